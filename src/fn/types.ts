@@ -1,0 +1,54 @@
+import type { Document } from "yaml";
+
+/** One KRM resource, as a parsed YAML document (comments, key order and quoting kept). */
+export type KrmItem = Document;
+
+export type Severity = "error" | "warning" | "info";
+
+/** A function result, with the fields of kpt's `results` (framework.Result). */
+export interface FunctionResult {
+  message: string;
+  severity?: Severity;
+  resourceRef?: { apiVersion?: string; kind?: string; name?: string; namespace?: string };
+  field?: { path: string; currentValue?: unknown; proposedValue?: unknown };
+  file?: { path?: string; index?: number };
+  tags?: Record<string, string>;
+}
+
+/**
+ * The in-memory ResourceList a function receives and returns (config.kubernetes.io/v1 ResourceList).
+ * Items carry kpt's path/index annotations as kpt passes them to functions.
+ */
+export interface ResourceList {
+  items: KrmItem[];
+  functionConfig?: KrmItem;
+  results: FunctionResult[];
+}
+
+/** What every run of a function may use besides its input. */
+export interface FunctionContext {
+  /** Stops a long run; builtins check it between items, runtimes kill the process. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A function implemented in-process. `run` may mutate `input` in place and return it, or return a new
+ * list. Throwing a FunctionError fails the function (as a non-zero exit does for kpt); results with
+ * severity "error" also fail it.
+ */
+export interface BuiltinFunction {
+  /** The image's short name, e.g. "set-namespace": matched regardless of registry prefix and tag. */
+  name: string;
+  run(input: ResourceList, ctx: FunctionContext): ResourceList | Promise<ResourceList>;
+}
+
+/** A function failure whose message is shown to the user as it is. */
+export class FunctionError extends Error {
+  constructor(
+    message: string,
+    readonly results: FunctionResult[] = [],
+  ) {
+    super(message);
+    this.name = "FunctionError";
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * The annotations kpt reads and writes on resources, with kpt's meaning.
+ *
+ * kpt v1 writes both the `config.kubernetes.io/*` and the `internal.config.kubernetes.io/*` forms on
+ * resources it hands to functions, and reads either back (the internal form wins). The legacy
+ * `config.k8s.io/{path,index,id}` legacy forms are read when the current form is absent.
+ */
+export const ANNOTATION = {
+  /** File the resource lives in, relative to the package root, with forward slashes. */
+  path: "config.kubernetes.io/path",
+  /** Position of the resource's document within its file, from 0. */
+  index: "config.kubernetes.io/index",
+  internalPath: "internal.config.kubernetes.io/path",
+  internalIndex: "internal.config.kubernetes.io/index",
+  /** Absolute directory of the package the resource was read from (set by kpt while rendering). */
+  packagePath: "internal.config.kubernetes.io/package-path",
+  /** Sequence indentation style of the file: "compact" (`- a` under the key) or "wide" (indented). */
+  seqIndent: "internal.config.kubernetes.io/seqindent",
+  /** Stable id kpt assigns to match function output back to input (written in both forms). */
+  internalId: "internal.config.kubernetes.io/id",
+  annotationsMigrationId: "internal.config.kubernetes.io/annotations-migration-resource-id",
+  /** `"true"`: the resource configures tooling and is not applied to a cluster. */
+  localConfig: "config.kubernetes.io/local-config",
+  /** Resources that must be applied before this one (`group/namespaces/ns/Kind/name`). */
+  dependsOn: "config.kubernetes.io/depends-on",
+  /** Porch: a resource to be replaced by a matching in-cluster/downstream resource. */
+  configInjection: "kpt.dev/config-injection",
+} as const;
+
+/** Pre-v1 (kyaml "legacy") forms kpt still reads when the current form is absent, and still writes for old functions. */
+export const LEGACY_ANNOTATION = {
+  path: "config.k8s.io/path",
+  index: "config.k8s.io/index",
+  id: "config.k8s.io/id",
+} as const;
+
+/** Annotations kpt sets only while a package is being processed and strips before writing files. */
+export const TRANSIENT_ANNOTATIONS: readonly string[] = [
+  ANNOTATION.path,
+  ANNOTATION.index,
+  ANNOTATION.internalPath,
+  ANNOTATION.internalIndex,
+  ANNOTATION.packagePath,
+  ANNOTATION.seqIndent,
+  ANNOTATION.internalId,
+  ANNOTATION.annotationsMigrationId,
+  LEGACY_ANNOTATION.path,
+  LEGACY_ANNOTATION.index,
+  LEGACY_ANNOTATION.id,
+];

@@ -1,0 +1,175 @@
+import { Document, isMap, isScalar, type Node, parseDocument, type YAMLMap } from "yaml";
+import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
+
+/**
+ * Helpers over one KRM resource held as a `yaml` Document. The document is the resource: reading and
+ * editing through it keeps comments, key order and quoting of everything not edited.
+ */
+
+/** The identity kpt matches resources by: group, kind, namespace, name. */
+export interface ResourceId {
+  /** API group ("" for the core group), without the version. */
+  group: string;
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+export function apiGroup(apiVersion: string): string {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0 ? "" : apiVersion.slice(0, slash);
+}
+
+/** A plain string at `path`, or undefined when absent or not a scalar. Numbers and booleans are stringified. */
+export function getString(doc: Document, path: readonly (string | number)[]): string | undefined {
+  const node = doc.getIn(path, true);
+  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
+  return String(node.value);
+}
+
+export function apiVersionOf(doc: Document): string {
+  return getString(doc, ["apiVersion"]) ?? "";
+}
+
+export function kindOf(doc: Document): string {
+  return getString(doc, ["kind"]) ?? "";
+}
+
+export function nameOf(doc: Document): string {
+  return getString(doc, ["metadata", "name"]) ?? "";
+}
+
+export function namespaceOf(doc: Document): string {
+  return getString(doc, ["metadata", "namespace"]) ?? "";
+}
+
+export function resourceId(doc: Document): ResourceId {
+  return {
+    group: apiGroup(apiVersionOf(doc)),
+    kind: kindOf(doc),
+    namespace: namespaceOf(doc),
+    name: nameOf(doc),
+  };
+}
+
+/** `group/kind/namespace/name`, usable as a map key. */
+export function resourceKey(id: ResourceId): string {
+  return `${id.group}/${id.kind}/${id.namespace}/${id.name}`;
+}
+
+/** `Kind/name` or `Kind/namespace/name`, as kpt shows a resource in messages. */
+export function displayId(doc: Document): string {
+  const ns = namespaceOf(doc);
+  return ns ? `${kindOf(doc)}/${ns}/${nameOf(doc)}` : `${kindOf(doc)}/${nameOf(doc)}`;
+}
+
+/** True when the document is a mapping with apiVersion and kind: a KRM resource. */
+export function isKrm(doc: Document): boolean {
+  return isMap(doc.contents) && apiVersionOf(doc) !== "" && kindOf(doc) !== "";
+}
+
+export function getAnnotations(doc: Document): Record<string, string> {
+  return stringMap(doc.getIn(["metadata", "annotations"], true));
+}
+
+export function getLabels(doc: Document): Record<string, string> {
+  return stringMap(doc.getIn(["metadata", "labels"], true));
+}
+
+function stringMap(node: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isMap(node)) return out;
+  for (const pair of (node as YAMLMap).items) {
+    const k = isScalar(pair.key) ? pair.key.value : pair.key;
+    const v = isScalar(pair.value) ? pair.value.value : pair.value;
+    if (k !== null && k !== undefined) out[String(k)] = v === null || v === undefined ? "" : String(v);
+  }
+  return out;
+}
+
+export function getAnnotation(doc: Document, key: string): string | undefined {
+  return getString(doc, ["metadata", "annotations", key]);
+}
+
+/** Sets an annotation, creating `metadata.annotations` when absent; an existing key keeps its place. */
+export function setAnnotation(doc: Document, key: string, value: string): void {
+  setStringIn(doc, ["metadata", "annotations", key], value);
+}
+
+export function setLabel(doc: Document, key: string, value: string): void {
+  setStringIn(doc, ["metadata", "labels", key], value);
+}
+
+/**
+ * Sets a string scalar. An existing scalar keeps its node (so its comments and quote style stay);
+ * a new one is created.
+ */
+export function setStringIn(doc: Document, path: readonly (string | number)[], value: string): void {
+  const node = doc.getIn(path, true);
+  if (isScalar(node)) {
+    node.value = value;
+    return;
+  }
+  doc.setIn(path, doc.createNode(value));
+}
+
+/** Removes an annotation; removes `metadata.annotations` too when it becomes empty. */
+export function deleteAnnotation(doc: Document, key: string): void {
+  deleteKeyIn(doc, ["metadata", "annotations"], key);
+}
+
+export function deleteKeyIn(doc: Document, mapPath: readonly (string | number)[], key: string): void {
+  const map = doc.getIn(mapPath, true);
+  if (!isMap(map)) return;
+  map.delete(key);
+  if (map.items.length === 0) doc.deleteIn(mapPath);
+}
+
+/** The file a resource belongs to (relative, forward slashes), reading the current, internal and legacy forms. */
+export function pathAnnotation(doc: Document): string | undefined {
+  return (
+    getAnnotation(doc, ANNOTATION.internalPath) ??
+    getAnnotation(doc, ANNOTATION.path) ??
+    getAnnotation(doc, LEGACY_ANNOTATION.path)
+  );
+}
+
+/** The resource's document index within its file, reading the current, internal and legacy forms. */
+export function indexAnnotation(doc: Document): number | undefined {
+  const raw =
+    getAnnotation(doc, ANNOTATION.internalIndex) ??
+    getAnnotation(doc, ANNOTATION.index) ??
+    getAnnotation(doc, LEGACY_ANNOTATION.index);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+/** kpt's meaning: a resource is local config when the annotation is present and not "false". */
+export function isLocalConfig(doc: Document): boolean {
+  const v = getAnnotation(doc, ANNOTATION.localConfig);
+  return v !== undefined && v !== "false";
+}
+
+/** A plain-JS view of the document (a copy; editing it does not change the document). */
+export function toPlain<T = unknown>(doc: Document): T {
+  return doc.toJS({ maxAliasCount: -1 }) as T;
+}
+
+/** Parses one YAML document as a resource (for tests and function configs given inline). */
+export function parseResource(text: string): Document {
+  return parseDocument(text, { keepSourceTokens: false });
+}
+
+/** A deep copy of a document, nodes and comments included. */
+export function cloneDocument(doc: Document): Document {
+  return doc.clone();
+}
+
+/** The YAML node at `path` (mapping keys and sequence indices), or undefined. */
+export function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undefined {
+  const node = doc.getIn(path, true);
+  return node && typeof node === "object" ? (node as Node) : undefined;
+}
+
+export { Document };
