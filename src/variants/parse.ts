@@ -1,0 +1,177 @@
+import { isMap, LineCounter, parseAllDocuments } from "yaml";
+import type { z } from "zod";
+import { formatPath, locatePath, type PathSegment, positionOf } from "../catalog/yaml-position.js";
+import type { VariantProblem } from "./problem.js";
+import {
+  PACKAGE_VARIANT_API_VERSION,
+  PACKAGE_VARIANT_KIND,
+  type PackageVariant,
+  packageVariantSchema,
+} from "./schema.js";
+import {
+  PACKAGE_VARIANT_SET_API_VERSION,
+  PACKAGE_VARIANT_SET_KIND,
+  type PackageVariantSet,
+  packageVariantSetSchema,
+} from "./set-schema.js";
+
+/** Where a variant was declared, so problems and plans can point back at it. */
+export interface VariantSource {
+  file: string;
+  line: number;
+  column: number;
+  /** The PackageVariantSet it was generated from, if any. */
+  set?: string;
+}
+
+export interface LoadedVariant {
+  variant: PackageVariant;
+  source: VariantSource;
+}
+
+export interface LoadedSet {
+  set: PackageVariantSet;
+  source: VariantSource;
+}
+
+export interface ParsedVariantFile {
+  variants: LoadedVariant[];
+  sets: LoadedSet[];
+  problems: VariantProblem[];
+}
+
+export interface ParseOptions {
+  /**
+   * The repository holding the variant files (`owner/name` or `name`): an upstream without `repo` means
+   * a package of this repository, since the management repository defaults to the upstream one.
+   */
+  managementRepo?: string;
+}
+
+const KNOWN_KINDS = `${PACKAGE_VARIANT_KIND} (${PACKAGE_VARIANT_API_VERSION}) or ${PACKAGE_VARIANT_SET_KIND} (${PACKAGE_VARIANT_SET_API_VERSION})`;
+
+/**
+ * Reads a variant file (`.porchlight/variants/*.yaml`, several documents allowed). Never throws on bad
+ * input: each document is either loaded or reported as problems with file, line, column and field.
+ */
+export function parseVariantFile(file: string, text: string, options: ParseOptions = {}): ParsedVariantFile {
+  const result: ParsedVariantFile = { variants: [], sets: [], problems: [] };
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: false });
+  for (const doc of docs) {
+    if (doc.errors.length > 0) {
+      for (const err of doc.errors) {
+        const pos = lineCounter.linePos(err.pos[0]);
+        result.problems.push({
+          file,
+          line: pos.line,
+          column: pos.col,
+          field: "",
+          message: `not valid YAML: ${err.message.split("\n")[0]}`,
+          hint: "fix the YAML syntax; the file's other documents are still read",
+        });
+      }
+      continue;
+    }
+    if (doc.contents === null) continue;
+    const root = doc.contents;
+    const start = positionOf(root, lineCounter);
+    const problem = (
+      path: PathSegment[],
+      message: string,
+      hint?: string,
+      preferKey = false,
+    ): VariantProblem => {
+      const { node } = locatePath(root, path, { preferKey });
+      const pos = node ? positionOf(node, lineCounter) : start;
+      return { file, ...pos, field: formatPath(path), message, ...(hint ? { hint } : {}) };
+    };
+    if (!isMap(root)) {
+      result.problems.push(
+        problem([], `expected a ${KNOWN_KINDS} object`, "each YAML document must be one object"),
+      );
+      continue;
+    }
+    const raw = doc.toJS() as Record<string, unknown>;
+    const name =
+      typeof (raw.metadata as { name?: unknown })?.name === "string"
+        ? (raw.metadata as { name: string }).name
+        : undefined;
+    const source: VariantSource = { file, ...start };
+    defaultUpstreamRepo(raw, options.managementRepo);
+    const kind = raw.kind;
+    const schema =
+      kind === PACKAGE_VARIANT_KIND
+        ? packageVariantSchema
+        : kind === PACKAGE_VARIANT_SET_KIND
+          ? packageVariantSetSchema
+          : undefined;
+    if (!schema) {
+      result.problems.push({
+        ...problem(
+          ["kind"],
+          kind === undefined ? "missing required field kind" : `unknown kind ${JSON.stringify(kind)}`,
+          `a variant file holds ${KNOWN_KINDS}`,
+        ),
+        ...(name ? { variant: name } : {}),
+      });
+      continue;
+    }
+    const parsed = (schema as z.ZodType).safeParse(raw);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        result.problems.push({ ...issueToProblem(issue, root, problem), ...(name ? { variant: name } : {}) });
+      }
+      continue;
+    }
+    if (kind === PACKAGE_VARIANT_KIND)
+      result.variants.push({ variant: parsed.data as PackageVariant, source });
+    else result.sets.push({ set: parsed.data as PackageVariantSet, source });
+  }
+  return result;
+}
+
+type MakeProblem = (
+  path: PathSegment[],
+  message: string,
+  hint?: string,
+  preferKey?: boolean,
+) => VariantProblem;
+
+function issueToProblem(issue: z.core.$ZodIssue, root: unknown, problem: MakeProblem): VariantProblem {
+  const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
+  if (issue.code === "unrecognized_keys") {
+    const key = issue.keys[0] ?? "";
+    const more = issue.keys.length > 1 ? ` (and ${issue.keys.slice(1).join(", ")})` : "";
+    return problem(
+      [...path, key],
+      `unknown field ${JSON.stringify(key)}${more}`,
+      "remove it or fix its spelling; the fields are Porch's",
+      true,
+    );
+  }
+  if (issue.code === "invalid_value" && path.at(-1) === "apiVersion") {
+    return problem(
+      path,
+      `apiVersion must be ${issue.values.map(String).join(" or ")}`,
+      "use Porch's apiVersion for this kind",
+    );
+  }
+  const { found } = locatePath(root, path);
+  if (!found && issue.code === "invalid_type") {
+    return problem(path, `missing required field ${formatPath(path)}`, "add the field");
+  }
+  return problem(path, issue.message);
+}
+
+function defaultUpstreamRepo(raw: Record<string, unknown>, managementRepo: string | undefined): void {
+  const spec = raw.spec as { upstream?: Record<string, unknown> } | undefined;
+  if (
+    managementRepo &&
+    spec?.upstream &&
+    typeof spec.upstream === "object" &&
+    spec.upstream.repo === undefined
+  ) {
+    spec.upstream.repo = managementRepo;
+  }
+}

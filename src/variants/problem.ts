@@ -1,0 +1,26 @@
+/**
+ * Something wrong with a variant file or a variant, reported to the person who wrote it: on the check run of
+ * the management repository's pull request (as an annotation at `file:line`) and on the dashboard.
+ */
+export interface VariantProblem {
+  /** Path of the variant file in the management repository, e.g. `.porchlight/variants/basens.yaml`. */
+  file: string;
+  line: number;
+  column: number;
+  /** The field at fault, as a YAML path (`spec.upstream.revision`); empty for the document as a whole. */
+  field: string;
+  /** The name of the PackageVariant(Set) at fault, when known. */
+  variant?: string;
+  /** What is wrong. */
+  message: string;
+  /** What to do about it. */
+  hint?: string;
+}
+
+/** One line per problem, `file:line:column: field: message (hint)`, for logs and the CLI. */
+export function formatProblem(p: VariantProblem): string {
+  const where = `${p.file}:${p.line}:${p.column}`;
+  const field = p.field ? `${p.field}: ` : "";
+  const hint = p.hint ? ` (${p.hint})` : "";
+  return `${where}: ${field}${p.message}${hint}`;
+}

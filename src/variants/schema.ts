@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { pipelineSchema } from "./kptfile-function.js";
+
+/** apiVersion and kind of a PackageVariant, as Porch spells them. */
+export const PACKAGE_VARIANT_API_VERSION = "config.porch.kpt.dev/v1alpha1";
+export const PACKAGE_VARIANT_KIND = "PackageVariant";
+
+/** A Kubernetes DNS label: what a variant name must be, since it appears in branch and function names. */
+export const dnsLabel = z
+  .string()
+  .max(63, "must be at most 63 characters")
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/,
+    "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit",
+  );
+
+/** A published revision, `v3`; a bare number is read as `v<number>`. */
+export const revisionSchema = z
+  .union([z.string(), z.number().int().positive()])
+  .transform((r) => (typeof r === "number" ? `v${r}` : r))
+  .pipe(z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3"));
+
+/** A package path inside a repository: relative, slash-separated, no `.` or `..` segments. */
+export const packagePathSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .refine(
+    (p) =>
+      !p.startsWith("/") &&
+      !p.endsWith("/") &&
+      p.split("/").every((s) => s !== "" && s !== "." && s !== ".."),
+    {
+      message: "must be a relative package path such as apps/basens (no leading '/', no '.' or '..')",
+    },
+  );
+
+export const repositoryNameSchema = z
+  .string()
+  .min(1, "must not be empty")
+  .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)?$/, "must be a repository name, `name` or `owner/name`");
+
+export const adoptionPolicySchema = z.enum(["adoptExisting", "adoptNone"], {
+  message: 'can only be "adoptNone" or "adoptExisting"',
+});
+export const deletionPolicySchema = z.enum(["delete", "orphan"], {
+  message: 'can only be "orphan" or "delete"',
+});
+
+/** Porch reserves these package-context keys for kpt itself. */
+export const RESERVED_CONTEXT_KEYS = ["name", "package-path"] as const;
+
+export const upstreamSchema = z
+  .strictObject({
+    repo: repositoryNameSchema,
+    package: packagePathSchema,
+    revision: revisionSchema.optional(),
+    /** porchlight's addition: follow the head of a catalog channel instead of a fixed revision. */
+    channel: z.string().min(1).optional(),
+  })
+  .refine((u) => (u.revision === undefined) !== (u.channel === undefined), {
+    message:
+      "set exactly one of revision (a fixed revision such as v3) or channel (follow a catalog channel)",
+    path: ["revision"],
+  });
+
+export const downstreamSchema = z.strictObject({
+  repo: repositoryNameSchema,
+  package: packagePathSchema,
+});
+
+const stringMap = z.record(z.string(), z.string());
+
+export const packageContextSchema = z
+  .strictObject({
+    data: stringMap.optional(),
+    removeKeys: z.array(z.string().min(1)).optional(),
+  })
+  .superRefine((pc, ctx) => {
+    for (const key of RESERVED_CONTEXT_KEYS) {
+      if (pc.data && key in pc.data) {
+        ctx.addIssue({ code: "custom", path: ["data", key], message: `must not contain the key "${key}"` });
+      }
+      const i = pc.removeKeys?.indexOf(key) ?? -1;
+      if (i >= 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["removeKeys", i],
+          message: `must not contain the key "${key}"`,
+        });
+    }
+  });
+
+export const injectionSelectorSchema = z.strictObject({
+  group: z.string().optional(),
+  version: z.string().optional(),
+  kind: z.string().optional(),
+  name: z.string().min(1, "must not be empty"),
+});
+
+export const packageVariantSpecSchema = z.strictObject({
+  upstream: upstreamSchema,
+  downstream: downstreamSchema,
+  adoptionPolicy: adoptionPolicySchema.default("adoptNone"),
+  deletionPolicy: deletionPolicySchema.default("delete"),
+  labels: stringMap.optional(),
+  annotations: stringMap.optional(),
+  packageContext: packageContextSchema.optional(),
+  pipeline: pipelineSchema.optional(),
+  injectors: z.array(injectionSelectorSchema).optional(),
+  /** porchlight's addition: a paused variant is left alone by fan-out. */
+  paused: z.boolean().default(false),
+});
+
+export const objectMetaSchema = z
+  .object({
+    name: dnsLabel,
+    namespace: z.string().optional(),
+    labels: stringMap.optional(),
+    annotations: stringMap.optional(),
+  })
+  .passthrough();
+
+export const packageVariantSchema = z.strictObject({
+  apiVersion: z.literal(PACKAGE_VARIANT_API_VERSION),
+  kind: z.literal(PACKAGE_VARIANT_KIND),
+  metadata: objectMetaSchema,
+  spec: packageVariantSpecSchema,
+  status: z.unknown().optional(),
+});
+
+export type PackageVariant = z.infer<typeof packageVariantSchema>;
+export type PackageVariantSpec = z.infer<typeof packageVariantSpecSchema>;
+export type PackageVariantInput = z.input<typeof packageVariantSchema>;
+export type Upstream = z.infer<typeof upstreamSchema>;
+export type Downstream = z.infer<typeof downstreamSchema>;
+export type PackageContext = z.infer<typeof packageContextSchema>;
+export type InjectionSelector = z.infer<typeof injectionSelectorSchema>;
+export type AdoptionPolicy = z.infer<typeof adoptionPolicySchema>;
+export type DeletionPolicy = z.infer<typeof deletionPolicySchema>;

@@ -1,0 +1,202 @@
+import { z } from "zod";
+import { kptFunctionSchema } from "./kptfile-function.js";
+import {
+  adoptionPolicySchema,
+  deletionPolicySchema,
+  dnsLabel,
+  objectMetaSchema,
+  packagePathSchema,
+  repositoryNameSchema,
+  upstreamSchema,
+} from "./schema.js";
+
+export const PACKAGE_VARIANT_SET_API_VERSION = "config.porch.kpt.dev/v1alpha2";
+export const PACKAGE_VARIANT_SET_KIND = "PackageVariantSet";
+
+const stringMap = z.record(z.string(), z.string());
+
+/** A computed map entry: a plain key or value, or an expression for it (only one of each). */
+export const mapExprSchema = z
+  .strictObject({
+    key: z.string().optional(),
+    value: z.string().optional(),
+    keyExpr: z.string().optional(),
+    valueExpr: z.string().optional(),
+  })
+  .superRefine((m, ctx) => {
+    if (m.key !== undefined && m.keyExpr !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["keyExpr"],
+        message: "may specify only one of `key` and `keyExpr`",
+      });
+    if (m.value !== undefined && m.valueExpr !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["valueExpr"],
+        message: "may specify only one of `value` and `valueExpr`",
+      });
+    if (m.key === undefined && m.keyExpr === undefined)
+      ctx.addIssue({ code: "custom", path: ["key"], message: "must specify either `key` or `keyExpr`" });
+    if (m.value === undefined && m.valueExpr === undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["value"],
+        message: "must specify either `value` or `valueExpr`",
+      });
+  });
+
+export const repositoryTargetSchema = z.strictObject({
+  name: repositoryNameSchema,
+  packageNames: z.array(packagePathSchema).optional(),
+});
+
+/**
+ * Porch selects Repository objects by Kubernetes labels; on GitHub a repository has a name and topics, so
+ * porchlight selects by those: `names` (globs, any may match) and `topics` (all must be present).
+ */
+export const repositorySelectorSchema = z
+  .strictObject({
+    names: z.array(z.string().min(1)).optional(),
+    topics: z.array(z.string().min(1)).optional(),
+    excludeNames: z.array(z.string().min(1)).optional(),
+    matchLabels: z.unknown().optional(),
+    matchExpressions: z.unknown().optional(),
+  })
+  .superRefine((s, ctx) => {
+    for (const field of ["matchLabels", "matchExpressions"] as const) {
+      if (s[field] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `${field} is not supported here: GitHub repositories have no labels`,
+        });
+    }
+    if (
+      !s.names?.length &&
+      !s.topics?.length &&
+      s.matchLabels === undefined &&
+      s.matchExpressions === undefined
+    )
+      ctx.addIssue({ code: "custom", path: [], message: "must select by `names` (globs) or `topics`" });
+  });
+
+export const downstreamTemplateSchema = z
+  .strictObject({
+    repo: repositoryNameSchema.optional(),
+    package: packagePathSchema.optional(),
+    repoExpr: z.string().optional(),
+    packageExpr: z.string().optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.repo !== undefined && d.repoExpr !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["repoExpr"],
+        message: "may specify only one of `downstream.repo` and `downstream.repoExpr`",
+      });
+    if (d.package !== undefined && d.packageExpr !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["packageExpr"],
+        message: "may specify only one of `downstream.package` and `downstream.packageExpr`",
+      });
+  });
+
+export const functionTemplateSchema = z.intersection(
+  kptFunctionSchema,
+  z.object({ configMapExprs: z.array(mapExprSchema).optional() }),
+);
+
+export const injectionSelectorTemplateSchema = z
+  .strictObject({
+    group: z.string().optional(),
+    version: z.string().optional(),
+    kind: z.string().optional(),
+    name: z.string().min(1).optional(),
+    nameExpr: z.string().optional(),
+  })
+  .superRefine((i, ctx) => {
+    if (i.name !== undefined && i.nameExpr !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["nameExpr"],
+        message: "may specify only one of `name` and `nameExpr`",
+      });
+    if (i.name === undefined && i.nameExpr === undefined)
+      ctx.addIssue({ code: "custom", path: ["name"], message: "must specify either `name` or `nameExpr`" });
+  });
+
+export const packageVariantTemplateSchema = z.strictObject({
+  downstream: downstreamTemplateSchema.optional(),
+  adoptionPolicy: adoptionPolicySchema.optional(),
+  deletionPolicy: deletionPolicySchema.optional(),
+  labels: stringMap.optional(),
+  labelExprs: z.array(mapExprSchema).optional(),
+  annotations: stringMap.optional(),
+  annotationExprs: z.array(mapExprSchema).optional(),
+  packageContext: z
+    .strictObject({
+      data: stringMap.optional(),
+      removeKeys: z.array(z.string()).optional(),
+      dataExprs: z.array(mapExprSchema).optional(),
+      removeKeyExprs: z.array(z.string()).optional(),
+    })
+    .optional(),
+  pipeline: z
+    .strictObject({
+      validators: z.array(functionTemplateSchema).optional(),
+      mutators: z.array(functionTemplateSchema).optional(),
+    })
+    .optional(),
+  injectors: z.array(injectionSelectorTemplateSchema).optional(),
+  paused: z.boolean().optional(),
+});
+
+export const targetSchema = z
+  .strictObject({
+    repositories: z.array(repositoryTargetSchema).optional(),
+    repositorySelector: repositorySelectorSchema.optional(),
+    objectSelector: z.unknown().optional(),
+    template: packageVariantTemplateSchema.optional(),
+  })
+  .superRefine((t, ctx) => {
+    if (t.objectSelector !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: ["objectSelector"],
+        message:
+          "objectSelector is not supported here: there is no cluster to select objects from; use repositories or repositorySelector",
+      });
+    const count = [t.repositories, t.repositorySelector, t.objectSelector].filter(
+      (x) => x !== undefined,
+    ).length;
+    if (count !== 1)
+      ctx.addIssue({
+        code: "custom",
+        path: [],
+        message: "must specify one of `repositories`, `repositorySelector`, or `objectSelector`",
+      });
+    if (t.repositories && t.repositories.length === 0)
+      ctx.addIssue({ code: "custom", path: ["repositories"], message: "must have at least one repository" });
+  });
+
+export const packageVariantSetSpecSchema = z.strictObject({
+  upstream: upstreamSchema,
+  targets: z.array(targetSchema).min(1, "must specify at least one item in spec.targets"),
+  paused: z.boolean().default(false),
+});
+
+export const packageVariantSetSchema = z.strictObject({
+  apiVersion: z.literal(PACKAGE_VARIANT_SET_API_VERSION),
+  kind: z.literal(PACKAGE_VARIANT_SET_KIND),
+  metadata: objectMetaSchema.extend({ name: dnsLabel }),
+  spec: packageVariantSetSpecSchema,
+  status: z.unknown().optional(),
+});
+
+export type PackageVariantSet = z.infer<typeof packageVariantSetSchema>;
+export type PackageVariantTemplate = z.infer<typeof packageVariantTemplateSchema>;
+export type Target = z.infer<typeof targetSchema>;
+export type MapExpr = z.infer<typeof mapExprSchema>;
+export type RepositorySelector = z.infer<typeof repositorySelectorSchema>;

@@ -1,0 +1,256 @@
+import { describe, expect, it } from "vitest";
+import { parseVariantFile } from "../../src/variants/parse.js";
+import { formatProblem } from "../../src/variants/problem.js";
+import { codeBlock } from "../util/codeblock.js";
+
+const FILE = ".porchlight/variants/basens.yaml";
+
+describe("parseVariantFile", () => {
+  it("loads a PackageVariant with Porch's defaults", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata:
+        name: cluster-01-basens
+      spec:
+        upstream:
+          repo: blueprints
+          package: basens
+          revision: v3
+        downstream:
+          repo: cluster-01
+          package: basens
+    `;
+    const { variants, problems } = parseVariantFile(FILE, text);
+    expect(problems).toEqual([]);
+    expect(variants).toHaveLength(1);
+    expect(variants[0]?.variant.spec).toMatchObject({
+      adoptionPolicy: "adoptNone",
+      deletionPolicy: "delete",
+      paused: false,
+      upstream: { repo: "blueprints", package: "basens", revision: "v3" },
+    });
+    expect(variants[0]?.source).toEqual({ file: FILE, line: 1, column: 1 });
+  });
+
+  it("reads several documents, a set among them, and a bare revision number", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {repo: up, package: p, revision: 2}
+        downstream: {repo: down, package: p}
+      ---
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {repo: up, package: p, channel: stable}
+        targets:
+        - repositories: [{name: cluster-01}]
+    `;
+    const { variants, sets, problems } = parseVariantFile(FILE, text);
+    expect(problems).toEqual([]);
+    expect(variants[0]?.variant.spec.upstream.revision).toBe("v2");
+    expect(sets[0]?.set.metadata.name).toBe("fleet");
+    expect(sets[0]?.source.line).toBe(8);
+  });
+
+  it("fills a missing upstream repo with the management repository", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {package: p, revision: v1}
+        downstream: {repo: down, package: p}
+    `;
+    const { variants } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
+    expect(variants[0]?.variant.spec.upstream.repo).toBe("acme/blueprints");
+  });
+
+  const bad: Array<{
+    name: string;
+    text: string;
+    expected: Array<{ line: number; column: number; field: string; message: RegExp }>;
+  }> = [
+    {
+      name: "a missing required field, at its parent",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream:
+            package: p
+            revision: v1
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 5,
+          column: 3,
+          field: "spec.upstream.repo",
+          message: /missing required field spec.upstream.repo/,
+        },
+      ],
+    },
+    {
+      name: "a misspelt field, at its key",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          downstream: {repo: down, package: p}
+          adoptonPolicy: adoptExisting
+      `,
+      expected: [
+        { line: 7, column: 3, field: "spec.adoptonPolicy", message: /unknown field "adoptonPolicy"/ },
+      ],
+    },
+    {
+      name: "a policy Porch does not know",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          downstream: {repo: down, package: p}
+          deletionPolicy: keep
+      `,
+      expected: [
+        { line: 7, column: 19, field: "spec.deletionPolicy", message: /can only be "orphan" or "delete"/ },
+      ],
+    },
+    {
+      name: "a reserved package-context key",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          downstream: {repo: down, package: p}
+          packageContext:
+            data:
+              name: nope
+      `,
+      expected: [
+        {
+          line: 9,
+          column: 13,
+          field: "spec.packageContext.data.name",
+          message: /must not contain the key "name"/,
+        },
+      ],
+    },
+    {
+      name: "both a revision and a channel",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, revision: v1, channel: stable}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        { line: 5, column: 46, field: "spec.upstream.revision", message: /exactly one of revision/ },
+      ],
+    },
+    {
+      name: "a name that is not a DNS label",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: My.Variant}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [{ line: 3, column: 18, field: "metadata.name", message: /DNS label/ }],
+    },
+    {
+      name: "an unknown kind",
+      text: codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata: {name: a}
+      `,
+      expected: [{ line: 2, column: 7, field: "kind", message: /unknown kind "ConfigMap"/ }],
+    },
+    {
+      name: "a function name with a dot",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          downstream: {repo: down, package: p}
+          pipeline:
+            mutators:
+            - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4
+              name: set.ns
+      `,
+      expected: [
+        { line: 10, column: 13, field: "spec.pipeline.mutators[0].name", message: /must not contain '.'/ },
+      ],
+    },
+    {
+      name: "a set target with two kinds of targeting",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha2
+        kind: PackageVariantSet
+        metadata: {name: fleet}
+        spec:
+          upstream: {repo: up, package: p, revision: v1}
+          targets:
+          - repositories: [{name: c1}]
+            repositorySelector: {topics: [prod]}
+      `,
+      expected: [
+        { line: 7, column: 5, field: "spec.targets[0]", message: /must specify one of `repositories`/ },
+      ],
+    },
+    {
+      name: "broken YAML, and the next document still read",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a
+      `,
+      expected: [{ line: 4, column: 1, field: "", message: /not valid YAML/ }],
+    },
+  ];
+
+  it.each(bad)("reports $name", ({ text, expected }) => {
+    const { variants, sets, problems } = parseVariantFile(FILE, text);
+    expect(variants).toEqual([]);
+    expect(sets).toEqual([]);
+    expect(
+      problems.map((p) => ({ line: p.line, column: p.column, field: p.field, message: p.message })),
+    ).toEqual(expected.map((e) => ({ ...e, message: expect.stringMatching(e.message) })));
+    for (const p of problems) expect(formatProblem(p)).toContain(`${FILE}:${p.line}:${p.column}`);
+  });
+
+  it("keeps going after a bad document", () => {
+    const text = codeBlock`
+      kind: Nope
+      ---
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: b}
+      spec:
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+    `;
+    const { variants, problems } = parseVariantFile(FILE, text);
+    expect(problems).toHaveLength(1);
+    expect(variants.map((v) => v.variant.metadata.name)).toEqual(["b"]);
+  });
+});
