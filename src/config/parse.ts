@@ -1,0 +1,108 @@
+import { type Document, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
+import { describeValue, issueMessage } from "./issue-message.js";
+import { knownFields } from "./known-fields.js";
+import { nearestName } from "./nearest-name.js";
+import { type ConfigProblem, formatFieldPath } from "./problem.js";
+import { type RepoConfigFile, RepoConfigFileSchema } from "./schema.js";
+import { locate, type Span, spanOf, spanOfOffsets } from "./yaml-locate.js";
+
+export const CONFIG_PATH = ".github/porchlight.yml";
+
+export interface ConfigSource {
+  /** The file's path in the repository; default `.github/porchlight.yml`. */
+  path?: string;
+  /** The branch, tag or commit it was read from. */
+  ref?: string;
+}
+
+export type ParsedConfig = { ok: true; config: RepoConfigFile } | { ok: false; problems: ConfigProblem[] };
+
+/**
+ * Parses `.github/porchlight.yml` (or an organisation's defaults file). An empty file is a valid, empty
+ * configuration. Anything wrong comes back as problems with the file, line, column and field, written
+ * for the person who has to fix it; nothing is skipped silently.
+ */
+export function parseRepoConfig(text: string, source: ConfigSource = {}): ParsedConfig {
+  const file = source.path ?? CONFIG_PATH;
+  const problem = (span: Span, field: string, message: string): ConfigProblem => ({
+    file,
+    ref: source.ref,
+    ...span,
+    field,
+    message,
+  });
+
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      problems: doc.errors.map((e) =>
+        problem(spanOfOffsets(e.pos[0], e.pos[1], lineCounter), "", yamlMessage(e.code, e.message)),
+      ),
+    };
+  }
+
+  const value: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  const result = RepoConfigFileSchema.safeParse(value);
+  if (result.success) return { ok: true, config: result.data };
+  const problems = result.error.issues.flatMap((issue) =>
+    issueProblems(issue, doc, value, lineCounter).map((p) => problem(p.span, p.field, p.message)),
+  );
+  problems.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { ok: false, problems };
+}
+
+interface Located {
+  span: Span;
+  field: string;
+  message: string;
+}
+
+function issueProblems(issue: z.core.$ZodIssue, doc: Document, value: unknown, lc: LineCounter): Located[] {
+  if (issue.code === "unrecognized_keys") {
+    const known = knownFields(RepoConfigFileSchema, issue.path);
+    return issue.keys.map((key) => {
+      const at = locate(doc, [...issue.path, key]);
+      const guess = nearestName(key, known);
+      const hint = guess ? `did you mean \`${guess}\`?` : `known fields: ${known.join(", ")}`;
+      return {
+        span: spanOf(at.key ?? at.node, lc),
+        field: formatFieldPath([...issue.path, key]),
+        message: `unknown field \`${key}\`; ${hint}`,
+      };
+    });
+  }
+  const at = locate(doc, issue.path);
+  const field = formatFieldPath(issue.path);
+  if (issue.path.length === 0 && issue.code === "invalid_type") {
+    return [
+      {
+        span: spanOf(at.node, lc),
+        field,
+        message: `the file must be a map of fields, not ${describeValue(value)}`,
+      },
+    ];
+  }
+  const present = at.exact;
+  return [
+    { span: spanOf(at.node, lc), field, message: issueMessage(issue, valueAt(value, issue.path), present) },
+  ];
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const segment of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[segment];
+  }
+  return v;
+}
+
+/** The yaml package's message, without the position (the problem carries it) and with a way out. */
+function yamlMessage(code: string, message: string): string {
+  if (code === "MULTIPLE_DOCS") return "holds more than one YAML document; remove the second `---`";
+  if (code === "DUPLICATE_KEY") return "sets the same field twice; keep one";
+  return `is not valid YAML: ${message.replace(/ at line \d+, column \d+:?[\s\S]*$/, "").trim()}`;
+}

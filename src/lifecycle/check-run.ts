@@ -1,0 +1,81 @@
+/**
+ * Check run output as GitHub takes it, and its limits: at most 50 annotations per create or update
+ * call, and title, summary and text each at most 65,535 characters.
+ */
+
+export const MAX_ANNOTATIONS_PER_CALL = 50;
+export const MAX_CHECK_OUTPUT_CHARS = 65_535;
+
+export type AnnotationLevel = "notice" | "warning" | "failure";
+
+/** One check run annotation, with GitHub's field names. */
+export interface CheckAnnotation {
+  path: string;
+  start_line: number;
+  end_line: number;
+  /** Only allowed by GitHub when start_line equals end_line. */
+  start_column?: number;
+  end_column?: number;
+  annotation_level: AnnotationLevel;
+  message: string;
+  title?: string;
+}
+
+export interface CheckOutput {
+  title: string;
+  summary: string;
+  text?: string;
+  annotations: CheckAnnotation[];
+}
+
+/** The check run calls to make: the first creates or updates with the first batch, the rest append. */
+export function batchAnnotations(
+  annotations: readonly CheckAnnotation[],
+  size = MAX_ANNOTATIONS_PER_CALL,
+): CheckAnnotation[][] {
+  if (size < 1) throw new RangeError(`batch size must be at least 1, got ${size}`);
+  const batches: CheckAnnotation[][] = [];
+  for (let i = 0; i < annotations.length; i += size) {
+    batches.push(annotations.slice(i, i + size).map(fitAnnotation));
+  }
+  return batches;
+}
+
+/** Drops columns GitHub would reject (on multi-line annotations) and keeps the message within limits. */
+export function fitAnnotation(a: CheckAnnotation): CheckAnnotation {
+  const out: CheckAnnotation = { ...a, message: truncateText(a.message, MAX_CHECK_OUTPUT_CHARS) };
+  if (a.start_line !== a.end_line) {
+    delete out.start_column;
+    delete out.end_column;
+  }
+  return out;
+}
+
+/**
+ * Cuts text to at most `max` characters, at a line break when one is near, and says so at the end, so a
+ * reader knows there was more (and where to look).
+ */
+export function truncateText(
+  text: string,
+  max: number,
+  note = "(truncated: the full output is in the logs)",
+): string {
+  if (text.length <= max) return text;
+  const tail = `\n\n… ${note}`;
+  if (tail.length >= max) return text.slice(0, max);
+  let cut = max - tail.length;
+  const lineBreak = text.lastIndexOf("\n", cut);
+  if (lineBreak > cut * 0.8) cut = lineBreak;
+  return text.slice(0, cut) + tail;
+}
+
+/** The output with title, summary and text within GitHub's limits; annotations are batched separately. */
+export function fitCheckOutput(output: CheckOutput): CheckOutput {
+  const fitted: CheckOutput = {
+    title: truncateText(output.title, MAX_CHECK_OUTPUT_CHARS),
+    summary: truncateText(output.summary, MAX_CHECK_OUTPUT_CHARS),
+    annotations: output.annotations,
+  };
+  if (output.text !== undefined) fitted.text = truncateText(output.text, MAX_CHECK_OUTPUT_CHARS);
+  return fitted;
+}
