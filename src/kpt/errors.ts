@@ -1,0 +1,61 @@
+/** Where in a package a problem is: the file, and when known the line, column and field. */
+export interface SourcePosition {
+  file: string;
+  /** 1-based. */
+  line?: number;
+  /** 1-based. */
+  column?: number;
+  /** Dotted field path, e.g. `pipeline.mutators[0].image`. */
+  field?: string;
+}
+
+/**
+ * An error in a package's content. The message is complete and meant for the user: it starts with the
+ * position (`path/Kptfile:12:5:`) and says what is wrong and what to do.
+ */
+export class KptError extends Error {
+  readonly position: SourcePosition;
+  /** The problem without the position prefix. */
+  readonly problem: string;
+
+  constructor(position: SourcePosition, problem: string) {
+    super(`${formatPosition(position)}: ${problem}`);
+    this.name = "KptError";
+    this.position = position;
+    this.problem = problem;
+  }
+}
+
+/** The file does not parse as YAML. */
+export class YamlError extends KptError {
+  constructor(position: SourcePosition, problem: string) {
+    super(position, problem);
+    this.name = "YamlError";
+  }
+}
+
+/** The Kptfile parses but breaks kpt's schema. */
+export class KptfileError extends KptError {
+  constructor(position: SourcePosition, problem: string) {
+    super(position, problem);
+    this.name = "KptfileError";
+  }
+}
+
+export function formatPosition(p: SourcePosition): string {
+  let s = p.file;
+  if (p.line !== undefined) s += `:${p.line}`;
+  if (p.line !== undefined && p.column !== undefined) s += `:${p.column}`;
+  if (p.field) s += ` (field ${p.field})`;
+  return s;
+}
+
+/** `a.b[0].c` from a path of keys and indices. */
+export function formatFieldPath(path: readonly (string | number)[]): string {
+  let s = "";
+  for (const part of path) {
+    if (typeof part === "number") s += `[${part}]`;
+    else s += s === "" ? part : `.${part}`;
+  }
+  return s;
+}

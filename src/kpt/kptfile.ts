@@ -1,0 +1,81 @@
+import type { Document } from "yaml";
+import type { z } from "zod";
+import { KptfileError } from "./errors.js";
+import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
+import { locateField } from "./locate.js";
+import { getString } from "./resource.js";
+import { parseYamlFile } from "./yamlfile.js";
+
+export type { KptFunction, Kptfile, Selector, UpdateStrategy } from "./kptfile-schema.js";
+
+export const KPTFILE_NAME = "Kptfile";
+export const KPTFILE_API_VERSION = "kpt.dev/v1";
+
+export interface ParsedKptfile {
+  /** The document itself: edit it to change the Kptfile and keep its comments and layout. */
+  doc: Document;
+  /** A validated plain copy, for reading. */
+  kptfile: Kptfile;
+}
+
+/**
+ * Parses and validates a Kptfile as kpt v1 does: strict fields, one document, the function rules kpt
+ * checks. Every error names the file, line, column and field, and says what to do.
+ */
+export function parseKptfile(text: string, file: string): ParsedKptfile {
+  const { docs, lineCounter } = parseYamlFile(text, file);
+  if (docs.length !== 1) {
+    throw new KptfileError(
+      { file },
+      docs.length === 0
+        ? "the Kptfile is empty; it needs apiVersion kpt.dev/v1, kind Kptfile and metadata.name"
+        : `the Kptfile holds ${docs.length} YAML documents; keep exactly one`,
+    );
+  }
+  const doc = docs[0]!;
+  const apiVersion = getString(doc, ["apiVersion"]);
+  if (apiVersion?.startsWith("kpt.dev/") && apiVersion !== KPTFILE_API_VERSION) {
+    throw new KptfileError(
+      locateField(doc, lineCounter, file, ["apiVersion"]),
+      `the Kptfile has an old version ("${apiVersion.slice("kpt.dev/".length)}") of the Kptfile schema; run ` +
+        `"kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry`,
+    );
+  }
+  const result = kptfileSchema.safeParse(doc.toJS(), { reportInput: true });
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+    throw new KptfileError(
+      locateField(doc, lineCounter, file, issue.path, unknownKey),
+      describeIssue(issue, unknownKey),
+    );
+  }
+  return { doc, kptfile: result.data };
+}
+
+function describeIssue(issue: z.core.$ZodIssue, unknownKey: string | undefined): string {
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return `unknown field "${unknownKey}": kpt rejects fields the Kptfile schema (kpt.dev/v1) does not define; remove it or fix its spelling`;
+    case "invalid_type":
+      return `expected ${article(issue.expected)}, found ${describeReceived(issue.input)}`;
+    case "invalid_value":
+      return `must be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}, found ${describeReceived(issue.input)}`;
+    default:
+      return issue.message;
+  }
+}
+
+function article(expected: string): string {
+  if (expected === "object") return "a mapping";
+  if (expected === "array") return "a list";
+  return `a ${expected}`;
+}
+
+function describeReceived(input: unknown): string {
+  if (input === undefined) return "nothing (the field is missing)";
+  if (input === null) return "an empty value";
+  if (Array.isArray(input)) return "a list";
+  if (typeof input === "object") return "a mapping";
+  return `${typeof input} ${JSON.stringify(input)}`;
+}

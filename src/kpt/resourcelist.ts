@@ -1,0 +1,69 @@
+import { Document, isMap, isSeq, type Node, YAMLMap, YAMLSeq } from "yaml";
+import type { FunctionResult, ResourceList } from "../fn/types.js";
+import { KptError } from "./errors.js";
+import { apiVersionOf, kindOf } from "./resource.js";
+import { parseYamlFile } from "./yamlfile.js";
+
+export const RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1";
+export const RESOURCE_LIST_KIND = "ResourceList";
+
+/** Reads a ResourceList (as a function writes it to stdout). Items become documents of their own. */
+export function parseResourceList(text: string, source = "ResourceList"): ResourceList {
+  const { docs } = parseYamlFile(text, source);
+  const doc = docs[0];
+  if (docs.length !== 1 || !doc || !isMap(doc.contents)) {
+    throw new KptError({ file: source }, "expected exactly one ResourceList document");
+  }
+  const kind = kindOf(doc);
+  const apiVersion = apiVersionOf(doc);
+  if (kind !== RESOURCE_LIST_KIND || !/^config\.kubernetes\.io\/v1(alpha1|beta1)?$/.test(apiVersion)) {
+    throw new KptError(
+      { file: source, field: "kind" },
+      `expected kind ResourceList of apiVersion ${RESOURCE_LIST_API_VERSION}, found ${kind || "no kind"} of ${apiVersion || "no apiVersion"}`,
+    );
+  }
+  const itemsNode = doc.get("items", true);
+  if (itemsNode !== undefined && itemsNode !== null && !isSeq(itemsNode)) {
+    throw new KptError({ file: source, field: "items" }, "items must be a list of resources");
+  }
+  const items = ((itemsNode as YAMLSeq | undefined)?.items ?? []).map((n) => documentOf(n as Node));
+  const fc = doc.get("functionConfig", true) as Node | undefined;
+  const resultsNode = doc.get("results", true) as Node | undefined;
+  const results = resultsNode && isSeq(resultsNode) ? (resultsNode.toJSON() as FunctionResult[]) : [];
+  const list: ResourceList = { items, results };
+  if (fc && isMap(fc)) list.functionConfig = documentOf(fc);
+  return list;
+}
+
+/** A document whose contents are `node` (the node is reused: its comments come along). */
+export function documentOf(node: Node): Document {
+  const d = new Document();
+  d.contents = node;
+  return d;
+}
+
+/** Writes a ResourceList in the form kpt writes one (compact sequences, 2-space indentation). */
+export function formatResourceList(list: ResourceList): string {
+  const doc = new Document();
+  const root = new YAMLMap();
+  root.set("apiVersion", RESOURCE_LIST_API_VERSION);
+  root.set("kind", RESOURCE_LIST_KIND);
+  const items = new YAMLSeq();
+  for (const item of list.items) items.items.push(item.contents as Node);
+  root.set("items", items);
+  if (list.functionConfig) root.set("functionConfig", list.functionConfig.contents);
+  if (list.results.length > 0) root.set("results", doc.createNode(list.results.map(plainResult)));
+  doc.contents = root;
+  return doc.toString({ indent: 2, indentSeq: false, lineWidth: 0 });
+}
+
+/** A result with kpt's field order and no undefined fields. */
+function plainResult(r: FunctionResult): Record<string, unknown> {
+  const out: Record<string, unknown> = { message: r.message };
+  if (r.severity) out.severity = r.severity;
+  if (r.resourceRef) out.resourceRef = r.resourceRef;
+  if (r.field) out.field = r.field;
+  if (r.file) out.file = r.file;
+  if (r.tags) out.tags = r.tags;
+  return out;
+}

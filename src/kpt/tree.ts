@@ -1,0 +1,102 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { dirname, join, sep } from "node:path";
+
+/**
+ * A package (or a whole repository) as files: relative paths with forward slashes → bytes. It is the
+ * common currency between disk, git and the pure transforms (render, merge): they take trees and return
+ * trees, and only the edges read or write.
+ */
+export type FileTree = Map<string, Buffer>;
+
+/** Directories never read into a tree. */
+const SKIPPED_DIRS = new Set([".git"]);
+
+/** Reads every regular file below `dir` (symbolic links and `.git` are skipped). */
+export async function readTree(dir: string): Promise<FileTree> {
+  const tree: FileTree = new Map();
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile());
+  const paths = files
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .filter((rel) => !rel.split(sep).some((part) => SKIPPED_DIRS.has(part)))
+    .sort();
+  const contents = await Promise.all(paths.map((rel) => readFile(join(dir, rel))));
+  paths.forEach((rel, i) => {
+    tree.set(rel.split(sep).join("/"), contents[i]!);
+  });
+  return tree;
+}
+
+export interface TreeChange {
+  added: string[];
+  modified: string[];
+  deleted: string[];
+}
+
+/** What differs between two trees, paths sorted. */
+export function diffTrees(before: FileTree, after: FileTree): TreeChange {
+  const change: TreeChange = { added: [], modified: [], deleted: [] };
+  for (const [path, bytes] of after) {
+    const old = before.get(path);
+    if (!old) change.added.push(path);
+    else if (!old.equals(bytes)) change.modified.push(path);
+  }
+  for (const path of before.keys()) if (!after.has(path)) change.deleted.push(path);
+  change.added.sort();
+  change.modified.sort();
+  change.deleted.sort();
+  return change;
+}
+
+/**
+ * Makes `dir` hold `after`, given that it holds `before` now: writes added and modified files (each to a
+ * temporary name first, then renamed, so a file is never seen half-written) and deletes removed ones,
+ * along with directories they leave empty.
+ */
+export async function writeTree(dir: string, before: FileTree, after: FileTree): Promise<TreeChange> {
+  const change = diffTrees(before, after);
+  for (const path of [...change.added, ...change.modified]) {
+    const target = join(dir, ...path.split("/"));
+    await mkdir(dirname(target), { recursive: true });
+    const temp = `${target}.porchlight-${randomBytes(4).toString("hex")}`;
+    await writeFile(temp, after.get(path)!);
+    await rename(temp, target);
+  }
+  for (const path of change.deleted) {
+    await rm(join(dir, ...path.split("/")), { force: true });
+    await removeEmptyParents(dir, path);
+  }
+  return change;
+}
+
+async function removeEmptyParents(root: string, path: string): Promise<void> {
+  const parts = path.split("/").slice(0, -1);
+  while (parts.length > 0) {
+    const d = join(root, ...parts);
+    const left = await readdir(d).catch(() => null);
+    if (left === null || left.length > 0) return;
+    await rm(d, { recursive: true, force: true });
+    parts.pop();
+  }
+}
+
+/** The subtree below `prefix` ("" = all), with paths relative to it. */
+export function subtree(tree: FileTree, prefix: string): FileTree {
+  if (prefix === "") return new Map(tree);
+  const p = prefix.endsWith("/") ? prefix : `${prefix}/`;
+  const out: FileTree = new Map();
+  for (const [path, bytes] of tree) if (path.startsWith(p)) out.set(path.slice(p.length), bytes);
+  return out;
+}
+
+/** Text helpers: trees hold bytes, the package model reads UTF-8. */
+export function treeFromText(files: Record<string, string>): FileTree {
+  return new Map(Object.entries(files).map(([k, v]) => [k, Buffer.from(v, "utf8")]));
+}
+
+export function treeToText(tree: FileTree): Record<string, string> {
+  return Object.fromEntries(
+    [...tree].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString("utf8")]),
+  );
+}

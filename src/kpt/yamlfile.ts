@@ -1,0 +1,69 @@
+import { type Document, isScalar, LineCounter, type Node, parseAllDocuments } from "yaml";
+import { type SourcePosition, YamlError } from "./errors.js";
+
+/**
+ * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
+ * kinds like `on`/`yes` is not needed because values are kept as source text; keep source formatting.
+ */
+const PARSE_OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;
+
+export interface ParsedYamlFile {
+  docs: Document[];
+  lineCounter: LineCounter;
+}
+
+/**
+ * Parses a YAML file that may hold several documents. Empty documents (a lone `---`, or only comments)
+ * are dropped as kpt drops them. Throws a YamlError naming the file, line and column of the first error.
+ */
+export function parseYamlFile(text: string, file: string): ParsedYamlFile {
+  const lineCounter = new LineCounter();
+  const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+  const docs = Array.isArray(all) ? all : [all];
+  for (const doc of docs) {
+    const err = doc.errors[0];
+    if (err) {
+      const at = err.linePos?.[0];
+      throw new YamlError(
+        { file, line: at?.line, column: at?.col },
+        `invalid YAML: ${firstLine(err.message)}; fix the syntax and run again`,
+      );
+    }
+  }
+  return { docs: docs.filter((d) => !isEmptyDocument(d)), lineCounter };
+}
+
+/** A document with no content: a lone `---`, or only comments. */
+function isEmptyDocument(doc: Document): boolean {
+  const c = doc.contents;
+  return c === null || (isScalar(c) && c.value === null && c.range?.[0] === c.range?.[1]);
+}
+
+function firstLine(message: string): string {
+  const nl = message.indexOf("\n");
+  const line = nl < 0 ? message : message.slice(0, nl);
+  return line.replace(/ at line \d+, column \d+:?$/, "");
+}
+
+/** Where a node starts, for error messages. */
+export function nodePosition(
+  file: string,
+  node: Node | null | undefined,
+  lineCounter: LineCounter,
+  field?: string,
+): SourcePosition {
+  const pos: SourcePosition = { file };
+  if (field) pos.field = field;
+  const offset = node?.range?.[0];
+  if (offset !== undefined) {
+    const { line, col } = lineCounter.linePos(offset);
+    pos.line = line;
+    pos.column = col;
+  }
+  return pos;
+}
+
+/** True for the file names kpt reads as resources. */
+export function isYamlFileName(path: string): boolean {
+  return path.endsWith(".yaml") || path.endsWith(".yml") || path === "Kptfile" || path.endsWith("/Kptfile");
+}

@@ -1,0 +1,181 @@
+import { describe, expect, it } from "vitest";
+import { KptError } from "../../src/kpt/errors.js";
+import { parseKptfile } from "../../src/kpt/kptfile.js";
+import { codeBlock } from "../util/codeblock.js";
+
+describe("parseKptfile", () => {
+  it("reads every kpt.dev/v1 section", () => {
+    const { kptfile } = parseKptfile(
+      codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: app
+          annotations:
+            config.kubernetes.io/local-config: true
+        upstream:
+          type: git
+          git:
+            repo: https://github.com/example/blueprints
+            directory: /app
+            ref: app/v3
+          updateStrategy: resource-merge
+        upstreamLock:
+          type: git
+          git:
+            repo: https://github.com/example/blueprints
+            directory: /app
+            ref: app/v3
+            commit: 0123456789abcdef0123456789abcdef01234567
+        info:
+          description: an app
+          keywords: [web]
+        pipeline:
+          mutators:
+            - image: gcr.io/kpt-fn/set-namespace:v0.4.1
+              configMap:
+                namespace: prod
+              selectors:
+                - kind: Deployment
+            - exec: ./fn.sh
+              configPath: setters.yaml
+              exclude:
+                - labels: {tier: db}
+          validators:
+            - image: kubeconform
+        inventory:
+          namespace: prod
+          name: inv
+          inventoryID: "42"
+        status:
+          conditions:
+            - type: Rendered
+              status: "True"
+      `,
+      "Kptfile",
+    );
+    expect(kptfile.metadata?.annotations).toEqual({ "config.kubernetes.io/local-config": "true" });
+    expect(kptfile.upstream?.updateStrategy).toBe("resource-merge");
+    expect(kptfile.upstreamLock?.git?.commit).toHaveLength(40);
+    expect(kptfile.pipeline?.mutators?.map((f) => f.image ?? f.exec)).toEqual([
+      "gcr.io/kpt-fn/set-namespace:v0.4.1",
+      "./fn.sh",
+    ]);
+    expect(kptfile.pipeline?.mutators?.[1]?.exclude).toEqual([{ labels: { tier: "db" } }]);
+    expect(kptfile.pipeline?.validators).toHaveLength(1);
+  });
+
+  it("accepts an empty pipeline", () => {
+    const { kptfile } = parseKptfile(
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a\npipeline:\n",
+      "Kptfile",
+    );
+    expect(kptfile.pipeline).toBeNull();
+  });
+
+  const invalid: { name: string; text: string; message: string }[] = [
+    {
+      name: "an unknown top-level field, at its line",
+      text: codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: a
+        foo: 1
+      `,
+      message: 'pkg/Kptfile:5:1 (field foo): unknown field "foo"',
+    },
+    {
+      name: "a function with both configMap and configPath",
+      text: codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: a
+        pipeline:
+          mutators:
+            - image: set-namespace
+              configPath: x.yaml
+              configMap:
+                a: b
+      `,
+      message:
+        "pkg/Kptfile:7:7 (field pipeline.mutators[0]): functionConfig must not specify both `configMap` and `configPath` at the same time",
+    },
+    {
+      name: "a function with neither image nor exec",
+      text: codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: a
+        pipeline:
+          validators:
+            - configMap:
+                a: b
+      `,
+      message:
+        "pkg/Kptfile:7:7 (field pipeline.validators[0]): must specify a functon (`image` or `exec`) to execute",
+    },
+    {
+      name: "a field of the wrong type",
+      text: codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: a
+        pipeline:
+          mutators: 3
+      `,
+      message: "pkg/Kptfile:6:13 (field pipeline.mutators): expected a list, found number 3",
+    },
+    {
+      name: "a configPath leaving the package",
+      text: codeBlock`
+        apiVersion: kpt.dev/v1
+        kind: Kptfile
+        metadata:
+          name: a
+        pipeline:
+          mutators:
+            - image: set-labels
+              configPath: ../secrets.yaml
+      `,
+      message:
+        "pkg/Kptfile:8:19 (field pipeline.mutators[0].configPath): functionConfig must be a relative path",
+    },
+    {
+      name: "an old schema version, with kpt's upgrade advice",
+      text: "apiVersion: kpt.dev/v1alpha2\nkind: Kptfile\nmetadata:\n  name: a\n",
+      message: 'pkg/Kptfile:1:13 (field apiVersion): the Kptfile has an old version ("v1alpha2")',
+    },
+    {
+      name: "a YAML syntax error, at its line",
+      text: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: [a\n",
+      message: "pkg/Kptfile:5:1: invalid YAML",
+    },
+    {
+      name: "two documents",
+      text: "apiVersion: kpt.dev/v1\nkind: Kptfile\n---\napiVersion: kpt.dev/v1\nkind: Kptfile\n",
+      message: "pkg/Kptfile: the Kptfile holds 2 YAML documents; keep exactly one",
+    },
+  ];
+
+  it.each(invalid)("rejects $name", ({ text, message }) => {
+    let error: unknown;
+    try {
+      parseKptfile(text, "pkg/Kptfile");
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(KptError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it("keeps the document editable with its comments", () => {
+    const text = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a # the name\n";
+    const { doc } = parseKptfile(text, "Kptfile");
+    doc.setIn(["info", "description"], "d");
+    expect(doc.toString()).toContain("name: a # the name");
+  });
+});

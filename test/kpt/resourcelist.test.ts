@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { nameOf } from "../../src/kpt/resource.js";
+import { formatResourceList, parseResourceList } from "../../src/kpt/resourcelist.js";
+import { codeBlock } from "../util/codeblock.js";
+
+describe("ResourceList", () => {
+  const text = codeBlock`
+    apiVersion: config.kubernetes.io/v1
+    kind: ResourceList
+    items:
+    - apiVersion: apps/v1
+      kind: Deployment
+      # the web server
+      metadata:
+        name: web
+      spec:
+        replicas: 3 # three
+    - apiVersion: v1
+      kind: Service
+      metadata:
+        name: web
+    functionConfig:
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: fn
+      data:
+        namespace: prod
+    results:
+    - message: namespace updated
+      severity: info
+      resourceRef:
+        apiVersion: apps/v1
+        kind: Deployment
+        name: web
+      file:
+        path: deploy.yaml
+        index: 0
+  `;
+
+  it("reads items, functionConfig and results", () => {
+    const rl = parseResourceList(text);
+    expect(rl.items.map(nameOf)).toEqual(["web", "web"]);
+    expect(rl.functionConfig?.getIn(["data", "namespace"])).toBe("prod");
+    expect(rl.results).toEqual([
+      {
+        message: "namespace updated",
+        severity: "info",
+        resourceRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+        file: { path: "deploy.yaml", index: 0 },
+      },
+    ]);
+  });
+
+  it("writes back what it read, comments included", () => {
+    expect(formatResourceList(parseResourceList(text))).toBe(text);
+  });
+
+  it("rejects a document that is not a ResourceList", () => {
+    expect(() => parseResourceList("apiVersion: v1\nkind: ConfigMap\n", "stdout")).toThrow(
+      "stdout (field kind): expected kind ResourceList of apiVersion config.kubernetes.io/v1, found ConfigMap of v1",
+    );
+  });
+});
