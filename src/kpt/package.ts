@@ -51,9 +51,9 @@ export function loadPackage(tree: FileTree, root = ""): KptPackage {
   const byDir = new Map<string, string[]>();
   for (const p of paths) {
     const dir = owner(p);
-    let list = byDir.get(dir);
-    if (!list) byDir.set(dir, (list = []));
-    list.push(p);
+    const list = byDir.get(dir);
+    if (list) list.push(p);
+    else byDir.set(dir, [p]);
   }
   return build(tree, root, byDir, packageDirs);
 }
