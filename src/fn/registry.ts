@@ -1,3 +1,4 @@
+import { setNamespace } from "./builtins/set-namespace.js";
 import type { BuiltinFunction } from "./types.js";
 
 /**
@@ -7,7 +8,7 @@ import type { BuiltinFunction } from "./types.js";
  *
  * One line per file in src/fn/builtins/ (each exports a BuiltinFunction); keep the list sorted by name.
  */
-const BUILTINS: readonly BuiltinFunction[] = [];
+const BUILTINS: readonly BuiltinFunction[] = [setNamespace];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
 export interface RuntimeHints {
