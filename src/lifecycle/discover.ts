@@ -1,0 +1,139 @@
+import { parseDraftBranch } from "./draft-branch.js";
+import { DELETION_LABEL } from "./labels.js";
+import type { Lifecycle } from "./lifecycle.js";
+import { indexRefs, type RefInfo } from "./refs.js";
+import { parseRevisionTag } from "./revision-tag.js";
+
+/** An open pull request, as much of it as the lifecycle needs. */
+export interface PullRequestInfo {
+  number: number;
+  /** The head branch name, without `refs/heads/`. */
+  headRef: string;
+  baseRef: string;
+  headSha: string;
+  labels: readonly string[];
+  /** GitHub's draft pull request: work in progress, so the revision is still a Draft. */
+  draft: boolean;
+  /** A pull request from a fork names a branch outside this repository: not a package revision here. */
+  isFork?: boolean;
+}
+
+/** One package revision, as `porchctl rpkg get` lists it. */
+export interface PackageRevision {
+  package: string;
+  /** The draft's workspace; a published revision found from its tag alone shows `v<N>`, as Porch does. */
+  workspace: string;
+  /** The published revision number; 0 while unpublished, as in Porch. */
+  revision: number;
+  lifecycle: Lifecycle;
+  /** The highest published revision of its package. */
+  latest: boolean;
+  /** Where its files are: `refs/heads/drafts/…` or `refs/tags/<package>/v<N>`. */
+  ref: string;
+  sha: string;
+  /** The proposal's pull request, for Proposed and DeletionProposed revisions (and drafts with one). */
+  pullRequest?: number;
+}
+
+export interface DiscoverInput {
+  refs: readonly RefInfo[];
+  pullRequests: readonly PullRequestInfo[];
+  /** The base branch proposals merge into. */
+  baseBranch: string;
+}
+
+/**
+ * Every package revision of a repository, from one listing of its refs and its open pull requests, in
+ * one pass over each. Drafts are `drafts/<package>/<workspace>` branches; an open pull request from one
+ * into the base branch makes it Proposed (a GitHub draft pull request leaves it Draft); tags
+ * `<package>/v<N>` are Published. A pull request labelled `porchlight/deletion` proposes deleting the
+ * package: its latest published revision is DeletionProposed. Refs that follow neither scheme are not
+ * package revisions and are left out.
+ */
+export function discoverRevisions({ refs, pullRequests, baseBranch }: DiscoverInput): PackageRevision[] {
+  const { branches, tags } = indexRefs(refs);
+  const proposals = new Map<string, PullRequestInfo>();
+  for (const pr of pullRequests) {
+    if (!pr.isFork && pr.baseRef === baseBranch) proposals.set(pr.headRef, pr);
+  }
+
+  const revisions: PackageRevision[] = [];
+  const latest = new Map<string, PackageRevision>();
+  for (const [tag, sha] of tags) {
+    const parsedTag = parseRevisionTag(tag);
+    if (!parsedTag.ok) continue;
+    const { package: pkg, revision } = parsedTag.value;
+    const rev: PackageRevision = {
+      package: pkg,
+      workspace: `v${revision}`,
+      revision,
+      lifecycle: "Published",
+      latest: false,
+      ref: `refs/tags/${tag}`,
+      sha,
+    };
+    revisions.push(rev);
+    const current = latest.get(pkg);
+    if (!current || current.revision < revision) latest.set(pkg, rev);
+  }
+  for (const rev of latest.values()) rev.latest = true;
+
+  for (const [branch, sha] of branches) {
+    const draft = parseDraftBranch(branch);
+    if (!draft.ok) continue;
+    const pr = proposals.get(branch);
+    if (pr?.labels.includes(DELETION_LABEL)) {
+      const published = latest.get(draft.value.package);
+      if (published) {
+        published.lifecycle = "DeletionProposed";
+        published.pullRequest = pr.number;
+        continue;
+      }
+    }
+    const rev: PackageRevision = {
+      package: draft.value.package,
+      workspace: draft.value.workspace,
+      revision: 0,
+      lifecycle: draftLifecycle(pr),
+      latest: false,
+      ref: `refs/heads/${branch}`,
+      sha,
+    };
+    if (pr) rev.pullRequest = pr.number;
+    revisions.push(rev);
+  }
+  return revisions.sort(byPackageThenRevision);
+}
+
+function draftLifecycle(pr: PullRequestInfo | undefined): Lifecycle {
+  if (!pr || pr.draft) return "Draft";
+  return pr.labels.includes(DELETION_LABEL) ? "DeletionProposed" : "Proposed";
+}
+
+/** By package; published revisions in order, then unpublished ones by workspace. */
+function byPackageThenRevision(a: PackageRevision, b: PackageRevision): number {
+  if (a.package !== b.package) return a.package < b.package ? -1 : 1;
+  const ra = a.revision === 0 ? Number.POSITIVE_INFINITY : a.revision;
+  const rb = b.revision === 0 ? Number.POSITIVE_INFINITY : b.revision;
+  if (ra !== rb) return ra - rb;
+  return a.workspace < b.workspace ? -1 : a.workspace > b.workspace ? 1 : 0;
+}
+
+/** The revision number the next publish of `pkg` takes: one more than its highest tag, or 1. */
+export function nextRevision(pkg: string, refs: readonly RefInfo[]): number {
+  let highest = 0;
+  for (const tag of indexRefs(refs).tags.keys()) {
+    const parsedTag = parseRevisionTag(tag);
+    if (parsedTag.ok && parsedTag.value.package === pkg)
+      highest = Math.max(highest, parsedTag.value.revision);
+  }
+  return highest + 1;
+}
+
+/** Porch's object name for a revision: `<repository>.<package with / as .>.<workspace>`. */
+export function revisionName(
+  repository: string,
+  rev: Pick<PackageRevision, "package" | "workspace">,
+): string {
+  return `${repository}.${rev.package.replaceAll("/", ".")}.${rev.workspace}`;
+}

@@ -1,0 +1,36 @@
+export {
+  type AnnotationLevel,
+  batchAnnotations,
+  type CheckAnnotation,
+  type CheckOutput,
+  fitAnnotation,
+  fitCheckOutput,
+  MAX_ANNOTATIONS_PER_CALL,
+  MAX_CHECK_OUTPUT_CHARS,
+  truncateText,
+} from "./check-run.js";
+export {
+  type DiscoverInput,
+  discoverRevisions,
+  nextRevision,
+  type PackageRevision,
+  type PullRequestInfo,
+  revisionName,
+} from "./discover.js";
+export { DRAFT_PREFIX, type DraftRef, formatDraftBranch, parseDraftBranch } from "./draft-branch.js";
+export { refNameProblem } from "./git-ref.js";
+export { DELETION_LABEL } from "./labels.js";
+export { LIFECYCLES, type Lifecycle, transitionProblem } from "./lifecycle.js";
+export { packagePathProblem } from "./package-path.js";
+export { indexRefs, type RefInfo, type RefKind, refConflict, type ShortRef, shortRef } from "./refs.js";
+export type { Parsed } from "./result.js";
+export { formatRevisionTag, parseRevisionTag, type RevisionRef } from "./revision-tag.js";
+export { freeWorkspace, planRollback, type RollbackInput, type RollbackPlan } from "./rollback.js";
+export {
+  formatVariantBranch,
+  parseVariantBranch,
+  VARIANT_PREFIX,
+  type VariantRef,
+  variantNameProblem,
+} from "./variant-branch.js";
+export { workspaceProblem } from "./workspace.js";
