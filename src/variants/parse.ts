@@ -1,6 +1,12 @@
 import { isMap, LineCounter, parseAllDocuments } from "yaml";
 import type { z } from "zod";
-import { formatPath, locatePath, type PathSegment, positionOf } from "../catalog/yaml-position.js";
+import {
+  formatPath,
+  locatePath,
+  type PathSegment,
+  type Position,
+  positionOf,
+} from "../catalog/yaml-position.js";
 import type { VariantProblem } from "./problem.js";
 import {
   PACKAGE_VARIANT_API_VERSION,
@@ -24,14 +30,20 @@ export interface VariantSource {
   set?: string;
 }
 
+/** Finds the position of a field of the declaring document (the nearest existing parent if absent). */
+export type Locate = (path: readonly PathSegment[]) => Position;
+
 export interface LoadedVariant {
   variant: PackageVariant;
   source: VariantSource;
+  /** Where a field of this variant is in its file; for a generated variant, fields of its set's template. */
+  locate?: Locate;
 }
 
 export interface LoadedSet {
   set: PackageVariantSet;
   source: VariantSource;
+  locate?: Locate;
 }
 
 export interface ParsedVariantFile {
@@ -124,9 +136,13 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
       }
       continue;
     }
+    const locate: Locate = (path) => {
+      const { node } = locatePath(root, path);
+      return node ? positionOf(node, lineCounter) : start;
+    };
     if (kind === PACKAGE_VARIANT_KIND)
-      result.variants.push({ variant: parsed.data as PackageVariant, source });
-    else result.sets.push({ set: parsed.data as PackageVariantSet, source });
+      result.variants.push({ variant: parsed.data as PackageVariant, source, locate });
+    else result.sets.push({ set: parsed.data as PackageVariantSet, source, locate });
   }
   return result;
 }

@@ -1,0 +1,247 @@
+import { formatPath, type PathSegment } from "../catalog/yaml-position.js";
+import { type ExprEnv, ExpressionError, evaluateExpression } from "./expressions.js";
+import { packageVariantName } from "./naming.js";
+import type { LoadedSet, LoadedVariant } from "./parse.js";
+import type { VariantProblem } from "./problem.js";
+import { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
+import {
+  PACKAGE_VARIANT_API_VERSION,
+  PACKAGE_VARIANT_KIND,
+  type PackageVariantInput,
+  packageVariantSchema,
+} from "./schema.js";
+import type { MapExpr, PackageVariantTemplate } from "./set-schema.js";
+
+/** Annotation on a generated PackageVariant naming the set it came from. */
+export const VARIANT_SET_ANNOTATION = "porchlight.dev/package-variant-set";
+
+export interface ExpandedSet {
+  variants: LoadedVariant[];
+  problems: VariantProblem[];
+}
+
+interface TargetEntry {
+  targetIndex: number;
+  template: PackageVariantTemplate | undefined;
+  repoDefault: string;
+  packageDefault: string;
+  target: ExprEnv[string];
+}
+
+/**
+ * Unrolls a PackageVariantSet into one PackageVariant per target, as Porch's set controller does: each
+ * explicit repository (once per listed package name, else once with the upstream package's name), or each
+ * selected repository, then the template applied. A target whose expressions cannot be evaluated is
+ * reported and left out; the others are still generated.
+ */
+export function expandPackageVariantSet(
+  loaded: LoadedSet,
+  repositories: readonly RepositoryInfo[],
+): ExpandedSet {
+  const { set, source } = loaded;
+  const out: ExpandedSet = { variants: [], problems: [] };
+  const upstream = set.spec.upstream;
+  const entries: TargetEntry[] = [];
+  set.spec.targets.forEach((target, targetIndex) => {
+    if (target.repositories) {
+      for (const rt of target.repositories) {
+        for (const pn of rt.packageNames?.length ? rt.packageNames : [upstream.package]) {
+          entries.push({
+            targetIndex,
+            template: target.template,
+            repoDefault: rt.name,
+            packageDefault: pn,
+            target: { repo: rt.name, package: pn },
+          });
+        }
+      }
+    } else if (target.repositorySelector) {
+      for (const repo of selectRepositories(target.repositorySelector, repositories)) {
+        entries.push({
+          targetIndex,
+          template: target.template,
+          repoDefault: repo.name,
+          packageDefault: upstream.package,
+          target: repositoryValue(repo),
+        });
+      }
+    }
+  });
+
+  for (const entry of entries) {
+    const base: PathSegment[] = ["spec", "targets", entry.targetIndex, "template"];
+    const report = (path: PathSegment[], message: string, hint?: string) => {
+      const pos = loaded.locate?.([...base, ...path]) ?? { line: source.line, column: source.column };
+      out.problems.push({
+        file: source.file,
+        ...pos,
+        field: formatPath([...base, ...path]),
+        variant: set.metadata.name,
+        message,
+        ...(hint ? { hint } : {}),
+      });
+    };
+    try {
+      const variant = renderVariant(set.metadata.name, upstream, entry, repositories);
+      const parsed = packageVariantSchema.safeParse(variant);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          report(
+            issue.path.filter((s): s is PathSegment => typeof s !== "symbol").slice(1),
+            `${issue.message} (in the PackageVariant generated for ${entry.repoDefault}/${entry.packageDefault})`,
+          );
+        }
+        continue;
+      }
+      out.variants.push({
+        variant: parsed.data,
+        source: { ...source, set: set.metadata.name },
+        locate: (path) =>
+          loaded.locate?.([...base, ...path.slice(1)]) ?? { line: source.line, column: source.column },
+      });
+    } catch (err) {
+      if (!(err instanceof TemplateError)) throw err;
+      report(err.path, err.message, "use a plain value, or an expression porchlight can evaluate");
+    }
+  }
+  if (set.spec.paused) for (const v of out.variants) v.variant.spec.paused = true;
+  return out;
+}
+
+class TemplateError extends Error {
+  constructor(
+    readonly path: PathSegment[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function renderVariant(
+  setName: string,
+  upstream: LoadedSet["set"]["spec"]["upstream"],
+  entry: TargetEntry,
+  repositories: readonly RepositoryInfo[],
+): PackageVariantInput {
+  const t = entry.template ?? {};
+  const env: Record<string, ExprEnv[string]> = {
+    repoDefault: entry.repoDefault,
+    packageDefault: entry.packageDefault,
+    upstream: {
+      name: upstream.package,
+      repo: upstream.repo,
+      package: upstream.package,
+      labels: {},
+      annotations: {},
+    },
+    target: entry.target,
+  };
+  const evaluate = (expr: string, path: PathSegment[]) => {
+    try {
+      return evaluateExpression(expr, env);
+    } catch (err) {
+      if (err instanceof ExpressionError)
+        throw new TemplateError(path, `cannot evaluate ${JSON.stringify(expr)}: ${err.message}`);
+      throw err;
+    }
+  };
+  const repo = t.downstream?.repoExpr
+    ? evaluate(t.downstream.repoExpr, ["downstream", "repoExpr"])
+    : (t.downstream?.repo ?? entry.repoDefault);
+  const found = findRepository(repo, repositories);
+  env.repository = found ? repositoryValue(found) : { name: repo, topics: [], labels: {}, annotations: {} };
+  const pkg = t.downstream?.packageExpr
+    ? evaluate(t.downstream.packageExpr, ["downstream", "packageExpr"])
+    : (t.downstream?.package ?? entry.packageDefault);
+
+  const mapWith = (
+    plain: Record<string, string> | undefined,
+    exprs: MapExpr[] | undefined,
+    at: PathSegment[],
+  ) => {
+    if (!plain && !exprs) return undefined;
+    const out: Record<string, string> = { ...plain };
+    exprs?.forEach((m, i) => {
+      const key = m.keyExpr !== undefined ? evaluate(m.keyExpr, [...at, i, "keyExpr"]) : (m.key ?? "");
+      out[key] = m.valueExpr !== undefined ? evaluate(m.valueExpr, [...at, i, "valueExpr"]) : (m.value ?? "");
+    });
+    return out;
+  };
+  const pc = t.packageContext;
+  const functions = (list: NonNullable<PackageVariantTemplate["pipeline"]>["mutators"], field: string) =>
+    list?.map(({ configMapExprs, ...fn }, i) => {
+      const configMap = mapWith(fn.configMap, configMapExprs, ["pipeline", field, i, "configMapExprs"]);
+      return configMap ? { ...fn, configMap } : fn;
+    });
+
+  const spec: PackageVariantInput["spec"] = {
+    upstream,
+    downstream: { repo, package: pkg },
+    ...(t.adoptionPolicy ? { adoptionPolicy: t.adoptionPolicy } : {}),
+    ...(t.deletionPolicy ? { deletionPolicy: t.deletionPolicy } : {}),
+    ...optional("labels", mapWith(t.labels, t.labelExprs, ["labelExprs"])),
+    ...optional("annotations", mapWith(t.annotations, t.annotationExprs, ["annotationExprs"])),
+    ...(pc
+      ? {
+          packageContext: {
+            ...optional("data", mapWith(pc.data, pc.dataExprs, ["packageContext", "dataExprs"])),
+            ...optional(
+              "removeKeys",
+              pc.removeKeys || pc.removeKeyExprs
+                ? [
+                    ...(pc.removeKeys ?? []),
+                    ...(pc.removeKeyExprs ?? []).map((e, i) =>
+                      evaluate(e, ["packageContext", "removeKeyExprs", i]),
+                    ),
+                  ]
+                : undefined,
+            ),
+          },
+        }
+      : {}),
+    ...(t.pipeline
+      ? {
+          pipeline: {
+            ...optional("mutators", functions(t.pipeline.mutators, "mutators")),
+            ...optional("validators", functions(t.pipeline.validators, "validators")),
+          },
+        }
+      : {}),
+    ...optional(
+      "injectors",
+      t.injectors?.map((inj, i) => ({
+        ...optional("group", inj.group),
+        ...optional("version", inj.version),
+        ...optional("kind", inj.kind),
+        name:
+          inj.nameExpr !== undefined
+            ? evaluate(inj.nameExpr, ["injectors", i, "nameExpr"])
+            : (inj.name ?? ""),
+      })),
+    ),
+    ...(t.paused ? { paused: true } : {}),
+  };
+  return {
+    apiVersion: PACKAGE_VARIANT_API_VERSION,
+    kind: PACKAGE_VARIANT_KIND,
+    metadata: {
+      name: packageVariantName(setName, repo, pkg),
+      annotations: { [VARIANT_SET_ANNOTATION]: setName },
+    },
+    spec,
+  };
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function repositoryValue(repo: RepositoryInfo): ExprEnv[string] {
+  return {
+    name: repo.name,
+    fullName: repo.fullName ?? repo.name,
+    topics: repo.topics ?? [],
+    labels: {},
+    annotations: {},
+  };
+}
