@@ -1,3 +1,4 @@
+import { applySetters } from "./builtins/apply-setters.js";
 import { setNamespace } from "./builtins/set-namespace.js";
 import type { BuiltinFunction } from "./types.js";
 
@@ -8,7 +9,7 @@ import type { BuiltinFunction } from "./types.js";
  *
  * One line per file in src/fn/builtins/ (each exports a BuiltinFunction); keep the list sorted by name.
  */
-const BUILTINS: readonly BuiltinFunction[] = [setNamespace];
+const BUILTINS: readonly BuiltinFunction[] = [applySetters, setNamespace];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
 export interface RuntimeHints {

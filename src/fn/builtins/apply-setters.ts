@@ -1,0 +1,262 @@
+import {
+  type Document,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  parseDocument,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
+import { apiVersionOf, kindOf, pathAnnotation } from "../../kpt/resource.js";
+import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
+import { goQuoteString, goStringList } from "./util/go-quote.js";
+import {
+  currentSetterValues,
+  isArrayPattern,
+  referencesAny,
+  refName,
+  type SetterValue,
+  setterPatternOf,
+  setterRefs,
+  substitute,
+} from "./util/setter-pattern.js";
+import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
+
+/**
+ * apply-setters (kpt functions catalog v0.2): sets fields tagged with `# kpt-set: <pattern>` comments from
+ * setter values given as a ConfigMap's `data` (or `fn.kpt.dev/v1alpha1 ApplySetters` `setters:`).
+ * Scalars get the pattern with the references replaced (`${image}:${tag}`; references without a value
+ * keep what the current value holds for them); a sequence tagged on its key gets the setter's value,
+ * a YAML list in a string. Comments stay, so setters can be applied again.
+ */
+export const applySetters: BuiltinFunction = {
+  name: "apply-setters",
+  run(rl, ctx) {
+    const setters = readSetters(rl.functionConfig);
+    const run = new SetterRun(setters);
+    try {
+      if (setters.length === 0) throw new SetterError("input setters list cannot be empty");
+      for (const item of rl.items) {
+        ctx.signal?.throwIfAborted();
+        run.applyTo(item);
+      }
+    } catch (err) {
+      if (!(err instanceof SetterError)) throw err;
+      const message = `failed to apply setters: ${err.message}`;
+      throw new FunctionError(message, [{ message, severity: "error" }]);
+    }
+    rl.results.push(...run.results());
+    return rl;
+  },
+};
+
+class SetterError extends Error {}
+
+/** The setter values of a function config, in the order given. */
+export function readSetters(config: Document | undefined): SetterValue[] {
+  if (!config || !isMap(config.contents)) return [];
+  if (apiVersionOf(config) === "fn.kpt.dev/v1alpha1" && kindOf(config) === "ApplySetters") {
+    const list = config.get("setters", true);
+    if (!isSeq(list)) return [];
+    return list.items.filter(isMap).map((entry) => ({
+      name: textOf(entry.get("name", true)),
+      value: textOf(entry.get("value", true)),
+    }));
+  }
+  const data = config.get("data", true);
+  if (!isMap(data)) return [];
+  return data.items.map((pair) => ({ name: textOf(pair.key), value: textOf(pair.value) }));
+}
+
+/** A setter value's text; null (`~` or nothing) is "", as kyaml's GetDataMap gives it. */
+function textOf(node: unknown): string {
+  return isScalar(node) && node.value !== null && node.value !== undefined ? scalarText(node) : "";
+}
+
+interface Change {
+  file: string;
+  field: string;
+  value: string;
+}
+
+/** One run over the items: walks each document once, edits tagged fields, records each change. */
+class SetterRun {
+  private readonly changes: Change[] = [];
+  private readonly writer = new ScalarWriter();
+  private file = "";
+  /** Field path segments of the node being visited: `.key` and `[index]`. */
+  private readonly path: string[] = [];
+  private readonly patterns = new Map<string, CompiledPattern | null>();
+
+  constructor(private readonly setters: readonly SetterValue[]) {}
+
+  applyTo(doc: Document): void {
+    this.file = pathAnnotation(doc) ?? "";
+    this.walk(doc.contents, false);
+  }
+
+  results(): FunctionResult[] {
+    if (this.changes.length === 0)
+      return [{ message: "no matches for input setter(s)", severity: "warning" }];
+    return this.changes.map((c) => {
+      const result: FunctionResult = {
+        message: `set field value to ${goQuoteString(c.value)}`,
+        severity: "info",
+        field: { path: c.field },
+      };
+      if (c.file) result.file = { path: c.file };
+      return result;
+    });
+  }
+
+  private walk(node: unknown, inFlow: boolean): void {
+    if (isMap(node)) {
+      this.visitMapping(node);
+      const flow = inFlow || Boolean(node.flow);
+      for (const pair of node.items) {
+        this.path.push(`.${keyText(pair.key)}`);
+        this.walk(pair.value, flow);
+        this.path.pop();
+      }
+    } else if (isSeq(node)) {
+      const flow = inFlow || Boolean(node.flow);
+      node.items.forEach((item, i) => {
+        this.path.push(`[${i}]`);
+        this.walk(item, flow);
+        this.path.pop();
+      });
+    } else if (isScalar(node) && node.comment) {
+      this.visitScalar(node, inFlow);
+    }
+  }
+
+  private fieldPath(extra = ""): string {
+    const joined = this.path.join("") + extra;
+    return joined.startsWith(".") ? joined.slice(1) : joined;
+  }
+
+  /** Sequences tagged on their key (block style) or after the flow sequence: `env: # kpt-set: ${env}`. */
+  private visitMapping(map: YAMLMap): void {
+    for (const pair of map.items) {
+      const seq = pair.value;
+      if (!isSeq(seq)) continue;
+      const key = isNode(pair.key) ? pair.key : undefined;
+      const tag = seqSetterComment(key, seq);
+      const pattern = setterPatternOf(tag?.line);
+      if (!tag || pattern === "" || !referencesAny(pattern, this.setters)) continue;
+      if (!isArrayPattern(pattern)) {
+        throw new SetterError(`invalid setter pattern for array node: ${goQuoteString(pattern)}`);
+      }
+      const name = refName(pattern);
+      const value = this.setters.find((s) => s.name === name)?.value ?? "";
+      const field = this.fieldPath(`.${keyText(pair.key)}`);
+      tag.remove();
+      if (value === "") {
+        seq.items = [];
+        seq.flow = true;
+        seq.comment = tag.line;
+      } else {
+        seq.items = parseArrayValue(value);
+        seq.flow = false;
+        if (key) key.comment = joinComment(tag.line, key.comment);
+        else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
+      }
+      this.changes.push({ file: this.file, field, value });
+    }
+  }
+
+  private visitScalar(node: Scalar, inFlow: boolean): void {
+    const compiled = this.compile(setterPatternOf(node.comment));
+    if (!compiled) return;
+    let next = compiled.filled;
+    if (compiled.open) next = substitute(next, currentSetterValues(compiled.pattern, scalarText(node)));
+    const unresolved = compiled.open ? setterRefs(next) : [];
+    if (unresolved.length > 0) {
+      throw new SetterError(`values for setters ${goStringList(unresolved)} must be provided`);
+    }
+    this.writer.set(node, next, inFlow);
+    this.changes.push({ file: this.file, field: this.fieldPath(), value: next });
+  }
+
+  /** A scalar pattern with the given setters filled in, computed once per distinct pattern. */
+  private compile(pattern: string): CompiledPattern | undefined {
+    if (pattern === "") return undefined;
+    let compiled = this.patterns.get(pattern);
+    if (compiled === undefined) {
+      compiled = null;
+      if (referencesAny(pattern, this.setters)) {
+        const filled = substitute(
+          pattern,
+          this.setters.map((s) => [s.name, s.value] as const),
+        );
+        compiled = { pattern, filled, open: setterRefs(filled).length > 0 };
+      }
+      this.patterns.set(pattern, compiled);
+    }
+    return compiled ?? undefined;
+  }
+}
+
+/** A pattern with the setters given filled in; `open` when references remain for the current value to fill. */
+interface CompiledPattern {
+  pattern: string;
+  filled: string;
+  open: boolean;
+}
+
+function isNode(value: unknown): value is Node {
+  return isScalar(value) || isMap(value) || isSeq(value);
+}
+
+function keyText(key: unknown): string {
+  return isScalar(key) ? scalarText(key) : String(key ?? "");
+}
+
+/** Where a sequence's setter comment sits, and how to take it off there. */
+interface SeqTag {
+  line: string;
+  remove(): void;
+}
+
+function seqSetterComment(key: Node | undefined, seq: YAMLSeq): SeqTag | undefined {
+  if (seq.flow) {
+    const comment = seq.comment;
+    if (!comment) return undefined;
+    return { line: firstLine(comment), remove: () => (seq.comment = restLines(comment)) };
+  }
+  if (key?.comment) {
+    const comment = key.comment;
+    return { line: firstLine(comment), remove: () => (key.comment = restLines(comment)) };
+  }
+  // The yaml library keeps a comment on the key's line (`env: # c`) as the sequence's comment-before.
+  const before = seq.commentBefore;
+  if (!before) return undefined;
+  return { line: firstLine(before), remove: () => (seq.commentBefore = restLines(before)) };
+}
+
+function firstLine(comment: string): string {
+  const nl = comment.indexOf("\n");
+  return nl < 0 ? comment : comment.slice(0, nl);
+}
+
+function restLines(comment: string): string | null {
+  const nl = comment.indexOf("\n");
+  return nl < 0 ? null : comment.slice(nl + 1);
+}
+
+function joinComment(line: string, rest: string | null | undefined): string {
+  return rest ? `${line}\n${rest}` : line;
+}
+
+/** The items of an array setter's value, which must be a YAML sequence (`[a, b]` or `- a\n- b`). */
+function parseArrayValue(value: string): unknown[] {
+  const parsed = parseDocument(value);
+  if (parsed.errors.length > 0 || !isSeq(parsed.contents)) {
+    throw new SetterError(
+      `input to array setter must be an array of values, but found ${goQuoteString(value)}`,
+    );
+  }
+  return parsed.contents.items;
+}
