@@ -1,0 +1,85 @@
+/**
+ * GitHub's failures as porchlight reasons about them. Octokit's RequestError becomes a GitHubError here,
+ * at the door; nothing past src/github sees Octokit's types.
+ */
+export type GitHubErrorKind =
+  | "not-found"
+  | "unauthorized"
+  | "forbidden"
+  | "validation"
+  | "conflict"
+  | "not-mergeable"
+  | "rate-limited"
+  | "server"
+  | "network";
+
+export class GitHubError extends Error {
+  constructor(
+    readonly kind: GitHubErrorKind,
+    message: string,
+    readonly status?: number,
+    /** Seconds GitHub asked us to wait (retry-after, or until x-ratelimit-reset). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = "GitHubError";
+  }
+}
+
+interface RequestErrorLike {
+  status: number;
+  message: string;
+  response?: { headers?: Record<string, string | number | undefined>; data?: unknown };
+}
+
+function isRequestErrorLike(e: unknown): e is RequestErrorLike {
+  return typeof e === "object" && e !== null && typeof (e as { status?: unknown }).status === "number";
+}
+
+/** Turns whatever an Octokit call threw into a GitHubError (other errors pass through unchanged). */
+export function toGitHubError(e: unknown, what: string): unknown {
+  if (e instanceof GitHubError) return e;
+  if (!isRequestErrorLike(e)) {
+    const code = (e as { code?: unknown })?.code;
+    if (typeof code === "string" && /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|UND_ERR)/.test(code)) {
+      return new GitHubError("network", `${what}: ${(e as Error).message}`);
+    }
+    return e;
+  }
+  const headers = e.response?.headers ?? {};
+  const data = e.response?.data as { message?: string; errors?: { message?: string }[] } | undefined;
+  const detail = [
+    data?.message ?? e.message,
+    ...(data?.errors ?? []).map((x) => x.message).filter(Boolean),
+  ].join(": ");
+  const message = `${what}: ${detail} (HTTP ${e.status})`;
+  const retryAfter = Number(headers["retry-after"]);
+  const remaining = headers["x-ratelimit-remaining"];
+  switch (e.status) {
+    case 401:
+      return new GitHubError("unauthorized", message, 401);
+    case 403:
+    case 429:
+      if (Number.isFinite(retryAfter) || String(remaining) === "0" || /rate limit/i.test(detail)) {
+        return new GitHubError("rate-limited", message, e.status, rateLimitWait(headers, retryAfter));
+      }
+      return new GitHubError("forbidden", message, e.status);
+    case 404:
+      return new GitHubError("not-found", message, 404);
+    case 405:
+      return new GitHubError("not-mergeable", message, 405);
+    case 409:
+      return new GitHubError("conflict", message, 409);
+    case 422:
+      return new GitHubError("validation", message, 422);
+    default:
+      return new GitHubError(e.status >= 500 ? "server" : "validation", message, e.status);
+  }
+}
+
+function rateLimitWait(headers: Record<string, string | number | undefined>, retryAfter: number): number {
+  if (Number.isFinite(retryAfter)) return retryAfter;
+  const reset = Number(headers["x-ratelimit-reset"]);
+  if (Number.isFinite(reset)) return Math.max(1, Math.ceil(reset - Date.now() / 1000));
+  return 60;
+}

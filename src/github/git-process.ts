@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+
+export interface GitRunOptions {
+  cwd: string;
+  /** Extra environment (merged over a scrubbed base: no tokens from the process environment leak in). */
+  env?: Record<string, string>;
+  input?: string | Buffer;
+}
+
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: string[],
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(
+      `git ${args[0] ?? ""} failed (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" / ")}`,
+    );
+    this.name = "GitCommandError";
+  }
+}
+
+/** The environment git runs with: enough to work, nothing secret, never a prompt. */
+function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: process.env.HOME ?? "/tmp",
+    LANG: "C",
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_CONFIG_NOSYSTEM: "1",
+    ...extra,
+  };
+}
+
+/** Runs git and returns stdout as bytes; a non-zero exit throws GitCommandError with stderr. */
+export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("git", args, {
+      cwd: opts.cwd,
+      env: gitEnv(opts.env),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => out.push(c));
+    child.stderr.on("data", (c: Buffer) => err.push(c));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code === 0) resolve(Buffer.concat(out));
+      else reject(new GitCommandError(args, code, Buffer.concat(err).toString("utf8")));
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(opts.input ?? "");
+  });
+}
+
+/**
+ * Environment that authenticates git over HTTPS with a token the way GitHub Apps do
+ * (`x-access-token:<token>`), through GIT_CONFIG_* variables: the token is in no URL, no argument and
+ * no file, so it cannot show in a process list, a remote name or an error message.
+ */
+export function tokenAuthEnv(token: string): Record<string, string> {
+  const basic = Buffer.from(`x-access-token:${token}`).toString("base64");
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "http.extraHeader",
+    GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+  };
+}

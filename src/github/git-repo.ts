@@ -1,0 +1,190 @@
+import { mkdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { FileTree } from "../kpt/tree.js";
+import type { RefInfo } from "../lifecycle/refs.js";
+import { writeBlob } from "./git-objects.js";
+import { GitCommandError, runGit } from "./git-process.js";
+import type { CommitAuthor, PushResult } from "./port.js";
+
+/**
+ * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
+ * from `url` with a fresh token on every network call. Only this file and git-process.ts run git.
+ */
+export class GitRepo {
+  private readonly gitDir: string;
+  private ready: Promise<void> | undefined;
+
+  constructor(
+    private readonly url: string,
+    cacheDir: string,
+    private readonly authEnv: () => Promise<Record<string, string>>,
+  ) {
+    this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+  }
+
+  private init(): Promise<void> {
+    this.ready ??= (async () => {
+      await mkdir(this.gitDir, { recursive: true });
+      await this.git(["init", "--bare", "--quiet"]);
+    })();
+    return this.ready;
+  }
+
+  private git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
+    return runGit(args, { cwd: this.gitDir, input, env: { GIT_DIR: this.gitDir, ...env } });
+  }
+
+  private async remote(args: string[]): Promise<Buffer> {
+    await this.init();
+    return this.git(args, undefined, await this.authEnv());
+  }
+
+  /** All branches and tags of the remote, in one request. */
+  async lsRemote(): Promise<RefInfo[]> {
+    const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
+    return out
+      .split("\n")
+      .filter((l) => l.includes("\t"))
+      .map((l) => {
+        const [sha, ref] = l.split("\t") as [string, string];
+        return { sha, ref };
+      });
+  }
+
+  /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
+  async fetch(ref: string): Promise<string> {
+    await this.init();
+    if (/^[0-9a-f]{40}$/.test(ref) && (await this.hasCommit(ref))) return ref;
+    const src = /^[0-9a-f]{40}$/.test(ref) || ref.startsWith("refs/") ? ref : await this.qualify(ref);
+    await this.remote([
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      this.url,
+      `+${src}:refs/porchlight/fetched`,
+    ]);
+    return (await this.git(["rev-parse", "refs/porchlight/fetched^{commit}"])).toString("utf8").trim();
+  }
+
+  private async qualify(name: string): Promise<string> {
+    const refs = await this.lsRemote();
+    const match =
+      refs.find((r) => r.ref === `refs/heads/${name}`) ?? refs.find((r) => r.ref === `refs/tags/${name}`);
+    if (!match) throw new GitCommandError(["fetch"], 128, `couldn't find remote ref ${name}`);
+    return match.ref;
+  }
+
+  private async hasCommit(sha: string): Promise<boolean> {
+    try {
+      await this.git(["cat-file", "-e", `${sha}^{commit}`]);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The files of commit `sha` below `dir` ("" = all), paths relative to `dir`. */
+  async readTree(sha: string, dir = ""): Promise<FileTree> {
+    const args = ["ls-tree", "-r", "-z", "--full-tree", sha];
+    if (dir !== "") args.push("--", dir);
+    const entries = (await this.git(args))
+      .toString("utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((line) => {
+        const tab = line.indexOf("\t");
+        const [, type, id] = line.slice(0, tab).split(" ") as [string, string, string];
+        return { type, id, path: line.slice(tab + 1) };
+      })
+      .filter((e) => e.type === "blob");
+    const tree: FileTree = new Map();
+    if (entries.length === 0) return tree;
+    const batch = await this.git(["cat-file", "--batch"], `${entries.map((e) => e.id).join("\n")}\n`);
+    let offset = 0;
+    for (const entry of entries) {
+      const nl = batch.indexOf(10, offset);
+      const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
+      const start = nl + 1;
+      const rel = dir === "" ? entry.path : entry.path.slice(dir.length + 1);
+      tree.set(rel, Buffer.from(batch.subarray(start, start + size)));
+      offset = start + size + 1;
+    }
+    return tree;
+  }
+
+  async changedPaths(base: string, head: string): Promise<string[]> {
+    const out = await this.git(["diff", "--name-only", "-z", "--no-renames", base, head]);
+    return out.toString("utf8").split("\0").filter(Boolean);
+  }
+
+  /**
+   * Commits `tree` as the content of `dir` on top of `parent` and pushes it to `branch` without force.
+   * Blobs are written straight into the object store; the tree is built in a throwaway index.
+   */
+  async commitTree(input: {
+    branch: string;
+    parent: string | null;
+    dir: string;
+    tree: FileTree;
+    message: string;
+    author: CommitAuthor;
+  }): Promise<PushResult> {
+    await this.init();
+    const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    try {
+      return await this.commitWithIndex(input, { GIT_INDEX_FILE: index });
+    } finally {
+      await rm(index, { force: true });
+    }
+  }
+
+  private async commitWithIndex(
+    input: Parameters<GitRepo["commitTree"]>[0],
+    env: Record<string, string>,
+  ): Promise<PushResult> {
+    const prefix = input.dir === "" ? "" : `${input.dir}/`;
+    if (input.parent) await this.git(["read-tree", input.parent], undefined, env);
+    else await this.git(["read-tree", "--empty"], undefined, env);
+    const existing = (await this.git(["ls-files", "-z", "--stage"], undefined, env))
+      .toString("utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((l) => ({ mode: l.slice(0, 6), path: l.slice(l.indexOf("\t") + 1) }))
+      .filter((e) => e.path.startsWith(prefix));
+    const modes = new Map(existing.map((e) => [e.path, e.mode]));
+    const lines: string[] = [];
+    for (const e of existing)
+      if (!input.tree.has(e.path.slice(prefix.length))) lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
+    for (const [rel, bytes] of input.tree) {
+      const path = `${prefix}${rel}`;
+      const blob = await writeBlob(this.gitDir, bytes);
+      lines.push(`${modes.get(path) ?? "100644"} ${blob}\t${path}`);
+    }
+    await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
+    const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
+    if (input.parent) {
+      const parentTree = (await this.git(["rev-parse", `${input.parent}^{tree}`])).toString("utf8").trim();
+      if (parentTree === treeSha) return { ok: false, reason: "unchanged" };
+    }
+    const who = input.author;
+    const commitEnv = {
+      GIT_AUTHOR_NAME: who.name,
+      GIT_AUTHOR_EMAIL: who.email,
+      GIT_COMMITTER_NAME: who.name,
+      GIT_COMMITTER_EMAIL: who.email,
+    };
+    const args = ["commit-tree", treeSha, "-F", "-"];
+    if (input.parent) args.push("-p", input.parent);
+    const commit = (await this.git(args, input.message, commitEnv)).toString("utf8").trim();
+    try {
+      await this.remote(["push", "--quiet", this.url, `${commit}:refs/heads/${input.branch}`]);
+    } catch (e) {
+      if (e instanceof GitCommandError && /non-fast-forward|fetch first|rejected/.test(e.stderr)) {
+        return { ok: false, reason: "non-fast-forward" };
+      }
+      throw e;
+    }
+    return { ok: true, sha: commit };
+  }
+}

@@ -1,0 +1,327 @@
+import type { Octokit } from "@octokit/rest";
+import type { FileTree } from "../kpt/tree.js";
+import { batchAnnotations } from "../lifecycle/check-run.js";
+import type { RefInfo } from "../lifecycle/refs.js";
+import { toGitHubError } from "./errors.js";
+import type { GitRepo } from "./git-repo.js";
+import type {
+  CheckRunInput,
+  CheckRunState,
+  Permission,
+  PullRequest,
+  PushResult,
+  RepoId,
+  RepoPort,
+  Review,
+} from "./port.js";
+
+/** The REST pull request fields porchlight reads. */
+interface RestPull {
+  number: number;
+  title: string;
+  body?: string | null;
+  state: string;
+  merged?: boolean;
+  merged_at?: string | null;
+  draft?: boolean;
+  head: { ref: string; sha: string; repo: { full_name: string } | null };
+  base: { ref: string };
+  labels: ({ name?: string } | string)[];
+  user: { login: string } | null;
+  merge_commit_sha: string | null;
+  html_url: string;
+}
+
+function toPull(p: RestPull): PullRequest {
+  return {
+    number: p.number,
+    title: p.title,
+    body: p.body ?? "",
+    state: p.state === "open" ? "open" : "closed",
+    merged: Boolean(p.merged ?? p.merged_at),
+    draft: Boolean(p.draft),
+    headRef: p.head.ref,
+    headSha: p.head.sha,
+    headRepo: p.head.repo?.full_name ?? null,
+    baseRef: p.base.ref,
+    labels: p.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean),
+    author: p.user?.login ?? "",
+    mergeCommitSha: p.merge_commit_sha,
+    url: p.html_url,
+  };
+}
+
+/** RepoPort over Octokit (metadata) and a GitRepo (content). */
+export class OctokitRepo implements RepoPort {
+  constructor(
+    private readonly octokit: Octokit,
+    readonly id: RepoId,
+    private readonly git: GitRepo,
+  ) {}
+
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw toGitHubError(e, `${what} in ${this.id.owner}/${this.id.repo}`);
+    }
+  }
+
+  listRefs(): Promise<RefInfo[]> {
+    return this.git.lsRemote();
+  }
+
+  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree }> {
+    const sha = await this.git.fetch(ref);
+    return { sha, tree: await this.git.readTree(sha, dir) };
+  }
+
+  async changedPaths(base: string, head: string): Promise<string[]> {
+    await this.git.fetch(base);
+    await this.git.fetch(head);
+    return this.git.changedPaths(base, head);
+  }
+
+  async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
+    if (input.parent) await this.git.fetch(input.parent);
+    return this.git.commitTree(input);
+  }
+
+  getPull(number: number): Promise<PullRequest> {
+    return this.call(`reading pull request #${number}`, async () => {
+      const { data } = await this.octokit.rest.pulls.get({ ...this.id, pull_number: number });
+      return toPull(data as RestPull);
+    });
+  }
+
+  listOpenPulls(): Promise<PullRequest[]> {
+    return this.call("listing open pull requests", async () => {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
+        ...this.id,
+        state: "open",
+        per_page: 100,
+      });
+      return (pulls as RestPull[]).map(toPull);
+    });
+  }
+
+  createPull(input: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    draft?: boolean;
+  }): Promise<PullRequest> {
+    return this.call(`opening a pull request from ${input.head}`, async () => {
+      const { data } = await this.octokit.rest.pulls.create({ ...this.id, ...input });
+      return toPull(data as RestPull);
+    });
+  }
+
+  async updatePull(
+    number: number,
+    input: { title?: string; body?: string; state?: "open" | "closed" },
+  ): Promise<void> {
+    await this.call(`updating pull request #${number}`, () =>
+      this.octokit.rest.pulls.update({ ...this.id, pull_number: number, ...input }),
+    );
+  }
+
+  mergePull(
+    number: number,
+    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string },
+  ): Promise<string> {
+    return this.call(`merging pull request #${number}`, async () => {
+      const { data } = await this.octokit.rest.pulls.merge({
+        ...this.id,
+        pull_number: number,
+        sha: input.sha,
+        merge_method: input.method,
+        ...(input.title ? { commit_title: input.title } : {}),
+      });
+      return data.sha;
+    });
+  }
+
+  listReviews(number: number): Promise<Review[]> {
+    return this.call(`listing reviews of #${number}`, async () => {
+      const reviews = await this.octokit.paginate(this.octokit.rest.pulls.listReviews, {
+        ...this.id,
+        pull_number: number,
+        per_page: 100,
+      });
+      return reviews.map((r) => ({
+        id: r.id,
+        user: r.user?.login ?? "",
+        state: r.state as Review["state"],
+        commitId: r.commit_id ?? "",
+      }));
+    });
+  }
+
+  async addLabels(issue: number, labels: string[]): Promise<void> {
+    if (labels.length === 0) return;
+    await this.call(`labelling #${issue}`, () =>
+      this.octokit.rest.issues.addLabels({ ...this.id, issue_number: issue, labels }),
+    );
+  }
+
+  async removeLabel(issue: number, label: string): Promise<void> {
+    try {
+      await this.call(`unlabelling #${issue}`, () =>
+        this.octokit.rest.issues.removeLabel({ ...this.id, issue_number: issue, name: label }),
+      );
+    } catch (e) {
+      if ((e as { kind?: string }).kind !== "not-found") throw e;
+    }
+  }
+
+  permissionOf(user: string): Promise<Permission> {
+    return this.call(`reading ${user}'s permission`, async () => {
+      try {
+        const { data } = await this.octokit.rest.repos.getCollaboratorPermissionLevel({
+          ...this.id,
+          username: user,
+        });
+        const role = (data as { role_name?: string }).role_name;
+        if (role && ["read", "triage", "write", "maintain", "admin"].includes(role))
+          return role as Permission;
+        return data.permission === "none" ? "none" : (data.permission as Permission);
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return "none";
+        throw e;
+      }
+    });
+  }
+
+  ensureComment(
+    issue: number,
+    marker: string,
+    body: string,
+  ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }> {
+    return this.call(`writing the comment on #${issue}`, async () => {
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.id,
+        issue_number: issue,
+        per_page: 100,
+      });
+      const mine = comments.find((c) => c.body?.includes(marker));
+      if (!mine) {
+        const { data } = await this.octokit.rest.issues.createComment({
+          ...this.id,
+          issue_number: issue,
+          body,
+        });
+        return { id: data.id, action: "created" as const };
+      }
+      if (mine.body === body) return { id: mine.id, action: "unchanged" as const };
+      await this.octokit.rest.issues.updateComment({ ...this.id, comment_id: mine.id, body });
+      return { id: mine.id, action: "updated" as const };
+    });
+  }
+
+  createComment(issue: number, body: string): Promise<number> {
+    return this.call(`commenting on #${issue}`, async () => {
+      const { data } = await this.octokit.rest.issues.createComment({
+        ...this.id,
+        issue_number: issue,
+        body,
+      });
+      return data.id;
+    });
+  }
+
+  async react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void> {
+    await this.call("reacting to a comment", () =>
+      this.octokit.rest.reactions.createForIssueComment({ ...this.id, comment_id: commentId, content }),
+    );
+  }
+
+  listCheckRuns(headSha: string): Promise<CheckRunState[]> {
+    return this.call(`listing check runs of ${headSha.slice(0, 7)}`, async () => {
+      const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+        ...this.id,
+        ref: headSha,
+        per_page: 100,
+      });
+      return runs.map((r) => ({
+        id: r.id,
+        name: r.name,
+        headSha: r.head_sha,
+        status: r.status as CheckRunState["status"],
+        conclusion: r.conclusion ?? null,
+        externalId: r.external_id ?? null,
+      }));
+    });
+  }
+
+  upsertCheckRun(input: CheckRunInput): Promise<number> {
+    return this.call(`reporting check ${input.name}`, async () => {
+      const existing = (await this.listCheckRuns(input.headSha)).find((r) => r.name === input.name);
+      const batches = batchAnnotations(input.annotations ?? []);
+      const output = (annotations: CheckRunInput["annotations"]) =>
+        input.title !== undefined
+          ? {
+              title: input.title,
+              summary: input.summary ?? "",
+              text: input.text,
+              annotations: annotations as never,
+            }
+          : undefined;
+      const fields = {
+        status: input.status,
+        ...(input.conclusion ? { conclusion: input.conclusion } : {}),
+        ...(input.externalId ? { external_id: input.externalId } : {}),
+      };
+      let id: number;
+      if (existing) {
+        id = existing.id;
+        await this.octokit.rest.checks.update({
+          ...this.id,
+          check_run_id: id,
+          ...fields,
+          output: output(batches[0] ?? []),
+        });
+      } else {
+        const { data } = await this.octokit.rest.checks.create({
+          ...this.id,
+          name: input.name,
+          head_sha: input.headSha,
+          ...fields,
+          output: output(batches[0] ?? []),
+        });
+        id = data.id;
+      }
+      for (const batch of batches.slice(1)) {
+        await this.octokit.rest.checks.update({ ...this.id, check_run_id: id, output: output(batch) });
+      }
+      return id;
+    });
+  }
+
+  createTag(name: string, sha: string): Promise<"created" | "exists"> {
+    return this.call(`tagging ${name}`, async () => {
+      try {
+        await this.octokit.rest.git.createRef({ ...this.id, ref: `refs/tags/${name}`, sha });
+        return "created" as const;
+      } catch (e) {
+        const status = (e as { status?: number }).status;
+        if (status === 422 && /already exists/i.test(String((e as Error).message))) return "exists" as const;
+        throw e;
+      }
+    });
+  }
+
+  getFile(path: string, ref: string): Promise<string | undefined> {
+    return this.call(`reading ${path}@${ref}`, async () => {
+      try {
+        const { data } = await this.octokit.rest.repos.getContent({ ...this.id, path, ref });
+        if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
+        return Buffer.from(data.content, "base64").toString("utf8");
+      } catch (e) {
+        if ((e as { status?: number }).status === 404) return undefined;
+        throw e;
+      }
+    });
+  }
+}

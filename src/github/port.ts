@@ -1,0 +1,137 @@
+import type { FileTree } from "../kpt/tree.js";
+import type { CheckAnnotation } from "../lifecycle/check-run.js";
+import type { RefInfo } from "../lifecycle/refs.js";
+
+/**
+ * The one door to GitHub, as the deciding code sees it (release-please's `scm.ts`, Renovate's
+ * `Platform`): plain data in and out, GitHubError on failure. Metadata goes by REST, content by git.
+ * `src/github/octokit-repo.ts` implements it over Octokit and git; tests may implement it in memory.
+ */
+export interface RepoId {
+  owner: string;
+  repo: string;
+}
+
+export type Permission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
+
+export interface PullRequest {
+  number: number;
+  title: string;
+  body: string;
+  state: "open" | "closed";
+  merged: boolean;
+  draft: boolean;
+  headRef: string;
+  headSha: string;
+  /** `owner/repo` of the head branch; differs from the base repository for a fork, null when deleted. */
+  headRepo: string | null;
+  baseRef: string;
+  labels: string[];
+  author: string;
+  mergeCommitSha: string | null;
+  url: string;
+}
+
+export interface Review {
+  id: number;
+  user: string;
+  state: "APPROVED" | "CHANGES_REQUESTED" | "COMMENTED" | "DISMISSED" | "PENDING";
+  /** The head SHA the review was given on. */
+  commitId: string;
+}
+
+export interface CheckRunState {
+  id: number;
+  name: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion: string | null;
+  externalId: string | null;
+}
+
+export interface CheckRunInput {
+  name: string;
+  headSha: string;
+  status: "queued" | "in_progress" | "completed";
+  conclusion?: "success" | "failure" | "neutral" | "cancelled" | "skipped" | "timed_out" | "action_required";
+  /** Identifies what the run checked (e.g. the rendered tree's hash): an equal run is not redone. */
+  externalId?: string;
+  title?: string;
+  summary?: string;
+  text?: string;
+  annotations?: readonly CheckAnnotation[];
+}
+
+export interface CommitAuthor {
+  name: string;
+  email: string;
+}
+
+export type PushResult = { ok: true; sha: string } | { ok: false; reason: "non-fast-forward" | "unchanged" };
+
+export interface RepoPort {
+  readonly id: RepoId;
+
+  /** Every branch and tag, in one request (git ls-remote), peeled tags included. */
+  listRefs(): Promise<RefInfo[]>;
+  /** The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. */
+  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree }>;
+  /** The paths a commit range touched (`base..head`). */
+  changedPaths(base: string, head: string): Promise<string[]>;
+  /**
+   * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
+   * it to `branch` without force; a branch that moved meanwhile gives non-fast-forward, a tree equal
+   * to the parent's gives unchanged (no empty commits).
+   */
+  commitTree(input: {
+    branch: string;
+    parent: string | null;
+    dir: string;
+    tree: FileTree;
+    message: string;
+    author: CommitAuthor;
+  }): Promise<PushResult>;
+
+  getPull(number: number): Promise<PullRequest>;
+  listOpenPulls(): Promise<PullRequest[]>;
+  createPull(input: {
+    head: string;
+    base: string;
+    title: string;
+    body: string;
+    draft?: boolean;
+  }): Promise<PullRequest>;
+  updatePull(
+    number: number,
+    input: { title?: string; body?: string; state?: "open" | "closed" },
+  ): Promise<void>;
+  /** Merges only if the head is still `sha` (GitHub refuses otherwise): the reviewed content is what merges. */
+  mergePull(
+    number: number,
+    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string },
+  ): Promise<string>;
+  listReviews(number: number): Promise<Review[]>;
+  addLabels(issue: number, labels: string[]): Promise<void>;
+  removeLabel(issue: number, label: string): Promise<void>;
+
+  permissionOf(user: string): Promise<Permission>;
+
+  /** Finds the comment carrying `marker` and edits it, or creates it; never duplicates. */
+  ensureComment(
+    issue: number,
+    marker: string,
+    body: string,
+  ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }>;
+  createComment(issue: number, body: string): Promise<number>;
+  react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
+
+  listCheckRuns(headSha: string): Promise<CheckRunState[]>;
+  /** Creates the run for (name, headSha) or updates the existing one; annotations go 50 per call. */
+  upsertCheckRun(input: CheckRunInput): Promise<number>;
+
+  /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
+  createTag(name: string, sha: string): Promise<"created" | "exists">;
+
+  /** A file's text at `ref`, or undefined when absent. */
+  getFile(path: string, ref: string): Promise<string | undefined>;
+}

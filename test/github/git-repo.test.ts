@@ -1,0 +1,117 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { GitRepo } from "../../src/github/git-repo.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+
+const author = { name: "porchlight[bot]", email: "bot@example.com" };
+
+describe("GitRepo", () => {
+  let dir: string;
+  let remote: string;
+  let repo: GitRepo;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), "porchlight-gitrepo-"));
+    remote = join(dir, "remote.git");
+    execFileSync("git", ["init", "--bare", "--quiet", "-b", "main", remote]);
+    repo = new GitRepo(`file://${remote}`, join(dir, "cache"), async () => ({}));
+  });
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("commits a tree under a directory, reads it back, and lists the refs", async () => {
+    const first = await repo.commitTree({
+      branch: "main",
+      parent: null,
+      dir: "",
+      tree: treeFromText({ "README.md": "hi\n", "app/Kptfile": "a\n", "app/cm.yaml": "b\n" }),
+      message: "init",
+      author,
+    });
+    expect(first.ok).toBe(true);
+    const sha1 = (first as { sha: string }).sha;
+    const second = await repo.commitTree({
+      branch: "drafts/app/v2",
+      parent: sha1,
+      dir: "app",
+      tree: treeFromText({ Kptfile: "a2\n", "new.yaml": "c\n" }),
+      message: "edit app",
+      author,
+    });
+    expect(second.ok).toBe(true);
+    const sha2 = (second as { sha: string }).sha;
+    expect(treeToText(await repo.readTree(sha2))).toEqual({
+      "README.md": "hi\n",
+      "app/Kptfile": "a2\n",
+      "app/new.yaml": "c\n",
+    });
+    expect(treeToText(await repo.readTree(sha2, "app"))).toEqual({ Kptfile: "a2\n", "new.yaml": "c\n" });
+    expect(await repo.changedPaths(sha1, sha2)).toEqual(["app/Kptfile", "app/cm.yaml", "app/new.yaml"]);
+    const refs = await repo.lsRemote();
+    expect(refs).toEqual(
+      expect.arrayContaining([
+        { ref: "refs/heads/main", sha: sha1 },
+        { ref: "refs/heads/drafts/app/v2", sha: sha2 },
+      ]),
+    );
+  });
+
+  it("refuses to overwrite a branch that moved, and makes no empty commit", async () => {
+    const base = await repo.commitTree({
+      branch: "main",
+      parent: null,
+      dir: "",
+      tree: treeFromText({ a: "1\n" }),
+      message: "m",
+      author,
+    });
+    const sha = (base as { sha: string }).sha;
+    await repo.commitTree({
+      branch: "main",
+      parent: sha,
+      dir: "",
+      tree: treeFromText({ a: "2\n" }),
+      message: "m",
+      author,
+    });
+    const stale = await repo.commitTree({
+      branch: "main",
+      parent: sha,
+      dir: "",
+      tree: treeFromText({ a: "3\n" }),
+      message: "m",
+      author,
+    });
+    expect(stale).toEqual({ ok: false, reason: "non-fast-forward" });
+    const same = await repo.commitTree({
+      branch: "main",
+      parent: sha,
+      dir: "",
+      tree: treeFromText({ a: "1\n" }),
+      message: "m",
+      author,
+    });
+    expect(same).toEqual({ ok: false, reason: "unchanged" });
+  });
+
+  it("fetches a branch by name and a tag by name", async () => {
+    const base = await repo.commitTree({
+      branch: "main",
+      parent: null,
+      dir: "",
+      tree: treeFromText({ a: "1\n" }),
+      message: "m",
+      author,
+    });
+    const sha = (base as { sha: string }).sha;
+    execFileSync("git", ["--git-dir", remote, "tag", "app/v1", sha]);
+    const other = new GitRepo(`file://${remote}`, join(dir, "cache2"), async () => ({}));
+    expect(await other.fetch("main")).toBe(sha);
+    expect(await other.fetch("app/v1")).toBe(sha);
+    await expect(other.fetch("nope")).rejects.toThrow("couldn't find remote ref nope");
+  });
+});
