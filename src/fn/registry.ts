@@ -1,4 +1,6 @@
 import { applySetters } from "./builtins/apply-setters.js";
+import { setAnnotations } from "./builtins/set-annotations.js";
+import { setLabels } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
 import type { BuiltinFunction } from "./types.js";
 
@@ -9,7 +11,7 @@ import type { BuiltinFunction } from "./types.js";
  *
  * One line per file in src/fn/builtins/ (each exports a BuiltinFunction); keep the list sorted by name.
  */
-const BUILTINS: readonly BuiltinFunction[] = [applySetters, setNamespace];
+const BUILTINS: readonly BuiltinFunction[] = [applySetters, setAnnotations, setLabels, setNamespace];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
 export interface RuntimeHints {

@@ -52,3 +52,24 @@ export function topString(doc: Document, key: string): string {
   if (!isScalar(node) || node.value === null || node.value === undefined) return "";
   return String(node.value);
 }
+
+/** Group and version of an apiVersion (`apps/v1` → apps, v1; `v1` → "", v1). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash < 0
+    ? { group: "", version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/**
+ * The newer SDK's `IsGVK(group, version, kind)` (and kustomize's field-spec selection): only the given
+ * parts are compared, an empty part matches anything.
+ */
+export function matchesGVK(doc: Document, group: string, version: string, kind: string): boolean {
+  const own = splitApiVersion(apiVersionOf(doc));
+  const ownKind = kindOf(doc);
+  if (ownKind !== "" && kind !== "" && ownKind !== kind) return false;
+  if (own.group !== "" && group !== "" && own.group !== group) return false;
+  if (own.version !== "" && version !== "" && own.version !== version) return false;
+  return true;
+}

@@ -1,0 +1,91 @@
+import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
+
+/**
+ * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field
+ * specs) do: paths of mapping keys, `name[]` for "every element of the sequence `name`", missing maps
+ * created on request. Nodes are edited in place so untouched text keeps its comments and quoting.
+ */
+
+/** The mapping under `key`, or undefined when absent or not a mapping. */
+export function childMap(map: YAMLMap | undefined, key: string): YAMLMap | undefined {
+  if (!map) return undefined;
+  const node = map.get(key, true);
+  return isMap(node) ? node : undefined;
+}
+
+/** The mappings in the sequence under `key` (non-mapping elements skipped). */
+export function childMaps(map: YAMLMap | undefined, key: string): YAMLMap[] {
+  if (!map) return [];
+  const node = map.get(key, true);
+  if (!isSeq(node)) return [];
+  return node.items.filter((item): item is YAMLMap => isMap(item));
+}
+
+/** The mapping under `key`, created (or replacing an empty value) when absent. */
+export function ensureChildMap(doc: Document, map: YAMLMap, key: string): YAMLMap | undefined {
+  const node = map.get(key, true);
+  if (isMap(node)) return node;
+  if (node === undefined || node === null || (isScalar(node) && (node.value === null || node.value === ""))) {
+    const created = doc.createNode({}) as YAMLMap;
+    map.set(doc.createNode(key), created);
+    return created;
+  }
+  return undefined;
+}
+
+/** The resource's top-level mapping, or undefined for a document that is not a mapping. */
+export function rootMap(doc: Document): YAMLMap | undefined {
+  return isMap(doc.contents) ? doc.contents : undefined;
+}
+
+/**
+ * Calls `visit` with each mapping reached by `path` from `base` (a segment ending in `[]` fans out over
+ * a sequence). With `create`, missing mappings along the path are added (sequences are never created).
+ */
+export function visitMapsAt(
+  doc: Document,
+  base: YAMLMap | undefined,
+  path: readonly string[],
+  create: boolean,
+  visit: (map: YAMLMap) => void,
+  from = 0,
+): void {
+  if (!base) return;
+  if (from === path.length) {
+    visit(base);
+    return;
+  }
+  const segment = path[from]!;
+  if (segment.endsWith("[]")) {
+    for (const item of childMaps(base, segment.slice(0, -2)))
+      visitMapsAt(doc, item, path, create, visit, from + 1);
+    return;
+  }
+  const next = create ? ensureChildMap(doc, base, segment) : childMap(base, segment);
+  visitMapsAt(doc, next, path, create, visit, from + 1);
+}
+
+/** A scalar entry's value as a string, or undefined when the key is absent or not a scalar. */
+export function scalarEntry(map: YAMLMap, key: string): string | undefined {
+  const node = map.get(key, true);
+  if (!isScalar(node)) return undefined;
+  return node.value === null || node.value === undefined ? "" : String(node.value);
+}
+
+/**
+ * Sets `key` to the string `value`: an existing scalar keeps its node (comments, quote style), anything
+ * else is replaced by a new string scalar appended in place.
+ */
+export function setStringEntry(doc: Document, map: YAMLMap, key: string, value: string): void {
+  const node = map.get(key, true);
+  if (isScalar(node)) {
+    node.value = value;
+    return;
+  }
+  map.set(doc.createNode(key), doc.createNode(value));
+}
+
+/** Entries sorted by key (Go's `sort.Strings` over the keys). */
+export function sortedEntries(values: ReadonlyMap<string, string>): [string, string][] {
+  return [...values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
