@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { RepoQueues } from "../../src/jobs/repo-queue.js";
+
+/** A job that records its start and end, and finishes when released. */
+function gate() {
+  let release!: () => void;
+  const done = new Promise<void>((r) => {
+    release = r;
+  });
+  return { done, release };
+}
+
+describe("RepoQueues", () => {
+  it("runs one repository's jobs one at a time, in order, and other repositories alongside", async () => {
+    const log: string[] = [];
+    const q = new RepoQueues(4);
+    const a1 = gate();
+    const first = q.enqueue({
+      repo: "o/a",
+      key: "1",
+      run: async () => {
+        log.push("a1 start");
+        await a1.done;
+        log.push("a1 end");
+      },
+    });
+    const second = q.enqueue({ repo: "o/a", key: "2", run: async () => void log.push("a2") });
+    const other = q.enqueue({ repo: "o/b", key: "1", run: async () => void log.push("b1") });
+    await other;
+    expect(log).toEqual(["a1 start", "b1"]);
+    a1.release();
+    await Promise.all([first, second]);
+    expect(log).toEqual(["a1 start", "b1", "a1 end", "a2"]);
+  });
+
+  it("merges a job into the same job still waiting, but not into one already running", async () => {
+    let runs = 0;
+    const q = new RepoQueues(2);
+    const g = gate();
+    const blocker = q.enqueue({ repo: "o/a", key: "block", run: () => g.done });
+    const job = { repo: "o/a", key: "render", run: async () => void runs++ };
+    const x = q.enqueue(job);
+    const y = q.enqueue(job);
+    expect(x).toBe(y);
+    g.release();
+    await Promise.all([blocker, x]);
+    expect(runs).toBe(1);
+    await q.enqueue(job);
+    expect(runs).toBe(2);
+  });
+
+  it("reports a failing job as an outcome and goes on with the next", async () => {
+    const outcomes: boolean[] = [];
+    const q = new RepoQueues(1, (o) => outcomes.push(o.ok));
+    const failed = await q.enqueue({
+      repo: "o/a",
+      key: "x",
+      run: async () => {
+        throw new Error("boom");
+      },
+    });
+    expect(failed.ok).toBe(false);
+    expect((failed.error as Error).message).toBe("boom");
+    expect((await q.enqueue({ repo: "o/a", key: "y", run: async () => {} })).ok).toBe(true);
+    expect(outcomes).toEqual([false, true]);
+  });
+
+  it("finishes queued jobs on close and refuses new ones", async () => {
+    let ran = false;
+    const q = new RepoQueues(1);
+    void q.enqueue({ repo: "o/a", key: "x", run: async () => void (ran = true) });
+    await q.close();
+    expect(ran).toBe(true);
+    expect((await q.enqueue({ repo: "o/a", key: "y", run: async () => {} })).ok).toBe(false);
+  });
+});
