@@ -1,0 +1,108 @@
+import { type Document, isCollection, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+
+/**
+ * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
+ * where yaml.v3 would have them, using the source text the document was parsed from:
+ * - a comment on a `---` separator line is dropped (kpt splits documents on that line);
+ * - `key: # comment` over a block collection is a line comment of the key, not a head comment;
+ * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
+ * - a blank line before a document's last comment is kept.
+ * Call once after parsing, before any edit; the document is changed in place.
+ */
+export function normalizeComments(doc: Document, text: string): void {
+  dropSeparatorComment(doc, text);
+  visit(doc.contents, text);
+  const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
+  if (doc.comment && end !== undefined && blankLineAt(text, end)) {
+    doc.comment = `\n${doc.comment}`;
+  }
+}
+
+/** True when a blank line follows `offset` (taken as the end of a content line) before anything else. */
+function blankLineAt(text: string, offset: number): boolean {
+  const rest = text.slice(offset);
+  return text[offset - 1] === "\n" ? /^[ \t]*\n/.test(rest) : /^[ \t]*\n[ \t]*\n/.test(rest);
+}
+
+function dropSeparatorComment(doc: Document, text: string): void {
+  const start = doc.range?.[0];
+  if (start === undefined || !text.startsWith("---", start)) return;
+  const lineEnd = text.indexOf("\n", start);
+  const line = text.slice(start + 3, lineEnd < 0 ? undefined : lineEnd);
+  if (!line.includes("#")) return;
+  const holder = firstCommentHolder(doc);
+  if (!holder) return;
+  const rest = holder.commentBefore!.split("\n").slice(1).join("\n");
+  holder.commentBefore = rest === "" ? undefined : rest;
+}
+
+function firstCommentHolder(doc: Document): { commentBefore?: string | null } | undefined {
+  if (doc.commentBefore) return doc as unknown as { commentBefore?: string | null };
+  let node = doc.contents as Node | null;
+  while (node) {
+    if (node.commentBefore) return node;
+    if (isMap(node)) {
+      const first = node.items[0] as Pair | undefined;
+      const key = first?.key as Node | undefined;
+      if (key?.commentBefore) return key;
+      node = null;
+    } else if (isSeq(node)) {
+      node = (node.items[0] as Node | undefined) ?? null;
+    } else {
+      node = null;
+    }
+  }
+  return undefined;
+}
+
+function visit(node: unknown, text: string): void {
+  if (isMap(node)) {
+    const pairs = node.items as Pair[];
+    pairs.forEach((pair, i) => {
+      const key = pair.key as Node | null;
+      const value = pair.value as Node | null;
+      if (key?.range && isCollection(value) && !value.flow && value.commentBefore && value.range) {
+        splitKeyLineComment(key, value, text);
+      }
+      if (isScalar(value)) {
+        const next = pairs[i + 1]?.key as Node | undefined;
+        moveTrailingComment(value, next, node, text);
+      }
+      visit(value, text);
+    });
+    return;
+  }
+  if (isSeq(node)) {
+    const items = node.items as Node[];
+    items.forEach((item, i) => {
+      if (isScalar(item)) moveTrailingComment(item, items[i + 1], node, text);
+      visit(item, text);
+    });
+  }
+}
+
+/** `key: # c` over a block collection: yaml.v3 keeps `# c` on the key's line. */
+function splitKeyLineComment(key: Node, value: Node, text: string): void {
+  const between = text.slice(key.range![1], value.range![0]);
+  const nl = between.indexOf("\n");
+  const firstLine = nl < 0 ? between : between.slice(0, nl);
+  if (!firstLine.includes("#")) return;
+  const [first, ...rest] = value.commentBefore!.split("\n");
+  key.comment = first;
+  value.commentBefore = rest.length > 0 && rest.join("\n") !== "" ? rest.join("\n") : undefined;
+}
+
+/** A scalar's `comment` that starts on a later line belongs to what follows (or ends the block). */
+function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, text: string): void {
+  if (!node.comment || !node.range) return;
+  const tail = text.slice(node.range[1], node.range[2]);
+  const hash = tail.indexOf("#");
+  if (hash < 0 || !tail.slice(0, hash).includes("\n")) return;
+  const comment = node.comment;
+  node.comment = undefined;
+  if (next && typeof next === "object") {
+    next.commentBefore = next.commentBefore ? `${comment}\n${next.commentBefore}` : comment;
+  } else {
+    parent.comment = parent.comment ? `${comment}\n${parent.comment}` : comment;
+  }
+}

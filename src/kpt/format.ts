@@ -1,0 +1,373 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type Scalar,
+} from "yaml";
+import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
+
+/**
+ * A serializer that writes YAML documents the way kpt writes package files: kyaml over the yaml.v3
+ * encoder. 2-space indentation; sequences under a mapping key either "compact" (`- ` at the key's
+ * column) or "wide" (indented by two), chosen per document; flow collections and quote styles kept;
+ * comments normalised to `# text` (one space before a line comment); blank lines dropped except after a
+ * comment that ends a block; folded scalars written double-quoted; `---` between documents, no `...`.
+ */
+
+export type SeqIndent = "compact" | "wide";
+
+type CommentMode = "top" | "head" | "foot";
+
+/** Serialises the documents of one file; `seqIndent[i]` (default compact) applies to document i. */
+export function formatDocuments(docs: readonly Document[], seqIndent: readonly SeqIndent[] = []): string {
+  return docs.map((d, i) => formatDocument(d, seqIndent[i] ?? "compact")).join("---\n");
+}
+
+/** Serialises one document, ending with a newline. */
+export function formatDocument(doc: Document, seqIndent: SeqIndent = "compact"): string {
+  const w = new Writer(seqIndent === "wide");
+  const root = doc.contents as Node | null;
+  if (doc.commentBefore) w.comment(doc.commentBefore, 0, "top");
+  if (root === null || root === undefined) {
+    w.line("null");
+  } else {
+    w.root(root);
+  }
+  if (doc.comment) w.comment(doc.comment, 0, "foot");
+  return w.text();
+}
+
+class Writer {
+  private readonly out: string[] = [];
+
+  constructor(private readonly wide: boolean) {}
+
+  text(): string {
+    return this.out.length === 0 ? "" : `${this.out.join("\n")}\n`;
+  }
+
+  line(s: string): void {
+    this.out.push(s);
+  }
+
+  /**
+   * Writes comment lines at `indent`. "top" (a document's head) drops blank lines; "head" (before an
+   * entry) keeps them, a trailing one too; "foot" (after a block) keeps inner blank lines only.
+   */
+  comment(text: string, indent: number, mode: CommentMode): void {
+    const pad = " ".repeat(indent);
+    const lines = text.split("\n");
+    const trailingBlank = lines.length > 1 && lines[lines.length - 1] === "";
+    if (trailingBlank) lines.pop();
+    for (const l of lines) {
+      if (l === "") {
+        if (mode !== "top") this.out.push("");
+        continue;
+      }
+      this.out.push(`${pad}#${l}`);
+    }
+    if (trailingBlank && mode === "head") this.out.push("");
+  }
+
+  root(node: Node): void {
+    if (isMap(node) && !node.flow && node.items.length > 0) {
+      if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+      this.mapItems(node.items as Pair[], 0, true);
+      if (node.comment) this.comment(node.comment, 0, "foot");
+      return;
+    }
+    if (isSeq(node) && !node.flow && node.items.length > 0) {
+      if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+      this.seqItems(node.items as Node[], 0);
+      if (node.comment) this.comment(node.comment, 0, "foot");
+      return;
+    }
+    if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+    const s = this.inline(node, 0);
+    this.pushWithPrefix("", s.lines, s.comment);
+  }
+
+  /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
+  private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
+    const pad = " ".repeat(indent);
+    pairs.forEach((pair, i) => {
+      const key = pair.key as Node | null;
+      const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
+      const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
+      if (keyComment) {
+        if (i === 0 && firstPrefix !== undefined) {
+          // `- # comment` then the key on the next line, as yaml.v3 writes a head comment in a sequence item.
+          this.commentAfterPrefix(keyComment, firstPrefix, indent);
+          this.entry(pair, indent, pad);
+          return;
+        }
+        this.comment(keyComment, indent, top && i === 0 ? "top" : "head");
+      }
+      this.entry(pair, indent, prefix);
+    });
+  }
+
+  private commentAfterPrefix(text: string, prefix: string, indent: number): void {
+    const lines = text.split("\n").filter((l) => l !== "");
+    const pad = " ".repeat(indent);
+    lines.forEach((l, i) => {
+      this.out.push(`${i === 0 ? prefix : pad}#${l}`);
+    });
+  }
+
+  private entry(pair: Pair, indent: number, prefix: string): void {
+    const keyText = this.keyText(pair.key as Node | null);
+    const value = pair.value as Node | null;
+    const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
+    const head = `${prefix}${keyText}:`;
+    if (value === null || value === undefined) {
+      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      return;
+    }
+    if (isMap(value) && !value.flow && value.items.length > 0) {
+      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      if (value.commentBefore) this.comment(value.commentBefore, indent + 2, "head");
+      this.mapItems(value.items as Pair[], indent + 2, false);
+      if (value.comment) this.comment(value.comment, indent + 2, "foot");
+      return;
+    }
+    if (isSeq(value) && !value.flow && value.items.length > 0) {
+      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      const seqIndent = this.wide ? indent + 2 : indent;
+      if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
+      this.seqItems(value.items as Node[], seqIndent);
+      if (value.comment) this.comment(value.comment, seqIndent, "foot");
+      return;
+    }
+    if (value.commentBefore) this.comment(value.commentBefore, indent, "head");
+    const s = this.inline(value, indent);
+    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined));
+  }
+
+  private seqItems(items: Node[], indent: number): void {
+    const pad = " ".repeat(indent);
+    for (const item of items) {
+      if (isNodeLike(item) && item.commentBefore) this.comment(item.commentBefore, indent, "head");
+      this.seqItem(item, indent, `${pad}- `);
+    }
+  }
+
+  private seqItem(item: Node | null, indent: number, prefix: string): void {
+    if (isMap(item) && !item.flow && item.items.length > 0) {
+      this.mapItems(item.items as Pair[], indent + 2, false, prefix);
+      if (item.comment) this.comment(item.comment, indent + 2, "foot");
+      return;
+    }
+    if (isSeq(item) && !item.flow && item.items.length > 0) {
+      const inner = item.items as Node[];
+      inner.forEach((sub, i) => {
+        if (isNodeLike(sub) && sub.commentBefore) this.comment(sub.commentBefore, indent + 2, "head");
+        this.seqItem(sub, indent + 2, i === 0 ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `);
+      });
+      if (item.comment) this.comment(item.comment, indent + 2, "foot");
+      return;
+    }
+    if (item === null || item === undefined) {
+      this.out.push(prefix.trimEnd());
+      return;
+    }
+    const s = this.inline(item, indent);
+    this.pushWithPrefix(prefix, s.lines, s.comment);
+  }
+
+  private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined): void {
+    const [first = "", ...rest] = lines;
+    const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
+    if (comment !== undefined && rest.length === 0) {
+      this.out.push(`${firstLine} #${comment}`);
+      return;
+    }
+    // A block scalar carries its line comment on the header line.
+    this.out.push(comment !== undefined ? `${firstLine} #${comment}` : firstLine);
+    for (const l of rest) this.out.push(l);
+  }
+
+  private keyText(key: Node | null): string {
+    if (key === null || key === undefined) return '""';
+    if (isScalar(key)) return scalarText(key, { flow: false, key: true, indent: 0 })[0] ?? '""';
+    return flowText(key, true);
+  }
+
+  /** A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment. */
+  private inline(node: Node, indent: number): { lines: string[]; comment?: string } {
+    const comment = node.comment ?? undefined;
+    if (isScalar(node)) return { lines: scalarText(node, { flow: false, key: false, indent }), comment };
+    return { lines: [flowText(node, false)], comment };
+  }
+}
+
+interface ScalarContext {
+  flow: boolean;
+  key: boolean;
+  /** The indentation of the entry holding the scalar: block scalar content goes 2 further. */
+  indent: number;
+}
+
+function isNodeLike(n: unknown): n is Node {
+  return typeof n === "object" && n !== null && !isPair(n);
+}
+
+function anchorPrefix(node: Node): string {
+  const anchor = (node as { anchor?: string }).anchor;
+  return anchor ? `&${anchor} ` : "";
+}
+
+/** Collections written in flow style (`[a, b]`, `{a: b}`), and aliases. */
+function flowText(node: Node | null, key: boolean): string {
+  if (node === null || node === undefined) return "null";
+  if (isAlias(node)) return `*${node.source}`;
+  if (isScalar(node)) return scalarText(node, { flow: true, key, indent: 0 })[0] ?? "";
+  const prefix = anchorPrefix(node);
+  if (isMap(node)) {
+    const parts = (node.items as Pair[]).map((p) => {
+      const k = flowText(p.key as Node | null, true);
+      const v = p.value as Node | null;
+      return v === null || v === undefined ? `${k}:` : `${k}: ${flowText(v, false)}`;
+    });
+    return `${prefix}{${parts.join(", ")}}`;
+  }
+  if (isSeq(node)) {
+    return `${prefix}[${(node.items as (Node | null)[]).map((i) => flowText(i, false)).join(", ")}]`;
+  }
+  return String(node);
+}
+
+/** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */
+function scalarText(node: Scalar, ctx: ScalarContext): string[] {
+  const prefix = anchorPrefix(node) + tagPrefix(node);
+  const value = node.value;
+  const source = node.source;
+  if (typeof value !== "string") {
+    if (value === null || value === undefined) return [prefix + (source ?? "null")];
+    if (source !== undefined && source !== "") return [prefix + source];
+    return [prefix + String(value)];
+  }
+  const type = node.type;
+  const styled = (s: string[]): string[] => (prefix ? [prefix + (s[0] ?? ""), ...s.slice(1)] : s);
+  switch (type) {
+    case "QUOTE_DOUBLE":
+    case "BLOCK_FOLDED":
+      return styled([quoteDouble(value)]);
+    case "QUOTE_SINGLE":
+      return styled([canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)]);
+    case "BLOCK_LITERAL":
+      return styled(literalOrFallback(value, ctx));
+    default: {
+      const parsedAsIs = type === "PLAIN" && source === value;
+      if (!parsedAsIs && !resolvesAsString(value)) return styled([quoteDouble(value)]);
+      if (value.includes("\n")) return styled(literalOrFallback(value, ctx));
+      if (canPlain(value, ctx)) return styled([value]);
+      return styled([canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)]);
+    }
+  }
+}
+
+function tagPrefix(node: Scalar): string {
+  // yaml.v3 drops a tag that the value resolves to anyway; keep only explicit non-core tags.
+  const tag = node.tag;
+  if (!tag || tag.startsWith("tag:yaml.org,2002:")) return "";
+  return `${tag} `;
+}
+
+function literalOrFallback(value: string, ctx: ScalarContext): string[] {
+  if (ctx.flow || ctx.key || !blockAllowed(value)) return [quoteDouble(value)];
+  let header = "|";
+  if (value.startsWith(" ") || value.startsWith("\n")) header += "2";
+  if (!value.endsWith("\n")) header += "-";
+  else if (value === "\n" || value.endsWith("\n\n")) header += "+";
+  const pad = " ".repeat(ctx.indent + 2);
+  const body = value.endsWith("\n") ? value.slice(0, -1) : value;
+  return [header, ...body.split("\n").map((l) => (l === "" ? "" : pad + l))];
+}
+
+function blockAllowed(value: string): boolean {
+  // libyaml refuses block style for trailing spaces before a break and for special characters.
+  if (/[ \t]\n/.test(value) || /[ \t]$/.test(value)) return false;
+  return !hasUnprintableExceptTab(value);
+}
+
+function hasSpecial(value: string): boolean {
+  return hasUnprintable(value);
+}
+
+function quoteSingle(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+function canSingleQuote(value: string, ctx: ScalarContext): boolean {
+  if (hasSpecial(value)) return false;
+  return !value.includes("\n") && !(ctx.key && value === "");
+}
+
+/** libyaml's scalar analysis: can the value be written without quotes here? */
+function canPlain(value: string, ctx: ScalarContext): boolean {
+  if (value === "") return false;
+  if (hasSpecial(value) || value.includes("\n")) return false;
+  if (value.startsWith(" ") || value.endsWith(" ") || value.startsWith("\t") || value.endsWith("\t"))
+    return false;
+  if (value.startsWith("---") || value.startsWith("...")) return false;
+  const c = value[0]!;
+  if ("#,[]{}&*!|>'\"%@`".includes(c)) return false;
+  if (
+    (c === "-" || c === "?" || c === ":") &&
+    (value.length === 1 || value[1] === " " || value[1] === "\t")
+  ) {
+    return false;
+  }
+  if (value.includes(": ") || value.includes(" #") || value.endsWith(":")) return false;
+  if (value.includes(":\t") || value.includes("\t#")) return false;
+  if (ctx.flow && /[,?[\]{}:]/.test(value)) return false;
+  return true;
+}
+
+/**
+ * The sequence indentation a document was written with, as kpt derives it (kyaml's seqindent
+ * annotation): "wide" when its block sequences under mapping keys are mostly indented two columns
+ * past the key, else "compact". `text` is the source the document was parsed from (its ranges index it).
+ */
+export function detectSeqIndent(doc: Document, text: string): SeqIndent {
+  let compact = 0;
+  let wide = 0;
+  const visit = (node: unknown, keyOffset: number | undefined): void => {
+    if (isMap(node)) {
+      for (const pair of node.items as Pair[]) {
+        const key = pair.key as Node | null;
+        visit(pair.value, key?.range ? key.range[0] : undefined);
+      }
+      return;
+    }
+    if (!isSeq(node)) return;
+    const range = node.range;
+    if (!node.flow && range && keyOffset !== undefined && node.items.length > 0) {
+      const seqCol = columnOf(text, firstItemDash(node, text));
+      const keyCol = columnOf(text, keyOffset);
+      const weight = range[2] - range[0];
+      if (seqCol === keyCol) compact += weight;
+      else if (seqCol === keyCol + 2) wide += weight;
+    }
+    for (const item of node.items) visit(item, undefined);
+  };
+  visit(doc.contents, undefined);
+  return wide > compact ? "wide" : "compact";
+}
+
+function firstItemDash(seq: { range?: [number, number, number] | null }, text: string): number {
+  let at = seq.range![0];
+  // The range may start at the first item's content; step back to its `- ` indicator on the same line.
+  while (at > 0 && text[at] !== "-" && text[at - 1] !== "\n") at--;
+  return at;
+}
+
+function columnOf(text: string, offset: number): number {
+  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+}
