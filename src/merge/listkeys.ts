@@ -1,0 +1,135 @@
+/**
+ * Which lists merge element by element, and by which keys: the `x-kubernetes-patch-strategy: merge`
+ * lists of the Kubernetes OpenAPI schema kpt's merge reads (kyaml's built-in schema). A list not named
+ * here, and every list of a kind kpt has no schema for (custom resources), is atomic: it is taken whole
+ * from whichever side changed it.
+ */
+
+/** Merge keys of a list; an empty array means a list of scalars merged by value (like `finalizers`). */
+export type ListKeys = readonly string[];
+
+const POD_SPEC: Record<string, ListKeys> = {
+  containers: ["name"],
+  initContainers: ["name"],
+  ephemeralContainers: ["name"],
+  volumes: ["name"],
+  imagePullSecrets: ["name"],
+  hostAliases: ["ip"],
+  topologySpreadConstraints: ["topologyKey", "whenUnsatisfiable"],
+  resourceClaims: ["name"],
+  schedulingGates: ["name"],
+};
+
+const CONTAINER: Record<string, ListKeys> = {
+  ports: ["containerPort", "protocol"],
+  env: ["name"],
+  volumeMounts: ["mountPath"],
+  volumeDevices: ["devicePath"],
+};
+
+const OBJECT_META: Record<string, ListKeys> = {
+  finalizers: [],
+  ownerReferences: ["uid"],
+};
+
+const CONTAINER_LISTS = new Set(["containers", "initContainers", "ephemeralContainers"]);
+
+/** Where each kind (by `group/Kind`) keeps its pod spec. */
+const POD_SPEC_PATHS: Record<string, readonly string[]> = {
+  "/Pod": ["spec"],
+  "/PodTemplate": ["template", "spec"],
+  "/ReplicationController": ["spec", "template", "spec"],
+  "apps/Deployment": ["spec", "template", "spec"],
+  "apps/StatefulSet": ["spec", "template", "spec"],
+  "apps/DaemonSet": ["spec", "template", "spec"],
+  "apps/ReplicaSet": ["spec", "template", "spec"],
+  "batch/Job": ["spec", "template", "spec"],
+  "batch/CronJob": ["spec", "jobTemplate", "spec", "template", "spec"],
+};
+
+/** Kinds kpt's built-in schema knows (core and common groups): their metadata lists merge too. */
+const KNOWN_GROUPS = new Set([
+  "",
+  "apps",
+  "batch",
+  "rbac.authorization.k8s.io",
+  "networking.k8s.io",
+  "policy",
+  "autoscaling",
+  "storage.k8s.io",
+  "apiextensions.k8s.io",
+  "admissionregistration.k8s.io",
+  "scheduling.k8s.io",
+  "coordination.k8s.io",
+  "discovery.k8s.io",
+]);
+
+/** The builtin kinds of the known groups (a CR in a core-like group is still schemaless). */
+const KNOWN_KINDS = new Set([
+  "Pod",
+  "PodTemplate",
+  "ReplicationController",
+  "Service",
+  "ConfigMap",
+  "Secret",
+  "Namespace",
+  "ServiceAccount",
+  "PersistentVolume",
+  "PersistentVolumeClaim",
+  "Endpoints",
+  "LimitRange",
+  "ResourceQuota",
+  "Node",
+  "Event",
+  "Deployment",
+  "StatefulSet",
+  "DaemonSet",
+  "ReplicaSet",
+  "ControllerRevision",
+  "Job",
+  "CronJob",
+  "Role",
+  "ClusterRole",
+  "RoleBinding",
+  "ClusterRoleBinding",
+  "Ingress",
+  "IngressClass",
+  "NetworkPolicy",
+  "PodDisruptionBudget",
+  "HorizontalPodAutoscaler",
+  "StorageClass",
+  "CustomResourceDefinition",
+  "ValidatingWebhookConfiguration",
+  "MutatingWebhookConfiguration",
+  "PriorityClass",
+  "Lease",
+  "EndpointSlice",
+]);
+
+/** True when kpt has a schema for the kind: only then are any of its lists merged by key. */
+export function hasSchema(group: string, kind: string): boolean {
+  return KNOWN_GROUPS.has(group) && KNOWN_KINDS.has(kind);
+}
+
+/**
+ * The merge keys of the list at `path` (field names from the resource root, list positions left
+ * out) in a resource of `group`/`kind`, or undefined when the list is atomic.
+ */
+export function listKeys(group: string, kind: string, path: readonly string[]): ListKeys | undefined {
+  if (!hasSchema(group, kind)) return undefined;
+  if (path.length === 2 && path[0] === "metadata") return OBJECT_META[path[1]!];
+  if (group === "" && kind === "Service" && path.length === 2 && path[0] === "spec" && path[1] === "ports") {
+    return ["port", "protocol"];
+  }
+  const podSpec = POD_SPEC_PATHS[`${group}/${kind}`];
+  if (!podSpec || !startsWith(path, podSpec)) return undefined;
+  const rest = path.slice(podSpec.length);
+  if (rest.length === 1) return POD_SPEC[rest[0]!];
+  if (rest.length === 2 && CONTAINER_LISTS.has(rest[0]!)) return CONTAINER[rest[1]!];
+  if (rest.length === 2 && rest[0] === "metadata") return OBJECT_META[rest[1]!];
+  return undefined;
+}
+
+function startsWith(path: readonly string[], prefix: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((p, i) => path[i] === p);
+}

@@ -1,0 +1,230 @@
+import { isMap, isScalar, isSeq, type Node, Scalar, type YAMLMap, type YAMLSeq } from "yaml";
+import { type ListKeys, listKeys } from "./listkeys.js";
+import {
+  canonical,
+  copyNode,
+  field,
+  fieldNames,
+  isMissingOrNull,
+  isTaggedNull,
+  type MaybeNode,
+  newMap,
+  newSeq,
+  scalarText,
+  setField,
+} from "./nodes.js";
+
+/**
+ * The field-level 3-way merge of one resource, as kpt's resource-merge does it (kyaml's merge3
+ * walker): `dest` (the local copy) is edited in place toward the upstream change from `origin` to
+ * `updated`.
+ *
+ * - a scalar or atomic list changed upstream takes the upstream value; unchanged upstream keeps local;
+ * - a field added upstream is added (new fields go after the existing ones, in name order);
+ *   a field removed upstream is removed; a field added locally is kept;
+ * - maps merge field by field; lists with merge keys (see listkeys.ts) merge element by element,
+ *   elements added upstream are appended, elements removed upstream are removed;
+ * - an explicit `null` upstream or locally clears the field.
+ */
+export interface ResourceSchemaContext {
+  /** Merge keys of the list at `path`, or undefined for an atomic list. */
+  keysFor: (path: readonly string[], sources: readonly MaybeNode[]) => ListKeys | undefined;
+}
+
+/** The schema context for a KRM resource: kpt's built-in Kubernetes schema. */
+export function resourceContext(group: string, kind: string): ResourceSchemaContext {
+  return { keysFor: (path) => listKeys(group, kind, path) };
+}
+
+/** kyaml's associative keys, tried in order when lists are inferred (the Kptfile merge does). */
+const INFERRED_KEYS = ["mountPath", "devicePath", "ip", "type", "topologyKey", "name", "containerPort"];
+
+/** The context kpt uses for Kptfiles: no schema, list keys inferred from the elements. */
+export function inferredContext(): ResourceSchemaContext {
+  return {
+    keysFor: (_path, sources) => {
+      for (const src of sources) {
+        if (!isSeq(src) || src.items.length === 0) continue;
+        const first = src.items[0];
+        if (!isMap(first)) return undefined;
+        const key = INFERRED_KEYS.find((k) => field(first, k) !== undefined);
+        return key === undefined ? undefined : [key];
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Merges and returns the new root (the dest node itself when it existed), or null when cleared. */
+export function merge3(
+  dest: MaybeNode,
+  origin: MaybeNode,
+  updated: MaybeNode,
+  ctx: ResourceSchemaContext,
+): Node | null {
+  return walk([dest, origin, updated], [], ctx);
+}
+
+type Sources = [MaybeNode, MaybeNode, MaybeNode];
+
+function kindOfSources(s: Sources): "map" | "seq" | "scalar" | "none" {
+  for (const n of s) {
+    if (n === null || n === undefined) continue;
+    if (isMap(n)) return "map";
+    if (isSeq(n)) return "seq";
+    return "scalar";
+  }
+  return "none";
+}
+
+function mixed(s: Sources): boolean {
+  const kinds = new Set(
+    s.filter((n) => !isMissingOrNull(n)).map((n) => (isMap(n) ? "map" : isSeq(n) ? "seq" : "scalar")),
+  );
+  return kinds.size > 1;
+}
+
+function walk(s: Sources, path: string[], ctx: ResourceSchemaContext): Node | null {
+  if (mixed(s)) return visitAtomic(s);
+  switch (kindOfSources(s)) {
+    case "map":
+    case "none":
+      return walkMap(s, path, ctx);
+    case "seq": {
+      const keys = ctx.keysFor(path, s);
+      return keys === undefined || (keys.length === 0 && s.some((n) => isSeq(n) && n.items.some(isMap)))
+        ? visitAtomic(s)
+        : walkAssociative(s, keys, path, ctx);
+    }
+    default:
+      return visitScalar(s);
+  }
+}
+
+function visitScalar([dest, origin, updated]: Sources): Node | null {
+  if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
+  if (isMissingOrNull(updated) !== isMissingOrNull(origin)) return copyNode(updated) ?? null;
+  if (isMissingOrNull(updated) && isMissingOrNull(origin)) return dest ?? null;
+  if (canonical(updated) !== canonical(origin)) return copyNode(updated) ?? null;
+  return dest ?? null;
+}
+
+/** Lists without merge keys (and type changes): taken whole from the side that changed. */
+function visitAtomic([dest, origin, updated]: Sources): Node | null {
+  if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
+  if (isMissingOrNull(updated) !== isMissingOrNull(origin)) return copyNode(updated) ?? null;
+  if (isMissingOrNull(updated) && isMissingOrNull(origin)) return dest ?? null;
+  if (canonical(updated) !== canonical(origin)) return copyNode(updated) ?? null;
+  return dest ?? null;
+}
+
+function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext): Node | null {
+  const [dest, , updated] = s;
+  if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
+  if ((dest === null || dest === undefined) && (updated === null || updated === undefined)) return null;
+  const target: YAMLMap = isMap(dest) ? dest : newMap();
+  const names = new Set<string>();
+  for (const n of s) for (const k of fieldNames(n)) names.add(k);
+  for (const key of [...names].sort()) {
+    const value = walk([field(target, key), field(s[1], key), field(updated, key)], [...path, key], ctx);
+    setField(target, key, value);
+  }
+  return target;
+}
+
+/** The values of `keys` in an element ("" where absent), or undefined when it is not a map. */
+function keyValues(elem: unknown, keys: ListKeys): string[] | undefined {
+  if (keys.length === 0) return isScalar(elem) ? [String(elem.value)] : undefined;
+  if (!isMap(elem)) return undefined;
+  return keys.map((k) => scalarText(field(elem, k)) ?? "");
+}
+
+/** kyaml's rule: match on the keys that have a value; if none has one, on all of them. */
+function validKeys(values: string[], keys: ListKeys): { keys: string[]; values: string[] } {
+  const k: string[] = [];
+  const v: string[] = [];
+  values.forEach((value, i) => {
+    if (value !== "") {
+      k.push(keys[i]!);
+      v.push(value);
+    }
+  });
+  return k.length === 0 ? { keys: [...keys], values } : { keys: k, values: v };
+}
+
+function matches(elem: unknown, keys: ListKeys, k: string[], v: string[]): boolean {
+  if (keys.length === 0) return isScalar(elem) && String(elem.value) === v[0];
+  if (!isMap(elem)) return false;
+  return k.every((key, i) => (scalarText(field(elem, key)) ?? "") === v[i]);
+}
+
+function findElement(list: MaybeNode, keys: ListKeys, k: string[], v: string[]): MaybeNode {
+  if (!isSeq(list)) return undefined;
+  return list.items.find((e) => matches(e, keys, k, v)) as MaybeNode;
+}
+
+function walkAssociative(
+  s: Sources,
+  keys: ListKeys,
+  path: string[],
+  ctx: ResourceSchemaContext,
+): Node | null {
+  const [dest, origin, updated] = s;
+  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
+  const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
+
+  const seen = new Set<string>();
+  const all: string[][] = [];
+  for (const src of s) {
+    if (!isSeq(src)) continue;
+    for (const elem of src.items) {
+      const vals = keyValues(elem, keys);
+      if (!vals) continue;
+      const id = JSON.stringify(vals);
+      if (seen.has(id)) continue;
+      seen.add(id);
+      all.push(vals);
+    }
+  }
+
+  for (const vals of all) {
+    const { keys: k, values: v } = validKeys(vals, keys);
+    const merged =
+      keys.length === 0
+        ? visitScalar([
+            findElement(target, keys, k, v),
+            findElement(origin, keys, k, v),
+            findElement(updated, keys, k, v),
+          ])
+        : walk(
+            [
+              findElement(target, keys, k, v),
+              findElement(origin, keys, k, v),
+              findElement(updated, keys, k, v),
+            ],
+            path,
+            ctx,
+          );
+    if (merged === null || isMissingOrNull(merged) || (isMap(merged) && merged.items.length === 0)) {
+      target.items = target.items.filter((e) => !matches(e, keys, k, v));
+      continue;
+    }
+    if (keys.length > 0 && isMap(merged)) {
+      k.forEach((key, i) => {
+        if (field(merged, key) === undefined) setField(merged, key, newScalar(v[i]!));
+      });
+    }
+    const at = target.items.findIndex((e) => matches(e, keys, k, v));
+    if (at >= 0) {
+      target.items[at] = merged;
+      target.items = target.items.filter((e, i) => i <= at || !matches(e, keys, k, v));
+    } else {
+      target.items.push(merged);
+    }
+  }
+  return target;
+}
+
+function newScalar(value: string): Node {
+  return new Scalar(value);
+}

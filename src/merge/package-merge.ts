@@ -1,0 +1,124 @@
+import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
+import { formatDocs, parseYamlDocs } from "./kyaml.js";
+import { isYamlPath, join, KPTFILE } from "./layout.js";
+import { addMergeComment } from "./match.js";
+import { mergeResources, type TextFiles } from "./resources.js";
+import { mergeText } from "./text3.js";
+import type { MergeChange, MergeConflict } from "./types.js";
+
+/** The files one package owns in each of the three versions (package-relative paths). */
+export interface PackageFiles {
+  original: Map<string, Buffer>;
+  updated: Map<string, Buffer>;
+  local: Map<string, Buffer>;
+}
+
+export interface PackageMergeResult {
+  files: Map<string, Buffer>;
+  conflicts: MergeConflict[];
+  changes: MergeChange[];
+}
+
+function text(files: Map<string, Buffer>, yaml: boolean): TextFiles {
+  const out: TextFiles = new Map();
+  for (const [p, b] of files) if (p !== KPTFILE && isYamlPath(p) === yaml) out.set(p, b.toString("utf8"));
+  return out;
+}
+
+export function readKptfile(files: Map<string, Buffer>, file: string): PlainKptfile {
+  const b = files.get(KPTFILE);
+  return b ? parseKptfileText(b.toString("utf8"), file) : {};
+}
+
+/**
+ * kpt's resource-merge of one package (`dir` in the tree, for messages): the Kptfile merged, the
+ * resources merged 3-way, and the other files merged line by line.
+ */
+export function mergeOnePackage(dir: string, f: PackageFiles, isRoot: boolean): PackageMergeResult {
+  const out = new Map<string, Buffer>();
+  const changes: MergeChange[] = [];
+  const conflicts: MergeConflict[] = [];
+  const kfPath = join(dir, KPTFILE);
+  const localKf = readKptfile(f.local, kfPath);
+  const kf = mergeKptfile(localKf, readKptfile(f.updated, kfPath), readKptfile(f.original, kfPath), !isRoot);
+  out.set(KPTFILE, Buffer.from(formatKptfile(kf)));
+
+  const resources = mergeResources(text(f.original, true), text(f.updated, true), text(f.local, true));
+  for (const [p, t] of resources.files) out.set(p, Buffer.from(t));
+  for (const c of resources.changes) changes.push({ ...c, file: join(dir, c.file) });
+  for (const p of f.local.keys()) {
+    if (p !== KPTFILE && isYamlPath(p) && !resources.files.has(p))
+      changes.push({ file: join(dir, p), action: "removed" });
+  }
+
+  const [o, u, l] = [text(f.original, false), text(f.updated, false), text(f.local, false)];
+  for (const p of new Set([...o.keys(), ...u.keys(), ...l.keys()])) {
+    const merged = mergeOtherFile(o.get(p), u.get(p), l.get(p));
+    if (merged.text !== undefined) out.set(p, Buffer.from(merged.text));
+    if (merged.action) changes.push({ file: join(dir, p), action: merged.action });
+    for (const c of merged.conflicts) conflicts.push({ file: join(dir, p), ...c });
+  }
+  return { files: out, conflicts, changes };
+}
+
+interface OtherFileResult {
+  text: string | undefined;
+  action?: MergeChange["action"];
+  conflicts: { lines: [number, number]; message: string }[];
+}
+
+/**
+ * A non-KRM file. As kpt: unchanged locally → the upstream version (or gone if upstream removed it);
+ * added locally or removed upstream after a local edit → kept; deleted locally but still upstream →
+ * back from upstream. Beyond kpt, which keeps the local file whenever it was edited: when both sides
+ * changed it, a line-by-line 3-way merge, conflicts reported.
+ */
+function mergeOtherFile(
+  o: string | undefined,
+  u: string | undefined,
+  l: string | undefined,
+): OtherFileResult {
+  if (l === undefined) {
+    return u === undefined ? { text: undefined, conflicts: [] } : { text: u, action: "added", conflicts: [] };
+  }
+  if (o === undefined) {
+    if (u === undefined || u === l) return { text: l, conflicts: [] };
+    const m = mergeText("", u, l);
+    return { text: m.text, action: "merged", conflicts: m.conflicts };
+  }
+  if (l === o) {
+    if (u === undefined) return { text: undefined, action: "removed", conflicts: [] };
+    return u === l ? { text: l, conflicts: [] } : { text: u, action: "modified", conflicts: [] };
+  }
+  if (u === undefined || u === o) return { text: l, conflicts: [] };
+  const m = mergeText(o, u, l);
+  return { text: m.text, action: "merged", conflicts: m.conflicts };
+}
+
+/** A package's files as kpt leaves them after adding merge comments (for "changed locally?" checks). */
+export function normalizedFiles(files: Map<string, Buffer>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [p, b] of files) {
+    const t = b.toString("utf8");
+    if (p !== KPTFILE && isYamlPath(p)) {
+      try {
+        const docs = parseYamlDocs(t, p);
+        docs.forEach(addMergeComment);
+        out.set(p, formatDocs(docs));
+        continue;
+      } catch {
+        // not parseable: compared as text
+      }
+    }
+    out.set(p, t);
+  }
+  return out;
+}
+
+export function sameFiles(a: Map<string, Buffer>, b: Map<string, Buffer>): boolean {
+  if (a.size !== b.size) return false;
+  const na = normalizedFiles(a);
+  const nb = normalizedFiles(b);
+  for (const [p, t] of na) if (nb.get(p) !== t) return false;
+  return true;
+}

@@ -1,0 +1,148 @@
+import { isMap, type YAMLMap } from "yaml";
+import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
+import { apiGroup } from "../kpt/resource.js";
+import { formatDocs, parseYamlDocs, type YamlDoc } from "./kyaml.js";
+import { addMergeComment, matchKey, type PkgResource } from "./match.js";
+import { merge3, resourceContext } from "./merge3.js";
+import { canonical, field, scalarText } from "./nodes.js";
+
+/**
+ * The resource part of kpt's resource-merge for one package: the `*.yaml`/`*.yml` files of original,
+ * updated and local (each a map of package-relative path → text) merged into the new local files.
+ *
+ * Resources are matched by `matchKey`; then, as kpt decides:
+ * added locally → kept; added upstream → added; deleted on both sides → gone; deleted upstream →
+ * deleted unless changed locally; deleted locally → stays deleted; otherwise merged field by field.
+ * Output files hold their resources in the order kpt writes them (by index within the file); a local
+ * file left without resources is deleted.
+ */
+export type TextFiles = Map<string, string>;
+
+export interface ResourceChange {
+  file: string;
+  resource: string;
+  action: "added" | "removed" | "merged" | "kept";
+}
+
+export interface ResourceMergeResult {
+  files: TextFiles;
+  changes: ResourceChange[];
+}
+
+/** Reads every document of the files, adding kpt's merge comments. */
+export function readResources(files: TextFiles): PkgResource[] {
+  const out: PkgResource[] = [];
+  for (const [path, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    parseYamlDocs(text, path).forEach((y, index) => {
+      addMergeComment(y);
+      out.push({ path, index, y });
+    });
+  }
+  return out;
+}
+
+interface Tuple {
+  dest?: PkgResource;
+  origin?: PkgResource;
+  updated?: PkgResource;
+}
+
+function buildTuples(local: PkgResource[], origin: PkgResource[], updated: PkgResource[]): Tuple[] {
+  const list: Tuple[] = [];
+  const byKey = new Map<string, Tuple>();
+  const add = (r: PkgResource, slot: keyof Tuple) => {
+    const key = matchKey(r);
+    let t = byKey.get(key);
+    if (!t || t[slot]) {
+      t = {};
+      list.push(t);
+      if (!byKey.has(key)) byKey.set(key, t);
+    }
+    t[slot] = r;
+  };
+  for (const r of local) add(r, "dest");
+  for (const r of origin) add(r, "origin");
+  for (const r of updated) add(r, "updated");
+  return list;
+}
+
+function display(r: PkgResource): string {
+  const m = field(r.y.doc.contents as YAMLMap, "metadata");
+  const kind = scalarText(field(r.y.doc.contents as YAMLMap, "kind")) ?? "";
+  const ns = scalarText(field(m, "namespace"));
+  const name = scalarText(field(m, "name")) ?? "";
+  return ns ? `${kind}/${ns}/${name}` : `${kind}/${name}`;
+}
+
+function stripped(r: PkgResource): string {
+  const copy = r.y.doc.clone();
+  const ann = copy.getIn(["metadata", "annotations"], true);
+  if (isMap(ann)) {
+    for (const a of TRANSIENT_ANNOTATIONS) ann.delete(a);
+  }
+  return canonical(copy.contents as YAMLMap);
+}
+
+export function mergeResources(
+  original: TextFiles,
+  updated: TextFiles,
+  local: TextFiles,
+): ResourceMergeResult {
+  const tuples = buildTuples(readResources(local), readResources(original), readResources(updated));
+  const out: PkgResource[] = [];
+  const changes: ResourceChange[] = [];
+  for (const t of tuples) {
+    const { dest, origin, updated: upd } = t;
+    if (dest && !origin && !upd) out.push(dest);
+    else if (!origin && upd && !dest) {
+      out.push(upd);
+      changes.push({ file: upd.path, resource: display(upd), action: "added" });
+    } else if (!upd && !dest) {
+      // deleted on both sides
+    } else if (origin && !upd) {
+      if (dest && stripped(origin) !== stripped(dest)) {
+        out.push(dest);
+        changes.push({ file: dest.path, resource: display(dest), action: "kept" });
+      } else if (dest) changes.push({ file: dest.path, resource: display(dest), action: "removed" });
+    } else if (origin && !dest) {
+      // deleted locally: stays deleted
+    } else if (dest && upd) {
+      const before = canonical(dest.y.doc.contents as YAMLMap);
+      const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
+      const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
+      const merged = merge3(
+        dest.y.doc.contents,
+        origin?.y.doc.contents,
+        upd.y.doc.contents,
+        resourceContext(group, kind),
+      );
+      if (merged === null) continue;
+      dest.y.doc.contents = merged as YAMLMap;
+      const seqIndent = origin && upd.y.seqIndent !== origin.y.seqIndent ? upd.y.seqIndent : dest.y.seqIndent;
+      const index = origin && upd.index !== origin.index ? upd.index : dest.index;
+      const r: PkgResource = { path: dest.path, index, y: { doc: dest.y.doc, seqIndent } };
+      out.push(r);
+      if (canonical(merged) !== before)
+        changes.push({ file: r.path, resource: display(r), action: "merged" });
+    }
+  }
+  return { files: writeFiles(out, local), changes };
+}
+
+/** Groups resources into files, in index order (stable), and formats them as kpt writes them. */
+function writeFiles(resources: PkgResource[], local: TextFiles): TextFiles {
+  const byFile = new Map<string, PkgResource[]>();
+  for (const r of resources) {
+    addMergeComment(r.y);
+    const list = byFile.get(r.path) ?? [];
+    list.push(r);
+    byFile.set(r.path, list);
+  }
+  const files: TextFiles = new Map();
+  for (const [path, list] of byFile) {
+    const sorted = list.map((r, i) => ({ r, i })).sort((a, b) => a.r.index - b.r.index || a.i - b.i);
+    files.set(path, formatDocs(sorted.map((x) => x.r.y as YamlDoc)));
+  }
+  void local;
+  return files;
+}
