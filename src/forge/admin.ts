@@ -1,0 +1,331 @@
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { newToken, TOKEN_TTL_MS } from "./auth.js";
+import type { ForgeCore } from "./context.js";
+import { commitFiles, ZERO_SHA } from "./git.js";
+import { ApiError, isoTime, nodeId } from "./http.js";
+import { simpleUser } from "./shapes/user.js";
+import type { AppRec, InstallationRec, Permission, RepoRec, TokenRec, UserRec } from "./types.js";
+
+/** Events an app subscribes to by default: all the forge can send. */
+export const APP_EVENTS = [
+  "check_run",
+  "check_suite",
+  "create",
+  "delete",
+  "issue_comment",
+  "pull_request",
+  "pull_request_review",
+  "push",
+];
+
+export const APP_PERMISSIONS: Record<string, string> = {
+  checks: "write",
+  contents: "write",
+  issues: "write",
+  metadata: "read",
+  pull_requests: "write",
+  statuses: "write",
+};
+
+export const DEFAULT_LABEL_COLORS: Record<string, string> = { bug: "d73a4a", enhancement: "a2eeef" };
+
+export interface CreateAppOptions {
+  name?: string;
+  owner?: string;
+  webhookUrl?: string | null;
+  webhookSecret?: string;
+}
+
+export function createApp(core: ForgeCore, opts: CreateAppOptions = {}): AppRec {
+  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const id = core.store.nextId();
+  const name = opts.name ?? "porchlight";
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+  const owner = core.store.ensureUser(opts.owner ?? "porchlight-dev", "Organization");
+  const app: AppRec = {
+    id,
+    slug,
+    name,
+    ownerLogin: owner.login,
+    clientId: `Iv1.${randomBytes(8).toString("hex")}`,
+    publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
+    privateKeyPem: privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    webhookSecret: opts.webhookSecret ?? randomBytes(20).toString("hex"),
+    webhookUrl: opts.webhookUrl ?? null,
+    hookId: core.store.nextId(),
+    botLogin: `${slug}[bot]`,
+    events: APP_EVENTS,
+    permissions: APP_PERMISSIONS,
+    createdAt: core.store.timestamp(),
+  };
+  core.store.data.apps.push(app);
+  core.store.ensureUser(app.botLogin, "Bot");
+  core.store.save();
+  return app;
+}
+
+export interface CreateUserOptions {
+  /** A PAT to accept for this user: a string, or true to mint one. */
+  pat?: string | boolean;
+  email?: string;
+  name?: string;
+  type?: "User" | "Organization";
+}
+
+export function createUser(
+  core: ForgeCore,
+  login: string,
+  opts: CreateUserOptions = {},
+): { user: UserRec; pat?: string } {
+  const user = core.store.ensureUser(login, opts.type ?? "User");
+  user.email = opts.email ?? user.email ?? `${login}@users.noreply.localhost`;
+  user.name = opts.name ?? user.name ?? login;
+  let pat: string | undefined;
+  if (opts.pat) {
+    pat = typeof opts.pat === "string" ? opts.pat : newToken("ghp");
+    core.store.data.tokens.push({ token: pat, kind: "pat", login: user.login, expiresAt: null });
+  }
+  core.store.save();
+  return pat ? { user, pat } : { user };
+}
+
+export interface CreateRepoOptions {
+  private?: boolean;
+  description?: string | null;
+  defaultBranch?: string;
+  /** Create an initial commit (README.md), like GitHub's `auto_init`. */
+  autoInit?: boolean;
+  /** Files for the initial commit (implies autoInit). */
+  files?: Record<string, string>;
+  topics?: string[];
+}
+
+export async function createRepo(
+  core: ForgeCore,
+  owner: string,
+  name: string,
+  opts: CreateRepoOptions = {},
+): Promise<RepoRec> {
+  if (!/^[A-Za-z0-9_.-]+$/.test(name) || name.endsWith(".git")) {
+    throw new ApiError(422, "Repository creation failed.", {
+      errors: [{ resource: "Repository", code: "custom", field: "name", message: "name is invalid" }],
+    });
+  }
+  if (core.store.repo(owner, name)) {
+    throw new ApiError(422, "Repository creation failed.", {
+      errors: [
+        {
+          resource: "Repository",
+          code: "custom",
+          field: "name",
+          message: "name already exists on this account",
+        },
+      ],
+    });
+  }
+  const ownerRec = core.store.user(owner) ?? core.store.ensureUser(owner, "Organization");
+  const now = core.store.timestamp();
+  const repo: RepoRec = {
+    id: core.store.nextId(),
+    ownerLogin: ownerRec.login,
+    name,
+    private: opts.private ?? true,
+    description: opts.description ?? null,
+    defaultBranch: opts.defaultBranch ?? "main",
+    topics: opts.topics ?? [],
+    createdAt: now,
+    updatedAt: now,
+    pushedAt: null,
+    labels: Object.entries(DEFAULT_LABEL_COLORS).map(([n, color]) => ({
+      id: core.store.nextId(),
+      name: n,
+      color,
+      description: null,
+      default: true,
+    })),
+    collaborators: {},
+    nextNumber: 1,
+  };
+  const dir = core.git.dir(repo.ownerLogin, name);
+  rmSync(dir, { recursive: true, force: true });
+  await core.git.init(repo.ownerLogin, name, repo.defaultBranch);
+  core.store.data.repos.push(repo);
+  if (opts.autoInit || opts.files) {
+    const files = opts.files ?? { "README.md": `# ${name}\n\n${opts.description ?? ""}\n` };
+    const author = core.store.ensureUser(repo.ownerLogin);
+    const sha = await commitFiles(core.git, dir, {
+      parent: null,
+      files,
+      message: "Initial commit\n",
+      author: {
+        name: author.name ?? author.login,
+        email: author.email ?? `${author.login}@users.noreply.localhost`,
+      },
+      tmpIndex: join(dir, "forge-index"),
+    });
+    await core.git.updateRef(dir, `refs/heads/${repo.defaultBranch}`, sha, ZERO_SHA);
+    repo.pushedAt = now;
+  }
+  core.store.save();
+  return repo;
+}
+
+export function createInstallation(
+  core: ForgeCore,
+  appId: number,
+  account: string,
+  repositories: "all" | string[] = "all",
+): InstallationRec {
+  const app = core.store.app(appId);
+  if (!app) throw new Error(`no app ${appId}`);
+  const acct = core.store.user(account) ?? core.store.ensureUser(account, "Organization");
+  const now = core.store.timestamp();
+  const inst: InstallationRec = {
+    id: core.store.nextId(),
+    appId,
+    accountLogin: acct.login,
+    repositorySelection: repositories === "all" ? "all" : "selected",
+    repositoryIds:
+      repositories === "all"
+        ? []
+        : repositories.map((n) => {
+            const r = core.store.repo(acct.login, n);
+            if (!r) throw new Error(`no repository ${acct.login}/${n}`);
+            return r.id;
+          }),
+    createdAt: now,
+    updatedAt: now,
+  };
+  core.store.data.installations.push(inst);
+  const repos = core.store.installationRepos(inst);
+  core.webhooks.emit(
+    app,
+    "installation",
+    {
+      action: "created",
+      installation: installationShape(core, inst),
+      repositories: repos.map((r) => repoLite(r)),
+      requester: null,
+      sender: simpleUser(core, acct),
+    },
+    { installationId: inst.id, repositoryId: null },
+  );
+  core.store.save();
+  return inst;
+}
+
+/** Adds repositories to a `selected` installation and sends `installation_repositories.added`. */
+export function addInstallationRepos(core: ForgeCore, inst: InstallationRec, repos: RepoRec[]): void {
+  const app = core.store.app(inst.appId);
+  const added = repos.filter((r) => !inst.repositoryIds.includes(r.id));
+  if (!app || inst.repositorySelection === "all" || added.length === 0) return;
+  inst.repositoryIds.push(...added.map((r) => r.id));
+  const acct = core.store.ensureUser(inst.accountLogin);
+  core.webhooks.emit(
+    app,
+    "installation_repositories",
+    {
+      action: "added",
+      installation: installationShape(core, inst),
+      repository_selection: inst.repositorySelection,
+      repositories_added: added.map((r) => repoLite(r)),
+      repositories_removed: [],
+      requester: null,
+      sender: simpleUser(core, acct),
+    },
+    { installationId: inst.id, repositoryId: null },
+  );
+  core.store.save();
+}
+
+export function repoLite(r: RepoRec): Record<string, unknown> {
+  return {
+    id: r.id,
+    node_id: nodeId("Repository", r.id),
+    name: r.name,
+    full_name: `${r.ownerLogin}/${r.name}`,
+    private: r.private,
+  };
+}
+
+export function installationShape(core: ForgeCore, inst: InstallationRec): Record<string, unknown> {
+  const app = core.store.app(inst.appId)!;
+  const acct = core.store.ensureUser(inst.accountLogin);
+  return {
+    id: inst.id,
+    account: simpleUser(core, acct),
+    repository_selection: inst.repositorySelection,
+    access_tokens_url: `${core.urls.api}/app/installations/${inst.id}/access_tokens`,
+    repositories_url: `${core.urls.api}/installation/repositories`,
+    html_url: `${core.urls.web}/organizations/${acct.login}/settings/installations/${inst.id}`,
+    app_id: app.id,
+    app_slug: app.slug,
+    client_id: app.clientId,
+    target_id: acct.id,
+    target_type: acct.type === "Organization" ? "Organization" : "User",
+    permissions: app.permissions,
+    events: app.events,
+    created_at: inst.createdAt,
+    updated_at: inst.updatedAt,
+    single_file_name: null,
+    has_multiple_single_files: false,
+    single_file_paths: [],
+    suspended_by: null,
+    suspended_at: null,
+  };
+}
+
+export function appShape(core: ForgeCore, app: AppRec): Record<string, unknown> {
+  return {
+    id: app.id,
+    slug: app.slug,
+    node_id: nodeId("Integration", app.id),
+    client_id: app.clientId,
+    owner: simpleUser(core, core.store.ensureUser(app.ownerLogin, "Organization")),
+    name: app.name,
+    description: "",
+    external_url: core.urls.web,
+    html_url: `${core.urls.web}/apps/${app.slug}`,
+    created_at: app.createdAt,
+    updated_at: app.createdAt,
+    permissions: app.permissions,
+    events: app.events,
+    installations_count: core.store.data.installations.filter((i) => i.appId === app.id).length,
+  };
+}
+
+/** Mints an installation access token (one hour), optionally narrowed to some repositories. */
+export function mintInstallationToken(
+  core: ForgeCore,
+  inst: InstallationRec,
+  repositoryIds?: number[],
+): TokenRec {
+  const rec: TokenRec = {
+    token: newToken("ghs"),
+    kind: "installation",
+    installationId: inst.id,
+    expiresAt: isoTime(new Date(core.store.now().getTime() + TOKEN_TTL_MS)),
+    ...(repositoryIds ? { repositoryIds } : {}),
+  };
+  const now = core.store.now().getTime();
+  core.store.data.tokens = core.store.data.tokens.filter(
+    (t) => !t.expiresAt || Date.parse(t.expiresAt) > now,
+  );
+  core.store.data.tokens.push(rec);
+  core.store.save();
+  return rec;
+}
+
+export function setPermission(
+  core: ForgeCore,
+  repo: RepoRec,
+  login: string,
+  level: Permission | "none",
+): void {
+  const user = core.store.ensureUser(login);
+  if (level === "none") delete repo.collaborators[user.login];
+  else repo.collaborators[user.login] = level;
+  core.store.save();
+}

@@ -1,0 +1,364 @@
+import { execFile } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+export interface GitPerson {
+  name: string;
+  email: string;
+  /** ISO 8601 UTC. */
+  date: string;
+}
+
+export interface GitCommit {
+  sha: string;
+  tree: string;
+  parents: string[];
+  author: GitPerson;
+  committer: GitPerson;
+  message: string;
+}
+
+export interface TreeEntry {
+  mode: string;
+  type: "blob" | "tree" | "commit";
+  sha: string;
+  size: number;
+  path: string;
+}
+
+export interface FileChange {
+  status: "added" | "removed" | "modified" | "renamed";
+  filename: string;
+  previousFilename?: string;
+  sha: string;
+  additions: number;
+  deletions: number;
+}
+
+export const ZERO_SHA = "0000000000000000000000000000000000000000";
+
+const GIT_ENV = {
+  GIT_CONFIG_NOSYSTEM: "1",
+  GIT_TERMINAL_PROMPT: "0",
+  LC_ALL: "C",
+};
+
+/** Runs git in a bare repository; rejects with git's stderr. */
+export function runGit(
+  gitDir: string,
+  args: string[],
+  opts: { input?: string | Buffer; env?: Record<string, string>; allowFail?: boolean } = {},
+): Promise<{ stdout: string; code: number }> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      "git",
+      ["--git-dir", gitDir, ...args],
+      { env: { ...process.env, ...GIT_ENV, ...opts.env }, maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+        if (err && !opts.allowFail) reject(new Error(`git ${args.join(" ")}: ${stderr || err.message}`));
+        else resolve({ stdout, code });
+      },
+    );
+    if (opts.input !== undefined) child.stdin?.end(opts.input);
+  });
+}
+
+function personFrom(line: string): GitPerson {
+  const m = /^(.*) <(.*)> (\d+) ([+-]\d{4})$/.exec(line);
+  if (!m) return { name: line, email: "", date: new Date(0).toISOString() };
+  return { name: m[1]!, email: m[2]!, date: `${new Date(Number(m[3]) * 1000).toISOString().slice(0, 19)}Z` };
+}
+
+/** The bare repositories of a forge, at `<root>/<owner>/<name>.git`. */
+export class GitStore {
+  constructor(readonly root: string) {}
+
+  dir(owner: string, name: string): string {
+    return join(this.root, owner.toLowerCase(), `${name.toLowerCase()}.git`);
+  }
+
+  async init(owner: string, name: string, defaultBranch: string): Promise<void> {
+    const dir = this.dir(owner, name);
+    mkdirSync(dir, { recursive: true });
+    await runGit(dir, ["init", "--bare", "--quiet", `--initial-branch=${defaultBranch}`]);
+    await runGit(dir, ["config", "http.receivepack", "true"]);
+    await runGit(dir, ["config", "uploadpack.allowAnySHA1InWant", "true"]);
+  }
+
+  /** Every ref with the object it points at. */
+  async refs(dir: string): Promise<Map<string, string>> {
+    const { stdout } = await runGit(dir, ["for-each-ref", "--format=%(objectname) %(refname)"]);
+    const out = new Map<string, string>();
+    for (const line of stdout.split("\n")) {
+      if (!line) continue;
+      const sp = line.indexOf(" ");
+      out.set(line.slice(sp + 1), line.slice(0, sp));
+    }
+    return out;
+  }
+
+  async resolve(dir: string, rev: string): Promise<string | null> {
+    const { stdout, code } = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], {
+      allowFail: true,
+    });
+    return code === 0 ? stdout.trim() : null;
+  }
+
+  /** The type of an object, or null if the repository lacks it. */
+  async objectType(dir: string, sha: string): Promise<string | null> {
+    const { stdout, code } = await runGit(dir, ["cat-file", "-t", sha], { allowFail: true });
+    return code === 0 ? stdout.trim() : null;
+  }
+
+  async commit(dir: string, sha: string): Promise<GitCommit | null> {
+    const { stdout, code } = await runGit(dir, ["cat-file", "commit", sha], { allowFail: true });
+    if (code !== 0) return null;
+    const split = stdout.indexOf("\n\n");
+    const head = split >= 0 ? stdout.slice(0, split) : stdout;
+    const message = split >= 0 ? stdout.slice(split + 2) : "";
+    const c: GitCommit = {
+      sha,
+      tree: "",
+      parents: [],
+      author: personFrom(""),
+      committer: personFrom(""),
+      message,
+    };
+    for (const line of head.split("\n")) {
+      const sp = line.indexOf(" ");
+      const key = line.slice(0, sp);
+      const val = line.slice(sp + 1);
+      if (key === "tree") c.tree = val;
+      else if (key === "parent") c.parents.push(val);
+      else if (key === "author") c.author = personFrom(val);
+      else if (key === "committer") c.committer = personFrom(val);
+    }
+    return c;
+  }
+
+  /** An annotated tag object's fields, or null. */
+  async tag(
+    dir: string,
+    sha: string,
+  ): Promise<{ object: string; type: string; tag: string; tagger: GitPerson; message: string } | null> {
+    const { stdout, code } = await runGit(dir, ["cat-file", "tag", sha], { allowFail: true });
+    if (code !== 0) return null;
+    const split = stdout.indexOf("\n\n");
+    const fields = new Map<string, string>();
+    for (const line of stdout.slice(0, split).split("\n")) {
+      const sp = line.indexOf(" ");
+      fields.set(line.slice(0, sp), line.slice(sp + 1));
+    }
+    return {
+      object: fields.get("object") ?? "",
+      type: fields.get("type") ?? "commit",
+      tag: fields.get("tag") ?? "",
+      tagger: personFrom(fields.get("tagger") ?? ""),
+      message: stdout.slice(split + 2),
+    };
+  }
+
+  /** Entries of a tree (at `path` inside a commit or tree), or null when the path is missing. */
+  async lsTree(dir: string, treeish: string, path = ""): Promise<TreeEntry[] | null> {
+    const spec = path ? `${treeish}:${path}` : `${treeish}^{tree}`;
+    const { stdout, code } = await runGit(dir, ["ls-tree", "-l", "-z", spec], { allowFail: true });
+    if (code !== 0) return null;
+    return stdout
+      .split("\0")
+      .filter(Boolean)
+      .map((rec) => {
+        const tab = rec.indexOf("\t");
+        const [mode, type, sha, size] = rec.slice(0, tab).split(/\s+/) as [string, string, string, string];
+        const name = rec.slice(tab + 1);
+        return {
+          mode,
+          type: type as TreeEntry["type"],
+          sha,
+          size: size === "-" ? 0 : Number(size),
+          path: path ? `${path}/${name}` : name,
+        };
+      });
+  }
+
+  /** The entry at a path of a commit (type, sha, size), or null. */
+  async entryAt(dir: string, commit: string, path: string): Promise<TreeEntry | null> {
+    const slash = path.lastIndexOf("/");
+    const parent = slash >= 0 ? path.slice(0, slash) : "";
+    const entries = await this.lsTree(dir, commit, parent);
+    return entries?.find((e) => e.path === path) ?? null;
+  }
+
+  async blob(dir: string, sha: string): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      execFile(
+        "git",
+        ["--git-dir", dir, "cat-file", "blob", sha],
+        { env: { ...process.env, ...GIT_ENV }, encoding: "buffer", maxBuffer: 256 * 1024 * 1024 },
+        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+      );
+    });
+  }
+
+  async isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
+    const { code } = await runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], {
+      allowFail: true,
+    });
+    return code === 0;
+  }
+
+  async mergeBase(dir: string, a: string, b: string): Promise<string | null> {
+    const { stdout, code } = await runGit(dir, ["merge-base", a, b], { allowFail: true });
+    return code === 0 ? stdout.trim() : null;
+  }
+
+  /** Commits reachable from `include` but from none of `exclude`, oldest first. */
+  async revList(dir: string, include: string, exclude: string[] = []): Promise<string[]> {
+    const args = ["rev-list", "--reverse", "--topo-order", include, ...exclude.map((e) => `^${e}`)];
+    const { stdout } = await runGit(dir, args);
+    return stdout.split("\n").filter(Boolean);
+  }
+
+  /** Files changed from `base` to `head` with line counts (`base` null: against the empty tree). */
+  async diff(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+    const from = base ?? (await this.emptyTree(dir));
+    const [ns, num] = await Promise.all([
+      runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw", "--abbrev=40", from, head]),
+      runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--numstat", from, head]),
+    ]);
+    const counts = parseNumstat(num.stdout);
+    const tokens = ns.stdout.split("\0");
+    const out: FileChange[] = [];
+    for (let i = 0; i < tokens.length; i++) {
+      const meta = tokens[i];
+      if (!meta?.startsWith(":")) continue;
+      const [, , , newSha, status] = meta.slice(1).split(" ") as [string, string, string, string, string];
+      const kind = status[0];
+      const first = tokens[++i] ?? "";
+      const second = kind === "R" || kind === "C" ? (tokens[++i] ?? "") : undefined;
+      const filename = second ?? first;
+      const c = counts.get(filename) ?? { additions: 0, deletions: 0 };
+      out.push({
+        status: kind === "A" ? "added" : kind === "D" ? "removed" : kind === "R" ? "renamed" : "modified",
+        filename,
+        ...(second ? { previousFilename: first } : {}),
+        sha: newSha,
+        ...c,
+      });
+    }
+    return out;
+  }
+
+  async emptyTree(dir: string): Promise<string> {
+    const { stdout } = await runGit(dir, ["hash-object", "-t", "tree", "-w", "--stdin"], { input: "" });
+    return stdout.trim();
+  }
+
+  /** A three-way merge without a worktree: the merged tree, or the conflicting paths. */
+  async mergeTree(
+    dir: string,
+    ours: string,
+    theirs: string,
+  ): Promise<{ tree: string } | { conflicts: string[] }> {
+    const { stdout, code } = await runGit(dir, ["merge-tree", "--write-tree", "--name-only", ours, theirs], {
+      allowFail: true,
+    });
+    const lines = stdout.split("\n");
+    if (code === 0) return { tree: lines[0]!.trim() };
+    if (code === 1) {
+      const end = lines.indexOf("", 1);
+      return { conflicts: lines.slice(1, end < 0 ? undefined : end).filter(Boolean) };
+    }
+    throw new Error(`git merge-tree failed: ${stdout}`);
+  }
+
+  async commitTree(
+    dir: string,
+    tree: string,
+    parents: string[],
+    message: string,
+    author: { name: string; email: string },
+    committer: { name: string; email: string } = author,
+  ): Promise<string> {
+    const args = ["commit-tree", tree, ...parents.flatMap((p) => ["-p", p])];
+    const { stdout } = await runGit(dir, args, {
+      input: message,
+      env: {
+        GIT_AUTHOR_NAME: author.name,
+        GIT_AUTHOR_EMAIL: author.email,
+        GIT_COMMITTER_NAME: committer.name,
+        GIT_COMMITTER_EMAIL: committer.email,
+      },
+    });
+    return stdout.trim();
+  }
+
+  /** Moves a ref atomically: fails unless it still points at `old` (ZERO_SHA: must not exist). */
+  async updateRef(dir: string, ref: string, next: string, old: string): Promise<boolean> {
+    const { code } = await runGit(dir, ["update-ref", ref, next, old], { allowFail: true });
+    return code === 0;
+  }
+
+  async deleteRef(dir: string, ref: string, old: string): Promise<boolean> {
+    const { code } = await runGit(dir, ["update-ref", "-d", ref, old], { allowFail: true });
+    return code === 0;
+  }
+
+  async mktag(dir: string, content: string): Promise<string> {
+    const { stdout } = await runGit(dir, ["mktag"], { input: content });
+    return stdout.trim();
+  }
+}
+
+function parseNumstat(out: string): Map<string, { additions: number; deletions: number }> {
+  const counts = new Map<string, { additions: number; deletions: number }>();
+  const tokens = out.split("\0");
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    if (!t) continue;
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(t.replace(/^\n/, ""));
+    if (!m) continue;
+    let name = m[3]!;
+    if (name === "") {
+      i += 2;
+      name = tokens[i] ?? "";
+    }
+    counts.set(name, {
+      additions: m[1] === "-" ? 0 : Number(m[1]),
+      deletions: m[2] === "-" ? 0 : Number(m[2]),
+    });
+  }
+  return counts;
+}
+
+/**
+ * Writes a commit whose tree is `parent`'s tree with `files` applied (content, or null to delete),
+ * using a throwaway index; returns the new commit's sha. The caller moves the ref.
+ */
+export async function commitFiles(
+  git: GitStore,
+  dir: string,
+  opts: {
+    parent: string | null;
+    files: Record<string, string | Buffer | null>;
+    message: string;
+    author: { name: string; email: string };
+    tmpIndex: string;
+  },
+): Promise<string> {
+  const env = { GIT_INDEX_FILE: opts.tmpIndex };
+  if (opts.parent) await runGit(dir, ["read-tree", opts.parent], { env });
+  else await runGit(dir, ["read-tree", "--empty"], { env });
+  for (const [path, content] of Object.entries(opts.files)) {
+    if (content === null) {
+      await runGit(dir, ["update-index", "--force-remove", path], { env });
+      continue;
+    }
+    const { stdout } = await runGit(dir, ["hash-object", "-w", "--stdin"], {
+      input: content,
+    });
+    await runGit(dir, ["update-index", "--add", "--cacheinfo", `100644,${stdout.trim()},${path}`], { env });
+  }
+  const { stdout: tree } = await runGit(dir, ["write-tree"], { env });
+  return git.commitTree(dir, tree.trim(), opts.parent ? [opts.parent] : [], opts.message, opts.author);
+}

@@ -1,0 +1,188 @@
+import { spawn } from "node:child_process";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { accessLevel } from "./access.js";
+import { actorOf, authenticate, type Principal } from "./auth.js";
+import type { ForgeCore } from "./context.js";
+import { onRefChanges, type RefChange } from "./events.js";
+import { ZERO_SHA } from "./git.js";
+import { ApiError } from "./http.js";
+import { atLeast } from "./state.js";
+
+const HTTP_BACKEND = "/usr/lib/git-core/git-http-backend";
+
+/** Smart-HTTP paths: `/{owner}/{repo}.git/info/refs`, `/git-upload-pack`, `/git-receive-pack`. */
+const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
+
+export interface GitRequest {
+  owner: string;
+  repo: string;
+  service: string;
+  /** Route template for the request log. */
+  template: string;
+}
+
+export function matchGitPath(path: string): GitRequest | undefined {
+  const m = GIT_PATH.exec(path);
+  if (!m) return undefined;
+  return { owner: m[1]!, repo: m[2]!, service: m[3]!, template: `/{owner}/{repo}.git/${m[3]}` };
+}
+
+function plain(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): number {
+  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers });
+  res.end(text);
+  return status;
+}
+
+/**
+ * Serves git's smart HTTP protocol through `git http-backend`, authenticated like GitHub
+ * (basic auth, password = installation token or PAT). After a receive-pack, the refs are diffed
+ * and the resulting webhooks sent. Answers the HTTP status it sent.
+ */
+export async function serveGit(
+  core: ForgeCore,
+  req: IncomingMessage,
+  res: ServerResponse,
+  g: GitRequest,
+  url: URL,
+): Promise<{ status: number; principal: Principal }> {
+  let principal: Principal;
+  try {
+    principal = authenticate(core.store, req.headers.authorization);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    principal = { kind: "anonymous" };
+  }
+  const challenge = { "www-authenticate": 'Basic realm="GitHub"' };
+  const repo = core.store.repo(g.owner, g.repo);
+  const level = repo ? accessLevel(core, principal, repo) : "none";
+  if (principal.kind === "anonymous" && (!repo || repo.private)) {
+    return { status: plain(res, 401, "Authentication required\n", challenge), principal };
+  }
+  if (!repo || level === "none") return { status: plain(res, 404, "Repository not found.\n"), principal };
+  const pushing = g.service === "git-receive-pack" || url.searchParams.get("service") === "git-receive-pack";
+  if (pushing && !atLeast(level, "write")) {
+    const who = actorOf(principal)?.login ?? "anonymous";
+    return {
+      status: plain(res, 403, `Permission to ${repo.ownerLogin}/${repo.name}.git denied to ${who}.\n`),
+      principal,
+    };
+  }
+  const dir = core.git.dir(repo.ownerLogin, repo.name);
+  const run = () =>
+    runBackend(
+      req,
+      res,
+      core.git.root,
+      `/${repo.ownerLogin.toLowerCase()}/${repo.name.toLowerCase()}.git/${g.service}`,
+      url,
+      actorOf(principal)?.login ?? "anonymous",
+    );
+  if (g.service !== "git-receive-pack") {
+    const status = await run();
+    res.end();
+    return { status, principal };
+  }
+  const status = await core.withRepoLock(repo.id, async () => {
+    const before = await core.git.refs(dir);
+    const status = await run();
+    const after = await core.git.refs(dir);
+    const changes: RefChange[] = [];
+    for (const [ref, sha] of after) {
+      if (before.get(ref) !== sha) changes.push({ ref, before: before.get(ref) ?? ZERO_SHA, after: sha });
+    }
+    for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: ZERO_SHA });
+    const pusher = actorOf(principal);
+    // The client's push returns only once its webhooks are queued, so `webhooks.idle()` sees them.
+    if (changes.length > 0 && pusher) await onRefChanges(core, repo, changes, pusher).catch(() => undefined);
+    res.end();
+    return status;
+  });
+  return { status, principal };
+}
+
+function runBackend(
+  req: IncomingMessage,
+  res: ServerResponse,
+  projectRoot: string,
+  pathInfo: string,
+  url: URL,
+  remoteUser: string,
+): Promise<number> {
+  return new Promise((resolve) => {
+    const env: Record<string, string> = {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      GIT_PROJECT_ROOT: projectRoot,
+      GIT_HTTP_EXPORT_ALL: "1",
+      GIT_CONFIG_NOSYSTEM: "1",
+      PATH_INFO: pathInfo,
+      REQUEST_METHOD: req.method ?? "GET",
+      QUERY_STRING: url.search.replace(/^\?/, ""),
+      REMOTE_USER: remoteUser,
+      REMOTE_ADDR: req.socket.remoteAddress ?? "127.0.0.1",
+      CONTENT_TYPE: req.headers["content-type"] ?? "",
+      SERVER_PROTOCOL: "HTTP/1.1",
+      GATEWAY_INTERFACE: "CGI/1.1",
+    };
+    if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
+    if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
+    if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
+    const child = spawn(HTTP_BACKEND, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+    let status = 200;
+    let headerBuf = Buffer.alloc(0);
+    let headersDone = false;
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.stdin.on("error", () => undefined);
+    req.on("error", () => undefined);
+    res.on("error", () => undefined);
+    req.pipe(child.stdin);
+    // A client gone mid-request: stop the backend; git leaves refs untouched for an incomplete pack.
+    res.on("close", () => {
+      if (!res.writableFinished) child.kill("SIGTERM");
+    });
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (headersDone) {
+        res.write(chunk);
+        return;
+      }
+      headerBuf = Buffer.concat([headerBuf, chunk]);
+      const crlf = headerBuf.indexOf("\r\n\r\n");
+      const lf = headerBuf.indexOf("\n\n");
+      const end = crlf >= 0 && (lf < 0 || crlf < lf) ? crlf : lf;
+      if (end < 0) return;
+      const sepLen = end === crlf ? 4 : 2;
+      const headers: Record<string, string> = {};
+      for (const line of headerBuf.subarray(0, end).toString("latin1").split(/\r?\n/)) {
+        const colon = line.indexOf(":");
+        if (colon < 0) continue;
+        const k = line.slice(0, colon).trim();
+        const v = line.slice(colon + 1).trim();
+        if (k.toLowerCase() === "status") status = Number.parseInt(v, 10) || 200;
+        else headers[k] = v;
+      }
+      headersDone = true;
+      res.writeHead(status, headers);
+      res.write(headerBuf.subarray(end + sepLen));
+    });
+    child.on("error", (err) => {
+      if (!res.headersSent) plain(res, 500, `git http-backend failed: ${err.message}\n`);
+      else res.destroy();
+      resolve(500);
+    });
+    child.on("close", (code) => {
+      if (!headersDone) {
+        status = 500;
+        if (!res.headersSent && !res.destroyed)
+          plain(res, 500, `git http-backend exited ${code}: ${stderr}\n`);
+      }
+      resolve(status);
+    });
+  });
+}

@@ -1,0 +1,133 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { isoTime } from "./http.js";
+import {
+  emptyData,
+  type ForgeData,
+  type InstallationRec,
+  type IssueRec,
+  type Permission,
+  type RepoRec,
+  type UserRec,
+} from "./types.js";
+
+/** Deliveries kept for listing and redelivery; older ones are dropped (GitHub keeps 3 days). */
+const MAX_DELIVERIES = 2000;
+
+/**
+ * The forge's metadata: one JSON document kept in memory and written to `<dataDir>/forge.json`
+ * after each change, so a forge restarted on the same directory sees the same world.
+ */
+export class Store {
+  data: ForgeData;
+
+  constructor(
+    private readonly file: string | null,
+    readonly now: () => Date,
+  ) {
+    this.data =
+      file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ForgeData) : emptyData();
+  }
+
+  static inDir(dir: string | null, now: () => Date): Store {
+    if (dir) mkdirSync(dir, { recursive: true });
+    return new Store(dir ? join(dir, "forge.json") : null, now);
+  }
+
+  nextId(): number {
+    this.data.seq += 1;
+    return this.data.seq;
+  }
+
+  timestamp(): string {
+    return isoTime(this.now());
+  }
+
+  save(): void {
+    if (this.data.deliveries.length > MAX_DELIVERIES) {
+      this.data.deliveries.splice(0, this.data.deliveries.length - MAX_DELIVERIES);
+    }
+    if (!this.file) return;
+    const tmp = `${this.file}.tmp`;
+    writeFileSync(tmp, JSON.stringify(this.data));
+    renameSync(tmp, this.file);
+  }
+
+  user(login: string): UserRec | undefined {
+    const l = login.toLowerCase();
+    return this.data.users.find((u) => u.login.toLowerCase() === l);
+  }
+
+  ensureUser(login: string, type: UserRec["type"] = "User"): UserRec {
+    const existing = this.user(login);
+    if (existing) return existing;
+    const u: UserRec = {
+      id: this.nextId(),
+      login,
+      type,
+      name: null,
+      email: null,
+      siteAdmin: false,
+      createdAt: this.timestamp(),
+    };
+    this.data.users.push(u);
+    return u;
+  }
+
+  repo(owner: string, name: string): RepoRec | undefined {
+    const o = owner.toLowerCase();
+    const n = name.toLowerCase().replace(/\.git$/, "");
+    return this.data.repos.find((r) => r.ownerLogin.toLowerCase() === o && r.name.toLowerCase() === n);
+  }
+
+  repoById(id: number): RepoRec | undefined {
+    return this.data.repos.find((r) => r.id === id);
+  }
+
+  installation(id: number): InstallationRec | undefined {
+    return this.data.installations.find((i) => i.id === id);
+  }
+
+  app(id: number) {
+    return this.data.apps.find((a) => a.id === id);
+  }
+
+  /** Repositories an installation can reach. */
+  installationRepos(inst: InstallationRec): RepoRec[] {
+    return this.data.repos.filter((r) => installationCovers(inst, r));
+  }
+
+  /** Installations (of any app) that cover a repository. */
+  installationsFor(repo: RepoRec): InstallationRec[] {
+    return this.data.installations.filter((i) => installationCovers(i, repo));
+  }
+
+  issue(repo: RepoRec, number: number): IssueRec | undefined {
+    return this.data.issues.find((i) => i.repoId === repo.id && i.number === number);
+  }
+
+  /** A user's permission on a repository: owner is admin, else the collaborator entry. */
+  permission(repo: RepoRec, login: string): Permission | "none" {
+    if (repo.ownerLogin.toLowerCase() === login.toLowerCase()) return "admin";
+    const entry = Object.entries(repo.collaborators).find(([l]) => l.toLowerCase() === login.toLowerCase());
+    return entry ? entry[1] : "none";
+  }
+}
+
+export function installationCovers(inst: InstallationRec, repo: RepoRec): boolean {
+  if (inst.accountLogin.toLowerCase() !== repo.ownerLogin.toLowerCase()) return false;
+  return inst.repositorySelection === "all" || inst.repositoryIds.includes(repo.id);
+}
+
+const RANK: Record<Permission | "none", number> = {
+  none: 0,
+  read: 1,
+  triage: 2,
+  write: 3,
+  maintain: 4,
+  admin: 5,
+};
+
+export function atLeast(have: Permission | "none", need: Permission): boolean {
+  return RANK[have] >= RANK[need];
+}

@@ -1,0 +1,136 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { appJwt, git, type World, world } from "./helpers.js";
+
+describe("forge core: auth, repos, refs, contents, git", () => {
+  let w: World;
+  beforeEach(async () => {
+    w = await world();
+  });
+  afterEach(async () => {
+    await w.cleanup();
+  });
+
+  it("authenticates an app by JWT and lists its installations", async () => {
+    const { data } = await w.appOctokit.rest.apps.listInstallations();
+    expect(data.map((i) => i.id)).toEqual([w.installationId]);
+    const { data: inst } = await w.appOctokit.rest.apps.getRepoInstallation({
+      owner: "acme",
+      repo: "blueprints",
+    });
+    expect(inst.account && "login" in inst.account && inst.account.login).toBe("acme");
+  });
+
+  it("rejects a JWT signed by another key and a bad token with 401 Bad credentials", async () => {
+    const other = w.forge.createApp({ name: "other" });
+    const forged = appJwt(w.appId, other.privateKeyPem);
+    const res = await fetch(`${w.forge.url}/app/installations`, {
+      headers: { authorization: `Bearer ${forged}` },
+    });
+    expect(res.status).toBe(401);
+    const bad = await fetch(`${w.forge.url}/repos/acme/blueprints`, {
+      headers: { authorization: "token ghs_nope" },
+    });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toMatchObject({ message: "Bad credentials", status: "401" });
+  });
+
+  it("serves repositories, 404 for unknown ones", async () => {
+    const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
+    expect(data).toMatchObject({ full_name: "acme/blueprints", default_branch: "main", private: true });
+    await expect(w.octokit.rest.repos.get({ owner: "acme", repo: "nope" })).rejects.toMatchObject({
+      status: 404,
+    });
+    const { data: list } = await w.octokit.rest.apps.listReposAccessibleToInstallation();
+    expect(list.repositories.map((r) => r.name)).toEqual(["blueprints"]);
+  });
+
+  it("clones, pushes and fetches over smart HTTP with an installation token", async () => {
+    const url = w.forge.cloneUrl("acme/blueprints", w.token);
+    const dir = join(w.tmp, "clone");
+    await git(w.tmp, "clone", "-q", url, dir);
+    writeFileSync(join(dir, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n");
+    await git(dir, "add", "Kptfile");
+    await git(dir, "commit", "-q", "-m", "add package");
+    await git(dir, "push", "-q", "origin", "HEAD:refs/heads/drafts/app/v1");
+    const { data } = await w.octokit.rest.git.getRef({
+      owner: "acme",
+      repo: "blueprints",
+      ref: "heads/drafts/app/v1",
+    });
+    expect(data.object.sha).toBe(await git(dir, "rev-parse", "HEAD"));
+    await w.forge.webhooks.idle();
+    const push = w.forge.webhooks.find("push").at(-1)!;
+    expect(push.payload).toMatchObject({ ref: "refs/heads/drafts/app/v1", created: true });
+    expect((push.payload.commits as { added: string[] }[])[0]?.added).toEqual(["Kptfile"]);
+    expect(w.forge.webhooks.find("create")).toHaveLength(1);
+  });
+
+  it("refuses git without credentials", async () => {
+    const url = `${w.forge.url}/acme/blueprints.git`;
+    await expect(git(w.tmp, "clone", "-q", url, join(w.tmp, "x"))).rejects.toThrow(
+      /Authentication failed|could not read Username/,
+    );
+  });
+
+  it("creates, fast-forwards, force-updates and deletes refs like GitHub", async () => {
+    const repo = { owner: "acme", repo: "blueprints" };
+    const main = (await w.octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    const { data: c } = await w.octokit.rest.git.getCommit({ ...repo, commit_sha: main });
+    const { data: next } = await w.octokit.rest.git.createCommit({
+      ...repo,
+      message: "two",
+      tree: c.tree.sha,
+      parents: [main],
+    });
+    const { data: side } = await w.octokit.rest.git.createCommit({
+      ...repo,
+      message: "side",
+      tree: c.tree.sha,
+      parents: [main],
+    });
+    await w.octokit.rest.git.createRef({ ...repo, ref: "refs/heads/feature", sha: main });
+    await expect(
+      w.octokit.rest.git.createRef({ ...repo, ref: "refs/heads/feature", sha: main }),
+    ).rejects.toMatchObject({
+      status: 422,
+      response: { data: { message: "Reference already exists" } },
+    });
+    await w.octokit.rest.git.updateRef({ ...repo, ref: "heads/feature", sha: next.sha });
+    await expect(
+      w.octokit.rest.git.updateRef({ ...repo, ref: "heads/feature", sha: side.sha }),
+    ).rejects.toMatchObject({
+      status: 422,
+      response: { data: { message: "Update is not a fast forward" } },
+    });
+    await w.octokit.rest.git.updateRef({ ...repo, ref: "heads/feature", sha: side.sha, force: true });
+    const { data: matching } = await w.octokit.rest.git.listMatchingRefs({ ...repo, ref: "heads/feat" });
+    expect(matching.map((r) => r.ref)).toEqual(["refs/heads/feature"]);
+    await w.octokit.rest.git.deleteRef({ ...repo, ref: "heads/feature" });
+    await expect(w.octokit.rest.git.deleteRef({ ...repo, ref: "heads/feature" })).rejects.toMatchObject({
+      status: 422,
+    });
+    await w.forge.webhooks.idle();
+    const pushes = w.forge.webhooks.find("push").map((d) => d.payload);
+    expect(pushes.map((p) => [p.created, p.forced, p.deleted])).toEqual([
+      [true, false, false],
+      [false, false, false],
+      [false, true, false],
+      [false, false, true],
+    ]);
+  });
+
+  it("serves file and directory contents", async () => {
+    const repo = { owner: "acme", repo: "blueprints" };
+    const { data: dir } = await w.octokit.rest.repos.getContent({ ...repo, path: "" });
+    expect(Array.isArray(dir) && dir.map((e) => e.name)).toEqual(["README.md"]);
+    const { data: file } = await w.octokit.rest.repos.getContent({ ...repo, path: "README.md" });
+    expect(
+      !Array.isArray(file) && file.type === "file" && Buffer.from(file.content, "base64").toString(),
+    ).toContain("# blueprints");
+    await expect(w.octokit.rest.repos.getContent({ ...repo, path: "nope.txt" })).rejects.toMatchObject({
+      status: 404,
+    });
+  });
+});
