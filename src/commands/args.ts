@@ -1,0 +1,56 @@
+import type { Parsed } from "../lifecycle/result.js";
+import { parsed, rejected } from "../lifecycle/result.js";
+
+/** What `/update` moves the draft to: a published revision, the newest on a channel, or the newest. */
+export type UpdateTarget =
+  | { kind: "latest" }
+  | { kind: "revision"; revision: number }
+  | { kind: "channel"; channel: string };
+
+export type CommandArgs =
+  | { verb: "approve" }
+  | { verb: "reject" }
+  | { verb: "render" }
+  | { verb: "update"; target: UpdateTarget }
+  | { verb: "propose-delete" }
+  | { verb: "promote"; channel: string }
+  | { verb: "fanout" }
+  | { verb: "help" };
+
+export type Verb = CommandArgs["verb"];
+
+const REVISION = /^v([1-9][0-9]*)$/;
+const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+export function noArgs<V extends Verb>(verb: V): (args: readonly string[]) => Parsed<{ verb: V }> {
+  return (args) =>
+    args.length === 0 ? parsed({ verb }) : rejected(`/${verb} takes no arguments (got "${args.join(" ")}")`);
+}
+
+export function parseUpdateArgs(args: readonly string[]): Parsed<CommandArgs> {
+  if (args.length === 0) return parsed({ verb: "update", target: { kind: "latest" } });
+  if (args.length > 1)
+    return rejected(
+      `/update takes one revision or channel, like \`/update v3\` or \`/update stable\` (got "${args.join(" ")}")`,
+    );
+  const arg = args[0] as string;
+  const revision = REVISION.exec(arg);
+  if (revision)
+    return parsed({ verb: "update", target: { kind: "revision", revision: Number(revision[1]) } });
+  if (CHANNEL.test(arg)) return parsed({ verb: "update", target: { kind: "channel", channel: arg } });
+  return rejected(`/update takes a revision like \`v3\` or a channel like \`stable\`; "${arg}" is neither`);
+}
+
+export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
+  if (args.length !== 1) {
+    return rejected(
+      args.length === 0
+        ? "/promote needs a channel, like `/promote stable`"
+        : `/promote takes one channel (got "${args.join(" ")}")`,
+    );
+  }
+  const channel = args[0] as string;
+  if (!CHANNEL.test(channel))
+    return rejected(`"${channel}" is not a channel name (lowercase letters, digits and '-')`);
+  return parsed({ verb: "promote", channel });
+}

@@ -1,0 +1,18 @@
+import { COMMANDS, type CommandSpec } from "./registry.js";
+
+/** The `/help` answer, generated from the registry so it never lists a verb that does not exist. */
+export function formatHelp(registry: readonly CommandSpec[] = COMMANDS): string {
+  const rows = registry.map((c) => {
+    const usage = c.usage ? `/${c.verb} ${c.usage}` : `/${c.verb}`;
+    return `| \`${usage}\` | ${c.permission} | ${c.help} |`;
+  });
+  return [
+    "porchlight reads these commands at the start of a line in a pull request comment, in order:",
+    "",
+    "| Command | Needs | What it does |",
+    "|---|---|---|",
+    ...rows,
+    "",
+    "Commands in code blocks and quotes are ignored.",
+  ].join("\n");
+}

@@ -1,0 +1,55 @@
+import type { UpdateTarget } from "./args.js";
+
+/** What came of one command, for the reply. The github layer fills it in after acting. */
+export type CommandOutcome =
+  | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
+  | { kind: "returned-to-draft"; branch: string }
+  | { kind: "rendered"; commitSha?: string }
+  | { kind: "updated"; package: string; target: UpdateTarget; revision: number; commitSha?: string }
+  | { kind: "deletion-proposed"; package: string; revision: number }
+  | { kind: "promoted"; package: string; revision: number; channel: string }
+  | { kind: "fanout-started"; downstreams: number }
+  | { kind: "help"; text: string }
+  | { kind: "unknown"; verb: string; suggestion?: string; known: readonly string[] }
+  | { kind: "invalid"; reason: string }
+  | { kind: "refused"; reason: string };
+
+const short = (sha: string) => sha.slice(0, 7);
+
+/** The sentence (or block, for `/help`) that answers one command. */
+export function formatOutcome(outcome: CommandOutcome): string {
+  switch (outcome.kind) {
+    case "published":
+      return `Published **${outcome.package}** as \`${outcome.tag}\` (revision ${outcome.revision}, merge ${short(outcome.mergeSha)}).`;
+    case "returned-to-draft":
+      return `Returned to draft: the pull request is closed and the branch \`${outcome.branch}\` stays for more changes.`;
+    case "rendered":
+      return outcome.commitSha
+        ? `Rendered the package and pushed the result as ${short(outcome.commitSha)}.`
+        : "Rendered the package: the committed files are already up to date.";
+    case "updated": {
+      const what = outcome.target.kind === "channel" ? ` (newest on \`${outcome.target.channel}\`)` : "";
+      const pushed = outcome.commitSha ? `, pushed as ${short(outcome.commitSha)}` : "";
+      return `Updated **${outcome.package}** to upstream revision v${outcome.revision}${what}${pushed}.`;
+    }
+    case "deletion-proposed":
+      return `Proposed deleting **${outcome.package}**: revision v${outcome.revision} is now DeletionProposed. Approve to delete, or close to keep it.`;
+    case "promoted":
+      return `Added **${outcome.package}** v${outcome.revision} to the \`${outcome.channel}\` channel.`;
+    case "fanout-started":
+      return outcome.downstreams === 0
+        ? "No downstream variant targets this package; nothing to update."
+        : `Updating ${outcome.downstreams} downstream ${outcome.downstreams === 1 ? "variant" : "variants"}; each gets its own pull request.`;
+    case "help":
+      return outcome.text;
+    case "unknown": {
+      const hint = outcome.suggestion
+        ? ` — did you mean \`/${outcome.suggestion}\`?`
+        : `; known commands: ${outcome.known.map((v) => `\`/${v}\``).join(", ")}`;
+      return `Unknown command \`/${outcome.verb}\`${hint}`;
+    }
+    case "invalid":
+    case "refused":
+      return outcome.reason;
+  }
+}

@@ -1,0 +1,95 @@
+import type { Parsed } from "../lifecycle/result.js";
+import { type CommandArgs, noArgs, parsePromoteArgs, parseUpdateArgs, type Verb } from "./args.js";
+import type { Permission } from "./permission.js";
+
+/** One slash-command verb: everything the parser, the permission check and `/help` need to know. */
+export interface CommandSpec {
+  verb: Verb;
+  /** How the arguments are written, for `/help`: `[revision|channel]`, `<channel>`. */
+  usage: string;
+  /** The least permission on the repository someone needs to run it. */
+  permission: Permission;
+  /** One line for `/help`. */
+  help: string;
+  parseArgs(args: readonly string[]): Parsed<CommandArgs>;
+}
+
+/** The slash-command verbs, in the order `/help` lists them. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    verb: "approve",
+    usage: "",
+    permission: "write",
+    help: "Publish this proposal: merge the reviewed head and tag the package's next revision.",
+    parseArgs: noArgs("approve"),
+  },
+  {
+    verb: "reject",
+    usage: "",
+    permission: "write",
+    help: "Return this proposal to draft: close the pull request and keep its branch.",
+    parseArgs: noArgs("reject"),
+  },
+  {
+    verb: "render",
+    usage: "",
+    permission: "write",
+    help: "Run the package's function pipeline again and commit what changes.",
+    parseArgs: noArgs("render"),
+  },
+  {
+    verb: "update",
+    usage: "[revision|channel]",
+    permission: "write",
+    help: "Update the draft to a newer upstream revision: `v3`, the newest on a channel, or (by default) the newest.",
+    parseArgs: parseUpdateArgs,
+  },
+  {
+    verb: "propose-delete",
+    usage: "",
+    permission: "write",
+    help: "Propose deleting the package: its latest published revision becomes DeletionProposed.",
+    parseArgs: noArgs("propose-delete"),
+  },
+  {
+    verb: "promote",
+    usage: "<channel>",
+    permission: "write",
+    help: "Add the published revision to a channel of the catalog, like `stable`.",
+    parseArgs: parsePromoteArgs,
+  },
+  {
+    verb: "fanout",
+    usage: "",
+    permission: "write",
+    help: "Update the package's downstream variants now instead of at the next sweep.",
+    parseArgs: noArgs("fanout"),
+  },
+  {
+    verb: "help",
+    usage: "",
+    permission: "read",
+    help: "List these commands.",
+    parseArgs: noArgs("help"),
+  },
+];
+
+export function knownVerbs(registry: readonly CommandSpec[] = COMMANDS): string[] {
+  return registry.map((c) => c.verb);
+}
+
+/** The spec of a verb, or undefined; `lookupCommand` in parse.ts adds the "did you mean" for users. */
+export function findCommand(
+  verb: string,
+  registry: readonly CommandSpec[] = COMMANDS,
+): CommandSpec | undefined {
+  return registry.find((c) => c.verb === verb);
+}
+
+/** For code that names a verb itself: an unknown one is a programming error, listed with the known ones. */
+export function getCommand(verb: string, registry: readonly CommandSpec[] = COMMANDS): CommandSpec {
+  const spec = findCommand(verb, registry);
+  if (!spec)
+    throw new Error(`unknown slash-command "${verb}"; known commands: ${knownVerbs(registry).join(", ")}`);
+  return spec;
+}
