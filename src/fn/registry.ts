@@ -1,5 +1,6 @@
 import { applySetters } from "./builtins/apply-setters.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
+import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
 import type { BuiltinFunction } from "./types.js";
@@ -11,7 +12,7 @@ import type { BuiltinFunction } from "./types.js";
  *
  * One line per file in src/fn/builtins/ (each exports a BuiltinFunction); keep the list sorted by name.
  */
-const BUILTINS: readonly BuiltinFunction[] = [applySetters, setAnnotations, setLabels, setNamespace];
+const BUILTINS: readonly BuiltinFunction[] = [applySetters, setAnnotations, setImage, setLabels, setNamespace];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
 export interface RuntimeHints {

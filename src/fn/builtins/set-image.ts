@@ -1,0 +1,213 @@
+import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
+import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import { childMap, rootMap, scalarEntry } from "./util/catalog-fields.js";
+import { configMapData, isConfigMap, isGVK, matchesGVK, stringEntries } from "./util/catalog-fnconfig.js";
+import { configErrorResult, infoResult } from "./util/catalog-results.js";
+
+/**
+ * set-image, as gcr.io/kpt-fn/set-image:v0.1 does it (kustomize's image tag filter): every container
+ * and init container image whose name matches `image.name` gets the new name, tag or digest, in pods and
+ * pod templates (kustomize's default image field specs) and in any `additionalImageFields`.
+ * CustomResourceDefinitions are never touched. Reports one result per image set, or "no images changed".
+ */
+
+const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+const CONFIG_KIND = "SetImage";
+
+export interface ImageRule {
+  name: string;
+  newName: string;
+  newTag: string;
+  digest: string;
+}
+
+interface ImageFieldSpec {
+  group: string;
+  version: string;
+  kind: string;
+  path: string[];
+}
+
+/** kustomize's built-in image field specs (of the kustomize the catalog's v0.1 builds with). */
+const DEFAULT_IMAGE_FIELDS: readonly ImageFieldSpec[] = [
+  "spec/containers[]/image",
+  "spec/initContainers[]/image",
+  "spec/template/spec/containers[]/image",
+  "spec/template/spec/initContainers[]/image",
+].map((p) => ({ group: "", version: "", kind: "", path: p.split("/") }));
+
+interface SetImageConfig {
+  image: ImageRule;
+  fields: ImageFieldSpec[];
+}
+
+function imageRule(values: ReadonlyMap<string, string>): ImageRule {
+  return {
+    name: values.get("name") ?? "",
+    newName: values.get("newName") ?? "",
+    newTag: values.get("newTag") ?? "",
+    digest: values.get("digest") ?? "",
+  };
+}
+
+function readAdditionalFields(node: unknown): ImageFieldSpec[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const e = stringEntries(item);
+    return {
+      group: e.get("group") ?? "",
+      version: e.get("version") ?? "",
+      kind: e.get("kind") ?? "",
+      path: (e.get("path") ?? "").split("/"),
+    };
+  });
+}
+
+/** The config, or the catalog's error message. */
+export function readSetImageConfig(config: Document | undefined): SetImageConfig | string {
+  let image: ImageRule;
+  let fields: ImageFieldSpec[] = [];
+  if (config && isConfigMap(config)) {
+    image = imageRule(configMapData(config));
+  } else if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
+    image = imageRule(stringEntries(config.get("image", true)));
+    fields = readAdditionalFields(config.get("additionalImageFields", true));
+  } else {
+    return `\`functionConfig\` must be a \`ConfigMap\` or \`${CONFIG_KIND}\``;
+  }
+  if (image.name === "") return "missing image name";
+  if (image.newName === "" && image.newTag === "" && image.digest === "") {
+    return "missing image newName, newTag, or digest";
+  }
+  if (image.newTag !== "" && image.digest !== "") return "image newTag and digest both set";
+  return { image, fields: [...fields, ...DEFAULT_IMAGE_FIELDS] };
+}
+
+/**
+ * kustomize's image match: the value is the name, optionally followed by `@sha256` and a `:tag`. The
+ * name is used as a regular expression, as kustomize does.
+ */
+export function isImageMatched(value: string, name: string): boolean {
+  try {
+    return new RegExp(`^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`).test(value);
+  } catch {
+    return false;
+  }
+}
+
+/** Splits an image into name and tag, the tag keeping its `:` or `@` (a registry port is not a tag). */
+export function splitImage(image: string): { name: string; tag: string } {
+  let colon = -1;
+  const slash = image.indexOf("/");
+  if (slash < 0) {
+    colon = image.lastIndexOf(":");
+  } else {
+    const last = image.slice(slash).lastIndexOf(":");
+    if (last > 0) colon = slash + last;
+  }
+  const at = image.lastIndexOf("@");
+  if (colon < 0 && at < 0) return { name: image, tag: "" };
+  const i = at > 0 ? at : colon;
+  return { name: image.slice(0, i), tag: image.slice(i) };
+}
+
+/** The image `value` becomes under the rule, or undefined when the rule does not match it. */
+export function applyImageRule(value: string, rule: ImageRule): string | undefined {
+  if (!isImageMatched(value, rule.name)) return undefined;
+  let { name, tag } = splitImage(value);
+  if (rule.newName !== "") name = rule.newName;
+  if (rule.newTag !== "") tag = `:${rule.newTag}`;
+  if (rule.digest !== "") tag = `@${rule.digest}`;
+  return name + tag;
+}
+
+interface ImageChange {
+  path: string;
+  from: string;
+  to: string;
+}
+
+/** Visits the scalar at the end of `path` below `map`, tracking a readable field path. */
+function visitImages(
+  map: YAMLMap,
+  path: readonly string[],
+  at: number,
+  trail: string,
+  rule: ImageRule,
+  changes: ImageChange[],
+): void {
+  const segment = path[at]!;
+  const join = (s: string) => (trail === "" ? s : `${trail}.${s}`);
+  if (at === path.length - 1) {
+    const node = map.get(segment, true);
+    if (!isScalar(node)) return;
+    const from = scalarEntry(map, segment) ?? "";
+    const to = applyImageRule(from, rule);
+    if (to === undefined) return;
+    if (to !== from) node.value = to;
+    changes.push({ path: join(segment), from, to });
+    return;
+  }
+  if (segment.endsWith("[]")) {
+    const key = segment.slice(0, -2);
+    const seq = map.get(key, true);
+    if (!isSeq(seq)) return;
+    seq.items.forEach((item, i) => {
+      if (!isMap(item)) return;
+      const name = scalarEntry(item, "name");
+      const element = name === undefined ? `${key}[${i}]` : `${key}[name=${name}]`;
+      visitImages(item, path, at + 1, join(element), rule, changes);
+    });
+    return;
+  }
+  const next = childMap(map, segment);
+  if (next) visitImages(next, path, at + 1, join(segment), rule, changes);
+}
+
+function changeResults(doc: Document, changes: readonly ImageChange[]): FunctionResult[] {
+  const resourceRef: NonNullable<FunctionResult["resourceRef"]> = {
+    apiVersion: apiVersionOf(doc),
+    kind: kindOf(doc),
+    name: nameOf(doc),
+  };
+  const namespace = namespaceOf(doc);
+  if (namespace) resourceRef.namespace = namespace;
+  const path = getAnnotation(doc, ANNOTATION.path) ?? getAnnotation(doc, ANNOTATION.internalPath);
+  const index = Number(
+    getAnnotation(doc, ANNOTATION.index) ?? getAnnotation(doc, ANNOTATION.internalIndex) ?? 0,
+  );
+  return changes.map((c) => ({
+    message: `set image from ${c.from} to ${c.to}`,
+    severity: "info",
+    resourceRef,
+    field: { path: c.path, currentValue: c.from, proposedValue: c.to },
+    file: { ...(path === undefined ? {} : { path }), index: Number.isInteger(index) ? index : 0 },
+  }));
+}
+
+export const setImage: BuiltinFunction = {
+  name: "set-image",
+  run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const cfg = readSetImageConfig(input.functionConfig);
+    if (typeof cfg === "string") {
+      input.results.push(configErrorResult(cfg, input.functionConfig));
+      return input;
+    }
+    const results: FunctionResult[] = [];
+    for (const doc of input.items) {
+      ctx.signal?.throwIfAborted();
+      const root = rootMap(doc);
+      if (!root || kindOf(doc) === "CustomResourceDefinition") continue;
+      const changes: ImageChange[] = [];
+      for (const fs of cfg.fields) {
+        if (fs.path.length === 0 || !matchesGVK(doc, fs.group, fs.version, fs.kind)) continue;
+        visitImages(root, fs.path, 0, "", cfg.image, changes);
+      }
+      results.push(...changeResults(doc, changes));
+    }
+    input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
+    return input;
+  },
+};

@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { applyImageRule, setImage, splitImage } from "../../../src/fn/builtins/set-image.js";
+import { codeBlock } from "../../util/codeblock.js";
+import { runBuiltin } from "./catalog-harness.js";
+
+const rule = (r: Partial<{ name: string; newName: string; newTag: string; digest: string }>) => ({
+  name: "",
+  newName: "",
+  newTag: "",
+  digest: "",
+  ...r,
+});
+
+describe("set-image", () => {
+  it.each([
+    ["nginx", { name: "nginx", newTag: "1.21" }, "nginx:1.21"],
+    ["nginx:1.20", { name: "nginx", newTag: "1.21" }, "nginx:1.21"],
+    ["nginx:1.20", { name: "nginx", newName: "bitnami/nginx" }, "bitnami/nginx:1.20"],
+    ["nginx:1.20", { name: "nginx", digest: "sha256:abc" }, "nginx@sha256:abc"],
+    ["localhost:5000/app:v1", { name: "localhost:5000/app", newTag: "v2" }, "localhost:5000/app:v2"],
+    ["nginx-extra:1.0", { name: "nginx", newTag: "2" }, undefined],
+    ["my/nginx:1.0", { name: "nginx", newTag: "2" }, undefined],
+  ])("maps %s with %o to %s", (value, r, expected) => {
+    expect(applyImageRule(value, rule(r))).toBe(expected);
+  });
+
+  it("splits name and tag without mistaking a registry port for a tag", () => {
+    expect(splitImage("registry:5000/app")).toEqual({ name: "registry:5000/app", tag: "" });
+    expect(splitImage("app@sha256:1")).toEqual({ name: "app", tag: "@sha256:1" });
+  });
+
+  it("sets matching container and init container images in pod templates and pods", async () => {
+    const input = codeBlock`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: my-nginx
+        annotations:
+          config.kubernetes.io/path: deploy.yaml
+          config.kubernetes.io/index: '0'
+      spec:
+        template:
+          spec:
+            initContainers:
+              - name: init
+                image: busybox
+            containers:
+              - name: nginx
+                image: "nginx:1.14.2" # pinned
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: pod
+      spec:
+        containers:
+          - name: nginx
+            image: nginx
+    `;
+    const cfg = codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: c
+      data:
+        name: nginx
+        newName: bitnami/nginx
+        newTag: 1.21.4
+    `;
+    const { output, results } = await runBuiltin(setImage, input, cfg);
+    expect(output).toBe(
+      input
+        .replace('"nginx:1.14.2"', '"bitnami/nginx:1.21.4"')
+        .replace("image: nginx\n", "image: bitnami/nginx:1.21.4\n"),
+    );
+    expect(results).toEqual([
+      {
+        message: "set image from nginx:1.14.2 to bitnami/nginx:1.21.4",
+        severity: "info",
+        resourceRef: { apiVersion: "apps/v1", kind: "Deployment", name: "my-nginx" },
+        field: {
+          path: "spec.template.spec.containers[name=nginx].image",
+          currentValue: "nginx:1.14.2",
+          proposedValue: "bitnami/nginx:1.21.4",
+        },
+        file: { path: "deploy.yaml", index: 0 },
+      },
+      expect.objectContaining({ message: "set image from nginx to bitnami/nginx:1.21.4" }),
+    ]);
+  });
+
+  it("uses additionalImageFields of a SetImage config and never touches CRDs", async () => {
+    const input = codeBlock`
+      apiVersion: example.com/v1
+      kind: App
+      metadata:
+        name: app
+      spec:
+        image: nginx:1
+      ---
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata:
+        name: apps.example.com
+      spec:
+        containers:
+          - image: nginx:1
+    `;
+    const cfg = codeBlock`
+      apiVersion: fn.kpt.dev/v1alpha1
+      kind: SetImage
+      metadata:
+        name: c
+      image:
+        name: nginx
+        newTag: "2"
+      additionalImageFields:
+        - kind: App
+          path: spec/image
+    `;
+    const { output, results } = await runBuiltin(setImage, input, cfg);
+    expect(output).toBe(input.replace("image: nginx:1\n", "image: nginx:2\n"));
+    expect(results.map((r) => r.message)).toEqual(["set image from nginx:1 to nginx:2"]);
+  });
+
+  it("reports when nothing matched", async () => {
+    const input =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n    - image: redis\n";
+    const cfg = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  name: nginx\n  newTag: x\n";
+    const { output, results } = await runBuiltin(setImage, input, cfg);
+    expect(output).toBe(input);
+    expect(results).toEqual([{ message: "no images changed", severity: "info" }]);
+  });
+
+  it.each([
+    [
+      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: c\n",
+      "`functionConfig` must be a `ConfigMap` or `SetImage`",
+    ],
+    ["apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  newTag: x\n", "missing image name"],
+    [
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  name: x\n",
+      "missing image newName, newTag, or digest",
+    ],
+    [
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  name: x\n  newTag: a\n  digest: b\n",
+      "image newTag and digest both set",
+    ],
+  ])("rejects a bad config (%#)", async (cfg, message) => {
+    const { results } = await runBuiltin(setImage, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n", cfg);
+    expect(results).toEqual([expect.objectContaining({ severity: "error", message })]);
+  });
+});
