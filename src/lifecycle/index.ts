@@ -22,6 +22,16 @@ export { refNameProblem } from "./git-ref.js";
 export { DELETION_LABEL } from "./labels.js";
 export { LIFECYCLES, type Lifecycle, transitionProblem } from "./lifecycle.js";
 export { packagePathProblem } from "./package-path.js";
+export {
+  type CheckRunInfo,
+  checkProblems,
+  decidePublish,
+  type PublishDecision,
+  type PublishInput,
+  type PublishTrigger,
+  REQUIRED_CHECKS,
+  type ReviewInfo,
+} from "./publish.js";
 export { indexRefs, type RefInfo, type RefKind, refConflict, type ShortRef, shortRef } from "./refs.js";
 export type { Parsed } from "./result.js";
 export { formatRevisionTag, parseRevisionTag, type RevisionRef } from "./revision-tag.js";
