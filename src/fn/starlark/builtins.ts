@@ -1,0 +1,277 @@
+import { positional, unpack, wantInt, wantString } from "./args.js";
+import { fail } from "./errors.js";
+import { parseIntLiteral } from "./intparse.js";
+import { dictUpdate } from "./methods/dict.js";
+import { attrNames, getAttr, hasAttr } from "./methods/index.js";
+import { elementsOf, iterate, lengthOf } from "./ops.js";
+import type { Thread } from "./thread.js";
+import { Builtin, type BuiltinImpl } from "./values/callable.js";
+import { compare, equals } from "./values/compare.js";
+import { Bytes, isInt, None, normInt, StarFloat, truth, typeName, type Value } from "./values/core.js";
+import { StarDict, StarSet } from "./values/dict.js";
+import { hashKey } from "./values/hash.js";
+import { StarList, StarRange, StarTuple } from "./values/list.js";
+import { repr, str } from "./values/repr.js";
+
+type Impl = (thread: Thread, args: Value[], kwargs: [string, Value][]) => Value;
+
+function minmax(name: string, sign: number): Impl {
+  return (thread, args, kwargs) => {
+    const [key] = unpack(name, [], kwargs, ["key?"]);
+    if (args.length === 0) fail(`${name}: got 0 arguments, want at least 1`);
+    const elems = args.length === 1 ? iterate(args[0]!) : args;
+    if (elems.length === 0) fail(`${name}: empty sequence`);
+    let best = elems[0]!;
+    let bestKey = key && key !== None ? thread.call(key, [best]) : best;
+    for (let i = 1; i < elems.length; i++) {
+      const k = key && key !== None ? thread.call(key, [elems[i]!]) : elems[i]!;
+      if (compare("<", k, bestKey) * sign < 0) {
+        best = elems[i]!;
+        bestKey = k;
+      }
+    }
+    return best;
+  };
+}
+
+function hashString(s: string): number {
+  // Go starlark's string hash is FNV-1a over the UTF-8 bytes (32-bit), returned as an int.
+  let h = 2166136261;
+  for (const b of Buffer.from(s, "utf8")) {
+    h ^= b;
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  return h;
+}
+
+function toFloat(v: Value): number {
+  if (v instanceof StarFloat) return v.v;
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (isInt(v)) {
+    const f = Number(v);
+    if (!Number.isFinite(f)) fail("int too large to convert to float");
+    return f;
+  }
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (/^[+-]?(inf|infinity)$/.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
+    if (/^[+-]?nan$/.test(s)) return Number.NaN;
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/.test(s)) fail(`float: invalid syntax`);
+    return Number(s);
+  }
+  return fail(`float: got ${typeName(v)}, want number or string`);
+}
+
+const IMPLS: Record<string, Impl> = {
+  abs(_t, args, kwargs) {
+    const [x] = positional("abs", args, kwargs, 1);
+    if (typeof x === "number") return Math.abs(x);
+    if (typeof x === "bigint") return normInt(x < 0n ? -x : x);
+    if (x instanceof StarFloat) return new StarFloat(Math.abs(x.v));
+    return fail(`abs: got ${typeName(x!)}, want int or float`);
+  },
+  all(_t, args, kwargs) {
+    const [x] = positional("all", args, kwargs, 1);
+    return iterate(x!).every(truth);
+  },
+  any(_t, args, kwargs) {
+    const [x] = positional("any", args, kwargs, 1);
+    return iterate(x!).some(truth);
+  },
+  bool(_t, args, kwargs) {
+    const [x] = positional("bool", args, kwargs, 0, 1);
+    return x === undefined ? false : truth(x);
+  },
+  bytes(_t, args, kwargs) {
+    const [x] = positional("bytes", args, kwargs, 1);
+    if (x instanceof Bytes) return x;
+    if (typeof x === "string") return new Bytes(Buffer.from(x, "utf8").toString("latin1"));
+    const elems = elementsOf(x!);
+    if (elems === undefined) fail(`bytes: got ${typeName(x!)}, want string, bytes, or iterable of ints`);
+    return new Bytes(elems.map((e) => String.fromCharCode(wantInt("bytes", "x", e) & 255)).join(""));
+  },
+  chr(_t, args, kwargs) {
+    const [x] = positional("chr", args, kwargs, 1);
+    const n = wantInt("chr", "i", x!);
+    if (n < 0) fail(`chr: Unicode code point ${n} out of range (<0)`);
+    if (n > 0x10ffff)
+      fail(`chr: Unicode code point U+${n.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
+    return String.fromCodePoint(n);
+  },
+  dict(thread, args, kwargs) {
+    const d = new StarDict();
+    dictUpdate("dict", d, args, kwargs);
+    thread.budget.charge(d.size + 1);
+    return d;
+  },
+  dir(_t, args, kwargs) {
+    const [x] = positional("dir", args, kwargs, 1);
+    return new StarList(attrNames(x!));
+  },
+  enumerate(thread, args, kwargs) {
+    const [x, s] = unpack("enumerate", args, kwargs, ["iterable", "start?"]);
+    const start = s === undefined ? 0 : wantInt("enumerate", "start", s);
+    const elems = iterate(x!);
+    thread.budget.charge(elems.length);
+    return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
+  },
+  fail(_t, args, kwargs) {
+    const [sep] = unpack("fail", [], kwargs, ["sep?"]);
+    const s = sep === undefined ? " " : wantString("fail", "sep", sep);
+    return fail(`fail: ${args.map(str).join(s)}`);
+  },
+  float(_t, args, kwargs) {
+    const [x] = positional("float", args, kwargs, 0, 1);
+    return new StarFloat(x === undefined ? 0 : toFloat(x));
+  },
+  getattr(_t, args, kwargs) {
+    const [x, name, dflt] = positional("getattr", args, kwargs, 2, 3);
+    const n = wantString("getattr", "name", name!);
+    if (dflt !== undefined && !hasAttr(x!, n)) return dflt;
+    return getAttr(x!, n);
+  },
+  hasattr(_t, args, kwargs) {
+    const [x, name] = positional("hasattr", args, kwargs, 2);
+    return hasAttr(x!, wantString("hasattr", "name", name!));
+  },
+  hash(_t, args, kwargs) {
+    const [x] = positional("hash", args, kwargs, 1);
+    if (typeof x === "string") return hashString(x);
+    if (x instanceof Bytes) return hashString(Buffer.from(x.b, "latin1").toString("utf8"));
+    hashKey(x!);
+    return fail(`hash: unsupported type ${typeName(x!)}`);
+  },
+  int(_t, args, kwargs) {
+    const [x, base] = unpack("int", args, kwargs, ["x?", "base?"]);
+    if (x === undefined) return 0;
+    if (typeof x === "string")
+      return parseIntLiteral(x, base === undefined ? 10 : wantInt("int", "base", base));
+    if (base !== undefined) fail("int: can't convert non-string with explicit base");
+    if (typeof x === "boolean") return x ? 1 : 0;
+    if (isInt(x)) return x;
+    if (x instanceof StarFloat) {
+      if (!Number.isFinite(x.v)) fail(`int: cannot convert ${repr(x)} to int`);
+      const t = Math.trunc(x.v);
+      return Number.isSafeInteger(t) ? t : normInt(BigInt(t));
+    }
+    return fail(`int: got ${typeName(x)}, want int, float, or string`);
+  },
+  len(_t, args, kwargs) {
+    const [x] = positional("len", args, kwargs, 1);
+    const n = lengthOf(x!);
+    if (n < 0) fail(`len: value of type ${typeName(x!)} has no len`);
+    return n;
+  },
+  list(thread, args, kwargs) {
+    const [x] = positional("list", args, kwargs, 0, 1);
+    if (x === undefined) return new StarList();
+    const elems = iterate(x).slice();
+    thread.budget.charge(elems.length + 1);
+    return new StarList(elems);
+  },
+  max: minmax("max", -1),
+  min: minmax("min", 1),
+  ord(_t, args, kwargs) {
+    const [x] = positional("ord", args, kwargs, 1);
+    if (x instanceof Bytes) {
+      if (x.b.length !== 1) fail(`ord: bytes has length ${x.b.length}, want 1`);
+      return x.b.charCodeAt(0);
+    }
+    const s = wantString("ord", "c", x!);
+    const cps = [...s];
+    if (cps.length !== 1) fail(`ord: string encodes ${Buffer.byteLength(s)} Unicode code points, want 1`);
+    return cps[0]!.codePointAt(0)!;
+  },
+  print(thread, args, kwargs) {
+    const [sep] = unpack("print", [], kwargs, ["sep?"]);
+    const s = sep === undefined ? " " : wantString("print", "sep", sep);
+    thread.print(args.map(str).join(s));
+    return None;
+  },
+  range(thread, args, kwargs) {
+    const [a, b, c] = positional("range", args, kwargs, 1, 3);
+    let start = 0;
+    let stop: number;
+    let step = 1;
+    if (b === undefined) stop = wantInt("range", "stop", a!);
+    else {
+      start = wantInt("range", "start", a!);
+      stop = wantInt("range", "stop", b);
+      if (c !== undefined) step = wantInt("range", "step", c);
+    }
+    if (step === 0) fail("range: step argument must not be zero");
+    void thread;
+    return new StarRange(start, stop, step);
+  },
+  repr(_t, args, kwargs) {
+    const [x] = positional("repr", args, kwargs, 1);
+    return repr(x!);
+  },
+  reversed(thread, args, kwargs) {
+    const [x] = positional("reversed", args, kwargs, 1);
+    const elems = iterate(x!).slice().reverse();
+    thread.budget.charge(elems.length);
+    return new StarList(elems);
+  },
+  set(thread, args, kwargs) {
+    const [x] = positional("set", args, kwargs, 0, 1);
+    const s = new StarSet();
+    if (x !== undefined) for (const e of iterate(x)) s.add(e);
+    thread.budget.charge(s.size + 1);
+    return s;
+  },
+  sorted(thread, args, kwargs) {
+    const [x, key, rev] = unpack("sorted", args, kwargs, ["iterable", "key?", "reverse?"]);
+    const elems = iterate(x!).slice();
+    thread.budget.charge(elems.length);
+    const keys = key && key !== None ? elems.map((e) => thread.call(key, [e])) : elems;
+    const idx = elems.map((_, i) => i);
+    idx.sort((i, j) => compare("<", keys[i]!, keys[j]!));
+    if (rev !== undefined && truth(rev)) {
+      // stable reverse: sort descending while keeping equal elements in input order
+      idx.sort((i, j) => compare("<", keys[j]!, keys[i]!) || i - j);
+    }
+    return new StarList(idx.map((i) => elems[i]!));
+  },
+  str(_t, args, kwargs) {
+    const [x] = positional("str", args, kwargs, 1);
+    if (x instanceof Bytes) return Buffer.from(x.b, "latin1").toString("utf8");
+    return str(x!);
+  },
+  tuple(_t, args, kwargs) {
+    const [x] = positional("tuple", args, kwargs, 0, 1);
+    if (x === undefined) return new StarTuple([]);
+    if (x instanceof StarTuple) return x;
+    return new StarTuple(iterate(x).slice());
+  },
+  type(_t, args, kwargs) {
+    const [x] = positional("type", args, kwargs, 1);
+    return typeName(x!);
+  },
+  zip(thread, args, kwargs) {
+    positional("zip", [], kwargs, 0);
+    const seqs = args.map(iterate);
+    const n = seqs.length === 0 ? 0 : Math.min(...seqs.map((s) => s.length));
+    thread.budget.charge(n);
+    const out: Value[] = [];
+    for (let i = 0; i < n; i++) out.push(new StarTuple(seqs.map((s) => s[i]!)));
+    return new StarList(out);
+  },
+};
+
+/** The universal environment: Go starlark's builtins (plus None, True, False). */
+export function universe(): Map<string, Value> {
+  const m = new Map<string, Value>([
+    ["None", None],
+    ["True", true],
+    ["False", false],
+  ]);
+  for (const [name, impl] of Object.entries(IMPLS)) {
+    m.set(name, new Builtin(name, impl as unknown as BuiltinImpl));
+  }
+  return m;
+}
+
+export function sameValue(a: Value, b: Value): boolean {
+  return equals(a, b);
+}
