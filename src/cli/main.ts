@@ -4,7 +4,10 @@ import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
  * The command groups, one module each, loaded on demand so `porchlight fn render` does not pay for
  * the forge or the GitHub client. Add a group here and in HELP.
  */
-const COMMANDS: Record<string, () => Promise<CliCommand>> = {};
+const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  pkg: async () => (await import("./pkg.js")).pkgCommand,
+  catalog: async () => (await import("./catalog.js")).catalogCommand,
+};
 
 const HELP = `porchlight — kpt package orchestration on GitHub
 

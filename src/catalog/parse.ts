@@ -1,0 +1,64 @@
+import { type Document, LineCounter, parseDocument } from "yaml";
+import { CatalogError, type CatalogProblem, type GraphViolation } from "./errors.js";
+import { checkCatalog } from "./graph.js";
+import { CATALOG_FILE, CATALOG_SCHEMA, type Catalog, catalogSchema } from "./schema.js";
+import { formatPath, locatePath, type PathSegment, positionOf } from "./yaml-position.js";
+
+export interface ParsedCatalog {
+  catalog: Catalog;
+  document: Document;
+}
+
+/** An empty catalog, for a repository that has published nothing yet. */
+export const EMPTY_CATALOG = `# Published revisions, channels and upgrade edges of this repository's packages.\n# Kept by porchlight; edits are validated on every change.\nschema: ${CATALOG_SCHEMA}\npackages: []\n`;
+
+/**
+ * Reads a catalog file, checking both its shape and the channel rules (one head per channel, every entry
+ * reachable from it, no cycles). Throws a CatalogError whose problems name line, column and field.
+ */
+export function parseCatalog(text: string, file = CATALOG_FILE): ParsedCatalog {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text.trim() === "" ? EMPTY_CATALOG : text, {
+    lineCounter,
+    prettyErrors: false,
+  });
+  if (document.errors.length > 0) {
+    throw new CatalogError(
+      `${file} is not valid YAML`,
+      document.errors.map((e) => {
+        const pos = lineCounter.linePos(e.pos[0]);
+        return {
+          file,
+          line: pos.line,
+          column: pos.col,
+          field: "",
+          message: e.message.split("\n")[0] ?? e.message,
+        };
+      }),
+    );
+  }
+  const at = (path: PathSegment[], message: string, preferKey = false): CatalogProblem => {
+    const { node } = locatePath(document.contents, path, { preferKey });
+    return { file, ...positionOf(node, lineCounter), field: formatPath(path), message };
+  };
+  const parsed = catalogSchema.safeParse(document.toJS());
+  if (!parsed.success) {
+    throw new CatalogError(
+      `${file} is not a porchlight catalog`,
+      parsed.error.issues.map((issue) => {
+        const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
+        if (issue.code === "unrecognized_keys")
+          return at([...path, issue.keys[0] ?? ""], `unknown field ${JSON.stringify(issue.keys[0])}`, true);
+        return at(path, issue.message);
+      }),
+    );
+  }
+  const violations: GraphViolation[] = checkCatalog(parsed.data);
+  if (violations.length > 0) {
+    throw new CatalogError(
+      `${file} breaks the channel rules`,
+      violations.map((v) => at(v.path, v.message)),
+    );
+  }
+  return { catalog: parsed.data, document };
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+
+/** The `schema:` value of a porchlight catalog file. */
+export const CATALOG_SCHEMA = "porchlight.catalog/v1";
+/** Where the catalog lives in the upstream repository. */
+export const CATALOG_BRANCH = "porchlight/catalog";
+export const CATALOG_FILE = "catalog.yaml";
+
+const revisionName = z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3");
+
+/** A published revision of a package: the tag `<package>/<revision>` on `commit`, made at `time`. */
+export const catalogRevisionSchema = z.strictObject({
+  revision: revisionName,
+  commit: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a git commit SHA (hex)"),
+  time: z.string().min(1, "must be the publish time, RFC 3339"),
+});
+
+/**
+ * An entry of a channel, as operator-registry's `olm.channel` entries: `replaces` is the revision this one
+ * upgrades from along the channel; `skips` are revisions whose downstreams jump straight here, and which are
+ * no longer offered as an upgrade themselves.
+ */
+export const channelEntrySchema = z.strictObject({
+  name: revisionName,
+  replaces: revisionName.optional(),
+  skips: z.array(revisionName).optional(),
+});
+
+export const catalogChannelSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a channel name such as stable or beta"),
+  entries: z.array(channelEntrySchema),
+});
+
+export const catalogPackageSchema = z.strictObject({
+  name: z.string().min(1),
+  revisions: z.array(catalogRevisionSchema),
+  channels: z.array(catalogChannelSchema).default([]),
+});
+
+export const catalogSchema = z.strictObject({
+  schema: z.literal(CATALOG_SCHEMA),
+  packages: z
+    .array(catalogPackageSchema)
+    .nullish()
+    .transform((p) => p ?? []),
+});
+
+export type Catalog = z.infer<typeof catalogSchema>;
+export type CatalogPackage = z.infer<typeof catalogPackageSchema>;
+export type CatalogRevision = z.infer<typeof catalogRevisionSchema>;
+export type CatalogChannel = z.infer<typeof catalogChannelSchema>;
+export type ChannelEntry = z.infer<typeof channelEntrySchema>;
+
+/** The number of a revision, `v12` → 12, for ordering. */
+export function revisionNumber(revision: string): number {
+  return Number.parseInt(revision.slice(1), 10);
+}

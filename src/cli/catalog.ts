@@ -1,0 +1,202 @@
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { stringify } from "yaml";
+import {
+  CATALOG_BRANCH,
+  CATALOG_FILE,
+  CatalogError,
+  findPackage,
+  listChannels,
+  listPackages,
+  listRevisions,
+  parseCatalog,
+  upgradePath,
+} from "../catalog/index.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
+
+const USAGE = `Usage: porchlight catalog [list | revisions PKG | channels PKG | path PKG FROM [--channel C]]
+                         [--file catalog.yaml | --repo DIR] [-o table|yaml|json]
+
+Shows the package catalog: published revisions, channels and upgrade paths.
+  list              packages, their revision count, latest revision and channels (default)
+  revisions PKG     every published revision of PKG with commit, time and channels
+  channels PKG      every channel of PKG with its head and entries
+  path PKG FROM     the upgrade path from revision FROM to the channel head
+
+  --file FILE       read the catalog from FILE (default: ./${CATALOG_FILE})
+  --repo DIR        read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of the git repository at DIR
+  --channel C       the channel for 'path' (needed when PKG has several)
+  -o, --output F    table (default), yaml or json
+`;
+
+type Output = "table" | "yaml" | "json";
+
+export const catalogCommand: CliCommand = async (args, io) => {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(args);
+  } catch (err) {
+    throw new UsageError(`porchlight catalog: ${(err as Error).message}\n\n${USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const output = (values.output ?? "table") as Output;
+  if (!["table", "yaml", "json"].includes(output))
+    throw new UsageError(`porchlight catalog: unknown output "${output}": use table, yaml or json`);
+  if (values.file && values.repo) throw new UsageError("porchlight catalog: give --file or --repo, not both");
+
+  const [verb = "list", pkgName, from, ...extra] = positionals;
+  const needs = { list: 0, revisions: 1, channels: 1, path: 2 }[verb];
+  if (needs === undefined)
+    throw new UsageError(`porchlight catalog: unknown subcommand "${verb}"\n\n${USAGE}`);
+  if (Math.max(positionals.length - 1, 0) !== needs || extra.length > 0)
+    throw new UsageError(`porchlight catalog ${verb}: wrong arguments\n\n${USAGE}`);
+
+  let source: string;
+  let text: string;
+  try {
+    ({ source, text } = await readCatalogText(values, io));
+  } catch (err) {
+    io.stderr(`porchlight catalog: ${(err as Error).message}\n`);
+    return 1;
+  }
+  let catalog: ReturnType<typeof parseCatalog>["catalog"];
+  try {
+    catalog = parseCatalog(text, source).catalog;
+  } catch (err) {
+    if (err instanceof CatalogError) {
+      io.stderr(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+
+  const pkg = pkgName === undefined ? undefined : findPackage(catalog, pkgName);
+  if (pkgName !== undefined && !pkg) {
+    io.stderr(
+      `porchlight catalog: no package ${pkgName} in ${source} (packages: ${catalog.packages.map((p) => p.name).join(", ") || "none"})\n`,
+    );
+    return 1;
+  }
+  switch (verb) {
+    case "list": {
+      const rows = listPackages(catalog);
+      print(io, output, rows, ["PACKAGE", "REVISIONS", "LATEST", "CHANNELS"], (r) => [
+        r.name,
+        String(r.revisions),
+        r.latest ?? "-",
+        r.channels.join(",") || "-",
+      ]);
+      return 0;
+    }
+    case "revisions": {
+      const rows = listRevisions(catalog, pkgName as string) ?? [];
+      print(io, output, rows, ["REVISION", "COMMIT", "TIME", "CHANNELS", "SKIPPED IN"], (r) => [
+        r.revision,
+        r.commit.slice(0, 12),
+        r.time,
+        r.channels.join(",") || "-",
+        r.skippedIn.join(",") || "-",
+      ]);
+      return 0;
+    }
+    case "channels": {
+      const rows = listChannels(catalog, pkgName as string) ?? [];
+      print(io, output, rows, ["CHANNEL", "HEAD", "ENTRIES"], (c) => [
+        c.name,
+        c.head ?? "-",
+        c.entries
+          .map(
+            (e) =>
+              `${e.name}${e.replaces ? `<-${e.replaces}` : ""}${e.skips.length ? ` skips ${e.skips.join(",")}` : ""}`,
+          )
+          .join("; "),
+      ]);
+      return 0;
+    }
+    default: {
+      const channels = pkg?.channels.map((c) => c.name) ?? [];
+      const channel = values.channel ?? (channels.length === 1 ? channels[0] : undefined);
+      if (!channel) {
+        io.stderr(
+          `porchlight catalog path: ${pkgName} has channels ${channels.join(", ") || "none"}; name one with --channel\n`,
+        );
+        return 2;
+      }
+      const result = upgradePath(catalog, pkgName as string, from as string, channel);
+      if (!result.ok) {
+        io.stderr(`porchlight catalog path: ${result.reason}\n`);
+        return 1;
+      }
+      const value = { package: pkgName, channel, from, to: result.path.at(-1), path: result.path };
+      if (output === "table") io.stdout(`${result.path.join(" -> ")}\n`);
+      else io.stdout(output === "json" ? `${JSON.stringify(value, null, 2)}\n` : stringify(value));
+      return 0;
+    }
+  }
+};
+
+function parseOptions(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      file: { type: "string" },
+      repo: { type: "string" },
+      channel: { type: "string" },
+      output: { type: "string", short: "o" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+}
+
+async function readCatalogText(
+  values: { file?: string; repo?: string },
+  io: CliIO,
+): Promise<{ source: string; text: string }> {
+  if (values.repo !== undefined) {
+    const dir = resolve(io.cwd, values.repo);
+    const run = promisify(execFile);
+    for (const ref of [CATALOG_BRANCH, `origin/${CATALOG_BRANCH}`]) {
+      try {
+        const { stdout } = await run("git", ["-C", dir, "show", `${ref}:${CATALOG_FILE}`], {
+          maxBuffer: 64 * 1024 * 1024,
+        });
+        return { source: `${ref}:${CATALOG_FILE}`, text: stdout };
+      } catch {
+        // try the next ref
+      }
+    }
+    throw new Error(
+      `cannot read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of ${dir}: is it a git repository where porchlight has published?`,
+    );
+  }
+  const file = resolve(io.cwd, values.file ?? CATALOG_FILE);
+  try {
+    return { source: values.file ?? CATALOG_FILE, text: await readFile(file, "utf8") };
+  } catch (err) {
+    throw new Error(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+function print<T>(io: CliIO, output: Output, rows: T[], header: string[], cells: (row: T) => string[]): void {
+  if (output === "json") {
+    io.stdout(`${JSON.stringify(rows, null, 2)}\n`);
+    return;
+  }
+  if (output === "yaml") {
+    io.stdout(stringify(rows));
+    return;
+  }
+  const table = [header, ...rows.map(cells)];
+  const widths = header.map((_, i) => Math.max(...table.map((r) => (r[i] ?? "").length)));
+  io.stdout(
+    `${table.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] ?? 0))).join("  ")).join("\n")}\n`,
+  );
+}

@@ -1,0 +1,220 @@
+import { describe, expect, it } from "vitest";
+import {
+  addRevision,
+  CatalogError,
+  channelHead,
+  listChannels,
+  listRevisions,
+  parseCatalog,
+  promote,
+  removeRevision,
+  skip,
+  upgradePath,
+} from "../../src/catalog/index.js";
+import { codeBlock } from "../util/codeblock.js";
+
+const SHA = "0123456789abcdef0123456789abcdef01234567";
+const publish = (text: string, revision: string, channels: string[]) =>
+  addRevision(text, { package: "basens", revision, commit: SHA, time: "2024-05-01T10:00:00Z", channels })
+    .text;
+
+function catalogWith(...steps: Array<[string, string[]]>): string {
+  return steps.reduce((text, [rev, channels]) => publish(text, rev, channels), "");
+}
+
+describe("catalog edits", () => {
+  it("adds revisions that replace each channel's head, keeping comments", () => {
+    const start = codeBlock`
+      # the catalog of acme/blueprints
+      schema: porchlight.catalog/v1 # do not edit by hand
+      packages: []
+    `;
+    const text = [
+      ["v1", ["stable", "beta"]],
+      ["v2", ["beta"]],
+      ["v3", ["beta"]],
+    ].reduce((t, [rev, ch]) => publish(t, rev as string, ch as string[]), start);
+    expect(text).toContain("# the catalog of acme/blueprints");
+    expect(text).toBe(codeBlock`
+      # the catalog of acme/blueprints
+      schema: porchlight.catalog/v1 # do not edit by hand
+      packages:
+        - name: basens
+          revisions:
+            - revision: v1
+              commit: ${SHA}
+              time: 2024-05-01T10:00:00Z
+            - revision: v2
+              commit: ${SHA}
+              time: 2024-05-01T10:00:00Z
+            - revision: v3
+              commit: ${SHA}
+              time: 2024-05-01T10:00:00Z
+          channels:
+            - name: stable
+              entries:
+                - name: v1
+            - name: beta
+              entries:
+                - name: v1
+                - name: v2
+                  replaces: v1
+                - name: v3
+                  replaces: v2
+    `);
+    const { catalog } = parseCatalog(text);
+    expect(channelHead(catalog, "basens", "beta")).toBe("v3");
+    expect(channelHead(catalog, "basens", "stable")).toBe("v1");
+  });
+
+  it("promotes a revision into a channel, never backwards", () => {
+    let text = catalogWith(["v1", ["stable", "beta"]], ["v2", ["beta"]], ["v3", ["beta"]]);
+    text = promote(text, "basens", "v3", "stable").text;
+    const { catalog } = parseCatalog(text);
+    expect(channelHead(catalog, "basens", "stable")).toBe("v3");
+    expect(listChannels(catalog, "basens")?.[0]?.entries).toEqual([
+      { name: "v3", replaces: "v1", skips: [] },
+      { name: "v1", skips: [] },
+    ]);
+    expect(() => promote(text, "basens", "v2", "stable")).toThrow(
+      /older than v3, the head of channel stable/,
+    );
+    expect(() => promote(text, "basens", "v3", "stable")).toThrow(/in channel stable already/);
+    expect(() => promote(text, "basens", "v9", "stable")).toThrow(/no published revision v9/);
+  });
+
+  it("skips a revision so downstreams jump over it and it is never offered", () => {
+    let text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable"]]);
+    text = skip(text, "basens", "v2").text;
+    const { catalog } = parseCatalog(text);
+    expect(listChannels(catalog, "basens")?.[0]?.entries).toEqual([
+      { name: "v3", replaces: "v1", skips: ["v2"] },
+      { name: "v1", skips: [] },
+      { name: "v2", replaces: "v1", skips: [] },
+    ]);
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v3"] });
+    expect(upgradePath(catalog, "basens", "v2", "stable")).toEqual({ ok: true, path: ["v2", "v3"] });
+    expect(listRevisions(catalog, "basens")?.[1]).toMatchObject({ revision: "v2", skippedIn: ["stable"] });
+    expect(() => skip(text, "basens", "v3")).toThrow(/head of channel stable/);
+  });
+
+  it("removes a revision and rewires the channel around it", () => {
+    let text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable"]]);
+    text = removeRevision(text, "basens", "v2").text;
+    const { catalog } = parseCatalog(text);
+    expect(catalog.packages[0]?.revisions.map((r) => r.revision)).toEqual(["v1", "v3"]);
+    expect(catalog.packages[0]?.channels[0]?.entries).toEqual([
+      { name: "v1" },
+      { name: "v3", replaces: "v1" },
+    ]);
+    text = removeRevision(removeRevision(text, "basens", "v3").text, "basens", "v1").text;
+    expect(parseCatalog(text).catalog.packages).toEqual([]);
+  });
+
+  it("refuses a revision twice or out of order", () => {
+    const text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]]);
+    expect(() => publish(text, "v2", [])).toThrow(/in the catalog already/);
+    expect(() => publish(text, "v1", [])).toThrow(CatalogError);
+  });
+});
+
+describe("upgradePath", () => {
+  it("walks replaces one step at a time, and prefers a skip straight to the head", () => {
+    const text = codeBlock`
+      schema: porchlight.catalog/v1
+      packages:
+      - name: basens
+        revisions:
+        - {revision: v1, commit: abcdef1, time: t}
+        - {revision: v2, commit: abcdef2, time: t}
+        - {revision: v3, commit: abcdef3, time: t}
+        - {revision: v4, commit: abcdef4, time: t}
+        channels:
+        - name: stable
+          entries:
+          - name: v4
+            replaces: v3
+            skips: [v1]
+          - name: v3
+            replaces: v2
+          - name: v2
+            replaces: v1
+          - name: v1
+    `;
+    const { catalog } = parseCatalog(text);
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v4"] });
+    expect(upgradePath(catalog, "basens", "v2", "stable")).toEqual({ ok: true, path: ["v2", "v3", "v4"] });
+    expect(upgradePath(catalog, "basens", "v4", "stable")).toEqual({ ok: true, path: ["v4"] });
+    expect(upgradePath(catalog, "basens", "v9", "stable")).toMatchObject({
+      ok: false,
+      reason: /no upgrade path from v9/,
+    });
+    expect(upgradePath(catalog, "basens", "v1", "beta")).toMatchObject({
+      ok: false,
+      reason: /no channel beta \(channels: stable\)/,
+    });
+  });
+});
+
+describe("parseCatalog", () => {
+  const head = codeBlock`
+    schema: porchlight.catalog/v1
+    packages:
+    - name: basens
+      revisions:
+      - {revision: v1, commit: abcdef1, time: t}
+      - {revision: v2, commit: abcdef2, time: t}
+      - {revision: v3, commit: abcdef3, time: t}
+      channels:
+      - name: stable
+        entries:
+  `;
+  it.each([
+    {
+      name: "two heads",
+      entries: "    - name: v1\n    - name: v2\n",
+      problem: { line: 11, field: "packages[0].channels[0].entries", message: /several heads \(v1, v2\)/ },
+    },
+    {
+      name: "a cycle",
+      entries: "    - {name: v1, replaces: v2}\n    - {name: v2, replaces: v1}\n",
+      problem: { line: 11, message: /has no head: its replaces\/skips edges form a cycle/ },
+    },
+    {
+      name: "an entry nothing replaces",
+      entries: "    - {name: v3, replaces: v2}\n    - name: v2\n    - name: v1\n",
+      problem: { message: /several heads/ },
+    },
+    {
+      name: "an unknown revision",
+      entries: "    - {name: v4, replaces: v3}\n    - name: v3\n",
+      problem: {
+        line: 11,
+        field: "packages[0].channels[0].entries[0].name",
+        message: /v4 is not a published revision of basens/,
+      },
+    },
+    {
+      name: "a misspelt field",
+      entries: "    - {name: v3, replace: v2}\n",
+      problem: {
+        line: 11,
+        column: 18,
+        field: "packages[0].channels[0].entries[0].replace",
+        message: /unknown field "replace"/,
+      },
+    },
+  ])("reports $name with its line and field", ({ entries, problem }) => {
+    let error: unknown;
+    try {
+      parseCatalog(head + entries, "catalog.yaml");
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(CatalogError);
+    expect((error as CatalogError).problems[0]).toMatchObject({
+      ...problem,
+      message: expect.stringMatching(problem.message),
+    });
+  });
+});

@@ -1,0 +1,119 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addRevision, promote } from "../../src/catalog/index.js";
+import { catalogCommand } from "../../src/cli/catalog.js";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+
+const SHA = "89abcdef0123456789abcdef0123456789abcdef";
+
+function buildCatalog(): string {
+  let text = "";
+  for (const [revision, channels] of [
+    ["v1", ["stable", "beta"]],
+    ["v2", ["beta"]],
+    ["v3", ["beta"]],
+  ] as const) {
+    text = addRevision(text, {
+      package: "basens",
+      revision,
+      commit: SHA,
+      time: `2024-05-0${revision.slice(1)}T00:00:00Z`,
+      channels: [...channels],
+    }).text;
+  }
+  return promote(text, "basens", "v3", "stable").text;
+}
+
+function run(args: string[], cwd: string) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => "",
+    cwd,
+    env: {},
+    isTTY: false,
+  };
+  return { io, out, err, code: catalogCommand(args, io) };
+}
+
+describe("porchlight catalog", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "porchlight-catalog-"));
+    writeFileSync(join(dir, "catalog.yaml"), buildCatalog());
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("lists packages as a table", async () => {
+    const r = run([], dir);
+    expect(await r.code).toBe(0);
+    expect(r.out.join("")).toBe(
+      "PACKAGE  REVISIONS  LATEST  CHANNELS\nbasens   3          v3      stable,beta\n",
+    );
+  });
+
+  it("shows channels with their heads, as yaml", async () => {
+    const r = run(["channels", "basens", "-o", "yaml"], dir);
+    expect(await r.code).toBe(0);
+    expect(r.out.join("")).toContain("- name: stable\n  head: v3\n");
+  });
+
+  it("shows revisions as json", async () => {
+    const r = run(["revisions", "basens", "--output", "json"], dir);
+    expect(await r.code).toBe(0);
+    expect(JSON.parse(r.out.join(""))[2]).toMatchObject({ revision: "v3", channels: ["stable", "beta"] });
+  });
+
+  it("prints an upgrade path, asking for a channel when there are several", async () => {
+    const ok = run(["path", "basens", "v1", "--channel", "beta"], dir);
+    expect(await ok.code).toBe(0);
+    expect(ok.out.join("")).toBe("v1 -> v2 -> v3\n");
+    const ambiguous = run(["path", "basens", "v1"], dir);
+    expect(await ambiguous.code).toBe(2);
+    expect(ambiguous.err.join("")).toMatch(/has channels stable, beta; name one with --channel/);
+  });
+
+  it("names an unknown package and what exists", async () => {
+    const r = run(["revisions", "nope"], dir);
+    expect(await r.code).toBe(1);
+    expect(r.err.join("")).toMatch(/no package nope in catalog.yaml \(packages: basens\)/);
+  });
+
+  it("reads catalog.yaml from the porchlight/catalog branch of a local repository", async () => {
+    const repo = join(dir, "repo");
+    const git = (...a: string[]) => execFileSync("git", ["-C", repo, ...a], { stdio: "pipe" });
+    execFileSync("git", ["init", "-q", repo]);
+    git("checkout", "-q", "-b", "porchlight/catalog");
+    writeFileSync(join(repo, "catalog.yaml"), buildCatalog());
+    git("add", "catalog.yaml");
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "catalog");
+    git("checkout", "-q", "-b", "main");
+    const r = run(["path", "basens", "v1", "--channel", "stable", "--repo", "repo"], dir);
+    expect(await r.code).toBe(0);
+    expect(r.out.join("")).toBe("v1 -> v3\n");
+  });
+
+  it("is registered with the porchlight command line", async () => {
+    const out: string[] = [];
+    const io: CliIO = {
+      stdout: (t) => out.push(t),
+      stderr: () => {},
+      readStdin: async () => "",
+      cwd: dir,
+      env: {},
+      isTTY: false,
+    };
+    expect(await main(["catalog", "list", "-o", "json"], io)).toBe(0);
+    expect(JSON.parse(out.join(""))[0].name).toBe("basens");
+  });
+
+  it("refuses unknown subcommands with the usage", async () => {
+    await expect(run(["frobnicate"], dir).code).rejects.toThrow(/unknown subcommand "frobnicate"/);
+  });
+});
