@@ -5,6 +5,7 @@ import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
  * the forge or the GitHub client. Add a group here and in HELP.
  */
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  pkg: async () => (await import("./pkg.js")).pkgCommand,
   catalog: async () => (await import("./catalog.js")).catalogCommand,
 };
 

@@ -1,0 +1,130 @@
+import { basename, resolve } from "node:path";
+import { KptError } from "../kpt/errors.js";
+import { diffPackage, formatDiff } from "../merge/diff.js";
+import { getPackage } from "../merge/get.js";
+import { GitError } from "../merge/git.js";
+import { isStrategy } from "../merge/index.js";
+import { parseRepoSpec, RepoSpecError } from "../merge/repospec.js";
+import { MergeError, STRATEGIES, type UpdateStrategy } from "../merge/types.js";
+import { updatePackage } from "../merge/update.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
+
+const HELP = `porchlight pkg — fetch, update and compare kpt packages (as kpt pkg does)
+
+Usage:
+  porchlight pkg get REPO[/DIR][@REF] [LOCAL_DIR] [--strategy S]
+      Copy a package from a git repository (path, file:// or https URL; mark the end of the
+      repository with .git when a directory follows) at a branch, tag or commit.
+  porchlight pkg update [DIR][@REF] [--strategy S] [--allow-conflicts] [--allow-dirty]
+      Merge the upstream's changes since the package was fetched into it.
+  porchlight pkg diff [DIR][@REF]
+      Show local changes since the fetch, and upstream changes since then.
+
+Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merge).
+`;
+
+interface Parsed {
+  positional: string[];
+  strategy?: UpdateStrategy;
+  flags: Set<string>;
+}
+
+function parseArgs(args: string[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Set<string>();
+  let strategy: UpdateStrategy | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--strategy" || a.startsWith("--strategy=")) {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
+      if (!v || !isStrategy(v)) {
+        throw new UsageError(`unknown --strategy "${v ?? ""}"; known: ${STRATEGIES.join(", ")}`);
+      }
+      strategy = v;
+    } else if (a.startsWith("--")) {
+      if (!["--allow-conflicts", "--allow-dirty", "--help"].includes(a))
+        throw new UsageError(`unknown flag ${a}\n\n${HELP}`);
+      flags.add(a);
+    } else positional.push(a);
+  }
+  return { positional, strategy, flags };
+}
+
+/** `DIR@REF` → dir and ref (the @ after the last slash). */
+function splitDirRef(arg: string | undefined, cwd: string): { dir: string; ref?: string } {
+  const a = arg ?? ".";
+  const at = a.lastIndexOf("@");
+  if (at >= 0 && !a.slice(at).includes("/"))
+    return { dir: resolve(cwd, a.slice(0, at) || "."), ref: a.slice(at + 1) || undefined };
+  return { dir: resolve(cwd, a) };
+}
+
+async function get(p: Parsed, io: CliIO): Promise<number> {
+  const [spec, dest] = p.positional;
+  if (!spec) throw new UsageError(`pkg get needs REPO[/DIR][@REF]\n\n${HELP}`);
+  const repo = parseRepoSpec(spec, io.cwd);
+  const name = dest ?? (basename(repo.directory) || basename(repo.repo));
+  const localDir = resolve(io.cwd, name);
+  const r = await getPackage(repo, localDir, p.strategy);
+  io.stdout(`Fetched ${repo.repo}${repo.directory}@${r.ref} (${r.commit.slice(0, 12)}) into ${name}\n`);
+  return 0;
+}
+
+async function update(p: Parsed, io: CliIO): Promise<number> {
+  const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  const r = await updatePackage(dir, {
+    ref,
+    strategy: p.strategy,
+    allowConflicts: p.flags.has("--allow-conflicts"),
+    allowDirty: p.flags.has("--allow-dirty"),
+  });
+  for (const c of r.changes) io.stdout(`${c.action}: ${c.file}${c.resource ? ` ${c.resource}` : ""}\n`);
+  if (r.conflicts.length > 0) {
+    for (const c of r.conflicts) io.stderr(`conflict: ${c.file}:${c.lines[0]}-${c.lines[1]}: ${c.message}\n`);
+    if (!r.written) {
+      io.stderr(
+        "pkg update: nothing written: resolve the conflicts in upstream or local, or run with --allow-conflicts to write the files with conflict markers\n",
+      );
+      return 1;
+    }
+    return 1;
+  }
+  io.stdout(`Updated to ${r.ref} (${r.commit.slice(0, 12)})\n`);
+  return 0;
+}
+
+async function diff(p: Parsed, io: CliIO): Promise<number> {
+  const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  io.stdout(formatDiff(await diffPackage(dir, ref)));
+  return 0;
+}
+
+export const pkgCommand: CliCommand = async (args, io) => {
+  const [verb, ...rest] = args;
+  if (!verb || verb === "--help" || verb === "-h") {
+    io.stdout(HELP);
+    return verb ? 0 : 2;
+  }
+  const handlers: Record<string, (p: Parsed, io: CliIO) => Promise<number>> = { get, update, diff };
+  const handler = handlers[verb];
+  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff`);
+  const parsed = parseArgs(rest);
+  if (parsed.flags.has("--help")) {
+    io.stdout(HELP);
+    return 0;
+  }
+  try {
+    return await handler(parsed, io);
+  } catch (err) {
+    if (
+      err instanceof MergeError ||
+      err instanceof GitError ||
+      err instanceof RepoSpecError ||
+      err instanceof KptError
+    ) {
+      io.stderr(`pkg ${verb}: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+};

@@ -1,0 +1,94 @@
+import { diffComm } from "node-diff3";
+import { type FileTree, readTree } from "../kpt/tree.js";
+import { openUpstream } from "./get.js";
+import { KPTFILE } from "./layout.js";
+import { normalizedFiles } from "./package-merge.js";
+import { upstreamOf, upstreamTrees } from "./update.js";
+
+/**
+ * `pkg diff`: what changed locally since the package was cloned (local against the upstream at
+ * upstreamLock's commit), and what the upstream changed since (lock commit against `ref`). Resource
+ * files are compared after kpt's merge comments are added, so only real edits show.
+ */
+export interface FileDiff {
+  file: string;
+  status: "added" | "removed" | "modified";
+  /** Unified-style hunks: lines prefixed with " ", "-" or "+". */
+  lines: string[];
+}
+
+export interface PackageDiff {
+  ref: string;
+  commit: string;
+  local: FileDiff[];
+  upstream: FileDiff[];
+}
+
+export function diffFileTrees(before: FileTree, after: FileTree, ignore: (p: string) => boolean): FileDiff[] {
+  const a = normalizedFiles(before);
+  const b = normalizedFiles(after);
+  const out: FileDiff[] = [];
+  for (const p of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+    if (ignore(p)) continue;
+    const x = a.get(p);
+    const y = b.get(p);
+    if (x === y) continue;
+    const status = x === undefined ? "added" : y === undefined ? "removed" : "modified";
+    out.push({ file: p, status, lines: lineDiff(x ?? "", y ?? "") });
+  }
+  return out;
+}
+
+function lineDiff(a: string, b: string): string[] {
+  const split = (t: string) => (t === "" ? [] : t.replace(/\n$/, "").split("\n"));
+  const out: string[] = [];
+  const parts = diffComm(split(a), split(b)) as unknown as {
+    common?: string[];
+    buffer1?: string[];
+    buffer2?: string[];
+  }[];
+  for (const part of parts) {
+    if (part.common) {
+      const c = part.common;
+      if (c.length <= 6) out.push(...c.map((l) => ` ${l}`));
+      else out.push(...c.slice(0, 3).map((l) => ` ${l}`), " ...", ...c.slice(-3).map((l) => ` ${l}`));
+    } else if (part.buffer1 || part.buffer2) {
+      out.push(...(part.buffer1 ?? []).map((l) => `-${l}`), ...(part.buffer2 ?? []).map((l) => `+${l}`));
+    }
+  }
+  return out;
+}
+
+export async function diffPackage(dir: string, ref?: string): Promise<PackageDiff> {
+  const local = await readTree(dir);
+  const up = upstreamOf(local, dir);
+  const target = ref ?? up.ref;
+  const repo = await openUpstream({
+    repo: up.repo,
+    fetchUrls: [up.repo, `${up.repo}.git`],
+    directory: up.directory,
+  });
+  try {
+    const { original, updated, commit } = await upstreamTrees(repo, up, target);
+    const isKptfile = (p: string) => p === KPTFILE;
+    return {
+      ref: target,
+      commit,
+      local: diffFileTrees(original, local, isKptfile),
+      upstream: diffFileTrees(original, updated, () => false),
+    };
+  } finally {
+    await repo.close();
+  }
+}
+
+export function formatDiff(d: PackageDiff): string {
+  const section = (title: string, diffs: FileDiff[]) =>
+    diffs.length === 0
+      ? `${title}: none\n`
+      : `${title}:\n${diffs.map((f) => `--- ${f.status}: ${f.file}\n${f.lines.join("\n")}\n`).join("")}`;
+  return `${section("Local changes since the package was fetched", d.local)}\n${section(
+    `Upstream changes up to ${d.ref} (${d.commit.slice(0, 12)})`,
+    d.upstream,
+  )}`;
+}

@@ -1,0 +1,56 @@
+import { existsSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+
+/**
+ * `REPO[/DIR][@REF]` as kpt reads it: the repository ends at `.git` (kpt drops the suffix from the
+ * repo it records); without `.git`, a local path is split at the enclosing git repository.
+ */
+export interface RepoSpec {
+  /** The repository as recorded in the Kptfile (no `.git` suffix). */
+  repo: string;
+  /** Candidate URLs to fetch, in order. */
+  fetchUrls: string[];
+  /** Directory in the repository, with a leading slash ("/" for the root). */
+  directory: string;
+  /** Branch, tag or commit; undefined means the default branch. */
+  ref?: string;
+}
+
+export class RepoSpecError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RepoSpecError";
+  }
+}
+
+export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
+  let spec = arg;
+  let ref: string | undefined;
+  const at = spec.lastIndexOf("@");
+  if (at > 0 && !spec.slice(at).includes("/")) {
+    ref = spec.slice(at + 1) || undefined;
+    spec = spec.slice(0, at);
+  }
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(spec);
+  const dotGit = spec.indexOf(".git");
+  if (dotGit >= 0 && (dotGit + 4 === spec.length || spec[dotGit + 4] === "/")) {
+    const base = spec.slice(0, dotGit);
+    const repo = isUrl ? base : resolve(cwd, base);
+    const directory = `/${spec.slice(dotGit + 4).replace(/^\/+|\/+$/g, "")}`;
+    return { repo, fetchUrls: [repo, `${repo}.git`], directory, ref };
+  }
+  if (isUrl) {
+    throw new RepoSpecError(
+      `ambiguous repo/dir@version "${arg}": mark where the repository ends with ".git"`,
+    );
+  }
+  const abs = isAbsolute(spec) ? spec : resolve(cwd, spec);
+  let root = abs;
+  while (!existsSync(`${root}/.git`) && !existsSync(`${root}/HEAD`)) {
+    const up = dirname(root);
+    if (up === root) throw new RepoSpecError(`"${arg}" is not in a git repository`);
+    root = up;
+  }
+  const directory = `/${abs.slice(root.length).replace(/^\/+|\/+$/g, "")}`;
+  return { repo: root, fetchUrls: [root], directory, ref };
+}
