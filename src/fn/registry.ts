@@ -1,3 +1,4 @@
+import { applyReplacements } from "./builtins/apply-replacements.js";
 import { applySetters } from "./builtins/apply-setters.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
@@ -12,7 +13,14 @@ import type { BuiltinFunction } from "./types.js";
  *
  * One line per file in src/fn/builtins/ (each exports a BuiltinFunction); keep the list sorted by name.
  */
-const BUILTINS: readonly BuiltinFunction[] = [applySetters, setAnnotations, setImage, setLabels, setNamespace];
+const BUILTINS: readonly BuiltinFunction[] = [
+  applyReplacements,
+  applySetters,
+  setAnnotations,
+  setImage,
+  setLabels,
+  setNamespace,
+];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
 export interface RuntimeHints {

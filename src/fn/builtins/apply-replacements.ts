@@ -1,0 +1,198 @@
+import { type Document, isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
+import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
+import { type BuiltinFunction, FunctionError } from "../types.js";
+import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
+import {
+  type FieldOptions,
+  parseReplacements,
+  type Replacement,
+  ReplacementConfigError,
+  type Selector,
+  type SourceSelector,
+  type TargetSelector,
+} from "./util/replacement-config.js";
+import {
+  lookupCreate,
+  lookupPath,
+  matchPath,
+  type NodeKind,
+  PathError,
+  type Slot,
+  splitFieldPath,
+} from "./util/replacement-path.js";
+import { formatResId, isEmptyResId, isSelectedBy, type ResId, resIdsOf } from "./util/replacement-resid.js";
+import { scalarText } from "./util/yaml-scalar.js";
+
+const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+const CONFIG_KIND = "ApplyReplacements";
+const DEFAULT_FIELD_PATH = "metadata.name";
+
+/**
+ * apply-replacements (kpt functions catalog v0.1): kustomize's replacements over the package. Each
+ * replacement copies one field of one source resource into fields of the selected target resources,
+ * whole or as one part of a delimited string, creating missing target fields when asked.
+ */
+export const applyReplacements: BuiltinFunction = {
+  name: "apply-replacements",
+  run(rl, ctx) {
+    const config = rl.functionConfig;
+    const kind = config ? kindOf(config) : "";
+    const apiVersion = config ? apiVersionOf(config) : "";
+    if (!config || kind !== CONFIG_KIND || apiVersion !== CONFIG_API_VERSION) {
+      fail(
+        `received functionConfig of kind ${kind} and apiVersion ${apiVersion}, only functionConfig of kind ${CONFIG_KIND} and apiVersion ${CONFIG_API_VERSION} is supported`,
+      );
+    }
+    try {
+      const replacements = parseReplacements(config);
+      for (const r of replacements) {
+        ctx.signal?.throwIfAborted();
+        applyOne(rl.items, r);
+      }
+    } catch (err) {
+      if (err instanceof ReplacementError || err instanceof PathError) fail(err.message);
+      if (err instanceof ReplacementConfigError || err instanceof LabelSelectorError) fail(err.message);
+      throw err;
+    }
+    return rl;
+  },
+};
+
+class ReplacementError extends Error {}
+
+function fail(message: string): never {
+  throw new FunctionError(message, [{ message, severity: "error" }]);
+}
+
+function applyOne(items: readonly Document[], r: Replacement): void {
+  if (!r.source || !r.targets) {
+    throw new ReplacementError("replacements must specify a source and at least one target");
+  }
+  const value = sourceValue(items, r.source);
+  for (const target of r.targets) applyTarget(items, value, target);
+}
+
+/** The source field's node (a copy when options take part of it). */
+function sourceValue(items: readonly Document[], source: SourceSelector): Node {
+  const doc = selectSource(items, source.id);
+  const fieldPath = source.fieldPath || DEFAULT_FIELD_PATH;
+  const node = lookupPath(doc.contents, splitFieldPath(fieldPath));
+  if (isNilOrEmpty(node)) {
+    throw new ReplacementError(
+      `fieldPath \`${fieldPath}\` is missing for replacement source ${formatResId(source.id)}`,
+    );
+  }
+  const options = source.options;
+  if (!options || options.delimiter === "") return node as Node;
+  if (!isScalar(node)) throw new ReplacementError("delimiter option can only be used with scalar nodes");
+  const parts = scalarText(node).split(options.delimiter);
+  if (options.index >= parts.length || options.index < 0) {
+    throw new ReplacementError(
+      `options.index ${options.index} is out of bounds for value ${scalarText(node)}`,
+    );
+  }
+  return withText(node, parts[options.index] ?? "");
+}
+
+function selectSource(items: readonly Document[], selector: ResId): Document {
+  let match: Document | undefined;
+  for (const doc of items) {
+    if (!resIdsOf(doc).some((id) => isSelectedBy(id, selector))) continue;
+    if (match) throw new ReplacementError(`multiple matches for selector ${formatResId(selector)}`);
+    match = doc;
+  }
+  if (!match) throw new ReplacementError(`nothing selected by ${formatResId(selector)}`);
+  return match;
+}
+
+function isNilOrEmpty(node: unknown): boolean {
+  if (node === undefined || node === null) return true;
+  if (isScalar(node)) return node.value === null || node.value === undefined;
+  if (isMap(node) || isSeq(node)) return node.items.length === 0;
+  return false;
+}
+
+function applyTarget(items: readonly Document[], value: Node, target: TargetSelector): void {
+  const select = target.select;
+  if (!select) throw new ReplacementError("target must specify resources to select");
+  const fieldPaths = target.fieldPaths.length > 0 ? target.fieldPaths : [DEFAULT_FIELD_PATH];
+  const matchesSelect = metadataMatcher(select);
+  const rejectByMetadata = target.reject
+    .filter((r) => r.labelSelector !== "" || r.annotationSelector !== "")
+    .map(metadataMatcher);
+  for (const doc of items) {
+    if (!matchesSelect(doc) || rejectByMetadata.some((m) => m(doc))) continue;
+    const selected = resIdsOf(doc).some(
+      (id) =>
+        isSelectedBy(id, select.id) &&
+        !target.reject.some((r) => !isEmptyResId(r.id) && isSelectedBy(id, r.id)),
+    );
+    if (selected) applyToDocument(doc, value, fieldPaths, target.options);
+  }
+}
+
+/** The label and annotation selectors of a selector as one test ("" selects everything). */
+function metadataMatcher(selector: Selector): (doc: Document) => boolean {
+  const labels = parseLabelSelector(selector.labelSelector);
+  const annotations = parseLabelSelector(selector.annotationSelector);
+  return (doc) => annotations.matches(getAnnotations(doc)) && labels.matches(getLabels(doc));
+}
+
+function applyToDocument(
+  doc: Document,
+  value: Node,
+  fieldPaths: readonly string[],
+  options?: FieldOptions,
+): void {
+  const root: Slot = { node: doc.contents, replace: (next) => (doc.contents = next as Document["contents"]) };
+  for (const fieldPath of fieldPaths) {
+    const parts = splitFieldPath(fieldPath);
+    if (options?.create) {
+      if (parts.includes("*"))
+        throw new ReplacementError("cannot support create option in a multi-value target");
+      const slot = lookupCreate(root, parts, nodeKind(value));
+      if (slot) setTargetValue(slot, value, options);
+    } else {
+      for (const slot of matchPath(root, parts)) setTargetValue(slot, value, options);
+    }
+  }
+}
+
+function nodeKind(node: Node): NodeKind {
+  if (isMap(node)) return "map";
+  if (isSeq(node)) return "seq";
+  return "scalar";
+}
+
+/** Puts a copy of the value in the target's place: the whole node, or one part of a delimited string. */
+function setTargetValue(slot: Slot, value: Node, options?: FieldOptions): void {
+  let next = copyNode(value);
+  if (options && options.delimiter !== "") {
+    if (!isScalar(slot.node))
+      throw new ReplacementError("delimiter option can only be used with scalar nodes");
+    const parts = scalarText(slot.node).split(options.delimiter);
+    const part = isScalar(value) ? scalarText(value) : "";
+    if (options.index < 0) parts.unshift(part);
+    else if (options.index >= parts.length) parts.push(part);
+    else parts[options.index] = part;
+    next = withText(isScalar(value) ? value : new Scalar(""), parts.join(options.delimiter));
+  }
+  slot.replace(next);
+}
+
+function copyNode(node: Node): Node {
+  const copy = node.clone() as Node;
+  copy.spaceBefore = false;
+  return copy;
+}
+
+/** A copy of a scalar holding another string (quote style and comments kept). */
+function withText(node: Scalar, text: string): Scalar {
+  const copy = copyNode(node) as Scalar;
+  copy.value = text;
+  (copy as { source?: string }).source = text;
+  copy.format = undefined;
+  copy.minFractionDigits = undefined;
+  copy.tag = undefined;
+  return copy;
+}
