@@ -68,7 +68,13 @@ describe("RepoQueues", () => {
   it("finishes queued jobs on close and refuses new ones", async () => {
     let ran = false;
     const q = new RepoQueues(1);
-    void q.enqueue({ repo: "o/a", key: "x", run: async () => void (ran = true) });
+    void q.enqueue({
+      repo: "o/a",
+      key: "x",
+      run: async () => {
+        ran = true;
+      },
+    });
     await q.close();
     expect(ran).toBe(true);
     expect((await q.enqueue({ repo: "o/a", key: "y", run: async () => {} })).ok).toBe(false);
