@@ -37,6 +37,23 @@ export type { Parsed } from "./result.js";
 export { formatRevisionTag, parseRevisionTag, type RevisionRef } from "./revision-tag.js";
 export { freeWorkspace, planRollback, type RollbackInput, type RollbackPlan } from "./rollback.js";
 export {
+  formatSummary,
+  MAX_COMMENT_CHARS,
+  resourceName,
+  SUMMARY_FORMAT_VERSION,
+  SUMMARY_MARKER,
+} from "./summary/format.js";
+export { isSummaryComment, parseSummary, type SummaryMeta, summaryNeedsUpdate } from "./summary/parse.js";
+export type {
+  ChangeKind,
+  ImageChange,
+  PackageChangeSummary,
+  RbacChange,
+  ResourceChange,
+  ResourceId,
+  SummaryInput,
+} from "./summary/types.js";
+export {
   formatVariantBranch,
   parseVariantBranch,
   VARIANT_PREFIX,
