@@ -1,6 +1,7 @@
 import type { ForgeCore } from "./context.js";
 import { ZERO_SHA } from "./git.js";
 import { isoTime, nodeId } from "./http.js";
+import { checkSuiteShape } from "./shapes/checks.js";
 import { fullPull } from "./shapes/pull.js";
 import { repoShape } from "./shapes/repo.js";
 import { simpleUser } from "./shapes/user.js";
@@ -140,9 +141,50 @@ export async function onRefChanges(
       },
       pusher,
     );
+    if (short?.type === "branch" && !deleted) await requestCheckSuites(core, repo, short.name, ch, pusher);
     if (short?.type === "branch") await onBranchMoved(core, repo, short.name, ch, pusher);
   }
   core.store.save();
+}
+
+/** GitHub asks every installed app with checks permission to run its checks on a new head. */
+async function requestCheckSuites(
+  core: ForgeCore,
+  repo: RepoRec,
+  branch: string,
+  ch: RefChange,
+  sender: UserRec,
+): Promise<void> {
+  const head = await core.git.commit(core.git.dir(repo.ownerLogin, repo.name), ch.after);
+  for (const inst of core.store.installationsFor(repo)) {
+    const app = core.store.app(inst.appId);
+    if (!app) continue;
+    let suite = core.store.data.checkSuites.find(
+      (s) => s.repoId === repo.id && s.appId === app.id && s.headSha === ch.after,
+    );
+    if (suite) continue;
+    const now = isoTime(core.store.now());
+    suite = {
+      id: core.store.nextId(),
+      repoId: repo.id,
+      appId: app.id,
+      headSha: ch.after,
+      headBranch: branch,
+      before: ch.before,
+      after: ch.after,
+      createdAt: now,
+      updatedAt: now,
+    };
+    core.store.data.checkSuites.push(suite);
+    const payload = {
+      action: "requested",
+      check_suite: checkSuiteShape(core, repo, suite, head),
+      repository: repoShape(core, repo),
+      sender: simpleUser(core, sender),
+      installation: { id: inst.id, node_id: nodeId("Installation", inst.id) },
+    };
+    core.webhooks.emit(app, "check_suite", payload, { installationId: inst.id, repositoryId: repo.id });
+  }
 }
 
 async function onBranchMoved(

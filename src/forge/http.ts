@@ -19,7 +19,7 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly extra: {
-      errors?: FieldError[];
+      errors?: (FieldError | string)[];
       headers?: Record<string, string>;
       documentationUrl?: string;
     } = {},

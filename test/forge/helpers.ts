@@ -85,3 +85,42 @@ export function git(cwd: string, ...args: string[]): Promise<string> {
     );
   });
 }
+
+/** A clone of a forge repository for committing and pushing in tests. */
+export class Workdir {
+  private constructor(readonly dir: string) {}
+
+  static async clone(w: World, fullName: string, name = fullName.replace("/", "-")): Promise<Workdir> {
+    const dir = join(w.tmp, name);
+    await git(w.tmp, "clone", "-q", w.forge.cloneUrl(fullName, w.token), dir);
+    return new Workdir(dir);
+  }
+
+  /** Commits `files` on `branch` (started from `from`, default origin/main) and pushes; returns the sha. */
+  async commit(
+    branch: string,
+    files: Record<string, string>,
+    opts: { from?: string; message?: string } = {},
+  ): Promise<string> {
+    const { writeFileSync, mkdirSync } = await import("node:fs");
+    const { dirname } = await import("node:path");
+    await git(this.dir, "fetch", "-q", "origin");
+    const exists = await git(this.dir, "rev-parse", "--verify", "-q", `origin/${branch}`).catch(() => "");
+    await git(
+      this.dir,
+      "checkout",
+      "-q",
+      "-B",
+      branch,
+      opts.from ?? (exists ? `origin/${branch}` : "origin/main"),
+    );
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(this.dir, path)), { recursive: true });
+      writeFileSync(join(this.dir, path), content);
+    }
+    await git(this.dir, "add", "-A");
+    await git(this.dir, "commit", "-q", "-m", opts.message ?? `change ${Object.keys(files).join(", ")}`);
+    await git(this.dir, "push", "-q", "origin", `HEAD:refs/heads/${branch}`);
+    return git(this.dir, "rev-parse", "HEAD");
+  }
+}

@@ -1,0 +1,64 @@
+import { actor } from "../access.js";
+import type { Ctx } from "../context.js";
+import { emitPullEvent } from "../events.js";
+import { ApiError, invalidField } from "../http.js";
+import { fullPull } from "../shapes/pull.js";
+import type { IssueRec, RepoRec } from "../types.js";
+import { repoDir } from "./objects.js";
+import { moveRef } from "./refs.js";
+
+const notMergeable = () => new ApiError(405, "Pull Request is not mergeable");
+
+/**
+ * `PUT /pulls/{n}/merge`: merge (two parents), squash (one) or rebase (replayed commits, only
+ * when the base has not moved), computed with `git merge-tree`, base ref moved atomically.
+ */
+export async function mergePull(ctx: Ctx, repo: RepoRec, issue: IssueRec): Promise<Record<string, unknown>> {
+  const me = actor(ctx);
+  const pull = issue.pull!;
+  const dir = repoDir(ctx, repo);
+  const method = (ctx.body.merge_method as string | undefined) ?? "merge";
+  if (!["merge", "squash", "rebase"].includes(method))
+    throw invalidField("PullRequest", "merge_method", method);
+  if (issue.state !== "open" || pull.merged) throw notMergeable();
+  if (typeof ctx.body.sha === "string" && ctx.body.sha !== pull.headSha) {
+    throw new ApiError(409, "Head branch was modified. Review and try the merge again.");
+  }
+  const baseSha = await ctx.core.git.resolve(dir, `refs/heads/${pull.baseRef}`);
+  if (!baseSha) throw notMergeable();
+  const merged = await ctx.core.git.mergeTree(dir, baseSha, pull.headSha);
+  if (!("tree" in merged)) throw notMergeable();
+  const who = { name: me.name ?? me.login, email: me.email ?? `${me.login}@users.noreply.localhost` };
+  const title = typeof ctx.body.commit_title === "string" ? ctx.body.commit_title : undefined;
+  const extra = typeof ctx.body.commit_message === "string" ? ctx.body.commit_message : undefined;
+  let newSha: string;
+  if (method === "merge") {
+    const head = `${ctx.core.store.repoById(pull.headRepoId)?.ownerLogin ?? repo.ownerLogin}/${pull.headRef}`;
+    const message = `${title ?? `Merge pull request #${issue.number} from ${head}`}\n\n${extra ?? issue.title}\n`;
+    newSha = await ctx.core.git.commitTree(dir, merged.tree, [baseSha, pull.headSha], message, who);
+  } else if (method === "squash") {
+    const message = `${title ?? `${issue.title} (#${issue.number})`}\n\n${extra ?? ""}`.trimEnd();
+    newSha = await ctx.core.git.commitTree(dir, merged.tree, [baseSha], `${message}\n`, who);
+  } else {
+    if (!(await ctx.core.git.isAncestor(dir, baseSha, pull.headSha))) {
+      throw new ApiError(405, "This branch can't be rebased");
+    }
+    newSha = baseSha;
+    for (const sha of await ctx.core.git.revList(dir, pull.headSha, [baseSha])) {
+      const c = (await ctx.core.git.commit(dir, sha))!;
+      newSha = await ctx.core.git.commitTree(dir, c.tree, [newSha], c.message, c.author, who);
+    }
+  }
+  try {
+    await moveRef(ctx, repo, `refs/heads/${pull.baseRef}`, newSha, { expectOld: baseSha, force: false });
+  } catch (err) {
+    if (err instanceof ApiError)
+      throw new ApiError(409, "Base branch was modified. Review and try the merge again.");
+    throw err;
+  }
+  const now = ctx.core.store.timestamp();
+  Object.assign(pull, { merged: true, mergedAt: now, mergedByLogin: me.login, mergeCommitSha: newSha });
+  Object.assign(issue, { state: "closed", closedAt: now, updatedAt: now });
+  emitPullEvent(ctx.core, repo, "closed", await fullPull(ctx.core, repo, issue), issue.number, me);
+  return { sha: newSha, merged: true, message: "Pull Request successfully merged" };
+}

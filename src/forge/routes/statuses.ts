@@ -1,0 +1,88 @@
+import { actor, repoFor } from "../access.js";
+import type { ForgeCore } from "../context.js";
+import { ApiError, created, invalidField, nodeId, ok } from "../http.js";
+import type { Router } from "../router.js";
+import { repoApi } from "../shapes/issue.js";
+import { repoShape } from "../shapes/repo.js";
+import { userByLogin } from "../shapes/user.js";
+import type { RepoRec, StatusRec } from "../types.js";
+import { commitOf, repoDir } from "./objects.js";
+import { paginate } from "./paginate.js";
+
+const STATES = ["error", "failure", "pending", "success"];
+
+function statusShape(core: ForgeCore, repo: RepoRec, s: StatusRec): Record<string, unknown> {
+  const creator = core.store.ensureUser(s.creatorLogin);
+  return {
+    url: `${repoApi(core, repo)}/statuses/${s.sha}`,
+    avatar_url: `${core.urls.web}/avatars/u/${creator.id}?v=4`,
+    id: s.id,
+    node_id: nodeId("StatusContext", s.id),
+    state: s.state,
+    description: s.description,
+    target_url: s.targetUrl,
+    context: s.context,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+    creator: userByLogin(core, s.creatorLogin),
+  };
+}
+
+/** Commit statuses and the combined status of a ref. */
+export function statusRoutes(r: Router): void {
+  r.add("POST", "/repos/{owner}/{repo}/statuses/{sha}", "token", async (ctx) => {
+    const repo = repoFor(ctx, "write");
+    const sha = ctx.params.sha!;
+    const resolved = await ctx.core.git.resolve(repoDir(ctx, repo), sha);
+    if (!resolved) throw new ApiError(422, `No commit found for SHA: ${sha}`);
+    const state = ctx.body.state;
+    if (typeof state !== "string" || !STATES.includes(state))
+      throw invalidField("Status", "state", String(state));
+    const now = ctx.core.store.timestamp();
+    const s: StatusRec = {
+      id: ctx.core.store.nextId(),
+      repoId: repo.id,
+      sha: resolved,
+      state: state as StatusRec["state"],
+      targetUrl: typeof ctx.body.target_url === "string" ? ctx.body.target_url : null,
+      description: typeof ctx.body.description === "string" ? ctx.body.description : null,
+      context: typeof ctx.body.context === "string" ? ctx.body.context : "default",
+      creatorLogin: actor(ctx).login,
+      createdAt: now,
+      updatedAt: now,
+    };
+    ctx.core.store.data.statuses.push(s);
+    return created(statusShape(ctx.core, repo, s));
+  });
+
+  r.add("GET", "/repos/{owner}/{repo}/commits/{ref}/statuses", "token", async (ctx) => {
+    const repo = repoFor(ctx);
+    const sha = await commitOf(ctx, repo, ctx.params.ref!, 404);
+    const list = ctx.core.store.data.statuses.filter((s) => s.repoId === repo.id && s.sha === sha).reverse();
+    return paginate(ctx, list, (s) => statusShape(ctx.core, repo, s));
+  });
+
+  r.add("GET", "/repos/{owner}/{repo}/commits/{ref}/status", "token", async (ctx) => {
+    const repo = repoFor(ctx);
+    const sha = await commitOf(ctx, repo, ctx.params.ref!, 404);
+    const latest = new Map<string, StatusRec>();
+    for (const s of ctx.core.store.data.statuses)
+      if (s.repoId === repo.id && s.sha === sha) latest.set(s.context, s);
+    const statuses = [...latest.values()];
+    const state = statuses.some((s) => s.state === "error" || s.state === "failure")
+      ? "failure"
+      : statuses.length === 0 || statuses.some((s) => s.state === "pending")
+        ? "pending"
+        : "success";
+    const { owner, ...minimal } = repoShape(ctx.core, repo);
+    return ok({
+      state,
+      statuses: statuses.map((s) => statusShape(ctx.core, repo, s)),
+      sha,
+      total_count: statuses.length,
+      repository: { owner, ...minimal },
+      commit_url: `${repoApi(ctx.core, repo)}/commits/${sha}`,
+      url: `${repoApi(ctx.core, repo)}/commits/${sha}/status`,
+    });
+  });
+}

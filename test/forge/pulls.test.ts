@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { client, Workdir, type World, world } from "./helpers.js";
+
+const repo = { owner: "acme", repo: "blueprints" };
+
+describe("forge pulls: open, synchronize, merge like GitHub", () => {
+  let w: World;
+  let wd: Workdir;
+  beforeAll(async () => {
+    w = await world();
+    wd = await Workdir.clone(w, "acme/blueprints");
+  });
+  afterAll(async () => {
+    await w.cleanup();
+  });
+
+  it("opens a pull request, refuses a duplicate with GitHub's message, lists with filters", async () => {
+    await wd.commit("drafts/app/v1", { "app/Kptfile": "kind: Kptfile\n" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "app v1",
+      head: "drafts/app/v1",
+      base: "main",
+    });
+    expect(pr).toMatchObject({
+      number: 1,
+      state: "open",
+      mergeable: true,
+      merged: false,
+      commits: 1,
+      changed_files: 1,
+    });
+    await expect(
+      w.octokit.rest.pulls.create({ ...repo, title: "again", head: "drafts/app/v1", base: "main" }),
+    ).rejects.toMatchObject({
+      status: 422,
+      response: {
+        data: {
+          message: "Validation Failed",
+          errors: [
+            {
+              resource: "PullRequest",
+              code: "custom",
+              message: "A pull request already exists for acme:drafts/app/v1.",
+            },
+          ],
+        },
+      },
+    });
+    await expect(
+      w.octokit.rest.pulls.create({ ...repo, title: "x", head: "nope", base: "main" }),
+    ).rejects.toMatchObject({
+      status: 422,
+    });
+    const open = await w.octokit.rest.pulls.list({ ...repo, head: "acme:drafts/app/v1" });
+    expect(open.data.map((p) => p.number)).toEqual([1]);
+    expect((await w.octokit.rest.pulls.list({ ...repo, state: "closed" })).data).toEqual([]);
+    await w.forge.webhooks.idle();
+    expect(w.forge.webhooks.find("pull_request", "opened")).toHaveLength(1);
+  });
+
+  it("sends pull_request.synchronize when the head branch is pushed", async () => {
+    const before = (await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 })).data.head.sha;
+    const after = await wd.commit("drafts/app/v1", { "app/cm.yaml": "kind: ConfigMap\n" });
+    await w.forge.webhooks.idle();
+    const sync = w.forge.webhooks.find("pull_request", "synchronize");
+    expect(sync.map((d) => [d.payload.before, d.payload.after])).toEqual([[before, after]]);
+    const { data: files } = await w.octokit.rest.pulls.listFiles({ ...repo, pull_number: 1 });
+    expect(files.map((f) => [f.filename, f.status])).toEqual([
+      ["app/Kptfile", "added"],
+      ["app/cm.yaml", "added"],
+    ]);
+  });
+
+  it("refuses a merge naming a stale head sha (409), merges with the right one", async () => {
+    const { data: pr } = await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 });
+    await expect(
+      w.octokit.rest.pulls.merge({ ...repo, pull_number: 1, sha: "0".repeat(40) }),
+    ).rejects.toMatchObject({
+      status: 409,
+      response: { data: { message: "Head branch was modified. Review and try the merge again." } },
+    });
+    const { data: merged } = await w.octokit.rest.pulls.merge({
+      ...repo,
+      pull_number: 1,
+      sha: pr.head.sha,
+      merge_method: "merge",
+    });
+    expect(merged).toMatchObject({ merged: true, message: "Pull Request successfully merged" });
+    const { data: after } = await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 });
+    expect(after).toMatchObject({ state: "closed", merged: true, merge_commit_sha: merged.sha });
+    const main = (await w.octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    expect(main).toBe(merged.sha);
+    const commit = (await w.octokit.rest.git.getCommit({ ...repo, commit_sha: merged.sha })).data;
+    expect(commit.parents.map((p) => p.sha)).toEqual([pr.base.sha, pr.head.sha]);
+    await w.forge.webhooks.idle();
+    const closed = w.forge.webhooks.find("pull_request", "closed");
+    expect(closed.map((d) => (d.payload.pull_request as { merged: boolean }).merged)).toEqual([true]);
+    expect(w.forge.webhooks.find("push").at(-1)?.payload).toMatchObject({
+      ref: "refs/heads/main",
+      after: merged.sha,
+    });
+    await expect(w.octokit.rest.pulls.merge({ ...repo, pull_number: 1 })).rejects.toMatchObject({
+      status: 405,
+    });
+  });
+
+  it("reports a conflicting pull request as not mergeable and refuses to merge it (405)", async () => {
+    await wd.commit("main", { "README.md": "main side\n" });
+    await wd.commit("drafts/conflict", { "README.md": "branch side\n" }, { from: "origin/main~1" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "conflict",
+      head: "drafts/conflict",
+      base: "main",
+    });
+    expect(pr.mergeable).toBe(false);
+    expect(pr.mergeable_state).toBe("dirty");
+    await expect(w.octokit.rest.pulls.merge({ ...repo, pull_number: pr.number })).rejects.toMatchObject({
+      status: 405,
+      response: { data: { message: "Pull Request is not mergeable" } },
+    });
+    await w.octokit.rest.pulls.update({ ...repo, pull_number: pr.number, state: "closed" });
+    await w.forge.webhooks.idle();
+    expect(w.forge.webhooks.find("pull_request", "closed").at(-1)?.payload.pull_request).toMatchObject({
+      merged: false,
+    });
+  });
+
+  it("squash-merges into one commit with the title and number", async () => {
+    await wd.commit("drafts/squash", { "b/one": "1\n" });
+    await wd.commit("drafts/squash", { "b/two": "2\n" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "two files",
+      head: "drafts/squash",
+      base: "main",
+    });
+    const { data: m } = await w.octokit.rest.pulls.merge({
+      ...repo,
+      pull_number: pr.number,
+      merge_method: "squash",
+    });
+    const { data: c } = await w.octokit.rest.git.getCommit({ ...repo, commit_sha: m.sha });
+    expect(c.parents).toHaveLength(1);
+    expect(c.message).toBe(`two files (#${pr.number})`);
+  });
+
+  it("edits a pull request (edited with changes) and reviews it as a collaborator", async () => {
+    await wd.commit("drafts/review", { "c/x": "x\n" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "review me",
+      head: "drafts/review",
+      base: "main",
+    });
+    await w.octokit.rest.pulls.update({ ...repo, pull_number: pr.number, body: "new body" });
+    const { pat } = w.forge.createUser("maintainer", { pat: true });
+    w.forge.setPermission("acme/blueprints", "maintainer", "maintain");
+    const user = client(w.forge, pat!);
+    const { data: review } = await user.rest.pulls.createReview({
+      ...repo,
+      pull_number: pr.number,
+      event: "APPROVE",
+    });
+    expect(review.state).toBe("APPROVED");
+    await expect(
+      w.octokit.rest.pulls.createReview({ ...repo, pull_number: pr.number, event: "APPROVE" }),
+    ).rejects.toMatchObject({ status: 422 });
+    const { data: reviews } = await w.octokit.rest.pulls.listReviews({ ...repo, pull_number: pr.number });
+    expect(reviews.map((r) => [r.user?.login, r.state])).toEqual([["maintainer", "APPROVED"]]);
+    await w.forge.webhooks.idle();
+    const edited = w.forge.webhooks.find("pull_request", "edited").at(-1)!;
+    expect(edited.payload.changes).toEqual({ body: { from: "" } });
+    const submitted = w.forge.webhooks.find("pull_request_review", "submitted").at(-1)!;
+    expect(submitted.payload).toMatchObject({
+      review: { state: "approved" },
+      sender: { login: "maintainer" },
+    });
+  });
+});
