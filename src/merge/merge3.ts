@@ -189,24 +189,12 @@ function walkAssociative(
 
   for (const vals of all) {
     const { keys: k, values: v } = validKeys(vals, keys);
-    const merged =
-      keys.length === 0
-        ? visitScalar([
-            findElement(target, keys, k, v),
-            findElement(origin, keys, k, v),
-            findElement(updated, keys, k, v),
-          ])
-        : walk(
-            [
-              findElement(target, keys, k, v),
-              findElement(origin, keys, k, v),
-              findElement(updated, keys, k, v),
-            ],
-            path,
-            ctx,
-          );
+    const existing = findElement(target, keys, k, v);
+    const sources: Sources = [existing, findElement(origin, keys, k, v), findElement(updated, keys, k, v)];
+    const merged = keys.length === 0 ? visitScalar(sources) : walk(sources, path, ctx);
+    const others = target.items.filter((e) => e !== existing && !matches(e, keys, k, v));
     if (merged === null || isMissingOrNull(merged) || (isMap(merged) && merged.items.length === 0)) {
-      target.items = target.items.filter((e) => !matches(e, keys, k, v));
+      target.items = others;
       continue;
     }
     if (keys.length > 0 && isMap(merged)) {
@@ -214,12 +202,12 @@ function walkAssociative(
         if (field(merged, key) === undefined) setField(merged, key, newScalar(v[i]!));
       });
     }
-    const at = target.items.findIndex((e) => matches(e, keys, k, v));
+    const at = existing ? target.items.indexOf(existing) : -1;
     if (at >= 0) {
-      target.items[at] = merged;
-      target.items = target.items.filter((e, i) => i <= at || !matches(e, keys, k, v));
+      target.items = target.items.filter((e, i) => i === at || others.includes(e));
+      target.items[target.items.indexOf(existing as never)] = merged;
     } else {
-      target.items.push(merged);
+      target.items = [...others, merged];
     }
   }
   return target;

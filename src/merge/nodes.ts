@@ -68,7 +68,7 @@ export function setField(map: YAMLMap, key: string, value: MaybeNode): void {
 export function canonical(node: MaybeNode): string {
   if (node === null || node === undefined) return "~missing";
   if (isScalar(node)) {
-    return JSON.stringify([node.type ?? "", String(node.value), node.comment ?? "", node.tag ?? ""]);
+    return JSON.stringify([node.type ?? "PLAIN", String(node.value), node.comment ?? "", node.tag ?? ""]);
   }
   if (isMap(node)) {
     const parts = node.items.map(

@@ -1,0 +1,100 @@
+import { describe, expect, it } from "vitest";
+import { kptAvailable, runBoth, type Triple } from "./kpt-oracle.js";
+
+const HAVE_KPT = kptAvailable();
+if (!HAVE_KPT) console.warn("kpt not found: skipping the differential tests against kpt");
+
+const DEPLOY = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+  labels:
+    app: web
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.0
+        ports:
+        - containerPort: 80
+`;
+
+const SVC = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+spec:
+  ports:
+    - port: 80
+`;
+
+const edit = (file: string, f: (s: string) => string) => (m: Map<string, string>) => {
+  const out = new Map(m);
+  out.set(file, f(out.get(file) ?? ""));
+  return out;
+};
+
+const HAND: Record<string, Triple> = {
+  "upstream and local edit different fields, lists merge by key": {
+    original: { "deploy.yaml": `${DEPLOY}---\n${SVC}`, "README.md": "hello\n" },
+    updated: {
+      "deploy.yaml": `${DEPLOY.replace("image: nginx:1.0", "image: nginx:2.0\n        env:\n        - name: A\n          value: a").replace("replicas: 1", "replicas: 1\n  strategy:\n    type: Recreate")}---\n${SVC}    - port: 443\n`,
+      "README.md": "hello\nworld\n",
+      "new.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: new\ndata:\n  x: y\n",
+    },
+    edit: edit("deploy.yaml", (s) =>
+      s
+        .replace("replicas: 1", "replicas: 3 # mine")
+        .replace("    app: web\n", "    app: web\n    team: a\n")
+        .replace(
+          "        - containerPort: 80\n",
+          "        - containerPort: 80\n        - containerPort: 9090\n",
+        )
+        .replace("      - name: web\n", "      - name: web\n        args: [x]\n"),
+    ),
+  },
+  "resource removed upstream, one changed locally": {
+    original: { "a.yaml": SVC, "b.yaml": SVC.replace(/web/g, "b"), "c.yaml": SVC.replace(/web/g, "c") },
+    updated: { "a.yaml": SVC },
+    edit: edit("b.yaml", (s) => s.replace("port: 80", "port: 81")),
+  },
+  "container removed upstream and added locally": {
+    original: { "d.yaml": `${DEPLOY}      - name: side\n        image: side:1\n` },
+    updated: { "d.yaml": DEPLOY },
+    edit: edit("d.yaml", (s) => `${s}      - name: mine\n        image: mine:1\n`),
+  },
+  "resource renamed locally with a prefix": {
+    original: { "d.yaml": DEPLOY },
+    updated: { "d.yaml": DEPLOY.replace("nginx:1.0", "nginx:1.1") },
+    edit: edit("d.yaml", (s) =>
+      s.replace("  name: web\n  namespace: prod", "  name: dev-web\n  namespace: dev"),
+    ),
+  },
+  "subpackage changed on both sides": {
+    original: {
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: up\ninfo:\n  description: d\n",
+      "sub/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n",
+      "sub/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: "1"\n',
+    },
+    updated: {
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: up\ninfo:\n  description: d2\n",
+      "sub/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n",
+      "sub/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: "2"\n',
+      "sub2/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub2\n",
+    },
+    edit: edit("sub/cm.yaml", (s) => `${s}  b: "3"\n`),
+  },
+};
+
+describe.skipIf(!HAVE_KPT)("differential: porchlight pkg get/update equals kpt", () => {
+  for (const [name, t] of Object.entries(HAND)) {
+    it(name, async () => {
+      const r = await runBoth(t);
+      expect(r.gotPorchlight).toEqual(r.gotKpt);
+      expect(r.porchlight).toEqual(r.kpt);
+    });
+  }
+});

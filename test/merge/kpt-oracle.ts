@@ -1,0 +1,90 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type FileTree, readTree, treeFromText, writeTree } from "../../src/kpt/tree.js";
+import { getPackage } from "../../src/merge/get.js";
+import { parseRepoSpec } from "../../src/merge/repospec.js";
+import { updatePackage } from "../../src/merge/update.js";
+
+/** Runs the same get → local edit → update with kpt and with porchlight, for differential tests. */
+
+export function kptAvailable(): boolean {
+  try {
+    execFileSync("kpt", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd,
+    stdio: "ignore",
+  });
+}
+
+export interface Triple {
+  original: Record<string, string>;
+  updated: Record<string, string>;
+  /** Edits the fetched package (paths relative to the package). */
+  edit: (fetched: Map<string, string>) => Map<string, string>;
+}
+
+export interface Outcome {
+  kpt: Record<string, string>;
+  porchlight: Record<string, string>;
+  /** The trees right after `pkg get`. */
+  gotKpt: Record<string, string>;
+  gotPorchlight: Record<string, string>;
+}
+
+function text(tree: FileTree): Record<string, string> {
+  return Object.fromEntries(
+    [...tree].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v.toString("utf8")]),
+  );
+}
+
+async function replaceTree(dir: string, files: Map<string, string>): Promise<void> {
+  const before = await readTree(dir);
+  await writeTree(dir, before, treeFromText(Object.fromEntries(files)));
+}
+
+export async function runBoth(t: Triple): Promise<Outcome> {
+  const root = mkdtempSync(join(tmpdir(), "porchlight-diff-"));
+  try {
+    const up = join(root, "up");
+    mkdirSync(up);
+    git(up, "init", "-q", "-b", "main");
+    await writeTree(join(up, "pkg"), new Map(), treeFromText(t.original));
+    git(up, "add", "-A");
+    git(up, "commit", "-q", "-m", "v1");
+    git(up, "tag", "v1");
+    const url = `file://${up}.git/pkg@v1`;
+    for (const side of ["k", "p"]) mkdirSync(join(root, side));
+    execFileSync("kpt", ["pkg", "get", url, "pkg"], { cwd: join(root, "k"), stdio: "ignore" });
+    await getPackage(parseRepoSpec(url, root), join(root, "p", "pkg"));
+    const gotKpt = text(await readTree(join(root, "k", "pkg")));
+    const gotPorchlight = text(await readTree(join(root, "p", "pkg")));
+
+    const edited = t.edit(new Map(Object.entries(gotKpt)));
+    await replaceTree(join(root, "k", "pkg"), edited);
+    await replaceTree(join(root, "p", "pkg"), edited);
+
+    await writeTree(join(up, "pkg"), treeFromText(t.original), treeFromText(t.updated));
+    git(up, "add", "-A");
+    git(up, "commit", "-q", "-m", "v2");
+    git(up, "tag", "v2");
+    execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "ignore" });
+    await updatePackage(join(root, "p", "pkg"), { ref: "v2", allowConflicts: true });
+    return {
+      kpt: text(await readTree(join(root, "k", "pkg"))),
+      porchlight: text(await readTree(join(root, "p", "pkg"))),
+      gotKpt,
+      gotPorchlight,
+    };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
