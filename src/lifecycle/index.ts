@@ -23,6 +23,13 @@ export { DELETION_LABEL } from "./labels.js";
 export { LIFECYCLES, type Lifecycle, transitionProblem } from "./lifecycle.js";
 export { packagePathProblem } from "./package-path.js";
 export {
+  type DeletionPlan,
+  decideReject,
+  type OpenProposal,
+  planDeletionProposal,
+  type RejectDecision,
+} from "./proposals.js";
+export {
   type CheckRunInfo,
   checkProblems,
   decidePublish,

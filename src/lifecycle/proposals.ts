@@ -1,0 +1,104 @@
+import type { Actor } from "../commands/authorize.js";
+import { hasPermission } from "../commands/permission.js";
+import type { PullRequestInfo } from "./discover.js";
+import { formatDraftBranch, parseDraftBranch } from "./draft-branch.js";
+import { DELETION_LABEL } from "./labels.js";
+import { indexRefs, type RefInfo } from "./refs.js";
+import { parseRevisionTag } from "./revision-tag.js";
+import { freeWorkspace } from "./rollback.js";
+
+export interface OpenProposal {
+  number: number;
+  state: "open" | "closed";
+  merged: boolean;
+  headRef: string;
+  labels: readonly string[];
+}
+
+export type RejectDecision =
+  | {
+      kind: "close";
+      pullRequest: number;
+      /** The draft branch that stays, so the revision is a Draft again (Porch's reject). */
+      keepBranch: string;
+      /** A rejected deletion proposal: its branch only removed the package, so it goes with it. */
+      deleteBranch: boolean;
+    }
+  | { kind: "refuse"; reason: string };
+
+/** `/reject`: a Proposed revision returns to Draft (the pull request closes, its branch stays). */
+export function decideReject(pr: OpenProposal, actor: Actor): RejectDecision {
+  if (!hasPermission(actor.permission, "write")) {
+    return {
+      kind: "refuse",
+      reason: `@${actor.login}, \`/reject\` needs write permission on this repository.`,
+    };
+  }
+  if (pr.merged)
+    return {
+      kind: "refuse",
+      reason: "This proposal is already published; a published revision cannot return to draft.",
+    };
+  if (pr.state !== "open") return { kind: "refuse", reason: "This pull request is already closed." };
+  const draft = parseDraftBranch(pr.headRef);
+  if (!draft.ok) {
+    return {
+      kind: "refuse",
+      reason: `This pull request is not a package proposal: its branch \`${pr.headRef}\` is not a draft (${draft.reason}).`,
+    };
+  }
+  return {
+    kind: "close",
+    pullRequest: pr.number,
+    keepBranch: pr.headRef,
+    deleteBranch: pr.labels.includes(DELETION_LABEL),
+  };
+}
+
+export type DeletionPlan =
+  | {
+      kind: "propose-deletion";
+      package: string;
+      /** The latest published revision, which becomes DeletionProposed. */
+      revision: number;
+      /** The branch to create from the base branch, with one commit removing the package directory. */
+      branch: string;
+      label: typeof DELETION_LABEL;
+      title: string;
+    }
+  | { kind: "refuse"; reason: string };
+
+/** `/propose-delete`: plan the pull request that removes a published package. */
+export function planDeletionProposal(input: {
+  package: string;
+  refs: readonly RefInfo[];
+  pullRequests: readonly PullRequestInfo[];
+}): DeletionPlan {
+  const { branches, tags } = indexRefs(input.refs);
+  let latest = 0;
+  for (const tag of tags.keys()) {
+    const t = parseRevisionTag(tag);
+    if (t.ok && t.value.package === input.package) latest = Math.max(latest, t.value.revision);
+  }
+  if (latest === 0) {
+    return {
+      kind: "refuse",
+      reason: `${input.package} has no published revision to delete; close its draft instead.`,
+    };
+  }
+  for (const pr of input.pullRequests) {
+    const draft = parseDraftBranch(pr.headRef);
+    if (draft.ok && draft.value.package === input.package && pr.labels.includes(DELETION_LABEL)) {
+      return { kind: "refuse", reason: `Deleting ${input.package} is already proposed in #${pr.number}.` };
+    }
+  }
+  const workspace = freeWorkspace(input.package, `delete-v${latest}`, branches.keys());
+  return {
+    kind: "propose-deletion",
+    package: input.package,
+    revision: latest,
+    branch: formatDraftBranch({ package: input.package, workspace }),
+    label: DELETION_LABEL,
+    title: `Delete package ${input.package}`,
+  };
+}
