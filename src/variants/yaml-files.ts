@@ -1,0 +1,71 @@
+import { type Document, isMap, isSeq, parseAllDocuments, type YAMLMap, type YAMLSeq } from "yaml";
+
+/** A bad package file met while applying a variant: the whole mutation is refused, nothing half-done. */
+export class VariantMutationError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = "VariantMutationError";
+  }
+}
+
+/** The documents of one package file, editable in place, written back only if something changed. */
+export interface YamlFile {
+  path: string;
+  original: string;
+  docs: Document[];
+  /** Sequences under a key at the key's column (kpt's style) or indented by two. */
+  indentSeq: boolean;
+}
+
+export function readYamlFile(path: string, text: string): YamlFile {
+  const docs = parseAllDocuments(text, { prettyErrors: false });
+  if (!Array.isArray(docs)) return { path, original: text, docs: [], indentSeq: false };
+  for (const doc of docs) {
+    const err = doc.errors[0];
+    if (err) throw new VariantMutationError(path, `not valid YAML: ${err.message.split("\n")[0]}`);
+  }
+  return { path, original: text, docs, indentSeq: /^( *)[^\s#][^\n]*:[ \t]*\n\1 {2}- /m.test(text) };
+}
+
+export function writeYamlFile(file: YamlFile): string {
+  return file.docs.map((d) => d.toString({ indentSeq: file.indentSeq, lineWidth: 0 })).join("");
+}
+
+export function isYamlPath(path: string): boolean {
+  return /\.ya?ml$/.test(path) || path === "Kptfile" || path.endsWith("/Kptfile");
+}
+
+/** The string at `path` in a document, if it is a string. */
+export function getString(doc: Document, path: readonly (string | number)[]): string | undefined {
+  const v = doc.getIn(path);
+  return typeof v === "string" ? v : undefined;
+}
+
+/** The map at `path`, created (block style) when absent. */
+export function ensureMap(doc: Document, path: readonly (string | number)[]): YAMLMap {
+  const existing = doc.getIn(path, true);
+  if (isMap(existing)) return existing;
+  const map = doc.createNode({}) as YAMLMap;
+  doc.setIn(path, map);
+  return map;
+}
+
+/** The sequence at `path`, created (block style) when absent. */
+export function ensureSeq(doc: Document, path: readonly (string | number)[]): YAMLSeq {
+  const existing = doc.getIn(path, true);
+  if (isSeq(existing)) return existing;
+  const seq = doc.createNode([]) as YAMLSeq;
+  seq.flow = false;
+  doc.setIn(path, seq);
+  return seq;
+}
+
+/** Sets `key: value` in a map if it differs; true when it changed. */
+export function setIfChanged(doc: Document, path: readonly (string | number)[], value: string): boolean {
+  if (doc.getIn(path) === value) return false;
+  doc.setIn(path, value);
+  return true;
+}
