@@ -1,3 +1,4 @@
+export { guardrailName, guardrailsFor } from "./guardrails.js";
 export { configJsonSchema, configJsonSchemaText, JSON_SCHEMA_ID } from "./json-schema.js";
 export { editDistance, nearestName } from "./nearest-name.js";
 export { CONFIG_PATH, type ConfigSource, type ParsedConfig, parseRepoConfig } from "./parse.js";
