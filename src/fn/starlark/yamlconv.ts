@@ -1,0 +1,126 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  Pair,
+  Scalar,
+  YAMLMap,
+  YAMLSeq,
+} from "yaml";
+import { fail } from "./errors.js";
+import { isInt, None, StarFloat, typeName, type Value } from "./values/core.js";
+import { HashTable, StarDict } from "./values/dict.js";
+import { StarList, StarTuple } from "./values/list.js";
+
+/**
+ * YAML ↔ Starlark conversion that keeps comments, key order and quoting: each dict and list remembers the
+ * YAML node it came from, and converting back updates that node in place, reusing every unchanged scalar.
+ * As kpt does after a function run, keys that already existed keep their original order and new keys
+ * follow in sorted order (Go's yaml.Marshal sorts the keys of a map built by the script).
+ */
+export function yamlToStar(node: unknown, doc: Document): Value {
+  if (isAlias(node)) return yamlToStar(node.resolve(doc), doc);
+  if (isMap(node)) {
+    const d = new StarDict();
+    d.origin = node;
+    for (const pair of node.items) {
+      const k = isScalar(pair.key) ? pair.key.value : pair.key;
+      d.set(scalarKey(k), yamlToStar(pair.value, doc));
+    }
+    return d;
+  }
+  if (isSeq(node)) {
+    const l = new StarList(node.items.map((n) => yamlToStar(n, doc)));
+    (l as StarList & { origin?: unknown }).origin = node;
+    return l;
+  }
+  if (isScalar(node)) return scalarToStar(node);
+  return None;
+}
+
+function scalarKey(k: unknown): Value {
+  if (typeof k === "string") return k;
+  return String(k);
+}
+
+function scalarToStar(s: Scalar): Value {
+  const v = s.value;
+  if (v === null || v === undefined) return None;
+  if (typeof v === "boolean" || typeof v === "string") return v;
+  if (typeof v === "bigint") return v;
+  if (typeof v === "number") {
+    const src = s.source ?? String(v);
+    if (Number.isSafeInteger(v) && !/[.eE]/.test(src)) return v;
+    if (Number.isInteger(v) && /^[-+]?\d+$/.test(src)) return BigInt(src);
+    return new StarFloat(v);
+  }
+  return String(v);
+}
+
+function sameScalar(node: unknown, v: Value): boolean {
+  if (!isScalar(node)) return false;
+  const old = scalarToStar(node);
+  if (old === v) return true;
+  if (old instanceof StarFloat && v instanceof StarFloat) return old.v === v.v;
+  return typeof old === "bigint" && typeof v === "bigint" && old === v;
+}
+
+function keyOf(pair: Pair): string | undefined {
+  const k = isScalar(pair.key) ? pair.key.value : pair.key;
+  return k === null || k === undefined ? undefined : String(k);
+}
+
+/** Converts a Starlark value back to a YAML node, reusing `origin` where possible. */
+export function starToYaml(v: Value, origin: unknown, path: string): Node {
+  if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, path);
+  if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, path);
+  if (sameScalar(origin, v)) return origin as Scalar;
+  let node: Scalar;
+  if (v === None) node = new Scalar(null);
+  else if (typeof v === "boolean" || typeof v === "string" || isInt(v)) node = new Scalar(v);
+  else if (v instanceof StarFloat) node = new Scalar(v.v);
+  else return fail(`${path}: cannot convert ${typeName(v)} to YAML`);
+  if (isScalar(origin)) {
+    node.comment = origin.comment;
+    node.commentBefore = origin.commentBefore;
+  }
+  return node;
+}
+
+function dictToYaml(d: HashTable, path: string): YAMLMap {
+  const origin = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
+  const map = origin ?? new YAMLMap();
+  const existing = new Map<string, Pair>();
+  for (const p of map.items as Pair[]) {
+    const k = keyOf(p);
+    if (k !== undefined) existing.set(k, p);
+  }
+  const kept: Pair[] = [];
+  const added: Pair[] = [];
+  const seen = new Set<string>();
+  for (const e of d.map.values()) {
+    if (typeof e.k !== "string") fail(`${path}: dict key ${typeName(e.k)} is not a string`);
+    seen.add(e.k);
+    const p = existing.get(e.k);
+    if (p) p.value = starToYaml(e.v, p.value, `${path}.${e.k}`);
+    else added.push(new Pair(new Scalar(e.k), starToYaml(e.v, undefined, `${path}.${e.k}`)));
+  }
+  for (const p of map.items as Pair[]) {
+    const k = keyOf(p);
+    if (k !== undefined && seen.has(k)) kept.push(p);
+  }
+  added.sort((a, b) => ((keyOf(a) ?? "") < (keyOf(b) ?? "") ? -1 : 1));
+  map.items = [...kept, ...added];
+  return map;
+}
+
+function listToYaml(l: StarList | StarTuple, origin: unknown, path: string): YAMLSeq {
+  const own = (l as { origin?: unknown }).origin;
+  const seq = isSeq(own) ? own : isSeq(origin) ? origin : new YAMLSeq();
+  const old = seq.items.slice();
+  seq.items = l.elems.map((e, i) => starToYaml(e, old[i], `${path}[${i}]`));
+  return seq;
+}

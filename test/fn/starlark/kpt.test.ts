@@ -1,0 +1,259 @@
+import { describe, expect, it } from "vitest";
+import { type Document, parseAllDocuments, parseDocument } from "yaml";
+import { runStarlark, starlarkFunction } from "../../../src/fn/starlark/index.js";
+import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
+
+function list(items: string, fnConfig: string): ResourceList {
+  return {
+    items: parseAllDocuments(items) as Document[],
+    functionConfig: parseDocument(fnConfig),
+    results: [],
+  };
+}
+
+function print(rl: ResourceList): string {
+  return rl.items.map((d) => d.toString().replace(/^---\n/, "")).join("---\n");
+}
+
+function errorOf(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(FunctionError);
+    const fe = e as FunctionError;
+    expect(fe.results).toEqual([{ message: fe.message, severity: "error" }]);
+    return fe.message;
+  }
+  throw new Error("expected the function to fail");
+}
+
+const RESOURCES = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: my-cm
+  annotations:
+    config.kubernetes.io/path: cm.yaml
+data:
+  some-key: some-value # a comment
+---
+apiVersion: foo.com/v1
+kind: Bar
+metadata:
+  name: my-bar
+  annotations:
+    config.kubernetes.io/path: bar.yaml
+spec:
+  # keep me
+  featureA: true
+`;
+
+describe("kpt starlark function", () => {
+  it("sets the namespace on every resource, keeping comments and field order (catalog example 'simple')", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: set-namespace-to-prod
+source: |
+  # set the namespace on all resources
+  def setnamespace(resources, namespace):
+    for resource in resources:
+      # mutate the resource
+      resource["metadata"]["namespace"] = namespace
+  setnamespace(ctx.resource_list["items"], "prod")
+`,
+      ),
+    );
+    expect(print(out)).toBe(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: my-cm
+  annotations:
+    config.kubernetes.io/path: cm.yaml
+  namespace: prod
+data:
+  some-key: some-value # a comment
+---
+apiVersion: foo.com/v1
+kind: Bar
+metadata:
+  name: my-bar
+  annotations:
+    config.kubernetes.io/path: bar.yaml
+  namespace: prod
+spec:
+  # keep me
+  featureA: true
+`);
+  });
+
+  it("fails a validator with the fail() message as the catalog's 'validation' example shows", () => {
+    const rl = list(
+      `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  private-key: abc
+`,
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: no-private-key
+source: |
+  def contains_private_key(r):
+    return r["apiVersion"] == "v1" and r["kind"] == "ConfigMap" and r["data"]["private-key"]
+  def ensure_no_private_key(resource_list):
+    for resource in resource_list["items"]:
+      if contains_private_key(resource):
+        fail("it is prohibited to have private key in a configmap")
+  ensure_no_private_key(ctx.resource_list)
+`,
+    );
+    expect(errorOf(() => runStarlark(rl))).toBe("fail: it is prohibited to have private key in a configmap");
+  });
+
+  it("reports syntax errors at script line and column, named after the function config", () => {
+    const rl = list(
+      RESOURCES,
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: broken
+source: |
+  def f(resources):
+    for r in resources:
+      r["metadata"]["labels"] = 
+  f(ctx.resource_list["items"])
+`,
+    );
+    expect(errorOf(() => runStarlark(rl))).toBe("broken:4:1: got newline, want primary expression");
+  });
+
+  it("generates a resource with sorted keys and a default path, and deletes one dropped from the list", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: gen
+params:
+  replicas: 3
+source: |
+  items = ctx.resource_list["items"]
+  keep = [r for r in items if r["kind"] != "Bar"]
+  keep.append({
+    "apiVersion": "apps/v1",
+    "kind": "Deployment",
+    "metadata": {"name": "web"},
+    "spec": {"replicas": ctx.resource_list["functionConfig"]["params"]["replicas"]},
+  })
+  ctx.resource_list["items"] = keep
+`,
+      ),
+    );
+    expect(out.items).toHaveLength(2);
+    expect(out.items[1]!.toString()).toBe(`apiVersion: apps/v1
+kind: Deployment
+metadata:
+  annotations:
+    config.kubernetes.io/index: "0"
+    config.kubernetes.io/path: deployment_web.yaml
+    internal.config.kubernetes.io/index: "0"
+    internal.config.kubernetes.io/path: deployment_web.yaml
+  name: web
+spec:
+  replicas: 3
+`);
+  });
+
+  it("accepts a ConfigMap function config with data.source and parameters in data", () => {
+    const out = starlarkFunction.run(
+      list(
+        RESOURCES,
+        `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: set-replicas
+data:
+  owner: team-a
+  source: |
+    def label(resources, owner):
+      for r in resources:
+        r["metadata"].setdefault("labels", {})["owner"] = owner
+    label(ctx.resource_list["items"], ctx.resource_list["functionConfig"]["data"]["owner"])
+`,
+      ),
+      {},
+    ) as ResourceList;
+    expect(out.items.map((d) => d.getIn(["metadata", "labels", "owner"]))).toEqual(["team-a", "team-a"]);
+  });
+
+  it("rejects other function config kinds with the catalog's message", () => {
+    const rl = list(RESOURCES, "apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n");
+    expect(errorOf(() => runStarlark(rl))).toBe(
+      "`functionConfig` must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=StarlarkRun, but we got: example.com/v1, Kind=Foo",
+    );
+  });
+
+  it("rejects an empty source", () => {
+    const rl = list(RESOURCES, "apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: x\n");
+    expect(errorOf(() => runStarlark(rl))).toBe("`source` must not be empty");
+  });
+
+  it("loads encoding/json.star and the krmfn module", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: json
+source: |
+  load("encoding/json.star", "json")
+  load("krmfn.star", "krmfn")
+  for r in ctx.resource_list["items"]:
+    if krmfn.match_gvkn(r, "v1", "ConfigMap", "my-cm"):
+      r["data"]["copy"] = json.encode(json.decode('{"b": [1, 2.5, null], "a": true}'))
+`,
+      ),
+    );
+    expect(out.items[0]!.getIn(["data", "copy"])).toBe('{"a":true,"b":[1,2.5,null]}');
+  });
+
+  it("ends a runaway script with a step-limit error", () => {
+    const rl = list(
+      RESOURCES,
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: spin
+source: |
+  while True:
+    pass
+`,
+    );
+    expect(() => runStarlark(rl, { limits: { maxSteps: 10_000 } })).toThrow(
+      "Starlark computation cancelled: too many steps (limit 10000)",
+    );
+  });
+
+  it("ends a script that allocates too much with a memory-limit error", () => {
+    const rl = list(
+      RESOURCES,
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: hog
+source: |
+  x = ["a"] * 1000000
+`,
+    );
+    expect(() => runStarlark(rl, { limits: { maxCells: 100_000 } })).toThrow(
+      "Starlark computation cancelled: memory limit exceeded (limit 100000 values)",
+    );
+  });
+});
