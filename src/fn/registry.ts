@@ -1,5 +1,7 @@
 import { applyReplacements } from "./builtins/apply-replacements.js";
 import { applySetters } from "./builtins/apply-setters.js";
+import { ensureNameSubstring } from "./builtins/ensure-name-substring.js";
+import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
@@ -16,6 +18,8 @@ import type { BuiltinFunction } from "./types.js";
 const BUILTINS: readonly BuiltinFunction[] = [
   applyReplacements,
   applySetters,
+  ensureNameSubstring,
+  searchReplace,
   setAnnotations,
   setImage,
   setLabels,

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, parseDocument, type Scalar, type YAMLMap } from "yaml";
 
 /**
  * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field
@@ -88,4 +88,25 @@ export function setStringEntry(doc: Document, map: YAMLMap, key: string, value: 
 /** Entries sorted by key (Go's `sort.Strings` over the keys). */
 export function sortedEntries(values: ReadonlyMap<string, string>): [string, string][] {
   return [...values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Sets a scalar's text the way kyaml does when it clears the tag: a quoted or block scalar stays a
+ * string in its style; a plain one takes the type its new text reads as (`3` a number, `true` a bool).
+ */
+export function setScalarImplied(node: Scalar, text: string): void {
+  const plain = node.type === undefined || node.type === "PLAIN";
+  if (!plain) {
+    node.value = text;
+    return;
+  }
+  const parsed = parseDocument(text).contents;
+  if (!isScalar(parsed) || typeof parsed.value === "string" || parsed.value === undefined) {
+    node.value = text;
+    return;
+  }
+  node.value = parsed.value;
+  node.format = parsed.format;
+  node.minFractionDigits = parsed.minFractionDigits;
+  if (parsed.value === null) node.source = text;
 }

@@ -1,0 +1,285 @@
+import { type Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, setAnnotation } from "../../kpt/resource.js";
+import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
+import { childMap, childMaps, rootMap, scalarEntry } from "./util/catalog-fields.js";
+import {
+  configMapData,
+  isConfigMap,
+  isGVK,
+  matchesGVK,
+  splitApiVersion,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
+import { NAME_REFERENCES, type NameRefTarget } from "./util/catalog-namerefs.js";
+import { declaredNamespace } from "./util/catalog-origin.js";
+import { configErrorResult } from "./util/catalog-results.js";
+import { knownNamespaceScope } from "./util/catalog-scope.js";
+
+/**
+ * ensure-name-substring, as gcr.io/kpt-fn/ensure-name-substring:v0.2 does it: prepends (or appends)
+ * the substring to `metadata.name` (and to `additionalNameFields`) of every resource whose name does not
+ * already contain it, except CustomResourceDefinitions, APIServices, Namespaces and the Kptfile; then
+ * fixes the fields that refer to a renamed resource by name (kustomize's name references: config maps
+ * and secrets in pod specs, service accounts, role refs, services of ingresses, ...) and the
+ * `config.kubernetes.io/depends-on` annotations that point at one.
+ */
+
+const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+const CONFIG_KIND = "EnsureNameSubstring";
+
+interface NameFieldSpec {
+  group: string;
+  version: string;
+  kind: string;
+  path: string[];
+}
+
+export interface EnsureNameSubstringConfig {
+  substring: string;
+  editMode: string;
+  fields: NameFieldSpec[];
+}
+
+const METADATA_NAME: NameFieldSpec = { group: "", version: "", kind: "", path: ["metadata", "name"] };
+
+function gvkString(apiVersion: string, kind: string): string {
+  const { group, version } = splitApiVersion(apiVersion);
+  return `${group}/${version}, Kind=${kind}`;
+}
+
+function readFieldSpecs(node: unknown): NameFieldSpec[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const e = stringEntries(item);
+    return {
+      group: e.get("group") ?? "",
+      version: e.get("version") ?? "",
+      kind: e.get("kind") ?? "",
+      path: (e.get("path") ?? "").split("/"),
+    };
+  });
+}
+
+/** The config, or the message kpt shows for a bad one. */
+export function readEnsureNameSubstringConfig(
+  config: Document | undefined,
+): EnsureNameSubstringConfig | string {
+  const load = (m: string) => `failed to load the \`functionConfig\`: ${m}`;
+  let cfg: EnsureNameSubstringConfig;
+  if (config && isConfigMap(config)) {
+    const data = configMapData(config);
+    if (data.size !== 1) return load(`only 1 entry is allowed in the ConfigMap, but got: ${data.size}`);
+    const [mode, substring] = [...data.entries()][0]!;
+    if (mode !== "prepend" && mode !== "append") {
+      return load(`unknown editMode: ${mode}, only prepend and append are allowed`);
+    }
+    cfg = { substring, editMode: mode, fields: [] };
+  } else if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
+    const e = stringEntries(config.contents);
+    cfg = {
+      substring: e.get("substring") ?? "",
+      editMode: e.get("editMode") || "prepend",
+      fields: readFieldSpecs(config.get("additionalNameFields", true) ?? config.get("fieldSpecs", true)),
+    };
+  } else {
+    const got = config ? gvkString(apiVersionOf(config), kindOf(config)) : gvkString("", "");
+    return load(
+      `function config must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=EnsureNameSubstring, but we got: ${got}`,
+    );
+  }
+  if (cfg.substring === "") return "failed validation: substring must not be empty";
+  return { ...cfg, fields: [METADATA_NAME, ...cfg.fields] };
+}
+
+function skipped(doc: Document): boolean {
+  const kind = kindOf(doc);
+  if (kind === "CustomResourceDefinition" || kind === "Namespace") return true;
+  if (kind === "APIService" && matchesGVK(doc, "apiregistration.k8s.io", "", "APIService")) return true;
+  return kind === "Kptfile" && apiVersionOf(doc).startsWith("kpt.dev/");
+}
+
+function edit(value: string, substring: string, mode: string): string {
+  if (mode === "prepend") return substring + value;
+  if (mode === "append") return value + substring;
+  return value;
+}
+
+/** A resource whose `metadata.name` changed. */
+interface Rename {
+  doc: Document;
+  group: string;
+  kind: string;
+  namespace: string;
+  from: string;
+  to: string;
+  namespaced: boolean;
+}
+
+function sameNamespace(a: string, b: string): boolean {
+  return (a || "default") === (b || "default");
+}
+
+function isNamespaced(doc: Document): boolean {
+  return knownNamespaceScope(apiVersionOf(doc), kindOf(doc)) ?? true;
+}
+
+/** The scalars at the end of `path` below `map`, walking sequences met on the way element by element. */
+function visitScalars(
+  map: YAMLMap,
+  path: readonly string[],
+  at: number,
+  visit: (scalar: Scalar) => void,
+): void {
+  const node: unknown = map.get(path[at]!, true);
+  if (at === path.length - 1) {
+    if (isScalar(node)) visit(node);
+    else if (isSeq(node)) for (const item of node.items) if (isScalar(item)) visit(item);
+    return;
+  }
+  if (isMap(node)) visitScalars(node, path, at + 1, visit);
+  else if (isSeq(node))
+    for (const item of node.items) if (isMap(item)) visitScalars(item, path, at + 1, visit);
+}
+
+class ReferenceFixer {
+  constructor(private readonly renames: readonly Rename[]) {}
+
+  /** The new name for a reference to `name` from `referrer`, when exactly one renamed target fits. */
+  resolve(target: NameRefTarget, name: string, referrer: Document, namespace?: string): string | undefined {
+    const referrerNamespaced = isNamespaced(referrer);
+    const ns = namespace ?? declaredNamespace(referrer) ?? "";
+    const found = new Set<string>();
+    for (const r of this.renames) {
+      if (r.from !== name || !matchesGVK(r.doc, target.group, target.version, target.kind)) continue;
+      if (referrerNamespaced && r.namespaced && !sameNamespace(r.namespace, ns)) continue;
+      found.add(r.to);
+    }
+    return found.size === 1 ? [...found][0] : undefined;
+  }
+
+  fix(doc: Document, root: YAMLMap): void {
+    for (const rule of NAME_REFERENCES) {
+      for (const field of rule.referrers) {
+        if (!matchesGVK(doc, field.group, "", field.kind)) continue;
+        visitScalars(root, field.path, 0, (node) => {
+          if (typeof node.value !== "string") return;
+          const renamed = this.resolve(rule.target, node.value, doc);
+          if (renamed !== undefined) node.value = renamed;
+        });
+      }
+    }
+    const kind = kindOf(doc);
+    if (kind === "RoleBinding" || kind === "ClusterRoleBinding") this.fixBinding(doc, root);
+  }
+
+  private fixBinding(doc: Document, root: YAMLMap): void {
+    const roleRef = childMap(root, "roleRef");
+    const refKind = roleRef ? scalarEntry(roleRef, "kind") : undefined;
+    const refName = roleRef ? scalarEntry(roleRef, "name") : undefined;
+    if (roleRef && refName && (refKind === "Role" || refKind === "ClusterRole")) {
+      const renamed = this.resolve(
+        { group: "rbac.authorization.k8s.io", version: "", kind: refKind },
+        refName,
+        doc,
+      );
+      const node = roleRef.get("name", true);
+      if (renamed !== undefined && isScalar(node)) node.value = renamed;
+    }
+    for (const subject of childMaps(root, "subjects")) {
+      const name = scalarEntry(subject, "name");
+      if (scalarEntry(subject, "kind") !== "ServiceAccount" || !name) continue;
+      const ns = scalarEntry(subject, "namespace") ?? declaredNamespace(doc) ?? "";
+      const renamed = this.resolve({ group: "", version: "v1", kind: "ServiceAccount" }, name, doc, ns);
+      const node = subject.get("name", true);
+      if (renamed !== undefined && isScalar(node)) node.value = renamed;
+    }
+  }
+
+  /** `group/kind/name` or `group/namespaces/ns/kind/name`, each entry of a comma-separated list. */
+  fixDependsOn(doc: Document): void {
+    const value = getAnnotation(doc, ANNOTATION.dependsOn);
+    if (!value) return;
+    const fixed = value
+      .split(",")
+      .map((entry) => {
+        const s = entry.trim().split("/");
+        const [group, kind, ns, nameIdx] =
+          s.length === 5 && s[1] === "namespaces"
+            ? [s[0]!, s[3]!, s[2]!, 4]
+            : s.length === 3
+              ? [s[0]!, s[1]!, undefined, 2]
+              : [];
+        if (group === undefined || kind === undefined || nameIdx === undefined) return entry;
+        const hit = this.renames.find(
+          (r) =>
+            r.group === group &&
+            r.kind === kind &&
+            r.from === s[nameIdx] &&
+            (ns === undefined || sameNamespace(r.namespace, ns)),
+        );
+        if (!hit) return entry;
+        s[nameIdx] = hit.to;
+        return entry.replace(entry.trim(), s.join("/"));
+      })
+      .join(",");
+    if (fixed !== value) setAnnotation(doc, ANNOTATION.dependsOn, fixed);
+  }
+}
+
+function renameResource(
+  doc: Document,
+  root: YAMLMap,
+  cfg: EnsureNameSubstringConfig,
+  renames: Rename[],
+): void {
+  for (const fs of cfg.fields) {
+    if (!matchesGVK(doc, fs.group, fs.version, fs.kind)) continue;
+    const isName = fs.path.length === 2 && fs.path[0] === "metadata" && fs.path[1] === "name";
+    visitScalars(root, fs.path, 0, (node) => {
+      const current = node.value === null || node.value === undefined ? "" : String(node.value);
+      if (current.includes(cfg.substring)) return;
+      const next = edit(current, cfg.substring, cfg.editMode);
+      if (next === current) return;
+      node.value = next;
+      if (isName) {
+        renames.push({
+          doc,
+          group: apiGroup(apiVersionOf(doc)),
+          kind: kindOf(doc),
+          namespace: declaredNamespace(doc) ?? "",
+          from: current,
+          to: next,
+          namespaced: isNamespaced(doc),
+        });
+      }
+    });
+  }
+}
+
+export const ensureNameSubstring: BuiltinFunction = {
+  name: "ensure-name-substring",
+  run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const cfg = readEnsureNameSubstringConfig(input.functionConfig);
+    if (typeof cfg === "string") {
+      input.results.push(configErrorResult(cfg, input.functionConfig));
+      return input;
+    }
+    const renames: Rename[] = [];
+    for (const doc of input.items) {
+      ctx.signal?.throwIfAborted();
+      const root = rootMap(doc);
+      if (root && !skipped(doc) && nameOf(doc) !== "") renameResource(doc, root, cfg, renames);
+    }
+    if (renames.length === 0) return input;
+    const fixer = new ReferenceFixer(renames);
+    for (const doc of input.items) {
+      ctx.signal?.throwIfAborted();
+      const root = rootMap(doc);
+      if (!root) continue;
+      fixer.fix(doc, root);
+      fixer.fixDependsOn(doc);
+    }
+    return input;
+  },
+};

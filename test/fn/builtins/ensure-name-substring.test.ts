@@ -1,0 +1,184 @@
+import { describe, expect, it } from "vitest";
+import { ensureNameSubstring } from "../../../src/fn/builtins/ensure-name-substring.js";
+import { codeBlock } from "../../util/codeblock.js";
+import { runBuiltin } from "./catalog-harness.js";
+
+const prepend = (s: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: ${s}\n`;
+
+describe("ensure-name-substring", () => {
+  it("prefixes names and fixes depends-on annotations and role refs that point at renamed resources", async () => {
+    const input = codeBlock`
+      apiVersion: v1
+      kind: Deployment
+      metadata:
+        annotations:
+          config.kubernetes.io/depends-on: /namespaces/default/StatefulSet/wordpress-mysql
+        labels:
+          app: wordpress
+        name: wordpress
+        namespace: default
+      ---
+      apiVersion: v1
+      kind: StatefulSet
+      metadata:
+        labels:
+          app: wordpress
+        name: wordpress-mysql
+        namespace: default
+      ---
+      apiVersion: v1
+      kind: Deployment
+      metadata:
+        annotations:
+          config.kubernetes.io/depends-on: /namespaces/default/StatefulSet/outside-resource
+        name: bar
+        namespace: default
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRoleBinding
+      metadata:
+        annotations:
+          config.kubernetes.io/depends-on: rbac.authorization.k8s.io/ClusterRole/secret-reader
+        name: read-secrets-global
+      roleRef:
+        apiGroup: rbac.authorization.k8s.io
+        kind: ClusterRole
+        name: secret-reader
+      subjects:
+        - apiGroup: rbac.authorization.k8s.io
+          kind: Group
+          name: admin
+      ---
+      apiVersion: rbac.authorization.k8s.io/v1
+      kind: ClusterRole
+      metadata:
+        name: secret-reader
+    `;
+    const { output, results } = await runBuiltin(ensureNameSubstring, input, prepend("prod-"));
+    expect(output).toBe(
+      input
+        .replace("name: wordpress\n", "name: prod-wordpress\n")
+        .replace("StatefulSet/wordpress-mysql", "StatefulSet/prod-wordpress-mysql")
+        .replace("name: wordpress-mysql\n", "name: prod-wordpress-mysql\n")
+        .replace("name: bar\n", "name: prod-bar\n")
+        .replace("name: read-secrets-global\n", "name: prod-read-secrets-global\n")
+        .replace("ClusterRole/secret-reader", "ClusterRole/prod-secret-reader")
+        .replaceAll("name: secret-reader\n", "name: prod-secret-reader\n"),
+    );
+    expect(results).toEqual([]);
+  });
+
+  it("is idempotent, skips Namespaces and CRDs, and fixes config map references in pods of the same namespace", async () => {
+    const input = codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: the-map
+        namespace: ns
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: dev-already
+        namespace: ns
+      ---
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: ns
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: app
+        namespace: ns
+      spec:
+        template:
+          spec:
+            containers:
+              - name: c
+                envFrom:
+                  - configMapRef:
+                      name: the-map
+            volumes:
+              - name: v
+                configMap:
+                  name: the-map
+              - name: other
+                configMap:
+                  name: the-map-elsewhere
+      ---
+      apiVersion: v1
+      kind: Pod
+      metadata:
+        name: dev-pod
+        namespace: other
+      spec:
+        volumes:
+          - configMap:
+              name: the-map
+    `;
+    const { output } = await runBuiltin(ensureNameSubstring, input, prepend("dev-"));
+    expect(output).toBe(
+      input
+        .replace("name: the-map\n  namespace: ns", "name: dev-the-map\n  namespace: ns")
+        .replace("name: app\n", "name: dev-app\n")
+        .replace(
+          "configMapRef:\n                name: the-map",
+          "configMapRef:\n                name: dev-the-map",
+        )
+        .replace("configMap:\n            name: the-map\n", "configMap:\n            name: dev-the-map\n"),
+    );
+  });
+
+  it("appends with the typed config and also edits additionalNameFields", async () => {
+    const input = codeBlock`
+      apiVersion: example.com/v1
+      kind: MyResource
+      metadata:
+        name: cr
+      spec:
+        name: foo
+    `;
+    const cfg = codeBlock`
+      apiVersion: fn.kpt.dev/v1alpha1
+      kind: EnsureNameSubstring
+      metadata:
+        name: c
+      substring: -prod
+      editMode: append
+      additionalNameFields:
+        - path: spec/name
+          kind: MyResource
+    `;
+    const { output } = await runBuiltin(ensureNameSubstring, input, cfg);
+    expect(output).toBe(
+      input.replace("name: cr\n", "name: cr-prod\n").replace("name: foo\n", "name: foo-prod\n"),
+    );
+  });
+
+  it.each([
+    [
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: a\n  append: b\n",
+      "failed to load the `functionConfig`: only 1 entry is allowed in the ConfigMap, but got: 2",
+    ],
+    [
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  insert: a\n",
+      "failed to load the `functionConfig`: unknown editMode: insert, only prepend and append are allowed",
+    ],
+    [
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n",
+      "failed to load the `functionConfig`: function config must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=EnsureNameSubstring, but we got: apps/v1, Kind=Deployment",
+    ],
+    [
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: EnsureNameSubstring\nmetadata:\n  name: c\n",
+      "failed validation: substring must not be empty",
+    ],
+  ])("rejects a bad config (%#)", async (cfg, message) => {
+    const input = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n";
+    const { output, results } = await runBuiltin(ensureNameSubstring, input, cfg);
+    expect(output).toBe(input);
+    expect(results).toEqual([expect.objectContaining({ severity: "error", message })]);
+  });
+});

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { searchReplace } from "../../../src/fn/builtins/search-replace.js";
+import { pathMatches } from "../../../src/fn/builtins/util/catalog-path-match.js";
+import { codeBlock } from "../../util/codeblock.js";
+import { runBuiltin } from "./catalog-harness.js";
+
+const cfg = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join("\n")}\n`;
+
+const deployment = codeBlock`
+  apiVersion: apps/v1
+  kind: Deployment
+  metadata:
+    name: my-nginx
+    annotations:
+      config.kubernetes.io/path: deploy.yaml
+  spec:
+    replicas: 3
+    template:
+      spec:
+        containers:
+          - name: nginx
+            image: "nginx:1.14.1"
+          - name: sidecar
+            image: busybox:1.36 # helper
+`;
+
+describe("search-replace", () => {
+  it.each([
+    ["spec.replicas", "spec.replicas", true],
+    ["spec.*", "spec.replicas", true],
+    ["spec.*", "spec.template.spec", false],
+    ["**.image", "spec.template.spec.containers[1].image", true],
+    ["spec.**.containers[*].image", "spec.template.spec.containers[0].image", true],
+    ["spec.**.containers[1].image", "spec.template.spec.containers[0].image", false],
+    ["**.*[0].name", "spec.containers[0].name", true],
+  ])("path pattern %s against %s is %s", (pattern, path, expected) => {
+    expect(pathMatches(pattern, path)).toBe(expected);
+  });
+
+  it("matches by value and reports each match with its file and field", async () => {
+    const { output, results } = await runBuiltin(searchReplace, deployment, cfg({ "by-value": "my-nginx" }));
+    expect(output).toBe(deployment);
+    expect(results).toEqual([
+      {
+        message: 'Matched field value "my-nginx"',
+        field: { path: "metadata.name" },
+        file: { path: "deploy.yaml" },
+      },
+    ]);
+  });
+
+  it("replaces with capture groups of by-value-regex under a path pattern, keeping quotes and comments", async () => {
+    const { output, results } = await runBuiltin(
+      searchReplace,
+      deployment,
+      cfg({
+        "by-path": "**.image",
+        "by-value-regex": "(nginx|busybox):(.*)",
+        "put-value": `mirror/\${1}:\${2}`,
+      }),
+    );
+    expect(output).toBe(
+      deployment
+        .replace('"nginx:1.14.1"', '"mirror/nginx:1.14.1"')
+        .replace("busybox:1.36 # helper", "mirror/busybox:1.36 # helper"),
+    );
+    expect(results.map((r) => r.message)).toEqual([
+      'Mutated field value to "\\"mirror/nginx:1.14.1\\""',
+      'Mutated field value to "mirror/busybox:1.36 # helper"',
+    ]);
+  });
+
+  it("sets an absolute path, creating it, with the type its text reads as", async () => {
+    const { output, results } = await runBuiltin(
+      searchReplace,
+      deployment,
+      cfg({ "by-path": "spec.strategy.rollingUpdate.maxSurge", "put-value": "2" }),
+    );
+    expect(output).toBe(`${deployment}  strategy:\n    rollingUpdate:\n      maxSurge: 2\n`);
+    expect(results).toEqual([
+      {
+        message: 'Mutated field value to "2"',
+        field: { path: "spec.strategy.rollingUpdate.maxSurge" },
+        file: { path: "deploy.yaml" },
+      },
+    ]);
+    const replicas = await runBuiltin(
+      searchReplace,
+      deployment,
+      cfg({ "by-path": "spec.replicas", "put-value": "5" }),
+    );
+    expect(replicas.output).toBe(deployment.replace("replicas: 3", "replicas: 5"));
+  });
+
+  it("puts a comment on matched fields and after the key of a matched sequence", async () => {
+    const input =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  env: dev\nenvs:\n  - dev\n  - stage\n";
+    const one = await runBuiltin(
+      searchReplace,
+      input,
+      cfg({ "by-value": "dev", "by-path": "data.env", "put-comment": `kpt-set: \${env}` }),
+    );
+    expect(one.output).toBe(input.replace("env: dev\n", `env: dev # kpt-set: \${env}\n`));
+    const seq = await runBuiltin(
+      searchReplace,
+      input,
+      cfg({ "by-path": "envs", "put-comment": `kpt-set: \${envs}` }),
+    );
+    expect(seq.output).toBe(input.replace("envs:\n", `envs: # kpt-set: \${envs}\n`));
+  });
+
+  it("reports no matches", async () => {
+    const { results } = await runBuiltin(searchReplace, deployment, cfg({ "by-value": "nothing" }));
+    expect(results).toEqual([{ message: "no matches" }]);
+  });
+
+  it.each([
+    [
+      { "put-value": "x" },
+      'at least one of [\\"by-value\\" \\"by-value-regex\\" \\"by-path\\"] must be provided',
+    ],
+    [
+      { "by-value": "a", "by-value-regex": "b" },
+      'only one of [\\"by-value\\" \\"by-value-regex\\"] can be provided',
+    ],
+    [
+      { "by-name": "a" },
+      'invalid matcher \\"by-name\\", must be one of [\\"by-value\\" \\"by-value-regex\\" \\"by-path\\" \\"put-value\\" \\"put-comment\\"]',
+    ],
+    [{ "by-value-regex": "(.*)", "put-value": `\${2}` }, "unable to resolve capture groups"],
+  ])("fails on %o", async (data, message) => {
+    const { results } = await runBuiltin(searchReplace, deployment, cfg(data));
+    expect(results).toEqual([
+      { message: `failed to perform search-replace operation: "${message}"`, severity: "error" },
+    ]);
+  });
+});
