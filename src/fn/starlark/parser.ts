@@ -341,12 +341,13 @@ class Parser {
   private binop(prec: number): Expr {
     let x = this.testPrec(prec + 1);
     for (let first = true; ; first = false) {
-      let op = this.k();
-      if (op === "not") {
+      if (this.k() === "not") {
+        // In this context NOT must be followed by IN: the pair becomes one "not in" lookahead token.
         this.next();
         if (this.k() !== "in") this.err(`got ${tokenString(this.k())}, want in`);
-        op = "not in";
+        this.tok = { ...this.tok, kind: "not in" };
       }
+      const op = this.k();
       const opprec = PRECEDENCE.get(op) ?? -1;
       if (opprec < prec) return x;
       if (!first && opprec === 3 && x.kind === "binary") {
