@@ -41,6 +41,7 @@ export {
 } from "./publish.js";
 export { indexRefs, type RefInfo, type RefKind, refConflict, type ShortRef, shortRef } from "./refs.js";
 export type { Parsed } from "./result.js";
+export { formatRevisionTable } from "./revision-table.js";
 export { formatRevisionTag, parseRevisionTag, type RevisionRef } from "./revision-tag.js";
 export { freeWorkspace, planRollback, type RollbackInput, type RollbackPlan } from "./rollback.js";
 export {

@@ -1,0 +1,27 @@
+import { type PackageRevision, revisionName } from "./discover.js";
+
+const COLUMNS = [
+  "NAME",
+  "PACKAGE",
+  "WORKSPACENAME",
+  "REVISION",
+  "LATEST",
+  "LIFECYCLE",
+  "REPOSITORY",
+] as const;
+
+/** Package revisions as `porchctl rpkg get` prints them: the same columns, padded with spaces. */
+export function formatRevisionTable(repository: string, revisions: readonly PackageRevision[]): string {
+  const rows = revisions.map((r) => [
+    revisionName(repository, r),
+    r.package,
+    r.workspace,
+    String(r.revision),
+    String(r.latest),
+    r.lifecycle,
+    repository,
+  ]);
+  const all = [[...COLUMNS], ...rows];
+  const widths = COLUMNS.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
+  return `${all.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd((widths[i] as number) + 3))).join("")).join("\n")}\n`;
+}
