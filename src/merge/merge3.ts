@@ -69,12 +69,12 @@ type Sources = [MaybeNode, MaybeNode, MaybeNode];
 
 function kindOfSources(s: Sources): "map" | "seq" | "scalar" | "none" {
   for (const n of s) {
-    if (n === null || n === undefined) continue;
+    if (isMissingOrNull(n)) continue;
     if (isMap(n)) return "map";
     if (isSeq(n)) return "seq";
     return "scalar";
   }
-  return "none";
+  return s.some((n) => n !== null && n !== undefined) ? "scalar" : "none";
 }
 
 function mixed(s: Sources): boolean {
@@ -170,7 +170,8 @@ function walkAssociative(
   ctx: ResourceSchemaContext,
 ): Node | null {
   const [dest, origin, updated] = s;
-  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
+  // Observed in kpt: only a list missing upstream clears it; an empty (null) one removes its elements.
+  if ((updated === undefined || updated === null) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
 
   const seen = new Set<string>();
@@ -210,7 +211,8 @@ function walkAssociative(
       target.items = [...others, merged];
     }
   }
-  return target;
+  // kpt drops a merged list left empty
+  return target.items.length === 0 ? null : target;
 }
 
 function newScalar(value: string): Node {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { generateTriple } from "./generate.js";
 import { kptAvailable, runBoth, type Triple } from "./kpt-oracle.js";
 
 const HAVE_KPT = kptAvailable();
@@ -93,6 +94,18 @@ describe.skipIf(!HAVE_KPT)("differential: porchlight pkg get/update equals kpt",
   for (const [name, t] of Object.entries(HAND)) {
     it(name, async () => {
       const r = await runBoth(t);
+      expect(r.gotPorchlight).toEqual(r.gotKpt);
+      expect(r.porchlight).toEqual(r.kpt);
+    });
+  }
+});
+
+const GENERATED = Number(process.env.PORCHLIGHT_DIFF_CASES ?? "6");
+
+describe.skipIf(!HAVE_KPT)("differential: generated triples", () => {
+  for (let seed = 1; seed <= GENERATED; seed++) {
+    it(`seed ${seed}`, async () => {
+      const r = await runBoth(generateTriple(seed));
       expect(r.gotPorchlight).toEqual(r.gotKpt);
       expect(r.porchlight).toEqual(r.kpt);
     });

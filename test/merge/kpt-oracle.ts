@@ -74,7 +74,7 @@ export async function runBoth(t: Triple): Promise<Outcome> {
 
     await writeTree(join(up, "pkg"), treeFromText(t.original), treeFromText(t.updated));
     git(up, "add", "-A");
-    git(up, "commit", "-q", "-m", "v2");
+    git(up, "commit", "-q", "--allow-empty", "-m", "v2");
     git(up, "tag", "v2");
     execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "ignore" });
     await updatePackage(join(root, "p", "pkg"), { ref: "v2", allowConflicts: true });
