@@ -1,0 +1,108 @@
+import type { VariantProblem } from "./problem.js";
+import type { DeletionPolicy } from "./schema.js";
+
+export interface PackageRef {
+  repo: string;
+  package: string;
+}
+
+/** A published revision of an upstream package: tag `<package>/<revision>` on `commit`. */
+export interface PublishedRevision {
+  revision: string;
+  commit: string;
+  /** Catalog channels holding it (informational; channel heads come from `channelHeads`). */
+  channels?: readonly string[];
+}
+
+/** What fan-out knows of one upstream package. */
+export interface UpstreamPackageState {
+  revisions: readonly PublishedRevision[];
+  /** Channel → head revision, resolved along the catalog's upgrade graph (see `upstreamFromCatalog`). */
+  channelHeads?: Readonly<Record<string, string>>;
+}
+
+/** Upstream packages by repository (as variants name it) and package path. */
+export type UpstreamIndex = Readonly<Record<string, Readonly<Record<string, UpstreamPackageState>>>>;
+
+/** An open pull request on a variant's branch, as read back from its body marker. */
+export interface OpenPullRequest {
+  number: number;
+  kind: "update" | "deletion" | "orphan";
+  headSha?: string;
+  /** The upstream revision it proposes (update PRs). */
+  targetRevision?: string;
+  /** The variant spec hash it was made with (update PRs). */
+  specHash?: string;
+  /** Commits by someone other than the bot: fan-out does not overwrite them. */
+  editedByOthers?: boolean;
+  /** Conflicts the merge left for a person to resolve. */
+  conflicts?: number;
+  draft?: boolean;
+}
+
+/** The downstream of one variant, read from its repository by the executing layer. */
+export interface DownstreamPackageState {
+  /** The package directory exists on the downstream's base branch. */
+  exists: boolean;
+  /** The upstream revision it is based on (the Kptfile upstreamLock ref `<package>/vN` → `vN`). */
+  lockedRevision?: string;
+  /** The variant managing it (annotation porchlight.dev/package-variant), if any. */
+  managedBy?: string;
+  /** The variant spec hash last applied (annotation porchlight.dev/variant-spec-hash). */
+  specHash?: string;
+  /** The open pull request on the variant's branch, if any. */
+  pullRequest?: OpenPullRequest;
+}
+
+/** A downstream package that a variant manages (by its annotations), found in a downstream repository. */
+export interface ManagedPackage extends PackageRef {
+  variant: string;
+  deletionPolicy: DeletionPolicy;
+  pullRequest?: OpenPullRequest;
+}
+
+interface ActionBase {
+  variant: string;
+  /** Why this action, in words for the dashboard and logs. */
+  reason: string;
+  /** Pull requests the executing layer should close, and why. */
+  close?: { number: number; reason: string }[];
+}
+
+interface VariantTarget extends ActionBase {
+  upstream: PackageRef;
+  downstream: PackageRef;
+  /** The variant's branch in the downstream repository. */
+  branch: string;
+  /** The upstream revision the downstream should be on, and its commit. */
+  to: string;
+  toCommit: string;
+  specHash: string;
+  /** The open pull request to update rather than open a new one. */
+  pullRequest?: number;
+}
+
+export type FanoutAction =
+  | ({ kind: "clone" } & VariantTarget)
+  | ({ kind: "update"; from: string } & VariantTarget)
+  | ({
+      kind: "nothing";
+      downstream: PackageRef;
+      deployed?: string;
+      target?: string;
+      pullRequest?: number;
+      conflicts?: number;
+    } & ActionBase)
+  | ({
+      kind: "skip";
+      why: "paused" | "problem";
+      downstream?: PackageRef;
+      deployed?: string;
+      problems?: VariantProblem[];
+    } & ActionBase)
+  | ({ kind: "deletion-proposal"; downstream: PackageRef; branch: string } & ActionBase)
+  | ({ kind: "orphan"; downstream: PackageRef; branch: string } & ActionBase);
+
+export interface FanoutPlan {
+  actions: FanoutAction[];
+}

@@ -1,0 +1,292 @@
+import { type Catalog, findHead } from "../catalog/index.js";
+import { formatVariantBranch } from "../lifecycle/variant-branch.js";
+import type { LoadedVariant } from "./parse.js";
+import type {
+  DownstreamPackageState,
+  FanoutAction,
+  FanoutPlan,
+  ManagedPackage,
+  PublishedRevision,
+  UpstreamIndex,
+  UpstreamPackageState,
+} from "./plan-types.js";
+import type { VariantProblem } from "./problem.js";
+import type { PackageVariant } from "./schema.js";
+import { variantSpecHash } from "./tracking.js";
+
+export interface FanoutInput {
+  /** The valid variants (from loadVariants). */
+  variants: readonly (LoadedVariant | PackageVariant)[];
+  /** Problems from loading the variant files: their variants are reported as skipped, never deleted. */
+  problems?: readonly VariantProblem[];
+  upstream: UpstreamIndex;
+  /** Per variant name: its downstream as it is now. A variant missing here has no downstream yet. */
+  downstream: Readonly<Record<string, DownstreamPackageState>>;
+  /** Downstream packages carrying a variant's annotations, to find those whose variant is gone. */
+  managed?: readonly ManagedPackage[];
+}
+
+/**
+ * Decides, for every variant, the one step that moves its downstream toward what the variant asks for:
+ * clone it, update it (a pull request from the locked revision to the target), nothing (converged, or a
+ * pull request already proposes exactly that), or skip (paused, or a problem a person must fix). A
+ * downstream whose variant is gone gets a deletion proposal or is orphaned, per the policy it recorded.
+ * Pure and level-triggered: the same state always gives the same plan, and a converged state gives
+ * "nothing" for everyone.
+ */
+export function planFanout(input: FanoutInput): FanoutPlan {
+  const actions: FanoutAction[] = [];
+  const variants = input.variants.map((v) => ("variant" in v ? v.variant : v));
+  for (const variant of variants) actions.push(planVariant(variant, input));
+
+  const problems = input.problems ?? [];
+  const problemVariants = new Map<string, VariantProblem[]>();
+  for (const p of problems)
+    if (p.variant) problemVariants.set(p.variant, [...(problemVariants.get(p.variant) ?? []), p]);
+  const active = new Set(variants.map((v) => v.metadata.name));
+  for (const [name, list] of problemVariants) {
+    if (active.has(name)) continue;
+    actions.push({
+      kind: "skip",
+      why: "problem",
+      variant: name,
+      reason: list.map((p) => p.message).join("; "),
+      problems: list,
+    });
+  }
+
+  const unattributed = problems.some((p) => !p.variant);
+  for (const m of input.managed ?? []) {
+    const owner = variants.find((v) => v.metadata.name === m.variant);
+    if (owner && owner.spec.downstream.repo === m.repo && owner.spec.downstream.package === m.package)
+      continue;
+    // A variant gone, or moved to another downstream: the old downstream goes by the policy it recorded.
+    actions.push(planRemoval(m, unattributed || problemVariants.has(m.variant)));
+  }
+  return { actions };
+}
+
+function planRemoval(m: ManagedPackage, unsure: boolean): FanoutAction {
+  const downstream = { repo: m.repo, package: m.package };
+  const branch = formatVariantBranch({ package: m.package, variant: m.variant });
+  if (unsure) {
+    return {
+      kind: "skip",
+      why: "problem",
+      variant: m.variant,
+      downstream,
+      reason: `variant ${m.variant} is not declared, but the variant files have problems; nothing is deleted until they are fixed`,
+    };
+  }
+  const wanted = m.deletionPolicy === "orphan" ? "orphan" : "deletion";
+  const close =
+    m.pullRequest && m.pullRequest.kind !== wanted
+      ? [{ number: m.pullRequest.number, reason: `variant ${m.variant} was removed` }]
+      : undefined;
+  if (m.pullRequest?.kind === wanted) {
+    return {
+      kind: "nothing",
+      variant: m.variant,
+      downstream,
+      pullRequest: m.pullRequest.number,
+      reason: `variant ${m.variant} was removed; pull request #${m.pullRequest.number} proposes ${wanted === "orphan" ? "releasing" : "deleting"} the package`,
+    };
+  }
+  return wanted === "orphan"
+    ? {
+        kind: "orphan",
+        variant: m.variant,
+        downstream,
+        branch,
+        reason: `variant ${m.variant} was removed and its deletionPolicy is orphan: the package stays, no longer managed`,
+        ...(close ? { close } : {}),
+      }
+    : {
+        kind: "deletion-proposal",
+        variant: m.variant,
+        downstream,
+        branch,
+        reason: `variant ${m.variant} was removed and its deletionPolicy is delete: propose deleting the package`,
+        ...(close ? { close } : {}),
+      };
+}
+
+function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction {
+  const name = variant.metadata.name;
+  const { upstream, downstream } = variant.spec;
+  const state: DownstreamPackageState = input.downstream[name] ?? { exists: false };
+  const deployed = state.exists ? state.lockedRevision : undefined;
+  const skip = (reason: string): FanoutAction => ({
+    kind: "skip",
+    why: "problem",
+    variant: name,
+    downstream,
+    ...(deployed ? { deployed } : {}),
+    reason,
+  });
+  if (variant.spec.paused)
+    return {
+      kind: "skip",
+      why: "paused",
+      variant: name,
+      downstream,
+      ...(deployed ? { deployed } : {}),
+      reason: "the variant is paused",
+    };
+
+  const upstreamState = input.upstream[upstream.repo]?.[upstream.package];
+  const resolved = resolveTarget(variant, upstreamState);
+  if (!resolved.ok) return skip(resolved.reason);
+  const { target } = resolved;
+  const specHash = variantSpecHash(variant);
+  const pr = state.pullRequest;
+  const close =
+    pr && pr.kind !== "update" ? [{ number: pr.number, reason: `variant ${name} is declared again` }] : [];
+  const openUpdate = pr?.kind === "update" ? pr : undefined;
+  const common = {
+    variant: name,
+    upstream: { repo: upstream.repo, package: upstream.package },
+    downstream,
+    branch: formatVariantBranch({ package: downstream.package, variant: name }),
+    to: target.revision,
+    toCommit: target.commit,
+    specHash,
+    ...(openUpdate ? { pullRequest: openUpdate.number } : {}),
+    ...(close.length ? { close } : {}),
+  };
+  const waiting = (what: string): FanoutAction | undefined => {
+    if (!openUpdate) return undefined;
+    const base = {
+      kind: "nothing" as const,
+      variant: name,
+      downstream,
+      ...(deployed ? { deployed } : {}),
+      target: target.revision,
+      pullRequest: openUpdate.number,
+      ...(openUpdate.conflicts ? { conflicts: openUpdate.conflicts } : {}),
+      ...(close.length ? { close } : {}),
+    };
+    if (openUpdate.editedByOthers) {
+      return {
+        ...base,
+        reason: `pull request #${openUpdate.number} has commits from others, which fan-out does not overwrite; merge or close it`,
+      };
+    }
+    if (openUpdate.targetRevision === target.revision && openUpdate.specHash === specHash) {
+      return { ...base, reason: `pull request #${openUpdate.number} proposes ${what}` };
+    }
+    return undefined;
+  };
+
+  if (!state.exists) {
+    return (
+      waiting(`the clone of ${target.revision}`) ?? {
+        kind: "clone",
+        ...common,
+        reason: `${downstream.repo}/${downstream.package} does not exist yet: clone ${upstream.package} ${target.revision}`,
+      }
+    );
+  }
+  if (state.managedBy !== undefined && state.managedBy !== name) {
+    return skip(
+      `${downstream.repo}/${downstream.package} is managed by variant ${state.managedBy}; give this variant another downstream package`,
+    );
+  }
+  const adopting = state.managedBy === undefined;
+  if (adopting && variant.spec.adoptionPolicy !== "adoptExisting") {
+    return skip(
+      `${downstream.repo}/${downstream.package} exists and was not created by this variant, and adoptionPolicy is adoptNone (Porch's default): set adoptionPolicy: adoptExisting to take it over, or choose another downstream package`,
+    );
+  }
+  if (!state.lockedRevision) {
+    return skip(
+      `${downstream.repo}/${downstream.package} has no upstream lock on a published revision of ${upstream.package}, so it cannot be updated; clone it from the upstream again`,
+    );
+  }
+  const from = state.lockedRevision;
+  const converged = from === target.revision && state.specHash === specHash && !adopting;
+  if (converged) {
+    const stale = openUpdate
+      ? [
+          ...close,
+          { number: openUpdate.number, reason: `${downstream.package} is at ${target.revision} already` },
+        ]
+      : close;
+    return {
+      kind: "nothing",
+      variant: name,
+      downstream,
+      deployed: from,
+      target: target.revision,
+      reason: `up to date at ${target.revision}`,
+      ...(stale.length ? { close: stale } : {}),
+    };
+  }
+  const what =
+    from === target.revision
+      ? `re-applying the variant at ${target.revision}`
+      : `${from} → ${target.revision}`;
+  return (
+    waiting(what) ?? {
+      kind: "update",
+      from,
+      ...common,
+      reason: adopting
+        ? `adopt ${downstream.package} (adoptExisting) and bring it to ${target.revision}`
+        : from === target.revision
+          ? `the variant changed: re-apply it at ${target.revision}`
+          : `update ${from} → ${target.revision}`,
+    }
+  );
+}
+
+function resolveTarget(
+  variant: PackageVariant,
+  state: UpstreamPackageState | undefined,
+): { ok: true; target: PublishedRevision } | { ok: false; reason: string } {
+  const { upstream } = variant.spec;
+  if (!state || state.revisions.length === 0) {
+    return { ok: false, reason: `${upstream.repo} has no published revision of ${upstream.package}` };
+  }
+  let wanted = upstream.revision;
+  if (upstream.channel !== undefined) {
+    wanted = state.channelHeads?.[upstream.channel];
+    if (!wanted) {
+      const known = Object.keys(state.channelHeads ?? {}).join(", ") || "none";
+      return {
+        ok: false,
+        reason: `channel ${upstream.channel} of ${upstream.package} has no head in the catalog (channels: ${known})`,
+      };
+    }
+  }
+  const target = state.revisions.find((r) => r.revision === wanted);
+  if (!target) {
+    const published = state.revisions.map((r) => r.revision).join(", ");
+    return {
+      ok: false,
+      reason: `revision ${wanted} of ${upstream.package} is not published (published: ${published})`,
+    };
+  }
+  return { ok: true, target };
+}
+
+/** The upstream index of one repository from its catalog: revisions, their channels and channel heads. */
+export function upstreamFromCatalog(catalog: Catalog): Record<string, UpstreamPackageState> {
+  const out: Record<string, UpstreamPackageState> = {};
+  for (const pkg of catalog.packages) {
+    const channelHeads: Record<string, string> = {};
+    for (const c of pkg.channels) {
+      const head = findHead(c)?.name;
+      if (head) channelHeads[c.name] = head;
+    }
+    out[pkg.name] = {
+      revisions: pkg.revisions.map((r) => ({
+        revision: r.revision,
+        commit: r.commit,
+        channels: pkg.channels.filter((c) => c.entries.some((e) => e.name === r.revision)).map((c) => c.name),
+      })),
+      channelHeads,
+    };
+  }
+  return out;
+}
