@@ -256,4 +256,41 @@ source: |
       "Starlark computation cancelled: memory limit exceeded (limit 100000 values)",
     );
   });
+
+  it("keeps a changed value's comment, quoting of untouched values, and drops deleted keys", () => {
+    const out = runStarlark(
+      list(
+        `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  a: "1" # quoted on purpose
+  b: old # the b value
+  c: gone
+`,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: edit
+source: |
+  d = ctx.resource_list["items"][0]["data"]
+  d["b"] = "new"
+  d.pop("c")
+  d["z"] = 2
+  d["m"] = True
+`,
+      ),
+    );
+    expect(print(out)).toBe(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  a: "1" # quoted on purpose
+  b: new # the b value
+  m: true
+  z: 2
+`);
+  });
 });
