@@ -44,7 +44,17 @@ export function parseRepoConfig(text: string, source: ConfigSource = {}): Parsed
     };
   }
 
-  const value: unknown = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (err) {
+    // An alias bomb, or an alias to an anchor that does not exist.
+    const reason = err instanceof Error ? err.message : String(err);
+    return {
+      ok: false,
+      problems: [problem(spanOf(doc.contents, lineCounter), "", `cannot be read: ${reason}`)],
+    };
+  }
   const result = RepoConfigFileSchema.safeParse(value);
   if (result.success) return { ok: true, config: result.data };
   const problems = result.error.issues.flatMap((issue) =>

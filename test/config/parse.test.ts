@@ -199,6 +199,20 @@ describe("parseRepoConfig reports the file, line, column, field and what is wron
     expect(result.problems.map(formatProblem)).toEqual(problems);
   });
 
+  it("refuses a file that expands aliases without end", () => {
+    // Each anchor repeats the previous one 25 times: 9 levels would expand to 25^8 values.
+    const names = "abcdefghi";
+    const lines = ["a: &a [x, x, x]"];
+    for (let i = 1; i < names.length; i++) {
+      lines.push(
+        `${names[i]}: &${names[i]} [${Array.from({ length: 25 }, () => `*${names[i - 1]}`).join(", ")}]`,
+      );
+    }
+    const result = parseRepoConfig(`${lines.join("\n")}\n`);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems[0]?.message).toMatch(/^cannot be read: /);
+  });
+
   it("names the file it was given and keeps the span of the offending value", () => {
     const result = parseRepoConfig("mergeMethod: nope\n", {
       path: ".github/porchlight.yaml",
