@@ -108,5 +108,6 @@ export function setScalarImplied(node: Scalar, text: string): void {
   node.value = parsed.value;
   node.format = parsed.format;
   node.minFractionDigits = parsed.minFractionDigits;
-  if (parsed.value === null) node.source = text;
+  // The kpt formatter writes non-string scalars from their source text: keep the text as given.
+  node.source = text;
 }
