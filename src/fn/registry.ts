@@ -6,6 +6,7 @@ import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
+import { starlarkFunction } from "./starlark/index.js";
 import type { BuiltinFunction } from "./types.js";
 
 /**
@@ -24,6 +25,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setImage,
   setLabels,
   setNamespace,
+  starlarkFunction,
 ];
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
