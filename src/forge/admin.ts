@@ -205,9 +205,8 @@ export function createInstallation(
     "installation",
     {
       action: "created",
-      installation: installationShape(core, inst),
+      installation: installationShape(core, inst, { webhook: true }),
       repositories: repos.map((r) => repoLite(r)),
-      requester: null,
       sender: simpleUser(core, acct),
     },
     { installationId: inst.id, repositoryId: null },
@@ -228,7 +227,7 @@ export function addInstallationRepos(core: ForgeCore, inst: InstallationRec, rep
     "installation_repositories",
     {
       action: "added",
-      installation: installationShape(core, inst),
+      installation: installationShape(core, inst, { webhook: true }),
       repository_selection: inst.repositorySelection,
       repositories_added: added.map((r) => repoLite(r)),
       repositories_removed: [],
@@ -250,19 +249,33 @@ export function repoLite(r: RepoRec): Record<string, unknown> {
   };
 }
 
-export function installationShape(core: ForgeCore, inst: InstallationRec): Record<string, unknown> {
+export function installationShape(
+  core: ForgeCore,
+  inst: InstallationRec,
+  opts: { webhook?: boolean } = {},
+): Record<string, unknown> {
   const app = core.store.app(inst.appId)!;
   const acct = core.store.ensureUser(inst.accountLogin);
   return {
     id: inst.id,
-    account: simpleUser(core, acct),
+    // The description of `GET /app/installations` types the account as simple-user *and*
+    // enterprise (allOf), so it carries the enterprise fields too.
+    account: opts.webhook
+      ? simpleUser(core, acct)
+      : {
+          ...simpleUser(core, acct),
+          name: acct.name,
+          slug: acct.login.toLowerCase(),
+          created_at: acct.createdAt,
+          updated_at: acct.createdAt,
+        },
     repository_selection: inst.repositorySelection,
     access_tokens_url: `${core.urls.api}/app/installations/${inst.id}/access_tokens`,
     repositories_url: `${core.urls.api}/installation/repositories`,
     html_url: `${core.urls.web}/organizations/${acct.login}/settings/installations/${inst.id}`,
     app_id: app.id,
     app_slug: app.slug,
-    client_id: app.clientId,
+    ...(opts.webhook ? {} : { client_id: app.clientId }),
     target_id: acct.id,
     target_type: acct.type === "Organization" ? "Organization" : "User",
     permissions: app.permissions,
@@ -277,8 +290,12 @@ export function installationShape(core: ForgeCore, inst: InstallationRec): Recor
   };
 }
 
-export function appShape(core: ForgeCore, app: AppRec): Record<string, unknown> {
-  return {
+export function appShape(
+  core: ForgeCore,
+  app: AppRec,
+  opts: { webhook?: boolean } = {},
+): Record<string, unknown> {
+  const shape: Record<string, unknown> = {
     id: app.id,
     slug: app.slug,
     node_id: nodeId("Integration", app.id),
@@ -294,6 +311,12 @@ export function appShape(core: ForgeCore, app: AppRec): Record<string, unknown> 
     events: app.events,
     installations_count: core.store.data.installations.filter((i) => i.appId === app.id).length,
   };
+  if (opts.webhook) {
+    // The published webhook schemas do not list these two app fields.
+    delete shape.client_id;
+    delete shape.installations_count;
+  }
+  return shape;
 }
 
 /** Mints an installation access token (one hour), optionally narrowed to some repositories. */

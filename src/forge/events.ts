@@ -30,7 +30,7 @@ export function emitRepoEvent(
     if (!app) continue;
     const payload = {
       ...body,
-      repository: repoShape(core, repo, { unixTimes: event === "push" }),
+      repository: repoShape(core, repo, { unixTimes: event === "push", webhook: true }),
       sender: simpleUser(core, sender),
       installation: { id: inst.id, node_id: nodeId("Installation", inst.id) },
     };
@@ -178,8 +178,8 @@ async function requestCheckSuites(
     core.store.data.checkSuites.push(suite);
     const payload = {
       action: "requested",
-      check_suite: checkSuiteShape(core, repo, suite, head),
-      repository: repoShape(core, repo),
+      check_suite: checkSuiteShape(core, repo, suite, head, { webhook: true }),
+      repository: repoShape(core, repo, { webhook: true }),
       sender: simpleUser(core, sender),
       installation: { id: inst.id, node_id: nodeId("Installation", inst.id) },
     };

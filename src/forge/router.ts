@@ -43,6 +43,8 @@ export class Router {
     const raw = path.split("/").filter((s, i, all) => s !== "" || i === all.length - 1);
     if (raw[0] === "") raw.shift();
     let pathMatched = false;
+    let best: Match | undefined;
+    let bestScore = -1;
     for (const route of this.routes) {
       const params = matchSegments(route.segments, raw);
       if (!params) continue;
@@ -50,8 +52,14 @@ export class Router {
         pathMatched = true;
         continue;
       }
-      return { route, params };
+      // The most literal template wins (`/issues/comments` over `/issues/{issue_number}`).
+      const score = route.segments.filter((s) => "literal" in s).length;
+      if (score > bestScore) {
+        best = { route, params };
+        bestScore = score;
+      }
     }
+    if (best) return best;
     return pathMatched ? { methodMismatch: true } : undefined;
   }
 }

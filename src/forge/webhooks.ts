@@ -14,6 +14,20 @@ export function signBody(secret: string, body: string, algo: "sha256" | "sha1" =
 }
 
 /**
+ * Users in webhook payloads follow @octokit/webhooks-schemas, which has no `user_view_type`
+ * (the REST API's simple-user has it): drop it everywhere in a payload.
+ */
+function stripUserViewType(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const x of node) stripUserViewType(x);
+  } else if (node && typeof node === "object") {
+    const o = node as Record<string, unknown>;
+    delete o.user_view_type;
+    for (const v of Object.values(o)) stripUserViewType(v);
+  }
+}
+
+/**
  * Webhook deliveries: recorded (with or without a URL to send to), signed, sent in order per
  * repository, listable and redeliverable like GitHub's app hook deliveries.
  */
@@ -42,6 +56,7 @@ export class Webhooks {
 
   /** Records a delivery to `app` and queues it behind earlier deliveries with the same key. */
   emit(app: AppRec, event: string, payload: Record<string, unknown>, meta: WebhookMeta): DeliveryRec {
+    stripUserViewType(payload);
     const d: DeliveryRec = {
       id: this.store.nextId(),
       guid: randomUUID(),

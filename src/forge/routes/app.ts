@@ -177,6 +177,7 @@ export function appRoutes(r: Router): void {
   r.add("GET", "/rate_limit", "token", (ctx) => {
     const rl = ctx.core.rateLimit.snapshot(rateKey(ctx.principal).key);
     const core = { limit: rl.limit, remaining: rl.remaining, reset: rl.reset, used: rl.used };
-    return ok({ resources: { core }, rate: core });
+    const search = { limit: 30, remaining: 30, reset: rl.reset, used: 0 };
+    return ok({ resources: { core, search, graphql: core }, rate: core });
   });
 }

@@ -217,7 +217,7 @@ export function checkRoutes(r: Router): void {
       ctx.core,
       repo,
       "check_run",
-      { action: "rerequested", check_run: checkRunShape(ctx.core, repo, run) },
+      { action: "rerequested", check_run: checkRunShape(ctx.core, repo, run, { webhook: true }) },
       actor(ctx),
     );
     return created({});
@@ -247,7 +247,7 @@ export function checkRoutes(r: Router): void {
       ctx.core,
       repo,
       "check_suite",
-      { action: "rerequested", check_suite: checkSuiteShape(ctx.core, repo, suite, head) },
+      { action: "rerequested", check_suite: checkSuiteShape(ctx.core, repo, suite, head, { webhook: true }) },
       actor(ctx),
     );
     return created({});

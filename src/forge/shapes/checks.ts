@@ -48,7 +48,12 @@ export function suiteState(runs: CheckRunRec[]): { status: string; conclusion: s
   return { status: "completed", conclusion: worst === "skipped" ? "success" : worst };
 }
 
-export function checkRunShape(core: ForgeCore, repo: RepoRec, run: CheckRunRec): Record<string, unknown> {
+export function checkRunShape(
+  core: ForgeCore,
+  repo: RepoRec,
+  run: CheckRunRec,
+  opts: { webhook?: boolean } = {},
+): Record<string, unknown> {
   const api = repoApi(core, repo);
   const app = core.store.app(run.appId);
   return {
@@ -71,9 +76,45 @@ export function checkRunShape(core: ForgeCore, repo: RepoRec, run: CheckRunRec):
       annotations_url: `${api}/check-runs/${run.id}/annotations`,
     },
     name: run.name,
-    check_suite: { id: run.suiteId },
-    app: app ? appShape(core, app) : null,
+    check_suite: opts.webhook ? webhookSuite(core, repo, run.suiteId) : { id: run.suiteId },
+    app: app ? appShape(core, app, opts) : null,
     pull_requests: checkPulls(core, repo, run.headSha),
+  };
+}
+
+/** The suite as a check_run webhook embeds it. */
+function webhookSuite(core: ForgeCore, repo: RepoRec, suiteId: number): Record<string, unknown> {
+  const suite = core.store.data.checkSuites.find((s) => s.id === suiteId);
+  if (!suite) return { id: suiteId };
+  const {
+    id,
+    node_id,
+    head_branch,
+    head_sha,
+    status,
+    conclusion,
+    url,
+    before,
+    after,
+    pull_requests,
+    app,
+    created_at,
+    updated_at,
+  } = checkSuiteShape(core, repo, suite, null, { webhook: true });
+  return {
+    id,
+    node_id,
+    head_branch,
+    head_sha,
+    status,
+    conclusion,
+    url,
+    before,
+    after,
+    pull_requests,
+    app,
+    created_at,
+    updated_at,
   };
 }
 
@@ -82,6 +123,7 @@ export function checkSuiteShape(
   repo: RepoRec,
   suite: CheckSuiteRec,
   head: GitCommit | null,
+  opts: { webhook?: boolean } = {},
 ): Record<string, unknown> {
   const api = repoApi(core, repo);
   const runs = core.store.data.checkRuns.filter((r) => r.suiteId === suite.id);
@@ -98,8 +140,8 @@ export function checkSuiteShape(
     before: suite.before,
     after: suite.after,
     pull_requests: checkPulls(core, repo, suite.headSha),
-    app: app ? appShape(core, app) : null,
-    repository: repoShape(core, repo),
+    app: app ? appShape(core, app, opts) : null,
+    ...(opts.webhook ? {} : { repository: repoShape(core, repo) }),
     created_at: suite.createdAt,
     updated_at: suite.updatedAt,
     head_commit: head
@@ -114,7 +156,6 @@ export function checkSuiteShape(
       : null,
     latest_check_runs_count: new Set(runs.map((r) => r.name)).size,
     check_runs_url: `${api}/check-suites/${suite.id}/check-runs`,
-    rerequestable: true,
-    runs_rerequestable: true,
+    ...(opts.webhook ? {} : { rerequestable: true, runs_rerequestable: true }),
   };
 }

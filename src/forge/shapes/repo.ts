@@ -7,7 +7,7 @@ import { userByLogin } from "./user.js";
 export function repoShape(
   core: ForgeCore,
   r: RepoRec,
-  opts: { unixTimes?: boolean; permissionsFor?: string } = {},
+  opts: { unixTimes?: boolean; permissionsFor?: string; webhook?: boolean } = {},
 ): Record<string, unknown> {
   const full = `${r.ownerLogin}/${r.name}`;
   const api = `${core.urls.api}/repos/${full}`;
@@ -96,6 +96,7 @@ export function repoShape(
     open_issues: openIssues,
     watchers: 0,
     default_branch: r.defaultBranch,
+    custom_properties: {},
   };
   if (opts.permissionsFor !== undefined) {
     const p = core.store.permission(r, opts.permissionsFor);

@@ -4,7 +4,8 @@ import type { UserRec } from "../types.js";
 
 /** GitHub's `simple-user` object. */
 export function simpleUser(core: ForgeCore, u: UserRec): Record<string, unknown> {
-  const api = `${core.urls.api}/users/${u.login}`;
+  const login = encodeURIComponent(u.login);
+  const api = `${core.urls.api}/users/${login}`;
   return {
     login: u.login,
     id: u.id,
@@ -12,7 +13,7 @@ export function simpleUser(core: ForgeCore, u: UserRec): Record<string, unknown>
     avatar_url: `${core.urls.web}/avatars/u/${u.id}?v=4`,
     gravatar_id: "",
     url: api,
-    html_url: `${core.urls.web}/${u.login}`,
+    html_url: `${core.urls.web}/${login}`,
     followers_url: `${api}/followers`,
     following_url: `${api}/following{/other_user}`,
     gists_url: `${api}/gists{/gist_id}`,

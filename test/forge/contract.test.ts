@@ -1,0 +1,264 @@
+import type { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Router } from "../../src/forge/router.js";
+import { registerRoutes } from "../../src/forge/routes/index.js";
+import { Contract, type Observed, observe } from "./contract.js";
+import { client, Workdir, type World, world } from "./helpers.js";
+
+const repo = { owner: "acme", repo: "blueprints" };
+
+/** Calls every REST route the forge serves, as a client would, recording each response. */
+async function scenario(w: World, seen: Observed[]): Promise<void> {
+  const bot = w.octokit;
+  const app = w.appOctokit;
+  const { pat } = w.forge.createUser("alice", { pat: true });
+  const { pat: adminPat } = w.forge.createUser("root", { pat: true });
+  w.forge.setPermission("acme/blueprints", "root", "admin");
+  w.forge.setPermission("acme/blueprints", "alice", "write");
+  const alice = client(w.forge, pat!);
+  const root = client(w.forge, adminPat!);
+  for (const o of [alice, root] as Octokit[]) observe(o, seen);
+  const wd = await Workdir.clone(w, "acme/blueprints");
+
+  // App and installations.
+  await app.rest.apps.getAuthenticated();
+  await app.rest.apps.listInstallations();
+  await app.rest.apps.getInstallation({ installation_id: w.installationId });
+  await app.rest.apps.getRepoInstallation(repo);
+  await app.rest.apps.getOrgInstallation({ org: "acme" });
+  const userInst = w.forge.createInstallation(w.appId, "alice", []);
+  await app.rest.apps.getUserInstallation({ username: "alice" });
+  await app.rest.apps.createInstallationAccessToken({ installation_id: userInst.id, repositories: [] });
+  await bot.rest.apps.listReposAccessibleToInstallation();
+  await bot.rest.rateLimit.get();
+
+  // Repositories.
+  await bot.rest.repos.get(repo);
+  await bot.rest.repos.createInOrg({ org: "acme", name: "deploy-dev", auto_init: true });
+  await alice.rest.repos.createForAuthenticatedUser({ name: "scratch" });
+  await bot.rest.repos.listForOrg({ org: "acme" });
+  await alice.rest.repos.listForUser({ username: "alice" });
+  await root.rest.repos.update({ ...repo, description: "kpt packages" });
+  await bot.rest.repos.replaceAllTopics({ ...repo, names: ["kpt", "blueprints"] });
+  await bot.rest.repos.getAllTopics(repo);
+  await root.rest.repos.addCollaborator({ ...repo, username: "carol", permission: "pull" });
+  await bot.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: "alice" });
+  await bot.rest.repos.listBranches(repo);
+  await bot.rest.repos.get({ owner: "acme", repo: "missing" }).catch(() => undefined);
+
+  // Git data.
+  const head = await wd.commit("drafts/app/v1", {
+    "app/Kptfile": "kind: Kptfile\n",
+    "app/cm.yaml": "kind: ConfigMap\n",
+  });
+  const main = (await bot.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+  await bot.rest.git.listMatchingRefs({ ...repo, ref: "heads/" });
+  const commit = (await bot.rest.git.getCommit({ ...repo, commit_sha: main })).data;
+  const side = (
+    await bot.rest.git.createCommit({ ...repo, message: "side", tree: commit.tree.sha, parents: [main] })
+  ).data;
+  await bot.rest.git.createRef({ ...repo, ref: "refs/heads/side", sha: side.sha });
+  await bot.rest.git.createRef({ ...repo, ref: "refs/heads/side", sha: side.sha }).catch(() => undefined);
+  await bot.rest.git.updateRef({ ...repo, ref: "heads/side", sha: main, force: true });
+  await bot.rest.git.updateRef({ ...repo, ref: "heads/side", sha: head }).catch(() => undefined);
+  await bot.rest.git.deleteRef({ ...repo, ref: "heads/side" });
+  const tag = (
+    await bot.rest.git.createTag({ ...repo, tag: "app/v1", message: "v1", object: main, type: "commit" })
+  ).data;
+  await bot.rest.git.getTag({ ...repo, tag_sha: tag.sha });
+  await bot.rest.git.createRef({ ...repo, ref: "refs/tags/app/v1", sha: tag.sha });
+  await bot.rest.repos.getContent({ ...repo, path: "" });
+  await bot.rest.repos.getContent({ ...repo, path: "app", ref: "drafts/app/v1" });
+  await bot.rest.repos.getContent({ ...repo, path: "app/Kptfile", ref: "drafts/app/v1" });
+  await bot.rest.repos.getContent({ ...repo, path: "nope" }).catch(() => undefined);
+  await bot.rest.repos.getCommit({ ...repo, ref: head });
+  await bot.rest.repos.listCommits({ ...repo, sha: "drafts/app/v1" });
+  await bot.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `main...drafts/app/v1` });
+
+  // Pulls, reviews.
+  const pr = (await bot.rest.pulls.create({ ...repo, title: "app v1", head: "drafts/app/v1", base: "main" }))
+    .data;
+  await bot.rest.pulls
+    .create({ ...repo, title: "dup", head: "drafts/app/v1", base: "main" })
+    .catch(() => undefined);
+  await bot.rest.pulls.list({ ...repo, state: "all" });
+  await bot.rest.pulls.get({ ...repo, pull_number: pr.number });
+  await bot.rest.pulls.update({ ...repo, pull_number: pr.number, title: "app v1 (proposed)" });
+  await bot.rest.pulls.listFiles({ ...repo, pull_number: pr.number });
+  await bot.rest.pulls.listCommits({ ...repo, pull_number: pr.number });
+  await bot.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: head });
+  const pending = (await alice.rest.pulls.createReview({ ...repo, pull_number: pr.number })).data;
+  await alice.rest.pulls.submitReview({
+    ...repo,
+    pull_number: pr.number,
+    review_id: pending.id,
+    event: "APPROVE",
+  });
+  await root.rest.pulls.createReview({
+    ...repo,
+    pull_number: pr.number,
+    event: "COMMENT",
+    body: "looks fine",
+  });
+  await bot.rest.pulls.listReviews({ ...repo, pull_number: pr.number });
+  await bot.rest.pulls.getReview({ ...repo, pull_number: pr.number, review_id: pending.id });
+
+  // Issues, comments, reactions, labels.
+  const issue = (await bot.rest.issues.create({ ...repo, title: "dashboard", body: "downstreams" })).data;
+  await bot.rest.issues.update({ ...repo, issue_number: issue.number, body: "downstreams: 2" });
+  await bot.rest.issues.get({ ...repo, issue_number: issue.number });
+  await bot.rest.issues.listForRepo(repo);
+  const comment = (
+    await alice.rest.issues.createComment({ ...repo, issue_number: pr.number, body: "/approve" })
+  ).data;
+  await alice.rest.issues.updateComment({ ...repo, comment_id: comment.id, body: "/approve please" });
+  await bot.rest.issues.getComment({ ...repo, comment_id: comment.id });
+  await bot.rest.issues.listComments({ ...repo, issue_number: pr.number });
+  await bot.rest.issues.listCommentsForRepo(repo);
+  const reaction = (
+    await bot.rest.reactions.createForIssueComment({ ...repo, comment_id: comment.id, content: "eyes" })
+  ).data;
+  await bot.rest.reactions.listForIssueComment({ ...repo, comment_id: comment.id });
+  await bot.rest.reactions.deleteForIssueComment({
+    ...repo,
+    comment_id: comment.id,
+    reaction_id: reaction.id,
+  });
+  const r2 = (
+    await bot.rest.reactions.createForIssue({ ...repo, issue_number: pr.number, content: "rocket" })
+  ).data;
+  await bot.rest.reactions.listForIssue({ ...repo, issue_number: pr.number });
+  await bot.rest.reactions.deleteForIssue({ ...repo, issue_number: pr.number, reaction_id: r2.id });
+  const temp = (await bot.rest.issues.createComment({ ...repo, issue_number: issue.number, body: "temp" }))
+    .data;
+  await bot.rest.issues.deleteComment({ ...repo, comment_id: temp.id });
+  await bot.rest.issues.createLabel({ ...repo, name: "porchlight/deletion", color: "b60205" });
+  await bot.rest.issues.listLabelsForRepo(repo);
+  await bot.rest.issues.getLabel({ ...repo, name: "porchlight/deletion" });
+  await bot.rest.issues.updateLabel({
+    ...repo,
+    name: "porchlight/deletion",
+    description: "deletion proposed",
+  });
+  await bot.rest.issues.addLabels({ ...repo, issue_number: pr.number, labels: ["porchlight/deletion"] });
+  await bot.rest.issues.setLabels({
+    ...repo,
+    issue_number: pr.number,
+    labels: ["porchlight/deletion", "bug"],
+  });
+  await bot.rest.issues.listLabelsOnIssue({ ...repo, issue_number: pr.number });
+  await bot.rest.issues.removeLabel({ ...repo, issue_number: pr.number, name: "bug" });
+  await bot.rest.issues.removeAllLabels({ ...repo, issue_number: pr.number });
+  await bot.rest.issues.deleteLabel({ ...repo, name: "enhancement" });
+
+  // Checks and statuses.
+  const run = (
+    await bot.rest.checks.create({
+      ...repo,
+      name: "porchlight/render",
+      head_sha: head,
+      status: "in_progress",
+    })
+  ).data;
+  await bot.rest.checks.update({
+    ...repo,
+    check_run_id: run.id,
+    conclusion: "success",
+    output: {
+      title: "rendered",
+      summary: "ok",
+      annotations: [
+        { path: "app/Kptfile", start_line: 1, end_line: 1, annotation_level: "notice", message: "fine" },
+      ],
+    },
+  });
+  await bot.rest.checks.get({ ...repo, check_run_id: run.id });
+  await bot.rest.checks.listAnnotations({ ...repo, check_run_id: run.id });
+  await bot.rest.checks.listForRef({ ...repo, ref: head });
+  await bot.rest.checks.rerequestRun({ ...repo, check_run_id: run.id });
+  const suites = (await bot.rest.checks.listSuitesForRef({ ...repo, ref: head })).data;
+  await bot.rest.checks.rerequestSuite({ ...repo, check_suite_id: suites.check_suites[0]!.id });
+  await bot.rest.repos.createCommitStatus({ ...repo, sha: head, state: "success", context: "ci" });
+  await bot.rest.repos.listCommitStatusesForRef({ ...repo, ref: head });
+  await bot.rest.repos.getCombinedStatusForRef({ ...repo, ref: head });
+
+  // Merge, then the rest of the pull request lifecycle.
+  await bot.rest.pulls.merge({ ...repo, pull_number: pr.number, sha: "0".repeat(40) }).catch(() => undefined);
+  await bot.rest.pulls.merge({ ...repo, pull_number: pr.number, sha: head });
+  await bot.rest.pulls.checkIfMerged({ ...repo, pull_number: pr.number });
+  await wd.commit("drafts/two", { "two/Kptfile": "kind: Kptfile\n" });
+  const pr2 = (await bot.rest.pulls.create({ ...repo, title: "two", head: "drafts/two", base: "main" })).data;
+  await bot.rest.pulls.update({ ...repo, pull_number: pr2.number, state: "closed" });
+  await bot.rest.pulls.update({ ...repo, pull_number: pr2.number, state: "open" });
+  await wd.commit("drafts/two", { "two/more.yaml": "kind: ConfigMap\n" });
+  await bot.rest.pulls.checkIfMerged({ ...repo, pull_number: pr2.number }).catch(() => undefined);
+
+  // Hook deliveries.
+  await w.forge.webhooks.idle();
+  const deliveries = (await app.rest.apps.listWebhookDeliveries({ per_page: 5 })).data;
+  await app.rest.apps.getWebhookDelivery({ delivery_id: deliveries[0]!.id });
+  await app.rest.apps.redeliverWebhookDelivery({ delivery_id: deliveries[0]!.id });
+  w.forge.addToInstallation(userInst.id, ["alice/scratch"]);
+  await w.forge.webhooks.idle();
+  await bot.rest.apps.revokeInstallationAccessToken();
+}
+
+describe("contract: responses match GitHub's OpenAPI description, payloads its webhook schemas", () => {
+  let w: World;
+  const seen: Observed[] = [];
+  let contract: Contract;
+  beforeAll(async () => {
+    contract = new Contract();
+    w = await world();
+    observe(w.octokit, seen);
+    observe(w.appOctokit, seen);
+    await scenario(w, seen);
+  });
+  afterAll(async () => {
+    await w.cleanup();
+  });
+
+  it("exercises every route the forge serves", () => {
+    const router = new Router();
+    registerRoutes(router);
+    const hit = new Set(seen.map((o) => `${o.method} ${o.template}`));
+    const missed = router.routes.map((r) => `${r.method} ${r.template}`).filter((r) => !hit.has(r));
+    expect(missed).toEqual([]);
+  });
+
+  it("answers every request with a body valid against the operation's documented response", () => {
+    const problems = seen.flatMap((o) => contract.checkResponse(o));
+    if (problems.length) console.error(problems.join("\n"));
+    expect(problems).toEqual([]);
+  });
+
+  it("sends webhook payloads valid against @octokit/webhooks-schemas", () => {
+    const events = new Set(w.forge.webhooks.deliveries.map((d) => `${d.event}.${d.action ?? ""}`));
+    expect([...events].sort()).toEqual(
+      expect.arrayContaining([
+        "check_run.rerequested",
+        "check_suite.requested",
+        "check_suite.rerequested",
+        "create.",
+        "delete.",
+        "installation.created",
+        "installation_repositories.added",
+        "issue_comment.created",
+        "issue_comment.edited",
+        "pull_request.closed",
+        "pull_request.edited",
+        "pull_request.labeled",
+        "pull_request.opened",
+        "pull_request.reopened",
+        "pull_request.synchronize",
+        "pull_request_review.submitted",
+        "push.",
+      ]),
+    );
+    const problems = w.forge.webhooks.deliveries.flatMap((d) =>
+      contract.checkWebhook(d.event, d.action, d.payload),
+    );
+    if (problems.length) console.error([...new Set(problems)].join("\n"));
+    expect([...new Set(problems)]).toEqual([]);
+  });
+});
