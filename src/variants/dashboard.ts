@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import { capped, cell, code, fitToBudget } from "./markdown.js";
+import type { FanoutAction, FanoutPlan } from "./plan-types.js";
+import { formatProblem, type VariantProblem } from "./problem.js";
+import type { PackageVariant } from "./schema.js";
+
+/** Marks the dashboard issue of an upstream repository, so the bot finds and edits it in place. */
+export const DASHBOARD_MARKER = "<!-- porchlight:dashboard -->";
+export const DASHBOARD_TITLE = "porchlight fan-out dashboard";
+
+export interface DashboardInput {
+  variants: readonly PackageVariant[];
+  plan: FanoutPlan;
+  /** Problems from the variant files, listed with file and line. */
+  problems?: readonly VariantProblem[];
+  /** Link for a pull request in a downstream repository; plain `#n` when absent. */
+  pullRequestLink?: (repo: string, number: number) => string;
+}
+
+const STATE: Record<FanoutAction["kind"], string> = {
+  clone: "🆕 clone pending",
+  update: "🔄 update pending",
+  nothing: "✅ up to date",
+  skip: "⚠️ problem",
+  "deletion-proposal": "🗑️ deletion pending",
+  orphan: "🔓 release pending",
+};
+
+/** True when an issue body is porchlight's dashboard. */
+export function isDashboardBody(body: string | null | undefined): boolean {
+  return (body ?? "").includes(DASHBOARD_MARKER);
+}
+
+/**
+ * The dashboard issue body: one row per downstream (revision deployed, target, update pull request and its
+ * conflicts, paused or problem, and why), a Mermaid graph of upstream → downstream packages, and the
+ * problems in the variant files. Pure: the same plan renders the same text, so an unchanged dashboard is
+ * not edited.
+ */
+export function renderDashboard(input: DashboardInput): string {
+  const byName = new Map(input.variants.map((v) => [v.metadata.name, v]));
+  const rows = [...input.plan.actions].sort(
+    (a, b) => downstreamOf(a).localeCompare(downstreamOf(b)) || a.variant.localeCompare(b.variant),
+  );
+  return fitToBudget((cap) => {
+    const lines = [
+      DASHBOARD_MARKER,
+      "",
+      "Every downstream of this repository's packages, as fan-out last saw it.",
+      "",
+    ];
+    lines.push(
+      "| Downstream | Variant | Upstream | Deployed | Target | Pull request | State |",
+      "| --- | --- | --- | --- | --- | --- | --- |",
+    );
+    lines.push(
+      ...capped(
+        rows,
+        cap,
+        (a) => {
+          const v = byName.get(a.variant);
+          const upstream = v
+            ? `${v.spec.upstream.repo}/${v.spec.upstream.package} ${v.spec.upstream.channel ? `(${v.spec.upstream.channel})` : (v.spec.upstream.revision ?? "")}`
+            : "—";
+          const deployed = "deployed" in a && a.deployed ? a.deployed : a.kind === "update" ? a.from : "—";
+          const target =
+            a.kind === "clone" || a.kind === "update" ? a.to : "target" in a && a.target ? a.target : "—";
+          const prNumber = "pullRequest" in a ? a.pullRequest : undefined;
+          const repo = "downstream" in a && a.downstream ? a.downstream.repo : "";
+          const pr = prNumber ? (input.pullRequestLink?.(repo, prNumber) ?? `#${prNumber}`) : "—";
+          const conflicts =
+            "conflicts" in a && a.conflicts
+              ? ` ⚠️ ${a.conflicts} conflict${a.conflicts === 1 ? "" : "s"}`
+              : "";
+          const state =
+            a.kind === "skip" && a.why === "paused"
+              ? "⏸️ paused"
+              : a.kind === "nothing" && prNumber
+                ? "🔄 pull request open"
+                : STATE[a.kind];
+          return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
+        },
+        (n) => `| … and ${n} more | | | | | | |`,
+      ),
+    );
+    lines.push("", "```mermaid", ...mermaidGraph(input.variants, cap), "```");
+    if (input.problems?.length) {
+      lines.push("", `### Problems in variant files (${input.problems.length})`, "");
+      lines.push(
+        ...capped(
+          input.problems,
+          cap,
+          (p) => `- ${cell(formatProblem(p))}`,
+          (n) => `- … and ${n} more`,
+        ),
+      );
+    }
+    return `${lines.join("\n")}\n`;
+  });
+}
+
+function downstreamOf(a: FanoutAction): string {
+  return "downstream" in a && a.downstream ? `${a.downstream.repo}/${a.downstream.package}` : "";
+}
+
+function nodeId(prefix: string, key: string): string {
+  return `${prefix}${createHash("sha1").update(key).digest("hex").slice(0, 8)}`;
+}
+
+function label(text: string): string {
+  return `"${text.replace(/"/g, "#quot;")}"`;
+}
+
+function mermaidGraph(variants: readonly PackageVariant[], cap: number): string[] {
+  const lines = ["graph LR"];
+  const nodes = new Map<string, string>();
+  const edges: string[] = [];
+  for (const v of variants) {
+    const up = `${v.spec.upstream.repo}/${v.spec.upstream.package}`;
+    const down = `${v.spec.downstream.repo}/${v.spec.downstream.package}`;
+    const u = nodeId("u", up);
+    const d = nodeId("d", down);
+    nodes.set(u, `  ${u}[${label(up)}]`);
+    nodes.set(d, `  ${d}[${label(down)}]`);
+    const via = v.spec.upstream.channel ?? v.spec.upstream.revision ?? "";
+    edges.push(`  ${u} -->|${label(via + (v.spec.paused ? " paused" : ""))}| ${d}`);
+  }
+  const shown = Number.isFinite(cap) ? edges.slice(0, cap * 4) : edges;
+  return [...lines, ...nodes.values(), ...shown];
+}

@@ -1,0 +1,228 @@
+import { DELETION_LABEL } from "../lifecycle/labels.js";
+import { capped, code, fitToBudget, markerJson } from "./markdown.js";
+import type { VariantChange } from "./mutations.js";
+import type { OpenPullRequest, PackageRef } from "./plan-types.js";
+
+export const UPDATE_LABEL = "porchlight/update";
+export const AUTOMATED_LABEL = "porchlight/automated";
+const MARKER = "porchlight:variant";
+const MARKER_RE = /<!-- porchlight:variant (\{.*?\}) -->/;
+
+export type VariantPullRequestKind = "clone" | "update" | "deletion" | "orphan";
+
+/** What a fan-out pull request says: the variant, the revisions, what merged, and what conflicts remain. */
+export interface VariantPullRequest {
+  kind: VariantPullRequestKind;
+  variant: string;
+  /** The set that generated the variant, and the file declaring it. */
+  set?: string;
+  file?: string;
+  upstream?: PackageRef & { channel?: string };
+  downstream: PackageRef;
+  from?: string;
+  to?: string;
+  toCommit?: string;
+  specHash?: string;
+  merged?: readonly { file: string; change: "added" | "modified" | "removed" }[];
+  conflicts?: readonly { file: string; startLine: number; endLine: number; detail?: string }[];
+  variantChanges?: readonly VariantChange[];
+}
+
+/** The hidden marker data: enough to plan the next step without reading anything else. */
+export interface VariantPullRequestMarker {
+  v: 1;
+  kind: VariantPullRequestKind;
+  variant: string;
+  downstream: PackageRef;
+  upstream?: PackageRef;
+  from?: string;
+  to?: string;
+  specHash?: string;
+  conflicts: number;
+}
+
+export function formatVariantPullRequestTitle(
+  pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant">,
+): string {
+  const pkg = pr.downstream.package;
+  const up = pr.upstream ? `${pr.upstream.repo}/${pr.upstream.package}` : "upstream";
+  switch (pr.kind) {
+    case "clone":
+      return `Clone ${up} ${pr.to} into ${pkg}`;
+    case "update":
+      return pr.from === pr.to
+        ? `Re-apply variant ${pr.variant} to ${pkg} at ${pr.to}`
+        : `Update ${pkg} from ${pr.from} to ${pr.to} (${up})`;
+    case "deletion":
+      return `Delete ${pkg} (variant ${pr.variant} was removed)`;
+    case "orphan":
+      return `Release ${pkg} from variant ${pr.variant}`;
+  }
+}
+
+/** Reads a fan-out title back: which package, and for updates the revisions. */
+export function parseVariantPullRequestTitle(
+  title: string,
+): { kind: VariantPullRequestKind; package: string; from?: string; to?: string } | undefined {
+  let m = /^Clone (\S+) (v\d+) into (\S+)$/.exec(title);
+  if (m) return { kind: "clone", package: m[3] as string, to: m[2] as string };
+  m = /^Update (\S+) from (v\d+) to (v\d+) \(\S+\)$/.exec(title);
+  if (m) return { kind: "update", package: m[1] as string, from: m[2] as string, to: m[3] as string };
+  m = /^Re-apply variant \S+ to (\S+) at (v\d+)$/.exec(title);
+  if (m) return { kind: "update", package: m[1] as string, from: m[2] as string, to: m[2] as string };
+  m = /^Delete (\S+) \(variant \S+ was removed\)$/.exec(title);
+  if (m) return { kind: "deletion", package: m[1] as string };
+  m = /^Release (\S+) from variant \S+$/.exec(title);
+  if (m) return { kind: "orphan", package: m[1] as string };
+  return undefined;
+}
+
+export function variantPullRequestLabels(kind: VariantPullRequestKind): string[] {
+  if (kind === "deletion") return [DELETION_LABEL, AUTOMATED_LABEL];
+  if (kind === "orphan") return [AUTOMATED_LABEL];
+  return [UPDATE_LABEL, AUTOMATED_LABEL];
+}
+
+/** Title, body (under GitHub's 65,536 characters) and labels of a fan-out pull request. */
+export function formatVariantPullRequest(pr: VariantPullRequest): {
+  title: string;
+  body: string;
+  labels: string[];
+} {
+  const marker: VariantPullRequestMarker = {
+    v: 1,
+    kind: pr.kind,
+    variant: pr.variant,
+    downstream: pr.downstream,
+    ...(pr.upstream ? { upstream: { repo: pr.upstream.repo, package: pr.upstream.package } } : {}),
+    ...(pr.from ? { from: pr.from } : {}),
+    ...(pr.to ? { to: pr.to } : {}),
+    ...(pr.specHash ? { specHash: pr.specHash } : {}),
+    conflicts: pr.conflicts?.length ?? 0,
+  };
+  const body = fitToBudget((cap) => renderBody(pr, `<!-- ${MARKER} ${markerJson(marker)} -->`, cap));
+  return { title: formatVariantPullRequestTitle(pr), body, labels: variantPullRequestLabels(pr.kind) };
+}
+
+function renderBody(pr: VariantPullRequest, marker: string, cap: number): string {
+  const lines: string[] = [marker];
+  const down = `${code(pr.downstream.package)} in ${code(pr.downstream.repo)}`;
+  const up = pr.upstream ? `${code(pr.upstream.package)} of ${code(pr.upstream.repo)}` : "the upstream";
+  const channel = pr.upstream?.channel ? ` (head of channel ${code(pr.upstream.channel)})` : "";
+  const commit = pr.toCommit ? ` at ${pr.toCommit.slice(0, 12)}` : "";
+  switch (pr.kind) {
+    case "clone":
+      lines.push(`Creates ${down} from ${up} **${pr.to}**${channel}${commit}.`);
+      break;
+    case "update":
+      lines.push(
+        pr.from === pr.to
+          ? `Re-applies variant ${code(pr.variant)} to ${down}, still on ${up} **${pr.to}**.`
+          : `Updates ${down} from ${up} **${pr.from}** to **${pr.to}**${channel}${commit}, merging upstream changes into the downstream's own edits (kpt's resource-merge).`,
+      );
+      break;
+    case "deletion":
+      lines.push(
+        `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`delete\`: this deletes ${down}. Merge to delete it; close to keep it.`,
+      );
+      break;
+    case "orphan":
+      lines.push(
+        `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`orphan\`: ${down} stays, and this removes porchlight's annotations so no variant manages it.`,
+      );
+      break;
+  }
+  const origin = [
+    pr.file ? `declared in ${code(pr.file)}` : "",
+    pr.set ? `generated by PackageVariantSet ${code(pr.set)}` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+  if (origin) lines.push("", `Variant ${code(pr.variant)}: ${origin}.`);
+
+  if (pr.conflicts?.length) {
+    lines.push(
+      "",
+      `### ⚠️ Conflicts (${pr.conflicts.length})`,
+      "",
+      "Upstream and downstream changed the same fields; resolve these before merging:",
+      "",
+    );
+    lines.push(
+      ...capped(
+        pr.conflicts,
+        cap,
+        (c) =>
+          `- ${code(c.file)} line${c.startLine === c.endLine ? ` ${c.startLine}` : `s ${c.startLine}–${c.endLine}`}${c.detail ? `: ${c.detail}` : ""}`,
+        (n) => `- … and ${n} more`,
+      ),
+    );
+  }
+  if (pr.merged?.length) {
+    lines.push(
+      "",
+      `### What merged (${pr.merged.length} file${pr.merged.length === 1 ? "" : "s"})`,
+      "",
+      "| File | Change |",
+      "| --- | --- |",
+    );
+    lines.push(
+      ...capped(
+        pr.merged,
+        cap,
+        (m) => `| ${code(m.file)} | ${m.change} |`,
+        (n) => `| … and ${n} more | |`,
+      ),
+    );
+  }
+  if (pr.variantChanges?.length) {
+    lines.push("", "### Variant changes", "");
+    lines.push(
+      ...capped(
+        pr.variantChanges,
+        cap,
+        (c) => `- ${code(c.file)}: ${c.summary}`,
+        (n) => `- … and ${n} more`,
+      ),
+    );
+  }
+  lines.push(
+    "",
+    "---",
+    "<sub>Opened by porchlight fan-out. It keeps this pull request up to date with the variant and the upstream; commits pushed here by others are never overwritten.</sub>",
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+/** Reads the hidden marker of a fan-out pull request body, or undefined if it has none. */
+export function parseVariantPullRequestBody(
+  body: string | null | undefined,
+): VariantPullRequestMarker | undefined {
+  const m = MARKER_RE.exec(body ?? "");
+  if (!m) return undefined;
+  try {
+    const data = JSON.parse(m[1] as string) as Partial<VariantPullRequestMarker>;
+    if (data.v !== 1 || typeof data.variant !== "string" || !data.downstream || !data.kind) return undefined;
+    return { conflicts: 0, ...data } as VariantPullRequestMarker;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The planner's view of an open fan-out pull request, from its number and body. */
+export function openPullRequestFromBody(
+  number: number,
+  body: string | null | undefined,
+  extra: Pick<OpenPullRequest, "headSha" | "editedByOthers" | "draft"> = {},
+): OpenPullRequest | undefined {
+  const marker = parseVariantPullRequestBody(body);
+  if (!marker) return undefined;
+  return {
+    number,
+    kind: marker.kind === "clone" ? "update" : marker.kind,
+    ...(marker.to ? { targetRevision: marker.to } : {}),
+    ...(marker.specHash ? { specHash: marker.specHash } : {}),
+    ...(marker.conflicts ? { conflicts: marker.conflicts } : {}),
+    ...extra,
+  };
+}

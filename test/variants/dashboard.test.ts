@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { DASHBOARD_MARKER, isDashboardBody, renderDashboard } from "../../src/variants/dashboard.js";
+import { parseVariantFile } from "../../src/variants/parse.js";
+import { planFanout } from "../../src/variants/plan.js";
+import { codeBlock } from "../util/codeblock.js";
+
+const { variants } = parseVariantFile(
+  "v.yaml",
+  codeBlock`
+    apiVersion: config.porch.kpt.dev/v1alpha1
+    kind: PackageVariant
+    metadata: {name: c1}
+    spec:
+      upstream: {repo: blueprints, package: basens, channel: stable}
+      downstream: {repo: cluster-01, package: basens}
+    ---
+    apiVersion: config.porch.kpt.dev/v1alpha1
+    kind: PackageVariant
+    metadata: {name: c2}
+    spec:
+      upstream: {repo: blueprints, package: basens, revision: v1}
+      downstream: {repo: cluster-02, package: basens}
+      paused: true
+  `,
+);
+const pvs = variants.map((v) => v.variant);
+const plan = planFanout({
+  variants: pvs,
+  upstream: {
+    blueprints: {
+      basens: {
+        revisions: [
+          { revision: "v1", commit: "a".repeat(40) },
+          { revision: "v2", commit: "b".repeat(40) },
+        ],
+        channelHeads: { stable: "v2" },
+      },
+    },
+  },
+  downstream: {
+    c1: {
+      exists: true,
+      lockedRevision: "v1",
+      managedBy: "c1",
+      pullRequest: { number: 5, kind: "update", targetRevision: "v1", conflicts: 2 },
+    },
+    c2: { exists: true, lockedRevision: "v1", managedBy: "c2" },
+  },
+});
+
+describe("renderDashboard", () => {
+  const body = renderDashboard({
+    variants: pvs,
+    plan,
+    problems: [
+      {
+        file: ".porchlight/variants/bad.yaml",
+        line: 4,
+        column: 3,
+        field: "spec.downstream.repo",
+        message: 'unknown repository "x"',
+      },
+    ],
+    pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
+  });
+
+  it("has one row per downstream with what is deployed, the target, the pull request and the state", () => {
+    expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
+    expect(body).toContain(
+      "| cluster-01/basens | `c1` | blueprints/basens (stable) | v1 | v2 | [cluster-01#5](https://github.com/acme/cluster-01/pull/5) | 🔄 update pending: update v1 → v2 |",
+    );
+    expect(body).toContain(
+      "| cluster-02/basens | `c2` | blueprints/basens v1 | v1 | — | — | ⏸️ paused: the variant is paused |",
+    );
+    expect(body).toContain(
+      '- .porchlight/variants/bad.yaml:4:3: spec.downstream.repo: unknown repository "x"',
+    );
+  });
+
+  it("draws upstream → downstream as a Mermaid graph", () => {
+    const graph = body.slice(body.indexOf("```mermaid"));
+    expect(graph).toMatch(
+      /graph LR\n {2}u[0-9a-f]{8}\["blueprints\/basens"\]\n {2}d[0-9a-f]{8}\["cluster-01\/basens"\]/,
+    );
+    expect(graph).toMatch(/u[0-9a-f]{8} -->\|"stable"\| d[0-9a-f]{8}/);
+    expect(graph).toMatch(/-->\|"v1 paused"\|/);
+  });
+
+  it("is found again by its marker, and renders the same twice", () => {
+    expect(isDashboardBody(body)).toBe(true);
+    expect(isDashboardBody("an issue")).toBe(false);
+    expect(
+      renderDashboard({
+        variants: pvs,
+        plan,
+        problems: [
+          {
+            file: ".porchlight/variants/bad.yaml",
+            line: 4,
+            column: 3,
+            field: "spec.downstream.repo",
+            message: 'unknown repository "x"',
+          },
+        ],
+        pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
+      }),
+    ).toBe(body);
+  });
+});
