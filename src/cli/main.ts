@@ -5,8 +5,10 @@ import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
  * the forge or the GitHub client. Add a group here and in HELP.
  */
 const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  fn: async () => (await import("./fn.js")).fnCommand,
   pkg: async () => (await import("./pkg.js")).pkgCommand,
   catalog: async () => (await import("./catalog.js")).catalogCommand,
+  forge: async () => (await import("./forge.js")).forgeCommand,
 };
 
 const HELP = `porchlight — kpt package orchestration on GitHub

@@ -1,13 +1,14 @@
 import {
-  type Document,
+  Document,
   isAlias,
   isMap,
+  isNode,
   isPair,
   isScalar,
   isSeq,
   type Node,
   type Pair,
-  type Scalar,
+  Scalar,
 } from "yaml";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
@@ -83,7 +84,7 @@ class Writer {
     }
     if (isSeq(node) && !node.flow && node.items.length > 0) {
       if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
-      this.seqItems(node.items as Node[], 0);
+      this.seqItems(node.items.map(asNode), 0);
       if (node.comment) this.comment(node.comment, 0, "foot");
       return;
     }
@@ -96,7 +97,7 @@ class Writer {
   private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
     const pad = " ".repeat(indent);
     pairs.forEach((pair, i) => {
-      const key = pair.key as Node | null;
+      const key = asNode(pair.key);
       const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
       const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
       if (keyComment) {
@@ -121,8 +122,8 @@ class Writer {
   }
 
   private entry(pair: Pair, indent: number, prefix: string): void {
-    const keyText = this.keyText(pair.key as Node | null);
-    const value = pair.value as Node | null;
+    const keyText = this.keyText(asNode(pair.key));
+    const value = asNode(pair.value);
     const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
     const head = `${prefix}${keyText}:`;
     if (value === null || value === undefined) {
@@ -140,7 +141,7 @@ class Writer {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
-      this.seqItems(value.items as Node[], seqIndent);
+      this.seqItems(value.items.map(asNode), seqIndent);
       if (value.comment) this.comment(value.comment, seqIndent, "foot");
       return;
     }
@@ -149,7 +150,7 @@ class Writer {
     this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined));
   }
 
-  private seqItems(items: Node[], indent: number): void {
+  private seqItems(items: (Node | null)[], indent: number): void {
     const pad = " ".repeat(indent);
     for (const item of items) {
       if (isNodeLike(item) && item.commentBefore) this.comment(item.commentBefore, indent, "head");
@@ -164,7 +165,7 @@ class Writer {
       return;
     }
     if (isSeq(item) && !item.flow && item.items.length > 0) {
-      const inner = item.items as Node[];
+      const inner = item.items.map(asNode);
       inner.forEach((sub, i) => {
         if (isNodeLike(sub) && sub.commentBefore) this.comment(sub.commentBefore, indent + 2, "head");
         this.seqItem(sub, indent + 2, i === 0 ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `);
@@ -213,6 +214,14 @@ interface ScalarContext {
   indent: number;
 }
 
+/** Collections may hold plain values (set without createNode): treat them as the nodes they would become. */
+function asNode(v: unknown): Node | null {
+  if (v === null || v === undefined) return null;
+  if (isNode(v)) return v as Node;
+  if (typeof v === "object") return new Document(v).contents as Node;
+  return new Scalar(v);
+}
+
 function isNodeLike(n: unknown): n is Node {
   return typeof n === "object" && n !== null && !isPair(n);
 }
@@ -230,14 +239,14 @@ function flowText(node: Node | null, key: boolean): string {
   const prefix = anchorPrefix(node);
   if (isMap(node)) {
     const parts = (node.items as Pair[]).map((p) => {
-      const k = flowText(p.key as Node | null, true);
-      const v = p.value as Node | null;
+      const k = flowText(asNode(p.key), true);
+      const v = asNode(p.value);
       return v === null || v === undefined ? `${k}:` : `${k}: ${flowText(v, false)}`;
     });
     return `${prefix}{${parts.join(", ")}}`;
   }
   if (isSeq(node)) {
-    return `${prefix}[${(node.items as (Node | null)[]).map((i) => flowText(i, false)).join(", ")}]`;
+    return `${prefix}[${node.items.map((i) => flowText(asNode(i), false)).join(", ")}]`;
   }
   return String(node);
 }

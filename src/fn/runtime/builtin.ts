@@ -1,0 +1,48 @@
+import type { FunctionRegistry, RuntimeHints } from "../registry.js";
+import type { ResourceList } from "../types.js";
+import { FunctionError } from "../types.js";
+import type { FunctionRunner, FunctionSpec, RunOptions } from "./types.js";
+
+/**
+ * Runs builtin functions in-process. A builtin fails as a catalog function's container would: by
+ * throwing a FunctionError, or by returning results with severity "error".
+ */
+export class BuiltinRunner implements FunctionRunner {
+  readonly kind = "builtin";
+
+  constructor(
+    private readonly registry: FunctionRegistry,
+    private readonly hints: RuntimeHints = {},
+  ) {}
+
+  async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
+    if (!fn.image) throw new FunctionError("builtin runner called without an image");
+    const builtin = this.registry.resolve(fn.image, this.hints);
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(
+          new FunctionError(`function "${fn.image}" did not finish within ${options.timeoutMs / 1000}s`),
+        );
+      }, options.timeoutMs);
+    });
+    try {
+      const output = await Promise.race([
+        Promise.resolve(builtin.run(input, { signal: controller.signal })),
+        timeout,
+      ]);
+      const errors = output.results.filter((r) => r.severity === "error");
+      if (errors.length > 0) {
+        throw new FunctionError(`function "${fn.image}" reported ${errors.length} error(s)`, output.results);
+      }
+      return output;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}

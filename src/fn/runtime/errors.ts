@@ -1,0 +1,14 @@
+import { FunctionError, type FunctionResult } from "../types.js";
+
+/** A function that ran as a process and failed: kpt shows its stderr and exit code. */
+export class FunctionExitError extends FunctionError {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly stderr: string,
+    results: FunctionResult[] = [],
+  ) {
+    super(message, results);
+    this.name = "FunctionExitError";
+  }
+}

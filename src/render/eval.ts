@@ -1,0 +1,85 @@
+import type { Document } from "yaml";
+import type { FunctionSpec } from "../fn/runtime/types.js";
+import type { Selector } from "../kpt/kptfile.js";
+import type { FileTree } from "../kpt/tree.js";
+import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
+import { packageItemsFromFiles } from "./items.js";
+import type { RenderEnv, RenderOutcome } from "./render.js";
+import { errorMessage, runnersFor } from "./render.js";
+import { runStep, StepFailed } from "./step.js";
+import { itemsToTree } from "./write.js";
+
+export interface EvalRequest {
+  fn: FunctionSpec;
+  functionConfig?: Document;
+  selectors: Selector[];
+  exclude: Selector[];
+}
+
+/**
+ * kpt fn eval: one function over every resource below a directory (Kptfiles included, subpackages
+ * too), paths relative to that directory; the result written back as render writes it.
+ */
+export async function evalFunction(
+  tree: FileTree,
+  request: EvalRequest,
+  env: RenderEnv,
+): Promise<RenderOutcome> {
+  const rootDir = env.rootDir ?? "/";
+  const packageDirs = new Map([[rootDir, ""]]);
+  const outcome: RenderOutcome = {
+    ok: false,
+    tree,
+    items: [],
+    packageDirs,
+    records: [],
+    functionCount: 1,
+    packageCount: 0,
+  };
+  const files: { path: string; text: string; docs: Document[] }[] = [];
+  try {
+    for (const path of [...tree.keys()].sort()) {
+      if (!isYamlFileName(path)) continue;
+      const text = tree.get(path)!.toString("utf8");
+      files.push({ path, text, docs: parseYamlFile(text, path).docs });
+    }
+  } catch (e) {
+    outcome.error = { message: errorMessage(e), shown: false };
+    return outcome;
+  }
+  const items = packageItemsFromFiles(files, rootDir);
+  const ctx = {
+    env,
+    runners: runnersFor(env, rootDir),
+    records: outcome.records,
+    emit: env.onEvent ?? (() => {}),
+  };
+  try {
+    outcome.items = await runStep(
+      {
+        spec: request.fn,
+        functionConfig: request.functionConfig,
+        selectors: request.selectors,
+        exclude: request.exclude,
+        validator: false,
+        packageDir: rootDir,
+        execBaseDir: rootDir,
+      },
+      items,
+      ctx,
+    );
+    if (env.writeFiles !== false) {
+      outcome.tree = itemsToTree(
+        tree,
+        files.map((f) => f.path),
+        outcome.items,
+        packageDirs,
+        "",
+      );
+    }
+    outcome.ok = true;
+  } catch (e) {
+    outcome.error = { message: errorMessage(e), shown: e instanceof StepFailed && e.shown };
+  }
+  return outcome;
+}

@@ -1,0 +1,151 @@
+import { type Document, isMap, Scalar, YAMLMap } from "yaml";
+import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
+import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
+import { normalizeComments } from "../kpt/format-comments.js";
+import type { KptPackage } from "../kpt/package.js";
+import { getAnnotation, kindOf, nameOf, namespaceOf } from "../kpt/resource.js";
+import type { FileTree } from "../kpt/tree.js";
+
+/**
+ * The resources of one package as kpt hands them to functions: the Kptfile first, then every document
+ * of the package's YAML files in path order, each annotated with its file (relative to its own
+ * package), its index in that file, its package's absolute directory and its file's sequence style.
+ */
+export function packageItems(pkg: KptPackage, tree: FileTree, packageDir: string): Document[] {
+  const items: Document[] = [];
+  const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
+  const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
+  items.push(prepare(pkg.kptfileDoc, kptfileText, "Kptfile", 0, packageDir));
+  for (const file of pkg.resourceFiles) {
+    const rel = file.path.slice(prefixLength);
+    file.docs.forEach((doc, index) => {
+      items.push(prepare(doc, file.text, rel, index, packageDir));
+    });
+  }
+  return items;
+}
+
+/** Items from plain files (kpt fn eval): paths relative to the directory evaluated. */
+export function packageItemsFromFiles(
+  files: readonly { path: string; text: string; docs: Document[] }[],
+  packageDir: string,
+): Document[] {
+  const items: Document[] = [];
+  for (const file of files) {
+    file.docs.forEach((doc, index) => {
+      items.push(prepare(doc, file.text, file.path, index, packageDir));
+    });
+  }
+  return items;
+}
+
+function prepare(doc: Document, text: string, path: string, index: number, packageDir: string): Document {
+  normalizeComments(doc, text);
+  const seqIndent = detectSeqIndent(doc, text);
+  if (!isMap(doc.contents)) return doc;
+  const i = String(index);
+  setKptAnnotation(doc, ANNOTATION.index, i);
+  setKptAnnotation(doc, ANNOTATION.path, path);
+  setKptAnnotation(doc, ANNOTATION.internalIndex, i);
+  setKptAnnotation(doc, ANNOTATION.packagePath, packageDir);
+  setKptAnnotation(doc, ANNOTATION.internalPath, path);
+  setKptAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
+  return doc;
+}
+
+/** Sets an annotation as kpt does: a single-quoted value, appended to `metadata.annotations`. */
+export function setKptAnnotation(doc: Document, key: string, value: string): void {
+  if (!isMap(doc.contents)) return;
+  const root = doc.contents as YAMLMap;
+  let meta = root.get("metadata", true) as unknown;
+  if (!isMap(meta)) {
+    meta = new YAMLMap();
+    root.set("metadata", meta);
+  }
+  let annotations = (meta as YAMLMap).get("annotations", true) as unknown;
+  if (!isMap(annotations)) {
+    annotations = new YAMLMap();
+    (meta as YAMLMap).set("annotations", annotations);
+  }
+  const scalar = new Scalar(value);
+  scalar.type = "QUOTE_SINGLE";
+  (annotations as YAMLMap).set(key, scalar);
+}
+
+/** kpt's ids for matching a function's output to its input: set before each run of a process function. */
+export function assignIds(items: readonly Document[]): void {
+  items.forEach((doc, i) => {
+    setKptAnnotation(doc, ANNOTATION.annotationsMigrationId, String(i));
+    setKptAnnotation(doc, ANNOTATION.internalId, String(i + 1));
+    setKptAnnotation(doc, LEGACY_ANNOTATION.id, String(i + 1));
+  });
+}
+
+export function clearIds(items: readonly Document[]): void {
+  for (const doc of items) {
+    deleteAnnotations(doc, [ANNOTATION.annotationsMigrationId, ANNOTATION.internalId, LEGACY_ANNOTATION.id]);
+  }
+}
+
+/** Removes the annotations kpt only uses while rendering; an annotations map left empty goes too. */
+export function stripTransient(doc: Document): void {
+  deleteAnnotations(doc, TRANSIENT_ANNOTATIONS);
+}
+
+function deleteAnnotations(doc: Document, keys: readonly string[]): void {
+  const annotations = doc.getIn(["metadata", "annotations"], true);
+  if (!isMap(annotations)) return;
+  for (const k of keys) annotations.delete(k);
+  if (annotations.items.length === 0) (doc.getIn(["metadata"], true) as YAMLMap).delete("annotations");
+}
+
+/** The file of an item, relative to its package (internal form first, as kpt reads it). */
+export function itemPath(doc: Document): string | undefined {
+  return (
+    getAnnotation(doc, ANNOTATION.internalPath) ??
+    getAnnotation(doc, ANNOTATION.path) ??
+    getAnnotation(doc, LEGACY_ANNOTATION.path)
+  );
+}
+
+export function itemIndex(doc: Document): number | undefined {
+  const raw =
+    getAnnotation(doc, ANNOTATION.internalIndex) ??
+    getAnnotation(doc, ANNOTATION.index) ??
+    getAnnotation(doc, LEGACY_ANNOTATION.index);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  return Number.isInteger(n) ? n : undefined;
+}
+
+export function itemSeqIndent(doc: Document): SeqIndent {
+  return getAnnotation(doc, ANNOTATION.seqIndent) === "wide" ? "wide" : "compact";
+}
+
+/** Where kpt puts a resource a function created without a path: `[namespace/]kind_name.yaml`. */
+export function defaultPath(doc: Document): string {
+  const file = `${kindOf(doc).toLowerCase()}_${nameOf(doc)}.yaml`;
+  const ns = namespaceOf(doc);
+  return ns ? `${ns}/${file}` : file;
+}
+
+/**
+ * After a function ran in the package at `packageDir`: gives resources it created without a path the
+ * path kpt gives them, and records the package they belong to.
+ */
+export function placeNewItems(items: readonly Document[], packageDir: string): void {
+  for (const doc of items) {
+    if (!isMap(doc.contents)) continue;
+    const path = itemPath(doc);
+    if (path === undefined) {
+      const p = defaultPath(doc);
+      setKptAnnotation(doc, ANNOTATION.internalPath, p);
+      setKptAnnotation(doc, ANNOTATION.path, p);
+    } else if (getAnnotation(doc, ANNOTATION.internalPath) === undefined) {
+      setKptAnnotation(doc, ANNOTATION.internalPath, path);
+    }
+    if (getAnnotation(doc, ANNOTATION.packagePath) === undefined) {
+      setKptAnnotation(doc, ANNOTATION.packagePath, packageDir);
+    }
+  }
+}

@@ -1,0 +1,176 @@
+import { posix } from "node:path";
+import type { Document } from "yaml";
+import type { FunctionRegistry } from "../fn/registry.js";
+import { BuiltinRunner } from "../fn/runtime/builtin.js";
+import { ContainerRunner } from "../fn/runtime/container.js";
+import { FunctionExitError } from "../fn/runtime/errors.js";
+import { ExecRunner } from "../fn/runtime/exec.js";
+import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
+import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
+import { KptError } from "../kpt/errors.js";
+import type { KptFunction } from "../kpt/kptfile.js";
+import { type KptPackage, loadPackage } from "../kpt/package.js";
+import type { FileTree } from "../kpt/tree.js";
+import { functionConfigOf } from "./fnconfig.js";
+import { packageItems } from "./items.js";
+import type { FunctionRecord } from "./results.js";
+import { runStep, type StepContext, StepFailed } from "./step.js";
+import { itemsToTree, resourceFilePaths } from "./write.js";
+
+/** What the CLI (or a check run) shows while a render goes, in kpt's order. */
+export type RenderEvent =
+  | { type: "package"; path: string }
+  | { type: "running"; name: string; selected?: number }
+  | { type: "pass"; name: string; ms: number; results: FunctionResult[] }
+  | { type: "fail"; name: string; ms: number; results: FunctionResult[]; stderr?: string; exitCode?: number };
+
+export interface RenderEnv {
+  registry: FunctionRegistry;
+  allowExec?: boolean;
+  allowContainer?: boolean;
+  /** Absolute directory of the tree root on disk (for kpt's package-path annotation and relative exec paths). */
+  rootDir?: string;
+  run: RunOptions;
+  /** Replaces the default runner of a kind (tests). */
+  runners?: Partial<Record<"builtin" | "exec" | "container", FunctionRunner>>;
+  onEvent?: (event: RenderEvent) => void;
+  /** False: skip building the files (the caller only wants the items, e.g. for `--output stdout`). */
+  writeFiles?: boolean;
+}
+
+export interface RenderOutcome {
+  ok: boolean;
+  /** The files after the render; the input tree when the render failed (nothing is written). */
+  tree: FileTree;
+  /** The root package's items after the pipeline (annotated as kpt hands them on), for `--output stdout`. */
+  items: Document[];
+  root?: KptPackage;
+  /** Absolute package directory (as in the package-path annotation) → tree-relative directory. */
+  packageDirs: Map<string, string>;
+  records: FunctionRecord[];
+  /** Why the render failed; `shown` when the failing function's output was already reported as events. */
+  error?: { message: string; shown: boolean };
+  functionCount: number;
+  packageCount: number;
+}
+
+/**
+ * kpt fn render over an in-memory package tree: depth first, each package's mutators then its
+ * validators; a package's pipeline sees its subpackages' resources. Pure apart from running function
+ * processes: reads nothing from and writes nothing to disk.
+ */
+export async function render(tree: FileTree, rootPath: string, env: RenderEnv): Promise<RenderOutcome> {
+  const packageDirs = new Map<string, string>();
+  const outcome: RenderOutcome = {
+    ok: false,
+    tree,
+    items: [],
+    packageDirs,
+    records: [],
+    functionCount: 0,
+    packageCount: 0,
+  };
+  let root: KptPackage;
+  try {
+    root = loadPackage(tree, rootPath);
+  } catch (e) {
+    outcome.error = { message: errorMessage(e), shown: false };
+    return outcome;
+  }
+  outcome.root = root;
+  const rootDir = env.rootDir ?? "/";
+  const ctx: StepContext = {
+    env,
+    runners: runnersFor(env, rootDir),
+    records: outcome.records,
+    emit: env.onEvent ?? (() => {}),
+  };
+  try {
+    outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
+    if (env.writeFiles !== false) {
+      outcome.tree = itemsToTree(tree, resourceFilePaths(root), outcome.items, packageDirs, root.path);
+    }
+    outcome.ok = true;
+  } catch (e) {
+    outcome.error = { message: errorMessage(e), shown: e instanceof StepFailed && e.shown };
+    outcome.tree = tree;
+  }
+  return outcome;
+}
+
+async function renderPackage(
+  pkg: KptPackage,
+  tree: FileTree,
+  rootDir: string,
+  packageDirs: Map<string, string>,
+  ctx: StepContext,
+  outcome: RenderOutcome,
+): Promise<Document[]> {
+  let items: Document[] = [];
+  for (const sub of pkg.subpackages) {
+    const subItems = await renderPackage(sub, tree, rootDir, packageDirs, ctx, outcome);
+    for (const d of subItems) items.push(d);
+  }
+  const absDir = pkg.path === "" ? rootDir : posix.join(rootDir, pkg.path);
+  packageDirs.set(absDir, pkg.path);
+  for (const d of packageItems(pkg, tree, absDir)) items.push(d);
+  outcome.packageCount++;
+  ctx.emit({ type: "package", path: pkg.path });
+  const pipeline = pkg.kptfile.pipeline;
+  for (const fn of pipeline?.mutators ?? []) {
+    items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
+    outcome.functionCount++;
+  }
+  for (const fn of pipeline?.validators ?? []) {
+    await runFunction(fn, items, pkg, tree, absDir, ctx, true);
+    outcome.functionCount++;
+  }
+  return items;
+}
+
+async function runFunction(
+  fn: KptFunction,
+  items: Document[],
+  pkg: KptPackage,
+  tree: FileTree,
+  absDir: string,
+  ctx: StepContext,
+  validator: boolean,
+): Promise<Document[]> {
+  const spec: FunctionSpec = fn.image ? { image: fn.image } : { exec: fn.exec };
+  if (spec.exec && !ctx.env.allowExec) {
+    throw new Error("must run with `--allow-exec` option to allow running function binaries");
+  }
+  const functionConfig = functionConfigOf(fn, tree, pkg.path);
+  return runStep(
+    {
+      spec,
+      functionConfig,
+      selectors: fn.selectors ?? [],
+      exclude: fn.exclude ?? [],
+      validator,
+      packageDir: absDir,
+      execBaseDir: absDir,
+    },
+    items,
+    ctx,
+  );
+}
+
+export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runners"] {
+  const hints = { execAllowed: env.allowExec, containerAllowed: env.allowContainer };
+  return {
+    builtin: env.runners?.builtin ?? new BuiltinRunner(env.registry, hints),
+    exec: (baseDir: string) => env.runners?.exec ?? new ExecRunner(baseDir || rootDir),
+    container: env.allowContainer ? (env.runners?.container ?? new ContainerRunner()) : undefined,
+  };
+}
+
+export function errorMessage(e: unknown): string {
+  if (e instanceof FunctionExitError) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export type { ResourceList };
+export { FunctionError };

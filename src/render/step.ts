@@ -1,0 +1,190 @@
+import { performance } from "node:perf_hooks";
+import type { Document } from "yaml";
+import { UnknownFunctionError } from "../fn/registry.js";
+import { FunctionExitError } from "../fn/runtime/errors.js";
+import type { FunctionRunner, FunctionSpec } from "../fn/runtime/types.js";
+import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
+import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
+import type { Selector } from "../kpt/kptfile.js";
+import { apiVersionOf, getAnnotation, getString, kindOf } from "../kpt/resource.js";
+import { assignIds, clearIds, itemIndex, itemPath, placeNewItems } from "./items.js";
+import type { RenderEnv, RenderEvent } from "./render.js";
+import type { FunctionRecord } from "./results.js";
+import { partition } from "./select.js";
+
+export interface StepContext {
+  env: RenderEnv;
+  runners: {
+    builtin: FunctionRunner;
+    exec: (baseDir: string) => FunctionRunner;
+    container?: FunctionRunner;
+  };
+  records: FunctionRecord[];
+  emit: (event: RenderEvent) => void;
+}
+
+export interface Step {
+  spec: FunctionSpec;
+  functionConfig?: Document;
+  selectors: readonly Selector[];
+  exclude: readonly Selector[];
+  /** A validator's output is discarded: it can only pass or fail. */
+  validator: boolean;
+  /** Absolute directory of the package whose pipeline this is (new resources belong to it). */
+  packageDir: string;
+  execBaseDir: string;
+}
+
+/** A function failed; `shown` when its results, stderr and exit code were already reported as events. */
+export class StepFailed extends Error {
+  constructor(
+    message: string,
+    readonly shown: boolean,
+  ) {
+    super(message);
+    this.name = "StepFailed";
+  }
+}
+
+/**
+ * Runs one pipeline step over the items and returns the items after it: the selected items go to the
+ * function; its output takes their places (matched by identity or kpt's id annotation), resources it
+ * created are appended, the ones it dropped are gone, the rest stay as they were.
+ */
+export async function runStep(step: Step, items: Document[], ctx: StepContext): Promise<Document[]> {
+  const name = step.spec.image ?? step.spec.exec ?? "";
+  const filtered = step.selectors.length > 0 || step.exclude.length > 0;
+  const { selected } = filtered ? partition(items, step.selectors, step.exclude) : { selected: items };
+  ctx.emit({ type: "running", name, ...(filtered ? { selected: selected.length } : {}) });
+  const started = performance.now();
+  const record: FunctionRecord = step.spec.image
+    ? { image: name, exitCode: 0, results: [] }
+    : { exec: name, exitCode: 0, results: [] };
+  let output: ResourceList;
+  try {
+    checkKrm(selected);
+    const runner = pickRunner(step, ctx);
+    const process = runner.kind !== "builtin";
+    const input = step.validator && !process ? selected.map((d) => d.clone()) : selected;
+    if (process) assignIds(input);
+    const list: ResourceList = { items: input, results: [] };
+    if (step.functionConfig) list.functionConfig = step.functionConfig;
+    output = await runner.run(step.spec, list, ctx.env.run);
+    if (process) clearIds(input);
+  } catch (e) {
+    const ms = performance.now() - started;
+    throw fail(e, name, ms, record, ctx);
+  }
+  record.results = output.results;
+  ctx.records.push(record);
+  ctx.emit({ type: "pass", name, ms: performance.now() - started, results: output.results });
+  if (step.validator) return items;
+  const after = filtered ? merge(items, selected, output.items) : output.items;
+  clearIds(output.items);
+  placeNewItems(output.items, step.packageDir);
+  checkPaths(output.items);
+  return after;
+}
+
+function pickRunner(step: Step, ctx: StepContext): FunctionRunner {
+  const spec = step.spec;
+  if (spec.exec) return ctx.runners.exec(step.execBaseDir);
+  const image = spec.image ?? "";
+  if (ctx.env.registry.find(image)) return ctx.runners.builtin;
+  if (ctx.runners.container) return ctx.runners.container;
+  throw new UnknownFunctionError(image, ctx.env.registry.names(), {
+    execAllowed: ctx.env.allowExec,
+    containerAllowed: ctx.env.allowContainer,
+  });
+}
+
+function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx: StepContext): StepFailed {
+  if (e instanceof FunctionExitError) {
+    record.exitCode = e.exitCode;
+    record.stderr = e.stderr;
+    record.results = e.results;
+    ctx.records.push(record);
+    ctx.emit({ type: "fail", name, ms, results: e.results, stderr: e.stderr, exitCode: e.exitCode });
+    return new StepFailed(e.message, true);
+  }
+  if (e instanceof FunctionError && !(e instanceof UnknownFunctionError) && e.results.length > 0) {
+    // A builtin that reports errors fails as its catalog container would: results, then exit code 1.
+    record.exitCode = 1;
+    record.results = e.results;
+    ctx.records.push(record);
+    ctx.emit({ type: "fail", name, ms, results: e.results, exitCode: 1 });
+    return new StepFailed(e.message, true);
+  }
+  ctx.emit({ type: "fail", name, ms, results: [] });
+  return new StepFailed(e instanceof Error ? e.message : String(e), false);
+}
+
+/** kpt refuses to hand a function anything but KRM resources. */
+function checkKrm(items: readonly Document[]): void {
+  for (const doc of items) {
+    const missing = !apiVersionOf(doc)
+      ? "apiVersion"
+      : !kindOf(doc)
+        ? "kind"
+        : getString(doc, ["metadata", "name"]) === undefined
+          ? "metadata.name"
+          : undefined;
+    if (missing) {
+      throw new FunctionError(
+        `input resource list must contain only KRM resources: ${itemPath(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
+      );
+    }
+  }
+}
+
+/** No two resources may claim the same file and index (kpt's path invariants). */
+function checkPaths(items: readonly Document[]): void {
+  const seen = new Set<string>();
+  for (const doc of items) {
+    const index = itemIndex(doc);
+    if (index === undefined) continue;
+    const path = itemPath(doc) ?? "";
+    const key = `${getAnnotation(doc, ANNOTATION.packagePath) ?? ""}\0${path}\0${index}`;
+    if (seen.has(key)) {
+      throw new FunctionError(`resource at path "${path}" and index "${index}" already exists`);
+    }
+    seen.add(key);
+  }
+}
+
+/** Puts a selective function's output back in the places of the items it was given. */
+function merge(
+  items: readonly Document[],
+  selected: readonly Document[],
+  output: readonly Document[],
+): Document[] {
+  const selectedSet = new Set(selected);
+  const byId = new Map<string, Document>();
+  selected.forEach((doc, i) => {
+    byId.set(String(i + 1), doc);
+  });
+  const replacement = new Map<Document, Document>();
+  const created: Document[] = [];
+  for (const out of output) {
+    if (selectedSet.has(out)) {
+      replacement.set(out, out);
+      continue;
+    }
+    const id = getAnnotation(out, ANNOTATION.internalId) ?? getAnnotation(out, LEGACY_ANNOTATION.id);
+    const original = id !== undefined ? byId.get(id) : undefined;
+    if (original && !replacement.has(original)) replacement.set(original, out);
+    else created.push(out);
+  }
+  const result: Document[] = [];
+  for (const doc of items) {
+    if (!selectedSet.has(doc)) result.push(doc);
+    else {
+      const r = replacement.get(doc);
+      if (r) result.push(r);
+    }
+  }
+  for (const c of created) result.push(c);
+  return result;
+}
+
+export type { FunctionResult };

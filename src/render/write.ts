@@ -1,0 +1,108 @@
+import { posix } from "node:path";
+import type { Document } from "yaml";
+import { ANNOTATION } from "../kpt/annotations.js";
+import { KptError } from "../kpt/errors.js";
+import { formatDocuments, type SeqIndent } from "../kpt/format.js";
+import type { KptPackage } from "../kpt/package.js";
+import { getAnnotation } from "../kpt/resource.js";
+import type { FileTree } from "../kpt/tree.js";
+import { itemIndex, itemPath, itemSeqIndent, setKptAnnotation, stripTransient } from "./items.js";
+
+/** Every file the packages' resources were read from (Kptfiles included), tree-relative. */
+export function resourceFilePaths(pkg: KptPackage): string[] {
+  const out: string[] = [];
+  const visit = (p: KptPackage): void => {
+    out.push(p.kptfilePath);
+    for (const f of p.resourceFiles) out.push(f.path);
+    for (const s of p.subpackages) visit(s);
+  };
+  visit(pkg);
+  return out;
+}
+
+/** The tree-relative file an item goes to: its package's directory joined with its path annotation. */
+export function treePathOf(
+  doc: Document,
+  packageDirs: ReadonlyMap<string, string>,
+  fallbackDir: string,
+): string {
+  const path = itemPath(doc) ?? "";
+  const pkgAbs = getAnnotation(doc, ANNOTATION.packagePath);
+  const dir = (pkgAbs !== undefined ? packageDirs.get(pkgAbs) : undefined) ?? fallbackDir;
+  const joined = posix.normalize(dir === "" ? path : `${dir}/${path}`);
+  if (joined.startsWith("../") || joined === ".." || posix.isAbsolute(joined)) {
+    throw new KptError(
+      { file: path },
+      `function must not modify resources outside of package: resource has path ${path}`,
+    );
+  }
+  return joined;
+}
+
+/**
+ * The package files after a render, as kpt writes them: every resource file rewritten from its items
+ * (ordered by index, transient annotations stripped, reformatted); a file left without resources
+ * deleted; other files untouched. Items are changed in place (annotations stripped).
+ */
+export function itemsToTree(
+  before: FileTree,
+  sourceFiles: readonly string[],
+  items: readonly Document[],
+  packageDirs: ReadonlyMap<string, string>,
+  rootDir: string,
+): FileTree {
+  const after: FileTree = new Map(before);
+  for (const p of sourceFiles) after.delete(p);
+  const byFile = new Map<string, { doc: Document; index: number; order: number }[]>();
+  items.forEach((doc, order) => {
+    const file = treePathOf(doc, packageDirs, rootDir);
+    let list = byFile.get(file);
+    if (!list) {
+      list = [];
+      byFile.set(file, list);
+    }
+    list.push({ doc, index: itemIndex(doc) ?? Number.MAX_SAFE_INTEGER, order });
+  });
+  for (const [file, list] of byFile) {
+    list.sort((a, b) => a.index - b.index || a.order - b.order);
+    const docs: Document[] = [];
+    const styles: SeqIndent[] = [];
+    for (const { doc } of list) {
+      styles.push(itemSeqIndent(doc));
+      stripTransient(doc);
+      docs.push(doc);
+    }
+    const text = formatDocuments(docs, styles);
+    const old = before.get(file);
+    after.set(file, old && old.toString("utf8") === text ? old : Buffer.from(text, "utf8"));
+  }
+  return after;
+}
+
+/**
+ * Items as `--output stdout` shows them: paths relative to the rendered root, without the package
+ * path and ids kpt uses internally.
+ */
+export function itemsForOutput(
+  items: readonly Document[],
+  packageDirs: ReadonlyMap<string, string>,
+  rootDir: string,
+): Document[] {
+  const prefix = rootDir === "" ? "" : `${rootDir}/`;
+  for (const doc of items) {
+    const file = treePathOf(doc, packageDirs, rootDir);
+    const rel = file.startsWith(prefix) ? file.slice(prefix.length) : file;
+    if (getAnnotation(doc, ANNOTATION.path) !== undefined) setKptAnnotation(doc, ANNOTATION.path, rel);
+    if (getAnnotation(doc, ANNOTATION.internalPath) !== undefined)
+      setKptAnnotation(doc, ANNOTATION.internalPath, rel);
+    deleteAnnotation(doc, ANNOTATION.packagePath);
+  }
+  return [...items];
+}
+
+function deleteAnnotation(doc: Document, key: string): void {
+  const annotations = doc.getIn(["metadata", "annotations"], true) as
+    | { delete?: (k: string) => boolean }
+    | undefined;
+  annotations?.delete?.(key);
+}
