@@ -1,6 +1,7 @@
 import { applyReplacements } from "./builtins/apply-replacements.js";
 import { applySetters } from "./builtins/apply-setters.js";
 import { ensureNameSubstring } from "./builtins/ensure-name-substring.js";
+import { kubeconform } from "./builtins/kubeconform.js";
 import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
@@ -20,6 +21,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   applyReplacements,
   applySetters,
   ensureNameSubstring,
+  kubeconform,
   searchReplace,
   setAnnotations,
   setImage,

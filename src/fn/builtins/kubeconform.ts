@@ -1,0 +1,105 @@
+import type { Document } from "yaml";
+import {
+  apiVersionOf,
+  indexAnnotation,
+  kindOf,
+  nameOf,
+  namespaceOf,
+  pathAnnotation,
+  toPlain,
+} from "../../kpt/resource.js";
+import type { BuiltinFunction, FunctionResult } from "../types.js";
+import { type KubeconformConfig, readConfig } from "./kubeconform/config.js";
+import { KubernetesSchemas } from "./kubeconform/validator.js";
+
+/**
+ * kubeconform (kpt functions catalog): validates built-in Kubernetes kinds against the Kubernetes JSON
+ * schemas, offline, with the schemas porchlight ships (see kubeconform/tools/generate-bundle.ts). Each
+ * violation is an error result at the resource, field and file. Kinds with no schema (custom resources)
+ * are errors unless `ignore_missing_schemas` is set or the kind is in `skip_kinds`.
+ */
+export function createKubeconform(
+  load: () => KubernetesSchemas = () => new KubernetesSchemas(),
+): BuiltinFunction {
+  // Compiled schemas are kept across runs: they depend only on the shipped bundle.
+  let schemas: KubernetesSchemas | undefined;
+  return {
+    name: "kubeconform",
+    run(rl, ctx) {
+      schemas ??= load();
+      const config = readConfig(rl.functionConfig);
+      rl.results.push(...configWarnings(config, schemas.kubernetesVersion));
+      for (const item of rl.items) {
+        ctx.signal?.throwIfAborted();
+        rl.results.push(...validateItem(item, config, schemas));
+      }
+      return rl;
+    },
+  };
+}
+
+export const kubeconform: BuiltinFunction = createKubeconform();
+
+function validateItem(
+  doc: Document,
+  config: KubeconformConfig,
+  schemas: KubernetesSchemas,
+): FunctionResult[] {
+  const apiVersion = apiVersionOf(doc);
+  const kind = kindOf(doc);
+  if (config.skipKinds.includes(kind) || config.skipKinds.includes(`${apiVersion}/${kind}`)) return [];
+  if (!schemas.hasSchema(apiVersion, kind)) {
+    if (config.ignoreMissingSchemas) return [];
+    return [
+      atResource(
+        doc,
+        `could not find schema for ${kind} (${apiVersion}) in the built-in Kubernetes ${schemas.kubernetesVersion} schemas: validating arbitrary CRDs is not supported; set ignore_missing_schemas or list the kind in skip_kinds in the function config`,
+      ),
+    ];
+  }
+  const violations = schemas.validate(apiVersion, kind, toPlain(doc), config.strict) ?? [];
+  return violations.map((v) => {
+    const result = atResource(doc, v.message);
+    result.field = { path: v.path.replaceAll("/", ".").replace(/^\./, "") };
+    return result;
+  });
+}
+
+/** An error result pointing at a resource and its file, as the catalog's ConfigObjectResult. */
+function atResource(doc: Document, message: string): FunctionResult {
+  const ref: NonNullable<FunctionResult["resourceRef"]> = {
+    apiVersion: apiVersionOf(doc),
+    kind: kindOf(doc),
+    name: nameOf(doc),
+  };
+  const namespace = namespaceOf(doc);
+  if (namespace) ref.namespace = namespace;
+  const result: FunctionResult = { message, severity: "error", resourceRef: ref };
+  const path = pathAnnotation(doc);
+  const index = indexAnnotation(doc);
+  if (path !== undefined || index !== undefined) {
+    result.file = {};
+    if (path !== undefined) result.file.path = path;
+    if (index !== undefined) result.file.index = index;
+  }
+  return result;
+}
+
+/** Settings the built-in validator cannot honour, said once per run as warnings. */
+function configWarnings(config: KubeconformConfig, bundled: string): FunctionResult[] {
+  const out: FunctionResult[] = [];
+  if (config.schemaLocation || config.additionalSchemaLocations.length > 0) {
+    out.push({
+      message: `schema_location and additional_schema_locations are not used: porchlight validates offline with its built-in Kubernetes ${bundled} schemas`,
+      severity: "warning",
+    });
+  }
+  const wanted = /^v?(\d+\.\d+)/.exec(config.kubernetesVersion)?.[1];
+  if (wanted && wanted !== bundled) {
+    out.push({
+      message: `kubernetes_version ${config.kubernetesVersion} is validated with the built-in Kubernetes ${bundled} schemas`,
+      severity: "warning",
+    });
+  }
+  return out;
+}
