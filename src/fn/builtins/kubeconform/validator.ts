@@ -48,7 +48,13 @@ export class KubernetesSchemas {
   private engine(strict: boolean): Ajv {
     let ajv = this.engines.get(strict);
     if (!ajv) {
-      ajv = new Ajv({ allErrors: true, verbose: true, strict: false, validateFormats: false, validateSchema: false });
+      ajv = new Ajv({
+        allErrors: true,
+        verbose: true,
+        strict: false,
+        validateFormats: false,
+        validateSchema: false,
+      });
       ajv.addSchema(definitionsDocument(this.bundle, strict));
       this.engines.set(strict, ajv);
     }
