@@ -1,0 +1,95 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Octokit } from "@octokit/rest";
+import { afterEach, describe, expect, it } from "vitest";
+import { forgeCommand } from "../../src/cli/forge.js";
+import type { CliIO } from "../../src/cli/io.js";
+import { startForge } from "../../src/forge/index.js";
+import { appJwt, git, quiet } from "./helpers.js";
+
+function io(): CliIO & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    out,
+    err,
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    readStdin: async () => "",
+    cwd: process.cwd(),
+    env: {},
+    isTTY: false,
+  };
+}
+
+describe("forge seed and CLI", () => {
+  const dirs: string[] = [];
+  const tmp = () => {
+    const d = mkdtempSync(join(tmpdir(), "forge-seed-"));
+    dirs.push(d);
+    return d;
+  };
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("seeds a world that survives a restart: app, installation, blueprint, deployments, users", async () => {
+    const data = tmp();
+    const cli = io();
+    expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
+    const printed = cli.out.join("");
+    const appId = Number(/APP_ID=(\d+)/.exec(printed)?.[1]);
+    const keyPath = /PRIVATE_KEY_PATH=(.*)/.exec(printed)?.[1] ?? "";
+    const readerPat = /user reader \(read\) PAT: (\S+)/.exec(printed)?.[1] ?? "";
+    expect(printed).toMatch(/WEBHOOK_SECRET=\w+/);
+
+    const forge = await startForge({ dataDir: data });
+    try {
+      const app = new Octokit({
+        baseUrl: forge.apiUrl,
+        auth: appJwt(appId, readFileSync(keyPath, "utf8")),
+        log: quiet,
+      });
+      const [inst] = (await app.rest.apps.listInstallations()).data;
+      const token = (await app.rest.apps.createInstallationAccessToken({ installation_id: inst!.id })).data
+        .token;
+      const bot = new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet });
+      const repos = (await bot.rest.apps.listReposAccessibleToInstallation()).data.repositories.map(
+        (r) => r.name,
+      );
+      expect(repos.sort()).toEqual(["blueprints", "deploy-dev", "deploy-prod"]);
+      const kptfile = await bot.rest.repos.getContent({
+        owner: "acme",
+        repo: "blueprints",
+        path: "hello/Kptfile",
+      });
+      expect(
+        !Array.isArray(kptfile.data) &&
+          kptfile.data.type === "file" &&
+          Buffer.from(kptfile.data.content, "base64").toString(),
+      ).toContain("gcr.io/kpt-fn/set-namespace:v0.4.1");
+      await bot.rest.git.getRef({ owner: "acme", repo: "blueprints", ref: "tags/hello/v1" });
+      const reader = new Octokit({ baseUrl: forge.apiUrl, auth: readerPat, log: quiet });
+      await expect(
+        reader.rest.git.createRef({
+          owner: "acme",
+          repo: "blueprints",
+          ref: "refs/heads/x",
+          sha: "0".repeat(40),
+        }),
+      ).rejects.toMatchObject({ status: 403 });
+      const url = new URL(`${forge.url}/acme/deploy-dev.git`);
+      url.username = "reader";
+      url.password = readerPat;
+      await git(data, "clone", "-q", url.toString(), join(data, "checkout"));
+    } finally {
+      await forge.stop();
+    }
+  });
+
+  it("explains a missing --data and an unknown subcommand", async () => {
+    await expect(forgeCommand([], io())).rejects.toThrow(/--data DIR is required/);
+    await expect(forgeCommand(["bogus", "--data", tmp()], io())).rejects.toThrow(/unknown argument "bogus"/);
+  });
+});
