@@ -9,7 +9,6 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   pkg: async () => (await import("./pkg.js")).pkgCommand,
   catalog: async () => (await import("./catalog.js")).catalogCommand,
   forge: async () => (await import("./forge.js")).forgeCommand,
-  forge: async () => (await import("./forge.js")).forgeCommand,
 };
 
 const HELP = `porchlight — kpt package orchestration on GitHub
