@@ -19,6 +19,7 @@ export {
   type InjectableResource,
   type InjectionPointResult,
 } from "./injection.js";
+export { variantFileJsonSchema } from "./json-schema.js";
 export type { KptFunction, Pipeline } from "./kptfile-function.js";
 export { isVariantFile, type LoadedVariants, loadVariants, VARIANTS_DIR, type VariantFile } from "./load.js";
 export { BODY_BUDGET, GITHUB_BODY_LIMIT } from "./markdown.js";

@@ -1,0 +1,56 @@
+import Ajv2020 from "ajv/dist/2020.js";
+import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { variantFileJsonSchema } from "../../src/variants/json-schema.js";
+import { parseVariantFile } from "../../src/variants/parse.js";
+import { codeBlock } from "../util/codeblock.js";
+
+const ajv = new Ajv2020.default({ strict: false, allErrors: true });
+const validate = ajv.compile(variantFileJsonSchema());
+
+describe("variantFileJsonSchema", () => {
+  it.each([
+    codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {repo: up, package: p, revision: 3}
+        downstream: {repo: down, package: p}
+        pipeline:
+          mutators: [{image: set-labels:v0.2, configMap: {a: b}}]
+    `,
+    codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {repo: up, package: p, channel: stable}
+        targets:
+        - repositorySelector: {topics: [prod]}
+          template:
+            labelExprs: [{key: a, valueExpr: repository.name}]
+    `,
+  ])("accepts what porchlight accepts", (text) => {
+    expect(parseVariantFile("f.yaml", text).problems).toEqual([]);
+    expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it.each([
+    ["a misspelt field", "adoptonPolicy: adoptNone"],
+    ["an unknown policy", "deletionPolicy: keep"],
+    ["a non-string label", "labels: {a: [1]}"],
+  ])("rejects %s, as porchlight does", (_name, line) => {
+    const text =
+      codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+    ` + `  ${line}\n`;
+    expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
+    expect(validate(parse(text))).toBe(false);
+  });
+});
