@@ -108,6 +108,12 @@ export function mergeResources(
       // deleted locally: stays deleted
     } else if (dest && upd) {
       const before = canonical(dest.y.doc.contents as YAMLMap);
+      if (origin && origin.path === upd.path && before === canonical(upd.y.doc.contents as YAMLMap)) {
+        if (before === canonical(origin.y.doc.contents as YAMLMap) && upd.index === origin.index) {
+          out.push(dest);
+          continue;
+        }
+      }
       const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
       const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
       const merged = merge3(
