@@ -115,7 +115,10 @@ describe("forge test controls: faults, rate limits, request log", () => {
       headers: { authorization: `token ${w.token}`, "content-type": "application/json" },
       body: "{not json",
     });
-    expect([json.status, (await json.json()).message]).toEqual([400, "Problems parsing JSON"]);
+    expect([json.status, ((await json.json()) as { message: string }).message]).toEqual([
+      400,
+      "Problems parsing JSON",
+    ]);
   });
 
   it("accepts gzip-encoded JSON bodies", async () => {
@@ -128,7 +131,7 @@ describe("forge test controls: faults, rate limits, request log", () => {
       },
       body: gzipSync(JSON.stringify({ title: "zipped" })),
     });
-    expect([res.status, (await res.json()).title]).toEqual([201, "zipped"]);
+    expect([res.status, ((await res.json()) as { title: string }).title]).toEqual([201, "zipped"]);
   });
 
   it("survives a client that disconnects mid-push", async () => {
