@@ -114,7 +114,7 @@ export class GitRepo {
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {
-    const out = await this.git(["diff", "--name-only", "-z", "--no-renames", base, head]);
+    const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     return out.toString("utf8").split("\0").filter(Boolean);
   }
 

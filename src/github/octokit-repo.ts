@@ -25,7 +25,7 @@ interface RestPull {
   merged_at?: string | null;
   draft?: boolean;
   head: { ref: string; sha: string; repo: { full_name: string } | null };
-  base: { ref: string };
+  base: { ref: string; sha: string };
   labels: ({ name?: string } | string)[];
   user: { login: string } | null;
   merge_commit_sha: string | null;
@@ -44,6 +44,7 @@ function toPull(p: RestPull): PullRequest {
     headSha: p.head.sha,
     headRepo: p.head.repo?.full_name ?? null,
     baseRef: p.base.ref,
+    baseSha: p.base.sha,
     labels: p.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean),
     author: p.user?.login ?? "",
     mergeCommitSha: p.merge_commit_sha,
@@ -218,6 +219,29 @@ export class OctokitRepo implements RepoPort {
       await this.octokit.rest.issues.updateComment({ ...this.id, comment_id: mine.id, body });
       return { id: mine.id, action: "updated" as const };
     });
+  }
+
+  findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined> {
+    return this.call(`reading the comments of #${issue}`, async () => {
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.id,
+        issue_number: issue,
+        per_page: 100,
+      });
+      const found = comments.find((c) => c.body?.includes(marker));
+      return found ? { id: found.id, body: found.body ?? "" } : undefined;
+    });
+  }
+
+  async deleteBranch(name: string): Promise<void> {
+    try {
+      await this.call(`deleting branch ${name}`, () =>
+        this.octokit.rest.git.deleteRef({ ...this.id, ref: `heads/${name}` }),
+      );
+    } catch (e) {
+      const kind = (e as { kind?: string }).kind;
+      if (kind !== "not-found" && kind !== "validation") throw e;
+    }
   }
 
   createComment(issue: number, body: string): Promise<number> {

@@ -26,6 +26,8 @@ export interface PullRequest {
   /** `owner/repo` of the head branch; differs from the base repository for a fork, null when deleted. */
   headRepo: string | null;
   baseRef: string;
+  /** The base branch's commit when the pull request was last updated. */
+  baseSha: string;
   labels: string[];
   author: string;
   mergeCommitSha: string | null;
@@ -76,7 +78,7 @@ export interface RepoPort {
   listRefs(): Promise<RefInfo[]>;
   /** The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. */
   readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree }>;
-  /** The paths a commit range touched (`base..head`). */
+  /** The paths `head` changed since it forked from `base` (`git diff base...head`). */
   changedPaths(base: string, head: string): Promise<string[]>;
   /**
    * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
@@ -123,6 +125,8 @@ export interface RepoPort {
     body: string,
   ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }>;
   createComment(issue: number, body: string): Promise<number>;
+  /** The first comment carrying `marker`, or undefined. */
+  findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined>;
   react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
 
   listCheckRuns(headSha: string): Promise<CheckRunState[]>;
@@ -131,6 +135,9 @@ export interface RepoPort {
 
   /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
   createTag(name: string, sha: string): Promise<"created" | "exists">;
+
+  /** Deletes branch `name`; a branch already gone is fine. */
+  deleteBranch(name: string): Promise<void>;
 
   /** A file's text at `ref`, or undefined when absent. */
   getFile(path: string, ref: string): Promise<string | undefined>;

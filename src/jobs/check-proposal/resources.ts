@@ -1,0 +1,73 @@
+import type { Document } from "yaml";
+import {
+  apiVersionOf,
+  isKrm,
+  isLocalConfig,
+  kindOf,
+  nameOf,
+  namespaceOf,
+  toPlain,
+} from "../../kpt/resource.js";
+import type { FileTree } from "../../kpt/tree.js";
+import { parseYamlFile } from "../../kpt/yamlfile.js";
+import type { ResourceId } from "../../lifecycle/summary/types.js";
+
+/** One resource of a package as the summary compares it. */
+export interface PackageResource {
+  id: ResourceId;
+  key: string;
+  file: string;
+  value: unknown;
+}
+
+/**
+ * The package's deployable resources by `apiVersion-group/kind/namespace/name`: KRM documents of its
+ * YAML files, without the Kptfile and local-config resources (they are not applied to a cluster).
+ * A file that does not parse is skipped here: the render check reports it.
+ */
+export function packageResources(tree: FileTree): Map<string, PackageResource> {
+  const out = new Map<string, PackageResource>();
+  for (const [file, bytes] of [...tree].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!file.endsWith(".yaml") && !file.endsWith(".yml")) continue;
+    let docs: Document[];
+    try {
+      docs = parseYamlFile(bytes.toString("utf8"), file).docs;
+    } catch {
+      continue;
+    }
+    for (const doc of docs) {
+      if (!isKrm(doc) || kindOf(doc) === "Kptfile" || isLocalConfig(doc)) continue;
+      const id: ResourceId = { apiVersion: apiVersionOf(doc), kind: kindOf(doc), name: nameOf(doc) };
+      const ns = namespaceOf(doc);
+      if (ns) id.namespace = ns;
+      const group = id.apiVersion.includes("/") ? id.apiVersion.split("/")[0] : "";
+      const key = `${group}/${id.kind}/${ns}/${id.name}`;
+      out.set(key, { id, key, file, value: stripKptAnnotations(toPlain(doc)) });
+    }
+  }
+  return out;
+}
+
+/** kpt's bookkeeping annotations say where a resource sits, not what it is: ignore them. */
+function stripKptAnnotations(value: unknown): unknown {
+  const v = value as { metadata?: { annotations?: Record<string, unknown> } };
+  const ann = v?.metadata?.annotations;
+  if (!ann) return value;
+  for (const k of Object.keys(ann)) {
+    if (k.startsWith("internal.config.kubernetes.io/") || k.startsWith("config.kubernetes.io/path"))
+      delete ann[k];
+    if (k === "config.kubernetes.io/index") delete ann[k];
+  }
+  if (Object.keys(ann).length === 0) delete v.metadata?.annotations;
+  return value;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}

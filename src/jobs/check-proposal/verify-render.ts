@@ -1,0 +1,53 @@
+import { forkRuntimeProblem } from "../../commands/authorize.js";
+import type { FileTree } from "../../kpt/tree.js";
+import { findingAnnotations } from "../check-report.js";
+import { allowedRuntimes, type JobContext } from "../context.js";
+import { differingPaths } from "../packages.js";
+import type { PackageCheck } from "./package-check.js";
+
+/**
+ * `porchlight/render` for one package of a proposal: the committed files must equal what the
+ * pipeline renders from them. A fork's pipeline that needs exec or container functions never runs.
+ */
+export async function verifyRender(
+  ctx: JobContext,
+  input: { pkg: string; tree: FileTree; deletion: boolean; isFork: boolean },
+): Promise<PackageCheck> {
+  const { pkg } = input;
+  if (input.deletion)
+    return { pkg, ok: true, line: `\`${pkg}\`: removed, nothing to render`, annotations: [] };
+  if (!input.tree.has("Kptfile")) {
+    return { pkg, ok: false, line: `\`${pkg}\`: no Kptfile, so this is not a package`, annotations: [] };
+  }
+  const fork = forkRuntimeProblem({
+    isFork: input.isFork,
+    runtimesNeeded: ctx.renderer.runtimesNeeded(input.tree),
+  });
+  if (fork) return { pkg, ok: false, line: `\`${pkg}\`: ${fork}`, annotations: [] };
+  const result = await ctx.renderer.render(input.tree, { runtimes: allowedRuntimes(ctx) });
+  const annotations = findingAnnotations(pkg, result.findings);
+  if (!result.ok) {
+    return { pkg, ok: false, line: `\`${pkg}\`: the pipeline failed: ${result.error ?? ""}`, annotations };
+  }
+  const differing = differingPaths(input.tree, result.tree);
+  if (differing.length === 0) {
+    return { pkg, ok: true, line: `\`${pkg}\`: the committed files are the rendered output`, annotations };
+  }
+  for (const file of differing) {
+    annotations.push({
+      path: `${pkg}/${file}`,
+      start_line: 1,
+      end_line: 1,
+      annotation_level: "failure",
+      title: "not rendered",
+      message:
+        "This file differs from the pipeline's output. Push the change to a draft branch (porchlight renders it) or run `kpt fn render` and commit the result.",
+    });
+  }
+  return {
+    pkg,
+    ok: false,
+    line: `\`${pkg}\`: ${differing.length} ${differing.length === 1 ? "file differs" : "files differ"} from the rendered output: ${differing.map((f) => `\`${f}\``).join(", ")}`,
+    annotations,
+  };
+}

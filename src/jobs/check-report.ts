@@ -1,0 +1,82 @@
+import type { CheckRunInput, RepoPort } from "../github/port.js";
+import type { CheckAnnotation } from "../lifecycle/check-run.js";
+import { fitCheckOutput } from "../lifecycle/check-run.js";
+import type { RenderFinding } from "./renderer.js";
+
+export type Conclusion = NonNullable<CheckRunInput["conclusion"]>;
+
+export interface CheckReport {
+  name: string;
+  headSha: string;
+  conclusion: Conclusion;
+  title: string;
+  summary: string;
+  text?: string;
+  annotations?: readonly CheckAnnotation[];
+}
+
+/** Writes one completed check run for (name, head): created once, updated in place after. */
+export async function reportCheck(port: RepoPort, report: CheckReport): Promise<number> {
+  const fitted = fitCheckOutput({
+    title: report.title,
+    summary: report.summary,
+    annotations: [...(report.annotations ?? [])],
+    ...(report.text !== undefined ? { text: report.text } : {}),
+  });
+  return port.upsertCheckRun({
+    name: report.name,
+    headSha: report.headSha,
+    status: "completed",
+    conclusion: report.conclusion,
+    title: fitted.title,
+    summary: fitted.summary,
+    ...(fitted.text !== undefined ? { text: fitted.text } : {}),
+    annotations: fitted.annotations,
+  });
+}
+
+/** Whether `name` already completed on `sha` (a job that runs again leaves it as it is). */
+export async function checkCompleted(
+  port: RepoPort,
+  sha: string,
+  names: readonly string[],
+): Promise<boolean> {
+  const runs = await port.listCheckRuns(sha);
+  return names.every((n) => runs.some((r) => r.name === n && r.status === "completed"));
+}
+
+const LEVEL: Record<RenderFinding["severity"], CheckAnnotation["annotation_level"]> = {
+  error: "failure",
+  warning: "warning",
+  info: "notice",
+};
+
+/**
+ * Each function result as an annotation on its file and line (repository-relative); a result that
+ * names no file is shown on the package's Kptfile, so no result is lost.
+ */
+export function findingAnnotations(pkg: string, findings: readonly RenderFinding[]): CheckAnnotation[] {
+  const prefix = pkg === "" ? "" : `${pkg}/`;
+  return findings.map((f) => {
+    const line = f.line ?? 1;
+    return {
+      path: `${prefix}${f.file ?? "Kptfile"}`,
+      start_line: line,
+      end_line: line,
+      annotation_level: LEVEL[f.severity],
+      title: f.function,
+      message: f.message,
+    };
+  });
+}
+
+/** `3 errors, 1 warning` style counts for a check title. */
+export function findingCounts(findings: readonly RenderFinding[]): string {
+  const n = (s: RenderFinding["severity"]) => findings.filter((f) => f.severity === s).length;
+  const parts: string[] = [];
+  const errors = n("error");
+  const warnings = n("warning");
+  if (errors) parts.push(`${errors} ${errors === 1 ? "error" : "errors"}`);
+  if (warnings) parts.push(`${warnings} ${warnings === 1 ? "warning" : "warnings"}`);
+  return parts.length === 0 ? "no problems" : parts.join(", ");
+}

@@ -1,0 +1,39 @@
+import type { RepoId } from "../github/port.js";
+
+/** A package revision was published: merged and tagged. Fan-out subscribes to this. */
+export interface PublishedEvent {
+  repo: RepoId;
+  package: string;
+  revision: number;
+  tag: string;
+  /** The merge commit the tag points at. */
+  commit: string;
+}
+
+export type PublishedListener = (event: PublishedEvent) => void | Promise<void>;
+
+/**
+ * The app's in-process events. One instance per app (no module state); a listener that throws is
+ * logged by the caller's `onError` and never stops the other listeners or the job that emitted.
+ */
+export class PorchlightEvents {
+  private readonly published = new Set<PublishedListener>();
+
+  constructor(private readonly onError: (error: unknown, event: PublishedEvent) => void = () => {}) {}
+
+  /** Subscribes to published revisions; returns the function that unsubscribes. */
+  onPublished(listener: PublishedListener): () => void {
+    this.published.add(listener);
+    return () => this.published.delete(listener);
+  }
+
+  async emitPublished(event: PublishedEvent): Promise<void> {
+    for (const listener of [...this.published]) {
+      try {
+        await listener(event);
+      } catch (error) {
+        this.onError(error, event);
+      }
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { checkCompleted } from "../check-report.js";
+import { allowedRuntimes, CHECK, type JobContext } from "../context.js";
+import { treesEqual } from "../packages.js";
+import { pushRender } from "./push-render.js";
+import { readDraft } from "./read-draft.js";
+import { reportRender } from "./report.js";
+
+export type RenderDraftOutcome =
+  | { kind: "skipped"; reason: string }
+  | { kind: "failed"; headSha: string; error: string }
+  | { kind: "clean"; headSha: string }
+  | { kind: "pushed"; headSha: string; commitSha: string };
+
+/** How often a push that lost a race (non-fast-forward) is retried on the new head. */
+const PUSH_ATTEMPTS = 3;
+
+/**
+ * Push to a draft branch → render its package. Level-triggered: reads the branch head; if
+ * `porchlight/render` already completed there (and not forced), there is nothing to do. A failed
+ * render reports and pushes nothing; a render that changes files is pushed as one bot commit on top
+ * of the head it was rendered from, and a push that lost a race is redone on the new head.
+ */
+export async function renderDraft(
+  ctx: JobContext,
+  input: { branch: string; force?: boolean },
+): Promise<RenderDraftOutcome> {
+  const draft = parseDraftBranch(input.branch);
+  if (!draft.ok) return { kind: "skipped", reason: draft.reason };
+  const pkg = draft.value.package;
+  for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+    const head = await readDraft(ctx.port, input.branch, pkg);
+    if (!head) return { kind: "skipped", reason: `the branch ${input.branch} no longer exists` };
+    if (!input.force && (await checkCompleted(ctx.port, head.sha, [CHECK.render]))) {
+      return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
+    }
+    if (!head.tree.has("Kptfile")) {
+      const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
+      return { kind: "failed", headSha: head.sha, error };
+    }
+    const result = await ctx.renderer.render(head.tree, { runtimes: allowedRuntimes(ctx) });
+    if (!result.ok) {
+      const error = result.error ?? "the pipeline failed";
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, error });
+      ctx.log.info({ branch: input.branch, sha: head.sha }, "render failed");
+      return { kind: "failed", headSha: head.sha, error };
+    }
+    if (treesEqual(result.tree, head.tree)) {
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings });
+      return { kind: "clean", headSha: head.sha };
+    }
+    const pushed = await pushRender(ctx.port, {
+      branch: input.branch,
+      pkg,
+      headSha: head.sha,
+      tree: result.tree,
+      author: ctx.bot.author,
+    });
+    if (!pushed.ok && pushed.reason === "non-fast-forward") {
+      ctx.log.info({ branch: input.branch, attempt }, "render push lost a race; rendering the new head");
+      continue;
+    }
+    if (!pushed.ok) {
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings });
+      return { kind: "clean", headSha: head.sha };
+    }
+    await reportRender(ctx.port, {
+      pkg,
+      sha: pushed.sha,
+      findings: result.findings,
+      renderedFrom: head.sha,
+    });
+    await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, pushedAs: pushed.sha });
+    ctx.log.info({ branch: input.branch, from: head.sha, commit: pushed.sha }, "render pushed");
+    return { kind: "pushed", headSha: head.sha, commitSha: pushed.sha };
+  }
+  return {
+    kind: "failed",
+    headSha: "",
+    error: `the branch ${input.branch} kept moving while porchlight rendered it; push again to retry`,
+  };
+}

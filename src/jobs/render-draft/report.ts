@@ -1,0 +1,46 @@
+import type { RepoPort } from "../../github/port.js";
+import { type Conclusion, findingAnnotations, findingCounts, reportCheck } from "../check-report.js";
+import { CHECK } from "../context.js";
+import type { RenderFinding } from "../renderer.js";
+
+export interface RenderReport {
+  pkg: string;
+  sha: string;
+  findings: readonly RenderFinding[];
+  /** The render failed with this message (nothing was pushed). */
+  error?: string;
+  /** The rendered result was pushed as this commit. */
+  pushedAs?: string;
+  /** This commit holds the result the bot rendered from `renderedFrom`. */
+  renderedFrom?: string;
+}
+
+/** `porchlight/render` on one commit of a draft: every function result annotated, and a summary. */
+export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
+  const counts = findingCounts(r.findings);
+  let conclusion: Conclusion = "success";
+  let title: string;
+  let summary: string;
+  if (r.error !== undefined) {
+    conclusion = "failure";
+    title = `Rendering ${r.pkg} failed`;
+    summary = `The function pipeline of \`${r.pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${r.error}`;
+  } else if (r.pushedAs) {
+    title = `Rendered ${r.pkg}: pushed ${r.pushedAs.slice(0, 7)}`;
+    summary = `The pipeline changed files, so porchlight committed the rendered package as ${r.pushedAs}. Results: ${counts}.`;
+  } else if (r.renderedFrom) {
+    title = `Rendered ${r.pkg} (${counts})`;
+    summary = `This commit is porchlight's render of ${r.renderedFrom.slice(0, 7)}. Results: ${counts}.`;
+  } else {
+    title = `Rendered ${r.pkg} (${counts})`;
+    summary = `The committed files are the pipeline's output. Results: ${counts}.`;
+  }
+  return reportCheck(port, {
+    name: CHECK.render,
+    headSha: r.sha,
+    conclusion,
+    title,
+    summary,
+    annotations: findingAnnotations(r.pkg, r.findings),
+  });
+}

@@ -1,0 +1,49 @@
+import type { Guardrail, Runtime } from "../config/schema.js";
+import type { FileTree } from "../kpt/tree.js";
+
+/** One function result, placed in the package: what a check run annotation shows. */
+export interface RenderFinding {
+  /** The function (image or exec) that reported it. */
+  function: string;
+  severity: "error" | "warning" | "info";
+  message: string;
+  /** Package-relative file, when the result names a resource or file. */
+  file?: string;
+  /** 1-based line in that file. */
+  line?: number;
+}
+
+export interface RenderResult {
+  ok: boolean;
+  /** The package's files after the pipeline; the input when it failed (nothing is pushed). */
+  tree: FileTree;
+  findings: RenderFinding[];
+  /** Why the render failed, written for the user. */
+  error?: string;
+}
+
+export interface RenderOptions {
+  /** The runtimes functions may use here (builtin always; exec and container only if allowed). */
+  runtimes: readonly Runtime[];
+}
+
+/**
+ * What the jobs need of the render engine (src/render), over one package's files (paths relative to
+ * the package directory). Pure apart from function processes: no GitHub, no disk of the repository.
+ */
+export interface Renderer {
+  /** kpt fn render: subpackages first, mutators then validators. */
+  render(tree: FileTree, options: RenderOptions): Promise<RenderResult>;
+  /**
+   * Runs repository guardrails (validators) over the package's resources. `configs` holds the text of
+   * each guardrail's `configPath` file, keyed by that repository-relative path.
+   */
+  validate(
+    tree: FileTree,
+    guardrails: readonly Guardrail[],
+    configs: ReadonlyMap<string, string>,
+    options: RenderOptions,
+  ): Promise<RenderResult>;
+  /** The runtimes the package's pipelines (subpackages included) would use. */
+  runtimesNeeded(tree: FileTree): Runtime[];
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { summarizePackage } from "../../src/jobs/check-proposal/summarize.js";
+import { treeFromText } from "../../src/kpt/tree.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { cm, jobContext, KPTFILE } from "./helpers.js";
+
+const BRANCH = "drafts/apps/web/edit-1";
+const R = "# rendered\n";
+
+function setup(files: Record<string, string> = { "apps/web/cm.yaml": `${cm("web")}${R}` }) {
+  const repo = fakeRepoWith({
+    "README.md": "hi\n",
+    "apps/web/Kptfile": KPTFILE,
+    "apps/web/cm.yaml": `${cm("web")}${R}`,
+  });
+  repo.refs.set("refs/tags/apps/web/v1", repo.resolve("main"));
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, files);
+  const pr = repo.openPull(BRANCH);
+  return { repo, pr, ctx: jobContext(repo) };
+}
+
+describe("proposal checks", () => {
+  it("passes render and guardrails and writes one summary naming the next revision", async () => {
+    const { repo, pr, ctx } = setup({ "apps/web/extra.yaml": `${cm("extra")}${R}` });
+    const outcome = await checkProposal(ctx, { pull: pr.number });
+    expect(outcome).toMatchObject({
+      kind: "checked",
+      render: true,
+      guardrails: true,
+      packages: ["apps/web"],
+    });
+    expect(repo.runsOn(pr.headSha).map((r) => [r.name, r.conclusion])).toEqual([
+      ["porchlight/render", "success"],
+      ["porchlight/guardrails", "success"],
+    ]);
+    const comments = repo.commentsOn(pr.number);
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body).toContain("apps/web/v2");
+    expect(comments[0]?.body).toContain("extra");
+  });
+
+  it("fails render when committed files are not the rendered output, annotating each file", async () => {
+    const { repo, pr, ctx } = setup({ "apps/web/cm.yaml": cm("web2") });
+    const outcome = await checkProposal(ctx, { pull: pr.number });
+    expect(outcome).toMatchObject({ render: false });
+    const [run] = repo.runsOn(pr.headSha, "porchlight/render");
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.annotations).toContainEqual(
+      expect.objectContaining({
+        path: "apps/web/cm.yaml",
+        annotation_level: "failure",
+        title: "not rendered",
+      }),
+    );
+  });
+
+  it("fails guardrails that reject the package", async () => {
+    const { repo, pr } = setup({ "apps/web/cm.yaml": `${cm("web", "  b: forbidden\n")}${R}` });
+    const ctx = jobContext(repo, { guardrails: [{ image: "kubeconform", name: "schema" }] });
+    const outcome = await checkProposal(ctx, { pull: pr.number });
+    expect(outcome).toMatchObject({ render: true, guardrails: false });
+    expect(repo.runsOn(pr.headSha, "porchlight/guardrails")[0]?.annotations[0]).toMatchObject({
+      path: "apps/web/cm.yaml",
+      title: "schema",
+    });
+  });
+
+  it("refuses to run exec functions from a fork", async () => {
+    const { repo, pr } = setup({ "apps/web/Kptfile": `${KPTFILE}pipeline:\n  mutators:\n    - exec: ./x\n` });
+    repo.pulls.get(pr.number)!.headRepo = "mallory/blueprints";
+    const ctx = jobContext(repo);
+    await checkProposal(ctx, { pull: pr.number });
+    expect(ctx.renderer.renders).toBe(0);
+    expect(repo.runsOn(pr.headSha, "porchlight/render")[0]?.summary).toContain("fork");
+  });
+
+  it("run again on the same head changes nothing and edits the summary in place after a push", async () => {
+    const { repo, pr, ctx } = setup();
+    await checkProposal(ctx, { pull: pr.number });
+    const again = await checkProposal(ctx, { pull: pr.number });
+    expect(again.kind).toBe("skipped");
+    expect(ctx.renderer.renders).toBe(1);
+    repo.commit(BRANCH, { "apps/web/more.yaml": `${cm("more")}${R}` });
+    await checkProposal(ctx, { pull: pr.number });
+    expect(repo.commentsOn(pr.number)).toHaveLength(1);
+    expect(repo.commentsOn(pr.number)[0]?.body).toContain("more");
+    expect(repo.checkRuns.filter((r) => r.name === "porchlight/render")).toHaveLength(2);
+  });
+
+  it("ignores pull requests that touch no package", async () => {
+    const repo = fakeRepoWith({ "README.md": "hi\n" });
+    repo.branch("docs", "main");
+    repo.commit("docs", { "README.md": "more\n" });
+    const pr = repo.openPull("docs");
+    expect((await checkProposal(jobContext(repo), { pull: pr.number })).kind).toBe("skipped");
+  });
+});
+
+describe("package change summary", () => {
+  const deployment = (image: string, ns = "prod") =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  namespace: ${ns}\nspec:\n  template:\n    spec:\n      containers:\n        - name: app\n          image: ${image}\n`;
+  const role =
+    "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: reader\n  namespace: prod\nrules:\n  - verbs: [get, list]\n    resources: [pods]\n";
+
+  it("lists added, changed and removed resources, images, RBAC and namespaces", () => {
+    const s = summarizePackage({
+      package: "apps/web",
+      base: treeFromText({ "d.yaml": deployment("nginx:1.0"), "old.yaml": cm("old") }),
+      head: treeFromText({
+        "d.yaml": deployment("nginx:1.1"),
+        "role.yaml": role,
+        "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: extra\n",
+      }),
+      revision: 3,
+    });
+    expect(s.revision).toBe(3);
+    expect(s.resources.map((r) => `${r.change} ${r.resource.kind}/${r.resource.name}`).sort()).toEqual([
+      "added Namespace/extra",
+      "added Role/reader",
+      "changed Deployment/web",
+      "removed ConfigMap/old",
+    ]);
+    expect(s.images).toEqual([
+      {
+        resource: expect.objectContaining({ kind: "Deployment" }),
+        container: "app",
+        from: "nginx:1.0",
+        to: "nginx:1.1",
+      },
+    ]);
+    expect(s.rbac).toEqual([expect.objectContaining({ change: "added", details: ["get, list on pods"] })]);
+    expect(s.namespaces).toEqual({ added: ["extra"], removed: [] });
+  });
+});
