@@ -5,6 +5,9 @@ import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js
 import { childMap, childMaps, rootMap, scalarEntry } from "./util/catalog-fields.js";
 import {
   configMapData,
+  type Gvk,
+  gvkMatches,
+  gvkOf,
   isConfigMap,
   isGVK,
   matchesGVK,
@@ -107,7 +110,7 @@ function edit(value: string, substring: string, mode: string): string {
 
 /** A resource whose `metadata.name` changed. */
 interface Rename {
-  doc: Document;
+  gvk: Gvk;
   group: string;
   kind: string;
   namespace: string;
@@ -143,15 +146,23 @@ function visitScalars(
 }
 
 class ReferenceFixer {
-  constructor(private readonly renames: readonly Rename[]) {}
+  private readonly byName = new Map<string, Rename[]>();
+
+  constructor(private readonly renames: readonly Rename[]) {
+    for (const r of renames) {
+      const list = this.byName.get(r.from);
+      if (list) list.push(r);
+      else this.byName.set(r.from, [r]);
+    }
+  }
 
   /** The new name for a reference to `name` from `referrer`, when exactly one renamed target fits. */
   resolve(target: NameRefTarget, name: string, referrer: Document, namespace?: string): string | undefined {
     const referrerNamespaced = isNamespaced(referrer);
     const ns = namespace ?? declaredNamespace(referrer) ?? "";
     const found = new Set<string>();
-    for (const r of this.renames) {
-      if (r.from !== name || !matchesGVK(r.doc, target.group, target.version, target.kind)) continue;
+    for (const r of this.byName.get(name) ?? []) {
+      if (!gvkMatches(r.gvk, target.group, target.version, target.kind)) continue;
       if (referrerNamespaced && r.namespaced && !sameNamespace(r.namespace, ns)) continue;
       found.add(r.to);
     }
@@ -159,9 +170,10 @@ class ReferenceFixer {
   }
 
   fix(doc: Document, root: YAMLMap): void {
+    const gvk = gvkOf(doc);
     for (const rule of NAME_REFERENCES) {
       for (const field of rule.referrers) {
-        if (!matchesGVK(doc, field.group, "", field.kind)) continue;
+        if (!gvkMatches(gvk, field.group, "", field.kind)) continue;
         visitScalars(root, field.path, 0, (node) => {
           if (typeof node.value !== "string") return;
           const renamed = this.resolve(rule.target, node.value, doc);
@@ -233,8 +245,9 @@ function renameResource(
   cfg: EnsureNameSubstringConfig,
   renames: Rename[],
 ): void {
+  const gvk = gvkOf(doc);
   for (const fs of cfg.fields) {
-    if (!matchesGVK(doc, fs.group, fs.version, fs.kind)) continue;
+    if (!gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
     const isName = fs.path.length === 2 && fs.path[0] === "metadata" && fs.path[1] === "name";
     visitScalars(root, fs.path, 0, (node) => {
       const current = node.value === null || node.value === undefined ? "" : String(node.value);
@@ -244,7 +257,7 @@ function renameResource(
       node.value = next;
       if (isName) {
         renames.push({
-          doc,
+          gvk,
           group: apiGroup(apiVersionOf(doc)),
           kind: kindOf(doc),
           namespace: declaredNamespace(doc) ?? "",

@@ -2,7 +2,14 @@ import { type Document, isMap, isScalar, isSeq } from "yaml";
 import { apiVersionOf, kindOf } from "../../kpt/resource.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { rootMap, setStringEntry, sortedEntries, visitMapsAt } from "./util/catalog-fields.js";
-import { configMapData, isConfigMap, isGVK, matchesGVK, stringEntries } from "./util/catalog-fnconfig.js";
+import {
+  configMapData,
+  gvkMatches,
+  gvkOf,
+  isConfigMap,
+  isGVK,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
 import { configErrorResult } from "./util/catalog-results.js";
 
 /**
@@ -90,10 +97,6 @@ export function readSetAnnotationsConfig(config: Document | undefined): SetAnnot
   return { annotations, fieldSpecs: [...fieldSpecs, ...COMMON_ANNOTATIONS] };
 }
 
-function applies(doc: Document, fs: FieldSpec): boolean {
-  return matchesGVK(doc, fs.group, fs.version, fs.kind);
-}
-
 export const setAnnotations: BuiltinFunction = {
   name: "set-annotations",
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
@@ -106,9 +109,10 @@ export const setAnnotations: BuiltinFunction = {
       ctx.signal?.throwIfAborted();
       const root = rootMap(doc);
       if (!root || (apiVersionOf(doc) === "" && kindOf(doc) === "")) continue;
+      const gvk = gvkOf(doc);
+      const specs = cfg.fieldSpecs.filter((fs) => gvkMatches(gvk, fs.group, fs.version, fs.kind));
       for (const [key, value] of cfg.annotations) {
-        for (const fs of cfg.fieldSpecs) {
-          if (!applies(doc, fs)) continue;
+        for (const fs of specs) {
           visitMapsAt(doc, root, fs.path, fs.create, (map) => setStringEntry(doc, map, key, value));
         }
       }

@@ -3,7 +3,14 @@ import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { childMap, rootMap, scalarEntry } from "./util/catalog-fields.js";
-import { configMapData, isConfigMap, isGVK, matchesGVK, stringEntries } from "./util/catalog-fnconfig.js";
+import {
+  configMapData,
+  gvkMatches,
+  gvkOf,
+  isConfigMap,
+  isGVK,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
 import { configErrorResult, infoResult } from "./util/catalog-results.js";
 
 /**
@@ -201,8 +208,9 @@ export const setImage: BuiltinFunction = {
       const root = rootMap(doc);
       if (!root || kindOf(doc) === "CustomResourceDefinition") continue;
       const changes: ImageChange[] = [];
+      const gvk = gvkOf(doc);
       for (const fs of cfg.fields) {
-        if (fs.path.length === 0 || !matchesGVK(doc, fs.group, fs.version, fs.kind)) continue;
+        if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
         visitImages(root, fs.path, 0, "", cfg.image, changes);
       }
       results.push(...changeResults(doc, changes));

@@ -10,7 +10,14 @@ import {
   sortedEntries,
   visitMapsAt,
 } from "./util/catalog-fields.js";
-import { configMapData, isConfigMap, isGVK, matchesGVK, stringEntries } from "./util/catalog-fnconfig.js";
+import {
+  configMapData,
+  gvkMatches,
+  gvkOf,
+  isConfigMap,
+  isGVK,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
 import { configErrorResult, infoResult, warningResult } from "./util/catalog-results.js";
 
 /**
@@ -56,12 +63,12 @@ class LabelSetter {
   /** Sets each label at `path` under `base`: an existing one is replaced, a missing one added when `create`. */
   update(base: YAMLMap | undefined, path: readonly string[], create: boolean): void {
     if (!base) return;
+    let target: YAMLMap | undefined;
+    visitMapsAt(this.doc, base, path, false, (m) => {
+      target = m;
+    });
     for (const [key, value] of this.labels) {
       this.count += 1;
-      let target: YAMLMap | undefined;
-      visitMapsAt(this.doc, base, path, false, (m) => {
-        target = m;
-      });
       const existing = target ? scalarEntry(target, key) : undefined;
       if (existing === undefined ? !create : existing === value) continue;
       if (!target) visitMapsAt(this.doc, base, path, true, (m) => (target = m));
@@ -103,23 +110,24 @@ class LabelSetter {
   }
 
   resource(root: YAMLMap): void {
-    const doc = this.doc;
+    const gvk = gvkOf(this.doc);
+    const is = (group: string, version: string, kind: string) => gvkMatches(gvk, group, version, kind);
     this.meta(root);
-    const isWorkload = ["Deployment", "ReplicaSet", "DaemonSet"].some((k) => matchesGVK(doc, "", "", k));
-    const isStatefulSet = matchesGVK(doc, "apps", "", "StatefulSet");
-    const isJob = matchesGVK(doc, "batch", "", "Job");
-    const isRC = matchesGVK(doc, "", "v1", "ReplicationController");
-    const isNetworkPolicy = matchesGVK(doc, "networking.k8s.io", "", "NetworkPolicy");
-    if (matchesGVK(doc, "", "v1", "Service") || isRC) this.update(root, ["spec", "selector"], true);
+    const isWorkload = is("", "", "Deployment") || is("", "", "ReplicaSet") || is("", "", "DaemonSet");
+    const isStatefulSet = is("apps", "", "StatefulSet");
+    const isJob = is("batch", "", "Job");
+    const isRC = is("", "v1", "ReplicationController");
+    const isNetworkPolicy = is("networking.k8s.io", "", "NetworkPolicy");
+    if (is("", "v1", "Service") || isRC) this.update(root, ["spec", "selector"], true);
     if (isWorkload || isStatefulSet) this.update(root, ["spec", "selector", "matchLabels"], true);
-    else if (isJob || matchesGVK(doc, "policy", "", "PodDisruptionBudget")) {
+    else if (isJob || is("policy", "", "PodDisruptionBudget")) {
       this.update(root, ["spec", "selector", "matchLabels"], false);
     }
     if (isNetworkPolicy) this.update(root, ["spec", "podSelector", "matchLabels"], false);
     const spec = childMap(root, "spec");
     if (!spec) return;
     if (isRC || isWorkload || isStatefulSet || isJob) this.pod(childMap(spec, "template"));
-    if (matchesGVK(doc, "batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
+    if (is("batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
     if (isStatefulSet) {
       for (const claim of childMaps(spec, "volumeClaimTemplates")) {
         this.meta(claim);

@@ -1,6 +1,7 @@
 import { type Document, isMap, isScalar, isSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import {
+  apiGroup,
   apiVersionOf,
   getAnnotation,
   isLocalConfig,
@@ -12,11 +13,10 @@ import {
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import {
-  currentId,
   DEFAULT_NAMESPACE,
   declaredNamespace,
   formatOrigin,
-  originId,
+  type OriginId,
   UNKNOWN_NAMESPACE,
   upstreamOrigin,
 } from "./util/catalog-origin.js";
@@ -26,11 +26,10 @@ import {
   goList,
   goQuote,
   infoResult,
-  shortString,
   sortedSet,
   warningResult,
 } from "./util/catalog-results.js";
-import { knownScopeOf } from "./util/catalog-scope.js";
+import { knownNamespaceScope } from "./util/catalog-scope.js";
 
 /**
  * set-namespace, as gcr.io/kpt-fn/set-namespace:v0.4 does it: replaces the namespace of every
@@ -81,8 +80,33 @@ export function readSetNamespaceConfig(config: Document | undefined): SetNamespa
 /** A resource the function works on, with its scope decided once. */
 interface Target {
   doc: Document;
+  apiVersion: string;
+  kind: string;
+  name: string;
+  /** `metadata.namespace` as written before the change, undefined when absent. */
+  namespace: string | undefined;
+  upstream: OriginId | undefined;
   /** Namespaced kinds, and kinds the scope table does not know (v0.4.1 gives those a namespace too). */
   namespaced: boolean;
+}
+
+function target(doc: Document): Target {
+  const apiVersion = apiVersionOf(doc);
+  const kind = kindOf(doc);
+  return {
+    doc,
+    apiVersion,
+    kind,
+    name: nameOf(doc),
+    namespace: declaredNamespace(doc),
+    upstream: upstreamOrigin(doc),
+    namespaced: knownNamespaceScope(apiVersion, kind) ?? true,
+  };
+}
+
+/** The SDK's ShortString of the resource as it was before the change. */
+function describe(t: Target): string {
+  return `Resource(apiVersion=${t.apiVersion}, kind=${t.kind}, namespace=${t.namespace ?? ""}, name=${t.name})`;
 }
 
 function isKptfile(doc: Document): boolean {
@@ -101,7 +125,7 @@ class NamespaceWalk {
   ) {}
 
   /** The value a namespace field takes: `current` ("" when unset) whose resource came from `origin`. */
-  visit(origin: string, current: string, id?: string): string {
+  visit(origin: string, current: string, id?: () => string): string {
     if (origin === UNKNOWN_NAMESPACE) return current;
     const value = current === "" ? DEFAULT_NAMESPACE : current;
     if (value === this.newNamespace) return value;
@@ -109,7 +133,7 @@ class NamespaceWalk {
     if (!change) {
       if (this.matcher === origin) {
         this.results.push(
-          infoResult(`${goList(id === undefined ? [] : [id])} has matching origin ${origin}`),
+          infoResult(`${goList(id === undefined ? [] : [id()])} has matching origin ${origin}`),
         );
       }
       change = this.matcher === value || this.matcher === origin;
@@ -127,7 +151,7 @@ function visitField(
   doc: Document,
   path: readonly (string | number)[],
   origin: string,
-  id?: string,
+  id?: () => string,
 ): void {
   const node = doc.getIn(path, true);
   const before = isScalar(node) && node.value !== null && node.value !== undefined ? String(node.value) : "";
@@ -144,12 +168,11 @@ function visitSubjects(walk: NamespaceWalk, doc: Document): void {
   });
 }
 
-function visitClusterScoped(walk: NamespaceWalk, doc: Document): void {
-  const apiVersion = apiVersionOf(doc);
-  const kind = kindOf(doc);
+function visitClusterScoped(walk: NamespaceWalk, t: Target): void {
+  const { doc, apiVersion, kind } = t;
   if (apiVersion === "v1" && kind === "Namespace") {
-    const origin = upstreamOrigin(doc)?.name ?? nameOf(doc);
-    visitField(walk, doc, ["metadata", "name"], origin, shortString(doc));
+    const origin = t.upstream?.name ?? t.name;
+    visitField(walk, doc, ["metadata", "name"], origin, () => describe(t));
   } else if (apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition") {
     const conversion = ["spec", "conversion"];
     const strategy = doc.getIn([...conversion, "strategy"]);
@@ -165,24 +188,19 @@ function visitClusterScoped(walk: NamespaceWalk, doc: Document): void {
   }
 }
 
-function visitNamespaced(walk: NamespaceWalk, target: Target): void {
-  const { doc } = target;
-  const origin = originId(doc, true).namespace;
-  visitField(walk, doc, ["metadata", "namespace"], origin, shortString(doc));
-  if (kindOf(doc) === "RoleBinding") visitSubjects(walk, doc);
-}
-
-function dependsOnKey(doc: Document, namespace: string): string {
-  const id = currentId(doc, true);
-  return `${id.group}/namespaces/${namespace}/${id.kind}/${id.name}`;
+function visitNamespaced(walk: NamespaceWalk, t: Target): void {
+  const origin = t.upstream?.namespace ?? t.namespace ?? DEFAULT_NAMESPACE;
+  visitField(walk, t.doc, ["metadata", "namespace"], origin, () => describe(t));
+  if (t.kind === "RoleBinding") visitSubjects(walk, t.doc);
 }
 
 /** The depends-on references of every resource before the change (namespaced resources only). */
 function dependsOnTargets(targets: readonly Target[]): Set<string> {
   const keys = new Set<string>();
-  for (const { doc, namespaced } of targets) {
-    const namespace = declaredNamespace(doc) ?? (namespaced ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE);
-    if (namespace !== UNKNOWN_NAMESPACE) keys.add(dependsOnKey(doc, namespace));
+  for (const t of targets) {
+    const namespace = t.namespace ?? (t.namespaced ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE);
+    if (namespace !== UNKNOWN_NAMESPACE)
+      keys.add(`${apiGroup(t.apiVersion)}/namespaces/${namespace}/${t.kind}/${t.name}`);
   }
   return keys;
 }
@@ -218,15 +236,15 @@ function updateDependsOn(
  */
 function listOrigins(targets: readonly Target[], results: FunctionResult[]): string[] | string {
   const origins = new Set<string>();
-  for (const { doc, namespaced } of targets) {
-    const upstream = upstreamOrigin(doc);
+  for (const t of targets) {
+    const upstream = t.upstream;
     if (!upstream) {
-      results.push(warningResult(`${shortString(doc)} does not have upstream origin.`));
+      results.push(warningResult(`${describe(t)} does not have upstream origin.`));
       continue;
     }
-    if (!namespaced) continue;
+    if (!t.namespaced) continue;
     if (upstream.namespace === UNKNOWN_NAMESPACE) {
-      return `${shortString(doc)} is namespace-scoped, but has cluster-scoped or unknown scoepd origin ${formatOrigin(upstream)}`;
+      return `${describe(t)} is namespace-scoped, but has cluster-scoped or unknown scoepd origin ${formatOrigin(upstream)}`;
     }
     origins.add(upstream.namespace);
   }
@@ -252,7 +270,7 @@ function transform(
   }
   const walk = new NamespaceWalk(cfg.namespace, cfg.matcher);
   for (const target of targets) {
-    if (!target.namespaced) visitClusterScoped(walk, target.doc);
+    if (!target.namespaced) visitClusterScoped(walk, target);
   }
   for (const target of targets) {
     ctx.signal?.throwIfAborted();
@@ -281,7 +299,7 @@ export const setNamespace: BuiltinFunction = {
     const targets: Target[] = [];
     for (const doc of input.items) {
       if (isLocalConfig(doc) || isKptfile(doc)) continue;
-      targets.push({ doc, namespaced: knownScopeOf(doc) ?? true });
+      targets.push(target(doc));
     }
     input.results.push(...transform(targets, cfg, ctx));
     return input;

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, parseDocument, type Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap } from "yaml";
 
 /**
  * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field
@@ -22,12 +22,13 @@ export function childMaps(map: YAMLMap | undefined, key: string): YAMLMap[] {
 }
 
 /** The mapping under `key`, created (or replacing an empty value) when absent. */
-export function ensureChildMap(doc: Document, map: YAMLMap, key: string): YAMLMap | undefined {
+export function ensureChildMap(_doc: Document, map: YAMLMap, key: string): YAMLMap | undefined {
   const node = map.get(key, true);
   if (isMap(node)) return node;
   if (node === undefined || node === null || (isScalar(node) && (node.value === null || node.value === ""))) {
-    const created = doc.createNode({}) as YAMLMap;
-    map.set(doc.createNode(key), created);
+    const created = new YAMLMap();
+    if (node === undefined) map.items.push(new Pair(new Scalar(key), created));
+    else map.set(new Scalar(key), created);
     return created;
   }
   return undefined;
@@ -76,13 +77,14 @@ export function scalarEntry(map: YAMLMap, key: string): string | undefined {
  * Sets `key` to the string `value`: an existing scalar keeps its node (comments, quote style), anything
  * else is replaced by a new string scalar appended in place.
  */
-export function setStringEntry(doc: Document, map: YAMLMap, key: string, value: string): void {
+export function setStringEntry(_doc: Document, map: YAMLMap, key: string, value: string): void {
   const node = map.get(key, true);
   if (isScalar(node)) {
     node.value = value;
     return;
   }
-  map.set(doc.createNode(key), doc.createNode(value));
+  if (node === undefined) map.items.push(new Pair(new Scalar(key), new Scalar(value)));
+  else map.set(new Scalar(key), new Scalar(value));
 }
 
 /** Entries sorted by key (Go's `sort.Strings` over the keys). */

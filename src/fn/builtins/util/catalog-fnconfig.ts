@@ -66,9 +66,23 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
  * parts are compared, an empty part matches anything.
  */
 export function matchesGVK(doc: Document, group: string, version: string, kind: string): boolean {
-  const own = splitApiVersion(apiVersionOf(doc));
-  const ownKind = kindOf(doc);
-  if (ownKind !== "" && kind !== "" && ownKind !== kind) return false;
+  return gvkMatches(gvkOf(doc), group, version, kind);
+}
+
+/** A resource's group, version and kind, read once for repeated matching. */
+export interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export function gvkOf(doc: Document): Gvk {
+  return { ...splitApiVersion(apiVersionOf(doc)), kind: kindOf(doc) };
+}
+
+/** `matchesGVK` over an already read Gvk. */
+export function gvkMatches(own: Gvk, group: string, version: string, kind: string): boolean {
+  if (own.kind !== "" && kind !== "" && own.kind !== kind) return false;
   if (own.group !== "" && group !== "" && own.group !== group) return false;
   if (own.version !== "" && version !== "" && own.version !== version) return false;
   return true;
