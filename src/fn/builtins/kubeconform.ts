@@ -53,7 +53,7 @@ function validateItem(
     return [
       atResource(
         doc,
-        `could not find schema for ${kind} (${apiVersion}) in the built-in Kubernetes ${schemas.kubernetesVersion} schemas: validating arbitrary CRDs is not supported; set ignore_missing_schemas or list the kind in skip_kinds in the function config`,
+        `Validating arbitrary CRDs not supported. Consider setting ignore_missing_schemas or skip_kinds in FunctionConfig:\ncould not find schema for ${kind} (${apiVersion}) in the built-in Kubernetes ${schemas.kubernetesVersion} schemas`,
       ),
     ];
   }

@@ -63,8 +63,8 @@ export class KubernetesSchemas {
 }
 
 /**
- * Turns ajv's errors into kubeconform's messages (santhosh-tekuri/jsonschema's wording): missing and
- * unknown properties grouped per object, type errors naming the types expected and found.
+ * Turns ajv's errors into kubeconform's messages (kubeconform 0.7, santhosh-tekuri/jsonschema v6
+ * wording): missing and unknown properties grouped per object, `got string, want null or integer`.
  */
 export function describeErrors(errors: readonly ErrorObject[]): Violation[] {
   const entries: { path: string; message: string; names?: string[]; grouped?: "missing" | "unknown" }[] = [];
@@ -87,15 +87,18 @@ export function describeErrors(errors: readonly ErrorObject[]): Violation[] {
     else if (e.keyword === "additionalProperties")
       addNamed("unknown", path, String(e.params.additionalProperty));
     else if (e.keyword === "type") {
-      entries.push({ path, message: `expected ${typeList(e.schema)}, but got ${jsonType(e.data)}` });
+      entries.push({ path, message: `got ${jsonType(e.data)}, want ${typeList(e.schema)}` });
     } else if (e.keyword === "oneOf") {
-      entries.push({ path, message: `expected ${oneOfTypes(e.schema)}, but got ${jsonType(e.data)}` });
+      entries.push({ path, message: `got ${jsonType(e.data)}, want ${oneOfTypes(e.schema)}` });
     } else entries.push({ path, message: e.message ?? e.keyword });
   }
   return entries.map(({ path, message, names, grouped }) => {
-    if (grouped === "missing") return { path, message: `missing properties: ${quoteAll(names ?? [])}` };
+    const list = names ?? [];
+    if (grouped === "missing") {
+      return { path, message: `missing ${list.length === 1 ? "property" : "properties"} ${quoteAll(list)}` };
+    }
     if (grouped === "unknown")
-      return { path, message: `additionalProperties ${quoteAll(names ?? [])} not allowed` };
+      return { path, message: `additional properties ${quoteAll(list)} not allowed` };
     return { path, message };
   });
 }
@@ -104,9 +107,16 @@ function quoteAll(names: readonly string[]): string {
   return names.map((n) => `'${n}'`).join(", ");
 }
 
+/** jsonschema v6 lists types in this order, whatever the schema's order. */
+const TYPE_ORDER = ["null", "boolean", "number", "integer", "string", "array", "object"];
+
 function typeList(schema: unknown): string {
   const types = Array.isArray(schema) ? schema.map(String) : [String(schema)];
-  return types.join(" or ");
+  return sortTypes(types).join(" or ");
+}
+
+function sortTypes(types: readonly string[]): string[] {
+  return [...new Set(types)].sort((a, b) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b));
 }
 
 function oneOfTypes(schema: unknown): string {
@@ -114,16 +124,16 @@ function oneOfTypes(schema: unknown): string {
   for (const branch of Array.isArray(schema) ? schema : []) {
     const t = (branch as { type?: unknown }).type;
     for (const name of Array.isArray(t) ? t : [t]) {
-      if (typeof name === "string" && name !== "null" && !types.includes(name)) types.push(name);
+      if (typeof name === "string") types.push(name);
     }
   }
-  return types.join(" or ");
+  return sortTypes(types).join(" or ");
 }
 
-/** The JSON type of a value as jsonschema names it ("integer" for whole numbers). */
+/** The JSON type of a value as jsonschema v6 names it in "got …" (every number is a "number"). */
 export function jsonType(value: unknown): string {
   if (value === null || value === undefined) return "null";
   if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  if (typeof value === "number" || typeof value === "bigint") return "number";
   return typeof value === "object" ? "object" : typeof value;
 }
