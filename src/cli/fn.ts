@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join, posix, relative, resolve } from "node:path";
+import { basename, join, posix, relative, resolve } from "node:path";
 import type { Document } from "yaml";
-import { defaultRegistry } from "../fn/registry.js";
+import { defaultRegistry, type FunctionRegistry } from "../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../fn/runtime/types.js";
 import { writeResourceList } from "../fn/runtime/wire.js";
 import { formatDocuments } from "../kpt/format.js";
@@ -45,18 +45,23 @@ const COMMON_VALUES = { output: "o", "results-dir": undefined };
 const COMMON_BOOLS = ["allow-exec", "allow-container", "allow-network", "truncate-output", "help"];
 const SELECT = ["api-version", "kind", "name", "namespace", "labels", "annotations"];
 
-export const fnCommand: CliCommand = async (args, io) => {
-  const [sub, ...rest] = args;
-  if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-    io.stdout(HELP);
-    return sub ? 0 : 2;
-  }
-  if (sub === "render") return renderCommand(rest, io);
-  if (sub === "eval") return evalCommand(rest, io);
-  throw new UsageError(`porchlight fn: unknown command "${sub}"; known commands: render, eval`);
-};
+/** `porchlight fn` over a given registry of builtins (tests add their own). */
+export function createFnCommand(registry: () => FunctionRegistry = defaultRegistry): CliCommand {
+  return async (args, io) => {
+    const [sub, ...rest] = args;
+    if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
+      io.stdout(HELP);
+      return sub ? 0 : 2;
+    }
+    if (sub === "render") return renderCommand(rest, io, registry());
+    if (sub === "eval") return evalCommand(rest, io, registry());
+    throw new UsageError(`porchlight fn: unknown command "${sub}"; known commands: render, eval`);
+  };
+}
 
-async function renderCommand(args: string[], io: CliIO): Promise<number> {
+export const fnCommand: CliCommand = createFnCommand();
+
+async function renderCommand(args: string[], io: CliIO, registry: FunctionRegistry): Promise<number> {
   const p = parseArgs(
     args,
     {
@@ -79,10 +84,10 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
   const tree = await readTree(dir);
   const printer = new ProgressPrinter(
     io.stderr,
-    (pkgPath) => displayPath(dirArg, pkgPath),
+    (pkgPath) => displayPath(dir, pkgPath),
     !p.bools.has("no-truncate-output"),
   );
-  const env = runEnv(p, dir, io, (e) => printer.on(e));
+  const env = runEnv(p, dir, registry, (e) => printer.on(e));
   const outcome = await render(tree, "", { ...env, writeFiles: !wantsItems(p) });
   printer.endPackage();
   return finish(outcome, p, dir, tree, io, () =>
@@ -92,7 +97,7 @@ async function renderCommand(args: string[], io: CliIO): Promise<number> {
   );
 }
 
-async function evalCommand(args: string[], io: CliIO): Promise<number> {
+async function evalCommand(args: string[], io: CliIO, registry: FunctionRegistry): Promise<number> {
   const values: Record<string, string | undefined> = {
     ...COMMON_VALUES,
     image: "i",
@@ -126,7 +131,7 @@ async function evalCommand(args: string[], io: CliIO): Promise<number> {
   const functionConfig = await evalFunctionConfig(p, io);
   const printer = new ProgressPrinter(io.stderr, (x) => x, !p.bools.has("no-truncate-output"));
   if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
-  const env = { ...runEnv(p, dir, io, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
+  const env = { ...runEnv(p, dir, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
   const outcome = await evalFunction(
     tree,
     {
@@ -143,12 +148,12 @@ async function evalCommand(args: string[], io: CliIO): Promise<number> {
 function runEnv(
   p: ParsedArgs,
   dir: string,
-  io: CliIO,
+  registry: FunctionRegistry,
   onEvent: RenderEnv["onEvent"],
   execGiven = false,
 ): RenderEnv {
   return {
-    registry: defaultRegistry(),
+    registry,
     allowExec: execGiven || p.bools.has("allow-exec"),
     allowContainer: p.bools.has("allow-container"),
     rootDir: dir,
@@ -212,9 +217,9 @@ function unwrap(items: readonly Document[]): string {
   return formatDocuments(items, styles);
 }
 
-function displayPath(dirArg: string, pkgPath: string): string {
-  const joined = posix.join(dirArg.replaceAll("\\", "/"), pkgPath);
-  return joined === "" ? "." : joined;
+/** kpt names a package by its directory's base name, subpackages by the path below it. */
+function displayPath(rootDir: string, pkgPath: string): string {
+  return posix.join(basename(rootDir), pkgPath);
 }
 
 function selector(p: ParsedArgs, prefix: "match" | "exclude"): Selector[] {
