@@ -8,6 +8,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   fn: async () => (await import("./fn.js")).fnCommand,
   pkg: async () => (await import("./pkg.js")).pkgCommand,
   catalog: async () => (await import("./catalog.js")).catalogCommand,
+  rpkg: async () => (await import("./rpkg.js")).rpkgCommand,
   forge: async () => (await import("./forge.js")).forgeCommand,
 };
 

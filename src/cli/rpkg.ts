@@ -1,0 +1,93 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { createProgress, type Progress, type Scheduler } from "./progress.js";
+import { parseArgs } from "./rpkg/args.js";
+import { describeFailure } from "./rpkg/errors.js";
+import type { RpkgEnv } from "./rpkg/repository.js";
+import { VERBS } from "./rpkg/verbs.js";
+
+/**
+ * `porchlight rpkg`: Porch's `porchctl rpkg` over a GitHub repository. Each verb lives in
+ * `./rpkg/<verb>.ts`; this file parses the common flags, finds the token and turns failures into one
+ * clear message.
+ */
+const COMMON = { repository: "value", "api-url": "value" } as const;
+
+function help(): string {
+  const width = Math.max(...VERBS.map((v) => v.name.length));
+  return `porchlight rpkg — package revisions on GitHub, as porchctl rpkg does them in Porch
+
+Usage: porchlight rpkg <verb> [args] --repository=OWNER/REPO [--api-url=URL]
+
+Verbs:
+${VERBS.map((v) => `  ${v.name.padEnd(width + 2)}${v.summary}`).join("\n")}
+
+A revision is named as \`rpkg get\` prints it (<repo>.<package>.<workspace>), or by its git ref:
+drafts/<package>/<workspace> (a draft or proposal) or <package>/v<N> (a published revision).
+
+The token comes from GH_TOKEN or GITHUB_TOKEN; --repository defaults to GITHUB_REPOSITORY.
+--api-url is GitHub's REST base (GitHub Enterprise: https://HOST/api/v3, or the embedded forge's URL);
+default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com.
+Run 'porchlight rpkg <verb> --help' for a verb's flags.
+`;
+}
+
+export interface RpkgOptions {
+  /** Overrides the progress display (tests inject a scheduler so spinners never wait on a clock). */
+  schedule?: Scheduler;
+}
+
+export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
+  return async (args, io) => {
+    const [verbName, ...rest] = args;
+    if (!verbName || verbName === "--help" || verbName === "-h" || verbName === "help") {
+      io.stdout(help());
+      return verbName ? 0 : 2;
+    }
+    const verb = VERBS.find((v) => v.name === verbName);
+    if (!verb) {
+      throw new UsageError(
+        `porchlight rpkg: unknown verb "${verbName}"; known verbs: ${VERBS.map((v) => v.name).join(", ")}`,
+      );
+    }
+    const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage);
+    if (parsed.switches.has("help")) {
+      io.stdout(verb.usage);
+      return 0;
+    }
+    const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
+    if (!token) {
+      io.stderr(
+        "porchlight rpkg: no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can read and write the repository\n",
+      );
+      return 1;
+    }
+    const repository = parsed.values.get("repository") ?? io.env.GITHUB_REPOSITORY;
+    if (repository) parsed.values.set("repository", repository);
+    const apiUrl =
+      parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
+    const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
+    const env: RpkgEnv = { io, progress: progressOf(io, opts), token, apiUrl, cacheDir };
+    try {
+      return await verb.run(parsed, env);
+    } catch (e) {
+      if (e instanceof UsageError) throw e;
+      io.stderr(`porchlight rpkg ${verb.name}: ${describeFailure(e, repository ?? "the repository")}\n`);
+      return 1;
+    } finally {
+      await rm(cacheDir, { recursive: true, force: true });
+    }
+  };
+}
+
+function progressOf(io: CliIO, opts: RpkgOptions): Progress {
+  return createProgress({
+    write: io.stderr,
+    tty: io.isTTY,
+    ...(opts.schedule ? { schedule: opts.schedule } : {}),
+  });
+}
+
+export const rpkgCommand: CliCommand = makeRpkgCommand();

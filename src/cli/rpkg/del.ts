@@ -1,0 +1,44 @@
+import { UsageError } from "../io.js";
+import { RpkgError } from "./errors.js";
+import { branchOf, findRevision, nameOf } from "./names.js";
+import { openRepository } from "./repository.js";
+import { forEachName, type Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO
+
+Delete package revisions. A Draft or Proposed revision goes away with its branch (its pull request is
+closed). A Published revision is deleted through a deletion proposal: run \`rpkg propose-delete\`, then
+\`rpkg approve\` (or \`rpkg del\`) on the DeletionProposed revision to merge it.
+`;
+
+export const delVerb: Verb = {
+  name: "del",
+  summary: "Delete draft or proposed revisions (published ones: propose-delete first).",
+  usage: USAGE,
+  flags: {},
+  async run(args, env) {
+    if (args.positional.length === 0) throw new UsageError(`rpkg del needs PACKAGE_REV_NAME...\n\n${USAGE}`);
+    const repo = await openRepository(env, args.values.get("repository"), "del");
+    return forEachName(args.positional, env, repo.full, async (name) => {
+      const state = await repo.load();
+      const rev = findRevision(repo, state, name);
+      const branch = branchOf(rev);
+      if (rev.lifecycle === "Published" || !branch) {
+        throw new RpkgError(
+          `${name} is ${rev.lifecycle}: a published revision is deleted by a deletion proposal; run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\` first`,
+        );
+      }
+      if (rev.lifecycle === "DeletionProposed") {
+        throw new RpkgError(
+          `${name} proposes deleting ${rev.package} (#${rev.pullRequest}); run \`porchlight rpkg approve ${name} --repository ${repo.full}\` to delete it`,
+        );
+      }
+      const step = env.progress.step(`Deleting ${branch}`);
+      if (rev.pullRequest !== undefined)
+        await repo.conn.port.updatePull(rev.pullRequest, { state: "closed" });
+      await repo.conn.deleteBranch(branch);
+      step.done();
+      return `${nameOf(repo, rev)} deleted`;
+    });
+  },
+};

@@ -1,0 +1,73 @@
+import type { FileTree } from "../../kpt/tree.js";
+import {
+  formatDraftBranch,
+  indexRefs,
+  packagePathProblem,
+  refConflict,
+  workspaceProblem,
+} from "../../lifecycle/index.js";
+import { RpkgError } from "./errors.js";
+import type { RepoState, Repository } from "./repository.js";
+
+/** The commit the base branch points at; a repository without it cannot hold drafts yet. */
+export function baseSha(repo: Repository, state: RepoState): string {
+  const sha = indexRefs(state.refs).branches.get(repo.baseBranch);
+  if (!sha) {
+    throw new RpkgError(
+      `${repo.full} has no branch ${repo.baseBranch} to start drafts from; push a first commit to it (or set baseBranch in .github/porchlight.yml)`,
+    );
+  }
+  return sha;
+}
+
+/** Checks a new draft's name: a valid package path and workspace, and a branch that can be created. */
+export function newDraftBranch(repo: Repository, state: RepoState, pkg: string, workspace: string): string {
+  const problem = packagePathProblem(pkg) ?? workspaceProblem(workspace);
+  if (problem) throw new RpkgError(`cannot create a revision of ${pkg} in ${repo.full}: ${problem}`);
+  const branch = formatDraftBranch({ package: pkg, workspace });
+  const branches = [...indexRefs(state.refs).branches.keys()];
+  if (branches.includes(branch)) {
+    throw new RpkgError(
+      `${pkg} already has a revision with workspace ${workspace} in ${repo.full} (branch ${branch}); choose another --workspace`,
+    );
+  }
+  const clash = refConflict(branch, branches);
+  if (clash) {
+    throw new RpkgError(
+      `the draft branch ${branch} cannot be created next to the branch ${clash} in ${repo.full} (git keeps branches as paths); choose another --workspace`,
+    );
+  }
+  return branch;
+}
+
+/**
+ * Creates draft branch `branch` on top of the base branch with `tree` as the package's files. A tree
+ * equal to what the base branch already has makes the branch point at the base commit.
+ */
+export async function createDraft(
+  repo: Repository,
+  state: RepoState,
+  input: { branch: string; pkg: string; tree: FileTree; message: string },
+): Promise<string> {
+  const parent = baseSha(repo, state);
+  const result = await repo.conn.port.commitTree({
+    branch: input.branch,
+    parent,
+    dir: repo.packageDir(input.pkg),
+    tree: input.tree,
+    message: input.message,
+    author: await repo.author(),
+  });
+  if (result.ok) return result.sha;
+  if (result.reason === "unchanged") {
+    if ((await repo.conn.createBranch(input.branch, parent)) === "exists") raced(repo, input.branch);
+    return parent;
+  }
+  return raced(repo, input.branch);
+}
+
+function raced(repo: Repository, branch: string): never {
+  throw new RpkgError(
+    `someone created ${branch} in ${repo.full} at the same time; run \`porchlight rpkg get --repository ${repo.full}\` and choose another --workspace`,
+  );
+}

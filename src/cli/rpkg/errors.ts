@@ -1,0 +1,32 @@
+import { GitHubError } from "../../github/errors.js";
+import { GitCommandError } from "../../github/git-process.js";
+
+/** A failure meant for the person at the terminal, as written: the CLI prints it and exits 1. */
+export class RpkgError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RpkgError";
+  }
+}
+
+/** What to tell the user for a failure while working on `repository`. */
+export function describeFailure(e: unknown, repository: string): string {
+  if (e instanceof RpkgError) return e.message;
+  if (e instanceof GitHubError) {
+    switch (e.kind) {
+      case "unauthorized":
+        return `${e.message}; the token in GH_TOKEN/GITHUB_TOKEN was refused: check it is valid and not expired`;
+      case "forbidden":
+        return `${e.message}; the token lacks permission on ${repository} (it needs contents, pull requests and issues write)`;
+      case "not-found":
+        return `${e.message}; check the repository name ${repository}, the --api-url, and that the token can see it`;
+      case "rate-limited":
+        return `${e.message}; GitHub's rate limit: try again in ${e.retryAfter ?? 60} s`;
+      default:
+        return e.message;
+    }
+  }
+  if (e instanceof GitCommandError) return `git failed talking to ${repository}: ${e.message}`;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

@@ -1,0 +1,78 @@
+import { stringify } from "yaml";
+import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
+import { UsageError } from "../io.js";
+import { intFlag } from "./args.js";
+import { RpkgError } from "./errors.js";
+import { findRevision } from "./names.js";
+import { listObject, packageRevisionObject } from "./objects.js";
+import { openRepository } from "./repository.js";
+import type { Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
+
+List the package revisions of a repository (drafts, proposals, published revisions), or the named ones.
+
+Flags:
+  --name PACKAGE        only revisions of this package
+  --revision N          only revisions with this revision number (0: unpublished)
+  --workspace W         only revisions with this workspace name
+  -o, --output FORMAT   table (default), yaml or json: PackageRevision objects (porch.kpt.dev/v1alpha1)
+`;
+
+const FORMATS = ["table", "wide", "yaml", "json"] as const;
+
+export const getVerb: Verb = {
+  name: "get",
+  summary: "List package revisions (table, or PackageRevision objects with -o yaml|json).",
+  usage: USAGE,
+  flags: { name: "value", revision: "value", workspace: "value", output: "value" },
+  async run(args, env) {
+    const format = args.values.get("output") ?? "table";
+    if (!(FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`unknown --output "${format}"; known: table, yaml, json\n\n${USAGE}`);
+    }
+    const revisionFilter = intFlag(args, "revision", USAGE);
+    const repo = await openRepository(env, args.values.get("repository"), "get");
+    const step = env.progress.step(`Reading package revisions of ${repo.full}`);
+    const state = await repo.load();
+    step.done(`${state.revisions.length} found`);
+
+    let revisions: PackageRevision[];
+    let failed = false;
+    if (args.positional.length > 0) {
+      revisions = [];
+      for (const name of args.positional) {
+        try {
+          revisions.push(findRevision(repo, state, name));
+        } catch (e) {
+          if (!(e instanceof RpkgError)) throw e;
+          env.io.stderr(`Error: ${e.message}\n`);
+          failed = true;
+        }
+      }
+    } else {
+      const pkg = args.values.get("name");
+      const workspace = args.values.get("workspace");
+      revisions = state.revisions.filter(
+        (r) =>
+          (pkg === undefined || r.package === pkg) &&
+          (workspace === undefined || r.workspace === workspace) &&
+          (revisionFilter === undefined || r.revision === revisionFilter),
+      );
+    }
+
+    if (format === "table" || format === "wide") {
+      if (revisions.length === 0) {
+        if (!failed) env.io.stderr(`No package revisions found in ${repo.full}.\n`);
+      } else env.io.stdout(formatRevisionTable(repo.name, revisions));
+    } else {
+      const objects = revisions.map((r) => packageRevisionObject(repo, r));
+      const single = args.positional.length === 1 && objects.length === 1;
+      const out = single ? objects[0] : listObject(objects);
+      env.io.stdout(
+        format === "json" ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 }),
+      );
+    }
+    return failed ? 1 : 0;
+  },
+};

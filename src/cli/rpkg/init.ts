@@ -1,0 +1,62 @@
+import { UsageError } from "../io.js";
+import { createDraft, newDraftBranch } from "./drafts.js";
+import { RpkgError } from "./errors.js";
+import { initFiles } from "./init-files.js";
+import { nameOf } from "./names.js";
+import { openRepository } from "./repository.js";
+import type { Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg init PACKAGE --repository=OWNER/REPO --workspace=W [flags]
+
+Create a new package: a draft (branch drafts/PACKAGE/W) holding the files kpt pkg init writes.
+
+Flags:
+  --workspace W         workspace of the new revision (required)
+  --description TEXT    short description of the package
+  --keywords A,B        keywords of the package
+  --site URL            page with information about the package
+`;
+
+export const initVerb: Verb = {
+  name: "init",
+  summary: "Create a new package as a draft.",
+  usage: USAGE,
+  flags: { workspace: "value", description: "value", keywords: "value", site: "value" },
+  async run(args, env) {
+    const [pkg, ...extra] = args.positional;
+    if (!pkg || extra.length > 0) throw new UsageError(`rpkg init takes one PACKAGE\n\n${USAGE}`);
+    const workspace = args.values.get("workspace");
+    if (!workspace) throw new UsageError(`rpkg init needs --workspace\n\n${USAGE}`);
+    const repo = await openRepository(env, args.values.get("repository"), "init");
+    const state = await repo.load();
+    const branch = newDraftBranch(repo, state, pkg, workspace);
+    const dir = repo.packageDir(pkg);
+    const existing = state.revisions.find((r) => r.package === pkg);
+    if (existing || (await repo.conn.port.getFile(`${dir}/Kptfile`, repo.baseBranch)) !== undefined) {
+      throw new RpkgError(
+        `package ${pkg} already exists in ${repo.full}; make a new revision of it with \`porchlight rpkg copy\` or \`porchlight rpkg clone\``,
+      );
+    }
+    const keywords = args.values
+      .get("keywords")
+      ?.split(",")
+      .map((k) => k.trim())
+      .filter(Boolean);
+    const tree = initFiles({
+      name: pkg.slice(pkg.lastIndexOf("/") + 1),
+      description: args.values.get("description"),
+      keywords,
+      site: args.values.get("site"),
+    });
+    const step = env.progress.step(`Creating ${branch} in ${repo.full}`);
+    await createDraft(repo, state, {
+      branch,
+      pkg,
+      tree,
+      message: `Init package ${pkg} (workspace ${workspace})`,
+    });
+    step.done();
+    env.io.stdout(`${nameOf(repo, { package: pkg, workspace })} created\n`);
+    return 0;
+  },
+};

@@ -1,0 +1,62 @@
+import {
+  DRAFT_PREFIX,
+  type PackageRevision,
+  parseDraftBranch,
+  parseRevisionTag,
+  revisionName,
+} from "../../lifecycle/index.js";
+import { RpkgError } from "./errors.js";
+import type { RepoState, Repository } from "./repository.js";
+
+/** The name `rpkg get` shows for a revision (Porch's `<repository>.<package>.<workspace>`). */
+export function nameOf(
+  repo: Pick<Repository, "name">,
+  rev: Pick<PackageRevision, "package" | "workspace">,
+): string {
+  return revisionName(repo.name, rev);
+}
+
+/**
+ * Finds the revision `arg` names: its Porch-style name as `rpkg get` prints it, or the git ref it lives
+ * on (`drafts/<package>/<workspace>` for a draft, `<package>/v<N>` for a published revision). An unknown
+ * or ambiguous name fails with what exists and how to list it.
+ */
+export function findRevision(repo: Repository, state: RepoState, arg: string): PackageRevision {
+  const byName = state.revisions.filter((r) => nameOf(repo, r) === arg);
+  if (byName.length === 1) return byName[0] as PackageRevision;
+  if (byName.length > 1) {
+    const refs = byName.map((r) => r.ref.replace(/^refs\/(heads|tags)\//, "")).join(" and ");
+    throw new RpkgError(
+      `${arg} names more than one revision in ${repo.full} (${refs}); name one by its ref instead, e.g. \`${byName[0]?.ref.replace(/^refs\/(heads|tags)\//, "")}\``,
+    );
+  }
+  const draft = parseDraftBranch(arg);
+  if (draft.ok) {
+    const found = state.revisions.find((r) => r.ref === `refs/heads/${arg}`);
+    if (found) return found;
+    throw new RpkgError(
+      `no draft revision ${draft.value.package}/${draft.value.workspace} in ${repo.full}: drafts are branches ${DRAFT_PREFIX}${draft.value.package}/<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
+    );
+  }
+  const tag = parseRevisionTag(arg);
+  if (tag.ok) {
+    const found = state.revisions.find((r) => r.ref === `refs/tags/${arg}`);
+    if (found) return found;
+    throw new RpkgError(
+      `${tag.value.package} has no published revision v${tag.value.revision} in ${repo.full} (no tag ${arg}); list revisions with \`porchlight rpkg get --repository ${repo.full} --name ${tag.value.package}\``,
+    );
+  }
+  throw new RpkgError(
+    `no package revision named ${arg} in ${repo.full}: names look like ${repo.name}.<package>.<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
+  );
+}
+
+/** The draft branch of a revision, or undefined for a published one (it lives on a tag). */
+export function branchOf(rev: PackageRevision): string | undefined {
+  return rev.ref.startsWith("refs/heads/") ? rev.ref.slice("refs/heads/".length) : undefined;
+}
+
+/** The ref name to fetch a revision's files from. */
+export function refNameOf(rev: PackageRevision): string {
+  return rev.ref.replace(/^refs\/(heads|tags)\//, "");
+}

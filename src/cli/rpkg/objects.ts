@@ -1,0 +1,71 @@
+import type { PackageRevision } from "../../lifecycle/index.js";
+import { nameOf } from "./names.js";
+import type { Repository } from "./repository.js";
+
+export const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
+/** The label Porch puts on the latest published revision of a package. */
+export const LATEST_LABEL = "kpt.dev/latest-revision";
+/** Where the revision lives on GitHub, for people and scripts. */
+export const REF_ANNOTATION = "porchlight.dev/ref";
+export const COMMIT_ANNOTATION = "porchlight.dev/commit";
+export const PULL_ANNOTATION = "porchlight.dev/pull-request";
+
+export interface PackageRevisionObject {
+  apiVersion: typeof PORCH_API_VERSION;
+  kind: "PackageRevision";
+  metadata: {
+    name: string;
+    namespace: string;
+    labels?: Record<string, string>;
+    annotations: Record<string, string>;
+  };
+  spec: {
+    packageName: string;
+    workspaceName: string;
+    revision: number;
+    repository: string;
+    lifecycle: string;
+    tasks?: { type: string; [key: string]: unknown }[];
+  };
+  status: Record<string, unknown>;
+}
+
+/**
+ * A revision as Porch's PackageRevision object (porch.kpt.dev/v1alpha1): the same names and fields
+ * (`spec.packageName`, `workspaceName`, `revision`, `repository`, `lifecycle`), the repository's owner
+ * in place of the namespace, and annotations saying where the revision lives on GitHub.
+ */
+export function packageRevisionObject(
+  repo: Pick<Repository, "name" | "full">,
+  rev: PackageRevision,
+): PackageRevisionObject {
+  const annotations: Record<string, string> = {
+    [REF_ANNOTATION]: rev.ref,
+    [COMMIT_ANNOTATION]: rev.sha,
+  };
+  if (rev.pullRequest !== undefined) annotations[PULL_ANNOTATION] = String(rev.pullRequest);
+  const obj: PackageRevisionObject = {
+    apiVersion: PORCH_API_VERSION,
+    kind: "PackageRevision",
+    metadata: {
+      name: nameOf(repo, rev),
+      namespace: repo.full.split("/")[0] as string,
+      annotations,
+    },
+    spec: {
+      packageName: rev.package,
+      workspaceName: rev.workspace,
+      revision: rev.revision,
+      repository: repo.name,
+      lifecycle: rev.lifecycle,
+    },
+    status: {},
+  };
+  if (rev.latest) obj.metadata.labels = { [LATEST_LABEL]: "true" };
+  return obj;
+}
+
+/** kubectl's wrapper for several objects. */
+export function listObject(items: readonly unknown[]): Record<string, unknown> {
+  return { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items };
+}

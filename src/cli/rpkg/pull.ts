@@ -1,0 +1,50 @@
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { writeTree } from "../../kpt/tree.js";
+import { UsageError } from "../io.js";
+import { RpkgError } from "./errors.js";
+import { findRevision, nameOf } from "./names.js";
+import { packageRevisionObject } from "./objects.js";
+import { openRepository } from "./repository.js";
+import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "./resources.js";
+import type { Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg pull PACKAGE_REV_NAME [DIR] --repository=OWNER/REPO
+
+Read a package revision's files: into DIR (which must not exist yet), or as a ResourceList on stdout.
+DIR also gets ${REVISION_METADATA_FILE}, which tells \`rpkg push\` which commit the files came from.
+`;
+
+export const pullVerb: Verb = {
+  name: "pull",
+  summary: "Read a revision's files into a directory, or as a ResourceList on stdout.",
+  usage: USAGE,
+  flags: {},
+  async run(args, env) {
+    const [name, dir, ...extra] = args.positional;
+    if (!name || extra.length > 0) throw new UsageError(`rpkg pull takes PACKAGE_REV_NAME [DIR]\n\n${USAGE}`);
+    const target = dir === undefined ? undefined : resolve(env.io.cwd, dir);
+    if (target && existsSync(target)) {
+      throw new RpkgError(
+        `${dir} already exists; pull into a new directory (rpkg pull never overwrites files)`,
+      );
+    }
+    const repo = await openRepository(env, args.values.get("repository"), "pull");
+    const state = await repo.load();
+    const rev = findRevision(repo, state, name);
+    const step = env.progress.step(`Reading ${nameOf(repo, rev)}`);
+    const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
+    if (tree.size === 0) {
+      step.fail();
+      throw new RpkgError(
+        `${nameOf(repo, rev)} has no files at ${repo.packageDir(rev.package)} on ${rev.ref} in ${repo.full}`,
+      );
+    }
+    const meta = packageRevisionObject(repo, rev).metadata;
+    tree.set(REVISION_METADATA_FILE, Buffer.from(revisionMetadata(meta)));
+    step.done(`${tree.size - 1} files`);
+    if (target) await writeTree(target, new Map(), tree);
+    else env.io.stdout(treeToResourceList(tree));
+    return 0;
+  },
+};

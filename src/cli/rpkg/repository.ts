@@ -1,0 +1,126 @@
+import {
+  CONFIG_PATH,
+  formatProblem,
+  parseRepoConfig,
+  type RepoConfig,
+  resolveConfig,
+} from "../../config/index.js";
+import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
+import type { CommitAuthor, PullRequest } from "../../github/port.js";
+import {
+  discoverRevisions,
+  type PackageRevision,
+  type PullRequestInfo,
+  type RefInfo,
+} from "../../lifecycle/index.js";
+import type { CliIO } from "../io.js";
+import type { Progress } from "../progress.js";
+import { RpkgError } from "./errors.js";
+
+/** What every rpkg verb runs with: passed in, never global. */
+export interface RpkgEnv {
+  io: CliIO;
+  progress: Progress;
+  token: string;
+  apiUrl: string | undefined;
+  /** A directory for bare cache clones, removed when the command ends. */
+  cacheDir: string;
+}
+
+/** A repository's package revisions at one moment: one ref listing and the open pull requests. */
+export interface RepoState {
+  refs: RefInfo[];
+  pulls: PullRequest[];
+  revisions: PackageRevision[];
+}
+
+/** A GitHub repository as a Porch repository: its connection, configuration and base branch. */
+export interface Repository {
+  conn: RepoConnection;
+  /** `owner/repo`. */
+  full: string;
+  /** The repository's name: the first part of its revisions' names, as Porch's Repository name. */
+  name: string;
+  config: RepoConfig;
+  baseBranch: string;
+  /** A package's directory in the repository (package paths are relative to `packageRoot`). */
+  packageDir(pkg: string): string;
+  load(): Promise<RepoState>;
+  /** Who commits: the token's user, or `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` when set. */
+  author(): Promise<CommitAuthor>;
+  whoami(): Promise<Identity | undefined>;
+}
+
+export function parseRepositoryArg(full: string | undefined, verb: string): { owner: string; repo: string } {
+  if (!full) {
+    throw new RpkgError(
+      `rpkg ${verb} needs --repository=OWNER/REPO: the GitHub repository holding the packages`,
+    );
+  }
+  const m = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)$/.exec(full);
+  if (!m) throw new RpkgError(`--repository "${full}" is not OWNER/REPO (for example acme/blueprints)`);
+  return { owner: m[1] as string, repo: (m[2] as string).replace(/\.git$/, "") };
+}
+
+export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
+  return {
+    number: p.number,
+    headRef: p.headRef,
+    baseRef: p.baseRef,
+    headSha: p.headSha,
+    labels: p.labels,
+    draft: p.draft,
+    isFork: p.headRepo !== null && p.headRepo.toLowerCase() !== full.toLowerCase(),
+  };
+}
+
+export async function openRepository(
+  env: RpkgEnv,
+  full: string | undefined,
+  verb: string,
+): Promise<Repository> {
+  const id = parseRepositoryArg(full, verb);
+  const conn = await connectRepo({ token: env.token, apiUrl: env.apiUrl, repo: id, cacheDir: env.cacheDir });
+  const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
+  const text = await conn.port.getFile(CONFIG_PATH, conn.info.defaultBranch);
+  let config = resolveConfig(undefined, undefined);
+  if (text !== undefined) {
+    const parsed = parseRepoConfig(text, { ref: conn.info.defaultBranch });
+    if (!parsed.ok) {
+      throw new RpkgError(
+        `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
+      );
+    }
+    config = resolveConfig(undefined, parsed.config);
+  }
+  const baseBranch = config.baseBranch ?? conn.info.defaultBranch;
+  let me: Promise<Identity | undefined> | undefined;
+  const whoami = () => {
+    me ??= conn.whoami();
+    return me;
+  };
+  return {
+    conn,
+    full: canonical,
+    name: conn.info.name,
+    config,
+    baseBranch,
+    packageDir: (pkg) => (config.packageRoot === "." ? pkg : `${config.packageRoot}/${pkg}`),
+    async load() {
+      const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+      const revisions = discoverRevisions({
+        refs,
+        pullRequests: pulls.map((p) => toPullInfo(canonical, p)),
+        baseBranch,
+      });
+      return { refs, pulls, revisions };
+    },
+    whoami,
+    async author() {
+      const who = await whoami();
+      const name = env.io.env.GIT_AUTHOR_NAME ?? who?.name ?? who?.login ?? "porchlight rpkg";
+      const email = env.io.env.GIT_AUTHOR_EMAIL ?? who?.email ?? "porchlight-rpkg@users.noreply.github.com";
+      return { name, email };
+    },
+  };
+}

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+
+const R = "--repository=acme/blueprints";
+
+describe("rpkg init, get, pull, push, copy, del against the forge", () => {
+  let w: RpkgWorld;
+  beforeAll(async () => {
+    w = await rpkgWorld();
+  });
+  afterAll(async () => {
+    await w.stop();
+  });
+
+  it("lists nothing in a repository without packages", async () => {
+    const r = await w.rpkg(w.alice, ["get", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "" });
+    expect(r.stderr).toContain("No package revisions found in acme/blueprints.");
+  });
+
+  it("init creates a draft branch with the files kpt pkg init writes", async () => {
+    const r = await w.rpkg(w.alice, [
+      "init",
+      "apps/web",
+      R,
+      "--workspace=first",
+      "--description=the web app",
+      "--keywords=a,b",
+    ]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first created\n" });
+    const get = await w.rpkg(w.alice, ["get", R]);
+    expect(rows(get.stdout)).toEqual(["blueprints.apps.web.first apps/web first 0 false Draft blueprints"]);
+    expect(get.stdout.split("\n")[0]).toMatch(
+      /^NAME\s+PACKAGE\s+WORKSPACENAME\s+REVISION\s+LATEST\s+LIFECYCLE\s+REPOSITORY$/,
+    );
+  });
+
+  it("refuses a second init of the same package, naming what to do", async () => {
+    const r = await w.rpkg(w.alice, ["init", "apps/web", R, "--workspace=second"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("package apps/web already exists in acme/blueprints");
+    expect(r.stderr).toContain("rpkg copy");
+  });
+
+  it("get -o yaml and -o json print PackageRevision objects", async () => {
+    const y = await w.rpkg(w.alice, ["get", R, "-o", "yaml", "blueprints.apps.web.first"]);
+    expect(y.code).toBe(0);
+    const obj = parse(y.stdout);
+    expect(obj).toMatchObject({
+      apiVersion: "porch.kpt.dev/v1alpha1",
+      kind: "PackageRevision",
+      metadata: { name: "blueprints.apps.web.first", namespace: "acme" },
+      spec: {
+        packageName: "apps/web",
+        workspaceName: "first",
+        revision: 0,
+        repository: "blueprints",
+        lifecycle: "Draft",
+      },
+    });
+    expect(obj.metadata.annotations["porchlight.dev/ref"]).toBe("refs/heads/drafts/apps/web/first");
+    const j = await w.rpkg(w.alice, ["get", R, "--output=json"]);
+    const list = JSON.parse(j.stdout);
+    expect(list.kind).toBe("List");
+    expect(list.items.map((i: { metadata: { name: string } }) => i.metadata.name)).toEqual([
+      "blueprints.apps.web.first",
+    ]);
+  });
+
+  it("pull writes the files and the revision metadata; push replaces the draft's files", async () => {
+    const dir = join(w.tmp, "web");
+    const pull = await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", dir, R]);
+    expect(pull).toMatchObject({ code: 0 });
+    expect(readFileSync(join(dir, "Kptfile"), "utf8")).toContain("description: the web app");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("# web");
+    expect(existsSync(join(dir, ".KptRevisionMetadata"))).toBe(true);
+
+    writeFileSync(
+      join(dir, "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: b\n",
+    );
+    const push = await w.rpkg(w.alice, ["push", "drafts/apps/web/first", dir, R]);
+    expect(push).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first pushed\n" });
+
+    const again = await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", R]);
+    const list = parse(again.stdout);
+    expect(list.kind).toBe("ResourceList");
+    const paths = list.items.map(
+      (i: { metadata: { annotations: Record<string, string> } }) =>
+        i.metadata.annotations["config.kubernetes.io/path"],
+    );
+    expect(paths).toEqual([".KptRevisionMetadata", "Kptfile", "cm.yaml", "package-context.yaml"]);
+  });
+
+  it("refuses a push from a stale pull, and pushes a ResourceList from stdin keeping README.md", async () => {
+    const stale = join(w.tmp, "stale");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", stale, R]);
+    const fresh = join(w.tmp, "fresh");
+    await w.rpkg(w.bob, ["pull", "blueprints.apps.web.first", fresh, R]);
+    writeFileSync(join(fresh, "extra.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\n");
+    expect((await w.rpkg(w.bob, ["push", "blueprints.apps.web.first", fresh, R])).code).toBe(0);
+    writeFileSync(join(stale, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n");
+    const refused = await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", stale, R]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("changed in acme/blueprints since you pulled it");
+    expect(refused.stderr).toContain("pull it again");
+
+    const rl = (await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", R])).stdout.replace(
+      "a: b",
+      "a: c",
+    );
+    const push = await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", "-", R], { stdin: rl });
+    expect(push).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first pushed\n" });
+    const dir = join(w.tmp, "after-stdin");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", dir, R]);
+    expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("a: c");
+    expect(existsSync(join(dir, "README.md"))).toBe(true);
+    expect(readFileSync(join(dir, "cm.yaml"), "utf8")).not.toContain("config.kubernetes.io/path");
+  });
+
+  it("names a missing draft and how to list drafts", async () => {
+    const r = await w.rpkg(w.alice, ["pull", "drafts/apps/web/nope", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("no draft revision apps/web/nope in acme/blueprints");
+    expect(r.stderr).toContain("porchlight rpkg get --repository acme/blueprints");
+  });
+
+  it("copy refuses an unpublished source", async () => {
+    const r = await w.rpkg(w.alice, ["copy", "blueprints.apps.web.first", "--workspace=next", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("only a published revision can be copied");
+  });
+
+  it("del removes a draft and its branch", async () => {
+    await w.rpkg(w.alice, ["init", "tmp", R, "--workspace=w1"]);
+    const del = await w.rpkg(w.alice, ["del", "blueprints.tmp.w1", "blueprints.tmp.missing", R]);
+    expect(del.code).toBe(1);
+    expect(del.stdout).toBe("blueprints.tmp.w1 deleted\n");
+    expect(del.stderr).toContain(
+      "blueprints.tmp.missing failed (no package revision named blueprints.tmp.missing",
+    );
+    const get = await w.rpkg(w.alice, ["get", R, "--name=tmp"]);
+    expect(get.stdout).toBe("");
+  });
+
+  it("usage errors exit 2 and a missing token exits 1", async () => {
+    expect((await w.rpkg(w.alice, ["init", R])).code).toBe(2);
+    expect((await w.rpkg(w.alice, ["get", R, "--bogus"])).code).toBe(2);
+    expect((await w.rpkg(w.alice, ["frobnicate"])).code).toBe(2);
+    expect((await w.rpkg("", ["get", R])).code).toBe(1);
+  });
+
+  it("a read-only user cannot create drafts and is told why", async () => {
+    const r = await w.rpkg(w.carol, ["init", "other", R, "--workspace=w"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/acme\/blueprints/);
+  });
+});

@@ -1,0 +1,88 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Octokit } from "@octokit/rest";
+import type { CliIO } from "../../../src/cli/io.js";
+import { main } from "../../../src/cli/main.js";
+import { type Forge, startForge } from "../../../src/forge/index.js";
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RpkgWorld {
+  forge: Forge;
+  /** PATs: alice and bob write, carol read. */
+  alice: string;
+  bob: string;
+  carol: string;
+  /** An installation token of a porchlight app on acme (plays the bot: check runs). */
+  bot: string;
+  tmp: string;
+  /** Runs `porchlight rpkg ARGS` in-process as the token's user, against the forge. */
+  rpkg(token: string, args: string[], opts?: { stdin?: string; cwd?: string; tty?: boolean }): Promise<Run>;
+  octokit(token: string): Octokit;
+  stop(): Promise<void>;
+}
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/** A forge with org acme, repositories acme/blueprints and acme/deploy (one commit on main each). */
+export async function rpkgWorld(): Promise<RpkgWorld> {
+  const forge = await startForge();
+  forge.createUser("acme", { type: "Organization" });
+  await forge.createRepo("acme/blueprints", { autoInit: true });
+  await forge.createRepo("acme/deploy", { autoInit: true });
+  const app = forge.createApp();
+  forge.setWebhookUrl(null);
+  const inst = forge.createInstallation(app.appId, "acme");
+  const user = (login: string, level: "write" | "read") => {
+    const { pat } = forge.createUser(login, { pat: true, name: login[0]?.toUpperCase() + login.slice(1) });
+    for (const repo of ["acme/blueprints", "acme/deploy"]) forge.setPermission(repo, login, level);
+    return pat as string;
+  };
+  const tmp = mkdtempSync(join(tmpdir(), "rpkg-test-"));
+  const world: RpkgWorld = {
+    forge,
+    alice: user("alice", "write"),
+    bob: user("bob", "write"),
+    carol: user("carol", "read"),
+    bot: forge.installationToken(inst.id),
+    tmp,
+    async rpkg(token, args, opts = {}) {
+      let stdout = "";
+      let stderr = "";
+      const io: CliIO = {
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+        readStdin: async () => opts.stdin ?? "",
+        cwd: opts.cwd ?? tmp,
+        env: { GH_TOKEN: token, PATH: process.env.PATH ?? "" },
+        isTTY: opts.tty ?? false,
+      };
+      const code = await main(["rpkg", ...args, `--api-url=${forge.apiUrl}`], io);
+      return { code, stdout, stderr };
+    },
+    octokit: (token) => new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet }),
+    async stop() {
+      await forge.stop();
+      rmSync(tmp, { recursive: true, force: true });
+    },
+  };
+  return world;
+}
+
+/** The columns of `rpkg get` without the padding: one string per row. */
+export function rows(table: string): string[] {
+  return table
+    .trim()
+    .split("\n")
+    .slice(1)
+    .map((l) => l.trim().split(/\s+/).join(" "));
+}
