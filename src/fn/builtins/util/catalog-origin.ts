@@ -1,5 +1,5 @@
 import { type Document, isScalar } from "yaml";
-import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../../kpt/resource.js";
+import { getAnnotation } from "../../../kpt/resource.js";
 
 /** kpt's annotation naming the upstream resource a resource was cloned from: `group|Kind|namespace|name`. */
 export const UPSTREAM_IDENTIFIER = "internal.kpt.dev/upstream-identifier";
@@ -23,20 +23,6 @@ export function declaredNamespace(doc: Document): string | undefined {
   return node.value === null || node.value === undefined ? "" : String(node.value);
 }
 
-/**
- * The resource's identifier as the SDK's `GetId()` gives it: the namespace is the declared one, else
- * "default" for a namespaced kind, else `~C`.
- */
-export function currentId(doc: Document, namespaced: boolean): OriginId {
-  const declared = declaredNamespace(doc);
-  return {
-    group: apiGroup(apiVersionOf(doc)),
-    kind: kindOf(doc),
-    namespace: declared ?? (namespaced ? DEFAULT_NAMESPACE : UNKNOWN_NAMESPACE),
-    name: nameOf(doc),
-  };
-}
-
 /** The upstream origin kpt recorded on the resource, or undefined when it has none. */
 export function upstreamOrigin(doc: Document): OriginId | undefined {
   const raw = getAnnotation(doc, UPSTREAM_IDENTIFIER);
@@ -44,11 +30,6 @@ export function upstreamOrigin(doc: Document): OriginId | undefined {
   const parts = raw.trim().split("|");
   if (parts.length < 4) return undefined;
   return { group: parts[0] ?? "", kind: parts[1] ?? "", namespace: parts[2] ?? "", name: parts[3] ?? "" };
-}
-
-/** The SDK's `GetOriginId()`: the upstream origin when recorded, else the current identifier. */
-export function originId(doc: Document, namespaced: boolean): OriginId {
-  return upstreamOrigin(doc) ?? currentId(doc, namespaced);
 }
 
 export function formatOrigin(id: OriginId): string {

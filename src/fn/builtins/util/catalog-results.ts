@@ -58,11 +58,6 @@ export function goQuote(value: string): string {
   return `${out}"`;
 }
 
-/** The SDK's `KubeObject.ShortString()`: `Resource(apiVersion=v1, kind=Service, namespace=ns, name=n)`. */
-export function shortString(doc: Document): string {
-  return `Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, namespace=${namespaceOf(doc)}, name=${nameOf(doc)})`;
-}
-
 /** The sorted distinct values (Go's `sets.String.List()`). */
 export function sortedSet(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(byteOrder);

@@ -1,6 +1,3 @@
-import type { Document } from "yaml";
-import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
-
 /**
  * Whether a built-in Kubernetes kind is namespaced, keyed by exact apiVersion and kind, as the kpt
  * functions SDK knows it (the same table kustomize's kyaml precomputes). Kinds not listed are unknown:
@@ -88,8 +85,4 @@ const KNOWN_SCOPES: ReadonlyMap<string, boolean> = (() => {
 /** true: namespaced; false: cluster-scoped; undefined: a kind the table does not know. */
 export function knownNamespaceScope(apiVersion: string, kind: string): boolean | undefined {
   return KNOWN_SCOPES.get(`${apiVersion}|${kind}`);
-}
-
-export function knownScopeOf(doc: Document): boolean | undefined {
-  return knownNamespaceScope(apiVersionOf(doc), kindOf(doc));
 }
