@@ -2,19 +2,20 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { applyReplacements } from "../../../src/fn/builtins/apply-replacements.js";
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 
 const HEADER = "apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\n";
 
 async function run(input: string, replacements: string): Promise<string> {
-  const rl: ResourceList = {
-    items: input.split(/^---\n/m).map((text) => parseDocument(text)),
-    functionConfig: parseDocument(HEADER + replacements),
-    results: [],
-  };
+  const texts = input.split(/^---\n/m);
+  const items = texts.map((text) => parseDocument(text));
+  const indents = items.map((doc, i) => detectSeqIndent(doc, texts[i] ?? ""));
+  const rl: ResourceList = { items, functionConfig: parseDocument(HEADER + replacements), results: [] };
   const out = await applyReplacements.run(rl, {});
   expect(out.results).toEqual([]);
-  return out.items.map((d) => d.toString()).join("---\n");
+  // Written with the kpt formatter, as a render writes the files.
+  return formatDocuments(out.items, indents);
 }
 
 async function runError(input: string, replacements: string): Promise<FunctionError> {
@@ -235,8 +236,8 @@ describe("apply-replacements", () => {
           template:
             spec:
               containers:
-                - image: busybox # the image
-                  name: app
+              - image: busybox # the image
+                name: app
       `,
     },
     {
@@ -489,7 +490,7 @@ describe("apply-replacements", () => {
         metadata:
           name: p
         spec:
-          containers: [ { name: cache, image: redis:7 } ]
+          containers: [{name: cache, image: 'redis:7'}]
       `,
     },
     {

@@ -3,16 +3,17 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { applySetters } from "../../../src/fn/builtins/apply-setters.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../../../src/fn/types.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 
 async function run(input: string, config: string): Promise<{ output: string; results: FunctionResult[] }> {
-  const rl: ResourceList = {
-    items: input.split(/^---\n/m).map((text) => parseDocument(text)),
-    functionConfig: parseDocument(config),
-    results: [],
-  };
+  const texts = input.split(/^---\n/m);
+  const items = texts.map((text) => parseDocument(text));
+  const indents = items.map((doc, i) => detectSeqIndent(doc, texts[i] ?? ""));
+  const rl: ResourceList = { items, functionConfig: parseDocument(config), results: [] };
   const out = await applySetters.run(rl, {});
-  return { output: out.items.map((d) => d.toString()).join("---\n"), results: out.results };
+  // Written with the kpt formatter, as a render writes the files.
+  return { output: formatDocuments(out.items, indents), results: out.results };
 }
 
 async function runError(input: string, config: string): Promise<FunctionError> {
@@ -107,17 +108,21 @@ describe("apply-setters", () => {
     },
     {
       name: "writes numbers and booleans unquoted, as kyaml does",
-      config: 'data:\n  replicas: "3"\n  enabled: "true"\n  ratio: "1.10"\n',
+      config: 'data:\n  replicas: "3"\n  enabled: "true"\n  ratio: "1.10"\n  mode: "0644"\n  big: "1e3"\n',
       input: codeBlock`
         replicas: 1 # kpt-set: \${replicas}
         enabled: false # kpt-set: \${enabled}
         ratio: 0.5 # kpt-set: \${ratio}
+        mode: x # kpt-set: \${mode}
+        big: x # kpt-set: \${big}
         quoted: "1" # kpt-set: \${replicas}
       `,
       expected: codeBlock`
         replicas: 3 # kpt-set: \${replicas}
         enabled: true # kpt-set: \${enabled}
         ratio: 1.10 # kpt-set: \${ratio}
+        mode: 0644 # kpt-set: \${mode}
+        big: 1e3 # kpt-set: \${big}
         quoted: "3" # kpt-set: \${replicas}
       `,
     },
@@ -181,11 +186,11 @@ describe("apply-setters", () => {
           name: "myService" # kpt-set: \${app}
         image: nginx:1.7.1 # kpt-set: \${image}:\${tag}
         env: # kpt-set: \${env}
-          - foo
-          - bar
+        - foo
+        - bar
         roles: # kpt-set: \${roles}
-          - dev
-          - prod
+        - dev
+        - prod
       `,
     },
     {

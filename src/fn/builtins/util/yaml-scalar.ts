@@ -1,4 +1,4 @@
-import { isScalar, parseDocument, Scalar, stringify } from "yaml";
+import { isScalar, parseDocument, Scalar } from "yaml";
 
 /**
  * Reading and writing scalar text the way kyaml-based catalog functions do. Go functions see a scalar
@@ -42,7 +42,7 @@ interface PlainForm {
  * caches how each distinct text is written.
  */
 export class ScalarWriter {
-  private readonly plainForms = new Map<string, PlainForm | "string" | null>();
+  private readonly plainForms = new Map<string, PlainForm | "string">();
 
   set(node: Scalar, text: string, inFlow = false): void {
     node.tag = undefined;
@@ -67,17 +67,11 @@ export class ScalarWriter {
       else node.type = plainAllowed(text, inFlow) ? Scalar.PLAIN : Scalar.QUOTE_SINGLE;
       return;
     }
-    if (plain) {
-      node.value = plain.value;
-      (node as { source?: string }).source = text;
-      node.format = plain.format;
-      node.minFractionDigits = plain.minFractionDigits;
-      node.type = undefined;
-      return;
-    }
-    // reads as a number or boolean that this library cannot print back as written (`007`, `1e3`)
-    this.assignString(node, text);
-    node.type = Scalar.QUOTE_SINGLE;
+    node.value = plain.value;
+    (node as { source?: string }).source = text;
+    node.format = plain.format;
+    node.minFractionDigits = plain.minFractionDigits;
+    node.type = undefined;
   }
 
   private assignString(node: Scalar, text: string): void {
@@ -88,24 +82,17 @@ export class ScalarWriter {
   }
 
   /**
-   * "string" when the text reads as a string; else its number, boolean or null form when that prints back
-   * exactly, or null when it does not.
+   * "string" when the text reads as a string; else its number, boolean or null form. The node keeps the
+   * text as its source, which the kpt formatter writes as it is (`007`, `1e3`, `1.10` stay so).
    */
-  private plainForm(text: string): PlainForm | "string" | null {
+  private plainForm(text: string): PlainForm | "string" {
     if (!looksTyped(text)) return "string";
     const cached = this.plainForms.get(text);
     if (cached !== undefined) return cached;
-    let form: PlainForm | "string" | null = "string";
+    let form: PlainForm | "string" = "string";
     const parsed = parseDocument(text).contents;
-    if (isScalar(parsed) && typeof parsed.value !== "string") {
-      form = null;
-      const candidate = new Scalar(parsed.value);
-      candidate.format = parsed.format;
-      candidate.minFractionDigits = parsed.minFractionDigits;
-      (candidate as { source?: string }).source = text;
-      if (stringify(candidate) === `${text}\n`) {
-        form = { value: parsed.value, format: parsed.format, minFractionDigits: parsed.minFractionDigits };
-      }
+    if (isScalar(parsed) && typeof parsed.value !== "string" && parsed.value !== undefined) {
+      form = { value: parsed.value, format: parsed.format, minFractionDigits: parsed.minFractionDigits };
     }
     this.plainForms.set(text, form);
     return form;
