@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { newToken, TOKEN_TTL_MS } from "./auth.js";
@@ -36,10 +36,15 @@ export interface CreateAppOptions {
   owner?: string;
   webhookUrl?: string | null;
   webhookSecret?: string;
+  /** Reuse a key (PKCS#1 or PKCS#8 PEM) instead of generating one; tests save the key generation. */
+  privateKeyPem?: string;
 }
 
 export function createApp(core: ForgeCore, opts: CreateAppOptions = {}): AppRec {
-  const { publicKey, privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
+  const privateKey = opts.privateKeyPem
+    ? createPrivateKey(opts.privateKeyPem)
+    : generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
+  const publicKey = createPublicKey(privateKey);
   const id = core.store.nextId();
   const name = opts.name ?? "porchlight";
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-");

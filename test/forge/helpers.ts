@@ -1,10 +1,15 @@
 import { execFile } from "node:child_process";
-import { createPrivateKey, sign } from "node:crypto";
+import { createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "../../src/forge/index.js";
+
+/** One RSA key per test file: generating a 2048-bit key costs more than a whole forge start. */
+export const TEST_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 })
+  .privateKey.export({ type: "pkcs1", format: "pem" })
+  .toString();
 
 /** Octokit logs every failed request; tests assert on the failures instead. */
 export const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -38,7 +43,7 @@ export interface World {
 /** A forge with one app installed on org `acme`, repository `acme/blueprints` (one commit on main). */
 export async function world(): Promise<World> {
   const forge = await startForge();
-  const app = forge.createApp();
+  const app = forge.createApp({ privateKeyPem: TEST_KEY });
   forge.createUser("acme", { type: "Organization" });
   await forge.createRepo("acme/blueprints", { autoInit: true, description: "kpt blueprints" });
   const inst = forge.createInstallation(app.appId, "acme");

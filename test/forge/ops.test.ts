@@ -2,7 +2,7 @@ import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startForge } from "../../src/forge/index.js";
-import { appJwt, client, git, Workdir, type World, world } from "./helpers.js";
+import { appJwt, client, git, TEST_KEY, Workdir, type World, world } from "./helpers.js";
 
 const repo = { owner: "acme", repo: "blueprints" };
 
@@ -168,7 +168,7 @@ describe("forge clock: token expiry", () => {
     let now = Date.parse("2026-01-01T00:00:00Z");
     const forge = await startForge({ now: () => new Date(now) });
     try {
-      const app = forge.createApp();
+      const app = forge.createApp({ privateKeyPem: TEST_KEY });
       await forge.createRepo("acme/r", { autoInit: true });
       const inst = forge.createInstallation(app.appId, "acme");
       const jwt = appJwt(app.appId, app.privateKeyPem, Math.floor(now / 1000));
