@@ -47,12 +47,14 @@ export async function evalFunction(
     outcome.error = { message: errorMessage(e), shown: false };
     return outcome;
   }
-  const items = packageItemsFromFiles(files, rootDir);
+  const sources = new Map<Document, string>();
+  const items = packageItemsFromFiles(files, rootDir, sources);
   const ctx = {
     env,
     runners: runnersFor(env, rootDir),
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
+    sources,
   };
   try {
     outcome.items = await runStep(

@@ -11,7 +11,12 @@ import type { FileTree } from "../kpt/tree.js";
  * of the package's YAML files in path order, each annotated with its file (relative to its own
  * package), its index in that file, its package's absolute directory and its file's sequence style.
  */
-export function packageItems(pkg: KptPackage, tree: FileTree, packageDir: string): Document[] {
+export function packageItems(
+  pkg: KptPackage,
+  tree: FileTree,
+  packageDir: string,
+  sources?: Map<Document, string>,
+): Document[] {
   const items: Document[] = [];
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
@@ -20,6 +25,7 @@ export function packageItems(pkg: KptPackage, tree: FileTree, packageDir: string
     const rel = file.path.slice(prefixLength);
     file.docs.forEach((doc, index) => {
       items.push(prepare(doc, file.text, rel, index, packageDir));
+      if (sources && !isMap(doc.contents)) sources.set(doc, rel);
     });
   }
   return items;
@@ -29,11 +35,13 @@ export function packageItems(pkg: KptPackage, tree: FileTree, packageDir: string
 export function packageItemsFromFiles(
   files: readonly { path: string; text: string; docs: Document[] }[],
   packageDir: string,
+  sources?: Map<Document, string>,
 ): Document[] {
   const items: Document[] = [];
   for (const file of files) {
     file.docs.forEach((doc, index) => {
       items.push(prepare(doc, file.text, file.path, index, packageDir));
+      if (sources && !isMap(doc.contents)) sources.set(doc, file.path);
     });
   }
   return items;
@@ -67,6 +75,8 @@ export function setKptAnnotation(doc: Document, key: string, value: string): voi
     annotations = new YAMLMap();
     (meta as YAMLMap).set("annotations", annotations);
   }
+  // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
+  if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
   const scalar = new Scalar(value);
   scalar.type = "QUOTE_SINGLE";
   (annotations as YAMLMap).set(key, scalar);

@@ -6,8 +6,7 @@ import { ContainerRunner } from "../fn/runtime/container.js";
 import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
-import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
-import { KptError } from "../kpt/errors.js";
+import type { FunctionResult } from "../fn/types.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
 import type { FileTree } from "../kpt/tree.js";
@@ -84,6 +83,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     runners: runnersFor(env, rootDir),
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
+    sources: new Map(),
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
@@ -113,7 +113,7 @@ async function renderPackage(
   }
   const absDir = pkg.path === "" ? rootDir : posix.join(rootDir, pkg.path);
   packageDirs.set(absDir, pkg.path);
-  for (const d of packageItems(pkg, tree, absDir)) items.push(d);
+  for (const d of packageItems(pkg, tree, absDir, ctx.sources)) items.push(d);
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;
@@ -171,6 +171,3 @@ export function errorMessage(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
 }
-
-export type { ResourceList };
-export { FunctionError };

@@ -21,6 +21,8 @@ export interface StepContext {
   };
   records: FunctionRecord[];
   emit: (event: RenderEvent) => void;
+  /** Files of documents that are not mappings (they carry no path annotation), for error messages. */
+  sources: Map<Document, string>;
 }
 
 export interface Step {
@@ -62,7 +64,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     : { exec: name, exitCode: 0, results: [] };
   let output: ResourceList;
   try {
-    checkKrm(selected);
+    checkKrm(selected, ctx.sources);
     const runner = pickRunner(step, ctx);
     const process = runner.kind !== "builtin";
     const input = step.validator && !process ? selected.map((d) => d.clone()) : selected;
@@ -120,7 +122,7 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
 }
 
 /** kpt refuses to hand a function anything but KRM resources. */
-function checkKrm(items: readonly Document[]): void {
+function checkKrm(items: readonly Document[], sources: ReadonlyMap<Document, string>): void {
   for (const doc of items) {
     const missing = !apiVersionOf(doc)
       ? "apiVersion"
@@ -131,7 +133,7 @@ function checkKrm(items: readonly Document[]): void {
           : undefined;
     if (missing) {
       throw new FunctionError(
-        `input resource list must contain only KRM resources: ${itemPath(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
+        `input resource list must contain only KRM resources: ${itemPath(doc) ?? sources.get(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
       );
     }
   }

@@ -1,0 +1,179 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliRun, normalizeDurations, readFiles, runFn } from "./harness.js";
+import { hasKpt } from "./kpt-oracle.js";
+
+/**
+ * kpt is the reference: the same package goes through `kpt fn render --allow-exec` and through
+ * `porchlight fn render --allow-exec`, with exec functions (no container needed), and everything
+ * they write must be equal byte for byte: files, stdout, stderr (durations aside), results.yaml.
+ */
+describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
+  let work: string;
+  let catFn: string;
+  let jsFn: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), "porchlight-oracle-"));
+    catFn = join(work, "cat.sh");
+    writeFileSync(catFn, "#!/bin/sh\ncat\n", { mode: 0o755 });
+    // Applies `data.js` of its functionConfig to the ResourceList (as a plain object); a number exits.
+    const yamlModule = createRequire(import.meta.url).resolve("yaml");
+    jsFn = join(work, "js-fn.mjs");
+    writeFileSync(
+      jsFn,
+      [
+        "#!/usr/bin/env node",
+        `import Y from ${JSON.stringify(join(dirname(yamlModule), "index.js"))};`,
+        'let input = "";',
+        "for await (const c of process.stdin) input += c;",
+        "const rl = Y.parse(input);",
+        'const r = new Function("rl", rl.functionConfig?.data?.js ?? "")(rl);',
+        "if (typeof r === 'number') { process.stdout.write(Y.stringify(rl)); process.exit(r); }",
+        "process.stdout.write(Y.stringify(rl));",
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+  });
+
+  afterAll(() => {
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  interface Side extends CliRun {
+    files: Record<string, string>;
+    results?: string;
+  }
+
+  /** Writes the package twice (as `pkg` in two directories) and renders one copy with each tool. */
+  async function both(files: Record<string, string>, args: string[] = []): Promise<{ pl: Side; kpt: Side }> {
+    const sides = ["pl", "kpt"].map((who) => {
+      const base = join(work, `${who}-${Math.random().toString(36).slice(2)}`);
+      const pkg = join(base, "pkg");
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(pkg, path)), { recursive: true });
+        writeFileSync(join(pkg, path), text.replaceAll("$CAT", catFn).replaceAll("$JS", jsFn));
+      }
+      return { base, pkg };
+    });
+    const [p, k] = sides as [{ base: string; pkg: string }, { base: string; pkg: string }];
+    const flags = ["--allow-exec", ...args];
+    const plRun = await runFn(["render", "pkg", "--results-dir", "results", ...flags], p.base);
+    const kptRun = spawnSync("kpt", ["fn", "render", "pkg", "--results-dir", "results", ...flags], {
+      cwd: k.base,
+      encoding: "utf8",
+    });
+    const side = (run: CliRun, base: string, pkg: string): Side => ({
+      code: run.code,
+      stdout: run.stdout,
+      stderr: normalizeDurations(run.stderr),
+      files: readFiles(pkg),
+      results: readOptional(join(base, "results", "results.yaml")),
+    });
+    return {
+      pl: side(plRun, p.base, p.pkg),
+      kpt: side({ code: kptRun.status ?? -1, stdout: kptRun.stdout, stderr: kptRun.stderr }, k.base, k.pkg),
+    };
+  }
+
+  const kptfile = (name: string, pipeline = "") =>
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
+
+  const oddFormatting = {
+    Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n    configMap:\n      a: b\n"),
+    "sub/Kptfile": kptfile("sub", "pipeline:\n    mutators:\n        - exec: $CAT\n"),
+    "sub/deploy.yaml":
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n    name: d   # trailing\nspec:\n    template:\n        spec:\n            containers:\n                - name: c\n                  image: nginx\n",
+    "cm.yaml":
+      "# head\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm1\ndata:\n    k: 'v'\n    flow:   {a: 1, b: [x, y]}\n    lit: |\n      line\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm2\n  annotations: {}\n\n\n",
+    "README.md": "not yaml\n",
+    "notes.txt": "a: [not parsed\n",
+  };
+
+  it("reformats every resource file the same way with no-op functions, subpackages first", async () => {
+    const { pl, kpt } = await both(oddFormatting);
+    expect(pl).toEqual(kpt);
+  });
+
+  it("writes the same ResourceList with --output stdout", async () => {
+    const { pl, kpt } = await both(oddFormatting, ["--output", "stdout"]);
+    expect(pl).toEqual(kpt);
+  });
+
+  it("writes edits, new resources (with and without a path) and deletions as kpt does", async () => {
+    const js = [
+      "rl.items = rl.items.filter(i => i.kind !== 'Secret');",
+      "rl.items.forEach(i => { if (i.kind === 'ConfigMap') { i.metadata.labels = {edited: 'true'}; } });",
+      "rl.items.push({apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'fresh'}});",
+      "rl.items.push({apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'fresh2', namespace: 'ns1'}});",
+      "rl.items.push({apiVersion: 'v1', kind: 'ConfigMap', metadata: {name: 'placed', annotations: {'config.kubernetes.io/path': 'gen/placed.yaml'}}});",
+    ].join(" ");
+    const { pl, kpt } = await both({
+      Kptfile: kptfile(
+        "pkg",
+        `pipeline:\n  mutators:\n  - exec: $JS\n    configMap:\n      js: ${JSON.stringify(js)}\n`,
+      ),
+      "secret.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n",
+      "cm.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: svc\n",
+      "sub/Kptfile": kptfile("sub"),
+      "sub/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: in-sub\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["secret.yaml"]).toBeUndefined();
+    expect(pl.files["ns1/configmap_fresh2.yaml"]).toBeDefined();
+  });
+
+  it("passes configPath resources and applies selectors and exclude as kpt does", async () => {
+    const js =
+      "rl.items.forEach(i => { i.metadata.annotations = {...(i.metadata.annotations ?? {}), seen: 'x'} })";
+    const { pl, kpt } = await both({
+      Kptfile: kptfile(
+        "pkg",
+        "pipeline:\n  mutators:\n  - exec: $JS\n    configPath: fn-config.yaml\n    selectors:\n    - kind: ConfigMap\n    - labels:\n        pick: me\n    exclude:\n    - name: skip\n",
+      ),
+      "fn-config.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fn-config\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  js: ${JSON.stringify(js)}\n`,
+      "r.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: one\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: skip\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: picked\n  labels:\n    pick: me\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: other\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.stderr).toContain("on 3 resource(s)");
+  });
+
+  it("stops at a failing function with the same message, exit code and results, writing nothing", async () => {
+    const fail =
+      "rl.results = [{message: 'broken', severity: 'error', resourceRef: {apiVersion: 'v1', kind: 'ConfigMap', name: 'a'}, field: {path: 'data.x'}}]; console.error('something went wrong'); return 1;";
+    const warn = "rl.results = [{message: 'look', severity: 'warning'}, {message: 'fyi'}]";
+    const { pl, kpt } = await both({
+      Kptfile: kptfile(
+        "pkg",
+        `pipeline:\n  mutators:\n  - exec: $JS\n    configMap:\n      js: ${JSON.stringify(warn)}\n  validators:\n  - exec: $JS\n    configMap:\n      js: ${JSON.stringify(fail)}\n`,
+      ),
+      "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n    name: a\n",
+      "sub/Kptfile": kptfile("sub", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.code).toBe(1);
+  });
+
+  it("refuses resources that are not KRM with kpt's message", async () => {
+    const { pl, kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      "list.yaml": "- a\n- b\n",
+    });
+    expect(pl).toEqual(kpt);
+  });
+});
+
+function readOptional(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
