@@ -1,0 +1,113 @@
+import type { Verb } from "../../commands/args.js";
+import type { Actor } from "../../commands/authorize.js";
+import { decideCommands } from "../../commands/decide.js";
+import { parseCommands } from "../../commands/parse.js";
+import { GitHubError } from "../../github/errors.js";
+import type { PullRequest } from "../../github/port.js";
+import type { JobContext } from "../context.js";
+import { approve } from "./approve.js";
+import { notYet } from "./not-yet.js";
+import { proposeDelete } from "./propose-delete.js";
+import { reject } from "./reject.js";
+import { render } from "./render.js";
+import { formatCommandReply, replyMarker } from "./reply.js";
+import type { HandlerResult, VerbHandler } from "./types.js";
+
+/** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
+export type VerbHandlers = Record<Exclude<Verb, "help">, VerbHandler>;
+
+export function defaultHandlers(): VerbHandlers {
+  return {
+    approve,
+    reject,
+    render,
+    "propose-delete": proposeDelete,
+    update: notYet("update", "fan-out (upstream updates)"),
+    promote: notYet("promote", "catalog"),
+    fanout: notYet("fanout", "fan-out"),
+  };
+}
+
+export type RunCommandsOutcome =
+  | { kind: "none" }
+  | { kind: "already-answered" }
+  | { kind: "answered"; replyId: number; results: HandlerResult[] };
+
+/**
+ * A comment with slash-commands → one reply. Runs each command in order (unknown verbs, bad arguments
+ * and missing permission answered at once, with why); a comment already answered (the same delivery
+ * again, or a re-run) is left alone, so nothing runs twice.
+ */
+export async function runCommands(
+  ctx: JobContext,
+  input: { issue: number; commentId: number; body: string; author: string; handlers?: VerbHandlers },
+): Promise<RunCommandsOutcome> {
+  const parsed = parseCommands(input.body);
+  if (parsed.length === 0) return { kind: "none" };
+  if (await ctx.port.findComment(input.issue, replyMarker(input.commentId)))
+    return { kind: "already-answered" };
+  const actor: Actor = { login: input.author, permission: await ctx.port.permissionOf(input.author) };
+  const handlers = input.handlers ?? defaultHandlers();
+  const entries: { command: string; result: HandlerResult }[] = [];
+  let pr: PullRequest | null | undefined;
+  for (const decision of decideCommands(parsed, actor)) {
+    if (decision.kind === "answer") {
+      entries.push({ command: decision.text, result: decision.outcome });
+      continue;
+    }
+    pr ??= await pullOrNull(ctx, input.issue);
+    if (!pr) {
+      entries.push({
+        command: decision.text,
+        result: {
+          kind: "refused",
+          reason: `\`/${decision.spec.verb}\` works in a pull request, not in an issue.`,
+        },
+      });
+      continue;
+    }
+    const verb = decision.args.verb as Exclude<Verb, "help">;
+    entries.push({
+      command: decision.text,
+      result: await runOne(ctx, handlers[verb], {
+        pr,
+        actor,
+        args: decision.args,
+        commentId: input.commentId,
+      }),
+    });
+    if (verb === "approve" || verb === "reject") pr = undefined;
+  }
+  const reply = await ctx.port.ensureComment(
+    input.issue,
+    replyMarker(input.commentId),
+    formatCommandReply(input.commentId, entries),
+  );
+  return { kind: "answered", replyId: reply.id, results: entries.map((e) => e.result) };
+}
+
+async function runOne(
+  ctx: JobContext,
+  handler: VerbHandler,
+  input: Parameters<VerbHandler>[1],
+): Promise<HandlerResult> {
+  try {
+    return await handler(ctx, input);
+  } catch (e) {
+    ctx.log.error({ err: e, verb: input.args.verb, pr: input.pr.number }, "command failed");
+    const why = e instanceof Error ? e.message : String(e);
+    return {
+      kind: "refused",
+      reason: `\`/${input.args.verb}\` failed: ${why}. Try again; if it keeps failing, tell the repository's admins.`,
+    };
+  }
+}
+
+async function pullOrNull(ctx: JobContext, issue: number): Promise<PullRequest | null> {
+  try {
+    return await ctx.port.getPull(issue);
+  } catch (e) {
+    if (e instanceof GitHubError && e.kind === "not-found") return null;
+    throw e;
+  }
+}

@@ -1,0 +1,18 @@
+import type { CommandArgs } from "../../commands/args.js";
+import type { Actor } from "../../commands/authorize.js";
+import type { CommandOutcome } from "../../commands/outcome.js";
+import type { PullRequest } from "../../github/port.js";
+import type { JobContext } from "../context.js";
+
+/** One command to carry out: the pull request it was written on, who wrote it, its arguments. */
+export interface CommandInput {
+  pr: PullRequest;
+  actor: Actor;
+  args: CommandArgs;
+  commentId: number;
+}
+
+/** What a verb's handler answers: a standard outcome, or a deletion that was published. */
+export type HandlerResult = CommandOutcome | { kind: "deleted"; package: string; mergeSha: string };
+
+export type VerbHandler = (ctx: JobContext, input: CommandInput) => Promise<HandlerResult>;

@@ -1,0 +1,43 @@
+import type { Permission } from "../../commands/permission.js";
+import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { CheckRunInfo, ReviewInfo } from "../../lifecycle/publish.js";
+import type { RefInfo } from "../../lifecycle/refs.js";
+
+export interface PublishFacts {
+  reviews: ReviewInfo[];
+  checkRuns: CheckRunInfo[];
+  refs: RefInfo[];
+  permissionOf: (user: string) => Promise<Permission>;
+}
+
+/**
+ * Everything decidePublish needs, read once: reviews with each reviewer's permission (asked once per
+ * person), the head's check runs, and every ref in one ls-remote, however many revisions there are.
+ */
+export async function gatherFacts(port: RepoPort, pr: PullRequest): Promise<PublishFacts> {
+  const cache = new Map<string, Promise<Permission>>();
+  const permissionOf = (user: string): Promise<Permission> => {
+    let p = cache.get(user);
+    if (!p) {
+      p = port.permissionOf(user);
+      cache.set(user, p);
+    }
+    return p;
+  };
+  const [reviews, checkRuns, refs] = await Promise.all([
+    port.listReviews(pr.number),
+    port.listCheckRuns(pr.headSha),
+    port.listRefs(),
+  ]);
+  const counted = reviews.filter((r) => r.state === "APPROVED" || r.state === "CHANGES_REQUESTED");
+  const withPermission: ReviewInfo[] = [];
+  for (const r of reviews) {
+    withPermission.push({
+      user: r.user,
+      state: r.state,
+      commitId: r.commitId,
+      permission: counted.includes(r) ? await permissionOf(r.user) : "none",
+    });
+  }
+  return { reviews: withPermission, checkRuns, refs, permissionOf };
+}

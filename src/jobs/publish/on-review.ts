@@ -1,0 +1,38 @@
+import { formatOutcome } from "../../commands/outcome.js";
+import type { JobContext } from "../context.js";
+import { type PublishOutcome, publishProposal } from "./index.js";
+
+export function reviewMarker(reviewId: number): string {
+  return `<!-- porchlight:publish review=${reviewId} -->`;
+}
+
+/** The comment answering a review or command that asked to publish. */
+export function publishText(outcome: PublishOutcome): string {
+  switch (outcome.kind) {
+    case "published":
+      return formatOutcome(outcome);
+    case "deleted":
+      return `Deleted **${outcome.package}** (merge ${outcome.mergeSha.slice(0, 7)}). Its published revisions keep their tags.`;
+    case "refused":
+      return outcome.message;
+  }
+}
+
+/**
+ * An approving review → publish, and answer it once. A review answered before (the same delivery
+ * again) is left alone; other review states do nothing.
+ */
+export async function onReview(
+  ctx: JobContext,
+  input: { pull: number; reviewId: number; user: string; state: string; commitId: string },
+): Promise<PublishOutcome | undefined> {
+  if (input.state.toLowerCase() !== "approved") return undefined;
+  const marker = reviewMarker(input.reviewId);
+  if (await ctx.port.findComment(input.pull, marker)) return undefined;
+  const outcome = await publishProposal(ctx, {
+    pull: input.pull,
+    request: { kind: "review", user: input.user, commitId: input.commitId },
+  });
+  await ctx.port.ensureComment(input.pull, marker, `${marker}\n${publishText(outcome)}\n`);
+  return outcome;
+}

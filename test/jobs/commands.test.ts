@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { runCommands } from "../../src/jobs/commands/index.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { cm, jobContext, KPTFILE } from "./helpers.js";
+
+const BRANCH = "drafts/apps/web/edit-1";
+const R = "# rendered\n";
+
+async function setup() {
+  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
+  repo.permissions.set("bob", "write");
+  repo.permissions.set("rita", "read");
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
+  const pr = repo.openPull(BRANCH);
+  const ctx = jobContext(repo);
+  await checkProposal(ctx, { pull: pr.number });
+  const say = async (author: string, body: string) => {
+    const c = repo.addComment(pr.number, body);
+    await runCommands(ctx, { issue: pr.number, commentId: c.id, body, author });
+    return repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
+  };
+  return { repo, pr, ctx, say };
+}
+
+describe("slash-commands", () => {
+  it("/approve publishes and answers with the tag", async () => {
+    const { repo, say } = await setup();
+    expect(await say("bob", "/approve")).toContain("`apps/web/v1`");
+    expect(repo.tags()["apps/web/v1"]).toBeDefined();
+  });
+
+  it("refuses a reader's /approve, saying why", async () => {
+    const { repo, say } = await setup();
+    expect(await say("rita", "/approve")).toContain("needs write permission");
+    expect(repo.tags()).toEqual({});
+  });
+
+  it("answers an unknown verb with the nearest known one, and a verb not installed yet by name", async () => {
+    const { say } = await setup();
+    expect(await say("bob", "/aprove")).toContain("did you mean `/approve`");
+    expect(await say("bob", "/fanout")).toContain("`/fanout` is not available yet in this installation");
+  });
+
+  it("/reject closes the proposal and keeps the branch", async () => {
+    const { repo, pr, say } = await setup();
+    expect(await say("bob", "/reject")).toContain("Returned to draft");
+    expect(repo.pulls.get(pr.number)?.state).toBe("closed");
+    expect(repo.refs.has(`refs/heads/${BRANCH}`)).toBe(true);
+  });
+
+  it("/propose-delete opens a labelled deletion proposal whose approval deletes the package and keeps its tags", async () => {
+    const { repo, say, ctx } = await setup();
+    await say("bob", "/approve");
+    expect(await say("bob", "/propose-delete")).toContain("Proposed deleting **apps/web**");
+    const deletion = [...repo.pulls.values()].find((p) => p.labels.includes("porchlight/deletion"));
+    expect(deletion?.headRef).toBe("drafts/apps/web/delete-v1");
+    expect(repo.files(deletion!.headRef, "apps/web")).toEqual({});
+    await checkProposal(ctx, { pull: deletion!.number });
+    const c = repo.addComment(deletion!.number, "/approve");
+    await runCommands(ctx, { issue: deletion!.number, commentId: c.id, body: "/approve", author: "bob" });
+    expect(repo.comments.at(-1)?.body).toContain("Deleted **apps/web**");
+    expect(repo.files("main", "apps/web")).toEqual({});
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+  });
+
+  it("answers a comment once, however often it is delivered", async () => {
+    const { repo, pr, ctx } = await setup();
+    const c = repo.addComment(pr.number, "/approve");
+    for (let i = 0; i < 3; i++)
+      await runCommands(ctx, { issue: pr.number, commentId: c.id, body: c.body, author: "bob" });
+    expect(repo.comments.filter((x) => x.body.includes(`reply comment=${c.id}`))).toHaveLength(1);
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+  });
+
+  it("/render renders the draft again and says so", async () => {
+    const { say, repo } = await setup();
+    repo.commit(BRANCH, { "apps/web/raw.yaml": cm("raw") });
+    expect(await say("bob", "/render")).toContain("pushed the result");
+  });
+
+  it("ignores comments without commands", async () => {
+    const { repo, pr, ctx } = await setup();
+    const before = repo.comments.length;
+    await runCommands(ctx, { issue: pr.number, commentId: 999, body: "looks good", author: "bob" });
+    expect(repo.comments.length).toBe(before);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from "vitest";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { publishProposal } from "../../src/jobs/publish/index.js";
+import { onReview } from "../../src/jobs/publish/on-review.js";
+import { ensureRevisionTag } from "../../src/jobs/publish/tag.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { cm, jobContext, KPTFILE } from "./helpers.js";
+
+const BRANCH = "drafts/apps/web/edit-1";
+const R = "# rendered\n";
+
+async function proposal() {
+  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
+  repo.permissions.set("bob", "write");
+  repo.permissions.set("rita", "read");
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
+  const pr = repo.openPull(BRANCH);
+  const ctx = jobContext(repo);
+  await checkProposal(ctx, { pull: pr.number });
+  return { repo, pr, ctx };
+}
+
+describe("publish", () => {
+  it("merges the reviewed head, tags v1 on the merge commit, comments and emits the event", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const review = repo.review(pr.number, "bob");
+    const outcome = await onReview(ctx, {
+      pull: pr.number,
+      reviewId: review.id,
+      user: "bob",
+      state: "approved",
+      commitId: pr.headSha,
+    });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1", revision: 1 });
+    const merged = repo.pulls.get(pr.number);
+    expect(merged?.merged).toBe(true);
+    expect(repo.tags()["apps/web/v1"]).toBe(merged?.mergeCommitSha);
+    expect(repo.commentsOn(pr.number).at(-1)?.body).toContain("apps/web/v1");
+    expect(ctx.published).toEqual([
+      { repo: repo.id, package: "apps/web", revision: 1, tag: "apps/web/v1", commit: merged?.mergeCommitSha },
+    ]);
+  });
+
+  it("does the same once when the review arrives three times", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const review = repo.review(pr.number, "bob");
+    const input = {
+      pull: pr.number,
+      reviewId: review.id,
+      user: "bob",
+      state: "approved",
+      commitId: pr.headSha,
+    };
+    for (let i = 0; i < 3; i++) await onReview(ctx, input);
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+    expect(repo.commentsOn(pr.number).filter((c) => c.body.includes("review="))).toHaveLength(1);
+    expect(ctx.published).toHaveLength(1);
+  });
+
+  it("refuses a review of an older head", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const review = repo.review(pr.number, "bob");
+    const reviewed = pr.headSha;
+    repo.commit(BRANCH, { "apps/web/late.yaml": `${cm("late")}${R}` });
+    await checkProposal(ctx, { pull: pr.number });
+    const outcome = await onReview(ctx, {
+      pull: pr.number,
+      reviewId: review.id,
+      user: "bob",
+      state: "approved",
+      commitId: reviewed,
+    });
+    expect(outcome).toMatchObject({ kind: "refused", message: expect.stringContaining("newer push") });
+    expect(repo.pulls.get(pr.number)?.merged).toBe(false);
+  });
+
+  it("refuses a reader and a proposal whose checks are not green", async () => {
+    const { repo, pr, ctx } = await proposal();
+    expect(
+      await publishProposal(ctx, { pull: pr.number, request: { kind: "command", user: "rita" } }),
+    ).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("write permission"),
+    });
+    repo.checkRuns.find((r) => r.name === "porchlight/guardrails")!.conclusion = "failure";
+    expect(
+      await publishProposal(ctx, { pull: pr.number, request: { kind: "command", user: "bob" } }),
+    ).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("porchlight/guardrails is not green"),
+    });
+  });
+
+  it("refuses when the head moves between the decision and the merge", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const merge = repo.mergePull.bind(repo);
+    repo.mergePull = async (n, input) => {
+      repo.commit(BRANCH, { "apps/web/race.yaml": "x\n" });
+      return merge(n, input);
+    };
+    const outcome = await publishProposal(ctx, {
+      pull: pr.number,
+      request: { kind: "command", user: "bob" },
+    });
+    expect(outcome).toMatchObject({ kind: "refused", message: expect.stringContaining("head moved") });
+  });
+
+  it("finishes a publish that crashed after the merge: tags it, once", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    const outcome = await publishProposal(ctx, {
+      pull: pr.number,
+      request: { kind: "command", user: "bob" },
+    });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1" });
+    const again = await publishProposal(ctx, { pull: pr.number, request: { kind: "command", user: "bob" } });
+    expect(again).toMatchObject({ kind: "published", tag: "apps/web/v1" });
+    expect(ctx.published).toHaveLength(1);
+  });
+});
+
+describe("revision tags", () => {
+  it("takes the next number after a clash", async () => {
+    const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE });
+    const sha = repo.resolve("main");
+    repo.refs.set("refs/tags/apps/web/v1", sha);
+    const refs = await repo.listRefs();
+    repo.refs.set("refs/tags/apps/web/v2", sha);
+    const other = repo.commit("main", { "x.txt": "x" });
+    expect(await ensureRevisionTag(repo, "apps/web", other, refs)).toEqual({
+      tag: "apps/web/v3",
+      revision: 3,
+      created: true,
+    });
+  });
+});
