@@ -25,7 +25,7 @@ export interface Identity {
 
 /**
  * A repository reached with a user's token, for the command line: the RepoPort the lifecycle code uses,
- * plus the few calls only a person at a terminal makes (who am I, delete a draft branch, approve).
+ * plus the few calls only a person at a terminal makes (who am I, create a branch, approve).
  */
 export interface RepoConnection {
   port: RepoPort;
@@ -33,8 +33,6 @@ export interface RepoConnection {
   whoami(): Promise<Identity | undefined>;
   /** Creates branch `name` at `sha`; "exists" when a branch of that name is already there. */
   createBranch(name: string, sha: string): Promise<"created" | "exists">;
-  /** Deletes branch `name`; "absent" when it was already gone. */
-  deleteBranch(name: string): Promise<"deleted" | "absent">;
   /** Submits an approving review of `sha` as the token's user; returns the reviewer's login. */
   approvePull(number: number, sha: string, body: string): Promise<string>;
 }
@@ -113,16 +111,6 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
         const status = (e as { status?: number }).status;
         if (status === 422 && /already exists/i.test(String((e as Error).message))) return "exists";
         throw toGitHubError(e, `creating branch ${name} in ${where}`);
-      }
-    },
-    async deleteBranch(name) {
-      try {
-        await octokit.rest.git.deleteRef({ ...info.id, ref: `heads/${name}` });
-        return "deleted";
-      } catch (e) {
-        const status = (e as { status?: number }).status;
-        if (status === 404 || status === 422) return "absent";
-        throw toGitHubError(e, `deleting branch ${name} in ${where}`);
       }
     },
     approvePull(number, sha, body) {

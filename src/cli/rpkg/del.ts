@@ -23,20 +23,20 @@ export const delVerb: Verb = {
       const state = await repo.load();
       const rev = findRevision(repo, state, name);
       const branch = branchOf(rev);
-      if (rev.lifecycle === "Published" || !branch) {
-        throw new RpkgError(
-          `${name} is ${rev.lifecycle}: a published revision is deleted by a deletion proposal; run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\` first`,
-        );
-      }
       if (rev.lifecycle === "DeletionProposed") {
         throw new RpkgError(
           `${name} proposes deleting ${rev.package} (#${rev.pullRequest}); run \`porchlight rpkg approve ${name} --repository ${repo.full}\` to delete it`,
         );
       }
+      if (rev.lifecycle === "Published" || !branch) {
+        throw new RpkgError(
+          `${name} is ${rev.lifecycle}: a published revision is deleted by a deletion proposal; run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\` first`,
+        );
+      }
       const step = env.progress.step(`Deleting ${branch}`);
       if (rev.pullRequest !== undefined)
         await repo.conn.port.updatePull(rev.pullRequest, { state: "closed" });
-      await repo.conn.deleteBranch(branch);
+      await repo.conn.port.deleteBranch(branch);
       step.done();
       return `${nameOf(repo, rev)} deleted`;
     });

@@ -2,9 +2,22 @@ import { copyVerb } from "./copy.js";
 import { delVerb } from "./del.js";
 import { getVerb } from "./get.js";
 import { initVerb } from "./init.js";
+import { proposeVerb } from "./propose.js";
+import { proposeDeleteVerb } from "./propose-delete.js";
 import { pullVerb } from "./pull.js";
 import { pushVerb } from "./push.js";
+import { rejectVerb } from "./reject.js";
 import type { Verb } from "./verb.js";
 
 /** Every rpkg verb, in the order `porchlight rpkg --help` lists them. */
-export const VERBS: readonly Verb[] = [getVerb, initVerb, copyVerb, pullVerb, pushVerb, delVerb];
+export const VERBS: readonly Verb[] = [
+  getVerb,
+  initVerb,
+  copyVerb,
+  pullVerb,
+  pushVerb,
+  delVerb,
+  proposeVerb,
+  rejectVerb,
+  proposeDeleteVerb,
+];

@@ -1,0 +1,53 @@
+import { transitionProblem } from "../../lifecycle/index.js";
+import { UsageError } from "../io.js";
+import { RpkgError } from "./errors.js";
+import { branchOf, findRevision, nameOf } from "./names.js";
+import { openRepository } from "./repository.js";
+import { forEachName, type Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg propose PACKAGE_REV_NAME... --repository=OWNER/REPO
+
+Propose draft revisions for publishing: each draft branch gets a pull request into the base branch.
+Approve it with a review, \`/approve\`, or \`porchlight rpkg approve\`.
+`;
+
+/** The pull request that proposes a draft, titled and described for its reviewers. */
+export function proposalText(name: string, pkg: string, workspace: string): { title: string; body: string } {
+  return {
+    title: `Propose ${pkg} (${workspace})`,
+    body: [
+      `Proposes the package revision \`${name}\`: package \`${pkg}\`, workspace \`${workspace}\`.`,
+      "",
+      "Approve (a review, or `/approve`) to publish it as the next revision; `/reject` returns it to draft.",
+    ].join("\n"),
+  };
+}
+
+export const proposeVerb: Verb = {
+  name: "propose",
+  summary: "Propose drafts for publishing (open their pull requests).",
+  usage: USAGE,
+  flags: {},
+  async run(args, env) {
+    if (args.positional.length === 0)
+      throw new UsageError(`rpkg propose needs PACKAGE_REV_NAME...\n\n${USAGE}`);
+    const repo = await openRepository(env, args.values.get("repository"), "propose");
+    return forEachName(args.positional, env, repo.full, async (name) => {
+      const state = await repo.load();
+      const rev = findRevision(repo, state, name);
+      const problem = transitionProblem(rev.lifecycle, "Proposed");
+      const branch = branchOf(rev);
+      if (problem || !branch) throw new RpkgError(`cannot propose ${name}: ${problem ?? "it is published"}`);
+      if (rev.pullRequest !== undefined) {
+        throw new RpkgError(
+          `${name} already has pull request #${rev.pullRequest}, opened as a draft pull request; mark it "ready for review" on GitHub to propose it`,
+        );
+      }
+      const step = env.progress.step(`Opening a pull request from ${branch} into ${repo.baseBranch}`);
+      const text = proposalText(nameOf(repo, rev), rev.package, rev.workspace);
+      const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...text });
+      step.done(`#${pr.number}`);
+      return `${nameOf(repo, rev)} proposed`;
+    });
+  },
+};

@@ -1,0 +1,46 @@
+import { decideReject } from "../../lifecycle/index.js";
+import { UsageError } from "../io.js";
+import { RpkgError } from "./errors.js";
+import { findRevision, nameOf } from "./names.js";
+import { openRepository } from "./repository.js";
+import { forEachName, type Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg reject PACKAGE_REV_NAME... --repository=OWNER/REPO
+
+Reject proposals: a Proposed revision returns to Draft (its pull request is closed, its branch stays);
+a DeletionProposed revision stays Published (the deletion pull request is closed and its branch removed).
+`;
+
+export const rejectVerb: Verb = {
+  name: "reject",
+  summary: "Reject a proposal to publish or delete (back to Draft, or stays Published).",
+  usage: USAGE,
+  flags: {},
+  async run(args, env) {
+    if (args.positional.length === 0)
+      throw new UsageError(`rpkg reject needs PACKAGE_REV_NAME...\n\n${USAGE}`);
+    const repo = await openRepository(env, args.values.get("repository"), "reject");
+    return forEachName(args.positional, env, repo.full, async (name) => {
+      const state = await repo.load();
+      const rev = findRevision(repo, state, name);
+      if (
+        (rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") ||
+        rev.pullRequest === undefined
+      ) {
+        throw new RpkgError(
+          `cannot reject ${name} with lifecycle '${rev.lifecycle}': only a proposal can be rejected`,
+        );
+      }
+      const pr = await repo.conn.port.getPull(rev.pullRequest);
+      const login = (await repo.whoami())?.login ?? "you";
+      const decision = decideReject(pr, { login, permission: repo.conn.info.permission });
+      if (decision.kind === "refuse") throw new RpkgError(decision.reason);
+      const step = env.progress.step(`Closing pull request #${decision.pullRequest}`);
+      await repo.conn.port.updatePull(decision.pullRequest, { state: "closed" });
+      if (decision.deleteBranch) await repo.conn.port.deleteBranch(decision.keepBranch);
+      step.done();
+      const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";
+      return `${nameOf(repo, rev)} no longer proposed for ${what}`;
+    });
+  },
+};
