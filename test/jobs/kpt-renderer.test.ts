@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
+      configMap:
+        team: blue
+`;
+const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: '1'\n";
+const STARLARK = `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: no-latest
+  annotations:
+    config.kubernetes.io/local-config: "true"
+source: |
+  for r in ctx.resource_list["items"]:
+    if r["kind"] == "ConfigMap" and r["data"].get("a") == "bad":
+      fail("ConfigMap " + r["metadata"]["name"] + " has a bad value")
+`;
+
+describe("KptRenderer", () => {
+  const renderer = new KptRenderer();
+
+  it("renders a package with a builtin mutator", async () => {
+    const result = await renderer.render(treeFromText({ Kptfile: KPTFILE, "cm.yaml": CM }), {
+      runtimes: ["builtin"],
+    });
+    expect(result.ok).toBe(true);
+    expect(treeToText(result.tree)["cm.yaml"]).toContain("team: blue");
+  });
+
+  it("fails on an image that is no builtin when containers are not allowed, and says why", async () => {
+    const kptfile = KPTFILE.replace("set-labels:v0.2", "not-a-builtin:v1");
+    const result = await renderer.render(treeFromText({ Kptfile: kptfile, "cm.yaml": CM }), {
+      runtimes: ["builtin"],
+    });
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain("not-a-builtin");
+    expect(renderer.runtimesNeeded(treeFromText({ Kptfile: kptfile }))).toEqual(["builtin", "container"]);
+  });
+
+  it("runs guardrails as validators over the committed files, with configPath from the repository", async () => {
+    const tree = treeFromText({ Kptfile: KPTFILE, "cm.yaml": CM.replace("'1'", "bad") });
+    const guardrails = [{ image: "starlark", configPath: "policies/no-bad.yaml" }];
+    const configs = new Map([["policies/no-bad.yaml", STARLARK]]);
+    const bad = await renderer.validate(tree, guardrails, configs, { runtimes: ["builtin"] });
+    expect(bad.ok).toBe(false);
+    expect(bad.error).toContain("bad value");
+    const good = await renderer.validate(
+      treeFromText({ Kptfile: KPTFILE, "cm.yaml": CM }),
+      guardrails,
+      configs,
+      {
+        runtimes: ["builtin"],
+      },
+    );
+    expect(good.ok).toBe(true);
+  });
+});
