@@ -16,6 +16,8 @@ export interface Urls {
 /** What every handler and payload builder shares: one per running forge, passed explicitly. */
 export class ForgeCore {
   private readonly locks = new Map<number, Promise<unknown>>();
+  /** Internal failures (a handler crash, a failed post-push step); tests assert there are none. */
+  readonly errors: Error[] = [];
 
   constructor(
     readonly store: Store,
@@ -24,6 +26,10 @@ export class ForgeCore {
     readonly urls: Urls,
     readonly rateLimit: RateLimiter,
   ) {}
+
+  report(err: unknown): void {
+    this.errors.push(err instanceof Error ? err : new Error(String(err)));
+  }
 
   /** Runs `fn` with the repository's ref lock held, so ref diffs around a push stay exact. */
   withRepoLock<T>(repoId: number, fn: () => Promise<T>): Promise<T> {

@@ -68,6 +68,10 @@ export class Forge {
   get webhooks(): Webhooks {
     return this.server.core.webhooks;
   }
+  /** Internal failures seen so far (handler crashes, failed post-push steps). */
+  get errors(): Error[] {
+    return this.server.core.errors;
+  }
   get dataDir(): string {
     return this.server.dataDir;
   }

@@ -98,7 +98,8 @@ export async function serveGit(
     for (const [ref, sha] of before) if (!after.has(ref)) changes.push({ ref, before: sha, after: ZERO_SHA });
     const pusher = actorOf(principal);
     // The client's push returns only once its webhooks are queued, so `webhooks.idle()` sees them.
-    if (changes.length > 0 && pusher) await onRefChanges(core, repo, changes, pusher).catch(() => undefined);
+    if (changes.length > 0 && pusher)
+      await onRefChanges(core, repo, changes, pusher).catch((err) => core.report(err));
     res.end();
     return status;
   });

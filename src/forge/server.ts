@@ -55,6 +55,7 @@ export class ForgeServer {
   async listen(): Promise<string> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((err) => {
+        this.core.report(err);
         if (!res.headersSent) {
           res.writeHead(500, { "content-type": "application/json; charset=utf-8" });
           res.end(
@@ -188,6 +189,7 @@ export class ForgeServer {
       if (err instanceof ApiError) {
         reply = { status: err.status, body: errorBody(err), headers: err.extra.headers ?? {} };
       } else {
+        this.core.report(err);
         const message = err instanceof Error ? err.message : String(err);
         reply = {
           status: 500,

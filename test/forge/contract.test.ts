@@ -31,6 +31,8 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await app.rest.apps.createInstallationAccessToken({ installation_id: userInst.id, repositories: [] });
   await bot.rest.apps.listReposAccessibleToInstallation();
   await bot.rest.rateLimit.get();
+  await alice.rest.users.getAuthenticated();
+  await bot.rest.users.getByUsername({ username: "alice" });
 
   // Repositories.
   await bot.rest.repos.get(repo);
@@ -216,6 +218,10 @@ describe("contract: responses match GitHub's OpenAPI description, payloads its w
   });
   afterAll(async () => {
     await w.cleanup();
+  });
+
+  it("had no internal errors", () => {
+    expect(w.forge.errors).toEqual([]);
   });
 
   it("exercises every route the forge serves", () => {

@@ -1,8 +1,8 @@
-import { appShape, installationShape, mintInstallationToken } from "../admin.js";
-
+import { mintInstallationToken } from "../admin.js";
 import { type Ctx, rateKey } from "../context.js";
 import { ApiError, created, noContent, notFound, ok } from "../http.js";
 import type { Router } from "../router.js";
+import { appShape, installationShape } from "../shapes/app.js";
 import { repoShape } from "../shapes/repo.js";
 import { installationCovers } from "../state.js";
 import type { DeliveryRec } from "../types.js";

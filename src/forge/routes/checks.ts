@@ -104,8 +104,10 @@ function applyFields(ctx: Ctx, run: CheckRunRec): void {
   if (b.output !== undefined) {
     const o = b.output as Record<string, unknown>;
     if (typeof o !== "object" || o === null) throw invalidField("CheckRun", "output");
-    if (typeof o.summary !== "string" && run.output.summary === null) {
-      throw new ApiError(422, `Invalid request.\n\n"summary" wasn't supplied.`);
+    for (const f of ["title", "summary"] as const) {
+      if (typeof o[f] !== "string" && run.output[f] === null) {
+        throw new ApiError(422, `Invalid request.\n\n"${f}" wasn't supplied.`);
+      }
     }
     const annotations = parseAnnotations(o.annotations);
     if (typeof o.title === "string") run.output.title = o.title;

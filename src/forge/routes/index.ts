@@ -11,6 +11,7 @@ import { refRoutes } from "./refs.js";
 import { repoRoutes } from "./repos.js";
 import { reviewRoutes } from "./reviews.js";
 import { statusRoutes } from "./statuses.js";
+import { userRoutes } from "./users.js";
 
 /**
  * Every REST area of the forge, one module each. Order matters where templates overlap: the
@@ -29,5 +30,6 @@ export function registerRoutes(r: Router): void {
   labelRoutes(r);
   checkRoutes(r);
   statusRoutes(r);
+  userRoutes(r);
   objectRoutes(r);
 }

@@ -1,6 +1,7 @@
 import { actor, repoFor } from "../access.js";
 import { createRepo, setPermission } from "../admin.js";
 import type { Ctx } from "../context.js";
+import { runGit } from "../git.js";
 import { ApiError, created, invalidField, missingField, noContent, notFound, ok } from "../http.js";
 import type { Router } from "../router.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
@@ -35,12 +36,19 @@ export function repoRoutes(r: Router): void {
     ok(fullRepoShape(ctx.core, repoFor(ctx), viewerLogin(ctx))),
   );
 
-  r.add("PATCH", "/repos/{owner}/{repo}", "token", (ctx) => {
+  r.add("PATCH", "/repos/{owner}/{repo}", "token", async (ctx) => {
     const repo = repoFor(ctx, "admin");
     const b = ctx.body;
     if (typeof b.description === "string" || b.description === null) repo.description = b.description;
     if (typeof b.private === "boolean") repo.private = b.private;
-    if (typeof b.default_branch === "string") repo.defaultBranch = b.default_branch;
+    if (typeof b.default_branch === "string" && b.default_branch !== repo.defaultBranch) {
+      const dir = ctx.core.git.dir(repo.ownerLogin, repo.name);
+      if (!(await ctx.core.git.resolve(dir, `refs/heads/${b.default_branch}`))) {
+        throw invalidField("Repository", "default_branch", b.default_branch);
+      }
+      await runGit(dir, ["symbolic-ref", "HEAD", `refs/heads/${b.default_branch}`]);
+      repo.defaultBranch = b.default_branch;
+    }
     repo.updatedAt = ctx.core.store.timestamp();
     return ok(fullRepoShape(ctx.core, repo, viewerLogin(ctx)));
   });

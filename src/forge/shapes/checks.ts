@@ -1,8 +1,8 @@
-import { appShape } from "../admin.js";
 import type { ForgeCore } from "../context.js";
 import type { GitCommit } from "../git.js";
 import { nodeId } from "../http.js";
 import type { CheckRunRec, CheckSuiteRec, RepoRec } from "../types.js";
+import { appShape } from "./app.js";
 import { repoApi, repoHtml } from "./issue.js";
 import { repoShape } from "./repo.js";
 
