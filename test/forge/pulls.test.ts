@@ -62,9 +62,25 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
   it("sends pull_request.synchronize when the head branch is pushed", async () => {
     const before = (await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 })).data.head.sha;
     const after = await wd.commit("drafts/app/v1", { "app/cm.yaml": "kind: ConfigMap\n" });
+    const { data: c } = await w.octokit.rest.git.getCommit({ ...repo, commit_sha: after });
+    const { data: viaRest } = await w.octokit.rest.git.createCommit({
+      ...repo,
+      message: "bot",
+      tree: c.tree.sha,
+      parents: [after],
+    });
+    await w.octokit.rest.git.updateRef({ ...repo, ref: "heads/drafts/app/v1", sha: viaRest.sha });
+    await wd.commit("drafts/app/v1", { "app/cm.yaml": "kind: ConfigMap\nmetadata: {name: x}\n" });
+    const head = (await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 })).data.head.sha;
     await w.forge.webhooks.idle();
-    const sync = w.forge.webhooks.find("pull_request", "synchronize");
-    expect(sync.map((d) => [d.payload.before, d.payload.after])).toEqual([[before, after]]);
+    const all = w.forge.webhooks
+      .find("pull_request", "synchronize")
+      .map((d) => [d.payload.before, d.payload.after]);
+    expect(all).toEqual([
+      [before, after],
+      [after, viaRest.sha],
+      [viaRest.sha, head],
+    ]);
     const { data: files } = await w.octokit.rest.pulls.listFiles({ ...repo, pull_number: 1 });
     expect(files.map((f) => [f.filename, f.status])).toEqual([
       ["app/Kptfile", "added"],

@@ -83,8 +83,17 @@ describe("forge seed and CLI", () => {
       url.username = "reader";
       url.password = readerPat;
       await git(data, "clone", "-q", url.toString(), join(data, "checkout"));
+      await bot.rest.issues.create({ owner: "acme", repo: "deploy-dev", title: "kept across restarts" });
     } finally {
       await forge.stop();
+    }
+    const again = await startForge({ dataDir: data });
+    try {
+      const reader = new Octokit({ baseUrl: again.url, auth: readerPat, log: quiet });
+      const issues = await reader.rest.issues.listForRepo({ owner: "acme", repo: "deploy-dev" });
+      expect(issues.data.map((i) => i.title)).toEqual(["kept across restarts"]);
+    } finally {
+      await again.stop();
     }
   });
 
