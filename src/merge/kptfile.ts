@@ -1,5 +1,6 @@
-import { Document, parse } from "yaml";
+import { Document, parse, visit } from "yaml";
 import { KptfileError } from "../kpt/errors.js";
+import { formatDocument } from "../kpt/format.js";
 import { inferredContext, merge3 } from "./merge3.js";
 
 /**
@@ -77,13 +78,26 @@ function ordered(value: unknown, path: string): unknown {
 /** Writes a Kptfile as kpt does (struct field order, empty fields left out, wide sequences). */
 export function formatKptfile(kf: PlainKptfile): string {
   const doc = new Document(ordered(kf, ""));
-  return doc.toString({
-    indent: 2,
-    indentSeq: true,
-    lineWidth: 0,
-    minContentWidth: 0,
-    flowCollectionPadding: false,
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && quotedByGoEncoder(node.value)) node.type = "QUOTE_DOUBLE";
+    },
   });
+  return formatDocument(doc, "wide");
+}
+
+const OLD_BOOLS = new Set(
+  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]),
+);
+const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
+/**
+ * kpt writes the Kptfile from its Go struct, and yaml.v3 encodes a Go string that YAML 1.1 would
+ * read as a bool or a base-60 float (`on`, `no`, `1:20`) double-quoted — keys of maps too. The shared
+ * serializer (src/kpt/format.ts) writes such strings plain, as yaml.v3 does for yaml.Node values.
+ */
+function quotedByGoEncoder(value: string): boolean {
+  return OLD_BOOLS.has(value) || BASE_60_FLOAT.test(value);
 }
 
 export function parseKptfileText(text: string, file: string): PlainKptfile {

@@ -1,7 +1,7 @@
 import { isMap, isPair, Scalar, type YAMLMap } from "yaml";
 import { apiGroup } from "../kpt/resource.js";
-import type { YamlDoc } from "./kyaml.js";
 import { field, fieldPair, type MaybeNode, scalarText } from "./nodes.js";
+import type { YamlDoc } from "./yamldoc.js";
 
 /**
  * Resource identity for the 3-way merge, as kpt matches resources: group, kind, namespace and name,

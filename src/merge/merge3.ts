@@ -97,16 +97,63 @@ function walk(s: Sources, path: string[], ctx: ResourceSchemaContext): Node | nu
         : walkAssociative(s, keys, path, ctx);
     }
     default:
-      return visitScalar(s);
+      return quoteOldBool(visitScalar(s));
   }
 }
 
+const OLD_BOOLS = new Set(
+  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]),
+);
+
+/**
+ * Observed in kpt: a walked scalar that YAML 1.1 (the API server's YAML) reads as a bool but yaml.v3
+ * reads as a string (`yes`, `on`, `N`) comes out double-quoted, so its type cannot change; a field
+ * that exists locally then takes the local field's style back (see keepStyle).
+ */
+function quoteOldBool(node: Node | null): Node | null {
+  if (isScalar(node) && isOldBool(node)) node.type = "QUOTE_DOUBLE";
+  return node;
+}
+
+/** A plain scalar YAML 1.1 reads as a bool and yaml.v3 as a string. */
+export function isOldBool(node: Scalar): boolean {
+  return (node.type === "PLAIN" || node.type === undefined) && OLD_BOOLS.has(String(node.value));
+}
+
+/** kyaml's FieldSetter: a value set on an existing field takes that field's style. */
+function keepStyle(existing: Node, value: Node): void {
+  if (existing === value) return;
+  if (isScalar(existing) && isScalar(value)) {
+    if (existing.type !== value.type) {
+      value.type = existing.type;
+      // the source text no longer says how the value was written: let the writer decide afresh
+      value.source = undefined;
+    }
+  } else if ((isMap(existing) || isSeq(existing)) && (isMap(value) || isSeq(value))) {
+    value.flow = existing.flow;
+  }
+}
+
+/**
+ * kyaml's scalar rule: compared as encoded text with the quoting style left out (so `"1"` and `1`
+ * are the same), comments included; an upstream change wins when the local value is unchanged, a
+ * value change upstream wins always, otherwise the local value stays.
+ */
 function visitScalar([dest, origin, updated]: Sources): Node | null {
   if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
   if (isMissingOrNull(updated) !== isMissingOrNull(origin)) return copyNode(updated) ?? null;
   if (isMissingOrNull(updated) && isMissingOrNull(origin)) return dest ?? null;
-  if (canonical(updated) !== canonical(origin)) return copyNode(updated) ?? null;
+  const u = styleless(updated);
+  const o = styleless(origin);
+  const d = dest === null || dest === undefined ? "" : styleless(dest);
+  if ((d === "" || d === o) && o !== u) return copyNode(updated) ?? null;
+  if (scalarText(updated) !== scalarText(origin)) return copyNode(updated) ?? null;
   return dest ?? null;
+}
+
+function styleless(node: MaybeNode): string {
+  if (!isScalar(node)) return canonical(node);
+  return JSON.stringify([String(node.value), node.comment ?? "", node.commentBefore ?? ""]);
 }
 
 /** Lists without merge keys (and type changes): taken whole from the side that changed. */
@@ -126,7 +173,9 @@ function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext): Node |
   const names = new Set<string>();
   for (const n of s) for (const k of fieldNames(n)) names.add(k);
   for (const key of [...names].sort()) {
-    const value = walk([field(target, key), field(s[1], key), field(updated, key)], [...path, key], ctx);
+    const existing = field(target, key);
+    const value = walk([existing, field(s[1], key), field(updated, key)], [...path, key], ctx);
+    if (existing && value) keepStyle(existing, value);
     setField(target, key, value);
   }
   return target;

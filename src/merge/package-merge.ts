@@ -1,10 +1,10 @@
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
-import { formatDocs, parseYamlDocs } from "./kyaml.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
 import { addMergeComment } from "./match.js";
 import { mergeResources, type TextFiles } from "./resources.js";
 import { mergeText } from "./text3.js";
 import type { MergeChange, MergeConflict } from "./types.js";
+import { formatDocs, parseYamlDocs } from "./yamldoc.js";
 
 /** The files one package owns in each of the three versions (package-relative paths). */
 export interface PackageFiles {

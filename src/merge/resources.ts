@@ -1,10 +1,10 @@
-import { isMap, type YAMLMap } from "yaml";
+import { isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
-import { formatDocs, parseYamlDocs, type YamlDoc } from "./kyaml.js";
 import { addMergeComment, matchKey, type PkgResource } from "./match.js";
-import { merge3, resourceContext } from "./merge3.js";
+import { isOldBool, merge3, resourceContext } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
+import { formatDocs, parseYamlDocs, type YamlDoc } from "./yamldoc.js";
 
 /**
  * The resource part of kpt's resource-merge for one package: the `*.yaml`/`*.yml` files of original,
@@ -109,7 +109,11 @@ export function mergeResources(
     } else if (dest && upd) {
       const before = canonical(dest.y.doc.contents as YAMLMap);
       if (origin && origin.path === upd.path && before === canonical(upd.y.doc.contents as YAMLMap)) {
-        if (before === canonical(origin.y.doc.contents as YAMLMap) && upd.index === origin.index) {
+        if (
+          before === canonical(origin.y.doc.contents as YAMLMap) &&
+          upd.index === origin.index &&
+          !hasOldBool(dest.y.doc.contents)
+        ) {
           out.push(dest);
           continue;
         }
@@ -133,6 +137,14 @@ export function mergeResources(
     }
   }
   return { files: writeFiles(out, local), changes };
+}
+
+/** True when a plain scalar reads as a YAML 1.1 bool: the walk quotes it, so it must be walked. */
+function hasOldBool(node: unknown): boolean {
+  if (isScalar(node)) return isOldBool(node);
+  if (isMap(node)) return node.items.some((p) => hasOldBool(p.value));
+  if (isSeq(node)) return node.items.some(hasOldBool);
+  return false;
 }
 
 /** Groups resources into files, in index order (stable), and formats them as kpt writes them. */

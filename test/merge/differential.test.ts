@@ -88,6 +88,52 @@ const HAND: Record<string, Triple> = {
     },
     edit: edit("sub/cm.yaml", (s) => `${s}  b: "3"\n`),
   },
+  "Kptfile pipelines merge by function, configMap values keep their types": {
+    original: {
+      Kptfile:
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: up\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-labels:v0.1\n    configMap:\n      app: x\n      on: 'true'\n",
+      "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: '010'\n  b: yes\n",
+    },
+    updated: {
+      Kptfile:
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: up\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-labels:v0.2\n    configMap:\n      app: x\n      on: 'true'\n  validators:\n  - image: gcr.io/kpt-fn/kubeval:v0.3\n",
+      "cm.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  a: '010'\n  b: yes\n  c: 1.10\n",
+    },
+    edit: (m) =>
+      edit("Kptfile", (s) => s.replace("        app: x\n", '        app: x\n        n: "5"\n'))(
+        edit("cm.yaml", (s) => s.replace("b: yes", "b: no # mine"))(m),
+      ),
+  },
+  "YAML 1.1 booleans kept from local are quoted, values set on a local field take its style": {
+    original: {
+      "cm.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    l1: yes\n    l2: yes\ndata:\n  a: yes\n  b: yes\n  c: yes\n  g: x\n  h: x\n  i: x\n  j: yes\n",
+      "same.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\ndata:\n  a: on\n  b: 'no'\n",
+      "w.yaml":
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  flag: yes\n  other: yes\n  args:\n  - bar\n",
+    },
+    updated: {
+      "cm.yaml":
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  labels:\n    l1: yes\n    l2: off\ndata:\n  a: yes\n  b: yes\n  c: no\n  e: off\n  g: y\n  h: "z"\n  i: on\n  j: "yes"\n',
+      "same.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: same\ndata:\n  a: on\n  b: 'no'\n",
+      "w.yaml":
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  flag: yes\n  other: no\n  args:\n  - bar\n",
+    },
+    edit: (m) =>
+      edit("cm.yaml", (s) =>
+        s
+          .replace("  b: yes", "  b: no")
+          .replace("  c: yes", '  c: "yes"')
+          .replace("  g: x", "  g: 'x'")
+          .replace("    l1: yes", "    l1: no")
+          .replace("  j: yes", "  j: yes\n  d: on"),
+      )(
+        edit("w.yaml", (s) => s.replace("  flag: yes", "  flag: no").replace("  - bar", "  - bar\n  - on"))(
+          m,
+        ),
+      ),
+  },
 };
 
 describe.skipIf(!HAVE_KPT)("differential: porchlight pkg get/update equals kpt", () => {

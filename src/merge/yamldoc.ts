@@ -1,0 +1,90 @@
+import { type Document, parseAllDocuments } from "yaml";
+import { YamlError } from "../kpt/errors.js";
+import { formatDocument, type SeqIndent } from "../kpt/format.js";
+import { normalizeComments } from "../kpt/format-comments.js";
+
+/**
+ * YAML documents as kpt's merge reads and writes them. Reading: the failsafe schema (every scalar is
+ * its source string, so `010` stays `010` and `yes` stays `yes`, as kyaml compares them), comments
+ * moved where yaml.v3 keeps them, and each document's sequence style derived as kyaml derives it.
+ * Writing: the shared kpt serializer (src/kpt/format.ts).
+ */
+
+export type { SeqIndent };
+
+/** One document of a YAML file, with what is needed to write it back as kpt would. */
+export interface YamlDoc {
+  doc: Document;
+  seqIndent: SeqIndent;
+}
+
+const PARSE_OPTIONS = { schema: "failsafe", keepSourceTokens: false, uniqueKeys: false } as const;
+
+/** Splits and parses a file's documents; empty documents are dropped as kyaml drops them. */
+export function parseYamlDocs(text: string, file: string): YamlDoc[] {
+  const docs = parseAllDocuments(text, PARSE_OPTIONS);
+  const list = Array.isArray(docs) ? docs : [docs];
+  const out: YamlDoc[] = [];
+  for (const doc of list) {
+    const err = doc.errors[0];
+    if (err) {
+      const at = err.linePos?.[0];
+      throw new YamlError(
+        { file, line: at?.line, column: at?.col },
+        `invalid YAML: ${err.message.split("\n")[0]}; fix the syntax and run again`,
+      );
+    }
+    if (doc.contents === null) continue;
+    normalizeComments(doc, text);
+    const [start, , end] = doc.range;
+    out.push({ doc, seqIndent: deriveSeqIndent(text, start, end) });
+  }
+  return out;
+}
+
+/**
+ * kyaml's DeriveSeqIndentStyle over one document's text: the first `- ` item line (only spaces
+ * before it) under a `key:` line decides; at the key's indentation is compact, two deeper is wide;
+ * anything else looks further; default compact.
+ */
+export function deriveSeqIndent(text: string, start = 0, end = text.length): SeqIndent {
+  let prevStart = -1;
+  let lineStart = start;
+  let dash = -1;
+  while (lineStart < end) {
+    let lineEnd = text.indexOf("\n", lineStart);
+    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+    if (dash < lineStart) {
+      dash = text.indexOf("- ", lineStart);
+      if (dash < 0 || dash >= end) return "compact";
+    }
+    if (prevStart >= 0 && dash >= 0 && dash < lineEnd && onlySpaces(text, lineStart, dash)) {
+      const key = text.slice(prevStart, lineStart - 1);
+      const trimmed = key.trim();
+      if (trimmed.endsWith(":") && trimmed.indexOf(":") === trimmed.length - 1) {
+        const keyIndent = key.length - key.trimStart().length;
+        const col = dash - lineStart;
+        if (col === keyIndent) return "compact";
+        if (col - keyIndent === 2) return "wide";
+      }
+    }
+    prevStart = lineStart;
+    lineStart = lineEnd + 1;
+  }
+  return "compact";
+}
+
+function onlySpaces(text: string, from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 32) return false;
+  return true;
+}
+
+/** One document as kyaml writes it (ends with a newline). */
+export function formatDoc(d: YamlDoc): string {
+  return formatDocument(d.doc, d.seqIndent);
+}
+
+/** A file of documents, `---` between them, as kyaml's ByteWriter writes it. */
+export function formatDocs(docs: readonly YamlDoc[]): string {
+  return docs.map(formatDoc).join("---\n");
+}
