@@ -77,8 +77,8 @@ export function promote(
 
 /**
  * Skips a revision in every channel holding it: the entry that replaced it now replaces what it replaced,
- * and lists it under `skips`, so downstreams on it (or before it) jump straight over it and it is never
- * offered again. A channel head cannot be skipped: publish a newer revision first.
+ * and lists it (and whatever it skipped) under `skips`, so downstreams on it (or before it) jump straight
+ * over it and it is never offered again. A channel head cannot be skipped: publish a newer revision first.
  */
 export function skip(text: string, pkgName: string, revision: string, file = CATALOG_FILE): CatalogEdit {
   return edit(text, file, (catalog, doc) => {
@@ -89,26 +89,34 @@ export function skip(text: string, pkgName: string, revision: string, file = CAT
     for (const channel of holding) {
       const c = pkg.channels.indexOf(channel);
       const target = channel.entries.find((e) => e.name === revision) as ChannelEntry;
-      const s = channel.entries.findIndex((e) => e.replaces === revision);
-      if (s < 0) {
+      const successors = channel.entries.flatMap((e, i) => (e.replaces === revision ? [i] : []));
+      if (successors.length === 0) {
         if (findHead(channel)?.name === revision)
           throw new CatalogError(
             `${pkgName} ${revision} is the head of channel ${channel.name}; publish or promote a newer revision first`,
           );
         throw new CatalogError(`no entry of channel ${channel.name} replaces ${revision}`);
       }
-      const successor = channel.entries[s] as ChannelEntry;
-      const path = ["packages", p, "channels", c, "entries", s];
-      if (target.replaces) doc.setIn([...path, "replaces"], target.replaces);
-      else doc.deleteIn([...path, "replaces"]);
-      if (!successor.skips?.includes(revision)) appendTo(doc, [...path, "skips"], revision);
+      // Every entry that replaced it (an earlier skip may have left two) steps over it; whoever could jump
+      // to the skipped revision now jumps to them.
+      for (const s of successors) {
+        const successor = channel.entries[s] as ChannelEntry;
+        const path = ["packages", p, "channels", c, "entries", s];
+        if (target.replaces) doc.setIn([...path, "replaces"], target.replaces);
+        else doc.deleteIn([...path, "replaces"]);
+        for (const jumped of [revision, ...(target.skips ?? [])]) {
+          if (jumped !== successor.name && !successor.skips?.includes(jumped))
+            appendTo(doc, [...path, "skips"], jumped);
+        }
+      }
     }
   });
 }
 
 /**
  * Removes a revision from the catalog: its record, its channel entries (the entry that replaced it now
- * replaces what it replaced) and any `skips` naming it. A channel left empty goes too.
+ * replaces what it replaced, and skips what it skipped) and any `skips` naming it. A channel left empty goes
+ * too. A channel head that skips others is refused: its channel would be left with several heads.
  */
 export function removeRevision(
   text: string,
@@ -120,6 +128,14 @@ export function removeRevision(
     const { pkg, p } = requirePackage(catalog, pkgName);
     const r = pkg.revisions.findIndex((x) => x.revision === revision);
     if (r < 0) throw new CatalogError(`${pkgName} has no published revision ${revision}`);
+    for (const channel of pkg.channels) {
+      const entry = channel.entries.find((e) => e.name === revision);
+      if (entry?.skips?.length && findHead(channel)?.name === revision) {
+        throw new CatalogError(
+          `${pkgName} ${revision} is the head of channel ${channel.name} and skips ${entry.skips.join(", ")}; promote a newer revision into the channel first, or remove those too`,
+        );
+      }
+    }
     for (let c = pkg.channels.length - 1; c >= 0; c--) {
       const channel = pkg.channels[c] as (typeof pkg.channels)[number];
       const base = ["packages", p, "channels", c];
@@ -132,10 +148,16 @@ export function removeRevision(
           if (removed?.replaces) doc.setIn([...path, "replaces"], removed.replaces);
           else doc.deleteIn([...path, "replaces"]);
         }
-        const j = e.skips?.indexOf(revision) ?? -1;
-        if (j >= 0) {
-          if (e.skips?.length === 1) doc.deleteIn([...path, "skips"]);
-          else doc.deleteIn([...path, "skips", j]);
+        // The entry that replaced the removed one also takes over what it skipped.
+        const inherited = e.replaces === revision ? (removed?.skips ?? []) : [];
+        const skips = [
+          ...(e.skips ?? []).filter((x) => x !== revision),
+          ...inherited.filter((x) => !e.skips?.includes(x) && x !== e.name),
+        ];
+        if (JSON.stringify(skips) !== JSON.stringify(e.skips ?? [])) {
+          if (skips.length === 0) doc.deleteIn([...path, "skips"]);
+          else if (inherited.length === 0) doc.deleteIn([...path, "skips", e.skips?.indexOf(revision) ?? -1]);
+          else doc.setIn([...path, "skips"], doc.createNode(skips));
         }
       }
       const i = channel.entries.findIndex((e) => e.name === revision);

@@ -11,6 +11,7 @@ export {
   findChannel,
   findHead,
   findPackage,
+  skippedIn,
   type UpgradePath,
   upgradePath,
 } from "./graph.js";
