@@ -1,14 +1,16 @@
-import { decideReject } from "../../lifecycle/index.js";
+import { reject } from "../../jobs/commands/reject.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
+import { jobContext } from "./job-context.js";
 import { findRevision, nameOf } from "./names.js";
 import { openRepository } from "./repository.js";
 import { forEachName, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg reject PACKAGE_REV_NAME... --repository=OWNER/REPO
 
-Reject proposals: a Proposed revision returns to Draft (its pull request is closed, its branch stays);
-a DeletionProposed revision stays Published (the deletion pull request is closed and its branch removed).
+Reject proposals, as \`/reject\` does: a Proposed revision returns to Draft (its pull request is closed,
+its branch stays); a DeletionProposed revision stays Published (the deletion pull request is closed and
+its branch removed).
 `;
 
 export const rejectVerb: Verb = {
@@ -33,11 +35,18 @@ export const rejectVerb: Verb = {
       }
       const pr = await repo.conn.port.getPull(rev.pullRequest);
       const login = (await repo.whoami())?.login ?? "you";
-      const decision = decideReject(pr, { login, permission: repo.conn.info.permission });
-      if (decision.kind === "refuse") throw new RpkgError(decision.reason);
-      const step = env.progress.step(`Closing pull request #${decision.pullRequest}`);
-      await repo.conn.port.updatePull(decision.pullRequest, { state: "closed" });
-      if (decision.deleteBranch) await repo.conn.port.deleteBranch(decision.keepBranch);
+      const ctx = await jobContext(repo);
+      const step = env.progress.step(`Closing pull request #${pr.number}`);
+      const result = await reject(ctx, {
+        pr,
+        actor: { login, permission: repo.conn.info.permission },
+        args: { verb: "reject" },
+        commentId: 0,
+      });
+      if (result.kind === "refused") {
+        step.fail();
+        throw new RpkgError(result.reason);
+      }
       step.done();
       const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";
       return `${nameOf(repo, rev)} no longer proposed for ${what}`;

@@ -43,7 +43,7 @@ export interface Repository {
   name: string;
   config: RepoConfig;
   baseBranch: string;
-  /** A package's directory in the repository (package paths are relative to `packageRoot`). */
+  /** A package's directory in the repository: its path, as the bot's jobs and the branch names use it. */
   packageDir(pkg: string): string;
   load(): Promise<RepoState>;
   /** Who commits: the token's user, or `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` when set. */
@@ -105,7 +105,7 @@ export async function openRepository(
     name: conn.info.name,
     config,
     baseBranch,
-    packageDir: (pkg) => (config.packageRoot === "." ? pkg : `${config.packageRoot}/${pkg}`),
+    packageDir: (pkg) => pkg,
     async load() {
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
       const revisions = discoverRevisions({

@@ -1,3 +1,4 @@
+import { approveVerb } from "./approve.js";
 import { copyVerb } from "./copy.js";
 import { delVerb } from "./del.js";
 import { getVerb } from "./get.js";
@@ -18,6 +19,7 @@ export const VERBS: readonly Verb[] = [
   pushVerb,
   delVerb,
   proposeVerb,
+  approveVerb,
   rejectVerb,
   proposeDeleteVerb,
 ];

@@ -1,0 +1,85 @@
+import { GitHubError } from "../../github/errors.js";
+import { type PublishOutcome, type PublishRequest, publishProposal } from "../../jobs/publish/index.js";
+import { UsageError } from "../io.js";
+import { RpkgError } from "./errors.js";
+import { jobContext } from "./job-context.js";
+import { findRevision, nameOf } from "./names.js";
+import { openRepository, type Repository } from "./repository.js";
+import { forEachName, type Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg approve PACKAGE_REV_NAME... --repository=OWNER/REPO
+
+Approve proposals: an approving review of the pull request's head, then the bot's publish job: merge
+naming the reviewed head, and tag <package>/v<N> (the next free number). A deletion proposal, approved,
+deletes the package. Publishing needs write permission, green porchlight/render and
+porchlight/guardrails checks, and the repository's required approvals from people other than the author.
+`;
+
+export const approveVerb: Verb = {
+  name: "approve",
+  summary: "Approve proposals: publish them (or carry out a deletion).",
+  usage: USAGE,
+  flags: {},
+  async run(args, env) {
+    if (args.positional.length === 0)
+      throw new UsageError(`rpkg approve needs PACKAGE_REV_NAME...\n\n${USAGE}`);
+    const repo = await openRepository(env, args.values.get("repository"), "approve");
+    return forEachName(args.positional, env, repo.full, async (name) => {
+      const state = await repo.load();
+      const rev = findRevision(repo, state, name);
+      if (
+        (rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") ||
+        rev.pullRequest === undefined
+      ) {
+        throw new RpkgError(
+          `cannot approve ${name} with lifecycle '${rev.lifecycle}': only a proposal is approved${rev.lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
+        );
+      }
+      const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
+      try {
+        const outcome = await approveAndPublish(repo, rev.pullRequest);
+        step.done(outcome.kind === "published" ? outcome.tag : "deleted");
+        return outcome.kind === "published"
+          ? `${nameOf(repo, rev)} approved (published as ${nameOf(repo, { package: outcome.package, workspace: `v${outcome.revision}` })}, tag ${outcome.tag})`
+          : `${nameOf(repo, rev)} approved (package ${outcome.package} deleted)`;
+      } catch (e) {
+        step.fail();
+        throw e;
+      }
+    });
+  },
+};
+
+/**
+ * An approving review of the head as the token's user, then the bot's publish job. GitHub refuses a
+ * review of one's own pull request; the job then decides as for `/approve` by the author (it counts no
+ * approval from the author). If the bot published first (it reacts to the review too), the job finds
+ * the merged pull request and only reports its tag.
+ */
+async function approveAndPublish(
+  repo: Repository,
+  pull: number,
+): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {
+  const pr = await repo.conn.port.getPull(pull);
+  let request: PublishRequest;
+  try {
+    const user = await repo.conn.approvePull(pull, pr.headSha, "Approved with `porchlight rpkg approve`.");
+    request = { kind: "review", user, commitId: pr.headSha };
+  } catch (e) {
+    if (!(e instanceof GitHubError) || e.kind !== "validation") throw e;
+    const me = await repo.whoami();
+    if (!me) {
+      throw new RpkgError(
+        `GitHub refused your approval of #${pull} in ${repo.full} (${e.message}); you cannot approve your own proposal: someone else with write permission must approve it`,
+      );
+    }
+    request = { kind: "command", user: me.login };
+  }
+  const ctx = await jobContext(repo);
+  let outcome = await publishProposal(ctx, { pull, request });
+  if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {
+    outcome = await publishProposal(ctx, { pull, request });
+  }
+  if (outcome.kind === "refused") throw new RpkgError(`${outcome.message} (#${pull} in ${repo.full})`);
+  return outcome;
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+
+const R = "--repository=acme/blueprints";
+const repo = { owner: "acme", repo: "blueprints" };
+
+describe("rpkg approve publishes through the bot's publish job", () => {
+  let w: RpkgWorld;
+  beforeAll(async () => {
+    w = await rpkgWorld();
+    await w.rpkg(w.alice, ["init", "app", R, "--workspace=w1"]);
+  });
+  afterAll(async () => {
+    await w.stop();
+  });
+
+  const greenChecks = async () => {
+    const gh = w.octokit(w.bot);
+    const [pr] = (await gh.rest.pulls.list({ ...repo, state: "open" })).data;
+    for (const name of ["porchlight/render", "porchlight/guardrails"]) {
+      await gh.rest.checks.create({
+        ...repo,
+        name,
+        head_sha: pr?.head.sha as string,
+        status: "completed",
+        conclusion: "success",
+      });
+    }
+  };
+
+  it("refuses a draft, naming propose", async () => {
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("propose it first with `porchlight rpkg propose blueprints.app.w1");
+  });
+
+  it("refuses while the required checks have not run, saying which", async () => {
+    await w.rpkg(w.alice, ["propose", "blueprints.app.w1", R]);
+    const r = await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("porchlight/render has not run on");
+    expect(r.stderr).toContain("porchlight/guardrails has not run on");
+  });
+
+  it("does not count the author's own approval", async () => {
+    await greenChecks();
+    const r = await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/own|other than the author/);
+  });
+
+  it("a writer's approval merges the reviewed head and tags the next revision", async () => {
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: "blueprints.app.w1 approved (published as blueprints.app.v1, tag app/v1)\n",
+    });
+    const gh = w.octokit(w.bob);
+    const tag = await gh.rest.git.getRef({ ...repo, ref: "tags/app/v1" });
+    const main = await gh.rest.git.getRef({ ...repo, ref: "heads/main" });
+    expect(tag.data.object.sha).toBe(main.data.object.sha);
+    const reviews = await gh.rest.pulls.listReviews({ ...repo, pull_number: 1 });
+    expect(reviews.data.map((x) => [x.user?.login, x.state])).toEqual([["bob", "APPROVED"]]);
+    expect(rows((await w.rpkg(w.alice, ["get", R, "--revision=1"])).stdout)).toEqual([
+      "blueprints.app.v1 app v1 1 true Published blueprints",
+    ]);
+  });
+
+  it("approving a deletion proposal deletes the package", async () => {
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.v1", R])).code).toBe(0);
+    await greenChecks();
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.v1", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.v1 approved (package app deleted)\n" });
+    const gone = await w
+      .octokit(w.bob)
+      .rest.repos.getContent({ ...repo, path: "app/Kptfile" })
+      .catch((e) => e.status);
+    expect(gone).toBe(404);
+  });
+});
