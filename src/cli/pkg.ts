@@ -1,13 +1,12 @@
 import { basename, resolve } from "node:path";
 import { KptError } from "../kpt/errors.js";
-import { diffPackage, formatDiff } from "../merge/diff.js";
-import { getPackage } from "../merge/get.js";
-import { GitError } from "../merge/git.js";
-import { isStrategy } from "../merge/index.js";
-import { parseRepoSpec, RepoSpecError } from "../merge/repospec.js";
-import { MergeError, STRATEGIES, type UpdateStrategy } from "../merge/types.js";
-import { updatePackage } from "../merge/update.js";
+import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { diffPackage } from "./pkg/diff.js";
+import { getPackage } from "./pkg/get.js";
+import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
+import { updatePackage } from "./pkg/update.js";
+import { UpstreamError } from "./pkg/upstream.js";
 
 const HELP = `porchlight pkg — fetch, update and compare kpt packages (as kpt pkg does)
 
@@ -118,7 +117,7 @@ export const pkgCommand: CliCommand = async (args, io) => {
   } catch (err) {
     if (
       err instanceof MergeError ||
-      err instanceof GitError ||
+      err instanceof UpstreamError ||
       err instanceof RepoSpecError ||
       err instanceof KptError
     ) {

@@ -113,6 +113,34 @@ export class GitRepo {
     return tree;
   }
 
+  /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
+  async defaultBranch(): Promise<string | undefined> {
+    const out = (await this.remote(["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");
+    return /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
+  }
+
+  /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
+  async fetchAll(): Promise<void> {
+    await this.remote([
+      "fetch",
+      "--quiet",
+      "--no-tags",
+      "--no-write-fetch-head",
+      this.url,
+      "+refs/heads/*:refs/porchlight/all/heads/*",
+      "+refs/tags/*:refs/porchlight/all/tags/*",
+    ]);
+  }
+
+  /** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */
+  async resolveCommit(rev: string): Promise<string | undefined> {
+    await this.init();
+    const out = await this.git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).catch(
+      () => undefined,
+    );
+    return out?.toString("utf8").trim() || undefined;
+  }
+
   async changedPaths(base: string, head: string): Promise<string[]> {
     const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     return out.toString("utf8").split("\0").filter(Boolean);

@@ -1,14 +1,11 @@
 import { diffComm } from "node-diff3";
-import { type FileTree, readTree } from "../kpt/tree.js";
-import { openUpstream } from "./get.js";
-import { KPTFILE } from "./layout.js";
+import type { FileTree } from "../kpt/tree.js";
 import { normalizedFiles } from "./package-merge.js";
-import { upstreamOf, upstreamTrees } from "./update.js";
 
 /**
- * `pkg diff`: what changed locally since the package was cloned (local against the upstream at
- * upstreamLock's commit), and what the upstream changed since (lock commit against `ref`). Resource
- * files are compared after kpt's merge comments are added, so only real edits show.
+ * `pkg diff` as pure functions: what changed locally since the package was cloned (local against the
+ * upstream at upstreamLock's commit), and what the upstream changed since (lock commit against the
+ * target ref). Resource files are compared after kpt's merge comments are added, so only real edits show.
  */
 export interface FileDiff {
   file: string;
@@ -57,29 +54,6 @@ function lineDiff(a: string, b: string): string[] {
     }
   }
   return out;
-}
-
-export async function diffPackage(dir: string, ref?: string): Promise<PackageDiff> {
-  const local = await readTree(dir);
-  const up = upstreamOf(local, dir);
-  const target = ref ?? up.ref;
-  const repo = await openUpstream({
-    repo: up.repo,
-    fetchUrls: [up.repo, `${up.repo}.git`],
-    directory: up.directory,
-  });
-  try {
-    const { original, updated, commit } = await upstreamTrees(repo, up, target);
-    const isKptfile = (p: string) => p === KPTFILE;
-    return {
-      ref: target,
-      commit,
-      local: diffFileTrees(original, local, isKptfile),
-      upstream: diffFileTrees(original, updated, () => false),
-    };
-  } finally {
-    await repo.close();
-  }
 }
 
 export function formatDiff(d: PackageDiff): string {

@@ -6,8 +6,11 @@ import { copyMerge, fastForward, forceDeleteReplace } from "./strategies/replace
 import { resourceMerge } from "./strategies/resource-merge.js";
 import { MergeError, type MergeInput, type MergeResult, STRATEGIES, type UpdateStrategy } from "./types.js";
 
+export { type ClonedUpstream, clonedPackage } from "./clone.js";
+export { diffFileTrees, type FileDiff, formatDiff, type PackageDiff } from "./diff.js";
 export { mergeText } from "./text3.js";
 export * from "./types.js";
+export { type UpstreamInfo, upstreamOf } from "./upstream.js";
 
 const STRATEGY_TABLE: Record<UpdateStrategy, (input: MergeInput) => MergeResult> = {
   "resource-merge": resourceMerge,
@@ -44,7 +47,12 @@ export function mergePackage(input: MergeInput): MergeResult {
     kf.upstream.git = { ...(kf.upstream.git ?? {}), repo: kf.upstream.git?.repo ?? lock.repo, ref: lock.ref };
     kf.upstreamLock = {
       type: "git",
-      git: { repo: lock.repo, directory: lock.directory, ref: lock.ref, commit: lock.commit },
+      git: {
+        repo: lock.repo,
+        directory: lock.directory,
+        ref: lock.resolvedRef ?? lock.ref,
+        commit: lock.commit,
+      },
     };
     tree.set(KPTFILE, Buffer.from(formatKptfile(kf)));
   }

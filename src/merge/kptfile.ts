@@ -189,3 +189,12 @@ function setOrDelete(obj: Record<string, unknown>, key: string, value: unknown):
   if (value === undefined || value === null) delete obj[key];
   else obj[key] = value;
 }
+
+/** Records `strategy` as the root Kptfile's `upstream.updateStrategy` (an explicit --strategy sticks, as in kpt). */
+export function setUpdateStrategy(tree: Map<string, Buffer>, strategy: string): void {
+  const bytes = tree.get("Kptfile");
+  if (!bytes) return;
+  const kf = parseKptfileText(bytes.toString("utf8"), "Kptfile");
+  kf.upstream = { ...(kf.upstream ?? { type: "git" }), updateStrategy: strategy };
+  tree.set("Kptfile", Buffer.from(formatKptfile(kf)));
+}

@@ -7,7 +7,10 @@ export type UpdateStrategy = (typeof STRATEGIES)[number];
 export interface UpstreamLock {
   repo: string;
   directory: string;
+  /** The ref asked for: recorded in `upstream.git.ref`. */
   ref: string;
+  /** The ref it resolved to, recorded in `upstreamLock.git.ref` (kpt: `<directory>/<ref>` when that tag exists); default `ref`. */
+  resolvedRef?: string;
   commit: string;
 }
 

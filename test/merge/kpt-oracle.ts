@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getPackage } from "../../src/cli/pkg/get.js";
+import { parseRepoSpec } from "../../src/cli/pkg/repospec.js";
+import { updatePackage } from "../../src/cli/pkg/update.js";
 import { type FileTree, readTree, treeFromText, writeTree } from "../../src/kpt/tree.js";
-import { getPackage } from "../../src/merge/get.js";
-import { parseRepoSpec } from "../../src/merge/repospec.js";
-import { updatePackage } from "../../src/merge/update.js";
 
 /** Runs the same get → local edit → update with kpt and with porchlight, for differential tests. */
 

@@ -3,13 +3,12 @@ import { dirname, isAbsolute, resolve } from "node:path";
 
 /**
  * `REPO[/DIR][@REF]` as kpt reads it: the repository ends at `.git` (kpt drops the suffix from the
- * repo it records); without `.git`, a local path is split at the enclosing git repository.
+ * repo it records). Beyond kpt (which calls such an argument ambiguous), a local path without `.git`
+ * is split at the enclosing git repository.
  */
 export interface RepoSpec {
   /** The repository as recorded in the Kptfile (no `.git` suffix). */
   repo: string;
-  /** Candidate URLs to fetch, in order. */
-  fetchUrls: string[];
   /** Directory in the repository, with a leading slash ("/" for the root). */
   directory: string;
   /** Branch, tag or commit; undefined means the default branch. */
@@ -37,7 +36,7 @@ export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
     const base = spec.slice(0, dotGit);
     const repo = isUrl ? base : resolve(cwd, base);
     const directory = `/${spec.slice(dotGit + 4).replace(/^\/+|\/+$/g, "")}`;
-    return { repo, fetchUrls: [repo, `${repo}.git`], directory, ref };
+    return { repo, directory, ref };
   }
   if (isUrl) {
     throw new RepoSpecError(
@@ -52,5 +51,5 @@ export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
     root = up;
   }
   const directory = `/${abs.slice(root.length).replace(/^\/+|\/+$/g, "")}`;
-  return { repo: root, fetchUrls: [root], directory, ref };
+  return { repo: root, directory, ref };
 }

@@ -1,0 +1,46 @@
+import { existsSync } from "node:fs";
+import { basename } from "node:path";
+import { writeTree } from "../../kpt/tree.js";
+import { clonedPackage, type UpdateStrategy } from "../../merge/index.js";
+import type { RepoSpec } from "./repospec.js";
+import { openUpstream, UpstreamError } from "./upstream.js";
+
+/**
+ * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage).
+ * The destination must not exist; nothing is written unless the whole package was read.
+ */
+export interface GetResult {
+  commit: string;
+  ref: string;
+  resolvedRef: string;
+  files: number;
+}
+
+export async function getPackage(
+  spec: RepoSpec,
+  localDir: string,
+  strategy?: UpdateStrategy,
+): Promise<GetResult> {
+  if (existsSync(localDir)) {
+    throw new UpstreamError(
+      `destination "${localDir}" already exists; choose another directory or remove it`,
+    );
+  }
+  const upstream = await openUpstream(spec.repo);
+  try {
+    const ref = spec.ref ?? (await upstream.defaultBranch());
+    const { commit, resolvedRef } = await upstream.resolve(ref, spec.directory);
+    const files = await upstream.read(commit, spec.directory);
+    if (files.size === 0) {
+      throw new UpstreamError(
+        `directory "${spec.directory}" does not exist in upstream repository "${spec.repo}" at ${ref}`,
+      );
+    }
+    const lock = { repo: spec.repo, directory: spec.directory, ref, resolvedRef, commit };
+    const tree = clonedPackage(files, lock, basename(localDir), strategy);
+    await writeTree(localDir, new Map(), tree);
+    return { commit, ref, resolvedRef, files: tree.size };
+  } finally {
+    await upstream.close();
+  }
+}

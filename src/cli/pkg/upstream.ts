@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GitCommandError } from "../../github/git-process.js";
+import { GitRepo } from "../../github/git-repo.js";
+import type { FileTree } from "../../kpt/tree.js";
+import type { RefInfo } from "../../lifecycle/refs.js";
+
+/**
+ * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff`, read through GitRepo into a
+ * throwaway cache: refs resolved as kpt resolves them (a `<directory>/<ref>` tag first, then a tag,
+ * a branch, a commit), directories read at a commit. Nothing is written outside the cache.
+ */
+
+/** A problem with the upstream the user can act on (unreachable, no such ref or directory). */
+export class UpstreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UpstreamError";
+  }
+}
+
+export interface ResolvedRef {
+  commit: string;
+  /** The ref as resolved, as kpt records it in upstreamLock (e.g. `pkg/v1` for `v1`). */
+  resolvedRef: string;
+}
+
+export interface Upstream {
+  /** The repository as the Kptfile records it. */
+  repo: string;
+  defaultBranch(): Promise<string>;
+  resolve(ref: string, directory: string): Promise<ResolvedRef>;
+  /** The files below `directory` at `commit` (relative paths); empty when the directory does not exist. */
+  read(commit: string, directory: string): Promise<FileTree>;
+  close(): Promise<void>;
+}
+
+const HEX = /^[0-9a-f]{4,40}$/;
+
+function trimDir(directory: string): string {
+  return directory.replace(/^\/+|\/+$/g, "");
+}
+
+function cause(err: unknown): string {
+  if (err instanceof GitCommandError) {
+    const lines = err.stderr.trim().split("\n").filter(Boolean);
+    return lines.slice(-2).join(" / ") || err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Opens `repo` (a URL or a path; `<repo>.git` is tried too, as kpt records repositories without it). */
+export async function openUpstream(repo: string): Promise<Upstream> {
+  const cache = await mkdtemp(join(tmpdir(), "porchlight-upstream-"));
+  const noAuth = async () => ({});
+  let firstError: unknown;
+  for (const url of repo.endsWith(".git") ? [repo] : [repo, `${repo}.git`]) {
+    const git = new GitRepo(url, cache, noAuth);
+    try {
+      const refs = await git.lsRemote();
+      return upstreamOver(repo, git, refs, cache);
+    } catch (err) {
+      firstError ??= err;
+    }
+  }
+  await rm(cache, { recursive: true, force: true });
+  throw new UpstreamError(
+    `cannot reach upstream repository "${repo}": ${cause(firstError)}; check the repository URL or path and that git can clone it`,
+  );
+}
+
+function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string): Upstream {
+  const has = (ref: string) => refs.some((r) => r.ref === ref);
+  const commits = new Map<string, string>();
+  let fetchedAll = false;
+  const fetchAll = async () => {
+    if (!fetchedAll) await git.fetchAll();
+    fetchedAll = true;
+  };
+  const ensureCommit = async (commit: string): Promise<string> => {
+    const known = commits.get(commit);
+    if (known) return known;
+    let full: string | undefined;
+    if (/^[0-9a-f]{40}$/.test(commit)) full = await git.fetch(commit).catch(() => undefined);
+    if (!full) {
+      await fetchAll();
+      full = await git.resolveCommit(commit);
+    }
+    if (!full) {
+      throw new UpstreamError(`commit ${commit} does not exist in upstream repository "${repo}"`);
+    }
+    commits.set(commit, full);
+    return full;
+  };
+  return {
+    repo,
+    async defaultBranch() {
+      const head = await git.defaultBranch().catch(() => undefined);
+      if (head) return head;
+      const first = refs.find((r) => r.ref.startsWith("refs/heads/"));
+      return first ? first.ref.slice("refs/heads/".length) : "main";
+    },
+    async resolve(ref, directory) {
+      const d = trimDir(directory);
+      const candidates: [string, string][] = [
+        ...(d ? ([[`refs/tags/${d}/${ref}`, `${d}/${ref}`]] as [string, string][]) : []),
+        [`refs/tags/${ref}`, ref],
+        [`refs/heads/${ref}`, ref],
+      ];
+      for (const [full, resolvedRef] of candidates) {
+        if (has(full)) return { commit: await git.fetch(full), resolvedRef };
+      }
+      if (HEX.test(ref)) {
+        // kpt records a commit ref as it was given, abbreviated or not
+        await ensureCommit(ref).catch(() => {
+          throw new UpstreamError(noSuchRef(repo, ref, refs));
+        });
+        return { commit: ref, resolvedRef: ref };
+      }
+      throw new UpstreamError(noSuchRef(repo, ref, refs));
+    },
+    async read(commit, directory) {
+      const full = await ensureCommit(commit);
+      return git.readTree(full, trimDir(directory));
+    },
+    close: () => rm(cache, { recursive: true, force: true }),
+  };
+}
+
+function noSuchRef(repo: string, ref: string, refs: RefInfo[]): string {
+  const names = (prefix: string) =>
+    refs
+      .filter((r) => r.ref.startsWith(prefix) && !r.ref.endsWith("^{}"))
+      .map((r) => r.ref.slice(prefix.length))
+      .slice(0, 10);
+  const branches = names("refs/heads/");
+  const tags = names("refs/tags/");
+  return (
+    `ref "${ref}" does not exist in upstream repository "${repo}": no branch, tag or commit has that name` +
+    ` (branches: ${branches.join(", ") || "none"}; tags: ${tags.join(", ") || "none"})`
+  );
+}

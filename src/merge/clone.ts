@@ -1,0 +1,41 @@
+import type { FileTree } from "../kpt/tree.js";
+import { formatKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
+import { KPTFILE } from "./layout.js";
+import { normalizedFiles } from "./package-merge.js";
+import type { UpdateStrategy, UpstreamLock } from "./types.js";
+
+/** Where a cloned package came from: what its Kptfile's upstream and upstreamLock record. */
+export type ClonedUpstream = UpstreamLock;
+
+/**
+ * `pkg get` as a pure function: the upstream package's files (paths relative to its directory) as
+ * kpt writes the local copy — every resource with its `# kpt-merge` comment and upstream-identifier
+ * annotation, and a Kptfile named `name` with `upstream` (the ref asked for) and `upstreamLock` (the
+ * ref it resolved to, and the commit).
+ */
+export function clonedPackage(
+  files: FileTree,
+  upstream: ClonedUpstream,
+  name: string,
+  strategy: UpdateStrategy = "resource-merge",
+): FileTree {
+  const tree: FileTree = new Map();
+  const normalized = normalizedFiles(files);
+  for (const [p, b] of files) {
+    const text = normalized.get(p);
+    tree.set(p, text === undefined || text === b.toString("utf8") ? b : Buffer.from(text));
+  }
+  const existing = files.get(KPTFILE);
+  const kf: PlainKptfile = existing ? parseKptfileText(existing.toString("utf8"), KPTFILE) : {};
+  kf.apiVersion = kf.apiVersion ?? "kpt.dev/v1";
+  kf.kind = kf.kind ?? "Kptfile";
+  kf.metadata = { ...(kf.metadata ?? {}), name };
+  const git = { repo: upstream.repo, directory: upstream.directory, ref: upstream.ref };
+  kf.upstream = { type: "git", git, updateStrategy: strategy };
+  kf.upstreamLock = {
+    type: "git",
+    git: { ...git, ref: upstream.resolvedRef ?? upstream.ref, commit: upstream.commit },
+  };
+  tree.set(KPTFILE, Buffer.from(formatKptfile(kf)));
+  return tree;
+}
