@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export interface GitPerson {
@@ -360,5 +360,6 @@ export async function commitFiles(
     await runGit(dir, ["update-index", "--add", "--cacheinfo", `100644,${stdout.trim()},${path}`], { env });
   }
   const { stdout: tree } = await runGit(dir, ["write-tree"], { env });
+  rmSync(opts.tmpIndex, { force: true });
   return git.commitTree(dir, tree.trim(), opts.parent ? [opts.parent] : [], opts.message, opts.author);
 }

@@ -74,6 +74,28 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await bot.rest.repos.getContent({ ...repo, path: "app/Kptfile", ref: "drafts/app/v1" });
   await bot.rest.repos.getContent({ ...repo, path: "nope" }).catch(() => undefined);
   await bot.rest.repos.getCommit({ ...repo, ref: head });
+  const blob = (await bot.rest.git.createBlob({ ...repo, content: "a: 1\n" })).data;
+  await bot.rest.git.getBlob({ ...repo, file_sha: blob.sha });
+  const tree = (
+    await bot.rest.git.createTree({
+      ...repo,
+      base_tree: commit.tree.sha,
+      tree: [{ path: "x/a.yaml", mode: "100644", type: "blob", sha: blob.sha }],
+    })
+  ).data;
+  await bot.rest.git.getTree({ ...repo, tree_sha: tree.sha, recursive: "1" });
+  const put = { ...repo, path: "notes/a.md", message: "note", branch: "notes" };
+  await bot.rest.git.createRef({ ...repo, ref: "refs/heads/notes", sha: main });
+  const file = (
+    await bot.rest.repos.createOrUpdateFileContents({ ...put, content: Buffer.from("1").toString("base64") })
+  ).data;
+  await bot.rest.repos.createOrUpdateFileContents({
+    ...put,
+    content: Buffer.from("2").toString("base64"),
+    sha: file.content!.sha!,
+  });
+  await bot.rest.repos.createOrUpdateFileContents({ ...put, content: "Mw==" }).catch(() => undefined);
+  await bot.rest.repos.listTags(repo);
   await bot.rest.repos.listCommits({ ...repo, sha: "drafts/app/v1" });
   await bot.rest.repos.compareCommitsWithBasehead({ ...repo, basehead: `main...drafts/app/v1` });
 

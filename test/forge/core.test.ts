@@ -133,4 +133,36 @@ describe("forge core: auth, repos, refs, contents, git", () => {
       status: 404,
     });
   });
+
+  it("writes files through the contents API with GitHub's sha precondition", async () => {
+    const repo = { owner: "acme", repo: "blueprints" };
+    const put = { ...repo, path: "pkg/Kptfile", message: "add Kptfile" };
+    const first = await w.octokit.rest.repos.createOrUpdateFileContents({
+      ...put,
+      content: Buffer.from("a").toString("base64"),
+    });
+    expect(first.status).toBe(201);
+    await expect(
+      w.octokit.rest.repos.createOrUpdateFileContents({
+        ...put,
+        content: Buffer.from("b").toString("base64"),
+      }),
+    ).rejects.toMatchObject({ status: 422 });
+    await expect(
+      w.octokit.rest.repos.createOrUpdateFileContents({ ...put, content: "Yg==", sha: "1".repeat(40) }),
+    ).rejects.toMatchObject({ status: 409 });
+    const second = await w.octokit.rest.repos.createOrUpdateFileContents({
+      ...put,
+      content: "Yg==",
+      sha: first.data.content!.sha!,
+    });
+    expect(second.status).toBe(200);
+    const { data: tree } = await w.octokit.rest.git.getTree({ ...repo, tree_sha: "main", recursive: "true" });
+    expect(tree.tree.map((e) => e.path)).toEqual(["README.md", "pkg", "pkg/Kptfile"]);
+    await w.forge.webhooks.idle();
+    expect(w.forge.webhooks.find("push").map((d) => d.payload.ref)).toEqual([
+      "refs/heads/main",
+      "refs/heads/main",
+    ]);
+  });
 });

@@ -11,6 +11,7 @@ import { refRoutes } from "./refs.js";
 import { repoRoutes } from "./repos.js";
 import { reviewRoutes } from "./reviews.js";
 import { statusRoutes } from "./statuses.js";
+import { treeRoutes } from "./trees.js";
 import { userRoutes } from "./users.js";
 
 /**
@@ -31,5 +32,6 @@ export function registerRoutes(r: Router): void {
   checkRoutes(r);
   statusRoutes(r);
   userRoutes(r);
+  treeRoutes(r);
   objectRoutes(r);
 }
