@@ -11,6 +11,7 @@ export {
   isDashboardBody,
   renderDashboard,
 } from "./dashboard.js";
+export { downstreamState, type KptfileFacts, managedPackage, readKptfileFacts } from "./downstream-state.js";
 export { expandPackageVariantSet, VARIANT_SET_ANNOTATION } from "./expand.js";
 export { type ExprEnv, ExpressionError, evaluateExpression } from "./expressions.js";
 export {

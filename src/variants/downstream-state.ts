@@ -1,0 +1,78 @@
+import { parseDocument } from "yaml";
+import type { DownstreamPackageState, ManagedPackage, OpenPullRequest } from "./plan-types.js";
+import type { DeletionPolicy } from "./schema.js";
+import { DELETION_POLICY_ANNOTATION, MANAGED_BY_ANNOTATION, SPEC_HASH_ANNOTATION } from "./tracking.js";
+
+export interface KptfileFacts {
+  /** The upstream revision the package is locked to: `v3` from upstreamLock.git.ref `basens/v3`. */
+  lockedRevision?: string;
+  /** The raw upstreamLock ref, e.g. `basens/v3` or `drafts/basens/ws1`. */
+  lockedRef?: string;
+  lockedCommit?: string;
+  managedBy?: string;
+  deletionPolicy?: DeletionPolicy;
+  specHash?: string;
+}
+
+/**
+ * What fan-out needs from a downstream Kptfile: its upstream lock (Porch takes the part of the ref after
+ * the last `/` as the revision; a ref on a draft is no published revision) and porchlight's tracking
+ * annotations. A Kptfile that cannot be read gives no facts, which plans as "no upstream lock".
+ */
+export function readKptfileFacts(kptfileText: string): KptfileFacts {
+  const doc = parseDocument(kptfileText);
+  if (doc.errors.length > 0) return {};
+  const js = (doc.toJS() ?? {}) as {
+    upstreamLock?: { git?: { ref?: unknown; commit?: unknown } };
+    metadata?: { annotations?: Record<string, unknown> };
+  };
+  const ref = typeof js.upstreamLock?.git?.ref === "string" ? js.upstreamLock.git.ref : undefined;
+  const last = ref?.slice(ref.lastIndexOf("/") + 1);
+  const annotations = js.metadata?.annotations ?? {};
+  const str = (k: string) => (typeof annotations[k] === "string" ? (annotations[k] as string) : undefined);
+  const policy = str(DELETION_POLICY_ANNOTATION);
+  return {
+    ...(ref ? { lockedRef: ref } : {}),
+    ...(ref && !ref.startsWith("drafts/") && last && /^v[1-9][0-9]*$/.test(last)
+      ? { lockedRevision: last }
+      : {}),
+    ...(typeof js.upstreamLock?.git?.commit === "string" ? { lockedCommit: js.upstreamLock.git.commit } : {}),
+    ...(str(MANAGED_BY_ANNOTATION) ? { managedBy: str(MANAGED_BY_ANNOTATION) } : {}),
+    ...(policy === "delete" || policy === "orphan" ? { deletionPolicy: policy } : {}),
+    ...(str(SPEC_HASH_ANNOTATION) ? { specHash: str(SPEC_HASH_ANNOTATION) } : {}),
+  };
+}
+
+/** The planner's view of a variant's downstream, from its Kptfile (undefined: the package does not exist). */
+export function downstreamState(
+  kptfileText: string | undefined,
+  pullRequest?: OpenPullRequest,
+): DownstreamPackageState {
+  if (kptfileText === undefined) return { exists: false, ...(pullRequest ? { pullRequest } : {}) };
+  const f = readKptfileFacts(kptfileText);
+  return {
+    exists: true,
+    ...(f.lockedRevision ? { lockedRevision: f.lockedRevision } : {}),
+    ...(f.managedBy ? { managedBy: f.managedBy } : {}),
+    ...(f.specHash ? { specHash: f.specHash } : {}),
+    ...(pullRequest ? { pullRequest } : {}),
+  };
+}
+
+/** A package a variant manages, found in a downstream repository, or undefined when none does. */
+export function managedPackage(
+  repo: string,
+  pkg: string,
+  kptfileText: string,
+  pullRequest?: OpenPullRequest,
+): ManagedPackage | undefined {
+  const f = readKptfileFacts(kptfileText);
+  if (!f.managedBy) return undefined;
+  return {
+    repo,
+    package: pkg,
+    variant: f.managedBy,
+    deletionPolicy: f.deletionPolicy ?? "delete",
+    ...(pullRequest ? { pullRequest } : {}),
+  };
+}
