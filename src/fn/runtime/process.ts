@@ -38,10 +38,12 @@ export async function runProcess(
   const home = await mkdtemp(join(tmpdir(), "porchlight-fn-"));
   try {
     return await new Promise<ProcessOutcome>((resolve, reject) => {
+      // Its own process group, so a time or size limit stops whatever the function started too.
       const child = spawn(command, args, {
         cwd: home,
         env: scrubbedEnv(home),
         stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
       });
       const out: Buffer[] = [];
       const err: Buffer[] = [];
@@ -51,7 +53,11 @@ export async function runProcess(
       const stop = (e: Error): void => {
         if (failure) return;
         failure = e;
-        child.kill("SIGKILL");
+        try {
+          if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          child.kill("SIGKILL");
+        }
       };
       const timer = setTimeout(
         () =>
