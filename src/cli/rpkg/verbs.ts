@@ -1,4 +1,5 @@
 import { approveVerb } from "./approve.js";
+import { cloneVerb } from "./clone.js";
 import { copyVerb } from "./copy.js";
 import { delVerb } from "./del.js";
 import { getVerb } from "./get.js";
@@ -8,6 +9,7 @@ import { proposeDeleteVerb } from "./propose-delete.js";
 import { pullVerb } from "./pull.js";
 import { pushVerb } from "./push.js";
 import { rejectVerb } from "./reject.js";
+import { upgradeVerb } from "./upgrade.js";
 import type { Verb } from "./verb.js";
 
 /** Every rpkg verb, in the order `porchlight rpkg --help` lists them. */
@@ -22,4 +24,6 @@ export const VERBS: readonly Verb[] = [
   approveVerb,
   rejectVerb,
   proposeDeleteVerb,
+  cloneVerb,
+  upgradeVerb,
 ];

@@ -1,0 +1,109 @@
+import { basename } from "node:path";
+import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
+import { UsageError } from "../io.js";
+import { openUpstream, type Upstream } from "../pkg/upstream.js";
+import { createDraft, newDraftBranch } from "./drafts.js";
+import { RpkgError } from "./errors.js";
+import { nameOf, refNameOf } from "./names.js";
+import { openRepository } from "./repository.js";
+import { locateSourceRevision, repositoryUpstream } from "./upstream.js";
+import type { Verb } from "./verb.js";
+
+const USAGE = `porchlight rpkg clone SOURCE TARGET_PACKAGE --repository=OWNER/REPO [flags]
+
+Create a new package TARGET_PACKAGE as a draft (branch drafts/TARGET_PACKAGE/W) cloned from SOURCE, as
+kpt pkg get does: the Kptfile records the upstream and the commit (upstreamLock), so \`rpkg upgrade\`
+can later merge newer upstream revisions into it.
+
+SOURCE is a package revision (as \`rpkg get\` names it, or OWNER/REPO:NAME for another repository),
+or a git repository URL with --directory and --ref.
+
+Flags:
+  --workspace W      workspace of the new revision (default v1)
+  --directory DIR    the package's directory in a git SOURCE
+  --ref REF          branch, tag or commit of a git SOURCE (default: its default branch)
+  --strategy S       update strategy recorded for upgrades: ${STRATEGIES.join(", ")} (default resource-merge)
+`;
+
+/** A git URL or path, as opposed to a package revision name. */
+export function isGitSource(source: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.endsWith(".git") || /^\.{0,2}\//.test(source);
+}
+
+export const cloneVerb: Verb = {
+  name: "clone",
+  summary: "Create a new package cloned from a package revision or a git repository.",
+  usage: USAGE,
+  flags: { workspace: "value", directory: "value", ref: "value", strategy: "value" },
+  async run(args, env) {
+    const [source, target, ...extra] = args.positional;
+    if (!source || !target || extra.length > 0) {
+      throw new UsageError(`rpkg clone takes SOURCE and TARGET_PACKAGE\n\n${USAGE}`);
+    }
+    const strategy = args.values.get("strategy") ?? "resource-merge";
+    if (!isStrategy(strategy)) {
+      throw new UsageError(`unknown --strategy "${strategy}"; known: ${STRATEGIES.join(", ")}\n\n${USAGE}`);
+    }
+    const git = isGitSource(source);
+    if (!git && (args.values.has("directory") || args.values.has("ref"))) {
+      throw new UsageError(`--directory and --ref apply to a git SOURCE only\n\n${USAGE}`);
+    }
+    const workspace = args.values.get("workspace") ?? "v1";
+    const repo = await openRepository(env, args.values.get("repository"), "clone");
+    const state = await repo.load();
+    const branch = newDraftBranch(repo, state, target, workspace);
+    if (
+      state.revisions.some((r) => r.package === target) ||
+      (await repo.conn.port.getFile(`${repo.packageDir(target)}/Kptfile`, repo.baseBranch)) !== undefined
+    ) {
+      throw new RpkgError(
+        `package ${target} already exists in ${repo.full}; clone into a new package name, or upgrade it with \`porchlight rpkg upgrade\``,
+      );
+    }
+
+    const step = env.progress.step(`Cloning ${source} into ${branch}`);
+    let upstream: Upstream;
+    let directory: string;
+    let ref: string | undefined;
+    if (git) {
+      directory = `/${(args.values.get("directory") ?? "").replace(/^\/+|\/+$/g, "")}`;
+      ref = args.values.get("ref");
+      upstream = await openUpstream(source);
+    } else {
+      const found = await locateSourceRevision(env, repo, state, source);
+      directory = `/${found.repo.packageDir(found.rev.package)}`;
+      ref = refNameOf(found.rev);
+      upstream = repositoryUpstream(found.repo);
+    }
+    try {
+      ref ??= await upstream.defaultBranch();
+      const { commit, resolvedRef } = await upstream.resolve(ref, directory);
+      const files = await upstream.read(commit, directory);
+      if (files.size === 0) {
+        throw new RpkgError(
+          `${upstream.repo} has no directory ${directory} at ${ref}; check --directory and --ref`,
+        );
+      }
+      const tree = clonedPackage(
+        files,
+        { repo: upstream.repo, directory, ref, resolvedRef, commit },
+        basename(target),
+        strategy,
+      );
+      await createDraft(repo, state, {
+        branch,
+        pkg: target,
+        tree,
+        message: `Clone ${upstream.repo}${directory}@${ref} (${commit.slice(0, 12)}) as ${target}`,
+      });
+      step.done(commit.slice(0, 7));
+    } catch (e) {
+      step.fail();
+      throw e;
+    } finally {
+      await upstream.close();
+    }
+    env.io.stdout(`${nameOf(repo, { package: target, workspace })} created\n`);
+    return 0;
+  },
+};

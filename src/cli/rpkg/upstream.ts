@@ -1,0 +1,79 @@
+import type { Upstream } from "../pkg/upstream.js";
+import { RpkgError } from "./errors.js";
+import { findRevision } from "./names.js";
+import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
+
+/**
+ * A porchlight repository as kpt's upstream (what `pkg get` and `pkg update` read: resolve a ref as kpt
+ * does, read a directory at a commit), over the same RepoPort and token, so a clone records the
+ * repository's clone URL and an upgrade reads it back.
+ */
+export function repositoryUpstream(repo: Repository): Upstream {
+  return {
+    repo: repo.conn.info.cloneUrl,
+    defaultBranch: async () => repo.conn.info.defaultBranch,
+    async resolve(ref, directory) {
+      if (/^[0-9a-f]{40}$/.test(ref)) return { commit: ref, resolvedRef: ref };
+      const d = directory.replace(/^\/+|\/+$/g, "");
+      const refs = await repo.conn.port.listRefs();
+      const sha = (name: string) =>
+        refs.find((r) => r.ref === `${name}^{}`)?.sha ?? refs.find((r) => r.ref === name)?.sha;
+      const candidates: [string, string][] = [
+        ...(d ? ([[`refs/tags/${d}/${ref}`, `${d}/${ref}`]] as [string, string][]) : []),
+        [`refs/tags/${ref}`, ref],
+        [`refs/heads/${ref}`, ref],
+      ];
+      for (const [full, resolvedRef] of candidates) {
+        const commit = sha(full);
+        if (commit) return { commit, resolvedRef };
+      }
+      throw new RpkgError(`${repo.full} has no branch or tag ${ref}${d ? ` (nor ${d}/${ref})` : ""}`);
+    },
+    async read(commit, directory) {
+      return (await repo.conn.port.readTree(commit, directory.replace(/^\/+|\/+$/g, ""))).tree;
+    },
+    close: async () => {},
+  };
+}
+
+/** `OWNER/REPO` of a clone URL on the same server as `like` (`https://HOST/OWNER/REPO[.git]`). */
+export function sameServerRepository(url: string, like: string): string | undefined {
+  let u: URL;
+  let l: URL;
+  try {
+    u = new URL(url);
+    l = new URL(like);
+  } catch {
+    return undefined;
+  }
+  if (u.host !== l.host) return undefined;
+  const m = /^\/?(.*\/)?([^/]+)\/([^/]+?)(\.git)?\/?$/.exec(u.pathname);
+  return m ? `${m[2]}/${m[3]}` : undefined;
+}
+
+/**
+ * Where a clone's SOURCE revision lives: `OWNER/REPO:NAME` names it anywhere; a bare NAME is looked up
+ * in the target repository, then (when its first part is another repository's name, as in
+ * `blueprints.app.v1`) in that repository of the same owner.
+ */
+export async function locateSourceRevision(
+  env: RpkgEnv,
+  target: Repository,
+  targetState: RepoState,
+  source: string,
+): Promise<{ repo: Repository; state: RepoState; rev: ReturnType<typeof findRevision> }> {
+  const colon = source.indexOf(":");
+  if (colon > 0) {
+    const repo = await openRepository(env, source.slice(0, colon), "clone");
+    const state = await repo.load();
+    return { repo, state, rev: findRevision(repo, state, source.slice(colon + 1)) };
+  }
+  const first = source.split(".")[0] ?? "";
+  if (first === target.name || !source.includes(".") || source.includes("/")) {
+    return { repo: target, state: targetState, rev: findRevision(target, targetState, source) };
+  }
+  const owner = target.full.split("/")[0] as string;
+  const repo = await openRepository(env, `${owner}/${first}`, "clone");
+  const state = await repo.load();
+  return { repo, state, rev: findRevision(repo, state, source) };
+}

@@ -1,0 +1,140 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { type RpkgWorld, rpkgWorld } from "./world.js";
+
+const UP = "--repository=acme/blueprints";
+const DOWN = "--repository=acme/deploy";
+
+describe("rpkg clone and upgrade: downstream packages follow upstream revisions", () => {
+  let w: RpkgWorld;
+  /** Pulls `name`, lets `edit` change the files, pushes them back. */
+  const edit = async (repo: string, name: string, dir: string, change: (dir: string) => void) => {
+    const path = join(w.tmp, dir);
+    expect((await w.rpkg(w.alice, ["pull", name, path, repo])).code).toBe(0);
+    change(path);
+    const pushed = await w.rpkg(w.alice, ["push", name, path, repo]);
+    expect(pushed.stderr).not.toContain("failed");
+    expect(pushed.code).toBe(0);
+  };
+  const setData = (file: string, from: string, to: string) =>
+    writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
+
+  beforeAll(async () => {
+    w = await rpkgWorld();
+    await w.rpkg(w.alice, ["init", "basens", UP, "--workspace=first"]);
+    await edit(UP, "blueprints.basens.first", "basens-1", (dir) =>
+      writeFileSync(
+        join(dir, "cm.yaml"),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  color: blue\n  size: small\n",
+      ),
+    );
+    const published = await w.publish("acme/blueprints", "blueprints.basens.first");
+    expect(published.stdout).toContain("published as blueprints.basens.v1");
+  });
+  afterAll(async () => {
+    await w.stop();
+  });
+
+  it("clones a published revision of another repository, recording upstream and lock", async () => {
+    const r = await w.rpkg(w.alice, ["clone", "blueprints.basens.v1", "web", DOWN, "--workspace=first"]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.web.first created\n" });
+    const dir = join(w.tmp, "web-clone");
+    await w.rpkg(w.alice, ["pull", "deploy.web.first", dir, DOWN]);
+    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+    expect(kf.metadata.name).toBe("web");
+    expect(kf.upstream).toMatchObject({
+      type: "git",
+      git: { directory: "/basens", ref: "basens/v1" },
+      updateStrategy: "resource-merge",
+    });
+    expect(kf.upstream.git.repo).toMatch(/\/acme\/blueprints\.git$/);
+    expect(kf.upstreamLock.git.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("color: blue");
+  });
+
+  it("names another repository's revision as OWNER/REPO:NAME, and refuses an existing package", async () => {
+    const taken = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "web", DOWN]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("package web already exists in acme/deploy");
+    const r = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "api", DOWN, "--workspace=first"]);
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.api.first created\n" });
+  });
+
+  it("upgrade merges the upstream's new revision into the downstream's own changes", async () => {
+    await edit(DOWN, "deploy.web.first", "web-local", (dir) =>
+      setData(join(dir, "cm.yaml"), "size: small", "size: large"),
+    );
+    expect((await w.publish("acme/deploy", "deploy.web.first")).code).toBe(0);
+
+    expect((await w.rpkg(w.alice, ["copy", "blueprints.basens.v1", "--workspace=second", UP])).code).toBe(0);
+    await edit(UP, "blueprints.basens.second", "basens-2", (dir) =>
+      setData(join(dir, "cm.yaml"), "color: blue", "color: green"),
+    );
+    expect((await w.publish("acme/blueprints", "blueprints.basens.second")).stdout).toContain(
+      "blueprints.basens.v2",
+    );
+
+    const missing = await w.rpkg(w.alice, ["upgrade", "web/v1", "--revision=7", "--workspace=up", DOWN]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(
+      "revision 7 does not exist for package basens in acme/blueprints (its latest is v2)",
+    );
+
+    const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.web.v1 upgraded to deploy.web.up\n" });
+    const dir = join(w.tmp, "web-up");
+    await w.rpkg(w.alice, ["pull", "deploy.web.up", dir, DOWN]);
+    const cm = readFileSync(join(dir, "cm.yaml"), "utf8");
+    expect(cm).toContain("color: green");
+    expect(cm).toContain("size: large");
+    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+    expect(kf.upstreamLock.git.ref).toBe("basens/v2");
+  });
+
+  it("refuses to upgrade a draft, and a package with no upstream", async () => {
+    const draft = await w.rpkg(w.alice, ["upgrade", "deploy.web.up", "--workspace=x", DOWN]);
+    expect(draft.stderr).toContain("must be Published, not Draft");
+    const none = await w.rpkg(w.alice, ["upgrade", "basens/v1", "--workspace=x", UP]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("no upstream");
+  });
+
+  it("clones from a git repository URL with --directory and --ref", async () => {
+    const src = join(w.tmp, "upstream-src");
+    mkdirSync(join(src, "pkgs", "hello"), { recursive: true });
+    writeFileSync(
+      join(src, "pkgs", "hello", "Kptfile"),
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n",
+    );
+    writeFileSync(
+      join(src, "pkgs", "hello", "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\n",
+    );
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd: src });
+    git("init", "-q", "-b", "main");
+    git("add", ".");
+    git("commit", "-q", "-m", "hello");
+    git("tag", "pkgs/hello/v3");
+    const r = await w.rpkg(w.alice, [
+      "clone",
+      `file://${src}`,
+      "hello",
+      DOWN,
+      "--directory=pkgs/hello",
+      "--ref=v3",
+    ]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.hello.v1 created\n" });
+    const dir = join(w.tmp, "hello");
+    await w.rpkg(w.alice, ["pull", "deploy.hello.v1", dir, DOWN]);
+    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+    expect(kf.upstream.git).toMatchObject({ repo: `file://${src}`, directory: "/pkgs/hello", ref: "v3" });
+    expect(kf.upstreamLock.git.ref).toBe("pkgs/hello/v3");
+  });
+});
