@@ -1,0 +1,167 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { readTree, treeFromText, treeToText, writeTree } from "../../src/kpt/tree.js";
+
+/** Temp git repositories and an in-process CLI for the `porchlight pkg` tests. */
+
+export function kptAvailable(): boolean {
+  try {
+    execFileSync("kpt", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "ignore"],
+  }).toString();
+}
+
+export function kpt(cwd: string, ...args: string[]): void {
+  execFileSync("kpt", args, { cwd, stdio: "ignore" });
+}
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function porchlight(cwd: string, ...argv: string[]): Promise<Run> {
+  let stdout = "";
+  let stderr = "";
+  const io: CliIO = {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    readStdin: async () => "",
+    cwd,
+    env: {},
+    isTTY: false,
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+export async function files(dir: string): Promise<Record<string, string>> {
+  return treeToText(await readTree(dir));
+}
+
+export function bytes(path: string): Buffer {
+  return readFileSync(path);
+}
+
+/** A scratch area: `root` with an upstream repository `up` (non-bare, branch main). */
+export class Sandbox {
+  readonly root = mkdtempSync(join(tmpdir(), "porchlight-pkg-cli-"));
+  readonly up = join(this.root, "up");
+
+  constructor() {
+    mkdirSync(this.up);
+    git(this.up, "init", "-q", "-b", "main");
+  }
+
+  /** Replaces the upstream package at `dir` with `content`, commits, tags each of `tags`; returns the commit. */
+  async publish(dir: string, content: Record<string, string>, ...tags: string[]): Promise<string> {
+    const target = join(this.up, dir);
+    const before = await readTree(target).catch(() => new Map());
+    await writeTree(target, before, treeFromText(content));
+    git(this.up, "add", "-A");
+    git(this.up, "commit", "-q", "--allow-empty", "-m", `publish ${tags.join(" ")}`);
+    for (const t of tags) git(this.up, "tag", t);
+    return git(this.up, "rev-parse", "HEAD").trim();
+  }
+
+  /** A fresh directory under the sandbox (optionally a git working tree). */
+  dir(name: string, gitInit = false): string {
+    const d = join(this.root, name);
+    mkdirSync(d, { recursive: true });
+    if (gitInit) git(d, "init", "-q", "-b", "main");
+    return d;
+  }
+
+  close(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+export const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: app
+info:
+  description: the app
+pipeline:
+  mutators:
+    - image: gcr.io/kpt-fn/set-namespace:v0.4.1
+      configMap:
+        namespace: app
+`;
+
+export const DEPLOY = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: app
+spec:
+  replicas: 1
+  template:
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.0
+`;
+
+export const SVC = `apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: app
+spec:
+  ports:
+  - port: 80
+`;
+
+export const SUB_KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: db
+`;
+
+export const CM = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: db-config
+data:
+  size: small
+`;
+
+/** Version 1 of the upstream package: a root package with a subpackage `db`. */
+export const V1: Record<string, string> = {
+  Kptfile: KPTFILE,
+  "deploy.yaml": DEPLOY,
+  "svc.yaml": SVC,
+  "README.md": "# app\n\nDeploy it.\n",
+  "db/Kptfile": SUB_KPTFILE,
+  "db/cm.yaml": CM,
+};
+
+/** Version 2: a new image, a new port, a changed README line, a changed subpackage resource, a new file. */
+export const V2: Record<string, string> = {
+  ...V1,
+  "deploy.yaml": DEPLOY.replace("nginx:1.0", "nginx:2.0"),
+  "svc.yaml": `${SVC}  - port: 443\n`,
+  "README.md": "# app\n\nDeploy it with porchlight.\n",
+  "db/cm.yaml": CM.replace("size: small", "size: large"),
+  "extra.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  a: b\n",
+};

@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { files, kpt, kptAvailable, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
+
+const HAVE_KPT = kptAvailable();
+
+describe("porchlight pkg get", () => {
+  let box: Sandbox;
+  let c1: string;
+  let c2: string;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    c1 = await box.publish("app", V1, "v1");
+    c2 = await box.publish("app", V2, "app/v2");
+  });
+  afterAll(() => box.close());
+
+  const forms: { name: string; spec: () => string; ref: string; lockRef: string; commit: () => string }[] = [
+    {
+      name: "a local path at a branch",
+      spec: () => `${box.up}.git/app@main`,
+      ref: "main",
+      lockRef: "main",
+      commit: () => c2,
+    },
+    {
+      name: "a file:// URL at a tag",
+      spec: () => `file://${box.up}.git/app@v1`,
+      ref: "v1",
+      lockRef: "v1",
+      commit: () => c1,
+    },
+    {
+      name: "a file:// URL at a <directory>/<version> tag",
+      spec: () => `file://${box.up}.git/app@v2`,
+      ref: "v2",
+      lockRef: "app/v2",
+      commit: () => c2,
+    },
+    {
+      name: "a file:// URL at a commit",
+      spec: () => `file://${box.up}.git/app@${c1}`,
+      ref: "<c1>",
+      lockRef: "<c1>",
+      commit: () => c1,
+    },
+    {
+      name: "a file:// URL at an abbreviated commit",
+      spec: () => `file://${box.up}.git/app@${c1.slice(0, 10)}`,
+      ref: "<c1 abbreviated>",
+      lockRef: "<c1 abbreviated>",
+      commit: () => c1.slice(0, 10),
+    },
+    {
+      name: "a file:// URL without a ref (the default branch)",
+      spec: () => `file://${box.up}.git/app`,
+      ref: "main",
+      lockRef: "main",
+      commit: () => c2,
+    },
+  ];
+
+  forms.forEach((form, i) => {
+    it(`fetches from ${form.name}, with the Kptfile upstream and upstreamLock kpt writes`, async () => {
+      const work = box.dir(`get-${i}`);
+      const r = await porchlight(work, "pkg", "get", form.spec(), "app");
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const got = await files(join(work, "app"));
+
+      const commit = form.commit();
+      const ref = form.ref.startsWith("<c1") ? commit : form.ref;
+      const lockRef = form.lockRef.startsWith("<c1") ? commit : form.lockRef;
+      const repo = form.spec().startsWith("file://") ? `file://${box.up}` : box.up;
+      expect(got.Kptfile).toContain(
+        `upstream:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: ${ref}\n  updateStrategy: resource-merge\n`,
+      );
+      expect(got.Kptfile).toContain(
+        `upstreamLock:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: ${lockRef}\n    commit: ${commit}\n`,
+      );
+      expect(Object.keys(got).sort()).toEqual(Object.keys(c1.startsWith(commit) ? V1 : V2).sort());
+      expect(got["db/Kptfile"]).toBeDefined();
+
+      if (!HAVE_KPT) {
+        console.warn("kpt not found: the comparison with kpt pkg get is skipped");
+        return;
+      }
+      const kptWork = box.dir(`get-kpt-${i}`);
+      kpt(kptWork, "pkg", "get", form.spec(), "app");
+      expect(got).toEqual(await files(join(kptWork, "app")));
+    });
+  });
+
+  it("names the local directory after the package directory when none is given", async () => {
+    const work = box.dir("get-default-name");
+    const r = await porchlight(work, "pkg", "get", `file://${box.up}.git/app@v1`);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`into app`);
+    expect((await files(join(work, "app"))).Kptfile).toContain("name: app\n");
+  });
+});

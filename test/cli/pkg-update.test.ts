@@ -1,0 +1,150 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { files, git, kpt, kptAvailable, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
+
+const HAVE_KPT = kptAvailable();
+
+type Edit = (dir: string) => void;
+
+const noEdit: Edit = () => {};
+const localEdits: Edit = (dir) => {
+  const deploy = join(dir, "deploy.yaml");
+  writeFileSync(deploy, readFileSync(deploy, "utf8").replace("replicas: 1", "replicas: 3"));
+  writeFileSync(join(dir, "local.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: mine\n");
+};
+
+describe("porchlight pkg update", () => {
+  let box: Sandbox;
+  let spec: string;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    await box.publish("app", V1, "v1");
+    await box.publish("app", V2, "v2");
+    spec = `file://${box.up}.git/app@v1`;
+  });
+  afterAll(() => box.close());
+
+  /** get at v1 into a git working tree, edit, commit: the package directory. */
+  async function fetched(name: string, edit: Edit, tool: "porchlight" | "kpt"): Promise<string> {
+    const ws = box.dir(name, true);
+    if (tool === "kpt") kpt(ws, "pkg", "get", spec, "app");
+    else expect((await porchlight(ws, "pkg", "get", spec, "app")).code).toBe(0);
+    edit(join(ws, "app"));
+    git(ws, "add", "-A");
+    git(ws, "commit", "-q", "-m", "fetched");
+    return ws;
+  }
+
+  const cases: { strategy: string; edit: Edit; check: (f: Record<string, string>) => void }[] = [
+    {
+      strategy: "resource-merge",
+      edit: localEdits,
+      check: (f) => {
+        expect(f["deploy.yaml"]).toContain("replicas: 3");
+        expect(f["deploy.yaml"]).toContain("image: nginx:2.0");
+        expect(f["local.yaml"]).toBeDefined();
+        expect(f["extra.yaml"]).toBeDefined();
+      },
+    },
+    {
+      strategy: "fast-forward",
+      edit: noEdit,
+      check: (f) => expect(f["deploy.yaml"]).toContain("image: nginx:2.0"),
+    },
+    {
+      strategy: "force-delete-replace",
+      edit: localEdits,
+      check: (f) => {
+        expect(f["deploy.yaml"]).toContain("replicas: 1");
+        expect(f["local.yaml"]).toBeUndefined();
+      },
+    },
+    {
+      strategy: "copy-merge",
+      edit: localEdits,
+      check: (f) => {
+        expect(f["deploy.yaml"]).toContain("image: nginx:2.0");
+        expect(f["local.yaml"]).toBeDefined();
+      },
+    },
+  ];
+
+  for (const c of cases) {
+    it(`moves the package to a new ref with --strategy ${c.strategy}, as kpt does`, async () => {
+      const ws = await fetched(`up-${c.strategy}`, c.edit, "porchlight");
+      const r = await porchlight(ws, "pkg", "update", "app@v2", "--strategy", c.strategy);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("Updated to v2");
+      const got = await files(join(ws, "app"));
+      c.check(got);
+      expect(got.Kptfile).toContain(`    ref: v2\n  updateStrategy: ${c.strategy}\n`);
+      expect(got["db/cm.yaml"]).toContain("size: large");
+
+      if (c.strategy === "copy-merge") return; // kpt v1 has no copy-merge (Porch's strategy)
+      if (!HAVE_KPT) {
+        console.warn("kpt not found: the comparison with kpt pkg update is skipped");
+        return;
+      }
+      const kws = await fetched(`up-kpt-${c.strategy}`, c.edit, "kpt");
+      kpt(kws, "pkg", "update", "app@v2", "--strategy", c.strategy);
+      expect(got).toEqual(await files(join(kws, "app")));
+    });
+  }
+
+  it("uses the ref and strategy the Kptfile records when none is given", async () => {
+    const ws = await fetched("up-recorded", localEdits, "porchlight");
+    const r = await porchlight(join(ws, "app"), "pkg", "update");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Updated to v1");
+  });
+
+  it("merges a README edited on both sides line by line when the edits do not overlap", async () => {
+    const ws = await fetched(
+      "up-readme",
+      (d) => writeFileSync(join(d, "README.md"), "# my app\n\nDeploy it.\n"),
+      "porchlight",
+    );
+    const r = await porchlight(ws, "pkg", "update", "app@v2");
+    expect(r.code).toBe(0);
+    expect((await files(join(ws, "app")))["README.md"]).toBe("# my app\n\nDeploy it with porchlight.\n");
+  });
+});
+
+describe("porchlight pkg diff", () => {
+  let box: Sandbox;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    await box.publish("app", V1, "v1");
+    await box.publish("app", V2, "v2");
+  });
+  afterAll(() => box.close());
+
+  it("shows the local changes since the fetch and the upstream changes up to the ref", async () => {
+    const ws = box.dir("diff");
+    expect((await porchlight(ws, "pkg", "get", `file://${box.up}.git/app@v1`, "app")).code).toBe(0);
+    localEdits(join(ws, "app"));
+    const r = await porchlight(ws, "pkg", "diff", "app@v2");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Local changes since the package was fetched:\n");
+    expect(r.stdout).toContain("--- modified: deploy.yaml\n");
+    expect(r.stdout).toContain("-  replicas: 1\n+  replicas: 3\n");
+    expect(r.stdout).toContain("--- added: local.yaml\n");
+    expect(r.stdout).toMatch(/Upstream changes up to v2 \([0-9a-f]{12}\):\n/);
+    expect(r.stdout).toContain("-        image: nginx:1.0\n+        image: nginx:2.0\n");
+    expect(r.stdout).toContain("--- added: extra.yaml\n");
+    expect(r.stdout).toContain("--- modified: db/cm.yaml\n");
+  });
+
+  it("says so when nothing changed on either side", async () => {
+    const ws = box.dir("diff-none");
+    expect((await porchlight(ws, "pkg", "get", `file://${box.up}.git/app@v1`, "app")).code).toBe(0);
+    const r = await porchlight(join(ws, "app"), "pkg", "diff", ".@v1");
+    expect(r.stdout).toContain("Local changes since the package was fetched: none\n");
+    expect(r.stdout).toContain("): none\n");
+  });
+});
