@@ -1,4 +1,4 @@
-import { Document, isMap, isScalar, type YAMLMap } from "yaml";
+import { Document, isMap } from "yaml";
 import { FunctionError, type FunctionResult, type KrmItem, type ResourceList } from "../types.js";
 import { StarlarkEvalError, StarlarkSyntaxError } from "./errors.js";
 import { execFile } from "./interp.js";
@@ -18,18 +18,13 @@ export const KPT_DIALECT = { set: true, recursion: true, globalReassign: true };
 /** The catalog function's default script name, used when the function config has no metadata.name. */
 export const DEFAULT_PROGRAM_NAME = "stalark-function-run";
 
-const PATH = "config.kubernetes.io/path";
-const INDEX = "config.kubernetes.io/index";
-const INTERNAL_PATH = "internal.config.kubernetes.io/path";
-const INTERNAL_INDEX = "internal.config.kubernetes.io/index";
-
 export interface StarlarkConfig {
   name: string;
   source: string;
 }
 
-function fail(message: string): never {
-  throw new FunctionError(message, [{ message, severity: "error" }]);
+function fail(message: string, before: FunctionResult[] = []): never {
+  throw new FunctionError(message, [...before, { message, severity: "error" }]);
 }
 
 /** Reads the script from a StarlarkRun (fn.kpt.dev/v1alpha1) or a ConfigMap with `data.source`. */
@@ -69,47 +64,22 @@ function loader(module: string): Map<string, Value> {
   );
 }
 
-const keyText = (k: unknown) => String(isScalar(k) ? k.value : k);
-const byKey = (x: { key: unknown }, y: { key: unknown }) => (keyText(x.key) < keyText(y.key) ? -1 : 1);
-
-function defaultPath(doc: Document): void {
-  const meta = doc.get("metadata", true);
-  if (!isMap(meta)) return;
-  const existing: unknown = meta.get("annotations", true);
-  if (existing !== undefined && !isMap(existing)) return;
-  if (isMap(existing) && (existing.has(PATH) || existing.has(INTERNAL_PATH))) return;
-  let annotations: YAMLMap;
-  if (isMap(existing)) annotations = existing;
-  else {
-    annotations = doc.createNode({}) as YAMLMap;
-    meta.set("annotations", annotations);
-    meta.items.sort(byKey);
-  }
-  const kind = String(doc.get("kind") ?? "").toLowerCase();
-  const name = String(doc.getIn(["metadata", "name"]) ?? "");
-  const ns = String(doc.getIn(["metadata", "namespace"]) ?? "");
-  const path = `${ns ? `${ns}/` : ""}${kind}_${name}.yaml`;
-  for (const [k, v] of [
-    [PATH, path],
-    [INTERNAL_PATH, path],
-    [INDEX, "0"],
-    [INTERNAL_INDEX, "0"],
-  ] as const) {
-    if (!annotations.has(k)) annotations.set(doc.createNode(k), doc.createNode(v));
-  }
-  annotations.items.sort(byKey);
-}
-
 export interface RunOptions {
   limits?: Partial<Limits>;
   signal?: AbortSignal;
+  /**
+   * Receives the script's print() output. The catalog function writes it to stderr, which kpt shows under
+   * "Stderr:" and records in results.yaml; a builtin has no stderr, so by default each printed line
+   * becomes an info result (before the error result when the script fails).
+   */
   print?: (msg: string) => void;
 }
 
 /**
  * Runs a StarlarkRun over a ResourceList as the catalog's starlark function does: the script sees
  * `ctx.resource_list` and edits `ctx.resource_list["items"]`; the result is that list. Items removed from
- * the list are deleted; generated items without a path annotation get kpt's default one.
+ * the list are deleted. Generated items get no annotations, as from the catalog function: kpt (and
+ * porchlight's render) files them under `[namespace/]kind_name.yaml`.
  */
 export function runStarlark(input: ResourceList, opts: RunOptions = {}): ResourceList {
   const cfg = readConfig(input.functionConfig);
@@ -130,20 +100,22 @@ export function runStarlark(input: ResourceList, opts: RunOptions = {}): Resourc
       ["environment", new StarDict()],
     ]),
   );
+  const printed: FunctionResult[] = [];
+  const print = opts.print ?? ((message: string) => printed.push({ message, severity: "info" }));
   try {
     execFile(cfg.source, new Map([["ctx", ctx]]), {
       name: cfg.name,
       dialect: KPT_DIALECT,
       limits: opts.limits,
       signal: opts.signal,
-      print: opts.print,
+      print,
       load: loader,
     });
   } catch (e) {
-    if (e instanceof StarlarkSyntaxError || e instanceof StarlarkEvalError) fail(e.message);
+    if (e instanceof StarlarkSyntaxError || e instanceof StarlarkEvalError) fail(e.message, printed);
     throw e;
   }
-  return { ...input, items: outputItems(rl, input.items), results: [...input.results] };
+  return { ...input, items: outputItems(rl, input.items), results: [...input.results, ...printed] };
 }
 
 function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
@@ -167,7 +139,6 @@ function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
     if (orig) v.origin = undefined;
     doc.contents = starToYaml(v, undefined, path) as typeof doc.contents;
     if (orig) v.origin = orig.contents;
-    defaultPath(doc);
     return doc;
   });
 }

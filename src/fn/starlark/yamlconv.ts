@@ -16,10 +16,12 @@ import { HashTable, StarDict } from "./values/dict.js";
 import { StarList, StarTuple } from "./values/list.js";
 
 /**
- * YAML ↔ Starlark conversion that keeps comments, key order and quoting: each dict and list remembers the
- * YAML node it came from, and converting back updates that node in place, reusing every unchanged scalar.
- * As kpt does after a function run, keys that already existed keep their original order and new keys
- * follow in sorted order (Go's yaml.Marshal sorts the keys of a map built by the script).
+ * YAML ↔ Starlark conversion with the result kpt gets from the catalog's starlark function. The function
+ * round-trips every resource through Go maps (`yaml.Marshal`), so its output has sorted keys, block
+ * collections and plain scalars (quoted only where the value needs it); kpt then copies the input's
+ * comments back and restores the input's key order, new keys following in sorted order. Here each dict
+ * and list remembers the YAML node it came from and converting back rewrites that node in place: comments
+ * and key order stay, styles (quotes, flow collections, anchors) are reset as the round trip resets them.
  */
 export function yamlToStar(node: unknown, doc: Document): Value {
   if (isAlias(node)) return yamlToStar(node.resolve(doc), doc);
@@ -60,14 +62,6 @@ function scalarToStar(s: Scalar): Value {
   return String(v);
 }
 
-function sameScalar(node: unknown, v: Value): boolean {
-  if (!isScalar(node)) return false;
-  const old = scalarToStar(node);
-  if (old === v) return true;
-  if (old instanceof StarFloat && v instanceof StarFloat) return old.v === v.v;
-  return typeof old === "bigint" && typeof v === "bigint" && old === v;
-}
-
 function keyOf(pair: Pair): string | undefined {
   const k = isScalar(pair.key) ? pair.key.value : pair.key;
   return k === null || k === undefined ? undefined : String(k);
@@ -77,7 +71,6 @@ function keyOf(pair: Pair): string | undefined {
 export function starToYaml(v: Value, origin: unknown, path: string): Node {
   if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, path);
   if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, path);
-  if (sameScalar(origin, v)) return origin as Scalar;
   let node: Scalar;
   if (v === None) node = new Scalar(null);
   else if (typeof v === "boolean" || typeof v === "string" || isInt(v)) node = new Scalar(v);
@@ -86,6 +79,7 @@ export function starToYaml(v: Value, origin: unknown, path: string): Node {
   if (isScalar(origin)) {
     node.comment = origin.comment;
     node.commentBefore = origin.commentBefore;
+    node.spaceBefore = origin.spaceBefore;
   }
   return node;
 }
@@ -93,6 +87,8 @@ export function starToYaml(v: Value, origin: unknown, path: string): Node {
 function dictToYaml(d: HashTable, path: string): YAMLMap {
   const origin = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
   const map = origin ?? new YAMLMap();
+  map.flow = false;
+  map.anchor = undefined;
   const existing = new Map<string, Pair>();
   for (const p of map.items as Pair[]) {
     const k = keyOf(p);
@@ -105,8 +101,10 @@ function dictToYaml(d: HashTable, path: string): YAMLMap {
     if (typeof e.k !== "string") fail(`${path}: dict key ${typeName(e.k)} is not a string`);
     seen.add(e.k);
     const p = existing.get(e.k);
-    if (p) p.value = starToYaml(e.v, p.value, `${path}.${e.k}`);
-    else added.push(new Pair(new Scalar(e.k), starToYaml(e.v, undefined, `${path}.${e.k}`)));
+    if (p) {
+      p.key = restyledKey(p.key, e.k);
+      p.value = starToYaml(e.v, p.value, `${path}.${e.k}`);
+    } else added.push(new Pair(new Scalar(e.k), starToYaml(e.v, undefined, `${path}.${e.k}`)));
   }
   for (const p of map.items as Pair[]) {
     const k = keyOf(p);
@@ -120,7 +118,20 @@ function dictToYaml(d: HashTable, path: string): YAMLMap {
 function listToYaml(l: StarList | StarTuple, origin: unknown, path: string): YAMLSeq {
   const own = (l as { origin?: unknown }).origin;
   const seq = isSeq(own) ? own : isSeq(origin) ? origin : new YAMLSeq();
+  seq.flow = false;
+  seq.anchor = undefined;
   const old = seq.items.slice();
   seq.items = l.elems.map((e, i) => starToYaml(e, old[i], `${path}[${i}]`));
   return seq;
+}
+
+/** A key as the round trip writes it: plain unless it needs quotes, its comments kept. */
+function restyledKey(key: unknown, text: string): Scalar {
+  const node = new Scalar(text);
+  if (isScalar(key)) {
+    node.comment = key.comment;
+    node.commentBefore = key.commentBefore;
+    node.spaceBefore = key.spaceBefore;
+  }
+  return node;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Document, parseAllDocuments, parseDocument } from "yaml";
 import { runStarlark, starlarkFunction } from "../../../src/fn/starlark/index.js";
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
+import { formatDocument } from "../../../src/kpt/format.js";
 
 function list(items: string, fnConfig: string): ResourceList {
   return {
@@ -132,7 +133,7 @@ source: |
     expect(errorOf(() => runStarlark(rl))).toBe("broken:4:1: got newline, want primary expression");
   });
 
-  it("generates a resource with sorted keys and a default path, and deletes one dropped from the list", () => {
+  it("generates a resource with sorted keys and no annotations (kpt files it), and deletes one dropped from the list", () => {
     const out = runStarlark(
       list(
         RESOURCES,
@@ -159,11 +160,6 @@ source: |
     expect(out.items[1]!.toString()).toBe(`apiVersion: apps/v1
 kind: Deployment
 metadata:
-  annotations:
-    config.kubernetes.io/index: "0"
-    config.kubernetes.io/path: deployment_web.yaml
-    internal.config.kubernetes.io/index: "0"
-    internal.config.kubernetes.io/path: deployment_web.yaml
   name: web
 spec:
   replicas: 3
@@ -257,7 +253,87 @@ source: |
     );
   });
 
-  it("keeps a changed value's comment, quoting of untouched values, and drops deleted keys", () => {
+  it("keeps comments and key order but writes styles as Go's yaml.Marshal does (as kpt shows the output)", () => {
+    const out = runStarlark(
+      list(
+        `# head comment
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: 'web' # the name
+  labels: {zeta: z, alpha: a}
+spec:
+  # replicas comment
+  replicas: 3
+  template:
+    spec:
+      containers:
+        - name: "c" # container
+          image: "nginx"
+          args: ["a", "b"]
+`,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: ns
+source: |
+  for r in ctx.resource_list["items"]:
+    r["metadata"]["namespace"] = "prod"
+    r["spec"]["zzz"] = 1
+`,
+      ),
+    );
+    // What kpt v1.0.0-beta.56 writes for an exec function that returns the same resource with sorted keys,
+    // block style and no comments, as the catalog function does.
+    expect(formatDocument(out.items[0]!, "wide")).toBe(`# head comment
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the name
+  labels:
+    zeta: z
+    alpha: a
+  namespace: prod
+spec:
+  # replicas comment
+  replicas: 3
+  template:
+    spec:
+      containers:
+        - name: c # container
+          image: nginx
+          args:
+            - a
+            - b
+  zzz: 1
+`);
+  });
+
+  it("turns print() output into info results, kept before the error when the script fails", () => {
+    const fc = (body: string) => `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: p
+source: |
+  print("items:", len(ctx.resource_list["items"]))
+${body}`;
+    const ok = runStarlark(list(RESOURCES, fc("")));
+    expect(ok.results).toEqual([{ message: "items: 2", severity: "info" }]);
+    try {
+      runStarlark(list(RESOURCES, fc('  fail("nope")\n')));
+      expect.unreachable();
+    } catch (e) {
+      expect((e as FunctionError).results).toEqual([
+        { message: "items: 2", severity: "info" },
+        { message: "fail: nope", severity: "error" },
+      ]);
+    }
+    const lines: string[] = [];
+    const quiet = runStarlark(list(RESOURCES, fc("")), { print: (m) => lines.push(m) });
+    expect([quiet.results, lines]).toEqual([[], ["items: 2"]]);
+  });
+
+  it("keeps a changed value's comment, needed quotes, and drops deleted keys", () => {
     const out = runStarlark(
       list(
         `apiVersion: v1
