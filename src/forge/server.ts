@@ -41,7 +41,7 @@ export class ForgeServer {
     this.ownedDir = options.dataDir ? null : mkdtempSync(join(tmpdir(), "porchlight-forge-"));
     const dataDir = options.dataDir ?? this.ownedDir!;
     this.dataDir = dataDir;
-    const store = Store.inDir(dataDir, options.now);
+    const store = Store.inDir(options.dataDir, options.now);
     this.core = new ForgeCore(
       store,
       new GitStore(join(dataDir, "repos")),

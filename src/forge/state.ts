@@ -11,12 +11,13 @@ import {
   type UserRec,
 } from "./types.js";
 
-/** Deliveries kept for listing and redelivery; older ones are dropped (GitHub keeps 3 days). */
-const MAX_DELIVERIES = 2000;
+/** Deliveries kept in memory for listing and redelivery; older ones are dropped (GitHub keeps 3 days). */
+const MAX_DELIVERIES = 1000;
 
 /**
  * The forge's metadata: one JSON document kept in memory and written to `<dataDir>/forge.json`
- * after each change, so a forge restarted on the same directory sees the same world.
+ * after each change, so a forge restarted on the same directory sees the same world. Webhook
+ * deliveries stay in memory only: they are large, and a restarted forge starts a fresh log.
  */
 export class Store {
   data: ForgeData;
@@ -27,8 +28,10 @@ export class Store {
   ) {
     this.data =
       file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ForgeData) : emptyData();
+    this.data.deliveries ??= [];
   }
 
+  /** A store persisted in `dir`, or (null) kept in memory only. */
   static inDir(dir: string | null, now: () => Date): Store {
     if (dir) mkdirSync(dir, { recursive: true });
     return new Store(dir ? join(dir, "forge.json") : null, now);
@@ -49,7 +52,7 @@ export class Store {
     }
     if (!this.file) return;
     const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify(this.data));
+    writeFileSync(tmp, JSON.stringify({ ...this.data, deliveries: [] }));
     renameSync(tmp, this.file);
   }
 

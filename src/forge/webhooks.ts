@@ -150,7 +150,6 @@ export class Webhooks {
         err instanceof Error && err.name === "TimeoutError" ? "timed out" : "failed to connect to host";
     } finally {
       d.duration = (Date.now() - started) / 1000;
-      this.store.save();
     }
   }
 }
