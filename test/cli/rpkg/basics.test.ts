@@ -19,6 +19,9 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     const r = await w.rpkg(w.alice, ["get", R]);
     expect(r).toMatchObject({ code: 0, stdout: "" });
     expect(r.stderr).toContain("No package revisions found in acme/blueprints.");
+    expect(r.stderr).toContain("Reading package revisions of acme/blueprints: done (0 found)\n");
+    const tty = await w.rpkg(w.alice, ["get", R], { tty: true });
+    expect(tty.stderr).toContain("\r\x1b[2K✔ Reading package revisions of acme/blueprints (0 found)\n");
   });
 
   it("init creates a draft branch with the files kpt pkg init writes", async () => {
