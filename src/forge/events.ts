@@ -17,17 +17,18 @@ export interface RefChange {
 /** GitHub lists at most 20 commits in a push payload. */
 const MAX_PUSH_COMMITS = 20;
 
-/** Sends a repository event to every installation covering the repository. */
+/** Sends a repository event to every installation covering the repository (or only `onlyAppId`'s). */
 export function emitRepoEvent(
   core: ForgeCore,
   repo: RepoRec,
   event: string,
   body: Record<string, unknown>,
   sender: UserRec,
+  onlyAppId?: number,
 ): void {
   for (const inst of core.store.installationsFor(repo)) {
     const app = core.store.app(inst.appId);
-    if (!app) continue;
+    if (!app || (onlyAppId !== undefined && app.id !== onlyAppId)) continue;
     const payload = {
       ...body,
       repository: repoShape(core, repo, { unixTimes: event === "push", webhook: true }),

@@ -264,6 +264,8 @@ describe("contract: responses match GitHub's OpenAPI description, payloads its w
     const events = new Set(w.forge.webhooks.deliveries.map((d) => `${d.event}.${d.action ?? ""}`));
     expect([...events].sort()).toEqual(
       expect.arrayContaining([
+        "check_run.completed",
+        "check_run.created",
         "check_run.rerequested",
         "check_suite.requested",
         "check_suite.rerequested",

@@ -117,6 +117,12 @@ function applyFields(ctx: Ctx, run: CheckRunRec): void {
   }
 }
 
+/** GitHub sends check_run created/completed to the app that owns the run only. */
+function emitRunEvent(ctx: Ctx, repo: RepoRec, run: CheckRunRec, action: string): void {
+  const check_run = checkRunShape(ctx.core, repo, run, { webhook: true });
+  emitRepoEvent(ctx.core, repo, "check_run", { action, check_run }, actor(ctx), run.appId);
+}
+
 function runFor(ctx: Ctx, repo: RepoRec): CheckRunRec {
   const run = ctx.core.store.data.checkRuns.find(
     (r) => r.id === Number(ctx.params.check_run_id) && r.repoId === repo.id,
@@ -156,6 +162,8 @@ export function checkRoutes(r: Router): void {
     applyFields(ctx, run);
     ctx.core.store.data.checkRuns.push(run);
     suite.updatedAt = ctx.core.store.timestamp();
+    emitRunEvent(ctx, repo, run, "created");
+    if (run.status === "completed") emitRunEvent(ctx, repo, run, "completed");
     return created(checkRunShape(ctx.core, repo, run));
   });
 
@@ -165,7 +173,9 @@ export function checkRoutes(r: Router): void {
     const run = runFor(ctx, repo);
     const next = structuredClone(run);
     applyFields(ctx, next);
+    const completing = run.status !== "completed" && next.status === "completed";
     Object.assign(run, next);
+    if (completing) emitRunEvent(ctx, repo, run, "completed");
     return ok(checkRunShape(ctx.core, repo, run));
   });
 
