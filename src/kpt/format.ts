@@ -253,30 +253,36 @@ function flowText(node: Node | null, key: boolean): string {
 
 /** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */
 function scalarText(node: Scalar, ctx: ScalarContext): string[] {
-  const prefix = anchorPrefix(node) + tagPrefix(node);
+  const prefix = node.anchor || node.tag ? anchorPrefix(node) + tagPrefix(node) : "";
+  const lines = styledLines(node, ctx);
+  if (prefix === "") return lines;
+  lines[0] = prefix + (lines[0] ?? "");
+  return lines;
+}
+
+function styledLines(node: Scalar, ctx: ScalarContext): string[] {
   const value = node.value;
   const source = node.source;
   if (typeof value !== "string") {
-    if (value === null || value === undefined) return [prefix + (source ?? "null")];
-    if (source !== undefined && source !== "") return [prefix + source];
-    return [prefix + String(value)];
+    if (value === null || value === undefined) return [source ?? "null"];
+    if (source !== undefined && source !== "") return [source];
+    return [String(value)];
   }
   const type = node.type;
-  const styled = (s: string[]): string[] => (prefix ? [prefix + (s[0] ?? ""), ...s.slice(1)] : s);
   switch (type) {
     case "QUOTE_DOUBLE":
     case "BLOCK_FOLDED":
-      return styled([quoteDouble(value)]);
+      return [quoteDouble(value)];
     case "QUOTE_SINGLE":
-      return styled([canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)]);
+      return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     case "BLOCK_LITERAL":
-      return styled(literalOrFallback(value, ctx));
+      return literalOrFallback(value, ctx);
     default: {
       const parsedAsIs = type === "PLAIN" && source === value;
-      if (!parsedAsIs && !resolvesAsString(value)) return styled([quoteDouble(value)]);
-      if (value.includes("\n")) return styled(literalOrFallback(value, ctx));
-      if (canPlain(value, ctx)) return styled([value]);
-      return styled([canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)]);
+      if (!parsedAsIs && !resolvesAsString(value)) return [quoteDouble(value)];
+      if (value.includes("\n")) return literalOrFallback(value, ctx);
+      if (canPlain(value, ctx)) return [value];
+      return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     }
   }
 }

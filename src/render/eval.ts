@@ -55,6 +55,7 @@ export async function evalFunction(
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
     sources,
+    checked: new WeakSet<Document>(),
   };
   try {
     outcome.items = await runStep(

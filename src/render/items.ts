@@ -1,4 +1,4 @@
-import { type Document, isMap, Scalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
@@ -107,6 +107,46 @@ function deleteAnnotations(doc: Document, keys: readonly string[]): void {
   if (!isMap(annotations)) return;
   for (const k of keys) annotations.delete(k);
   if (annotations.items.length === 0) (doc.getIn(["metadata"], true) as YAMLMap).delete("annotations");
+}
+
+/** What kpt's transient annotations of an item said, read (and removed) in one pass over its annotations. */
+export interface ItemPlace {
+  path?: string;
+  index?: number;
+  packagePath?: string;
+  seqIndent: SeqIndent;
+}
+
+const TRANSIENT = new Set(TRANSIENT_ANNOTATIONS);
+
+export function takePlace(doc: Document): ItemPlace {
+  const place: ItemPlace = { seqIndent: "compact" };
+  const annotations = doc.getIn(["metadata", "annotations"], true);
+  if (!isMap(annotations)) return place;
+  const found = new Map<string, string>();
+  const keep = [];
+  for (const pair of (annotations as YAMLMap).items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (!TRANSIENT.has(key)) {
+      keep.push(pair);
+      continue;
+    }
+    const v = isScalar(pair.value) ? pair.value.value : pair.value;
+    if (v !== null && v !== undefined) found.set(key, String(v));
+  }
+  place.path =
+    found.get(ANNOTATION.internalPath) ?? found.get(ANNOTATION.path) ?? found.get(LEGACY_ANNOTATION.path);
+  const rawIndex =
+    found.get(ANNOTATION.internalIndex) ?? found.get(ANNOTATION.index) ?? found.get(LEGACY_ANNOTATION.index);
+  const index = rawIndex === undefined ? Number.NaN : Number(rawIndex);
+  if (Number.isInteger(index)) place.index = index;
+  place.packagePath = found.get(ANNOTATION.packagePath);
+  if (found.get(ANNOTATION.seqIndent) === "wide") place.seqIndent = "wide";
+  if (keep.length !== (annotations as YAMLMap).items.length) {
+    (annotations as YAMLMap).items = keep;
+    if (keep.length === 0) (doc.getIn(["metadata"], true) as YAMLMap).delete("annotations");
+  }
+  return place;
 }
 
 /** The file of an item, relative to its package (internal form first, as kpt reads it). */

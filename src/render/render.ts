@@ -84,6 +84,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
     sources: new Map(),
+    checked: new WeakSet(),
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);

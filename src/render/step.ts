@@ -23,6 +23,8 @@ export interface StepContext {
   emit: (event: RenderEvent) => void;
   /** Files of documents that are not mappings (they carry no path annotation), for error messages. */
   sources: Map<Document, string>;
+  /** Documents already found to be KRM resources (a builtin changes documents in place; no need to look again). */
+  checked: WeakSet<Document>;
 }
 
 export interface Step {
@@ -63,10 +65,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     ? { image: name, exitCode: 0, results: [] }
     : { exec: name, exitCode: 0, results: [] };
   let output: ResourceList;
+  let ranProcess = false;
+  // A builtin may add to the very array it was given: remember what it got before it runs.
+  const given = new Set(selected);
   try {
-    checkKrm(selected, ctx.sources);
+    checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);
     const process = runner.kind !== "builtin";
+    ranProcess = process;
     const input = step.validator && !process ? selected.map((d) => d.clone()) : selected;
     if (process) assignIds(input);
     const list: ResourceList = { items: input, results: [] };
@@ -82,9 +88,18 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   ctx.emit({ type: "pass", name, ms: performance.now() - started, results: output.results });
   if (step.validator) return items;
   const after = filtered ? merge(items, selected, output.items) : output.items;
-  clearIds(output.items);
-  placeNewItems(output.items, step.packageDir);
-  checkPaths(output.items);
+  if (ranProcess) {
+    clearIds(output.items);
+    placeNewItems(output.items, step.packageDir);
+    checkPaths(output.items);
+  } else {
+    // A builtin hands back the documents it was given, changed in place: only new ones need a place.
+    const created = output.items.filter((d) => !given.has(d));
+    if (created.length > 0) {
+      placeNewItems(created, step.packageDir);
+      checkPaths(output.items);
+    }
+  }
   return after;
 }
 
@@ -122,8 +137,10 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
 }
 
 /** kpt refuses to hand a function anything but KRM resources. */
-function checkKrm(items: readonly Document[], sources: ReadonlyMap<Document, string>): void {
+function checkKrm(items: readonly Document[], ctx: StepContext): void {
+  const sources = ctx.sources;
   for (const doc of items) {
+    if (ctx.checked.has(doc)) continue;
     const missing = !apiVersionOf(doc)
       ? "apiVersion"
       : !kindOf(doc)
@@ -136,6 +153,7 @@ function checkKrm(items: readonly Document[], sources: ReadonlyMap<Document, str
         `input resource list must contain only KRM resources: ${itemPath(doc) ?? sources.get(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
       );
     }
+    ctx.checked.add(doc);
   }
 }
 

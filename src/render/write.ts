@@ -6,7 +6,7 @@ import { formatDocuments, type SeqIndent } from "../kpt/format.js";
 import type { KptPackage } from "../kpt/package.js";
 import { getAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
-import { itemIndex, itemPath, itemSeqIndent, setKptAnnotation, stripTransient } from "./items.js";
+import { itemPath, setKptAnnotation, takePlace } from "./items.js";
 
 /** Every file the packages' resources were read from (Kptfiles included), tree-relative. */
 export function resourceFilePaths(pkg: KptPackage): string[] {
@@ -26,8 +26,15 @@ export function treePathOf(
   packageDirs: ReadonlyMap<string, string>,
   fallbackDir: string,
 ): string {
-  const path = itemPath(doc) ?? "";
-  const pkgAbs = getAnnotation(doc, ANNOTATION.packagePath);
+  return fileOf(itemPath(doc) ?? "", getAnnotation(doc, ANNOTATION.packagePath), packageDirs, fallbackDir);
+}
+
+function fileOf(
+  path: string,
+  pkgAbs: string | undefined,
+  packageDirs: ReadonlyMap<string, string>,
+  fallbackDir: string,
+): string {
   const dir = (pkgAbs !== undefined ? packageDirs.get(pkgAbs) : undefined) ?? fallbackDir;
   const joined = posix.normalize(dir === "" ? path : `${dir}/${path}`);
   if (joined.startsWith("../") || joined === ".." || posix.isAbsolute(joined)) {
@@ -53,26 +60,23 @@ export function itemsToTree(
 ): FileTree {
   const after: FileTree = new Map(before);
   for (const p of sourceFiles) after.delete(p);
-  const byFile = new Map<string, { doc: Document; index: number; order: number }[]>();
+  const byFile = new Map<string, { doc: Document; index: number; order: number; style: SeqIndent }[]>();
   items.forEach((doc, order) => {
-    const file = treePathOf(doc, packageDirs, rootDir);
+    const place = takePlace(doc);
+    const file = fileOf(place.path ?? "", place.packagePath, packageDirs, rootDir);
     let list = byFile.get(file);
     if (!list) {
       list = [];
       byFile.set(file, list);
     }
-    list.push({ doc, index: itemIndex(doc) ?? Number.MAX_SAFE_INTEGER, order });
+    list.push({ doc, index: place.index ?? Number.MAX_SAFE_INTEGER, order, style: place.seqIndent });
   });
   for (const [file, list] of byFile) {
     list.sort((a, b) => a.index - b.index || a.order - b.order);
-    const docs: Document[] = [];
-    const styles: SeqIndent[] = [];
-    for (const { doc } of list) {
-      styles.push(itemSeqIndent(doc));
-      stripTransient(doc);
-      docs.push(doc);
-    }
-    const text = formatDocuments(docs, styles);
+    const text = formatDocuments(
+      list.map((e) => e.doc),
+      list.map((e) => e.style),
+    );
     const old = before.get(file);
     after.set(file, old && old.toString("utf8") === text ? old : Buffer.from(text, "utf8"));
   }
