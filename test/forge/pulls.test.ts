@@ -162,6 +162,36 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
     expect(c.message).toBe(`two files (#${pr.number})`);
   });
 
+  it("rebase-merges by replaying the commits, refuses drafts", async () => {
+    await wd.commit("drafts/rebase", { "d/one": "1\n" });
+    const tip = await wd.commit("drafts/rebase", { "d/two": "2\n" });
+    const { data: draft } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "wip",
+      head: "drafts/rebase",
+      base: "main",
+      draft: true,
+    });
+    await expect(w.octokit.rest.pulls.merge({ ...repo, pull_number: draft.number })).rejects.toMatchObject({
+      status: 405,
+    });
+    await w.octokit.rest.pulls.update({ ...repo, pull_number: draft.number, state: "closed" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "rebase",
+      head: "drafts/rebase",
+      base: "main",
+    });
+    const { data: m } = await w.octokit.rest.pulls.merge({
+      ...repo,
+      pull_number: pr.number,
+      merge_method: "rebase",
+    });
+    expect(m.sha).not.toBe(tip);
+    const { data: log } = await w.octokit.rest.repos.listCommits({ ...repo, sha: "main", per_page: 2 });
+    expect(log.map((c) => c.commit.message)).toEqual(["change d/two", "change d/one"]);
+  });
+
   it("edits a pull request (edited with changes) and reviews it as a collaborator", async () => {
     await wd.commit("drafts/review", { "c/x": "x\n" });
     const { data: pr } = await w.octokit.rest.pulls.create({

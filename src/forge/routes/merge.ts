@@ -21,6 +21,7 @@ export async function mergePull(ctx: Ctx, repo: RepoRec, issue: IssueRec): Promi
   if (!["merge", "squash", "rebase"].includes(method))
     throw invalidField("PullRequest", "merge_method", method);
   if (issue.state !== "open" || pull.merged) throw notMergeable();
+  if (pull.draft) throw new ApiError(405, "Pull Request is still a draft");
   if (typeof ctx.body.sha === "string" && ctx.body.sha !== pull.headSha) {
     throw new ApiError(409, "Head branch was modified. Review and try the merge again.");
   }
