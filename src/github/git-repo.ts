@@ -141,6 +141,19 @@ export class GitRepo {
     return out?.toString("utf8").trim() || undefined;
   }
 
+  /** The commits of fetched `head` not reachable from fetched `base`, newest first, with their authors. */
+  async log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
+    const out = await this.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
+    return out
+      .toString("utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const [sha, name, email] = l.split("\0") as [string, string, string];
+        return { sha, name, email };
+      });
+  }
+
   async changedPaths(base: string, head: string): Promise<string[]> {
     const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     return out.toString("utf8").split("\0").filter(Boolean);

@@ -7,6 +7,7 @@ import type { GitRepo } from "./git-repo.js";
 import type {
   CheckRunInput,
   CheckRunState,
+  CommitInfo,
   Permission,
   PullRequest,
   PushResult,
@@ -346,6 +347,47 @@ export class OctokitRepo implements RepoPort {
         if ((e as { status?: number }).status === 404) return undefined;
         throw e;
       }
+    });
+  }
+
+  async listCommits(base: string, head: string): Promise<CommitInfo[]> {
+    const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
+    const commits = await this.git.log(b, h);
+    return commits.map((c) => ({ sha: c.sha, author: { name: c.name, email: c.email } }));
+  }
+
+  ensureIssue(input: {
+    marker: string;
+    label: string;
+    title: string;
+    body: string;
+  }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
+    return this.call(`writing issue "${input.title}"`, async () => {
+      const { data: issues } = await this.octokit.rest.issues.listForRepo({
+        ...this.id,
+        state: "open",
+        labels: input.label,
+        per_page: 100,
+      });
+      const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+      if (!mine) {
+        const { data } = await this.octokit.rest.issues.create({
+          ...this.id,
+          title: input.title,
+          body: input.body,
+          labels: [input.label],
+        });
+        return { number: data.number, action: "created" as const };
+      }
+      if (mine.body === input.body && mine.title === input.title)
+        return { number: mine.number, action: "unchanged" as const };
+      await this.octokit.rest.issues.update({
+        ...this.id,
+        issue_number: mine.number,
+        title: input.title,
+        body: input.body,
+      });
+      return { number: mine.number, action: "updated" as const };
     });
   }
 }

@@ -141,4 +141,41 @@ export interface RepoPort {
 
   /** A file's text at `ref`, or undefined when absent. */
   getFile(path: string, ref: string): Promise<string | undefined>;
+
+  /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
+  listCommits(base: string, head: string): Promise<CommitInfo[]>;
+  /**
+   * Finds the open issue labelled `label` whose body carries `marker` and edits it, or opens it; never
+   * duplicates, and an equal body is not written.
+   */
+  ensureIssue(input: {
+    marker: string;
+    label: string;
+    title: string;
+    body: string;
+  }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }>;
+}
+
+export interface CommitInfo {
+  sha: string;
+  author: CommitAuthor;
+}
+
+/** A repository the app's installation can reach, as fan-out selects and names them. */
+export interface InstallationRepository {
+  id: RepoId;
+  /** `owner/name`. */
+  fullName: string;
+  topics: string[];
+  defaultBranch: string;
+  cloneUrl: string;
+  archived: boolean;
+}
+
+/** The installation as a whole: its repositories, and the door to each. */
+export interface InstallationPort {
+  /** Every repository of the installation, with topics (one paginated REST listing). */
+  listRepositories(): Promise<InstallationRepository[]>;
+  /** The RepoPort of one of them (the same instance for the same repository). */
+  repo(repository: InstallationRepository): RepoPort;
 }

@@ -4,6 +4,7 @@ import type {
   CheckRunInput,
   CheckRunState,
   CommitAuthor,
+  CommitInfo,
   Permission,
   PullRequest,
   PushResult,
@@ -54,6 +55,7 @@ export class FakeRepo implements RepoPort {
   readonly checkRuns: FakeCheckRun[] = [];
   readonly permissions = new Map<string, Permission>();
   readonly deletedBranches: string[] = [];
+  readonly issues: { number: number; title: string; body: string; labels: string[] }[] = [];
   readonly calls: string[] = [];
   defaultBranch = "main";
   beforePush?: (branch: string) => void;
@@ -427,6 +429,33 @@ export class FakeRepo implements RepoPort {
   async getFile(path: string, ref: string): Promise<string | undefined> {
     this.calls.push("getFile");
     return this.commitOf(this.resolve(ref)).tree.get(path)?.toString("utf8");
+  }
+
+  async listCommits(base: string, head: string): Promise<CommitInfo[]> {
+    this.calls.push("listCommits");
+    const inBase = this.ancestors(this.resolve(base));
+    return [...this.ancestors(this.resolve(head))]
+      .filter((s) => !inBase.has(s))
+      .map((s) => ({ sha: s, author: this.commitOf(s).author }));
+  }
+
+  async ensureIssue(input: {
+    marker: string;
+    label: string;
+    title: string;
+    body: string;
+  }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
+    this.calls.push("ensureIssue");
+    const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));
+    if (!mine) {
+      const number = this.nextId++;
+      this.issues.push({ number, title: input.title, body: input.body, labels: [input.label] });
+      return { number, action: "created" };
+    }
+    if (mine.body === input.body && mine.title === input.title)
+      return { number: mine.number, action: "unchanged" };
+    Object.assign(mine, { title: input.title, body: input.body });
+    return { number: mine.number, action: "updated" };
   }
 }
 
