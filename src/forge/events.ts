@@ -119,7 +119,9 @@ export async function onRefChanges(
       commits = await Promise.all(shas.slice(-MAX_PUSH_COMMITS).map((s) => pushCommit(core, repo, s)));
     }
     const forced = !created && !deleted && !(await core.git.isAncestor(dir, ch.before, ch.after));
-    const headCommit = deleted ? null : (commits.at(-1) ?? (await pushCommit(core, repo, ch.after)));
+    // A tag names a tag object; the head commit is the commit it points at.
+    const peeled = deleted ? null : ((await core.git.resolve(dir, ch.after)) ?? ch.after);
+    const headCommit = peeled ? (commits.at(-1) ?? (await pushCommit(core, repo, peeled))) : null;
     const html = `${core.urls.web}/${repo.ownerLogin}/${repo.name}`;
     emitRepoEvent(
       core,

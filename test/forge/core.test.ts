@@ -65,6 +65,15 @@ describe("forge core: auth, repos, refs, contents, git", () => {
     expect(push.payload).toMatchObject({ ref: "refs/heads/drafts/app/v1", created: true });
     expect((push.payload.commits as { added: string[] }[])[0]?.added).toEqual(["Kptfile"]);
     expect(w.forge.webhooks.find("create")).toHaveLength(1);
+    await git(dir, "tag", "-a", "app/v1", "-m", "app v1");
+    await git(dir, "push", "-q", "origin", "app/v1");
+    await w.forge.webhooks.idle();
+    expect(w.forge.webhooks.find("create").at(-1)?.payload).toMatchObject({ ref: "app/v1", ref_type: "tag" });
+    const tagPush = w.forge.webhooks.find("push").at(-1)!.payload;
+    expect(tagPush).toMatchObject({
+      ref: "refs/tags/app/v1",
+      head_commit: { id: await git(dir, "rev-parse", "HEAD") },
+    });
   });
 
   it("refuses git without credentials", async () => {
