@@ -13,7 +13,7 @@ import {
   type PullRequestInfo,
   type RefInfo,
 } from "../../lifecycle/index.js";
-import type { CliIO } from "../io.js";
+import { type CliIO, UsageError } from "../io.js";
 import type { Progress } from "../progress.js";
 import { RpkgError } from "./errors.js";
 
@@ -53,12 +53,12 @@ export interface Repository {
 
 export function parseRepositoryArg(full: string | undefined, verb: string): { owner: string; repo: string } {
   if (!full) {
-    throw new RpkgError(
-      `rpkg ${verb} needs --repository=OWNER/REPO: the GitHub repository holding the packages`,
+    throw new UsageError(
+      `rpkg ${verb} needs --repository=OWNER/REPO: the GitHub repository holding the packages (or set GITHUB_REPOSITORY)`,
     );
   }
   const m = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)$/.exec(full);
-  if (!m) throw new RpkgError(`--repository "${full}" is not OWNER/REPO (for example acme/blueprints)`);
+  if (!m) throw new UsageError(`--repository "${full}" is not OWNER/REPO (for example acme/blueprints)`);
   return { owner: m[1] as string, repo: (m[2] as string).replace(/\.git$/, "") };
 }
 

@@ -154,6 +154,8 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect((await w.rpkg(w.alice, ["init", R])).code).toBe(2);
     expect((await w.rpkg(w.alice, ["get", R, "--bogus"])).code).toBe(2);
     expect((await w.rpkg(w.alice, ["frobnicate"])).code).toBe(2);
+    expect((await w.rpkg(w.alice, ["get"])).code).toBe(2);
+    expect((await w.rpkg(w.alice, ["get", "--repository=not-a-repo"])).code).toBe(2);
     expect((await w.rpkg("", ["get", R])).code).toBe(1);
   });
 

@@ -96,6 +96,27 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(kf.upstreamLock.git.ref).toBe("basens/v2");
   });
 
+  it("an upgrade that conflicts pushes nothing and lists the conflicts", async () => {
+    const readme = (to: string) => (dir: string) => setData(join(dir, "README.md"), "## Description", to);
+    expect((await w.rpkg(w.alice, ["copy", "web/v1", "--workspace=docs", DOWN])).code).toBe(0);
+    await edit(DOWN, "deploy.web.docs", "web-docs", readme("## About this deployment"));
+    expect((await w.publish("acme/deploy", "deploy.web.docs")).stdout).toContain("deploy.web.v2");
+    expect((await w.rpkg(w.alice, ["copy", "basens/v2", "--workspace=docs", UP])).code).toBe(0);
+    await edit(UP, "blueprints.basens.docs", "basens-docs", readme("## Summary"));
+    expect((await w.publish("acme/blueprints", "blueprints.basens.docs")).stdout).toContain(
+      "blueprints.basens.v3",
+    );
+
+    const r = await w.rpkg(w.alice, ["upgrade", "web/v2", "--workspace=conflicted", DOWN]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "upgrading web/v2 to basens/v3 conflicts with its local changes; nothing was pushed:",
+    );
+    expect(r.stderr).toMatch(/ {2}web\/README\.md:\d+-\d+: /);
+    const get = await w.rpkg(w.alice, ["get", DOWN, "--workspace=conflicted"]);
+    expect(get.stdout).toBe("");
+  });
+
   it("refuses to upgrade a draft, and a package with no upstream", async () => {
     const draft = await w.rpkg(w.alice, ["upgrade", "deploy.web.up", "--workspace=x", DOWN]);
     expect(draft.stderr).toContain("must be Published, not Draft");
