@@ -11,6 +11,7 @@ import { assignIds, clearIds, itemIndex, itemPath, placeNewItems } from "./items
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
+import { restoreFromInput } from "./sync.js";
 
 export interface StepContext {
   env: RenderEnv;
@@ -78,7 +79,10 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const list: ResourceList = { items: input, results: [] };
     if (step.functionConfig) list.functionConfig = step.functionConfig;
     output = await runner.run(step.spec, list, ctx.env.run);
-    if (process) clearIds(input);
+    if (process) {
+      restoreFromInput(input, output.items);
+      clearIds(input);
+    }
   } catch (e) {
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);

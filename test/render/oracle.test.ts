@@ -161,6 +161,21 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.code).toBe(1);
   });
 
+  it("gives back the comments and field order a function dropped when it re-encoded its input", async () => {
+    const js =
+      "rl.items = rl.items.map(i => Object.fromEntries(Object.entries(i).reverse())); rl.items.forEach(i => { i.metadata.namespace = 'ns' })";
+    const { pl, kpt } = await both({
+      Kptfile: kptfile(
+        "pkg",
+        `pipeline:\n  mutators:\n  - exec: $JS\n    configMap:\n      js: ${JSON.stringify(js)}\n`,
+      ),
+      "deploy.yaml":
+        "# the app\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app # its name\nspec:\n  # how many\n  replicas: 2\n  template:\n    spec:\n      containers:\n      - name: c # main\n        image: nginx\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["deploy.yaml"]).toContain("# how many");
+  });
+
   it("refuses resources that are not KRM with kpt's message", async () => {
     const { pl, kpt } = await both({
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
