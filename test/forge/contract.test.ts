@@ -267,6 +267,7 @@ describe("contract: responses match GitHub's OpenAPI description, payloads its w
         "check_run.completed",
         "check_run.created",
         "check_run.rerequested",
+        "check_suite.completed",
         "check_suite.requested",
         "check_suite.rerequested",
         "create.",

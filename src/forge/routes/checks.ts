@@ -118,9 +118,20 @@ function applyFields(ctx: Ctx, run: CheckRunRec): void {
 }
 
 /** GitHub sends check_run created/completed to the app that owns the run only. */
-function emitRunEvent(ctx: Ctx, repo: RepoRec, run: CheckRunRec, action: string): void {
+async function emitRunEvent(ctx: Ctx, repo: RepoRec, run: CheckRunRec, action: string): Promise<void> {
   const check_run = checkRunShape(ctx.core, repo, run, { webhook: true });
   emitRepoEvent(ctx.core, repo, "check_run", { action, check_run }, actor(ctx), run.appId);
+  if (action === "completed") await emitSuiteCompleted(ctx, repo, run.suiteId);
+}
+
+/** When the last run of a suite completes, its app gets `check_suite.completed`. */
+async function emitSuiteCompleted(ctx: Ctx, repo: RepoRec, suiteId: number): Promise<void> {
+  const suite = ctx.core.store.data.checkSuites.find((s) => s.id === suiteId);
+  const runs = ctx.core.store.data.checkRuns.filter((r) => r.suiteId === suiteId);
+  if (!suite || runs.some((r) => r.status !== "completed")) return;
+  const head = await ctx.core.git.commit(repoDir(ctx, repo), suite.headSha);
+  const check_suite = checkSuiteShape(ctx.core, repo, suite, head, { webhook: true });
+  emitRepoEvent(ctx.core, repo, "check_suite", { action: "completed", check_suite }, actor(ctx), suite.appId);
 }
 
 function runFor(ctx: Ctx, repo: RepoRec): CheckRunRec {
@@ -162,12 +173,12 @@ export function checkRoutes(r: Router): void {
     applyFields(ctx, run);
     ctx.core.store.data.checkRuns.push(run);
     suite.updatedAt = ctx.core.store.timestamp();
-    emitRunEvent(ctx, repo, run, "created");
-    if (run.status === "completed") emitRunEvent(ctx, repo, run, "completed");
+    await emitRunEvent(ctx, repo, run, "created");
+    if (run.status === "completed") await emitRunEvent(ctx, repo, run, "completed");
     return created(checkRunShape(ctx.core, repo, run));
   });
 
-  r.add("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", "token", (ctx) => {
+  r.add("PATCH", "/repos/{owner}/{repo}/check-runs/{check_run_id}", "token", async (ctx) => {
     requireApp(ctx);
     const repo = repoFor(ctx, "write");
     const run = runFor(ctx, repo);
@@ -175,7 +186,7 @@ export function checkRoutes(r: Router): void {
     applyFields(ctx, next);
     const completing = run.status !== "completed" && next.status === "completed";
     Object.assign(run, next);
-    if (completing) emitRunEvent(ctx, repo, run, "completed");
+    if (completing) await emitRunEvent(ctx, repo, run, "completed");
     return ok(checkRunShape(ctx.core, repo, run));
   });
 
