@@ -44,6 +44,40 @@ export interface ConnectOptions {
   repo: RepoId;
   /** Where the bare cache clone lives. */
   cacheDir: string;
+  /** Waits between retries of a rate-limited request (default: a timer). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Rate-limited requests are retried this many times, waiting what GitHub asks (at most a minute). */
+const RATE_LIMIT_RETRIES = 3;
+const MAX_WAIT_S = 60;
+
+/**
+ * GitHub's secondary rate limits answer 403 or 429 with `retry-after`: wait and retry here, at the
+ * door, as the design asks, instead of failing the user's command. A wait longer than a minute (the
+ * primary limit exhausted for the hour) fails with GitHub's message.
+ */
+function retryRateLimited(octokit: Octokit, sleep: (ms: number) => Promise<void>): void {
+  octokit.hook.wrap("request", async (request, options) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await request(options);
+      } catch (e) {
+        const err = e as {
+          status?: number;
+          message?: string;
+          response?: { headers?: Record<string, unknown> };
+        };
+        const retryAfter = Number(err.response?.headers?.["retry-after"]);
+        const limited =
+          (err.status === 403 || err.status === 429) &&
+          (Number.isFinite(retryAfter) || /rate limit/i.test(err.message ?? ""));
+        const wait = Number.isFinite(retryAfter) ? retryAfter : 1;
+        if (!limited || attempt >= RATE_LIMIT_RETRIES || wait > MAX_WAIT_S) throw e;
+        await sleep(wait * 1000);
+      }
+    }
+  });
 }
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -66,6 +100,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     userAgent: "porchlight-cli",
     ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
   });
+  retryRateLimited(octokit, opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))));
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {

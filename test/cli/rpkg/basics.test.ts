@@ -159,6 +159,21 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect((await w.rpkg("", ["get", R])).code).toBe(1);
   });
 
+  it("waits out GitHub's secondary rate limit instead of failing", async () => {
+    const pulls = { method: "POST", route: "/repos/{owner}/{repo}/pulls" };
+    const before = w.forge.requestLog.count(pulls);
+    w.forge.rateLimit.secondary({ everyNthMutation: 1, retryAfter: 0 });
+    const r = await w.rpkg(w.alice, ["propose", "blueprints.apps.web.first", R]);
+    w.forge.rateLimit.secondary(null);
+    expect(w.forge.requestLog.count(pulls) - before).toBe(4);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("secondary rate limit");
+    w.forge.rateLimit.secondary({ everyNthMutation: 2, retryAfter: 0 });
+    const ok = await w.rpkg(w.alice, ["propose", "blueprints.apps.web.first", R]);
+    w.forge.rateLimit.secondary(null);
+    expect(ok).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first proposed\n" });
+  });
+
   it("a read-only user cannot create drafts and is told why", async () => {
     const r = await w.rpkg(w.carol, ["init", "other", R, "--workspace=w"]);
     expect(r.code).toBe(1);
