@@ -176,6 +176,7 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
       status: 405,
     });
     await w.octokit.rest.pulls.update({ ...repo, pull_number: draft.number, state: "closed" });
+    await wd.commit("main", { "main-moved": "yes\n" });
     const { data: pr } = await w.octokit.rest.pulls.create({
       ...repo,
       title: "rebase",
@@ -190,6 +191,10 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
     expect(m.sha).not.toBe(tip);
     const { data: log } = await w.octokit.rest.repos.listCommits({ ...repo, sha: "main", per_page: 2 });
     expect(log.map((c) => c.commit.message)).toEqual(["change d/two", "change d/one"]);
+    const { data: files } = await w.octokit.rest.repos.getContent({ ...repo, path: "" });
+    expect(Array.isArray(files) && files.map((f) => f.name)).toEqual(
+      expect.arrayContaining(["d", "main-moved"]),
+    );
   });
 
   it("edits a pull request (edited with changes) and reviews it as a collaborator", async () => {

@@ -8,6 +8,34 @@ import { repoDir } from "./objects.js";
 import { moveRef } from "./refs.js";
 
 const notMergeable = () => new ApiError(405, "Pull Request is not mergeable");
+const notRebaseable = () => new ApiError(405, "This branch can't be rebased");
+
+/**
+ * Replays the commits of `head` missing from `base` on top of it, as GitHub's rebase merge does.
+ * Each step is a cherry-pick computed by `git merge-tree`: a throwaway commit with the current
+ * tree and the picked commit's parent makes that parent the merge base.
+ */
+async function rebase(
+  ctx: Ctx,
+  dir: string,
+  base: string,
+  head: string,
+  who: { name: string; email: string },
+): Promise<string> {
+  const git = ctx.core.git;
+  const mergeBase = (await git.mergeBase(dir, base, head)) ?? base;
+  let current = base;
+  for (const sha of await git.revList(dir, head, [mergeBase])) {
+    const c = (await git.commit(dir, sha))!;
+    if (c.parents.length !== 1) throw notRebaseable();
+    const tree = (await git.commit(dir, current))!.tree;
+    const synthetic = await git.commitTree(dir, tree, [c.parents[0]!], "rebase step\n", who);
+    const picked = await git.mergeTree(dir, synthetic, sha);
+    if (!("tree" in picked)) throw notRebaseable();
+    current = await git.commitTree(dir, picked.tree, [current], c.message, c.author, who);
+  }
+  return current;
+}
 
 /**
  * `PUT /pulls/{n}/merge`: merge (two parents), squash (one) or rebase (replayed commits, only
@@ -41,14 +69,7 @@ export async function mergePull(ctx: Ctx, repo: RepoRec, issue: IssueRec): Promi
     const message = `${title ?? `${issue.title} (#${issue.number})`}\n\n${extra ?? ""}`.trimEnd();
     newSha = await ctx.core.git.commitTree(dir, merged.tree, [baseSha], `${message}\n`, who);
   } else {
-    if (!(await ctx.core.git.isAncestor(dir, baseSha, pull.headSha))) {
-      throw new ApiError(405, "This branch can't be rebased");
-    }
-    newSha = baseSha;
-    for (const sha of await ctx.core.git.revList(dir, pull.headSha, [baseSha])) {
-      const c = (await ctx.core.git.commit(dir, sha))!;
-      newSha = await ctx.core.git.commitTree(dir, c.tree, [newSha], c.message, c.author, who);
-    }
+    newSha = await rebase(ctx, dir, baseSha, pull.headSha, who);
   }
   try {
     await moveRef(ctx, repo, `refs/heads/${pull.baseRef}`, newSha, { expectOld: baseSha, force: false });
