@@ -17,8 +17,11 @@ describe("examples/hello-world", () => {
     const deployment = items.find((i) => i.kind === "Deployment");
     expect(deployment?.metadata.namespace).toBe("hello");
     expect(deployment?.metadata.labels?.["app.kubernetes.io/part-of"]).toBe("hello-world");
-    expect(run.stdout).toContain("replicas: 2 # kpt-set: ${replicas}");
-    expect(run.stdout).toContain("image: nginxdemos/hello:plain-text # kpt-set: ${image}:${tag}");
+    const setter = (name: string) => `\${${name}}`;
+    expect(run.stdout).toContain(`replicas: 2 # kpt-set: ${setter("replicas")}`);
+    expect(run.stdout).toContain(
+      `image: nginxdemos/hello:plain-text # kpt-set: ${setter("image")}:${setter("tag")}`,
+    );
     expect(run.stderr).toContain('[PASS] "gcr.io/kpt-fn/kubeconform:v0.1.1"');
   });
 });
