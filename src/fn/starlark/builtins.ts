@@ -3,8 +3,9 @@ import { fail } from "./errors.js";
 import { parseIntLiteral } from "./intparse.js";
 import { dictUpdate } from "./methods/dict.js";
 import { attrNames, getAttr, hasAttr } from "./methods/index.js";
-import { elementsOf, iterate, lengthOf } from "./ops.js";
+import { elementsOf, iterArg, lengthOf } from "./ops.js";
 import type { Thread } from "./thread.js";
+import { decodeRune, encodeRune, fromBytes, runeCount, toBytes } from "./utf8.js";
 import { Builtin, type BuiltinImpl } from "./values/callable.js";
 import { compare, equals } from "./values/compare.js";
 import { Bytes, isInt, None, normInt, StarFloat, truth, typeName, type Value } from "./values/core.js";
@@ -19,7 +20,8 @@ function minmax(name: string, sign: number): Impl {
   return (thread, args, kwargs) => {
     const [key] = unpack(name, [], kwargs, ["key?"]);
     if (args.length === 0) fail(`${name}: got 0 arguments, want at least 1`);
-    const elems = args.length === 1 ? iterate(args[0]!) : args;
+    const elems = args.length === 1 ? elementsOf(args[0]!) : args;
+    if (elems === undefined) return fail(`${name}: ${typeName(args[0]!)} value is not iterable`);
     if (elems.length === 0) fail(`${name}: empty sequence`);
     let best = elems[0]!;
     let bestKey = key && key !== None ? thread.call(key, [best]) : best;
@@ -35,10 +37,10 @@ function minmax(name: string, sign: number): Impl {
 }
 
 function hashString(s: string): number {
-  // Go starlark's string hash is FNV-1a over the UTF-8 bytes (32-bit), returned as an int.
+  // Go starlark's string hash is FNV-1a over the bytes (32-bit), returned as an int.
   let h = 2166136261;
-  for (const b of Buffer.from(s, "utf8")) {
-    h ^= b;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
     h = Math.imul(h, 16777619) >>> 0;
   }
   return h;
@@ -72,11 +74,11 @@ const IMPLS: Record<string, Impl> = {
   },
   all(_t, args, kwargs) {
     const [x] = positional("all", args, kwargs, 1);
-    return iterate(x!).every(truth);
+    return iterArg("all", 1, x!).every(truth);
   },
   any(_t, args, kwargs) {
     const [x] = positional("any", args, kwargs, 1);
-    return iterate(x!).some(truth);
+    return iterArg("any", 1, x!).some(truth);
   },
   bool(_t, args, kwargs) {
     const [x] = positional("bool", args, kwargs, 0, 1);
@@ -85,7 +87,7 @@ const IMPLS: Record<string, Impl> = {
   bytes(_t, args, kwargs) {
     const [x] = positional("bytes", args, kwargs, 1);
     if (x instanceof Bytes) return x;
-    if (typeof x === "string") return new Bytes(Buffer.from(x, "utf8").toString("latin1"));
+    if (typeof x === "string") return new Bytes(x);
     const elems = elementsOf(x!);
     if (elems === undefined) fail(`bytes: got ${typeName(x!)}, want string, bytes, or iterable of ints`);
     return new Bytes(elems.map((e) => String.fromCharCode(wantInt("bytes", "x", e) & 255)).join(""));
@@ -96,7 +98,7 @@ const IMPLS: Record<string, Impl> = {
     if (n < 0) fail(`chr: Unicode code point ${n} out of range (<0)`);
     if (n > 0x10ffff)
       fail(`chr: Unicode code point U+${n.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
-    return String.fromCodePoint(n);
+    return encodeRune(n);
   },
   dict(thread, args, kwargs) {
     const d = new StarDict();
@@ -111,7 +113,7 @@ const IMPLS: Record<string, Impl> = {
   enumerate(thread, args, kwargs) {
     const [x, s] = unpack("enumerate", args, kwargs, ["iterable", "start?"]);
     const start = s === undefined ? 0 : wantInt("enumerate", "start", s);
-    const elems = iterate(x!);
+    const elems = iterArg("enumerate", "iterable", x!);
     thread.budget.charge(elems.length);
     return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
   },
@@ -137,7 +139,7 @@ const IMPLS: Record<string, Impl> = {
   hash(_t, args, kwargs) {
     const [x] = positional("hash", args, kwargs, 1);
     if (typeof x === "string") return hashString(x);
-    if (x instanceof Bytes) return hashString(Buffer.from(x.b, "latin1").toString("utf8"));
+    if (x instanceof Bytes) return hashString(x.b);
     hashKey(x!);
     return fail(`hash: unsupported type ${typeName(x!)}`);
   },
@@ -165,7 +167,7 @@ const IMPLS: Record<string, Impl> = {
   list(thread, args, kwargs) {
     const [x] = positional("list", args, kwargs, 0, 1);
     if (x === undefined) return new StarList();
-    const elems = iterate(x).slice();
+    const elems = iterArg("list", 1, x).slice();
     thread.budget.charge(elems.length + 1);
     return new StarList(elems);
   },
@@ -178,9 +180,10 @@ const IMPLS: Record<string, Impl> = {
       return x.b.charCodeAt(0);
     }
     const s = wantString("ord", "c", x!);
-    const cps = [...s];
-    if (cps.length !== 1) fail(`ord: string encodes ${Buffer.byteLength(s)} Unicode code points, want 1`);
-    return cps[0]!.codePointAt(0)!;
+    const d = s === "" ? undefined : decodeRune(s, 0);
+    if (d === undefined || d.size !== s.length)
+      fail(`ord: string encodes ${runeCount(s)} Unicode code points, want 1`);
+    return d.r;
   },
   print(thread, args, kwargs) {
     const [sep] = unpack("print", [], kwargs, ["sep?"]);
@@ -209,20 +212,20 @@ const IMPLS: Record<string, Impl> = {
   },
   reversed(thread, args, kwargs) {
     const [x] = positional("reversed", args, kwargs, 1);
-    const elems = iterate(x!).slice().reverse();
+    const elems = iterArg("reversed", 1, x!).slice().reverse();
     thread.budget.charge(elems.length);
     return new StarList(elems);
   },
   set(thread, args, kwargs) {
     const [x] = positional("set", args, kwargs, 0, 1);
     const s = new StarSet();
-    if (x !== undefined) for (const e of iterate(x)) s.add(e);
+    if (x !== undefined) for (const e of iterArg("set", 1, x)) s.add(e);
     thread.budget.charge(s.size + 1);
     return s;
   },
   sorted(thread, args, kwargs) {
     const [x, key, rev] = unpack("sorted", args, kwargs, ["iterable", "key?", "reverse?"]);
-    const elems = iterate(x!).slice();
+    const elems = iterArg("sorted", "iterable", x!).slice();
     thread.budget.charge(elems.length);
     const keys = key && key !== None ? elems.map((e) => thread.call(key, [e])) : elems;
     const idx = elems.map((_, i) => i);
@@ -235,14 +238,15 @@ const IMPLS: Record<string, Impl> = {
   },
   str(_t, args, kwargs) {
     const [x] = positional("str", args, kwargs, 1);
-    if (x instanceof Bytes) return Buffer.from(x.b, "latin1").toString("utf8");
+    // the same bytes, with invalid UTF-8 replaced by the encoding of U+FFFD
+    if (x instanceof Bytes) return toBytes(fromBytes(x.b));
     return str(x!);
   },
   tuple(_t, args, kwargs) {
     const [x] = positional("tuple", args, kwargs, 0, 1);
     if (x === undefined) return new StarTuple([]);
     if (x instanceof StarTuple) return x;
-    return new StarTuple(iterate(x).slice());
+    return new StarTuple(iterArg("tuple", 1, x).slice());
   },
   type(_t, args, kwargs) {
     const [x] = positional("type", args, kwargs, 1);
@@ -250,7 +254,11 @@ const IMPLS: Record<string, Impl> = {
   },
   zip(thread, args, kwargs) {
     positional("zip", [], kwargs, 0);
-    const seqs = args.map(iterate);
+    const seqs = args.map((a, i) => {
+      const e = elementsOf(a);
+      if (e === undefined) fail(`zip: argument #${i + 1} is not iterable: ${typeName(a)}`);
+      return e;
+    });
     const n = seqs.length === 0 ? 0 : Math.min(...seqs.map((s) => s.length));
     thread.budget.charge(n);
     const out: Value[] = [];

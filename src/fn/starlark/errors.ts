@@ -1,4 +1,5 @@
 import type { Pos } from "./ast.js";
+import { fromBytes } from "./utf8.js";
 
 /** A scanner, parser or resolver error: prints as Go starlark does, `file:line:col: message`. */
 export class StarlarkSyntaxError extends Error {
@@ -7,7 +8,7 @@ export class StarlarkSyntaxError extends Error {
     readonly pos: Pos,
     readonly msg: string,
   ) {
-    super(`${file}:${pos.line}:${pos.col}: ${msg}`);
+    super(`${file}:${pos.line}:${pos.col}: ${fromBytes(msg)}`);
     this.name = "StarlarkSyntaxError";
   }
 }
@@ -38,7 +39,7 @@ export class StarlarkEvalError extends Error {
   }
 }
 
-/** Shorthand for throwing a run-time error from value code. */
+/** Shorthand for throwing a run-time error from value code; the message is built from byte strings. */
 export function fail(message: string): never {
-  throw new StarlarkEvalError(message);
+  throw new StarlarkEvalError(fromBytes(message));
 }

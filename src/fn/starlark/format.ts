@@ -1,4 +1,5 @@
 import { fail } from "./errors.js";
+import { decodeRune, encodeRune } from "./utf8.js";
 import type { Kwargs } from "./values/callable.js";
 import { isInt, StarFloat, typeName, type Value } from "./values/core.js";
 import { HashTable } from "./values/dict.js";
@@ -93,10 +94,14 @@ export function percentFormat(format: string, args: Value): string {
         break;
       case "c":
         if (typeof arg === "string") {
-          if ([...arg].length !== 1) fail(`%c format requires a single-character string`);
+          if (arg === "" || decodeRune(arg, 0).size !== arg.length)
+            fail("%c format requires a single-character string");
           out += arg;
-        } else if (isInt(arg)) out += String.fromCodePoint(Number(arg));
-        else fail(`%c format requires int or single-character string, not ${typeName(arg)}`);
+        } else if (isInt(arg)) {
+          const r = Number(arg);
+          if (!(r >= 0 && r <= 0x10ffff)) fail(`%c format requires a valid Unicode code point, got ${arg}`);
+          out += encodeRune(r);
+        } else fail(`%c format requires int or single-character string, not ${typeName(arg)}`);
         break;
       default:
         if ("dioxXeEfFgG".includes(verb)) out += formatNumber(arg, verb);
@@ -121,7 +126,7 @@ export function formatMethod(format: string, args: Value[], kwargs: Kwargs): str
         i += 2;
         continue;
       }
-      fail("format: single '}' in format");
+      fail("single '}' in format");
     }
     if (c !== "{") {
       out += c;
@@ -134,7 +139,7 @@ export function formatMethod(format: string, args: Value[], kwargs: Kwargs): str
       continue;
     }
     const close = format.indexOf("}", i);
-    if (close < 0) fail("format: unmatched '{' in format");
+    if (close < 0) fail("unmatched '{' in format");
     let field = format.slice(i + 1, close);
     i = close + 1;
     let conv = "s";
@@ -142,24 +147,23 @@ export function formatMethod(format: string, args: Value[], kwargs: Kwargs): str
     if (bang >= 0) {
       conv = field.slice(bang + 1);
       field = field.slice(0, bang);
-      if (conv !== "s" && conv !== "r") fail(`format: unknown conversion "${conv}"`);
+      if (conv !== "s" && conv !== "r") fail(`unknown conversion "${conv}"`);
     }
-    if (field.includes(":")) fail("format: format spec features not supported in replacement fields");
+    if (field.includes(":")) fail("format spec features not supported in replacement fields");
     let arg: Value;
     if (field === "") {
-      if (manual) fail("format: cannot switch from manual field specification to automatic field numbering");
-      if (auto >= args.length) fail("format: tuple index out of range");
+      if (manual) fail("cannot switch from manual field specification to automatic field numbering");
+      if (auto >= args.length) fail("tuple index out of range");
       arg = args[auto++]!;
     } else if (/^\d+$/.test(field)) {
-      if (auto > 0)
-        fail("format: cannot switch from automatic field numbering to manual field specification");
+      if (auto > 0) fail("cannot switch from automatic field numbering to manual field specification");
       manual = true;
       const n = Number(field);
-      if (n >= args.length) fail("format: tuple index out of range");
+      if (n >= args.length) fail("tuple index out of range");
       arg = args[n]!;
     } else {
       const kw = kwargs.find(([k]) => k === field);
-      if (!kw) fail(`format: keyword ${field} not found`);
+      if (!kw) fail(`keyword ${field} not found`);
       arg = kw[1];
     }
     out += conv === "r" ? repr(arg) : str(arg);

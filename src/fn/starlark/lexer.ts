@@ -1,6 +1,7 @@
 import type { Pos } from "./ast.js";
 import { StarlarkSyntaxError } from "./errors.js";
 import { unquote } from "./quote.js";
+import { toBytes } from "./utf8.js";
 
 /** Token kinds: punctuation and keywords are their own text; the rest are upper-case names. */
 export type TokenKind = string;
@@ -231,7 +232,7 @@ export class Lexer {
       const raw = this.src.slice(start, this.i);
       if (KEYWORDS.has(raw)) return { kind: raw, pos, raw };
       if (RESERVED.has(raw)) return { kind: "ILLEGAL", pos, raw };
-      return { kind: "IDENT", pos, raw };
+      return { kind: "IDENT", pos, raw: toBytes(raw) };
     }
     switch (c) {
       case "[":

@@ -6,6 +6,7 @@ import { HashTable, StarDict, StarSet } from "./values/dict.js";
 import { intAdd, intBitop, intFloorDiv, intMod, intMul, intSub, intToFloat } from "./values/int.js";
 import { StarList, StarRange, StarTuple } from "./values/list.js";
 import { repr } from "./values/repr.js";
+import { StringIterable } from "./values/strings.js";
 
 /** Charges memory for values built by operators (strings and sequences). */
 export type Charge = (cells: number) => void;
@@ -218,7 +219,7 @@ function truthOf(x: Value): boolean {
 
 /** Length of a sequence or mapping, or -1 if the value has none. */
 export function lengthOf(x: Value): number {
-  if (typeof x === "string") return Buffer.byteLength(x, "utf8");
+  if (typeof x === "string") return x.length;
   if (x instanceof StarList || x instanceof StarTuple) return x.elems.length;
   if (x instanceof HashTable) return x.size;
   if (x instanceof Bytes) return x.b.length;
@@ -362,6 +363,7 @@ export function slice(x: Value, lo?: Value, hi?: Value, step?: Value): Value {
 export function elementsOf(x: Value): Value[] | undefined {
   if (x instanceof StarList || x instanceof StarTuple) return x.elems;
   if (x instanceof HashTable) return x.keys();
+  if (x instanceof StringIterable) return x.elements();
   if (x instanceof StarRange) {
     const n = x.length;
     const out: number[] = new Array(n);
@@ -369,6 +371,13 @@ export function elementsOf(x: Value): Value[] | undefined {
     return out;
   }
   return undefined;
+}
+
+/** An iterable argument of a builtin, failing as Go's Unpack*Args do: `f: for parameter p: got T, want iterable`. */
+export function iterArg(fname: string, param: string | number, x: Value): Value[] {
+  const e = elementsOf(x);
+  if (e === undefined) fail(`${fname}: for parameter ${param}: got ${typeName(x)}, want iterable`);
+  return e;
 }
 
 export function iterate(x: Value): Value[] {

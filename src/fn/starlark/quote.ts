@@ -1,4 +1,9 @@
-/** Decoding of string and bytes literals (Go starlark's syntax.unquote). Bytes decode to a latin1 string. */
+import { toBytes } from "./utf8.js";
+
+/**
+ * Decoding of string and bytes literals (Go starlark's syntax.unquote). Both decode to byte strings (one
+ * char per byte, see utf8.ts): a string literal to the UTF-8 encoding of its text.
+ */
 
 export type Unquoted = { value: string; bytes: boolean } | { error: string };
 
@@ -15,10 +20,6 @@ const SIMPLE: Record<string, string> = {
   '"': '"',
 };
 
-function utf8Latin1(s: string): string {
-  return Buffer.from(s, "utf8").toString("latin1");
-}
-
 export function unquote(quoted: string): Unquoted {
   let raw = false;
   let bytes = false;
@@ -30,13 +31,12 @@ export function unquote(quoted: string): Unquoted {
   }
   const triple = q.length >= 6 && q.slice(0, 3) === q.slice(-3) && q[0] === q[1] && q[1] === q[2];
   const body = triple ? q.slice(3, -3) : q.slice(1, -1);
-  if (raw) return { value: bytes ? utf8Latin1(body) : body, bytes };
-  if (!body.includes("\\")) return { value: bytes ? utf8Latin1(body) : body, bytes };
+  if (raw || !body.includes("\\")) return { value: toBytes(body), bytes };
   let out = "";
   for (let i = 0; i < body.length; ) {
     const c = body[i]!;
     if (c !== "\\") {
-      out += bytes ? utf8Latin1(c) : c;
+      out += bytes ? toBytes(c) : c;
       i++;
       continue;
     }
@@ -84,11 +84,12 @@ export function unquote(quoted: string): Unquoted {
       if ((n >= 0xd800 && n < 0xe000) || n > 0x10ffff)
         return { error: `invalid Unicode code point \\${e}${hex}` };
       const ch = String.fromCodePoint(n);
-      out += bytes ? utf8Latin1(ch) : ch;
+      out += bytes ? toBytes(ch) : ch;
       i += 2 + len;
       continue;
     }
     return { error: `invalid escape sequence \\${e}` };
   }
-  return { value: out, bytes };
+  // A string literal's \x and octal escapes are ASCII only, so `out` is text; a bytes literal's is bytes.
+  return { value: bytes ? out : toBytes(out), bytes };
 }

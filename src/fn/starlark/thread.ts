@@ -2,6 +2,7 @@ import type { FunctionDef } from "./ast.js";
 import { fail } from "./errors.js";
 import { Budget, DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { DialectOptions } from "./resolve.js";
+import { fromBytes } from "./utf8.js";
 import type { CallContext, Kwargs } from "./values/callable.js";
 import type { Value } from "./values/core.js";
 
@@ -43,7 +44,7 @@ export class Thread implements CallContext {
   }
 
   print(msg: string): void {
-    this.opts.print?.(msg);
+    this.opts.print?.(fromBytes(msg));
   }
 
   load(module: string): Map<string, Value> {

@@ -11,15 +11,17 @@ import {
   YAMLSeq,
 } from "yaml";
 import { fail } from "./errors.js";
+import { fromBytes, toBytes } from "./utf8.js";
 import { isInt, None, StarFloat, typeName, type Value } from "./values/core.js";
 import { HashTable, StarDict } from "./values/dict.js";
 import { StarList, StarTuple } from "./values/list.js";
+import { yamlKeyCompare } from "./yamlsort.js";
 
 /**
  * YAML ↔ Starlark conversion with the result kpt gets from the catalog's starlark function. The function
  * round-trips every resource through Go maps (`yaml.Marshal`), so its output has sorted keys, block
  * collections and plain scalars (quoted only where the value needs it); kpt then copies the input's
- * comments back and restores the input's key order, new keys following in sorted order. Here each dict
+ * comments back and restores the input's key order, new keys following in yaml.v3 key order. Here each dict
  * and list remembers the YAML node it came from and converting back rewrites that node in place: comments
  * and key order stay, styles (quotes, flow collections, anchors) are reset as the round trip resets them.
  */
@@ -44,14 +46,14 @@ export function yamlToStar(node: unknown, doc: Document): Value {
 }
 
 function scalarKey(k: unknown): Value {
-  if (typeof k === "string") return k;
-  return String(k);
+  return toBytes(String(k));
 }
 
 function scalarToStar(s: Scalar): Value {
   const v = s.value;
   if (v === null || v === undefined) return None;
-  if (typeof v === "boolean" || typeof v === "string") return v;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "string") return toBytes(v);
   if (typeof v === "bigint") return v;
   if (typeof v === "number") {
     const src = s.source ?? String(v);
@@ -73,7 +75,8 @@ export function starToYaml(v: Value, origin: unknown, path: string): Node {
   if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, path);
   let node: Scalar;
   if (v === None) node = new Scalar(null);
-  else if (typeof v === "boolean" || typeof v === "string" || isInt(v)) node = new Scalar(v);
+  else if (typeof v === "string") node = new Scalar(fromBytes(v));
+  else if (typeof v === "boolean" || isInt(v)) node = new Scalar(v);
   else if (v instanceof StarFloat) node = new Scalar(v.v);
   else return fail(`${path}: cannot convert ${typeName(v)} to YAML`);
   if (isScalar(origin)) {
@@ -99,18 +102,19 @@ function dictToYaml(d: HashTable, path: string): YAMLMap {
   const seen = new Set<string>();
   for (const e of d.map.values()) {
     if (typeof e.k !== "string") fail(`${path}: dict key ${typeName(e.k)} is not a string`);
-    seen.add(e.k);
-    const p = existing.get(e.k);
+    const key = fromBytes(e.k);
+    seen.add(key);
+    const p = existing.get(key);
     if (p) {
-      p.key = restyledKey(p.key, e.k);
+      p.key = restyledKey(p.key, key);
       p.value = starToYaml(e.v, p.value, `${path}.${e.k}`);
-    } else added.push(new Pair(new Scalar(e.k), starToYaml(e.v, undefined, `${path}.${e.k}`)));
+    } else added.push(new Pair(new Scalar(key), starToYaml(e.v, undefined, `${path}.${e.k}`)));
   }
   for (const p of map.items as Pair[]) {
     const k = keyOf(p);
     if (k !== undefined && seen.has(k)) kept.push(p);
   }
-  added.sort((a, b) => ((keyOf(a) ?? "") < (keyOf(b) ?? "") ? -1 : 1));
+  added.sort((a, b) => yamlKeyCompare(keyOf(a) ?? "", keyOf(b) ?? ""));
   map.items = [...kept, ...added];
   return map;
 }

@@ -74,7 +74,7 @@ const sections: Record<string, Case[]> = {
       'x = ("hello".find("l"), "hello".rfind("l"), "hello".find("z"), "hello".count("l"))',
       "(2, 3, -1, 2)",
     ],
-    ["index missing", 'x = "hello".index("z")', "error: index: substring not found"],
+    ["index missing", 'x = "hello".index("z")', "error: substring not found"],
     ["starts/ends", 'x = ("hello".startswith("he"), "hello".endswith(("x", "lo")))', "(True, True)"],
     ["replace", 'x = "aaa".replace("a", "b", 2)', '"bba"'],
     [
@@ -92,7 +92,7 @@ const sections: Record<string, Case[]> = {
       'x = ("prefix-x".removeprefix("prefix-"), "x.yaml".removesuffix(".yaml"))',
       '("x", "x")',
     ],
-    ["splitlines", 'x = "a\\nb\\r\\nc".splitlines()', '["a", "b", "c"]'],
+    ["splitlines splits on \\n only, as Go", 'x = "a\\nb\\r\\nc\\n".splitlines()', '["a", "b\\r", "c"]'],
     ["elems", 'x = list("ab".elems())', '["a", "b"]'],
     ["not iterable", "def f():\n  for c in 'abc': pass\nx = f()", "error: string value is not iterable"],
     ["no such method", 'x = "a".nope()', "error: string has no .nope field or method"],

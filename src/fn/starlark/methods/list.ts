@@ -9,7 +9,7 @@ import type { MethodTable } from "./types.js";
 
 export function listExtend(thread: Thread, l: StarList, iterable: Value): void {
   const elems = elementsOf(iterable);
-  if (elems === undefined) fail(`extend: got ${typeName(iterable)}, want iterable`);
+  if (elems === undefined) fail(`extend: for parameter 1: got ${typeName(iterable)}, want iterable`);
   thread.budget.charge(elems.length);
   for (const e of elems.slice()) l.elems.push(e);
 }

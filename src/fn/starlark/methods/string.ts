@@ -1,28 +1,62 @@
-import { noArgs, optInt, positional, unpack, wantInt, wantString } from "../args.js";
+import { noArgs, optInt, positional, wantInt, wantString } from "../args.js";
 import { fail } from "../errors.js";
 import { formatMethod } from "../format.js";
 import { elementsOf } from "../ops.js";
+import {
+  decodeLastRune,
+  decodeRune,
+  isCasedRune,
+  isDigit,
+  isLetter,
+  isLower,
+  isSpace,
+  isTitle,
+  isUpper,
+  mapRunes,
+  runeCount,
+  runes,
+  toLowerRune,
+  toTitleRune,
+  toUpperRune,
+} from "../utf8.js";
 import { None, typeName, type Value } from "../values/core.js";
 import { StarList, StarTuple } from "../values/list.js";
+import { StringIterable } from "../values/strings.js";
 import type { MethodTable } from "./types.js";
 
-const WS = /[\s\u0085]/u;
-
+/** Go's strings.Trim{,Left,Right}Func with unicode.IsSpace, or with a cutset of runes. */
 function stripChars(s: string, chars: string | undefined, left: boolean, right: boolean): string {
-  const isStrip = (c: string) => (chars === undefined ? WS.test(c) : chars.includes(c));
+  const cut = chars === undefined ? undefined : new Set([...runes(chars)].map((x) => x.r));
+  const isStrip = (r: number) => (cut === undefined ? isSpace(r) : cut.has(r));
   let a = 0;
   let b = s.length;
-  if (left) while (a < b && isStrip(s[a]!)) a++;
-  if (right) while (b > a && isStrip(s[b - 1]!)) b--;
+  if (left)
+    while (a < b) {
+      const d = decodeRune(s, a);
+      if (!isStrip(d.r)) break;
+      a += d.size;
+    }
+  if (right)
+    while (b > a) {
+      const d = decodeLastRune(s, b);
+      if (!isStrip(d.r)) break;
+      b -= d.size;
+    }
   return s.slice(a, b);
 }
 
 function strip(name: string, left: boolean, right: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [c] = positional(name, args, kwargs, 0, 1);
-    const chars = c === undefined || c === None ? undefined : wantString(name, "cutset", c);
-    return stripChars(s, chars, left, right);
+    const chars = c === undefined ? "" : wantStringAt(name, 1, c);
+    return stripChars(s, chars === "" ? undefined : chars, left, right);
   };
+}
+
+/** Go's `%s: for parameter %d: got T, want string` of UnpackPositionalArgs. */
+function wantStringAt(name: string, n: number, v: Value): string {
+  if (typeof v !== "string") fail(`${name}: for parameter ${n}: got ${typeName(v)}, want string`);
+  return v;
 }
 
 function bounds(name: string, s: string, start?: Value, end?: Value): [number, number] {
@@ -35,12 +69,12 @@ function bounds(name: string, s: string, start?: Value, end?: Value): [number, n
 function find(name: string, last: boolean, strict: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [sub, start, end] = positional(name, args, kwargs, 1, 3);
-    const needle = wantString(name, "sub", sub!);
+    const needle = wantStringAt(name, 1, sub!);
     const [a, b] = bounds(name, s, start, end);
-    const hay = s.slice(a, b);
+    const hay = a < b ? s.slice(a, b) : "";
     const i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
-    if (i < 0 || b < a) {
-      if (strict) fail(`${name}: substring not found`);
+    if (i < 0) {
+      if (strict) fail("substring not found");
       return -1;
     }
     return a + i;
@@ -51,52 +85,76 @@ function affix(name: string, atEnd: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [x, start, end] = positional(name, args, kwargs, 1, 3);
     const [a, b] = bounds(name, s, start, end);
-    const sub = s.slice(a, b);
-    const test = (p: Value) => {
-      const ps = wantString(name, atEnd ? "suffix" : "prefix", p);
-      return atEnd ? sub.endsWith(ps) : sub.startsWith(ps);
-    };
-    if (x instanceof StarTuple) return x.elems.some(test);
-    if (typeof x !== "string") fail(`${name}: got ${typeName(x!)}, want string or tuple of strings`);
+    const sub = a < b ? s.slice(a, b) : "";
+    const test = (p: string) => (atEnd ? sub.endsWith(p) : sub.startsWith(p));
+    if (x instanceof StarTuple)
+      return x.elems.some((p, i) => {
+        if (typeof p !== "string") fail(`${name}: want string, got ${typeName(p)}, for element ${i}`);
+        return test(p);
+      });
+    if (typeof x !== "string") fail(`${name}: got ${typeName(x!)}, want string or tuple of string`);
     return test(x);
   };
 }
 
+/** Go's strings.Fields (max < 0), splitspace and rsplitspace: fields separated by unicode.IsSpace runs. */
 function splitWhitespace(s: string, max: number, fromRight: boolean): string[] {
-  const words = s.split(/[\s\u0085]+/u).filter((w) => w !== "");
-  if (max < 0 || words.length <= max + 1) return words;
-  if (!fromRight) {
-    // keep the remainder of the string (after max splits) as the last word, stripped on the left only
-    let rest = stripChars(s, undefined, true, false);
-    const out: string[] = [];
-    for (let i = 0; i < max; i++) {
-      const m = /[\s\u0085]+/u.exec(rest)!;
-      out.push(rest.slice(0, m.index));
-      rest = rest.slice(m.index + m[0].length);
+  const res: string[] = [];
+  if (!fromRight || max < 0) {
+    let start = -1;
+    for (const { r, i } of runes(s)) {
+      if (isSpace(r)) {
+        if (start >= 0) {
+          if (max >= 0 && res.length === max) break;
+          res.push(s.slice(start, i));
+          start = -1;
+        }
+      } else if (start === -1) start = i;
     }
-    out.push(rest);
-    return out;
+    if (start >= 0) {
+      // a field cut short by maxsplit runs to the end of the string
+      res.push(max >= 0 && res.length === max ? s.slice(start) : fieldAt(s, start));
+    }
+    return res;
   }
-  let rest = stripChars(s, undefined, false, true);
-  const out: string[] = [];
-  for (let i = 0; i < max; i++) {
-    const m = /[\s\u0085]+(?=[^\s\u0085]*$)/u.exec(rest)!;
-    out.unshift(rest.slice(m.index + m[0].length));
-    rest = rest.slice(0, m.index);
+  let end = -1;
+  let i = s.length;
+  while (i > 0) {
+    const d = decodeLastRune(s, i);
+    if (isSpace(d.r)) {
+      if (end >= 0) {
+        if (res.length === max) break;
+        res.push(s.slice(i, end));
+        end = -1;
+      }
+    } else if (end < 0) end = i;
+    i -= d.size;
   }
-  out.unshift(rest);
-  return out;
+  if (end >= 0) res.push(s.slice(0, end));
+  return res.reverse();
+}
+
+/** The field starting at `start`: up to the next space. */
+function fieldAt(s: string, start: number): string {
+  let i = start;
+  while (i < s.length) {
+    const d = decodeRune(s, i);
+    if (isSpace(d.r)) break;
+    i += d.size;
+  }
+  return s.slice(start, i);
 }
 
 function split(name: string, fromRight: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
-    const [sepv, maxv] = unpack(name, args, kwargs, ["sep?", "maxsplit?"]);
-    const max = maxv === undefined || maxv === None ? -1 : wantInt(name, "maxsplit", maxv);
+    const [sepv, maxv] = positional(name, args, kwargs, 0, 2);
+    const max = maxv === undefined ? -1 : wantInt(name, "maxsplit", maxv);
     let parts: string[];
     if (sepv === undefined || sepv === None) parts = splitWhitespace(s, max, fromRight);
     else {
-      const sep = wantString(name, "sep", sepv);
-      if (sep === "") fail(`${name}: empty separator`);
+      if (typeof sepv !== "string") fail(`split: got ${typeName(sepv)} for separator, want string`);
+      const sep = sepv;
+      if (sep === "") fail("split: empty separator");
       const all = s.split(sep);
       if (max < 0 || all.length <= max + 1) parts = all;
       else if (!fromRight) parts = [...all.slice(0, max), all.slice(max).join(sep)];
@@ -109,7 +167,7 @@ function split(name: string, fromRight: boolean) {
 function partition(name: string, last: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [sepv] = positional(name, args, kwargs, 1);
-    const sep = wantString(name, "sep", sepv!);
+    const sep = wantStringAt(name, 1, sepv!);
     if (sep === "") fail(`${name}: empty separator`);
     const i = last ? s.lastIndexOf(sep) : s.indexOf(sep);
     if (i < 0) return new StarTuple(last ? ["", "", s] : [s, "", ""]);
@@ -124,18 +182,46 @@ function predicate(name: string, test: (s: string) => boolean) {
   };
 }
 
-const hasCased = (s: string) => s.toLowerCase() !== s.toUpperCase();
+const hasCased = (s: string) => {
+  for (const { r } of runes(s)) if (isCasedRune(r)) return true;
+  return false;
+};
+const upper = (s: string) => mapRunes(s, toUpperRune);
+const lower = (s: string) => mapRunes(s, toLowerRune);
 
+/** Go's string_title: title case after an uncased rune, lower case after a cased one. */
 function title(s: string): string {
-  let prevLetter = false;
-  let out = "";
-  for (const c of s) {
-    const letter = c.toLowerCase() !== c.toUpperCase();
-    out += letter ? (prevLetter ? c.toLowerCase() : c.toUpperCase()) : c;
-    prevLetter = letter;
-  }
-  return out;
+  let prevCased = false;
+  return mapRunes(s, (r) => {
+    const out = prevCased ? toLowerRune(r) : toTitleRune(r);
+    prevCased = isCasedRune(out);
+    return out;
+  });
 }
+
+/** Go's string_istitle. */
+function isTitleCase(s: string): boolean {
+  let cased = false;
+  let prevCased = false;
+  for (const { r } of runes(s)) {
+    if ((r >= 0x41 && r <= 0x5a) || isTitle(r)) {
+      if (prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else if (isLower(r)) {
+      if (!prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else if (isUpper(r)) return false;
+    else prevCased = false;
+  }
+  return cased;
+}
+
+const every = (s: string, f: (r: number) => boolean) => {
+  for (const { r } of runes(s)) if (!f(r)) return false;
+  return s !== "";
+};
 
 function na(name: string, f: (s: string) => Value) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
@@ -144,24 +230,24 @@ function na(name: string, f: (s: string) => Value) {
   };
 }
 
-function view(list: Value[]): StarList {
-  return new StarList(list);
+function iterable(name: string, ords: boolean, codepoints: boolean) {
+  return na(name, (s) => new StringIterable(s, ords, codepoints));
 }
 
 export const STRING_METHODS: MethodTable<string> = {
-  capitalize: na("capitalize", (s) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase()),
+  capitalize: na("capitalize", (s) => mapRunes(s, (r, i) => (i === 0 ? toTitleRune(r) : toLowerRune(r)))),
   count(_t, s, args, kwargs) {
     const [sub, start, end] = positional("count", args, kwargs, 1, 3);
-    const needle = wantString("count", "sub", sub!);
+    const needle = wantStringAt("count", 1, sub!);
     const [a, b] = bounds("count", s, start, end);
-    const hay = s.slice(a, b);
-    if (needle === "") return [...hay].length + 1;
+    const hay = a < b ? s.slice(a, b) : "";
+    if (needle === "") return runeCount(hay) + 1;
     return hay.split(needle).length - 1;
   },
-  elems: na("elems", (s) => view([...s])),
-  elem_ords: na("elem_ords", (s) => view([...Buffer.from(s, "utf8")])),
-  codepoints: na("codepoints", (s) => view([...s])),
-  codepoint_ords: na("codepoint_ords", (s) => view([...s].map((c) => c.codePointAt(0)!))),
+  elems: iterable("elems", false, false),
+  elem_ords: iterable("elem_ords", true, false),
+  codepoints: iterable("codepoints", false, true),
+  codepoint_ords: iterable("codepoint_ords", true, true),
   endswith: affix("endswith", true),
   startswith: affix("startswith", false),
   find: find("find", false, false),
@@ -169,27 +255,26 @@ export const STRING_METHODS: MethodTable<string> = {
   index: find("index", false, true),
   rindex: find("rindex", true, true),
   format: (_t, s, args, kwargs) => formatMethod(s, args, kwargs),
-  isalnum: predicate("isalnum", (s) => s !== "" && /^[\p{L}\p{N}]+$/u.test(s)),
-  isalpha: predicate("isalpha", (s) => s !== "" && /^\p{L}+$/u.test(s)),
-  isdigit: predicate("isdigit", (s) => s !== "" && /^\p{Nd}+$/u.test(s)),
-  islower: predicate("islower", (s) => hasCased(s) && s === s.toLowerCase()),
-  isupper: predicate("isupper", (s) => hasCased(s) && s === s.toUpperCase()),
-  isspace: predicate("isspace", (s) => s !== "" && /^[\s\u0085]+$/u.test(s)),
-  istitle: predicate("istitle", (s) => hasCased(s) && title(s) === s),
+  isalnum: predicate("isalnum", (s) => every(s, (r) => isLetter(r) || isDigit(r))),
+  isalpha: predicate("isalpha", (s) => every(s, isLetter)),
+  isdigit: predicate("isdigit", (s) => every(s, isDigit)),
+  islower: predicate("islower", (s) => hasCased(s) && s === lower(s)),
+  isupper: predicate("isupper", (s) => hasCased(s) && s === upper(s)),
+  isspace: predicate("isspace", (s) => every(s, isSpace)),
+  istitle: predicate("istitle", isTitleCase),
   join(_t, s, args, kwargs) {
     const [it] = positional("join", args, kwargs, 1);
     const elems = elementsOf(it!);
-    if (elems === undefined) fail(`join: got ${typeName(it!)}, want iterable`);
+    if (elems === undefined) fail(`join: for parameter 1: got ${typeName(it!)}, want iterable`);
     return elems
-      .map((e, i) => {
+      .map((e) => {
         if (typeof e !== "string") fail(`join: in list, want string, got ${typeName(e)}`);
-        void i;
         return e;
       })
       .join(s);
   },
-  lower: na("lower", (s) => s.toLowerCase()),
-  upper: na("upper", (s) => s.toUpperCase()),
+  lower: na("lower", lower),
+  upper: na("upper", upper),
   title: na("title", (s) => title(s)),
   strip: strip("strip", true, true),
   lstrip: strip("lstrip", true, false),
@@ -208,15 +293,16 @@ export const STRING_METHODS: MethodTable<string> = {
   },
   replace(thread, s, args, kwargs) {
     const [o, n, c] = positional("replace", args, kwargs, 2, 3);
-    const old = wantString("replace", "old", o!);
-    const neu = wantString("replace", "new", n!);
+    const old = wantStringAt("replace", 1, o!);
+    const neu = wantStringAt("replace", 2, n!);
     let count = c === undefined ? -1 : wantInt("replace", "count", c);
     if (count < 0) count = Number.MAX_SAFE_INTEGER;
     let out = "";
     let i = 0;
     let done = 0;
     if (old === "") {
-      const chars = [...s];
+      // Go's strings.Replace: the new string before each rune and at the end
+      const chars = [...runes(s)].map(({ i, size }) => s.slice(i, i + size));
       let r = "";
       for (let j = 0; j <= chars.length; j++) {
         if (done < count) {
@@ -242,17 +328,12 @@ export const STRING_METHODS: MethodTable<string> = {
   split: split("split", false),
   rsplit: split("rsplit", true),
   splitlines(_t, s, args, kwargs) {
-    const [keep] = unpack("splitlines", args, kwargs, ["keepends?"]);
-    const keepends = keep === true;
-    const out: string[] = [];
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: Python line boundaries include \x1c-\x1e
-    const re = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/gu;
-    let last = 0;
-    for (let m = re.exec(s); m; m = re.exec(s)) {
-      out.push(s.slice(last, keepends ? m.index + m[0].length : m.index));
-      last = m.index + m[0].length;
-    }
-    if (last < s.length) out.push(s.slice(last));
-    return new StarList(out);
+    // Go splits on "\n" only, dropping the empty line after a final newline.
+    const [keep] = positional("splitlines", args, kwargs, 0, 1);
+    if (keep !== undefined && typeof keep !== "boolean")
+      fail(`splitlines: for parameter 1: got ${typeName(keep)}, want bool`);
+    const lines = keep === true ? s.split(/(?<=\n)/) : s.split("\n");
+    if (keep !== true && s.endsWith("\n")) lines.pop();
+    return new StarList(lines);
   },
 };

@@ -1,120 +1,127 @@
-import { positional, unpack, wantString } from "../args.js";
+import { positional, unpack } from "../args.js";
 import { moduleStruct } from "../compile.js";
-import { fail } from "../errors.js";
-import { Builtin, type BuiltinImpl, type Struct } from "../values/callable.js";
-import { isInt, None, StarFloat, typeName, type Value } from "../values/core.js";
-import { StarDict } from "../values/dict.js";
+import { fail, StarlarkEvalError } from "../errors.js";
+import { elementsOf } from "../ops.js";
+import { decodeRune, fromBytes, REPLACEMENT } from "../utf8.js";
+import { Builtin, type BuiltinImpl, Struct } from "../values/callable.js";
+import { isInt, None, StarFloat, StarObject, typeName, type Value } from "../values/core.js";
+import { HashTable, StarDict } from "../values/dict.js";
 import { StarList, StarTuple } from "../values/list.js";
-import { formatFloat } from "../values/repr.js";
+import { formatFloat, repr } from "../values/repr.js";
+import { decodeJSON, indentJSON } from "./jsondecode.js";
+
+const hex4 = (n: number) => `\\u${n.toString(16).padStart(4, "0")}`;
+
+/**
+ * A byte string as JSON, as lib/json quotes it: printable ASCII through Go's strconv.Quote (only `"`,
+ * `\` and DEL escaped), anything else through Go's encoding/json (HTML-safe, control characters as
+ * \uXXXX except \n \r \t, invalid UTF-8 as \ufffd, non-ASCII kept).
+ */
+function quote(s: string): string {
+  if (/^[\x20-\x7f]*$/.test(s)) return `"${s.replace(/["\\]/g, (c) => `\\${c}`).replace(/\x7f/g, "\\x7f")}"`;
+  let out = '"';
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      i++;
+      if (c === 0x22 || c === 0x5c) out += `\\${s[i - 1]}`;
+      else if (c === 0x0a) out += "\\n";
+      else if (c === 0x0d) out += "\\r";
+      else if (c === 0x09) out += "\\t";
+      else if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26) out += hex4(c);
+      else out += s[i - 1];
+      continue;
+    }
+    const d = decodeRune(s, i);
+    if (d.r === REPLACEMENT && d.size === 1) out += "\\ufffd";
+    else if (d.r === 0x2028 || d.r === 0x2029) out += hex4(d.r);
+    else out += s.slice(i, i + d.size);
+    i += d.size;
+  }
+  return `${out}"`;
+}
 
 function encodeValue(v: Value, path: object[]): string {
   if (v === None) return "null";
   if (typeof v === "boolean") return v ? "true" : "false";
   if (isInt(v)) return String(v);
-  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "string") return quote(v);
   if (v instanceof StarFloat) {
-    if (!Number.isFinite(v.v)) fail(`json.encode: cannot encode non-finite float ${formatFloat(v.v)}`);
-    return Number.isInteger(v.v) && Math.abs(v.v) < 1e21 ? String(v.v) : String(v.v).replace("e+", "e+");
+    if (!Number.isFinite(v.v)) fail(`cannot encode non-finite float ${formatFloat(v.v)}`);
+    return formatFloat(v.v);
   }
-  if (v instanceof StarList || v instanceof StarTuple) {
-    if (path.includes(v)) fail("json.encode: cycle in JSON structure");
-    path.push(v);
-    const s = `[${v.elems.map((e) => encodeValue(e, path)).join(",")}]`;
+  if (!(v instanceof StarObject)) return fail(`cannot encode ${typeName(v)} as JSON`);
+  if (path.includes(v)) fail("cycle in JSON structure");
+  path.push(v);
+  try {
+    return encodeObject(v, path);
+  } finally {
     path.pop();
-    return s;
   }
+}
+
+function nested(prefix: string, f: () => string): string {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof StarlarkEvalError) e.message = `${fromBytes(prefix)}: ${e.message}`;
+    throw e;
+  }
+}
+
+function encodeObject(v: StarObject, path: object[]): string {
   if (v instanceof StarDict) {
-    if (path.includes(v)) fail("json.encode: cycle in JSON structure");
-    path.push(v);
     const entries = [...v.map.values()];
     for (const e of entries)
-      if (typeof e.k !== "string") fail(`json.encode: dict has ${typeName(e.k)} key, want string`);
-    entries.sort((a, b) => ((a.k as string) < (b.k as string) ? -1 : 1));
-    const s = `{${entries.map((e) => `${JSON.stringify(e.k)}:${encodeValue(e.v, path)}`).join(",")}}`;
-    path.pop();
-    return s;
+      if (typeof e.k !== "string") fail(`${v.typeName} has ${typeName(e.k)} key, want string`);
+    entries.sort((a, b) => ((a.k as string) < (b.k as string) ? -1 : a.k === b.k ? 0 : 1));
+    const parts = entries.map(
+      (e) => `${quote(e.k as string)}:${nested(`in dict key ${repr(e.k)}`, () => encodeValue(e.v, path))}`,
+    );
+    return `{${parts.join(",")}}`;
   }
-  return fail(`json.encode: cannot encode ${typeName(v)} as JSON`);
+  const elems = v instanceof StarList || v instanceof StarTuple ? v.elems : elementsOf(v);
+  if (elems !== undefined && !(v instanceof HashTable && v.typeName === "dict")) {
+    const parts = elems.map((e, i) => nested(`at ${v.typeName} index ${i}`, () => encodeValue(e, path)));
+    return `[${parts.join(",")}]`;
+  }
+  if (v instanceof Struct) {
+    const names = [...v.fields.keys()].sort();
+    const parts = names.map(
+      (n) => `${quote(n)}:${nested(`in field .${n}`, () => encodeValue(v.fields.get(n)!, path))}`,
+    );
+    return `{${parts.join(",")}}`;
+  }
+  return fail(`cannot encode ${v.typeName} as JSON`);
 }
 
-/** Converts parsed JSON (or YAML data) to Starlark values: integral numbers become ints. */
-export function fromPlain(x: unknown): Value {
-  if (x === null || x === undefined) return None;
-  if (typeof x === "boolean" || typeof x === "string" || typeof x === "bigint") return x;
-  if (typeof x === "number") return Number.isSafeInteger(x) ? x : new StarFloat(x);
-  if (Array.isArray(x)) return new StarList(x.map(fromPlain));
-  const d = new StarDict();
-  for (const [k, v] of Object.entries(x as Record<string, unknown>)) d.set(k, fromPlain(v));
-  return d;
-}
-
-function decode(s: string): Value {
-  let parsed: unknown;
-  try {
-    // Keep integers exact: re-parse integer literals beyond the safe range as bigint.
-    parsed = JSON.parse(s, (_k, v, ctx?: { source?: string }) => {
-      if (typeof v === "number" && ctx?.source && /^-?\d+$/.test(ctx.source) && !Number.isSafeInteger(v)) {
-        return BigInt(ctx.source);
-      }
-      if (typeof v === "number" && ctx?.source && /[.eE]/.test(ctx.source)) return { __float: v };
-      return v;
-    });
-  } catch (e) {
-    return fail(`json.decode: ${(e as Error).message}`);
-  }
-  const conv = (x: unknown): Value => {
-    if (x && typeof x === "object" && "__float" in x && Object.keys(x).length === 1)
-      return new StarFloat((x as { __float: number }).__float);
-    if (Array.isArray(x)) return new StarList(x.map(conv));
-    if (x && typeof x === "object") {
-      const d = new StarDict();
-      for (const [k, v] of Object.entries(x)) d.set(k, conv(v));
-      return d;
-    }
-    return fromPlain(x);
-  };
-  return conv(parsed);
-}
-
-function indentJSON(s: string, prefix: string, indent: string): string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(s);
-  } catch (e) {
-    return fail(`json.indent: ${(e as Error).message}`);
-  }
-  const out = JSON.stringify(parsed, null, indent || undefined) ?? "";
-  return out.split("\n").join(`\n${prefix}`);
+function wantStr(fname: string, n: number | string, v: Value): string {
+  if (typeof v !== "string") fail(`${fname}: for parameter ${n}: got ${typeName(v)}, want string`);
+  return v;
 }
 
 const impls: Record<string, BuiltinImpl> = {
   encode: (_ctx, args, kwargs) => {
     const [x] = positional("json.encode", args, kwargs, 1);
-    return encodeValue(x!, []);
+    return nested("json.encode", () => encodeValue(x!, []));
   },
   decode: (_ctx, args, kwargs) => {
     const [x] = positional("json.decode", args, kwargs, 1);
-    return decode(wantString("json.decode", "x", x!));
+    return decodeJSON(wantStr("json.decode", 1, x!));
   },
   indent: (_ctx, args, kwargs) => {
-    const [s, prefix, indent] = unpack("json.indent", args, kwargs, ["str", "prefix?", "indent?"]);
+    // prefix and indent are keyword-only; the JSON text is positional-only
+    const [prefix, indent] = unpack("json.indent", [], kwargs, ["prefix?", "indent?"]);
+    const [s] = positional("json.indent", args, [], 1);
     return indentJSON(
-      wantString("json.indent", "str", s!),
-      prefix === undefined ? "" : wantString("json.indent", "prefix", prefix),
-      indent === undefined ? "\t" : wantString("json.indent", "indent", indent),
-    );
-  },
-  encode_indent: (_ctx, args, kwargs) => {
-    const [x, prefix, indent] = unpack("json.encode_indent", args, kwargs, ["x", "prefix?", "indent?"]);
-    return indentJSON(
-      encodeValue(x!, []),
-      prefix === undefined ? "" : wantString("json.encode_indent", "prefix", prefix),
-      indent === undefined ? "\t" : wantString("json.encode_indent", "indent", indent),
+      wantStr("json.indent", 1, s!),
+      prefix === undefined ? "" : wantStr("json.indent", "prefix", prefix),
+      indent === undefined ? "\t" : wantStr("json.indent", "indent", indent),
     );
   },
 };
 
-/** The `json` module of `load("encoding/json.star", "json")` (go.starlark.net/lib/json). */
+/** The `json` module of `load("encoding/json.star", "json")`: go.starlark.net/lib/json (encode, decode, indent). */
 export function jsonModule(): Struct {
   const members: Record<string, Value> = {};
   for (const [n, impl] of Object.entries(impls)) members[n] = new Builtin(`json.${n}`, impl);

@@ -1,7 +1,9 @@
+import { isPrint, REPLACEMENT, runes } from "../utf8.js";
 import { Builtin, Struct } from "./callable.js";
 import { Bytes, None, StarFloat, type Value } from "./core.js";
 import { HashTable } from "./dict.js";
 import { StarList, StarRange, StarTuple } from "./list.js";
+import { StringIterable } from "./strings.js";
 
 const ESC: Record<string, string> = {
   "\x07": "\\a",
@@ -15,19 +17,19 @@ const ESC: Record<string, string> = {
   "\\": "\\\\",
 };
 
-/** Quotes a string as Go starlark's repr does. */
+/** Quotes a byte string as Go starlark's repr does: runes kept when printable, invalid bytes as \xNN. */
 export function quote(s: string): string {
+  if (/^[\x20-\x7e]*$/.test(s) && !/["\\]/.test(s)) return `"${s}"`;
   let out = '"';
-  for (const ch of s) {
-    const e = ESC[ch];
+  for (const { r, i, size } of runes(s)) {
+    const ch = String.fromCharCode(r);
+    const e = r < 0x80 ? ESC[ch] : undefined;
     if (e) out += e;
-    else if (/[\p{L}\p{M}\p{N}\p{P}\p{S}\u0020]/u.test(ch)) out += ch;
-    else {
-      const cp = ch.codePointAt(0)!;
-      if (cp < 0x80) out += `\\x${cp.toString(16).padStart(2, "0")}`;
-      else if (cp < 0x10000) out += `\\u${cp.toString(16).padStart(4, "0")}`;
-      else out += `\\U${cp.toString(16).padStart(8, "0")}`;
-    }
+    else if (r === REPLACEMENT && size === 1) out += `\\x${s.charCodeAt(i).toString(16).padStart(2, "0")}`;
+    else if (isPrint(r)) out += s.slice(i, i + size);
+    else if (r < 0x80) out += `\\x${r.toString(16).padStart(2, "0")}`;
+    else if (r < 0x10000) out += `\\u${r.toString(16).padStart(4, "0")}`;
+    else out += `\\U${r.toString(16).padStart(8, "0")}`;
   }
   return `${out}"`;
 }
@@ -105,6 +107,7 @@ export function repr(v: Value, path: object[] = []): string {
     path.pop();
     return s;
   }
+  if (v instanceof StringIterable) return `${quote(v.s)}.${v.method}()`;
   if (v instanceof StarRange) {
     return v.step === 1 ? `range(${v.start}, ${v.stop})` : `range(${v.start}, ${v.stop}, ${v.step})`;
   }
