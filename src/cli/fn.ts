@@ -196,7 +196,9 @@ async function finish(
       io.stderr(`Error: target directory ${output} already exists \n`);
       return 1;
     }
-    await writeTree(target, new Map(), outcome.tree);
+    // kpt writes the resources only, not the package's other files.
+    const resources = new Map(outcome.resourceFiles.map((f) => [f, outcome.tree.get(f)!] as const));
+    await writeTree(target, new Map(), resources);
   } else {
     await writeTree(dir, before, outcome.tree);
     onInPlaceSuccess();

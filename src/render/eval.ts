@@ -33,6 +33,7 @@ export async function evalFunction(
     items: [],
     packageDirs,
     records: [],
+    resourceFiles: [],
     functionCount: 1,
     packageCount: 0,
   };
@@ -78,6 +79,7 @@ export async function evalFunction(
         outcome.items,
         packageDirs,
         "",
+        outcome.resourceFiles,
       );
     }
     outcome.ok = true;

@@ -47,6 +47,8 @@ export interface RenderOutcome {
   /** Absolute package directory (as in the package-path annotation) → tree-relative directory. */
   packageDirs: Map<string, string>;
   records: FunctionRecord[];
+  /** The resource files of the tree after the render (what `--output DIR` writes). */
+  resourceFiles: string[];
   /** Why the render failed; `shown` when the failing function's output was already reported as events. */
   error?: { message: string; shown: boolean };
   functionCount: number;
@@ -66,6 +68,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     items: [],
     packageDirs,
     records: [],
+    resourceFiles: [],
     functionCount: 0,
     packageCount: 0,
   };
@@ -89,7 +92,14 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
     if (env.writeFiles !== false) {
-      outcome.tree = itemsToTree(tree, resourceFilePaths(root), outcome.items, packageDirs, root.path);
+      outcome.tree = itemsToTree(
+        tree,
+        resourceFilePaths(root),
+        outcome.items,
+        packageDirs,
+        root.path,
+        outcome.resourceFiles,
+      );
     }
     outcome.ok = true;
   } catch (e) {

@@ -57,6 +57,7 @@ export function itemsToTree(
   items: readonly Document[],
   packageDirs: ReadonlyMap<string, string>,
   rootDir: string,
+  written: string[] = [],
 ): FileTree {
   const after: FileTree = new Map(before);
   for (const p of sourceFiles) after.delete(p);
@@ -79,6 +80,7 @@ export function itemsToTree(
     );
     const old = before.get(file);
     after.set(file, old && old.toString("utf8") === text ? old : Buffer.from(text, "utf8"));
+    written.push(file);
   }
   return after;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -48,6 +48,8 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
   interface Side extends CliRun {
     files: Record<string, string>;
     results?: string;
+    /** What `--output out` wrote. */
+    out?: Record<string, string>;
   }
 
   /** Writes the package twice (as `pkg` in two directories) and renders one copy with each tool. */
@@ -74,6 +76,7 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
       stderr: normalizeDurations(run.stderr),
       files: readFiles(pkg),
       results: readOptional(join(base, "results", "results.yaml")),
+      ...(existsSync(join(base, "out")) ? { out: readFiles(join(base, "out")) } : {}),
     });
     return {
       pl: side(plRun, p.base, p.pkg),
@@ -103,6 +106,14 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
   it("writes the same ResourceList with --output stdout", async () => {
     const { pl, kpt } = await both(oddFormatting, ["--output", "stdout"]);
     expect(pl).toEqual(kpt);
+  });
+
+  it("writes the resources alone with --output unwrap, and into a new directory with --output DIR", async () => {
+    const unwrapped = await both(oddFormatting, ["--output", "unwrap"]);
+    expect(unwrapped.pl).toEqual(unwrapped.kpt);
+    const toDir = await both(oddFormatting, ["--output", "out"]);
+    expect(toDir.pl).toEqual(toDir.kpt);
+    expect(toDir.pl.out?.["sub/deploy.yaml"]).toBeDefined();
   });
 
   it("writes edits, new resources (with and without a path) and deletions as kpt does", async () => {
