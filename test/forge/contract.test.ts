@@ -46,6 +46,8 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await root.rest.repos.addCollaborator({ ...repo, username: "carol", permission: "pull" });
   await bot.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: "alice" });
   await bot.rest.repos.listBranches(repo);
+  await bot.rest.repos.getBranch({ ...repo, branch: "main" });
+  await bot.rest.repos.getBranch({ ...repo, branch: "nope" }).catch(() => undefined);
   await bot.rest.repos.get({ owner: "acme", repo: "missing" }).catch(() => undefined);
 
   // Git data.

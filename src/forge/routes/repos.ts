@@ -4,6 +4,7 @@ import type { Ctx } from "../context.js";
 import { runGit } from "../git.js";
 import { ApiError, created, invalidField, missingField, noContent, notFound, ok } from "../http.js";
 import type { Router } from "../router.js";
+import { restCommitShape } from "../shapes/commit.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
 import { simpleUser } from "../shapes/user.js";
 import type { Permission } from "../types.js";
@@ -153,6 +154,30 @@ export function repoRoutes(r: Router): void {
     if (!level) throw invalidField("Repository", "permission", p);
     setPermission(ctx.core, repo, ctx.params.username!, level);
     return noContent();
+  });
+
+  r.add("GET", "/repos/{owner}/{repo}/branches/{branch+}", "token", async (ctx) => {
+    const repo = repoFor(ctx);
+    const dir = ctx.core.git.dir(repo.ownerLogin, repo.name);
+    const name = ctx.params.branch!;
+    const sha = await ctx.core.git.resolve(dir, `refs/heads/${name}`);
+    if (!sha) throw new ApiError(404, "Branch not found");
+    const c = (await ctx.core.git.commit(dir, sha))!;
+    const api = `${ctx.core.urls.api}/repos/${repo.ownerLogin}/${repo.name}`;
+    return ok({
+      name,
+      commit: restCommitShape(ctx.core, repo, c),
+      _links: {
+        self: `${api}/branches/${name}`,
+        html: `${ctx.core.urls.web}/${repo.ownerLogin}/${repo.name}/tree/${name}`,
+      },
+      protected: false,
+      protection: {
+        enabled: false,
+        required_status_checks: { enforcement_level: "off", contexts: [], checks: [] },
+      },
+      protection_url: `${api}/branches/${name}/protection`,
+    });
   });
 
   r.add("GET", "/repos/{owner}/{repo}/branches", "token", async (ctx) => {
