@@ -4,7 +4,14 @@ import { KPTFILE } from "./layout.js";
 import { normalizedFiles, readKptfile } from "./package-merge.js";
 import { copyMerge, fastForward, forceDeleteReplace } from "./strategies/replace.js";
 import { resourceMerge } from "./strategies/resource-merge.js";
-import { MergeError, type MergeInput, type MergeResult, STRATEGIES, type UpdateStrategy } from "./types.js";
+import {
+  MergeError,
+  type MergeInput,
+  type MergeResult,
+  STRATEGIES,
+  type StrategyResult,
+  type UpdateStrategy,
+} from "./types.js";
 
 export { type ClonedUpstream, clonedPackage } from "./clone.js";
 export { diffFileTrees, type FileDiff, formatDiff, type PackageDiff } from "./diff.js";
@@ -12,7 +19,7 @@ export { mergeText } from "./text3.js";
 export * from "./types.js";
 export { type UpstreamInfo, upstreamOf } from "./upstream.js";
 
-const STRATEGY_TABLE: Record<UpdateStrategy, (input: MergeInput) => MergeResult> = {
+const STRATEGY_TABLE: Record<UpdateStrategy, (input: MergeInput) => StrategyResult> = {
   "resource-merge": resourceMerge,
   "fast-forward": fastForward,
   "force-delete-replace": forceDeleteReplace,
@@ -38,8 +45,8 @@ export function mergePackage(input: MergeInput): MergeResult {
   const strategy = input.strategy ?? "resource-merge";
   const run = STRATEGY_TABLE[strategy];
   if (!run) throw new MergeError(`unknown update strategy "${strategy}"; known: ${STRATEGIES.join(", ")}`);
-  const result = run(input);
-  const tree = withMergeComments(result.tree);
+  const { formatted, ...result } = run(input);
+  const tree = withMergeComments(result.tree, formatted);
   if (input.lock) {
     const kf = readKptfile(tree, KPTFILE);
     const lock = input.lock;
@@ -60,8 +67,9 @@ export function mergePackage(input: MergeInput): MergeResult {
 }
 
 /** kpt's last step of every update: every resource file rewritten with its merge comments. */
-function withMergeComments(tree: FileTree): FileTree {
-  const normalized = normalizedFiles(tree);
+function withMergeComments(tree: FileTree, formatted: ReadonlySet<string> = new Set()): FileTree {
+  const rest: FileTree = new Map([...tree].filter(([p]) => !formatted.has(p)));
+  const normalized = normalizedFiles(rest);
   const out: FileTree = new Map();
   for (const [p, b] of tree) {
     const t = normalized.get(p);

@@ -267,3 +267,25 @@ function walkAssociative(
 function newScalar(value: string): Node {
   return new Scalar(value);
 }
+
+/**
+ * True when merging a resource with itself (local, original and updated all equal to `node`) leaves
+ * it exactly as it is: no null to clear, no YAML 1.1 boolean to quote, no empty collection or
+ * repeated key for the walk to drop. Such a resource need not be walked (or even parsed three times).
+ */
+export function walkIsIdentity(node: unknown): boolean {
+  if (isScalar(node)) return !isTaggedNull(node) && !isOldBool(node);
+  if (isMap(node)) {
+    if (node.items.length === 0) return false;
+    const keys = new Set<string>();
+    for (const pair of node.items) {
+      const key = scalarText(pair.key as MaybeNode);
+      if (key === undefined || keys.has(key)) return false;
+      keys.add(key);
+      if (pair.value === null || pair.value === undefined || !walkIsIdentity(pair.value)) return false;
+    }
+    return true;
+  }
+  if (isSeq(node)) return node.items.length > 0 && node.items.every(walkIsIdentity);
+  return false;
+}

@@ -15,6 +15,8 @@ export interface PackageFiles {
 
 export interface PackageMergeResult {
   files: Map<string, Buffer>;
+  /** Resource files written in kpt's format with merge comments already (package-relative). */
+  formatted: string[];
   conflicts: MergeConflict[];
   changes: MergeChange[];
 }
@@ -58,7 +60,7 @@ export function mergeOnePackage(dir: string, f: PackageFiles, isRoot: boolean): 
     if (merged.action) changes.push({ file: join(dir, p), action: merged.action });
     for (const c of merged.conflicts) conflicts.push({ file: join(dir, p), ...c });
   }
-  return { files: out, conflicts, changes };
+  return { files: out, formatted: [...resources.files.keys()], conflicts, changes };
 }
 
 interface OtherFileResult {

@@ -1,10 +1,11 @@
-import { isMap, isScalar, isSeq, type YAMLMap } from "yaml";
+import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { addMergeComment, matchKey, type PkgResource } from "./match.js";
-import { isOldBool, merge3, resourceContext } from "./merge3.js";
+import { merge3, resourceContext, walkIsIdentity } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
-import { formatDocs, parseYamlDocs, type YamlDoc } from "./yamldoc.js";
+import { readResources, type TextFiles } from "./read.js";
+import { formatDocs, type YamlDoc } from "./yamldoc.js";
 
 /**
  * The resource part of kpt's resource-merge for one package: the `*.yaml`/`*.yml` files of original,
@@ -16,7 +17,7 @@ import { formatDocs, parseYamlDocs, type YamlDoc } from "./yamldoc.js";
  * Output files hold their resources in the order kpt writes them (by index within the file); a local
  * file left without resources is deleted.
  */
-export type TextFiles = Map<string, string>;
+export type { TextFiles };
 
 export interface ResourceChange {
   file: string;
@@ -27,18 +28,6 @@ export interface ResourceChange {
 export interface ResourceMergeResult {
   files: TextFiles;
   changes: ResourceChange[];
-}
-
-/** Reads every document of the files, adding kpt's merge comments. */
-export function readResources(files: TextFiles): PkgResource[] {
-  const out: PkgResource[] = [];
-  for (const [path, text] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    parseYamlDocs(text, path).forEach((y, index) => {
-      addMergeComment(y);
-      out.push({ path, index, y });
-    });
-  }
-  return out;
 }
 
 interface Tuple {
@@ -88,8 +77,9 @@ export function mergeResources(
   updated: TextFiles,
   local: TextFiles,
 ): ResourceMergeResult {
-  const tuples = buildTuples(readResources(local), readResources(original), readResources(updated));
-  const out: PkgResource[] = [];
+  const read = readResources(original, updated, local);
+  const tuples = buildTuples(read.local, read.original, read.updated);
+  const out: PkgResource[] = [...read.settled];
   const changes: ResourceChange[] = [];
   for (const t of tuples) {
     const { dest, origin, updated: upd } = t;
@@ -112,7 +102,7 @@ export function mergeResources(
         if (
           before === canonical(origin.y.doc.contents as YAMLMap) &&
           upd.index === origin.index &&
-          !hasOldBool(dest.y.doc.contents)
+          walkIsIdentity(dest.y.doc.contents)
         ) {
           out.push(dest);
           continue;
@@ -137,14 +127,6 @@ export function mergeResources(
     }
   }
   return { files: writeFiles(out, local), changes };
-}
-
-/** True when a plain scalar reads as a YAML 1.1 bool: the walk quotes it, so it must be walked. */
-function hasOldBool(node: unknown): boolean {
-  if (isScalar(node)) return isOldBool(node);
-  if (isMap(node)) return node.items.some((p) => hasOldBool(p.value));
-  if (isSeq(node)) return node.items.some(hasOldBool);
-  return false;
 }
 
 /** Groups resources into files, in index order (stable), and formats them as kpt writes them. */

@@ -54,3 +54,8 @@ export class MergeError extends Error {
     this.name = "MergeError";
   }
 }
+
+/** What a strategy returns: a MergeResult, and the files it already wrote in kpt's format. */
+export interface StrategyResult extends MergeResult {
+  formatted?: ReadonlySet<string>;
+}

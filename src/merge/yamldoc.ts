@@ -1,4 +1,4 @@
-import { type Document, parseAllDocuments } from "yaml";
+import { type Document, parseAllDocuments, visit } from "yaml";
 import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
@@ -20,8 +20,21 @@ export interface YamlDoc {
 
 const PARSE_OPTIONS = { schema: "failsafe", keepSourceTokens: false, uniqueKeys: false } as const;
 
-/** Splits and parses a file's documents; empty documents are dropped as kyaml drops them. */
+/**
+ * Splits and parses a file's documents as kyaml does: cut at the `---` lines, each piece parsed on
+ * its own, pieces with no content (only comments) dropped with their comments.
+ */
 export function parseYamlDocs(text: string, file: string): YamlDoc[] {
+  const chunks = splitDocuments(text);
+  if (!chunks) return parseChunk(text, file, 0);
+  return chunks.flatMap((c) => parseChunk(c.text, file, c.line));
+}
+
+/**
+ * Parses one piece of a file (see splitDocuments) starting at 0-based line `lineOffset` (for error
+ * positions); empty documents are dropped.
+ */
+export function parseChunk(text: string, file: string, lineOffset: number): YamlDoc[] {
   const docs = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: YamlDoc[] = [];
@@ -30,16 +43,63 @@ export function parseYamlDocs(text: string, file: string): YamlDoc[] {
     if (err) {
       const at = err.linePos?.[0];
       throw new YamlError(
-        { file, line: at?.line, column: at?.col },
+        { file, line: at ? at.line + lineOffset : undefined, column: at?.col },
         `invalid YAML: ${err.message.split("\n")[0]}; fix the syntax and run again`,
       );
     }
     if (doc.contents === null) continue;
+    emptyScalarsAsNull(doc);
     normalizeComments(doc, text);
     const [start, , end] = doc.range;
     out.push({ doc, seqIndent: deriveSeqIndent(text, start, end) });
   }
   return out;
+}
+
+/** The failsafe schema reads `key:` (no value) as an empty string; it is a null, written back as `key:`. */
+function emptyScalarsAsNull(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (node.value === "" && (node.type === "PLAIN" || node.type === undefined) && !node.source) {
+        node.value = null;
+      }
+    },
+  });
+}
+
+/** One document's text within a file, from its `---` line (the first chunk may have none). */
+export interface DocChunk {
+  text: string;
+  /** 0-based line of the chunk in the file. */
+  line: number;
+}
+
+/**
+ * A file cut at its `---` separator lines, so documents can be compared as text and parsed one by
+ * one. Undefined when the file has directives (`%`) or document-end markers (`...`), where cutting
+ * at separators alone would be wrong.
+ */
+export function splitDocuments(text: string): DocChunk[] | undefined {
+  const chunks: DocChunk[] = [];
+  let chunkStart = 0;
+  let chunkLine = 0;
+  let line = 0;
+  let at = 0;
+  while (at < text.length) {
+    let end = text.indexOf("\n", at);
+    if (end < 0) end = text.length;
+    const c = text.charCodeAt(at);
+    if (c === 37 /* % */ || (c === 46 /* . */ && text.startsWith("...", at))) return undefined;
+    if (c === 45 /* - */ && text.startsWith("---", at) && (end === at + 3 || /\s/.test(text[at + 3]!))) {
+      if (at > chunkStart) chunks.push({ text: text.slice(chunkStart, at), line: chunkLine });
+      chunkStart = at;
+      chunkLine = line;
+    }
+    at = end + 1;
+    line++;
+  }
+  if (text.length > chunkStart) chunks.push({ text: text.slice(chunkStart), line: chunkLine });
+  return chunks;
 }
 
 /**

@@ -134,6 +134,19 @@ const HAND: Record<string, Triple> = {
         ),
       ),
   },
+  "documents equal on all sides: nulls, empty lists and booleans as kpt leaves them": {
+    original: {
+      "two.yaml":
+        "# head\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: null\n  y:\n  z: on\n--- # sep\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  items: []\n  more: {}\n  list:\n  - a\n",
+      "plain.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\ndata:\n  k: v\n",
+    },
+    updated: {
+      "two.yaml":
+        "# head\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: null\n  y:\n  z: on\n--- # sep\napiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  items: []\n  more: {}\n  list:\n  - a\n",
+      "plain.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\ndata:\n  k: v2\n",
+    },
+    edit: (m) => m,
+  },
 };
 
 describe.skipIf(!HAVE_KPT)("differential: porchlight pkg get/update equals kpt", () => {

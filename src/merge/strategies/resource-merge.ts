@@ -6,7 +6,7 @@ import {
   type MergeConflict,
   MergeError,
   type MergeInput,
-  type MergeResult,
+  type StrategyResult,
 } from "../types.js";
 
 /**
@@ -16,7 +16,7 @@ import {
  * (Kptfile, resources field by field, other files line by line). Subpackages with an upstream of
  * their own are left to their own update.
  */
-export function resourceMerge(input: MergeInput): MergeResult {
+export function resourceMerge(input: MergeInput): StrategyResult {
   const { original, updated, local } = input;
   const remote = packageDirs(local).filter((d) => d !== "" && isRemotePackage(local, d));
   const all = [...new Set([...packageDirs(original), ...packageDirs(updated), ...packageDirs(local)])];
@@ -25,6 +25,7 @@ export function resourceMerge(input: MergeInput): MergeResult {
   const tree: FileTree = new Map(local);
   const changes: MergeChange[] = [];
   const conflicts: MergeConflict[] = [];
+  const formatted = new Set<string>();
 
   for (const dir of dirs) {
     const isRoot = dir === "";
@@ -53,9 +54,10 @@ export function resourceMerge(input: MergeInput): MergeResult {
       );
       for (const p of own(tree).keys()) tree.delete(join(dir, p));
       for (const [p, b] of result.files) tree.set(join(dir, p), b);
+      for (const p of result.formatted) formatted.add(join(dir, p));
       changes.push(...result.changes);
       conflicts.push(...result.conflicts);
     }
   }
-  return { tree, conflicts, changes };
+  return { tree, conflicts, changes, formatted };
 }
