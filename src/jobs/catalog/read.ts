@@ -1,0 +1,47 @@
+import {
+  CATALOG_BRANCH,
+  CATALOG_FILE,
+  type Catalog,
+  CatalogError,
+  EMPTY_CATALOG,
+  formatCatalogProblem,
+  parseCatalog,
+} from "../../catalog/index.js";
+import type { RepoPort } from "../../github/port.js";
+import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+
+export interface CatalogState {
+  /** The commit branch `porchlight/catalog` points at; null when the branch does not exist yet. */
+  head: string | null;
+  /** The text of catalog.yaml (an empty catalog when the branch or file is absent). */
+  text: string;
+  /** The parsed catalog, or why it could not be read (file, line, field). */
+  catalog?: Catalog;
+  problem?: string;
+}
+
+/**
+ * Reads catalog.yaml from branch `porchlight/catalog` by git (the refs, when the caller has them, spare
+ * the ls-remote). A broken catalog is returned with its problem, never thrown: fan-out still runs for
+ * variants that follow fixed revisions.
+ */
+export async function readCatalog(port: RepoPort, refs?: readonly RefInfo[]): Promise<CatalogState> {
+  const head = indexRefs(refs ?? (await port.listRefs())).branches.get(CATALOG_BRANCH) ?? null;
+  const text = head
+    ? ((await port.readTree(head)).tree.get(CATALOG_FILE)?.toString("utf8") ?? EMPTY_CATALOG)
+    : EMPTY_CATALOG;
+  try {
+    return { head, text, catalog: parseCatalog(text).catalog };
+  } catch (e) {
+    const problem =
+      e instanceof CatalogError
+        ? describe(e)
+        : `${CATALOG_FILE}: ${e instanceof Error ? e.message : String(e)}`;
+    return { head, text, problem };
+  }
+}
+
+function describe(e: CatalogError): string {
+  const first = e.problems[0];
+  return first ? formatCatalogProblem(first) : `${CATALOG_FILE}: ${e.message}`;
+}

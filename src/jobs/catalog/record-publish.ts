@@ -1,0 +1,85 @@
+import { addRevision, CatalogError, revisionNumber } from "../../catalog/index.js";
+import type { CommitAuthor, RepoPort } from "../../github/port.js";
+import { indexRefs } from "../../lifecycle/refs.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { publishChannels } from "./channels.js";
+import { readCatalog } from "./read.js";
+import { type CatalogWrite, writeCatalog } from "./write.js";
+
+export interface RecordPublishInput {
+  package: string;
+  revision: number;
+  commit: string;
+  /** The repository's default channel (config `channels.default`). */
+  defaultChannel: string;
+  author: CommitAuthor;
+  now: Date;
+}
+
+/**
+ * A published revision → its entry in catalog.yaml, in the channels its Kptfile names (annotation
+ * `porchlight.dev/channels`) or the repository's default channel, where it replaces the channel's head.
+ * Idempotent: a revision already in the catalog changes nothing.
+ */
+export async function recordPublished(port: RepoPort, input: RecordPublishInput): Promise<CatalogWrite> {
+  const { tree } = await port.readTree(input.commit, input.package);
+  const channels = publishChannels(tree.get("Kptfile")?.toString("utf8"), input.defaultChannel);
+  const revision = `v${input.revision}`;
+  return writeCatalog(port, {
+    author: input.author,
+    message: `catalog: add ${input.package} ${revision}${channels.length ? ` to ${channels.join(", ")}` : ""}`,
+    edit: (state) => {
+      if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
+      const pkg = state.catalog.packages.find((p) => p.name === input.package);
+      if (pkg?.revisions.some((r) => r.revision === revision)) return { text: state.text };
+      try {
+        return {
+          text: addRevision(state.text, {
+            package: input.package,
+            revision,
+            commit: input.commit,
+            time: input.now.toISOString(),
+            channels,
+          }).text,
+        };
+      } catch (e) {
+        if (e instanceof CatalogError) return { refused: e.message };
+        throw e;
+      }
+    },
+  });
+}
+
+/**
+ * The sweep's catch-up: every revision tag newer than what the catalog holds for its package (a publish
+ * whose catalog write was lost to a crash) is recorded, oldest first. Returns what it recorded.
+ */
+export async function recordMissingRevisions(
+  port: RepoPort,
+  input: Omit<RecordPublishInput, "package" | "revision" | "commit">,
+): Promise<string[]> {
+  const refs = await port.listRefs();
+  const catalog = (await readCatalog(port, refs)).catalog;
+  if (!catalog) return [];
+  const known = (pkg: string) =>
+    catalog.packages.find((p) => p.name === pkg)?.revisions.map((r) => r.revision) ?? [];
+  const tags = [...indexRefs(refs).tags]
+    .flatMap(([tag, sha]) => {
+      const parsed = parseRevisionTag(tag);
+      return parsed.ok ? [{ ...parsed.value, sha, tag }] : [];
+    })
+    .sort((a, b) => a.package.localeCompare(b.package) || a.revision - b.revision);
+  const recorded: string[] = [];
+  for (const t of tags) {
+    const newest = Math.max(0, ...known(t.package).map(revisionNumber));
+    if (t.revision <= newest) continue;
+    const out = await recordPublished(port, {
+      ...input,
+      package: t.package,
+      revision: t.revision,
+      commit: t.sha,
+    });
+    if (out.kind === "committed") recorded.push(t.tag);
+  }
+  return recorded;
+}

@@ -1,0 +1,54 @@
+import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { PackageVariant } from "../../variants/index.js";
+import type { PorchlightEvents } from "../events.js";
+import { ensureRevisionTag } from "../publish/tag.js";
+import { AUTO_PUBLISH_ANNOTATION } from "./context.js";
+
+export type AutoPublishOutcome =
+  | { kind: "published"; tag: string; mergeSha: string }
+  | { kind: "waiting"; why: string }
+  | { kind: "off" };
+
+const PASSING = new Set(["success", "neutral", "skipped"]);
+
+export function wantsAutoPublish(variant: PackageVariant): boolean {
+  return variant.metadata.annotations?.[AUTO_PUBLISH_ANNOTATION] === "true";
+}
+
+/**
+ * A variant annotated `porchlight.dev/auto-publish: "true"`: once every check on its update pull
+ * request's head has passed (and at least one ran), publish it as the bot publishes a proposal — merge
+ * naming the checked head SHA, tag `<package>/v<N>` on the merge commit, announce it. Conflicts or a
+ * failing or pending check wait for a person or the next run.
+ */
+export async function autoPublish(
+  port: RepoPort,
+  input: { pr: PullRequest; variant: PackageVariant; conflicts: number; events?: PorchlightEvents },
+): Promise<AutoPublishOutcome> {
+  if (!wantsAutoPublish(input.variant)) return { kind: "off" };
+  if (input.conflicts > 0) return { kind: "waiting", why: "it has conflicts to resolve" };
+  const runs = await port.listCheckRuns(input.pr.headSha);
+  if (runs.length === 0) return { kind: "waiting", why: "no check has run yet" };
+  const pending = runs.filter((r) => r.status !== "completed");
+  if (pending.length)
+    return { kind: "waiting", why: `${pending.map((r) => r.name).join(", ")} still running` };
+  const failing = runs.filter((r) => !PASSING.has(r.conclusion ?? ""));
+  if (failing.length)
+    return { kind: "waiting", why: `${failing.map((r) => r.name).join(", ")} did not pass` };
+  const pkg = input.variant.spec.downstream.package;
+  const mergeSha = await port.mergePull(input.pr.number, {
+    sha: input.pr.headSha,
+    method: "merge",
+    title: `Publish ${pkg} (#${input.pr.number}, auto-publish)`,
+  });
+  const tag = await ensureRevisionTag(port, pkg, mergeSha, await port.listRefs());
+  if (tag.created)
+    await input.events?.emitPublished({
+      repo: port.id,
+      package: pkg,
+      revision: tag.revision,
+      tag: tag.tag,
+      commit: mergeSha,
+    });
+  return { kind: "published", tag: tag.tag, mergeSha };
+}

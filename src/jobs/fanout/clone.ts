@@ -1,0 +1,51 @@
+import { basename } from "node:path/posix";
+import { subtree } from "../../kpt/tree.js";
+import { clonedPackage } from "../../merge/index.js";
+import type { FanoutAction, PackageVariant } from "../../variants/index.js";
+import type { FanoutContext } from "./context.js";
+import { injectableResources } from "./injectables.js";
+import { mutateAndRender } from "./mutate-render.js";
+import type { PackageContent, UpstreamSource } from "./update.js";
+
+type CloneAction = Extract<FanoutAction, { kind: "clone" }>;
+
+/**
+ * A downstream that does not exist yet: the upstream revision as `kpt pkg get` writes it (upstream and
+ * upstreamLock naming the upstream tag and commit), the variant applied (labels and annotations too, as
+ * Porch sets them only on creation), rendered.
+ */
+export async function buildClone(
+  ctx: FanoutContext,
+  input: {
+    action: CloneAction;
+    variant: PackageVariant;
+    upstream: UpstreamSource;
+    downstreamTree: Map<string, Buffer>;
+  },
+): Promise<PackageContent> {
+  const { action, upstream } = input;
+  const dir = action.upstream.package;
+  const tag = `${dir}/${action.to}`;
+  const files = await upstream.read(tag, dir);
+  const tree = clonedPackage(
+    files,
+    { repo: upstream.url, directory: `/${dir}`, ref: tag, resolvedRef: tag, commit: action.toCommit },
+    basename(action.downstream.package),
+  );
+  const finished = await mutateAndRender(ctx, {
+    tree,
+    variant: input.variant,
+    mode: "clone",
+    injectable: injectableResources(input.downstreamTree, input.variant),
+    where: `${action.downstream.repo}/${action.downstream.package}`,
+  });
+  return {
+    tree: finished.tree,
+    conflicts: [],
+    merged: [...finished.tree.keys()]
+      .sort()
+      .map((file) => ({ file: `${action.downstream.package}/${file}`, change: "added" as const })),
+    variantChanges: finished.variantChanges,
+    previous: subtree(input.downstreamTree, action.downstream.package),
+  };
+}

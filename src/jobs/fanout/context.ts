@@ -1,0 +1,36 @@
+import type { Logger } from "pino";
+import type { Runtime } from "../../config/schema.js";
+import type { InstallationPort } from "../../github/port.js";
+import type { BotIdentity } from "../context.js";
+import type { PorchlightEvents } from "../events.js";
+import type { Renderer } from "../renderer.js";
+
+/**
+ * What a fan-out run needs, passed explicitly: the installation (fan-out spans its repositories), the
+ * render engine the bot uses, the bot's identity, and the runtimes functions may use.
+ */
+export interface FanoutContext {
+  installation: InstallationPort;
+  renderer: Renderer;
+  bot: BotIdentity;
+  log: Logger;
+  /** The runtimes downstream pipelines may use (the operator's; builtin unless opted in). */
+  runtimes: readonly Runtime[];
+  /** The app's events: an auto-published downstream revision is announced like any other. */
+  events?: PorchlightEvents;
+  /** The clock, for catalog times (tests pass a fixed one). */
+  now?: () => Date;
+}
+
+/** A fan-out step that cannot be done for one variant: shown on the dashboard, the others go on. */
+export class FanoutStepError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FanoutStepError";
+  }
+}
+
+/** Annotation on a PackageVariant(Set) asking fan-out to publish its update pull requests once checks pass. */
+export const AUTO_PUBLISH_ANNOTATION = "porchlight.dev/auto-publish";
+/** The label of the dashboard issue, so it is found with one filtered listing. */
+export const DASHBOARD_LABEL = "porchlight/dashboard";

@@ -1,0 +1,38 @@
+import {
+  DASHBOARD_MARKER,
+  DASHBOARD_TITLE,
+  type FanoutAction,
+  type PackageVariant,
+  renderDashboard,
+  type VariantProblem,
+} from "../../variants/index.js";
+import { DASHBOARD_LABEL } from "./context.js";
+import type { RepoSnapshot } from "./snapshot.js";
+
+/**
+ * The dashboard issue of the management (by default the upstream) repository, edited in place: one row
+ * per downstream as this run left it, the Mermaid graph, the problems in the variant files. An unchanged
+ * dashboard is not written.
+ */
+export async function writeDashboard(
+  snap: RepoSnapshot,
+  input: {
+    variants: readonly PackageVariant[];
+    actions: readonly FanoutAction[];
+    problems: readonly VariantProblem[];
+    owners: ReadonlyMap<string, string>;
+  },
+): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
+  const body = renderDashboard({
+    variants: input.variants,
+    plan: { actions: [...input.actions] },
+    problems: input.problems,
+    pullRequestLink: (repo, n) => `${input.owners.get(repo) ?? repo}#${n}`,
+  });
+  return snap.port.ensureIssue({
+    marker: DASHBOARD_MARKER,
+    label: DASHBOARD_LABEL,
+    title: DASHBOARD_TITLE,
+    body,
+  });
+}

@@ -1,0 +1,60 @@
+import type { FileTree } from "../../kpt/tree.js";
+import {
+  applyVariantMutations,
+  type InjectableResource,
+  type PackageVariant,
+  type VariantChange,
+  VariantMutationError,
+} from "../../variants/index.js";
+import { type FanoutContext, FanoutStepError } from "./context.js";
+
+export interface FinishedPackage {
+  tree: FileTree;
+  variantChanges: VariantChange[];
+}
+
+/**
+ * The last two steps of every clone and update: the variant's mutations (package context, pipeline,
+ * injection, tracking annotations), then the package's pipeline with the renderer the bot uses. A bad
+ * package or a failing render throws FanoutStepError; nothing is pushed then.
+ */
+export async function mutateAndRender(
+  ctx: FanoutContext,
+  input: {
+    tree: FileTree;
+    variant: PackageVariant;
+    mode: "clone" | "update";
+    injectable: readonly InjectableResource[];
+    where: string;
+  },
+): Promise<FinishedPackage> {
+  const texts = new Map<string, string>();
+  const binary: FileTree = new Map();
+  for (const [path, bytes] of input.tree) {
+    if (bytes.includes(0)) binary.set(path, bytes);
+    else texts.set(path, bytes.toString("utf8"));
+  }
+  let mutated: ReturnType<typeof applyVariantMutations>;
+  try {
+    mutated = applyVariantMutations(texts, input.variant, input.injectable, { mode: input.mode });
+  } catch (e) {
+    if (e instanceof VariantMutationError)
+      throw new FanoutStepError(
+        `applying variant ${input.variant.metadata.name} to ${input.where}: ${e.message}`,
+      );
+    throw e;
+  }
+  const tree: FileTree = new Map(binary);
+  for (const [path, text] of mutated.files) tree.set(path, Buffer.from(text));
+  const rendered = await ctx.renderer.render(tree, { runtimes: ctx.runtimes });
+  if (!rendered.ok) {
+    const where = rendered.findings
+      .filter((f) => f.severity === "error")
+      .slice(0, 3)
+      .map((f) => `${input.where}/${f.file ?? "Kptfile"}${f.line ? `:${f.line}` : ""}: ${f.message}`);
+    throw new FanoutStepError(
+      `rendering ${input.where} failed, nothing was pushed: ${rendered.error ?? "a function failed"}${where.length ? ` (${where.join("; ")})` : ""}`,
+    );
+  }
+  return { tree: rendered.tree, variantChanges: mutated.changes };
+}

@@ -1,0 +1,55 @@
+import { GitHubError } from "../../github/errors.js";
+import type { PullRequest } from "../../github/port.js";
+import type { RepoSnapshot } from "./snapshot.js";
+
+export interface PullRequestText {
+  branch: string;
+  title: string;
+  body: string;
+  labels: string[];
+}
+
+/**
+ * The one pull request of a fan-out branch: the open one is edited in place (only what differs), else one
+ * is opened and labelled. GitHub refusing a second pull request for the branch (another run got there
+ * first) finds that one and edits it instead, so a variant never has two.
+ */
+export async function upsertPullRequest(
+  snap: RepoSnapshot,
+  existing: PullRequest | undefined,
+  text: PullRequestText,
+): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
+  const port = snap.port;
+  let pr = existing;
+  let action: "created" | "updated" | "unchanged" = "unchanged";
+  if (!pr) {
+    try {
+      pr = await port.createPull({
+        head: text.branch,
+        base: snap.repository.defaultBranch,
+        title: text.title,
+        body: text.body,
+      });
+      action = "created";
+    } catch (e) {
+      if (!(e instanceof GitHubError && e.kind === "validation")) throw e;
+      pr = (await port.listOpenPulls()).find((p) => p.headRef === text.branch);
+      if (!pr) throw e;
+    }
+  }
+  if (action !== "created" && (pr.title !== text.title || pr.body !== text.body)) {
+    await port.updatePull(pr.number, { title: text.title, body: text.body });
+    action = "updated";
+  }
+  const missing = text.labels.filter((l) => !pr.labels.includes(l));
+  if (missing.length > 0) await port.addLabels(pr.number, missing);
+  return { number: pr.number, action };
+}
+
+/** Closes pull requests the plan says are stale, saying why in their body's place (one PATCH each). */
+export async function closePullRequests(
+  snap: RepoSnapshot,
+  close: readonly { number: number; reason: string }[] | undefined,
+): Promise<void> {
+  for (const c of close ?? []) await snap.port.updatePull(c.number, { state: "closed" });
+}

@@ -1,0 +1,200 @@
+import { parseDocument } from "yaml";
+import type { InstallationRepository, PullRequest } from "../../github/port.js";
+import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
+import { readKptfileFacts } from "../../variants/downstream-state.js";
+import {
+  type DownstreamPackageState,
+  downstreamState,
+  isVariantFile,
+  type LoadedVariant,
+  loadVariants,
+  type ManagedPackage,
+  managedPackage,
+  type OpenPullRequest,
+  openPullRequestFromBody,
+  type RepositoryInfo,
+  type UpstreamIndex,
+  type VariantProblem,
+} from "../../variants/index.js";
+import type { FanoutContext } from "./context.js";
+import { mapLimit } from "./limit.js";
+import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
+import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
+import { readUpstreamState, type UpstreamRepoState } from "./upstream-state.js";
+
+/** Repositories read at once (reads only; writes are serialized by the executor). */
+const READ_CONCURRENCY = 8;
+
+/** Everything one fan-out run decides from, read once. */
+export interface FanoutState {
+  management: RepoSnapshot;
+  /** The valid variants, repositories named by their short name, retargets applied. */
+  variants: LoadedVariant[];
+  problems: VariantProblem[];
+  upstream: UpstreamIndex;
+  upstreamRepos: Map<string, UpstreamRepoState>;
+  downstream: Record<string, DownstreamPackageState>;
+  managed: ManagedPackage[];
+  /** Every repository read, by short name. */
+  snapshots: Map<string, RepoSnapshot>;
+  /** The open fan-out pull request of each variant (and of each managed package's variant). */
+  pulls: Map<string, PullRequest>;
+  retargets: Map<string, Retarget>;
+}
+
+/**
+ * Reads what fan-out needs for the variants of one management repository: its variant files, every
+ * repository of the installation (refs, base-branch files, open fan-out pull requests), the upstream
+ * revisions (tags) and channels (catalog). Pure reads; nothing is written.
+ */
+export async function readFanoutState(ctx: FanoutContext, managementName: string): Promise<FanoutState> {
+  const all = (await ctx.installation.listRepositories()).filter((r) => !r.archived);
+  const find = (name: string) => all.find((r) => r.fullName === name || shortName(r) === name);
+  const managementRepo = find(managementName);
+  if (!managementRepo) throw new Error(`${managementName} is not a repository of this installation`);
+  const snapshots = new Map<string, RepoSnapshot>();
+  await mapLimit(all, READ_CONCURRENCY, async (r) => {
+    snapshots.set(shortName(r), await readSnapshot(r, ctx.installation.repo(r)));
+  });
+  const management = snapshots.get(shortName(managementRepo)) as RepoSnapshot;
+  const files = [...management.tree]
+    .filter(([path]) => isVariantFile(path))
+    .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") }));
+  const infos: RepositoryInfo[] = all.map((r) => ({
+    name: shortName(r),
+    fullName: r.fullName,
+    topics: r.topics,
+  }));
+  const context = { repositories: infos, managementRepo: shortName(managementRepo) };
+
+  // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.
+  const upstreamNames = new Set<string>();
+  for (const lv of loadVariants(files, context).variants) {
+    const repo = find(lv.variant.spec.upstream.repo);
+    if (repo) upstreamNames.add(shortName(repo));
+  }
+  const upstreamRepos = new Map<string, UpstreamRepoState>();
+  for (const name of upstreamNames) {
+    upstreamRepos.set(name, await readUpstreamState(snapshots.get(name) as RepoSnapshot));
+  }
+  const packages = Object.fromEntries(
+    [...upstreamRepos].map(([name, u]) => [name, Object.keys(u.packages)] as const),
+  );
+  const loaded = loadVariants(files, { ...context, packages });
+  const problems = [...loaded.problems];
+  for (const [name, u] of upstreamRepos) {
+    if (u.catalog.problem)
+      problems.push({
+        file: `${name}@porchlight/catalog`,
+        line: 1,
+        column: 1,
+        field: "",
+        message: u.catalog.problem,
+      });
+  }
+
+  const pulls = new Map<string, PullRequest>();
+  const retargets = new Map<string, Retarget>();
+  const downstream: Record<string, DownstreamPackageState> = {};
+  const variants: LoadedVariant[] = [];
+  const openPull = async (snap: RepoSnapshot, variant: string, branch: string) => {
+    const pr = snap.pulls.find((p) => p.headRef === branch);
+    if (!pr || !snap.baseSha) return undefined;
+    pulls.set(variant, pr);
+    const commits = await snap.port.listCommits(snap.baseSha, pr.headSha);
+    const editedByOthers = commits.some((c) => c.author.email !== ctx.bot.author.email);
+    return {
+      pr,
+      open: openPullRequestFromBody(pr.number, pr.body, {
+        headSha: pr.headSha,
+        editedByOthers,
+        draft: pr.draft,
+      }),
+    };
+  };
+  for (const lv of loaded.variants) {
+    const up = find(lv.variant.spec.upstream.repo) as InstallationRepository;
+    const down = find(lv.variant.spec.downstream.repo) as InstallationRepository;
+    let variant = {
+      ...lv.variant,
+      spec: {
+        ...lv.variant.spec,
+        upstream: { ...lv.variant.spec.upstream, repo: shortName(up) },
+        downstream: { ...lv.variant.spec.downstream, repo: shortName(down) },
+      },
+    };
+    const snap = snapshots.get(shortName(down)) as RepoSnapshot;
+    const name = variant.metadata.name;
+    const found = await openPull(
+      snap,
+      name,
+      formatVariantBranch({ package: variant.spec.downstream.package, variant: name }),
+    );
+    const retarget = found && parseRetarget(found.pr.body);
+    if (retarget) {
+      retargets.set(name, retarget);
+      variant = retargeted(variant, retarget);
+    }
+    variants.push({ ...lv, variant });
+    const kptfile = snap.tree.get(`${variant.spec.downstream.package}/Kptfile`)?.toString("utf8");
+    downstream[name] = downstreamState(kptfile, found?.open);
+  }
+
+  const managed: ManagedPackage[] = [];
+  const upstreamUrl = normalizeUrl(managementRepo.cloneUrl);
+  for (const [name, snap] of snapshots) {
+    for (const [path, bytes] of snap.tree) {
+      if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+      const pkg = path === "Kptfile" ? "" : path.slice(0, -"/Kptfile".length);
+      if (pkg === "") continue;
+      const text = bytes.toString("utf8");
+      const facts = readKptfileFacts(text);
+      if (!facts.managedBy || normalizeUrl(upstreamRepoOf(text)) !== upstreamUrl) continue;
+      const variantName = facts.managedBy;
+      const active = variants.find((v) => v.variant.metadata.name === variantName);
+      let open: OpenPullRequest | undefined;
+      if (
+        !active ||
+        active.variant.spec.downstream.repo !== name ||
+        active.variant.spec.downstream.package !== pkg
+      ) {
+        open = (
+          await openPull(snap, `${name}/${pkg}`, formatVariantBranch({ package: pkg, variant: variantName }))
+        )?.open;
+      }
+      const m = managedPackage(name, pkg, text, open);
+      if (m) managed.push(m);
+    }
+  }
+
+  const upstream: Record<string, UpstreamRepoState["packages"]> = {};
+  for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
+  return {
+    management,
+    variants,
+    problems,
+    upstream,
+    upstreamRepos,
+    downstream,
+    managed,
+    snapshots,
+    pulls,
+    retargets,
+  };
+}
+
+function upstreamRepoOf(kptfileText: string): string {
+  const doc = parseDocument(kptfileText);
+  const repo = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
+  return typeof repo === "string" ? repo : "";
+}
+
+/** A clone URL compared loosely: no scheme, credentials, `.git` or trailing slash. */
+export function normalizeUrl(url: string): string {
+  return url
+    .replace(/^[a-z+]+:\/\//i, "")
+    .replace(/^[^@/]+@/, "")
+    .replace(/\.git\/?$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}

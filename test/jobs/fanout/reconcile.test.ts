@@ -1,0 +1,171 @@
+import { describe, expect, it } from "vitest";
+import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const cm = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: "${v}"\n`)
+    .join("")}`;
+
+const variant = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: ${name}
+spec:
+  upstream: {package: basens, revision: v1}
+  downstream: {repo: ${repo}, package: basens}
+${extra}`;
+
+function world(
+  variants = [
+    variant("basens-01", "cluster-01"),
+    variant("basens-02", "cluster-02"),
+    variant("basens-03", "cluster-03", "  paused: true\n"),
+  ],
+) {
+  const inst = new FakeInstallation();
+  const up = inst.add("blueprints", {
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/basens.yaml": variants.join("---\n"),
+  });
+  publish(up, "basens", 1, {
+    Kptfile: KPTFILE,
+    "cm.yaml": cm({ a: "1" }),
+    "README.md": "line one\nline two\n",
+  });
+  for (const c of ["cluster-01", "cluster-02", "cluster-03"]) inst.add(c);
+  return { inst, up, ctx: fanoutContext(inst) };
+}
+
+function setVariantRevision(w: ReturnType<typeof world>, revision: string) {
+  const text = w.up.files("main")[".porchlight/variants/basens.yaml"] as string;
+  w.up.commit("main", {
+    ".porchlight/variants/basens.yaml": text.replace(/revision: v\d+/g, `revision: ${revision}`),
+  });
+}
+
+function mergeAll(w: ReturnType<typeof world>) {
+  for (const { repo } of w.inst.repos.values())
+    for (const pr of repo.pulls.values())
+      if (pr.state === "open")
+        void repo.mergePull(pr.number, { sha: repo.resolve(pr.headRef), method: "merge" });
+}
+
+describe("fan-out reconciler", () => {
+  it("clones into absent downstreams with one labelled pull request each, and skips a paused variant", async () => {
+    const w = world();
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    expect(report.failures).toEqual([]);
+    const c1 = w.inst.get("cluster-01");
+    const [pr] = [...c1.pulls.values()];
+    expect(pr).toMatchObject({
+      headRef: "porchlight/variant/basens/basens-01",
+      title: "Clone blueprints/basens v1 into basens",
+      labels: ["porchlight/update", "porchlight/automated"],
+    });
+    const files = c1.files(pr!.headRef, "basens");
+    expect(files.Kptfile).toContain("ref: basens/v1");
+    expect(files.Kptfile).toContain("porchlight.dev/package-variant: basens-01");
+    expect(files["cm.yaml"]).toContain("# rendered");
+    expect(parseVariantPullRequestBody(pr!.body)).toMatchObject({
+      kind: "clone",
+      to: "v1",
+      variant: "basens-01",
+    });
+    expect(w.inst.get("cluster-02").pulls.size).toBe(1);
+    expect(w.inst.get("cluster-03").pulls.size).toBe(0);
+    const dashboard = w.up.issues[0]!;
+    expect(dashboard.body).toContain("⏸️ paused");
+    expect(dashboard.body).toContain("acme/cluster-01#");
+    expect(dashboard.body).toContain("```mermaid");
+  });
+
+  it("makes no write call when run again with nothing to do", async () => {
+    const w = world();
+    await reconcileFanout(w.ctx, "blueprints");
+    w.inst.clearCalls();
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    expect(w.inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
+    expect(report.dashboard?.action).toBe("unchanged");
+  });
+
+  it("merges a new revision into local edits, lists a conflict with file and lines, and updates the same pull requests for a newer one", async () => {
+    const w = world();
+    await reconcileFanout(w.ctx, "blueprints");
+    mergeAll(w);
+    const c1 = w.inst.get("cluster-01");
+    const c2 = w.inst.get("cluster-02");
+    const local1 = c1.files("main", "basens")["cm.yaml"]!.replace('a: "1"', 'a: "1"\n  local: "yes"');
+    c1.commit("main", { "basens/cm.yaml": local1 });
+    c2.commit("main", { "basens/README.md": "line one\nline two changed downstream\n" });
+    publish(w.up, "basens", 2, {
+      "cm.yaml": cm({ a: "1", b: "2" }),
+      "README.md": "line one\nline two changed upstream\n",
+    });
+    setVariantRevision(w, "v2");
+
+    await reconcileFanout(w.ctx, "blueprints");
+    const pr1 = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(pr1.title).toBe("Update basens from v1 to v2 (blueprints/basens)");
+    const cm1 = c1.files(pr1.headRef, "basens")["cm.yaml"]!;
+    expect(cm1).toContain('local: "yes"');
+    expect(cm1).toContain('b: "2"');
+    expect(pr1.body).not.toContain("Conflicts");
+    const pr2 = [...c2.pulls.values()].find((p) => p.state === "open")!;
+    expect(pr2.body).toMatch(/Conflicts \(1\)[\s\S]*`basens\/README.md` line/);
+    expect(c2.files(pr2.headRef, "basens")["README.md"]).toContain("<<<<<<<");
+
+    publish(w.up, "basens", 3, { "cm.yaml": cm({ a: "1", b: "3" }) });
+    setVariantRevision(w, "v3");
+    w.inst.clearCalls();
+    await reconcileFanout(w.ctx, "blueprints");
+    expect([...c1.pulls.values()].filter((p) => p.state === "open").map((p) => p.number)).toEqual([
+      pr1.number,
+    ]);
+    expect(c1.pulls.get(pr1.number)!.title).toBe("Update basens from v1 to v3 (blueprints/basens)");
+    expect(c1.files(pr1.headRef, "basens")["cm.yaml"]).toContain('b: "3"');
+    expect(w.inst.calls()).not.toContain("cluster-01:createPull");
+  });
+
+  it("leaves a pull request with commits from others alone", async () => {
+    const w = world([variant("basens-01", "cluster-01")]);
+    await reconcileFanout(w.ctx, "blueprints");
+    const c1 = w.inst.get("cluster-01");
+    c1.commit("porchlight/variant/basens/basens-01", { "basens/extra.txt": "mine\n" });
+    publish(w.up, "basens", 2, { "cm.yaml": cm({ a: "2" }) });
+    setVariantRevision(w, "v2");
+    w.inst.clearCalls();
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    expect(
+      w.inst.calls().filter((c) => c.startsWith("cluster-01:") && WRITES.includes(c.split(":")[1]!)),
+    ).toEqual([]);
+    expect(report.actions[0]).toMatchObject({
+      kind: "nothing",
+      reason: expect.stringContaining("commits from others"),
+    });
+  });
+
+  it("proposes deleting the downstream of a removed variant", async () => {
+    const w = world([variant("basens-01", "cluster-01")]);
+    await reconcileFanout(w.ctx, "blueprints");
+    mergeAll(w);
+    w.up.commit("main", { ".porchlight/variants/basens.yaml": "# no variants any more\n" });
+    await reconcileFanout(w.ctx, "blueprints");
+    const c1 = w.inst.get("cluster-01");
+    const pr = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(pr.labels).toContain("porchlight/deletion");
+    expect(Object.keys(c1.files(pr.headRef, "basens"))).toEqual([]);
+  });
+
+  it("reports a broken variant file on the dashboard and still fans out the others", async () => {
+    const w = world([variant("basens-01", "cluster-01"), variant("basens-x", "nowhere")]);
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    expect(w.inst.get("cluster-01").pulls.size).toBe(1);
+    expect(w.up.issues[0]!.body).toMatch(
+      /\.porchlight\/variants\/basens\.yaml:\d+:\d+: spec\.downstream\.repo/,
+    );
+    expect(report.actions.find((a) => a.variant === "basens-x")).toMatchObject({ kind: "skip" });
+  });
+});
