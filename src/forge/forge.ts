@@ -76,6 +76,32 @@ export class Forge {
     return this.server.dataDir;
   }
 
+  /**
+   * Resolves once `check` returns a truthy value, re-checking after every request and every
+   * webhook delivery (no polling interval); rejects after `timeoutMs` (default 30 s) naming
+   * `what`. For tests waiting on an app that works in the background after acking a webhook.
+   */
+  waitFor<T>(check: () => T | undefined | null | false, what = "condition", timeoutMs = 30_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const first = check();
+      if (first) {
+        resolve(first);
+        return;
+      }
+      const timer = setTimeout(() => {
+        unsubscribe();
+        reject(new Error(`forge.waitFor: timed out after ${timeoutMs} ms waiting for ${what}`));
+      }, timeoutMs);
+      const unsubscribe = this.server.changed.subscribe(() => {
+        const v = check();
+        if (!v) return;
+        clearTimeout(timer);
+        unsubscribe();
+        resolve(v);
+      });
+    });
+  }
+
   async stop(): Promise<void> {
     await this.server.close();
   }

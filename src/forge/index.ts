@@ -38,6 +38,7 @@
  * forge.faults.add({ route: "/{owner}/{repo}.git/git-receive-pack", reset: true })
  * forge.rateLimit.primary({ limit: 10 }); forge.rateLimit.secondary({ everyNthMutation: 3, retryAfter: 1 })
  * forge.errors                                               // internal failures; expect none
+ * await forge.waitFor(() => forge.core.store.data.issues.find(…), "the dashboard issue")
  * await forge.stop();
  * ```
  * `seed()` builds a demo world (app, installation, upstream blueprint `hello` published as

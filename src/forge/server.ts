@@ -13,6 +13,7 @@ import { RateLimiter } from "./ratelimit.js";
 import { RequestLog } from "./requestlog.js";
 import { type Route, Router } from "./router.js";
 import { registerRoutes } from "./routes/index.js";
+import { Signal } from "./signal.js";
 import { Store } from "./state.js";
 import { Webhooks } from "./webhooks.js";
 
@@ -36,6 +37,8 @@ export class ForgeServer {
   private readonly ownedDir: string | null;
   readonly dataDir: string;
   private readonly sockets = new Set<import("node:net").Socket>();
+  /** Fires after every request served and every webhook delivery attempt. */
+  readonly changed = new Signal();
 
   constructor(readonly options: ServerOptions) {
     this.ownedDir = options.dataDir ? null : mkdtempSync(join(tmpdir(), "porchlight-forge-"));
@@ -45,7 +48,7 @@ export class ForgeServer {
     this.core = new ForgeCore(
       store,
       new GitStore(join(dataDir, "repos")),
-      new Webhooks(store, { timeoutMs: options.webhookTimeoutMs }),
+      new Webhooks(store, { timeoutMs: options.webhookTimeoutMs, changed: this.changed }),
       { web: "", api: "" },
       new RateLimiter(options.now),
     );
@@ -107,6 +110,7 @@ export class ForgeServer {
       login: actorOf(p)?.login ?? null,
       status,
     });
+    this.changed.notify();
   }
 
   private async applyFault(req: IncomingMessage, res: ServerResponse, route: string): Promise<boolean> {

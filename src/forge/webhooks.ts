@@ -1,5 +1,6 @@
 import { createHmac, randomUUID } from "node:crypto";
 import { isoTime } from "./http.js";
+import type { Signal } from "./signal.js";
 import type { Store } from "./state.js";
 import type { AppRec, DeliveryRec } from "./types.js";
 
@@ -36,7 +37,7 @@ export class Webhooks {
 
   constructor(
     private readonly store: Store,
-    readonly options: { timeoutMs: number },
+    readonly options: { timeoutMs: number; changed?: Signal },
   ) {}
 
   /** Every delivery recorded so far, oldest first (redeliveries included). */
@@ -150,6 +151,7 @@ export class Webhooks {
         err instanceof Error && err.name === "TimeoutError" ? "timed out" : "failed to connect to host";
     } finally {
       d.duration = (Date.now() - started) / 1000;
+      this.options.changed?.notify();
     }
   }
 }

@@ -32,6 +32,19 @@ describe("forge test controls: faults, rate limits, request log", () => {
     expect(w.forge.requestLog.summary()["GET /repos/{owner}/{repo}"]).toBe(2);
   });
 
+  it("waits for a condition on forge state, re-checked after each request", async () => {
+    const seen = w.forge.waitFor(
+      () => w.forge.core.store.data.issues.find((i) => i.title === "later"),
+      "the issue titled later",
+    );
+    await w.octokit.rest.repos.get(repo);
+    await w.octokit.rest.issues.create({ ...repo, title: "later" });
+    expect((await seen).title).toBe("later");
+    await expect(w.forge.waitFor(() => false, "nothing", 10)).rejects.toThrow(
+      /timed out after 10 ms waiting for nothing/,
+    );
+  });
+
   it("injects a 500 for the next n calls of a route, then serves normally", async () => {
     w.forge.faults.add({ route: "/repos/{owner}/{repo}/issues", method: "POST", status: 500, times: 1 });
     await expect(w.octokit.rest.issues.create({ ...repo, title: "a" })).rejects.toMatchObject({
