@@ -67,7 +67,7 @@ export async function evalFunction(
         exclude: request.exclude,
         validator: false,
         packageDir: rootDir,
-        execBaseDir: rootDir,
+        execBaseDir: env.execDir ?? rootDir,
       },
       items,
       ctx,

@@ -27,8 +27,10 @@ export interface RenderEnv {
   registry: FunctionRegistry;
   allowExec?: boolean;
   allowContainer?: boolean;
-  /** Absolute directory of the tree root on disk (for kpt's package-path annotation and relative exec paths). */
+  /** Absolute directory of the tree root on disk (for kpt's package-path annotation). */
   rootDir?: string;
+  /** Where relative `exec:` paths are resolved from: kpt uses its working directory (default: the package). */
+  execDir?: string;
   run: RunOptions;
   /** Replaces the default runner of a kind (tests). */
   runners?: Partial<Record<"builtin" | "exec" | "container", FunctionRunner>>;
@@ -161,7 +163,7 @@ async function runFunction(
       exclude: fn.exclude ?? [],
       validator,
       packageDir: absDir,
-      execBaseDir: absDir,
+      execBaseDir: ctx.env.execDir ?? absDir,
     },
     items,
     ctx,

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { Document } from "yaml";
 import { UnknownFunctionError } from "../fn/registry.js";
-import { FunctionExitError } from "../fn/runtime/errors.js";
+import { FunctionExitError, FunctionStartError } from "../fn/runtime/errors.js";
 import type { FunctionRunner, FunctionSpec } from "../fn/runtime/types.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
@@ -127,6 +127,12 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
     ctx.records.push(record);
     ctx.emit({ type: "fail", name, ms, results: e.results, stderr: e.stderr, exitCode: e.exitCode });
     return new StepFailed(e.message, true);
+  }
+  if (e instanceof FunctionStartError) {
+    record.exitCode = 1;
+    ctx.records.push(record);
+    ctx.emit({ type: "fail", name, ms, results: [] });
+    return new StepFailed(e.message, false);
   }
   if (e instanceof FunctionError && !(e instanceof UnknownFunctionError) && e.results.length > 0) {
     // A builtin that reports errors fails as its catalog container would: results, then exit code 1.

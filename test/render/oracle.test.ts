@@ -187,6 +187,17 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["deploy.yaml"]).toContain("# how many");
   });
 
+  it("resolves a relative exec path from the working directory, and reports a missing one alike", async () => {
+    const { pl, kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: ./pkg/missing.sh\n"),
+      "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.stderr).toContain(
+      "Error: unexpected function error: fork/exec ./pkg/missing.sh: no such file or directory",
+    );
+  });
+
   it("refuses resources that are not KRM with kpt's message", async () => {
     const { pl, kpt } = await both({
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),

@@ -12,3 +12,11 @@ export class FunctionExitError extends FunctionError {
     this.name = "FunctionExitError";
   }
 }
+
+/** A function process that could not be started (kpt records it with exit code 1 and prints the error). */
+export class FunctionStartError extends FunctionError {
+  constructor(message: string) {
+    super(message);
+    this.name = "FunctionStartError";
+  }
+}

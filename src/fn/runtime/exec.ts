@@ -1,7 +1,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { ResourceList } from "../types.js";
 import { FunctionError } from "../types.js";
-import { FunctionExitError } from "./errors.js";
+import { FunctionExitError, FunctionStartError } from "./errors.js";
 import { runProcess } from "./process.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "./types.js";
 import { readResourceList, writeResourceList } from "./wire.js";
@@ -27,7 +27,8 @@ export class ExecRunner implements FunctionRunner {
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "EACCES") {
-        throw new FunctionError(`unexpected function error: cannot run "${path}": ${(e as Error).message}`);
+        const why = code === "ENOENT" ? "no such file or directory" : "permission denied";
+        throw new FunctionStartError(`unexpected function error: fork/exec ${command}: ${why}`);
       }
       throw e;
     }

@@ -89,7 +89,7 @@ describe("ExecRunner", () => {
   it("reports a missing program", async () => {
     await expect(
       new ExecRunner(dir).run({ exec: join(dir, "nope") }, input(), DEFAULT_RUN_OPTIONS),
-    ).rejects.toThrow(/cannot run/);
+    ).rejects.toThrow(/unexpected function error: fork\/exec .*nope: no such file or directory/);
   });
 
   it("gives the program no secrets from the environment", async () => {
