@@ -1,0 +1,112 @@
+import { describe, expect, it } from "vitest";
+import { parseCatalog } from "../../../src/catalog/index.js";
+import { promoteRevision, skipRevision } from "../../../src/jobs/catalog/promote.js";
+import { readCatalog } from "../../../src/jobs/catalog/read.js";
+import { recordMissingRevisions, recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { fakeRepoWith } from "../fake-repo.js";
+
+const author = { name: "porchlight[bot]", email: "bot@porchlight.test" };
+const now = new Date("2024-05-01T10:00:00Z");
+const kptfile = (channels?: string) =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n${channels === undefined ? "" : `  annotations:\n    porchlight.dev/channels: "${channels}"\n`}`;
+
+function upstream() {
+  const repo = fakeRepoWith({ "basens/Kptfile": kptfile() });
+  const tag = (n: number, k = kptfile()) => {
+    const sha = repo.commit("main", { "basens/Kptfile": k, "basens/n.txt": `${n}\n` });
+    repo.refs.set(`refs/tags/basens/v${n}`, sha);
+    return sha;
+  };
+  return { repo, tag };
+}
+
+const record = (repo: ReturnType<typeof upstream>["repo"], n: number, commit: string) =>
+  recordPublished(repo, { package: "basens", revision: n, commit, defaultChannel: "stable", author, now });
+
+async function catalogOf(repo: ReturnType<typeof upstream>["repo"]) {
+  return parseCatalog((await readCatalog(repo)).text).catalog.packages[0]!;
+}
+
+describe("catalog jobs", () => {
+  it("records a published revision on branch porchlight/catalog, created holding only catalog.yaml, in the default channel", async () => {
+    const { repo, tag } = upstream();
+    const out = await record(repo, 1, tag(1));
+    expect(out.kind).toBe("committed");
+    expect(Object.keys(repo.files("porchlight/catalog"))).toEqual(["catalog.yaml"]);
+    const pkg = await catalogOf(repo);
+    expect(pkg.revisions.map((r) => r.revision)).toEqual(["v1"]);
+    expect(pkg.channels).toEqual([{ name: "stable", entries: [{ name: "v1" }] }]);
+  });
+
+  it("takes the channels from the Kptfile annotation, and records a revision once", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    const v2 = tag(2, kptfile("beta, stable"));
+    await record(repo, 2, v2);
+    repo.calls.length = 0;
+    expect((await record(repo, 2, v2)).kind).toBe("unchanged");
+    expect(repo.calls).not.toContain("commitTree");
+    const pkg = await catalogOf(repo);
+    expect(pkg.channels.find((c) => c.name === "stable")?.entries).toEqual([
+      { name: "v1" },
+      { name: "v2", replaces: "v1" },
+    ]);
+    expect(pkg.channels.find((c) => c.name === "beta")?.entries).toEqual([{ name: "v2" }]);
+  });
+
+  it("edits again on top of a branch that moved meanwhile (no force push)", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    const v2 = tag(2);
+    let raced = false;
+    repo.beforePush = (branch) => {
+      if (branch !== "porchlight/catalog" || raced) return;
+      raced = true;
+      const text = repo.files("porchlight/catalog")["catalog.yaml"]!;
+      repo.commit("porchlight/catalog", { "catalog.yaml": `# edited by a person\n${text}` });
+    };
+    expect((await record(repo, 2, v2)).kind).toBe("committed");
+    const text = repo.files("porchlight/catalog")["catalog.yaml"]!;
+    expect(text).toContain("# edited by a person");
+    expect(text).toContain("revision: v2");
+  });
+
+  it("catches up with tags the catalog missed, oldest first", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    tag(2);
+    tag(3);
+    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([
+      "basens/v2",
+      "basens/v3",
+    ]);
+    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([]);
+  });
+
+  it("promotes into a channel and skips a revision, refusing what would break the catalog", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    await record(repo, 2, tag(2));
+    await record(repo, 3, tag(3));
+    expect(
+      (await promoteRevision(repo, { package: "basens", revision: "v3", channel: "beta", author })).kind,
+    ).toBe("committed");
+    expect(
+      (await promoteRevision(repo, { package: "basens", revision: "v3", channel: "beta", author })).kind,
+    ).toBe("unchanged");
+    const refused = await promoteRevision(repo, {
+      package: "basens",
+      revision: "v1",
+      channel: "beta",
+      author,
+    });
+    expect(refused).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("only moves forward"),
+    });
+    expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("committed");
+    expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("unchanged");
+    const stable = (await catalogOf(repo)).channels.find((c) => c.name === "stable")!;
+    expect(stable.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
+  });
+});

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
+import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { BOT, FakeInstallation, fanoutContext, publish } from "./fake-installation.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: basens-01
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: cluster-01, package: basens}
+`;
+
+describe("fan-out following a catalog channel", () => {
+  it("targets the channel head: a beta-only revision is not offered until promoted to stable", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
+    const c1 = inst.add("cluster-01");
+    const ctx = fanoutContext(inst);
+    const now = new Date("2024-05-01T10:00:00Z");
+    const rec = (n: number, sha: string, channel: string) =>
+      recordPublished(up, {
+        package: "basens",
+        revision: n,
+        commit: sha,
+        defaultChannel: channel,
+        author: BOT.author,
+        now,
+      });
+
+    const unpublished = await reconcileFanout(ctx, "blueprints");
+    expect(unpublished.actions[0]).toMatchObject({
+      kind: "skip",
+      reason: expect.stringContaining("no published package"),
+    });
+
+    await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }), "stable");
+    await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }), "beta");
+    await reconcileFanout(ctx, "blueprints");
+    const pr = [...c1.pulls.values()][0]!;
+    expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ kind: "clone", to: "v1" });
+    expect(pr.body).toContain("head of channel `stable`");
+
+    await promoteRevision(up, { package: "basens", revision: "v2", channel: "stable", author: BOT.author });
+    await reconcileFanout(ctx, "blueprints");
+    expect([...c1.pulls.values()].map((p) => p.number)).toEqual([pr.number]);
+    expect(parseVariantPullRequestBody(c1.pulls.get(pr.number)!.body)).toMatchObject({ to: "v2" });
+    expect(c1.files(pr.headRef, "basens")["a.yaml"]).toContain("a: 2");
+  });
+});
