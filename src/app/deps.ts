@@ -1,0 +1,22 @@
+import type { Logger } from "pino";
+import type { Runtime } from "../config/schema.js";
+import type { BotIdentity } from "../jobs/context.js";
+import type { PorchlightEvents } from "../jobs/events.js";
+import type { Renderer } from "../jobs/renderer.js";
+import type { RepoQueues } from "../jobs/repo-queue.js";
+import type { Metrics } from "../ops/metrics.js";
+
+/** What the app's handlers share; one per running app, passed explicitly. */
+export interface AppDeps {
+  queues: RepoQueues;
+  events: PorchlightEvents;
+  metrics: Metrics;
+  renderer: Renderer;
+  /** Where bare cache clones of repositories live. */
+  cacheDir: string;
+  /** The runtimes the operator allows (exec/container only with explicit opt-in). */
+  operatorRuntimes: Runtime[];
+  log: Logger;
+  /** The app's bot user and commit author (read once from `GET /app`). */
+  identity: () => Promise<BotIdentity>;
+}

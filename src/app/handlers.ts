@@ -1,0 +1,120 @@
+import type { Context } from "probot";
+import { parseCommands } from "../commands/parse.js";
+import { CONFIG_PATH } from "../config/parse.js";
+import { formatProblem } from "../config/problem.js";
+import { checkProposal } from "../jobs/check-proposal/index.js";
+import { runCommands } from "../jobs/commands/index.js";
+import { replyMarker } from "../jobs/commands/reply.js";
+import { onReview } from "../jobs/publish/on-review.js";
+import { renderDraft } from "../jobs/render-draft/index.js";
+import { parseDraftBranch } from "../lifecycle/draft-branch.js";
+import { reportConfigOk } from "./config.js";
+import type { AppDeps } from "./deps.js";
+import { enqueueJob, type JobRequest } from "./run-job.js";
+
+type Octo = JobRequest["octokit"];
+const octo = (context: { octokit: unknown }): Octo => context.octokit as Octo;
+
+/** push → render the draft's package; a push to the base branch that changes the config → check it. */
+export async function onPush(deps: AppDeps, context: Context<"push">): Promise<void> {
+  const p = context.payload;
+  if (p.deleted || !p.ref.startsWith("refs/heads/")) return;
+  const branch = p.ref.slice("refs/heads/".length);
+  const bot = await deps.identity();
+  const common = {
+    octokit: octo(context),
+    repository: p.repository as JobRequest["repository"],
+    deliveryId: context.id,
+    headSha: p.after,
+  };
+  if (parseDraftBranch(branch).ok) {
+    // The bot's own render commit already carries its check: reacting to it would only loop.
+    if (p.sender?.login === bot.login) return;
+    enqueueJob(deps, { ...common, kind: "render", key: branch, work: (ctx) => renderDraft(ctx, { branch }) });
+    return;
+  }
+  const touchedConfig = p.commits.some((c) =>
+    [...(c.added ?? []), ...(c.modified ?? [])].includes(CONFIG_PATH),
+  );
+  if (branch === p.repository.default_branch && touchedConfig) {
+    enqueueJob(deps, {
+      ...common,
+      kind: "config",
+      key: p.after,
+      work: (ctx) => reportConfigOk(ctx.port, p.after),
+    });
+  }
+}
+
+/** A proposal opened or updated → its checks and summary. */
+export async function onPullRequest(deps: AppDeps, context: Context<"pull_request">): Promise<void> {
+  const pr = context.payload.pull_request;
+  enqueueJob(deps, {
+    kind: "check",
+    key: String(pr.number),
+    octokit: octo(context),
+    repository: context.payload.repository as JobRequest["repository"],
+    deliveryId: context.id,
+    headSha: pr.head.sha,
+    work: (ctx) => checkProposal(ctx, { pull: pr.number }),
+  });
+}
+
+/** An approving review → publish (the job checks who approved and what). */
+export async function onReviewSubmitted(
+  deps: AppDeps,
+  context: Context<"pull_request_review.submitted">,
+): Promise<void> {
+  const { review, pull_request: pr } = context.payload;
+  if (review.state.toLowerCase() !== "approved") return;
+  enqueueJob(deps, {
+    kind: "publish",
+    key: String(review.id),
+    octokit: octo(context),
+    repository: context.payload.repository as JobRequest["repository"],
+    deliveryId: context.id,
+    headSha: pr.head.sha,
+    work: (ctx) =>
+      onReview(ctx, {
+        pull: pr.number,
+        reviewId: review.id,
+        user: review.user?.login ?? "",
+        state: review.state,
+        commitId: review.commit_id,
+      }),
+  });
+}
+
+/** A comment with slash-commands → 👀 at once, then the commands in the repository's queue. */
+export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
+  const { comment, issue } = context.payload;
+  if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
+  const repo = context.payload.repository;
+  await octo(context).request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
+    owner: repo.owner.login,
+    repo: repo.name,
+    comment_id: comment.id,
+    content: "eyes",
+  });
+  enqueueJob(deps, {
+    kind: "command",
+    key: String(comment.id),
+    octokit: octo(context),
+    repository: repo as JobRequest["repository"],
+    deliveryId: context.id,
+    onBadConfig: async (port, problems) => {
+      await port.ensureComment(
+        issue.number,
+        replyMarker(comment.id),
+        `${replyMarker(comment.id)}\nporchlight does nothing on this repository until its configuration is fixed:\n\n${problems.map((p) => `- ${formatProblem(p)}`).join("\n")}\n`,
+      );
+    },
+    work: (ctx) =>
+      runCommands(ctx, {
+        issue: issue.number,
+        commentId: comment.id,
+        body: comment.body ?? "",
+        author: comment.user?.login ?? "",
+      }),
+  });
+}

@@ -1,0 +1,99 @@
+import Bottleneck from "bottleneck";
+import { ProbotOctokit } from "probot";
+import type { Metrics } from "../ops/metrics.js";
+
+export interface OctokitSettings {
+  /** Least time between two mutating calls of one installation: 1000 ms on GitHub, ~0 on the forge. */
+  writeIntervalMs: number;
+  /** How often a call refused by a secondary (or primary) rate limit is retried before it fails. */
+  rateLimitRetries: number;
+  /** Milliseconds per second of `retry-after` (1000; tests may shorten the wait). */
+  retryAfterUnitMs?: number;
+  metrics?: Metrics;
+}
+
+interface RequestOptionsLike {
+  method?: string;
+  url?: string;
+  mediaType?: { format?: string };
+  request?: { retryCount?: number };
+}
+
+/**
+ * probot's Octokit with porchlight's limits: calls refused by a secondary rate limit (403/429 with
+ * retry-after) are retried after the wait, a few times (probot's default only logs them); mutating
+ * calls go through one Bottleneck group per app, keyed by installation id, so writes are paced per
+ * installation. API calls are counted in the metrics.
+ */
+export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
+  const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs });
+  const retry = (_after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
+    (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries;
+  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics), rawContents);
+  return WithPlugins.defaults((instance: { throttle?: Record<string, unknown> }) => ({
+    ...instance,
+    throttle: {
+      ...instance.throttle,
+      enabled: instance.throttle?.enabled ?? true,
+      write,
+      retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000,
+      onSecondaryRateLimit: retry,
+      onRateLimit: retry,
+    },
+  })) as unknown as typeof ProbotOctokit;
+}
+
+type Hookable = {
+  hook: {
+    after(name: "request", fn: (response: ResponseLike, options: RequestOptionsLike) => void): void;
+    error(name: "request", fn: (error: ErrorLike, options: RequestOptionsLike) => never): void;
+  };
+};
+interface ResponseLike {
+  status: number;
+  headers: Record<string, string | number | undefined>;
+  data: unknown;
+}
+interface ErrorLike {
+  status?: number;
+  response?: { headers?: Record<string, string | number | undefined> };
+}
+
+function observe(metrics: Metrics | undefined) {
+  return (octokit: unknown) => {
+    if (!metrics) return {};
+    const o = octokit as Hookable;
+    const note = (
+      method: string | undefined,
+      status: number | undefined,
+      headers?: ResponseLike["headers"],
+    ) => {
+      metrics.apiCalls.inc({ method: method ?? "GET", status: String(status ?? 0) });
+      const remaining = Number(headers?.["x-ratelimit-remaining"]);
+      if (Number.isFinite(remaining)) metrics.rateLimitRemaining.set({ installation: "any" }, remaining);
+    };
+    o.hook.after("request", (response, options) => note(options.method, response.status, response.headers));
+    o.hook.error("request", (error, options) => {
+      note(options.method, error.status, error.response?.headers);
+      throw error;
+    });
+    return {};
+  };
+}
+
+/**
+ * A server that ignores `Accept: application/vnd.github.raw` (the embedded forge, old GitHub
+ * Enterprise) answers a contents request with base64 JSON; probot's config loader wants the raw text.
+ * On GitHub this never triggers.
+ */
+function rawContents(octokit: unknown) {
+  (octokit as Hookable).hook.after("request", (response, options) => {
+    if (options.mediaType?.format !== "raw") return;
+    const data = response.data as { encoding?: string; content?: string } | null;
+    if (data && typeof data === "object" && data.encoding === "base64" && typeof data.content === "string") {
+      response.data = Buffer.from(data.content, "base64").toString("utf8");
+      response.headers["content-type"] = "application/vnd.github.raw; charset=utf-8";
+    }
+  });
+  return {};
+}

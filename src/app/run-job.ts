@@ -1,0 +1,77 @@
+import type { ConfigProblem } from "../config/problem.js";
+import { installationRepo } from "../github/installation.js";
+import type { RepoPort } from "../github/port.js";
+import type { JobContext } from "../jobs/context.js";
+import { type ConfigOctokit, loadRepoConfig, reportConfigProblems } from "./config.js";
+import type { AppDeps } from "./deps.js";
+
+/** The repository fields of a webhook payload a job needs. */
+export interface PayloadRepo {
+  name: string;
+  owner: { login: string };
+  clone_url: string;
+  default_branch: string;
+}
+
+export interface JobRequest {
+  /** Names the job in logs and metrics: render, check, publish, command, reconcile, config. */
+  kind: string;
+  /** With `kind`, identifies the work: a pending job with the same key absorbs a new one. */
+  key: string;
+  octokit: ConfigOctokit & { auth(options?: unknown): Promise<unknown> };
+  repository: PayloadRepo;
+  deliveryId?: string;
+  /** Where a configuration problem is reported as a failing check. */
+  headSha?: string;
+  /** Besides the check: how to tell the user the configuration is broken (a command's reply). */
+  onBadConfig?: (port: RepoPort, problems: ConfigProblem[]) => Promise<void>;
+  work: (ctx: JobContext) => Promise<unknown>;
+}
+
+/**
+ * Queues a job on its repository's queue. When it runs, it connects to the repository, loads and
+ * checks the configuration (a broken one is reported and nothing else happens), then does the work.
+ */
+export function enqueueJob(deps: AppDeps, req: JobRequest): void {
+  const owner = req.repository.owner.login;
+  const name = req.repository.name;
+  const full = `${owner}/${name}`;
+  deps.metrics.queueDepth.set(deps.queues.size + 1);
+  void deps.queues.enqueue({
+    repo: full,
+    key: `${req.kind}:${req.key}`,
+    run: async () => {
+      const log = deps.log.child({ repo: full, job: req.kind, key: req.key, deliveryId: req.deliveryId });
+      const port = installationRepo(
+        req.octokit,
+        { owner, repo: name },
+        req.repository.clone_url,
+        deps.cacheDir,
+      );
+      const loaded = await loadRepoConfig(req.octokit, { owner, repo: name });
+      if (!loaded.ok) {
+        log.warn({ problems: loaded.problems.length }, "configuration is broken; doing nothing");
+        if (req.headSha) await reportConfigProblems(port, req.headSha, loaded.problems);
+        await req.onBadConfig?.(port, loaded.problems);
+        return;
+      }
+      const ctx: JobContext = {
+        port,
+        config: loaded.config,
+        baseBranch: loaded.config.baseBranch ?? req.repository.default_branch,
+        renderer: deps.renderer,
+        bot: await deps.identity(),
+        events: deps.events,
+        log,
+        operatorRuntimes: deps.operatorRuntimes,
+      };
+      const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
+      try {
+        const outcome = await req.work(ctx);
+        log.info({ outcome }, "job done");
+      } finally {
+        end();
+      }
+    },
+  });
+}

@@ -1,0 +1,153 @@
+import { mkdtempSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { createNodeMiddleware, Probot } from "probot";
+import { porchlightApp } from "../app.js";
+import type { Runtime } from "../config/schema.js";
+import { PorchlightEvents } from "../jobs/events.js";
+import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import type { Renderer } from "../jobs/renderer.js";
+import { RepoQueues } from "../jobs/repo-queue.js";
+import { createLogger } from "../ops/logger.js";
+import { Metrics } from "../ops/metrics.js";
+import type { AppDeps } from "./deps.js";
+import { once, readIdentity } from "./identity.js";
+import { porchlightOctokit } from "./octokit.js";
+import { sweepInstallations } from "./sweep.js";
+
+export interface AppServerOptions {
+  appId: number | string;
+  privateKey: string;
+  webhookSecret: string;
+  /** REST base URL: GitHub's by default; the forge's `${url}/api/v3`, or GitHub Enterprise's. */
+  baseUrl?: string;
+  port?: number;
+  host?: string;
+  webhookPath?: string;
+  /** Least time between two writes of one installation (1000 ms on GitHub; ~0 for the forge). */
+  writeIntervalMs?: number;
+  rateLimitRetries?: number;
+  retryAfterUnitMs?: number;
+  /** Jobs of different repositories running at once. */
+  concurrency?: number;
+  cacheDir?: string;
+  operatorRuntimes?: Runtime[];
+  /** The periodic sweep's interval; 0 or absent: only on demand (`sweep()`). */
+  reconcileIntervalMs?: number;
+  renderer?: Renderer;
+  log?: Logger;
+}
+
+export interface AppServer {
+  url: string;
+  webhookUrl: string;
+  queues: RepoQueues;
+  events: PorchlightEvents;
+  metrics: Metrics;
+  /** Resolves when no job is waiting or running. */
+  idle(): Promise<void>;
+  /** Queues a reconcile job for every repository of every installation now. */
+  sweep(): Promise<number>;
+  /** Stops taking webhooks, finishes the queued jobs, then closes. */
+  close(): Promise<void>;
+}
+
+const WEBHOOK_PATH = "/api/github/webhooks";
+
+/**
+ * The app's HTTP server: probot's webhook middleware at `/api/github/webhooks`, `/healthz` and
+ * `/metrics` (Prometheus), and the periodic sweep. One call, one app: nothing is shared between two.
+ */
+export async function startAppServer(opts: AppServerOptions): Promise<AppServer> {
+  const log = opts.log ?? createLogger();
+  const metrics = new Metrics();
+  const queues = new RepoQueues(opts.concurrency ?? 4, (outcome) => {
+    const kind = outcome.key.split(":")[0] ?? "job";
+    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
+    metrics.queueDepth.set(queues.size);
+    if (!outcome.ok) log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
+  });
+  const events = new PorchlightEvents((err, event) =>
+    log.error({ err, tag: event.tag }, "a published-event listener failed"),
+  );
+  const probot = new Probot({
+    appId: opts.appId,
+    privateKey: opts.privateKey,
+    secret: opts.webhookSecret,
+    log,
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    Octokit: porchlightOctokit({
+      writeIntervalMs: opts.writeIntervalMs ?? 1000,
+      rateLimitRetries: opts.rateLimitRetries ?? 3,
+      ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
+      metrics,
+    }),
+  });
+  const deps: AppDeps = {
+    queues,
+    events,
+    metrics,
+    renderer: opts.renderer ?? new KptRenderer(),
+    cacheDir: opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-")),
+    operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
+    log,
+    identity: once(async () => readIdentity((await probot.auth()) as never)),
+  };
+  const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
+  const middleware = await createNodeMiddleware(porchlightApp(deps), { probot, webhooksPath: webhookPath });
+  const server = createServer((req, res) => {
+    void route(req, res, metrics, middleware);
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
+  const timer =
+    opts.reconcileIntervalMs && opts.reconcileIntervalMs > 0
+      ? setInterval(() => {
+          sweepInstallations(deps, probot).catch((err) => log.error({ err }, "sweep failed"));
+        }, opts.reconcileIntervalMs)
+      : undefined;
+  timer?.unref();
+  return {
+    url,
+    webhookUrl: `${url}${webhookPath}`,
+    queues,
+    events,
+    metrics,
+    idle: () => queues.idle(),
+    sweep: () => sweepInstallations(deps, probot),
+    close: async () => {
+      if (timer) clearInterval(timer);
+      await closeServer(server);
+      await queues.close();
+    },
+  };
+}
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next?: () => void) => unknown;
+
+async function route(req: IncomingMessage, res: ServerResponse, metrics: Metrics, middleware: Middleware) {
+  const path = (req.url ?? "/").split("?")[0];
+  if (req.method === "GET" && path === "/healthz") {
+    res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+    return;
+  }
+  if (req.method === "GET" && path === "/metrics") {
+    const text = await metrics.text();
+    res.writeHead(200, { "content-type": metrics.contentType }).end(text);
+    return;
+  }
+  await middleware(req, res, () => {
+    res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}

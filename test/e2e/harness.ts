@@ -1,0 +1,136 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { Octokit } from "@octokit/rest";
+import { pino } from "pino";
+import { type AppServer, startAppServer } from "../../src/app/server.js";
+import { type Forge, startForge } from "../../src/forge/index.js";
+
+export interface World {
+  forge: Forge;
+  app: AppServer;
+  repo: string;
+  users: Record<string, { pat: string; rest: Octokit }>;
+  /** Waits until every webhook is delivered and every job they started has run. */
+  settle(): Promise<void>;
+  /** A working clone of the repository as `user`. */
+  clone(user: string): Promise<Clone>;
+  stop(): Promise<void>;
+}
+
+export interface Clone {
+  dir: string;
+  git(...args: string[]): Promise<string>;
+  write(files: Record<string, string>): void;
+  /** Checks out `branch` from `from`, writes files, commits and pushes; returns the new head. */
+  push(branch: string, files: Record<string, string>, from?: string): Promise<string>;
+}
+
+/** git runs as a child process without blocking: the forge serves it from this same process. */
+const run = promisify(execFile);
+
+/**
+ * The forge records a push's webhook once git's request has finished, which may be just after the
+ * client returns: wait (event-loop turns, not a clock) until the delivery for `sha` exists.
+ */
+async function pushDelivered(forge: Forge, sha: string): Promise<void> {
+  for (let i = 0; i < 10_000; i++) {
+    if (forge.webhooks.find("push").some((d) => (d.payload as { after?: string }).after === sha)) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error(`the forge never delivered the push of ${sha}`);
+}
+
+/** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
+export async function startWorld(files: Record<string, string>): Promise<World> {
+  const forge = await startForge();
+  const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+  const app = await startAppServer({
+    appId: creds.appId,
+    privateKey: creds.privateKeyPem,
+    webhookSecret: creds.webhookSecret,
+    baseUrl: forge.apiUrl,
+    port: 0,
+    writeIntervalMs: 0,
+    retryAfterUnitMs: 1,
+    log: pino({ level: process.env.E2E_LOG ?? "silent" }),
+  });
+  forge.setWebhookUrl(app.webhookUrl);
+  forge.createUser("acme", { type: "Organization" });
+  const repo = "acme/blueprints";
+  await forge.createRepo(repo, { files });
+  forge.createInstallation(creds.appId, "acme");
+  const users: World["users"] = {};
+  for (const [login, level] of [
+    ["alice", "write"],
+    ["bob", "write"],
+    ["rita", "read"],
+  ] as const) {
+    const { pat } = forge.createUser(login, { pat: true });
+    forge.setPermission(repo, login, level);
+    users[login] = { pat: pat as string, rest: new Octokit({ baseUrl: forge.apiUrl, auth: pat }) };
+  }
+  const temp = mkdtempSync(join(tmpdir(), "porchlight-e2e-"));
+  const settle = async () => {
+    for (let i = 0; i < 100; i++) {
+      const before = forge.webhooks.deliveries.length;
+      await forge.webhooks.idle();
+      await app.idle();
+      await forge.webhooks.idle();
+      if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
+    }
+    throw new Error("the forge and the app did not settle");
+  };
+  const clone = async (user: string): Promise<Clone> => {
+    const u = new URL(forge.cloneUrl(repo));
+    u.username = user;
+    u.password = users[user]?.pat ?? "";
+    const dir = join(temp, `${user}-${Math.random().toString(36).slice(2)}`);
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: user,
+      GIT_AUTHOR_EMAIL: `${user}@x`,
+      GIT_COMMITTER_NAME: user,
+      GIT_COMMITTER_EMAIL: `${user}@x`,
+    };
+    const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env })).stdout.trim();
+    await run("git", ["clone", "--quiet", u.toString(), dir], { env });
+    const write = (f: Record<string, string>) => {
+      for (const [path, text] of Object.entries(f)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+    };
+    return {
+      dir,
+      git,
+      write,
+      async push(branch, f, from = "origin/main") {
+        await git("fetch", "--quiet", "origin");
+        await git("checkout", "--quiet", "-B", branch, from);
+        write(f);
+        await git("add", "-A");
+        await git("commit", "--quiet", "-m", `edit ${branch}`);
+        await git("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+        const sha = await git("rev-parse", "HEAD");
+        await pushDelivered(forge, sha);
+        return sha;
+      },
+    };
+  };
+  return {
+    forge,
+    app,
+    repo,
+    users,
+    settle,
+    clone,
+    stop: async () => {
+      await app.close();
+      await forge.stop();
+      rmSync(temp, { recursive: true, force: true });
+    },
+  };
+}
