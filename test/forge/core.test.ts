@@ -174,4 +174,27 @@ describe("forge core: auth, repos, refs, contents, git", () => {
       "refs/heads/main",
     ]);
   });
+
+  it("keeps ref events exact when pushes to one repository race", async () => {
+    const a = join(w.tmp, "a");
+    const b = join(w.tmp, "b");
+    const url = w.forge.cloneUrl("acme/blueprints", w.token);
+    await Promise.all([git(w.tmp, "clone", "-q", url, a), git(w.tmp, "clone", "-q", url, b)]);
+    for (const [dir, name] of [
+      [a, "one"],
+      [b, "two"],
+    ] as const) {
+      writeFileSync(join(dir, name), `${name}\n`);
+      await git(dir, "add", name);
+      await git(dir, "commit", "-q", "-m", name);
+    }
+    await Promise.all([
+      git(a, "push", "-q", "origin", "HEAD:refs/heads/drafts/one"),
+      git(b, "push", "-q", "origin", "HEAD:refs/heads/drafts/two"),
+    ]);
+    await w.forge.webhooks.idle();
+    const pushes = w.forge.webhooks.find("push").map((d) => d.payload.ref);
+    expect(pushes.sort()).toEqual(["refs/heads/drafts/one", "refs/heads/drafts/two"]);
+    expect(w.forge.errors).toEqual([]);
+  });
 });

@@ -197,4 +197,27 @@ describe("forge clock: token expiry", () => {
       await forge.stop();
     }
   });
+
+  it("limits mutations per forge-clock minute when asked to", async () => {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const forge = await startForge({ now: () => new Date(now) });
+    try {
+      const app = forge.createApp({ privateKeyPem: TEST_KEY });
+      await forge.createRepo("acme/r", { autoInit: true });
+      const inst = forge.createInstallation(app.appId, "acme");
+      const bot = client(forge, forge.installationToken(inst.id));
+      forge.rateLimit.secondary({ perMinute: 2, retryAfter: 60, status: 429 });
+      const r = { owner: "acme", repo: "r" };
+      await bot.rest.issues.create({ ...r, title: "1" });
+      await bot.rest.issues.create({ ...r, title: "2" });
+      await expect(bot.rest.issues.create({ ...r, title: "3" })).rejects.toMatchObject({
+        status: 429,
+        response: { headers: { "retry-after": "60" } },
+      });
+      now += 61_000;
+      await expect(bot.rest.issues.create({ ...r, title: "4" })).resolves.toMatchObject({ status: 201 });
+    } finally {
+      await forge.stop();
+    }
+  });
 });
