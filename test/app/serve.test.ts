@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { serveCommand } from "../../src/cli/serve.js";
+
+describe("porchlight serve without credentials", () => {
+  it("runs the app against a seeded embedded forge, says what to do next, and stops on SIGTERM", async () => {
+    let out = "";
+    const running = serveCommand([], {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: () => {},
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: { PORT: "0", LOG_LEVEL: "silent" },
+      isTTY: false,
+    });
+    while (!out.includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
+    const appUrl = /app: {3}(\S+)/.exec(out)?.[1];
+    expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
+    expect(out).toContain("git clone http://");
+    process.emit("SIGTERM");
+    expect(await running).toBe(0);
+    expect(out).toContain("shutting down");
+  });
+});
