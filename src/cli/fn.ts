@@ -87,7 +87,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
     (pkgPath) => displayPath(dir, pkgPath),
     !p.bools.has("no-truncate-output"),
   );
-  const env = runEnv(p, dir, io.cwd, registry, (e) => printer.on(e));
+  const env = runEnv(p, dir, io, registry, (e) => printer.on(e));
   const outcome = await render(tree, "", { ...env, writeFiles: !wantsItems(p) });
   printer.endPackage();
   return finish(outcome, p, dir, tree, io, () =>
@@ -131,7 +131,7 @@ async function evalCommand(args: string[], io: CliIO, registry: FunctionRegistry
   const functionConfig = await evalFunctionConfig(p, io);
   const printer = new ProgressPrinter(io.stderr, (x) => x, !p.bools.has("no-truncate-output"));
   if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
-  const env = { ...runEnv(p, dir, io.cwd, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
+  const env = { ...runEnv(p, dir, io, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
   const outcome = await evalFunction(
     tree,
     {
@@ -148,7 +148,7 @@ async function evalCommand(args: string[], io: CliIO, registry: FunctionRegistry
 function runEnv(
   p: ParsedArgs,
   dir: string,
-  cwd: string,
+  { cwd, env: { KPT_FN_RUNTIME: engine } }: CliIO,
   registry: FunctionRegistry,
   onEvent: RenderEnv["onEvent"],
   execGiven = false,
@@ -159,6 +159,8 @@ function runEnv(
     allowContainer: p.bools.has("allow-container"),
     rootDir: dir,
     execDir: cwd,
+    containerEngine: engine,
+    allowNetwork: p.bools.has("allow-network"),
     run: { ...DEFAULT_RUN_OPTIONS },
     onEvent,
   };

@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Document } from "yaml";
 import type { FunctionRegistry } from "../fn/registry.js";
 import { BuiltinRunner } from "../fn/runtime/builtin.js";
-import { ContainerRunner } from "../fn/runtime/container.js";
+import { ContainerRunner, detectEngine } from "../fn/runtime/container.js";
 import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
@@ -29,6 +29,10 @@ export interface RenderEnv {
   allowContainer?: boolean;
   /** Absolute directory of the tree root on disk (for kpt's package-path annotation). */
   rootDir?: string;
+  /** Preferred container engine ("docker" or "podman", kpt's KPT_FN_RUNTIME); the other is tried too. */
+  containerEngine?: string;
+  /** Let container functions use the network (kpt's --allow-network); they get none otherwise. */
+  allowNetwork?: boolean;
   /** Where relative `exec:` paths are resolved from: kpt uses its working directory (default: the package). */
   execDir?: string;
   run: RunOptions;
@@ -175,7 +179,10 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
   return {
     builtin: env.runners?.builtin ?? new BuiltinRunner(env.registry, hints),
     exec: (baseDir: string) => env.runners?.exec ?? new ExecRunner(baseDir || rootDir),
-    container: env.allowContainer ? (env.runners?.container ?? new ContainerRunner()) : undefined,
+    container: env.allowContainer
+      ? (env.runners?.container ??
+        new ContainerRunner(() => detectEngine(env.containerEngine), env.allowNetwork ?? false))
+      : undefined,
   };
 }
 

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDuration } from "../../src/cli/fn-print.js";
+import { detectEngine } from "../../src/fn/runtime/container.js";
 import { normalizeDurations, readFiles, runFn } from "../render/harness.js";
 import { hasKpt } from "../render/kpt-oracle.js";
 
@@ -122,6 +123,19 @@ describe("porchlight fn eval", () => {
     );
     expect(run.stderr).toContain("--allow-container");
   });
+
+  it.skipIf(detectEngine() !== undefined)(
+    "says so when --allow-container is given and no engine runs",
+    async () => {
+      const base = join(work, "container");
+      writePackage(base, PACKAGE);
+      const run = await runFn(["eval", "pkg", "-i", "example.com/fns/thing:v1", "--allow-container"], base);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(
+        "no container engine is available (`docker info` and `podman info` both failed",
+      );
+    },
+  );
 
   it("needs exactly one of --image and --exec", async () => {
     await expect(runFn(["eval", "."], work)).rejects.toThrow(/must specify --image or --exec/);

@@ -26,7 +26,10 @@ export class ContainerRunner implements FunctionRunner {
   readonly kind = "container";
   private engine: ContainerEngine | undefined | null = null;
 
-  constructor(private readonly detect: () => ContainerEngine | undefined = () => detectEngine()) {}
+  constructor(
+    private readonly detect: () => ContainerEngine | undefined = () => detectEngine(),
+    private readonly allowNetwork = false,
+  ) {}
 
   async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
     if (!fn.image) throw new FunctionError("container runner called without an image");
@@ -39,7 +42,17 @@ export class ContainerRunner implements FunctionRunner {
           "use a builtin function or an exec function (--allow-exec) instead",
       );
     }
-    const args = ["run", "--rm", "-i", "--network", "none", "--security-opt=no-new-privileges", fn.image];
+    const network = this.allowNetwork ? [] : ["--network", "none"];
+    const args = [
+      "run",
+      "--rm",
+      "-i",
+      ...network,
+      "--user",
+      "nobody",
+      "--security-opt=no-new-privileges",
+      fn.image,
+    ];
     const outcome = await runProcess(fn.image, engine, args, writeResourceList(input), options);
     return processResult(fn.image, outcome);
   }
