@@ -142,7 +142,7 @@ class Writer {
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
       this.seqItems(value.items.map(asNode), seqIndent);
-      if (value.comment) this.comment(value.comment, seqIndent, "foot");
+      if (value.comment) this.comment(value.comment, footIndent(value.items, seqIndent), "foot");
       return;
     }
     if (value.commentBefore) this.comment(value.commentBefore, indent, "head");
@@ -305,7 +305,14 @@ function literalOrFallback(value: string, ctx: ScalarContext): string[] {
   return [header, ...body.split("\n").map((l) => (l === "" ? "" : pad + l))];
 }
 
+/** yaml.v3 gives a sequence's closing comment to its last item when that item is a block mapping. */
+function footIndent(items: readonly unknown[], seqIndent: number): number {
+  const last = items[items.length - 1];
+  return isMap(last) && !last.flow && last.items.length > 0 ? seqIndent + 2 : seqIndent;
+}
+
 function blockAllowed(value: string): boolean {
+  if (value === "") return false;
   // libyaml refuses block style for trailing spaces before a break and for special characters.
   if (/[ \t]\n/.test(value) || /[ \t]$/.test(value)) return false;
   return !hasUnprintableExceptTab(value);
