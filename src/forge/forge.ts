@@ -182,8 +182,15 @@ export class Forge {
     );
   }
 
-  /** Points every app's webhooks at `url` (null: record deliveries without sending). */
+  /**
+   * Points the webhooks of every app (and of apps created later), or of one app, at `url`
+   * (null: record deliveries without sending).
+   */
   setWebhookUrl(url: string | null, appId?: number): void {
+    if (appId === undefined) {
+      if (url) this.defaults.webhookUrl = url;
+      else delete this.defaults.webhookUrl;
+    }
     for (const a of this.core.store.data.apps) if (appId === undefined || a.id === appId) a.webhookUrl = url;
     this.core.store.save();
   }
