@@ -89,6 +89,9 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
     return 1;
   }
   io.stdout(`Updated to ${r.ref} (${r.commit.slice(0, 12)})\n`);
+  for (const u of r.packages.slice(1)) {
+    io.stdout(`Updated subpackage ${u.dir} from its own upstream to ${u.ref} (${u.commit.slice(0, 12)})\n`);
+  }
   return 0;
 }
 

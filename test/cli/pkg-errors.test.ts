@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { files, git, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
@@ -76,6 +76,21 @@ describe("porchlight pkg: bad input", () => {
       const r = await porchlight(ws, "pkg", "update", "app@v2");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`cannot reach upstream repository "file://${box.root}/gone"`);
+      expect(await files(pkg)).toEqual(before);
+    });
+
+    it("writes nothing when a subpackage's own upstream is unreachable", async () => {
+      const { ws, pkg } = await fetched("up-sub-unreachable", (d) => {
+        mkdirSync(join(d, "vendor"));
+        writeFileSync(
+          join(d, "vendor", "Kptfile"),
+          `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: vendor\nupstream:\n  type: git\n  git:\n    repo: file://${box.root}/nowhere\n    directory: /vendor\n    ref: main\n`,
+        );
+      });
+      const before = await files(pkg);
+      const r = await porchlight(ws, "pkg", "update", "app@v2");
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`cannot reach upstream repository "file://${box.root}/nowhere"`);
       expect(await files(pkg)).toEqual(before);
     });
 

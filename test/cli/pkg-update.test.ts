@@ -148,3 +148,67 @@ describe("porchlight pkg diff", () => {
     expect(r.stdout).toContain("): none\n");
   });
 });
+
+describe("porchlight pkg update: subpackages with an upstream of their own", () => {
+  let box: Sandbox;
+  let depRepo: string;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    await box.publish("app", V1, "v1");
+    depRepo = box.dir("dep-up", true);
+    writeFileSync(join(depRepo, "placeholder"), "");
+  });
+  afterAll(() => box.close());
+
+  async function publishDep(data: string): Promise<void> {
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(depRepo, "dep"), { recursive: true });
+    writeFileSync(
+      join(depRepo, "dep", "Kptfile"),
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: dep\n",
+    );
+    writeFileSync(
+      join(depRepo, "dep", "cm.yaml"),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: dep\ndata:\n  d: "${data}"\n`,
+    );
+    git(depRepo, "add", "-A");
+    git(depRepo, "commit", "-q", "-m", `dep ${data}`);
+  }
+
+  // The subpackage is not named with a prefix of a root file (e.g. `dep` next to `deploy.yaml`):
+  // kpt v1.0.0-beta.56 then leaves such root files unmerged, which porchlight does not copy.
+  it("updates each from its own upstream at its recorded ref, as kpt does", async () => {
+    await publishDep("1");
+    const tools = HAVE_KPT ? (["porchlight", "kpt"] as const) : (["porchlight"] as const);
+    const ws: Record<string, string> = {};
+    for (const tool of tools) {
+      const w = box.dir(`nested-${tool}`, true);
+      const run = async (...args: string[]) => {
+        if (tool === "kpt") kpt(w, ...args);
+        else expect((await porchlight(w, ...args)).code).toBe(0);
+      };
+      await run("pkg", "get", `file://${box.up}.git/app@main`, "app");
+      await run("pkg", "get", `file://${depRepo}.git/dep@main`, "app/vendor");
+      git(w, "add", "-A");
+      git(w, "commit", "-q", "-m", "fetched");
+      ws[tool] = w;
+    }
+    await publishDep("2");
+    await box.publish("app", V2, "v2");
+
+    const r = await porchlight(ws.porchlight!, "pkg", "update", "app");
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Updated subpackage vendor from its own upstream to main \([0-9a-f]{12}\)/);
+    const got = await files(join(ws.porchlight!, "app"));
+    expect(got["vendor/cm.yaml"]).toContain('d: "2"');
+    expect(got["deploy.yaml"]).toContain("image: nginx:2.0");
+    if (!HAVE_KPT) {
+      console.warn("kpt not found: the comparison with kpt pkg update is skipped");
+      return;
+    }
+    kpt(ws.kpt!, "pkg", "update", "app");
+    expect(got).toEqual(await files(join(ws.kpt!, "app")));
+  });
+});

@@ -1,7 +1,9 @@
 import { hasUncommittedChanges } from "../../github/worktree.js";
-import { type FileTree, readTree, type TreeChange, writeTree } from "../../kpt/tree.js";
+import { type FileTree, readTree, subtree, type TreeChange, writeTree } from "../../kpt/tree.js";
 import {
   isStrategy,
+  type MergeChange,
+  type MergeConflict,
   MergeError,
   type MergeResult,
   mergePackage,
@@ -10,12 +12,15 @@ import {
   upstreamOf,
 } from "../../merge/index.js";
 import { setUpdateStrategy } from "../../merge/kptfile.js";
+import { isRemotePackage, join, packageDirs, within } from "../../merge/layout.js";
 import { openUpstream, type Upstream } from "./upstream.js";
 
 /**
  * `pkg update` on disk: reads the local package, fetches the upstream its Kptfile names (the original
- * at upstreamLock's commit, the new revision at the given or recorded ref), merges in memory, and
- * writes only when the merge is whole (no conflicts, unless allowed). On any error the local package
+ * at upstreamLock's commit, the new revision at the given or recorded ref) and merges in memory; then,
+ * as kpt does, every subpackage that names an upstream of its own is updated the same way from that
+ * upstream at its own recorded ref and strategy, breadth first. Files are written once, at the end,
+ * and only when every merge is whole (no conflicts, unless allowed). On any error the local package
  * is untouched.
  */
 export interface UpdateOptions {
@@ -27,9 +32,18 @@ export interface UpdateOptions {
   allowDirty?: boolean;
 }
 
+/** One package updated from its own upstream ("" for the root). */
+export interface PackageUpdate {
+  dir: string;
+  ref: string;
+  commit: string;
+}
+
 export interface UpdateOutcome extends MergeResult {
   commit: string;
   ref: string;
+  /** Every package updated from its own upstream, the root first. */
+  packages: PackageUpdate[];
   written?: TreeChange;
 }
 
@@ -45,6 +59,33 @@ export async function upstreamTrees(
   return { original, updated, commit, resolvedRef };
 }
 
+/** Merges one package (its files relative to it) with the upstream its Kptfile names, at `ref`. */
+async function updateOne(
+  local: FileTree,
+  up: UpstreamInfo,
+  ref: string,
+  strategy: UpdateStrategy,
+): Promise<MergeResult & { commit: string }> {
+  const upstream = await openUpstream(up.repo);
+  try {
+    const { original, updated, commit, resolvedRef } = await upstreamTrees(upstream, up, ref);
+    const lock = { repo: up.repo, directory: up.directory, ref, resolvedRef, commit };
+    return { ...mergePackage({ original, updated, local, strategy, lock }), commit };
+  } finally {
+    await upstream.close();
+  }
+}
+
+function recordedStrategy(up: UpstreamInfo): UpdateStrategy {
+  return up.strategy && isStrategy(up.strategy) ? up.strategy : "resource-merge";
+}
+
+/** Subpackages of the package at `dir` with an upstream of their own, not inside another such one. */
+function remoteChildren(tree: FileTree, dir: string): string[] {
+  const remote = packageDirs(tree).filter((d) => d !== dir && within(d, dir) && isRemotePackage(tree, d));
+  return remote.filter((d) => !remote.some((o) => o !== d && within(d, o)));
+}
+
 export async function updatePackage(dir: string, opts: UpdateOptions = {}): Promise<UpdateOutcome> {
   const local = await readTree(dir);
   const up = upstreamOf(local, dir);
@@ -54,17 +95,27 @@ export async function updatePackage(dir: string, opts: UpdateOptions = {}): Prom
     );
   }
   const ref = opts.ref ?? up.ref;
-  const strategy = opts.strategy ?? (up.strategy && isStrategy(up.strategy) ? up.strategy : "resource-merge");
-  const upstream = await openUpstream(up.repo);
-  try {
-    const { original, updated, commit, resolvedRef } = await upstreamTrees(upstream, up, ref);
-    const lock = { repo: up.repo, directory: up.directory, ref, resolvedRef, commit };
-    const result = mergePackage({ original, updated, local, strategy, lock });
-    if (opts.strategy) setUpdateStrategy(result.tree, opts.strategy);
-    if (result.conflicts.length > 0 && !opts.allowConflicts) return { ...result, commit, ref };
-    const written = await writeTree(dir, local, result.tree);
-    return { ...result, commit, ref, written };
-  } finally {
-    await upstream.close();
+  const root = await updateOne(local, up, ref, opts.strategy ?? recordedStrategy(up));
+  if (opts.strategy) setUpdateStrategy(root.tree, opts.strategy);
+  const tree = root.tree;
+  const conflicts: MergeConflict[] = [...root.conflicts];
+  const changes: MergeChange[] = [...root.changes];
+  const packages: PackageUpdate[] = [{ dir: "", ref, commit: root.commit }];
+
+  const queue = remoteChildren(tree, "");
+  for (let sub = queue.shift(); sub !== undefined; sub = queue.shift()) {
+    const files = subtree(tree, sub);
+    const subUp = upstreamOf(files, join(dir, sub));
+    const r = await updateOne(files, subUp, subUp.ref, recordedStrategy(subUp));
+    for (const p of [...tree.keys()]) if (within(p, sub)) tree.delete(p);
+    for (const [p, b] of r.tree) tree.set(join(sub, p), b);
+    conflicts.push(...r.conflicts.map((c) => ({ ...c, file: join(sub, c.file) })));
+    changes.push(...r.changes.map((c) => ({ ...c, file: join(sub, c.file) })));
+    packages.push({ dir: sub, ref: subUp.ref, commit: r.commit });
+    queue.push(...remoteChildren(r.tree, "").map((d) => join(sub, d)));
   }
+
+  const outcome = { tree, conflicts, changes, commit: root.commit, ref, packages };
+  if (conflicts.length > 0 && !opts.allowConflicts) return outcome;
+  return { ...outcome, written: await writeTree(dir, local, tree) };
 }
