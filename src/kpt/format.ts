@@ -70,7 +70,7 @@ class Writer {
         if (mode !== "top") this.out.push("");
         continue;
       }
-      this.out.push(`${pad}#${l}`);
+      this.out.push(`${pad}#${commentText(l)}`);
     }
     if (trailingBlank && mode === "head") this.out.push("");
   }
@@ -117,7 +117,7 @@ class Writer {
     const lines = text.split("\n").filter((l) => l !== "");
     const pad = " ".repeat(indent);
     lines.forEach((l, i) => {
-      this.out.push(`${i === 0 ? prefix : pad}#${l}`);
+      this.out.push(`${i === 0 ? prefix : pad}#${commentText(l)}`);
     });
   }
 
@@ -392,4 +392,9 @@ function firstItemDash(seq: { range?: [number, number, number] | null }, text: s
 
 function columnOf(text: string, offset: number): number {
   return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+}
+
+/** A comment line's text after `#`; a lone `#` comes back from the parser as a space and is written bare. */
+function commentText(text: string): string {
+  return text.trim() === "" ? "" : text;
 }
