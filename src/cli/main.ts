@@ -11,6 +11,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   rpkg: async () => (await import("./rpkg.js")).rpkgCommand,
   forge: async () => (await import("./forge.js")).forgeCommand,
   serve: async () => (await import("./serve.js")).serveCommand,
+  action: async () => (await import("./action.js")).actionCommand,
 };
 
 const HELP = `porchlight — kpt package orchestration on GitHub

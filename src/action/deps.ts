@@ -1,0 +1,57 @@
+import type { Logger } from "pino";
+import type { AppDeps } from "../app/deps.js";
+import type { Runtime } from "../config/schema.js";
+import type { BotIdentity } from "../jobs/context.js";
+import { PorchlightEvents } from "../jobs/events.js";
+import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import type { Renderer } from "../jobs/renderer.js";
+import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
+import { Metrics } from "../ops/metrics.js";
+
+export interface ActionDepsOptions {
+  identity: BotIdentity;
+  operatorRuntimes: Runtime[];
+  cacheDir: string;
+  log: Logger;
+  renderer?: Renderer;
+}
+
+/** The app's dependencies for one Actions run, and the outcome of every job it ran. */
+export interface ActionDeps {
+  deps: AppDeps;
+  /** Filled as jobs finish: what the run reports and decides its exit code by. */
+  outcomes: JobOutcome[];
+}
+
+/**
+ * The app's dependencies for a workflow run: one repository, so one job at a time; the identity is
+ * the token's (no `GET /app` on Actions); jobs' outcomes are collected for the run's report.
+ */
+export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
+  const outcomes: JobOutcome[] = [];
+  const metrics = new Metrics();
+  const queues = new RepoQueues(1, (outcome) => {
+    outcomes.push(outcome);
+    const kind = outcome.key.split(":")[0] ?? "job";
+    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
+    if (!outcome.ok)
+      opts.log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
+  });
+  const events = new PorchlightEvents((err, event) =>
+    opts.log.error({ err, tag: event.tag }, "a published-event listener failed"),
+  );
+  const identity = opts.identity;
+  return {
+    outcomes,
+    deps: {
+      queues,
+      events,
+      metrics,
+      renderer: opts.renderer ?? new KptRenderer(),
+      cacheDir: opts.cacheDir,
+      operatorRuntimes: opts.operatorRuntimes,
+      log: opts.log,
+      identity: async () => identity,
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { readFile } from "node:fs/promises";
+
+/** The events porchlight's workflow listens to, handled as the hosted app handles their webhooks. */
+export const WEBHOOK_EVENTS = ["push", "pull_request", "issue_comment", "pull_request_review"] as const;
+/** The events that start the periodic reconcile of the workflow's repository. */
+export const RECONCILE_EVENTS = ["schedule", "workflow_dispatch"] as const;
+
+export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+
+export type ActionMode =
+  | { kind: "webhook"; name: WebhookEventName }
+  | { kind: "reconcile" }
+  | { kind: "ignored"; reason: string };
+
+/** What a run started by `eventName` does. */
+export function modeOf(eventName: string): ActionMode {
+  if ((WEBHOOK_EVENTS as readonly string[]).includes(eventName))
+    return { kind: "webhook", name: eventName as WebhookEventName };
+  if ((RECONCILE_EVENTS as readonly string[]).includes(eventName)) return { kind: "reconcile" };
+  return {
+    kind: "ignored",
+    reason:
+      `porchlight does nothing on "${eventName}" events; it handles ${WEBHOOK_EVENTS.join(", ")} ` +
+      `and reconciles on ${RECONCILE_EVENTS.join(" and ")}. Remove "${eventName}" from the workflow's \`on:\`.`,
+  };
+}
+
+/** The event payload GitHub wrote to `GITHUB_EVENT_PATH`; an unreadable or non-object file is named. */
+export async function readPayload(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Error(
+      `cannot read the event payload at GITHUB_EVENT_PATH=${path}${code ? ` (${code})` : ""}; ` +
+        "GitHub writes it for every workflow run, so run porchlight from a workflow step",
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`the event payload at ${path} is not JSON: ${(e as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error(`the event payload at ${path} is not a JSON object`);
+  return parsed as Record<string, unknown>;
+}

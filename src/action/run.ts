@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import { Probot } from "probot";
+import { porchlightOctokit } from "../app/octokit.js";
+import type { JobRequest } from "../app/run-job.js";
+import { porchlightApp } from "../app.js";
+import type { SweepResult } from "../jobs/reconcile.js";
+import type { Renderer } from "../jobs/renderer.js";
+import { createLogger, maskSecrets } from "../ops/logger.js";
+import { createActionDeps } from "./deps.js";
+import { ActionEnvError, DEFAULT_API_URL, readActionEnv } from "./env.js";
+import { type ActionMode, modeOf, readPayload } from "./events.js";
+import { actionIdentity } from "./identity.js";
+import { reconcileHere } from "./reconcile.js";
+import { runReport } from "./report.js";
+import { operatorRuntimesFromEnv } from "./runtimes.js";
+
+export interface ActionRunOptions {
+  env: NodeJS.ProcessEnv;
+  /** The step's stdout: workflow commands (annotations) and the summary line go here. */
+  stdout: (text: string) => void;
+  /** `reconcile` forces the periodic reconcile whatever the event; `auto` decides by the event. */
+  mode?: "auto" | "reconcile";
+  log?: Logger;
+  renderer?: Renderer;
+  /** Least time between two writes (1000 ms on GitHub, as the hosted app; tests use 0). */
+  writeIntervalMs?: number;
+  /** Milliseconds per second of a rate limit's `retry-after` (tests shorten it). */
+  retryAfterUnitMs?: number;
+}
+
+/**
+ * One GitHub Actions run of porchlight, as probot's Actions adapter does it: the event the workflow
+ * got (name from `GITHUB_EVENT_NAME`, payload from `GITHUB_EVENT_PATH`) is handed to the same app
+ * the hosted service runs, authenticated with the workflow's token; `schedule` and
+ * `workflow_dispatch` reconcile the repository instead. Resolves with the exit code once every job
+ * the event started has run: 0, or 1 with an `::error::` annotation for each failure.
+ */
+export async function runAction(opts: ActionRunOptions): Promise<number> {
+  const log = opts.log ?? createLogger({ level: opts.env.RUNNER_DEBUG === "1" ? "debug" : "info" });
+  const fail = (message: string) => {
+    opts.stdout(runReport.error("porchlight", message));
+    return 1;
+  };
+  let env: ReturnType<typeof readActionEnv>;
+  const mode: ActionMode =
+    opts.mode === "reconcile" ? { kind: "reconcile" } : modeOf(opts.env.GITHUB_EVENT_NAME?.trim() ?? "");
+  try {
+    env = readActionEnv(opts.env, { needsEvent: opts.mode !== "reconcile" });
+  } catch (e) {
+    if (e instanceof ActionEnvError) return fail(e.message);
+    throw e;
+  }
+  if (mode.kind === "ignored") {
+    opts.stdout(runReport.warning("porchlight", mode.reason));
+    return 0;
+  }
+  const cacheDir = await mkdtemp(join(opts.env.RUNNER_TEMP || tmpdir(), "porchlight-cache-"));
+  const { deps, outcomes } = createActionDeps({
+    identity: actionIdentity(opts.env),
+    operatorRuntimes: operatorRuntimesFromEnv(opts.env),
+    cacheDir,
+    log,
+    ...(opts.renderer ? { renderer: opts.renderer } : {}),
+  });
+  const probot = new Probot({
+    githubToken: env.token,
+    log,
+    ...(env.apiUrl !== DEFAULT_API_URL ? { baseUrl: env.apiUrl } : {}),
+    Octokit: porchlightOctokit({
+      writeIntervalMs: opts.writeIntervalMs ?? 1000,
+      rateLimitRetries: 3,
+      ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
+      metrics: deps.metrics,
+    }),
+  });
+  const problems: string[] = [];
+  let sweep: SweepResult | null = null;
+  try {
+    if (mode.kind === "webhook") {
+      const payload = await readPayload(env.eventPath);
+      await probot.load(porchlightApp(deps));
+      await probot.receive({ id: env.runId, name: mode.name, payload } as Parameters<Probot["receive"]>[0]);
+    } else {
+      const octokit = (await probot.auth()) as unknown as JobRequest["octokit"];
+      sweep = await reconcileHere(deps, octokit, env.repository);
+    }
+  } catch (e) {
+    problems.push(...handlerErrors(e));
+  } finally {
+    await deps.queues.close();
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+  const lines = runReport.lines({
+    event: mode.kind === "webhook" ? mode.name : "reconcile",
+    repository: `${env.repository.owner}/${env.repository.repo}`,
+    problems,
+    outcomes,
+    sweep,
+  });
+  opts.stdout(lines.text);
+  return lines.failed ? 1 : 0;
+}
+
+/** The messages of what a handler threw (probot gathers them in an AggregateError), secrets masked. */
+function handlerErrors(e: unknown): string[] {
+  const errors = e instanceof AggregateError ? e.errors : [e];
+  return errors.map((err) => maskSecrets(err instanceof Error ? err.message : String(err)));
+}
