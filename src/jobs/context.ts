@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { RepoConfig } from "../config/resolve.js";
 import { effectiveRuntimes } from "../config/runtimes.js";
 import type { Runtime } from "../config/schema.js";
-import type { CommitAuthor, RepoPort } from "../github/port.js";
+import type { CommitAuthor, InstallationPort, RepoPort } from "../github/port.js";
 import type { PorchlightEvents } from "./events.js";
 import type { Renderer } from "./renderer.js";
 
@@ -27,6 +27,8 @@ export interface JobContext {
   log: Logger;
   /** The runtimes the app's operator allows (builtin, and exec/container only when opted in). */
   operatorRuntimes: readonly Runtime[];
+  /** The installation's other repositories, for jobs that span them (fan-out); absent in single-repository runs. */
+  installation?: InstallationPort;
 }
 
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */

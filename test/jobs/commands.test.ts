@@ -40,7 +40,7 @@ describe("slash-commands", () => {
   it("answers an unknown verb with the nearest known one, and a verb not installed yet by name", async () => {
     const { say } = await setup();
     expect(await say("bob", "/aprove")).toContain("did you mean `/approve`");
-    expect(await say("bob", "/fanout")).toContain("`/fanout` is not available yet in this installation");
+    expect(await say("bob", "/fanout")).toContain("`/fanout` needs the app's installation");
   });
 
   it("/reject closes the proposal and keeps the branch", async () => {

@@ -6,12 +6,14 @@ import { GitHubError } from "../../github/errors.js";
 import type { PullRequest } from "../../github/port.js";
 import type { JobContext } from "../context.js";
 import { approve } from "./approve.js";
-import { notYet } from "./not-yet.js";
+import { fanout } from "./fanout.js";
+import { promote } from "./promote.js";
 import { proposeDelete } from "./propose-delete.js";
 import { reject } from "./reject.js";
 import { render } from "./render.js";
 import { formatCommandReply, replyMarker } from "./reply.js";
 import type { HandlerResult, VerbHandler } from "./types.js";
+import { update } from "./update.js";
 
 /** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
 export type VerbHandlers = Record<Exclude<Verb, "help">, VerbHandler>;
@@ -22,9 +24,9 @@ export function defaultHandlers(): VerbHandlers {
     reject,
     render,
     "propose-delete": proposeDelete,
-    update: notYet("update", "fan-out (upstream updates)"),
-    promote: notYet("promote", "catalog"),
-    fanout: notYet("fanout", "fan-out"),
+    update,
+    promote,
+    fanout,
   };
 }
 

@@ -1,0 +1,60 @@
+import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { indexRefs } from "../../lifecycle/refs.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { promoteRevision } from "../catalog/promote.js";
+import { repoName } from "../context.js";
+import { reconcileFanout } from "../fanout/index.js";
+import { fanoutContextOf } from "../fanout/jobs.js";
+import type { VerbHandler } from "./types.js";
+
+/**
+ * `/promote <channel>` on a published revision's pull request: the revision its merge was tagged as joins
+ * the channel in the catalog (replacing the channel's head), then downstreams following that channel are
+ * brought to it.
+ */
+export const promote: VerbHandler = async (ctx, { pr, args }) => {
+  if (args.verb !== "promote") throw new Error("promote handler called for another verb");
+  const channel = args.channel;
+  const draft = parseDraftBranch(pr.headRef);
+  if (!draft.ok) {
+    return {
+      kind: "refused",
+      reason: `\`/promote\` works on a package proposal; \`${pr.headRef}\` is not a draft branch.`,
+    };
+  }
+  const pkg = draft.value.package;
+  if (!pr.merged || !pr.mergeCommitSha) {
+    return {
+      kind: "refused",
+      reason: `\`/promote\` needs a published revision; approve this proposal first.`,
+    };
+  }
+  const tag = [...indexRefs(await ctx.port.listRefs()).tags].find(([name, sha]) => {
+    const parsed = parseRevisionTag(name);
+    return sha === pr.mergeCommitSha && parsed.ok && parsed.value.package === pkg;
+  });
+  const parsed = tag && parseRevisionTag(tag[0]);
+  if (!parsed?.ok) {
+    return {
+      kind: "refused",
+      reason: `The merge of #${pr.number} carries no revision tag of ${pkg}; it was not published by porchlight.`,
+    };
+  }
+  const known = ctx.config.channels.names;
+  if (!known.includes(channel)) {
+    return {
+      kind: "refused",
+      reason: `\`${channel}\` is not a channel of this repository; its channels are ${known.map((c) => `\`${c}\``).join(", ")} (config \`channels.names\`).`,
+    };
+  }
+  const revision = parsed.value.revision;
+  const out = await promoteRevision(ctx.port, {
+    package: pkg,
+    revision: `v${revision}`,
+    channel,
+    author: ctx.bot.author,
+  });
+  if (out.kind === "refused") return { kind: "refused", reason: `Not promoted: ${out.message}` };
+  if (ctx.installation) await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
+  return { kind: "promoted", package: pkg, revision, channel };
+};

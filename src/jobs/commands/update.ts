@@ -1,0 +1,71 @@
+import { indexRefs } from "../../lifecycle/refs.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { parseVariantBranch } from "../../lifecycle/variant-branch.js";
+import { parseVariantPullRequestBody } from "../../variants/index.js";
+import { reconcileFanout } from "../fanout/index.js";
+import { fanoutContextOf } from "../fanout/jobs.js";
+import { type Retarget, withRetarget } from "../fanout/retarget.js";
+import type { VerbHandler } from "./types.js";
+
+/**
+ * `/update [revision|channel]` on a fan-out pull request: retarget it to that upstream revision, the head
+ * of that channel, or (no argument) the newest published revision, until it is merged or closed. The
+ * choice is kept in the pull request body; fan-out then rewrites the pull request for it at once.
+ */
+export const update: VerbHandler = async (ctx, { pr, args }) => {
+  if (args.verb !== "update") throw new Error("update handler called for another verb");
+  const branch = parseVariantBranch(pr.headRef);
+  const marker = parseVariantPullRequestBody(pr.body);
+  if (!branch.ok || !marker || marker.kind === "deletion" || marker.kind === "orphan" || !marker.upstream) {
+    return {
+      kind: "refused",
+      reason: `\`/update\` retargets a fan-out update pull request (branch \`porchlight/variant/<package>/<variant>\`); #${pr.number} is not one.`,
+    };
+  }
+  if (pr.state !== "open")
+    return { kind: "refused", reason: `#${pr.number} is closed; nothing to retarget.` };
+  if (!ctx.installation) {
+    return {
+      kind: "refused",
+      reason: "`/update` needs the app's installation, which this run does not have.",
+    };
+  }
+  const repos = await ctx.installation.listRepositories();
+  const up = repos.find((r) => r.id.repo === marker.upstream?.repo || r.fullName === marker.upstream?.repo);
+  if (!up)
+    return {
+      kind: "refused",
+      reason: `The upstream repository ${marker.upstream.repo} is not reachable by this installation.`,
+    };
+  const upstreamPkg = marker.upstream.package;
+  const published = [...indexRefs(await ctx.installation.repo(up).listRefs()).tags.keys()]
+    .map((t) => parseRevisionTag(t))
+    .flatMap((p) => (p.ok && p.value.package === upstreamPkg ? [p.value.revision] : []))
+    .sort((a, b) => a - b);
+  let retarget: Retarget;
+  const target = args.target;
+  if (target.kind === "channel") retarget = { channel: target.channel };
+  else {
+    const n = target.kind === "revision" ? target.revision : published[published.length - 1];
+    if (n === undefined || !published.includes(n)) {
+      return {
+        kind: "refused",
+        reason: `${upstreamPkg} has no published revision ${n === undefined ? "yet" : `v${n}`} (published: ${published.map((p) => `v${p}`).join(", ") || "none"}).`,
+      };
+    }
+    retarget = { revision: `v${n}` };
+  }
+  await ctx.port.updatePull(pr.number, { body: withRetarget(pr.body, retarget) });
+  const report = await reconcileFanout(fanoutContextOf(ctx, ctx.installation), up.fullName);
+  const mine = report.actions.find((a) => a.variant === branch.value.variant);
+  const failure = report.failures.find((f) => f.variant === branch.value.variant);
+  if (failure) return { kind: "refused", reason: `Retargeted, but the update failed: ${failure.error}` };
+  const reached = mine && "target" in mine && mine.target ? mine.target : undefined;
+  if (!reached) {
+    return {
+      kind: "refused",
+      reason: `Retargeted, but fan-out did not update #${pr.number}: ${mine?.reason ?? "the variant was not found"}.`,
+    };
+  }
+  return { kind: "updated", package: branch.value.package, target, revision: Number(reached.slice(1)) };
+};

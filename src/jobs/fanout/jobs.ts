@@ -1,0 +1,57 @@
+import type { InstallationPort } from "../../github/port.js";
+import { VARIANTS_DIR } from "../../variants/index.js";
+import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
+import { type JobContext, repoName } from "../context.js";
+import type { PublishedEvent } from "../events.js";
+import type { FanoutContext } from "./context.js";
+import { type FanoutReport, reconcileFanout } from "./index.js";
+
+/** A fan-out context from a repository job's context and its installation. */
+export function fanoutContextOf(ctx: JobContext, installation: InstallationPort): FanoutContext {
+  return {
+    installation,
+    renderer: ctx.renderer,
+    bot: ctx.bot,
+    log: ctx.log,
+    runtimes: ctx.operatorRuntimes,
+    events: ctx.events,
+  };
+}
+
+/**
+ * published → the revision in the repository's catalog → fan-out of the variants this repository
+ * manages (by default, the upstream repository manages its own downstreams).
+ */
+export async function fanoutAfterPublish(
+  ctx: JobContext,
+  installation: InstallationPort,
+  event: PublishedEvent,
+): Promise<FanoutReport> {
+  await recordPublished(ctx.port, {
+    package: event.package,
+    revision: event.revision,
+    commit: event.commit,
+    defaultChannel: ctx.config.channels.default,
+    author: ctx.bot.author,
+    now: new Date(),
+  });
+  return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
+}
+
+/**
+ * The sweep's part of fan-out and catalog for one repository: revisions tagged but missing from the
+ * catalog recorded, and, when the repository has variant files, its fan-out reconciled.
+ */
+export async function sweepFanout(
+  ctx: JobContext,
+  installation: InstallationPort,
+): Promise<{ recorded: string[]; fanout?: FanoutReport }> {
+  const recorded = await recordMissingRevisions(ctx.port, {
+    defaultChannel: ctx.config.channels.default,
+    author: ctx.bot.author,
+    now: new Date(),
+  });
+  const { tree } = await ctx.port.readTree(ctx.baseBranch, VARIANTS_DIR);
+  if (tree.size === 0) return { recorded };
+  return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
+}

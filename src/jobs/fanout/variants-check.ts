@@ -1,0 +1,74 @@
+import type { InstallationPort } from "../../github/port.js";
+import { indexRefs } from "../../lifecycle/refs.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { formatProblem, isVariantFile, loadVariants, VARIANTS_DIR } from "../../variants/index.js";
+import { checkCompleted, reportCheck } from "../check-report.js";
+import { type JobContext, repoName } from "../context.js";
+import { shortName } from "./snapshot.js";
+
+/** The check run on a management repository's pull request that changes its variant files. */
+export const VARIANTS_CHECK = "porchlight/variants";
+
+export type VariantsCheckOutcome =
+  | { kind: "skipped"; reason: string }
+  | { kind: "checked"; problems: number; variants: number };
+
+/**
+ * A pull request changing `.porchlight/variants/` → check run `porchlight/variants`: every variant file
+ * of its head parsed, sets expanded against the installation's repositories, variants checked against
+ * each other and against published upstream packages; each problem an annotation at its file and line.
+ * The same head is checked once.
+ */
+export async function checkVariantFiles(
+  ctx: JobContext,
+  installation: InstallationPort,
+  input: { pull: number },
+): Promise<VariantsCheckOutcome> {
+  const pr = await ctx.port.getPull(input.pull);
+  if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
+  const changed = await ctx.port.changedPaths(pr.baseSha, pr.headSha);
+  if (!changed.some((p) => p.startsWith(`${VARIANTS_DIR}/`)))
+    return { kind: "skipped", reason: `#${pr.number} changes no variant file` };
+  if (await checkCompleted(ctx.port, pr.headSha, [VARIANTS_CHECK]))
+    return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
+  const { tree } = await ctx.port.readTree(pr.headSha, VARIANTS_DIR);
+  const files = [...tree]
+    .map(([path, bytes]) => ({ path: `${VARIANTS_DIR}/${path}`, text: bytes.toString("utf8") }))
+    .filter((f) => isVariantFile(f.path));
+  const all = (await installation.listRepositories()).filter((r) => !r.archived);
+  const repositories = all.map((r) => ({ name: shortName(r), fullName: r.fullName, topics: r.topics }));
+  const context = { repositories, managementRepo: ctx.port.id.repo };
+  const packages: Record<string, string[]> = {};
+  for (const lv of loadVariants(files, context).variants) {
+    const up = all.find(
+      (r) => shortName(r) === lv.variant.spec.upstream.repo || r.fullName === lv.variant.spec.upstream.repo,
+    );
+    if (!up || packages[shortName(up)]) continue;
+    const port = up.fullName === repoName(ctx) ? ctx.port : installation.repo(up);
+    const names = new Set<string>();
+    for (const tag of indexRefs(await port.listRefs()).tags.keys()) {
+      const parsed = parseRevisionTag(tag);
+      if (parsed.ok) names.add(parsed.value.package);
+    }
+    packages[shortName(up)] = [...names];
+  }
+  const loaded = loadVariants(files, { ...context, packages });
+  const n = loaded.problems.length;
+  await reportCheck(ctx.port, {
+    name: VARIANTS_CHECK,
+    headSha: pr.headSha,
+    conclusion: n ? "failure" : "success",
+    title: n ? `${n} problem${n === 1 ? "" : "s"} in variant files` : `${loaded.variants.length} variants`,
+    summary: n
+      ? `Fan-out skips the variants at fault and goes on with the others.\n\n${loaded.problems.map((p) => `- \`${formatProblem(p)}\``).join("\n")}`
+      : `Every variant file parses and names known repositories and published packages: ${loaded.variants.length} variants.`,
+    annotations: loaded.problems.map((p) => ({
+      path: p.file,
+      start_line: p.line,
+      end_line: p.line,
+      annotation_level: "failure" as const,
+      message: `${p.field ? `${p.field}: ` : ""}${p.message}${p.hint ? ` (${p.hint})` : ""}`,
+    })),
+  });
+  return { kind: "checked", problems: n, variants: loaded.variants.length };
+}

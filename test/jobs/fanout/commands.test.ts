@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { readCatalog } from "../../../src/jobs/catalog/read.js";
+import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { runCommands } from "../../../src/jobs/commands/index.js";
+import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import type { FakeRepo } from "../fake-repo.js";
+import { jobContext } from "../helpers.js";
+import { BOT, FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: basens-01
+spec:
+  upstream: {package: basens, revision: v3}
+  downstream: {repo: cluster-01, package: basens}
+`;
+
+function world() {
+  const inst = new FakeInstallation();
+  const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
+  for (const n of [1, 2, 3]) publish(up, "basens", n, { Kptfile: KPTFILE, "a.yaml": `a: ${n}\n` });
+  const c1 = inst.add("cluster-01");
+  return { inst, up, c1 };
+}
+
+async function say(repo: FakeRepo, inst: FakeInstallation, issue: number, body: string) {
+  repo.permissions.set("bob", "write");
+  const ctx = { ...jobContext(repo), installation: inst };
+  const c = repo.addComment(issue, body);
+  await runCommands(ctx, { issue, commentId: c.id, body, author: "bob" });
+  return repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
+}
+
+describe("fan-out and catalog commands", () => {
+  it("/update v2 retargets a fan-out pull request, and the retarget holds on the next runs", async () => {
+    const { inst, c1 } = world();
+    await reconcileFanout(fanoutContext(inst), "blueprints");
+    const pr = [...c1.pulls.values()][0]!;
+    expect(parseVariantPullRequestBody(pr.body)?.to).toBe("v3");
+
+    expect(await say(c1, inst, pr.number, "/update v2")).toContain(
+      "Updated **basens** to upstream revision v2",
+    );
+    expect(parseVariantPullRequestBody(c1.pulls.get(pr.number)!.body)?.to).toBe("v2");
+    expect(c1.files(pr.headRef, "basens")["a.yaml"]).toBe("a: 2\n# rendered\n");
+
+    inst.clearCalls();
+    await reconcileFanout(fanoutContext(inst), "blueprints");
+    expect(inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
+    expect(await say(c1, inst, pr.number, "/update v9")).toContain("no published revision v9");
+  });
+
+  it("/update on a pull request that is no fan-out one is refused with why", async () => {
+    const { inst, up } = world();
+    up.branch("drafts/basens/x", "main");
+    const pr = up.openPull("drafts/basens/x");
+    expect(await say(up, inst, pr.number, "/update")).toContain("retargets a fan-out update pull request");
+  });
+
+  it("/promote adds the published revision of a merged proposal to a channel, and refuses an unknown channel", async () => {
+    const { inst, up } = world();
+    for (const n of [1, 2, 3]) {
+      await recordPublished(up, {
+        package: "basens",
+        revision: n,
+        commit: up.resolve(`refs/tags/basens/v${n}`),
+        defaultChannel: "stable",
+        author: BOT.author,
+        now: new Date(0),
+      });
+    }
+    up.branch("drafts/basens/ws", "main");
+    up.commit("drafts/basens/ws", { "basens/a.yaml": "a: 4\n" });
+    const pr = up.openPull("drafts/basens/ws");
+    const merge = await up.mergePull(pr.number, { sha: up.resolve("drafts/basens/ws"), method: "merge" });
+    up.refs.set("refs/tags/basens/v4", merge);
+    await recordPublished(up, {
+      package: "basens",
+      revision: 4,
+      commit: merge,
+      defaultChannel: "stable",
+      author: BOT.author,
+      now: new Date(0),
+    });
+
+    expect(await say(up, inst, pr.number, "/promote beta")).toContain(
+      "Added **basens** v4 to the `beta` channel",
+    );
+    const text = (await readCatalog(up)).text;
+    expect(text).toMatch(/name: beta\n\s+entries:\n\s+- name: v4/);
+    expect(await say(up, inst, pr.number, "/promote gold")).toContain(
+      "`gold` is not a channel of this repository",
+    );
+  });
+});
