@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { type RenderEvent, render } from "../../src/render/render.js";
+import { testRegistry } from "./harness.js";
+
+const kptfile = (name: string, pipeline = "") =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
+const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+
+function env(events: RenderEvent[] = []) {
+  return { registry: testRegistry(), run: DEFAULT_RUN_OPTIONS, onEvent: (e: RenderEvent) => events.push(e) };
+}
+
+describe("render over a file tree", () => {
+  it("renders a package below the tree root and leaves the rest of the tree alone", async () => {
+    const tree = treeFromText({
+      "README.md": "# repo\n",
+      "other/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n    name: untouched\n",
+      "pkgs/app/Kptfile": kptfile(
+        "app",
+        "pipeline:\n  mutators:\n  - image: set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n  - image: fixture-add\n",
+      ),
+      "pkgs/app/cm.yaml": cm("a"),
+      "pkgs/app/db/Kptfile": kptfile("db"),
+      "pkgs/app/db/cm.yaml": cm("b"),
+    });
+    const out = await render(tree, "pkgs/app", env());
+    expect(out.ok, out.error?.message).toBe(true);
+    const files = treeToText(out.tree);
+    expect(files["README.md"]).toBe("# repo\n");
+    expect(files["other/cm.yaml"]).toBe("apiVersion: v1\nkind: ConfigMap\nmetadata:\n    name: untouched\n");
+    expect(files["pkgs/app/cm.yaml"]).toContain("namespace: prod");
+    expect(files["pkgs/app/db/cm.yaml"]).toContain("namespace: prod");
+    expect(files["pkgs/app/configmap_added.yaml"]).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: added\ndata:\n  a: b\n",
+    );
+    expect(out.records.map((r) => [r.image, r.exitCode])).toEqual([
+      ["set-namespace:v0.4.1", 0],
+      ["fixture-add", 0],
+    ]);
+    expect(out.packageCount).toBe(2);
+    expect(out.functionCount).toBe(2);
+  });
+
+  it("reports the events kpt prints, subpackages first, and stops at the first failure with the tree unchanged", async () => {
+    const tree = treeFromText({
+      Kptfile: kptfile(
+        "root",
+        "pipeline:\n  mutators:\n  - image: fixture-reject\n    configMap:\n      kind: ConfigMap\n  - image: fixture-add\n",
+      ),
+      "cm.yaml": cm("a"),
+      "sub/Kptfile": kptfile(
+        "sub",
+        "pipeline:\n  mutators:\n  - image: set-namespace\n    configMap:\n      namespace: x\n",
+      ),
+      "sub/cm.yaml": cm("b"),
+    });
+    const events: RenderEvent[] = [];
+    const out = await render(tree, "", env(events));
+    expect(out.ok).toBe(false);
+    expect(out.tree).toBe(tree);
+    expect(treeToText(out.tree)["sub/cm.yaml"]).toBe(cm("b"));
+    expect(out.error?.shown).toBe(true);
+    expect(events.map((e) => (e.type === "package" ? `package ${e.path}` : `${e.type} ${e.name}`))).toEqual([
+      "package sub",
+      "running set-namespace",
+      "pass set-namespace",
+      "package ",
+      "running fixture-reject",
+      "fail fixture-reject",
+    ]);
+    expect(out.records.at(-1)).toMatchObject({ image: "fixture-reject", exitCode: 1 });
+  });
+
+  it("names the file and line of a malformed Kptfile and writes nothing", async () => {
+    const tree = treeFromText({
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\npipline:\n  mutators: []\n",
+    });
+    const out = await render(tree, "", env());
+    expect(out.ok).toBe(false);
+    expect(out.error?.message).toMatch(/^Kptfile:5/);
+    expect(out.tree).toBe(tree);
+  });
+});
