@@ -5,6 +5,7 @@ import { formatProblem } from "../config/problem.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
 import { runCommands } from "../jobs/commands/index.js";
 import { replyMarker } from "../jobs/commands/reply.js";
+import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
 import { onReview } from "../jobs/publish/on-review.js";
 import { renderDraft } from "../jobs/render-draft/index.js";
 import { parseDraftBranch } from "../lifecycle/draft-branch.js";
@@ -57,6 +58,15 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     deliveryId: context.id,
     headSha: pr.head.sha,
     work: (ctx) => checkProposal(ctx, { pull: pr.number }),
+  });
+  enqueueJob(deps, {
+    kind: "variants",
+    key: String(pr.number),
+    octokit: octo(context),
+    repository: context.payload.repository as JobRequest["repository"],
+    deliveryId: context.id,
+    work: (ctx) =>
+      ctx.installation ? checkVariantFiles(ctx, ctx.installation, { pull: pr.number }) : Promise.resolve(),
   });
 }
 

@@ -1,5 +1,6 @@
 import type { ConfigProblem } from "../config/problem.js";
 import { installationRepo } from "../github/installation.js";
+import { installationPort } from "../github/installation-port.js";
 import type { RepoPort } from "../github/port.js";
 import type { JobContext } from "../jobs/context.js";
 import { type ConfigOctokit, loadRepoConfig, reportConfigProblems } from "./config.js";
@@ -64,6 +65,7 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         events: deps.events,
         log,
         operatorRuntimes: deps.operatorRuntimes,
+        installation: installationPort(req.octokit, deps.cacheDir),
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
       try {

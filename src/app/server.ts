@@ -14,6 +14,7 @@ import { RepoQueues } from "../jobs/repo-queue.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
+import { enqueueFanout } from "./fanout.js";
 import { once, readIdentity } from "./identity.js";
 import { porchlightOctokit } from "./octokit.js";
 import { sweepInstallations } from "./sweep.js";
@@ -96,6 +97,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log,
     identity: once(async () => readIdentity((await probot.auth()) as never)),
   };
+  events.onPublished((event) => enqueueFanout(deps, probot, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   const middleware = await createNodeMiddleware(porchlightApp(deps), { probot, webhooksPath: webhookPath });
   const server = createServer((req, res) => {

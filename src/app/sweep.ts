@@ -1,4 +1,5 @@
 import type { Probot } from "probot";
+import { sweepFanout } from "../jobs/fanout/jobs.js";
 import { reconcileRepo } from "../jobs/reconcile.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob, type JobRequest } from "./run-job.js";
@@ -26,6 +27,13 @@ export async function sweepInstallations(deps: AppDeps, probot: Probot): Promise
         octokit,
         repository,
         work: (ctx) => reconcileRepo(ctx),
+      });
+      enqueueJob(deps, {
+        kind: "fanout",
+        key: "sweep",
+        octokit,
+        repository,
+        work: (ctx) => (ctx.installation ? sweepFanout(ctx, ctx.installation) : Promise.resolve()),
       });
       queued++;
     }
