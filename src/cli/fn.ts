@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { basename, join, posix, relative, resolve } from "node:path";
+import { basename, join, posix, resolve } from "node:path";
 import type { Document } from "yaml";
 import { defaultRegistry, type FunctionRegistry } from "../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../fn/runtime/types.js";
@@ -277,8 +277,4 @@ async function stdinTree(io: CliIO): Promise<Map<string, Buffer>> {
     tree.set(path, Buffer.from(formatDocuments(docs)));
   }
   return tree;
-}
-
-export function relativeTo(from: string, to: string): string {
-  return relative(from, to).replaceAll("\\", "/");
 }
