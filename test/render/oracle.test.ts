@@ -198,6 +198,25 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     );
   });
 
+  it("truncates long results and stderr as kpt does, unless --truncate-output=false", async () => {
+    const js =
+      "rl.results = [1, 2, 3, 4, 5, 6].map(n => ({message: 'note ' + n, severity: 'warning'})); for (let i = 0; i < 6; i++) console.error('line ' + i); return 2;";
+    const files = {
+      Kptfile: kptfile(
+        "pkg",
+        `pipeline:\n  mutators:\n  - exec: $JS\n    configMap:\n      js: ${JSON.stringify(js)}\n`,
+      ),
+      "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
+    };
+    const truncated = await both(files);
+    expect(truncated.pl).toEqual(truncated.kpt);
+    expect(truncated.pl.stderr).toContain(
+      "...(2 line(s) truncated, use '--truncate-output=false' to disable)",
+    );
+    const full = await both(files, ["--truncate-output=false"]);
+    expect(full.pl).toEqual(full.kpt);
+  });
+
   it("refuses resources that are not KRM with kpt's message", async () => {
     const { pl, kpt } = await both({
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
