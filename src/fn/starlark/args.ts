@@ -1,4 +1,5 @@
 import { fail } from "./errors.js";
+import { suggest } from "./spell.js";
 import type { Kwargs } from "./values/callable.js";
 import { isInt, None, typeName, type Value } from "./values/core.js";
 
@@ -19,7 +20,7 @@ export function unpack(
   for (let i = 0; i < args.length; i++) out[i] = args[i];
   for (const [k, v] of kwargs) {
     const i = names.indexOf(k);
-    if (i < 0) fail(`${fname}: unexpected keyword argument ${k}`);
+    if (i < 0) fail(suggest(`${fname}: unexpected keyword argument ${k}`, k, names));
     if (out[i] !== undefined) fail(`${fname}: got multiple values for keyword argument ${k}`);
     out[i] = v;
   }

@@ -29,7 +29,7 @@ export type Expr =
   | { kind: "literal"; pos: Pos; value: number | bigint | string | { float: number } | { bytes: string } }
   | { kind: "list"; pos: Pos; elems: Expr[] }
   | { kind: "tuple"; pos: Pos; elems: Expr[] }
-  | { kind: "dict"; pos: Pos; entries: { key: Expr; value: Expr }[] }
+  | { kind: "dict"; pos: Pos; entries: DictEntry[] }
   | { kind: "paren"; pos: Pos; x: Expr }
   | { kind: "unary"; pos: Pos; op: string; x: Expr }
   | { kind: "binary"; pos: Pos; op: string; x: Expr; y: Expr }
@@ -39,7 +39,14 @@ export type Expr =
   | { kind: "slice"; pos: Pos; x: Expr; lo?: Expr; hi?: Expr; step?: Expr }
   | { kind: "call"; pos: Pos; fn: Expr; args: Arg[] }
   | { kind: "lambda"; pos: Pos; fn: FunctionDef }
-  | { kind: "comp"; pos: Pos; curly: boolean; body: Expr | { key: Expr; value: Expr }; clauses: Clause[] };
+  | { kind: "comp"; pos: Pos; curly: boolean; body: Expr | DictEntry; clauses: Clause[] };
+
+/** `key: value` in a dict literal or comprehension; `colon` is where Go reports its errors. */
+export interface DictEntry {
+  key: Expr;
+  value: Expr;
+  colon: Pos;
+}
 
 export type Arg =
   | { kind: "pos"; x: Expr }

@@ -6,7 +6,7 @@ import { attrNames, getAttr, hasAttr } from "./methods/index.js";
 import { elementsOf, iterArg, lengthOf } from "./ops.js";
 import type { Thread } from "./thread.js";
 import { decodeRune, encodeRune, fromBytes, runeCount, toBytes } from "./utf8.js";
-import { Builtin, type BuiltinImpl } from "./values/callable.js";
+import { Builtin, type BuiltinImpl, Callable } from "./values/callable.js";
 import { compare, equals } from "./values/compare.js";
 import { Bytes, isInt, None, normInt, StarFloat, truth, typeName, type Value } from "./values/core.js";
 import { StarDict, StarSet } from "./values/dict.js";
@@ -16,13 +16,19 @@ import { repr, str } from "./values/repr.js";
 
 type Impl = (thread: Thread, args: Value[], kwargs: [string, Value][]) => Value;
 
+/** Go's Unpack into a Callable: `f: for parameter p: got T, want callable`. */
+function wantCallable(fname: string, param: string, v: Value): void {
+  if (!(v instanceof Callable)) fail(`${fname}: for parameter ${param}: got ${typeName(v)}, want callable`);
+}
+
 function minmax(name: string, sign: number): Impl {
   return (thread, args, kwargs) => {
+    if (args.length === 0) fail(`${name} requires at least one positional argument`);
     const [key] = unpack(name, [], kwargs, ["key?"]);
-    if (args.length === 0) fail(`${name}: got 0 arguments, want at least 1`);
+    if (key !== undefined) wantCallable(name, "key", key);
     const elems = args.length === 1 ? elementsOf(args[0]!) : args;
     if (elems === undefined) return fail(`${name}: ${typeName(args[0]!)} value is not iterable`);
-    if (elems.length === 0) fail(`${name}: empty sequence`);
+    if (elems.length === 0) fail(`${name}: argument is an empty sequence`);
     let best = elems[0]!;
     let bestKey = key && key !== None ? thread.call(key, [best]) : best;
     for (let i = 1; i < elems.length; i++) {
@@ -144,15 +150,16 @@ const IMPLS: Record<string, Impl> = {
     return fail(`hash: unsupported type ${typeName(x!)}`);
   },
   int(_t, args, kwargs) {
-    const [x, base] = unpack("int", args, kwargs, ["x?", "base?"]);
-    if (x === undefined) return 0;
+    const [xv, base] = unpack("int", args, kwargs, ["x", "base?"]);
+    const x = xv!;
     if (typeof x === "string")
       return parseIntLiteral(x, base === undefined ? 10 : wantInt("int", "base", base));
     if (base !== undefined) fail("int: can't convert non-string with explicit base");
     if (typeof x === "boolean") return x ? 1 : 0;
     if (isInt(x)) return x;
     if (x instanceof StarFloat) {
-      if (!Number.isFinite(x.v)) fail(`int: cannot convert ${repr(x)} to int`);
+      if (!Number.isFinite(x.v))
+        fail(`int: cannot convert float ${Number.isNaN(x.v) ? "NaN" : "infinity"} to integer`);
       const t = Math.trunc(x.v);
       return Number.isSafeInteger(t) ? t : normInt(BigInt(t));
     }
@@ -225,6 +232,7 @@ const IMPLS: Record<string, Impl> = {
   },
   sorted(thread, args, kwargs) {
     const [x, key, rev] = unpack("sorted", args, kwargs, ["iterable", "key?", "reverse?"]);
+    if (key !== undefined) wantCallable("sorted", "key", key);
     const elems = iterArg("sorted", "iterable", x!).slice();
     thread.budget.charge(elems.length);
     const keys = key && key !== None ? elems.map((e) => thread.call(key, [e])) : elems;

@@ -1,4 +1,4 @@
-import { fail, StarlarkEvalError } from "./errors.js";
+import { BUILTIN_FILE, fail, StarlarkEvalError } from "./errors.js";
 import type { Thread } from "./thread.js";
 import { Builtin, type Kwargs } from "./values/callable.js";
 import { None, typeName, type Value } from "./values/core.js";
@@ -16,6 +16,8 @@ function bindArgs(fn: StarFunction, args: Value[], kwargs: Kwargs, locals: Frame
   const nkw = def.numKwonly;
   const total = nparams + nkw;
   const nargs = args.length;
+  if (total === 0 && !def.hasVarargs && !def.hasKwargs && nargs + kwargs.length > 0)
+    fail(`function ${fn.name} accepts no arguments (${nargs + kwargs.length} given)`);
   if (nargs > nparams && !def.hasVarargs) {
     const atMost = fn.defaults.some((d, i) => i < nparams && d !== undefined) ? "at most " : "";
     if (nparams === 0 && nkw === 0) fail(`function ${fn.name} accepts no arguments (${nargs} given)`);
@@ -74,7 +76,13 @@ export function callFunction(thread: Thread, fn: StarFunction, args: Value[], kw
   if (!thread.dialect.recursion && thread.active.has(def)) fail(`function ${fn.name} called recursively`);
   if (thread.depth >= thread.budget.limits.maxDepth) fail("maximum recursion depth exceeded");
   const locals: Frame["locals"] = new Array(def.locals.length);
-  bindArgs(fn, args, kwargs, locals);
+  thread.pos = def.pos;
+  try {
+    bindArgs(fn, args, kwargs, locals);
+  } catch (e) {
+    if (e instanceof StarlarkEvalError) e.place({ name: fn.name, file: fn.file, pos: def.pos });
+    throw e;
+  }
   for (const b of def.locals)
     if (b.scope === "cell") locals[b.index] = new Cell(locals[b.index] as Value | undefined);
   const fr: Frame = { locals, free: fn.free, ret: undefined };
@@ -83,6 +91,9 @@ export function callFunction(thread: Thread, fn: StarFunction, args: Value[], kw
   if (!recursive) thread.active.add(def);
   try {
     fn.body(fr);
+  } catch (e) {
+    if (e instanceof StarlarkEvalError) e.place({ name: fn.name, file: fn.file, pos: thread.pos ?? def.pos });
+    throw e;
   } finally {
     thread.depth--;
     if (!recursive) thread.active.delete(def);
@@ -93,14 +104,28 @@ export function callFunction(thread: Thread, fn: StarFunction, args: Value[], kw
 /** Calls any callable value: Starlark functions and builtins. */
 export function call(thread: Thread, fn: Value, args: Value[], kwargs: Kwargs): Value {
   if (fn instanceof StarFunction) return callFunction(thread, fn, args, kwargs);
-  if (fn instanceof Builtin) return fn.impl(thread, args, kwargs, fn);
+  if (fn instanceof Builtin) {
+    try {
+      return fn.impl(thread, args, kwargs, fn);
+    } catch (e) {
+      throw placeBuiltin(e, fn.name);
+    }
+  }
   return fail(`invalid call of non-function (${typeName(fn)})`);
 }
 
-/** Records a call site in the error's call stack as the error unwinds. */
+/** An error leaving a builtin gets the builtin's frame, as in Go (`Error in name: ...`). */
+export function placeBuiltin(e: unknown, name: string): unknown {
+  if (e instanceof StarlarkEvalError) e.place({ name, file: BUILTIN_FILE, pos: { line: 0, col: 0 } });
+  return e;
+}
+
+/** Records a call site in the error's call stack as the error unwinds (the innermost frame if unplaced). */
 export function annotate(e: unknown, fnName: string, file: string, line: number, col: number): unknown {
-  if (e instanceof StarlarkEvalError) e.callStack.unshift({ name: fnName, file, pos: { line, col } });
-  else if (e instanceof RangeError && /call stack/i.test(e.message)) {
+  if (e instanceof StarlarkEvalError) {
+    e.callStack.unshift({ name: fnName, file, pos: { line, col } });
+    e.placed = true;
+  } else if (e instanceof RangeError && /call stack/i.test(e.message)) {
     return new StarlarkEvalError("maximum recursion depth exceeded");
   }
   return e;

@@ -116,21 +116,34 @@ function compileAssign(env: Env, lhs: Expr): (fr: Frame, v: Value) => void {
     case "index": {
       const x = compileExpr(env, lhs.x);
       const y = compileExpr(env, lhs.y);
-      return (fr, v) => setIndex(x(fr), y(fr), v);
+      const pos = lhs.pos;
+      const thread = env.thread;
+      return (fr, v) => {
+        const xv = x(fr);
+        const yv = y(fr);
+        thread.pos = pos;
+        setIndex(xv, yv, v);
+      };
     }
     case "dot": {
       const x = compileExpr(env, lhs.x);
       const name = lhs.name;
+      const pos = lhs.pos;
+      const thread = env.thread;
       return (fr) => {
         const t = x(fr);
+        thread.pos = pos;
         fail(`can't assign to .${name} field of ${typeName(t)}`);
       };
     }
     case "tuple":
     case "list": {
       const targets = lhs.elems.map((e) => compileAssign(env, e));
+      const pos = lhs.pos;
+      const thread = env.thread;
       return (fr, v) => {
         const elems = elementsOf(v);
+        thread.pos = pos;
         if (elems === undefined || typeof v === "string") fail(`got ${typeName(v)} in sequence assignment`);
         if (elems.length > targets.length)
           fail(`too many values to unpack (got ${elems.length}, want ${targets.length})`);
@@ -147,9 +160,13 @@ function compileAssign(env: Env, lhs: Expr): (fr: Frame, v: Value) => void {
 function compileAugAssign(env: Env, s: Stmt & { kind: "assign" }): Exec {
   const op = s.op.slice(0, -1);
   const rhs = compileExpr(env, s.rhs);
-  const charge = (n: number) => env.thread.budget.charge(n);
+  const thread = env.thread;
+  const charge = (n: number) => thread.budget.charge(n);
+  const pos = s.pos;
   const apply = (x: Value, y: Value): Value => {
-    if (op === "+" && x instanceof StarList) {
+    thread.pos = pos;
+    // list += iterable extends in place; anything else is the binary operator (list + int fails)
+    if (op === "+" && x instanceof StarList && elementsOf(y) !== undefined) {
       x.checkMutable("apply += to");
       listExtend(env.thread, x, y);
       return x;
@@ -171,7 +188,11 @@ function compileAugAssign(env: Env, s: Stmt & { kind: "assign" }): Exec {
     return (fr) => {
       const xv = x(fr);
       const yv = y(fr);
-      setIndex(xv, yv, apply(index(xv, yv), rhs(fr)));
+      thread.pos = lhs.pos;
+      const old = index(xv, yv);
+      const nv = apply(old, rhs(fr));
+      thread.pos = lhs.pos;
+      setIndex(xv, yv, nv);
       return NORMAL;
     };
   }
@@ -179,6 +200,7 @@ function compileAugAssign(env: Env, s: Stmt & { kind: "assign" }): Exec {
   const name = (lhs as Expr & { kind: "dot" }).name;
   return (fr) => {
     const xv = x(fr);
+    thread.pos = lhs.pos;
     getAttr(xv, name);
     fail(`can't assign to .${name} field of ${typeName(xv)}`);
   };
@@ -224,12 +246,18 @@ function compileStmt(env: Env, s: Stmt): Exec {
       const assign = compileAssign(env, s.vars);
       const body = compileBlock(env, s.body);
       const thread = env.thread;
+      const pos = s.pos;
       return (fr) =>
-        forEach(thread, x(fr), (v) => {
-          assign(fr, v);
-          const r = body(fr);
-          return r === CONTINUE ? NORMAL : r;
-        });
+        forEach(
+          thread,
+          x(fr),
+          (v) => {
+            assign(fr, v);
+            const r = body(fr);
+            return r === CONTINUE ? NORMAL : r;
+          },
+          pos,
+        );
     }
     case "while": {
       const cond = compileExpr(env, s.cond);

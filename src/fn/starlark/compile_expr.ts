@@ -1,5 +1,5 @@
-import type { Arg, Binding, Clause, Expr, FunctionDef, Ident } from "./ast.js";
-import { annotate, call } from "./call.js";
+import type { Arg, Binding, Clause, DictEntry, Expr, FunctionDef, Ident, Pos } from "./ast.js";
+import { annotate, call, placeBuiltin } from "./call.js";
 import { fail } from "./errors.js";
 import { getAttr, lookupMethod } from "./methods/index.js";
 import { binary, elementsOf, index, slice, unary } from "./ops.js";
@@ -32,30 +32,36 @@ export function compileIdent(env: Env, id: Ident): Eval {
   const b = id.binding as Binding;
   const name = id.name;
   const i = b.index;
+  const thread = env.thread;
+  const pos = id.pos;
+  const unbound = (kind: string): never => {
+    thread.pos = pos;
+    return fail(`${kind} variable ${name} referenced before assignment`);
+  };
   switch (b.scope) {
     case "local":
       return (fr) => {
         const v = fr.locals[i] as Value | undefined;
-        if (v === undefined) fail(`local variable ${name} referenced before assignment`);
+        if (v === undefined) return unbound("local");
         return v;
       };
     case "cell":
       return (fr) => {
         const v = (fr.locals[i] as Cell).v;
-        if (v === undefined) fail(`local variable ${name} referenced before assignment`);
+        if (v === undefined) return unbound("local");
         return v;
       };
     case "free":
       return (fr) => {
         const v = fr.free[i]!.v;
-        if (v === undefined) fail(`local variable ${name} referenced before assignment`);
+        if (v === undefined) return unbound("local");
         return v;
       };
     case "global": {
       const g = env.globals;
       return () => {
         const v = g[i];
-        if (v === undefined) fail(`global variable ${name} referenced before assignment`);
+        if (v === undefined) return unbound("global");
         return v;
       };
     }
@@ -65,7 +71,11 @@ export function compileIdent(env: Env, id: Ident): Eval {
     }
     default: {
       const v = env.universal.get(name);
-      if (v === undefined) return () => fail(`undefined: ${name}`);
+      if (v === undefined)
+        return () => {
+          thread.pos = pos;
+          return fail(`undefined: ${name}`);
+        };
       return () => v;
     }
   }
@@ -96,14 +106,18 @@ export function compileExpr(env: Env, e: Expr): Eval {
       return (fr) => new StarTuple(elems.map((f) => f(fr)));
     }
     case "dict": {
-      const entries = e.entries.map((en) => [compileExpr(env, en.key), compileExpr(env, en.value)] as const);
+      const entries = e.entries.map(
+        (en) => [compileExpr(env, en.key), compileExpr(env, en.value), en.colon] as const,
+      );
       return (fr) => {
         const d = new StarDict();
         thread.budget.charge(entries.length + 1);
-        for (const [k, v] of entries) {
+        for (const [k, v, colon] of entries) {
           const key = k(fr);
+          const val = v(fr);
+          thread.pos = colon;
           if (d.has(key)) fail(`duplicate key: ${repr(key)}`);
-          d.set(key, v(fr));
+          d.set(key, val);
         }
         return d;
       };
@@ -112,10 +126,15 @@ export function compileExpr(env: Env, e: Expr): Eval {
       const x = compileExpr(env, e.x);
       const op = e.op;
       if (op === "not") return (fr) => !truth(x(fr));
-      return (fr) => unary(op, x(fr));
+      const pos = e.pos;
+      return (fr) => {
+        const v = x(fr);
+        thread.pos = pos;
+        return unary(op, v);
+      };
     }
     case "binary":
-      return compileBinary(env, e.op, compileExpr(env, e.x), compileExpr(env, e.y));
+      return compileBinary(env, e.op, compileExpr(env, e.x), compileExpr(env, e.y), e.pos);
     case "cond": {
       const c = compileExpr(env, e.cond);
       const t = compileExpr(env, e.t);
@@ -125,11 +144,17 @@ export function compileExpr(env: Env, e: Expr): Eval {
     case "dot": {
       const x = compileExpr(env, e.x);
       const name = e.name;
-      return (fr) => getAttr(x(fr), name);
+      const pos = e.pos;
+      return (fr) => {
+        const v = x(fr);
+        thread.pos = pos;
+        return getAttr(v, name);
+      };
     }
     case "index": {
       const x = compileExpr(env, e.x);
       const y = compileExpr(env, e.y);
+      const pos = e.pos;
       return (fr) => {
         const xv = x(fr);
         const yv = y(fr);
@@ -137,6 +162,7 @@ export function compileExpr(env: Env, e: Expr): Eval {
           const r = xv.get(yv);
           if (r !== undefined) return r;
         }
+        thread.pos = pos;
         return index(xv, yv);
       };
     }
@@ -145,7 +171,15 @@ export function compileExpr(env: Env, e: Expr): Eval {
       const lo = e.lo ? compileExpr(env, e.lo) : undefined;
       const hi = e.hi ? compileExpr(env, e.hi) : undefined;
       const step = e.step ? compileExpr(env, e.step) : undefined;
-      return (fr) => slice(x(fr), lo?.(fr), hi?.(fr), step?.(fr));
+      const pos = e.pos;
+      return (fr) => {
+        const xv = x(fr);
+        const l = lo?.(fr);
+        const h = hi?.(fr);
+        const st = step?.(fr);
+        thread.pos = pos;
+        return slice(xv, l, h, st);
+      };
     }
     case "call":
       return compileCall(env, e);
@@ -156,8 +190,9 @@ export function compileExpr(env: Env, e: Expr): Eval {
   }
 }
 
-function compileBinary(env: Env, op: string, x: Eval, y: Eval): Eval {
-  const charge = (n: number) => env.thread.budget.charge(n);
+function compileBinary(env: Env, op: string, x: Eval, y: Eval, pos: Pos): Eval {
+  const thread = env.thread;
+  const charge = (n: number) => thread.budget.charge(n);
   switch (op) {
     case "and":
       return (fr) => {
@@ -188,10 +223,16 @@ function compileBinary(env: Env, op: string, x: Eval, y: Eval): Eval {
         const a = x(fr);
         const b = y(fr);
         if (typeof a === "string" && b instanceof HashTable) return b.get(a) !== undefined;
+        thread.pos = pos;
         return binary(op, a, b, charge);
       };
     default:
-      return (fr) => binary(op, x(fr), y(fr), charge);
+      return (fr) => {
+        const a = x(fr);
+        const b = y(fr);
+        thread.pos = pos;
+        return binary(op, a, b, charge);
+      };
   }
 }
 
@@ -221,12 +262,13 @@ type ArgEval = (fr: Frame, args: Value[], kwargs: Kwargs) => void;
 
 function compileArgs(env: Env, e: Expr & { kind: "call" }): { simple?: Eval[]; general?: ArgEval[] } {
   if (e.args.every((a) => a.kind === "pos")) return { simple: e.args.map((a) => compileExpr(env, a.x)) };
-  const general = e.args.map((a) => compileArg(env, a));
+  const general = e.args.map((a) => compileArg(env, a, e.pos));
   return { general };
 }
 
-function compileArg(env: Env, a: Arg): ArgEval {
+function compileArg(env: Env, a: Arg, pos: Pos): ArgEval {
   const x = compileExpr(env, a.x);
+  const thread = env.thread;
   switch (a.kind) {
     case "pos":
       return (fr, args) => {
@@ -242,12 +284,14 @@ function compileArg(env: Env, a: Arg): ArgEval {
       return (fr, args) => {
         const v = x(fr);
         const elems = elementsOf(v);
+        thread.pos = pos;
         if (elems === undefined) fail(`argument after * must be iterable, not ${typeName(v)}`);
         for (const el of elems) args.push(el);
       };
     case "starstar":
       return (fr, _args, kwargs) => {
         const v = x(fr);
+        thread.pos = pos;
         if (!(v instanceof StarDict)) fail(`argument after ** must be a mapping, not ${typeName(v)}`);
         for (const en of v.map.values()) {
           if (typeof en.k !== "string") fail(`keywords must be strings, not ${typeName(en.k)}`);
@@ -279,22 +323,35 @@ function compileCall(env: Env, e: Expr & { kind: "call" }): Eval {
     // Method call: look the method up without allocating a bound builtin.
     const recvEval = compileExpr(env, e.fn.x);
     const name = e.fn.name;
+    const dotPos = e.fn.pos;
+    const pos = e.pos;
     return (fr) => {
       const recv = recvEval(fr);
       const m = lookupMethod(recv, name);
+      if (!m) thread.pos = dotPos;
+      const f = m ? undefined : getAttr(recv, name);
       const [args, kwargs] = evalArgs(fr);
+      thread.pos = pos;
       try {
-        if (m) return m(thread, recv, args, kwargs, name);
-        return call(thread, getAttr(recv, name), args, kwargs);
+        if (m) {
+          try {
+            return m(thread, recv, args, kwargs, name);
+          } catch (err) {
+            throw placeBuiltin(err, name);
+          }
+        }
+        return call(thread, f!, args, kwargs);
       } catch (err) {
         throw annotate(err, fnName, file, line, col);
       }
     };
   }
   const fnEval = compileExpr(env, e.fn);
+  const pos = e.pos;
   return (fr) => {
     const f = fnEval(fr);
     const [args, kwargs] = evalArgs(fr);
+    thread.pos = pos;
     try {
       return call(thread, f, args, kwargs);
     } catch (err) {
@@ -303,20 +360,19 @@ function compileCall(env: Env, e: Expr & { kind: "call" }): Eval {
   };
 }
 
-function compileComprehension(
-  env: Env,
-  curly: boolean,
-  body: Expr | { key: Expr; value: Expr },
-  clauses: Clause[],
-): Eval {
+function compileComprehension(env: Env, curly: boolean, body: Expr | DictEntry, clauses: Clause[]): Eval {
   const thread = env.thread;
   let emit: (fr: Frame, out: StarList | StarDict) => void;
   if ("key" in body) {
     const k = compileExpr(env, body.key);
     const v = compileExpr(env, body.value);
+    const colon = body.colon;
     emit = (fr, out) => {
       thread.budget.charge(1);
-      (out as StarDict).set(k(fr), v(fr));
+      const key = k(fr);
+      const val = v(fr);
+      thread.pos = colon;
+      (out as StarDict).set(key, val);
     };
   } else {
     const x = compileExpr(env, body);
@@ -337,12 +393,18 @@ function compileComprehension(
     } else {
       const x = compileExpr(env, c.x);
       const assign = env.assign(c.vars);
+      const pos = c.pos;
       run = (fr, out) => {
-        forEach(thread, x(fr), (v) => {
-          assign(fr, v);
-          next(fr, out);
-          return 0;
-        });
+        forEach(
+          thread,
+          x(fr),
+          (v) => {
+            assign(fr, v);
+            next(fr, out);
+            return 0;
+          },
+          pos,
+        );
       };
     }
   }
@@ -354,7 +416,7 @@ function compileComprehension(
 }
 
 /** Iterates a value as a for loop does; `body` returns a statement code (1 = break, 3 = return). */
-export function forEach(thread: Thread, x: Value, body: (v: Value) => number): number {
+export function forEach(thread: Thread, x: Value, body: (v: Value) => number, pos?: Pos): number {
   const budget = thread.budget;
   if (x instanceof StarList || x instanceof HashTable) {
     const elems = x instanceof StarList ? x.elems : x.keys();
@@ -382,7 +444,10 @@ export function forEach(thread: Thread, x: Value, body: (v: Value) => number): n
     return 0;
   }
   const elems = elementsOf(x);
-  if (elems === undefined) fail(`${typeName(x)} value is not iterable`);
+  if (elems === undefined) {
+    if (pos) thread.pos = pos;
+    fail(`${typeName(x)} value is not iterable`);
+  }
   for (const v of elems) {
     budget.step();
     const r = body(v);

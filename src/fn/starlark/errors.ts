@@ -13,6 +13,9 @@ export class StarlarkSyntaxError extends Error {
   }
 }
 
+/** The file name of builtin frames, as Go reports them. */
+export const BUILTIN_FILE = "<builtin>";
+
 /** One frame of a Starlark call stack. */
 export interface CallFrame {
   name: string;
@@ -25,17 +28,44 @@ export interface CallFrame {
  * prints it); `backtrace()` adds the call stack as Go's `EvalError.Backtrace()` does.
  */
 export class StarlarkEvalError extends Error {
+  /** Outermost first, as Go's EvalError.CallStack; the last frame is where the error happened. */
   callStack: CallFrame[] = [];
+  /** Whether the innermost frame (the failing operation, or the builtin that failed) is recorded. */
+  placed = false;
   constructor(message: string) {
     super(message);
     this.name = "StarlarkEvalError";
   }
 
+  /** Go's EvalError.Backtrace(): a failing builtin is named after "Error in" rather than listed. */
   backtrace(): string {
-    const lines = ["Traceback (most recent call last):"];
-    for (const f of this.callStack) lines.push(`  ${f.file}:${f.pos.line}:${f.pos.col}: in ${f.name}`);
-    lines.push(`Error: ${this.message}`);
+    let stack = this.callStack;
+    let suffix = "";
+    const last = stack[stack.length - 1];
+    if (last && last.file === BUILTIN_FILE) {
+      suffix = ` in ${last.name}`;
+      stack = stack.slice(0, -1);
+    }
+    const lines = stack.length > 0 ? ["Traceback (most recent call last):"] : [];
+    for (const f of stack) lines.push(`  ${f.file}:${f.pos.line}:${f.pos.col}: in ${f.name}`);
+    lines.push(`Error${suffix}: ${this.message}`);
     return lines.join("\n");
+  }
+
+  /** The position of the failing operation in the script (the innermost Starlark frame). */
+  get position(): CallFrame | undefined {
+    for (let i = this.callStack.length - 1; i >= 0; i--) {
+      const f = this.callStack[i]!;
+      if (f.file !== BUILTIN_FILE) return f;
+    }
+    return undefined;
+  }
+
+  /** Records the innermost frame once: the first frame boundary the error crosses. */
+  place(frame: CallFrame): void {
+    if (this.placed) return;
+    this.callStack.unshift(frame);
+    this.placed = true;
   }
 }
 

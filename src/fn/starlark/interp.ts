@@ -37,6 +37,9 @@ export function execFile(src: string, predeclared: Map<string, Value>, opts: Thr
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
       throw new StarlarkEvalError("maximum recursion depth exceeded");
     }
+    if (e instanceof StarlarkEvalError) {
+      e.place({ name: "<toplevel>", file: name, pos: thread.pos ?? { line: 1, col: 1 } });
+    }
     throw e;
   }
   const globals = new Map<string, Value>();

@@ -112,7 +112,13 @@ export function runStarlark(input: ResourceList, opts: RunOptions = {}): Resourc
       load: loader,
     });
   } catch (e) {
-    if (e instanceof StarlarkSyntaxError || e instanceof StarlarkEvalError) fail(e.message, printed);
+    // As the catalog function: a run-time error is Go's EvalError.Error(), the message without backtrace;
+    // the StarlarkEvalError (position, backtrace()) stays available as the FunctionError's cause.
+    if (e instanceof StarlarkSyntaxError || e instanceof StarlarkEvalError) {
+      const err = new FunctionError(e.message, [...printed, { message: e.message, severity: "error" }]);
+      err.cause = e;
+      throw err;
+    }
     throw e;
   }
   return { ...input, items: outputItems(rl, input.items), results: [...input.results, ...printed] };

@@ -131,7 +131,7 @@ function arith(op: string, x: Value, y: Value): Value {
     case "*":
       return new StarFloat(a * b);
     case "//":
-      if (b === 0) fail("floating-point division by zero");
+      if (b === 0) fail("floored division by zero");
       return new StarFloat(Math.floor(a / b));
     default:
       return new StarFloat(floatMod(a, b));
@@ -174,7 +174,8 @@ export function contains(container: Value, x: Value): boolean {
     fail(`'in bytes' requires bytes or int as left operand, not ${typeName(x)}`);
   }
   if (container instanceof StarRange) {
-    if (!isInt(x) && !(x instanceof StarFloat)) return false;
+    if (!isInt(x) && !(x instanceof StarFloat))
+      fail(`'in <range>' requires integer as left operand, not ${typeName(x)}`);
     const v = Number(x instanceof StarFloat ? x.v : x);
     if (!Number.isInteger(v)) return false;
     const i = (v - container.start) / container.step;

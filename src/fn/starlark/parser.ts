@@ -1,4 +1,4 @@
-import type { Arg, Clause, Expr, File, FunctionDef, Ident, Param, Pos, Stmt } from "./ast.js";
+import type { Arg, Clause, DictEntry, Expr, File, FunctionDef, Ident, Param, Pos, Stmt } from "./ast.js";
 import { Lexer, type Token, tokenString } from "./lexer.js";
 
 const PREC_LEVELS: string[][] = [
@@ -518,13 +518,13 @@ class Parser {
     return { kind: "dict", pos, entries };
   }
 
-  private dictEntry(): { key: Expr; value: Expr } {
+  private dictEntry(): DictEntry {
     const key = this.test();
-    this.consume(":");
-    return { key, value: this.test() };
+    const colon = this.consume(":");
+    return { key, value: this.test(), colon };
   }
 
-  private comprehension(pos: Pos, body: Expr | { key: Expr; value: Expr }, end: string): Expr {
+  private comprehension(pos: Pos, body: Expr | DictEntry, end: string): Expr {
     const clauses: Clause[] = [];
     while (this.k() !== end) {
       if (this.k() === "for") {

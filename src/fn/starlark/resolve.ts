@@ -1,4 +1,4 @@
-import type { Binding, Clause, Expr, File, FunctionDef, Ident, Pos, Stmt } from "./ast.js";
+import type { Binding, Clause, DictEntry, Expr, File, FunctionDef, Ident, Pos, Stmt } from "./ast.js";
 import { StarlarkSyntaxError } from "./errors.js";
 
 /** Dialect switches of Go starlark's resolver (all off by default, as in Go). */
@@ -92,16 +92,23 @@ class Resolver {
       case "assign":
         this.expr(s.rhs, b);
         if (s.op !== "=") {
-          this.expr(s.lhs, b);
-          if (s.lhs.kind === "ident") this.bind(s.lhs, b, true);
-          else if (s.lhs.kind !== "index" && s.lhs.kind !== "dot")
-            this.error(s.pos, `cannot perform augmented assignment on ${describe(s.lhs)}`);
+          let lhs = s.lhs;
+          while (lhs.kind === "paren") lhs = lhs.x;
+          if (lhs.kind === "tuple" || lhs.kind === "list") {
+            const what = lhs.kind === "tuple" ? "tuple" : "list";
+            this.error(lhs.pos, `can't use ${what} expression in augmented assignment`);
+            return;
+          }
+          if (lhs.kind === "ident") this.bind(lhs, b);
+          else if (lhs.kind !== "index" && lhs.kind !== "dot")
+            this.error(lhs.pos, `can't assign to ${describe(lhs)}`);
+          this.expr(lhs, b);
           return;
         }
         this.assign(s.lhs, b, false);
         return;
       case "def":
-        this.bind(s.name, b, false);
+        this.bind(s.name, b);
         this.func(s.fn, b);
         return;
       case "if":
@@ -138,8 +145,9 @@ class Resolver {
           this.error(s.pos, "load statement within a function");
           return;
         }
-        if (!toplevel) this.error(s.pos, "load statement within a conditional");
-        for (const id of s.to) this.bind(id, b, false);
+        if (this.loops > 0) this.error(s.pos, "load statement within a loop");
+        else if (!toplevel) this.error(s.pos, "load statement within a conditional");
+        for (const id of s.to) this.bind(id, b);
         return;
     }
   }
@@ -148,7 +156,7 @@ class Resolver {
   private assign(lhs: Expr, b: Block, isLoop: boolean): void {
     switch (lhs.kind) {
       case "ident":
-        this.bind(lhs, b, false);
+        this.bind(lhs, b);
         return;
       case "index":
         this.expr(lhs.x, b);
@@ -162,14 +170,16 @@ class Resolver {
         return;
       case "tuple":
       case "list":
+        if (lhs.elems.length === 0)
+          this.error(lhs.pos, `can't assign to ${lhs.kind === "tuple" ? "()" : "[]"}`);
         for (const e of lhs.elems) this.assign(e, b, isLoop);
         return;
       default:
-        this.error(lhs.pos, `cannot assign to ${describe(lhs)}`);
+        this.error(lhs.pos, `can't assign to ${describe(lhs)}`);
     }
   }
 
-  private bind(id: Ident, b: Block, isAug: boolean): void {
+  private bind(id: Ident, b: Block): void {
     if (b.fn.def === null && b.parent === null) {
       const prev = this.globals.get(id.name);
       if (prev) {
@@ -181,11 +191,6 @@ class Resolver {
           );
         }
         id.binding = prev;
-        return;
-      }
-      if (isAug) {
-        // x += 1 at top level before any binding of x: a use of an undefined global
-        this.use(id, b);
         return;
       }
       const binding: Binding = { scope: "global", index: this.globals.size, name: id.name, first: id };
@@ -342,19 +347,25 @@ class Resolver {
     }
   }
 
-  private comprehension(clauses: Clause[], body: Expr | { key: Expr; value: Expr }, b: Block): void {
+  private comprehension(clauses: Clause[], body: Expr | DictEntry, b: Block): void {
     const first = clauses[0];
     if (first?.kind === "for") this.expr(first.x, b);
     const inner: Block = { fn: b.fn, parent: b, names: new Map() };
+    // One lexical block for the whole comprehension: every use in it (but the first operand) sees all of
+    // its loop variables, as Go resolves uses at the end of the block ([x for _ in [3] for x in x] fails).
+    for (const c of clauses) {
+      if (c.kind !== "for") continue;
+      collectTargets(c.vars, (id) => {
+        if (inner.names.has(id.name)) return;
+        const binding: Binding = { scope: "local", index: b.fn.locals.length, name: id.name, first: id };
+        b.fn.locals.push(binding);
+        inner.names.set(id.name, binding);
+      });
+    }
     clauses.forEach((c, i) => {
       if (c.kind === "for") {
-        if (i > 0) this.expr(c.x, inner);
-        collectTargets(c.vars, (id) => {
-          const binding: Binding = { scope: "local", index: b.fn.locals.length, name: id.name, first: id };
-          b.fn.locals.push(binding);
-          inner.names.set(id.name, binding);
-        });
         this.assign(c.vars, inner, true);
+        if (i > 0) this.expr(c.x, inner);
       } else this.expr(c.cond, inner);
     });
     if ("key" in body) {
@@ -443,22 +454,28 @@ function collectBindings(stmts: Stmt[], f: (id: Ident) => void): void {
   }
 }
 
+/** The name Go's resolver gives an expression that cannot be assigned (its lower-cased syntax type). */
 function describe(e: Expr): string {
   switch (e.kind) {
     case "literal":
       return "literal";
     case "call":
-      return "function call";
+      return "callexpr";
     case "binary":
+      return "binaryexpr";
     case "unary":
-      return "operator expression";
+      return "unaryexpr";
+    case "cond":
+      return "condexpr";
+    case "slice":
+      return "sliceexpr";
+    case "dict":
+      return "dictexpr";
     case "comp":
       return "comprehension";
-    case "tuple":
-      return "tuple";
-    case "list":
-      return "list";
+    case "lambda":
+      return "lambdaexpr";
     default:
-      return `${e.kind} expression`;
+      return `${e.kind}expr`;
   }
 }

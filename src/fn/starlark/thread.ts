@@ -1,4 +1,4 @@
-import type { FunctionDef } from "./ast.js";
+import type { FunctionDef, Pos } from "./ast.js";
 import { fail } from "./errors.js";
 import { Budget, DEFAULT_LIMITS, type Limits } from "./limits.js";
 import type { DialectOptions } from "./resolve.js";
@@ -25,6 +25,11 @@ export class Thread implements CallContext {
   readonly budget: Budget;
   readonly dialect: DialectOptions;
   depth = 0;
+  /**
+   * Position of the operation being executed (Go's program counter, as a source position): set before
+   * each operation that can fail, read when an error leaves a function to place it in the backtrace.
+   */
+  pos: Pos | undefined;
   /** Functions currently on the stack (for the no-recursion rule of Go's default dialect). */
   readonly active = new Set<FunctionDef>();
   caller!: Caller;

@@ -24,7 +24,7 @@ const sections: Record<string, Case[]> = {
       "x = [str(1.0), str(1e20), str(0.0001), str(1e-5), str(123456.0), str(1234567.0)]",
       '["1.0", "1e+20", "0.0001", "1e-05", "123456.0", "1.234567e+06"]',
     ],
-    ["division by zero", "x = 1 // 0", "error: integer division by zero"],
+    ["division by zero", "x = 1 // 0", "error: floored division by zero"],
     ["float division by zero", "x = 1 / 0", "error: floating-point division by zero"],
     ["modulo by zero", "x = 1 % 0", "error: integer modulo by zero"],
     [
@@ -201,7 +201,7 @@ const sections: Record<string, Case[]> = {
   ],
   builtins: [
     ["len/range", "x = (len([1, 2]), list(range(1, 10, 3)), len(range(5)))", "(2, [1, 4, 7], 5)"],
-    ["range repr", "x = range(3)", "range(0, 3)"],
+    ["range repr", "x = (range(3), range(1, 3), range(0, 3, 2))", "(range(3), range(1, 3), range(0, 3, 2))"],
     [
       "enumerate/zip",
       'x = (enumerate(["a"], 1), zip([1, 2], "ab".elems()))',

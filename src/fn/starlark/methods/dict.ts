@@ -5,7 +5,6 @@ import type { Kwargs } from "../values/callable.js";
 import { None, typeName, type Value } from "../values/core.js";
 import { type HashTable, StarDict, StarSet } from "../values/dict.js";
 import { StarList, StarTuple } from "../values/list.js";
-import { repr } from "../values/repr.js";
 import type { MethodTable } from "./types.js";
 
 /** dict.update and dict(...): pairs from a mapping or an iterable of pairs, then keyword arguments. */
@@ -38,7 +37,7 @@ export const DICT_METHODS: MethodTable<StarDict> = {
     return None;
   },
   get(_t, d, args, kwargs) {
-    const [k, dflt] = unpack("get", args, kwargs, ["key", "default?"]);
+    const [k, dflt] = positional("get", args, kwargs, 1, 2);
     return d.get(k!) ?? dflt ?? None;
   },
   items(thread, d, args, kwargs) {
@@ -61,7 +60,7 @@ export const DICT_METHODS: MethodTable<StarDict> = {
     const v = d.delete(k!);
     if (v !== undefined) return v;
     if (dflt !== undefined) return dflt;
-    return fail(`pop: missing key ${repr(k!)}`);
+    return fail("pop: missing key");
   },
   popitem(_t, d, args, kwargs) {
     noArgs("popitem", args, kwargs);
@@ -117,7 +116,7 @@ export const SET_METHODS: MethodTable<StarSet> = {
   },
   remove(_t, s, args, kwargs) {
     const [x] = positional("remove", args, kwargs, 1);
-    if (s.delete(x!) === undefined) fail(`remove: missing key ${repr(x!)}`);
+    if (s.delete(x!) === undefined) fail("remove: missing key");
     return None;
   },
   pop(_t, s, args, kwargs) {

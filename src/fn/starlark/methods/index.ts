@@ -1,4 +1,5 @@
 import { fail } from "../errors.js";
+import { suggest } from "../spell.js";
 import { Builtin, Struct } from "../values/callable.js";
 import type { Value } from "../values/core.js";
 import { typeName } from "../values/core.js";
@@ -41,13 +42,14 @@ export function getAttr(recv: Value, name: string): Value {
   if (recv instanceof Struct) {
     const v = recv.fields.get(name);
     if (v !== undefined) return v;
-    if (recv.typeName === "module") fail(`module has no .${name} field or method`);
-    fail(`struct has no .${name} attribute`);
+    const names = recv.fields.keys();
+    if (recv.typeName === "module") fail(suggest(`module has no .${name} field or method`, name, names, "."));
+    fail(suggest(`struct has no .${name} attribute`, name, names, "."));
   }
   const m = lookupMethod(recv, name);
   if (m)
     return new Builtin(name, (thread, args, kwargs) => m(thread as never, recv, args, kwargs, name), recv);
-  return fail(`${typeName(recv)} has no .${name} field or method`);
+  return fail(suggest(`${typeName(recv)} has no .${name} field or method`, name, methodNames(recv), "."));
 }
 
 export function hasAttr(recv: Value, name: string): boolean {

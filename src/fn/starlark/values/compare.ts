@@ -28,13 +28,15 @@ function numCmp(a: number | bigint, b: number | bigint): number {
 
 /** Starlark equality (==). */
 export function equals(x: Value, y: Value, depth = 0): boolean {
-  if (x === y) return !(x instanceof StarFloat && Number.isNaN(x.v));
+  // Identical containers are still compared element-wise, as Go does (a cyclic list exceeds the depth).
+  if (x === y && !(x instanceof StarList || x instanceof StarTuple || x instanceof HashTable)) return true;
   const tx = typeof x;
   if (tx === "string" || tx === "boolean") return false;
   const nx = num(x);
   if (nx !== undefined) {
     const ny = num(y);
-    return ny !== undefined && numCmp(nx, ny) === 0 && !(typeof nx === "number" && Number.isNaN(nx));
+    // floats are totally ordered, as in Go: NaN equals NaN and is above +inf
+    return ny !== undefined && numCmp(nx, ny) === 0;
   }
   if (typeof x !== "object" || typeof y !== "object") return false;
   if (depth > 100) fail("comparison exceeded maximum recursion depth");
@@ -100,8 +102,6 @@ export function compareOp(op: string, x: Value, y: Value): boolean {
     case "!=":
       return !equals(x, y);
   }
-  if (x instanceof StarFloat && Number.isNaN(x.v)) return false;
-  if (y instanceof StarFloat && Number.isNaN(y.v)) return false;
   const c = compare(op, x, y);
   switch (op) {
     case "<":

@@ -25,7 +25,7 @@ export function hashKey(v: Value): HashKey {
   if (v instanceof StarTuple) return `\x01t${v.elems.map((e) => keyString(hashKey(e))).join("\x02")}\x03`;
   const t = typeName(v);
   if (t === "list" || t === "dict" || t === "set") fail(`unhashable type: ${t}`);
-  if (t === "elems" || t === "codepoints") fail(`unhashable: ${t}`);
+  if (t === "elems" || t === "codepoints" || t === "range") fail(`unhashable: ${t}`);
   // Functions and other reference types hash by identity.
   return v;
 }

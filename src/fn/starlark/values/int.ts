@@ -28,7 +28,7 @@ export function intMul(a: Int, b: Int): Int {
 }
 
 export function intFloorDiv(a: Int, b: Int): Int {
-  if (b === 0 || b === 0n) fail("integer division by zero");
+  if (b === 0 || b === 0n) fail("floored division by zero");
   if (typeof a === "number" && typeof b === "number" && Math.abs(a) < 2 ** 31 && Math.abs(b) < 2 ** 31) {
     const q = Math.floor(a / b);
     return q === 0 ? 0 : q;

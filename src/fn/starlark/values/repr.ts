@@ -109,7 +109,8 @@ export function repr(v: Value, path: object[] = []): string {
   }
   if (v instanceof StringIterable) return `${quote(v.s)}.${v.method}()`;
   if (v instanceof StarRange) {
-    return v.step === 1 ? `range(${v.start}, ${v.stop})` : `range(${v.start}, ${v.stop}, ${v.step})`;
+    if (v.step !== 1) return `range(${v.start}, ${v.stop}, ${v.step})`;
+    return v.start !== 0 ? `range(${v.start}, ${v.stop})` : `range(${v.stop})`;
   }
   if (v instanceof Builtin) {
     if (v.recv !== undefined) {
