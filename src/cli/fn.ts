@@ -242,19 +242,19 @@ function selector(p: ParsedArgs, prefix: "match" | "exclude"): Selector[] {
   return Object.keys(s).length > 0 ? [s] : [];
 }
 
-async function evalFunctionConfig(p: ParsedArgs, io: CliIO): Promise<Document | undefined> {
+async function evalFunctionConfig(p: ParsedArgs, io: CliIO): Promise<Document> {
   const file = lastValue(p, "fn-config");
   if (file) {
     if (p.rest.length > 0)
       throw new UsageError("Error: function config file and '-- key=value' arguments can't be used together");
     const text = await readFile(resolve(io.cwd, file), "utf8");
-    const { docs } = parseYamlFile(text, file);
-    if (docs.length !== 1)
+    const [doc, ...more] = parseYamlFile(text, file).docs;
+    if (!doc || more.length > 0)
       throw new UsageError(`Error: function config file ${file} must hold exactly one resource`);
-    return docs[0];
+    return doc;
   }
-  if (p.rest.length > 0) return configMapDocument(keyValues(p.rest, "function arguments"));
-  return undefined;
+  // With neither, kpt still passes an empty ConfigMap named function-input.
+  return configMapDocument(keyValues(p.rest, "function arguments"));
 }
 
 /** A ResourceList on stdin as a one-file tree (kpt fn eval -). */
