@@ -21,6 +21,8 @@ export interface ActionDeps {
   deps: AppDeps;
   /** Filled as jobs finish: what the run reports and decides its exit code by. */
   outcomes: JobOutcome[];
+  /** Failures outside jobs: a published-event listener that threw (fan-out could not be queued). */
+  problems: string[];
 }
 
 /**
@@ -29,6 +31,7 @@ export interface ActionDeps {
  */
 export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
   const outcomes: JobOutcome[] = [];
+  const problems: string[] = [];
   const metrics = new Metrics();
   const queues = new RepoQueues(1, (outcome) => {
     outcomes.push(outcome);
@@ -37,12 +40,14 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
     if (!outcome.ok)
       opts.log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   });
-  const events = new PorchlightEvents((err, event) =>
-    opts.log.error({ err, tag: event.tag }, "a published-event listener failed"),
-  );
+  const events = new PorchlightEvents((err, event) => {
+    opts.log.error({ err, tag: event.tag }, "a published-event listener failed");
+    problems.push(`after publishing ${event.tag}: ${err instanceof Error ? err.message : String(err)}`);
+  });
   const identity = opts.identity;
   return {
     outcomes,
+    problems,
     deps: {
       queues,
       events,

@@ -1,20 +1,20 @@
 import type { AppDeps } from "../app/deps.js";
 import { enqueueJob, type JobRequest } from "../app/run-job.js";
 import { reconcileRepo, type SweepResult } from "../jobs/reconcile.js";
+import { enqueueFanoutSweep } from "./fanout.js";
 
 /**
  * The periodic reconcile of the workflow's own repository (the hosted app sweeps every repository
- * of every installation; a workflow's token reaches only its own). The job goes through the queue
- * like any other. Resolves with the sweep's result once it has run, or null when the job did not
- * get to reconcile (a broken configuration, reported as a check, or a failed job, in the outcomes).
+ * of every installation; a workflow's token reaches only its own): every draft rendered, every
+ * proposal checked, then the fan-out sweep, through the queue like any other jobs. Resolves with
+ * the sweep's result once the jobs have run, or null when the reconcile job did not get to it (a
+ * broken configuration, reported as a check, or a failed job, in the outcomes).
  */
 export async function reconcileHere(
   deps: AppDeps,
   octokit: JobRequest["octokit"],
-  repo: { owner: string; repo: string },
+  repository: JobRequest["repository"],
 ): Promise<SweepResult | null> {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}", { ...repo });
-  const repository = data as JobRequest["repository"];
   let result: SweepResult | null = null;
   enqueueJob(deps, {
     kind: "reconcile",
@@ -26,6 +26,16 @@ export async function reconcileHere(
       return result;
     },
   });
+  enqueueFanoutSweep(deps, octokit, repository);
   await deps.queues.idle();
   return result;
+}
+
+/** The repository's fields a job needs, read once per run (`GET /repos/{owner}/{repo}`). */
+export async function readRepository(
+  octokit: JobRequest["octokit"],
+  repo: { owner: string; repo: string },
+): Promise<JobRequest["repository"]> {
+  const { data } = await octokit.request("GET /repos/{owner}/{repo}", { ...repo });
+  return data as JobRequest["repository"];
 }

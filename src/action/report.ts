@@ -43,12 +43,13 @@ export const runReport = {
         }),
       );
     const failed = out.length > 0;
-    const ran = s.outcomes.length;
+    const kinds = [...new Set(s.outcomes.map((o) => o.key.split(":")[0]))];
+    const ran = `${s.outcomes.length} job(s) run${kinds.length > 0 ? ` (${kinds.join(", ")})` : ""}`;
     const sweep = s.sweep
       ? `; ${s.sweep.drafts} draft(s) and ${s.sweep.proposals} proposal(s) reconciled`
       : "";
     out.push(
-      `porchlight: ${s.event} on ${s.repository}: ${ran} job(s) run, ${s.outcomes.filter((o) => !o.ok).length} failed${sweep}${failed ? "" : " — ok"}\n`,
+      `porchlight: ${s.event} on ${s.repository}: ${ran}, ${s.outcomes.filter((o) => !o.ok).length} failed${sweep}${failed ? "" : " — ok"}\n`,
     );
     return { text: out.join(""), failed };
   },

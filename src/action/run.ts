@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
+import { once } from "../app/identity.js";
 import { porchlightOctokit } from "../app/octokit.js";
 import type { JobRequest } from "../app/run-job.js";
 import { porchlightApp } from "../app.js";
@@ -12,8 +13,9 @@ import { createLogger, maskSecrets } from "../ops/logger.js";
 import { createActionDeps } from "./deps.js";
 import { ActionEnvError, DEFAULT_API_URL, readActionEnv } from "./env.js";
 import { type ActionMode, modeOf, readPayload } from "./events.js";
+import { fanoutOnPublish } from "./fanout.js";
 import { actionIdentity } from "./identity.js";
-import { reconcileHere } from "./reconcile.js";
+import { readRepository, reconcileHere } from "./reconcile.js";
 import { runReport } from "./report.js";
 import { operatorRuntimesFromEnv } from "./runtimes.js";
 
@@ -58,7 +60,11 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     return 0;
   }
   const cacheDir = await mkdtemp(join(opts.env.RUNNER_TEMP || tmpdir(), "porchlight-cache-"));
-  const { deps, outcomes } = createActionDeps({
+  const {
+    deps,
+    outcomes,
+    problems: afterPublish,
+  } = createActionDeps({
     identity: actionIdentity(opts.env),
     operatorRuntimes: operatorRuntimesFromEnv(opts.env),
     cacheDir,
@@ -79,13 +85,17 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   const problems: string[] = [];
   let sweep: SweepResult | null = null;
   try {
+    const octokit = (await probot.auth()) as unknown as JobRequest["octokit"];
+    const repository = once(() => readRepository(octokit, env.repository));
+    fanoutOnPublish(deps, octokit, repository);
     if (mode.kind === "webhook") {
       const payload = await readPayload(env.eventPath);
       await probot.load(porchlightApp(deps));
       await probot.receive({ id: env.runId, name: mode.name, payload } as Parameters<Probot["receive"]>[0]);
+      // A job may publish, and publishing queues fan-out: wait until nothing is left.
+      await deps.queues.idle();
     } else {
-      const octokit = (await probot.auth()) as unknown as JobRequest["octokit"];
-      sweep = await reconcileHere(deps, octokit, env.repository);
+      sweep = await reconcileHere(deps, octokit, await repository());
     }
   } catch (e) {
     problems.push(...handlerErrors(e));
@@ -96,7 +106,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   const lines = runReport.lines({
     event: mode.kind === "webhook" ? mode.name : "reconcile",
     repository: `${env.repository.owner}/${env.repository.repo}`,
-    problems,
+    problems: [...problems, ...afterPublish.map(maskSecrets)],
     outcomes,
     sweep,
   });

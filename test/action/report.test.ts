@@ -14,7 +14,7 @@ describe("what a run reports", () => {
     });
     expect(r).toEqual({
       failed: false,
-      text: "porchlight: pull_request on acme/blueprints: 1 job(s) run, 0 failed — ok\n",
+      text: "porchlight: pull_request on acme/blueprints: 1 job(s) run (check), 0 failed — ok\n",
     });
   });
 
@@ -36,7 +36,7 @@ describe("what a run reports", () => {
     expect(r.text.split("\n")[0]).toBe(
       "::error title=porchlight render failed::acme/blueprints: the render job (drafts/apps/web/v2) failed: push to https://[REDACTED]@github.com refused",
     );
-    expect(r.text).toContain("2 job(s) run, 1 failed\n");
+    expect(r.text).toContain("2 job(s) run (check, render), 1 failed\n");
   });
 
   it("fails on what a handler threw and on each reconcile step that failed", () => {
@@ -51,7 +51,7 @@ describe("what a run reports", () => {
     expect(r.text).toBe(
       "::error title=porchlight reconcile::acme/blueprints: HTTP 500\n" +
         "::error title=porchlight reconcile::acme/blueprints: reconciling #4 failed: boom\n" +
-        "porchlight: reconcile on acme/blueprints: 1 job(s) run, 0 failed; 2 draft(s) and 1 proposal(s) reconciled\n",
+        "porchlight: reconcile on acme/blueprints: 1 job(s) run (reconcile), 0 failed; 2 draft(s) and 1 proposal(s) reconciled\n",
     );
   });
 });

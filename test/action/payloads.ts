@@ -1,0 +1,57 @@
+import examples from "@octokit/webhooks-examples";
+
+/** A recorded payload from `@octokit/webhooks-examples` (GitHub's own examples), deep-copied. */
+export function recorded(event: string, action?: string): Record<string, unknown> {
+  const group = (examples as unknown as { name: string; examples: Record<string, unknown>[] }[]).find(
+    (e) => e.name === event,
+  );
+  const found = group?.examples.find((p) => p.action === action);
+  if (!found) throw new Error(`no recorded ${event}${action ? `.${action}` : ""} example`);
+  return structuredClone(found);
+}
+
+export interface ForgeRepoRef {
+  owner: string;
+  name: string;
+  cloneUrl: string;
+  htmlUrl: string;
+}
+
+/**
+ * A recorded payload moved onto a repository of the embedded forge: the repository, owner and URLs
+ * the runner's event file would name there, an Actions payload's lack of `installation`, and the
+ * event's own fields (`overrides`, deep-merged) such as the pull request's number and head.
+ */
+export function onForge(
+  payload: Record<string, unknown>,
+  repo: ForgeRepoRef,
+  overrides: Record<string, unknown>,
+): Record<string, unknown> {
+  const { installation: _, ...rest } = payload;
+  const repository = rest.repository as Record<string, unknown>;
+  const owner = repository.owner as Record<string, unknown>;
+  const moved = {
+    ...rest,
+    repository: {
+      ...repository,
+      name: repo.name,
+      full_name: `${repo.owner}/${repo.name}`,
+      private: false,
+      clone_url: repo.cloneUrl,
+      html_url: repo.htmlUrl,
+      default_branch: "main",
+      owner: { ...owner, login: repo.owner, name: repo.owner, type: "Organization" },
+    },
+  };
+  return merge(moved, overrides) as Record<string, unknown>;
+}
+
+function merge(base: unknown, over: unknown): unknown {
+  if (!isObject(base) || !isObject(over)) return over;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = merge(base[k], v);
+  return out;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
