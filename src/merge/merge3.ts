@@ -219,8 +219,8 @@ function walkAssociative(
   ctx: ResourceSchemaContext,
 ): Node | null {
   const [dest, origin, updated] = s;
-  // Observed in kpt: only a list missing upstream clears it; an empty (null) one removes its elements.
-  if ((updated === undefined || updated === null) && !isMissingOrNull(origin)) return null;
+  // a list removed upstream (missing or null) is cleared, elements added locally included
+  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
 
   const seen = new Set<string>();
@@ -260,8 +260,9 @@ function walkAssociative(
       target.items = [...others, merged];
     }
   }
-  // kpt drops a merged list left empty
-  return target.items.length === 0 ? null : target;
+  // kpt drops a local list the merge left empty, but keeps (as `[]`) one it had to create because
+  // the list was deleted locally while still upstream
+  return target.items.length === 0 && isSeq(dest) ? null : target;
 }
 
 function newScalar(value: string): Node {

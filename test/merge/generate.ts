@@ -23,6 +23,8 @@ interface Res {
   data: Record<string, string>;
   labels: Record<string, string>;
   items: string[];
+  /** A plain scalar, often one YAML 1.1 reads as a bool. */
+  flag: string;
 }
 
 function render(r: Res): string {
@@ -52,7 +54,7 @@ function render(r: Res): string {
     case "ConfigMap":
       return `apiVersion: v1\nkind: ConfigMap\n${meta}data:\n${Object.entries(r.data)
         .map(([k, v]) => `  ${k}: "${v}"\n`)
-        .join("")}`;
+        .join("")}  flag: ${r.flag}\n`;
     default:
       return `apiVersion: example.com/v1\nkind: Widget\n${meta}spec:\n  size: ${r.replicas}\n  items:\n${r.items.map((i) => `  - name: ${i}\n`).join("")}`;
   }
@@ -60,7 +62,7 @@ function render(r: Res): string {
 
 function mutate(r: Res, rand: () => number, tag: string): Res {
   const c: Res = structuredClone(r);
-  const pick = Math.floor(rand() * 7);
+  const pick = Math.floor(rand() * 8);
   if (pick === 0) c.replicas = 1 + Math.floor(rand() * 9);
   if (pick === 1) c.image = `img-${tag}`;
   if (pick === 2) c.labels[`l${tag}`] = tag;
@@ -68,8 +70,11 @@ function mutate(r: Res, rand: () => number, tag: string): Res {
   if (pick === 4) c.ports = rand() < 0.5 ? [...c.ports, 9000 + Math.floor(rand() * 99)] : c.ports.slice(1);
   if (pick === 5) c.data = { ...c.data, [`k${tag}`]: tag };
   if (pick === 6) c.items = rand() < 0.5 ? [...c.items, `i${tag}`] : c.items.slice(1);
+  if (pick === 7) c.flag = FLAGS[Math.floor(rand() * FLAGS.length)]!;
   return c;
 }
+
+const FLAGS = ["yes", "no", "on", "off", "true", "'on'", '"no"', "plain", "~"];
 
 export function generateTriple(seed: number): Triple {
   const rand = rng(seed * 7919 + 17);
@@ -86,6 +91,7 @@ export function generateTriple(seed: number): Triple {
     data: { a: "1" },
     labels: { app: "x" },
     items: ["one", "two"],
+    flag: FLAGS[Math.floor(rand() * FLAGS.length)]!,
   }));
   const upd = base.map((r) => (rand() < 0.6 ? mutate(r, rand, "u") : r));
   if (rand() < 0.3) upd.pop();
