@@ -121,7 +121,14 @@ export function runStarlark(input: ResourceList, opts: RunOptions = {}): Resourc
     }
     throw e;
   }
-  return { ...input, items: outputItems(rl, input.items), results: [...input.results, ...printed] };
+  let output: KrmItem[];
+  try {
+    output = outputItems(rl, input.items);
+  } catch (e) {
+    if (e instanceof StarlarkEvalError) fail(e.message, printed);
+    throw e;
+  }
+  return { ...input, items: output, results: [...input.results, ...printed] };
 }
 
 function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
@@ -134,16 +141,15 @@ function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
   const used = new Set<KrmItem>();
   return out.elems.map((v, i) => {
     if (!(v instanceof StarDict)) fail(`resource_list["items"][${i}] must be a dict`);
-    const path = `items[${i}]`;
     const orig = isMap(v.origin) ? byContents.get(v.origin) : undefined;
     if (orig && !used.has(orig)) {
       used.add(orig);
-      orig.contents = starToYaml(v, orig.contents, path) as typeof orig.contents;
+      orig.contents = starToYaml(v, orig.contents, 1) as typeof orig.contents;
       return orig;
     }
     const doc = new Document();
     if (orig) v.origin = undefined;
-    doc.contents = starToYaml(v, undefined, path) as typeof doc.contents;
+    doc.contents = starToYaml(v, undefined, 1) as typeof doc.contents;
     if (orig) v.origin = orig.contents;
     return doc;
   });

@@ -13,8 +13,9 @@ import {
 import { fail } from "./errors.js";
 import { fromBytes, toBytes } from "./utf8.js";
 import { isInt, None, StarFloat, typeName, type Value } from "./values/core.js";
-import { HashTable, StarDict } from "./values/dict.js";
+import { HashTable, StarDict, StarSet } from "./values/dict.js";
 import { StarList, StarTuple } from "./values/list.js";
+import { formatFloat } from "./values/repr.js";
 import { yamlKeyCompare } from "./yamlsort.js";
 
 /**
@@ -69,16 +70,46 @@ function keyOf(pair: Pair): string | undefined {
   return k === null || k === undefined ? undefined : String(k);
 }
 
-/** Converts a Starlark value back to a YAML node, reusing `origin` where possible. */
-export function starToYaml(v: Value, origin: unknown, path: string): Node {
-  if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, path);
-  if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, path);
-  let node: Scalar;
-  if (v === None) node = new Scalar(null);
-  else if (typeof v === "string") node = new Scalar(fromBytes(v));
-  else if (typeof v === "boolean" || isInt(v)) node = new Scalar(v);
-  else if (v instanceof StarFloat) node = new Scalar(v.v);
-  else return fail(`${path}: cannot convert ${typeName(v)} to YAML`);
+const VALUE_ERR = "unmarshaling starlark value: ";
+
+/**
+ * Why a value cannot go back to YAML, worded as starlib's util.Unmarshal (which the catalog function
+ * uses): one "unmarshaling starlark value: " per enclosing dict, counting the ResourceList itself.
+ */
+function unconvertible(v: Value, depth: number): never {
+  const why =
+    v instanceof StarSet ? "sets aren't yet supported" : `unrecognized starlark type: ${typeName(v)}`;
+  return fail(VALUE_ERR.repeat(depth) + why);
+}
+
+/** A float as Go's yaml.v3 writes it: strconv's shortest %g, and .inf / -.inf / .nan. */
+export function yamlFloat(f: number): string {
+  if (Number.isNaN(f)) return ".nan";
+  if (!Number.isFinite(f)) return f > 0 ? ".inf" : "-.inf";
+  const s = formatFloat(f);
+  return s.endsWith(".0") ? s.slice(0, -2) : s;
+}
+
+function scalarOf(v: Value): Scalar | undefined {
+  if (v === None) return new Scalar(null);
+  if (typeof v === "string") return new Scalar(fromBytes(v));
+  if (typeof v === "boolean" || isInt(v)) return new Scalar(v);
+  if (v instanceof StarFloat) {
+    const node = new Scalar(v.v);
+    node.source = yamlFloat(v.v);
+    return node;
+  }
+  return undefined;
+}
+
+/**
+ * Converts a Starlark value back to a YAML node, reusing `origin` where possible. `depth` counts the dicts
+ * above the value (the ResourceList is one), for Go's error text.
+ */
+export function starToYaml(v: Value, origin: unknown, depth: number): Node {
+  if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, depth);
+  if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, depth);
+  const node = scalarOf(v) ?? unconvertible(v, depth);
   if (isScalar(origin)) {
     node.comment = origin.comment;
     node.commentBefore = origin.commentBefore;
@@ -87,7 +118,18 @@ export function starToYaml(v: Value, origin: unknown, path: string): Node {
   return node;
 }
 
-function dictToYaml(d: HashTable, path: string): YAMLMap {
+/** A dict key as text (Go's yaml.Marshal of a map with non-string keys writes them as scalars). */
+function keyText(k: Value, depth: number): string {
+  if (typeof k === "string") return fromBytes(k);
+  const node = scalarOf(k);
+  if (!node)
+    return fail(
+      `${VALUE_ERR.repeat(depth - 1)}unmarshaling starlark key: unrecognized starlark type: ${typeName(k)}`,
+    );
+  return node.source ?? String(node.value);
+}
+
+function dictToYaml(d: HashTable, depth: number): YAMLMap {
   const origin = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
   const map = origin ?? new YAMLMap();
   map.flow = false;
@@ -101,14 +143,16 @@ function dictToYaml(d: HashTable, path: string): YAMLMap {
   const added: Pair[] = [];
   const seen = new Set<string>();
   for (const e of d.map.values()) {
-    if (typeof e.k !== "string") fail(`${path}: dict key ${typeName(e.k)} is not a string`);
-    const key = fromBytes(e.k);
+    const key = keyText(e.k, depth + 1);
     seen.add(key);
     const p = existing.get(key);
     if (p) {
       p.key = restyledKey(p.key, key);
-      p.value = starToYaml(e.v, p.value, `${path}.${e.k}`);
-    } else added.push(new Pair(new Scalar(key), starToYaml(e.v, undefined, `${path}.${e.k}`)));
+      p.value = starToYaml(e.v, p.value, depth + 1);
+    } else {
+      const k = typeof e.k === "string" ? new Scalar(key) : scalarOf(e.k)!;
+      added.push(new Pair(k, starToYaml(e.v, undefined, depth + 1)));
+    }
   }
   for (const p of map.items as Pair[]) {
     const k = keyOf(p);
@@ -119,13 +163,13 @@ function dictToYaml(d: HashTable, path: string): YAMLMap {
   return map;
 }
 
-function listToYaml(l: StarList | StarTuple, origin: unknown, path: string): YAMLSeq {
+function listToYaml(l: StarList | StarTuple, origin: unknown, depth: number): YAMLSeq {
   const own = (l as { origin?: unknown }).origin;
   const seq = isSeq(own) ? own : isSeq(origin) ? origin : new YAMLSeq();
   seq.flow = false;
   seq.anchor = undefined;
   const old = seq.items.slice();
-  seq.items = l.elems.map((e, i) => starToYaml(e, old[i], `${path}[${i}]`));
+  seq.items = l.elems.map((e, i) => starToYaml(e, old[i], depth));
   return seq;
 }
 

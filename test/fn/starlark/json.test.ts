@@ -106,6 +106,66 @@ const cases: Case[] = [
     "error: json.decode: at offset 4, invalid character 'x' in string escape code",
   ],
   ["decode a non-string", "x = json.decode(1)", "error: json.decode: for parameter 1: got int, want string"],
+  // from starlark/testdata/json.star
+  [
+    "decode after value",
+    'x = json.decode("truefalse")',
+    "error: json.decode: at offset 4, unexpected character 'f' after value",
+  ],
+  [
+    "decode single quotes",
+    "x = json.decode(\"'abc'\")",
+    "error: json.decode: at offset 0, unexpected character '\\''",
+  ],
+  ["decode plus", 'x = json.decode("+1")', "error: json.decode: at offset 0, unexpected character '+'"],
+  ["decode lone minus", 'x = json.decode("-abc")', "error: json.decode: at offset 1, invalid number: -"],
+  [
+    "decode double exponent",
+    'x = json.decode("1e1e1")',
+    "error: json.decode: at offset 5, invalid number: 1e1e1",
+  ],
+  [
+    "decode hex",
+    'x = json.decode("0x123")',
+    "error: json.decode: at offset 1, unexpected character 'x' after value",
+  ],
+  [
+    "decode trailing comma",
+    'x = json.decode("[1, 2, ]")',
+    "error: json.decode: at offset 7, unexpected character ']'",
+  ],
+  [
+    "decode object trailing comma",
+    "x = json.decode('{\"one\": 1, }')",
+    "error: json.decode: at offset 11, unexpected character '}'",
+  ],
+  [
+    "decode missing colon",
+    "x = json.decode('{\"one\" 1')",
+    "error: json.decode: at offset 7, after object key, got '1', want ':' ",
+  ],
+  [
+    "decode zero exponent is a float",
+    'x = (json.decode("0e+1"), json.decode("-0"), json.decode("-0.0"))',
+    "(0.0, 0, -0.0)",
+  ],
+  ["decode NUL escape", "x = json.decode('{\"foo\\\\u0000bar\": 42}')", '{"foo\\x00bar": 42}'],
+  [
+    "encode range and tuple cycle",
+    "t = (1, 2, [])\nt[2].append(t)\nx = json.encode(t)",
+    "error: json.encode: at tuple index 2: at list index 0: cycle in JSON structure",
+  ],
+  ["encode range", "x = json.encode(range(3))", '"[0,1,2]"'],
+  [
+    "encode big float",
+    "x = json.encode(float(12345*12345*12345*12345*12345*12345))",
+    '"3.539537889086625e+24"',
+  ],
+  [
+    "indent with unicode prefix",
+    "x = json.indent(json.encode({'x': 1}), prefix='¶', indent='–')",
+    '"{\\n¶–\\"x\\": 1\\n¶}"',
+  ],
   ["round trip", 'x = json.decode(json.encode({"a": [1, 2.5, None, "é"]}))', '{"a": [1, 2.5, None, "é"]}'],
   [
     "indent",

@@ -370,3 +370,57 @@ data:
 `);
   });
 });
+
+describe("kpt starlark function: values back to YAML as the catalog's Go round trip", () => {
+  const run = (
+    body: string,
+    items = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  name: héllo\n",
+  ) =>
+    runStarlark(
+      list(
+        items,
+        `apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: v\nsource: |\n${body
+          .split("\n")
+          .map((l) => `  ${l}`)
+          .join("\n")}\n`,
+      ),
+    );
+
+  it("writes floats as yaml.v3 does (%g, .inf), ints and non-string keys as scalars", () => {
+    const out = run(
+      'd = ctx.resource_list["items"][0]["data"]\nd["f"] = [1.0, 1e6, 0.5, 1e-5, float("inf")]\nd["k"] = {1: "one", True: "x"}',
+    );
+    expect(formatDocument(out.items[0]!)).toBe(`apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  name: héllo
+  f:
+  - 1
+  - 1e+06
+  - 0.5
+  - 1e-05
+  - .inf
+  k:
+    1: one
+    true: x
+`);
+  });
+
+  it("sees YAML strings as UTF-8 bytes and writes them back as text", () => {
+    const out = run(
+      'd = ctx.resource_list["items"][0]["data"]\nd["len"] = len(d["name"])\nd["first"] = d["name"][:2]',
+    );
+    expect(out.items[0]!.toJSON()).toMatchObject({ data: { name: "héllo", len: 6, first: "h\ufffd" } });
+  });
+
+  it("fails on values YAML cannot hold with starlib's message", () => {
+    expect(errorOf(() => run('ctx.resource_list["items"][0]["data"]["s"] = set([1])'))).toBe(
+      "unmarshaling starlark value: unmarshaling starlark value: unmarshaling starlark value: sets aren't yet supported",
+    );
+    expect(errorOf(() => run('def f(): pass\nctx.resource_list["items"][0]["f"] = [f]'))).toBe(
+      "unmarshaling starlark value: unmarshaling starlark value: unrecognized starlark type: function",
+    );
+  });
+});
