@@ -15,7 +15,9 @@ Usage:
       Copy a package from a git repository (path, file:// or https URL; mark the end of the
       repository with .git when a directory follows) at a branch, tag or commit.
   porchlight pkg update [DIR][@REF] [--strategy S] [--allow-conflicts] [--allow-dirty]
-      Merge the upstream's changes since the package was fetched into it.
+      Merge the upstream's changes since the package was fetched into it; subpackages that
+      name an upstream of their own are updated from it. Refuses uncommitted changes (unless
+      --allow-dirty) and writes nothing while a non-KRM file conflicts (unless --allow-conflicts).
   porchlight pkg diff [DIR][@REF]
       Show local changes since the fetch, and upstream changes since then.
 
