@@ -15,7 +15,6 @@ export interface OctokitSettings {
 interface RequestOptionsLike {
   method?: string;
   url?: string;
-  mediaType?: { format?: string };
   request?: { retryCount?: number };
 }
 
@@ -29,7 +28,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs });
   const retry = (_after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries;
-  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics), rawContents);
+  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
   return WithPlugins.defaults((instance: { throttle?: Record<string, unknown> }) => ({
     ...instance,
     throttle: {
@@ -79,21 +78,4 @@ function observe(metrics: Metrics | undefined) {
     });
     return {};
   };
-}
-
-/**
- * A server that ignores `Accept: application/vnd.github.raw` (the embedded forge, old GitHub
- * Enterprise) answers a contents request with base64 JSON; probot's config loader wants the raw text.
- * On GitHub this never triggers.
- */
-function rawContents(octokit: unknown) {
-  (octokit as Hookable).hook.after("request", (response, options) => {
-    if (options.mediaType?.format !== "raw") return;
-    const data = response.data as { encoding?: string; content?: string } | null;
-    if (data && typeof data === "object" && data.encoding === "base64" && typeof data.content === "string") {
-      response.data = Buffer.from(data.content, "base64").toString("utf8");
-      response.headers["content-type"] = "application/vnd.github.raw; charset=utf-8";
-    }
-  });
-  return {};
 }

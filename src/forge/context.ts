@@ -65,6 +65,8 @@ export interface Ctx {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The request's `Accept` header ("" when absent): custom media types choose a response format. */
+  accept: string;
   principal: Principal;
   /** The full request URL (for Link headers). */
   url: URL;

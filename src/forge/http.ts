@@ -55,6 +55,7 @@ export function errorBody(err: ApiError): Record<string, unknown> {
 /** What a handler answers; the server turns it into an HTTP response. */
 export interface Reply {
   status: number;
+  /** JSON, or a Buffer sent as it is (with the content-type the route sets in `headers`). */
   body?: unknown;
   headers?: Record<string, string>;
 }

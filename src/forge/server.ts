@@ -183,6 +183,7 @@ export class ForgeServer {
         params,
         query: url.searchParams,
         body,
+        accept: String(req.headers.accept ?? ""),
         principal,
         url,
       };
@@ -240,6 +241,12 @@ function send(res: ServerResponse, reply: Reply): void {
   if (reply.status === 204 || reply.body === undefined) {
     res.writeHead(reply.status, headers);
     res.end();
+    return;
+  }
+  if (Buffer.isBuffer(reply.body)) {
+    // Raw bytes (a custom media type): the route names the content-type.
+    res.writeHead(reply.status, { ...headers, "content-length": String(reply.body.length) });
+    res.end(reply.body);
     return;
   }
   const text = JSON.stringify(reply.body);

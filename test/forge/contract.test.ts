@@ -74,6 +74,12 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await bot.rest.repos.getContent({ ...repo, path: "" });
   await bot.rest.repos.getContent({ ...repo, path: "app", ref: "drafts/app/v1" });
   await bot.rest.repos.getContent({ ...repo, path: "app/Kptfile", ref: "drafts/app/v1" });
+  await bot.rest.repos.getContent({
+    ...repo,
+    path: "app/Kptfile",
+    ref: "drafts/app/v1",
+    mediaType: { format: "raw" },
+  });
   await bot.rest.repos.getContent({ ...repo, path: "nope" }).catch(() => undefined);
   await bot.rest.repos.getCommit({ ...repo, ref: head });
   const blob = (await bot.rest.git.createBlob({ ...repo, content: "a: 1\n" })).data;

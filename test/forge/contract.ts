@@ -15,6 +15,8 @@ export interface Observed {
   template: string;
   status: number;
   body: unknown;
+  /** The response's content-type; a custom media type (raw bytes) has no JSON schema to check. */
+  contentType?: string;
 }
 
 /**
@@ -69,6 +71,9 @@ export class Contract {
   /** Problems with one response, empty when it matches GitHub's documented schema for that status. */
   checkResponse(o: Observed): string[] {
     const label = `${o.method} ${o.template} ${o.status}`;
+    if (o.contentType !== undefined && !/json/i.test(o.contentType)) {
+      return typeof o.body === "string" ? [] : [`${label}: a ${o.contentType} body that is not text`];
+    }
     const op = this.paths[o.template]?.[o.method.toLowerCase()] as
       | { responses?: Record<string, Json> }
       | undefined;
@@ -129,7 +134,16 @@ export function observe(octokit: Octokit, into: Observed[]): void {
     const method = String(options.method);
     try {
       const res = await request(options);
-      if (!template.startsWith("http")) into.push({ method, template, status: res.status, body: res.data });
+      const contentType = res.headers["content-type"];
+      if (!template.startsWith("http")) {
+        into.push({
+          method,
+          template,
+          status: res.status,
+          body: res.data,
+          ...(contentType ? { contentType: String(contentType) } : {}),
+        });
+      }
       return res;
     } catch (err) {
       const e = err as { status?: number; response?: { data?: unknown } };

@@ -143,6 +143,35 @@ describe("forge core: auth, repos, refs, contents, git", () => {
     });
   });
 
+  it("serves a file's bytes for the raw media type, in each of its spellings; a directory stays JSON", async () => {
+    const url = `${w.forge.apiUrl}/repos/acme/blueprints/contents`;
+    const auth = { authorization: `token ${w.token}` };
+    for (const accept of [
+      "application/vnd.github.raw",
+      "application/vnd.github.raw+json",
+      "application/vnd.github.v3.raw",
+      "application/json, application/vnd.github.v3.raw",
+    ]) {
+      const res = await fetch(`${url}/README.md`, { headers: { ...auth, accept } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("application/vnd.github.raw; charset=utf-8");
+      expect(await res.text()).toContain("# blueprints");
+    }
+    const json = await fetch(`${url}/README.md`, {
+      headers: { ...auth, accept: "application/vnd.github+json" },
+    });
+    expect(await json.json()).toMatchObject({ encoding: "base64", type: "file" });
+    const dir = await fetch(`${url}/`, { headers: { ...auth, accept: "application/vnd.github.raw" } });
+    expect(dir.headers.get("content-type")).toMatch(/^application\/json/);
+    const { data } = await w.octokit.rest.repos.getContent({
+      owner: "acme",
+      repo: "blueprints",
+      path: "README.md",
+      mediaType: { format: "raw" },
+    });
+    expect(data as unknown).toContain("# blueprints");
+  });
+
   it("writes files through the contents API with GitHub's sha precondition", async () => {
     const repo = { owner: "acme", repo: "blueprints" };
     const put = { ...repo, path: "pkg/Kptfile", message: "add Kptfile" };

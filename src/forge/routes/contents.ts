@@ -40,7 +40,21 @@ function wrapBase64(buf: Buffer): string {
   return `${b.replace(/(.{60})/g, "$1\n")}${b.length % 60 === 0 && b.length > 0 ? "" : "\n"}`;
 }
 
-/** `GET /repos/{owner}/{repo}/contents/{path}`: a file (base64) or a directory listing. */
+/**
+ * Whether `Accept` asks for a file's bytes: GitHub's `raw` media type, written
+ * `application/vnd.github[.v3].raw[+json]`, alone or among other types.
+ */
+export function wantsRaw(accept: string): boolean {
+  return accept
+    .split(",")
+    .some((t) => /^application\/vnd\.github(\.v3)?\.raw(\+json)?$/i.test(t.split(";")[0]?.trim() ?? ""));
+}
+
+/**
+ * `GET /repos/{owner}/{repo}/contents/{path}`: a file (base64 JSON, or its bytes as
+ * `application/vnd.github.raw` when the raw media type is asked for) or a directory listing (always
+ * JSON: directories take no custom media type).
+ */
 export function contentRoutes(r: Router): void {
   r.add("GET", "/repos/{owner}/{repo}/contents/{path*}", "token", async (ctx) => {
     const repo = repoFor(ctx);
@@ -66,6 +80,12 @@ export function contentRoutes(r: Router): void {
     const shape = entryShape(ctx, repo, ref, entry);
     if (shape.type !== "file") return ok(shape);
     const content = await ctx.core.git.blob(dir, entry.sha);
+    if (wantsRaw(ctx.accept)) {
+      return ok(content, {
+        "content-type": "application/vnd.github.raw; charset=utf-8",
+        "x-github-media-type": "github.v3; param=raw",
+      });
+    }
     return ok({ ...shape, content: wrapBase64(content), encoding: "base64" });
   });
 }
