@@ -64,8 +64,10 @@ export function unquote(quoted: string): Unquoted {
       continue;
     }
     if (e === "x") {
+      // Go: too few characters left is a truncated escape, non-hex ones an invalid escape
       const hex = body.slice(i + 2, i + 4);
-      if (!/^[0-9a-fA-F]{2}$/.test(hex)) return { error: `truncated escape sequence \\x${hex}` };
+      if (hex.length < 2) return { error: `truncated escape sequence \\x${hex}` };
+      if (!/^[0-9a-fA-F]{2}$/.test(hex)) return { error: `invalid escape sequence \\x${hex}` };
       const n = Number.parseInt(hex, 16);
       if (!bytes && n >= 128)
         return {
@@ -78,8 +80,8 @@ export function unquote(quoted: string): Unquoted {
     if (e === "u" || e === "U") {
       const len = e === "u" ? 4 : 8;
       const hex = body.slice(i + 2, i + 2 + len);
-      if (hex.length < len || !/^[0-9a-fA-F]+$/.test(hex))
-        return { error: `truncated escape sequence \\${e}${hex}` };
+      if (hex.length < len) return { error: `truncated escape sequence \\${e}${hex}` };
+      if (!/^[0-9a-fA-F]+$/.test(hex)) return { error: `invalid escape sequence \\${e}${hex}` };
       const n = Number.parseInt(hex, 16);
       if ((n >= 0xd800 && n < 0xe000) || n > 0x10ffff)
         return { error: `invalid Unicode code point \\${e}${hex}` };
