@@ -354,16 +354,38 @@ function canPlain(value: string, ctx: ScalarContext): boolean {
 
 /**
  * The sequence indentation a document was written with, as kpt derives it (kyaml's seqindent
- * annotation): "wide" when its block sequences under mapping keys are mostly indented two columns
- * past the key, else "compact". `text` is the source the document was parsed from (its ranges index it).
+ * annotation). First rule: the first `- ` line right under a bare `key:` line decides — "compact" when
+ * the dash is at the key's column, "wide" when two columns further. When no line decides (a comment
+ * after the key, say), the style that re-creates more of the document's block sequences as they are
+ * written wins (kyaml compares both re-encodings with the source); "compact" on a tie.
+ * `text` is the source the document was parsed from (its ranges index it).
  */
 export function detectSeqIndent(doc: Document, text: string): SeqIndent {
+  const range = doc.range;
+  const source = range ? text.slice(range[0], range[2]) : text;
+  const lines = source.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    const dash = line.indexOf("- ");
+    if (dash < 0 || line.slice(0, dash).trim() !== "") continue;
+    const keyLine = lines[i - 1]!;
+    const trimmed = keyLine.trim();
+    if (!trimmed.endsWith(":") || trimmed.indexOf(":") !== trimmed.length - 1) continue;
+    const keyIndent = keyLine.length - keyLine.trimStart().length;
+    if (dash === keyIndent) return "compact";
+    if (dash - keyIndent === 2) return "wide";
+  }
+  return closestStyle(doc, text);
+}
+
+/** The style under which more of the document's block sequences (weighted by size) keep their columns. */
+function closestStyle(doc: Document, text: string): SeqIndent {
   let compact = 0;
   let wide = 0;
   const visit = (node: unknown, keyOffset: number | undefined): void => {
     if (isMap(node)) {
       for (const pair of node.items as Pair[]) {
-        const key = pair.key as Node | null;
+        const key = asNode(pair.key);
         visit(pair.value, key?.range ? key.range[0] : undefined);
       }
       return;
@@ -371,7 +393,7 @@ export function detectSeqIndent(doc: Document, text: string): SeqIndent {
     if (!isSeq(node)) return;
     const range = node.range;
     if (!node.flow && range && keyOffset !== undefined && node.items.length > 0) {
-      const seqCol = columnOf(text, firstItemDash(node, text));
+      const seqCol = columnOf(text, firstItemDash(range[0], text));
       const keyCol = columnOf(text, keyOffset);
       const weight = range[2] - range[0];
       if (seqCol === keyCol) compact += weight;
@@ -383,8 +405,8 @@ export function detectSeqIndent(doc: Document, text: string): SeqIndent {
   return wide > compact ? "wide" : "compact";
 }
 
-function firstItemDash(seq: { range?: [number, number, number] | null }, text: string): number {
-  let at = seq.range![0];
+function firstItemDash(start: number, text: string): number {
+  let at = start;
   // The range may start at the first item's content; step back to its `- ` indicator on the same line.
   while (at > 0 && text[at] !== "-" && text[at - 1] !== "\n") at--;
   return at;
