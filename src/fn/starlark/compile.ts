@@ -1,13 +1,7 @@
 import type { Binding, Expr, File, FunctionDef, Stmt } from "./ast.js";
 import { annotate } from "./call.js";
-import {
-  compileExpr,
-  compileFunctionValue,
-  compileIdent,
-  type Env,
-  type Eval,
-  forEach,
-} from "./compile_expr.js";
+import { forEach } from "./compile_comp.js";
+import { compileExpr, compileFunctionValue, compileIdent, type Env, type Eval } from "./compile_expr.js";
 import { fail } from "./errors.js";
 import { getAttr } from "./methods/index.js";
 import { listExtend } from "./methods/list.js";
