@@ -1,4 +1,4 @@
-import { type Document, parseAllDocuments, visit } from "yaml";
+import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
@@ -58,13 +58,21 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
 
 /** The failsafe schema reads `key:` (no value) as an empty string; it is a null, written back as `key:`. */
 function emptyScalarsAsNull(doc: Document): void {
-  visit(doc, {
-    Scalar(_key, node) {
+  const walk = (node: unknown): void => {
+    if (isScalar(node)) {
       if (node.value === "" && (node.type === "PLAIN" || node.type === undefined) && !node.source) {
         node.value = null;
       }
-    },
-  });
+    } else if (isMap(node)) {
+      for (const pair of node.items) {
+        walk(pair.key);
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item);
+    }
+  };
+  walk(doc.contents);
 }
 
 /** One document's text within a file, from its `---` line (the first chunk may have none). */
