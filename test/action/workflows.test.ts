@@ -136,6 +136,9 @@ describe("the workflows users copy", () => {
       checks: "write",
     });
     expect(invocations(wf)).toEqual([["action"]]);
+    const when = wf.jobs.porchlight?.if ?? "";
+    expect(when).toContain("contains(github.event.comment.body, '/')");
+    expect(when).toContain("github.event.pull_request.head.repo.full_name == github.repository");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(wf.jobs.porchlight?.steps.at(-1)?.env?.GITHUB_TOKEN).toBe("${{ secrets.GITHUB_TOKEN }}");
   });
