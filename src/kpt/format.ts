@@ -354,16 +354,17 @@ function canPlain(value: string, ctx: ScalarContext): boolean {
 
 /**
  * The sequence indentation a document was written with, as kpt derives it (kyaml's seqindent
- * annotation). First rule: the first `- ` line right under a bare `key:` line decides — "compact" when
- * the dash is at the key's column, "wide" when two columns further. When no line decides (a comment
- * after the key, say), the style that re-creates more of the document's block sequences as they are
- * written wins (kyaml compares both re-encodings with the source); "compact" on a tie.
- * `text` is the source the document was parsed from (its ranges index it).
+ * annotation), comments aside: the first `- ` line right under a bare `key:` line decides — "compact"
+ * when the dash is at the key's column, "wide" when two columns further; "compact" when none decides.
+ * `text` is the source the document was parsed from (its range indexes it).
  */
 export function detectSeqIndent(doc: Document, text: string): SeqIndent {
   const range = doc.range;
   const source = range ? text.slice(range[0], range[2]) : text;
-  const lines = source.split("\n");
+  const lines = source
+    .split("\n")
+    .filter((l) => !l.trimStart().startsWith("#"))
+    .map(withoutComment);
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     const dash = line.indexOf("- ");
@@ -375,45 +376,24 @@ export function detectSeqIndent(doc: Document, text: string): SeqIndent {
     if (dash === keyIndent) return "compact";
     if (dash - keyIndent === 2) return "wide";
   }
-  return closestStyle(doc, text);
+  return "compact";
 }
 
-/** The style under which more of the document's block sequences (weighted by size) keep their columns. */
-function closestStyle(doc: Document, text: string): SeqIndent {
-  let compact = 0;
-  let wide = 0;
-  const visit = (node: unknown, keyOffset: number | undefined): void => {
-    if (isMap(node)) {
-      for (const pair of node.items as Pair[]) {
-        const key = asNode(pair.key);
-        visit(pair.value, key?.range ? key.range[0] : undefined);
-      }
-      return;
+/** A line without its trailing ` # comment` (a `#` inside quotes is not a comment). */
+function withoutComment(line: string): string {
+  if (!line.includes("#")) return line;
+  let quote = "";
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === "#" && (i === 0 || line[i - 1] === " " || line[i - 1] === "\t")) {
+      return line.slice(0, i).trimEnd();
     }
-    if (!isSeq(node)) return;
-    const range = node.range;
-    if (!node.flow && range && keyOffset !== undefined && node.items.length > 0) {
-      const seqCol = columnOf(text, firstItemDash(range[0], text));
-      const keyCol = columnOf(text, keyOffset);
-      const weight = range[2] - range[0];
-      if (seqCol === keyCol) compact += weight;
-      else if (seqCol === keyCol + 2) wide += weight;
-    }
-    for (const item of node.items) visit(item, undefined);
-  };
-  visit(doc.contents, undefined);
-  return wide > compact ? "wide" : "compact";
-}
-
-function firstItemDash(start: number, text: string): number {
-  let at = start;
-  // The range may start at the first item's content; step back to its `- ` indicator on the same line.
-  while (at > 0 && text[at] !== "-" && text[at - 1] !== "\n") at--;
-  return at;
-}
-
-function columnOf(text: string, offset: number): number {
-  return offset - (text.lastIndexOf("\n", offset - 1) + 1);
+  }
+  return line;
 }
 
 /** A comment line's text after `#`; a lone `#` comes back from the parser as a space and is written bare. */

@@ -118,7 +118,9 @@ describe("detectSeqIndent", () => {
     expect(detect("a: [x]\n")).toBe("compact");
   });
 
-  it("goes with the style most of the document uses", () => {
-    expect(detect("a:\n  - x\n  - y\n  - z\nb:\n- x\n")).toBe("wide");
+  it("goes with the first sequence under a key, comments aside", () => {
+    expect(detect("a:\n  - x\nb:\n- 1\n- 2\n- 3\n")).toBe("wide");
+    expect(detect("a: # note\n- x\nb:\n  - 1\n")).toBe("compact");
+    expect(detect("a:\n  # note\n  - x\nb:\n- 1\n")).toBe("wide");
   });
 });
