@@ -13,7 +13,7 @@ import { readResourceList, writeResourceList } from "./wire.js";
 export class ExecRunner implements FunctionRunner {
   readonly kind = "exec";
 
-  /** @param baseDir where relative `exec:` paths are resolved from (the package directory, or cwd for eval) */
+  /** @param baseDir where relative `exec:` paths are resolved from and the program runs (kpt: its working directory) */
   constructor(private readonly baseDir: string) {}
 
   async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
@@ -23,7 +23,7 @@ export class ExecRunner implements FunctionRunner {
     const stdin = writeResourceList(input);
     let outcome: Awaited<ReturnType<typeof runProcess>>;
     try {
-      outcome = await runProcess(fn.exec, path, args, stdin, options);
+      outcome = await runProcess(fn.exec, path, args, stdin, options, this.baseDir);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "ENOENT" || code === "EACCES") {

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,7 +27,8 @@ export function scrubbedEnv(home: string, from: NodeJS.ProcessEnv = process.env)
 
 /**
  * Runs a program with `input` on stdin and collects its output, within the run's time and output
- * limits (exceeding either kills the process and fails the run).
+ * limits (exceeding either kills the process and fails the run). It runs in `cwd` when that exists
+ * (kpt runs exec functions in its own working directory), else in its throwaway HOME.
  */
 export async function runProcess(
   name: string,
@@ -34,13 +36,15 @@ export async function runProcess(
   args: readonly string[],
   input: string,
   options: RunOptions,
+  cwd?: string,
 ): Promise<ProcessOutcome> {
   const home = await mkdtemp(join(tmpdir(), "porchlight-fn-"));
+  const workDir = cwd !== undefined && existsSync(cwd) ? cwd : home;
   try {
     return await new Promise<ProcessOutcome>((resolve, reject) => {
       // Its own process group, so a time or size limit stops whatever the function started too.
       const child = spawn(command, args, {
-        cwd: home,
+        cwd: workDir,
         env: scrubbedEnv(home),
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
