@@ -1,5 +1,5 @@
 import { addMergeComment, type PkgResource } from "./match.js";
-import { walkIsIdentity } from "./merge3.js";
+import { walkIsIdentity } from "./styles.js";
 import { type DocChunk, parseChunk, parseYamlDocs, splitDocuments, type YamlDoc } from "./yamldoc.js";
 
 /**

@@ -2,9 +2,10 @@ import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { addMergeComment, matchKey, type PkgResource } from "./match.js";
-import { merge3, resourceContext, walkIsIdentity } from "./merge3.js";
+import { merge3, resourceContext } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
 import { readResources, type TextFiles } from "./read.js";
+import { walkIsIdentity } from "./styles.js";
 import { formatDocs, type YamlDoc } from "./yamldoc.js";
 
 /**
