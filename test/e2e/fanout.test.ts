@@ -1,0 +1,231 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = (channels?: string) => `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: basens
+${channels ? `  annotations:\n    porchlight.dev/channels: ${channels}\n` : ""}`;
+const cm = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: "${v}"\n`)
+    .join("")}`;
+const pv = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: ${name}
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: ${repo}, package: basens}
+${extra}`;
+const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
+kind: PackageVariantSet
+metadata:
+  name: edge
+spec:
+  upstream: {package: basens, channel: stable}
+  targets:
+  - repositorySelector:
+      topics: [edge]
+`;
+const VARIANTS = [
+  pv("c1", "cluster-01"),
+  pv("c2", "cluster-02"),
+  pv("c3", "cluster-03", "  paused: true\n"),
+  SET,
+].join("---\n");
+const CLUSTERS = ["cluster-01", "cluster-02", "cluster-03"];
+
+describe("fan-out end to end (forge over HTTP and git)", () => {
+  let w: World;
+  const owner = "acme";
+  const rest = () => w.users.alice!.rest;
+  const openPulls = async (repo: string) =>
+    (await rest().pulls.list({ owner, repo, state: "open" })).data.filter((p) =>
+      p.head.ref.startsWith("porchlight/variant/"),
+    );
+  const file = async (repo: string, path: string, ref: string) => {
+    const { data } = await rest().repos.getContent({ owner, repo, path, ref });
+    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+  };
+  const dashboard = async () => {
+    const issues = (
+      await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+    ).data;
+    expect(issues).toHaveLength(1);
+    return issues[0]!.body ?? "";
+  };
+  let ws = 0;
+  /** A proposal of the upstream package, approved by alice: published through the bot. */
+  const publish = async (files: Record<string, string>) => {
+    const branch = `drafts/basens/ws${++ws}`;
+    await (await w.clone("alice")).push(
+      branch,
+      Object.fromEntries(Object.entries(files).map(([p, t]) => [`basens/${p}`, t])),
+    );
+    await w.settle();
+    const { data: pr } = await rest().pulls.create({
+      owner,
+      repo: "blueprints",
+      head: branch,
+      base: "main",
+      title: branch,
+    });
+    await w.settle();
+    await w.users.bob!.rest.issues.createComment({
+      owner,
+      repo: "blueprints",
+      issue_number: pr.number,
+      body: "/approve",
+    });
+    await w.settle();
+    const replies = (await rest().issues.listComments({ owner, repo: "blueprints", issue_number: pr.number }))
+      .data;
+    if (!replies.some((c) => c.body?.includes("Published")))
+      throw new Error(replies.map((c) => c.body).join("\n"));
+    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: pr.number })).data.merged).toBe(
+      true,
+    );
+    return pr.number;
+  };
+  const mergeFanoutPulls = async () => {
+    for (const repo of [...CLUSTERS, "edge-01"])
+      for (const p of await openPulls(repo))
+        await rest().pulls.merge({ owner, repo, pull_number: p.number, sha: p.head.sha });
+    await w.settle();
+  };
+  const editDownstream = async (repo: string, path: string, edit: (text: string) => string) => {
+    const text = await file(repo, path, "main");
+    const { data } = await rest().repos.getContent({ owner, repo, path, ref: "main" });
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo,
+      path,
+      message: `local edit of ${path}`,
+      content: Buffer.from(edit(text)).toString("base64"),
+      sha: (data as { sha: string }).sha,
+    });
+  };
+
+  beforeAll(async () => {
+    w = await startWorld({
+      "README.md": "# blueprints\n",
+      ".porchlight/variants/fleet.yaml": VARIANTS,
+      "basens/Kptfile": KPTFILE(),
+      "basens/cm.yaml": cm({ a: "1" }),
+      "basens/README.md": "line one\nline two\n",
+    });
+    for (const repo of [...CLUSTERS, "edge-01", "other"]) {
+      await w.forge.createRepo(`acme/${repo}`, {
+        files: { "README.md": `# ${repo}\n` },
+        topics: repo.startsWith("edge") ? ["edge"] : [],
+      });
+      w.forge.setPermission(`acme/${repo}`, "alice", "write");
+    }
+    await w.settle();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("on publish, clones into each downstream with one pull request, a set selecting repositories by topic", async () => {
+    await publish({ "cm.yaml": cm({ a: "1", v: "1" }) });
+    for (const repo of ["cluster-01", "cluster-02", "edge-01"]) {
+      const pulls = await openPulls(repo);
+      expect(pulls.map((p) => p.title)).toEqual(["Clone blueprints/basens v1 into basens"]);
+      expect(pulls[0]!.labels.map((l) => l.name).sort()).toEqual([
+        "porchlight/automated",
+        "porchlight/update",
+      ]);
+    }
+    expect(await openPulls("cluster-03")).toEqual([]);
+    expect(await openPulls("other")).toEqual([]);
+    const catalog = await file("blueprints", "catalog.yaml", "porchlight/catalog");
+    expect(catalog).toMatch(/revision: v1/);
+    await mergeFanoutPulls();
+  }, 120_000);
+
+  it("publishes v2 into downstreams with local edits: exactly two PRs, a clean merge and a listed conflict; the dashboard shows all three", async () => {
+    await editDownstream("cluster-01", "basens/cm.yaml", (t) =>
+      t.replace('v: "1"', 'v: "1"\n  local: "yes"'),
+    );
+    await editDownstream("cluster-02", "basens/README.md", () => "line one\nline two changed downstream\n");
+    await w.settle();
+    await publish({
+      "cm.yaml": cm({ a: "1", v: "2" }),
+      "README.md": "line one\nline two changed upstream\n",
+    });
+    const [p1] = await openPulls("cluster-01");
+    const [p2] = await openPulls("cluster-02");
+    expect(await openPulls("cluster-03")).toEqual([]);
+    expect(p1!.title).toBe("Update basens from v1 to v2 (blueprints/basens)");
+    const merged = await file("cluster-01", "basens/cm.yaml", p1!.head.ref);
+    expect(merged).toContain('local: "yes"');
+    expect(merged).toContain('v: "2"');
+    expect(p1!.body).not.toContain("Conflicts");
+    expect(p2!.body).toMatch(/Conflicts \(1\)[\s\S]*`basens\/README\.md` line/);
+    expect(parseVariantPullRequestBody(p2!.body)).toMatchObject({ from: "v1", to: "v2", conflicts: 1 });
+    const board = await dashboard();
+    expect(board).toMatch(/cluster-01\/basens.*v1 \| v2 \| acme\/cluster-01#\d+/);
+    expect(board).toMatch(/cluster-02\/basens.*⚠️ 1 conflict/);
+    expect(board).toMatch(/cluster-03\/basens.*⏸️ paused/);
+    expect(board).toContain("```mermaid");
+  }, 120_000);
+
+  it("publishes v3 before v2's pull requests merge, a GitHub error mid-fan-out: the sweep ends with the same pull requests updated", async () => {
+    const before = Object.fromEntries(
+      await Promise.all(
+        ["cluster-01", "cluster-02"].map(async (r) => [r, (await openPulls(r)).map((p) => p.number)]),
+      ),
+    );
+    // The first pull request edit fails after its branch was pushed: the body still says v2.
+    const fault = w.forge.faults.add({
+      route: "/repos/{owner}/{repo}/pulls/{pull_number}",
+      method: "PATCH",
+      status: 422,
+      times: 1,
+    });
+    await publish({ "cm.yaml": cm({ a: "1", v: "3" }) });
+    expect(fault.hits).toBe(1);
+    expect(await dashboard()).toMatch(/⚠️ problem/);
+    await w.app.sweep();
+    await w.settle();
+    for (const repo of ["cluster-01", "cluster-02"]) {
+      const pulls = await openPulls(repo);
+      expect(pulls.map((p) => p.number)).toEqual(before[repo]);
+      expect(pulls[0]!.title).toBe("Update basens from v1 to v3 (blueprints/basens)");
+    }
+    const [edge] = await openPulls("edge-01");
+    expect(parseVariantPullRequestBody(edge!.body)).toMatchObject({ from: "v1", to: "v3" });
+    expect(
+      await file("cluster-01", "basens/cm.yaml", (await openPulls("cluster-01"))[0]!.head.ref),
+    ).toContain('v: "3"');
+    expect(await dashboard()).not.toMatch(/⚠️ problem/);
+    const writesBefore = countWrites(w);
+    await w.app.sweep();
+    await w.settle();
+    expect(countWrites(w)).toBe(writesBefore);
+  }, 120_000);
+
+  it("a revision published only to beta reaches no stable follower until /promote stable", async () => {
+    const n = await publish({ Kptfile: KPTFILE("beta"), "cm.yaml": cm({ a: "1", v: "4" }) });
+    expect(parseVariantPullRequestBody((await openPulls("cluster-01"))[0]!.body)?.to).toBe("v3");
+    await rest().issues.createComment({
+      owner,
+      repo: "blueprints",
+      issue_number: n,
+      body: "/promote stable",
+    });
+    await w.settle();
+    expect(parseVariantPullRequestBody((await openPulls("cluster-01"))[0]!.body)?.to).toBe("v4");
+  }, 120_000);
+});
+
+function countWrites(w: World): number {
+  return w.forge.requestLog
+    .filter({})
+    .filter(
+      (r) => r.method !== "GET" && !r.route.includes("access_tokens") && !r.route.endsWith("git-upload-pack"),
+    ).length;
+}
