@@ -107,6 +107,18 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  listPullsFrom(head: string): Promise<PullRequest[]> {
+    return this.call(`listing the pull requests from ${head}`, async () => {
+      const pulls = await this.octokit.paginate(this.octokit.rest.pulls.list, {
+        ...this.id,
+        state: "all",
+        head: `${this.id.owner}:${head}`,
+        per_page: 100,
+      });
+      return (pulls as RestPull[]).map(toPull);
+    });
+  }
+
   createPull(input: {
     head: string;
     base: string;

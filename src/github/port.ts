@@ -96,6 +96,8 @@ export interface RepoPort {
 
   getPull(number: number): Promise<PullRequest>;
   listOpenPulls(): Promise<PullRequest[]>;
+  /** Every pull request (open or closed) from branch `head` of this repository, newest first. */
+  listPullsFrom(head: string): Promise<PullRequest[]>;
   createPull(input: {
     head: string;
     base: string;

@@ -2,23 +2,30 @@ import { parseDraftBranch } from "../lifecycle/draft-branch.js";
 import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
 import type { JobContext } from "./context.js";
+import { resumePublish } from "./publish/finish.js";
+import { mergedDrafts } from "./publish/merged-drafts.js";
 import { renderDraft } from "./render-draft/index.js";
 
 export interface SweepResult {
   drafts: number;
   proposals: number;
+  /** Merged proposals whose publish a crash left unfinished, finished now (`#<number>`); always set. */
+  resumed?: string[];
   failures: { what: string; error: string }[];
 }
 
 /**
- * The periodic sweep of one repository: every draft branch rendered and every open proposal checked,
- * each brought one step toward its desired state. Jobs skip what is already done, so a sweep over a
- * settled repository only reads. Webhooks make porchlight fast; this makes it correct after a missed
- * delivery or a crash.
+ * The periodic sweep of one repository: every unfinished publish finished (a draft branch still at
+ * its merged head: tag, event, branch deleted), every other draft branch rendered and every open
+ * proposal checked, each brought one step toward its desired state. Jobs skip what is already done,
+ * so a sweep over a settled repository only reads. Webhooks make porchlight fast; this makes it
+ * correct after a missed delivery or a crash. (The catalog and fan-out catch up in the fan-out
+ * sweep, jobs/fanout/jobs.ts `sweepFanout`, from the tags.)
  */
 export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
   const [refs, pulls] = await Promise.all([ctx.port.listRefs(), ctx.port.listOpenPulls()]);
-  const result: SweepResult = { drafts: 0, proposals: 0, failures: [] };
+  const resumed: string[] = [];
+  const result: SweepResult = { drafts: 0, proposals: 0, resumed, failures: [] };
   const attempt = async (what: string, step: () => Promise<unknown>) => {
     try {
       await step();
@@ -27,8 +34,18 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
       ctx.log.warn({ err: e, what }, "reconcile step failed");
     }
   };
+  const merged = new Set<string>();
+  await attempt("merged drafts", async () => {
+    for (const pr of await mergedDrafts(ctx.port, { refs, openPulls: pulls, baseBranch: ctx.baseBranch })) {
+      merged.add(pr.headRef);
+      await attempt(`#${pr.number}`, async () => {
+        await resumePublish(ctx, pr);
+        resumed.push(`#${pr.number}`);
+      });
+    }
+  });
   for (const branch of indexRefs(refs).branches.keys()) {
-    if (!parseDraftBranch(branch).ok) continue;
+    if (!parseDraftBranch(branch).ok || merged.has(branch)) continue;
     result.drafts++;
     await attempt(branch, () => renderDraft(ctx, { branch }));
   }

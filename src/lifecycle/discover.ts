@@ -4,7 +4,7 @@ import type { Lifecycle } from "./lifecycle.js";
 import { indexRefs, type RefInfo } from "./refs.js";
 import { parseRevisionTag } from "./revision-tag.js";
 
-/** An open pull request, as much of it as the lifecycle needs. */
+/** A pull request, as much of it as the lifecycle needs: open ones, and merged ones of draft branches. */
 export interface PullRequestInfo {
   number: number;
   /** The head branch name, without `refs/heads/`. */
@@ -16,6 +16,8 @@ export interface PullRequestInfo {
   draft: boolean;
   /** A pull request from a fork names a branch outside this repository: not a package revision here. */
   isFork?: boolean;
+  /** Merged (so closed): its head, if the branch still points at it, is the published revision. */
+  merged?: boolean;
 }
 
 /** One package revision, as `porchctl rpkg get` lists it. */
@@ -47,14 +49,18 @@ export interface DiscoverInput {
  * one pass over each. Drafts are `drafts/<package>/<workspace>` branches; an open pull request from one
  * into the base branch makes it Proposed (a GitHub draft pull request leaves it Draft); tags
  * `<package>/v<N>` are Published. A pull request labelled `porchlight/deletion` proposes deleting the
- * package: its latest published revision is DeletionProposed. Refs that follow neither scheme are not
- * package revisions and are left out.
+ * package: its latest published revision is DeletionProposed. A draft branch still at the head of its
+ * merged pull request (publishing deletes it; a crash may leave it) is not a Draft: that revision is
+ * Published under its tag. Refs that follow neither scheme are not package revisions and are left out.
  */
 export function discoverRevisions({ refs, pullRequests, baseBranch }: DiscoverInput): PackageRevision[] {
   const { branches, tags } = indexRefs(refs);
   const proposals = new Map<string, PullRequestInfo>();
+  const mergedHeads = new Set<string>();
   for (const pr of pullRequests) {
-    if (!pr.isFork && pr.baseRef === baseBranch) proposals.set(pr.headRef, pr);
+    if (pr.isFork || pr.baseRef !== baseBranch) continue;
+    if (pr.merged) mergedHeads.add(`${pr.headRef}@${pr.headSha}`);
+    else proposals.set(pr.headRef, pr);
   }
 
   const revisions: PackageRevision[] = [];
@@ -82,6 +88,9 @@ export function discoverRevisions({ refs, pullRequests, baseBranch }: DiscoverIn
     const draft = parseDraftBranch(branch);
     if (!draft.ok) continue;
     const pr = proposals.get(branch);
+    // A branch still at the head of its merged proposal is that published revision (its tag lists it);
+    // commits pushed after the merge make it a draft again.
+    if (!pr && mergedHeads.has(`${branch}@${sha}`)) continue;
     if (pr?.labels.includes(DELETION_LABEL)) {
       const published = latest.get(draft.value.package);
       if (published) {

@@ -164,6 +164,8 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     expect(merge.data.parents.map((p) => p.sha)).toContain(renderCommit);
     expect((await tags())["apps/web/v1"]).toBe(pr.merge_commit_sha);
     expect((await comments(first)).some((c) => c.includes("`apps/web/v1`"))).toBe(true);
+    // Published drafts disappear, as in Porch: the draft branch is deleted after the merge and tag.
+    await expect(head("drafts/apps/web/first")).rejects.toMatchObject({ status: 404 });
   });
 
   it("publishes v2 on /approve, and a /approve delivered three times still gives one tag and one reply", async () => {

@@ -273,6 +273,15 @@ export class FakeRepo implements RepoPort {
       .map((p) => ({ ...p, labels: [...p.labels] }));
   }
 
+  async listPullsFrom(head: string): Promise<PullRequest[]> {
+    this.calls.push("listPullsFrom");
+    return [...this.pulls.keys()]
+      .sort((a, b) => b - a)
+      .map((n) => this.livePull(n))
+      .filter((p) => p.headRef === head)
+      .map((p) => ({ ...p, labels: [...p.labels] }));
+  }
+
   async createPull(input: Parameters<RepoPort["createPull"]>[0]): Promise<PullRequest> {
     this.calls.push("createPull");
     const pr = this.openPull(input.head, {

@@ -57,6 +57,28 @@ describe("discoverRevisions: every package revision from refs and open pull requ
       expected: ["app v1 1 true Published -", "app fix-1 0 false Proposed 7"],
     },
     {
+      name: "a draft branch left at the head of its merged pull request is the published revision, not a Draft",
+      input: codeBlock`
+        refs:
+          - {ref: refs/heads/drafts/app/v1, sha: d1}
+          - {ref: refs/tags/app/v1, sha: m1}
+        pullRequests:
+          - {number: 7, headRef: drafts/app/v1, baseRef: main, headSha: d1, labels: [], draft: false, merged: true}
+      `,
+      expected: ["app v1 1 true Published -"],
+    },
+    {
+      name: "a push after the merge makes the branch a Draft again",
+      input: codeBlock`
+        refs:
+          - {ref: refs/heads/drafts/app/fix-1, sha: d2}
+          - {ref: refs/tags/app/v1, sha: m1}
+        pullRequests:
+          - {number: 7, headRef: drafts/app/fix-1, baseRef: main, headSha: d1, labels: [], draft: false, merged: true}
+      `,
+      expected: ["app v1 1 true Published -", "app fix-1 0 false Draft -"],
+    },
+    {
       name: "a GitHub draft pull request leaves the revision a Draft",
       input: codeBlock`
         refs:

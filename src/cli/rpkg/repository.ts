@@ -7,6 +7,7 @@ import {
 } from "../../config/index.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
+import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
 import {
   discoverRevisions,
   type PackageRevision,
@@ -71,6 +72,7 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
     labels: p.labels,
     draft: p.draft,
     isFork: p.headRepo !== null && p.headRepo.toLowerCase() !== full.toLowerCase(),
+    merged: p.merged,
   };
 }
 
@@ -108,9 +110,11 @@ export async function openRepository(
     packageDir: (pkg) => pkg,
     async load() {
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+      // A draft branch a publish left at its merged head is that published revision, not a Draft.
+      const merged = await mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch });
       const revisions = discoverRevisions({
         refs,
-        pullRequests: pulls.map((p) => toPullInfo(canonical, p)),
+        pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
         baseBranch,
       });
       return { refs, pulls, revisions };

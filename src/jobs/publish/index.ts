@@ -4,26 +4,22 @@ import { nextRevision } from "../../lifecycle/discover.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
-import type { RefInfo } from "../../lifecycle/refs.js";
 import type { JobContext } from "../context.js";
+import { type FinishedPublish, finishPublish } from "./finish.js";
 import { gatherFacts } from "./gather.js";
-import { ensureRevisionTag } from "./tag.js";
 
 /** Who asked to publish: an approving review (on the head it reviewed), or `/approve`. */
 export type PublishRequest =
   | { kind: "review"; user: string; commitId: string }
   | { kind: "command"; user: string };
 
-export type PublishOutcome =
-  | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
-  | { kind: "deleted"; package: string; mergeSha: string }
-  | { kind: "refused"; message: string };
+export type PublishOutcome = FinishedPublish | { kind: "refused"; message: string };
 
 /**
  * Approve → publish. Reads the proposal, its reviews, checks and refs; decides (lifecycle's
- * decidePublish); merges naming the reviewed head SHA; tags `<package>/v<N>` on the merge commit; emits
- * the published event. A proposal already merged (a job run again after a crash) only gets what is
- * missing: its tag and event.
+ * decidePublish); merges naming the reviewed head SHA; then finishPublish: tags `<package>/v<N>` on the
+ * merge commit, emits the published event and deletes the draft branch. A proposal already merged (a
+ * job run again after a crash) only gets what is missing.
  */
 export async function publishProposal(
   ctx: JobContext,
@@ -37,7 +33,10 @@ export async function publishProposal(
     );
   }
   const pkg = draft.value.package;
-  if (pr.merged && pr.mergeCommitSha) return finish(ctx, pr, pkg, pr.mergeCommitSha, isDeletion(pr));
+  if (pr.merged && pr.mergeCommitSha) {
+    const deletion = pr.labels.includes(DELETION_LABEL);
+    return finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion });
+  }
   const facts = await gatherFacts(ctx.port, pr);
   const permission = await facts.permissionOf(input.request.user);
   const trigger: PublishTrigger =
@@ -75,34 +74,13 @@ export async function publishProposal(
     }
     throw e;
   }
-  return finish(ctx, { ...pr, refs: facts.refs }, pkg, mergeSha, decision.kind === "delete");
-}
-
-async function finish(
-  ctx: JobContext,
-  pr: PullRequest & { refs?: RefInfo[] },
-  pkg: string,
-  mergeSha: string,
-  deletion: boolean,
-): Promise<PublishOutcome> {
-  if (deletion) return { kind: "deleted", package: pkg, mergeSha };
-  const refs = pr.refs ?? (await ctx.port.listRefs());
-  const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
-  if (tag.created) {
-    ctx.log.info({ pr: pr.number, tag: tag.tag, commit: mergeSha }, "published");
-    await ctx.events.emitPublished({
-      repo: ctx.port.id,
-      package: pkg,
-      revision: tag.revision,
-      tag: tag.tag,
-      commit: mergeSha,
-    });
-  }
-  return { kind: "published", package: pkg, revision: tag.revision, tag: tag.tag, mergeSha };
-}
-
-function isDeletion(pr: PullRequest): boolean {
-  return pr.labels.includes(DELETION_LABEL);
+  return finishPublish(ctx, {
+    pr,
+    package: pkg,
+    mergeSha,
+    deletion: decision.kind === "delete",
+    refs: facts.refs,
+  });
 }
 
 function refused(message: string): PublishOutcome {

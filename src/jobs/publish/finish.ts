@@ -1,0 +1,56 @@
+import type { PullRequest } from "../../github/port.js";
+import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+import type { JobContext } from "../context.js";
+import { ensureRevisionTag } from "./tag.js";
+
+export type FinishedPublish =
+  | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
+  | { kind: "deleted"; package: string; mergeSha: string };
+
+/**
+ * What follows the merge of a proposal, each step done only if missing, so a run after a crash
+ * finishes the job: the revision tag on the merge commit, the published event, then the draft branch
+ * deleted, as Porch's published revision has no draft left (GitHub's "delete branch on merge").
+ * The branch is the marker of an unfinished publish: while it still points at the merged head, the
+ * event is emitted again (its listeners are idempotent) so a crash between tagging and emitting loses
+ * nothing. A branch that moved after the merge holds new work: it stays, a draft again.
+ */
+export async function finishPublish(
+  ctx: JobContext,
+  input: { pr: PullRequest; package: string; mergeSha: string; deletion: boolean; refs?: RefInfo[] },
+): Promise<FinishedPublish> {
+  const { pr, package: pkg, mergeSha } = input;
+  const refs = input.refs ?? (await ctx.port.listRefs());
+  const branchLeft = indexRefs(refs).branches.get(pr.headRef) === pr.headSha;
+  if (input.deletion) {
+    if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+    return { kind: "deleted", package: pkg, mergeSha };
+  }
+  const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
+  if (tag.created || branchLeft) {
+    ctx.log.info({ pr: pr.number, tag: tag.tag, commit: mergeSha, again: !tag.created }, "published");
+    await ctx.events.emitPublished({
+      repo: ctx.port.id,
+      package: pkg,
+      revision: tag.revision,
+      tag: tag.tag,
+      commit: mergeSha,
+    });
+  }
+  if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+  return { kind: "published", package: pkg, revision: tag.revision, tag: tag.tag, mergeSha };
+}
+
+/** A merged proposal whose publish a crash left unfinished → finished (see finishPublish). */
+export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<FinishedPublish | undefined> {
+  const draft = parseDraftBranch(pr.headRef);
+  if (!draft.ok || !pr.merged || !pr.mergeCommitSha) return undefined;
+  return finishPublish(ctx, {
+    pr,
+    package: draft.value.package,
+    mergeSha: pr.mergeCommitSha,
+    deletion: pr.labels.includes(DELETION_LABEL),
+  });
+}

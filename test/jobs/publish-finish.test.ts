@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { publishProposal } from "../../src/jobs/publish/index.js";
+import { reconcileRepo } from "../../src/jobs/reconcile.js";
+import { DELETION_LABEL } from "../../src/lifecycle/labels.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { cm, jobContext, KPTFILE } from "./helpers.js";
+
+const BRANCH = "drafts/apps/web/edit-1";
+const R = "# rendered\n";
+
+async function proposal() {
+  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
+  repo.permissions.set("bob", "write");
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
+  const pr = repo.openPull(BRANCH);
+  const ctx = jobContext(repo);
+  await checkProposal(ctx, { pull: pr.number });
+  return { repo, pr, ctx };
+}
+const approve = { kind: "command", user: "bob" } as const;
+const hasBranch = (repo: { refs: Map<string, string> }, b: string) => repo.refs.has(`refs/heads/${b}`);
+
+describe("publish leaves no draft behind, and finishes after a crash", () => {
+  it("deletes the draft branch once the revision is merged and tagged", async () => {
+    const { repo, pr, ctx } = await proposal();
+    expect(await publishProposal(ctx, { pull: pr.number, request: approve })).toMatchObject({
+      kind: "published",
+      tag: "apps/web/v1",
+    });
+    expect(hasBranch(repo, BRANCH)).toBe(false);
+    expect(repo.deletedBranches).toEqual([BRANCH]);
+  });
+
+  it("a run after a crash between tagging and the branch deletion emits the event again and deletes the branch", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    await repo.createTag("apps/web/v1", merge);
+    const outcome = await publishProposal(ctx, { pull: pr.number, request: approve });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1", revision: 1 });
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+    expect(ctx.published).toEqual([expect.objectContaining({ tag: "apps/web/v1", commit: merge })]);
+    expect(hasBranch(repo, BRANCH)).toBe(false);
+    // Finished: a further run changes nothing and emits nothing.
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    expect(ctx.published).toHaveLength(1);
+    expect(repo.deletedBranches).toEqual([BRANCH]);
+  });
+
+  it("keeps a branch that moved after the merge: its new commits are a draft again", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    repo.commit(BRANCH, { "apps/web/later.yaml": cm("later") });
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    expect(repo.tags()["apps/web/v1"]).toBeDefined();
+    expect(hasBranch(repo, BRANCH)).toBe(true);
+  });
+
+  it("deletes the branch of an approved deletion proposal too", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    repo.branch("drafts/apps/web/delete-v1", "main");
+    repo.commit("drafts/apps/web/delete-v1", { "apps/web/Kptfile": null, "apps/web/cm.yaml": null });
+    const del = repo.openPull("drafts/apps/web/delete-v1", { labels: [DELETION_LABEL] });
+    await checkProposal(ctx, { pull: del.number });
+    expect(await publishProposal(ctx, { pull: del.number, request: approve })).toMatchObject({
+      kind: "deleted",
+    });
+    expect(hasBranch(repo, "drafts/apps/web/delete-v1")).toBe(false);
+  });
+
+  it("the sweep finishes a publish that crashed between the merge and the tag, and renders no merged draft", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const other = "drafts/apps/web/other";
+    repo.branch(other, "main");
+    repo.commit(other, { "apps/web/o.yaml": `${cm("o")}${R}` });
+    const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    const result = await reconcileRepo(ctx);
+    expect(result).toMatchObject({ resumed: [`#${pr.number}`], drafts: 1, failures: [] });
+    expect(repo.tags()["apps/web/v1"]).toBe(merge);
+    expect(ctx.published).toEqual([expect.objectContaining({ tag: "apps/web/v1", commit: merge })]);
+    expect(hasBranch(repo, BRANCH)).toBe(false);
+    expect(hasBranch(repo, other)).toBe(true);
+    // Settled: the next sweep asks about the remaining draft and changes nothing.
+    const again = await reconcileRepo(ctx);
+    expect(again).toMatchObject({ resumed: [], drafts: 1 });
+    expect(ctx.published).toHaveLength(1);
+  });
+});
