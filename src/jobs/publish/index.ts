@@ -1,5 +1,4 @@
 import { GitHubError } from "../../github/errors.js";
-import type { PullRequest } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
