@@ -4,8 +4,10 @@ import { StarlarkEvalError, StarlarkSyntaxError } from "./errors.js";
 import { execFile } from "./interp.js";
 import type { Limits } from "./limits.js";
 import { base64Module } from "./modules/base64.js";
+import { hashModule } from "./modules/hash.js";
 import { jsonModule } from "./modules/json.js";
 import { krmfnModule } from "./modules/krmfn.js";
+import { yamlModule } from "./modules/yaml.js";
 import { Struct } from "./values/callable.js";
 import type { Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
@@ -49,7 +51,12 @@ export function readConfig(fc: KrmItem | undefined): StarlarkConfig {
   return { name, source };
 }
 
-/** Modules of `load(...)` that the catalog function documents and porchlight provides. */
+/**
+ * Modules of `load(...)` that the catalog function documents and porchlight provides: encoding/json
+ * (go.starlark.net/lib/json), encoding/base64, encoding/yaml and hash (qri-io/starlib), krmfn. Modules
+ * that reach the network or the clock (http, time) or need heavy parsers (bsoup, html, xlsx, zipfile,
+ * csv, geo, re, math) are refused with a clear error: a script stays deterministic and hermetic.
+ */
 function loader(module: string): Map<string, Value> {
   switch (module) {
     case "encoding/json.star":
@@ -58,6 +65,10 @@ function loader(module: string): Map<string, Value> {
       return new Map([["base64", base64Module()]]);
     case "krmfn.star":
       return new Map([["krmfn", krmfnModule()]]);
+    case "encoding/yaml.star":
+      return new Map([["yaml", yamlModule()]]);
+    case "hash.star":
+      return new Map([["hash", hashModule()]]);
   }
   throw new StarlarkEvalError(
     `cannot load ${module}: module not supported by porchlight's starlark function`,

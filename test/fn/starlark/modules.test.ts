@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
+import { runStarlark } from "../../../src/fn/starlark/kpt.js";
+import type { FunctionError } from "../../../src/fn/types.js";
+
+/** Runs a script as the kpt function does and returns its print() lines (or the error message). */
+function prints(source: string): string[] {
+  const fc = parseDocument(
+    `apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: t\nsource: |\n${source
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n")}\n`,
+  );
+  const lines: string[] = [];
+  try {
+    runStarlark({ items: [], functionConfig: fc, results: [] }, { print: (m) => lines.push(m) });
+  } catch (e) {
+    lines.push(`error: ${(e as FunctionError).message}`);
+  }
+  return lines;
+}
+
+describe("modules the catalog documents", () => {
+  it("hash.star: md5, sha1 and sha256 of the string's bytes as hex (starlib hash)", () => {
+    expect(
+      prints(
+        'load("hash.star", "hash")\nprint(hash.md5("abc"))\nprint(hash.sha1(""))\nprint(hash.sha256("é"))',
+      ),
+    ).toEqual([
+      "900150983cd24fb0d6963f7d28e17f72",
+      "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+      createHash("sha256")
+        .update(Buffer.from([0xc3, 0xa9]))
+        .digest("hex"),
+    ]);
+    expect(prints('load("hash.star", "hash")\nhash.md5(1)')).toEqual([
+      "error: hash.md5: for parameter 1: got int, want string",
+    ]);
+  });
+
+  it("encoding/yaml.star: loads reads YAML 1.1 as yaml.v2 (yes is True), dumps writes sorted, unindented sequences", () => {
+    const src = `load("encoding/yaml.star", "yaml")
+d = yaml.loads("""
+a: yes
+b: [1, 2.0, "x"]
+c: é
+""")
+print(d["a"], d["b"], len(d["c"]))
+print(yaml.dumps({"martin": {"name": "Martin D'vloper", "job": "Developer"}, "list": ["Apple", "yes"], "n10": 1, "n9": 2}))
+print(yaml.dumps("x", 1))`;
+    expect(prints(src)).toEqual([
+      'True [1, 2.0, "x"] 2',
+      'list:\n- Apple\n- "yes"\nmartin:\n  job: Developer\n  name: Martin D\'vloper\nn9: 2\nn10: 1\n',
+      "x\n---\n1\n",
+    ]);
+  });
+
+  it("refuses modules porchlight does not provide (network, clock, ...) with a clear error", () => {
+    expect(prints('load("http.star", "http")')).toEqual([
+      "error: cannot load http.star: module not supported by porchlight's starlark function",
+    ]);
+  });
+});
