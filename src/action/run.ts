@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
@@ -41,7 +41,9 @@ export interface ActionRunOptions {
  * the event started has run: 0, or 1 with an `::error::` annotation for each failure.
  */
 export async function runAction(opts: ActionRunOptions): Promise<number> {
-  const log = opts.log ?? createLogger({ level: opts.env.RUNNER_DEBUG === "1" ? "debug" : "info" });
+  const log =
+    opts.log ??
+    createLogger({ level: opts.env.RUNNER_DEBUG === "1" ? "debug" : (opts.env.LOG_LEVEL ?? "info") });
   const fail = (message: string) => {
     opts.stdout(runReport.error("porchlight", message));
     return 1;
@@ -103,14 +105,20 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     await deps.queues.close();
     await rm(cacheDir, { recursive: true, force: true });
   }
-  const lines = runReport.lines({
+  const summary = {
     event: mode.kind === "webhook" ? mode.name : "reconcile",
     repository: `${env.repository.owner}/${env.repository.repo}`,
     problems: [...problems, ...afterPublish.map(maskSecrets)],
     outcomes,
     sweep,
-  });
+  };
+  const lines = runReport.lines(summary);
   opts.stdout(lines.text);
+  const stepSummary = opts.env.GITHUB_STEP_SUMMARY?.trim();
+  if (stepSummary)
+    await appendFile(stepSummary, runReport.markdown(summary)).catch((err) =>
+      log.warn({ err }, "cannot write the step summary"),
+    );
   return lines.failed ? 1 : 0;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
@@ -252,8 +252,14 @@ describe("porchlight as a GitHub Action on recorded events", () => {
         number: n,
         pull_request: { number: n, head: { sha, ref: "drafts/apps/web/missed" }, base: { ref: "main" } },
       });
-      const { code, out } = await act("pull_request", payload);
+      const summaryFile = join(temp, "step-summary.md");
+      const { code, out } = await act("pull_request", payload, { GITHUB_STEP_SUMMARY: summaryFile });
       expect(code).toBe(1);
+      expect(readFileSync(summaryFile, "utf8")).toMatch(
+        new RegExp(
+          `^❌ porchlight: pull_request .*1 failed\\n\\n- \\*\\*porchlight check failed\\*\\*: acme/blueprints: the check job \\(${n}\\)`,
+        ),
+      );
       expect(out).toMatch(
         new RegExp(
           `^::error title=porchlight check failed::acme/blueprints: the check job \\(${n}\\) failed: .*Validation Failed`,

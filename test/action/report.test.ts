@@ -54,4 +54,21 @@ describe("what a run reports", () => {
         "porchlight: reconcile on acme/blueprints: 1 job(s) run (reconcile), 0 failed; 2 draft(s) and 1 proposal(s) reconciled\n",
     );
   });
+
+  it("gives the run's summary page the headline and each failure", () => {
+    const summary = {
+      event: "push",
+      repository: "acme/blueprints",
+      problems: [],
+      outcomes: [ok, { ...ok, key: "render:drafts/a/b", ok: false, error: new Error("line one\nline two") }],
+      sweep: null,
+    };
+    expect(runReport.markdown(summary)).toBe(
+      "❌ porchlight: push on acme/blueprints: 2 job(s) run (check, render), 1 failed\n\n" +
+        "- **porchlight render failed**: acme/blueprints: the render job (drafts/a/b) failed: line one line two\n\n",
+    );
+    expect(runReport.markdown({ ...summary, outcomes: [ok] })).toBe(
+      "✅ porchlight: push on acme/blueprints: 1 job(s) run (check), 0 failed\n\n",
+    );
+  });
 });
