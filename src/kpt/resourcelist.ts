@@ -1,6 +1,7 @@
-import { Document, isMap, isSeq, type Node, YAMLMap, YAMLSeq } from "yaml";
+import { Document, isMap, isSeq, type Node, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../fn/types.js";
 import { KptError } from "./errors.js";
+import { formatDocument } from "./format.js";
 import { apiVersionOf, kindOf } from "./resource.js";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -42,19 +43,32 @@ export function documentOf(node: Node): Document {
   return d;
 }
 
-/** Writes a ResourceList in the form kpt writes one (compact sequences, 2-space indentation). */
+/**
+ * Writes a ResourceList byte for byte as kpt writes one to a function's stdin and for
+ * `--output stdout`: one document, compact sequences, items in order, then functionConfig, then
+ * results when there are any.
+ */
 export function formatResourceList(list: ResourceList): string {
-  const doc = new Document();
-  const root = new YAMLMap();
-  root.set("apiVersion", RESOURCE_LIST_API_VERSION);
-  root.set("kind", RESOURCE_LIST_KIND);
-  const items = new YAMLSeq();
-  for (const item of list.items) items.items.push(item.contents as Node);
-  root.set("items", items);
-  if (list.functionConfig) root.set("functionConfig", list.functionConfig.contents);
-  if (list.results.length > 0) root.set("results", doc.createNode(list.results.map(plainResult)));
-  doc.contents = root;
-  return doc.toString({ indent: 2, indentSeq: false, lineWidth: 0 });
+  const parts = [`apiVersion: ${RESOURCE_LIST_API_VERSION}\nkind: ${RESOURCE_LIST_KIND}\n`];
+  if (list.items.length === 0) parts.push("items: []\n");
+  else {
+    parts.push("items:\n");
+    for (const item of list.items) parts.push(nest(formatDocument(item, "compact"), "- "));
+  }
+  if (list.functionConfig) {
+    parts.push("functionConfig:\n", nest(formatDocument(list.functionConfig, "compact"), "  "));
+  }
+  if (list.results.length > 0) {
+    const results = new Document(list.results.map(plainResult));
+    parts.push("results:\n", formatDocument(results, "compact"));
+  }
+  return parts.join("");
+}
+
+/** Indents a block by two columns, the first line after `first` (`- ` for a sequence item). */
+function nest(text: string, first: string): string {
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  return `${lines.map((l, i) => (i === 0 ? first + l : l === "" ? "" : `  ${l}`)).join("\n")}\n`;
 }
 
 /** A result with kpt's field order and no undefined fields. */

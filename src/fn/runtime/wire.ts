@@ -1,30 +1,11 @@
 import { type Document, isMap, isNode, type Node, type Pair } from "yaml";
-import { formatDocument } from "../../kpt/format.js";
 import { normalizeComments } from "../../kpt/format-comments.js";
-import { parseResourceList } from "../../kpt/resourcelist.js";
+import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
 import type { ResourceList } from "../types.js";
 
-/**
- * The ResourceList as kpt writes it to a function's stdin and to `--output stdout`: one YAML document,
- * compact sequences, items in order, then functionConfig when present.
- */
+/** The ResourceList as kpt writes it to a function's stdin (kpt's own writer, shared with the CLI). */
 export function writeResourceList(list: { items: readonly Document[]; functionConfig?: Document }): string {
-  const parts = ["apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"];
-  if (list.items.length === 0) parts.push("items: []\n");
-  else {
-    parts.push("items:\n");
-    for (const item of list.items) parts.push(nest(formatDocument(item, "compact"), "- "));
-  }
-  if (list.functionConfig) {
-    parts.push("functionConfig:\n", nest(formatDocument(list.functionConfig, "compact"), "  "));
-  }
-  return parts.join("");
-}
-
-/** Indents a block by two columns, the first line after `first` (`- ` for a sequence item). */
-function nest(text: string, first: string): string {
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-  return `${lines.map((l, i) => (i === 0 ? first + l : l === "" ? "" : `  ${l}`)).join("\n")}\n`;
+  return formatResourceList({ items: [...list.items], functionConfig: list.functionConfig, results: [] });
 }
 
 /** Reads a function's stdout. Item comments are placed as kpt (yaml.v3) reads them. */
