@@ -7,6 +7,7 @@ import { base64Module } from "./modules/base64.js";
 import { hashModule } from "./modules/hash.js";
 import { jsonModule } from "./modules/json.js";
 import { krmfnModule } from "./modules/krmfn.js";
+import { mathModule } from "./modules/math.js";
 import { yamlModule } from "./modules/yaml.js";
 import { Struct } from "./values/callable.js";
 import type { Value } from "./values/core.js";
@@ -53,9 +54,9 @@ export function readConfig(fc: KrmItem | undefined): StarlarkConfig {
 
 /**
  * Modules of `load(...)` that the catalog function documents and porchlight provides: encoding/json
- * (go.starlark.net/lib/json), encoding/base64, encoding/yaml and hash (qri-io/starlib), krmfn. Modules
- * that reach the network or the clock (http, time) or need heavy parsers (bsoup, html, xlsx, zipfile,
- * csv, geo, re, math) are refused with a clear error: a script stays deterministic and hermetic.
+ * and math (go.starlark.net/lib), encoding/base64, encoding/yaml and hash (qri-io/starlib), krmfn.
+ * Modules that reach the network or the clock (http, time) or need heavy parsers (bsoup, html, xlsx,
+ * zipfile, csv, geo, re) are refused with a clear error: a script stays deterministic and hermetic.
  */
 function loader(module: string): Map<string, Value> {
   switch (module) {
@@ -69,6 +70,8 @@ function loader(module: string): Map<string, Value> {
       return new Map([["yaml", yamlModule()]]);
     case "hash.star":
       return new Map([["hash", hashModule()]]);
+    case "math.star":
+      return new Map([["math", mathModule()]]);
   }
   throw new StarlarkEvalError(
     `cannot load ${module}: module not supported by porchlight's starlark function`,

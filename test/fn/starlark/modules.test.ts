@@ -62,3 +62,16 @@ print(yaml.dumps("x", 1))`;
     ]);
   });
 });
+
+describe("math.star (go.starlark.net/lib/math)", () => {
+  it("takes ints or floats and returns floats", () => {
+    expect(
+      prints(
+        'load("math.star", "math")\nprint(math.ceil(1.2), math.floor(-1.5), math.round(2.5), math.round(-2.5), math.sqrt(16), math.hypot(3, 4))\nprint(math.pi, math.degrees(math.pi))',
+      ),
+    ).toEqual(["2.0 -2.0 3.0 -3.0 4.0 5.0", "3.141592653589793 180.0"]);
+    expect(prints('load("math.star", "math")\nmath.sqrt("4")')).toEqual([
+      "error: sqrt: for parameter 1: got string, want a float or an int",
+    ]);
+  });
+});
