@@ -12,6 +12,7 @@ import { buildClone } from "./clone.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
 import { proposeRemoval } from "./deletion.js";
+import { mapLimit } from "./limit.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
 import { type FanoutState, readFanoutState } from "./read-state.js";
@@ -20,6 +21,9 @@ import type { RepoSnapshot } from "./snapshot.js";
 import { buildUpdate, type UpstreamSource } from "./update.js";
 
 export { type FanoutContext, FanoutStepError } from "./context.js";
+
+/** Downstream repositories worked on at once. */
+const EXECUTE_CONCURRENCY = 4;
 
 export interface FanoutReport {
   management: string;
@@ -51,24 +55,42 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const report: FanoutReport = { management, actions: [], pullRequests: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
   const upstreamCache = new Map<string, Promise<FileTree>>();
-  for (const action of plan.actions) {
-    try {
-      report.actions.push(await execute(ctx, state, action, report, upstreamCache));
-    } catch (e) {
-      if (e instanceof GitHubError && e.kind === "rate-limited") throw e;
-      const error = e instanceof Error ? e.message : String(e);
-      if (!(e instanceof FanoutStepError))
-        ctx.log.warn({ err: e, variant: action.variant }, "fan-out step failed");
-      report.failures.push({ variant: action.variant, error });
-      report.actions.push({
-        kind: "skip",
-        why: "problem",
-        variant: action.variant,
-        ...("downstream" in action && action.downstream ? { downstream: action.downstream } : {}),
-        reason: error,
-      });
+  // Downstream repositories are worked on side by side (git pushes overlap; the client still paces and
+  // serializes the installation's REST writes); one repository's steps run one after another.
+  const byRepo = new Map<string, number[]>();
+  plan.actions.forEach((a, i) => {
+    const key = "downstream" in a && a.downstream ? a.downstream.repo : "";
+    byRepo.set(key, [...(byRepo.get(key) ?? []), i]);
+  });
+  const done: FanoutAction[] = new Array(plan.actions.length);
+  let stop: unknown;
+  await mapLimit([...byRepo.values()], EXECUTE_CONCURRENCY, async (indexes) => {
+    for (const i of indexes) {
+      if (stop) return;
+      const action = plan.actions[i] as FanoutAction;
+      try {
+        done[i] = await execute(ctx, state, action, report, upstreamCache);
+      } catch (e) {
+        if (e instanceof GitHubError && e.kind === "rate-limited") {
+          stop = e;
+          return;
+        }
+        const error = e instanceof Error ? e.message : String(e);
+        if (!(e instanceof FanoutStepError))
+          ctx.log.warn({ err: e, variant: action.variant }, "fan-out step failed");
+        report.failures.push({ variant: action.variant, error });
+        done[i] = {
+          kind: "skip",
+          why: "problem",
+          variant: action.variant,
+          ...("downstream" in action && action.downstream ? { downstream: action.downstream } : {}),
+          reason: error,
+        };
+      }
     }
-  }
+  });
+  if (stop) throw stop;
+  report.actions.push(...done);
   const declared =
     state.management.tree.size > 0 && state.variants.length + problems.length + state.managed.length > 0;
   if (declared) {

@@ -169,3 +169,38 @@ describe("fan-out reconciler", () => {
     expect(report.actions.find((a) => a.variant === "basens-x")).toMatchObject({ kind: "skip" });
   });
 });
+
+describe("auto-publish", () => {
+  it("publishes an update pull request once every check passed, tagging the downstream package", async () => {
+    const w = world([
+      variant("basens-01", "cluster-01").replace(
+        "  name: basens-01\n",
+        '  name: basens-01\n  annotations: {porchlight.dev/auto-publish: "true"}\n',
+      ),
+    ]);
+    await reconcileFanout(w.ctx, "blueprints");
+    const c1 = w.inst.get("cluster-01");
+    const pr = [...c1.pulls.values()][0]!;
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(c1.pulls.get(pr.number)!.state).toBe("open");
+    const head = c1.resolve(pr.headRef);
+    await c1.upsertCheckRun({
+      name: "porchlight/render",
+      headSha: head,
+      status: "completed",
+      conclusion: "failure",
+    });
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(c1.pulls.get(pr.number)!.state).toBe("open");
+    await c1.upsertCheckRun({
+      name: "porchlight/render",
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+    });
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    expect(c1.pulls.get(pr.number)).toMatchObject({ merged: true });
+    expect(Object.keys(c1.tags())).toEqual(["basens/v1"]);
+    expect(report.actions[0]!.reason).toBe("auto-published as basens/v1");
+  });
+});
