@@ -3,7 +3,7 @@ import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/ann
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 import type { KptPackage } from "../kpt/package.js";
-import { getAnnotation, kindOf, nameOf, namespaceOf } from "../kpt/resource.js";
+import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 
 /**
@@ -149,25 +149,6 @@ export function takePlace(doc: Document): ItemPlace {
   return place;
 }
 
-/** The file of an item, relative to its package (internal form first, as kpt reads it). */
-export function itemPath(doc: Document): string | undefined {
-  return (
-    getAnnotation(doc, ANNOTATION.internalPath) ??
-    getAnnotation(doc, ANNOTATION.path) ??
-    getAnnotation(doc, LEGACY_ANNOTATION.path)
-  );
-}
-
-export function itemIndex(doc: Document): number | undefined {
-  const raw =
-    getAnnotation(doc, ANNOTATION.internalIndex) ??
-    getAnnotation(doc, ANNOTATION.index) ??
-    getAnnotation(doc, LEGACY_ANNOTATION.index);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  return Number.isInteger(n) ? n : undefined;
-}
-
 export function itemSeqIndent(doc: Document): SeqIndent {
   return getAnnotation(doc, ANNOTATION.seqIndent) === "wide" ? "wide" : "compact";
 }
@@ -186,7 +167,7 @@ export function defaultPath(doc: Document): string {
 export function placeNewItems(items: readonly Document[], packageDir: string): void {
   for (const doc of items) {
     if (!isMap(doc.contents)) continue;
-    const path = itemPath(doc);
+    const path = pathAnnotation(doc);
     if (path === undefined) {
       const p = defaultPath(doc);
       setKptAnnotation(doc, ANNOTATION.internalPath, p);

@@ -6,8 +6,15 @@ import type { FunctionRunner, FunctionSpec } from "../fn/runtime/types.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
-import { apiVersionOf, getAnnotation, getString, kindOf } from "../kpt/resource.js";
-import { assignIds, clearIds, itemIndex, itemPath, placeNewItems } from "./items.js";
+import {
+  apiVersionOf,
+  getAnnotation,
+  getString,
+  indexAnnotation,
+  kindOf,
+  pathAnnotation,
+} from "../kpt/resource.js";
+import { assignIds, clearIds, placeNewItems } from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
@@ -160,7 +167,7 @@ function checkKrm(items: readonly Document[], ctx: StepContext): void {
           : undefined;
     if (missing) {
       throw new FunctionError(
-        `input resource list must contain only KRM resources: ${itemPath(doc) ?? sources.get(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
+        `input resource list must contain only KRM resources: ${pathAnnotation(doc) ?? sources.get(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
       );
     }
     ctx.checked.add(doc);
@@ -171,9 +178,9 @@ function checkKrm(items: readonly Document[], ctx: StepContext): void {
 function checkPaths(items: readonly Document[]): void {
   const seen = new Set<string>();
   for (const doc of items) {
-    const index = itemIndex(doc);
+    const index = indexAnnotation(doc);
     if (index === undefined) continue;
-    const path = itemPath(doc) ?? "";
+    const path = pathAnnotation(doc) ?? "";
     const key = `${getAnnotation(doc, ANNOTATION.packagePath) ?? ""}\0${path}\0${index}`;
     if (seen.has(key)) {
       throw new FunctionError(`resource at path "${path}" and index "${index}" already exists`);

@@ -4,9 +4,9 @@ import { ANNOTATION } from "../kpt/annotations.js";
 import { KptError } from "../kpt/errors.js";
 import { formatDocuments, type SeqIndent } from "../kpt/format.js";
 import type { KptPackage } from "../kpt/package.js";
-import { getAnnotation } from "../kpt/resource.js";
+import { getAnnotation, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
-import { itemPath, setKptAnnotation, takePlace } from "./items.js";
+import { setKptAnnotation, takePlace } from "./items.js";
 
 /** Every file the packages' resources were read from (Kptfiles included), tree-relative. */
 export function resourceFilePaths(pkg: KptPackage): string[] {
@@ -26,7 +26,12 @@ export function treePathOf(
   packageDirs: ReadonlyMap<string, string>,
   fallbackDir: string,
 ): string {
-  return fileOf(itemPath(doc) ?? "", getAnnotation(doc, ANNOTATION.packagePath), packageDirs, fallbackDir);
+  return fileOf(
+    pathAnnotation(doc) ?? "",
+    getAnnotation(doc, ANNOTATION.packagePath),
+    packageDirs,
+    fallbackDir,
+  );
 }
 
 function fileOf(
