@@ -5,6 +5,11 @@ import type { Metrics } from "../ops/metrics.js";
 export interface OctokitSettings {
   /** Least time between two mutating calls of one installation: 1000 ms on GitHub, ~0 on the forge. */
   writeIntervalMs: number;
+  /**
+   * Least time between two calls that notify people (comments, issues, pull requests): GitHub asks
+   * for a pause of a few seconds; default three write intervals (3000 ms at GitHub's pace).
+   */
+  notifyIntervalMs?: number;
   /** How often a call refused by a secondary (or primary) rate limit is retried before it fails. */
   rateLimitRetries: number;
   /** Milliseconds per second of `retry-after` (1000; tests may shorten the wait). */
@@ -22,10 +27,14 @@ interface RequestOptionsLike {
  * probot's Octokit with porchlight's limits: calls refused by a secondary rate limit (403/429 with
  * retry-after) are retried after the wait, a few times (probot's default only logs them); mutating
  * calls go through one Bottleneck group per app, keyed by installation id, so writes are paced per
- * installation. API calls are counted in the metrics.
+ * installation, and calls that notify people through another, paced more slowly. API calls are counted in the metrics.
  */
 export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
   const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs });
+  const notifications = new Bottleneck.Group({
+    maxConcurrent: 1,
+    minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
+  });
   const retry = (_after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries;
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
@@ -35,6 +44,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       ...instance.throttle,
       enabled: instance.throttle?.enabled ?? true,
       write,
+      notifications,
       retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000,
       onSecondaryRateLimit: retry,
       onRateLimit: retry,
