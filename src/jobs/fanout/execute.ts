@@ -1,0 +1,172 @@
+import type { FileTree } from "../../kpt/tree.js";
+import { type FanoutAction, formatVariantPullRequest, type LoadedVariant } from "../../variants/index.js";
+import { autoPublish } from "./auto-publish.js";
+import { buildClone } from "./clone.js";
+import type { FanoutContext } from "./context.js";
+import { proposeRemoval } from "./deletion.js";
+import type { FanoutReport } from "./index.js";
+import { closePullRequests, upsertPullRequest } from "./open-pr.js";
+import { pushVariantBranch } from "./push.js";
+import type { FanoutState } from "./read-state.js";
+import { withRetarget } from "./retarget.js";
+import type { RepoSnapshot } from "./snapshot.js";
+import { buildUpdate, type UpstreamSource } from "./update.js";
+
+/** One variant's step, carried out; returns the dashboard row it leaves. */
+export async function execute(
+  ctx: FanoutContext,
+  state: FanoutState,
+  action: FanoutAction,
+  report: FanoutReport,
+  cache: Map<string, Promise<FileTree>>,
+): Promise<FanoutAction> {
+  const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
+  switch (action.kind) {
+    case "clone":
+    case "update": {
+      const lv = state.variants.find((v) => v.variant.metadata.name === action.variant) as LoadedVariant;
+      const snap = snapOf(action.downstream.repo);
+      await closePullRequests(snap, action.close);
+      const upstream = upstreamSource(snapOf(action.upstream.repo), cache);
+      const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
+      const content =
+        action.kind === "clone"
+          ? await buildClone(ctx, { ...input, action })
+          : await buildUpdate(ctx, { ...input, action });
+      const from = action.kind === "update" ? action.from : undefined;
+      const pushed = await pushVariantBranch(snap, {
+        branch: action.branch,
+        dir: action.downstream.package,
+        tree: content.tree,
+        message: commitMessage(action),
+        author: ctx.bot.author,
+      });
+      if (pushed.kind === "nothing") {
+        return {
+          ...settled(action, from),
+          reason: `${action.downstream.package} already holds this content`,
+        };
+      }
+      const text = formatVariantPullRequest({
+        kind: action.kind,
+        variant: action.variant,
+        ...(lv.source.set ? { set: lv.source.set } : {}),
+        file: lv.source.file,
+        upstream: {
+          ...action.upstream,
+          ...(lv.variant.spec.upstream.channel ? { channel: lv.variant.spec.upstream.channel } : {}),
+        },
+        downstream: action.downstream,
+        ...(from ? { from } : {}),
+        to: action.to,
+        toCommit: action.toCommit,
+        specHash: action.specHash,
+        merged: content.merged,
+        conflicts: content.conflicts,
+        variantChanges: content.variantChanges,
+      });
+      const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
+        branch: action.branch,
+        ...text,
+        body: withRetarget(text.body, state.retargets.get(action.variant)),
+      });
+      report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
+      const conflicts = content.conflicts.length;
+      return {
+        ...settled(action, from),
+        pullRequest: pr.number,
+        ...(conflicts ? { conflicts } : {}),
+        // As the planner words it on the next run, so a settled dashboard is not rewritten.
+        reason: `pull request #${pr.number} proposes ${
+          !from
+            ? `the clone of ${action.to}`
+            : from === action.to
+              ? `re-applying the variant at ${action.to}`
+              : `${from} → ${action.to}`
+        }`,
+      };
+    }
+    case "deletion-proposal":
+    case "orphan": {
+      const snap = snapOf(action.downstream.repo);
+      await closePullRequests(snap, action.close);
+      const pr = await proposeRemoval(snap, action, undefined, ctx.bot.author);
+      if (!pr)
+        return {
+          kind: "nothing",
+          variant: action.variant,
+          downstream: action.downstream,
+          reason: action.reason,
+        };
+      report.pullRequests.push({ repo: snap.repository.fullName, number: pr.number, action: "created" });
+      return {
+        kind: "nothing",
+        variant: action.variant,
+        downstream: action.downstream,
+        pullRequest: pr.number,
+        reason: action.reason,
+      };
+    }
+    case "nothing": {
+      const snap = snapOf(action.downstream.repo);
+      await closePullRequests(snap, action.close);
+      const pr = state.pulls.get(action.variant);
+      const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
+      if (!pr || !lv || action.pullRequest !== pr.number) return action;
+      const published = await autoPublish(snap.port, {
+        pr,
+        variant: lv.variant,
+        conflicts: action.conflicts ?? 0,
+        ...(ctx.events ? { events: ctx.events } : {}),
+      });
+      if (published.kind === "published") {
+        const { pullRequest: _n, conflicts: _c, ...rest } = action;
+        return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
+      }
+      return published.kind === "waiting"
+        ? { ...action, reason: `${action.reason}; auto-publish waits: ${published.why}` }
+        : action;
+    }
+    case "skip":
+      return action;
+  }
+}
+
+/** The dashboard row of a variant whose step is done: its pull request proposes the target. */
+function settled(
+  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
+  from: string | undefined,
+): Extract<FanoutAction, { kind: "nothing" }> {
+  return {
+    kind: "nothing",
+    variant: action.variant,
+    downstream: action.downstream,
+    ...(from ? { deployed: from } : {}),
+    target: action.to,
+    reason: "",
+  };
+}
+
+function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" }>): string {
+  const up = `${action.upstream.repo}/${action.upstream.package}`;
+  return action.kind === "clone"
+    ? `Clone ${up} ${action.to} into ${action.downstream.package} (variant ${action.variant})`
+    : `Update ${action.downstream.package} from ${action.from} to ${action.to} of ${up} (variant ${action.variant})`;
+}
+
+export function upstreamSource(snap: RepoSnapshot, cache: Map<string, Promise<FileTree>>): UpstreamSource {
+  return {
+    url: snap.repository.cloneUrl,
+    read(ref, dir) {
+      const key = `${snap.repository.fullName}\0${ref}\0${dir}`;
+      let tree = cache.get(key);
+      if (!tree) {
+        tree = snap.port
+          .readTree(/^[0-9a-f]{40}$/.test(ref) ? ref : `refs/tags/${ref}`, dir)
+          .then((r) => r.tree);
+        cache.set(key, tree);
+      }
+      return tree;
+    },
+  };
+}
