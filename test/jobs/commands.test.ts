@@ -50,6 +50,35 @@ describe("slash-commands", () => {
     expect(repo.refs.has(`refs/heads/${BRANCH}`)).toBe(true);
   });
 
+  it("/propose-delete run again after a crash reuses the branch and pull request it made, never delete-v1-2", async () => {
+    const { repo, pr, ctx, say } = await setup();
+    await say("bob", "/approve");
+    const createPull = repo.createPull.bind(repo);
+    repo.createPull = async () => {
+      throw new Error("the process died");
+    };
+    const run = async () => {
+      const c = repo.addComment(pr.number, "/propose-delete");
+      return runCommands(ctx, { issue: pr.number, commentId: c.id, body: c.body, author: "bob" });
+    };
+    await run();
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+    expect(repo.refs.has("refs/heads/drafts/apps/web/delete-v1")).toBe(true);
+    repo.createPull = createPull;
+    const addLabels = repo.addLabels.bind(repo);
+    repo.addLabels = async () => {
+      throw new Error("the process died");
+    };
+    await run();
+    repo.addLabels = addLabels;
+    expect(await run()).toMatchObject({ results: [{ kind: "deletion-proposed", revision: 1 }] });
+    const deletions = [...repo.pulls.values()].filter((p) => p.headRef.includes("/delete-"));
+    expect(deletions.map((p) => [p.headRef, p.labels])).toEqual([
+      ["drafts/apps/web/delete-v1", ["porchlight/deletion"]],
+    ]);
+    expect([...repo.refs.keys()].filter((r) => r.includes("delete-v1-"))).toEqual([]);
+  });
+
   it("/propose-delete opens a labelled deletion proposal whose approval deletes the package and keeps its tags", async () => {
     const { repo, say, ctx } = await setup();
     await say("bob", "/approve");

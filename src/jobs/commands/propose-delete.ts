@@ -1,11 +1,14 @@
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import type { PullRequest, RepoPort } from "../../github/port.js";
+import { formatDraftBranch, parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { planDeletionProposal } from "../../lifecycle/proposals.js";
+import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import type { VerbHandler } from "./types.js";
 
 /**
  * `/propose-delete` on a package's proposal (open or published): open a pull request, labelled
  * `porchlight/deletion`, whose one commit removes the package directory. Approving it deletes the
- * package; its tags stay.
+ * package; its tags stay. A run after a crash picks up what the earlier one left: the deletion branch
+ * it pushed (not a second `delete-v<N>-2`), and the pull request it opened (labelled now).
  */
 export const proposeDelete: VerbHandler = async (ctx, { pr }) => {
   const draft = parseDraftBranch(pr.headRef);
@@ -19,33 +22,64 @@ export const proposeDelete: VerbHandler = async (ctx, { pr }) => {
   const [refs, pulls] = await Promise.all([ctx.port.listRefs(), ctx.port.listOpenPulls()]);
   const plan = planDeletionProposal({ package: pkg, refs, pullRequests: pulls });
   if (plan.kind === "refuse") return { kind: "refused", reason: plan.reason };
-  const base = await ctx.port.readTree(`refs/heads/${ctx.baseBranch}`, pkg);
-  if (base.tree.size === 0) {
-    return {
-      kind: "refused",
-      reason: `\`${pkg}\` is not on \`${ctx.baseBranch}\` any more; nothing to delete.`,
-    };
+  const body = `Deletes the package \`${pkg}\`: its latest published revision v${plan.revision} becomes DeletionProposed. Approve to delete it (its tags stay), or close this pull request to keep it.\n\nProposed with \`/propose-delete\` on #${pr.number}.`;
+  const leftover = await leftoverDeletionBranch(ctx.port, pkg, plan.revision, refs);
+  const branch = leftover ?? plan.branch;
+  if (!leftover) {
+    const base = await ctx.port.readTree(`refs/heads/${ctx.baseBranch}`, pkg);
+    if (base.tree.size === 0) {
+      return {
+        kind: "refused",
+        reason: `\`${pkg}\` is not on \`${ctx.baseBranch}\` any more; nothing to delete.`,
+      };
+    }
+    const pushed = await ctx.port.commitTree({
+      branch: plan.branch,
+      parent: base.sha,
+      dir: pkg,
+      tree: new Map(),
+      message: `Delete package ${pkg}\n\nProposed with /propose-delete on #${pr.number}.\n`,
+      author: ctx.bot.author,
+    });
+    if (!pushed.ok) {
+      return {
+        kind: "refused",
+        reason: `Could not create the branch \`${plan.branch}\` (${pushed.reason}); try again.`,
+      };
+    }
   }
-  const pushed = await ctx.port.commitTree({
-    branch: plan.branch,
-    parent: base.sha,
-    dir: pkg,
-    tree: new Map(),
-    message: `Delete package ${pkg}\n\nProposed with /propose-delete on #${pr.number}.\n`,
-    author: ctx.bot.author,
-  });
-  if (!pushed.ok) {
-    return {
-      kind: "refused",
-      reason: `Could not create the branch \`${plan.branch}\` (${pushed.reason}); try again.`,
-    };
-  }
-  const proposal = await ctx.port.createPull({
-    head: plan.branch,
-    base: ctx.baseBranch,
-    title: plan.title,
-    body: `Deletes the package \`${pkg}\`: its latest published revision v${plan.revision} becomes DeletionProposed. Approve to delete it (its tags stay), or close this pull request to keep it.\n\nProposed with \`/propose-delete\` on #${pr.number}.`,
-  });
+  const proposal =
+    openPullFrom(pulls, branch) ??
+    (await ctx.port.createPull({ head: branch, base: ctx.baseBranch, title: plan.title, body }));
   await ctx.port.addLabels(proposal.number, [plan.label]);
   return { kind: "deletion-proposed", package: pkg, revision: plan.revision };
 };
+
+/**
+ * A `drafts/<pkg>/delete-v<N>[-k]` branch an earlier run pushed: its commit removes the package (the
+ * directory is absent there). A user's draft that happens to carry the name keeps the package, so it
+ * is never taken for one.
+ */
+async function leftoverDeletionBranch(
+  port: RepoPort,
+  pkg: string,
+  revision: number,
+  refs: readonly RefInfo[],
+): Promise<string | undefined> {
+  const base = formatDraftBranch({ package: pkg, workspace: `delete-v${revision}` });
+  const candidates = [...indexRefs(refs).branches.keys()]
+    .filter((b) => b === base || new RegExp(`^${escape(base)}-[0-9]+$`).test(b))
+    .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
+  for (const branch of candidates) {
+    if ((await port.readTree(`refs/heads/${branch}`, pkg)).tree.size === 0) return branch;
+  }
+  return undefined;
+}
+
+function openPullFrom(pulls: readonly PullRequest[], branch: string): PullRequest | undefined {
+  return pulls.find((p) => p.headRef === branch && p.state === "open");
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
