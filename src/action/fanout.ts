@@ -2,6 +2,7 @@ import type { AppDeps } from "../app/deps.js";
 import { enqueueJob, type JobRequest } from "../app/run-job.js";
 import type { PublishedEvent } from "../jobs/events.js";
 import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
+import { readRepository } from "./repository.js";
 
 /**
  * What the hosted app does after a publish, with the workflow's token: a fan-out job on the
@@ -9,17 +10,14 @@ import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
  * The app finds the installation of the repository with its JWT; a workflow has only its token, which
  * is the installation. Returns the function that unsubscribes.
  */
-export function fanoutOnPublish(
-  deps: AppDeps,
-  octokit: JobRequest["octokit"],
-  repository: () => Promise<JobRequest["repository"]>,
-): () => void {
+export function fanoutOnPublish(deps: AppDeps, octokit: JobRequest["octokit"]): () => void {
   return deps.events.onPublished(async (event: PublishedEvent) => {
     enqueueJob(deps, {
       kind: "fanout",
       key: event.tag,
       octokit,
-      repository: await repository(),
+      // The repository that published: this one, or (auto-publish) a downstream the token reaches.
+      repository: await readRepository(octokit, event.repo),
       work: (ctx) =>
         ctx.installation ? fanoutAfterPublish(ctx, ctx.installation, event) : Promise.resolve(),
     });

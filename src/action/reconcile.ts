@@ -30,12 +30,3 @@ export async function reconcileHere(
   await deps.queues.idle();
   return result;
 }
-
-/** The repository's fields a job needs, read once per run (`GET /repos/{owner}/{repo}`). */
-export async function readRepository(
-  octokit: JobRequest["octokit"],
-  repo: { owner: string; repo: string },
-): Promise<JobRequest["repository"]> {
-  const { data } = await octokit.request("GET /repos/{owner}/{repo}", { ...repo });
-  return data as JobRequest["repository"];
-}

@@ -2,21 +2,21 @@ import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { Probot } from "probot";
-import { once } from "../app/identity.js";
-import { porchlightOctokit } from "../app/octokit.js";
+import type { Probot } from "probot";
 import type { JobRequest } from "../app/run-job.js";
 import { porchlightApp } from "../app.js";
 import type { SweepResult } from "../jobs/reconcile.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { createLogger, maskSecrets } from "../ops/logger.js";
 import { createActionDeps } from "./deps.js";
-import { ActionEnvError, DEFAULT_API_URL, readActionEnv } from "./env.js";
+import { ActionEnvError, readActionEnv } from "./env.js";
 import { type ActionMode, modeOf, readPayload } from "./events.js";
 import { fanoutOnPublish } from "./fanout.js";
 import { actionIdentity } from "./identity.js";
-import { readRepository, reconcileHere } from "./reconcile.js";
+import { actionProbot } from "./probot.js";
+import { reconcileHere } from "./reconcile.js";
 import { runReport } from "./report.js";
+import { readRepository } from "./repository.js";
 import { operatorRuntimesFromEnv } from "./runtimes.js";
 
 export interface ActionRunOptions {
@@ -73,23 +73,17 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     log,
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
   });
-  const probot = new Probot({
-    githubToken: env.token,
+  const probot = actionProbot(env, {
     log,
-    ...(env.apiUrl !== DEFAULT_API_URL ? { baseUrl: env.apiUrl } : {}),
-    Octokit: porchlightOctokit({
-      writeIntervalMs: opts.writeIntervalMs ?? 1000,
-      rateLimitRetries: 3,
-      ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
-      metrics: deps.metrics,
-    }),
+    metrics: deps.metrics,
+    ...(opts.writeIntervalMs !== undefined ? { writeIntervalMs: opts.writeIntervalMs } : {}),
+    ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
   });
   const problems: string[] = [];
   let sweep: SweepResult | null = null;
   try {
     const octokit = (await probot.auth()) as unknown as JobRequest["octokit"];
-    const repository = once(() => readRepository(octokit, env.repository));
-    fanoutOnPublish(deps, octokit, repository);
+    fanoutOnPublish(deps, octokit);
     if (mode.kind === "webhook") {
       const payload = await readPayload(env.eventPath);
       await probot.load(porchlightApp(deps));
@@ -97,7 +91,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
       // A job may publish, and publishing queues fan-out: wait until nothing is left.
       await deps.queues.idle();
     } else {
-      sweep = await reconcileHere(deps, octokit, await repository());
+      sweep = await reconcileHere(deps, octokit, await readRepository(octokit, env.repository));
     }
   } catch (e) {
     problems.push(...handlerErrors(e));

@@ -214,6 +214,15 @@ describe("porchlight as a GitHub Action on recorded events", () => {
     expect(pr.merged).toBe(true);
     const tag = await rest().git.getRef({ owner, repo, ref: "tags/apps/web/v1" });
     expect(tag.data.object.sha).toBe(pr.merge_commit_sha);
+    // The fan-out job after the publish recorded the revision in the catalog, as the app does.
+    const catalog = await rest().repos.getContent({
+      owner,
+      repo,
+      path: "catalog.yaml",
+      ref: "porchlight/catalog",
+    });
+    const text = Buffer.from((catalog.data as { content: string }).content, "base64").toString("utf8");
+    expect(text).toContain("apps/web");
   });
 
   it("schedule: the reconcile renders a draft whose push no run saw", async () => {
