@@ -93,7 +93,12 @@ spec:
       targetPort: 80
 `;
 
+/**
+ * dev follows the `stable` channel (porchlight's addition: every publish there updates it); prod pins
+ * revision v1, as a Porch PackageVariant does, and moves only when its file is edited.
+ */
 function variant(org: string, env: string): string {
+  const follow = env === "dev" ? "channel: stable" : "revision: v1";
   return `apiVersion: config.porch.kpt.dev/v1alpha1
 kind: PackageVariant
 metadata:
@@ -102,7 +107,7 @@ spec:
   upstream:
     repo: ${org}/blueprints
     package: hello
-    revision: v1
+    ${follow}
   downstream:
     repo: ${org}/deploy-${env}
     package: hello
