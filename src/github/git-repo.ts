@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileTree } from "../kpt/tree.js";
@@ -56,15 +57,22 @@ export class GitRepo {
     await this.init();
     if (/^[0-9a-f]{40}$/.test(ref) && (await this.hasCommit(ref))) return ref;
     const src = /^[0-9a-f]{40}$/.test(ref) || ref.startsWith("refs/") ? ref : await this.qualify(ref);
+    // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
+    // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
+    const local = `refs/porchlight/fetch/${randomUUID()}`;
     await this.remote([
       "fetch",
       "--quiet",
       "--no-tags",
       "--no-write-fetch-head",
       this.url,
-      `+${src}:refs/porchlight/fetched`,
+      `+${src}:${local}`,
     ]);
-    return (await this.git(["rev-parse", "refs/porchlight/fetched^{commit}"])).toString("utf8").trim();
+    try {
+      return (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
+    } finally {
+      await this.git(["update-ref", "-d", local]);
+    }
   }
 
   private async qualify(name: string): Promise<string> {

@@ -114,4 +114,29 @@ describe("GitRepo", () => {
     expect(await other.fetch("app/v1")).toBe(sha);
     await expect(other.fetch("nope")).rejects.toThrow("couldn't find remote ref nope");
   });
+
+  it("fetches several refs at once, each answering with its own commit", async () => {
+    const shas: string[] = [];
+    for (const [i, branch] of ["main", "drafts/a/w1", "drafts/b/w1", "drafts/c/w1"].entries()) {
+      const r = await repo.commitTree({
+        branch,
+        parent: null,
+        dir: "",
+        tree: treeFromText({ f: `${i}\n` }),
+        message: "m",
+        author,
+      });
+      shas.push((r as { sha: string }).sha);
+    }
+    const other = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
+    const twin = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
+    const fetched = await Promise.all([
+      other.fetch("main"),
+      twin.fetch("refs/heads/drafts/a/w1"),
+      other.fetch("refs/heads/drafts/b/w1"),
+      twin.fetch("drafts/c/w1"),
+      other.fetch("refs/heads/main"),
+    ]);
+    expect(fetched).toEqual([...shas, shas[0]]);
+  });
 });
