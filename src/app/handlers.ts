@@ -7,6 +7,7 @@ import { runCommands } from "../jobs/commands/index.js";
 import { replyMarker } from "../jobs/commands/reply.js";
 import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
 import { onReview } from "../jobs/publish/on-review.js";
+import { reconcileRepo } from "../jobs/reconcile.js";
 import { renderDraft } from "../jobs/render-draft/index.js";
 import { parseDraftBranch } from "../lifecycle/draft-branch.js";
 import { reportConfigOk } from "./config.js";
@@ -16,7 +17,11 @@ import { enqueueJob, type JobRequest } from "./run-job.js";
 type Octo = JobRequest["octokit"];
 const octo = (context: { octokit: unknown }): Octo => context.octokit as Octo;
 
-/** push → render the draft's package; a push to the base branch that changes the config → check it. */
+/**
+ * push → render the draft's package. A push to the default branch that changes the config → check it;
+ * when it is valid (again), the repository is reconciled at once: whatever porchlight left undone
+ * while the configuration was broken is done now, without waiting for the periodic sweep.
+ */
 export async function onPush(deps: AppDeps, context: Context<"push">): Promise<void> {
   const p = context.payload;
   if (p.deleted || !p.ref.startsWith("refs/heads/")) return;
@@ -42,7 +47,10 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
       ...common,
       kind: "config",
       key: p.after,
-      work: (ctx) => reportConfigOk(ctx.port, p.after),
+      work: async (ctx) => {
+        await reportConfigOk(ctx.port, p.after);
+        return reconcileRepo(ctx);
+      },
     });
   }
 }

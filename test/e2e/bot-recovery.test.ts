@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
+      configMap:
+        team: web
+`;
+const cm = (v: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  v: "${v}"
+`;
+const GOOD_CONFIG = "mergeMethod: merge\n";
+const BROKEN_CONFIG = "mergeMethod: merge\nrequiredApprovals: lots\n";
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: c1
+spec:
+  upstream: {package: apps/web, channel: stable}
+  downstream: {repo: cluster-01, package: web}
+`;
+
+/**
+ * What the bot does when things go wrong: a broken configuration, a rollback, GitHub's secondary rate
+ * limit, a crash between publishing steps. One forge and app for the file; each test builds on the
+ * repository the previous one left.
+ */
+describe("porchlight bot recovers (forge over HTTP and git)", () => {
+  let w: World;
+  const [owner, repo] = ["acme", "blueprints"];
+  const rest = (user = "alice") => w.users[user]!.rest;
+  const comments = async (n: number) =>
+    (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
+  const checks = async (ref: string) =>
+    (await rest().checks.listForRef({ owner, repo, ref })).data.check_runs;
+  const head = async (branch: string, r = repo) =>
+    (await rest().git.getRef({ owner, repo: r, ref: `heads/${branch}` })).data.object.sha;
+  const tags = async () =>
+    Object.fromEntries(
+      (await rest().git.listMatchingRefs({ owner, repo, ref: "tags/apps/web/" })).data.map((r) => [
+        r.ref.slice("refs/tags/".length),
+        r.object.sha,
+      ]),
+    );
+  const text = async (path: string, ref: string, r = repo) => {
+    const { data } = await rest().repos.getContent({ owner, repo: r, path, ref });
+    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+  };
+  const packageFiles = async (ref: string) => {
+    const { data } = await rest().git.getTree({ owner, repo, tree_sha: ref, recursive: "true" });
+    return Object.fromEntries(
+      data.tree
+        .filter((e) => e.type === "blob" && e.path?.startsWith("apps/web/"))
+        .map((e) => [e.path, e.sha]),
+    );
+  };
+  const writeMain = async (path: string, content: string) => {
+    const sha = await rest()
+      .repos.getContent({ owner, repo, path, ref: "main" })
+      .then(({ data }) => (data as { sha: string }).sha)
+      .catch(() => undefined);
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo,
+      path,
+      message: `edit ${path}`,
+      content: Buffer.from(content).toString("base64"),
+      ...(sha ? { sha } : {}),
+    });
+    await w.settle();
+  };
+  const push = async (branch: string, files: Record<string, string>) => {
+    const sha = await (await w.clone("alice")).push(branch, files);
+    await w.settle();
+    return sha;
+  };
+  const propose = async (branch: string) => {
+    const { data } = await rest().pulls.create({ owner, repo, head: branch, base: "main", title: branch });
+    await w.settle();
+    return data.number;
+  };
+  const say = async (user: string, n: number, body: string) => {
+    const { data } = await rest(user).issues.createComment({ owner, repo, issue_number: n, body });
+    await w.settle();
+    return (await comments(n)).find((c) => c.includes(`reply comment=${data.id}`)) ?? "";
+  };
+
+  beforeAll(async () => {
+    w = await startWorld({
+      "README.md": "# blueprints\n",
+      ".github/porchlight.yml": GOOD_CONFIG,
+      "apps/web/Kptfile": KPTFILE,
+      "apps/web/cm.yaml": cm("0"),
+    });
+  });
+  afterAll(async () => {
+    expect(w?.forge.errors).toEqual([]);
+    await w?.stop();
+  });
+
+  it("a broken .github/porchlight.yml fails porchlight/config at its file and line, stops the bot, and fixing it resumes", async () => {
+    await writeMain(".github/porchlight.yml", BROKEN_CONFIG);
+    const [config] = (await checks("main")).filter((r) => r.name === "porchlight/config");
+    expect(config).toMatchObject({ conclusion: "failure" });
+    expect(config!.output.summary).toContain(
+      '.github/porchlight.yml:2:20: requiredApprovals: must be a number, not "lots"',
+    );
+    const annotations = await rest().checks.listAnnotations({ owner, repo, check_run_id: config!.id });
+    expect(annotations.data).toEqual([
+      expect.objectContaining({ path: ".github/porchlight.yml", start_line: 2, annotation_level: "failure" }),
+    ]);
+
+    // Nothing else happens on the repository: a pushed draft is not rendered, only told why.
+    const pushed = await push("drafts/apps/web/first", { "apps/web/cm.yaml": cm("1") });
+    expect(await head("drafts/apps/web/first")).toBe(pushed);
+    expect((await checks(pushed)).map((r) => [r.name, r.conclusion])).toEqual([
+      ["porchlight/config", "failure"],
+    ]);
+
+    // Fixed on main: the check turns green and the draft left waiting is rendered now.
+    await writeMain(".github/porchlight.yml", GOOD_CONFIG);
+    expect((await checks("main")).find((r) => r.name === "porchlight/config")?.conclusion).toBe("success");
+    const rendered = await head("drafts/apps/web/first");
+    expect(rendered).not.toBe(pushed);
+    expect(await text("apps/web/cm.yaml", rendered)).toContain("team: web");
+    expect((await checks(rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe("success");
+  });
+
+  it("converges under GitHub's secondary rate limit: every refused call is retried, none fails", async () => {
+    const n = await propose("drafts/apps/web/first");
+    const { data: comment } = await rest("bob").issues.createComment({
+      owner,
+      repo,
+      issue_number: n,
+      body: "/approve",
+    });
+    const from = w.forge.requestLog.entries.length;
+    w.forge.rateLimit.secondary({ everyNthMutation: 2, retryAfter: 1 });
+    try {
+      await w.settle();
+    } finally {
+      w.forge.rateLimit.secondary(null);
+    }
+    expect((await comments(n)).find((c) => c.includes(`reply comment=${comment.id}`))).toContain(
+      "`apps/web/v1`",
+    );
+    const log = w.forge.requestLog.entries.slice(from);
+    const refused = log.filter((e) => e.status === 403 || e.status === 429);
+    expect(refused.length).toBeGreaterThan(1);
+    for (const r of refused) {
+      const retried = log.slice(log.indexOf(r) + 1).find((e) => e.method === r.method && e.path === r.path);
+      expect(retried?.status, `${r.method} ${r.path} retried`).toBeLessThan(300);
+    }
+    expect(
+      log.filter((e) => e.status >= 400 && e.status !== 403 && e.status !== 429 && e.status !== 404),
+    ).toEqual([]);
+  });
+
+  it("a rollback (a new draft with an older revision's content) publishes as the next revision", async () => {
+    await push("drafts/apps/web/second", { "apps/web/cm.yaml": cm("2") });
+    const v2 = await propose("drafts/apps/web/second");
+    expect(await say("bob", v2, "/approve")).toContain("`apps/web/v2`");
+
+    // The rollback draft: the package as it was at apps/web/v1.
+    const clone = await w.clone("alice");
+    await clone.git("fetch", "--quiet", "origin", "--tags");
+    await clone.git("checkout", "--quiet", "-B", "drafts/apps/web/rollback-v1", "origin/main");
+    await clone.git("checkout", "apps/web/v1", "--", "apps/web");
+    await clone.git("commit", "--quiet", "-m", "roll back apps/web to v1");
+    await clone.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/apps/web/rollback-v1");
+    await w.settle();
+    const n = await propose("drafts/apps/web/rollback-v1");
+    expect(await say("bob", n, "/approve")).toContain("`apps/web/v3`");
+    const t = await tags();
+    expect(Object.keys(t).sort()).toEqual(["apps/web/v1", "apps/web/v2", "apps/web/v3"]);
+    expect(await packageFiles(t["apps/web/v3"]!)).toEqual(await packageFiles(t["apps/web/v1"]!));
+    expect(await packageFiles(t["apps/web/v3"]!)).not.toEqual(await packageFiles(t["apps/web/v2"]!));
+  });
+});
