@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Probot } from "probot";
 import type { JobRequest } from "../app/run-job.js";
 import { porchlightApp } from "../app.js";
+import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { SweepResult } from "../jobs/reconcile.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { createLogger, maskSecrets } from "../ops/logger.js";
@@ -17,7 +18,6 @@ import { actionProbot } from "./probot.js";
 import { reconcileHere } from "./reconcile.js";
 import { runReport } from "./report.js";
 import { readRepository } from "./repository.js";
-import { operatorRuntimesFromEnv } from "./runtimes.js";
 
 export interface ActionRunOptions {
   env: NodeJS.ProcessEnv;

@@ -22,3 +22,16 @@ export function effectiveRuntimes(
     refused: RUNTIMES.filter((r) => requested.includes(r) && !operatorAllowed.includes(r)),
   };
 }
+
+/**
+ * The runtimes the app's operator allows, from the app's own environment (never from a repository):
+ * builtins always; exec functions with `PORCHLIGHT_ALLOW_EXEC=1`, container functions with
+ * `PORCHLIGHT_ALLOW_CONTAINER=1`. The hosted app and the Action read the same names.
+ */
+export function operatorRuntimesFromEnv(env: NodeJS.ProcessEnv): Runtime[] {
+  const on = (name: string) => /^(1|true|yes)$/i.test(env[name]?.trim() ?? "");
+  const runtimes: Runtime[] = ["builtin"];
+  if (on("PORCHLIGHT_ALLOW_EXEC")) runtimes.push("exec");
+  if (on("PORCHLIGHT_ALLOW_CONTAINER")) runtimes.push("container");
+  return runtimes;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { actionIdentity } from "../../src/action/identity.js";
-import { operatorRuntimesFromEnv } from "../../src/action/runtimes.js";
+import { operatorRuntimesFromEnv } from "../../src/config/runtimes.js";
 
 describe("the workflow author's allowances", () => {
   it.each([
