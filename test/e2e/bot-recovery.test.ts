@@ -185,4 +185,47 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     expect(await packageFiles(t["apps/web/v3"]!)).toEqual(await packageFiles(t["apps/web/v1"]!));
     expect(await packageFiles(t["apps/web/v3"]!)).not.toEqual(await packageFiles(t["apps/web/v2"]!));
   });
+
+  it("a publish that crashed after tagging still reaches the catalog and fans out, on the next sweep", async () => {
+    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    w.forge.setPermission("acme/cluster-01", "alice", "write");
+    await writeMain(".porchlight/variants/fleet.yaml", VARIANT);
+    await push("drafts/apps/web/third", { "apps/web/cm.yaml": cm("3") });
+    const n = await propose("drafts/apps/web/third");
+
+    // What the bot had done when it died: merged the reviewed head and tagged v4; nothing after.
+    const pr = (await rest().pulls.get({ owner, repo, pull_number: n })).data;
+    const { data: merge } = await rest().pulls.merge({ owner, repo, pull_number: n, sha: pr.head.sha });
+    await rest().git.createRef({ owner, repo, ref: "refs/tags/apps/web/v4", sha: merge.sha });
+    await w.settle();
+    expect(await text("catalog.yaml", "porchlight/catalog")).not.toContain("v4");
+    expect((await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data).toEqual([]);
+
+    await w.app.sweep();
+    await w.settle();
+    expect(await text("catalog.yaml", "porchlight/catalog")).toContain(merge.sha);
+    const [fanout, ...more] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
+    expect(more).toEqual([]);
+    expect(fanout?.head.ref).toMatch(/^porchlight\/variant\//);
+    expect(await text("web/cm.yaml", fanout!.head.ref, "cluster-01")).toContain('v: "3"');
+    // The publish is finished: its draft is gone, and v4 stays the only tag on the merge.
+    await expect(head("drafts/apps/web/third")).rejects.toMatchObject({ status: 404 });
+    expect(Object.keys(await tags())).toHaveLength(4);
+  });
+
+  it("/propose-delete said again after a failed run reuses the deletion branch it pushed", async () => {
+    const published = (await rest().pulls.list({ owner, repo, state: "closed" })).data.find(
+      (p) => p.head.ref === "drafts/apps/web/third",
+    )!;
+    w.forge.faults.add({ route: "/repos/{owner}/{repo}/pulls", method: "POST", status: 422, times: 1 });
+    expect(await say("bob", published.number, "/propose-delete")).toContain("`/propose-delete` failed");
+    expect(await head("drafts/apps/web/delete-v4")).toMatch(/^[0-9a-f]{40}$/);
+    expect(await say("bob", published.number, "/propose-delete")).toContain("Proposed deleting **apps/web**");
+    const open = (await rest().pulls.list({ owner, repo, state: "open" })).data;
+    expect(open.map((p) => [p.head.ref, p.labels.map((l) => l.name)])).toEqual([
+      ["drafts/apps/web/delete-v4", ["porchlight/deletion"]],
+    ]);
+    const branches = (await rest().git.listMatchingRefs({ owner, repo, ref: "heads/drafts/apps/web/" })).data;
+    expect(branches.map((b) => b.ref)).toEqual(["refs/heads/drafts/apps/web/delete-v4"]);
+  });
 });
