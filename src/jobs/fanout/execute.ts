@@ -11,6 +11,7 @@ import type { FanoutState } from "./read-state.js";
 import { withRetarget } from "./retarget.js";
 import type { RepoSnapshot } from "./snapshot.js";
 import { buildUpdate, type UpstreamSource } from "./update.js";
+import { upgradeStepNote } from "./upgrade-step.js";
 
 /** One variant's step, carried out; returns the dashboard row it leaves. */
 export async function execute(
@@ -47,6 +48,8 @@ export async function execute(
           reason: `${action.downstream.package} already holds this content`,
         };
       }
+      const step = state.steps.get(action.variant);
+      const channel = step?.channel ?? lv.variant.spec.upstream.channel;
       const text = formatVariantPullRequest({
         kind: action.kind,
         variant: action.variant,
@@ -54,7 +57,7 @@ export async function execute(
         file: lv.source.file,
         upstream: {
           ...action.upstream,
-          ...(lv.variant.spec.upstream.channel ? { channel: lv.variant.spec.upstream.channel } : {}),
+          ...(channel ? { channel } : {}),
         },
         downstream: action.downstream,
         ...(from ? { from } : {}),
@@ -68,7 +71,10 @@ export async function execute(
       const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
         branch: action.branch,
         ...text,
-        body: withRetarget(text.body, state.retargets.get(action.variant)),
+        body: withRetarget(
+          step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
+          state.retargets.get(action.variant),
+        ),
       });
       report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
       const conflicts = content.conflicts.length;

@@ -83,7 +83,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   if (declared) {
     const owners = new Map([...state.snapshots].map(([name, s]) => [name, s.repository.fullName]));
     report.dashboard = await writeDashboard(state.management, {
-      variants: state.variants.map((v) => v.variant),
+      variants: state.declared,
       actions: report.actions,
       problems,
       owners,

@@ -12,6 +12,7 @@ import {
   managedPackage,
   type OpenPullRequest,
   openPullRequestFromBody,
+  type PackageVariant,
   type RepositoryInfo,
   type UpstreamIndex,
   type VariantProblem,
@@ -20,6 +21,7 @@ import type { FanoutContext } from "./context.js";
 import { mapLimit } from "./limit.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
+import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
 import { readUpstreamState, type UpstreamRepoState } from "./upstream-state.js";
 
 /** Repositories read at once (reads only; writes are serialized by the executor). */
@@ -40,6 +42,10 @@ export interface FanoutState {
   /** The open fan-out pull request of each variant (and of each managed package's variant). */
   pulls: Map<string, PullRequest>;
   retargets: Map<string, Retarget>;
+  /** Channel followers more than one step from the head: the path they follow. */
+  steps: Map<string, UpgradeStep>;
+  /** The variants as declared (repositories by short name), for the dashboard. */
+  declared: PackageVariant[];
 }
 
 /**
@@ -95,6 +101,8 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
 
   const pulls = new Map<string, PullRequest>();
   const retargets = new Map<string, Retarget>();
+  const steps = new Map<string, UpgradeStep>();
+  const declared: PackageVariant[] = [];
   const downstream: Record<string, DownstreamPackageState> = {};
   const variants: LoadedVariant[] = [];
   const openPull = async (snap: RepoSnapshot, variant: string, branch: string) => {
@@ -115,7 +123,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   for (const lv of loaded.variants) {
     const up = find(lv.variant.spec.upstream.repo) as InstallationRepository;
     const down = find(lv.variant.spec.downstream.repo) as InstallationRepository;
-    let variant = {
+    let variant: PackageVariant = {
       ...lv.variant,
       spec: {
         ...lv.variant.spec,
@@ -125,6 +133,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     };
     const snap = snapshots.get(shortName(down)) as RepoSnapshot;
     const name = variant.metadata.name;
+    declared.push(variant);
     const found = await openPull(
       snap,
       name,
@@ -135,9 +144,23 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       retargets.set(name, retarget);
       variant = retargeted(variant, retarget);
     }
-    variants.push({ ...lv, variant });
     const kptfile = snap.tree.get(`${variant.spec.downstream.package}/Kptfile`)?.toString("utf8");
     downstream[name] = downstreamState(kptfile, found?.open);
+    const channel = variant.spec.upstream.channel;
+    const step =
+      channel !== undefined
+        ? upgradeStep(
+            upstreamRepos.get(variant.spec.upstream.repo)?.catalog.catalog,
+            variant.spec.upstream.package,
+            channel,
+            downstream[name]?.lockedRevision,
+          )
+        : undefined;
+    if (step) {
+      steps.set(name, step);
+      variant = retargeted(variant, { revision: step.path[1] as string });
+    }
+    variants.push({ ...lv, variant });
   }
 
   const managed: ManagedPackage[] = [];
@@ -180,6 +203,8 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     snapshots,
     pulls,
     retargets,
+    steps,
+    declared,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
+import { promoteRevision, skipRevision } from "../../../src/jobs/catalog/promote.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
@@ -50,5 +50,39 @@ describe("fan-out following a catalog channel", () => {
     expect([...c1.pulls.values()].map((p) => p.number)).toEqual([pr.number]);
     expect(parseVariantPullRequestBody(c1.pulls.get(pr.number)!.body)).toMatchObject({ to: "v2" });
     expect(c1.files(pr.headRef, "basens")["a.yaml"]).toContain("a: 2");
+  });
+
+  it("steps along the upgrade graph, and a skipped revision is stepped over", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
+    const c1 = inst.add("cluster-01");
+    const ctx = fanoutContext(inst);
+    const rec = (n: number, sha: string) =>
+      recordPublished(up, {
+        package: "basens",
+        revision: n,
+        commit: sha,
+        defaultChannel: "stable",
+        author: BOT.author,
+        now: new Date(0),
+      });
+    await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }));
+    await reconcileFanout(ctx, "blueprints");
+    const clone = [...c1.pulls.values()][0]!;
+    await c1.mergePull(clone.number, { sha: c1.resolve(clone.headRef), method: "merge" });
+    await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }));
+    await rec(3, publish(up, "basens", 3, { "a.yaml": "a: 3\n" }));
+
+    await reconcileFanout(ctx, "blueprints");
+    const pr = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ from: "v1", to: "v2" });
+    expect(pr.body).toContain("Upgrade path in channel `stable`: v1 → v2 → v3");
+
+    await skipRevision(up, { package: "basens", revision: "v2", author: BOT.author });
+    await reconcileFanout(ctx, "blueprints");
+    const after = c1.pulls.get(pr.number)!;
+    expect(parseVariantPullRequestBody(after.body)).toMatchObject({ from: "v1", to: "v3" });
+    expect(after.body).not.toContain("Upgrade path");
+    expect([...c1.pulls.values()].filter((p) => p.state === "open")).toHaveLength(1);
   });
 });
