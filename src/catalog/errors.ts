@@ -1,4 +1,4 @@
-import type { PathSegment } from "./yaml-position.js";
+import type { PathSegment } from "../kpt/yaml-locate.js";
 
 /** One thing wrong with a catalog file or an operation on it. */
 export interface CatalogProblem {

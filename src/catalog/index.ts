@@ -35,4 +35,3 @@ export {
   type ChannelEntry,
   revisionNumber,
 } from "./schema.js";
-export { formatPath, locatePath, type PathSegment, type Position, positionOf } from "./yaml-position.js";

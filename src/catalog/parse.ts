@@ -1,8 +1,15 @@
 import { type Document, LineCounter, parseDocument } from "yaml";
+import {
+  formatQuotedFieldPath,
+  locate,
+  type PathSegment,
+  pointAt,
+  positionAt,
+  positionOf,
+} from "../kpt/yaml-locate.js";
 import { CatalogError, type CatalogProblem, type GraphViolation } from "./errors.js";
 import { checkCatalog } from "./graph.js";
 import { CATALOG_FILE, CATALOG_SCHEMA, type Catalog, catalogSchema } from "./schema.js";
-import { formatPath, locatePath, type PathSegment, positionOf } from "./yaml-position.js";
 
 export interface ParsedCatalog {
   catalog: Catalog;
@@ -25,21 +32,17 @@ export function parseCatalog(text: string, file = CATALOG_FILE): ParsedCatalog {
   if (document.errors.length > 0) {
     throw new CatalogError(
       `${file} is not valid YAML`,
-      document.errors.map((e) => {
-        const pos = lineCounter.linePos(e.pos[0]);
-        return {
-          file,
-          line: pos.line,
-          column: pos.col,
-          field: "",
-          message: e.message.split("\n")[0] ?? e.message,
-        };
-      }),
+      document.errors.map((e) => ({
+        file,
+        ...positionAt(e.pos[0], lineCounter),
+        field: "",
+        message: e.message.split("\n")[0] ?? e.message,
+      })),
     );
   }
   const at = (path: PathSegment[], message: string, preferKey = false): CatalogProblem => {
-    const { node } = locatePath(document.contents, path, { preferKey });
-    return { file, ...positionOf(node, lineCounter), field: formatPath(path), message };
+    const node = pointAt(locate(document.contents, path), { preferKey, missingAtParentKey: true });
+    return { file, ...positionOf(node, lineCounter), field: formatQuotedFieldPath(path), message };
   };
   const parsed = catalogSchema.safeParse(document.toJS());
   if (!parsed.success) {

@@ -1,11 +1,11 @@
 import { type Document, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
+import { formatFieldPath, locate, pointAt, type Span, spanOf, spanOfOffsets } from "../kpt/yaml-locate.js";
 import { describeValue, issueMessage } from "./issue-message.js";
 import { knownFields } from "./known-fields.js";
 import { nearestName } from "./nearest-name.js";
-import { type ConfigProblem, formatFieldPath } from "./problem.js";
+import type { ConfigProblem } from "./problem.js";
 import { type RepoConfigFile, RepoConfigFileSchema } from "./schema.js";
-import { locate, type Span, spanOf, spanOfOffsets } from "./yaml-locate.js";
 
 export const CONFIG_PATH = ".github/porchlight.yml";
 
@@ -74,22 +74,23 @@ function issueProblems(issue: z.core.$ZodIssue, doc: Document, value: unknown, l
   if (issue.code === "unrecognized_keys") {
     const known = knownFields(RepoConfigFileSchema, issue.path);
     return issue.keys.map((key) => {
-      const at = locate(doc, [...issue.path, key]);
+      const at = locate(doc.contents, [...issue.path, key]);
       const guess = nearestName(key, known);
       const hint = guess ? `did you mean \`${guess}\`?` : `known fields: ${known.join(", ")}`;
       return {
-        span: spanOf(at.key ?? at.node, lc),
+        span: spanOf(pointAt(at, { preferKey: true, emptyAtKey: true }), lc),
         field: formatFieldPath([...issue.path, key]),
         message: `unknown field \`${key}\`; ${hint}`,
       };
     });
   }
-  const at = locate(doc, issue.path);
+  const at = locate(doc.contents, issue.path);
+  const node = pointAt(at, { emptyAtKey: true });
   const field = formatFieldPath(issue.path);
   if (issue.path.length === 0 && issue.code === "invalid_type") {
     return [
       {
-        span: spanOf(at.node, lc),
+        span: spanOf(node, lc),
         field,
         message: `the file must be a map of fields, not ${describeValue(value)}`,
       },
@@ -97,7 +98,7 @@ function issueProblems(issue: z.core.$ZodIssue, doc: Document, value: unknown, l
   }
   const present = at.exact;
   return [
-    { span: spanOf(at.node, lc), field, message: issueMessage(issue, valueAt(value, issue.path), present) },
+    { span: spanOf(node, lc), field, message: issueMessage(issue, valueAt(value, issue.path), present) },
   ];
 }
 

@@ -15,15 +15,6 @@ export interface ConfigProblem {
   message: string;
 }
 
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const segment of path) {
-    if (typeof segment === "number") out += `[${segment}]`;
-    else out += out === "" ? String(segment) : `.${String(segment)}`;
-  }
-  return out;
-}
-
 /** One line for logs and comments: `.github/porchlight.yml:3:14 (main): mergeMethod: must be …`. */
 export function formatProblem(p: ConfigProblem): string {
   const at = p.ref ? ` (${p.ref})` : "";

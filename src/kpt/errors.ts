@@ -49,13 +49,3 @@ export function formatPosition(p: SourcePosition): string {
   if (p.field) s += ` (field ${p.field})`;
   return s;
 }
-
-/** `a.b[0].c` from a path of keys and indices. */
-export function formatFieldPath(path: readonly (string | number)[]): string {
-  let s = "";
-  for (const part of path) {
-    if (typeof part === "number") s += `[${part}]`;
-    else s += s === "" ? part : `.${part}`;
-  }
-  return s;
-}

@@ -1,9 +1,9 @@
-import type { Document } from "yaml";
+import type { Document, LineCounter } from "yaml";
 import type { z } from "zod";
-import { KptfileError } from "./errors.js";
+import { KptfileError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
-import { locateField } from "./locate.js";
 import { getString } from "./resource.js";
+import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
 export type { KptFunction, Kptfile, Selector, UpdateStrategy } from "./kptfile-schema.js";
@@ -36,7 +36,7 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
   const apiVersion = getString(doc, ["apiVersion"]);
   if (apiVersion?.startsWith("kpt.dev/") && apiVersion !== KPTFILE_API_VERSION) {
     throw new KptfileError(
-      locateField(doc, lineCounter, file, ["apiVersion"]),
+      fieldPosition(doc, lineCounter, file, ["apiVersion"]),
       `the Kptfile has an old version ("${apiVersion.slice("kpt.dev/".length)}") of the Kptfile schema; run ` +
         `"kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry`,
     );
@@ -46,11 +46,32 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     const issue = result.error.issues[0]!;
     const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
     throw new KptfileError(
-      locateField(doc, lineCounter, file, issue.path, unknownKey),
+      fieldPosition(doc, lineCounter, file, issue.path, unknownKey),
       describeIssue(issue, unknownKey),
     );
   }
   return { doc, kptfile: result.data };
+}
+
+/**
+ * Where a schema error is: the field's value, or the nearest parent that exists when it is missing. With
+ * `key`, the key of that unknown field inside the mapping at `path`.
+ */
+function fieldPosition(
+  doc: Document,
+  lineCounter: LineCounter,
+  file: string,
+  path: readonly PropertyKey[],
+  key?: string,
+): SourcePosition {
+  const keys = path.filter((p): p is string | number => typeof p === "string" || typeof p === "number");
+  const full = key === undefined ? keys : [...keys, key];
+  const field = formatFieldPath(full);
+  const node = pointAt(locate(doc.contents, full), { preferKey: key !== undefined });
+  if (!node) return { file, field };
+  const position: SourcePosition = { file };
+  if (field) position.field = field;
+  return node.range ? { ...position, ...positionOf(node, lineCounter) } : position;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, unknownKey: string | undefined): string {

@@ -1,5 +1,5 @@
-import { type Document, isScalar, LineCounter, type Node, parseAllDocuments } from "yaml";
-import { type SourcePosition, YamlError } from "./errors.js";
+import { type Document, isScalar, LineCounter, parseAllDocuments } from "yaml";
+import { YamlError } from "./errors.js";
 
 /**
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
@@ -43,24 +43,6 @@ function firstLine(message: string): string {
   const nl = message.indexOf("\n");
   const line = nl < 0 ? message : message.slice(0, nl);
   return line.replace(/ at line \d+, column \d+:?$/, "");
-}
-
-/** Where a node starts, for error messages. */
-export function nodePosition(
-  file: string,
-  node: Node | null | undefined,
-  lineCounter: LineCounter,
-  field?: string,
-): SourcePosition {
-  const pos: SourcePosition = { file };
-  if (field) pos.field = field;
-  const offset = node?.range?.[0];
-  if (offset !== undefined) {
-    const { line, col } = lineCounter.linePos(offset);
-    pos.line = line;
-    pos.column = col;
-  }
-  return pos;
 }
 
 /** True for the file names kpt reads as resources. */

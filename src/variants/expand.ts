@@ -1,4 +1,4 @@
-import { formatPath, type PathSegment } from "../catalog/yaml-position.js";
+import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import { type ExprEnv, ExpressionError, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
 import type { LoadedSet, LoadedVariant } from "./parse.js";
@@ -75,7 +75,7 @@ export function expandPackageVariantSet(
       out.problems.push({
         file: source.file,
         ...pos,
-        field: formatPath([...base, ...path]),
+        field: formatQuotedFieldPath([...base, ...path]),
         variant: set.metadata.name,
         message,
         ...(hint ? { hint } : {}),

@@ -1,12 +1,15 @@
-import { isMap, LineCounter, parseAllDocuments } from "yaml";
+import { isMap, LineCounter, type Node, parseAllDocuments } from "yaml";
 import type { z } from "zod";
 import {
-  formatPath,
-  locatePath,
+  formatQuotedFieldPath,
+  type Located,
+  locate,
   type PathSegment,
   type Position,
+  pointAt,
+  positionAt,
   positionOf,
-} from "../catalog/yaml-position.js";
+} from "../kpt/yaml-locate.js";
 import type { VariantProblem } from "./problem.js";
 import {
   PACKAGE_VARIANT_API_VERSION,
@@ -73,11 +76,9 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
   for (const doc of docs) {
     if (doc.errors.length > 0) {
       for (const err of doc.errors) {
-        const pos = lineCounter.linePos(err.pos[0]);
         result.problems.push({
           file,
-          line: pos.line,
-          column: pos.col,
+          ...positionAt(err.pos[0], lineCounter),
           field: "",
           message: `not valid YAML: ${err.message.split("\n")[0]}`,
           hint: "fix the YAML syntax; the file's other documents are still read",
@@ -88,15 +89,19 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
     if (doc.contents === null) continue;
     const root = doc.contents;
     const start = positionOf(root, lineCounter);
+    /** A field of this document, or the key of the map that lacks it when it is missing. */
+    const positionAtPath = (at: Located, preferKey = false): Position => {
+      const node = pointAt(at, { preferKey, missingAtParentKey: true });
+      return node ? positionOf(node, lineCounter) : start;
+    };
     const problem = (
       path: PathSegment[],
       message: string,
       hint?: string,
       preferKey = false,
     ): VariantProblem => {
-      const { node } = locatePath(root, path, { preferKey });
-      const pos = node ? positionOf(node, lineCounter) : start;
-      return { file, ...pos, field: formatPath(path), message, ...(hint ? { hint } : {}) };
+      const pos = positionAtPath(locate(root, path), preferKey);
+      return { file, ...pos, field: formatQuotedFieldPath(path), message, ...(hint ? { hint } : {}) };
     };
     if (!isMap(root)) {
       result.problems.push(
@@ -136,13 +141,10 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
       }
       continue;
     }
-    const locate: Locate = (path) => {
-      const { node } = locatePath(root, path);
-      return node ? positionOf(node, lineCounter) : start;
-    };
+    const locateField: Locate = (path) => positionAtPath(locate(root, path));
     if (kind === PACKAGE_VARIANT_KIND)
-      result.variants.push({ variant: parsed.data as PackageVariant, source, locate });
-    else result.sets.push({ set: parsed.data as PackageVariantSet, source, locate });
+      result.variants.push({ variant: parsed.data as PackageVariant, source, locate: locateField });
+    else result.sets.push({ set: parsed.data as PackageVariantSet, source, locate: locateField });
   }
   return result;
 }
@@ -154,7 +156,7 @@ type MakeProblem = (
   preferKey?: boolean,
 ) => VariantProblem;
 
-function issueToProblem(issue: z.core.$ZodIssue, root: unknown, problem: MakeProblem): VariantProblem {
+function issueToProblem(issue: z.core.$ZodIssue, root: Node, problem: MakeProblem): VariantProblem {
   const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "";
@@ -173,9 +175,8 @@ function issueToProblem(issue: z.core.$ZodIssue, root: unknown, problem: MakePro
       "use Porch's apiVersion for this kind",
     );
   }
-  const { found } = locatePath(root, path);
-  if (!found && issue.code === "invalid_type") {
-    return problem(path, `missing required field ${formatPath(path)}`, "add the field");
+  if (!locate(root, path).exact && issue.code === "invalid_type") {
+    return problem(path, `missing required field ${formatQuotedFieldPath(path)}`, "add the field");
   }
   return problem(path, issue.message);
 }
