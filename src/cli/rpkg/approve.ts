@@ -3,7 +3,7 @@ import { type PublishOutcome, type PublishRequest, publishProposal } from "../..
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
-import { findRevision, nameOf } from "./names.js";
+import { findProposal, nameOf } from "./names.js";
 import { openRepository, type Repository } from "./repository.js";
 import { forEachName, type Verb } from "./verb.js";
 
@@ -26,15 +26,13 @@ export const approveVerb: Verb = {
     const repo = await openRepository(env, args.values.get("repository"), "approve");
     return forEachName(args.positional, env, repo.full, async (name) => {
       const state = await repo.load();
-      const rev = findRevision(repo, state, name);
-      if (
-        (rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") ||
-        rev.pullRequest === undefined
-      ) {
-        throw new RpkgError(
-          `cannot approve ${name} with lifecycle '${rev.lifecycle}': only a proposal is approved${rev.lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
-        );
-      }
+      const rev = findProposal(
+        repo,
+        state,
+        name,
+        ({ lifecycle }) =>
+          `cannot approve ${name} with lifecycle '${lifecycle}': only a proposal is approved${lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
+      );
       const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
       try {
         const outcome = await approveAndPublish(repo, rev.pullRequest);

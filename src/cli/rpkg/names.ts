@@ -51,6 +51,28 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
   );
 }
 
+/** A revision with an open proposal: Proposed, or DeletionProposed, with its pull request. */
+export type ProposalRevision = PackageRevision & {
+  lifecycle: "Proposed" | "DeletionProposed";
+  pullRequest: number;
+};
+
+/**
+ * Finds the proposal `arg` names (as findRevision does). Any other revision is refused with
+ * `refusal(rev)`, which says what the verb does only to proposals and what to do instead.
+ */
+export function findProposal(
+  repo: Repository,
+  state: RepoState,
+  arg: string,
+  refusal: (rev: PackageRevision) => string,
+): ProposalRevision {
+  const rev = findRevision(repo, state, arg);
+  if ((rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") || rev.pullRequest === undefined)
+    throw new RpkgError(refusal(rev));
+  return rev as ProposalRevision;
+}
+
 /** The draft branch of a revision, or undefined for a published one (it lives on a tag). */
 export function branchOf(rev: PackageRevision): string | undefined {
   return rev.ref.startsWith("refs/heads/") ? rev.ref.slice("refs/heads/".length) : undefined;

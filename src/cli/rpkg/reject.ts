@@ -2,7 +2,7 @@ import { reject } from "../../jobs/commands/reject.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
-import { findRevision, nameOf } from "./names.js";
+import { findProposal, nameOf } from "./names.js";
 import { openRepository } from "./repository.js";
 import { forEachName, type Verb } from "./verb.js";
 
@@ -24,15 +24,13 @@ export const rejectVerb: Verb = {
     const repo = await openRepository(env, args.values.get("repository"), "reject");
     return forEachName(args.positional, env, repo.full, async (name) => {
       const state = await repo.load();
-      const rev = findRevision(repo, state, name);
-      if (
-        (rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") ||
-        rev.pullRequest === undefined
-      ) {
-        throw new RpkgError(
-          `cannot reject ${name} with lifecycle '${rev.lifecycle}': only a proposal can be rejected`,
-        );
-      }
+      const rev = findProposal(
+        repo,
+        state,
+        name,
+        ({ lifecycle }) =>
+          `cannot reject ${name} with lifecycle '${lifecycle}': only a proposal can be rejected`,
+      );
       const pr = await repo.conn.port.getPull(rev.pullRequest);
       const login = (await repo.whoami())?.login ?? "you";
       const ctx = await jobContext(repo);
