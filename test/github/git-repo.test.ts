@@ -130,6 +130,7 @@ describe("GitRepo", () => {
     }
     const other = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
     const twin = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
+    await other.lsRemote(); // the cache exists: two jobs share it from then on
     const fetched = await Promise.all([
       other.fetch("main"),
       twin.fetch("refs/heads/drafts/a/w1"),
