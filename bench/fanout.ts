@@ -100,13 +100,15 @@ export async function benchFanout(): Promise<FanoutBenchRow[]> {
       log: pino({ level: "silent" }),
       runtimes: ["builtin" as const],
     });
-    forge.rateLimit.secondary({ everyNthMutation: 7, retryAfter: 1 });
 
     const rows: FanoutBenchRow[] = [];
     const run = async (step: string) => {
       const before = forge.requestLog.filter({}).length;
       const start = performance.now();
-      const report = await reconcileFanout(ctx(), "blueprints");
+      forge.rateLimit.secondary({ everyNthMutation: 7, retryAfter: 1 });
+      const report = await reconcileFanout(ctx(), "blueprints").finally(() =>
+        forge.rateLimit.secondary(null),
+      );
       const wallMs = Math.round(performance.now() - start);
       const log = forge.requestLog.filter({}).slice(before);
       const rest = log.filter((r) => !r.route.includes(".git/") && !r.route.includes("access_tokens"));
@@ -150,7 +152,8 @@ function timed(inst: ReturnType<typeof installationPort>): ReturnType<typeof ins
       get(target, key) {
         const v = (target as Record<string | symbol, unknown>)[key];
         if (typeof v !== "function") return v;
-        if (key === "repo") return (...args: unknown[]) => wrap((v as (...a: unknown[]) => object).apply(target, args));
+        if (key === "repo")
+          return (...args: unknown[]) => wrap((v as (...a: unknown[]) => object).apply(target, args));
         return async (...args: unknown[]) => {
           const t = performance.now();
           try {
@@ -165,6 +168,8 @@ function timed(inst: ReturnType<typeof installationPort>): ReturnType<typeof ins
         };
       },
     });
-  process.on("exit", () => console.table([...stats].map(([k, v]) => ({ call: k, n: v.n, ms: Math.round(v.ms) }))));
+  process.on("exit", () =>
+    console.table([...stats].map(([k, v]) => ({ call: k, n: v.n, ms: Math.round(v.ms) }))),
+  );
   return wrap(inst);
 }

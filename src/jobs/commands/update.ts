@@ -1,7 +1,9 @@
+import { skippedIn } from "../../catalog/index.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { parseVariantBranch } from "../../lifecycle/variant-branch.js";
 import { parseVariantPullRequestBody } from "../../variants/index.js";
+import { readCatalog } from "../catalog/read.js";
 import { reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
 import { type Retarget, withRetarget } from "../fanout/retarget.js";
@@ -9,7 +11,8 @@ import type { VerbHandler } from "./types.js";
 
 /**
  * `/update [revision|channel]` on a fan-out pull request: retarget it to that upstream revision, the head
- * of that channel, or (no argument) the newest published revision, until it is merged or closed. The
+ * of that channel, or (no argument) the newest published revision the catalog does not skip, until it is
+ * merged or closed. The
  * choice is kept in the pull request body; fan-out then rewrites the pull request for it at once.
  */
 export const update: VerbHandler = async (ctx, { pr, args }) => {
@@ -38,15 +41,28 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
       reason: `The upstream repository ${marker.upstream.repo} is not reachable by this installation.`,
     };
   const upstreamPkg = marker.upstream.package;
-  const published = [...indexRefs(await ctx.installation.repo(up).listRefs()).tags.keys()]
+  const upPort = ctx.installation.repo(up);
+  const refs = await upPort.listRefs();
+  const published = [...indexRefs(refs).tags.keys()]
     .map((t) => parseRevisionTag(t))
     .flatMap((p) => (p.ok && p.value.package === upstreamPkg ? [p.value.revision] : []))
     .sort((a, b) => a - b);
+  // A revision the catalog skips is never offered again.
+  const catalog = (await readCatalog(upPort, refs)).catalog;
+  const pkg = catalog?.packages.find((p) => p.name === upstreamPkg);
+  const skipped = new Set(pkg?.channels.flatMap((c) => [...skippedIn(c)]) ?? []);
   let retarget: Retarget;
   const target = args.target;
   if (target.kind === "channel") retarget = { channel: target.channel };
   else {
-    const n = target.kind === "revision" ? target.revision : published[published.length - 1];
+    const offered = published.filter((p) => !skipped.has(`v${p}`));
+    const n = target.kind === "revision" ? target.revision : offered[offered.length - 1];
+    if (n !== undefined && skipped.has(`v${n}`)) {
+      return {
+        kind: "refused",
+        reason: `${upstreamPkg} v${n} is skipped in the catalog and is not offered; choose another revision or a channel.`,
+      };
+    }
     if (n === undefined || !published.includes(n)) {
       return {
         kind: "refused",

@@ -42,7 +42,7 @@ export interface FanoutState {
   /** The open fan-out pull request of each variant (and of each managed package's variant). */
   pulls: Map<string, PullRequest>;
   retargets: Map<string, Retarget>;
-  /** Channel followers more than one step from the head: the path they follow. */
+  /** Channel followers more than one step from the head: the upgrade path to it, for the pull request. */
   steps: Map<string, UpgradeStep>;
   /** The variants as declared (repositories by short name), for the dashboard. */
   declared: PackageVariant[];
@@ -156,10 +156,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
             downstream[name]?.lockedRevision,
           )
         : undefined;
-    if (step) {
-      steps.set(name, step);
-      variant = retargeted(variant, { revision: step.path[1] as string });
-    }
+    if (step) steps.set(name, step);
     variants.push({ ...lv, variant });
   }
 

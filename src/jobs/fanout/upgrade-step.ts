@@ -1,6 +1,6 @@
 import { type Catalog, upgradePath } from "../../catalog/index.js";
 
-/** A channel follower's way to the channel head, when it takes more than one step. */
+/** A channel follower's way to the channel head, when it crosses revisions in between. */
 export interface UpgradeStep {
   channel: string;
   /** The upgrade path, deployed revision first, channel head last. */
@@ -8,11 +8,11 @@ export interface UpgradeStep {
 }
 
 /**
- * A variant following a channel moves along the channel's upgrade graph as operator-registry resolves it:
- * from the revision it is deployed on, one step to an entry that replaces or skips it, the shortest way to
- * the head. A skipped revision is never a step, so `skips` steer which revisions downstreams get. Returns
- * the path when the head is more than one step away; undefined when the next step is the head, or when
- * the deployed revision is not in the channel (the follower goes straight to the head).
+ * A variant following a channel goes to the channel's head; the way there along the channel's upgrade
+ * graph, as operator-registry resolves it (from the deployed revision, each step to an entry that replaces
+ * or skips the previous one, never to a skipped entry), is what its pull request crosses. Returns the path
+ * when it passes revisions between the deployed one and the head; undefined otherwise (or when the
+ * deployed revision is not in the channel).
  */
 export function upgradeStep(
   catalog: Catalog | undefined,
@@ -27,5 +27,6 @@ export function upgradeStep(
 
 /** The sentence a pull request taking one step of several carries. */
 export function upgradeStepNote(step: UpgradeStep): string {
-  return `Upgrade path in channel \`${step.channel}\`: ${step.path.join(" → ")}. This pull request takes the first step; once it is merged, fan-out proposes the next.`;
+  const crossed = step.path.slice(1, -1).join(", ");
+  return `Upgrade path in channel \`${step.channel}\`: ${step.path.join(" → ")}. This pull request goes to the head, taking in ${crossed} on the way.`;
 }

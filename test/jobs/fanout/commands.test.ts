@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { skipRevision } from "../../../src/jobs/catalog/promote.js";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
 import { runCommands } from "../../../src/jobs/commands/index.js";
@@ -51,6 +52,26 @@ describe("fan-out and catalog commands", () => {
     await reconcileFanout(fanoutContext(inst), "blueprints");
     expect(inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
     expect(await say(c1, inst, pr.number, "/update v9")).toContain("no published revision v9");
+  });
+
+  it("/update never offers a revision the catalog skips", async () => {
+    const { inst, up, c1 } = world();
+    for (const n of [1, 2, 3]) {
+      await recordPublished(up, {
+        package: "basens",
+        revision: n,
+        commit: up.resolve(`refs/tags/basens/v${n}`),
+        defaultChannel: "stable",
+        author: BOT.author,
+        now: new Date(0),
+      });
+    }
+    await reconcileFanout(fanoutContext(inst), "blueprints");
+    const pr = [...c1.pulls.values()][0]!;
+    await skipRevision(up, { package: "basens", revision: "v2", author: BOT.author });
+    expect(await say(c1, inst, pr.number, "/update v2")).toContain("v2 is skipped in the catalog");
+    expect(await say(c1, inst, pr.number, "/update v1")).toContain("upstream revision v1");
+    expect(await say(c1, inst, pr.number, "/update")).toContain("upstream revision v3");
   });
 
   it("/update on a pull request that is no fan-out one is refused with why", async () => {
