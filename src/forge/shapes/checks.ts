@@ -82,40 +82,29 @@ export function checkRunShape(
   };
 }
 
+/** The fields of its suite a check_run webhook embeds, in GitHub's order. */
+const WEBHOOK_SUITE_FIELDS = [
+  "id",
+  "node_id",
+  "head_branch",
+  "head_sha",
+  "status",
+  "conclusion",
+  "url",
+  "before",
+  "after",
+  "pull_requests",
+  "app",
+  "created_at",
+  "updated_at",
+] as const;
+
 /** The suite as a check_run webhook embeds it. */
 function webhookSuite(core: ForgeCore, repo: RepoRec, suiteId: number): Record<string, unknown> {
   const suite = core.store.data.checkSuites.find((s) => s.id === suiteId);
   if (!suite) return { id: suiteId };
-  const {
-    id,
-    node_id,
-    head_branch,
-    head_sha,
-    status,
-    conclusion,
-    url,
-    before,
-    after,
-    pull_requests,
-    app,
-    created_at,
-    updated_at,
-  } = checkSuiteShape(core, repo, suite, null, { webhook: true });
-  return {
-    id,
-    node_id,
-    head_branch,
-    head_sha,
-    status,
-    conclusion,
-    url,
-    before,
-    after,
-    pull_requests,
-    app,
-    created_at,
-    updated_at,
-  };
+  const full = checkSuiteShape(core, repo, suite, null, { webhook: true });
+  return Object.fromEntries(WEBHOOK_SUITE_FIELDS.map((field) => [field, full[field]]));
 }
 
 export function checkSuiteShape(
