@@ -71,15 +71,9 @@ export class Webhooks {
       requestHeaders: {},
       deliveredAt: isoTime(this.store.now()),
       redelivery: false,
-      status: "pending",
-      statusCode: 0,
-      duration: 0,
-      responseBody: "",
-      responseHeaders: {},
+      ...unsent(),
     };
-    this.store.data.deliveries.push(d);
-    this.queue(d);
-    return d;
+    return this.record(d);
   }
 
   /** Sends a past delivery again (same GUID, new id), as GitHub's "Redeliver" does. */
@@ -91,12 +85,13 @@ export class Webhooks {
       id: this.store.nextId(),
       redelivery: true,
       deliveredAt: isoTime(this.store.now()),
-      status: "pending",
-      statusCode: 0,
-      duration: 0,
-      responseBody: "",
-      responseHeaders: {},
+      ...unsent(),
     };
+    return this.record(d);
+  }
+
+  /** Keeps a new delivery in the log and queues it for sending. */
+  private record(d: DeliveryRec): DeliveryRec {
     this.store.data.deliveries.push(d);
     this.queue(d);
     return d;
@@ -154,4 +149,12 @@ export class Webhooks {
       this.options.changed?.notify();
     }
   }
+}
+
+/** The response fields of a delivery not sent yet. */
+function unsent(): Pick<
+  DeliveryRec,
+  "status" | "statusCode" | "duration" | "responseBody" | "responseHeaders"
+> {
+  return { status: "pending", statusCode: 0, duration: 0, responseBody: "", responseHeaders: {} };
 }
