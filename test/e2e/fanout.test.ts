@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { startWorld, type World } from "./harness.js";
 
@@ -219,6 +220,44 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     });
     await w.settle();
     expect(parseVariantPullRequestBody((await openPulls("cluster-01"))[0]!.body)?.to).toBe("v4");
+  }, 120_000);
+
+  it("a revision a person skips in the catalog is not offered to /update; another one is", async () => {
+    const { data } = await rest().repos.getContent({
+      owner,
+      repo: "blueprints",
+      path: "catalog.yaml",
+      ref: "porchlight/catalog",
+    });
+    const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "blueprints",
+      path: "catalog.yaml",
+      branch: "porchlight/catalog",
+      message: "skip basens v3",
+      content: Buffer.from(skip(text, "basens", "v3").text).toString("base64"),
+      sha: (data as { sha: string }).sha,
+    });
+    const [pr] = await openPulls("cluster-01");
+    const { data: comment } = await rest().issues.createComment({
+      owner,
+      repo: "cluster-01",
+      issue_number: pr!.number,
+      body: "/update v3\n/update v2",
+    });
+    await w.settle();
+    const reply = (
+      await rest().issues.listComments({ owner, repo: "cluster-01", issue_number: pr!.number })
+    ).data
+      .map((c) => c.body ?? "")
+      .find((b) => b.includes(`reply comment=${comment.id}`));
+    expect(reply).toContain("v3 is skipped in the catalog");
+    expect(reply).toContain("Updated **basens** to upstream revision v2");
+    const [after] = await openPulls("cluster-01");
+    expect(after!.number).toBe(pr!.number);
+    expect(parseVariantPullRequestBody(after!.body)?.to).toBe("v2");
+    expect(await file("cluster-01", "basens/cm.yaml", after!.head.ref)).toContain('v: "2"');
   }, 120_000);
 });
 
