@@ -13,6 +13,7 @@ import { Struct } from "./values/callable.js";
 import type { Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
 import { StarList } from "./values/list.js";
+import { UnavailableDict } from "./values/unavailable.js";
 import { starToYaml, yamlToStar } from "./yamlconv.js";
 
 /** The dialect the catalog's starlark function enables: set, while/recursion, and global reassignment. */
@@ -20,6 +21,9 @@ export const KPT_DIALECT = { set: true, recursion: true, globalReassign: true };
 
 /** The catalog function's default script name, used when the function config has no metadata.name. */
 export const DEFAULT_PROGRAM_NAME = "stalark-function-run";
+
+const OPEN_API_UNAVAILABLE =
+  "ctx.open_api is not available in porchlight's starlark function (it does not ship kyaml's Kubernetes OpenAPI schema)";
 
 export interface StarlarkConfig {
   name: string;
@@ -109,8 +113,9 @@ export function runStarlark(input: ResourceList, opts: RunOptions = {}): Resourc
     "ctx",
     new Map<string, Value>([
       ["resource_list", rl],
-      // kyaml's OpenAPI schema and the process environment are not exposed: scripts stay hermetic.
-      ["open_api", new StarDict()],
+      // kyaml's OpenAPI schema is not shipped, and the process environment is not exposed (the catalog
+      // passes the container's): scripts stay hermetic.
+      ["open_api", new UnavailableDict(OPEN_API_UNAVAILABLE)],
       ["environment", new StarDict()],
     ]),
   );

@@ -75,3 +75,16 @@ describe("math.star (go.starlark.net/lib/math)", () => {
     ]);
   });
 });
+
+describe("ctx", () => {
+  it("says ctx.open_api is not available instead of failing on a missing key", () => {
+    expect(prints('print(type(ctx.open_api))\nx = ctx.open_api["definitions"]')).toEqual([
+      "dict",
+      "error: ctx.open_api is not available in porchlight's starlark function (it does not ship kyaml's Kubernetes OpenAPI schema)",
+    ]);
+  });
+
+  it("gives an empty ctx.environment: the bot's environment never reaches a script", () => {
+    expect(prints("print(ctx.environment)")).toEqual(["{}"]);
+  });
+});
