@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { changedPackages } from "../action/changed-packages.js";
 import { runAction } from "../action/run.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
 
 const USAGE = `porchlight action — run porchlight inside a GitHub Actions workflow (see docs/actions.md)
 
@@ -30,17 +30,9 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function parse(args: string[]) {
-  try {
-    return parseArgs({ args, options: OPTIONS, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError(`porchlight action: ${(err as Error).message}\n\n${USAGE}`);
-  }
-}
-
 /** `porchlight action [reconcile | packages]`. */
 export const actionCommand: CliCommand = async (args: string[], io: CliIO) => {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parseCommandArgs("action", args, OPTIONS, USAGE);
   if (values.help) {
     io.stdout(USAGE);
     return 0;

@@ -1,7 +1,7 @@
-import { parseArgs } from "node:util";
 import { startForge } from "../forge/index.js";
 import { formatSeed, seed } from "../forge/seed.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
 
 const USAGE = `Usage:
   porchlight forge [--port P] [--data DIR] [--webhook-url URL] [--webhook-secret S] [--seed]
@@ -20,14 +20,6 @@ const OPTIONS = {
   seed: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
-
-function parse(args: string[]) {
-  try {
-    return parseArgs({ args, options: OPTIONS, allowPositionals: true });
-  } catch (err) {
-    throw new UsageError(`porchlight forge: ${(err as Error).message}\n\n${USAGE}`);
-  }
-}
 
 function portOf(v: string | undefined, fallback: number): number {
   if (v === undefined) return fallback;
@@ -51,7 +43,7 @@ function waitForSignal(): Promise<void> {
 
 /** `porchlight forge` and `porchlight forge seed`. */
 export const forgeCommand: CliCommand = async (args: string[], io: CliIO) => {
-  const { values, positionals } = parse(args);
+  const { values, positionals } = parseCommandArgs("forge", args, OPTIONS, USAGE);
   if (values.help) {
     io.stdout(USAGE);
     return 0;
