@@ -1,5 +1,11 @@
 import type { FileTree } from "../../kpt/tree.js";
-import { type FanoutAction, formatVariantPullRequest, type LoadedVariant } from "../../variants/index.js";
+import {
+  type FanoutAction,
+  formatVariantPullRequest,
+  type LoadedVariant,
+  parseVariantPullRequestBody,
+  variantPullRequestLabels,
+} from "../../variants/index.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import type { FanoutContext } from "./context.js";
@@ -116,9 +122,16 @@ export async function execute(
     case "nothing": {
       const snap = snapOf(action.downstream.repo);
       await closePullRequests(snap, action.close);
-      const pr = state.pulls.get(action.variant);
+      const pr =
+        state.pulls.get(action.variant) ??
+        state.pulls.get(`${action.downstream.repo}/${action.downstream.package}`);
+      if (!pr || action.pullRequest !== pr.number) return action;
+      // A run that stopped between opening the pull request and labelling it left this to do.
+      const kind = parseVariantPullRequestBody(pr.body)?.kind;
+      const missing = kind ? variantPullRequestLabels(kind).filter((l) => !pr.labels.includes(l)) : [];
+      if (missing.length) await snap.port.addLabels(pr.number, missing);
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
-      if (!pr || !lv || action.pullRequest !== pr.number) return action;
+      if (!lv) return action;
       const published = await autoPublish(snap.port, {
         pr,
         variant: lv.variant,

@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { GitHubError } from "../../../src/github/errors.js";
+import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const pv = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: ${name}
+spec:
+  upstream: {package: basens, revision: v1}
+  downstream: {repo: ${repo}, package: basens}
+${extra}`;
+
+function world(variants: string[]) {
+  const inst = new FakeInstallation();
+  const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": variants.join("---\n") });
+  publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" });
+  for (const c of ["c1", "c2", "c3"]) inst.add(c);
+  return { inst, up, ctx: fanoutContext(inst) };
+}
+
+const openPulls = (inst: FakeInstallation, repo: string) =>
+  [...inst.get(repo).pulls.values()].filter((p) => p.state === "open");
+
+describe("fan-out interrupted", () => {
+  it("after a failure between push and pull request, the next run ends with one pull request per downstream", async () => {
+    const w = world([pv("v1", "c1"), pv("v2", "c2"), pv("v3", "c3")]);
+    const c2 = w.inst.get("c2");
+    const create = c2.createPull.bind(c2);
+    c2.createPull = async () => {
+      throw new GitHubError("server", "boom", 502);
+    };
+    const first = await reconcileFanout(w.ctx, "blueprints");
+    expect(first.failures.map((f) => f.variant)).toEqual(["v2"]);
+    expect(c2.refs.has("refs/heads/porchlight/variant/basens/v2")).toBe(true);
+    expect(w.up.issues[0]!.body).toMatch(/c2\/basens.*⚠️ problem/);
+    c2.createPull = create;
+    const second = await reconcileFanout(w.ctx, "blueprints");
+    expect(second.failures).toEqual([]);
+    for (const repo of ["c1", "c2", "c3"]) expect(openPulls(w.inst, repo)).toHaveLength(1);
+    w.inst.clearCalls();
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(w.inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
+  });
+
+  it("stops at a rate limit the client could not wait out, and the next run resumes", async () => {
+    const w = world([pv("v1", "c1")]);
+    const c1 = w.inst.get("c1");
+    const add = c1.addLabels.bind(c1);
+    c1.addLabels = async () => {
+      throw new GitHubError("rate-limited", "secondary rate limit", 403, 60);
+    };
+    await expect(reconcileFanout(w.ctx, "blueprints")).rejects.toMatchObject({ kind: "rate-limited" });
+    c1.addLabels = add;
+    await reconcileFanout(w.ctx, "blueprints");
+    const [pr] = openPulls(w.inst, "c1");
+    expect(pr!.labels).toEqual(["porchlight/update", "porchlight/automated"]);
+    expect(openPulls(w.inst, "c1")).toHaveLength(1);
+  });
+
+  it("releases the downstream of a removed orphan-policy variant instead of deleting it", async () => {
+    const w = world([pv("v1", "c1", "  deletionPolicy: orphan\n")]);
+    await reconcileFanout(w.ctx, "blueprints");
+    const c1 = w.inst.get("c1");
+    const [clone] = openPulls(w.inst, "c1");
+    await c1.mergePull(clone!.number, { sha: c1.resolve(clone!.headRef), method: "merge" });
+    w.up.commit("main", { ".porchlight/variants/v.yaml": "# none\n" });
+    await reconcileFanout(w.ctx, "blueprints");
+    const [pr] = openPulls(w.inst, "c1");
+    expect(parseVariantPullRequestBody(pr!.body)?.kind).toBe("orphan");
+    const kptfile = c1.files(pr!.headRef, "basens").Kptfile!;
+    expect(kptfile).not.toContain("porchlight.dev/package-variant");
+    expect(c1.files(pr!.headRef, "basens")["a.yaml"]).toBeDefined();
+  });
+});
