@@ -28,6 +28,8 @@ interface Block {
 interface ResolveError {
   pos: Pos;
   msg: string;
+  /** Found when Go resolves a function's free names, after the whole module has been walked. */
+  late: boolean;
 }
 
 /**
@@ -68,15 +70,17 @@ class Resolver {
     this.file.globals = [...this.globals.values()];
     this.file.locals = top.locals;
     if (this.errors.length > 0) {
-      const first = this.errors.reduce((a, b) =>
+      // Go reports its first error: statements in source order, then undefined names within functions.
+      const early = this.errors.filter((e) => !e.late);
+      const first = (early.length > 0 ? early : this.errors).reduce((a, b) =>
         b.pos.line < a.pos.line || (b.pos.line === a.pos.line && b.pos.col < a.pos.col) ? b : a,
       );
       throw new StarlarkSyntaxError(this.file.name, first.pos, first.msg);
     }
   }
 
-  private error(pos: Pos, msg: string): void {
-    this.errors.push({ pos, msg });
+  private error(pos: Pos, msg: string, late = false): void {
+    this.errors.push({ pos, msg, late });
   }
 
   private stmts(stmts: Stmt[], b: Block, toplevel: boolean): void {
@@ -396,7 +400,8 @@ class Resolver {
       id.binding = { scope: "universal", index: 0, name: id.name, first: id };
       return;
     }
-    this.error(id.pos, `undefined: ${id.name}`);
+    // Go resolves names used inside functions only at the end of the module: those errors come last.
+    this.error(id.pos, `undefined: ${id.name}`, b.fn.def !== null);
   }
 
   /** Finds a local binding in this function's blocks, or captures one of an enclosing function. */

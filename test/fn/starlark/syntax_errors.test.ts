@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { StarlarkSyntaxError } from "../../../src/fn/starlark/errors.js";
+import { execFile } from "../../../src/fn/starlark/interp.js";
 import { parseFile } from "../../../src/fn/starlark/parser.js";
 
 // Chunks of go.starlark.net's syntax/testdata/errors.star: [source, pattern, line of the error].
@@ -79,5 +80,17 @@ describe("parse errors of syntax/testdata/errors.star", () => {
 
   it.each(ok)("parses %j", (src) => {
     expect(() => parseFile("chunk.star", src)).not.toThrow();
+  });
+});
+
+describe("which resolve error is reported first, as Go's resolver orders them", () => {
+  it("reports statement errors before undefined names inside functions", () => {
+    let err: unknown;
+    try {
+      execFile("def f():\n  return undefined_x\nbreak\n", new Map(), { name: "c.star" });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toBe("c.star:3:1: break not in a loop");
   });
 });
