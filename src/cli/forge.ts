@@ -2,6 +2,7 @@ import { startForge } from "../forge/index.js";
 import { formatSeed, seed } from "../forge/seed.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
+import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage:
   porchlight forge [--port P] [--data DIR] [--webhook-url URL] [--webhook-secret S] [--seed]
@@ -27,18 +28,6 @@ function portOf(v: string | undefined, fallback: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new UsageError(`porchlight forge: --port must be 0-65535, got "${v}"`);
   return n;
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off("SIGINT", done);
-      process.off("SIGTERM", done);
-      resolve();
-    };
-    process.on("SIGINT", done);
-    process.on("SIGTERM", done);
-  });
 }
 
 /** `porchlight forge` and `porchlight forge seed`. */

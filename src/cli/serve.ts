@@ -5,6 +5,7 @@ import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
 import { seed } from "../forge/seed.js";
 import type { CliCommand, CliIO } from "./io.js";
+import { waitForSignal } from "./signals.js";
 
 /** GitHub App credentials from probot's environment variables, or undefined when none are set. */
 function credentials(
@@ -100,18 +101,6 @@ function nextSteps(forgeUrl: string, app: AppServer, world: Awaited<ReturnType<t
     "With APP_ID, PRIVATE_KEY and WEBHOOK_SECRET set, `npm start` serves GitHub instead.",
     "",
   ].join("\n");
-}
-
-function waitForSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off("SIGTERM", done);
-      process.off("SIGINT", done);
-      resolve();
-    };
-    process.once("SIGTERM", done);
-    process.once("SIGINT", done);
-  });
 }
 
 export type { CliIO };
