@@ -1,4 +1,5 @@
 import type { InstallationPort } from "../../github/port.js";
+import { indexRefs } from "../../lifecycle/refs.js";
 import { VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
@@ -51,7 +52,9 @@ export async function sweepFanout(
     author: ctx.bot.author,
     now: new Date(),
   });
-  const { tree } = await ctx.port.readTree(ctx.baseBranch, VARIANTS_DIR);
+  const base = indexRefs(await ctx.port.listRefs()).branches.get(ctx.baseBranch);
+  if (!base) return { recorded };
+  const { tree } = await ctx.port.readTree(base, VARIANTS_DIR);
   if (tree.size === 0) return { recorded };
   return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
 }

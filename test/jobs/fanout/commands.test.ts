@@ -4,6 +4,7 @@ import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
 import { runCommands } from "../../../src/jobs/commands/index.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { sweepFanout } from "../../../src/jobs/fanout/jobs.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
 import type { FakeRepo } from "../fake-repo.js";
 import { jobContext } from "../helpers.js";
@@ -115,5 +116,16 @@ describe("fan-out and catalog commands", () => {
     expect(await say(up, inst, pr.number, "/promote gold")).toContain(
       "`gold` is not a channel of this repository",
     );
+  });
+});
+
+describe("fan-out sweep", () => {
+  it("records tags the catalog missed and reconciles a repository with variant files; skips one without", async () => {
+    const { inst, up, c1 } = world();
+    const out = await sweepFanout({ ...jobContext(up), installation: inst }, inst);
+    expect(out.recorded).toEqual(["basens/v1", "basens/v2", "basens/v3"]);
+    expect(out.fanout?.pullRequests).toHaveLength(1);
+    expect([...c1.pulls.values()]).toHaveLength(1);
+    expect(await sweepFanout({ ...jobContext(c1), installation: inst }, inst)).toEqual({ recorded: [] });
   });
 });
