@@ -67,6 +67,8 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     headSha: pr.head.sha,
     work: (ctx) => checkProposal(ctx, { pull: pr.number }),
   });
+  // Fan-out's own branches never change variant files.
+  if (pr.head.ref.startsWith("porchlight/variant/")) return;
   enqueueJob(deps, {
     kind: "variants",
     key: String(pr.number),
