@@ -119,6 +119,19 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  listRecentlyClosedPulls(): Promise<PullRequest[]> {
+    return this.call("listing recently closed pull requests", async () => {
+      const { data } = await this.octokit.rest.pulls.list({
+        ...this.id,
+        state: "closed",
+        sort: "updated",
+        direction: "desc",
+        per_page: 100,
+      });
+      return (data as RestPull[]).map(toPull);
+    });
+  }
+
   createPull(input: {
     head: string;
     base: string;

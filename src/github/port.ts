@@ -98,6 +98,8 @@ export interface RepoPort {
   listOpenPulls(): Promise<PullRequest[]>;
   /** Every pull request (open or closed) from branch `head` of this repository, newest first. */
   listPullsFrom(head: string): Promise<PullRequest[]>;
+  /** The most recently updated closed pull requests, newest first: one page, one request. */
+  listRecentlyClosedPulls(): Promise<PullRequest[]>;
   createPull(input: {
     head: string;
     base: string;

@@ -3,7 +3,7 @@ import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
 import type { JobContext } from "./context.js";
 import { resumePublish } from "./publish/finish.js";
-import { mergedDrafts } from "./publish/merged-drafts.js";
+import { unfinishedPublishes } from "./publish/merged-drafts.js";
 import { renderDraft } from "./render-draft/index.js";
 
 export interface SweepResult {
@@ -16,7 +16,8 @@ export interface SweepResult {
 
 /**
  * The periodic sweep of one repository: every unfinished publish finished (a draft branch still at
- * its merged head: tag, event, branch deleted), every other draft branch rendered and every open
+ * its merged head, or a recent merge without its tag: tag, event, branch deleted), every other draft
+ * branch rendered and every open
  * proposal checked, each brought one step toward its desired state. Jobs skip what is already done,
  * so a sweep over a settled repository only reads. Webhooks make porchlight fast; this makes it
  * correct after a missed delivery or a crash. (The catalog and fan-out catch up in the fan-out
@@ -34,17 +35,23 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
       ctx.log.warn({ err: e, what }, "reconcile step failed");
     }
   };
+  const { branches } = indexRefs(refs);
   const merged = new Set<string>();
-  await attempt("merged drafts", async () => {
-    for (const pr of await mergedDrafts(ctx.port, { refs, openPulls: pulls, baseBranch: ctx.baseBranch })) {
-      merged.add(pr.headRef);
+  await attempt("unfinished publishes", async () => {
+    for (const pr of await unfinishedPublishes(ctx.port, {
+      refs,
+      openPulls: pulls,
+      baseBranch: ctx.baseBranch,
+    })) {
+      // Its branch, still at the merged head, is no draft to render; one that moved since is.
+      if (branches.get(pr.headRef) === pr.headSha) merged.add(pr.headRef);
       await attempt(`#${pr.number}`, async () => {
-        await resumePublish(ctx, pr);
-        resumed.push(`#${pr.number}`);
+        const outcome = await resumePublish(ctx, pr);
+        if (outcome && outcome.kind !== "refused") resumed.push(`#${pr.number}`);
       });
     }
   });
-  for (const branch of indexRefs(refs).branches.keys()) {
+  for (const branch of branches.keys()) {
     if (!parseDraftBranch(branch).ok || merged.has(branch)) continue;
     result.drafts++;
     await attempt(branch, () => renderDraft(ctx, { branch }));

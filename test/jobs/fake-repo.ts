@@ -282,6 +282,16 @@ export class FakeRepo implements RepoPort {
       .map((p) => ({ ...p, labels: [...p.labels] }));
   }
 
+  async listRecentlyClosedPulls(): Promise<PullRequest[]> {
+    this.calls.push("listRecentlyClosedPulls");
+    return [...this.pulls.keys()]
+      .sort((a, b) => b - a)
+      .map((n) => this.livePull(n))
+      .filter((p) => p.state === "closed")
+      .slice(0, 100)
+      .map((p) => ({ ...p, labels: [...p.labels] }));
+  }
+
   async createPull(input: Parameters<RepoPort["createPull"]>[0]): Promise<PullRequest> {
     this.calls.push("createPull");
     const pr = this.openPull(input.head, {

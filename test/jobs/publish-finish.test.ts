@@ -87,4 +87,38 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     expect(again).toMatchObject({ resumed: [], drafts: 1 });
     expect(ctx.published).toHaveLength(1);
   });
+
+  it("the sweep tags a recent merge whose branch GitHub deleted at the merge, before the bot could tag", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    await repo.deleteBranch(BRANCH);
+    const result = await reconcileRepo(ctx);
+    expect(result).toMatchObject({ resumed: [`#${pr.number}`], failures: [] });
+    expect(repo.tags()).toEqual({ "apps/web/v1": merge });
+    expect(ctx.published).toEqual([expect.objectContaining({ tag: "apps/web/v1", commit: merge })]);
+    expect(await reconcileRepo(ctx)).toMatchObject({ resumed: [] });
+    expect(ctx.published).toHaveLength(1);
+  });
+
+  it("never tags a merge older than the package's latest revision: a higher number on older content would roll it back", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    // Meanwhile another proposal of the package was published as v1 on top of that merge.
+    const later = "drafts/apps/web/later";
+    repo.branch(later, "main");
+    repo.commit(later, { "apps/web/later.yaml": `${cm("later")}${R}` });
+    const next = repo.openPull(later);
+    await checkProposal(ctx, { pull: next.number });
+    await publishProposal(ctx, { pull: next.number, request: approve });
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+
+    const result = await reconcileRepo(ctx);
+    expect(result).toMatchObject({ resumed: [], failures: [] });
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+    expect(hasBranch(repo, BRANCH)).toBe(false);
+    expect(await publishProposal(ctx, { pull: pr.number, request: approve })).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("`apps/web/v1` was published after it"),
+    });
+  });
 });

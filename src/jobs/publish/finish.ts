@@ -1,13 +1,15 @@
-import type { PullRequest } from "../../github/port.js";
+import type { PullRequest, RepoPort } from "../../github/port.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import type { JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
 export type FinishedPublish =
   | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
-  | { kind: "deleted"; package: string; mergeSha: string };
+  | { kind: "deleted"; package: string; mergeSha: string }
+  | { kind: "refused"; message: string };
 
 /**
  * What follows the merge of a proposal, each step done only if missing, so a run after a crash
@@ -16,6 +18,10 @@ export type FinishedPublish =
  * The branch is the marker of an unfinished publish: while it still points at the merged head, the
  * event is emitted again (its listeners are idempotent) so a crash between tagging and emitting loses
  * nothing. A branch that moved after the merge holds new work: it stays, a draft again.
+ *
+ * Without `refs` (a run after the merge, not the one that merged), an untagged merge older than the
+ * package's latest revision is not tagged: a later publish already contains it, and a higher number
+ * on older content would roll the package back.
  */
 export async function finishPublish(
   ctx: JobContext,
@@ -27,6 +33,17 @@ export async function finishPublish(
   if (input.deletion) {
     if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
     return { kind: "deleted", package: pkg, mergeSha };
+  }
+  if (!input.refs) {
+    const later = await laterRevision(ctx.port, pkg, mergeSha, refs);
+    if (later) {
+      if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+      ctx.log.warn({ pr: pr.number, later, commit: mergeSha }, "merged proposal superseded; not tagged");
+      return {
+        kind: "refused",
+        message: `Not published: #${pr.number} was merged, but \`${later}\` was published after it and already contains it.`,
+      };
+    }
   }
   const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
   if (tag.created || branchLeft) {
@@ -41,6 +58,28 @@ export async function finishPublish(
   }
   if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
   return { kind: "published", package: pkg, revision: tag.revision, tag: tag.tag, mergeSha };
+}
+
+/**
+ * The package's latest revision tag when it is newer than `mergeSha` (it has commits the merge has
+ * not) and `mergeSha` carries no tag of the package; else undefined.
+ */
+async function laterRevision(
+  port: RepoPort,
+  pkg: string,
+  mergeSha: string,
+  refs: readonly RefInfo[],
+): Promise<string | undefined> {
+  let latest: { revision: number; sha: string } | undefined;
+  for (const [tag, sha] of indexRefs(refs).tags) {
+    const parsed = parseRevisionTag(tag);
+    if (!parsed.ok || parsed.value.package !== pkg) continue;
+    if (sha === mergeSha) return undefined;
+    if (!latest || parsed.value.revision > latest.revision) latest = { revision: parsed.value.revision, sha };
+  }
+  if (!latest) return undefined;
+  const ahead = await port.listCommits(mergeSha, latest.sha);
+  return ahead.length > 0 ? formatRevisionTag({ package: pkg, revision: latest.revision }) : undefined;
 }
 
 /** A merged proposal whose publish a crash left unfinished → finished (see finishPublish). */

@@ -12,7 +12,7 @@ export type PublishRequest =
   | { kind: "review"; user: string; commitId: string }
   | { kind: "command"; user: string };
 
-export type PublishOutcome = FinishedPublish | { kind: "refused"; message: string };
+export type PublishOutcome = FinishedPublish;
 
 /**
  * Approve → publish. Reads the proposal, its reviews, checks and refs; decides (lifecycle's

@@ -1,16 +1,21 @@
 import type { PullRequest, RepoPort } from "../../github/port.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+
+interface RepoState {
+  refs: readonly RefInfo[];
+  openPulls: readonly PullRequest[];
+  baseBranch: string;
+}
 
 /**
  * The merged pull requests of draft branches that still point at the merged head: publishes a crash
  * left unfinished (their branch not deleted yet), or repositories published before drafts were
  * deleted. Only branches without an open proposal are asked about, one listing each.
  */
-export async function mergedDrafts(
-  port: RepoPort,
-  input: { refs: readonly RefInfo[]; openPulls: readonly PullRequest[]; baseBranch: string },
-): Promise<PullRequest[]> {
+export async function mergedDrafts(port: RepoPort, input: RepoState): Promise<PullRequest[]> {
   const open = new Set(input.openPulls.map((p) => p.headRef));
   const found: PullRequest[] = [];
   for (const [branch, sha] of indexRefs(input.refs).branches) {
@@ -19,6 +24,29 @@ export async function mergedDrafts(
       (p) => p.merged && p.mergeCommitSha && p.headSha === sha && p.baseRef === input.baseBranch,
     );
     if (merged) found.push(merged);
+  }
+  return found;
+}
+
+/**
+ * Every publish left unfinished: the merged drafts above, and recently merged proposals whose merge
+ * commit carries no revision tag of their package, whose branch is gone (GitHub's "automatically
+ * delete head branches" removes it at the merge, before the bot could tag). One more request.
+ */
+export async function unfinishedPublishes(port: RepoPort, input: RepoState): Promise<PullRequest[]> {
+  const found = await mergedDrafts(port, input);
+  const tagged = new Set<string>();
+  for (const [tag, sha] of indexRefs(input.refs).tags) {
+    const parsed = parseRevisionTag(tag);
+    if (parsed.ok) tagged.add(`${parsed.value.package}@${sha}`);
+  }
+  const seen = new Set(found.map((p) => p.number));
+  for (const pr of await port.listRecentlyClosedPulls()) {
+    const draft = parseDraftBranch(pr.headRef);
+    if (seen.has(pr.number) || !draft.ok || !pr.merged || !pr.mergeCommitSha) continue;
+    if (pr.baseRef !== input.baseBranch || pr.labels.includes(DELETION_LABEL)) continue;
+    if (tagged.has(`${draft.value.package}@${pr.mergeCommitSha}`)) continue;
+    found.push(pr);
   }
   return found;
 }
