@@ -29,9 +29,19 @@ function floatMod(a: number, b: number): number {
   return r;
 }
 
-function repeat<T>(elems: T[], n: number | bigint, charge: Charge): T[] {
+/** Go's checks on `seq * n`: the count must fit in 32 bits and the result in 2^30 elements. */
+function repeatCount(len: number, n: number | bigint): number {
+  if (len === 0) return 0;
+  if (n > 2147483647 || n < -2147483648) fail(`repeat count ${n} too large`);
   const k = Number(n);
-  if (k <= 0) return [];
+  if (k < 1) return 0;
+  if (len * k >= 2 ** 30) fail(`excessive repeat (${len} * ${k} elements)`);
+  return k;
+}
+
+function repeat<T>(elems: T[], n: number | bigint, charge: Charge): T[] {
+  const k = repeatCount(elems.length, n);
+  if (k === 0) return [];
   charge(elems.length * k);
   const out: T[] = [];
   for (let i = 0; i < k; i++) for (const e of elems) out.push(e);
@@ -39,8 +49,8 @@ function repeat<T>(elems: T[], n: number | bigint, charge: Charge): T[] {
 }
 
 function repeatString(s: string, n: number | bigint, charge: Charge): string {
-  const k = Number(n);
-  if (k <= 0) return "";
+  const k = repeatCount(s.length, n);
+  if (k === 0) return "";
   charge(s.length * k);
   return s.repeat(k);
 }

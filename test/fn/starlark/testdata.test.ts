@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { StarlarkEvalError, StarlarkSyntaxError } from "../../../src/fn/starlark/errors.js";
 import { execFile } from "../../../src/fn/starlark/interp.js";
+import { jsonModule } from "../../../src/fn/starlark/modules/json.js";
 import type { DialectOptions } from "../../../src/fn/starlark/resolve.js";
+import type { Value } from "../../../src/fn/starlark/values/core.js";
 import { KPT_DIALECT } from "./helpers.js";
 
 /**
@@ -11,9 +13,14 @@ import { KPT_DIALECT } from "./helpers.js";
  */
 type Chunk = [file: string, src: string, pattern: RegExp, opts?: { dialect?: DialectOptions; line?: number }];
 
+function load(module: string): Map<string, Value> {
+  if (module === "encoding/json.star") return new Map([["json", jsonModule()]]);
+  throw new StarlarkEvalError(`cannot load ${module}: not found`);
+}
+
 function errorOf(src: string, dialect: DialectOptions): { msg: string; line?: number } {
   try {
-    execFile(src, new Map(), { name: "chunk.star", dialect });
+    execFile(src, new Map(), { name: "chunk.star", dialect, load });
   } catch (e) {
     if (e instanceof StarlarkEvalError) return { msg: e.message, line: e.position?.pos.line };
     if (e instanceof StarlarkSyntaxError) return { msg: e.msg, line: e.pos.line };
@@ -191,6 +198,43 @@ const chunks: Chunk[] = [
   ["tuple.star", "x = (1, 2)\nx[0] = 3\n", /tuple value does not support item assignment/, { line: 2 }],
   ["tuple.star", "x = (1, 2) + [3]\n", /unknown binary op: tuple \+ list/, { line: 1 }],
   ["tuple.star", "x = ()[0]\n", /index 0 out of range: empty tuple/, { line: 1 }],
+  [
+    "tuple.star",
+    "abc = ('a', 'b', 'c')\nx = abc * (1000000 * 1000000)\n",
+    /repeat count 1000000000000 too large/,
+    { line: 2 },
+  ],
+  [
+    "tuple.star",
+    "abc = ('a', 'b', 'c')\nx = abc * 1000000 * 1000000\n",
+    /excessive repeat \(3000000 \* 1000000 elements/,
+    { line: 2 },
+  ],
+  ["tuple.star", "x = tuple(1)\n", /got int, want iterable/],
+  [
+    "module.star",
+    "load('encoding/json.star', 'json')\nx = {json: None}\n",
+    /unhashable: module/,
+    { line: 2 },
+  ],
+  [
+    "module.star",
+    "load('encoding/json.star', 'json')\njson.foo = None\n",
+    /can't assign to .foo field of module/,
+    { line: 2 },
+  ],
+  [
+    "module.star",
+    "load('encoding/json.star', 'json')\nx = json.nonesuch\n",
+    /module has no .nonesuch field or method$/,
+    { line: 2 },
+  ],
+  [
+    "module.star",
+    "load('encoding/json.star', 'json')\nx = json.decods\n",
+    /module has no .decods field or method .did you mean .decode\?/,
+    { line: 2 },
+  ],
   ["builtins.star", "x = len(1)\n", /int.*has no len/],
   [
     "builtins.star",

@@ -1,4 +1,5 @@
 import { fail } from "../errors.js";
+import { Struct } from "./callable.js";
 import { Bytes, None, StarFloat, typeName, type Value } from "./core.js";
 import { StarTuple } from "./list.js";
 
@@ -25,7 +26,9 @@ export function hashKey(v: Value): HashKey {
   if (v instanceof StarTuple) return `\x01t${v.elems.map((e) => keyString(hashKey(e))).join("\x02")}\x03`;
   const t = typeName(v);
   if (t === "list" || t === "dict" || t === "set") fail(`unhashable type: ${t}`);
-  if (t === "elems" || t === "codepoints" || t === "range") fail(`unhashable: ${t}`);
+  if (t === "elems" || t === "codepoints" || t === "range" || t === "module") fail(`unhashable: ${t}`);
+  // a struct hashes by its fields (so fails on an unhashable one), then compares by identity here
+  if (v instanceof Struct) for (const f of v.fields.values()) hashKey(f);
   // Functions and other reference types hash by identity.
   return v;
 }
