@@ -68,7 +68,7 @@ async function leftoverDeletionBranch(
 ): Promise<string | undefined> {
   const base = formatDraftBranch({ package: pkg, workspace: `delete-v${revision}` });
   const candidates = [...indexRefs(refs).branches.keys()]
-    .filter((b) => b === base || new RegExp(`^${escape(base)}-[0-9]+$`).test(b))
+    .filter((b) => b === base || (b.startsWith(`${base}-`) && /^[0-9]+$/.test(b.slice(base.length + 1))))
     .sort((a, b) => a.length - b.length || (a < b ? -1 : 1));
   for (const branch of candidates) {
     if ((await port.readTree(`refs/heads/${branch}`, pkg)).tree.size === 0) return branch;
@@ -78,8 +78,4 @@ async function leftoverDeletionBranch(
 
 function openPullFrom(pulls: readonly PullRequest[], branch: string): PullRequest | undefined {
   return pulls.find((p) => p.headRef === branch && p.state === "open");
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
