@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { publishProposal } from "../../src/jobs/publish/index.js";
+import { mergedDrafts } from "../../src/jobs/publish/merged-drafts.js";
 import { reconcileRepo } from "../../src/jobs/reconcile.js";
 import { DELETION_LABEL } from "../../src/lifecycle/labels.js";
 import { fakeRepoWith } from "./fake-repo.js";
@@ -120,5 +121,23 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
       kind: "refused",
       message: expect.stringContaining("`apps/web/v1` was published after it"),
     });
+  });
+
+  it("finds the drafts left at a merged head, asking only about branches without an open proposal", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    repo.branch("drafts/apps/web/moved", "main");
+    const moved = repo.openPull("drafts/apps/web/moved");
+    repo.pulls.get(moved.number)!.state = "closed";
+    Object.assign(repo.pulls.get(moved.number)!, { merged: true, mergeCommitSha: repo.resolve("main") });
+    repo.commit("drafts/apps/web/moved", { "apps/web/more.yaml": cm("more") });
+    repo.branch("drafts/apps/web/open", "main");
+    repo.openPull("drafts/apps/web/open");
+    const refs = await repo.listRefs();
+    const openPulls = await repo.listOpenPulls();
+    repo.calls.length = 0;
+    const found = await mergedDrafts(repo, { refs, openPulls, baseBranch: ctx.baseBranch });
+    expect(found.map((p) => p.number)).toEqual([pr.number]);
+    expect(repo.calls).toEqual(["listPullsFrom", "listPullsFrom"]);
   });
 });
