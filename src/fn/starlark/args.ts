@@ -2,6 +2,7 @@ import { fail } from "./errors.js";
 import { suggest } from "./spell.js";
 import type { Kwargs } from "./values/callable.js";
 import { isInt, None, typeName, type Value } from "./values/core.js";
+import { quote } from "./values/repr.js";
 
 /**
  * Go starlark's UnpackArgs: `params` are names, with a `?` suffix for optional ones. Returns one slot per
@@ -20,8 +21,8 @@ export function unpack(
   for (let i = 0; i < args.length; i++) out[i] = args[i];
   for (const [k, v] of kwargs) {
     const i = names.indexOf(k);
-    if (i < 0) fail(suggest(`${fname}: unexpected keyword argument ${k}`, k, names));
-    if (out[i] !== undefined) fail(`${fname}: got multiple values for keyword argument ${k}`);
+    if (i < 0) fail(suggest(`${fname}: unexpected keyword argument ${quote(k)}`, k, names));
+    if (out[i] !== undefined) fail(`${fname}: got multiple values for keyword argument ${quote(k)}`);
     out[i] = v;
   }
   params.forEach((p, i) => {

@@ -5,7 +5,7 @@ import { None, typeName, type Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
 import { Cell, type Frame, StarFunction } from "./values/function.js";
 import { StarTuple } from "./values/list.js";
-import { repr } from "./values/repr.js";
+import { quote, repr } from "./values/repr.js";
 
 const plural = (n: number) => (n === 1 ? "" : "s");
 
@@ -43,12 +43,12 @@ function bindArgs(fn: StarFunction, args: Value[], kwargs: Kwargs, locals: Frame
       }
     }
     if (idx < 0) {
-      if (!kwdict) fail(`function ${fn.name} got an unexpected keyword argument ${k}`);
-      if (kwdict.has(k)) fail(`function ${fn.name} got multiple values for parameter ${k}`);
+      if (!kwdict) fail(`function ${fn.name} got an unexpected keyword argument ${quote(k)}`);
+      if (kwdict.has(k)) fail(`function ${fn.name} got multiple values for parameter ${quote(k)}`);
       kwdict.set(k, v);
       continue;
     }
-    if (locals[idx] !== undefined) fail(`function ${fn.name} got multiple values for parameter ${k}`);
+    if (locals[idx] !== undefined) fail(`function ${fn.name} got multiple values for parameter ${quote(k)}`);
     locals[idx] = v;
   }
   if (nargs < total || kwargs.length > 0) {

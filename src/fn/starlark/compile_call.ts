@@ -48,7 +48,6 @@ function compileArg(env: Env, a: Arg, pos: Pos): ArgEval {
         if (!(v instanceof StarDict)) fail(`argument after ** must be a mapping, not ${typeName(v)}`);
         for (const en of v.map.values()) {
           if (typeof en.k !== "string") fail(`keywords must be strings, not ${typeName(en.k)}`);
-          if (kwargs.some(([k]) => k === en.k)) fail(`got multiple values for keyword argument "${en.k}"`);
           kwargs.push([en.k, en.v]);
         }
       };

@@ -165,7 +165,7 @@ const sections: Record<string, Case[]> = {
     [
       "unexpected keyword",
       "def f(a):\n  pass\nx = f(b=1)",
-      "error: function f got an unexpected keyword argument b",
+      'error: function f got an unexpected keyword argument "b"',
     ],
     [
       "closure counter",

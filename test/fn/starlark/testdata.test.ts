@@ -93,12 +93,7 @@ const chunks: Chunk[] = [
     /unhashable type: list/,
     { line: 2 },
   ],
-  [
-    "dict.star",
-    "x = dict({'b': 3}, a=4, **dict(a=5))\n",
-    /dict: duplicate keyword arg: "a"|multiple values for keyword argument/,
-    { line: 1 },
-  ],
+  ["dict.star", "x = dict({'b': 3}, a=4, **dict(a=5))\n", /dict: duplicate keyword arg: "a"/, { line: 1 }],
   ["dict.star", "x9 = {}\nx = x9['a']\n", /key "a" not in dict/, { line: 2 }],
   [
     "dict.star",
@@ -118,12 +113,12 @@ const chunks: Chunk[] = [
     /function f accepts at most 2 positional arguments \(3 given\)/,
   ],
   ["function.star", "def f(a, b):\n  pass\nf()\n", /function f missing 2 arguments \(a, b\)/],
-  ["function.star", "def f(a):\n  pass\nf(1, a=2)\n", /function f got multiple values for parameter a/],
-  ["function.star", "def f(a):\n  pass\nf(b=2)\n", /function f got an unexpected keyword argument b/],
+  ["function.star", "def f(a):\n  pass\nf(1, a=2)\n", /function f got multiple values for parameter "a"/],
+  ["function.star", "def f(a):\n  pass\nf(b=2)\n", /function f got an unexpected keyword argument "b"/],
   [
     "function.star",
     "def f(*args, **kwargs):\n  pass\nf(x=1, **dict(x=2))\n",
-    /multiple values for (parameter|keyword argument) "?x"?/,
+    /function f got multiple values for parameter "x"/,
   ],
   [
     "function.star",
@@ -137,7 +132,7 @@ const chunks: Chunk[] = [
     /local variable x referenced before assignment/,
     { line: 4 },
   ],
-  ["function.star", "x = min([], keg=1)\n", /min: unexpected keyword argument keg \(did you mean key\?\)/],
+  ["function.star", "x = min([], keg=1)\n", /min: unexpected keyword argument "keg" \(did you mean key\?\)/],
   ["int.star", "x = 1 // 0\n", /floored division by zero/, { line: 1 }],
   ["int.star", "x = 1 % 0\n", /integer modulo by zero/, { line: 1 }],
   ["int.star", "x = 2 << -1\n", /negative shift count/, { line: 1 }],

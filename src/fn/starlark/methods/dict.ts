@@ -5,6 +5,7 @@ import type { Kwargs } from "../values/callable.js";
 import { None, typeName, type Value } from "../values/core.js";
 import { type HashTable, StarDict, StarSet } from "../values/dict.js";
 import { StarList, StarTuple } from "../values/list.js";
+import { quote } from "../values/repr.js";
 import type { MethodTable } from "./types.js";
 
 /** dict.update and dict(...): pairs from a mapping or an iterable of pairs, then keyword arguments. */
@@ -27,7 +28,13 @@ export function dictUpdate(fname: string, d: StarDict, args: Value[], kwargs: Kw
       });
     }
   }
-  for (const [k, v] of kwargs) d.set(k, v);
+  // The same keyword twice (k=1, **{"k": 2}) reaches the callee in Go, and dict rejects it.
+  const seen = new Set<string>();
+  for (const [k, v] of kwargs) {
+    if (seen.has(k)) fail(`${fname}: duplicate keyword arg: ${quote(k)}`);
+    seen.add(k);
+    d.set(k, v);
+  }
 }
 
 export const DICT_METHODS: MethodTable<StarDict> = {
