@@ -21,13 +21,13 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
 
 /**
  * published → the revision in the repository's catalog → fan-out of the variants this repository
- * manages (by default, the upstream repository manages its own downstreams).
+ * manages (by default, the upstream repository manages its own downstreams), when it has variant files.
  */
 export async function fanoutAfterPublish(
   ctx: JobContext,
   installation: InstallationPort,
   event: PublishedEvent,
-): Promise<FanoutReport> {
+): Promise<FanoutReport | undefined> {
   await recordPublished(ctx.port, {
     package: event.package,
     revision: event.revision,
@@ -36,6 +36,7 @@ export async function fanoutAfterPublish(
     author: ctx.bot.author,
     now: new Date(),
   });
+  if (!(await hasVariantFiles(ctx))) return undefined;
   return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
 }
 
@@ -52,9 +53,17 @@ export async function sweepFanout(
     author: ctx.bot.author,
     now: new Date(),
   });
-  const base = indexRefs(await ctx.port.listRefs()).branches.get(ctx.baseBranch);
-  if (!base) return { recorded };
-  const { tree } = await ctx.port.readTree(base, VARIANTS_DIR);
-  if (tree.size === 0) return { recorded };
+  if (!(await hasVariantFiles(ctx))) return { recorded };
   return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
+}
+
+/**
+ * Whether the repository manages variants (files under `.porchlight/variants/` on its base branch):
+ * only then does a run read the whole installation. Removing variants keeps the directory until their
+ * deletion proposals are open.
+ */
+async function hasVariantFiles(ctx: JobContext): Promise<boolean> {
+  const base = indexRefs(await ctx.port.listRefs()).branches.get(ctx.baseBranch);
+  if (!base) return false;
+  return (await ctx.port.readTree(base, VARIANTS_DIR)).tree.size > 0;
 }
