@@ -32,6 +32,8 @@ export interface FanoutBenchRow {
   restPerDownstream: number;
   gitRequests: number;
   rateLimited: number;
+  /** Mutating requests (REST writes and git pushes); 0 when there is nothing to do. */
+  writes: number;
   failedNotRetried: number;
   duplicatePRs: number;
 }
@@ -127,6 +129,10 @@ export async function benchFanout(): Promise<FanoutBenchRow[]> {
         restPerDownstream: Math.round((rest.length / n) * 100) / 100,
         gitRequests: log.length - rest.length,
         rateLimited,
+        writes: log.filter(
+          (r) =>
+            r.method !== "GET" && !r.route.includes("access_tokens") && !r.route.endsWith("git-upload-pack"),
+        ).length,
         failedNotRetried: report.failures.length,
         duplicatePRs,
       });
