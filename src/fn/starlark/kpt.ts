@@ -157,19 +157,17 @@ function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
       `resource_list["items"] must be a list, got ${out === undefined ? "nothing" : typeof out === "object" ? out.typeName : typeof out}`,
     );
   const byContents = new Map<unknown, KrmItem>(inputs.map((d) => [d.contents, d]));
-  const used = new Set<KrmItem>();
+  const claims = new Set<object>();
   return out.elems.map((v, i) => {
     if (!(v instanceof StarDict)) fail(`resource_list["items"][${i}] must be a dict`);
-    const orig = isMap(v.origin) ? byContents.get(v.origin) : undefined;
-    if (orig && !used.has(orig)) {
-      used.add(orig);
-      orig.contents = starToYaml(v, orig.contents, 1) as typeof orig.contents;
+    const orig = isMap(v.origin) && !claims.has(v.origin) ? byContents.get(v.origin) : undefined;
+    if (orig) {
+      orig.contents = starToYaml(v, orig.contents, 1, claims) as typeof orig.contents;
       return orig;
     }
+    // a new resource, or an input one listed twice: a new document with nodes of its own
     const doc = new Document();
-    if (orig) v.origin = undefined;
-    doc.contents = starToYaml(v, undefined, 1) as typeof doc.contents;
-    if (orig) v.origin = orig.contents;
+    doc.contents = starToYaml(v, undefined, 1, claims) as typeof doc.contents;
     return doc;
   });
 }

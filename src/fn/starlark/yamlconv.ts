@@ -103,12 +103,25 @@ function scalarOf(v: Value): Scalar | undefined {
 }
 
 /**
+ * The YAML nodes already placed in the output: a node is reused (keeping its comments) at most once, so a
+ * dict the script put in two places, or in two resources, never becomes one node shared by both. Null
+ * builds every node afresh, keys sorted (yaml.dumps).
+ */
+export type Claims = Set<object> | null;
+
+function claim(node: object | undefined, claims: Claims): boolean {
+  if (!node || !claims || claims.has(node)) return false;
+  claims.add(node);
+  return true;
+}
+
+/**
  * Converts a Starlark value back to a YAML node, reusing `origin` where possible. `depth` counts the dicts
  * above the value (the ResourceList is one), for Go's error text.
  */
-export function starToYaml(v: Value, origin: unknown, depth: number): Node {
-  if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, depth);
-  if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, depth);
+export function starToYaml(v: Value, origin: unknown, depth: number, claims: Claims): Node {
+  if (v instanceof HashTable && v.typeName === "dict") return dictToYaml(v, depth, claims);
+  if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, depth, claims);
   const node = scalarOf(v) ?? unconvertible(v, depth);
   if (isScalar(origin)) {
     node.comment = origin.comment;
@@ -129,9 +142,9 @@ function keyText(k: Value, depth: number): string {
   return node.source ?? String(node.value);
 }
 
-function dictToYaml(d: HashTable, depth: number): YAMLMap {
-  const origin = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
-  const map = origin ?? new YAMLMap();
+function dictToYaml(d: HashTable, depth: number, claims: Claims): YAMLMap {
+  const candidate = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
+  const map = claim(candidate, claims) ? candidate! : new YAMLMap();
   map.flow = false;
   map.anchor = undefined;
   const existing = new Map<string, Pair>();
@@ -148,10 +161,10 @@ function dictToYaml(d: HashTable, depth: number): YAMLMap {
     const p = existing.get(key);
     if (p) {
       p.key = restyledKey(p.key, key);
-      p.value = starToYaml(e.v, p.value, depth + 1);
+      p.value = starToYaml(e.v, p.value, depth + 1, claims);
     } else {
       const k = typeof e.k === "string" ? new Scalar(key) : scalarOf(e.k)!;
-      added.push(new Pair(k, starToYaml(e.v, undefined, depth + 1)));
+      added.push(new Pair(k, starToYaml(e.v, undefined, depth + 1, claims)));
     }
   }
   for (const p of map.items as Pair[]) {
@@ -163,13 +176,14 @@ function dictToYaml(d: HashTable, depth: number): YAMLMap {
   return map;
 }
 
-function listToYaml(l: StarList | StarTuple, origin: unknown, depth: number): YAMLSeq {
+function listToYaml(l: StarList | StarTuple, origin: unknown, depth: number, claims: Claims): YAMLSeq {
   const own = (l as { origin?: unknown }).origin;
-  const seq = isSeq(own) ? own : isSeq(origin) ? origin : new YAMLSeq();
+  const candidate = isSeq(own) ? own : isSeq(origin) ? origin : undefined;
+  const seq = claim(candidate, claims) ? candidate! : new YAMLSeq();
   seq.flow = false;
   seq.anchor = undefined;
   const old = seq.items.slice();
-  seq.items = l.elems.map((e, i) => starToYaml(e, old[i], depth));
+  seq.items = l.elems.map((e, i) => starToYaml(e, old[i], depth, claims));
   return seq;
 }
 

@@ -424,3 +424,53 @@ data:
     );
   });
 });
+
+describe("kpt starlark function: shared values become separate nodes", () => {
+  it("gives a generated resource its own copy of a dict it shares with an input", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: share
+source: |
+  cm = ctx.resource_list["items"][0]
+  ctx.resource_list["items"].append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "copy"}, "data": cm["data"]})
+  ctx.resource_list["items"].append(cm)
+`,
+      ),
+    );
+    expect(out.items).toHaveLength(4);
+    const [orig, , copy, twice] = out.items;
+    expect(copy!.get("data")).not.toBe(orig!.get("data"));
+    expect(twice).not.toBe(orig);
+    expect(twice!.get("metadata")).not.toBe(orig!.get("metadata"));
+    orig!.setIn(["data", "some-key"], "changed");
+    expect(copy!.getIn(["data", "some-key"])).toBe("some-value");
+    expect(twice!.getIn(["data", "some-key"])).toBe("some-value");
+    // the input resource keeps its comment; the copies are new documents
+    expect(orig!.toString()).toContain("# a comment");
+  });
+
+  it("yaml.dumps of a resource sorts keys and leaves the resource as it was", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: dump
+source: |
+  load("encoding/yaml.star", "yaml")
+  cm = ctx.resource_list["items"][0]
+  cm["data"]["dump"] = yaml.dumps(cm["metadata"])
+`,
+      ),
+    );
+    expect(out.items[0]!.getIn(["data", "dump"])).toBe(
+      "annotations:\n  config.kubernetes.io/path: cm.yaml\nname: my-cm\n",
+    );
+    expect(print({ ...out, items: [out.items[0]!] })).toContain("metadata:\n  name: my-cm\n  annotations:");
+  });
+});

@@ -40,7 +40,7 @@ function loads(source: string): Value {
 /** yaml.v2's Marshal layout: keys sorted, sequences not indented under their key, 2-space indent. */
 function dumpOne(v: Value): string {
   const doc = new Document(undefined, { version: "1.1" });
-  doc.contents = starToYaml(v, undefined, 0) as Node;
+  doc.contents = starToYaml(v, undefined, 0, null) as Node;
   return doc.toString({ indent: 2, indentSeq: false, lineWidth: 0 });
 }
 
