@@ -46,7 +46,7 @@ export async function upsertPullRequest(
   return { number: pr.number, action };
 }
 
-/** Closes pull requests the plan says are stale, saying why in their body's place (one PATCH each). */
+/** Closes the pull requests the plan says are stale (one PATCH each). */
 export async function closePullRequests(
   snap: RepoSnapshot,
   close: readonly { number: number; reason: string }[] | undefined,

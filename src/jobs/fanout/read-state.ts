@@ -1,7 +1,5 @@
-import { parseDocument } from "yaml";
 import type { InstallationRepository, PullRequest } from "../../github/port.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
-import { readKptfileFacts } from "../../variants/downstream-state.js";
 import {
   type DownstreamPackageState,
   downstreamState,
@@ -9,9 +7,6 @@ import {
   type LoadedVariant,
   loadVariants,
   type ManagedPackage,
-  managedPackage,
-  type OpenPullRequest,
-  openPullRequestFromBody,
   type PackageVariant,
   type RepositoryInfo,
   type UpstreamIndex,
@@ -19,6 +14,7 @@ import {
 } from "../../variants/index.js";
 import type { FanoutContext } from "./context.js";
 import { mapLimit } from "./limit.js";
+import { findManaged, readOpenPull } from "./managed.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
@@ -105,21 +101,6 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   const declared: PackageVariant[] = [];
   const downstream: Record<string, DownstreamPackageState> = {};
   const variants: LoadedVariant[] = [];
-  const openPull = async (snap: RepoSnapshot, variant: string, branch: string) => {
-    const pr = snap.pulls.find((p) => p.headRef === branch);
-    if (!pr || !snap.baseSha) return undefined;
-    pulls.set(variant, pr);
-    const commits = await snap.port.listCommits(snap.baseSha, pr.headSha);
-    const editedByOthers = commits.some((c) => c.author.email !== ctx.bot.author.email);
-    return {
-      pr,
-      open: openPullRequestFromBody(pr.number, pr.body, {
-        headSha: pr.headSha,
-        editedByOthers,
-        draft: pr.draft,
-      }),
-    };
-  };
   for (const lv of loaded.variants) {
     const up = find(lv.variant.spec.upstream.repo) as InstallationRepository;
     const down = find(lv.variant.spec.downstream.repo) as InstallationRepository;
@@ -134,11 +115,12 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     const snap = snapshots.get(shortName(down)) as RepoSnapshot;
     const name = variant.metadata.name;
     declared.push(variant);
-    const found = await openPull(
+    const found = await readOpenPull(
       snap,
-      name,
       formatVariantBranch({ package: variant.spec.downstream.package, variant: name }),
+      ctx.bot.author.email,
     );
+    if (found) pulls.set(name, found.pr);
     const retarget = found && parseRetarget(found.pr.body);
     if (retarget) {
       retargets.set(name, retarget);
@@ -160,32 +142,13 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     variants.push({ ...lv, variant });
   }
 
-  const managed: ManagedPackage[] = [];
-  const upstreamUrl = normalizeUrl(managementRepo.cloneUrl);
-  for (const [name, snap] of snapshots) {
-    for (const [path, bytes] of snap.tree) {
-      if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
-      const pkg = path === "Kptfile" ? "" : path.slice(0, -"/Kptfile".length);
-      if (pkg === "") continue;
-      const text = bytes.toString("utf8");
-      const facts = readKptfileFacts(text);
-      if (!facts.managedBy || normalizeUrl(upstreamRepoOf(text)) !== upstreamUrl) continue;
-      const variantName = facts.managedBy;
-      const active = variants.find((v) => v.variant.metadata.name === variantName);
-      let open: OpenPullRequest | undefined;
-      if (
-        !active ||
-        active.variant.spec.downstream.repo !== name ||
-        active.variant.spec.downstream.package !== pkg
-      ) {
-        open = (
-          await openPull(snap, `${name}/${pkg}`, formatVariantBranch({ package: pkg, variant: variantName }))
-        )?.open;
-      }
-      const m = managedPackage(name, pkg, text, open);
-      if (m) managed.push(m);
-    }
-  }
+  const managed = await findManaged({
+    snapshots,
+    managementUrl: managementRepo.cloneUrl,
+    variants,
+    botEmail: ctx.bot.author.email,
+    pulls,
+  });
 
   const upstream: Record<string, UpstreamRepoState["packages"]> = {};
   for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
@@ -203,20 +166,4 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     steps,
     declared,
   };
-}
-
-function upstreamRepoOf(kptfileText: string): string {
-  const doc = parseDocument(kptfileText);
-  const repo = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
-  return typeof repo === "string" ? repo : "";
-}
-
-/** A clone URL compared loosely: no scheme, credentials, `.git` or trailing slash. */
-export function normalizeUrl(url: string): string {
-  return url
-    .replace(/^[a-z+]+:\/\//i, "")
-    .replace(/^[^@/]+@/, "")
-    .replace(/\.git\/?$/, "")
-    .replace(/\/+$/, "")
-    .toLowerCase();
 }

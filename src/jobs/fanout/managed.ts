@@ -1,0 +1,91 @@
+import { parseDocument } from "yaml";
+import type { PullRequest } from "../../github/port.js";
+import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
+import { readKptfileFacts } from "../../variants/downstream-state.js";
+import {
+  type LoadedVariant,
+  type ManagedPackage,
+  managedPackage,
+  type OpenPullRequest,
+  openPullRequestFromBody,
+} from "../../variants/index.js";
+import type { RepoSnapshot } from "./snapshot.js";
+
+/**
+ * The open fan-out pull request on `branch`, as the planner sees it: its marker, and whether anyone but
+ * the bot (`botEmail`) committed to it (git, no REST).
+ */
+export async function readOpenPull(
+  snap: RepoSnapshot,
+  branch: string,
+  botEmail: string,
+): Promise<{ pr: PullRequest; open: OpenPullRequest | undefined } | undefined> {
+  const pr = snap.pulls.find((p) => p.headRef === branch);
+  if (!pr || !snap.baseSha) return undefined;
+  const commits = await snap.port.listCommits(snap.baseSha, pr.headSha);
+  const editedByOthers = commits.some((c) => c.author.email !== botEmail);
+  return {
+    pr,
+    open: openPullRequestFromBody(pr.number, pr.body, {
+      headSha: pr.headSha,
+      editedByOthers,
+      draft: pr.draft,
+    }),
+  };
+}
+
+/**
+ * Packages a variant of this management repository manages (its annotations say so, and their upstream
+ * is the management repository), in every repository read: those whose variant is gone or moved get a
+ * removal step. Their open fan-out pull requests are recorded in `pulls` under `<repo>/<package>`.
+ */
+export async function findManaged(input: {
+  snapshots: ReadonlyMap<string, RepoSnapshot>;
+  managementUrl: string;
+  variants: readonly LoadedVariant[];
+  botEmail: string;
+  pulls: Map<string, PullRequest>;
+}): Promise<ManagedPackage[]> {
+  const managed: ManagedPackage[] = [];
+  const upstreamUrl = normalizeUrl(input.managementUrl);
+  for (const [name, snap] of input.snapshots) {
+    for (const [path, bytes] of snap.tree) {
+      if (!path.endsWith("/Kptfile")) continue;
+      const pkg = path.slice(0, -"/Kptfile".length);
+      const text = bytes.toString("utf8");
+      const facts = readKptfileFacts(text);
+      if (!facts.managedBy || normalizeUrl(upstreamRepoOf(text)) !== upstreamUrl) continue;
+      const variant = facts.managedBy;
+      const active = input.variants.find((v) => v.variant.metadata.name === variant)?.variant.spec.downstream;
+      let open: OpenPullRequest | undefined;
+      if (active?.repo !== name || active.package !== pkg) {
+        const found = await readOpenPull(
+          snap,
+          formatVariantBranch({ package: pkg, variant }),
+          input.botEmail,
+        );
+        if (found) input.pulls.set(`${name}/${pkg}`, found.pr);
+        open = found?.open;
+      }
+      const m = managedPackage(name, pkg, text, open);
+      if (m) managed.push(m);
+    }
+  }
+  return managed;
+}
+
+function upstreamRepoOf(kptfileText: string): string {
+  const doc = parseDocument(kptfileText);
+  const repo = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
+  return typeof repo === "string" ? repo : "";
+}
+
+/** A clone URL compared loosely: no scheme, credentials, `.git` or trailing slash. */
+export function normalizeUrl(url: string): string {
+  return url
+    .replace(/^[a-z+]+:\/\//i, "")
+    .replace(/^[^@/]+@/, "")
+    .replace(/\.git\/?$/, "")
+    .replace(/\/+$/, "")
+    .toLowerCase();
+}
