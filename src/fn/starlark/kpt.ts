@@ -14,7 +14,7 @@ import type { Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
 import { StarList } from "./values/list.js";
 import { UnavailableDict } from "./values/unavailable.js";
-import { starToYaml, yamlToStar } from "./yamlconv.js";
+import { assertYamlable, starToYaml, yamlToStar } from "./yamlconv.js";
 
 /** The dialect the catalog's starlark function enables: set, while/recursion, and global reassignment. */
 export const KPT_DIALECT = { set: true, recursion: true, globalReassign: true };
@@ -156,10 +156,14 @@ function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
     fail(
       `resource_list["items"] must be a list, got ${out === undefined ? "nothing" : typeof out === "object" ? out.typeName : typeof out}`,
     );
+  out.elems.forEach((v, i) => {
+    if (!(v instanceof StarDict)) fail(`resource_list["items"][${i}] must be a dict`);
+    assertYamlable(v, 1);
+  });
   const byContents = new Map<unknown, KrmItem>(inputs.map((d) => [d.contents, d]));
   const claims = new Set<object>();
-  return out.elems.map((v, i) => {
-    if (!(v instanceof StarDict)) fail(`resource_list["items"][${i}] must be a dict`);
+  return out.elems.map((v) => {
+    if (!(v instanceof StarDict)) return fail("unreachable: checked above");
     const orig = isMap(v.origin) && !claims.has(v.origin) ? byContents.get(v.origin) : undefined;
     if (orig) {
       orig.contents = starToYaml(v, orig.contents, 1, claims) as typeof orig.contents;

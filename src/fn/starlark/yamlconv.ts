@@ -131,6 +131,32 @@ export function starToYaml(v: Value, origin: unknown, depth: number, claims: Cla
   return node;
 }
 
+/**
+ * Checks that `v` can go back to YAML, throwing the error starToYaml would, before any node is touched: a
+ * failing script output leaves the input documents as they were. A value that contains itself fails here
+ * (the catalog function would overflow its stack).
+ */
+export function assertYamlable(v: Value, depth: number, path: object[] = []): void {
+  if (v instanceof HashTable && v.typeName === "dict") {
+    if (path.includes(v)) fail(`${VALUE_ERR.repeat(depth)}dict contains itself`);
+    path.push(v);
+    for (const e of v.map.values()) {
+      keyText(e.k, depth + 1);
+      assertYamlable(e.v, depth + 1, path);
+    }
+    path.pop();
+    return;
+  }
+  if (v instanceof StarList || v instanceof StarTuple) {
+    if (path.includes(v)) fail(`${VALUE_ERR.repeat(depth)}${v.typeName} contains itself`);
+    path.push(v);
+    for (const e of v.elems) assertYamlable(e, depth, path);
+    path.pop();
+    return;
+  }
+  if (!scalarOf(v)) unconvertible(v, depth);
+}
+
 /** A dict key as text (Go's yaml.Marshal of a map with non-string keys writes them as scalars). */
 function keyText(k: Value, depth: number): string {
   if (typeof k === "string") return fromBytes(k);

@@ -474,3 +474,25 @@ source: |
     expect(print({ ...out, items: [out.items[0]!] })).toContain("metadata:\n  name: my-cm\n  annotations:");
   });
 });
+
+describe("kpt starlark function: a failing output changes nothing", () => {
+  it("leaves every input document untouched when a later item cannot be written", () => {
+    const rl = list(
+      RESOURCES,
+      `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: partial
+source: |
+  items = ctx.resource_list["items"]
+  items[0]["metadata"]["namespace"] = "changed"
+  items[1]["spec"]["self"] = items[1]["spec"]
+`,
+    );
+    const before = print(rl);
+    expect(errorOf(() => runStarlark(rl))).toBe(
+      "unmarshaling starlark value: unmarshaling starlark value: unmarshaling starlark value: dict contains itself",
+    );
+    expect(print(rl)).toBe(before);
+  });
+});
