@@ -1,17 +1,43 @@
 import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
 
+interface CommandEntry {
+  summary: string;
+  load: () => Promise<CliCommand>;
+}
+
 /**
  * The command groups, one module each, loaded on demand so `porchlight fn render` does not pay for
- * the forge or the GitHub client. Add a group here and in HELP.
+ * the forge or the GitHub client. The help text is generated from this table.
  */
-const COMMANDS: Record<string, () => Promise<CliCommand>> = {
-  fn: async () => (await import("./fn.js")).fnCommand,
-  pkg: async () => (await import("./pkg.js")).pkgCommand,
-  catalog: async () => (await import("./catalog.js")).catalogCommand,
-  rpkg: async () => (await import("./rpkg.js")).rpkgCommand,
-  forge: async () => (await import("./forge.js")).forgeCommand,
-  serve: async () => (await import("./serve.js")).serveCommand,
-  action: async () => (await import("./action.js")).actionCommand,
+const COMMANDS: Record<string, CommandEntry> = {
+  fn: {
+    summary: "render and evaluate functions, as kpt fn",
+    load: async () => (await import("./fn.js")).fnCommand,
+  },
+  pkg: {
+    summary: "get, update and diff packages from git, as kpt pkg",
+    load: async () => (await import("./pkg.js")).pkgCommand,
+  },
+  rpkg: {
+    summary: "package revisions in a GitHub repository, as porchctl rpkg",
+    load: async () => (await import("./rpkg.js")).rpkgCommand,
+  },
+  catalog: {
+    summary: "published revisions, channels and upgrade paths",
+    load: async () => (await import("./catalog.js")).catalogCommand,
+  },
+  serve: {
+    summary: "run the GitHub App (on GitHub, or on a seeded embedded forge)",
+    load: async () => (await import("./serve.js")).serveCommand,
+  },
+  action: {
+    summary: "the GitHub Actions entry point",
+    load: async () => (await import("./action.js")).actionCommand,
+  },
+  forge: {
+    summary: "run or seed the embedded GitHub-compatible forge",
+    load: async () => (await import("./forge.js")).forgeCommand,
+  },
 };
 
 const HELP = `porchlight — kpt package orchestration on GitHub
@@ -19,8 +45,8 @@ const HELP = `porchlight — kpt package orchestration on GitHub
 Usage: porchlight <command> [args]
 
 Commands:
-${Object.keys(COMMANDS)
-  .map((c) => `  ${c}`)
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
   .join("\n")}
 
 Run 'porchlight <command> --help' for a command's flags.
@@ -32,13 +58,13 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(HELP);
     return name ? 0 : 2;
   }
-  const load = COMMANDS[name];
-  if (!load) {
+  const entry = COMMANDS[name];
+  if (!entry) {
     io.stderr(`porchlight: unknown command "${name}"; known commands: ${Object.keys(COMMANDS).join(", ")}\n`);
     return 2;
   }
   try {
-    const command = await load();
+    const command = await entry.load();
     return await command(rest, io);
   } catch (err) {
     if (err instanceof UsageError) {

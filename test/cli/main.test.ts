@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+
+function captured(): { io: CliIO; out: () => string; err: () => string } {
+  let out = "";
+  let err = "";
+  return {
+    io: {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        err += t;
+      },
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: {},
+      isTTY: false,
+    },
+    out: () => out,
+    err: () => err,
+  };
+}
+
+describe("porchlight", () => {
+  it("lists every command with what it does", async () => {
+    const c = captured();
+    expect(await main(["--help"], c.io)).toBe(0);
+    for (const name of ["fn", "pkg", "rpkg", "catalog", "serve", "action", "forge"]) {
+      expect(c.out()).toMatch(new RegExp(`^  ${name} +\\S`, "m"));
+    }
+  });
+
+  it("names the known commands when given an unknown one, and exits 2", async () => {
+    const c = captured();
+    expect(await main(["rednder"], c.io)).toBe(2);
+    expect(c.err()).toBe(
+      'porchlight: unknown command "rednder"; known commands: fn, pkg, rpkg, catalog, serve, action, forge\n',
+    );
+  });
+
+  it("prints usage and exits 2 with no command", async () => {
+    const c = captured();
+    expect(await main([], c.io)).toBe(2);
+    expect(c.out()).toContain("Usage: porchlight <command> [args]");
+  });
+});
