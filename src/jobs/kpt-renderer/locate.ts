@@ -1,7 +1,8 @@
-import { type Document, isMap, isSeq, type LineCounter, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
 import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { locate } from "../../kpt/yaml-locate.js";
 import { isYamlFileName, parseYamlFile } from "../../kpt/yamlfile.js";
 
 /** Where a function result points: a package-relative file and a 1-based line. */
@@ -65,26 +66,18 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult) => ResultPlace
   };
 }
 
-/** The node at a kyaml-style field path (`spec.containers[0].image`, `metadata.labels.app`). */
+/**
+ * The node at a kyaml-style field path (`spec.containers[0].image`, `metadata.labels.app`), or the
+ * deepest one that exists; `[name=x]` selectors are skipped. Undefined when not even the first step
+ * exists.
+ */
 function fieldNode(doc: Document, path: string): Node | undefined {
-  const parts = path
+  const segments = path
     .replace(/\[(\d+)\]/g, ".$1")
     .replace(/\[[^\]]*\]/g, "")
     .split(".")
-    .filter(Boolean);
-  let node: unknown = doc.contents;
-  let last: Node | undefined;
-  for (const part of parts) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => String((p.key as { value?: unknown })?.value) === part);
-      if (!pair) break;
-      last = (pair.value as Node | undefined) ?? (pair.key as Node);
-      node = pair.value;
-    } else if (isSeq(node) && /^\d+$/.test(part)) {
-      node = node.items[Number(part)];
-      if (!node) break;
-      last = node as Node;
-    } else break;
-  }
-  return last;
+    .filter(Boolean)
+    .map((part) => (/^\d+$/.test(part) ? Number(part) : part));
+  const at = locate(doc.contents as Node | null, segments);
+  return at.node === doc.contents ? undefined : (at.node ?? undefined);
 }
