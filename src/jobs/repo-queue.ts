@@ -5,12 +5,15 @@ import PQueue from "p-queue";
  * pushes or two commands never race; different repositories run in parallel (up to `concurrency`).
  *
  * Jobs are level-triggered (each reads the current state and moves it one step), so a job already
- * waiting with the same key is not queued twice: the waiting one will see the newer state anyway.
+ * *waiting* with the same key is not queued twice: the newer request takes the waiting one's place
+ * (its `run` is the one that runs, so the newest event's head and token are used) and both callers
+ * get the same outcome. A job that has *started* never absorbs a new one: the new one queues behind
+ * it and runs after it, so a push made while its predecessor is being rendered is rendered too.
  */
 export interface JobSpec {
   /** `owner/repo`: jobs with the same repository never overlap. */
   repo: string;
-  /** Identifies the work (e.g. `render:drafts/app/v2`); a pending job with the same key absorbs this one. */
+  /** Identifies the work (e.g. `render:drafts/app/v2`); a waiting job with the same key absorbs this one. */
   key: string;
   run: () => Promise<void>;
 }
@@ -23,10 +26,17 @@ export interface JobOutcome {
   durationMs: number;
 }
 
+/** A job queued and not yet started: the spec it will run (the newest absorbed) and its outcome. */
+interface Waiting {
+  job: JobSpec;
+  outcome: Promise<JobOutcome>;
+}
+
 export class RepoQueues {
   private readonly all: PQueue;
   private readonly perRepo = new Map<string, PQueue>();
-  private readonly pending = new Map<string, Promise<JobOutcome>>();
+  /** Jobs queued and not started, by repository and key. An entry leaves the map when its job starts. */
+  private readonly waiting = new Map<string, Waiting>();
   private closed = false;
 
   constructor(
@@ -37,7 +47,7 @@ export class RepoQueues {
     this.all = new PQueue({ concurrency });
   }
 
-  /** Queues a job; resolves when it (or the pending job it was merged into) has run. Never rejects. */
+  /** Queues a job; resolves when it (or the waiting job it was merged into) has run. Never rejects. */
   enqueue(job: JobSpec): Promise<JobOutcome> {
     if (this.closed) {
       return Promise.resolve({
@@ -49,19 +59,26 @@ export class RepoQueues {
       });
     }
     const id = `${job.repo}\0${job.key}`;
-    const waiting = this.pending.get(id);
-    if (waiting) return waiting;
+    const queued = this.waiting.get(id);
+    if (queued) {
+      queued.job = job;
+      return queued.outcome;
+    }
     let queue = this.perRepo.get(job.repo);
     if (!queue) {
       queue = new PQueue({ concurrency: 1 });
       this.perRepo.set(job.repo, queue);
     }
-    const outcome = queue.add(async () => {
-      this.pending.delete(id);
-      return this.all.add(() => this.runOne(job)) as Promise<JobOutcome>;
-    }) as Promise<JobOutcome>;
-    this.pending.set(id, outcome);
-    return outcome;
+    // The entry is in the map before the task can start, whether p-queue starts it now or later,
+    // and the task removes exactly this entry: nothing depends on when p-queue calls it.
+    let settle!: (outcome: JobOutcome) => void;
+    const entry: Waiting = { job, outcome: new Promise((resolve) => (settle = resolve)) };
+    this.waiting.set(id, entry);
+    void queue.add(async () => {
+      if (this.waiting.get(id) === entry) this.waiting.delete(id);
+      settle(await (this.all.add(() => this.runOne(entry.job)) as Promise<JobOutcome>));
+    });
+    return entry.outcome;
   }
 
   private async runOne(job: JobSpec): Promise<JobOutcome> {

@@ -49,6 +49,51 @@ describe("RepoQueues", () => {
     expect(runs).toBe(2);
   });
 
+  it("runs the same key every time it is queued on an idle queue, one after another", async () => {
+    let runs = 0;
+    const q = new RepoQueues(2);
+    const job = { repo: "o/r", key: "render:drafts/app/v2", run: async () => void runs++ };
+    for (let i = 1; i <= 3; i++) {
+      const outcome = await q.enqueue(job);
+      expect(outcome.ok).toBe(true);
+      expect(runs).toBe(i);
+    }
+  });
+
+  it("queues a job behind a running one with the same key: a push during its render is rendered too", async () => {
+    const seen: string[] = [];
+    const q = new RepoQueues(2);
+    const g = gate();
+    const first = q.enqueue({
+      repo: "o/r",
+      key: "render:b",
+      run: async () => {
+        seen.push("head-1");
+        await g.done;
+      },
+    });
+    const second = q.enqueue({ repo: "o/r", key: "render:b", run: async () => void seen.push("head-2") });
+    expect(second).not.toBe(first);
+    g.release();
+    await Promise.all([first, second]);
+    expect(seen).toEqual(["head-1", "head-2"]);
+  });
+
+  it("runs the newest request of a key that waited: twelve quick pushes end on the last head", async () => {
+    const rendered: number[] = [];
+    const q = new RepoQueues(1);
+    const g = gate();
+    const blocker = q.enqueue({ repo: "o/r", key: "check:1", run: () => g.done });
+    const outcomes = [];
+    for (let head = 1; head <= 12; head++) {
+      outcomes.push(q.enqueue({ repo: "o/r", key: "render:b", run: async () => void rendered.push(head) }));
+    }
+    g.release();
+    await Promise.all([blocker, ...outcomes]);
+    expect(rendered).toEqual([12]);
+    expect(new Set(outcomes).size).toBe(1);
+  });
+
   it("reports a failing job as an outcome and goes on with the next", async () => {
     const outcomes: boolean[] = [];
     const q = new RepoQueues(1, (o) => outcomes.push(o.ok));
