@@ -21,7 +21,7 @@ export function forkRuntimeProblem({
   if (!isFork) return undefined;
   const untrusted = runtimesNeeded.filter((r) => UNTRUSTED.includes(r));
   if (untrusted.length === 0) return undefined;
-  return `this pull request comes from a fork and its pipeline needs ${untrusted.join(" and ")} functions, which porchlight never runs for forks; push the branch to this repository to run them`;
+  return `this pull request comes from a fork and its pipeline needs ${untrusted.join(" and ")} functions, which porchlight never runs for forks; a maintainer can copy the package into a draft of this repository with \`/adopt\`, where the repository's own rules apply`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext } from "../context.js";
+import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
@@ -55,9 +56,10 @@ export async function checkProposal(
   for (const p of packages) {
     const tree = subtree(head.tree, p.path);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    renders.push(await verifyRender(ctx, common));
+    const links = isFork ? forkLinksCheck(p.path, within(head.symlinks ?? [], p.path)) : undefined;
+    renders.push(links ?? (await verifyRender(ctx, common)));
     // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
-    guards.push(await runGuardrails(ctx, { ...common, repoTree: isFork ? base.tree : head.tree }));
+    guards.push(links ?? (await runGuardrails(ctx, { ...common, repoTree: isFork ? base.tree : head.tree })));
     summaries.push(
       summarizePackage({
         package: p.path,
@@ -84,6 +86,11 @@ export async function checkProposal(
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
+}
+
+/** The paths of `paths` below directory `dir`, relative to it. */
+function within(paths: readonly string[], dir: string): string[] {
+  return paths.filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1));
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {
