@@ -36,7 +36,8 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
 
   // Repositories.
   await bot.rest.repos.get(repo);
-  await bot.rest.repos.createInOrg({ org: "acme", name: "deploy-dev", auto_init: true });
+  await root.rest.repos.createInOrg({ org: "acme", name: "deploy-dev", auto_init: true });
+  await bot.rest.repos.createInOrg({ org: "acme", name: "refused" }).catch(() => undefined);
   await alice.rest.repos.createForAuthenticatedUser({ name: "scratch" });
   await bot.rest.repos.listForOrg({ org: "acme" });
   await alice.rest.repos.listForUser({ username: "alice" });

@@ -147,3 +147,53 @@ describe("forge forks: a fork of its own, pull requests from it into the base, G
     expect(w.forge.errors).toEqual([]);
   });
 });
+
+describe("forge repository creation: POST /orgs/{org}/repos and /user/repos as GitHub answers them", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+  });
+  afterAll(async () => {
+    await w.cleanup();
+  });
+
+  it("creates a user's repository, public unless asked otherwise, with the creator as admin", async () => {
+    const { pat } = w.forge.createUser("dana", { pat: true });
+    const dana = client(w.forge, pat!);
+    const { status, data } = await dana.rest.repos.createForAuthenticatedUser({
+      name: "notes",
+      auto_init: true,
+    });
+    expect(status).toBe(201);
+    expect(data).toMatchObject({
+      full_name: "dana/notes",
+      private: false,
+      fork: false,
+      owner: { login: "dana" },
+      permissions: { admin: true },
+    });
+    const hidden = await dana.rest.repos.createForAuthenticatedUser({ name: "diary", private: true });
+    expect(hidden.data.private).toBe(true);
+    await expect(dana.rest.repos.createForAuthenticatedUser({ name: "notes" })).rejects.toMatchObject({
+      status: 422,
+      response: { data: { errors: [{ field: "name", message: "name already exists on this account" }] } },
+    });
+  });
+
+  it("creates an organization's repository for its admins only; an installation needs administration permission", async () => {
+    const { pat } = w.forge.createUser("root", { pat: true });
+    w.forge.setPermission("acme/blueprints", "root", "admin");
+    const { pat: outsider } = w.forge.createUser("eve", { pat: true });
+    const { data } = await client(w.forge, pat!).rest.repos.createInOrg({ org: "acme", name: "deploy" });
+    expect(data).toMatchObject({ full_name: "acme/deploy", owner: { login: "acme" } });
+    await expect(
+      client(w.forge, outsider!).rest.repos.createInOrg({ org: "acme", name: "x" }),
+    ).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(w.octokit.rest.repos.createInOrg({ org: "acme", name: "y" })).rejects.toMatchObject({
+      status: 403,
+      response: { data: { message: "Resource not accessible by integration" } },
+    });
+  });
+});
