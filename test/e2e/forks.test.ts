@@ -277,22 +277,36 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     expect(refs).not.toMatch(/porchlight\/|drafts\/basens\/fork-pr/);
   }, 60_000);
 
-  it("checks a fork's pull request with the base's config and policies, never the ones it brings", async () => {
+  it("a fork's pull request merged by hand is no publish: the sweep tags nothing and fans nothing out", async () => {
+    const before = (await alice().git.listMatchingRefs({ owner, repo, ref: "tags/" })).data.length;
+    const pr = (await alice().pulls.get({ owner, repo, pull_number: benign.number })).data;
+    await alice().pulls.merge({ owner, repo, pull_number: benign.number, sha: pr.head.sha });
+    await w.settle();
+    await w.app.sweep();
+    await w.settle();
+    const tags = (await alice().git.listMatchingRefs({ owner, repo, ref: "tags/" })).data;
+    expect(tags).toHaveLength(before);
+  }, 60_000);
+
+  it("checks a fork's pull request with the base's config and policies, never the ones it brings, past a 50 MB file", async () => {
     const pr = await forkPull("loosen", {
       ".github/porchlight.yml": "guardrails: []\nfunctions:\n  runtimes: [builtin, exec, container]\n",
       "policies/no-privileged.yaml": NO_POLICY,
       "basens/privileged.yaml": cm("escalate", { privileged: "true" }),
+      "basens/big.bin": Buffer.alloc(50 * 1024 * 1024, 0x61),
     });
     const runs = await checks(pr.sha);
     expect(runs["porchlight/guardrails"]?.conclusion).toBe("failure");
     expect(runs["porchlight/guardrails"]?.text).toContain("ConfigMap escalate asks for privileged mode");
-  }, 60_000);
+    // The render ran on the package, big file and all, and finished.
+    expect(runs["porchlight/render"]?.conclusion).toMatch(/^(success|failure)$/);
+    expect(w.forge.errors).toEqual([]);
+  }, 120_000);
 
-  it("reads nothing outside the package through symlinks, and a 50 MB file leaves the checks whole", async () => {
+  it("reads nothing outside the package through symlinks: the checks name each link", async () => {
     const pr = await forkPull("symlinks", {
       "basens/leak.yaml": { symlink: secretFile },
       "basens/up.yaml": { symlink: "../policies/no-privileged.yaml" },
-      "basens/big.bin": Buffer.alloc(50 * 1024 * 1024, 0x61),
     });
     const runs = await checks(pr.sha);
     for (const name of ["porchlight/render", "porchlight/guardrails"]) {
@@ -304,5 +318,5 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     const everything = [...Object.values(runs).map((r) => r.text), ...(await comments(pr.number))].join("\n");
     expect(everything.toLowerCase()).not.toContain(SECRET.toLowerCase());
     expect(w.forge.errors).toEqual([]);
-  }, 120_000);
+  }, 60_000);
 });
