@@ -185,6 +185,24 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     expect(existsSync(join(marks, "container-ran"))).toBe(false);
     // The bot wrote nothing to the fork's branch (no render commit).
     expect(await forkRefs()).toContain(`${untrusted.sha}\trefs/heads/drafts/basens/evil`);
+    // The second time (the fork pushes again: synchronize), the same.
+    await fork.git("commit", "--quiet", "--allow-empty", "-m", "again");
+    await fork.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/basens/evil");
+    const again = await fork.git("rev-parse", "HEAD");
+    await w.forge.waitFor(
+      () =>
+        w.forge.webhooks
+          .find("pull_request", "synchronize")
+          .some((d) => (d.payload as { after?: string }).after === again),
+      "the synchronize of the second push",
+    );
+    await w.settle();
+    const rerun = await checks(again);
+    expect(rerun["porchlight/render"]?.conclusion).toBe("failure");
+    expect(rerun["porchlight/render"]?.text).toContain("never runs for forks");
+    expect(existsSync(join(marks, "exec-fork"))).toBe(false);
+    expect(existsSync(join(marks, "container-ran"))).toBe(false);
+    untrusted = { number: untrusted.number, sha: again };
   }, 60_000);
 
   it("(the same pipeline pushed to a draft of the base repository does run: the marks above would show it)", async () => {
@@ -293,7 +311,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
       ".github/porchlight.yml": "guardrails: []\nfunctions:\n  runtimes: [builtin, exec, container]\n",
       "policies/no-privileged.yaml": NO_POLICY,
       "basens/privileged.yaml": cm("escalate", { privileged: "true" }),
-      "basens/big.bin": Buffer.alloc(50 * 1024 * 1024, 0x61),
+      "basens/big.bin": Buffer.alloc(50 * 1024 * 1024),
     });
     const runs = await checks(pr.sha);
     expect(runs["porchlight/guardrails"]?.conclusion).toBe("failure");
