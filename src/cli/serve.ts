@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
+import { DEFAULT_WEBHOOK_MAX_BYTES, WEBHOOK_MAX_BYTES_ENV } from "../app/webhook/edge.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
 import { seed } from "../forge/seed.js";
-import type { CliCommand, CliIO } from "./io.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { waitForSignal } from "./signals.js";
 
 /** GitHub App credentials from probot's environment variables, or undefined when none are set. */
@@ -22,6 +23,18 @@ function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return env.GHE_HOST ? `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST}/api/v3` : undefined;
 }
 
+/** The webhook body cap from PORCHLIGHT_WEBHOOK_MAX_BYTES (bytes), GitHub's 25 MB when unset. */
+function webhookMaxBytes(env: NodeJS.ProcessEnv): number {
+  const text = env[WEBHOOK_MAX_BYTES_ENV];
+  if (text === undefined || text === "") return DEFAULT_WEBHOOK_MAX_BYTES;
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UsageError(
+      `porchlight serve: ${WEBHOOK_MAX_BYTES_ENV} must be a whole number of bytes above 0 (default ${DEFAULT_WEBHOOK_MAX_BYTES}), not "${text}"`,
+    );
+  }
+  return Number(text);
+}
+
 /**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
@@ -36,6 +49,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   }
   const port = Number(io.env.PORT ?? 3000);
   const creds = credentials(io.env);
+  const maxBytes = webhookMaxBytes(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
@@ -45,6 +59,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
       ...(url ? { baseUrl: url } : {}),
+      webhookMaxBytes: maxBytes,
       port,
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
@@ -62,6 +77,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: app0.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
+      webhookMaxBytes: maxBytes,
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
