@@ -115,6 +115,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         return octokit.auth({ type: "installation" });
       }),
     receive: (event) => probot.webhooks.receive(event as never),
+    refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     void route(req, res, metrics, webhookPath, webhooks);

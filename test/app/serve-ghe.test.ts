@@ -78,6 +78,10 @@ describe("porchlight serve against a GitHub Enterprise host", () => {
     });
     const tokens = { method: "POST", route: "/app/installations/{installation_id}/access_tokens" };
     expect(forge.requestLog.count({ ...tokens, status: 201 })).toBe(1);
+    // The second time, the installation's token comes from the cache: no call for the check.
+    const again = await deliver(webhookUrl, { event: "push", body: push(installation), secret, id: "d-2" });
+    expect(again.status).toBe(200);
+    expect(forge.requestLog.count(tokens)).toBe(1);
 
     const unknown = await deliver(webhookUrl, { event: "push", body: push(4242), secret, id: "d-unknown" });
     expect(unknown.status).toBe(404);

@@ -90,6 +90,8 @@ describe("the app's webhook endpoint", () => {
     expect(refusals(lines, "d-1")).toMatchObject([
       { msg: "webhook refused: body too large", event: "push", bytes: 26214401, limit: 26214400 },
     ]);
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toContain('porchlight_webhooks_refused_total{reason="too-large",status="413"} 1');
   });
 
   it("cuts a chunked body off at the configured cap with 413, /healthz answering meanwhile", async () => {
@@ -181,6 +183,8 @@ describe("the app's webhook endpoint", () => {
       { msg: "webhook refused: installation not usable", installation: 4242, status: 404 },
     ]);
     expect(jobLines(after)).toEqual([]);
+    const metrics = await (await fetch(`${app.url}/metrics`)).text();
+    expect(metrics).toContain('porchlight_webhooks_refused_total{reason="installation",status="404"} 1');
 
     const known = JSON.stringify({ ...push(installation), ref: "refs/heads/feature" });
     expect(await deliver(app.webhookUrl, { event: "push", body: known, secret, id: "d-known" })).toEqual({

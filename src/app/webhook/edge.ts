@@ -30,7 +30,19 @@ export interface WebhookEdgeOptions {
    * unanswered after 10 s. Default 9000 ms.
    */
   answerWithinMs?: number;
+  /** Told of every refusal (for the metrics): a short reason and the status answered. */
+  refused?: (reason: RefusalReason, status: number) => void;
 }
+
+export type RefusalReason =
+  | "headers"
+  | "no-signature"
+  | "content-type"
+  | "too-large"
+  | "bad-signature"
+  | "not-json"
+  | "wrong-shape"
+  | "installation";
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
@@ -46,9 +58,24 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
     const name = header(req, "x-github-event");
     const id = header(req, "x-github-delivery");
     const log = opts.log.child({ event: name, deliveryId: id });
-    const refuse = (status: number, text: string, fields: Record<string, unknown>, message: string) => {
+    const refuse = (
+      reason: RefusalReason,
+      status: number,
+      text: string,
+      fields: Record<string, unknown>,
+      message: string,
+    ) => {
       log.warn({ status, ...fields }, message);
+      opts.refused?.(reason, status);
       answer(res, status, text);
+    };
+    const tooLarge = (bytes: number, declared: boolean) => {
+      const size = declared ? `${bytes} bytes` : `more than ${opts.maxBytes} bytes`;
+      const text = `payload too large: ${size}, over the limit of ${opts.maxBytes} bytes (${WEBHOOK_MAX_BYTES_ENV} raises it)`;
+      const fields = { bytes, limit: opts.maxBytes, declared };
+      // The connection closes once this is sent: the rest of the body is never read.
+      res.setHeader("connection", "close");
+      refuse("too-large", 413, text, fields, "webhook refused: body too large");
     };
     try {
       if (req.method !== "POST") {
@@ -57,33 +84,39 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       }
       if (!name || !id) {
         const text = "not a GitHub webhook: X-GitHub-Event and X-GitHub-Delivery are required";
-        return refuse(400, text, {}, "webhook refused: headers missing");
+        return refuse("headers", 400, text, {}, "webhook refused: headers missing");
       }
       const signature = header(req, "x-hub-signature-256");
       if (!signature) {
         const text = "X-Hub-Signature-256 is missing: give the webhook the app's WEBHOOK_SECRET";
-        return refuse(401, text, {}, "webhook refused: no signature");
+        return refuse("no-signature", 401, text, {}, "webhook refused: no signature");
       }
       const type = header(req, "content-type") ?? "";
       if (!/^application\/json\b/i.test(type)) {
         const text = `content type ${type || "(none)"} is not taken: set the webhook's content type to application/json`;
-        return refuse(415, text, { contentType: type }, "webhook refused: not JSON");
+        return refuse("content-type", 415, text, { contentType: type }, "webhook refused: not JSON");
       }
       const declared = declaredLength(req);
       if (declared !== undefined && declared > opts.maxBytes) {
-        return tooLarge(res, log, opts.maxBytes, declared, true);
+        return tooLarge(declared, true);
       }
       if (header(req, "expect")?.toLowerCase() === "100-continue") res.writeContinue();
       const body = await readBoundedBody(req, opts.maxBytes);
       if (!body.ok) {
-        if (body.reason === "too-large") return tooLarge(res, log, opts.maxBytes, body.bytes, body.declared);
+        if (body.reason === "too-large") return tooLarge(body.bytes, body.declared);
         log.info("webhook abandoned by the sender before its body ended");
         return;
       }
       if (!signatureMatches(opts.secret, body.bytes, signature)) {
         const text =
           "signature does not match the body: check that the webhook secret is the app's WEBHOOK_SECRET";
-        return refuse(401, text, { bytes: body.bytes.length }, "webhook refused: bad signature");
+        return refuse(
+          "bad-signature",
+          401,
+          text,
+          { bytes: body.bytes.length },
+          "webhook refused: bad signature",
+        );
       }
       let payload: unknown;
       try {
@@ -91,6 +124,7 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       } catch (e) {
         const detail = (e as Error).message;
         return refuse(
+          "not-json",
           400,
           `the body is not JSON: ${detail}`,
           { detail },
@@ -100,7 +134,13 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       const problem = payloadProblem(name, payload);
       if (problem) {
         const text = `${name} payload refused: ${problem.field}: ${problem.message}`;
-        return refuse(400, text, { ...problem }, "webhook refused: payload has the wrong shape");
+        return refuse(
+          "wrong-shape",
+          400,
+          text,
+          { ...problem },
+          "webhook refused: payload has the wrong shape",
+        );
       }
       const installation = handledInstallation(name, payload);
       if (installation !== undefined) {
@@ -108,7 +148,13 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
         if (!access.ok) {
           const text = `${access.reason}; nothing was queued`;
           const fields = { installation, reason: access.reason };
-          return refuse(access.status, text, fields, "webhook refused: installation not usable");
+          return refuse(
+            "installation",
+            access.status,
+            text,
+            fields,
+            "webhook refused: installation not usable",
+          );
         }
       }
       const handled = opts.receive({ id, name, payload }).then(() => "done" as const);
@@ -126,18 +172,6 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       answer(res, 500, `porchlight could not handle delivery ${id ?? "(no id)"}; its log says why`);
     }
   };
-}
-
-function tooLarge(res: ServerResponse, log: Logger, limit: number, bytes: number, declared: boolean): void {
-  const size = declared ? `${bytes} bytes` : `more than ${limit} bytes`;
-  log.warn({ status: 413, bytes, limit, declared }, "webhook refused: body too large");
-  // The connection closes once this is sent: the rest of the body is never read.
-  answer(
-    res,
-    413,
-    `payload too large: ${size}, over the limit of ${limit} bytes (${WEBHOOK_MAX_BYTES_ENV} raises it)`,
-    { connection: "close" },
-  );
 }
 
 function answer(
