@@ -94,7 +94,13 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       const type = header(req, "content-type") ?? "";
       if (!/^application\/json\b/i.test(type)) {
         const text = `content type ${type || "(none)"} is not taken: set the webhook's content type to application/json`;
-        return refuse("content-type", 415, text, { contentType: type }, "webhook refused: not JSON");
+        return refuse(
+          "content-type",
+          415,
+          text,
+          { contentType: type },
+          "webhook refused: content type is not application/json",
+        );
       }
       const declared = declaredLength(req);
       if (declared !== undefined && declared > opts.maxBytes) {

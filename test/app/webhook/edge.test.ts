@@ -258,4 +258,38 @@ describe("the webhook edge", () => {
       { msg: "webhook failed in a handler", deliveryId: "d-500", err: { message: "boom" } },
     ]);
   });
+
+  it("answers 202 when the handlers take longer than GitHub waits, and they go on", async () => {
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const edge = await startEdge({ answerWithinMs: 0, receive: () => done });
+    const res = await deliver(edge.url, { event: "push", body: JSON.stringify(push), secret: SECRET });
+    expect(res).toEqual({ status: 202, text: "accepted; still being handled\n" });
+    finish();
+  });
+
+  it("refuses a delivery that is not GitHub's (no event or delivery header, or not JSON) before reading it", async () => {
+    const edge = await startEdge();
+    const bare = await fetch(edge.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toBe(
+      "not a GitHub webhook: X-GitHub-Event and X-GitHub-Delivery are required\n",
+    );
+    const form = await fetch(edge.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-github-event": "push",
+        "x-github-delivery": "d",
+        "x-hub-signature-256": sign(SECRET, "payload=%7B%7D"),
+      },
+      body: "payload=%7B%7D",
+    });
+    expect(form.status).toBe(415);
+    expect(await form.text()).toContain("set the webhook's content type to application/json");
+  });
 });
