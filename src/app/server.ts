@@ -19,7 +19,8 @@ import { enqueueFanout } from "./fanout.js";
 import { once, readIdentity } from "./identity.js";
 import { porchlightOctokit } from "./octokit.js";
 import { sweepInstallations } from "./sweep.js";
-import { DEFAULT_WEBHOOK_MAX_BYTES, webhookEdge } from "./webhook/edge.js";
+import { ByteBudget } from "./webhook/budget.js";
+import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
 
 export interface AppServerOptions {
   appId: number | string;
@@ -32,6 +33,8 @@ export interface AppServerOptions {
   webhookPath?: string;
   /** Largest webhook body taken, in bytes (default 25 MB, GitHub's own cap); larger ones get 413 unread. */
   webhookMaxBytes?: number;
+  /** Bytes all webhook bodies being read at once may hold (default four times webhookMaxBytes); past it, 503. */
+  webhookMaxPendingBytes?: number;
   /** Least time between two writes of one installation (1000 ms on GitHub; ~0 for the forge). */
   writeIntervalMs?: number;
   rateLimitRetries?: number;
@@ -105,9 +108,11 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   events.onPublished((event) => enqueueFanout(deps, probot, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
+  const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
   const webhooks = webhookEdge({
     secret: opts.webhookSecret,
-    maxBytes: opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES,
+    maxBytes,
+    budget: new ByteBudget(Math.max(maxBytes, opts.webhookMaxPendingBytes ?? PENDING_BODIES * maxBytes)),
     log,
     installation: (id) =>
       installationAccess(id, async () => {

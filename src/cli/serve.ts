@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
-import { DEFAULT_WEBHOOK_MAX_BYTES, WEBHOOK_MAX_BYTES_ENV } from "../app/webhook/edge.js";
+import {
+  DEFAULT_WEBHOOK_MAX_BYTES,
+  PENDING_BODIES,
+  WEBHOOK_MAX_BYTES_ENV,
+  WEBHOOK_MAX_PENDING_BYTES_ENV,
+} from "../app/webhook/edge.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
@@ -23,16 +28,23 @@ function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return env.GHE_HOST ? `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST}/api/v3` : undefined;
 }
 
-/** The webhook body cap from PORCHLIGHT_WEBHOOK_MAX_BYTES (bytes), GitHub's 25 MB when unset. */
-function webhookMaxBytes(env: NodeJS.ProcessEnv): number {
-  const text = env[WEBHOOK_MAX_BYTES_ENV];
-  if (text === undefined || text === "") return DEFAULT_WEBHOOK_MAX_BYTES;
-  if (!/^\d+$/.test(text) || Number(text) < 1) {
-    throw new UsageError(
-      `porchlight serve: ${WEBHOOK_MAX_BYTES_ENV} must be a whole number of bytes above 0 (default ${DEFAULT_WEBHOOK_MAX_BYTES}), not "${text}"`,
-    );
-  }
-  return Number(text);
+/** The webhook limits from PORCHLIGHT_WEBHOOK_MAX_BYTES and PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES. */
+function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webhookMaxPendingBytes: number } {
+  const bytes = (name: string, fallback: number): number => {
+    const text = env[name];
+    if (text === undefined || text === "") return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+      throw new UsageError(
+        `porchlight serve: ${name} must be a whole number of bytes above 0 (default ${fallback}), not "${text}"`,
+      );
+    }
+    return Number(text);
+  };
+  const webhookMaxBytes = bytes(WEBHOOK_MAX_BYTES_ENV, DEFAULT_WEBHOOK_MAX_BYTES);
+  return {
+    webhookMaxBytes,
+    webhookMaxPendingBytes: bytes(WEBHOOK_MAX_PENDING_BYTES_ENV, PENDING_BODIES * webhookMaxBytes),
+  };
 }
 
 /**
@@ -49,7 +61,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   }
   const port = Number(io.env.PORT ?? 3000);
   const creds = credentials(io.env);
-  const maxBytes = webhookMaxBytes(io.env);
+  const limits = webhookLimits(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
@@ -59,7 +71,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
       ...(url ? { baseUrl: url } : {}),
-      webhookMaxBytes: maxBytes,
+      ...limits,
       port,
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
@@ -77,7 +89,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: app0.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
-      webhookMaxBytes: maxBytes,
+      ...limits,
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),

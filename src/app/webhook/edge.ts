@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { InstallationAccess } from "../../github/installation-access.js";
 import { declaredLength, readBoundedBody } from "./body.js";
+import { ByteBudget } from "./budget.js";
 import { handledInstallation, payloadProblem } from "./payloads.js";
 import { signatureMatches } from "./signature.js";
 
@@ -9,6 +10,10 @@ import { signatureMatches } from "./signature.js";
 export const DEFAULT_WEBHOOK_MAX_BYTES = 25 * 1024 * 1024;
 /** The environment variable that sets the cap (`webhookMaxBytes` in AppServerOptions). */
 export const WEBHOOK_MAX_BYTES_ENV = "PORCHLIGHT_WEBHOOK_MAX_BYTES";
+/** The variable that caps the bytes of all bodies being read at once (`webhookMaxPendingBytes`). */
+export const WEBHOOK_MAX_PENDING_BYTES_ENV = "PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES";
+/** By default, the bodies read at once may hold four times one body's cap (100 MB). */
+export const PENDING_BODIES = 4;
 
 export interface WebhookEvent {
   id: string;
@@ -20,6 +25,8 @@ export interface WebhookEdgeOptions {
   secret: string;
   /** Largest body taken, in bytes; a larger one gets 413 and is not read. */
   maxBytes: number;
+  /** The bytes all bodies being read may hold together; default four times `maxBytes`. */
+  budget?: ByteBudget;
   log: Logger;
   /** Whether the app can act for the installation an event names (src/github/installation-access.ts). */
   installation(id: number): Promise<InstallationAccess>;
@@ -39,6 +46,7 @@ export type RefusalReason =
   | "no-signature"
   | "content-type"
   | "too-large"
+  | "busy"
   | "bad-signature"
   | "not-json"
   | "wrong-shape"
@@ -54,6 +62,7 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * delivery log; no stack trace is ever sent.
  */
 export function webhookEdge(opts: WebhookEdgeOptions): Handler {
+  const budget = opts.budget ?? new ByteBudget(PENDING_BODIES * opts.maxBytes);
   return async (req, res) => {
     const name = header(req, "x-github-event");
     const id = header(req, "x-github-delivery");
@@ -77,6 +86,7 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       res.setHeader("connection", "close");
       refuse("too-large", 413, text, fields, "webhook refused: body too large");
     };
+    let held = 0;
     try {
       if (req.method !== "POST") {
         answer(res, 405, "webhooks are POSTed here", { allow: "POST" });
@@ -107,12 +117,20 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
         return tooLarge(declared, true);
       }
       if (header(req, "expect")?.toLowerCase() === "100-continue") res.writeContinue();
-      const body = await readBoundedBody(req, opts.maxBytes);
+      const body = await readBoundedBody(req, opts.maxBytes, budget);
       if (!body.ok) {
         if (body.reason === "too-large") return tooLarge(body.bytes, body.declared);
+        if (body.reason === "busy") {
+          const text = `too many webhook bytes being received at once (${budget.total} bytes; ${WEBHOOK_MAX_PENDING_BYTES_ENV} raises it): redeliver later`;
+          res.setHeader("connection", "close");
+          res.setHeader("retry-after", "1");
+          const fields = { held: body.held, budget: budget.total };
+          return refuse("busy", 503, text, fields, "webhook refused: too many bytes in flight");
+        }
         log.info("webhook abandoned by the sender before its body ended");
         return;
       }
+      held = body.bytes.length;
       if (!signatureMatches(opts.secret, body.bytes, signature)) {
         const text =
           "signature does not match the body: check that the webhook secret is the app's WEBHOOK_SECRET";
@@ -176,6 +194,8 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
     } catch (err) {
       log.error({ err }, "webhook failed in a handler");
       answer(res, 500, `porchlight could not handle delivery ${id ?? "(no id)"}; its log says why`);
+    } finally {
+      budget.give(held);
     }
   };
 }

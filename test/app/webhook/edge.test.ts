@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { ByteBudget } from "../../../src/app/webhook/budget.js";
 import { type WebhookEdgeOptions, type WebhookEvent, webhookEdge } from "../../../src/app/webhook/edge.js";
 import type { InstallationAccess } from "../../../src/github/installation-access.js";
 import { capturedLog, deliver, rawRequest, sign, streamChunked } from "./http.js";
@@ -291,5 +292,46 @@ describe("the webhook edge", () => {
     });
     expect(form.status).toBe(415);
     expect(await form.text()).toContain("set the webhook's content type to application/json");
+  });
+
+  it("answers 503 when the bodies being read at once would pass the budget, and gives it back as they end", async () => {
+    const budget = new ByteBudget(150_000);
+    const edge = await startEdge({ maxBytes: 100_000, budget });
+    const upload = (id: string) =>
+      rawRequest(edge.url, "POST", "/", {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-github-delivery": id,
+        "x-hub-signature-256": sign(SECRET, "x"),
+        "content-length": "100000",
+      });
+    const first = upload("d-first");
+    await first.write(Buffer.alloc(90_000, 32));
+    for (let i = 0; budget.used < 90_000 && i < 100_000; i++) await new Promise((r) => setImmediate(r));
+    expect(budget.used).toBe(90_000);
+
+    const second = upload("d-second");
+    await second.write(Buffer.alloc(90_000, 32));
+    const response = await second.response;
+    expect(response).toMatch(/^HTTP\/1\.1 503 /);
+    expect(response).toContain(
+      "too many webhook bytes being received at once (150000 bytes; PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES",
+    );
+    expect(refusals(edge.lines)).toMatchObject([
+      {
+        msg: "webhook refused: too many bytes in flight",
+        deliveryId: "d-second",
+        status: 503,
+        budget: 150_000,
+      },
+    ]);
+    expect(budget.used).toBe(90_000);
+
+    first.socket.destroy();
+    for (let i = 0; budget.used > 0 && i < 100_000; i++) await new Promise((r) => setImmediate(r));
+    expect(budget.used).toBe(0);
+    const body = JSON.stringify(push);
+    expect((await deliver(edge.url, { event: "push", body, secret: SECRET })).status).toBe(200);
+    expect(budget.used).toBe(0);
   });
 });
