@@ -67,7 +67,8 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
     const refuse = (r: Refusal) => {
       log.warn({ status: r.status, ...r.fields }, r.message);
       opts.refused?.(r.reason, r.status);
-      answer(res, r.status, r.text, { ...r.headers, ...(r.close ? { connection: "close" } : {}) });
+      if (r.close) closeAfterAnswer(req, res);
+      answer(res, r.status, r.text, r.headers);
     };
     let held = 0;
     try {
@@ -108,6 +109,30 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
   };
 }
 
+/** How long a refused upload may go on being discarded after its answer before the socket is cut. */
+const LINGER_MS = 2000;
+
+/**
+ * Ends the connection of a refused upload without reading its body into memory, so that the sender
+ * still gets the answer: once it is sent, our side of the socket is closed (FIN), whatever else arrives
+ * is dropped as it comes, and the socket is destroyed when the sender closes its side or after
+ * LINGER_MS. Destroying at once would reset a connection the sender is still writing to, and many
+ * clients then lose the answer (a "lingering close", as web servers do).
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  req.removeAllListeners("data");
+  req.on("data", () => {});
+  req.resume();
+  res.once("finish", () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("end", () => socket.destroy());
+    socket.once("close", () => clearTimeout(timer));
+  });
+}
+
 /** "done" when `work` settles within `ms` (its rejection is thrown), else "late". */
 async function settledWithin(work: Promise<unknown>, ms: number): Promise<"done" | "late"> {
   let timer: NodeJS.Timeout | undefined;
@@ -128,5 +153,12 @@ function answer(
   headers: Record<string, string> = {},
 ): void {
   if (res.headersSent) return;
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", ...headers }).end(`${text}\n`);
+  const body = `${text}\n`;
+  res
+    .writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": String(Buffer.byteLength(body)),
+      ...headers,
+    })
+    .end(body);
 }
