@@ -56,6 +56,9 @@ const SCHEMAS = {
   }),
 } as const;
 
+/** The events whose handlers queue work: the ones src/app.ts listens to. */
+export const HANDLED_EVENTS = Object.keys(SCHEMAS);
+
 export interface PayloadProblem {
   /** The field's path (`repository.clone_url`), or `(payload)` for the payload itself. */
   field: string;
