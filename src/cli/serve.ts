@@ -1,10 +1,16 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
+import {
+  DEFAULT_WEBHOOK_MAX_BYTES,
+  PENDING_BODIES,
+  WEBHOOK_MAX_BYTES_ENV,
+  WEBHOOK_MAX_PENDING_BYTES_ENV,
+} from "../app/webhook/edge.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
 import { seed } from "../forge/seed.js";
-import type { CliCommand, CliIO } from "./io.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { waitForSignal } from "./signals.js";
 
 /** GitHub App credentials from probot's environment variables, or undefined when none are set. */
@@ -22,6 +28,25 @@ function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return env.GHE_HOST ? `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST}/api/v3` : undefined;
 }
 
+/** The webhook limits from PORCHLIGHT_WEBHOOK_MAX_BYTES and PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES. */
+function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webhookMaxPendingBytes: number } {
+  const bytes = (name: string, fallback: number): number => {
+    const text = env[name];
+    if (text === undefined || text === "") return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+      throw new UsageError(
+        `porchlight serve: ${name} must be a whole number of bytes above 0 (default ${fallback}), not "${text}"`,
+      );
+    }
+    return Number(text);
+  };
+  const webhookMaxBytes = bytes(WEBHOOK_MAX_BYTES_ENV, DEFAULT_WEBHOOK_MAX_BYTES);
+  return {
+    webhookMaxBytes,
+    webhookMaxPendingBytes: bytes(WEBHOOK_MAX_PENDING_BYTES_ENV, PENDING_BODIES * webhookMaxBytes),
+  };
+}
+
 /**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
@@ -36,6 +61,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   }
   const port = Number(io.env.PORT ?? 3000);
   const creds = credentials(io.env);
+  const limits = webhookLimits(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
@@ -45,6 +71,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
       ...(url ? { baseUrl: url } : {}),
+      ...limits,
       port,
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
@@ -62,6 +89,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: app0.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
+      ...limits,
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
