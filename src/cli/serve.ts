@@ -74,6 +74,10 @@ export const serveCommand: CliCommand = async (args, io) => {
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
+    if (values.data ?? io.env.PORCHLIGHT_DATA)
+      io.stderr(
+        "porchlight serve: --data / PORCHLIGHT_DATA is for the embedded forge; serving GitHub, the app keeps no state of its own (GitHub holds it), so it is ignored\n",
+      );
     const url = baseUrl(io.env);
     app = await startAppServer({
       appId: creds.appId,
