@@ -12,6 +12,7 @@ import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
+import { scheduleSweeps } from "../jobs/sweep-schedule.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
@@ -43,8 +44,13 @@ export interface AppServerOptions {
   concurrency?: number;
   cacheDir?: string;
   operatorRuntimes?: Runtime[];
-  /** The periodic sweep's interval; 0 or absent: only on demand (`sweep()`). */
+  /**
+   * Wait between the end of one periodic sweep and the start of the next; 0 or absent: no periodic
+   * sweep (only `sweep()` on demand, and the start-up one).
+   */
   reconcileIntervalMs?: number;
+  /** Sweep once right after start-up (what was missed while the app was down). Default false. */
+  sweepAtStart?: boolean;
   renderer?: Renderer;
   log?: Logger;
 }
@@ -131,13 +137,23 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
-  const timer =
-    opts.reconcileIntervalMs && opts.reconcileIntervalMs > 0
-      ? setInterval(() => {
-          sweepInstallations(deps, probot).catch((err) => log.error({ err }, "sweep failed"));
-        }, opts.reconcileIntervalMs)
-      : undefined;
-  timer?.unref();
+  const sweep = async () => {
+    try {
+      const repositories = await sweepInstallations(deps, probot);
+      metrics.sweeps.inc({ outcome: "ok" });
+      log.info({ repositories }, "sweep queued");
+      return repositories;
+    } catch (err) {
+      metrics.sweeps.inc({ outcome: "error" });
+      throw err;
+    }
+  };
+  const schedule = scheduleSweeps({
+    intervalMs: opts.reconcileIntervalMs ?? 0,
+    atStart: opts.sweepAtStart ?? false,
+    sweep,
+    onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
+  });
   return {
     url,
     webhookUrl: `${url}${webhookPath}`,
@@ -145,9 +161,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     events,
     metrics,
     idle: () => queues.idle(),
-    sweep: () => sweepInstallations(deps, probot),
+    sweep,
     close: async () => {
-      if (timer) clearInterval(timer);
+      await schedule.stop();
       await closeServer(server);
       await queues.close();
     },

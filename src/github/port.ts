@@ -132,6 +132,8 @@ export interface RepoPort {
     body: string,
   ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }>;
   createComment(issue: number, body: string): Promise<number>;
+  /** Every comment of an issue or pull request, oldest first. */
+  listComments(issue: number): Promise<IssueComment[]>;
   /** The first comment carrying `marker`, or undefined. */
   findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined>;
   react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
@@ -161,6 +163,14 @@ export interface RepoPort {
     title: string;
     body: string;
   }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }>;
+}
+
+export interface IssueComment {
+  id: number;
+  author: string;
+  /** Written by an app or another bot account. */
+  bot: boolean;
+  body: string;
 }
 
 export interface CommitInfo {

@@ -13,7 +13,7 @@ export interface CheckReport {
   summary: string;
   text?: string;
   annotations?: readonly CheckAnnotation[];
-  /** Which job wrote the run (see `checkCompleted`); kept when another job updates it without one. */
+  /** What the run checked or how it ended, for the bot to read back (GitHub's `external_id`). */
   externalId?: string;
 }
 
@@ -28,35 +28,24 @@ export async function reportCheck(port: RepoPort, report: CheckReport): Promise<
   return port.upsertCheckRun({
     name: report.name,
     headSha: report.headSha,
+    ...(report.externalId !== undefined ? { externalId: report.externalId } : {}),
     status: "completed",
     conclusion: report.conclusion,
     title: fitted.title,
     summary: fitted.summary,
     ...(fitted.text !== undefined ? { text: fitted.text } : {}),
     annotations: fitted.annotations,
-    ...(report.externalId !== undefined ? { externalId: report.externalId } : {}),
   });
 }
 
-/**
- * Whether `name` already completed on `sha` (a job that runs again leaves it as it is). With
- * `externalId`, only a run that job wrote counts: two jobs write `porchlight/render` on a proposal's
- * head (the proposal check verifies, the draft render renders), and the verdict of one must not
- * stop the other from doing its work.
- */
+/** Whether `name` already completed on `sha` (a job that runs again leaves it as it is). */
 export async function checkCompleted(
   port: RepoPort,
   sha: string,
   names: readonly string[],
-  externalId?: string,
 ): Promise<boolean> {
   const runs = await port.listCheckRuns(sha);
-  return names.every((n) =>
-    runs.some(
-      (r) =>
-        r.name === n && r.status === "completed" && (externalId === undefined || r.externalId === externalId),
-    ),
-  );
+  return names.every((n) => runs.some((r) => r.name === n && r.status === "completed"));
 }
 
 const LEVEL: Record<RenderFinding["severity"], CheckAnnotation["annotation_level"]> = {

@@ -24,6 +24,12 @@ export class Metrics {
     labelNames: ["kind", "outcome"] as const,
     registers: [this.registry],
   });
+  readonly sweeps = new Counter({
+    name: "porchlight_sweeps_total",
+    help: "Sweeps (every repository of every installation queued for reconcile), by outcome",
+    labelNames: ["outcome"] as const,
+    registers: [this.registry],
+  });
   readonly jobDuration = new Histogram({
     name: "porchlight_job_duration_seconds",
     help: "Job duration, by kind",
