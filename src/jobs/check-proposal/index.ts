@@ -68,8 +68,19 @@ export async function checkProposal(
   }
   const render = combineChecks("Render", renders);
   const guardrails = combineChecks("Guardrails", guards);
-  await reportCheck(ctx.port, { name: CHECK.render, headSha: pr.headSha, ...render });
-  await reportCheck(ctx.port, { name: CHECK.guardrails, headSha: pr.headSha, ...guardrails });
+  const where = packages.map((p) => p.path).join(" ");
+  await reportCheck(ctx.port, {
+    name: CHECK.render,
+    headSha: pr.headSha,
+    ...render,
+    seeAll: `Run \`porchlight fn render\` on ${where} in a clone of this branch to see them all.`,
+  });
+  await reportCheck(ctx.port, {
+    name: CHECK.guardrails,
+    headSha: pr.headSha,
+    ...guardrails,
+    seeAll: `Run the guardrails with \`porchlight fn eval\` on ${where} in a clone of this branch to see them all.`,
+  });
   await ctx.port.ensureComment(
     pr.number,
     SUMMARY_MARKER,

@@ -42,5 +42,6 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     title,
     summary,
     annotations: findingAnnotations(r.pkg, r.findings),
+    seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
   });
 }
