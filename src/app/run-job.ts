@@ -65,6 +65,7 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         events: deps.events,
         log,
         operatorRuntimes: deps.operatorRuntimes,
+        ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
         installation: installationPort(req.octokit, deps.cacheDir),
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { createNodeMiddleware, Probot } from "probot";
 import { porchlightApp } from "../app.js";
+import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
@@ -36,6 +37,8 @@ export interface AppServerOptions {
   concurrency?: number;
   cacheDir?: string;
   operatorRuntimes?: Runtime[];
+  /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */
+  limits?: Limits;
   /** The periodic sweep's interval; 0 or absent: only on demand (`sweep()`). */
   reconcileIntervalMs?: number;
   renderer?: Renderer;
@@ -94,6 +97,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     renderer: opts.renderer ?? new KptRenderer(),
     cacheDir: opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-")),
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
+    ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
     identity: once(async () => readIdentity((await probot.auth()) as never)),
   };

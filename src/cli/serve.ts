@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
+import { operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
@@ -49,6 +50,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
+      limits: operatorLimitsFromEnv(io.env),
       reconcileIntervalMs: Number(io.env.PORCHLIGHT_RECONCILE_INTERVAL_MS ?? 15 * 60_000),
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
@@ -65,6 +67,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
+      limits: operatorLimitsFromEnv(io.env),
       reconcileIntervalMs: 60_000,
     });
     forge.setWebhookUrl(app.webhookUrl);

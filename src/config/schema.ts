@@ -83,6 +83,24 @@ export const ChannelsSchema = z
     path: ["default"],
   });
 
+const limit = (what: string, operatorDefault: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `The most ${what} one package may hold; porchlight fails its check past it. It can only lower the app's limit (${operatorDefault} unless the operator changed it).`,
+    );
+
+export const LimitsSchema = z
+  .strictObject({
+    packageFiles: limit("files", "10,000"),
+    packageBytes: limit("bytes", "8 MiB"),
+    packageResources: limit("resources (YAML documents, Kptfiles included)", "10,000"),
+  })
+  .describe("Lower limits for this repository's packages than the app's own.");
+
 export const FunctionsSchema = z.strictObject({
   runtimes: z
     .array(z.enum(RUNTIMES))
@@ -134,6 +152,7 @@ export const RepoConfigFileSchema = z
     channels: ChannelsSchema.optional(),
     functions: FunctionsSchema.optional(),
     versioning: VersioningSchema.optional(),
+    limits: LimitsSchema.optional(),
   })
   .describe("porchlight configuration for one repository (.github/porchlight.yml)");
 

@@ -1,11 +1,18 @@
-import type { PullRequest } from "../../github/port.js";
-import { subtree } from "../../kpt/tree.js";
+import type { FileEntry, PullRequest } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
-import { CHECK, type JobContext, repoName } from "../context.js";
+import { CHECK, type JobContext, jobLimits, repoName } from "../context.js";
+import {
+  type JobUsage,
+  limitMessage,
+  NO_USAGE,
+  resourceAllowance,
+  resourcesExceeded,
+  sizeExceeded,
+} from "../limits.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
@@ -34,32 +41,71 @@ export async function checkProposal(
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
   const [head, base, changed, refs] = await Promise.all([
-    ctx.port.readTree(pr.headSha),
-    ctx.port.readTree(`refs/heads/${ctx.baseBranch}`),
+    ctx.port.listFiles(pr.headSha),
+    ctx.port.listFiles(`refs/heads/${ctx.baseBranch}`),
     ctx.port.changedPaths(pr.baseSha, pr.headSha),
     ctx.port.listRefs(),
   ]);
   const packages = proposalPackages({
     pr,
     changed,
-    basePaths: base.tree.keys(),
-    headPaths: head.tree.keys(),
+    basePaths: base.files.map((f) => f.path),
+    headPaths: head.files.map((f) => f.path),
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
   const isFork = pr.headRepo !== repoName(ctx);
+  const limits = jobLimits(ctx);
+  const used: JobUsage = { ...NO_USAGE };
+  const readConfig = (path: string) => ctx.port.getFile(path, head.sha);
 
   const renders: PackageCheck[] = [];
   const guards: PackageCheck[] = [];
   const summaries: PackageChangeSummary[] = [];
   for (const p of packages) {
-    const tree = subtree(head.tree, p.path);
+    const headFiles = filesBelow(head.files, p.path);
+    const baseFiles = filesBelow(base.files, p.path);
+    // What the package may cost is checked on the git trees' sizes before a file is read.
+    const oversized =
+      sizeExceeded(p.deletion ? [] : headFiles, limits.limits, used) ??
+      sizeExceeded(baseFiles, limits.limits);
+    if (oversized) {
+      const line = limitMessage(p.path, oversized, limits);
+      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
+      guards.push({
+        pkg: p.path,
+        ok: false,
+        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
+        annotations: [],
+      });
+      ctx.log.info({ pull: pr.number, pkg: p.path, ...oversized }, "package over a limit");
+      continue;
+    }
+    const tree = p.deletion ? new Map() : (await ctx.port.readTree(head.sha, p.path)).tree;
+    used.files += headFiles.length;
+    used.bytes += headFiles.reduce((n, f) => n + f.size, 0);
+    const allowance = resourceAllowance(limits.limits, used);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    renders.push(await verifyRender(ctx, common));
-    guards.push(await runGuardrails(ctx, { ...common, repoTree: head.tree }));
+    const render = await verifyRender(ctx, { ...common, maxResources: allowance.max });
+    if (render.tooManyResources) {
+      const exceeded = resourcesExceeded(render.tooManyResources, allowance, limits.limits, used);
+      const line = limitMessage(p.path, exceeded, limits);
+      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
+      guards.push({
+        pkg: p.path,
+        ok: false,
+        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
+        annotations: [],
+      });
+      ctx.log.info({ pull: pr.number, pkg: p.path, ...exceeded }, "package over a limit");
+      continue;
+    }
+    used.resources += render.resources ?? 0;
+    renders.push(render);
+    guards.push(await runGuardrails(ctx, { ...common, readConfig }));
     summaries.push(
       summarizePackage({
         package: p.path,
-        base: subtree(base.tree, p.path),
+        base: baseFiles.length === 0 ? new Map() : (await ctx.port.readTree(base.sha, p.path)).tree,
         head: tree,
         revision: nextRevision(p.path, refs),
         deletion: p.deletion,
@@ -93,6 +139,14 @@ export async function checkProposal(
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
+}
+
+/** The files below package directory `dir`, paths relative to it. */
+function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
+  const prefix = `${dir}/`;
+  return files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {

@@ -9,6 +9,8 @@ export interface RenderReport {
   findings: readonly RenderFinding[];
   /** The render failed with this message (nothing was pushed). */
   error?: string;
+  /** The render did not run: the package is over this limit (the error says which and how to raise it). */
+  limit?: string;
   /** The rendered result was pushed as this commit. */
   pushedAs?: string;
   /** This commit holds the result the bot rendered from `renderedFrom`. */
@@ -21,7 +23,11 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   let conclusion: Conclusion = "success";
   let title: string;
   let summary: string;
-  if (r.error !== undefined) {
+  if (r.error !== undefined && r.limit !== undefined) {
+    conclusion = "failure";
+    title = `${r.pkg} is over the ${r.limit} limit`;
+    summary = `porchlight did not render \`${r.pkg}\`, so nothing was committed: it is larger than porchlight renders.\n\n${r.error}`;
+  } else if (r.error !== undefined) {
     conclusion = "failure";
     title = `Rendering ${r.pkg} failed`;
     summary = `The function pipeline of \`${r.pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${r.error}`;
