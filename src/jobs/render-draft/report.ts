@@ -26,7 +26,7 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   if (r.error !== undefined && r.limit !== undefined) {
     conclusion = "failure";
     title = `${r.pkg} is over the ${r.limit} limit`;
-    summary = `porchlight did not render \`${r.pkg}\`, so nothing was committed: it is larger than porchlight renders.\n\n${r.error}`;
+    summary = `porchlight did not render \`${r.pkg}\`, so nothing was committed: the package is over one of porchlight's limits.\n\n${r.error}`;
   } else if (r.error !== undefined) {
     conclusion = "failure";
     title = `Rendering ${r.pkg} failed`;
