@@ -1,5 +1,6 @@
 import type { RepoLimits } from "./limits.js";
 import type { Guardrail, MergeMethod, RepoConfigFile, Runtime, VersioningScheme } from "./schema.js";
+import { DEFAULT_CHANNEL_NAMES } from "./schema.js";
 
 /** The configuration a repository runs with: every field set, after the defaults step. */
 export interface RepoConfig {
@@ -18,7 +19,7 @@ export interface RepoConfig {
   limits: RepoLimits;
 }
 
-export const DEFAULT_CHANNELS = ["stable", "beta"] as const;
+export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
 
 export function defaultConfig(): RepoConfig {
   return {
