@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
-import { operatorLimitsFromEnv } from "../config/limits.js";
+import { LimitSettingError, type Limits, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
@@ -35,6 +35,14 @@ export const serveCommand: CliCommand = async (args, io) => {
     );
     return 0;
   }
+  let limits: Limits;
+  try {
+    limits = operatorLimitsFromEnv(io.env);
+  } catch (e) {
+    if (!(e instanceof LimitSettingError)) throw e;
+    io.stderr(`porchlight serve: ${e.message}\n`);
+    return 2;
+  }
   const port = Number(io.env.PORT ?? 3000);
   const creds = credentials(io.env);
   let forge: Forge | undefined;
@@ -50,7 +58,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      limits: operatorLimitsFromEnv(io.env),
+      limits,
       reconcileIntervalMs: Number(io.env.PORCHLIGHT_RECONCILE_INTERVAL_MS ?? 15 * 60_000),
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
@@ -67,7 +75,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      limits: operatorLimitsFromEnv(io.env),
+      limits,
       reconcileIntervalMs: 60_000,
     });
     forge.setWebhookUrl(app.webhookUrl);
