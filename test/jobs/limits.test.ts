@@ -83,6 +83,10 @@ describe("what one package may cost", () => {
     expect(render?.summary).toContain("❌ `apps/big`: holds 31 files, more than the limit of 20 files");
     expect(render?.summary).toContain("✅ `apps/web`: the committed files are the rendered output");
     expect(ctx.renderer.renders).toBe(1);
+    const [summary] = repo.commentsOn(pr.number);
+    expect(summary?.body).toContain(
+      "### `apps/big`\n\nNot compared: the package is over the `packageFiles` limit (porchlight/render says by how much).",
+    );
   });
 
   it("the packages of one proposal together stay within the job's limit", async () => {

@@ -78,6 +78,7 @@ export async function checkProposal(
         annotations: [],
       });
       ctx.log.info({ pull: pr.number, pkg: p.path, ...oversized }, "package over a limit");
+      summaries.push(notCompared(p.path, oversized.name));
       continue;
     }
     const tree = p.deletion ? new Map() : (await ctx.port.readTree(head.sha, p.path)).tree;
@@ -97,6 +98,7 @@ export async function checkProposal(
         annotations: [],
       });
       ctx.log.info({ pull: pr.number, pkg: p.path, ...exceeded }, "package over a limit");
+      summaries.push(notCompared(p.path, exceeded.name));
       continue;
     }
     used.resources += render.resources ?? 0;
@@ -138,6 +140,18 @@ export async function checkProposal(
     render: render.conclusion === "success",
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
+  };
+}
+
+/** A package left out of the summary because it is over a limit. */
+function notCompared(pkg: string, limit: string): PackageChangeSummary {
+  return {
+    package: pkg,
+    resources: [],
+    images: [],
+    rbac: [],
+    namespaces: { added: [], removed: [] },
+    notSummarized: `the package is over the \`${limit}\` limit (${CHECK.render} says by how much)`,
   };
 }
 
