@@ -1,11 +1,17 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
+import {
+  DEFAULT_WEBHOOK_MAX_BYTES,
+  PENDING_BODIES,
+  WEBHOOK_MAX_BYTES_ENV,
+  WEBHOOK_MAX_PENDING_BYTES_ENV,
+} from "../app/webhook/edge.js";
 import { LimitSettingError, type Limits, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { startForge } from "../forge/forge.js";
 import { seed } from "../forge/seed.js";
-import type { CliCommand, CliIO } from "./io.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { waitForSignal } from "./signals.js";
 
 /** GitHub App credentials from probot's environment variables, or undefined when none are set. */
@@ -23,6 +29,35 @@ function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
   return env.GHE_HOST ? `${env.GHE_PROTOCOL ?? "https"}://${env.GHE_HOST}/api/v3` : undefined;
 }
 
+/** The webhook limits from PORCHLIGHT_WEBHOOK_MAX_BYTES and PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES. */
+function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webhookMaxPendingBytes: number } {
+  const bytes = (name: string, fallback: number): number => {
+    const text = env[name];
+    if (text === undefined || text === "") return fallback;
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+      throw new UsageError(
+        `porchlight serve: ${name} must be a whole number of bytes above 0 (default ${fallback}), not "${text}"`,
+      );
+    }
+    return Number(text);
+  };
+  const webhookMaxBytes = bytes(WEBHOOK_MAX_BYTES_ENV, DEFAULT_WEBHOOK_MAX_BYTES);
+  return {
+    webhookMaxBytes,
+    webhookMaxPendingBytes: bytes(WEBHOOK_MAX_PENDING_BYTES_ENV, PENDING_BODIES * webhookMaxBytes),
+  };
+}
+
+/** What a package and a job may cost, from the PORCHLIGHT_MAX_* variables. */
+function operatorLimits(env: NodeJS.ProcessEnv): Limits {
+  try {
+    return operatorLimitsFromEnv(env);
+  } catch (e) {
+    if (e instanceof LimitSettingError) throw new UsageError(`porchlight serve: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
@@ -35,16 +70,10 @@ export const serveCommand: CliCommand = async (args, io) => {
     );
     return 0;
   }
-  let limits: Limits;
-  try {
-    limits = operatorLimitsFromEnv(io.env);
-  } catch (e) {
-    if (!(e instanceof LimitSettingError)) throw e;
-    io.stderr(`porchlight serve: ${e.message}\n`);
-    return 2;
-  }
   const port = Number(io.env.PORT ?? 3000);
   const creds = credentials(io.env);
+  const limits = webhookLimits(io.env);
+  const packageLimits = operatorLimits(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
@@ -54,11 +83,12 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
       ...(url ? { baseUrl: url } : {}),
+      ...limits,
       port,
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      limits,
+      limits: packageLimits,
       reconcileIntervalMs: Number(io.env.PORCHLIGHT_RECONCILE_INTERVAL_MS ?? 15 * 60_000),
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
@@ -72,10 +102,11 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: app0.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
+      ...limits,
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      limits,
+      limits: packageLimits,
       reconcileIntervalMs: 60_000,
     });
     forge.setWebhookUrl(app.webhookUrl);

@@ -79,9 +79,10 @@ export class OctokitRepo implements RepoPort {
     return { sha, files: await this.git.listFiles(sha, dir) };
   }
 
-  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree }> {
+  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree; symlinks: string[] }> {
     const sha = await this.git.fetch(ref);
-    return { sha, tree: await this.git.readTree(sha, dir) };
+    const [tree, symlinks] = await Promise.all([this.git.readTree(sha, dir), this.git.symlinks(sha, dir)]);
+    return { sha, tree, symlinks };
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {

@@ -82,8 +82,11 @@ export interface RepoPort {
 
   /** Every branch and tag, in one request (git ls-remote), peeled tags included. */
   listRefs(): Promise<RefInfo[]>;
-  /** The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. */
-  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree }>;
+  /**
+   * The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. A symbolic
+   * link is a file whose content is the link's text (never the file it names), listed in `symlinks`.
+   */
+  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree; symlinks?: string[] }>;
   /**
    * The names and sizes of the files of the commit `ref` points at, optionally only below `dir` (paths
    * relative to it), from the git tree alone: no file is read, so a budget can be checked first.

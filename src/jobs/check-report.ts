@@ -15,6 +15,8 @@ export interface CheckReport {
   annotations?: readonly CheckAnnotation[];
   /** Where to see every result when some annotations are left out, e.g. "Run `porchlight fn render apps/web` locally". */
   seeAll?: string;
+  /** Which job wrote the run (see `checkCompleted`); kept when another job updates it without one. */
+  externalId?: string;
 }
 
 /**
@@ -40,6 +42,7 @@ export async function reportCheck(port: RepoPort, report: CheckReport): Promise<
     summary: fitted.summary,
     ...(fitted.text !== undefined ? { text: fitted.text } : {}),
     annotations: fitted.annotations,
+    ...(report.externalId !== undefined ? { externalId: report.externalId } : {}),
   });
 }
 
@@ -49,14 +52,25 @@ export function moreNote(omitted: number, seeAll?: string): string {
   return `…and ${n} more ${omitted === 1 ? "annotation" : "annotations"}: a check shows the first ${MAX_ANNOTATIONS_PER_CHECK}, the most severe first.${seeAll ? ` ${seeAll}` : ""}`;
 }
 
-/** Whether `name` already completed on `sha` (a job that runs again leaves it as it is). */
+/**
+ * Whether `name` already completed on `sha` (a job that runs again leaves it as it is). With
+ * `externalId`, only a run that job wrote counts: two jobs write `porchlight/render` on a proposal's
+ * head (the proposal check verifies, the draft render renders), and the verdict of one must not
+ * stop the other from doing its work.
+ */
 export async function checkCompleted(
   port: RepoPort,
   sha: string,
   names: readonly string[],
+  externalId?: string,
 ): Promise<boolean> {
   const runs = await port.listCheckRuns(sha);
-  return names.every((n) => runs.some((r) => r.name === n && r.status === "completed"));
+  return names.every((n) =>
+    runs.some(
+      (r) =>
+        r.name === n && r.status === "completed" && (externalId === undefined || r.externalId === externalId),
+    ),
+  );
 }
 
 const LEVEL: Record<RenderFinding["severity"], CheckAnnotation["annotation_level"]> = {

@@ -12,6 +12,12 @@ export class Metrics {
     labelNames: ["event"] as const,
     registers: [this.registry],
   });
+  readonly webhooksRefused = new Counter({
+    name: "porchlight_webhooks_refused_total",
+    help: "Webhook deliveries refused at the edge, by reason and HTTP status",
+    labelNames: ["reason", "status"] as const,
+    registers: [this.registry],
+  });
   readonly jobs = new Counter({
     name: "porchlight_jobs_total",
     help: "Jobs run, by kind and outcome",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
 
 describe("porchlight serve without credentials", () => {
@@ -27,7 +28,7 @@ describe("porchlight serve without credentials", () => {
 describe("porchlight serve with a bad limit setting", () => {
   it("refuses to start, naming the variable, the expected value and the default", async () => {
     let err = "";
-    const code = await serveCommand([], {
+    const code = await main(["serve"], {
       stdout: () => {},
       stderr: (t) => {
         err += t;

@@ -4,7 +4,7 @@ import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
-import { CHECK, type JobContext, jobLimits, repoName } from "../context.js";
+import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
   type JobUsage,
   limitMessage,
@@ -13,6 +13,7 @@ import {
   resourcesExceeded,
   sizeExceeded,
 } from "../limits.js";
+import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
@@ -46,17 +47,19 @@ export async function checkProposal(
     ctx.port.changedPaths(pr.baseSha, pr.headSha),
     ctx.port.listRefs(),
   ]);
+  const isFork = fromFork(ctx, pr);
   const packages = proposalPackages({
-    pr,
+    // A fork's branch name is the fork author's choice: it names no package here.
+    pr: isFork ? { headRef: "", labels: pr.labels } : pr,
     changed,
     basePaths: base.files.map((f) => f.path),
     headPaths: head.files.map((f) => f.path),
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const isFork = pr.headRepo !== repoName(ctx);
   const limits = jobLimits(ctx);
   const used: JobUsage = { ...NO_USAGE };
-  const readConfig = (path: string) => ctx.port.getFile(path, head.sha);
+  // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
+  const readConfig = (path: string) => ctx.port.getFile(path, isFork ? base.sha : head.sha);
 
   const renders: PackageCheck[] = [];
   const guards: PackageCheck[] = [];
@@ -81,12 +84,15 @@ export async function checkProposal(
       summaries.push(notCompared(p.path, oversized.name));
       continue;
     }
-    const tree = p.deletion ? new Map() : (await ctx.port.readTree(head.sha, p.path)).tree;
+    const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
+    const tree = read?.tree ?? new Map<string, Buffer>();
+    const symlinks = read?.symlinks ?? [];
     used.files += headFiles.length;
     used.bytes += headFiles.reduce((n, f) => n + f.size, 0);
     const allowance = resourceAllowance(limits.limits, used);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    const render = await verifyRender(ctx, { ...common, maxResources: allowance.max });
+    const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
+    const render = links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max }));
     if (render.tooManyResources) {
       const exceeded = resourcesExceeded(render.tooManyResources, allowance, limits.limits, used);
       const line = limitMessage(p.path, exceeded, limits);
@@ -103,7 +109,7 @@ export async function checkProposal(
     }
     used.resources += render.resources ?? 0;
     renders.push(render);
-    guards.push(await runGuardrails(ctx, { ...common, readConfig }));
+    guards.push(links ?? (await runGuardrails(ctx, { ...common, readConfig })));
     summaries.push(
       summarizePackage({
         package: p.path,

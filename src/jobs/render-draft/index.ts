@@ -5,7 +5,7 @@ import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from
 import { treesEqual } from "../packages.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
-import { reportRender } from "./report.js";
+import { DRAFT_RENDER_ID, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
@@ -17,8 +17,8 @@ export type RenderDraftOutcome =
 const PUSH_ATTEMPTS = 3;
 
 /**
- * Push to a draft branch → render its package. Level-triggered: reads the branch head; if
- * `porchlight/render` already completed there (and not forced), there is nothing to do. A failed
+ * Push to a draft branch → render its package. Level-triggered: reads the branch head; if this job
+ * already completed `porchlight/render` there (and not forced), there is nothing to do. A failed
  * render reports and pushes nothing; a render that changes files is pushed as one bot commit on top
  * of the head it was rendered from, and a push that lost a race is redone on the new head.
  */
@@ -32,7 +32,7 @@ export async function renderDraft(
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     const head = await readDraft(ctx.port, input.branch, pkg);
     if (!head) return { kind: "skipped", reason: `the branch ${input.branch} no longer exists` };
-    if (!input.force && (await checkCompleted(ctx.port, head.sha, [CHECK.render]))) {
+    if (!input.force && (await checkCompleted(ctx.port, head.sha, [CHECK.render], DRAFT_RENDER_ID))) {
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
     if (!head.files.some((f) => f.path === "Kptfile")) {

@@ -17,6 +17,13 @@ export interface RenderReport {
   renderedFrom?: string;
 }
 
+/**
+ * Marks the `porchlight/render` runs the draft render wrote: its own mark on a head means "rendered",
+ * whereas the proposal check's verdict on an unrendered head ("differs from the rendered output")
+ * leaves the rendering still to do.
+ */
+export const DRAFT_RENDER_ID = "porchlight:draft-render";
+
 /** `porchlight/render` on one commit of a draft: every function result annotated, and a summary. */
 export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   const counts = findingCounts(r.findings);
@@ -49,5 +56,6 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     summary,
     annotations: findingAnnotations(r.pkg, r.findings),
     seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
+    externalId: DRAFT_RENDER_ID,
   });
 }
