@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { AppDeps } from "../app/deps.js";
+import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
 import { PorchlightEvents } from "../jobs/events.js";
@@ -11,6 +12,7 @@ import { Metrics } from "../ops/metrics.js";
 export interface ActionDepsOptions {
   identity: BotIdentity;
   operatorRuntimes: Runtime[];
+  operatorLimits?: Limits;
   cacheDir: string;
   log: Logger;
   renderer?: Renderer;
@@ -55,6 +57,7 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       renderer: opts.renderer ?? new KptRenderer(),
       cacheDir: opts.cacheDir,
       operatorRuntimes: opts.operatorRuntimes,
+      ...(opts.operatorLimits ? { operatorLimits: opts.operatorLimits } : {}),
       log: opts.log,
       identity: async () => identity,
     },

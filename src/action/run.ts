@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Probot } from "probot";
 import type { JobRequest } from "../app/run-job.js";
 import { porchlightApp } from "../app.js";
+import { LimitSettingError, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { SweepResult } from "../jobs/reconcile.js";
 import type { Renderer } from "../jobs/renderer.js";
@@ -61,6 +62,13 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     opts.stdout(runReport.warning("porchlight", mode.reason));
     return 0;
   }
+  let operatorLimits: ReturnType<typeof operatorLimitsFromEnv>;
+  try {
+    operatorLimits = operatorLimitsFromEnv(opts.env);
+  } catch (e) {
+    if (e instanceof LimitSettingError) return fail(e.message);
+    throw e;
+  }
   const cacheDir = await mkdtemp(join(opts.env.RUNNER_TEMP || tmpdir(), "porchlight-cache-"));
   const {
     deps,
@@ -69,6 +77,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   } = createActionDeps({
     identity: actionIdentity(opts.env),
     operatorRuntimes: operatorRuntimesFromEnv(opts.env),
+    operatorLimits,
     cacheDir,
     log,
     ...(opts.renderer ? { renderer: opts.renderer } : {}),

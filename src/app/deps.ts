@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
@@ -16,6 +17,8 @@ export interface AppDeps {
   cacheDir: string;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */
   operatorRuntimes: Runtime[];
+  /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */
+  operatorLimits?: Limits;
   log: Logger;
   /** The app's bot user and commit author (read once from `GET /app`). */
   identity: () => Promise<BotIdentity>;

@@ -2,6 +2,7 @@ import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
 import { formatProblem } from "../config/problem.js";
+import { checkProposedConfig } from "../jobs/check-config/index.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
 import { runCommands } from "../jobs/commands/index.js";
 import { replyMarker } from "../jobs/commands/reply.js";
@@ -66,6 +67,18 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     deliveryId: context.id,
     headSha: pr.head.sha,
     work: (ctx) => checkProposal(ctx, { pull: pr.number }),
+  });
+  // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
+  // after the proposal's check, which reports a broken default-branch configuration on the same head.
+  enqueueJob(deps, {
+    kind: "config-proposal",
+    key: String(pr.number),
+    octokit: octo(context),
+    repository: context.payload.repository as JobRequest["repository"],
+    deliveryId: context.id,
+    needsConfig: false,
+    work: (ctx) =>
+      checkProposedConfig(ctx, { pull: pr.number, defaultBranch: context.payload.repository.default_branch }),
   });
   // Fan-out's own branches never change variant files.
   if (pr.head.ref.startsWith("porchlight/variant/")) return;

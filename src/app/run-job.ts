@@ -1,9 +1,10 @@
 import type { ConfigProblem } from "../config/problem.js";
+import { defaultConfig } from "../config/resolve.js";
 import { installationRepo } from "../github/installation.js";
 import { installationPort } from "../github/installation-port.js";
 import type { RepoPort } from "../github/port.js";
 import type { JobContext } from "../jobs/context.js";
-import { type ConfigOctokit, loadRepoConfig, reportConfigProblems } from "./config.js";
+import { type ConfigOctokit, type LoadedConfig, loadRepoConfig, reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 
 /** The repository fields of a webhook payload a job needs. */
@@ -26,6 +27,11 @@ export interface JobRequest {
   headSha?: string;
   /** Besides the check: how to tell the user the configuration is broken (a command's reply). */
   onBadConfig?: (port: RepoPort, problems: ConfigProblem[]) => Promise<void>;
+  /**
+   * False for a job that runs nothing and only reads (checking the configuration a pull request
+   * proposes): it runs with the built-in defaults even while the repository's configuration is broken.
+   */
+  needsConfig?: boolean;
   work: (ctx: JobContext) => Promise<unknown>;
 }
 
@@ -49,7 +55,10 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         req.repository.clone_url,
         deps.cacheDir,
       );
-      const loaded = await loadRepoConfig(req.octokit, { owner, repo: name });
+      const loaded: LoadedConfig =
+        req.needsConfig === false
+          ? { ok: true, config: defaultConfig() }
+          : await loadRepoConfig(req.octokit, { owner, repo: name });
       if (!loaded.ok) {
         log.warn({ problems: loaded.problems.length }, "configuration is broken; doing nothing");
         if (req.headSha) await reportConfigProblems(port, req.headSha, loaded.problems);
@@ -65,6 +74,7 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         events: deps.events,
         log,
         operatorRuntimes: deps.operatorRuntimes,
+        ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
         installation: installationPort(req.octokit, deps.cacheDir),
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
 import { porchlightApp } from "../app.js";
+import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { installationAccess } from "../github/installation-access.js";
 import { PorchlightEvents } from "../jobs/events.js";
@@ -44,6 +45,8 @@ export interface AppServerOptions {
   concurrency?: number;
   cacheDir?: string;
   operatorRuntimes?: Runtime[];
+  /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */
+  limits?: Limits;
   /**
    * Wait between the end of one periodic sweep and the start of the next; 0 or absent: no periodic
    * sweep (only `sweep()` on demand, and the start-up one).
@@ -108,6 +111,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     renderer: opts.renderer ?? new KptRenderer(),
     cacheDir: opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-")),
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
+    ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
     identity: once(async () => readIdentity((await probot.auth()) as never)),
   };

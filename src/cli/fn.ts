@@ -65,11 +65,13 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
   const p = parseArgs(
     args,
     {
-      values: { ...COMMON_VALUES, "image-pull-policy": undefined },
+      values: { ...COMMON_VALUES, "image-pull-policy": undefined, "max-resources": undefined },
       bools: [...COMMON_BOOLS, "allow-alpha-wasm"],
     },
     "render",
   );
+  // Unlimited by default (the user's own machine); porchlight's own flag, not kpt's, bounds it.
+  const maxResources = countFlag(p, "max-resources");
   if (p.bools.has("help")) {
     io.stdout(HELP);
     return 0;
@@ -88,13 +90,27 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
     !p.bools.has("no-truncate-output"),
   );
   const env = runEnv(p, dir, io, registry, (e) => printer.on(e));
-  const outcome = await render(tree, "", { ...env, writeFiles: !wantsItems(p) });
+  const outcome = await render(tree, "", {
+    ...env,
+    writeFiles: !wantsItems(p),
+    ...(maxResources !== undefined ? { maxResources } : {}),
+  });
   printer.endPackage();
   return finish(outcome, p, dir, tree, io, () =>
     io.stderr(
       `Successfully executed ${outcome.functionCount} function(s) in ${outcome.packageCount} package(s).\n`,
     ),
   );
+}
+
+/** A flag holding a whole number of at least 1, or undefined when absent. */
+function countFlag(p: ParsedArgs, name: string): number | undefined {
+  const text = lastValue(p, name);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < 1) {
+    throw new UsageError(`Error: --${name} must be a whole number of at least 1, not "${text}"`);
+  }
+  return Number(text);
 }
 
 async function evalCommand(args: string[], io: CliIO, registry: FunctionRegistry): Promise<number> {

@@ -6,6 +6,7 @@ import {
   WEBHOOK_MAX_BYTES_ENV,
   WEBHOOK_MAX_PENDING_BYTES_ENV,
 } from "../app/webhook/edge.js";
+import { LimitSettingError, type Limits, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { createLogger } from "../ops/logger.js";
@@ -90,6 +91,16 @@ function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webho
   };
 }
 
+/** What a package and a job may cost, from the PORCHLIGHT_MAX_* variables. */
+function operatorLimits(env: NodeJS.ProcessEnv): Limits {
+  try {
+    return operatorLimitsFromEnv(env);
+  } catch (e) {
+    if (e instanceof LimitSettingError) throw new UsageError(`porchlight serve: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
@@ -108,6 +119,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   const log = createLogger(io.env.LOG_LEVEL ? { level: io.env.LOG_LEVEL } : {});
   const creds = credentials(io.env);
   const limits = webhookLimits(io.env);
+  const packageLimits = operatorLimits(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
@@ -129,6 +141,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
       log,
+      limits: packageLimits,
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
   } else {
@@ -150,6 +163,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,
       log,
+      limits: packageLimits,
     });
     forge.setWebhookUrl(app.webhookUrl);
     io.stdout(nextSteps(forge.url, app, world, dataDir));

@@ -1,4 +1,6 @@
+import type { RepoLimits } from "./limits.js";
 import type { Guardrail, MergeMethod, RepoConfigFile, Runtime, VersioningScheme } from "./schema.js";
+import { DEFAULT_CHANNEL_NAMES } from "./schema.js";
 
 /** The configuration a repository runs with: every field set, after the defaults step. */
 export interface RepoConfig {
@@ -13,9 +15,11 @@ export interface RepoConfig {
   /** What the repository asks for; undefined means "whatever the app's operator allows". */
   functions: { runtimes: Runtime[] | undefined };
   versioning: { scheme: VersioningScheme };
+  /** Limits the repository lowered below the app's (see limits.ts); empty: the app's. */
+  limits: RepoLimits;
 }
 
-export const DEFAULT_CHANNELS = ["stable", "beta"] as const;
+export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
 
 export function defaultConfig(): RepoConfig {
   return {
@@ -28,6 +32,7 @@ export function defaultConfig(): RepoConfig {
     channels: { names: [...DEFAULT_CHANNELS], default: "stable" },
     functions: { runtimes: undefined },
     versioning: { scheme: "integer" },
+    limits: {},
   };
 }
 
@@ -65,6 +70,7 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
   if (file.functions !== undefined) {
     config.functions = { runtimes: file.functions.runtimes ? [...file.functions.runtimes] : undefined };
   }
+  if (file.limits !== undefined) config.limits = { ...file.limits };
   if (file.versioning !== undefined) {
     config.versioning = { scheme: file.versioning.scheme ?? base.versioning.scheme };
   }

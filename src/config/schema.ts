@@ -19,6 +19,9 @@ export type MergeMethod = (typeof MERGE_METHODS)[number];
 export const VERSIONING_SCHEMES = ["integer"] as const;
 export type VersioningScheme = (typeof VERSIONING_SCHEMES)[number];
 
+/** The channels a repository has when it names none (resolve.ts takes them from here). */
+export const DEFAULT_CHANNEL_NAMES: readonly string[] = ["stable", "beta"];
+
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 const channelName = z
@@ -78,10 +81,38 @@ export const ChannelsSchema = z
       .optional()
       .describe("The channel a newly published revision joins; default: stable. Must be one of `names`."),
   })
-  .refine((c) => !c.names || !c.default || c.names.includes(c.default), {
-    message: "the default channel must be one of `names`",
-    path: ["default"],
+  .superRefine((c, ctx) => {
+    if (c.default === undefined || !Array.isArray(c.names ?? [])) return;
+    const names = c.names ?? DEFAULT_CHANNEL_NAMES;
+    if (names.length === 0 || names.includes(c.default)) return;
+    const listed = names.map((n) => `\`${n}\``).join(", ");
+    ctx.addIssue({
+      code: "custom",
+      path: ["default"],
+      input: c.default,
+      message: c.names
+        ? `must be one of the channels in \`names\` (${listed}), not ${JSON.stringify(c.default)}; pick one of them, or add ${JSON.stringify(c.default)} to \`names\``
+        : `must be one of the channels (${listed}, the default \`names\`), not ${JSON.stringify(c.default)}; pick one of them, or set \`names\` to list ${JSON.stringify(c.default)}`,
+    });
   });
+
+const limit = (what: string, operatorDefault: string) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      `The most ${what} one package may hold; porchlight fails its check past it. It can only lower the app's limit (${operatorDefault} unless the operator changed it).`,
+    );
+
+export const LimitsSchema = z
+  .strictObject({
+    packageFiles: limit("files", "10,000"),
+    packageBytes: limit("bytes", "8 MiB"),
+    packageResources: limit("resources (YAML documents, Kptfiles included)", "10,000"),
+  })
+  .describe("Lower limits for this repository's packages than the app's own.");
 
 export const FunctionsSchema = z.strictObject({
   runtimes: z
@@ -134,6 +165,7 @@ export const RepoConfigFileSchema = z
     channels: ChannelsSchema.optional(),
     functions: FunctionsSchema.optional(),
     versioning: VersioningSchema.optional(),
+    limits: LimitsSchema.optional(),
   })
   .describe("porchlight configuration for one repository (.github/porchlight.yml)");
 

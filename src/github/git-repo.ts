@@ -5,7 +5,7 @@ import type { FileTree } from "../kpt/tree.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
-import type { CommitAuthor, PushResult } from "./port.js";
+import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
@@ -90,6 +90,23 @@ export class GitRepo {
     } catch {
       return false;
     }
+  }
+
+  /** The files of commit `sha` below `dir` ("" = all) with their sizes, from the tree alone (no blob is read). */
+  async listFiles(sha: string, dir = ""): Promise<FileEntry[]> {
+    const args = ["ls-tree", "-r", "-z", "-l", "--full-tree", sha];
+    if (dir !== "") args.push("--", dir);
+    return (await this.git(args))
+      .toString("utf8")
+      .split("\0")
+      .filter(Boolean)
+      .flatMap((line) => {
+        const tab = line.indexOf("\t");
+        const [, type, , size] = line.slice(0, tab).split(/ +/) as [string, string, string, string];
+        if (type !== "blob") return [];
+        const path = line.slice(tab + 1);
+        return [{ path: dir === "" ? path : path.slice(dir.length + 1), size: Number(size) }];
+      });
   }
 
   /** The files of commit `sha` below `dir` ("" = all), paths relative to `dir`. */

@@ -8,6 +8,7 @@ import type {
   CheckRunInput,
   CheckRunState,
   CommitInfo,
+  FileEntry,
   IssueComment,
   Permission,
   PullRequest,
@@ -72,6 +73,11 @@ export class OctokitRepo implements RepoPort {
 
   listRefs(): Promise<RefInfo[]> {
     return this.git.lsRemote();
+  }
+
+  async listFiles(ref: string, dir = ""): Promise<{ sha: string; files: FileEntry[] }> {
+    const sha = await this.git.fetch(ref);
+    return { sha, files: await this.git.listFiles(sha, dir) };
   }
 
   async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree; symlinks: string[] }> {

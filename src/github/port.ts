@@ -64,6 +64,12 @@ export interface CheckRunInput {
   annotations?: readonly CheckAnnotation[];
 }
 
+/** A file as the git tree lists it. */
+export interface FileEntry {
+  path: string;
+  size: number;
+}
+
 export interface CommitAuthor {
   name: string;
   email: string;
@@ -81,6 +87,11 @@ export interface RepoPort {
    * link is a file whose content is the link's text (never the file it names), listed in `symlinks`.
    */
   readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree; symlinks?: string[] }>;
+  /**
+   * The names and sizes of the files of the commit `ref` points at, optionally only below `dir` (paths
+   * relative to it), from the git tree alone: no file is read, so a budget can be checked first.
+   */
+  listFiles(ref: string, dir?: string): Promise<{ sha: string; files: FileEntry[] }>;
   /** The paths `head` changed since it forked from `base` (`git diff base...head`). */
   changedPaths(base: string, head: string): Promise<string[]>;
   /**

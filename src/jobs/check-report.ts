@@ -1,6 +1,6 @@
 import type { CheckRunInput, RepoPort } from "../github/port.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
-import { fitCheckOutput } from "../lifecycle/check-run.js";
+import { capAnnotations, fitCheckOutput, MAX_ANNOTATIONS_PER_CHECK } from "../lifecycle/check-run.js";
 import type { RenderFinding } from "./renderer.js";
 
 export type Conclusion = NonNullable<CheckRunInput["conclusion"]>;
@@ -13,16 +13,24 @@ export interface CheckReport {
   summary: string;
   text?: string;
   annotations?: readonly CheckAnnotation[];
+  /** Where to see every result when some annotations are left out, e.g. "Run `porchlight fn render apps/web` locally". */
+  seeAll?: string;
   /** What the run checked or how it ended, for the bot to read back (GitHub's `external_id`). */
   externalId?: string;
 }
 
-/** Writes one completed check run for (name, head): created once, updated in place after. */
+/**
+ * Writes one completed check run for (name, head): created once, updated in place after. At most
+ * MAX_ANNOTATIONS_PER_CHECK annotations, the most severe first; the summary says how many more there
+ * were and where to see them.
+ */
 export async function reportCheck(port: RepoPort, report: CheckReport): Promise<number> {
+  const { kept, omitted } = capAnnotations(report.annotations ?? []);
+  const summary = omitted === 0 ? report.summary : `${report.summary}\n\n${moreNote(omitted, report.seeAll)}`;
   const fitted = fitCheckOutput({
     title: report.title,
-    summary: report.summary,
-    annotations: [...(report.annotations ?? [])],
+    summary,
+    annotations: kept,
     ...(report.text !== undefined ? { text: report.text } : {}),
   });
   return port.upsertCheckRun({
@@ -36,6 +44,12 @@ export async function reportCheck(port: RepoPort, report: CheckReport): Promise<
     ...(fitted.text !== undefined ? { text: fitted.text } : {}),
     annotations: fitted.annotations,
   });
+}
+
+/** "…and N more" for a summary whose annotations were cut. */
+export function moreNote(omitted: number, seeAll?: string): string {
+  const n = omitted.toLocaleString("en-US");
+  return `…and ${n} more ${omitted === 1 ? "annotation" : "annotations"}: a check shows the first ${MAX_ANNOTATIONS_PER_CHECK}, the most severe first.${seeAll ? ` ${seeAll}` : ""}`;
 }
 
 /** Whether `name` already completed on `sha` (a job that runs again leaves it as it is). */

@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { DEFAULT_LIMITS, type EffectiveLimits, effectiveLimits, type Limits } from "../config/limits.js";
 import type { RepoConfig } from "../config/resolve.js";
 import { effectiveRuntimes } from "../config/runtimes.js";
 import type { Runtime } from "../config/schema.js";
@@ -27,6 +28,8 @@ export interface JobContext {
   log: Logger;
   /** The runtimes the app's operator allows (builtin, and exec/container only when opted in). */
   operatorRuntimes: readonly Runtime[];
+  /** What a package and a job may cost, as the operator set it; absent: the defaults. */
+  operatorLimits?: Limits;
   /** The installation's other repositories, for jobs that span them (fan-out); absent in single-repository runs. */
   installation?: InstallationPort;
 }
@@ -34,6 +37,11 @@ export interface JobContext {
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */
 export function allowedRuntimes(ctx: Pick<JobContext, "config" | "operatorRuntimes">): Runtime[] {
   return effectiveRuntimes(ctx.operatorRuntimes, ctx.config.functions.runtimes).allowed;
+}
+
+/** The limits this repository's jobs run with: the operator's, lowered by the repository's own. */
+export function jobLimits(ctx: Pick<JobContext, "config" | "operatorLimits">): EffectiveLimits {
+  return effectiveLimits(ctx.operatorLimits ?? DEFAULT_LIMITS, ctx.config.limits);
 }
 
 /** `owner/repo` of the job's repository. */

@@ -20,11 +20,17 @@ export interface RenderResult {
   findings: RenderFinding[];
   /** Why the render failed, written for the user. */
   error?: string;
+  /** The resources (YAML documents, Kptfiles included) of the package; 0 when it did not load. */
+  resources?: number;
+  /** The package holds more resources than `maxResources`: no function ran. */
+  tooManyResources?: { found: number; max: number };
 }
 
 export interface RenderOptions {
   /** The runtimes functions may use here (builtin always; exec and container only if allowed). */
   runtimes: readonly Runtime[];
+  /** The most resources the package may hold; past it no function runs. Absent: no limit. */
+  maxResources?: number;
 }
 
 /**

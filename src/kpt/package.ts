@@ -3,6 +3,7 @@ import { KptError } from "./errors.js";
 import { KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
 import type { FileTree } from "./tree.js";
+import { decodeUtf8 } from "./utf8.js";
 import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
 
 /** A file of YAML documents within a package. */
@@ -113,8 +114,9 @@ function isDirectChild(child: string, parent: string, allDirs: string[]): boolea
   );
 }
 
+/** A file kpt parses: UTF-8, or a KptError naming the file and the first bad byte. */
 function text(tree: FileTree, path: string): string {
-  return tree.get(path)!.toString("utf8");
+  return decodeUtf8(tree.get(path)!, path);
 }
 
 /** The package and all its subpackages, depth first, subpackages before their parent (kpt's render order). */

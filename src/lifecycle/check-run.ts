@@ -5,6 +5,12 @@
 
 export const MAX_ANNOTATIONS_PER_CALL = 50;
 export const MAX_CHECK_OUTPUT_CHARS = 65_535;
+/**
+ * The most annotations one check run carries: 500 is 10 calls of 50, about 10 seconds of an
+ * installation's paced writes (one a second) and 2% of its hourly budget, and more than anyone reads
+ * in a pull request. A package with 120,000 results once took 2,400 calls and stalled the queue.
+ */
+export const MAX_ANNOTATIONS_PER_CHECK = 500;
 
 export type AnnotationLevel = "notice" | "warning" | "failure";
 
@@ -26,6 +32,23 @@ export interface CheckOutput {
   summary: string;
   text?: string;
   annotations: CheckAnnotation[];
+}
+
+const SEVERITY: Record<AnnotationLevel, number> = { failure: 0, warning: 1, notice: 2 };
+
+/**
+ * The annotations a check run shows: at most `max`, the most severe first (failures, then warnings,
+ * then notices; each level in its given order), and how many were left out.
+ */
+export function capAnnotations(
+  annotations: readonly CheckAnnotation[],
+  max = MAX_ANNOTATIONS_PER_CHECK,
+): { kept: CheckAnnotation[]; omitted: number } {
+  if (annotations.length <= max) return { kept: [...annotations], omitted: 0 };
+  const ranked = annotations
+    .map((a, i) => ({ a, i }))
+    .sort((x, y) => SEVERITY[x.a.annotation_level] - SEVERITY[y.a.annotation_level] || x.i - y.i);
+  return { kept: ranked.slice(0, max).map((r) => r.a), omitted: annotations.length - max };
 }
 
 /** The check run calls to make: the first creates or updates with the first batch, the rest append. */

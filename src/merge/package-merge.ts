@@ -1,3 +1,4 @@
+import { decodeUtf8 } from "../kpt/utf8.js";
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
 import { addMergeComment } from "./match.js";
@@ -23,7 +24,9 @@ export interface PackageMergeResult {
 
 function text(files: Map<string, Buffer>, yaml: boolean): TextFiles {
   const out: TextFiles = new Map();
-  for (const [p, b] of files) if (p !== KPTFILE && isYamlPath(p) === yaml) out.set(p, b.toString("utf8"));
+  // YAML is UTF-8 or refused (kpt's rule): a replacement character must never be merged into a file.
+  for (const [p, b] of files)
+    if (p !== KPTFILE && isYamlPath(p) === yaml) out.set(p, yaml ? decodeUtf8(b, p) : b.toString("utf8"));
   return out;
 }
 

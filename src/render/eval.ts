@@ -2,6 +2,7 @@ import type { Document } from "yaml";
 import type { FunctionSpec } from "../fn/runtime/types.js";
 import type { Selector } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
+import { decodeUtf8 } from "../kpt/utf8.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
 import { packageItemsFromFiles } from "./items.js";
 import type { RenderEnv, RenderOutcome } from "./render.js";
@@ -41,7 +42,7 @@ export async function evalFunction(
   try {
     for (const path of [...tree.keys()].sort()) {
       if (!isYamlFileName(path)) continue;
-      const text = tree.get(path)!.toString("utf8");
+      const text = decodeUtf8(tree.get(path)!, path);
       files.push({ path, text, docs: parseYamlFile(text, path).docs });
     }
   } catch (e) {

@@ -41,6 +41,11 @@ export interface RenderEnv {
   onEvent?: (event: RenderEvent) => void;
   /** False: skip building the files (the caller only wants the items, e.g. for `--output stdout`). */
   writeFiles?: boolean;
+  /**
+   * The most resources (YAML documents, Kptfiles included) the package tree may hold: past it, no
+   * function runs and the outcome says `tooManyResources`. Absent: no limit (the CLI's default).
+   */
+  maxResources?: number;
 }
 
 export interface RenderOutcome {
@@ -59,6 +64,10 @@ export interface RenderOutcome {
   error?: { message: string; shown: boolean };
   functionCount: number;
   packageCount: number;
+  /** The resources (YAML documents, Kptfiles included) the package tree holds; absent or 0 when it did not load. */
+  resourceCount?: number;
+  /** Set when the tree holds more than `maxResources`: nothing ran. */
+  tooManyResources?: { found: number; max: number };
 }
 
 /**
@@ -77,6 +86,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     resourceFiles: [],
     functionCount: 0,
     packageCount: 0,
+    resourceCount: 0,
   };
   let root: KptPackage;
   try {
@@ -86,6 +96,16 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     return outcome;
   }
   outcome.root = root;
+  outcome.resourceCount = countResources(root);
+  if (env.maxResources !== undefined && outcome.resourceCount > env.maxResources) {
+    const found = outcome.resourceCount;
+    outcome.tooManyResources = { found, max: env.maxResources };
+    outcome.error = {
+      message: `${root.path || "."}: ${found} resources, more than the limit of ${env.maxResources}; split the package, or raise the limit`,
+      shown: false,
+    };
+    return outcome;
+  }
   const rootDir = env.rootDir ?? "/";
   const ctx: StepContext = {
     env,
@@ -113,6 +133,14 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     outcome.tree = tree;
   }
   return outcome;
+}
+
+/** The YAML documents of a package tree: each package's Kptfile and resource documents. */
+export function countResources(pkg: KptPackage): number {
+  let n = 1;
+  for (const f of pkg.resourceFiles) n += f.docs.length;
+  for (const s of pkg.subpackages) n += countResources(s);
+  return n;
 }
 
 async function renderPackage(

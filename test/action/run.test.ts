@@ -44,6 +44,14 @@ describe("the Actions entry point refuses what it cannot run", () => {
     expect(out).toContain("porchlight: issue_comment on acme/blueprints: 0 job(s) run, 0 failed\n");
   });
 
+  it("fails with one ::error:: line naming a PORCHLIGHT_MAX_* setting that is not a number", async () => {
+    const { code, out } = await run(env({ PORCHLIGHT_MAX_PACKAGE_RESOURCES: "many" }));
+    expect(code).toBe(1);
+    expect(out).toBe(
+      "::error title=porchlight::PORCHLIGHT_MAX_PACKAGE_RESOURCES=many: must be a whole number of resources of at least 1; unset it for the default 10000\n",
+    );
+  });
+
   it("warns and passes on an event it does not handle", async () => {
     const { code, out } = await run(env({ GITHUB_EVENT_NAME: "release" }));
     expect(code).toBe(0);

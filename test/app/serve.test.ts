@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
 
 describe("porchlight serve without credentials", () => {
@@ -21,5 +22,25 @@ describe("porchlight serve without credentials", () => {
     process.emit("SIGTERM");
     expect(await running).toBe(0);
     expect(out).toContain("shutting down");
+  });
+});
+
+describe("porchlight serve with a bad limit setting", () => {
+  it("refuses to start, naming the variable, the expected value and the default", async () => {
+    let err = "";
+    const code = await main(["serve"], {
+      stdout: () => {},
+      stderr: (t) => {
+        err += t;
+      },
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_MAX_PACKAGE_BYTES: "10MB" },
+      isTTY: false,
+    });
+    expect(code).toBe(2);
+    expect(err).toBe(
+      "porchlight serve: PORCHLIGHT_MAX_PACKAGE_BYTES=10MB: must be a whole number of bytes of at least 1; unset it for the default 8388608\n",
+    );
   });
 });

@@ -116,14 +116,24 @@ describe("parseRepoConfig reports the file, line, column, field and what is wron
       ],
     },
     {
-      name: "a default channel that is not among the names",
+      name: "a default channel that is not among the names, listing them",
       text: codeBlock`
         channels:
-          names: [stable, beta]
+          names: [dev, prod]
           default: edge
       `,
       problems: [
-        ".github/porchlight.yml:3:12 (main): channels.default: the default channel must be one of `names`",
+        '.github/porchlight.yml:3:12 (main): channels.default: must be one of the channels in `names` (`dev`, `prod`), not "edge"; pick one of them, or add "edge" to `names`',
+      ],
+    },
+    {
+      name: "a default channel without names, which then are the default ones",
+      text: codeBlock`
+        channels:
+          default: edge
+      `,
+      problems: [
+        '.github/porchlight.yml:2:12 (main): channels.default: must be one of the channels (`stable`, `beta`, the default `names`), not "edge"; pick one of them, or set `names` to list "edge"',
       ],
     },
     {

@@ -25,6 +25,7 @@ describe("resolveConfig", () => {
       channels: { names: ["stable", "beta"], default: "stable" },
       functions: { runtimes: undefined },
       versioning: { scheme: "integer" },
+      limits: {},
     });
   });
 

@@ -16,8 +16,8 @@ export interface World {
   users: Record<string, { pat: string; rest: Octokit }>;
   /** Waits until every webhook is delivered and every job they started has run. */
   settle(): Promise<void>;
-  /** A working clone of the repository as `user`. */
-  clone(user: string): Promise<Clone>;
+  /** A working clone of the repository (or of `other`, another `owner/name` on the forge) as `user`. */
+  clone(user: string, other?: string): Promise<Clone>;
   stop(): Promise<void>;
 }
 
@@ -92,8 +92,8 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     }
     throw new Error("the forge and the app did not settle");
   };
-  const clone = async (user: string): Promise<Clone> => {
-    const u = new URL(forge.cloneUrl(repo));
+  const clone = async (user: string, other = repo): Promise<Clone> => {
+    const u = new URL(forge.cloneUrl(other));
     u.username = user;
     u.password = users[user]?.pat ?? "";
     const dir = join(temp, `${user}-${Math.random().toString(36).slice(2)}`);

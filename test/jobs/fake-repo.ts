@@ -5,6 +5,7 @@ import type {
   CheckRunState,
   CommitAuthor,
   CommitInfo,
+  FileEntry,
   IssueComment,
   Permission,
   PullRequest,
@@ -222,6 +223,16 @@ export class FakeRepo implements RepoPort {
   async listRefs(): Promise<RefInfo[]> {
     this.calls.push("listRefs");
     return [...this.refs].map(([ref, sha]) => ({ ref, sha }));
+  }
+
+  async listFiles(ref: string, dir = ""): Promise<{ sha: string; files: FileEntry[] }> {
+    this.calls.push("listFiles");
+    const sha = this.resolve(ref);
+    const files = [...subtree(this.commitOf(sha).tree, dir)].map(([path, bytes]) => ({
+      path,
+      size: bytes.length,
+    }));
+    return { sha, files };
   }
 
   async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree }> {

@@ -8,7 +8,14 @@ import type { PackageCheck } from "./package-check.js";
 /** `porchlight/guardrails` for one package: the repository's validators that apply to it. */
 export async function runGuardrails(
   ctx: JobContext,
-  input: { pkg: string; tree: FileTree; deletion: boolean; isFork: boolean; repoTree: FileTree },
+  input: {
+    pkg: string;
+    tree: FileTree;
+    deletion: boolean;
+    isFork: boolean;
+    /** A repository file's text at the proposal's head, or undefined when absent. */
+    readConfig: (path: string) => Promise<string | undefined>;
+  },
 ): Promise<PackageCheck> {
   const { pkg } = input;
   if (input.deletion)
@@ -29,7 +36,7 @@ export async function runGuardrails(
   const configs = new Map<string, string>();
   for (const g of guardrails) {
     if (!g.configPath) continue;
-    const text = input.repoTree.get(g.configPath)?.toString("utf8");
+    const text = await input.readConfig(g.configPath);
     if (text === undefined) {
       return {
         pkg,

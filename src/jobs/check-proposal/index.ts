@@ -1,11 +1,18 @@
-import type { PullRequest } from "../../github/port.js";
-import { subtree } from "../../kpt/tree.js";
+import type { FileEntry, PullRequest } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
-import { CHECK, fromFork, type JobContext } from "../context.js";
+import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
+import {
+  type JobUsage,
+  limitMessage,
+  NO_USAGE,
+  resourceAllowance,
+  resourcesExceeded,
+  sizeExceeded,
+} from "../limits.js";
 import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
@@ -35,8 +42,8 @@ export async function checkProposal(
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
   const [head, base, changed, refs] = await Promise.all([
-    ctx.port.readTree(pr.headSha),
-    ctx.port.readTree(`refs/heads/${ctx.baseBranch}`),
+    ctx.port.listFiles(pr.headSha),
+    ctx.port.listFiles(`refs/heads/${ctx.baseBranch}`),
     ctx.port.changedPaths(pr.baseSha, pr.headSha),
     ctx.port.listRefs(),
   ]);
@@ -45,25 +52,68 @@ export async function checkProposal(
     // A fork's branch name is the fork author's choice: it names no package here.
     pr: isFork ? { headRef: "", labels: pr.labels } : pr,
     changed,
-    basePaths: base.tree.keys(),
-    headPaths: head.tree.keys(),
+    basePaths: base.files.map((f) => f.path),
+    headPaths: head.files.map((f) => f.path),
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
+  const limits = jobLimits(ctx);
+  const used: JobUsage = { ...NO_USAGE };
+  // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
+  const readConfig = (path: string) => ctx.port.getFile(path, isFork ? base.sha : head.sha);
 
   const renders: PackageCheck[] = [];
   const guards: PackageCheck[] = [];
   const summaries: PackageChangeSummary[] = [];
   for (const p of packages) {
-    const tree = subtree(head.tree, p.path);
+    const headFiles = filesBelow(head.files, p.path);
+    const baseFiles = filesBelow(base.files, p.path);
+    // What the package may cost is checked on the git trees' sizes before a file is read.
+    const oversized =
+      sizeExceeded(p.deletion ? [] : headFiles, limits.limits, used) ??
+      sizeExceeded(baseFiles, limits.limits);
+    if (oversized) {
+      const line = limitMessage(p.path, oversized, limits);
+      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
+      guards.push({
+        pkg: p.path,
+        ok: false,
+        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
+        annotations: [],
+      });
+      ctx.log.info({ pull: pr.number, pkg: p.path, ...oversized }, "package over a limit");
+      summaries.push(notCompared(p.path, oversized.name));
+      continue;
+    }
+    const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
+    const tree = read?.tree ?? new Map<string, Buffer>();
+    const symlinks = read?.symlinks ?? [];
+    used.files += headFiles.length;
+    used.bytes += headFiles.reduce((n, f) => n + f.size, 0);
+    const allowance = resourceAllowance(limits.limits, used);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    const links = isFork ? forkLinksCheck(p.path, within(head.symlinks ?? [], p.path)) : undefined;
-    renders.push(links ?? (await verifyRender(ctx, common)));
-    // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
-    guards.push(links ?? (await runGuardrails(ctx, { ...common, repoTree: isFork ? base.tree : head.tree })));
+    const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
+    const render = links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max }));
+    if (render.tooManyResources) {
+      const exceeded = resourcesExceeded(render.tooManyResources, allowance, limits.limits, used);
+      const line = limitMessage(p.path, exceeded, limits);
+      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
+      guards.push({
+        pkg: p.path,
+        ok: false,
+        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
+        annotations: [],
+      });
+      ctx.log.info({ pull: pr.number, pkg: p.path, ...exceeded }, "package over a limit");
+      summaries.push(notCompared(p.path, exceeded.name));
+      continue;
+    }
+    used.resources += render.resources ?? 0;
+    renders.push(render);
+    guards.push(links ?? (await runGuardrails(ctx, { ...common, readConfig })));
     summaries.push(
       summarizePackage({
         package: p.path,
-        base: subtree(base.tree, p.path),
+        base: baseFiles.length === 0 ? new Map() : (await ctx.port.readTree(base.sha, p.path)).tree,
         head: tree,
         revision: nextRevision(p.path, refs),
         deletion: p.deletion,
@@ -72,8 +122,19 @@ export async function checkProposal(
   }
   const render = combineChecks("Render", renders);
   const guardrails = combineChecks("Guardrails", guards);
-  await reportCheck(ctx.port, { name: CHECK.render, headSha: pr.headSha, ...render });
-  await reportCheck(ctx.port, { name: CHECK.guardrails, headSha: pr.headSha, ...guardrails });
+  const where = packages.map((p) => p.path).join(" ");
+  await reportCheck(ctx.port, {
+    name: CHECK.render,
+    headSha: pr.headSha,
+    ...render,
+    seeAll: `Run \`porchlight fn render\` on ${where} in a clone of this branch to see them all.`,
+  });
+  await reportCheck(ctx.port, {
+    name: CHECK.guardrails,
+    headSha: pr.headSha,
+    ...guardrails,
+    seeAll: `Run the guardrails with \`porchlight fn eval\` on ${where} in a clone of this branch to see them all.`,
+  });
   await ctx.port.ensureComment(
     pr.number,
     SUMMARY_MARKER,
@@ -88,9 +149,24 @@ export async function checkProposal(
   };
 }
 
-/** The paths of `paths` below directory `dir`, relative to it. */
-function within(paths: readonly string[], dir: string): string[] {
-  return paths.filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1));
+/** A package left out of the summary because it is over a limit. */
+function notCompared(pkg: string, limit: string): PackageChangeSummary {
+  return {
+    package: pkg,
+    resources: [],
+    images: [],
+    rbac: [],
+    namespaces: { added: [], removed: [] },
+    notSummarized: `the package is over the \`${limit}\` limit (${CHECK.render} says by how much)`,
+  };
+}
+
+/** The files below package directory `dir`, paths relative to it. */
+function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
+  const prefix = `${dir}/`;
+  return files
+    .filter((f) => f.path.startsWith(prefix))
+    .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {

@@ -8,6 +8,10 @@ export interface PackageCheck {
   /** A line for the summary, e.g. `apps/web: rendered output matches`. */
   line: string;
   annotations: CheckAnnotation[];
+  /** The resources the package holds, when it was rendered. */
+  resources?: number;
+  /** The package holds more resources than allowed: nothing ran. */
+  tooManyResources?: { found: number; max: number };
 }
 
 /** The packages' parts as one check run: failing if any package fails. */

@@ -11,7 +11,7 @@ import type { PackageCheck } from "./package-check.js";
  */
 export async function verifyRender(
   ctx: JobContext,
-  input: { pkg: string; tree: FileTree; deletion: boolean; isFork: boolean },
+  input: { pkg: string; tree: FileTree; deletion: boolean; isFork: boolean; maxResources?: number },
 ): Promise<PackageCheck> {
   const { pkg } = input;
   if (input.deletion)
@@ -24,14 +24,33 @@ export async function verifyRender(
     runtimesNeeded: ctx.renderer.runtimesNeeded(input.tree),
   });
   if (fork) return { pkg, ok: false, line: `\`${pkg}\`: ${fork}`, annotations: [] };
-  const result = await ctx.renderer.render(input.tree, { runtimes: allowedRuntimes(ctx) });
+  const result = await ctx.renderer.render(input.tree, {
+    runtimes: allowedRuntimes(ctx),
+    ...(input.maxResources !== undefined ? { maxResources: input.maxResources } : {}),
+  });
+  if (result.tooManyResources) {
+    return { pkg, ok: false, line: "", annotations: [], tooManyResources: result.tooManyResources };
+  }
   const annotations = findingAnnotations(pkg, result.findings);
+  const counted = result.resources !== undefined ? { resources: result.resources } : {};
   if (!result.ok) {
-    return { pkg, ok: false, line: `\`${pkg}\`: the pipeline failed: ${result.error ?? ""}`, annotations };
+    return {
+      pkg,
+      ok: false,
+      line: `\`${pkg}\`: the pipeline failed: ${result.error ?? ""}`,
+      annotations,
+      ...counted,
+    };
   }
   const differing = differingPaths(input.tree, result.tree);
   if (differing.length === 0) {
-    return { pkg, ok: true, line: `\`${pkg}\`: the committed files are the rendered output`, annotations };
+    return {
+      pkg,
+      ok: true,
+      line: `\`${pkg}\`: the committed files are the rendered output`,
+      annotations,
+      ...counted,
+    };
   }
   for (const file of differing) {
     annotations.push({
@@ -49,5 +68,6 @@ export async function verifyRender(
     ok: false,
     line: `\`${pkg}\`: ${differing.length} ${differing.length === 1 ? "file differs" : "files differ"} from the rendered output: ${differing.map((f) => `\`${f}\``).join(", ")}`,
     annotations,
+    ...counted,
   };
 }

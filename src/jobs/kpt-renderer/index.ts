@@ -57,6 +57,7 @@ export class KptRenderer implements Renderer {
       allowExec: options.runtimes.includes("exec"),
       allowContainer: options.runtimes.includes("container"),
       run: this.run,
+      ...(options.maxResources !== undefined ? { maxResources: options.maxResources } : {}),
     };
   }
 
@@ -76,8 +77,18 @@ export class KptRenderer implements Renderer {
         });
       }
     }
-    if (outcome.ok) return { ok: true, tree: outcome.tree, findings };
-    return { ok: false, tree: input, findings, error: outcome.error?.message ?? "the pipeline failed" };
+    const counted = {
+      resources: outcome.resourceCount ?? 0,
+      ...(outcome.tooManyResources ? { tooManyResources: outcome.tooManyResources } : {}),
+    };
+    if (outcome.ok) return { ok: true, tree: outcome.tree, findings, ...counted };
+    return {
+      ok: false,
+      tree: input,
+      findings,
+      error: outcome.error?.message ?? "the pipeline failed",
+      ...counted,
+    };
   }
 }
 

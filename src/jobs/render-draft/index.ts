@@ -1,6 +1,7 @@
 import type { RepoPort } from "../../github/port.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
-import { allowedRuntimes, CHECK, type JobContext } from "../context.js";
+import { allowedRuntimes, CHECK, type JobContext, jobLimits } from "../context.js";
+import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { treesEqual } from "../packages.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
@@ -74,19 +75,40 @@ async function renderAttempts(
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
     onHead(head.sha);
-    if (!head.tree.has("Kptfile")) {
+    if (!head.files.some((f) => f.path === "Kptfile")) {
       const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
       await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
       return { kind: "failed", headSha: head.sha, error };
     }
-    const result = await ctx.renderer.render(head.tree, { runtimes: allowedRuntimes(ctx) });
+    // What the package may cost is checked on the git tree's sizes before a file is read.
+    const limits = jobLimits(ctx);
+    const oversized = sizeExceeded(head.files, limits.limits);
+    if (oversized) {
+      const error = limitMessage(pkg, oversized, limits);
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error, limit: oversized.name });
+      ctx.log.info({ branch: input.branch, sha: head.sha, ...oversized }, "package over a limit");
+      return { kind: "failed", headSha: head.sha, error };
+    }
+    const { tree } = await ctx.port.readTree(head.sha, pkg);
+    const allowance = resourceAllowance(limits.limits);
+    const result = await ctx.renderer.render(tree, {
+      runtimes: allowedRuntimes(ctx),
+      maxResources: allowance.max,
+    });
+    if (result.tooManyResources) {
+      const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
+      const error = limitMessage(pkg, exceeded, limits);
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error, limit: exceeded.name });
+      ctx.log.info({ branch: input.branch, sha: head.sha, ...exceeded }, "package over a limit");
+      return { kind: "failed", headSha: head.sha, error };
+    }
     if (!result.ok) {
       const error = result.error ?? "the pipeline failed";
       await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, error });
       ctx.log.info({ branch: input.branch, sha: head.sha }, "render failed");
       return { kind: "failed", headSha: head.sha, error };
     }
-    if (treesEqual(result.tree, head.tree)) {
+    if (treesEqual(result.tree, tree)) {
       await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings });
       return { kind: "clean", headSha: head.sha };
     }

@@ -1,16 +1,15 @@
-import type { RepoPort } from "../../github/port.js";
-import type { FileTree } from "../../kpt/tree.js";
+import type { FileEntry, RepoPort } from "../../github/port.js";
 
 export interface DraftHead {
   sha: string;
-  /** The package's files, relative to the package directory. */
-  tree: FileTree;
+  /** The package's files as the git tree lists them (paths relative to the package, sizes): nothing read yet. */
+  files: FileEntry[];
 }
 
-/** The draft branch's head and the package's files there; undefined when the branch is gone. */
+/** The draft branch's head and the package's file list there; undefined when the branch is gone. */
 export async function readDraft(port: RepoPort, branch: string, pkg: string): Promise<DraftHead | undefined> {
   const ref = `refs/heads/${branch}`;
   const refs = await port.listRefs();
   if (!refs.some((r) => r.ref === ref)) return undefined;
-  return port.readTree(ref, pkg);
+  return port.listFiles(ref, pkg);
 }

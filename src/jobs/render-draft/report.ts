@@ -21,6 +21,8 @@ export interface RenderReport {
   error?: string;
   /** The bot could not finish (not the package's fault): the check says so and a sweep retries it. */
   incomplete?: boolean;
+  /** The render did not run: the package is over this limit (the error says which and how to raise it). */
+  limit?: string;
   /** The rendered result was pushed as this commit. */
   pushedAs?: string;
   /** This commit holds the result the bot rendered from `renderedFrom`. */
@@ -37,6 +39,10 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     conclusion = "failure";
     title = `Rendering ${r.pkg} did not finish`;
     summary = `porchlight could not finish rendering \`${r.pkg}\`, so nothing was committed. This is not a problem in the package: it is tried again at the next sweep, or push again.\n\n${r.error}`;
+  } else if (r.error !== undefined && r.limit !== undefined) {
+    conclusion = "failure";
+    title = `${r.pkg} is over the ${r.limit} limit`;
+    summary = `porchlight did not render \`${r.pkg}\`, so nothing was committed: the package is over one of porchlight's limits.\n\n${r.error}`;
   } else if (r.error !== undefined) {
     conclusion = "failure";
     title = `Rendering ${r.pkg} failed`;
@@ -59,5 +65,6 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     title,
     summary,
     annotations: findingAnnotations(r.pkg, r.findings),
+    seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
   });
 }

@@ -91,6 +91,7 @@ function formatPackage(p: PackageChangeSummary, detail: Detail): string {
 
 function countLine(p: PackageChangeSummary): string {
   const count = (kind: ChangeKind) => p.resources.filter((r) => r.change === kind).length;
+  if (p.notSummarized !== undefined) return `Not compared: ${p.notSummarized}.`;
   if (p.resources.length === 0) return "No resource changes.";
   return `${count("added")} added, ${count("changed")} changed, ${count("removed")} removed`;
 }

@@ -46,6 +46,8 @@ export interface PackageChangeSummary {
   images: ImageChange[];
   rbac: RbacChange[];
   namespaces: { added: string[]; removed: string[] };
+  /** Why the package's resources were not compared (e.g. it is over a size limit); shown instead of counts. */
+  notSummarized?: string;
 }
 
 export interface SummaryInput {

@@ -1,0 +1,71 @@
+import { CONFIG_PATH, parseRepoConfig } from "../../config/parse.js";
+import { formatProblem } from "../../config/problem.js";
+import { configCheckOutput } from "../../config/report.js";
+import { reportCheck } from "../check-report.js";
+import { CHECK, type JobContext } from "../context.js";
+
+export type CheckConfigOutcome =
+  | { kind: "skipped"; reason: string }
+  | { kind: "checked"; headSha: string; ok: boolean; problems: number };
+
+/**
+ * A pull request that changes `.github/porchlight.yml` → `porchlight/config` on its head: failing with
+ * an annotation at each problem's line, or passing. The proposed file is only validated: everything
+ * porchlight runs keeps using the configuration of the default branch until the change merges.
+ */
+export async function checkProposedConfig(
+  ctx: JobContext,
+  input: { pull: number; defaultBranch: string },
+): Promise<CheckConfigOutcome> {
+  const pr = await ctx.port.getPull(input.pull);
+  if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
+  if (pr.baseRef !== input.defaultBranch) {
+    return {
+      kind: "skipped",
+      reason: `#${pr.number} targets ${pr.baseRef}; porchlight reads its configuration from ${input.defaultBranch}`,
+    };
+  }
+  const changed = await ctx.port.changedPaths(pr.baseSha, pr.headSha);
+  if (!changed.includes(CONFIG_PATH)) {
+    return { kind: "skipped", reason: `#${pr.number} does not change ${CONFIG_PATH}` };
+  }
+  const { tree } = await ctx.port.readTree(pr.headSha, ".github");
+  const bytes = tree.get("porchlight.yml");
+  if (bytes === undefined) {
+    await reportCheck(ctx.port, {
+      name: CHECK.config,
+      headSha: pr.headSha,
+      conclusion: "success",
+      title: `${CONFIG_PATH} is removed`,
+      summary: `Once this pull request merges, porchlight uses its defaults (or the organisation's \`.github\` repository's ${CONFIG_PATH}).`,
+    });
+    return { kind: "checked", headSha: pr.headSha, ok: true, problems: 0 };
+  }
+  const parsed = parseRepoConfig(bytes.toString("utf8"), { path: CONFIG_PATH, ref: pr.headRef });
+  // `_extends` is probot's: it names another repository's file to start from, not a field of ours.
+  const problems = parsed.ok ? [] : parsed.problems.filter((p) => p.field !== "_extends");
+  if (problems.length > 0) {
+    const output = configCheckOutput(problems);
+    await reportCheck(ctx.port, {
+      name: CHECK.config,
+      headSha: pr.headSha,
+      conclusion: "failure",
+      title: output.title,
+      summary: [
+        `The ${CONFIG_PATH} this pull request proposes has ${problems.length === 1 ? "a problem" : `${problems.length} problems`}; fix ${problems.length === 1 ? "it" : "them"} before merging. Meanwhile porchlight keeps running with the configuration of \`${input.defaultBranch}\`.`,
+        "",
+        ...problems.map((p) => `- ${formatProblem(p)}`),
+      ].join("\n"),
+      annotations: output.annotations,
+    });
+    return { kind: "checked", headSha: pr.headSha, ok: false, problems: problems.length };
+  }
+  await reportCheck(ctx.port, {
+    name: CHECK.config,
+    headSha: pr.headSha,
+    conclusion: "success",
+    title: `${CONFIG_PATH} is valid`,
+    summary: `porchlight can use the proposed ${CONFIG_PATH}. It takes effect when this pull request merges; until then porchlight runs with the configuration of \`${input.defaultBranch}\`.`,
+  });
+  return { kind: "checked", headSha: pr.headSha, ok: true, problems: 0 };
+}

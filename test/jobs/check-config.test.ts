@@ -1,0 +1,59 @@
+import { describe, expect, it } from "vitest";
+import { checkProposedConfig } from "../../src/jobs/check-config/index.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { jobContext } from "./helpers.js";
+
+const BRANCH = "tune-config";
+
+function proposing(files: Record<string, string | null>) {
+  const repo = fakeRepoWith({ "README.md": "hi\n", ".github/porchlight.yml": "mergeMethod: merge\n" });
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, files);
+  const pr = repo.openPull(BRANCH);
+  return { repo, pr, ctx: jobContext(repo) };
+}
+
+describe("the configuration a pull request proposes", () => {
+  it("fails porchlight/config on the head with an annotation at each problem's line", async () => {
+    const { repo, pr, ctx } = proposing({
+      ".github/porchlight.yml":
+        "mergeMethod: fast-forward\nguardrails:\n  - image: kubeconform:v0.1\n    packges: [apps]\n",
+    });
+    const outcome = await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    expect(outcome).toMatchObject({ kind: "checked", ok: false, problems: 2 });
+    const [run] = repo.runsOn(pr.headSha, "porchlight/config");
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.annotations.map((a) => [a.path, a.start_line, a.annotation_level])).toEqual([
+      [".github/porchlight.yml", 1, "failure"],
+      [".github/porchlight.yml", 4, "failure"],
+    ]);
+    expect(run?.summary).toContain(
+      '.github/porchlight.yml:1:14 (tune-config): mergeMethod: must be one of merge, squash, rebase, not "fast-forward"',
+    );
+    expect(run?.summary).toContain("unknown field `packges`; did you mean `packages`?");
+    expect(run?.summary).toContain("porchlight keeps running with the configuration of `main`");
+  });
+
+  it("passes a valid one, and one that only adds probot's `_extends`", async () => {
+    for (const text of ["mergeMethod: squash\n", "_extends: .github\nrequiredApprovals: 2\n"]) {
+      const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": text });
+      await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+      expect(repo.runsOn(pr.headSha, "porchlight/config").map((r) => [r.conclusion, r.title])).toEqual([
+        ["success", ".github/porchlight.yml is valid"],
+      ]);
+    }
+  });
+
+  it("passes a removal: the defaults apply once it merges", async () => {
+    const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": null });
+    await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    expect(repo.runsOn(pr.headSha, "porchlight/config")[0]?.conclusion).toBe("success");
+  });
+
+  it("writes nothing for a pull request that leaves the file alone", async () => {
+    const { repo, pr, ctx } = proposing({ "README.md": "changed\n" });
+    const outcome = await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    expect(outcome.kind).toBe("skipped");
+    expect(repo.runsOn(pr.headSha)).toEqual([]);
+  });
+});
