@@ -10,6 +10,11 @@ export interface FaultSpec {
   delayMs?: number;
   /** Drop the connection without an answer. */
   reset?: boolean;
+  /**
+   * Runs, and is awaited, before the request is handled (from code only): lets a test act at an exact
+   * point of a job, e.g. merge a pull request between the bot's read of it and its merge call.
+   */
+  before?: () => unknown;
   /** How many matching requests to affect (default: all, until removed). */
   times?: number;
 }

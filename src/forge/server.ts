@@ -116,6 +116,7 @@ export class ForgeServer {
   private async applyFault(req: IncomingMessage, res: ServerResponse, route: string): Promise<boolean> {
     const fault = this.faults.take(req.method ?? "GET", route);
     if (!fault) return false;
+    if (fault.before) await fault.before();
     if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault.reset) {
       req.socket.destroy();
