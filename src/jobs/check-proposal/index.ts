@@ -6,6 +6,7 @@ import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, type JobContext, repoName } from "../context.js";
+import { conflictMarkerCheck } from "./conflict-markers.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
@@ -18,7 +19,8 @@ export type CheckProposalOutcome =
 
 /**
  * A proposal opened or updated → `porchlight/render` (committed files equal the rendered output),
- * `porchlight/guardrails` (repository validators) and the one summary comment, edited in place.
+ * `porchlight/guardrails` (repository validators, and no package file holding conflict markers) and
+ * the one summary comment, edited in place.
  * Level-triggered: when both checks completed on the head and the summary describes it, nothing to do.
  */
 export async function checkProposal(
@@ -56,6 +58,8 @@ export async function checkProposal(
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
     renders.push(await verifyRender(ctx, common));
     guards.push(await runGuardrails(ctx, { ...common, repoTree: head.tree }));
+    const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
+    if (markers) guards.push(markers);
     summaries.push(
       summarizePackage({
         package: p.path,

@@ -77,6 +77,7 @@ export async function execute(
       const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
         branch: action.branch,
         ...text,
+        draft: content.conflicts.length > 0,
         body: withRetarget(
           step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
           state.retargets.get(action.variant),
