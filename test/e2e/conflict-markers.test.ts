@@ -76,7 +76,7 @@ describe("conflict markers block (forge over HTTP and git)", () => {
     await w?.stop();
   });
 
-  it("a fan-out update whose merge left markers is a draft, and its guardrails check fails at each file and line", async () => {
+  it("a fan-out update whose merge left markers is a draft, its guardrails check fails at each file and line, and its body lists the local edits upstream replaced", async () => {
     const { data: local } = await rest().repos.getContent({
       owner,
       repo: "cluster-01",
@@ -90,11 +90,30 @@ describe("conflict markers block (forge over HTTP and git)", () => {
       content: Buffer.from("line one\nline two, as cluster-01 says\n").toString("base64"),
       sha: (local as { sha: string }).sha,
     });
+    const { data: localCm } = await rest().repos.getContent({
+      owner,
+      repo: "cluster-01",
+      path: "basens/cm.yaml",
+    });
+    const cmText = Buffer.from((localCm as { content: string }).content, "base64").toString("utf8");
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "cluster-01",
+      path: "basens/cm.yaml",
+      message: "local value",
+      content: Buffer.from(cmText.replace('v: "1"', 'v: "local"')).toString("base64"),
+      sha: (localCm as { sha: string }).sha,
+    });
     await w.settle();
-    const pr = await propose({ "basens/README.md": "line one\nline two, as upstream says\n" });
+    const pr = await propose({
+      "basens/README.md": "line one\nline two, as upstream says\n",
+      "basens/cm.yaml": cm("2"),
+    });
     expect(await approve(pr.number)).toContain("Published");
     const [update] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
     expect(update!.draft).toBe(true);
+    expect(update!.body).toContain("Local edits replaced by upstream (1)");
+    expect(update!.body).toContain("- `basens/cm.yaml: data.v` (ConfigMap/settings)");
     const { run, annotations } = await guardrails("cluster-01", update!.head.sha);
     expect(run.conclusion).toBe("failure");
     expect(run.output.summary).toContain("`basens/README.md` lines 2–8");

@@ -73,6 +73,7 @@ export async function execute(
         merged: content.merged,
         conflicts: content.conflicts,
         variantChanges: content.variantChanges,
+        ...(content.replacedLocal?.length ? { replacedLocal: content.replacedLocal } : {}),
       });
       const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
         branch: action.branch,
