@@ -46,9 +46,12 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const retry = (_after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries;
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
-  return WithPlugins.defaults((instance: { throttle?: Record<string, unknown> }) => ({
+  return WithPlugins.defaults((instance: InstanceOptions) => ({
     ...instance,
     retry: { doNotRetry: DO_NOT_RETRY },
+    ...(instance.baseUrl && instance.auth?.request
+      ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
+      : {}),
     throttle: {
       ...instance.throttle,
       enabled: instance.throttle?.enabled ?? true,
@@ -59,6 +62,24 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       onRateLimit: retry,
     },
   })) as unknown as typeof ProbotOctokit;
+}
+
+interface RequestLike {
+  defaults(options: { baseUrl: string }): RequestLike;
+}
+interface InstanceOptions {
+  baseUrl?: string;
+  auth?: { request?: RequestLike };
+  throttle?: Record<string, unknown>;
+}
+
+/**
+ * The app's own authentication requests (`POST /app/installations/{id}/access_tokens` when a token is
+ * asked for directly, as git does) go to `baseUrl` too: probot hands the auth strategy a bare request
+ * whose base URL is always api.github.com, so GHE_HOST and the forge were ignored there.
+ */
+function tokenRequestsTo(baseUrl: string, auth: { request?: RequestLike }): { request?: RequestLike } {
+  return { ...auth, request: auth.request?.defaults({ baseUrl }) };
 }
 
 type Hookable = {

@@ -4,13 +4,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
-import { createNodeMiddleware, Probot } from "probot";
+import { Probot } from "probot";
 import { porchlightApp } from "../app.js";
 import type { Runtime } from "../config/schema.js";
+import { installationAccess } from "../github/installation-access.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
+import { scheduleSweeps } from "../jobs/sweep-schedule.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
@@ -18,6 +20,8 @@ import { enqueueFanout } from "./fanout.js";
 import { once, readIdentity } from "./identity.js";
 import { porchlightOctokit } from "./octokit.js";
 import { sweepInstallations } from "./sweep.js";
+import { ByteBudget } from "./webhook/budget.js";
+import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
 
 export interface AppServerOptions {
   appId: number | string;
@@ -28,6 +32,10 @@ export interface AppServerOptions {
   port?: number;
   host?: string;
   webhookPath?: string;
+  /** Largest webhook body taken, in bytes (default 25 MB, GitHub's own cap); larger ones get 413 unread. */
+  webhookMaxBytes?: number;
+  /** Bytes all webhook bodies being read at once may hold (default four times webhookMaxBytes); past it, 503. */
+  webhookMaxPendingBytes?: number;
   /** Least time between two writes of one installation (1000 ms on GitHub; ~0 for the forge). */
   writeIntervalMs?: number;
   rateLimitRetries?: number;
@@ -36,8 +44,13 @@ export interface AppServerOptions {
   concurrency?: number;
   cacheDir?: string;
   operatorRuntimes?: Runtime[];
-  /** The periodic sweep's interval; 0 or absent: only on demand (`sweep()`). */
+  /**
+   * Wait between the end of one periodic sweep and the start of the next; 0 or absent: no periodic
+   * sweep (only `sweep()` on demand, and the start-up one).
+   */
   reconcileIntervalMs?: number;
+  /** Sweep once right after start-up (what was missed while the app was down). Default false. */
+  sweepAtStart?: boolean;
   renderer?: Renderer;
   log?: Logger;
 }
@@ -59,8 +72,9 @@ export interface AppServer {
 const WEBHOOK_PATH = "/api/github/webhooks";
 
 /**
- * The app's HTTP server: probot's webhook middleware at `/api/github/webhooks`, `/healthz` and
- * `/metrics` (Prometheus), and the periodic sweep. One call, one app: nothing is shared between two.
+ * The app's HTTP server: webhooks at `/api/github/webhooks` (our edge, src/app/webhook/edge.ts, checks
+ * size, signature, shape and installation, then hands the event to probot), `/healthz` and `/metrics`
+ * (Prometheus), and the periodic sweep. One call, one app: nothing is shared between two.
  */
 export async function startAppServer(opts: AppServerOptions): Promise<AppServer> {
   const log = opts.log ?? createLogger();
@@ -99,20 +113,47 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   };
   events.onPublished((event) => enqueueFanout(deps, probot, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
-  const middleware = await createNodeMiddleware(porchlightApp(deps), { probot, webhooksPath: webhookPath });
-  const server = createServer((req, res) => {
-    void route(req, res, metrics, middleware);
+  await probot.load(porchlightApp(deps));
+  const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
+  const webhooks = webhookEdge({
+    secret: opts.webhookSecret,
+    maxBytes,
+    budget: new ByteBudget(Math.max(maxBytes, opts.webhookMaxPendingBytes ?? PENDING_BODIES * maxBytes)),
+    log,
+    installation: (id) =>
+      installationAccess(id, async () => {
+        const octokit = (await probot.auth(id)) as unknown as { auth(o: unknown): Promise<unknown> };
+        return octokit.auth({ type: "installation" });
+      }),
+    receive: (event) => probot.webhooks.receive(event as never),
+    refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    void route(req, res, metrics, webhookPath, webhooks);
+  };
+  const server = createServer(handle);
+  // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
+  server.on("checkContinue", handle);
   await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
-  const timer =
-    opts.reconcileIntervalMs && opts.reconcileIntervalMs > 0
-      ? setInterval(() => {
-          sweepInstallations(deps, probot).catch((err) => log.error({ err }, "sweep failed"));
-        }, opts.reconcileIntervalMs)
-      : undefined;
-  timer?.unref();
+  const sweep = async () => {
+    try {
+      const repositories = await sweepInstallations(deps, probot);
+      metrics.sweeps.inc({ outcome: "ok" });
+      log.info({ repositories }, "sweep queued");
+      return repositories;
+    } catch (err) {
+      metrics.sweeps.inc({ outcome: "error" });
+      throw err;
+    }
+  };
+  const schedule = scheduleSweeps({
+    intervalMs: opts.reconcileIntervalMs ?? 0,
+    atStart: opts.sweepAtStart ?? false,
+    sweep,
+    onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
+  });
   return {
     url,
     webhookUrl: `${url}${webhookPath}`,
@@ -120,18 +161,24 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     events,
     metrics,
     idle: () => queues.idle(),
-    sweep: () => sweepInstallations(deps, probot),
+    sweep,
     close: async () => {
-      if (timer) clearInterval(timer);
+      await schedule.stop();
       await closeServer(server);
       await queues.close();
     },
   };
 }
 
-type Middleware = (req: IncomingMessage, res: ServerResponse, next?: () => void) => unknown;
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-async function route(req: IncomingMessage, res: ServerResponse, metrics: Metrics, middleware: Middleware) {
+async function route(
+  req: IncomingMessage,
+  res: ServerResponse,
+  metrics: Metrics,
+  webhookPath: string,
+  webhooks: Handler,
+) {
   const path = (req.url ?? "/").split("?")[0];
   if (req.method === "GET" && path === "/healthz") {
     res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
@@ -142,9 +189,11 @@ async function route(req: IncomingMessage, res: ServerResponse, metrics: Metrics
     res.writeHead(200, { "content-type": metrics.contentType }).end(text);
     return;
   }
-  await middleware(req, res, () => {
-    res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
-  });
+  if (path === webhookPath) {
+    await webhooks(req, res);
+    return;
+  }
+  res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
 }
 
 function closeServer(server: Server): Promise<void> {

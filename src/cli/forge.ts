@@ -1,3 +1,11 @@
+import { readFileSync } from "node:fs";
+import {
+  applyForgeConfig,
+  type ForgeConfig,
+  ForgeConfigError,
+  parseFaultFlag,
+  parseForgeConfig,
+} from "../forge/config.js";
 import { startForge } from "../forge/index.js";
 import { formatSeed, seed } from "../forge/seed.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
@@ -6,10 +14,27 @@ import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage:
   porchlight forge [--port P] [--data DIR] [--webhook-url URL] [--webhook-secret S] [--seed]
+                   [--config FILE] [--fault SPEC]... [--rate-limit N]
       Run the embedded forge (GitHub REST API, git over HTTP, webhooks) until interrupted.
   porchlight forge seed [--data DIR] [--port P] [--org NAME]
       Create an app, an installation, an example blueprint and two deployment repositories,
       and users with PATs; print the app's environment.
+
+Faults and rate limits (to see how a client copes):
+  --fault "METHOD ROUTE key=value…"   inject a fault into requests of a route template, e.g.
+        --fault "POST /repos/{owner}/{repo}/pulls status=502 times=1"
+        --fault "GET /repos/{owner}/{repo} delayMs=2000"
+        --fault "POST /{owner}/{repo}.git/git-receive-pack status=500"
+        --fault "POST /repos/{owner}/{repo}/git/refs hang"   (held until the forge stops)
+      keys: status, message, delayMs, times (default: every request), and the flags reset, hang.
+  --rate-limit N    requests per hour per installation or user (default 5000; 403 when used up).
+  --config FILE     the same in YAML:
+        faults:
+          - {route: "/repos/{owner}/{repo}/pulls", method: POST, status: 502, times: 1}
+        rateLimit:
+          limit: 5000          # per hour and principal
+          status: 403          # or 429
+          secondary: {everyNthMutation: 10, perMinute: 80, retryAfter: 1, status: 403}
 `;
 
 const OPTIONS = {
@@ -19,6 +44,9 @@ const OPTIONS = {
   "webhook-secret": { type: "string" },
   org: { type: "string" },
   seed: { type: "boolean" },
+  config: { type: "string" },
+  fault: { type: "string", multiple: true },
+  "rate-limit": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -28,6 +56,35 @@ function portOf(v: string | undefined, fallback: number): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new UsageError(`porchlight forge: --port must be 0-65535, got "${v}"`);
   return n;
+}
+
+/** Faults and rate limits from --config, then --fault and --rate-limit; a bad one is a UsageError. */
+function forgeControls(values: { config?: string; fault?: string[]; "rate-limit"?: string }): ForgeConfig {
+  try {
+    const config: ForgeConfig = values.config ? parseForgeConfig(readText(values.config), values.config) : {};
+    const faults = [...(config.faults ?? []), ...(values.fault ?? []).map(parseFaultFlag)];
+    const limit = values["rate-limit"];
+    if (limit !== undefined && !/^[1-9]\d*$/.test(limit))
+      throw new ForgeConfigError(`--rate-limit must be a whole number of requests per hour, got "${limit}"`);
+    return {
+      ...config,
+      ...(faults.length ? { faults } : {}),
+      ...(limit !== undefined ? { rateLimit: { ...config.rateLimit, limit: Number(limit) } } : {}),
+    };
+  } catch (e) {
+    if (e instanceof ForgeConfigError) throw new UsageError(`porchlight forge: ${e.message}`);
+    throw e;
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ForgeConfigError(
+      `${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
 }
 
 /** `porchlight forge` and `porchlight forge seed`. */
@@ -47,12 +104,14 @@ export const forgeCommand: CliCommand = async (args: string[], io: CliIO) => {
       `porchlight forge: --data DIR is required (where repositories and state live)\n\n${USAGE}`,
     );
   const port = portOf(values.port, sub === "seed" ? 0 : 3000);
+  const controls = forgeControls(values);
   const forge = await startForge({
     port,
     dataDir,
     ...(values["webhook-url"] ? { webhookUrl: values["webhook-url"] } : {}),
     ...(values["webhook-secret"] ? { webhookSecret: values["webhook-secret"] } : {}),
   });
+  applyForgeConfig(controls, forge);
   try {
     if (values["webhook-url"]) forge.setWebhookUrl(values["webhook-url"]);
     if (sub === "seed" || values.seed) {

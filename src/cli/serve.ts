@@ -1,11 +1,37 @@
 import { readFileSync } from "node:fs";
 import { type AppServer, startAppServer } from "../app/server.js";
+import {
+  DEFAULT_WEBHOOK_MAX_BYTES,
+  PENDING_BODIES,
+  WEBHOOK_MAX_BYTES_ENV,
+  WEBHOOK_MAX_PENDING_BYTES_ENV,
+} from "../app/webhook/edge.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
-import { startForge } from "../forge/forge.js";
-import { seed } from "../forge/seed.js";
-import type { CliCommand, CliIO } from "./io.js";
+import { createLogger } from "../ops/logger.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
+import { nextSteps, startServeForge } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
+
+const USAGE = `Usage: porchlight serve [--data DIR]
+  Run the GitHub App (port PORT, default 3000; /healthz, /metrics).
+  With APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET it serves GitHub (GHE_HOST for
+  GitHub Enterprise); without them, an embedded forge seeded with examples, the app installed on it.
+  Every repository is swept once at start-up, then every PORCHLIGHT_RECONCILE_INTERVAL_MS (default
+  900000, 15 minutes, on GitHub; 60000 on the embedded forge; 0 turns the periodic sweep off).
+
+Options:
+  --data DIR   Where the embedded forge keeps its state (repositories, users, tokens, the app and its
+               key, installation, pull requests, checks, webhook settings) and the port it listens on,
+               so a stop and a start carry on where it was. Also PORCHLIGHT_DATA. Without it: a
+               temporary folder, deleted on stop.
+`;
+
+const OPTIONS = {
+  data: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 /** GitHub App credentials from probot's environment variables, or undefined when none are set. */
 function credentials(
@@ -23,38 +49,93 @@ function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /**
+ * A whole number from the environment, at least `min`, or a UsageError naming the variable, the unit
+ * and the default (a typo never silently becomes NaN or 0).
+ */
+function wholeFromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  unit: string,
+  min: number,
+): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text) || Number(text) < min) {
+    const floor = min === 0 ? "(0 or more)" : `above ${min - 1}`;
+    throw new UsageError(
+      `porchlight serve: ${name} must be a whole number of ${unit} ${floor} (default ${fallback}), not "${text}"`,
+    );
+  }
+  return Number(text);
+}
+
+/** A whole number of milliseconds from the environment (0 or more). */
+export function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  return wholeFromEnv(env, name, fallback, "milliseconds", 0);
+}
+
+/** The webhook limits from PORCHLIGHT_WEBHOOK_MAX_BYTES and PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES. */
+function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webhookMaxPendingBytes: number } {
+  const webhookMaxBytes = wholeFromEnv(env, WEBHOOK_MAX_BYTES_ENV, DEFAULT_WEBHOOK_MAX_BYTES, "bytes", 1);
+  return {
+    webhookMaxBytes,
+    webhookMaxPendingBytes: wholeFromEnv(
+      env,
+      WEBHOOK_MAX_PENDING_BYTES_ENV,
+      PENDING_BODIES * webhookMaxBytes,
+      "bytes",
+      1,
+    ),
+  };
+}
+
+/**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
- * repositories, and the app installed on it. Runs until SIGTERM or SIGINT, then finishes its jobs.
+ * repositories, and the app installed on it. Sweeps at start-up in both modes. Runs until SIGTERM or
+ * SIGINT, then finishes its jobs.
  */
 export const serveCommand: CliCommand = async (args, io) => {
-  if (args.includes("--help") || args.includes("-h")) {
-    io.stdout(
-      "porchlight serve: run the GitHub App (PORT, default 3000). Without APP_ID/PRIVATE_KEY/WEBHOOK_SECRET it runs against an embedded forge seeded with examples.\n",
-    );
+  const { values, positionals } = parseCommandArgs("serve", args, OPTIONS, USAGE);
+  if (values.help) {
+    io.stdout(USAGE);
     return 0;
   }
+  if (positionals.length)
+    throw new UsageError(`porchlight serve: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
   const port = Number(io.env.PORT ?? 3000);
+  const log = createLogger(io.env.LOG_LEVEL ? { level: io.env.LOG_LEVEL } : {});
   const creds = credentials(io.env);
+  const limits = webhookLimits(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {
+    if (values.data ?? io.env.PORCHLIGHT_DATA)
+      io.stderr(
+        "porchlight serve: --data / PORCHLIGHT_DATA is for the embedded forge; serving GitHub, the app keeps no state of its own (GitHub holds it), so it is ignored\n",
+      );
     const url = baseUrl(io.env);
     app = await startAppServer({
       appId: creds.appId,
       privateKey: creds.privateKey,
       webhookSecret: creds.secret,
       ...(url ? { baseUrl: url } : {}),
+      ...limits,
       port,
       host: io.env.HOST ?? "0.0.0.0",
-      writeIntervalMs: Number(io.env.PORCHLIGHT_WRITE_INTERVAL_MS ?? 1000),
+      writeIntervalMs: msFromEnv(io.env, "PORCHLIGHT_WRITE_INTERVAL_MS", 1000),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      reconcileIntervalMs: Number(io.env.PORCHLIGHT_RECONCILE_INTERVAL_MS ?? 15 * 60_000),
+      reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
+      sweepAtStart: true,
+      log,
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
   } else {
-    forge = await startForge({ port: Number(io.env.FORGE_PORT ?? 0) });
-    const world = await seed(forge);
+    const dataDir = values.data ?? io.env.PORCHLIGHT_DATA;
+    const started = await startServeForge(io.env, dataDir);
+    forge = started.forge;
+    const { world } = started;
     const app0 = forge.app(world.appId);
     if (!app0) throw new Error("the seeded forge has no app");
     app = await startAppServer({
@@ -62,14 +143,16 @@ export const serveCommand: CliCommand = async (args, io) => {
       privateKey: app0.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
+      ...limits,
       port,
       writeIntervalMs: 0,
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
-      reconcileIntervalMs: 60_000,
+      reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
+      sweepAtStart: true,
+      log,
     });
     forge.setWebhookUrl(app.webhookUrl);
-    await app.sweep();
-    io.stdout(nextSteps(forge.url, app, world));
+    io.stdout(nextSteps(forge.url, app, world, dataDir));
   }
   await waitForSignal();
   io.stdout("porchlight: shutting down, finishing queued jobs…\n");
@@ -77,30 +160,5 @@ export const serveCommand: CliCommand = async (args, io) => {
   await forge?.stop();
   return 0;
 };
-
-function nextSteps(forgeUrl: string, app: AppServer, world: Awaited<ReturnType<typeof seed>>): string {
-  const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
-  const host = new URL(forgeUrl).host;
-  const repo = world.repos[0];
-  return [
-    "porchlight is running against an embedded forge (no GitHub App credentials were set).",
-    `  app:   ${app.url} (webhooks ${app.webhookUrl}, ${app.url}/healthz, ${app.url}/metrics)`,
-    `  forge: ${forgeUrl} (REST at ${forgeUrl}/api/v3)`,
-    "",
-    "Try it:",
-    `  git clone http://${writer?.login}:${writer?.pat}@${host}/${repo}.git && cd blueprints`,
-    "  git checkout -b drafts/hello/my-change && edit hello/deployment.yaml && git commit -am edit",
-    "  git push origin drafts/hello/my-change     # porchlight renders it and pushes the result",
-    `  curl -u ${writer?.login}:${writer?.pat} -X POST ${forgeUrl}/api/v3/repos/${repo}/pulls \\`,
-    `       -d '{"head":"drafts/hello/my-change","base":"main","title":"my change"}'`,
-    "  then comment /approve from another writer to publish hello/v2.",
-    "",
-    "Users (login, permission, PAT):",
-    ...world.users.map((u) => `  ${u.login}\t${u.permission}\t${u.pat}`),
-    "",
-    "With APP_ID, PRIVATE_KEY and WEBHOOK_SECRET set, `npm start` serves GitHub instead.",
-    "",
-  ].join("\n");
-}
 
 export type { CliIO };

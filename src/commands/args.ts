@@ -15,6 +15,7 @@ export type CommandArgs =
   | { verb: "propose-delete" }
   | { verb: "promote"; channel: string }
   | { verb: "fanout" }
+  | { verb: "adopt" }
   | { verb: "help" };
 
 export type Verb = CommandArgs["verb"];

@@ -21,7 +21,17 @@ export function forkRuntimeProblem({
   if (!isFork) return undefined;
   const untrusted = runtimesNeeded.filter((r) => UNTRUSTED.includes(r));
   if (untrusted.length === 0) return undefined;
-  return `this pull request comes from a fork and its pipeline needs ${untrusted.join(" and ")} functions, which porchlight never runs for forks; push the branch to this repository to run them`;
+  return `this pull request comes from a fork and its pipeline needs ${untrusted.join(" and ")} functions, which porchlight never runs for forks; a maintainer can copy the package into a draft of this repository with \`/adopt\`, where the repository's own rules apply`;
+}
+
+/**
+ * What porchlight answers for a branch of a fork where a draft is needed: a fork's branch is never a
+ * draft of this repository (its author has no write permission here, and its content was never pushed
+ * here), so it is never rendered, published, rejected back to draft or promoted.
+ */
+export function forkNotDraft(verb: string, pull: number, headRepo: string | null): string {
+  const from = headRepo ? `the fork \`${headRepo}\`` : "a fork that no longer exists";
+  return `\`/${verb}\` refused: #${pull} comes from ${from}, and a fork's branch is not a draft of this repository, so porchlight never renders, publishes or changes it. A maintainer can say \`/adopt\` to copy its package changes into a draft here, then review and approve that proposal.`;
 }
 
 export interface Actor {

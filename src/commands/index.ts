@@ -1,5 +1,12 @@
 export type { CommandArgs, UpdateTarget, Verb } from "./args.js";
-export { type Actor, type Authorized, authorize, forkRuntimeProblem, type Refusal } from "./authorize.js";
+export {
+  type Actor,
+  type Authorized,
+  authorize,
+  forkNotDraft,
+  forkRuntimeProblem,
+  type Refusal,
+} from "./authorize.js";
 export { type CommandDecision, decideCommands } from "./decide.js";
 export { formatHelp } from "./help.js";
 export { plainLines } from "./markdown-lines.js";

@@ -9,6 +9,7 @@ export type CommandOutcome =
   | { kind: "deletion-proposed"; package: string; revision: number }
   | { kind: "promoted"; package: string; revision: number; channel: string }
   | { kind: "fanout-started"; downstreams: number }
+  | { kind: "adopted"; drafts: { package: string; branch: string; pull: number }[] }
   | { kind: "help"; text: string }
   | { kind: "unknown"; verb: string; suggestion?: string; known: readonly string[] }
   | { kind: "invalid"; reason: string }
@@ -40,6 +41,10 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return outcome.downstreams === 0
         ? "No downstream variant targets this package; nothing to update."
         : `Updating ${outcome.downstreams} downstream ${outcome.downstreams === 1 ? "variant" : "variants"}; each gets its own pull request.`;
+    case "adopted":
+      return `Copied the package changes into ${outcome.drafts
+        .map((d) => `draft \`${d.branch}\` (proposed in #${d.pull})`)
+        .join(", ")}: review and approve there; this pull request stays as it is.`;
     case "help":
       return outcome.text;
     case "unknown": {

@@ -66,6 +66,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     parseArgs: noArgs("fanout"),
   },
   {
+    verb: "adopt",
+    usage: "",
+    permission: "write",
+    help: "Copy a fork's pull request into a draft of this repository (one per package) and propose it, so it can be checked and approved.",
+    parseArgs: noArgs("adopt"),
+  },
+  {
     verb: "help",
     usage: "",
     permission: "read",

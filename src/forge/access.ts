@@ -7,7 +7,8 @@ import type { Permission, RepoRec, UserRec } from "./types.js";
 /** What a principal may do on a repository. Installations get write on the repositories they cover. */
 export function accessLevel(core: ForgeCore, p: Principal, repo: RepoRec): Permission | "none" {
   if (p.kind === "installation") {
-    if (!installationCovers(p.installation, repo)) return "none";
+    // Like GitHub, an installation reads public repositories it is not installed on (a fork) and writes none.
+    if (!installationCovers(p.installation, repo)) return repo.private ? "none" : "read";
     if (p.token.repositoryIds && !p.token.repositoryIds.includes(repo.id)) return "none";
     return "write";
   }
@@ -27,6 +28,14 @@ export function repoFor(ctx: Ctx, need: Permission = "read"): RepoRec {
   if (!repo) throw notFound();
   const have = accessLevel(ctx.core, ctx.principal, repo);
   if (have === "none") throw notFound();
+  // An installation only reads what it is not installed on: no issue, comment or pull request there.
+  const reading = ctx.method === "GET" || ctx.method === "HEAD";
+  if (
+    ctx.principal.kind === "installation" &&
+    !reading &&
+    !installationCovers(ctx.principal.installation, repo)
+  )
+    throw new ApiError(403, "Resource not accessible by integration");
   if (!atLeast(have, need)) {
     throw new ApiError(
       403,

@@ -1,4 +1,5 @@
 import type { ForgeCore } from "./context.js";
+import { copyHead } from "./forks.js";
 import { ZERO_SHA } from "./git.js";
 import { isoTime, nodeId } from "./http.js";
 import { checkSuiteShape } from "./shapes/checks.js";
@@ -202,17 +203,21 @@ async function onBranchMoved(
   );
   for (const issue of prs) {
     const pull = issue.pull!;
+    // A fork's push moves pull requests of the base repository: its events come from there.
+    const base = core.store.repoById(issue.repoId) ?? repo;
+    if (base.id !== repo.id && ch.after !== ZERO_SHA)
+      await copyHead(core, base, repo, ch.after, issue.number);
     const now = isoTime(core.store.now());
     issue.updatedAt = now;
     if (ch.after === ZERO_SHA) {
       issue.state = "closed";
       issue.closedAt = now;
-      emitPullEvent(core, repo, "closed", await fullPull(core, repo, issue), issue.number, sender);
+      emitPullEvent(core, base, "closed", await fullPull(core, base, issue), issue.number, sender);
       continue;
     }
     const before = pull.headSha;
     pull.headSha = ch.after;
-    emitPullEvent(core, repo, "synchronize", await fullPull(core, repo, issue), issue.number, sender, {
+    emitPullEvent(core, base, "synchronize", await fullPull(core, base, issue), issue.number, sender, {
       before,
       after: ch.after,
     });

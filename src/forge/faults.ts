@@ -11,10 +11,11 @@ export interface FaultSpec {
   /** Drop the connection without an answer. */
   reset?: boolean;
   /**
-   * Runs, and is awaited, before the request is handled (from code only): lets a test act at an exact
-   * point of a job, e.g. merge a pull request between the bot's read of it and its merge call.
+   * Hold the request unanswered until the fault is released (`release`, `remove`, `clear`) — then it is
+   * answered as the rest of the fault says, or handled normally — or until the client goes away (a
+   * process killed mid-request). For tests that stop a client at exactly that request.
    */
-  before?: () => unknown;
+  hang?: boolean;
   /** How many matching requests to affect (default: all, until removed). */
   times?: number;
 }
@@ -24,9 +25,11 @@ export interface ActiveFault extends FaultSpec {
   hits: number;
 }
 
-/** Per-route fault injection: HTTP errors, latency and connection resets, switchable from tests. */
+/** Per-route fault injection: HTTP errors, latency, connection resets and held requests. */
 export class Faults {
   private readonly active: ActiveFault[] = [];
+  /** Requests held by hang faults: how to let each go. */
+  private readonly held = new Map<ActiveFault, Set<() => void>>();
 
   add(spec: FaultSpec): ActiveFault {
     const f: ActiveFault = { ...spec, hits: 0 };
@@ -34,13 +37,45 @@ export class Faults {
     return f;
   }
 
+  /** Stops applying `f`, and lets the requests it holds go. */
   remove(f: ActiveFault): void {
     const i = this.active.indexOf(f);
     if (i >= 0) this.active.splice(i, 1);
+    this.release(f);
   }
 
   clear(): void {
     this.active.length = 0;
+    for (const f of [...this.held.keys()]) this.release(f);
+  }
+
+  /** Lets the requests a hang fault holds go (they are answered as the fault says, or handled). */
+  release(f: ActiveFault): void {
+    const waiting = this.held.get(f);
+    this.held.delete(f);
+    for (const go of waiting ?? []) go();
+  }
+
+  /** Requests a hang fault holds now. */
+  holding(f: ActiveFault): number {
+    return this.held.get(f)?.size ?? 0;
+  }
+
+  /** Resolves when `f` is released or `gone` fires (the client went away), whichever comes first. */
+  hold(f: ActiveFault, gone: (go: () => void) => void): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.held.get(f);
+      if (!set) {
+        set = new Set();
+        this.held.set(f, set);
+      }
+      const go = () => {
+        this.held.get(f)?.delete(go);
+        resolve();
+      };
+      set.add(go);
+      gone(go);
+    });
   }
 
   /** The fault to apply to a request, counting it; exhausted faults are removed. */
@@ -50,7 +85,8 @@ export class Faults {
     );
     if (!f) return undefined;
     f.hits += 1;
-    if (f.times !== undefined && f.hits >= f.times) this.remove(f);
+    // Exhausted: no further request is affected, but the ones it holds stay held until released.
+    if (f.times !== undefined && f.hits >= f.times) this.active.splice(this.active.indexOf(f), 1);
     return f;
   }
 }

@@ -60,11 +60,12 @@ export async function serveGit(
   const challenge = { "www-authenticate": 'Basic realm="GitHub"' };
   const repo = core.store.repo(g.owner, g.repo);
   const level = repo ? accessLevel(core, principal, repo) : "none";
-  if (principal.kind === "anonymous" && (!repo || repo.private)) {
+  const pushing = g.service === "git-receive-pack" || url.searchParams.get("service") === "git-receive-pack";
+  // git sends its credentials only when challenged: a push, like a private repository, asks for them.
+  if (principal.kind === "anonymous" && (!repo || repo.private || pushing)) {
     return { status: plain(res, 401, "Authentication required\n", challenge), principal };
   }
   if (!repo || level === "none") return { status: plain(res, 404, "Repository not found.\n"), principal };
-  const pushing = g.service === "git-receive-pack" || url.searchParams.get("service") === "git-receive-pack";
   if (pushing && !atLeast(level, "write")) {
     const who = actorOf(principal)?.login ?? "anonymous";
     return {

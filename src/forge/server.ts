@@ -116,7 +116,13 @@ export class ForgeServer {
   private async applyFault(req: IncomingMessage, res: ServerResponse, route: string): Promise<boolean> {
     const fault = this.faults.take(req.method ?? "GET", route);
     if (!fault) return false;
-    if (fault.before) await fault.before();
+    if (fault.hang) {
+      const held = this.faults.hold(fault, (go) => req.socket.once("close", go));
+      // Those waiting for the request to arrive (forge.waitFor) look now.
+      this.changed.notify();
+      await held;
+      if (req.socket.destroyed) return true;
+    }
     if (fault.delayMs) await new Promise((r) => setTimeout(r, fault.delayMs));
     if (fault.reset) {
       req.socket.destroy();

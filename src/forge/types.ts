@@ -62,6 +62,8 @@ export interface RepoRec {
   labels: LabelRec[];
   collaborators: Record<string, Permission>;
   nextNumber: number;
+  /** The repository this one was forked from (GitHub's `parent`); absent for a repository that is no fork. */
+  forkOf?: number;
 }
 
 export interface PullRec {

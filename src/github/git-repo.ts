@@ -121,6 +121,18 @@ export class GitRepo {
     return tree;
   }
 
+  /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */
+  async symlinks(sha: string, dir = ""): Promise<string[]> {
+    const args = ["ls-tree", "-r", "-z", "--full-tree", sha];
+    if (dir !== "") args.push("--", dir);
+    return (await this.git(args))
+      .toString("utf8")
+      .split("\0")
+      .filter((line) => line.startsWith("120000 "))
+      .map((line) => line.slice(line.indexOf("\t") + 1))
+      .map((path) => (dir === "" ? path : path.slice(dir.length + 1)));
+  }
+
   /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
   async defaultBranch(): Promise<string | undefined> {
     const out = (await this.remote(["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");

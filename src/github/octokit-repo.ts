@@ -8,6 +8,7 @@ import type {
   CheckRunInput,
   CheckRunState,
   CommitInfo,
+  IssueComment,
   Permission,
   PullRequest,
   PushResult,
@@ -73,9 +74,10 @@ export class OctokitRepo implements RepoPort {
     return this.git.lsRemote();
   }
 
-  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree }> {
+  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree; symlinks: string[] }> {
     const sha = await this.git.fetch(ref);
-    return { sha, tree: await this.git.readTree(sha, dir) };
+    const [tree, symlinks] = await Promise.all([this.git.readTree(sha, dir), this.git.symlinks(sha, dir)]);
+    return { sha, tree, symlinks };
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {
@@ -244,6 +246,22 @@ export class OctokitRepo implements RepoPort {
       if (mine.body === body) return { id: mine.id, action: "unchanged" as const };
       await this.octokit.rest.issues.updateComment({ ...this.id, comment_id: mine.id, body });
       return { id: mine.id, action: "updated" as const };
+    });
+  }
+
+  listComments(issue: number): Promise<IssueComment[]> {
+    return this.call(`reading the comments of #${issue}`, async () => {
+      const comments = await this.octokit.paginate(this.octokit.rest.issues.listComments, {
+        ...this.id,
+        issue_number: issue,
+        per_page: 100,
+      });
+      return comments.map((c) => ({
+        id: c.id,
+        author: c.user?.login ?? "",
+        bot: c.user?.type === "Bot" || Boolean(c.performed_via_github_app),
+        body: c.body ?? "",
+      }));
     });
   }
 

@@ -76,8 +76,11 @@ export interface RepoPort {
 
   /** Every branch and tag, in one request (git ls-remote), peeled tags included. */
   listRefs(): Promise<RefInfo[]>;
-  /** The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. */
-  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree }>;
+  /**
+   * The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. A symbolic
+   * link is a file whose content is the link's text (never the file it names), listed in `symlinks`.
+   */
+  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree; symlinks?: string[] }>;
   /** The paths `head` changed since it forked from `base` (`git diff base...head`). */
   changedPaths(base: string, head: string): Promise<string[]>;
   /**
@@ -129,6 +132,8 @@ export interface RepoPort {
     body: string,
   ): Promise<{ id: number; action: "created" | "updated" | "unchanged" }>;
   createComment(issue: number, body: string): Promise<number>;
+  /** Every comment of an issue or pull request, oldest first. */
+  listComments(issue: number): Promise<IssueComment[]>;
   /** The first comment carrying `marker`, or undefined. */
   findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined>;
   react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
@@ -158,6 +163,14 @@ export interface RepoPort {
     title: string;
     body: string;
   }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }>;
+}
+
+export interface IssueComment {
+  id: number;
+  author: string;
+  /** Written by an app or another bot account. */
+  bot: boolean;
+  body: string;
 }
 
 export interface CommitInfo {

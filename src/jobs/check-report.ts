@@ -13,6 +13,8 @@ export interface CheckReport {
   summary: string;
   text?: string;
   annotations?: readonly CheckAnnotation[];
+  /** What the run checked or how it ended, for the bot to read back (GitHub's `external_id`). */
+  externalId?: string;
 }
 
 /** Writes one completed check run for (name, head): created once, updated in place after. */
@@ -26,6 +28,7 @@ export async function reportCheck(port: RepoPort, report: CheckReport): Promise<
   return port.upsertCheckRun({
     name: report.name,
     headSha: report.headSha,
+    ...(report.externalId !== undefined ? { externalId: report.externalId } : {}),
     status: "completed",
     conclusion: report.conclusion,
     title: fitted.title,

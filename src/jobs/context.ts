@@ -41,6 +41,11 @@ export function repoName(ctx: Pick<JobContext, "port">): string {
   return `${ctx.port.id.owner}/${ctx.port.id.repo}`;
 }
 
+/** Whether a pull request's head is a branch of another repository (a fork, or a deleted one). */
+export function fromFork(ctx: Pick<JobContext, "port">, pr: { headRepo: string | null }): boolean {
+  return pr.headRepo === null || pr.headRepo.toLowerCase() !== repoName(ctx).toLowerCase();
+}
+
 /** The check runs porchlight writes. */
 export const CHECK = {
   render: "porchlight/render",

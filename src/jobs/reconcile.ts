@@ -2,6 +2,7 @@ import { parseDraftBranch } from "../lifecycle/draft-branch.js";
 import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
 import type { JobContext } from "./context.js";
+import { answerPublishRequests } from "./publish/answer-requests.js";
 import { resumePublish } from "./publish/finish.js";
 import { unfinishedPublishes } from "./publish/merged-drafts.js";
 import { renderDraft } from "./render-draft/index.js";
@@ -11,12 +12,15 @@ export interface SweepResult {
   proposals: number;
   /** Merged proposals whose publish a crash left unfinished, finished now (`#<number>`); always set. */
   resumed?: string[];
+  /** Requests (`/approve` comments, approving reviews) of those publishes answered now. */
+  answered?: number;
   failures: { what: string; error: string }[];
 }
 
 /**
  * The periodic sweep of one repository: every unfinished publish finished (a draft branch still at
- * its merged head, or a recent merge without its tag: tag, event, branch deleted), every other draft
+ * its merged head, or a recent merge without its tag: tag, event, branch deleted) and the requests
+ * that asked for it answered, every other draft
  * branch rendered and every open
  * proposal checked, each brought one step toward its desired state. Jobs skip what is already done,
  * so a sweep over a settled repository only reads. Webhooks make porchlight fast; this makes it
@@ -47,7 +51,10 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
       if (branches.get(pr.headRef) === pr.headSha) merged.add(pr.headRef);
       await attempt(`#${pr.number}`, async () => {
         const outcome = await resumePublish(ctx, pr);
-        if (outcome && outcome.kind !== "refused") resumed.push(`#${pr.number}`);
+        if (outcome && outcome.kind !== "refused") {
+          resumed.push(`#${pr.number}`);
+          result.answered = (result.answered ?? 0) + (await answerPublishRequests(ctx, pr));
+        }
       });
     }
   });

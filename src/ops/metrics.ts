@@ -12,10 +12,22 @@ export class Metrics {
     labelNames: ["event"] as const,
     registers: [this.registry],
   });
+  readonly webhooksRefused = new Counter({
+    name: "porchlight_webhooks_refused_total",
+    help: "Webhook deliveries refused at the edge, by reason and HTTP status",
+    labelNames: ["reason", "status"] as const,
+    registers: [this.registry],
+  });
   readonly jobs = new Counter({
     name: "porchlight_jobs_total",
     help: "Jobs run, by kind and outcome",
     labelNames: ["kind", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly sweeps = new Counter({
+    name: "porchlight_sweeps_total",
+    help: "Sweeps (every repository of every installation queued for reconcile), by outcome",
+    labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
   readonly jobDuration = new Histogram({

@@ -21,6 +21,7 @@ describe("the verb registry", () => {
       "propose-delete",
       "promote",
       "fanout",
+      "adopt",
       "help",
     ]);
     for (const spec of COMMANDS) {
@@ -31,7 +32,7 @@ describe("the verb registry", () => {
 
   it("names the known verbs when code asks for one that does not exist", () => {
     expect(() => getCommand("deploy")).toThrow(
-      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, fanout, help',
+      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, fanout, adopt, help',
     );
   });
 

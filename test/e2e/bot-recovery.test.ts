@@ -228,4 +228,37 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     const branches = (await rest().git.listMatchingRefs({ owner, repo, ref: "heads/drafts/apps/web/" })).data;
     expect(branches.map((b) => b.ref)).toEqual(["refs/heads/drafts/apps/web/delete-v4"]);
   });
+
+  it("a render whose push GitHub refused (500 on receive-pack) fails its check on the user's commit, and the next sweep finishes it", async () => {
+    // The user's push reaches the forge while the app is not told (so the fault below hits the bot).
+    w.forge.setWebhookUrl(null);
+    const pushed = await (await w.clone("alice")).push("drafts/apps/web/refused", {
+      "apps/web/cm.yaml": cm("9"),
+    });
+    w.forge.setWebhookUrl(w.app.webhookUrl);
+    const fault = w.forge.faults.add({
+      route: "/{owner}/{repo}.git/git-receive-pack",
+      method: "POST",
+      status: 500,
+      times: 1,
+    });
+    await w.app.sweep();
+    await w.settle();
+    expect(fault.hits).toBe(1);
+    expect(await head("drafts/apps/web/refused")).toBe(pushed);
+    const [failed, ...others] = (await checks(pushed)).filter((r) => r.name === "porchlight/render");
+    expect(others).toEqual([]);
+    expect(failed).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(failed!.output.title).toBe("Rendering apps/web did not finish");
+    expect(failed!.output.summary).toMatch(/could not finish rendering [0-9a-f]{7}: git push failed/);
+    expect(failed!.output.summary).toContain("tried again at the next sweep");
+
+    await w.app.sweep();
+    await w.settle();
+    const rendered = await head("drafts/apps/web/refused");
+    expect(rendered).not.toBe(pushed);
+    const [retried] = (await checks(pushed)).filter((r) => r.name === "porchlight/render");
+    expect(retried).toMatchObject({ conclusion: "success", id: failed!.id });
+    expect((await checks(rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe("success");
+  });
 });

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { pino } from "pino";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
+import type { Runtime } from "../../src/config/schema.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
 
 export interface World {
@@ -43,8 +44,15 @@ async function pushDelivered(forge: Forge, sha: string): Promise<void> {
   throw new Error(`the forge never delivered the push of ${sha}`);
 }
 
+export interface WorldOptions {
+  /** The runtimes the app's operator allows (default: builtin only). */
+  operatorRuntimes?: Runtime[];
+  /** Make `acme/blueprints` public, so anyone can fork it (default: private). */
+  public?: boolean;
+}
+
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
-export async function startWorld(files: Record<string, string>): Promise<World> {
+export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge();
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   const app = await startAppServer({
@@ -55,12 +63,13 @@ export async function startWorld(files: Record<string, string>): Promise<World> 
     port: 0,
     writeIntervalMs: 0,
     retryAfterUnitMs: 1,
+    ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);
   forge.createUser("acme", { type: "Organization" });
   const repo = "acme/blueprints";
-  await forge.createRepo(repo, { files });
+  await forge.createRepo(repo, { files, private: opts.public !== true });
   forge.createInstallation(creds.appId, "acme");
   const users: World["users"] = {};
   for (const [login, level] of [

@@ -8,7 +8,8 @@ const MERGE_ROUTE = "/repos/{owner}/{repo}/pulls/{pull_number}/merge";
 /**
  * `porchlight rpkg approve` reviews the pull request and runs the publish job itself, while the bot
  * runs the same job on that review: whichever merges second finds the pull request merged between its
- * read and its merge. The forge lets the test merge (as the other publisher would) at that exact point.
+ * read and its merge. The forge holds the bot's merge call while the test merges (as the other
+ * publisher would), at that exact point.
  */
 describe("a publish job that finds its proposal merged by someone else (forge over HTTP and git)", () => {
   let w: World;
@@ -40,7 +41,8 @@ describe("a publish job that finds its proposal merged by someone else (forge ov
     const botMerges = () =>
       w.forge.requestLog.filter({ route: MERGE_ROUTE }).filter((r) => r.installationId !== null).length;
     const before = botMerges();
-    const fault = w.forge.faults.add({ route: MERGE_ROUTE, method: "PUT", times: 1, before: meanwhile });
+    // The bot's merge call is held while someone else publishes, then let go.
+    const fault = w.forge.faults.add({ route: MERGE_ROUTE, method: "PUT", times: 1, hang: true });
     const { data: review } = await w.users.bob!.rest.pulls.createReview({
       owner,
       repo,
@@ -48,6 +50,9 @@ describe("a publish job that finds its proposal merged by someone else (forge ov
       event: "APPROVE",
       commit_id: pr.head.sha,
     });
+    await w.forge.waitFor(() => w.forge.faults.holding(fault) === 1, "the bot's merge call");
+    await meanwhile();
+    w.forge.faults.release(fault);
     await w.settle();
     expect(fault.hits).toBe(1);
     // One merge call from the bot: a 405 is an answer, not something to retry for 14 seconds.

@@ -36,7 +36,8 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
 
   // Repositories.
   await bot.rest.repos.get(repo);
-  await bot.rest.repos.createInOrg({ org: "acme", name: "deploy-dev", auto_init: true });
+  await root.rest.repos.createInOrg({ org: "acme", name: "deploy-dev", auto_init: true });
+  await bot.rest.repos.createInOrg({ org: "acme", name: "refused" }).catch(() => undefined);
   await alice.rest.repos.createForAuthenticatedUser({ name: "scratch" });
   await bot.rest.repos.listForOrg({ org: "acme" });
   await alice.rest.repos.listForUser({ username: "alice" });
@@ -133,6 +134,12 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
     body: "looks fine",
   });
   await bot.rest.pulls.listReviews({ ...repo, pull_number: pr.number });
+
+  // Forks, and a pull request from one.
+  const fork = (await alice.rest.repos.createFork(repo)).data;
+  await bot.rest.repos.listForks(repo);
+  await alice.rest.repos.get({ owner: "alice", repo: fork.name });
+  await bot.rest.pulls.create({ ...repo, title: "from a fork", head: "alice:drafts/app/v1", base: "main" });
   await bot.rest.pulls.getReview({ ...repo, pull_number: pr.number, review_id: pending.id });
 
   // Issues, comments, reactions, labels.

@@ -64,6 +64,39 @@ describe("forge test controls: faults, rate limits, request log", () => {
     await expect(w.octokit.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
   });
 
+  it("holds a request with a hang fault until released, then serves it; a client that gives up is let go", async () => {
+    const hang = w.forge.faults.add({
+      route: "/repos/{owner}/{repo}/issues",
+      method: "POST",
+      hang: true,
+      times: 1,
+    });
+    const created = w.octokit.rest.issues.create({ ...repo, title: "held" });
+    await w.forge.waitFor(() => w.forge.faults.holding(hang) === 1, "the held request");
+    expect(w.forge.core.store.data.issues.some((i) => i.title === "held")).toBe(false);
+    // Exhausted (times: 1): other requests pass while the first stays held.
+    await expect(w.octokit.rest.issues.create({ ...repo, title: "free" })).resolves.toMatchObject({
+      status: 201,
+    });
+    w.forge.faults.release(hang);
+    await expect(created).resolves.toMatchObject({ status: 201 });
+    expect(w.forge.core.store.data.issues.filter((i) => i.title === "held")).toHaveLength(1);
+
+    const again = w.forge.faults.add({ route: "/repos/{owner}/{repo}/issues", method: "POST", hang: true });
+    const abort = new AbortController();
+    const gaveUp = w.octokit.rest.issues.create({
+      ...repo,
+      title: "abandoned",
+      request: { signal: abort.signal },
+    });
+    await w.forge.waitFor(() => w.forge.faults.holding(again) === 1, "the second held request");
+    abort.abort();
+    await expect(gaveUp).rejects.toThrow();
+    await w.forge.waitFor(() => w.forge.faults.holding(again) === 0, "the abandoned request let go");
+    w.forge.faults.remove(again);
+    expect(w.forge.core.store.data.issues.some((i) => i.title === "abandoned")).toBe(false);
+  });
+
   it("fails a git push when the receive-pack route is faulted", async () => {
     const wd = await Workdir.clone(w, "acme/blueprints");
     w.forge.faults.add({ route: "/{owner}/{repo}.git/git-receive-pack", status: 500, times: 1 });

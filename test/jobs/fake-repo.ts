@@ -5,6 +5,7 @@ import type {
   CheckRunState,
   CommitAuthor,
   CommitInfo,
+  IssueComment,
   Permission,
   PullRequest,
   PushResult,
@@ -28,6 +29,8 @@ export interface FakeComment {
   id: number;
   issue: number;
   body: string;
+  /** Who wrote it; absent: the bot (its replies and summaries). */
+  author?: string;
   reactions: string[];
 }
 
@@ -124,8 +127,8 @@ export class FakeRepo implements RepoPort {
     return r;
   }
 
-  addComment(issue: number, body: string): FakeComment {
-    const c: FakeComment = { id: this.nextId++, issue, body, reactions: [] };
+  addComment(issue: number, body: string, author?: string): FakeComment {
+    const c: FakeComment = { id: this.nextId++, issue, body, reactions: [], ...(author ? { author } : {}) };
     this.comments.push(c);
     return c;
   }
@@ -376,6 +379,16 @@ export class FakeRepo implements RepoPort {
   async createComment(issue: number, body: string): Promise<number> {
     this.calls.push("createComment");
     return this.addComment(issue, body).id;
+  }
+
+  async listComments(issue: number): Promise<IssueComment[]> {
+    this.calls.push("listComments");
+    return this.commentsOn(issue).map((c) => ({
+      id: c.id,
+      author: c.author ?? "porchlight[bot]",
+      bot: c.author === undefined,
+      body: c.body,
+    }));
   }
 
   async findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined> {

@@ -104,6 +104,28 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     expect(ctx.published).toHaveLength(1);
   });
 
+  it("the sweep answers the /approve and the approving review whose job died between the merge and the tag, once", async () => {
+    const { repo, pr, ctx } = await proposal();
+    repo.permissions.set("carol", "write");
+    const asked = repo.addComment(pr.number, "Looks good.\n/approve", "bob");
+    const chat = repo.addComment(pr.number, "thanks!", "alice");
+    const review = repo.review(pr.number, "carol");
+    const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
+    // The bot died here: merged, no tag, no answer.
+    expect(await reconcileRepo(ctx)).toMatchObject({ resumed: [`#${pr.number}`], answered: 2, failures: [] });
+    expect(repo.tags()).toEqual({ "apps/web/v1": merge });
+    const replies = repo.commentsOn(pr.number).filter((c) => c.body.includes(`reply comment=${asked.id}`));
+    expect(replies.map((c) => c.body)).toEqual([expect.stringContaining("`apps/web/v1`")]);
+    expect(repo.commentsOn(pr.number).filter((c) => c.body.includes(`comment=${chat.id}`))).toEqual([]);
+    const reviewAnswers = repo.commentsOn(pr.number).filter((c) => c.body.includes(`review=${review.id}`));
+    expect(reviewAnswers.map((c) => c.body)).toEqual([expect.stringContaining("`apps/web/v1`")]);
+    // Answered once: a further sweep (or the command's own job, late) adds nothing.
+    const before = repo.commentsOn(pr.number).length;
+    await reconcileRepo(ctx);
+    expect(repo.commentsOn(pr.number)).toHaveLength(before);
+    expect(ctx.published).toHaveLength(1);
+  });
+
   it("the sweep tags a recent merge whose branch GitHub deleted at the merge, before the bot could tag", async () => {
     const { repo, pr, ctx } = await proposal();
     const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });

@@ -39,6 +39,21 @@ describe("render on push to a draft branch", () => {
     expect(ctx.renderer.renders).toBe(1);
   });
 
+  it("renders a proposal's head that the proposal check already found unrendered", async () => {
+    const { repo, head, ctx } = setup();
+    // The proposal check ran first on this push and said "differs from the rendered output".
+    await repo.upsertCheckRun({
+      name: "porchlight/render",
+      headSha: head,
+      status: "completed",
+      conclusion: "failure",
+      title: "1 file differs from the rendered output",
+    });
+    const outcome = await renderDraft(ctx, { branch: BRANCH });
+    expect(outcome.kind).toBe("pushed");
+    expect(repo.runsOn(repo.resolve(BRANCH), "porchlight/render")[0]?.conclusion).toBe("success");
+  });
+
   it("reports a clean head without pushing", async () => {
     const { repo, ctx } = setup();
     repo.commit(BRANCH, { "apps/web/cm.yaml": `${cm("web")}# rendered\n` });

@@ -2,6 +2,7 @@ import type { Router } from "../router.js";
 import { appRoutes } from "./app.js";
 import { checkRoutes } from "./checks.js";
 import { contentRoutes } from "./contents.js";
+import { forkRoutes } from "./forks.js";
 import { issueRoutes } from "./issues.js";
 import { labelRoutes } from "./labels.js";
 import { objectRoutes } from "./objects.js";
@@ -22,6 +23,7 @@ import { userRoutes } from "./users.js";
 export function registerRoutes(r: Router): void {
   appRoutes(r);
   repoRoutes(r);
+  forkRoutes(r);
   refRoutes(r);
   contentRoutes(r);
   pullRoutes(r);

@@ -1,6 +1,7 @@
 import { actor, repoFor } from "../access.js";
 import type { Ctx } from "../context.js";
 import { emitPullEvent } from "../events.js";
+import { copyHead, networkRepoOf } from "../forks.js";
 import {
   ApiError,
   created,
@@ -42,8 +43,10 @@ async function createPull(ctx: Ctx) {
   if (typeof title !== "string" || title.trim() === "") throw missingField("PullRequest", "title");
   const dir = repoDir(ctx, repo);
   const h = parseHead(repo, head);
-  const headRepo = ctx.core.store.repo(h.owner, repo.name);
+  // `head: "user:branch"` names a branch of `user`'s repository in this one's fork network.
+  const headRepo = networkRepoOf(ctx.core, repo, h.owner);
   const headSha = headRepo && (await ctx.core.git.resolve(repoDir(ctx, headRepo), `refs/heads/${h.branch}`));
+  if (headRepo && headSha && headRepo.id !== repo.id) await copyHead(ctx.core, repo, headRepo, headSha);
   const baseSha = await ctx.core.git.resolve(dir, `refs/heads/${base}`);
   const errors = [
     ...(baseSha ? [] : [{ resource: "PullRequest", field: "base", code: "invalid" }]),
@@ -95,6 +98,7 @@ async function createPull(ctx: Ctx) {
     },
   };
   ctx.core.store.data.issues.push(issue);
+  if (headRepo.id !== repo.id) await copyHead(ctx.core, repo, headRepo, headSha, issue.number);
   const shape = await fullPull(ctx.core, repo, issue);
   emitPullEvent(ctx.core, repo, "opened", shape, issue.number, me);
   return created(shape);
@@ -136,18 +140,22 @@ async function updatePull(ctx: Ctx) {
             i !== issue &&
             i.repoId === repo.id &&
             i.state === "open" &&
+            i.pull?.headRepoId === pull.headRepoId &&
             i.pull?.headRef === pull.headRef &&
             i.pull.baseRef === pull.baseRef,
         );
         if (dup) {
           throw customError(
             "PullRequest",
-            `A pull request already exists for ${repo.ownerLogin}:${pull.headRef}.`,
+            `A pull request already exists for ${ctx.core.store.repoById(pull.headRepoId)?.ownerLogin ?? repo.ownerLogin}:${pull.headRef}.`,
           );
         }
-        const sha = await ctx.core.git.resolve(repoDir(ctx, repo), `refs/heads/${pull.headRef}`);
-        if (!sha)
+        const headRepo = ctx.core.store.repoById(pull.headRepoId);
+        const sha =
+          headRepo && (await ctx.core.git.resolve(repoDir(ctx, headRepo), `refs/heads/${pull.headRef}`));
+        if (!sha || !headRepo)
           throw customError("PullRequest", "state cannot be changed. The head branch was deleted.", "state");
+        if (headRepo.id !== repo.id) await copyHead(ctx.core, repo, headRepo, sha, issue.number);
         pull.headSha = sha;
       }
       issue.state = b.state;

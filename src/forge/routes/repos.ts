@@ -19,8 +19,10 @@ function viewerLogin(ctx: Ctx): string | undefined {
 async function createFromBody(ctx: Ctx, owner: string) {
   const name = ctx.body.name;
   if (typeof name !== "string" || name === "") throw missingField("Repository", "name");
+  // GitHub's default is public; `private: true` or `visibility: private|internal` makes it private.
+  const visibility = ctx.body.visibility;
   const repo = await createRepo(ctx.core, owner, name, {
-    private: ctx.body.private !== false && ctx.body.visibility !== "public",
+    private: ctx.body.private === true || visibility === "private" || visibility === "internal",
     description: typeof ctx.body.description === "string" ? ctx.body.description : null,
     autoInit: ctx.body.auto_init === true,
   });
@@ -59,6 +61,9 @@ export function repoRoutes(r: Router): void {
     if (!org) throw notFound();
     if (ctx.principal.kind === "installation") {
       if (ctx.principal.installation.accountLogin.toLowerCase() !== org.login.toLowerCase()) throw notFound();
+      // Creating repositories takes the app's `administration: write`, which porchlight does not ask for.
+      if (ctx.principal.app.permissions.administration !== "write")
+        throw new ApiError(403, "Resource not accessible by integration");
     } else if (ctx.principal.kind === "user") {
       const u = ctx.principal.user.login;
       const isAdmin = ctx.core.store.data.repos.some(

@@ -1,4 +1,5 @@
 import type { ForgeCore } from "../context.js";
+import { forksOf, parentOf, sourceOf } from "../forks.js";
 import { nodeId } from "../http.js";
 import type { RepoRec } from "../types.js";
 import { userByLogin } from "./user.js";
@@ -16,6 +17,7 @@ export function repoShape(
   const openIssues = core.store.data.issues.filter((i) => i.repoId === r.id && i.state === "open").length;
   const time = (iso: string | null): string | number | null =>
     opts.unixTimes && iso ? Math.floor(Date.parse(iso) / 1000) : iso;
+  const forks = forksOf(core, r).length;
   const shape: Record<string, unknown> = {
     id: r.id,
     node_id: nodeId("Repository", r.id),
@@ -25,7 +27,7 @@ export function repoShape(
     owner: userByLogin(core, r.ownerLogin),
     html_url: html,
     description: r.description,
-    fork: false,
+    fork: r.forkOf !== undefined,
     url: api,
     forks_url: `${api}/forks`,
     keys_url: `${api}/keys{/key_id}`,
@@ -81,7 +83,7 @@ export function repoShape(
     has_wiki: true,
     has_pages: false,
     has_discussions: false,
-    forks_count: 0,
+    forks_count: forks,
     mirror_url: null,
     archived: false,
     disabled: false,
@@ -92,7 +94,7 @@ export function repoShape(
     web_commit_signoff_required: false,
     topics: r.topics,
     visibility: r.private ? "private" : "public",
-    forks: 0,
+    forks,
     open_issues: openIssues,
     watchers: 0,
     default_branch: r.defaultBranch,
@@ -112,11 +114,14 @@ export function repoShape(
   return shape;
 }
 
-/** The full-repository extras (`GET /repos/{owner}/{repo}`). */
+/** The full-repository extras (`GET /repos/{owner}/{repo}`); a fork names its `parent` and `source`. */
 export function fullRepoShape(core: ForgeCore, r: RepoRec, viewer?: string): Record<string, unknown> {
+  const parent = parentOf(core, r);
+  const source = sourceOf(core, r);
   return {
     ...repoShape(core, r, viewer ? { permissionsFor: viewer } : {}),
-    network_count: 0,
+    ...(parent ? { parent: repoShape(core, parent), source: repoShape(core, source) } : {}),
+    network_count: forksOf(core, source).length,
     subscribers_count: 0,
     allow_squash_merge: true,
     allow_merge_commit: true,

@@ -5,8 +5,9 @@ import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
-import { CHECK, type JobContext, repoName } from "../context.js";
+import { CHECK, fromFork, type JobContext } from "../context.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
+import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
@@ -41,14 +42,15 @@ export async function checkProposal(
     ctx.port.changedPaths(pr.baseSha, pr.headSha),
     ctx.port.listRefs(),
   ]);
+  const isFork = fromFork(ctx, pr);
   const packages = proposalPackages({
-    pr,
+    // A fork's branch name is the fork author's choice: it names no package here.
+    pr: isFork ? { headRef: "", labels: pr.labels } : pr,
     changed,
     basePaths: base.tree.keys(),
     headPaths: head.tree.keys(),
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const isFork = pr.headRepo !== repoName(ctx);
 
   const renders: PackageCheck[] = [];
   const guards: PackageCheck[] = [];
@@ -56,8 +58,10 @@ export async function checkProposal(
   for (const p of packages) {
     const tree = subtree(head.tree, p.path);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    renders.push(await verifyRender(ctx, common));
-    guards.push(await runGuardrails(ctx, { ...common, repoTree: head.tree }));
+    const links = isFork ? forkLinksCheck(p.path, within(head.symlinks ?? [], p.path)) : undefined;
+    renders.push(links ?? (await verifyRender(ctx, common)));
+    // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
+    guards.push(links ?? (await runGuardrails(ctx, { ...common, repoTree: isFork ? base.tree : head.tree })));
     const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
     if (markers) guards.push(markers);
     summaries.push(
@@ -86,6 +90,11 @@ export async function checkProposal(
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
+}
+
+/** The paths of `paths` below directory `dir`, relative to it. */
+function within(paths: readonly string[], dir: string): string[] {
+  return paths.filter((p) => p.startsWith(`${dir}/`)).map((p) => p.slice(dir.length + 1));
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {

@@ -1,10 +1,11 @@
 import type { Verb } from "../../commands/args.js";
-import type { Actor } from "../../commands/authorize.js";
+import { type Actor, forkNotDraft } from "../../commands/authorize.js";
 import { decideCommands } from "../../commands/decide.js";
 import { parseCommands } from "../../commands/parse.js";
 import { GitHubError } from "../../github/errors.js";
 import type { PullRequest } from "../../github/port.js";
-import type { JobContext } from "../context.js";
+import { fromFork, type JobContext } from "../context.js";
+import { adopt } from "./adopt.js";
 import { approve } from "./approve.js";
 import { fanout } from "./fanout.js";
 import { promote } from "./promote.js";
@@ -27,8 +28,19 @@ export function defaultHandlers(): VerbHandlers {
     update,
     promote,
     fanout,
+    adopt,
   };
 }
+
+/** Verbs that treat the pull request's branch as a draft: never carried out on a fork's branch. */
+const DRAFT_VERBS: ReadonlySet<Verb> = new Set([
+  "approve",
+  "reject",
+  "render",
+  "update",
+  "propose-delete",
+  "promote",
+]);
 
 export type RunCommandsOutcome =
   | { kind: "none" }
@@ -69,6 +81,13 @@ export async function runCommands(
       continue;
     }
     const verb = decision.args.verb as Exclude<Verb, "help">;
+    if (DRAFT_VERBS.has(verb) && fromFork(ctx, pr)) {
+      entries.push({
+        command: decision.text,
+        result: { kind: "refused", reason: forkNotDraft(verb, pr.number, pr.headRepo) },
+      });
+      continue;
+    }
     entries.push({
       command: decision.text,
       result: await runOne(ctx, handlers[verb], {

@@ -1,9 +1,10 @@
+import { forkNotDraft } from "../../commands/authorize.js";
 import { GitHubError } from "../../github/errors.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
-import type { JobContext } from "../context.js";
+import { fromFork, type JobContext } from "../context.js";
 import { type FinishedPublish, finishPublish } from "./finish.js";
 import { gatherFacts } from "./gather.js";
 
@@ -26,6 +27,8 @@ export async function publishProposal(
   input: { pull: number; request: PublishRequest },
 ): Promise<PublishOutcome> {
   const pr = await ctx.port.getPull(input.pull);
+  // An approving review (or a merge by hand) of a fork's pull request publishes nothing.
+  if (fromFork(ctx, pr)) return refused(forkNotDraft("approve", pr.number, pr.headRepo));
   const draft = parseDraftBranch(pr.headRef);
   if (!draft.ok) {
     return refused(

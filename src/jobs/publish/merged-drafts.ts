@@ -41,7 +41,10 @@ export async function unfinishedPublishes(port: RepoPort, input: RepoState): Pro
     if (parsed.ok) tagged.add(`${parsed.value.package}@${sha}`);
   }
   const seen = new Set(found.map((p) => p.number));
+  const self = `${port.id.owner}/${port.id.repo}`.toLowerCase();
   for (const pr of await port.listRecentlyClosedPulls()) {
+    // A fork's branch is no draft, whatever its name: merging it by hand publishes nothing.
+    if (pr.headRepo?.toLowerCase() !== self) continue;
     const draft = parseDraftBranch(pr.headRef);
     if (seen.has(pr.number) || !draft.ok || !pr.merged || !pr.mergeCommitSha) continue;
     if (pr.baseRef !== input.baseBranch || pr.labels.includes(DELETION_LABEL)) continue;

@@ -1,10 +1,10 @@
+import type { RepoPort } from "../../github/port.js";
 import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
-import { checkCompleted } from "../check-report.js";
 import { allowedRuntimes, CHECK, type JobContext } from "../context.js";
 import { treesEqual } from "../packages.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
-import { reportRender } from "./report.js";
+import { FINISHED, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
@@ -16,10 +16,14 @@ export type RenderDraftOutcome =
 const PUSH_ATTEMPTS = 3;
 
 /**
- * Push to a draft branch → render its package. Level-triggered: reads the branch head; if
- * `porchlight/render` already completed there (and not forced), there is nothing to do. A failed
+ * Push to a draft branch → render its package. Level-triggered: reads the branch head; if this job
+ * already completed `porchlight/render` there (and not forced), there is nothing to do. A failed
  * render reports and pushes nothing; a render that changes files is pushed as one bot commit on top
  * of the head it was rendered from, and a push that lost a race is redone on the new head.
+ *
+ * Every attempt ends in a check on the head the user pushed: when the bot itself could not finish
+ * (GitHub refused the push, a function crashed, the branch kept moving), a failing check says why and
+ * that it is retried; such a check does not count as done, so the next sweep renders that head again.
  */
 export async function renderDraft(
   ctx: JobContext,
@@ -28,12 +32,48 @@ export async function renderDraft(
   const draft = parseDraftBranch(input.branch);
   if (!draft.ok) return { kind: "skipped", reason: draft.reason };
   const pkg = draft.value.package;
+  let seen: string | undefined;
+  try {
+    const outcome = await renderAttempts(ctx, { ...input, pkg }, (sha) => {
+      seen = sha;
+    });
+    if (outcome.kind === "failed" && outcome.headSha === "" && seen) {
+      await reportRender(ctx.port, { pkg, sha: seen, findings: [], error: outcome.error, incomplete: true });
+      return { ...outcome, headSha: seen };
+    }
+    return outcome;
+  } catch (e) {
+    if (!seen) throw e;
+    const why = e instanceof Error ? e.message : String(e);
+    ctx.log.warn({ err: e, branch: input.branch, sha: seen }, "render could not finish");
+    const error = `porchlight could not finish rendering ${seen.slice(0, 7)}: ${why}`;
+    await reportRender(ctx.port, { pkg, sha: seen, findings: [], error, incomplete: true });
+    return { kind: "failed", headSha: seen, error };
+  }
+}
+
+/**
+ * Whether this job finished `porchlight/render` on `sha`: a check it could not finish does not count,
+ * nor does the proposal check's verdict on a head not yet rendered.
+ */
+async function renderDone(port: RepoPort, sha: string): Promise<boolean> {
+  const runs = await port.listCheckRuns(sha);
+  return runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
+}
+
+async function renderAttempts(
+  ctx: JobContext,
+  input: { branch: string; force?: boolean; pkg: string },
+  onHead: (sha: string) => void,
+): Promise<RenderDraftOutcome> {
+  const pkg = input.pkg;
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     const head = await readDraft(ctx.port, input.branch, pkg);
     if (!head) return { kind: "skipped", reason: `the branch ${input.branch} no longer exists` };
-    if (!input.force && (await checkCompleted(ctx.port, head.sha, [CHECK.render]))) {
+    if (!input.force && (await renderDone(ctx.port, head.sha))) {
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
+    onHead(head.sha);
     if (!head.tree.has("Kptfile")) {
       const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
       await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });

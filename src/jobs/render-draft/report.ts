@@ -3,12 +3,24 @@ import { type Conclusion, findingAnnotations, findingCounts, reportCheck } from 
 import { CHECK } from "../context.js";
 import type { RenderFinding } from "../renderer.js";
 
+/** The external id of a render check the bot could not finish: not done, the next sweep retries. */
+export const INCOMPLETE = "porchlight:incomplete";
+/**
+ * The external id of every other render check the draft render writes (it replaces INCOMPLETE when a
+ * retry finishes). Only this mark on a head means "rendered": the proposal check also writes
+ * `porchlight/render`, and its verdict on an unrendered head ("differs from the rendered output")
+ * leaves the rendering still to do.
+ */
+export const FINISHED = "porchlight:rendered";
+
 export interface RenderReport {
   pkg: string;
   sha: string;
   findings: readonly RenderFinding[];
   /** The render failed with this message (nothing was pushed). */
   error?: string;
+  /** The bot could not finish (not the package's fault): the check says so and a sweep retries it. */
+  incomplete?: boolean;
   /** The rendered result was pushed as this commit. */
   pushedAs?: string;
   /** This commit holds the result the bot rendered from `renderedFrom`. */
@@ -21,7 +33,11 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   let conclusion: Conclusion = "success";
   let title: string;
   let summary: string;
-  if (r.error !== undefined) {
+  if (r.error !== undefined && r.incomplete) {
+    conclusion = "failure";
+    title = `Rendering ${r.pkg} did not finish`;
+    summary = `porchlight could not finish rendering \`${r.pkg}\`, so nothing was committed. This is not a problem in the package: it is tried again at the next sweep, or push again.\n\n${r.error}`;
+  } else if (r.error !== undefined) {
     conclusion = "failure";
     title = `Rendering ${r.pkg} failed`;
     summary = `The function pipeline of \`${r.pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${r.error}`;
@@ -38,6 +54,7 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   return reportCheck(port, {
     name: CHECK.render,
     headSha: r.sha,
+    externalId: r.incomplete ? INCOMPLETE : FINISHED,
     conclusion,
     title,
     summary,

@@ -1,0 +1,164 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import type { InstallationAccess } from "../../github/installation-access.js";
+import { declaredLength, readBoundedBody } from "./body.js";
+import { ByteBudget } from "./budget.js";
+import { handledInstallation } from "./payloads.js";
+import {
+  busy,
+  checkBody,
+  checkHeaders,
+  installationRefused,
+  isRefusal,
+  type Refusal,
+  type RefusalReason,
+  tooLarge,
+} from "./refusals.js";
+
+export { WEBHOOK_MAX_BYTES_ENV, WEBHOOK_MAX_PENDING_BYTES_ENV } from "./refusals.js";
+
+/** GitHub caps webhook payloads at 25 MB; porchlight refuses anything larger by default. */
+export const DEFAULT_WEBHOOK_MAX_BYTES = 25 * 1024 * 1024;
+/** By default, the bodies read at once may hold four times one body's cap (100 MB). */
+export const PENDING_BODIES = 4;
+
+export interface WebhookEvent {
+  id: string;
+  name: string;
+  payload: unknown;
+}
+
+export interface WebhookEdgeOptions {
+  secret: string;
+  /** Largest body taken, in bytes; a larger one gets 413 and is not read. */
+  maxBytes: number;
+  /** The bytes all bodies being read may hold together; default four times `maxBytes`. */
+  budget?: ByteBudget;
+  log: Logger;
+  /** Whether the app can act for the installation an event names (src/github/installation-access.ts). */
+  installation(id: number): Promise<InstallationAccess>;
+  /** Hands a verified, well-formed event to the app's handlers (probot's `webhooks.receive`). */
+  receive(event: WebhookEvent): Promise<void>;
+  /**
+   * How long the handlers may take before the answer is 202 (they go on): GitHub counts a delivery
+   * unanswered after 10 s. Default 9000 ms.
+   */
+  answerWithinMs?: number;
+  /** Told of every refusal (for the metrics): a short reason and the status answered. */
+  refused?: (reason: RefusalReason, status: number) => void;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
+
+/**
+ * The webhook edge, in front of probot: headers first, then the size (a Content-Length over the cap is
+ * answered 413 before a byte is read; a chunked body is cut off at the cap), then the signature on the
+ * raw bytes, and only then JSON, the fields the handlers read, and the installation. Each refusal is one
+ * warn line in the log with the event and delivery id, and a plain-text answer GitHub shows in the
+ * delivery log; no stack trace is ever sent.
+ */
+export function webhookEdge(opts: WebhookEdgeOptions): Handler {
+  const budget = opts.budget ?? new ByteBudget(PENDING_BODIES * opts.maxBytes);
+  return async (req, res) => {
+    const log = opts.log.child({
+      event: req.headers["x-github-event"],
+      deliveryId: req.headers["x-github-delivery"],
+    });
+    const refuse = (r: Refusal) => {
+      log.warn({ status: r.status, ...r.fields }, r.message);
+      opts.refused?.(r.reason, r.status);
+      if (r.close) closeAfterAnswer(req, res);
+      answer(res, r.status, r.text, r.headers);
+    };
+    let held = 0;
+    try {
+      if (req.method !== "POST") return answer(res, 405, "webhooks are POSTed here", { allow: "POST" });
+      const head = checkHeaders(req);
+      if (isRefusal(head)) return refuse(head);
+      const declared = declaredLength(req);
+      if (declared !== undefined && declared > opts.maxBytes)
+        return refuse(tooLarge(opts.maxBytes, declared, true));
+      if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
+      const body = await readBoundedBody(req, opts.maxBytes, budget);
+      if (!body.ok) {
+        if (body.reason === "too-large") return refuse(tooLarge(opts.maxBytes, body.bytes, body.declared));
+        if (body.reason === "busy") return refuse(busy(budget.total, body.held));
+        return log.info("webhook abandoned by the sender before its body ended");
+      }
+      held = body.bytes.length;
+      const event = checkBody(opts.secret, head, body.bytes);
+      if (isRefusal(event)) return refuse(event);
+      const installation = handledInstallation(head.name, event.payload);
+      if (installation !== undefined) {
+        const access = await opts.installation(installation);
+        if (!access.ok) return refuse(installationRefused(installation, access));
+      }
+      const handled = opts.receive({ id: head.id, name: head.name, payload: event.payload });
+      if ((await settledWithin(handled, opts.answerWithinMs ?? 9000)) === "late") {
+        handled.catch((err) => log.error({ err }, "webhook failed in a handler"));
+        return answer(res, 202, "accepted; still being handled");
+      }
+      answer(res, 200, "ok");
+    } catch (err) {
+      log.error({ err }, "webhook failed in a handler");
+      const id = req.headers["x-github-delivery"] ?? "(no id)";
+      answer(res, 500, `porchlight could not handle delivery ${id}; its log says why`);
+    } finally {
+      budget.give(held);
+    }
+  };
+}
+
+/** How long a refused upload may go on being discarded after its answer before the socket is cut. */
+const LINGER_MS = 2000;
+
+/**
+ * Ends the connection of a refused upload without reading its body into memory, so that the sender
+ * still gets the answer: once it is sent, our side of the socket is closed (FIN), whatever else arrives
+ * is dropped as it comes, and the socket is destroyed when the sender closes its side or after
+ * LINGER_MS. Destroying at once would reset a connection the sender is still writing to, and many
+ * clients then lose the answer (a "lingering close", as web servers do).
+ */
+function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  req.removeAllListeners("data");
+  req.on("data", () => {});
+  req.resume();
+  res.once("finish", () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("end", () => socket.destroy());
+    socket.once("close", () => clearTimeout(timer));
+  });
+}
+
+/** "done" when `work` settles within `ms` (its rejection is thrown), else "late". */
+async function settledWithin(work: Promise<unknown>, ms: number): Promise<"done" | "late"> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => "done" as const), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function answer(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  if (res.headersSent) return;
+  const body = `${text}\n`;
+  res
+    .writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": String(Buffer.byteLength(body)),
+      ...headers,
+    })
+    .end(body);
+}

@@ -1,0 +1,90 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AppServer } from "../app/server.js";
+import { type Forge, startForge } from "../forge/forge.js";
+import { type SeedResult, seed } from "../forge/seed.js";
+import { UsageError } from "./io.js";
+
+/** What `serve` remembers in its data folder besides the forge's own state. */
+interface ServeState {
+  forgePort: number;
+}
+
+const STATE_FILE = "serve.json";
+
+function remembered(dataDir: string): ServeState | undefined {
+  const file = join(dataDir, STATE_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<ServeState>;
+    return Number.isInteger(parsed.forgePort) ? { forgePort: parsed.forgePort as number } : undefined;
+  } catch (err) {
+    throw new UsageError(
+      `porchlight serve: ${file} is not valid JSON (${(err as Error).message}); fix it or delete it (the forge then picks a new port)`,
+    );
+  }
+}
+
+/**
+ * The embedded forge of `serve` without credentials, seeded (seeding is idempotent: a data folder
+ * that already holds the world is reused as it is). With a data folder the forge listens on the port
+ * it had last time (FORGE_PORT overrides), so clones and remotes keep working after a restart.
+ */
+export async function startServeForge(
+  env: NodeJS.ProcessEnv,
+  dataDir: string | undefined,
+): Promise<{ forge: Forge; world: SeedResult }> {
+  const fromEnv = env.FORGE_PORT;
+  if (fromEnv !== undefined && !/^\d+$/.test(fromEnv))
+    throw new UsageError(`porchlight serve: FORGE_PORT must be a port number, got "${fromEnv}"`);
+  const last = dataDir ? remembered(dataDir) : undefined;
+  const port = fromEnv !== undefined ? Number(fromEnv) : (last?.forgePort ?? 0);
+  let forge: Forge;
+  try {
+    forge = await startForge({ port, ...(dataDir ? { dataDir } : {}) });
+  } catch (err) {
+    if ((err as { code?: string }).code === "EADDRINUSE") {
+      const why =
+        fromEnv !== undefined
+          ? "FORGE_PORT"
+          : `the port it had last time (${join(dataDir ?? "", STATE_FILE)})`;
+      throw new UsageError(
+        `porchlight serve: the forge cannot listen on port ${port}, ${why}: it is in use. Stop what uses it, or set FORGE_PORT to another port.`,
+      );
+    }
+    throw err;
+  }
+  if (dataDir) {
+    const state: ServeState = { forgePort: Number(new URL(forge.url).port) };
+    writeFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
+  }
+  return { forge, world: await seed(forge) };
+}
+
+export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, dataDir?: string): string {
+  const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
+  const host = new URL(forgeUrl).host;
+  const repo = world.repos[0];
+  return [
+    "porchlight is running against an embedded forge (no GitHub App credentials were set).",
+    `  app:   ${app.url} (webhooks ${app.webhookUrl}, ${app.url}/healthz, ${app.url}/metrics)`,
+    `  forge: ${forgeUrl} (REST at ${forgeUrl}/api/v3)`,
+    dataDir
+      ? `  data:  ${dataDir} (kept: stop and start again with the same --data to carry on)`
+      : "  data:  a temporary folder, deleted on stop (--data DIR or PORCHLIGHT_DATA to keep it)",
+    "",
+    "Try it:",
+    `  git clone http://${writer?.login}:${writer?.pat}@${host}/${repo}.git && cd blueprints`,
+    "  git checkout -b drafts/hello/my-change && edit hello/deployment.yaml && git commit -am edit",
+    "  git push origin drafts/hello/my-change     # porchlight renders it and pushes the result",
+    `  curl -u ${writer?.login}:${writer?.pat} -X POST ${forgeUrl}/api/v3/repos/${repo}/pulls \\`,
+    `       -d '{"head":"drafts/hello/my-change","base":"main","title":"my change"}'`,
+    "  then comment /approve from another writer to publish hello/v2.",
+    "",
+    "Users (login, permission, PAT):",
+    ...world.users.map((u) => `  ${u.login}\t${u.permission}\t${u.pat}`),
+    "",
+    "With APP_ID, PRIVATE_KEY and WEBHOOK_SECRET set, `npm start` serves GitHub instead.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,44 @@
+import { Probot } from "probot";
+import { afterEach, describe, expect, it } from "vitest";
+import { porchlightOctokit } from "../../src/app/octokit.js";
+import { type Forge, startForge } from "../../src/forge/index.js";
+
+let forge: Forge | undefined;
+afterEach(async () => {
+  await forge?.stop();
+  forge = undefined;
+});
+
+/** A fetch that goes only to `base` and fails, naming it, any request elsewhere. */
+function onlyTo(base: string, seen: string[]): typeof fetch {
+  return (async (url: string | URL | Request, init?: RequestInit) => {
+    const target = String(url instanceof Request ? url.url : url);
+    seen.push(`${init?.method ?? "GET"} ${target}`);
+    if (!target.startsWith(base)) throw new Error(`unexpected request to ${target}`);
+    return fetch(url, init);
+  }) as typeof fetch;
+}
+
+describe("porchlight's Octokit against a GitHub Enterprise (the forge)", () => {
+  it("asks for an installation token on the configured host, not on api.github.com", async () => {
+    forge = await startForge();
+    const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+    forge.createUser("acme", { type: "Organization" });
+    const installation = forge.createInstallation(creds.appId, "acme");
+    const seen: string[] = [];
+    const probot = new Probot({
+      appId: creds.appId,
+      privateKey: creds.privateKeyPem,
+      secret: creds.webhookSecret,
+      baseUrl: forge.apiUrl,
+      request: { fetch: onlyTo(forge.apiUrl, seen) },
+      Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 0 }),
+    });
+    const octokit = (await probot.auth(installation.id)) as unknown as { auth(o: unknown): Promise<unknown> };
+    // Directly, as git asks for its token: the request that went to the public API before.
+    await expect(octokit.auth({ type: "installation" })).resolves.toMatchObject({
+      token: expect.any(String),
+    });
+    expect(seen).toEqual([`POST ${forge.apiUrl}/app/installations/${installation.id}/access_tokens`]);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { HANDLED_EVENTS, handledInstallation, payloadProblem } from "../../../src/app/webhook/payloads.js";
+import { porchlightApp } from "../../../src/app.js";
+
+describe("the payload checks of the webhook edge", () => {
+  it("cover every event the app listens to, and no other", () => {
+    const names: string[] = [];
+    const app = { on: (n: string | string[]) => names.push(...[n].flat()), onAny: () => {} };
+    porchlightApp({} as never)(app as never, {} as never);
+    expect(new Set(names.map((n) => n.split(".")[0]))).toEqual(new Set(HANDLED_EVENTS));
+  });
+
+  it("let an event the app only counts through with any object, and ask for no installation", () => {
+    expect(payloadProblem("ping", { zen: "hi" })).toBeUndefined();
+    expect(handledInstallation("ping", { zen: "hi" })).toBeUndefined();
+  });
+
+  it("name the innermost missing field", () => {
+    const repository = { name: "b", owner: { login: "a" }, clone_url: "u", default_branch: "main" };
+    const pr = { pull_request: { number: 1, head: { ref: "x" } }, repository, installation: { id: 1 } };
+    expect(payloadProblem("pull_request", pr)).toEqual({
+      field: "pull_request.head.sha",
+      message: "Invalid input: expected string, received undefined",
+    });
+  });
+});

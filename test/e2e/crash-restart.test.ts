@@ -1,0 +1,232 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Forge, startForge } from "../../src/forge/index.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+`;
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: c1
+spec:
+  upstream: {package: apps/web, channel: stable}
+  downstream: {repo: cluster-01, package: web}
+`;
+
+/** The app as `porchlight serve` in a child process, against the forge, until killed. */
+interface AppProcess {
+  child: ChildProcess;
+  webhookUrl: string;
+  output: () => string;
+}
+
+async function startApp(forge: Forge, creds: ReturnType<Forge["createApp"]>): Promise<AppProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      APP_ID: String(creds.appId),
+      PRIVATE_KEY: creds.privateKeyPem,
+      WEBHOOK_SECRET: creds.webhookSecret,
+      GHE_HOST: new URL(forge.url).host,
+      GHE_PROTOCOL: "http",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      PORCHLIGHT_WRITE_INTERVAL_MS: "0",
+      // No periodic sweep: what a restart recovers, the start-up sweep recovers.
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      LOG_LEVEL: (process.env.E2E_LOG ?? "info") as NodeJS.ProcessEnv["LOG_LEVEL"],
+    },
+    stdio: ["ignore", "pipe", "pipe"] as const,
+  }) as ChildProcess;
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const webhookUrl = await new Promise<string>((resolve, reject) => {
+    const look = () => {
+      const url = /webhooks at (\S+),/.exec(out)?.[1];
+      if (url) resolve(url);
+    };
+    child.stdout?.on("data", look);
+    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before listening:\n${out}`)));
+  });
+  forge.setWebhookUrl(webhookUrl);
+  return { child, webhookUrl, output: () => out };
+}
+
+async function kill9(forge: Forge, app: AppProcess): Promise<void> {
+  forge.setWebhookUrl(null);
+  const exited = once(app.child, "exit");
+  app.child.kill("SIGKILL");
+  await exited;
+}
+
+/** SIGTERM: the app finishes its queued jobs, then exits 0. */
+async function stopApp(forge: Forge, app: AppProcess): Promise<void> {
+  forge.setWebhookUrl(null);
+  const exited = once(app.child, "exit");
+  app.child.kill("SIGTERM");
+  const [code] = await exited;
+  expect(code, app.output()).toBe(0);
+}
+
+/**
+ * The app killed with SIGKILL at the worst moments, then started again: the forge (in this process)
+ * holds the request the test wants the app to die in (a hang fault), so the kill lands exactly there.
+ */
+describe("porchlight killed mid-job and restarted (app as a child process, forge over HTTP and git)", () => {
+  let forge: Forge;
+  let creds: ReturnType<Forge["createApp"]>;
+  const apps: AppProcess[] = [];
+  const owner = "acme";
+  let rest: (user: string) => Octokit;
+
+  beforeAll(async () => {
+    forge = await startForge();
+    creds = forge.createApp({ name: "porchlight", owner });
+    forge.setWebhookUrl(null);
+    forge.createUser(owner, { type: "Organization" });
+    await forge.createRepo("acme/blueprints", {
+      files: {
+        "README.md": "# blueprints\n",
+        ".github/porchlight.yml": "mergeMethod: merge\n",
+        ".porchlight/variants/fleet.yaml": VARIANT,
+        "apps/web/Kptfile": KPTFILE,
+        "apps/web/cm.yaml": cm("0"),
+      },
+    });
+    await forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    forge.createInstallation(creds.appId, owner);
+    const pats: Record<string, string> = {};
+    for (const login of ["alice", "bob"]) {
+      pats[login] = forge.createUser(login, { pat: true }).pat as string;
+      forge.setPermission("acme/blueprints", login, "write");
+      forge.setPermission("acme/cluster-01", login, "read");
+    }
+    rest = (user) => new Octokit({ baseUrl: forge.apiUrl, auth: pats[user] });
+  });
+  afterAll(async () => {
+    for (const a of apps)
+      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill("SIGKILL");
+    await forge?.stop();
+  });
+
+  const store = () => forge.core.store.data;
+  const repoId = (name: string) => forge.repo(`acme/${name}`).id;
+  const pullOf = (name: string, number: number) =>
+    store().issues.find((i) => i.repoId === repoId(name) && i.number === number)?.pull;
+  const checked = (sha: string, names: string[]) =>
+    names.every((n) =>
+      store().checkRuns.some((r) => r.headSha === sha && r.name === n && r.status === "completed"),
+    );
+  const commentsOn = (number: number) =>
+    store().comments.filter((c) => c.repoId === repoId("blueprints") && c.number === number);
+  const refs = async (name: string, prefix: string) =>
+    (await rest("alice").git.listMatchingRefs({ owner, repo: name, ref: prefix })).data.map((r) => ({
+      ref: r.ref,
+      sha: r.object.sha,
+    }));
+
+  it("kill -9 between the merge and the tag, then mid fan-out: the tag, the reply and the downstream PR each exist once", async () => {
+    apps.push(await startApp(forge, creds));
+    // A proposal, checked by the first app.
+    const main = (await rest("alice").git.getRef({ owner, repo: "blueprints", ref: "heads/main" })).data
+      .object.sha;
+    await rest("alice").git.createRef({
+      owner,
+      repo: "blueprints",
+      ref: "refs/heads/drafts/apps/web/one",
+      sha: main,
+    });
+    await rest("alice").repos.createOrUpdateFileContents({
+      owner,
+      repo: "blueprints",
+      path: "apps/web/cm.yaml",
+      branch: "drafts/apps/web/one",
+      message: "v: 1",
+      content: Buffer.from(cm("1")).toString("base64"),
+      sha: (
+        (await rest("alice").repos.getContent({ owner, repo: "blueprints", path: "apps/web/cm.yaml" }))
+          .data as {
+          sha: string;
+        }
+      ).sha,
+    });
+    const { data: pr } = await rest("alice").pulls.create({
+      owner,
+      repo: "blueprints",
+      head: "drafts/apps/web/one",
+      base: "main",
+      title: "one",
+    });
+    await forge.waitFor(() => {
+      const p = pullOf("blueprints", pr.number);
+      return p && checked(p.headSha, ["porchlight/render", "porchlight/guardrails"]);
+    }, "the proposal's checks");
+
+    // /approve: the app merges, then dies while GitHub holds its tag request.
+    const tagging = forge.faults.add({
+      route: "/repos/{owner}/{repo}/git/refs",
+      method: "POST",
+      hang: true,
+      times: 1,
+    });
+    // And the next app dies in fan-out: branch pushed to the downstream, its PR request held.
+    const opening = forge.faults.add({
+      route: "/repos/{owner}/{repo}/pulls",
+      method: "POST",
+      hang: true,
+      times: 1,
+    });
+    const { data: approve } = await rest("bob").issues.createComment({
+      owner,
+      repo: "blueprints",
+      issue_number: pr.number,
+      body: "/approve",
+    });
+    await forge.waitFor(() => forge.faults.holding(tagging) === 1, "the tag request", 20_000);
+    expect(pullOf("blueprints", pr.number)?.merged).toBe(true);
+    await kill9(forge, apps[0]!);
+    await forge.waitFor(() => forge.faults.holding(tagging) === 0, "the dead app's request let go");
+    expect(await refs("blueprints", "tags/apps/web/")).toEqual([]);
+    const reply = () => commentsOn(pr.number).filter((c) => c.body.includes(`reply comment=${approve.id}`));
+    expect(reply()).toEqual([]);
+
+    // Restart: the start-up sweep tags, answers /approve, and fans out until GitHub holds its PR request.
+    apps.push(await startApp(forge, creds));
+    await forge.waitFor(() => reply().length > 0, "the reply to /approve", 20_000);
+    await forge.waitFor(() => forge.faults.holding(opening) === 1, "the downstream PR request", 20_000);
+    const pushed = await refs("cluster-01", "heads/porchlight/variant/");
+    expect(pushed).toHaveLength(1);
+    await kill9(forge, apps[1]!);
+    await forge.waitFor(() => forge.faults.holding(opening) === 0, "the dead app's request let go");
+    const downstreamPulls = () => store().issues.filter((i) => i.repoId === repoId("cluster-01") && i.pull);
+    expect(downstreamPulls()).toEqual([]);
+
+    // Restart again: the start-up sweep opens the downstream PR from the branch already pushed.
+    apps.push(await startApp(forge, creds));
+    await forge.waitFor(() => downstreamPulls().length > 0, "the downstream PR", 20_000);
+    await stopApp(forge, apps[2]!);
+
+    const merge = pullOf("blueprints", pr.number)?.mergeCommitSha;
+    expect(await refs("blueprints", "tags/apps/web/")).toEqual([
+      { ref: "refs/tags/apps/web/v1", sha: merge },
+    ]);
+    expect(reply().map((c) => c.body)).toEqual([expect.stringContaining("`apps/web/v1`")]);
+    expect(downstreamPulls().map((i) => [i.state, i.pull?.headRef])).toEqual([
+      ["open", pushed[0]?.ref.slice(11)],
+    ]);
+    expect(await refs("cluster-01", "heads/porchlight/variant/")).toEqual(pushed);
+  });
+});
