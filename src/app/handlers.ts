@@ -6,6 +6,7 @@ import { checkProposedConfig } from "../jobs/check-config/index.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
 import { runCommands } from "../jobs/commands/index.js";
 import { replyMarker } from "../jobs/commands/reply.js";
+import { resumeVariantPull } from "../jobs/fanout/resume.js";
 import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
 import { onReview } from "../jobs/publish/on-review.js";
 import { reconcileRepo } from "../jobs/reconcile.js";
@@ -80,8 +81,20 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
     work: (ctx) =>
       checkProposedConfig(ctx, { pull: pr.number, defaultBranch: context.payload.repository.default_branch }),
   });
-  // Fan-out's own branches never change variant files.
-  if (pr.head.ref.startsWith("porchlight/variant/")) return;
+  // Fan-out's own branches never change variant files; reopened, one is fan-out's to update again.
+  if (pr.head.ref.startsWith("porchlight/variant/")) {
+    if (context.payload.action === "reopened") {
+      enqueueJob(deps, {
+        kind: "fanout",
+        key: `reopened:${pr.number}`,
+        octokit: octo(context),
+        repository: context.payload.repository as JobRequest["repository"],
+        deliveryId: context.id,
+        work: (ctx) => resumeVariantPull(ctx, { pull: pr.number }),
+      });
+    }
+    return;
+  }
   enqueueJob(deps, {
     kind: "variants",
     key: String(pr.number),

@@ -17,6 +17,14 @@ export interface OctokitSettings {
   metrics?: Metrics;
 }
 
+/**
+ * Statuses that asking again cannot change, so @octokit/plugin-retry must not retry them (its default
+ * list, plus 405 and 409: "Pull Request is not mergeable", "Head branch was modified" answer a merge
+ * whose pull request changed; retried, each cost three more calls and 14 s before the job could look
+ * again and see, say, that someone else had merged it).
+ */
+const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 451];
+
 interface RequestOptionsLike {
   method?: string;
   url?: string;
@@ -40,6 +48,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
   return WithPlugins.defaults((instance: InstanceOptions) => ({
     ...instance,
+    retry: { doNotRetry: DO_NOT_RETRY },
     ...(instance.baseUrl && instance.auth?.request
       ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
       : {}),

@@ -42,6 +42,12 @@ export interface DiscoverInput {
   pullRequests: readonly PullRequestInfo[];
   /** The base branch proposals merge into. */
   baseBranch: string;
+  /**
+   * The packages (directories holding a Kptfile) on the base branch. When given, a package that is not
+   * there is deleted: its published revisions are not listed, though their tags stay in git (downstreams
+   * locked to them still read them). Its drafts still are (a new package of the same name).
+   */
+  basePackages?: ReadonlySet<string>;
 }
 
 /**
@@ -52,8 +58,15 @@ export interface DiscoverInput {
  * package: its latest published revision is DeletionProposed. A draft branch still at the head of its
  * merged pull request (publishing deletes it; a crash may leave it) is not a Draft: that revision is
  * Published under its tag. Refs that follow neither scheme are not package revisions and are left out.
+ * A package whose deletion was approved (its directory gone from the base branch, `basePackages`) is
+ * gone, as in Porch: none of its published revisions is listed.
  */
-export function discoverRevisions({ refs, pullRequests, baseBranch }: DiscoverInput): PackageRevision[] {
+export function discoverRevisions({
+  refs,
+  pullRequests,
+  baseBranch,
+  basePackages,
+}: DiscoverInput): PackageRevision[] {
   const { branches, tags } = indexRefs(refs);
   const proposals = new Map<string, PullRequestInfo>();
   const mergedHeads = new Set<string>();
@@ -69,6 +82,7 @@ export function discoverRevisions({ refs, pullRequests, baseBranch }: DiscoverIn
     const parsedTag = parseRevisionTag(tag);
     if (!parsedTag.ok) continue;
     const { package: pkg, revision } = parsedTag.value;
+    if (basePackages && !basePackages.has(pkg)) continue;
     const rev: PackageRevision = {
       package: pkg,
       workspace: `v${revision}`,

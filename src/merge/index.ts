@@ -15,6 +15,7 @@ import {
 
 export { type ClonedUpstream, clonedPackage } from "./clone.js";
 export { diffFileTrees, type FileDiff, formatDiff, type PackageDiff } from "./diff.js";
+export { conflictMarkers, conflictRegions, type MarkerRegion } from "./markers.js";
 export { mergeText } from "./text3.js";
 export * from "./types.js";
 export { type UpstreamInfo, upstreamOf } from "./upstream.js";

@@ -30,6 +30,12 @@ import { keepStyle, quoteOldBool } from "./styles.js";
 export interface ResourceSchemaContext {
   /** Merge keys of the list at `path`, or undefined for an atomic list. */
   keysFor: (path: readonly string[], sources: readonly MaybeNode[]) => ListKeys | undefined;
+  /**
+   * Told of each field where upstream's new value replaced a local edit (local and upstream both
+   * changed it, differently; upstream wins, as in kpt), as a dotted path with list elements by their
+   * keys: `spec.template.spec.containers[name=app].image`.
+   */
+  onReplaced?: (field: string) => void;
 }
 
 /** The schema context for a KRM resource: kpt's built-in Kubernetes schema. */
@@ -63,7 +69,7 @@ export function merge3(
   updated: MaybeNode,
   ctx: ResourceSchemaContext,
 ): Node | null {
-  return walk([dest, origin, updated], [], ctx);
+  return walk([dest, origin, updated], [], ctx, "");
 }
 
 type Sources = [MaybeNode, MaybeNode, MaybeNode];
@@ -85,21 +91,40 @@ function mixed(s: Sources): boolean {
   return kinds.size > 1;
 }
 
-function walk(s: Sources, path: string[], ctx: ResourceSchemaContext): Node | null {
-  if (mixed(s)) return visitAtomic(s);
+function walk(s: Sources, path: string[], ctx: ResourceSchemaContext, where: string): Node | null {
+  if (mixed(s)) return noteReplaced(s, canonical, ctx, where, visitAtomic(s));
   switch (kindOfSources(s)) {
     case "map":
     case "none":
-      return walkMap(s, path, ctx);
+      return walkMap(s, path, ctx, where);
     case "seq": {
       const keys = ctx.keysFor(path, s);
       return keys === undefined || (keys.length === 0 && s.some((n) => isSeq(n) && n.items.some(isMap)))
-        ? visitAtomic(s)
-        : walkAssociative(s, keys, path, ctx);
+        ? noteReplaced(s, canonical, ctx, where, visitAtomic(s))
+        : walkAssociative(s, keys, path, ctx, where);
     }
     default:
-      return quoteOldBool(visitScalar(s));
+      return noteReplaced(s, styleless, ctx, where, quoteOldBool(visitScalar(s)));
   }
+}
+
+/**
+ * Tells ctx.onReplaced when a value (a scalar, or a list taken whole) edited locally was replaced by
+ * upstream's different edit; returns `result`.
+ */
+function noteReplaced(
+  [dest, origin, updated]: Sources,
+  text: (n: MaybeNode) => string,
+  ctx: ResourceSchemaContext,
+  where: string,
+  result: Node | null,
+): Node | null {
+  if (!ctx.onReplaced || isMissingOrNull(dest) || result === dest) return result;
+  const d = text(dest);
+  const o = isMissingOrNull(origin) ? undefined : text(origin);
+  const u = isMissingOrNull(updated) ? undefined : text(updated);
+  if (o !== undefined && d !== o && u !== o && u !== d) ctx.onReplaced(where);
+  return result;
 }
 
 /**
@@ -133,7 +158,7 @@ function visitAtomic([dest, origin, updated]: Sources): Node | null {
   return dest ?? null;
 }
 
-function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext): Node | null {
+function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext, where: string): Node | null {
   const [dest, , updated] = s;
   if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
   if ((dest === null || dest === undefined) && (updated === null || updated === undefined)) return null;
@@ -142,7 +167,12 @@ function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext): Node |
   for (const n of s) for (const k of fieldNames(n)) names.add(k);
   for (const key of [...names].sort()) {
     const existing = field(target, key);
-    const value = walk([existing, field(s[1], key), field(updated, key)], [...path, key], ctx);
+    const value = walk(
+      [existing, field(s[1], key), field(updated, key)],
+      [...path, key],
+      ctx,
+      where ? `${where}.${key}` : key,
+    );
     if (existing && value) keepStyle(existing, value);
     setField(target, key, value);
   }
@@ -185,6 +215,7 @@ function walkAssociative(
   keys: ListKeys,
   path: string[],
   ctx: ResourceSchemaContext,
+  where: string,
 ): Node | null {
   const [dest, origin, updated] = s;
   // a list removed upstream (missing or null) is cleared, elements added locally included
@@ -209,7 +240,10 @@ function walkAssociative(
     const { keys: k, values: v } = validKeys(vals, keys);
     const existing = findElement(target, keys, k, v);
     const sources: Sources = [existing, findElement(origin, keys, k, v), findElement(updated, keys, k, v)];
-    const merged = keys.length === 0 ? visitScalar(sources) : walk(sources, path, ctx);
+    const merged =
+      keys.length === 0
+        ? visitScalar(sources)
+        : walk(sources, path, ctx, `${where}[${k.map((key, i) => `${key}=${v[i]}`).join(",")}]`);
     const others = target.items.filter((e) => e !== existing && !matches(e, keys, k, v));
     if (merged === null || isMissingOrNull(merged) || (isMap(merged) && merged.items.length === 0)) {
       target.items = others;

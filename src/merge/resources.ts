@@ -24,6 +24,8 @@ export interface ResourceChange {
   file: string;
   resource: string;
   action: "added" | "removed" | "merged" | "kept";
+  /** Fields where upstream's new value replaced a local edit (see merge3's onReplaced). */
+  replacedLocal?: string[];
 }
 
 export interface ResourceMergeResult {
@@ -111,12 +113,11 @@ export function mergeResources(
       }
       const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
       const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
-      const merged = merge3(
-        dest.y.doc.contents,
-        origin?.y.doc.contents,
-        upd.y.doc.contents,
-        resourceContext(group, kind),
-      );
+      const replaced: string[] = [];
+      const merged = merge3(dest.y.doc.contents, origin?.y.doc.contents, upd.y.doc.contents, {
+        ...resourceContext(group, kind),
+        onReplaced: (f) => replaced.push(f),
+      });
       if (merged === null) continue;
       dest.y.doc.contents = merged as YAMLMap;
       const seqIndent = origin && upd.y.seqIndent !== origin.y.seqIndent ? upd.y.seqIndent : dest.y.seqIndent;
@@ -124,7 +125,12 @@ export function mergeResources(
       const r: PkgResource = { path: dest.path, index, y: { doc: dest.y.doc, seqIndent } };
       out.push(r);
       if (canonical(merged) !== before)
-        changes.push({ file: r.path, resource: display(r), action: "merged" });
+        changes.push({
+          file: r.path,
+          resource: display(r),
+          action: "merged",
+          ...(replaced.length > 0 ? { replacedLocal: replaced } : {}),
+        });
     }
   }
   return { files: writeFiles(out, local), changes };

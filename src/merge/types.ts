@@ -39,6 +39,8 @@ export interface MergeChange {
   /** `Kind/name` or `Kind/namespace/name` for a resource change. */
   resource?: string;
   action: "added" | "removed" | "modified" | "merged" | "kept";
+  /** For a merged resource: the fields where upstream's new value replaced a local edit (dotted paths). */
+  replacedLocal?: string[];
 }
 
 export interface MergeResult {

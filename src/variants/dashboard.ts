@@ -75,9 +75,11 @@ export function renderDashboard(input: DashboardInput): string {
           const state =
             a.kind === "skip" && a.why === "paused"
               ? "⏸️ paused"
-              : a.kind === "nothing" && prNumber
-                ? "🔄 pull request open"
-                : STATE[a.kind];
+              : a.kind === "skip" && a.why === "declined"
+                ? `⏭️ skipped: #${prNumber} closed`
+                : a.kind === "nothing" && prNumber
+                  ? "🔄 pull request open"
+                  : STATE[a.kind];
           return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
         },
         (n) => `| … and ${n} more | | | | | | |`,

@@ -45,6 +45,7 @@ export {
 export { isVariantFunction, PACKAGE_VARIANT_FUNC_PREFIX, variantFunctionName } from "./pipeline-edit.js";
 export { type FanoutInput, planFanout, upstreamFromCatalog } from "./plan.js";
 export type {
+  DeclinedPullRequest,
   DownstreamPackageState,
   FanoutAction,
   FanoutPlan,

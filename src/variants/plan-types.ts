@@ -40,6 +40,21 @@ export interface OpenPullRequest {
   draft?: boolean;
 }
 
+/**
+ * The newest fan-out pull request of a variant's branch when it was closed without merging (and none is
+ * open): a person said "not this revision, for this downstream" (Renovate's rule). Read back from its body
+ * marker; no other record is kept.
+ */
+export interface DeclinedPullRequest {
+  number: number;
+  /** The upstream revision it proposed. */
+  targetRevision: string;
+  /** The variant spec hash it was made with. */
+  specHash?: string;
+  /** It re-applied the variant at the revision the downstream was already on (from = to). */
+  reapply: boolean;
+}
+
 /** The downstream of one variant, read from its repository by the executing layer. */
 export interface DownstreamPackageState {
   /** The package directory exists on the downstream's base branch. */
@@ -52,6 +67,8 @@ export interface DownstreamPackageState {
   specHash?: string;
   /** The open pull request on the variant's branch, if any. */
   pullRequest?: OpenPullRequest;
+  /** Without an open one: the newest pull request of the branch, closed without merging. */
+  declined?: DeclinedPullRequest;
 }
 
 /** A downstream package that a variant manages (by its annotations), found in a downstream repository. */
@@ -95,9 +112,12 @@ export type FanoutAction =
     } & ActionBase)
   | ({
       kind: "skip";
-      why: "paused" | "problem";
+      /** declined: the newest pull request for this target was closed without merging (`pullRequest`). */
+      why: "paused" | "problem" | "declined";
       downstream?: PackageRef;
       deployed?: string;
+      target?: string;
+      pullRequest?: number;
       problems?: VariantProblem[];
     } & ActionBase)
   | ({ kind: "deletion-proposal"; downstream: PackageRef; branch: string } & ActionBase)

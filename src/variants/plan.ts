@@ -178,9 +178,28 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
     return undefined;
   };
 
+  // A pull request for this target that a person closed without merging: not this revision, for this
+  // downstream, until a newer one is published (or the variant changes what a re-apply proposed).
+  const declined = (): FanoutAction | undefined => {
+    const d = openUpdate ? undefined : state.declined;
+    if (!d || d.targetRevision !== target.revision || (d.reapply && d.specHash !== specHash))
+      return undefined;
+    return {
+      kind: "skip",
+      why: "declined",
+      variant: name,
+      downstream,
+      ...(deployed ? { deployed } : {}),
+      target: target.revision,
+      pullRequest: d.number,
+      reason: `#${d.number} was closed without merging, so ${target.revision} is not proposed again; a newer revision gets a new pull request, and reopening #${d.number} resumes it`,
+    };
+  };
+
   if (!state.exists) {
     return (
-      waiting(`the clone of ${target.revision}`) ?? {
+      waiting(`the clone of ${target.revision}`) ??
+      declined() ?? {
         kind: "clone",
         ...common,
         reason: `${downstream.repo}/${downstream.package} does not exist yet: clone ${upstream.package} ${target.revision}`,
@@ -227,7 +246,8 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       ? `re-applying the variant at ${target.revision}`
       : `${from} → ${target.revision}`;
   return (
-    waiting(what) ?? {
+    waiting(what) ??
+    declined() ?? {
       kind: "update",
       from,
       ...common,

@@ -26,6 +26,8 @@ export interface VariantPullRequest {
   merged?: readonly { file: string; change: "added" | "modified" | "removed" }[];
   conflicts?: readonly { file: string; startLine: number; endLine: number; detail?: string }[];
   variantChanges?: readonly VariantChange[];
+  /** Fields where upstream's new value replaced a local edit: `file` and dotted `field`, with the resource. */
+  replacedLocal?: readonly { file: string; field: string; resource?: string }[];
 }
 
 /** The hidden marker data: enough to plan the next step without reading anything else. */
@@ -172,6 +174,23 @@ function renderBody(pr: VariantPullRequest, marker: string, cap: number): string
         cap,
         (m) => `| ${code(m.file)} | ${m.change} |`,
         (n) => `| … and ${n} more | |`,
+      ),
+    );
+  }
+  if (pr.replacedLocal?.length) {
+    lines.push(
+      "",
+      `### Local edits replaced by upstream (${pr.replacedLocal.length})`,
+      "",
+      "Upstream changed these fields too, and its value replaced the downstream's own (kpt's resource-merge); check them before merging:",
+      "",
+    );
+    lines.push(
+      ...capped(
+        pr.replacedLocal,
+        cap,
+        (r) => `- ${code(`${r.file}: ${r.field}`)}${r.resource ? ` (${r.resource})` : ""}`,
+        (n) => `- … and ${n} more`,
       ),
     );
   }

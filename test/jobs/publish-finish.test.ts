@@ -58,6 +58,21 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     expect(hasBranch(repo, BRANCH)).toBe(true);
   });
 
+  it("never tags a merge whose package holds conflict markers (merged past the failing check), run or sweep", async () => {
+    const { repo, pr, ctx } = await proposal();
+    repo.commit(BRANCH, { "apps/web/README.md": "a\n<<<<<<< local\nb\n=======\nc\n>>>>>>> upstream\n" });
+    const head = repo.resolve(`refs/heads/${BRANCH}`);
+    await repo.mergePull(pr.number, { sha: head, method: "merge" });
+    const outcome = await publishProposal(ctx, { pull: pr.number, request: approve });
+    expect(outcome).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("unresolved conflict markers (`apps/web/README.md` line 2)"),
+    });
+    await reconcileRepo(ctx);
+    expect(repo.tags()).toEqual({});
+    expect(ctx.published).toEqual([]);
+  });
+
   it("deletes the branch of an approved deletion proposal too", async () => {
     const { repo, pr, ctx } = await proposal();
     await publishProposal(ctx, { pull: pr.number, request: approve });

@@ -120,7 +120,40 @@ describe("publish", () => {
   });
 });
 
+describe("publish when someone else merged first", () => {
+  it("a merge refused because the pull request was merged meanwhile finishes that publish: tagged once, reported", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const merge = repo.mergePull.bind(repo);
+    let theirs = "";
+    repo.mergePull = async (n, input) => {
+      repo.mergePull = merge;
+      theirs = await merge(n, input);
+      return merge(n, input);
+    };
+    const outcome = await publishProposal(ctx, {
+      pull: pr.number,
+      request: { kind: "command", user: "bob" },
+    });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1", mergeSha: theirs });
+    expect(repo.tags()).toEqual({ "apps/web/v1": theirs });
+    expect(ctx.published).toHaveLength(1);
+  });
+});
+
 describe("revision tags", () => {
+  it("a clash with the same commit's tag, created meanwhile by another publisher, is that revision", async () => {
+    const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE });
+    const commit = repo.commit("main", { "x.txt": "x" });
+    const refs = await repo.listRefs();
+    repo.refs.set("refs/tags/apps/web/v1", commit);
+    expect(await ensureRevisionTag(repo, "apps/web", commit, refs)).toEqual({
+      tag: "apps/web/v1",
+      revision: 1,
+      created: false,
+    });
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+  });
+
   it("takes the next number after a clash", async () => {
     const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE });
     const sha = repo.resolve("main");

@@ -164,6 +164,26 @@ describe("discoverRevisions: every package revision from refs and open pull requ
     expect(table(discoverRevisions(input(yaml)))).toEqual(expected);
   });
 
+  it("lists no revision of a package gone from the base branch (its deletion approved), but its new drafts", () => {
+    const refs = input(codeBlock`
+      refs:
+        - {ref: refs/tags/app/v1, sha: a1}
+        - {ref: refs/tags/app/v2, sha: a2}
+        - {ref: refs/tags/web/v1, sha: w1}
+        - {ref: refs/heads/drafts/app/again, sha: d1}
+    `);
+    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["web"]) }))).toEqual([
+      "app again 0 false Draft -",
+      "web v1 1 true Published -",
+    ]);
+    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["app", "web"]) }))).toEqual([
+      "app v1 1 false Published -",
+      "app v2 2 true Published -",
+      "app again 0 false Draft -",
+      "web v1 1 true Published -",
+    ]);
+  });
+
   it("points an annotated tag at its commit, not the tag object", () => {
     const revs = discoverRevisions(
       input(codeBlock`

@@ -77,6 +77,28 @@ describe("renderDashboard", () => {
     );
   });
 
+  it("says a downstream whose pull request was closed without merging is skipped, naming it", () => {
+    const declined = planFanout({
+      variants: pvs.slice(0, 1),
+      upstream: {
+        blueprints: {
+          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
+        },
+      },
+      downstream: {
+        c1: {
+          exists: true,
+          lockedRevision: "v1",
+          managedBy: "c1",
+          declined: { number: 5, targetRevision: "v2", reapply: false },
+        },
+      },
+    });
+    expect(renderDashboard({ variants: pvs, plan: declined })).toContain(
+      "| cluster-01/basens | `c1` | blueprints/basens (stable) | v1 | v2 | #5 | ⏭️ skipped: #5 closed: #5 was closed without merging",
+    );
+  });
+
   it("draws upstream → downstream as a Mermaid graph", () => {
     const graph = body.slice(body.indexOf("```mermaid"));
     expect(graph).toMatch(

@@ -137,6 +137,43 @@ describe("planFanout", () => {
       expected: { kind: "update", from: "v3", to: "v3", reason: expect.stringMatching(/^adopt basens/) },
     },
     {
+      name: "skips the target of a pull request closed without merging (not this revision, for this downstream)",
+      state: managed({ declined: { number: 7, targetRevision: "v3", specHash: hash, reapply: false } }),
+      expected: { kind: "skip", why: "declined", pullRequest: 7, target: "v3", deployed: "v2" },
+    },
+    {
+      name: "skips a declined clone too",
+      state: { exists: false, declined: { number: 4, targetRevision: "v3", reapply: false } },
+      expected: { kind: "skip", why: "declined", pullRequest: 4, target: "v3" },
+    },
+    {
+      name: "proposes a revision newer than the declined one",
+      state: managed({ declined: { number: 7, targetRevision: "v2", specHash: hash, reapply: false } }),
+      expected: { kind: "update", from: "v2", to: "v3" },
+    },
+    {
+      name: "declining an update to a revision holds whatever the variant says meanwhile",
+      state: managed({ declined: { number: 7, targetRevision: "v3", specHash: "older", reapply: false } }),
+      expected: { kind: "skip", why: "declined" },
+    },
+    {
+      name: "re-applies a variant that changed again after a declined re-apply",
+      state: managed({
+        lockedRevision: "v3",
+        specHash: "before",
+        declined: { number: 7, targetRevision: "v3", specHash: "older", reapply: true },
+      }),
+      expected: { kind: "update", from: "v3", to: "v3" },
+    },
+    {
+      name: "an up-to-date downstream is up to date, whatever was declined",
+      state: managed({
+        lockedRevision: "v3",
+        declined: { number: 7, targetRevision: "v3", specHash: hash, reapply: false },
+      }),
+      expected: { kind: "nothing", reason: "up to date at v3" },
+    },
+    {
       name: "refuses a package another variant manages",
       state: managed({ managedBy: "b" }),
       expected: { kind: "skip", why: "problem", reason: expect.stringMatching(/managed by variant b/) },

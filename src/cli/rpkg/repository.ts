@@ -7,11 +7,14 @@ import {
 } from "../../config/index.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
+import { packageDirs } from "../../jobs/packages.js";
 import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
 import {
   discoverRevisions,
+  indexRefs,
   type PackageRevision,
   type PullRequestInfo,
+  parseRevisionTag,
   type RefInfo,
 } from "../../lifecycle/index.js";
 import { type CliIO, UsageError } from "../io.js";
@@ -112,10 +115,17 @@ export async function openRepository(
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
       const merged = await mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch });
+      // A package whose directory is gone from the base branch was deleted: its revisions are not listed.
+      const base = indexRefs(refs).branches.get(baseBranch);
+      const tagged = [...indexRefs(refs).tags.keys()].some((t) => parseRevisionTag(t).ok);
+      const basePackages = new Set(
+        base && tagged ? packageDirs((await conn.port.readTree(base)).tree.keys()) : [],
+      );
       const revisions = discoverRevisions({
         refs,
         pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
         baseBranch,
+        basePackages,
       });
       return { refs, pulls, revisions };
     },

@@ -13,6 +13,7 @@ import {
   resourcesExceeded,
   sizeExceeded,
 } from "../limits.js";
+import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
@@ -26,7 +27,8 @@ export type CheckProposalOutcome =
 
 /**
  * A proposal opened or updated → `porchlight/render` (committed files equal the rendered output),
- * `porchlight/guardrails` (repository validators) and the one summary comment, edited in place.
+ * `porchlight/guardrails` (repository validators, and no package file holding conflict markers) and
+ * the one summary comment, edited in place.
  * Level-triggered: when both checks completed on the head and the summary describes it, nothing to do.
  */
 export async function checkProposal(
@@ -110,6 +112,8 @@ export async function checkProposal(
     used.resources += render.resources ?? 0;
     renders.push(render);
     guards.push(links ?? (await runGuardrails(ctx, { ...common, readConfig })));
+    const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
+    if (markers) guards.push(markers);
     summaries.push(
       summarizePackage({
         package: p.path,

@@ -73,10 +73,12 @@ export async function execute(
         merged: content.merged,
         conflicts: content.conflicts,
         variantChanges: content.variantChanges,
+        ...(content.replacedLocal?.length ? { replacedLocal: content.replacedLocal } : {}),
       });
       const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
         branch: action.branch,
         ...text,
+        draft: content.conflicts.length > 0,
         body: withRetarget(
           step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
           state.retargets.get(action.variant),

@@ -3,6 +3,7 @@ import type { FileTree } from "../../kpt/tree.js";
 import { type FanoutAction, planFanout, type VariantProblem } from "../../variants/index.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
+import { readDeclined } from "./declined.js";
 import { execute } from "./execute.js";
 import { mapLimit } from "./limit.js";
 import { readFanoutState } from "./read-state.js";
@@ -24,7 +25,8 @@ export interface FanoutReport {
 
 /**
  * The fan-out reconciler for one management repository: read the state (variant files, every
- * repository's refs and base files, open fan-out pull requests, upstream tags and catalog) → planFanout →
+ * repository's refs and base files, open fan-out pull requests, upstream tags and catalog) → planFanout
+ * (again with the closed pull requests of the variants it would open one for, see readDeclined) →
  * execute each variant's one step (clone, update, removal, auto-publish; repositories side by side) →
  * the dashboard. Level-triggered: run again, or after a crash, it finishes what is left; with nothing to
  * do it writes nothing. A failing variant is reported and the others go on; a rate limit that outlasted
@@ -32,13 +34,22 @@ export interface FanoutReport {
  */
 export async function reconcileFanout(ctx: FanoutContext, management: string): Promise<FanoutReport> {
   const state = await readFanoutState(ctx, management);
-  const plan = planFanout({
-    variants: state.variants,
-    problems: state.problems,
-    upstream: state.upstream,
-    downstream: state.downstream,
-    managed: state.managed,
-  });
+  const planNow = () =>
+    planFanout({
+      variants: state.variants,
+      problems: state.problems,
+      upstream: state.upstream,
+      downstream: state.downstream,
+      managed: state.managed,
+    });
+  let plan = planNow();
+  // A new pull request is planned: first look whether a person closed one for that target.
+  const declined = await readDeclined(state, plan);
+  if (declined.size > 0) {
+    for (const [variant, d] of declined)
+      state.downstream[variant] = { exists: false, ...state.downstream[variant], declined: d };
+    plan = planNow();
+  }
   const report: FanoutReport = { management, actions: [], pullRequests: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
   const upstreamCache = new Map<string, Promise<FileTree>>();

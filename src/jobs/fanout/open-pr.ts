@@ -7,6 +7,12 @@ export interface PullRequestText {
   title: string;
   body: string;
   labels: string[];
+  /**
+   * Open it as a draft (the merge left conflicts for a person): it cannot be merged by mistake until
+   * someone resolves them and marks it ready. An existing pull request keeps its state (the REST API
+   * cannot make one a draft); its failing check blocks it.
+   */
+  draft?: boolean;
 }
 
 /**
@@ -29,6 +35,7 @@ export async function upsertPullRequest(
         base: snap.repository.defaultBranch,
         title: text.title,
         body: text.body,
+        ...(text.draft ? { draft: true } : {}),
       });
       action = "created";
     } catch (e) {

@@ -26,6 +26,8 @@ export interface PackageContent {
   conflicts: NonNullable<VariantPullRequest["conflicts"]>;
   merged: NonNullable<VariantPullRequest["merged"]>;
   variantChanges: VariantChange[];
+  /** Fields where upstream's value replaced a local edit (updates only). */
+  replacedLocal?: NonNullable<VariantPullRequest["replacedLocal"]>;
   /** The package as it is on the base branch. */
   previous: FileTree;
 }
@@ -92,6 +94,13 @@ export async function buildUpdate(
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([file, change]) => ({ file: `${pkg}/${file}`, change })),
     variantChanges: finished.variantChanges,
+    replacedLocal: result.changes.flatMap((c) =>
+      (c.replacedLocal ?? []).map((field) => ({
+        file: `${pkg}/${c.file}`,
+        field,
+        ...(c.resource ? { resource: c.resource } : {}),
+      })),
+    ),
     previous: local,
   };
 }

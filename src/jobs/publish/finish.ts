@@ -3,6 +3,7 @@ import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { conflictMarkers } from "../../merge/index.js";
 import type { JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
@@ -21,7 +22,8 @@ export type FinishedPublish =
  *
  * Without `refs` (a run after the merge, not the one that merged), an untagged merge older than the
  * package's latest revision is not tagged: a later publish already contains it, and a higher number
- * on older content would roll the package back.
+ * on older content would roll the package back. Nor is a merge whose package holds conflict markers
+ * (merged past the failing check): markers never reach a published revision.
  */
 export async function finishPublish(
   ctx: JobContext,
@@ -42,6 +44,19 @@ export async function finishPublish(
       return {
         kind: "refused",
         message: `Not published: #${pr.number} was merged, but \`${later}\` was published after it and already contains it.`,
+      };
+    }
+    // Merged by someone past a failing check (GitHub's merge button): conflict markers never get a tag.
+    const markers = conflictMarkers((await ctx.port.readTree(mergeSha, pkg)).tree);
+    if (markers.length > 0 && !tagOn(pkg, mergeSha, refs)) {
+      const where = markers.map((m) => `\`${pkg}/${m.file}\` line ${m.startLine}`).slice(0, 10);
+      ctx.log.warn(
+        { pr: pr.number, commit: mergeSha, markers: markers.length },
+        "merge holds conflict markers; not tagged",
+      );
+      return {
+        kind: "refused",
+        message: `Not published: #${pr.number} was merged with unresolved conflict markers (${where.join(", ")}${markers.length > where.length ? ", …" : ""}); remove them in a new proposal and publish that.`,
       };
     }
   }
@@ -92,4 +107,13 @@ export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<F
     mergeSha: pr.mergeCommitSha,
     deletion: pr.labels.includes(DELETION_LABEL),
   });
+}
+
+/** Whether `commit` already carries a revision tag of `pkg` (published before; nothing to refuse). */
+function tagOn(pkg: string, commit: string, refs: readonly RefInfo[]): boolean {
+  for (const [tag, sha] of indexRefs(refs).tags) {
+    const parsed = parseRevisionTag(tag);
+    if (sha === commit && parsed.ok && parsed.value.package === pkg) return true;
+  }
+  return false;
 }

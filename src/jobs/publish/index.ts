@@ -19,7 +19,8 @@ export type PublishOutcome = FinishedPublish;
  * Approve → publish. Reads the proposal, its reviews, checks and refs; decides (lifecycle's
  * decidePublish); merges naming the reviewed head SHA; then finishPublish: tags `<package>/v<N>` on the
  * merge commit, emits the published event and deletes the draft branch. A proposal already merged (a
- * job run again after a crash) only gets what is missing.
+ * job run again after a crash, or someone else merging first, even between this job's read and its
+ * merge) only gets what is missing, and the outcome says it was already published.
  */
 export async function publishProposal(
   ctx: JobContext,
@@ -68,6 +69,13 @@ export async function publishProposal(
     });
   } catch (e) {
     if (e instanceof GitHubError && (e.kind === "conflict" || e.kind === "not-mergeable")) {
+      // Someone merged it meanwhile (`rpkg approve` and the bot answering its review, a person on
+      // GitHub): not a failure; the publish is finished (tagged if it is not yet) and reported as is.
+      const now = await ctx.port.getPull(pr.number);
+      if (now.merged && now.mergeCommitSha) {
+        const deletion = now.labels.includes(DELETION_LABEL);
+        return finishPublish(ctx, { pr: now, package: pkg, mergeSha: now.mergeCommitSha, deletion });
+      }
       return refused(
         e.kind === "conflict"
           ? `Not published: the head moved after ${decision.mergeSha.slice(0, 7)} was reviewed; review the new head and approve again.`

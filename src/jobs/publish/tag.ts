@@ -15,8 +15,10 @@ const TAG_ATTEMPTS = 10;
 
 /**
  * Tags `commit` as the package's next revision: the commit's existing tag of the package when it has
- * one (a re-run), else the next free number; a clash (someone took that number meanwhile) retries
- * with the next one. Tags are never moved.
+ * one (a re-run), else the next free number. A clash means someone took that number meanwhile: the
+ * refs are read again, and when the one who took it was finishing this same publish (the commit now
+ * carries the package's tag: `rpkg approve` and the bot both finishing one merge), that tag is the
+ * answer; else the next free number is tried. Tags are never moved, and a commit gets one revision.
  */
 export async function ensureRevisionTag(
   port: RepoPort,
@@ -24,18 +26,30 @@ export async function ensureRevisionTag(
   commit: string,
   refs: readonly RefInfo[],
 ): Promise<RevisionTag> {
-  for (const [tag, sha] of indexRefs(refs).tags) {
-    const parsed = parseRevisionTag(tag);
-    if (sha === commit && parsed.ok && parsed.value.package === pkg) {
-      return { tag, revision: parsed.value.revision, created: false };
-    }
-  }
-  let revision = nextRevision(pkg, refs);
-  for (let attempt = 0; attempt < TAG_ATTEMPTS; attempt++, revision++) {
+  let known = refs;
+  for (let attempt = 0; attempt < TAG_ATTEMPTS; attempt++) {
+    const existing = tagOf(pkg, commit, known);
+    if (existing) return { ...existing, created: false };
+    const revision = nextRevision(pkg, known);
     const tag = formatRevisionTag({ package: pkg, revision });
     if ((await port.createTag(tag, commit)) === "created") return { tag, revision, created: true };
+    known = await port.listRefs();
   }
   throw new Error(
-    `could not tag ${pkg}: revisions v${revision - TAG_ATTEMPTS} to v${revision - 1} were all taken meanwhile`,
+    `could not tag ${pkg} on ${commit.slice(0, 7)}: ${TAG_ATTEMPTS} revision numbers in a row were taken meanwhile; try again`,
   );
+}
+
+/** The package's revision tag on `commit`, if it has one. */
+function tagOf(
+  pkg: string,
+  commit: string,
+  refs: readonly RefInfo[],
+): { tag: string; revision: number } | undefined {
+  for (const [tag, sha] of indexRefs(refs).tags) {
+    const parsed = parseRevisionTag(tag);
+    if (sha === commit && parsed.ok && parsed.value.package === pkg)
+      return { tag, revision: parsed.value.revision };
+  }
+  return undefined;
 }

@@ -77,5 +77,16 @@ describe("rpkg approve publishes through the bot's publish job", () => {
       .rest.repos.getContent({ ...repo, path: "app/Kptfile" })
       .catch((e) => e.status);
     expect(gone).toBe(404);
+    // Gone, as in Porch: no revision of it is listed, though its tag stays for downstreams locked to it.
+    expect(rows((await w.rpkg(w.alice, ["get", R])).stdout)).toEqual([]);
+    const tags = await w.octokit(w.bob).rest.git.listMatchingRefs({ ...repo, ref: "tags/app/" });
+    expect(tags.data.map((t) => t.ref)).toEqual(["refs/tags/app/v1"]);
+  });
+
+  it("a package made again after its deletion lists its new draft, not the deleted revisions", async () => {
+    expect((await w.rpkg(w.alice, ["init", "app", R, "--workspace=again"])).code).toBe(0);
+    expect(rows((await w.rpkg(w.alice, ["get", R])).stdout)).toEqual([
+      "blueprints.app.again app again 0 false Draft blueprints",
+    ]);
   });
 });

@@ -1,0 +1,33 @@
+import { parseVariantBranch } from "../../lifecycle/variant-branch.js";
+import { parseVariantPullRequestBody } from "../../variants/index.js";
+import type { JobContext } from "../context.js";
+import { type FanoutReport, reconcileFanout } from "./index.js";
+import { fanoutContextOf } from "./jobs.js";
+
+/**
+ * A fan-out pull request reopened by a person: the "not this revision" its closing meant is withdrawn, so
+ * fan-out takes it up again at once (an open pull request is one it updates) instead of at the next
+ * sweep, and the dashboard says so. Reconciles the variants managed by its upstream repository (the
+ * default management repository), as `/update` does. Anything else reopened is left alone.
+ */
+export async function resumeVariantPull(
+  ctx: JobContext,
+  input: { pull: number },
+): Promise<FanoutReport | undefined> {
+  if (!ctx.installation) return undefined;
+  const pr = await ctx.port.getPull(input.pull);
+  const marker = parseVariantPullRequestBody(pr.body);
+  if (pr.state !== "open" || !parseVariantBranch(pr.headRef).ok || !marker?.upstream) return undefined;
+  const upstream = marker.upstream.repo;
+  const repos = await ctx.installation.listRepositories();
+  const management = repos.find((r) => r.id.repo === upstream || r.fullName === upstream);
+  if (!management) {
+    ctx.log.warn(
+      { pr: pr.number, upstream },
+      "reopened fan-out pull request: upstream repository not reachable",
+    );
+    return undefined;
+  }
+  ctx.log.info({ pr: pr.number, management: management.fullName }, "fan-out pull request reopened; resuming");
+  return reconcileFanout(fanoutContextOf(ctx, ctx.installation), management.fullName);
+}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: c1
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: cluster-01, package: basens}
+`;
+
+/**
+ * Conflict markers block: a fan-out update whose merge left them opens as a draft with a failing check
+ * naming each file and line, and any proposal holding them fails its check and is not published.
+ */
+describe("conflict markers block (forge over HTTP and git)", () => {
+  let w: World;
+  const owner = "acme";
+  const rest = () => w.users.alice!.rest;
+  const guardrails = async (repo: string, sha: string) => {
+    const runs = (await rest().checks.listForRef({ owner, repo, ref: sha })).data.check_runs;
+    const run = runs.find((r) => r.name === "porchlight/guardrails");
+    expect(run).toBeDefined();
+    const annotations = (await rest().checks.listAnnotations({ owner, repo, check_run_id: run!.id })).data;
+    return { run: run!, annotations };
+  };
+  let ws = 0;
+  const propose = async (files: Record<string, string>) => {
+    const branch = `drafts/basens/ws${++ws}`;
+    await (await w.clone("alice")).push(branch, files);
+    await w.settle();
+    const { data: pr } = await rest().pulls.create({
+      owner,
+      repo: "blueprints",
+      head: branch,
+      base: "main",
+      title: branch,
+    });
+    await w.settle();
+    return pr;
+  };
+  const approve = async (n: number) => {
+    const { data } = await w.users.bob!.rest.issues.createComment({
+      owner,
+      repo: "blueprints",
+      issue_number: n,
+      body: "/approve",
+    });
+    await w.settle();
+    const comments = (await rest().issues.listComments({ owner, repo: "blueprints", issue_number: n })).data;
+    return comments.find((c) => c.body?.includes(`reply comment=${data.id}`))?.body ?? "";
+  };
+
+  beforeAll(async () => {
+    w = await startWorld({
+      "README.md": "# blueprints\n",
+      ".porchlight/variants/c1.yaml": VARIANT,
+      "basens/Kptfile": KPTFILE,
+      "basens/cm.yaml": cm("0"),
+      "basens/README.md": "line one\nline two\n",
+    });
+    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    w.forge.setPermission("acme/cluster-01", "alice", "write");
+    await w.settle();
+    const first = await propose({ "basens/cm.yaml": cm("1") });
+    expect(await approve(first.number)).toContain("Published");
+    const [clone] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
+    await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: clone!.number, sha: clone!.head.sha });
+    await w.settle();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("a fan-out update whose merge left markers is a draft, its guardrails check fails at each file and line, and its body lists the local edits upstream replaced", async () => {
+    const { data: local } = await rest().repos.getContent({
+      owner,
+      repo: "cluster-01",
+      path: "basens/README.md",
+    });
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "cluster-01",
+      path: "basens/README.md",
+      message: "local edit",
+      content: Buffer.from("line one\nline two, as cluster-01 says\n").toString("base64"),
+      sha: (local as { sha: string }).sha,
+    });
+    const { data: localCm } = await rest().repos.getContent({
+      owner,
+      repo: "cluster-01",
+      path: "basens/cm.yaml",
+    });
+    const cmText = Buffer.from((localCm as { content: string }).content, "base64").toString("utf8");
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "cluster-01",
+      path: "basens/cm.yaml",
+      message: "local value",
+      content: Buffer.from(cmText.replace('v: "1"', 'v: "local"')).toString("base64"),
+      sha: (localCm as { sha: string }).sha,
+    });
+    await w.settle();
+    const pr = await propose({
+      "basens/README.md": "line one\nline two, as upstream says\n",
+      "basens/cm.yaml": cm("2"),
+    });
+    expect(await approve(pr.number)).toContain("Published");
+    const [update] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
+    expect(update!.draft).toBe(true);
+    expect(update!.body).toContain("Local edits replaced by upstream (1)");
+    expect(update!.body).toContain("- `basens/cm.yaml: data.v` (ConfigMap/settings)");
+    const { run, annotations } = await guardrails("cluster-01", update!.head.sha);
+    expect(run.conclusion).toBe("failure");
+    expect(run.output.summary).toContain("`basens/README.md` lines 2–8");
+    expect(annotations).toEqual([
+      expect.objectContaining({
+        path: "basens/README.md",
+        start_line: 2,
+        end_line: 8,
+        annotation_level: "failure",
+      }),
+    ]);
+  }, 120_000);
+
+  it("a proposal anyone pushed with markers fails its check, and /approve refuses it", async () => {
+    const pr = await propose({
+      "basens/notes.md": "Title\n=====\n\n<<<<<<< HEAD\nmine\n=======\ntheirs\n>>>>>>> other\n",
+      "basens/cm.yaml": `${cm("1")}<<<<<<< local\n`,
+    });
+    const { run, annotations } = await guardrails("blueprints", pr.head.sha);
+    expect(run.conclusion).toBe("failure");
+    expect(annotations.map((a) => [a.path, a.start_line, a.end_line])).toEqual([
+      ["basens/cm.yaml", 7, 7],
+      ["basens/notes.md", 4, 8],
+    ]);
+    expect(await approve(pr.number)).toContain("porchlight/guardrails is not green");
+    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: pr.number })).data.merged).toBe(
+      false,
+    );
+  }, 120_000);
+});

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: c1
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: cluster-01, package: basens}
+`;
+
+/**
+ * A downstream pull request closed without merging means "not this revision, for this downstream"
+ * (Renovate's rule): the sweep does not open it again, the dashboard says it is skipped, a newer revision
+ * gets a new pull request, and reopening it resumes it.
+ */
+describe("a closed fan-out pull request (forge over HTTP and git)", () => {
+  let w: World;
+  const owner = "acme";
+  const rest = () => w.users.alice!.rest;
+  const pulls = async (state: "open" | "all") =>
+    (await rest().pulls.list({ owner, repo: "cluster-01", state })).data.filter((p) =>
+      p.head.ref.startsWith("porchlight/variant/"),
+    );
+  const setState = async (n: number, state: "open" | "closed") => {
+    await rest().pulls.update({ owner, repo: "cluster-01", pull_number: n, state });
+    await w.settle();
+  };
+  const dashboardRow = async () => {
+    const [issue] = (
+      await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+    ).data;
+    return (issue?.body ?? "").split("\n").find((l) => l.startsWith("| cluster-01/basens")) ?? "";
+  };
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
+  let ws = 0;
+  const publish = async (v: string) => {
+    const branch = `drafts/basens/ws${++ws}`;
+    await (await w.clone("alice")).push(branch, { "basens/cm.yaml": cm(v) });
+    await w.settle();
+    const { data: pr } = await rest().pulls.create({
+      owner,
+      repo: "blueprints",
+      head: branch,
+      base: "main",
+      title: branch,
+    });
+    await w.settle();
+    await w.users.bob!.rest.issues.createComment({
+      owner,
+      repo: "blueprints",
+      issue_number: pr.number,
+      body: "/approve",
+    });
+    await w.settle();
+    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: pr.number })).data.merged).toBe(
+      true,
+    );
+  };
+  const target = (p: { body: string | null }) => parseVariantPullRequestBody(p.body)?.to;
+
+  beforeAll(async () => {
+    w = await startWorld({
+      "README.md": "# blueprints\n",
+      ".porchlight/variants/c1.yaml": VARIANT,
+      "basens/Kptfile": KPTFILE,
+      "basens/cm.yaml": cm("0"),
+    });
+    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    w.forge.setPermission("acme/cluster-01", "alice", "write");
+    await w.settle();
+    await publish("1");
+    const [clone] = await pulls("open");
+    await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: clone!.number, sha: clone!.head.sha });
+    await w.settle();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  let declined: number;
+
+  it("closed without merging, it is not opened again by the sweep, twice; the dashboard says it is skipped", async () => {
+    await publish("2");
+    const [update] = await pulls("open");
+    expect(target(update!)).toBe("v2");
+    declined = update!.number;
+    await setState(declined, "closed");
+    await sweep();
+    await sweep();
+    expect(await pulls("open")).toEqual([]);
+    expect((await pulls("all")).filter((p) => !p.merged_at).map((p) => p.number)).toEqual([declined]);
+    expect(await dashboardRow()).toContain(`skipped: #${declined} closed`);
+  }, 120_000);
+
+  it("reopened, it is resumed at once: the dashboard shows it open, and the bot updates it for the next revision", async () => {
+    await setState(declined, "open");
+    expect(await dashboardRow()).toMatch(/🔄 pull request open/);
+    await publish("3");
+    const open = await pulls("open");
+    expect(open.map((p) => [p.number, target(p)])).toEqual([[declined, "v3"]]);
+  }, 120_000);
+
+  it("closed again, a newer revision is proposed in a new pull request from the same branch", async () => {
+    await setState(declined, "closed");
+    await sweep();
+    expect(await pulls("open")).toEqual([]);
+    await publish("4");
+    const open = await pulls("open");
+    expect(open).toHaveLength(1);
+    expect(open[0]!.number).not.toBe(declined);
+    expect(target(open[0]!)).toBe("v4");
+    const old = (await pulls("all")).find((p) => p.number === declined)!;
+    expect(open[0]!.head.ref).toBe(old.head.ref);
+    expect(await dashboardRow()).not.toContain("skipped");
+  }, 120_000);
+});
