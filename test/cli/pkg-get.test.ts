@@ -70,14 +70,17 @@ describe("porchlight pkg get", () => {
       const got = await files(join(work, "app"));
 
       const commit = form.commit();
-      const ref = form.ref.startsWith("<c1") ? commit : form.ref;
-      const lockRef = form.lockRef.startsWith("<c1") ? commit : form.lockRef;
+      // A hex hash that reads as a number in YAML (all digits, or digits with one `e`) is quoted, as
+      // kpt (yaml.v3) quotes any string that would otherwise resolve to a number.
+      const scalar = (s: string) => (/^[0-9]+([eE][0-9]+)?$/.test(s) ? `"${s}"` : s);
+      const ref = scalar(form.ref.startsWith("<c1") ? commit : form.ref);
+      const lockRef = scalar(form.lockRef.startsWith("<c1") ? commit : form.lockRef);
       const repo = form.spec().startsWith("file://") ? `file://${box.up}` : box.up;
       expect(got.Kptfile).toContain(
         `upstream:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: ${ref}\n  updateStrategy: resource-merge\n`,
       );
       expect(got.Kptfile).toContain(
-        `upstreamLock:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: ${lockRef}\n    commit: ${commit}\n`,
+        `upstreamLock:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: ${lockRef}\n    commit: ${scalar(commit)}\n`,
       );
       expect(Object.keys(got).sort()).toEqual(Object.keys(c1.startsWith(commit) ? V1 : V2).sort());
       expect(got["db/Kptfile"]).toBeDefined();
