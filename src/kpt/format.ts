@@ -17,7 +17,10 @@ import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString 
  * encoder. 2-space indentation; sequences under a mapping key either "compact" (`- ` at the key's
  * column) or "wide" (indented by two), chosen per document; flow collections and quote styles kept;
  * comments normalised to `# text` (one space before a line comment); blank lines dropped except after a
- * comment that ends a block; folded scalars written double-quoted; `---` between documents, no `...`.
+ * comment that ends a block and after a document's head comment; block scalars (`|`, `>`) written as
+ * yaml.v3 writes them, never folded at a width; `---` between documents, no `...`. What a function's
+ * trip changes (a document's comments moving to its node, folded scalars turned double-quoted) is done
+ * to the nodes by the render (src/render/sync.ts), not here.
  */
 
 export type SeqIndent = "compact" | "wide";
