@@ -153,7 +153,21 @@ function afterFoldedTrip(value: string): string {
  */
 export function functionRoundTrip(doc: Document, trips: number): void {
   documentCommentsToNode(doc, doc);
-  foldedToDouble(doc.contents, doc.contents, trips);
+  restyleFolded(doc.contents, trips);
+}
+
+/** foldedToDouble of a node with itself (every node matches): a plain walk, nothing to look up. */
+function restyleFolded(node: unknown, trips: number): void {
+  if (isScalar(node)) {
+    if (node.type === "BLOCK_FOLDED") foldedToDouble(node, node, trips);
+  } else if (isMap(node)) {
+    for (const pair of node.items as Pair[]) {
+      if (isScalar(pair.key) && pair.key.type === "BLOCK_FOLDED") pair.key.type = "QUOTE_DOUBLE";
+      restyleFolded(pair.value, trips);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) restyleFolded(item, trips);
+  }
 }
 
 /** A builtin ran on these documents in place: what kpt's trip through the function's container does. */
