@@ -1,4 +1,4 @@
-import { type Document, isCollection, isMap, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -10,7 +10,7 @@ import { type Document, isCollection, isMap, isScalar, isSeq, type Node, type Pa
  * Call once after parsing, before any edit; the document is changed in place.
  */
 export function normalizeComments(doc: Document, text: string): void {
-  dropSeparatorComment(doc, text);
+  if (!splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
   visit(doc.contents, text);
   const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
   if (doc.comment && end !== undefined && blankLineAt(text, end)) {
@@ -22,6 +22,56 @@ export function normalizeComments(doc: Document, text: string): void {
 function blankLineAt(text: string, offset: number): boolean {
   const rest = text.slice(offset);
   return text[offset - 1] === "\n" ? /^[ \t]*\n/.test(rest) : /^[ \t]*\n[ \t]*\n/.test(rest);
+}
+
+/**
+ * The comment lines above a mapping document's first key, as yaml.v3 reads them: those a blank line
+ * separates from the key are the document's head comment (written back followed by a blank line), the
+ * ones right above the key are the key's. Runs of blank lines inside become one; comments before the
+ * document's `---` (a document of comments only) and on the `---` line are dropped, as kpt drops them.
+ * Returns false when the document is not a mapping with a known position (left as the parser put it).
+ */
+function splitDocumentHead(doc: Document, text: string): boolean {
+  const map = doc.contents;
+  if (!isMap(map) || !map.range || map.items.length === 0) return false;
+  const first = map.items[0] as Pair;
+  const key = isNode(first.key) ? (first.key as Node) : undefined;
+  const start = map.range[0];
+  // Only a document of its own: a mapping in a ResourceList's items (`- key:`) keeps the parser's comments.
+  if (!key || text.slice(text.lastIndexOf("\n", start - 1) + 1, start).trim() !== "") return false;
+  const lines = headLines(text, start);
+  let k = lines.length;
+  while (k > 0 && lines[k - 1] !== "") k--;
+  const keyHead = lines.slice(k);
+  const docHead: string[] = [];
+  for (const l of lines.slice(0, k)) {
+    if (l === "" && (docHead.length === 0 || docHead[docHead.length - 1] === "")) continue;
+    docHead.push(l);
+  }
+  while (docHead[docHead.length - 1] === "") docHead.pop();
+  doc.commentBefore = docHead.length > 0 ? docHead.join("\n") : null;
+  map.commentBefore = null;
+  key.commentBefore = keyHead.length > 0 ? keyHead.join("\n") : null;
+  return true;
+}
+
+/**
+ * The comment and blank lines right above `offset` (a line start), top to bottom, up to the first line
+ * that is neither; a comment line is given as its text after `#`, a blank line as "".
+ */
+function headLines(text: string, offset: number): string[] {
+  const out: string[] = [];
+  let end = text.lastIndexOf("\n", offset - 1);
+  while (end >= 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, "").trim();
+    if (line === "") out.push("");
+    else if (line.startsWith("#"))
+      out.push(line.slice(1) || " "); // a lone `#` as the parser gives it
+    else break;
+    end = start - 1;
+  }
+  return out.reverse();
 }
 
 function dropSeparatorComment(doc: Document, text: string): void {

@@ -17,7 +17,10 @@ import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString 
  * encoder. 2-space indentation; sequences under a mapping key either "compact" (`- ` at the key's
  * column) or "wide" (indented by two), chosen per document; flow collections and quote styles kept;
  * comments normalised to `# text` (one space before a line comment); blank lines dropped except after a
- * comment that ends a block; folded scalars written double-quoted; `---` between documents, no `...`.
+ * comment that ends a block and after a document's head comment; block scalars (`|`, `>`) written as
+ * yaml.v3 writes them, never folded at a width; `---` between documents, no `...`. What a function's
+ * trip changes (a document's comments moving to its node, folded scalars turned double-quoted) is done
+ * to the nodes by the render (src/render/sync.ts), not here.
  */
 
 export type SeqIndent = "compact" | "wide";
@@ -29,17 +32,30 @@ export function formatDocuments(docs: readonly Document[], seqIndent: readonly S
   return docs.map((d, i) => formatDocument(d, seqIndent[i] ?? "compact")).join("---\n");
 }
 
-/** Serialises one document, ending with a newline. */
-export function formatDocument(doc: Document, seqIndent: SeqIndent = "compact"): string {
+/**
+ * Serialises one document, ending with a newline. `documentComments: false` leaves out the document's
+ * own head and foot comments, as kyaml does where it writes a resource's node rather than its document
+ * (the items of a ResourceList).
+ */
+export function formatDocument(
+  doc: Document,
+  seqIndent: SeqIndent = "compact",
+  { documentComments = true }: { documentComments?: boolean } = {},
+): string {
   const w = new Writer(seqIndent === "wide");
   const root = doc.contents as Node | null;
-  if (doc.commentBefore) w.comment(doc.commentBefore, 0, "top");
+  if (doc.commentBefore && documentComments) {
+    // yaml.v3 writes a document's head comment, then a blank line (as it was read: kpt's reader keeps
+    // as the document's the comment lines that a blank line separates from the content).
+    w.comment(doc.commentBefore, 0, "top");
+    w.line("");
+  }
   if (root === null || root === undefined) {
     w.line("null");
   } else {
     w.root(root);
   }
-  if (doc.comment) w.comment(doc.comment, 0, "foot");
+  if (doc.comment && documentComments) w.comment(doc.comment, 0, "foot");
   return w.text();
 }
 
@@ -57,21 +73,26 @@ class Writer {
   }
 
   /**
-   * Writes comment lines at `indent`. "top" (a document's head) drops blank lines; "head" (before an
-   * entry) keeps them, a trailing one too; "foot" (after a block) keeps inner blank lines only.
+   * Writes comment lines at `indent`. "top" (a document's or its root's head) keeps inner blank lines,
+   * one for a run of them, and drops leading and trailing ones; "head" (before an entry) keeps them, a
+   * trailing one too; "foot" (after a block) keeps inner blank lines only.
    */
   comment(text: string, indent: number, mode: CommentMode): void {
     const pad = " ".repeat(indent);
     const lines = text.split("\n");
     const trailingBlank = lines.length > 1 && lines[lines.length - 1] === "";
     if (trailingBlank) lines.pop();
+    let written = 0;
     for (const l of lines) {
       if (l === "") {
         if (mode !== "top") this.out.push("");
+        else if (written > 0 && this.out[this.out.length - 1] !== "") this.out.push("");
         continue;
       }
       this.out.push(`${pad}#${commentText(l)}`);
+      written++;
     }
+    if (mode === "top" && written > 0 && this.out[this.out.length - 1] === "") this.out.pop();
     if (trailingBlank && mode === "head") this.out.push("");
   }
 
@@ -207,7 +228,7 @@ class Writer {
   }
 }
 
-interface ScalarContext {
+export interface ScalarContext {
   flow: boolean;
   key: boolean;
   /** The indentation of the entry holding the scalar: block scalar content goes 2 further. */
@@ -271,12 +292,13 @@ function styledLines(node: Scalar, ctx: ScalarContext): string[] {
   const type = node.type;
   switch (type) {
     case "QUOTE_DOUBLE":
-    case "BLOCK_FOLDED":
       return [quoteDouble(value)];
     case "QUOTE_SINGLE":
       return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     case "BLOCK_LITERAL":
       return literalOrFallback(value, ctx);
+    case "BLOCK_FOLDED":
+      return blockOrFallback(value, ctx, true);
     default: {
       const parsedAsIs = type === "PLAIN" && source === value;
       if (!parsedAsIs && !resolvesAsString(value)) return [quoteDouble(value)];
@@ -295,14 +317,67 @@ function tagPrefix(node: Scalar): string {
 }
 
 function literalOrFallback(value: string, ctx: ScalarContext): string[] {
+  return blockOrFallback(value, ctx, false);
+}
+
+/**
+ * A block scalar as yaml.v3 writes one (`|` literal, `>` folded), or double-quoted where block style
+ * cannot hold the value. The header gets an indentation indicator when the text starts with a space or
+ * a break, and `-` / `+` chomping as the text's end asks. yaml.v3 never folds long lines (kpt's encoder
+ * has no width limit); a folded scalar is written line for line, and it writes one more break before
+ * each line break that follows a line not starting with a blank whenever the text's first character is
+ * not a blank (go-yaml's folded writer tests the text's start, not the line's: `k := 0`). kpt writes
+ * exactly that, so porchlight does too, extra blank lines included.
+ */
+export function blockOrFallback(value: string, ctx: ScalarContext, folded: boolean): string[] {
   if (ctx.flow || ctx.key || !blockAllowed(value)) return [quoteDouble(value)];
-  let header = "|";
+  let header = folded ? ">" : "|";
   if (value.startsWith(" ") || value.startsWith("\n")) header += "2";
   if (!value.endsWith("\n")) header += "-";
   else if (value === "\n" || value.endsWith("\n\n")) header += "+";
   const pad = " ".repeat(ctx.indent + 2);
-  const body = value.endsWith("\n") ? value.slice(0, -1) : value;
-  return [header, ...body.split("\n").map((l) => (l === "" ? "" : pad + l))];
+  const body = folded ? foldedBody(value, pad) : literalBody(value, pad);
+  const text = body.endsWith("\n") ? body.slice(0, -1) : body;
+  return [header, ...text.split("\n")];
+}
+
+function literalBody(value: string, pad: string): string {
+  let out = "";
+  let breaks = true;
+  for (const c of value) {
+    if (c === "\n") {
+      out += "\n";
+      breaks = true;
+      continue;
+    }
+    if (breaks) out += pad;
+    out += c;
+    breaks = false;
+  }
+  return out;
+}
+
+function foldedBody(value: string, pad: string): string {
+  const first = value.replace(/^\n+/, "")[0];
+  const extraBreaks = first !== undefined && first !== " " && first !== "\t";
+  let out = "";
+  let breaks = true;
+  let leadingSpaces = true;
+  for (const c of value) {
+    if (c === "\n") {
+      if (!breaks && !leadingSpaces && extraBreaks) out += "\n";
+      out += "\n";
+      breaks = true;
+      continue;
+    }
+    if (breaks) {
+      out += pad;
+      leadingSpaces = c === " " || c === "\t";
+    }
+    out += c;
+    breaks = false;
+  }
+  return out;
 }
 
 /** yaml.v3 gives a sequence's closing comment to its last item when that item is a block mapping. */

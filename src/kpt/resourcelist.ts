@@ -53,7 +53,10 @@ export function formatResourceList(list: ResourceList): string {
   if (list.items.length === 0) parts.push("items: []\n");
   else {
     parts.push("items:\n");
-    for (const item of list.items) parts.push(nest(formatDocument(item, "compact"), "- "));
+    // kpt writes each item's node, not its document: a document's own comments are not part of it.
+    for (const item of list.items) {
+      parts.push(nest(formatDocument(item, "compact", { documentComments: false }), "- "));
+    }
   }
   if (list.functionConfig) {
     parts.push("functionConfig:\n", nest(formatDocument(list.functionConfig, "compact"), "  "));

@@ -1,4 +1,4 @@
-import { type Document, isScalar, LineCounter, parseAllDocuments } from "yaml";
+import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
 import { YamlError } from "./errors.js";
 
 /**
@@ -30,13 +30,42 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
       );
     }
   }
-  return { docs: docs.filter((d) => !isEmptyDocument(d)), lineCounter };
+  const kept = docs.filter((d) => !isEmptyDocument(d));
+  const last = kept[kept.length - 1];
+  if (last && text !== "" && !text.endsWith("\n")) blockScalarAtEnd(last, text.length);
+  return { docs: kept, lineCounter };
 }
 
-/** A document with no content: a lone `---`, or only comments. */
+/**
+ * A document kyaml drops: no content (a lone `---`, or only comments), or a null (`~`, `null`).
+ */
 function isEmptyDocument(doc: Document): boolean {
   const c = doc.contents;
-  return c === null || (isScalar(c) && c.value === null && c.range?.[0] === c.range?.[1]);
+  return c === null || (isScalar(c) && c.value === null);
+}
+
+/**
+ * A block scalar that runs to the end of a file without a final line break has no final line break in
+ * its text either (yaml.v3 reads `a: |` + `  x` at the end of a file as "x", and writes it back `|-`);
+ * the `yaml` parser adds one. Take it off the last document's block scalar that ends there.
+ */
+function blockScalarAtEnd(doc: Document, end: number): void {
+  let node: unknown = doc.contents;
+  while (node) {
+    if (isScalar(node)) {
+      const blockType = node.type === "BLOCK_LITERAL" || node.type === "BLOCK_FOLDED";
+      if (blockType && node.range && node.range[1] >= end && typeof node.value === "string") {
+        if (node.value.endsWith("\n")) node.value = node.value.slice(0, -1);
+      }
+      return;
+    }
+    if (isMap(node) || isSeq(node)) {
+      const lastItem = node.items[node.items.length - 1];
+      node = isPair(lastItem) ? lastItem.value : lastItem;
+      continue;
+    }
+    return;
+  }
 }
 
 function firstLine(message: string): string {

@@ -142,9 +142,12 @@ export function takePlace(doc: Document): ItemPlace {
   if (Number.isInteger(index)) place.index = index;
   place.packagePath = found.get(ANNOTATION.packagePath);
   if (found.get(ANNOTATION.seqIndent) === "wide") place.seqIndent = "wide";
-  if (keep.length !== (annotations as YAMLMap).items.length) {
-    (annotations as YAMLMap).items = keep;
-    if (keep.length === 0) (doc.getIn(["metadata"], true) as YAMLMap).delete("annotations");
+  if (keep.length !== (annotations as YAMLMap).items.length) (annotations as YAMLMap).items = keep;
+  // kyaml's writer clears an empty annotations map, then an empty metadata (a Kustomization may have none).
+  if (keep.length === 0) {
+    const meta = doc.getIn(["metadata"], true) as YAMLMap;
+    meta.delete("annotations");
+    if (meta.items.length === 0) (doc.contents as YAMLMap).delete("metadata");
   }
   return place;
 }

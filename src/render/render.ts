@@ -13,7 +13,7 @@ import type { FileTree } from "../kpt/tree.js";
 import { functionConfigOf } from "./fnconfig.js";
 import { packageItems } from "./items.js";
 import type { FunctionRecord } from "./results.js";
-import { runStep, type StepContext, StepFailed } from "./step.js";
+import { checkKrm, runStep, type StepContext, StepFailed } from "./step.js";
 import { itemsToTree, resourceFilePaths } from "./write.js";
 
 /** What the CLI (or a check run) shows while a render goes, in kpt's order. */
@@ -162,6 +162,7 @@ async function renderPackage(
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;
+  if ((pipeline?.mutators?.length ?? 0) + (pipeline?.validators?.length ?? 0) === 0) checkKrm(items, ctx);
   for (const fn of pipeline?.mutators ?? []) {
     items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
     outcome.functionCount++;

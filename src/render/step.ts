@@ -6,19 +6,13 @@ import type { FunctionRunner, FunctionSpec } from "../fn/runtime/types.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
-import {
-  apiVersionOf,
-  getAnnotation,
-  getString,
-  indexAnnotation,
-  kindOf,
-  pathAnnotation,
-} from "../kpt/resource.js";
+import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
+import { getAnnotation, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
 import { assignIds, clearIds, placeNewItems } from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
-import { restoreFromInput } from "./sync.js";
+import { builtinRoundTrip, restoreFromInput } from "./sync.js";
 
 export interface StepContext {
   env: RenderEnv;
@@ -104,6 +98,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     placeNewItems(output.items, step.packageDir);
     checkPaths(output.items);
   } else {
+    builtinRoundTrip(output.items.filter((d) => given.has(d)));
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
     const created = output.items.filter((d) => !given.has(d));
     if (created.length > 0) {
@@ -153,23 +148,16 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
   return new StepFailed(e instanceof Error ? e.message : String(e), false);
 }
 
-/** kpt refuses to hand a function anything but KRM resources. */
-function checkKrm(items: readonly Document[], ctx: StepContext): void {
-  const sources = ctx.sources;
+/**
+ * kpt refuses to hand a function anything but KRM resources, and a package with no pipeline refuses
+ * them too: nothing is written, and the message names the file.
+ */
+export function checkKrm(items: readonly Document[], ctx: Pick<StepContext, "sources" | "checked">): void {
   for (const doc of items) {
     if (ctx.checked.has(doc)) continue;
-    const missing = !apiVersionOf(doc)
-      ? "apiVersion"
-      : !kindOf(doc)
-        ? "kind"
-        : getString(doc, ["metadata", "name"]) === undefined
-          ? "metadata.name"
-          : undefined;
-    if (missing) {
-      throw new FunctionError(
-        `input resource list must contain only KRM resources: ${pathAnnotation(doc) ?? sources.get(doc) ?? "(unknown file)"}: resource must have \`${missing}\``,
-      );
-    }
+    const path = pathAnnotation(doc) ?? ctx.sources.get(doc);
+    const reason = notKrmReason(doc, path);
+    if (reason) throw new FunctionError(notKrmMessage(path ?? "(unknown file)", reason));
     ctx.checked.add(doc);
   }
 }

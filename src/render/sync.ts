@@ -1,5 +1,6 @@
-import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
+import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
 
 /**
@@ -14,6 +15,8 @@ export function restoreFromInput(input: readonly Document[], output: readonly Do
     const n = id === undefined ? Number.NaN : Number(id);
     const from = Number.isInteger(n) ? input[n - 1] : undefined;
     if (!from || from === out) continue;
+    documentCommentsToNode(from, out);
+    foldedToDouble(from.contents, out.contents, 0);
     copyComments(from.contents as Node | null, out.contents as Node | null);
     syncOrder(from.contents as Node | null, out.contents as Node | null);
   }
@@ -76,4 +79,98 @@ function syncOrder(from: Node | null, to: Node | null): void {
 
 function asNode(v: unknown): Node | null {
   return isNode(v) ? (v as Node) : null;
+}
+
+/**
+ * What the trip through a function does to a resource's document-level comments in kpt: the function
+ * gets the resource's node, not its document, and kyaml's CopyComments then gives the document's head
+ * and foot comments to the output's node where it has none. So after a function, a license header is
+ * the root mapping's head comment: written without the blank line a document's head comment gets.
+ */
+function documentCommentsToNode(from: Document, to: Document): void {
+  const node = to.contents as Node | null;
+  if (node && isNode(node)) {
+    if (from.commentBefore && !node.commentBefore) node.commentBefore = from.commentBefore;
+    if (from.comment && !node.comment) node.comment = from.comment;
+  }
+  if (from === to || to.commentBefore || to.comment) {
+    to.commentBefore = null;
+    to.comment = null;
+  }
+}
+
+/**
+ * kyaml's CopyComments also restyles every folded (`>`) scalar of the output it reaches as
+ * double-quoted (its workaround for kpt issue 766): fields of mappings, and sequence items at the
+ * same index as an input item of the same value (a mapping or sequence item always matches). A
+ * builtin stands for a container, whose own reading and writing of the ResourceList changes a folded
+ * text as kpt's does: `trips` is how many times the text went through yaml.v3's folded writer.
+ */
+function foldedToDouble(from: unknown, to: unknown, trips: number): void {
+  if (isScalar(to)) {
+    if (to.type === "BLOCK_FOLDED" && typeof to.value === "string") {
+      let value: string = to.value;
+      for (let i = 0; i < trips; i++) value = afterFoldedTrip(value);
+      to.value = value;
+      to.type = "QUOTE_DOUBLE";
+    }
+    return;
+  }
+  if (isMap(to)) {
+    const byKey = isMap(from) ? new Map((from.items as Pair[]).map((p) => [keyOf(p), p.value])) : undefined;
+    for (const pair of to.items as Pair[]) {
+      if (isScalar(pair.key) && pair.key.type === "BLOCK_FOLDED") pair.key.type = "QUOTE_DOUBLE";
+      foldedToDouble(byKey?.get(keyOf(pair)), pair.value, trips);
+    }
+    return;
+  }
+  if (isSeq(to) && isSeq(from)) {
+    const n = Math.min(from.items.length, to.items.length);
+    for (let i = 0; i < n; i++) {
+      const a = from.items[i];
+      const b = to.items[i];
+      const same =
+        isScalar(a) && isScalar(b)
+          ? a.source === b.source || a.value === b.value
+          : !isScalar(a) && !isScalar(b);
+      if (same) foldedToDouble(a, b, trips);
+    }
+  }
+}
+
+/** The text a folded scalar reads back as after yaml.v3 wrote it (its folded writer adds breaks). */
+function afterFoldedTrip(value: string): string {
+  const lines = blockOrFallback(value, { flow: false, key: false, indent: 0 }, true);
+  if (lines.length === 1) return value;
+  const parsed = parseDocument(`v: ${lines.join("\n")}\n`).get("v");
+  return typeof parsed === "string" ? parsed : value;
+}
+
+/**
+ * What kpt's trip through a function does to a document the function handed back unchanged, where the
+ * folded texts went `trips` times through yaml.v3's writer: once for an exec function that echoes its
+ * input, twice for a container (kpt writes the ResourceList, the container writes it back).
+ */
+export function functionRoundTrip(doc: Document, trips: number): void {
+  documentCommentsToNode(doc, doc);
+  restyleFolded(doc.contents, trips);
+}
+
+/** foldedToDouble of a node with itself (every node matches): a plain walk, nothing to look up. */
+function restyleFolded(node: unknown, trips: number): void {
+  if (isScalar(node)) {
+    if (node.type === "BLOCK_FOLDED") foldedToDouble(node, node, trips);
+  } else if (isMap(node)) {
+    for (const pair of node.items as Pair[]) {
+      if (isScalar(pair.key) && pair.key.type === "BLOCK_FOLDED") pair.key.type = "QUOTE_DOUBLE";
+      restyleFolded(pair.value, trips);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) restyleFolded(item, trips);
+  }
+}
+
+/** A builtin ran on these documents in place: what kpt's trip through the function's container does. */
+export function builtinRoundTrip(docs: Iterable<Document>): void {
+  for (const doc of docs) functionRoundTrip(doc, 2);
 }

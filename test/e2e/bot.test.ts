@@ -128,6 +128,21 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     expect(commit.data.parents.map((p) => p.sha)).toEqual([pushed]);
   });
 
+  it("refuses a draft package (no pipeline) holding a YAML file that is not KRM: no bot commit, the check names the file", async () => {
+    const alice = await w.clone("alice");
+    const pushed = await alice.push("drafts/apps/plain/values", {
+      "apps/plain/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: plain\n",
+      "apps/plain/values.yaml": "replicas: 3\n",
+    });
+    await w.settle();
+    expect(await head("drafts/apps/plain/values")).toBe(pushed);
+    const [run] = await checks(pushed);
+    expect(run).toMatchObject({ name: "porchlight/render", conclusion: "failure" });
+    expect(`${run!.output.title} ${run!.output.summary} ${run!.output.text ?? ""}`).toContain(
+      "input resource list must contain only KRM resources: values.yaml: resource must have `apiVersion`",
+    );
+  });
+
   it("checks the proposal and writes one summary naming the revision it publishes as", async () => {
     first = await propose("drafts/apps/web/first");
     const runs = await checks(renderCommit);

@@ -28,6 +28,19 @@ source: |
 describe("KptRenderer", () => {
   const renderer = new KptRenderer();
 
+  it("refuses a package holding a YAML file that is not KRM, naming it, and changes no file", async () => {
+    const kptfile = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+    const input = treeFromText({ Kptfile: kptfile, "cm.yaml": CM, "values.yaml": "replicas: 3\n" });
+    const result = await renderer.render(input, { runtimes: ["builtin"] });
+    expect(result.ok).toBe(false);
+    expect(result.error).toBe(
+      "input resource list must contain only KRM resources: values.yaml: resource must have `apiVersion`",
+    );
+    expect(treeToText(result.tree)).toEqual(treeToText(input));
+    const again = await renderer.render(input, { runtimes: ["builtin"] });
+    expect(again.error).toBe(result.error);
+  });
+
   it("renders a package with a builtin mutator", async () => {
     const result = await renderer.render(treeFromText({ Kptfile: KPTFILE, "cm.yaml": CM }), {
       runtimes: ["builtin"],

@@ -7,6 +7,7 @@ import { Document, parseDocument } from "yaml";
 import { detectSeqIndent, formatDocument, formatDocuments } from "../../src/kpt/format.js";
 import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+import { functionRoundTrip } from "../../src/render/sync.js";
 import { hasKpt } from "../render/kpt-oracle.js";
 
 const CORPUS = join(import.meta.dirname, "../fixtures/render/_format");
@@ -15,11 +16,15 @@ const cases = readdirSync(CORPUS)
   .map((f) => f.slice(0, -".yaml".length))
   .sort();
 
-/** Reads and writes a file as porchlight's render does with a function that changes nothing. */
-function reformat(text: string): string {
+/**
+ * Reads and writes a file as porchlight's render does: with an exec function that echoes its input
+ * (`trips` 1), or with no function at all (`trips` 0).
+ */
+function reformat(text: string, trips = 1): string {
   const normalized = text.replaceAll("\r\n", "\n");
   const { docs } = parseYamlFile(normalized, "x.yaml");
   for (const d of docs) normalizeComments(d, normalized);
+  if (trips > 0) for (const d of docs) functionRoundTrip(d, trips);
   return formatDocuments(
     docs,
     docs.map((d) => detectSeqIndent(d, normalized)),
@@ -31,6 +36,14 @@ describe("formatDocuments reproduces kpt's rewrite of a file", () => {
     const input = readFileSync(join(CORPUS, `${name}.yaml`), "utf8");
     const expected = readFileSync(join(CORPUS, `${name}.expected`), "utf8");
     expect(reformat(input)).toBe(expected);
+  });
+});
+
+describe("with no function, files are written back as kpt writes them (name.plain.expected)", () => {
+  it.each(cases)("%s", (name) => {
+    const input = readFileSync(join(CORPUS, `${name}.yaml`), "utf8");
+    const expected = readFileSync(join(CORPUS, `${name}.plain.expected`), "utf8");
+    expect(reformat(input, 0)).toBe(expected);
   });
 });
 
@@ -59,6 +72,27 @@ describe.skipIf(!hasKpt)("the corpus' expected files are what kpt writes today",
       for (const name of cases) {
         expect(readFileSync(join(pkg, name, "x.yaml"), "utf8"), name).toBe(
           readFileSync(join(CORPUS, `${name}.expected`), "utf8"),
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("matches a kpt fn render with no function", () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-format-"));
+    try {
+      const pkg = join(dir, "pkg");
+      mkdirSync(pkg);
+      writeFileSync(join(pkg, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n");
+      for (const name of cases) {
+        mkdirSync(join(pkg, name));
+        writeFileSync(join(pkg, name, "x.yaml"), readFileSync(join(CORPUS, `${name}.yaml`)));
+      }
+      execFileSync("kpt", ["fn", "render", pkg], { stdio: "pipe" });
+      for (const name of cases) {
+        expect(readFileSync(join(pkg, name, "x.yaml"), "utf8"), name).toBe(
+          readFileSync(join(CORPUS, `${name}.plain.expected`), "utf8"),
         );
       }
     } finally {

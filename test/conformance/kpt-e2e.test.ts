@@ -1,0 +1,73 @@
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { conformanceDir } from "./realworld.js";
+
+/**
+ * kpt's own end-to-end cases (shared/conformance: kpt v1.0.0-beta.56's e2e/testdata), run against
+ * `node bin/porchlight.js` by the reference runner shared/conformance/run. passing.txt lists the
+ * cases (`suite name`) that pass: each must keep passing, so the list only grows. Add a case to it
+ * once the runner shows it passing (`shared/conformance/run --impl "node $PWD/bin/porchlight.js"
+ * --suite render|eval`, after `npm run build`).
+ */
+const ROOT = join(import.meta.dirname, "../..");
+const BIN = join(ROOT, "bin", "porchlight.js");
+const conformance = conformanceDir();
+const runner = conformance && join(conformance, "run");
+
+const why =
+  runner === undefined || !existsSync(runner)
+    ? "shared/conformance/run is not beside the repository (or set PORCHLIGHT_CONFORMANCE_DIR)"
+    : spawnSync("python3", ["-c", "import yaml"], { stdio: "ignore" }).status !== 0
+      ? "python3 with the yaml module is needed to run shared/conformance/run"
+      : undefined;
+if (why) console.warn(`skipping kpt's e2e conformance cases: ${why}`);
+
+const cases = readFileSync(join(import.meta.dirname, "passing.txt"), "utf8")
+  .split("\n")
+  .map((l) => l.trim())
+  .filter((l) => l !== "" && !l.startsWith("#"))
+  .map((l) => {
+    const [suite, name] = l.split(/\s+/) as [string, string];
+    return { suite, name };
+  });
+
+function run(cmd: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      // The runner exits non-zero when a case fails; the test reads its lines either way.
+      if (err && typeof err.code !== "number") reject(err);
+      else resolve({ stdout, stderr });
+    });
+  });
+}
+
+/** The newest modification time of the files below `dir` (0 when absent). */
+function newest(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  let t = 0;
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (e.isFile()) t = Math.max(t, statSync(join(e.parentPath, e.name)).mtimeMs);
+  }
+  return t;
+}
+
+describe.skipIf(why !== undefined)("kpt's e2e cases that porchlight passes keep passing", () => {
+  beforeAll(() => {
+    // bin/porchlight.js runs dist/: build it when it is missing or older than the sources.
+    const main = join(ROOT, "dist", "cli", "main.js");
+    if (!existsSync(main) || statSync(main).mtimeMs < newest(join(ROOT, "src"))) {
+      const r = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT, encoding: "utf8" });
+      if (r.status !== 0) throw new Error(`npm run build failed:\n${r.stdout}${r.stderr}`);
+    }
+  }, 180_000);
+
+  // Each case is a few processes that mostly wait on each other: a few at once keep the suite short.
+  it.concurrent.each(cases)("$suite: $name", async ({ suite, name }) => {
+    const r = await run(runner!, ["--impl", `node ${BIN}`, "--suite", suite, "--case", name, "-v"]);
+    const lines = r.stdout.split("\n");
+    const line = lines.find((l) => l === `ok   ${name}` || l.startsWith(`FAIL ${name} `));
+    expect(line, `${r.stdout}\n${r.stderr}`).toBe(`ok   ${name}`);
+  });
+});
