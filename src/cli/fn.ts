@@ -142,7 +142,7 @@ async function evalCommand(args: string[], io: CliIO, registry: FunctionRegistry
     },
     env,
   );
-  return finish(outcome, p, dir, tree, io, () => {});
+  return finish(outcome, p, dir, tree, io, () => {}, true);
 }
 
 function runEnv(
@@ -174,10 +174,15 @@ async function finish(
   before: Map<string, Buffer>,
   io: CliIO,
   onInPlaceSuccess: () => void,
+  evalOutput = false,
 ): Promise<number> {
   const resultsDir = lastValue(p, "results-dir");
   const seeResults = (): void => {
-    if (resultsDir) io.stderr(`For complete results, see ${posix.join(resultsDir, "results.yaml")}\n`);
+    // kpt's eval puts a blank line before the pointer, render does not.
+    if (resultsDir)
+      io.stderr(
+        `${evalOutput ? "\n" : ""}For complete results, see ${posix.join(resultsDir, "results.yaml")}\n`,
+      );
   };
   if (resultsDir) {
     const abs = resolve(io.cwd, resultsDir);

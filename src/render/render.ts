@@ -20,7 +20,7 @@ import { itemsToTree, resourceFilePaths } from "./write.js";
 export type RenderEvent =
   | { type: "package"; path: string }
   | { type: "running"; name: string; selected?: number }
-  | { type: "pass"; name: string; ms: number; results: FunctionResult[] }
+  | { type: "pass"; name: string; ms: number; results: FunctionResult[]; stderr?: string }
   | { type: "fail"; name: string; ms: number; results: FunctionResult[]; stderr?: string; exitCode?: number };
 
 export interface RenderEnv {
