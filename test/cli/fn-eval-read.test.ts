@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { hasKpt } from "../render/kpt-oracle.js";
+import { withBoth } from "./fn-oracle.js";
+
+const CM = (name: string): string =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  v: old\n`;
+const KPTFILE = (name: string): string =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n`;
+const SED = ["--exec", "sed -e 's/v: old/v: new/'"];
+
+describe("what fn eval reads", () => {
+  it("skips what .krmignore names, each subpackage by its own .krmignore", async () => {
+    const { pl, kpt } = await withBoth(["eval", "pkg", ...SED], {
+      "pkg/.krmignore": ".expected\nskip.yaml\n",
+      "pkg/.expected/config.yaml": "exitCode: 1\n",
+      "pkg/skip.yaml": CM("skip"),
+      "pkg/keep.yaml": CM("keep"),
+      "pkg/sub/Kptfile": KPTFILE("sub"),
+      "pkg/sub/skip.yaml": CM("sub-skip"),
+    });
+    expect(pl.code).toBe(0);
+    expect(pl.files["pkg/skip.yaml"]).toContain("v: old");
+    expect(pl.files["pkg/keep.yaml"]).toContain("v: new");
+    expect(pl.files["pkg/sub/skip.yaml"]).toContain("v: new");
+    expect(pl.files["pkg/.expected/config.yaml"]).toBe("exitCode: 1\n");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+});
