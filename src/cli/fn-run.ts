@@ -72,7 +72,9 @@ export async function finish(
   }
   if (!outcome.ok) {
     seeResults();
-    if (outcome.error && !outcome.error.shown) io.stderr(style.formatError(outcome.error.message));
+    const error = outcome.error;
+    if (error && !error.shown)
+      io.stderr(error.bare ? `${error.message}\n \n` : style.formatError(error.message));
     return 1;
   }
   const output = lastValue(p, "output");

@@ -70,7 +70,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
   const dirArg = p.positional[0] ?? ".";
   const dir = resolve(io.cwd, dirArg);
   if (!existsSync(join(dir, "Kptfile"))) {
-    io.stderr(`Error: ${dirArg} is not a kpt package: no Kptfile found \n`);
+    io.stderr(`Error: No Kptfile found at "${dir}". \n`);
     return 1;
   }
   const tree = await readTree(dir);

@@ -49,3 +49,23 @@ export function formatPosition(p: SourcePosition): string {
   if (p.field) s += ` (field ${p.field})`;
   return s;
 }
+
+/**
+ * kpt's "Kptfile is invalid" error for a pipeline field (a function config that is missing, outside the
+ * package, or holds more than one resource): kpt's fixed text first, then where porchlight found it.
+ */
+export class KptfileInvalidError extends KptError {
+  /** kpt's text, as kpt prints it (no `Error:` prefix). */
+  readonly kptText: string;
+
+  constructor(
+    position: SourcePosition,
+    kpt: { field: string; value?: string; reason: string },
+    problem: string,
+  ) {
+    super(position, problem);
+    this.name = "KptfileInvalidError";
+    const value = kpt.value === undefined ? "" : `Value: ${JSON.stringify(kpt.value)}\n`;
+    this.kptText = `Kptfile is invalid:\nField: \`${kpt.field}\`\n${value}Reason: ${kpt.reason}\n`;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Document, LineCounter } from "yaml";
 import type { z } from "zod";
-import { KptfileError, type SourcePosition } from "./errors.js";
+import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
 import { getString } from "./resource.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
@@ -44,6 +44,17 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
   const result = kptfileSchema.safeParse(doc.toJS(), { reportInput: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
+    if (issue.code === "custom") {
+      // A rule kpt's own Kptfile validation checks: kpt's "Kptfile is invalid" text, then where it is.
+      const position = fieldPosition(doc, lineCounter, file, issue.path);
+      const field = formatFieldPath(issue.path.filter((k) => typeof k !== "symbol") as (string | number)[]);
+      const value = doc.getIn(issue.path as (string | number)[]);
+      throw new KptfileInvalidError(
+        position,
+        { field, ...(typeof value === "string" ? { value } : {}), reason: issue.message },
+        `${issue.message}; fix it in the Kptfile`,
+      );
+    }
     const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
     throw new KptfileError(
       fieldPosition(doc, lineCounter, file, issue.path, unknownKey),

@@ -7,6 +7,7 @@ import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
+import { KptfileInvalidError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
 import type { FileTree } from "../kpt/tree.js";
@@ -56,7 +57,8 @@ export interface RenderOutcome {
   /** The resource files of the tree after the render (what `--output DIR` writes). */
   resourceFiles: string[];
   /** Why the render failed; `shown` when the failing function's output was already reported as events. */
-  error?: { message: string; shown: boolean };
+  /** `bare`: kpt prints this error as it is, without its `Error:` prefix (its "Kptfile is invalid"). */
+  error?: { message: string; shown: boolean; bare?: boolean };
   functionCount: number;
   packageCount: number;
 }
@@ -81,8 +83,9 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   let root: KptPackage;
   try {
     root = loadPackage(tree, rootPath);
+    checkFunctionConfigs(root, tree, false);
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: false };
+    outcome.error = { message: errorMessage(e), shown: false, bare: e instanceof KptfileInvalidError };
     return outcome;
   }
   outcome.root = root;
@@ -109,7 +112,11 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     }
     outcome.ok = true;
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: e instanceof StepFailed && e.shown };
+    outcome.error = {
+      message: errorMessage(e),
+      shown: e instanceof StepFailed && e.shown,
+      bare: e instanceof KptfileInvalidError,
+    };
     outcome.tree = tree;
   }
   return outcome;
@@ -134,6 +141,7 @@ async function renderPackage(
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;
+  checkFunctionConfigs(pkg, tree, true);
   for (const fn of pipeline?.mutators ?? []) {
     items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
     outcome.functionCount++;
@@ -143,6 +151,19 @@ async function renderPackage(
     outcome.functionCount++;
   }
   return items;
+}
+
+/**
+ * kpt checks every function config of a pipeline before it runs any function: that each file exists and
+ * holds one resource when it reads the packages, that it is the package's own when the package runs.
+ */
+function checkFunctionConfigs(pkg: KptPackage, tree: FileTree, running: boolean): void {
+  if (!running) for (const sub of pkg.subpackages) checkFunctionConfigs(sub, tree, false);
+  for (const kind of ["mutators", "validators"] as const) {
+    (pkg.kptfile.pipeline?.[kind] ?? []).forEach((fn, i) => {
+      functionConfigOf(fn, tree, pkg.path, `pipeline.${kind}[${i}].configPath`, running);
+    });
+  }
 }
 
 async function runFunction(
@@ -188,6 +209,8 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
 
 export function errorMessage(e: unknown): string {
   if (e instanceof FunctionExitError) return e.message;
+  // kpt's fixed text first (scripts grep it), then where porchlight found the problem.
+  if (e instanceof KptfileInvalidError) return `${e.kptText}${e.message}`;
   if (e instanceof Error) return e.message;
   return String(e);
 }

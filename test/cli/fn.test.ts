@@ -146,7 +146,7 @@ describe("porchlight fn render", () => {
   it("refuses a directory without a Kptfile", async () => {
     const run = await runFn(["render", "."], work);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("is not a kpt package");
+    expect(run.stderr).toContain("No Kptfile found at");
   });
 
   it("rejects unknown flags as kpt does", async () => {
