@@ -17,6 +17,8 @@ export class KptError extends Error {
   readonly position: SourcePosition;
   /** The problem without the position prefix. */
   readonly problem: string;
+  /** The same problem in the words of kpt's YAML decoder (`yaml: unmarshal errors: …`), where kpt's are fixed. */
+  kptDetail?: string;
 
   constructor(position: SourcePosition, problem: string) {
     super(`${formatPosition(position)}: ${problem}`);

@@ -7,7 +7,7 @@ import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
-import { KptfileInvalidError } from "../kpt/errors.js";
+import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
 import type { FileTree } from "../kpt/tree.js";
@@ -85,7 +85,11 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     root = loadPackage(tree, rootPath);
     checkFunctionConfigs(root, tree, false);
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: false, bare: e instanceof KptfileInvalidError };
+    outcome.error = {
+      message: unreadableKptfile(e, env.rootDir) ?? errorMessage(e),
+      shown: false,
+      bare: e instanceof KptfileInvalidError,
+    };
     return outcome;
   }
   outcome.root = root;
@@ -205,6 +209,21 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
         new ContainerRunner(() => detectEngine(env.containerEngine), env.allowNetwork ?? false))
       : undefined,
   };
+}
+
+/**
+ * kpt's text for a Kptfile it cannot read (bad YAML, a field of the wrong type or unknown): "Kptfile at
+ * DIR can't be read." with its decoder's details where porchlight can give them the same, then ours.
+ */
+function unreadableKptfile(e: unknown, rootDir: string | undefined): string | undefined {
+  if (!(e instanceof YamlError || e instanceof KptfileError) || e instanceof KptfileInvalidError)
+    return undefined;
+  const file = e.position.file;
+  if (file !== "Kptfile" && !file.endsWith("/Kptfile")) return undefined;
+  // On disk kpt names the absolute directory; in a repository (the bot) the package path does.
+  const dir = rootDir === undefined ? posix.dirname(file) : posix.join(rootDir, posix.dirname(file));
+  const details = e.kptDetail ? `${e.kptDetail}\n${e.message}` : e.message;
+  return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${details}`;
 }
 
 export function errorMessage(e: unknown): string {

@@ -47,4 +47,26 @@ describe("fn render's errors start with kpt's text", () => {
       expect({ ...pl, stderr: withoutOurLine }).toEqual(kpt);
     }
   });
+
+  it.each([
+    [
+      "an unknown field",
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - exec: cat\n      targetResources: []\n",
+      "yaml: unmarshal errors:\n  line 8: field targetResources not found in type v1.Function\n",
+    ],
+    [
+      "a list where a string belongs",
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - exec: cat\n      configMap:\n        envs:\n          - a\n",
+      "yaml: unmarshal errors:\n  line 10: cannot unmarshal !!seq into string\n",
+    ],
+  ])("a Kptfile with %s can't be read, in kpt's words", async (_, kptfile, detail) => {
+    const files = { "pkg/Kptfile": kptfile, "pkg/cm.yaml": CM("a") };
+    const { pl, kpt } = await withBoth(["render", "pkg", "--allow-exec"], files);
+    expect(pl.code).toBe(1);
+    expect(pl.stderr).toContain(`Error: Kptfile at "<base>/pkg" can't be read.\n\nDetails:\n${detail}`);
+    if (hasKpt) {
+      const withoutOurLine = pl.stderr.replace(/(\n {2}line [^\n]*\n)[^\n]*\n$/, "$1");
+      expect({ ...pl, stderr: withoutOurLine.replace(/\n$/, " \n") }).toEqual(kpt);
+    }
+  });
 });
