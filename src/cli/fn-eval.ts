@@ -13,7 +13,15 @@ import { configMapDocument } from "../render/fnconfig.js";
 import { keyValues, lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";
 import { resourceListToTree } from "./fn-list.js";
 import { ProgressPrinter } from "./fn-print.js";
-import { COMMON_BOOLS, COMMON_VALUES, checkOutputDir, finish, runEnv, wantsItems } from "./fn-run.js";
+import {
+  COMMON_BOOLS,
+  COMMON_VALUES,
+  checkOutputDir,
+  finish,
+  resolveSymlinkArg,
+  runEnv,
+  wantsItems,
+} from "./fn-run.js";
 import { saveFunction } from "./fn-save.js";
 import { type CliIO, UsageError } from "./io.js";
 
@@ -98,8 +106,8 @@ export async function evalCommand(
   }
   const configPath = configFile ? resolve(io.cwd, configFile) : undefined;
   if (configPath && !existsSync(configPath)) refuse(`missing function config file: ${configFile}`);
-  const dirArg = p.positional[0] ?? ".";
-  const fromStdin = dirArg === "-";
+  const fromStdin = p.positional[0] === "-";
+  const dirArg = fromStdin ? "-" : resolveSymlinkArg(p.positional[0] ?? ".", io);
   const dir = fromStdin ? io.cwd : resolve(io.cwd, dirArg);
   if (save && configPath && !configPath.startsWith(dir))
     refuse(`--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)`);

@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, posix, resolve } from "node:path";
 import type { Document } from "yaml";
@@ -111,6 +111,26 @@ export function checkOutputDir(p: ParsedArgs, io: CliIO): void {
       1,
     );
   }
+}
+
+/**
+ * kpt reads a package given through a symbolic link from where the link points, and warns that links
+ * inside the package are not followed. Returns the path to read (as kpt names it in the warning).
+ */
+export function resolveSymlinkArg(dirArg: string, io: CliIO): string {
+  let target: string;
+  try {
+    if (!lstatSync(resolve(io.cwd, dirArg)).isSymbolicLink()) return dirArg;
+    target = readlinkSync(resolve(io.cwd, dirArg));
+  } catch {
+    return dirArg;
+  }
+  const joined = posix.isAbsolute(target) ? target : posix.join(posix.dirname(dirArg), target);
+  const resolved = posix.normalize(joined).replace(/(.)\/$/, "$1");
+  io.stderr(
+    `[WARN] resolved symlink "${dirArg}" to "${resolved}", please note that the symlinks within the package are ignored\n`,
+  );
+  return resolved;
 }
 
 /** Output to stdout shows the items; the files are not needed then. */

@@ -6,7 +6,15 @@ import { render } from "../render/render.js";
 import { parseArgs } from "./fn-args.js";
 import { evalCommand } from "./fn-eval.js";
 import { ProgressPrinter } from "./fn-print.js";
-import { COMMON_BOOLS, COMMON_VALUES, checkOutputDir, finish, runEnv, wantsItems } from "./fn-run.js";
+import {
+  COMMON_BOOLS,
+  COMMON_VALUES,
+  checkOutputDir,
+  finish,
+  resolveSymlinkArg,
+  runEnv,
+  wantsItems,
+} from "./fn-run.js";
 import { sinkCommand, sourceCommand } from "./fn-source.js";
 import type { CliCommand, CliIO } from "./io.js";
 import { UsageError } from "./io.js";
@@ -67,7 +75,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
   }
   if (p.positional.length > 1) throw new UsageError("Error: accepts at most 1 arg(s), received more");
   checkOutputDir(p, io);
-  const dirArg = p.positional[0] ?? ".";
+  const dirArg = resolveSymlinkArg(p.positional[0] ?? ".", io);
   const dir = resolve(io.cwd, dirArg);
   if (!existsSync(join(dir, "Kptfile"))) {
     io.stderr(`Error: No Kptfile found at "${dir}". \n`);

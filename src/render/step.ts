@@ -164,7 +164,7 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
 function checkKrm(items: readonly Document[], ctx: StepContext): void {
   const sources = ctx.sources;
   for (const doc of items) {
-    if (ctx.checked.has(doc)) continue;
+    if (ctx.checked.has(doc) || isKustomization(doc)) continue;
     const missing = !apiVersionOf(doc)
       ? "apiVersion"
       : !kindOf(doc)
@@ -179,6 +179,15 @@ function checkKrm(items: readonly Document[], ctx: StepContext): void {
     }
     ctx.checked.add(doc);
   }
+}
+
+/** kpt lets kustomize's files through its KRM check: by file name, or by kustomize's API group or kind. */
+function isKustomization(doc: Document): boolean {
+  const base = (pathAnnotation(doc) ?? "").split("/").pop();
+  if (base === "kustomization.yaml" || base === "kustomization.yml" || base === "Kustomization") return true;
+  const apiVersion = apiVersionOf(doc) ?? "";
+  if (apiVersion.startsWith("kustomize.config.k8s.io")) return true;
+  return apiVersion === "" && kindOf(doc) === "Kustomization";
 }
 
 /** No two resources may claim the same file and index (kpt's path invariants). */

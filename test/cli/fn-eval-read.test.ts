@@ -1,3 +1,5 @@
+import { symlinkSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hasKpt } from "../render/kpt-oracle.js";
 import { withBoth } from "./fn-oracle.js";
@@ -23,6 +25,28 @@ describe("what fn eval reads", () => {
     expect(pl.files["pkg/keep.yaml"]).toContain("v: new");
     expect(pl.files["pkg/sub/skip.yaml"]).toContain("v: new");
     expect(pl.files["pkg/.expected/config.yaml"]).toBe("exitCode: 1\n");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("hands kustomization.yaml to the function although it is not KRM, as kpt does", async () => {
+    const { pl, kpt } = await withBoth(["eval", "pkg", ...SED], {
+      "pkg/kustomization.yaml": "metadata:\n  name: k\nresources:\n- cm.yaml\n",
+      "pkg/cm.yaml": CM("one"),
+    });
+    expect(pl.code).toBe(0);
+    expect(pl.files["pkg/cm.yaml"]).toContain("v: new");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("reads a package given through a symbolic link, with kpt's warning", async () => {
+    const { pl, kpt } = await withBoth(["eval", "link", ...SED], { "pkg/cm.yaml": CM("one") }, "", (base) => {
+      symlinkSync("./pkg", join(base, "link"));
+    });
+    expect(pl.code).toBe(0);
+    expect(pl.stderr).toContain(
+      '[WARN] resolved symlink "link" to "pkg", please note that the symlinks within the package are ignored\n',
+    );
+    expect(pl.files["pkg/cm.yaml"]).toContain("v: new");
     if (hasKpt) expect(pl).toEqual(kpt);
   });
 });

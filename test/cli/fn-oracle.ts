@@ -60,11 +60,13 @@ export async function withBoth(
   args: string[],
   files: Record<string, string>,
   stdin = "",
+  setup: (base: string) => void = () => {},
 ): Promise<{ pl: FnRun; kpt: FnRun }> {
   const runs: FnRun[] = [];
   for (const who of ["pl", "kpt"] as const) {
     const base = mkdtempSync(join(tmpdir(), `porchlight-oracle-${who}-`));
     writeFiles(base, files);
+    setup(base);
     const run = who === "pl" ? await porchlightFn(args, base, stdin) : kptFn(args, base, stdin);
     const clean = (t: string): string => normalizeDurations(t).replaceAll(base, "<base>");
     runs.push({
