@@ -24,6 +24,8 @@ const HELP = `porchlight fn — run kpt functions, as kpt fn does
 Usage:
   porchlight fn render [PKG_PATH] [flags]
   porchlight fn eval [DIR | -] (--image IMAGE | --exec PATH) [flags] [-- key=value ...]
+  porchlight fn source [DIR] [-o stdout|unwrap] [--fn-config FILE]
+  porchlight fn sink DIR
 
 Render flags:
   --allow-exec              allow exec functions (local executables) in the pipeline
@@ -34,7 +36,8 @@ Render flags:
 
 Eval flags (besides --allow-container, --output, --results-dir):
   -i, --image IMAGE         the function to run (builtins: ${defaultRegistry().names().join(", ")})
-  --exec PATH               run a local executable as the function
+  --exec "CMD ARGS"         run a local executable as the function (split as kpt splits it)
+  -s, --save -t, --type mutator|validator   add the function to the Kptfile's pipeline
   --fn-config FILE          the functionConfig; else '-- key=value' arguments make a ConfigMap
   --match-api-version, --match-kind, --match-name, --match-namespace, --match-labels k=v,
   --match-annotations k=v, and the same with --exclude-: select the resources the function sees
