@@ -13,12 +13,15 @@ export interface FlagSpec {
   /** Flags taking a value, with their short forms. */
   values: Record<string, string | undefined>;
   bools: readonly string[];
+  /** Short forms of boolean flags (`s` → `save`). */
+  boolShorts?: Record<string, string>;
 }
 
 export function parseArgs(args: readonly string[], spec: FlagSpec, command: string): ParsedArgs {
   const out: ParsedArgs = { positional: [], rest: [], values: new Map(), bools: new Set() };
   const shortToLong = new Map<string, string>();
   for (const [long, short] of Object.entries(spec.values)) if (short) shortToLong.set(short, long);
+  for (const [short, long] of Object.entries(spec.boolShorts ?? {})) shortToLong.set(short, long);
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--") {

@@ -38,14 +38,12 @@ export class ProgressPrinter {
       case "pass":
         this.write(`[PASS] "${event.name}" in ${formatDuration(event.ms)}\n`);
         this.results(event.results);
+        this.stderr(event.stderr);
         return;
       case "fail":
         this.write(`[FAIL] "${event.name}" in ${formatDuration(event.ms)}\n`);
         this.results(event.results);
-        if (event.stderr) {
-          const lines = event.stderr.split("\n");
-          this.write(printBlock("Stderr", lines, true, this.truncate));
-        }
+        this.stderr(event.stderr);
         if (event.exitCode !== undefined) this.write(`  Exit code: ${event.exitCode}\n\n`);
         this.ranInPackage = false;
         return;
@@ -56,6 +54,11 @@ export class ProgressPrinter {
   endPackage(): void {
     if (this.ranInPackage) this.write("\n");
     this.ranInPackage = false;
+  }
+
+  /** What a function wrote to stderr, one quoted line each, as kpt shows it. */
+  private stderr(text: string | undefined): void {
+    if (text) this.write(printBlock("Stderr", text.split("\n"), true, this.truncate));
   }
 
   private results(results: readonly FunctionResult[]): void {

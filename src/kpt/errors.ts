@@ -17,6 +17,8 @@ export class KptError extends Error {
   readonly position: SourcePosition;
   /** The problem without the position prefix. */
   readonly problem: string;
+  /** The same problem in the words of kpt's YAML decoder (`yaml: unmarshal errors: …`), where kpt's are fixed. */
+  kptDetail?: string;
 
   constructor(position: SourcePosition, problem: string) {
     super(`${formatPosition(position)}: ${problem}`);
@@ -48,4 +50,24 @@ export function formatPosition(p: SourcePosition): string {
   if (p.line !== undefined && p.column !== undefined) s += `:${p.column}`;
   if (p.field) s += ` (field ${p.field})`;
   return s;
+}
+
+/**
+ * kpt's "Kptfile is invalid" error for a pipeline field (a function config that is missing, outside the
+ * package, or holds more than one resource): kpt's fixed text first, then where porchlight found it.
+ */
+export class KptfileInvalidError extends KptError {
+  /** kpt's text, as kpt prints it (no `Error:` prefix). */
+  readonly kptText: string;
+
+  constructor(
+    position: SourcePosition,
+    kpt: { field: string; value?: string; reason: string },
+    problem: string,
+  ) {
+    super(position, problem);
+    this.name = "KptfileInvalidError";
+    const value = kpt.value === undefined ? "" : `Value: ${JSON.stringify(kpt.value)}\n`;
+    this.kptText = `Kptfile is invalid:\nField: \`${kpt.field}\`\n${value}Reason: ${kpt.reason}\n`;
+  }
 }

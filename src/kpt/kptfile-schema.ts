@@ -41,12 +41,11 @@ export const kptFunctionSchema = z
         message: "functionConfig must not specify both `configMap` and `configPath` at the same time",
       });
     }
-    if (fn.configPath !== undefined && !isPackageLocalPath(fn.configPath)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["configPath"],
-        message: "functionConfig must be a relative path inside the package (no `..`, not absolute)",
-      });
+    // kpt's reasons, word for word.
+    if (fn.configPath !== undefined && (fn.configPath.startsWith("/") || fn.configPath.includes("\\"))) {
+      ctx.addIssue({ code: "custom", path: ["configPath"], message: "path must be relative" });
+    } else if (fn.configPath !== undefined && !isPackageLocalPath(fn.configPath)) {
+      ctx.addIssue({ code: "custom", path: ["configPath"], message: "path must not be outside the package" });
     }
   });
 

@@ -1,6 +1,6 @@
 import type { Document, LineCounter } from "yaml";
 import type { z } from "zod";
-import { KptfileError, type SourcePosition } from "./errors.js";
+import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
 import { getString } from "./resource.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
@@ -44,11 +44,24 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
   const result = kptfileSchema.safeParse(doc.toJS(), { reportInput: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
+    if (issue.code === "custom") {
+      // A rule kpt's own Kptfile validation checks: kpt's "Kptfile is invalid" text, then where it is.
+      const position = fieldPosition(doc, lineCounter, file, issue.path);
+      const field = formatFieldPath(issue.path.filter((k) => typeof k !== "symbol") as (string | number)[]);
+      const value = doc.getIn(issue.path as (string | number)[]);
+      throw new KptfileInvalidError(
+        position,
+        { field, ...(typeof value === "string" ? { value } : {}), reason: issue.message },
+        `${issue.message}; fix it in the Kptfile`,
+      );
+    }
     const unknownKey = issue.code === "unrecognized_keys" ? issue.keys[0] : undefined;
-    throw new KptfileError(
-      fieldPosition(doc, lineCounter, file, issue.path, unknownKey),
-      describeIssue(issue, unknownKey),
-    );
+    const position = fieldPosition(doc, lineCounter, file, issue.path, unknownKey);
+    const error = new KptfileError(position, describeIssue(issue, unknownKey));
+    const detail = decoderDetail(issue, unknownKey);
+    if (detail && position.line !== undefined)
+      error.kptDetail = `yaml: unmarshal errors:\n  line ${position.line}: ${detail}`;
+    throw error;
   }
   return { doc, kptfile: result.data };
 }
@@ -85,6 +98,48 @@ function describeIssue(issue: z.core.$ZodIssue, unknownKey: string | undefined):
     default:
       return issue.message;
   }
+}
+
+/** The Go types kpt decodes a Kptfile into, by where a mapping sits (`#` for a list index). */
+const GO_TYPES: Record<string, string> = {
+  "": "v1.KptFile",
+  metadata: "yaml.ObjectMeta",
+  upstream: "v1.Upstream",
+  "upstream.git": "v1.Git",
+  upstreamLock: "v1.UpstreamLock",
+  "upstreamLock.git": "v1.GitLock",
+  info: "v1.PackageInfo",
+  pipeline: "v1.Pipeline",
+  "pipeline.mutators.#": "v1.Function",
+  "pipeline.validators.#": "v1.Function",
+  "pipeline.mutators.#.selectors.#": "v1.Selector",
+  "pipeline.validators.#.selectors.#": "v1.Selector",
+  "pipeline.mutators.#.exclude.#": "v1.Selector",
+  "pipeline.validators.#.exclude.#": "v1.Selector",
+  inventory: "v1.Inventory",
+  status: "v1.Status",
+};
+
+/** What kpt's YAML decoder (yaml.v3) says about the same problem, when its words are predictable. */
+function decoderDetail(issue: z.core.$ZodIssue, unknownKey: string | undefined): string | undefined {
+  const where = issue.path.map((k) => (typeof k === "number" ? "#" : String(k))).join(".");
+  if (issue.code === "unrecognized_keys" && unknownKey !== undefined) {
+    const type = GO_TYPES[where];
+    return type ? `field ${unknownKey} not found in type ${type}` : undefined;
+  }
+  if (issue.code === "invalid_type" && issue.expected === "string" && issue.input !== undefined) {
+    return `cannot unmarshal ${yamlTag(issue.input)} into string`;
+  }
+  return undefined;
+}
+
+function yamlTag(input: unknown): string {
+  if (input === null) return "!!null";
+  if (Array.isArray(input)) return "!!seq";
+  if (typeof input === "object") return "!!map";
+  if (typeof input === "boolean") return "!!bool";
+  if (typeof input === "number") return Number.isInteger(input) ? "!!int" : "!!float";
+  return "!!str";
 }
 
 function article(expected: string): string {

@@ -5,7 +5,7 @@ import { minimatch } from "minimatch";
  * package directory. Blank lines and `#` comments are skipped; `!` re-includes; a pattern without a
  * slash matches at any depth; a trailing slash matches a directory and everything below it.
  */
-export function krmIgnoreMatcher(text: string): (relPath: string) => boolean {
+export function krmIgnoreMatcher(text: string): (relPath: string, isDir?: boolean) => boolean {
   const rules = text
     .split(/\r?\n/)
     .map((l) => l.trim())
@@ -18,13 +18,52 @@ export function krmIgnoreMatcher(text: string): (relPath: string) => boolean {
       const anchored = pattern.includes("/");
       if (pattern.startsWith("/")) pattern = pattern.slice(1);
       const base = anchored ? pattern : `**/${pattern}`;
-      return { negate, globs: dirOnly ? [`${base}/**`] : [base, `${base}/**`] };
+      return { negate, dirOnly, base, globs: dirOnly ? [`${base}/**`] : [base, `${base}/**`] };
     });
-  return (relPath) => {
+  return (relPath, isDir = false) => {
     let ignored = false;
     for (const r of rules) {
-      if (r.globs.some((g) => minimatch(relPath, g, { dot: true }))) ignored = !r.negate;
+      const globs = isDir && r.dirOnly ? [r.base, ...r.globs] : r.globs;
+      if (globs.some((g) => minimatch(relPath, g, { dot: true }))) ignored = !r.negate;
     }
     return ignored;
   };
+}
+
+/**
+ * Which files of a tree a kpt reader skips, as kyaml's package reader decides for `fn eval`: the
+ * `.krmignore` at the root applies below it, and each subpackage (a directory with a Kptfile) is
+ * governed by its own `.krmignore` alone (none means nothing is ignored there).
+ */
+export function krmIgnoredInTree(tree: ReadonlyMap<string, unknown>): (path: string) => boolean {
+  const packageDirs = new Set([""]);
+  for (const p of tree.keys()) {
+    if (p === "Kptfile") continue;
+    if (p.endsWith("/Kptfile")) packageDirs.add(p.slice(0, -"/Kptfile".length));
+  }
+  const matchers = new Map<string, (rel: string, isDir?: boolean) => boolean>();
+  const matcherFor = (dir: string): ((rel: string, isDir?: boolean) => boolean) => {
+    let m = matchers.get(dir);
+    if (!m) {
+      const text = tree.get(dir === "" ? ".krmignore" : `${dir}/.krmignore`);
+      m = text === undefined ? () => false : krmIgnoreMatcher(String(text));
+      matchers.set(dir, m);
+    }
+    return m;
+  };
+  return (path) => {
+    // Every package directory between the root and the file: an ignored one hides all below it.
+    const parts = path.split("/");
+    let owner = "";
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join("/");
+      if (matcherFor(owner)(relativeTo(owner, dir), true)) return true;
+      if (packageDirs.has(dir)) owner = dir;
+    }
+    return matcherFor(owner)(relativeTo(owner, path));
+  };
+}
+
+function relativeTo(dir: string, path: string): string {
+  return dir === "" ? path : path.slice(dir.length + 1);
 }

@@ -1,6 +1,7 @@
 import type { Document } from "yaml";
 import type { FunctionSpec } from "../fn/runtime/types.js";
 import type { Selector } from "../kpt/kptfile.js";
+import { krmIgnoredInTree } from "../kpt/krmignore.js";
 import type { FileTree } from "../kpt/tree.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
@@ -39,9 +40,10 @@ export async function evalFunction(
     packageCount: 0,
   };
   const files: { path: string; text: string; docs: Document[] }[] = [];
+  const ignored = krmIgnoredInTree(tree);
   try {
     for (const path of [...tree.keys()].sort()) {
-      if (!isYamlFileName(path)) continue;
+      if (!isYamlFileName(path) || ignored(path)) continue;
       const text = decodeUtf8(tree.get(path)!, path);
       files.push({ path, text, docs: parseYamlFile(text, path).docs });
     }

@@ -1,5 +1,5 @@
 import { type Document, parseDocument, type YAMLMap } from "yaml";
-import { KptError } from "../kpt/errors.js";
+import { KptfileInvalidError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
 import { parseYamlFile } from "../kpt/yamlfile.js";
@@ -9,20 +9,34 @@ import { parseYamlFile } from "../kpt/yamlfile.js";
  * the package; the file also stays among the items), from `configMap` (a ConfigMap named
  * function-input), or none.
  */
-export function functionConfigOf(fn: KptFunction, tree: FileTree, packageDir: string): Document | undefined {
+export function functionConfigOf(
+  fn: KptFunction,
+  tree: FileTree,
+  packageDir: string,
+  field = "configPath",
+  /** kpt first checks the file exists at all; only when the package runs, that it is the package's own. */
+  ownFilesOnly = true,
+): Document | undefined {
   if (fn.configPath !== undefined) {
     const path = packageDir === "" ? fn.configPath : `${packageDir}/${fn.configPath}`;
     const bytes = tree.get(path);
-    if (!bytes) {
-      throw new KptError(
-        { file: path, field: "configPath" },
+    const kptfile = packageDir === "" ? "Kptfile" : `${packageDir}/Kptfile`;
+    if (!bytes || (ownFilesOnly && inSubpackage(tree, packageDir, fn.configPath))) {
+      throw new KptfileInvalidError(
+        { file: kptfile, field },
+        { field, value: fn.configPath, reason: "functionConfig must exist in the current package" },
         `missing function config "${fn.configPath}": no such file in the package; fix configPath in the Kptfile`,
       );
     }
     const { docs } = parseYamlFile(bytes.toString("utf8"), path);
     if (docs.length !== 1) {
-      throw new KptError(
+      throw new KptfileInvalidError(
         { file: path },
+        {
+          field,
+          value: fn.configPath,
+          reason: `functionConfig "${fn.configPath}" must not contain more than one config, got ${docs.length}`,
+        },
         `invalid function config "${fn.configPath}": expected exactly one resource, found ${docs.length}`,
       );
     }
@@ -32,6 +46,16 @@ export function functionConfigOf(fn: KptFunction, tree: FileTree, packageDir: st
     return configMapDocument(fn.configMap);
   }
   return undefined;
+}
+
+/** True when a directory between the package and `rel` (a path below it) holds a Kptfile of its own. */
+function inSubpackage(tree: FileTree, packageDir: string, rel: string): boolean {
+  const parts = rel.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const dir = parts.slice(0, i).join("/");
+    if (tree.has(packageDir === "" ? `${dir}/Kptfile` : `${packageDir}/${dir}/Kptfile`)) return true;
+  }
+  return false;
 }
 
 /** The ConfigMap kpt wraps `configMap:` data and `kpt fn eval -- key=value` arguments in. */

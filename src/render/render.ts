@@ -7,6 +7,7 @@ import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
+import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
 import type { FileTree } from "../kpt/tree.js";
@@ -20,7 +21,7 @@ import { itemsToTree, resourceFilePaths } from "./write.js";
 export type RenderEvent =
   | { type: "package"; path: string }
   | { type: "running"; name: string; selected?: number }
-  | { type: "pass"; name: string; ms: number; results: FunctionResult[] }
+  | { type: "pass"; name: string; ms: number; results: FunctionResult[]; stderr?: string }
   | { type: "fail"; name: string; ms: number; results: FunctionResult[]; stderr?: string; exitCode?: number };
 
 export interface RenderEnv {
@@ -61,7 +62,8 @@ export interface RenderOutcome {
   /** The resource files of the tree after the render (what `--output DIR` writes). */
   resourceFiles: string[];
   /** Why the render failed; `shown` when the failing function's output was already reported as events. */
-  error?: { message: string; shown: boolean };
+  /** `bare`: kpt prints this error as it is, without its `Error:` prefix (its "Kptfile is invalid"). */
+  error?: { message: string; shown: boolean; bare?: boolean };
   functionCount: number;
   packageCount: number;
   /** The resources (YAML documents, Kptfiles included) the package tree holds; absent or 0 when it did not load. */
@@ -91,8 +93,13 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   let root: KptPackage;
   try {
     root = loadPackage(tree, rootPath);
+    checkFunctionConfigs(root, tree, false);
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: false };
+    outcome.error = {
+      message: unreadableKptfile(e, env.rootDir) ?? errorMessage(e),
+      shown: false,
+      bare: e instanceof KptfileInvalidError,
+    };
     return outcome;
   }
   outcome.root = root;
@@ -129,7 +136,11 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     }
     outcome.ok = true;
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: e instanceof StepFailed && e.shown };
+    outcome.error = {
+      message: errorMessage(e),
+      shown: e instanceof StepFailed && e.shown,
+      bare: e instanceof KptfileInvalidError,
+    };
     outcome.tree = tree;
   }
   return outcome;
@@ -162,6 +173,7 @@ async function renderPackage(
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;
+  checkFunctionConfigs(pkg, tree, true);
   if ((pipeline?.mutators?.length ?? 0) + (pipeline?.validators?.length ?? 0) === 0) checkKrm(items, ctx);
   for (const fn of pipeline?.mutators ?? []) {
     items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
@@ -172,6 +184,19 @@ async function renderPackage(
     outcome.functionCount++;
   }
   return items;
+}
+
+/**
+ * kpt checks every function config of a pipeline before it runs any function: that each file exists and
+ * holds one resource when it reads the packages, that it is the package's own when the package runs.
+ */
+function checkFunctionConfigs(pkg: KptPackage, tree: FileTree, running: boolean): void {
+  if (!running) for (const sub of pkg.subpackages) checkFunctionConfigs(sub, tree, false);
+  for (const kind of ["mutators", "validators"] as const) {
+    (pkg.kptfile.pipeline?.[kind] ?? []).forEach((fn, i) => {
+      functionConfigOf(fn, tree, pkg.path, `pipeline.${kind}[${i}].configPath`, running);
+    });
+  }
 }
 
 async function runFunction(
@@ -215,8 +240,25 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
   };
 }
 
+/**
+ * kpt's text for a Kptfile it cannot read (bad YAML, a field of the wrong type or unknown): "Kptfile at
+ * DIR can't be read." with its decoder's details where porchlight can give them the same, then ours.
+ */
+function unreadableKptfile(e: unknown, rootDir: string | undefined): string | undefined {
+  if (!(e instanceof YamlError || e instanceof KptfileError) || e instanceof KptfileInvalidError)
+    return undefined;
+  const file = e.position.file;
+  if (file !== "Kptfile" && !file.endsWith("/Kptfile")) return undefined;
+  // On disk kpt names the absolute directory; in a repository (the bot) the package path does.
+  const dir = rootDir === undefined ? posix.dirname(file) : posix.join(rootDir, posix.dirname(file));
+  const details = e.kptDetail ? `${e.kptDetail}\n${e.message}` : e.message;
+  return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${details}`;
+}
+
 export function errorMessage(e: unknown): string {
   if (e instanceof FunctionExitError) return e.message;
+  // kpt's fixed text first (scripts grep it), then where porchlight found the problem.
+  if (e instanceof KptfileInvalidError) return `${e.kptText}${e.message}`;
   if (e instanceof Error) return e.message;
   return String(e);
 }

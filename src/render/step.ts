@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import type { Document } from "yaml";
 import { UnknownFunctionError } from "../fn/registry.js";
 import { FunctionExitError, FunctionStartError } from "../fn/runtime/errors.js";
-import type { FunctionRunner, FunctionSpec } from "../fn/runtime/types.js";
+import type { FunctionRunner, FunctionSpec, RunOutput } from "../fn/runtime/types.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
@@ -66,7 +66,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   const record: FunctionRecord = step.spec.image
     ? { image: name, exitCode: 0, results: [] }
     : { exec: name, exitCode: 0, results: [] };
-  let output: ResourceList;
+  let output: RunOutput;
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
@@ -89,8 +89,15 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     throw fail(e, name, ms, record, ctx);
   }
   record.results = output.results;
+  if (output.stderr) record.stderr = output.stderr;
   ctx.records.push(record);
-  ctx.emit({ type: "pass", name, ms: performance.now() - started, results: output.results });
+  ctx.emit({
+    type: "pass",
+    name,
+    ms: performance.now() - started,
+    results: output.results,
+    ...(output.stderr ? { stderr: output.stderr } : {}),
+  });
   if (step.validator) return items;
   const after = filtered ? merge(items, selected, output.items) : output.items;
   if (ranProcess) {

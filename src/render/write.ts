@@ -1,7 +1,6 @@
 import { posix } from "node:path";
 import type { Document } from "yaml";
 import { ANNOTATION } from "../kpt/annotations.js";
-import { KptError } from "../kpt/errors.js";
 import { formatDocuments, type SeqIndent } from "../kpt/format.js";
 import type { KptPackage } from "../kpt/package.js";
 import { getAnnotation, pathAnnotation } from "../kpt/resource.js";
@@ -41,14 +40,14 @@ function fileOf(
   fallbackDir: string,
 ): string {
   const dir = (pkgAbs !== undefined ? packageDirs.get(pkgAbs) : undefined) ?? fallbackDir;
-  const joined = posix.normalize(dir === "" ? path : `${dir}/${path}`);
-  if (joined.startsWith("../") || joined === ".." || posix.isAbsolute(joined)) {
-    throw new KptError(
-      { file: path },
-      `function must not modify resources outside of package: resource has path ${path}`,
-    );
+  // As kpt: the path is cleaned and must not climb out of its own package; an absolute path is
+  // joined to the package directory like any other (Go's filepath.Join).
+  const clean = posix.normalize(path);
+  if (clean.startsWith("../") || clean === "..") {
+    throw new Error(`function must not modify resources outside of package: resource has path ${path}`);
   }
-  return joined;
+  const rel = clean.replace(/^\/+/, "");
+  return posix.normalize(dir === "" ? rel : `${dir}/${rel}`);
 }
 
 /**

@@ -119,7 +119,7 @@ describe("porchlight fn eval", () => {
     const run = await runFn(["eval", "pkg", "-i", "example.com/fns/frobnicate:v1"], base);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(
-      'Error: function image "example.com/fns/frobnicate:v1" is not a builtin function',
+      'error: function image "example.com/fns/frobnicate:v1" is not a builtin function',
     );
     expect(run.stderr).toContain("--allow-container");
   });
@@ -146,7 +146,7 @@ describe("porchlight fn render", () => {
   it("refuses a directory without a Kptfile", async () => {
     const run = await runFn(["render", "."], work);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("is not a kpt package");
+    expect(run.stderr).toContain("No Kptfile found at");
   });
 
   it("rejects unknown flags as kpt does", async () => {

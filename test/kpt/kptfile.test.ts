@@ -142,7 +142,7 @@ describe("parseKptfile", () => {
               configPath: ../secrets.yaml
       `,
       message:
-        "pkg/Kptfile:8:19 (field pipeline.mutators[0].configPath): functionConfig must be a relative path",
+        "pkg/Kptfile:8:19 (field pipeline.mutators[0].configPath): path must not be outside the package",
     },
     {
       name: "an old schema version, with kpt's upgrade advice",

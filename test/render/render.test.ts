@@ -79,7 +79,8 @@ describe("render over a file tree", () => {
     });
     const out = await render(tree, "", env());
     expect(out.ok).toBe(false);
-    expect(out.error?.message).toMatch(/^Kptfile:5/);
+    expect(out.error?.message).toMatch(/^Kptfile at "." can't be read\.\n\nDetails:\n/);
+    expect(out.error?.message).toContain("\nKptfile:5");
     expect(out.tree).toBe(tree);
   });
 });

@@ -3,7 +3,7 @@ import type { ResourceList } from "../types.js";
 import { FunctionError } from "../types.js";
 import { processResult } from "./exec.js";
 import { runProcess } from "./process.js";
-import type { FunctionRunner, FunctionSpec, RunOptions } from "./types.js";
+import type { FunctionRunner, FunctionSpec, RunOptions, RunOutput } from "./types.js";
 import { writeResourceList } from "./wire.js";
 
 export type ContainerEngine = "docker" | "podman";
@@ -31,7 +31,7 @@ export class ContainerRunner implements FunctionRunner {
     private readonly allowNetwork = false,
   ) {}
 
-  async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
+  async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<RunOutput> {
     if (!fn.image) throw new FunctionError("container runner called without an image");
     if (this.engine === null) this.engine = this.detect();
     const engine = this.engine;

@@ -30,11 +30,10 @@ export const DEFAULT_RUN_OPTIONS: RunOptions = {
  */
 export interface FunctionRunner {
   readonly kind: RuntimeKind;
-  run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList>;
+  run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<RunOutput>;
 }
 
-/** Stderr a process function wrote, kept for the user's message (kpt shows it as "Stderr:"). */
-export interface RunDiagnostics {
-  stderr: string;
-  exitCode: number | null;
+/** A function's output list, and what a function process wrote to stderr while it passed. */
+export interface RunOutput extends ResourceList {
+  stderr?: string;
 }

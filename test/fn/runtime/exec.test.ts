@@ -92,6 +92,38 @@ describe("ExecRunner", () => {
     ).rejects.toThrow(/unexpected function error: fork\/exec .*nope: no such file or directory/);
   });
 
+  it("runs a program found on PATH with its quoted arguments, as kpt runs exec: \"sed -e 's/a/b/'\"", async () => {
+    const out = await new ExecRunner(dir).run(
+      { exec: "sed -e 's/name: a/name: from-sed/'" },
+      input(),
+      DEFAULT_RUN_OPTIONS,
+    );
+    expect(out.items.map(nameOf)).toEqual(["from-sed"]);
+  });
+
+  it("names a program that is not on PATH as kpt does", async () => {
+    await expect(
+      new ExecRunner(dir).run({ exec: "no-such-program-here -x" }, input(), DEFAULT_RUN_OPTIONS),
+    ).rejects.toThrow(
+      'unexpected function error: exec: "no-such-program-here": executable file not found in $PATH',
+    );
+  });
+
+  it("refuses a command line with an unterminated quote, with kpt's text", async () => {
+    await expect(
+      new ExecRunner(dir).run({ exec: "sed -e 's/a/b/" }, input(), DEFAULT_RUN_OPTIONS),
+    ).rejects.toThrow(`exec command "sed -e 's/a/b/" must be valid: EOF found when expecting closing quote`);
+  });
+
+  it("hands back what a passing program wrote to stderr", async () => {
+    const out = await new ExecRunner(dir).run(
+      { exec: script("warn.sh", "cat; echo careful >&2") },
+      input(),
+      DEFAULT_RUN_OPTIONS,
+    );
+    expect(out.stderr).toBe("careful\n");
+  });
+
   it("gives the program no secrets from the environment", async () => {
     process.env.PORCHLIGHT_TEST_TOKEN = "s3cret";
     try {

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { hasKpt } from "../render/kpt-oracle.js";
+import { withBoth } from "./fn-oracle.js";
+
+const RESOURCES = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: foo\n  namespace: foo\n";
+const KPTFILE = (exec: string): string =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - exec: "${exec}"\n`;
+const CHATTY = `#!/bin/sh\ncat\nfor i in 1 2 3 4 5 6; do echo "line $i" >&2; done\n`;
+const FAILING = `#!/bin/sh\necho "bad input" >&2\nexit 3\n`;
+
+describe("exec functions on the fn command line", () => {
+  it("runs a program from PATH with its arguments: exec: \"sed -e 's/foo/bar/'\"", async () => {
+    const { pl, kpt } = await withBoth(["render", "pkg", "--allow-exec"], {
+      "pkg/Kptfile": KPTFILE("sed -e 's/foo/bar/'"),
+      "pkg/cm.yaml": RESOURCES,
+    });
+    expect(pl.code).toBe(0);
+    expect(pl.files["pkg/cm.yaml"]).toContain("namespace: bar");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("shows what a passing function wrote to stderr under Stderr:, truncated", async () => {
+    const { pl, kpt } = await withBoth(["eval", "pkg", "--exec", "./chatty.sh"], {
+      "chatty.sh": CHATTY,
+      "pkg/cm.yaml": RESOURCES,
+    });
+    expect(pl.stderr).toContain(
+      `[PASS] "./chatty.sh" in 0s\n  Stderr:\n    "line 1"\n    "line 2"\n    "line 3"\n    "line 4"\n    ...(3 line(s) truncated, use '--truncate-output=false' to disable)\n`,
+    );
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("shows every stderr line with --truncate-output=false", async () => {
+    const { pl, kpt } = await withBoth(["eval", "pkg", "--exec", "./chatty.sh", "--truncate-output=false"], {
+      "chatty.sh": CHATTY,
+      "pkg/cm.yaml": RESOURCES,
+    });
+    expect(pl.stderr).toContain(`    "line 6"\n    ""\n`);
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("shows a failing function's stderr and exit code, and exits 1", async () => {
+    const { pl, kpt } = await withBoth(["render", "pkg", "--allow-exec"], {
+      "pkg/Kptfile": KPTFILE("./failing.sh"),
+      "pkg/cm.yaml": RESOURCES,
+      "failing.sh": FAILING,
+    });
+    expect(pl.code).toBe(1);
+    expect(pl.stderr).toContain(`  Stderr:\n    "bad input"\n    ""\n  Exit code: 3\n`);
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("records a passing function's stderr in results.yaml", async () => {
+    const { pl, kpt } = await withBoth(["eval", "pkg", "--exec", "./chatty.sh", "--results-dir", "res"], {
+      "chatty.sh": CHATTY,
+      "pkg/cm.yaml": RESOURCES,
+    });
+    expect(pl.files["res/results.yaml"]).toContain("    stderr: |\n      line 1\n");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+});

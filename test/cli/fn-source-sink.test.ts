@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { hasKpt } from "../render/kpt-oracle.js";
+import { withBoth } from "./fn-oracle.js";
+
+const CM = (name: string): string =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  v: old\n`;
+const PKG = {
+  "pkg/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n",
+  "pkg/.krmignore": "ignored.yaml\n",
+  "pkg/ignored.yaml": CM("ignored"),
+  "pkg/cms.yaml": `${CM("one")}---\n${CM("two")}`,
+  "pkg/sub/deploy.yaml":
+    "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n    spec:\n      containers:\n        - name: a\n",
+};
+
+describe("fn source, fn sink and fn eval -", () => {
+  it("fn source writes the package as a ResourceList, as kpt does", async () => {
+    const { pl, kpt } = await withBoth(["source", "pkg"], PKG);
+    expect(pl.code).toBe(0);
+    expect(pl.stdout).toContain("      config.kubernetes.io/path: 'cms.yaml'\n");
+    expect(pl.stdout).not.toContain("ignored");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("fn source -o unwrap writes plain YAML", async () => {
+    const { pl, kpt } = await withBoth(["source", "pkg", "-o", "unwrap"], PKG);
+    expect(pl.stdout).not.toContain("config.kubernetes.io");
+    if (hasKpt) expect(pl).toEqual(kpt);
+  });
+
+  it("fn source | fn eval - | fn sink writes the edited package to a new directory", async () => {
+    const source = await withBoth(["source", "pkg"], PKG);
+    const evaluated = await withBoth(
+      ["eval", "-", "--exec", "sed -e 's/v: old/v: new/'"],
+      {},
+      source.kpt.stdout,
+    );
+    expect(evaluated.pl.stdout).toContain("v: new");
+    if (hasKpt) expect(evaluated.pl).toEqual(evaluated.kpt);
+    const sunk = await withBoth(["sink", "out"], {}, evaluated.pl.stdout);
+    expect(sunk.pl.code).toBe(0);
+    expect(sunk.pl.files["out/cms.yaml"]).toBe(`${CM("one")}---\n${CM("two")}`.replaceAll("old", "new"));
+    expect(sunk.pl.files["out/sub/deploy.yaml"]).toBe(PKG["pkg/sub/deploy.yaml"]);
+    if (hasKpt) expect(sunk.pl).toEqual(sunk.kpt);
+  });
+
+  it("fn sink refuses a directory that exists", async () => {
+    const { pl, kpt } = await withBoth(
+      ["sink", "pkg"],
+      PKG,
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n",
+    );
+    expect(pl.code).toBe(1);
+    expect(pl.stderr).toBe('error: directory "pkg" already exists, please delete the directory and retry\n');
+    if (hasKpt)
+      expect({ ...pl, stderr: pl.stderr.split("\n")[0] }).toEqual({
+        ...kpt,
+        stderr: kpt.stderr.split("\n")[0],
+      });
+  });
+});
