@@ -1,0 +1,45 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { treeFromText } from "../../src/kpt/tree.js";
+import { mergePackage } from "../../src/merge/index.js";
+
+/**
+ * Merge causes found by the generated differential run (test/merge/gen), each as one small case:
+ * `fixtures/<name>.txt` holds the original, updated and local `r.yaml` and the bytes kpt
+ * v1.0.0-beta.56 wrote for it (`kpt pkg update` on this machine), separated by `=====` lines.
+ */
+
+const KF = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n";
+
+function fixture(name: string): { original: string; updated: string; local: string; kpt: string } {
+  const [original, updated, local, kpt] = readFileSync(
+    join(import.meta.dirname, "fixtures", `${name}.txt`),
+    "utf8",
+  ).split("=====\n");
+  return { original: original!, updated: updated!, local: local!, kpt: kpt! };
+}
+
+function update(f: { original: string; updated: string; local: string }): string {
+  const r = mergePackage({
+    original: treeFromText({ Kptfile: KF, "r.yaml": f.original }),
+    updated: treeFromText({ Kptfile: KF, "r.yaml": f.updated }),
+    local: treeFromText({ Kptfile: KF, "r.yaml": f.local }),
+  });
+  return r.tree.get("r.yaml")?.toString("utf8") ?? "";
+}
+
+const CASES: Record<string, string> = {
+  "key comments changed upstream reach the local keys unless changed locally (head, line, first key, foot)":
+    "key-comments",
+  "a list element added upstream loses its own head comment, keeps its fields' comments": "element-comments",
+};
+
+describe("pkg update carries comments as kpt does", () => {
+  for (const [name, file] of Object.entries(CASES)) {
+    it(name, () => {
+      const f = fixture(file);
+      expect(update(f)).toBe(f.kpt);
+    });
+  }
+});
