@@ -1,5 +1,5 @@
 import { isMap, isScalar, isSeq, type Node, Scalar, type YAMLMap, type YAMLSeq } from "yaml";
-import { type ListKeys, listKeys } from "./listkeys.js";
+import { type CommentSchema, commentSchema, type ListKeys, listKeys } from "./listkeys.js";
 import {
   canonical,
   copyNode,
@@ -161,7 +161,7 @@ function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext, element
     const comments = visitKey(keys, foots);
     const existing = field(target, key);
     const fieldSources: Sources = [existing, field(origin, key), field(updated, key)];
-    const value = walk(fieldSources, [...path, key], ctx);
+    const value = walk(fieldSources, [...path, key], fieldContext(keys, fieldSources, path.length + 1, ctx));
     if (existing && value) keepStyle(existing, value);
     const [destKey] = keys;
     if (destKey && comments) setComments(destKey, comments, foots);
@@ -217,6 +217,36 @@ function commentsToMap(map: YAMLMap, element: boolean, foots: Map<Scalar, string
     map.commentBefore = first.commentBefore;
     first.commentBefore = undefined;
   }
+}
+
+/**
+ * kyaml reads a field's schema from its comments (the value's line or head comment, else the key's;
+ * the first side that has one, local first): such a schema decides the merge keys below the field.
+ */
+function fieldContext(
+  keys: KeySources,
+  values: Sources,
+  depth: number,
+  ctx: ResourceSchemaContext,
+): ResourceSchemaContext {
+  for (let i = 0; i < 3; i++) {
+    const value = values[i];
+    const key = keys[i];
+    const schema =
+      (isScalar(value) ? schemaOf(value.comment, value.commentBefore) : undefined) ??
+      (key ? schemaOf(key.comment, key.commentBefore) : undefined);
+    if (schema) return { keysFor: (p) => schema.keysAt(p.slice(depth)) };
+  }
+  return ctx;
+}
+
+/** kyaml's FieldMeta.Read: the first non-empty of a line and a head comment, if it is a schema. */
+function schemaOf(
+  line: string | null | undefined,
+  head: string | null | undefined,
+): CommentSchema | undefined {
+  const c = line || head;
+  return c ? commentSchema(c) : undefined;
 }
 
 type KeySources = [Scalar | undefined, Scalar | undefined, Scalar | undefined];

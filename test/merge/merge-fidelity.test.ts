@@ -33,9 +33,12 @@ const CASES: Record<string, string> = {
   "key comments changed upstream reach the local keys unless changed locally (head, line, first key, foot)":
     "key-comments",
   "a list element added upstream loses its own head comment, keeps its fields' comments": "element-comments",
+  "Kustomization configMapGenerator and secretGenerator entries merge by name": "kustomization-generators",
+  "schema comments ($ref to a Kubernetes definition, inline merge key) make lists merge by key":
+    "schema-comments",
 };
 
-describe("pkg update carries comments as kpt does", () => {
+describe("pkg update merges as kpt does", () => {
   for (const [name, file] of Object.entries(CASES)) {
     it(name, () => {
       const f = fixture(file);
