@@ -94,7 +94,8 @@ export function addMergeComment(doc: YamlDoc): void {
 
 function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): void {
   let annotations = field(metadata, "annotations");
-  if (!isMap(annotations)) {
+  // kyaml drops an empty annotations map before it sets one: `annotations: {}` comes back in block style
+  if (!isMap(annotations) || annotations.items.length === 0) {
     const existing = fieldPair(metadata, "annotations");
     const created = new (metadata.constructor as new () => YAMLMap)();
     if (existing) existing.value = created;

@@ -49,6 +49,8 @@ const isProtected = (site: Site) => {
   return PROTECTED.has(p) || site.entry?.key === MARKS;
 };
 
+const MERGE_KEYS = new Set(["name", "port", "containerPort", "host", "protocol", "mountPath"]);
+
 const VALUES = ["1", "2", "two", "yes", "on", "3.10", "true", "nginx:1.2", "a b", "010", "x"];
 
 function newValue(rand: Rand, tag: string): YNode {
@@ -59,7 +61,7 @@ function scalarValue(rand: Rand, tag: string): YNode {
   const r = rand() * 0.85;
   if (r < 0.6) return s(`${pick(rand, VALUES)}${rand() < 0.5 ? tag : ""}`);
   if (r < 0.75) return s(`v-${tag}`, pick(rand, ["single", "double"]));
-  return s(`first ${tag}\nsecond\n`, pick(rand, ["literal", "folded"]));
+  return s(`first ${tag}\nsecond\n`, "literal");
 }
 
 function text(rand: Rand, tag: string): string {
@@ -90,7 +92,7 @@ const scalarStyle: Op = (doc, rand) => {
   const v = (site.entry ?? site.item)!.value;
   if (v.t !== "s") return false;
   v.style = v.v.includes("\n")
-    ? pick(rand, ["literal", "folded", "double"])
+    ? pick(rand, ["literal", "double"])
     : pick(rand, ["plain", "single", "double"]);
   if (v.style === "plain" && !/^[\w.:/-]+$/.test(v.v)) v.style = "double";
   return true;
@@ -134,11 +136,13 @@ const addItem: Op = (doc, rand, tag) => {
   const first = seq.items[0]?.value;
   let value: YNode;
   if (first?.t === "m") {
+    // a new element: every merge key fresh (a list with repeated merge keys is invalid input)
     value = structuredClone(first);
-    const keyEntry = value.entries[0]!;
-    keyEntry.value = s(
-      `${keyEntry.key === "containerPort" || keyEntry.key === "port" ? 9000 : "n"}${tag.length}${Math.floor(rand() * 90)}`,
-    );
+    for (const e of value.entries) {
+      if (!MERGE_KEYS.has(e.key)) continue;
+      const numeric = e.key === "containerPort" || e.key === "port";
+      e.value = s(`${numeric ? 9000 + Math.floor(rand() * 900) : `n${tag}${Math.floor(rand() * 900)}`}`);
+    }
   } else value = s(`item-${tag}${Math.floor(rand() * 10)}`);
   const it: Item = { value };
   if (rand() < 0.3) it.head = text(rand, tag);

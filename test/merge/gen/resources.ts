@@ -119,7 +119,7 @@ const widget = (rand: Rand, name: string): YMap =>
         ["size", "3"],
         ["tags", q("a", "b")],
         ["items", q(m(["name", "one"], ["v", "1"]), m(["name", "two"], ["v", "2"]))],
-        ["config", m(["mode", "fast"], ["description", s("line one\nline two\n", "folded")])],
+        ["config", m(["mode", "fast"], ["description", s("line one\nline two\n", "literal")])],
       ),
     ],
   );
