@@ -36,6 +36,8 @@ const CASES: Record<string, string> = {
   "Kustomization configMapGenerator and secretGenerator entries merge by name": "kustomization-generators",
   "schema comments ($ref to a Kubernetes definition, inline merge key) make lists merge by key":
     "schema-comments",
+  "annotations removed upstream and empty locally come back in block style with kpt's annotation":
+    "empty-annotations",
 };
 
 describe("pkg update merges as kpt does", () => {
