@@ -105,6 +105,16 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   const node = new Scalar(value);
   node.type = "QUOTE_SINGLE";
   const pair = fieldPair(annotations as YAMLMap, key);
-  if (pair) pair.value = node;
-  else (annotations as YAMLMap).add({ key: new Scalar(key), value: node });
+  if (pair) {
+    pair.value = node;
+    return;
+  }
+  const map = annotations as YAMLMap;
+  const k = new Scalar(key);
+  // yaml.v3 keeps a map's foot comment on its last key: it stays there, then a blank line, then the new key
+  if (map.comment) {
+    k.commentBefore = `${map.comment}\n`;
+    map.comment = undefined;
+  }
+  map.add({ key: k, value: node });
 }

@@ -209,7 +209,9 @@ function commentsToMap(map: YAMLMap, element: boolean, foots: Map<Scalar, string
     if (foot === undefined) return;
     foots.delete(key);
     const next = map.items[i + 1]?.key;
-    if (isScalar(next)) next.commentBefore = next.commentBefore ? `${foot}\n${next.commentBefore}` : foot;
+    // yaml.v3 writes a foot comment followed by a blank line when more follows
+    if (isScalar(next))
+      next.commentBefore = `${foot}\n${next.commentBefore ? `\n${next.commentBefore}` : ""}`;
     else map.comment = map.comment ? `${foot}\n${map.comment}` : foot;
   });
   const first = map.items[0]?.key;

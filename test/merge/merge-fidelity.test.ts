@@ -38,6 +38,7 @@ const CASES: Record<string, string> = {
     "schema-comments",
   "annotations removed upstream and empty locally come back in block style with kpt's annotation":
     "empty-annotations",
+  "a foot comment added upstream stays on its key, before kpt's annotation and a blank line": "foot-comments",
 };
 
 describe("pkg update merges as kpt does", () => {
