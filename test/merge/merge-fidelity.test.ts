@@ -39,6 +39,7 @@ const CASES: Record<string, string> = {
   "annotations removed upstream and empty locally come back in block style with kpt's annotation":
     "empty-annotations",
   "a foot comment added upstream stays on its key, before kpt's annotation and a blank line": "foot-comments",
+  "a comment at the end of a document, added upstream, is carried": "document-foot",
 };
 
 describe("pkg update merges as kpt does", () => {
