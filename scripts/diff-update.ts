@@ -23,7 +23,7 @@ for (let start = first; start < first + cases; start += batch) {
   const results = await runBatch(seeds.map(generateCase));
   results.forEach((r, i) => {
     const seed = seeds[i]!;
-    const v = classify(r.kpt, r.porchlight, r.error);
+    const v = classify(r);
     counts[v]++;
     if (v === "identical") return;
     failing.push(seed);

@@ -35,6 +35,8 @@ export interface Triple {
 export interface Outcome {
   kpt: Record<string, string>;
   porchlight: Record<string, string>;
+  /** porchlight's result read and written again by kpt (`kpt fn eval --exec cat`), when asked for. */
+  porchlightByKpt?: Record<string, string>;
   /** The trees right after `pkg get`. */
   gotKpt: Record<string, string>;
   gotPorchlight: Record<string, string>;
@@ -51,7 +53,15 @@ async function replaceTree(dir: string, files: Map<string, string>): Promise<voi
   await writeTree(dir, before, treeFromText(Object.fromEntries(files)));
 }
 
-export async function runBoth(t: Triple): Promise<Outcome> {
+/** porchlight's result as kpt's reader and writer leave it: the same merge, written by kpt. */
+async function rewrittenByKpt(dir: string, root: string): Promise<Record<string, string>> {
+  const copy = join(root, "reformat");
+  await writeTree(copy, new Map(), await readTree(dir));
+  execFileSync("kpt", ["fn", "eval", copy, "--exec", "cat"], { stdio: "pipe" });
+  return text(await readTree(copy));
+}
+
+export async function runBoth(t: Triple, reformat = false): Promise<Outcome> {
   const root = mkdtempSync(join(tmpdir(), "porchlight-diff-"));
   try {
     const up = join(root, "up");
@@ -81,6 +91,7 @@ export async function runBoth(t: Triple): Promise<Outcome> {
     return {
       kpt: text(await readTree(join(root, "k", "pkg"))),
       porchlight: text(await readTree(join(root, "p", "pkg"))),
+      porchlightByKpt: reformat ? await rewrittenByKpt(join(root, "p", "pkg"), root) : undefined,
       gotKpt,
       gotPorchlight,
     };
@@ -93,6 +104,7 @@ export async function runBoth(t: Triple): Promise<Outcome> {
 export interface CaseOutcome {
   kpt: Record<string, string>;
   porchlight: Record<string, string>;
+  porchlightByKpt: Record<string, string>;
   /** Set when the batch holding this case alone failed (kpt or porchlight refused it). */
   error?: string;
 }
@@ -131,15 +143,23 @@ export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[
     },
   };
   try {
-    const r = await runBoth(combined);
+    const r = await runBoth(combined, true);
     return triples.map((_, i) => ({
       kpt: slice(r.kpt, caseDir(i)),
       porchlight: slice(r.porchlight, caseDir(i)),
+      porchlightByKpt: slice(r.porchlightByKpt ?? {}, caseDir(i)),
     }));
   } catch (err) {
     if (triples.length === 1) {
       const e = err as Error & { stderr?: Buffer };
-      return [{ kpt: {}, porchlight: {}, error: `${e.message}\n${e.stderr?.toString() ?? ""}` }];
+      return [
+        {
+          kpt: {},
+          porchlight: {},
+          porchlightByKpt: {},
+          error: `${e.message}\n${e.stderr?.toString() ?? ""}`,
+        },
+      ];
     }
     const half = Math.ceil(triples.length / 2);
     return [...(await runBatch(triples.slice(0, half))), ...(await runBatch(triples.slice(half)))];

@@ -1,37 +1,34 @@
 import { diffComm } from "node-diff3";
 import { formatDocs, parseYamlDocs } from "../../../src/merge/yamldoc.js";
+import type { CaseOutcome } from "../kpt-oracle.js";
 
 /**
- * How one generated case came out: identical to kpt; different only in how our writer prints the same
- * merge result ("format": kpt's output, read and written by porchlight's reader and writer, equals
- * ours read and written the same way — a fault of src/kpt/format.ts, not of the merge); or different.
+ * How one generated case came out: identical to kpt; "format": the same merge written differently —
+ * kpt, reading and writing porchlight's result (`kpt fn eval --exec cat`), writes exactly its own
+ * result, or porchlight's reader and writer make the two results the same text (blank lines aside):
+ * the difference is in src/kpt's reader or writer, not in the merge; or different.
  */
 export type Verdict = "identical" | "format" | "different" | "error";
 
-function ourFormat(files: Record<string, string>): string {
-  return JSON.stringify(
-    Object.fromEntries(
-      Object.entries(files).map(([p, t]) => {
-        try {
-          return [
-            p,
-            p.endsWith(".yaml") || p.endsWith(".yml") ? noBlank(formatDocs(parseYamlDocs(t, p))) : t,
-          ];
-        } catch {
-          return [p, t];
-        }
-      }),
-    ),
-  );
-}
-
 const noBlank = (t: string) => t.replace(/\n[ \t]*(?=\n)/g, "");
 
-export function classify(kpt: Record<string, string>, ours: Record<string, string>, error?: string): Verdict {
-  if (error) return "error";
-  const a = JSON.stringify(kpt);
-  if (a === JSON.stringify(ours)) return "identical";
-  return ourFormat(kpt) === ourFormat(ours) ? "format" : "different";
+export function classify(r: CaseOutcome): Verdict {
+  if (r.error) return "error";
+  if (JSON.stringify(r.kpt) === JSON.stringify(r.porchlight)) return "identical";
+  if (JSON.stringify(r.kpt) === JSON.stringify(r.porchlightByKpt)) return "format";
+  return ourFormat(r.kpt) === ourFormat(r.porchlight) ? "format" : "different";
+}
+
+function ourFormat(files: Record<string, string>): string {
+  const out: Record<string, string> = {};
+  for (const [p, t] of Object.entries(files)) {
+    try {
+      out[p] = noBlank(p.endsWith(".yaml") || p.endsWith(".yml") ? formatDocs(parseYamlDocs(t, p)) : t);
+    } catch {
+      out[p] = t;
+    }
+  }
+  return JSON.stringify(out);
 }
 
 /**
