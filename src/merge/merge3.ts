@@ -334,6 +334,7 @@ function walkAssociative(
   // a list removed upstream (missing or null) is cleared, elements added locally included
   if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
+  const hadItems = target.items.length > 0;
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
   const head = target.commentBefore;
   const firstItem = target.items[0];
@@ -384,9 +385,9 @@ function walkAssociative(
     target.commentBefore = first.commentBefore;
     first.commentBefore = undefined;
   }
-  // kpt drops a local list the merge left empty, but keeps (as `[]`) one it had to create because
-  // the list was deleted locally while still upstream
-  return target.items.length === 0 && isSeq(dest) ? null : target;
+  // kpt drops a local list the merge emptied, but keeps (as `[]`) one that was empty locally already
+  // and one it had to create because the list was deleted locally while still upstream
+  return target.items.length === 0 && hadItems ? null : target;
 }
 
 function newScalar(value: string): Node {

@@ -12,12 +12,18 @@ import { mergePackage } from "../../src/merge/index.js";
 
 const KF = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n";
 
-function fixture(name: string): { original: string; updated: string; local: string; kpt: string } {
-  const [original, updated, local, kpt] = readFileSync(
+function fixture(name: string): {
+  original: string;
+  updated: string;
+  local: string;
+  kpt: string;
+  ours?: string;
+} {
+  const [original, updated, local, kpt, ours] = readFileSync(
     join(import.meta.dirname, "fixtures", `${name}.txt`),
     "utf8",
   ).split("=====\n");
-  return { original: original!, updated: updated!, local: local!, kpt: kpt! };
+  return { original: original!, updated: updated!, local: local!, kpt: kpt!, ours };
 }
 
 function update(f: { original: string; updated: string; local: string }): string {
@@ -40,6 +46,7 @@ const CASES: Record<string, string> = {
     "empty-annotations",
   "a foot comment added upstream stays on its key, before kpt's annotation and a blank line": "foot-comments",
   "a comment at the end of a document, added upstream, is carried": "document-foot",
+  "a list empty locally stays `[]`; a list the merge empties goes": "empty-local-list",
 };
 
 describe("pkg update merges as kpt does", () => {
@@ -49,4 +56,18 @@ describe("pkg update merges as kpt does", () => {
       expect(update(f)).toBe(f.kpt);
     });
   }
+});
+
+/**
+ * Where kpt destroys local data, porchlight does the safe thing instead (docs/update-deviations.md).
+ * The fixture holds kpt's output (recorded on this machine) and ours, after the three inputs.
+ */
+describe("pkg update deviates from kpt where kpt loses local data", () => {
+  it("an empty element (`- {}`) in a local list: kpt empties the whole list, porchlight drops only that element", () => {
+    const f = fixture("deviation-empty-element");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain("env: []");
+    expect(got).toContain("- name: B\n          value: b\n        - name: C\n          value: c\n");
+  });
 });
