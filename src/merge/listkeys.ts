@@ -116,6 +116,9 @@ export function hasSchema(group: string, kind: string): boolean {
  * out) in a resource of `group`/`kind`, or undefined when the list is atomic.
  */
 export function listKeys(group: string, kind: string, path: readonly string[]): ListKeys | undefined {
+  if (group === KUSTOMIZE_GROUP && kind === "Kustomization") {
+    return path.length === 1 && GENERATORS.has(path[0]!) ? ["name"] : undefined;
+  }
   if (!hasSchema(group, kind)) return undefined;
   if (path.length === 2 && path[0] === "metadata") return OBJECT_META[path[1]!];
   if (group === "" && kind === "Service" && path.length === 2 && path[0] === "spec" && path[1] === "ports") {
@@ -124,9 +127,86 @@ export function listKeys(group: string, kind: string, path: readonly string[]): 
   const podSpec = POD_SPEC_PATHS[`${group}/${kind}`];
   if (!podSpec || !startsWith(path, podSpec)) return undefined;
   const rest = path.slice(podSpec.length);
+  if (rest.length === 2 && rest[0] === "metadata") return OBJECT_META[rest[1]!];
+  return podSpecKeys(rest);
+}
+
+/** kyaml's built-in schema for Kustomization files: the generators merge by name. */
+const KUSTOMIZE_GROUP = "kustomize.config.k8s.io";
+const GENERATORS = new Set(["configMapGenerator", "secretGenerator"]);
+
+function podSpecKeys(rest: readonly string[]): ListKeys | undefined {
   if (rest.length === 1) return POD_SPEC[rest[0]!];
   if (rest.length === 2 && CONTAINER_LISTS.has(rest[0]!)) return CONTAINER[rest[1]!];
-  if (rest.length === 2 && rest[0] === "metadata") return OBJECT_META[rest[1]!];
+  return undefined;
+}
+
+const objectMetaKeys = (rest: readonly string[]) => (rest.length === 1 ? OBJECT_META[rest[0]!] : undefined);
+
+const podTemplateKeys = (rest: readonly string[]) =>
+  rest[0] === "spec"
+    ? podSpecKeys(rest.slice(1))
+    : rest[0] === "metadata"
+      ? objectMetaKeys(rest.slice(1))
+      : undefined;
+
+/**
+ * The Kubernetes definitions a schema comment may name (`# {"$ref": "#/definitions/<name>"}`), as the
+ * merge keys of the lists below the field that carries it (path relative to that field).
+ */
+const DEFINITIONS: Record<string, (rest: readonly string[]) => ListKeys | undefined> = {
+  "io.k8s.api.core.v1.PodSpec": podSpecKeys,
+  "io.k8s.api.core.v1.Container": (rest) => (rest.length === 1 ? CONTAINER[rest[0]!] : undefined),
+  "io.k8s.api.core.v1.PodTemplateSpec": podTemplateKeys,
+  "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": objectMetaKeys,
+  "io.k8s.api.apps.v1.DeploymentSpec": (rest) =>
+    rest[0] === "template" ? podTemplateKeys(rest.slice(1)) : undefined,
+  "io.k8s.api.core.v1.ServiceSpec": (rest) =>
+    rest.length === 1 && rest[0] === "ports" ? ["port", "protocol"] : undefined,
+};
+
+/**
+ * A field schema from a comment, as kyaml reads one: a JSON OpenAPI schema in the field's line or head
+ * comment. `$ref` names a definition; inline, `x-kubernetes-patch-strategy: merge` with
+ * `x-kubernetes-patch-merge-key` makes the field a list merged by that key. Undefined when the text
+ * is not such a schema.
+ */
+export interface CommentSchema {
+  /** Merge keys of the list at `rest` below the commented field ([] = the field itself). */
+  keysAt: (rest: readonly string[]) => ListKeys | undefined;
+}
+
+export function commentSchema(comment: string): CommentSchema | undefined {
+  const text = comment.trim().replace(/^#+/, "");
+  let schema: unknown;
+  try {
+    schema = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
+  if (Object.keys(schema).length === 0) return undefined;
+  return { keysAt: (rest) => schemaKeys(schema as Record<string, unknown>, rest) };
+}
+
+function schemaKeys(schema: Record<string, unknown>, rest: readonly string[]): ListKeys | undefined {
+  const ref = schema.$ref;
+  if (typeof ref === "string") {
+    const def = DEFINITIONS[ref.replace(/^#\/definitions\//, "")];
+    return def ? def(rest) : undefined;
+  }
+  if (rest.length === 0) {
+    const strategy = String(schema["x-kubernetes-patch-strategy"] ?? "");
+    if (!strategy.split(",").includes("merge")) return undefined;
+    const key = schema["x-kubernetes-patch-merge-key"];
+    return typeof key === "string" && key !== "" ? [key] : [];
+  }
+  const props = schema.properties as Record<string, unknown> | undefined;
+  const next = props?.[rest[0]!];
+  if (typeof next === "object" && next !== null)
+    return schemaKeys(next as Record<string, unknown>, rest.slice(1));
+  const items = schema.items;
+  if (typeof items === "object" && items !== null) return schemaKeys(items as Record<string, unknown>, rest);
   return undefined;
 }
 

@@ -94,7 +94,8 @@ export function addMergeComment(doc: YamlDoc): void {
 
 function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): void {
   let annotations = field(metadata, "annotations");
-  if (!isMap(annotations)) {
+  // kyaml drops an empty annotations map before it sets one: `annotations: {}` comes back in block style
+  if (!isMap(annotations) || annotations.items.length === 0) {
     const existing = fieldPair(metadata, "annotations");
     const created = new (metadata.constructor as new () => YAMLMap)();
     if (existing) existing.value = created;
@@ -104,6 +105,16 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   const node = new Scalar(value);
   node.type = "QUOTE_SINGLE";
   const pair = fieldPair(annotations as YAMLMap, key);
-  if (pair) pair.value = node;
-  else (annotations as YAMLMap).add({ key: new Scalar(key), value: node });
+  if (pair) {
+    pair.value = node;
+    return;
+  }
+  const map = annotations as YAMLMap;
+  const k = new Scalar(key);
+  // yaml.v3 keeps a map's foot comment on its last key: it stays there, then a blank line, then the new key
+  if (map.comment) {
+    k.commentBefore = `${map.comment}\n`;
+    map.comment = undefined;
+  }
+  map.add({ key: k, value: node });
 }

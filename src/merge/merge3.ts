@@ -1,10 +1,11 @@
 import { isMap, isScalar, isSeq, type Node, Scalar, type YAMLMap, type YAMLSeq } from "yaml";
-import { type ListKeys, listKeys } from "./listkeys.js";
+import { type CommentSchema, commentSchema, type ListKeys, listKeys } from "./listkeys.js";
 import {
   canonical,
   copyNode,
   field,
   fieldNames,
+  fieldPair,
   isMissingOrNull,
   isTaggedNull,
   type MaybeNode,
@@ -91,21 +92,36 @@ function mixed(s: Sources): boolean {
   return kinds.size > 1;
 }
 
-function walk(s: Sources, path: string[], ctx: ResourceSchemaContext, where: string): Node | null {
+function walk(
+  s: Sources,
+  path: string[],
+  ctx: ResourceSchemaContext,
+  where: string,
+  element = false,
+): Node | null {
   if (mixed(s)) return noteReplaced(s, canonical, ctx, where, visitAtomic(s));
   switch (kindOfSources(s)) {
     case "map":
     case "none":
-      return walkMap(s, path, ctx, where);
+      return walkMap(s, path, ctx, where, element);
     case "seq": {
-      const keys = ctx.keysFor(path, s);
-      return keys === undefined || (keys.length === 0 && s.some((n) => isSeq(n) && n.items.some(isMap)))
+      const keys = associativeKeys(s, path, ctx);
+      return keys === undefined
         ? noteReplaced(s, canonical, ctx, where, visitAtomic(s))
         : walkAssociative(s, keys, path, ctx, where);
     }
     default:
       return noteReplaced(s, styleless, ctx, where, quoteOldBool(visitScalar(s)));
   }
+}
+
+/** The merge keys of the list the sources hold at `path`, or undefined when it merges as a whole. */
+function associativeKeys(s: Sources, path: string[], ctx: ResourceSchemaContext): ListKeys | undefined {
+  const keys = ctx.keysFor(path, s);
+  if (keys === undefined || (keys.length === 0 && s.some((n) => isSeq(n) && n.items.some(isMap)))) {
+    return undefined;
+  }
+  return keys;
 }
 
 /**
@@ -158,25 +174,167 @@ function visitAtomic([dest, origin, updated]: Sources): Node | null {
   return dest ?? null;
 }
 
-function walkMap(s: Sources, path: string[], ctx: ResourceSchemaContext, where: string): Node | null {
-  const [dest, , updated] = s;
+/**
+ * A map merged field by field. The `yaml` parser keeps the head comment of a map's first key and the
+ * map's foot comment on the map; yaml.v3 (kyaml) keeps them on the first and last keys. So they are
+ * moved onto the keys for the merge and back after it, except on list elements, where the head
+ * comment is the element's own (kept from the local element, lost on an element built afresh).
+ */
+function walkMap(
+  s: Sources,
+  path: string[],
+  ctx: ResourceSchemaContext,
+  where: string,
+  element = false,
+): Node | null {
+  const [dest, origin, updated] = s;
   if (isTaggedNull(updated) || isTaggedNull(dest)) return null;
   if ((dest === null || dest === undefined) && (updated === null || updated === undefined)) return null;
   const target: YAMLMap = isMap(dest) ? dest : newMap();
+  const foots = new Map<Scalar, string>();
+  for (const src of s) if (isMap(src)) commentsToKeys(src, element, foots);
   const names = new Set<string>();
   for (const n of s) for (const k of fieldNames(n)) names.add(k);
   for (const key of [...names].sort()) {
+    const keys: KeySources = [keyOf(target, key), keyOf(origin, key), keyOf(updated, key)];
+    const comments = visitKey(keys, foots);
     const existing = field(target, key);
+    const fieldSources: Sources = [existing, field(origin, key), field(updated, key)];
     const value = walk(
-      [existing, field(s[1], key), field(updated, key)],
+      fieldSources,
       [...path, key],
-      ctx,
+      fieldContext(keys, fieldSources, path.length + 1, ctx),
       where ? `${where}.${key}` : key,
     );
     if (existing && value) keepStyle(existing, value);
-    setField(target, key, value);
+    const [destKey] = keys;
+    if (destKey && comments) setComments(destKey, comments, foots);
+    setField(target, key, value, () => {
+      // kyaml's FieldSetter appends a new field with the key style of the source its value came from
+      // (a map or an associative list is built afresh: plain key) and the comments the key visit chose
+      const k = new Scalar(key);
+      const fresh =
+        isMap(value) ||
+        (isSeq(value) &&
+          !mixed(fieldSources) &&
+          associativeKeys(fieldSources, [...path, key], ctx) !== undefined);
+      if (!fresh && keys[2]) k.type = keys[2].type;
+      if (comments) setComments(k, comments, foots);
+      return k;
+    });
   }
+  for (const src of s) if (isMap(src) && src !== target) commentsToMap(src, element, foots);
+  commentsToMap(target, element, foots);
   return target;
+}
+
+/** The map's head (first key) and foot (last key) comments moved onto its keys; `foots` holds the feet. */
+function commentsToKeys(map: YAMLMap, element: boolean, foots: Map<Scalar, string>): void {
+  const first = map.items[0]?.key;
+  const last = map.items[map.items.length - 1]?.key;
+  if (!element && isScalar(first) && map.commentBefore) {
+    first.commentBefore = first.commentBefore
+      ? `${map.commentBefore}\n${first.commentBefore}`
+      : map.commentBefore;
+    map.commentBefore = undefined;
+  }
+  if (isScalar(last) && map.comment) {
+    foots.set(last, map.comment);
+    map.comment = undefined;
+  }
+}
+
+/** Back from the keys: the first key's head comment onto the map, each key's foot after it. */
+function commentsToMap(map: YAMLMap, element: boolean, foots: Map<Scalar, string>): void {
+  map.items.forEach((pair, i) => {
+    const key = pair.key;
+    if (!isScalar(key)) return;
+    const foot = foots.get(key);
+    if (foot === undefined) return;
+    foots.delete(key);
+    const next = map.items[i + 1]?.key;
+    // yaml.v3 writes a foot comment followed by a blank line when more follows
+    if (isScalar(next))
+      next.commentBefore = `${foot}\n${next.commentBefore ? `\n${next.commentBefore}` : ""}`;
+    else map.comment = map.comment ? `${foot}\n${map.comment}` : foot;
+  });
+  const first = map.items[0]?.key;
+  if (!element && isScalar(first) && first.commentBefore) {
+    map.commentBefore = first.commentBefore;
+    first.commentBefore = undefined;
+  }
+}
+
+/**
+ * kyaml reads a field's schema from its comments (the value's line or head comment, else the key's;
+ * the first side that has one, local first): such a schema decides the merge keys below the field.
+ */
+function fieldContext(
+  keys: KeySources,
+  values: Sources,
+  depth: number,
+  ctx: ResourceSchemaContext,
+): ResourceSchemaContext {
+  for (let i = 0; i < 3; i++) {
+    const value = values[i];
+    const key = keys[i];
+    const schema =
+      (isScalar(value) ? schemaOf(value.comment, value.commentBefore) : undefined) ??
+      (key ? schemaOf(key.comment, key.commentBefore) : undefined);
+    if (schema) return { ...ctx, keysFor: (p) => schema.keysAt(p.slice(depth)) };
+  }
+  return ctx;
+}
+
+/** kyaml's FieldMeta.Read: the first non-empty of a line and a head comment, if it is a schema. */
+function schemaOf(
+  line: string | null | undefined,
+  head: string | null | undefined,
+): CommentSchema | undefined {
+  const c = line || head;
+  return c ? commentSchema(c) : undefined;
+}
+
+type KeySources = [Scalar | undefined, Scalar | undefined, Scalar | undefined];
+
+function keyOf(map: MaybeNode, key: string): Scalar | undefined {
+  if (!isMap(map)) return undefined;
+  const pair = fieldPair(map, key);
+  return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
+interface KeyComments {
+  before: string | null | undefined;
+  line: string | null | undefined;
+  foot: string | undefined;
+}
+
+/**
+ * kyaml visits map keys as scalars (merge3's VisitKeysAsScalars): the three keys compared with their
+ * comments; a comment changed upstream reaches the local key unless the local key changed its own.
+ * Returns the comments the key ends with, or undefined when no side decides (dest keeps what it has).
+ */
+function visitKey([dest, origin, updated]: KeySources, foots: Map<Scalar, string>): KeyComments | undefined {
+  const text = (k: Scalar | undefined) =>
+    k === undefined
+      ? ""
+      : JSON.stringify([String(k.value), k.comment ?? "", k.commentBefore ?? "", foots.get(k) ?? ""]);
+  const chosen =
+    (updated === undefined) !== (origin === undefined)
+      ? updated
+      : updated === undefined
+        ? dest
+        : (dest === undefined || text(dest) === text(origin)) && text(origin) !== text(updated)
+          ? updated
+          : dest;
+  return chosen ? { before: chosen.commentBefore, line: chosen.comment, foot: foots.get(chosen) } : undefined;
+}
+
+function setComments(k: Scalar, c: KeyComments, foots: Map<Scalar, string>): void {
+  k.commentBefore = c.before ?? undefined;
+  k.comment = c.line ?? undefined;
+  if (c.foot === undefined) foots.delete(k);
+  else foots.set(k, c.foot);
 }
 
 /** The values of `keys` in an element ("" where absent), or undefined when it is not a map. */
@@ -221,6 +379,14 @@ function walkAssociative(
   // a list removed upstream (missing or null) is cleared, elements added locally included
   if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
+  const hadItems = target.items.length > 0;
+  // the `yaml` parser keeps the first element's head comment on the list: back on the element
+  const head = target.commentBefore;
+  const firstItem = target.items[0];
+  if (head && isMap(firstItem)) {
+    firstItem.commentBefore = firstItem.commentBefore ? `${head}\n${firstItem.commentBefore}` : head;
+    target.commentBefore = undefined;
+  }
 
   const seen = new Set<string>();
   const all: string[][] = [];
@@ -243,7 +409,7 @@ function walkAssociative(
     const merged =
       keys.length === 0
         ? visitScalar(sources)
-        : walk(sources, path, ctx, `${where}[${k.map((key, i) => `${key}=${v[i]}`).join(",")}]`);
+        : walk(sources, path, ctx, `${where}[${k.map((key, i) => `${key}=${v[i]}`).join(",")}]`, true);
     const others = target.items.filter((e) => e !== existing && !matches(e, keys, k, v));
     if (merged === null || isMissingOrNull(merged) || (isMap(merged) && merged.items.length === 0)) {
       target.items = others;
@@ -262,9 +428,14 @@ function walkAssociative(
       target.items = [...others, merged];
     }
   }
-  // kpt drops a local list the merge left empty, but keeps (as `[]`) one it had to create because
-  // the list was deleted locally while still upstream
-  return target.items.length === 0 && isSeq(dest) ? null : target;
+  const first = target.items[0];
+  if (isMap(first) && first.commentBefore) {
+    target.commentBefore = first.commentBefore;
+    first.commentBefore = undefined;
+  }
+  // kpt drops a local list the merge emptied, but keeps (as `[]`) one that was empty locally already
+  // and one it had to create because the list was deleted locally while still upstream
+  return target.items.length === 0 && hadItems ? null : target;
 }
 
 function newScalar(value: string): Node {

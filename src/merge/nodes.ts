@@ -47,8 +47,11 @@ export function fieldNames(map: MaybeNode): string[] {
   return out;
 }
 
-/** Sets `key` to `value` (replacing the value in place when the key exists, appending otherwise); null removes. */
-export function setField(map: YAMLMap, key: string, value: MaybeNode): void {
+/**
+ * Sets `key` to `value` (replacing the value in place when the key exists, appending otherwise, with
+ * the key `newKey` makes when given); null removes.
+ */
+export function setField(map: YAMLMap, key: string, value: MaybeNode, newKey?: () => Scalar): void {
   const idx = map.items.findIndex((p) => scalarText(p.key as MaybeNode) === key);
   if (value === null || value === undefined || isTaggedNull(value)) {
     if (idx >= 0) map.items.splice(idx, 1);
@@ -58,7 +61,7 @@ export function setField(map: YAMLMap, key: string, value: MaybeNode): void {
     map.items[idx]!.value = value;
     return;
   }
-  map.items.push(new Pair(new Scalar(key), value));
+  map.items.push(new Pair(newKey ? newKey() : new Scalar(key), value));
 }
 
 /**
@@ -68,16 +71,22 @@ export function setField(map: YAMLMap, key: string, value: MaybeNode): void {
 export function canonical(node: MaybeNode): string {
   if (node === null || node === undefined) return "~missing";
   if (isScalar(node)) {
-    return JSON.stringify([node.type ?? "PLAIN", String(node.value), node.comment ?? "", node.tag ?? ""]);
+    return JSON.stringify([
+      node.type ?? "PLAIN",
+      String(node.value),
+      node.comment ?? "",
+      node.tag ?? "",
+      node.commentBefore ?? "",
+    ]);
   }
   if (isMap(node)) {
     const parts = node.items.map(
       (p) => `${canonical(p.key as MaybeNode)}:${canonical(p.value as MaybeNode)}`,
     );
-    return `{${parts.join(",")}|${node.comment ?? ""}}`;
+    return `{${parts.join(",")}|${node.comment ?? ""}|${node.commentBefore ?? ""}}`;
   }
   if (isSeq(node)) {
-    return `[${node.items.map((i) => canonical(i as MaybeNode)).join(",")}|${node.comment ?? ""}]`;
+    return `[${node.items.map((i) => canonical(i as MaybeNode)).join(",")}|${node.comment ?? ""}|${node.commentBefore ?? ""}]`;
   }
   return JSON.stringify(String(node));
 }

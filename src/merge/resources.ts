@@ -111,6 +111,7 @@ export function mergeResources(
           continue;
         }
       }
+      for (const r of [dest, origin, upd]) if (r) footOnRoot(r.y);
       const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
       const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
       const replaced: string[] = [];
@@ -134,6 +135,17 @@ export function mergeResources(
     }
   }
   return { files: writeFiles(out, local), changes };
+}
+
+/**
+ * The `yaml` parser keeps a document's last comment on the document; yaml.v3 keeps it as the foot
+ * comment of the root map's last key, where the merge sees (and carries) it: moved onto the root map.
+ */
+function footOnRoot(y: YamlDoc): void {
+  const root = y.doc.contents;
+  if (!y.doc.comment || !isMap(root)) return;
+  root.comment = root.comment ? `${root.comment}\n${y.doc.comment}` : y.doc.comment;
+  y.doc.comment = null;
 }
 
 /** Groups resources into files, in index order (stable), and formats them as kpt writes them. */

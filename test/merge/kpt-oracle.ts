@@ -35,6 +35,8 @@ export interface Triple {
 export interface Outcome {
   kpt: Record<string, string>;
   porchlight: Record<string, string>;
+  /** porchlight's result read and written again by kpt (`kpt fn eval --exec cat`), when asked for. */
+  porchlightByKpt?: Record<string, string>;
   /** The trees right after `pkg get`. */
   gotKpt: Record<string, string>;
   gotPorchlight: Record<string, string>;
@@ -51,7 +53,15 @@ async function replaceTree(dir: string, files: Map<string, string>): Promise<voi
   await writeTree(dir, before, treeFromText(Object.fromEntries(files)));
 }
 
-export async function runBoth(t: Triple): Promise<Outcome> {
+/** porchlight's result as kpt's reader and writer leave it: the same merge, written by kpt. */
+async function rewrittenByKpt(dir: string, root: string): Promise<Record<string, string>> {
+  const copy = join(root, "reformat");
+  await writeTree(copy, new Map(), await readTree(dir));
+  execFileSync("kpt", ["fn", "eval", copy, "--exec", "cat"], { stdio: "pipe" });
+  return text(await readTree(copy));
+}
+
+export async function runBoth(t: Triple, reformat = false): Promise<Outcome> {
   const root = mkdtempSync(join(tmpdir(), "porchlight-diff-"));
   try {
     const up = join(root, "up");
@@ -63,7 +73,7 @@ export async function runBoth(t: Triple): Promise<Outcome> {
     git(up, "tag", "v1");
     const url = `file://${up}.git/pkg@v1`;
     for (const side of ["k", "p"]) mkdirSync(join(root, side));
-    execFileSync("kpt", ["pkg", "get", url, "pkg"], { cwd: join(root, "k"), stdio: "ignore" });
+    execFileSync("kpt", ["pkg", "get", url, "pkg"], { cwd: join(root, "k"), stdio: "pipe" });
     await getPackage(parseRepoSpec(url, root), join(root, "p", "pkg"));
     const gotKpt = text(await readTree(join(root, "k", "pkg")));
     const gotPorchlight = text(await readTree(join(root, "p", "pkg")));
@@ -76,15 +86,82 @@ export async function runBoth(t: Triple): Promise<Outcome> {
     git(up, "add", "-A");
     git(up, "commit", "-q", "--allow-empty", "-m", "v2");
     git(up, "tag", "v2");
-    execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "ignore" });
+    execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "pipe" });
     await updatePackage(join(root, "p", "pkg"), { ref: "v2", allowConflicts: true });
     return {
       kpt: text(await readTree(join(root, "k", "pkg"))),
       porchlight: text(await readTree(join(root, "p", "pkg"))),
+      porchlightByKpt: reformat ? await rewrittenByKpt(join(root, "p", "pkg"), root) : undefined,
       gotKpt,
       gotPorchlight,
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** One case of a batch: its files after the update by each tool, paths relative to the case. */
+export interface CaseOutcome {
+  kpt: Record<string, string>;
+  porchlight: Record<string, string>;
+  porchlightByKpt: Record<string, string>;
+  /** Set when the batch holding this case alone failed (kpt or porchlight refused it). */
+  error?: string;
+}
+
+const caseDir = (i: number) => `c${String(i).padStart(4, "0")}`;
+
+function prefixed(files: Record<string, string>, dir: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([p, t]) => [`${dir}/${p}`, t]));
+}
+
+function slice(files: Record<string, string>, dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [p, t] of Object.entries(files)) if (p.startsWith(`${dir}/`)) out[p.slice(dir.length + 1)] = t;
+  return out;
+}
+
+/**
+ * Many triples through one `kpt pkg get` and one `kpt pkg update` (and the same with porchlight):
+ * each triple lives in a directory of its own inside one package, and kpt's resource merge matches
+ * resources by file path, so the cases do not meet. A batch that fails is split in halves until the
+ * failing case is alone; that case reports the error.
+ */
+export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[]> {
+  const combined: Triple = {
+    original: Object.assign({}, ...triples.map((t, i) => prefixed(t.original, caseDir(i)))),
+    updated: Object.assign({}, ...triples.map((t, i) => prefixed(t.updated, caseDir(i)))),
+    edit: (fetched) => {
+      const out = new Map<string, string>();
+      for (const [p, t] of fetched) if (!/^c\d{4}\//.test(p)) out.set(p, t);
+      triples.forEach((t, i) => {
+        const dir = caseDir(i);
+        const mine = new Map(Object.entries(slice(Object.fromEntries(fetched), dir)));
+        for (const [p, text] of t.edit(mine)) out.set(`${dir}/${p}`, text);
+      });
+      return out;
+    },
+  };
+  try {
+    const r = await runBoth(combined, true);
+    return triples.map((_, i) => ({
+      kpt: slice(r.kpt, caseDir(i)),
+      porchlight: slice(r.porchlight, caseDir(i)),
+      porchlightByKpt: slice(r.porchlightByKpt ?? {}, caseDir(i)),
+    }));
+  } catch (err) {
+    if (triples.length === 1) {
+      const e = err as Error & { stderr?: Buffer };
+      return [
+        {
+          kpt: {},
+          porchlight: {},
+          porchlightByKpt: {},
+          error: `${e.message}\n${e.stderr?.toString() ?? ""}`,
+        },
+      ];
+    }
+    const half = Math.ceil(triples.length / 2);
+    return [...(await runBatch(triples.slice(0, half))), ...(await runBatch(triples.slice(half)))];
   }
 }
