@@ -7,6 +7,7 @@ import { checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
   type JobUsage,
+  type LimitExceeded,
   limitMessage,
   NO_USAGE,
   resourceAllowance,
@@ -66,6 +67,18 @@ export async function checkProposal(
   const renders: PackageCheck[] = [];
   const guards: PackageCheck[] = [];
   const summaries: PackageChangeSummary[] = [];
+  /** A package over a limit: render fails naming it, guardrails point there, the summary skips it. */
+  const overLimit = (pkg: string, exceeded: LimitExceeded): void => {
+    renders.push({ pkg, ok: false, line: limitMessage(pkg, exceeded, limits), annotations: [] });
+    guards.push({
+      pkg,
+      ok: false,
+      line: `\`${pkg}\`: not checked, ${CHECK.render} says why`,
+      annotations: [],
+    });
+    ctx.log.info({ pull: pr.number, pkg, ...exceeded }, "package over a limit");
+    summaries.push(notCompared(pkg, exceeded.name));
+  };
   for (const p of packages) {
     const headFiles = filesBelow(head.files, p.path);
     const baseFiles = filesBelow(base.files, p.path);
@@ -74,16 +87,7 @@ export async function checkProposal(
       sizeExceeded(p.deletion ? [] : headFiles, limits.limits, used) ??
       sizeExceeded(baseFiles, limits.limits);
     if (oversized) {
-      const line = limitMessage(p.path, oversized, limits);
-      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
-      guards.push({
-        pkg: p.path,
-        ok: false,
-        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
-        annotations: [],
-      });
-      ctx.log.info({ pull: pr.number, pkg: p.path, ...oversized }, "package over a limit");
-      summaries.push(notCompared(p.path, oversized.name));
+      overLimit(p.path, oversized);
       continue;
     }
     const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
@@ -96,17 +100,7 @@ export async function checkProposal(
     const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
     const render = links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max }));
     if (render.tooManyResources) {
-      const exceeded = resourcesExceeded(render.tooManyResources, allowance, limits.limits, used);
-      const line = limitMessage(p.path, exceeded, limits);
-      renders.push({ pkg: p.path, ok: false, line, annotations: [] });
-      guards.push({
-        pkg: p.path,
-        ok: false,
-        line: `\`${p.path}\`: not checked, ${CHECK.render} says why`,
-        annotations: [],
-      });
-      ctx.log.info({ pull: pr.number, pkg: p.path, ...exceeded }, "package over a limit");
-      summaries.push(notCompared(p.path, exceeded.name));
+      overLimit(p.path, resourcesExceeded(render.tooManyResources, allowance, limits.limits, used));
       continue;
     }
     used.resources += render.resources ?? 0;
