@@ -3,7 +3,7 @@ import { defaultConfig } from "../config/resolve.js";
 import { installationRepo } from "../github/installation.js";
 import { installationPort } from "../github/installation-port.js";
 import type { RepoPort } from "../github/port.js";
-import type { JobContext } from "../jobs/context.js";
+import { type JobContext, withDeferred } from "../jobs/context.js";
 import { type ConfigOctokit, type LoadedConfig, loadRepoConfig, reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 
@@ -79,7 +79,7 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
       try {
-        const outcome = await req.work(ctx);
+        const outcome = await withDeferred(ctx, req.work);
         log.info({ outcome }, "job done");
       } finally {
         end();

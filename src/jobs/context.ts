@@ -32,6 +32,14 @@ export interface JobContext {
   operatorLimits?: Limits;
   /** The installation's other repositories, for jobs that span them (fan-out); absent in single-repository runs. */
   installation?: InstallationPort;
+  /**
+   * Queues a step to run once the job's work is done and answered (its reply or comment written),
+   * once per `key`: false when that key is queued already. A job that fails before never runs it.
+   * Absent (the CLI, tests): `afterAnswer` runs the step at once. Publishing deletes the draft branch
+   * this way, because the branch is what tells the sweep a publish is unfinished: it must outlive the
+   * answer, or a crash in between loses the answer.
+   */
+  defer?: (key: string, step: () => Promise<void>) => boolean;
 }
 
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */
@@ -60,3 +68,30 @@ export const CHECK = {
   guardrails: "porchlight/guardrails",
   config: "porchlight/config",
 } as const;
+
+/**
+ * Runs `work` with its own `defer`, then the steps it deferred — only if `work` succeeded. A job runs
+ * its work this way, and so does a part of a job that answers on its own (the sweep's resumed
+ * publishes), so a step never outlives an answer that failed.
+ */
+export async function withDeferred<T>(ctx: JobContext, work: (ctx: JobContext) => Promise<T>): Promise<T> {
+  const steps = new Map<string, () => Promise<void>>();
+  const defer = (key: string, step: () => Promise<void>): boolean => {
+    if (steps.has(key)) return false;
+    steps.set(key, step);
+    return true;
+  };
+  const result = await work({ ...ctx, defer });
+  for (const step of steps.values()) await step();
+  return result;
+}
+
+/** Runs `step` once the job has answered (see `JobContext.defer`), or now where nothing defers. */
+export async function afterAnswer(
+  ctx: Pick<JobContext, "defer">,
+  key: string,
+  step: () => Promise<void>,
+): Promise<void> {
+  if (ctx.defer) ctx.defer(key, step);
+  else await step();
+}

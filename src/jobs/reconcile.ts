@@ -1,7 +1,7 @@
 import { parseDraftBranch } from "../lifecycle/draft-branch.js";
 import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
-import type { JobContext } from "./context.js";
+import { type JobContext, withDeferred } from "./context.js";
 import { answerPublishRequests } from "./publish/answer-requests.js";
 import { resumePublish } from "./publish/finish.js";
 import { unfinishedPublishes } from "./publish/merged-drafts.js";
@@ -49,13 +49,17 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
     })) {
       // Its branch, still at the merged head, is no draft to render; one that moved since is.
       if (branches.get(pr.headRef) === pr.headSha) merged.add(pr.headRef);
-      await attempt(`#${pr.number}`, async () => {
-        const outcome = await resumePublish(ctx, pr);
-        if (outcome && outcome.kind !== "refused") {
-          resumed.push(`#${pr.number}`);
-          result.answered = (result.answered ?? 0) + (await answerPublishRequests(ctx, pr));
-        }
-      });
+      // The draft branch goes only once the requests are answered (withDeferred): a failed answer
+      // leaves the publish unfinished, for the next sweep.
+      await attempt(`#${pr.number}`, () =>
+        withDeferred(ctx, async (scoped) => {
+          const outcome = await resumePublish(scoped, pr);
+          if (outcome && outcome.kind !== "refused") {
+            resumed.push(`#${pr.number}`);
+            result.answered = (result.answered ?? 0) + (await answerPublishRequests(scoped, pr));
+          }
+        }),
+      );
     }
   });
   for (const branch of branches.keys()) {

@@ -261,4 +261,49 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     expect(retried).toMatchObject({ conclusion: "success", id: failed!.id });
     expect((await checks(rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe("success");
   });
+
+  it("/approve whose reply GitHub refused (422) keeps the draft until the next sweep answers it, once", async () => {
+    await push("drafts/apps/web/answer", { "apps/web/cm.yaml": cm("answer") });
+    const n = await propose("drafts/apps/web/answer");
+    // bob's comment reaches the forge while the app is not told, so the fault below hits only the bot.
+    w.forge.setWebhookUrl(null);
+    const { data: asked } = await rest("bob").issues.createComment({
+      owner,
+      repo,
+      issue_number: n,
+      body: "/approve",
+    });
+    await w.forge.webhooks.idle();
+    const delivery = w.forge.webhooks
+      .find("issue_comment", "created")
+      .find((d) => (d.payload as { comment: { id: number } }).comment.id === asked.id)!;
+    const refused = w.forge.faults.add({
+      route: "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+      method: "POST",
+      status: 422,
+      times: 100,
+    });
+    w.forge.setWebhookUrl(w.app.webhookUrl);
+    w.forge.webhooks.redeliver(delivery.id);
+    await w.settle();
+    expect(refused.hits).toBeGreaterThan(0);
+    const pr = (await rest().pulls.get({ owner, repo, pull_number: n })).data;
+    expect(pr.merged).toBe(true);
+    const tag = Object.entries(await tags()).find(([, sha]) => sha === pr.merge_commit_sha)?.[0];
+    expect(tag).toMatch(/^apps\/web\/v\d+$/);
+    // Published but not answered: the draft branch stays, the mark of an unfinished publish.
+    expect((await comments(n)).filter((c) => c.includes(`reply comment=${asked.id}`))).toEqual([]);
+    expect(await head("drafts/apps/web/answer")).toBe(pr.head.sha);
+
+    w.forge.faults.remove(refused);
+    await w.app.sweep();
+    await w.settle();
+    await w.app.sweep();
+    await w.settle();
+    const replies = (await comments(n)).filter((c) => c.includes(`reply comment=${asked.id}`));
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toContain(`\`${tag}\``);
+    await expect(head("drafts/apps/web/answer")).rejects.toMatchObject({ status: 404 });
+    expect(Object.entries(await tags()).filter(([, sha]) => sha === pr.merge_commit_sha)).toHaveLength(1);
+  });
 });

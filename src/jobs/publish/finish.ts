@@ -4,7 +4,7 @@ import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { conflictMarkers } from "../../merge/index.js";
-import type { JobContext } from "../context.js";
+import { afterAnswer, type JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
 export type FinishedPublish =
@@ -15,8 +15,9 @@ export type FinishedPublish =
 /**
  * What follows the merge of a proposal, each step done only if missing, so a run after a crash
  * finishes the job: the revision tag on the merge commit, the published event, then the draft branch
- * deleted, as Porch's published revision has no draft left (GitHub's "delete branch on merge").
- * The branch is the marker of an unfinished publish: while it still points at the merged head, the
+ * deleted, as Porch's published revision has no draft left (GitHub's "delete branch on merge") —
+ * once the job has answered (`afterAnswer`). The branch is the marker of an unfinished publish,
+ * answer included: while it still points at the merged head, the
  * event is emitted again (its listeners are idempotent) so a crash between tagging and emitting loses
  * nothing. A branch that moved after the merge holds new work: it stays, a draft again.
  *
@@ -32,14 +33,16 @@ export async function finishPublish(
   const { pr, package: pkg, mergeSha } = input;
   const refs = input.refs ?? (await ctx.port.listRefs());
   const branchLeft = indexRefs(refs).branches.get(pr.headRef) === pr.headSha;
+  const deleteDraft = () => ctx.port.deleteBranch(pr.headRef);
+  const draftKey = `delete-draft:${pr.headRef}`;
   if (input.deletion) {
-    if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+    if (branchLeft) await afterAnswer(ctx, draftKey, deleteDraft);
     return { kind: "deleted", package: pkg, mergeSha };
   }
   if (!input.refs) {
     const later = await laterRevision(ctx.port, pkg, mergeSha, refs);
     if (later) {
-      if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+      if (branchLeft) await afterAnswer(ctx, draftKey, deleteDraft);
       ctx.log.warn({ pr: pr.number, later, commit: mergeSha }, "merged proposal superseded; not tagged");
       return {
         kind: "refused",
@@ -61,7 +64,10 @@ export async function finishPublish(
     }
   }
   const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
-  if (tag.created || branchLeft) {
+  // The first finish of this publish in the job (answering it again within the job finds the branch
+  // still there: its deletion is already queued, and the event already emitted).
+  const finishing = branchLeft && (ctx.defer ? ctx.defer(draftKey, deleteDraft) : true);
+  if (tag.created || finishing) {
     ctx.log.info({ pr: pr.number, tag: tag.tag, commit: mergeSha, again: !tag.created }, "published");
     await ctx.events.emitPublished({
       repo: ctx.port.id,
@@ -71,7 +77,7 @@ export async function finishPublish(
       commit: mergeSha,
     });
   }
-  if (branchLeft) await ctx.port.deleteBranch(pr.headRef);
+  if (finishing && !ctx.defer) await deleteDraft();
   return { kind: "published", package: pkg, revision: tag.revision, tag: tag.tag, mergeSha };
 }
 
