@@ -30,30 +30,10 @@ describe("conflict markers block (forge over HTTP and git)", () => {
   };
   let ws = 0;
   const propose = async (files: Record<string, string>) => {
-    const branch = `drafts/basens/ws${++ws}`;
-    await (await w.clone("alice")).push(branch, files);
-    await w.settle();
-    const { data: pr } = await rest().pulls.create({
-      owner,
-      repo: "blueprints",
-      head: branch,
-      base: "main",
-      title: branch,
-    });
-    await w.settle();
-    return pr;
+    const { number } = await w.propose(`drafts/basens/ws${++ws}`, files);
+    return (await rest().pulls.get({ owner, repo: "blueprints", pull_number: number })).data;
   };
-  const approve = async (n: number) => {
-    const { data } = await w.users.bob!.rest.issues.createComment({
-      owner,
-      repo: "blueprints",
-      issue_number: n,
-      body: "/approve",
-    });
-    await w.settle();
-    const comments = (await rest().issues.listComments({ owner, repo: "blueprints", issue_number: n })).data;
-    return comments.find((c) => c.body?.includes(`reply comment=${data.id}`))?.body ?? "";
-  };
+  const approve = (n: number) => w.say("bob", n, "/approve");
 
   beforeAll(async () => {
     w = await startWorld({

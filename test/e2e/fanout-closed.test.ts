@@ -43,25 +43,9 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
   };
   let ws = 0;
   const publish = async (v: string) => {
-    const branch = `drafts/basens/ws${++ws}`;
-    await (await w.clone("alice")).push(branch, { "basens/cm.yaml": cm(v) });
-    await w.settle();
-    const { data: pr } = await rest().pulls.create({
-      owner,
-      repo: "blueprints",
-      head: branch,
-      base: "main",
-      title: branch,
-    });
-    await w.settle();
-    await w.users.bob!.rest.issues.createComment({
-      owner,
-      repo: "blueprints",
-      issue_number: pr.number,
-      body: "/approve",
-    });
-    await w.settle();
-    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: pr.number })).data.merged).toBe(
+    const { number } = await w.propose(`drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });
+    await w.say("bob", number, "/approve");
+    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: number })).data.merged).toBe(
       true,
     );
   };

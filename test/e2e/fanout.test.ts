@@ -60,35 +60,16 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
   let ws = 0;
   /** A proposal of the upstream package, approved by alice: published through the bot. */
   const publish = async (files: Record<string, string>) => {
-    const branch = `drafts/basens/ws${++ws}`;
-    await (await w.clone("alice")).push(
-      branch,
+    const { number } = await w.propose(
+      `drafts/basens/ws${++ws}`,
       Object.fromEntries(Object.entries(files).map(([p, t]) => [`basens/${p}`, t])),
     );
-    await w.settle();
-    const { data: pr } = await rest().pulls.create({
-      owner,
-      repo: "blueprints",
-      head: branch,
-      base: "main",
-      title: branch,
-    });
-    await w.settle();
-    await w.users.bob!.rest.issues.createComment({
-      owner,
-      repo: "blueprints",
-      issue_number: pr.number,
-      body: "/approve",
-    });
-    await w.settle();
-    const replies = (await rest().issues.listComments({ owner, repo: "blueprints", issue_number: pr.number }))
-      .data;
-    if (!replies.some((c) => c.body?.includes("Published")))
-      throw new Error(replies.map((c) => c.body).join("\n"));
-    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: pr.number })).data.merged).toBe(
+    const reply = await w.say("bob", number, "/approve");
+    if (!reply.includes("Published")) throw new Error(reply);
+    expect((await rest().pulls.get({ owner, repo: "blueprints", pull_number: number })).data.merged).toBe(
       true,
     );
-    return pr.number;
+    return number;
   };
   const mergeFanoutPulls = async () => {
     for (const repo of [...CLUSTERS, "edge-01"])

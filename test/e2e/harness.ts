@@ -18,6 +18,10 @@ export interface World {
   settle(): Promise<void>;
   /** A working clone of the repository (or of `other`, another `owner/name` on the forge) as `user`. */
   clone(user: string, other?: string): Promise<Clone>;
+  /** Pushes `files` to draft `branch` of the repository as `user`, opens its proposal; settles. */
+  propose(branch: string, files: Record<string, string>, user?: string): Promise<{ number: number }>;
+  /** Comments `body` on #`n` of the repository as `user`, settles; the bot's reply to it ("" when none). */
+  say(user: string, n: number, body: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -129,6 +133,28 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
       },
     };
   };
+  const [owner, name] = repo.split("/") as [string, string];
+  const propose: World["propose"] = async (branch, f, user = "alice") => {
+    await (await clone(user)).push(branch, f);
+    await settle();
+    const rest = users[user]!.rest;
+    const { data } = await rest.pulls.create({
+      owner,
+      repo: name,
+      head: branch,
+      base: "main",
+      title: branch,
+    });
+    await settle();
+    return { number: data.number };
+  };
+  const say: World["say"] = async (user, n, body) => {
+    const rest = users[user]!.rest;
+    const { data } = await rest.issues.createComment({ owner, repo: name, issue_number: n, body });
+    await settle();
+    const comments = (await rest.issues.listComments({ owner, repo: name, issue_number: n })).data;
+    return comments.find((c) => c.body?.includes(`reply comment=${data.id}`))?.body ?? "";
+  };
   return {
     forge,
     app,
@@ -136,6 +162,8 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     users,
     settle,
     clone,
+    propose,
+    say,
     stop: async () => {
       await app.close();
       await forge.stop();
