@@ -4,7 +4,7 @@ import { CHECK } from "../context.js";
 import type { RenderFinding } from "../renderer.js";
 
 /** The external id of a render check the bot could not finish: not done, the next sweep retries. */
-export const INCOMPLETE = "porchlight:incomplete";
+const INCOMPLETE = "porchlight:incomplete";
 /**
  * The external id of every other render check the draft render writes (it replaces INCOMPLETE when a
  * retry finishes). Only this mark on a head means "rendered": the proposal check also writes
