@@ -29,6 +29,11 @@ export interface ResourceList {
 export interface FunctionContext {
   /** Stops a long run; builtins check it between items, runtimes kill the process. */
   signal?: AbortSignal;
+  /**
+   * The catalog release the image's tag names (`v0.1.3`), one of the builtin's `releases`: a builtin
+   * whose behaviour changed between releases switches on it. Absent: the newest it reproduces.
+   */
+  release?: string;
 }
 
 /**
@@ -37,8 +42,14 @@ export interface FunctionContext {
  * severity "error" also fail it.
  */
 export interface BuiltinFunction {
-  /** The image's short name, e.g. "set-namespace": matched regardless of registry prefix and tag. */
+  /** The image's short name, e.g. "set-namespace": matched regardless of registry prefix. */
   name: string;
+  /**
+   * The catalog releases (`vX.Y.Z`, from src/fn/releases.ts) whose behaviour this builtin reproduces:
+   * an image whose tag names another release does not run here. "unversioned" for a function porchlight
+   * ships that has no catalog releases to follow (any tag runs it).
+   */
+  releases: readonly string[] | "unversioned";
   run(input: ResourceList, ctx: FunctionContext): ResourceList | Promise<ResourceList>;
 }
 

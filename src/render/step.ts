@@ -121,8 +121,10 @@ function pickRunner(step: Step, ctx: StepContext): FunctionRunner {
   if (spec.exec) return ctx.runners.exec(step.execBaseDir);
   const image = spec.image ?? "";
   if (ctx.env.registry.find(image)) return ctx.runners.builtin;
+  // An image no builtin reproduces (another function, or a release of one that porchlight does not
+  // reproduce) runs as the image itself where containers are allowed, and is refused otherwise.
   if (ctx.runners.container) return ctx.runners.container;
-  throw new UnknownFunctionError(image, ctx.env.registry.names(), {
+  throw ctx.env.registry.refusal(image, {
     execAllowed: ctx.env.allowExec,
     containerAllowed: ctx.env.allowContainer,
   });

@@ -1,8 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { FunctionRegistry, imageShortName, UnknownFunctionError } from "../../src/fn/registry.js";
+import {
+  FunctionRegistry,
+  imageShortName,
+  UnknownFunctionError,
+  UnsupportedReleaseError,
+} from "../../src/fn/registry.js";
+import { catalogReleases, resolveRelease } from "../../src/fn/releases.js";
 import type { BuiltinFunction } from "../../src/fn/types.js";
 
-const fake = (name: string): BuiltinFunction => ({ name, run: (rl) => rl });
+const fake = (name: string, releases: BuiltinFunction["releases"] = "unversioned"): BuiltinFunction => ({
+  name,
+  releases,
+  run: (rl) => rl,
+});
 
 describe("imageShortName", () => {
   it.each([
@@ -21,8 +31,8 @@ describe("FunctionRegistry", () => {
   const registry = new FunctionRegistry([fake("set-namespace"), fake("set-labels")]);
 
   it("resolves an image to the builtin whatever its registry and tag", () => {
-    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.4.1").name).toBe("set-namespace");
-    expect(registry.resolve("ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest").name).toBe(
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.4.1").fn.name).toBe("set-namespace");
+    expect(registry.resolve("ghcr.io/kptdev/krm-functions-catalog/set-namespace:latest").fn.name).toBe(
       "set-namespace",
     );
   });
@@ -56,5 +66,65 @@ describe("FunctionRegistry", () => {
     const more = registry.with([fake("starlark")]);
     expect(more.names()).toEqual(["set-labels", "set-namespace", "starlark"]);
     expect(registry.names()).toEqual(["set-labels", "set-namespace"]);
+  });
+});
+
+describe("resolveRelease", () => {
+  const releases = ["v0.1.0", "v0.1.3", "v0.2.0", "v0.4.0", "v0.4.1"];
+  it.each([
+    ["v0.1.3", "v0.1.3"],
+    ["v0.4", "v0.4.1"],
+    ["v0.1", "v0.1.3"],
+    ["v0", "v0.4.1"],
+    ["latest", "v0.4.1"],
+    ["unstable", "v0.4.1"],
+    [undefined, "v0.4.1"],
+    ["v0.1.2", undefined],
+    ["v0.3", undefined],
+    ["v1", undefined],
+    ["main", undefined],
+  ])("tag %s names release %s", (tag, release) => {
+    expect(resolveRelease(tag, releases)).toBe(release);
+  });
+});
+
+describe("FunctionRegistry with releases", () => {
+  const early = fake("set-namespace", catalogReleases("set-namespace", "v0.1.0", "v0.1.4"));
+  const late = fake("set-namespace", catalogReleases("set-namespace", "v0.4.0", "v0.4.1"));
+  const registry = new FunctionRegistry([early, late]);
+
+  it("runs the builtin that reproduces the release the tag names, and says which release", () => {
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.1.3")).toEqual({ fn: early, release: "v0.1.3" });
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.1")).toEqual({ fn: early, release: "v0.1.4" });
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.4")).toEqual({ fn: late, release: "v0.4.1" });
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace")).toEqual({ fn: late, release: "v0.4.1" });
+  });
+
+  it("never runs another release's behaviour: an uncovered release is refused with the ones reproduced", () => {
+    expect(registry.find("gcr.io/kpt-fn/set-namespace:v0.3.4")).toBeUndefined();
+    expect(() => registry.resolve("gcr.io/kpt-fn/set-namespace:v0.3.4")).toThrow(UnsupportedReleaseError);
+    expect(() => registry.resolve("gcr.io/kpt-fn/set-namespace:v0.3.4")).toThrow(
+      /set-namespace:v0.3.4" names a release of "set-namespace" that porchlight does not reproduce: pin one of the releases porchlight reproduces \(v0.1.0, v0.1.1, v0.1.2, v0.1.3, v0.1.4, v0.4.0, v0.4.1,.*--allow-container/,
+    );
+    expect(() => registry.resolve("gcr.io/kpt-fn/set-namespace:v9.9.9")).toThrow(UnsupportedReleaseError);
+  });
+
+  it("refuses an image pinned by digest alone, since its release is unknown", () => {
+    expect(() => registry.resolve("gcr.io/kpt-fn/set-namespace@sha256:abc")).toThrow(/pinned by digest only/);
+    expect(registry.resolve("gcr.io/kpt-fn/set-namespace:v0.4.1@sha256:abc").release).toBe("v0.4.1");
+  });
+
+  it("refuses two builtins that claim the same release", () => {
+    expect(() => new FunctionRegistry([early, fake("set-namespace", ["v0.1.4", "v0.2.0"])])).toThrow(
+      /registered twice for v0.1.4/,
+    );
+  });
+
+  it("lists the releases reproduced, in catalog order", () => {
+    expect(registry.releases("set-namespace")).toEqual([
+      ...catalogReleases("set-namespace", "v0.1.0", "v0.1.4"),
+      "v0.4.0",
+      "v0.4.1",
+    ]);
   });
 });

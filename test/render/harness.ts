@@ -52,6 +52,7 @@ export function normalizeDurations(text: string): string {
 export const fixtureBuiltins: BuiltinFunction[] = [
   {
     name: "fixture-reject",
+    releases: "unversioned",
     run(input) {
       const data = (kind: string) => getString(input.functionConfig ?? new Document({}), ["data", kind]);
       const kind = data("kind") ?? "ConfigMap";
@@ -72,6 +73,7 @@ export const fixtureBuiltins: BuiltinFunction[] = [
   },
   {
     name: "fixture-add",
+    releases: "unversioned",
     run(input) {
       const name = getString(input.functionConfig ?? new Document({}), ["data", "name"]) ?? "added";
       input.items.push(
@@ -82,6 +84,7 @@ export const fixtureBuiltins: BuiltinFunction[] = [
   },
   {
     name: "fixture-delete",
+    releases: "unversioned",
     run(input) {
       const kind = getString(input.functionConfig ?? new Document({}), ["data", "kind"]);
       input.items = input.items.filter((d) => getString(d, ["kind"]) !== kind);

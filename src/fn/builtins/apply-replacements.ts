@@ -1,5 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
 import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
@@ -34,6 +35,7 @@ const DEFAULT_FIELD_PATH = "metadata.name";
  */
 export const applyReplacements: BuiltinFunction = {
   name: "apply-replacements",
+  releases: catalogReleases("apply-replacements", "v0.1.0", "v0.1.2"),
   run(rl, ctx) {
     const config = rl.functionConfig;
     const kind = config ? kindOf(config) : "";

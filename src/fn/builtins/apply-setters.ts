@@ -10,6 +10,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { apiVersionOf, kindOf, pathAnnotation } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
 import {
@@ -33,6 +34,7 @@ import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
  */
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
+  releases: catalogReleases("apply-setters", "v0.2.0", "v0.2.1"),
   run(rl, ctx) {
     const setters = readSetters(rl.functionConfig);
     const run = new SetterRun(setters);

@@ -1,6 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, setAnnotation } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { childMap, childMaps, rootMap, scalarEntry } from "./util/catalog-fields.js";
 import {
@@ -272,6 +273,7 @@ function renameResource(
 
 export const ensureNameSubstring: BuiltinFunction = {
   name: "ensure-name-substring",
+  releases: catalogReleases("ensure-name-substring", "v0.2.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const cfg = readEnsureNameSubstringConfig(input.functionConfig);
     if (typeof cfg === "string") {

@@ -25,6 +25,8 @@ export function createKubeconform(
   let schemas: KubernetesSchemas | undefined;
   return {
     name: "kubeconform",
+    // porchlight's own validator: no catalog releases to follow.
+    releases: "unversioned",
     run(rl, ctx) {
       schemas ??= load();
       const config = readConfig(rl.functionConfig);

@@ -1,5 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { pathAnnotation } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
 import { stringEntries } from "./util/catalog-fnconfig.js";
@@ -204,6 +205,7 @@ function results(sr: SearchReplace): FunctionResult[] {
 
 export const searchReplace: BuiltinFunction = {
   name: "search-replace",
+  releases: catalogReleases("search-replace", "v0.2.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const fail = (message: string) => {
       input.results.push(errorResult(`failed to perform search-replace operation: ${goQuote(message)}`));

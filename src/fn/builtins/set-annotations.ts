@@ -1,5 +1,6 @@
 import { type Document, isMap, isScalar, isSeq } from "yaml";
 import { apiVersionOf, kindOf } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { rootMap, setStringEntry, sortedEntries, visitMapsAt } from "./util/catalog-fields.js";
 import {
@@ -99,6 +100,7 @@ export function readSetAnnotationsConfig(config: Document | undefined): SetAnnot
 
 export const setAnnotations: BuiltinFunction = {
   name: "set-annotations",
+  releases: catalogReleases("set-annotations", "v0.1.4"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const cfg = readSetAnnotationsConfig(input.functionConfig);
     if (typeof cfg === "string") {

@@ -1,6 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { childMap, rootMap, scalarEntry } from "./util/catalog-fields.js";
 import {
@@ -196,6 +197,7 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
 
 export const setImage: BuiltinFunction = {
   name: "set-image",
+  releases: catalogReleases("set-image", "v0.1.0", "v0.1.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const cfg = readSetImageConfig(input.functionConfig);
     if (typeof cfg === "string") {

@@ -1,5 +1,6 @@
 import type { Document, YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import {
   childMap,
@@ -147,6 +148,7 @@ class LabelSetter {
 
 export const setLabels: BuiltinFunction = {
   name: "set-labels",
+  releases: catalogReleases("set-labels", "v0.2.0", "v0.2.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const objects = input.items.filter((doc) => !isLocalConfig(doc));
     if (objects.length === 0) {

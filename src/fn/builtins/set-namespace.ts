@@ -10,6 +10,7 @@ import {
   setAnnotation,
   setStringIn,
 } from "../../kpt/resource.js";
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import {
@@ -290,6 +291,7 @@ function transform(
 
 export const setNamespace: BuiltinFunction = {
   name: "set-namespace",
+  releases: catalogReleases("set-namespace", "v0.4.0", "v0.4.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const cfg = readSetNamespaceConfig(input.functionConfig);
     if (typeof cfg === "string") {

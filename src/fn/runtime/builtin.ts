@@ -17,7 +17,7 @@ export class BuiltinRunner implements FunctionRunner {
 
   async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
     if (!fn.image) throw new FunctionError("builtin runner called without an image");
-    const builtin = this.registry.resolve(fn.image, this.hints);
+    const { fn: builtin, release } = this.registry.resolve(fn.image, this.hints);
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -32,7 +32,12 @@ export class BuiltinRunner implements FunctionRunner {
     });
     try {
       const output = await Promise.race([
-        Promise.resolve(builtin.run(input, { signal: controller.signal })),
+        Promise.resolve(
+          builtin.run(input, {
+            signal: controller.signal,
+            ...(release !== "unversioned" ? { release } : {}),
+          }),
+        ),
         timeout,
       ]);
       const errors = output.results.filter((r) => r.severity === "error");

@@ -1,3 +1,4 @@
+import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { runStarlark } from "./kpt.js";
 
@@ -22,6 +23,7 @@ export { DEFAULT_LIMITS, type Limits } from "./limits.js";
  */
 export const starlarkFunction: BuiltinFunction = {
   name: "starlark",
+  releases: catalogReleases("starlark", "v0.1.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     return runStarlark(input, { signal: ctx.signal });
   },

@@ -75,14 +75,14 @@ async function renderInPlace(dir: string): Promise<void> {
   };
   const registry = defaultRegistry();
   for (const step of kptfile.pipeline?.mutators ?? []) {
-    const fn = registry.resolve(String(step.image));
+    const { fn, release } = registry.resolve(String(step.image));
     const functionConfig = configFor(step, files);
     const input: ResourceList = {
       items: files.flatMap((f) => f.docs),
       results: [],
       ...(functionConfig ? { functionConfig } : {}),
     };
-    const out = await fn.run(input, {});
+    const out = await fn.run(input, { release });
     const errors = out.results.filter((r) => r.severity === "error");
     if (errors.length > 0) throw new Error(`${step.image}: ${errors.map((r) => r.message).join("; ")}`);
   }

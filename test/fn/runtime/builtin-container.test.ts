@@ -9,9 +9,17 @@ const list = () => ({ items: [], results: [] });
 
 describe("BuiltinRunner", () => {
   const fns: BuiltinFunction[] = [
-    { name: "ok", run: (rl) => ({ ...rl, results: [{ message: "fine", severity: "info" }] }) },
-    { name: "errors", run: (rl) => ({ ...rl, results: [{ message: "bad", severity: "error" }] }) },
-    { name: "hangs", run: () => new Promise(() => {}) },
+    {
+      name: "ok",
+      releases: "unversioned",
+      run: (rl) => ({ ...rl, results: [{ message: "fine", severity: "info" }] }),
+    },
+    {
+      name: "errors",
+      releases: "unversioned",
+      run: (rl) => ({ ...rl, results: [{ message: "bad", severity: "error" }] }),
+    },
+    { name: "hangs", releases: "unversioned", run: () => new Promise(() => {}) },
   ];
   const runner = new BuiltinRunner(new FunctionRegistry(fns));
 
