@@ -33,7 +33,7 @@ const why =
       : undefined;
 if (why) console.warn(`skipping the real-world conformance suite: ${why}`);
 
-const MODES: PipelineMode[] = ["none", "exec-cat"];
+const MODES: PipelineMode[] = ["none", "exec-cat", "exec-sed"];
 const known = new Set(
   readFileSync(join(import.meta.dirname, "realworld-known.txt"), "utf8")
     .split("\n")
@@ -75,7 +75,8 @@ describe.skipIf(why !== undefined)("real-world kpt packages render byte-identica
       const pl = await runFn(["render", "--allow-exec", "."], plRoot, defaultRegistry);
       runs.set(mode, { kptRoot, plRoot, kpt, pl });
     }
-  });
+    // Three whole-corpus renders per side: about 20 s on an idle 2-core machine, more under load.
+  }, 300_000);
 
   afterAll(() => {
     rmSync(work, { recursive: true, force: true });
