@@ -7,6 +7,7 @@ import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
+import { attributionEnabled } from "../kpt/attribution.js";
 import { Metrics } from "../ops/metrics.js";
 
 export interface ActionDepsOptions {
@@ -54,7 +55,7 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       queues,
       events,
       metrics,
-      renderer: opts.renderer ?? new KptRenderer(),
+      renderer: opts.renderer ?? new KptRenderer(undefined, undefined, attributionEnabled(process.env)),
       cacheDir: opts.cacheDir,
       operatorRuntimes: opts.operatorRuntimes,
       ...(opts.operatorLimits ? { operatorLimits: opts.operatorLimits } : {}),

@@ -14,6 +14,7 @@ import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
 import { scheduleSweeps } from "../jobs/sweep-schedule.js";
+import { attributionEnabled } from "../kpt/attribution.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
@@ -108,7 +109,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     queues,
     events,
     metrics,
-    renderer: opts.renderer ?? new KptRenderer(),
+    renderer: opts.renderer ?? new KptRenderer(undefined, undefined, attributionEnabled(process.env)),
     cacheDir: opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-")),
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),

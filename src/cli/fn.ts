@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { basename, join, posix, resolve } from "node:path";
 import { defaultRegistry, type FunctionRegistry } from "../fn/registry.js";
+import { attributionEnabled } from "../kpt/attribution.js";
 import { readTree } from "../kpt/tree.js";
 import { render } from "../render/render.js";
 import { lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";
@@ -96,6 +97,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
   const outcome = await render(tree, "", {
     ...env,
     writeFiles: !wantsItems(p),
+    attribution: attributionEnabled(io.env),
     ...(maxResources !== undefined ? { maxResources } : {}),
   });
   printer.endPackage();

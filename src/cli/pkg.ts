@@ -1,4 +1,5 @@
 import { basename, resolve } from "node:path";
+import { attributionEnabled } from "../kpt/attribution.js";
 import { KptError } from "../kpt/errors.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
@@ -66,7 +67,7 @@ async function get(p: Parsed, io: CliIO): Promise<number> {
   const repo = parseRepoSpec(spec, io.cwd);
   const name = dest ?? (basename(repo.directory) || basename(repo.repo));
   const localDir = resolve(io.cwd, name);
-  const r = await getPackage(repo, localDir, p.strategy);
+  const r = await getPackage(repo, localDir, p.strategy, attributionEnabled(io.env));
   io.stdout(`Fetched ${repo.repo}${repo.directory}@${r.ref} (${r.commit.slice(0, 12)}) into ${name}\n`);
   return 0;
 }

@@ -11,16 +11,18 @@ export type ClonedUpstream = UpstreamLock;
  * `pkg get` as a pure function: the upstream package's files (paths relative to its directory) as
  * kpt writes the local copy — every resource with its `# kpt-merge` comment and upstream-identifier
  * annotation, and a Kptfile named `name` with `upstream` (the ref asked for) and `upstreamLock` (the
- * ref it resolved to, and the commit).
+ * ref it resolved to, and the commit). With `attribution`, Config Connector resources also record
+ * `kpt-pkg` in their `cnrm.cloud.google.com/blueprint` annotation, as `kpt pkg get` writes them.
  */
 export function clonedPackage(
   files: FileTree,
   upstream: ClonedUpstream,
   name: string,
   strategy: UpdateStrategy = "resource-merge",
+  attribution = false,
 ): FileTree {
   const tree: FileTree = new Map();
-  const normalized = normalizedFiles(files);
+  const normalized = normalizedFiles(files, attribution ? "pkg" : undefined);
   for (const [p, b] of files) {
     const text = normalized.get(p);
     tree.set(p, text === undefined || text === b.toString("utf8") ? b : Buffer.from(text));

@@ -1,3 +1,4 @@
+import { attribute, type CommandGroup } from "../kpt/attribution.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
@@ -100,8 +101,11 @@ function mergeOtherFile(
   return { text: m.text, action: "merged", conflicts: m.conflicts };
 }
 
-/** A package's files as kpt leaves them after adding merge comments (for "changed locally?" checks). */
-export function normalizedFiles(files: Map<string, Buffer>): Map<string, string> {
+/**
+ * A package's files as kpt leaves them after adding merge comments (for "changed locally?" checks);
+ * with `attributeAs`, also its attribution on Config Connector resources (as `pkg get` writes them).
+ */
+export function normalizedFiles(files: Map<string, Buffer>, attributeAs?: CommandGroup): Map<string, string> {
   const out = new Map<string, string>();
   for (const [p, b] of files) {
     const t = b.toString("utf8");
@@ -109,6 +113,7 @@ export function normalizedFiles(files: Map<string, Buffer>): Map<string, string>
       try {
         const docs = parseYamlDocs(t, p);
         docs.forEach(addMergeComment);
+        if (attributeAs) for (const d of docs) attribute(d.doc, attributeAs);
         out.set(p, formatDocs(docs));
         continue;
       } catch {

@@ -7,6 +7,7 @@ import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
+import { attribute } from "../kpt/attribution.js";
 import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
@@ -47,6 +48,11 @@ export interface RenderEnv {
    * function runs and the outcome says `tooManyResources`. Absent: no limit (the CLI's default).
    */
   maxResources?: number;
+  /**
+   * Record `kpt-fn` in the `cnrm.cloud.google.com/blueprint` annotation of Config Connector resources,
+   * as `kpt fn render` does after a successful render (off where KPT_DISABLE_ATTRIBUTION is set).
+   */
+  attribution?: boolean;
 }
 
 export interface RenderOutcome {
@@ -124,6 +130,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
+    if (env.attribution) for (const d of outcome.items) attribute(d, "fn");
     if (env.writeFiles !== false) {
       outcome.tree = itemsToTree(
         tree,

@@ -102,4 +102,38 @@ describe("porchlight pkg get", () => {
     expect(r.stdout).toContain(`into app`);
     expect((await files(join(work, "app"))).Kptfile).toContain("name: app\n");
   });
+
+  it("records kpt-pkg on Config Connector resources, as kpt pkg get writes them", async () => {
+    const bucket = [
+      "apiVersion: storage.cnrm.cloud.google.com/v1beta1",
+      "kind: StorageBucket",
+      "metadata:",
+      "  name: logs",
+      "spec:",
+      "  location: US",
+      "",
+    ].join("\n");
+    await box.publish("kcc", { Kptfile: V1.Kptfile!, "bucket.yaml": bucket }, "kcc-v1");
+    const work = box.dir("get-kcc");
+    expect((await porchlight(work, "pkg", "get", `file://${box.up}.git/kcc@kcc-v1`, "kcc")).code).toBe(0);
+    const got = await files(join(work, "kcc"));
+    expect(got["bucket.yaml"]).toBe(
+      [
+        "apiVersion: storage.cnrm.cloud.google.com/v1beta1",
+        "kind: StorageBucket",
+        "metadata: # kpt-merge: /logs",
+        "  name: logs",
+        "  annotations:",
+        "    internal.kpt.dev/upstream-identifier: 'storage.cnrm.cloud.google.com|StorageBucket|default|logs'",
+        "    cnrm.cloud.google.com/blueprint: 'kpt-pkg'",
+        "spec:",
+        "  location: US",
+        "",
+      ].join("\n"),
+    );
+    if (!HAVE_KPT) return;
+    const kptWork = box.dir("get-kcc-kpt");
+    kpt(kptWork, "pkg", "get", `file://${box.up}.git/kcc@kcc-v1`, "kcc");
+    expect(got["bucket.yaml"]).toBe((await files(join(kptWork, "kcc")))["bucket.yaml"]);
+  });
 });

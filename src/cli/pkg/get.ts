@@ -20,6 +20,7 @@ export async function getPackage(
   spec: RepoSpec,
   localDir: string,
   strategy?: UpdateStrategy,
+  attribution = false,
 ): Promise<GetResult> {
   if (existsSync(localDir)) {
     throw new UpstreamError(
@@ -37,7 +38,7 @@ export async function getPackage(
       );
     }
     const lock = { repo: spec.repo, directory: spec.directory, ref, resolvedRef, commit };
-    const tree = clonedPackage(files, lock, basename(localDir), strategy);
+    const tree = clonedPackage(files, lock, basename(localDir), strategy, attribution);
     await writeTree(localDir, new Map(), tree);
     return { commit, ref, resolvedRef, files: tree.size };
   } finally {

@@ -16,10 +16,12 @@ export class KptRenderer implements Renderer {
   constructor(
     private readonly registry: FunctionRegistry = defaultRegistry(),
     private readonly run: RunOptions = DEFAULT_RUN_OPTIONS,
+    /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
+    private readonly attribution = true,
   ) {}
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
-    const outcome = await render(tree, "", this.env(options));
+    const outcome = await render(tree, "", { ...this.env(options), attribution: this.attribution });
     return this.result(tree, outcome);
   }
 

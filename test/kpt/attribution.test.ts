@@ -1,0 +1,163 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createFnCommand } from "../../src/cli/fn.js";
+import type { CliIO } from "../../src/cli/io.js";
+import { defaultRegistry } from "../../src/fn/registry.js";
+import { attribute, recordAction } from "../../src/kpt/attribution.js";
+import { formatDocuments } from "../../src/kpt/format.js";
+import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+
+/** Config Connector resources in the shapes kpt's attribution treats differently. */
+const INPUT = `apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: a
+  annotations:
+    cnrm.cloud.google.com/blueprint: "cnrm/x/v1" # c
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: b
+  annotations:
+    other: x
+    cnrm.cloud.google.com/blueprint: 'kpt-pkg'
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata: {name: d}
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: e
+  annotations: {}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: g
+  annotations:
+    cnrm.cloud.google.com/blueprint: x
+---
+apiVersion: cnrm.cloud.google.com/v1beta1
+kind: X
+metadata:
+  name: h
+---
+apiVersion: iam.cnrm.cloud.google.com/v1beta1
+kind: IAMPolicyMember
+metadata:
+  name: i
+  annotations:
+    cnrm.cloud.google.com/blueprint: ""
+`;
+
+/** What `kpt fn render` (v1.0.0-beta.56) wrote for INPUT, with no pipeline. */
+const KPT_RENDERED = `apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: a
+  annotations:
+    cnrm.cloud.google.com/blueprint: "cnrm/x/v1,kpt-fn"
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: b
+  annotations:
+    other: x
+    cnrm.cloud.google.com/blueprint: 'kpt-pkg-fn'
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata: {name: d, annotations: {cnrm.cloud.google.com/blueprint: 'kpt-fn'}}
+---
+apiVersion: storage.cnrm.cloud.google.com/v1beta1
+kind: StorageBucket
+metadata:
+  name: e
+  annotations:
+    cnrm.cloud.google.com/blueprint: 'kpt-fn'
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: g
+  annotations:
+    cnrm.cloud.google.com/blueprint: x
+---
+apiVersion: cnrm.cloud.google.com/v1beta1
+kind: X
+metadata:
+  name: h
+---
+apiVersion: iam.cnrm.cloud.google.com/v1beta1
+kind: IAMPolicyMember
+metadata:
+  name: i
+  annotations:
+    cnrm.cloud.google.com/blueprint: "kpt-fn"
+`;
+
+describe("recordAction: how kpt records a command group in the blueprint annotation", () => {
+  it.each([
+    ["", "fn", "kpt-fn"],
+    ["cnrm/landing-zone/v0.5.2", "fn", "cnrm/landing-zone/v0.5.2,kpt-fn"],
+    ["kpt-fn", "fn", "kpt-fn"],
+    ["kpt-pkg", "fn", "kpt-pkg-fn"],
+    ["kpt-fn-live", "pkg", "kpt-pkg-fn-live"],
+    ["cnrm/a,kpt-pkg-live,other", "fn", "cnrm/a,kpt-pkg-fn-live,other"],
+    // kpt keeps one list for every kpt part, so a second part carries the first one's groups too
+    ["kpt-pkg,kpt-live", "fn", "kpt-pkg-fn,kpt-pkg-fn-fn-live"],
+  ] as const)("%j + %s → %j", (current, group, want) => {
+    expect(recordAction(current, group)).toBe(want);
+  });
+});
+
+describe("attribution on render", () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function render(env: NodeJS.ProcessEnv): Promise<string> {
+    const dir = mkdtempSync(join(tmpdir(), "attribution-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: kcc\n");
+    writeFileSync(join(dir, "resources.yaml"), INPUT);
+    const io: CliIO = {
+      stdout: () => {},
+      stderr: () => {},
+      readStdin: async () => "",
+      cwd: dir,
+      env,
+      isTTY: false,
+    };
+    expect(await createFnCommand(defaultRegistry)(["render", dir], io)).toBe(0);
+    return readFileSync(join(dir, "resources.yaml"), "utf8");
+  }
+
+  it("records kpt-fn on Config Connector resources exactly as kpt fn render writes them", async () => {
+    expect(await render({})).toBe(KPT_RENDERED);
+  });
+
+  it("leaves them alone where KPT_DISABLE_ATTRIBUTION is set, as kpt does", async () => {
+    // kpt still drops the empty annotations of "e" (it does with no pipeline), and touches nothing else
+    const without = INPUT.replace("  name: e\n  annotations: {}\n", "  name: e\n");
+    expect(await render({ KPT_DISABLE_ATTRIBUTION: "true" })).toBe(without);
+  });
+
+  it("records nothing on a resource whose metadata is empty", () => {
+    const { docs } = parseYamlFile(
+      "apiVersion: storage.cnrm.cloud.google.com/v1beta1\nkind: StorageBucket\nmetadata: {}\n",
+      "r.yaml",
+    );
+    for (const d of docs) attribute(d, "pkg");
+    expect(formatDocuments(docs)).toBe(
+      "apiVersion: storage.cnrm.cloud.google.com/v1beta1\nkind: StorageBucket\nmetadata: {}\n",
+    );
+  });
+});
