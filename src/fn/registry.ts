@@ -7,6 +7,7 @@ import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
+import { setNamespaceKustomize } from "./builtins/set-namespace-kustomize.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
 import { starlarkFunction } from "./starlark/index.js";
 import type { BuiltinFunction } from "./types.js";
@@ -29,6 +30,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setImage,
   setLabels,
   setNamespace,
+  setNamespaceKustomize,
   starlarkFunction,
 ];
 
