@@ -2,6 +2,7 @@ import { type Document, isMap, isScalar, isSeq, Pair, Scalar, YAMLMap } from "ya
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotations, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
+import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isGVK, splitApiVersion, topString } from "./util/catalog-fnconfig.js";
 import { errorResult } from "./util/catalog-results.js";
@@ -231,16 +232,27 @@ function isEmptyResource(doc: Document): boolean {
   return !isMap(doc.contents) || doc.contents.items.length === 0;
 }
 
+/**
+ * The function fails as its container does: the error as its one result, and on stderr as the kyaml
+ * framework of the release prints it (v0.1.3's kyaml v0.10.20 joins an empty resource reference as
+ * `///`, v0.1.4's v0.10.21 leaves it out, v0.1.0–v0.1.2's v0.10.5 prints the message alone).
+ */
+function fail(message: string, release: string): never {
+  const stderr = atLeast(release, "v0.1.4")
+    ? `[error] : ${message}`
+    : atLeast(release, "v0.1.3")
+      ? `[error] /// : ${message}`
+      : message;
+  throw new FunctionExitError(message, 1, stderr, [errorResult(message)]);
+}
+
 export const setNamespaceKustomize: BuiltinFunction = {
   name: "set-namespace",
   releases: catalogReleases("set-namespace", "v0.1.0", "v0.2.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const release = ctx.release ?? "v0.2.0";
     const cfg = readKustomizeNamespaceConfig(input.functionConfig, release);
-    if (typeof cfg === "string") {
-      input.results.push(errorResult(`failed to configure function: ${cfg}`));
-      return input;
-    }
+    if (typeof cfg === "string") fail(`failed to configure function: ${cfg}`, release);
     const keepLocalConfig = atLeast(release, "v0.1.4");
     const items = input.items.filter((d) => !isEmptyResource(d) && (keepLocalConfig || !ignoredByKustomize(d)));
     const serviceAccounts = new Set(items.filter((d) => kindOf(d) === "ServiceAccount").map(nameOf));
