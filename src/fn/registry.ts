@@ -8,6 +8,7 @@ import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
 import { setNamespaceKustomize } from "./builtins/set-namespace-kustomize.js";
+import { setNamespaceV03 } from "./builtins/set-namespace-v0.3.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
 import { starlarkFunction } from "./starlark/index.js";
 import type { BuiltinFunction } from "./types.js";
@@ -31,6 +32,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setLabels,
   setNamespace,
   setNamespaceKustomize,
+  setNamespaceV03,
   starlarkFunction,
 ];
 

@@ -20,6 +20,13 @@ export function reencodeAsGo(doc: Document, trip: GoTrip): void {
   doc.contents = reencode(doc.contents as Node | null, doc, trip) as typeof doc.contents;
 }
 
+/** The same trip for one node of `doc` (a field the function sets from a Go value it decoded). */
+export function reencodeNodeAsGo(node: Node, doc: Document, trip: GoTrip): Node {
+  const out = reencode(node, doc, trip) ?? new Scalar(null);
+  if (isScalar(out)) restyle(out, trip);
+  return out;
+}
+
 const YAML11_BOOLS: Record<string, boolean> = Object.fromEntries([
   ...["y", "Y", "yes", "Yes", "YES", "on", "On", "ON"].map((s) => [s, true] as const),
   ...["n", "N", "no", "No", "NO", "off", "Off", "OFF"].map((s) => [s, false] as const),
