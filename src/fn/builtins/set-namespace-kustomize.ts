@@ -47,7 +47,13 @@ interface Config {
 function defaultFieldSpecs(release: string): FieldSpec[] {
   const specs: FieldSpec[] = [
     { group: "", version: "", kind: "Namespace", path: "metadata/name", create: true },
-    { group: "apiregistration.k8s.io", version: "", kind: "APIService", path: "spec/service/namespace", create: true },
+    {
+      group: "apiregistration.k8s.io",
+      version: "",
+      kind: "APIService",
+      path: "spec/service/namespace",
+      create: true,
+    },
   ];
   if (atLeast(release, "v0.1.4")) {
     specs.push({
@@ -254,7 +260,9 @@ export const setNamespaceKustomize: BuiltinFunction = {
     const cfg = readKustomizeNamespaceConfig(input.functionConfig, release);
     if (typeof cfg === "string") fail(`failed to configure function: ${cfg}`, release);
     const keepLocalConfig = atLeast(release, "v0.1.4");
-    const items = input.items.filter((d) => !isEmptyResource(d) && (keepLocalConfig || !ignoredByKustomize(d)));
+    const items = input.items.filter(
+      (d) => !isEmptyResource(d) && (keepLocalConfig || !ignoredByKustomize(d)),
+    );
     const serviceAccounts = new Set(items.filter((d) => kindOf(d) === "ServiceAccount").map(nameOf));
     for (const doc of items) {
       ctx.signal?.throwIfAborted();

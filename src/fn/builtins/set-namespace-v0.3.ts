@@ -183,10 +183,12 @@ class Pass {
       if (isNamespaceObject) this.field(doc, ["metadata", "name"], true);
       else if (isGVK(doc, "apiextensions.k8s.io/v1", "CustomResourceDefinition"))
         this.field(doc, CRD_SERVICE_NAMESPACE, false);
-      else if (isGVK(doc, "apiregistration.k8s.io/v1", "APIService")) this.field(doc, API_SERVICE_NAMESPACE, false);
+      else if (isGVK(doc, "apiregistration.k8s.io/v1", "APIService"))
+        this.field(doc, API_SERVICE_NAMESPACE, false);
       else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
       else special = false;
-      if ((modern || !special) && hasNamespace(doc)) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
+      if ((modern || !special) && hasNamespace(doc))
+        this.field(doc, ["metadata", "namespace"], isNamespaceObject);
     }
   }
 }
@@ -228,7 +230,9 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
         "found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects",
       );
   } else if (counter.size > 1) {
-    out.errors.push(`cannot accept more than one Namespace objects from the input resources, found ${goIntMap(counter)}`);
+    out.errors.push(
+      `cannot accept more than one Namespace objects from the input resources, found ${goIntMap(counter)}`,
+    );
   } else if (counter.size === 1) {
     const [name, n] = [...counter.entries()][0]!;
     if (n > 1) out.errors.push(`found more than one Namespace objects of the same name ${quote(name)}`);
@@ -269,7 +273,11 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
     const segments = f.dependsOn.split("/");
     if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || segments[2] !== from) return;
     segments[2] = cfg.newNamespace;
-    setStringAt(f.doc.contents as YAMLMap, ["metadata", "annotations", ANNOTATION.dependsOn], segments.join("/"));
+    setStringAt(
+      f.doc.contents as YAMLMap,
+      ["metadata", "annotations", ANNOTATION.dependsOn],
+      segments.join("/"),
+    );
   }).run(items);
   return out;
 }

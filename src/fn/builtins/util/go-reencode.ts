@@ -32,6 +32,8 @@ const YAML11_BOOLS: Record<string, boolean> = Object.fromEntries([
   ...["n", "N", "no", "No", "NO", "off", "Off", "OFF"].map((s) => [s, false] as const),
 ]);
 
+const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
+
 function reencode(node: Node | null, doc: Document, trip: GoTrip): Node | null {
   if (node === null || node === undefined) return node;
   if (isAlias(node)) {
@@ -89,6 +91,8 @@ function restyle(node: Scalar, trip: GoTrip): void {
   node.type = undefined;
   if (typeof value === "string") {
     node.source = undefined;
+    // Go's encoders quote what YAML 1.1 reads as a boolean or a base-60 float (`yes`, `1:20`).
+    if (Object.hasOwn(YAML11_BOOLS, value) || BASE60_FLOAT.test(value)) node.type = "QUOTE_DOUBLE";
   } else if (value === null || value === undefined) {
     node.source = "null";
   } else if (typeof value === "boolean") {
