@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type Document, parseDocument } from "yaml";
 import { setNamespaceKustomize } from "../../../src/fn/builtins/set-namespace-kustomize.js";
-import { setNamespaceV03 } from "../../../src/fn/builtins/set-namespace-v0.3.js";
+import { setNamespaceSdk } from "../../../src/fn/builtins/set-namespace-sdk.js";
 import { goFloat } from "../../../src/fn/builtins/util/go-reencode.js";
 import { defaultRegistry } from "../../../src/fn/registry.js";
 import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
@@ -35,8 +35,9 @@ describe("set-namespace releases: which implementation a tag runs", () => {
     ["gcr.io/kpt-fn/set-namespace:v0.1.3", setNamespaceKustomize, "v0.1.3"],
     ["gcr.io/kpt-fn/set-namespace:v0.1", setNamespaceKustomize, "v0.1.4"],
     ["gcr.io/kpt-fn/set-namespace:v0.2.0", setNamespaceKustomize, "v0.2.0"],
-    ["gcr.io/kpt-fn/set-namespace:v0.3", setNamespaceV03, "v0.3.4"],
-    ["gcr.io/kpt-fn/set-namespace:v0.3.0", setNamespaceV03, "v0.3.0"],
+    ["gcr.io/kpt-fn/set-namespace:v0.3", setNamespaceSdk, "v0.3.4"],
+    ["gcr.io/kpt-fn/set-namespace:v0.3.0", setNamespaceSdk, "v0.3.0"],
+    ["gcr.io/kpt-fn/set-namespace:v0.4", setNamespaceSdk, "v0.4.1"],
   ])("%s runs its release", (image, fn, release) => {
     expect(defaultRegistry().resolve(image)).toEqual({ fn, release });
   });
@@ -306,7 +307,7 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
       metadata:
         name: cm
     `;
-    const { output, results, exitCode } = await run(setNamespaceV03, "v0.3.4", input, configMap("prod"));
+    const { output, results, exitCode } = await run(setNamespaceSdk, "v0.3.4", input, configMap("prod"));
     expect(output).toBe(codeBlock`
       apiVersion: v1
       kind: Service
@@ -356,7 +357,7 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
     "%s reports resources in different namespaces as an error result and still succeeds",
     async (release, list) => {
       const { results, exitCode, output } = await run(
-        setNamespaceV03,
+        setNamespaceSdk,
         release,
         twoNamespaces,
         configMap("prod"),
@@ -374,12 +375,12 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
 
   it("v0.3.2 fails on an index out of range when no resource has a namespace; v0.3.3 says so", async () => {
     const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
-    const error = await run(setNamespaceV03, "v0.3.2", input, configMap("prod")).catch((e: unknown) => e);
+    const error = await run(setNamespaceSdk, "v0.3.2", input, configMap("prod")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FunctionExitError);
     expect((error as FunctionExitError).results).toEqual([
       { message: "panic with runtime error: index out of range [0] with length 0", severity: "error" },
     ]);
-    const { results } = await run(setNamespaceV03, "v0.3.3", input, configMap("prod"));
+    const { results } = await run(setNamespaceSdk, "v0.3.3", input, configMap("prod"));
     expect(results[0]?.message).toMatch(/^could not find any namespace fields to update\./);
   });
 
@@ -398,24 +399,24 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
           name: app
           namespace: old
     `;
-    const { output } = await run(setNamespaceV03, release, input, configMap("prod"));
+    const { output } = await run(setNamespaceSdk, release, input, configMap("prod"));
     expect(parseItems(output)[0]!.getIn(["subjects", 0, "namespace"])).toBe(want);
   });
 
   it("v0.3.3 alone adds its stray `set image` result", async () => {
     const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: old\n";
-    const { results } = await run(setNamespaceV03, "v0.3.3", input, configMap("prod"));
+    const { results } = await run(setNamespaceSdk, "v0.3.3", input, configMap("prod"));
     expect(results[1]).toEqual({
       message: "set image from old to prod",
       severity: "info",
       field: { path: "", currentValue: "old", proposedValue: "prod" },
       file: { path: "test" },
     });
-    expect((await run(setNamespaceV03, "v0.3.4", input, configMap("prod"))).results).toHaveLength(1);
+    expect((await run(setNamespaceSdk, "v0.3.4", input, configMap("prod"))).results).toHaveLength(1);
   });
 
   it("reports a bad config as an error result and succeeds", async () => {
-    const { results, exitCode } = await run(setNamespaceV03, "v0.3.4", "", configMap('""'));
+    const { results, exitCode } = await run(setNamespaceSdk, "v0.3.4", "", configMap('""'));
     expect(results).toEqual([
       {
         message: "`data.namespace` should not be empty",
@@ -424,6 +425,83 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
       },
     ]);
     expect(exitCode).toBe(0);
+  });
+});
+
+describe("set-namespace v0.4 (every namespace field gets the new namespace)", () => {
+  it("replaces every other namespace and fills an unset one of a namespace-scoped kind", async () => {
+    const input = codeBlock`
+      apiVersion: kpt.dev/v1
+      kind: Kptfile
+      metadata:
+        name: app
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: a
+        namespace: x
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: b
+        namespace: y
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: c
+      ---
+      apiVersion: example.com/v1
+      kind: Db
+      metadata:
+        name: d
+    `;
+    const { output, results, exitCode } = await run(setNamespaceSdk, "v0.4.1", input, configMap("prod"));
+    const docs = parseItems(output);
+    expect(docs.map((d) => d.getIn(["metadata", "namespace"]))).toEqual([
+      undefined,
+      "prod",
+      "prod",
+      "prod",
+      undefined,
+    ]);
+    expect(results).toEqual([
+      { message: 'namespace "","x","y" updated to "prod", 3 value(s) changed', severity: "info" },
+    ]);
+    expect(exitCode).toBe(0);
+  });
+
+  it("reports two resources with the same id as an error result and succeeds", async () => {
+    const input =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+    const { results, exitCode } = await run(setNamespaceSdk, "v0.4.1", input, configMap("prod"));
+    expect(results).toEqual([
+      {
+        message: "duplicate Resource(apiVersion=v1, kind=ConfigMap, Namespace=prod, Name=a)",
+        severity: "error",
+      },
+    ]);
+    expect(exitCode).toBe(0);
+  });
+
+  it("v0.4.0 reports a missing config as a result and succeeds; v0.4.1 fails", async () => {
+    const v040 = await run(setNamespaceSdk, "v0.4.0", "");
+    expect(v040.results).toEqual([
+      {
+        message: "unknown functionConfig Kind= ApiVersion=, expect `SetNamespace` or `ConfigMap`",
+        severity: "error",
+      },
+    ]);
+    expect(v040.exitCode).toBe(0);
+    const error = await run(setNamespaceSdk, "v0.4.1", "").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FunctionExitError);
+    const e = error as FunctionExitError;
+    expect(e.results).toEqual([
+      { message: "FunctionConfig is missing. Expect `ConfigMap` or `SetNamespace`", severity: "error" },
+    ]);
+    expect(e.stderr).toBe("failed to evaluate function: error: function failure");
   });
 });
 

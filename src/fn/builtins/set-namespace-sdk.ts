@@ -4,24 +4,28 @@ import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../kpt
 import { atLeast, catalogReleases } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
-import { configMapData, isConfigMap, isGVK, topString } from "./util/catalog-fnconfig.js";
+import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
+import { knownNamespaceScope } from "./util/catalog-scope.js";
 import { goQuoteString } from "./util/go-quote.js";
 import { reencodeNodeAsGo } from "./util/go-reencode.js";
 
 /**
- * set-namespace v0.3.0–v0.3.4, the first release on the kpt functions SDK: the namespace to replace is
- * the name of the one Namespace object, or `namespaceMatcher`, or else the one namespace all
- * namespace-scoped resources share (a resource counts as namespace-scoped when it has
- * `metadata.namespace`). That value is replaced in `metadata.namespace`, a Namespace's name, a CRD's
- * conversion webhook service, an APIService's service and ClusterRoleBinding subjects, and in
- * `config.kubernetes.io/depends-on` annotations that point at a resource of the package. Local-config
- * resources are left alone. Problems are reported as an error result, yet the function succeeds (kpt
- * goes on), as the release does; a bad config too.
+ * set-namespace v0.3.0–v0.4.1, the releases on the kpt functions SDK. Namespace fields are
+ * `metadata.namespace`, a Namespace's name, a CRD's conversion webhook service, an APIService's service
+ * and (Cluster)RoleBinding subjects; a `config.kubernetes.io/depends-on` annotation pointing at a
+ * resource of the package follows its namespace. Local-config resources are left alone.
+ *
+ * - v0.3: the namespace to replace is the name of the one Namespace object, or `namespaceMatcher`, or
+ *   else the one namespace all resources with `metadata.namespace` share. Problems, a bad config too,
+ *   are an error result, yet the function succeeds (kpt goes on).
+ * - v0.4 (set-namespace/v0.4.0): every namespace field that is not the new namespace gets it, an unset
+ *   `metadata.namespace` of a namespace-scoped kind too (kinds the SDK does not know count as
+ *   namespace-scoped when they have the field); two resources with the same id are an error result.
  *
  * The function writes every field it visits back with the SDK's setter, whether or not the value
  * changed: the field is a new node (its quoting reset), a CRD or APIService without the field gets it,
- * empty, and a binding's `subjects` is rewritten through JSON (or added, empty).
+ * and a binding's `subjects` is rewritten through JSON (or added, empty).
  *
  * Release switches, each with the catalog tag that introduced it:
  * - set-namespace/v0.3.2: RoleBinding subjects too, and `metadata.namespace` of every kind (the special
@@ -29,6 +33,9 @@ import { reencodeNodeAsGo } from "./util/go-reencode.js";
  * - set-namespace/v0.3.3: the result says what changed (`namespace "a" updated to "b", N values
  *   changed`); no namespace at all is an error result (v0.3.0–v0.3.2 fail on an index out of range);
  *   Go-quoted values in the errors; v0.3.3 alone adds a stray "set image from …" result.
+ * - set-namespace/v0.4.0: replace every other value (above).
+ * - set-namespace/v0.4.1: a bad or missing config fails the function (exit 1), its result without the
+ *   config's reference.
  */
 
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
@@ -43,7 +50,11 @@ interface Config {
   matcher: string;
 }
 
-export function readSetNamespaceV03Config(config: Document | undefined): Config | string {
+export function readSetNamespaceSdkConfig(config: Document | undefined, release: string): Config | string {
+  const v04 = atLeast(release, "v0.4.0");
+  if (atLeast(release, "v0.4.1") && isEmptyConfig(config)) {
+    return "FunctionConfig is missing. Expect `ConfigMap` or `SetNamespace`";
+  }
   if (config && isConfigMap(config)) {
     const data = configMapData(config);
     let newNamespace = data.get("namespace") ?? "";
@@ -52,14 +63,14 @@ export function readSetNamespaceV03Config(config: Document | undefined): Config 
       newNamespace = data.get("name") ?? "";
       if (newNamespace === "") return "`data.name` should not be empty";
     }
-    return { newNamespace, matcher: data.get("namespaceMatcher") ?? "" };
+    return { newNamespace, matcher: v04 ? "" : (data.get("namespaceMatcher") ?? "") };
   }
   if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
     const newNamespace = topString(config, "namespace");
     if (newNamespace === "") return "`namespace` should not be empty";
     // The release reads the matcher from `data`, even in a SetNamespace.
     const data = config.get("data", true);
-    const matcher = isMap(data) ? scalarText(data.get("namespaceMatcher", true)) : "";
+    const matcher = isMap(data) && !v04 ? scalarText(data.get("namespaceMatcher", true)) : "";
     return { newNamespace, matcher };
   }
   const kind = config ? kindOf(config) : "";
@@ -187,8 +198,10 @@ class Pass {
         this.field(doc, API_SERVICE_NAMESPACE, false);
       else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
       else special = false;
-      if ((modern || !special) && hasNamespace(doc))
-        this.field(doc, ["metadata", "namespace"], isNamespaceObject);
+      const namespaced = atLeast(this.release, "v0.4.0")
+        ? (knownNamespaceScope(apiVersion, kind) ?? hasNamespace(doc))
+        : (modern || !special) && hasNamespace(doc);
+      if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
     }
   }
 }
@@ -282,37 +295,102 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
   return out;
 }
 
-export const setNamespaceV03: BuiltinFunction = {
+/** v0.4: every namespace field that is not the new namespace gets it. */
+function transformV04(items: readonly Document[], newNamespace: string, release: string) {
+  const old = new Set<string>();
+  let count = 0;
+  new Pass(release, (f) => {
+    if (f.value === newNamespace) return;
+    old.add(f.value);
+    f.value = newNamespace;
+    count += 1;
+  }).run(items);
+  const targets = new Set<string>();
+  new Pass(release, (f) => {
+    targets.add(dependsOnKey(f.doc));
+  }).run(items);
+  new Pass(release, (f) => {
+    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
+    const segments = f.dependsOn.split("/");
+    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !old.has(segments[2]!)) return;
+    segments[2] = newNamespace;
+    setStringAt(
+      f.doc.contents as YAMLMap,
+      ["metadata", "annotations", ANNOTATION.dependsOn],
+      segments.join("/"),
+    );
+  }).run(items);
+  return { count, old };
+}
+
+/** The SDK's CheckResourceDuplication: two items with the same apiVersion, kind, namespace and name. */
+function duplicate(items: readonly Document[]): string | undefined {
+  const seen = new Set<string>();
+  for (const doc of items) {
+    const ns = stringAt(doc, ["metadata", "namespace"]);
+    const id = JSON.stringify([apiVersionOf(doc), kindOf(doc), ns, nameOf(doc)]);
+    if (seen.has(id)) {
+      return `duplicate Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, Namespace=${ns}, Name=${nameOf(doc)})`;
+    }
+    seen.add(id);
+  }
+  return undefined;
+}
+
+function runV04(input: ResourceList, cfg: Config, release: string): FunctionResult {
+  const { count, old } = transformV04(input.items, cfg.newNamespace, release);
+  const dup = duplicate(input.items);
+  if (dup !== undefined) return errorResult(dup);
+  if (count === 0)
+    return infoResult(`all namespaces are already ${goQuoteString(cfg.newNamespace)}. no value changed`);
+  // The release joins the old values in Go's map order (random); porchlight sorts them.
+  const olds = [...old].sort().map((o) => `"${o}"`);
+  return infoResult(
+    `namespace ${olds.join(",")} updated to ${goQuoteString(cfg.newNamespace)}, ${count} value(s) changed`,
+  );
+}
+
+function runV03(input: ResourceList, cfg: Config, release: string): FunctionResult[] {
+  const out = transform(input.items, cfg, release);
+  const results: FunctionResult[] = [];
+  if (out.errors.length > 0) results.push(errorResult(out.errors.join("\n")));
+  else if (atLeast(release, "v0.3.3"))
+    results.push(
+      infoResult(
+        `namespace ${goQuoteString(out.matcher)} updated to ${goQuoteString(cfg.newNamespace)}, ${out.count} values changed`,
+      ),
+    );
+  else results.push(infoResult("namespace updated"));
+  if (release === "v0.3.3") {
+    results.push({
+      message: `set image from ${out.matcher} to ${cfg.newNamespace}`,
+      severity: "info",
+      field: { path: "", currentValue: out.matcher, proposedValue: cfg.newNamespace },
+      file: { path: "test" },
+    });
+  }
+  return results;
+}
+
+export const setNamespaceSdk: BuiltinFunction = {
   name: "set-namespace",
-  releases: catalogReleases("set-namespace", "v0.3.0", "v0.3.4"),
+  releases: catalogReleases("set-namespace", "v0.3.0", "v0.4.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? "v0.3.4";
-    // The release reports every problem as a result and still exits 0.
+    const release = ctx.release ?? "v0.4.1";
+    // These releases report their problems as results and still exit 0.
     input.exitCode = 0;
-    const cfg = readSetNamespaceV03Config(input.functionConfig);
+    const cfg = readSetNamespaceSdkConfig(input.functionConfig, release);
     if (typeof cfg === "string") {
+      if (atLeast(release, "v0.4.1")) {
+        throw new FunctionExitError(cfg, 1, "failed to evaluate function: error: function failure", [
+          errorResult(cfg),
+        ]);
+      }
       input.results.push(configErrorResult(cfg, input.functionConfig));
       return input;
     }
-    const out = transform(input.items, cfg, release);
-    const results: FunctionResult[] = [];
-    if (out.errors.length > 0) results.push(errorResult(out.errors.join("\n")));
-    else if (atLeast(release, "v0.3.3"))
-      results.push(
-        infoResult(
-          `namespace ${goQuoteString(out.matcher)} updated to ${goQuoteString(cfg.newNamespace)}, ${out.count} values changed`,
-        ),
-      );
-    else results.push(infoResult("namespace updated"));
-    if (release === "v0.3.3") {
-      results.push({
-        message: `set image from ${out.matcher} to ${cfg.newNamespace}`,
-        severity: "info",
-        field: { path: "", currentValue: out.matcher, proposedValue: cfg.newNamespace },
-        file: { path: "test" },
-      });
-    }
-    input.results.push(...results);
+    if (atLeast(release, "v0.4.0")) input.results.push(runV04(input, cfg, release));
+    else input.results.push(...runV03(input, cfg, release));
     return input;
   },
 };
