@@ -6,7 +6,8 @@ import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
 import { setLabels } from "./builtins/set-labels.js";
-import { setNamespace } from "./builtins/set-namespace.js";
+import { setNamespaceKustomize } from "./builtins/set-namespace-kustomize.js";
+import { setNamespaceSdk } from "./builtins/set-namespace-sdk.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
 import { starlarkFunction } from "./starlark/index.js";
 import type { BuiltinFunction } from "./types.js";
@@ -28,7 +29,8 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setAnnotations,
   setImage,
   setLabels,
-  setNamespace,
+  setNamespaceKustomize,
+  setNamespaceSdk,
   starlarkFunction,
 ];
 

@@ -23,6 +23,11 @@ export interface ResourceList {
   items: KrmItem[];
   functionConfig?: KrmItem;
   results: FunctionResult[];
+  /**
+   * Set by a builtin whose catalog release exits 0 even though it reports an error result (set-namespace
+   * v0.3 reports every problem so and succeeds): kpt then goes on. Unset, an error result fails it.
+   */
+  exitCode?: number;
 }
 
 /** What every run of a function may use besides its input. */

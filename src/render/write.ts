@@ -102,9 +102,12 @@ export function itemsForOutput(
   for (const doc of items) {
     const file = treePathOf(doc, packageDirs, rootDir);
     const rel = file.startsWith(prefix) ? file.slice(prefix.length) : file;
-    if (getAnnotation(doc, ANNOTATION.path) !== undefined) setKptAnnotation(doc, ANNOTATION.path, rel);
-    if (getAnnotation(doc, ANNOTATION.internalPath) !== undefined)
-      setKptAnnotation(doc, ANNOTATION.internalPath, rel);
+    // An annotation that already says so keeps its node: a function may have restyled it (set-namespace
+    // v0.1 writes every value as Go does, `path: Kptfile` unquoted), and kpt leaves it so.
+    for (const key of [ANNOTATION.path, ANNOTATION.internalPath]) {
+      const value = getAnnotation(doc, key);
+      if (value !== undefined && value !== rel) setKptAnnotation(doc, key, rel);
+    }
     deleteAnnotation(doc, ANNOTATION.packagePath);
   }
   return [...items];

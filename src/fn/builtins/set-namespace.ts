@@ -10,7 +10,6 @@ import {
   setAnnotation,
   setStringIn,
 } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import {
@@ -289,9 +288,14 @@ function transform(
   return results;
 }
 
+/**
+ * Not registered: this follows the catalog's main branch after v0.4.1 (origin matching, July 2022), which
+ * no release tag contains; set-namespace-sdk.ts reproduces v0.4.0–v0.4.1 as tagged. Kept for the release
+ * that would carry it.
+ */
 export const setNamespace: BuiltinFunction = {
   name: "set-namespace",
-  releases: catalogReleases("set-namespace", "v0.4.0", "v0.4.1"),
+  releases: [],
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const cfg = readSetNamespaceConfig(input.functionConfig);
     if (typeof cfg === "string") {

@@ -41,7 +41,7 @@ export class BuiltinRunner implements FunctionRunner {
         timeout,
       ]);
       const errors = output.results.filter((r) => r.severity === "error");
-      if (errors.length > 0) {
+      if (errors.length > 0 && output.exitCode !== 0) {
         throw new FunctionError(`function "${fn.image}" reported ${errors.length} error(s)`, output.results);
       }
       return output;

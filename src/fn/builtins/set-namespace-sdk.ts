@@ -1,0 +1,396 @@
+import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../kpt/resource.js";
+import { atLeast, catalogReleases } from "../releases.js";
+import { FunctionExitError } from "../runtime/errors.js";
+import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
+import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
+import { knownNamespaceScope } from "./util/catalog-scope.js";
+import { goQuoteString } from "./util/go-quote.js";
+import { reencodeNodeAsGo } from "./util/go-reencode.js";
+
+/**
+ * set-namespace v0.3.0–v0.4.1, the releases on the kpt functions SDK. Namespace fields are
+ * `metadata.namespace`, a Namespace's name, a CRD's conversion webhook service, an APIService's service
+ * and (Cluster)RoleBinding subjects; a `config.kubernetes.io/depends-on` annotation pointing at a
+ * resource of the package follows its namespace. Local-config resources are left alone.
+ *
+ * - v0.3: the namespace to replace is the name of the one Namespace object, or `namespaceMatcher`, or
+ *   else the one namespace all resources with `metadata.namespace` share. Problems, a bad config too,
+ *   are an error result, yet the function succeeds (kpt goes on).
+ * - v0.4 (set-namespace/v0.4.0): every namespace field that is not the new namespace gets it, an unset
+ *   `metadata.namespace` of a namespace-scoped kind too (kinds the SDK does not know count as
+ *   namespace-scoped when they have the field); two resources with the same id are an error result.
+ *
+ * The function writes every field it visits back with the SDK's setter, whether or not the value
+ * changed: the field is a new node (its quoting reset), a CRD or APIService without the field gets it,
+ * and a binding's `subjects` is rewritten through JSON (or added, empty).
+ *
+ * Release switches, each with the catalog tag that introduced it:
+ * - set-namespace/v0.3.2: RoleBinding subjects too, and `metadata.namespace` of every kind (the special
+ *   kinds included).
+ * - set-namespace/v0.3.3: the result says what changed (`namespace "a" updated to "b", N values
+ *   changed`); no namespace at all is an error result (v0.3.0–v0.3.2 fail on an index out of range);
+ *   Go-quoted values in the errors; v0.3.3 alone adds a stray "set image from …" result.
+ * - set-namespace/v0.4.0: replace every other value (above).
+ * - set-namespace/v0.4.1: a bad or missing config fails the function (exit 1), its result without the
+ *   config's reference.
+ */
+
+const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+const CONFIG_KIND = "SetNamespace";
+const PACKAGE_CONTEXT_NAME = "kptfile.kpt.dev";
+const NAMESPACED_DEPENDS_ON = /^([-.\w]*)\/namespaces\/([-.\w]*)\/([-.\w]*)\/([-.\w]*)$/;
+const CRD_SERVICE_NAMESPACE = ["spec", "conversion", "webhook", "clientConfig", "service", "namespace"];
+const API_SERVICE_NAMESPACE = ["spec", "service", "namespace"];
+
+interface Config {
+  newNamespace: string;
+  matcher: string;
+}
+
+export function readSetNamespaceSdkConfig(config: Document | undefined, release: string): Config | string {
+  const v04 = atLeast(release, "v0.4.0");
+  if (atLeast(release, "v0.4.1") && isEmptyConfig(config)) {
+    return "FunctionConfig is missing. Expect `ConfigMap` or `SetNamespace`";
+  }
+  if (config && isConfigMap(config)) {
+    const data = configMapData(config);
+    let newNamespace = data.get("namespace") ?? "";
+    if (newNamespace === "") {
+      if (nameOf(config) !== PACKAGE_CONTEXT_NAME) return "`data.namespace` should not be empty";
+      newNamespace = data.get("name") ?? "";
+      if (newNamespace === "") return "`data.name` should not be empty";
+    }
+    return { newNamespace, matcher: v04 ? "" : (data.get("namespaceMatcher") ?? "") };
+  }
+  if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
+    const newNamespace = topString(config, "namespace");
+    if (newNamespace === "") return "`namespace` should not be empty";
+    // The release reads the matcher from `data`, even in a SetNamespace.
+    const data = config.get("data", true);
+    const matcher = isMap(data) && !v04 ? scalarText(data.get("namespaceMatcher", true)) : "";
+    return { newNamespace, matcher };
+  }
+  const kind = config ? kindOf(config) : "";
+  const apiVersion = config ? apiVersionOf(config) : "";
+  return `unknown functionConfig Kind=${kind} ApiVersion=${apiVersion}, expect \`${CONFIG_KIND}\` or \`ConfigMap\``;
+}
+
+function scalarText(node: unknown): string {
+  return isScalar(node) && node.value !== null && node.value !== undefined ? String(node.value) : "";
+}
+
+/** One namespace field met in a pass over the resources; the visitor may change `value`. */
+interface NamespaceField {
+  doc: Document;
+  value: string;
+  isNamespaceObject: boolean;
+  /** The resource's depends-on annotation when the pass reached it ("" when none). */
+  dependsOn: string;
+}
+
+type Visitor = (field: NamespaceField) => void;
+
+/** The SDK's SetNestedString: a new string node at `path` (comments kept), missing maps created. */
+function setStringAt(map: YAMLMap, path: readonly string[], value: string): void {
+  const [head, ...rest] = path as [string, ...string[]];
+  const pair = (map.items as Pair[]).find((p) => isScalar(p.key) && String(p.key.value) === head);
+  if (rest.length === 0) {
+    const node = new Scalar(value);
+    if (pair) {
+      const old = pair.value as Node | null;
+      if (old && typeof old === "object") {
+        node.commentBefore = old.commentBefore;
+        node.comment = old.comment;
+      }
+      pair.value = node;
+    } else {
+      map.items.push(new Pair(new Scalar(head), node));
+    }
+    return;
+  }
+  if (pair && isMap(pair.value)) {
+    setStringAt(pair.value, rest, value);
+    return;
+  }
+  const created = new YAMLMap();
+  if (pair) pair.value = created;
+  else map.items.push(new Pair(new Scalar(head), created));
+  setStringAt(created, rest, value);
+}
+
+function stringAt(doc: Document, path: readonly string[]): string {
+  return scalarText(doc.getIn(path, true));
+}
+
+function hasNamespace(doc: Document): boolean {
+  const node = doc.getIn(["metadata", "namespace"], true);
+  return isScalar(node) && typeof node.value === "string";
+}
+
+/** The SDK's IsLocalConfig: the annotation set to anything but "" or "false". */
+function isLocalConfig(doc: Document): boolean {
+  const v = getAnnotation(doc, ANNOTATION.localConfig) ?? "";
+  return v !== "" && v !== "false";
+}
+
+class Pass {
+  constructor(
+    private readonly release: string,
+    private readonly visitor: Visitor,
+  ) {}
+
+  /** Visits the string at `path` and writes what the visitor left back (the SDK's SetOrDie). */
+  private field(doc: Document, path: readonly string[], isNamespaceObject: boolean): void {
+    const f: NamespaceField = {
+      doc,
+      value: stringAt(doc, path),
+      isNamespaceObject,
+      dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
+    };
+    this.visitor(f);
+    setStringAt(doc.contents as YAMLMap, path, f.value);
+  }
+
+  private subjects(doc: Document, isNamespaceObject: boolean): void {
+    const root = doc.contents as YAMLMap;
+    const pair = (root.items as Pair[]).find((p) => isScalar(p.key) && p.key.value === "subjects");
+    if (!pair || !isSeq(pair.value)) {
+      const empty = new YAMLSeq();
+      empty.flow = true;
+      if (pair) pair.value = empty;
+      else root.items.push(new Pair(new Scalar("subjects"), empty));
+      return;
+    }
+    for (const subject of pair.value.items) {
+      if (!isMap(subject) || !subject.has("namespace")) continue;
+      const f: NamespaceField = {
+        doc,
+        value: scalarText(subject.get("namespace", true)),
+        isNamespaceObject,
+        dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
+      };
+      this.visitor(f);
+      setStringAt(subject, ["namespace"], f.value);
+    }
+    // The subjects go back through JSON (SliceSubObjects.MarshalJSON), comments of the list kept.
+    const old = pair.value;
+    const out = reencodeNodeAsGo(old, doc, "float64");
+    out.commentBefore = old.commentBefore;
+    out.comment = old.comment;
+    pair.value = out;
+  }
+
+  run(items: readonly Document[]): void {
+    const modern = atLeast(this.release, "v0.3.2");
+    for (const doc of items) {
+      if (!isMap(doc.contents) || isLocalConfig(doc)) continue;
+      const apiVersion = apiVersionOf(doc);
+      const kind = kindOf(doc);
+      const isNamespaceObject = apiVersion === "v1" && kind === "Namespace";
+      let special = true;
+      if (isNamespaceObject) this.field(doc, ["metadata", "name"], true);
+      else if (isGVK(doc, "apiextensions.k8s.io/v1", "CustomResourceDefinition"))
+        this.field(doc, CRD_SERVICE_NAMESPACE, false);
+      else if (isGVK(doc, "apiregistration.k8s.io/v1", "APIService"))
+        this.field(doc, API_SERVICE_NAMESPACE, false);
+      else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
+      else special = false;
+      const namespaced = atLeast(this.release, "v0.4.0")
+        ? (knownNamespaceScope(apiVersion, kind) ?? hasNamespace(doc))
+        : (modern || !special) && hasNamespace(doc);
+      if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
+    }
+  }
+}
+
+function dependsOnKey(doc: Document): string {
+  return `${apiGroup(apiVersionOf(doc))}/${kindOf(doc)}/${nameOf(doc)}`;
+}
+
+/** Go's `%v` of a map[string]int: `map[a:1 b:2]`, keys sorted. */
+function goIntMap(m: ReadonlyMap<string, number>): string {
+  const keys = [...m.keys()].sort();
+  return `map[${keys.map((k) => `${k}:${m.get(k)}`).join(" ")}]`;
+}
+
+interface Outcome {
+  errors: string[];
+  matcher: string;
+  count: number;
+}
+
+function transform(items: readonly Document[], cfg: Config, release: string): Outcome {
+  const v033 = atLeast(release, "v0.3.3");
+  const quote = (s: string): string => (v033 ? goQuoteString(s) : s);
+  const out: Outcome = { errors: [], matcher: cfg.matcher, count: 0 };
+  const counter = new Map<string, number>();
+  const found = new Set<string>();
+  new Pass(release, (f) => {
+    if (f.value === "") return;
+    if (f.isNamespaceObject) counter.set(f.value, (counter.get(f.value) ?? 0) + 1);
+    found.add(f.value);
+  }).run(items);
+  const fromResources = [...found].sort();
+
+  let oldNs: string | undefined;
+  if (cfg.matcher !== "") {
+    if (counter.size === 0) oldNs = cfg.matcher;
+    else
+      out.errors.push(
+        "found Namespace objects from the input resources, you cannot use `namespaceMatcher` in FunctionConfig together with Namespace objects",
+      );
+  } else if (counter.size > 1) {
+    out.errors.push(
+      `cannot accept more than one Namespace objects from the input resources, found ${goIntMap(counter)}`,
+    );
+  } else if (counter.size === 1) {
+    const [name, n] = [...counter.entries()][0]!;
+    if (n > 1) out.errors.push(`found more than one Namespace objects of the same name ${quote(name)}`);
+    else oldNs = name;
+  } else if (fromResources.length > 1) {
+    out.errors.push(
+      `all input namespace-scoped resources should be under the same namespace but found different namespaces: ${quote(fromResources.join(","))} `,
+    );
+  } else if (fromResources.length === 0) {
+    if (!v033) {
+      const message = "panic with runtime error: index out of range [0] with length 0";
+      throw new FunctionExitError(message, 1, "", [errorResult(message)]);
+    }
+    out.errors.push(
+      "could not find any namespace fields to update. This function requires at least one of Namespace objects or namespace-scoped resources to have their namespace field set.",
+    );
+  } else {
+    oldNs = fromResources[0];
+  }
+  if (oldNs === undefined) return out;
+  if (v033) out.matcher = oldNs;
+
+  const from = oldNs;
+  if (!(v033 && from === cfg.newNamespace)) {
+    new Pass(release, (f) => {
+      if (f.value !== "" && f.value === from) {
+        f.value = cfg.newNamespace;
+        out.count += 1;
+      }
+    }).run(items);
+  }
+  const targets = new Set<string>();
+  new Pass(release, (f) => {
+    targets.add(dependsOnKey(f.doc));
+  }).run(items);
+  new Pass(release, (f) => {
+    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
+    const segments = f.dependsOn.split("/");
+    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || segments[2] !== from) return;
+    segments[2] = cfg.newNamespace;
+    setStringAt(
+      f.doc.contents as YAMLMap,
+      ["metadata", "annotations", ANNOTATION.dependsOn],
+      segments.join("/"),
+    );
+  }).run(items);
+  return out;
+}
+
+/** v0.4: every namespace field that is not the new namespace gets it. */
+function transformV04(items: readonly Document[], newNamespace: string, release: string) {
+  const old = new Set<string>();
+  let count = 0;
+  new Pass(release, (f) => {
+    if (f.value === newNamespace) return;
+    old.add(f.value);
+    f.value = newNamespace;
+    count += 1;
+  }).run(items);
+  const targets = new Set<string>();
+  new Pass(release, (f) => {
+    targets.add(dependsOnKey(f.doc));
+  }).run(items);
+  new Pass(release, (f) => {
+    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
+    const segments = f.dependsOn.split("/");
+    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !old.has(segments[2]!)) return;
+    segments[2] = newNamespace;
+    setStringAt(
+      f.doc.contents as YAMLMap,
+      ["metadata", "annotations", ANNOTATION.dependsOn],
+      segments.join("/"),
+    );
+  }).run(items);
+  return { count, old };
+}
+
+/** The SDK's CheckResourceDuplication: two items with the same apiVersion, kind, namespace and name. */
+function duplicate(items: readonly Document[]): string | undefined {
+  const seen = new Set<string>();
+  for (const doc of items) {
+    const ns = stringAt(doc, ["metadata", "namespace"]);
+    const id = JSON.stringify([apiVersionOf(doc), kindOf(doc), ns, nameOf(doc)]);
+    if (seen.has(id)) {
+      return `duplicate Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, Namespace=${ns}, Name=${nameOf(doc)})`;
+    }
+    seen.add(id);
+  }
+  return undefined;
+}
+
+function runV04(input: ResourceList, cfg: Config, release: string): FunctionResult {
+  const { count, old } = transformV04(input.items, cfg.newNamespace, release);
+  const dup = duplicate(input.items);
+  if (dup !== undefined) return errorResult(dup);
+  if (count === 0)
+    return infoResult(`all namespaces are already ${goQuoteString(cfg.newNamespace)}. no value changed`);
+  // The release joins the old values in Go's map order (random); porchlight sorts them.
+  const olds = [...old].sort().map((o) => `"${o}"`);
+  return infoResult(
+    `namespace ${olds.join(",")} updated to ${goQuoteString(cfg.newNamespace)}, ${count} value(s) changed`,
+  );
+}
+
+function runV03(input: ResourceList, cfg: Config, release: string): FunctionResult[] {
+  const out = transform(input.items, cfg, release);
+  const results: FunctionResult[] = [];
+  if (out.errors.length > 0) results.push(errorResult(out.errors.join("\n")));
+  else if (atLeast(release, "v0.3.3"))
+    results.push(
+      infoResult(
+        `namespace ${goQuoteString(out.matcher)} updated to ${goQuoteString(cfg.newNamespace)}, ${out.count} values changed`,
+      ),
+    );
+  else results.push(infoResult("namespace updated"));
+  if (release === "v0.3.3") {
+    results.push({
+      message: `set image from ${out.matcher} to ${cfg.newNamespace}`,
+      severity: "info",
+      field: { path: "", currentValue: out.matcher, proposedValue: cfg.newNamespace },
+      file: { path: "test" },
+    });
+  }
+  return results;
+}
+
+export const setNamespaceSdk: BuiltinFunction = {
+  name: "set-namespace",
+  releases: catalogReleases("set-namespace", "v0.3.0", "v0.4.1"),
+  run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const release = ctx.release ?? "v0.4.1";
+    // These releases report their problems as results and still exit 0.
+    input.exitCode = 0;
+    const cfg = readSetNamespaceSdkConfig(input.functionConfig, release);
+    if (typeof cfg === "string") {
+      if (atLeast(release, "v0.4.1")) {
+        throw new FunctionExitError(cfg, 1, "failed to evaluate function: error: function failure", [
+          errorResult(cfg),
+        ]);
+      }
+      input.results.push(configErrorResult(cfg, input.functionConfig));
+      return input;
+    }
+    if (atLeast(release, "v0.4.0")) input.results.push(runV04(input, cfg, release));
+    else input.results.push(...runV03(input, cfg, release));
+    return input;
+  },
+};
