@@ -23,6 +23,12 @@ export interface ResourceList {
   items: KrmItem[];
   functionConfig?: KrmItem;
   results: FunctionResult[];
+  /**
+   * What the function wrote to stderr, as kpt keeps a container's (lines joined by "\n"): kpt shows it
+   * under "Stderr:" and records it in results.yaml. A builtin that fails with stderr throws a
+   * FunctionExitError carrying it.
+   */
+  stderr?: string;
 }
 
 /** What every run of a function may use besides its input. */
