@@ -116,7 +116,9 @@ function loaderFor(release: string): ((module: string) => Map<string, Value>) | 
       case "encoding/base64.star":
         return new Map([["base64", base64Module()]]);
       case "krmfn.star":
-        return atLeast(release, "v0.4.1") ? new Map([["krmfn", krmfnModule()]]) : new Map();
+        return atLeast(release, "v0.4.1")
+          ? new Map([["krmfn", krmfnModule(atLeast(release, "v0.5.1"))]])
+          : new Map();
       case "encoding/yaml.star":
         return new Map([["yaml", yamlModule()]]);
       case "hash.star":

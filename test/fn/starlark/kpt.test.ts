@@ -213,7 +213,7 @@ source: |
   load("encoding/json.star", "json")
   load("krmfn.star", "krmfn")
   for r in ctx.resource_list["items"]:
-    if krmfn.match_gvkn(r, "v1", "ConfigMap", "my-cm"):
+    if krmfn.match_gvk(r, "v1", "ConfigMap") and krmfn.match_name(r, "my-cm"):
       r["data"]["copy"] = json.encode(json.decode('{"b": [1, 2.5, null], "a": true}'))
 `,
       ),
@@ -613,5 +613,36 @@ spec:
     matchLabels:
       app: nginx
 `);
+  });
+});
+
+describe("kpt starlark function: the krmfn module by release", () => {
+  const items = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+`;
+  const script = `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: m
+source: |
+  load("krmfn.star", "krmfn")
+  for r in ctx.resource_list["items"]:
+    print(r["kind"], krmfn.match_gvk(r, "apps/v1", "Deployment"), krmfn.match_gvk(r, "v1", "ConfigMap"), krmfn.match_name(r, "web"), krmfn.match_namespace(r, "prod"))
+`;
+  it.each([
+    // v0.4.x: KubeObject.IsGVK compares the apiVersion as written.
+    ["v0.4.3", "Deployment True False True True\nConfigMap False True False False"],
+    // v0.5.1: IsGroupVersionKind with group "": only a core-group resource matches.
+    ["v0.5.1", "Deployment False False True True\nConfigMap False True False False"],
+  ])("at %s match_gvk, match_name and match_namespace answer %j", (release, printed) => {
+    expect(runStarlark(list(items, script), { release }).stderr).toBe(printed);
   });
 });
