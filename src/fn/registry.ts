@@ -2,6 +2,7 @@ import { applyReplacements } from "./builtins/apply-replacements.js";
 import { applySetters } from "./builtins/apply-setters.js";
 import { ensureNameSubstring } from "./builtins/ensure-name-substring.js";
 import { kubeconform } from "./builtins/kubeconform.js";
+import { kubeval } from "./builtins/kubeval.js";
 import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
@@ -25,6 +26,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   applySetters,
   ensureNameSubstring,
   kubeconform,
+  kubeval,
   searchReplace,
   setAnnotations,
   setImage,

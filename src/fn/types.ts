@@ -28,6 +28,12 @@ export interface ResourceList {
    * v0.3 reports every problem so and succeeds): kpt then goes on. Unset, an error result fails it.
    */
   exitCode?: number;
+  /**
+   * What the function wrote to stderr, as kpt keeps a container's (lines joined by "\n"): kpt shows it
+   * under "Stderr:" and records it in results.yaml. A builtin that fails with stderr throws a
+   * FunctionExitError carrying it.
+   */
+  stderr?: string;
 }
 
 /** What every run of a function may use besides its input. */

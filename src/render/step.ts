@@ -1,5 +1,6 @@
+import { posix } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { Document } from "yaml";
+import { type Document, isMap } from "yaml";
 import { UnknownFunctionError } from "../fn/registry.js";
 import { FunctionExitError, FunctionStartError } from "../fn/runtime/errors.js";
 import type { FunctionRunner, FunctionSpec, RunOutput } from "../fn/runtime/types.js";
@@ -8,7 +9,7 @@ import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
 import { getAnnotation, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
-import { assignIds, clearIds, placeNewItems } from "./items.js";
+import { assignIds, clearIds, placeNewItems, setKptAnnotation } from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
@@ -70,6 +71,11 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
+  const placesBefore = selected.map(fileAnnotations);
+  let inputOf: (out: Document) => number | undefined = (out) => {
+    const i = selected.indexOf(out);
+    return i >= 0 ? i : undefined;
+  };
   try {
     checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);
@@ -81,6 +87,11 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     if (step.functionConfig) list.functionConfig = step.functionConfig;
     output = await runner.run(step.spec, list, ctx.env.run);
     if (process) {
+      const ids = new Map(output.items.map((d) => [d, idOf(d)] as const));
+      inputOf = (out) => {
+        const id = ids.get(out);
+        return id !== undefined && id >= 1 && id <= input.length ? id - 1 : undefined;
+      };
       restoreFromInput(input, output.items);
       clearIds(input);
     }
@@ -88,6 +99,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);
   }
+  reconcileFileAnnotations(output.items, placesBefore, inputOf);
   record.results = output.results;
   if (output.stderr) record.stderr = output.stderr;
   ctx.records.push(record);
@@ -171,13 +183,59 @@ export function checkKrm(items: readonly Document[], ctx: Pick<StepContext, "sou
   }
 }
 
-/** No two resources may claim the same file and index (kpt's path invariants). */
+function idOf(doc: Document): number | undefined {
+  const id = getAnnotation(doc, ANNOTATION.internalId) ?? getAnnotation(doc, LEGACY_ANNOTATION.id);
+  const n = id === undefined ? Number.NaN : Number(id);
+  return Number.isInteger(n) ? n : undefined;
+}
+
+/** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
+const FILE_ANNOTATION_PAIRS = [
+  [ANNOTATION.internalPath, ANNOTATION.path],
+  [ANNOTATION.internalIndex, ANNOTATION.index],
+] as const;
+
+function fileAnnotations(doc: Document): (string | undefined)[] {
+  return FILE_ANNOTATION_PAIRS.flat().map((k) => getAnnotation(doc, k));
+}
+
+/**
+ * kyaml's ReconcileInternalAnnotations, which kpt's pipeline runs after every function: where a function
+ * changed one form of a file annotation (`internal.config.kubernetes.io/path` or the older
+ * `config.kubernetes.io/path`, same for index), the other follows (the internal form wins when both
+ * changed); a resource carrying only one form gets the other.
+ */
+function reconcileFileAnnotations(
+  items: readonly Document[],
+  before: readonly (string | undefined)[][],
+  inputOf: (out: Document) => number | undefined,
+): void {
+  for (const doc of items) {
+    if (!isMap(doc.contents)) continue;
+    const i = inputOf(doc);
+    const was = i === undefined ? undefined : before[i];
+    FILE_ANNOTATION_PAIRS.forEach(([internal, legacy], p) => {
+      const nowInternal = getAnnotation(doc, internal);
+      const nowLegacy = getAnnotation(doc, legacy);
+      if (nowInternal !== undefined && nowLegacy === undefined) setKptAnnotation(doc, legacy, nowInternal);
+      else if (nowLegacy !== undefined && nowInternal === undefined)
+        setKptAnnotation(doc, internal, nowLegacy);
+      else if (was && nowInternal !== undefined && nowLegacy !== undefined) {
+        if (nowInternal !== was[2 * p]) {
+          if (nowLegacy !== nowInternal) setKptAnnotation(doc, legacy, nowInternal);
+        } else if (nowLegacy !== was[2 * p + 1]) setKptAnnotation(doc, internal, nowLegacy);
+      }
+    });
+  }
+}
+
+/** No two resources may claim the same file and index (kpt's path invariants, on cleaned paths). */
 function checkPaths(items: readonly Document[]): void {
   const seen = new Set<string>();
   for (const doc of items) {
     const index = indexAnnotation(doc);
     if (index === undefined) continue;
-    const path = pathAnnotation(doc) ?? "";
+    const path = posix.normalize(pathAnnotation(doc) ?? "");
     const key = `${getAnnotation(doc, ANNOTATION.packagePath) ?? ""}\0${path}\0${index}`;
     if (seen.has(key)) {
       throw new FunctionError(`resource at path "${path}" and index "${index}" already exists`);

@@ -84,3 +84,56 @@ describe("render over a file tree", () => {
     expect(out.tree).toBe(tree);
   });
 });
+
+describe("render: what kpt does after each function", () => {
+  const starlark = (source: string) =>
+    `apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: s\n  annotations:\n    config.kubernetes.io/local-config: "true"\nsource: |\n${source
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n")}\n`;
+  const pipeline =
+    "pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/starlark:v0.3.0\n    configPath: fn.yaml\n";
+
+  it.each([
+    ["config.kubernetes.io/path", "moved.yaml"],
+    ["internal.config.kubernetes.io/path", "moved.yaml"],
+  ])("moves a resource whose %s a function changed (the other form follows)", async (annotation, file) => {
+    const tree = treeFromText({
+      Kptfile: kptfile("app", pipeline),
+      "fn.yaml": starlark(
+        `for r in ctx.resource_list["items"]:\n  if r["kind"] == "ConfigMap":\n    r["metadata"]["annotations"]["${annotation}"] = "${file}"`,
+      ),
+      "cm.yaml": cm("a"),
+    });
+    const out = await render(tree, "", env());
+    expect(out.ok, out.error?.message).toBe(true);
+    const files = treeToText(out.tree);
+    expect([files["cm.yaml"], files[file]]).toEqual([undefined, cm("a")]);
+  });
+
+  it("refuses a generated resource claiming an existing file and index, on the cleaned path", async () => {
+    const tree = treeFromText({
+      Kptfile: kptfile("app", pipeline),
+      "fn.yaml": starlark(
+        'ctx.resource_list["items"].append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "b", "annotations": {"internal.config.kubernetes.io/path": "./cm.yaml", "internal.config.kubernetes.io/index": 0}}})',
+      ),
+      "cm.yaml": cm("a"),
+    });
+    const out = await render(tree, "", env());
+    expect(out.error?.message).toBe('resource at path "cm.yaml" and index "0" already exists');
+  });
+
+  it("records what a builtin printed as the function's stderr", async () => {
+    const tree = treeFromText({
+      Kptfile: kptfile("app", pipeline),
+      "fn.yaml": starlark('print("hello")'),
+      "cm.yaml": cm("a"),
+    });
+    const events: RenderEvent[] = [];
+    const out = await render(tree, "", env(events));
+    expect(out.records).toMatchObject([
+      { image: "gcr.io/kpt-fn/starlark:v0.3.0", exitCode: 0, stderr: "hello" },
+    ]);
+    expect(events.find((e) => e.type === "pass")).toMatchObject({ stderr: "hello" });
+  });
+});

@@ -53,7 +53,7 @@ export class Thread implements CallContext {
   }
 
   load(module: string): Map<string, Value> {
-    if (!this.opts.load) fail(`cannot load ${module}: no loader`);
+    if (!this.opts.load) fail(`cannot load ${module}: load not implemented by this application`);
     return this.opts.load(module);
   }
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Document, parseAllDocuments, parseDocument } from "yaml";
+import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
 import { runStarlark, starlarkFunction } from "../../../src/fn/starlark/index.js";
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
 import { formatDocument } from "../../../src/kpt/format.js";
@@ -212,7 +213,7 @@ source: |
   load("encoding/json.star", "json")
   load("krmfn.star", "krmfn")
   for r in ctx.resource_list["items"]:
-    if krmfn.match_gvkn(r, "v1", "ConfigMap", "my-cm"):
+    if krmfn.match_gvk(r, "v1", "ConfigMap") and krmfn.match_name(r, "my-cm"):
       r["data"]["copy"] = json.encode(json.decode('{"b": [1, 2.5, null], "a": true}'))
 `,
       ),
@@ -307,30 +308,6 @@ spec:
             - b
   zzz: 1
 `);
-  });
-
-  it("turns print() output into info results, kept before the error when the script fails", () => {
-    const fc = (body: string) => `apiVersion: fn.kpt.dev/v1alpha1
-kind: StarlarkRun
-metadata:
-  name: p
-source: |
-  print("items:", len(ctx.resource_list["items"]))
-${body}`;
-    const ok = runStarlark(list(RESOURCES, fc("")));
-    expect(ok.results).toEqual([{ message: "items: 2", severity: "info" }]);
-    try {
-      runStarlark(list(RESOURCES, fc('  fail("nope")\n')));
-      expect.unreachable();
-    } catch (e) {
-      expect((e as FunctionError).results).toEqual([
-        { message: "items: 2", severity: "info" },
-        { message: "fail: nope", severity: "error" },
-      ]);
-    }
-    const lines: string[] = [];
-    const quiet = runStarlark(list(RESOURCES, fc("")), { print: (m) => lines.push(m) });
-    expect([quiet.results, lines]).toEqual([[], ["items: 2"]]);
   });
 
   it("keeps a changed value's comment, needed quotes, and drops deleted keys", () => {
@@ -494,5 +471,178 @@ source: |
       "unmarshaling starlark value: unmarshaling starlark value: unmarshaling starlark value: dict contains itself",
     );
     expect(print(rl)).toBe(before);
+  });
+});
+
+describe("kpt starlark function by release", () => {
+  const fc = (source: string, name = "p") =>
+    `apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: ${name}\nsource: |\n${source
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n")}\n`;
+  const failed = (f: () => unknown): FunctionExitError => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(FunctionExitError);
+      return e as FunctionExitError;
+    }
+    throw new Error("expected the function to fail");
+  };
+
+  it("writes print() output to stderr, as kpt shows a container's, with no result", () => {
+    const out = runStarlark(
+      list(RESOURCES, fc('print("items:", len(ctx.resource_list["items"]))\nprint("a\\nb")')),
+      {
+        release: "v0.2.1",
+      },
+    );
+    expect([out.stderr, out.results]).toEqual(["items: 2\na\nb", []]);
+  });
+
+  it.each([
+    // kyaml's framework before v0.4.0 writes the Result as its error; the functions SDK a fixed line.
+    ["v0.2.1", "items: 2\n[error] : fail: nope"],
+    ["v0.3.0", "items: 2\n[error] : fail: nope"],
+    ["v0.4.2", "items: 2"],
+    ["v0.4.3", "items: 2\nfailed to evaluate function: error: function failure"],
+    ["v0.5.1", "items: 2\nfailed to evaluate function: error: function failure"],
+  ])("at %s a failing script exits 1 with the error result and stderr %j", (release, stderr) => {
+    const e = failed(() =>
+      runStarlark(list(RESOURCES, fc('print("items:", len(ctx.resource_list["items"]))\nfail("nope")')), {
+        release,
+      }),
+    );
+    expect([e.exitCode, e.stderr, e.results]).toEqual([
+      1,
+      stderr,
+      [{ message: "fail: nope", severity: "error" }],
+    ]);
+  });
+
+  it.each([
+    ["v0.2.1", fc(""), "`source` in `StarlarkRun` must not be empty"],
+    [
+      "v0.3.0",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n",
+      "`data.source` must not be empty in `ConfigMap`",
+    ],
+    ["v0.4.0", fc(""), "`source` must not be empty"],
+    [
+      "v0.4.3",
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  a: b\n",
+      "`source` must not be empty",
+    ],
+    [
+      "v0.4.3",
+      "apiVersion: fn.kpt.dev/v1beta1\nkind: StarlarkRun\nmetadata:\n  name: x\nsource: pass\n",
+      "`functionConfig` must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=StarlarkRun, but we got: fn.kpt.dev/v1beta1, Kind=StarlarkRun",
+    ],
+  ])("at %s rejects a config with the release's message", (release, config, message) => {
+    expect(failed(() => runStarlark(list(RESOURCES, config), { release })).message).toBe(message);
+  });
+
+  it("names a missing config from v0.4.3, and matches StarlarkRun by group and kind from v0.5.1", () => {
+    const none = { items: parseAllDocuments(RESOURCES) as Document[], results: [] };
+    expect(failed(() => runStarlark(none, { release: "v0.4.3" })).message).toBe(
+      "FunctionConfig is missing. Expect `ConfigMap` or `StarlarkRun`",
+    );
+    const v1beta1 =
+      "apiVersion: fn.kpt.dev/v1beta1\nkind: StarlarkRun\nmetadata:\n  name: x\nsource: |\n  print('ran')\n";
+    expect(runStarlark(list(RESOURCES, v1beta1), { release: "v0.5.1" }).stderr).toBe("ran");
+  });
+
+  it.each([
+    ["v0.2.2", "p:1:5: this Starlark dialect does not support set"],
+    ["v0.3.0", undefined],
+  ])("at %s set() and a top-level for loop fail with %j", (release, error) => {
+    const run = () =>
+      runStarlark(list(RESOURCES, fc('s = set([1])\nfor r in ctx.resource_list["items"]:\n  pass')), {
+        release,
+      });
+    if (error) expect(failed(run).message).toBe(error);
+    else expect(run().items).toHaveLength(2);
+  });
+
+  it.each([
+    ["v0.2.1", "cannot load encoding/json.star: load not implemented by this application"],
+    ["v0.4.0", "load: name krmfn not found in module krmfn.star"],
+  ])("at %s load() fails with %j", (release, message) => {
+    const src = 'load("encoding/json.star", "json")\nload("krmfn.star", "krmfn")';
+    expect(failed(() => runStarlark(list(RESOURCES, fc(src)), { release })).message).toBe(message);
+  });
+
+  it.each([
+    ["v0.5.0", 'stalark-function-run:1:5: unexpected input character "$"'],
+    ["v0.5.1", 'starlark-function-run:1:5: unexpected input character "$"'],
+  ])("at %s a config with no name runs as %j", (release, message) => {
+    const config = "apiVersion: v1\nkind: ConfigMap\ndata:\n  source: 'x = $'\n";
+    expect(failed(() => runStarlark(list(RESOURCES, config), { release })).message).toBe(message);
+  });
+
+  it("writes a generated resource with every map's keys sorted, as the Go round trip does", () => {
+    const out = runStarlark(
+      list(
+        RESOURCES,
+        `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: pdb
+params:
+  pdb:
+    kind: PodDisruptionBudget
+    apiVersion: policy/v1
+    metadata:
+      name: nginx-pdb
+    spec:
+      selector: {matchLabels: {app: nginx}}
+      minAvailable: 1
+source: |
+  ctx.resource_list["items"].append(ctx.resource_list["functionConfig"]["params"]["pdb"])
+`,
+      ),
+      { release: "v0.4.3" },
+    );
+    expect(out.items[2]!.toString()).toBe(`apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata:
+  name: nginx-pdb
+spec:
+  minAvailable: 1
+  selector:
+    matchLabels:
+      app: nginx
+`);
+  });
+});
+
+describe("kpt starlark function: the krmfn module by release", () => {
+  const items = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: prod
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+`;
+  const script = `apiVersion: fn.kpt.dev/v1alpha1
+kind: StarlarkRun
+metadata:
+  name: m
+source: |
+  load("krmfn.star", "krmfn")
+  for r in ctx.resource_list["items"]:
+    print(r["kind"], krmfn.match_gvk(r, "apps/v1", "Deployment"), krmfn.match_gvk(r, "v1", "ConfigMap"), krmfn.match_name(r, "web"), krmfn.match_namespace(r, "prod"))
+`;
+  it.each([
+    // v0.4.x: KubeObject.IsGVK compares the apiVersion as written.
+    ["v0.4.3", "Deployment True False True True\nConfigMap False True False False"],
+    // v0.5.1: IsGroupVersionKind with group "": only a core-group resource matches.
+    ["v0.5.1", "Deployment False False True True\nConfigMap False True False False"],
+  ])("at %s match_gvk, match_name and match_namespace answer %j", (release, printed) => {
+    expect(runStarlark(list(items, script), { release }).stderr).toBe(printed);
   });
 });
