@@ -1,7 +1,8 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
+import { isEmptyConfig } from "./util/catalog-fnconfig.js";
 import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
   type FieldOptions,
@@ -24,6 +25,7 @@ import {
 import { formatResId, isEmptyResId, isSelectedBy, type ResId, resIdsOf } from "./util/replacement-resid.js";
 import { scalarText } from "./util/yaml-scalar.js";
 
+const NEWEST = CATALOG_RELEASES["apply-replacements"]!.at(-1)!;
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "ApplyReplacements";
 const DEFAULT_FIELD_PATH = "metadata.name";
@@ -38,6 +40,10 @@ export const applyReplacements: BuiltinFunction = {
   releases: catalogReleases("apply-replacements", "v0.1.0", "v0.1.2"),
   run(rl, ctx) {
     const config = rl.functionConfig;
+    // apply-replacements/v0.1.1 names a missing config; v0.1.0 reports its empty kind and apiVersion.
+    if (isEmptyConfig(config) && atLeast(ctx.release ?? NEWEST, "v0.1.1")) {
+      fail("FunctionConfig is missing. Expect `ApplyReplacements`");
+    }
     const kind = config ? kindOf(config) : "";
     const apiVersion = config ? apiVersionOf(config) : "";
     if (!config || kind !== CONFIG_KIND || apiVersion !== CONFIG_API_VERSION) {

@@ -611,6 +611,20 @@ describe("apply-replacements", () => {
     );
   });
 
+  it.each([
+    [
+      "v0.1.0",
+      "received functionConfig of kind  and apiVersion , only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported",
+    ],
+    ["v0.1.1", "FunctionConfig is missing. Expect `ApplyReplacements`"],
+    ["v0.1.2", "FunctionConfig is missing. Expect `ApplyReplacements`"],
+  ])("%s without a function config fails: %s", async (release, message) => {
+    const rl: ResourceList = { items: [], results: [] };
+    await expect(async () => applyReplacements.run(rl, { release })).rejects.toThrow(
+      expect.objectContaining({ message, results: [{ message, severity: "error" }] }),
+    );
+  });
+
   it("names the wrong field of a malformed config", async () => {
     const err = await runError(twoContainers("a"), "replacements:\n  - source:\n      kind: [Deployment]\n");
     expect(err.message).toBe(
