@@ -63,7 +63,8 @@ function headLines(text: string, offset: number): string[] {
   const out: string[] = [];
   let end = text.lastIndexOf("\n", offset - 1);
   while (end >= 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
+    // The first line starts at 0 (lastIndexOf with a negative start would find a newline at 0 again).
+    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end).replace(/\r$/, "").trim();
     if (line === "") out.push("");
     else if (line.startsWith("#"))

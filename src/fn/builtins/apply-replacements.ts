@@ -1,7 +1,9 @@
-import { type Document, isMap, isScalar, isSeq, type Node, Scalar } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
+import { isEmptyConfig } from "./util/catalog-fnconfig.js";
+import { goQuote } from "./util/catalog-results.js";
 import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
   type FieldOptions,
@@ -24,6 +26,7 @@ import {
 import { formatResId, isEmptyResId, isSelectedBy, type ResId, resIdsOf } from "./util/replacement-resid.js";
 import { scalarText } from "./util/yaml-scalar.js";
 
+const NEWEST = CATALOG_RELEASES["apply-replacements"]!.at(-1)!;
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "ApplyReplacements";
 const DEFAULT_FIELD_PATH = "metadata.name";
@@ -38,6 +41,10 @@ export const applyReplacements: BuiltinFunction = {
   releases: catalogReleases("apply-replacements", "v0.1.0", "v0.1.2"),
   run(rl, ctx) {
     const config = rl.functionConfig;
+    // apply-replacements/v0.1.1 names a missing config; v0.1.0 reports its empty kind and apiVersion.
+    if (isEmptyConfig(config) && atLeast(ctx.release ?? NEWEST, "v0.1.1")) {
+      fail("FunctionConfig is missing. Expect `ApplyReplacements`");
+    }
     const kind = config ? kindOf(config) : "";
     const apiVersion = config ? apiVersionOf(config) : "";
     if (!config || kind !== CONFIG_KIND || apiVersion !== CONFIG_API_VERSION) {
@@ -49,7 +56,7 @@ export const applyReplacements: BuiltinFunction = {
       const replacements = parseReplacements(config);
       for (const r of replacements) {
         ctx.signal?.throwIfAborted();
-        applyOne(rl.items, r);
+        applyOne(rl.items, r, ctx.release ?? NEWEST);
       }
     } catch (err) {
       if (err instanceof ReplacementError || err instanceof PathError) fail(err.message);
@@ -66,12 +73,12 @@ function fail(message: string): never {
   throw new FunctionError(message, [{ message, severity: "error" }]);
 }
 
-function applyOne(items: readonly Document[], r: Replacement): void {
+function applyOne(items: readonly Document[], r: Replacement, release: string): void {
   if (!r.source || !r.targets) {
     throw new ReplacementError("replacements must specify a source and at least one target");
   }
   const value = sourceValue(items, r.source);
-  for (const target of r.targets) applyTarget(items, value, target);
+  for (const target of r.targets) applyTarget(items, value, target, release);
 }
 
 /** The source field's node (a copy when options take part of it). */
@@ -114,7 +121,7 @@ function isNilOrEmpty(node: unknown): boolean {
   return false;
 }
 
-function applyTarget(items: readonly Document[], value: Node, target: TargetSelector): void {
+function applyTarget(items: readonly Document[], value: Node, target: TargetSelector, release: string): void {
   const select = target.select;
   if (!select) throw new ReplacementError("target must specify resources to select");
   const fieldPaths = target.fieldPaths.length > 0 ? target.fieldPaths : [DEFAULT_FIELD_PATH];
@@ -129,7 +136,7 @@ function applyTarget(items: readonly Document[], value: Node, target: TargetSele
         isSelectedBy(id, select.id) &&
         !target.reject.some((r) => !isEmptyResId(r.id) && isSelectedBy(id, r.id)),
     );
-    if (selected) applyToDocument(doc, value, fieldPaths, target.options);
+    if (selected) applyToDocument(doc, value, fieldPaths, target.options, release);
   }
 }
 
@@ -144,19 +151,30 @@ function applyToDocument(
   doc: Document,
   value: Node,
   fieldPaths: readonly string[],
-  options?: FieldOptions,
+  options: FieldOptions | undefined,
+  release: string,
 ): void {
   const root: Slot = { node: doc.contents, replace: (next) => (doc.contents = next as Document["contents"]) };
+  // apply-replacements/v0.1.2 (kustomize api v0.19) fails on a target field it cannot find and writes
+  // only the value into a scalar target (its type, quoting and comments stay); v0.1.0 and v0.1.1
+  // (api v0.10) skip a missing field and put a copy of the source node in the target's place.
+  const v012 = atLeast(release, "v0.1.2");
   for (const fieldPath of fieldPaths) {
     const parts = splitFieldPath(fieldPath);
+    let slots: Slot[];
     if (options?.create) {
       if (parts.includes("*"))
         throw new ReplacementError("cannot support create option in a multi-value target");
       const slot = lookupCreate(root, parts, nodeKind(value));
-      if (slot) setTargetValue(slot, value, options);
+      slots = slot ? [slot] : [];
     } else {
-      for (const slot of matchPath(root, parts)) setTargetValue(slot, value, options);
+      slots = [...matchPath(root, parts)];
     }
+    if (slots.length === 0 && v012) {
+      const what = options?.create ? "find or create" : "find";
+      throw new ReplacementError(`unable to ${what} field ${goQuote(fieldPath)} in replacement target`);
+    }
+    for (const slot of slots) setTargetValue(slot, value, options, v012);
   }
 }
 
@@ -167,7 +185,12 @@ function nodeKind(node: Node): NodeKind {
 }
 
 /** Puts a copy of the value in the target's place: the whole node, or one part of a delimited string. */
-function setTargetValue(slot: Slot, value: Node, options?: FieldOptions): void {
+function setTargetValue(
+  slot: Slot,
+  value: Node,
+  options: FieldOptions | undefined,
+  keepScalar: boolean,
+): void {
   let next = copyNode(value);
   if (options && options.delimiter !== "") {
     if (!isScalar(slot.node))
@@ -179,7 +202,31 @@ function setTargetValue(slot: Slot, value: Node, options?: FieldOptions): void {
     else parts[options.index] = part;
     next = withText(isScalar(value) ? value : new Scalar(""), parts.join(options.delimiter));
   }
+  if (keepScalar && isScalar(slot.node)) {
+    retext(slot.node, isScalar(next) ? scalarText(next) : "");
+    return;
+  }
   slot.replace(next);
+}
+
+/**
+ * A scalar given new text, as kyaml's `YNode().Value = ...` does: its tag stays, so the text is written
+ * plain when it reads as the scalar's type and quoted when a string would read as something else.
+ */
+function retext(node: Scalar, text: string): void {
+  const wasString = typeof node.value === "string";
+  const parsed = parseDocument(text).contents;
+  const reads = isScalar(parsed) ? parsed.value : text;
+  node.format = undefined;
+  node.minFractionDigits = undefined;
+  (node as { source?: string }).source = text;
+  if (wasString) {
+    node.value = text;
+    const readsAsString = typeof reads === "string" && text !== "";
+    if (!readsAsString && node.type !== Scalar.QUOTE_SINGLE) node.type = Scalar.QUOTE_DOUBLE;
+  } else {
+    node.value = reads === null || reads === undefined ? text : reads;
+  }
 }
 
 function copyNode(node: Node): Node {

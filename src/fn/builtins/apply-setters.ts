@@ -5,16 +5,17 @@ import {
   isSeq,
   type Node,
   parseDocument,
-  type Scalar,
+  Scalar,
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { apiVersionOf, kindOf, pathAnnotation } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { pathAnnotation } from "../../kpt/resource.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
 import {
   currentSetterValues,
+  currentSetterValuesByName,
   isArrayPattern,
   referencesAny,
   refName,
@@ -26,47 +27,58 @@ import {
 import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
 
 /**
- * apply-setters (kpt functions catalog v0.2): sets fields tagged with `# kpt-set: <pattern>` comments from
- * setter values given as a ConfigMap's `data` (or `fn.kpt.dev/v1alpha1 ApplySetters` `setters:`).
- * Scalars get the pattern with the references replaced (`${image}:${tag}`; references without a value
- * keep what the current value holds for them); a sequence tagged on its key gets the setter's value,
- * a YAML list in a string. Comments stay, so setters can be applied again.
+ * apply-setters (kpt functions catalog v0.1.0 to v0.2.1): sets fields tagged with `# kpt-set: <pattern>`
+ * comments from setter values given as the config's `data` (a ConfigMap's, or any kind's: the catalog
+ * reads only `data`). Scalars get the pattern with the references replaced (`${image}:${tag}`;
+ * references without a value keep what the current value holds for them); a sequence tagged on its key
+ * gets the setter's value, a YAML list in a string. Comments stay, so setters can be applied again.
+ *
+ * The releases differ (each switch below names the tag that brought it):
+ * - v0.1.0: no results at all, a failure is a bare error; sequences only tagged on their key and not
+ *   empty; null fields are skipped; an empty value leaves the field empty (null); current values are
+ *   matched against the pattern read as a regular expression.
+ * - v0.1.1: one result per field set; an empty setter list and a run that sets nothing fail; flow and
+ *   empty sequences are set, an empty value empties the list (`[]`) or writes `""`.
+ * - v0.2.0: an empty setter list and a run that sets nothing pass, with "no matches for input setter(s)".
+ * - v0.2.1: as v0.2.0 (a rebuild).
  */
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
-  releases: catalogReleases("apply-setters", "v0.2.0", "v0.2.1"),
+  releases: catalogReleases("apply-setters", "v0.1.0"),
   run(rl, ctx) {
+    const release = ctx.release ?? NEWEST;
     const setters = readSetters(rl.functionConfig);
-    const run = new SetterRun(setters);
+    const run = new SetterRun(setters, release);
     try {
-      if (setters.length === 0) throw new SetterError("input setters list cannot be empty");
+      // apply-setters/v0.1.1 alone refuses an empty list (v0.2.0 dropped the check).
+      if (setters.length === 0 && atLeast(release, "v0.1.1") && !atLeast(release, "v0.2.0")) {
+        throw new SetterError("input setters list cannot be empty");
+      }
       for (const item of rl.items) {
         ctx.signal?.throwIfAborted();
         run.applyTo(item);
       }
+      if (run.changed === 0 && atLeast(release, "v0.1.1") && !atLeast(release, "v0.2.0")) {
+        throw new SetterError("no matches for the input list of setters");
+      }
     } catch (err) {
       if (!(err instanceof SetterError)) throw err;
       const message = `failed to apply setters: ${err.message}`;
-      throw new FunctionError(message, [{ message, severity: "error" }]);
+      // apply-setters/v0.1.0 returns the error alone (stderr), with no structured result.
+      throw new FunctionError(message, atLeast(release, "v0.1.1") ? [{ message, severity: "error" }] : []);
     }
     rl.results.push(...run.results());
     return rl;
   },
 };
 
+const NEWEST = CATALOG_RELEASES["apply-setters"]!.at(-1)!;
+
 class SetterError extends Error {}
 
-/** The setter values of a function config, in the order given. */
+/** The setter values of a function config's `data`, in the order given. */
 export function readSetters(config: Document | undefined): SetterValue[] {
   if (!config || !isMap(config.contents)) return [];
-  if (apiVersionOf(config) === "fn.kpt.dev/v1alpha1" && kindOf(config) === "ApplySetters") {
-    const list = config.get("setters", true);
-    if (!isSeq(list)) return [];
-    return list.items.filter(isMap).map((entry) => ({
-      name: textOf(entry.get("name", true)),
-      value: textOf(entry.get("value", true)),
-    }));
-  }
   const data = config.get("data", true);
   if (!isMap(data)) return [];
   return data.items.map((pair) => ({ name: textOf(pair.key), value: textOf(pair.value) }));
@@ -92,20 +104,28 @@ class SetterRun {
   private readonly path: string[] = [];
   private readonly patterns = new Map<string, CompiledPattern | null>();
 
-  constructor(private readonly setters: readonly SetterValue[]) {}
+  constructor(
+    private readonly setters: readonly SetterValue[],
+    private readonly release: string,
+  ) {}
+
+  get changed(): number {
+    return this.changes.length;
+  }
 
   applyTo(doc: Document): void {
     this.file = pathAnnotation(doc) ?? "";
     this.walk(doc.contents, false);
   }
 
+  /** The catalog's result items carry no severity. */
   results(): FunctionResult[] {
-    if (this.changes.length === 0)
-      return [{ message: "no matches for input setter(s)", severity: "warning" }];
+    // apply-setters/v0.1.1 added results; v0.1.0 writes none.
+    if (!atLeast(this.release, "v0.1.1")) return [];
+    if (this.changes.length === 0) return [{ message: "no matches for input setter(s)" }];
     return this.changes.map((c) => {
       const result: FunctionResult = {
         message: `set field value to ${goQuoteString(c.value)}`,
-        severity: "info",
         field: { path: c.field },
       };
       if (c.file) result.file = { path: c.file };
@@ -145,6 +165,9 @@ class SetterRun {
       const seq = pair.value;
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;
+      // apply-setters/v0.1.0 skips empty sequences and reads only the key's comment (block style).
+      const legacy = !atLeast(this.release, "v0.1.1");
+      if (legacy && (seq.items.length === 0 || seq.flow)) continue;
       const tag = seqSetterComment(key, seq);
       const pattern = setterPatternOf(tag?.line);
       if (!tag || pattern === "" || !referencesAny(pattern, this.setters)) continue;
@@ -154,6 +177,7 @@ class SetterRun {
       const name = refName(pattern);
       const value = this.setters.find((s) => s.name === name)?.value ?? "";
       const field = this.fieldPath(`.${keyText(pair.key)}`);
+      if (legacy && value === "") throw new SetterError("EOF"); // kyaml's Parse of an empty value
       tag.remove();
       if (value === "") {
         seq.items = [];
@@ -170,15 +194,32 @@ class SetterRun {
   }
 
   private visitScalar(node: Scalar, inFlow: boolean): void {
+    const legacy = !atLeast(this.release, "v0.1.1");
+    // apply-setters/v0.1.0 skips null fields (kyaml's IsNilOrEmpty).
+    if (legacy && (node.value === null || node.value === undefined)) return;
     const compiled = this.compile(setterPatternOf(node.comment));
     if (!compiled) return;
     let next = compiled.filled;
-    if (compiled.open) next = substitute(next, currentSetterValues(compiled.pattern, scalarText(node)));
+    if (compiled.open) {
+      // apply-setters/v0.1.1 escapes the pattern's text; v0.1.0 reads it as a regular expression.
+      const current = legacy
+        ? currentSetterValuesByName(compiled.pattern, scalarText(node))
+        : currentSetterValues(compiled.pattern, scalarText(node));
+      next = substitute(next, current);
+    }
     const unresolved = compiled.open ? setterRefs(next) : [];
     if (unresolved.length > 0) {
       throw new SetterError(`values for setters ${goStringList(unresolved)} must be provided`);
     }
-    this.writer.set(node, next, inFlow);
+    if (legacy && next === "" && !isQuoted(node)) {
+      // apply-setters/v0.1.0 leaves an empty plain value, which reads back as null.
+      node.tag = undefined;
+      node.value = null;
+      (node as { source?: string }).source = "";
+      node.type = Scalar.PLAIN;
+    } else {
+      this.writer.set(node, next, inFlow);
+    }
     this.changes.push({ file: this.file, field: this.fieldPath(), value: next });
   }
 
@@ -206,6 +247,10 @@ interface CompiledPattern {
   pattern: string;
   filled: string;
   open: boolean;
+}
+
+function isQuoted(node: Scalar): boolean {
+  return node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
 }
 
 function isNode(value: unknown): value is Node {

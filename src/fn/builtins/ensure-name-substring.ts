@@ -1,8 +1,8 @@
 import { type Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, setAnnotation } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
-import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
+import { type BuiltinFunction, type FunctionContext, FunctionError, type ResourceList } from "../types.js";
 import { childMap, childMaps, rootMap, scalarEntry } from "./util/catalog-fields.js";
 import {
   configMapData,
@@ -17,17 +17,27 @@ import {
 } from "./util/catalog-fnconfig.js";
 import { NAME_REFERENCES, type NameRefTarget } from "./util/catalog-namerefs.js";
 import { declaredNamespace } from "./util/catalog-origin.js";
-import { configErrorResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
 
 /**
- * ensure-name-substring, as gcr.io/kpt-fn/ensure-name-substring:v0.2 does it: prepends (or appends)
- * the substring to `metadata.name` (and to `additionalNameFields`) of every resource whose name does not
- * already contain it, except CustomResourceDefinitions, APIServices, Namespaces and the Kptfile; then
- * fixes the fields that refer to a renamed resource by name (kustomize's name references: config maps
- * and secrets in pod specs, service accounts, role refs, services of ingresses, ...) and the
- * `config.kubernetes.io/depends-on` annotations that point at one.
+ * ensure-name-substring, as gcr.io/kpt-fn/ensure-name-substring:v0.1.0 to v0.2.0 do it: prepends (or
+ * appends) the substring to `metadata.name` (and to `additionalNameFields`) of every resource whose name
+ * does not already contain it, except CustomResourceDefinitions, APIServices and Namespaces; then fixes
+ * the fields that refer to a renamed resource by name (kustomize's name references: config maps and
+ * secrets in pod specs, service accounts, role refs, services of ingresses, ...).
+ *
+ * The releases differ:
+ * - v0.1.0: extra fields are `fieldSpecs`; an empty substring fails "failed validation: ...", a bad
+ *   config fails with the parser's message alone; resources annotated local-config leave the output.
+ * - v0.1.1: `additionalNameFields` (with `fieldSpecs` still read, but not both); every config error is
+ *   "failed to load the `functionConfig`: ...".
+ * - v0.2.0: the Kptfile keeps its name, and a renamed resource's own `config.kubernetes.io/depends-on`
+ *   gets the substring in the name it points at, when a resource of that group, kind and name is in the
+ *   input.
+ * A failure is a bare error (the kyaml framework's exit 1 and stderr), with no result.
  */
+
+const NEWEST = CATALOG_RELEASES["ensure-name-substring"]!.at(-1)!;
 
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "EnsureNameSubstring";
@@ -68,8 +78,12 @@ function readFieldSpecs(node: unknown): NameFieldSpec[] {
 /** The config, or the message kpt shows for a bad one. */
 export function readEnsureNameSubstringConfig(
   config: Document | undefined,
+  release: string = NEWEST,
 ): EnsureNameSubstringConfig | string {
-  const load = (m: string) => `failed to load the \`functionConfig\`: ${m}`;
+  // ensure-name-substring/v0.1.1 loads (and validates) the config through LoadFunctionConfig, whose error
+  // it prefixes; v0.1.0's framework returned the parser's error as it was.
+  const modern = atLeast(release, "v0.1.1");
+  const load = (m: string) => (modern ? `failed to load the \`functionConfig\`: ${m}` : m);
   let cfg: EnsureNameSubstringConfig;
   if (config && isConfigMap(config)) {
     const data = configMapData(config);
@@ -81,10 +95,15 @@ export function readEnsureNameSubstringConfig(
     cfg = { substring, editMode: mode, fields: [] };
   } else if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
     const e = stringEntries(config.contents);
+    const additional = modern ? config.get("additionalNameFields", true) : undefined;
+    const legacy = config.get("fieldSpecs", true);
+    if (additional != null && legacy != null) {
+      return load("`fieldSpecs` has been deprecated, please rename it to `additionalNameFields`");
+    }
     cfg = {
       substring: e.get("substring") ?? "",
       editMode: e.get("editMode") || "prepend",
-      fields: readFieldSpecs(config.get("additionalNameFields", true) ?? config.get("fieldSpecs", true)),
+      fields: readFieldSpecs(additional ?? legacy),
     };
   } else {
     const got = config ? gvkString(apiVersionOf(config), kindOf(config)) : gvkString("", "");
@@ -92,15 +111,18 @@ export function readEnsureNameSubstringConfig(
       `function config must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=EnsureNameSubstring, but we got: ${got}`,
     );
   }
-  if (cfg.substring === "") return "failed validation: substring must not be empty";
+  if (cfg.substring === "") {
+    return modern ? load("substring must not be empty") : "failed validation: substring must not be empty";
+  }
   return { ...cfg, fields: [METADATA_NAME, ...cfg.fields] };
 }
 
-function skipped(doc: Document): boolean {
+function skipped(doc: Document, release: string): boolean {
   const kind = kindOf(doc);
   if (kind === "CustomResourceDefinition" || kind === "Namespace") return true;
   if (kind === "APIService" && matchesGVK(doc, "apiregistration.k8s.io", "", "APIService")) return true;
-  return kind === "Kptfile" && apiVersionOf(doc).startsWith("kpt.dev/");
+  // ensure-name-substring/v0.2.0 added the Kptfile to the kinds it leaves alone.
+  return atLeast(release, "v0.2.0") && kind === "Kptfile" && apiVersionOf(doc).startsWith("kpt.dev/");
 }
 
 function edit(value: string, substring: string, mode: string): string {
@@ -149,7 +171,7 @@ function visitScalars(
 class ReferenceFixer {
   private readonly byName = new Map<string, Rename[]>();
 
-  constructor(private readonly renames: readonly Rename[]) {
+  constructor(renames: readonly Rename[]) {
     for (const r of renames) {
       const list = this.byName.get(r.from);
       if (list) list.push(r);
@@ -208,36 +230,36 @@ class ReferenceFixer {
       if (renamed !== undefined && isScalar(node)) node.value = renamed;
     }
   }
+}
 
-  /** `group/kind/name` or `group/namespaces/ns/kind/name`, each entry of a comma-separated list. */
-  fixDependsOn(doc: Document): void {
-    const value = getAnnotation(doc, ANNOTATION.dependsOn);
-    if (!value) return;
-    const fixed = value
-      .split(",")
-      .map((entry) => {
-        const s = entry.trim().split("/");
-        const [group, kind, ns, nameIdx] =
-          s.length === 5 && s[1] === "namespaces"
-            ? [s[0]!, s[3]!, s[2]!, 4]
-            : s.length === 3
-              ? [s[0]!, s[1]!, undefined, 2]
-              : [];
-        if (group === undefined || kind === undefined || nameIdx === undefined) return entry;
-        const hit = this.renames.find(
-          (r) =>
-            r.group === group &&
-            r.kind === kind &&
-            r.from === s[nameIdx] &&
-            (ns === undefined || sameNamespace(r.namespace, ns)),
-        );
-        if (!hit) return entry;
-        s[nameIdx] = hit.to;
-        return entry.replace(entry.trim(), s.join("/"));
-      })
-      .join(",");
-    if (fixed !== value) setAnnotation(doc, ANNOTATION.dependsOn, fixed);
-  }
+// `<group>/namespaces/<namespace>/<kind>/<name>` and `<group>/<kind>/<name>`, as v0.2.0 reads them.
+const NAMESPACED_DEPENDENCY = /^[-.\w]*\/namespaces\/[-.\w]*\/[-.\w]*\/[-.\w]*$/;
+const CLUSTER_DEPENDENCY = /^[-.\w]*\/[-.\w]*\/[-.\w]*$/;
+
+/** The input's resources by group, kind and name, before any rename. */
+function inputLookup(items: readonly Document[]): Set<string> {
+  const keys = new Set<string>();
+  for (const doc of items) keys.add(`${apiGroup(apiVersionOf(doc))}/${kindOf(doc)}/${nameOf(doc)}`);
+  return keys;
+}
+
+/**
+ * ensure-name-substring/v0.2.0: the renamed resource's own depends-on annotation, when it is one whole
+ * reference to a resource of the input, gets the substring in the name it points at (whether or not that
+ * resource was renamed, and once more for each field set).
+ */
+function editDependsOn(doc: Document, cfg: EnsureNameSubstringConfig, input: ReadonlySet<string>): void {
+  const value = getAnnotation(doc, ANNOTATION.dependsOn);
+  if (value === undefined) return;
+  const s = value.split("/");
+  let at: [number, number, number];
+  if (NAMESPACED_DEPENDENCY.test(value)) at = [0, 3, 4];
+  else if (CLUSTER_DEPENDENCY.test(value)) at = [0, 1, 2];
+  else return;
+  const [group, kind, name] = at.map((i) => s[i] ?? "");
+  if (!input.has(`${group}/${kind}/${name}`)) return;
+  s[at[2]] = edit(name ?? "", cfg.substring, cfg.editMode);
+  setAnnotation(doc, ANNOTATION.dependsOn, s.join("/"));
 }
 
 function renameResource(
@@ -245,11 +267,13 @@ function renameResource(
   root: YAMLMap,
   cfg: EnsureNameSubstringConfig,
   renames: Rename[],
+  input: ReadonlySet<string> | undefined,
 ): void {
   const gvk = gvkOf(doc);
   for (const fs of cfg.fields) {
     if (!gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
     const isName = fs.path.length === 2 && fs.path[0] === "metadata" && fs.path[1] === "name";
+    if (isName && nameOf(doc).includes(cfg.substring)) continue;
     visitScalars(root, fs.path, 0, (node) => {
       const current = node.value === null || node.value === undefined ? "" : String(node.value);
       if (current.includes(cfg.substring)) return;
@@ -268,23 +292,30 @@ function renameResource(
         });
       }
     });
+    if (input) editDependsOn(doc, cfg, input);
   }
 }
 
 export const ensureNameSubstring: BuiltinFunction = {
   name: "ensure-name-substring",
-  releases: catalogReleases("ensure-name-substring", "v0.2.0"),
+  releases: catalogReleases("ensure-name-substring", "v0.1.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const cfg = readEnsureNameSubstringConfig(input.functionConfig);
-    if (typeof cfg === "string") {
-      input.results.push(configErrorResult(cfg, input.functionConfig));
-      return input;
+    const release = ctx.release ?? NEWEST;
+    const cfg = readEnsureNameSubstringConfig(input.functionConfig, release);
+    // The kyaml framework fails the run with the error on stderr and writes no result.
+    if (typeof cfg === "string") throw new FunctionError(cfg);
+    // ensure-name-substring/v0.1.0's kustomize (api v0.8.4) drops every resource annotated
+    // config.kubernetes.io/local-config, whatever its value, from the output; v0.1.1 keeps them.
+    if (!atLeast(release, "v0.1.1")) {
+      input.items = input.items.filter((doc) => getAnnotation(doc, ANNOTATION.localConfig) === undefined);
     }
+    const lookup = atLeast(release, "v0.2.0") ? inputLookup(input.items) : undefined;
     const renames: Rename[] = [];
     for (const doc of input.items) {
       ctx.signal?.throwIfAborted();
       const root = rootMap(doc);
-      if (root && !skipped(doc) && nameOf(doc) !== "") renameResource(doc, root, cfg, renames);
+      if (root && !skipped(doc, release) && nameOf(doc) !== "")
+        renameResource(doc, root, cfg, renames, lookup);
     }
     if (renames.length === 0) return input;
     const fixer = new ReferenceFixer(renames);
@@ -293,7 +324,6 @@ export const ensureNameSubstring: BuiltinFunction = {
       const root = rootMap(doc);
       if (!root) continue;
       fixer.fix(doc, root);
-      fixer.fixDependsOn(doc);
     }
     return input;
   },

@@ -1,6 +1,7 @@
+import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { pathAnnotation } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
 import { stringEntries } from "./util/catalog-fnconfig.js";
@@ -8,44 +9,70 @@ import { isAbsolutePath, pathMatches } from "./util/catalog-path-match.js";
 import { errorResult, goQuote } from "./util/catalog-results.js";
 
 /**
- * search-replace, as gcr.io/kpt-fn/search-replace:v0.2 does it: finds scalar fields by value
+ * search-replace, as gcr.io/kpt-fn/search-replace:v0.1.0 to v0.2.0 do it: finds scalar fields by value
  * (`by-value`), by regular expression (`by-value-regex`) and/or by path pattern (`by-path`), and can
  * set their value (`put-value`, with `${1}` capture groups) or a line comment (`put-comment`). An
  * absolute `by-path` with only `put-value` creates the field when missing. One result per match.
+ *
+ * The releases differ in what they accept and report:
+ * - v0.1.0: any `data` key is ignored unless it is a matcher; no matches give no results at all.
+ * - v0.1.1 (search-replace/v0.1.1): an unknown key is an error, at least one of by-value,
+ *   by-value-regex, by-path is required, and no matches give one "no matches" result.
+ * - v0.2.0 (search-replace/v0.2.0): `by-file-path` (a doublestar glob over the resource's file path)
+ *   limits the files searched, and a config without a search matcher matches nothing instead of failing.
  */
-
-const MATCHERS = ["by-value", "by-value-regex", "by-path", "put-value", "put-comment"] as const;
 
 export interface SearchReplaceConfig {
   byValue: string;
   byValueRegex: string;
   byPath: string;
+  byFilePath: string;
   putValue: string;
   putComment: string;
 }
 
 class SearchReplaceError extends Error {}
 
+const NEWEST = CATALOG_RELEASES["search-replace"]!.at(-1)!;
+
+/** The matchers a release accepts, in the order its error message lists them. */
+function matchers(release: string): string[] {
+  // search-replace/v0.2.0 added by-file-path second.
+  return atLeast(release, "v0.2.0")
+    ? ["by-value", "by-file-path", "by-value-regex", "by-path", "put-value", "put-comment"]
+    : ["by-value", "by-value-regex", "by-path", "put-value", "put-comment"];
+}
+
 /** The config's `data` (of any kind, as the catalog reads it), or the error message. */
-export function readSearchReplaceConfig(config: Document | undefined): SearchReplaceConfig | string {
+export function readSearchReplaceConfig(
+  config: Document | undefined,
+  release: string = NEWEST,
+): SearchReplaceConfig | string {
   const data = config ? stringEntries(config.get("data", true)) : new Map<string, string>();
-  for (const key of data.keys()) {
-    if (!(MATCHERS as readonly string[]).includes(key)) {
-      return `invalid matcher ${goQuote(key)}, must be one of [${MATCHERS.map(goQuote).join(" ")}]`;
+  // search-replace/v0.1.1 rejects keys that are not matchers; v0.1.0 ignores them.
+  if (atLeast(release, "v0.1.1")) {
+    const known = matchers(release);
+    for (const key of data.keys()) {
+      if (!known.includes(key)) {
+        return `invalid matcher ${goQuote(key)}, must be one of [${known.map(goQuote).join(" ")}]`;
+      }
     }
   }
   const cfg: SearchReplaceConfig = {
     byValue: data.get("by-value") ?? "",
     byValueRegex: data.get("by-value-regex") ?? "",
     byPath: data.get("by-path") ?? "",
+    byFilePath: atLeast(release, "v0.2.0") ? (data.get("by-file-path") ?? "") : "",
     putValue: data.get("put-value") ?? "",
     putComment: data.get("put-comment") ?? "",
   };
-  if (cfg.byValue === "" && cfg.byValueRegex === "" && cfg.byPath === "") {
-    return 'at least one of ["by-value" "by-value-regex" "by-path"] must be provided';
+  // Only search-replace/v0.1.1 requires a search matcher (v0.2.0 dropped the check again).
+  const requiresMatcher = atLeast(release, "v0.1.1") && !atLeast(release, "v0.2.0");
+  if (requiresMatcher && cfg.byValue === "" && cfg.byValueRegex === "" && cfg.byPath === "") {
+    return 'at least one of ["by-value", "by-value-regex", "by-path"] must be provided';
   }
   if (cfg.byValue !== "" && cfg.byValueRegex !== "")
-    return 'only one of ["by-value" "by-value-regex"] can be provided';
+    return 'only one of ["by-value", "by-value-regex"] can be provided';
   return cfg;
 }
 
@@ -85,7 +112,9 @@ class SearchReplace {
   perform(doc: Document): void {
     const root = rootMap(doc);
     if (!root) return;
-    this.file = pathAnnotation(doc) ?? "";
+    const file = pathAnnotation(doc) ?? "";
+    if (this.cfg.byFilePath !== "" && !minimatch(file, this.cfg.byFilePath, { dot: true })) return;
+    this.file = file;
     const { byPath, byValue, byValueRegex, putValue } = this.cfg;
     if (
       isAbsolutePath(byPath) &&
@@ -140,6 +169,8 @@ class SearchReplace {
       if (!this.pathMatch(pathToKey.startsWith(".") ? pathToKey.slice(1) : pathToKey)) continue;
       pair.key.comment = ` ${comment.replace(/^#\s?/, "")}`;
       const items = pair.value.items.map((item) => (isScalar(item) ? scalarText(item) : String(item)));
+      // The catalog prints the list in flow style, then leaves it in block style under the commented key.
+      pair.value.flow = false;
       this.matches.push({
         file: this.file,
         path: `${this.cfg.byPath} # ${comment}`,
@@ -192,8 +223,9 @@ class SearchReplace {
   }
 }
 
-function results(sr: SearchReplace): FunctionResult[] {
-  if (sr.matches.length === 0) return [{ message: "no matches" }];
+function results(sr: SearchReplace, release: string): FunctionResult[] {
+  // search-replace/v0.1.1 added the "no matches" result; v0.1.0 reports nothing.
+  if (sr.matches.length === 0) return atLeast(release, "v0.1.1") ? [{ message: "no matches" }] : [];
   return sr.matches.map((m) => ({
     message: sr.mutates
       ? `Mutated field value to ${goQuote(m.value)}`
@@ -205,13 +237,14 @@ function results(sr: SearchReplace): FunctionResult[] {
 
 export const searchReplace: BuiltinFunction = {
   name: "search-replace",
-  releases: catalogReleases("search-replace", "v0.2.0"),
+  releases: catalogReleases("search-replace", "v0.1.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const fail = (message: string) => {
       input.results.push(errorResult(`failed to perform search-replace operation: ${goQuote(message)}`));
       return input;
     };
-    const cfg = readSearchReplaceConfig(input.functionConfig);
+    const release = ctx.release ?? NEWEST;
+    const cfg = readSearchReplaceConfig(input.functionConfig, release);
     if (typeof cfg === "string") return fail(cfg);
     try {
       const sr = new SearchReplace(cfg);
@@ -219,7 +252,7 @@ export const searchReplace: BuiltinFunction = {
         ctx.signal?.throwIfAborted();
         sr.perform(doc);
       }
-      input.results.push(...results(sr));
+      input.results.push(...results(sr, release));
     } catch (e) {
       if (e instanceof SearchReplaceError) return fail(e.message);
       throw e;

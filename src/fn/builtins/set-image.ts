@@ -1,8 +1,14 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
-import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
+import {
+  type BuiltinFunction,
+  type FunctionContext,
+  FunctionError,
+  type FunctionResult,
+  type ResourceList,
+} from "../types.js";
 import { childMap, rootMap, scalarEntry } from "./util/catalog-fields.js";
 import {
   configMapData,
@@ -12,7 +18,7 @@ import {
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
-import { configErrorResult, infoResult } from "./util/catalog-results.js";
+import { errorResult, infoResult } from "./util/catalog-results.js";
 
 /**
  * set-image, as gcr.io/kpt-fn/set-image:v0.1 does it (kustomize's image tag filter): every container
@@ -21,6 +27,7 @@ import { configErrorResult, infoResult } from "./util/catalog-results.js";
  * CustomResourceDefinitions are never touched. Reports one result per image set, or "no images changed".
  */
 
+const NEWEST = CATALOG_RELEASES["set-image"]!.at(-1)!;
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "SetImage";
 
@@ -74,10 +81,17 @@ function readAdditionalFields(node: unknown): ImageFieldSpec[] {
 }
 
 /** The config, or the catalog's error message. */
-export function readSetImageConfig(config: Document | undefined): SetImageConfig | string {
+export function readSetImageConfig(
+  config: Document | undefined,
+  release: string = NEWEST,
+): SetImageConfig | string {
   let image: ImageRule;
   let fields: ImageFieldSpec[] = [];
   if (config && isConfigMap(config)) {
+    // set-image/v0.1.0 requires `data`; v0.1.1 reads a missing one as empty.
+    if (!atLeast(release, "v0.1.1") && config.get("data", true) === undefined) {
+      return "unable to get field data from functionConfig";
+    }
     image = imageRule(configMapData(config));
   } else if (config && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)) {
     image = imageRule(stringEntries(config.get("image", true)));
@@ -162,12 +176,10 @@ function visitImages(
     const key = segment.slice(0, -2);
     const seq = map.get(key, true);
     if (!isSeq(seq)) return;
-    seq.items.forEach((item, i) => {
-      if (!isMap(item)) return;
-      const name = scalarEntry(item, "name");
-      const element = name === undefined ? `${key}[${i}]` : `${key}[name=${name}]`;
-      visitImages(item, path, at + 1, join(element), rule, changes);
-    });
+    // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
+    for (const item of seq.items) {
+      if (isMap(item)) visitImages(item, path, at + 1, join(key), rule, changes);
+    }
     return;
   }
   const next = childMap(map, segment);
@@ -199,9 +211,13 @@ export const setImage: BuiltinFunction = {
   name: "set-image",
   releases: catalogReleases("set-image", "v0.1.0", "v0.1.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const cfg = readSetImageConfig(input.functionConfig);
+    const release = ctx.release ?? NEWEST;
+    const cfg = readSetImageConfig(input.functionConfig, release);
     if (typeof cfg === "string") {
-      input.results.push(configErrorResult(cfg, input.functionConfig));
+      // set-image/v0.1.1 (kpt-functions-sdk fn) exits 1 with the error and no result; v0.1.0's fnsdk
+      // wrote it as an error result (and exited 0, which porchlight does not follow: it fails the step).
+      if (atLeast(release, "v0.1.1")) throw new FunctionError(cfg);
+      input.results.push(errorResult(cfg));
       return input;
     }
     const results: FunctionResult[] = [];

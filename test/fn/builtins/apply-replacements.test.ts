@@ -7,20 +7,21 @@ import { codeBlock } from "../../util/codeblock.js";
 
 const HEADER = "apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\n";
 
-async function run(input: string, replacements: string): Promise<string> {
+/** Runs as v0.1.1 unless told (the release real packages pin; v0.1.2's differences are tested apart). */
+async function run(input: string, replacements: string, release = "v0.1.1"): Promise<string> {
   const texts = input.split(/^---\n/m);
   const items = texts.map((text) => parseDocument(text));
   const indents = items.map((doc, i) => detectSeqIndent(doc, texts[i] ?? ""));
   const rl: ResourceList = { items, functionConfig: parseDocument(HEADER + replacements), results: [] };
-  const out = await applyReplacements.run(rl, {});
+  const out = await applyReplacements.run(rl, { release });
   expect(out.results).toEqual([]);
   // Written with the kpt formatter, as a render writes the files.
   return formatDocuments(out.items, indents);
 }
 
-async function runError(input: string, replacements: string): Promise<FunctionError> {
+async function runError(input: string, replacements: string, release?: string): Promise<FunctionError> {
   try {
-    await run(input, replacements);
+    await run(input, replacements, release);
   } catch (err) {
     if (err instanceof FunctionError) return err;
     throw err;
@@ -608,6 +609,62 @@ describe("apply-replacements", () => {
     };
     await expect(async () => applyReplacements.run(rl, {})).rejects.toThrow(
       "received functionConfig of kind ConfigMap and apiVersion v1, only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported",
+    );
+  });
+
+  const pod = codeBlock`
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: cm
+    data:
+      PORT: 8080
+      TIER: web
+    ---
+    apiVersion: v1
+    kind: Pod
+    metadata:
+      name: p # the pod
+    spec:
+      args:
+        - PORT
+        - "x"
+  `;
+  const to = (fieldPath: string, source = "data.PORT") =>
+    `replacements:\n  - source:\n      kind: ConfigMap\n      fieldPath: ${source}\n    targets:\n      - select:\n          kind: Pod\n        fieldPaths:\n          - ${fieldPath}\n`;
+  it.each([
+    ["v0.1.1", to("spec.args.0"), "    - 8080\n"],
+    ["v0.1.2", to("spec.args.0"), '    - "8080"\n'],
+    ["v0.1.1", to("spec.args.1", "data.TIER"), "    - web\n"],
+    ["v0.1.2", to("spec.args.1", "data.TIER"), '    - "web"\n'],
+    ["v0.1.1", to("metadata.name", "data.TIER"), "  name: web\n"],
+    ["v0.1.2", to("metadata.name", "data.TIER"), "  name: web # the pod\n"],
+  ])(
+    "%s writes a scalar target as %j: v0.1.1 copies the source node, v0.1.2 only its text",
+    async (release, replacements, line) => {
+      expect(await run(pod, replacements, release)).toContain(line);
+    },
+  );
+
+  it.each([
+    ["v0.1.1", undefined],
+    ["v0.1.2", 'unable to find field "spec.missing" in replacement target'],
+  ])("%s on a target field that is not there: %s", async (release, message) => {
+    if (message === undefined) expect(await run(pod, to("spec.missing"), release)).toBe(pod);
+    else expect((await runError(pod, to("spec.missing"), release)).message).toBe(message);
+  });
+
+  it.each([
+    [
+      "v0.1.0",
+      "received functionConfig of kind  and apiVersion , only functionConfig of kind ApplyReplacements and apiVersion fn.kpt.dev/v1alpha1 is supported",
+    ],
+    ["v0.1.1", "FunctionConfig is missing. Expect `ApplyReplacements`"],
+    ["v0.1.2", "FunctionConfig is missing. Expect `ApplyReplacements`"],
+  ])("%s without a function config fails: %s", async (release, message) => {
+    const rl: ResourceList = { items: [], results: [] };
+    await expect(async () => applyReplacements.run(rl, { release })).rejects.toThrow(
+      expect.objectContaining({ message, results: [{ message, severity: "error" }] }),
     );
   });
 

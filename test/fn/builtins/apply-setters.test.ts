@@ -6,19 +6,23 @@ import { FunctionError, type FunctionResult, type ResourceList } from "../../../
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 
-async function run(input: string, config: string): Promise<{ output: string; results: FunctionResult[] }> {
+async function run(
+  input: string,
+  config: string,
+  release?: string,
+): Promise<{ output: string; results: FunctionResult[] }> {
   const texts = input.split(/^---\n/m);
   const items = texts.map((text) => parseDocument(text));
   const indents = items.map((doc, i) => detectSeqIndent(doc, texts[i] ?? ""));
   const rl: ResourceList = { items, functionConfig: parseDocument(config), results: [] };
-  const out = await applySetters.run(rl, {});
+  const out = await applySetters.run(rl, release === undefined ? {} : { release });
   // Written with the kpt formatter, as a render writes the files.
   return { output: formatDocuments(out.items, indents), results: out.results };
 }
 
-async function runError(input: string, config: string): Promise<FunctionError> {
+async function runError(input: string, config: string, release?: string): Promise<FunctionError> {
   try {
-    await run(input, config);
+    await run(input, config, release);
   } catch (err) {
     if (err instanceof FunctionError) return err;
     throw err;
@@ -194,7 +198,7 @@ describe("apply-setters", () => {
       `,
     },
     {
-      name: "reads the typed ApplySetters config",
+      name: "reads only data, whatever the config's kind (no release reads a typed setters list)",
       config: codeBlock`
         apiVersion: fn.kpt.dev/v1alpha1
         kind: ApplySetters
@@ -205,7 +209,7 @@ describe("apply-setters", () => {
             value: typed
       `,
       input: "name: x # kpt-set: ${app}\n",
-      expected: "name: typed # kpt-set: ${app}\n",
+      expected: "name: x # kpt-set: ${app}\n",
     },
   ])("$name", async ({ input, config, expected }) => {
     const { output } = await run(input, config);
@@ -234,28 +238,93 @@ describe("apply-setters", () => {
     expect(results).toEqual([
       {
         message: 'set field value to "- prod\\n- stage\\n"',
-        severity: "info",
         field: { path: "environments" },
         file: { path: "resources.yaml" },
       },
       {
         message: 'set field value to "my-new-map"',
-        severity: "info",
         field: { path: "metadata.name" },
         file: { path: "resources.yaml" },
       },
       {
         message: 'set field value to "nginx:1.8"',
-        severity: "info",
         field: { path: "spec.containers[0].image" },
         file: { path: "resources.yaml" },
       },
     ]);
   });
 
-  it("warns when no field matches", async () => {
-    const { results } = await run("a: b # kpt-set: ${other}\n", "data:\n  name: x\n");
-    expect(results).toEqual([{ message: "no matches for input setter(s)", severity: "warning" }]);
+  it.each([
+    ["v0.1.0", []],
+    ["v0.2.0", [{ message: "no matches for input setter(s)" }]],
+    ["v0.2.1", [{ message: "no matches for input setter(s)" }]],
+  ])("when no field matches, %s passes with results %o", async (release, expected) => {
+    const { results } = await run("a: b # kpt-set: ${other}\n", "data:\n  name: x\n", release);
+    expect(results).toEqual(expected);
+  });
+
+  it.each([
+    ["data:\n  name: x\n", "failed to apply setters: no matches for the input list of setters"],
+    ["data: {}\n", "failed to apply setters: input setters list cannot be empty"],
+  ])("v0.1.1 fails when %j sets nothing", async (config, message) => {
+    const err = await runError("a: b # kpt-set: ${other}\n", config, "v0.1.1");
+    expect(err.results).toEqual([{ message, severity: "error" }]);
+  });
+
+  it("v0.1.0 reports no results, and fails with the bare error", async () => {
+    const ok = await run("a: b # kpt-set: ${name}\n", "data:\n  name: x\n", "v0.1.0");
+    expect(ok).toEqual({ output: "a: x # kpt-set: ${name}\n", results: [] });
+    const err = await runError("image: nginx # kpt-set: ${image}:${tag}\n", "data:\n  image: a\n", "v0.1.0");
+    expect(err.message).toBe("failed to apply setters: values for setters [${tag}] must be provided");
+    expect(err.results).toEqual([]);
+  });
+
+  it.each([
+    {
+      name: "a flow sequence tagged after it",
+      input: "env: [a] # kpt-set: ${env}\n",
+      config: "data:\n  env: '[b, c]'\n",
+      old: "env: [a] # kpt-set: ${env}\n",
+      now: "env: # kpt-set: ${env}\n- b\n- c\n",
+    },
+    {
+      name: "an empty sequence",
+      input: "env: [] # kpt-set: ${env}\n",
+      config: "data:\n  env: '[b]'\n",
+      old: "env: [] # kpt-set: ${env}\n",
+      now: "env: # kpt-set: ${env}\n- b\n",
+    },
+    {
+      name: "an empty value on a plain scalar",
+      input: "name: x # kpt-set: ${name}\n",
+      config: "data:\n  name: ''\n",
+      old: "name: # kpt-set: ${name}\n",
+      now: 'name: "" # kpt-set: ${name}\n',
+    },
+    {
+      name: "a null field",
+      input: "name: null # kpt-set: ${name}\n",
+      config: "data:\n  name: x\n",
+      old: "name: null # kpt-set: ${name}\n",
+      now: "name: x # kpt-set: ${name}\n",
+    },
+    {
+      name: "a current value read through a pattern with a dot",
+      input: "host: a-b-com # kpt-set: ${app}.${tld}\n",
+      config: "data:\n  app: web\n",
+      // `(.*).(.*)`: the dot matches any character, the last group is left empty.
+      old: "host: web. # kpt-set: ${app}.${tld}\n",
+      now: undefined,
+    },
+  ])("v0.1.0 and v0.1.1 differ on $name", async ({ input, config, old, now }) => {
+    expect((await run(input, config, "v0.1.0")).output).toBe(old);
+    if (now === undefined) {
+      // The escaped pattern finds no current value: the reference stays unresolved.
+      const err = await runError(input, config, "v0.1.1");
+      expect(err.message).toBe("failed to apply setters: values for setters [${tld}] must be provided");
+    } else {
+      expect((await run(input, config, "v0.1.1")).output).toBe(now);
+    }
   });
 
   it.each([
@@ -277,12 +346,6 @@ describe("apply-setters", () => {
       config: "data:\n  images: |\n    [ubuntu, hbase]\n",
       input: "images: # kpt-set: ${images}:${tag}\n  - nginx\n",
       message: 'failed to apply setters: invalid setter pattern for array node: "${images}:${tag}"',
-    },
-    {
-      name: "no setter values at all",
-      config: "data: {}\n",
-      input: "image: nginx # kpt-set: ${image}\n",
-      message: "failed to apply setters: input setters list cannot be empty",
     },
   ])("fails on $name", async ({ input, config, message }) => {
     const err = await runError(input, config);

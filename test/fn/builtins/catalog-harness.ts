@@ -19,17 +19,18 @@ export interface RunOutcome {
   results: FunctionResult[];
 }
 
-/** Runs a builtin over inline YAML resources with an inline YAML function config. */
+/** Runs a builtin over inline YAML resources with an inline YAML function config, as `release` (default: newest). */
 export async function runBuiltin(
   fn: BuiltinFunction,
   resources: string,
   config?: string,
+  release?: string,
 ): Promise<RunOutcome> {
   const input: ResourceList = {
     items: parseItems(resources),
     results: [],
     ...(config === undefined ? {} : { functionConfig: parseDocument(config) as unknown as Document }),
   };
-  const out = await fn.run(input, {});
+  const out = await fn.run(input, release === undefined ? {} : { release });
   return { output: formatItems(out.items), results: out.results };
 }

@@ -158,27 +158,101 @@ describe("ensure-name-substring", () => {
     );
   });
 
+  const typed = (body: string) =>
+    `apiVersion: fn.kpt.dev/v1alpha1\nkind: EnsureNameSubstring\nmetadata:\n  name: c\n${body}`;
+  const both = typed("substring: x\nfieldSpecs: []\nadditionalNameFields: []\n");
   it.each([
     [
+      "v0.2.0",
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  prepend: a\n  append: b\n",
       "failed to load the `functionConfig`: only 1 entry is allowed in the ConfigMap, but got: 2",
     ],
     [
+      "v0.2.0",
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  insert: a\n",
       "failed to load the `functionConfig`: unknown editMode: insert, only prepend and append are allowed",
     ],
     [
+      "v0.1.0",
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n",
+      "function config must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=EnsureNameSubstring, but we got: apps/v1, Kind=Deployment",
+    ],
+    [
+      "v0.1.1",
       "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: c\n",
       "failed to load the `functionConfig`: function config must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=EnsureNameSubstring, but we got: apps/v1, Kind=Deployment",
     ],
+    ["v0.1.0", typed(""), "failed validation: substring must not be empty"],
+    ["v0.1.1", typed(""), "failed to load the `functionConfig`: substring must not be empty"],
+    ["v0.2.0", typed(""), "failed to load the `functionConfig`: substring must not be empty"],
     [
-      "apiVersion: fn.kpt.dev/v1alpha1\nkind: EnsureNameSubstring\nmetadata:\n  name: c\n",
-      "failed validation: substring must not be empty",
+      "v0.1.1",
+      both,
+      "failed to load the `functionConfig`: `fieldSpecs` has been deprecated, please rename it to `additionalNameFields`",
     ],
-  ])("rejects a bad config (%#)", async (cfg, message) => {
+  ])("%s fails on a bad config (%#) with the error alone", async (release, cfg, message) => {
     const input = "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n";
-    const { output, results } = await runBuiltin(ensureNameSubstring, input, cfg);
-    expect(output).toBe(input);
-    expect(results).toEqual([expect.objectContaining({ severity: "error", message })]);
+    await expect(runBuiltin(ensureNameSubstring, input, cfg, release)).rejects.toThrow(
+      expect.objectContaining({ message, results: [] }),
+    );
+  });
+
+  it.each([
+    ["v0.1.1", "name: prod-pkg", "/namespaces/default/Secret/db"],
+    ["v0.2.0", "name: pkg", "/namespaces/default/Secret/prod-db"],
+  ])("%s: the Kptfile gets %s, the depends-on says %s", async (release, kptfileName, dependsOn) => {
+    const input = codeBlock`
+      apiVersion: kpt.dev/v1
+      kind: Kptfile
+      metadata:
+        name: pkg
+      ---
+      apiVersion: v1
+      kind: Secret
+      metadata:
+        name: db
+        namespace: default
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: app
+        namespace: default
+        annotations:
+          config.kubernetes.io/depends-on: /namespaces/default/Secret/db
+    `;
+    const { output } = await runBuiltin(ensureNameSubstring, input, prepend("prod-"), release);
+    expect(output).toContain(`${kptfileName}\n`);
+    expect(output).toContain(`config.kubernetes.io/depends-on: ${dependsOn}\n`);
+  });
+
+  it.each([
+    ["v0.1.0", ["prod-the-map"]],
+    ["v0.1.1", ["prod-local", "prod-the-map"]],
+  ])("%s leaves %o in the output (v0.1.0 drops local-config resources)", async (release, names) => {
+    const input = codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: local
+        annotations:
+          config.kubernetes.io/local-config: "false"
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: the-map
+    `;
+    const { output } = await runBuiltin(ensureNameSubstring, input, prepend("prod-"), release);
+    expect([...output.matchAll(/name: (\S+)/g)].map((m) => m[1])).toEqual(names);
+  });
+
+  it("v0.1.0 reads fieldSpecs only, v0.1.1 reads additionalNameFields", async () => {
+    const input = "apiVersion: v1\nkind: MyResource\nmetadata:\n  name: prod-r\nspec:\n  name: foo\n";
+    const cfg = typed("substring: prod-\nadditionalNameFields:\n  - path: spec/name\n    kind: MyResource\n");
+    expect((await runBuiltin(ensureNameSubstring, input, cfg, "v0.1.0")).output).toBe(input);
+    expect((await runBuiltin(ensureNameSubstring, input, cfg, "v0.1.1")).output).toBe(
+      input.replace("name: foo", "name: prod-foo"),
+    );
   });
 });

@@ -112,29 +112,80 @@ describe("search-replace", () => {
     expect(seq.output).toBe(input.replace("envs:\n", `envs: # kpt-set: \${envs}\n`));
   });
 
-  it("reports no matches", async () => {
-    const { results } = await runBuiltin(searchReplace, deployment, cfg({ "by-value": "nothing" }));
-    expect(results).toEqual([{ message: "no matches" }]);
+  it("leaves a matched flow sequence in block style under the commented key", async () => {
+    const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nenvs: [dev, stage]\n";
+    const { output, results } = await runBuiltin(
+      searchReplace,
+      input,
+      cfg({ "by-path": "envs", "put-comment": `kpt-set: \${envs}` }),
+    );
+    expect(output).toBe(
+      input.replace("envs: [dev, stage]\n", `envs: # kpt-set: \${envs}\n  - dev\n  - stage\n`),
+    );
+    expect(results.map((r) => r.message)).toEqual(['Mutated field value to "[dev, stage]"']);
   });
 
   it.each([
+    ["v0.1.0", []],
+    ["v0.1.1", [{ message: "no matches" }]],
+    ["v0.2.0", [{ message: "no matches" }]],
+  ])("with no match, %s reports %o", async (release, expected) => {
+    const { results } = await runBuiltin(searchReplace, deployment, cfg({ "by-value": "nothing" }), release);
+    expect(results).toEqual(expected);
+  });
+
+  const quoted = (names: string[]) => `[${names.map((n) => `\\"${n}\\"`).join(" ")}]`;
+  it.each([
+    ["v0.1.0", { "put-value": "x" }, undefined],
     [
+      "v0.1.1",
       { "put-value": "x" },
-      'at least one of [\\"by-value\\" \\"by-value-regex\\" \\"by-path\\"] must be provided',
+      'at least one of [\\"by-value\\", \\"by-value-regex\\", \\"by-path\\"] must be provided',
     ],
+    ["v0.2.0", { "put-value": "x" }, undefined],
     [
+      "v0.2.0",
       { "by-value": "a", "by-value-regex": "b" },
-      'only one of [\\"by-value\\" \\"by-value-regex\\"] can be provided',
+      'only one of [\\"by-value\\", \\"by-value-regex\\"] can be provided',
+    ],
+    ["v0.1.0", { "by-name": "a", "by-value": "nothing" }, undefined],
+    [
+      "v0.1.1",
+      { "by-name": "a" },
+      `invalid matcher \\"by-name\\", must be one of ${quoted(["by-value", "by-value-regex", "by-path", "put-value", "put-comment"])}`,
     ],
     [
+      "v0.2.0",
       { "by-name": "a" },
-      'invalid matcher \\"by-name\\", must be one of [\\"by-value\\" \\"by-value-regex\\" \\"by-path\\" \\"put-value\\" \\"put-comment\\"]',
+      `invalid matcher \\"by-name\\", must be one of ${quoted(["by-value", "by-file-path", "by-value-regex", "by-path", "put-value", "put-comment"])}`,
     ],
-    [{ "by-value-regex": "(.*)", "put-value": `\${2}` }, "unable to resolve capture groups"],
-  ])("fails on %o", async (data, message) => {
-    const { results } = await runBuiltin(searchReplace, deployment, cfg(data));
-    expect(results).toEqual([
-      { message: `failed to perform search-replace operation: "${message}"`, severity: "error" },
-    ]);
+    [
+      "v0.1.1",
+      { "by-file-path": "*.yaml", "by-value": "a" },
+      `invalid matcher \\"by-file-path\\", must be one of ${quoted(["by-value", "by-value-regex", "by-path", "put-value", "put-comment"])}`,
+    ],
+    ["v0.2.0", { "by-value-regex": "(.*)", "put-value": `\${2}` }, "unable to resolve capture groups"],
+  ])("%s with %o fails with %s", async (release, data, message) => {
+    const { results } = await runBuiltin(searchReplace, deployment, cfg(data), release);
+    const errors = results.filter((r) => r.severity === "error");
+    expect(errors).toEqual(
+      message === undefined
+        ? []
+        : [{ message: `failed to perform search-replace operation: "${message}"`, severity: "error" }],
+    );
+  });
+
+  it.each([
+    ["**/deploy.yaml", 'Mutated field value to "4"', "replicas: 4"],
+    ["other/*.yaml", undefined, "replicas: 3"],
+  ])("v0.2.0 searches only files matching by-file-path %s", async (glob, message, replicas) => {
+    const { output, results } = await runBuiltin(
+      searchReplace,
+      deployment,
+      cfg({ "by-file-path": glob, "by-path": "spec.replicas", "put-value": "4" }),
+      "v0.2.0",
+    );
+    expect(output).toContain(replicas);
+    expect(results.map((r) => r.message)).toEqual([message ?? "no matches"]);
   });
 });

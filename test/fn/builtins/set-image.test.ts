@@ -79,7 +79,7 @@ describe("set-image", () => {
         severity: "info",
         resourceRef: { apiVersion: "apps/v1", kind: "Deployment", name: "my-nginx" },
         field: {
-          path: "spec.template.spec.containers[name=nginx].image",
+          path: "spec.template.spec.containers.image",
           currentValue: "nginx:1.14.2",
           proposedValue: "bitnami/nginx:1.21.4",
         },
@@ -146,8 +146,23 @@ describe("set-image", () => {
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  name: x\n  newTag: a\n  digest: b\n",
       "image newTag and digest both set",
     ],
-  ])("rejects a bad config (%#)", async (cfg, message) => {
-    const { results } = await runBuiltin(setImage, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n", cfg);
-    expect(results).toEqual([expect.objectContaining({ severity: "error", message })]);
+    ["apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n", "missing image name"],
+  ])("v0.1.1 fails on a bad config with the error alone, no result (%#)", async (cfg, message) => {
+    const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n";
+    await expect(runBuiltin(setImage, pod, cfg, "v0.1.1")).rejects.toThrow(
+      expect.objectContaining({ message, results: [] }),
+    );
+  });
+
+  it.each([
+    ["apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  newTag: x\n", "missing image name"],
+    [
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+      "unable to get field data from functionConfig",
+    ],
+  ])("v0.1.0 reports a bad config as an error result (%#)", async (cfg, message) => {
+    const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n";
+    const { results } = await runBuiltin(setImage, pod, cfg, "v0.1.0");
+    expect(results).toEqual([{ message, severity: "error" }]);
   });
 });

@@ -67,6 +67,31 @@ export function currentSetterValues(pattern: string, value: string): Map<string,
   return out;
 }
 
+/**
+ * apply-setters v0.1.0's reading of a current value: the pattern itself is the regular expression (its
+ * text unescaped), each reference a group named after the setter, matched anywhere in the value; a name
+ * that cannot name a group (`project-id`) or a pattern that does not compile gives no values, an empty
+ * group gives an empty value, and a name given twice takes its last group.
+ */
+export function currentSetterValuesByName(pattern: string, value: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const refs = setterRefs(pattern);
+  if (refs.length === 0) return out;
+  const names = refs.map(refName);
+  if (names.some((n) => !/^[A-Za-z0-9_]+$/.test(n))) return out;
+  let match: RegExpExecArray | null;
+  try {
+    match = new RegExp(pattern.split(/\$\{[^}]*\}/).join("(.*)")).exec(value);
+  } catch {
+    return out;
+  }
+  if (!match) return out;
+  names.forEach((name, i) => {
+    out.set(name, match[i + 1] ?? "");
+  });
+  return out;
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
