@@ -215,9 +215,10 @@ export const setImage: BuiltinFunction = {
     const cfg = readSetImageConfig(input.functionConfig, release);
     if (typeof cfg === "string") {
       // set-image/v0.1.1 (kpt-functions-sdk fn) exits 1 with the error and no result; v0.1.0's fnsdk
-      // wrote it as an error result (and exited 0, which porchlight does not follow: it fails the step).
+      // wrote it as an error result and exited 0, so kpt reports the step as passed and goes on.
       if (atLeast(release, "v0.1.1")) throw new FunctionError(cfg);
       input.results.push(errorResult(cfg));
+      input.exitCode = 0;
       return input;
     }
     const results: FunctionResult[] = [];

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { applyImageRule, setImage, splitImage } from "../../../src/fn/builtins/set-image.js";
+import { defaultRegistry } from "../../../src/fn/registry.js";
+import { BuiltinRunner } from "../../../src/fn/runtime/builtin.js";
+import { DEFAULT_RUN_OPTIONS } from "../../../src/fn/runtime/types.js";
+import { parseResource } from "../../../src/kpt/resource.js";
 import { codeBlock } from "../../util/codeblock.js";
 import { runBuiltin } from "./catalog-harness.js";
 
@@ -164,5 +168,17 @@ describe("set-image", () => {
     const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n";
     const { results } = await runBuiltin(setImage, pod, cfg, "v0.1.0");
     expect(results).toEqual([{ message, severity: "error" }]);
+  });
+
+  it("v0.1.0's bad config does not fail the step: its image exits 0, so kpt goes on", async () => {
+    const pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n";
+    const cfg = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  newTag: x\n";
+    const input = { items: [parseResource(pod)], functionConfig: parseResource(cfg), results: [] };
+    const runner = new BuiltinRunner(defaultRegistry());
+    const out = await runner.run({ image: "gcr.io/kpt-fn/set-image:v0.1.0" }, input, DEFAULT_RUN_OPTIONS);
+    expect(out.results).toEqual([{ message: "missing image name", severity: "error" }]);
+    await expect(
+      runner.run({ image: "gcr.io/kpt-fn/set-image:v0.1.1" }, { ...input, results: [] }, DEFAULT_RUN_OPTIONS),
+    ).rejects.toThrow("missing image name");
   });
 });
