@@ -12,7 +12,7 @@ export interface OctokitSettings {
   notifyIntervalMs?: number;
   /** How often a call refused by a secondary (or primary) rate limit is retried before it fails. */
   rateLimitRetries: number;
-  /** Milliseconds per second of `retry-after` (1000; tests may shorten the wait). */
+  /** Milliseconds per second of `retry-after` and of the back-off before retrying a 5xx (1000; tests shorten the waits). */
   retryAfterUnitMs?: number;
   metrics?: Metrics;
 }
@@ -48,7 +48,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
   return WithPlugins.defaults((instance: InstanceOptions) => ({
     ...instance,
-    retry: { doNotRetry: DO_NOT_RETRY },
+    retry: { doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000 },
     ...(instance.baseUrl && instance.auth?.request
       ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
       : {}),

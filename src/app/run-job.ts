@@ -1,10 +1,11 @@
+import { type LoadedConfig, loadRepoConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problem.js";
 import { defaultConfig } from "../config/resolve.js";
 import { installationRepo } from "../github/installation.js";
 import { installationPort } from "../github/installation-port.js";
 import type { RepoPort } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
-import { type ConfigOctokit, type LoadedConfig, loadRepoConfig, reportConfigProblems } from "./config.js";
+import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 
 /** The repository fields of a webhook payload a job needs. */
@@ -20,7 +21,10 @@ export interface JobRequest {
   kind: string;
   /** With `kind`, identifies the work: a pending job with the same key absorbs a new one. */
   key: string;
-  octokit: ConfigOctokit & { auth(options?: unknown): Promise<unknown> };
+  octokit: {
+    auth(options?: unknown): Promise<unknown>;
+    request(route: string, params: Record<string, unknown>): Promise<{ data: unknown }>;
+  };
   repository: PayloadRepo;
   deliveryId?: string;
   /** Where a configuration problem is reported as a failing check. */
@@ -55,10 +59,11 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         req.repository.clone_url,
         deps.cacheDir,
       );
+      const installation = installationPort(req.octokit, deps.cacheDir);
       const loaded: LoadedConfig =
         req.needsConfig === false
           ? { ok: true, config: defaultConfig() }
-          : await loadRepoConfig(req.octokit, { owner, repo: name });
+          : await loadRepoConfig((file) => installation.readFile(file), { owner, repo: name });
       if (!loaded.ok) {
         log.warn({ problems: loaded.problems.length }, "configuration is broken; doing nothing");
         if (req.headSha) await reportConfigProblems(port, req.headSha, loaded.problems);
@@ -75,7 +80,7 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
         log,
         operatorRuntimes: deps.operatorRuntimes,
         ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
-        installation: installationPort(req.octokit, deps.cacheDir),
+        installation,
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
       try {

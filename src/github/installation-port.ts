@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { toGitHubError } from "./errors.js";
+import { GitHubError, toGitHubError } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import { OctokitRepo } from "./octokit-repo.js";
@@ -55,6 +55,22 @@ export function installationPort(octokit: InstallationOctokitLike, cacheDir: str
         }
       })();
       return listing;
+    },
+    async readFile(file) {
+      try {
+        const { data } = await rest.request("GET /repos/{owner}/{repo}/contents/{path}", {
+          owner: file.owner,
+          repo: file.repo,
+          path: file.path,
+          mediaType: { format: "raw" },
+        });
+        if (typeof data !== "string") throw new Error(`${file.path} is a directory, not a file`);
+        return data;
+      } catch (e) {
+        const err = toGitHubError(e, `reading ${file.path} in ${file.owner}/${file.repo}`);
+        if (err instanceof GitHubError && err.kind === "not-found") return undefined;
+        throw err;
+      }
     },
     repo(repository) {
       let port = ports.get(repository.fullName);

@@ -206,4 +206,10 @@ export interface InstallationPort {
   listRepositories(): Promise<InstallationRepository[]>;
   /** The RepoPort of one of them (the same instance for the same repository). */
   repo(repository: InstallationRepository): RepoPort;
+  /**
+   * A file's text at the default branch of a repository the installation can read (its own, the
+   * organisation's `.github`, one an `_extends` names): undefined when the file or the repository is
+   * not there (GitHub answers 404 for both); anything else is a GitHubError.
+   */
+  readFile(file: RepoId & { path: string }): Promise<string | undefined>;
 }

@@ -45,6 +45,12 @@ export class FakeInstallation implements InstallationPort {
     return this.get(r.id.repo);
   }
 
+  async readFile(file: { owner: string; repo: string; path: string }): Promise<string | undefined> {
+    const entry = this.repos.get(file.repo);
+    if (!entry || file.owner !== "acme") return undefined;
+    return entry.repo.getFile(file.path, entry.repo.defaultBranch);
+  }
+
   /** Every port call of every repository, as `repo:call`. */
   calls(): string[] {
     return [...this.repos].flatMap(([name, { repo }]) => repo.calls.map((c) => `${name}:${c}`));
