@@ -31,6 +31,8 @@ const MAX_EXTENDS = 5;
 export async function loadRepoConfig(
   read: ReadConfigFile,
   repo: { owner: string; repo: string },
+  /** The repository's default branch, to name in its own files' problems. */
+  opts: { ref?: string } = {},
 ): Promise<LoadedConfig> {
   const own: FileId = { ...repo, path: CONFIG_PATH };
   const name = (f: FileId) =>
@@ -65,7 +67,11 @@ export async function loadRepoConfig(
   const seen: FileId[] = [];
   for (let text: string | undefined = got.text; ; ) {
     seen.push(file);
-    const parsed = parseRepoConfig(text, { path: name(file) });
+    const mine = file.owner === repo.owner && file.repo === repo.repo;
+    const parsed = parseRepoConfig(text, {
+      path: name(file),
+      ...(mine && opts.ref ? { ref: opts.ref } : {}),
+    });
     if (!parsed.ok) return { ok: false, problems: parsed.problems };
     files.push(parsed.config);
     if (parsed.extends === undefined) break;
