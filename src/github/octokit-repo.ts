@@ -87,9 +87,9 @@ export class OctokitRepo implements RepoPort {
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {
-    await this.git.fetch(base);
-    await this.git.fetch(head);
-    return this.git.changedPaths(base, head);
+    // Compared by the commits fetched: a branch name is fetched to a ref of its own, never `base` itself.
+    const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
+    return this.git.changedPaths(b, h);
   }
 
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
