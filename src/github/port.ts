@@ -1,3 +1,4 @@
+import type { Permission } from "../commands/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -12,7 +13,8 @@ export interface RepoId {
   repo: string;
 }
 
-export type Permission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
+/** GitHub's repository permission levels: one type, with its order, in src/commands/permission.ts. */
+export type { Permission };
 
 export interface PullRequest {
   number: number;
