@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Probot } from "probot";
-import { porchlightApp } from "../app.js";
+import { porchlightApp } from "../app/probot-app.js";
 import { LimitSettingError, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import { type AuthenticatedOctokit, installationPort } from "../github/installation.js";
