@@ -26,7 +26,7 @@ function sources(dir: string): string[] {
 }
 
 /** Every module a file imports or re-exports, statically or dynamically. */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   const found: string[] = [];
   for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^"'`;]*?\bfrom\s*["']([^"']+)["']/g))
     found.push(m[1] as string);
