@@ -6,6 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // PORCHLIGHT_REQUIRE_KPT=1 (CI): no kpt fails the run here, before the comparisons could skip.
+    globalSetup: ["test/util/kpt-setup.ts"],
     // Tests never depend on wall-clock time; the timeout only stops a hung test.
   },
 });

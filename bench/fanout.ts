@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { pino } from "pino";
 import { Probot } from "probot";
-import { porchlightOctokit } from "../src/app/octokit.js";
 import { startForge } from "../src/forge/index.js";
-import { installationPort } from "../src/github/installation-port.js";
+import { installationPort } from "../src/github/installation.js";
+import { porchlightOctokit } from "../src/github/octokit.js";
 import { reconcileFanout } from "../src/jobs/fanout/index.js";
 import { KptRenderer } from "../src/jobs/kpt-renderer/index.js";
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { Probot } from "probot";
-import { porchlightOctokit } from "../app/octokit.js";
+import { porchlightOctokit } from "../github/octokit.js";
 import type { Metrics } from "../ops/metrics.js";
 import { type ActionEnv, DEFAULT_API_URL } from "./env.js";
 

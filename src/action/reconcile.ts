@@ -1,5 +1,6 @@
 import type { AppDeps } from "../app/deps.js";
-import { enqueueJob, type JobRequest } from "../app/run-job.js";
+import { enqueueJob } from "../app/run-job.js";
+import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { reconcileRepo, type SweepResult } from "../jobs/reconcile.js";
 import { enqueueFanoutSweep } from "./fanout.js";
 
@@ -12,21 +13,21 @@ import { enqueueFanoutSweep } from "./fanout.js";
  */
 export async function reconcileHere(
   deps: AppDeps,
-  octokit: JobRequest["octokit"],
-  repository: JobRequest["repository"],
+  connect: () => Promise<InstallationPort>,
+  repository: InstallationRepository,
 ): Promise<SweepResult | null> {
   let result: SweepResult | null = null;
   enqueueJob(deps, {
     kind: "reconcile",
     key: "sweep",
-    octokit,
+    connect,
     repository,
     work: async (ctx) => {
       result = await reconcileRepo(ctx);
       return result;
     },
   });
-  enqueueFanoutSweep(deps, octokit, repository);
+  enqueueFanoutSweep(deps, connect, repository);
   await deps.queues.idle();
   return result;
 }

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Probot } from "probot";
-import type { JobRequest } from "../app/run-job.js";
-import { porchlightApp } from "../app.js";
+import { porchlightApp } from "../app/probot-app.js";
 import { LimitSettingError, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
+import { type AuthenticatedOctokit, installationPort } from "../github/installation.js";
 import type { SweepResult } from "../jobs/reconcile.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { createLogger, maskSecrets } from "../ops/logger.js";
@@ -18,7 +18,6 @@ import { actionIdentity } from "./identity.js";
 import { actionProbot } from "./probot.js";
 import { reconcileHere } from "./reconcile.js";
 import { runReport } from "./report.js";
-import { readRepository } from "./repository.js";
 
 export interface ActionRunOptions {
   env: NodeJS.ProcessEnv;
@@ -91,8 +90,10 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   const problems: string[] = [];
   let sweep: SweepResult | null = null;
   try {
-    const octokit = (await probot.auth()) as unknown as JobRequest["octokit"];
-    fanoutOnPublish(deps, octokit);
+    // The workflow's token is the installation: a fresh door on it for every job.
+    const octokit = (await probot.auth()) as AuthenticatedOctokit;
+    const connect = async () => installationPort(octokit, cacheDir);
+    fanoutOnPublish(deps, connect);
     if (mode.kind === "webhook") {
       const payload = await readPayload(env.eventPath);
       await probot.load(porchlightApp(deps));
@@ -100,7 +101,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
       // A job may publish, and publishing queues fan-out: wait until nothing is left.
       await deps.queues.idle();
     } else {
-      sweep = await reconcileHere(deps, octokit, await readRepository(octokit, env.repository));
+      sweep = await reconcileHere(deps, connect, await (await connect()).repository(env.repository));
     }
   } catch (e) {
     problems.push(...handlerErrors(e));

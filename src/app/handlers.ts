@@ -2,6 +2,13 @@ import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
 import { formatProblem } from "../config/problem.js";
+import {
+  type AuthenticatedOctokit,
+  installationPort,
+  type RestRepository,
+  repositoryOf,
+} from "../github/installation.js";
+import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { checkProposedConfig } from "../jobs/check-config/index.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
 import { runCommands } from "../jobs/commands/index.js";
@@ -14,10 +21,22 @@ import { renderDraft } from "../jobs/render-draft/index.js";
 import { parseDraftBranch } from "../lifecycle/draft-branch.js";
 import { reportConfigOk } from "./config.js";
 import type { AppDeps } from "./deps.js";
-import { enqueueJob, type JobRequest } from "./run-job.js";
+import { enqueueJob } from "./run-job.js";
 
-type Octo = JobRequest["octokit"];
-const octo = (context: { octokit: unknown }): Octo => context.octokit as Octo;
+/**
+ * What every job an event starts shares: the event's installation (a fresh door per job, on the
+ * Octokit probot authenticated for the event) and its repository.
+ */
+function fromEvent(
+  deps: AppDeps,
+  context: { id: string; octokit: AuthenticatedOctokit; payload: { repository: RestRepository } },
+): { connect: () => Promise<InstallationPort>; repository: InstallationRepository; deliveryId: string } {
+  return {
+    connect: async () => installationPort(context.octokit, deps.cacheDir),
+    repository: repositoryOf(context.payload.repository),
+    deliveryId: context.id,
+  };
+}
 
 /**
  * push → render the draft's package. A push to the default branch that changes the config → check it;
@@ -29,12 +48,7 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
   if (p.deleted || !p.ref.startsWith("refs/heads/")) return;
   const branch = p.ref.slice("refs/heads/".length);
   const bot = await deps.identity();
-  const common = {
-    octokit: octo(context),
-    repository: p.repository as JobRequest["repository"],
-    deliveryId: context.id,
-    headSha: p.after,
-  };
+  const common = { ...fromEvent(deps, context), headSha: p.after };
   if (parseDraftBranch(branch).ok) {
     // The bot's own render commit already carries its check: reacting to it would only loop.
     if (p.sender?.login === bot.login) return;
@@ -60,23 +74,20 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
 /** A proposal opened or updated → its checks and summary. */
 export async function onPullRequest(deps: AppDeps, context: Context<"pull_request">): Promise<void> {
   const pr = context.payload.pull_request;
+  const event = fromEvent(deps, context);
   enqueueJob(deps, {
+    ...event,
     kind: "check",
     key: String(pr.number),
-    octokit: octo(context),
-    repository: context.payload.repository as JobRequest["repository"],
-    deliveryId: context.id,
     headSha: pr.head.sha,
     work: (ctx) => checkProposal(ctx, { pull: pr.number }),
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.
   enqueueJob(deps, {
+    ...event,
     kind: "config-proposal",
     key: String(pr.number),
-    octokit: octo(context),
-    repository: context.payload.repository as JobRequest["repository"],
-    deliveryId: context.id,
     needsConfig: false,
     work: (ctx) =>
       checkProposedConfig(ctx, { pull: pr.number, defaultBranch: context.payload.repository.default_branch }),
@@ -85,22 +96,18 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
   if (pr.head.ref.startsWith("porchlight/variant/")) {
     if (context.payload.action === "reopened") {
       enqueueJob(deps, {
+        ...event,
         kind: "fanout",
         key: `reopened:${pr.number}`,
-        octokit: octo(context),
-        repository: context.payload.repository as JobRequest["repository"],
-        deliveryId: context.id,
         work: (ctx) => resumeVariantPull(ctx, { pull: pr.number }),
       });
     }
     return;
   }
   enqueueJob(deps, {
+    ...event,
     kind: "variants",
     key: String(pr.number),
-    octokit: octo(context),
-    repository: context.payload.repository as JobRequest["repository"],
-    deliveryId: context.id,
     work: (ctx) =>
       ctx.installation ? checkVariantFiles(ctx, ctx.installation, { pull: pr.number }) : Promise.resolve(),
   });
@@ -114,11 +121,9 @@ export async function onReviewSubmitted(
   const { review, pull_request: pr } = context.payload;
   if (review.state.toLowerCase() !== "approved") return;
   enqueueJob(deps, {
+    ...fromEvent(deps, context),
     kind: "publish",
     key: String(review.id),
-    octokit: octo(context),
-    repository: context.payload.repository as JobRequest["repository"],
-    deliveryId: context.id,
     headSha: pr.head.sha,
     work: (ctx) =>
       onReview(ctx, {
@@ -135,19 +140,12 @@ export async function onReviewSubmitted(
 export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
   const { comment, issue } = context.payload;
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
-  const repo = context.payload.repository;
-  await octo(context).request("POST /repos/{owner}/{repo}/issues/comments/{comment_id}/reactions", {
-    owner: repo.owner.login,
-    repo: repo.name,
-    comment_id: comment.id,
-    content: "eyes",
-  });
+  const event = fromEvent(deps, context);
+  await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
   enqueueJob(deps, {
+    ...event,
     kind: "command",
     key: String(comment.id),
-    octokit: octo(context),
-    repository: repo as JobRequest["repository"],
-    deliveryId: context.id,
     onBadConfig: async (port, problems) => {
       await port.ensureComment(
         issue.number,

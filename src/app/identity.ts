@@ -1,15 +1,10 @@
+import type { AppIdentity } from "../github/port.js";
 import type { BotIdentity } from "../jobs/context.js";
 
-interface AppOctokit {
-  request(route: "GET /app"): Promise<{ data: { id: number; slug?: string; name?: string } | null }>;
-}
-
-/** The bot's login and commit author, from `GET /app`: `<slug>[bot]`, GitHub's noreply address. */
-export async function readIdentity(octokit: AppOctokit): Promise<BotIdentity> {
-  const { data } = await octokit.request("GET /app");
-  const slug = data?.slug ?? "porchlight";
-  const login = `${slug}[bot]`;
-  return { login, author: { name: login, email: `${data?.id ?? 0}+${login}@users.noreply.github.com` } };
+/** The bot's login and commit author, from the app's `GET /app`: `<slug>[bot]`, GitHub's noreply address. */
+export function botIdentity(app: AppIdentity): BotIdentity {
+  const login = `${app.slug}[bot]`;
+  return { login, author: { name: login, email: `${app.id}+${login}@users.noreply.github.com` } };
 }
 
 /** Calls `load` once, shares the result; a failure is retried on the next call. */

@@ -1,27 +1,22 @@
+import { type LoadedConfig, loadRepoConfig } from "../config/load.js";
 import type { ConfigProblem } from "../config/problem.js";
 import { defaultConfig } from "../config/resolve.js";
-import { installationRepo } from "../github/installation.js";
-import { installationPort } from "../github/installation-port.js";
-import type { RepoPort } from "../github/port.js";
+import type { InstallationPort, InstallationRepository, RepoPort } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
-import { type ConfigOctokit, type LoadedConfig, loadRepoConfig, reportConfigProblems } from "./config.js";
+import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 
-/** The repository fields of a webhook payload a job needs. */
-export interface PayloadRepo {
-  name: string;
-  owner: { login: string };
-  clone_url: string;
-  default_branch: string;
-}
-
 export interface JobRequest {
-  /** Names the job in logs and metrics: render, check, publish, command, reconcile, config. */
+  /**
+   * Names the job in logs and metrics: render, check, config-proposal, variants, publish, command,
+   * reconcile, fanout, config.
+   */
   kind: string;
   /** With `kind`, identifies the work: a pending job with the same key absorbs a new one. */
   key: string;
-  octokit: ConfigOctokit & { auth(options?: unknown): Promise<unknown> };
-  repository: PayloadRepo;
+  /** Opens the door to the repository's installation when the job starts: one per job. */
+  connect: () => Promise<InstallationPort>;
+  repository: InstallationRepository;
   deliveryId?: string;
   /** Where a configuration problem is reported as a failing check. */
   headSha?: string;
@@ -36,29 +31,24 @@ export interface JobRequest {
 }
 
 /**
- * Queues a job on its repository's queue. When it runs, it connects to the repository, loads and
- * checks the configuration (a broken one is reported and nothing else happens), then does the work.
+ * Queues a job on its repository's queue. When it runs, it opens the installation (one adapter for the
+ * job: the repository's port is the installation's port for it), loads and checks the configuration (a
+ * broken or unreadable one is reported and nothing else happens), then does the work.
  */
 export function enqueueJob(deps: AppDeps, req: JobRequest): void {
-  const owner = req.repository.owner.login;
-  const name = req.repository.name;
-  const full = `${owner}/${name}`;
+  const full = req.repository.fullName;
   deps.metrics.queueDepth.set(deps.queues.size + 1);
   void deps.queues.enqueue({
     repo: full,
     key: `${req.kind}:${req.key}`,
     run: async () => {
       const log = deps.log.child({ repo: full, job: req.kind, key: req.key, deliveryId: req.deliveryId });
-      const port = installationRepo(
-        req.octokit,
-        { owner, repo: name },
-        req.repository.clone_url,
-        deps.cacheDir,
-      );
+      const installation = await req.connect();
+      const port = installation.repo(req.repository);
       const loaded: LoadedConfig =
         req.needsConfig === false
           ? { ok: true, config: defaultConfig() }
-          : await loadRepoConfig(req.octokit, { owner, repo: name });
+          : await loadRepoConfig((file) => installation.readFile(file), req.repository.id);
       if (!loaded.ok) {
         log.warn({ problems: loaded.problems.length }, "configuration is broken; doing nothing");
         if (req.headSha) await reportConfigProblems(port, req.headSha, loaded.problems);
@@ -68,14 +58,14 @@ export function enqueueJob(deps: AppDeps, req: JobRequest): void {
       const ctx: JobContext = {
         port,
         config: loaded.config,
-        baseBranch: loaded.config.baseBranch ?? req.repository.default_branch,
+        baseBranch: loaded.config.baseBranch ?? req.repository.defaultBranch,
         renderer: deps.renderer,
         bot: await deps.identity(),
         events: deps.events,
         log,
         operatorRuntimes: deps.operatorRuntimes,
         ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
-        installation: installationPort(req.octokit, deps.cacheDir),
+        installation,
       };
       const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
       try {

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
-import { porchlightApp } from "../app.js";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
-import { installationAccess } from "../github/installation-access.js";
+import { probotAppPort } from "../github/app-port.js";
+import { porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import type { Renderer } from "../jobs/renderer.js";
@@ -19,8 +19,8 @@ import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueFanout } from "./fanout.js";
-import { once, readIdentity } from "./identity.js";
-import { porchlightOctokit } from "./octokit.js";
+import { botIdentity, once } from "./identity.js";
+import { porchlightApp } from "./probot-app.js";
 import { sweepInstallations } from "./sweep.js";
 import { ByteBudget } from "./webhook/budget.js";
 import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
@@ -105,18 +105,20 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       metrics,
     }),
   });
+  const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  const github = probotAppPort(probot, cacheDir);
   const deps: AppDeps = {
     queues,
     events,
     metrics,
     renderer: opts.renderer ?? new KptRenderer(undefined, undefined, attributionEnabled(process.env)),
-    cacheDir: opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-")),
+    cacheDir,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
-    identity: once(async () => readIdentity((await probot.auth()) as never)),
+    identity: once(async () => botIdentity(await github.identity())),
   };
-  events.onPublished((event) => enqueueFanout(deps, probot, event));
+  events.onPublished((event) => enqueueFanout(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
   const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
@@ -125,11 +127,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     maxBytes,
     budget: new ByteBudget(Math.max(maxBytes, opts.webhookMaxPendingBytes ?? PENDING_BODIES * maxBytes)),
     log,
-    installation: (id) =>
-      installationAccess(id, async () => {
-        const octokit = (await probot.auth(id)) as unknown as { auth(o: unknown): Promise<unknown> };
-        return octokit.auth({ type: "installation" });
-      }),
+    installation: (id) => github.access(id),
     receive: (event) => probot.webhooks.receive(event as never),
     refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
@@ -144,7 +142,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const sweep = async () => {
     try {
-      const repositories = await sweepInstallations(deps, probot);
+      const repositories = await sweepInstallations(deps, github);
       metrics.sweeps.inc({ outcome: "ok" });
       log.info({ repositories }, "sweep queued");
       return repositories;

@@ -163,18 +163,26 @@ async function readCatalogText(
   if (values.repo !== undefined) {
     const dir = resolve(io.cwd, values.repo);
     const run = promisify(execFile);
+    const missing: string[] = [];
     for (const ref of [CATALOG_BRANCH, `origin/${CATALOG_BRANCH}`]) {
       try {
         const { stdout } = await run("git", ["-C", dir, "show", `${ref}:${CATALOG_FILE}`], {
           maxBuffer: 64 * 1024 * 1024,
         });
         return { source: `${ref}:${CATALOG_FILE}`, text: stdout };
-      } catch {
-        // try the next ref
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException & { stderr?: string };
+        if (e.code === "ENOENT")
+          throw new Error(`cannot run git (${e.message}): is git installed and on PATH?`);
+        const said = (e.stderr ?? e.message).trim();
+        // Only "this ref or file is not there" moves on to the next ref; anything else is the answer.
+        if (!/invalid object name|does not exist|unknown revision|bad revision/i.test(said))
+          throw new Error(`cannot read ${CATALOG_FILE} from ${ref} of ${dir}: ${said}`);
+        missing.push(`${ref}: ${said.split("\n")[0]}`);
       }
     }
     throw new Error(
-      `cannot read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of ${dir}: is it a git repository where porchlight has published?`,
+      `cannot read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of ${dir}: has porchlight published there? (${missing.join("; ")})`,
     );
   }
   const file = resolve(io.cwd, values.file ?? CATALOG_FILE);

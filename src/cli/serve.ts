@@ -15,14 +15,16 @@ import { parseCommandArgs } from "./options.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
 
-const USAGE = `Usage: porchlight serve [--data DIR]
+const USAGE = `Usage: porchlight serve [--data DIR] [--demo]
   Run the GitHub App (port PORT, default 3000; /healthz, /metrics).
   With APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET it serves GitHub (GHE_HOST for
-  GitHub Enterprise); without them, an embedded forge seeded with examples, the app installed on it.
+  GitHub Enterprise); with none of them, an embedded forge seeded with examples, the app installed on
+  it. Some of them set and others not is refused, naming what is missing.
   Every repository is swept once at start-up, then every PORCHLIGHT_RECONCILE_INTERVAL_MS (default
   900000, 15 minutes, on GitHub; 60000 on the embedded forge; 0 turns the periodic sweep off).
 
 Options:
+  --demo       Serve the embedded forge even where app credentials are set (they are ignored).
   --data DIR   Where the embedded forge keeps its state (repositories, users, tokens, the app and its
                key, installation, pull requests, checks, webhook settings) and the port it listens on,
                so a stop and a start carry on where it was. Also PORCHLIGHT_DATA. Without it: a
@@ -31,18 +33,47 @@ Options:
 
 const OPTIONS = {
   data: { type: "string" },
+  demo: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
-/** GitHub App credentials from probot's environment variables, or undefined when none are set. */
+const CREDENTIALS = ["APP_ID", "PRIVATE_KEY", "WEBHOOK_SECRET"] as const;
+
+/**
+ * GitHub App credentials from probot's environment variables; undefined when none of them is set (the
+ * embedded forge). Some set and others missing is a deploy gone wrong: a UsageError naming what is
+ * missing, never a quiet start of the demo forge in production.
+ */
 function credentials(
   env: NodeJS.ProcessEnv,
 ): { appId: string; privateKey: string; secret: string } | undefined {
-  const key =
-    env.PRIVATE_KEY ?? (env.PRIVATE_KEY_PATH ? readFileSync(env.PRIVATE_KEY_PATH, "utf8") : undefined);
-  if (!env.APP_ID || !key || !env.WEBHOOK_SECRET) return undefined;
+  const given = (name: string) => env[name] !== undefined;
+  const set = (name: string) => Boolean(env[name]?.trim());
+  const keyGiven = given("PRIVATE_KEY") || given("PRIVATE_KEY_PATH");
+  if (!given("APP_ID") && !keyGiven && !given("WEBHOOK_SECRET")) return undefined;
+  const missing = CREDENTIALS.filter((name) =>
+    name === "PRIVATE_KEY" ? !set("PRIVATE_KEY") && !set("PRIVATE_KEY_PATH") : !set(name),
+  ).map((name) => (name === "PRIVATE_KEY" ? "PRIVATE_KEY (or PRIVATE_KEY_PATH)" : name));
+  if (missing.length > 0) {
+    const present = CREDENTIALS.filter((name) => !missing.some((m) => m.startsWith(name))).map((name) =>
+      name === "PRIVATE_KEY" && !set("PRIVATE_KEY") ? "PRIVATE_KEY_PATH" : name,
+    );
+    throw new UsageError(
+      `porchlight serve: ${present.join(" and ")} ${present.length === 1 ? "is" : "are"} set but ${missing.join(" and ")} ${missing.length === 1 ? "is" : "are"} not: set ${missing.length === 1 ? "it" : "them"} to serve GitHub, or unset all of them (or pass --demo) for the embedded forge`,
+    );
+  }
+  let key = env.PRIVATE_KEY?.trim() ? env.PRIVATE_KEY : undefined;
+  if (!key) {
+    try {
+      key = readFileSync(env.PRIVATE_KEY_PATH as string, "utf8");
+    } catch (e) {
+      throw new UsageError(
+        `porchlight serve: cannot read PRIVATE_KEY_PATH=${env.PRIVATE_KEY_PATH}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
+  }
   const pem = key.includes("-----BEGIN") ? key : Buffer.from(key, "base64").toString("utf8");
-  return { appId: env.APP_ID, privateKey: pem, secret: env.WEBHOOK_SECRET };
+  return { appId: env.APP_ID as string, privateKey: pem, secret: env.WEBHOOK_SECRET as string };
 }
 
 function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
@@ -117,7 +148,9 @@ export const serveCommand: CliCommand = async (args, io) => {
     throw new UsageError(`porchlight serve: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
   const port = Number(io.env.PORT ?? 3000);
   const log = createLogger(io.env.LOG_LEVEL ? { level: io.env.LOG_LEVEL } : {});
-  const creds = credentials(io.env);
+  const creds = values.demo ? undefined : credentials(io.env);
+  if (values.demo && [...CREDENTIALS, "PRIVATE_KEY_PATH"].some((name) => io.env[name] !== undefined))
+    io.stderr("porchlight serve: --demo: the GitHub App credentials in the environment are ignored\n");
   const limits = webhookLimits(io.env);
   const packageLimits = operatorLimits(io.env);
   let forge: Forge | undefined;
@@ -149,11 +182,11 @@ export const serveCommand: CliCommand = async (args, io) => {
     const started = await startServeForge(io.env, dataDir);
     forge = started.forge;
     const { world } = started;
-    const app0 = forge.app(world.appId);
-    if (!app0) throw new Error("the seeded forge has no app");
+    const seededApp = forge.app(world.appId);
+    if (!seededApp) throw new Error("the seeded forge has no app");
     app = await startAppServer({
       appId: world.appId,
-      privateKey: app0.privateKeyPem,
+      privateKey: seededApp.privateKeyPem,
       webhookSecret: world.webhookSecret,
       baseUrl: forge.apiUrl,
       ...limits,

@@ -9,6 +9,16 @@ import { type RepoConfigFile, RepoConfigFileSchema } from "./schema.js";
 
 export const CONFIG_PATH = ".github/porchlight.yml";
 
+/** What `_extends` may name, as probot reads it: `repo`, `owner/repo`, optionally `:path.yml`. */
+const EXTENDS = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w]+)(?::([-_./\w]+\.ya?ml))?$/i;
+
+/** The repository and path an `_extends` value names, the owner defaulting to `owner`. */
+export function extendsTarget(value: string, owner: string): { owner: string; repo: string; path: string } {
+  const m = EXTENDS.exec(value);
+  if (!m) throw new Error(`not a valid _extends: ${value}`);
+  return { owner: m[1] ?? owner, repo: m[2] as string, path: m[3] ?? CONFIG_PATH };
+}
+
 export interface ConfigSource {
   /** The file's path in the repository; default `.github/porchlight.yml`. */
   path?: string;
@@ -16,7 +26,14 @@ export interface ConfigSource {
   ref?: string;
 }
 
-export type ParsedConfig = { ok: true; config: RepoConfigFile } | { ok: false; problems: ConfigProblem[] };
+export type ParsedConfig =
+  | {
+      ok: true;
+      config: RepoConfigFile;
+      /** probot's `_extends`: the file this one starts from (`repo`, `owner/repo`, `owner/repo:path.yml`). */
+      extends?: string;
+    }
+  | { ok: false; problems: ConfigProblem[] };
 
 /**
  * Parses `.github/porchlight.yml` (or an organisation's defaults file). An empty file is a valid, empty
@@ -55,8 +72,29 @@ export function parseRepoConfig(text: string, source: ConfigSource = {}): Parsed
       problems: [problem(spanOf(doc.contents, lineCounter), "", `cannot be read: ${reason}`)],
     };
   }
+  // `_extends` is probot's, not a field of ours: it names the file this one starts from.
+  let extendsName: string | undefined;
+  if (value !== null && typeof value === "object" && !Array.isArray(value) && "_extends" in value) {
+    const { _extends, ...fields } = value as Record<string, unknown>;
+    if (typeof _extends !== "string" || !EXTENDS.test(_extends)) {
+      const at = locate(doc.contents, ["_extends"]);
+      return {
+        ok: false,
+        problems: [
+          problem(
+            spanOf(pointAt(at, { emptyAtKey: true }), lineCounter),
+            "_extends",
+            `must name a repository's file: \`repo\`, \`owner/repo\` or \`owner/repo:path.yml\`, not ${describeValue(_extends)}`,
+          ),
+        ],
+      };
+    }
+    extendsName = _extends;
+    value = fields;
+  }
   const result = RepoConfigFileSchema.safeParse(value);
-  if (result.success) return { ok: true, config: result.data };
+  if (result.success)
+    return { ok: true, config: result.data, ...(extendsName !== undefined ? { extends: extendsName } : {}) };
   const problems = result.error.issues.flatMap((issue) =>
     issueProblems(issue, doc, value, lineCounter).map((p) => problem(p.span, p.field, p.message)),
   );

@@ -14,7 +14,8 @@ export function configCheckOutput(problems: readonly ConfigProblem[]): CheckOutp
       "",
       ...lines,
     ].join("\n"),
-    annotations: problems.map(configAnnotation),
+    // An annotation can point only at a file of this repository, not at an organisation's or extended one.
+    annotations: problems.filter((p) => !p.file.includes(":")).map(configAnnotation),
   };
 }
 

@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { join } from "node:path";
 import { accessLevel } from "./access.js";
 import { actorOf, authenticate, type Principal } from "./auth.js";
 import type { ForgeCore } from "./context.js";
@@ -8,7 +9,26 @@ import { ZERO_SHA } from "./git.js";
 import { ApiError } from "./http.js";
 import { atLeast } from "./state.js";
 
-const HTTP_BACKEND = "/usr/lib/git-core/git-http-backend";
+/**
+ * Where the `git` on PATH keeps `git-http-backend`: its `git --exec-path` (Debian's /usr/lib/git-core,
+ * Homebrew's libexec/git-core, …), asked once per PATH. A git that cannot say fails the request with
+ * git's own message.
+ */
+const backends = new Map<string, Promise<string>>();
+export function httpBackendPath(path = process.env.PATH ?? ""): Promise<string> {
+  let found = backends.get(path);
+  if (!found) {
+    found = new Promise<string>((resolve, reject) => {
+      execFile("git", ["--exec-path"], { env: { ...process.env, PATH: path } }, (err, stdout, stderr) => {
+        if (err) reject(new Error(`git --exec-path failed: ${stderr.trim() || err.message}`));
+        else resolve(join(stdout.trim(), "git-http-backend"));
+      });
+    });
+    found.catch(() => backends.delete(path));
+    backends.set(path, found);
+  }
+  return found;
+}
 
 /** Smart-HTTP paths: `/{owner}/{repo}.git/info/refs`, `/git-upload-pack`, `/git-receive-pack`. */
 const GIT_PATH = /^\/([^/]+)\/([^/]+?)(?:\.git)?\/(info\/refs|git-upload-pack|git-receive-pack)$/;
@@ -115,6 +135,21 @@ function runBackend(
   url: URL,
   remoteUser: string,
 ): Promise<number> {
+  return httpBackendPath().then(
+    (backend) => spawnBackend(backend, req, res, projectRoot, pathInfo, url, remoteUser),
+    (err: Error) => plain(res, 500, `${err.message}\n`),
+  );
+}
+
+function spawnBackend(
+  backend: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  projectRoot: string,
+  pathInfo: string,
+  url: URL,
+  remoteUser: string,
+): Promise<number> {
   return new Promise((resolve) => {
     const env: Record<string, string> = {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -133,7 +168,7 @@ function runBackend(
     if (req.headers["content-length"]) env.CONTENT_LENGTH = req.headers["content-length"];
     if (req.headers["content-encoding"]) env.HTTP_CONTENT_ENCODING = String(req.headers["content-encoding"]);
     if (req.headers["git-protocol"]) env.GIT_PROTOCOL = String(req.headers["git-protocol"]);
-    const child = spawn(HTTP_BACKEND, [], { env, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(backend, [], { env, stdio: ["pipe", "pipe", "pipe"] });
     let status = 200;
     let headerBuf = Buffer.alloc(0);
     let headersDone = false;

@@ -1,9 +1,8 @@
-import { Octokit } from "@octokit/rest";
-import { toGitHubError } from "./errors.js";
-import { tokenAuthEnv } from "./git-process.js";
-import { GitRepo } from "./git-repo.js";
-import { OctokitRepo } from "./octokit-repo.js";
-import type { Permission, RepoId, RepoPort } from "./port.js";
+import type { Octokit } from "@octokit/rest";
+import { GitHubError, toGitHubError } from "./errors.js";
+import { installationPort, repositoryOf } from "./installation.js";
+import { tokenOctokit } from "./octokit.js";
+import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
 
 /** What GitHub says about a repository, as the token sees it. */
 export interface RepoInfo {
@@ -30,6 +29,8 @@ export interface Identity {
 export interface RepoConnection {
   port: RepoPort;
   info: RepoInfo;
+  /** A file of a repository the token reads, at its default branch (configuration files). */
+  readFile: InstallationPort["readFile"];
   whoami(): Promise<Identity | undefined>;
   /** Creates branch `name` at `sha`; "exists" when a branch of that name is already there. */
   createBranch(name: string, sha: string): Promise<"created" | "exists">;
@@ -44,43 +45,11 @@ export interface ConnectOptions {
   repo: RepoId;
   /** Where the bare cache clone lives. */
   cacheDir: string;
-  /** Waits between retries of a rate-limited request (default: a timer). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Rate-limited requests are retried this many times (default 3), as the app does. */
+  rateLimitRetries?: number;
+  /** Milliseconds per second of `retry-after` and of a 5xx back-off (default 1000; tests shorten it). */
+  retryAfterUnitMs?: number;
 }
-
-/** Rate-limited requests are retried this many times, waiting what GitHub asks (at most a minute). */
-const RATE_LIMIT_RETRIES = 3;
-const MAX_WAIT_S = 60;
-
-/**
- * GitHub's secondary rate limits answer 403 or 429 with `retry-after`: wait and retry here, at the
- * door, as the design asks, instead of failing the user's command. A wait longer than a minute (the
- * primary limit exhausted for the hour) fails with GitHub's message.
- */
-function retryRateLimited(octokit: Octokit, sleep: (ms: number) => Promise<void>): void {
-  octokit.hook.wrap("request", async (request, options) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await request(options);
-      } catch (e) {
-        const err = e as {
-          status?: number;
-          message?: string;
-          response?: { headers?: Record<string, unknown> };
-        };
-        const retryAfter = Number(err.response?.headers?.["retry-after"]);
-        const limited =
-          (err.status === 403 || err.status === 429) &&
-          (Number.isFinite(retryAfter) || /rate limit/i.test(err.message ?? ""));
-        const wait = Number.isFinite(retryAfter) ? retryAfter : 1;
-        if (!limited || attempt >= RATE_LIMIT_RETRIES || wait > MAX_WAIT_S) throw e;
-        await sleep(wait * 1000);
-      }
-    }
-  });
-}
-
-const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 
 function permissionFrom(p: Record<string, boolean | undefined> | undefined): Permission {
   if (!p) return "read";
@@ -94,13 +63,16 @@ function permissionFrom(p: Record<string, boolean | undefined> | undefined): Per
 
 /** Reads the repository (`GET /repos/{owner}/{repo}`) and returns a connection to it. */
 export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection> {
-  const octokit = new Octokit({
-    auth: opts.token,
-    log: quiet,
+  // A person's commands are sequential and few: writes are not paced, rate limits are waited out.
+  const client = tokenOctokit(opts.token, {
+    writeIntervalMs: 0,
+    rateLimitRetries: opts.rateLimitRetries ?? 3,
+    maxWaitS: 60,
     userAgent: "porchlight-cli",
-    ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
+    ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
+    ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
   });
-  retryRateLimited(octokit, opts.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))));
+  const octokit = client as unknown as Octokit;
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
     try {
@@ -110,19 +82,19 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     }
   };
   const { data } = await call("reading the repository", () => octokit.rest.repos.get({ ...opts.repo }));
+  const repository = repositoryOf(data);
   const info: RepoInfo = {
-    id: { owner: data.owner.login, repo: data.name },
+    id: repository.id,
     name: data.name,
     defaultBranch: data.default_branch,
     cloneUrl: data.clone_url,
     permission: permissionFrom(data.permissions as Record<string, boolean | undefined> | undefined),
   };
-  const auth = tokenAuthEnv(opts.token);
-  const git = new GitRepo(info.cloneUrl, opts.cacheDir, async () => auth);
-  const port = new OctokitRepo(octokit, info.id, git);
+  const installation = installationPort(client, opts.cacheDir);
   return {
-    port,
+    port: installation.repo(repository),
     info,
+    readFile: (file) => installation.readFile(file),
     async whoami() {
       try {
         const { data: me } = await octokit.rest.users.getAuthenticated();
@@ -133,9 +105,11 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
           email: me.email ?? `${me.id}+${login}@users.noreply.github.com`,
         };
       } catch (e) {
-        const status = (e as { status?: number }).status;
-        if (status === 404 || status === 403) return undefined;
-        throw toGitHubError(e, "reading the token's user");
+        const err = toGitHubError(e, "reading the token's user");
+        // An installation or workflow token has no user; a server without `GET /user` says 404.
+        if (err instanceof GitHubError && (err.kind === "not-found" || err.kind === "forbidden"))
+          return undefined;
+        throw err;
       }
     },
     async createBranch(name, sha) {
@@ -143,9 +117,10 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
         await octokit.rest.git.createRef({ ...info.id, ref: `refs/heads/${name}`, sha });
         return "created";
       } catch (e) {
-        const status = (e as { status?: number }).status;
-        if (status === 422 && /already exists/i.test(String((e as Error).message))) return "exists";
-        throw toGitHubError(e, `creating branch ${name} in ${where}`);
+        const err = toGitHubError(e, `creating branch ${name} in ${where}`);
+        if (err instanceof GitHubError && err.kind === "validation" && /already exists/i.test(err.message))
+          return "exists";
+        throw err;
       }
     },
     approvePull(number, sha, body) {

@@ -9,7 +9,9 @@ import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
- * from `url` with a fresh token on every network call. Only this file and git-process.ts run git.
+ * from `url` with a fresh token on every network call. In src/github only this file runs git (through
+ * git-process.ts's runGit; git-objects.ts writes blobs without it); outside, only the forge (its own
+ * bare repositories) and `porchlight catalog --repo` (a local clone) start git.
  */
 export class GitRepo {
   private readonly gitDir: string;

@@ -1,6 +1,5 @@
 import { GitHubError, toGitHubError } from "./errors.js";
-
-export type InstallationAccess = { ok: true } | { ok: false; status: number; reason: string };
+import type { InstallationAccess } from "./port.js";
 
 /**
  * Whether the app can act for installation `id`: asks for its token (`requestToken`, which calls

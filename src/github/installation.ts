@@ -1,29 +1,113 @@
 import type { Octokit } from "@octokit/rest";
+import { GitHubError, toGitHubError } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import { OctokitRepo } from "./octokit-repo.js";
-import type { RepoId, RepoPort } from "./port.js";
+import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 
-/** The part of an installation's Octokit (probot's context.octokit) a RepoPort needs. */
-export interface InstallationOctokit {
+/**
+ * An authenticated Octokit as probot hands it out (`context.octokit`, `probot.auth(id)`) or as `connect`
+ * builds it for a token: REST calls, and `auth()` answering the token git uses.
+ */
+export interface AuthenticatedOctokit {
   auth(options?: unknown): Promise<unknown>;
 }
 
+/** A repository as GitHub's REST API and webhook payloads write it. */
+export interface RestRepository {
+  name: string;
+  full_name: string;
+  owner?: { login: string } | null;
+  topics?: string[];
+  default_branch?: string;
+  clone_url: string;
+  archived?: boolean;
+}
+
+/** A REST (or webhook payload) repository as the port names it. */
+export function repositoryOf(r: RestRepository): InstallationRepository {
+  return {
+    id: { owner: r.owner?.login ?? (r.full_name.split("/")[0] as string), repo: r.name },
+    fullName: r.full_name,
+    topics: r.topics ?? [],
+    defaultBranch: r.default_branch ?? "main",
+    cloneUrl: r.clone_url,
+    archived: Boolean(r.archived),
+  };
+}
+
 /**
- * The RepoPort of a repository the app is installed on: REST through the installation's Octokit,
- * git over HTTPS at `cloneUrl` with the installation token (fetched fresh for every git call, so an
- * expired token is replaced) passed in git's environment, never in the URL.
+ * The installation's door, for one job: its repositories (one paginated listing, read once per instance),
+ * a file of any repository it reads, and one RepoPort per repository (the same instance for the same
+ * repository, so a job has one adapter for its own repository however it reaches it): REST through the
+ * Octokit, git over HTTPS with the token asked of `octokit.auth` before each git call (so an expired
+ * installation token is replaced), passed in git's environment, never in the URL. Nothing is kept
+ * between jobs: build one per job.
  */
-export function installationRepo(
-  octokit: InstallationOctokit,
-  id: RepoId,
-  cloneUrl: string,
-  cacheDir: string,
-): RepoPort {
-  const git = new GitRepo(cloneUrl, cacheDir, async () => {
+export function installationPort(octokit: AuthenticatedOctokit, cacheDir: string): InstallationPort {
+  const rest = octokit as unknown as Octokit;
+  const ports = new Map<string, RepoPort>();
+  let listing: Promise<InstallationRepository[]> | undefined;
+  const gitEnv = async () => {
     const auth = (await octokit.auth({ type: "installation" })) as { token?: string };
-    if (!auth.token) throw new Error(`no installation token for ${id.owner}/${id.repo}`);
+    if (!auth.token) throw new GitHubError("unauthorized", "no token to run git with");
     return tokenAuthEnv(auth.token);
-  });
-  return new OctokitRepo(octokit as unknown as Octokit, id, git);
+  };
+  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (e) {
+      throw toGitHubError(e, what);
+    }
+  };
+  return {
+    listRepositories() {
+      listing ??= call("listing the installation's repositories", async () => {
+        const repos = (await rest.paginate("GET /installation/repositories", {
+          per_page: 100,
+        })) as unknown as RestRepository[];
+        return repos.map(repositoryOf);
+      }).catch((e) => {
+        listing = undefined;
+        throw e;
+      });
+      return listing;
+    },
+    repository(id: RepoId) {
+      return call(`reading ${id.owner}/${id.repo}`, async () => {
+        const { data } = await rest.request("GET /repos/{owner}/{repo}", { owner: id.owner, repo: id.repo });
+        return repositoryOf(data as RestRepository);
+      });
+    },
+    async readFile(file) {
+      try {
+        return await call(`reading ${file.path} in ${file.owner}/${file.repo}`, async () => {
+          const { data } = await rest.request("GET /repos/{owner}/{repo}/contents/{path}", {
+            owner: file.owner,
+            repo: file.repo,
+            path: file.path,
+            mediaType: { format: "raw" },
+          });
+          if (typeof data !== "string")
+            throw new GitHubError(
+              "validation",
+              `${file.owner}/${file.repo}:${file.path} is a directory, not a file`,
+            );
+          return data;
+        });
+      } catch (e) {
+        if (e instanceof GitHubError && e.kind === "not-found") return undefined;
+        throw e;
+      }
+    },
+    repo(repository) {
+      const key = repository.fullName.toLowerCase();
+      let port = ports.get(key);
+      if (!port) {
+        port = new OctokitRepo(rest, repository.id, new GitRepo(repository.cloneUrl, cacheDir, gitEnv));
+        ports.set(key, port);
+      }
+      return port;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import type { Octokit } from "@octokit/rest";
+import { isPermission, toPermission } from "../commands/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -87,9 +88,9 @@ export class OctokitRepo implements RepoPort {
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {
-    await this.git.fetch(base);
-    await this.git.fetch(head);
-    return this.git.changedPaths(base, head);
+    // Compared by the commits fetched: a branch name is fetched to a ref of its own, never `base` itself.
+    const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
+    return this.git.changedPaths(b, h);
   }
 
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
@@ -218,10 +219,9 @@ export class OctokitRepo implements RepoPort {
           ...this.id,
           username: user,
         });
-        const role = (data as { role_name?: string }).role_name;
-        if (role && ["read", "triage", "write", "maintain", "admin"].includes(role))
-          return role as Permission;
-        return data.permission === "none" ? "none" : (data.permission as Permission);
+        // `role_name` names triage and maintain too; a custom role falls back to the base `permission`.
+        const role = (data as { role_name?: string }).role_name ?? "";
+        return isPermission(role) ? role : toPermission(data.permission);
       } catch (e) {
         if ((e as { status?: number }).status === 404) return "none";
         throw e;

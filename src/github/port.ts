@@ -1,3 +1,4 @@
+import type { Permission } from "../commands/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -12,7 +13,8 @@ export interface RepoId {
   repo: string;
 }
 
-export type Permission = "none" | "read" | "triage" | "write" | "maintain" | "admin";
+/** GitHub's repository permission levels: one type, with its order, in src/commands/permission.ts. */
+export type { Permission };
 
 export interface PullRequest {
   number: number;
@@ -206,4 +208,36 @@ export interface InstallationPort {
   listRepositories(): Promise<InstallationRepository[]>;
   /** The RepoPort of one of them (the same instance for the same repository). */
   repo(repository: InstallationRepository): RepoPort;
+  /** One repository the installation reaches, by name (`GET /repos/{owner}/{repo}`). */
+  repository(id: RepoId): Promise<InstallationRepository>;
+  /**
+   * A file's text at the default branch of a repository the installation can read (its own, the
+   * organisation's `.github`, one an `_extends` names): undefined when the file or the repository is
+   * not there (GitHub answers 404 for both); anything else is a GitHubError.
+   */
+  readFile(file: RepoId & { path: string }): Promise<string | undefined>;
+}
+
+/** The app's own name and id (`GET /app`), from which its bot login and commit author follow. */
+export interface AppIdentity {
+  id: number;
+  slug: string;
+}
+
+export type InstallationAccess = { ok: true } | { ok: false; status: number; reason: string };
+
+/**
+ * The app as a whole, with its own key (JWT): who it is, where it is installed, and the door to each
+ * installation. Only the hosted app has one; the Action and the command line start from a token.
+ */
+export interface AppPort {
+  identity(): Promise<AppIdentity>;
+  /** Every installation of the app (a paginated listing). */
+  installationIds(): Promise<number[]>;
+  /** The installation that covers a repository (`GET /repos/{owner}/{repo}/installation`). */
+  installationIdOf(repo: RepoId): Promise<number>;
+  /** A fresh door to one installation: one per job. */
+  installation(id: number): Promise<InstallationPort>;
+  /** Whether the app may act for installation `id` now (a webhook's installation is checked first). */
+  access(id: number): Promise<InstallationAccess>;
 }

@@ -25,6 +25,78 @@ describe("porchlight serve without credentials", () => {
   });
 });
 
+describe("porchlight serve with some of the app's credentials", () => {
+  const run = async (env: Record<string, string>, args: string[] = []) => {
+    let err = "";
+    let out = "";
+    const code = await main(["serve", ...args], {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        err += t;
+      },
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: { PORT: "0", LOG_LEVEL: "silent", ...env },
+      isTTY: false,
+    });
+    return { code, err, out };
+  };
+
+  it.each([
+    [{ APP_ID: "1", PRIVATE_KEY: "pem" }, "APP_ID and PRIVATE_KEY are set but WEBHOOK_SECRET is not"],
+    [
+      { APP_ID: "1", WEBHOOK_SECRET: "s" },
+      "APP_ID and WEBHOOK_SECRET are set but PRIVATE_KEY (or PRIVATE_KEY_PATH) is not",
+    ],
+    [
+      { PRIVATE_KEY_PATH: "/k.pem", WEBHOOK_SECRET: "s" },
+      "PRIVATE_KEY_PATH and WEBHOOK_SECRET are set but APP_ID is not",
+    ],
+    [
+      { WEBHOOK_SECRET: "s" },
+      "WEBHOOK_SECRET is set but APP_ID and PRIVATE_KEY (or PRIVATE_KEY_PATH) are not",
+    ],
+    [
+      { APP_ID: "1", PRIVATE_KEY: "pem", WEBHOOK_SECRET: "" },
+      "APP_ID and PRIVATE_KEY are set but WEBHOOK_SECRET is not",
+    ],
+  ])("refuses to start with %o, naming what is missing, and serves no demo forge", async (env, message) => {
+    const r = await run(env);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`porchlight serve: ${message}: set`);
+    expect(r.out).not.toContain("Try it:");
+  });
+
+  it("refuses an unreadable PRIVATE_KEY_PATH, naming it", async () => {
+    const r = await run({ APP_ID: "1", PRIVATE_KEY_PATH: "/nonexistent/key.pem", WEBHOOK_SECRET: "s" });
+    expect(r.code).toBe(2);
+    expect(r.err).toBe("porchlight serve: cannot read PRIVATE_KEY_PATH=/nonexistent/key.pem: ENOENT\n");
+  });
+
+  it("serves the embedded forge with --demo, saying the credentials are ignored", async () => {
+    let out = "";
+    let err = "";
+    const running = serveCommand(["--demo"], {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: (t) => {
+        err += t;
+      },
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: { PORT: "0", LOG_LEVEL: "silent", APP_ID: "1" },
+      isTTY: false,
+    });
+    while (!out.includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
+    expect(err).toContain("--demo: the GitHub App credentials in the environment are ignored");
+    process.emit("SIGTERM");
+    expect(await running).toBe(0);
+  });
+});
+
 describe("porchlight serve with a bad limit setting", () => {
   it("refuses to start, naming the variable, the expected value and the default", async () => {
     let err = "";

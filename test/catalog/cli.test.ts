@@ -99,6 +99,39 @@ describe("porchlight catalog", () => {
     expect(r.out.join("")).toBe("v1 -> v3\n");
   });
 
+  it("says git is missing when it cannot run git, not that the folder is no repository", async () => {
+    const saved = process.env.PATH;
+    process.env.PATH = join(dir, "no-bin-here");
+    try {
+      const r = run(["list", "--repo", "repo"], dir);
+      expect(await r.code).toBe(1);
+      expect(r.err.join("")).toMatch(/cannot run git .*is git installed and on PATH\?/);
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
+  it("quotes git when the folder is not a git repository", async () => {
+    const plain = mkdtempSync(join(tmpdir(), "porchlight-not-a-repo-"));
+    try {
+      const r = run(["list", "--repo", plain], dir);
+      expect(await r.code).toBe(1);
+      expect(r.err.join("")).toMatch(/not a git repository/);
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+  });
+
+  it("says the catalog branch is absent when the repository has none", async () => {
+    const empty = join(dir, "empty-repo");
+    execFileSync("git", ["init", "-q", empty]);
+    const r = run(["list", "--repo", "empty-repo"], dir);
+    expect(await r.code).toBe(1);
+    expect(r.err.join("")).toMatch(
+      /has porchlight published there\? \(porchlight\/catalog: fatal: invalid object name/,
+    );
+  });
+
   it("is registered with the porchlight command line", async () => {
     const out: string[] = [];
     const io: CliIO = {

@@ -8,15 +8,6 @@ import { readTree, treeFromText, treeToText, writeTree } from "../../src/kpt/tre
 
 /** Temp git repositories and an in-process CLI for the `porchlight pkg` tests. */
 
-export function kptAvailable(): boolean {
-  try {
-    execFileSync("kpt", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export function git(cwd: string, ...args: string[]): string {
   return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
     cwd,

@@ -1,8 +1,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { files, kpt, kptAvailable, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
-
-const HAVE_KPT = kptAvailable();
+import { skipWithoutKpt } from "../util/kpt.js";
+import { files, kpt, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
 
 describe("porchlight pkg get", () => {
   let box: Sandbox;
@@ -62,7 +61,7 @@ describe("porchlight pkg get", () => {
   ];
 
   forms.forEach((form, i) => {
-    it(`fetches from ${form.name}, with the Kptfile upstream and upstreamLock kpt writes`, async () => {
+    it(`fetches from ${form.name}, with the Kptfile upstream and upstreamLock kpt writes`, async (ctx) => {
       const work = box.dir(`get-${i}`);
       const r = await porchlight(work, "pkg", "get", form.spec(), "app");
       expect(r.stderr).toBe("");
@@ -85,10 +84,7 @@ describe("porchlight pkg get", () => {
       expect(Object.keys(got).sort()).toEqual(Object.keys(c1.startsWith(commit) ? V1 : V2).sort());
       expect(got["db/Kptfile"]).toBeDefined();
 
-      if (!HAVE_KPT) {
-        console.warn("kpt not found: the comparison with kpt pkg get is skipped");
-        return;
-      }
+      skipWithoutKpt(ctx);
       const kptWork = box.dir(`get-kpt-${i}`);
       kpt(kptWork, "pkg", "get", form.spec(), "app");
       expect(got).toEqual(await files(join(kptWork, "app")));
@@ -103,7 +99,7 @@ describe("porchlight pkg get", () => {
     expect((await files(join(work, "app"))).Kptfile).toContain("name: app\n");
   });
 
-  it("records kpt-pkg on Config Connector resources, as kpt pkg get writes them", async () => {
+  it("records kpt-pkg on Config Connector resources, as kpt pkg get writes them", async (ctx) => {
     const bucket = [
       "apiVersion: storage.cnrm.cloud.google.com/v1beta1",
       "kind: StorageBucket",
@@ -131,7 +127,7 @@ describe("porchlight pkg get", () => {
         "",
       ].join("\n"),
     );
-    if (!HAVE_KPT) return;
+    skipWithoutKpt(ctx);
     const kptWork = box.dir("get-kcc-kpt");
     kpt(kptWork, "pkg", "get", `file://${box.up}.git/kcc@kcc-v1`, "kcc");
     expect(got["bucket.yaml"]).toBe((await files(join(kptWork, "kcc")))["bucket.yaml"]);

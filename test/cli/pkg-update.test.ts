@@ -1,9 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { files, git, kpt, kptAvailable, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
-
-const HAVE_KPT = kptAvailable();
+import { hasKpt as HAVE_KPT, skipWithoutKpt } from "../util/kpt.js";
+import { files, git, kpt, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
 
 type Edit = (dir: string) => void;
 
@@ -72,7 +71,7 @@ describe("porchlight pkg update", () => {
   ];
 
   for (const c of cases) {
-    it(`moves the package to a new ref with --strategy ${c.strategy}, as kpt does`, async () => {
+    it(`moves the package to a new ref with --strategy ${c.strategy}, as kpt does`, async (ctx) => {
       const ws = await fetched(`up-${c.strategy}`, c.edit, "porchlight");
       const r = await porchlight(ws, "pkg", "update", "app@v2", "--strategy", c.strategy);
       expect(r.stderr).toBe("");
@@ -84,10 +83,7 @@ describe("porchlight pkg update", () => {
       expect(got["db/cm.yaml"]).toContain("size: large");
 
       if (c.strategy === "copy-merge") return; // kpt v1 has no copy-merge (Porch's strategy)
-      if (!HAVE_KPT) {
-        console.warn("kpt not found: the comparison with kpt pkg update is skipped");
-        return;
-      }
+      skipWithoutKpt(ctx);
       const kws = await fetched(`up-kpt-${c.strategy}`, c.edit, "kpt");
       kpt(kws, "pkg", "update", "app@v2", "--strategy", c.strategy);
       expect(got).toEqual(await files(join(kws, "app")));
@@ -178,7 +174,7 @@ describe("porchlight pkg update: subpackages with an upstream of their own", () 
 
   // The subpackage is not named with a prefix of a root file (e.g. `dep` next to `deploy.yaml`):
   // kpt v1.0.0-beta.56 then leaves such root files unmerged, which porchlight does not copy.
-  it("updates each from its own upstream at its recorded ref, as kpt does", async () => {
+  it("updates each from its own upstream at its recorded ref, as kpt does", async (ctx) => {
     await publishDep("1");
     const tools = HAVE_KPT ? (["porchlight", "kpt"] as const) : (["porchlight"] as const);
     const ws: Record<string, string> = {};
@@ -204,10 +200,7 @@ describe("porchlight pkg update: subpackages with an upstream of their own", () 
     const got = await files(join(ws.porchlight!, "app"));
     expect(got["vendor/cm.yaml"]).toContain('d: "2"');
     expect(got["deploy.yaml"]).toContain("image: nginx:2.0");
-    if (!HAVE_KPT) {
-      console.warn("kpt not found: the comparison with kpt pkg update is skipped");
-      return;
-    }
+    skipWithoutKpt(ctx);
     kpt(ws.kpt!, "pkg", "update", "app");
     expect(got).toEqual(await files(join(ws.kpt!, "app")));
   });

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
+import { hasKpt } from "../util/kpt.js";
 
 /**
  * The real-world kpt packages in shared/conformance/realworld (Nephio's, free5gc's, kpt's examples),
@@ -143,9 +144,9 @@ export function kptRender(dir: string): RunResult {
   return { code: r.status ?? -1, stdout: r.stdout ?? "", stderr: r.stderr ?? "" };
 }
 
-/** True when `kpt` can be run here. */
+/** True when `kpt` can be run here (test/util/kpt.ts). */
 export function kptAvailable(): boolean {
-  return spawnSync("kpt", ["version"], { stdio: "pipe" }).status === 0;
+  return hasKpt;
 }
 
 /** A unified diff of two directories (the `diff` program), for people to read. */

@@ -44,6 +44,18 @@ describe("the configuration a pull request proposes", () => {
     }
   });
 
+  it("fails an `_extends` that names no repository's file, at its line", async () => {
+    const { repo, pr, ctx } = proposing({
+      ".github/porchlight.yml": "requiredApprovals: 2\n_extends: {repo: x}\n",
+    });
+    await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    const [run] = repo.runsOn(pr.headSha, "porchlight/config");
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.summary).toContain(
+      ".github/porchlight.yml:2:11 (tune-config): _extends: must name a repository's file: `repo`, `owner/repo` or `owner/repo:path.yml`, not a map",
+    );
+  });
+
   it("passes a removal: the defaults apply once it merges", async () => {
     const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": null });
     await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });

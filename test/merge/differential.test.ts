@@ -6,7 +6,6 @@ import { generateTriple } from "./generate.js";
 import { type CaseOutcome, kptAvailable, runBatch, runBoth, type Triple } from "./kpt-oracle.js";
 
 const HAVE_KPT = kptAvailable();
-if (!HAVE_KPT) console.warn("kpt not found: skipping the differential tests against kpt");
 
 const DEPLOY = `apiVersion: apps/v1
 kind: Deployment

@@ -6,16 +6,13 @@ import { getPackage } from "../../src/cli/pkg/get.js";
 import { parseRepoSpec } from "../../src/cli/pkg/repospec.js";
 import { updatePackage } from "../../src/cli/pkg/update.js";
 import { type FileTree, readTree, treeFromText, writeTree } from "../../src/kpt/tree.js";
+import { hasKpt } from "../util/kpt.js";
 
 /** Runs the same get → local edit → update with kpt and with porchlight, for differential tests. */
 
+/** True when `kpt` can be run here (test/util/kpt.ts). */
 export function kptAvailable(): boolean {
-  try {
-    execFileSync("kpt", ["version"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
+  return hasKpt;
 }
 
 function git(cwd: string, ...args: string[]): void {

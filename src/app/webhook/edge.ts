@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import type { InstallationAccess } from "../../github/installation-access.js";
+import type { InstallationAccess } from "../../github/port.js";
 import { declaredLength, readBoundedBody } from "./body.js";
 import { ByteBudget } from "./budget.js";
 import { handledInstallation } from "./payloads.js";

@@ -56,7 +56,7 @@ const SCHEMAS = {
   }),
 } as const;
 
-/** The events whose handlers queue work: the ones src/app.ts listens to. */
+/** The events whose handlers queue work: the ones src/app/probot-app.ts listens to. */
 export const HANDLED_EVENTS = Object.keys(SCHEMAS);
 
 export interface PayloadProblem {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { InstallationAccess } from "../../github/installation-access.js";
+import type { InstallationAccess } from "../../github/port.js";
 import { payloadProblem } from "./payloads.js";
 import { signatureMatches } from "./signature.js";
 

@@ -1,11 +1,10 @@
 import { GitHubError } from "../../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../../jobs/publish/index.js";
-import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
-import { findProposal, nameOf } from "./names.js";
-import { openRepository, type Repository } from "./repository.js";
-import { forEachName, type Verb } from "./verb.js";
+import { nameOf } from "./names.js";
+import type { Repository } from "./repository.js";
+import { forEachProposal, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg approve PACKAGE_REV_NAME... --repository=OWNER/REPO
 
@@ -20,32 +19,28 @@ export const approveVerb: Verb = {
   summary: "Approve proposals: publish them (or carry out a deletion).",
   usage: USAGE,
   flags: {},
-  async run(args, env) {
-    if (args.positional.length === 0)
-      throw new UsageError(`rpkg approve needs PACKAGE_REV_NAME...\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "approve");
-    return forEachName(args.positional, env, repo.full, async (name) => {
-      const state = await repo.load();
-      const rev = findProposal(
-        repo,
-        state,
-        name,
-        ({ lifecycle }) =>
-          `cannot approve ${name} with lifecycle '${lifecycle}': only a proposal is approved${lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
-      );
-      const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
-      try {
-        const outcome = await approveAndPublish(repo, rev.pullRequest);
-        step.done(outcome.kind === "published" ? outcome.tag : "deleted");
-        return outcome.kind === "published"
-          ? `${nameOf(repo, rev)} approved (published as ${nameOf(repo, { package: outcome.package, workspace: `v${outcome.revision}` })}, tag ${outcome.tag})`
-          : `${nameOf(repo, rev)} approved (package ${outcome.package} deleted)`;
-      } catch (e) {
-        step.fail();
-        throw e;
-      }
-    });
-  },
+  run: (args, env) =>
+    forEachProposal(
+      "approve",
+      USAGE,
+      args,
+      env,
+      (name, lifecycle, repo) =>
+        `cannot approve ${name} with lifecycle '${lifecycle}': only a proposal is approved${lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
+      async (repo, rev) => {
+        const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
+        try {
+          const outcome = await approveAndPublish(repo, rev.pullRequest);
+          step.done(outcome.kind === "published" ? outcome.tag : "deleted");
+          return outcome.kind === "published"
+            ? `${nameOf(repo, rev)} approved (published as ${nameOf(repo, { package: outcome.package, workspace: `v${outcome.revision}` })}, tag ${outcome.tag})`
+            : `${nameOf(repo, rev)} approved (package ${outcome.package} deleted)`;
+        } catch (e) {
+          step.fail();
+          throw e;
+        }
+      },
+    ),
 };
 
 /**

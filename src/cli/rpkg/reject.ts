@@ -1,10 +1,8 @@
 import { reject } from "../../jobs/commands/reject.js";
-import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
-import { findProposal, nameOf } from "./names.js";
-import { openRepository } from "./repository.js";
-import { forEachName, type Verb } from "./verb.js";
+import { nameOf } from "./names.js";
+import { forEachProposal, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg reject PACKAGE_REV_NAME... --repository=OWNER/REPO
 
@@ -18,36 +16,32 @@ export const rejectVerb: Verb = {
   summary: "Reject a proposal to publish or delete (back to Draft, or stays Published).",
   usage: USAGE,
   flags: {},
-  async run(args, env) {
-    if (args.positional.length === 0)
-      throw new UsageError(`rpkg reject needs PACKAGE_REV_NAME...\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "reject");
-    return forEachName(args.positional, env, repo.full, async (name) => {
-      const state = await repo.load();
-      const rev = findProposal(
-        repo,
-        state,
-        name,
-        ({ lifecycle }) =>
-          `cannot reject ${name} with lifecycle '${lifecycle}': only a proposal can be rejected`,
-      );
-      const pr = await repo.conn.port.getPull(rev.pullRequest);
-      const login = (await repo.whoami())?.login ?? "you";
-      const ctx = await jobContext(repo);
-      const step = env.progress.step(`Closing pull request #${pr.number}`);
-      const result = await reject(ctx, {
-        pr,
-        actor: { login, permission: repo.conn.info.permission },
-        args: { verb: "reject" },
-        commentId: 0,
-      });
-      if (result.kind === "refused") {
-        step.fail();
-        throw new RpkgError(result.reason);
-      }
-      step.done();
-      const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";
-      return `${nameOf(repo, rev)} no longer proposed for ${what}`;
-    });
-  },
+  run: (args, env) =>
+    forEachProposal(
+      "reject",
+      USAGE,
+      args,
+      env,
+      (name, lifecycle) =>
+        `cannot reject ${name} with lifecycle '${lifecycle}': only a proposal can be rejected`,
+      async (repo, rev) => {
+        const pr = await repo.conn.port.getPull(rev.pullRequest);
+        const login = (await repo.whoami())?.login ?? "you";
+        const ctx = await jobContext(repo);
+        const step = env.progress.step(`Closing pull request #${pr.number}`);
+        const result = await reject(ctx, {
+          pr,
+          actor: { login, permission: repo.conn.info.permission },
+          args: { verb: "reject" },
+          commentId: 0,
+        });
+        if (result.kind === "refused") {
+          step.fail();
+          throw new RpkgError(result.reason);
+        }
+        step.done();
+        const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";
+        return `${nameOf(repo, rev)} no longer proposed for ${what}`;
+      },
+    ),
 };

@@ -1,10 +1,5 @@
-import {
-  CONFIG_PATH,
-  formatProblem,
-  parseRepoConfig,
-  type RepoConfig,
-  resolveConfig,
-} from "../../config/index.js";
+import { formatProblem, type RepoConfig } from "../../config/index.js";
+import { loadRepoConfig } from "../../config/load.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
 import { packageDirs } from "../../jobs/packages.js";
@@ -87,17 +82,13 @@ export async function openRepository(
   const id = parseRepositoryArg(full, verb);
   const conn = await connectRepo({ token: env.token, apiUrl: env.apiUrl, repo: id, cacheDir: env.cacheDir });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
-  const text = await conn.port.getFile(CONFIG_PATH, conn.info.defaultBranch);
-  let config = resolveConfig(undefined, undefined);
-  if (text !== undefined) {
-    const parsed = parseRepoConfig(text, { ref: conn.info.defaultBranch });
-    if (!parsed.ok) {
-      throw new RpkgError(
-        `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${parsed.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
-      );
-    }
-    config = resolveConfig(undefined, parsed.config);
+  const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
+  if (!loaded.ok) {
+    throw new RpkgError(
+      `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${loaded.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
+    );
   }
+  const config = loaded.config;
   const baseBranch = config.baseBranch ?? conn.info.defaultBranch;
   let me: Promise<Identity | undefined> | undefined;
   const whoami = () => {

@@ -1,6 +1,8 @@
+import { UsageError } from "../io.js";
 import type { ParsedArgs } from "./args.js";
 import { describeFailure } from "./errors.js";
-import type { RpkgEnv } from "./repository.js";
+import { findProposal, type ProposalRevision } from "./names.js";
+import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
 
 /** One `rpkg` subcommand: its usage text, its own flags, and what it does. */
 export interface Verb {
@@ -33,4 +35,28 @@ export async function forEachName(
     }
   }
   return failed === 0 ? 0 : 1;
+}
+
+/**
+ * The opening the verbs that act on proposals share (approve, reject): at least one name, the
+ * repository opened once, then for each name its revision found among the proposals (a refusal naming
+ * its lifecycle otherwise) and `act` run on it, as forEachName reports.
+ */
+export async function forEachProposal(
+  verb: string,
+  usage: string,
+  args: ParsedArgs,
+  env: RpkgEnv,
+  refusal: (name: string, lifecycle: string, repo: Repository) => string,
+  act: (repo: Repository, rev: ProposalRevision) => Promise<string>,
+): Promise<number> {
+  if (args.positional.length === 0)
+    throw new UsageError(`rpkg ${verb} needs PACKAGE_REV_NAME...\n\n${usage}`);
+  const repo = await openRepository(env, args.values.get("repository"), verb);
+  return forEachName(args.positional, env, repo.full, async (name) => {
+    const rev = findProposal(repo, await repo.load(), name, ({ lifecycle }) =>
+      refusal(name, lifecycle, repo),
+    );
+    return act(repo, rev);
+  });
 }

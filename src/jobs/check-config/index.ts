@@ -42,8 +42,8 @@ export async function checkProposedConfig(
     return { kind: "checked", headSha: pr.headSha, ok: true, problems: 0 };
   }
   const parsed = parseRepoConfig(bytes.toString("utf8"), { path: CONFIG_PATH, ref: pr.headRef });
-  // `_extends` is probot's: it names another repository's file to start from, not a field of ours.
-  const problems = parsed.ok ? [] : parsed.problems.filter((p) => p.field !== "_extends");
+  // A well-formed `_extends` parses (src/config/parse.ts); one that names nothing is a problem here too.
+  const problems = parsed.ok ? [] : parsed.problems;
   if (problems.length > 0) {
     const output = configCheckOutput(problems);
     await reportCheck(ctx.port, {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ByteBudget } from "../../../src/app/webhook/budget.js";
 import { type WebhookEdgeOptions, type WebhookEvent, webhookEdge } from "../../../src/app/webhook/edge.js";
-import type { InstallationAccess } from "../../../src/github/installation-access.js";
+import type { InstallationAccess } from "../../../src/github/port.js";
 import { capturedLog, deliver, rawRequest, sign, streamChunked } from "./http.js";
 
 const SECRET = "s3cret";

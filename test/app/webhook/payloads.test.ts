@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { porchlightApp } from "../../../src/app/probot-app.js";
 import { HANDLED_EVENTS, handledInstallation, payloadProblem } from "../../../src/app/webhook/payloads.js";
-import { porchlightApp } from "../../../src/app.js";
 
 describe("the payload checks of the webhook edge", () => {
   it("cover every event the app listens to, and no other", () => {

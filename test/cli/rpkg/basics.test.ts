@@ -162,16 +162,31 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
   it("waits out GitHub's secondary rate limit instead of failing", async () => {
     const pulls = { method: "POST", route: "/repos/{owner}/{repo}/pulls" };
     const before = w.forge.requestLog.count(pulls);
-    w.forge.rateLimit.secondary({ everyNthMutation: 1, retryAfter: 0 });
+    // retry-after: 1 (0 reads as absent to Octokit's throttling, which then waits its fallback minute).
+    w.forge.rateLimit.secondary({ everyNthMutation: 1, retryAfter: 1 });
     const r = await w.rpkg(w.alice, ["propose", "blueprints.apps.web.first", R]);
     w.forge.rateLimit.secondary(null);
     expect(w.forge.requestLog.count(pulls) - before).toBe(4);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("secondary rate limit");
-    w.forge.rateLimit.secondary({ everyNthMutation: 2, retryAfter: 0 });
+    w.forge.rateLimit.secondary({ everyNthMutation: 2, retryAfter: 1 });
     const ok = await w.rpkg(w.alice, ["propose", "blueprints.apps.web.first", R]);
     w.forge.rateLimit.secondary(null);
     expect(ok).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first proposed\n" });
+  });
+
+  it("fails at once, with GitHub's message, when GitHub asks for a wait longer than a minute", async () => {
+    const labels = { method: "POST", route: "/repos/{owner}/{repo}/issues/{issue_number}/labels" };
+    const pulls = { method: "PATCH", route: "/repos/{owner}/{repo}/pulls/{pull_number}" };
+    const before = w.forge.requestLog.count(labels) + w.forge.requestLog.count(pulls);
+    w.forge.rateLimit.secondary({ everyNthMutation: 1, retryAfter: 3600 });
+    const started = Date.now();
+    const r = await w.rpkg(w.alice, ["reject", "blueprints.apps.web.first", R]);
+    w.forge.rateLimit.secondary(null);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("secondary rate limit");
+    expect(w.forge.requestLog.count(labels) + w.forge.requestLog.count(pulls) - before).toBe(1);
   });
 
   it("a read-only user cannot create drafts and is told why", async () => {

@@ -1,4 +1,5 @@
 import { pino } from "pino";
+import { GitHubError } from "../../../src/github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../../../src/github/port.js";
 import type { FanoutContext } from "../../../src/jobs/fanout/context.js";
 import { FakeRenderer } from "../fake-renderer.js";
@@ -43,6 +44,20 @@ export class FakeInstallation implements InstallationPort {
 
   repo(r: InstallationRepository): FakeRepo {
     return this.get(r.id.repo);
+  }
+
+  async repository(id: { owner: string; repo: string }): Promise<InstallationRepository> {
+    const found = (await this.listRepositories()).find(
+      (r) => r.id.owner === id.owner && r.id.repo === id.repo,
+    );
+    if (!found) throw new GitHubError("not-found", `no repository ${id.owner}/${id.repo}`, 404);
+    return found;
+  }
+
+  async readFile(file: { owner: string; repo: string; path: string }): Promise<string | undefined> {
+    const entry = this.repos.get(file.repo);
+    if (!entry || file.owner !== "acme") return undefined;
+    return entry.repo.getFile(file.path, entry.repo.defaultBranch);
   }
 
   /** Every port call of every repository, as `repo:call`. */

@@ -1,9 +1,9 @@
 import type { ApplicationFunction } from "probot";
-import type { AppDeps } from "./app/deps.js";
-import { onComment, onPullRequest, onPush, onReviewSubmitted } from "./app/handlers.js";
+import type { AppDeps } from "./deps.js";
+import { onComment, onPullRequest, onPush, onReviewSubmitted } from "./handlers.js";
 
 /**
- * The probot app: which webhook starts which job. No logic here; handlers in src/app/handlers.ts
+ * The probot app: which webhook starts which job. No logic here; handlers in handlers.ts
  * queue jobs (src/jobs) per repository.
  */
 export function porchlightApp(deps: AppDeps): ApplicationFunction {

@@ -1,7 +1,7 @@
 import { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { porchlightOctokit } from "../../src/app/octokit.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
+import { porchlightOctokit } from "../../src/github/octokit.js";
 
 let forge: Forge | undefined;
 afterEach(async () => {

@@ -12,7 +12,12 @@ export interface OctokitSettings {
   notifyIntervalMs?: number;
   /** How often a call refused by a secondary (or primary) rate limit is retried before it fails. */
   rateLimitRetries: number;
-  /** Milliseconds per second of `retry-after` (1000; tests may shorten the wait). */
+  /**
+   * The longest wait (seconds) worth a retry; a longer one (the hour's primary limit spent) fails at
+   * once with GitHub's message. Absent: any wait (the app's jobs wait; a person at a terminal should not).
+   */
+  maxWaitS?: number;
+  /** Milliseconds per second of `retry-after` and of the back-off before retrying a 5xx (1000; tests shorten the waits). */
   retryAfterUnitMs?: number;
   metrics?: Metrics;
 }
@@ -32,6 +37,9 @@ interface RequestOptionsLike {
 }
 
 /**
+ * The one Octokit of porchlight, for the app, the Action and the command line alike — one rate-limit
+ * policy (below) and, through the port's adapters, one error mapping (errors.ts).
+ *
  * probot's Octokit with porchlight's limits: calls refused by a secondary rate limit (403/429 with
  * retry-after) are retried after the wait, a few times (probot's default only logs them); mutating
  * calls go through one Bottleneck group per app, keyed by installation id, so writes are paced per
@@ -43,12 +51,13 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
     maxConcurrent: 1,
     minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
   });
-  const retry = (_after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
-    (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries;
+  const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
+    (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
+    (settings.maxWaitS === undefined || after <= settings.maxWaitS);
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
   return WithPlugins.defaults((instance: InstanceOptions) => ({
     ...instance,
-    retry: { doNotRetry: DO_NOT_RETRY },
+    retry: { doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000 },
     ...(instance.baseUrl && instance.auth?.request
       ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
       : {}),
@@ -118,4 +127,26 @@ function observe(metrics: Metrics | undefined) {
     });
     return {};
   };
+}
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+export interface TokenClientOptions extends OctokitSettings {
+  /** REST base URL; default https://api.github.com (GitHub Enterprise: `https://HOST/api/v3`). */
+  apiUrl?: string;
+  userAgent?: string;
+}
+
+/**
+ * porchlight's Octokit for a token (a person's, or a workflow's): the same class, plugins and limits
+ * as the app's, authenticated with `token` (`auth()` answers it, so git gets it the same way).
+ */
+export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceType<typeof ProbotOctokit> {
+  const Client = porchlightOctokit(opts);
+  return new Client({
+    auth: { token },
+    log: quiet,
+    ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
+    ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
+  });
 }

@@ -1,0 +1,34 @@
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
+import { installationPort, repositoryOf } from "../../src/github/installation.js";
+import { tokenOctokit } from "../../src/github/octokit.js";
+import { world } from "../forge/helpers.js";
+import { FakeRepo } from "../jobs/fake-repo.js";
+import { repoPortContract } from "./repo-contract.js";
+
+repoPortContract("FakeRepo (in memory)", async () => {
+  const repo = new FakeRepo("acme/blueprints");
+  repo.commit("main", { "README.md": "# blueprints\n" }, "initial", true);
+  return {
+    port: repo,
+    permit: async (user, level) => {
+      repo.permissions.set(user, level);
+    },
+    cleanup: async () => {},
+  };
+});
+
+repoPortContract("the Octokit adapter on the embedded forge", async () => {
+  const w = await world();
+  const client = tokenOctokit(w.token, { apiUrl: w.forge.apiUrl, writeIntervalMs: 0, rateLimitRetries: 0 });
+  const { data } = await w.octokit.rest.repos.get({ owner: "acme", repo: "blueprints" });
+  const port = installationPort(client, mkdtempSync(join(w.tmp, "cache-"))).repo(repositoryOf(data));
+  return {
+    port,
+    permit: async (user, level) => {
+      w.forge.createUser(user);
+      w.forge.setPermission("acme/blueprints", user, level);
+    },
+    cleanup: () => w.cleanup(),
+  };
+});
