@@ -5,7 +5,7 @@ import { kubeconform } from "./builtins/kubeconform.js";
 import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
-import { setLabels } from "./builtins/set-labels.js";
+import { setLabels, setLabelsKustomize } from "./builtins/set-labels.js";
 import { setNamespace } from "./builtins/set-namespace.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
 import { starlarkFunction } from "./starlark/index.js";
@@ -28,6 +28,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setAnnotations,
   setImage,
   setLabels,
+  setLabelsKustomize,
   setNamespace,
   starlarkFunction,
 ];

@@ -1,6 +1,7 @@
-import type { Document, YAMLMap } from "yaml";
-import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import { apiVersionOf, getAnnotation, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
+import { atLeast, catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import {
   childMap,
@@ -19,7 +20,16 @@ import {
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
-import { configErrorResult, infoResult, warningResult } from "./util/catalog-results.js";
+import { configErrorResult, errorResult, infoResult, warningResult } from "./util/catalog-results.js";
+import { isYaml11NonString, jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
+import {
+  applyFieldSpec,
+  COMMON_LABELS,
+  type FieldSpec,
+  FieldSpecError,
+  fieldSpec,
+  pairKey,
+} from "./util/kustomize-fieldspec.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -184,6 +194,127 @@ export const setLabels: BuiltinFunction = {
     }
     const results: FunctionResult[] = [infoResult(`set ${count} labels in total`)];
     input.results.push(...results);
+    return input;
+  },
+};
+
+/*
+ * set-labels v0.1.3–v0.1.5 (catalog tags set-labels/v0.1.3, go/set-labels/v0.1.4, set-labels/v0.1.5):
+ * kustomize's label transformer. Every label goes to every field of kustomize's commonLabels field specs
+ * (after the config's own specs), on every resource, the Kptfile included; nothing is reported on
+ * success. The resources go through kustomize's resource map, which round-trips them through JSON
+ * (quoting and numbers come out as Go prints them) and, before v0.1.5, leaves out local-config
+ * resources, so kpt deletes them.
+ */
+
+/** The config's labels (sorted) and field specs, or the error the function reports. */
+interface KustomizeLabelsConfig {
+  labels: [string, string][];
+  specs: FieldSpec[];
+}
+
+const LEGACY_CONFIG_KIND = "SetLabelConfig";
+
+export function readKustomizeLabelsConfig(
+  config: Document | undefined,
+  release: string,
+): KustomizeLabelsConfig | string {
+  // v0.1.5 (set-labels/v0.1.5) added the SetLabels kind and `additionalLabelFields`.
+  const current = atLeast(release, "v0.1.5");
+  let labels: [string, string][];
+  let specs: FieldSpec[] = [];
+  if (config && isConfigMap(config)) {
+    labels = sortedEntries(configMapData(config));
+  } else if (
+    config &&
+    (isGVK(config, CONFIG_API_VERSION, LEGACY_CONFIG_KIND) ||
+      (current && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)))
+  ) {
+    labels = sortedEntries(stringEntries(config.get("labels", true)));
+    const deprecated = config.get("fieldSpecs", true);
+    const additional = current ? config.get("additionalLabelFields", true) : undefined;
+    if (isSeq(deprecated) && isSeq(additional)) {
+      return "`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`";
+    }
+    specs = readFieldSpecs(isSeq(additional) ? additional : deprecated);
+  } else {
+    return current
+      ? `\`functionConfig\` must be either a \`ConfigMap\` or \`${CONFIG_KIND}\``
+      : `function config must be a ConfigMap or ${LEGACY_CONFIG_KIND}`;
+  }
+  if (labels.length === 0) return "input label list cannot be empty";
+  return { labels, specs: [...specs, ...COMMON_LABELS] };
+}
+
+function readFieldSpecs(node: unknown): FieldSpec[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const entries = stringEntries(item);
+    const create = entries.get("create") ?? "";
+    return fieldSpec(
+      entries.get("path") ?? "",
+      create === "true" || create === "True" || create === "TRUE",
+      entries.get("kind") ?? "",
+      entries.get("group") ?? "",
+      entries.get("version") ?? "",
+    );
+  });
+}
+
+/**
+ * Sets a label as kustomize's SetEntry does: a new entry is a string, double-quoted when YAML 1.1
+ * would read it as something else; an existing one takes the new value in its own style.
+ */
+function setLabelEntry(map: YAMLMap, key: string, value: string): void {
+  const existing = map.items.find((p) => pairKey(p) === key);
+  const node = new Scalar(value);
+  node.tag = "tag:yaml.org,2002:str";
+  if (existing) {
+    const old = existing.value;
+    node.type = old instanceof Scalar ? old.type : undefined;
+    if (old instanceof Scalar) {
+      node.comment = old.comment;
+      node.commentBefore = old.commentBefore;
+    }
+    existing.value = node;
+    return;
+  }
+  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
+  map.items.push(new Pair(new Scalar(key), node));
+}
+
+export const setLabelsKustomize: BuiltinFunction = {
+  name: "set-labels",
+  releases: catalogReleases("set-labels", "v0.1.3", "v0.1.5"),
+  run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const release = ctx.release ?? "v0.1.5";
+    const cfg = readKustomizeLabelsConfig(input.functionConfig, release);
+    if (typeof cfg === "string") {
+      input.results.push(errorResult(`failed to configure function: ${cfg}`));
+      return input;
+    }
+    // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
+    // carrying the local-config annotation, whatever its value.
+    const items = atLeast(release, "v0.1.5")
+      ? input.items
+      : input.items.filter((doc) => getAnnotation(doc, ANNOTATION.localConfig) === undefined);
+    const library = atLeast(release, "v0.1.5") ? "yaml.v3" : "yaml.v2";
+    for (const doc of items) {
+      ctx.signal?.throwIfAborted();
+      const before = doc.clone();
+      try {
+        for (const [key, value] of cfg.labels) {
+          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setLabelEntry(map, key, value));
+        }
+      } catch (err) {
+        if (!(err instanceof FieldSpecError)) throw err;
+        input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
+        return input;
+      }
+      jsonRoundTrip(doc, library);
+      syncOrder(before.contents as Node | null, doc.contents as Node | null);
+    }
+    input.items = items;
     return input;
   },
 };

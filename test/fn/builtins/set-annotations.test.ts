@@ -129,7 +129,8 @@ describe("set-annotations", () => {
   });
 
   it.each([
-    [undefined, "failed to configure function: function config must be a ConfigMap or SetAnnotations"],
+    // The message of set-annotations/v0.1.4 (tests/set-annotations/empty-list/simple).
+    [undefined, "failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`"],
     [
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
       "failed to configure function: input annotation list cannot be empty",
