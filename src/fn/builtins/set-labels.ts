@@ -1,7 +1,8 @@
-import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
+import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import {
   childMap,
@@ -17,10 +18,11 @@ import {
   gvkMatches,
   gvkOf,
   isConfigMap,
+  isEmptyConfig,
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
-import { configErrorResult, errorResult, infoResult, warningResult } from "./util/catalog-results.js";
+import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { isYaml11NonString, jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
 import {
   applyFieldSpec,
@@ -45,22 +47,74 @@ const CONFIG_KIND = "SetLabels";
 
 type Labels = [string, string][];
 
-/** The labels to set (sorted by key), or the catalog's error message for an unusable config. */
-export function readSetLabelsConfig(config: Document | undefined): Labels | { error: string } | "empty" {
-  if (!config || isPlaceholderConfig(config)) return "empty";
-  if (isConfigMap(config)) return sortedEntries(configMapData(config));
-  if (isGVK(config, CONFIG_API_VERSION, CONFIG_KIND))
-    return sortedEntries(stringEntries(config.get("labels", true)));
+/**
+ * How v0.2.x reads its config: through kpt-functions-sdk's runnerProcessor (go/fn at the versions
+ * go/set-labels/v0.2.0 and set-labels/v0.2.1 pin). No config (`{}`, or kpt eval's empty ConfigMap
+ * "function-input" with a `data` field) is only noted ("`FunctionConfig` is not given") and the function
+ * then fails on it; a ConfigMap (any version) gives its data; a `SetLabels` of group fn.kpt.dev is decoded
+ * as JSON; any other kind is an error naming its group and kind.
+ */
+export type SetLabelsConfig = { labels: Labels; notGiven: boolean; placeholder: boolean } | { error: string };
+
+export function readSetLabelsConfig(config: Document | undefined): SetLabelsConfig {
+  const placeholder = config === undefined || isPlaceholderConfig(config);
+  const dataField = config?.get("data", true);
+  const sdkEmpty =
+    config === undefined ||
+    isEmptyConfig(config) ||
+    (kindOf(config) === "ConfigMap" &&
+      nameOf(config) === "function-input" &&
+      isMap(dataField) &&
+      dataField.items.length === 0);
+  if (sdkEmpty) return { labels: [], notGiven: true, placeholder };
+  const { group } = groupOf(apiVersionOf(config));
+  const kind = kindOf(config);
+  if (group === "" && kind === "ConfigMap") {
+    return { labels: sortedEntries(configMapData(config)), notGiven: false, placeholder };
+  }
+  if (group === "fn.kpt.dev" && kind === CONFIG_KIND) {
+    const node = config.get("labels", true);
+    if (node !== undefined && node !== null && !isMap(node) && !(isScalar(node) && node.value === null)) {
+      const jsonType = isSeq(node) ? "array" : isScalar(node) ? jsonTypeOf(node.value) : "object";
+      return {
+        error: `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${jsonType} into Go struct field SetLabels.labels of type map[string]string`,
+      };
+    }
+    return { labels: sortedEntries(stringEntries(node)), notGiven: false, placeholder };
+  }
+  const groupKind = group === "" ? kind : `${kind}.${group}`;
   return {
-    error: `unknown functionConfig Kind=${kindOf(config)} ApiVersion=${apiVersionOf(config)}, expect \`${CONFIG_KIND}\` or \`ConfigMap\``,
+    error: `unknown FunctionConfig \`${groupKind}\`, expect \`${CONFIG_KIND}.fn.kpt.dev\` or \`ConfigMap.v1\``,
   };
 }
 
-/** kpt's placeholder when a step has no config: `{}` (render) or an empty ConfigMap "function-input" (eval). */
+/** apimachinery's ParseGroupVersion: `group/version`, or a version alone. */
+function groupOf(apiVersion: string): { group: string } {
+  const parts = apiVersion.split("/");
+  return { group: parts.length === 2 ? parts[0]! : "" };
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "bool";
+  return "string";
+}
+
+/** set-labels' own EmptyfnConfig: kpt's placeholder, `{}` (render) or an empty ConfigMap "function-input" (eval). */
 function isPlaceholderConfig(config: Document): boolean {
   if (kindOf(config) === "ConfigMap" && nameOf(config) === "function-input")
     return configMapData(config).size === 0;
   return kindOf(config) === "" && nameOf(config) === "";
+}
+
+/** How the SDK's main fails a run that returned false: exit code 1 and this line on stderr. */
+function sdkFailure(results: FunctionResult[]): FunctionExitError {
+  return new FunctionExitError(
+    'function "set-labels" failed with exit code 1',
+    1,
+    "failed to evaluate function: error: function failure",
+    results,
+  );
 }
 
 class LabelSetter {
@@ -160,25 +214,19 @@ export const setLabels: BuiltinFunction = {
   name: "set-labels",
   releases: catalogReleases("set-labels", "v0.2.0", "v0.2.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const cfg = readSetLabelsConfig(input.functionConfig);
+    if ("error" in cfg) {
+      input.results.push(errorResult(cfg.error));
+      throw sdkFailure(input.results);
+    }
+    if (cfg.notGiven) input.results.push(infoResult("`FunctionConfig` is not given"));
     const objects = input.items.filter((doc) => !isLocalConfig(doc));
     if (objects.length === 0) {
       input.results.push(infoResult("no input resources"));
       return input;
     }
-    const labels = readSetLabelsConfig(input.functionConfig);
-    if (labels === "empty") {
-      input.results.push(
-        configErrorResult(
-          "`functionConfig` must be either a `ConfigMap` or `SetLabels`",
-          input.functionConfig,
-        ),
-      );
-      return input;
-    }
-    if (!Array.isArray(labels)) {
-      input.results.push(configErrorResult(labels.error, input.functionConfig));
-      return input;
-    }
+    if (cfg.placeholder) throw sdkFailure(input.results);
+    const labels = cfg.labels;
     if (labels.length === 0) {
       input.results.push(warningResult("no `labels` arguments are given in FunctionConfig"));
       return input;
