@@ -1,6 +1,4 @@
 import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
-import { ANNOTATION } from "../../kpt/annotations.js";
-import { getAnnotation } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
 import { rootMap, sortedEntries } from "./util/catalog-fields.js";
@@ -15,6 +13,7 @@ import {
   fieldSpec,
   pairKey,
 } from "./util/kustomize-fieldspec.js";
+import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
 
 /**
  * set-annotations, as gcr.io/kpt-fn/set-annotations:v0.1.3 and v0.1.4 do it (kustomize's annotations
@@ -117,9 +116,12 @@ export const setAnnotations: BuiltinFunction = {
     // v0.1.3 builds its resource map with kunstruct, which skips anything annotated local-config and
     // works on JSON; v0.1.4 includes local config and filters the YAML nodes themselves.
     const kunstruct = !atLeast(release, "v0.1.4");
-    const items = kunstruct
-      ? input.items.filter((doc) => getAnnotation(doc, ANNOTATION.localConfig) === undefined)
-      : input.items;
+    const items = kunstruct ? withoutLocalConfig(input.items) : input.items;
+    const clash = duplicateResourceId(items);
+    if (clash) {
+      input.results.push(errorResult(`failed to run function: ${clash}`));
+      return input;
+    }
     for (const doc of items) {
       ctx.signal?.throwIfAborted();
       if (!rootMap(doc)) continue;

@@ -1,6 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
-import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiVersionOf, getAnnotation, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
+import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
@@ -32,6 +31,7 @@ import {
   fieldSpec,
   pairKey,
 } from "./util/kustomize-fieldspec.js";
+import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -343,9 +343,12 @@ export const setLabelsKustomize: BuiltinFunction = {
     }
     // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
     // carrying the local-config annotation, whatever its value.
-    const items = atLeast(release, "v0.1.5")
-      ? input.items
-      : input.items.filter((doc) => getAnnotation(doc, ANNOTATION.localConfig) === undefined);
+    const items = atLeast(release, "v0.1.5") ? input.items : withoutLocalConfig(input.items);
+    const clash = duplicateResourceId(items);
+    if (clash) {
+      input.results.push(errorResult(`failed to run function: ${clash}`));
+      return input;
+    }
     const library = atLeast(release, "v0.1.5") ? "yaml.v3" : "yaml.v2";
     for (const doc of items) {
       ctx.signal?.throwIfAborted();

@@ -245,4 +245,27 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
     const { output } = await run(release, input, config);
     expect(output).toContain("    labels:\n      foo: bar\n      color: orange\n");
   });
+
+  it("refuses two resources with one id, as kustomize's resource map does (namespace default is no namespace)", async () => {
+    const input = codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: cm
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: cm
+        namespace: default
+    `;
+    const { results } = await run("v0.1.4", input, tierBackend);
+    expect(results).toEqual([
+      {
+        severity: "error",
+        message:
+          "failed to run function: may not add resource with an already registered id: ~G_v1_ConfigMap|default|cm",
+      },
+    ]);
+  });
 });
