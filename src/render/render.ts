@@ -235,7 +235,11 @@ async function runFunction(
 }
 
 /** The package's own item from the file `configPath` (the last one, as kpt's loop leaves it). */
-function currentConfigItem(items: readonly Document[], absDir: string, configPath: string): Document | undefined {
+function currentConfigItem(
+  items: readonly Document[],
+  absDir: string,
+  configPath: string,
+): Document | undefined {
   let found: Document | undefined;
   for (const item of items) {
     if (getAnnotation(item, ANNOTATION.packagePath) !== absDir) continue;
