@@ -6,7 +6,7 @@ import { kubeval } from "./builtins/kubeval.js";
 import { searchReplace } from "./builtins/search-replace.js";
 import { setAnnotations } from "./builtins/set-annotations.js";
 import { setImage } from "./builtins/set-image.js";
-import { setLabels } from "./builtins/set-labels.js";
+import { setLabels, setLabelsKustomize } from "./builtins/set-labels.js";
 import { setNamespaceKustomize } from "./builtins/set-namespace-kustomize.js";
 import { setNamespaceSdk } from "./builtins/set-namespace-sdk.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
@@ -31,6 +31,7 @@ const BUILTINS: readonly BuiltinFunction[] = [
   setAnnotations,
   setImage,
   setLabels,
+  setLabelsKustomize,
   setNamespaceKustomize,
   setNamespaceSdk,
   starlarkFunction,

@@ -7,10 +7,12 @@ import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
+import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
 import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
+import { getAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 import { functionConfigOf } from "./fnconfig.js";
 import { packageItems } from "./items.js";
@@ -219,7 +221,11 @@ async function runFunction(
   if (spec.exec && !ctx.env.allowExec) {
     throw new Error("must run with `--allow-exec` option to allow running function binaries");
   }
-  const functionConfig = functionConfigOf(fn, tree, pkg.path);
+  // kpt (beta15+) gives a mutator the current version of its configPath resource: functions that ran
+  // before it may have changed it (internal/util/render/executor.go runMutators).
+  const functionConfig =
+    (!validator && fn.configPath !== undefined && currentConfigItem(items, absDir, fn.configPath)) ||
+    functionConfigOf(fn, tree, pkg.path);
   return runStep(
     {
       spec,
@@ -233,6 +239,21 @@ async function runFunction(
     items,
     ctx,
   );
+}
+
+/** The package's own item from the file `configPath` (the last one, as kpt's loop leaves it). */
+function currentConfigItem(
+  items: readonly Document[],
+  absDir: string,
+  configPath: string,
+): Document | undefined {
+  let found: Document | undefined;
+  for (const item of items) {
+    if (getAnnotation(item, ANNOTATION.packagePath) !== absDir) continue;
+    const path = getAnnotation(item, ANNOTATION.path) ?? getAnnotation(item, ANNOTATION.internalPath);
+    if (path === configPath) found = item;
+  }
+  return found?.clone();
 }
 
 export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runners"] {

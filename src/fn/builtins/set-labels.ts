@@ -1,6 +1,7 @@
-import type { Document, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
-import { catalogReleases } from "../releases.js";
+import { atLeast, catalogReleases } from "../releases.js";
+import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
 import {
   childMap,
@@ -16,10 +17,21 @@ import {
   gvkMatches,
   gvkOf,
   isConfigMap,
+  isEmptyConfig,
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
-import { configErrorResult, infoResult, warningResult } from "./util/catalog-results.js";
+import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
+import { isYaml11NonString, jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
+import {
+  applyFieldSpec,
+  COMMON_LABELS,
+  type FieldSpec,
+  FieldSpecError,
+  fieldSpec,
+  pairKey,
+} from "./util/kustomize-fieldspec.js";
+import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -35,22 +47,74 @@ const CONFIG_KIND = "SetLabels";
 
 type Labels = [string, string][];
 
-/** The labels to set (sorted by key), or the catalog's error message for an unusable config. */
-export function readSetLabelsConfig(config: Document | undefined): Labels | { error: string } | "empty" {
-  if (!config || isPlaceholderConfig(config)) return "empty";
-  if (isConfigMap(config)) return sortedEntries(configMapData(config));
-  if (isGVK(config, CONFIG_API_VERSION, CONFIG_KIND))
-    return sortedEntries(stringEntries(config.get("labels", true)));
+/**
+ * How v0.2.x reads its config: through kpt-functions-sdk's runnerProcessor (go/fn at the versions
+ * go/set-labels/v0.2.0 and set-labels/v0.2.1 pin). No config (`{}`, or kpt eval's empty ConfigMap
+ * "function-input" with a `data` field) is only noted ("`FunctionConfig` is not given") and the function
+ * then fails on it; a ConfigMap (any version) gives its data; a `SetLabels` of group fn.kpt.dev is decoded
+ * as JSON; any other kind is an error naming its group and kind.
+ */
+export type SetLabelsConfig = { labels: Labels; notGiven: boolean; placeholder: boolean } | { error: string };
+
+export function readSetLabelsConfig(config: Document | undefined): SetLabelsConfig {
+  const placeholder = config === undefined || isPlaceholderConfig(config);
+  const dataField = config?.get("data", true);
+  const sdkEmpty =
+    config === undefined ||
+    isEmptyConfig(config) ||
+    (kindOf(config) === "ConfigMap" &&
+      nameOf(config) === "function-input" &&
+      isMap(dataField) &&
+      dataField.items.length === 0);
+  if (sdkEmpty) return { labels: [], notGiven: true, placeholder };
+  const { group } = groupOf(apiVersionOf(config));
+  const kind = kindOf(config);
+  if (group === "" && kind === "ConfigMap") {
+    return { labels: sortedEntries(configMapData(config)), notGiven: false, placeholder };
+  }
+  if (group === "fn.kpt.dev" && kind === CONFIG_KIND) {
+    const node = config.get("labels", true);
+    if (node !== undefined && node !== null && !isMap(node) && !(isScalar(node) && node.value === null)) {
+      const jsonType = isSeq(node) ? "array" : isScalar(node) ? jsonTypeOf(node.value) : "object";
+      return {
+        error: `unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal ${jsonType} into Go struct field SetLabels.labels of type map[string]string`,
+      };
+    }
+    return { labels: sortedEntries(stringEntries(node)), notGiven: false, placeholder };
+  }
+  const groupKind = group === "" ? kind : `${kind}.${group}`;
   return {
-    error: `unknown functionConfig Kind=${kindOf(config)} ApiVersion=${apiVersionOf(config)}, expect \`${CONFIG_KIND}\` or \`ConfigMap\``,
+    error: `unknown FunctionConfig \`${groupKind}\`, expect \`${CONFIG_KIND}.fn.kpt.dev\` or \`ConfigMap.v1\``,
   };
 }
 
-/** kpt's placeholder when a step has no config: `{}` (render) or an empty ConfigMap "function-input" (eval). */
+/** apimachinery's ParseGroupVersion: `group/version`, or a version alone. */
+function groupOf(apiVersion: string): { group: string } {
+  const parts = apiVersion.split("/");
+  return { group: parts.length === 2 ? parts[0]! : "" };
+}
+
+function jsonTypeOf(value: unknown): string {
+  if (typeof value === "number") return "number";
+  if (typeof value === "boolean") return "bool";
+  return "string";
+}
+
+/** set-labels' own EmptyfnConfig: kpt's placeholder, `{}` (render) or an empty ConfigMap "function-input" (eval). */
 function isPlaceholderConfig(config: Document): boolean {
   if (kindOf(config) === "ConfigMap" && nameOf(config) === "function-input")
     return configMapData(config).size === 0;
   return kindOf(config) === "" && nameOf(config) === "";
+}
+
+/** How the SDK's main fails a run that returned false: exit code 1 and this line on stderr. */
+function sdkFailure(results: FunctionResult[]): FunctionExitError {
+  return new FunctionExitError(
+    'function "set-labels" failed with exit code 1',
+    1,
+    "failed to evaluate function: error: function failure",
+    results,
+  );
 }
 
 class LabelSetter {
@@ -150,25 +214,19 @@ export const setLabels: BuiltinFunction = {
   name: "set-labels",
   releases: catalogReleases("set-labels", "v0.2.0", "v0.2.1"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const cfg = readSetLabelsConfig(input.functionConfig);
+    if ("error" in cfg) {
+      input.results.push(errorResult(cfg.error));
+      throw sdkFailure(input.results);
+    }
+    if (cfg.notGiven) input.results.push(infoResult("`FunctionConfig` is not given"));
     const objects = input.items.filter((doc) => !isLocalConfig(doc));
     if (objects.length === 0) {
       input.results.push(infoResult("no input resources"));
       return input;
     }
-    const labels = readSetLabelsConfig(input.functionConfig);
-    if (labels === "empty") {
-      input.results.push(
-        configErrorResult(
-          "`functionConfig` must be either a `ConfigMap` or `SetLabels`",
-          input.functionConfig,
-        ),
-      );
-      return input;
-    }
-    if (!Array.isArray(labels)) {
-      input.results.push(configErrorResult(labels.error, input.functionConfig));
-      return input;
-    }
+    if (cfg.placeholder) throw sdkFailure(input.results);
+    const labels = cfg.labels;
     if (labels.length === 0) {
       input.results.push(warningResult("no `labels` arguments are given in FunctionConfig"));
       return input;
@@ -184,6 +242,130 @@ export const setLabels: BuiltinFunction = {
     }
     const results: FunctionResult[] = [infoResult(`set ${count} labels in total`)];
     input.results.push(...results);
+    return input;
+  },
+};
+
+/*
+ * set-labels v0.1.3–v0.1.5 (catalog tags set-labels/v0.1.3, go/set-labels/v0.1.4, set-labels/v0.1.5):
+ * kustomize's label transformer. Every label goes to every field of kustomize's commonLabels field specs
+ * (after the config's own specs), on every resource, the Kptfile included; nothing is reported on
+ * success. The resources go through kustomize's resource map, which round-trips them through JSON
+ * (quoting and numbers come out as Go prints them) and, before v0.1.5, leaves out local-config
+ * resources, so kpt deletes them.
+ */
+
+/** The config's labels (sorted) and field specs, or the error the function reports. */
+interface KustomizeLabelsConfig {
+  labels: [string, string][];
+  specs: FieldSpec[];
+}
+
+const LEGACY_CONFIG_KIND = "SetLabelConfig";
+
+export function readKustomizeLabelsConfig(
+  config: Document | undefined,
+  release: string,
+): KustomizeLabelsConfig | string {
+  // v0.1.5 (set-labels/v0.1.5) added the SetLabels kind and `additionalLabelFields`.
+  const current = atLeast(release, "v0.1.5");
+  let labels: [string, string][];
+  let specs: FieldSpec[] = [];
+  if (config && isConfigMap(config)) {
+    labels = sortedEntries(configMapData(config));
+  } else if (
+    config &&
+    (isGVK(config, CONFIG_API_VERSION, LEGACY_CONFIG_KIND) ||
+      (current && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)))
+  ) {
+    labels = sortedEntries(stringEntries(config.get("labels", true)));
+    const deprecated = config.get("fieldSpecs", true);
+    const additional = current ? config.get("additionalLabelFields", true) : undefined;
+    if (isSeq(deprecated) && isSeq(additional)) {
+      return "`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`";
+    }
+    specs = readFieldSpecs(isSeq(additional) ? additional : deprecated);
+  } else {
+    return current
+      ? `\`functionConfig\` must be either a \`ConfigMap\` or \`${CONFIG_KIND}\``
+      : `function config must be a ConfigMap or ${LEGACY_CONFIG_KIND}`;
+  }
+  if (labels.length === 0) return "input label list cannot be empty";
+  return { labels, specs: [...specs, ...COMMON_LABELS] };
+}
+
+function readFieldSpecs(node: unknown): FieldSpec[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const entries = stringEntries(item);
+    const create = entries.get("create") ?? "";
+    return fieldSpec(
+      entries.get("path") ?? "",
+      create === "true" || create === "True" || create === "TRUE",
+      entries.get("kind") ?? "",
+      entries.get("group") ?? "",
+      entries.get("version") ?? "",
+    );
+  });
+}
+
+/**
+ * Sets a label as kustomize's SetEntry does: a new entry is a string, double-quoted when YAML 1.1
+ * would read it as something else; an existing one takes the new value in its own style.
+ */
+function setLabelEntry(map: YAMLMap, key: string, value: string): void {
+  const existing = map.items.find((p) => pairKey(p) === key);
+  const node = new Scalar(value);
+  node.tag = "tag:yaml.org,2002:str";
+  if (existing) {
+    const old = existing.value;
+    node.type = old instanceof Scalar ? old.type : undefined;
+    if (old instanceof Scalar) {
+      node.comment = old.comment;
+      node.commentBefore = old.commentBefore;
+    }
+    existing.value = node;
+    return;
+  }
+  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
+  map.items.push(new Pair(new Scalar(key), node));
+}
+
+export const setLabelsKustomize: BuiltinFunction = {
+  name: "set-labels",
+  releases: catalogReleases("set-labels", "v0.1.3", "v0.1.5"),
+  run(input: ResourceList, ctx: FunctionContext): ResourceList {
+    const release = ctx.release ?? "v0.1.5";
+    const cfg = readKustomizeLabelsConfig(input.functionConfig, release);
+    if (typeof cfg === "string") {
+      input.results.push(errorResult(`failed to configure function: ${cfg}`));
+      return input;
+    }
+    // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
+    // carrying the local-config annotation, whatever its value.
+    const items = atLeast(release, "v0.1.5") ? input.items : withoutLocalConfig(input.items);
+    const clash = duplicateResourceId(items);
+    if (clash) {
+      input.results.push(errorResult(`failed to run function: ${clash}`));
+      return input;
+    }
+    const library = atLeast(release, "v0.1.5") ? "yaml.v3" : "yaml.v2";
+    for (const doc of items) {
+      ctx.signal?.throwIfAborted();
+      const before = doc.clone();
+      try {
+        for (const [key, value] of cfg.labels) {
+          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setLabelEntry(map, key, value));
+        }
+      } catch (err) {
+        if (!(err instanceof FieldSpecError)) throw err;
+        input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
+        return input;
+      }
+      jsonRoundTrip(doc, library);
+      syncOrder(before.contents as Node | null, doc.contents as Node | null);
+    }
+    input.items = items;
     return input;
   },
 };

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
 import { setAnnotations } from "../../../src/fn/builtins/set-annotations.js";
+import { formatDocuments } from "../../../src/kpt/format.js";
 import { codeBlock } from "../../util/codeblock.js";
-import { runBuiltin } from "./catalog-harness.js";
+import { parseItems, runBuiltin } from "./catalog-harness.js";
+
+/** Runs the given release and writes the output with kpt's formatter. */
+async function runRelease(release: string, resources: string, config: string) {
+  const out = await setAnnotations.run(
+    { items: parseItems(resources), results: [], functionConfig: parseDocument(config) },
+    { release },
+  );
+  return { output: formatDocuments(out.items), results: out.results };
+}
 
 const config = codeBlock`
   apiVersion: v1
@@ -129,7 +140,8 @@ describe("set-annotations", () => {
   });
 
   it.each([
-    [undefined, "failed to configure function: function config must be a ConfigMap or SetAnnotations"],
+    // The message of set-annotations/v0.1.4 (tests/set-annotations/empty-list/simple).
+    [undefined, "failed to configure function: `functionConfig` must be a `ConfigMap` or `SetAnnotations`"],
     [
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
       "failed to configure function: input annotation list cannot be empty",
@@ -143,5 +155,49 @@ describe("set-annotations", () => {
     const { output, results } = await runBuiltin(setAnnotations, input, cfg);
     expect(output).toBe(input);
     expect(results).toEqual([expect.objectContaining({ severity: "error", message })]);
+  });
+
+  it.each([
+    // set-annotations/v0.1.3 (kustomize api v0.7.2) works on JSON and leaves local config out (kpt
+    // deletes it); v0.1.4 edits the YAML in place and keeps local config.
+    ["v0.1.3", "  name: app\n  annotations:\n    owner: PROJECT_ID\n    abc: def\n"],
+    ["v0.1.4", "  name: app\n  annotations:\n    owner: 'PROJECT_ID'\n    abc: def\n---\n"],
+  ])("%s annotates as its kustomize did", async (release, metadata) => {
+    const input = codeBlock`
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: app
+        annotations:
+          owner: 'PROJECT_ID'
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: local
+        annotations:
+          config.kubernetes.io/local-config: "true"
+    `;
+    const { output } = await runRelease(
+      release,
+      input,
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  abc: def\n",
+    );
+    expect(output).toContain(metadata);
+    expect(output.includes("name: local")).toBe(release === "v0.1.4");
+  });
+
+  it.each([
+    ["v0.1.3", "failed to configure function: function config must be a ConfigMap or SetAnnotationConfig"],
+    ["v0.1.4", undefined],
+  ])("%s reads a SetAnnotations config only from v0.1.4", async (release, message) => {
+    const config =
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: x\nannotations:\n  a: b\n";
+    const { results } = await runRelease(
+      release,
+      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n",
+      config,
+    );
+    expect(results).toEqual(message === undefined ? [] : [{ severity: "error", message }]);
   });
 });

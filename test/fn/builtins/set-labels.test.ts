@@ -202,15 +202,43 @@ describe("set-labels", () => {
       "warning",
       "no `labels` arguments are given in FunctionConfig",
     ],
-    [
-      "a config of another kind",
-      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n",
-      "apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n",
-      "error",
-      "unknown functionConfig Kind=Secret ApiVersion=v1, expect `SetLabels` or `ConfigMap`",
-    ],
   ])("reports %s", async (_name, input, cfg, severity, message) => {
     const { results } = await runBuiltin(setLabels, input, cfg);
     expect(results).toEqual([expect.objectContaining({ severity, message })]);
+  });
+
+  // The catalog's tests/set-labels at go/set-labels/v0.2.0 and set-labels/v0.2.1: the SDK's config
+  // handling fails the function (exit code 1) with these results.
+  it.each([
+    ["no config", undefined, [{ severity: "info", message: "`FunctionConfig` is not given" }]],
+    [
+      "a config of another kind",
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: BadKind\nmetadata:\n  name: x\nlabels:\n  a: b\n",
+      [
+        {
+          severity: "error",
+          message:
+            "unknown FunctionConfig `BadKind.fn.kpt.dev`, expect `SetLabels.fn.kpt.dev` or `ConfigMap.v1`",
+        },
+      ],
+    ],
+    [
+      "labels given as a list",
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: x\nlabels:\n  - color: orange\n",
+      [
+        {
+          severity: "error",
+          message:
+            "unable to convert object to *setlabels.SetLabels with error: json: cannot unmarshal array into Go struct field SetLabels.labels of type map[string]string",
+        },
+      ],
+    ],
+  ])("fails on %s", async (_name, cfg, results) => {
+    const run = runBuiltin(setLabels, "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n", cfg);
+    await expect(run).rejects.toMatchObject({
+      exitCode: 1,
+      stderr: "failed to evaluate function: error: function failure",
+      results,
+    });
   });
 });

@@ -1,0 +1,179 @@
+import {
+  type Document,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  Pair,
+  Scalar,
+  YAMLMap,
+} from "yaml";
+import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
+
+/**
+ * kustomize's field specs as its label and annotation filters apply them (api/filters/fsslice and
+ * fieldspec, kustomize api v0.7.1 to v0.8.11, which the catalog's set-labels v0.1.x and
+ * set-annotations v0.1.x build on): a spec selects resources by group, version and kind (an empty part
+ * matches any) and names a `/`-separated path. The walk goes through mappings by key and through every
+ * element of any sequence it meets (a path segment does not say so; `name[]` only forbids creating
+ * `name`); missing mappings are created when the spec says `create`.
+ */
+
+export interface FieldSpec {
+  group: string;
+  version: string;
+  kind: string;
+  path: string;
+  create: boolean;
+}
+
+/** A spec as written in kustomize's field spec YAML: `path`, `create`, and the selector fields. */
+export function fieldSpec(path: string, create: boolean, kind = "", group = "", version = ""): FieldSpec {
+  return { group, version, kind, path, create };
+}
+
+/** kustomize's `commonLabels` field specs (api/konfig/builtinpluginconsts/commonlabels.go, api v0.7.1–v0.8.11). */
+export const COMMON_LABELS: readonly FieldSpec[] = [
+  fieldSpec("metadata/labels", true),
+  fieldSpec("spec/selector", true, "Service", "", "v1"),
+  fieldSpec("spec/selector", true, "ReplicationController", "", "v1"),
+  fieldSpec("spec/template/metadata/labels", true, "ReplicationController", "", "v1"),
+  fieldSpec("spec/selector/matchLabels", true, "Deployment"),
+  fieldSpec("spec/template/metadata/labels", true, "Deployment"),
+  ...podAffinitySpecs("Deployment"),
+  fieldSpec("spec/selector/matchLabels", true, "ReplicaSet"),
+  fieldSpec("spec/template/metadata/labels", true, "ReplicaSet"),
+  fieldSpec("spec/selector/matchLabels", true, "DaemonSet"),
+  fieldSpec("spec/template/metadata/labels", true, "DaemonSet"),
+  fieldSpec("spec/selector/matchLabels", true, "StatefulSet", "apps"),
+  fieldSpec("spec/template/metadata/labels", true, "StatefulSet", "apps"),
+  ...podAffinitySpecs("StatefulSet"),
+  fieldSpec("spec/volumeClaimTemplates[]/metadata/labels", true, "StatefulSet", "apps"),
+  fieldSpec("spec/selector/matchLabels", false, "Job", "batch"),
+  fieldSpec("spec/template/metadata/labels", true, "Job", "batch"),
+  fieldSpec("spec/jobTemplate/spec/selector/matchLabels", false, "CronJob", "batch"),
+  fieldSpec("spec/jobTemplate/metadata/labels", true, "CronJob", "batch"),
+  fieldSpec("spec/jobTemplate/spec/template/metadata/labels", true, "CronJob", "batch"),
+  fieldSpec("spec/selector/matchLabels", false, "PodDisruptionBudget", "policy"),
+  fieldSpec("spec/podSelector/matchLabels", false, "NetworkPolicy", "networking.k8s.io"),
+  fieldSpec("spec/ingress/from/podSelector/matchLabels", false, "NetworkPolicy", "networking.k8s.io"),
+  fieldSpec("spec/egress/to/podSelector/matchLabels", false, "NetworkPolicy", "networking.k8s.io"),
+];
+
+function podAffinitySpecs(kind: string): FieldSpec[] {
+  const affinity = "spec/template/spec/affinity";
+  return [
+    `${affinity}/podAffinity/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels`,
+    `${affinity}/podAffinity/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels`,
+    `${affinity}/podAntiAffinity/preferredDuringSchedulingIgnoredDuringExecution/podAffinityTerm/labelSelector/matchLabels`,
+    `${affinity}/podAntiAffinity/requiredDuringSchedulingIgnoredDuringExecution/labelSelector/matchLabels`,
+    "spec/template/spec/topologySpreadConstraints/labelSelector/matchLabels",
+  ].map((path) => fieldSpec(path, false, kind, "apps"));
+}
+
+/**
+ * kustomize's `commonAnnotations` field specs (commonannotations.go, api v0.7.1–v0.8.11): StatefulSet
+ * is matched by kind alone there, unlike in the label specs.
+ */
+export const COMMON_ANNOTATIONS: readonly FieldSpec[] = [
+  fieldSpec("metadata/annotations", true),
+  fieldSpec("spec/template/metadata/annotations", true, "ReplicationController", "", "v1"),
+  fieldSpec("spec/template/metadata/annotations", true, "Deployment"),
+  fieldSpec("spec/template/metadata/annotations", true, "ReplicaSet"),
+  fieldSpec("spec/template/metadata/annotations", true, "DaemonSet"),
+  fieldSpec("spec/template/metadata/annotations", true, "StatefulSet"),
+  fieldSpec("spec/template/metadata/annotations", true, "Job", "batch"),
+  fieldSpec("spec/jobTemplate/metadata/annotations", true, "CronJob", "batch"),
+  fieldSpec("spec/jobTemplate/spec/template/metadata/annotations", true, "CronJob", "batch"),
+];
+
+/** A field spec walk that met a value it cannot walk through (kustomize's error, as the function reports it). */
+export class FieldSpecError extends Error {}
+
+/**
+ * The group and version of an apiVersion as kustomize api v0.7.x splits it: without a `/`, a `v1`- or
+ * `v2`-like text is a core version, anything else a group.
+ */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  if (slash >= 0) return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+  if (/^v[12]/.test(apiVersion)) return { group: "", version: apiVersion };
+  return { group: apiVersion, version: "" };
+}
+
+export function fieldSpecSelects(spec: FieldSpec, doc: Document): boolean {
+  if (spec.kind !== "" && spec.kind !== kindOf(doc)) return false;
+  const { group, version } = parseGroupVersion(apiVersionOf(doc));
+  if (spec.group !== "" && spec.group !== group) return false;
+  return spec.version === "" || spec.version === version;
+}
+
+/** A path split at `/`, where `\/` keeps a slash inside a segment (kustomize's splitPath). */
+export function splitFieldSpecPath(path: string): string[] {
+  const out: string[] = [];
+  for (const part of path.split("/")) {
+    const last = out.length - 1;
+    if (last >= 0 && out[last]!.endsWith("\\")) out[last] = `${out[last]!.slice(0, -1)}/${part}`;
+    else out.push(part);
+  }
+  return out;
+}
+
+/**
+ * Applies one field spec to a resource: `set` gets each mapping the path reaches (created on the way
+ * when the spec says so). Null values end the walk, or become mappings where the spec creates.
+ */
+export function applyFieldSpec(doc: Document, spec: FieldSpec, set: (map: YAMLMap) => void): void {
+  if (!fieldSpecSelects(spec, doc)) return;
+  const path = splitFieldSpecPath(spec.path);
+  const walk = (node: Node | undefined, at: number): void => {
+    if (isAlias(node)) {
+      walk(node.resolve(doc) as Node | undefined, at);
+      return;
+    }
+    if (at === path.length) {
+      if (isMap(node)) set(node);
+      else if (!isNull(node)) throw walkError(spec, "wrong Node Kind for  expected: MappingNode");
+      return;
+    }
+    if (node === undefined || isNull(node)) return;
+    if (isSeq(node)) {
+      for (const item of node.items) walk(item as Node, at);
+      return;
+    }
+    if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
+    const segment = path[at]!;
+    const isSeqField = segment.endsWith("[]");
+    const name = isSeqField ? segment.slice(0, -2) : segment;
+    const pair = node.items.find((p) => pairKey(p) === name);
+    let value = pair?.value as Node | undefined | null;
+    if (spec.create && !isSeqField) {
+      if (!pair) {
+        value = new YAMLMap();
+        node.items.push(new Pair(new Scalar(name), value));
+      } else if (value === null || value === undefined || isNull(value)) {
+        value = new YAMLMap();
+        pair.value = value;
+      }
+    }
+    walk(value ?? undefined, at + 1);
+  };
+  walk(doc.contents as Node | undefined, 0);
+}
+
+/** A mapping entry's key as text (keys may be scalar nodes or plain values). */
+export function pairKey(pair: unknown): string | undefined {
+  if (!isPair(pair)) return undefined;
+  const key = isScalar(pair.key) ? pair.key.value : pair.key;
+  return key === null || key === undefined || typeof key === "object" ? undefined : String(key);
+}
+
+function isNull(node: unknown): boolean {
+  return node === null || (isScalar(node) && (node.value === null || node.value === undefined));
+}
+
+function walkError(spec: FieldSpec, message: string): FieldSpecError {
+  return new FieldSpecError(`considering field '${spec.path}': ${message}`);
+}
