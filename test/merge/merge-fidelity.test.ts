@@ -70,4 +70,11 @@ describe("pkg update deviates from kpt where kpt loses local data", () => {
     expect(f.kpt).toContain("env: []");
     expect(got).toContain("- name: B\n          value: b\n        - name: C\n          value: c\n");
   });
+  it("an element without its merge key: kpt drops it and other elements of the list, porchlight keeps them all", () => {
+    const f = fixture("deviation-missing-key");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).not.toContain("name: side");
+    expect(got).toContain("      - image: app:1\n      - name: side\n        image: side:1\n");
+  });
 });

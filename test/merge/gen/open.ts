@@ -9,10 +9,6 @@
  * (src/kpt/format-comments.ts) that changes what the merge sees. */
 const READER = "reader: a comment after a nested block belongs to the inner block in yaml.v3";
 
-/** An element whose merge key was removed on one side: kpt drops it, porchlight keeps it. Invalid
- * input either way (a container or port without its key), not yet matched. */
-const MISSING_KEY = "list element without its merge key";
-
 /** yaml.v3 writes a comment on a key with an empty or flow collection (`spec: # c` then `{}`). */
 const FLOW_COMMENT = "writer: comment on a key whose value is a flow collection";
 
@@ -30,18 +26,22 @@ export const OPEN: Record<number, string> = {
   162: READER,
   166: READER,
   170: READER,
-  21: MISSING_KEY,
-  128: MISSING_KEY,
-  132: MISSING_KEY,
-  133: MISSING_KEY,
-  187: MISSING_KEY,
   25: FLOW_COMMENT,
   75: FLOW_COMMENT,
   87: FLOW_COMMENT,
   124: FLOW_COMMENT,
 };
 
+/** An element without its merge key: kpt drops it and other elements of the list with it (one
+ * unchanged on every side too); porchlight keeps them all. */
+const MISSING_KEY = "an element without its merge key: kpt drops it and others, porchlight keeps them";
+
 /** Seeds where porchlight deliberately differs from kpt (docs/update-deviations.md). */
 export const DEVIATIONS: Record<number, string> = {
   12: "an empty element in a local list: kpt empties the list, porchlight drops only that element",
+  21: MISSING_KEY,
+  128: MISSING_KEY,
+  132: MISSING_KEY,
+  133: MISSING_KEY,
+  187: MISSING_KEY,
 };
