@@ -13,18 +13,9 @@ const READER = "reader: a comment after a nested block belongs to the inner bloc
 const FLOW_COMMENT = "writer: comment on a key whose value is a flow collection";
 
 export const OPEN: Record<number, string> = {
-  6: READER,
-  11: READER,
   44: READER,
-  50: READER,
-  52: READER,
   82: READER,
-  98: READER,
-  110: READER,
   140: READER,
-  146: READER,
-  162: READER,
-  166: READER,
   170: READER,
   25: FLOW_COMMENT,
   75: FLOW_COMMENT,
