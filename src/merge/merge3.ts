@@ -379,7 +379,6 @@ function walkAssociative(
   // a list removed upstream (missing or null) is cleared, elements added locally included
   if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
-  const hadItems = target.items.length > 0;
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
   const head = target.commentBefore;
   const firstItem = target.items[0];
@@ -433,9 +432,9 @@ function walkAssociative(
     target.commentBefore = first.commentBefore;
     first.commentBefore = undefined;
   }
-  // kpt drops a local list the merge emptied, but keeps (as `[]`) one that was empty locally already
-  // and one it had to create because the list was deleted locally while still upstream
-  return target.items.length === 0 && hadItems ? null : target;
+  // an emptied list stays as `[]` (kpt's element setter leaves the empty list in place); a list removed
+  // upstream went above
+  return target;
 }
 
 function newScalar(value: string): Node {

@@ -10,10 +10,8 @@
 const READER = "reader: a comment after a nested block belongs to the inner block in yaml.v3";
 
 export const OPEN: Record<number, string> = {
-  44: READER,
   82: READER,
   140: READER,
-  170: READER,
 };
 
 /** An element without its merge key: kpt drops it and other elements of the list with it (one
