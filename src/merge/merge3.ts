@@ -242,6 +242,19 @@ function commentsToKeys(map: YAMLMap, element: boolean, foots: Map<Scalar, strin
     foots.set(last, map.comment);
     map.comment = undefined;
   }
+  // a key's head comment that a blank line ends or cuts (`foot\n`, `foot\n\nhead`) starts with the
+  // previous key's foot, as commentsToMap writes it (and kpt's annotation set after a foot leaves it)
+  map.items.forEach((pair, i) => {
+    const prev = map.items[i - 1]?.key;
+    const key = pair.key;
+    if (!isScalar(prev) || !isScalar(key) || !key.commentBefore || foots.has(prev)) return;
+    const text = key.commentBefore;
+    const cut = text.endsWith("\n") && !text.includes("\n\n") ? text.length - 1 : text.indexOf("\n\n");
+    if (cut <= 0) return;
+    foots.set(prev, text.slice(0, cut));
+    const head = text.slice(cut).replace(/^\n+/, "");
+    key.commentBefore = head === "" ? undefined : head;
+  });
 }
 
 /** Back from the keys: the first key's head comment onto the map, each key's foot after it. */

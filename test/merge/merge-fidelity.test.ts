@@ -48,6 +48,8 @@ const CASES: Record<string, string> = {
   "a foot comment added upstream stays on its key, before kpt's annotation and a blank line": "foot-comments",
   "a comment at the end of a document, added upstream, is carried": "document-foot",
   "a list empty locally stays `[]`; a list the merge empties goes": "empty-local-list",
+  "a foot comment added upstream before kpt's annotation stays the foot of its key, the local foot too":
+    "foot-before-annotation",
   "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
   "an element with head comments merged into a flow list: the comments inside the brackets":
     "flow-head-comment",

@@ -4,14 +4,13 @@
  * matches kpt).
  */
 
-/** yaml.v3 reads a comment written after a nested block at an outer indentation as the inner block's
- * foot (and kpt writes it back there); src/kpt's reader keeps it where it stands — a reader fault
- * (src/kpt/format-comments.ts) that changes what the merge sees. */
-const READER = "reader: a comment after a nested block belongs to the inner block in yaml.v3";
+/** `annotations: {}` upstream with a head comment on its key, no annotations locally: kpt drops the
+ * emptied map with its key's comment before it sets its upstream-identifier annotation; porchlight
+ * keeps the comment above the `annotations` key it sets. */
+const EMPTIED_ANNOTATIONS = "merge: an emptied annotations map's key comment, which kpt drops";
 
 export const OPEN: Record<number, string> = {
-  82: READER,
-  140: READER,
+  140: EMPTIED_ANNOTATIONS,
 };
 
 /** An element without its merge key: kpt drops it and other elements of the list with it (one
