@@ -99,7 +99,15 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
     const existing = fieldPair(metadata, "annotations");
     const created = new (metadata.constructor as new () => YAMLMap)();
     if (existing) existing.value = created;
-    else metadata.add({ key: new Scalar("annotations"), value: created });
+    else {
+      const k = new Scalar("annotations");
+      // metadata's foot comment stays on its last key: the new key comes after it and a blank line
+      if (metadata.comment) {
+        k.commentBefore = `${metadata.comment}\n`;
+        metadata.comment = undefined;
+      }
+      metadata.add({ key: k, value: created });
+    }
     annotations = created;
   }
   const node = new Scalar(value);

@@ -50,6 +50,8 @@ const CASES: Record<string, string> = {
   "a list empty locally stays `[]`; a list the merge empties goes": "empty-local-list",
   "a foot comment added upstream before kpt's annotation stays the foot of its key, the local foot too":
     "foot-before-annotation",
+  "metadata's foot comment stays before the annotations kpt adds, then a blank line":
+    "metadata-foot-annotations",
   "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
   "an element with head comments merged into a flow list: the comments inside the brackets":
     "flow-head-comment",
