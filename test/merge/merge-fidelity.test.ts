@@ -52,6 +52,7 @@ const CASES: Record<string, string> = {
     "foot-before-annotation",
   "metadata's foot comment stays before the annotations kpt adds, then a blank line":
     "metadata-foot-annotations",
+  "an annotations map kpt sets again after the merge emptied it gets a plain key": "quoted-annotations-key",
   "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
   "an element with head comments merged into a flow list: the comments inside the brackets":
     "flow-head-comment",
