@@ -1,4 +1,5 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { placeCommentRuns } from "./comment-runs.js";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -6,12 +7,21 @@ import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node,
  * - a comment on a `---` separator line is dropped (kpt splits documents on that line);
  * - `key: # comment` over a block collection is a line comment of the key, not a head comment;
  * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
+ * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
  * - a blank line before a document's last comment is kept.
  * Call once after parsing, before any edit; the document is changed in place.
  */
 export function normalizeComments(doc: Document, text: string): void {
   if (!splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
   visit(doc.contents, text);
+  const foot = doc.contents
+    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))
+    : undefined;
+  if (foot !== undefined) {
+    (doc.contents as Node).comment = undefined;
+    doc.comment = foot === "" ? null : foot;
+    return;
+  }
   const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
   if (doc.comment && end !== undefined && blankLineAt(text, end)) {
     doc.comment = `\n${doc.comment}`;
@@ -156,4 +166,12 @@ function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, t
   } else {
     parent.comment = parent.comment ? `${comment}\n${parent.comment}` : comment;
   }
+}
+
+/** Where a document parsed from `text` ends (undefined for a node taken out of a larger text). */
+function documentEnd(doc: Document, text: string): number | undefined {
+  const range = doc.range;
+  const contents = doc.contents as Node | null;
+  if (!range || !contents?.range || range[2] < contents.range[0] || range[2] > text.length) return undefined;
+  return range[2];
 }

@@ -10,6 +10,7 @@ import {
   type Pair,
   Scalar,
 } from "yaml";
+import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
 /**
@@ -166,7 +167,8 @@ class Writer {
       if (value.comment) this.comment(value.comment, footIndent(value.items, seqIndent), "foot");
       return;
     }
-    if (value.commentBefore) this.comment(value.commentBefore, indent, "head");
+    if (value.commentBefore && !isMap(value) && !isSeq(value))
+      this.comment(value.commentBefore, indent, "head");
     const s = this.inline(value, indent);
     this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined));
   }
@@ -224,6 +226,7 @@ class Writer {
   private inline(node: Node, indent: number): { lines: string[]; comment?: string } {
     const comment = node.comment ?? undefined;
     if (isScalar(node)) return { lines: scalarText(node, { flow: false, key: false, indent }), comment };
+    if (hasInnerComments(node)) return { lines: flowWithComments(node, indent + 2).split("\n"), comment };
     return { lines: [flowText(node, false)], comment };
   }
 }
@@ -236,7 +239,7 @@ export interface ScalarContext {
 }
 
 /** Collections may hold plain values (set without createNode): treat them as the nodes they would become. */
-function asNode(v: unknown): Node | null {
+export function asNode(v: unknown): Node | null {
   if (v === null || v === undefined) return null;
   if (isNode(v)) return v as Node;
   if (typeof v === "object") return new Document(v).contents as Node;
@@ -253,7 +256,7 @@ function anchorPrefix(node: Node): string {
 }
 
 /** Collections written in flow style (`[a, b]`, `{a: b}`), and aliases. */
-function flowText(node: Node | null, key: boolean): string {
+export function flowText(node: Node | null, key: boolean): string {
   if (node === null || node === undefined) return "null";
   if (isAlias(node)) return `*${node.source}`;
   if (isScalar(node)) return scalarText(node, { flow: true, key, indent: 0 })[0] ?? "";

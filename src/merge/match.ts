@@ -98,8 +98,19 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   if (!isMap(annotations) || annotations.items.length === 0) {
     const existing = fieldPair(metadata, "annotations");
     const created = new (metadata.constructor as new () => YAMLMap)();
-    if (existing) existing.value = created;
-    else metadata.add({ key: new Scalar("annotations"), value: created });
+    if (existing) {
+      // kyaml sets a new field: its key is written plain, whatever the dropped key's style was
+      if (existing.key instanceof Scalar) existing.key.type = "PLAIN";
+      existing.value = created;
+    } else {
+      const k = new Scalar("annotations");
+      // metadata's foot comment stays on its last key: the new key comes after it and a blank line
+      if (metadata.comment) {
+        k.commentBefore = `${metadata.comment}\n`;
+        metadata.comment = undefined;
+      }
+      metadata.add({ key: k, value: created });
+    }
     annotations = created;
   }
   const node = new Scalar(value);

@@ -242,6 +242,19 @@ function commentsToKeys(map: YAMLMap, element: boolean, foots: Map<Scalar, strin
     foots.set(last, map.comment);
     map.comment = undefined;
   }
+  // a key's head comment that a blank line ends or cuts (`foot\n`, `foot\n\nhead`) starts with the
+  // previous key's foot, as commentsToMap writes it (and kpt's annotation set after a foot leaves it)
+  map.items.forEach((pair, i) => {
+    const prev = map.items[i - 1]?.key;
+    const key = pair.key;
+    if (!isScalar(prev) || !isScalar(key) || !key.commentBefore || foots.has(prev)) return;
+    const text = key.commentBefore;
+    const cut = text.endsWith("\n") && !text.includes("\n\n") ? text.length - 1 : text.indexOf("\n\n");
+    if (cut <= 0) return;
+    foots.set(prev, text.slice(0, cut));
+    const head = text.slice(cut).replace(/^\n+/, "");
+    key.commentBefore = head === "" ? undefined : head;
+  });
 }
 
 /** Back from the keys: the first key's head comment onto the map, each key's foot after it. */
@@ -379,7 +392,6 @@ function walkAssociative(
   // a list removed upstream (missing or null) is cleared, elements added locally included
   if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
-  const hadItems = target.items.length > 0;
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
   const head = target.commentBefore;
   const firstItem = target.items[0];
@@ -433,9 +445,9 @@ function walkAssociative(
     target.commentBefore = first.commentBefore;
     first.commentBefore = undefined;
   }
-  // kpt drops a local list the merge emptied, but keeps (as `[]`) one that was empty locally already
-  // and one it had to create because the list was deleted locally while still upstream
-  return target.items.length === 0 && hadItems ? null : target;
+  // an emptied list stays as `[]` (kpt's element setter leaves the empty list in place); a list removed
+  // upstream went above
+  return target;
 }
 
 function newScalar(value: string): Node {

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { parseAllDocuments } from "yaml";
 import { treeFromText } from "../../src/kpt/tree.js";
 import { mergePackage } from "../../src/merge/index.js";
 
@@ -47,6 +48,14 @@ const CASES: Record<string, string> = {
   "a foot comment added upstream stays on its key, before kpt's annotation and a blank line": "foot-comments",
   "a comment at the end of a document, added upstream, is carried": "document-foot",
   "a list empty locally stays `[]`; a list the merge empties goes": "empty-local-list",
+  "a foot comment added upstream before kpt's annotation stays the foot of its key, the local foot too":
+    "foot-before-annotation",
+  "metadata's foot comment stays before the annotations kpt adds, then a blank line":
+    "metadata-foot-annotations",
+  "an annotations map kpt sets again after the merge emptied it gets a plain key": "quoted-annotations-key",
+  "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
+  "an element with head comments merged into a flow list: the comments inside the brackets":
+    "flow-head-comment",
 };
 
 describe("pkg update merges as kpt does", () => {
@@ -69,5 +78,27 @@ describe("pkg update deviates from kpt where kpt loses local data", () => {
     expect(got).toBe(f.ours);
     expect(f.kpt).toContain("env: []");
     expect(got).toContain("- name: B\n          value: b\n        - name: C\n          value: c\n");
+  });
+  it("an element without its merge key: kpt drops it and other elements of the list, porchlight keeps them all", () => {
+    const f = fixture("deviation-missing-key");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).not.toContain("name: side");
+    expect(got).toContain("      - image: app:1\n      - name: side\n        image: side:1\n");
+  });
+  it("an emptied block map under a key with a line comment: kpt writes `{}` at column 0 on the next line (unreadable YAML), porchlight `key: {} # comment`", () => {
+    const f = fixture("deviation-empty-block-key-comment");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain('spec: # {"$ref": "#/definitions/io.k8s.api.core.v1.PodSpec"}\n{}\n');
+    expect(got).toContain('spec: {} # {"$ref": "#/definitions/io.k8s.api.core.v1.PodSpec"}\n');
+    expect(parseAllDocuments(f.kpt).some((d) => d.errors.length > 0)).toBe(true);
+  });
+  it("a key comment merged onto a key of a flow map: kpt turns the key into other keys, porchlight leaves the comment out", () => {
+    const f = fixture("deviation-flow-key-comment");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain("{'containers:': '', # c");
+    expect(got).toContain("spec: {containers: [{name: app}]}\n");
   });
 });

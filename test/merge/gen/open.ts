@@ -4,44 +4,32 @@
  * matches kpt).
  */
 
-/** yaml.v3 reads a comment written after a nested block at an outer indentation as the inner block's
- * foot (and kpt writes it back there); src/kpt's reader keeps it where it stands — a reader fault
- * (src/kpt/format-comments.ts) that changes what the merge sees. */
-const READER = "reader: a comment after a nested block belongs to the inner block in yaml.v3";
-
-/** An element whose merge key was removed on one side: kpt drops it, porchlight keeps it. Invalid
- * input either way (a container or port without its key), not yet matched. */
-const MISSING_KEY = "list element without its merge key";
-
-/** yaml.v3 writes a comment on a key with an empty or flow collection (`spec: # c` then `{}`). */
-const FLOW_COMMENT = "writer: comment on a key whose value is a flow collection";
+/** `annotations: {}` upstream with a head comment on its key, no annotations locally: kpt drops the
+ * emptied map with its key's comment before it sets its upstream-identifier annotation; porchlight
+ * keeps the comment above the `annotations` key it sets. */
+const EMPTIED_ANNOTATIONS = "merge: an emptied annotations map's key comment, which kpt drops";
 
 export const OPEN: Record<number, string> = {
-  6: READER,
-  11: READER,
-  44: READER,
-  50: READER,
-  52: READER,
-  82: READER,
-  98: READER,
-  110: READER,
-  140: READER,
-  146: READER,
-  162: READER,
-  166: READER,
-  170: READER,
+  140: EMPTIED_ANNOTATIONS,
+};
+
+/** An element without its merge key: kpt drops it and other elements of the list with it (one
+ * unchanged on every side too); porchlight keeps them all. */
+const MISSING_KEY = "an element without its merge key: kpt drops it and others, porchlight keeps them";
+
+/** A key's line comment over an empty block collection or inside a flow map: kpt writes YAML that does
+ * not read back (or reads as other keys); porchlight keeps the file valid. */
+const FLOW_KEY_COMMENT = "a key comment over a flow-written collection: kpt writes invalid YAML";
+
+/** Seeds where porchlight deliberately differs from kpt (docs/update-deviations.md). */
+export const DEVIATIONS: Record<number, string> = {
+  12: "an empty element in a local list: kpt empties the list, porchlight drops only that element",
   21: MISSING_KEY,
   128: MISSING_KEY,
   132: MISSING_KEY,
   133: MISSING_KEY,
   187: MISSING_KEY,
-  25: FLOW_COMMENT,
-  75: FLOW_COMMENT,
-  87: FLOW_COMMENT,
-  124: FLOW_COMMENT,
-};
-
-/** Seeds where porchlight deliberately differs from kpt (docs/update-deviations.md). */
-export const DEVIATIONS: Record<number, string> = {
-  12: "an empty element in a local list: kpt empties the list, porchlight drops only that element",
+  75: FLOW_KEY_COMMENT,
+  87: FLOW_KEY_COMMENT,
+  124: FLOW_KEY_COMMENT,
 };
