@@ -152,7 +152,7 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
     }
     if (cur && col < inner && col !== cur.col) flush(footOwner());
     if (!cur) cur = { col, lines: [], line: i, blankBefore: i > 0 && lines[i - 1]!.trim() === "" };
-    cur.lines.push(l.trim().slice(1) || " ");
+    cur.lines.push(l.trimStart().slice(1) || " "); // trailing blanks kept, as yaml.v3 keeps them
     recentEmpty = false;
   }
   if (cur && eof) {

@@ -75,8 +75,9 @@ function headLines(text: string, offset: number): string[] {
   while (end >= 0) {
     // The first line starts at 0 (lastIndexOf with a negative start would find a newline at 0 again).
     const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
-    const line = text.slice(start, end).replace(/\r$/, "").trim();
-    if (line === "") out.push("");
+    // yaml.v3 keeps a comment's trailing blanks; only the indentation goes.
+    const line = text.slice(start, end).replace(/\r$/, "").trimStart();
+    if (line.trim() === "") out.push("");
     else if (line.startsWith("#"))
       out.push(line.slice(1) || " "); // a lone `#` as the parser gives it
     else break;
