@@ -136,7 +136,7 @@ export const setAnnotations: BuiltinFunction = {
         return input;
       }
       if (before) {
-        jsonRoundTrip(doc, "yaml.v2");
+        jsonRoundTrip(doc, "kunstruct");
         syncOrder(before.contents as Node | null, doc.contents as Node | null);
       }
     }

@@ -349,7 +349,7 @@ export const setLabelsKustomize: BuiltinFunction = {
       input.results.push(errorResult(`failed to run function: ${clash}`));
       return input;
     }
-    const library = atLeast(release, "v0.1.5") ? "yaml.v3" : "yaml.v2";
+    const trip = atLeast(release, "v0.1.5") ? "kyaml" : "kunstruct";
     for (const doc of items) {
       ctx.signal?.throwIfAborted();
       const before = doc.clone();
@@ -362,7 +362,7 @@ export const setLabelsKustomize: BuiltinFunction = {
         input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
         return input;
       }
-      jsonRoundTrip(doc, library);
+      jsonRoundTrip(doc, trip);
       syncOrder(before.contents as Node | null, doc.contents as Node | null);
     }
     input.items = items;

@@ -7,14 +7,14 @@ import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js
 import { configMapData, isConfigMap, isGVK, splitApiVersion, topString } from "./util/catalog-fnconfig.js";
 import { errorResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
-import { reencodeAsGo } from "./util/go-reencode.js";
+import { jsonRoundTrip } from "./util/go-json-roundtrip.js";
 
 /**
  * set-namespace v0.1.0–v0.2.0, the catalog's function built on kustomize's namespace transformer: every
  * resource not known to be cluster-scoped gets `metadata.namespace` (the Kptfile too), a Namespace object
  * is renamed, RoleBinding and ClusterRoleBinding subjects named `default` get the namespace, and so does
  * an APIService's `spec.service`, plus the config's own field specs. No result is reported on success.
- * Each resource makes a trip through Go maps (see go-reencode.ts).
+ * Each resource makes a trip through Go maps (see go-json-roundtrip.ts).
  *
  * Release switches, each with the catalog tag that introduced it:
  * - set-namespace/v0.1.4: kustomize api v0.8.11 (an RNode resource map): resources annotated
@@ -274,7 +274,7 @@ export const setNamespaceKustomize: BuiltinFunction = {
           (s) => scalarAt(s, "kind") === "ServiceAccount" && serviceAccounts.has(scalarAt(s, "name") ?? ""),
         );
       }
-      reencodeAsGo(doc, keepLocalConfig ? "float64" : "int-preserving");
+      jsonRoundTrip(doc, keepLocalConfig ? "kyaml" : "kunstruct");
     }
     input.items = items;
     return input;
