@@ -1,18 +1,11 @@
-import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import type { Document, Node } from "yaml";
 import { atLeast, catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
-import { rootMap, sortedEntries } from "./util/catalog-fields.js";
-import { configMapData, isConfigMap, isGVK, stringEntries } from "./util/catalog-fnconfig.js";
+import { rootMap } from "./util/catalog-fields.js";
 import { errorResult } from "./util/catalog-results.js";
-import { isYaml11NonString, jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
-import {
-  applyFieldSpec,
-  COMMON_ANNOTATIONS,
-  type FieldSpec,
-  FieldSpecError,
-  fieldSpec,
-  pairKey,
-} from "./util/kustomize-fieldspec.js";
+import { jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
+import { type EntriesConfig, readEntriesConfig, setEntry } from "./util/kustomize-entries.js";
+import { applyFieldSpec, COMMON_ANNOTATIONS, FieldSpecError } from "./util/kustomize-fieldspec.js";
 import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
 
 /**
@@ -27,80 +20,23 @@ import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap
  * `SetAnnotations` kind and `additionalAnnotationFields`, keeps local config and edits resources in place.
  */
 
-const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "SetAnnotations";
 const LEGACY_CONFIG_KIND = "SetAnnotationConfig";
 
-interface SetAnnotationsConfig {
-  annotations: [string, string][];
-  fieldSpecs: FieldSpec[];
-}
-
-function readFieldSpecs(node: unknown): FieldSpec[] {
-  if (!isSeq(node)) return [];
-  return node.items.filter(isMap).map((item) => {
-    const entries = stringEntries(item);
-    const create = entries.get("create") ?? "";
-    return fieldSpec(
-      entries.get("path") ?? "",
-      create === "true" || create === "True" || create === "TRUE",
-      entries.get("kind") ?? "",
-      entries.get("group") ?? "",
-      entries.get("version") ?? "",
-    );
-  });
-}
-
-/** The config, or the catalog's error message (kpt shows it after "failed to configure function: "). */
+/** The config, or the catalog's error message (with its "failed to configure function: "). */
 export function readSetAnnotationsConfig(
   config: Document | undefined,
   release = "v0.1.4",
-): SetAnnotationsConfig | string {
-  const current = atLeast(release, "v0.1.4");
-  let annotations: [string, string][];
-  let fieldSpecs: FieldSpec[] = [];
-  if (config && isConfigMap(config)) {
-    annotations = sortedEntries(configMapData(config));
-  } else if (
-    config &&
-    (isGVK(config, CONFIG_API_VERSION, LEGACY_CONFIG_KIND) ||
-      (current && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)))
-  ) {
-    annotations = sortedEntries(stringEntries(config.get("annotations", true)));
-    const deprecated = config.get("fieldSpecs", true);
-    const additional = current ? config.get("additionalAnnotationFields", true) : undefined;
-    if (isSeq(deprecated) && isSeq(additional)) {
-      return "failed to configure function: `fieldSpecs` has been deprecated, please rename it to `additionalAnnotationFields`";
-    }
-    fieldSpecs = readFieldSpecs(isSeq(additional) ? additional : deprecated);
-  } else {
-    return current
-      ? `failed to configure function: \`functionConfig\` must be a \`ConfigMap\` or \`${CONFIG_KIND}\``
-      : `failed to configure function: function config must be a ConfigMap or ${LEGACY_CONFIG_KIND}`;
-  }
-  if (annotations.length === 0) return "failed to configure function: input annotation list cannot be empty";
-  return { annotations, fieldSpecs: [...fieldSpecs, ...COMMON_ANNOTATIONS] };
-}
-
-/**
- * Sets an annotation as kustomize's SetEntry does: a new entry is a string, double-quoted when YAML 1.1
- * would read it as something else; an existing one takes the new value in its own style.
- */
-function setEntry(map: YAMLMap, key: string, value: string): void {
-  const existing = map.items.find((p) => pairKey(p) === key);
-  const node = new Scalar(value);
-  if (existing) {
-    const old = existing.value;
-    if (old instanceof Scalar) {
-      node.type = old.type;
-      node.comment = old.comment;
-      node.commentBefore = old.commentBefore;
-    }
-    existing.value = node;
-    return;
-  }
-  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
-  map.items.push(new Pair(new Scalar(key), node));
+): EntriesConfig | string {
+  const cfg = readEntriesConfig(config, {
+    field: "annotations",
+    kind: CONFIG_KIND,
+    legacyKind: LEGACY_CONFIG_KIND,
+    current: atLeast(release, "v0.1.4"),
+    notACurrentConfig: `\`functionConfig\` must be a \`ConfigMap\` or \`${CONFIG_KIND}\``,
+    commonSpecs: COMMON_ANNOTATIONS,
+  });
+  return typeof cfg === "string" ? `failed to configure function: ${cfg}` : cfg;
 }
 
 export const setAnnotations: BuiltinFunction = {
@@ -127,8 +63,8 @@ export const setAnnotations: BuiltinFunction = {
       if (!rootMap(doc)) continue;
       const before = kunstruct ? doc.clone() : undefined;
       try {
-        for (const [key, value] of cfg.annotations) {
-          for (const spec of cfg.fieldSpecs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
+        for (const [key, value] of cfg.entries) {
+          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
         }
       } catch (err) {
         if (!(err instanceof FieldSpecError)) throw err;
