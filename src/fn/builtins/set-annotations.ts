@@ -1,12 +1,9 @@
-import type { Document, Node } from "yaml";
+import type { Document } from "yaml";
 import { atLeast, catalogReleases } from "../releases.js";
 import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
-import { rootMap } from "./util/catalog-fields.js";
 import { errorResult } from "./util/catalog-results.js";
-import { jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
-import { type EntriesConfig, readEntriesConfig, setEntry } from "./util/kustomize-entries.js";
-import { applyFieldSpec, COMMON_ANNOTATIONS, FieldSpecError } from "./util/kustomize-fieldspec.js";
-import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
+import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
+import { COMMON_ANNOTATIONS } from "./util/kustomize-fieldspec.js";
 
 /**
  * set-annotations, as gcr.io/kpt-fn/set-annotations:v0.1.3 and v0.1.4 do it (kustomize's annotations
@@ -52,31 +49,10 @@ export const setAnnotations: BuiltinFunction = {
     // v0.1.3 builds its resource map with kunstruct, which skips anything annotated local-config and
     // works on JSON; v0.1.4 includes local config and filters the YAML nodes themselves.
     const kunstruct = !atLeast(release, "v0.1.4");
-    const items = kunstruct ? withoutLocalConfig(input.items) : input.items;
-    const clash = duplicateResourceId(items);
-    if (clash) {
-      input.results.push(errorResult(`failed to run function: ${clash}`));
-      return input;
-    }
-    for (const doc of items) {
-      ctx.signal?.throwIfAborted();
-      if (!rootMap(doc)) continue;
-      const before = kunstruct ? doc.clone() : undefined;
-      try {
-        for (const [key, value] of cfg.entries) {
-          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
-        }
-      } catch (err) {
-        if (!(err instanceof FieldSpecError)) throw err;
-        input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
-        return input;
-      }
-      if (before) {
-        jsonRoundTrip(doc, "kunstruct");
-        syncOrder(before.contents as Node | null, doc.contents as Node | null);
-      }
-    }
-    input.items = items;
-    return input;
+    return setEntries(input, ctx, cfg, {
+      includeLocalConfig: !kunstruct,
+      trip: kunstruct ? "kunstruct" : undefined,
+      skipNonMap: true,
+    });
   },
 };

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, type Node, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
@@ -14,10 +14,8 @@ import {
 } from "./util/catalog-fields.js";
 import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
-import { jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
-import { type EntriesConfig, readEntriesConfig, setEntry } from "./util/kustomize-entries.js";
-import { applyFieldSpec, COMMON_LABELS, FieldSpecError } from "./util/kustomize-fieldspec.js";
-import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
+import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
+import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -270,30 +268,13 @@ export const setLabelsKustomize: BuiltinFunction = {
       return input;
     }
     // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
-    // carrying the local-config annotation, whatever its value.
-    const items = atLeast(release, "v0.1.5") ? input.items : withoutLocalConfig(input.items);
-    const clash = duplicateResourceId(items);
-    if (clash) {
-      input.results.push(errorResult(`failed to run function: ${clash}`));
-      return input;
-    }
-    const trip = atLeast(release, "v0.1.5") ? "kyaml" : "kunstruct";
-    for (const doc of items) {
-      ctx.signal?.throwIfAborted();
-      const before = doc.clone();
-      try {
-        for (const [key, value] of cfg.entries) {
-          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
-        }
-      } catch (err) {
-        if (!(err instanceof FieldSpecError)) throw err;
-        input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
-        return input;
-      }
-      jsonRoundTrip(doc, trip);
-      syncOrder(before.contents as Node | null, doc.contents as Node | null);
-    }
-    input.items = items;
-    return input;
+    // carrying the local-config annotation, whatever its value. Every release round-trips the
+    // resources, v0.1.5 through kyaml's RNodes.
+    const current = atLeast(release, "v0.1.5");
+    return setEntries(input, ctx, cfg, {
+      includeLocalConfig: current,
+      trip: current ? "kyaml" : "kunstruct",
+      skipNonMap: false,
+    });
   },
 };

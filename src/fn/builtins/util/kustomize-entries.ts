@@ -1,8 +1,11 @@
-import { type Document, isMap, isSeq, Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import type { FunctionContext, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
-import { isYaml11NonString } from "./go-json-roundtrip.js";
-import { type FieldSpec, fieldSpec, pairKey } from "./kustomize-fieldspec.js";
+import { errorResult } from "./catalog-results.js";
+import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
+import { applyFieldSpec, type FieldSpec, FieldSpecError, fieldSpec, pairKey } from "./kustomize-fieldspec.js";
+import { duplicateResourceId, withoutLocalConfig } from "./kustomize-resmap.js";
 
 /**
  * What set-labels v0.1.x and set-annotations v0.1.x share around kustomize's label and annotation
@@ -85,7 +88,7 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  * `!!str` tag: a scalar set here has no source text, so the writer and the JSON round trip already
  * take it for a string, and kpt's writer would drop the core tag anyway.
  */
-export function setEntry(map: YAMLMap, key: string, value: string): void {
+function setEntry(map: YAMLMap, key: string, value: string): void {
   const existing = map.items.find((p) => pairKey(p) === key);
   const node = new Scalar(value);
   if (existing) {
@@ -100,4 +103,56 @@ export function setEntry(map: YAMLMap, key: string, value: string): void {
   }
   if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
   map.items.push(new Pair(new Scalar(key), node));
+}
+
+/** How a release of either function runs its filter over the resources. */
+export interface EntriesRun {
+  /**
+   * Whether resources annotated local-config stay; without it they are left out, as kunstruct's
+   * resource map skips them, so kpt deletes them.
+   */
+  includeLocalConfig: boolean;
+  /** The trip through Go maps each resource makes (see go-json-roundtrip.ts), if any. */
+  trip: GoJsonTrip | undefined;
+  /** Whether a resource whose root is not a mapping is passed over (set-annotations) or walked. */
+  skipNonMap: boolean;
+}
+
+/**
+ * Sets every entry of the config on every field its specs reach, in every resource, as kustomize's
+ * resource map and label / annotation filter do: two resources with one id fail it, a field spec that
+ * meets a value it cannot walk through fails it; nothing is reported on success.
+ */
+export function setEntries(
+  input: ResourceList,
+  ctx: FunctionContext,
+  cfg: EntriesConfig,
+  run: EntriesRun,
+): ResourceList {
+  const items = run.includeLocalConfig ? input.items : withoutLocalConfig(input.items);
+  const clash = duplicateResourceId(items);
+  if (clash) {
+    input.results.push(errorResult(`failed to run function: ${clash}`));
+    return input;
+  }
+  for (const doc of items) {
+    ctx.signal?.throwIfAborted();
+    if (run.skipNonMap && !isMap(doc.contents)) continue;
+    const before = run.trip ? doc.clone() : undefined;
+    try {
+      for (const [key, value] of cfg.entries) {
+        for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
+      }
+    } catch (err) {
+      if (!(err instanceof FieldSpecError)) throw err;
+      input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
+      return input;
+    }
+    if (run.trip && before) {
+      jsonRoundTrip(doc, run.trip);
+      syncOrder(before.contents as Node | null, doc.contents as Node | null);
+    }
+  }
+  input.items = items;
+  return input;
 }
