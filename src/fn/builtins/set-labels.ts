@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast, catalogReleases } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
@@ -12,26 +12,10 @@ import {
   sortedEntries,
   visitMapsAt,
 } from "./util/catalog-fields.js";
-import {
-  configMapData,
-  gvkMatches,
-  gvkOf,
-  isConfigMap,
-  isEmptyConfig,
-  isGVK,
-  stringEntries,
-} from "./util/catalog-fnconfig.js";
+import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
-import { isYaml11NonString, jsonRoundTrip, syncOrder } from "./util/go-json-roundtrip.js";
-import {
-  applyFieldSpec,
-  COMMON_LABELS,
-  type FieldSpec,
-  FieldSpecError,
-  fieldSpec,
-  pairKey,
-} from "./util/kustomize-fieldspec.js";
-import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap.js";
+import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
+import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -42,7 +26,7 @@ import { duplicateResourceId, withoutLocalConfig } from "./util/kustomize-resmap
  * Reports `set N labels in total`, counting every label at every such field it visited.
  */
 
-const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+const _CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "SetLabels";
 
 type Labels = [string, string][];
@@ -255,80 +239,22 @@ export const setLabels: BuiltinFunction = {
  * resources, so kpt deletes them.
  */
 
-/** The config's labels (sorted) and field specs, or the error the function reports. */
-interface KustomizeLabelsConfig {
-  labels: [string, string][];
-  specs: FieldSpec[];
-}
-
 const LEGACY_CONFIG_KIND = "SetLabelConfig";
 
+/** The config's labels (sorted) and field specs, or the error the function reports. */
 export function readKustomizeLabelsConfig(
   config: Document | undefined,
   release: string,
-): KustomizeLabelsConfig | string {
-  // v0.1.5 (set-labels/v0.1.5) added the SetLabels kind and `additionalLabelFields`.
-  const current = atLeast(release, "v0.1.5");
-  let labels: [string, string][];
-  let specs: FieldSpec[] = [];
-  if (config && isConfigMap(config)) {
-    labels = sortedEntries(configMapData(config));
-  } else if (
-    config &&
-    (isGVK(config, CONFIG_API_VERSION, LEGACY_CONFIG_KIND) ||
-      (current && isGVK(config, CONFIG_API_VERSION, CONFIG_KIND)))
-  ) {
-    labels = sortedEntries(stringEntries(config.get("labels", true)));
-    const deprecated = config.get("fieldSpecs", true);
-    const additional = current ? config.get("additionalLabelFields", true) : undefined;
-    if (isSeq(deprecated) && isSeq(additional)) {
-      return "`fieldSpecs` has been deprecated, please rename it to `additionalLabelFields`";
-    }
-    specs = readFieldSpecs(isSeq(additional) ? additional : deprecated);
-  } else {
-    return current
-      ? `\`functionConfig\` must be either a \`ConfigMap\` or \`${CONFIG_KIND}\``
-      : `function config must be a ConfigMap or ${LEGACY_CONFIG_KIND}`;
-  }
-  if (labels.length === 0) return "input label list cannot be empty";
-  return { labels, specs: [...specs, ...COMMON_LABELS] };
-}
-
-function readFieldSpecs(node: unknown): FieldSpec[] {
-  if (!isSeq(node)) return [];
-  return node.items.filter(isMap).map((item) => {
-    const entries = stringEntries(item);
-    const create = entries.get("create") ?? "";
-    return fieldSpec(
-      entries.get("path") ?? "",
-      create === "true" || create === "True" || create === "TRUE",
-      entries.get("kind") ?? "",
-      entries.get("group") ?? "",
-      entries.get("version") ?? "",
-    );
+): EntriesConfig | string {
+  return readEntriesConfig(config, {
+    field: "labels",
+    kind: CONFIG_KIND,
+    legacyKind: LEGACY_CONFIG_KIND,
+    // v0.1.5 (set-labels/v0.1.5) added the SetLabels kind and `additionalLabelFields`.
+    current: atLeast(release, "v0.1.5"),
+    notACurrentConfig: `\`functionConfig\` must be either a \`ConfigMap\` or \`${CONFIG_KIND}\``,
+    commonSpecs: COMMON_LABELS,
   });
-}
-
-/**
- * Sets a label as kustomize's SetEntry does: a new entry is a string, double-quoted when YAML 1.1
- * would read it as something else; an existing one takes the new value in its own style.
- */
-function setLabelEntry(map: YAMLMap, key: string, value: string): void {
-  const existing = map.items.find((p) => pairKey(p) === key);
-  const node = new Scalar(value);
-  node.tag = "tag:yaml.org,2002:str";
-  if (existing) {
-    const old = existing.value;
-    node.type = old instanceof Scalar ? old.type : undefined;
-    if (old instanceof Scalar) {
-      node.comment = old.comment;
-      node.commentBefore = old.commentBefore;
-    }
-    existing.value = node;
-    return;
-  }
-  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
-  map.items.push(new Pair(new Scalar(key), node));
 }
 
 export const setLabelsKustomize: BuiltinFunction = {
@@ -342,30 +268,13 @@ export const setLabelsKustomize: BuiltinFunction = {
       return input;
     }
     // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
-    // carrying the local-config annotation, whatever its value.
-    const items = atLeast(release, "v0.1.5") ? input.items : withoutLocalConfig(input.items);
-    const clash = duplicateResourceId(items);
-    if (clash) {
-      input.results.push(errorResult(`failed to run function: ${clash}`));
-      return input;
-    }
-    const library = atLeast(release, "v0.1.5") ? "yaml.v3" : "yaml.v2";
-    for (const doc of items) {
-      ctx.signal?.throwIfAborted();
-      const before = doc.clone();
-      try {
-        for (const [key, value] of cfg.labels) {
-          for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setLabelEntry(map, key, value));
-        }
-      } catch (err) {
-        if (!(err instanceof FieldSpecError)) throw err;
-        input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
-        return input;
-      }
-      jsonRoundTrip(doc, library);
-      syncOrder(before.contents as Node | null, doc.contents as Node | null);
-    }
-    input.items = items;
-    return input;
+    // carrying the local-config annotation, whatever its value. Every release round-trips the
+    // resources, v0.1.5 through kyaml's RNodes.
+    const current = atLeast(release, "v0.1.5");
+    return setEntries(input, ctx, cfg, {
+      includeLocalConfig: current,
+      trip: current ? "kyaml" : "kunstruct",
+      skipNonMap: false,
+    });
   },
 };

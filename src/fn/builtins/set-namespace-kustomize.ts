@@ -7,14 +7,15 @@ import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js
 import { configMapData, isConfigMap, isGVK, splitApiVersion, topString } from "./util/catalog-fnconfig.js";
 import { errorResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
-import { reencodeAsGo } from "./util/go-reencode.js";
+import { jsonRoundTrip } from "./util/go-json-roundtrip.js";
+import { type FieldSpec, splitFieldSpecPath } from "./util/kustomize-fieldspec.js";
 
 /**
  * set-namespace v0.1.0–v0.2.0, the catalog's function built on kustomize's namespace transformer: every
  * resource not known to be cluster-scoped gets `metadata.namespace` (the Kptfile too), a Namespace object
  * is renamed, RoleBinding and ClusterRoleBinding subjects named `default` get the namespace, and so does
  * an APIService's `spec.service`, plus the config's own field specs. No result is reported on success.
- * Each resource makes a trip through Go maps (see go-reencode.ts).
+ * Each resource makes a trip through Go maps (see go-json-roundtrip.ts).
  *
  * Release switches, each with the catalog tag that introduced it:
  * - set-namespace/v0.1.4: kustomize api v0.8.11 (an RNode resource map): resources annotated
@@ -28,15 +29,6 @@ import { reencodeAsGo } from "./util/go-reencode.js";
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const LEGACY_KIND = "SetNamespaceConfig";
 const KIND = "SetNamespace";
-
-/** A kustomize field spec: where, in resources of the given group/version/kind, the namespace goes. */
-export interface FieldSpec {
-  group: string;
-  version: string;
-  kind: string;
-  path: string;
-  create: boolean;
-}
 
 interface Config {
   namespace: string;
@@ -123,17 +115,6 @@ export function readKustomizeNamespaceConfig(config: Document | undefined, relea
 function isHardCoded(fs: FieldSpec): boolean {
   if (fs.path === "metadata/namespace") return true;
   return (fs.kind === "RoleBinding" || fs.kind === "ClusterRoleBinding") && fs.path === "subjects";
-}
-
-/** A path split at `/`, where `\/` keeps a slash inside a segment (kustomize's splitPath). */
-function splitPath(path: string): string[] {
-  const out: string[] = [];
-  for (const part of path.split("/")) {
-    const last = out.length - 1;
-    if (last >= 0 && out[last]!.endsWith("\\")) out[last] = `${out[last]!.slice(0, -1)}/${part}`;
-    else out.push(part);
-  }
-  return out;
 }
 
 function matchesGvk(doc: Document, fs: FieldSpec): boolean {
@@ -225,7 +206,7 @@ function transform(doc: Document, cfg: Config): void {
   if (isBinding(doc)) setSubjects(doc, cfg.namespace, (s) => scalarAt(s, "name") === "default");
   for (const fs of cfg.fieldSpecs) {
     if (isHardCoded(fs) || !matchesGvk(doc, fs)) continue;
-    applyPath(doc.contents, splitPath(fs.path), fs.create, cfg.namespace);
+    applyPath(doc.contents, splitFieldSpecPath(fs.path), fs.create, cfg.namespace);
   }
 }
 
@@ -274,7 +255,7 @@ export const setNamespaceKustomize: BuiltinFunction = {
           (s) => scalarAt(s, "kind") === "ServiceAccount" && serviceAccounts.has(scalarAt(s, "name") ?? ""),
         );
       }
-      reencodeAsGo(doc, keepLocalConfig ? "float64" : "int-preserving");
+      jsonRoundTrip(doc, keepLocalConfig ? "kyaml" : "kunstruct");
     }
     input.items = items;
     return input;

@@ -7,8 +7,8 @@ import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } f
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
+import { jsonRoundTripNode } from "./util/go-json-roundtrip.js";
 import { goQuoteString } from "./util/go-quote.js";
-import { reencodeNodeAsGo } from "./util/go-reencode.js";
 
 /**
  * set-namespace v0.3.0–v0.4.1, the releases on the kpt functions SDK. Namespace fields are
@@ -177,7 +177,7 @@ class Pass {
     }
     // The subjects go back through JSON (SliceSubObjects.MarshalJSON), comments of the list kept.
     const old = pair.value;
-    const out = reencodeNodeAsGo(old, doc, "float64");
+    const out = jsonRoundTripNode(old, doc, "kyaml");
     out.commentBefore = old.commentBefore;
     out.comment = old.comment;
     pair.value = out;

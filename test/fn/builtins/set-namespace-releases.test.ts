@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type Document, parseDocument } from "yaml";
 import { setNamespaceKustomize } from "../../../src/fn/builtins/set-namespace-kustomize.js";
 import { setNamespaceSdk } from "../../../src/fn/builtins/set-namespace-sdk.js";
-import { goFloat } from "../../../src/fn/builtins/util/go-reencode.js";
+import { goFormatFloat } from "../../../src/fn/builtins/util/go-json-roundtrip.js";
 import { defaultRegistry } from "../../../src/fn/registry.js";
 import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
 import type { BuiltinFunction, ResourceList } from "../../../src/fn/types.js";
@@ -286,6 +286,37 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
     const { output } = await run(setNamespaceKustomize, release, styled, configMap("prod"));
     expect(output).toBe(want);
   });
+
+  // Both Go YAML libraries read numbers with strconv.ParseInt(s, 0, 64) after dropping underscores, so a
+  // leading zero is octal (yaml.v3's resolve.go keeps 1.1's `0777` "for compatibility") and `1_000` is
+  // a number; JavaScript's YAML 1.2 reader takes them for 17 and a string.
+  const numbers = codeBlock`
+    apiVersion: v1
+    kind: ConfigMap
+    metadata:
+      name: cm
+    data:
+      octal: 017
+      grouped: 1_000
+      infinite: .inf
+  `;
+  it.each([
+    ["v0.1.3", "15", "1000"],
+    ["v0.1.4", "15", "1000"],
+  ])("%s reads numbers as Go's YAML libraries do", async (release, octal, grouped) => {
+    const { output } = await run(setNamespaceKustomize, release, numbers, configMap("prod"));
+    expect(output).toBe(codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: cm
+        namespace: prod
+      data:
+        octal: ${octal}
+        grouped: ${grouped}
+        infinite: .inf
+    `);
+  });
 });
 
 describe("set-namespace v0.3 (the first SDK releases)", () => {
@@ -516,6 +547,6 @@ describe("Go's %g for float64", () => {
     [0.00001, "1e-05"],
     [-2.5e-7, "-2.5e-07"],
   ])("%s → %s", (f, want) => {
-    expect(goFloat(f)).toBe(want);
+    expect(goFormatFloat(f)).toBe(want);
   });
 });

@@ -14,36 +14,47 @@ import { pairKey } from "./kustomize-fieldspec.js";
 import { scalarText } from "./yaml-scalar.js";
 
 /**
- * What a resource looks like after an old catalog function has round-tripped it through Go's JSON
- * (kustomize api v0.7.x resources are JSON maps; its `filtersutil.ApplyToJSON` turns each resource into
- * JSON and back): every scalar is decoded by a Go YAML library and encoded again, so quoting is the
- * encoder's (`'PROJECT_ID'` comes out as `PROJECT_ID`, `"8080"` stays quoted), numbers are re-printed
- * from their value, tags, anchors and flow style are gone. kpt copies comments back and restores the
- * order of existing fields, so both are kept here; new fields are already where kpt puts them.
+ * What a trip through Go maps and back does to a resource in the old catalog functions built on
+ * kustomize (set-namespace up to v0.2.0, set-labels and set-annotations v0.1.x): the resource is decoded
+ * by a Go YAML library, marshalled as JSON, read back into `map[string]interface{}` and written again as
+ * YAML by a Go encoder. Every scalar is decoded by the Go library's rules and encoded again, so quoting
+ * is the encoder's (`'PROJECT_ID'` comes out as `PROJECT_ID`, `"8080"` stays quoted, a YAML 1.1 boolean
+ * or base-60 number written as a string is double-quoted), multi-line text becomes a literal block,
+ * numbers are re-printed from their value, tags and anchors are dropped, aliases expanded and flow
+ * collections become block ones. kpt copies comments back and restores the order of existing fields, so
+ * both are kept here; new fields are already where kpt puts them.
  *
- * `yaml.v2`: kustomize api v0.7.x (kunstruct), decoded with YAML 1.1's booleans (`yes`, `on`, …) and
- * integers kept as integers (apimachinery's JSON reads integral numbers as int64).
- * `yaml.v3`: kustomize api v0.8.x `filtersutil.ApplyToJSON` on kyaml resources: decoded with yaml.v3,
- * read back from JSON as float64, so every number is printed as Go's `%v` of a float64 (`1e+06`).
+ * - `"kunstruct"`: kustomize api v0.7.x's unstructured resources (kunstruct, `filtersutil.ApplyToJSON`
+ *   on them): decoded by yaml.v2, so YAML 1.1's booleans (`yes`, `on`, …) are booleans, and integers
+ *   stay integers (apimachinery's JSON reads integral numbers as int64; a whole float `1.0` comes back
+ *   as `1`).
+ * - `"kyaml"`: kyaml's RNode JSON trip (kustomize api v0.8.x, `filtersutil.ApplyToJSON`, an RNode's
+ *   MarshalJSON): decoded by yaml.v3, read back from JSON as float64, so every number is printed as
+ *   Go's `%g` of a float64 (`1000000` → `1e+06`).
  */
-export type GoYamlLibrary = "yaml.v2" | "yaml.v3";
+export type GoJsonTrip = "kunstruct" | "kyaml";
 
-export function jsonRoundTrip(doc: Document, library: GoYamlLibrary): void {
+export function jsonRoundTrip(doc: Document, trip: GoJsonTrip): void {
   const contents = doc.contents as Node | null;
   if (contents === null) return;
-  doc.contents = normalize(doc, contents, library) as typeof doc.contents;
+  doc.contents = normalize(doc, contents, trip) as typeof doc.contents;
 }
 
-function normalize(doc: Document, node: Node, library: GoYamlLibrary): Node {
+/** The same trip for one node of `doc` (a field the function sets from a Go value it decoded). */
+export function jsonRoundTripNode(node: Node, doc: Document, trip: GoJsonTrip): Node {
+  return normalize(doc, node, trip);
+}
+
+function normalize(doc: Document, node: Node, trip: GoJsonTrip): Node {
   if (isAlias(node)) {
     const target = node.resolve(doc);
     if (!target) return new Scalar(null);
     const copy = target.clone() as Node;
     copy.anchor = undefined;
-    return normalize(doc, copy, library);
+    return normalize(doc, copy, trip);
   }
   if (isScalar(node)) {
-    normalizeScalar(node, library, false);
+    normalizeScalar(node, trip, false);
     return node;
   }
   if (isCollection(node)) {
@@ -56,13 +67,13 @@ function normalize(doc: Document, node: Node, library: GoYamlLibrary): Node {
         if (!isScalar(pair.key) && ["string", "number", "boolean"].includes(typeof pair.key)) {
           pair.key = new Scalar(pair.key);
         }
-        if (isScalar(pair.key)) normalizeScalar(pair.key, library, true);
+        if (isScalar(pair.key)) normalizeScalar(pair.key, trip, true);
         if (pair.value === null || pair.value === undefined) pair.value = new Scalar(null);
-        pair.value = normalize(doc, pair.value as Node, library);
+        pair.value = normalize(doc, pair.value as Node, trip);
       }
     } else if (isSeq(node)) {
       node.items = node.items.map((item) =>
-        item === null || item === undefined ? new Scalar(null) : normalize(doc, item as Node, library),
+        item === null || item === undefined ? new Scalar(null) : normalize(doc, item as Node, trip),
       );
     }
   }
@@ -70,8 +81,8 @@ function normalize(doc: Document, node: Node, library: GoYamlLibrary): Node {
 }
 
 /** The scalar as the Go encoder writes the value the Go decoder read from it. */
-function normalizeScalar(node: Scalar, library: GoYamlLibrary, isKey: boolean): void {
-  const value = goValue(node, library);
+function normalizeScalar(node: Scalar, trip: GoJsonTrip, isKey: boolean): void {
+  const value = goValue(node, trip);
   node.tag = undefined;
   node.anchor = undefined;
   node.format = undefined;
@@ -95,17 +106,19 @@ interface TypedValue {
 }
 
 /** A string, or a non-string value with the text the round trip prints for it. */
-function goValue(node: Scalar, library: GoYamlLibrary): string | TypedValue {
+function goValue(node: Scalar, trip: GoJsonTrip): string | TypedValue {
   const quoted = node.type !== undefined && node.type !== Scalar.PLAIN;
   const explicitStr = node.tag === "tag:yaml.org,2002:str" || node.tag === "!!str";
   if (typeof node.value === "string") {
     // Plain text as it was read is resolved by the Go decoder's rules; a string set since is a string.
     const parsedPlain = !quoted && !explicitStr && node.source === node.value;
-    return parsedPlain ? resolvePlain(node.value, library) : node.value;
+    return parsedPlain ? resolvePlain(node.value, trip) : node.value;
   }
-  const text = scalarText(node);
+  // A parsed `.inf` or `.nan` keeps its YAML spelling (JavaScript would write `Infinity`).
+  const value = node.value;
+  const text = typeof value === "number" && !Number.isFinite(value) ? goFormatFloat(value) : scalarText(node);
   if (quoted || explicitStr) return text;
-  return resolvePlain(text, library);
+  return resolvePlain(text, trip);
 }
 
 const YAML11_TRUE = new Set(["y", "Y", "yes", "Yes", "YES", "on", "On", "ON"]);
@@ -113,11 +126,11 @@ const YAML11_FALSE = new Set(["n", "N", "no", "No", "NO", "off", "Off", "OFF"]);
 const NULLS = new Set(["", "~", "null", "Null", "NULL"]);
 const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
 
-function resolvePlain(text: string, library: GoYamlLibrary): string | TypedValue {
+function resolvePlain(text: string, trip: GoJsonTrip): string | TypedValue {
   if (NULLS.has(text)) return { value: null, text: "null" };
   if (["true", "True", "TRUE"].includes(text)) return { value: true, text: "true" };
   if (["false", "False", "FALSE"].includes(text)) return { value: false, text: "false" };
-  if (library === "yaml.v2") {
+  if (trip === "kunstruct") {
     if (YAML11_TRUE.has(text)) return { value: true, text: "true" };
     if (YAML11_FALSE.has(text)) return { value: false, text: "false" };
   }
@@ -127,10 +140,10 @@ function resolvePlain(text: string, library: GoYamlLibrary): string | TypedValue
   if (special !== undefined) return special;
   const plain = text.replaceAll("_", "");
   const int = parseGoInt(plain);
-  if (int !== undefined) return numberValue(int, library);
+  if (int !== undefined) return numberValue(int, trip);
   if (FLOAT.test(plain)) {
     const f = Number(plain);
-    if (!Number.isNaN(f)) return floatValue(f, library);
+    if (!Number.isNaN(f)) return floatValue(f, trip);
   }
   return text;
 }
@@ -160,16 +173,16 @@ function parseGoInt(text: string): bigint | undefined {
 
 const INT64_MAX = 2n ** 63n - 1n;
 
-function numberValue(n: bigint, library: GoYamlLibrary): TypedValue {
+function numberValue(n: bigint, trip: GoJsonTrip): TypedValue {
   // An integer beyond int64 travels as a uint64, which the JSON reader takes for a float64.
-  if (library === "yaml.v3" || n > INT64_MAX) return floatValue(Number(n), library);
+  if (trip === "kyaml" || n > INT64_MAX) return floatValue(Number(n), trip);
   return { value: Number(n), text: n.toString() };
 }
 
-function floatValue(f: number, library: GoYamlLibrary): TypedValue {
-  // yaml.v2 path: encoding/json prints an integral float below 1e21 as an integer, which
+function floatValue(f: number, trip: GoJsonTrip): TypedValue {
+  // kunstruct trip: encoding/json prints an integral float below 1e21 as an integer, which
   // apimachinery reads back as an int64.
-  if (library === "yaml.v2" && Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
+  if (trip === "kunstruct" && Number.isInteger(f) && Math.abs(f) < 2 ** 63) {
     return { value: f, text: BigInt(f).toString() };
   }
   return { value: f, text: goFormatFloat(f) };
@@ -208,7 +221,7 @@ function encoderStyle(text: string): Scalar.Type {
 /** Whether kyaml's IsYaml1_1NonString holds: a YAML 1.1 reader takes the text for a non-string. */
 export function isYaml11NonString(text: string): boolean {
   if (text === "" || text.includes("\n")) return false;
-  return typeof resolvePlain(text, "yaml.v2") !== "string";
+  return typeof resolvePlain(text, "kunstruct") !== "string";
 }
 
 /**

@@ -1,0 +1,158 @@
+import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import type { FunctionContext, ResourceList } from "../../types.js";
+import { sortedEntries } from "./catalog-fields.js";
+import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
+import { errorResult } from "./catalog-results.js";
+import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
+import { applyFieldSpec, type FieldSpec, FieldSpecError, fieldSpec, pairKey } from "./kustomize-fieldspec.js";
+import { duplicateResourceId, withoutLocalConfig } from "./kustomize-resmap.js";
+
+/**
+ * What set-labels v0.1.x and set-annotations v0.1.x share around kustomize's label and annotation
+ * filters: their config (a ConfigMap's data, or a SetLabels / SetAnnotations object with its own field
+ * specs), and filtersutil.SetEntry, which both filters set each entry with.
+ */
+
+/** How one of the two functions names its config. */
+export interface EntriesConfigNames {
+  /** The config's field with the entries, `labels` or `annotations`. */
+  field: "labels" | "annotations";
+  kind: string;
+  legacyKind: string;
+  /** Whether the release reads `kind` and `additional…Fields` besides `legacyKind` and `fieldSpecs`. */
+  current: boolean;
+  /** The error for any other config in a current release (the two functions word it differently). */
+  notACurrentConfig: string;
+  /** kustomize's field specs for the entries, applied after the config's own. */
+  commonSpecs: readonly FieldSpec[];
+}
+
+export interface EntriesConfig {
+  /** The entries, sorted by key. */
+  entries: [string, string][];
+  specs: FieldSpec[];
+}
+
+const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
+
+/** The config, or the error message the function reports after "failed to configure function: ". */
+export function readEntriesConfig(
+  config: Document | undefined,
+  names: EntriesConfigNames,
+): EntriesConfig | string {
+  const { field, kind, legacyKind, current } = names;
+  const singular = field.slice(0, -1);
+  const additionalField = `additional${singular[0]!.toUpperCase()}${singular.slice(1)}Fields`;
+  let entries: [string, string][];
+  let specs: FieldSpec[] = [];
+  if (config && isConfigMap(config)) {
+    entries = sortedEntries(configMapData(config));
+  } else if (
+    config &&
+    (isGVK(config, CONFIG_API_VERSION, legacyKind) || (current && isGVK(config, CONFIG_API_VERSION, kind)))
+  ) {
+    entries = sortedEntries(stringEntries(config.get(field, true)));
+    const deprecated = config.get("fieldSpecs", true);
+    const additional = current ? config.get(additionalField, true) : undefined;
+    if (isSeq(deprecated) && isSeq(additional)) {
+      return `\`fieldSpecs\` has been deprecated, please rename it to \`${additionalField}\``;
+    }
+    specs = readConfigFieldSpecs(isSeq(additional) ? additional : deprecated);
+  } else {
+    return current ? names.notACurrentConfig : `function config must be a ConfigMap or ${legacyKind}`;
+  }
+  if (entries.length === 0) return `input ${singular} list cannot be empty`;
+  return { entries, specs: [...specs, ...names.commonSpecs] };
+}
+
+/** The field specs a SetLabels / SetAnnotations config lists (`fieldSpecs` or `additional…Fields`). */
+function readConfigFieldSpecs(node: unknown): FieldSpec[] {
+  if (!isSeq(node)) return [];
+  return node.items.filter(isMap).map((item) => {
+    const entries = stringEntries(item);
+    const create = entries.get("create") ?? "";
+    return fieldSpec(
+      entries.get("path") ?? "",
+      create === "true" || create === "True" || create === "TRUE",
+      entries.get("kind") ?? "",
+      entries.get("group") ?? "",
+      entries.get("version") ?? "",
+    );
+  });
+}
+
+/**
+ * Sets an entry as kustomize's filtersutil.SetEntry does (with yaml.NodeTagString, for labels and
+ * annotations alike): a new entry is a string, double-quoted when YAML 1.1 would read it as something
+ * else; an existing one takes the new value in its own style, its comments kept. The node carries no
+ * `!!str` tag: a scalar set here has no source text, so the writer and the JSON round trip already
+ * take it for a string, and kpt's writer would drop the core tag anyway.
+ */
+function setEntry(map: YAMLMap, key: string, value: string): void {
+  const existing = map.items.find((p) => pairKey(p) === key);
+  const node = new Scalar(value);
+  if (existing) {
+    const old = existing.value;
+    if (old instanceof Scalar) {
+      node.type = old.type;
+      node.comment = old.comment;
+      node.commentBefore = old.commentBefore;
+    }
+    existing.value = node;
+    return;
+  }
+  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
+  map.items.push(new Pair(new Scalar(key), node));
+}
+
+/** How a release of either function runs its filter over the resources. */
+export interface EntriesRun {
+  /**
+   * Whether resources annotated local-config stay; without it they are left out, as kunstruct's
+   * resource map skips them, so kpt deletes them.
+   */
+  includeLocalConfig: boolean;
+  /** The trip through Go maps each resource makes (see go-json-roundtrip.ts), if any. */
+  trip: GoJsonTrip | undefined;
+  /** Whether a resource whose root is not a mapping is passed over (set-annotations) or walked. */
+  skipNonMap: boolean;
+}
+
+/**
+ * Sets every entry of the config on every field its specs reach, in every resource, as kustomize's
+ * resource map and label / annotation filter do: two resources with one id fail it, a field spec that
+ * meets a value it cannot walk through fails it; nothing is reported on success.
+ */
+export function setEntries(
+  input: ResourceList,
+  ctx: FunctionContext,
+  cfg: EntriesConfig,
+  run: EntriesRun,
+): ResourceList {
+  const items = run.includeLocalConfig ? input.items : withoutLocalConfig(input.items);
+  const clash = duplicateResourceId(items);
+  if (clash) {
+    input.results.push(errorResult(`failed to run function: ${clash}`));
+    return input;
+  }
+  for (const doc of items) {
+    ctx.signal?.throwIfAborted();
+    if (run.skipNonMap && !isMap(doc.contents)) continue;
+    const before = run.trip ? doc.clone() : undefined;
+    try {
+      for (const [key, value] of cfg.entries) {
+        for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
+      }
+    } catch (err) {
+      if (!(err instanceof FieldSpecError)) throw err;
+      input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
+      return input;
+    }
+    if (run.trip && before) {
+      jsonRoundTrip(doc, run.trip);
+      syncOrder(before.contents as Node | null, doc.contents as Node | null);
+    }
+  }
+  input.items = items;
+  return input;
+}
