@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { type Document, isMap, isScalar, isSeq } from "yaml";
-import type { FunctionRegistry } from "../fn/registry.js";
+import { type FunctionRegistry, qualifiedImage } from "../fn/registry.js";
 import { execCommandLine } from "../fn/runtime/exec.js";
 import { FunctionError } from "../fn/types.js";
 import type { Selector } from "../kpt/kptfile.js";
@@ -94,8 +94,7 @@ export async function evalCommand(
   if (p.rest.length > 0 && configFile)
     refuse("function arguments can only be specified without function config file");
   const cliConfig = argumentsConfig(p.rest);
-  // kpt resolves a short image name to the catalog's registry.
-  const image = rawImage && !rawImage.includes("/") ? `gcr.io/kpt-fn/${rawImage}` : rawImage;
+  const image = rawImage ? qualifiedImage(rawImage) : rawImage;
   if (!image && exec) {
     try {
       execCommandLine(exec);

@@ -55,6 +55,14 @@ export function imageShortName(image: string): string {
   return name.toLowerCase();
 }
 
+/**
+ * The image a pipeline step or `--image` names, as kpt resolves it before it runs or reports it: a name
+ * with no registry path (`set-namespace:v0.1.3`) is a catalog function, `gcr.io/kpt-fn/<name>`.
+ */
+export function qualifiedImage(image: string): string {
+  return image.includes("/") ? image : `gcr.io/kpt-fn/${image}`;
+}
+
 /** An image that names no builtin, with no other runtime to run it. */
 export class UnknownFunctionError extends Error {
   constructor(

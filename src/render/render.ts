@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { Document } from "yaml";
-import type { FunctionRegistry } from "../fn/registry.js";
+import { type FunctionRegistry, qualifiedImage } from "../fn/registry.js";
 import { BuiltinRunner } from "../fn/runtime/builtin.js";
 import { ContainerRunner, detectEngine } from "../fn/runtime/container.js";
 import { FunctionExitError } from "../fn/runtime/errors.js";
@@ -217,7 +217,7 @@ async function runFunction(
   ctx: StepContext,
   validator: boolean,
 ): Promise<Document[]> {
-  const spec: FunctionSpec = fn.image ? { image: fn.image } : { exec: fn.exec };
+  const spec: FunctionSpec = fn.image ? { image: qualifiedImage(fn.image) } : { exec: fn.exec };
   if (spec.exec && !ctx.env.allowExec) {
     throw new Error("must run with `--allow-exec` option to allow running function binaries");
   }

@@ -36,8 +36,9 @@ describe("render over a file tree", () => {
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: added\ndata:\n  a: b\n",
     );
     expect(out.records.map((r) => [r.image, r.exitCode])).toEqual([
-      ["set-namespace:v0.4.1", 0],
-      ["fixture-add", 0],
+      // kpt names a short image by its catalog path
+      ["gcr.io/kpt-fn/set-namespace:v0.4.1", 0],
+      ["gcr.io/kpt-fn/fixture-add", 0],
     ]);
     expect(out.packageCount).toBe(2);
     expect(out.functionCount).toBe(2);
@@ -64,13 +65,13 @@ describe("render over a file tree", () => {
     expect(out.error?.shown).toBe(true);
     expect(events.map((e) => (e.type === "package" ? `package ${e.path}` : `${e.type} ${e.name}`))).toEqual([
       "package sub",
-      "running set-namespace",
-      "pass set-namespace",
+      "running gcr.io/kpt-fn/set-namespace",
+      "pass gcr.io/kpt-fn/set-namespace",
       "package ",
-      "running fixture-reject",
-      "fail fixture-reject",
+      "running gcr.io/kpt-fn/fixture-reject",
+      "fail gcr.io/kpt-fn/fixture-reject",
     ]);
-    expect(out.records.at(-1)).toMatchObject({ image: "fixture-reject", exitCode: 1 });
+    expect(out.records.at(-1)).toMatchObject({ image: "gcr.io/kpt-fn/fixture-reject", exitCode: 1 });
   });
 
   it("names the file and line of a malformed Kptfile and writes nothing", async () => {
