@@ -10,7 +10,7 @@ import {
 } from "../../kpt/resource.js";
 import type { BuiltinFunction, FunctionResult } from "../types.js";
 import { type KubeconformConfig, readConfig } from "./kubeconform/config.js";
-import { KubernetesSchemas } from "./kubeconform/validator.js";
+import type { KubernetesSchemas } from "./kubeconform/validator.js";
 
 /**
  * kubeconform (kpt functions catalog): validates built-in Kubernetes kinds against the Kubernetes JSON
@@ -19,7 +19,7 @@ import { KubernetesSchemas } from "./kubeconform/validator.js";
  * are errors unless `ignore_missing_schemas` is set or the kind is in `skip_kinds`.
  */
 export function createKubeconform(
-  load: () => KubernetesSchemas = () => new KubernetesSchemas(),
+  load: () => KubernetesSchemas | Promise<KubernetesSchemas> = loadSchemas,
 ): BuiltinFunction {
   // Compiled schemas are kept across runs: they depend only on the shipped bundle.
   let schemas: KubernetesSchemas | undefined;
@@ -27,8 +27,8 @@ export function createKubeconform(
     name: "kubeconform",
     // porchlight's own validator: no catalog releases to follow.
     releases: "unversioned",
-    run(rl, ctx) {
-      schemas ??= load();
+    async run(rl, ctx) {
+      schemas ??= await load();
       const config = readConfig(rl.functionConfig);
       rl.results.push(...configWarnings(config, schemas.kubernetesVersion));
       for (const item of rl.items) {
@@ -38,6 +38,15 @@ export function createKubeconform(
       return rl;
     },
   };
+}
+
+/**
+ * The validator and its schemas (Ajv and a few MB of JSON) are loaded on first use, not at start-up:
+ * every `porchlight` process imports the builtins, few run a validator.
+ */
+async function loadSchemas(): Promise<KubernetesSchemas> {
+  const { KubernetesSchemas } = await import("./kubeconform/validator.js");
+  return new KubernetesSchemas();
 }
 
 export const kubeconform: BuiltinFunction = createKubeconform();

@@ -12,7 +12,7 @@ import {
 } from "../../kpt/resource.js";
 import { catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult, type KrmItem } from "../types.js";
-import { loadBundle, type SchemaBundle } from "./kubeconform/schema-bundle.js";
+import type { SchemaBundle } from "./kubeconform/schema-bundle.js";
 
 /**
  * kpt's `kubeval` catalog function (ts/kubeval v0.1.1 … kubeval v0.3.0, one TypeScript wrapper around
@@ -35,22 +35,29 @@ import { loadBundle, type SchemaBundle } from "./kubeconform/schema-bundle.js";
  * any other location fails with an error saying porchlight cannot fetch it. ts/kubeval v0.1.0 (no
  * `--quiet`, no CRD message) is not reproduced.
  */
-export function createKubeval(load: () => SchemaBundle = loadBundle): BuiltinFunction {
+/** The shipped schemas, loaded on first use (a few MB that most processes never need). */
+async function loadShippedBundle(): Promise<SchemaBundle> {
+  return (await import("./kubeconform/schema-bundle.js")).loadBundle();
+}
+
+export function createKubeval(
+  load: () => SchemaBundle | Promise<SchemaBundle> = loadShippedBundle,
+): BuiltinFunction {
   let bundle: SchemaBundle | undefined;
   return {
     name: "kubeval",
     releases: catalogReleases("kubeval", "v0.1.1"),
-    run(rl, ctx) {
+    async run(rl, ctx) {
       const config = readConfig(rl.functionConfig);
       const elsewhere = [config.schemaLocation, ...config.additionalSchemaLocations].filter(
         (l) => l !== "" && !isKubernetesMirror(l),
       );
       if (elsewhere.length > 0) {
-        bundle ??= load();
+        bundle ??= await load();
         const message = `porchlight's kubeval validates offline with its built-in Kubernetes ${bundle.kubernetesVersion} schemas and cannot fetch schemas from ${elsewhere.join(", ")}: drop schema_location and additional_schema_locations (or point them at https://kubernetesjsonschema.dev), or run the image itself with --allow-container`;
         throw new FunctionError(message, [{ message, severity: "error" }]);
       }
-      bundle ??= load();
+      bundle ??= await load();
       const validator = new KubevalValidator(bundle, config.strict);
       for (const item of sdkOrder(rl.items)) {
         ctx.signal?.throwIfAborted();
