@@ -3,7 +3,7 @@ import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resou
 import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
 import { isEmptyConfig } from "./util/catalog-fnconfig.js";
-import { goQuote } from "./util/catalog-results.js";
+import { goQuoteString } from "./util/go-quote.js";
 import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
   type FieldOptions,
@@ -172,7 +172,7 @@ function applyToDocument(
     }
     if (slots.length === 0 && v012) {
       const what = options?.create ? "find or create" : "find";
-      throw new ReplacementError(`unable to ${what} field ${goQuote(fieldPath)} in replacement target`);
+      throw new ReplacementError(`unable to ${what} field ${goQuoteString(fieldPath)} in replacement target`);
     }
     for (const slot of slots) setTargetValue(slot, value, options, v012);
   }

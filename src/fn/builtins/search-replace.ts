@@ -6,7 +6,8 @@ import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } f
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
 import { stringEntries } from "./util/catalog-fnconfig.js";
 import { isAbsolutePath, pathMatches } from "./util/catalog-path-match.js";
-import { errorResult, goQuote } from "./util/catalog-results.js";
+import { errorResult } from "./util/catalog-results.js";
+import { goQuoteString } from "./util/go-quote.js";
 
 /**
  * search-replace, as gcr.io/kpt-fn/search-replace:v0.1.0 to v0.2.0 do it: finds scalar fields by value
@@ -54,7 +55,7 @@ export function readSearchReplaceConfig(
     const known = matchers(release);
     for (const key of data.keys()) {
       if (!known.includes(key)) {
-        return `invalid matcher ${goQuote(key)}, must be one of [${known.map(goQuote).join(" ")}]`;
+        return `invalid matcher ${goQuoteString(key)}, must be one of [${known.map(goQuoteString).join(" ")}]`;
       }
     }
   }
@@ -228,8 +229,8 @@ function results(sr: SearchReplace, release: string): FunctionResult[] {
   if (sr.matches.length === 0) return atLeast(release, "v0.1.1") ? [{ message: "no matches" }] : [];
   return sr.matches.map((m) => ({
     message: sr.mutates
-      ? `Mutated field value to ${goQuote(m.value)}`
-      : `Matched field value ${goQuote(m.value)}`,
+      ? `Mutated field value to ${goQuoteString(m.value)}`
+      : `Matched field value ${goQuoteString(m.value)}`,
     field: { path: m.path },
     file: { path: m.file },
   }));
@@ -240,7 +241,9 @@ export const searchReplace: BuiltinFunction = {
   releases: catalogReleases("search-replace", "v0.1.0"),
   run(input: ResourceList, ctx: FunctionContext): ResourceList {
     const fail = (message: string) => {
-      input.results.push(errorResult(`failed to perform search-replace operation: ${goQuote(message)}`));
+      input.results.push(
+        errorResult(`failed to perform search-replace operation: ${goQuoteString(message)}`),
+      );
       return input;
     };
     const release = ctx.release ?? NEWEST;

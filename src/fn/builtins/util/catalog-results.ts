@@ -37,27 +37,6 @@ export function configErrorResult(message: string, functionConfig: Document | un
   return result;
 }
 
-/** Go's `%v` of a `[]string`: `[a b c]`. */
-export function goList(values: readonly string[]): string {
-  return `[${values.join(" ")}]`;
-}
-
-/** Go's `%q` of a string (a double-quoted literal with Go's escapes for the common cases). */
-export function goQuote(value: string): string {
-  let out = '"';
-  for (const ch of value) {
-    const code = ch.codePointAt(0) ?? 0;
-    if (ch === '"') out += '\\"';
-    else if (ch === "\\") out += "\\\\";
-    else if (ch === "\n") out += "\\n";
-    else if (ch === "\t") out += "\\t";
-    else if (ch === "\r") out += "\\r";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += ch;
-  }
-  return `${out}"`;
-}
-
 /** The sorted distinct values (Go's `sets.String.List()`). */
 export function sortedSet(values: Iterable<string>): string[] {
   return [...new Set(values)].sort(byteOrder);
