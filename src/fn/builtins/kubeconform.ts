@@ -1,16 +1,9 @@
 import type { Document } from "yaml";
-import {
-  apiVersionOf,
-  indexAnnotation,
-  kindOf,
-  nameOf,
-  namespaceOf,
-  pathAnnotation,
-  toPlain,
-} from "../../kpt/resource.js";
+import { apiVersionOf, kindOf, toPlain } from "../../kpt/resource.js";
 import type { BuiltinFunction, FunctionResult } from "../types.js";
 import { type KubeconformConfig, readConfig } from "./kubeconform/config.js";
 import type { KubernetesSchemas } from "./kubeconform/validator.js";
+import { atResource } from "./util/catalog-results.js";
 
 /**
  * kubeconform (kpt functions catalog): validates built-in Kubernetes kinds against the Kubernetes JSON
@@ -74,26 +67,6 @@ function validateItem(
     result.field = { path: v.path.replaceAll("/", ".").replace(/^\./, "") };
     return result;
   });
-}
-
-/** An error result pointing at a resource and its file, as the catalog's ConfigObjectResult. */
-function atResource(doc: Document, message: string): FunctionResult {
-  const ref: NonNullable<FunctionResult["resourceRef"]> = {
-    apiVersion: apiVersionOf(doc),
-    kind: kindOf(doc),
-    name: nameOf(doc),
-  };
-  const namespace = namespaceOf(doc);
-  if (namespace) ref.namespace = namespace;
-  const result: FunctionResult = { message, severity: "error", resourceRef: ref };
-  const path = pathAnnotation(doc);
-  const index = indexAnnotation(doc);
-  if (path !== undefined || index !== undefined) {
-    result.file = {};
-    if (path !== undefined) result.file.path = path;
-    if (index !== undefined) result.file.index = index;
-  }
-  return result;
 }
 
 /** Settings the built-in validator cannot honour, said once per run as warnings. */

@@ -3,16 +3,15 @@ import {
   apiGroup,
   apiVersionOf,
   getString,
-  indexAnnotation,
   kindOf,
   nameOf,
   namespaceOf,
-  pathAnnotation,
   toPlain,
 } from "../../kpt/resource.js";
 import { catalogReleases } from "../releases.js";
-import { type BuiltinFunction, FunctionError, type FunctionResult, type KrmItem } from "../types.js";
+import { type BuiltinFunction, FunctionError, type KrmItem } from "../types.js";
 import type { SchemaBundle } from "./kubeconform/schema-bundle.js";
+import { atResource } from "./util/catalog-results.js";
 
 /**
  * kpt's `kubeval` catalog function (ts/kubeval v0.1.1 … kubeval v0.3.0, one TypeScript wrapper around
@@ -142,27 +141,6 @@ function missingSchema(doc: Document, strict: boolean): string {
     "Validating arbitrary CRDs is not supported yet. You can skip them by setting ignore_missing_schemas or skip_kinds in the function config:\n" +
     `ERR  - stdin: Failed initializing schema file://${dir}/${file}: open ${dir}/${file}: no such file or directory\n`
   );
-}
-
-/** An error result at a resource and its file, as the TS SDK's kubernetesObjectResult. */
-function atResource(doc: Document, message: string, field?: string): FunctionResult {
-  const ref: NonNullable<FunctionResult["resourceRef"]> = {
-    apiVersion: apiVersionOf(doc),
-    kind: kindOf(doc),
-    name: nameOf(doc),
-  };
-  const namespace = namespaceOf(doc);
-  if (namespace) ref.namespace = namespace;
-  const result: FunctionResult = { message, severity: "error", resourceRef: ref };
-  if (field !== undefined) result.field = { path: field };
-  const path = pathAnnotation(doc);
-  const index = indexAnnotation(doc);
-  if (path !== undefined || index !== undefined) {
-    result.file = {};
-    if (path !== undefined) result.file.path = path;
-    if (index !== undefined) result.file.index = index;
-  }
-  return result;
 }
 
 interface Finding {

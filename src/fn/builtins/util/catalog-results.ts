@@ -1,5 +1,12 @@
 import type { Document } from "yaml";
-import { apiVersionOf, kindOf, nameOf, namespaceOf } from "../../../kpt/resource.js";
+import {
+  apiVersionOf,
+  indexAnnotation,
+  kindOf,
+  nameOf,
+  namespaceOf,
+  pathAnnotation,
+} from "../../../kpt/resource.js";
 import type { FunctionResult } from "../../types.js";
 
 /**
@@ -48,4 +55,28 @@ export function byteOrder(a: string, b: string): number {
   const x = Buffer.from(a, "utf8");
   const y = Buffer.from(b, "utf8");
   return Buffer.compare(x, y);
+}
+
+/**
+ * An error result at a resource, its field and its file (the catalog SDKs' ConfigObjectResult and
+ * kubernetesObjectResult): the resource's id, and its path and index as kpt annotated them.
+ */
+export function atResource(doc: Document, message: string, field?: string): FunctionResult {
+  const ref: NonNullable<FunctionResult["resourceRef"]> = {
+    apiVersion: apiVersionOf(doc),
+    kind: kindOf(doc),
+    name: nameOf(doc),
+  };
+  const namespace = namespaceOf(doc);
+  if (namespace) ref.namespace = namespace;
+  const result: FunctionResult = { message, severity: "error", resourceRef: ref };
+  if (field !== undefined) result.field = { path: field };
+  const path = pathAnnotation(doc);
+  const index = indexAnnotation(doc);
+  if (path !== undefined || index !== undefined) {
+    result.file = {};
+    if (path !== undefined) result.file.path = path;
+    if (index !== undefined) result.file.index = index;
+  }
+  return result;
 }
