@@ -1,5 +1,5 @@
 import type { Probot } from "probot";
-import { toGitHubError } from "./errors.js";
+import { mapGitHubErrors } from "./errors.js";
 import { type AuthenticatedOctokit, installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
 import type { AppPort } from "./port.js";
@@ -16,13 +16,7 @@ interface AppRest {
 export function probotAppPort(probot: Probot, cacheDir: string): AppPort {
   const asApp = async () => (await probot.auth()) as unknown as AppRest;
   const asInstallation = async (id: number) => (await probot.auth(id)) as unknown as AuthenticatedOctokit;
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (e) {
-      throw toGitHubError(e, what);
-    }
-  };
+  const call = mapGitHubErrors;
   return {
     identity: () =>
       call("reading the app (GET /app)", async () => {

@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { GitHubError, toGitHubError } from "./errors.js";
+import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
@@ -74,13 +74,8 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   });
   const octokit = client as unknown as Octokit;
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (e) {
-      throw toGitHubError(e, `${what} in ${where}`);
-    }
-  };
+  const call = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
+    mapGitHubErrors(`${what} in ${where}`, fn);
   const { data } = await call("reading the repository", () => octokit.rest.repos.get({ ...opts.repo }));
   const repository = repositoryOf(data);
   const info: RepoInfo = {

@@ -36,6 +36,15 @@ function isRequestErrorLike(e: unknown): e is RequestErrorLike {
   return typeof e === "object" && e !== null && typeof (e as { status?: unknown }).status === "number";
 }
 
+/** Runs one GitHub call; what it throws comes out as a GitHubError naming `what` (see toGitHubError). */
+export async function mapGitHubErrors<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw toGitHubError(e, what);
+  }
+}
+
 /** Turns whatever an Octokit call threw into a GitHubError (other errors pass through unchanged). */
 export function toGitHubError(e: unknown, what: string): unknown {
   if (e instanceof GitHubError) return e;

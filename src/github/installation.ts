@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { GitHubError, toGitHubError } from "./errors.js";
+import { GitHubError, mapGitHubErrors } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import { OctokitRepo } from "./octokit-repo.js";
@@ -53,13 +53,7 @@ export function installationPort(octokit: AuthenticatedOctokit, cacheDir: string
     if (!auth.token) throw new GitHubError("unauthorized", "no token to run git with");
     return tokenAuthEnv(auth.token);
   };
-  const call = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (e) {
-      throw toGitHubError(e, what);
-    }
-  };
+  const call = mapGitHubErrors;
   return {
     listRepositories() {
       listing ??= call("listing the installation's repositories", async () => {

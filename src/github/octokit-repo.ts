@@ -3,7 +3,7 @@ import { isPermission, toPermission } from "../commands/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { toGitHubError } from "./errors.js";
+import { mapGitHubErrors } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
 import type {
   CheckRunInput,
@@ -64,12 +64,8 @@ export class OctokitRepo implements RepoPort {
     private readonly git: GitRepo,
   ) {}
 
-  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (e) {
-      throw toGitHubError(e, `${what} in ${this.id.owner}/${this.id.repo}`);
-    }
+  private call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    return mapGitHubErrors(`${what} in ${this.id.owner}/${this.id.repo}`, fn);
   }
 
   listRefs(): Promise<RefInfo[]> {
