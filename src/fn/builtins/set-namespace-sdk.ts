@@ -277,6 +277,20 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
       }
     }).run(items);
   }
+  rewriteDependsOn(items, release, cfg.newNamespace, (ns) => ns === from);
+  return out;
+}
+
+/**
+ * The depends-on pass both SDK eras run after the namespace pass: a namespaced `depends-on` reference to a
+ * resource of the package, whose namespace was an old one, gets the new namespace.
+ */
+function rewriteDependsOn(
+  items: readonly Document[],
+  release: string,
+  newNamespace: string,
+  wasOld: (namespace: string) => boolean,
+): void {
   const targets = new Set<string>();
   new Pass(release, (f) => {
     targets.add(dependsOnKey(f.doc));
@@ -284,15 +298,14 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
   new Pass(release, (f) => {
     if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
     const segments = f.dependsOn.split("/");
-    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || segments[2] !== from) return;
-    segments[2] = cfg.newNamespace;
+    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !wasOld(segments[2]!)) return;
+    segments[2] = newNamespace;
     setStringAt(
       f.doc.contents as YAMLMap,
       ["metadata", "annotations", ANNOTATION.dependsOn],
       segments.join("/"),
     );
   }).run(items);
-  return out;
 }
 
 /** v0.4: every namespace field that is not the new namespace gets it. */
@@ -305,21 +318,7 @@ function transformV04(items: readonly Document[], newNamespace: string, release:
     f.value = newNamespace;
     count += 1;
   }).run(items);
-  const targets = new Set<string>();
-  new Pass(release, (f) => {
-    targets.add(dependsOnKey(f.doc));
-  }).run(items);
-  new Pass(release, (f) => {
-    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
-    const segments = f.dependsOn.split("/");
-    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !old.has(segments[2]!)) return;
-    segments[2] = newNamespace;
-    setStringAt(
-      f.doc.contents as YAMLMap,
-      ["metadata", "annotations", ANNOTATION.dependsOn],
-      segments.join("/"),
-    );
-  }).run(items);
+  rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
   return { count, old };
 }
 
