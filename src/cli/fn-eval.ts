@@ -4,11 +4,12 @@ import { relative, resolve } from "node:path";
 import { type Document, isMap, isScalar, isSeq } from "yaml";
 import { type FunctionRegistry, qualifiedImage } from "../fn/registry.js";
 import { execCommandLine } from "../fn/runtime/exec.js";
+import { readResourceList } from "../fn/runtime/wire.js";
 import { FunctionError } from "../fn/types.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { readTree } from "../kpt/tree.js";
 import { parseYamlFile } from "../kpt/yamlfile.js";
-import { evalFunction } from "../render/eval.js";
+import { evalFunction, evalItems } from "../render/eval.js";
 import { configMapDocument } from "../render/fnconfig.js";
 import { keyValues, lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";
 import { resourceListToTree } from "./fn-list.js";
@@ -111,18 +112,20 @@ export async function evalCommand(
   if (save && configPath && !configPath.startsWith(dir))
     refuse(`--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)`);
 
-  const tree = fromStdin ? resourceListToTree(await io.readStdin(), "stdin") : await readTree(dir);
+  if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
+  // A ResourceList to a ResourceList keeps its items as they came; to a directory it becomes files first.
+  const listToList = fromStdin && wantsItems(p);
+  const stdin = fromStdin ? await io.readStdin() : "";
+  const tree = !fromStdin ? await readTree(dir) : listToList ? new Map() : resourceListToTree(stdin, "stdin");
   const functionConfig = configPath ? await fileConfig(configPath) : cliConfig;
   const printer = new ProgressPrinter(io.stderr, (x) => x, !p.bools.has("no-truncate-output"));
-  if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
   const env = { ...runEnv(p, dir, io, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
   const selectors = selector(p, "match");
   const exclude = selector(p, "exclude");
-  const outcome = await evalFunction(
-    tree,
-    { fn: image ? { image } : { exec }, functionConfig, selectors, exclude },
-    env,
-  );
+  const request = { fn: image ? { image } : { exec }, functionConfig, selectors, exclude };
+  const outcome = listToList
+    ? await evalItems(readResourceList(stdin, "stdin").items, request, env)
+    : await evalFunction(tree, request, env);
   const code = await finish(outcome, p, dir, tree, io, {
     blankBeforeResults: true,
     formatError: (m) => `error: ${m}\n`,

@@ -9,10 +9,12 @@ import { placeCommentRuns } from "./comment-runs.js";
  * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
  * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
  * - a blank line before a document's last comment is kept.
- * Call once after parsing, before any edit; the document is changed in place.
+ * Call once after parsing, before any edit; the document is changed in place. `listItem`: the document
+ * is an item of a ResourceList read from `text`.
  */
-export function normalizeComments(doc: Document, text: string): void {
-  if (!splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
+export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
+  // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
+  if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
   visit(doc.contents, text);
   const foot = doc.contents
     ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))

@@ -34,16 +34,27 @@ export function formatDocuments(docs: readonly Document[], seqIndent: readonly S
 }
 
 /**
+ * Comment lines at `indent`, as yaml.v3 writes a head comment above an entry or a sequence item (inner
+ * blank lines kept, none after).
+ */
+export function commentBlock(text: string, indent: number): string {
+  const w = new Writer(false);
+  w.comment(text.replace(/\n+$/, ""), indent, "head");
+  return w.text();
+}
+
+/**
  * Serialises one document, ending with a newline. `documentComments: false` leaves out the document's
  * own head and foot comments, as kyaml does where it writes a resource's node rather than its document
- * (the items of a ResourceList).
+ * (the items of a ResourceList); `rootComment: false` leaves out the root node's head comment,
+ * which a ResourceList writes above the item's `- `.
  */
 export function formatDocument(
   doc: Document,
   seqIndent: SeqIndent = "compact",
-  { documentComments = true }: { documentComments?: boolean } = {},
+  { documentComments = true, rootComment = true }: { documentComments?: boolean; rootComment?: boolean } = {},
 ): string {
-  const w = new Writer(seqIndent === "wide");
+  const w = new Writer(seqIndent === "wide", rootComment);
   const root = doc.contents as Node | null;
   if (doc.commentBefore && documentComments) {
     // yaml.v3 writes a document's head comment, then a blank line (as it was read: kpt's reader keeps
@@ -63,7 +74,10 @@ export function formatDocument(
 class Writer {
   private readonly out: string[] = [];
 
-  constructor(private readonly wide: boolean) {}
+  constructor(
+    private readonly wide: boolean,
+    private readonly rootComment = true,
+  ) {}
 
   text(): string {
     return this.out.length === 0 ? "" : `${this.out.join("\n")}\n`;
@@ -99,7 +113,7 @@ class Writer {
 
   root(node: Node): void {
     if (isMap(node) && !node.flow && node.items.length > 0) {
-      if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+      if (node.commentBefore && this.rootComment) this.comment(node.commentBefore, 0, "top");
       this.mapItems(node.items as Pair[], 0, true);
       if (node.comment) this.comment(node.comment, 0, "foot");
       return;

@@ -1,7 +1,7 @@
-import { Document, isMap, isSeq, type Node, type YAMLSeq } from "yaml";
+import { Document, isMap, isNode, isSeq, type Node, type Pair, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../fn/types.js";
 import { KptError } from "./errors.js";
-import { formatDocument } from "./format.js";
+import { commentBlock, formatDocument } from "./format.js";
 import { apiVersionOf, kindOf } from "./resource.js";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -27,13 +27,74 @@ export function parseResourceList(text: string, source = "ResourceList"): Resour
   if (itemsNode !== undefined && itemsNode !== null && !isSeq(itemsNode)) {
     throw new KptError({ file: source, field: "items" }, "items must be a list of resources");
   }
-  const items = ((itemsNode as YAMLSeq | undefined)?.items ?? []).map((n) => documentOf(n as Node));
+  const itemNodes = ((itemsNode as YAMLSeq | undefined)?.items ?? []) as Node[];
+  for (const n of itemNodes) placeItemHeadComments(n, text);
+  const items = itemNodes.map((n) => documentOf(n));
   const fc = doc.get("functionConfig", true) as Node | undefined;
   const resultsNode = doc.get("results", true) as Node | undefined;
   const results = resultsNode && isSeq(resultsNode) ? (resultsNode.toJSON() as FunctionResult[]) : [];
   const list: ResourceList = { items, results };
   if (fc && isMap(fc)) list.functionConfig = documentOf(fc);
   return list;
+}
+
+/**
+ * The comments over a mapping item, placed as yaml.v3 reads them: the comment lines above the `- ` are
+ * the mapping's head comment, those on the `- ` line and below it its first key's (the `yaml` parser
+ * gives both to the mapping, and the first item's upper ones to the list). Left as parsed where the
+ * text around the item is not that shape.
+ */
+function placeItemHeadComments(node: Node, text: string): void {
+  if (!isMap(node) || node.flow || !node.range || node.items.length === 0) return;
+  const key = (node.items[0] as Pair).key;
+  if (!isNode(key)) return;
+  const lines = new LinesUp(text, node.range[0]);
+  const keyLine = lines.up() ?? "";
+  let dash: RegExpExecArray | null = /^(\s*)-\s+$/.exec(keyLine);
+  const below: string[] = [];
+  while (!dash) {
+    const l = lines.up();
+    if (l === undefined) return;
+    dash = /^(\s*)-\s+(#.*)$/.exec(l);
+    if (dash) below.unshift(dash[2]!);
+    else if (/^\s*#/.test(l)) below.unshift(l.trim());
+    else return;
+  }
+  const above: string[] = [];
+  for (let l = lines.up(); l !== undefined && /^\s*#/.test(l); l = lines.up()) {
+    if (l.length - l.trimStart().length !== dash[1]!.length) break;
+    above.unshift(l.trim());
+  }
+  node.commentBefore = above.length > 0 ? above.map(commentOf).join("\n") : undefined;
+  if (below.length > 0) key.commentBefore = below.map(commentOf).join("\n");
+}
+
+/** Reads `text` line by line upwards from `offset` (the first line read is cut at `offset`). */
+class LinesUp {
+  private start: number;
+  private end: number;
+
+  constructor(
+    private readonly text: string,
+    offset: number,
+  ) {
+    this.end = offset;
+    this.start = text.lastIndexOf("\n", offset - 1) + 1;
+  }
+
+  up(): string | undefined {
+    if (this.end < 0) return undefined;
+    const line = this.text.slice(this.start, this.end);
+    this.end = this.start - 1;
+    this.start = this.end < 0 ? 0 : this.text.lastIndexOf("\n", this.end - 1) + 1;
+    return line;
+  }
+}
+
+/** A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space. */
+function commentOf(line: string): string {
+  const t = line.slice(1);
+  return t === "" ? " " : t;
 }
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */
@@ -54,8 +115,13 @@ export function formatResourceList(list: ResourceList): string {
   else {
     parts.push("items:\n");
     // kpt writes each item's node, not its document: a document's own comments are not part of it.
+    // The node's head comment goes above the `- `; its first key's, after it (`- # comment`).
     for (const item of list.items) {
-      parts.push(nest(formatDocument(item, "compact", { documentComments: false }), "- "));
+      const root = item.contents;
+      if (isNode(root) && root.commentBefore) parts.push(commentBlock(root.commentBefore, 0));
+      parts.push(
+        nest(formatDocument(item, "compact", { documentComments: false, rootComment: false }), "- "),
+      );
     }
   }
   if (list.functionConfig) {

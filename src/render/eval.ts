@@ -7,7 +7,7 @@ import { decodeUtf8 } from "../kpt/utf8.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
 import { packageItemsFromFiles } from "./items.js";
 import type { RenderEnv, RenderOutcome } from "./render.js";
-import { errorMessage, runnersFor } from "./render.js";
+import { errorMessage, readErrorMessage, runnersFor } from "./render.js";
 import { runStep, StepFailed } from "./step.js";
 import { itemsToTree } from "./write.js";
 
@@ -48,11 +48,53 @@ export async function evalFunction(
       files.push({ path, text, docs: parseYamlFile(text, path).docs });
     }
   } catch (e) {
-    outcome.error = { message: errorMessage(e), shown: false };
+    outcome.error = { message: readErrorMessage(e, env.rootDir), shown: false };
     return outcome;
   }
   const sources = new Map<Document, string>();
   const items = packageItemsFromFiles(files, rootDir, sources);
+  const written = files.map((f) => f.path);
+  return runEval(items, sources, request, env, outcome, (out) => {
+    if (env.writeFiles !== false) {
+      out.tree = itemsToTree(tree, written, out.items, packageDirs, "", out.resourceFiles);
+    }
+  });
+}
+
+/**
+ * kpt fn eval over a ResourceList (`kpt fn eval -`): the function gets the items as they came, their
+ * annotations and comments untouched (kpt adds no path or index to items that have none), and the
+ * result is the list of items, not files.
+ */
+export async function evalItems(
+  items: Document[],
+  request: EvalRequest,
+  env: RenderEnv,
+): Promise<RenderOutcome> {
+  const rootDir = env.rootDir ?? "/";
+  const outcome: RenderOutcome = {
+    ok: false,
+    tree: new Map(),
+    items: [],
+    packageDirs: new Map([[rootDir, ""]]),
+    records: [],
+    resourceFiles: [],
+    functionCount: 1,
+    packageCount: 0,
+  };
+  return runEval(items, new Map(), request, env, outcome, () => {}, false);
+}
+
+async function runEval(
+  items: Document[],
+  sources: Map<Document, string>,
+  request: EvalRequest,
+  env: RenderEnv,
+  outcome: RenderOutcome,
+  write: (outcome: RenderOutcome) => void,
+  placeNew = true,
+): Promise<RenderOutcome> {
+  const rootDir = env.rootDir ?? "/";
   const ctx = {
     env,
     runners: runnersFor(env, rootDir),
@@ -71,20 +113,12 @@ export async function evalFunction(
         validator: false,
         packageDir: rootDir,
         execBaseDir: env.execDir ?? rootDir,
+        placeNew,
       },
       items,
       ctx,
     );
-    if (env.writeFiles !== false) {
-      outcome.tree = itemsToTree(
-        tree,
-        files.map((f) => f.path),
-        outcome.items,
-        packageDirs,
-        "",
-        outcome.resourceFiles,
-      );
-    }
+    write(outcome);
     outcome.ok = true;
   } catch (e) {
     outcome.error = { message: errorMessage(e), shown: e instanceof StepFailed && e.shown };

@@ -40,6 +40,11 @@ export interface Step {
   /** Absolute directory of the package whose pipeline this is (new resources belong to it). */
   packageDir: string;
   execBaseDir: string;
+  /**
+   * New resources are given a file in the package (default). Not where the output is a ResourceList
+   * rather than files (`kpt fn eval -`): kpt leaves the items as the function returned them.
+   */
+  placeNew?: boolean;
 }
 
 /** A function failed; `shown` when its results, stderr and exit code were already reported as events. */
@@ -114,13 +119,15 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   const after = filtered ? merge(items, selected, output.items) : output.items;
   if (ranProcess) {
     clearIds(output.items);
-    placeNewItems(output.items, step.packageDir);
-    checkPaths(output.items);
+    if (step.placeNew !== false) {
+      placeNewItems(output.items, step.packageDir);
+      checkPaths(output.items);
+    }
   } else {
     builtinRoundTrip(output.items.filter((d) => given.has(d)));
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
     const created = output.items.filter((d) => !given.has(d));
-    if (created.length > 0) {
+    if (created.length > 0 && step.placeNew !== false) {
       placeNewItems(created, step.packageDir);
       checkPaths(output.items);
     }

@@ -47,6 +47,35 @@ describe("fn source, fn sink and fn eval -", () => {
     expect(sunk.pl).toEqual(sunk.kpt);
   });
 
+  it("fn eval - keeps a ResourceList's items as they came: no path added, comments where they were", async (ctx) => {
+    const list = [
+      "apiVersion: config.kubernetes.io/v1",
+      "kind: ResourceList",
+      "items:",
+      "# license",
+      "#",
+      "# of a",
+      "- apiVersion: v1",
+      "  kind: ConfigMap",
+      "  metadata:",
+      "    name: a",
+      "- # of b's first key",
+      "  apiVersion: v1",
+      "  kind: ConfigMap",
+      "  metadata:",
+      "    name: b",
+      "    namespace: x",
+      "    annotations:",
+      "      foo: bar",
+      "",
+    ].join("\n");
+    const { pl, kpt } = await withBoth(["eval", "-", "--exec", "cat"], {}, list);
+    expect(pl.code).toBe(0);
+    expect(pl.stdout).toBe(list);
+    skipWithoutKpt(ctx);
+    expect(pl.stdout).toBe(kpt.stdout);
+  });
+
   it("fn sink refuses a directory that exists", async (ctx) => {
     const { pl, kpt } = await withBoth(
       ["sink", "pkg"],

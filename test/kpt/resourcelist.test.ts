@@ -62,3 +62,46 @@ describe("ResourceList", () => {
     );
   });
 });
+
+describe("ResourceList item comments, as kyaml reads and writes them", () => {
+  const list = codeBlock`
+    apiVersion: config.kubernetes.io/v1
+    kind: ResourceList
+    items:
+    # license
+    #
+    # of a
+    - apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: a
+    - # key comment of b
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: b
+    # head of c
+    - # key of c
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: c
+  `;
+
+  it("reads a comment above `- ` as the item's own and one after it as its first key's", () => {
+    const [a, b, c] = parseResourceList(list).items;
+    expect(a?.contents?.commentBefore).toBe(" license\n \n of a");
+    expect(b?.contents?.commentBefore).toBeFalsy();
+    const keyOf = (d: typeof a) =>
+      (d!.contents as unknown as { items: { key: { commentBefore?: string } }[] }).items[0]!.key;
+    expect(keyOf(b).commentBefore).toBe(" key comment of b");
+    expect(c?.contents?.commentBefore).toBe(" head of c");
+    expect(keyOf(c).commentBefore).toBe(" key of c");
+  });
+
+  it("writes each back where it was, so a trip through a function changes nothing", () => {
+    const once = formatResourceList(parseResourceList(list));
+    expect(once).toBe(list);
+    expect(formatResourceList(parseResourceList(once))).toBe(list);
+  });
+});

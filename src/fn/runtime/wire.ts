@@ -1,4 +1,4 @@
-import { type Document, isMap, isNode, type Node, type Pair } from "yaml";
+import type { Document } from "yaml";
 import { normalizeComments } from "../../kpt/format-comments.js";
 import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
 import type { ResourceList } from "../types.js";
@@ -12,22 +12,7 @@ export function writeResourceList(list: { items: readonly Document[]; functionCo
 export function readResourceList(text: string, source: string): ResourceList {
   const list = parseResourceList(text, source);
   for (const item of list.items) {
-    normalizeComments(item, text);
-    headCommentToFirstKey(item);
+    normalizeComments(item, text, { listItem: true });
   }
   return list;
-}
-
-/**
- * `- # comment` over an item lands on the item's mapping; in a file the same comment belongs to the
- * first key. Put it there, so an item reads the same whichever way it came.
- */
-function headCommentToFirstKey(doc: Document): void {
-  const map = doc.contents;
-  if (!isMap(map) || !map.commentBefore) return;
-  const first = map.items[0] as Pair | undefined;
-  if (!first || !isNode(first.key)) return;
-  const key = first.key as Node;
-  key.commentBefore = key.commentBefore ? `${map.commentBefore}\n${key.commentBefore}` : map.commentBefore;
-  map.commentBefore = undefined;
 }
