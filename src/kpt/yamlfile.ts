@@ -1,5 +1,6 @@
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments } from "yaml";
+import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from "yaml";
 import { YamlError } from "./errors.js";
+import { goYamlError } from "./go-yaml-errors.js";
 
 /**
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
@@ -24,16 +25,35 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
     const err = doc.errors[0];
     if (err) {
       const at = err.linePos?.[0];
-      throw new YamlError(
+      const error = new YamlError(
         { file, line: at?.line, column: at?.col },
         `invalid YAML: ${firstLine(err.message)}; fix the syntax and run again`,
       );
+      error.kptDetail = goYamlError(err, text);
+      throw error;
     }
+    if (text.includes("*")) checkAliases(doc, file, lineCounter);
   }
   const kept = docs.filter((d) => !isEmptyDocument(d));
   const last = kept[kept.length - 1];
   if (last && text !== "" && !text.endsWith("\n")) blockScalarAtEnd(last, text.length);
   return { docs: kept, lineCounter };
+}
+
+/** An alias must name an anchor above it: go-yaml refuses the file otherwise, and so does kpt. */
+function checkAliases(doc: Document, file: string, lineCounter: LineCounter): void {
+  visit(doc, {
+    Alias(_, alias) {
+      if (alias.resolve(doc) !== undefined) return;
+      const at = alias.range ? lineCounter.linePos(alias.range[0]) : undefined;
+      const error = new YamlError(
+        { file, line: at?.line, column: at?.col },
+        `invalid YAML: no anchor &${alias.source} above the alias *${alias.source}; define the anchor before its use or write the value out`,
+      );
+      error.kptDetail = `yaml: unknown anchor '${alias.source}' referenced`;
+      throw error;
+    },
+  });
 }
 
 /**

@@ -104,7 +104,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     checkFunctionConfigs(root, tree, false);
   } catch (e) {
     outcome.error = {
-      message: unreadableKptfile(e, env.rootDir) ?? errorMessage(e),
+      message: readErrorMessage(e, env.rootDir),
       shown: false,
       bare: e instanceof KptfileInvalidError,
     };
@@ -281,6 +281,21 @@ function unreadableKptfile(e: unknown, rootDir: string | undefined): string | un
   const dir = rootDir === undefined ? posix.dirname(file) : posix.join(rootDir, posix.dirname(file));
   const details = e.kptDetail ? `${e.kptDetail}\n${e.message}` : e.message;
   return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${details}`;
+}
+
+/**
+ * What porchlight says when a package cannot be read: kpt's words first where kpt's are fixed (the
+ * Kptfile's "can't be read", a resource file's `MalformedYAMLError`), then where porchlight found it.
+ */
+export function readErrorMessage(e: unknown, rootDir: string | undefined): string {
+  const kptfile = unreadableKptfile(e, rootDir);
+  if (kptfile) return kptfile;
+  if (e instanceof YamlError && e.kptDetail) {
+    // kpt names the file by its absolute path on disk; in a repository (the bot) by the package path.
+    const file = rootDir === undefined ? e.position.file : posix.join(rootDir, e.position.file);
+    return `${file}: MalformedYAMLError: ${e.kptDetail}\n${e.message}`;
+  }
+  return errorMessage(e);
 }
 
 export function errorMessage(e: unknown): string {
