@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs, promisify } from "node:util";
+import { promisify } from "node:util";
 import { stringify } from "yaml";
 import {
   CATALOG_BRANCH,
@@ -15,6 +15,7 @@ import {
   upgradePath,
 } from "../catalog/index.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
 
 const USAGE = `Usage: porchlight catalog [list | revisions PKG | channels PKG | path PKG FROM [--channel C]]
                          [--file catalog.yaml | --repo DIR] [-o table|yaml|json]
@@ -34,13 +35,7 @@ Shows the package catalog: published revisions, channels and upgrade paths.
 type Output = "table" | "yaml" | "json";
 
 export const catalogCommand: CliCommand = async (args, io) => {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(args);
-  } catch (err) {
-    throw new UsageError(`porchlight catalog: ${(err as Error).message}\n\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs("catalog", args, OPTIONS, USAGE);
   if (values.help) {
     io.stdout(USAGE);
     return 0;
@@ -141,20 +136,13 @@ export const catalogCommand: CliCommand = async (args, io) => {
   }
 };
 
-function parseOptions(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      file: { type: "string" },
-      repo: { type: "string" },
-      channel: { type: "string" },
-      output: { type: "string", short: "o" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
+const OPTIONS = {
+  file: { type: "string" },
+  repo: { type: "string" },
+  channel: { type: "string" },
+  output: { type: "string", short: "o" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 async function readCatalogText(
   values: { file?: string; repo?: string },
