@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { promisify } from "node:util";
 import { stringify } from "yaml";
 import {
   CATALOG_BRANCH,
@@ -14,6 +12,7 @@ import {
   parseCatalog,
   upgradePath,
 } from "../catalog/index.js";
+import { GitCommandError, runGit } from "../github/git-process.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 
@@ -150,19 +149,16 @@ async function readCatalogText(
 ): Promise<{ source: string; text: string }> {
   if (values.repo !== undefined) {
     const dir = resolve(io.cwd, values.repo);
-    const run = promisify(execFile);
     const missing: string[] = [];
     for (const ref of [CATALOG_BRANCH, `origin/${CATALOG_BRANCH}`]) {
       try {
-        const { stdout } = await run("git", ["-C", dir, "show", `${ref}:${CATALOG_FILE}`], {
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        return { source: `${ref}:${CATALOG_FILE}`, text: stdout };
+        const text = await runGit(["-C", dir, "show", `${ref}:${CATALOG_FILE}`], { cwd: io.cwd });
+        return { source: `${ref}:${CATALOG_FILE}`, text: text.toString("utf8") };
       } catch (err) {
-        const e = err as NodeJS.ErrnoException & { stderr?: string };
-        if (e.code === "ENOENT")
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === "ENOENT" && !(err instanceof GitCommandError))
           throw new Error(`cannot run git (${e.message}): is git installed and on PATH?`);
-        const said = (e.stderr ?? e.message).trim();
+        const said = (err instanceof GitCommandError ? err.stderr : e.message).trim();
         // Only "this ref or file is not there" moves on to the next ref; anything else is the answer.
         if (!/invalid object name|does not exist|unknown revision|bad revision/i.test(said))
           throw new Error(`cannot read ${CATALOG_FILE} from ${ref} of ${dir}: ${said}`);
