@@ -2,31 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
 import { parseCommandArgs } from "../../src/cli/options.js";
+import { porchlight } from "./pkg-fixture.js";
 
 const work = mkdtempSync(join(tmpdir(), "porchlight-flags-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-async function run(...argv: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => "",
-    cwd: work,
-    env: {},
-    isTTY: false,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (...argv: string[]) => porchlight(work, ...argv);
 
 describe("porchlight's own commands share one flags layer", () => {
   it.for([
