@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { parseArgs, promisify } from "node:util";
 import { stringify } from "yaml";
 import {
   CATALOG_BRANCH,
@@ -14,7 +12,9 @@ import {
   parseCatalog,
   upgradePath,
 } from "../catalog/index.js";
+import { GitCommandError, runGit } from "../github/git-process.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
 
 const USAGE = `Usage: porchlight catalog [list | revisions PKG | channels PKG | path PKG FROM [--channel C]]
                          [--file catalog.yaml | --repo DIR] [-o table|yaml|json]
@@ -34,13 +34,7 @@ Shows the package catalog: published revisions, channels and upgrade paths.
 type Output = "table" | "yaml" | "json";
 
 export const catalogCommand: CliCommand = async (args, io) => {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(args);
-  } catch (err) {
-    throw new UsageError(`porchlight catalog: ${(err as Error).message}\n\n${USAGE}`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommandArgs("catalog", args, OPTIONS, USAGE);
   if (values.help) {
     io.stdout(USAGE);
     return 0;
@@ -141,20 +135,13 @@ export const catalogCommand: CliCommand = async (args, io) => {
   }
 };
 
-function parseOptions(args: string[]) {
-  return parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      file: { type: "string" },
-      repo: { type: "string" },
-      channel: { type: "string" },
-      output: { type: "string", short: "o" },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-}
+const OPTIONS = {
+  file: { type: "string" },
+  repo: { type: "string" },
+  channel: { type: "string" },
+  output: { type: "string", short: "o" },
+  help: { type: "boolean", short: "h" },
+} as const;
 
 async function readCatalogText(
   values: { file?: string; repo?: string },
@@ -162,19 +149,16 @@ async function readCatalogText(
 ): Promise<{ source: string; text: string }> {
   if (values.repo !== undefined) {
     const dir = resolve(io.cwd, values.repo);
-    const run = promisify(execFile);
     const missing: string[] = [];
     for (const ref of [CATALOG_BRANCH, `origin/${CATALOG_BRANCH}`]) {
       try {
-        const { stdout } = await run("git", ["-C", dir, "show", `${ref}:${CATALOG_FILE}`], {
-          maxBuffer: 64 * 1024 * 1024,
-        });
-        return { source: `${ref}:${CATALOG_FILE}`, text: stdout };
+        const text = await runGit(["-C", dir, "show", `${ref}:${CATALOG_FILE}`], { cwd: io.cwd });
+        return { source: `${ref}:${CATALOG_FILE}`, text: text.toString("utf8") };
       } catch (err) {
-        const e = err as NodeJS.ErrnoException & { stderr?: string };
-        if (e.code === "ENOENT")
+        const e = err as NodeJS.ErrnoException;
+        if (e.code === "ENOENT" && !(err instanceof GitCommandError))
           throw new Error(`cannot run git (${e.message}): is git installed and on PATH?`);
-        const said = (e.stderr ?? e.message).trim();
+        const said = (err instanceof GitCommandError ? err.stderr : e.message).trim();
         // Only "this ref or file is not there" moves on to the next ref; anything else is the answer.
         if (!/invalid object name|does not exist|unknown revision|bad revision/i.test(said))
           throw new Error(`cannot read ${CATALOG_FILE} from ${ref} of ${dir}: ${said}`);

@@ -3,6 +3,7 @@ import { attributionEnabled } from "../kpt/attribution.js";
 import { KptError } from "../kpt/errors.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { parseCommandArgs } from "./options.js";
 import { diffPackage } from "./pkg/diff.js";
 import { getPackage } from "./pkg/get.js";
 import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
@@ -28,28 +29,41 @@ Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merg
 interface Parsed {
   positional: string[];
   strategy?: UpdateStrategy;
-  flags: Set<string>;
+  allowConflicts: boolean;
+  allowDirty: boolean;
 }
 
-function parseArgs(args: string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Set<string>();
-  let strategy: UpdateStrategy | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === "--strategy" || a.startsWith("--strategy=")) {
-      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
-      if (!v || !isStrategy(v)) {
-        throw new UsageError(`unknown --strategy "${v ?? ""}"; known: ${STRATEGIES.join(", ")}`);
-      }
-      strategy = v;
-    } else if (a.startsWith("--")) {
-      if (!["--allow-conflicts", "--allow-dirty", "--help"].includes(a))
-        throw new UsageError(`unknown flag ${a}\n\n${HELP}`);
-      flags.add(a);
-    } else positional.push(a);
-  }
-  return { positional, strategy, flags };
+const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const;
+const STRATEGY = { strategy: { type: "string" } } as const;
+/** Each verb's flags; another is refused by name (options.ts). */
+const FLAGS = {
+  get: { ...STRATEGY, ...HELP_FLAG },
+  update: {
+    ...STRATEGY,
+    "allow-conflicts": { type: "boolean" },
+    "allow-dirty": { type: "boolean" },
+    ...HELP_FLAG,
+  },
+  diff: HELP_FLAG,
+} as const;
+
+function parseVerbArgs(verb: keyof typeof FLAGS, args: string[]): Parsed | "help" {
+  const { values, positionals } = parseCommandArgs(`pkg ${verb}`, args, FLAGS[verb], HELP);
+  const v = values as {
+    strategy?: string;
+    "allow-conflicts"?: boolean;
+    "allow-dirty"?: boolean;
+    help?: boolean;
+  };
+  if (v.help) return "help";
+  if (v.strategy !== undefined && !isStrategy(v.strategy))
+    throw new UsageError(`unknown --strategy "${v.strategy}"; known: ${STRATEGIES.join(", ")}`);
+  return {
+    positional: positionals,
+    ...(v.strategy !== undefined ? { strategy: v.strategy as UpdateStrategy } : {}),
+    allowConflicts: v["allow-conflicts"] === true,
+    allowDirty: v["allow-dirty"] === true,
+  };
 }
 
 /** `DIR@REF` → dir and ref (the @ after the last slash). */
@@ -77,8 +91,8 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
   const r = await updatePackage(dir, {
     ref,
     strategy: p.strategy,
-    allowConflicts: p.flags.has("--allow-conflicts"),
-    allowDirty: p.flags.has("--allow-dirty"),
+    allowConflicts: p.allowConflicts,
+    allowDirty: p.allowDirty,
   });
   for (const c of r.changes) io.stdout(`${c.action}: ${c.file}${c.resource ? ` ${c.resource}` : ""}\n`);
   if (r.conflicts.length > 0) {
@@ -111,10 +125,10 @@ export const pkgCommand: CliCommand = async (args, io) => {
     return verb ? 0 : 2;
   }
   const handlers: Record<string, (p: Parsed, io: CliIO) => Promise<number>> = { get, update, diff };
-  const handler = handlers[verb];
+  const handler = Object.hasOwn(handlers, verb) ? handlers[verb] : undefined;
   if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff`);
-  const parsed = parseArgs(rest);
-  if (parsed.flags.has("--help")) {
+  const parsed = parseVerbArgs(verb as keyof typeof FLAGS, rest);
+  if (parsed === "help") {
     io.stdout(HELP);
     return 0;
   }

@@ -52,7 +52,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
         `porchlight rpkg: unknown verb "${verbName}"; known verbs: ${VERBS.map((v) => v.name).join(", ")}`,
       );
     }
-    const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage);
+    const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage, verb.name);
     if (parsed.switches.has("help")) {
       io.stdout(verb.usage);
       return 0;

@@ -5,7 +5,7 @@ import { atLeast, installationCovers } from "./state.js";
 import type { Permission, RepoRec, UserRec } from "./types.js";
 
 /** What a principal may do on a repository. Installations get write on the repositories they cover. */
-export function accessLevel(core: ForgeCore, p: Principal, repo: RepoRec): Permission | "none" {
+export function accessLevel(core: ForgeCore, p: Principal, repo: RepoRec): Permission {
   if (p.kind === "installation") {
     // Like GitHub, an installation reads public repositories it is not installed on (a fork) and writes none.
     if (!installationCovers(p.installation, repo)) return repo.private ? "none" : "read";

@@ -267,12 +267,7 @@ export function mintInstallationToken(
   return rec;
 }
 
-export function setPermission(
-  core: ForgeCore,
-  repo: RepoRec,
-  login: string,
-  level: Permission | "none",
-): void {
+export function setPermission(core: ForgeCore, repo: RepoRec, login: string, level: Permission): void {
   const user = core.store.ensureUser(login);
   if (level === "none") delete repo.collaborators[user.login];
   else repo.collaborators[user.login] = level;

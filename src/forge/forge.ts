@@ -167,12 +167,12 @@ export class Forge {
     return createUser(this.core, login, opts);
   }
 
-  setPermission(fullName: string, login: string, level: Permission | "none"): void {
+  setPermission(fullName: string, login: string, level: Permission): void {
     setPermission(this.core, this.repo(fullName), login, level);
   }
 
   /** What a user may do on a repository (for assertions). */
-  permissionOf(fullName: string, login: string): Permission | "none" {
+  permissionOf(fullName: string, login: string): Permission {
     const user = this.core.store.user(login);
     if (!user) return "none";
     return accessLevel(

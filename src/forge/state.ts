@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hasPermission } from "../commands/permission.js";
 import { isoTime } from "./http.js";
 import {
   emptyData,
@@ -110,7 +111,7 @@ export class Store {
   }
 
   /** A user's permission on a repository: owner is admin, else the collaborator entry. */
-  permission(repo: RepoRec, login: string): Permission | "none" {
+  permission(repo: RepoRec, login: string): Permission {
     if (repo.ownerLogin.toLowerCase() === login.toLowerCase()) return "admin";
     const entry = Object.entries(repo.collaborators).find(([l]) => l.toLowerCase() === login.toLowerCase());
     return entry ? entry[1] : "none";
@@ -122,15 +123,7 @@ export function installationCovers(inst: InstallationRec, repo: RepoRec): boolea
   return inst.repositorySelection === "all" || inst.repositoryIds.includes(repo.id);
 }
 
-const RANK: Record<Permission | "none", number> = {
-  none: 0,
-  read: 1,
-  triage: 2,
-  write: 3,
-  maintain: 4,
-  admin: 5,
-};
-
-export function atLeast(have: Permission | "none", need: Permission): boolean {
-  return RANK[have] >= RANK[need];
+/** Whether `have` allows what needs `need`, in GitHub's order of levels. */
+export function atLeast(have: Permission, need: Permission): boolean {
+  return hasPermission(have, need);
 }

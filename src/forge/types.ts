@@ -1,6 +1,9 @@
 /** Records the forge keeps about everything that is not git content. Plain JSON, persisted whole. */
 
-export type Permission = "admin" | "maintain" | "write" | "triage" | "read";
+import type { Permission } from "../commands/permission.js";
+
+/** GitHub's permission levels: porchlight's one type (src/commands/permission.ts), which the forge grants. */
+export type { Permission };
 
 export interface AppRec {
   id: number;

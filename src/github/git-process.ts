@@ -32,7 +32,12 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   };
 }
 
-/** Runs git and returns stdout as bytes; a non-zero exit throws GitCommandError with stderr. */
+/**
+ * Runs git and returns stdout as bytes; a non-zero exit throws GitCommandError with stderr. The one
+ * runner for porchlight's git outside the forge. Not simple-git: porchlight feeds plumbing on stdin
+ * (`cat-file --batch`, `update-index --index-info`, `commit-tree`) and reads blobs back as bytes, and
+ * simple-git's `raw()` can do neither (docs/dependencies.md has the measurement).
+ */
 export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {

@@ -9,9 +9,11 @@ import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
- * from `url` with a fresh token on every network call. In src/github only this file runs git (through
- * git-process.ts's runGit; git-objects.ts writes blobs without it); outside, only the forge (its own
- * bare repositories) and `porchlight catalog --repo` (a local clone) start git.
+ * from `url` with a fresh token on every network call. All of porchlight's git runs through
+ * git-process.ts's runGit — these cache clones, worktree.ts's questions about a user's checkout, the
+ * Action's changed-packages and `porchlight catalog --repo` — except the forge's, which keeps a runner
+ * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
+ * blobs without git at all.
  */
 export class GitRepo {
   private readonly gitDir: string;

@@ -1,4 +1,5 @@
 import { UsageError } from "../io.js";
+import { parseCommandArgs } from "../options.js";
 
 /** The flags a verb accepts: each a value flag or a switch. */
 export type FlagSpec = Record<string, "value" | "switch">;
@@ -10,62 +11,24 @@ export interface ParsedArgs {
 }
 
 /** Short forms, as kubectl and porchctl spell them. */
-const SHORT: Record<string, string> = { o: "output", h: "help" };
+const SHORT: Record<string, string> = { output: "o", help: "h" };
 
-/**
- * Reads `--flag=value`, `--flag value`, `-o yaml`, `-oyaml` and switches; `-` alone and anything not
- * starting with `-` are positional; `--` ends the flags. An unknown flag is a usage error naming the
- * flags the verb knows.
- */
-export function parseArgs(args: readonly string[], spec: FlagSpec, usage: string): ParsedArgs {
-  const out: ParsedArgs = { positional: [], values: new Map(), switches: new Set() };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--") {
-      out.positional.push(...args.slice(i + 1));
-      break;
-    }
-    if (arg === "-" || !arg.startsWith("-")) {
-      out.positional.push(arg);
-      continue;
-    }
-    let name: string;
-    let inline: string | undefined;
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      name = eq >= 0 ? arg.slice(2, eq) : arg.slice(2);
-      inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
-    } else {
-      const long = SHORT[arg[1] ?? ""];
-      if (!long) throw unknown(arg, spec, usage);
-      name = long;
-      const rest = arg.slice(2).replace(/^=/, "");
-      inline = rest === "" ? undefined : rest;
-    }
-    const kind = name === "help" ? "switch" : spec[name];
-    if (!kind) throw unknown(arg, spec, usage);
-    if (kind === "switch") {
-      if (inline !== undefined && inline !== "true") {
-        if (inline === "false") continue;
-        throw new UsageError(`--${name} takes no value\n\n${usage}`);
-      }
-      out.switches.add(name);
-      continue;
-    }
-    const value = inline ?? args[++i];
-    if (value === undefined || (inline === undefined && value.startsWith("--"))) {
-      throw new UsageError(`--${name} needs a value\n\n${usage}`);
-    }
-    out.values.set(name, value);
+/** A verb's flags, read by the CLI's one flags layer (options.ts), as maps the verbs look up by name. */
+export function parseArgs(args: readonly string[], spec: FlagSpec, usage: string, verb = ""): ParsedArgs {
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
+  for (const [name, kind] of Object.entries<"value" | "switch">({ ...spec, help: "switch" })) {
+    options[name] = {
+      type: kind === "value" ? "string" : "boolean",
+      ...(SHORT[name] ? { short: SHORT[name] } : {}),
+    };
+  }
+  const { values, positionals } = parseCommandArgs(`rpkg${verb ? ` ${verb}` : ""}`, args, options, usage);
+  const out: ParsedArgs = { positional: positionals, values: new Map(), switches: new Set() };
+  for (const [name, value] of Object.entries(values)) {
+    if (typeof value === "string") out.values.set(name, value);
+    else if (value === true) out.switches.add(name);
   }
   return out;
-}
-
-function unknown(arg: string, spec: FlagSpec, usage: string): UsageError {
-  const known = Object.keys(spec)
-    .map((f) => `--${f}`)
-    .join(", ");
-  return new UsageError(`unknown flag ${arg}; this command knows ${known || "no flags"}\n\n${usage}`);
 }
 
 /** A flag's value as a non-negative integer, or undefined when absent. */

@@ -5,9 +5,8 @@ import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf } from "./names.js";
-import { openRepository } from "./repository.js";
 import { locateSourceRevision, repositoryUpstream } from "./upstream.js";
-import type { Verb } from "./verb.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg clone SOURCE TARGET_PACKAGE --repository=OWNER/REPO [flags]
 
@@ -49,7 +48,7 @@ export const cloneVerb: Verb = {
       throw new UsageError(`--directory and --ref apply to a git SOURCE only\n\n${USAGE}`);
     }
     const workspace = args.values.get("workspace") ?? "v1";
-    const repo = await openRepository(env, args.values.get("repository"), "clone");
+    const repo = await openVerbRepository("clone", args, env);
     const state = await repo.load();
     const branch = newDraftBranch(repo, state, target, workspace);
     if (

@@ -1,9 +1,8 @@
 import { UsageError } from "../io.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { findRevision, nameOf, refNameOf } from "./names.js";
-import { openRepository } from "./repository.js";
-import type { Verb } from "./verb.js";
+import { nameOf, refNameOf } from "./names.js";
+import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg copy SOURCE_PACKAGE_REV_NAME --repository=OWNER/REPO --workspace=W
 
@@ -25,9 +24,7 @@ export const copyVerb: Verb = {
       throw new UsageError(`rpkg copy takes one SOURCE_PACKAGE_REV_NAME\n\n${USAGE}`);
     const workspace = args.values.get("workspace");
     if (!workspace) throw new UsageError(`rpkg copy needs --workspace\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "copy");
-    const state = await repo.load();
-    const rev = findRevision(repo, state, source);
+    const { repo, state, rev } = await openRevision("copy", args, env, source);
     if (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed") {
       throw new RpkgError(
         `${source} is ${rev.lifecycle}: only a published revision can be copied; publish it first (\`porchlight rpkg propose\`, then \`approve\`) or keep editing the draft`,

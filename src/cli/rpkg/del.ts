@@ -1,8 +1,6 @@
-import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
-import { branchOf, findRevision, nameOf } from "./names.js";
-import { openRepository } from "./repository.js";
-import { forEachName, type Verb } from "./verb.js";
+import { branchOf, nameOf } from "./names.js";
+import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO
 
@@ -16,12 +14,8 @@ export const delVerb: Verb = {
   summary: "Delete draft or proposed revisions (published ones: propose-delete first).",
   usage: USAGE,
   flags: {},
-  async run(args, env) {
-    if (args.positional.length === 0) throw new UsageError(`rpkg del needs PACKAGE_REV_NAME...\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "del");
-    return forEachName(args.positional, env, repo.full, async (name) => {
-      const state = await repo.load();
-      const rev = findRevision(repo, state, name);
+  run: (args, env) =>
+    forEachRevision("del", USAGE, args, env, async (repo, rev, _state, name) => {
       const branch = branchOf(rev);
       if (rev.lifecycle === "DeletionProposed") {
         throw new RpkgError(
@@ -39,6 +33,5 @@ export const delVerb: Verb = {
       await repo.conn.port.deleteBranch(branch);
       step.done();
       return `${nameOf(repo, rev)} deleted`;
-    });
-  },
+    }),
 };

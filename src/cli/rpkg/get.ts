@@ -5,8 +5,7 @@ import { intFlag } from "./args.js";
 import { RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
-import { openRepository } from "./repository.js";
-import type { Verb } from "./verb.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
 
@@ -32,7 +31,7 @@ export const getVerb: Verb = {
       throw new UsageError(`unknown --output "${format}"; known: table, yaml, json\n\n${USAGE}`);
     }
     const revisionFilter = intFlag(args, "revision", USAGE);
-    const repo = await openRepository(env, args.values.get("repository"), "get");
+    const repo = await openVerbRepository("get", args, env);
     const step = env.progress.step(`Reading package revisions of ${repo.full}`);
     const state = await repo.load();
     step.done(`${state.revisions.length} found`);

@@ -3,8 +3,7 @@ import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { initFiles } from "./init-files.js";
 import { nameOf } from "./names.js";
-import { openRepository } from "./repository.js";
-import type { Verb } from "./verb.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg init PACKAGE --repository=OWNER/REPO --workspace=W [flags]
 
@@ -27,7 +26,7 @@ export const initVerb: Verb = {
     if (!pkg || extra.length > 0) throw new UsageError(`rpkg init takes one PACKAGE\n\n${USAGE}`);
     const workspace = args.values.get("workspace");
     if (!workspace) throw new UsageError(`rpkg init needs --workspace\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "init");
+    const repo = await openVerbRepository("init", args, env);
     const state = await repo.load();
     const branch = newDraftBranch(repo, state, pkg, workspace);
     const dir = repo.packageDir(pkg);

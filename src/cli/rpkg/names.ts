@@ -57,19 +57,10 @@ export type ProposalRevision = PackageRevision & {
   pullRequest: number;
 };
 
-/**
- * Finds the proposal `arg` names (as findRevision does). Any other revision is refused with
- * `refusal(rev)`, which says what the verb does only to proposals and what to do instead.
- */
-export function findProposal(
-  repo: Repository,
-  state: RepoState,
-  arg: string,
-  refusal: (rev: PackageRevision) => string,
-): ProposalRevision {
-  const rev = findRevision(repo, state, arg);
+/** `rev` as a proposal (it has a pull request), or an RpkgError with `refusal`'s text. */
+export function asProposal(rev: PackageRevision, refusal: () => string): ProposalRevision {
   if ((rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") || rev.pullRequest === undefined)
-    throw new RpkgError(refusal(rev));
+    throw new RpkgError(refusal());
   return rev as ProposalRevision;
 }
 

@@ -1,10 +1,9 @@
 import { DELETION_LABEL, planDeletionProposal } from "../../lifecycle/index.js";
-import { UsageError } from "../io.js";
 import { baseSha } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { findRevision, nameOf } from "./names.js";
-import { openRepository, toPullInfo } from "./repository.js";
-import { forEachName, type Verb } from "./verb.js";
+import { nameOf } from "./names.js";
+import { toPullInfo } from "./repository.js";
+import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose-delete PACKAGE_REV_NAME... --repository=OWNER/REPO
 
@@ -17,14 +16,8 @@ export const proposeDeleteVerb: Verb = {
   summary: "Propose deleting a published package (a pull request removing it).",
   usage: USAGE,
   flags: {},
-  async run(args, env) {
-    if (args.positional.length === 0) {
-      throw new UsageError(`rpkg propose-delete needs PACKAGE_REV_NAME...\n\n${USAGE}`);
-    }
-    const repo = await openRepository(env, args.values.get("repository"), "propose-delete");
-    return forEachName(args.positional, env, repo.full, async (name) => {
-      const state = await repo.load();
-      const rev = findRevision(repo, state, name);
+  run: (args, env) =>
+    forEachRevision("propose-delete", USAGE, args, env, async (repo, rev, state, name) => {
       if (rev.lifecycle !== "Published") {
         throw new RpkgError(
           `cannot propose deleting ${name}: it is ${rev.lifecycle}, and only a Published revision can be proposed for deletion${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? ` (delete a draft with \`porchlight rpkg del ${name}\`)` : ""}`,
@@ -62,6 +55,5 @@ export const proposeDeleteVerb: Verb = {
       await repo.conn.port.addLabels(pr.number, [plan.label]);
       step.done(`#${pr.number}`);
       return `${nameOf(repo, rev)} proposed for deletion`;
-    });
-  },
+    }),
 };

@@ -1,9 +1,7 @@
 import { transitionProblem } from "../../lifecycle/index.js";
-import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
-import { branchOf, findRevision, nameOf } from "./names.js";
-import { openRepository } from "./repository.js";
-import { forEachName, type Verb } from "./verb.js";
+import { branchOf, nameOf } from "./names.js";
+import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose PACKAGE_REV_NAME... --repository=OWNER/REPO
 
@@ -28,13 +26,8 @@ export const proposeVerb: Verb = {
   summary: "Propose drafts for publishing (open their pull requests).",
   usage: USAGE,
   flags: {},
-  async run(args, env) {
-    if (args.positional.length === 0)
-      throw new UsageError(`rpkg propose needs PACKAGE_REV_NAME...\n\n${USAGE}`);
-    const repo = await openRepository(env, args.values.get("repository"), "propose");
-    return forEachName(args.positional, env, repo.full, async (name) => {
-      const state = await repo.load();
-      const rev = findRevision(repo, state, name);
+  run: (args, env) =>
+    forEachRevision("propose", USAGE, args, env, async (repo, rev, _state, name) => {
       const problem = transitionProblem(rev.lifecycle, "Proposed");
       const branch = branchOf(rev);
       if (problem || !branch) throw new RpkgError(`cannot propose ${name}: ${problem ?? "it is published"}`);
@@ -48,6 +41,5 @@ export const proposeVerb: Verb = {
       const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...text });
       step.done(`#${pr.number}`);
       return `${nameOf(repo, rev)} proposed`;
-    });
-  },
+    }),
 };

@@ -3,11 +3,10 @@ import { resolve } from "node:path";
 import { writeTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
-import { findRevision, nameOf } from "./names.js";
+import { nameOf } from "./names.js";
 import { packageRevisionObject } from "./objects.js";
-import { openRepository } from "./repository.js";
 import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "./resources.js";
-import type { Verb } from "./verb.js";
+import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg pull PACKAGE_REV_NAME [DIR] --repository=OWNER/REPO
 
@@ -29,9 +28,7 @@ export const pullVerb: Verb = {
         `${dir} already exists; pull into a new directory (rpkg pull never overwrites files)`,
       );
     }
-    const repo = await openRepository(env, args.values.get("repository"), "pull");
-    const state = await repo.load();
-    const rev = findRevision(repo, state, name);
+    const { repo, rev } = await openRevision("pull", args, env, name);
     const step = env.progress.step(`Reading ${nameOf(repo, rev)}`);
     const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
     if (tree.size === 0) {

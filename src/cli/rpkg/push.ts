@@ -3,16 +3,15 @@ import { resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
-import { branchOf, findRevision, nameOf } from "./names.js";
+import { branchOf, nameOf } from "./names.js";
 import { COMMIT_ANNOTATION } from "./objects.js";
-import { openRepository } from "./repository.js";
 import {
   isResourceFile,
   metadataAnnotation,
   REVISION_METADATA_FILE,
   resourceListToTree,
 } from "./resources.js";
-import type { Verb } from "./verb.js";
+import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg push PACKAGE_REV_NAME [DIR|-] --repository=OWNER/REPO
 
@@ -45,9 +44,7 @@ export const pushVerb: Verb = {
     const pulledAt = metadataAnnotation(local, COMMIT_ANNOTATION);
     local.delete(REVISION_METADATA_FILE);
 
-    const repo = await openRepository(env, args.values.get("repository"), "push");
-    const state = await repo.load();
-    const rev = findRevision(repo, state, name);
+    const { repo, rev } = await openRevision("push", args, env, name);
     const branch = branchOf(rev);
     if (!branch || rev.lifecycle !== "Draft") {
       throw new RpkgError(

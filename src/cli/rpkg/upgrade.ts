@@ -4,10 +4,10 @@ import { UsageError } from "../io.js";
 import { intFlag } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { findRevision, nameOf } from "./names.js";
+import { nameOf } from "./names.js";
 import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
 import { repositoryUpstream, sameServerRepository } from "./upstream.js";
-import type { Verb } from "./verb.js";
+import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N] --repository=OWNER/REPO
 
@@ -33,9 +33,7 @@ export const upgradeVerb: Verb = {
     const workspace = args.values.get("workspace");
     if (!workspace) throw new UsageError(`rpkg upgrade needs --workspace\n\n${USAGE}`);
     const wanted = intFlag(args, "revision", USAGE);
-    const repo = await openRepository(env, args.values.get("repository"), "upgrade");
-    const state = await repo.load();
-    const rev = findRevision(repo, state, name);
+    const { repo, state, rev } = await openRevision("upgrade", args, env, name);
     if (rev.lifecycle !== "Published") {
       throw new RpkgError(
         `to upgrade a package, the revision must be Published, not ${rev.lifecycle}: ${name} in ${repo.full}`,

@@ -1,8 +1,9 @@
+import type { PackageRevision } from "../../lifecycle/index.js";
 import { UsageError } from "../io.js";
 import type { ParsedArgs } from "./args.js";
 import { describeFailure } from "./errors.js";
-import { findProposal, type ProposalRevision } from "./names.js";
-import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
+import { asProposal, findRevision, type ProposalRevision } from "./names.js";
+import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
 /** One `rpkg` subcommand: its usage text, its own flags, and what it does. */
 export interface Verb {
@@ -37,12 +38,49 @@ export async function forEachName(
   return failed === 0 ? 0 : 1;
 }
 
+/** The repository a verb names (`--repository`, else GITHUB_REPOSITORY), opened with its config. */
+export function openVerbRepository(verb: string, args: ParsedArgs, env: RpkgEnv): Promise<Repository> {
+  return openRepository(env, args.values.get("repository"), verb);
+}
+
 /**
- * The opening the verbs that act on proposals share (approve, reject): at least one name, the
- * repository opened once, then for each name its revision found among the proposals (a refusal naming
- * its lifecycle otherwise) and `act` run on it, as forEachName reports.
+ * The opening the single-revision verbs share (pull, push, copy, upgrade): the repository opened, its
+ * revisions read, and the one `name` names found (an error listing what exists otherwise).
  */
-export async function forEachProposal(
+export async function openRevision(
+  verb: string,
+  args: ParsedArgs,
+  env: RpkgEnv,
+  name: string,
+): Promise<{ repo: Repository; state: RepoState; rev: PackageRevision }> {
+  const repo = await openVerbRepository(verb, args, env);
+  const state = await repo.load();
+  return { repo, state, rev: findRevision(repo, state, name) };
+}
+
+/**
+ * The opening the multi-revision verbs share (del, propose, propose-delete, approve, reject): at least
+ * one name, the repository opened once, then for each name the revisions read afresh (an earlier name
+ * may have changed them), its revision found and `act` run on it, as forEachName reports.
+ */
+export async function forEachRevision(
+  verb: string,
+  usage: string,
+  args: ParsedArgs,
+  env: RpkgEnv,
+  act: (repo: Repository, rev: PackageRevision, state: RepoState, name: string) => Promise<string>,
+): Promise<number> {
+  if (args.positional.length === 0)
+    throw new UsageError(`rpkg ${verb} needs PACKAGE_REV_NAME...\n\n${usage}`);
+  const repo = await openVerbRepository(verb, args, env);
+  return forEachName(args.positional, env, repo.full, async (name) => {
+    const state = await repo.load();
+    return act(repo, findRevision(repo, state, name), state, name);
+  });
+}
+
+/** forEachRevision over proposals only: any other revision is refused with `refusal`, naming its lifecycle. */
+export function forEachProposal(
   verb: string,
   usage: string,
   args: ParsedArgs,
@@ -50,13 +88,10 @@ export async function forEachProposal(
   refusal: (name: string, lifecycle: string, repo: Repository) => string,
   act: (repo: Repository, rev: ProposalRevision) => Promise<string>,
 ): Promise<number> {
-  if (args.positional.length === 0)
-    throw new UsageError(`rpkg ${verb} needs PACKAGE_REV_NAME...\n\n${usage}`);
-  const repo = await openRepository(env, args.values.get("repository"), verb);
-  return forEachName(args.positional, env, repo.full, async (name) => {
-    const rev = findProposal(repo, await repo.load(), name, ({ lifecycle }) =>
-      refusal(name, lifecycle, repo),
-    );
-    return act(repo, rev);
-  });
+  return forEachRevision(verb, usage, args, env, (repo, rev, _state, name) =>
+    act(
+      repo,
+      asProposal(rev, () => refusal(name, rev.lifecycle, repo)),
+    ),
+  );
 }

@@ -1,8 +1,9 @@
 import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
+import { atLeast } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
 import { isEmptyConfig } from "./util/catalog-fnconfig.js";
+import { catalogFunction } from "./util/catalog-function.js";
 import { goQuoteString } from "./util/go-quote.js";
 import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
@@ -26,7 +27,6 @@ import {
 import { formatResId, isEmptyResId, isSelectedBy, type ResId, resIdsOf } from "./util/replacement-resid.js";
 import { scalarText } from "./util/yaml-scalar.js";
 
-const NEWEST = CATALOG_RELEASES["apply-replacements"]!.at(-1)!;
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "ApplyReplacements";
 const DEFAULT_FIELD_PATH = "metadata.name";
@@ -36,36 +36,50 @@ const DEFAULT_FIELD_PATH = "metadata.name";
  * replacement copies one field of one source resource into fields of the selected target resources,
  * whole or as one part of a delimited string, creating missing target fields when asked.
  */
-export const applyReplacements: BuiltinFunction = {
+export const applyReplacements: BuiltinFunction = catalogFunction({
   name: "apply-replacements",
-  releases: catalogReleases("apply-replacements", "v0.1.0", "v0.1.2"),
-  run(rl, ctx) {
-    const config = rl.functionConfig;
+  range: ["v0.1.0", "v0.1.2"],
+  readConfig(config, release) {
     // apply-replacements/v0.1.1 names a missing config; v0.1.0 reports its empty kind and apiVersion.
-    if (isEmptyConfig(config) && atLeast(ctx.release ?? NEWEST, "v0.1.1")) {
-      fail("FunctionConfig is missing. Expect `ApplyReplacements`");
+    if (isEmptyConfig(config) && atLeast(release, "v0.1.1")) {
+      return "FunctionConfig is missing. Expect `ApplyReplacements`";
     }
     const kind = config ? kindOf(config) : "";
     const apiVersion = config ? apiVersionOf(config) : "";
     if (!config || kind !== CONFIG_KIND || apiVersion !== CONFIG_API_VERSION) {
-      fail(
-        `received functionConfig of kind ${kind} and apiVersion ${apiVersion}, only functionConfig of kind ${CONFIG_KIND} and apiVersion ${CONFIG_API_VERSION} is supported`,
-      );
+      return `received functionConfig of kind ${kind} and apiVersion ${apiVersion}, only functionConfig of kind ${CONFIG_KIND} and apiVersion ${CONFIG_API_VERSION} is supported`;
     }
     try {
-      const replacements = parseReplacements(config);
+      return parseReplacements(config);
+    } catch (err) {
+      if (isReplacementFailure(err)) return err.message;
+      throw err;
+    }
+  },
+  refuse: fail,
+  run(rl, replacements, release, ctx) {
+    try {
       for (const r of replacements) {
         ctx.signal?.throwIfAborted();
-        applyOne(rl.items, r, ctx.release ?? NEWEST);
+        applyOne(rl.items, r, release);
       }
     } catch (err) {
-      if (err instanceof ReplacementError || err instanceof PathError) fail(err.message);
-      if (err instanceof ReplacementConfigError || err instanceof LabelSelectorError) fail(err.message);
+      if (isReplacementFailure(err)) fail(err.message);
       throw err;
     }
     return rl;
   },
-};
+});
+
+/** The failures apply-replacements reports as its error (any other is a bug, and thrown as one). */
+function isReplacementFailure(err: unknown): err is Error {
+  return (
+    err instanceof ReplacementError ||
+    err instanceof PathError ||
+    err instanceof ReplacementConfigError ||
+    err instanceof LabelSelectorError
+  );
+}
 
 class ReplacementError extends Error {}
 

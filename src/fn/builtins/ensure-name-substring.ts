@@ -1,9 +1,9 @@
 import { type Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, setAnnotation } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
-import { type BuiltinFunction, type FunctionContext, FunctionError, type ResourceList } from "../types.js";
-import { childMap, childMaps, rootMap, scalarEntry } from "./util/catalog-fields.js";
+import { atLeast, CATALOG_RELEASES } from "../releases.js";
+import type { BuiltinFunction } from "../types.js";
+import { childMap, childMaps, scalarEntry } from "./util/catalog-fields.js";
 import {
   configMapData,
   type Gvk,
@@ -15,6 +15,7 @@ import {
   splitApiVersion,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
+import { catalogFunction, eachResource, refuseAsFailure } from "./util/catalog-function.js";
 import { NAME_REFERENCES, type NameRefTarget } from "./util/catalog-namerefs.js";
 import { declaredNamespace } from "./util/catalog-origin.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
@@ -296,14 +297,13 @@ function renameResource(
   }
 }
 
-export const ensureNameSubstring: BuiltinFunction = {
+export const ensureNameSubstring: BuiltinFunction = catalogFunction({
   name: "ensure-name-substring",
-  releases: catalogReleases("ensure-name-substring", "v0.1.0"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? NEWEST;
-    const cfg = readEnsureNameSubstringConfig(input.functionConfig, release);
-    // The kyaml framework fails the run with the error on stderr and writes no result.
-    if (typeof cfg === "string") throw new FunctionError(cfg);
+  range: ["v0.1.0"],
+  readConfig: readEnsureNameSubstringConfig,
+  // The kyaml framework fails the run with the error on stderr and writes no result.
+  refuse: refuseAsFailure,
+  run(input, cfg, release, ctx) {
     // ensure-name-substring/v0.1.0's kustomize (api v0.8.4) drops every resource annotated
     // config.kubernetes.io/local-config, whatever its value, from the output; v0.1.1 keeps them.
     if (!atLeast(release, "v0.1.1")) {
@@ -311,20 +311,12 @@ export const ensureNameSubstring: BuiltinFunction = {
     }
     const lookup = atLeast(release, "v0.2.0") ? inputLookup(input.items) : undefined;
     const renames: Rename[] = [];
-    for (const doc of input.items) {
-      ctx.signal?.throwIfAborted();
-      const root = rootMap(doc);
-      if (root && !skipped(doc, release) && nameOf(doc) !== "")
-        renameResource(doc, root, cfg, renames, lookup);
-    }
+    eachResource(input.items, ctx, (doc, root) => {
+      if (!skipped(doc, release) && nameOf(doc) !== "") renameResource(doc, root, cfg, renames, lookup);
+    });
     if (renames.length === 0) return input;
     const fixer = new ReferenceFixer(renames);
-    for (const doc of input.items) {
-      ctx.signal?.throwIfAborted();
-      const root = rootMap(doc);
-      if (!root) continue;
-      fixer.fix(doc, root);
-    }
+    eachResource(input.items, ctx, (doc, root) => fixer.fix(doc, root));
     return input;
   },
-};
+});

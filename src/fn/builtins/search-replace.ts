@@ -1,10 +1,11 @@
 import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { pathAnnotation } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
-import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import { atLeast, CATALOG_RELEASES } from "../releases.js";
+import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
 import { stringEntries } from "./util/catalog-fnconfig.js";
+import { catalogFunction } from "./util/catalog-function.js";
 import { isAbsolutePath, pathMatches } from "./util/catalog-path-match.js";
 import { errorResult } from "./util/catalog-results.js";
 import { goQuoteString } from "./util/go-quote.js";
@@ -236,19 +237,18 @@ function results(sr: SearchReplace, release: string): FunctionResult[] {
   }));
 }
 
-export const searchReplace: BuiltinFunction = {
+/** search-replace reports any failure, of its config or of a search, as one quoted error result. */
+function refuse(message: string, input: ResourceList): ResourceList {
+  input.results.push(errorResult(`failed to perform search-replace operation: ${goQuoteString(message)}`));
+  return input;
+}
+
+export const searchReplace: BuiltinFunction = catalogFunction({
   name: "search-replace",
-  releases: catalogReleases("search-replace", "v0.1.0"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const fail = (message: string) => {
-      input.results.push(
-        errorResult(`failed to perform search-replace operation: ${goQuoteString(message)}`),
-      );
-      return input;
-    };
-    const release = ctx.release ?? NEWEST;
-    const cfg = readSearchReplaceConfig(input.functionConfig, release);
-    if (typeof cfg === "string") return fail(cfg);
+  range: ["v0.1.0"],
+  readConfig: readSearchReplaceConfig,
+  refuse,
+  run(input, cfg, release, ctx) {
     try {
       const sr = new SearchReplace(cfg);
       for (const doc of input.items) {
@@ -257,9 +257,9 @@ export const searchReplace: BuiltinFunction = {
       }
       input.results.push(...results(sr, release));
     } catch (e) {
-      if (e instanceof SearchReplaceError) return fail(e.message);
+      if (e instanceof SearchReplaceError) return refuse(e.message, input);
       throw e;
     }
     return input;
   },
-};
+});

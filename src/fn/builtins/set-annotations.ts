@@ -1,7 +1,7 @@
 import type { Document } from "yaml";
-import { atLeast, catalogReleases } from "../releases.js";
-import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
-import { errorResult } from "./util/catalog-results.js";
+import { atLeast } from "../releases.js";
+import type { BuiltinFunction } from "../types.js";
+import { catalogFunction, refuseAsResult } from "./util/catalog-function.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
 import { COMMON_ANNOTATIONS } from "./util/kustomize-fieldspec.js";
 
@@ -36,16 +36,12 @@ export function readSetAnnotationsConfig(
   return typeof cfg === "string" ? `failed to configure function: ${cfg}` : cfg;
 }
 
-export const setAnnotations: BuiltinFunction = {
+export const setAnnotations: BuiltinFunction = catalogFunction({
   name: "set-annotations",
-  releases: catalogReleases("set-annotations", "v0.1.3", "v0.1.4"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? "v0.1.4";
-    const cfg = readSetAnnotationsConfig(input.functionConfig, release);
-    if (typeof cfg === "string") {
-      input.results.push(errorResult(cfg));
-      return input;
-    }
+  range: ["v0.1.3", "v0.1.4"],
+  readConfig: readSetAnnotationsConfig,
+  refuse: refuseAsResult(),
+  run(input, cfg, release, ctx) {
     // v0.1.3 builds its resource map with kunstruct, which skips anything annotated local-config and
     // works on JSON; v0.1.4 includes local config and filters the YAML nodes themselves.
     const kunstruct = !atLeast(release, "v0.1.4");
@@ -55,4 +51,4 @@ export const setAnnotations: BuiltinFunction = {
       skipNonMap: true,
     });
   },
-};
+});

@@ -1,15 +1,9 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
-import {
-  type BuiltinFunction,
-  type FunctionContext,
-  FunctionError,
-  type FunctionResult,
-  type ResourceList,
-} from "../types.js";
-import { childMap, rootMap, scalarEntry } from "./util/catalog-fields.js";
+import { atLeast, CATALOG_RELEASES } from "../releases.js";
+import type { BuiltinFunction, FunctionResult } from "../types.js";
+import { childMap, scalarEntry } from "./util/catalog-fields.js";
 import {
   configMapData,
   gvkMatches,
@@ -18,6 +12,7 @@ import {
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
+import { catalogFunction, eachResource, refuseAsFailure } from "./util/catalog-function.js";
 import { errorResult, infoResult } from "./util/catalog-results.js";
 
 /**
@@ -207,25 +202,22 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
   }));
 }
 
-export const setImage: BuiltinFunction = {
+export const setImage: BuiltinFunction = catalogFunction({
   name: "set-image",
-  releases: catalogReleases("set-image", "v0.1.0", "v0.1.1"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? NEWEST;
-    const cfg = readSetImageConfig(input.functionConfig, release);
-    if (typeof cfg === "string") {
-      // set-image/v0.1.1 (kpt-functions-sdk fn) exits 1 with the error and no result; v0.1.0's fnsdk
-      // wrote it as an error result and exited 0, so kpt reports the step as passed and goes on.
-      if (atLeast(release, "v0.1.1")) throw new FunctionError(cfg);
-      input.results.push(errorResult(cfg));
-      input.exitCode = 0;
-      return input;
-    }
+  range: ["v0.1.0", "v0.1.1"],
+  readConfig: readSetImageConfig,
+  refuse(message, input, release) {
+    // set-image/v0.1.1 (kpt-functions-sdk fn) exits 1 with the error and no result; v0.1.0's fnsdk
+    // wrote it as an error result and exited 0, so kpt reports the step as passed and goes on.
+    if (atLeast(release, "v0.1.1")) refuseAsFailure(message);
+    input.results.push(errorResult(message));
+    input.exitCode = 0;
+    return input;
+  },
+  run(input, cfg, _release, ctx) {
     const results: FunctionResult[] = [];
-    for (const doc of input.items) {
-      ctx.signal?.throwIfAborted();
-      const root = rootMap(doc);
-      if (!root || kindOf(doc) === "CustomResourceDefinition") continue;
+    eachResource(input.items, ctx, (doc, root) => {
+      if (kindOf(doc) === "CustomResourceDefinition") return;
       const changes: ImageChange[] = [];
       const gvk = gvkOf(doc);
       for (const fs of cfg.fields) {
@@ -233,8 +225,8 @@ export const setImage: BuiltinFunction = {
         visitImages(root, fs.path, 0, "", cfg.image, changes);
       }
       results.push(...changeResults(doc, changes));
-    }
+    });
     input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
     return input;
   },
-};
+});

@@ -1,18 +1,18 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
-import { atLeast, catalogReleases } from "../releases.js";
+import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import type { BuiltinFunction, FunctionResult } from "../types.js";
 import {
   childMap,
   childMaps,
-  rootMap,
   scalarEntry,
   setStringEntry,
   sortedEntries,
   visitMapsAt,
 } from "./util/catalog-fields.js";
 import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
+import { catalogFunction, eachResource, refuseAsResult } from "./util/catalog-function.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
 import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
@@ -194,15 +194,18 @@ class LabelSetter {
   }
 }
 
-export const setLabels: BuiltinFunction = {
+export const setLabels: BuiltinFunction = catalogFunction({
   name: "set-labels",
-  releases: catalogReleases("set-labels", "v0.2.0", "v0.2.1"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const cfg = readSetLabelsConfig(input.functionConfig);
-    if ("error" in cfg) {
-      input.results.push(errorResult(cfg.error));
-      throw sdkFailure(input.results);
-    }
+  range: ["v0.2.0", "v0.2.1"],
+  readConfig: (config) => {
+    const cfg = readSetLabelsConfig(config);
+    return "error" in cfg ? cfg.error : cfg;
+  },
+  refuse(message, input) {
+    input.results.push(errorResult(message));
+    throw sdkFailure(input.results);
+  },
+  run(input, cfg, _release, ctx) {
     if (cfg.notGiven) input.results.push(infoResult("`FunctionConfig` is not given"));
     const objects = input.items.filter((doc) => !isLocalConfig(doc));
     if (objects.length === 0) {
@@ -216,19 +219,15 @@ export const setLabels: BuiltinFunction = {
       return input;
     }
     let count = 0;
-    for (const doc of objects) {
-      ctx.signal?.throwIfAborted();
-      const root = rootMap(doc);
-      if (!root) continue;
+    eachResource(objects, ctx, (doc, root) => {
       const setter = new LabelSetter(doc, labels);
       setter.resource(root);
       count += setter.count;
-    }
-    const results: FunctionResult[] = [infoResult(`set ${count} labels in total`)];
-    input.results.push(...results);
+    });
+    input.results.push(infoResult(`set ${count} labels in total`));
     return input;
   },
-};
+});
 
 /*
  * set-labels v0.1.3–v0.1.5 (catalog tags set-labels/v0.1.3, go/set-labels/v0.1.4, set-labels/v0.1.5):
@@ -257,16 +256,12 @@ export function readKustomizeLabelsConfig(
   });
 }
 
-export const setLabelsKustomize: BuiltinFunction = {
+export const setLabelsKustomize: BuiltinFunction = catalogFunction({
   name: "set-labels",
-  releases: catalogReleases("set-labels", "v0.1.3", "v0.1.5"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? "v0.1.5";
-    const cfg = readKustomizeLabelsConfig(input.functionConfig, release);
-    if (typeof cfg === "string") {
-      input.results.push(errorResult(`failed to configure function: ${cfg}`));
-      return input;
-    }
+  range: ["v0.1.3", "v0.1.5"],
+  readConfig: readKustomizeLabelsConfig,
+  refuse: refuseAsResult("failed to configure function: "),
+  run(input, cfg, release, ctx) {
     // v0.1.5 (set-labels/v0.1.5) set IncludeLocalConfigs; before it kustomize skipped any resource
     // carrying the local-config annotation, whatever its value. Every release round-trips the
     // resources, v0.1.5 through kyaml's RNodes.
@@ -277,4 +272,4 @@ export const setLabelsKustomize: BuiltinFunction = {
       skipNonMap: false,
     });
   },
-};
+});

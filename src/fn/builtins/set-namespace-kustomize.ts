@@ -1,10 +1,11 @@
 import { type Document, isMap, isScalar, isSeq, Pair, Scalar, YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotations, kindOf, nameOf } from "../../kpt/resource.js";
-import { atLeast, catalogReleases } from "../releases.js";
+import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionContext, ResourceList } from "../types.js";
+import type { BuiltinFunction } from "../types.js";
 import { configMapData, isConfigMap, isGVK, splitApiVersion, topString } from "./util/catalog-fnconfig.js";
+import { catalogFunction } from "./util/catalog-function.js";
 import { errorResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
 import { jsonRoundTrip } from "./util/go-json-roundtrip.js";
@@ -233,13 +234,12 @@ function fail(message: string, release: string): never {
   throw new FunctionExitError(message, 1, stderr, [errorResult(message)]);
 }
 
-export const setNamespaceKustomize: BuiltinFunction = {
+export const setNamespaceKustomize: BuiltinFunction = catalogFunction({
   name: "set-namespace",
-  releases: catalogReleases("set-namespace", "v0.1.0", "v0.2.0"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? "v0.2.0";
-    const cfg = readKustomizeNamespaceConfig(input.functionConfig, release);
-    if (typeof cfg === "string") fail(`failed to configure function: ${cfg}`, release);
+  range: ["v0.1.0", "v0.2.0"],
+  readConfig: readKustomizeNamespaceConfig,
+  refuse: (message, _input, release) => fail(`failed to configure function: ${message}`, release),
+  run(input, cfg, release, ctx) {
     const keepLocalConfig = atLeast(release, "v0.1.4");
     const items = input.items.filter(
       (d) => !isEmptyResource(d) && (keepLocalConfig || !ignoredByKustomize(d)),
@@ -260,4 +260,4 @@ export const setNamespaceKustomize: BuiltinFunction = {
     input.items = items;
     return input;
   },
-};
+});

@@ -1,10 +1,11 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../kpt/resource.js";
-import { atLeast, catalogReleases } from "../releases.js";
+import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionContext, FunctionResult, ResourceList } from "../types.js";
+import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
+import { catalogFunction } from "./util/catalog-function.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
 import { jsonRoundTripNode } from "./util/go-json-roundtrip.js";
@@ -371,25 +372,25 @@ function runV03(input: ResourceList, cfg: Config, release: string): FunctionResu
   return results;
 }
 
-export const setNamespaceSdk: BuiltinFunction = {
+export const setNamespaceSdk: BuiltinFunction = catalogFunction({
   name: "set-namespace",
-  releases: catalogReleases("set-namespace", "v0.3.0", "v0.4.1"),
-  run(input: ResourceList, ctx: FunctionContext): ResourceList {
-    const release = ctx.release ?? "v0.4.1";
-    // These releases report their problems as results and still exit 0.
+  range: ["v0.3.0", "v0.4.1"],
+  readConfig: readSetNamespaceSdkConfig,
+  refuse(message, input, release) {
+    // These releases report their problems as results and still exit 0 (v0.4.1 fails on a bad config).
     input.exitCode = 0;
-    const cfg = readSetNamespaceSdkConfig(input.functionConfig, release);
-    if (typeof cfg === "string") {
-      if (atLeast(release, "v0.4.1")) {
-        throw new FunctionExitError(cfg, 1, "failed to evaluate function: error: function failure", [
-          errorResult(cfg),
-        ]);
-      }
-      input.results.push(configErrorResult(cfg, input.functionConfig));
-      return input;
+    if (atLeast(release, "v0.4.1")) {
+      throw new FunctionExitError(message, 1, "failed to evaluate function: error: function failure", [
+        errorResult(message),
+      ]);
     }
+    input.results.push(configErrorResult(message, input.functionConfig));
+    return input;
+  },
+  run(input, cfg, release) {
+    input.exitCode = 0;
     if (atLeast(release, "v0.4.0")) input.results.push(runV04(input, cfg, release));
     else input.results.push(...runV03(input, cfg, release));
     return input;
   },
-};
+});

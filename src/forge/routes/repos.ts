@@ -1,3 +1,4 @@
+import { isPermission } from "../../commands/permission.js";
 import { actor, repoFor } from "../access.js";
 import { createRepo, setPermission } from "../admin.js";
 import type { Ctx } from "../context.js";
@@ -7,10 +8,9 @@ import type { Router } from "../router.js";
 import { restCommitShape } from "../shapes/commit.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
 import { simpleUser } from "../shapes/user.js";
+import { atLeast } from "../state.js";
 import type { Permission } from "../types.js";
 import { paginate } from "./paginate.js";
-
-const LEVELS: Permission[] = ["read", "triage", "write", "maintain", "admin"];
 
 function viewerLogin(ctx: Ctx): string | undefined {
   return ctx.principal.kind === "user" ? ctx.principal.user.login : undefined;
@@ -127,18 +127,17 @@ export function repoRoutes(r: Router): void {
     const level = ctx.core.store.permission(repo, user.login);
     const permission =
       level === "maintain" ? "write" : level === "triage" ? "read" : level === "none" ? "none" : level;
-    const rank = LEVELS.indexOf(level as Permission);
     return ok({
       permission,
       role_name: level === "none" ? "none" : level,
       user: {
         ...simpleUser(ctx.core, user),
         permissions: {
-          admin: rank >= 4,
-          maintain: rank >= 3,
-          push: rank >= 2,
-          triage: rank >= 1,
-          pull: rank >= 0,
+          admin: atLeast(level, "admin"),
+          maintain: atLeast(level, "maintain"),
+          push: atLeast(level, "write"),
+          triage: atLeast(level, "triage"),
+          pull: atLeast(level, "read"),
         },
         role_name: level,
       },
@@ -155,7 +154,7 @@ export function repoRoutes(r: Router): void {
       maintain: "maintain",
       admin: "admin",
     };
-    const level = map[p] ?? (LEVELS.includes(p as Permission) ? (p as Permission) : undefined);
+    const level = map[p] ?? (isPermission(p) && p !== "none" ? p : undefined);
     if (!level) throw invalidField("Repository", "permission", p);
     setPermission(ctx.core, repo, ctx.params.username!, level);
     return noContent();
