@@ -104,6 +104,16 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     const got = await rpkg("dana", ["get", `--repository=acme/${DOWN}`]);
     expect(got.code).toBe(0);
     expect(rows(got.stdout)).toEqual([`${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN}`]);
+    // -o wide adds where it comes from: the upstream package and the upstream revision it carries.
+    const wide = await rpkg("dana", ["get", `--repository=acme/${DOWN}`, "-o", "wide"]);
+    expect(wide.stdout.split("\n")[0]).toMatch(/REPOSITORY\s+UPSTREAM\s+UPSTREAMREVISION$/);
+    expect(rows(wide.stdout)).toEqual([
+      `${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN} acme/blueprints/hello v1`,
+    ]);
+    const yaml = await rpkg("dana", ["get", `${DOWN}.hello.dev`, `--repository=acme/${DOWN}`, "-o", "yaml"]);
+    expect(yaml.stdout).toMatch(
+      /upstreamLock:\n\s+type: git\n\s+git:\n\s+repo: \S+acme\/blueprints\.git\n\s+directory: \/hello\n\s+ref: hello\/v1\n\s+commit: [0-9a-f]{40}/,
+    );
   }, 120_000);
 
   it("a reader of the downstream cannot publish it; its maintainer's /approve merges and tags hello/v1 there", async () => {
@@ -134,6 +144,24 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
       `${DOWN}.hello.v1 hello v1 1 true Published ${DOWN}`,
       `${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN}`,
     ]);
+    // rpkg upgrade works on the package fan-out made: its Kptfile names the upstream, that is enough.
+    const upgraded = await rpkg("dana", [
+      "upgrade",
+      `${DOWN}.hello.v1`,
+      "--workspace=up2",
+      `--repository=acme/${DOWN}`,
+    ]);
+    expect(upgraded.stdout).toBe(`${DOWN}.hello.v1 upgraded to ${DOWN}.hello.up2\n`);
+    const draft = await gh("dana").repos.getContent({
+      owner,
+      repo: DOWN,
+      path: "hello/cm.yaml",
+      ref: "drafts/hello/up2",
+    });
+    expect(Buffer.from((draft.data as { content: string }).content, "base64").toString()).toContain(
+      'greeting: "v2"',
+    );
+    expect((await rpkg("dana", ["del", `${DOWN}.hello.up2`, `--repository=acme/${DOWN}`])).code).toBe(0);
     const approved = await rpkg("dana", ["approve", `${DOWN}.hello.dev`, `--repository=acme/${DOWN}`]);
     expect(approved.stderr).not.toMatch(/error/i);
     expect(approved.code).toBe(0);
@@ -142,6 +170,10 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
       `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
       `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
+    ]);
+    expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`, "-o", "wide"])).stdout)).toEqual([
+      `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN} acme/blueprints/hello v1`,
+      `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN} acme/blueprints/hello v2`,
     ]);
     // The sweep after it (a restart's first run) finds everything done and writes nothing.
     await w.app.sweep();
@@ -152,6 +184,21 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(writes(w)).toBe(before);
     expect(await fanoutPulls()).toEqual([]);
     expect(await tags(DOWN)).toEqual(["hello/v1", "hello/v2"]);
+  }, 120_000);
+
+  it("rpkg propose-delete proposes deleting the downstream package; rejected, it is Published again", async () => {
+    const proposed = await rpkg("dana", ["propose-delete", `${DOWN}.hello.v2`, `--repository=acme/${DOWN}`]);
+    expect(proposed.code).toBe(0);
+    await w.settle();
+    expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toContain(
+      `${DOWN}.hello.v2 hello v2 2 true DeletionProposed ${DOWN}`,
+    );
+    expect((await rpkg("dana", ["reject", `${DOWN}.hello.v2`, `--repository=acme/${DOWN}`])).code).toBe(0);
+    await w.settle();
+    expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
+      `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
+      `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
+    ]);
   }, 120_000);
 });
 
