@@ -9,6 +9,8 @@ const HELLO_KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
 metadata:
   name: hello
+  annotations:
+    porchlight.dev/channels: stable
 `;
 const cm = (v: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  greeting: "${v}"\n`;
@@ -125,6 +127,16 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(reply).toContain("Published");
     expect(reply).toContain("hello/v1");
     expect(await tags(DOWN)).toEqual(["hello/v1"]);
+    // The upstream's catalog channels stay upstream: the downstream's revisions join its own channels.
+    const kf = await gh("dana").repos.getContent({
+      owner,
+      repo: DOWN,
+      path: "hello/Kptfile",
+      ref: "hello/v1",
+    });
+    expect(Buffer.from((kf.data as { content: string }).content, "base64").toString()).not.toContain(
+      "porchlight.dev/channels",
+    );
     expect((await gh("dana").pulls.get({ owner, repo: DOWN, pull_number: pr!.number })).data.merged).toBe(
       true,
     );

@@ -243,6 +243,27 @@ describe("applyVariantMutations", () => {
     expect(updated).not.toContain("team: platform");
   });
 
+  it.for(["clone", "update"] as const)(
+    "leaves the upstream's catalog channels out of the downstream Kptfile (%s), keeping its other annotations",
+    (mode) => {
+      const files = pkg();
+      const kf = (files.get("Kptfile") as string).replace(
+        '    config.kubernetes.io/local-config: "true"\n',
+        '    config.kubernetes.io/local-config: "true"\n    porchlight.dev/channels: stable,beta\n    team: db\n',
+      );
+      expect(kf).toContain("porchlight.dev/channels");
+      files.set("Kptfile", kf);
+      const result = applyVariantMutations(files, variant(), [], { mode });
+      const out = result.files.get("Kptfile") as string;
+      expect(out).not.toContain("porchlight.dev/channels");
+      expect(out).toContain("    team: db\n");
+      expect(result.changes.map((c) => c.summary)).toContain(
+        "left out porchlight.dev/channels: the upstream's catalog metadata stays upstream",
+      );
+      expect(applyVariantMutations(result.files, variant(), [], { mode }).files.get("Kptfile")).toBe(out);
+    },
+  );
+
   it("returns untouched files byte for byte", () => {
     const { files } = applyVariantMutations(pkg(), variant());
     expect(files.get("deploy.yaml")).toBe(pkg().get("deploy.yaml"));
