@@ -152,6 +152,13 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     const [pr] = await fanoutPulls();
     expect(pr?.title).toBe("Update hello from v1 to v2 (blueprints/hello)");
     expect(parseVariantPullRequestBody(pr!.body)).toMatchObject({ from: "v1", to: "v2" });
+    // The dashboard: deploy-dev's own revision v1, carrying upstream v1, proposing v2, held for approval.
+    const [board] = (
+      await gh("alice").issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+    ).data;
+    expect(board?.body).toMatch(
+      /\| deploy-dev\/hello \| `dev` \| [^|]+ \| v1 \| v1 \| v2 \| acme\/deploy-dev#\d+ \| ⏳ waiting for approval: /,
+    );
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
       `${DOWN}.hello.v1 hello v1 1 true Published ${DOWN}`,
       `${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN}`,
