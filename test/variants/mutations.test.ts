@@ -264,6 +264,23 @@ describe("applyVariantMutations", () => {
     },
   );
 
+  it("names the downstream package in the package context, as Porch does, not the upstream it was cloned from", () => {
+    const v = variant();
+    const renamed = {
+      ...v,
+      spec: { ...v.spec, downstream: { ...v.spec.downstream, package: "tenants/ns-a" } },
+    };
+    const result = applyVariantMutations(pkg(), renamed, [], { mode: "clone" });
+    const context = result.files.get("package-context.yaml") as string;
+    expect(context).toContain("  name: ns-a\n");
+    expect(context).toContain("  stale: yes-please-remove\n");
+    expect(result.changes.map((c) => c.summary)).toContain("set package context name=ns-a");
+    // Applied again, nothing changes.
+    const again = applyVariantMutations(result.files, renamed, [], { mode: "update" });
+    expect(again.files.get("package-context.yaml")).toBe(context);
+    expect(again.changes.map((c) => c.summary)).not.toContain("set package context name=ns-a");
+  });
+
   it("returns untouched files byte for byte", () => {
     const { files } = applyVariantMutations(pkg(), variant());
     expect(files.get("deploy.yaml")).toBe(pkg().get("deploy.yaml"));
