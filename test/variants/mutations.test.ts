@@ -281,6 +281,21 @@ describe("applyVariantMutations", () => {
     expect(again.changes.map((c) => c.summary)).not.toContain("set package context name=ns-a");
   });
 
+  it("keeps a clone's `# kpt-merge:` comment on its metadata line, where kpt writes it and an update looks for it", () => {
+    const files = pkg();
+    const cloned = (files.get("package-context.yaml") as string).replace(
+      "metadata:\n",
+      "metadata: # kpt-merge: /kptfile.kpt.dev\n",
+    );
+    files.set("package-context.yaml", cloned);
+    const out = applyVariantMutations(files, variant("  packageContext:\n    data: {region: eu}\n"), [], {
+      mode: "clone",
+    }).files.get("package-context.yaml") as string;
+    expect(out).toContain("metadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n");
+    expect(out.match(/kpt-merge/g)).toHaveLength(1);
+    expect(out).toContain("  region: eu\n");
+  });
+
   it("returns untouched files byte for byte", () => {
     const { files } = applyVariantMutations(pkg(), variant());
     expect(files.get("deploy.yaml")).toBe(pkg().get("deploy.yaml"));
