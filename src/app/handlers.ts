@@ -18,7 +18,7 @@ import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
 import { onReview } from "../jobs/publish/on-review.js";
 import { reconcileRepo } from "../jobs/reconcile.js";
 import { renderDraft } from "../jobs/render-draft/index.js";
-import { parseDraftBranch } from "../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { reportConfigOk } from "./config.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
@@ -49,7 +49,7 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
   const branch = p.ref.slice("refs/heads/".length);
   const bot = await deps.identity();
   const common = { ...fromEvent(deps, context), headSha: p.after };
-  if (parseDraftBranch(branch).ok) {
+  if (parsePackageBranch(branch).ok) {
     // The bot's own render commit already carries its check: reacting to it would only loop.
     if (p.sender?.login === bot.login) return;
     enqueueJob(deps, { ...common, kind: "render", key: branch, work: (ctx) => renderDraft(ctx, { branch }) });

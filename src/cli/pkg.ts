@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { KptError } from "../kpt/errors.js";
@@ -66,9 +67,15 @@ function parseVerbArgs(verb: keyof typeof FLAGS, args: string[]): Parsed | "help
   };
 }
 
-/** `DIR@REF` → dir and ref (the @ after the last slash). */
+/**
+ * `DIR@REF` → dir and ref: at the first `@` whose left side is a directory (as kpt splits, so a ref
+ * may hold `/`: `hello@hello/v2`), else at the `@` after the last slash.
+ */
 function splitDirRef(arg: string | undefined, cwd: string): { dir: string; ref?: string } {
   const a = arg ?? ".";
+  const first = a.indexOf("@");
+  if (first > 0 && existsSync(resolve(cwd, a.slice(0, first))))
+    return { dir: resolve(cwd, a.slice(0, first)), ref: a.slice(first + 1) || undefined };
   const at = a.lastIndexOf("@");
   if (at >= 0 && !a.slice(at).includes("/"))
     return { dir: resolve(cwd, a.slice(0, at) || "."), ref: a.slice(at + 1) || undefined };

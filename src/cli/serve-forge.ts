@@ -63,8 +63,13 @@ export async function startServeForge(
 
 export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, dataDir?: string): string {
   const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
+  const approver =
+    world.users.find((u) => u !== writer && (u.permission === "maintain" || u.permission === "admin")) ??
+    writer;
   const host = new URL(forgeUrl).host;
-  const repo = world.repos[0];
+  const repo = world.repos[0] ?? "acme/blueprints";
+  const name = repo.split("/")[1] ?? "blueprints";
+  const flags = `--repository ${repo} --api-url ${forgeUrl}/api/v3`;
   return [
     "porchlight is running against an embedded forge (no GitHub App credentials were set).",
     `  app:   ${app.url} (webhooks ${app.webhookUrl}, ${app.url}/healthz, ${app.url}/metrics)`,
@@ -73,13 +78,15 @@ export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, d
       ? `  data:  ${dataDir} (kept: stop and start again with the same --data to carry on)`
       : "  data:  a temporary folder, deleted on stop (--data DIR or PORCHLIGHT_DATA to keep it)",
     "",
-    "Try it:",
-    `  git clone http://${writer?.login}:${writer?.pat}@${host}/${repo}.git && cd blueprints`,
-    "  git checkout -b drafts/hello/my-change && edit hello/deployment.yaml && git commit -am edit",
-    "  git push origin drafts/hello/my-change     # porchlight renders it and pushes the result",
-    `  curl -u ${writer?.login}:${writer?.pat} -X POST ${forgeUrl}/api/v3/repos/${repo}/pulls \\`,
-    `       -d '{"head":"drafts/hello/my-change","base":"main","title":"my change"}'`,
-    "  then comment /approve from another writer to publish hello/v2.",
+    'Try it: the steps of the README\'s "Five minutes on your laptop", with your ports and tokens',
+    `  git clone http://${writer?.login}:${writer?.pat}@${host}/${repo}.git && cd ${name}`,
+    '  git checkout -b drafts/hello/my-change      # a draft of package "hello", workspace "my-change"',
+    '  $EDITOR hello/deployment.yaml && git commit -am "more replicas"',
+    "  git push origin drafts/hello/my-change      # porchlight renders the draft and pushes the result",
+    `  export GH_TOKEN=${writer?.pat}    # porchlight rpkg acts as ${writer?.login}`,
+    `  npx porchlight rpkg propose ${name}.hello.my-change ${flags}`,
+    `  # then, as ${approver?.login}, comment /approve on the pull request, or:`,
+    `  GH_TOKEN=${approver?.pat} npx porchlight rpkg approve ${name}.hello.my-change ${flags}`,
     "",
     "Users (login, permission, PAT):",
     ...world.users.map((u) => `  ${u.login}\t${u.permission}\t${u.pat}`),

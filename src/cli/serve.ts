@@ -6,7 +6,14 @@ import {
   WEBHOOK_MAX_BYTES_ENV,
   WEBHOOK_MAX_PENDING_BYTES_ENV,
 } from "../app/webhook/edge.js";
-import { LimitSettingError, type Limits, operatorLimitsFromEnv } from "../config/limits.js";
+import {
+  DEFAULT_LIMITS,
+  LIMIT_ENV,
+  LimitSettingError,
+  type Limits,
+  limitUnit,
+  operatorLimitsFromEnv,
+} from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { createLogger } from "../ops/logger.js";
@@ -14,6 +21,11 @@ import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
+
+/** The limits' variables with their defaults, from the one table the app reads them with. */
+const LIMIT_LINES = (Object.keys(LIMIT_ENV) as (keyof typeof LIMIT_ENV)[])
+  .map((name) => `  ${LIMIT_ENV[name].padEnd(36)} default ${DEFAULT_LIMITS[name]} ${limitUnit(name)}`)
+  .join("\n");
 
 const USAGE = `Usage: porchlight serve [--data DIR] [--demo]
   Run the GitHub App (port PORT, default 3000; /healthz, /metrics).
@@ -29,6 +41,27 @@ Options:
                key, installation, pull requests, checks, webhook settings) and the port it listens on,
                so a stop and a start carry on where it was. Also PORCHLIGHT_DATA. Without it: a
                temporary folder, deleted on stop.
+  -h, --help   This text.
+
+Environment (GitHub App):
+  APP_ID, WEBHOOK_SECRET               the GitHub App's id and webhook secret
+  PRIVATE_KEY or PRIVATE_KEY_PATH      its private key (PEM text, or a file holding it)
+  GHE_HOST, GHE_PROTOCOL               GitHub Enterprise host (API at GHE_PROTOCOL://GHE_HOST/api/v3;
+                                       protocol default https); unset: github.com
+  HOST                                 address to listen on (default 0.0.0.0)
+  PORCHLIGHT_WRITE_INTERVAL_MS         pause between mutating GitHub calls per installation (default 1000)
+Environment (both modes):
+  PORT                                 the app's port (default 3000)
+  PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
+  PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
+  PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
+  PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
+  PORCHLIGHT_ALLOW_CONTAINER=1         let Kptfiles run container functions (off by default)
+${LIMIT_LINES}
+  LOG_LEVEL                            pino level (default info)
+Environment (embedded forge):
+  PORCHLIGHT_DATA                      as --data
+  FORGE_PORT                           the forge's port (default: the last one with --data, else any free)
 `;
 
 const OPTIONS = {

@@ -80,6 +80,8 @@ export interface PullRec {
   mergedByLogin: string | null;
   mergeCommitSha: string | null;
   maintainerCanModify: boolean;
+  /** A merge request is under way: a second one is refused until it ends (GitHub merges a pull request once). */
+  merging?: boolean;
 }
 
 export interface IssueRec {

@@ -1,4 +1,4 @@
-import { parseDraftBranch } from "../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
 import { type JobContext, withDeferred } from "./context.js";
@@ -63,7 +63,7 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
     }
   });
   for (const branch of branches.keys()) {
-    if (!parseDraftBranch(branch).ok || merged.has(branch)) continue;
+    if (!parsePackageBranch(branch).ok || merged.has(branch)) continue;
     result.drafts++;
     await attempt(branch, () => renderDraft(ctx, { branch }));
   }

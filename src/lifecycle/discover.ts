@@ -1,6 +1,6 @@
-import { parseDraftBranch } from "./draft-branch.js";
 import { DELETION_LABEL } from "./labels.js";
 import type { Lifecycle } from "./lifecycle.js";
+import { parsePackageBranch } from "./package-branch.js";
 import { indexRefs, type RefInfo } from "./refs.js";
 import { parseRevisionTag } from "./revision-tag.js";
 
@@ -99,7 +99,7 @@ export function discoverRevisions({
   for (const rev of latest.values()) rev.latest = true;
 
   for (const [branch, sha] of branches) {
-    const draft = parseDraftBranch(branch);
+    const draft = parsePackageBranch(branch);
     if (!draft.ok) continue;
     const pr = proposals.get(branch);
     // A branch still at the head of its merged proposal is that published revision (its tag lists it);

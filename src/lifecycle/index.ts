@@ -21,6 +21,7 @@ export { DRAFT_PREFIX, type DraftRef, formatDraftBranch, parseDraftBranch } from
 export { refNameProblem } from "./git-ref.js";
 export { DELETION_LABEL } from "./labels.js";
 export { LIFECYCLES, type Lifecycle, transitionProblem } from "./lifecycle.js";
+export { type PackageBranch, parsePackageBranch } from "./package-branch.js";
 export { packagePathProblem } from "./package-path.js";
 export {
   type DeletionPlan,

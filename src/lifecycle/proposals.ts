@@ -1,8 +1,9 @@
 import type { Actor } from "../commands/authorize.js";
 import { hasPermission } from "../commands/permission.js";
 import type { PullRequestInfo } from "./discover.js";
-import { formatDraftBranch, parseDraftBranch } from "./draft-branch.js";
+import { formatDraftBranch } from "./draft-branch.js";
 import { DELETION_LABEL } from "./labels.js";
+import { parsePackageBranch } from "./package-branch.js";
 import { indexRefs, type RefInfo } from "./refs.js";
 import { parseRevisionTag } from "./revision-tag.js";
 import { freeWorkspace } from "./rollback.js";
@@ -40,7 +41,7 @@ export function decideReject(pr: OpenProposal, actor: Actor): RejectDecision {
       reason: "This proposal is already published; a published revision cannot return to draft.",
     };
   if (pr.state !== "open") return { kind: "refuse", reason: "This pull request is already closed." };
-  const draft = parseDraftBranch(pr.headRef);
+  const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {
       kind: "refuse",
@@ -87,7 +88,7 @@ export function planDeletionProposal(input: {
     };
   }
   for (const pr of input.pullRequests) {
-    const draft = parseDraftBranch(pr.headRef);
+    const draft = parsePackageBranch(pr.headRef);
     if (draft.ok && draft.value.package === input.package && pr.labels.includes(DELETION_LABEL)) {
       return { kind: "refuse", reason: `Deleting ${input.package} is already proposed in #${pr.number}.` };
     }

@@ -10,8 +10,17 @@ const COLUMNS = [
   "REPOSITORY",
 ] as const;
 
-/** Package revisions as `porchctl rpkg get` prints them: the same columns, padded with spaces. */
-export function formatRevisionTable(repository: string, revisions: readonly PackageRevision[]): string {
+/**
+ * Package revisions as `porchctl rpkg get` prints them: the same columns, padded with spaces. `wide`
+ * adds columns after them (as kubectl's `-o wide` does), named by `wide.columns`, each revision's
+ * values from `wide.values`.
+ */
+export function formatRevisionTable(
+  repository: string,
+  revisions: readonly PackageRevision[],
+  wide?: { columns: readonly string[]; values: (rev: PackageRevision) => readonly string[] },
+): string {
+  const columns = [...COLUMNS, ...(wide?.columns ?? [])];
   const rows = revisions.map((r) => [
     revisionName(repository, r),
     r.package,
@@ -20,8 +29,9 @@ export function formatRevisionTable(repository: string, revisions: readonly Pack
     String(r.latest),
     r.lifecycle,
     repository,
+    ...(wide?.values(r) ?? []),
   ]);
-  const all = [[...COLUMNS], ...rows];
-  const widths = COLUMNS.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
+  const all = [columns, ...rows];
+  const widths = columns.map((_, i) => Math.max(...all.map((row) => (row[i] as string).length)));
   return `${all.map((row) => row.map((c, i) => (i === row.length - 1 ? c : c.padEnd((widths[i] as number) + 3))).join("")).join("\n")}\n`;
 }

@@ -15,7 +15,16 @@ export interface DashboardInput {
   problems?: readonly VariantProblem[];
   /** Link for a pull request in a downstream repository; plain `#n` when absent. */
   pullRequestLink?: (repo: string, number: number) => string;
+  /** The downstream package's own latest published revision (`v2` of its tag `<package>/v2`), if any. */
+  published?: (repo: string, pkg: string) => string | undefined;
 }
+
+/** Why an open proposal is not published yet, as the dashboard says it. */
+const HELD = {
+  approval: "⏳ waiting for approval",
+  conflicts: "⚠️ held: conflicts to resolve",
+  edited: "✋ held: commits by others",
+} as const;
 
 const STATE: Record<FanoutAction["kind"], string> = {
   clone: "🆕 clone pending",
@@ -32,8 +41,9 @@ export function isDashboardBody(body: string | null | undefined): boolean {
 }
 
 /**
- * The dashboard issue body: one row per downstream (revision deployed, target, update pull request and its
- * conflicts, paused or problem, and why), a Mermaid graph of upstream → downstream packages, and the
+ * The dashboard issue body: one row per downstream (its own published revision, the upstream revision it
+ * carries, the target, the open proposal and why it is held — waiting for approval, conflicts, commits by
+ * others, closed —, paused or problem, and why), a Mermaid graph of upstream → downstream packages, and the
  * problems in the variant files. Pure: the same plan renders the same text, so an unchanged dashboard is
  * not edited.
  */
@@ -50,8 +60,8 @@ export function renderDashboard(input: DashboardInput): string {
       "",
     ];
     lines.push(
-      "| Downstream | Variant | Upstream | Deployed | Target | Pull request | State |",
-      "| --- | --- | --- | --- | --- | --- | --- |",
+      "| Downstream | Variant | Upstream | Published | Upstream revision | Target | Pull request | State |",
+      "| --- | --- | --- | --- | --- | --- | --- | --- |",
     );
     lines.push(
       ...capped(
@@ -67,6 +77,8 @@ export function renderDashboard(input: DashboardInput): string {
             a.kind === "clone" || a.kind === "update" ? a.to : "target" in a && a.target ? a.target : "—";
           const prNumber = "pullRequest" in a ? a.pullRequest : undefined;
           const repo = "downstream" in a && a.downstream ? a.downstream.repo : "";
+          const published =
+            ("downstream" in a && a.downstream && input.published?.(repo, a.downstream.package)) || "—";
           const pr = prNumber ? (input.pullRequestLink?.(repo, prNumber) ?? `#${prNumber}`) : "—";
           const conflicts =
             "conflicts" in a && a.conflicts
@@ -78,11 +90,13 @@ export function renderDashboard(input: DashboardInput): string {
               : a.kind === "skip" && a.why === "declined"
                 ? `⏭️ skipped: #${prNumber} closed`
                 : a.kind === "nothing" && prNumber
-                  ? "🔄 pull request open"
+                  ? a.held
+                    ? HELD[a.held]
+                    : "🔄 pull request open"
                   : STATE[a.kind];
-          return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
+          return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${published} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
         },
-        (n) => `| … and ${n} more | | | | | | |`,
+        (n) => `| … and ${n} more | | | | | | | |`,
       ),
     );
     lines.push("", "```mermaid", ...mermaidGraph(input.variants, cap), "```");

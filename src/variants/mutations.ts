@@ -1,3 +1,4 @@
+import { UPSTREAM_ONLY_ANNOTATIONS } from "../catalog/annotations.js";
 import {
   applyInjection,
   type InjectableResource,
@@ -48,7 +49,8 @@ export interface MutationOptions {
 /**
  * Applies a PackageVariant to a downstream package (relative path → file text, Kptfile included), in
  * Porch's order: package context, Kptfile pipeline additions, config injection; then the variant's labels
- * and annotations (on clone) and porchlight's tracking annotations on the Kptfile. Files are edited through
+ * and annotations (on clone) and porchlight's tracking annotations on the Kptfile; the upstream's catalog
+ * annotations (`porchlight.dev/channels`) are left out. Files are edited through
  * yaml Documents so comments survive; untouched files are returned byte for byte. Idempotent: applying
  * the same variant again changes nothing. A bad package throws VariantMutationError and nothing is returned.
  */
@@ -98,6 +100,15 @@ export function applyVariantMutations(
         if (setIfChanged(kdoc, ["metadata", field, k], v))
           changes.push({ file: KPTFILE, summary: `set ${field.slice(0, -1)} ${k}=${v}` });
       }
+    }
+  }
+  for (const key of UPSTREAM_ONLY_ANNOTATIONS) {
+    if (kdoc.hasIn(["metadata", "annotations", key])) {
+      kdoc.deleteIn(["metadata", "annotations", key]);
+      changes.push({
+        file: KPTFILE,
+        summary: `left out ${key}: the upstream's catalog metadata stays upstream`,
+      });
     }
   }
   const tracking: Record<string, string> = {

@@ -7,7 +7,8 @@ export const PACKAGE_CONTEXT_NAME = "kptfile.kpt.dev";
 
 /**
  * Puts the variant's package context into the `kptfile.kpt.dev` ConfigMap of `package-context.yaml`, as
- * Porch does: every key of `packageContext.data` set, every key of `removeKeys` gone, other keys untouched.
+ * Porch does: `name` is the downstream package's name, every key of `packageContext.data` set, every key
+ * of `removeKeys` gone, other keys untouched.
  * Porch fails when the file is missing; porchlight creates it the way `kpt pkg get --for-deployment` does,
  * so a variant works on a package cloned without it. Returns the new text and what changed.
  */
@@ -18,11 +19,12 @@ export function applyPackageContext(
   const pc = variant.spec.packageContext;
   const data = pc?.data ?? {};
   const removeKeys = pc?.removeKeys ?? [];
-  if (Object.keys(data).length === 0 && removeKeys.length === 0) return { text, changes: [] };
+  const name = variant.spec.downstream.package.split("/").at(-1) ?? variant.spec.downstream.package;
+  if (Object.keys(data).length === 0 && removeKeys.length === 0 && text === undefined)
+    return { text, changes: [] };
   const changes: string[] = [];
   let source = text;
   if (source === undefined) {
-    const name = variant.spec.downstream.package.split("/").at(-1) ?? variant.spec.downstream.package;
     source = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${PACKAGE_CONTEXT_NAME}\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: ${name}\n`;
     changes.push(`created the package context ConfigMap ${PACKAGE_CONTEXT_NAME}`);
   }
@@ -44,6 +46,9 @@ export function applyPackageContext(
       `data of ConfigMap ${PACKAGE_CONTEXT_NAME} must be a map of strings`,
     );
   }
+  // The package context names the package it is in, as Porch sets it: the downstream's name, not the
+  // upstream's it was cloned with.
+  if (setIfChanged(doc, ["data", "name"], name)) changes.push(`set package context name=${name}`);
   for (const [key, value] of Object.entries(data)) {
     if (setIfChanged(doc, ["data", key], value)) changes.push(`set package context ${key}=${value}`);
   }

@@ -109,6 +109,11 @@ export type FanoutAction =
       target?: string;
       pullRequest?: number;
       conflicts?: number;
+      /**
+       * Why the open proposal is not published yet: it waits for the downstream's approval, for its
+       * conflicts to be resolved, or for the person who pushed commits to it (fan-out leaves it alone).
+       */
+      held?: "approval" | "conflicts" | "edited";
     } & ActionBase)
   | ({
       kind: "skip";

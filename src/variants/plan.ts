@@ -169,11 +169,13 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
     if (openUpdate.editedByOthers) {
       return {
         ...base,
+        held: "edited" as const,
         reason: `pull request #${openUpdate.number} has commits from others, which fan-out does not overwrite; merge or close it`,
       };
     }
     if (openUpdate.targetRevision === target.revision && openUpdate.specHash === specHash) {
-      return { ...base, reason: `pull request #${openUpdate.number} proposes ${what}` };
+      const held = openUpdate.conflicts ? ("conflicts" as const) : ("approval" as const);
+      return { ...base, held, reason: `pull request #${openUpdate.number} proposes ${what}` };
     }
     return undefined;
   };

@@ -1,4 +1,6 @@
 import { type Document, isMap, isSeq, parseAllDocuments, type YAMLMap, type YAMLSeq } from "yaml";
+import { detectSeqIndent, formatDocuments } from "../kpt/format.js";
+import { normalizeComments } from "../kpt/format-comments.js";
 
 /** A bad package file met while applying a variant: the whole mutation is refused, nothing half-done. */
 export class VariantMutationError extends Error {
@@ -26,12 +28,22 @@ export function readYamlFile(path: string, text: string): YamlFile {
   for (const doc of docs) {
     const err = doc.errors[0];
     if (err) throw new VariantMutationError(path, `not valid YAML: ${err.message.split("\n")[0]}`);
+    // Comments where kpt keeps them: `metadata: # kpt-merge: ns/name` stays the key's line comment.
+    normalizeComments(doc, text);
   }
   return { path, original: text, docs, indentSeq: /^( *)[^\s#][^\n]*:[ \t]*\n\1 {2}- /m.test(text) };
 }
 
+/**
+ * The file's documents as kpt writes them (src/kpt's one writer, kyaml's formatting), each with the
+ * list indentation it was read with: a `# kpt-merge:` comment stays on its `metadata:` line, where a
+ * later update looks for it.
+ */
 export function writeYamlFile(file: YamlFile): string {
-  return file.docs.map((d) => d.toString({ indentSeq: file.indentSeq, lineWidth: 0 })).join("");
+  return formatDocuments(
+    file.docs,
+    file.docs.map((d) => detectSeqIndent(d, file.original)),
+  );
 }
 
 export function isYamlPath(path: string): boolean {

@@ -1,5 +1,8 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { WEBHOOK_MAX_BYTES_ENV, WEBHOOK_MAX_PENDING_BYTES_ENV } from "../../src/app/webhook/edge.js";
 import { serveCommand } from "../../src/cli/serve.js";
+import { LIMIT_ENV } from "../../src/config/limits.js";
 
 const io = (env: Record<string, string>) => ({
   stdout: () => {},
@@ -26,5 +29,35 @@ describe("porchlight serve's webhook limits", () => {
     await expect(serveCommand([], io({ [name]: value, PORT: "0" }))).rejects.toThrow(
       `porchlight serve: ${name} ${message}`,
     );
+  });
+});
+
+describe("porchlight serve --help", () => {
+  it("lists every environment variable serve reads, and its flags", async () => {
+    let out = "";
+    const code = await serveCommand(["--help"], {
+      ...io({}),
+      stdout: (t: string) => {
+        out += t;
+      },
+    });
+    expect(code).toBe(0);
+    // What serve and the forge it starts read from the environment, found in their source, so a new
+    // variable without a line in --help fails here.
+    const sources = ["src/cli/serve.ts", "src/cli/serve-forge.ts"].map((f) => readFileSync(f, "utf8"));
+    const read = new Set(sources.flatMap((s) => [...s.matchAll(/env\.([A-Z][A-Z_]+)/g)].map((m) => m[1]!)));
+    for (const s of sources) for (const m of s.matchAll(/FromEnv\(io\.env, "([A-Z_]+)"/g)) read.add(m[1]!);
+    const all = [
+      ...read,
+      ...Object.values(LIMIT_ENV),
+      WEBHOOK_MAX_BYTES_ENV,
+      WEBHOOK_MAX_PENDING_BYTES_ENV,
+      "PORCHLIGHT_ALLOW_EXEC",
+      "PORCHLIGHT_ALLOW_CONTAINER",
+    ];
+    expect(all).toContain("FORGE_PORT");
+    expect(all).toContain("PORCHLIGHT_RECONCILE_INTERVAL_MS");
+    for (const name of all) expect(out, name).toContain(name);
+    for (const flag of ["--data DIR", "--demo", "--help"]) expect(out).toContain(flag);
   });
 });

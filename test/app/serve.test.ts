@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
@@ -19,6 +20,23 @@ describe("porchlight serve without credentials", () => {
     const appUrl = /app: {3}(\S+)/.exec(out)?.[1];
     expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
     expect(out).toContain("git clone http://");
+    // The steps it prints are the README's, with this forge's port and these users' tokens.
+    const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] as string;
+    const steps = out
+      .slice(out.indexOf("Try it"), out.indexOf("Users ("))
+      .split("\n")
+      .slice(1)
+      .filter((l) => l.trim() !== "")
+      .map((l) =>
+        l
+          .trim()
+          .replaceAll(pat("maintainer"), "<maintainer token>")
+          .replaceAll(pat("reviewer"), "<token>")
+          .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>"),
+      );
+    expect(steps.length).toBe(8);
+    const readme = readFileSync("README.md", "utf8");
+    for (const step of steps) expect(readme).toContain(step);
     process.emit("SIGTERM");
     expect(await running).toBe(0);
     expect(out).toContain("shutting down");

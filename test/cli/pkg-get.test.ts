@@ -38,6 +38,13 @@ describe("porchlight pkg get", () => {
       commit: () => c2,
     },
     {
+      name: "a file:// URL at a tag holding a slash (porchlight's <package>/v<N>)",
+      spec: () => `file://${box.up}.git/app@app/v2`,
+      ref: "app/v2",
+      lockRef: "app/v2",
+      commit: () => c2,
+    },
+    {
       name: "a file:// URL at a commit",
       spec: () => `file://${box.up}.git/app@${c1}`,
       ref: "<c1>",

@@ -20,7 +20,7 @@ describe("porchlight pkg update", () => {
   beforeAll(async () => {
     box = new Sandbox();
     await box.publish("app", V1, "v1");
-    await box.publish("app", V2, "v2");
+    await box.publish("app", V2, "v2", "app/v2");
     spec = `file://${box.up}.git/app@v1`;
   });
   afterAll(() => box.close());
@@ -89,6 +89,19 @@ describe("porchlight pkg update", () => {
       expect(got).toEqual(await files(join(kws, "app")));
     });
   }
+
+  it("takes DIR@REF with a slash in the ref (porchlight's <package>/v<N> tags), as kpt does", async (ctx) => {
+    const ws = await fetched("up-slash", localEdits, "porchlight");
+    const r = await porchlight(ws, "pkg", "update", "app@app/v2");
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toContain("Updated to app/v2");
+    const got = await files(join(ws, "app"));
+    expect(got.Kptfile).toContain("    ref: app/v2\n");
+    skipWithoutKpt(ctx);
+    const kws = await fetched("up-slash-kpt", localEdits, "kpt");
+    kpt(kws, "pkg", "update", "app@app/v2");
+    expect(got).toEqual(await files(join(kws, "app")));
+  });
 
   it("uses the ref and strategy the Kptfile records when none is given", async () => {
     const ws = await fetched("up-recorded", localEdits, "porchlight");

@@ -121,6 +121,28 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
     });
   });
 
+  it("merges a pull request once when two merges of it arrive at the same moment (the other is refused, 405)", async () => {
+    await wd.commit("drafts/twice/v1", { "twice/Kptfile": "kind: Kptfile\n" });
+    const { data: pr } = await w.octokit.rest.pulls.create({
+      ...repo,
+      title: "twice",
+      head: "drafts/twice/v1",
+      base: "main",
+    });
+    const results = await Promise.allSettled(
+      [1, 2].map(() => w.octokit.rest.pulls.merge({ ...repo, pull_number: pr.number, sha: pr.head.sha })),
+    );
+    const merged = results.filter((r) => r.status === "fulfilled");
+    expect(merged).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { status: 405 } });
+    const main = (await w.octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    const commit = (await w.octokit.rest.git.getCommit({ ...repo, commit_sha: main })).data;
+    expect(commit.parents.map((p) => p.sha)).toContain(pr.head.sha);
+    expect((await w.octokit.rest.pulls.get({ ...repo, pull_number: pr.number })).data.merge_commit_sha).toBe(
+      main,
+    );
+  });
+
   it("reports a conflicting pull request as not mergeable and refuses to merge it (405)", async () => {
     await wd.commit("main", { "README.md": "main side\n" });
     await wd.commit("drafts/conflict", { "README.md": "branch side\n" }, { from: "origin/main~1" });

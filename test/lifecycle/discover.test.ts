@@ -145,6 +145,34 @@ describe("discoverRevisions: every package revision from refs and open pull requ
       expected: [],
     },
     {
+      name: "a fan-out branch is a draft of its downstream package, workspace the variant; its pull request a proposal",
+      input: codeBlock`
+        refs:
+          - {ref: refs/tags/hello/v1, sha: h1}
+          - {ref: refs/heads/porchlight/variant/hello/dev, sha: f1}
+          - {ref: refs/heads/porchlight/variant/net/dns/edge.eu, sha: f2}
+          - {ref: refs/heads/porchlight/variant/hello, sha: f3}
+        pullRequests:
+          - {number: 4, headRef: porchlight/variant/hello/dev, baseRef: main, headSha: f1, labels: [porchlight/update], draft: false}
+      `,
+      expected: [
+        "hello v1 1 true Published -",
+        "hello dev 0 false Proposed 4",
+        "net/dns edge.eu 0 false Draft -",
+      ],
+    },
+    {
+      name: "a fan-out branch still at the head of its merged pull request is that published revision",
+      input: codeBlock`
+        refs:
+          - {ref: refs/tags/hello/v1, sha: m1}
+          - {ref: refs/heads/porchlight/variant/hello/dev, sha: f1}
+        pullRequests:
+          - {number: 4, headRef: porchlight/variant/hello/dev, baseRef: main, headSha: f1, labels: [], draft: false, merged: true}
+      `,
+      expected: ["hello v1 1 true Published -"],
+    },
+    {
       name: "drafts of several packages sort by package, then workspace",
       input: codeBlock`
         refs:

@@ -4,6 +4,7 @@ import {
   formatRevisionTag,
   formatVariantBranch,
   parseDraftBranch,
+  parsePackageBranch,
   parseRevisionTag,
   parseVariantBranch,
 } from "../../src/lifecycle/index.js";
@@ -108,6 +109,28 @@ describe("fan-out branches porchlight/variant/<downstream-package>/<variant>", (
     { branch: "porchlight/variant/../app/prod", reason: "cannot contain `..`" },
   ])("refuses $branch: $reason", ({ branch, reason }) => {
     const result = parseVariantBranch(branch);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toContain(reason);
+  });
+});
+
+describe("package branches: a draft, or the draft a PackageVariant makes of its downstream package", () => {
+  it.each([
+    { branch: "drafts/app/fix-1", value: { package: "app", workspace: "fix-1" } },
+    {
+      branch: "refs/heads/porchlight/variant/net/dns/edge.eu",
+      value: { package: "net/dns", workspace: "edge.eu", variant: "edge.eu" },
+    },
+  ])("$branch is a draft of $value.package", ({ branch, value }) => {
+    expect(parsePackageBranch(branch)).toEqual({ ok: true, value });
+  });
+
+  it.each([
+    { branch: "feature/x", reason: 'does not start with "drafts/"' },
+    { branch: "porchlight/variant/app/Prod", reason: "Kubernetes object name" },
+    { branch: "porchlight/catalog", reason: 'does not start with "drafts/"' },
+  ])("refuses $branch, saying why in the scheme it tried: $reason", ({ branch, reason }) => {
+    const result = parsePackageBranch(branch);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toContain(reason);
   });

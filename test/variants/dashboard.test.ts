@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DASHBOARD_MARKER, isDashboardBody, renderDashboard } from "../../src/variants/dashboard.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
+import { variantSpecHash } from "../../src/variants/tracking.js";
 import { codeBlock } from "../util/codeblock.js";
 
 const { variants } = parseVariantFile(
@@ -24,6 +25,7 @@ const { variants } = parseVariantFile(
   `,
 );
 const pvs = variants.map((v) => v.variant);
+const heldHash = variantSpecHash(pvs[0]!);
 const plan = planFanout({
   variants: pvs,
   upstream: {
@@ -62,15 +64,16 @@ describe("renderDashboard", () => {
       },
     ],
     pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
+    published: (repo, pkg) => (repo === "cluster-01" && pkg === "basens" ? "v3" : undefined),
   });
 
-  it("has one row per downstream with what is deployed, the target, the pull request and the state", () => {
+  it("has one row per downstream with its own published revision, the upstream revision it carries, the target, the pull request and the state", () => {
     expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
     expect(body).toContain(
-      "| cluster-01/basens | `c1` | blueprints/basens (stable) | v1 | v2 | [cluster-01#5](https://github.com/acme/cluster-01/pull/5) | 🔄 update pending: update v1 → v2 |",
+      "| cluster-01/basens | `c1` | blueprints/basens (stable) | v3 | v1 | v2 | [cluster-01#5](https://github.com/acme/cluster-01/pull/5) | 🔄 update pending: update v1 → v2 |",
     );
     expect(body).toContain(
-      "| cluster-02/basens | `c2` | blueprints/basens v1 | v1 | — | — | ⏸️ paused: the variant is paused |",
+      "| cluster-02/basens | `c2` | blueprints/basens v1 | — | v1 | — | — | ⏸️ paused: the variant is paused |",
     );
     expect(body).toContain(
       '- .porchlight/variants/bad.yaml:4:3: spec.downstream.repo: unknown repository "x"',
@@ -95,8 +98,38 @@ describe("renderDashboard", () => {
       },
     });
     expect(renderDashboard({ variants: pvs, plan: declined })).toContain(
-      "| cluster-01/basens | `c1` | blueprints/basens (stable) | v1 | v2 | #5 | ⏭️ skipped: #5 closed: #5 was closed without merging",
+      "| cluster-01/basens | `c1` | blueprints/basens (stable) | — | v1 | v2 | #5 | ⏭️ skipped: #5 closed: #5 was closed without merging",
     );
+  });
+
+  it.each([
+    { pr: { targetRevision: "v2" }, state: "⏳ waiting for approval: pull request #5 proposes" },
+    {
+      pr: { targetRevision: "v2", conflicts: 1 },
+      state: "⚠️ held: conflicts to resolve: pull request #5 proposes",
+    },
+    {
+      pr: { targetRevision: "v2", editedByOthers: true },
+      state: "✋ held: commits by others: pull request #5 has commits from others",
+    },
+  ])("says why an open proposal is held: $state", ({ pr, state }) => {
+    const held = planFanout({
+      variants: pvs.slice(0, 1),
+      upstream: {
+        blueprints: {
+          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
+        },
+      },
+      downstream: {
+        c1: {
+          exists: true,
+          lockedRevision: "v1",
+          managedBy: "c1",
+          pullRequest: { number: 5, kind: "update", specHash: heldHash, ...pr },
+        },
+      },
+    });
+    expect(renderDashboard({ variants: pvs, plan: held })).toContain(` | ${state}`);
   });
 
   it("draws upstream → downstream as a Mermaid graph", () => {
@@ -125,6 +158,7 @@ describe("renderDashboard", () => {
           },
         ],
         pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
+        published: (repo, pkg) => (repo === "cluster-01" && pkg === "basens" ? "v3" : undefined),
       }),
     ).toBe(body);
   });

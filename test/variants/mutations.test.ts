@@ -243,6 +243,59 @@ describe("applyVariantMutations", () => {
     expect(updated).not.toContain("team: platform");
   });
 
+  it.for(["clone", "update"] as const)(
+    "leaves the upstream's catalog channels out of the downstream Kptfile (%s), keeping its other annotations",
+    (mode) => {
+      const files = pkg();
+      const kf = (files.get("Kptfile") as string).replace(
+        '    config.kubernetes.io/local-config: "true"\n',
+        '    config.kubernetes.io/local-config: "true"\n    porchlight.dev/channels: stable,beta\n    team: db\n',
+      );
+      expect(kf).toContain("porchlight.dev/channels");
+      files.set("Kptfile", kf);
+      const result = applyVariantMutations(files, variant(), [], { mode });
+      const out = result.files.get("Kptfile") as string;
+      expect(out).not.toContain("porchlight.dev/channels");
+      expect(out).toContain("    team: db\n");
+      expect(result.changes.map((c) => c.summary)).toContain(
+        "left out porchlight.dev/channels: the upstream's catalog metadata stays upstream",
+      );
+      expect(applyVariantMutations(result.files, variant(), [], { mode }).files.get("Kptfile")).toBe(out);
+    },
+  );
+
+  it("names the downstream package in the package context, as Porch does, not the upstream it was cloned from", () => {
+    const v = variant();
+    const renamed = {
+      ...v,
+      spec: { ...v.spec, downstream: { ...v.spec.downstream, package: "tenants/ns-a" } },
+    };
+    const result = applyVariantMutations(pkg(), renamed, [], { mode: "clone" });
+    const context = result.files.get("package-context.yaml") as string;
+    expect(context).toContain("  name: ns-a\n");
+    expect(context).toContain("  stale: yes-please-remove\n");
+    expect(result.changes.map((c) => c.summary)).toContain("set package context name=ns-a");
+    // Applied again, nothing changes.
+    const again = applyVariantMutations(result.files, renamed, [], { mode: "update" });
+    expect(again.files.get("package-context.yaml")).toBe(context);
+    expect(again.changes.map((c) => c.summary)).not.toContain("set package context name=ns-a");
+  });
+
+  it("keeps a clone's `# kpt-merge:` comment on its metadata line, where kpt writes it and an update looks for it", () => {
+    const files = pkg();
+    const cloned = (files.get("package-context.yaml") as string).replace(
+      "metadata:\n",
+      "metadata: # kpt-merge: /kptfile.kpt.dev\n",
+    );
+    files.set("package-context.yaml", cloned);
+    const out = applyVariantMutations(files, variant("  packageContext:\n    data: {region: eu}\n"), [], {
+      mode: "clone",
+    }).files.get("package-context.yaml") as string;
+    expect(out).toContain("metadata: # kpt-merge: /kptfile.kpt.dev\n  name: kptfile.kpt.dev\n");
+    expect(out.match(/kpt-merge/g)).toHaveLength(1);
+    expect(out).toContain("  region: eu\n");
+  });
+
   it("returns untouched files byte for byte", () => {
     const { files } = applyVariantMutations(pkg(), variant());
     expect(files.get("deploy.yaml")).toBe(pkg().get("deploy.yaml"));

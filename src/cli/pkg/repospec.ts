@@ -25,8 +25,8 @@ export class RepoSpecError extends Error {
 export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
   let spec = arg;
   let ref: string | undefined;
-  const at = spec.lastIndexOf("@");
-  if (at > 0 && !spec.slice(at).includes("/")) {
+  const at = refSeparator(spec);
+  if (at > 0) {
     ref = spec.slice(at + 1) || undefined;
     spec = spec.slice(0, at);
   }
@@ -52,4 +52,18 @@ export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
   }
   const directory = `/${abs.slice(root.length).replace(/^\/+|\/+$/g, "")}`;
   return { repo: root, directory, ref };
+}
+
+/**
+ * Where `@REF` starts, or -1. Past the `.git` that ends the repository, the first `@` (as kpt reads
+ * it), so a ref may hold `/` — `repo.git/hello@hello/v2`, porchlight's own tags. Without `.git`, the
+ * last `@` not followed by `/`, else the first `@` whose left side exists on disk.
+ */
+function refSeparator(spec: string): number {
+  const marker = /\.git(?=\/|@|$)/.exec(spec);
+  if (marker) return spec.indexOf("@", marker.index + 4);
+  const last = spec.lastIndexOf("@");
+  if (last > 0 && !spec.slice(last).includes("/")) return last;
+  const first = spec.indexOf("@");
+  return first > 0 && existsSync(spec.slice(0, first)) ? first : -1;
 }

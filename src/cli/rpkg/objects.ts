@@ -1,6 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
+import type { UpstreamLock } from "./upstream-lock.js";
 
 export const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
 /** The label Porch puts on the latest published revision of a package. */
@@ -33,11 +34,13 @@ export interface PackageRevisionObject {
 /**
  * A revision as Porch's PackageRevision object (porch.kpt.dev/v1alpha1): the same names and fields
  * (`spec.packageName`, `workspaceName`, `revision`, `repository`, `lifecycle`), the repository's owner
- * in place of the namespace, and annotations saying where the revision lives on GitHub.
+ * in place of the namespace, and annotations saying where the revision lives on GitHub; a downstream
+ * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does.
  */
 export function packageRevisionObject(
   repo: Pick<Repository, "name" | "full">,
   rev: PackageRevision,
+  upstreamLock?: UpstreamLock,
 ): PackageRevisionObject {
   const annotations: Record<string, string> = {
     [REF_ANNOTATION]: rev.ref,
@@ -59,7 +62,7 @@ export function packageRevisionObject(
       repository: repo.name,
       lifecycle: rev.lifecycle,
     },
-    status: {},
+    status: upstreamLock ? { upstreamLock } : {},
   };
   if (rev.latest) obj.metadata.labels = { [LATEST_LABEL]: "true" };
   return obj;

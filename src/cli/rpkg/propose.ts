@@ -1,3 +1,4 @@
+import { GitHubError } from "../../github/errors.js";
 import { transitionProblem } from "../../lifecycle/index.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
@@ -38,7 +39,18 @@ export const proposeVerb: Verb = {
       }
       const step = env.progress.step(`Opening a pull request from ${branch} into ${repo.baseBranch}`);
       const text = proposalText(nameOf(repo, rev), rev.package, rev.workspace);
-      const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...text });
+      let pr: Awaited<ReturnType<typeof repo.conn.port.createPull>>;
+      try {
+        pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...text });
+      } catch (e) {
+        // GitHub opens no pull request for a branch with nothing new: an unedited copy, say.
+        if (!(e instanceof GitHubError) || e.kind !== "validation" || !/no commits between/i.test(e.message))
+          throw e;
+        step.fail("nothing to propose");
+        throw new RpkgError(
+          `${name} has no changes to propose: its branch ${branch} holds nothing that ${repo.baseBranch} does not have (a copy that was not edited yet). Change it first (\`porchlight rpkg pull ${name} DIR\`, edit, \`porchlight rpkg push ${name} DIR\`), or delete it with \`porchlight rpkg del ${name}\``,
+        );
+      }
       step.done(`#${pr.number}`);
       return `${nameOf(repo, rev)} proposed`;
     }),

@@ -1,15 +1,16 @@
-import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
-import { COMMIT_ANNOTATION } from "./objects.js";
+import { COMMIT_ANNOTATION, packageRevisionObject } from "./objects.js";
 import {
   isResourceFile,
   metadataAnnotation,
   REVISION_METADATA_FILE,
   resourceListToTree,
+  revisionMetadata,
 } from "./resources.js";
 import { openRevision, type Verb } from "./verb.js";
 
@@ -30,6 +31,8 @@ export const pushVerb: Verb = {
     if (!name || extra.length > 0)
       throw new UsageError(`rpkg push takes PACKAGE_REV_NAME [DIR|-]\n\n${USAGE}`);
     let local: FileTree;
+    /** The `.KptRevisionMetadata` of a pulled folder, refreshed after the push. */
+    let pulledFrom: string | undefined;
     if (source === "-") {
       local = resourceListToTree(await env.io.readStdin(), "stdin");
     } else {
@@ -40,6 +43,7 @@ export const pushVerb: Verb = {
         );
       }
       local = await readTree(dir);
+      if (local.has(REVISION_METADATA_FILE)) pulledFrom = join(dir, REVISION_METADATA_FILE);
     }
     const pulledAt = metadataAnnotation(local, COMMIT_ANNOTATION);
     local.delete(REVISION_METADATA_FILE);
@@ -78,6 +82,11 @@ export const pushVerb: Verb = {
       return 0;
     }
     step.done(result.sha.slice(0, 7));
+    // The folder now holds what the draft is at: the next push from it goes on top of this commit.
+    if (pulledFrom) {
+      const meta = packageRevisionObject(repo, { ...rev, sha: result.sha }).metadata;
+      writeFileSync(pulledFrom, revisionMetadata(meta));
+    }
     env.io.stdout(`${nameOf(repo, rev)} pushed\n`);
     return 0;
   },

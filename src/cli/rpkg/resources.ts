@@ -1,8 +1,14 @@
 import { stringify } from "yaml";
 import type { KrmItem } from "../../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../../kpt/annotations.js";
-import { formatDocuments } from "../../kpt/format.js";
-import { deleteAnnotation, indexAnnotation, pathAnnotation, setAnnotation } from "../../kpt/resource.js";
+import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../kpt/format.js";
+import {
+  deleteAnnotation,
+  getAnnotation,
+  indexAnnotation,
+  pathAnnotation,
+  setAnnotation,
+} from "../../kpt/resource.js";
 import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { parseYamlFile } from "../../kpt/yamlfile.js";
@@ -44,15 +50,20 @@ export function metadataAnnotation(tree: FileTree, key: string): string | undefi
 
 /**
  * A package's files as a ResourceList, the way `porchctl rpkg pull` prints one: each document of each
- * YAML file an item, annotated with its file and index (current and internal forms), files in order.
+ * YAML file an item, annotated with its file and index (current and internal forms), files in order,
+ * and the sequence indentation it was written with (`internal.config.kubernetes.io/seqindent`, as
+ * kpt's `fn source` writes it), so a push of the list writes lists back as they were.
  */
 export function treeToResourceList(tree: FileTree): string {
   const items: KrmItem[] = [];
   for (const path of [...tree.keys()].filter(isResourceFile).sort()) {
-    const { docs } = parseYamlFile((tree.get(path) as Buffer).toString("utf8"), path);
+    const text = (tree.get(path) as Buffer).toString("utf8");
+    const { docs } = parseYamlFile(text, path);
     docs.forEach((doc, index) => {
+      const seqIndent = detectSeqIndent(doc, text);
       for (const key of [ANNOTATION.path, ANNOTATION.internalPath]) setAnnotation(doc, key, path);
       for (const key of [ANNOTATION.index, ANNOTATION.internalIndex]) setAnnotation(doc, key, String(index));
+      setAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
       items.push(doc);
     });
   }
@@ -77,7 +88,7 @@ const POSITION_ANNOTATIONS = [
  */
 export function resourceListToTree(text: string, source: string): FileTree {
   const list = parseResourceList(text, source);
-  const files = new Map<string, { index: number; order: number; doc: KrmItem }[]>();
+  const files = new Map<string, { index: number; order: number; doc: KrmItem; style: SeqIndent }[]>();
   list.items.forEach((doc, order) => {
     const path = pathAnnotation(doc);
     if (!path) {
@@ -88,15 +99,24 @@ export function resourceListToTree(text: string, source: string): FileTree {
       );
     }
     const index = indexAnnotation(doc) ?? order;
+    const style: SeqIndent = getAnnotation(doc, ANNOTATION.seqIndent) === "wide" ? "wide" : "compact";
     for (const key of POSITION_ANNOTATIONS) deleteAnnotation(doc, key);
     const entries = files.get(path) ?? [];
-    entries.push({ index, order, doc });
+    entries.push({ index, order, doc, style });
     files.set(path, entries);
   });
   const tree: FileTree = new Map();
   for (const [path, entries] of files) {
     entries.sort((a, b) => a.index - b.index || a.order - b.order);
-    tree.set(path, Buffer.from(formatDocuments(entries.map((e) => e.doc))));
+    tree.set(
+      path,
+      Buffer.from(
+        formatDocuments(
+          entries.map((e) => e.doc),
+          entries.map((e) => e.style),
+        ),
+      ),
+    );
   }
   return tree;
 }

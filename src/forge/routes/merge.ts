@@ -42,14 +42,32 @@ async function rebase(
  * when the base has not moved), computed with `git merge-tree`, base ref moved atomically.
  */
 export async function mergePull(ctx: Ctx, repo: RepoRec, issue: IssueRec): Promise<Record<string, unknown>> {
-  const me = actor(ctx);
+  actor(ctx);
   const pull = issue.pull!;
-  const dir = repoDir(ctx, repo);
   const method = (ctx.body.merge_method as string | undefined) ?? "merge";
   if (!["merge", "squash", "rebase"].includes(method))
     throw invalidField("PullRequest", "merge_method", method);
-  if (issue.state !== "open" || pull.merged) throw notMergeable();
+  if (issue.state !== "open" || pull.merged || pull.merging) throw notMergeable();
   if (pull.draft) throw new ApiError(405, "Pull Request is still a draft");
+  // Two merges at once (the bot answering a review while `rpkg approve` merges) must not both land: the
+  // second would see the first's commit as the base and merge the pull request a second time.
+  pull.merging = true;
+  try {
+    return await mergeOnce(ctx, repo, issue, method);
+  } finally {
+    delete pull.merging;
+  }
+}
+
+async function mergeOnce(
+  ctx: Ctx,
+  repo: RepoRec,
+  issue: IssueRec,
+  method: string,
+): Promise<Record<string, unknown>> {
+  const me = actor(ctx);
+  const pull = issue.pull!;
+  const dir = repoDir(ctx, repo);
   if (typeof ctx.body.sha === "string" && ctx.body.sha !== pull.headSha) {
     throw new ApiError(409, "Head branch was modified. Review and try the merge again.");
   }

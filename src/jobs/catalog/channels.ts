@@ -1,7 +1,7 @@
 import { parseDocument } from "yaml";
+import { CHANNELS_ANNOTATION } from "../../catalog/annotations.js";
 
-/** Kptfile annotation naming the channels a package's new revisions join: `stable` or `stable,beta`. */
-export const CHANNELS_ANNOTATION = "porchlight.dev/channels";
+export { CHANNELS_ANNOTATION };
 
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 

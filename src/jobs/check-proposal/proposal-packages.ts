@@ -1,6 +1,6 @@
 import type { PullRequest } from "../../github/port.js";
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { packageDirs, touchedPackages } from "../packages.js";
 
 export interface ProposalPackage {
@@ -22,7 +22,7 @@ export function proposalPackages(input: {
   const head = new Set(packageDirs(input.headPaths));
   const dirs = [...new Set([...packageDirs(input.basePaths), ...head])];
   const paths = new Set(touchedPackages(input.changed, dirs));
-  const draft = parseDraftBranch(input.pr.headRef);
+  const draft = parsePackageBranch(input.pr.headRef);
   if (draft.ok) paths.add(draft.value.package);
   const deletionLabel = input.pr.labels.includes(DELETION_LABEL);
   return [...paths].sort().map((path) => ({ path, deletion: deletionLabel || !head.has(path) }));

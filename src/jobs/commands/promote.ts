@@ -1,4 +1,4 @@
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { promoteRevision } from "../catalog/promote.js";
@@ -15,7 +15,7 @@ import type { VerbHandler } from "./types.js";
 export const promote: VerbHandler = async (ctx, { pr, args }) => {
   if (args.verb !== "promote") throw new Error("promote handler called for another verb");
   const channel = args.channel;
-  const draft = parseDraftBranch(pr.headRef);
+  const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {
       kind: "refused",

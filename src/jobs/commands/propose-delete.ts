@@ -1,5 +1,6 @@
 import type { PullRequest, RepoPort } from "../../github/port.js";
-import { formatDraftBranch, parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { formatDraftBranch } from "../../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { planDeletionProposal } from "../../lifecycle/proposals.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import type { VerbHandler } from "./types.js";
@@ -11,7 +12,7 @@ import type { VerbHandler } from "./types.js";
  * it pushed (not a second `delete-v<N>-2`), and the pull request it opened (labelled now).
  */
 export const proposeDelete: VerbHandler = async (ctx, { pr }) => {
-  const draft = parseDraftBranch(pr.headRef);
+  const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {
       kind: "refused",

@@ -1,4 +1,4 @@
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { repoName } from "../context.js";
 import { renderDraft } from "../render-draft/index.js";
 import type { VerbHandler } from "./types.js";
@@ -12,7 +12,7 @@ export const render: VerbHandler = async (ctx, { pr }) => {
         "`/render` only renders draft branches of this repository; this pull request comes from a fork.",
     };
   }
-  if (!parseDraftBranch(pr.headRef).ok) {
+  if (!parsePackageBranch(pr.headRef).ok) {
     return { kind: "refused", reason: `\`/render\` needs a draft branch; \`${pr.headRef}\` is not one.` };
   }
   const outcome = await renderDraft(ctx, { branch: pr.headRef, force: true });

@@ -21,6 +21,8 @@ export async function writeDashboard(
     actions: readonly FanoutAction[];
     problems: readonly VariantProblem[];
     owners: ReadonlyMap<string, string>;
+    /** A downstream package's own latest revision, from its repository's tags as this run read them. */
+    published?: (repo: string, pkg: string) => string | undefined;
   },
 ): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
   const body = renderDashboard({
@@ -28,6 +30,7 @@ export async function writeDashboard(
     plan: { actions: [...input.actions] },
     problems: input.problems,
     pullRequestLink: (repo, n) => `${input.owners.get(repo) ?? repo}#${n}`,
+    published: (repo, pkg) => input.published?.(repo, pkg),
   });
   return snap.port.ensureIssue({
     marker: DASHBOARD_MARKER,

@@ -90,6 +90,7 @@ export async function execute(
         ...settled(action, from),
         pullRequest: pr.number,
         ...(conflicts ? { conflicts } : {}),
+        held: conflicts ? "conflicts" : "approval",
         // As the planner words it on the next run, so a settled dashboard is not rewritten.
         reason: `pull request #${pr.number} proposes ${
           !from
@@ -141,7 +142,7 @@ export async function execute(
         ...(ctx.events ? { events: ctx.events } : {}),
       });
       if (published.kind === "published") {
-        const { pullRequest: _n, conflicts: _c, ...rest } = action;
+        const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
         return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
       }
       return published.kind === "waiting"

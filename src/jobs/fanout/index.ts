@@ -1,5 +1,6 @@
 import { GitHubError } from "../../github/errors.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { type FanoutAction, planFanout, type VariantProblem } from "../../variants/index.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
@@ -98,6 +99,11 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       actions: report.actions,
       problems,
       owners,
+      published: (repo, pkg) => {
+        const tags = state.snapshots.get(repo)?.tags;
+        const latest = tags ? latestRevision(pkg, tags.keys()) : 0;
+        return latest ? `v${latest}` : undefined;
+      },
     });
   }
   ctx.log.info(
@@ -110,4 +116,14 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
     "fan-out reconciled",
   );
   return report;
+}
+
+/** The highest N of the tags `<pkg>/v<N>`, or 0. */
+function latestRevision(pkg: string, tags: Iterable<string>): number {
+  let latest = 0;
+  for (const tag of tags) {
+    const parsed = parseRevisionTag(tag);
+    if (parsed.ok && parsed.value.package === pkg) latest = Math.max(latest, parsed.value.revision);
+  }
+  return latest;
 }

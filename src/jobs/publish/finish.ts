@@ -1,6 +1,6 @@
 import type { PullRequest, RepoPort } from "../../github/port.js";
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { conflictMarkers } from "../../merge/index.js";
@@ -105,7 +105,7 @@ async function laterRevision(
 
 /** A merged proposal whose publish a crash left unfinished → finished (see finishPublish). */
 export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<FinishedPublish | undefined> {
-  const draft = parseDraftBranch(pr.headRef);
+  const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok || !pr.merged || !pr.mergeCommitSha) return undefined;
   return finishPublish(ctx, {
     pr,

@@ -1,8 +1,8 @@
 import { forkNotDraft } from "../../commands/authorize.js";
 import { GitHubError } from "../../github/errors.js";
 import { nextRevision } from "../../lifecycle/discover.js";
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
 import { fromFork, type JobContext } from "../context.js";
 import { type FinishedPublish, finishPublish } from "./finish.js";
@@ -29,10 +29,10 @@ export async function publishProposal(
   const pr = await ctx.port.getPull(input.pull);
   // An approving review (or a merge by hand) of a fork's pull request publishes nothing.
   if (fromFork(ctx, pr)) return refused(forkNotDraft("approve", pr.number, pr.headRepo));
-  const draft = parseDraftBranch(pr.headRef);
+  const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return refused(
-      `#${pr.number} is not a package proposal: its branch \`${pr.headRef}\` is not a draft (drafts/<package>/<workspace>).`,
+      `#${pr.number} is not a package proposal: its branch \`${pr.headRef}\` is not a draft (drafts/<package>/<workspace>, or a fan-out branch porchlight/variant/<package>/<variant>).`,
     );
   }
   const pkg = draft.value.package;

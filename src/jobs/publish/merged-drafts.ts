@@ -1,6 +1,6 @@
 import type { PullRequest, RepoPort } from "../../github/port.js";
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 
@@ -19,7 +19,7 @@ export async function mergedDrafts(port: RepoPort, input: RepoState): Promise<Pu
   const open = new Set(input.openPulls.map((p) => p.headRef));
   const found: PullRequest[] = [];
   for (const [branch, sha] of indexRefs(input.refs).branches) {
-    if (open.has(branch) || !parseDraftBranch(branch).ok) continue;
+    if (open.has(branch) || !parsePackageBranch(branch).ok) continue;
     const merged = (await port.listPullsFrom(branch)).find(
       (p) => p.merged && p.mergeCommitSha && p.headSha === sha && p.baseRef === input.baseBranch,
     );
@@ -45,7 +45,7 @@ export async function unfinishedPublishes(port: RepoPort, input: RepoState): Pro
   for (const pr of await port.listRecentlyClosedPulls()) {
     // A fork's branch is no draft, whatever its name: merging it by hand publishes nothing.
     if (pr.headRepo?.toLowerCase() !== self) continue;
-    const draft = parseDraftBranch(pr.headRef);
+    const draft = parsePackageBranch(pr.headRef);
     if (seen.has(pr.number) || !draft.ok || !pr.merged || !pr.mergeCommitSha) continue;
     if (pr.baseRef !== input.baseBranch || pr.labels.includes(DELETION_LABEL)) continue;
     if (tagged.has(`${draft.value.package}@${pr.mergeCommitSha}`)) continue;

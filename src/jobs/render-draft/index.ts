@@ -1,5 +1,5 @@
 import type { RepoPort } from "../../github/port.js";
-import { parseDraftBranch } from "../../lifecycle/draft-branch.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { allowedRuntimes, CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { treesEqual } from "../packages.js";
@@ -30,7 +30,7 @@ export async function renderDraft(
   ctx: JobContext,
   input: { branch: string; force?: boolean },
 ): Promise<RenderDraftOutcome> {
-  const draft = parseDraftBranch(input.branch);
+  const draft = parsePackageBranch(input.branch);
   if (!draft.ok) return { kind: "skipped", reason: draft.reason };
   const pkg = draft.value.package;
   let seen: string | undefined;

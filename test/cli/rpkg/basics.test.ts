@@ -88,6 +88,18 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     );
     const push = await w.rpkg(w.alice, ["push", "drafts/apps/web/first", dir, R]);
     expect(push).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first pushed\n" });
+    // The folder's metadata now names the pushed commit: a second edit pushes on top of it.
+    writeFileSync(
+      join(dir, "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: b\n  twice: yes\n",
+    );
+    const second = await w.rpkg(w.alice, ["push", "drafts/apps/web/first", dir, R]);
+    expect(second).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first pushed\n" });
+    writeFileSync(
+      join(dir, "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: b\n",
+    );
+    expect((await w.rpkg(w.alice, ["push", "drafts/apps/web/first", dir, R])).code).toBe(0);
 
     const again = await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", R]);
     const list = parse(again.stdout);
@@ -123,6 +135,21 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("a: c");
     expect(existsSync(join(dir, "README.md"))).toBe(true);
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).not.toContain("config.kubernetes.io/path");
+  });
+
+  it("pull to stdout carries each file's list indentation, so pull | push leaves wide lists as they are", async () => {
+    const dir = join(w.tmp, "wide-lists");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", dir, R]);
+    const wide = "apiVersion: v1\nkind: List\nmetadata:\n  name: wide\nitems:\n  - a\n  - b\n";
+    writeFileSync(join(dir, "wide.yaml"), wide);
+    expect((await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", dir, R])).code).toBe(0);
+    const rl = (await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", R])).stdout;
+    expect(rl).toMatch(/internal\.config\.kubernetes\.io\/seqindent: '?wide'?/);
+    const push = await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", "-", R], { stdin: rl });
+    expect(push).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first unchanged\n" });
+    const back = join(w.tmp, "wide-back");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", back, R]);
+    expect(readFileSync(join(back, "wide.yaml"), "utf8")).toBe(wide);
   });
 
   it("names a missing draft and how to list drafts", async () => {
