@@ -56,6 +56,13 @@ const CASES: Record<string, string> = {
   "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
   "an element with head comments merged into a flow list: the comments inside the brackets":
     "flow-head-comment",
+  "comments upstream puts on list keys (head and line) reach a list the local side left alone":
+    "list-key-comments",
+  "quoted and plain keys: a local key keeps its style, a key added upstream keeps upstream's": "key-style",
+  "Kustomization generators removed upstream go (edited locally too), other lists are atomic":
+    "kustomization-generators-removed",
+  "schema comments on nested fields: head-comment $ref, Container $ref, inline merge keys, scalar lists":
+    "schema-comments-nested",
 };
 
 describe("pkg update merges as kpt does", () => {
