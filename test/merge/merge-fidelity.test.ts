@@ -63,6 +63,10 @@ const CASES: Record<string, string> = {
     "kustomization-generators-removed",
   "schema comments on nested fields: head-comment $ref, Container $ref, inline merge keys, scalar lists":
     "schema-comments-nested",
+  "an empty annotations field is cleared with its comments and set again after metadata's other fields":
+    "emptied-annotations-key",
+  "an empty annotations field's foot comment goes with it; a comment after a valueless one stays":
+    "emptied-annotations-foot",
 };
 
 describe("pkg update merges as kpt does", () => {
