@@ -67,6 +67,8 @@ const CASES: Record<string, string> = {
     "emptied-annotations-key",
   "an empty annotations field's foot comment goes with it; a comment after a valueless one stays":
     "emptied-annotations-foot",
+  "a document's last comment added, changed or removed upstream, the resource otherwise unchanged":
+    "document-foot-only",
 };
 
 describe("pkg update merges as kpt does", () => {
