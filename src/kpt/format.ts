@@ -112,7 +112,7 @@ class Writer {
     }
     if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
     const s = this.inline(node, 0);
-    this.pushWithPrefix("", s.lines, s.comment);
+    this.pushWithPrefix("", s.lines, s.comment, s.flow);
   }
 
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
@@ -170,7 +170,7 @@ class Writer {
     if (value.commentBefore && !isMap(value) && !isSeq(value))
       this.comment(value.commentBefore, indent, "head");
     const s = this.inline(value, indent);
-    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined));
+    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined), s.flow);
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
@@ -201,10 +201,15 @@ class Writer {
       return;
     }
     const s = this.inline(item, indent);
-    this.pushWithPrefix(prefix, s.lines, s.comment);
+    this.pushWithPrefix(prefix, s.lines, s.comment, s.flow);
   }
 
-  private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined): void {
+  /** `flow`: the lines are one flow collection, its line comment after the closing bracket. */
+  private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined, flow = false): void {
+    if (flow && comment !== undefined && lines.length > 1) {
+      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
+      comment = undefined;
+    }
     const [first = "", ...rest] = lines;
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
     if (comment !== undefined && rest.length === 0) {
@@ -223,10 +228,11 @@ class Writer {
   }
 
   /** A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment. */
-  private inline(node: Node, indent: number): { lines: string[]; comment?: string } {
+  private inline(node: Node, indent: number): { lines: string[]; comment?: string; flow?: boolean } {
     const comment = node.comment ?? undefined;
     if (isScalar(node)) return { lines: scalarText(node, { flow: false, key: false, indent }), comment };
-    if (hasInnerComments(node)) return { lines: flowWithComments(node, indent + 2).split("\n"), comment };
+    if (hasInnerComments(node))
+      return { lines: flowWithComments(node, indent + 2).split("\n"), comment, flow: true };
     return { lines: [flowText(node, false)], comment };
   }
 }

@@ -69,6 +69,10 @@ const CASES: Record<string, string> = {
     "emptied-annotations-foot",
   "a document's last comment added, changed or removed upstream, the resource otherwise unchanged":
     "document-foot-only",
+  "a block list merged into a flow one: item head comments before the item, feet of nested maps before their `}`":
+    "flow-nested-comments",
+  "line comments inside a flow collection end with a comma, a foot on a scalar item too; a flow value keeps its line comment":
+    "flow-line-comments",
 };
 
 describe("pkg update merges as kpt does", () => {
