@@ -204,7 +204,7 @@ class Writer {
     this.pushWithPrefix(prefix, s.lines, s.comment, s.flow);
   }
 
-  /** `flow`: the lines are one flow collection, its line comment after the closing bracket. */
+  /** `flow`: the lines are one flow collection or quoted scalar, its line comment after its end. */
   private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined, flow = false): void {
     if (flow && comment !== undefined && lines.length > 1) {
       lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
@@ -230,7 +230,11 @@ class Writer {
   /** A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment. */
   private inline(node: Node, indent: number): { lines: string[]; comment?: string; flow?: boolean } {
     const comment = node.comment ?? undefined;
-    if (isScalar(node)) return { lines: scalarText(node, { flow: false, key: false, indent }), comment };
+    if (isScalar(node)) {
+      const lines = scalarText(node, { flow: false, key: false, indent });
+      // a quoted value on more than one line has its line comment after the closing quote
+      return { lines, comment, flow: lines.length > 1 && /^(?:[&!]\S* )*['"]/.test(lines[0]!) };
+    }
     if (hasInnerComments(node))
       return { lines: flowWithComments(node, indent + 2).split("\n"), comment, flow: true };
     return { lines: [flowText(node, false)], comment };
@@ -303,6 +307,8 @@ function styledLines(node: Scalar, ctx: ScalarContext): string[] {
     case "QUOTE_DOUBLE":
       return [quoteDouble(value)];
     case "QUOTE_SINGLE":
+      if (value.includes("\n") && !ctx.flow && !ctx.key && singleQuotedBreaks(value))
+        return singleQuotedLines(value, " ".repeat(ctx.indent + 2));
       return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     case "BLOCK_LITERAL":
       return literalOrFallback(value, ctx);
@@ -408,6 +414,33 @@ function hasSpecial(value: string): boolean {
 
 function quoteSingle(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** libyaml keeps a value with line breaks single-quoted unless a space meets a break or a character is special. */
+function singleQuotedBreaks(value: string): boolean {
+  return !hasSpecial(value) && !/ \n|\n /.test(value);
+}
+
+/**
+ * A single-quoted value with line breaks as yaml.v3 writes it: each run of breaks as one more line
+ * break than it holds (a break alone is a blank line), the text after it at `pad`, the closing quote
+ * right after the last character (at column 0 after a trailing break).
+ */
+function singleQuotedLines(value: string, pad: string): string[] {
+  let out = "'";
+  let breaks = false;
+  for (const c of value) {
+    if (c === "\n") {
+      if (!breaks) out += "\n";
+      out += "\n";
+      breaks = true;
+      continue;
+    }
+    if (breaks) out += pad;
+    out += c === "'" ? "''" : c;
+    breaks = false;
+  }
+  return `${out}'`.split("\n");
 }
 
 function canSingleQuote(value: string, ctx: ScalarContext): boolean {

@@ -73,6 +73,8 @@ const CASES: Record<string, string> = {
     "flow-nested-comments",
   "line comments inside a flow collection end with a comma, a foot on a scalar item too; a flow value keeps its line comment":
     "flow-line-comments",
+  "a value with line breaks set on a single-quoted local field stays single-quoted, a blank line for each break":
+    "single-quoted-breaks",
 };
 
 describe("pkg update merges as kpt does", () => {
