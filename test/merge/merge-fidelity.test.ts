@@ -120,4 +120,13 @@ describe("pkg update deviates from kpt where kpt loses local data", () => {
     expect(f.kpt).toContain("{'containers:': '', # c");
     expect(got).toContain("spec: {containers: [{name: app}]}\n");
   });
+  it("a key comment merged onto a key whose value stays in flow style: kpt moves it to a later key (a schema comment onto another field) or drops it, porchlight writes it after the value", () => {
+    const f = fixture("deviation-flow-value-key-comment");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain('hosts: # {"$ref": "#/definitions/io.k8s.api.core.v1.PodSpec"}\n');
+    expect(f.kpt).not.toContain("team labels");
+    expect(got).toContain("labels: {app: demo, env: prod} # team labels\n");
+    expect(got).toContain("spec: {containers: [{name: main, image: 'main:1'}]} # {\"$ref\"");
+  });
 });
