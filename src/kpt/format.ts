@@ -9,6 +9,8 @@ import {
   type Node,
   type Pair,
   Scalar,
+  type YAMLMap,
+  type YAMLSeq,
 } from "yaml";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
@@ -62,6 +64,8 @@ export function formatDocument(
 
 class Writer {
   private readonly out: string[] = [];
+  /** More of the document follows the entry or item being written (after its enclosing blocks). */
+  private more = false;
 
   constructor(private readonly wide: boolean) {}
 
@@ -71,6 +75,17 @@ class Writer {
 
   line(s: string): void {
     this.out.push(s);
+  }
+
+  /**
+   * Where a block's foot comment (its last entry's, as yaml.v3 holds it) is written: at the block's
+   * indentation (`indent`: its entries', or its items' for a list) when the document ends with it;
+   * when more follows, kpt writes it at the indentation of the innermost block ending there, unless
+   * a block ending there has a foot of its own.
+   */
+  private footAt(node: YAMLMap | YAMLSeq, indent: number): number {
+    const own = isSeq(node) ? footIndent(node.items, indent) : indent;
+    return this.more ? (innermostIndent(node, indent, this.wide) ?? own) : own;
   }
 
   /**
@@ -118,7 +133,9 @@ class Writer {
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
   private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
     const pad = " ".repeat(indent);
+    const more = this.more;
     pairs.forEach((pair, i) => {
+      this.more = more || i < pairs.length - 1;
       const key = asNode(pair.key);
       const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
       const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
@@ -133,6 +150,7 @@ class Writer {
       }
       this.entry(pair, indent, prefix);
     });
+    this.more = more;
   }
 
   private commentAfterPrefix(text: string, prefix: string, indent: number): void {
@@ -156,7 +174,7 @@ class Writer {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       if (value.commentBefore) this.comment(value.commentBefore, indent + 2, "head");
       this.mapItems(value.items as Pair[], indent + 2, false);
-      if (value.comment) this.comment(value.comment, indent + 2, "foot");
+      if (value.comment) this.comment(value.comment, this.footAt(value, indent + 2), "foot");
       return;
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
@@ -164,7 +182,7 @@ class Writer {
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
       this.seqItems(value.items.map(asNode), seqIndent);
-      if (value.comment) this.comment(value.comment, footIndent(value.items, seqIndent), "foot");
+      if (value.comment) this.comment(value.comment, this.footAt(value, seqIndent), "foot");
       return;
     }
     if (value.commentBefore && !isMap(value) && !isSeq(value))
@@ -175,16 +193,19 @@ class Writer {
 
   private seqItems(items: (Node | null)[], indent: number): void {
     const pad = " ".repeat(indent);
-    for (const item of items) {
+    const more = this.more;
+    items.forEach((item, i) => {
+      this.more = more || i < items.length - 1;
       if (isNodeLike(item) && item.commentBefore) this.comment(item.commentBefore, indent, "head");
       this.seqItem(item, indent, `${pad}- `);
-    }
+    });
+    this.more = more;
   }
 
   private seqItem(item: Node | null, indent: number, prefix: string): void {
     if (isMap(item) && !item.flow && item.items.length > 0) {
       this.mapItems(item.items as Pair[], indent + 2, false, prefix);
-      if (item.comment) this.comment(item.comment, indent + 2, "foot");
+      if (item.comment) this.comment(item.comment, this.footAt(item, indent + 2), "foot");
       return;
     }
     if (isSeq(item) && !item.flow && item.items.length > 0) {
@@ -399,6 +420,23 @@ function foldedBody(value: string, pad: string): string {
 function footIndent(items: readonly unknown[], seqIndent: number): number {
   const last = items[items.length - 1];
   return isMap(last) && !last.flow && last.items.length > 0 ? seqIndent + 2 : seqIndent;
+}
+
+const isBlock = (n: unknown): n is YAMLMap | YAMLSeq =>
+  (isMap(n) || isSeq(n)) && !n.flow && n.items.length > 0;
+
+/**
+ * The indentation of the innermost block that ends where `node` (a block map whose entries are at
+ * `indent`, or a block sequence whose items are) ends, or undefined when a block ending there has a
+ * foot comment of its own.
+ */
+function innermostIndent(node: YAMLMap | YAMLSeq, indent: number, wide: boolean): number | undefined {
+  const tail = node.items[node.items.length - 1];
+  const inner = isMap(node) ? (isPair(tail) ? tail.value : undefined) : tail;
+  if (!isBlock(inner)) return indent;
+  if (inner.comment) return undefined;
+  const at = isMap(inner) || isSeq(node) || wide ? indent + 2 : indent;
+  return innermostIndent(inner, at, wide);
 }
 
 function blockAllowed(value: string): boolean {

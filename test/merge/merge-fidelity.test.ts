@@ -75,6 +75,8 @@ const CASES: Record<string, string> = {
     "flow-line-comments",
   "a value with line breaks set on a single-quoted local field stays single-quoted, a blank line for each break":
     "single-quoted-breaks",
+  "a foot comment added upstream at a document's end, with more after it locally, is written at the innermost block's indentation":
+    "foot-before-more",
 };
 
 describe("pkg update merges as kpt does", () => {
