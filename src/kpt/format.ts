@@ -77,11 +77,19 @@ class Writer {
     this.out.push(s);
   }
 
+  /** Writes a block's entries knowing that its foot comment, if any, follows them. */
+  private footFollows(node: Node, write: () => void): void {
+    const more = this.more;
+    this.more = more || Boolean(node.comment);
+    write();
+    this.more = more;
+  }
+
   /**
    * Where a block's foot comment (its last entry's, as yaml.v3 holds it) is written: at the block's
    * indentation (`indent`: its entries', or its items' for a list) when the document ends with it;
-   * when more follows, kpt writes it at the indentation of the innermost block ending there, unless
-   * a block ending there has a foot of its own.
+   * when more follows (an outer block's foot too), kpt writes it at the indentation of the innermost
+   * block ending there, unless a block ending there has a foot of its own.
    */
   private footAt(node: YAMLMap | YAMLSeq, indent: number): number {
     const own = isSeq(node) ? footIndent(node.items, indent) : indent;
@@ -173,7 +181,7 @@ class Writer {
     if (isMap(value) && !value.flow && value.items.length > 0) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       if (value.commentBefore) this.comment(value.commentBefore, indent + 2, "head");
-      this.mapItems(value.items as Pair[], indent + 2, false);
+      this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) this.comment(value.comment, this.footAt(value, indent + 2), "foot");
       return;
     }
@@ -181,7 +189,7 @@ class Writer {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
-      this.seqItems(value.items.map(asNode), seqIndent);
+      this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
       if (value.comment) this.comment(value.comment, this.footAt(value, seqIndent), "foot");
       return;
     }
@@ -204,7 +212,7 @@ class Writer {
 
   private seqItem(item: Node | null, indent: number, prefix: string): void {
     if (isMap(item) && !item.flow && item.items.length > 0) {
-      this.mapItems(item.items as Pair[], indent + 2, false, prefix);
+      this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
       if (item.comment) this.comment(item.comment, this.footAt(item, indent + 2), "foot");
       return;
     }

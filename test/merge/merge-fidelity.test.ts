@@ -77,6 +77,8 @@ const CASES: Record<string, string> = {
     "single-quoted-breaks",
   "a foot comment added upstream at a document's end, with more after it locally, is written at the innermost block's indentation":
     "foot-before-more",
+  "a foot comment with an outer block's foot after it is written at the innermost block's indentation":
+    "foot-before-outer-foot",
 };
 
 describe("pkg update merges as kpt does", () => {
