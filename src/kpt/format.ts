@@ -66,6 +66,8 @@ class Writer {
   private readonly out: string[] = [];
   /** More of the document follows the entry or item being written (after its enclosing blocks). */
   private more = false;
+  /** Where the last block foot comment ended (a line count) and its indentation. */
+  private foot = { end: -1, indent: -1 };
 
   constructor(private readonly wide: boolean) {}
 
@@ -75,6 +77,20 @@ class Writer {
 
   line(s: string): void {
     this.out.push(s);
+  }
+
+  /**
+   * A block's foot comment. yaml.v3 writes a blank line before what comes next right after it at
+   * the same indentation (a compact list's foot on its last scalar item, then the next key).
+   */
+  private blockFoot(text: string, indent: number): void {
+    this.comment(text, indent, "foot");
+    this.foot = { end: this.out.length, indent };
+  }
+
+  /** The blank line after a block's foot comment, before an entry at its indentation. */
+  private afterFoot(indent: number): void {
+    if (this.out.length === this.foot.end && indent === this.foot.indent) this.out.push("");
   }
 
   /** Writes a block's entries knowing that its foot comment, if any, follows them. */
@@ -144,6 +160,7 @@ class Writer {
     const more = this.more;
     pairs.forEach((pair, i) => {
       this.more = more || i < pairs.length - 1;
+      if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
       const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
       const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
@@ -190,7 +207,7 @@ class Writer {
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
       this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
-      if (value.comment) this.comment(value.comment, this.footAt(value, seqIndent), "foot");
+      if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
     if (value.commentBefore && !isMap(value) && !isSeq(value))

@@ -79,6 +79,8 @@ const CASES: Record<string, string> = {
     "foot-before-more",
   "a foot comment with an outer block's foot after it is written at the innermost block's indentation":
     "foot-before-outer-foot",
+  "a compact list's foot comment on its last scalar item, then a key added upstream: a blank line between":
+    "list-foot-blank-line",
 };
 
 describe("pkg update merges as kpt does", () => {
