@@ -9,6 +9,8 @@ import {
   type Node,
   type Pair,
   Scalar,
+  type YAMLMap,
+  type YAMLSeq,
 } from "yaml";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
@@ -73,6 +75,10 @@ export function formatDocument(
 
 class Writer {
   private readonly out: string[] = [];
+  /** More of the document follows the entry or item being written (after its enclosing blocks). */
+  private more = false;
+  /** Where the last block foot comment ended (a line count) and its indentation. */
+  private foot = { end: -1, indent: -1 };
 
   constructor(
     private readonly wide: boolean,
@@ -85,6 +91,39 @@ class Writer {
 
   line(s: string): void {
     this.out.push(s);
+  }
+
+  /**
+   * A block's foot comment. yaml.v3 writes a blank line before what comes next right after it at
+   * the same indentation (a compact list's foot on its last scalar item, then the next key).
+   */
+  private blockFoot(text: string, indent: number): void {
+    this.comment(text, indent, "foot");
+    this.foot = { end: this.out.length, indent };
+  }
+
+  /** The blank line after a block's foot comment, before an entry at its indentation. */
+  private afterFoot(indent: number): void {
+    if (this.out.length === this.foot.end && indent === this.foot.indent) this.out.push("");
+  }
+
+  /** Writes a block's entries knowing that its foot comment, if any, follows them. */
+  private footFollows(node: Node, write: () => void): void {
+    const more = this.more;
+    this.more = more || Boolean(node.comment);
+    write();
+    this.more = more;
+  }
+
+  /**
+   * Where a block's foot comment (its last entry's, as yaml.v3 holds it) is written: at the block's
+   * indentation (`indent`: its entries', or its items' for a list) when the document ends with it;
+   * when more follows (an outer block's foot too), kpt writes it at the indentation of the innermost
+   * block ending there, unless a block ending there has a foot of its own.
+   */
+  private footAt(node: YAMLMap | YAMLSeq, indent: number): number {
+    const own = isSeq(node) ? footIndent(node.items, indent) : indent;
+    return this.more ? (innermostIndent(node, indent, this.wide) ?? own) : own;
   }
 
   /**
@@ -126,13 +165,16 @@ class Writer {
     }
     if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
     const s = this.inline(node, 0);
-    this.pushWithPrefix("", s.lines, s.comment);
+    this.pushWithPrefix("", s.lines, s.comment, s.flow);
   }
 
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
   private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
     const pad = " ".repeat(indent);
+    const more = this.more;
     pairs.forEach((pair, i) => {
+      this.more = more || i < pairs.length - 1;
+      if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
       const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
       const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
@@ -147,6 +189,7 @@ class Writer {
       }
       this.entry(pair, indent, prefix);
     });
+    this.more = more;
   }
 
   private commentAfterPrefix(text: string, prefix: string, indent: number): void {
@@ -169,36 +212,39 @@ class Writer {
     if (isMap(value) && !value.flow && value.items.length > 0) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       if (value.commentBefore) this.comment(value.commentBefore, indent + 2, "head");
-      this.mapItems(value.items as Pair[], indent + 2, false);
-      if (value.comment) this.comment(value.comment, indent + 2, "foot");
+      this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
+      if (value.comment) this.comment(value.comment, this.footAt(value, indent + 2), "foot");
       return;
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
-      this.seqItems(value.items.map(asNode), seqIndent);
-      if (value.comment) this.comment(value.comment, footIndent(value.items, seqIndent), "foot");
+      this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
+      if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
     if (value.commentBefore && !isMap(value) && !isSeq(value))
       this.comment(value.commentBefore, indent, "head");
     const s = this.inline(value, indent);
-    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined));
+    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined), s.flow);
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
     const pad = " ".repeat(indent);
-    for (const item of items) {
+    const more = this.more;
+    items.forEach((item, i) => {
+      this.more = more || i < items.length - 1;
       if (isNodeLike(item) && item.commentBefore) this.comment(item.commentBefore, indent, "head");
       this.seqItem(item, indent, `${pad}- `);
-    }
+    });
+    this.more = more;
   }
 
   private seqItem(item: Node | null, indent: number, prefix: string): void {
     if (isMap(item) && !item.flow && item.items.length > 0) {
-      this.mapItems(item.items as Pair[], indent + 2, false, prefix);
-      if (item.comment) this.comment(item.comment, indent + 2, "foot");
+      this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
+      if (item.comment) this.comment(item.comment, this.footAt(item, indent + 2), "foot");
       return;
     }
     if (isSeq(item) && !item.flow && item.items.length > 0) {
@@ -215,10 +261,15 @@ class Writer {
       return;
     }
     const s = this.inline(item, indent);
-    this.pushWithPrefix(prefix, s.lines, s.comment);
+    this.pushWithPrefix(prefix, s.lines, s.comment, s.flow);
   }
 
-  private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined): void {
+  /** `flow`: the lines are one flow collection or quoted scalar, its line comment after its end. */
+  private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined, flow = false): void {
+    if (flow && comment !== undefined && lines.length > 1) {
+      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
+      comment = undefined;
+    }
     const [first = "", ...rest] = lines;
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
     if (comment !== undefined && rest.length === 0) {
@@ -237,10 +288,15 @@ class Writer {
   }
 
   /** A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment. */
-  private inline(node: Node, indent: number): { lines: string[]; comment?: string } {
+  private inline(node: Node, indent: number): { lines: string[]; comment?: string; flow?: boolean } {
     const comment = node.comment ?? undefined;
-    if (isScalar(node)) return { lines: scalarText(node, { flow: false, key: false, indent }), comment };
-    if (hasInnerComments(node)) return { lines: flowWithComments(node, indent + 2).split("\n"), comment };
+    if (isScalar(node)) {
+      const lines = scalarText(node, { flow: false, key: false, indent });
+      // a quoted value on more than one line has its line comment after the closing quote
+      return { lines, comment, flow: lines.length > 1 && /^(?:[&!]\S* )*['"]/.test(lines[0]!) };
+    }
+    if (hasInnerComments(node))
+      return { lines: flowWithComments(node, indent + 2).split("\n"), comment, flow: true };
     return { lines: [flowText(node, false)], comment };
   }
 }
@@ -311,6 +367,8 @@ function styledLines(node: Scalar, ctx: ScalarContext): string[] {
     case "QUOTE_DOUBLE":
       return [quoteDouble(value)];
     case "QUOTE_SINGLE":
+      if (value.includes("\n") && !ctx.flow && !ctx.key && singleQuotedBreaks(value))
+        return singleQuotedLines(value, " ".repeat(ctx.indent + 2));
       return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     case "BLOCK_LITERAL":
       return literalOrFallback(value, ctx);
@@ -403,6 +461,23 @@ function footIndent(items: readonly unknown[], seqIndent: number): number {
   return isMap(last) && !last.flow && last.items.length > 0 ? seqIndent + 2 : seqIndent;
 }
 
+const isBlock = (n: unknown): n is YAMLMap | YAMLSeq =>
+  (isMap(n) || isSeq(n)) && !n.flow && n.items.length > 0;
+
+/**
+ * The indentation of the innermost block that ends where `node` (a block map whose entries are at
+ * `indent`, or a block sequence whose items are) ends, or undefined when a block ending there has a
+ * foot comment of its own.
+ */
+function innermostIndent(node: YAMLMap | YAMLSeq, indent: number, wide: boolean): number | undefined {
+  const tail = node.items[node.items.length - 1];
+  const inner = isMap(node) ? (isPair(tail) ? tail.value : undefined) : tail;
+  if (!isBlock(inner)) return indent;
+  if (inner.comment) return undefined;
+  const at = isMap(inner) || isSeq(node) || wide ? indent + 2 : indent;
+  return innermostIndent(inner, at, wide);
+}
+
 function blockAllowed(value: string): boolean {
   if (value === "") return false;
   // libyaml refuses block style for trailing spaces before a break and for special characters.
@@ -416,6 +491,33 @@ function hasSpecial(value: string): boolean {
 
 function quoteSingle(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
+}
+
+/** libyaml keeps a value with line breaks single-quoted unless a space meets a break or a character is special. */
+function singleQuotedBreaks(value: string): boolean {
+  return !hasSpecial(value) && !/ \n|\n /.test(value);
+}
+
+/**
+ * A single-quoted value with line breaks as yaml.v3 writes it: each run of breaks as one more line
+ * break than it holds (a break alone is a blank line), the text after it at `pad`, the closing quote
+ * right after the last character (at column 0 after a trailing break).
+ */
+function singleQuotedLines(value: string, pad: string): string[] {
+  let out = "'";
+  let breaks = false;
+  for (const c of value) {
+    if (c === "\n") {
+      if (!breaks) out += "\n";
+      out += "\n";
+      breaks = true;
+      continue;
+    }
+    if (breaks) out += pad;
+    out += c === "'" ? "''" : c;
+    breaks = false;
+  }
+  return `${out}'`.split("\n");
 }
 
 function canSingleQuote(value: string, ctx: ScalarContext): boolean {

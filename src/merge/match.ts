@@ -94,23 +94,24 @@ export function addMergeComment(doc: YamlDoc): void {
 
 function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): void {
   let annotations = field(metadata, "annotations");
-  // kyaml drops an empty annotations map before it sets one: `annotations: {}` comes back in block style
+  // kyaml clears an empty annotations field (`{}`, `[]`, or no value) before it sets one (its
+  // ClearEmptyAnnotations): the key goes with its comments, and the annotations map is created afresh,
+  // a plain key appended after metadata's other fields, its map in block style
   if (!isMap(annotations) || annotations.items.length === 0) {
-    const existing = fieldPair(metadata, "annotations");
-    const created = new (metadata.constructor as new () => YAMLMap)();
-    if (existing) {
-      // kyaml sets a new field: its key is written plain, whatever the dropped key's style was
-      if (existing.key instanceof Scalar) existing.key.type = "PLAIN";
-      existing.value = created;
-    } else {
-      const k = new Scalar("annotations");
-      // metadata's foot comment stays on its last key: the new key comes after it and a blank line
-      if (metadata.comment) {
-        k.commentBefore = `${metadata.comment}\n`;
-        metadata.comment = undefined;
-      }
-      metadata.add({ key: k, value: created });
+    const at = metadata.items.findIndex((p) => scalarText(p.key as MaybeNode) === "annotations");
+    if (at >= 0) {
+      metadata.items.splice(at, 1);
+      // a foot comment after the last field is that field's (yaml.v3): it went with the cleared key
+      if (at === metadata.items.length) metadata.comment = undefined;
     }
+    const created = new (metadata.constructor as new () => YAMLMap)();
+    const k = new Scalar("annotations");
+    // metadata's foot comment stays on its last key: the new key comes after it and a blank line
+    if (metadata.comment) {
+      k.commentBefore = `${metadata.comment}\n`;
+      metadata.comment = undefined;
+    }
+    metadata.add({ key: k, value: created });
     annotations = created;
   }
   const node = new Scalar(value);

@@ -100,18 +100,20 @@ export function mergeResources(
     } else if (origin && !dest) {
       // deleted locally: stays deleted
     } else if (dest && upd) {
-      const before = canonical(dest.y.doc.contents as YAMLMap);
-      if (origin && origin.path === upd.path && before === canonical(upd.y.doc.contents as YAMLMap)) {
-        if (
-          before === canonical(origin.y.doc.contents as YAMLMap) &&
-          upd.index === origin.index &&
-          walkIsIdentity(dest.y.doc.contents)
-        ) {
-          out.push(dest);
-          continue;
-        }
+      const same = whole(dest);
+      if (
+        origin &&
+        origin.path === upd.path &&
+        upd.index === origin.index &&
+        same === whole(upd) &&
+        same === whole(origin) &&
+        walkIsIdentity(dest.y.doc.contents)
+      ) {
+        out.push(dest);
+        continue;
       }
       for (const r of [dest, origin, upd]) if (r) footOnRoot(r.y);
+      const before = canonical(dest.y.doc.contents as YAMLMap);
       const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
       const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
       const replaced: string[] = [];
@@ -135,6 +137,11 @@ export function mergeResources(
     }
   }
   return { files: writeFiles(out, local), changes };
+}
+
+/** A resource as the merge compares it: its content and the comment that ends its document. */
+function whole(r: PkgResource): string {
+  return `${canonical(r.y.doc.contents as YAMLMap)}|${r.y.doc.comment ?? ""}`;
 }
 
 /**

@@ -56,6 +56,31 @@ const CASES: Record<string, string> = {
   "a list emptied upstream stays `[]` locally, its elements gone": "emptied-list-upstream",
   "an element with head comments merged into a flow list: the comments inside the brackets":
     "flow-head-comment",
+  "comments upstream puts on list keys (head and line) reach a list the local side left alone":
+    "list-key-comments",
+  "quoted and plain keys: a local key keeps its style, a key added upstream keeps upstream's": "key-style",
+  "Kustomization generators removed upstream go (edited locally too), other lists are atomic":
+    "kustomization-generators-removed",
+  "schema comments on nested fields: head-comment $ref, Container $ref, inline merge keys, scalar lists":
+    "schema-comments-nested",
+  "an empty annotations field is cleared with its comments and set again after metadata's other fields":
+    "emptied-annotations-key",
+  "an empty annotations field's foot comment goes with it; a comment after a valueless one stays":
+    "emptied-annotations-foot",
+  "a document's last comment added, changed or removed upstream, the resource otherwise unchanged":
+    "document-foot-only",
+  "a block list merged into a flow one: item head comments before the item, feet of nested maps before their `}`":
+    "flow-nested-comments",
+  "line comments inside a flow collection end with a comma, a foot on a scalar item too; a flow value keeps its line comment":
+    "flow-line-comments",
+  "a value with line breaks set on a single-quoted local field stays single-quoted, a blank line for each break":
+    "single-quoted-breaks",
+  "a foot comment added upstream at a document's end, with more after it locally, is written at the innermost block's indentation":
+    "foot-before-more",
+  "a foot comment with an outer block's foot after it is written at the innermost block's indentation":
+    "foot-before-outer-foot",
+  "a compact list's foot comment on its last scalar item, then a key added upstream: a blank line between":
+    "list-foot-blank-line",
 };
 
 describe("pkg update merges as kpt does", () => {
@@ -100,5 +125,14 @@ describe("pkg update deviates from kpt where kpt loses local data", () => {
     expect(got).toBe(f.ours);
     expect(f.kpt).toContain("{'containers:': '', # c");
     expect(got).toContain("spec: {containers: [{name: app}]}\n");
+  });
+  it("a key comment merged onto a key whose value stays in flow style: kpt moves it to a later key (a schema comment onto another field) or drops it, porchlight writes it after the value", () => {
+    const f = fixture("deviation-flow-value-key-comment");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain('hosts: # {"$ref": "#/definitions/io.k8s.api.core.v1.PodSpec"}\n');
+    expect(f.kpt).not.toContain("team labels");
+    expect(got).toContain("labels: {app: demo, env: prod} # team labels\n");
+    expect(got).toContain("spec: {containers: [{name: main, image: 'main:1'}]} # {\"$ref\"");
   });
 });

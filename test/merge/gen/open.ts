@@ -4,14 +4,7 @@
  * matches kpt).
  */
 
-/** `annotations: {}` upstream with a head comment on its key, no annotations locally: kpt drops the
- * emptied map with its key's comment before it sets its upstream-identifier annotation; porchlight
- * keeps the comment above the `annotations` key it sets. */
-const EMPTIED_ANNOTATIONS = "merge: an emptied annotations map's key comment, which kpt drops";
-
-export const OPEN: Record<number, string> = {
-  140: EMPTIED_ANNOTATIONS,
-};
+export const OPEN: Record<number, string> = {};
 
 /** An element without its merge key: kpt drops it and other elements of the list with it (one
  * unchanged on every side too); porchlight keeps them all. */
