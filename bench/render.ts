@@ -106,7 +106,7 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
   return rows;
 }
 
-function builtinPipeline(): string {
+export function builtinPipeline(): string {
   return `pipeline:\n  mutators:\n${PIPELINE.map(
     (f) => `  - image: gcr.io/kpt-fn/${f.name}:latest\n    configMap:\n        ${f.config}\n`,
   ).join("")}`;

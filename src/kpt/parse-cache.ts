@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Document } from "yaml";
+import { type Document, isNode, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
 import { parseYamlFile } from "./yamlfile.js";
 
 /** git's object id of a file's bytes (`git hash-object`): what a parsed file is cached under. */
@@ -36,12 +36,12 @@ export class ParseCache {
       this.entries.delete(key);
       this.entries.set(key, hit);
       this.hits++;
-      return hit.docs.map((d) => d.clone());
+      return hit.docs.map(copyDocument);
     }
     const docs = parseYamlFile(text, path).docs;
     this.parsed++;
     if (bytes.length <= this.maxBytes) {
-      this.entries.set(key, { docs: docs.map((d) => d.clone()), bytes: bytes.length });
+      this.entries.set(key, { docs: docs.map(copyDocument), bytes: bytes.length });
       this.bytes += bytes.length;
       this.evict();
     }
@@ -60,4 +60,42 @@ export class ParseCache {
       this.bytes -= entry.bytes;
     }
   }
+}
+
+/**
+ * A deep copy of a document, as `doc.clone()` makes it (every node copied, comments, styles and ranges
+ * kept), but built through the node classes' constructors: `clone()` copies property descriptors,
+ * which leaves V8 objects that are slow to read, and every later step of a render reads them.
+ */
+export function copyDocument(doc: Document): Document {
+  const contents = doc.contents;
+  doc.contents = null;
+  const copy = doc.clone();
+  doc.contents = contents;
+  copy.contents = copyNode(contents, copy.schema) as Document["contents"];
+  return copy;
+}
+
+function copyNode(node: unknown, schema: Schema): unknown {
+  if (!isNode(node)) return node;
+  const proto = Object.getPrototypeOf(node);
+  let copy: Scalar | YAMLMap | YAMLSeq;
+  if (proto === Scalar.prototype) {
+    copy = Object.assign(new Scalar(undefined), node);
+  } else if (proto === YAMLMap.prototype) {
+    const map = Object.assign(new YAMLMap(schema), node);
+    map.items = (node as YAMLMap).items.map(
+      (pair) => new Pair(copyNode(pair.key, schema), copyNode(pair.value, schema)),
+    );
+    copy = map;
+  } else if (proto === YAMLSeq.prototype) {
+    const seq = Object.assign(new YAMLSeq(schema), node);
+    seq.items = (node as YAMLSeq).items.map((item) => copyNode(item, schema));
+    copy = seq;
+  } else {
+    // An alias, or a collection of another class (a tag's): as yaml copies it.
+    return (node as { clone(schema?: Schema): unknown }).clone(schema);
+  }
+  if (node.range) copy.range = [...node.range];
+  return copy;
 }
