@@ -1,14 +1,11 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { performance } from "node:perf_hooks";
-import { defaultRegistry } from "../src/fn/registry.js";
-import { DEFAULT_RUN_OPTIONS } from "../src/fn/runtime/types.js";
-import { render } from "../src/render/render.js";
+import { readTree } from "../src/kpt/tree.js";
 import { generatePackage } from "./render-package.js";
 
-/** The five functions of the benchmark pipeline, with the config each gets. */
+/** The five builtins of the benchmark pipeline, with the config each gets. */
 const PIPELINE = [
   { name: "set-namespace", config: "namespace: bench" },
   { name: "set-labels", config: "team: platform\n        tier: web" },
@@ -17,97 +14,214 @@ const PIPELINE = [
   { name: "set-image", config: "name: registry.example.com/app\n        newTag: 2.0.0" },
 ];
 
+const REPO = join(import.meta.dirname, "..");
+const CLI = join(REPO, "bin", "porchlight.js");
+
+/** One whole-process run: wall and CPU seconds, peak resident memory. */
+interface Run {
+  wall: number;
+  cpu: number;
+  maxRssMiB: number;
+}
+
+/** The medians of a command's runs (peak memory: the largest seen). */
+interface Figure extends Run {
+  runs: number;
+}
+
 export interface RenderBenchRow {
   resources: number;
-  floorMs: number;
-  renderMs: number;
-  kptNoopMs?: number;
+  porchlight: Figure;
+  kpt?: Figure;
+  porchlight5: Figure;
+  kpt5?: Figure;
+  sameAsKpt?: boolean;
 }
 
 /**
- * `porchlight fn render` speed: per package size, the render with the five-function pipeline of
- * builtins against the floor (the same package read, parsed and serialised with no function), and
- * against `kpt fn render` of the same package with five no-op exec functions.
+ * `porchlight fn render` against `kpt fn render`, whole processes, run side by side (interleaved, so a
+ * busy machine slows both alike) on the same generated package: with no function (reading, formatting
+ * and writing YAML), and with five functions (porchlight's builtins; kpt's five no-op `exec` functions,
+ * the cheapest pipeline kpt can run). Wall and CPU time are medians; memory is the peak resident set of
+ * the process (GNU time). The no-function outputs are compared byte for byte.
  */
-export async function benchRender(sizes = [100, 1000, 10000], withKpt = true): Promise<RenderBenchRow[]> {
-  const registry = defaultRegistry();
-  const present = PIPELINE.filter((f) => registry.find(f.name));
-  const missing = PIPELINE.filter((f) => !registry.find(f.name)).map((f) => f.name);
-  console.log(`render: pipeline of ${present.map((f) => f.name).join(", ")}`);
-  if (missing.length > 0) console.log(`render: builtins missing (left out): ${missing.join(", ")}`);
-  const pipeline = `pipeline:\n  mutators:\n${present
-    .map((f) => `  - image: gcr.io/kpt-fn/${f.name}:latest\n    configMap:\n        ${f.config}\n`)
-    .join("")}`;
-  const env = { registry, run: DEFAULT_RUN_OPTIONS, rootDir: "/bench" };
+export async function benchRender(sizes = [1000, 10000], withKpt = true): Promise<RenderBenchRow[]> {
+  ensureBuilt();
+  const kpt = withKpt && hasKpt();
+  const timer = existsSync("/usr/bin/time");
+  const load = loadavg().map((l) => l.toFixed(2));
+  console.log(
+    `render: ${availableParallelism()} cores, load average ${load.join(" ")}, node ${process.version}` +
+      `${kpt ? `, kpt ${kptVersion()}` : ", kpt not run"}${timer ? "" : ", /usr/bin/time missing (no CPU or memory figures)"}`,
+  );
+  const work = mkdtempSync(join(tmpdir(), "porchlight-bench-"));
   const rows: RenderBenchRow[] = [];
-  for (const n of sizes) {
-    const repeats = n >= 10000 ? 3 : 5;
-    const [floorMs, renderMs] = await medians(repeats, [
-      async () => check(await render(generatePackage(n, ""), "", env)),
-      async () => check(await render(generatePackage(n, pipeline), "", env)),
-    ]);
-    const row: RenderBenchRow = { resources: n, floorMs: floorMs ?? 0, renderMs: renderMs ?? 0 };
-    if (withKpt && hasKpt()) row.kptNoopMs = kptNoop(n);
-    rows.push(row);
-    printRow(row);
+  try {
+    const noop = join(work, "noop.sh");
+    writeFileSync(noop, "#!/bin/sh\ncat\n", { mode: 0o755 });
+    for (const n of sizes) {
+      const plain = writePackage(join(work, `plain-${n}`), generatePackage(n, ""));
+      const builtins = writePackage(join(work, `builtins-${n}`), generatePackage(n, builtinPipeline()));
+      const execs = writePackage(join(work, `exec-${n}`), generatePackage(n, execPipeline(noop)));
+      const commands: [string, string, string[]][] = [
+        ["porchlight", plain, ["node", CLI, "fn", "render"]],
+        ["porchlight5", builtins, ["node", CLI, "fn", "render"]],
+      ];
+      if (kpt) {
+        commands.push(["kpt", plain, ["kpt", "fn", "render"]]);
+        commands.push(["kpt5", execs, ["kpt", "fn", "render", "--allow-exec"]]);
+      }
+      const repeats = n >= 10000 ? 3 : 5;
+      const runs = new Map<string, Run[]>(commands.map(([k]) => [k, []]));
+      for (let i = 0; i < repeats; i++) {
+        for (const [key, source, argv] of commands) {
+          const dir = join(work, `run-${key}`);
+          rmSync(dir, { recursive: true, force: true });
+          cpSync(source, dir, { recursive: true });
+          runs.get(key)!.push(timed([...argv, dir], work, timer));
+        }
+      }
+      const row: RenderBenchRow = {
+        resources: n,
+        porchlight: median(runs.get("porchlight")!),
+        porchlight5: median(runs.get("porchlight5")!),
+      };
+      if (kpt) {
+        row.kpt = median(runs.get("kpt")!);
+        row.kpt5 = median(runs.get("kpt5")!);
+        row.sameAsKpt = await sameTrees(join(work, "run-porchlight"), join(work, "run-kpt"));
+      }
+      rows.push(row);
+      printRow(row);
+    }
+    printSummary(rows);
+    console.log(
+      `\nrender: load average at the end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
   return rows;
 }
 
-function check(r: { ok: boolean; error?: { message: string } }): void {
-  if (!r.ok) throw new Error(r.error?.message);
+export function builtinPipeline(): string {
+  return `pipeline:\n  mutators:\n${PIPELINE.map(
+    (f) => `  - image: gcr.io/kpt-fn/${f.name}:latest\n    configMap:\n        ${f.config}\n`,
+  ).join("")}`;
 }
 
-/**
- * Median time of each run, the runs interleaved (so a busy machine slows all of them alike); generating
- * the package is part of each run, equally, and small next to parsing it.
- */
-async function medians(repeats: number, runs: (() => Promise<void>)[]): Promise<number[]> {
-  const times: number[][] = runs.map(() => []);
-  for (const run of runs) await run(); // warm-up
-  for (let i = 0; i < repeats; i++) {
-    for (const [j, run] of runs.entries()) {
-      const start = performance.now();
-      await run();
-      times[j]!.push(performance.now() - start);
-    }
-  }
-  return times.map((t) => t.sort((a, b) => a - b)[Math.floor(t.length / 2)]!);
+function execPipeline(noop: string): string {
+  return `pipeline:\n  mutators:\n${`  - exec: ${noop}\n`.repeat(5)}`;
 }
+
+function writePackage(dir: string, tree: Map<string, Buffer>): string {
+  for (const [path, bytes] of tree) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
+  }
+  return dir;
+}
+
+/** Runs a command to completion under GNU time; throws when it fails. */
+function timed(argv: string[], work: string, timer: boolean): Run {
+  const out = join(work, "time.txt");
+  const [cmd, ...args] = timer ? ["/usr/bin/time", "-f", "%e %U %S %M", "-o", out, ...argv] : argv;
+  const start = performance.now();
+  const r = spawnSync(cmd!, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const wall = (performance.now() - start) / 1000;
+  if (r.status !== 0) throw new Error(`${argv.slice(0, -1).join(" ")} failed:\n${r.stderr}`);
+  if (!timer) return { wall, cpu: Number.NaN, maxRssMiB: Number.NaN };
+  const [, user, sys, maxKiB] = readFileSync(out, "utf8").trim().split(/\s+/).map(Number);
+  return { wall, cpu: user! + sys!, maxRssMiB: maxKiB! / 1024 };
+}
+
+function median(runs: Run[]): Figure {
+  const mid = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+  return {
+    wall: mid(runs.map((r) => r.wall)),
+    cpu: mid(runs.map((r) => r.cpu)),
+    maxRssMiB: Math.max(...runs.map((r) => r.maxRssMiB)),
+    runs: runs.length,
+  };
+}
+
+async function sameTrees(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([readTree(a), readTree(b)]);
+  if (x.size !== y.size) return false;
+  for (const [path, bytes] of x) if (!y.get(path)?.equals(bytes)) return false;
+  return true;
+}
+
+const s = (x: number) => `${x.toFixed(2)} s`;
+const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 
 function printRow(r: RenderBenchRow): void {
-  const per = (ms: number) => `${((ms * 1000) / r.resources).toFixed(1)} µs/resource`;
-  let line =
-    `render ${String(r.resources).padStart(6)} resources: floor ${r.floorMs.toFixed(0)} ms (${per(r.floorMs)}), ` +
-    `5-fn render ${r.renderMs.toFixed(0)} ms (${per(r.renderMs)}), ratio ${(r.renderMs / r.floorMs).toFixed(2)}x floor`;
-  if (r.kptNoopMs !== undefined) {
-    line += `; kpt (5 no-op exec fns) ${r.kptNoopMs.toFixed(0)} ms, porchlight/kpt ${(r.renderMs / r.kptNoopMs).toFixed(3)}`;
+  const lines: string[][] = [["", "porchlight", "kpt", "porchlight/kpt"]];
+  const add = (label: string, p: Figure, k: Figure | undefined) => {
+    lines.push([`${label} wall`, s(p.wall), k ? s(k.wall) : "-", k ? ratio(p.wall, k.wall) : "-"]);
+    lines.push([`${label} CPU`, s(p.cpu), k ? s(k.cpu) : "-", k ? ratio(p.cpu, k.cpu) : "-"]);
+    lines.push([
+      `${label} peak memory`,
+      `${p.maxRssMiB.toFixed(0)} MiB`,
+      k ? `${k.maxRssMiB.toFixed(0)} MiB` : "-",
+      k ? ratio(p.maxRssMiB, k.maxRssMiB) : "-",
+    ]);
+  };
+  add("no function", r.porchlight, r.kpt);
+  add("5 functions", r.porchlight5, r.kpt5);
+  const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
+  console.log(`\nrender ${r.resources} resources (${r.porchlight.runs} runs each, medians):`);
+  for (const l of lines)
+    console.log(`  ${l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`);
+  console.log(
+    `  5 builtins / no function: ${ratio(r.porchlight5.wall, r.porchlight.wall)} wall, ${ratio(r.porchlight5.cpu, r.porchlight.cpu)} CPU` +
+      (r.sameAsKpt === undefined
+        ? ""
+        : `; no-function output identical to kpt's: ${r.sameAsKpt ? "yes" : "NO"}`),
+  );
+}
+
+/** Cost per resource at each size, and how it grows from the smallest size to the largest. */
+function printSummary(rows: RenderBenchRow[]): void {
+  if (rows.length < 2) return;
+  const first = rows[0]!;
+  const last = rows[rows.length - 1]!;
+  const per = (f: Figure | undefined, n: number) => (f ? (f.wall * 1e6) / n : Number.NaN);
+  console.log("\nper resource (no function, wall):");
+  for (const r of rows) {
+    const k = r.kpt ? `, kpt ${per(r.kpt, r.resources).toFixed(0)} µs` : "";
+    console.log(
+      `  ${String(r.resources).padStart(6)}: porchlight ${per(r.porchlight, r.resources).toFixed(0)} µs${k}`,
+    );
   }
-  console.log(line);
+  const growth = (f: (r: RenderBenchRow) => Figure | undefined) =>
+    ratio(per(f(last), last.resources), per(f(first), first.resources));
+  console.log(
+    `  per-resource time at ${last.resources} vs ${first.resources}: porchlight ${growth((r) => r.porchlight)}` +
+      (first.kpt ? `, kpt ${growth((r) => r.kpt)}` : ""),
+  );
 }
 
 function hasKpt(): boolean {
   return spawnSync("kpt", ["version"], { stdio: "ignore" }).status === 0;
 }
 
-/** kpt fn render of the same package with five `cat` exec functions, timed once, wall clock. */
-function kptNoop(n: number): number {
-  const dir = mkdtempSync(join(tmpdir(), "porchlight-bench-"));
-  try {
-    const cat = join(dir, "cat.sh");
-    writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
-    const pipeline = `pipeline:\n  mutators:\n${`  - exec: ${cat}\n`.repeat(5)}`;
-    const pkg = join(dir, "pkg");
-    for (const [path, bytes] of generatePackage(n, pipeline)) {
-      mkdirSync(dirname(join(pkg, path)), { recursive: true });
-      writeFileSync(join(pkg, path), bytes);
-    }
-    const start = performance.now();
-    const r = spawnSync("kpt", ["fn", "render", pkg, "--allow-exec"], { stdio: "ignore" });
-    const ms = performance.now() - start;
-    if (r.status !== 0) throw new Error(`kpt fn render failed on the ${n}-resource package`);
-    return ms;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
+function kptVersion(): string {
+  return spawnSync("kpt", ["version"], { encoding: "utf8" }).stdout.trim();
+}
+
+/** The CLI runs from dist/: build it when it is missing or a source file is newer than the build. */
+function ensureBuilt(): void {
+  const built = join(REPO, "dist", "cli", "main.js");
+  if (existsSync(built)) {
+    const newer = spawnSync("find", [join(REPO, "src"), "-name", "*.ts", "-newer", built], {
+      encoding: "utf8",
+    });
+    if (newer.status === 0 && newer.stdout.trim() === "") return;
   }
+  console.log("render: building dist/ (npm run build)");
+  const r = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: REPO, stdio: "inherit" });
+  if (r.status !== 0) throw new Error("npm run build failed");
 }

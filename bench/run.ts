@@ -4,7 +4,7 @@ import { benchRender } from "./render.js";
 /**
  * `npm run bench`: the render benchmark, then every other bench/<topic>.ts module that exports a
  * function named bench* (called with no arguments; an array it returns is printed as a table).
- * Options: --sizes=100,1000 (render sizes), --no-kpt (skip the kpt anchor), --only=render|<topic>.
+ * Options: --sizes=1000,10000 (render sizes), --no-kpt (skip the kpt anchor), --only=render|<topic>.
  */
 const NOT_TOPICS = new Set(["run.ts", "render.ts", "render-package.ts", "format-file.ts"]);
 

@@ -10,7 +10,7 @@ import { setLabels, setLabelsKustomize } from "./builtins/set-labels.js";
 import { setNamespaceKustomize } from "./builtins/set-namespace-kustomize.js";
 import { setNamespaceSdk } from "./builtins/set-namespace-sdk.js";
 import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
-import { starlarkFunction } from "./starlark/index.js";
+import { starlarkFunction } from "./starlark/function.js";
 import type { BuiltinFunction } from "./types.js";
 
 /**

@@ -2,6 +2,7 @@ import type { Document } from "yaml";
 import { KptError } from "./errors.js";
 import { KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
+import type { ParseCache } from "./parse-cache.js";
 import type { FileTree } from "./tree.js";
 import { decodeUtf8 } from "./utf8.js";
 import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
@@ -36,8 +37,9 @@ export interface KptPackage {
 /**
  * Reads the package rooted at `root` (a directory path in the tree, "" for the tree root) and its
  * subpackages. Every file below `root` belongs to exactly one package. Errors name the file and line.
+ * With a cache, a file parsed before (the same bytes) is not parsed again.
  */
-export function loadPackage(tree: FileTree, root = ""): KptPackage {
+export function loadPackage(tree: FileTree, root = "", cache?: ParseCache): KptPackage {
   const prefix = root === "" ? "" : `${root}/`;
   const rootKptfile = `${prefix}${KPTFILE_NAME}`;
   if (!tree.has(rootKptfile)) {
@@ -56,7 +58,7 @@ export function loadPackage(tree: FileTree, root = ""): KptPackage {
     if (list) list.push(p);
     else byDir.set(dir, [p]);
   }
-  return build(tree, root, byDir, packageDirs);
+  return build(tree, root, byDir, packageDirs, cache);
 }
 
 /** The directory of a path, "" at the top. */
@@ -74,7 +76,13 @@ function ownerOf(dirs: Set<string>): (path: string) => string {
   };
 }
 
-function build(tree: FileTree, dir: string, byDir: Map<string, string[]>, allDirs: string[]): KptPackage {
+function build(
+  tree: FileTree,
+  dir: string,
+  byDir: Map<string, string[]>,
+  allDirs: string[],
+  cache: ParseCache | undefined,
+): KptPackage {
   const prefix = dir === "" ? "" : `${dir}/`;
   const kptfilePath = `${prefix}${KPTFILE_NAME}`;
   const { doc: kptfileDoc, kptfile } = parseKptfile(text(tree, kptfilePath), kptfilePath);
@@ -89,7 +97,8 @@ function build(tree: FileTree, dir: string, byDir: Map<string, string[]>, allDir
       continue;
     }
     const body = text(tree, path);
-    resourceFiles.push({ path, docs: parseYamlFile(body, path).docs, text: body });
+    const docs = cache ? cache.docs(tree.get(path)!, body, path) : parseYamlFile(body, path).docs;
+    resourceFiles.push({ path, docs, text: body });
   }
   const children = allDirs.filter((d) => d !== dir && d.startsWith(prefix) && isDirectChild(d, dir, allDirs));
   return {
@@ -99,7 +108,7 @@ function build(tree: FileTree, dir: string, byDir: Map<string, string[]>, allDir
     kptfileDoc,
     resourceFiles,
     otherFiles,
-    subpackages: children.map((c) => build(tree, c, byDir, allDirs)),
+    subpackages: children.map((c) => build(tree, c, byDir, allDirs, cache)),
   };
 }
 

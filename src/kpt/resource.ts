@@ -1,4 +1,4 @@
-import { Document, isMap, isScalar, type Node, parseDocument, type YAMLMap } from "yaml";
+import { Document, isMap, isPair, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
 
 /**
@@ -20,9 +20,34 @@ export function apiGroup(apiVersion: string): string {
   return slash < 0 ? "" : apiVersion.slice(0, slash);
 }
 
+/**
+ * The node at `path`, as `doc.getIn(path, true)` finds it. Through mappings by string keys (a resource's
+ * fields, its annotations: what every pipeline step reads of every resource) it walks the pairs itself,
+ * without the copies of the path `getIn` makes at each level.
+ */
+function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (typeof key !== "string" || isSeq(node)) return doc.getIn(path, true);
+    if (!isMap(node)) return undefined;
+    node = pairValue(node.items, key);
+  }
+  return node;
+}
+
+/** The value of the first pair whose key is `key` (a scalar holding it, or the string itself). */
+function pairValue(pairs: readonly unknown[], key: string): unknown {
+  for (const pair of pairs) {
+    if (!isPair(pair)) continue;
+    const k = pair.key;
+    if (k === key || (isScalar(k) && k.value === key)) return pair.value;
+  }
+  return undefined;
+}
+
 /** A plain string at `path`, or undefined when absent or not a scalar. Numbers and booleans are stringified. */
 export function getString(doc: Document, path: readonly (string | number)[]): string | undefined {
-  const node = doc.getIn(path, true);
+  const node = nodeIn(doc, path);
   if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
   return String(node.value);
 }
@@ -168,7 +193,7 @@ export function cloneDocument(doc: Document): Document {
 
 /** The YAML node at `path` (mapping keys and sequence indices), or undefined. */
 export function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undefined {
-  const node = doc.getIn(path, true);
+  const node = nodeIn(doc, path);
   return node && typeof node === "object" ? (node as Node) : undefined;
 }
 

@@ -12,6 +12,7 @@ import { attribute } from "../kpt/attribution.js";
 import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../kpt/package.js";
+import type { ParseCache } from "../kpt/parse-cache.js";
 import { getAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 import { functionConfigOf } from "./fnconfig.js";
@@ -55,6 +56,8 @@ export interface RenderEnv {
    * as `kpt fn render` does after a successful render (off where KPT_DISABLE_ATTRIBUTION is set).
    */
   attribution?: boolean;
+  /** Parsed files kept across renders (the bot's): a file parsed before is not parsed again. */
+  parseCache?: ParseCache;
 }
 
 export interface RenderOutcome {
@@ -100,7 +103,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   };
   let root: KptPackage;
   try {
-    root = loadPackage(tree, rootPath);
+    root = loadPackage(tree, rootPath, env.parseCache);
     checkFunctionConfigs(root, tree, false);
   } catch (e) {
     outcome.error = {

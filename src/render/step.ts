@@ -77,10 +77,11 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
   const placesBefore = selected.map(fileAnnotations);
-  let inputOf: (out: Document) => number | undefined = (out) => {
-    const i = selected.indexOf(out);
-    return i >= 0 ? i : undefined;
-  };
+  const position = new Map<Document, number>();
+  selected.forEach((d, i) => {
+    if (!position.has(d)) position.set(d, i);
+  });
+  let inputOf: (out: Document) => number | undefined = (out) => position.get(out);
   try {
     checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);

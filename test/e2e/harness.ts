@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
+import type { Renderer } from "../../src/jobs/renderer.js";
 
 export interface World {
   forge: Forge;
@@ -53,6 +54,8 @@ export interface WorldOptions {
   operatorRuntimes?: Runtime[];
   /** Make `acme/blueprints` public, so anyone can fork it (default: private). */
   public?: boolean;
+  /** The app's renderer (default: a KptRenderer of its own), to look at what it did. */
+  renderer?: Renderer;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
@@ -68,6 +71,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     writeIntervalMs: 0,
     retryAfterUnitMs: 1,
     ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
+    ...(opts.renderer ? { renderer: opts.renderer } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);

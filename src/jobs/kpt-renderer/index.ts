@@ -1,28 +1,81 @@
+import { createHash } from "node:crypto";
 import { type Document, parseDocument } from "yaml";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from "../../fn/runtime/types.js";
 import { parseKptfile } from "../../kpt/kptfile.js";
+import { blobSha, ParseCache } from "../../kpt/parse-cache.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render } from "../../render/render.js";
+import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { resultPlacer } from "./locate.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
 
-/** The render engine (src/render) behind the jobs' Renderer interface. */
+/** How many already-rendered package trees a KptRenderer remembers (a few hundred bytes each). */
+const RENDERED_ENTRIES = 1024;
+
+/** What a KptRenderer did since it was made: the work its caches saved shows here, not in time. */
+export interface RendererStats {
+  /** Renders asked for. */
+  renders: number;
+  /** Renders answered without running anything: the tree was rendered before and nothing changed. */
+  unchanged: number;
+  /** Functions run (pipeline steps and guardrails). */
+  functionsRun: number;
+  /** YAML resource files parsed; a file the cache held is not counted. */
+  filesParsed: number;
+}
+
+/**
+ * The render engine (src/render) behind the jobs' Renderer interface. It lives as long as the process
+ * and remembers, bounded: the parsed documents of the files it read (by git blob SHA), so a push
+ * that changes one file of a large package parses that file only; and which package trees rendered
+ * to themselves, so rendering such a tree again (a push that changed other files, the proposal check,
+ * a sweep) runs no function at all. Forgetting either (a restart) only costs time: the answer is the same.
+ */
 export class KptRenderer implements Renderer {
+  private readonly parses: ParseCache;
+  /** Key of a tree (with the options) that rendered to itself → what that render reported. */
+  private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
+  private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
+
   constructor(
     private readonly registry: FunctionRegistry = defaultRegistry(),
     private readonly run: RunOptions = DEFAULT_RUN_OPTIONS,
     /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
     private readonly attribution = true,
-  ) {}
+    parseCache: ParseCache = new ParseCache(),
+  ) {
+    this.parses = parseCache;
+  }
+
+  get stats(): RendererStats {
+    return { ...this.counts, filesParsed: this.parses.parsed };
+  }
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
+    this.counts.renders++;
+    const key = this.renderKey(tree, options);
+    const known = this.rendered.get(key);
+    if (known) {
+      this.rendered.delete(key);
+      this.rendered.set(key, known);
+      this.counts.unchanged++;
+      return {
+        ok: true,
+        tree,
+        findings: known.findings.map((f) => ({ ...f })),
+        resources: known.resources ?? 0,
+      };
+    }
     const outcome = await render(tree, "", { ...this.env(options), attribution: this.attribution });
-    return this.result(tree, outcome);
+    this.counts.functionsRun += outcome.records.length;
+    const result = this.result(tree, outcome);
+    if (result.ok && treesEqual(result.tree, tree)) this.remember(key, result);
+    return result;
   }
 
   async validate(
@@ -33,6 +86,7 @@ export class KptRenderer implements Renderer {
   ): Promise<RenderResult> {
     const input = validationTree(tree, guardrails, configs);
     const outcome = await render(input, "", { ...this.env(options), writeFiles: false });
+    this.counts.functionsRun += outcome.records.length;
     return { ...this.result(tree, outcome), tree };
   }
 
@@ -53,8 +107,31 @@ export class KptRenderer implements Renderer {
     return [...needed];
   }
 
+  /** The tree's files (paths and blob SHAs: the pipelines are in its Kptfiles) and what may run. */
+  private renderKey(tree: FileTree, options: RenderOptions): string {
+    const hash = createHash("sha256");
+    hash.update(
+      JSON.stringify({
+        runtimes: [...options.runtimes].sort(),
+        maxResources: options.maxResources ?? null,
+        attribution: this.attribution,
+      }),
+    );
+    for (const path of [...tree.keys()].sort()) hash.update(`\n${path}\0${blobSha(tree.get(path)!)}`);
+    return hash.digest("hex");
+  }
+
+  private remember(key: string, result: RenderResult): void {
+    this.rendered.set(key, {
+      findings: result.findings.map((f) => ({ ...f })),
+      resources: result.resources ?? 0,
+    });
+    if (this.rendered.size > RENDERED_ENTRIES) this.rendered.delete(this.rendered.keys().next().value!);
+  }
+
   private env(options: RenderOptions) {
     return {
+      parseCache: this.parses,
       registry: this.registry,
       allowExec: options.runtimes.includes("exec"),
       allowContainer: options.runtimes.includes("container"),

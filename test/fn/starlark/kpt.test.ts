@@ -167,8 +167,8 @@ spec:
 `);
   });
 
-  it("accepts a ConfigMap function config with data.source and parameters in data", () => {
-    const out = starlarkFunction.run(
+  it("accepts a ConfigMap function config with data.source and parameters in data", async () => {
+    const out = (await starlarkFunction.run(
       list(
         RESOURCES,
         `apiVersion: v1
@@ -185,7 +185,7 @@ data:
 `,
       ),
       {},
-    ) as ResourceList;
+    )) as ResourceList;
     expect(out.items.map((d) => d.getIn(["metadata", "labels", "owner"]))).toEqual(["team-a", "team-a"]);
   });
 

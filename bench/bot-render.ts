@@ -1,0 +1,44 @@
+import { KptRenderer } from "../src/jobs/kpt-renderer/index.js";
+import type { FileTree } from "../src/kpt/tree.js";
+import { builtinPipeline } from "./render.js";
+import { generatePackage } from "./render-package.js";
+
+/** CPU milliseconds (user + system) of `run`. */
+async function cpu<T>(run: () => Promise<T>): Promise<[number, T]> {
+  const start = process.cpuUsage();
+  const out = await run();
+  const used = process.cpuUsage(start);
+  return [(used.user + used.system) / 1000, out];
+}
+
+/**
+ * The bot's render of a 10,000-resource package with the five builtins, as its pushes come: the first
+ * render (nothing cached), a push that changes one file, and a push that leaves the package as it
+ * rendered. CPU time in this process, and the renderer's own counters of the work done.
+ */
+export async function benchBotRender(): Promise<Record<string, number | string>[]> {
+  const renderer = new KptRenderer();
+  const options = { runtimes: ["builtin" as const] };
+  const rows: Record<string, number | string>[] = [];
+  const step = async (push: string, tree: FileTree): Promise<FileTree> => {
+    const before = renderer.stats;
+    const [ms, result] = await cpu(() => renderer.render(tree, options));
+    if (!result.ok) throw new Error(result.error);
+    const after = renderer.stats;
+    rows.push({
+      push,
+      cpuMs: Math.round(ms),
+      filesParsed: after.filesParsed - before.filesParsed,
+      functionsRun: after.functionsRun - before.functionsRun,
+    });
+    return result.tree;
+  };
+  const input = generatePackage(10000, builtinPipeline());
+  const rendered = await step("first render of the package (nothing cached)", input);
+  await step("its rendered files, pushed by the bot", rendered);
+  const edited = new Map(rendered);
+  edited.set("app-0.yaml", Buffer.from(`${rendered.get("app-0.yaml")!.toString()}# edited\n`));
+  await step("a push that changes one file", edited);
+  await step("a push outside the package (same files)", edited);
+  return rows;
+}

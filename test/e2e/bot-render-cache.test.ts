@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0
+      configMap:
+        team: web
+`;
+const FILES = 20;
+const configMap = (n: number, value = "1") =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${n}\ndata:\n  value: "${value}"\n`;
+
+/**
+ * The bot's renderer lives as long as the app: a push that changes one file of a package parses the
+ * files that changed, not the package; a push that leaves the package as it last rendered runs no
+ * function. Counted by the renderer, not timed.
+ */
+describe("porchlight bot renders only what a push changed (forge over HTTP and git)", () => {
+  let w: World;
+  const renderer = new KptRenderer();
+  const branch = "drafts/apps/web/cache";
+  const [owner, repo] = ["acme", "blueprints"];
+  const head = async () =>
+    (await w.users.alice!.rest.git.getRef({ owner, repo, ref: `heads/${branch}` })).data.object.sha;
+  const renderCheck = async (sha: string) =>
+    (await w.users.alice!.rest.checks.listForRef({ owner, repo, ref: sha })).data.check_runs.find(
+      (r) => r.name === "porchlight/render",
+    );
+
+  beforeAll(async () => {
+    // The package on main is rendered already, as a package that went through porchlight is.
+    const pkg: Record<string, string> = { Kptfile: KPTFILE };
+    for (let i = 0; i < FILES; i++) pkg[`cm-${i}.yaml`] = configMap(i);
+    const rendered = await new KptRenderer().render(treeFromText(pkg), { runtimes: ["builtin"] });
+    const files: Record<string, string> = {
+      "README.md": "# blueprints\n",
+      ".github/porchlight.yml": "guardrails: []\n",
+    };
+    for (const [path, text] of Object.entries(treeToText(rendered.tree))) files[`apps/web/${path}`] = text;
+    w = await startWorld(files, { renderer });
+  });
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("parses the changed files only, and runs nothing for a push outside the package, the second time too", async () => {
+    const alice = await w.clone("alice");
+    await alice.push(branch, { "apps/web/cm-3.yaml": configMap(3, "2") });
+    await w.settle();
+    expect(renderer.stats.filesParsed).toBe(FILES);
+    const afterFirst = await head();
+
+    // The push changes one file; the bot's own render commit had changed another (cm-3, labelled).
+    await alice.push(branch, { "apps/web/cm-5.yaml": configMap(5, "2") }, afterFirst);
+    await w.settle();
+    expect(renderer.stats.filesParsed).toBe(FILES + 2);
+    const rendered = await head();
+    expect((await renderCheck(rendered))?.conclusion).toBe("success");
+
+    // A push outside the package: its files are as the bot rendered them. Checked once by running the
+    // pipeline over them (the render's output is not assumed to render to itself) …
+    await alice.push(branch, { "README.md": "# blueprints, edited\n" }, rendered);
+    await w.settle();
+    const ran = renderer.stats.functionsRun;
+    const unchanged = renderer.stats.unchanged;
+    // … and from then on not again: the same package tree is answered without running a function.
+    for (const text of ["once more\n", "and again\n"]) {
+      const pushed = await alice.push(branch, { "README.md": text }, await head());
+      await w.settle();
+      expect(await head()).toBe(pushed);
+      expect((await renderCheck(pushed))?.conclusion).toBe("success");
+    }
+    expect(renderer.stats.functionsRun).toBe(ran);
+    expect(renderer.stats.unchanged).toBe(unchanged + 2);
+    expect(renderer.stats.filesParsed).toBe(FILES + 3);
+  });
+});
