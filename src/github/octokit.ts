@@ -20,6 +20,11 @@ export interface OctokitSettings {
   /** Milliseconds per second of `retry-after` and of the back-off before retrying a 5xx (1000; tests shorten the waits). */
   retryAfterUnitMs?: number;
   metrics?: Metrics;
+  /**
+   * Several replicas (REDIS_URL): the write and notification pacing kept in Redis (Bottleneck's
+   * clustering), so an installation's writes are paced across the fleet, not per process.
+   */
+  cluster?: { connection: Bottleneck.IORedisConnection; id: string };
 }
 
 /**
@@ -46,10 +51,17 @@ interface RequestOptionsLike {
  * installation, and calls that notify people through another, paced more slowly. API calls are counted in the metrics.
  */
 export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
-  const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs });
+  const shared = (name: string) =>
+    settings.cluster ? { connection: settings.cluster.connection, id: `${settings.cluster.id}-${name}` } : {};
+  const write = new Bottleneck.Group({
+    maxConcurrent: 1,
+    minTime: settings.writeIntervalMs,
+    ...shared("write"),
+  });
   const notifications = new Bottleneck.Group({
     maxConcurrent: 1,
     minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
+    ...shared("notifications"),
   });
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
