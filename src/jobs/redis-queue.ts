@@ -12,9 +12,9 @@ import { Redis } from "ioredis";
  * - one job per repository at a time across the fleet: a job takes the repository's lock in Redis
  *   (owner: the job and BullMQ's lock token for this attempt) before it starts; a job whose
  *   repository is busy goes back to BullMQ's delayed set for `busyDelayMs` and frees the worker;
- * - a replica that dies mid-job stops renewing BullMQ's job lock; another replica's stalled-job check
- *   moves the job back to waiting, and when it runs again it takes over the repository lock its own
- *   previous attempt held (the jobs are level-triggered: running one again ends in the same state);
+ * - a replica that dies mid-job stops renewing BullMQ's job lock and the repository lock; another
+ *   replica's stalled-job check moves the job back to waiting, and it runs again once the repository
+ *   lock has expired (the jobs are level-triggered: running one again ends in the same state);
  * - the periodic sweep is a BullMQ job scheduler: one `sweep` job per period for the whole fleet.
  */
 export interface RedisQueueOptions {
@@ -65,11 +65,15 @@ const SWEEP = "sweep";
 const JOB = "job";
 const JOB_STATES = ["waiting", "active", "delayed", "prioritized"] as const;
 
-/** Take the lock if free, or if the same job's earlier attempt (a replica that died) holds it. */
+/**
+ * Take the lock if free. Never from another holder, not even the same job's earlier attempt: BullMQ
+ * may take a replica for dead that is only slow (an event loop blocked past the job lock), and that
+ * attempt may still be running; the lock of a replica really dead expires after `lockMs`.
+ */
 const ACQUIRE = `
 local held = redis.call('GET', KEYS[1])
-if (not held) or held == ARGV[1] or string.sub(held, 1, string.len(ARGV[2])) == ARGV[2] then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+if (not held) or held == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
 return 0`;
@@ -89,6 +93,7 @@ export class RedisQueue {
   private readonly worker: Worker;
   readonly name: string;
   private readonly lockMs: number;
+  private here = 0;
 
   constructor(private readonly opts: RedisQueueOptions) {
     this.name = opts.name ?? "jobs";
@@ -154,6 +159,11 @@ export class RedisQueue {
     }
   }
 
+  /** Jobs this replica is running now. */
+  get runningHere(): number {
+    return this.here;
+  }
+
   /** Whether Redis answers (for /healthz). */
   async ping(): Promise<boolean> {
     try {
@@ -182,7 +192,7 @@ export class RedisQueue {
     const data = job.data as QueuedJob;
     const lockKey = `${this.opts.prefix}:${this.name}:repo-lock:${data.repo}`;
     const owner = `${job.id}:${token ?? ""}`;
-    const acquired = await this.workerClient.eval(ACQUIRE, 1, lockKey, owner, `${job.id}:`, this.lockMs);
+    const acquired = await this.workerClient.eval(ACQUIRE, 1, lockKey, owner, this.lockMs);
     if (acquired !== 1) {
       this.opts.onRetry?.("busy");
       await job.moveToDelayed(Date.now() + (this.opts.busyDelayMs ?? 500), token);
@@ -193,6 +203,7 @@ export class RedisQueue {
     }, this.lockMs / 3);
     renew.unref();
     const start = performance.now();
+    this.here++;
     try {
       // From here a new request for the same key queues behind this one instead of being absorbed.
       await job.removeDeduplicationKey();
@@ -209,6 +220,7 @@ export class RedisQueue {
       });
       throw error;
     } finally {
+      this.here--;
       clearInterval(renew);
       await this.workerClient.eval(RELEASE, 1, lockKey, owner).catch(() => {});
     }
