@@ -1,5 +1,6 @@
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { type AddressInfo, connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -47,6 +48,8 @@ class Probe implements Renderer {
   running = 0;
   most = 0;
   hang?: () => void;
+  /** The next render says it started, then waits for `until` (Redis going down under it). */
+  pause?: { entered: () => void; until: Promise<void> };
   async render(...args: Parameters<Renderer["render"]>) {
     this.most = Math.max(this.most, ++this.running);
     try {
@@ -55,6 +58,12 @@ class Probe implements Renderer {
         this.hang = undefined;
         entered();
         await new Promise(() => {});
+      }
+      if (this.pause) {
+        const { entered, until } = this.pause;
+        this.pause = undefined;
+        entered();
+        await until;
       }
       // A render takes time (kpt's builtins run in this process, synchronously): room for another to overlap.
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,7 +92,7 @@ describe.skipIf(!hasRedis)(
     let probe = new Probe();
     const replicas: AppServer[] = [];
 
-    const startReplica = async (name: string) => {
+    const startReplica = async (name: string, url = TEST_REDIS_URL) => {
       const app = await startAppServer({
         appId: creds.appId,
         privateKey: creds.privateKeyPem,
@@ -94,7 +103,7 @@ describe.skipIf(!hasRedis)(
         retryAfterUnitMs: 1,
         renderer: probe,
         redis: {
-          url: TEST_REDIS_URL,
+          url,
           prefix,
           replica: name,
           lockMs: 1500,
@@ -252,5 +261,99 @@ describe.skipIf(!hasRedis)(
         expect(await renderCheck(branch)).toEqual(["success"]);
       }
     });
+
+    it("Redis restarted mid-run: webhooks meanwhile are answered 503, then the replica reconnects and loses nothing it accepted", async () => {
+      const redis = await ownRedis(temp);
+      try {
+        const a = await startReplica("a", redis.url);
+        const accepted = await push("drafts/app/r1", { "app/deploy.yaml": DEPLOYMENT(21) });
+        const refused = await push("drafts/app/r2", { "app/deploy.yaml": DEPLOYMENT(22) });
+        let entered!: () => void;
+        const inRender = new Promise<void>((resolve) => (entered = resolve));
+        probe.pause = { entered, until: redis.stopped };
+
+        expect((await deliver(accepted, a)).status).toBe(200);
+        await inRender;
+        await redis.stop();
+        const whileDown = await deliver(refused, a);
+        const healthDown = await fetch(`${a.url}/healthz`);
+        await redis.start();
+        for (let i = 0; i < 500 && (await fetch(`${a.url}/healthz`)).status !== 200; i++)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        const redelivered = await deliver(refused, a);
+        await a.idle();
+
+        expect(whileDown.status).toBe(503);
+        expect(whileDown.text).toContain("redeliver");
+        expect(healthDown.status).toBe(503);
+        expect(await healthDown.text()).toBe("redis: unreachable\n");
+        expect(redelivered.status).toBe(200);
+        for (const branch of ["drafts/app/r1", "drafts/app/r2"]) {
+          expect(await botCommits(branch)).toBe(1);
+          expect(await renderCheck(branch)).toEqual(["success"]);
+        }
+      } finally {
+        await Promise.all(replicas.splice(0).map((x) => x.close({ abandon: true }).catch(() => {})));
+        await redis.stop();
+      }
+    });
   },
 );
+
+/**
+ * A Redis server of the test's own (the shared one is never stopped), on a free port, keeping its
+ * data in an append-only file so a restart keeps what was accepted, as a production Redis does.
+ */
+async function ownRedis(dir: string) {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, "127.0.0.1", () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  let child: ChildProcess | undefined;
+  let stoppedNow!: () => void;
+  const stopped = new Promise<void>((resolve) => (stoppedNow = resolve));
+  const start = async () => {
+    child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "yes",
+        "--appendfsync",
+        "always",
+        "--dir",
+        dir,
+      ],
+      { stdio: "ignore" },
+    );
+    for (let i = 0; i < 500; i++) {
+      const ok = await new Promise<boolean>((resolve) => {
+        const s = connect(port, "127.0.0.1", () => {
+          s.end();
+          resolve(true);
+        }).on("error", () => resolve(false));
+      });
+      if (ok) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error("redis-server did not start");
+  };
+  const stop = async () => {
+    const c = child;
+    child = undefined;
+    if (!c || c.exitCode !== null) return;
+    const exited = new Promise((resolve) => c.once("exit", resolve));
+    c.kill("SIGTERM");
+    await exited;
+    stoppedNow();
+  };
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, start, stop, stopped };
+}
