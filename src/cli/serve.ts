@@ -217,7 +217,8 @@ export const serveCommand: CliCommand = async (args, io) => {
 
 /**
  * REDIS_URL set: this process is one replica of a fleet sharing the work through Redis
- * (docs/scaling.md); PORCHLIGHT_REDIS_PREFIX and PORCHLIGHT_REPLICA name its keys and itself.
+ * (docs/scaling.md); PORCHLIGHT_REDIS_PREFIX and PORCHLIGHT_REPLICA name its keys and itself;
+ * PORCHLIGHT_REDIS_LOCK_MS is how long a silent replica keeps its jobs before another takes them.
  */
 function redisSettings(env: NodeJS.ProcessEnv): { redis?: RedisSettings } {
   const url = env.REDIS_URL?.trim();
@@ -227,6 +228,7 @@ function redisSettings(env: NodeJS.ProcessEnv): { redis?: RedisSettings } {
       url,
       ...(env.PORCHLIGHT_REDIS_PREFIX ? { prefix: env.PORCHLIGHT_REDIS_PREFIX } : {}),
       ...(env.PORCHLIGHT_REPLICA ? { replica: env.PORCHLIGHT_REPLICA } : {}),
+      ...(env.PORCHLIGHT_REDIS_LOCK_MS ? { lockMs: msFromEnv(env, "PORCHLIGHT_REDIS_LOCK_MS", 30_000) } : {}),
     },
   };
 }
