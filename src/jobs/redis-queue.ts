@@ -125,8 +125,10 @@ export class RedisQueue {
   /** Starts working jobs and arms the fleet's sweep (one scheduler, whatever the number of replicas). */
   async start(opts: { sweepAtStart: boolean }): Promise<void> {
     await this.queue.waitUntilReady();
+    // The fleet's one scheduler: the last replica started sets its period; a period of 0 removes it.
     if (this.opts.sweepIntervalMs > 0)
       await this.queue.upsertJobScheduler(SWEEP, { every: this.opts.sweepIntervalMs }, { name: SWEEP });
+    else await this.queue.removeJobScheduler(SWEEP);
     if (opts.sweepAtStart) await this.requestSweep();
     void this.worker.run();
   }
