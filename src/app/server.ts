@@ -124,12 +124,15 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log.error({ err, tag: event.tag }, "a published-event listener failed"),
   );
   // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet.
+  // The connection is ours (not probot's `redisConfig`, whose client nothing closes): `close()` ends it.
   const bottleneckRedis = opts.redis ? new Redis(opts.redis.url) : undefined;
   bottleneckRedis?.on("error", (err) => log.warn({ err }, "Redis (write pacing) unreachable"));
+  // Bottleneck subscribes on a duplicate of the client: its disconnect() ends both.
+  const bottleneckConnection = bottleneckRedis
+    ? new Bottleneck.IORedisConnection({ client: bottleneckRedis })
+    : undefined;
   const probot = new Probot({
     appId: opts.appId,
-    // probot's own throttling (its global and search limiters) in clustering mode on the same Redis.
-    ...(opts.redis ? { redisConfig: opts.redis.url } : {}),
     privateKey: opts.privateKey,
     secret: opts.webhookSecret,
     log,
@@ -139,10 +142,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       rateLimitRetries: opts.rateLimitRetries ?? 3,
       ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
       metrics,
-      ...(bottleneckRedis
+      ...(bottleneckConnection
         ? {
             cluster: {
-              connection: new Bottleneck.IORedisConnection({ client: bottleneckRedis }),
+              connection: bottleneckConnection,
               id: `${opts.redis?.prefix ?? "porchlight"}-${opts.appId}`,
             },
           }
@@ -262,7 +265,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await closeServer(server);
       await queues.close();
       await redisQueue?.close(how);
-      bottleneckRedis?.disconnect();
+      await bottleneckConnection?.disconnect(false);
     },
   };
 }

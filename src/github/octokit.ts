@@ -79,6 +79,8 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       write,
       notifications,
       retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000,
+      // plugin-throttling's own limiters (global, search) in clustering mode on the same Redis.
+      ...(settings.cluster ? { Bottleneck, connection: settings.cluster.connection } : {}),
       onSecondaryRateLimit: retry,
       onRateLimit: retry,
     },
