@@ -3,14 +3,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
-import Bottleneck from "bottleneck";
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
-import { porchlightOctokit } from "../github/octokit.js";
+import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import { RedisQueue } from "../jobs/redis-queue.js";
@@ -123,13 +121,12 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const events = new PorchlightEvents((err, event) =>
     log.error({ err, tag: event.tag }, "a published-event listener failed"),
   );
-  // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet.
-  // The connection is ours (not probot's `redisConfig`, whose client nothing closes): `close()` ends it.
-  const bottleneckRedis = opts.redis ? new Redis(opts.redis.url) : undefined;
-  bottleneckRedis?.on("error", (err) => log.warn({ err }, "Redis (write pacing) unreachable"));
-  // Bottleneck subscribes on a duplicate of the client: its disconnect() ends both.
-  const bottleneckConnection = bottleneckRedis
-    ? new Bottleneck.IORedisConnection({ client: bottleneckRedis })
+  // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet,
+  // on a connection of our own (not probot's `redisConfig`, whose client nothing closes).
+  const pacing = opts.redis
+    ? clusteredPacing(opts.redis.url, `${opts.redis.prefix ?? "porchlight"}-${opts.appId}`, (err) =>
+        log.warn({ err }, "Redis (write pacing) unreachable"),
+      )
     : undefined;
   const probot = new Probot({
     appId: opts.appId,
@@ -142,14 +139,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       rateLimitRetries: opts.rateLimitRetries ?? 3,
       ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
       metrics,
-      ...(bottleneckConnection
-        ? {
-            cluster: {
-              connection: bottleneckConnection,
-              id: `${opts.redis?.prefix ?? "porchlight"}-${opts.appId}`,
-            },
-          }
-        : {}),
+      ...(pacing ? { cluster: pacing.cluster } : {}),
     }),
   });
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
@@ -265,7 +255,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await closeServer(server);
       await queues.close();
       await redisQueue?.close(how);
-      await bottleneckConnection?.disconnect(false);
+      await pacing?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import Bottleneck from "bottleneck";
+import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
 
@@ -92,6 +93,21 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       onRateLimit: retry,
     },
   })) as unknown as typeof ProbotOctokit;
+}
+
+/**
+ * The pacing shared by several replicas: one Redis connection for Bottleneck's clustering mode
+ * (`cluster` for porchlightOctokit); `close()` ends it and the subscriber Bottleneck duplicates from it.
+ */
+export function clusteredPacing(
+  url: string,
+  id: string,
+  onError: (err: unknown) => void,
+): { cluster: NonNullable<OctokitSettings["cluster"]>; close(): Promise<void> } {
+  const client = new Redis(url);
+  client.on("error", onError);
+  const connection = new Bottleneck.IORedisConnection({ client });
+  return { cluster: { connection, id }, close: async () => void (await connection.disconnect(false)) };
 }
 
 interface RequestLike {
