@@ -80,15 +80,6 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       write,
       notifications,
       retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000,
-      // plugin-throttling's other limiters, clustered too: ours, since the plugin keeps its own in
-      // module state, made once per process with the first connection it is given.
-      ...(settings.cluster
-        ? {
-            global: new Bottleneck.Group({ maxConcurrent: 10, ...shared("global") }),
-            auth: new Bottleneck.Group({ maxConcurrent: 1, ...shared("auth") }),
-            search: new Bottleneck.Group({ maxConcurrent: 1, minTime: 2000, ...shared("search") }),
-          }
-        : {}),
       onSecondaryRateLimit: retry,
       onRateLimit: retry,
     },
