@@ -2,7 +2,6 @@ import type { AppDeps } from "../app/deps.js";
 import { enqueueJob } from "../app/run-job.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { PublishedEvent } from "../jobs/events.js";
-import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
 
 /**
  * What the hosted app does after a publish, with the workflow's token: a fan-out job on the
@@ -12,14 +11,14 @@ import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
  */
 export function fanoutOnPublish(deps: AppDeps, connect: () => Promise<InstallationPort>): () => void {
   return deps.events.onPublished(async (event: PublishedEvent) => {
-    enqueueJob(deps, {
+    await enqueueJob(deps, {
       kind: "fanout",
       key: event.tag,
       connect,
       // The repository that published: this one, or (auto-publish) a downstream the token reaches.
       repository: await (await connect()).repository(event.repo),
-      work: (ctx) =>
-        ctx.installation ? fanoutAfterPublish(ctx, ctx.installation, event) : Promise.resolve(),
+      task: "fanout-published",
+      args: event,
     });
   });
 }
@@ -29,12 +28,13 @@ export function enqueueFanoutSweep(
   deps: AppDeps,
   connect: () => Promise<InstallationPort>,
   repository: InstallationRepository,
-): void {
-  enqueueJob(deps, {
+): Promise<void> {
+  return enqueueJob(deps, {
     kind: "fanout",
     key: "sweep",
     connect,
     repository,
-    work: (ctx) => (ctx.installation ? sweepFanout(ctx, ctx.installation) : Promise.resolve()),
+    task: "fanout-sweep",
+    args: {},
   });
 }

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../app/deps.js";
 import { enqueueJob } from "../app/run-job.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
-import { reconcileRepo, type SweepResult } from "../jobs/reconcile.js";
+import type { SweepResult } from "../jobs/reconcile.js";
 import { enqueueFanoutSweep } from "./fanout.js";
 
 /**
@@ -17,17 +17,18 @@ export async function reconcileHere(
   repository: InstallationRepository,
 ): Promise<SweepResult | null> {
   let result: SweepResult | null = null;
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     kind: "reconcile",
     key: "sweep",
     connect,
     repository,
-    work: async (ctx) => {
-      result = await reconcileRepo(ctx);
-      return result;
+    task: "reconcile",
+    args: {},
+    onOutcome: (outcome) => {
+      result = outcome as SweepResult;
     },
   });
-  enqueueFanoutSweep(deps, connect, repository);
+  await enqueueFanoutSweep(deps, connect, repository);
   await deps.queues.idle();
   return result;
 }

@@ -6,10 +6,13 @@ import type { PorchlightEvents } from "../jobs/events.js";
 import type { Renderer } from "../jobs/renderer.js";
 import type { RepoQueues } from "../jobs/repo-queue.js";
 import type { Metrics } from "../ops/metrics.js";
+import type { JobData } from "./run-job.js";
 
 /** What the app's handlers share; one per running app, passed explicitly. */
 export interface AppDeps {
   queues: RepoQueues;
+  /** Set when the app runs as one of several replicas (REDIS_URL): jobs go to Redis, not `queues`. */
+  distributed?: { enqueue(job: JobData): Promise<void> };
   events: PorchlightEvents;
   metrics: Metrics;
   renderer: Renderer;

@@ -1,6 +1,5 @@
 import type { AppPort } from "../github/port.js";
 import type { PublishedEvent } from "../jobs/events.js";
-import { fanoutAfterPublish } from "../jobs/fanout/jobs.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
 
@@ -12,11 +11,13 @@ import { enqueueJob } from "./run-job.js";
 export async function enqueueFanout(deps: AppDeps, app: AppPort, event: PublishedEvent): Promise<void> {
   const id = await app.installationIdOf(event.repo);
   const repository = await (await app.installation(id)).repository(event.repo);
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     kind: "fanout",
     key: event.tag,
     connect: () => app.installation(id),
     repository,
-    work: (ctx) => (ctx.installation ? fanoutAfterPublish(ctx, ctx.installation, event) : Promise.resolve()),
+    installationId: id,
+    task: "fanout-published",
+    args: event,
   });
 }

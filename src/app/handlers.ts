@@ -1,7 +1,6 @@
 import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
-import { formatProblem } from "../config/problem.js";
 import {
   type AuthenticatedOctokit,
   installationPort,
@@ -9,17 +8,7 @@ import {
   repositoryOf,
 } from "../github/installation.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
-import { checkProposedConfig } from "../jobs/check-config/index.js";
-import { checkProposal } from "../jobs/check-proposal/index.js";
-import { runCommands } from "../jobs/commands/index.js";
-import { replyMarker } from "../jobs/commands/reply.js";
-import { resumeVariantPull } from "../jobs/fanout/resume.js";
-import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
-import { onReview } from "../jobs/publish/on-review.js";
-import { reconcileRepo } from "../jobs/reconcile.js";
-import { renderDraft } from "../jobs/render-draft/index.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
-import { reportConfigOk } from "./config.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
 
@@ -29,12 +18,23 @@ import { enqueueJob } from "./run-job.js";
  */
 function fromEvent(
   deps: AppDeps,
-  context: { id: string; octokit: AuthenticatedOctokit; payload: { repository: RestRepository } },
-): { connect: () => Promise<InstallationPort>; repository: InstallationRepository; deliveryId: string } {
+  context: {
+    id: string;
+    octokit: AuthenticatedOctokit;
+    payload: { repository: RestRepository; installation?: { id: number } };
+  },
+): {
+  connect: () => Promise<InstallationPort>;
+  repository: InstallationRepository;
+  deliveryId: string;
+  installationId?: number;
+} {
+  const installationId = context.payload.installation?.id;
   return {
     connect: async () => installationPort(context.octokit, deps.cacheDir),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
+    ...(installationId !== undefined ? { installationId } : {}),
   };
 }
 
@@ -52,21 +52,19 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
   if (parsePackageBranch(branch).ok) {
     // The bot's own render commit already carries its check: reacting to it would only loop.
     if (p.sender?.login === bot.login) return;
-    enqueueJob(deps, { ...common, kind: "render", key: branch, work: (ctx) => renderDraft(ctx, { branch }) });
+    await enqueueJob(deps, { ...common, kind: "render", key: branch, task: "render", args: { branch } });
     return;
   }
   const touchedConfig = p.commits.some((c) =>
     [...(c.added ?? []), ...(c.modified ?? [])].includes(CONFIG_PATH),
   );
   if (branch === p.repository.default_branch && touchedConfig) {
-    enqueueJob(deps, {
+    await enqueueJob(deps, {
       ...common,
       kind: "config",
       key: p.after,
-      work: async (ctx) => {
-        await reportConfigOk(ctx.port, p.after);
-        return reconcileRepo(ctx);
-      },
+      task: "config-ok",
+      args: { sha: p.after },
     });
   }
 }
@@ -75,41 +73,43 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
 export async function onPullRequest(deps: AppDeps, context: Context<"pull_request">): Promise<void> {
   const pr = context.payload.pull_request;
   const event = fromEvent(deps, context);
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     ...event,
     kind: "check",
     key: String(pr.number),
     headSha: pr.head.sha,
-    work: (ctx) => checkProposal(ctx, { pull: pr.number }),
+    task: "check",
+    args: { pull: pr.number },
   });
   // The configuration it proposes, validated only (what runs keeps the default branch's). Queued
   // after the proposal's check, which reports a broken default-branch configuration on the same head.
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     ...event,
     kind: "config-proposal",
     key: String(pr.number),
     needsConfig: false,
-    work: (ctx) =>
-      checkProposedConfig(ctx, { pull: pr.number, defaultBranch: context.payload.repository.default_branch }),
+    task: "config-proposal",
+    args: { pull: pr.number, defaultBranch: context.payload.repository.default_branch },
   });
   // Fan-out's own branches never change variant files; reopened, one is fan-out's to update again.
   if (pr.head.ref.startsWith("porchlight/variant/")) {
     if (context.payload.action === "reopened") {
-      enqueueJob(deps, {
+      await enqueueJob(deps, {
         ...event,
         kind: "fanout",
         key: `reopened:${pr.number}`,
-        work: (ctx) => resumeVariantPull(ctx, { pull: pr.number }),
+        task: "resume-variant",
+        args: { pull: pr.number },
       });
     }
     return;
   }
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     ...event,
     kind: "variants",
     key: String(pr.number),
-    work: (ctx) =>
-      ctx.installation ? checkVariantFiles(ctx, ctx.installation, { pull: pr.number }) : Promise.resolve(),
+    task: "variants",
+    args: { pull: pr.number },
   });
 }
 
@@ -120,19 +120,19 @@ export async function onReviewSubmitted(
 ): Promise<void> {
   const { review, pull_request: pr } = context.payload;
   if (review.state.toLowerCase() !== "approved") return;
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     ...fromEvent(deps, context),
     kind: "publish",
     key: String(review.id),
     headSha: pr.head.sha,
-    work: (ctx) =>
-      onReview(ctx, {
-        pull: pr.number,
-        reviewId: review.id,
-        user: review.user?.login ?? "",
-        state: review.state,
-        commitId: review.commit_id,
-      }),
+    task: "publish",
+    args: {
+      pull: pr.number,
+      reviewId: review.id,
+      user: review.user?.login ?? "",
+      state: review.state,
+      commitId: review.commit_id,
+    },
   });
 }
 
@@ -142,23 +142,16 @@ export async function onComment(deps: AppDeps, context: Context<"issue_comment.c
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
   const event = fromEvent(deps, context);
   await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
-  enqueueJob(deps, {
+  await enqueueJob(deps, {
     ...event,
     kind: "command",
     key: String(comment.id),
-    onBadConfig: async (port, problems) => {
-      await port.ensureComment(
-        issue.number,
-        replyMarker(comment.id),
-        `${replyMarker(comment.id)}\nporchlight does nothing on this repository until its configuration is fixed:\n\n${problems.map((p) => `- ${formatProblem(p)}`).join("\n")}\n`,
-      );
+    task: "command",
+    args: {
+      issue: issue.number,
+      commentId: comment.id,
+      body: comment.body ?? "",
+      author: comment.user?.login ?? "",
     },
-    work: (ctx) =>
-      runCommands(ctx, {
-        issue: issue.number,
-        commentId: comment.id,
-        body: comment.body ?? "",
-        author: comment.user?.login ?? "",
-      }),
   });
 }

@@ -1,16 +1,17 @@
 import { mkdtempSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
-import { porchlightOctokit } from "../github/octokit.js";
+import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
 import { scheduleSweeps } from "../jobs/sweep-schedule.js";
@@ -21,8 +22,10 @@ import type { AppDeps } from "./deps.js";
 import { enqueueFanout } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";
+import { type JobData, runJob } from "./run-job.js";
 import { sweepInstallations } from "./sweep.js";
 import { ByteBudget } from "./webhook/budget.js";
+import { DeliveryLedger } from "./webhook/deliveries.js";
 import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
 
 export interface AppServerOptions {
@@ -57,6 +60,25 @@ export interface AppServerOptions {
   sweepAtStart?: boolean;
   renderer?: Renderer;
   log?: Logger;
+  /**
+   * Distributed mode (REDIS_URL): this process is one replica of several sharing the work through
+   * Redis (docs/scaling.md). Absent: everything in this process, as `npm start` runs it.
+   */
+  redis?: RedisSettings;
+}
+
+export interface RedisSettings {
+  url: string;
+  /** Prefix of every Redis key; replicas of one app share it (default `porchlight`). */
+  prefix?: string;
+  /** This replica's name in logs and metrics (default: host name and process id). */
+  replica?: string;
+  /** A replica silent this long is taken for dead and its jobs run elsewhere (default 30000). */
+  lockMs?: number;
+  /** How often replicas look for jobs of dead replicas (default lockMs). */
+  stalledIntervalMs?: number;
+  /** Wait before a job of a busy repository is looked at again (default 500). */
+  busyDelayMs?: number;
 }
 
 export interface AppServer {
@@ -65,12 +87,18 @@ export interface AppServer {
   queues: RepoQueues;
   events: PorchlightEvents;
   metrics: Metrics;
-  /** Resolves when no job is waiting or running. */
+  /** Resolves when no job is waiting or running (distributed mode: in the whole fleet). */
   idle(): Promise<void>;
+  /** Distributed mode: the shared queue. */
+  redisQueue?: RedisQueue;
   /** Queues a reconcile job for every repository of every installation now. */
   sweep(): Promise<number>;
-  /** Stops taking webhooks, finishes the queued jobs, then closes. */
-  close(): Promise<void>;
+  /**
+   * Stops taking webhooks, finishes the queued jobs, then closes. Distributed mode: finishes the jobs
+   * running here (the queued ones stay in Redis for the other replicas); `abandon`: leaves even those,
+   * as a replica that dies would.
+   */
+  close(opts?: { abandon?: boolean }): Promise<void>;
 }
 
 const WEBHOOK_PATH = "/api/github/webhooks";
@@ -81,8 +109,9 @@ const WEBHOOK_PATH = "/api/github/webhooks";
  * (Prometheus), and the periodic sweep. One call, one app: nothing is shared between two.
  */
 export async function startAppServer(opts: AppServerOptions): Promise<AppServer> {
-  const log = opts.log ?? createLogger();
-  const metrics = new Metrics();
+  const replica = opts.redis ? (opts.redis.replica ?? `${hostname()}-${process.pid}`) : undefined;
+  const log = (opts.log ?? createLogger()).child(replica ? { replica } : {});
+  const metrics = new Metrics(replica ? { replica } : {});
   const queues = new RepoQueues(opts.concurrency ?? 4, (outcome) => {
     const kind = outcome.key.split(":")[0] ?? "job";
     metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
@@ -92,6 +121,13 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const events = new PorchlightEvents((err, event) =>
     log.error({ err, tag: event.tag }, "a published-event listener failed"),
   );
+  // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet,
+  // on a connection of our own (not probot's `redisConfig`, whose client nothing closes).
+  const pacing = opts.redis
+    ? clusteredPacing(opts.redis.url, `${opts.redis.prefix ?? "porchlight"}-${opts.appId}`, (err) =>
+        log.warn({ err }, "Redis (write pacing) unreachable"),
+      )
+    : undefined;
   const probot = new Probot({
     appId: opts.appId,
     privateKey: opts.privateKey,
@@ -103,6 +139,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       rateLimitRetries: opts.rateLimitRetries ?? 3,
       ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
       metrics,
+      ...(pacing ? { cluster: pacing.cluster } : {}),
     }),
   });
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
@@ -118,6 +155,48 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log,
     identity: once(async () => botIdentity(await github.identity())),
   };
+  const prefix = opts.redis?.prefix ?? "porchlight";
+  const redisQueue = opts.redis
+    ? new RedisQueue({
+        url: opts.redis.url,
+        prefix,
+        concurrency: opts.concurrency ?? 4,
+        sweepIntervalMs: opts.reconcileIntervalMs ?? 0,
+        ...(opts.redis.lockMs !== undefined ? { lockMs: opts.redis.lockMs } : {}),
+        ...(opts.redis.stalledIntervalMs !== undefined
+          ? { stalledIntervalMs: opts.redis.stalledIntervalMs }
+          : {}),
+        ...(opts.redis.busyDelayMs !== undefined ? { busyDelayMs: opts.redis.busyDelayMs } : {}),
+        run: async (job) => {
+          const data = job.payload as JobData;
+          const id = data.installationId ?? (await github.installationIdOf(data.repository.id));
+          await runJob(deps, { ...data, connect: () => github.installation(id) });
+        },
+        sweep: () => sweep(),
+        onStart: (waitedMs) => metrics.queueWait.observe({ queue: "jobs" }, waitedMs / 1000),
+        onRetry: (reason) => metrics.queueRetries.inc({ queue: "jobs", reason }),
+        onDone: (outcome) => {
+          const kind = outcome.key.split(":")[0] ?? "job";
+          metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
+          if (!outcome.ok)
+            log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
+        },
+      })
+    : undefined;
+  if (redisQueue) {
+    deps.distributed = {
+      enqueue: (data) =>
+        redisQueue.enqueue({
+          repo: data.repository.fullName,
+          key: `${data.kind}:${data.key}`,
+          payload: data,
+        }),
+    };
+    metrics.refreshOnScrape(async () => {
+      for (const [state, n] of Object.entries(await redisQueue.counts()))
+        metrics.queueJobs.set({ queue: redisQueue.name, state }, n);
+    });
+  }
   events.onPublished((event) => enqueueFanout(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
@@ -129,10 +208,11 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log,
     installation: (id) => github.access(id),
     receive: (event) => probot.webhooks.receive(event as never),
+    ...(redisQueue ? { deliveries: new DeliveryLedger(redisQueue.client, prefix) } : {}),
     refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    void route(req, res, metrics, webhookPath, webhooks);
+    void route(req, res, metrics, webhookPath, webhooks, redisQueue);
   };
   const server = createServer(handle);
   // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
@@ -151,24 +231,31 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       throw err;
     }
   };
-  const schedule = scheduleSweeps({
-    intervalMs: opts.reconcileIntervalMs ?? 0,
-    atStart: opts.sweepAtStart ?? false,
-    sweep,
-    onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
-  });
+  // Distributed mode: the fleet's sweep is a BullMQ job scheduler, one sweep per period (redis-queue.ts).
+  const schedule = redisQueue
+    ? undefined
+    : scheduleSweeps({
+        intervalMs: opts.reconcileIntervalMs ?? 0,
+        atStart: opts.sweepAtStart ?? false,
+        sweep,
+        onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
+      });
+  await redisQueue?.start({ sweepAtStart: opts.sweepAtStart ?? false });
   return {
     url,
     webhookUrl: `${url}${webhookPath}`,
     queues,
     events,
     metrics,
-    idle: () => queues.idle(),
+    idle: () => (redisQueue ? redisQueue.idle() : queues.idle()),
+    ...(redisQueue ? { redisQueue } : {}),
     sweep,
-    close: async () => {
-      await schedule.stop();
+    close: async (how = {}) => {
+      await schedule?.stop();
       await closeServer(server);
       await queues.close();
+      await redisQueue?.close(how);
+      await pacing?.close();
     },
   };
 }
@@ -181,10 +268,15 @@ async function route(
   metrics: Metrics,
   webhookPath: string,
   webhooks: Handler,
+  redisQueue: RedisQueue | undefined,
 ) {
   const path = (req.url ?? "/").split("?")[0];
   if (req.method === "GET" && path === "/healthz") {
-    res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+    if (redisQueue && !(await redisQueue.ping())) {
+      res.writeHead(503, { "content-type": "text/plain" }).end("redis: unreachable\n");
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/plain" }).end(redisQueue ? "ok\nredis: reachable\n" : "ok\n");
     return;
   }
   if (req.method === "GET" && path === "/metrics") {

@@ -1,6 +1,4 @@
 import type { AppPort } from "../github/port.js";
-import { sweepFanout } from "../jobs/fanout/jobs.js";
-import { reconcileRepo } from "../jobs/reconcile.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
 
@@ -14,20 +12,9 @@ export async function sweepInstallations(deps: AppDeps, app: AppPort): Promise<n
   for (const id of await app.installationIds()) {
     const connect = () => app.installation(id);
     for (const repository of await (await connect()).listRepositories()) {
-      enqueueJob(deps, {
-        kind: "reconcile",
-        key: "sweep",
-        connect,
-        repository,
-        work: (ctx) => reconcileRepo(ctx),
-      });
-      enqueueJob(deps, {
-        kind: "fanout",
-        key: "sweep",
-        connect,
-        repository,
-        work: (ctx) => (ctx.installation ? sweepFanout(ctx, ctx.installation) : Promise.resolve()),
-      });
+      const common = { key: "sweep", connect, repository, installationId: id, args: {} };
+      await enqueueJob(deps, { ...common, kind: "reconcile", task: "reconcile" });
+      await enqueueJob(deps, { ...common, kind: "fanout", task: "fanout-sweep" });
       queued++;
     }
   }

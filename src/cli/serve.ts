@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type AppServer, startAppServer } from "../app/server.js";
+import { type AppServer, type RedisSettings, startAppServer } from "../app/server.js";
 import {
   DEFAULT_WEBHOOK_MAX_BYTES,
   PENDING_BODIES,
@@ -34,6 +34,8 @@ const USAGE = `Usage: porchlight serve [--data DIR] [--demo]
   it. Some of them set and others not is refused, naming what is missing.
   Every repository is swept once at start-up, then every PORCHLIGHT_RECONCILE_INTERVAL_MS (default
   900000, 15 minutes, on GitHub; 60000 on the embedded forge; 0 turns the periodic sweep off).
+  With REDIS_URL (serving GitHub), this process is one of several replicas sharing the work through
+  Redis: docs/scaling.md.
 
 Options:
   --demo       Serve the embedded forge even where app credentials are set (they are ignored).
@@ -208,9 +210,14 @@ export const serveCommand: CliCommand = async (args, io) => {
       sweepAtStart: true,
       log,
       limits: packageLimits,
+      ...redisSettings(io.env),
     });
     io.stdout(`porchlight: listening on ${app.url} (webhooks at ${app.webhookUrl}, /healthz, /metrics)\n`);
   } else {
+    if (io.env.REDIS_URL)
+      io.stderr(
+        "porchlight serve: REDIS_URL is for several replicas serving GitHub; the embedded forge runs in this one process, so it is ignored\n",
+      );
     const dataDir = values.data ?? io.env.PORCHLIGHT_DATA;
     const started = await startServeForge(io.env, dataDir);
     forge = started.forge;
@@ -240,5 +247,23 @@ export const serveCommand: CliCommand = async (args, io) => {
   await forge?.stop();
   return 0;
 };
+
+/**
+ * REDIS_URL set: this process is one replica of a fleet sharing the work through Redis
+ * (docs/scaling.md); PORCHLIGHT_REDIS_PREFIX and PORCHLIGHT_REPLICA name its keys and itself;
+ * PORCHLIGHT_REDIS_LOCK_MS is how long a silent replica keeps its jobs before another takes them.
+ */
+function redisSettings(env: NodeJS.ProcessEnv): { redis?: RedisSettings } {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return {};
+  return {
+    redis: {
+      url,
+      ...(env.PORCHLIGHT_REDIS_PREFIX ? { prefix: env.PORCHLIGHT_REDIS_PREFIX } : {}),
+      ...(env.PORCHLIGHT_REPLICA ? { replica: env.PORCHLIGHT_REPLICA } : {}),
+      ...(env.PORCHLIGHT_REDIS_LOCK_MS ? { lockMs: msFromEnv(env, "PORCHLIGHT_REDIS_LOCK_MS", 30_000) } : {}),
+    },
+  };
+}
 
 export type { CliIO };

@@ -1,4 +1,5 @@
 import Bottleneck from "bottleneck";
+import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
 
@@ -20,6 +21,11 @@ export interface OctokitSettings {
   /** Milliseconds per second of `retry-after` and of the back-off before retrying a 5xx (1000; tests shorten the waits). */
   retryAfterUnitMs?: number;
   metrics?: Metrics;
+  /**
+   * Several replicas (REDIS_URL): the write and notification pacing kept in Redis (Bottleneck's
+   * clustering), so an installation's writes are paced across the fleet, not per process.
+   */
+  cluster?: { connection: Bottleneck.IORedisConnection; id: string };
 }
 
 /**
@@ -46,10 +52,17 @@ interface RequestOptionsLike {
  * installation, and calls that notify people through another, paced more slowly. API calls are counted in the metrics.
  */
 export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
-  const write = new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs });
+  const shared = (name: string) =>
+    settings.cluster ? { connection: settings.cluster.connection, id: `${settings.cluster.id}-${name}` } : {};
+  const write = new Bottleneck.Group({
+    maxConcurrent: 1,
+    minTime: settings.writeIntervalMs,
+    ...shared("write"),
+  });
   const notifications = new Bottleneck.Group({
     maxConcurrent: 1,
     minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
+    ...shared("notifications"),
   });
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
@@ -71,6 +84,21 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       onRateLimit: retry,
     },
   })) as unknown as typeof ProbotOctokit;
+}
+
+/**
+ * The pacing shared by several replicas: one Redis connection for Bottleneck's clustering mode
+ * (`cluster` for porchlightOctokit); `close()` ends it and the subscriber Bottleneck duplicates from it.
+ */
+export function clusteredPacing(
+  url: string,
+  id: string,
+  onError: (err: unknown) => void,
+): { cluster: NonNullable<OctokitSettings["cluster"]>; close(): Promise<void> } {
+  const client = new Redis(url);
+  client.on("error", onError);
+  const connection = new Bottleneck.IORedisConnection({ client });
+  return { cluster: { connection, id }, close: async () => void (await connection.disconnect(false)) };
 }
 
 interface RequestLike {

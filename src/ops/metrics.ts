@@ -55,7 +55,42 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  text(): Promise<string> {
+  /** Distributed mode: jobs of the fleet's queue, by state (read from Redis at each scrape). */
+  readonly queueJobs = new Gauge({
+    name: "porchlight_queue_jobs",
+    help: "Jobs of the fleet's shared queue (Redis), by queue and state",
+    labelNames: ["queue", "state"] as const,
+    registers: [this.registry],
+  });
+  readonly queueWait = new Histogram({
+    name: "porchlight_queue_wait_seconds",
+    help: "Time from a job being queued to its start on this replica, by queue",
+    labelNames: ["queue"] as const,
+    buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900],
+    registers: [this.registry],
+  });
+  readonly queueRetries = new Counter({
+    name: "porchlight_queue_retries_total",
+    help: "Jobs started again, by queue and reason: stalled (its replica died), busy (its repository was running another job)",
+    labelNames: ["queue", "reason"] as const,
+    registers: [this.registry],
+  });
+  private readonly beforeScrape: (() => Promise<void>)[] = [];
+
+  /**
+   * `replica`: the name every series carries (distributed mode), so a fleet's scrapes stay apart.
+   */
+  constructor(opts: { replica?: string } = {}) {
+    if (opts.replica) this.registry.setDefaultLabels({ replica: opts.replica });
+  }
+
+  /** Runs `refresh` before every scrape (a gauge read from elsewhere); a failing one keeps the last values. */
+  refreshOnScrape(refresh: () => Promise<void>): void {
+    this.beforeScrape.push(refresh);
+  }
+
+  async text(): Promise<string> {
+    await Promise.all(this.beforeScrape.map((r) => r().catch(() => {})));
     return this.registry.metrics();
   }
 

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { InstallationAccess } from "../../github/port.js";
 import { declaredLength, readBoundedBody } from "./body.js";
 import { ByteBudget } from "./budget.js";
+import type { DeliveryLedger } from "./deliveries.js";
 import { handledInstallation } from "./payloads.js";
 import {
   busy,
@@ -10,6 +11,7 @@ import {
   checkHeaders,
   installationRefused,
   isRefusal,
+  queueUnavailable,
   type Refusal,
   type RefusalReason,
   tooLarge,
@@ -44,6 +46,11 @@ export interface WebhookEdgeOptions {
    * unanswered after 10 s. Default 9000 ms.
    */
   answerWithinMs?: number;
+  /**
+   * Deliveries already accepted by any replica (distributed mode): a delivery seen before is answered
+   * 200 and dropped; Redis unreachable is answered 503.
+   */
+  deliveries?: DeliveryLedger;
   /** Told of every refusal (for the metrics): a short reason and the status answered. */
   refused?: (reason: RefusalReason, status: number) => void;
 }
@@ -93,7 +100,32 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
         const access = await opts.installation(installation);
         if (!access.ok) return refuse(installationRefused(installation, access));
       }
+      const ledger = opts.deliveries;
+      if (ledger) {
+        let fresh: boolean;
+        try {
+          fresh = await ledger.claim(head.id);
+        } catch (err) {
+          return refuse(queueUnavailable(err));
+        }
+        if (!fresh) {
+          log.info("webhook dropped: this delivery was already accepted");
+          return answer(res, 200, `delivery ${head.id} was already accepted; nothing more to do`);
+        }
+      }
       const handled = opts.receive({ id: head.id, name: head.name, payload: event.payload });
+      if (ledger) {
+        // Accepted once every job it starts is in the queue; a failure frees it for redelivery.
+        try {
+          await handled;
+        } catch (err) {
+          await ledger.release(head.id).catch(() => {});
+          if (queueDown(err)) return refuse(queueUnavailable(err));
+          throw err;
+        }
+        await ledger.accept(head.id).catch((err) => log.warn({ err }, "could not mark a delivery accepted"));
+        return answer(res, 200, "ok");
+      }
       if ((await settledWithin(handled, opts.answerWithinMs ?? 9000)) === "late") {
         handled.catch((err) => log.error({ err }, "webhook failed in a handler"));
         return answer(res, 202, "accepted; still being handled");
@@ -131,6 +163,19 @@ function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
     socket.once("end", () => socket.destroy());
     socket.once("close", () => clearTimeout(timer));
   });
+}
+
+/** Whether a handler failed because the shared queue could not take its job (an error of ioredis). */
+function queueDown(err: unknown): boolean {
+  if (err instanceof AggregateError) return err.errors.some(queueDown);
+  const e = err as { name?: string; errors?: unknown[]; code?: string; message?: string } | null;
+  if (!e || typeof e !== "object") return false;
+  if (Array.isArray(e.errors) && e.errors.some(queueDown)) return true;
+  return (
+    e.name === "MaxRetriesPerRequestError" ||
+    e.code === "ECONNREFUSED" ||
+    /Stream isn't writeable|Connection is closed|enableOfflineQueue/.test(e.message ?? "")
+  );
 }
 
 /** "done" when `work` settles within `ms` (its rejection is thrown), else "late". */

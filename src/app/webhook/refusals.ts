@@ -17,7 +17,8 @@ export type RefusalReason =
   | "bad-signature"
   | "not-json"
   | "wrong-shape"
-  | "installation";
+  | "installation"
+  | "redis-down";
 
 /** A delivery the edge will not take: what to answer, and the one log line that says why. */
 export interface Refusal {
@@ -88,6 +89,18 @@ export function busy(budget: number, held: number): Refusal {
     fields: { held, budget },
     close: true,
     headers: { "retry-after": "1" },
+  };
+}
+
+/** The shared queue (Redis) did not answer: nothing was accepted, so GitHub's redelivery is what counts. */
+export function queueUnavailable(err: unknown): Refusal {
+  return {
+    reason: "redis-down",
+    status: 503,
+    text: "porchlight's queue (Redis) is unreachable, so this delivery was not accepted: redeliver it once Redis is back",
+    message: "webhook refused: Redis unreachable",
+    fields: { err },
+    headers: { "retry-after": "5" },
   };
 }
 

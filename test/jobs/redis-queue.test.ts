@@ -1,0 +1,152 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type QueuedJob, RedisQueue, type RedisQueueOptions } from "../../src/jobs/redis-queue.js";
+import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
+
+/** A promise and the function that settles it. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
+
+/** Event-loop turns (and Redis round trips meanwhile) until `ok()`; no clock in the assertion. */
+async function until(ok: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000; i++) {
+    if (ok()) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describe.skipIf(!hasRedis)(
+  `the shared job queue on Redis${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
+  () => {
+    let prefix = "";
+    const open: RedisQueue[] = [];
+    const replica = (opts: Partial<RedisQueueOptions> & Pick<RedisQueueOptions, "run">): RedisQueue => {
+      const q = new RedisQueue({
+        url: TEST_REDIS_URL,
+        prefix,
+        concurrency: 3,
+        sweep: async () => {},
+        sweepIntervalMs: 0,
+        busyDelayMs: 20,
+        ...opts,
+      });
+      open.push(q);
+      return q;
+    };
+    const job = (repo: string, key: string, payload: unknown = null): QueuedJob => ({ repo, key, payload });
+
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((q) => q.close({ abandon: true }).catch(() => {})));
+      await dropPrefix(prefix);
+    });
+
+    it("runs one repository's jobs one at a time across two replicas, other repositories alongside", async () => {
+      prefix = testPrefix("serial");
+      const running = new Map<string, number>();
+      const most = new Map<string, number>();
+      let overall = 0;
+      let mostOverall = 0;
+      const ran: string[] = [];
+      const run = async (j: QueuedJob) => {
+        running.set(j.repo, (running.get(j.repo) ?? 0) + 1);
+        most.set(j.repo, Math.max(most.get(j.repo) ?? 0, running.get(j.repo) ?? 0));
+        mostOverall = Math.max(mostOverall, ++overall);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        ran.push(`${j.repo} ${j.key}`);
+        overall--;
+        running.set(j.repo, (running.get(j.repo) ?? 1) - 1);
+      };
+      const [a, b] = [replica({ run }), replica({ run })];
+      await Promise.all([a.start({ sweepAtStart: false }), b.start({ sweepAtStart: false })]);
+      for (let i = 0; i < 6; i++) {
+        await (i % 2 ? a : b).enqueue(job("acme/one", `render:${i}`));
+        await (i % 2 ? b : a).enqueue(job("acme/two", `render:${i}`));
+      }
+      await a.idle();
+
+      expect(ran.sort()).toEqual(
+        [0, 1, 2, 3, 4, 5].flatMap((i) => [`acme/one render:${i}`, `acme/two render:${i}`]).sort(),
+      );
+      expect(most.get("acme/one")).toBe(1);
+      expect(most.get("acme/two")).toBe(1);
+      expect(mostOverall).toBe(2);
+    });
+
+    it("a waiting job absorbs a new one with the same key; a running one never does", async () => {
+      prefix = testPrefix("absorb");
+      const started: string[] = [];
+      const first = gate();
+      const [a] = [
+        replica({
+          run: async (j) => {
+            started.push(String(j.payload));
+            if (started.length === 1) await first.promise;
+          },
+        }),
+      ];
+      await a.start({ sweepAtStart: false });
+      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 1"));
+      await until(() => started.length === 1, "the first push's job started");
+      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 2"));
+      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 3"));
+      first.open();
+      await a.idle();
+      // Same key, sequentially, on an idle queue: runs every time.
+      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 4"));
+      await a.idle();
+
+      expect(started).toEqual(["push 1", "push 2", "push 4"]);
+    });
+
+    it("a job whose replica dies mid-way is run by another replica, once", async () => {
+      prefix = testPrefix("stalled");
+      const timing = { lockMs: 600, stalledIntervalMs: 150 };
+      const inA = gate();
+      const ranOn: string[] = [];
+      const retries: string[] = [];
+      const a = replica({
+        ...timing,
+        run: async () => {
+          ranOn.push("a");
+          inA.open();
+          await new Promise(() => {}); // dies here: never finishes, never fails
+        },
+      });
+      await a.start({ sweepAtStart: false });
+      await a.enqueue(job("acme/one", "publish:7"));
+      await inA.promise;
+      await a.close({ abandon: true });
+      const b = replica({
+        ...timing,
+        run: async () => {
+          ranOn.push("b");
+        },
+        onRetry: (reason) => retries.push(reason),
+      });
+      await b.start({ sweepAtStart: false });
+      await b.idle();
+
+      expect(ranOn).toEqual(["a", "b"]);
+      expect(retries).toContain("stalled");
+    });
+
+    it("the fleet sweeps once per period, whatever the number of replicas", async () => {
+      prefix = testPrefix("sweep");
+      const sweeps: string[] = [];
+      const sweep = async (id: string) => {
+        sweeps.push(id);
+      };
+      const [a, b, c] = [0, 1, 2].map(() => replica({ run: async () => {}, sweep, sweepIntervalMs: 100 }));
+      await Promise.all([a, b, c].map((q) => q?.start({ sweepAtStart: false })));
+      await until(() => sweeps.length >= 5, "five sweeps");
+      await Promise.all([a, b, c].map((q) => q?.close()));
+
+      const periods = sweeps.map((id) => Math.floor(Number(id.split(":").pop()) / 100));
+      expect(new Set(sweeps).size).toBe(sweeps.length);
+      expect(new Set(periods).size).toBe(periods.length);
+    });
+  },
+);
