@@ -1,6 +1,7 @@
 import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
+import { findRepository } from "./repositories.js";
 import { type VariantContext, validateVariants } from "./validate.js";
 
 /** The directory of the management repository that holds variant files. */
@@ -16,6 +17,11 @@ export interface LoadedVariants {
   variants: LoadedVariant[];
   /** Everything wrong, for the management repository's check run and the dashboard. */
   problems: VariantProblem[];
+  /**
+   * The repositories variants name (upstream or downstream, as written) that are not among the context's
+   * repositories: `owner/name` ones may be in another installation of the app.
+   */
+  unknownRepositories: string[];
 }
 
 /** True for the files of `.porchlight/variants/` that hold variants (`*.yaml`, `*.yml`, any depth). */
@@ -45,5 +51,15 @@ export function loadVariants(
     }
   }
   const validated = validateVariants(all, context);
-  return { variants: validated.valid, problems: [...problems, ...validated.problems] };
+  const unknown = new Set<string>();
+  for (const lv of all) {
+    for (const ref of [lv.variant.spec.upstream.repo, lv.variant.spec.downstream.repo]) {
+      if (!findRepository(ref, context.repositories)) unknown.add(ref);
+    }
+  }
+  return {
+    variants: validated.valid,
+    problems: [...problems, ...validated.problems],
+    unknownRepositories: [...unknown].sort(),
+  };
 }

@@ -11,6 +11,11 @@ export interface VariantContext {
    * A repository missing here is not checked for packages.
    */
   packages?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Repositories a variant names that exist but cannot be reached, by the name the variant used, with why
+   * and what to do (the app is not installed on a downstream of another account, say).
+   */
+  unreachable?: Readonly<Record<string, { message: string; hint: string }>>;
 }
 
 export interface ValidatedVariants {
@@ -55,10 +60,11 @@ export function validateVariants(
 
     const up = findRepository(spec.upstream.repo, context.repositories);
     if (!up) {
+      const why = context.unreachable?.[spec.upstream.repo];
       report(
         ["spec", "upstream", "repo"],
-        `unknown repository "${spec.upstream.repo}"`,
-        `install the porchlight app on it or fix the name; known: ${knownList}`,
+        why?.message ?? `unknown repository "${spec.upstream.repo}"`,
+        why?.hint ?? `install the porchlight app on it or fix the name; known: ${knownList}`,
       );
     } else {
       const pkgs = context.packages?.[up.name];
@@ -72,10 +78,11 @@ export function validateVariants(
     }
     const down = findRepository(spec.downstream.repo, context.repositories);
     if (!down) {
+      const why = context.unreachable?.[spec.downstream.repo];
       report(
         ["spec", "downstream", "repo"],
-        `unknown repository "${spec.downstream.repo}"`,
-        `install the porchlight app on it or fix the name; known: ${knownList}`,
+        why?.message ?? `unknown repository "${spec.downstream.repo}"`,
+        why?.hint ?? `install the porchlight app on it or fix the name; known: ${knownList}`,
       );
     }
     if (up && down && up.name === down.name && spec.upstream.package === spec.downstream.package) {
