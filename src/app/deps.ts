@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
+import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
 import type { Renderer } from "../jobs/renderer.js";
@@ -25,4 +26,6 @@ export interface AppDeps {
   log: Logger;
   /** The app's bot user and commit author (read once from `GET /app`). */
   identity: () => Promise<BotIdentity>;
+  /** A fresh lookup of the app's installations by repository, one per job (fan-out across accounts). */
+  installationLookup?: () => InstallationLookup;
 }

@@ -90,6 +90,7 @@ export async function runJob(deps: AppDeps, req: JobRequest): Promise<void> {
     operatorRuntimes: deps.operatorRuntimes,
     ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
     installation,
+    ...(deps.installationLookup ? { installationFor: deps.installationLookup() } : {}),
   };
   const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
   try {

@@ -8,6 +8,7 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
+import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
@@ -154,6 +155,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
     identity: once(async () => botIdentity(await github.identity())),
+    installationLookup: () => installationLookup(github),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis

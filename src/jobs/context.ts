@@ -3,6 +3,7 @@ import { DEFAULT_LIMITS, type EffectiveLimits, effectiveLimits, type Limits } fr
 import type { RepoConfig } from "../config/resolve.js";
 import { effectiveRuntimes } from "../config/runtimes.js";
 import type { Runtime } from "../config/schema.js";
+import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { CommitAuthor, InstallationPort, RepoPort } from "../github/port.js";
 import type { PorchlightEvents } from "./events.js";
 import type { Renderer } from "./renderer.js";
@@ -32,6 +33,8 @@ export interface JobContext {
   operatorLimits?: Limits;
   /** The installation's other repositories, for jobs that span them (fan-out); absent in single-repository runs. */
   installation?: InstallationPort;
+  /** The app's other installations by repository (fan-out to another account); absent outside the hosted app. */
+  installationFor?: InstallationLookup;
   /**
    * Queues a step to run once the job's work is done and answered (its reply or comment written),
    * once per `key`: false when that key is queued already. A job that fails before never runs it.

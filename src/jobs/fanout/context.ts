@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Runtime } from "../../config/schema.js";
+import type { InstallationLookup } from "../../github/installation-lookup.js";
 import type { InstallationPort } from "../../github/port.js";
 import type { BotIdentity } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
@@ -11,6 +12,8 @@ import type { Renderer } from "../renderer.js";
  */
 export interface FanoutContext {
   installation: InstallationPort;
+  /** The app's other installations, for downstreams named `owner/name` outside this one (hosted app only). */
+  installationFor?: InstallationLookup;
   renderer: Renderer;
   bot: BotIdentity;
   log: Logger;

@@ -11,6 +11,7 @@ import { type FanoutReport, reconcileFanout } from "./index.js";
 export function fanoutContextOf(ctx: JobContext, installation: InstallationPort): FanoutContext {
   return {
     installation,
+    ...(ctx.installationFor ? { installationFor: ctx.installationFor } : {}),
     renderer: ctx.renderer,
     bot: ctx.bot,
     log: ctx.log,

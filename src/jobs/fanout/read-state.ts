@@ -13,6 +13,7 @@ import {
   type VariantProblem,
 } from "../../variants/index.js";
 import type { FanoutContext } from "./context.js";
+import { reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
@@ -46,34 +47,55 @@ export interface FanoutState {
 
 /**
  * Reads what fan-out needs for the variants of one management repository: its variant files, every
- * repository of the installation (refs, base-branch files, open fan-out pull requests), the upstream
+ * repository of the installation and those of the app's other installations that variants name as
+ * `owner/name` (refs, base-branch files, open fan-out pull requests), the upstream
  * revisions (tags) and channels (catalog). Pure reads; nothing is written.
  */
 export async function readFanoutState(ctx: FanoutContext, managementName: string): Promise<FanoutState> {
   const all = (await ctx.installation.listRepositories()).filter((r) => !r.archived);
-  const find = (name: string) => all.find((r) => r.fullName === name || shortName(r) === name);
+  const own = new Set(all.map((r) => r.fullName));
+  // The management repository's installation names its repositories by short name; another installation's
+  // by `owner/name` (two accounts may both have a `deploy-dev`).
+  const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
+  const find = (name: string) => all.find((r) => r.fullName === name || keyOf(r) === name);
   const managementRepo = find(managementName);
   if (!managementRepo) throw new Error(`${managementName} is not a repository of this installation`);
   const snapshots = new Map<string, RepoSnapshot>();
   await mapLimit(all, READ_CONCURRENCY, async (r) => {
-    snapshots.set(shortName(r), await readSnapshot(r, ctx.installation.repo(r)));
+    snapshots.set(keyOf(r), await readSnapshot(r, ctx.installation.repo(r)));
   });
-  const management = snapshots.get(shortName(managementRepo)) as RepoSnapshot;
+  const management = snapshots.get(keyOf(managementRepo)) as RepoSnapshot;
   const files = [...management.tree]
     .filter(([path]) => isVariantFile(path))
     .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") }));
-  const infos: RepositoryInfo[] = all.map((r) => ({
-    name: shortName(r),
+  const infoOf = (r: InstallationRepository): RepositoryInfo => ({
+    name: keyOf(r),
     fullName: r.fullName,
     topics: r.topics,
-  }));
-  const context = { repositories: infos, managementRepo: shortName(managementRepo) };
+  });
+  const infos: RepositoryInfo[] = all.map(infoOf);
+
+  // Repositories named as `owner/name` outside this installation: in another installation of the app?
+  const named = loadVariants(files, { repositories: infos, managementRepo: keyOf(managementRepo) });
+  const elsewhere = await reachElsewhere(ctx.installationFor, named.unknownRepositories);
+  await mapLimit(elsewhere.repositories, READ_CONCURRENCY, async ({ repository, port }) => {
+    snapshots.set(repository.fullName, await readSnapshot(repository, port));
+  });
+  for (const { repository } of elsewhere.repositories) {
+    all.push(repository);
+    infos.push(infoOf(repository));
+  }
+  const context = {
+    repositories: infos,
+    managementRepo: keyOf(managementRepo),
+    unreachable: elsewhere.unreachable,
+  };
 
   // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.
   const upstreamNames = new Set<string>();
   for (const lv of loadVariants(files, context).variants) {
     const repo = find(lv.variant.spec.upstream.repo);
-    if (repo) upstreamNames.add(shortName(repo));
+    if (repo) upstreamNames.add(keyOf(repo));
   }
   const upstreamRepos = new Map<string, UpstreamRepoState>();
   for (const name of upstreamNames) {
@@ -108,11 +130,11 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       ...lv.variant,
       spec: {
         ...lv.variant.spec,
-        upstream: { ...lv.variant.spec.upstream, repo: shortName(up) },
-        downstream: { ...lv.variant.spec.downstream, repo: shortName(down) },
+        upstream: { ...lv.variant.spec.upstream, repo: keyOf(up) },
+        downstream: { ...lv.variant.spec.downstream, repo: keyOf(down) },
       },
     };
-    const snap = snapshots.get(shortName(down)) as RepoSnapshot;
+    const snap = snapshots.get(keyOf(down)) as RepoSnapshot;
     const name = variant.metadata.name;
     declared.push(variant);
     const found = await readOpenPull(

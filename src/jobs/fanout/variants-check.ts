@@ -1,9 +1,10 @@
-import type { InstallationPort } from "../../github/port.js";
+import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatProblem, isVariantFile, loadVariants, VARIANTS_DIR } from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { type JobContext, repoName } from "../context.js";
+import { reachElsewhere } from "./elsewhere.js";
 import { shortName } from "./snapshot.js";
 
 /** The check run on a management repository's pull request that changes its variant files. */
@@ -36,21 +37,32 @@ export async function checkVariantFiles(
     .map(([path, bytes]) => ({ path: `${VARIANTS_DIR}/${path}`, text: bytes.toString("utf8") }))
     .filter((f) => isVariantFile(f.path));
   const all = (await installation.listRepositories()).filter((r) => !r.archived);
-  const repositories = all.map((r) => ({ name: shortName(r), fullName: r.fullName, topics: r.topics }));
-  const context = { repositories, managementRepo: ctx.port.id.repo };
+  const own = new Set(all.map((r) => r.fullName));
+  const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
+  const ports = new Map(all.map((r) => [r.fullName, installation.repo(r)] as const));
+  const repositories = all.map((r) => ({ name: keyOf(r), fullName: r.fullName, topics: r.topics }));
+  // Repositories named `owner/name` in the app's other installations, as fan-out reaches them.
+  const named = loadVariants(files, { repositories, managementRepo: ctx.port.id.repo });
+  const elsewhere = await reachElsewhere(ctx.installationFor, named.unknownRepositories);
+  for (const { repository, port } of elsewhere.repositories) {
+    all.push(repository);
+    ports.set(repository.fullName, port);
+    repositories.push({ name: keyOf(repository), fullName: repository.fullName, topics: repository.topics });
+  }
+  const context = { repositories, managementRepo: ctx.port.id.repo, unreachable: elsewhere.unreachable };
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {
     const up = all.find(
-      (r) => shortName(r) === lv.variant.spec.upstream.repo || r.fullName === lv.variant.spec.upstream.repo,
+      (r) => keyOf(r) === lv.variant.spec.upstream.repo || r.fullName === lv.variant.spec.upstream.repo,
     );
-    if (!up || packages[shortName(up)]) continue;
-    const port = up.fullName === repoName(ctx) ? ctx.port : installation.repo(up);
+    if (!up || packages[keyOf(up)]) continue;
+    const port = up.fullName === repoName(ctx) ? ctx.port : (ports.get(up.fullName) as RepoPort);
     const names = new Set<string>();
     for (const tag of indexRefs(await port.listRefs()).tags.keys()) {
       const parsed = parseRevisionTag(tag);
       if (parsed.ok) names.add(parsed.value.package);
     }
-    packages[shortName(up)] = [...names];
+    packages[keyOf(up)] = [...names];
   }
   const loaded = loadVariants(files, { ...context, packages });
   const n = loaded.problems.length;
