@@ -206,4 +206,37 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     expect(open[0]!.title).toContain("v1");
     expect(await dashboard()).toMatch(/other\/deploy-dev\/hello[^\n]*v1/);
   }, 120_000);
+
+  it("/update and reopening, on the proposal in installation B, reach the management repository in A", async () => {
+    const [open] = (await fanoutPulls(dana, "other", "deploy-dev")).filter((p) => p.state === "open");
+    expect(parseVariantPullRequestBody(open!.body)?.upstream?.repo).toBe("acme/blueprints");
+    const { data: comment } = await dana.issues.createComment({
+      owner: "other",
+      repo: "deploy-dev",
+      issue_number: open!.number,
+      body: "/update v2",
+    });
+    await w.settle();
+    const comments = (
+      await dana.issues.listComments({ owner: "other", repo: "deploy-dev", issue_number: open!.number })
+    ).data;
+    const reply = comments.find((c) => c.body?.includes(`reply comment=${comment.id}`))?.body ?? "";
+    expect(reply).toContain("upstream revision v2");
+    const row = async () =>
+      (await dashboard()).split("\n").find((l) => l.startsWith("| other/deploy-dev/hello")) ?? "";
+    await dana.pulls.update({
+      owner: "other",
+      repo: "deploy-dev",
+      pull_number: open!.number,
+      state: "closed",
+    });
+    await w.settle();
+    await w.app.sweep();
+    await w.settle();
+    expect(await row()).toContain(`skipped: #${open!.number} closed`);
+    await dana.pulls.update({ owner: "other", repo: "deploy-dev", pull_number: open!.number, state: "open" });
+    await w.settle();
+    expect(await row()).not.toContain("skipped");
+    expect(await row()).toContain(`#${open!.number}`);
+  }, 120_000);
 });

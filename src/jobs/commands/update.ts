@@ -6,6 +6,7 @@ import { parseVariantPullRequestBody } from "../../variants/index.js";
 import { readCatalog } from "../catalog/read.js";
 import { reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
+import { reachManagement } from "../fanout/management.js";
 import { type Retarget, withRetarget } from "../fanout/retarget.js";
 import type { VerbHandler } from "./types.js";
 
@@ -33,15 +34,15 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
       reason: "`/update` needs the app's installation, which this run does not have.",
     };
   }
-  const repos = await ctx.installation.listRepositories();
-  const up = repos.find((r) => r.id.repo === marker.upstream?.repo || r.fullName === marker.upstream?.repo);
-  if (!up)
+  const management = await reachManagement(ctx, marker.upstream.repo);
+  if (!management)
     return {
       kind: "refused",
-      reason: `The upstream repository ${marker.upstream.repo} is not reachable by this installation.`,
+      reason: `The upstream repository ${marker.upstream.repo} is not reachable by this app's installations.`,
     };
+  const up = management.repository;
   const upstreamPkg = marker.upstream.package;
-  const upPort = ctx.installation.repo(up);
+  const upPort = management.installation.repo(up);
   const refs = await upPort.listRefs();
   const published = [...indexRefs(refs).tags.keys()]
     .map((t) => parseRevisionTag(t))
@@ -72,7 +73,7 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
     retarget = { revision: `v${n}` };
   }
   await ctx.port.updatePull(pr.number, { body: withRetarget(pr.body, retarget) });
-  const report = await reconcileFanout(fanoutContextOf(ctx, ctx.installation), up.fullName);
+  const report = await reconcileFanout(fanoutContextOf(ctx, management.installation), up.fullName);
   const mine = report.actions.find((a) => a.variant === branch.value.variant);
   const failure = report.failures.find((f) => f.variant === branch.value.variant);
   if (failure) return { kind: "refused", reason: `Retargeted, but the update failed: ${failure.error}` };

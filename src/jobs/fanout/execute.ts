@@ -63,6 +63,10 @@ export async function execute(
         file: lv.source.file,
         upstream: {
           ...action.upstream,
+          // In another installation's repository the upstream is named in full, for `/update` there.
+          ...(action.downstream.repo.includes("/")
+            ? { repo: snapOf(action.upstream.repo).repository.fullName }
+            : {}),
           ...(channel ? { channel } : {}),
         },
         downstream: action.downstream,

@@ -3,6 +3,7 @@ import { parseVariantPullRequestBody } from "../../variants/index.js";
 import type { JobContext } from "../context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
 import { fanoutContextOf } from "./jobs.js";
+import { reachManagement } from "./management.js";
 
 /**
  * A fan-out pull request reopened by a person: the "not this revision" its closing meant is withdrawn, so
@@ -19,15 +20,15 @@ export async function resumeVariantPull(
   const marker = parseVariantPullRequestBody(pr.body);
   if (pr.state !== "open" || !parseVariantBranch(pr.headRef).ok || !marker?.upstream) return undefined;
   const upstream = marker.upstream.repo;
-  const repos = await ctx.installation.listRepositories();
-  const management = repos.find((r) => r.id.repo === upstream || r.fullName === upstream);
-  if (!management) {
+  const reached = await reachManagement(ctx, upstream);
+  if (!reached) {
     ctx.log.warn(
       { pr: pr.number, upstream },
       "reopened fan-out pull request: upstream repository not reachable",
     );
     return undefined;
   }
+  const management = reached.repository;
   ctx.log.info({ pr: pr.number, management: management.fullName }, "fan-out pull request reopened; resuming");
-  return reconcileFanout(fanoutContextOf(ctx, ctx.installation), management.fullName);
+  return reconcileFanout(fanoutContextOf(ctx, reached.installation), management.fullName);
 }
