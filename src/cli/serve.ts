@@ -52,6 +52,11 @@ Environment (GitHub App):
                                        protocol default https); unset: github.com
   HOST                                 address to listen on (default 0.0.0.0)
   PORCHLIGHT_WRITE_INTERVAL_MS         pause between mutating GitHub calls per installation (default 1000)
+  REDIS_URL                            redis://…: one of several replicas sharing the work (docs/scaling.md)
+  PORCHLIGHT_REDIS_PREFIX              prefix of the fleet's Redis keys (default porchlight)
+  PORCHLIGHT_REPLICA                   this replica's name in logs and metrics (default: host name and pid)
+  PORCHLIGHT_REDIS_LOCK_MS             how long a silent replica keeps its jobs before another works them
+                                       (default 30000)
 Environment (both modes):
   PORT                                 the app's port (default 3000)
   PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
