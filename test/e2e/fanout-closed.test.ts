@@ -87,7 +87,7 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
 
   it("reopened, it is resumed at once: the dashboard shows it open, and the bot updates it for the next revision", async () => {
     await setState(declined, "open");
-    expect(await dashboardRow()).toMatch(/🔄 pull request open/);
+    expect(await dashboardRow()).toMatch(/⏳ waiting for approval: pull request #\d+ proposes v1 → v2/);
     await publish("3");
     const open = await pulls("open");
     expect(open.map((p) => [p.number, target(p)])).toEqual([[declined, "v3"]]);

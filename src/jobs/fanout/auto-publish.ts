@@ -1,5 +1,6 @@
 import type { PullRequest, RepoPort } from "../../github/port.js";
 import type { PackageVariant } from "../../variants/index.js";
+import { CHECK } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
 import { ensureRevisionTag } from "../publish/tag.js";
 import { AUTO_PUBLISH_ANNOTATION } from "./context.js";
@@ -17,7 +18,7 @@ export function wantsAutoPublish(variant: PackageVariant): boolean {
 
 /**
  * A variant annotated `porchlight.dev/auto-publish: "true"`: once every check on its update pull
- * request's head has passed (and at least one ran), publish it as the bot publishes a proposal — merge
+ * request's head has passed (the proposal's guardrails among them), publish it as the bot publishes a proposal — merge
  * naming the checked head SHA, tag `<package>/v<N>` on the merge commit, announce it. Conflicts or a
  * failing or pending check wait for a person or the next run.
  */
@@ -29,6 +30,10 @@ export async function autoPublish(
   if (input.conflicts > 0) return { kind: "waiting", why: "it has conflicts to resolve" };
   const runs = await port.listCheckRuns(input.pr.headSha);
   if (runs.length === 0) return { kind: "waiting", why: "no check has run yet" };
+  // The proposal's own check must have run on this head, whatever else did (fan-out posts the
+  // render check with the push, before any proposal check).
+  if (!runs.some((r) => r.name === CHECK.guardrails))
+    return { kind: "waiting", why: `${CHECK.guardrails} has not run yet` };
   const pending = runs.filter((r) => r.status !== "completed");
   if (pending.length)
     return { kind: "waiting", why: `${pending.map((r) => r.name).join(", ")} still running` };

@@ -46,6 +46,7 @@ export async function buildClone(
       .sort()
       .map((file) => ({ file: `${action.downstream.package}/${file}`, change: "added" as const })),
     variantChanges: finished.variantChanges,
+    findings: finished.findings,
     previous: subtree(input.downstreamTree, action.downstream.package),
   };
 }

@@ -6,6 +6,7 @@ import {
   parseVariantPullRequestBody,
   variantPullRequestLabels,
 } from "../../variants/index.js";
+import { reportRender } from "../render-draft/report.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import type { FanoutContext } from "./context.js";
@@ -48,6 +49,16 @@ export async function execute(
         message: commitMessage(action),
         author: ctx.bot.author,
       });
+      // A fan-out branch is a draft of the downstream package: its head carries `porchlight/render`
+      // as any draft's does. Fan-out rendered it already, so the check says so now (a sweep finds it
+      // there and has nothing to do).
+      if (pushed.kind === "pushed") {
+        await reportRender(snap.port, {
+          pkg: action.downstream.package,
+          sha: pushed.sha,
+          findings: content.findings,
+        });
+      }
       if (pushed.kind === "nothing") {
         return {
           ...settled(action, from),

@@ -6,11 +6,14 @@ import {
   type VariantChange,
   VariantMutationError,
 } from "../../variants/index.js";
+import type { RenderFinding } from "../renderer.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 
 export interface FinishedPackage {
   tree: FileTree;
   variantChanges: VariantChange[];
+  /** The pipeline's results on the rendered package (what `porchlight/render` shows). */
+  findings: readonly RenderFinding[];
 }
 
 /**
@@ -56,5 +59,5 @@ export async function mutateAndRender(
       `rendering ${input.where} failed, nothing was pushed: ${rendered.error ?? "a function failed"}${where.length ? ` (${where.join("; ")})` : ""}`,
     );
   }
-  return { tree: rendered.tree, variantChanges: mutated.changes };
+  return { tree: rendered.tree, variantChanges: mutated.changes, findings: rendered.findings };
 }

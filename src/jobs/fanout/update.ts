@@ -7,6 +7,7 @@ import type {
   VariantChange,
   VariantPullRequest,
 } from "../../variants/index.js";
+import type { RenderFinding } from "../renderer.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { injectableResources } from "./injectables.js";
 import { mutateAndRender } from "./mutate-render.js";
@@ -30,6 +31,8 @@ export interface PackageContent {
   replacedLocal?: NonNullable<VariantPullRequest["replacedLocal"]>;
   /** The package as it is on the base branch. */
   previous: FileTree;
+  /** The pipeline's results on the package as rendered for the branch. */
+  findings: readonly RenderFinding[];
 }
 
 /**
@@ -94,6 +97,7 @@ export async function buildUpdate(
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([file, change]) => ({ file: `${pkg}/${file}`, change })),
     variantChanges: finished.variantChanges,
+    findings: finished.findings,
     replacedLocal: result.changes.flatMap((c) =>
       (c.replacedLocal ?? []).map((field) => ({
         file: `${pkg}/${c.file}`,

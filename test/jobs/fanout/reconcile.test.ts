@@ -181,9 +181,19 @@ describe("auto-publish", () => {
     await reconcileFanout(w.ctx, "blueprints");
     const c1 = w.inst.get("cluster-01");
     const pr = [...c1.pulls.values()][0]!;
+    const head = c1.resolve(pr.headRef);
+    // Fan-out posts the render check with its push; the proposal's guardrails have not run yet.
+    expect((await c1.listCheckRuns(head)).map((r) => [r.name, r.conclusion])).toEqual([
+      ["porchlight/render", "success"],
+    ]);
     await reconcileFanout(w.ctx, "blueprints");
     expect(c1.pulls.get(pr.number)!.state).toBe("open");
-    const head = c1.resolve(pr.headRef);
+    await c1.upsertCheckRun({
+      name: "porchlight/guardrails",
+      headSha: head,
+      status: "completed",
+      conclusion: "success",
+    });
     await c1.upsertCheckRun({
       name: "porchlight/render",
       headSha: head,
