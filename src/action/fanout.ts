@@ -32,6 +32,7 @@ export function enqueueFanoutSweep(
   return enqueueJob(deps, {
     kind: "fanout",
     key: "sweep",
+    origin: "sweep",
     connect,
     repository,
     task: "fanout-sweep",

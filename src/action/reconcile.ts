@@ -20,6 +20,7 @@ export async function reconcileHere(
   await enqueueJob(deps, {
     kind: "reconcile",
     key: "sweep",
+    origin: "sweep",
     connect,
     repository,
     task: "reconcile",

@@ -2,6 +2,7 @@ import { type LoadedConfig, loadRepoConfig } from "../config/load.js";
 import { defaultConfig } from "../config/resolve.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
+import type { JobOrigin } from "../jobs/repo-queue.js";
 import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 import { type TaskArgs, type TaskName, taskOf } from "./tasks.js";
@@ -15,6 +16,11 @@ export interface JobData<T extends TaskName = TaskName> {
   kind: string;
   /** With `kind`, identifies the work: a pending job with the same key absorbs a new one. */
   key: string;
+  /**
+   * What caused it: a user's event (default: a webhook, or what a job it started publishes) or the
+   * periodic sweep. An event's jobs run before the sweep's (docs/scaling.md, docs/operations.md).
+   */
+  origin?: JobOrigin;
   /** The work, by name, and its arguments (JSON-safe). */
   task: T;
   args: TaskArgs<T>;
@@ -54,6 +60,7 @@ export async function enqueueJob<T extends TaskName>(deps: AppDeps, req: JobRequ
   void deps.queues.enqueue({
     repo: full,
     key: `${req.kind}:${req.key}`,
+    origin: req.origin ?? "event",
     run: () => runJob(deps, req as JobRequest),
   });
 }

@@ -191,6 +191,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         redisQueue.enqueue({
           repo: data.repository.fullName,
           key: `${data.kind}:${data.key}`,
+          origin: data.origin ?? "event",
           payload: data,
         }),
     };

@@ -12,7 +12,14 @@ export async function sweepInstallations(deps: AppDeps, app: AppPort): Promise<n
   for (const id of await app.installationIds()) {
     const connect = () => app.installation(id);
     for (const repository of await (await connect()).listRepositories()) {
-      const common = { key: "sweep", connect, repository, installationId: id, args: {} };
+      const common = {
+        key: "sweep",
+        origin: "sweep" as const,
+        connect,
+        repository,
+        installationId: id,
+        args: {},
+      };
       await enqueueJob(deps, { ...common, kind: "reconcile", task: "reconcile" });
       await enqueueJob(deps, { ...common, kind: "fanout", task: "fanout-sweep" });
       queued++;

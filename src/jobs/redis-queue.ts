@@ -1,11 +1,14 @@
 import { DelayedError, type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
+import type { JobOrigin } from "./repo-queue.js";
 
 /**
  * The job queue shared by several replicas, on BullMQ (docs/scaling.md says why this shape):
  *
  * - one BullMQ queue holds every repository's jobs; each replica's worker runs up to `concurrency`
- *   of them at once, oldest first, so no repository starves another;
+ *   of them at once, oldest first, so no repository starves another, except that jobs a user's event
+ *   caused go before the periodic sweep's (BullMQ's `priority`: a job without one is taken before any
+ *   with one), so a sweep of hundreds of repositories never holds up a push or a command;
  * - a job *waiting* with the same repository and key absorbs a new one (BullMQ's `deduplication`);
  *   the job drops its deduplication key when it starts, so one *running* never absorbs one: the new
  *   request waits and runs after it;
@@ -49,6 +52,8 @@ export interface QueuedJob {
   repo: string;
   /** Identifies the work; a waiting job with the same repository and key absorbs a new one. */
   key: string;
+  /** A user's event (default) or the periodic sweep: a waiting event's job is taken first. */
+  origin?: JobOrigin;
   /** JSON-safe data the runner needs. */
   payload: unknown;
 }
@@ -63,6 +68,8 @@ export interface RedisJobOutcome {
 
 const SWEEP = "sweep";
 const JOB = "job";
+/** BullMQ's priority: 0 (none) is taken before any other; among the sweep's, oldest first. */
+const PRIORITY: Record<JobOrigin, number> = { event: 0, sweep: 1 };
 const JOB_STATES = ["waiting", "active", "delayed", "prioritized"] as const;
 
 /**
@@ -140,7 +147,10 @@ export class RedisQueue {
 
   /** Queues a job; resolves once Redis holds it (or holds a waiting job it was absorbed into). */
   async enqueue(job: QueuedJob): Promise<void> {
-    await this.queue.add(JOB, job, { deduplication: { id: `${job.repo}|${job.key}` } });
+    await this.queue.add(JOB, job, {
+      deduplication: { id: `${job.repo}|${job.key}` },
+      priority: PRIORITY[job.origin ?? "event"],
+    });
   }
 
   /** Jobs waiting, running or delayed in the whole fleet, by state. */

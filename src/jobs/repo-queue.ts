@@ -9,13 +9,25 @@ import PQueue from "p-queue";
  * (its `run` is the one that runs, so the newest event's head and token are used) and both callers
  * get the same outcome. A job that has *started* never absorbs a new one: the new one queues behind
  * it and runs after it, so a push made while its predecessor is being rendered is rendered too.
+ *
+ * Jobs a user's event started (`origin: "event"`, the default) take a free slot before the periodic
+ * sweep's (`origin: "sweep"`): a sweep of hundreds of repositories never makes a push or a command
+ * wait for it. Within one repository the order stays arrival order; a sweep job that an event's job
+ * waits behind is raised to the event's rank, so that repository is not left behind the sweep either.
  */
+export type JobOrigin = "event" | "sweep";
+
+/** p-queue runs a greater priority first. */
+const RANK: Record<JobOrigin, number> = { event: 1, sweep: 0 };
+
 export interface JobSpec {
   /** `owner/repo`: jobs with the same repository never overlap. */
   repo: string;
   /** Identifies the work (e.g. `render:drafts/app/v2`); a waiting job with the same key absorbs this one. */
   key: string;
   run: () => Promise<void>;
+  /** What caused it: a user's event (default) or the periodic sweep, whose jobs wait for the events'. */
+  origin?: JobOrigin;
 }
 
 export interface JobOutcome {
@@ -29,12 +41,26 @@ export interface JobOutcome {
 /** A job queued and not yet started: the spec it will run (the newest absorbed) and its outcome. */
 interface Waiting {
   job: JobSpec;
+  /** `event` once any job it absorbed was an event's. */
+  origin: JobOrigin;
   outcome: Promise<JobOutcome>;
+}
+
+/** A repository's queue, and what it tells the shared queue about the job at its head. */
+interface Repo {
+  queue: PQueue;
+  /** Event jobs of this repository queued and not yet at its head. */
+  eventsBehind: number;
+  /** The p-queue id of the head job while it waits for a slot in the shared queue. */
+  headId?: string;
+  /** Called once the next head is queued for a slot (the previous job keeps its slot until then). */
+  onHead?: () => void;
 }
 
 export class RepoQueues {
   private readonly all: PQueue;
-  private readonly perRepo = new Map<string, PQueue>();
+  private readonly perRepo = new Map<string, Repo>();
+  private nextId = 0;
   /** Jobs queued and not started, by repository and key. An entry leaves the map when its job starts. */
   private readonly waiting = new Map<string, Waiting>();
   private closed = false;
@@ -60,25 +86,64 @@ export class RepoQueues {
     }
     const id = `${job.repo}\0${job.key}`;
     const queued = this.waiting.get(id);
+    let repo = this.perRepo.get(job.repo);
+    if (!repo) {
+      repo = { queue: new PQueue({ concurrency: 1 }), eventsBehind: 0 };
+      this.perRepo.set(job.repo, repo);
+    }
     if (queued) {
+      if (origin(job) === "event" && queued.origin === "sweep") {
+        queued.origin = "event";
+        this.eventArrived(repo);
+      }
       queued.job = job;
       return queued.outcome;
     }
-    let queue = this.perRepo.get(job.repo);
-    if (!queue) {
-      queue = new PQueue({ concurrency: 1 });
-      this.perRepo.set(job.repo, queue);
-    }
+    if (origin(job) === "event") this.eventArrived(repo);
     // The entry is in the map before the task can start, whether p-queue starts it now or later,
     // and the task removes exactly this entry: nothing depends on when p-queue calls it.
     let settle!: (outcome: JobOutcome) => void;
-    const entry: Waiting = { job, outcome: new Promise((resolve) => (settle = resolve)) };
+    const entry: Waiting = {
+      job,
+      origin: origin(job),
+      outcome: new Promise((resolve) => (settle = resolve)),
+    };
     this.waiting.set(id, entry);
-    void queue.add(async () => {
+    const r = repo;
+    void r.queue.add(async () => {
       if (this.waiting.get(id) === entry) this.waiting.delete(id);
-      settle(await (this.all.add(() => this.runOne(entry.job)) as Promise<JobOutcome>));
+      if (entry.origin === "event") r.eventsBehind--;
+      const rank = r.eventsBehind > 0 ? RANK.event : RANK[entry.origin];
+      const headId = String(this.nextId++);
+      r.headId = headId;
+      const done = new Promise<JobOutcome>((resolve) => {
+        void this.all.add(
+          async () => {
+            if (r.headId === headId) r.headId = undefined;
+            resolve(await this.runOne(entry.job));
+            // An event's job waits next in this repository: keep the slot until it is queued for
+            // one, so that a sweep job waiting does not take it in between.
+            if (r.eventsBehind > 0) await new Promise<void>((next) => (r.onHead = next));
+          },
+          { priority: rank, id: headId },
+        );
+      });
+      r.onHead?.();
+      r.onHead = undefined;
+      settle(await done);
     });
     return entry.outcome;
+  }
+
+  /** An event's job now waits in `repo`: the job at its head, waiting for a slot, goes at the event's rank. */
+  private eventArrived(repo: Repo): void {
+    repo.eventsBehind++;
+    if (repo.headId === undefined) return;
+    try {
+      this.all.setPriority(repo.headId, RANK.event);
+    } catch {
+      // p-queue has just taken it off its queue: it is starting.
+    }
   }
 
   private async runOne(job: JobSpec): Promise<JobOutcome> {
@@ -97,14 +162,14 @@ export class RepoQueues {
   /** Jobs waiting or running, across repositories. */
   get size(): number {
     let n = 0;
-    for (const q of this.perRepo.values()) n += q.size + q.pending;
+    for (const { queue } of this.perRepo.values()) n += queue.size + queue.pending;
     return n;
   }
 
   /** Resolves when every queued job has run. */
   async idle(): Promise<void> {
     while (this.size > 0) {
-      await Promise.all([...this.perRepo.values()].map((q) => q.onIdle()));
+      await Promise.all([...this.perRepo.values()].map(({ queue }) => queue.onIdle()));
     }
   }
 
@@ -113,4 +178,8 @@ export class RepoQueues {
     this.closed = true;
     await this.idle();
   }
+}
+
+function origin(job: JobSpec): JobOrigin {
+  return job.origin ?? "event";
 }

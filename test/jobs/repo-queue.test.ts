@@ -94,6 +94,103 @@ describe("RepoQueues", () => {
     expect(new Set(outcomes).size).toBe(1);
   });
 
+  it("starts a webhook's job before the sweep's jobs still waiting for a slot", async () => {
+    const started: string[] = [];
+    const q = new RepoQueues(2);
+    const g = gate();
+    const job = (repo: string, key: string, origin: "event" | "sweep") => ({
+      repo,
+      key,
+      origin,
+      run: async () => {
+        started.push(`${repo} ${key}`);
+        await g.done;
+      },
+    });
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < 10; i++) {
+      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
+      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
+    }
+    all.push(q.enqueue(job("o/hook", "render:drafts/app/v2", "event")));
+    g.release();
+    await Promise.all(all);
+
+    // The two sweep jobs that had the slots, then the push, then the other 18 sweep jobs.
+    expect(started.slice(0, 3)).toEqual([
+      "o/s0 reconcile:sweep",
+      "o/s1 reconcile:sweep",
+      "o/hook render:drafts/app/v2",
+    ]);
+    expect(started).toHaveLength(21);
+  });
+
+  it("keeps a repository's order: a webhook's job behind its sweep jobs lifts them ahead of the rest", async () => {
+    const log: string[] = [];
+    const q = new RepoQueues(1);
+    const g = gate();
+    const job = (repo: string, key: string, origin: "event" | "sweep") => ({
+      repo,
+      key,
+      origin,
+      run: async () => {
+        log.push(`start ${repo} ${key}`);
+        await g.done;
+        log.push(`end ${repo} ${key}`);
+      },
+    });
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < 6; i++) {
+      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
+      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
+    }
+    all.push(q.enqueue(job("o/s3", "command:9", "event")));
+    g.release();
+    await Promise.all(all);
+
+    const starts = log.filter((l) => l.startsWith("start"));
+    expect(starts.slice(0, 4)).toEqual([
+      "start o/s0 reconcile:sweep",
+      "start o/s3 reconcile:sweep",
+      "start o/s3 fanout:sweep",
+      "start o/s3 command:9",
+    ]);
+    expect(starts).toHaveLength(13);
+    // One job at a time: every start follows the previous job's end.
+    for (let i = 1; i < log.length; i += 2) expect(log[i]?.replace("end", "start")).toBe(log[i - 1]);
+  });
+
+  it("a waiting sweep job that absorbs a webhook's request of the same key runs at the webhook's rank", async () => {
+    const started: string[] = [];
+    const q = new RepoQueues(1);
+    const g = gate();
+    const job = (repo: string, key: string, origin: "event" | "sweep", name = `${repo} ${key}`) => ({
+      repo,
+      key,
+      origin,
+      run: async () => {
+        started.push(name);
+        await g.done;
+      },
+    });
+    const all: Promise<unknown>[] = [];
+    for (let i = 0; i < 4; i++) {
+      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
+      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
+    }
+    const absorbed = q.enqueue(job("o/s2", "fanout:sweep", "event", "o/s2 fanout:sweep (published)"));
+    expect(all).toContain(absorbed);
+    g.release();
+    await Promise.all(all);
+
+    expect(started.slice(0, 3)).toEqual([
+      "o/s0 reconcile:sweep",
+      "o/s2 reconcile:sweep",
+      "o/s2 fanout:sweep (published)",
+    ]);
+    expect(started).toHaveLength(8);
+  });
+
   it("reports a failing job as an outcome and goes on with the next", async () => {
     const outcomes: boolean[] = [];
     const q = new RepoQueues(1, (o) => outcomes.push(o.ok));
