@@ -101,6 +101,41 @@ describe.skipIf(!hasRedis)(
       expect(started).toEqual(["push 1", "push 2", "push 4"]);
     });
 
+    it("a webhook's job starts before the sweep's jobs still waiting; one repository at a time still", async () => {
+      prefix = testPrefix("priority");
+      const started: string[] = [];
+      const running = new Set<string>();
+      const overlaps: string[] = [];
+      const first = gate();
+      const a = replica({
+        concurrency: 1,
+        run: async (j) => {
+          if (running.has(j.repo)) overlaps.push(j.repo);
+          running.add(j.repo);
+          started.push(`${j.repo} ${j.key}`);
+          if (started.length === 1) await first.promise;
+          running.delete(j.repo);
+        },
+      });
+      await a.start({ sweepAtStart: false });
+      for (let i = 0; i < 12; i++)
+        await a.enqueue({ ...job(`acme/s${i}`, "reconcile:sweep"), origin: "sweep" });
+      await until(() => started.length === 1, "the sweep's first job started");
+      // A push to another repository, and a command on the repository whose sweep job is running.
+      await a.enqueue({ ...job("acme/hook", "render:drafts/app/v2"), origin: "event" });
+      await a.enqueue(job("acme/s0", "command:7"));
+      first.open();
+      await a.idle();
+
+      expect(started.slice(0, 3)).toEqual([
+        "acme/s0 reconcile:sweep",
+        "acme/hook render:drafts/app/v2",
+        "acme/s0 command:7",
+      ]);
+      expect(started).toHaveLength(14);
+      expect(overlaps).toEqual([]);
+    });
+
     it("a job whose replica dies mid-way is run by another replica, once", async () => {
       prefix = testPrefix("stalled");
       const timing = { lockMs: 600, stalledIntervalMs: 150 };
