@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import type { AppDeps } from "../../src/app/deps.js";
+import { enqueueFanout } from "../../src/app/fanout.js";
+import type { JobData } from "../../src/app/run-job.js";
+import { sweepInstallations } from "../../src/app/sweep.js";
+import type { AppPort, InstallationPort, InstallationRepository } from "../../src/github/port.js";
+import { PorchlightEvents } from "../../src/jobs/events.js";
+import { type JobSpec, RepoQueues } from "../../src/jobs/repo-queue.js";
+import { Metrics } from "../../src/ops/metrics.js";
+
+const repository = (n: number): InstallationRepository => ({
+  id: { owner: "acme", repo: `r${n}` },
+  fullName: `acme/r${n}`,
+  topics: [],
+  defaultBranch: "main",
+  cloneUrl: `https://example.test/acme/r${n}.git`,
+  archived: false,
+});
+
+/** An app with one installation of three repositories; only what the sweep and fan-out read. */
+const app = {
+  installationIds: async () => [7],
+  installationIdOf: async () => 7,
+  installation: async () =>
+    ({
+      listRepositories: async () => [0, 1, 2].map(repository),
+      repository: async () => repository(9),
+    }) as unknown as InstallationPort,
+} as unknown as AppPort;
+
+/** Queues that record what they are given and run nothing. */
+class Recorder extends RepoQueues {
+  readonly specs: JobSpec[] = [];
+  override enqueue(job: JobSpec) {
+    this.specs.push(job);
+    return Promise.resolve({ repo: job.repo, key: job.key, ok: true, durationMs: 0 });
+  }
+}
+
+function deps(): AppDeps & { queues: Recorder } {
+  return {
+    queues: new Recorder(1),
+    events: new PorchlightEvents(),
+    metrics: new Metrics(),
+  } as unknown as AppDeps & { queues: Recorder };
+}
+
+describe("which jobs the sweep queues, and at what rank", () => {
+  it("in one process: the sweep's jobs are the sweep's, a publish's fan-out is an event's", async () => {
+    const d = deps();
+    await sweepInstallations(d, app);
+    await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
+    expect(d.queues.specs.map((s) => `${s.repo} ${s.key} ${s.origin}`)).toEqual([
+      "acme/r0 reconcile:sweep sweep",
+      "acme/r0 fanout:sweep sweep",
+      "acme/r1 reconcile:sweep sweep",
+      "acme/r1 fanout:sweep sweep",
+      "acme/r2 reconcile:sweep sweep",
+      "acme/r2 fanout:sweep sweep",
+      "acme/r9 fanout:app/v1 event",
+    ]);
+  });
+
+  it("with Redis: the same marks travel with the job data", async () => {
+    const d = deps();
+    const sent: JobData[] = [];
+    d.distributed = { enqueue: async (job) => void sent.push(job) };
+    await sweepInstallations(d, app);
+    await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
+    expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual([
+      "acme/r0 reconcile:sweep sweep",
+      "acme/r0 fanout:sweep sweep",
+      "acme/r1 reconcile:sweep sweep",
+      "acme/r1 fanout:sweep sweep",
+      "acme/r2 reconcile:sweep sweep",
+      "acme/r2 fanout:sweep sweep",
+      "acme/r9 fanout:app/v1 event",
+    ]);
+    expect(d.queues.specs).toEqual([]);
+  });
+});
