@@ -1,7 +1,7 @@
 import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
-import { findRepository } from "./repositories.js";
+import { findRepository, selectorAccounts } from "./repositories.js";
 import { type VariantContext, validateVariants } from "./validate.js";
 
 /** The directory of the management repository that holds variant files. */
@@ -22,6 +22,11 @@ export interface LoadedVariants {
    * repositories: `owner/name` ones may be in another installation of the app.
    */
   unknownRepositories: string[];
+  /**
+   * The accounts PackageVariantSets select repositories in by an owner-qualified `names` glob
+   * (`other/cluster-*`), lower case: fan-out lists the app's installation there, if any.
+   */
+  selectedAccounts: string[];
 }
 
 /** True for the files of `.porchlight/variants/` that hold variants (`*.yaml`, `*.yml`, any depth). */
@@ -40,11 +45,15 @@ export function loadVariants(
 ): LoadedVariants {
   const all: LoadedVariant[] = [];
   const problems: VariantProblem[] = [];
+  const accounts = new Set<string>();
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
     const parsed = parseVariantFile(file.path, file.text, context);
     problems.push(...parsed.problems);
     all.push(...parsed.variants);
     for (const set of parsed.sets) {
+      for (const target of set.set.spec.targets)
+        if (target.repositorySelector)
+          for (const owner of selectorAccounts(target.repositorySelector)) accounts.add(owner);
       const expanded = expandPackageVariantSet(set, context.repositories);
       problems.push(...expanded.problems);
       all.push(...expanded.variants);
@@ -61,5 +70,6 @@ export function loadVariants(
     variants: validated.valid,
     problems: [...problems, ...validated.problems],
     unknownRepositories: [...unknown].sort(),
+    selectedAccounts: [...accounts].sort(),
   };
 }
