@@ -1,3 +1,4 @@
+import { formatQuotedFieldPath } from "../kpt/yaml-locate.js";
 import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
@@ -41,7 +42,11 @@ export function isVariantFile(path: string): boolean {
  */
 export function loadVariants(
   files: readonly VariantFile[],
-  context: VariantContext & ParseOptions,
+  context: VariantContext &
+    ParseOptions & {
+      /** Accounts a selector names (`other/…`, lower case) where the app's installation is out of reach, and why. */
+      unreachableAccounts?: Readonly<Record<string, string>>;
+    },
 ): LoadedVariants {
   const all: LoadedVariant[] = [];
   const problems: VariantProblem[] = [];
@@ -51,9 +56,25 @@ export function loadVariants(
     problems.push(...parsed.problems);
     all.push(...parsed.variants);
     for (const set of parsed.sets) {
-      for (const target of set.set.spec.targets)
-        if (target.repositorySelector)
-          for (const owner of selectorAccounts(target.repositorySelector)) accounts.add(owner);
+      set.set.spec.targets.forEach((target, t) => {
+        if (!target.repositorySelector) return;
+        for (const owner of selectorAccounts(target.repositorySelector)) accounts.add(owner);
+        (target.repositorySelector.names ?? []).forEach((glob, n) => {
+          const owner = glob.includes("/") ? glob.slice(0, glob.indexOf("/")).toLowerCase() : undefined;
+          const why = owner !== undefined ? context.unreachableAccounts?.[owner] : undefined;
+          if (why === undefined) return;
+          const path = ["spec", "targets", t, "repositorySelector", "names", n];
+          const pos = set.locate?.(path) ?? { line: set.source.line, column: set.source.column };
+          problems.push({
+            file: set.source.file,
+            ...pos,
+            field: formatQuotedFieldPath(path),
+            variant: set.set.metadata.name,
+            message: `${glob} selects nothing: ${why}`,
+            hint: `an owner of ${owner} installs the app (Settings → GitHub Apps → Configure), or fix the name; the next fan-out run picks it up`,
+          });
+        });
+      });
       const expanded = expandPackageVariantSet(set, context.repositories);
       problems.push(...expanded.problems);
       all.push(...expanded.variants);

@@ -111,6 +111,16 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     const nowhere = w.forge.requestLog.entries.filter((e) => e.path.includes("/nowhere"));
     expect(nowhere.length).toBeGreaterThan(0);
     expect(nowhere.every((e) => e.path === "/users/nowhere/installation" && e.status === 404)).toBe(true);
+    const [board] = (
+      await w.users.alice!.rest.issues.listForRepo({
+        owner: "acme",
+        repo: "blueprints",
+        labels: "porchlight/dashboard",
+      })
+    ).data;
+    expect(board?.body).toContain(
+      "nowhere/cluster-* selects nothing: the porchlight app is not installed on nowhere",
+    );
   }, 120_000);
 
   it("the same event again writes nothing; nor does the sweep, twice", async () => {

@@ -71,4 +71,35 @@ describe("selectRepositories across installations", () => {
     // Porch's `<set>-<repo>-<package>`, cleaned to a DNS label where `/` is not allowed.
     expect(variants[1]?.variant.metadata.name).toMatch(/^fleet-other-cluster-02-hello-[0-9a-f]{8}$/);
   });
+
+  it("names a selector glob whose account the app does not reach, at its line, and selects the rest", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector:
+            names: ["cluster-*", "nowhere/cluster-*"]
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = {
+      repositories,
+      packages: { blueprints: ["hello"] },
+      managementRepo: "blueprints",
+      unreachableAccounts: { nowhere: "the porchlight app is not installed on nowhere" },
+    };
+    const { variants, problems } = loadVariants(files, context);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: ".porchlight/variants/fleet.yaml",
+        line: 8,
+        field: "spec.targets[0].repositorySelector.names[1]",
+        message: "nowhere/cluster-* selects nothing: the porchlight app is not installed on nowhere",
+        hint: expect.stringContaining("an owner of nowhere installs the app"),
+      }),
+    ]);
+    expect(variants.map((v) => v.variant.spec.downstream.repo)).toEqual(["cluster-01"]);
+  });
 });

@@ -84,8 +84,6 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     ctx.installationFor,
     first.selectedAccounts.filter((a) => a !== ownAccount),
   );
-  for (const [login, why] of Object.entries(selected.unreachable))
-    ctx.log.warn({ account: login }, `repositorySelector: ${why}`);
   const candidates = selected.repositories.filter((c) => !own.has(c.repository.fullName));
   infos.push(...candidates.map((c) => infoOf(c.repository)));
 
@@ -111,6 +109,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     repositories: infos,
     managementRepo: managementKey,
     unreachable: elsewhere.unreachable,
+    unreachableAccounts: selected.unreachable,
   };
 
   // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.

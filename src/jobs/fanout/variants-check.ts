@@ -61,7 +61,12 @@ export async function checkVariantFiles(
     ports.set(repository.fullName, port);
     repositories.push({ name: keyOf(repository), fullName: repository.fullName, topics: repository.topics });
   }
-  const context = { repositories, managementRepo: ctx.port.id.repo, unreachable: elsewhere.unreachable };
+  const context = {
+    repositories,
+    managementRepo: ctx.port.id.repo,
+    unreachable: elsewhere.unreachable,
+    unreachableAccounts: selected.unreachable,
+  };
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {
     const up = all.find(
