@@ -42,6 +42,13 @@ export function probotAppPort(probot: Probot, cacheDir: string): AppPort {
         })) as { data: { id: number } };
         return data.id;
       }),
+    installationIdOfAccount: (login) =>
+      call(`finding the installation on ${login}`, async () => {
+        const { data } = (await (
+          await asApp()
+        ).request("GET /users/{username}/installation", { username: login })) as { data: { id: number } };
+        return data.id;
+      }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>
         installationPort(await asInstallation(id), cacheDir),

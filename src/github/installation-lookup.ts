@@ -7,20 +7,26 @@ import type { AppPort, InstallationPort, RepoId } from "./port.js";
  * not installed there (GitHub answers 404 to `GET /repos/{owner}/{repo}/installation`, for a repository
  * that does not exist as well); any other failure is the GitHubError the door raised.
  */
-export type InstallationLookup = (repo: RepoId) => Promise<InstallationPort | undefined>;
+export type InstallationLookup = ((repo: RepoId) => Promise<InstallationPort | undefined>) & {
+  /**
+   * The installation on an account (organisation or user), for a selector that names repositories there
+   * (`other/cluster-*`): undefined when the app is not installed on it. Absent where the app's key is not.
+   */
+  account?: (login: string) => Promise<InstallationPort | undefined>;
+};
 
 /**
  * A lookup for one job: each installation is opened once (one Octokit, one adapter per repository), however
  * many downstream repositories it covers.
  */
 export function installationLookup(
-  app: Pick<AppPort, "installationIdOf" | "installation">,
+  app: Pick<AppPort, "installationIdOf" | "installation"> & Partial<Pick<AppPort, "installationIdOfAccount">>,
 ): InstallationLookup {
   const opened = new Map<number, Promise<InstallationPort>>();
-  return async (repo) => {
+  const open = async (find: () => Promise<number>) => {
     let id: number;
     try {
-      id = await app.installationIdOf(repo);
+      id = await find();
     } catch (e) {
       if (e instanceof GitHubError && e.kind === "not-found") return undefined;
       throw e;
@@ -33,4 +39,8 @@ export function installationLookup(
     }
     return port;
   };
+  const lookup: InstallationLookup = (repo) => open(() => app.installationIdOf(repo));
+  const ofAccount = app.installationIdOfAccount;
+  if (ofAccount) lookup.account = (login) => open(() => ofAccount(login));
+  return lookup;
 }

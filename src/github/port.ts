@@ -236,6 +236,8 @@ export interface AppPort {
   installationIds(): Promise<number[]>;
   /** The installation that covers a repository (`GET /repos/{owner}/{repo}/installation`). */
   installationIdOf(repo: RepoId): Promise<number>;
+  /** The installation on an account, organisation or user (`GET /users/{username}/installation`). */
+  installationIdOfAccount(login: string): Promise<number>;
   /** A fresh door to one installation: one per job. */
   installation(id: number): Promise<InstallationPort>;
   /** Whether the app may act for installation `id` now (a webhook's installation is checked first). */

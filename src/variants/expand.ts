@@ -24,6 +24,8 @@ interface TargetEntry {
   targetIndex: number;
   template: PackageVariantTemplate | undefined;
   repoDefault: string;
+  /** Picked by a `repositorySelector` in another installation of the app (`owner/name`). */
+  elsewhere?: boolean;
   packageDefault: string;
   target: ExprEnv[string];
 }
@@ -61,6 +63,7 @@ export function expandPackageVariantSet(
           targetIndex,
           template: target.template,
           repoDefault: repo.name,
+          ...(repo.name.includes("/") ? { elsewhere: true } : {}),
           packageDefault: upstream.package,
           target: repositoryValue(repo),
         });
@@ -225,7 +228,11 @@ function renderVariant(
     apiVersion: PACKAGE_VARIANT_API_VERSION,
     kind: PACKAGE_VARIANT_KIND,
     metadata: {
-      name: packageVariantName(setName, repo, pkg),
+      // A selected repository of another account keeps its owner in the name: `other/cluster-02` and the
+      // management installation's `cluster-02` must not share a variant (and so a branch).
+      name: packageVariantName(setName, repo, pkg, {
+        keepOwner: entry.elsewhere && repo === entry.repoDefault,
+      }),
       annotations: { [VARIANT_SET_ANNOTATION]: setName },
     },
     spec,

@@ -70,7 +70,12 @@ export {
   type VariantPullRequestMarker,
   variantPullRequestLabels,
 } from "./pull-request.js";
-export { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
+export {
+  findRepository,
+  type RepositoryInfo,
+  selectorAccounts,
+  selectRepositories,
+} from "./repositories.js";
 export {
   type AdoptionPolicy,
   type DeletionPolicy,

@@ -1,7 +1,8 @@
+import { formatQuotedFieldPath } from "../kpt/yaml-locate.js";
 import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
-import { findRepository } from "./repositories.js";
+import { findRepository, selectorAccounts } from "./repositories.js";
 import { type VariantContext, validateVariants } from "./validate.js";
 
 /** The directory of the management repository that holds variant files. */
@@ -22,6 +23,11 @@ export interface LoadedVariants {
    * repositories: `owner/name` ones may be in another installation of the app.
    */
   unknownRepositories: string[];
+  /**
+   * The accounts PackageVariantSets select repositories in by an owner-qualified `names` glob
+   * (`other/cluster-*`), lower case: fan-out lists the app's installation there, if any.
+   */
+  selectedAccounts: string[];
 }
 
 /** True for the files of `.porchlight/variants/` that hold variants (`*.yaml`, `*.yml`, any depth). */
@@ -36,15 +42,39 @@ export function isVariantFile(path: string): boolean {
  */
 export function loadVariants(
   files: readonly VariantFile[],
-  context: VariantContext & ParseOptions,
+  context: VariantContext &
+    ParseOptions & {
+      /** Accounts a selector names (`other/…`, lower case) where the app's installation is out of reach, and why. */
+      unreachableAccounts?: Readonly<Record<string, string>>;
+    },
 ): LoadedVariants {
   const all: LoadedVariant[] = [];
   const problems: VariantProblem[] = [];
+  const accounts = new Set<string>();
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
     const parsed = parseVariantFile(file.path, file.text, context);
     problems.push(...parsed.problems);
     all.push(...parsed.variants);
     for (const set of parsed.sets) {
+      set.set.spec.targets.forEach((target, t) => {
+        if (!target.repositorySelector) return;
+        for (const owner of selectorAccounts(target.repositorySelector)) accounts.add(owner);
+        (target.repositorySelector.names ?? []).forEach((glob, n) => {
+          const owner = glob.includes("/") ? glob.slice(0, glob.indexOf("/")).toLowerCase() : undefined;
+          const why = owner !== undefined ? context.unreachableAccounts?.[owner] : undefined;
+          if (why === undefined) return;
+          const path = ["spec", "targets", t, "repositorySelector", "names", n];
+          const pos = set.locate?.(path) ?? { line: set.source.line, column: set.source.column };
+          problems.push({
+            file: set.source.file,
+            ...pos,
+            field: formatQuotedFieldPath(path),
+            variant: set.set.metadata.name,
+            message: `${glob} selects nothing: ${why}`,
+            hint: `an owner of ${owner} installs the app (Settings → GitHub Apps → Configure), or fix the name; the next fan-out run picks it up`,
+          });
+        });
+      });
       const expanded = expandPackageVariantSet(set, context.repositories);
       problems.push(...expanded.problems);
       all.push(...expanded.variants);
@@ -61,5 +91,6 @@ export function loadVariants(
     variants: validated.valid,
     problems: [...problems, ...validated.problems],
     unknownRepositories: [...unknown].sort(),
+    selectedAccounts: [...accounts].sort(),
   };
 }

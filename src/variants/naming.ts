@@ -9,16 +9,20 @@ const HASH_LENGTH = 8;
  * `<set>-<repo>-<package>`, shortened with a hash of the full identifier when it is longer than 63
  * characters. porchlight also needs the name to be a DNS label (it appears in branch and function names),
  * so an identifier with other characters (`apps/basens`, `Acme`) is lowercased, cleaned, and hashed too,
- * which keeps two different identifiers from ever getting the same name. Deterministic.
+ * which keeps two different identifiers from ever getting the same name. Deterministic. `keepOwner` keeps
+ * the owner of an `owner/name` repository (then always hashed), for a repository a selector picked in
+ * another account, which may share its name with one of the management repository's.
  */
 export function packageVariantName(
   setName: string,
   downstreamRepo: string,
   downstreamPackage: string,
+  options: { keepOwner?: boolean | undefined } = {},
 ): string {
-  const repo = downstreamRepo.includes("/")
-    ? downstreamRepo.slice(downstreamRepo.indexOf("/") + 1)
-    : downstreamRepo;
+  const repo =
+    downstreamRepo.includes("/") && !options.keepOwner
+      ? downstreamRepo.slice(downstreamRepo.indexOf("/") + 1)
+      : downstreamRepo;
   const id = `${setName}-${repo}-${downstreamPackage}`;
   const clean = id
     .toLowerCase()

@@ -18,20 +18,51 @@ export function findRepository(
   return repositories.find((r) => r.name === ref || r.fullName === ref);
 }
 
+/** The literal owner of an `owner/glob` name pattern (`other/cluster-*` → `other`); undefined otherwise. */
+function ownerOf(glob: string): string | undefined {
+  const [owner, rest, ...more] = glob.split("/");
+  if (!owner || rest === undefined || more.length > 0 || /[*?[\]{}!+@()\\]/.test(owner)) return undefined;
+  return owner.toLowerCase();
+}
+
+/**
+ * The accounts a `repositorySelector` reaches into by name: the literal owner of each `names` glob written
+ * `owner/…` (`other/cluster-*` → `other`). Only such a glob selects a repository of another installation
+ * of the app; a bare glob stays within the management repository's installation.
+ */
+export function selectorAccounts(selector: RepositorySelector): string[] {
+  const owners = (selector.names ?? []).map(ownerOf).filter((o): o is string => o !== undefined);
+  return [...new Set(owners)].sort();
+}
+
 /**
  * The repositories a PackageVariantSet's `repositorySelector` picks, in the order given: a name matching
  * any of `names` (globs; all names when absent), none of `excludeNames`, and every one of `topics`.
+ * A repository of another installation (named `owner/name`) is picked only by a `names` glob that spells
+ * its owner (`other/cluster-*`, the owner in any case, as GitHub's): without one, a selector means the management repository's installation,
+ * as before cross-installation fan-out.
  */
 export function selectRepositories(
   selector: RepositorySelector,
   repositories: readonly RepositoryInfo[],
 ): RepositoryInfo[] {
-  const matchesName = (r: RepositoryInfo, globs: readonly string[]) =>
-    globs.some((g) => minimatch(r.name, g) || (r.fullName !== undefined && minimatch(r.fullName, g)));
+  const matches = (r: RepositoryInfo, g: string) =>
+    minimatch(r.name, g) || (r.fullName !== undefined && minimatch(r.fullName, g));
+  const elsewhere = (r: RepositoryInfo) => r.name.includes("/");
+  const owner = (r: RepositoryInfo) => r.name.split("/")[0]?.toLowerCase();
+  const picked = (r: RepositoryInfo) =>
+    selector.names?.length
+      ? selector.names.some((g) =>
+          elsewhere(r)
+            ? ownerOf(g) === owner(r) &&
+              minimatch(r.name.slice(r.name.indexOf("/") + 1), g.slice(g.indexOf("/") + 1))
+            : matches(r, g),
+        )
+      : !elsewhere(r);
   return repositories.filter(
     (r) =>
-      (!selector.names?.length || matchesName(r, selector.names)) &&
-      !(selector.excludeNames?.length && matchesName(r, selector.excludeNames)) &&
+      picked(r) &&
+      !selector.excludeNames?.some((g) => matches(r, g)) &&
       (selector.topics ?? []).every((t) => r.topics?.includes(t)),
   );
 }

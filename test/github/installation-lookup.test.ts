@@ -55,3 +55,25 @@ describe("installationLookup", () => {
     expect(opened).toEqual([2, 2]);
   });
 });
+
+describe("installationLookup.account", () => {
+  it("finds the installation on an account, shares it with repository lookups, and is undefined where none is", async () => {
+    const { app, opened } = fakeApp();
+    const lookup = installationLookup({
+      ...app,
+      installationIdOfAccount: async (login: string) => {
+        if (login === "other") return 2;
+        throw new GitHubError("not-found", `finding the installation on ${login}: Not Found`, 404);
+      },
+    });
+    const a = await lookup.account?.("other");
+    const b = await lookup({ owner: "other", repo: "deploy-dev" });
+    expect(a).toBe(b);
+    expect(opened).toEqual([2]);
+    expect(await lookup.account?.("stranger")).toBeUndefined();
+  });
+
+  it("is absent without the app's key to ask with", () => {
+    expect(installationLookup(fakeApp().app).account).toBeUndefined();
+  });
+});

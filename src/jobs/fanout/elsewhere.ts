@@ -52,3 +52,44 @@ export async function reachElsewhere(
   }
   return out;
 }
+
+/** Repositories of the app's installations on accounts that PackageVariantSets select in by owner. */
+export interface SelectedElsewhere {
+  repositories: { repository: InstallationRepository; port: RepoPort }[];
+  /** Accounts the app is not installed on (or that cannot be listed now), with why. */
+  unreachable: Record<string, string>;
+}
+
+/**
+ * Lists the app's installation on each account a `repositorySelector` names as `owner/…` (besides the
+ * management repository's own account), for the selector to pick among. Unarchived repositories only, as
+ * for the management repository's installation. A rate limit stops the run; any other failure leaves that
+ * account out of this run, named in `unreachable`.
+ */
+export async function listSelectedAccounts(
+  lookup: InstallationLookup | undefined,
+  accounts: readonly string[],
+): Promise<SelectedElsewhere> {
+  const out: SelectedElsewhere = { repositories: [], unreachable: {} };
+  for (const login of accounts) {
+    if (!lookup?.account) {
+      out.unreachable[login] = "only the hosted app (with its own key) reaches other installations";
+      continue;
+    }
+    try {
+      const installation = await lookup.account(login);
+      if (!installation) {
+        out.unreachable[login] = `the porchlight app is not installed on ${login}`;
+        continue;
+      }
+      for (const repository of await installation.listRepositories()) {
+        if (!repository.archived) out.repositories.push({ repository, port: installation.repo(repository) });
+      }
+    } catch (e) {
+      if (e instanceof GitHubError && e.kind === "rate-limited") throw e;
+      out.unreachable[login] =
+        `could not list the app's installation on ${login}: ${e instanceof Error ? e.message : String(e)}`;
+    }
+  }
+  return out;
+}

@@ -13,7 +13,7 @@ import {
   type VariantProblem,
 } from "../../variants/index.js";
 import type { FanoutContext } from "./context.js";
-import { reachElsewhere } from "./elsewhere.js";
+import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
@@ -75,20 +75,41 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   });
   const infos: RepositoryInfo[] = all.map(infoOf);
 
+  // Accounts sets select in by owner (`other/cluster-*`): the app's installation there, listed; only the
+  // repositories a variant ends up naming are read.
+  const managementKey = keyOf(managementRepo);
+  const first = loadVariants(files, { repositories: infos, managementRepo: managementKey });
+  const ownAccount = managementRepo.id.owner.toLowerCase();
+  const selected = await listSelectedAccounts(
+    ctx.installationFor,
+    first.selectedAccounts.filter((a) => a !== ownAccount),
+  );
+  const candidates = selected.repositories.filter((c) => !own.has(c.repository.fullName));
+  infos.push(...candidates.map((c) => infoOf(c.repository)));
+
   // Repositories named as `owner/name` outside this installation: in another installation of the app?
-  const named = loadVariants(files, { repositories: infos, managementRepo: keyOf(managementRepo) });
+  const named = loadVariants(files, { repositories: infos, managementRepo: managementKey });
+  const used = new Set(
+    named.variants.flatMap((lv) => [lv.variant.spec.upstream.repo, lv.variant.spec.downstream.repo]),
+  );
+  const picked = candidates.filter((c) => used.has(c.repository.fullName));
+  infos.splice(
+    infos.length - candidates.length,
+    candidates.length,
+    ...picked.map((c) => infoOf(c.repository)),
+  );
   const elsewhere = await reachElsewhere(ctx.installationFor, named.unknownRepositories);
-  await mapLimit(elsewhere.repositories, READ_CONCURRENCY, async ({ repository, port }) => {
+  const reached = [...picked, ...elsewhere.repositories];
+  await mapLimit(reached, READ_CONCURRENCY, async ({ repository, port }) => {
     snapshots.set(repository.fullName, await readSnapshot(repository, port));
   });
-  for (const { repository } of elsewhere.repositories) {
-    all.push(repository);
-    infos.push(infoOf(repository));
-  }
+  for (const { repository } of elsewhere.repositories) infos.push(infoOf(repository));
+  for (const { repository } of reached) all.push(repository);
   const context = {
     repositories: infos,
-    managementRepo: keyOf(managementRepo),
+    managementRepo: managementKey,
     unreachable: elsewhere.unreachable,
+    unreachableAccounts: selected.unreachable,
   };
 
   // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.

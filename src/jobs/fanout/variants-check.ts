@@ -4,7 +4,7 @@ import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatProblem, isVariantFile, loadVariants, VARIANTS_DIR } from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { type JobContext, repoName } from "../context.js";
-import { reachElsewhere } from "./elsewhere.js";
+import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { shortName } from "./snapshot.js";
 
 /** The check run on a management repository's pull request that changes its variant files. */
@@ -41,7 +41,19 @@ export async function checkVariantFiles(
   const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
   const ports = new Map(all.map((r) => [r.fullName, installation.repo(r)] as const));
   const repositories = all.map((r) => ({ name: keyOf(r), fullName: r.fullName, topics: r.topics }));
-  // Repositories named `owner/name` in the app's other installations, as fan-out reaches them.
+  // Accounts sets select in by owner (`other/cluster-*`), and repositories named `owner/name` in the app's
+  // other installations, as fan-out reaches them.
+  const first = loadVariants(files, { repositories, managementRepo: ctx.port.id.repo });
+  const selected = await listSelectedAccounts(
+    ctx.installationFor,
+    first.selectedAccounts.filter((a) => a !== ctx.port.id.owner.toLowerCase()),
+  );
+  for (const { repository, port } of selected.repositories) {
+    if (own.has(repository.fullName)) continue;
+    all.push(repository);
+    ports.set(repository.fullName, port);
+    repositories.push({ name: keyOf(repository), fullName: repository.fullName, topics: repository.topics });
+  }
   const named = loadVariants(files, { repositories, managementRepo: ctx.port.id.repo });
   const elsewhere = await reachElsewhere(ctx.installationFor, named.unknownRepositories);
   for (const { repository, port } of elsewhere.repositories) {
@@ -49,7 +61,12 @@ export async function checkVariantFiles(
     ports.set(repository.fullName, port);
     repositories.push({ name: keyOf(repository), fullName: repository.fullName, topics: repository.topics });
   }
-  const context = { repositories, managementRepo: ctx.port.id.repo, unreachable: elsewhere.unreachable };
+  const context = {
+    repositories,
+    managementRepo: ctx.port.id.repo,
+    unreachable: elsewhere.unreachable,
+    unreachableAccounts: selected.unreachable,
+  };
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {
     const up = all.find(

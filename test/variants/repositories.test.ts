@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { loadVariants } from "../../src/variants/load.js";
+import {
+  type RepositoryInfo,
+  selectorAccounts,
+  selectRepositories,
+} from "../../src/variants/repositories.js";
+import { codeBlock } from "../util/codeblock.js";
+
+// The management repository's installation (acme) names its repositories by short name; the app's
+// installations on other accounts by `owner/name`, as fan-out reads them.
+const repositories: RepositoryInfo[] = [
+  { name: "blueprints", fullName: "acme/blueprints", topics: [] },
+  { name: "cluster-01", fullName: "acme/cluster-01", topics: ["prod"] },
+  { name: "other/cluster-02", fullName: "other/cluster-02", topics: ["prod"] },
+  { name: "other/cluster-03", fullName: "other/cluster-03", topics: ["dev"] },
+  { name: "third/cluster-04", fullName: "third/cluster-04", topics: ["prod"] },
+];
+const names = (r: RepositoryInfo[]) => r.map((x) => x.name);
+
+describe("selectRepositories across installations", () => {
+  it("keeps a selector without an owner in the management repository's installation", () => {
+    expect(names(selectRepositories({ names: ["cluster-*"] }, repositories))).toEqual(["cluster-01"]);
+    expect(names(selectRepositories({ topics: ["prod"] }, repositories))).toEqual(["cluster-01"]);
+    // A glob that could match any owner does not reach other accounts either.
+    expect(names(selectRepositories({ names: ["**"] }, repositories))).toEqual(["blueprints", "cluster-01"]);
+    expect(names(selectRepositories({ names: ["*/cluster-*"] }, repositories))).toEqual(["cluster-01"]);
+  });
+
+  it("picks another account's repositories only by a glob that spells that owner", () => {
+    expect(names(selectRepositories({ names: ["other/cluster-*"] }, repositories))).toEqual([
+      "other/cluster-02",
+      "other/cluster-03",
+    ]);
+    expect(
+      names(selectRepositories({ names: ["cluster-*", "Other/cluster-*"], topics: ["prod"] }, repositories)),
+    ).toEqual(["cluster-01", "other/cluster-02"]);
+    expect(
+      names(
+        selectRepositories({ names: ["other/*", "third/*"], excludeNames: ["*/cluster-03"] }, repositories),
+      ),
+    ).toEqual(["other/cluster-02", "third/cluster-04"]);
+  });
+
+  it("names the accounts a selector reaches into: literal owners only, lower case, once", () => {
+    expect(
+      selectorAccounts({ names: ["cluster-*", "Other/cluster-*", "other/x", "*/y", "th?rd/z"] }),
+    ).toEqual(["other"]);
+    expect(selectorAccounts({ topics: ["prod"] })).toEqual([]);
+  });
+
+  it("loadVariants reports the accounts sets select in, and expands into them", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector: {names: ["cluster-*", "other/cluster-*"], topics: [prod]}
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
+    const { variants, problems, selectedAccounts } = loadVariants(files, context);
+    expect(problems).toEqual([]);
+    expect(selectedAccounts).toEqual(["other"]);
+    expect(variants.map((v) => v.variant.spec.downstream)).toEqual([
+      { repo: "cluster-01", package: "hello" },
+      { repo: "other/cluster-02", package: "hello" },
+    ]);
+    // Porch's `<set>-<repo>-<package>`, cleaned to a DNS label where `/` is not allowed.
+    expect(variants[1]?.variant.metadata.name).toMatch(/^fleet-other-cluster-02-hello-[0-9a-f]{8}$/);
+  });
+
+  it("names a selector glob whose account the app does not reach, at its line, and selects the rest", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector:
+            names: ["cluster-*", "nowhere/cluster-*"]
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = {
+      repositories,
+      packages: { blueprints: ["hello"] },
+      managementRepo: "blueprints",
+      unreachableAccounts: { nowhere: "the porchlight app is not installed on nowhere" },
+    };
+    const { variants, problems } = loadVariants(files, context);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: ".porchlight/variants/fleet.yaml",
+        line: 8,
+        field: "spec.targets[0].repositorySelector.names[1]",
+        message: "nowhere/cluster-* selects nothing: the porchlight app is not installed on nowhere",
+        hint: expect.stringContaining("an owner of nowhere installs the app"),
+      }),
+    ]);
+    expect(variants.map((v) => v.variant.spec.downstream.repo)).toEqual(["cluster-01"]);
+  });
+});
