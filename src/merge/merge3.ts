@@ -15,7 +15,6 @@ import {
   setField,
 } from "./nodes.js";
 import { keepStyle, quoteOldBool } from "./styles.js";
-import { MergeError } from "./types.js";
 
 /**
  * The field-level 3-way merge of one resource, as kpt's resource-merge does it (kyaml's merge3
@@ -62,42 +61,6 @@ export function inferredContext(): ResourceSchemaContext {
       return undefined;
     },
   };
-}
-
-/**
- * A list merged by keys whose item is not a mapping (a scalar in `containers`): kpt (kyaml) refuses
- * the update there, and porchlight does too, rather than guess which item it stands for.
- */
-export class ListItemKindError extends MergeError {
-  constructor(
-    /** kpt's text for it (kyaml's "wrong node kind"). */
-    readonly kptText: string,
-    /** The list, as a dotted path with list items by their keys. */
-    readonly field: string,
-    readonly keys: ListKeys,
-  ) {
-    super(
-      `${kptText}\nfield ${field}: the list merges items by ${keys.join(", ")}, but this item is not a mapping`,
-    );
-    this.name = "ListItemKindError";
-  }
-}
-
-function refuseNonMappingItems(s: Sources, keys: ListKeys, where: string): void {
-  for (const src of s) {
-    if (!isSeq(src)) continue;
-    const bad = src.items.find((item) => !isMap(item));
-    if (bad === undefined) continue;
-    const kind = isSeq(bad) ? "SequenceNode" : "ScalarNode";
-    const text = isScalar(bad)
-      ? `${bad.commentBefore ? `#${bad.commentBefore}\n` : ""}${String(bad.value)}`
-      : String(bad);
-    throw new ListItemKindError(
-      `wrong node kind: expected MappingNode but got ${kind}: node contents:\n${text}`,
-      where,
-      keys,
-    );
-  }
 }
 
 /** Merges and returns the new root (the dest node itself when it existed), or null when cleared. */
@@ -437,7 +400,6 @@ function walkAssociative(
     target.commentBefore = undefined;
   }
 
-  if (keys.length > 0) refuseNonMappingItems(s, keys, where);
   const seen = new Set<string>();
   const all: string[][] = [];
   for (const src of s) {

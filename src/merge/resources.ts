@@ -2,11 +2,10 @@ import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { addMergeComment, matchKey, type PkgResource } from "./match.js";
-import { ListItemKindError, merge3, resourceContext } from "./merge3.js";
+import { merge3, resourceContext } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
 import { readResources, type TextFiles } from "./read.js";
 import { walkIsIdentity } from "./styles.js";
-import { MergeError } from "./types.js";
 import { formatDocs, type YamlDoc } from "./yamldoc.js";
 
 /**
@@ -118,18 +117,10 @@ export function mergeResources(
       const group = apiGroup(scalarText(field(upd.y.doc.contents as YAMLMap, "apiVersion")) ?? "");
       const kind = scalarText(field(upd.y.doc.contents as YAMLMap, "kind")) ?? "";
       const replaced: string[] = [];
-      let merged: ReturnType<typeof merge3>;
-      try {
-        merged = merge3(dest.y.doc.contents, origin?.y.doc.contents, upd.y.doc.contents, {
-          ...resourceContext(group, kind),
-          onReplaced: (f) => replaced.push(f),
-        });
-      } catch (e) {
-        if (!(e instanceof ListItemKindError)) throw e;
-        throw new MergeError(
-          `${e.kptText}\n${dest.path} (${display(dest)}), field ${e.field}: the list merges its items by ${e.keys.join(", ")}, but one is not a mapping, so kpt refuses this update too; make that item a mapping with ${e.keys.join(", ")} (or remove it) in the local package or upstream, then update again`,
-        );
-      }
+      const merged = merge3(dest.y.doc.contents, origin?.y.doc.contents, upd.y.doc.contents, {
+        ...resourceContext(group, kind),
+        onReplaced: (f) => replaced.push(f),
+      });
       if (merged === null) continue;
       dest.y.doc.contents = merged as YAMLMap;
       const seqIndent = origin && upd.y.seqIndent !== origin.y.seqIndent ? upd.y.seqIndent : dest.y.seqIndent;

@@ -183,29 +183,3 @@ describe("strategies", () => {
     expect(run(o, u, l, "copy-merge").files).toEqual({ Kptfile: KF, "a.txt": "y\n", "mine.txt": "m\n" });
   });
 });
-
-describe("resource-merge: a list merged by keys that holds a non-mapping item", () => {
-  it("is refused as kpt refuses it, naming the file, the resource and the list", () => {
-    const local = deploy().replace(
-      "        image: nginx:1\n",
-      "        image: nginx:1\n      # added by hand\n      - item-l22\n",
-    );
-    expect(local).toContain("- item-l22");
-    let error: unknown;
-    try {
-      run({ "d.yaml": deploy() }, { "d.yaml": deploy({ replicas: "3" }) }, { "d.yaml": local });
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(MergeError);
-    const message = (error as Error).message;
-    // kpt's text first (kyaml's), then where and what to do.
-    expect(message.split("\n").slice(0, 3)).toEqual([
-      "wrong node kind: expected MappingNode but got ScalarNode: node contents:",
-      "# added by hand",
-      "item-l22",
-    ]);
-    expect(message).toContain("d.yaml (Deployment/web), field spec.template.spec.containers");
-    expect(message).toContain("make that item a mapping with name");
-  });
-});
