@@ -88,8 +88,6 @@ interface NamespaceField {
   doc: Document;
   value: string;
   isNamespaceObject: boolean;
-  /** The resource's depends-on annotation when the pass reached it ("" when none). */
-  dependsOn: string;
 }
 
 type Visitor = (field: NamespaceField) => void;
@@ -149,7 +147,6 @@ class Pass {
       doc,
       value: stringAt(doc, path),
       isNamespaceObject,
-      dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
     };
     this.visitor(f);
     setStringAt(doc.contents as YAMLMap, path, f.value);
@@ -171,7 +168,6 @@ class Pass {
         doc,
         value: scalarText(subject.get("namespace", true)),
         isNamespaceObject,
-        dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
       };
       this.visitor(f);
       setStringAt(subject, ["namespace"], f.value);
@@ -297,8 +293,9 @@ function rewriteDependsOn(
     targets.add(dependsOnKey(f.doc));
   }).run(items);
   new Pass(release, (f) => {
-    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
-    const segments = f.dependsOn.split("/");
+    const dependsOn = getAnnotation(f.doc, ANNOTATION.dependsOn) ?? "";
+    if (dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(dependsOn)) return;
+    const segments = dependsOn.split("/");
     if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !wasOld(segments[2]!)) return;
     segments[2] = newNamespace;
     setStringAt(
