@@ -203,6 +203,11 @@ class Pass {
   }
 }
 
+function hasNamespacedDependsOn(doc: Document): boolean {
+  const dependsOn = getAnnotation(doc, ANNOTATION.dependsOn);
+  return dependsOn !== undefined && NAMESPACED_DEPENDS_ON.test(dependsOn);
+}
+
 function dependsOnKey(doc: Document): string {
   return `${apiGroup(apiVersionOf(doc))}/${kindOf(doc)}/${nameOf(doc)}`;
 }
@@ -316,7 +321,9 @@ function transformV04(items: readonly Document[], newNamespace: string, release:
     f.value = newNamespace;
     count += 1;
   }).run(items);
-  rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
+  // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
+  // where no resource has a namespaced depends-on annotation, they change nothing.
+  if (items.some(hasNamespacedDependsOn)) rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
   return { count, old };
 }
 
