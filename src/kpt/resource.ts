@@ -116,6 +116,33 @@ export function getAnnotation(doc: Document, key: string): string | undefined {
   return getString(doc, ["metadata", "annotations", key]);
 }
 
+/**
+ * Several annotations at once, in the order of `keys` (undefined where absent or not a scalar, as
+ * getAnnotation): one walk of `metadata.annotations` rather than one per key, for the code that reads
+ * the same few annotations of every resource at every pipeline step.
+ */
+export function getAnnotationsOf(doc: Document, keys: readonly string[]): (string | undefined)[] {
+  const out: (string | undefined)[] = new Array(keys.length).fill(undefined);
+  const map = nodeIn(doc, ["metadata", "annotations"]);
+  if (!isMap(map)) return out;
+  const found: boolean[] = new Array(keys.length).fill(false);
+  let left = keys.length;
+  for (const pair of map.items) {
+    if (!isPair(pair)) continue;
+    const k = pair.key;
+    const name = isScalar(k) ? k.value : k;
+    if (typeof name !== "string") continue;
+    const i = keys.indexOf(name);
+    // The first pair of a key wins, as getAnnotation reads it.
+    if (i < 0 || found[i]) continue;
+    found[i] = true;
+    const v = pair.value;
+    if (isScalar(v) && v.value !== null && v.value !== undefined) out[i] = String(v.value);
+    if (--left === 0) break;
+  }
+  return out;
+}
+
 /** Sets an annotation, creating `metadata.annotations` when absent; an existing key keeps its place. */
 export function setAnnotation(doc: Document, key: string, value: string): void {
   setStringIn(doc, ["metadata", "annotations", key], value);

@@ -8,7 +8,7 @@ import { FunctionError, type FunctionResult, type ResourceList } from "../fn/typ
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
-import { getAnnotation, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
+import { getAnnotation, getAnnotationsOf, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
 import { assignIds, clearIds, placeNewItems, setKptAnnotation } from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
@@ -203,8 +203,11 @@ const FILE_ANNOTATION_PAIRS = [
   [ANNOTATION.internalIndex, ANNOTATION.index],
 ] as const;
 
+/** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
+const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
+
 function fileAnnotations(doc: Document): (string | undefined)[] {
-  return FILE_ANNOTATION_PAIRS.flat().map((k) => getAnnotation(doc, k));
+  return getAnnotationsOf(doc, FILE_ANNOTATION_KEYS);
 }
 
 /**
@@ -222,9 +225,10 @@ function reconcileFileAnnotations(
     if (!isMap(doc.contents)) continue;
     const i = inputOf(doc);
     const was = i === undefined ? undefined : before[i];
+    const now = fileAnnotations(doc);
     FILE_ANNOTATION_PAIRS.forEach(([internal, legacy], p) => {
-      const nowInternal = getAnnotation(doc, internal);
-      const nowLegacy = getAnnotation(doc, legacy);
+      const nowInternal = now[2 * p];
+      const nowLegacy = now[2 * p + 1];
       if (nowInternal !== undefined && nowLegacy === undefined) setKptAnnotation(doc, legacy, nowInternal);
       else if (nowLegacy !== undefined && nowInternal === undefined)
         setKptAnnotation(doc, internal, nowLegacy);

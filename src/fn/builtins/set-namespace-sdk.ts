@@ -88,8 +88,6 @@ interface NamespaceField {
   doc: Document;
   value: string;
   isNamespaceObject: boolean;
-  /** The resource's depends-on annotation when the pass reached it ("" when none). */
-  dependsOn: string;
 }
 
 type Visitor = (field: NamespaceField) => void;
@@ -149,7 +147,6 @@ class Pass {
       doc,
       value: stringAt(doc, path),
       isNamespaceObject,
-      dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
     };
     this.visitor(f);
     setStringAt(doc.contents as YAMLMap, path, f.value);
@@ -171,7 +168,6 @@ class Pass {
         doc,
         value: scalarText(subject.get("namespace", true)),
         isNamespaceObject,
-        dependsOn: getAnnotation(doc, ANNOTATION.dependsOn) ?? "",
       };
       this.visitor(f);
       setStringAt(subject, ["namespace"], f.value);
@@ -205,6 +201,11 @@ class Pass {
       if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
     }
   }
+}
+
+function hasNamespacedDependsOn(doc: Document): boolean {
+  const dependsOn = getAnnotation(doc, ANNOTATION.dependsOn);
+  return dependsOn !== undefined && NAMESPACED_DEPENDS_ON.test(dependsOn);
 }
 
 function dependsOnKey(doc: Document): string {
@@ -297,8 +298,9 @@ function rewriteDependsOn(
     targets.add(dependsOnKey(f.doc));
   }).run(items);
   new Pass(release, (f) => {
-    if (f.dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(f.dependsOn)) return;
-    const segments = f.dependsOn.split("/");
+    const dependsOn = getAnnotation(f.doc, ANNOTATION.dependsOn) ?? "";
+    if (dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(dependsOn)) return;
+    const segments = dependsOn.split("/");
     if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !wasOld(segments[2]!)) return;
     segments[2] = newNamespace;
     setStringAt(
@@ -319,7 +321,9 @@ function transformV04(items: readonly Document[], newNamespace: string, release:
     f.value = newNamespace;
     count += 1;
   }).run(items);
-  rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
+  // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
+  // where no resource has a namespaced depends-on annotation, they change nothing.
+  if (items.some(hasNamespacedDependsOn)) rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
   return { count, old };
 }
 
