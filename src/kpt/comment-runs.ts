@@ -1,5 +1,10 @@
 import { isMap, isPair, isScalar, isSeq, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
 
+/** A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space. */
+export function commentLineText(line: string): string {
+  return line.slice(1) || " ";
+}
+
 /**
  * The comment lines between the end of a nested block and what follows it, placed as yaml.v3 (kpt's
  * reader) places them. The `yaml` parser gives each line to a block by its indentation; yaml.v3's
@@ -152,7 +157,7 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
     }
     if (cur && col < inner && col !== cur.col) flush(footOwner());
     if (!cur) cur = { col, lines: [], line: i, blankBefore: i > 0 && lines[i - 1]!.trim() === "" };
-    cur.lines.push(l.trimStart().slice(1) || " "); // trailing blanks kept, as yaml.v3 keeps them
+    cur.lines.push(commentLineText(l.trimStart())); // trailing blanks kept, as yaml.v3 keeps them
     recentEmpty = false;
   }
   if (cur && eof) {

@@ -1,5 +1,5 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { placeCommentRuns } from "./comment-runs.js";
+import { commentLineText, placeCommentRuns } from "./comment-runs.js";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -80,8 +80,7 @@ function headLines(text: string, offset: number): string[] {
     // yaml.v3 keeps a comment's trailing blanks; only the indentation goes.
     const line = text.slice(start, end).replace(/\r$/, "").trimStart();
     if (line.trim() === "") out.push("");
-    else if (line.startsWith("#"))
-      out.push(line.slice(1) || " "); // a lone `#` as the parser gives it
+    else if (line.startsWith("#")) out.push(commentLineText(line));
     else break;
     end = start - 1;
   }

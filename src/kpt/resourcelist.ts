@@ -1,5 +1,6 @@
 import { Document, isMap, isNode, isSeq, type Node, type Pair, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../fn/types.js";
+import { commentLineText } from "./comment-runs.js";
 import { KptError } from "./errors.js";
 import { commentBlock, formatDocument } from "./format.js";
 import { apiVersionOf, kindOf } from "./resource.js";
@@ -65,8 +66,8 @@ function placeItemHeadComments(node: Node, text: string): void {
     if (l.length - l.trimStart().length !== dash[1]!.length) break;
     above.unshift(l.trim());
   }
-  node.commentBefore = above.length > 0 ? above.map(commentOf).join("\n") : undefined;
-  if (below.length > 0) key.commentBefore = below.map(commentOf).join("\n");
+  node.commentBefore = above.length > 0 ? above.map(commentLineText).join("\n") : undefined;
+  if (below.length > 0) key.commentBefore = below.map(commentLineText).join("\n");
 }
 
 /** Reads `text` line by line upwards from `offset` (the first line read is cut at `offset`). */
@@ -89,12 +90,6 @@ class LinesUp {
     this.start = this.end < 0 ? 0 : this.text.lastIndexOf("\n", this.end - 1) + 1;
     return line;
   }
-}
-
-/** A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space. */
-function commentOf(line: string): string {
-  const t = line.slice(1);
-  return t === "" ? " " : t;
 }
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */

@@ -27,18 +27,9 @@ export async function evalFunction(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
+  const outcome = emptyOutcome(tree, env);
+  const packageDirs = outcome.packageDirs;
   const rootDir = env.rootDir ?? "/";
-  const packageDirs = new Map([[rootDir, ""]]);
-  const outcome: RenderOutcome = {
-    ok: false,
-    tree,
-    items: [],
-    packageDirs,
-    records: [],
-    resourceFiles: [],
-    functionCount: 1,
-    packageCount: 0,
-  };
   const files: { path: string; text: string; docs: Document[] }[] = [];
   const ignored = krmIgnoredInTree(tree);
   try {
@@ -71,18 +62,21 @@ export async function evalItems(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
-  const rootDir = env.rootDir ?? "/";
-  const outcome: RenderOutcome = {
+  return runEval(items, new Map(), request, env, emptyOutcome(new Map(), env), () => {}, false);
+}
+
+/** An eval's outcome before it runs: one function over the one package at `env.rootDir`. */
+function emptyOutcome(tree: FileTree, env: RenderEnv): RenderOutcome {
+  return {
     ok: false,
-    tree: new Map(),
+    tree,
     items: [],
-    packageDirs: new Map([[rootDir, ""]]),
+    packageDirs: new Map([[env.rootDir ?? "/", ""]]),
     records: [],
     resourceFiles: [],
     functionCount: 1,
     packageCount: 0,
   };
-  return runEval(items, new Map(), request, env, outcome, () => {}, false);
 }
 
 async function runEval(
