@@ -1,12 +1,14 @@
 import { type Document, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
-import { findHead } from "./graph.js";
+import { findHead, findPackage, upgradePath } from "./graph.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
   type Catalog,
   type CatalogPackage,
   type ChannelEntry,
+  type Deprecation,
+  type DeprecationReference,
   revisionNumber,
 } from "./schema.js";
 
@@ -43,7 +45,14 @@ export function addRevision(text: string, add: AddRevision, file = CATALOG_FILE)
     if (pkg.revisions.some((r) => r.revision === add.revision)) {
       throw new CatalogError(`${add.package} ${add.revision} is in the catalog already`);
     }
-    const newest = pkg.revisions.map((r) => revisionNumber(r.revision)).reduce((a, b) => Math.max(a, b), 0);
+    if (pkg.removed?.includes(add.revision)) {
+      throw new CatalogError(
+        `${add.package} ${add.revision} was removed from the catalog; it is not added again`,
+      );
+    }
+    const newest = [...pkg.revisions.map((r) => r.revision), ...(pkg.removed ?? [])]
+      .map(revisionNumber)
+      .reduce((a, b) => Math.max(a, b), 0);
     if (revisionNumber(add.revision) <= newest) {
       throw new CatalogError(
         `${add.package} ${add.revision} is older than v${newest}, which is in the catalog already`,
@@ -114,9 +123,12 @@ export function skip(text: string, pkgName: string, revision: string, file = CAT
 }
 
 /**
- * Removes a revision from the catalog: its record, its channel entries (the entry that replaced it now
- * replaces what it replaced, and skips what it skipped) and any `skips` naming it. A channel left empty goes
- * too. A channel head that skips others is refused: its channel would be left with several heads.
+ * Removes a revision from the catalog: its record goes, and it joins the package's `removed` list so the
+ * sweep never records its tag again. In each channel that held it, the entry that replaced it now replaces
+ * what it replaced and skips it (and what it skipped), so downstreams left on it, or on anything it stood
+ * in for, still have an upgrade path; a `skips` naming it stays for the same reason. A channel head is
+ * refused (the channel would move backwards and its downstreams would have nowhere to go), and so is any
+ * change that would leave a revision that had an upgrade path without one: the refusal names the path.
  */
 export function removeRevision(
   text: string,
@@ -124,51 +136,133 @@ export function removeRevision(
   revision: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  return edit(text, file, (catalog, doc) => {
+  const before = parseCatalog(text, file).catalog;
+  const out = edit(text, file, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     const r = pkg.revisions.findIndex((x) => x.revision === revision);
-    if (r < 0) throw new CatalogError(`${pkgName} has no published revision ${revision}`);
+    if (r < 0) {
+      if (pkg.removed?.includes(revision))
+        throw new CatalogError(`${pkgName} ${revision} was removed from the catalog already`);
+      throw new CatalogError(`${pkgName} has no published revision ${revision}`);
+    }
     for (const channel of pkg.channels) {
-      const entry = channel.entries.find((e) => e.name === revision);
-      if (entry?.skips?.length && findHead(channel)?.name === revision) {
-        throw new CatalogError(
-          `${pkgName} ${revision} is the head of channel ${channel.name} and skips ${entry.skips.join(", ")}; promote a newer revision into the channel first, or remove those too`,
-        );
-      }
+      if (findHead(channel)?.name !== revision) continue;
+      const longest = longestPathTo(before, pkgName, channel.name, revision);
+      const previous = channel.entries.find((e) => e.name === revision)?.replaces;
+      throw new CatalogError(
+        `${pkgName} ${revision} is the head of channel ${channel.name}: removing it would break the upgrade path ${longest.join(" -> ")} (the channel would move back to ${previous ?? "nothing"}, and downstreams on ${revision} would have no upgrade). Publish a newer revision into ${channel.name} first (\`/rollback\` publishes an earlier revision's content as a new one), then remove ${revision}`,
+      );
     }
     for (let c = pkg.channels.length - 1; c >= 0; c--) {
       const channel = pkg.channels[c] as (typeof pkg.channels)[number];
       const base = ["packages", p, "channels", c];
       const removed = channel.entries.find((e) => e.name === revision);
-      for (let i = channel.entries.length - 1; i >= 0; i--) {
-        const e = channel.entries[i] as ChannelEntry;
+      if (!removed) continue;
+      channel.entries.forEach((e, i) => {
+        if (e.replaces !== revision) return;
         const path = [...base, "entries", i];
-        if (e.name === revision) continue;
-        if (e.replaces === revision) {
-          if (removed?.replaces) doc.setIn([...path, "replaces"], removed.replaces);
-          else doc.deleteIn([...path, "replaces"]);
-        }
-        // The entry that replaced the removed one also takes over what it skipped.
-        const inherited = e.replaces === revision ? (removed?.skips ?? []) : [];
-        const skips = [
-          ...(e.skips ?? []).filter((x) => x !== revision),
-          ...inherited.filter((x) => !e.skips?.includes(x) && x !== e.name),
-        ];
-        if (JSON.stringify(skips) !== JSON.stringify(e.skips ?? [])) {
-          if (skips.length === 0) doc.deleteIn([...path, "skips"]);
-          else if (inherited.length === 0) doc.deleteIn([...path, "skips", e.skips?.indexOf(revision) ?? -1]);
-          else doc.setIn([...path, "skips"], doc.createNode(skips));
-        }
-      }
-      const i = channel.entries.findIndex((e) => e.name === revision);
-      if (i >= 0) {
-        if (channel.entries.length === 1) doc.deleteIn(base);
-        else doc.deleteIn([...base, "entries", i]);
-      }
+        if (removed.replaces) doc.setIn([...path, "replaces"], removed.replaces);
+        else doc.deleteIn([...path, "replaces"]);
+        const skips = [...(e.skips ?? [])];
+        for (const jumped of [revision, ...(removed.skips ?? [])])
+          if (jumped !== e.name && !skips.includes(jumped)) skips.push(jumped);
+        doc.setIn([...path, "skips"], doc.createNode(skips));
+      });
+      const i = channel.entries.indexOf(removed);
+      if (channel.entries.length === 1) doc.deleteIn(base);
+      else doc.deleteIn([...base, "entries", i]);
     }
+    const deprecations = pkg.deprecations ?? [];
+    for (let d = deprecations.length - 1; d >= 0; d--) {
+      const ref = (deprecations[d] as Deprecation).reference;
+      if (ref.schema === "olm.bundle" && ref.name === revision)
+        doc.deleteIn(["packages", p, "deprecations", d]);
+    }
+    if (deprecations.length > 0 && deprecations.every((d) => sameReference(d.reference, bundle(revision))))
+      doc.deleteIn(["packages", p, "deprecations"]);
     doc.deleteIn(["packages", p, "revisions", r]);
-    if (pkg.revisions.length === 1) doc.deleteIn(["packages", p]);
+    appendTo(doc, ["packages", p, "removed"], revision);
   });
+  const broken = brokenPath(before, out.catalog, pkgName);
+  if (broken) {
+    throw new CatalogError(
+      `${pkgName} ${revision} cannot be removed: it would break the upgrade path ${broken.path.join(" -> ")} in channel ${broken.channel}`,
+    );
+  }
+  return out;
+}
+
+/**
+ * Deprecates a revision, a channel or the whole package, as operator-registry's `olm.deprecations`: it
+ * stays installable and on its upgrade paths, and whoever uses it is shown `message`. Deprecating again
+ * with another message replaces the message.
+ */
+export function deprecate(
+  text: string,
+  pkgName: string,
+  reference: DeprecationReference,
+  message: string,
+  file = CATALOG_FILE,
+): CatalogEdit {
+  return edit(text, file, (catalog, doc) => {
+    const { pkg, p } = requirePackage(catalog, pkgName);
+    if (reference.schema === "olm.bundle" && !pkg.revisions.some((r) => r.revision === reference.name)) {
+      throw new CatalogError(
+        pkg.removed?.includes(reference.name)
+          ? `${pkgName} ${reference.name} was removed from the catalog; there is nothing to deprecate`
+          : `${pkgName} has no published revision ${reference.name}`,
+      );
+    }
+    if (reference.schema === "olm.channel" && !pkg.channels.some((c) => c.name === reference.name)) {
+      const known = pkg.channels.map((c) => c.name).join(", ") || "none";
+      throw new CatalogError(`${pkgName} has no channel ${reference.name} (channels: ${known})`);
+    }
+    if (message.trim() === "") throw new CatalogError("a deprecation needs a message saying why");
+    const d = (pkg.deprecations ?? []).findIndex((x) => sameReference(x.reference, reference));
+    if (d >= 0) {
+      if (pkg.deprecations?.[d]?.message !== message)
+        doc.setIn(["packages", p, "deprecations", d, "message"], message);
+      return;
+    }
+    appendTo(doc, ["packages", p, "deprecations"], { reference, message });
+  });
+}
+
+export function sameReference(a: DeprecationReference, b: DeprecationReference): boolean {
+  return a.schema === b.schema && ("name" in a ? a.name : "") === ("name" in b ? b.name : "");
+}
+
+const bundle = (name: string): DeprecationReference => ({ schema: "olm.bundle", name });
+
+/** The longest upgrade path in `channel` that ends at `revision` (its head), for a refusal to name. */
+function longestPathTo(catalog: Catalog, pkgName: string, channel: string, revision: string): string[] {
+  const entries = findPackage(catalog, pkgName)?.channels.find((c) => c.name === channel)?.entries ?? [];
+  let longest = [revision];
+  for (const e of entries) {
+    const path = upgradePath(catalog, pkgName, e.name, channel);
+    if (path.ok && path.path.length > longest.length) longest = path.path;
+  }
+  return longest;
+}
+
+/**
+ * A revision that had an upgrade path in a channel before an edit and has none after it: every entry, and
+ * every revision a `skips` names, of every channel that still exists.
+ */
+function brokenPath(
+  before: Catalog,
+  after: Catalog,
+  pkgName: string,
+): { channel: string; path: string[] } | undefined {
+  for (const channel of findPackage(before, pkgName)?.channels ?? []) {
+    const sources = new Set(channel.entries.flatMap((e) => [e.name, ...(e.skips ?? [])]));
+    for (const from of sources) {
+      const had = upgradePath(before, pkgName, from, channel.name);
+      if (had.ok && !upgradePath(after, pkgName, from, channel.name).ok)
+        return { channel: channel.name, path: had.path };
+    }
+  }
+  return undefined;
 }
 
 function addToChannel(

@@ -1,5 +1,11 @@
 import type { GraphViolation } from "./errors.js";
-import type { Catalog, CatalogChannel, CatalogPackage, ChannelEntry } from "./schema.js";
+import type {
+  Catalog,
+  CatalogChannel,
+  CatalogPackage,
+  ChannelEntry,
+  DeprecationReference,
+} from "./schema.js";
 
 /**
  * The channel's head: the one entry no other entry replaces or skips (operator-registry's rule). Undefined
@@ -43,6 +49,13 @@ export function checkCatalog(catalog: Catalog): GraphViolation[] {
         out.push({ path: at("revisions", i, "revision"), message: `revision ${r.revision} is listed twice` });
       revisions.add(r.revision);
     });
+    (pkg.removed ?? []).forEach((r, i) => {
+      if (revisions.has(r))
+        out.push({
+          path: at("removed", i),
+          message: `${r} is listed both as a revision and as removed; keep one`,
+        });
+    });
     const channelNames = new Set<string>();
     pkg.channels.forEach((channel, c) => {
       if (channelNames.has(channel.name))
@@ -55,13 +68,50 @@ export function checkCatalog(catalog: Catalog): GraphViolation[] {
         })),
       );
     });
+    out.push(...checkDeprecations(pkg).map((v) => ({ path: at(...v.path), message: v.message })));
   });
   return out;
+}
+
+/** As operator-registry checks `olm.deprecations`: each names something of the package, once. */
+function checkDeprecations(pkg: CatalogPackage): GraphViolation[] {
+  const out: GraphViolation[] = [];
+  const seen = new Set<string>();
+  (pkg.deprecations ?? []).forEach((d, i) => {
+    const ref = d.reference;
+    const key = `${ref.schema}/${"name" in ref ? ref.name : ""}`;
+    if (seen.has(key))
+      out.push({
+        path: ["deprecations", i, "reference"],
+        message: `${describeReference(ref)} is deprecated twice`,
+      });
+    seen.add(key);
+    if (ref.schema === "olm.bundle" && !pkg.revisions.some((r) => r.revision === ref.name))
+      out.push({
+        path: ["deprecations", i, "reference", "name"],
+        message: `${ref.name} is not a published revision of ${pkg.name}`,
+      });
+    if (ref.schema === "olm.channel" && !pkg.channels.some((c) => c.name === ref.name))
+      out.push({
+        path: ["deprecations", i, "reference", "name"],
+        message: `${pkg.name} has no channel ${ref.name}`,
+      });
+  });
+  return out;
+}
+
+/** `revision v2`, `channel beta`, `the package`: what a deprecation reference names, for messages. */
+export function describeReference(ref: DeprecationReference): string {
+  if (ref.schema === "olm.bundle") return `revision ${ref.name}`;
+  if (ref.schema === "olm.channel") return `channel ${ref.name}`;
+  return "the package";
 }
 
 function checkChannel(pkg: CatalogPackage, channel: CatalogChannel): GraphViolation[] {
   const out: GraphViolation[] = [];
   const known = new Set(pkg.revisions.map((r) => r.revision));
+  // A skip may name a removed revision: downstreams left on it still jump to the entry that skips it.
+  const skippable = new Set([...known, ...(pkg.removed ?? [])]);
   if (channel.entries.length === 0)
     return [{ path: ["entries"], message: `channel ${channel.name} has no entries` }];
   const names = new Set<string>();
@@ -85,7 +135,7 @@ function checkChannel(pkg: CatalogPackage, channel: CatalogChannel): GraphViolat
     if (e.replaces === e.name)
       out.push({ path: ["entries", i, "replaces"], message: `${e.name} replaces itself` });
     (e.skips ?? []).forEach((s, j) => {
-      if (!known.has(s))
+      if (!skippable.has(s))
         out.push({
           path: ["entries", i, "skips", j],
           message: `${s} is not a published revision of ${pkg.name}`,

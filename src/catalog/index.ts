@@ -3,11 +3,21 @@
  * revisions, channels and upgrade edges (`replaces`, `skips`), kept in `catalog.yaml` on branch
  * `porchlight/catalog`. Pure: text in, text and answers out.
  */
-export { type AddRevision, addRevision, type CatalogEdit, promote, removeRevision, skip } from "./edit.js";
+export {
+  type AddRevision,
+  addRevision,
+  type CatalogEdit,
+  deprecate,
+  promote,
+  removeRevision,
+  sameReference,
+  skip,
+} from "./edit.js";
 export { CatalogError, type CatalogProblem, formatCatalogProblem } from "./errors.js";
 export {
   channelHead,
   checkCatalog,
+  describeReference,
   findChannel,
   findHead,
   findPackage,
@@ -18,6 +28,7 @@ export {
 export { EMPTY_CATALOG, type ParsedCatalog, parseCatalog } from "./parse.js";
 export {
   type ChannelSummary,
+  deprecation,
   listChannels,
   listPackages,
   listRevisions,
@@ -33,5 +44,7 @@ export {
   type CatalogPackage,
   type CatalogRevision,
   type ChannelEntry,
+  type Deprecation,
+  type DeprecationReference,
   revisionNumber,
 } from "./schema.js";

@@ -1,11 +1,16 @@
+import { sameReference } from "./edit.js";
 import { findHead, findPackage, skippedIn } from "./graph.js";
-import type { Catalog } from "./schema.js";
+import type { Catalog, CatalogPackage, DeprecationReference } from "./schema.js";
 
 export interface PackageSummary {
   name: string;
   revisions: number;
   latest?: string;
   channels: string[];
+  /** The package's deprecation message, when the package as a whole is deprecated. */
+  deprecated?: string;
+  /** Revisions taken out of the catalog. */
+  removed: string[];
 }
 
 export interface RevisionSummary {
@@ -16,11 +21,15 @@ export interface RevisionSummary {
   channels: string[];
   /** Channels in which it is skipped (never offered as an upgrade). */
   skippedIn: string[];
+  /** Its deprecation message, when it is deprecated. */
+  deprecated?: string;
 }
 
 export interface ChannelSummary {
   name: string;
   head?: string;
+  /** Its deprecation message, when it is deprecated. */
+  deprecated?: string;
   /** Entries from the head down the replaces chain, as operator-registry lists them. */
   entries: { name: string; replaces?: string; skips: string[] }[];
 }
@@ -31,6 +40,8 @@ export function listPackages(catalog: Catalog): PackageSummary[] {
     revisions: p.revisions.length,
     ...(p.revisions.length ? { latest: p.revisions[p.revisions.length - 1]?.revision } : {}),
     channels: p.channels.map((c) => c.name),
+    ...deprecation(p, { schema: "olm.package" }),
+    removed: p.removed ?? [],
   }));
 }
 
@@ -40,6 +51,7 @@ export function listRevisions(catalog: Catalog, pkgName: string): RevisionSummar
     ...r,
     channels: pkg.channels.filter((c) => c.entries.some((e) => e.name === r.revision)).map((c) => c.name),
     skippedIn: pkg.channels.filter((c) => skippedIn(c).has(r.revision)).map((c) => c.name),
+    ...deprecation(pkg, { schema: "olm.bundle", name: r.revision }),
   }));
 }
 
@@ -58,6 +70,17 @@ export function listChannels(catalog: Catalog, pkgName: string): ChannelSummary[
       if (!seen.has(e.name))
         ordered.push({ name: e.name, ...(e.replaces ? { replaces: e.replaces } : {}), skips: e.skips ?? [] });
     }
-    return { name: c.name, ...(head ? { head: head.name } : {}), entries: ordered };
+    return {
+      name: c.name,
+      ...(head ? { head: head.name } : {}),
+      ...deprecation(pkg, { schema: "olm.channel", name: c.name }),
+      entries: ordered,
+    };
   });
+}
+
+/** `{ deprecated: message }` when the package deprecates what `ref` names, else nothing. */
+export function deprecation(pkg: CatalogPackage, ref: DeprecationReference): { deprecated?: string } {
+  const found = pkg.deprecations?.find((d) => sameReference(d.reference, ref));
+  return found ? { deprecated: found.message } : {};
 }

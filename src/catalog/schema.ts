@@ -31,10 +31,29 @@ export const catalogChannelSchema = z.strictObject({
   entries: z.array(channelEntrySchema),
 });
 
+/** What a deprecation names, as operator-registry's `olm.deprecations` references: a revision, a channel or the package. */
+export const deprecationReferenceSchema = z.discriminatedUnion("schema", [
+  z.strictObject({ schema: z.literal("olm.bundle"), name: revisionName }),
+  z.strictObject({ schema: z.literal("olm.channel"), name: z.string().min(1) }),
+  z.strictObject({ schema: z.literal("olm.package") }),
+]);
+
+/** One deprecation, as an `olm.deprecations` entry: still installable, but its users are told why not to. */
+export const deprecationSchema = z.strictObject({
+  reference: deprecationReferenceSchema,
+  message: z.string().trim().min(1, "must say why, and what to use instead"),
+});
+
 export const catalogPackageSchema = z.strictObject({
   name: z.string().min(1),
   revisions: z.array(catalogRevisionSchema),
   channels: z.array(catalogChannelSchema).default([]),
+  deprecations: z.array(deprecationSchema).optional(),
+  /**
+   * Revisions taken out of the catalog: their tags stay, the sweep never records them again, and a `skips`
+   * may still name them so that downstreams left on one keep an upgrade path.
+   */
+  removed: z.array(revisionName).optional(),
 });
 
 export const catalogSchema = z.strictObject({
@@ -50,6 +69,8 @@ export type CatalogPackage = z.infer<typeof catalogPackageSchema>;
 export type CatalogRevision = z.infer<typeof catalogRevisionSchema>;
 export type CatalogChannel = z.infer<typeof catalogChannelSchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
+export type Deprecation = z.infer<typeof deprecationSchema>;
+export type DeprecationReference = z.infer<typeof deprecationReferenceSchema>;
 
 /** The number of a revision, `v12` → 12, for ordering. */
 export function revisionNumber(revision: string): number {

@@ -3,6 +3,7 @@ import {
   addRevision,
   CatalogError,
   channelHead,
+  deprecate,
   listChannels,
   listRevisions,
   parseCatalog,
@@ -17,6 +18,9 @@ const SHA = "0123456789abcdef0123456789abcdef01234567";
 const publish = (text: string, revision: string, channels: string[]) =>
   addRevision(text, { package: "basens", revision, commit: SHA, time: "2024-05-01T10:00:00Z", channels })
     .text;
+
+/** A block as it sits under a package entry of the catalog (4 spaces in). */
+const nested = (block: string) => block.replace(/^(?=.)/gm, "    ");
 
 function catalogWith(...steps: Array<[string, string[]]>): string {
   return steps.reduce((text, [rev, channels]) => publish(text, rev, channels), "");
@@ -98,17 +102,104 @@ describe("catalog edits", () => {
     expect(() => skip(text, "basens", "v3")).toThrow(/head of channel stable/);
   });
 
-  it("removes a revision and rewires the channel around it", () => {
+  it("removes a revision, rewiring the channel so downstreams left on it still reach the head", () => {
     let text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable"]]);
     text = removeRevision(text, "basens", "v2").text;
+    expect(text).toContain(
+      nested(codeBlock`
+          channels:
+            - name: stable
+              entries:
+                - name: v1
+                - name: v3
+                  replaces: v1
+                  skips:
+                    - v2
+          removed:
+            - v2
+    `),
+    );
     const { catalog } = parseCatalog(text);
     expect(catalog.packages[0]?.revisions.map((r) => r.revision)).toEqual(["v1", "v3"]);
-    expect(catalog.packages[0]?.channels[0]?.entries).toEqual([
-      { name: "v1" },
-      { name: "v3", replaces: "v1" },
-    ]);
-    text = removeRevision(removeRevision(text, "basens", "v3").text, "basens", "v1").text;
-    expect(parseCatalog(text).catalog.packages).toEqual([]);
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v3"] });
+    expect(upgradePath(catalog, "basens", "v2", "stable")).toEqual({ ok: true, path: ["v2", "v3"] });
+    text = removeRevision(text, "basens", "v1").text;
+    expect(parseCatalog(text).catalog.packages[0]).toMatchObject({
+      channels: [{ name: "stable", entries: [{ name: "v3", skips: ["v2", "v1"] }] }],
+      removed: ["v2", "v1"],
+    });
+  });
+
+  it("refuses to remove a channel head, naming the upgrade path it would break", () => {
+    const text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable", "beta"]]);
+    expect(() => removeRevision(text, "basens", "v3")).toThrow(
+      "basens v3 is the head of channel stable: removing it would break the upgrade path v1 -> v2 -> v3 (the channel would move back to v2, and downstreams on v3 would have no upgrade)",
+    );
+    expect(() => removeRevision(text, "basens", "v9")).toThrow(/no published revision v9/);
+    const once = removeRevision(text, "basens", "v1").text;
+    expect(() => removeRevision(once, "basens", "v1")).toThrow(/v1 was removed from the catalog already/);
+  });
+
+  it("never records a removed revision again, and numbers on after it", () => {
+    let text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable"]]);
+    text = removeRevision(text, "basens", "v2").text;
+    expect(() => publish(text, "v2", ["stable"])).toThrow(/v2 was removed from the catalog/);
+    text = publish(text, "v4", ["stable"]);
+    expect(channelHead(parseCatalog(text).catalog, "basens", "stable")).toBe("v4");
+  });
+
+  it("deprecates a revision, a channel or the package as olm.deprecations entries, once each", () => {
+    let text = catalogWith(["v1", ["stable", "beta"]], ["v2", ["stable"]]);
+    text = deprecate(text, "basens", { schema: "olm.bundle", name: "v1" }, "v1 leaks its token; use v2").text;
+    text = deprecate(text, "basens", { schema: "olm.channel", name: "beta" }, "beta is retired").text;
+    text = deprecate(text, "basens", { schema: "olm.package" }, "moved to basens-ng").text;
+    expect(deprecate(text, "basens", { schema: "olm.channel", name: "beta" }, "beta is retired").text).toBe(
+      text,
+    );
+    text = deprecate(text, "basens", { schema: "olm.bundle", name: "v1" }, "v1 is broken").text;
+    expect(text).toContain(
+      nested(codeBlock`
+          deprecations:
+            - reference:
+                schema: olm.bundle
+                name: v1
+              message: v1 is broken
+            - reference:
+                schema: olm.channel
+                name: beta
+              message: beta is retired
+            - reference:
+                schema: olm.package
+              message: moved to basens-ng
+    `),
+    );
+    expect(() => deprecate(text, "basens", { schema: "olm.channel", name: "alpha" }, "x")).toThrow(
+      "basens has no channel alpha (channels: stable, beta)",
+    );
+    expect(() => deprecate(text, "basens", { schema: "olm.bundle", name: "v7" }, "x")).toThrow(
+      /no published revision v7/,
+    );
+    // Deprecation is advice: the upgrade graph is as it was.
+    expect(upgradePath(parseCatalog(text).catalog, "basens", "v1", "stable")).toEqual({
+      ok: true,
+      path: ["v1", "v2"],
+    });
+  });
+
+  it("reports a deprecation naming nothing of the package, with its line", () => {
+    const text = codeBlock`
+      schema: porchlight.catalog/v1
+      packages:
+      - name: basens
+        revisions:
+        - {revision: v1, commit: abcdef1, time: t}
+        deprecations:
+        - reference: {schema: olm.bundle, name: v4}
+          message: gone
+    `;
+    expect(() => parseCatalog(text)).toThrow(
+      "catalog.yaml:7:43: packages[0].deprecations[0].reference.name: v4 is not a published revision of basens",
+    );
   });
 
   it("refuses a revision twice or out of order", () => {

@@ -31,7 +31,9 @@ export async function recordPublished(port: RepoPort, input: RecordPublishInput)
     edit: (state) => {
       if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
       const pkg = state.catalog.packages.find((p) => p.name === input.package);
-      if (pkg?.revisions.some((r) => r.revision === revision)) return { text: state.text };
+      // Recorded already, or removed from the catalog on purpose: either way, nothing to do.
+      if (pkg?.revisions.some((r) => r.revision === revision) || pkg?.removed?.includes(revision))
+        return { text: state.text };
       try {
         return {
           text: addRevision(state.text, {
@@ -61,8 +63,10 @@ export async function recordMissingRevisions(
   const refs = await port.listRefs();
   const catalog = (await readCatalog(port, refs)).catalog;
   if (!catalog) return [];
-  const known = (pkg: string) =>
-    catalog.packages.find((p) => p.name === pkg)?.revisions.map((r) => r.revision) ?? [];
+  const known = (pkg: string) => {
+    const p = catalog.packages.find((x) => x.name === pkg);
+    return [...(p?.revisions.map((r) => r.revision) ?? []), ...(p?.removed ?? [])];
+  };
   const tags = [...indexRefs(refs).tags]
     .flatMap(([tag, sha]) => {
       const parsed = parseRevisionTag(tag);

@@ -1,4 +1,4 @@
-import { CATALOG_BRANCH, CATALOG_FILE } from "../../catalog/index.js";
+import { CATALOG_BRANCH, CATALOG_FILE, CatalogError } from "../../catalog/index.js";
 import type { CommitAuthor, RepoPort } from "../../github/port.js";
 import { type CatalogState, readCatalog } from "./read.js";
 
@@ -42,4 +42,14 @@ export async function writeCatalog(
   throw new Error(
     `could not write ${CATALOG_FILE} on ${CATALOG_BRANCH}: the branch moved on every one of ${ATTEMPTS} attempts`,
   );
+}
+
+/** An edit of the catalog's text, with a CatalogError (the edit would break the catalog) as its refusal. */
+export function guarded(edit: () => string): { text: string } | { refused: string } {
+  try {
+    return { text: edit() };
+  } catch (e) {
+    if (e instanceof CatalogError) return { refused: e.message };
+    throw e;
+  }
 }

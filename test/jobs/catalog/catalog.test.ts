@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { parseCatalog } from "../../../src/catalog/index.js";
-import { promoteRevision, skipRevision } from "../../../src/jobs/catalog/promote.js";
+import { parseCatalog, skip } from "../../../src/catalog/index.js";
+import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordMissingRevisions, recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { deprecateInCatalog, removeFromCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { fakeRepoWith } from "../fake-repo.js";
 
 const author = { name: "porchlight[bot]", email: "bot@porchlight.test" };
@@ -108,5 +109,61 @@ describe("catalog jobs", () => {
     expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("unchanged");
     const stable = (await catalogOf(repo)).channels.find((c) => c.name === "stable")!;
     expect(stable.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
+  });
+
+  it("removes a revision once, and the sweep never records its tag again", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    await record(repo, 2, tag(2));
+    await record(repo, 3, tag(3));
+    expect((await removeFromCatalog(repo, { package: "basens", revision: "v3", author })).kind).toBe(
+      "refused",
+    );
+    expect((await removeFromCatalog(repo, { package: "basens", revision: "v2", author })).kind).toBe(
+      "committed",
+    );
+    repo.calls.length = 0;
+    expect((await removeFromCatalog(repo, { package: "basens", revision: "v2", author })).kind).toBe(
+      "unchanged",
+    );
+    expect(await recordMissingRevisions(repo, { defaultChannel: "stable", author, now })).toEqual([]);
+    expect((await record(repo, 2, repo.refs.get("refs/tags/basens/v2")!)).kind).toBe("unchanged");
+    expect(repo.calls).not.toContain("commitTree");
+    expect((await catalogOf(repo)).removed).toEqual(["v2"]);
+  });
+
+  it("deprecates once; another message replaces the recorded one", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    const reference = { schema: "olm.bundle", name: "v1" } as const;
+    const deprecateWith = (message: string) =>
+      deprecateInCatalog(repo, { package: "basens", reference, message, author });
+    expect((await deprecateWith("broken")).kind).toBe("committed");
+    expect((await deprecateWith("broken")).kind).toBe("unchanged");
+    expect((await deprecateWith("broken; use v2")).kind).toBe("committed");
+    expect((await catalogOf(repo)).deprecations).toEqual([{ reference, message: "broken; use v2" }]);
+  });
+
+  it("two edits racing for the branch both land (no force push, the loser edits again)", async () => {
+    const { repo, tag } = upstream();
+    for (const n of [1, 2, 3, 4]) await record(repo, n, tag(n));
+    let raced = false;
+    repo.beforePush = (branch) => {
+      if (branch !== "porchlight/catalog" || raced) return;
+      raced = true;
+      // Another writer (the CLI, another replica) skips v3 between our read and our push.
+      const text = repo.files("porchlight/catalog")["catalog.yaml"]!;
+      repo.commit("porchlight/catalog", {
+        "catalog.yaml": skip(text, "basens", "v3").text,
+      });
+    };
+    expect((await removeFromCatalog(repo, { package: "basens", revision: "v2", author })).kind).toBe(
+      "committed",
+    );
+    const stable = (await catalogOf(repo)).channels[0]!;
+    expect(stable.entries.find((e) => e.name === "v4")).toMatchObject({
+      replaces: "v1",
+      skips: ["v3", "v2"],
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { promoteRevision, skipRevision } from "../../../src/jobs/catalog/promote.js";
+import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
 import { BOT, FakeInstallation, fanoutContext, publish } from "./fake-installation.js";

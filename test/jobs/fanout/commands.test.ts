@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { skipRevision } from "../../../src/jobs/catalog/promote.js";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
+import { skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { runCommands } from "../../../src/jobs/commands/index.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { sweepFanout } from "../../../src/jobs/fanout/jobs.js";
