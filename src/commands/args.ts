@@ -1,5 +1,6 @@
 import type { Parsed } from "../lifecycle/result.js";
 import { parsed, rejected } from "../lifecycle/result.js";
+import type { CatalogCommandArgs } from "./catalog-args.js";
 
 /** What `/update` moves the draft to: a published revision, the newest on a channel, or the newest. */
 export type UpdateTarget =
@@ -16,6 +17,7 @@ export type CommandArgs =
   | { verb: "promote"; channel: string }
   | { verb: "fanout" }
   | { verb: "adopt" }
+  | CatalogCommandArgs
   | { verb: "help" };
 
 export type Verb = CommandArgs["verb"];

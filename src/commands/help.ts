@@ -13,6 +13,6 @@ export function formatHelp(registry: readonly CommandSpec[] = COMMANDS): string 
     "|---|---|---|",
     ...rows,
     "",
-    "Commands in code blocks and quotes are ignored.",
+    "Commands in code blocks and quotes are ignored. `/skip`, `/deprecate`, `/remove` and `/rollback` also work in an issue (the fan-out dashboard, say) when the revision is named by its tag, like `/skip basens/v2`.",
   ].join("\n");
 }

@@ -10,6 +10,25 @@ export type CommandOutcome =
   | { kind: "promoted"; package: string; revision: number; channel: string }
   | { kind: "fanout-started"; downstreams: number }
   | { kind: "adopted"; drafts: { package: string; branch: string; pull: number }[] }
+  | {
+      kind: "cataloged";
+      verb: "skip" | "remove" | "deprecate";
+      package: string;
+      /** What was edited: `v2`, `channel beta`, `the package`. */
+      what: string;
+      /** False when the catalog said so already (the same command again): nothing was written. */
+      changed: boolean;
+      message?: string;
+    }
+  | {
+      kind: "rollback-proposed";
+      package: string;
+      revision: number;
+      branch: string;
+      pull: number;
+      /** An earlier run (or comment) opened it already. */
+      existing: boolean;
+    }
   | { kind: "help"; text: string }
   | { kind: "unknown"; verb: string; suggestion?: string; known: readonly string[] }
   | { kind: "invalid"; reason: string }
@@ -45,6 +64,10 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return `Copied the package changes into ${outcome.drafts
         .map((d) => `draft \`${d.branch}\` (proposed in #${d.pull})`)
         .join(", ")}: review and approve there; this pull request stays as it is.`;
+    case "cataloged":
+      return formatCataloged(outcome);
+    case "rollback-proposed":
+      return `${outcome.existing ? "Already proposed" : "Proposed"} rolling **${outcome.package}** back to the content of v${outcome.revision} in #${outcome.pull} (draft \`${outcome.branch}\`): approving it publishes that content as the next revision, which fan-out takes to downstreams like any other.`;
     case "help":
       return outcome.text;
     case "unknown": {
@@ -56,5 +79,23 @@ export function formatOutcome(outcome: CommandOutcome): string {
     case "invalid":
     case "refused":
       return outcome.reason;
+  }
+}
+
+function formatCataloged(o: Extract<CommandOutcome, { kind: "cataloged" }>): string {
+  const subject = `**${o.package}** ${o.what}`;
+  switch (o.verb) {
+    case "skip":
+      return o.changed
+        ? `Skipped ${subject} in the catalog: downstreams on it (or on what it replaced) jump straight to the entry after it, and it is never offered again.`
+        : `${subject} is skipped in the catalog already; nothing changed.`;
+    case "remove":
+      return o.changed
+        ? `Removed ${subject} from the catalog: it is no longer listed or offered, its tag \`${o.package}/${o.what}\` stays, and downstreams still on it upgrade to the entry that replaced it.`
+        : `${subject} was removed from the catalog already; nothing changed.`;
+    case "deprecate":
+      return o.changed
+        ? `Deprecated ${subject} in the catalog: “${o.message}”. It stays installable and on its upgrade paths; \`porchlight catalog\` shows the message.`
+        : `${subject} is deprecated in the catalog already, with that message; nothing changed.`;
   }
 }

@@ -1,5 +1,6 @@
 import type { Parsed } from "../lifecycle/result.js";
 import { type CommandArgs, noArgs, parsePromoteArgs, parseUpdateArgs, type Verb } from "./args.js";
+import { parseDeprecateArgs, revisionVerb } from "./catalog-args.js";
 import type { Permission } from "./permission.js";
 
 /** One slash-command verb: everything the parser, the permission check and `/help` need to know. */
@@ -57,6 +58,34 @@ export const COMMANDS: readonly CommandSpec[] = [
     permission: "write",
     help: "Add the published revision to a channel of the catalog, like `stable`.",
     parseArgs: parsePromoteArgs,
+  },
+  {
+    verb: "skip",
+    usage: "[revision]",
+    permission: "write",
+    help: "Skip a published revision in the catalog (this one, `v2`, or `basens/v2` in an issue): downstreams jump over it and it is never offered again.",
+    parseArgs: revisionVerb("skip"),
+  },
+  {
+    verb: "deprecate",
+    usage: "[revision|channel <name>|package] [message]",
+    permission: "write",
+    help: "Deprecate a revision, a channel or the package in the catalog, with a message for its users; it stays installable.",
+    parseArgs: parseDeprecateArgs,
+  },
+  {
+    verb: "remove",
+    usage: "[revision]",
+    permission: "maintain",
+    help: "Remove a published revision from the catalog (its tag stays; downstreams on it still upgrade). Refused for a channel head.",
+    parseArgs: revisionVerb("remove"),
+  },
+  {
+    verb: "rollback",
+    usage: "[revision]",
+    permission: "write",
+    help: "Propose a new revision whose content is an earlier one's (by default the one before the latest); approve it to publish.",
+    parseArgs: revisionVerb("rollback"),
   },
   {
     verb: "fanout",

@@ -20,6 +20,10 @@ describe("the verb registry", () => {
       "update",
       "propose-delete",
       "promote",
+      "skip",
+      "deprecate",
+      "remove",
+      "rollback",
       "fanout",
       "adopt",
       "help",
@@ -32,7 +36,7 @@ describe("the verb registry", () => {
 
   it("names the known verbs when code asks for one that does not exist", () => {
     expect(() => getCommand("deploy")).toThrow(
-      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, fanout, adopt, help',
+      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, skip, deprecate, remove, rollback, fanout, adopt, help',
     );
   });
 

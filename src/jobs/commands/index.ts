@@ -7,17 +7,28 @@ import type { PullRequest } from "../../github/port.js";
 import { fromFork, type JobContext } from "../context.js";
 import { adopt } from "./adopt.js";
 import { approve } from "./approve.js";
+import { deprecate, remove, skip } from "./catalog.js";
 import { fanout } from "./fanout.js";
 import { promote } from "./promote.js";
 import { proposeDelete } from "./propose-delete.js";
 import { reject } from "./reject.js";
 import { render } from "./render.js";
 import { formatCommandReply, replyMarker } from "./reply.js";
-import type { HandlerResult, VerbHandler } from "./types.js";
+import { rollback } from "./rollback.js";
+import type { AnywhereVerbHandler, HandlerResult, VerbHandler } from "./types.js";
 import { update } from "./update.js";
 
+/** Verbs that also run in an issue, and on a fork's pull request: the catalog's, naming a revision by its tag. */
+const ANYWHERE_VERBS = ["skip", "deprecate", "remove", "rollback"] as const;
+type AnywhereVerb = (typeof ANYWHERE_VERBS)[number];
+
 /** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
-export type VerbHandlers = Record<Exclude<Verb, "help">, VerbHandler>;
+export type VerbHandlers = Record<Exclude<Verb, "help" | AnywhereVerb>, VerbHandler> &
+  Record<AnywhereVerb, AnywhereVerbHandler>;
+
+function isAnywhere(verb: Verb): verb is AnywhereVerb {
+  return (ANYWHERE_VERBS as readonly Verb[]).includes(verb);
+}
 
 export function defaultHandlers(): VerbHandlers {
   return {
@@ -29,6 +40,10 @@ export function defaultHandlers(): VerbHandlers {
     promote,
     fanout,
     adopt,
+    skip,
+    deprecate,
+    remove,
+    rollback,
   };
 }
 
@@ -70,6 +85,25 @@ export async function runCommands(
       continue;
     }
     pr ??= await pullOrNull(ctx, input.issue);
+    const verb = decision.args.verb as Exclude<Verb, "help">;
+    if (isAnywhere(verb)) {
+      // A fork's branch names nothing of this repository: there the revision is named by its tag, as in an issue.
+      const here = pr && !fromFork(ctx, pr) ? pr : null;
+      const handler = handlers[verb];
+      entries.push({
+        command: decision.text,
+        result: await runOne(ctx, decision.args.verb, pr?.number ?? input.issue, () =>
+          handler(ctx, {
+            pr: here,
+            issue: input.issue,
+            actor,
+            args: decision.args,
+            commentId: input.commentId,
+          }),
+        ),
+      });
+      continue;
+    }
     if (!pr) {
       entries.push({
         command: decision.text,
@@ -80,7 +114,6 @@ export async function runCommands(
       });
       continue;
     }
-    const verb = decision.args.verb as Exclude<Verb, "help">;
     if (DRAFT_VERBS.has(verb) && fromFork(ctx, pr)) {
       entries.push({
         command: decision.text,
@@ -90,12 +123,14 @@ export async function runCommands(
     }
     entries.push({
       command: decision.text,
-      result: await runOne(ctx, handlers[verb], {
-        pr,
-        actor,
-        args: decision.args,
-        commentId: input.commentId,
-      }),
+      result: await runOne(ctx, verb, pr.number, () =>
+        handlers[verb](ctx, {
+          pr: pr as PullRequest,
+          actor,
+          args: decision.args,
+          commentId: input.commentId,
+        }),
+      ),
     });
     if (verb === "approve" || verb === "reject") pr = undefined;
   }
@@ -109,17 +144,18 @@ export async function runCommands(
 
 async function runOne(
   ctx: JobContext,
-  handler: VerbHandler,
-  input: Parameters<VerbHandler>[1],
+  verb: string,
+  issue: number,
+  handle: () => Promise<HandlerResult>,
 ): Promise<HandlerResult> {
   try {
-    return await handler(ctx, input);
+    return await handle();
   } catch (e) {
-    ctx.log.error({ err: e, verb: input.args.verb, pr: input.pr.number }, "command failed");
+    ctx.log.error({ err: e, verb, pr: issue }, "command failed");
     const why = e instanceof Error ? e.message : String(e);
     return {
       kind: "refused",
-      reason: `\`/${input.args.verb}\` failed: ${why}. Try again; if it keeps failing, tell the repository's admins.`,
+      reason: `\`/${verb}\` failed: ${why}. Try again; if it keeps failing, tell the repository's admins.`,
     };
   }
 }

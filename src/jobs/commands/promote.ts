@@ -1,10 +1,9 @@
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
-import { indexRefs } from "../../lifecycle/refs.js";
-import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { promoteRevision } from "../catalog/promote.js";
 import { repoName } from "../context.js";
 import { reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
+import { publishedAs } from "./target.js";
 import type { VerbHandler } from "./types.js";
 
 /**
@@ -29,12 +28,8 @@ export const promote: VerbHandler = async (ctx, { pr, args }) => {
       reason: `\`/promote\` needs a published revision; approve this proposal first.`,
     };
   }
-  const tag = [...indexRefs(await ctx.port.listRefs()).tags].find(([name, sha]) => {
-    const parsed = parseRevisionTag(name);
-    return sha === pr.mergeCommitSha && parsed.ok && parsed.value.package === pkg;
-  });
-  const parsed = tag && parseRevisionTag(tag[0]);
-  if (!parsed?.ok) {
+  const revision = publishedAs(pr, pkg, await ctx.port.listRefs());
+  if (revision === undefined) {
     return {
       kind: "refused",
       reason: `The merge of #${pr.number} carries no revision tag of ${pkg}; it was not published by porchlight.`,
@@ -47,7 +42,6 @@ export const promote: VerbHandler = async (ctx, { pr, args }) => {
       reason: `\`${channel}\` is not a channel of this repository; its channels are ${known.map((c) => `\`${c}\``).join(", ")} (config \`channels.names\`).`,
     };
   }
-  const revision = parsed.value.revision;
   const out = await promoteRevision(ctx.port, {
     package: pkg,
     revision: `v${revision}`,

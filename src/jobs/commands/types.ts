@@ -16,3 +16,14 @@ export interface CommandInput {
 export type HandlerResult = CommandOutcome | { kind: "deleted"; package: string; mergeSha: string };
 
 export type VerbHandler = (ctx: JobContext, input: CommandInput) => Promise<HandlerResult>;
+
+/**
+ * A command that also works in an issue (the catalog's: the revision is named by its tag there): `pr` is
+ * null in an issue, and for a fork's pull request, whose branch names nothing of this repository.
+ */
+export interface AnywhereCommandInput extends Omit<CommandInput, "pr"> {
+  pr: PullRequest | null;
+  issue: number;
+}
+
+export type AnywhereVerbHandler = (ctx: JobContext, input: AnywhereCommandInput) => Promise<HandlerResult>;
