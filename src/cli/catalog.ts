@@ -13,11 +13,16 @@ import {
   upgradePath,
 } from "../catalog/index.js";
 import { GitCommandError, runGit } from "../github/git-process.js";
+import { EDIT_VERBS, runCatalogEdit } from "./catalog-edit.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 
 const USAGE = `Usage: porchlight catalog [list | revisions PKG | channels PKG | path PKG FROM [--channel C]]
                          [--file catalog.yaml | --repo DIR] [-o table|yaml|json]
+       porchlight catalog skip PKG REV | remove PKG REV
+                         [--file catalog.yaml | --repository OWNER/REPO [--api-url URL]]
+       porchlight catalog deprecate PKG (REV | --channel C | --package) --message TEXT
+                         [--file catalog.yaml | --repository OWNER/REPO [--api-url URL]]
 
 Shows the package catalog: published revisions, channels and upgrade paths.
   list              packages, their revision count, latest revision and channels (default)
@@ -25,9 +30,18 @@ Shows the package catalog: published revisions, channels and upgrade paths.
   channels PKG      every channel of PKG with its head and entries
   path PKG FROM     the upgrade path from revision FROM to the channel head
 
-  --file FILE       read the catalog from FILE (default: ./${CATALOG_FILE})
+Changes it, with the channel rules enforced (the same edits as /skip, /deprecate and /remove):
+  skip PKG REV      downstreams jump over REV and it is never offered again (not a channel head)
+  deprecate PKG ... REV, channel C or the whole package stays installable, with --message for its users
+  remove PKG REV    takes REV out of the catalog (its tag stays; downstreams on it still upgrade);
+                    refused for a channel head, naming the upgrade path it would break
+
+  --file FILE       read (and edit in place) the catalog in FILE (default: ./${CATALOG_FILE})
   --repo DIR        read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of the git repository at DIR
-  --channel C       the channel for 'path' (needed when PKG has several)
+  --repository R    read and change ${CATALOG_FILE} on branch ${CATALOG_BRANCH} of GitHub repository
+                    OWNER/REPO (token in GH_TOKEN or GITHUB_TOKEN; --api-url as for porchlight rpkg)
+  --channel C       the channel for 'path' (needed when PKG has several), or to deprecate
+  -m, --message M   why it is deprecated, and what to use instead
   -o, --output F    table (default), yaml or json
 `;
 
@@ -44,6 +58,12 @@ export const catalogCommand: CliCommand = async (args, io) => {
     throw new UsageError(`porchlight catalog: unknown output "${output}": use table, yaml or json`);
   if (values.file && values.repo) throw new UsageError("porchlight catalog: give --file or --repo, not both");
 
+  const edit = EDIT_VERBS.find((v) => v === positionals[0]);
+  if (edit) return runCatalogEdit(edit, positionals.slice(1), values, io, USAGE);
+  if (values.repository !== undefined || values.package || values.message !== undefined)
+    throw new UsageError(
+      `porchlight catalog: --repository, --package and --message go with skip, deprecate and remove\n\n${USAGE}`,
+    );
   const [verb = "list", pkgName, from, ...extra] = positionals;
   const needs = { list: 0, revisions: 1, channels: 1, path: 2 }[verb];
   if (needs === undefined)
@@ -139,6 +159,10 @@ const OPTIONS = {
   file: { type: "string" },
   repo: { type: "string" },
   channel: { type: "string" },
+  repository: { type: "string" },
+  "api-url": { type: "string" },
+  package: { type: "boolean" },
+  message: { type: "string", short: "m" },
   output: { type: "string", short: "o" },
   help: { type: "boolean", short: "h" },
 } as const;

@@ -9,6 +9,7 @@ import { proposeDeleteVerb } from "./propose-delete.js";
 import { pullVerb } from "./pull.js";
 import { pushVerb } from "./push.js";
 import { rejectVerb } from "./reject.js";
+import { rollbackVerb } from "./rollback.js";
 import { upgradeVerb } from "./upgrade.js";
 import type { Verb } from "./verb.js";
 
@@ -26,4 +27,5 @@ export const VERBS: readonly Verb[] = [
   proposeDeleteVerb,
   cloneVerb,
   upgradeVerb,
+  rollbackVerb,
 ];

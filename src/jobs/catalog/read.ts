@@ -30,13 +30,16 @@ export async function readCatalog(port: RepoPort, refs?: readonly RefInfo[]): Pr
   const text = head
     ? ((await port.readTree(head)).tree.get(CATALOG_FILE)?.toString("utf8") ?? EMPTY_CATALOG)
     : EMPTY_CATALOG;
+  return catalogState(text, head);
+}
+
+/** A catalog's text as a state to edit: parsed, or with the problem that keeps it from being read. */
+export function catalogState(text: string, head: string | null, file = CATALOG_FILE): CatalogState {
   try {
-    return { head, text, catalog: parseCatalog(text).catalog };
+    return { head, text, catalog: parseCatalog(text, file).catalog };
   } catch (e) {
     const problem =
-      e instanceof CatalogError
-        ? describe(e)
-        : `${CATALOG_FILE}: ${e instanceof Error ? e.message : String(e)}`;
+      e instanceof CatalogError ? describe(e) : `${file}: ${e instanceof Error ? e.message : String(e)}`;
     return { head, text, problem };
   }
 }

@@ -7,7 +7,11 @@ import {
   skip,
 } from "../../catalog/index.js";
 import type { CommitAuthor, RepoPort } from "../../github/port.js";
+import type { CatalogState } from "./read.js";
 import { type CatalogWrite, guarded, writeCatalog } from "./write.js";
+
+/** One catalog edit as a function of what the catalog holds: the new text, or why not. */
+export type CatalogEditFn = (state: CatalogState) => { text: string } | { refused: string };
 
 /**
  * The catalog edits that take a revision (or more) out of use: skip, deprecate, remove. Each is
@@ -26,13 +30,7 @@ export function skipRevision(
   return writeCatalog(port, {
     author: input.author,
     message: `catalog: skip ${input.package} ${input.revision}`,
-    edit: (state) => {
-      if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
-      const pkg = state.catalog.packages.find((p) => p.name === input.package);
-      const already = pkg?.channels.some((c) => c.entries.some((e) => e.skips?.includes(input.revision)));
-      if (already) return { text: state.text };
-      return guarded(() => skip(state.text, input.package, input.revision).text);
-    },
+    edit: skipEdit(input.package, input.revision),
   });
 }
 
@@ -48,12 +46,7 @@ export function removeFromCatalog(
   return writeCatalog(port, {
     author: input.author,
     message: `catalog: remove ${input.package} ${input.revision}`,
-    edit: (state) => {
-      if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
-      const pkg = state.catalog.packages.find((p) => p.name === input.package);
-      if (pkg?.removed?.includes(input.revision)) return { text: state.text };
-      return guarded(() => removeRevision(state.text, input.package, input.revision).text);
-    },
+    edit: removeEdit(input.package, input.revision),
   });
 }
 
@@ -69,12 +62,42 @@ export function deprecateInCatalog(
   return writeCatalog(port, {
     author: input.author,
     message: `catalog: deprecate ${input.package} ${describeReference(input.reference)}`,
-    edit: (state) => {
-      if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
-      const pkg = state.catalog.packages.find((p) => p.name === input.package);
-      const same = pkg?.deprecations?.find((d) => sameReference(d.reference, input.reference));
-      if (same?.message === input.message) return { text: state.text };
-      return guarded(() => deprecate(state.text, input.package, input.reference, input.message).text);
-    },
+    edit: deprecateEdit(input.package, input.reference, input.message),
   });
+}
+
+/** Skips `revision`; a revision some entry skips already is left as it is. */
+export function skipEdit(pkgName: string, revision: string): CatalogEditFn {
+  return (state) => {
+    if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
+    const pkg = state.catalog.packages.find((p) => p.name === pkgName);
+    const already = pkg?.channels.some((c) => c.entries.some((e) => e.skips?.includes(revision)));
+    if (already) return { text: state.text };
+    return guarded(() => skip(state.text, pkgName, revision).text);
+  };
+}
+
+/** Removes `revision`; one removed already is left as it is. */
+export function removeEdit(pkgName: string, revision: string): CatalogEditFn {
+  return (state) => {
+    if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
+    const pkg = state.catalog.packages.find((p) => p.name === pkgName);
+    if (pkg?.removed?.includes(revision)) return { text: state.text };
+    return guarded(() => removeRevision(state.text, pkgName, revision).text);
+  };
+}
+
+/** Deprecates what `reference` names with `message`; the same deprecation again is left as it is. */
+export function deprecateEdit(
+  pkgName: string,
+  reference: DeprecationReference,
+  message: string,
+): CatalogEditFn {
+  return (state) => {
+    if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
+    const pkg = state.catalog.packages.find((p) => p.name === pkgName);
+    const same = pkg?.deprecations?.find((d) => sameReference(d.reference, reference));
+    if (same?.message === message) return { text: state.text };
+    return guarded(() => deprecate(state.text, pkgName, reference, message).text);
+  };
 }
