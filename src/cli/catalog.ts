@@ -110,20 +110,27 @@ export const catalogCommand: CliCommand = async (args, io) => {
     }
     case "revisions": {
       const rows = listRevisions(catalog, pkgName as string) ?? [];
-      print(io, output, rows, ["REVISION", "COMMIT", "TIME", "CHANNELS", "SKIPPED IN"], (r) => [
+      print(io, output, rows, ["REVISION", "COMMIT", "TIME", "CHANNELS", "SKIPPED IN", "DEPRECATED"], (r) => [
         r.revision,
         r.commit.slice(0, 12),
         r.time,
         r.channels.join(",") || "-",
         r.skippedIn.join(",") || "-",
+        r.deprecated ?? "-",
       ]);
+      const pkgNote = listPackages(catalog).find((p) => p.name === pkgName);
+      if (output === "table" && pkgNote?.deprecated)
+        io.stdout(`${pkgName} is deprecated: ${pkgNote.deprecated}\n`);
+      if (output === "table" && pkgNote?.removed.length)
+        io.stdout(`removed from the catalog (tags kept): ${pkgNote.removed.join(", ")}\n`);
       return 0;
     }
     case "channels": {
       const rows = listChannels(catalog, pkgName as string) ?? [];
-      print(io, output, rows, ["CHANNEL", "HEAD", "ENTRIES"], (c) => [
+      print(io, output, rows, ["CHANNEL", "HEAD", "DEPRECATED", "ENTRIES"], (c) => [
         c.name,
         c.head ?? "-",
+        c.deprecated ? "yes" : "-",
         c.entries
           .map(
             (e) =>

@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addRevision, promote } from "../../src/catalog/index.js";
+import { addRevision, parseCatalog, promote } from "../../src/catalog/index.js";
 import { catalogCommand } from "../../src/cli/catalog.js";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
@@ -148,5 +148,71 @@ describe("porchlight catalog", () => {
 
   it("refuses unknown subcommands with the usage", async () => {
     await expect(run(["frobnicate"], dir).code).rejects.toThrow(/unknown subcommand "frobnicate"/);
+  });
+});
+
+describe("porchlight catalog skip|deprecate|remove on a file", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "porchlight-catalog-edit-"));
+    writeFileSync(join(dir, "catalog.yaml"), `# kept by hand too\n${buildCatalog()}`);
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const text = () => readFileSync(join(dir, "catalog.yaml"), "utf8");
+
+  it("skips a revision in place, keeping comments, and says so when it is skipped already", async () => {
+    const r = run(["skip", "basens", "v2"], dir);
+    expect(await r.code).toBe(0);
+    expect(r.out.join("")).toBe("basens v2: skipped in catalog.yaml\n");
+    expect(text()).toMatch(/^# kept by hand too\n/);
+    const before = text();
+    const again = run(["skip", "basens", "v2"], dir);
+    expect(await again.code).toBe(0);
+    expect(again.out.join("")).toBe("basens v2: skipped already in catalog.yaml; nothing changed\n");
+    expect(text()).toBe(before);
+  });
+
+  it("deprecates with a message, shown by 'revisions' and 'channels'", async () => {
+    expect(await run(["deprecate", "basens", "v1", "-m", "leaks its token; use v3"], dir).code).toBe(0);
+    expect(await run(["deprecate", "basens", "--channel", "beta", "--message", "use stable"], dir).code).toBe(
+      0,
+    );
+    const revisions = run(["revisions", "basens"], dir);
+    expect(await revisions.code).toBe(0);
+    expect(revisions.out.join("").split("\n")[1]).toMatch(/^v1 .* leaks its token; use v3$/);
+    const channels = run(["channels", "basens"], dir);
+    expect(await channels.code).toBe(0);
+    expect(channels.out.join("")).toMatch(/\nbeta +v3 +yes +/);
+  });
+
+  it("refuses to remove a channel head, naming the path, and leaves the file as it was", async () => {
+    const before = text();
+    const r = run(["remove", "basens", "v3"], dir);
+    expect(await r.code).toBe(1);
+    expect(r.err.join("")).toContain(
+      "porchlight catalog remove: basens v3 is the head of channel stable: removing it would break the upgrade path v1 -> v3",
+    );
+    expect(text()).toBe(before);
+    const ok = run(["remove", "basens", "v1"], dir);
+    expect(await ok.code).toBe(0);
+    expect(parseCatalog(text()).catalog.packages[0]?.removed).toEqual(["v1"]);
+    // Its deprecation goes with it: a deprecation names something in the catalog.
+    expect(text()).not.toContain("leaks its token");
+  });
+
+  it("refuses what it cannot do, saying what to write", async () => {
+    await expect(run(["remove", "basens"], dir).code).rejects.toThrow(
+      "name the revision: porchlight catalog remove basens v2",
+    );
+    await expect(run(["deprecate", "basens", "v2"], dir).code).rejects.toThrow(/--message is needed/);
+    await expect(run(["deprecate", "basens", "v2", "--package", "-m", "x"], dir).code).rejects.toThrow(
+      "deprecate one thing: a revision (v2), --channel NAME, or --package",
+    );
+    await expect(run(["skip", "basens", "v2", "--repo", "."], dir).code).rejects.toThrow(
+      /--repo reads a local clone; to change the catalog, give --repository OWNER\/REPO/,
+    );
+    const missing = run(["skip", "basens", "v2", "--file", "nope.yaml"], dir);
+    expect(await missing.code).toBe(1);
+    expect(missing.err.join("")).toMatch(/cannot read .*nope\.yaml: ENOENT/);
   });
 });
