@@ -51,7 +51,10 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
   // A revision the catalog skips is never offered again.
   const catalog = (await readCatalog(upPort, refs)).catalog;
   const pkg = catalog?.packages.find((p) => p.name === upstreamPkg);
-  const skipped = new Set(pkg?.channels.flatMap((c) => [...skippedIn(c)]) ?? []);
+  const skipped = new Set([
+    ...(pkg?.channels.flatMap((c) => [...skippedIn(c)]) ?? []),
+    ...(pkg?.removed ?? []),
+  ]);
   let retarget: Retarget;
   const target = args.target;
   if (target.kind === "channel") retarget = { channel: target.channel };
@@ -61,7 +64,7 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
     if (n !== undefined && skipped.has(`v${n}`)) {
       return {
         kind: "refused",
-        reason: `${upstreamPkg} v${n} is skipped in the catalog and is not offered; choose another revision or a channel.`,
+        reason: `${upstreamPkg} v${n} is ${pkg?.removed?.includes(`v${n}`) ? "removed from" : "skipped in"} the catalog and is not offered; choose another revision or a channel.`,
       };
     }
     if (n === undefined || !published.includes(n)) {

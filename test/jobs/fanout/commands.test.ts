@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
-import { skipRevision } from "../../../src/jobs/catalog/withdraw.js";
+import { removeFromCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { runCommands } from "../../../src/jobs/commands/index.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { sweepFanout } from "../../../src/jobs/fanout/jobs.js";
@@ -55,7 +55,7 @@ describe("fan-out and catalog commands", () => {
     expect(await say(c1, inst, pr.number, "/update v9")).toContain("no published revision v9");
   });
 
-  it("/update never offers a revision the catalog skips", async () => {
+  it("/update never offers a revision the catalog skips or removed", async () => {
     const { inst, up, c1 } = world();
     for (const n of [1, 2, 3]) {
       await recordPublished(up, {
@@ -73,6 +73,8 @@ describe("fan-out and catalog commands", () => {
     expect(await say(c1, inst, pr.number, "/update v2")).toContain("v2 is skipped in the catalog");
     expect(await say(c1, inst, pr.number, "/update v1")).toContain("upstream revision v1");
     expect(await say(c1, inst, pr.number, "/update")).toContain("upstream revision v3");
+    await removeFromCatalog(up, { package: "basens", revision: "v1", author: BOT.author });
+    expect(await say(c1, inst, pr.number, "/update v1")).toContain("v1 is removed from the catalog");
   });
 
   it("/update on a pull request that is no fan-out one is refused with why", async () => {
