@@ -21,7 +21,7 @@ describe("porchlight's own commands share one flags layer", () => {
     [["pkg", "update", "--allow-dirty=yes"], "porchlight pkg update: --allow-dirty takes no value"],
     [
       ["catalog", "list", "--fil=x"],
-      "porchlight catalog: unknown flag --fil; this command knows --file, --repo, --channel, --output",
+      "porchlight catalog: unknown flag --fil; this command knows --file, --repo, --channel, --repository, --api-url, --package, --message, --output",
     ],
     [["catalog", "list", "-o"], "porchlight catalog: --output needs a value"],
     [["rpkg", "get", "--repository"], "porchlight rpkg get: --repository needs a value"],
