@@ -143,7 +143,7 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
   it("refuses a catalog command that names no revision where none is implied", async () => {
     const { data: issue } = await rest().issues.create({ owner, repo, title: "questions" });
     expect((await say("alice", issue.number, "/skip")).reply).toContain(
-      "In an issue, name the revision by its tag, like `/skip basens/v2`.",
+      "Outside a proposal of a package of this repository (in an issue, or on a fork's pull request), name the revision by its tag, like `/skip basens/v2`.",
     );
     expect((await say("rita", issue.number, "/skip basens/v2")).reply).toContain(
       "@rita, `/skip` needs write permission on this repository; you have read permission.",

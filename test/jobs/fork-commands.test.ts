@@ -55,6 +55,14 @@ describe("a fork's pull request", () => {
     expect(repo.tags()).toEqual({});
   });
 
+  it("names no package of this repository to the catalog commands: they need the revision's tag there", async () => {
+    const { repo, say } = await setup();
+    const reply = await say("bob", "/skip v1\n/rollback");
+    expect(reply.match(/Outside a proposal of a package of this repository/g)).toHaveLength(2);
+    expect(repo.refs.has("refs/heads/porchlight/catalog")).toBe(false);
+    expect(await say("bob", "/skip apps/web/v1")).toContain("the catalog has no package apps/web");
+  });
+
   it("/adopt copies only the package onto one draft and proposes it; said again, the same draft and proposal", async () => {
     const { repo, say } = await setup();
     const first = await say("bob", "/adopt");

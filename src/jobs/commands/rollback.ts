@@ -1,5 +1,5 @@
 import { proposeRollback } from "../rollback/index.js";
-import { packageOfPull } from "./target.js";
+import { outsideProposal, packageOfPull } from "./target.js";
 import type { AnywhereVerbHandler } from "./types.js";
 
 /**
@@ -14,7 +14,7 @@ export const rollback: AnywhereVerbHandler = async (ctx, { pr, args, actor }) =>
       kind: "refused",
       reason: pr
         ? `#${pr.number} is not a proposal of a package (its branch is \`${pr.headRef}\`); name the revision by its tag, like \`/rollback basens/v2\`.`
-        : "In an issue, name the revision by its tag, like `/rollback basens/v2`.",
+        : outsideProposal("rollback"),
     };
   }
   const out = await proposeRollback(ctx, {

@@ -43,7 +43,7 @@ export async function resolveRevision(
       ok: false,
       reason: pr
         ? `#${pr.number} is not a proposal of a package (its branch is \`${pr.headRef}\`); name the revision by its tag, like \`/${verb} basens/v2\`.`
-        : `In an issue, name the revision by its tag, like \`/${verb} basens/v2\`.`,
+        : outsideProposal(verb),
     };
   }
   if (arg.revision !== undefined) return { ok: true, value: { package: pkg, revision: arg.revision } };
@@ -55,4 +55,9 @@ export async function resolveRevision(
     };
   }
   return { ok: true, value: { package: pkg, revision } };
+}
+
+/** How to name a revision where no proposal names the package. */
+export function outsideProposal(verb: string): string {
+  return `Outside a proposal of a package of this repository (in an issue, or on a fork's pull request), name the revision by its tag, like \`/${verb} basens/v2\`.`;
 }
