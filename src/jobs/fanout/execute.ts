@@ -11,6 +11,7 @@ import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import type { FanoutContext } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
+import { deprecationNote } from "./deprecation-note.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
@@ -95,7 +96,15 @@ export async function execute(
         ...text,
         draft: content.conflicts.length > 0,
         body: withRetarget(
-          step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
+          withNotes(text.body, [
+            step && upgradeStepNote(step),
+            deprecationNote(state.upstreamRepos.get(action.upstream.repo)?.catalog.catalog, {
+              package: action.upstream.package,
+              ...(channel ? { channel } : {}),
+              ...(from ? { from } : {}),
+              to: action.to,
+            }),
+          ]),
           state.retargets.get(action.variant),
         ),
       });
@@ -206,4 +215,10 @@ export function upstreamSource(snap: RepoSnapshot, cache: Map<string, Promise<Fi
       return tree;
     },
   };
+}
+
+/** A pull request body with notes after it, each a paragraph; the body as it is when there are none. */
+function withNotes(body: string, notes: readonly (string | undefined)[]): string {
+  const present = notes.filter((n): n is string => !!n);
+  return present.length ? `${body.trimEnd()}\n\n${present.join("\n\n")}\n` : body;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { DeprecationReference } from "../../../src/catalog/index.js";
 import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
-import { skipRevision } from "../../../src/jobs/catalog/withdraw.js";
+import { deprecateInCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
 import { BOT, FakeInstallation, fanoutContext, publish } from "./fake-installation.js";
@@ -87,5 +88,40 @@ describe("fan-out following a catalog channel", () => {
     expect(parseVariantPullRequestBody(after.body)).toMatchObject({ from: "v1", to: "v3" });
     expect(c1.files(pr.headRef, "basens")["a.yaml"]).toContain("a: 3");
     expect([...c1.pulls.values()].filter((p) => p.state === "open")).toHaveLength(1);
+  });
+
+  it("tells the downstream's pull request what the upstream catalog deprecates of what it is on and brings", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
+    const c1 = inst.add("cluster-01");
+    const ctx = fanoutContext(inst);
+    const rec = (n: number, sha: string) =>
+      recordPublished(up, {
+        package: "basens",
+        revision: n,
+        commit: sha,
+        defaultChannel: "stable",
+        author: BOT.author,
+        now: new Date(0),
+      });
+    await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }));
+    await reconcileFanout(ctx, "blueprints");
+    const clone = [...c1.pulls.values()][0]!;
+    await c1.mergePull(clone.number, { sha: c1.resolve(clone.headRef), method: "merge" });
+    await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }));
+    const deprecated = (reference: DeprecationReference, message: string) =>
+      deprecateInCatalog(up, { package: "basens", reference, message, author: BOT.author });
+    await deprecated({ schema: "olm.bundle", name: "v1" }, "v1 leaks its token");
+    await deprecated({ schema: "olm.channel", name: "stable" }, "follow lts instead");
+    await reconcileFanout(ctx, "blueprints");
+    const pr = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(pr.body).toContain(
+      "**Deprecated upstream**, as its catalog says:\n- channel `stable`: follow lts instead\n- v1, which this package is on now: v1 leaks its token\n",
+    );
+    expect(pr.body).not.toContain("which this pull request brings");
+    // The next run writes the same body: nothing to update.
+    const body = pr.body;
+    await reconcileFanout(ctx, "blueprints");
+    expect(c1.pulls.get(pr.number)!.body).toBe(body);
   });
 });
