@@ -2,8 +2,6 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../../src/catalog/index.js";
-import type { CliIO } from "../../../src/cli/io.js";
-import { main } from "../../../src/cli/main.js";
 import { connectRepo } from "../../../src/github/connect.js";
 import { recordMissingRevisions } from "../../../src/jobs/catalog/record-publish.js";
 import { type RpkgWorld, rpkgWorld } from "./world.js";
@@ -19,25 +17,8 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
   };
   const catalogHead = async () =>
     (await w.octokit(w.alice).rest.git.getRef({ ...repo, ref: "heads/porchlight/catalog" })).data.object.sha;
-  /** `porchlight catalog ARGS` as the token's user, against the forge. */
-  const catalog = async (token: string, args: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      readStdin: async () => "",
-      cwd: w.tmp,
-      env: { GH_TOKEN: token, PATH: process.env.PATH ?? "" },
-      isTTY: false,
-    };
-    const code = await main(["catalog", ...args, R, `--api-url=${w.forge.apiUrl}`], io);
-    return { code, stdout, stderr };
-  };
+  /** `porchlight catalog ARGS --repository acme/blueprints` as the token's user, against the forge. */
+  const catalog = (token: string, args: string[]) => w.cli(token, ["catalog", ...args, R]);
   const greenChecks = async () => {
     const gh = w.octokit(w.bot);
     for (const pr of (await gh.rest.pulls.list({ ...repo, state: "open" })).data)

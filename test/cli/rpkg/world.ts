@@ -23,6 +23,8 @@ export interface RpkgWorld {
   tmp: string;
   /** Runs `porchlight rpkg ARGS` in-process as the token's user, against the forge. */
   rpkg(token: string, args: string[], opts?: { stdin?: string; cwd?: string; tty?: boolean }): Promise<Run>;
+  /** Runs `porchlight COMMAND ARGS` (any command taking --api-url) the same way. */
+  cli(token: string, argv: string[], opts?: { stdin?: string; cwd?: string; tty?: boolean }): Promise<Run>;
   octokit(token: string): Octokit;
   /** Proposes `name` as alice, turns the required checks green as the bot, approves as bob. */
   publish(repository: string, name: string): Promise<Run>;
@@ -53,7 +55,8 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
     carol: user("carol", "read"),
     bot: forge.installationToken(inst.id),
     tmp,
-    async rpkg(token, args, opts = {}) {
+    rpkg: (token, args, opts = {}) => world.cli(token, ["rpkg", ...args], opts),
+    async cli(token, argv, opts = {}) {
       let stdout = "";
       let stderr = "";
       const io: CliIO = {
@@ -68,7 +71,7 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
         env: { GH_TOKEN: token, PATH: process.env.PATH ?? "" },
         isTTY: opts.tty ?? false,
       };
-      const code = await main(["rpkg", ...args, `--api-url=${forge.apiUrl}`], io);
+      const code = await main([...argv, `--api-url=${forge.apiUrl}`], io);
       return { code, stdout, stderr };
     },
     octokit: (token) => new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet }),

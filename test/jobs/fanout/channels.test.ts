@@ -17,6 +17,28 @@ spec:
   downstream: {repo: cluster-01, package: basens}
 `;
 
+/** A variant following stable, whose downstream has merged the clone of v1 (recorded in stable). */
+async function deployedV1() {
+  const inst = new FakeInstallation();
+  const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
+  const c1 = inst.add("cluster-01");
+  const ctx = fanoutContext(inst);
+  const rec = (n: number, sha: string) =>
+    recordPublished(up, {
+      package: "basens",
+      revision: n,
+      commit: sha,
+      defaultChannel: "stable",
+      author: BOT.author,
+      now: new Date(0),
+    });
+  await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }));
+  await reconcileFanout(ctx, "blueprints");
+  const clone = [...c1.pulls.values()][0]!;
+  await c1.mergePull(clone.number, { sha: c1.resolve(clone.headRef), method: "merge" });
+  return { up, c1, ctx, rec };
+}
+
 describe("fan-out following a catalog channel", () => {
   it("targets the channel head: a beta-only revision is not offered until promoted to stable", async () => {
     const inst = new FakeInstallation();
@@ -55,23 +77,7 @@ describe("fan-out following a catalog channel", () => {
   });
 
   it("goes to the head along the upgrade graph, saying which revisions the pull request takes in", async () => {
-    const inst = new FakeInstallation();
-    const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
-    const c1 = inst.add("cluster-01");
-    const ctx = fanoutContext(inst);
-    const rec = (n: number, sha: string) =>
-      recordPublished(up, {
-        package: "basens",
-        revision: n,
-        commit: sha,
-        defaultChannel: "stable",
-        author: BOT.author,
-        now: new Date(0),
-      });
-    await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }));
-    await reconcileFanout(ctx, "blueprints");
-    const clone = [...c1.pulls.values()][0]!;
-    await c1.mergePull(clone.number, { sha: c1.resolve(clone.headRef), method: "merge" });
+    const { up, c1, ctx, rec } = await deployedV1();
     await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }));
     await rec(3, publish(up, "basens", 3, { "a.yaml": "a: 3\n" }));
 
@@ -91,23 +97,7 @@ describe("fan-out following a catalog channel", () => {
   });
 
   it("tells the downstream's pull request what the upstream catalog deprecates of what it is on and brings", async () => {
-    const inst = new FakeInstallation();
-    const up = inst.add("blueprints", { ".porchlight/variants/v.yaml": VARIANT });
-    const c1 = inst.add("cluster-01");
-    const ctx = fanoutContext(inst);
-    const rec = (n: number, sha: string) =>
-      recordPublished(up, {
-        package: "basens",
-        revision: n,
-        commit: sha,
-        defaultChannel: "stable",
-        author: BOT.author,
-        now: new Date(0),
-      });
-    await rec(1, publish(up, "basens", 1, { Kptfile: KPTFILE, "a.yaml": "a: 1\n" }));
-    await reconcileFanout(ctx, "blueprints");
-    const clone = [...c1.pulls.values()][0]!;
-    await c1.mergePull(clone.number, { sha: c1.resolve(clone.headRef), method: "merge" });
+    const { up, c1, ctx, rec } = await deployedV1();
     await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }));
     const deprecated = (reference: DeprecationReference, message: string) =>
       deprecateInCatalog(up, { package: "basens", reference, message, author: BOT.author });
