@@ -147,6 +147,10 @@ export function removeRevision(
     }
     for (const channel of pkg.channels) {
       if (findHead(channel)?.name !== revision) continue;
+      if (channel.entries.length === 1)
+        throw new CatalogError(
+          `${pkgName} ${revision} is the only entry of channel ${channel.name}: removing it would leave the channel's followers nothing to follow. Promote another revision into ${channel.name} first, or deprecate the channel`,
+        );
       const longest = longestPathTo(before, pkgName, channel.name, revision);
       const previous = channel.entries.find((e) => e.name === revision)?.replaces;
       throw new CatalogError(

@@ -136,6 +136,9 @@ describe("catalog edits", () => {
       "basens v3 is the head of channel stable: removing it would break the upgrade path v1 -> v2 -> v3 (the channel would move back to v2, and downstreams on v3 would have no upgrade)",
     );
     expect(() => removeRevision(text, "basens", "v9")).toThrow(/no published revision v9/);
+    expect(() => removeRevision(promote(text, "basens", "v1", "alpha").text, "basens", "v1")).toThrow(
+      "basens v1 is the only entry of channel alpha: removing it would leave the channel's followers nothing to follow",
+    );
     const once = removeRevision(text, "basens", "v1").text;
     expect(() => removeRevision(once, "basens", "v1")).toThrow(/v1 was removed from the catalog already/);
   });
