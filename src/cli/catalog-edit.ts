@@ -1,14 +1,11 @@
-import { mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFile, rename, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import { CATALOG_BRANCH, CATALOG_FILE, type DeprecationReference } from "../catalog/index.js";
 import { catalogState } from "../jobs/catalog/read.js";
 import { type CatalogEditFn, deprecateEdit, removeEdit, skipEdit } from "../jobs/catalog/withdraw.js";
 import { writeCatalog } from "../jobs/catalog/write.js";
+import { failed, withRepository } from "./catalog-repository.js";
 import { type CliIO, UsageError } from "./io.js";
-import { createProgress } from "./progress.js";
-import { describeFailure } from "./rpkg/errors.js";
-import { openRepository } from "./rpkg/repository.js";
 
 export const EDIT_VERBS = ["skip", "deprecate", "remove"] as const;
 export type EditVerb = (typeof EDIT_VERBS)[number];
@@ -58,30 +55,21 @@ export async function runCatalogEdit(
   if (values.repository !== undefined) {
     if (values.file !== undefined)
       throw new UsageError(`porchlight catalog ${verb}: give --file or --repository, not both`);
-    const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
-    if (!token)
-      return refuse("no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can push to the repository");
-    const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-catalog-"));
-    try {
-      const apiUrl = values["api-url"] || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
-      const repo = await openRepository(
-        { io, progress: createProgress({ write: io.stderr, tty: io.isTTY }), token, apiUrl, cacheDir },
-        values.repository,
-        `catalog ${verb}`,
-      );
-      const out = await writeCatalog(repo.conn.port, {
-        author: await repo.author(),
-        message: `catalog: ${verb} ${pkg} ${what}`,
-        edit,
-      });
-      if (out.kind === "refused") return refuse(out.message);
-      return done(out.kind === "committed", `${CATALOG_BRANCH} of ${repo.full}`);
-    } catch (e) {
-      if (e instanceof UsageError) throw e;
-      return refuse(describeFailure(e, values.repository));
-    } finally {
-      await rm(cacheDir, { recursive: true, force: true });
-    }
+    const out = await withRepository(
+      io,
+      { full: values.repository, apiUrl: values["api-url"], command: `catalog ${verb}` },
+      async (repo) => ({
+        where: `${CATALOG_BRANCH} of ${repo.full}`,
+        write: await writeCatalog(repo.conn.port, {
+          author: await repo.author(),
+          message: `catalog: ${verb} ${pkg} ${what}`,
+          edit,
+        }),
+      }),
+    );
+    if (failed(out)) return refuse(out.failed);
+    if (out.write.kind === "refused") return refuse(out.write.message);
+    return done(out.write.kind === "committed", out.where);
   }
   const name = values.file ?? CATALOG_FILE;
   const path = resolve(io.cwd, name);

@@ -13,12 +13,14 @@ import {
   upgradePath,
 } from "../catalog/index.js";
 import { GitCommandError, runGit } from "../github/git-process.js";
+import { readCatalog } from "../jobs/catalog/read.js";
 import { EDIT_VERBS, runCatalogEdit } from "./catalog-edit.js";
+import { failed, withRepository } from "./catalog-repository.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 
 const USAGE = `Usage: porchlight catalog [list | revisions PKG | channels PKG | path PKG FROM [--channel C]]
-                         [--file catalog.yaml | --repo DIR] [-o table|yaml|json]
+                         [--file catalog.yaml | --repo DIR | --repository OWNER/REPO] [-o table|yaml|json]
        porchlight catalog skip PKG REV | remove PKG REV
                          [--file catalog.yaml | --repository OWNER/REPO [--api-url URL]]
        porchlight catalog deprecate PKG (REV | --channel C | --package) --message TEXT
@@ -60,10 +62,10 @@ export const catalogCommand: CliCommand = async (args, io) => {
 
   const edit = EDIT_VERBS.find((v) => v === positionals[0]);
   if (edit) return runCatalogEdit(edit, positionals.slice(1), values, io, USAGE);
-  if (values.repository !== undefined || values.package || values.message !== undefined)
-    throw new UsageError(
-      `porchlight catalog: --repository, --package and --message go with skip, deprecate and remove\n\n${USAGE}`,
-    );
+  if (values.package || values.message !== undefined)
+    throw new UsageError(`porchlight catalog: --package and --message go with deprecate\n\n${USAGE}`);
+  if (values.repository !== undefined && (values.file || values.repo))
+    throw new UsageError("porchlight catalog: give one of --file, --repo and --repository");
   const [verb = "list", pkgName, from, ...extra] = positionals;
   const needs = { list: 0, revisions: 1, channels: 1, path: 2 }[verb];
   if (needs === undefined)
@@ -175,9 +177,24 @@ const OPTIONS = {
 } as const;
 
 async function readCatalogText(
-  values: { file?: string; repo?: string },
+  values: { file?: string; repo?: string; repository?: string; "api-url"?: string },
   io: CliIO,
 ): Promise<{ source: string; text: string }> {
+  if (values.repository !== undefined) {
+    const full = values.repository;
+    const out = await withRepository(
+      io,
+      { full, apiUrl: values["api-url"], command: "catalog" },
+      async (repo) => {
+        const state = await readCatalog(repo.conn.port);
+        if (!state.head)
+          throw new Error(`${repo.full} has no branch ${CATALOG_BRANCH}: has porchlight published there?`);
+        return { source: `${CATALOG_BRANCH}:${CATALOG_FILE} of ${repo.full}`, text: state.text };
+      },
+    );
+    if (failed(out)) throw new Error(out.failed);
+    return out;
+  }
   if (values.repo !== undefined) {
     const dir = resolve(io.cwd, values.repo);
     const missing: string[] = [];

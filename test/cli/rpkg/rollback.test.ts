@@ -77,7 +77,7 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     expect(same.stderr).toContain("`main` already holds the content of app v1 (v4 has it)");
   });
 
-  it("catalog skip, deprecate and remove edit branch porchlight/catalog; again, they write nothing", async () => {
+  it("catalog skip, deprecate and remove edit branch porchlight/catalog (again, they write nothing); a reader reads it", async () => {
     // The bot records published revisions in the catalog (here: its sweep's catch-up, as the bot).
     const conn = await connectRepo({ token: w.bot, apiUrl: w.forge.apiUrl, repo, cacheDir: w.tmp });
     const author = { name: "porchlight[bot]", email: "bot@example.com" };
@@ -107,6 +107,12 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     expect((await catalog(w.alice, ["remove", "app", "v3"])).stdout).toBe(
       "app v3: removed in porchlight/catalog of acme/blueprints\n",
     );
+    const revisions = await catalog(w.carol, ["revisions", "app", "-o", "json"]);
+    expect(JSON.parse(revisions.stdout).map((r: { revision: string }) => r.revision)).toEqual([
+      "v1",
+      "v2",
+      "v4",
+    ]);
     const pkg = parseCatalog(await file("catalog.yaml", "porchlight/catalog")).catalog.packages[0]!;
     expect(pkg.removed).toEqual(["v3"]);
     expect(pkg.deprecations).toBeUndefined();
