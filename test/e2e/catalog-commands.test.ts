@@ -100,8 +100,8 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
     expect((await comments(issue.number)).filter((c) => c.includes(`reply comment=${id}`))).toHaveLength(1);
   });
 
-  it("/deprecate records an olm.deprecations entry with the message, once", async () => {
-    const { reply } = await say("alice", pr.v3!, "/deprecate v3 sets level 3, which breaks cluster-02");
+  it("/deprecate records an olm.deprecations entry with the message, once, and refuses a channel that is not there", async () => {
+    const { id, reply } = await say("alice", pr.v3!, "/deprecate v3 sets level 3, which breaks cluster-02");
     expect(reply).toContain(
       "Deprecated **basens** v3 in the catalog: “sets level 3, which breaks cluster-02”",
     );
@@ -109,9 +109,14 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
       { reference: { schema: "olm.bundle", name: "v3" }, message: "sets level 3, which breaks cluster-02" },
     ]);
     const after = await head("porchlight/catalog");
+    await redeliver(id);
+    expect((await comments(pr.v3!)).filter((c) => c.includes(`reply comment=${id}`))).toHaveLength(1);
     expect(
       (await say("alice", pr.v3!, "/deprecate v3 sets level 3, which breaks cluster-02")).reply,
     ).toContain("already");
+    expect((await say("alice", pr.v3!, "/deprecate channel lts nobody follows it")).reply).toContain(
+      "Not changed: basens has no channel lts (channels: stable)",
+    );
     expect(await head("porchlight/catalog")).toBe(after);
   });
 
