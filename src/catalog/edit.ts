@@ -1,6 +1,6 @@
 import { type Document, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
-import { findHead, findPackage, upgradePath } from "./graph.js";
+import { findHead, findPackage, reachingHead, upgradePath } from "./graph.js";
 import { parseCatalog } from "./parse.js";
 import {
   CATALOG_FILE,
@@ -238,15 +238,30 @@ export function sameReference(a: DeprecationReference, b: DeprecationReference):
 
 const bundle = (name: string): DeprecationReference => ({ schema: "olm.bundle", name });
 
-/** The longest upgrade path in `channel` that ends at `revision` (its head), for a refusal to name. */
+/** The upgrade path to `revision` (the channel's head) from the entry farthest from it, for a refusal to name. */
 function longestPathTo(catalog: Catalog, pkgName: string, channel: string, revision: string): string[] {
   const entries = findPackage(catalog, pkgName)?.channels.find((c) => c.name === channel)?.entries ?? [];
-  let longest = [revision];
-  for (const e of entries) {
-    const path = upgradePath(catalog, pkgName, e.name, channel);
-    if (path.ok && path.path.length > longest.length) longest = path.path;
+  // Walking back from the head breadth first, the last entry reached is one of the farthest.
+  const byName = new Map(entries.map((e) => [e.name, e]));
+  const skipped = new Set(entries.flatMap((e) => e.skips ?? []));
+  const seen = new Set([revision]);
+  let last = revision;
+  for (let queue = [revision]; queue.length > 0; ) {
+    const next: string[] = [];
+    for (const name of queue) {
+      const e = byName.get(name);
+      for (const from of [...(e?.replaces ? [e.replaces] : []), ...(e?.skips ?? [])]) {
+        if (seen.has(from) || !byName.has(from)) continue;
+        seen.add(from);
+        next.push(from);
+        // A skipped entry is a way in, not the path people walk: name the path through the others.
+        if (!skipped.has(from)) last = from;
+      }
+    }
+    queue = next;
   }
-  return longest;
+  const path = upgradePath(catalog, pkgName, last, channel);
+  return path.ok ? path.path : [revision];
 }
 
 /**
@@ -258,12 +273,15 @@ function brokenPath(
   after: Catalog,
   pkgName: string,
 ): { channel: string; path: string[] } | undefined {
+  const afterPkg = findPackage(after, pkgName);
   for (const channel of findPackage(before, pkgName)?.channels ?? []) {
-    const sources = new Set(channel.entries.flatMap((e) => [e.name, ...(e.skips ?? [])]));
-    for (const from of sources) {
-      const had = upgradePath(before, pkgName, from, channel.name);
-      if (had.ok && !upgradePath(after, pkgName, from, channel.name).ok)
-        return { channel: channel.name, path: had.path };
+    const had = reachingHead(channel);
+    const still = afterPkg?.channels.find((c) => c.name === channel.name);
+    const has = still ? reachingHead(still) : new Set<string>();
+    for (const from of had) {
+      if (has.has(from)) continue;
+      const path = upgradePath(before, pkgName, from, channel.name);
+      return { channel: channel.name, path: path.ok ? path.path : [from] };
     }
   }
   return undefined;

@@ -25,6 +25,30 @@ function headCandidates(channel: CatalogChannel): ChannelEntry[] {
   return channel.entries.filter((e) => !pointedAt.has(e.name));
 }
 
+/**
+ * Every revision with an upgrade path to the channel's head, as `upgradePath` walks (from X to an entry
+ * that replaces or skips X, never to a skipped entry): the head, and walking back from it, what each
+ * reached entry replaces or skips — a skipped one (or one not in the channel, a removed revision) as a
+ * start only, since nothing steps onto it. Linear in the channel's edges; empty without a single head.
+ */
+export function reachingHead(channel: CatalogChannel): Set<string> {
+  const head = findHead(channel);
+  if (!head) return new Set();
+  const skipped = skippedIn(channel);
+  const byName = new Map(channel.entries.map((e) => [e.name, e]));
+  const reached = new Set([head.name]);
+  const queue: ChannelEntry[] = [head];
+  for (let entry = queue.pop(); entry; entry = queue.pop()) {
+    for (const from of [...(entry.replaces ? [entry.replaces] : []), ...(entry.skips ?? [])]) {
+      if (reached.has(from)) continue;
+      reached.add(from);
+      const next = byName.get(from);
+      if (next && !skipped.has(from)) queue.push(next);
+    }
+  }
+  return reached;
+}
+
 /** Revisions some entry of the channel skips: never offered as an upgrade in that channel. */
 export function skippedIn(channel: CatalogChannel): Set<string> {
   return new Set(channel.entries.flatMap((e) => e.skips ?? []));

@@ -21,6 +21,7 @@ export {
   findChannel,
   findHead,
   findPackage,
+  reachingHead,
   skippedIn,
   type UpgradePath,
   upgradePath,

@@ -6,6 +6,7 @@ import {
   listChannels,
   parseCatalog,
   promote,
+  reachingHead,
   removeRevision,
   skip,
   skippedIn,
@@ -114,6 +115,14 @@ function checkSequence(ops: Op[]): void {
       if (!path.ok) continue;
       expect(path.path.at(-1)).toBe(channel.head);
       for (const step of path.path.slice(1)) expect(skipped.has(step)).toBe(false);
+    }
+    // reachingHead (the removal's check, linear) agrees with upgradePath on every revision it names.
+    if (raw) {
+      const reaching = reachingHead(raw);
+      for (const from of new Set([...(everIn.get(channel.name) ?? []), ...reaching]))
+        expect(reaching.has(from), `${from} in ${channel.name}\n${text}`).toBe(
+          upgradePath(catalog, "p", from, channel.name).ok,
+        );
     }
     // A revision removed from the catalog, or skipped, still leads its downstreams to the head.
     for (const from of everIn.get(channel.name) ?? []) {
