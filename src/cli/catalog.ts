@@ -43,6 +43,7 @@ Changes it, with the channel rules enforced (the same edits as /skip, /deprecate
   --repository R    read and change ${CATALOG_FILE} on branch ${CATALOG_BRANCH} of GitHub repository
                     OWNER/REPO (token in GH_TOKEN or GITHUB_TOKEN; --api-url as for porchlight rpkg)
   --channel C       the channel for 'path' (needed when PKG has several), or to deprecate
+  --package         deprecate the whole package
   -m, --message M   why it is deprecated, and what to use instead
   -o, --output F    table (default), yaml or json
 `;
