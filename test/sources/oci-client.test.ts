@@ -1,0 +1,148 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RegistryClient } from "../../src/sources/oci/client.js";
+import { pullPackage, pushPackage } from "../../src/sources/oci/package.js";
+import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
+import { hostOf, listen, type RegistryProxy, startProxy } from "../util/registry-proxy.js";
+
+const PKG = new Map([
+  ["Kptfile", Buffer.from("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n")],
+  ["cm.yaml", Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  k: v\n")],
+]);
+
+describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY_MISSING ?? ""}`, () => {
+  let registry: TestRegistry;
+  let proxy: RegistryProxy;
+  let digest: string;
+  const waits: number[] = [];
+  const client = (host: string, extra: Partial<ConstructorParameters<typeof RegistryClient>[1]> = {}) =>
+    new RegistryClient(host, { sleep: async (ms) => void waits.push(ms), ...extra });
+
+  beforeAll(async () => {
+    registry = await startRegistry();
+    proxy = await startProxy(registry.host);
+    ({ digest } = await pushPackage(client(registry.host), "pkgs/app", "v1", PKG, {}));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await registry?.stop();
+  });
+  afterEach(() => {
+    proxy.fault = () => "pass";
+    proxy.log.length = 0;
+    waits.length = 0;
+  });
+
+  it("answers a Bearer challenge with a token from the realm, sending the login, and reuses the token", async () => {
+    const tokenRequests: { url: string; authorization?: string }[] = [];
+    const tokens = await listen((req, res) => {
+      tokenRequests.push({ url: req.url ?? "", authorization: req.headers.authorization });
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ token: "t0k3n" }));
+    });
+    proxy.fault = (req, res) => {
+      if (req.authorization === "Bearer t0k3n") return "pass";
+      res.writeHead(401, {
+        "www-authenticate": `Bearer realm="http://${hostOf(tokens)}/token",service="test-registry",scope="repository:pkgs/app:pull"`,
+      });
+      res.end();
+      return "handled";
+    };
+    const c = client(proxy.host, { credentials: async () => ({ username: "alice", password: "s3cret" }) });
+    const pulled = await pullPackage(c, "pkgs/app", "v1", "/");
+    tokens.close();
+
+    expect(pulled.digest).toBe(digest);
+    expect([...pulled.tree.keys()]).toEqual(["Kptfile", "cm.yaml"]);
+    expect(tokenRequests).toHaveLength(1);
+    expect(tokenRequests[0]?.url).toBe("/token?service=test-registry&scope=repository%3Apkgs%2Fapp%3Apull");
+    expect(tokenRequests[0]?.authorization).toBe(`Basic ${Buffer.from("alice:s3cret").toString("base64")}`);
+    expect(proxy.log.filter((r) => r.authorization === undefined)).toHaveLength(1);
+  });
+
+  it("refuses a blob whose bytes do not hash to its digest, naming both digests", async () => {
+    proxy.fault = (req) => (req.url.includes("/blobs/") ? { corrupt: true } : "pass");
+    const err = await pullPackage(client(proxy.host), "pkgs/app", "v1", "/").catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(
+      /blob sha256:[0-9a-f]{64} arrived with sha256 sha256:[0-9a-f]{64}; refusing it/,
+    );
+  });
+
+  it("waits as long as a 429's Retry-After asks, then retries", async () => {
+    let limited = 0;
+    proxy.fault = (req, res) => {
+      if (req.url.includes("/manifests/") && limited < 2) {
+        limited++;
+        res.writeHead(429, { "retry-after": "2" });
+        res.end();
+        return "handled";
+      }
+      return "pass";
+    };
+    const pulled = await pullPackage(client(proxy.host), "pkgs/app", "v1", "/");
+    expect(pulled.digest).toBe(digest);
+    expect(waits).toEqual([2000, 2000]);
+  });
+
+  it("gives up on a Retry-After longer than it waits, saying so", async () => {
+    proxy.fault = (_req, res) => {
+      res.writeHead(429, { "retry-after": "3600" });
+      res.end();
+      return "handled";
+    };
+    await expect(client(proxy.host).manifest("pkgs/app", "v1")).rejects.toThrow(/asks to wait 3600 s/);
+    expect(waits).toEqual([]);
+  });
+
+  it("follows a blob redirect to another host without the Authorization header", async () => {
+    const seen: { url: string; authorization?: string }[] = [];
+    const cdn = await listen(async (req, res) => {
+      seen.push({ url: req.url ?? "", authorization: req.headers.authorization });
+      const up = await fetch(`http://${registry.host}${req.url}`);
+      res.writeHead(up.status);
+      res.end(Buffer.from(await up.arrayBuffer()));
+    });
+    const cdnHost = `localhost:${hostOf(cdn).split(":")[1]}`;
+    proxy.fault = (req, res) => {
+      if (req.authorization !== "Basic dTpw") {
+        res.writeHead(401, { "www-authenticate": 'Basic realm="test"' });
+        res.end();
+        return "handled";
+      }
+      if (req.url.includes("/blobs/")) {
+        res.writeHead(307, { location: `http://${cdnHost}${req.url}` });
+        res.end();
+        return "handled";
+      }
+      return "pass";
+    };
+    const c = client(proxy.host, { credentials: async () => ({ username: "u", password: "p" }) });
+    const pulled = await pullPackage(c, "pkgs/app", "v1", "/");
+    cdn.close();
+    expect(pulled.tree.get("cm.yaml")?.toString()).toContain("name: app");
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((r) => r.authorization === undefined)).toBe(true);
+  });
+
+  it("says which registry refused the login and how to log in", async () => {
+    const locked = await startRegistry({ login: { username: "u", password: "p" } });
+    try {
+      await expect(client(locked.host).manifest("pkgs/app", "v1")).rejects.toThrow(
+        new RegExp(`no credentials for ${locked.host}: run docker login ${locked.host}`),
+      );
+      const wrong = client(locked.host, { credentials: async () => ({ username: "u", password: "nope" }) });
+      await expect(wrong.manifest("pkgs/app", "v1")).rejects.toThrow(/the credentials for .* were refused/);
+      const right = client(locked.host, { credentials: async () => ({ username: "u", password: "p" }) });
+      await pushPackage(right, "pkgs/app", "v1", PKG, {});
+      expect(await right.tags("pkgs/app")).toEqual(["v1"]);
+    } finally {
+      await locked.stop();
+    }
+  });
+
+  it("names a missing tag as not found", async () => {
+    await expect(client(registry.host).manifest("pkgs/app", "v9")).rejects.toThrow(
+      /manifest pkgs\/app:v9 not found \(HTTP 404, MANIFEST_UNKNOWN/,
+    );
+  });
+});
