@@ -106,7 +106,7 @@ describe.skipIf(!hasRegistry)(`pkg get|update|diff from a real registry ${REGIST
     const first = kptfile(join(cwd, "app")).metadata.annotations["porchlight.dev/upstream-lock"];
     writeFileSync(
       join(cwd, "app/cm.yaml"),
-      readFileSync(join(cwd, "app/cm.yaml"), "utf8") + "  local: edit\n",
+      `${readFileSync(join(cwd, "app/cm.yaml"), "utf8")}  local: edit\n`,
     );
     git(cwd, "add", "-A");
     git(cwd, "commit", "-qm", "local edit");
@@ -297,7 +297,7 @@ describe("pkg get|update from an https tarball", () => {
     cpSync(join(cwd, "pkg-1.0"), join(cwd, "app"), { recursive: true });
     writeFileSync(
       join(cwd, "app/cm.yaml"),
-      readFileSync(join(cwd, "app/cm.yaml"), "utf8") + "  local: edit\n",
+      `${readFileSync(join(cwd, "app/cm.yaml"), "utf8")}  local: edit\n`,
     );
     git(cwd, "add", "-A");
     git(cwd, "commit", "-qm", "fetched");
