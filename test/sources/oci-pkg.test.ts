@@ -24,8 +24,12 @@ async function run(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]) {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
     readStdin: async () => "",
     cwd,
     env,
