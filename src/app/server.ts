@@ -12,6 +12,7 @@ import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import { mirrorAccessFromEnv } from "../jobs/mirror/index.js";
 import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
@@ -156,6 +157,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log,
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
+    mirror: mirrorAccessFromEnv(process.env),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis
