@@ -1,5 +1,5 @@
 import { isDigest, isLoopbackHost, parseSource, type TarballSource } from "../kpt/source-ref.js";
-import type { FileTree } from "../kpt/tree.js";
+import { type FileTree, subtree } from "../kpt/tree.js";
 import { SourceError } from "./errors.js";
 import { RegistryClient, type RegistryClientOptions, sha256Digest } from "./oci/client.js";
 import { pullPackage } from "./oci/package.js";
@@ -21,14 +21,6 @@ export interface SourceUpstream {
 }
 
 export interface SourceOptions extends RegistryClientOptions {}
-
-function below(tree: FileTree, directory: string): FileTree {
-  const dir = directory.replace(/^\/+|\/+$/g, "");
-  if (!dir) return tree;
-  const out: FileTree = new Map();
-  for (const [p, b] of tree) if (p.startsWith(`${dir}/`)) out.set(p.slice(dir.length + 1), b);
-  return out;
-}
 
 /** `repo` is `oci://REGISTRY/REPO` or a tarball URL (as UpstreamInfo.repo records them). */
 export function openSourceUpstream(repo: string, opts: SourceOptions = {}): SourceUpstream {
@@ -116,7 +108,7 @@ function tarballUpstream(src: TarballSource, opts: SourceOptions): SourceUpstrea
         }
         tree = got.tree;
       }
-      return below(tree, directory);
+      return subtree(tree, directory.replace(/^\/+|\/+$/g, ""));
     },
     close: async () => {},
   };

@@ -5,13 +5,11 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import type { CliIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
 import { treeFromText } from "../../src/kpt/tree.js";
 import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { writeTarGz } from "../../src/sources/tar.js";
-import { git, Sandbox } from "../cli/pkg-fixture.js";
+import { git, porchlightWith, Sandbox } from "../cli/pkg-fixture.js";
 import { KPT_MISSING } from "../util/kpt.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 import { hostOf, listen } from "../util/registry-proxy.js";
@@ -20,24 +18,7 @@ const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n
 const cm = (replicas: string, extra = "") =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n  replicas: "${replicas}"\n${extra}`;
 
-async function run(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => "",
-    cwd,
-    env,
-    isTTY: false,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = porchlightWith;
 
 function sh(cwd: string, cmd: string, ...args: string[]): string {
   return execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "pipe"] }).toString();

@@ -1,5 +1,5 @@
 import { gunzipSync } from "node:zlib";
-import type { FileTree } from "../../kpt/tree.js";
+import { type FileTree, subtree } from "../../kpt/tree.js";
 import { SourceError } from "../errors.js";
 import { readTarball, writeTarGz } from "../tar.js";
 import { type Manifest, type RegistryClient, sha256Digest } from "./client.js";
@@ -65,14 +65,6 @@ export async function resolveManifest(
   return { digest: top.digest, manifest: parseJson<ImageManifest>(inner, what) };
 }
 
-function below(tree: FileTree, directory: string): FileTree {
-  const dir = directory.replace(/^\/+|\/+$/g, "");
-  if (!dir) return tree;
-  const out: FileTree = new Map();
-  for (const [p, b] of tree) if (p.startsWith(`${dir}/`)) out.set(p.slice(dir.length + 1), b);
-  return out;
-}
-
 /** The package at `directory` of the artifact `reference` points to. */
 export async function pullPackage(
   client: RegistryClient,
@@ -94,7 +86,7 @@ export async function pullPackage(
       seen.push(`${layer.mediaType} (not a tar)`);
       continue;
     }
-    const pkg = below(tree, directory);
+    const pkg = subtree(tree, directory.replace(/^\/+|\/+$/g, ""));
     if (pkg.has(KPTFILE)) return { digest, tree: pkg };
     seen.push(`${layer.mediaType} (no ${directory === "/" ? "" : `${directory.slice(1)}/`}Kptfile)`);
   }
@@ -106,7 +98,7 @@ export async function pullPackage(
       if (title.split("/").includes("..")) continue;
       files.set(title.replace(/^\.?\/+/, ""), await client.blob(repository, l.digest));
     }
-    const pkg = below(files, directory);
+    const pkg = subtree(files, directory.replace(/^\/+|\/+$/g, ""));
     if (pkg.has(KPTFILE)) return { digest, tree: pkg };
   }
   throw new SourceError(
