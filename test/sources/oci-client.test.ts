@@ -140,6 +140,35 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     }
   });
 
+  it("reads an ORAS-style artifact (one file per layer, named by its title) as a package", async () => {
+    const c = client(registry.host);
+    const layers = [];
+    for (const [title, body] of PKG) {
+      layers.push({
+        mediaType: "application/vnd.oci.image.layer.v1.tar",
+        digest: await c.pushBlob("oras/app", body),
+        size: body.length,
+        annotations: { "org.opencontainers.image.title": title },
+      });
+    }
+    const config = Buffer.from("{}");
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.oci.image.manifest.v1+json",
+      artifactType: "application/vnd.example.kpt",
+      config: {
+        mediaType: "application/vnd.oci.empty.v1+json",
+        digest: await c.pushBlob("oras/app", config),
+        size: 2,
+      },
+      layers,
+    };
+    await c.pushManifest("oras/app", "v1", Buffer.from(JSON.stringify(manifest)), manifest.mediaType);
+    const pulled = await pullPackage(c, "oras/app", "v1", "/");
+    expect([...pulled.tree.keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
+    expect(pulled.tree.get("cm.yaml")?.equals(PKG.get("cm.yaml") as Buffer)).toBe(true);
+  });
+
   it("names a missing tag as not found", async () => {
     await expect(client(registry.host).manifest("pkgs/app", "v9")).rejects.toThrow(
       /manifest pkgs\/app:v9 not found \(HTTP 404, MANIFEST_UNKNOWN/,
