@@ -13,7 +13,7 @@ async function rawTar(
 ) {
   const p = pack();
   const chunks: Buffer[] = [];
-  p.on("data", (c: Buffer) => chunks.push(c));
+  p.on("data", (c) => chunks.push(c as Buffer));
   const done = new Promise((r) => p.on("end", r));
   for (const e of entries)
     p.entry(
