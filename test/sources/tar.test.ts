@@ -14,7 +14,7 @@ async function rawTar(
   const p = pack();
   const chunks: Buffer[] = [];
   p.on("data", (c) => chunks.push(c as Buffer));
-  const done = new Promise((r) => p.on("end", r));
+  const done = new Promise<void>((r) => p.on("end", () => r()));
   for (const e of entries)
     p.entry(
       { name: e.name, type: e.type ?? "file", ...(e.linkname ? { linkname: e.linkname } : {}) },
