@@ -53,27 +53,36 @@ function decodeAuth(auth: string, file: string, key: string): Credentials {
   return { username: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
-function runHelper(helper: string, registry: string): Promise<Credentials | undefined> {
+function runHelper(
+  helper: string,
+  registry: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Credentials | undefined> {
   return new Promise((resolve, reject) => {
-    const child = execFile(`docker-credential-${helper}`, ["get"], { timeout: 30_000 }, (err, stdout) => {
-      if (err) {
-        // a helper that knows no credentials for this registry exits non-zero: anonymous access
-        if (/credentials not found/i.test(String(stdout) + String(err.message))) return resolve(undefined);
-        return reject(
-          new SourceError(
-            `credential helper docker-credential-${helper} failed for ${registry}: ${err.message}`,
-          ),
-        );
-      }
-      try {
-        const out = JSON.parse(stdout) as { Username?: string; Secret?: string };
-        resolve(out.Secret ? { username: out.Username ?? "", password: out.Secret } : undefined);
-      } catch {
-        reject(
-          new SourceError(`credential helper docker-credential-${helper} printed no JSON for ${registry}`),
-        );
-      }
-    });
+    const child = execFile(
+      `docker-credential-${helper}`,
+      ["get"],
+      { timeout: 30_000, env },
+      (err, stdout) => {
+        if (err) {
+          // a helper that knows no credentials for this registry exits non-zero: anonymous access
+          if (/credentials not found/i.test(String(stdout) + String(err.message))) return resolve(undefined);
+          return reject(
+            new SourceError(
+              `credential helper docker-credential-${helper} failed for ${registry}: ${err.message}`,
+            ),
+          );
+        }
+        try {
+          const out = JSON.parse(stdout) as { Username?: string; Secret?: string };
+          resolve(out.Secret ? { username: out.Username ?? "", password: out.Secret } : undefined);
+        } catch {
+          reject(
+            new SourceError(`credential helper docker-credential-${helper} printed no JSON for ${registry}`),
+          );
+        }
+      },
+    );
     child.stdin?.end(registry);
   });
 }
@@ -114,7 +123,7 @@ export function dockerCredentials(env: NodeJS.ProcessEnv): CredentialLookup {
     const c = await config;
     for (const key of configKeys(registry)) {
       const helper = c.credHelpers?.[key];
-      if (helper) return runHelper(helper, registry);
+      if (helper) return runHelper(helper, registry, env);
     }
     for (const key of configKeys(registry)) {
       const entry = c.auths?.[key];
@@ -122,7 +131,7 @@ export function dockerCredentials(env: NodeJS.ProcessEnv): CredentialLookup {
       if (entry.auth) return decodeAuth(entry.auth, file, key);
       if (entry.username !== undefined) return { username: entry.username, password: entry.password ?? "" };
     }
-    if (c.credsStore) return runHelper(c.credsStore, registry);
+    if (c.credsStore) return runHelper(c.credsStore, registry, env);
     return undefined;
   };
 }
