@@ -103,9 +103,16 @@ export class RegistryClient {
     this.credentials = opts.credentials ?? noCredentials;
   }
 
+  /** Docker Hub's official images live under `library/` (`docker.io/nginx` is `library/nginx`). */
+  private path(repository: string): string {
+    return this.base === "https://registry-1.docker.io" && !repository.includes("/")
+      ? `library/${repository}`
+      : repository;
+  }
+
   /** The manifest at a tag or digest; a digest reference is verified against the bytes. */
   async manifest(repository: string, reference: string): Promise<Manifest> {
-    const res = await this.send(repository, "pull", `/v2/${repository}/manifests/${reference}`, {
+    const res = await this.send(repository, "pull", `/v2/${this.path(repository)}/manifests/${reference}`, {
       headers: { accept: MANIFEST_TYPES.join(", ") },
     });
     await this.expect(res, [200], `manifest ${repository}:${reference}`);
@@ -128,7 +135,7 @@ export class RegistryClient {
 
   /** The digest a tag points to now, from one HEAD request, or undefined when the tag does not exist. */
   async digestOf(repository: string, reference: string): Promise<string | undefined> {
-    const res = await this.send(repository, "pull", `/v2/${repository}/manifests/${reference}`, {
+    const res = await this.send(repository, "pull", `/v2/${this.path(repository)}/manifests/${reference}`, {
       method: "HEAD",
       headers: { accept: MANIFEST_TYPES.join(", ") },
     });
@@ -141,7 +148,12 @@ export class RegistryClient {
 
   /** A blob's bytes, refused unless they hash to `digest`. */
   async blob(repository: string, digest: string, maxBytes = MAX_ARCHIVE_BYTES): Promise<Buffer> {
-    const res = await this.send(repository, "pull", `/v2/${repository}/blobs/${digest}`, {});
+    if (!/^sha256:[0-9a-f]{64}$/.test(digest)) {
+      throw new RegistryError(
+        `${this.registry}/${repository}: blob digest "${digest}" is not sha256:<64 hex>; porchlight verifies sha256 digests only`,
+      );
+    }
+    const res = await this.send(repository, "pull", `/v2/${this.path(repository)}/blobs/${digest}`, {});
     await this.expect(res, [200], `blob ${digest} of ${repository}`);
     const bytes = await this.body(res, maxBytes, `blob ${digest} of ${repository}`);
     const got = sha256Digest(bytes);
@@ -154,7 +166,7 @@ export class RegistryClient {
   }
 
   async hasBlob(repository: string, digest: string): Promise<boolean> {
-    const res = await this.send(repository, "pull,push", `/v2/${repository}/blobs/${digest}`, {
+    const res = await this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/${digest}`, {
       method: "HEAD",
     });
     if (res.status === 404) return false;
@@ -166,7 +178,7 @@ export class RegistryClient {
   async pushBlob(repository: string, bytes: Buffer): Promise<string> {
     const digest = sha256Digest(bytes);
     if (await this.hasBlob(repository, digest)) return digest;
-    const start = await this.send(repository, "pull,push", `/v2/${repository}/blobs/uploads/`, {
+    const start = await this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/uploads/`, {
       method: "POST",
       headers: { "content-length": "0" },
     });
@@ -192,11 +204,16 @@ export class RegistryClient {
     bytes: Buffer,
     mediaType: string,
   ): Promise<string> {
-    const res = await this.send(repository, "pull,push", `/v2/${repository}/manifests/${reference}`, {
-      method: "PUT",
-      headers: { "content-type": mediaType },
-      body: bytes,
-    });
+    const res = await this.send(
+      repository,
+      "pull,push",
+      `/v2/${this.path(repository)}/manifests/${reference}`,
+      {
+        method: "PUT",
+        headers: { "content-type": mediaType },
+        body: bytes,
+      },
+    );
     await this.expect(res, [201], `manifest ${repository}:${reference}`);
     return sha256Digest(bytes);
   }
@@ -204,7 +221,7 @@ export class RegistryClient {
   /** Every tag of a repository, following the `Link` pages. */
   async tags(repository: string): Promise<string[]> {
     const out: string[] = [];
-    let path: string | undefined = `/v2/${repository}/tags/list`;
+    let path: string | undefined = `/v2/${this.path(repository)}/tags/list`;
     for (let page = 0; path && page < 100; page++) {
       const res = await this.send(repository, "pull", path, {});
       if (res.status === 404) return out;
