@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RegistryClient } from "../../src/sources/oci/client.js";
+import { RegistryClient, sha256Digest } from "../../src/sources/oci/client.js";
+import { OCI_MANIFEST } from "../../src/sources/oci/media-types.js";
 import { pullPackage, pushPackage } from "../../src/sources/oci/package.js";
+import { writeTarGz } from "../../src/sources/tar.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 import { hostOf, listen, type RegistryProxy, startProxy } from "../util/registry-proxy.js";
 
@@ -167,6 +169,73 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     const pulled = await pullPackage(c, "oras/app", "v1", "/");
     expect([...pulled.tree.keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
     expect(pulled.tree.get("cm.yaml")?.equals(PKG.get("cm.yaml") as Buffer)).toBe(true);
+  });
+
+  it("reads through an image index (the manifest without a platform) and a Docker v2 manifest list, locking the index's digest", async () => {
+    const c = client(registry.host);
+    const other = new Map([
+      ...PKG,
+      ["cm.yaml", Buffer.from("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: arm\n")],
+    ]);
+    const arm = await pushPackage(c, "multi/app", "arm", other, {});
+    const plain = await pushPackage(c, "multi/app", "plain", PKG, {});
+    const sizeOf = async (d: string) => (await c.manifest("multi/app", d)).bytes.length;
+    const index = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.oci.image.index.v1+json",
+      manifests: [
+        {
+          mediaType: OCI_MANIFEST,
+          digest: arm.digest,
+          size: await sizeOf(arm.digest),
+          platform: { os: "linux", architecture: "arm64" },
+        },
+        { mediaType: OCI_MANIFEST, digest: plain.digest, size: await sizeOf(plain.digest) },
+      ],
+    };
+    const indexBytes = Buffer.from(JSON.stringify(index));
+    const indexDigest = await c.pushManifest("multi/app", "v1", indexBytes, index.mediaType);
+    const pulled = await pullPackage(c, "multi/app", "v1", "/");
+    expect(pulled.digest).toBe(indexDigest);
+    expect(pulled.tree.get("cm.yaml")?.toString()).toContain("name: app");
+
+    // Docker's schema 2: a manifest list, a v2 manifest, a rootfs.diff.tar.gzip layer
+    const layer = await writeTarGz(PKG);
+    const config = Buffer.from(
+      '{"architecture":"amd64","os":"linux","rootfs":{"type":"layers","diff_ids":[]}}',
+    );
+    const v2 = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.docker.distribution.manifest.v2+json",
+      config: {
+        mediaType: "application/vnd.docker.container.image.v1+json",
+        digest: await c.pushBlob("docker/app", config),
+        size: config.length,
+      },
+      layers: [
+        {
+          mediaType: "application/vnd.docker.image.rootfs.diff.tar.gzip",
+          digest: await c.pushBlob("docker/app", layer),
+          size: layer.length,
+        },
+      ],
+    };
+    const v2Bytes = Buffer.from(JSON.stringify(v2));
+    const v2Digest = await c.pushManifest("docker/app", sha256Digest(v2Bytes), v2Bytes, v2.mediaType);
+    const list = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.docker.distribution.manifest.list.v2+json",
+      manifests: [
+        {
+          mediaType: v2.mediaType,
+          digest: v2Digest,
+          size: v2Bytes.length,
+          platform: { os: "linux", architecture: "amd64" },
+        },
+      ],
+    };
+    await c.pushManifest("docker/app", "v1", Buffer.from(JSON.stringify(list)), list.mediaType);
+    expect([...(await pullPackage(c, "docker/app", "v1", "/")).tree.keys()]).toEqual(["Kptfile", "cm.yaml"]);
   });
 
   it("names a missing tag as not found", async () => {
