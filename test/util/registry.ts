@@ -71,7 +71,18 @@ async function waitUp(host: string, child: ChildProcess, log: () => string): Pro
   throw new Error(`docker-registry did not answer at ${host}: ${log()}`);
 }
 
+/** Starts a registry; a port taken between choosing and binding it (another test's) means another try. */
 export async function startRegistry(opts: RegistryOptions = {}): Promise<TestRegistry> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(opts);
+    } catch (err) {
+      if (attempt >= 3 || !/address already in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOnce(opts: RegistryOptions): Promise<TestRegistry> {
   const dir = mkdtempSync(join(tmpdir(), "porchlight-registry-"));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
@@ -97,7 +108,13 @@ export async function startRegistry(opts: RegistryOptions = {}): Promise<TestReg
   child.stderr?.on("data", (c: Buffer) => {
     stderr = (stderr + c.toString()).slice(-4000);
   });
-  await waitUp(host, child, () => stderr);
+  try {
+    await waitUp(host, child, () => stderr);
+  } catch (err) {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
   return {
     host,
     async stop() {
