@@ -8,6 +8,13 @@
  *   pinned to the sha256 of its bytes. `http://` is accepted for loopback hosts only.
  */
 
+/**
+ * Where a Kptfile records a package fetched from OCI or a tarball (kpt v1 decodes `upstream` strictly
+ * and knows no `upstream.oci`): the source as asked, and the same at the digest it resolved to.
+ */
+export const UPSTREAM_ANNOTATION = "porchlight.dev/upstream";
+export const UPSTREAM_LOCK_ANNOTATION = "porchlight.dev/upstream-lock";
+
 export interface OciSource {
   kind: "oci";
   registry: string;

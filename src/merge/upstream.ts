@@ -6,6 +6,8 @@ import {
   SourceRefError,
   sourceKind,
   sourceRepo,
+  UPSTREAM_ANNOTATION,
+  UPSTREAM_LOCK_ANNOTATION,
 } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { PlainKptfile } from "./kptfile.js";
@@ -22,8 +24,7 @@ import { MergeError, type UpdateStrategy, type UpstreamLock } from "./types.js";
  * own `upstream.oci.image` / `upstreamLock.oci.image`, where a user wrote them, are read and kept.
  */
 
-export const UPSTREAM_ANNOTATION = "porchlight.dev/upstream";
-export const UPSTREAM_LOCK_ANNOTATION = "porchlight.dev/upstream-lock";
+export { UPSTREAM_ANNOTATION, UPSTREAM_LOCK_ANNOTATION };
 
 /** What a local package's Kptfile says about its upstream. */
 export interface UpstreamInfo {

@@ -41,15 +41,15 @@ describe("variantFileJsonSchema", () => {
     ["an unknown policy", "deletionPolicy: keep"],
     ["a non-string label", "labels: {a: [1]}"],
   ])("rejects %s, as porchlight does", (_name, line) => {
-    const text =
-      codeBlock`
+    const doc = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1
       kind: PackageVariant
       metadata: {name: a}
       spec:
         upstream: {repo: up, package: p, revision: v1}
         downstream: {repo: down, package: p}
-    ` + `  ${line}\n`;
+    `;
+    const text = `${doc}  ${line}\n`;
     expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
     expect(validate(parse(text))).toBe(false);
   });

@@ -52,7 +52,7 @@ describe("parseVariantFile", () => {
     `;
     const { variants, sets, problems } = parseVariantFile(FILE, text);
     expect(problems).toEqual([]);
-    expect(variants[0]?.variant.spec.upstream.revision).toBe("v2");
+    expect(variants[0]?.variant.spec.upstream).toMatchObject({ revision: "v2" });
     expect(sets[0]?.set.metadata.name).toBe("fleet");
     expect(sets[0]?.source.line).toBe(8);
   });
@@ -67,7 +67,7 @@ describe("parseVariantFile", () => {
         downstream: {repo: down, package: p}
     `;
     const { variants } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
-    expect(variants[0]?.variant.spec.upstream.repo).toBe("acme/blueprints");
+    expect(variants[0]?.variant.spec.upstream).toMatchObject({ repo: "acme/blueprints" });
   });
 
   const bad: Array<{

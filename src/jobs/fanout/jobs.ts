@@ -18,6 +18,7 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,
     events: ctx.events,
+    ...(ctx.mirror ? { registry: ctx.mirror } : {}),
   };
 }
 

@@ -22,6 +22,9 @@ export interface MirrorAccess {
   fetch?: typeof fetch;
 }
 
+/** What reading a registry needs of that access (fan-out from an OCI upstream). */
+export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch">;
+
 /** The operator's access: PORCHLIGHT_OCI_* and the Docker config file of the app's environment. */
 export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv): MirrorAccess {
   return { credentials: dockerCredentials(env), serverUrl: env.GITHUB_SERVER_URL || "https://github.com" };
@@ -38,7 +41,8 @@ function target(prefix: string, pkg: string): { registry: string; repository: st
   return { registry: prefix.slice(0, slash), repository: `${prefix.slice(slash + 1)}/${pkg.toLowerCase()}` };
 }
 
-function client(access: MirrorAccess, registry: string): RegistryClient {
+/** A client for `registry` with the operator's credentials. */
+export function registryClient(access: RegistryAccess, registry: string): RegistryClient {
   return new RegistryClient(registry, {
     credentials: access.credentials,
     ...(access.fetch ? { fetch: access.fetch } : {}),
@@ -63,7 +67,7 @@ export async function mirrorRevision(
     "org.opencontainers.image.version": version,
     "org.opencontainers.image.title": rev.package,
   };
-  const out = await pushPackage(client(access, registry), repository, version, tree, annotations);
+  const out = await pushPackage(registryClient(access, registry), repository, version, tree, annotations);
   const image = `${registry}/${repository}:${version}`;
   ctx.log.info({ image, digest: out.digest, pushed: out.pushed }, "revision mirrored");
   return { image, ...out };
@@ -88,7 +92,7 @@ export async function sweepMirror(
   const out: MirrorResult[] = [];
   for (const [pkg, rev] of [...latest].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const { registry, repository } = target(prefix, pkg);
-    if (await client(access, registry).digestOf(repository, `v${rev.revision}`)) continue;
+    if (await registryClient(access, registry).digestOf(repository, `v${rev.revision}`)) continue;
     const r = await mirrorRevision(ctx, access, { package: pkg, ...rev });
     if (r) out.push(r);
   }
