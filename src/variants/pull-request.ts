@@ -126,23 +126,27 @@ export function formatVariantPullRequest(pr: VariantPullRequest): {
   return { title: formatVariantPullRequestTitle(pr), body, labels: variantPullRequestLabels(pr.kind) };
 }
 
+/** The first line of an OCI upstream's clone or update: the image as declared and the digests. */
+function ociSummary(pr: VariantPullRequest, down: string): string | undefined {
+  const oci = pr.oci;
+  if (!oci || (pr.kind !== "clone" && pr.kind !== "update")) return undefined;
+  const image = code(oci.source);
+  if (pr.kind === "clone")
+    return `Creates ${down} from the OCI image ${image}, at digest ${code(oci.digest)}.`;
+  if (pr.from === pr.to)
+    return `Re-applies variant ${code(pr.variant)} to ${down}, still on ${image} at ${code(oci.digest)}.`;
+  return `Updates ${down} to ${image}, which now resolves to ${code(oci.digest)} (it was ${code(pr.from ?? "")}), merging the image's changes into the downstream's own edits (kpt's resource-merge).`;
+}
+
 function renderBody(pr: VariantPullRequest, marker: string, cap: number): string {
   const lines: string[] = [marker];
   const down = `${code(pr.downstream.package)} in ${code(pr.downstream.repo)}`;
   const up = pr.upstream ? `${code(pr.upstream.package)} of ${code(pr.upstream.repo)}` : "the upstream";
   const channel = pr.upstream?.channel ? ` (head of channel ${code(pr.upstream.channel)})` : "";
   const commit = pr.toCommit ? ` at ${pr.toCommit.slice(0, 12)}` : "";
-  const oci = pr.oci;
-  if (oci && (pr.kind === "clone" || pr.kind === "update")) {
-    const image = code(oci.source);
-    lines.push(
-      pr.kind === "clone"
-        ? `Creates ${down} from the OCI image ${image}, at digest ${code(oci.digest)}.`
-        : pr.from === pr.to
-          ? `Re-applies variant ${code(pr.variant)} to ${down}, still on ${image} at ${code(oci.digest)}.`
-          : `Updates ${down} to ${image}, which now resolves to ${code(oci.digest)} (it was ${code(pr.from ?? "")}), merging the image's changes into the downstream's own edits (kpt's resource-merge).`,
-    );
-  } else
+  const image = ociSummary(pr, down);
+  if (image) lines.push(image);
+  else
     switch (pr.kind) {
       case "clone":
         lines.push(`Creates ${down} from ${up} **${pr.to}**${channel}${commit}.`);
