@@ -4,10 +4,10 @@ import {
   adoptionPolicySchema,
   deletionPolicySchema,
   dnsLabel,
-  gitUpstreamSchema,
   objectMetaSchema,
   packagePathSchema,
   repositoryNameSchema,
+  upstreamSchema,
 } from "./schema.js";
 
 export const PACKAGE_VARIANT_SET_API_VERSION = "config.porch.kpt.dev/v1alpha2";
@@ -182,7 +182,7 @@ export const targetSchema = z
   });
 
 export const packageVariantSetSpecSchema = z.strictObject({
-  upstream: gitUpstreamSchema,
+  upstream: upstreamSchema,
   targets: z.array(targetSchema).min(1, "must specify at least one item in spec.targets"),
   paused: z.boolean().default(false),
 });
