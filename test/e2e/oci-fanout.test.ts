@@ -111,7 +111,7 @@ spec:
     }, 120_000);
 
     it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
-      await sweep(); // the merge's own settling
+      await sweep(); // the first run after the merge rewrites the dashboard: the clone is merged
       const before = writes();
       requests.length = 0;
       await sweep();
@@ -138,6 +138,9 @@ spec:
       requests.length = 0;
       await sweep();
       expect(requests[0]).toBe("HEAD /v2/blueprints/web/manifests/stable");
+      // both images by digest: the new one, and the original of the 3-way merge the lock names
+      expect(requests).toContain(`GET /v2/blueprints/web/manifests/${second}`);
+      expect(requests).toContain(`GET /v2/blueprints/web/manifests/${first}`);
       const pulls = await openPulls();
       expect(pulls.map((p) => p.title)).toEqual([
         `Update web to ${source()} (${first.slice(0, 19)} → ${second.slice(0, 19)})`,
