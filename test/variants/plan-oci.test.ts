@@ -80,6 +80,16 @@ describe("planFanout with an OCI upstream", () => {
       expected: { kind: "update", from: D("a"), to: D("b"), pullRequest: 4 },
     },
     {
+      name: "does not propose again a digest whose pull request a person closed",
+      state: at(D("a"), { declined: { number: 5, targetRevision: D("b"), reapply: false } }),
+      expected: { kind: "skip", why: "declined", pullRequest: 5 },
+    },
+    {
+      name: "proposes the next digest after a closed pull request, once the tag moved on",
+      state: at(D("a"), { declined: { number: 5, targetRevision: D("c"), reapply: false } }),
+      expected: { kind: "update", from: D("a"), to: D("b") },
+    },
+    {
       name: "skips a downstream whose lock is on git, naming what it needs",
       state: { exists: true, lockedRevision: "v2", managedBy: "a", specHash: hash },
       expected: {
