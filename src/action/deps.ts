@@ -5,6 +5,7 @@ import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import { mirrorAccessFromEnv } from "../jobs/mirror/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
 import { attributionEnabled } from "../kpt/attribution.js";
@@ -61,6 +62,8 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       ...(opts.operatorLimits ? { operatorLimits: opts.operatorLimits } : {}),
       log: opts.log,
       identity: async () => identity,
+      // the workflow's env: PORCHLIGHT_OCI_* from its secrets (e.g. GITHUB_TOKEN for ghcr.io)
+      mirror: mirrorAccessFromEnv(process.env),
     },
   };
 }

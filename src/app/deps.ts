@@ -4,6 +4,7 @@ import type { Runtime } from "../config/schema.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
+import type { MirrorAccess } from "../jobs/mirror/index.js";
 import type { Renderer } from "../jobs/renderer.js";
 import type { RepoQueues } from "../jobs/repo-queue.js";
 import type { Metrics } from "../ops/metrics.js";
@@ -28,4 +29,6 @@ export interface AppDeps {
   identity: () => Promise<BotIdentity>;
   /** A fresh lookup of the app's installations by repository, one per job (fan-out across accounts). */
   installationLookup?: () => InstallationLookup;
+  /** Registry access for mirroring published revisions (publish.oci); absent: no mirroring. */
+  mirror?: MirrorAccess;
 }

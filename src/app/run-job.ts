@@ -98,6 +98,7 @@ export async function runJob(deps: AppDeps, req: JobRequest): Promise<void> {
     ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
     installation,
     ...(deps.installationLookup ? { installationFor: deps.installationLookup() } : {}),
+    ...(deps.mirror ? { mirror: deps.mirror } : {}),
   };
   const end = deps.metrics.jobDuration.startTimer({ kind: req.kind });
   try {

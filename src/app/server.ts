@@ -12,6 +12,7 @@ import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
+import { type MirrorAccess, mirrorAccessFromEnv } from "../jobs/mirror/index.js";
 import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
@@ -61,6 +62,8 @@ export interface AppServerOptions {
   sweepAtStart?: boolean;
   renderer?: Renderer;
   log?: Logger;
+  /** Registry access for publish.oci mirrors (default: PORCHLIGHT_OCI_* and DOCKER_CONFIG of the environment). */
+  mirror?: MirrorAccess;
   /**
    * Distributed mode (REDIS_URL): this process is one replica of several sharing the work through
    * Redis (docs/scaling.md). Absent: everything in this process, as `npm start` runs it.
@@ -156,6 +159,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     log,
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
+    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis

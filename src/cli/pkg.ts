@@ -2,7 +2,9 @@ import { existsSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { KptError } from "../kpt/errors.js";
+import { sourceKind } from "../kpt/source-ref.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
+import { SourceError } from "../sources/errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { diffPackage } from "./pkg/diff.js";
@@ -17,7 +19,14 @@ Usage:
   porchlight pkg get REPO[/DIR][@REF] [LOCAL_DIR] [--strategy S]
       Copy a package from a git repository (path, file:// or https URL; mark the end of the
       repository with .git when a directory follows) at a branch, tag or commit.
+  porchlight pkg get oci://REGISTRY/REPO[//DIR][:TAG|@sha256:HEX] [LOCAL_DIR]
+  porchlight pkg get https://HOST/PATH/PKG.tar.gz[//DIR][#sha256=HEX] [LOCAL_DIR]
+      Copy a package from an OCI image or artifact (a tag resolves to its digest; credentials
+      from ~/.docker/config.json or PORCHLIGHT_OCI_REGISTRY/_USERNAME/_PASSWORD), or from a
+      tarball (pinned by sha256 when given). The Kptfile records both in annotations
+      porchlight.dev/upstream and porchlight.dev/upstream-lock. See docs/sources.md.
   porchlight pkg update [DIR][@REF] [--strategy S] [--allow-conflicts] [--allow-dirty]
+      (REF: for an OCI upstream a tag or sha256 digest; for a tarball a new URL)
       Merge the upstream's changes since the package was fetched into it; subpackages that
       name an upstream of their own are updated from it. Refuses uncommitted changes (unless
       --allow-dirty) and writes nothing while a non-KRM file conflicts (unless --allow-conflicts).
@@ -82,14 +91,20 @@ function splitDirRef(arg: string | undefined, cwd: string): { dir: string; ref?:
   return { dir: resolve(cwd, a) };
 }
 
+/** A commit as 12 hex digits; a digest (OCI, tarball) as `sha256:` and 12. */
+function short(commit: string): string {
+  return commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12);
+}
+
 async function get(p: Parsed, io: CliIO): Promise<number> {
   const [spec, dest] = p.positional;
   if (!spec) throw new UsageError(`pkg get needs REPO[/DIR][@REF]\n\n${HELP}`);
   const repo = parseRepoSpec(spec, io.cwd);
-  const name = dest ?? (basename(repo.directory) || basename(repo.repo));
+  const name = dest ?? repo.name ?? (basename(repo.directory) || basename(repo.repo));
   const localDir = resolve(io.cwd, name);
-  const r = await getPackage(repo, localDir, p.strategy, attributionEnabled(io.env));
-  io.stdout(`Fetched ${repo.repo}${repo.directory}@${r.ref} (${r.commit.slice(0, 12)}) into ${name}\n`);
+  const r = await getPackage(repo, localDir, p.strategy, attributionEnabled(io.env), { env: io.env });
+  const from = sourceKind(spec) ? spec : `${repo.repo}${repo.directory}@${r.ref}`;
+  io.stdout(`Fetched ${from} (${short(r.commit)}) into ${name}\n`);
   return 0;
 }
 
@@ -100,6 +115,7 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
     strategy: p.strategy,
     allowConflicts: p.allowConflicts,
     allowDirty: p.allowDirty,
+    source: { env: io.env },
   });
   for (const c of r.changes) io.stdout(`${c.action}: ${c.file}${c.resource ? ` ${c.resource}` : ""}\n`);
   if (r.conflicts.length > 0) {
@@ -112,16 +128,18 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
     }
     return 1;
   }
-  io.stdout(`Updated to ${r.ref} (${r.commit.slice(0, 12)})\n`);
+  io.stdout(`Updated to ${r.ref || r.commit} (${short(r.commit)})\n`);
   for (const u of r.packages.slice(1)) {
-    io.stdout(`Updated subpackage ${u.dir} from its own upstream to ${u.ref} (${u.commit.slice(0, 12)})\n`);
+    io.stdout(
+      `Updated subpackage ${u.dir} from its own upstream to ${u.ref || u.commit} (${short(u.commit)})\n`,
+    );
   }
   return 0;
 }
 
 async function diff(p: Parsed, io: CliIO): Promise<number> {
   const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
-  io.stdout(formatDiff(await diffPackage(dir, ref)));
+  io.stdout(formatDiff(await diffPackage(dir, ref, { env: io.env })));
   return 0;
 }
 
@@ -146,6 +164,7 @@ export const pkgCommand: CliCommand = async (args, io) => {
       err instanceof MergeError ||
       err instanceof UpstreamError ||
       err instanceof RepoSpecError ||
+      err instanceof SourceError ||
       err instanceof KptError
     ) {
       io.stderr(`pkg ${verb}: ${err.message}\n`);

@@ -17,6 +17,8 @@ export interface RepoConfig {
   versioning: { scheme: VersioningScheme };
   /** Limits the repository lowered below the app's (see limits.ts); empty: the app's. */
   limits: RepoLimits;
+  /** Mirroring on publish: the OCI repository prefix (no `oci://`), when set. */
+  publish: { oci?: { repository: string } };
 }
 
 export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
@@ -33,6 +35,7 @@ export function defaultConfig(): RepoConfig {
     functions: { runtimes: undefined },
     versioning: { scheme: "integer" },
     limits: {},
+    publish: {},
   };
 }
 
@@ -71,6 +74,10 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
     config.functions = { runtimes: file.functions.runtimes ? [...file.functions.runtimes] : undefined };
   }
   if (file.limits !== undefined) config.limits = { ...file.limits };
+  if (file.publish !== undefined) {
+    const repository = file.publish.oci?.repository.replace(/^oci:\/\//, "");
+    config.publish = repository ? { oci: { repository } } : {};
+  }
   if (file.versioning !== undefined) {
     config.versioning = { scheme: file.versioning.scheme ?? base.versioning.scheme };
   }

@@ -130,6 +130,29 @@ export const VersioningSchema = z.strictObject({
     .describe("How revisions are numbered: `integer` tags a package's revisions v1, v2, v3, …"),
 });
 
+const OCI_REPOSITORY = /^(?:oci:\/\/)?[^/\s]+(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
+
+export const PublishSchema = z
+  .strictObject({
+    oci: z
+      .strictObject({
+        repository: z
+          .string()
+          .regex(
+            OCI_REPOSITORY,
+            "must be REGISTRY/PATH (like `ghcr.io/acme/packages`): a registry host, then lowercase path segments",
+          )
+          .describe(
+            "Where each published revision is mirrored: `<repository>/<package>:v<N>` (e.g. `ghcr.io/acme/packages` gives `ghcr.io/acme/packages/basens:v3`). The app's operator provides the credentials (docs/sources.md).",
+          ),
+      })
+      .optional()
+      .describe(
+        "Mirror every published revision to an OCI registry as an artifact with one tar+gzip layer, so Flux's OCIRepository and Argo CD can consume it.",
+      ),
+  })
+  .describe("What publishing does besides the merge and the tag.");
+
 /** The file as written: everything optional, unknown fields rejected so a typo is caught. */
 export const RepoConfigFileSchema = z
   .strictObject({
@@ -166,6 +189,7 @@ export const RepoConfigFileSchema = z
     functions: FunctionsSchema.optional(),
     versioning: VersioningSchema.optional(),
     limits: LimitsSchema.optional(),
+    publish: PublishSchema.optional(),
   })
   .describe("porchlight configuration for one repository (.github/porchlight.yml)");
 

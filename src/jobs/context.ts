@@ -6,6 +6,7 @@ import type { Runtime } from "../config/schema.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { CommitAuthor, InstallationPort, RepoPort } from "../github/port.js";
 import type { PorchlightEvents } from "./events.js";
+import type { MirrorAccess } from "./mirror/index.js";
 import type { Renderer } from "./renderer.js";
 
 /** Who the bot is on GitHub: its login (`<slug>[bot]`) and the author of its commits. */
@@ -43,6 +44,8 @@ export interface JobContext {
    * answer, or a crash in between loses the answer.
    */
   defer?: (key: string, step: () => Promise<void>) => boolean;
+  /** How the bot reaches OCI registries for `publish.oci` (the operator's credentials); absent: no mirroring. */
+  mirror?: MirrorAccess;
 }
 
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */

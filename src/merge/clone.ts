@@ -1,8 +1,10 @@
+import { sourceKind } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
 import { formatKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { KPTFILE } from "./layout.js";
 import { normalizedFiles } from "./package-merge.js";
 import type { UpdateStrategy, UpstreamLock } from "./types.js";
+import { recordUpstream } from "./upstream.js";
 
 /** Where a cloned package came from: what its Kptfile's upstream and upstreamLock record. */
 export type ClonedUpstream = UpstreamLock;
@@ -32,12 +34,19 @@ export function clonedPackage(
   kf.apiVersion = kf.apiVersion ?? "kpt.dev/v1";
   kf.kind = kf.kind ?? "Kptfile";
   kf.metadata = { ...(kf.metadata ?? {}), name };
-  const git = { repo: upstream.repo, directory: upstream.directory, ref: upstream.ref };
-  kf.upstream = { type: "git", git, updateStrategy: strategy };
-  kf.upstreamLock = {
-    type: "git",
-    git: { ...git, ref: upstream.resolvedRef ?? upstream.ref, commit: upstream.commit },
-  };
+  if (sourceKind(upstream.repo)) {
+    // a package from OCI or a tarball: whatever upstream its own Kptfile named is not where it came from
+    delete kf.upstream;
+    delete kf.upstreamLock;
+    recordUpstream(kf, upstream, strategy);
+  } else {
+    const git = { repo: upstream.repo, directory: upstream.directory, ref: upstream.ref };
+    kf.upstream = { type: "git", git, updateStrategy: strategy };
+    kf.upstreamLock = {
+      type: "git",
+      git: { ...git, ref: upstream.resolvedRef ?? upstream.ref, commit: upstream.commit },
+    };
+  }
   tree.set(KPTFILE, Buffer.from(formatKptfile(kf)));
   return tree;
 }

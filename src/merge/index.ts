@@ -18,7 +18,16 @@ export { diffFileTrees, type FileDiff, formatDiff, type PackageDiff } from "./di
 export { conflictMarkers, conflictRegions, type MarkerRegion } from "./markers.js";
 export { mergeText } from "./text3.js";
 export * from "./types.js";
-export { type UpstreamInfo, upstreamOf } from "./upstream.js";
+export {
+  hasUpstream,
+  recordUpstream,
+  UPSTREAM_ANNOTATION,
+  UPSTREAM_LOCK_ANNOTATION,
+  type UpstreamInfo,
+  upstreamOf,
+} from "./upstream.js";
+
+import { recordUpstream } from "./upstream.js";
 
 const STRATEGY_TABLE: Record<UpdateStrategy, (input: MergeInput) => StrategyResult> = {
   "resource-merge": resourceMerge,
@@ -50,18 +59,7 @@ export function mergePackage(input: MergeInput): MergeResult {
   const tree = withMergeComments(result.tree, formatted);
   if (input.lock) {
     const kf = readKptfile(tree, KPTFILE);
-    const lock = input.lock;
-    kf.upstream = kf.upstream ?? { type: "git" };
-    kf.upstream.git = { ...(kf.upstream.git ?? {}), repo: kf.upstream.git?.repo ?? lock.repo, ref: lock.ref };
-    kf.upstreamLock = {
-      type: "git",
-      git: {
-        repo: lock.repo,
-        directory: lock.directory,
-        ref: lock.resolvedRef ?? lock.ref,
-        commit: lock.commit,
-      },
-    };
+    recordUpstream(kf, input.lock);
     tree.set(KPTFILE, Buffer.from(formatKptfile(kf)));
   }
   return { ...result, tree };

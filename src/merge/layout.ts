@@ -1,5 +1,6 @@
 import type { FileTree } from "../kpt/tree.js";
 import { parseKptfileText } from "./kptfile.js";
+import { hasUpstream } from "./upstream.js";
 
 /** Where packages are in a tree and which files each owns, as kpt's update walks them. */
 
@@ -30,7 +31,7 @@ export function isRemotePackage(tree: FileTree, dir: string): boolean {
   if (!bytes) return false;
   try {
     const kf = parseKptfileText(bytes.toString("utf8"), join(dir, KPTFILE));
-    return Boolean(kf.upstream?.git);
+    return hasUpstream(kf);
   } catch {
     return false;
   }

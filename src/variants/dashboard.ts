@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { capped, cell, code, fitToBudget } from "./markdown.js";
+import { ociImageName, shortDigest, upstreamLabel, upstreamVersion } from "./oci-upstream.js";
 import type { FanoutAction, FanoutPlan } from "./plan-types.js";
 import { formatProblem, type VariantProblem } from "./problem.js";
-import type { PackageVariant } from "./schema.js";
+import { isOciUpstream, type PackageVariant } from "./schema.js";
 
 /** Marks the dashboard issue of an upstream repository, so the bot finds and edits it in place. */
 export const DASHBOARD_MARKER = "<!-- porchlight:dashboard -->";
@@ -69,12 +70,13 @@ export function renderDashboard(input: DashboardInput): string {
         cap,
         (a) => {
           const v = byName.get(a.variant);
-          const upstream = v
-            ? `${v.spec.upstream.repo}/${v.spec.upstream.package} ${v.spec.upstream.channel ? `(${v.spec.upstream.channel})` : (v.spec.upstream.revision ?? "")}`
-            : "—";
-          const deployed = "deployed" in a && a.deployed ? a.deployed : a.kind === "update" ? a.from : "—";
-          const target =
-            a.kind === "clone" || a.kind === "update" ? a.to : "target" in a && a.target ? a.target : "—";
+          const upstream = v ? upstreamCell(v) : "—";
+          const deployed = shortDigest(
+            "deployed" in a && a.deployed ? a.deployed : a.kind === "update" ? a.from : "—",
+          );
+          const target = shortDigest(
+            a.kind === "clone" || a.kind === "update" ? a.to : "target" in a && a.target ? a.target : "—",
+          );
           const prNumber = "pullRequest" in a ? a.pullRequest : undefined;
           const repo = "downstream" in a && a.downstream ? a.downstream.repo : "";
           const published =
@@ -115,6 +117,13 @@ export function renderDashboard(input: DashboardInput): string {
   });
 }
 
+/** `repo/package (channel)` or `repo/package v3`; for an OCI upstream, the oci:// reference itself. */
+function upstreamCell(v: PackageVariant): string {
+  const up = v.spec.upstream;
+  if (isOciUpstream(up)) return upstreamLabel(up);
+  return `${up.repo}/${up.package} ${up.channel ? `(${up.channel})` : (up.revision ?? "")}`;
+}
+
 function downstreamOf(a: FanoutAction): string {
   return "downstream" in a && a.downstream ? `${a.downstream.repo}/${a.downstream.package}` : "";
 }
@@ -132,13 +141,15 @@ function mermaidGraph(variants: readonly PackageVariant[], cap: number): string[
   const nodes = new Map<string, string>();
   const edges: string[] = [];
   for (const v of variants) {
-    const up = `${v.spec.upstream.repo}/${v.spec.upstream.package}`;
+    const up = isOciUpstream(v.spec.upstream)
+      ? ociImageName(v.spec.upstream)
+      : `${v.spec.upstream.repo}/${v.spec.upstream.package}`;
     const down = `${v.spec.downstream.repo}/${v.spec.downstream.package}`;
     const u = nodeId("u", up);
     const d = nodeId("d", down);
     nodes.set(u, `  ${u}[${label(up)}]`);
     nodes.set(d, `  ${d}[${label(down)}]`);
-    const via = v.spec.upstream.channel ?? v.spec.upstream.revision ?? "";
+    const via = upstreamVersion(v.spec.upstream);
     edges.push(`  ${u} -->|${label(via + (v.spec.paused ? " paused" : ""))}| ${d}`);
   }
   const shown = Number.isFinite(cap) ? edges.slice(0, cap * 4) : edges;

@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { parseSource, UPSTREAM_LOCK_ANNOTATION } from "../kpt/source-ref.js";
 import type { DownstreamPackageState, ManagedPackage, OpenPullRequest } from "./plan-types.js";
 import type { DeletionPolicy } from "./schema.js";
 import { DELETION_POLICY_ANNOTATION, MANAGED_BY_ANNOTATION, SPEC_HASH_ANNOTATION } from "./tracking.js";
@@ -9,6 +10,8 @@ export interface KptfileFacts {
   /** The raw upstreamLock ref, e.g. `basens/v3` or `drafts/basens/ws1`. */
   lockedRef?: string;
   lockedCommit?: string;
+  /** For a package fetched from OCI: the digest of porchlight.dev/upstream-lock (or kpt's upstreamLock.oci.image). */
+  lockedDigest?: string;
   managedBy?: string;
   deletionPolicy?: DeletionPolicy;
   specHash?: string;
@@ -23,7 +26,7 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
   const doc = parseDocument(kptfileText);
   if (doc.errors.length > 0) return {};
   const js = (doc.toJS() ?? {}) as {
-    upstreamLock?: { git?: { ref?: unknown; commit?: unknown } };
+    upstreamLock?: { git?: { ref?: unknown; commit?: unknown }; oci?: { image?: unknown } };
     metadata?: { annotations?: Record<string, unknown> };
   };
   const ref = typeof js.upstreamLock?.git?.ref === "string" ? js.upstreamLock.git.ref : undefined;
@@ -31,7 +34,12 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
   const annotations = js.metadata?.annotations ?? {};
   const str = (k: string) => (typeof annotations[k] === "string" ? (annotations[k] as string) : undefined);
   const policy = str(DELETION_POLICY_ANNOTATION);
+  const ociLock =
+    str(UPSTREAM_LOCK_ANNOTATION) ??
+    (typeof js.upstreamLock?.oci?.image === "string" ? `oci://${js.upstreamLock.oci.image}` : undefined);
+  const lockedDigest = ociLock ? digestOf(ociLock) : undefined;
   return {
+    ...(lockedDigest ? { lockedDigest } : {}),
     ...(ref ? { lockedRef: ref } : {}),
     ...(ref && !ref.startsWith("drafts/") && last && /^v[1-9][0-9]*$/.test(last)
       ? { lockedRevision: last }
@@ -41,6 +49,16 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
     ...(policy === "delete" || policy === "orphan" ? { deletionPolicy: policy } : {}),
     ...(str(SPEC_HASH_ANNOTATION) ? { specHash: str(SPEC_HASH_ANNOTATION) } : {}),
   };
+}
+
+/** The digest an `oci://…@sha256:…` lock names; undefined for anything else (a tarball, a bad value). */
+function digestOf(lock: string): string | undefined {
+  if (!lock.startsWith("oci://")) return undefined;
+  try {
+    return parseSource(lock).digest;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The planner's view of a variant's downstream, from its Kptfile (undefined: the package does not exist). */
@@ -53,6 +71,7 @@ export function downstreamState(
   return {
     exists: true,
     ...(f.lockedRevision ? { lockedRevision: f.lockedRevision } : {}),
+    ...(f.lockedDigest ? { lockedDigest: f.lockedDigest } : {}),
     ...(f.managedBy ? { managedBy: f.managedBy } : {}),
     ...(f.specHash ? { specHash: f.specHash } : {}),
     ...(pullRequest ? { pullRequest } : {}),

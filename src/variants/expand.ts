@@ -1,14 +1,18 @@
+import { defaultPackageName } from "../kpt/source-ref.js";
 import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import { type ExprEnv, ExpressionError, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
+import { ociPackageRef, ociSourceOf } from "./oci-upstream.js";
 import type { LoadedSet, LoadedVariant } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
 import {
+  isOciUpstream,
   PACKAGE_VARIANT_API_VERSION,
   PACKAGE_VARIANT_KIND,
   type PackageVariantInput,
   packageVariantSchema,
+  type Upstream,
 } from "./schema.js";
 import type { MapExpr, PackageVariantTemplate } from "./set-schema.js";
 
@@ -43,11 +47,12 @@ export function expandPackageVariantSet(
   const { set, source } = loaded;
   const out: ExpandedSet = { variants: [], problems: [] };
   const upstream = set.spec.upstream;
+  const up = upstreamNames(upstream);
   const entries: TargetEntry[] = [];
   set.spec.targets.forEach((target, targetIndex) => {
     if (target.repositories) {
       for (const rt of target.repositories) {
-        for (const pn of rt.packageNames?.length ? rt.packageNames : [upstream.package]) {
+        for (const pn of rt.packageNames?.length ? rt.packageNames : [up.name]) {
           entries.push({
             targetIndex,
             template: target.template,
@@ -64,7 +69,7 @@ export function expandPackageVariantSet(
           template: target.template,
           repoDefault: repo.name,
           ...(repo.name.includes("/") ? { elsewhere: true } : {}),
-          packageDefault: upstream.package,
+          packageDefault: up.name,
           target: repositoryValue(repo),
         });
       }
@@ -120,6 +125,19 @@ class TemplateError extends Error {
   }
 }
 
+/**
+ * The upstream as expressions see it (`upstream.name`, `.repo`, `.package`): Porch's package, or for an
+ * image its last directory or repository name (as `pkg get` names the local copy), its oci:// repository
+ * and its directory.
+ */
+function upstreamNames(upstream: Upstream): { name: string; repo: string; package: string } {
+  if (!isOciUpstream(upstream))
+    return { name: upstream.package, repo: upstream.repo, package: upstream.package };
+  const src = ociSourceOf(upstream);
+  const ref = ociPackageRef(src);
+  return { name: defaultPackageName(src), repo: ref.repo, package: ref.package };
+}
+
 function renderVariant(
   setName: string,
   upstream: LoadedSet["set"]["spec"]["upstream"],
@@ -130,13 +148,7 @@ function renderVariant(
   const env: Record<string, ExprEnv[string]> = {
     repoDefault: entry.repoDefault,
     packageDefault: entry.packageDefault,
-    upstream: {
-      name: upstream.package,
-      repo: upstream.repo,
-      package: upstream.package,
-      labels: {},
-      annotations: {},
-    },
+    upstream: { ...upstreamNames(upstream), labels: {}, annotations: {} },
     target: entry.target,
   };
   const evaluate = (expr: string, path: PathSegment[]) => {

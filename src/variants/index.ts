@@ -32,6 +32,13 @@ export {
   type VariantChange,
 } from "./mutations.js";
 export { packageVariantName } from "./naming.js";
+export {
+  ociImageKey,
+  ociSourceOf,
+  shortDigest,
+  upstreamLabel,
+  upstreamVersion,
+} from "./oci-upstream.js";
 export { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME } from "./package-context.js";
 export {
   type LoadedSet,
@@ -43,13 +50,15 @@ export {
   type VariantSource,
 } from "./parse.js";
 export { isVariantFunction, PACKAGE_VARIANT_FUNC_PREFIX, variantFunctionName } from "./pipeline-edit.js";
-export { type FanoutInput, planFanout, upstreamFromCatalog } from "./plan.js";
+export { type FanoutInput, planFanout, revisionLabel, upstreamFromCatalog } from "./plan.js";
 export type {
   DeclinedPullRequest,
   DownstreamPackageState,
   FanoutAction,
   FanoutPlan,
   ManagedPackage,
+  OciImageState,
+  OciIndex,
   OpenPullRequest,
   PackageRef,
   PublishedRevision,
@@ -80,7 +89,10 @@ export {
   type AdoptionPolicy,
   type DeletionPolicy,
   type Downstream,
+  type GitUpstream,
   type InjectionSelector,
+  isOciUpstream,
+  type OciUpstream,
   PACKAGE_VARIANT_API_VERSION,
   PACKAGE_VARIANT_KIND,
   type PackageContext,

@@ -3,6 +3,7 @@ import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, selectorAccounts } from "./repositories.js";
+import { isOciUpstream } from "./schema.js";
 import { type VariantContext, validateVariants } from "./validate.js";
 
 /** The directory of the management repository that holds variant files. */
@@ -83,7 +84,8 @@ export function loadVariants(
   const validated = validateVariants(all, context);
   const unknown = new Set<string>();
   for (const lv of all) {
-    for (const ref of [lv.variant.spec.upstream.repo, lv.variant.spec.downstream.repo]) {
+    const { upstream, downstream } = lv.variant.spec;
+    for (const ref of isOciUpstream(upstream) ? [downstream.repo] : [upstream.repo, downstream.repo]) {
       if (!findRepository(ref, context.repositories)) unknown.add(ref);
     }
   }

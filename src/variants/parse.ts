@@ -136,7 +136,7 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
     }
     const parsed = (schema as z.ZodType).safeParse(raw);
     if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
+      for (const issue of parsed.error.issues.flatMap(unionBranch)) {
         result.problems.push({ ...issueToProblem(issue, root, problem), ...(name ? { variant: name } : {}) });
       }
       continue;
@@ -155,6 +155,19 @@ type MakeProblem = (
   hint?: string,
   preferKey?: boolean,
 ) => VariantProblem;
+
+/**
+ * A value matching no form of a union (an upstream that is neither Porch's git form nor `oci`) is reported
+ * by the form it was meant as: the one that does not call a field of it unknown (an upstream with `oci` is
+ * the OCI form), else the first (Porch's). Its issues get the union's path in front.
+ */
+function unionBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+  const strays = (branch: z.core.$ZodIssue[]) =>
+    branch.some((i) => i.code === "unrecognized_keys" && i.path.length === 0);
+  const chosen = issue.errors.find((b) => !strays(b)) ?? (issue.errors[0] as z.core.$ZodIssue[]);
+  return chosen.flatMap((i) => unionBranch({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue));
+}
 
 function issueToProblem(issue: z.core.$ZodIssue, root: Node, problem: MakeProblem): VariantProblem {
   const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
@@ -187,7 +200,8 @@ function defaultUpstreamRepo(raw: Record<string, unknown>, managementRepo: strin
     managementRepo &&
     spec?.upstream &&
     typeof spec.upstream === "object" &&
-    spec.upstream.repo === undefined
+    spec.upstream.repo === undefined &&
+    spec.upstream.oci === undefined
   ) {
     spec.upstream.repo = managementRepo;
   }

@@ -21,6 +21,12 @@ export interface UpstreamPackageState {
   channelHeads?: Readonly<Record<string, string>>;
 }
 
+/** What one run learnt of an OCI image a variant follows: the digest its tag points to now, or why not. */
+export type OciImageState = { digest: string } | { problem: string };
+
+/** OCI images by `ociImageKey` (registry/repository:tag or @digest). */
+export type OciIndex = Readonly<Record<string, OciImageState>>;
+
 /** Upstream packages by repository (as variants name it) and package path. */
 export type UpstreamIndex = Readonly<Record<string, Readonly<Record<string, UpstreamPackageState>>>>;
 
@@ -61,6 +67,8 @@ export interface DownstreamPackageState {
   exists: boolean;
   /** The upstream revision it is based on (the Kptfile upstreamLock ref `<package>/vN` → `vN`). */
   lockedRevision?: string;
+  /** The image digest it is based on, for a package fetched from OCI (porchlight.dev/upstream-lock). */
+  lockedDigest?: string;
   /** The variant managing it (annotation porchlight.dev/package-variant), if any. */
   managedBy?: string;
   /** The variant spec hash last applied (annotation porchlight.dev/variant-spec-hash). */
@@ -91,9 +99,11 @@ interface VariantTarget extends ActionBase {
   downstream: PackageRef;
   /** The variant's branch in the downstream repository. */
   branch: string;
-  /** The upstream revision the downstream should be on, and its commit. */
+  /** The upstream revision the downstream should be on, and its commit (for an OCI upstream: the digest, twice). */
   to: string;
   toCommit: string;
+  /** For an OCI upstream: the reference as the variant declares it, and the digest it resolved to. */
+  oci?: { source: string; digest: string };
   specHash: string;
   /** The open pull request to update rather than open a new one. */
   pullRequest?: number;

@@ -1,17 +1,20 @@
 import { type Catalog, findHead } from "../catalog/index.js";
+import { formatSource, type OciSource } from "../kpt/source-ref.js";
 import { formatVariantBranch } from "../lifecycle/variant-branch.js";
+import { ociImageKey, ociPackageRef, ociSourceOf, shortDigest } from "./oci-upstream.js";
 import type { LoadedVariant } from "./parse.js";
 import type {
   DownstreamPackageState,
   FanoutAction,
   FanoutPlan,
   ManagedPackage,
+  OciIndex,
   PublishedRevision,
   UpstreamIndex,
   UpstreamPackageState,
 } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
-import type { PackageVariant } from "./schema.js";
+import { type GitUpstream, isOciUpstream, type PackageVariant } from "./schema.js";
 import { variantSpecHash } from "./tracking.js";
 
 export interface FanoutInput {
@@ -20,6 +23,8 @@ export interface FanoutInput {
   /** Problems from loading the variant files: their variants are reported as skipped, never deleted. */
   problems?: readonly VariantProblem[];
   upstream: UpstreamIndex;
+  /** The digests OCI upstreams' tags resolve to now, by `ociImageKey` (one manifest request per image). */
+  oci?: OciIndex;
   /** Per variant name: its downstream as it is now. A variant missing here has no downstream yet. */
   downstream: Readonly<Record<string, DownstreamPackageState>>;
   /** Downstream packages carrying a variant's annotations, to find those whose variant is gone. */
@@ -115,7 +120,12 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const name = variant.metadata.name;
   const { upstream, downstream } = variant.spec;
   const state: DownstreamPackageState = input.downstream[name] ?? { exists: false };
-  const deployed = state.exists ? state.lockedRevision : undefined;
+  const oci = isOciUpstream(upstream) ? ociSourceOf(upstream) : undefined;
+  // What the downstream is on: a published revision for a git upstream, an image digest for OCI.
+  const locked = oci ? state.lockedDigest : state.lockedRevision;
+  const deployed = state.exists ? locked : undefined;
+  /** The upstream in reasons: the package path, or the oci:// reference. */
+  const source = oci ? formatSource(oci) : (upstream as GitUpstream).package;
   const skip = (reason: string): FanoutAction => ({
     kind: "skip",
     why: "problem",
@@ -134,8 +144,9 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       reason: "the variant is paused",
     };
 
-  const upstreamState = input.upstream[upstream.repo]?.[upstream.package];
-  const resolved = resolveTarget(variant, upstreamState);
+  const resolved = isOciUpstream(upstream)
+    ? resolveOci(oci as OciSource, input.oci)
+    : resolveTarget(upstream, input.upstream[upstream.repo]?.[upstream.package]);
   if (!resolved.ok) return skip(resolved.reason);
   const { target } = resolved;
   const specHash = variantSpecHash(variant);
@@ -145,12 +156,15 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const openUpdate = pr?.kind === "update" ? pr : undefined;
   const common = {
     variant: name,
-    upstream: { repo: upstream.repo, package: upstream.package },
+    upstream: isOciUpstream(upstream)
+      ? ociPackageRef(oci as OciSource)
+      : { repo: upstream.repo, package: upstream.package },
     downstream,
     branch: formatVariantBranch({ package: downstream.package, variant: name }),
     to: target.revision,
     toCommit: target.commit,
     specHash,
+    ...(isOciUpstream(upstream) ? { oci: { source: upstream.oci, digest: target.commit } } : {}),
     ...(openUpdate ? { pullRequest: openUpdate.number } : {}),
     ...(close.length ? { close } : {}),
   };
@@ -200,11 +214,11 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
 
   if (!state.exists) {
     return (
-      waiting(`the clone of ${target.revision}`) ??
+      waiting(`the clone of ${revisionLabel(target.revision)}`) ??
       declined() ?? {
         kind: "clone",
         ...common,
-        reason: `${downstream.repo}/${downstream.package} does not exist yet: clone ${upstream.package} ${target.revision}`,
+        reason: `${downstream.repo}/${downstream.package} does not exist yet: clone ${source} ${revisionLabel(target.revision)}`,
       }
     );
   }
@@ -219,18 +233,21 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       `${downstream.repo}/${downstream.package} exists and was not created by this variant, and adoptionPolicy is adoptNone (Porch's default): set adoptionPolicy: adoptExisting to take it over, or choose another downstream package`,
     );
   }
-  if (!state.lockedRevision) {
+  if (!locked) {
     return skip(
-      `${downstream.repo}/${downstream.package} has no upstream lock on a published revision of ${upstream.package}, so it cannot be updated; clone it from the upstream again`,
+      `${downstream.repo}/${downstream.package} has no upstream lock on ${oci ? `an image digest of ${source}` : `a published revision of ${source}`}, so it cannot be updated; clone it from the upstream again`,
     );
   }
-  const from = state.lockedRevision;
+  const from = locked;
   const converged = from === target.revision && state.specHash === specHash && !adopting;
   if (converged) {
     const stale = openUpdate
       ? [
           ...close,
-          { number: openUpdate.number, reason: `${downstream.package} is at ${target.revision} already` },
+          {
+            number: openUpdate.number,
+            reason: `${downstream.package} is at ${revisionLabel(target.revision)} already`,
+          },
         ]
       : close;
     return {
@@ -239,14 +256,13 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       downstream,
       deployed: from,
       target: target.revision,
-      reason: `up to date at ${target.revision}`,
+      reason: `up to date at ${revisionLabel(target.revision)}`,
       ...(stale.length ? { close: stale } : {}),
     };
   }
+  const to = revisionLabel(target.revision);
   const what =
-    from === target.revision
-      ? `re-applying the variant at ${target.revision}`
-      : `${from} → ${target.revision}`;
+    from === target.revision ? `re-applying the variant at ${to}` : `${revisionLabel(from)} → ${to}`;
   return (
     waiting(what) ??
     declined() ?? {
@@ -254,19 +270,31 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       from,
       ...common,
       reason: adopting
-        ? `adopt ${downstream.package} (adoptExisting) and bring it to ${target.revision}`
+        ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
         : from === target.revision
-          ? `the variant changed: re-apply it at ${target.revision}`
-          : `update ${from} → ${target.revision}`,
+          ? `the variant changed: re-apply it at ${to}`
+          : `update ${revisionLabel(from)} → ${to}${oci ? ` (${source})` : ""}`,
     }
   );
 }
 
-function resolveTarget(
-  variant: PackageVariant,
-  state: UpstreamPackageState | undefined,
-): { ok: true; target: PublishedRevision } | { ok: false; reason: string } {
-  const { upstream } = variant.spec;
+/** How plans and pull requests show a revision: `v3`, or a digest shortened to 12 hex digits. */
+export function revisionLabel(revision: string): string {
+  return shortDigest(revision);
+}
+
+type Resolved = { ok: true; target: PublishedRevision } | { ok: false; reason: string };
+
+/** An OCI upstream's target: the digest it pins, or the one its tag resolved to on this run. */
+function resolveOci(src: OciSource, index: OciIndex | undefined): Resolved {
+  if (src.digest) return { ok: true, target: { revision: src.digest, commit: src.digest } };
+  const found = index?.[ociImageKey(src)];
+  if (!found) return { ok: false, reason: `${formatSource(src)} was not resolved on this run` };
+  if ("problem" in found) return { ok: false, reason: found.problem };
+  return { ok: true, target: { revision: found.digest, commit: found.digest } };
+}
+
+function resolveTarget(upstream: GitUpstream, state: UpstreamPackageState | undefined): Resolved {
   if (!state || state.revisions.length === 0) {
     return { ok: false, reason: `${upstream.repo} has no published revision of ${upstream.package}` };
   }

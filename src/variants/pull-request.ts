@@ -1,6 +1,7 @@
 import { DELETION_LABEL } from "../lifecycle/labels.js";
 import { capped, code, fitToBudget, markerJson } from "./markdown.js";
 import type { VariantChange } from "./mutations.js";
+import { shortDigest } from "./oci-upstream.js";
 import type { OpenPullRequest, PackageRef } from "./plan-types.js";
 
 export const UPDATE_LABEL = "porchlight/update";
@@ -22,6 +23,8 @@ export interface VariantPullRequest {
   from?: string;
   to?: string;
   toCommit?: string;
+  /** An OCI upstream: the reference the variant declares, and the digest `to` resolved it to. */
+  oci?: { source: string; digest: string };
   specHash?: string;
   merged?: readonly { file: string; change: "added" | "modified" | "removed" }[];
   conflicts?: readonly { file: string; startLine: number; endLine: number; detail?: string }[];
@@ -37,6 +40,8 @@ export interface VariantPullRequestMarker {
   variant: string;
   downstream: PackageRef;
   upstream?: PackageRef;
+  /** The oci:// reference of an OCI upstream (`from` and `to` are then digests). */
+  source?: string;
   from?: string;
   to?: string;
   specHash?: string;
@@ -44,9 +49,10 @@ export interface VariantPullRequestMarker {
 }
 
 export function formatVariantPullRequestTitle(
-  pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant">,
+  pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant" | "oci">,
 ): string {
   const pkg = pr.downstream.package;
+  if (pr.oci) return ociTitle({ ...pr, oci: pr.oci });
   const up = pr.upstream ? `${pr.upstream.repo}/${pr.upstream.package}` : "upstream";
   switch (pr.kind) {
     case "clone":
@@ -60,6 +66,19 @@ export function formatVariantPullRequestTitle(
     case "orphan":
       return `Release ${pkg} from variant ${pr.variant}`;
   }
+}
+
+/** `Clone oci://…:tag (sha256:…) into pkg`, `Update pkg to oci://…:tag (sha256:… → sha256:…)`. */
+function ociTitle(
+  pr: Pick<VariantPullRequest, "kind" | "downstream" | "from" | "to" | "variant"> & {
+    oci: NonNullable<VariantPullRequest["oci"]>;
+  },
+): string {
+  const pkg = pr.downstream.package;
+  const to = shortDigest(pr.oci.digest);
+  if (pr.kind === "clone") return `Clone ${pr.oci.source} (${to}) into ${pkg}`;
+  if (pr.from === pr.to) return `Re-apply variant ${pr.variant} to ${pkg} at ${pr.oci.source} (${to})`;
+  return `Update ${pkg} to ${pr.oci.source} (${shortDigest(pr.from ?? "")} → ${to})`;
 }
 
 /** Reads a fan-out title back: which package, and for updates the revisions. */
@@ -96,7 +115,8 @@ export function formatVariantPullRequest(pr: VariantPullRequest): {
     kind: pr.kind,
     variant: pr.variant,
     downstream: pr.downstream,
-    ...(pr.upstream ? { upstream: { repo: pr.upstream.repo, package: pr.upstream.package } } : {}),
+    ...(pr.upstream && !pr.oci ? { upstream: { repo: pr.upstream.repo, package: pr.upstream.package } } : {}),
+    ...(pr.oci ? { source: pr.oci.source } : {}),
     ...(pr.from ? { from: pr.from } : {}),
     ...(pr.to ? { to: pr.to } : {}),
     ...(pr.specHash ? { specHash: pr.specHash } : {}),
@@ -106,34 +126,49 @@ export function formatVariantPullRequest(pr: VariantPullRequest): {
   return { title: formatVariantPullRequestTitle(pr), body, labels: variantPullRequestLabels(pr.kind) };
 }
 
+/** The first line of an OCI upstream's clone or update: the image as declared and the digests. */
+function ociSummary(pr: VariantPullRequest, down: string): string | undefined {
+  const oci = pr.oci;
+  if (!oci || (pr.kind !== "clone" && pr.kind !== "update")) return undefined;
+  const image = code(oci.source);
+  if (pr.kind === "clone")
+    return `Creates ${down} from the OCI image ${image}, at digest ${code(oci.digest)}.`;
+  if (pr.from === pr.to)
+    return `Re-applies variant ${code(pr.variant)} to ${down}, still on ${image} at ${code(oci.digest)}.`;
+  return `Updates ${down} to ${image}, which now resolves to ${code(oci.digest)} (it was ${code(pr.from ?? "")}), merging the image's changes into the downstream's own edits (kpt's resource-merge).`;
+}
+
 function renderBody(pr: VariantPullRequest, marker: string, cap: number): string {
   const lines: string[] = [marker];
   const down = `${code(pr.downstream.package)} in ${code(pr.downstream.repo)}`;
   const up = pr.upstream ? `${code(pr.upstream.package)} of ${code(pr.upstream.repo)}` : "the upstream";
   const channel = pr.upstream?.channel ? ` (head of channel ${code(pr.upstream.channel)})` : "";
   const commit = pr.toCommit ? ` at ${pr.toCommit.slice(0, 12)}` : "";
-  switch (pr.kind) {
-    case "clone":
-      lines.push(`Creates ${down} from ${up} **${pr.to}**${channel}${commit}.`);
-      break;
-    case "update":
-      lines.push(
-        pr.from === pr.to
-          ? `Re-applies variant ${code(pr.variant)} to ${down}, still on ${up} **${pr.to}**.`
-          : `Updates ${down} from ${up} **${pr.from}** to **${pr.to}**${channel}${commit}, merging upstream changes into the downstream's own edits (kpt's resource-merge).`,
-      );
-      break;
-    case "deletion":
-      lines.push(
-        `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`delete\`: this deletes ${down}. Merge to delete it; close to keep it.`,
-      );
-      break;
-    case "orphan":
-      lines.push(
-        `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`orphan\`: ${down} stays, and this removes porchlight's annotations so no variant manages it.`,
-      );
-      break;
-  }
+  const image = ociSummary(pr, down);
+  if (image) lines.push(image);
+  else
+    switch (pr.kind) {
+      case "clone":
+        lines.push(`Creates ${down} from ${up} **${pr.to}**${channel}${commit}.`);
+        break;
+      case "update":
+        lines.push(
+          pr.from === pr.to
+            ? `Re-applies variant ${code(pr.variant)} to ${down}, still on ${up} **${pr.to}**.`
+            : `Updates ${down} from ${up} **${pr.from}** to **${pr.to}**${channel}${commit}, merging upstream changes into the downstream's own edits (kpt's resource-merge).`,
+        );
+        break;
+      case "deletion":
+        lines.push(
+          `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`delete\`: this deletes ${down}. Merge to delete it; close to keep it.`,
+        );
+        break;
+      case "orphan":
+        lines.push(
+          `Variant ${code(pr.variant)} was removed and its deletionPolicy is \`orphan\`: ${down} stays, and this removes porchlight's annotations so no variant manages it.`,
+        );
+        break;
+    }
   const origin = [
     pr.file ? `declared in ${code(pr.file)}` : "",
     pr.set ? `generated by PackageVariantSet ${code(pr.set)}` : "",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseSource, SourceRefError } from "../kpt/source-ref.js";
 import { pipelineSchema } from "./kptfile-function.js";
 
 /** apiVersion and kind of a PackageVariant, as Porch spells them. */
@@ -49,7 +50,8 @@ export const deletionPolicySchema = z.enum(["delete", "orphan"], {
 /** Porch reserves these package-context keys for kpt itself. */
 export const RESERVED_CONTEXT_KEYS = ["name", "package-path"] as const;
 
-export const upstreamSchema = z
+/** Porch's upstream: a published revision (or, porchlight's addition, a catalog channel) of a git package. */
+export const gitUpstreamSchema = z
   .strictObject({
     repo: repositoryNameSchema,
     package: packagePathSchema,
@@ -62,6 +64,32 @@ export const upstreamSchema = z
       "set exactly one of revision (a fixed revision such as v3) or channel (follow a catalog channel)",
     path: ["revision"],
   });
+
+/** `oci://REGISTRY/REPO[//DIR]:TAG` or `…@sha256:HEX`, as `pkg get` takes it. */
+export const ociReferenceSchema = z.string().superRefine((s, ctx) => {
+  const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (!s.startsWith("oci://")) {
+    fail(
+      `"${s}" is not an OCI reference: write oci://REGISTRY/REPO[//DIR]:TAG or oci://REGISTRY/REPO[//DIR]@sha256:…`,
+    );
+    return;
+  }
+  try {
+    parseSource(s, "oci");
+  } catch (e) {
+    if (e instanceof SourceRefError) fail(e.message.replace(/^oci: /, ""));
+    else throw e;
+  }
+});
+
+/**
+ * porchlight's addition: an OCI image (or artifact) as the upstream. A tag floats: fan-out resolves it to
+ * a digest on every run and updates the downstream when the digest changes; a digest pins it.
+ */
+export const ociUpstreamSchema = z.strictObject({ oci: ociReferenceSchema });
+
+/** Porch's git form, or `{oci: oci://…}`. */
+export const upstreamSchema = z.union([gitUpstreamSchema, ociUpstreamSchema]);
 
 export const downstreamSchema = z.strictObject({
   repo: repositoryNameSchema,
@@ -132,6 +160,13 @@ export type PackageVariant = z.infer<typeof packageVariantSchema>;
 export type PackageVariantSpec = z.infer<typeof packageVariantSpecSchema>;
 export type PackageVariantInput = z.input<typeof packageVariantSchema>;
 export type Upstream = z.infer<typeof upstreamSchema>;
+export type GitUpstream = z.infer<typeof gitUpstreamSchema>;
+export type OciUpstream = z.infer<typeof ociUpstreamSchema>;
+
+/** True for an upstream naming an OCI image rather than a git package. */
+export function isOciUpstream(u: Upstream): u is OciUpstream {
+  return "oci" in u;
+}
 export type Downstream = z.infer<typeof downstreamSchema>;
 export type PackageContext = z.infer<typeof packageContextSchema>;
 export type InjectionSelector = z.infer<typeof injectionSelectorSchema>;

@@ -2,6 +2,7 @@ import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import type { LoadedVariant } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo } from "./repositories.js";
+import { isOciUpstream } from "./schema.js";
 
 export interface VariantContext {
   /** Repositories the installation can reach. */
@@ -58,20 +59,22 @@ export function validateVariants(
       problems.push({ file: lv.source.file, ...pos, field, variant: metadata.name, message, hint });
     };
 
-    const up = findRepository(spec.upstream.repo, context.repositories);
-    if (!up) {
-      const why = context.unreachable?.[spec.upstream.repo];
+    // An OCI upstream names no repository of the installation: its tag is resolved on each run.
+    const git = isOciUpstream(spec.upstream) ? undefined : spec.upstream;
+    const up = git && findRepository(git.repo, context.repositories);
+    if (git && !up) {
+      const why = context.unreachable?.[git.repo];
       report(
         ["spec", "upstream", "repo"],
-        why?.message ?? `unknown repository "${spec.upstream.repo}"`,
+        why?.message ?? `unknown repository "${git.repo}"`,
         why?.hint ?? `install the porchlight app on it or fix the name; known: ${knownList}`,
       );
-    } else {
+    } else if (git && up) {
       const pkgs = context.packages?.[up.name];
-      if (pkgs && !pkgs.includes(spec.upstream.package)) {
+      if (pkgs && !pkgs.includes(git.package)) {
         report(
           ["spec", "upstream", "package"],
-          `repository "${up.name}" has no published package "${spec.upstream.package}"`,
+          `repository "${up.name}" has no published package "${git.package}"`,
           "publish a revision of the package first, or fix the package path",
         );
       }
@@ -85,7 +88,7 @@ export function validateVariants(
         why?.hint ?? `install the porchlight app on it or fix the name; known: ${knownList}`,
       );
     }
-    if (up && down && up.name === down.name && spec.upstream.package === spec.downstream.package) {
+    if (up && down && up.name === down.name && git?.package === spec.downstream.package) {
       report(
         ["spec", "downstream", "package"],
         "the downstream is the upstream package itself",

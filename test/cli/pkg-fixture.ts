@@ -25,7 +25,12 @@ export interface Run {
   stderr: string;
 }
 
-export async function porchlight(cwd: string, ...argv: string[]): Promise<Run> {
+export function porchlight(cwd: string, ...argv: string[]): Promise<Run> {
+  return porchlightWith(cwd, {}, ...argv);
+}
+
+/** The CLI with an environment of the test's choosing (credentials, DOCKER_CONFIG). */
+export async function porchlightWith(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]): Promise<Run> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {
@@ -37,7 +42,7 @@ export async function porchlight(cwd: string, ...argv: string[]): Promise<Run> {
     },
     readStdin: async () => "",
     cwd,
-    env: {},
+    env,
     isTTY: false,
   };
   const code = await main(argv, io);

@@ -26,7 +26,23 @@ describe("resolveConfig", () => {
       functions: { runtimes: undefined },
       versioning: { scheme: "integer" },
       limits: {},
+      publish: {},
     });
+  });
+
+  it("reads publish.oci's repository with or without oci://, and refuses one that is not REGISTRY/PATH", () => {
+    expect(
+      resolveConfig(undefined, file("publish:\n  oci:\n    repository: oci://ghcr.io/acme/pkgs\n")).publish,
+    ).toEqual({
+      oci: { repository: "ghcr.io/acme/pkgs" },
+    });
+    expect(
+      resolveConfig(file("publish:\n  oci:\n    repository: ghcr.io/acme/pkgs\n"), undefined).publish.oci
+        ?.repository,
+    ).toBe("ghcr.io/acme/pkgs");
+    const bad = parseRepoConfig("publish:\n  oci:\n    repository: ghcr.io/Acme\n");
+    expect(bad.ok).toBe(false);
+    expect(JSON.stringify(bad)).toContain("must be REGISTRY/PATH");
   });
 
   it("takes the organisation defaults where the repository says nothing", () => {

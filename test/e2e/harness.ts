@@ -8,6 +8,7 @@ import { pino } from "pino";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
+import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
 
 export interface World {
@@ -56,6 +57,8 @@ export interface WorldOptions {
   public?: boolean;
   /** The app's renderer (default: a KptRenderer of its own), to look at what it did. */
   renderer?: Renderer;
+  /** Registry access for publish.oci (default: none configured, from the test's environment). */
+  mirror?: MirrorAccess;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
@@ -72,6 +75,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     retryAfterUnitMs: 1,
     ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
+    ...(opts.mirror ? { mirror: opts.mirror } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);

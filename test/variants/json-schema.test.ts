@@ -31,6 +31,14 @@ describe("variantFileJsonSchema", () => {
           template:
             labelExprs: [{key: a, valueExpr: repository.name}]
     `,
+    codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {oci: "oci://registry.example/blueprints/web:stable"}
+        downstream: {repo: down, package: web}
+    `,
   ])("accepts what porchlight accepts", (text) => {
     expect(parseVariantFile("f.yaml", text).problems).toEqual([]);
     expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
@@ -41,15 +49,28 @@ describe("variantFileJsonSchema", () => {
     ["an unknown policy", "deletionPolicy: keep"],
     ["a non-string label", "labels: {a: [1]}"],
   ])("rejects %s, as porchlight does", (_name, line) => {
-    const text =
-      codeBlock`
+    const doc = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1
       kind: PackageVariant
       metadata: {name: a}
       spec:
         upstream: {repo: up, package: p, revision: v1}
         downstream: {repo: down, package: p}
-    ` + `  ${line}\n`;
+    `;
+    const text = `${doc}  ${line}\n`;
+    expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
+    expect(validate(parse(text))).toBe(false);
+  });
+
+  it("rejects an upstream mixing the git and OCI forms, as porchlight does", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {oci: "oci://registry.example/web:v1", repo: up, package: p}
+        downstream: {repo: down, package: p}
+    `;
     expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
     expect(validate(parse(text))).toBe(false);
   });

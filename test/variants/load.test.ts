@@ -26,6 +26,36 @@ const pv = (name: string, downstream: string, extra = "") => codeBlock`
 `;
 
 describe("loadVariants: PackageVariantSet expansion", () => {
+  it("expands a set on an OCI image: one variant per selected repository, the package named after the image's directory", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: web}
+      spec:
+        upstream: {oci: "oci://registry.example/pkgs/blueprints//apps/web:stable"}
+        targets:
+        - repositorySelector: {topics: [prod]}
+          template:
+            annotations: {from: upstream-repo}
+            annotationExprs: [{key: image, valueExpr: upstream.repo}]
+    `;
+    const { variants, problems } = loadVariants([{ path: ".porchlight/variants/web.yaml", text }], context);
+    expect(problems).toEqual([]);
+    expect(
+      variants.map(({ variant: v }) => ({
+        up: v.spec.upstream,
+        down: v.spec.downstream,
+        image: v.spec.annotations?.image,
+      })),
+    ).toEqual(
+      ["cluster-01", "cluster-02"].map((repo) => ({
+        up: { oci: "oci://registry.example/pkgs/blueprints//apps/web:stable" },
+        down: { repo, package: "web" },
+        image: "oci://registry.example/pkgs/blueprints",
+      })),
+    );
+  });
+
   it("unrolls explicit repositories, once per package name, as Porch does", () => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha2

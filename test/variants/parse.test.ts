@@ -52,9 +52,25 @@ describe("parseVariantFile", () => {
     `;
     const { variants, sets, problems } = parseVariantFile(FILE, text);
     expect(problems).toEqual([]);
-    expect(variants[0]?.variant.spec.upstream.revision).toBe("v2");
+    expect(variants[0]?.variant.spec.upstream).toMatchObject({ revision: "v2" });
     expect(sets[0]?.set.metadata.name).toBe("fleet");
     expect(sets[0]?.source.line).toBe(8);
+  });
+
+  it("reads an OCI upstream as written, without a repository filled in", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {oci: "oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}"}
+        downstream: {repo: down, package: web}
+    `;
+    const { variants, problems } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
+    expect(problems).toEqual([]);
+    expect(variants[0]?.variant.spec.upstream).toEqual({
+      oci: `oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}`,
+    });
   });
 
   it("fills a missing upstream repo with the management repository", () => {
@@ -67,7 +83,7 @@ describe("parseVariantFile", () => {
         downstream: {repo: down, package: p}
     `;
     const { variants } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
-    expect(variants[0]?.variant.spec.upstream.repo).toBe("acme/blueprints");
+    expect(variants[0]?.variant.spec.upstream).toMatchObject({ repo: "acme/blueprints" });
   });
 
   const bad: Array<{
@@ -160,6 +176,74 @@ describe("parseVariantFile", () => {
       `,
       expected: [
         { line: 5, column: 46, field: "spec.upstream.revision", message: /exactly one of revision/ },
+      ],
+    },
+    {
+      name: "an OCI upstream that is a tarball URL",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream:
+            oci: https://example.com/web.tar.gz
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 6,
+          column: 10,
+          field: "spec.upstream.oci",
+          message: /is not an OCI reference: write oci:\/\//,
+        },
+      ],
+    },
+    {
+      name: "an OCI upstream with an uppercase repository",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {oci: "oci://registry.example/Web:v1"}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 5,
+          column: 19,
+          field: "spec.upstream.oci",
+          message: /the repository "Web" must be lowercase/,
+        },
+      ],
+    },
+    {
+      name: "an OCI upstream with Porch's git fields besides",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {oci: "oci://registry.example/web:v1", revision: v1}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        { line: 5, column: 52, field: "spec.upstream.revision", message: /unknown field "revision"/ },
+      ],
+    },
+    {
+      name: "a git upstream with a misspelt field, reported as Porch's form",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, pakage: p, revision: v1}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        { line: 5, column: 3, field: "spec.upstream.package", message: /missing required field/ },
+        { line: 5, column: 24, field: "spec.upstream.pakage", message: /unknown field "pakage"/ },
       ],
     },
     {

@@ -1,14 +1,18 @@
 import { readTree } from "../../kpt/tree.js";
 import { diffFileTrees, type PackageDiff, upstreamOf } from "../../merge/index.js";
 import { upstreamTrees } from "./update.js";
-import { openUpstream } from "./upstream.js";
+import { openUpstream, type UpstreamOptions } from "./upstream.js";
 
 /** `pkg diff`: local changes since the package was fetched, and upstream changes up to `ref`. */
-export async function diffPackage(dir: string, ref?: string): Promise<PackageDiff> {
+export async function diffPackage(
+  dir: string,
+  ref?: string,
+  opts: UpstreamOptions = {},
+): Promise<PackageDiff> {
   const local = await readTree(dir);
   const up = upstreamOf(local, dir);
   const target = ref ?? up.ref;
-  const upstream = await openUpstream(up.repo);
+  const upstream = await openUpstream(up.repo, opts);
   try {
     const { original, updated, commit } = await upstreamTrees(upstream, up, target);
     return {

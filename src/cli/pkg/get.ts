@@ -3,7 +3,7 @@ import { basename } from "node:path";
 import { writeTree } from "../../kpt/tree.js";
 import { clonedPackage, type UpdateStrategy } from "../../merge/index.js";
 import type { RepoSpec } from "./repospec.js";
-import { openUpstream, UpstreamError } from "./upstream.js";
+import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
 
 /**
  * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage).
@@ -21,13 +21,14 @@ export async function getPackage(
   localDir: string,
   strategy?: UpdateStrategy,
   attribution = false,
+  opts: UpstreamOptions = {},
 ): Promise<GetResult> {
   if (existsSync(localDir)) {
     throw new UpstreamError(
       `destination "${localDir}" already exists; choose another directory or remove it`,
     );
   }
-  const upstream = await openUpstream(spec.repo);
+  const upstream = await openUpstream(spec.repo, opts);
   try {
     const ref = spec.ref ?? (await upstream.defaultBranch());
     const { commit, resolvedRef } = await upstream.resolve(ref, spec.directory);

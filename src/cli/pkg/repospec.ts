@@ -1,5 +1,13 @@
 import { existsSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
+import {
+  defaultPackageName,
+  type PackageSource,
+  parseSource,
+  SourceRefError,
+  sourceKind,
+  sourceRepo,
+} from "../../kpt/source-ref.js";
 
 /**
  * `REPO[/DIR][@REF]` as kpt reads it: the repository ends at `.git` (kpt drops the suffix from the
@@ -13,6 +21,8 @@ export interface RepoSpec {
   directory: string;
   /** Branch, tag or commit; undefined means the default branch. */
   ref?: string;
+  /** The local directory name when none is given (an OCI or tarball source's own name). */
+  name?: string;
 }
 
 export class RepoSpecError extends Error {
@@ -23,6 +33,7 @@ export class RepoSpecError extends Error {
 }
 
 export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
+  if (sourceKind(arg)) return sourceSpec(arg);
   let spec = arg;
   let ref: string | undefined;
   const at = refSeparator(spec);
@@ -52,6 +63,28 @@ export function parseRepoSpec(arg: string, cwd: string): RepoSpec {
   }
   const directory = `/${abs.slice(root.length).replace(/^\/+|\/+$/g, "")}`;
   return { repo: root, directory, ref };
+}
+
+/**
+ * `oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…]` and `https://…/pkg.tar.gz[//DIR][#sha256=…]` (see
+ * src/kpt/source-ref.ts): the repository without directory or version; the ref is the tag or digest
+ * (no tag: `latest`), for a tarball its pin, if any.
+ */
+function sourceSpec(arg: string): RepoSpec {
+  let src: PackageSource;
+  try {
+    src = parseSource(arg, "pkg get");
+  } catch (err) {
+    if (err instanceof SourceRefError) throw new RepoSpecError(err.message);
+    throw err;
+  }
+  const ref = src.kind === "oci" ? (src.digest ?? src.tag) : src.digest;
+  return {
+    repo: sourceRepo(src),
+    directory: src.directory,
+    ...(ref ? { ref } : {}),
+    name: defaultPackageName(src),
+  };
 }
 
 /**

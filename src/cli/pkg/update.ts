@@ -13,7 +13,7 @@ import {
 } from "../../merge/index.js";
 import { setUpdateStrategy } from "../../merge/kptfile.js";
 import { isRemotePackage, join, packageDirs, within } from "../../merge/layout.js";
-import { openUpstream, type Upstream } from "./upstream.js";
+import { openUpstream, type Upstream, type UpstreamOptions } from "./upstream.js";
 
 /**
  * `pkg update` on disk: reads the local package, fetches the upstream its Kptfile names (the original
@@ -30,6 +30,8 @@ export interface UpdateOptions {
   allowConflicts?: boolean;
   /** Skip the uncommitted-changes check. */
   allowDirty?: boolean;
+  /** How OCI and tarball upstreams are reached (credentials from this environment). */
+  source?: UpstreamOptions;
 }
 
 /** One package updated from its own upstream ("" for the root). */
@@ -65,8 +67,9 @@ async function updateOne(
   up: UpstreamInfo,
   ref: string,
   strategy: UpdateStrategy,
+  source: UpstreamOptions = {},
 ): Promise<MergeResult & { commit: string }> {
-  const upstream = await openUpstream(up.repo);
+  const upstream = await openUpstream(up.repo, source);
   try {
     const { original, updated, commit, resolvedRef } = await upstreamTrees(upstream, up, ref);
     const lock = { repo: up.repo, directory: up.directory, ref, resolvedRef, commit };
@@ -95,7 +98,7 @@ export async function updatePackage(dir: string, opts: UpdateOptions = {}): Prom
     );
   }
   const ref = opts.ref ?? up.ref;
-  const root = await updateOne(local, up, ref, opts.strategy ?? recordedStrategy(up));
+  const root = await updateOne(local, up, ref, opts.strategy ?? recordedStrategy(up), opts.source);
   if (opts.strategy) setUpdateStrategy(root.tree, opts.strategy);
   const tree = root.tree;
   const conflicts: MergeConflict[] = [...root.conflicts];
@@ -106,7 +109,7 @@ export async function updatePackage(dir: string, opts: UpdateOptions = {}): Prom
   for (let sub = queue.shift(); sub !== undefined; sub = queue.shift()) {
     const files = subtree(tree, sub);
     const subUp = upstreamOf(files, join(dir, sub));
-    const r = await updateOne(files, subUp, subUp.ref, recordedStrategy(subUp));
+    const r = await updateOne(files, subUp, subUp.ref, recordedStrategy(subUp), opts.source);
     for (const p of [...tree.keys()]) if (within(p, sub)) tree.delete(p);
     for (const [p, b] of r.tree) tree.set(join(sub, p), b);
     conflicts.push(...r.conflicts.map((c) => ({ ...c, file: join(sub, c.file) })));

@@ -3,8 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitCommandError } from "../../github/git-process.js";
 import { GitRepo } from "../../github/git-repo.js";
+import { sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
+import { dockerCredentials } from "../../sources/oci/credentials.js";
+import { openSourceUpstream, type SourceOptions } from "../../sources/upstream.js";
 
 /**
  * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff`, read through GitRepo into a
@@ -50,8 +53,20 @@ function cause(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Opens `repo` (a URL or a path; `<repo>.git` is tried too, as kpt records repositories without it). */
-export async function openUpstream(repo: string): Promise<Upstream> {
+/** How non-git upstreams are reached: the environment for registry credentials, and test seams. */
+export interface UpstreamOptions extends SourceOptions {
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Opens `repo`: an `oci://` repository or a tarball URL through src/sources, else a git repository (a
+ * URL or a path; `<repo>.git` is tried too, as kpt records repositories without it).
+ */
+export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Promise<Upstream> {
+  if (sourceKind(repo)) {
+    const { env, ...rest } = opts;
+    return openSourceUpstream(repo, { credentials: dockerCredentials(env ?? process.env), ...rest });
+  }
   const cache = await mkdtemp(join(tmpdir(), "porchlight-upstream-"));
   const noAuth = async () => ({});
   let firstError: unknown;

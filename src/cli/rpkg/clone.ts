@@ -1,6 +1,8 @@
 import { basename } from "node:path";
+import { sourceKind } from "../../kpt/source-ref.js";
 import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
 import { UsageError } from "../io.js";
+import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
@@ -15,7 +17,8 @@ kpt pkg get does: the Kptfile records the upstream and the commit (upstreamLock)
 can later merge newer upstream revisions into it.
 
 SOURCE is a package revision (as \`rpkg get\` names it, or OWNER/REPO:NAME for another repository),
-or a git repository URL with --directory and --ref.
+a git repository URL with --directory and --ref, an OCI image oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…]
+or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…] (docs/sources.md).
 
 Flags:
   --workspace W      workspace of the new revision (default v1)
@@ -64,7 +67,17 @@ export const cloneVerb: Verb = {
     let upstream: Upstream;
     let directory: string;
     let ref: string | undefined;
-    if (git) {
+    const other = sourceKind(source) ? parseRepoSpec(source, env.io.cwd) : undefined;
+    if (other) {
+      if (args.values.has("directory") || args.values.has("ref")) {
+        throw new UsageError(
+          `an OCI or tarball SOURCE names its directory and version itself (//DIR, :TAG, @sha256:…)\n\n${USAGE}`,
+        );
+      }
+      directory = other.directory;
+      ref = other.ref;
+      upstream = await openUpstream(other.repo, { env: env.io.env });
+    } else if (git) {
       directory = `/${(args.values.get("directory") ?? "").replace(/^\/+|\/+$/g, "")}`;
       ref = args.values.get("ref");
       upstream = await openUpstream(source);
@@ -93,9 +106,9 @@ export const cloneVerb: Verb = {
         branch,
         pkg: target,
         tree,
-        message: `Clone ${upstream.repo}${directory}@${ref} (${commit.slice(0, 12)}) as ${target}`,
+        message: `Clone ${other ? source : `${upstream.repo}${directory}@${ref}`} (${commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12)}) as ${target}`,
       });
-      step.done(commit.slice(0, 7));
+      step.done(commit.startsWith("sha256:") ? commit.slice(0, 14) : commit.slice(0, 7));
     } catch (e) {
       step.fail();
       throw e;

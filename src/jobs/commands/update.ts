@@ -20,6 +20,12 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
   if (args.verb !== "update") throw new Error("update handler called for another verb");
   const branch = parseVariantBranch(pr.headRef);
   const marker = parseVariantPullRequestBody(pr.body);
+  if (branch.ok && marker?.source) {
+    return {
+      kind: "refused",
+      reason: `\`/update\` retargets a fan-out pull request to another published revision; #${pr.number} follows the OCI image \`${marker.source}\`. Move its tag (the next run proposes the new digest), or pin a digest in the variant's \`spec.upstream.oci\`.`,
+    };
+  }
   if (!branch.ok || !marker || marker.kind === "deletion" || marker.kind === "orphan" || !marker.upstream) {
     return {
       kind: "refused",

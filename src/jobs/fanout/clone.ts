@@ -24,14 +24,7 @@ export async function buildClone(
   },
 ): Promise<PackageContent> {
   const { action, upstream } = input;
-  const dir = action.upstream.package;
-  const tag = `${dir}/${action.to}`;
-  const files = await upstream.read(tag, dir);
-  const tree = clonedPackage(
-    files,
-    { repo: upstream.url, directory: `/${dir}`, ref: tag, resolvedRef: tag, commit: action.toCommit },
-    basename(action.downstream.package),
-  );
+  const tree = clonedPackage(await upstream.target(), upstream.lock, basename(action.downstream.package));
   const finished = await mutateAndRender(ctx, {
     tree,
     variant: input.variant,

@@ -4,6 +4,7 @@ import type { InstallationLookup } from "../../github/installation-lookup.js";
 import type { InstallationPort } from "../../github/port.js";
 import type { BotIdentity } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
+import type { RegistryAccess } from "../mirror/index.js";
 import type { Renderer } from "../renderer.js";
 
 /**
@@ -21,6 +22,8 @@ export interface FanoutContext {
   runtimes: readonly Runtime[];
   /** The app's events: an auto-published downstream revision is announced like any other. */
   events?: PorchlightEvents;
+  /** How the bot reaches OCI registries (the operator's credentials), for OCI upstreams; absent: anonymous. */
+  registry?: RegistryAccess;
   /** The clock, for catalog times (tests pass a fixed one). */
   now?: () => Date;
 }

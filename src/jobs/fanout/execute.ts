@@ -2,8 +2,11 @@ import type { FileTree } from "../../kpt/tree.js";
 import {
   type FanoutAction,
   formatVariantPullRequest,
+  isOciUpstream,
   type LoadedVariant,
   parseVariantPullRequestBody,
+  readKptfileFacts,
+  revisionLabel,
   variantPullRequestLabels,
 } from "../../variants/index.js";
 import { reportRender } from "../render-draft/report.js";
@@ -13,6 +16,7 @@ import type { FanoutContext } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
 import { deprecationNote } from "./deprecation-note.js";
 import type { FanoutReport } from "./index.js";
+import { ociUpstreamSource } from "./oci-upstream.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
 import type { FanoutState } from "./read-state.js";
@@ -36,7 +40,9 @@ export async function execute(
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant) as LoadedVariant;
       const snap = snapOf(action.downstream.repo);
       await closePullRequests(snap, action.close);
-      const upstream = upstreamSource(snapOf(action.upstream.repo), cache);
+      const upstream = action.oci
+        ? ociUpstreamSource({ ...action, oci: action.oci }, ctx.registry, cache)
+        : upstreamSource(snapOf(action.upstream.repo), action, cache);
       const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
       const content =
         action.kind === "clone"
@@ -67,7 +73,8 @@ export async function execute(
         };
       }
       const step = state.steps.get(action.variant);
-      const channel = step?.channel ?? lv.variant.spec.upstream.channel;
+      const declared = lv.variant.spec.upstream;
+      const channel = step?.channel ?? (isOciUpstream(declared) ? undefined : declared.channel);
       const text = formatVariantPullRequest({
         kind: action.kind,
         variant: action.variant,
@@ -85,6 +92,7 @@ export async function execute(
         ...(from ? { from } : {}),
         to: action.to,
         toCommit: action.toCommit,
+        ...(action.oci ? { oci: action.oci } : {}),
         specHash: action.specHash,
         merged: content.merged,
         conflicts: content.conflicts,
@@ -118,10 +126,10 @@ export async function execute(
         // As the planner words it on the next run, so a settled dashboard is not rewritten.
         reason: `pull request #${pr.number} proposes ${
           !from
-            ? `the clone of ${action.to}`
+            ? `the clone of ${revisionLabel(action.to)}`
             : from === action.to
-              ? `re-applying the variant at ${action.to}`
-              : `${from} → ${action.to}`
+              ? `re-applying the variant at ${revisionLabel(action.to)}`
+              : `${revisionLabel(from)} → ${revisionLabel(action.to)}`
         }`,
       };
     }
@@ -194,25 +202,44 @@ function settled(
 }
 
 function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" }>): string {
-  const up = `${action.upstream.repo}/${action.upstream.package}`;
+  const up = action.oci?.source ?? `${action.upstream.repo}/${action.upstream.package}`;
   return action.kind === "clone"
     ? `Clone ${up} ${action.to} into ${action.downstream.package} (variant ${action.variant})`
     : `Update ${action.downstream.package} from ${action.from} to ${action.to} of ${up} (variant ${action.variant})`;
 }
 
-export function upstreamSource(snap: RepoSnapshot, cache: Map<string, Promise<FileTree>>): UpstreamSource {
+/** A git upstream: the package at its tag `<package>/<to>`; the original at the locked revision's tag (or commit). */
+export function upstreamSource(
+  snap: RepoSnapshot,
+  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
+  cache: Map<string, Promise<FileTree>>,
+): UpstreamSource {
+  const dir = action.upstream.package;
+  const read = (ref: string) => {
+    const key = `${snap.repository.fullName}\0${ref}\0${dir}`;
+    let tree = cache.get(key);
+    if (!tree) {
+      tree = snap.port
+        .readTree(/^[0-9a-f]{40}$/.test(ref) ? ref : `refs/tags/${ref}`, dir)
+        .then((r) => r.tree);
+      cache.set(key, tree);
+    }
+    return tree;
+  };
+  const tag = `${dir}/${action.to}`;
   return {
-    url: snap.repository.cloneUrl,
-    read(ref, dir) {
-      const key = `${snap.repository.fullName}\0${ref}\0${dir}`;
-      let tree = cache.get(key);
-      if (!tree) {
-        tree = snap.port
-          .readTree(/^[0-9a-f]{40}$/.test(ref) ? ref : `refs/tags/${ref}`, dir)
-          .then((r) => r.tree);
-        cache.set(key, tree);
-      }
-      return tree;
+    lock: {
+      repo: snap.repository.cloneUrl,
+      directory: `/${dir}`,
+      ref: tag,
+      resolvedRef: tag,
+      commit: action.toCommit,
+    },
+    target: () => read(tag),
+    async original(local) {
+      const facts = readKptfileFacts(local.get("Kptfile")?.toString("utf8") ?? "");
+      const ref = facts.lockedRevision ? `${dir}/${facts.lockedRevision}` : facts.lockedCommit;
+      return ref ? read(ref) : new Map();
     },
   };
 }

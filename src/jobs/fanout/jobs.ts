@@ -4,6 +4,7 @@ import { VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
 import type { PublishedEvent } from "../events.js";
+import { type MirrorAccess, mirrorRevision, sweepMirror } from "../mirror/index.js";
 import type { FanoutContext } from "./context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
 
@@ -17,6 +18,7 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,
     events: ctx.events,
+    ...(ctx.mirror ? { registry: ctx.mirror } : {}),
   };
 }
 
@@ -37,6 +39,7 @@ export async function fanoutAfterPublish(
     author: ctx.bot.author,
     now: new Date(),
   });
+  await mirrorOrLog(ctx, () => mirrorRevision(ctx, ctx.mirror as MirrorAccess, event));
   if (!(await hasVariantFiles(ctx))) return undefined;
   return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
 }
@@ -54,8 +57,25 @@ export async function sweepFanout(
     author: ctx.bot.author,
     now: new Date(),
   });
+  await mirrorOrLog(ctx, () => sweepMirror(ctx, ctx.mirror as MirrorAccess));
   if (!(await hasVariantFiles(ctx))) return { recorded };
   return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
+}
+
+/**
+ * The mirror (publish.oci) never stops the catalog or fan-out: a registry that is down or refuses the
+ * login is logged with its reason, and the next sweep pushes what is missing.
+ */
+async function mirrorOrLog(ctx: JobContext, push: () => Promise<unknown>): Promise<void> {
+  if (!ctx.mirror || !ctx.config.publish.oci) return;
+  try {
+    await push();
+  } catch (err) {
+    ctx.log.error(
+      { err, repository: ctx.config.publish.oci.repository },
+      "mirroring to the OCI registry failed",
+    );
+  }
 }
 
 /**

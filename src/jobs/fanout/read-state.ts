@@ -3,10 +3,12 @@ import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import {
   type DownstreamPackageState,
   downstreamState,
+  isOciUpstream,
   isVariantFile,
   type LoadedVariant,
   loadVariants,
   type ManagedPackage,
+  type OciIndex,
   type PackageVariant,
   type RepositoryInfo,
   type UpstreamIndex,
@@ -16,6 +18,7 @@ import type { FanoutContext } from "./context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
+import { resolveOciUpstreams } from "./oci-upstream.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
@@ -32,6 +35,8 @@ export interface FanoutState {
   problems: VariantProblem[];
   upstream: UpstreamIndex;
   upstreamRepos: Map<string, UpstreamRepoState>;
+  /** The digests of the OCI images variants follow, as this run resolved them. */
+  oci: OciIndex;
   downstream: Record<string, DownstreamPackageState>;
   managed: ManagedPackage[];
   /** Every repository read, by short name. */
@@ -90,7 +95,9 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   // Repositories named as `owner/name` outside this installation: in another installation of the app?
   const named = loadVariants(files, { repositories: infos, managementRepo: managementKey });
   const used = new Set(
-    named.variants.flatMap((lv) => [lv.variant.spec.upstream.repo, lv.variant.spec.downstream.repo]),
+    named.variants.flatMap(({ variant: { spec } }) =>
+      isOciUpstream(spec.upstream) ? [spec.downstream.repo] : [spec.upstream.repo, spec.downstream.repo],
+    ),
   );
   const picked = candidates.filter((c) => used.has(c.repository.fullName));
   infos.splice(
@@ -115,6 +122,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.
   const upstreamNames = new Set<string>();
   for (const lv of loadVariants(files, context).variants) {
+    if (isOciUpstream(lv.variant.spec.upstream)) continue;
     const repo = find(lv.variant.spec.upstream.repo);
     if (repo) upstreamNames.add(keyOf(repo));
   }
@@ -145,13 +153,15 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   const downstream: Record<string, DownstreamPackageState> = {};
   const variants: LoadedVariant[] = [];
   for (const lv of loaded.variants) {
-    const up = find(lv.variant.spec.upstream.repo) as InstallationRepository;
+    const declaredUpstream = lv.variant.spec.upstream;
     const down = find(lv.variant.spec.downstream.repo) as InstallationRepository;
     let variant: PackageVariant = {
       ...lv.variant,
       spec: {
         ...lv.variant.spec,
-        upstream: { ...lv.variant.spec.upstream, repo: keyOf(up) },
+        upstream: isOciUpstream(declaredUpstream)
+          ? declaredUpstream
+          : { ...declaredUpstream, repo: keyOf(find(declaredUpstream.repo) as InstallationRepository) },
         downstream: { ...lv.variant.spec.downstream, repo: keyOf(down) },
       },
     };
@@ -171,13 +181,13 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     }
     const kptfile = snap.tree.get(`${variant.spec.downstream.package}/Kptfile`)?.toString("utf8");
     downstream[name] = downstreamState(kptfile, found?.open);
-    const channel = variant.spec.upstream.channel;
+    const up = variant.spec.upstream;
     const step =
-      channel !== undefined
+      !isOciUpstream(up) && up.channel !== undefined
         ? upgradeStep(
-            upstreamRepos.get(variant.spec.upstream.repo)?.catalog.catalog,
-            variant.spec.upstream.package,
-            channel,
+            upstreamRepos.get(up.repo)?.catalog.catalog,
+            up.package,
+            up.channel,
             downstream[name]?.lockedRevision,
           )
         : undefined;
@@ -195,11 +205,16 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
 
   const upstream: Record<string, UpstreamRepoState["packages"]> = {};
   for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
+  const oci = await resolveOciUpstreams(
+    variants.filter((lv) => !lv.variant.spec.paused).map((lv) => lv.variant.spec.upstream),
+    ctx.registry,
+  );
   return {
     management,
     variants,
     problems,
     upstream,
+    oci,
     upstreamRepos,
     downstream,
     managed,

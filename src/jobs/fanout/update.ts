@@ -1,11 +1,11 @@
 import { type FileTree, subtree } from "../../kpt/tree.js";
-import { isStrategy, MergeError, mergePackage, upstreamOf } from "../../merge/index.js";
-import { readKptfileFacts } from "../../variants/downstream-state.js";
-import type {
-  FanoutAction,
-  PackageVariant,
-  VariantChange,
-  VariantPullRequest,
+import { isStrategy, MergeError, mergePackage, type UpstreamLock, upstreamOf } from "../../merge/index.js";
+import {
+  type FanoutAction,
+  type PackageVariant,
+  revisionLabel,
+  type VariantChange,
+  type VariantPullRequest,
 } from "../../variants/index.js";
 import type { RenderFinding } from "../renderer.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
@@ -14,11 +14,17 @@ import { mutateAndRender } from "./mutate-render.js";
 
 type UpdateAction = Extract<FanoutAction, { kind: "update" }>;
 
-/** Reads an upstream package at a ref (tag or commit), package-relative; cached per run by the executor. */
+/**
+ * Where a clone or update reads its upstream: a tag of a repository of the installation, or an OCI image
+ * by digest (package-relative trees, cached per run by the executor).
+ */
 export interface UpstreamSource {
-  /** The clone URL recorded in the downstream Kptfile. */
-  url: string;
-  read(ref: string, dir: string): Promise<FileTree>;
+  /** The package at the action's target revision or digest. */
+  target(): Promise<FileTree>;
+  /** The package the downstream `local` was fetched from, by its Kptfile's lock (empty when it names none). */
+  original(local: FileTree, where: string): Promise<FileTree>;
+  /** What the downstream Kptfile records of the target. */
+  lock: UpstreamLock;
 }
 
 /** The new content of a downstream package and what the pull request says about it. */
@@ -52,23 +58,19 @@ export async function buildUpdate(
   const { action, upstream } = input;
   const where = `${action.downstream.repo}/${action.downstream.package}`;
   const local = subtree(input.downstreamTree, action.downstream.package);
-  const dir = action.upstream.package;
-  const facts = readKptfileFacts(local.get("Kptfile")?.toString("utf8") ?? "");
-  const originalRef = facts.lockedRevision ? `${dir}/${facts.lockedRevision}` : facts.lockedCommit;
-  const tag = `${dir}/${action.to}`;
   let result: ReturnType<typeof mergePackage>;
   try {
     const recorded = upstreamOf(local, where).strategy ?? "resource-merge";
     result = mergePackage({
-      original: originalRef ? await upstream.read(originalRef, dir) : new Map(),
-      updated: await upstream.read(tag, dir),
+      original: await upstream.original(local, where),
+      updated: await upstream.target(),
       local,
       strategy: isStrategy(recorded) ? recorded : "resource-merge",
-      lock: { repo: upstream.url, directory: `/${dir}`, ref: tag, resolvedRef: tag, commit: action.toCommit },
+      lock: upstream.lock,
     });
   } catch (e) {
     if (e instanceof MergeError)
-      throw new FanoutStepError(`merging ${action.to} into ${where}: ${e.message}`);
+      throw new FanoutStepError(`merging ${revisionLabel(action.to)} into ${where}: ${e.message}`);
     throw e;
   }
   const finished = await mutateAndRender(ctx, {

@@ -1,7 +1,13 @@
 import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
-import { formatProblem, isVariantFile, loadVariants, VARIANTS_DIR } from "../../variants/index.js";
+import {
+  formatProblem,
+  isOciUpstream,
+  isVariantFile,
+  loadVariants,
+  VARIANTS_DIR,
+} from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { type JobContext, repoName } from "../context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
@@ -69,9 +75,9 @@ export async function checkVariantFiles(
   };
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {
-    const up = all.find(
-      (r) => keyOf(r) === lv.variant.spec.upstream.repo || r.fullName === lv.variant.spec.upstream.repo,
-    );
+    const declared = lv.variant.spec.upstream;
+    if (isOciUpstream(declared)) continue;
+    const up = all.find((r) => keyOf(r) === declared.repo || r.fullName === declared.repo);
     if (!up || packages[keyOf(up)]) continue;
     const port = up.fullName === repoName(ctx) ? ctx.port : (ports.get(up.fullName) as RepoPort);
     const names = new Set<string>();

@@ -5,7 +5,7 @@ import { removeFromCatalog, skipRevision } from "../../../src/jobs/catalog/withd
 import { runCommands } from "../../../src/jobs/commands/index.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { sweepFanout } from "../../../src/jobs/fanout/jobs.js";
-import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { formatVariantPullRequest, parseVariantPullRequestBody } from "../../../src/variants/index.js";
 import type { FakeRepo } from "../fake-repo.js";
 import { jobContext } from "../helpers.js";
 import { BOT, FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
@@ -82,6 +82,25 @@ describe("fan-out and catalog commands", () => {
     up.branch("drafts/basens/x", "main");
     const pr = up.openPull("drafts/basens/x");
     expect(await say(up, inst, pr.number, "/update")).toContain("retargets a fan-out update pull request");
+  });
+
+  it("/update on a fan-out pull request following an OCI image says how to move it instead", async () => {
+    const { inst, c1 } = world();
+    const digest = `sha256:${"b".repeat(64)}`;
+    const source = "oci://registry.example/pkgs/web:stable";
+    c1.branch("porchlight/variant/web/web-01", "main");
+    const { body } = formatVariantPullRequest({
+      kind: "clone",
+      variant: "web-01",
+      downstream: { repo: "cluster-01", package: "web" },
+      to: digest,
+      toCommit: digest,
+      oci: { source, digest },
+    });
+    const pr = c1.openPull("porchlight/variant/web/web-01", { body });
+    const reply = await say(c1, inst, pr.number, "/update v2");
+    expect(reply).toContain(`follows the OCI image \`${source}\``);
+    expect(reply).toContain("Move its tag");
   });
 
   it("/promote adds the published revision of a merged proposal to a channel, and refuses an unknown channel", async () => {

@@ -1,0 +1,11 @@
+/**
+ * A problem with a package source the user can act on: an unreachable registry, a refused login, no
+ * such tag, a digest that does not match, an archive without a Kptfile. The message says which source
+ * and what to do.
+ */
+export class SourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceError";
+  }
+}

@@ -1,0 +1,168 @@
+import { gunzipSync } from "node:zlib";
+import { type FileTree, subtree } from "../../kpt/tree.js";
+import { SourceError } from "../errors.js";
+import { readTarball, writeTarGz } from "../tar.js";
+import { type Manifest, type RegistryClient, sha256Digest } from "./client.js";
+import {
+  type Descriptor,
+  type ImageIndex,
+  type ImageManifest,
+  isIndex,
+  OCI_CONFIG,
+  OCI_LAYER_TAR_GZIP,
+  OCI_MANIFEST,
+  TITLE_ANNOTATION,
+} from "./media-types.js";
+
+/**
+ * A kpt package as an OCI artifact. Reading is liberal, to take what kpt's OCI design, Porch, Flux,
+ * Argo CD, Helm-style tools and ORAS push: from an index, the manifest without a platform (else
+ * linux/amd64, else the first); then the first layer that is a tar or tar+gzip with a Kptfile at the
+ * package's directory; failing that, ORAS-style layers of one file each named by their title.
+ * Writing is one tar+gzip layer, built deterministically, so the same tree gives the same digest.
+ */
+
+const KPTFILE = "Kptfile";
+
+function parseJson<T>(m: Manifest, what: string): T {
+  try {
+    return JSON.parse(m.bytes.toString("utf8")) as T;
+  } catch {
+    throw new SourceError(`${what}: the manifest is not JSON`);
+  }
+}
+
+/** From an index, the manifest a package pull should read. */
+export function pickManifest(index: ImageIndex): Descriptor | undefined {
+  const ms = index.manifests ?? [];
+  return (
+    ms.find((m) => !m.platform) ??
+    ms.find((m) => m.platform?.os === "linux" && m.platform.architecture === "amd64") ??
+    ms[0]
+  );
+}
+
+export interface PulledPackage {
+  /** The digest the reference resolved to (of the index, when it is one): what the lock records. */
+  digest: string;
+  /** The package's files, relative to `directory`. */
+  tree: FileTree;
+}
+
+/** The image manifest behind a tag or digest, with the digest the reference itself resolves to. */
+export async function resolveManifest(
+  client: RegistryClient,
+  repository: string,
+  reference: string,
+): Promise<{ digest: string; manifest: ImageManifest }> {
+  const what = `${client.registry}/${repository}:${reference}`;
+  const top = await client.manifest(repository, reference);
+  if (!isIndex(top.mediaType)) return { digest: top.digest, manifest: parseJson<ImageManifest>(top, what) };
+  const chosen = pickManifest(parseJson<ImageIndex>(top, what));
+  if (!chosen) throw new SourceError(`${what}: the image index lists no manifests`);
+  const inner = await client.manifest(repository, chosen.digest);
+  if (isIndex(inner.mediaType)) throw new SourceError(`${what}: an index inside an index is not read`);
+  return { digest: top.digest, manifest: parseJson<ImageManifest>(inner, what) };
+}
+
+/** The package at `directory` of the artifact `reference` points to. */
+export async function pullPackage(
+  client: RegistryClient,
+  repository: string,
+  reference: string,
+  directory: string,
+): Promise<PulledPackage> {
+  const { digest, manifest } = await resolveManifest(client, repository, reference);
+  const what = `oci://${client.registry}/${repository}@${digest}`;
+  const layers = manifest.layers ?? [];
+  const seen: string[] = [];
+  for (const layer of layers) {
+    if (layer.annotations?.[TITLE_ANNOTATION] && !/tar/.test(layer.mediaType)) continue;
+    const bytes = await client.blob(repository, layer.digest);
+    let tree: FileTree;
+    try {
+      tree = await readTarball(bytes, `${what} layer ${layer.digest}`);
+    } catch {
+      seen.push(`${layer.mediaType} (not a tar)`);
+      continue;
+    }
+    const pkg = subtree(tree, directory.replace(/^\/+|\/+$/g, ""));
+    if (pkg.has(KPTFILE)) return { digest, tree: pkg };
+    seen.push(`${layer.mediaType} (no ${directory === "/" ? "" : `${directory.slice(1)}/`}Kptfile)`);
+  }
+  const titled = layers.filter((l) => l.annotations?.[TITLE_ANNOTATION]);
+  if (titled.length > 0) {
+    const files: FileTree = new Map();
+    for (const l of titled) {
+      const title = l.annotations?.[TITLE_ANNOTATION] ?? "";
+      if (title.split("/").includes("..")) continue;
+      files.set(title.replace(/^\.?\/+/, ""), await client.blob(repository, l.digest));
+    }
+    const pkg = subtree(files, directory.replace(/^\/+|\/+$/g, ""));
+    if (pkg.has(KPTFILE)) return { digest, tree: pkg };
+  }
+  throw new SourceError(
+    `${what}: no layer holds a package (a tar or tar+gzip layer with ${directory === "/" ? "a Kptfile at its root" : `${directory.slice(1)}/Kptfile`}); layers: ${seen.join(", ") || "none"}`,
+  );
+}
+
+export interface PackageArtifact {
+  manifest: Buffer;
+  digest: string;
+  config: Buffer;
+  layer: Buffer;
+}
+
+/**
+ * The artifact for a package tree: one tar+gzip layer, a minimal image config (so tools that expect
+ * an image, such as skopeo inspect and umoci, read it) and the given manifest annotations. The same
+ * tree and annotations give the same bytes, hence the same digest.
+ */
+export async function packageArtifact(
+  tree: FileTree,
+  annotations: Record<string, string>,
+): Promise<PackageArtifact> {
+  const layer = await writeTarGz(tree);
+  const diffId = sha256Digest(gunzipSync(layer));
+  const config = Buffer.from(
+    JSON.stringify({
+      architecture: "amd64",
+      os: "linux",
+      config: {},
+      rootfs: { type: "layers", diff_ids: [diffId] },
+    }),
+  );
+  const sorted = Object.fromEntries(Object.entries(annotations).sort(([a], [b]) => (a < b ? -1 : 1)));
+  const manifestJson: ImageManifest = {
+    schemaVersion: 2,
+    mediaType: OCI_MANIFEST,
+    config: { mediaType: OCI_CONFIG, digest: sha256Digest(config), size: config.length },
+    layers: [{ mediaType: OCI_LAYER_TAR_GZIP, digest: sha256Digest(layer), size: layer.length }],
+    ...(Object.keys(sorted).length > 0 ? { annotations: sorted } : {}),
+  };
+  const manifest = Buffer.from(JSON.stringify(manifestJson));
+  return { manifest, digest: sha256Digest(manifest), config, layer };
+}
+
+export interface PushResult {
+  digest: string;
+  /** False when the tag already pointed to this digest: nothing was uploaded. */
+  pushed: boolean;
+}
+
+/** Pushes the package as `repository:tag`, unless the tag already holds exactly this artifact. */
+export async function pushPackage(
+  client: RegistryClient,
+  repository: string,
+  tag: string,
+  tree: FileTree,
+  annotations: Record<string, string>,
+): Promise<PushResult> {
+  const artifact = await packageArtifact(tree, annotations);
+  if ((await client.digestOf(repository, tag)) === artifact.digest)
+    return { digest: artifact.digest, pushed: false };
+  await client.pushBlob(repository, artifact.layer);
+  await client.pushBlob(repository, artifact.config);
+  await client.pushManifest(repository, tag, artifact.manifest, OCI_MANIFEST);
+  return { digest: artifact.digest, pushed: true };
+}

@@ -1,0 +1,98 @@
+import { gunzipSync, gzipSync } from "node:zlib";
+import { extract, pack } from "tar-stream";
+import type { FileTree } from "../kpt/tree.js";
+import { SourceError } from "./errors.js";
+
+/**
+ * Tar and tar+gzip archives as FileTrees. Reading is liberal (gzip or not, `./` prefixes, pax and GNU
+ * long names, directories, links and OCI whiteouts skipped); writing is deterministic — entries
+ * sorted, mtime 0, uid/gid 0, no owner names, mode 0644, and a gzip header without a time — so the
+ * same tree always gives the same bytes, and so the same digest in a registry.
+ */
+
+/** Past this many uncompressed bytes an archive is refused (a package is far smaller; see limits.ts). */
+export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
+
+export function isGzip(bytes: Buffer): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+/** A tar archive's regular files; `what` names the archive in messages. Gzip is detected, not assumed. */
+export async function readTarball(bytes: Buffer, what: string): Promise<FileTree> {
+  let tar: Buffer;
+  try {
+    tar = isGzip(bytes) ? gunzipSync(bytes, { maxOutputLength: MAX_ARCHIVE_BYTES }) : bytes;
+  } catch (err) {
+    throw new SourceError(`${what}: not a readable gzip archive (${(err as Error).message})`);
+  }
+  const tree: FileTree = new Map();
+  const ex = extract();
+  const done = new Promise<void>((resolve, reject) => {
+    ex.on("entry", (header, stream, next) => {
+      const chunks: Buffer[] = [];
+      stream.on("data", (c) => chunks.push(c as Buffer));
+      stream.on("end", () => {
+        const path = entryPath(header.name);
+        if (header.type === "file" && path && !isWhiteout(path)) tree.set(path, Buffer.concat(chunks));
+        next();
+      });
+      stream.on("error", reject);
+    });
+    ex.on("finish", resolve);
+    ex.on("error", (err: Error) =>
+      reject(new SourceError(`${what}: not a readable tar archive (${err.message})`)),
+    );
+  });
+  ex.end(tar);
+  await done;
+  return tree;
+}
+
+/** `./a/b` and `/a/b` → `a/b`; an entry leaving the archive's root (`../`) → undefined. */
+function entryPath(name: string): string | undefined {
+  const parts = name.split("/").filter((p) => p !== "" && p !== ".");
+  if (parts.length === 0 || parts.includes("..")) return undefined;
+  return parts.join("/");
+}
+
+function isWhiteout(path: string): boolean {
+  return (path.split("/").pop() ?? "").startsWith(".wh.");
+}
+
+/** The tree as an uncompressed tar, deterministic (see the file comment). */
+export async function writeTar(tree: FileTree): Promise<Buffer> {
+  const p = pack();
+  const chunks: Buffer[] = [];
+  p.on("data", (c) => chunks.push(c as Buffer));
+  const done = new Promise<void>((resolve, reject) => {
+    p.on("end", resolve);
+    p.on("error", reject);
+  });
+  for (const path of [...tree.keys()].sort()) {
+    const body = tree.get(path) ?? Buffer.alloc(0);
+    await new Promise<void>((resolve, reject) => {
+      p.entry(
+        {
+          name: path,
+          size: body.length,
+          mode: 0o644,
+          mtime: new Date(0),
+          uid: 0,
+          gid: 0,
+          uname: "",
+          gname: "",
+        },
+        body,
+        (err) => (err ? reject(err) : resolve()),
+      );
+    });
+  }
+  p.finalize();
+  await done;
+  return Buffer.concat(chunks);
+}
+
+/** The tree as tar+gzip, deterministic: Node's gzip header carries no time and no name. */
+export async function writeTarGz(tree: FileTree): Promise<Buffer> {
+  return gzipSync(await writeTar(tree), { level: 9 });
+}

@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
+import { RegistryClient } from "../../src/sources/oci/client.js";
+import { noCredentials } from "../../src/sources/oci/credentials.js";
+import { pushPackage } from "../../src/sources/oci/package.js";
+import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+const cm = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: "${v}"\n`)
+    .join("")}`;
+const image = (files: Record<string, string>) =>
+  new Map(Object.entries({ Kptfile: KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)]));
+
+/**
+ * Fan-out from an OCI upstream, through the forge and a real registry: a PackageVariant following
+ * `oci://…:stable` clones the image into its downstream with a pull request; a sweep with the tag
+ * unchanged sends one manifest request and writes nothing; the tag moved to a new image gives an update
+ * pull request whose 3-way merge keeps the downstream's own edits.
+ */
+describe.skipIf(!hasRegistry)(
+  `fan-out from an OCI upstream, through the forge and a real registry ${REGISTRY_MISSING ?? ""}`,
+  () => {
+    let w: World;
+    let registry: TestRegistry;
+    const requests: string[] = [];
+    const owner = "acme";
+    const rest = () => w.users.alice!.rest;
+    const source = () => `oci://${registry.host}/blueprints/web:stable`;
+    const push = (files: Record<string, string>) =>
+      pushPackage(new RegistryClient(registry.host), "blueprints/web", "stable", image(files), {});
+    const openPulls = async () =>
+      (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data.filter((p) =>
+        p.head.ref.startsWith("porchlight/variant/"),
+      );
+    const file = async (path: string, ref: string) => {
+      const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path, ref });
+      return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+    };
+    /** What the bot wrote: REST writes and git pushes by the installation. */
+    const writes = () =>
+      w.forge.requestLog.entries.filter(
+        (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
+      ).length;
+    const sweep = async () => {
+      await w.app.sweep();
+      await w.settle();
+    };
+    let first = "";
+
+    beforeAll(async () => {
+      registry = await startRegistry();
+      first = (await push({ "cm.yaml": cm({ a: "1", v: "1" }) })).digest;
+      const access: MirrorAccess = {
+        credentials: noCredentials,
+        serverUrl: "https://github.com",
+        fetch: async (input, init) => {
+          requests.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
+          return fetch(input, init);
+        },
+      };
+      w = await startWorld(
+        {
+          "README.md": "# blueprints\n",
+          ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: web-01
+spec:
+  upstream:
+    oci: oci://${registry.host}/blueprints/web:stable
+  downstream: {repo: cluster-01, package: web}
+`,
+        },
+        { mirror: access },
+      );
+      await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+      w.forge.setPermission("acme/cluster-01", "alice", "write");
+      await w.settle();
+    }, 120_000);
+    afterAll(async () => {
+      await w?.stop();
+      await registry?.stop();
+    });
+
+    it("clones the image the tag points to into the downstream, with a pull request naming source, tag and digest", async () => {
+      await sweep();
+      const pulls = await openPulls();
+      expect(pulls.map((p) => p.title)).toEqual([`Clone ${source()} (${first.slice(0, 19)}) into web`]);
+      const pr = pulls[0]!;
+      expect(pr.body).toContain(`\`${source()}\``);
+      expect(pr.body).toContain(first);
+      expect(parseVariantPullRequestBody(pr.body)).toMatchObject({
+        kind: "clone",
+        to: first,
+        source: source(),
+      });
+      const kptfile = await file("web/Kptfile", pr.head.ref);
+      expect(kptfile).toContain(`porchlight.dev/upstream: ${source()}`);
+      expect(kptfile).toContain(
+        `porchlight.dev/upstream-lock: oci://${registry.host}/blueprints/web@${first}`,
+      );
+      expect(kptfile).toContain("porchlight.dev/package-variant: web-01");
+      expect(kptfile).not.toContain("upstreamLock");
+      expect(await file("web/cm.yaml", pr.head.ref)).toContain('v: "1"');
+      await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: pr.number, sha: pr.head.sha });
+      await w.settle();
+    }, 120_000);
+
+    it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
+      await sweep(); // the first run after the merge rewrites the dashboard: the clone is merged
+      const before = writes();
+      requests.length = 0;
+      await sweep();
+      expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
+      expect(writes()).toBe(before);
+      expect(await openPulls()).toEqual([]);
+    }, 120_000);
+
+    it("the tag moved to a new image: an update pull request, the 3-way merge keeping the downstream's edits", async () => {
+      const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path: "web/cm.yaml" });
+      const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+      await rest().repos.createOrUpdateFileContents({
+        owner,
+        repo: "cluster-01",
+        path: "web/cm.yaml",
+        message: "local edit",
+        content: Buffer.from(text.replace('v: "1"', 'v: "1"\n  local: "yes"')).toString("base64"),
+        sha: (data as { sha: string }).sha,
+      });
+      await w.settle();
+      const second = (await push({ "cm.yaml": cm({ a: "1", v: "2" }), "extra.yaml": cm({ b: "2" }) })).digest;
+      expect(second).not.toBe(first);
+
+      requests.length = 0;
+      await sweep();
+      expect(requests[0]).toBe("HEAD /v2/blueprints/web/manifests/stable");
+      // both images by digest: the new one, and the original of the 3-way merge the lock names
+      expect(requests).toContain(`GET /v2/blueprints/web/manifests/${second}`);
+      expect(requests).toContain(`GET /v2/blueprints/web/manifests/${first}`);
+      const pulls = await openPulls();
+      expect(pulls.map((p) => p.title)).toEqual([
+        `Update web to ${source()} (${first.slice(0, 19)} → ${second.slice(0, 19)})`,
+      ]);
+      const pr = pulls[0]!;
+      expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ kind: "update", from: first, to: second });
+      expect(pr.body).toContain(second);
+      const merged = await file("web/cm.yaml", pr.head.ref);
+      expect(merged).toContain('local: "yes"');
+      expect(merged).toContain('v: "2"');
+      expect(await file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
+      expect(await file("web/Kptfile", pr.head.ref)).toContain(
+        `porchlight.dev/upstream-lock: oci://${registry.host}/blueprints/web@${second}`,
+      );
+
+      // The same state again: the open pull request already proposes it.
+      const before = writes();
+      requests.length = 0;
+      await sweep();
+      expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
+      expect(writes()).toBe(before);
+    }, 120_000);
+  },
+);

@@ -1,0 +1,132 @@
+import { describe, expect, it } from "vitest";
+import { downstreamState } from "../../src/variants/downstream-state.js";
+import { parseVariantFile } from "../../src/variants/parse.js";
+import { planFanout } from "../../src/variants/plan.js";
+import type { DownstreamPackageState, OciIndex } from "../../src/variants/plan-types.js";
+import type { PackageVariant } from "../../src/variants/schema.js";
+import { variantSpecHash } from "../../src/variants/tracking.js";
+import { codeBlock } from "../util/codeblock.js";
+
+const IMAGE = "oci://registry.example/blueprints/web";
+const D = (c: string) => `sha256:${c.repeat(64)}`;
+
+function pv(oci: string): PackageVariant {
+  const text = codeBlock`
+    apiVersion: config.porch.kpt.dev/v1alpha1
+    kind: PackageVariant
+    metadata: {name: a}
+    spec:
+      upstream: {oci: "${oci}"}
+      downstream: {repo: cluster-01, package: web}
+  `;
+  const { variants, problems } = parseVariantFile("v.yaml", text, { managementRepo: "blueprints" });
+  expect(problems).toEqual([]);
+  return (variants[0] as { variant: PackageVariant }).variant;
+}
+
+describe("planFanout with an OCI upstream", () => {
+  const stable = pv(`${IMAGE}//apps/web:stable`);
+  const hash = variantSpecHash(stable);
+  const resolved: OciIndex = { "registry.example/blueprints/web:stable": { digest: D("b") } };
+  const plan = (state: DownstreamPackageState | undefined, variant = stable, oci = resolved) =>
+    planFanout({
+      variants: [variant],
+      upstream: {},
+      oci,
+      downstream: state ? { a: state } : {},
+    }).actions[0];
+  const at = (digest: string, extra: Partial<DownstreamPackageState> = {}): DownstreamPackageState => ({
+    exists: true,
+    lockedDigest: digest,
+    managedBy: "a",
+    specHash: hash,
+    ...extra,
+  });
+
+  it.each<{ name: string; state?: DownstreamPackageState; expected: object }>([
+    {
+      name: "clones the digest the tag resolves to into a downstream that does not exist",
+      expected: {
+        kind: "clone",
+        to: D("b"),
+        toCommit: D("b"),
+        oci: { source: `${IMAGE}//apps/web:stable`, digest: D("b") },
+        upstream: { repo: IMAGE, package: "apps/web" },
+        reason: `cluster-01/web does not exist yet: clone ${IMAGE}//apps/web:stable sha256:bbbbbbbbbbbb`,
+      },
+    },
+    {
+      name: "does nothing when the lock is at that digest",
+      state: at(D("b")),
+      expected: { kind: "nothing", deployed: D("b"), reason: "up to date at sha256:bbbbbbbbbbbb" },
+    },
+    {
+      name: "updates from the locked digest when the tag moved",
+      state: at(D("a")),
+      expected: { kind: "update", from: D("a"), to: D("b") },
+    },
+    {
+      name: "waits on the open pull request proposing that digest",
+      state: at(D("a"), {
+        pullRequest: { number: 4, kind: "update", targetRevision: D("b"), specHash: hash },
+      }),
+      expected: { kind: "nothing", pullRequest: 4, held: "approval" },
+    },
+    {
+      name: "refreshes an open pull request proposing an older digest",
+      state: at(D("a"), {
+        pullRequest: { number: 4, kind: "update", targetRevision: D("c"), specHash: hash },
+      }),
+      expected: { kind: "update", from: D("a"), to: D("b"), pullRequest: 4 },
+    },
+    {
+      name: "does not propose again a digest whose pull request a person closed",
+      state: at(D("a"), { declined: { number: 5, targetRevision: D("b"), reapply: false } }),
+      expected: { kind: "skip", why: "declined", pullRequest: 5 },
+    },
+    {
+      name: "proposes the next digest after a closed pull request, once the tag moved on",
+      state: at(D("a"), { declined: { number: 5, targetRevision: D("c"), reapply: false } }),
+      expected: { kind: "update", from: D("a"), to: D("b") },
+    },
+    {
+      name: "skips a downstream whose lock is on git, naming what it needs",
+      state: { exists: true, lockedRevision: "v2", managedBy: "a", specHash: hash },
+      expected: {
+        kind: "skip",
+        reason: expect.stringMatching(/no upstream lock on an image digest of oci:/),
+      },
+    },
+  ])("$name", ({ state, expected }) => {
+    expect(plan(state)).toMatchObject(expected);
+  });
+
+  it("skips, with the registry's answer, when the tag could not be resolved; nothing is deleted", () => {
+    const action = plan(at(D("a")), stable, {
+      "registry.example/blueprints/web:stable": { problem: "cannot resolve …: HTTP 503" },
+    });
+    expect(action).toMatchObject({ kind: "skip", why: "problem", reason: "cannot resolve …: HTTP 503" });
+  });
+
+  it("a pinned digest needs no resolving", () => {
+    const pinned = pv(`${IMAGE}@${D("c")}`);
+    expect(plan(undefined, pinned, {})).toMatchObject({ kind: "clone", to: D("c") });
+  });
+
+  it("reads the lock from the Kptfile pkg get writes: level-triggered, from the downstream alone", () => {
+    const kptfile = codeBlock`
+      apiVersion: kpt.dev/v1
+      kind: Kptfile
+      metadata:
+        name: web
+        annotations:
+          porchlight.dev/upstream: ${IMAGE}//apps/web:stable
+          porchlight.dev/upstream-lock: ${IMAGE}//apps/web@${D("b")}
+          porchlight.dev/package-variant: a
+          porchlight.dev/variant-spec-hash: ${hash}
+    `;
+    const state = downstreamState(kptfile);
+    expect(state).toMatchObject({ exists: true, lockedDigest: D("b"), managedBy: "a" });
+    expect(plan(state)).toMatchObject({ kind: "nothing" });
+  });
+});
