@@ -1,4 +1,5 @@
 import type { RepoLimits } from "./limits.js";
+import type { Rollout } from "./rollout-schema.js";
 import type { Guardrail, MergeMethod, RepoConfigFile, Runtime, VersioningScheme } from "./schema.js";
 import { DEFAULT_CHANNEL_NAMES } from "./schema.js";
 
@@ -17,6 +18,8 @@ export interface RepoConfig {
   versioning: { scheme: VersioningScheme };
   /** Limits the repository lowered below the app's (see limits.ts); empty: the app's. */
   limits: RepoLimits;
+  /** Fan-out as a progressive rollout (a management repository's); undefined: every variant at once. */
+  rollout: Rollout | undefined;
 }
 
 export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
@@ -33,6 +36,7 @@ export function defaultConfig(): RepoConfig {
     functions: { runtimes: undefined },
     versioning: { scheme: "integer" },
     limits: {},
+    rollout: undefined,
   };
 }
 
@@ -71,6 +75,7 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
     config.functions = { runtimes: file.functions.runtimes ? [...file.functions.runtimes] : undefined };
   }
   if (file.limits !== undefined) config.limits = { ...file.limits };
+  if (file.rollout !== undefined) config.rollout = file.rollout;
   if (file.versioning !== undefined) {
     config.versioning = { scheme: file.versioning.scheme ?? base.versioning.scheme };
   }
