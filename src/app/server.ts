@@ -61,6 +61,8 @@ export interface AppServerOptions {
   sweepAtStart?: boolean;
   renderer?: Renderer;
   log?: Logger;
+  /** The app's clock (rollout soak times, schedules); default the system's. Tests share the forge's virtual one. */
+  now?: () => Date;
   /**
    * Distributed mode (REDIS_URL): this process is one replica of several sharing the work through
    * Redis (docs/scaling.md). Absent: everything in this process, as `npm start` runs it.
@@ -154,6 +156,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
+    ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
   };

@@ -16,6 +16,7 @@ export type CommandArgs =
   | { verb: "promote"; channel: string }
   | { verb: "fanout" }
   | { verb: "adopt" }
+  | { verb: "rollout"; action: "resume" | "hold" }
   | { verb: "help" };
 
 export type Verb = CommandArgs["verb"];
@@ -54,4 +55,13 @@ export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
   if (!CHANNEL.test(channel))
     return rejected(`"${channel}" is not a channel name (lowercase letters, digits and '-')`);
   return parsed({ verb: "promote", channel });
+}
+
+export function parseRolloutArgs(args: readonly string[]): Parsed<CommandArgs> {
+  const [action, ...rest] = args;
+  if ((action === "resume" || action === "hold") && rest.length === 0)
+    return parsed({ verb: "rollout", action });
+  return rejected(
+    `/rollout takes \`resume\` or \`hold\`, like \`/rollout resume\`${args.length ? ` (got "${args.join(" ")}")` : ""}`,
+  );
 }

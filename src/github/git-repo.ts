@@ -195,6 +195,12 @@ export class GitRepo {
       });
   }
 
+  /** The committer date of `sha`. */
+  async commitTime(sha: string): Promise<Date> {
+    const out = await this.git(["show", "-s", "--format=%cI", sha]);
+    return new Date(out.toString("utf8").trim());
+  }
+
   async changedPaths(base: string, head: string): Promise<string[]> {
     const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     return out.toString("utf8").split("\0").filter(Boolean);

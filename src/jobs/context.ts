@@ -43,6 +43,8 @@ export interface JobContext {
    * answer, or a crash in between loses the answer.
    */
   defer?: (key: string, step: () => Promise<void>) => boolean;
+  /** The clock (rollout soak times and schedules, catalog times); absent: the system's. */
+  now?: () => Date;
 }
 
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */

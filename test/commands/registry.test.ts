@@ -22,6 +22,7 @@ describe("the verb registry", () => {
       "promote",
       "fanout",
       "adopt",
+      "rollout",
       "help",
     ]);
     for (const spec of COMMANDS) {
@@ -32,7 +33,7 @@ describe("the verb registry", () => {
 
   it("names the known verbs when code asks for one that does not exist", () => {
     expect(() => getCommand("deploy")).toThrow(
-      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, fanout, adopt, help',
+      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, fanout, adopt, rollout, help',
     );
   });
 

@@ -56,11 +56,13 @@ export interface WorldOptions {
   public?: boolean;
   /** The app's renderer (default: a KptRenderer of its own), to look at what it did. */
   renderer?: Renderer;
+  /** One virtual clock for the forge and the app (soak times, schedules); default the system's. */
+  now?: () => Date;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
-  const forge = await startForge();
+  const forge = await startForge(opts.now ? { now: opts.now } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   const app = await startAppServer({
     appId: creds.appId,
@@ -72,6 +74,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     retryAfterUnitMs: 1,
     ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);

@@ -24,6 +24,8 @@ interface Commit {
   parents: string[];
   message: string;
   author: CommitAuthor;
+  /** The committer date, where a test sets one. */
+  time?: Date;
 }
 
 export interface FakeComment {
@@ -480,6 +482,17 @@ export class FakeRepo implements RepoPort {
     return [...this.ancestors(this.resolve(head))]
       .filter((s) => !inBase.has(s))
       .map((s) => ({ sha: s, author: this.commitOf(s).author }));
+  }
+
+  async commitTime(sha: string): Promise<Date> {
+    this.calls.push("commitTime");
+    return this.commitOf(this.resolve(sha)).time ?? new Date(0);
+  }
+
+  async findIssue(input: { label: string; marker: string }) {
+    this.calls.push("findIssue");
+    const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));
+    return mine ? { number: mine.number, labels: [...mine.labels] } : undefined;
   }
 
   async ensureIssue(input: {

@@ -13,11 +13,12 @@ import { proposeDelete } from "./propose-delete.js";
 import { reject } from "./reject.js";
 import { render } from "./render.js";
 import { formatCommandReply, replyMarker } from "./reply.js";
+import { rolloutCommand } from "./rollout.js";
 import type { HandlerResult, VerbHandler } from "./types.js";
 import { update } from "./update.js";
 
 /** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
-export type VerbHandlers = Record<Exclude<Verb, "help">, VerbHandler>;
+export type VerbHandlers = Record<Exclude<Verb, "help" | "rollout">, VerbHandler>;
 
 export function defaultHandlers(): VerbHandlers {
   return {
@@ -69,6 +70,18 @@ export async function runCommands(
       entries.push({ command: decision.text, result: decision.outcome });
       continue;
     }
+    if (decision.args.verb === "rollout") {
+      entries.push({
+        command: decision.text,
+        result: await rolloutCommand(ctx, { issue: input.issue, action: decision.args.action }).catch(
+          (e: unknown) => ({
+            kind: "refused" as const,
+            reason: `\`/rollout\` failed: ${e instanceof Error ? e.message : String(e)}. Try again.`,
+          }),
+        ),
+      });
+      continue;
+    }
     pr ??= await pullOrNull(ctx, input.issue);
     if (!pr) {
       entries.push({
@@ -80,7 +93,7 @@ export async function runCommands(
       });
       continue;
     }
-    const verb = decision.args.verb as Exclude<Verb, "help">;
+    const verb = decision.args.verb as Exclude<Verb, "help" | "rollout">;
     if (DRAFT_VERBS.has(verb) && fromFork(ctx, pr)) {
       entries.push({
         command: decision.text,

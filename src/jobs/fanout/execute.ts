@@ -1,3 +1,6 @@
+import { loadRepoConfig } from "../../config/load.js";
+import { durationMs } from "../../config/rollout-schema.js";
+import type { MergeMethod } from "../../config/schema.js";
 import type { FileTree } from "../../kpt/tree.js";
 import {
   type FanoutAction,
@@ -9,7 +12,7 @@ import {
 import { reportRender } from "../render-draft/report.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
-import type { FanoutContext } from "./context.js";
+import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
@@ -27,6 +30,8 @@ export async function execute(
   action: FanoutAction,
   report: FanoutReport,
   cache: Map<string, Promise<FileTree>>,
+  /** The rollout's say: whether this variant's open pull request may be automerged now. */
+  rollout: { automerge: boolean; now: Date } = { automerge: false, now: new Date() },
 ): Promise<FanoutAction> {
   const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
   switch (action.kind) {
@@ -150,12 +155,26 @@ export async function execute(
       if (missing.length) await snap.port.addLabels(pr.number, missing);
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
       if (!lv) return action;
+      // Never over a person's commits, and never again once given up on (labelled for people).
+      if (action.held === "edited" || pr.labels.includes(AUTOMERGE_FAILED_LABEL)) return action;
+      const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
       const published = await autoPublish(snap.port, {
         pr,
         variant: lv.variant,
         conflicts: action.conflicts ?? 0,
+        ...(automerge ? { automerge } : {}),
         ...(ctx.events ? { events: ctx.events } : {}),
       });
+      if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
+        const timeout = durationMs(ctx.rollout.automergeTimeout ?? "1d");
+        if (rollout.now.getTime() - Date.parse(pr.createdAt) >= timeout) {
+          await snap.port.addLabels(pr.number, [AUTOMERGE_FAILED_LABEL]);
+          return {
+            ...action,
+            reason: `${action.reason}; not automerged within ${ctx.rollout.automergeTimeout ?? "1d"} (${published.why}): labelled ${AUTOMERGE_FAILED_LABEL} and left to people`,
+          };
+        }
+      }
       if (published.kind === "published") {
         const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
         return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
@@ -206,4 +225,21 @@ export function upstreamSource(snap: RepoSnapshot, cache: Map<string, Promise<Fi
       return tree;
     },
   };
+}
+
+/** An automerge with the downstream repository's own merge method (its `.github/porchlight.yml`). */
+async function automergeOf(ctx: FanoutContext, snap: RepoSnapshot): Promise<{ method: MergeMethod }> {
+  const own = snap.repository.id;
+  const loaded = await loadRepoConfig(
+    (file) =>
+      file.owner === own.owner && file.repo === own.repo
+        ? snap.port.getFile(file.path, snap.repository.defaultBranch)
+        : ctx.installation.readFile(file),
+    own,
+  );
+  if (!loaded.ok)
+    throw new FanoutStepError(
+      `cannot automerge: the configuration of ${snap.repository.fullName} has problems (${loaded.problems[0]?.message ?? ""}); fix it, or merge by hand`,
+    );
+  return { method: loaded.config.mergeMethod };
 }

@@ -17,6 +17,8 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,
     events: ctx.events,
+    ...(ctx.now ? { now: ctx.now } : {}),
+    ...(ctx.config.rollout ? { rollout: ctx.config.rollout } : {}),
   };
 }
 
@@ -35,7 +37,7 @@ export async function fanoutAfterPublish(
     commit: event.commit,
     defaultChannel: ctx.config.channels.default,
     author: ctx.bot.author,
-    now: new Date(),
+    now: ctx.now?.() ?? new Date(),
   });
   if (!(await hasVariantFiles(ctx))) return undefined;
   return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
@@ -52,7 +54,7 @@ export async function sweepFanout(
   const recorded = await recordMissingRevisions(ctx.port, {
     defaultChannel: ctx.config.channels.default,
     author: ctx.bot.author,
-    now: new Date(),
+    now: ctx.now?.() ?? new Date(),
   });
   if (!(await hasVariantFiles(ctx))) return { recorded };
   return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
