@@ -56,13 +56,16 @@ export interface WorldOptions {
   public?: boolean;
   /** The app's renderer (default: a KptRenderer of its own), to look at what it did. */
   renderer?: Renderer;
-  /** One virtual clock for the forge and the app (soak times, schedules); default the system's. */
+  /**
+   * The app's clock (soak times, schedules, catalog times); default the system's. The forge keeps the
+   * system's: the app signs its JWT with it, and the forge's merges date their commits by it.
+   */
   now?: () => Date;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
-  const forge = await startForge(opts.now ? { now: opts.now } : {});
+  const forge = await startForge();
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   const app = await startAppServer({
     appId: creds.appId,
