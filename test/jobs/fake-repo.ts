@@ -24,7 +24,7 @@ interface Commit {
   parents: string[];
   message: string;
   author: CommitAuthor;
-  /** The committer date, where a test sets one. */
+  /** The committer date. */
   time?: Date;
 }
 
@@ -180,7 +180,7 @@ export class FakeRepo implements RepoPort {
     const sha = createHash("sha1")
       .update(`${this.counter++}\0${parents.join(",")}\0${message}`)
       .digest("hex");
-    this.commits.set(sha, { sha, tree, parents, message, author });
+    this.commits.set(sha, { sha, tree, parents, message, author, time: new Date() });
     return sha;
   }
 
@@ -486,7 +486,7 @@ export class FakeRepo implements RepoPort {
 
   async commitTime(sha: string): Promise<Date> {
     this.calls.push("commitTime");
-    return this.commitOf(this.resolve(sha)).time ?? new Date(0);
+    return this.commitOf(this.resolve(sha)).time ?? new Date();
   }
 
   async findIssue(input: { label: string; marker: string }) {
