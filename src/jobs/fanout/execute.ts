@@ -14,6 +14,7 @@ import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
+import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
@@ -99,9 +100,12 @@ export async function execute(
         branch: action.branch,
         ...text,
         draft: content.conflicts.length > 0,
-        body: withRetarget(
-          step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
-          state.retargets.get(action.variant),
+        body: withTakeover(
+          withRetarget(
+            step ? `${text.body.trimEnd()}\n\n${upgradeStepNote(step)}\n` : text.body,
+            state.retargets.get(action.variant),
+          ),
+          parseTakeover(state.pulls.get(action.variant)?.body),
         ),
       });
       report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
@@ -153,10 +157,17 @@ export async function execute(
       const kind = parseVariantPullRequestBody(pr.body)?.kind;
       const missing = kind ? variantPullRequestLabels(kind).filter((l) => !pr.labels.includes(l)) : [];
       if (missing.length) await snap.port.addLabels(pr.number, missing);
+      if (action.held === "edited") {
+        // Commits by others: fan-out leaves the pull request alone, and says so on it.
+        if (!pr.labels.includes(EDITED_LABEL)) await snap.port.addLabels(pr.number, [EDITED_LABEL]);
+        const body = withEditedLine(pr.body);
+        if (body !== pr.body) await snap.port.updatePull(pr.number, { body });
+        return action;
+      }
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
       if (!lv) return action;
-      // Never over a person's commits, and never again once given up on (labelled for people).
-      if (action.held === "edited" || pr.labels.includes(AUTOMERGE_FAILED_LABEL)) return action;
+      // Never again once given up on (labelled for people).
+      if (pr.labels.includes(AUTOMERGE_FAILED_LABEL)) return action;
       const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
       const published = await autoPublish(snap.port, {
         pr,
