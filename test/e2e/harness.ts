@@ -58,14 +58,19 @@ export interface WorldOptions {
   renderer?: Renderer;
   /**
    * The app's clock (soak times, schedules, catalog times); default the system's. The forge keeps the
-   * system's: the app signs its JWT with it, and the forge's merges date their commits by it.
+   * system's unless `forgeNow` is given.
    */
   now?: () => Date;
+  /**
+   * The forge's clock (token expiry, merge dates). The app signs its JWT with the system's clock, so this
+   * may run ahead of it by a few minutes at most (the JWT lives ten).
+   */
+  forgeNow?: () => Date;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
-  const forge = await startForge();
+  const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   const app = await startAppServer({
     appId: creds.appId,
