@@ -256,7 +256,9 @@ export function planRollout(input: RolloutInput): RolloutPlan {
         release();
       } else {
         const age = durationMs(step.minimumReleaseAge ?? rollout.minimumReleaseAge ?? "0");
-        const since = s === 0 ? firstPublished(members, actions, indexOf, input, group.upstream) : passedAt;
+        // Since the step before passed; the first step (or one after steps with no downstream of this
+        // package): since the revision was published.
+        const since = passedAt ?? firstPublished(members, actions, indexOf, input, group.upstream);
         const ready = since ? new Date(since.getTime() + age) : undefined;
         if (age > 0 && pending.length && (!ready || ready > now)) {
           stepStatus.state = "soaking";

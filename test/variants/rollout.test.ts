@@ -127,6 +127,20 @@ describe("planRollout", () => {
     ]);
   });
 
+  it("soaks from the publish when the steps before hold no downstream of the package", () => {
+    const rollout: Rollout = {
+      steps: [
+        { name: "none", labels: { env: "nowhere" } },
+        { ...ROLLOUT.steps[0]!, minimumReleaseAge: "30m" },
+      ],
+    };
+    expect(opening(plan({ rollout, now: at(10) })).filter((n) => n.startsWith("dev"))).toEqual([]);
+    expect(opening(plan({ rollout, now: at(31) })).filter((n) => n.startsWith("dev"))).toEqual([
+      "dev-1",
+      "dev-2",
+    ]);
+  });
+
   it("waits while checks run on a default branch, and stops the rollout when one fails", () => {
     const states = { "dev-1": "merged", "dev-2": "merged", "stg-1": "merged", "stg-2": "merged" } as const;
     const facts = merged(["dev-1", "dev-2", "stg-1"]);
