@@ -97,6 +97,12 @@ export const RolloutSchema = z
         "The waves, in order: a step's pull requests open once every pull request of the step before is merged and its checks passed on each downstream's default branch.",
       ),
     minimumReleaseAge: duration("The default soak time of every step; default 0.").optional(),
+    soak: z
+      .enum(["no-pull-request", "pending-check"])
+      .optional()
+      .describe(
+        "While a step soaks: `no-pull-request` (default) opens nothing yet; `pending-check` opens its pull requests with a pending check run `porchlight/rollout` that passes when the soak time is over.",
+      ),
     prConcurrentLimit: z
       .number()
       .int()

@@ -97,6 +97,11 @@ export interface RolloutPlan {
   rollouts: RolloutStatus[];
   /** Variants whose open pull request may be automerged now. */
   automerge: Set<string>;
+  /**
+   * `soak: pending-check`: per variant of a step that opened, the `porchlight/rollout` check its pull
+   * request should carry — pending until the date, or passed (null).
+   */
+  soakChecks: Map<string, Date | null>;
   /** A step failed (the bot records the stop on the dashboard issue). */
   stop: boolean;
   /** Every rollout is complete (a `/rollout resume` has nothing left to override). */
@@ -188,6 +193,8 @@ export function planRollout(input: RolloutInput): RolloutPlan {
   const openPulls = { ...input.openPulls };
   let hourly = input.openedLastHour;
   const automerge = new Set<string>();
+  const soakChecks = new Map<string, Date | null>();
+  const pendingCheck = rollout.soak === "pending-check";
   const rollouts: RolloutStatus[] = [];
   let stop = false;
   const hold = (variant: string, reason: string) => {
@@ -260,11 +267,13 @@ export function planRollout(input: RolloutInput): RolloutPlan {
         // package): since the revision was published.
         const since = passedAt ?? firstPublished(members, actions, indexOf, input, group.upstream);
         const ready = since ? new Date(since.getTime() + age) : undefined;
-        if (age > 0 && pending.length && (!ready || ready > now)) {
+        const soaking = age > 0 && (!ready || ready > now);
+        const soakWhy = ready
+          ? `soaking until ${ready.toISOString()} (minimumReleaseAge ${step.minimumReleaseAge ?? rollout.minimumReleaseAge})`
+          : "waiting for the publish time of the revision";
+        if (soaking && pending.length && (!pendingCheck || !ready)) {
           stepStatus.state = "soaking";
-          stepStatus.why = ready
-            ? `soaking until ${ready.toISOString()} (minimumReleaseAge ${step.minimumReleaseAge ?? rollout.minimumReleaseAge})`
-            : "waiting for the publish time of the revision";
+          stepStatus.why = soakWhy;
           release();
         } else if (closed && pending.length) {
           stepStatus.state = "held";
@@ -300,9 +309,19 @@ export function planRollout(input: RolloutInput): RolloutPlan {
             hourly++;
             openPulls[m.downstream.repo] = repoOpen + 1;
           }
-          stepStatus.state = settled ? "done" : "rolling";
-          if (step.automerge && !closed)
-            for (const m of members) if (m.state === "proposed") automerge.add(m.variant);
+          if (pendingCheck)
+            for (const m of members)
+              if (m.state === "opening" || m.state === "proposed")
+                soakChecks.set(m.variant, soaking && ready ? ready : null);
+          if (soaking && !settled) {
+            // `pending-check`: the pull requests are open, their check pending until the soak is over.
+            stepStatus.state = "soaking";
+            stepStatus.why = soakWhy;
+          } else {
+            stepStatus.state = settled ? "done" : "rolling";
+            if (step.automerge && !closed)
+              for (const m of members) if (m.state === "proposed") automerge.add(m.variant);
+          }
         }
       }
       if (!settled && blocked === undefined) {
@@ -320,7 +339,7 @@ export function planRollout(input: RolloutInput): RolloutPlan {
     });
     rollouts.push(status);
   }
-  return { actions, rollouts, automerge, stop, complete: rollouts.every((r) => r.complete) };
+  return { actions, rollouts, automerge, soakChecks, stop, complete: rollouts.every((r) => r.complete) };
 }
 
 function member(v: PackageVariant, a: FanoutAction, facts: RolloutFacts): RolloutMember {
@@ -370,8 +389,15 @@ function firstPublished(
   let latest: Date | undefined;
   for (const m of members) {
     const a = actions[indexOf.get(m.variant) as number];
-    if (a?.kind !== "clone" && a?.kind !== "update") continue;
-    const at = input.publishedAt(upstream, a.to);
+    // What it proposes: the revision to open a pull request for, or the one its open pull request proposes.
+    const revision =
+      a?.kind === "clone" || a?.kind === "update"
+        ? a.to
+        : m.pullRequest && a && "target" in a
+          ? a.target
+          : undefined;
+    if (!revision) continue;
+    const at = input.publishedAt(upstream, revision);
     if (!at) return undefined;
     if (!latest || at > latest) latest = at;
   }

@@ -15,6 +15,7 @@ describe("rollout configuration", () => {
     const parsed = parseRepoConfig(codeBlock`
       rollout:
         minimumReleaseAge: 1h
+        soak: pending-check
         prConcurrentLimit: 2
         prHourlyLimit: 10
         automergeTimeout: 1d12h

@@ -141,6 +141,29 @@ describe("planRollout", () => {
     ]);
   });
 
+  it("soak: pending-check opens the soaking step's pull requests with a pending check, automerged after", () => {
+    const rollout: Rollout = { ...ROLLOUT, soak: "pending-check", minimumReleaseAge: "30m" };
+    const soaking = plan({ rollout, now: at(10) });
+    expect(opening(soaking)).toEqual(["dev-1", "dev-2"]);
+    expect(soaking.soakChecks).toEqual(
+      new Map([
+        ["dev-1", at(30)],
+        ["dev-2", at(30)],
+      ]),
+    );
+    expect(soaking.rollouts[0]?.steps[0]?.state).toBe("soaking");
+    const open = plan({ rollout, now: at(20), states: { "dev-1": "open", "dev-2": "open" } });
+    expect(open.automerge.size).toBe(0);
+    const soaked = plan({ rollout, now: at(31), states: { "dev-1": "open", "dev-2": "open" } });
+    expect(soaked.soakChecks).toEqual(
+      new Map([
+        ["dev-1", null],
+        ["dev-2", null],
+      ]),
+    );
+    expect([...soaked.automerge].sort()).toEqual(["dev-1", "dev-2"]);
+  });
+
   it("waits while checks run on a default branch, and stops the rollout when one fails", () => {
     const states = { "dev-1": "merged", "dev-2": "merged", "stg-1": "merged", "stg-2": "merged" } as const;
     const facts = merged(["dev-1", "dev-2", "stg-1"]);

@@ -13,7 +13,7 @@ import { readDeclined } from "./declined.js";
 import { execute } from "./execute.js";
 import { mapLimit } from "./limit.js";
 import { readFanoutState } from "./read-state.js";
-import { gateByRollout, recordRollout } from "./rollout.js";
+import { gateByRollout, recordRollout, reportSoakChecks } from "./rollout.js";
 
 export { type FanoutContext, FanoutStepError } from "./context.js";
 
@@ -61,6 +61,11 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const now = ctx.now?.() ?? new Date();
   const gate = ctx.rollout ? await gateByRollout(ctx.rollout, state, plan.actions, now) : undefined;
   if (gate) plan = { actions: gate.actions };
+  // `soak: pending-check`: the open pull requests' check first (an automerge below looks at it), the
+  // ones this run opens after.
+  const soaked = gate?.soakChecks.size
+    ? await reportSoakChecks(state, plan.actions, gate.soakChecks)
+    : new Set();
   const report: FanoutReport = { management, actions: [], pullRequests: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
   const upstreamCache = new Map<string, Promise<FileTree>>();
@@ -103,6 +108,8 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   });
   if (stop) throw stop;
   report.actions.push(...done);
+  if (gate?.soakChecks.size)
+    await reportSoakChecks(state, done, new Map([...gate.soakChecks].filter(([v]) => !soaked.has(v))));
   const declared =
     state.management.tree.size > 0 && state.variants.length + problems.length + state.managed.length > 0;
   if (declared) {

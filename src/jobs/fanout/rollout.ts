@@ -82,9 +82,17 @@ export async function gateByRollout(
         // An update merged within the hour was opened within it at most: counted (conservatively).
         if (now.getTime() - f.baseAt.getTime() < HOUR_MS && a.deployed === a.target) openedLastHour++;
       }
-      if (a?.kind === "clone" || a?.kind === "update") {
-        const key = `${a.upstream.repo}/${a.upstream.package}@${a.to}`;
-        if (!published.has(key)) published.set(key, await publishTime(state, a.upstream, a.to, a.toCommit));
+      const revision =
+        a?.kind === "clone" || a?.kind === "update"
+          ? a.to
+          : a?.kind === "nothing" && a.pullRequest
+            ? a.target
+            : undefined;
+      const up = { repo: v.spec.upstream.repo, package: v.spec.upstream.package };
+      const key = `${up.repo}/${up.package}@${revision}`;
+      if (revision && !published.has(key)) {
+        const at = await publishTime(state, up, revision);
+        if (at) published.set(key, at);
       }
       facts[v.metadata.name] = f;
     }),
@@ -106,18 +114,16 @@ export async function gateByRollout(
 }
 
 /** When a revision was published: the catalog's time, else its tag's commit date. */
-async function publishTime(
-  state: FanoutState,
-  up: PackageRef,
-  revision: string,
-  commit: string,
-): Promise<Date> {
+async function publishTime(state: FanoutState, up: PackageRef, revision: string): Promise<Date | undefined> {
   const catalog = state.upstreamRepos.get(up.repo)?.catalog.catalog;
   const time = catalog?.packages
     .find((p) => p.name === up.package)
     ?.revisions.find((r) => r.revision === revision)?.time;
   if (time) return new Date(time);
-  return (state.snapshots.get(up.repo) as RepoSnapshot).port.commitTime(commit);
+  const commit = state.upstream[up.repo]?.[up.package]?.revisions.find(
+    (r) => r.revision === revision,
+  )?.commit;
+  return commit ? (state.snapshots.get(up.repo) as RepoSnapshot).port.commitTime(commit) : undefined;
 }
 
 /**
@@ -134,4 +140,50 @@ export async function recordRollout(
     await port.addLabels(issue.number, [ROLLOUT_LABELS.stopped]);
   if (plan.complete && issue.labels.includes(ROLLOUT_LABELS.resume))
     await port.removeLabel(issue.number, ROLLOUT_LABELS.resume);
+}
+
+/** The check run a `soak: pending-check` rollout puts on its pull requests while they soak. */
+export const ROLLOUT_CHECK = "porchlight/rollout";
+
+/**
+ * `soak: pending-check`: each pull request of a soaking step carries `porchlight/rollout` pending until
+ * the soak is over ("soaking until …", the date in its external id), then passed. Written only when it
+ * differs from what the head carries, so a run with nothing new writes nothing.
+ */
+export async function reportSoakChecks(
+  state: FanoutState,
+  done: readonly FanoutAction[],
+  soakChecks: ReadonlyMap<string, Date | null>,
+): Promise<Set<string>> {
+  const reported = new Set<string>();
+  for (const [variant, until] of soakChecks) {
+    const a = done.find((x) => x.variant === variant);
+    if (a?.kind !== "nothing" || !a.pullRequest) continue;
+    reported.add(variant);
+    const port = (state.snapshots.get(a.downstream.repo) as RepoSnapshot).port;
+    const pr = await port.getPull(a.pullRequest);
+    const run = (await port.listCheckRuns(pr.headSha)).find((r) => r.name === ROLLOUT_CHECK);
+    if (until) {
+      const externalId = until.toISOString();
+      if (run && run.status !== "completed" && run.externalId === externalId) continue;
+      await port.upsertCheckRun({
+        name: ROLLOUT_CHECK,
+        headSha: pr.headSha,
+        status: "in_progress",
+        externalId,
+        title: `Soaking until ${externalId}`,
+        summary: `The rollout's minimumReleaseAge: this pull request may merge from ${externalId} on.`,
+      });
+    } else if (run && !(run.status === "completed" && run.conclusion === "success")) {
+      await port.upsertCheckRun({
+        name: ROLLOUT_CHECK,
+        headSha: pr.headSha,
+        status: "completed",
+        conclusion: "success",
+        title: "Soaked",
+        summary: "The rollout's minimumReleaseAge is over.",
+      });
+    }
+  }
+  return reported;
 }
