@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { pino } from "pino";
 import { Probot } from "probot";
+import type { Rollout } from "../src/config/rollout-schema.js";
 import { startForge } from "../src/forge/index.js";
 import { installationPort } from "../src/github/installation.js";
 import { porchlightOctokit } from "../src/github/octokit.js";
@@ -46,108 +47,144 @@ export interface FanoutBenchRow {
  */
 export async function benchFanout(): Promise<FanoutBenchRow[]> {
   const n = Number(process.env.FANOUT_BENCH_N ?? 200);
+  const world = await fanoutBenchWorld(n, { ".porchlight/variants/fleet.yaml": SET });
+  try {
+    await world.run("clone v1 into every downstream");
+    await world.edit("basens/cm.yaml", CM("2"));
+    await world.tag("v2");
+    await world.edit(".porchlight/variants/fleet.yaml", SET.replace("revision: v1", "revision: v2"));
+    await world.run("update every open PR to v2");
+    await world.run("nothing to do");
+    return world.rows;
+  } finally {
+    await world.stop();
+  }
+}
+
+/** The fleet set the benches fan out with: every `cluster-NNN` repository, at `revision`. */
+export const FLEET_SET = SET;
+
+/**
+ * N downstream repositories `cluster-000…` (topic fleet) and `acme/blueprints` holding package basens
+ * (tagged v1) and `files`; `run(step)` reconciles fan-out once with the forge's secondary rate limit on
+ * (every 7th mutation refused with retry-after) and adds a row of figures.
+ */
+export async function fanoutBenchWorld(
+  n: number,
+  files: Record<string, string>,
+  extra: { rollout?: Rollout } = {},
+) {
   const forge = await startForge();
   const cacheDir = mkdtempSync(join(tmpdir(), "porchlight-bench-fanout-"));
-  try {
-    const creds = forge.createApp({ name: "porchlight", owner: "acme" });
-    forge.createUser("acme", { type: "Organization" });
-    await forge.createRepo("acme/blueprints", {
-      files: {
-        ".porchlight/variants/fleet.yaml": SET,
-        "basens/Kptfile": KPTFILE,
-        "basens/cm.yaml": CM("1"),
-      },
+  const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+  forge.createUser("acme", { type: "Organization" });
+  await forge.createRepo("acme/blueprints", {
+    files: { "basens/Kptfile": KPTFILE, "basens/cm.yaml": CM("1"), ...files },
+  });
+  for (let i = 0; i < n; i++)
+    await forge.createRepo(`acme/${clusterName(i)}`, { autoInit: true, topics: ["fleet"] });
+  const inst = forge.createInstallation(creds.appId, "acme");
+  const admin = new Octokit({ baseUrl: forge.apiUrl, auth: forge.installationToken(inst.id) });
+  const tag = async (revision: string) => {
+    const main = await admin.repos.getBranch({ owner: "acme", repo: "blueprints", branch: "main" });
+    await admin.git.createRef({
+      owner: "acme",
+      repo: "blueprints",
+      ref: `refs/tags/basens/${revision}`,
+      sha: main.data.commit.sha,
     });
+  };
+  const edit = async (path: string, text: string) => {
+    const { data } = await admin.repos.getContent({ owner: "acme", repo: "blueprints", path });
+    await admin.repos.createOrUpdateFileContents({
+      owner: "acme",
+      repo: "blueprints",
+      path,
+      message: `edit ${path}`,
+      content: Buffer.from(text).toString("base64"),
+      sha: (data as { sha: string }).sha,
+    });
+  };
+  await tag("v1");
+
+  const probot = new Probot({
+    appId: creds.appId,
+    privateKey: creds.privateKeyPem,
+    baseUrl: forge.apiUrl,
+    log: pino({ level: "silent" }),
+    Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 5, retryAfterUnitMs: 1 }),
+  });
+  const octokit = await probot.auth(inst.id);
+  const ctx = () => ({
+    installation: timed(installationPort(octokit as never, cacheDir)),
+    renderer: new KptRenderer(),
+    bot: { login: "porchlight[bot]", author: { name: "porchlight[bot]", email: "bot@porchlight.test" } },
+    log: pino({ level: "silent" }),
+    runtimes: ["builtin" as const],
+    ...(extra.rollout ? { rollout: extra.rollout } : {}),
+  });
+
+  const rows: FanoutBenchRow[] = [];
+  const openPulls = async (repo: string) =>
+    (await admin.pulls.list({ owner: "acme", repo, state: "open" })).data;
+  const run = async (step: string) => {
+    const before = forge.requestLog.filter({}).length;
+    const start = performance.now();
+    forge.rateLimit.secondary({ everyNthMutation: 7, retryAfter: 1 });
+    const report = await reconcileFanout(ctx(), "blueprints").finally(() => forge.rateLimit.secondary(null));
+    const wallMs = Math.round(performance.now() - start);
+    const log = forge.requestLog.filter({}).slice(before);
+    const rest = log.filter((r) => !r.route.includes(".git/") && !r.route.includes("access_tokens"));
+    const rateLimited = rest.filter((r) => r.status === 403 || r.status === 429).length;
+    let duplicatePRs = 0;
+    for (let i = 0; i < n; i++) duplicatePRs += Math.max(0, (await openPulls(clusterName(i))).length - 1);
+    rows.push({
+      step,
+      downstreams: n,
+      wallMs,
+      restCalls: rest.length,
+      restPerDownstream: Math.round((rest.length / n) * 100) / 100,
+      gitRequests: log.length - rest.length,
+      rateLimited,
+      writes: log.filter(
+        (r) =>
+          r.method !== "GET" && !r.route.includes("access_tokens") && !r.route.endsWith("git-upload-pack"),
+      ).length,
+      failedNotRetried: report.failures.length,
+      duplicatePRs,
+    });
+    return report;
+  };
+  /** Merges every open pull request of the downstreams, as people would; returns how many. */
+  const mergeAll = async () => {
+    let merged = 0;
     for (let i = 0; i < n; i++)
-      await forge.createRepo(`acme/cluster-${String(i).padStart(3, "0")}`, {
-        autoInit: true,
-        topics: ["fleet"],
-      });
-    const inst = forge.createInstallation(creds.appId, "acme");
-    const admin = new Octokit({ baseUrl: forge.apiUrl, auth: forge.installationToken(inst.id) });
-    const tag = async (revision: string) => {
-      const main = await admin.repos.getBranch({ owner: "acme", repo: "blueprints", branch: "main" });
-      await admin.git.createRef({
-        owner: "acme",
-        repo: "blueprints",
-        ref: `refs/tags/basens/${revision}`,
-        sha: main.data.commit.sha,
-      });
-    };
-    const edit = async (path: string, text: string) => {
-      const { data } = await admin.repos.getContent({ owner: "acme", repo: "blueprints", path });
-      await admin.repos.createOrUpdateFileContents({
-        owner: "acme",
-        repo: "blueprints",
-        path,
-        message: `edit ${path}`,
-        content: Buffer.from(text).toString("base64"),
-        sha: (data as { sha: string }).sha,
-      });
-    };
-    await tag("v1");
-
-    const probot = new Probot({
-      appId: creds.appId,
-      privateKey: creds.privateKeyPem,
-      baseUrl: forge.apiUrl,
-      log: pino({ level: "silent" }),
-      Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 5, retryAfterUnitMs: 1 }),
-    });
-    const octokit = await probot.auth(inst.id);
-    const ctx = () => ({
-      installation: timed(installationPort(octokit as never, cacheDir)),
-      renderer: new KptRenderer(),
-      bot: { login: "porchlight[bot]", author: { name: "porchlight[bot]", email: "bot@porchlight.test" } },
-      log: pino({ level: "silent" }),
-      runtimes: ["builtin" as const],
-    });
-
-    const rows: FanoutBenchRow[] = [];
-    const run = async (step: string) => {
-      const before = forge.requestLog.filter({}).length;
-      const start = performance.now();
-      forge.rateLimit.secondary({ everyNthMutation: 7, retryAfter: 1 });
-      const report = await reconcileFanout(ctx(), "blueprints").finally(() =>
-        forge.rateLimit.secondary(null),
-      );
-      const wallMs = Math.round(performance.now() - start);
-      const log = forge.requestLog.filter({}).slice(before);
-      const rest = log.filter((r) => !r.route.includes(".git/") && !r.route.includes("access_tokens"));
-      const rateLimited = rest.filter((r) => r.status === 403 || r.status === 429).length;
-      let duplicatePRs = 0;
-      for (let i = 0; i < n; i++) {
-        const repo = `cluster-${String(i).padStart(3, "0")}`;
-        const open = await admin.pulls.list({ owner: "acme", repo, state: "open" });
-        duplicatePRs += Math.max(0, open.data.length - 1);
+      for (const p of await openPulls(clusterName(i))) {
+        await admin.pulls.merge({
+          owner: "acme",
+          repo: clusterName(i),
+          pull_number: p.number,
+          sha: p.head.sha,
+        });
+        merged++;
       }
-      rows.push({
-        step,
-        downstreams: n,
-        wallMs,
-        restCalls: rest.length,
-        restPerDownstream: Math.round((rest.length / n) * 100) / 100,
-        gitRequests: log.length - rest.length,
-        rateLimited,
-        writes: log.filter(
-          (r) =>
-            r.method !== "GET" && !r.route.includes("access_tokens") && !r.route.endsWith("git-upload-pack"),
-        ).length,
-        failedNotRetried: report.failures.length,
-        duplicatePRs,
-      });
-    };
-    await run("clone v1 into every downstream");
-    await edit("basens/cm.yaml", CM("2"));
-    await tag("v2");
-    await edit(".porchlight/variants/fleet.yaml", SET.replace("revision: v1", "revision: v2"));
-    await run("update every open PR to v2");
-    await run("nothing to do");
-    return rows;
-  } finally {
-    await forge.stop();
-    rmSync(cacheDir, { recursive: true, force: true });
-  }
+    return merged;
+  };
+  return {
+    rows,
+    run,
+    tag,
+    edit,
+    mergeAll,
+    stop: async () => {
+      await forge.stop();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function clusterName(i: number): string {
+  return `cluster-${String(i).padStart(3, "0")}`;
 }
 
 const stats = new Map<string, { n: number; ms: number }>();

@@ -25,6 +25,8 @@ export interface AppDeps {
   /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */
   operatorLimits?: Limits;
   log: Logger;
+  /** The app's clock (rollout soak times, schedules, catalog times); tests pass a virtual one. */
+  now?: () => Date;
   /** The app's bot user and commit author (read once from `GET /app`). */
   identity: () => Promise<BotIdentity>;
   /** A fresh lookup of the app's installations by repository, one per job (fan-out across accounts). */

@@ -97,6 +97,7 @@ export async function runJob(deps: AppDeps, req: JobRequest): Promise<void> {
     operatorRuntimes: deps.operatorRuntimes,
     ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
     installation,
+    ...(deps.now ? { now: deps.now } : {}),
     ...(deps.installationLookup ? { installationFor: deps.installationLookup() } : {}),
     ...(deps.mirror ? { mirror: deps.mirror } : {}),
   };

@@ -64,6 +64,8 @@ export interface AppServerOptions {
   log?: Logger;
   /** Registry access for publish.oci mirrors (default: PORCHLIGHT_OCI_* and DOCKER_CONFIG of the environment). */
   mirror?: MirrorAccess;
+  /** The app's clock (rollout soak times, schedules); default the system's. Tests share the forge's virtual one. */
+  now?: () => Date;
   /**
    * Distributed mode (REDIS_URL): this process is one replica of several sharing the work through
    * Redis (docs/scaling.md). Absent: everything in this process, as `npm start` runs it.
@@ -157,6 +159,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
+    ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
     mirror: opts.mirror ?? mirrorAccessFromEnv(process.env),

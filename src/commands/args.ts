@@ -18,6 +18,7 @@ export type CommandArgs =
   | { verb: "fanout" }
   | { verb: "adopt" }
   | CatalogCommandArgs
+  | { verb: "rollout"; action: "resume" | "hold" }
   | { verb: "help" };
 
 export type Verb = CommandArgs["verb"];
@@ -56,4 +57,13 @@ export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
   if (!CHANNEL.test(channel))
     return rejected(`"${channel}" is not a channel name (lowercase letters, digits and '-')`);
   return parsed({ verb: "promote", channel });
+}
+
+export function parseRolloutArgs(args: readonly string[]): Parsed<CommandArgs> {
+  const [action, ...rest] = args;
+  if ((action === "resume" || action === "hold") && rest.length === 0)
+    return parsed({ verb: "rollout", action });
+  return rejected(
+    `/rollout takes \`resume\` or \`hold\`, like \`/rollout resume\`${args.length ? ` (got "${args.join(" ")}")` : ""}`,
+  );
 }

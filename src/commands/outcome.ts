@@ -9,6 +9,7 @@ export type CommandOutcome =
   | { kind: "deletion-proposed"; package: string; revision: number }
   | { kind: "promoted"; package: string; revision: number; channel: string }
   | { kind: "fanout-started"; downstreams: number }
+  | { kind: "rollout"; action: "resume" | "hold" }
   | { kind: "adopted"; drafts: { package: string; branch: string; pull: number }[] }
   | {
       kind: "cataloged";
@@ -60,6 +61,10 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return outcome.downstreams === 0
         ? "No downstream variant targets this package; nothing to update."
         : `Updating ${outcome.downstreams} downstream ${outcome.downstreams === 1 ? "variant" : "variants"}; each gets its own pull request.`;
+    case "rollout":
+      return outcome.action === "hold"
+        ? "Rollout on hold: no pull request opens or automerges until `/rollout resume`."
+        : "Rollout resumed: manual gates, schedules and freezes are overridden until every step is done; a step that still fails stops it again.";
     case "adopted":
       return `Copied the package changes into ${outcome.drafts
         .map((d) => `draft \`${d.branch}\` (proposed in #${d.pull})`)

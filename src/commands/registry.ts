@@ -1,5 +1,12 @@
 import type { Parsed } from "../lifecycle/result.js";
-import { type CommandArgs, noArgs, parsePromoteArgs, parseUpdateArgs, type Verb } from "./args.js";
+import {
+  type CommandArgs,
+  noArgs,
+  parsePromoteArgs,
+  parseRolloutArgs,
+  parseUpdateArgs,
+  type Verb,
+} from "./args.js";
 import { parseDeprecateArgs, revisionVerb } from "./catalog-args.js";
 import type { Permission } from "./permission.js";
 
@@ -100,6 +107,13 @@ export const COMMANDS: readonly CommandSpec[] = [
     permission: "write",
     help: "Copy a fork's pull request into a draft of this repository (one per package) and propose it, so it can be checked and approved.",
     parseArgs: noArgs("adopt"),
+  },
+  {
+    verb: "rollout",
+    usage: "resume|hold",
+    permission: "write",
+    help: "On the fan-out dashboard issue: `hold` stops the progressive rollout from opening or automerging pull requests; `resume` goes on after a failed step, a manual gate, a schedule or a freeze.",
+    parseArgs: parseRolloutArgs,
   },
   {
     verb: "help",

@@ -1,4 +1,5 @@
 import type { RepoLimits } from "./limits.js";
+import type { Rollout } from "./rollout-schema.js";
 import type { Guardrail, MergeMethod, RepoConfigFile, Runtime, VersioningScheme } from "./schema.js";
 import { DEFAULT_CHANNEL_NAMES } from "./schema.js";
 
@@ -19,6 +20,8 @@ export interface RepoConfig {
   limits: RepoLimits;
   /** Mirroring on publish: the OCI repository prefix (no `oci://`), when set. */
   publish: { oci?: { repository: string } };
+  /** Fan-out as a progressive rollout (a management repository's); undefined: every variant at once. */
+  rollout: Rollout | undefined;
 }
 
 export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
@@ -36,6 +39,7 @@ export function defaultConfig(): RepoConfig {
     versioning: { scheme: "integer" },
     limits: {},
     publish: {},
+    rollout: undefined,
   };
 }
 
@@ -78,6 +82,7 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
     const repository = file.publish.oci?.repository.replace(/^oci:\/\//, "");
     config.publish = repository ? { oci: { repository } } : {};
   }
+  if (file.rollout !== undefined) config.rollout = file.rollout;
   if (file.versioning !== undefined) {
     config.versioning = { scheme: file.versioning.scheme ?? base.versioning.scheme };
   }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { refNameProblem } from "../lifecycle/git-ref.js";
+import { RolloutSchema } from "./rollout-schema.js";
 
 /**
  * The schema of `.github/porchlight.yml`: the single source of truth for parsing, for the defaults step
@@ -190,6 +191,7 @@ export const RepoConfigFileSchema = z
     versioning: VersioningSchema.optional(),
     limits: LimitsSchema.optional(),
     publish: PublishSchema.optional(),
+    rollout: RolloutSchema.optional(),
   })
   .describe("porchlight configuration for one repository (.github/porchlight.yml)");
 

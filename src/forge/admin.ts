@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { newToken, TOKEN_TTL_MS } from "./auth.js";
+import { newToken } from "./auth.js";
 import type { ForgeCore } from "./context.js";
 import { commitFiles, ZERO_SHA } from "./git.js";
 import { ApiError, isoTime } from "./http.js";
@@ -255,7 +255,7 @@ export function mintInstallationToken(
     token: newToken("ghs"),
     kind: "installation",
     installationId: inst.id,
-    expiresAt: isoTime(new Date(core.store.now().getTime() + TOKEN_TTL_MS)),
+    expiresAt: isoTime(new Date(core.store.now().getTime() + core.tokenTtlMs)),
     ...(repositoryIds ? { repositoryIds } : {}),
   };
   const now = core.store.now().getTime();

@@ -1,4 +1,5 @@
 import type { Principal } from "./auth.js";
+import { TOKEN_TTL_MS } from "./auth.js";
 import type { GitStore } from "./git.js";
 import type { Reply } from "./http.js";
 import type { RateLimiter } from "./ratelimit.js";
@@ -18,6 +19,8 @@ export class ForgeCore {
   private readonly locks = new Map<number, Promise<unknown>>();
   /** Internal failures (a handler crash, a failed post-push step); tests assert there are none. */
   readonly errors: Error[] = [];
+  /** How long an installation token lives (GitHub: an hour); tests shorten it to prove long runs. */
+  tokenTtlMs = TOKEN_TTL_MS;
 
   constructor(
     readonly store: Store,

@@ -106,6 +106,11 @@ export class Forge {
     await this.server.close();
   }
 
+  /** Installation tokens minted from now on live `ms` (GitHub's hour by default). */
+  setTokenLifetime(ms: number): void {
+    this.core.tokenTtlMs = ms;
+  }
+
   createApp(opts: CreateAppOptions = {}): AppCredentials {
     const app = createApp(this.core, {
       webhookUrl: this.defaults.webhookUrl ?? null,

@@ -279,8 +279,11 @@ export class GitStore {
     message: string,
     author: { name: string; email: string },
     committer: { name: string; email: string } = author,
+    /** The commit's date: the forge's clock for commits the forge makes (merges); git's own when absent. */
+    date?: Date,
   ): Promise<string> {
     const args = ["commit-tree", tree, ...parents.flatMap((p) => ["-p", p])];
+    const when = date ? `${Math.floor(date.getTime() / 1000)} +0000` : undefined;
     const { stdout } = await runGit(dir, args, {
       input: message,
       env: {
@@ -288,6 +291,7 @@ export class GitStore {
         GIT_AUTHOR_EMAIL: author.email,
         GIT_COMMITTER_NAME: committer.name,
         GIT_COMMITTER_EMAIL: committer.email,
+        ...(when ? { GIT_AUTHOR_DATE: when, GIT_COMMITTER_DATE: when } : {}),
       },
     });
     return stdout.trim();

@@ -22,7 +22,8 @@ export class GitRepo {
   constructor(
     private readonly url: string,
     cacheDir: string,
-    private readonly authEnv: () => Promise<Record<string, string>>,
+    /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
+    private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
   ) {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
@@ -41,7 +42,17 @@ export class GitRepo {
 
   private async remote(args: string[]): Promise<Buffer> {
     await this.init();
-    return this.git(args, undefined, await this.authEnv());
+    try {
+      return await this.git(args, undefined, await this.authEnv());
+    } catch (e) {
+      // An installation token can expire before the client's cache lets it go: renew it once, ask again.
+      if (
+        !(e instanceof GitCommandError) ||
+        !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
+      )
+        throw e;
+      return this.git(args, undefined, await this.authEnv(true));
+    }
   }
 
   /** All branches and tags of the remote, in one request. */
@@ -193,6 +204,12 @@ export class GitRepo {
         const [sha, name, email] = l.split("\0") as [string, string, string];
         return { sha, name, email };
       });
+  }
+
+  /** The committer date of `sha`. */
+  async commitTime(sha: string): Promise<Date> {
+    const out = await this.git(["show", "-s", "--format=%cI", sha]);
+    return new Date(out.toString("utf8").trim());
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {

@@ -48,8 +48,11 @@ export function installationPort(octokit: AuthenticatedOctokit, cacheDir: string
   const rest = octokit as unknown as Octokit;
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
-  const gitEnv = async () => {
-    const auth = (await octokit.auth({ type: "installation" })) as { token?: string };
+  // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.
+  const gitEnv = async (renew?: boolean) => {
+    const auth = (await octokit.auth({ type: "installation", ...(renew ? { refresh: true } : {}) })) as {
+      token?: string;
+    };
     if (!auth.token) throw new GitHubError("unauthorized", "no token to run git with");
     return tokenAuthEnv(auth.token);
   };

@@ -34,6 +34,7 @@ interface RestPull {
   user: { login: string } | null;
   merge_commit_sha: string | null;
   html_url: string;
+  created_at?: string;
 }
 
 function toPull(p: RestPull): PullRequest {
@@ -53,6 +54,7 @@ function toPull(p: RestPull): PullRequest {
     author: p.user?.login ?? "",
     mergeCommitSha: p.merge_commit_sha,
     url: p.html_url,
+    ...(p.created_at ? { createdAt: p.created_at } : {}),
   };
 }
 
@@ -399,6 +401,28 @@ export class OctokitRepo implements RepoPort {
     const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
     const commits = await this.git.log(b, h);
     return commits.map((c) => ({ sha: c.sha, author: { name: c.name, email: c.email } }));
+  }
+
+  async commitTime(sha: string): Promise<Date> {
+    return this.git.commitTime(await this.git.fetch(sha));
+  }
+
+  findIssue(input: {
+    label: string;
+    marker: string;
+  }): Promise<{ number: number; labels: string[] } | undefined> {
+    return this.call(`finding the issue labelled ${input.label}`, async () => {
+      const { data: issues } = await this.octokit.rest.issues.listForRepo({
+        ...this.id,
+        state: "open",
+        labels: input.label,
+        per_page: 100,
+      });
+      const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+      if (!mine) return undefined;
+      const labels = mine.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean);
+      return { number: mine.number, labels };
+    });
   }
 
   ensureIssue(input: {

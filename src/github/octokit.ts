@@ -67,7 +67,7 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
     (settings.maxWaitS === undefined || after <= settings.maxWaitS);
-  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics));
+  const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics), renewExpiredToken);
   return WithPlugins.defaults((instance: InstanceOptions) => ({
     ...instance,
     retry: { doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000 },
@@ -155,6 +155,38 @@ function observe(metrics: Metrics | undefined) {
     });
     return {};
   };
+}
+
+/**
+ * An installation token lives an hour, and one can expire before the client's cache lets it go (a long
+ * job, a clock that differs, a server with shorter tokens): a 401 on a call made with an installation
+ * token renews the token once and asks again. Calls made with another kind of credential (the app's JWT,
+ * a person's token) fail as they did.
+ */
+function renewExpiredToken(octokit: unknown) {
+  const o = octokit as {
+    auth(options?: unknown): Promise<unknown>;
+    hook: {
+      wrap(
+        name: "request",
+        fn: (
+          request: (options: unknown) => Promise<unknown>,
+          options: RequestOptionsLike,
+        ) => Promise<unknown>,
+      ): void;
+    };
+  };
+  o.hook.wrap("request", async (request, options) => {
+    try {
+      return await request(options);
+    } catch (e) {
+      if ((e as ErrorLike).status !== 401 || /\/access_tokens$|^\/app\b/.test(options.url ?? "")) throw e;
+      const renewed = await o.auth({ type: "installation", refresh: true }).catch(() => undefined);
+      if ((renewed as { tokenType?: string } | undefined)?.tokenType !== "installation") throw e;
+      return request(options);
+    }
+  });
+  return {};
 }
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

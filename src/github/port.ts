@@ -34,6 +34,8 @@ export interface PullRequest {
   author: string;
   mergeCommitSha: string | null;
   url: string;
+  /** When it was opened (RFC 3339); absent where the source does not say. */
+  createdAt?: string;
 }
 
 export interface Review {
@@ -166,6 +168,13 @@ export interface RepoPort {
 
   /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
   listCommits(base: string, head: string): Promise<CommitInfo[]>;
+  /** When commit `sha` was committed (its committer date), by git. */
+  commitTime(sha: string): Promise<Date>;
+  /** The open issue labelled `label` whose body carries `marker`, with its labels; undefined when none. */
+  findIssue(input: {
+    label: string;
+    marker: string;
+  }): Promise<{ number: number; labels: string[] } | undefined>;
   /**
    * Finds the open issue labelled `label` whose body carries `marker` and edits it, or opens it; never
    * duplicates, and an equal body is not written.

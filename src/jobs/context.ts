@@ -46,6 +46,8 @@ export interface JobContext {
   defer?: (key: string, step: () => Promise<void>) => boolean;
   /** How the bot reaches OCI registries for `publish.oci` (the operator's credentials); absent: no mirroring. */
   mirror?: MirrorAccess;
+  /** The clock (rollout soak times and schedules, catalog times); absent: the system's. */
+  now?: () => Date;
 }
 
 /** The runtimes this repository's functions may use: the operator's, narrowed by the repository. */

@@ -3,6 +3,8 @@ import { capped, cell, code, fitToBudget } from "./markdown.js";
 import { ociImageName, shortDigest, upstreamLabel, upstreamVersion } from "./oci-upstream.js";
 import type { FanoutAction, FanoutPlan } from "./plan-types.js";
 import { formatProblem, type VariantProblem } from "./problem.js";
+import type { RolloutStatus } from "./rollout.js";
+import { renderRollouts } from "./rollout-dashboard.js";
 import { isOciUpstream, type PackageVariant } from "./schema.js";
 
 /** Marks the dashboard issue of an upstream repository, so the bot finds and edits it in place. */
@@ -18,6 +20,8 @@ export interface DashboardInput {
   pullRequestLink?: (repo: string, number: number) => string;
   /** The downstream package's own latest published revision (`v2` of its tag `<package>/v2`), if any. */
   published?: (repo: string, pkg: string) => string | undefined;
+  /** The progressive rollouts (per upstream package), when the management repository has one. */
+  rollouts?: readonly RolloutStatus[];
 }
 
 /** Why an open proposal is not published yet, as the dashboard says it. */
@@ -59,6 +63,7 @@ export function renderDashboard(input: DashboardInput): string {
       "",
       "Every downstream of this repository's packages, as fan-out last saw it.",
       "",
+      ...renderRollouts(input.rollouts ?? [], (repo, n) => input.pullRequestLink?.(repo, n) ?? `#${n}`),
     ];
     lines.push(
       "| Downstream | Variant | Upstream | Published | Upstream revision | Target | Pull request | State |",
@@ -89,13 +94,15 @@ export function renderDashboard(input: DashboardInput): string {
           const state =
             a.kind === "skip" && a.why === "paused"
               ? "⏸️ paused"
-              : a.kind === "skip" && a.why === "declined"
-                ? `⏭️ skipped: #${prNumber} closed`
-                : a.kind === "nothing" && prNumber
-                  ? a.held
-                    ? HELD[a.held]
-                    : "🔄 pull request open"
-                  : STATE[a.kind];
+              : a.kind === "skip" && a.why === "rollout"
+                ? "⏳ rollout"
+                : a.kind === "skip" && a.why === "declined"
+                  ? `⏭️ skipped: #${prNumber} closed`
+                  : a.kind === "nothing" && prNumber
+                    ? a.held
+                      ? HELD[a.held]
+                      : "🔄 pull request open"
+                    : STATE[a.kind];
           return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${published} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
         },
         (n) => `| … and ${n} more | | | | | | | |`,

@@ -86,6 +86,23 @@ export {
   selectRepositories,
 } from "./repositories.js";
 export {
+  type ChecksState,
+  capacity,
+  closedNow,
+  inWindow,
+  type MemberState,
+  planRollout,
+  type RolloutControls,
+  type RolloutFacts,
+  type RolloutInput,
+  type RolloutMember,
+  type RolloutPlan,
+  type RolloutStatus,
+  type RolloutStepStatus,
+  type StepState,
+  stepOf,
+} from "./rollout.js";
+export {
   type AdoptionPolicy,
   type DeletionPolicy,
   type Downstream,

@@ -127,8 +127,11 @@ export type FanoutAction =
     } & ActionBase)
   | ({
       kind: "skip";
-      /** declined: the newest pull request for this target was closed without merging (`pullRequest`). */
-      why: "paused" | "problem" | "declined";
+      /**
+       * declined: the newest pull request for this target was closed without merging (`pullRequest`);
+       * rollout: a progressive rollout holds it back for now (an earlier step, soak time, a limit).
+       */
+      why: "paused" | "problem" | "declined" | "rollout";
       downstream?: PackageRef;
       deployed?: string;
       target?: string;

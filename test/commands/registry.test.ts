@@ -26,6 +26,7 @@ describe("the verb registry", () => {
       "rollback",
       "fanout",
       "adopt",
+      "rollout",
       "help",
     ]);
     for (const spec of COMMANDS) {
@@ -36,7 +37,7 @@ describe("the verb registry", () => {
 
   it("names the known verbs when code asks for one that does not exist", () => {
     expect(() => getCommand("deploy")).toThrow(
-      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, skip, deprecate, remove, rollback, fanout, adopt, help',
+      'unknown slash-command "deploy"; known commands: approve, reject, render, update, propose-delete, promote, skip, deprecate, remove, rollback, fanout, adopt, rollout, help',
     );
   });
 

@@ -1,8 +1,7 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Forge, startForge } from "../../src/forge/index.js";
+import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -19,67 +18,6 @@ spec:
   upstream: {package: apps/web, channel: stable}
   downstream: {repo: cluster-01, package: web}
 `;
-
-/** The app as `porchlight serve` in a child process, against the forge, until killed. */
-interface AppProcess {
-  child: ChildProcess;
-  webhookUrl: string;
-  output: () => string;
-}
-
-async function startApp(forge: Forge, creds: ReturnType<Forge["createApp"]>): Promise<AppProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      APP_ID: String(creds.appId),
-      PRIVATE_KEY: creds.privateKeyPem,
-      WEBHOOK_SECRET: creds.webhookSecret,
-      GHE_HOST: new URL(forge.url).host,
-      GHE_PROTOCOL: "http",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      PORCHLIGHT_WRITE_INTERVAL_MS: "0",
-      // No periodic sweep: what a restart recovers, the start-up sweep recovers.
-      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-      LOG_LEVEL: (process.env.E2E_LOG ?? "info") as NodeJS.ProcessEnv["LOG_LEVEL"],
-    },
-    stdio: ["ignore", "pipe", "pipe"] as const,
-  }) as ChildProcess;
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const webhookUrl = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const url = /webhooks at (\S+),/.exec(out)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout?.on("data", look);
-    child.once("exit", (code) => reject(new Error(`the app exited (${code}) before listening:\n${out}`)));
-  });
-  forge.setWebhookUrl(webhookUrl);
-  return { child, webhookUrl, output: () => out };
-}
-
-async function kill9(forge: Forge, app: AppProcess): Promise<void> {
-  forge.setWebhookUrl(null);
-  const exited = once(app.child, "exit");
-  app.child.kill("SIGKILL");
-  await exited;
-}
-
-/** SIGTERM: the app finishes its queued jobs, then exits 0. */
-async function stopApp(forge: Forge, app: AppProcess): Promise<void> {
-  forge.setWebhookUrl(null);
-  const exited = once(app.child, "exit");
-  app.child.kill("SIGTERM");
-  const [code] = await exited;
-  expect(code, app.output()).toBe(0);
-}
 
 /**
  * The app killed with SIGKILL at the worst moments, then started again: the forge (in this process)

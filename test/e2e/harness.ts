@@ -59,11 +59,21 @@ export interface WorldOptions {
   renderer?: Renderer;
   /** Registry access for publish.oci (default: none configured, from the test's environment). */
   mirror?: MirrorAccess;
+  /**
+   * The app's clock (soak times, schedules, catalog times); default the system's. The forge keeps the
+   * system's unless `forgeNow` is given.
+   */
+  now?: () => Date;
+  /**
+   * The forge's clock (token expiry, merge dates). The app signs its JWT with the system's clock, so this
+   * may run ahead of it by a few minutes at most (the JWT lives ten).
+   */
+  forgeNow?: () => Date;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
-  const forge = await startForge();
+  const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   const app = await startAppServer({
     appId: creds.appId,
@@ -76,6 +86,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
     ...(opts.mirror ? { mirror: opts.mirror } : {}),
+    ...(opts.now ? { now: opts.now } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);

@@ -93,6 +93,9 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
         "apps/web/cm.yaml",
       ]);
       expect(await port.listCommits("main", "drafts/web/one")).toEqual([{ sha: draft, author: AUTHOR }]);
+      const time = await port.commitTime(draft);
+      expect(Number.isNaN(time.getTime())).toBe(false);
+      expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(3_600_000);
     });
 
     it("opens a pull request and finds it by number, as open, and by its branch", async () => {
@@ -238,6 +241,13 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
         number: made.number,
         action: "updated",
       });
+      expect(await port.findIssue({ label: input.label, marker: input.marker })).toEqual({
+        number: made.number,
+        labels: [input.label],
+      });
+      expect(
+        await port.findIssue({ label: input.label, marker: "<!-- porchlight:other -->" }),
+      ).toBeUndefined();
     });
   });
 }

@@ -24,6 +24,8 @@ interface Commit {
   parents: string[];
   message: string;
   author: CommitAuthor;
+  /** The committer date. */
+  time?: Date;
 }
 
 export interface FakeComment {
@@ -178,7 +180,7 @@ export class FakeRepo implements RepoPort {
     const sha = createHash("sha1")
       .update(`${this.counter++}\0${parents.join(",")}\0${message}`)
       .digest("hex");
-    this.commits.set(sha, { sha, tree, parents, message, author });
+    this.commits.set(sha, { sha, tree, parents, message, author, time: new Date() });
     return sha;
   }
 
@@ -480,6 +482,17 @@ export class FakeRepo implements RepoPort {
     return [...this.ancestors(this.resolve(head))]
       .filter((s) => !inBase.has(s))
       .map((s) => ({ sha: s, author: this.commitOf(s).author }));
+  }
+
+  async commitTime(sha: string): Promise<Date> {
+    this.calls.push("commitTime");
+    return this.commitOf(this.resolve(sha)).time ?? new Date();
+  }
+
+  async findIssue(input: { label: string; marker: string }) {
+    this.calls.push("findIssue");
+    const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));
+    return mine ? { number: mine.number, labels: [...mine.labels] } : undefined;
   }
 
   async ensureIssue(input: {

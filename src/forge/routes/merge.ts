@@ -82,10 +82,26 @@ async function mergeOnce(
   if (method === "merge") {
     const head = `${ctx.core.store.repoById(pull.headRepoId)?.ownerLogin ?? repo.ownerLogin}/${pull.headRef}`;
     const message = `${title ?? `Merge pull request #${issue.number} from ${head}`}\n\n${extra ?? issue.title}\n`;
-    newSha = await ctx.core.git.commitTree(dir, merged.tree, [baseSha, pull.headSha], message, who);
+    newSha = await ctx.core.git.commitTree(
+      dir,
+      merged.tree,
+      [baseSha, pull.headSha],
+      message,
+      who,
+      who,
+      ctx.core.store.now(),
+    );
   } else if (method === "squash") {
     const message = `${title ?? `${issue.title} (#${issue.number})`}\n\n${extra ?? ""}`.trimEnd();
-    newSha = await ctx.core.git.commitTree(dir, merged.tree, [baseSha], `${message}\n`, who);
+    newSha = await ctx.core.git.commitTree(
+      dir,
+      merged.tree,
+      [baseSha],
+      `${message}\n`,
+      who,
+      who,
+      ctx.core.store.now(),
+    );
   } else {
     newSha = await rebase(ctx, dir, baseSha, pull.headSha, who);
   }

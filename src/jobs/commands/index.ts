@@ -15,6 +15,7 @@ import { reject } from "./reject.js";
 import { render } from "./render.js";
 import { formatCommandReply, replyMarker } from "./reply.js";
 import { rollback } from "./rollback.js";
+import { rolloutCommand } from "./rollout.js";
 import type { AnywhereVerbHandler, HandlerResult, VerbHandler } from "./types.js";
 import { update } from "./update.js";
 
@@ -23,7 +24,7 @@ const ANYWHERE_VERBS = ["skip", "deprecate", "remove", "rollback"] as const;
 type AnywhereVerb = (typeof ANYWHERE_VERBS)[number];
 
 /** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
-export type VerbHandlers = Record<Exclude<Verb, "help" | AnywhereVerb>, VerbHandler> &
+export type VerbHandlers = Record<Exclude<Verb, "help" | "rollout" | AnywhereVerb>, VerbHandler> &
   Record<AnywhereVerb, AnywhereVerbHandler>;
 
 function isAnywhere(verb: Verb): verb is AnywhereVerb {
@@ -84,8 +85,20 @@ export async function runCommands(
       entries.push({ command: decision.text, result: decision.outcome });
       continue;
     }
+    if (decision.args.verb === "rollout") {
+      entries.push({
+        command: decision.text,
+        result: await rolloutCommand(ctx, { issue: input.issue, action: decision.args.action }).catch(
+          (e: unknown) => ({
+            kind: "refused" as const,
+            reason: `\`/rollout\` failed: ${e instanceof Error ? e.message : String(e)}. Try again.`,
+          }),
+        ),
+      });
+      continue;
+    }
     pr ??= await pullOrNull(ctx, input.issue);
-    const verb = decision.args.verb as Exclude<Verb, "help">;
+    const verb = decision.args.verb as Exclude<Verb, "help" | "rollout">;
     if (isAnywhere(verb)) {
       // A fork's branch names nothing of this repository: there the revision is named by its tag, as in an issue.
       const here = pr && !fromFork(ctx, pr) ? pr : null;

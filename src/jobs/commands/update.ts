@@ -4,6 +4,7 @@ import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { parseVariantBranch } from "../../lifecycle/variant-branch.js";
 import { parseVariantPullRequestBody } from "../../variants/index.js";
 import { readCatalog } from "../catalog/read.js";
+import { EDITED_LABEL, withoutEditedLine, withTakeover } from "../fanout/edited.js";
 import { reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
 import { reachManagement } from "../fanout/management.js";
@@ -81,7 +82,10 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
     }
     retarget = { revision: `v${n}` };
   }
-  await ctx.port.updatePull(pr.number, { body: withRetarget(pr.body, retarget) });
+  // `/update` also hands a pull request someone else pushed to back to fan-out, from its head on.
+  const body = withTakeover(withoutEditedLine(withRetarget(pr.body, retarget)), pr.headSha);
+  await ctx.port.updatePull(pr.number, { body });
+  if (pr.labels.includes(EDITED_LABEL)) await ctx.port.removeLabel(pr.number, EDITED_LABEL);
   const report = await reconcileFanout(fanoutContextOf(ctx, management.installation), up.fullName);
   const mine = report.actions.find((a) => a.variant === branch.value.variant);
   const failure = report.failures.find((f) => f.variant === branch.value.variant);

@@ -1,3 +1,4 @@
+import type { MergeMethod } from "../../config/schema.js";
 import type { PullRequest, RepoPort } from "../../github/port.js";
 import type { PackageVariant } from "../../variants/index.js";
 import { CHECK } from "../context.js";
@@ -24,9 +25,16 @@ export function wantsAutoPublish(variant: PackageVariant): boolean {
  */
 export async function autoPublish(
   port: RepoPort,
-  input: { pr: PullRequest; variant: PackageVariant; conflicts: number; events?: PorchlightEvents },
+  input: {
+    pr: PullRequest;
+    variant: PackageVariant;
+    conflicts: number;
+    /** A rollout step's automerge, with the downstream's merge method (else the annotation decides). */
+    automerge?: { method: MergeMethod };
+    events?: PorchlightEvents;
+  },
 ): Promise<AutoPublishOutcome> {
-  if (!wantsAutoPublish(input.variant)) return { kind: "off" };
+  if (!input.automerge && !wantsAutoPublish(input.variant)) return { kind: "off" };
   if (input.conflicts > 0) return { kind: "waiting", why: "it has conflicts to resolve" };
   const runs = await port.listCheckRuns(input.pr.headSha);
   if (runs.length === 0) return { kind: "waiting", why: "no check has run yet" };
@@ -43,8 +51,8 @@ export async function autoPublish(
   const pkg = input.variant.spec.downstream.package;
   const mergeSha = await port.mergePull(input.pr.number, {
     sha: input.pr.headSha,
-    method: "merge",
-    title: `Publish ${pkg} (#${input.pr.number}, auto-publish)`,
+    method: input.automerge?.method ?? "merge",
+    title: `Publish ${pkg} (#${input.pr.number}, ${input.automerge ? "automerge" : "auto-publish"})`,
   });
   const tag = await ensureRevisionTag(port, pkg, mergeSha, await port.listRefs());
   if (tag.created)

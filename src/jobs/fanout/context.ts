@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { Rollout } from "../../config/rollout-schema.js";
 import type { Runtime } from "../../config/schema.js";
 import type { InstallationLookup } from "../../github/installation-lookup.js";
 import type { InstallationPort } from "../../github/port.js";
@@ -26,6 +27,8 @@ export interface FanoutContext {
   registry?: RegistryAccess;
   /** The clock, for catalog times (tests pass a fixed one). */
   now?: () => Date;
+  /** The management repository's `rollout:` (its `.github/porchlight.yml`): fan-out in waves. */
+  rollout?: Rollout;
 }
 
 /** A fan-out step that cannot be done for one variant: shown on the dashboard, the others go on. */
@@ -40,3 +43,5 @@ export class FanoutStepError extends Error {
 export const AUTO_PUBLISH_ANNOTATION = "porchlight.dev/auto-publish";
 /** The label of the dashboard issue, so it is found with one filtered listing. */
 export const DASHBOARD_LABEL = "porchlight/dashboard";
+/** An automerge step's pull request that did not become mergeable within `automergeTimeout`: left to people. */
+export const AUTOMERGE_FAILED_LABEL = "porchlight/automerge-failed";

@@ -3,6 +3,7 @@ import {
   DASHBOARD_TITLE,
   type FanoutAction,
   type PackageVariant,
+  type RolloutStatus,
   renderDashboard,
   type VariantProblem,
 } from "../../variants/index.js";
@@ -23,6 +24,7 @@ export async function writeDashboard(
     owners: ReadonlyMap<string, string>;
     /** A downstream package's own latest revision, from its repository's tags as this run read them. */
     published?: (repo: string, pkg: string) => string | undefined;
+    rollouts?: readonly RolloutStatus[];
   },
 ): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
   const body = renderDashboard({
@@ -31,6 +33,7 @@ export async function writeDashboard(
     problems: input.problems,
     pullRequestLink: (repo, n) => `${input.owners.get(repo) ?? repo}#${n}`,
     published: (repo, pkg) => input.published?.(repo, pkg),
+    ...(input.rollouts ? { rollouts: input.rollouts } : {}),
   });
   return snap.port.ensureIssue({
     marker: DASHBOARD_MARKER,

@@ -1,3 +1,6 @@
+import { loadRepoConfig } from "../../config/load.js";
+import { durationMs } from "../../config/rollout-schema.js";
+import type { MergeMethod } from "../../config/schema.js";
 import type { FileTree } from "../../kpt/tree.js";
 import {
   type FanoutAction,
@@ -12,9 +15,10 @@ import {
 import { reportRender } from "../render-draft/report.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
-import type { FanoutContext } from "./context.js";
+import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
 import { deprecationNote } from "./deprecation-note.js";
+import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import type { FanoutReport } from "./index.js";
 import { ociUpstreamSource } from "./oci-upstream.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
@@ -32,6 +36,8 @@ export async function execute(
   action: FanoutAction,
   report: FanoutReport,
   cache: Map<string, Promise<FileTree>>,
+  /** The rollout's say: whether this variant's open pull request may be automerged now. */
+  rollout: { automerge: boolean; now: Date } = { automerge: false, now: new Date() },
 ): Promise<FanoutAction> {
   const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
   switch (action.kind) {
@@ -103,17 +109,20 @@ export async function execute(
         branch: action.branch,
         ...text,
         draft: content.conflicts.length > 0,
-        body: withRetarget(
-          withNotes(text.body, [
-            step && upgradeStepNote(step),
-            deprecationNote(state.upstreamRepos.get(action.upstream.repo)?.catalog.catalog, {
-              package: action.upstream.package,
-              ...(channel ? { channel } : {}),
-              ...(from ? { from } : {}),
-              to: action.to,
-            }),
-          ]),
-          state.retargets.get(action.variant),
+        body: withTakeover(
+          withRetarget(
+            withNotes(text.body, [
+              step && upgradeStepNote(step),
+              deprecationNote(state.upstreamRepos.get(action.upstream.repo)?.catalog.catalog, {
+                package: action.upstream.package,
+                ...(channel ? { channel } : {}),
+                ...(from ? { from } : {}),
+                to: action.to,
+              }),
+            ]),
+            state.retargets.get(action.variant),
+          ),
+          parseTakeover(state.pulls.get(action.variant)?.body),
         ),
       });
       report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
@@ -165,14 +174,35 @@ export async function execute(
       const kind = parseVariantPullRequestBody(pr.body)?.kind;
       const missing = kind ? variantPullRequestLabels(kind).filter((l) => !pr.labels.includes(l)) : [];
       if (missing.length) await snap.port.addLabels(pr.number, missing);
+      if (action.held === "edited") {
+        // Commits by others: fan-out leaves the pull request alone, and says so on it.
+        if (!pr.labels.includes(EDITED_LABEL)) await snap.port.addLabels(pr.number, [EDITED_LABEL]);
+        const body = withEditedLine(pr.body);
+        if (body !== pr.body) await snap.port.updatePull(pr.number, { body });
+        return action;
+      }
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
       if (!lv) return action;
+      // Never again once given up on (labelled for people).
+      if (pr.labels.includes(AUTOMERGE_FAILED_LABEL)) return action;
+      const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
       const published = await autoPublish(snap.port, {
         pr,
         variant: lv.variant,
         conflicts: action.conflicts ?? 0,
+        ...(automerge ? { automerge } : {}),
         ...(ctx.events ? { events: ctx.events } : {}),
       });
+      if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
+        const timeout = durationMs(ctx.rollout.automergeTimeout ?? "1d");
+        if (rollout.now.getTime() - Date.parse(pr.createdAt) >= timeout) {
+          await snap.port.addLabels(pr.number, [AUTOMERGE_FAILED_LABEL]);
+          return {
+            ...action,
+            reason: `${action.reason}; not automerged within ${ctx.rollout.automergeTimeout ?? "1d"} (${published.why}): labelled ${AUTOMERGE_FAILED_LABEL} and left to people`,
+          };
+        }
+      }
       if (published.kind === "published") {
         const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
         return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
@@ -248,4 +278,21 @@ export function upstreamSource(
 function withNotes(body: string, notes: readonly (string | undefined)[]): string {
   const present = notes.filter((n): n is string => !!n);
   return present.length ? `${body.trimEnd()}\n\n${present.join("\n\n")}\n` : body;
+}
+
+/** An automerge with the downstream repository's own merge method (its `.github/porchlight.yml`). */
+async function automergeOf(ctx: FanoutContext, snap: RepoSnapshot): Promise<{ method: MergeMethod }> {
+  const own = snap.repository.id;
+  const loaded = await loadRepoConfig(
+    (file) =>
+      file.owner === own.owner && file.repo === own.repo
+        ? snap.port.getFile(file.path, snap.repository.defaultBranch)
+        : ctx.installation.readFile(file),
+    own,
+  );
+  if (!loaded.ok)
+    throw new FanoutStepError(
+      `cannot automerge: the configuration of ${snap.repository.fullName} has problems (${loaded.problems[0]?.message ?? ""}); fix it, or merge by hand`,
+    );
+  return { method: loaded.config.mergeMethod };
 }

@@ -1,13 +1,19 @@
 import { GitHubError } from "../../github/errors.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
-import { type FanoutAction, planFanout, type VariantProblem } from "../../variants/index.js";
+import {
+  type FanoutAction,
+  planFanout,
+  type RolloutStatus,
+  type VariantProblem,
+} from "../../variants/index.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
 import { readDeclined } from "./declined.js";
 import { execute } from "./execute.js";
 import { mapLimit } from "./limit.js";
 import { readFanoutState } from "./read-state.js";
+import { gateByRollout, recordRollout, reportSoakChecks } from "./rollout.js";
 
 export { type FanoutContext, FanoutStepError } from "./context.js";
 
@@ -52,6 +58,15 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       state.downstream[variant] = { exists: false, ...state.downstream[variant], declined: d };
     plan = planNow();
   }
+  // A progressive rollout lets the steps through wave after wave (docs/fanout.md#progressive-rollout).
+  const now = ctx.now?.() ?? new Date();
+  const gate = ctx.rollout ? await gateByRollout(ctx.rollout, state, plan.actions, now) : undefined;
+  if (gate) plan = { actions: gate.actions };
+  // `soak: pending-check`: the open pull requests' check first (an automerge below looks at it), the
+  // ones this run opens after.
+  const soaked = gate?.soakChecks.size
+    ? await reportSoakChecks(state, plan.actions, gate.soakChecks)
+    : new Set();
   const report: FanoutReport = { management, actions: [], pullRequests: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
   const upstreamCache = new Map<string, Promise<FileTree>>();
@@ -69,7 +84,10 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       if (stop) return;
       const action = plan.actions[i] as FanoutAction;
       try {
-        done[i] = await execute(ctx, state, action, report, upstreamCache);
+        done[i] = await execute(ctx, state, action, report, upstreamCache, {
+          automerge: gate?.automerge.has(action.variant) ?? false,
+          now,
+        });
       } catch (e) {
         if (e instanceof GitHubError && e.kind === "rate-limited") {
           stop = e;
@@ -91,6 +109,8 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   });
   if (stop) throw stop;
   report.actions.push(...done);
+  if (gate?.soakChecks.size)
+    await reportSoakChecks(state, done, new Map([...gate.soakChecks].filter(([v]) => !soaked.has(v))));
   const declared =
     state.management.tree.size > 0 && state.variants.length + problems.length + state.managed.length > 0;
   if (declared) {
@@ -100,6 +120,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       actions: report.actions,
       problems,
       owners,
+      ...(gate ? { rollouts: settleRollouts(gate.rollouts, report.actions) } : {}),
       published: (repo, pkg) => {
         const tags = state.snapshots.get(repo)?.tags;
         const latest = tags ? latestRevision(pkg, tags.keys()) : 0;
@@ -107,6 +128,9 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       },
     });
   }
+  const issue =
+    gate?.dashboard ?? (report.dashboard ? { number: report.dashboard.number, labels: [] } : undefined);
+  if (gate && issue) await recordRollout(state.management.port, issue, gate);
   ctx.log.info(
     {
       management,
@@ -127,4 +151,26 @@ function latestRevision(pkg: string, tags: Iterable<string>): number {
     if (parsed.ok && parsed.value.package === pkg) latest = Math.max(latest, parsed.value.revision);
   }
   return latest;
+}
+
+/** The rollout as this run left it: a step's pull request opened (or merged) now shows so. */
+function settleRollouts(rollouts: RolloutStatus[], done: readonly FanoutAction[]): RolloutStatus[] {
+  const byVariant = new Map(done.map((a) => [a.variant, a]));
+  return rollouts.map((r) => ({
+    ...r,
+    steps: r.steps.map((s) => ({
+      ...s,
+      members: s.members.map((m) => {
+        const a = byVariant.get(m.variant);
+        if (m.state !== "opening" && m.state !== "proposed") return m;
+        if (a?.kind === "nothing" && a.pullRequest)
+          return { ...m, state: "proposed" as const, pullRequest: a.pullRequest };
+        if (a?.kind === "nothing" && a.deployed && a.deployed === a.target) {
+          const { pullRequest: _p, ...rest } = m;
+          return { ...rest, state: "verifying" as const, why: "merged; checks on the default branch next" };
+        }
+        return m;
+      }),
+    })),
+  }));
 }

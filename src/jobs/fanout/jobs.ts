@@ -19,6 +19,8 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
     runtimes: ctx.operatorRuntimes,
     events: ctx.events,
     ...(ctx.mirror ? { registry: ctx.mirror } : {}),
+    ...(ctx.now ? { now: ctx.now } : {}),
+    ...(ctx.config.rollout ? { rollout: ctx.config.rollout } : {}),
   };
 }
 
@@ -37,7 +39,7 @@ export async function fanoutAfterPublish(
     commit: event.commit,
     defaultChannel: ctx.config.channels.default,
     author: ctx.bot.author,
-    now: new Date(),
+    now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => mirrorRevision(ctx, ctx.mirror as MirrorAccess, event));
   if (!(await hasVariantFiles(ctx))) return undefined;
@@ -55,7 +57,7 @@ export async function sweepFanout(
   const recorded = await recordMissingRevisions(ctx.port, {
     defaultChannel: ctx.config.channels.default,
     author: ctx.bot.author,
-    now: new Date(),
+    now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => sweepMirror(ctx, ctx.mirror as MirrorAccess));
   if (!(await hasVariantFiles(ctx))) return { recorded };

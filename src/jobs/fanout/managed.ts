@@ -9,6 +9,7 @@ import {
   type OpenPullRequest,
   openPullRequestFromBody,
 } from "../../variants/index.js";
+import { parseTakeover } from "./edited.js";
 import type { RepoSnapshot } from "./snapshot.js";
 
 /**
@@ -22,7 +23,8 @@ export async function readOpenPull(
 ): Promise<{ pr: PullRequest; open: OpenPullRequest | undefined } | undefined> {
   const pr = snap.pulls.find((p) => p.headRef === branch);
   if (!pr || !snap.baseSha) return undefined;
-  const commits = await snap.port.listCommits(snap.baseSha, pr.headSha);
+  // Handed back by `/update` at a head: only commits by others after it hold the pull request again.
+  const commits = await snap.port.listCommits(parseTakeover(pr.body) ?? snap.baseSha, pr.headSha);
   const editedByOthers = commits.some((c) => c.author.email !== botEmail);
   return {
     pr,

@@ -129,7 +129,7 @@ describe("fan-out reconciler", () => {
     expect(w.inst.calls()).not.toContain("cluster-01:createPull");
   });
 
-  it("leaves a pull request with commits from others alone", async () => {
+  it("leaves a pull request with commits from others alone, saying so on it once", async () => {
     const w = world([variant("basens-01", "cluster-01")]);
     await reconcileFanout(w.ctx, "blueprints");
     const c1 = w.inst.get("cluster-01");
@@ -137,14 +137,22 @@ describe("fan-out reconciler", () => {
     publish(w.up, "basens", 2, { "cm.yaml": cm({ a: "2" }) });
     setVariantRevision(w, "v2");
     w.inst.clearCalls();
+    const writes = () =>
+      w.inst.calls().filter((c) => c.startsWith("cluster-01:") && WRITES.includes(c.split(":")[1]!));
     const report = await reconcileFanout(w.ctx, "blueprints");
-    expect(
-      w.inst.calls().filter((c) => c.startsWith("cluster-01:") && WRITES.includes(c.split(":")[1]!)),
-    ).toEqual([]);
+    // Nothing pushed and the proposal not rewritten: only the label and the line that say so.
+    expect(writes()).toEqual(["cluster-01:addLabels", "cluster-01:updatePull"]);
+    const pr = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(pr.labels).toContain("porchlight/edited");
+    expect(pr.body).toContain("Fan-out no longer updates this pull request");
+    expect(c1.files(pr.headRef, "basens")["extra.txt"]).toBe("mine\n");
     expect(report.actions[0]).toMatchObject({
       kind: "nothing",
       reason: expect.stringContaining("commits from others"),
     });
+    w.inst.clearCalls();
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(writes()).toEqual([]);
   });
 
   it("proposes deleting the downstream of a removed variant", async () => {

@@ -1,0 +1,191 @@
+import type { Rollout } from "../../config/rollout-schema.js";
+import type { CheckRunState, RepoPort } from "../../github/port.js";
+import {
+  type ChecksState,
+  DASHBOARD_MARKER,
+  type FanoutAction,
+  isOciUpstream,
+  type PackageRef,
+  planRollout,
+  type RolloutControls,
+  type RolloutFacts,
+  type RolloutPlan,
+  stepOf,
+} from "../../variants/index.js";
+import { DASHBOARD_LABEL } from "./context.js";
+import type { FanoutState } from "./read-state.js";
+import type { RepoSnapshot } from "./snapshot.js";
+
+/** Labels of the dashboard issue that carry the rollout's control state (facts, not memory). */
+export const ROLLOUT_LABELS = {
+  /** `/rollout hold`: nothing opens or automerges until `/rollout resume`. */
+  hold: "porchlight/rollout-hold",
+  /** `/rollout resume`: manual gates open and schedules are overridden until the rollout is complete. */
+  resume: "porchlight/rollout-resume",
+  /** The bot stopped the rollout at a failed step; `/rollout resume` takes it away. */
+  stopped: "porchlight/rollout-stopped",
+} as const;
+
+const PASSING = new Set(["success", "neutral", "skipped"]);
+const HOUR_MS = 3_600_000;
+
+/** The state of the check runs on one commit: failed (naming them), pending, passed, or none ran. */
+export function checksState(runs: readonly CheckRunState[]): ChecksState {
+  if (runs.length === 0) return { state: "none" };
+  const failing = runs.filter((r) => r.status === "completed" && !PASSING.has(r.conclusion ?? ""));
+  if (failing.length) return { state: "failed", failing: failing.map((r) => r.name).sort() };
+  if (runs.some((r) => r.status !== "completed")) return { state: "pending" };
+  return { state: "passed" };
+}
+
+/**
+ * Reads what the rollout decides from and gates the plan: the dashboard issue's labels (hold, resume,
+ * stopped), per variant of a step the check runs on its downstream's default branch and on its open pull
+ * request and the default branch's commit date, the catalog's publish times, and the open fan-out pull
+ * requests per repository. Reads only.
+ */
+export async function gateByRollout(
+  rollout: Rollout,
+  state: FanoutState,
+  actions: readonly FanoutAction[],
+  now: Date,
+): Promise<RolloutPlan & { dashboard?: { number: number; labels: string[] } }> {
+  const dashboard = await state.management.port.findIssue({
+    label: DASHBOARD_LABEL,
+    marker: DASHBOARD_MARKER,
+  });
+  const labels = new Set(dashboard?.labels ?? []);
+  const controls: RolloutControls = {
+    hold: labels.has(ROLLOUT_LABELS.hold),
+    resume: labels.has(ROLLOUT_LABELS.resume),
+    stopped: labels.has(ROLLOUT_LABELS.stopped),
+  };
+  const variants = state.variants.map((lv) => lv.variant);
+  const byName = new Map(actions.map((a) => [a.variant, a]));
+  const facts: Record<string, RolloutFacts> = {};
+  const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
+  const published = new Map<string, Date>();
+  let openedLastHour = 0;
+  await Promise.all(
+    variants.map(async (v) => {
+      if (stepOf(rollout, v) === undefined) return;
+      const a = byName.get(v.metadata.name);
+      const snap = snapOf(v.spec.downstream.repo);
+      const f: RolloutFacts = {};
+      const pr = state.pulls.get(v.metadata.name);
+      if (pr) {
+        f.pull = checksState(await snap.port.listCheckRuns(pr.headSha));
+        if (pr.createdAt && now.getTime() - Date.parse(pr.createdAt) < HOUR_MS) openedLastHour++;
+      }
+      if (a?.kind === "nothing" && !a.pullRequest && snap.baseSha) {
+        f.base = checksState(await snap.port.listCheckRuns(snap.baseSha));
+        f.baseAt = await snap.port.commitTime(snap.baseSha);
+        // An update merged within the hour was opened within it at most: counted (conservatively).
+        if (now.getTime() - f.baseAt.getTime() < HOUR_MS && a.deployed === a.target) openedLastHour++;
+      }
+      const revision =
+        a?.kind === "clone" || a?.kind === "update"
+          ? a.to
+          : a?.kind === "nothing" && a.pullRequest
+            ? a.target
+            : undefined;
+      const upstream = v.spec.upstream;
+      const up = isOciUpstream(upstream) ? undefined : { repo: upstream.repo, package: upstream.package };
+      const key = up && `${up.repo}/${up.package}@${revision}`;
+      if (up && key && revision && !published.has(key)) {
+        const at = await publishTime(state, up, revision);
+        if (at) published.set(key, at);
+      }
+      facts[v.metadata.name] = f;
+    }),
+  );
+  const openPulls: Record<string, number> = {};
+  for (const [name, snap] of state.snapshots) openPulls[name] = snap.pulls.length;
+  const plan = planRollout({
+    rollout,
+    variants,
+    actions,
+    facts,
+    controls,
+    now,
+    publishedAt: (up, revision) => published.get(`${up.repo}/${up.package}@${revision}`),
+    openPulls,
+    openedLastHour,
+  });
+  return { ...plan, ...(dashboard ? { dashboard } : {}) };
+}
+
+/** When a revision was published: the catalog's time, else its tag's commit date. */
+async function publishTime(state: FanoutState, up: PackageRef, revision: string): Promise<Date | undefined> {
+  const catalog = state.upstreamRepos.get(up.repo)?.catalog.catalog;
+  const time = catalog?.packages
+    .find((p) => p.name === up.package)
+    ?.revisions.find((r) => r.revision === revision)?.time;
+  if (time) return new Date(time);
+  const commit = state.upstream[up.repo]?.[up.package]?.revisions.find(
+    (r) => r.revision === revision,
+  )?.commit;
+  return commit ? (state.snapshots.get(up.repo) as RepoSnapshot).port.commitTime(commit) : undefined;
+}
+
+/**
+ * The rollout's record on the dashboard issue: `porchlight/rollout-stopped` while a step has failed (it
+ * stays until `/rollout resume`), and `porchlight/rollout-resume` taken away once every variant is at its
+ * target. Only changes are written.
+ */
+export async function recordRollout(
+  port: RepoPort,
+  issue: { number: number; labels: readonly string[] },
+  plan: Pick<RolloutPlan, "stop" | "complete">,
+): Promise<void> {
+  if (plan.stop && !issue.labels.includes(ROLLOUT_LABELS.stopped))
+    await port.addLabels(issue.number, [ROLLOUT_LABELS.stopped]);
+  if (plan.complete && issue.labels.includes(ROLLOUT_LABELS.resume))
+    await port.removeLabel(issue.number, ROLLOUT_LABELS.resume);
+}
+
+/** The check run a `soak: pending-check` rollout puts on its pull requests while they soak. */
+export const ROLLOUT_CHECK = "porchlight/rollout";
+
+/**
+ * `soak: pending-check`: each pull request of a soaking step carries `porchlight/rollout` pending until
+ * the soak is over ("soaking until …", the date in its external id), then passed. Written only when it
+ * differs from what the head carries, so a run with nothing new writes nothing.
+ */
+export async function reportSoakChecks(
+  state: FanoutState,
+  done: readonly FanoutAction[],
+  soakChecks: ReadonlyMap<string, Date | null>,
+): Promise<Set<string>> {
+  const reported = new Set<string>();
+  for (const [variant, until] of soakChecks) {
+    const a = done.find((x) => x.variant === variant);
+    if (a?.kind !== "nothing" || !a.pullRequest) continue;
+    reported.add(variant);
+    const port = (state.snapshots.get(a.downstream.repo) as RepoSnapshot).port;
+    const pr = await port.getPull(a.pullRequest);
+    const run = (await port.listCheckRuns(pr.headSha)).find((r) => r.name === ROLLOUT_CHECK);
+    if (until) {
+      const externalId = until.toISOString();
+      if (run && run.status !== "completed" && run.externalId === externalId) continue;
+      await port.upsertCheckRun({
+        name: ROLLOUT_CHECK,
+        headSha: pr.headSha,
+        status: "in_progress",
+        externalId,
+        title: `Soaking until ${externalId}`,
+        summary: `The rollout's minimumReleaseAge: this pull request may merge from ${externalId} on.`,
+      });
+    } else if (run && !(run.status === "completed" && run.conclusion === "success")) {
+      await port.upsertCheckRun({
+        name: ROLLOUT_CHECK,
+        headSha: pr.headSha,
+        status: "completed",
+        conclusion: "success",
+        title: "Soaked",
+        summary: "The rollout's minimumReleaseAge is over.",
+      });
+    }
+  }
+  return reported;
+}

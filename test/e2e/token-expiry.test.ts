@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorld, type World } from "./harness.js";
+
+/**
+ * A rollout that outlives its installation tokens: the forge mints tokens that live two minutes and its
+ * clock (shared with the app's) moves on past them between the waves, while the app's token cache would
+ * keep them for an hour. REST calls and git both renew the token on the 401 and go on.
+ */
+const pv = (name: string, env: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: ${name}
+  labels: {env: ${env}}
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: ${name}, package: basens}
+`;
+const CONFIG = `rollout:
+  steps:
+    - name: dev
+      labels: {env: dev}
+      automerge: true
+    - name: staging
+      labels: {env: stg}
+      minimumReleaseAge: 2m
+`;
+
+describe("a rollout longer than an installation token's life", () => {
+  let w: World;
+  let offset = 0;
+  const clock = () => new Date(Date.now() + offset);
+  const owner = "acme";
+  const openPulls = async (repo: string) =>
+    (await w.users.alice!.rest.pulls.list({ owner, repo, state: "open" })).data;
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
+
+  beforeAll(async () => {
+    w = await startWorld(
+      {
+        ".github/porchlight.yml": CONFIG,
+        ".porchlight/variants/fleet.yaml": [pv("dev-1", "dev"), pv("stg-1", "stg")].join("---\n"),
+        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+        "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+      },
+      { now: clock, forgeNow: clock },
+    );
+    for (const repo of ["dev-1", "stg-1"]) {
+      await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
+      w.forge.setPermission(`acme/${repo}`, "alice", "write");
+    }
+    w.forge.setTokenLifetime(120_000);
+    await w.settle();
+  }, 60_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("renews expired tokens for REST and git, wave after wave", async () => {
+    const { number } = await w.propose("drafts/basens/one", {
+      "basens/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "1"\n',
+    });
+    expect(await w.say("bob", number, "/approve")).toContain("Published");
+    expect((await openPulls("dev-1")).length).toBe(1);
+
+    offset += 150_000; // every token minted so far has expired
+    const refusedBefore = w.forge.requestLog.entries.filter((e) => e.status === 401).length;
+    await sweep();
+    expect(await openPulls("dev-1")).toEqual([]); // automerged with renewed tokens
+    expect(await openPulls("stg-1")).toEqual([]); // soaking
+    offset += 150_000;
+    await sweep();
+    expect((await openPulls("stg-1")).length).toBe(1);
+
+    const refused = w.forge.requestLog.entries.filter((e) => e.status === 401).length - refusedBefore;
+    expect(refused).toBeGreaterThan(0); // the tokens did expire on the way
+    expect(w.forge.errors).toEqual([]);
+  }, 120_000);
+});
