@@ -401,6 +401,19 @@ export class OctokitRepo implements RepoPort {
     return commits.map((c) => ({ sha: c.sha, author: { name: c.name, email: c.email } }));
   }
 
+  findIssue(input: { marker: string; label: string }): Promise<{ number: number; body: string } | undefined> {
+    return this.call(`reading the issue labelled ${input.label}`, async () => {
+      const { data: issues } = await this.octokit.rest.issues.listForRepo({
+        ...this.id,
+        state: "open",
+        labels: input.label,
+        per_page: 100,
+      });
+      const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+      return mine ? { number: mine.number, body: mine.body ?? "" } : undefined;
+    });
+  }
+
   ensureIssue(input: {
     marker: string;
     label: string;

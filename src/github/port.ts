@@ -166,6 +166,8 @@ export interface RepoPort {
 
   /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
   listCommits(base: string, head: string): Promise<CommitInfo[]>;
+  /** The open issue labelled `label` whose body carries `marker`, or undefined. */
+  findIssue(input: { marker: string; label: string }): Promise<{ number: number; body: string } | undefined>;
   /**
    * Finds the open issue labelled `label` whose body carries `marker` and edits it, or opens it; never
    * duplicates, and an equal body is not written.

@@ -482,6 +482,15 @@ export class FakeRepo implements RepoPort {
       .map((s) => ({ sha: s, author: this.commitOf(s).author }));
   }
 
+  async findIssue(input: {
+    marker: string;
+    label: string;
+  }): Promise<{ number: number; body: string } | undefined> {
+    this.calls.push("findIssue");
+    const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));
+    return mine ? { number: mine.number, body: mine.body } : undefined;
+  }
+
   async ensureIssue(input: {
     marker: string;
     label: string;

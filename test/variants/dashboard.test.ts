@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_MARKER, isDashboardBody, renderDashboard } from "../../src/variants/dashboard.js";
+import {
+  DASHBOARD_MARKER,
+  formatDownstreamsMarker,
+  isDashboardBody,
+  parseDownstreamsMarker,
+  renderDashboard,
+} from "../../src/variants/dashboard.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
@@ -158,5 +164,21 @@ describe("renderDashboard", () => {
     expect(isDashboardBody("an issue")).toBe(false);
     // A new object with the same content renders the same text.
     expect(renderDashboard({ ...input, problems: input.problems?.map((p) => ({ ...p })) })).toBe(body);
+  });
+
+  it("keeps the repositories of other installations holding downstreams in a hidden marker that parses back", () => {
+    const board = renderDashboard({
+      ...input,
+      elsewhere: ["other/deploy-dev", "third/x", "other/deploy-dev"],
+    });
+    expect(board.split("\n").slice(0, 2)).toEqual([
+      DASHBOARD_MARKER,
+      "<!-- porchlight:downstreams other/deploy-dev third/x -->",
+    ]);
+    expect(parseDownstreamsMarker(board)).toEqual(["other/deploy-dev", "third/x"]);
+    // None: no marker, and the body is what it was before there were any.
+    expect(renderDashboard({ ...input, elsewhere: [] })).toBe(body);
+    expect(parseDownstreamsMarker(body)).toEqual([]);
+    expect(formatDownstreamsMarker(["not a repo", "a/b -->"])).toBe("");
   });
 });

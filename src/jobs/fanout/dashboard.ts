@@ -21,6 +21,8 @@ export async function writeDashboard(
     actions: readonly FanoutAction[];
     problems: readonly VariantProblem[];
     owners: ReadonlyMap<string, string>;
+    /** Repositories of other installations holding downstreams, for the next run (a hidden marker). */
+    elsewhere?: readonly string[];
     /** A downstream package's own latest revision, from its repository's tags as this run read them. */
     published?: (repo: string, pkg: string) => string | undefined;
   },
@@ -31,6 +33,7 @@ export async function writeDashboard(
     problems: input.problems,
     pullRequestLink: (repo, n) => `${input.owners.get(repo) ?? repo}#${n}`,
     published: (repo, pkg) => input.published?.(repo, pkg),
+    ...(input.elsewhere ? { elsewhere: input.elsewhere } : {}),
   });
   return snap.port.ensureIssue({
     marker: DASHBOARD_MARKER,

@@ -99,6 +99,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       actions: report.actions,
       problems,
       owners,
+      elsewhere: state.downstreamsElsewhere,
       published: (repo, pkg) => {
         const tags = state.snapshots.get(repo)?.tags;
         const latest = tags ? latestRevision(pkg, tags.keys()) : 0;
