@@ -11,6 +11,7 @@ import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import type { FanoutContext } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
+import { isDeploymentRepository } from "./deployment.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
@@ -39,7 +40,7 @@ export async function execute(
       const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
       const content =
         action.kind === "clone"
-          ? await buildClone(ctx, { ...input, action })
+          ? await buildClone(ctx, { ...input, action, deployment: await isDeploymentRepository(ctx, snap) })
           : await buildUpdate(ctx, { ...input, action });
       const from = action.kind === "update" ? action.from : undefined;
       const pushed = await pushVariantBranch(snap, {
