@@ -127,6 +127,13 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(reply).toContain("Published");
     expect(reply).toContain("hello/v1");
     expect(await tags(DOWN)).toEqual(["hello/v1"]);
+    // The management repository's dashboard shows deploy-dev's own revision at once, not at the next sweep.
+    const [board] = (
+      await gh("alice").issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+    ).data;
+    expect(board?.body).toMatch(
+      /\| deploy-dev\/hello \| `dev` \| [^|]+ \| v1 \| v1 \| v1 \| — \| ✅ up to date/,
+    );
     // The upstream's catalog channels stay upstream: the downstream's revisions join its own channels.
     const kf = await gh("dana").repos.getContent({
       owner,
