@@ -154,7 +154,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(await tags(DOWN)).toEqual(["hello/v1"]);
   }, 120_000);
 
-  it("publish v2 upstream → the update proposal carries v1→v2; approved, it is hello/v2 downstream; rpkg get lists both", async () => {
+  it("publish v2 upstream → the update proposal carries v1→v2; an approving review makes it hello/v2 downstream; rpkg get lists both", async () => {
     await publishUpstream("v2");
     const [pr] = await fanoutPulls();
     expect(pr?.title).toBe("Update hello from v1 to v2 (blueprints/hello)");
@@ -188,9 +188,14 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
       'greeting: "v2"',
     );
     expect((await rpkg("dana", ["del", `${DOWN}.hello.up2`, `--repository=acme/${DOWN}`])).code).toBe(0);
-    const approved = await rpkg("dana", ["approve", `${DOWN}.hello.dev`, `--repository=acme/${DOWN}`]);
-    expect(approved.stderr).not.toMatch(/error/i);
-    expect(approved.code).toBe(0);
+    // This time an approving review publishes it (rpkg approve: test/e2e/fanout-story.test.ts).
+    await gh("dana").pulls.createReview({
+      owner,
+      repo: DOWN,
+      pull_number: pr!.number,
+      commit_id: pr!.head.sha,
+      event: "APPROVE",
+    });
     await w.settle();
     expect(await tags(DOWN)).toEqual(["hello/v1", "hello/v2"]);
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
@@ -202,7 +207,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
       `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN} acme/blueprints/hello v2`,
     ]);
     // The sweep after it (a restart's first run) finds everything done and writes nothing; nor do the
-    // webhooks of both publishes delivered a second time (GitHub's redelivery, a replica's duplicate).
+    // webhooks of every publish delivered a second time (GitHub's redelivery, a replica's duplicate).
     await w.app.sweep();
     await w.settle();
     const before = writes(w);
@@ -210,7 +215,9 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
       .find("issue_comment", "created")
       .filter((d) => (d.payload as { comment?: { body?: string } }).comment?.body === "/approve");
     expect(approvals.length).toBeGreaterThanOrEqual(3);
-    for (const d of approvals) w.forge.webhooks.redeliver(d.id);
+    const reviews = w.forge.webhooks.find("pull_request_review", "submitted");
+    expect(reviews.length).toBe(1);
+    for (const d of [...approvals, ...reviews]) w.forge.webhooks.redeliver(d.id);
     await w.settle();
     expect(writes(w)).toBe(before);
     await w.app.sweep();
