@@ -117,7 +117,7 @@ export const forgeCommand: CliCommand = async (args: string[], io: CliIO) => {
     if (sub === "seed" || values.seed) {
       const result = await seed(forge, values.org ? { org: values.org } : {});
       const shown = sub === "seed" ? `http://127.0.0.1:${values.port ?? 3000}` : forge.url;
-      io.stdout(formatSeed(result, shown));
+      io.stdout(formatSeed(result, shown, forge.installationToken(result.installationId)));
       if (sub === "seed") return 0;
     }
     io.stdout(`porchlight forge listening on ${forge.url} (data: ${dataDir}); Ctrl-C to stop\n`);

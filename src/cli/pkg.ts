@@ -16,9 +16,11 @@ import { UpstreamError } from "./pkg/upstream.js";
 const HELP = `porchlight pkg — fetch, update and compare kpt packages (as kpt pkg does)
 
 Usage:
-  porchlight pkg get REPO[/DIR][@REF] [LOCAL_DIR] [--strategy S]
+  porchlight pkg get REPO[/DIR][@REF] [LOCAL_DIR] [--strategy S] [--for-deployment]
       Copy a package from a git repository (path, file:// or https URL; mark the end of the
       repository with .git when a directory follows) at a branch, tag or commit.
+      --for-deployment: a deployable instance, as kpt makes it: package-context.yaml is
+      generated anew, its data.name the package's own name.
   porchlight pkg get oci://REGISTRY/REPO[//DIR][:TAG|@sha256:HEX] [LOCAL_DIR]
   porchlight pkg get https://HOST/PATH/PKG.tar.gz[//DIR][#sha256=HEX] [LOCAL_DIR]
       Copy a package from an OCI image or artifact (a tag resolves to its digest; credentials
@@ -39,6 +41,7 @@ Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merg
 interface Parsed {
   positional: string[];
   strategy?: UpdateStrategy;
+  forDeployment: boolean;
   allowConflicts: boolean;
   allowDirty: boolean;
 }
@@ -47,7 +50,7 @@ const HELP_FLAG = { help: { type: "boolean", short: "h" } } as const;
 const STRATEGY = { strategy: { type: "string" } } as const;
 /** Each verb's flags; another is refused by name (options.ts). */
 const FLAGS = {
-  get: { ...STRATEGY, ...HELP_FLAG },
+  get: { ...STRATEGY, "for-deployment": { type: "boolean" }, ...HELP_FLAG },
   update: {
     ...STRATEGY,
     "allow-conflicts": { type: "boolean" },
@@ -61,6 +64,7 @@ function parseVerbArgs(verb: keyof typeof FLAGS, args: string[]): Parsed | "help
   const { values, positionals } = parseCommandArgs(`pkg ${verb}`, args, FLAGS[verb], HELP);
   const v = values as {
     strategy?: string;
+    "for-deployment"?: boolean;
     "allow-conflicts"?: boolean;
     "allow-dirty"?: boolean;
     help?: boolean;
@@ -71,6 +75,7 @@ function parseVerbArgs(verb: keyof typeof FLAGS, args: string[]): Parsed | "help
   return {
     positional: positionals,
     ...(v.strategy !== undefined ? { strategy: v.strategy as UpdateStrategy } : {}),
+    forDeployment: v["for-deployment"] === true,
     allowConflicts: v["allow-conflicts"] === true,
     allowDirty: v["allow-dirty"] === true,
   };
@@ -102,9 +107,15 @@ async function get(p: Parsed, io: CliIO): Promise<number> {
   const repo = parseRepoSpec(spec, io.cwd);
   const name = dest ?? repo.name ?? (basename(repo.directory) || basename(repo.repo));
   const localDir = resolve(io.cwd, name);
-  const r = await getPackage(repo, localDir, p.strategy, attributionEnabled(io.env), { env: io.env });
+  const r = await getPackage(repo, localDir, {
+    ...(p.strategy ? { strategy: p.strategy } : {}),
+    attribution: attributionEnabled(io.env),
+    forDeployment: p.forDeployment,
+    env: io.env,
+  });
   const from = sourceKind(spec) ? spec : `${repo.repo}${repo.directory}@${r.ref}`;
   io.stdout(`Fetched ${from} (${short(r.commit)}) into ${name}\n`);
+  if (p.forDeployment) io.stdout("Customized package for deployment.\n");
   return 0;
 }
 

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { AppServer } from "../app/server.js";
 import { type Forge, startForge } from "../forge/forge.js";
 import { type SeedResult, seed } from "../forge/seed.js";
@@ -61,6 +62,9 @@ export async function startServeForge(
   return { forge, world: await seed(forge) };
 }
 
+/** The folder porchlight is installed in (this file is src/cli or dist/cli of it). */
+export const PORCHLIGHT_FOLDER = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
+
 export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, dataDir?: string): string {
   const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
   const approver =
@@ -83,6 +87,7 @@ export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, d
     '  git checkout -b drafts/hello/my-change      # a draft of package "hello", workspace "my-change"',
     '  $EDITOR hello/deployment.yaml && git commit -am "more replicas"',
     "  git push origin drafts/hello/my-change      # porchlight renders the draft and pushes the result",
+    `  cd ${PORCHLIGHT_FOLDER}    # back in porchlight's folder: npx porchlight runs from there`,
     `  export GH_TOKEN=${writer?.pat}    # porchlight rpkg acts as ${writer?.login}`,
     `  npx porchlight rpkg propose ${name}.hello.my-change ${flags}`,
     `  # then, as ${approver?.login}, comment /approve on the pull request, or:`,

@@ -187,7 +187,7 @@ export async function seed(forge: Forge, opts: SeedOptions = {}): Promise<SeedRe
 }
 
 /** What `porchlight forge seed` prints: probot's environment, then the rest. */
-export function formatSeed(r: SeedResult, url: string): string {
+export function formatSeed(r: SeedResult, url: string, installationToken?: string): string {
   const u = new URL(url);
   const lines = [
     "# porchlight forge: seeded. Environment for the app (probot):",
@@ -198,6 +198,12 @@ export function formatSeed(r: SeedResult, url: string): string {
     `GHE_PROTOCOL=${u.protocol.replace(":", "")}`,
     "",
     `# installation id: ${r.installationId}`,
+    ...(installationToken
+      ? [
+          `# installation token (the app's, as porchlight action needs for check runs; an hour, as GitHub's): ${installationToken}`,
+          "# the app's login, for PORCHLIGHT_BOT_LOGIN: porchlight[bot]",
+        ]
+      : []),
     `# forge: ${url} (REST also at ${url}/api/v3)`,
     ...r.repos.map((full) => `# repository: ${url}/${full}.git`),
     ...r.users.map((x) => `# user ${x.login} (${x.permission}) PAT: ${x.pat}`),

@@ -410,7 +410,7 @@ export class OctokitRepo implements RepoPort {
   findIssue(input: {
     label: string;
     marker: string;
-  }): Promise<{ number: number; labels: string[] } | undefined> {
+  }): Promise<{ number: number; body: string; labels: string[] } | undefined> {
     return this.call(`finding the issue labelled ${input.label}`, async () => {
       const { data: issues } = await this.octokit.rest.issues.listForRepo({
         ...this.id,
@@ -421,7 +421,7 @@ export class OctokitRepo implements RepoPort {
       const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
       if (!mine) return undefined;
       const labels = mine.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean);
-      return { number: mine.number, labels };
+      return { number: mine.number, body: mine.body ?? "", labels };
     });
   }
 

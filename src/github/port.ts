@@ -170,11 +170,11 @@ export interface RepoPort {
   listCommits(base: string, head: string): Promise<CommitInfo[]>;
   /** When commit `sha` was committed (its committer date), by git. */
   commitTime(sha: string): Promise<Date>;
-  /** The open issue labelled `label` whose body carries `marker`, with its labels; undefined when none. */
+  /** The open issue labelled `label` whose body carries `marker`, with its body and labels; undefined when none. */
   findIssue(input: {
     label: string;
     marker: string;
-  }): Promise<{ number: number; labels: string[] } | undefined>;
+  }): Promise<{ number: number; body: string; labels: string[] } | undefined>;
   /**
    * Finds the open issue labelled `label` whose body carries `marker` and edits it, or opens it; never
    * duplicates, and an equal body is not written.

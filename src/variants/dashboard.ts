@@ -22,6 +22,31 @@ export interface DashboardInput {
   published?: (repo: string, pkg: string) => string | undefined;
   /** The progressive rollouts (per upstream package), when the management repository has one. */
   rollouts?: readonly RolloutStatus[];
+  /**
+   * Repositories of the app's other installations (`owner/name`) holding a downstream of these variants,
+   * kept in a hidden marker for the next run (see formatDownstreamsMarker).
+   */
+  elsewhere?: readonly string[];
+}
+
+const DOWNSTREAMS_MARKER = /<!-- porchlight:downstreams ([^>]*?) -->/;
+
+/**
+ * The hidden marker listing the repositories of the app's other installations where downstreams of the
+ * management repository's variants live: `<!-- porchlight:downstreams other/deploy-dev third/x -->`. A
+ * run lists its own installation's repositories, but reaches another installation's only by name; the
+ * marker names them after the variant that named them is gone, so that its removal still proposes
+ * deleting the downstream there. Sorted and deduplicated: the same set writes the same text.
+ */
+export function formatDownstreamsMarker(repos: readonly string[]): string {
+  const list = [...new Set(repos.filter((r) => /^[\w.-]+\/[\w.-]+$/.test(r)))].sort();
+  return list.length > 0 ? `<!-- porchlight:downstreams ${list.join(" ")} -->` : "";
+}
+
+/** The repositories a dashboard body's downstreams marker names (none when there is no marker). */
+export function parseDownstreamsMarker(body: string | null | undefined): string[] {
+  const m = DOWNSTREAMS_MARKER.exec(body ?? "");
+  return m?.[1] ? m[1].split(/\s+/).filter((r) => /^[\w.-]+\/[\w.-]+$/.test(r)) : [];
 }
 
 /** Why an open proposal is not published yet, as the dashboard says it. */
@@ -58,8 +83,10 @@ export function renderDashboard(input: DashboardInput): string {
     (a, b) => downstreamOf(a).localeCompare(downstreamOf(b)) || a.variant.localeCompare(b.variant),
   );
   return fitToBudget((cap) => {
+    const marker = formatDownstreamsMarker(input.elsewhere ?? []);
     const lines = [
       DASHBOARD_MARKER,
+      ...(marker ? [marker] : []),
       "",
       "Every downstream of this repository's packages, as fan-out last saw it.",
       "",

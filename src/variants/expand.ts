@@ -1,6 +1,6 @@
 import { defaultPackageName } from "../kpt/source-ref.js";
 import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
-import { type ExprEnv, ExpressionError, evaluateExpression } from "./expressions.js";
+import { type ExprEnv, ExpressionError, type ExprValue, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
 import { ociPackageRef, ociSourceOf } from "./oci-upstream.js";
 import type { LoadedSet, LoadedVariant } from "./parse.js";
@@ -76,6 +76,8 @@ export function expandPackageVariantSet(
     }
   });
 
+  // One warning per field, not one per repository the field is evaluated for.
+  const warned = new Set<string>();
   for (const entry of entries) {
     const base: PathSegment[] = ["spec", "targets", entry.targetIndex, "template"];
     const report = (path: PathSegment[], message: string, hint?: string) => {
@@ -90,7 +92,21 @@ export function expandPackageVariantSet(
       });
     };
     try {
-      const variant = renderVariant(set.metadata.name, upstream, entry, repositories);
+      const variant = renderVariant(set.metadata.name, upstream, entry, repositories, (w) => {
+        const field = formatQuotedFieldPath([...base, ...w.path]);
+        if (warned.has(field)) return;
+        warned.add(field);
+        const pos = loaded.locate?.([...base, ...w.path]) ?? { line: source.line, column: source.column };
+        out.problems.push({
+          file: source.file,
+          ...pos,
+          field,
+          variant: set.metadata.name,
+          severity: "warning",
+          message: `${w.variable}.name is ${JSON.stringify(w.name)} here, owner and name, as a repository of another account is named; Porch's ${w.variable}.name is only ever a name, and this expression gives ${JSON.stringify(w.value)}${w.meaning}`,
+          hint: `${w.variable}.name is meant as owner/name only in downstream.repoExpr; elsewhere use a plain value, packageDefault or an expression without it for the targets of other accounts`,
+        });
+      });
       const parsed = packageVariantSchema.safeParse(variant);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
@@ -114,6 +130,29 @@ export function expandPackageVariantSet(
   }
   if (set.spec.paused) for (const v of out.variants) v.variant.spec.paused = true;
   return out;
+}
+
+/** An expression that read the `owner/name` of a repository of another account where a name is meant. */
+interface OwnerInName {
+  path: PathSegment[];
+  variable: "repository" | "target";
+  name: string;
+  value: string;
+  /** What the `/` does there, e.g. ` (a nested package path)`. */
+  meaning: string;
+}
+
+/** Whether a template expression reads `<variable>.name` (or `<variable>['name']`). */
+function readsName(expr: string, variable: string): boolean {
+  return new RegExp(`\\b${variable}\\s*(?:\\.\\s*name\\b|\\[\\s*(['"])name\\1\\s*\\])`).test(expr);
+}
+
+function meaningOf(path: PathSegment[]): string {
+  if (path[0] === "downstream")
+    return " for downstream.package: a package nested in a directory named after the owner";
+  if (path[0] === "labelExprs") return ": a label value cannot hold a '/' in Kubernetes";
+  if (path[0] === "injectors") return ": a resource name cannot hold a '/' in Kubernetes";
+  return "";
 }
 
 class TemplateError extends Error {
@@ -143,6 +182,7 @@ function renderVariant(
   upstream: LoadedSet["set"]["spec"]["upstream"],
   entry: TargetEntry,
   repositories: readonly RepositoryInfo[],
+  warn: (w: OwnerInName) => void = () => {},
 ): PackageVariantInput {
   const t = entry.template ?? {};
   const env: Record<string, ExprEnv[string]> = {
@@ -153,7 +193,21 @@ function renderVariant(
   };
   const evaluate = (expr: string, path: PathSegment[]) => {
     try {
-      return evaluateExpression(expr, env);
+      const value = evaluateExpression(expr, env);
+      // `repository.name` (and a selected repository's `target.name`) of another account is `owner/name`:
+      // right where the downstream repository is named, likely not what is meant anywhere else.
+      if (path[0] !== "downstream" || path[1] !== "repoExpr") {
+        for (const variable of ["repository", "target"] as const) {
+          const bound = env[variable];
+          const name =
+            bound !== undefined && typeof bound === "object" && !Array.isArray(bound)
+              ? (bound as { readonly [key: string]: ExprValue | undefined }).name
+              : undefined;
+          if (typeof name === "string" && name.includes("/") && readsName(expr, variable))
+            warn({ path, variable, name, value, meaning: meaningOf(path) });
+        }
+      }
+      return value;
     } catch (err) {
       if (err instanceof ExpressionError)
         throw new TemplateError(path, `cannot evaluate ${JSON.stringify(expr)}: ${err.message}`);

@@ -8,7 +8,9 @@ export {
   DASHBOARD_MARKER,
   DASHBOARD_TITLE,
   type DashboardInput,
+  formatDownstreamsMarker,
   isDashboardBody,
+  parseDownstreamsMarker,
   renderDashboard,
 } from "./dashboard.js";
 export { downstreamState, type KptfileFacts, managedPackage, readKptfileFacts } from "./downstream-state.js";

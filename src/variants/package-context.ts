@@ -1,16 +1,19 @@
 import { isMap } from "yaml";
+import { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME, packageContextText } from "../kpt/package-context.js";
 import type { PackageVariant } from "./schema.js";
 import { getString, readYamlFile, setIfChanged, VariantMutationError, writeYamlFile } from "./yaml-files.js";
 
-export const PACKAGE_CONTEXT_FILE = "package-context.yaml";
-export const PACKAGE_CONTEXT_NAME = "kptfile.kpt.dev";
+export { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME };
 
 /**
  * Puts the variant's package context into the `kptfile.kpt.dev` ConfigMap of `package-context.yaml`, as
- * Porch does: `name` is the downstream package's name, every key of `packageContext.data` set, every key
- * of `removeKeys` gone, other keys untouched.
- * Porch fails when the file is missing; porchlight creates it the way `kpt pkg get --for-deployment` does,
- * so a variant works on a package cloned without it. Returns the new text and what changed.
+ * Porch's PackageVariant does: every key of `packageContext.data` set, every key of `removeKeys` gone,
+ * other keys (`name` among them) untouched. `data.name` names the downstream package where the clone made
+ * it so: in a deployment repository (generatePackageContext, as Porch's clone task and
+ * `kpt pkg get --for-deployment`); elsewhere it is the upstream's, as Porch and `kpt pkg get` leave it.
+ * Porch fails when the file is missing and the variant has data for it; porchlight creates it the way
+ * `kpt pkg get --for-deployment` does, so a variant works on a package cloned without it. Returns the new
+ * text and what changed.
  */
 export function applyPackageContext(
   text: string | undefined,
@@ -20,12 +23,12 @@ export function applyPackageContext(
   const data = pc?.data ?? {};
   const removeKeys = pc?.removeKeys ?? [];
   const name = variant.spec.downstream.package.split("/").at(-1) ?? variant.spec.downstream.package;
-  if (Object.keys(data).length === 0 && removeKeys.length === 0 && text === undefined)
-    return { text, changes: [] };
+  // Nothing to put there: the file is left as it is, as Porch leaves it.
+  if (Object.keys(data).length === 0 && removeKeys.length === 0) return { text, changes: [] };
   const changes: string[] = [];
   let source = text;
   if (source === undefined) {
-    source = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${PACKAGE_CONTEXT_NAME}\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: ${name}\n`;
+    source = packageContextText(name);
     changes.push(`created the package context ConfigMap ${PACKAGE_CONTEXT_NAME}`);
   }
   const file = readYamlFile(PACKAGE_CONTEXT_FILE, source);
@@ -46,9 +49,6 @@ export function applyPackageContext(
       `data of ConfigMap ${PACKAGE_CONTEXT_NAME} must be a map of strings`,
     );
   }
-  // The package context names the package it is in, as Porch sets it: the downstream's name, not the
-  // upstream's it was cloned with.
-  if (setIfChanged(doc, ["data", "name"], name)) changes.push(`set package context name=${name}`);
   for (const [key, value] of Object.entries(data)) {
     if (setIfChanged(doc, ["data", key], value)) changes.push(`set package context ${key}=${value}`);
   }

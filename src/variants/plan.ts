@@ -44,7 +44,8 @@ export function planFanout(input: FanoutInput): FanoutPlan {
   const variants = input.variants.map((v) => ("variant" in v ? v.variant : v));
   for (const variant of variants) actions.push(planVariant(variant, input));
 
-  const problems = input.problems ?? [];
+  // A warning stops nothing: its variant runs as written.
+  const problems = (input.problems ?? []).filter((p) => p.severity !== "warning");
   const problemVariants = new Map<string, VariantProblem[]>();
   for (const p of problems)
     if (p.variant) problemVariants.set(p.variant, [...(problemVariants.get(p.variant) ?? []), p]);

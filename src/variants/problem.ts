@@ -15,6 +15,11 @@ export interface VariantProblem {
   message: string;
   /** What to do about it. */
   hint?: string;
+  /**
+   * `warning`: the variant still runs as written, but likely not as meant (the check passes, the annotation
+   * and the dashboard say so). Absent: an error, and the variant at fault is skipped.
+   */
+  severity?: "warning";
 }
 
 /** One line per problem, `file:line:column: field: message (hint)`, for logs and the CLI. */
@@ -22,5 +27,6 @@ export function formatProblem(p: VariantProblem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
   const field = p.field ? `${p.field}: ` : "";
   const hint = p.hint ? ` (${p.hint})` : "";
-  return `${where}: ${field}${p.message}${hint}`;
+  const level = p.severity === "warning" ? "warning: " : "";
+  return `${where}: ${level}${field}${p.message}${hint}`;
 }

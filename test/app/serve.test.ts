@@ -1,7 +1,9 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
+import { PORCHLIGHT_FOLDER } from "../../src/cli/serve-forge.js";
 
 describe("porchlight serve without credentials", () => {
   it("runs the app against a seeded embedded forge, says what to do next, and stops on SIGTERM", async () => {
@@ -32,9 +34,12 @@ describe("porchlight serve without credentials", () => {
           .trim()
           .replaceAll(pat("maintainer"), "<maintainer token>")
           .replaceAll(pat("reviewer"), "<token>")
-          .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>"),
+          .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:<port>")
+          .replace(PORCHLIGHT_FOLDER, "<porchlight folder>"),
       );
-    expect(steps.length).toBe(8);
+    expect(steps.length).toBe(9);
+    // npx finds porchlight only in its own folder (elsewhere it asks the npm registry for the name).
+    expect(existsSync(join(PORCHLIGHT_FOLDER, "bin", "porchlight.js"))).toBe(true);
     const readme = readFileSync("README.md", "utf8");
     for (const step of steps) expect(readme).toContain(step);
     process.emit("SIGTERM");

@@ -139,4 +139,56 @@ describe("porchlight pkg get", () => {
     kpt(kptWork, "pkg", "get", `file://${box.up}.git/kcc@kcc-v1`, "kcc");
     expect(got["bucket.yaml"]).toBe((await files(join(kptWork, "kcc")))["bucket.yaml"]);
   });
+
+  it("--for-deployment generates the package context anew, data.name the package's own name, as kpt does", async (ctx) => {
+    const context = (name: string, extra = "") =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: ${name}\n${extra}`;
+    await box.publish(
+      "blueprint",
+      {
+        ...V1,
+        "package-context.yaml": context("blueprint", "  env: upstream\n"),
+        // Subpackages' contexts, alone in a file or beside another resource.
+        "db/package-context.yaml": context("db"),
+        "db/more.yaml": `${context("db")}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n`,
+        "db/only.yaml": context("other"),
+        "web/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n",
+      },
+      "blueprint-v1",
+    );
+    const work = box.dir("get-deploy");
+    const r = await porchlight(
+      work,
+      "pkg",
+      "get",
+      `file://${box.up}.git/blueprint@blueprint-v1`,
+      "ns-a",
+      "--for-deployment",
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Customized package for deployment.");
+    const got = await files(join(work, "ns-a"));
+    expect(got["package-context.yaml"]).toBe(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: ns-a\n',
+    );
+    // Each subpackage gets its own, named after its Kptfile; a file that keeps other resources keeps them.
+    expect(got["db/package-context.yaml"]).toContain("data:\n  name: db\n");
+    expect(got["web/package-context.yaml"]).toContain("data:\n  name: web\n");
+    expect(got["db/more.yaml"]).toContain("name: kept");
+    expect(got["db/more.yaml"]).not.toContain("kptfile.kpt.dev");
+    expect(got["db/only.yaml"]).toBeUndefined();
+    // Without the flag the upstream's context stays, data.name the upstream's, as kpt pkg get keeps it.
+    const plain = box.dir("get-plain");
+    expect(
+      (await porchlight(plain, "pkg", "get", `file://${box.up}.git/blueprint@blueprint-v1`, "ns-a")).code,
+    ).toBe(0);
+    expect((await files(join(plain, "ns-a")))["package-context.yaml"]).toContain(
+      "  name: blueprint\n  env: upstream\n",
+    );
+
+    skipWithoutKpt(ctx);
+    const kptWork = box.dir("get-deploy-kpt");
+    kpt(kptWork, "pkg", "get", `file://${box.up}.git/blueprint@blueprint-v1`, "ns-a", "--for-deployment");
+    expect(got).toEqual(await files(join(kptWork, "ns-a")));
+  });
 });

@@ -239,4 +239,44 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     expect(await row()).not.toContain("skipped");
     expect(await row()).toContain(`#${open!.number}`);
   }, 120_000);
+
+  it("removing the variant proposes deleting its downstream in installation B, as B; run again, nothing more", async () => {
+    // The dashboard remembers where in other installations downstreams live: a variant file gone no
+    // longer names other/deploy-dev, the marker does.
+    expect(await dashboard()).toContain("<!-- porchlight:downstreams other/deploy-dev -->");
+    const alice = await w.clone("alice");
+    await alice.git("rm", "--quiet", ".porchlight/variants/dev.yaml");
+    await alice.git("commit", "--quiet", "-m", "drop the dev variant");
+    await alice.git("push", "--quiet", "origin", "HEAD:refs/heads/main");
+    await w.settle();
+    await w.app.sweep();
+    await w.settle();
+    const deletions = (
+      await dana.pulls.list({ owner: "other", repo: "deploy-dev", state: "open" })
+    ).data.filter((p) => p.labels.some((l) => l.name === "porchlight/deletion"));
+    expect(deletions.map((p) => p.head.ref)).toEqual(["porchlight/variant/hello/dev"]);
+    const created = w.forge.requestLog
+      .filter({ method: "POST", route: "/repos/{owner}/{repo}/pulls" })
+      .filter((e) => e.path.includes("/other/deploy-dev/"));
+    expect(created.every((e) => e.installationId === instB)).toBe(true);
+    expect(await dashboard()).toMatch(
+      /\| other\/deploy-dev\/hello \| `dev` \|[^\n]*other\/deploy-dev#\d+ \|[^\n]*variant dev was removed and its deletionPolicy is delete/,
+    );
+    // The downstream still holds the package until the deletion is approved: the marker keeps it.
+    expect(await dashboard()).toContain("<!-- porchlight:downstreams other/deploy-dev -->");
+    // The sweep after it writes the dashboard's row as "proposes deleting"; the one after that, nothing.
+    await w.app.sweep();
+    await w.settle();
+    const count = writes();
+    const before = await heads();
+    await w.app.sweep();
+    await w.settle();
+    expect(writes()).toBe(count);
+    expect(await heads()).toEqual(before);
+    expect(
+      (await dana.pulls.list({ owner: "other", repo: "deploy-dev", state: "open" })).data.map(
+        (p) => p.number,
+      ),
+    ).toEqual(deletions.map((p) => p.number));
+  }, 120_000);
 });

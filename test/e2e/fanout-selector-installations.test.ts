@@ -143,4 +143,41 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     for (const repo of ["cluster-01", "cluster-02"])
       expect((await fanoutPulls(dana, "other", repo)).length).toBe(1);
   }, 120_000);
+
+  it("a template putting repository.name (other/cluster-01) into a package path is a warning at its line in porchlight/variants", async () => {
+    await w.propose("variants-web", {
+      ".porchlight/variants/fleet.yaml": `${FLEET}    template:\n      downstream:\n        packageExpr: "'web-' + repository.name"\n`,
+    });
+    const head = (
+      await w.users.alice!.rest.repos.getBranch({ owner: "acme", repo: "blueprints", branch: "variants-web" })
+    ).data.commit.sha;
+    const [run] = (
+      await w.users.alice!.rest.checks.listForRef({
+        owner: "acme",
+        repo: "blueprints",
+        ref: head,
+        check_name: "porchlight/variants",
+      })
+    ).data.check_runs;
+    // The nowhere account is still an error; the owner/name in a package path a warning, the variants run.
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.output.title).toBe("1 problem in variant files, 1 warning");
+    const annotations = (
+      await w.users.alice!.rest.checks.listAnnotations({
+        owner: "acme",
+        repo: "blueprints",
+        check_run_id: run!.id,
+      })
+    ).data;
+    expect(annotations).toContainEqual(
+      expect.objectContaining({
+        path: ".porchlight/variants/fleet.yaml",
+        start_line: 12,
+        annotation_level: "warning",
+        message: expect.stringContaining(
+          'spec.targets[0].template.downstream.packageExpr: repository.name is "other/cluster-01" here',
+        ),
+      }),
+    );
+  }, 120_000);
 });

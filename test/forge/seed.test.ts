@@ -84,6 +84,16 @@ describe("forge seed and CLI", () => {
       url.password = readerPat;
       await git(data, "clone", "-q", url.toString(), join(data, "checkout"));
       await bot.rest.issues.create({ owner: "acme", repo: "deploy-dev", title: "kept across restarts" });
+      // The installation token printed is the app's, for porchlight action: it may create check runs,
+      // which a user's token may not (as on GitHub).
+      const printedToken = /# installation token [^:]*: (\S+)/.exec(printed)?.[1] ?? "";
+      expect(printed).toContain("PORCHLIGHT_BOT_LOGIN: porchlight[bot]");
+      const head = (await bot.rest.git.getRef({ owner: "acme", repo: "blueprints", ref: "heads/main" })).data
+        .object.sha;
+      const check = { owner: "acme", repo: "blueprints", name: "porchlight/render", head_sha: head };
+      const asApp = new Octokit({ baseUrl: forge.apiUrl, auth: printedToken, log: quiet });
+      expect((await asApp.rest.checks.create(check)).status).toBe(201);
+      await expect(reader.rest.checks.create(check)).rejects.toMatchObject({ status: 403 });
     } finally {
       await forge.stop();
     }

@@ -234,8 +234,10 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
         title: "Dash",
         body: "<!-- porchlight:dash -->\n1",
       };
+      expect(await port.findIssue(input)).toBeUndefined();
       const made = await port.ensureIssue(input);
       expect(made.action).toBe("created");
+      expect(await port.findIssue(input)).toEqual({ number: made.number, body: input.body });
       expect(await port.ensureIssue(input)).toEqual({ number: made.number, action: "unchanged" });
       expect(await port.ensureIssue({ ...input, body: `${input.marker}\n2` })).toEqual({
         number: made.number,

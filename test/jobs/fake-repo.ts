@@ -492,7 +492,7 @@ export class FakeRepo implements RepoPort {
   async findIssue(input: { label: string; marker: string }) {
     this.calls.push("findIssue");
     const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));
-    return mine ? { number: mine.number, labels: [...mine.labels] } : undefined;
+    return mine ? { number: mine.number, body: mine.body, labels: [...mine.labels] } : undefined;
   }
 
   async ensureIssue(input: {

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DASHBOARD_MARKER, isDashboardBody, renderDashboard } from "../../src/variants/dashboard.js";
+import {
+  DASHBOARD_MARKER,
+  formatDownstreamsMarker,
+  isDashboardBody,
+  parseDownstreamsMarker,
+  renderDashboard,
+} from "../../src/variants/dashboard.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
@@ -51,7 +57,7 @@ const plan = planFanout({
 });
 
 describe("renderDashboard", () => {
-  const body = renderDashboard({
+  const input: Parameters<typeof renderDashboard>[0] = {
     variants: pvs,
     plan,
     problems: [
@@ -62,10 +68,19 @@ describe("renderDashboard", () => {
         field: "spec.downstream.repo",
         message: 'unknown repository "x"',
       },
+      {
+        file: ".porchlight/variants/fleet.yaml",
+        line: 12,
+        column: 22,
+        field: "spec.targets[0].template.downstream.packageExpr",
+        message: 'repository.name is "other/cluster-01" here',
+        severity: "warning",
+      },
     ],
     pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
     published: (repo, pkg) => (repo === "cluster-01" && pkg === "basens" ? "v3" : undefined),
-  });
+  };
+  const body = renderDashboard(input);
 
   it("has one row per downstream with its own published revision, the upstream revision it carries, the target, the pull request and the state", () => {
     expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
@@ -77,6 +92,9 @@ describe("renderDashboard", () => {
     );
     expect(body).toContain(
       '- .porchlight/variants/bad.yaml:4:3: spec.downstream.repo: unknown repository "x"',
+    );
+    expect(body).toContain(
+      '- .porchlight/variants/fleet.yaml:12:22: warning: spec.targets[0].template.downstream.packageExpr: repository.name is "other/cluster-01" here',
     );
   });
 
@@ -144,22 +162,23 @@ describe("renderDashboard", () => {
   it("is found again by its marker, and renders the same twice", () => {
     expect(isDashboardBody(body)).toBe(true);
     expect(isDashboardBody("an issue")).toBe(false);
-    expect(
-      renderDashboard({
-        variants: pvs,
-        plan,
-        problems: [
-          {
-            file: ".porchlight/variants/bad.yaml",
-            line: 4,
-            column: 3,
-            field: "spec.downstream.repo",
-            message: 'unknown repository "x"',
-          },
-        ],
-        pullRequestLink: (repo, n) => `[${repo}#${n}](https://github.com/acme/${repo}/pull/${n})`,
-        published: (repo, pkg) => (repo === "cluster-01" && pkg === "basens" ? "v3" : undefined),
-      }),
-    ).toBe(body);
+    // A new object with the same content renders the same text.
+    expect(renderDashboard({ ...input, problems: input.problems?.map((p) => ({ ...p })) })).toBe(body);
+  });
+
+  it("keeps the repositories of other installations holding downstreams in a hidden marker that parses back", () => {
+    const board = renderDashboard({
+      ...input,
+      elsewhere: ["other/deploy-dev", "third/x", "other/deploy-dev"],
+    });
+    expect(board.split("\n").slice(0, 2)).toEqual([
+      DASHBOARD_MARKER,
+      "<!-- porchlight:downstreams other/deploy-dev third/x -->",
+    ]);
+    expect(parseDownstreamsMarker(board)).toEqual(["other/deploy-dev", "third/x"]);
+    // None: no marker, and the body is what it was before there were any.
+    expect(renderDashboard({ ...input, elsewhere: [] })).toBe(body);
+    expect(parseDownstreamsMarker(body)).toEqual([]);
+    expect(formatDownstreamsMarker(["not a repo", "a/b -->"])).toBe("");
   });
 });

@@ -264,7 +264,7 @@ describe("applyVariantMutations", () => {
     },
   );
 
-  it("names the downstream package in the package context, as Porch does, not the upstream it was cloned from", () => {
+  it("leaves data.name to the clone, as Porch's PackageVariant does: only the variant's data keys are set", () => {
     const v = variant();
     const renamed = {
       ...v,
@@ -272,13 +272,21 @@ describe("applyVariantMutations", () => {
     };
     const result = applyVariantMutations(pkg(), renamed, [], { mode: "clone" });
     const context = result.files.get("package-context.yaml") as string;
-    expect(context).toContain("  name: ns-a\n");
-    expect(context).toContain("  stale: yes-please-remove\n");
-    expect(result.changes.map((c) => c.summary)).toContain("set package context name=ns-a");
+    expect(context).toContain("  name: basens\n");
+    expect(context).not.toContain("ns-a");
+    // A variant without packageContext leaves the file as it is.
+    const bare = { ...renamed, spec: { ...renamed.spec, packageContext: undefined } };
+    const files = pkg();
+    files.set(
+      "package-context.yaml",
+      "# not the ConfigMap\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: other\n",
+    );
+    expect(applyVariantMutations(files, bare, [], { mode: "clone" }).files.get("package-context.yaml")).toBe(
+      files.get("package-context.yaml"),
+    );
     // Applied again, nothing changes.
     const again = applyVariantMutations(result.files, renamed, [], { mode: "update" });
     expect(again.files.get("package-context.yaml")).toBe(context);
-    expect(again.changes.map((c) => c.summary)).not.toContain("set package context name=ns-a");
   });
 
   it("keeps a clone's `# kpt-merge:` comment on its metadata line, where kpt writes it and an update looks for it", () => {

@@ -102,4 +102,71 @@ describe("selectRepositories across installations", () => {
     ]);
     expect(variants.map((v) => v.variant.spec.downstream.repo)).toEqual(["cluster-01"]);
   });
+
+  it("warns, at its line, where repository.name of another account's repository (owner/name) goes where only a name is meant, and still runs the variant", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector: {names: ["cluster-*", "other/cluster-*"]}
+          template:
+            downstream:
+              repoExpr: target.name
+              packageExpr: "'web-' + repository.name"
+            labelExprs:
+            - key: cluster
+              valueExpr: repository['name']
+            annotationExprs:
+            - key: full
+              valueExpr: repository.fullName
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
+    const { variants, problems } = loadVariants(files, context);
+    // repoExpr is where owner/name is meant; fullName says it is the full name. One warning per field,
+    // however many repositories of other accounts the field is evaluated for.
+    expect(problems).toEqual([
+      expect.objectContaining({
+        file: ".porchlight/variants/fleet.yaml",
+        line: 11,
+        field: "spec.targets[0].template.downstream.packageExpr",
+        severity: "warning",
+        message: expect.stringContaining(
+          'repository.name is "other/cluster-02" here, owner and name, as a repository of another account is named',
+        ),
+      }),
+      expect.objectContaining({
+        line: 14,
+        field: "spec.targets[0].template.labelExprs[0].valueExpr",
+        severity: "warning",
+        message: expect.stringContaining("a label value cannot hold a '/'"),
+      }),
+    ]);
+    expect(problems[0]?.message).toContain('gives "web-other/cluster-02" for downstream.package');
+    expect(variants.map((v) => v.variant.spec.downstream)).toEqual([
+      { repo: "cluster-01", package: "web-cluster-01" },
+      { repo: "other/cluster-02", package: "web-other/cluster-02" },
+      { repo: "other/cluster-03", package: "web-other/cluster-03" },
+    ]);
+  });
+
+  it("does not warn for repository.name of the management repository's installation", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector: {names: ["cluster-*"]}
+          template:
+            downstream: {packageExpr: "'web-' + repository.name"}
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
+    expect(loadVariants(files, context).problems).toEqual([]);
+  });
 });

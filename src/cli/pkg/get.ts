@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { basename } from "node:path";
+import { generatePackageContext } from "../../kpt/package-context.js";
 import { writeTree } from "../../kpt/tree.js";
 import { clonedPackage, type UpdateStrategy } from "../../merge/index.js";
 import type { RepoSpec } from "./repospec.js";
 import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
 
 /**
- * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage).
+ * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage); with
+ * `forDeployment`, its package context generated anew (generatePackageContext), as `--for-deployment`.
  * The destination must not exist; nothing is written unless the whole package was read.
  */
 export interface GetResult {
@@ -19,9 +21,7 @@ export interface GetResult {
 export async function getPackage(
   spec: RepoSpec,
   localDir: string,
-  strategy?: UpdateStrategy,
-  attribution = false,
-  opts: UpstreamOptions = {},
+  opts: UpstreamOptions & { strategy?: UpdateStrategy; attribution?: boolean; forDeployment?: boolean } = {},
 ): Promise<GetResult> {
   if (existsSync(localDir)) {
     throw new UpstreamError(
@@ -39,7 +39,8 @@ export async function getPackage(
       );
     }
     const lock = { repo: spec.repo, directory: spec.directory, ref, resolvedRef, commit };
-    const tree = clonedPackage(files, lock, basename(localDir), strategy, attribution);
+    const cloned = clonedPackage(files, lock, basename(localDir), opts.strategy, opts.attribution ?? false);
+    const tree = opts.forDeployment ? generatePackageContext(cloned) : cloned;
     await writeTree(localDir, new Map(), tree);
     return { commit, ref, resolvedRef, files: tree.size };
   } finally {

@@ -1,4 +1,5 @@
 import { basename } from "node:path";
+import { generatePackageContext } from "../../kpt/package-context.js";
 import { sourceKind } from "../../kpt/source-ref.js";
 import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
 import { UsageError } from "../io.js";
@@ -96,12 +97,14 @@ export const cloneVerb: Verb = {
           `${upstream.repo} has no directory ${directory} at ${ref}; check --directory and --ref`,
         );
       }
-      const tree = clonedPackage(
+      const cloned = clonedPackage(
         files,
         { repo: upstream.repo, directory, ref, resolvedRef, commit },
         basename(target),
         strategy,
       );
+      // Porch's clone into a deployment repository generates the package context, as --for-deployment.
+      const tree = repo.config.deployment ? generatePackageContext(cloned) : cloned;
       await createDraft(repo, state, {
         branch,
         pkg: target,

@@ -22,6 +22,8 @@ export async function writeDashboard(
     actions: readonly FanoutAction[];
     problems: readonly VariantProblem[];
     owners: ReadonlyMap<string, string>;
+    /** Repositories of other installations holding downstreams, for the next run (a hidden marker). */
+    elsewhere?: readonly string[];
     /** A downstream package's own latest revision, from its repository's tags as this run read them. */
     published?: (repo: string, pkg: string) => string | undefined;
     rollouts?: readonly RolloutStatus[];
@@ -34,6 +36,7 @@ export async function writeDashboard(
     pullRequestLink: (repo, n) => `${input.owners.get(repo) ?? repo}#${n}`,
     published: (repo, pkg) => input.published?.(repo, pkg),
     ...(input.rollouts ? { rollouts: input.rollouts } : {}),
+    ...(input.elsewhere ? { elsewhere: input.elsewhere } : {}),
   });
   return snap.port.ensureIssue({
     marker: DASHBOARD_MARKER,

@@ -6,7 +6,7 @@ import type { InstallationRepository, RepoPort } from "../../github/port.js";
 export interface Elsewhere {
   repositories: { repository: InstallationRepository; port: RepoPort }[];
   /** By the name the variant used: why it cannot be reached and what to do. */
-  unreachable: Record<string, { message: string; hint: string }>;
+  unreachable: Record<string, { message: string; hint: string; retry?: true }>;
 }
 
 /**
@@ -47,6 +47,7 @@ export async function reachElsewhere(
       out.unreachable[ref] = {
         message: `could not reach ${ref} through the app's installations: ${e instanceof Error ? e.message : String(e)}`,
         hint: "the next fan-out run tries again",
+        retry: true,
       };
     }
   }

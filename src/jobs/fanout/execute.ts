@@ -17,6 +17,7 @@ import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
 import { proposeRemoval } from "./deletion.js";
+import { isDeploymentRepository } from "./deployment.js";
 import { deprecationNote } from "./deprecation-note.js";
 import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import type { FanoutReport } from "./index.js";
@@ -52,7 +53,7 @@ export async function execute(
       const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
       const content =
         action.kind === "clone"
-          ? await buildClone(ctx, { ...input, action })
+          ? await buildClone(ctx, { ...input, action, deployment: await isDeploymentRepository(ctx, snap) })
           : await buildUpdate(ctx, { ...input, action });
       const from = action.kind === "update" ? action.from : undefined;
       const pushed = await pushVariantBranch(snap, {

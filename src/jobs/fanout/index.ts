@@ -121,6 +121,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       problems,
       owners,
       ...(gate ? { rollouts: settleRollouts(gate.rollouts, report.actions) } : {}),
+      elsewhere: state.downstreamsElsewhere,
       published: (repo, pkg) => {
         const tags = state.snapshots.get(repo)?.tags;
         const latest = tags ? latestRevision(pkg, tags.keys()) : 0;

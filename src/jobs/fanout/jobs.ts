@@ -1,12 +1,14 @@
-import type { InstallationPort } from "../../github/port.js";
+import { parseDocument } from "yaml";
+import type { InstallationPort, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
-import { VARIANTS_DIR } from "../../variants/index.js";
+import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
 import type { PublishedEvent } from "../events.js";
 import { type MirrorAccess, mirrorRevision, sweepMirror } from "../mirror/index.js";
 import type { FanoutContext } from "./context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
+import { reachManagement } from "./management.js";
 
 /** A fan-out context from a repository job's context and its installation. */
 export function fanoutContextOf(ctx: JobContext, installation: InstallationPort): FanoutContext {
@@ -42,8 +44,39 @@ export async function fanoutAfterPublish(
     now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => mirrorRevision(ctx, ctx.mirror as MirrorAccess, event));
-  if (!(await hasVariantFiles(ctx))) return undefined;
-  return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
+  const own = (await hasVariantFiles(ctx.port, ctx.baseBranch))
+    ? await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx))
+    : undefined;
+  try {
+    await refreshManagement(ctx, event);
+  } catch (err) {
+    // The management repository's own runs (its next publish, /fanout, the sweep) catch up.
+    ctx.log.warn(
+      { err, tag: event.tag },
+      "fan-out of the management repository after a downstream publish failed",
+    );
+  }
+  return own;
+}
+
+/**
+ * A downstream package a variant manages was published (its fan-out proposal approved): the management
+ * repository's dashboard shows the downstream's own revision, so its fan-out runs now rather than at the
+ * next sweep. The management repository is the one its Kptfile names as upstream (the default); one
+ * without variant files is left alone (its variants are kept elsewhere, which the sweep reaches).
+ */
+async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promise<void> {
+  const kptfile = await ctx.port.getFile(`${event.package}/Kptfile`, event.commit);
+  if (!kptfile || !readKptfileFacts(kptfile).managedBy) return;
+  const doc = parseDocument(kptfile);
+  const url = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
+  const m = typeof url === "string" ? /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url) : null;
+  if (!m || `${m[1]}/${m[2]}`.toLowerCase() === repoName(ctx).toLowerCase()) return;
+  const reached = await reachManagement(ctx, `${m[1]}/${m[2]}`);
+  if (!reached) return;
+  const port = reached.installation.repo(reached.repository);
+  if (!(await hasVariantFiles(port, reached.repository.defaultBranch))) return;
+  await reconcileFanout(fanoutContextOf(ctx, reached.installation), reached.repository.fullName);
 }
 
 /**
@@ -60,7 +93,7 @@ export async function sweepFanout(
     now: ctx.now?.() ?? new Date(),
   });
   await mirrorOrLog(ctx, () => sweepMirror(ctx, ctx.mirror as MirrorAccess));
-  if (!(await hasVariantFiles(ctx))) return { recorded };
+  if (!(await hasVariantFiles(ctx.port, ctx.baseBranch))) return { recorded };
   return { recorded, fanout: await reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx)) };
 }
 
@@ -85,8 +118,8 @@ async function mirrorOrLog(ctx: JobContext, push: () => Promise<unknown>): Promi
  * only then does a run read the whole installation. Removing variants keeps the directory until their
  * deletion proposals are open.
  */
-async function hasVariantFiles(ctx: JobContext): Promise<boolean> {
-  const base = indexRefs(await ctx.port.listRefs()).branches.get(ctx.baseBranch);
+async function hasVariantFiles(port: RepoPort, baseBranch: string): Promise<boolean> {
+  const base = indexRefs(await port.listRefs()).branches.get(baseBranch);
   if (!base) return false;
-  return (await ctx.port.readTree(base, VARIANTS_DIR)).tree.size > 0;
+  return (await port.readTree(base, VARIANTS_DIR)).tree.size > 0;
 }

@@ -1,6 +1,7 @@
 import type { InstallationRepository, PullRequest } from "../../github/port.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import {
+  DASHBOARD_MARKER,
   type DownstreamPackageState,
   downstreamState,
   isOciUpstream,
@@ -10,11 +11,12 @@ import {
   type ManagedPackage,
   type OciIndex,
   type PackageVariant,
+  parseDownstreamsMarker,
   type RepositoryInfo,
   type UpstreamIndex,
   type VariantProblem,
 } from "../../variants/index.js";
-import type { FanoutContext } from "./context.js";
+import { DASHBOARD_LABEL, type FanoutContext } from "./context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
@@ -48,6 +50,11 @@ export interface FanoutState {
   steps: Map<string, UpgradeStep>;
   /** The variants as declared (repositories by short name), for the dashboard. */
   declared: PackageVariant[];
+  /**
+   * Repositories of the app's other installations (`owner/name`) holding or about to hold a downstream of
+   * these variants: the dashboard's hidden marker, read by the next run before it plans.
+   */
+  downstreamsElsewhere: string[];
 }
 
 /**
@@ -105,7 +112,18 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     candidates.length,
     ...picked.map((c) => infoOf(c.repository)),
   );
-  const elsewhere = await reachElsewhere(ctx.installationFor, named.unknownRepositories);
+  // Repositories of other installations where the last run found downstreams (the dashboard's marker):
+  // read again, so that a variant removed since still has its downstream there proposed for deletion.
+  const board = ctx.installationFor
+    ? await management.port.findIssue({ marker: DASHBOARD_MARKER, label: DASHBOARD_LABEL })
+    : undefined;
+  const covered = new Set([
+    ...own,
+    ...picked.map((c) => c.repository.fullName),
+    ...named.unknownRepositories,
+  ]);
+  const remembered = parseDownstreamsMarker(board?.body).filter((r) => !covered.has(r));
+  const elsewhere = await reachElsewhere(ctx.installationFor, [...named.unknownRepositories, ...remembered]);
   const reached = [...picked, ...elsewhere.repositories];
   await mapLimit(reached, READ_CONCURRENCY, async ({ repository, port }) => {
     snapshots.set(repository.fullName, await readSnapshot(repository, port));
@@ -203,6 +221,13 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     pulls,
   });
 
+  // What the next run reads again: every repository of another installation a variant names or a managed
+  // package lives in, and those remembered that could not be reached now for a reason that may pass.
+  const downstreamsElsewhere = [
+    ...declared.map((v) => v.spec.downstream.repo),
+    ...managed.map((m) => m.repo),
+    ...remembered.filter((r) => elsewhere.unreachable[r]?.retry),
+  ].filter((r) => r.includes("/"));
   const upstream: Record<string, UpstreamRepoState["packages"]> = {};
   for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
   const oci = await resolveOciUpstreams(
@@ -223,5 +248,6 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     retargets,
     steps,
     declared,
+    downstreamsElsewhere,
   };
 }

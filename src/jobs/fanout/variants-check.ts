@@ -88,20 +88,30 @@ export async function checkVariantFiles(
     packages[keyOf(up)] = [...names];
   }
   const loaded = loadVariants(files, { ...context, packages });
-  const n = loaded.problems.length;
+  const n = loaded.problems.filter((p) => p.severity !== "warning").length;
+  const warnings = loaded.problems.length - n;
+  const counted = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
   await reportCheck(ctx.port, {
     name: VARIANTS_CHECK,
     headSha: pr.headSha,
     conclusion: n ? "failure" : "success",
-    title: n ? `${n} problem${n === 1 ? "" : "s"} in variant files` : `${loaded.variants.length} variants`,
+    title: n
+      ? `${counted(n, "problem")} in variant files${warnings ? `, ${counted(warnings, "warning")}` : ""}`
+      : warnings
+        ? `${loaded.variants.length} variants, ${counted(warnings, "warning")}`
+        : `${loaded.variants.length} variants`,
     summary: n
       ? `Fan-out skips the variants at fault and goes on with the others.\n\n${loaded.problems.map((p) => `- \`${formatProblem(p)}\``).join("\n")}`
-      : `Every variant file parses and names known repositories and published packages: ${loaded.variants.length} variants.`,
+      : `Every variant file parses and names known repositories and published packages: ${loaded.variants.length} variants.${
+          warnings
+            ? ` Fan-out runs them as written; what they write is likely not what is meant:\n\n${loaded.problems.map((p) => `- \`${formatProblem(p)}\``).join("\n")}`
+            : ""
+        }`,
     annotations: loaded.problems.map((p) => ({
       path: p.file,
       start_line: p.line,
       end_line: p.line,
-      annotation_level: "failure" as const,
+      annotation_level: p.severity === "warning" ? ("warning" as const) : ("failure" as const),
       message: `${p.field ? `${p.field}: ` : ""}${p.message}${p.hint ? ` (${p.hint})` : ""}`,
     })),
   });

@@ -56,6 +56,31 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("color: blue");
   });
 
+  it("a clone into a deployment repository names itself in its package context; elsewhere it keeps the upstream's", async () => {
+    await w.forge.createRepo("acme/deploy-prod", {
+      files: { "README.md": "# prod\n", ".github/porchlight.yml": "deployment: true\n" },
+    });
+    w.forge.setPermission("acme/deploy-prod", "alice", "write");
+    const r = await w.rpkg(w.alice, [
+      "clone",
+      "blueprints.basens.v1",
+      "ns-a",
+      "--repository=acme/deploy-prod",
+    ]);
+    expect(r.stderr).not.toContain("failed");
+    expect(r.code).toBe(0);
+    const dir = join(w.tmp, "ns-a-clone");
+    await w.rpkg(w.alice, ["pull", "deploy-prod.ns-a.v1", dir, "--repository=acme/deploy-prod"]);
+    // As Porch's clone task in a deployment repository, and kpt pkg get --for-deployment.
+    expect(readFileSync(join(dir, "package-context.yaml"), "utf8")).toBe(
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: ns-a\n',
+    );
+    // acme/deploy is not one: web's context is the upstream's (kpt pkg init names it "example").
+    const web = join(w.tmp, "web-context");
+    await w.rpkg(w.alice, ["pull", "deploy.web.first", web, DOWN]);
+    expect(readFileSync(join(web, "package-context.yaml"), "utf8")).toContain("  name: example\n");
+  });
+
   it("names another repository's revision as OWNER/REPO:NAME, and refuses an existing package", async () => {
     const taken = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "web", DOWN]);
     expect(taken.code).toBe(1);

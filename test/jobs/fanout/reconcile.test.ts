@@ -82,6 +82,34 @@ describe("fan-out reconciler", () => {
     expect(dashboard.body).toContain("```mermaid");
   });
 
+  it("a clone into a deployment repository names the downstream package in its package context, as Porch's clone there", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", {
+      ".porchlight/variants/basens.yaml": [
+        variant("a", "cluster-01").replace("package: basens}", "package: ns-a}"),
+        variant("b", "cluster-02").replace("package: basens}", "package: ns-b}"),
+      ].join("---\n"),
+    });
+    publish(up, "basens", 1, {
+      Kptfile: KPTFILE,
+      "package-context.yaml":
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kptfile.kpt.dev\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: basens\n  env: upstream\n',
+    });
+    inst.add("cluster-01", { ".github/porchlight.yml": "deployment: true\n" });
+    inst.add("cluster-02");
+    expect((await reconcileFanout(fanoutContext(inst), "blueprints")).failures).toEqual([]);
+    const contextOf = (repo: string, pkg: string) => {
+      const r = inst.get(repo);
+      const [pr] = [...r.pulls.values()];
+      return r.files(pr!.headRef, pkg)["package-context.yaml"] ?? "";
+    };
+    // As kpt pkg get --for-deployment writes it: generated anew, the upstream's other keys gone.
+    expect(contextOf("cluster-01", "ns-a")).toContain("data:\n  name: ns-a\n");
+    expect(contextOf("cluster-01", "ns-a")).not.toContain("env: upstream");
+    // Not a deployment repository: the upstream's context, as Porch and kpt pkg get leave it.
+    expect(contextOf("cluster-02", "ns-b")).toContain("  name: basens\n  env: upstream\n");
+  });
+
   it("makes no write call when run again with nothing to do", async () => {
     const w = world();
     await reconcileFanout(w.ctx, "blueprints");

@@ -1,0 +1,149 @@
+import { execSync } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppServer, startAppServer } from "../../src/app/server.js";
+import type { CliIO } from "../../src/cli/io.js";
+import { main } from "../../src/cli/main.js";
+import { type Forge, startForge } from "../../src/forge/forge.js";
+import { type SeedResult, seed } from "../../src/forge/seed.js";
+
+/** docs/fanout.md's story as a user types it: the first `sh` block after "The story, as a user types it". */
+function storyBlock(): string[] {
+  const doc = readFileSync(join(import.meta.dirname, "../../docs/fanout.md"), "utf8");
+  const from = doc.indexOf("The story, as a user types it");
+  const start = doc.indexOf("```sh\n", from);
+  const end = doc.indexOf("\n```", start + 6);
+  if (from < 0 || start < 0 || end < 0) throw new Error("docs/fanout.md has no story block");
+  return doc.slice(start + 6, end).split("\n");
+}
+
+interface Step {
+  line: string;
+  /** The `# …` lines right under the command: what it prints (`…` stands for text left out). */
+  expected: string[];
+}
+
+function steps(lines: string[]): Step[] {
+  const out: Step[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    if (!line.startsWith("#")) {
+      out.push({ line, expected: [] });
+      return;
+    }
+    // Output shown right under a command; a comment after a blank line (and what follows it) is narration.
+    const last = out.at(-1);
+    let j = i - 1;
+    while (j >= 0 && lines[j]!.startsWith("#")) j--;
+    if (last && j >= 0 && lines[j] === last.line && lines[j]!.trim() !== "")
+      last.expected.push(line.slice(2));
+  });
+  return out;
+}
+
+const squash = (s: string) => s.trim().split(/\s+/).join(" ");
+
+/**
+ * Issue 19's "done when": docs/fanout.md tells the downstream story with the commands a user types, and
+ * each command works as written, against the world `npm start` seeds (forge over HTTP and git, the app
+ * answering its webhooks), printing what the page says it prints.
+ */
+describe("docs/fanout.md's story, typed as written against the seeded forge", () => {
+  let forge: Forge;
+  let world: SeedResult;
+  let app: AppServer;
+  const settle = async () => {
+    for (let i = 0; i < 100; i++) {
+      const before = forge.webhooks.deliveries.length;
+      await forge.webhooks.idle();
+      await app.idle();
+      await forge.webhooks.idle();
+      if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
+    }
+    throw new Error("the forge and the app did not settle");
+  };
+
+  beforeAll(async () => {
+    forge = await startForge();
+    world = await seed(forge);
+    app = await startAppServer({
+      appId: world.appId,
+      privateKey: readFileSync(world.privateKeyPath, "utf8"),
+      webhookSecret: world.webhookSecret,
+      baseUrl: forge.apiUrl,
+      port: 0,
+      writeIntervalMs: 0,
+      retryAfterUnitMs: 1,
+      log: pino({ level: process.env.E2E_LOG ?? "silent" }),
+    });
+    forge.setWebhookUrl(app.webhookUrl);
+    // What `npm start` does first: one sweep of every repository.
+    await app.sweep();
+    await settle();
+    rmSync("/tmp/hello-v2", { recursive: true, force: true });
+  }, 120_000);
+  afterAll(async () => {
+    rmSync("/tmp/hello-v2", { recursive: true, force: true });
+    await app?.close();
+    await forge?.stop();
+  });
+
+  it("every command works and prints what the page shows", async () => {
+    const token = (login: string) => world.users.find((u) => u.login === login)!.pat;
+    const fill = (text: string) =>
+      text
+        .replace("http://127.0.0.1:<forge port>/api/v3", forge.apiUrl)
+        .replaceAll("<maintainer's token>", token("maintainer"))
+        .replaceAll("<reviewer's token>", token("reviewer"));
+    const env: Record<string, string> = { PATH: process.env.PATH ?? "" };
+    const story = steps(storyBlock());
+    expect(story.filter((s) => s.line.includes("npx porchlight")).length).toBeGreaterThanOrEqual(10);
+    for (const step of story) {
+      const line = fill(step.line.replace(/\s+#.*$/, ""));
+      let stdout = "";
+      const exported = /^export (\w+)=(\S+)$/.exec(line);
+      if (exported) {
+        env[exported[1]!] = exported[2]!;
+        continue;
+      }
+      const cli = /^(?:(GH_TOKEN)=(\S+) )?npx porchlight (.*)$/.exec(line);
+      if (cli) {
+        let stderr = "";
+        const io: CliIO = {
+          stdout: (t) => {
+            stdout += t;
+          },
+          stderr: (t) => {
+            stderr += t;
+          },
+          readStdin: async () => "",
+          cwd: process.cwd(),
+          env: { ...env, ...(cli[1] ? { GH_TOKEN: cli[2]! } : {}) },
+          isTTY: false,
+        };
+        const code = await main(cli[3]!.split(/\s+/), io);
+        expect({ line: step.line, code, stderr: stderr.includes("failed") ? stderr : "" }).toEqual({
+          line: step.line,
+          code: 0,
+          stderr: "",
+        });
+      } else {
+        stdout = execSync(line, { encoding: "utf8" });
+      }
+      await settle();
+      const printed = stdout.split("\n").map(squash);
+      for (const want of step.expected) {
+        const parts = want.split("…").map(squash).filter(Boolean);
+        const found = printed.some((p) => parts.every((part) => p.includes(part)));
+        expect({ line: step.line, want, found, printed: found ? undefined : stdout }).toEqual({
+          line: step.line,
+          want,
+          found: true,
+          printed: undefined,
+        });
+      }
+    }
+  }, 120_000);
+});
