@@ -237,7 +237,11 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       expect(await port.findIssue(input)).toBeUndefined();
       const made = await port.ensureIssue(input);
       expect(made.action).toBe("created");
-      expect(await port.findIssue(input)).toEqual({ number: made.number, body: input.body });
+      expect(await port.findIssue(input)).toEqual({
+        number: made.number,
+        body: input.body,
+        labels: [input.label],
+      });
       expect(await port.ensureIssue(input)).toEqual({ number: made.number, action: "unchanged" });
       expect(await port.ensureIssue({ ...input, body: `${input.marker}\n2` })).toEqual({
         number: made.number,
@@ -245,6 +249,7 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       });
       expect(await port.findIssue({ label: input.label, marker: input.marker })).toEqual({
         number: made.number,
+        body: `${input.marker}\n2`,
         labels: [input.label],
       });
       expect(
