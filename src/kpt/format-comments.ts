@@ -1,5 +1,6 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { commentLineText, placeCommentRuns } from "./comment-runs.js";
+import { isCommonYaml } from "./yaml-fast.js";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -15,6 +16,9 @@ import { commentLineText, placeCommentRuns } from "./comment-runs.js";
 export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
+  // Without comment lines or blank lines, and with every comment on its scalar's line, nothing below
+  // would move.
+  if (isCommonYaml(doc)) return;
   visit(doc.contents, text);
   const foot = doc.contents
     ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))

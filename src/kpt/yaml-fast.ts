@@ -30,7 +30,18 @@ export function parseCommonYaml(
     lineCounter.addNewLine(0);
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
   }
+  for (const doc of docs) COMMON.add(doc);
   return docs;
+}
+
+const COMMON = new WeakSet<Document>();
+
+/**
+ * True for a document parseCommonYaml read (not a copy of one): its text has no comment line and no
+ * blank line, a comment only at the end of a scalar's line, where `yaml` and yaml.v3 agree.
+ */
+export function isCommonYaml(doc: Document): boolean {
+  return COMMON.has(doc);
 }
 
 const NL = 10;

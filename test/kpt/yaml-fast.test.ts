@@ -4,7 +4,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineCounter, parseAllDocuments } from "yaml";
 import { generatePackage } from "../../bench/render-package.js";
-import { parseCommonYaml } from "../../src/kpt/yaml-fast.js";
+import { normalizeComments } from "../../src/kpt/format-comments.js";
+import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml-fast.js";
 import { conformanceDir } from "../conformance/realworld.js";
 
 const OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;
@@ -20,10 +21,18 @@ function bothReadings(text: string): { fast: unknown; yaml: unknown } | undefine
   const fast = parseCommonYaml(text, { ...OPTIONS, lineCounter: fastLines });
   if (fast === undefined) return undefined;
   const yamlLines = new LineCounter();
-  const docs = parseAllDocuments(text, { ...OPTIONS, lineCounter: yamlLines });
-  return {
+  const all = parseAllDocuments(text, { ...OPTIONS, lineCounter: yamlLines });
+  const docs = Array.isArray(all) ? all : [all];
+  const read = {
     fast: { docs: fast.map(plain), lines: fastLines.lineStarts },
-    yaml: { docs: (Array.isArray(docs) ? docs : [docs]).map(plain), lines: yamlLines.lineStarts },
+    yaml: { docs: docs.map(plain), lines: yamlLines.lineStarts },
+  };
+  // kpt's comment placement skips the documents the reader read (nothing in them moves): check that.
+  expect(fast.every(isCommonYaml)).toBe(true);
+  for (const d of [...fast, ...docs]) normalizeComments(d, text);
+  return {
+    fast: { ...read.fast, normalized: fast.map(plain) },
+    yaml: { ...read.yaml, normalized: docs.map(plain) },
   };
 }
 
