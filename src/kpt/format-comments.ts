@@ -15,10 +15,13 @@ import { isCommonYaml } from "./yaml-fast.js";
  */
 export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
+  // Without comment lines or blank lines, and with every comment on its scalar's line, nothing would
+  // move: the document has no head comment, its first key none above it.
+  if (isCommonYaml(doc)) {
+    if (!listItem) noDocumentHead(doc);
+    return;
+  }
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
-  // Without comment lines or blank lines, and with every comment on its scalar's line, nothing below
-  // would move.
-  if (isCommonYaml(doc)) return;
   visit(doc.contents, text);
   const foot = doc.contents
     ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))
@@ -69,6 +72,17 @@ function splitDocumentHead(doc: Document, text: string): boolean {
   map.commentBefore = null;
   key.commentBefore = keyHead.length > 0 ? keyHead.join("\n") : null;
   return true;
+}
+
+/** What splitDocumentHead leaves where no comment or blank line is above the first key. */
+function noDocumentHead(doc: Document): void {
+  const map = doc.contents;
+  if (!isMap(map) || !map.range || map.items.length === 0) return;
+  const key = (map.items[0] as Pair).key;
+  if (!isNode(key)) return;
+  doc.commentBefore = null;
+  map.commentBefore = null;
+  (key as Node).commentBefore = null;
 }
 
 /**
