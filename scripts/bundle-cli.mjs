@@ -15,6 +15,19 @@ const external = Object.keys(dependencies)
   .filter((name) => !BUNDLED.has(name))
   .flatMap((name) => [name, `${name}/*`]);
 
+/**
+ * yaml's ES module build (the one it gives browsers; in Node it reads and writes as its CommonJS build
+ * does): bundled as CommonJS, every call of one of its functions would go through a getter.
+ */
+const yamlModuleBuild = {
+  name: "yaml-module-build",
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({
+      path: join(root, "node_modules", "yaml", "browser", "index.js"),
+    }));
+  },
+};
+
 const outdir = join(root, "dist", "bundle");
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -26,6 +39,7 @@ await build({
   platform: "node",
   target: "node20",
   external,
+  plugins: [yamlModuleBuild],
   // CommonJS packages bundled into ES modules require Node's own modules.
   banner: {
     js: 'import { createRequire as __porchlightRequire } from "node:module";\nconst require = __porchlightRequire(import.meta.url);',
