@@ -15,8 +15,8 @@ import { isCommonYaml } from "./yaml-fast.js";
  */
 export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
-  // Without comment lines or blank lines, and with every comment on its scalar's line, nothing would
-  // move: the document has no head comment, its first key none above it.
+  // Without comment lines, and with every comment on its scalar's line, nothing would move: the
+  // document has no head comment, its first key none above it.
   if (isCommonYaml(doc)) {
     if (!listItem) noDocumentHead(doc);
     return;

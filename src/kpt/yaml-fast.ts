@@ -7,8 +7,8 @@ import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq
  * parser and composer. It reads a subset: block mappings with plain keys, block sequences, plain,
  * single- and double-quoted (no escapes) scalars on one line, `|` / `|-` literal block scalars,
  * one-line flow sequences of scalars and empty flow collections, a line comment after a scalar,
- * `---` between documents. Anything else — a comment line, a blank line, an anchor or tag, a tab,
- * a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
+ * `---` between documents, empty lines between entries. Anything else — a comment line, a line of
+ * spaces, an anchor or tag, a tab, a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
  * then reads the file with `yaml` as before, so every file is read exactly as `yaml` reads it.
  * test/kpt/yaml-fast.test.ts holds the two readers' results equal over generated and real files.
  */
@@ -37,8 +37,8 @@ export function parseCommonYaml(
 const COMMON = new WeakSet<Document>();
 
 /**
- * True for a document parseCommonYaml read (not a copy of one): its text has no comment line and no
- * blank line, a comment only at the end of a scalar's line, where `yaml` and yaml.v3 agree.
+ * True for a document parseCommonYaml read (not a copy of one): its text has no comment line, a
+ * comment only at the end of a scalar's line, where `yaml` and yaml.v3 agree.
  */
 export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
@@ -92,6 +92,8 @@ const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
 
 class Reader {
   private pos = 0;
+  /** Empty lines were skipped since the last entry started. */
+  private blank = false;
   private readonly directives: object;
   private readonly docOptions: Record<string, unknown>;
   private schema!: Schema;
@@ -150,6 +152,32 @@ class Reader {
     return i - at;
   }
 
+  /**
+   * At the start of the line after an entry: skips empty lines (the next entry, in whichever
+   * collection, is then `spaceBefore`, as the composer marks it) and gives the indentation of the line
+   * after them, leaving `pos` at its start. Gives up on a line of spaces, and on empty lines before
+   * the end of the text or of the document.
+   */
+  private nextEntry(): number {
+    const text = this.text;
+    while (text.charCodeAt(this.pos) === NL) {
+      this.blank = true;
+      this.pos++;
+    }
+    if (this.blank) {
+      if (this.pos >= text.length || text.startsWith("---", this.pos) || text.startsWith("...", this.pos))
+        giveUp();
+    }
+    return this.lineIndent(this.pos);
+  }
+
+  /** Whether empty lines came before the entry that starts here (and forgets them). */
+  private takeBlank(): boolean {
+    const blank = this.blank;
+    this.blank = false;
+    return blank;
+  }
+
   /** A block mapping whose first key starts at `pos`, its keys at column `indent`. */
   private blockMap(indent: number): YAMLMap {
     const text = this.text;
@@ -158,7 +186,9 @@ class Reader {
     let end = start;
     const keys = new Set<unknown>();
     for (;;) {
+      const spaced = this.takeBlank();
       const key = this.key();
+      if (spaced) key.spaceBefore = true;
       if (keys.has(key.value)) giveUp();
       keys.add(key.value);
       // at the ':'
@@ -184,7 +214,7 @@ class Reader {
       map.items.push(new Pair(key, value));
       end = value.range![2];
       if (this.pos >= text.length) break;
-      const ind = this.lineIndent(this.pos);
+      const ind = this.nextEntry();
       if (ind < indent) break;
       if (ind > indent) giveUp();
       const c = text.charCodeAt(this.pos + ind);
@@ -209,11 +239,13 @@ class Reader {
       while (text.charCodeAt(this.pos) === SPACE) this.pos++;
       const c = text.charCodeAt(this.pos);
       if (c === NL || c === HASH || (c === DASH && text.charCodeAt(this.pos + 1) === SPACE)) giveUp();
+      const spaced = this.takeBlank();
       const item = this.startsKey() ? this.blockMap(this.pos - lineStart) : this.inlineValue(indent);
+      if (spaced) item.spaceBefore = true;
       seq.items.push(item);
       end = item.range![2];
       if (this.pos >= text.length) break;
-      const ind = this.lineIndent(this.pos);
+      const ind = this.nextEntry();
       if (ind < indent) break;
       if (ind > indent) giveUp();
       if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
@@ -436,12 +468,14 @@ class Reader {
     if (n <= indent || first === NL || Number.isNaN(first)) giveUp();
     const lines: string[] = [];
     let blanks = 0;
+    let blankStart = i;
     while (i < text.length) {
       let k = 0;
       while (k < n && text.charCodeAt(i + k) === SPACE) k++;
       const c = text.charCodeAt(i + k);
       if (c === NL) {
         if (k > 0) giveUp();
+        if (blanks === 0) blankStart = i;
         blanks++;
         i++;
         continue;
@@ -452,7 +486,9 @@ class Reader {
       lines.push(text.slice(i + n, nl));
       i = nl + 1;
     }
-    if (blanks > 0) giveUp();
+    // Empty lines after the last line are not the scalar's (it keeps one line break, or none): they
+    // are read as the space before the next entry.
+    if (blanks > 0) i = blankStart;
     const value = strip ? lines.join("\n") : `${lines.join("\n")}\n`;
     const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
     scalar.range = [start, i, i];

@@ -138,6 +138,11 @@ describe("parseCommonYaml", () => {
       "k:\n- a: 1\n  b: [x, y]\n- c: {}\n",
       "a:   spaced\n",
       "k: |\n text\n",
+      "a: 1\n\nb: 2\n",
+      "a: |\n  x\n\nb: 1\n",
+      "a: |-\n  x\n\n\nb: 1\n",
+      "a:\n- b: 1\n\n- c: 2\n\n  d: 3\n\ne: 1\n",
+      "f:\n  g:\n    h: 1\n\n  i: 2\n---\nj: 1\n\nk: 2\n",
     ];
     for (const t of texts) expect(expectSame(t), t).toBe(true);
   });
@@ -145,7 +150,10 @@ describe("parseCommonYaml", () => {
   it("gives back what it does not read, for yaml to read", () => {
     const texts = [
       "# head\na: 1\n",
-      "a: 1\n\nb: 2\n",
+      "a: 1\n  \nb: 2\n",
+      "a: 1\n\n",
+      "a: 1\n\n---\nb: 1\n",
+      "a:\n\n  b: 1\n",
       "a: &x 1\nb: *x\n",
       "a: !t 1\n",
       "a: >\n  x\n",
@@ -164,7 +172,6 @@ describe("parseCommonYaml", () => {
       "a: {b: c}\n",
       "a: |2\n   x\n",
       "a: |\n\n  x\n",
-      "a: |\n  x\n\nb: 1\n",
       "- a\n",
       'a: "x\\ny"\n',
       "%YAML 1.2\n---\na: 1\n",
@@ -215,8 +222,11 @@ describe("parseCommonYaml", () => {
         fc.array(root, { minLength: 1, maxLength: 3 }),
         fc.boolean(),
         fc.boolean(),
-        (docs, wide, lead) => {
-          const text = (lead ? "---\n" : "") + docs.map((d) => render(d, 0, wide, true)).join("---\n");
+        fc.constantFrom(undefined, /\n(?=[^\s-])/g, /\n(?= *- )/g, /\n(?= {2}\S)/g),
+        (docs, wide, lead, blankBefore) => {
+          // Empty lines before some of the entries (none at the end of a document, none before `---`).
+          const body = docs.map((d) => render(d, 0, wide, true).replace(blankBefore ?? /^$/, "\n\n"));
+          const text = (lead ? "---\n" : "") + body.join("---\n");
           if (expectSame(text)) read++;
         },
       ),
