@@ -212,9 +212,9 @@ function kptVersion(): string {
   return spawnSync("kpt", ["version"], { encoding: "utf8" }).stdout.trim();
 }
 
-/** The CLI runs from dist/: build it when it is missing or a source file is newer than the build. */
+/** The CLI runs from dist/bundle: build it when it is missing or a source file is newer than the build. */
 function ensureBuilt(): void {
-  const built = join(REPO, "dist", "cli", "main.js");
+  const built = join(REPO, "dist", "bundle", "main.js");
   if (existsSync(built)) {
     const newer = spawnSync("find", [join(REPO, "src"), "-name", "*.ts", "-newer", built], {
       encoding: "utf8",
@@ -222,6 +222,6 @@ function ensureBuilt(): void {
     if (newer.status === 0 && newer.stdout.trim() === "") return;
   }
   console.log("render: building dist/ (npm run build)");
-  const r = spawnSync("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: REPO, stdio: "inherit" });
+  const r = spawnSync("npm", ["run", "build"], { cwd: REPO, stdio: "inherit" });
   if (r.status !== 0) throw new Error("npm run build failed");
 }

@@ -1,5 +1,6 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
 import { commentLineText, placeCommentRuns } from "./comment-runs.js";
+import { isCommonYaml } from "./yaml-fast.js";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -14,6 +15,12 @@ import { commentLineText, placeCommentRuns } from "./comment-runs.js";
  */
 export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
+  // Without comment lines, and with every comment on its scalar's line, nothing would move: the
+  // document has no head comment, its first key none above it.
+  if (isCommonYaml(doc)) {
+    if (!listItem) noDocumentHead(doc);
+    return;
+  }
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
   visit(doc.contents, text);
   const foot = doc.contents
@@ -65,6 +72,17 @@ function splitDocumentHead(doc: Document, text: string): boolean {
   map.commentBefore = null;
   key.commentBefore = keyHead.length > 0 ? keyHead.join("\n") : null;
   return true;
+}
+
+/** What splitDocumentHead leaves where no comment or blank line is above the first key. */
+function noDocumentHead(doc: Document): void {
+  const map = doc.contents;
+  if (!isMap(map) || !map.range || map.items.length === 0) return;
+  const key = (map.items[0] as Pair).key;
+  if (!isNode(key)) return;
+  doc.commentBefore = null;
+  map.commentBefore = null;
+  (key as Node).commentBefore = null;
 }
 
 /**

@@ -554,23 +554,36 @@ function canPlain(value: string, ctx: ScalarContext): boolean {
  */
 export function detectSeqIndent(doc: Document, text: string): SeqIndent {
   const range = doc.range;
-  const source = range ? text.slice(range[0], range[2]) : text;
-  const lines = source
-    .split("\n")
-    .filter((l) => !l.trimStart().startsWith("#"))
-    .map(withoutComment);
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    const dash = line.indexOf("- ");
-    if (dash < 0 || line.slice(0, dash).trim() !== "") continue;
-    const keyLine = lines[i - 1]!;
-    const trimmed = keyLine.trim();
-    if (!trimmed.endsWith(":") || trimmed.indexOf(":") !== trimmed.length - 1) continue;
-    const keyIndent = keyLine.length - keyLine.trimStart().length;
-    if (dash === keyIndent) return "compact";
-    if (dash - keyIndent === 2) return "wide";
+  const from = range ? range[0] : 0;
+  const to = range ? Math.min(range[2], text.length) : text.length;
+  // Line by line, up to the first line that decides (most documents decide early).
+  let keyLine: string | undefined;
+  for (let start = from; start <= to; ) {
+    const nl = text.indexOf("\n", start);
+    const end = nl < 0 || nl > to ? to : nl;
+    const raw = text.slice(start, end);
+    start = end + 1;
+    if (raw.trimStart().startsWith("#")) continue;
+    const line = withoutComment(raw);
+    if (keyLine !== undefined) {
+      const decided = seqIndentOf(keyLine, line);
+      if (decided) return decided;
+    }
+    keyLine = line;
   }
   return "compact";
+}
+
+/** "compact" or "wide" when `line` is the first `- ` under the bare `key:` line `keyLine`. */
+function seqIndentOf(keyLine: string, line: string): SeqIndent | undefined {
+  const dash = line.indexOf("- ");
+  if (dash < 0 || line.slice(0, dash).trim() !== "") return undefined;
+  const trimmed = keyLine.trim();
+  if (!trimmed.endsWith(":") || trimmed.indexOf(":") !== trimmed.length - 1) return undefined;
+  const keyIndent = keyLine.length - keyLine.trimStart().length;
+  if (dash === keyIndent) return "compact";
+  if (dash - keyIndent === 2) return "wide";
+  return undefined;
 }
 
 /** A line without its trailing ` # comment` (a `#` inside quotes is not a comment). */

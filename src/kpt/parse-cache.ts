@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Document, isNode, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { copiedCommonYaml } from "./yaml-fast.js";
 import { parseYamlFile } from "./yamlfile.js";
 
 /** git's object id of a file's bytes (`git hash-object`): what a parsed file is cached under. */
@@ -36,12 +37,12 @@ export class ParseCache {
       this.entries.delete(key);
       this.entries.set(key, hit);
       this.hits++;
-      return hit.docs.map(copyDocument);
+      return hit.docs.map(pristineCopy);
     }
     const docs = parseYamlFile(text, path).docs;
     this.parsed++;
     if (bytes.length <= this.maxBytes) {
-      this.entries.set(key, { docs: docs.map(copyDocument), bytes: bytes.length });
+      this.entries.set(key, { docs: docs.map(pristineCopy), bytes: bytes.length });
       this.bytes += bytes.length;
       this.evict();
     }
@@ -60,6 +61,13 @@ export class ParseCache {
       this.bytes -= entry.bytes;
     }
   }
+}
+
+/** A copy of a document nothing has changed yet (kept, or handed out), known as what the reader read. */
+function pristineCopy(doc: Document): Document {
+  const copy = copyDocument(doc);
+  copiedCommonYaml(doc, copy);
+  return copy;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from "yaml";
 import { YamlError } from "./errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
+import { parseCommonYaml } from "./yaml-fast.js";
 
 /**
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
@@ -18,6 +19,11 @@ export interface ParsedYamlFile {
  * are dropped as kpt drops them. Throws a YamlError naming the file, line and column of the first error.
  */
 export function parseYamlFile(text: string, file: string): ParsedYamlFile {
+  // Most package files are read by the fast reader, into the same Documents (none empty, no error,
+  // no alias, ending with a line break); it gives back the others, read here by `yaml`.
+  const common = new LineCounter();
+  const read = parseCommonYaml(text, { ...PARSE_OPTIONS, lineCounter: common });
+  if (read) return { docs: read, lineCounter: common };
   const lineCounter = new LineCounter();
   const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
   const docs = Array.isArray(all) ? all : [all];

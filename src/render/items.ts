@@ -52,17 +52,24 @@ function prepare(doc: Document, text: string, path: string, index: number, packa
   const seqIndent = detectSeqIndent(doc, text);
   if (!isMap(doc.contents)) return doc;
   const i = String(index);
-  setKptAnnotation(doc, ANNOTATION.index, i);
-  setKptAnnotation(doc, ANNOTATION.path, path);
-  setKptAnnotation(doc, ANNOTATION.internalIndex, i);
-  setKptAnnotation(doc, ANNOTATION.packagePath, packageDir);
-  setKptAnnotation(doc, ANNOTATION.internalPath, path);
-  setKptAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
+  setKptAnnotations(doc, [
+    [ANNOTATION.index, i],
+    [ANNOTATION.path, path],
+    [ANNOTATION.internalIndex, i],
+    [ANNOTATION.packagePath, packageDir],
+    [ANNOTATION.internalPath, path],
+    [ANNOTATION.seqIndent, seqIndent],
+  ]);
   return doc;
 }
 
 /** Sets an annotation as kpt does: a single-quoted value, appended to `metadata.annotations`. */
 export function setKptAnnotation(doc: Document, key: string, value: string): void {
+  setKptAnnotations(doc, [[key, value]]);
+}
+
+/** setKptAnnotation of each entry in turn, `metadata.annotations` looked up once. */
+function setKptAnnotations(doc: Document, entries: readonly (readonly [string, string])[]): void {
   if (!isMap(doc.contents)) return;
   const root = doc.contents as YAMLMap;
   let meta = root.get("metadata", true) as unknown;
@@ -75,11 +82,13 @@ export function setKptAnnotation(doc: Document, key: string, value: string): voi
     annotations = new YAMLMap();
     (meta as YAMLMap).set("annotations", annotations);
   }
-  // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
-  if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
-  const scalar = new Scalar(value);
-  scalar.type = "QUOTE_SINGLE";
-  (annotations as YAMLMap).set(key, scalar);
+  for (const [key, value] of entries) {
+    // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
+    if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
+    const scalar = new Scalar(value);
+    scalar.type = "QUOTE_SINGLE";
+    (annotations as YAMLMap).set(key, scalar);
+  }
 }
 
 /** kpt's ids for matching a function's output to its input: set before each run of a process function. */

@@ -1,0 +1,48 @@
+// The CLI as bin/porchlight.js runs it: dist/cli (tsc's output) bundled into dist/bundle, with the
+// packages it reads YAML, schemas and globs with. A process that starts, renders and exits spends a
+// large part of its time loading modules (some 190 files for `porchlight fn render`, `yaml` and `zod`
+// among them): a few files load in half the time. Each command group stays a chunk of its own, loaded
+// when run. The other dependencies (the GitHub client, the queue, logging) stay in node_modules: some
+// read files beside their own code. Run by `npm run build`, after tsc.
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const root = join(import.meta.dirname, "..");
+const BUNDLED = new Set(["yaml", "zod", "minimatch", "node-diff3"]);
+const { dependencies } = JSON.parse(readFileSync(join(root, "package.json"), "utf8"));
+const external = Object.keys(dependencies)
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+/**
+ * yaml's ES module build (the one it gives browsers; in Node it reads and writes as its CommonJS build
+ * does): bundled as CommonJS, every call of one of its functions would go through a getter.
+ */
+const yamlModuleBuild = {
+  name: "yaml-module-build",
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({
+      path: join(root, "node_modules", "yaml", "browser", "index.js"),
+    }));
+  },
+};
+
+const outdir = join(root, "dist", "bundle");
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: [join(root, "dist", "cli", "main.js")],
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  external,
+  plugins: [yamlModuleBuild],
+  // CommonJS packages bundled into ES modules require Node's own modules.
+  banner: {
+    js: 'import { createRequire as __porchlightRequire } from "node:module";\nconst require = __porchlightRequire(import.meta.url);',
+  },
+  logLevel: "warning",
+});

@@ -1,0 +1,503 @@
+import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+
+/**
+ * A reader for the YAML that package files are mostly made of, building the very `yaml` Documents
+ * that `parseAllDocuments` builds (same node classes, values, styles, source ranges, comments,
+ * directives and options, the line counter's line starts), in one pass over the text instead of the `yaml` package's lexer, CST
+ * parser and composer. It reads a subset: block mappings with plain keys, block sequences, plain,
+ * single- and double-quoted (no escapes) scalars on one line, `|` / `|-` literal block scalars,
+ * one-line flow sequences of scalars and empty flow collections, a line comment after a scalar,
+ * `---` between documents, empty lines between entries. Anything else — a comment line, a line of
+ * spaces, an anchor or tag, a tab, a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
+ * then reads the file with `yaml` as before, so every file is read exactly as `yaml` reads it.
+ * test/kpt/yaml-fast.test.ts holds the two readers' results equal over generated and real files.
+ */
+export function parseCommonYaml(
+  text: string,
+  options: { lineCounter?: LineCounter } & Record<string, unknown>,
+): Document[] | undefined {
+  if (text === "" || text.charCodeAt(text.length - 1) !== NL) return undefined;
+  if (UNREAD.test(text)) return undefined;
+  let docs: Document[];
+  try {
+    docs = new Reader(text, options).documents();
+  } catch (e) {
+    if (e === GIVE_UP) return undefined;
+    throw e;
+  }
+  const lineCounter = options.lineCounter;
+  if (lineCounter) {
+    lineCounter.addNewLine(0);
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
+  }
+  for (const doc of docs) COMMON.add(doc);
+  return docs;
+}
+
+const COMMON = new WeakSet<Document>();
+
+/**
+ * True for a document parseCommonYaml read (not a copy of one): its text has no comment line, a
+ * comment only at the end of a scalar's line, where `yaml` and yaml.v3 agree.
+ */
+export function isCommonYaml(doc: Document): boolean {
+  return COMMON.has(doc);
+}
+
+/**
+ * Marks `copy`, an exact copy (parse-cache.ts's copyDocument) of a document parseCommonYaml read made
+ * before anything changed it, as such a document too.
+ */
+export function copiedCommonYaml(original: Document, copy: Document): void {
+  if (COMMON.has(original)) COMMON.add(copy);
+}
+
+const NL = 10;
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+
+/** Characters the reader leaves to `yaml`: tabs, carriage returns, a byte order mark, escapes, anchors' aliases. */
+const UNREAD = /[\t\r\uFEFF\\]/;
+
+/** Thrown inside the reader when the text is outside its subset. */
+const GIVE_UP = Symbol("outside the common subset");
+function giveUp(): never {
+  throw GIVE_UP;
+}
+
+/** The `Directives` class (not exported by `yaml`): each file's documents share one, as the composer's. */
+const Directives = (new Document().directives as object).constructor as new (yaml: {
+  version: string;
+}) => object;
+
+/** The scalar tag of a schema, and the tags a plain scalar is tested against, as the composer finds them. */
+interface Tag {
+  default?: boolean | "key";
+  test?: RegExp;
+  resolve(value: string, onError: (message: string) => void, options: unknown): unknown;
+  format?: string;
+}
+const SCALAR_TAG = Symbol.for("yaml.scalar");
+
+/**
+ * First characters of a plain scalar that a core-schema tag other than the string's may match (null
+ * `~` `null`, booleans, numbers, `.inf` `.nan`, the empty null): any other plain scalar is a string.
+ */
+const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
+
+/** Characters that cannot start a plain scalar here (indicators), or that the reader leaves to `yaml`. */
+const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
+
+class Reader {
+  private pos = 0;
+  /** Empty lines were skipped since the last entry started. */
+  private blank = false;
+  private readonly directives: object;
+  private readonly docOptions: Record<string, unknown>;
+  private schema!: Schema;
+  private tags!: Tag[];
+  private strTag!: Tag;
+  /** The document's options, as the composer hands them to a tag's resolve. */
+  private tagOptions: unknown;
+  private readonly onError = () => giveUp();
+
+  constructor(
+    private readonly text: string,
+    options: Record<string, unknown>,
+  ) {
+    this.directives = new Directives({ version: "1.2" });
+    this.docOptions = { _directives: this.directives, ...options };
+  }
+
+  documents(): Document[] {
+    const text = this.text;
+    const docs: Document[] = [];
+    for (;;) {
+      const start = this.pos;
+      let explicit = false;
+      if (text.startsWith("---", start)) {
+        if (text.charCodeAt(start + 3) !== NL) giveUp();
+        explicit = true;
+        this.pos += 4;
+      } else if (start !== 0) giveUp();
+      if (this.pos >= text.length || this.lineIndent(this.pos) !== 0) giveUp();
+      const doc = new Document(undefined, this.docOptions);
+      if (doc.schema.compat) giveUp();
+      this.schema = doc.schema;
+      this.tags = doc.schema.tags as unknown as Tag[];
+      this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
+      this.tagOptions = doc.options;
+      if (explicit) (doc.directives as { docStart: boolean | null }).docStart = true;
+      const map = this.blockMap(0);
+      const end = map.range![2];
+      doc.contents = map;
+      doc.range = [start, end, end];
+      docs.push(doc);
+      if (this.pos >= text.length) return docs;
+    }
+  }
+
+  /**
+   * The indentation of the line starting at `at`; gives up on a blank line or a comment line (the
+   * composer keeps those as comments and spacing), and on a line at the end of the text.
+   */
+  private lineIndent(at: number): number {
+    const text = this.text;
+    let i = at;
+    while (text.charCodeAt(i) === SPACE) i++;
+    const c = text.charCodeAt(i);
+    if (c === NL || c === HASH || Number.isNaN(c)) giveUp();
+    return i - at;
+  }
+
+  /**
+   * At the start of the line after an entry: skips empty lines (the next entry, in whichever
+   * collection, is then `spaceBefore`, as the composer marks it) and gives the indentation of the line
+   * after them, leaving `pos` at its start. Gives up on a line of spaces, and on empty lines before
+   * the end of the text or of the document.
+   */
+  private nextEntry(): number {
+    const text = this.text;
+    while (text.charCodeAt(this.pos) === NL) {
+      this.blank = true;
+      this.pos++;
+    }
+    if (this.blank) {
+      if (this.pos >= text.length || text.startsWith("---", this.pos) || text.startsWith("...", this.pos))
+        giveUp();
+    }
+    return this.lineIndent(this.pos);
+  }
+
+  /** Whether empty lines came before the entry that starts here (and forgets them). */
+  private takeBlank(): boolean {
+    const blank = this.blank;
+    this.blank = false;
+    return blank;
+  }
+
+  /** A block mapping whose first key starts at `pos`, its keys at column `indent`. */
+  private blockMap(indent: number): YAMLMap {
+    const text = this.text;
+    const map = new YAMLMap(this.schema);
+    const start = this.pos;
+    let end = start;
+    const keys = new Set<unknown>();
+    for (;;) {
+      const spaced = this.takeBlank();
+      const key = this.key();
+      if (spaced) key.spaceBefore = true;
+      if (keys.has(key.value)) giveUp();
+      keys.add(key.value);
+      // at the ':'
+      this.pos++;
+      let value: Scalar | YAMLMap | YAMLSeq;
+      if (text.charCodeAt(this.pos) === NL) {
+        this.pos++;
+        if (this.pos >= text.length) giveUp();
+        const ind = this.lineIndent(this.pos);
+        const first = this.pos + ind;
+        const dash = text.charCodeAt(first) === DASH && text.charCodeAt(first + 1) === SPACE;
+        if (ind > indent) {
+          this.pos = first;
+          value = dash ? this.blockSeq(ind) : this.blockMap(ind);
+        } else if (ind === indent && dash) {
+          this.pos = first;
+          value = this.blockSeq(ind);
+        } else giveUp();
+      } else if (text.charCodeAt(this.pos) === SPACE) {
+        while (text.charCodeAt(this.pos) === SPACE) this.pos++;
+        value = this.inlineValue(indent);
+      } else giveUp();
+      map.items.push(new Pair(key, value));
+      end = value.range![2];
+      if (this.pos >= text.length) break;
+      const ind = this.nextEntry();
+      if (ind < indent) break;
+      if (ind > indent) giveUp();
+      const c = text.charCodeAt(this.pos + ind);
+      if (indent === 0 && (text.startsWith("---", this.pos) || text.startsWith("...", this.pos))) break;
+      if (c === DASH && text.charCodeAt(this.pos + ind + 1) === SPACE) break;
+      this.pos += ind;
+    }
+    map.range = [start, end, end];
+    return map;
+  }
+
+  /** A block sequence whose first `- ` is at `pos`, in column `indent`. */
+  private blockSeq(indent: number): YAMLSeq {
+    const text = this.text;
+    const seq = new YAMLSeq(this.schema);
+    const start = this.pos;
+    let end = start;
+    for (;;) {
+      // at `- `
+      const lineStart = this.pos - indent;
+      this.pos += 2;
+      while (text.charCodeAt(this.pos) === SPACE) this.pos++;
+      const c = text.charCodeAt(this.pos);
+      if (c === NL || c === HASH || (c === DASH && text.charCodeAt(this.pos + 1) === SPACE)) giveUp();
+      const spaced = this.takeBlank();
+      const item = this.startsKey() ? this.blockMap(this.pos - lineStart) : this.inlineValue(indent);
+      if (spaced) item.spaceBefore = true;
+      seq.items.push(item);
+      end = item.range![2];
+      if (this.pos >= text.length) break;
+      const ind = this.nextEntry();
+      if (ind < indent) break;
+      if (ind > indent) giveUp();
+      if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
+      this.pos += ind;
+    }
+    seq.range = [start, end, end];
+    return seq;
+  }
+
+  /** True when a plain mapping key followed by `: ` or `:` and a line break starts at `pos`. */
+  private startsKey(): boolean {
+    const text = this.text;
+    if (NOT_PLAIN_START.has(text[this.pos]!)) return false;
+    for (let i = this.pos; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NL) return false;
+      if (c === COLON) {
+        const n = text.charCodeAt(i + 1);
+        if (n === SPACE || n === NL) return true;
+      } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) return false;
+    }
+  }
+
+  /** A plain key at `pos`; leaves `pos` at its `:`. */
+  private key(): Scalar {
+    const text = this.text;
+    const start = this.pos;
+    if (NOT_PLAIN_START.has(text[start]!)) giveUp();
+    let i = start;
+    for (; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NL) giveUp();
+      if (c === COLON) {
+        const n = text.charCodeAt(i + 1);
+        if (n === SPACE || n === NL) break;
+      } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) giveUp();
+    }
+    if (text.charCodeAt(i - 1) === SPACE || i - start > 1000) giveUp();
+    this.pos = i;
+    const source = text.slice(start, i);
+    return this.plain(source, [start, i, i], true);
+  }
+
+  /**
+   * A value that starts on its key's (or its `- `'s) line at `pos`: a scalar, a flow collection or a
+   * literal block scalar. `indent` is the enclosing collection's; `pos` ends at the next line.
+   */
+  private inlineValue(indent: number): Scalar | YAMLMap | YAMLSeq {
+    const text = this.text;
+    const start = this.pos;
+    const c = text[start]!;
+    if (c === '"' || c === "'") {
+      const end = this.quotedEnd(start);
+      const inner = text.slice(start + 1, end - 1);
+      const value = c === '"' ? inner : inner.replaceAll("''", "'");
+      const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
+      this.pos = end;
+      const after = this.lineEnd();
+      scalar.range = [start, end, this.pos];
+      scalar.source = value;
+      scalar.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+      if (after) scalar.comment = after;
+      return scalar;
+    }
+    if (c === "[") return this.flowSeq();
+    if (c === "{") {
+      if (text[start + 1] !== "}") giveUp();
+      const map = new YAMLMap(this.schema);
+      map.flow = true;
+      this.pos = start + 2;
+      if (this.lineEnd()) giveUp();
+      map.range = [start, start + 2, this.pos];
+      return map;
+    }
+    if (c === "|") return this.literal(indent);
+    if (NOT_PLAIN_START.has(c)) {
+      if (c !== "-" || text.charCodeAt(start + 1) === SPACE || text.charCodeAt(start + 1) === NL) giveUp();
+    }
+    let i = start;
+    let last = start;
+    for (; ; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === NL) break;
+      if (ch === SPACE) {
+        if (text.charCodeAt(i + 1) === HASH) break;
+        continue;
+      }
+      if (ch === COLON) {
+        const n = text.charCodeAt(i + 1);
+        if (n === SPACE || n === NL) giveUp();
+      }
+      last = i + 1;
+    }
+    const source = text.slice(start, last);
+    this.pos = last;
+    const comment = this.lineEnd();
+    const scalar = this.plain(source, [start, last, this.pos], false);
+    if (comment) scalar.comment = comment;
+    return scalar;
+  }
+
+  /** The end (after the closing quote) of a quoted scalar on one line starting at `start`. */
+  private quotedEnd(start: number): number {
+    const text = this.text;
+    const q = text.charCodeAt(start);
+    for (let i = start + 1; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NL || Number.isNaN(c)) giveUp();
+      if (c !== q) continue;
+      if (q === 39 && text.charCodeAt(i + 1) === 39) {
+        i++;
+        continue;
+      }
+      return i + 1;
+    }
+  }
+
+  /**
+   * What follows a value on its line: spaces, a comment (its text, as the composer keeps it), the
+   * line break. Leaves `pos` at the next line.
+   */
+  private lineEnd(): string {
+    const text = this.text;
+    const at = this.pos;
+    let i = at;
+    while (text.charCodeAt(i) === SPACE) i++;
+    let comment = "";
+    if (text.charCodeAt(i) === HASH) {
+      if (i === at) giveUp();
+      const nl = text.indexOf("\n", i);
+      comment = text.slice(i + 1, nl) || " ";
+      i = nl;
+    }
+    if (text.charCodeAt(i) !== NL) giveUp();
+    this.pos = i + 1;
+    return comment;
+  }
+
+  /** A plain scalar as the composer resolves it by the schema's tags. */
+  private plain(source: string, range: [number, number, number], atKey: boolean): Scalar {
+    let tag = this.strTag;
+    if (source === "" || MAYBE_NOT_STRING.test(source)) {
+      for (const t of this.tags) {
+        if ((t.default === true || (atKey && t.default === "key")) && t.test?.test(source)) {
+          tag = t;
+          break;
+        }
+      }
+    }
+    const res = tag.resolve(source, this.onError, this.tagOptions);
+    const scalar = res instanceof Scalar ? res : new Scalar(res);
+    scalar.range = range;
+    scalar.source = source;
+    scalar.type = "PLAIN";
+    if (tag.format) scalar.format = tag.format;
+    return scalar;
+  }
+
+  /** `[a, "b"]` on one line: scalars only; or `[]`. */
+  private flowSeq(): YAMLSeq {
+    const text = this.text;
+    const seq = new YAMLSeq(this.schema);
+    seq.flow = true;
+    const start = this.pos;
+    let i = start + 1;
+    if (text[i] !== "]") {
+      for (;;) {
+        const c = text[i]!;
+        let item: Scalar;
+        if (c === '"' || c === "'") {
+          const end = this.quotedEnd(i);
+          const inner = text.slice(i + 1, end - 1);
+          const value = c === '"' ? inner : inner.replaceAll("''", "'");
+          item = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
+          item.range = [i, end, end];
+          item.source = value;
+          item.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+          i = end;
+        } else {
+          if (NOT_PLAIN_START.has(c) || c === " ") giveUp();
+          let j = i;
+          for (;;) {
+            const ch = text[j]!;
+            if (ch === "," || ch === "]") break;
+            if (FLOW_PLAIN_STOP.has(ch)) giveUp();
+            j++;
+          }
+          item = this.plain(text.slice(i, j), [i, j, j], false);
+          i = j;
+        }
+        seq.items.push(item);
+        if (text[i] === "]") break;
+        if (text[i] !== "," || text[i + 1] !== " ") giveUp();
+        i += 2;
+        while (text[i] === " ") i++;
+      }
+    }
+    const end = i + 1;
+    this.pos = end;
+    if (this.lineEnd()) giveUp();
+    seq.range = [start, end, this.pos];
+    return seq;
+  }
+
+  /**
+   * A `|` or `|-` block scalar at `pos` whose lines are more indented than `indent`: no blank line
+   * before its first line or after its last, none holding spaces.
+   */
+  private literal(indent: number): Scalar {
+    const text = this.text;
+    const start = this.pos;
+    let i = start + 1;
+    const strip = text[i] === "-";
+    if (strip) i++;
+    if (text.charCodeAt(i) !== NL) giveUp();
+    i++;
+    let n = 0;
+    while (text.charCodeAt(i + n) === SPACE) n++;
+    const first = text.charCodeAt(i + n);
+    if (n <= indent || first === NL || Number.isNaN(first)) giveUp();
+    const lines: string[] = [];
+    let blanks = 0;
+    let blankStart = i;
+    while (i < text.length) {
+      let k = 0;
+      while (k < n && text.charCodeAt(i + k) === SPACE) k++;
+      const c = text.charCodeAt(i + k);
+      if (c === NL) {
+        if (k > 0) giveUp();
+        if (blanks === 0) blankStart = i;
+        blanks++;
+        i++;
+        continue;
+      }
+      if (k < n) break;
+      for (; blanks > 0; blanks--) lines.push("");
+      const nl = text.indexOf("\n", i);
+      lines.push(text.slice(i + n, nl));
+      i = nl + 1;
+    }
+    // Empty lines after the last line are not the scalar's (it keeps one line break, or none): they
+    // are read as the space before the next entry.
+    if (blanks > 0) i = blankStart;
+    const value = strip ? lines.join("\n") : `${lines.join("\n")}\n`;
+    const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
+    scalar.range = [start, i, i];
+    scalar.source = value;
+    scalar.type = "BLOCK_LITERAL";
+    this.pos = i;
+    return scalar;
+  }
+}
+
+/** Characters that end or spoil a plain scalar in a flow sequence (the reader leaves such items to `yaml`). */
+const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);

@@ -1,0 +1,291 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { LineCounter, parseAllDocuments } from "yaml";
+import { generatePackage } from "../../bench/render-package.js";
+import { normalizeComments } from "../../src/kpt/format-comments.js";
+import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml-fast.js";
+import { conformanceDir } from "../conformance/realworld.js";
+
+const OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;
+
+/**
+ * The fast reader's documents for `text` beside `yaml`'s, both as plain data: every own property of
+ * every node (class, value, style, source, range, comment, flow, tag, format), of the documents
+ * (directives, options, errors) and the line counter's line starts. Undefined when the fast reader
+ * gave the file back.
+ */
+function bothReadings(text: string): { fast: unknown; yaml: unknown } | undefined {
+  const fastLines = new LineCounter();
+  const fast = parseCommonYaml(text, { ...OPTIONS, lineCounter: fastLines });
+  if (fast === undefined) return undefined;
+  const yamlLines = new LineCounter();
+  const all = parseAllDocuments(text, { ...OPTIONS, lineCounter: yamlLines });
+  const docs = Array.isArray(all) ? all : [all];
+  const read = {
+    fast: { docs: fast.map(plain), lines: fastLines.lineStarts },
+    yaml: { docs: docs.map(plain), lines: yamlLines.lineStarts },
+  };
+  // kpt's comment placement skips the documents the reader read (nothing in them moves): check that.
+  expect(fast.every(isCommonYaml)).toBe(true);
+  for (const d of [...fast, ...docs]) normalizeComments(d, text);
+  return {
+    fast: { ...read.fast, normalized: fast.map(plain) },
+    yaml: { ...read.yaml, normalized: docs.map(plain) },
+  };
+}
+
+/** A node tree as plain data, its classes named; a document's schema by its name only. */
+function plain(v: unknown): unknown {
+  if (v === null || typeof v !== "object") return typeof v === "number" && Number.isNaN(v) ? "NaN" : v;
+  if (Array.isArray(v)) return v.map(plain);
+  if (v instanceof LineCounter) return { lineCounter: true };
+  const out: Record<string, unknown> = { class: v.constructor.name };
+  for (const key of Object.keys(v).sort()) {
+    const value = (v as Record<string, unknown>)[key];
+    out[key] = key === "schema" ? String((value as { name?: string }).name) : plain(value);
+  }
+  return out;
+}
+
+function expectSame(text: string): boolean {
+  const r = bothReadings(text);
+  if (r === undefined) return false;
+  expect(r.fast, text).toEqual(r.yaml);
+  return true;
+}
+
+describe("parseCommonYaml", () => {
+  it("reads the benchmark's package files as yaml does", () => {
+    const tree = generatePackage(
+      300,
+      "pipeline:\n  mutators:\n  - image: set-labels:v0.1\n    configMap:\n      a: b\n",
+    );
+    for (const [path, bytes] of tree) expect(expectSame(bytes.toString("utf8")), path).toBe(true);
+  });
+
+  it("reads scalars of every kind the schema resolves as yaml does", () => {
+    const values = [
+      "1",
+      "-1",
+      "+1",
+      "0o17",
+      "0x1F",
+      "1.5",
+      "1.50",
+      "1e3",
+      ".inf",
+      "-.Inf",
+      ".nan",
+      "true",
+      "False",
+      "null",
+      "Null",
+      "~",
+      "0",
+      "007",
+      "12345678901234567890",
+      "1.0.3",
+      "v1",
+      "a:b",
+      "a#b",
+      "-a",
+      "x y",
+      "'it''s'",
+      '"q"',
+      "''",
+      '""',
+      "[]",
+      "{}",
+      "[a, 'b', \"c\", 1, true]",
+      "[ a]",
+      "[a ,b]",
+      "t",
+      "no",
+      "yes",
+      "y",
+      "NULL",
+      "TRUE",
+      "nan",
+      "inf",
+      "1_000",
+      "0b11",
+      "1:30",
+      "2001-12-14",
+      "=",
+      "- x",
+    ];
+    let read = 0;
+    for (const v of values) {
+      for (const text of [`k: ${v}\n`, `- ${v}\n`, `${v}: v\n`, `k: ${v} # c\n`, `k:\n  n: ${v}  \n`]) {
+        if (expectSame(text)) read++;
+      }
+    }
+    expect(read).toBeGreaterThan(150);
+  });
+
+  it("reads block literals, sequences and documents as yaml does", () => {
+    const texts = [
+      "a: |\n  x\n  y\nb: 1\n",
+      "a: |-\n  x\n\n    y\nb: 1\n",
+      "a:\n- |\n  x\n- |-\n   y\n",
+      "a:\n- b: |\n    x\n  c: 2\n- d\n",
+      "a:\n  - 1\n  - 2\nb:\n  c:\n    d: e\n",
+      "---\na: 1\n---\nb: 2\n",
+      "a: 1\n---\nb: 2\n",
+      "a: 1 #\nb: 2 #  two  \n",
+      "k:\n- a: 1\n  b: [x, y]\n- c: {}\n",
+      "a:   spaced\n",
+      "k: |\n text\n",
+      "a: 1\n\nb: 2\n",
+      "a: |\n  x\n\nb: 1\n",
+      "a: |-\n  x\n\n\nb: 1\n",
+      "a:\n- b: 1\n\n- c: 2\n\n  d: 3\n\ne: 1\n",
+      "f:\n  g:\n    h: 1\n\n  i: 2\n---\nj: 1\n\nk: 2\n",
+    ];
+    for (const t of texts) expect(expectSame(t), t).toBe(true);
+  });
+
+  it("gives back what it does not read, for yaml to read", () => {
+    const texts = [
+      "# head\na: 1\n",
+      "a: 1\n  \nb: 2\n",
+      "a: 1\n\n",
+      "a: 1\n\n---\nb: 1\n",
+      "a:\n\n  b: 1\n",
+      "a: &x 1\nb: *x\n",
+      "a: !t 1\n",
+      "a: >\n  x\n",
+      "a: 1",
+      "a:\tb\n",
+      "a: 1\r\n",
+      '"a": 1\n',
+      "a:\n",
+      "a: 1\na: 2\n",
+      "a: 1\n...\n",
+      "---\n---\na: 1\n",
+      "a: b: c\n",
+      "a: x\n  y\n",
+      "- - a\n",
+      "a: [\n  b]\n",
+      "a: {b: c}\n",
+      "a: |2\n   x\n",
+      "a: |\n\n  x\n",
+      "- a\n",
+      'a: "x\\ny"\n',
+      "%YAML 1.2\n---\na: 1\n",
+      "a: 1 # c\n# d\n",
+      "",
+    ];
+    for (const t of texts) expect(parseCommonYaml(t, OPTIONS), JSON.stringify(t)).toBeUndefined();
+  });
+
+  it("reads generated mappings and sequences exactly as yaml does, or gives them back", () => {
+    const scalar = fc.constantFrom(
+      "a",
+      "b c",
+      "1",
+      "-2",
+      "1.5",
+      "true",
+      "null",
+      "~",
+      "'q'",
+      '"d d"',
+      "x#y",
+      "u:v",
+      "[a, b]",
+      "[]",
+      "{}",
+      "'a''b'",
+      "0x1",
+      ".5",
+      "--",
+      "a #c",
+      "2e5",
+      "|\n  lit\n  lines",
+    );
+    const key = fc.constantFrom("a", "b", "c d", "1", "true", "x-y", "k.z", "-k", "~");
+    const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
+      node: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        scalar,
+        fc.uniqueArray(fc.tuple(key, tie("node")), { minLength: 1, maxLength: 4, selector: ([k]) => k }),
+        fc.array(tie("node"), { minLength: 1, maxLength: 3 }).map((items) => ({ seq: items })),
+      ),
+    })).node;
+    const root = fc.uniqueArray(fc.tuple(key, node), { minLength: 1, maxLength: 4, selector: ([k]) => k });
+    let read = 0;
+    fc.assert(
+      fc.property(
+        fc.array(root, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom(undefined, /\n(?=[^\s-])/g, /\n(?= *- )/g, /\n(?= {2}\S)/g),
+        (docs, wide, lead, blankBefore) => {
+          // Empty lines before some of the entries (none at the end of a document, none before `---`).
+          const body = docs.map((d) => render(d, 0, wide, true).replace(blankBefore ?? /^$/, "\n\n"));
+          const text = (lead ? "---\n" : "") + body.join("---\n");
+          if (expectSame(text)) read++;
+        },
+      ),
+      // A fixed seed: the same 600 texts every run, so the count of those read cannot drift.
+      { numRuns: 600, seed: 13 },
+    );
+    expect(read).toBeGreaterThan(30);
+  });
+
+  it("reads the real-world corpus's files as yaml does, or gives them back", () => {
+    const dir = conformanceDir();
+    if (dir === undefined) return;
+    const files = yamlFiles(dir);
+    let read = 0;
+    for (const f of files) {
+      if (expectSame(readFileSync(f, "utf8"))) read++;
+    }
+    console.log(`parseCommonYaml: read ${read} of ${files.length} corpus files, gave back the rest`);
+    expect(read).toBeGreaterThan(0);
+  });
+});
+
+/** A generated value as block YAML at `indent` (`top`: the start of a line). */
+function render(v: unknown, indent: number, wide: boolean, top: boolean): string {
+  const pad = " ".repeat(indent);
+  if (typeof v === "string") {
+    if (v.includes("\n")) return `${v.replace(/\n {2}/g, `\n${pad}  `)}\n`;
+    return `${v}\n`;
+  }
+  if (Array.isArray(v)) {
+    return v
+      .map(([k, val]: [string, unknown], i) => {
+        const lead = i === 0 && !top ? "" : pad;
+        if (typeof val === "string") return `${lead}${k}: ${render(val, indent, wide, false)}`;
+        if (Array.isArray(val)) return `${lead}${k}:\n${render(val, indent + 2, wide, true)}`;
+        const seqIndent = wide ? indent + 2 : indent;
+        return `${lead}${k}:\n${render(val, seqIndent, wide, true)}`;
+      })
+      .join("");
+  }
+  const items = (v as { seq: unknown[] }).seq;
+  return items
+    .map((item, i) => {
+      const lead = i === 0 && !top ? "" : pad;
+      if (typeof item === "string") return `${lead}- ${render(item, indent, wide, false)}`;
+      if (Array.isArray(item)) return `${lead}- ${render(item, indent + 2, wide, false)}`;
+      return `${lead}-\n${render(item, indent + 2, wide, true)}`;
+    })
+    .join("");
+}
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (name === ".git") continue;
+    const st = statSync(p);
+    if (st.isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
+  }
+  return out;
+}
