@@ -6,7 +6,7 @@ import { parseVariantPullRequestBody } from "../../variants/index.js";
 import { readCatalog } from "../catalog/read.js";
 import { EDITED_LABEL, withoutEditedLine, withTakeover } from "../fanout/edited.js";
 import { reconcileFanout } from "../fanout/index.js";
-import { fanoutContextOf } from "../fanout/jobs.js";
+import { managementFanoutContext } from "../fanout/jobs.js";
 import { reachManagement } from "../fanout/management.js";
 import { type Retarget, withRetarget } from "../fanout/retarget.js";
 import type { VerbHandler } from "./types.js";
@@ -86,7 +86,13 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
   const body = withTakeover(withoutEditedLine(withRetarget(pr.body, retarget)), pr.headSha);
   await ctx.port.updatePull(pr.number, { body });
   if (pr.labels.includes(EDITED_LABEL)) await ctx.port.removeLabel(pr.number, EDITED_LABEL);
-  const report = await reconcileFanout(fanoutContextOf(ctx, management.installation), up.fullName);
+  const fanout = await managementFanoutContext(ctx, management);
+  if (!fanout)
+    return {
+      kind: "refused",
+      reason: `Retargeted, but the configuration of ${up.fullName} has problems, so its fan-out waits for its own next run (its checks name the problem).`,
+    };
+  const report = await reconcileFanout(fanout, up.fullName);
   const mine = report.actions.find((a) => a.variant === branch.value.variant);
   const failure = report.failures.find((f) => f.variant === branch.value.variant);
   if (failure) return { kind: "refused", reason: `Retargeted, but the update failed: ${failure.error}` };

@@ -1,5 +1,7 @@
 import { parseDocument } from "yaml";
-import type { InstallationPort, RepoPort } from "../../github/port.js";
+import { loadRepoConfig } from "../../config/load.js";
+import type { RepoConfig } from "../../config/resolve.js";
+import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
@@ -10,8 +12,15 @@ import type { FanoutContext } from "./context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
 import { reachManagement } from "./management.js";
 
-/** A fan-out context from a repository job's context and its installation. */
-export function fanoutContextOf(ctx: JobContext, installation: InstallationPort): FanoutContext {
+/**
+ * A fan-out context from a repository job's context and its installation, for the fan-out of the job's own
+ * repository (its configuration's rollout). For another repository's, see managementFanoutContext.
+ */
+export function fanoutContextOf(
+  ctx: JobContext,
+  installation: InstallationPort,
+  config: Pick<RepoConfig, "rollout"> = ctx.config,
+): FanoutContext {
   return {
     installation,
     ...(ctx.installationFor ? { installationFor: ctx.installationFor } : {}),
@@ -22,8 +31,34 @@ export function fanoutContextOf(ctx: JobContext, installation: InstallationPort)
     events: ctx.events,
     ...(ctx.mirror ? { registry: ctx.mirror } : {}),
     ...(ctx.now ? { now: ctx.now } : {}),
-    ...(ctx.config.rollout ? { rollout: ctx.config.rollout } : {}),
+    ...(config.rollout ? { rollout: config.rollout } : {}),
   };
+}
+
+/**
+ * The fan-out context of a management repository a job in another repository reaches (a downstream's
+ * `/update`, a reopened or published fan-out proposal): the management repository's own configuration
+ * decides its rollout, never the downstream's. Undefined, with a warning, when that configuration cannot
+ * be read: a fan-out without its rollout's gates could open every wave at once, so it waits for the
+ * management repository's own next run, which reports the problem on its check.
+ */
+export async function managementFanoutContext(
+  ctx: JobContext,
+  reached: { installation: InstallationPort; repository: InstallationRepository },
+): Promise<FanoutContext | undefined> {
+  const { installation, repository } = reached;
+  if (repository.fullName.toLowerCase() === repoName(ctx).toLowerCase()) {
+    return fanoutContextOf(ctx, installation);
+  }
+  const loaded = await loadRepoConfig((file) => installation.readFile(file), repository.id);
+  if (!loaded.ok) {
+    ctx.log.warn(
+      { management: repository.fullName, problem: loaded.problems[0]?.message },
+      "the management repository's configuration has problems; its fan-out waits for its own run",
+    );
+    return undefined;
+  }
+  return fanoutContextOf(ctx, installation, loaded.config);
 }
 
 /**
@@ -76,7 +111,8 @@ async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promis
   if (!reached) return;
   const port = reached.installation.repo(reached.repository);
   if (!(await hasVariantFiles(port, reached.repository.defaultBranch))) return;
-  await reconcileFanout(fanoutContextOf(ctx, reached.installation), reached.repository.fullName);
+  const fanout = await managementFanoutContext(ctx, reached);
+  if (fanout) await reconcileFanout(fanout, reached.repository.fullName);
 }
 
 /**

@@ -2,7 +2,7 @@ import { parseVariantBranch } from "../../lifecycle/variant-branch.js";
 import { parseVariantPullRequestBody } from "../../variants/index.js";
 import type { JobContext } from "../context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
-import { fanoutContextOf } from "./jobs.js";
+import { managementFanoutContext } from "./jobs.js";
 import { reachManagement } from "./management.js";
 
 /**
@@ -30,5 +30,6 @@ export async function resumeVariantPull(
   }
   const management = reached.repository;
   ctx.log.info({ pr: pr.number, management: management.fullName }, "fan-out pull request reopened; resuming");
-  return reconcileFanout(fanoutContextOf(ctx, reached.installation), management.fullName);
+  const fanout = await managementFanoutContext(ctx, reached);
+  return fanout ? reconcileFanout(fanout, management.fullName) : undefined;
 }
