@@ -30,6 +30,8 @@ export interface FleetBenchRow {
   speedup: string;
   /** REST calls of the app's installations over pull requests opened. */
   apiPerPR: number;
+  /** git requests (fetches and pushes) of the app over pull requests opened: each replica keeps its own clones. */
+  gitPerPR: number;
   /** Mutating REST calls and git pushes over pull requests opened. */
   writesPerPR: number;
   /** Calls GitHub (the forge) refused with a rate limit, retried by the client. */
@@ -194,6 +196,7 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       prPerMin: round((prs / wallS) * 60, 1),
       speedup: "",
       apiPerPR: round(rest.length / prs, 1),
+      gitPerPR: round(log.filter((e) => e.route.includes(".git/")).length / prs, 1),
       writesPerPR: round(writes.length / prs, 1),
       rateLimited: rest.filter((e) => e.status === 403 || e.status === 429).length,
       duplicates: prs - expected,
