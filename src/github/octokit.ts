@@ -123,7 +123,38 @@ export function clusteredPacing(
   const client = new Redis(url);
   client.on("error", onError);
   const connection = new Bottleneck.IORedisConnection({ client });
+  recognisableScriptErrors(connection);
   return { cluster: { connection, id }, close: async () => void (await connection.disconnect(false)) };
+}
+
+/** Bottleneck's own script errors, which it recovers from when it recognises them. */
+const BOTTLENECK_CODES = /^ERR (SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)$/;
+
+/**
+ * Bottleneck recovers from two errors of its Redis scripts — a limiter whose keys expired after a
+ * quiet spell (`SETTINGS_KEY_NOT_FOUND`: it sets them up again) and a client Redis forgot
+ * (`UNKNOWN_CLIENT`: it registers again) — by comparing the message to the bare code. Redis 7 prefixes a
+ * script's error with `ERR `, so neither was recognised and the call failed: an installation quiet for
+ * the group's timeout (5 minutes) failed its next write. The prefix is taken off before Bottleneck
+ * looks (through its connection's one script entry point).
+ */
+function recognisableScriptErrors(connection: Bottleneck.IORedisConnection): void {
+  type Callback = (err: unknown, replies?: unknown) => void;
+  const c = connection as unknown as { __scriptFn__(name: string): (...args: unknown[]) => unknown };
+  const scriptFn = c.__scriptFn__.bind(c);
+  c.__scriptFn__ = (name) => {
+    const run = scriptFn(name);
+    return (...args) => {
+      const done = args.at(-1);
+      if (typeof done === "function")
+        args[args.length - 1] = ((err, replies) => {
+          if (err instanceof Error && BOTTLENECK_CODES.test(err.message))
+            err.message = err.message.slice("ERR ".length);
+          (done as Callback)(err, replies);
+        }) satisfies Callback;
+      return run(...args);
+    };
+  };
 }
 
 interface RequestLike {

@@ -1,3 +1,4 @@
+import { Redis } from "ioredis";
 import { pino } from "pino";
 import { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
@@ -7,13 +8,13 @@ import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from 
 
 interface Rest {
   rest: {
-    issues: { create(p: object): Promise<unknown> };
+    issues: { create(p: object): Promise<{ status: number }> };
     repos: { get(p: object): Promise<unknown> };
   };
 }
 
 describe.skipIf(!hasRedis)(
-  `GitHub's secondary limit, shared by the replicas of one app${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
+  `write pacing and GitHub's secondary limit, shared by the replicas of one app (Bottleneck on Redis)${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
   () => {
     let forge: Forge | undefined;
     const closers: (() => Promise<void>)[] = [];
@@ -72,6 +73,41 @@ describe.skipIf(!hasRedis)(
       const refused = all.indexOf("POST /repos/acme/r/issues 403");
       const next = all.findIndex((l, i) => i > refused && l === "POST /repos/acme/r/issues 201");
       expect(next).toBeGreaterThanOrEqual(probed);
+    }, 30_000);
+
+    it("an installation quiet until its pacing's keys expired in Redis writes again", async () => {
+      forge = await startForge();
+      prefix = testPrefix("pacing-expiry");
+      const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+      forge.createUser("acme", { type: "Organization" });
+      await forge.createRepo("acme/r", { autoInit: true });
+      const installation = forge.createInstallation(creds.appId, "acme");
+      const pacing = clusteredPacing(TEST_REDIS_URL, `${prefix}-app`, () => {});
+      closers.push(pacing.close);
+      const probot = new Probot({
+        appId: creds.appId,
+        privateKey: creds.privateKeyPem,
+        baseUrl: forge.apiUrl,
+        log: pino({ level: "silent" }),
+        Octokit: porchlightOctokit({ writeIntervalMs: 0, rateLimitRetries: 0, cluster: pacing.cluster }),
+      });
+      const client = (await probot.auth(installation.id)) as unknown as Rest;
+      const r = { owner: "acme", repo: "r" };
+      await client.rest.issues.create({ ...r, title: "before" });
+      // Bottleneck's keys of the installation's limiters expire after the group's timeout (5 minutes
+      // quiet): gone, as Redis leaves them then.
+      const redis = new Redis(TEST_REDIS_URL);
+      try {
+        const keys = await redis.keys(`b_${prefix}-app-*`);
+        expect(keys.length).toBeGreaterThan(0);
+        await redis.del(...keys);
+      } finally {
+        redis.disconnect();
+      }
+
+      await expect(client.rest.issues.create({ ...r, title: "after" })).resolves.toMatchObject({
+        status: 201,
+      });
     }, 30_000);
   },
 );
