@@ -6,7 +6,11 @@ const HOUR_MS = 60 * 60 * 1000;
 export interface SecondaryLimit {
   /** Refuse every n-th mutating request (POST/PATCH/PUT/DELETE). */
   everyNthMutation?: number;
-  /** Refuse mutating requests beyond this many within a forge-clock minute. */
+  /**
+   * Refuse mutating requests beyond this many within a forge-clock minute, counted per user or
+   * installation as GitHub counts its content-creation limit (80 a minute): one installation's
+   * burst does not use up another's.
+   */
   perMinute?: number;
   /** Seconds sent in `retry-after` (default 1). */
   retryAfter?: number;
@@ -36,7 +40,8 @@ export class RateLimiter {
   private primaryStatus: 403 | 429 = 403;
   private secondaryCfg: SecondaryLimit | null = null;
   private mutations = 0;
-  private recentMutations: number[] = [];
+  /** Mutations of the last forge-clock minute, per principal (`perMinute`). */
+  private recentMutations = new Map<string, number[]>();
 
   constructor(private readonly now: () => Date) {}
 
@@ -59,7 +64,7 @@ export class RateLimiter {
   secondary(cfg: SecondaryLimit | null): void {
     this.secondaryCfg = cfg;
     this.mutations = 0;
-    this.recentMutations = [];
+    this.recentMutations = new Map();
   }
 
   /** Back to a fresh window for everyone, no secondary limit. */
@@ -115,21 +120,22 @@ export class RateLimiter {
         documentationUrl: `${RATE_DOCS}#about-the-primary-rate-limit`,
       });
     }
-    if (mutation) this.checkSecondary(headers);
+    if (mutation) this.checkSecondary(key, headers);
     b.used += 1;
     return headers();
   }
 
-  private checkSecondary(headers: () => Record<string, string>): void {
+  private checkSecondary(key: string, headers: () => Record<string, string>): void {
     const cfg = this.secondaryCfg;
     if (!cfg) return;
     this.mutations += 1;
     const nowMs = this.now().getTime();
-    this.recentMutations = this.recentMutations.filter((t) => t > nowMs - 60_000);
-    this.recentMutations.push(nowMs);
+    const recent = (this.recentMutations.get(key) ?? []).filter((t) => t > nowMs - 60_000);
+    recent.push(nowMs);
+    this.recentMutations.set(key, recent);
     const hit =
       (cfg.everyNthMutation !== undefined && this.mutations % cfg.everyNthMutation === 0) ||
-      (cfg.perMinute !== undefined && this.recentMutations.length > cfg.perMinute);
+      (cfg.perMinute !== undefined && recent.length > cfg.perMinute);
     if (!hit) return;
     throw new ApiError(
       cfg.status ?? 403,

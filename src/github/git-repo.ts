@@ -15,6 +15,24 @@ import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
  * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
  * blobs without git at all.
  */
+/**
+ * The cache clones being (or already) initialised in this process, by directory: two jobs reading one
+ * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
+ * GitRepo of it, and two `git init` at once in one directory fail on git's config lock.
+ */
+const initialising = new Map<string, Promise<void>>();
+
+function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
+  let ready = initialising.get(gitDir);
+  if (!ready) {
+    ready = init();
+    initialising.set(gitDir, ready);
+    // A failed init is tried again by the next job.
+    ready.catch(() => initialising.delete(gitDir));
+  }
+  return ready;
+}
+
 export class GitRepo {
   private readonly gitDir: string;
   private ready: Promise<void> | undefined;
@@ -29,10 +47,10 @@ export class GitRepo {
   }
 
   private init(): Promise<void> {
-    this.ready ??= (async () => {
+    this.ready ??= initOnce(this.gitDir, async () => {
       await mkdir(this.gitDir, { recursive: true });
       await this.git(["init", "--bare", "--quiet"]);
-    })();
+    });
     return this.ready;
   }
 

@@ -47,9 +47,10 @@ interface RequestOptionsLike {
  * policy (below) and, through the port's adapters, one error mapping (errors.ts).
  *
  * probot's Octokit with porchlight's limits: calls refused by a secondary rate limit (403/429 with
- * retry-after) are retried after the wait, a few times (probot's default only logs them); mutating
- * calls go through one Bottleneck group per app, keyed by installation id, so writes are paced per
- * installation, and calls that notify people through another, paced more slowly. API calls are counted in the metrics.
+ * retry-after) are retried after the wait, a few times (probot's default only logs them), and hold
+ * the installation's other writes for the wait; mutating calls go through one Bottleneck group per
+ * app, keyed by installation id, so writes are paced per installation, and calls that notify people
+ * through another, paced more slowly. API calls are counted in the metrics.
  */
 export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
   const shared = (name: string) =>
@@ -64,26 +65,50 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
     minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
     ...shared("notifications"),
   });
+  const unitMs = settings.retryAfterUnitMs ?? 1000;
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
     (settings.maxWaitS === undefined || after <= settings.maxWaitS);
   const WithPlugins = ProbotOctokit.plugin(observe(settings.metrics), renewExpiredToken);
-  return WithPlugins.defaults((instance: InstanceOptions) => ({
-    ...instance,
-    retry: { doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000 },
-    ...(instance.baseUrl && instance.auth?.request
-      ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
-      : {}),
-    throttle: {
-      ...instance.throttle,
-      enabled: instance.throttle?.enabled ?? true,
-      write,
-      notifications,
-      retryAfterBaseValue: settings.retryAfterUnitMs ?? 1000,
-      onSecondaryRateLimit: retry,
-      onRateLimit: retry,
-    },
-  })) as unknown as typeof ProbotOctokit;
+  return WithPlugins.defaults((instance: InstanceOptions) => {
+    // probot names the installation (`throttle.id`) of the Octokit it makes for one.
+    const installation = instance.throttle?.id;
+    /**
+     * GitHub's secondary limit is the installation's, not the request's: while the refused request
+     * waits its `retry-after`, the installation's other writes wait too — in every replica, the
+     * write group being clustered with REDIS_URL — instead of each meeting the limit in turn.
+     */
+    const onSecondaryRateLimit = (
+      after: number,
+      options: RequestOptionsLike,
+      octokit: unknown,
+      count?: number,
+    ): boolean => {
+      const again = retry(after, options, octokit, count);
+      if (again && typeof installation === "string" && after > 0)
+        void write
+          .key(installation)
+          .schedule(() => new Promise<void>((resolve) => setTimeout(resolve, after * unitMs)))
+          .catch(() => {});
+      return again;
+    };
+    return {
+      ...instance,
+      retry: { doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: unitMs },
+      ...(instance.baseUrl && instance.auth?.request
+        ? { auth: tokenRequestsTo(instance.baseUrl, instance.auth) }
+        : {}),
+      throttle: {
+        ...instance.throttle,
+        enabled: instance.throttle?.enabled ?? true,
+        write,
+        notifications,
+        retryAfterBaseValue: unitMs,
+        onSecondaryRateLimit,
+        onRateLimit: retry,
+      },
+    };
+  }) as unknown as typeof ProbotOctokit;
 }
 
 /**
@@ -98,7 +123,38 @@ export function clusteredPacing(
   const client = new Redis(url);
   client.on("error", onError);
   const connection = new Bottleneck.IORedisConnection({ client });
+  recognisableScriptErrors(connection);
   return { cluster: { connection, id }, close: async () => void (await connection.disconnect(false)) };
+}
+
+/** Bottleneck's own script errors, which it recovers from when it recognises them. */
+const BOTTLENECK_CODES = /^ERR (SETTINGS_KEY_NOT_FOUND|UNKNOWN_CLIENT)$/;
+
+/**
+ * Bottleneck recovers from two errors of its Redis scripts — a limiter whose keys expired after a
+ * quiet spell (`SETTINGS_KEY_NOT_FOUND`: it sets them up again) and a client Redis forgot
+ * (`UNKNOWN_CLIENT`: it registers again) — by comparing the message to the bare code. Redis 7 prefixes a
+ * script's error with `ERR `, so neither was recognised and the call failed: an installation quiet for
+ * the group's timeout (5 minutes) failed its next write. The prefix is taken off before Bottleneck
+ * looks (through its connection's one script entry point).
+ */
+function recognisableScriptErrors(connection: Bottleneck.IORedisConnection): void {
+  type Callback = (err: unknown, replies?: unknown) => void;
+  const c = connection as unknown as { __scriptFn__(name: string): (...args: unknown[]) => unknown };
+  const scriptFn = c.__scriptFn__.bind(c);
+  c.__scriptFn__ = (name) => {
+    const run = scriptFn(name);
+    return (...args) => {
+      const done = args.at(-1);
+      if (typeof done === "function")
+        args[args.length - 1] = ((err, replies) => {
+          if (err instanceof Error && BOTTLENECK_CODES.test(err.message))
+            err.message = err.message.slice("ERR ".length);
+          (done as Callback)(err, replies);
+        }) satisfies Callback;
+      return run(...args);
+    };
+  };
 }
 
 interface RequestLike {

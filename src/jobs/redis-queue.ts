@@ -1,4 +1,4 @@
-import { DelayedError, type Job, Queue, Worker } from "bullmq";
+import { DelayedError, Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import type { JobOrigin } from "./repo-queue.js";
 
@@ -14,7 +14,10 @@ import type { JobOrigin } from "./repo-queue.js";
  *   request waits and runs after it;
  * - one job per repository at a time across the fleet: a job takes the repository's lock in Redis
  *   (owner: the job and BullMQ's lock token for this attempt) before it starts; a job whose
- *   repository is busy goes back to BullMQ's delayed set for `busyDelayMs` and frees the worker;
+ *   repository is busy is *parked* (noted under the repository, oldest first) and goes back to
+ *   BullMQ's delayed set for `busyDelayMs`, freeing the worker; the job that lets go of the lock puts
+ *   the repository's oldest parked job at the front of its class, so it is not overtaken by the jobs
+ *   queued while it waited (oldest first: one installation's burst never starves another's job);
  * - a replica that dies mid-job stops renewing BullMQ's job lock and the repository lock; another
  *   replica's stalled-job check moves the job back to waiting, and it runs again once the repository
  *   lock has expired (the jobs are level-triggered: running one again ends in the same state);
@@ -203,13 +206,21 @@ export class RedisQueue {
     }
     const data = job.data as QueuedJob;
     const lockKey = `${this.opts.prefix}:${this.name}:repo-lock:${data.repo}`;
+    const parkedKey = `${this.opts.prefix}:${this.name}:repo-parked:${data.repo}`;
     const owner = `${job.id}:${token ?? ""}`;
     const acquired = await this.workerClient.eval(ACQUIRE, 1, lockKey, owner, this.lockMs);
     if (acquired !== 1) {
       this.opts.onRetry?.("busy");
+      // Woken by the lock's holder when it ends; the delay is the fallback (a holder that died).
+      await this.workerClient
+        .multi()
+        .zadd(parkedKey, job.timestamp, job.id ?? "")
+        .pexpire(parkedKey, this.lockMs * 10)
+        .exec();
       await job.moveToDelayed(Date.now() + (this.opts.busyDelayMs ?? 500), token);
       throw new DelayedError();
     }
+    await this.workerClient.zrem(parkedKey, job.id ?? "").catch(() => {});
     const renew = setInterval(() => {
       this.workerClient.eval(RENEW, 1, lockKey, owner, this.lockMs).catch(() => {});
     }, this.lockMs / 3);
@@ -235,6 +246,22 @@ export class RedisQueue {
       this.here--;
       clearInterval(renew);
       await this.workerClient.eval(RELEASE, 1, lockKey, owner).catch(() => {});
+      await this.wakeParked(parkedKey).catch(() => {});
     }
+  }
+
+  /**
+   * The repository's oldest parked job, back from the delayed set to the front of its class (events'
+   * or the sweep's): every job queued after it waits behind it. If the repository is busy again by
+   * then, it parks again and the next holder wakes it.
+   */
+  private async wakeParked(parkedKey: string): Promise<void> {
+    const [id] = await this.workerClient.zpopmin(parkedKey);
+    if (!id) return;
+    const job = await Job.fromId(this.queue, id);
+    if (!job) return;
+    // Not delayed any more (its delay ran out, or it is running): promote refuses, which is fine.
+    await job.promote().catch(() => {});
+    await job.changePriority({ priority: job.opts.priority ?? 0, lifo: true }).catch(() => {});
   }
 }

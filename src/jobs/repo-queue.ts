@@ -3,6 +3,9 @@ import PQueue from "p-queue";
 /**
  * One queue per repository: a repository's jobs run one at a time, in arrival order, so two quick
  * pushes or two commands never race; different repositories run in parallel (up to `concurrency`).
+ * A free slot goes to the oldest job waiting for one: a job that waited behind its repository's
+ * running job is not overtaken by jobs queued after it, so one installation's burst of events over
+ * many repositories never starves another installation's job that was there first.
  *
  * Jobs are level-triggered (each reads the current state and moves it one step), so a job already
  * *waiting* with the same key is not queued twice: the newer request takes the waiting one's place
@@ -17,8 +20,11 @@ import PQueue from "p-queue";
  */
 export type JobOrigin = "event" | "sweep";
 
-/** p-queue runs a greater priority first. */
+/** p-queue runs a greater priority first: every event's job before the sweep's, then oldest first. */
 const RANK: Record<JobOrigin, number> = { event: 1, sweep: 0 };
+/** More jobs than one process queues in its life: a rank's priorities never reach the next rank's. */
+const RANK_SPAN = 2 ** 40;
+const priority = (rank: JobOrigin, seq: number) => RANK[rank] * RANK_SPAN - seq;
 
 export interface JobSpec {
   /** `owner/repo`: jobs with the same repository never overlap. */
@@ -43,6 +49,8 @@ interface Waiting {
   job: JobSpec;
   /** `event` once any job it absorbed was an event's. */
   origin: JobOrigin;
+  /** Order of arrival (of the first request it absorbed): the older, the sooner it gets a slot. */
+  seq: number;
   outcome: Promise<JobOutcome>;
 }
 
@@ -51,8 +59,9 @@ interface Repo {
   queue: PQueue;
   /** Event jobs of this repository queued and not yet at its head. */
   eventsBehind: number;
-  /** The p-queue id of the head job while it waits for a slot in the shared queue. */
+  /** The p-queue id of the head job while it waits for a slot in the shared queue, and its arrival. */
   headId?: string;
+  headSeq?: number;
   /** Called once the next head is queued for a slot (the previous job keeps its slot until then). */
   onHead?: () => void;
 }
@@ -61,6 +70,7 @@ export class RepoQueues {
   private readonly all: PQueue;
   private readonly perRepo = new Map<string, Repo>();
   private nextId = 0;
+  private nextSeq = 0;
   /** Jobs queued and not started, by repository and key. An entry leaves the map when its job starts. */
   private readonly waiting = new Map<string, Waiting>();
   private closed = false;
@@ -106,6 +116,7 @@ export class RepoQueues {
     const entry: Waiting = {
       job,
       origin: origin(job),
+      seq: this.nextSeq++,
       outcome: new Promise((resolve) => (settle = resolve)),
     };
     this.waiting.set(id, entry);
@@ -113,19 +124,20 @@ export class RepoQueues {
     void r.queue.add(async () => {
       if (this.waiting.get(id) === entry) this.waiting.delete(id);
       if (entry.origin === "event") r.eventsBehind--;
-      const rank = r.eventsBehind > 0 ? RANK.event : RANK[entry.origin];
+      const rank = r.eventsBehind > 0 ? "event" : entry.origin;
       const headId = String(this.nextId++);
       r.headId = headId;
+      r.headSeq = entry.seq;
       const done = new Promise<JobOutcome>((resolve) => {
         void this.all.add(
           async () => {
             if (r.headId === headId) r.headId = undefined;
             resolve(await this.runOne(entry.job));
-            // An event's job waits next in this repository: keep the slot until it is queued for
-            // one, so that a sweep job waiting does not take it in between.
-            if (r.eventsBehind > 0) await new Promise<void>((next) => (r.onHead = next));
+            // A job waits next in this repository: keep the slot until it is queued for one, so
+            // that it competes by its age, not behind the jobs queued while it waited.
+            if (r.queue.size > 0) await new Promise<void>((next) => (r.onHead = next));
           },
-          { priority: rank, id: headId },
+          { priority: priority(rank, entry.seq), id: headId },
         );
       });
       r.onHead?.();
@@ -138,9 +150,9 @@ export class RepoQueues {
   /** An event's job now waits in `repo`: the job at its head, waiting for a slot, goes at the event's rank. */
   private eventArrived(repo: Repo): void {
     repo.eventsBehind++;
-    if (repo.headId === undefined) return;
+    if (repo.headId === undefined || repo.headSeq === undefined) return;
     try {
-      this.all.setPriority(repo.headId, RANK.event);
+      this.all.setPriority(repo.headId, priority("event", repo.headSeq));
     } catch {
       // p-queue has just taken it off its queue: it is starting.
     }

@@ -28,7 +28,7 @@ describe("docs/scaling.md's Kubernetes manifests", () => {
 
     const results = (await kubeconform.run(rl, {})).results;
 
-    expect(items.map((d) => d.get("kind"))).toEqual(["Deployment", "Service"]);
+    expect(items.map((d) => d.get("kind"))).toEqual(["Deployment", "Service", "StatefulSet", "Service"]);
     expect(results.filter((r) => r.severity === "error")).toEqual([]);
   });
 });

@@ -52,10 +52,10 @@ describe("which jobs the sweep queues, and at what rank", () => {
     await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
     expect(d.queues.specs.map((s) => `${s.repo} ${s.key} ${s.origin}`)).toEqual([
       "acme/r0 reconcile:sweep sweep",
-      "acme/r0 fanout:sweep sweep",
       "acme/r1 reconcile:sweep sweep",
-      "acme/r1 fanout:sweep sweep",
       "acme/r2 reconcile:sweep sweep",
+      "acme/r0 fanout:sweep sweep",
+      "acme/r1 fanout:sweep sweep",
       "acme/r2 fanout:sweep sweep",
       "acme/r9 fanout:app/v1 event",
     ]);
@@ -69,10 +69,10 @@ describe("which jobs the sweep queues, and at what rank", () => {
     await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
     expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual([
       "acme/r0 reconcile:sweep sweep",
-      "acme/r0 fanout:sweep sweep",
       "acme/r1 reconcile:sweep sweep",
-      "acme/r1 fanout:sweep sweep",
       "acme/r2 reconcile:sweep sweep",
+      "acme/r0 fanout:sweep sweep",
+      "acme/r1 fanout:sweep sweep",
       "acme/r2 fanout:sweep sweep",
       "acme/r9 fanout:app/v1 event",
     ]);

@@ -1,12 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Forge, startForge } from "../../src/forge/index.js";
 import { RedisQueue } from "../../src/jobs/redis-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
+import { alive, type Replica, roundRobin, startReplica } from "./fleet-process.js";
 
 const DOWNSTREAMS = Number(process.env.FLEET_DOWNSTREAMS ?? 30);
 const KPTFILE = `apiVersion: kpt.dev/v1
@@ -27,95 +25,6 @@ spec:
       topics: [edge]
 `;
 
-interface Replica {
-  name: string;
-  child: ChildProcess;
-  webhookUrl: string;
-  output: () => string;
-}
-
-/** `porchlight serve` as a child process: one replica of the fleet, on the shared Redis. */
-async function startReplica(
-  forge: Forge,
-  creds: ReturnType<Forge["createApp"]>,
-  name: string,
-  prefix: string,
-) {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      APP_ID: String(creds.appId),
-      PRIVATE_KEY: creds.privateKeyPem,
-      WEBHOOK_SECRET: creds.webhookSecret,
-      GHE_HOST: new URL(forge.url).host,
-      GHE_PROTOCOL: "http",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      PORCHLIGHT_WRITE_INTERVAL_MS: "0",
-      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
-      REDIS_URL: TEST_REDIS_URL,
-      PORCHLIGHT_REDIS_PREFIX: prefix,
-      PORCHLIGHT_REPLICA: name,
-      PORCHLIGHT_REDIS_LOCK_MS: "4000",
-      LOG_LEVEL: (process.env.E2E_LOG ?? "warn") as NodeJS.ProcessEnv["LOG_LEVEL"],
-    },
-    stdio: ["ignore", "pipe", "pipe"] as const,
-  }) as ChildProcess;
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const webhookUrl = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const url = /webhooks at (\S+),/.exec(out)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout?.on("data", look);
-    child.once("exit", (code) =>
-      reject(new Error(`replica ${name} exited (${code}) before listening:\n${out}`)),
-    );
-  });
-  return { name, child, webhookUrl, output: () => out } satisfies Replica;
-}
-
-/** The load balancer in front of the fleet: each delivery to the next live replica, round-robin. */
-async function roundRobin(
-  live: () => Replica[],
-): Promise<{ server: Server; url: string; sent: Map<string, number> }> {
-  let next = 0;
-  const sent = new Map<string, number>();
-  const server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const c of req) chunks.push(c as Buffer);
-    const replicas = live();
-    const to = replicas[next++ % replicas.length];
-    if (!to) {
-      res.writeHead(502).end("no replica\n");
-      return;
-    }
-    sent.set(to.name, (sent.get(to.name) ?? 0) + 1);
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(([k]) => k.startsWith("x-") || k === "content-type"),
-    ) as Record<string, string>;
-    try {
-      const answer = await fetch(to.webhookUrl, { method: "POST", headers, body: Buffer.concat(chunks) });
-      res.writeHead(answer.status, { "content-type": "text/plain" }).end(await answer.text());
-    } catch {
-      res.writeHead(502).end("replica unreachable\n");
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    server,
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/github/webhooks`,
-    sent,
-  };
-}
-
 describe.skipIf(!hasRedis)(
   `three replicas as child processes on one Redis, the forge over HTTP and git${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
   () => {
@@ -126,7 +35,7 @@ describe.skipIf(!hasRedis)(
     const replicas: Replica[] = [];
     let creds: ReturnType<Forge["createApp"]>;
     const users: Record<string, Octokit> = {};
-    const live = () => replicas.filter((r) => r.child.exitCode === null && r.child.signalCode === null);
+    const live = () => replicas.filter(alive);
 
     /** Every delivery sent and every job of the fleet done (the shared queue empty), twice in a row. */
     const settle = async () => {
@@ -191,8 +100,7 @@ describe.skipIf(!hasRedis)(
 
     afterAll(async () => {
       forge?.setWebhookUrl(null);
-      for (const r of replicas)
-        if (r.child.exitCode === null && r.child.signalCode === null) r.child.kill("SIGKILL");
+      for (const r of replicas) if (alive(r)) r.child.kill("SIGKILL");
       await queue?.close({ abandon: true });
       lb?.server.close();
       await forge?.stop();
@@ -316,7 +224,7 @@ describe.skipIf(!hasRedis)(
       expect(
         writeLog()
           .slice(before)
-          .map((r) => `${r.method} ${r.route}`),
+          .map((r) => `${r.method} ${r.path}`),
       ).toEqual([]);
       // SIGTERM: a replica finishes what it runs, lets go of Redis and exits 0.
       const r4 = replicas.at(-1)!;

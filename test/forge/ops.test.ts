@@ -247,6 +247,15 @@ describe("forge clock: token expiry", () => {
         status: 429,
         response: { headers: { "retry-after": "60" } },
       });
+      // Counted per installation, as GitHub counts: another installation's writes go on.
+      forge.createUser("other", { type: "Organization" });
+      await forge.createRepo("other/r", { autoInit: true });
+      const other = client(forge, forge.installationToken(forge.createInstallation(app.appId, "other").id));
+      await expect(
+        other.rest.issues.create({ owner: "other", repo: "r", title: "1" }),
+      ).resolves.toMatchObject({
+        status: 201,
+      });
       now += 61_000;
       await expect(bot.rest.issues.create({ ...r, title: "4" })).resolves.toMatchObject({ status: 201 });
     } finally {

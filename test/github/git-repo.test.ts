@@ -140,4 +140,19 @@ describe("GitRepo", () => {
     ]);
     expect(fetched).toEqual([...shas, shas[0]]);
   });
+
+  it("opens one cache for the first time from several jobs at once (one git init, no lock clash)", async () => {
+    const first = await repo.commitTree({
+      branch: "main",
+      parent: null,
+      dir: "",
+      tree: treeFromText({ f: "1\n" }),
+      message: "m",
+      author,
+    });
+    const cache = join(dir, "cache-fresh");
+    const jobs = Array.from({ length: 8 }, () => new GitRepo(`file://${remote}`, cache, async () => ({})));
+    const heads = await Promise.all(jobs.map((j) => j.fetch("main")));
+    expect(heads).toEqual(jobs.map(() => (first as { sha: string }).sha));
+  });
 });

@@ -136,6 +136,44 @@ describe.skipIf(!hasRedis)(
       expect(overlaps).toEqual([]);
     });
 
+    it("a job that waited for its repository starts before another installation's burst queued after it", async () => {
+      prefix = testPrefix("oldest");
+      const started: string[] = [];
+      const first = gate();
+      const burst = gate();
+      let busy = 0;
+      const a = replica({
+        concurrency: 2,
+        onRetry: () => busy++,
+        run: async (j) => {
+          started.push(`${j.repo} ${j.key}`);
+          if (j.key === "render:drafts/app/v1") await first.promise;
+          if (j.repo.startsWith("big/")) await burst.promise;
+        },
+      });
+      await a.start({ sweepAtStart: false });
+      // Installation "small": a push being rendered, and a command on that repository behind it,
+      // taken by the other slot, found busy, put back.
+      await a.enqueue(job("small/app", "render:drafts/app/v1"));
+      await until(() => started.length === 1, "the render started");
+      await a.enqueue(job("small/app", "command:4"));
+      await until(() => busy > 0, "the command found its repository busy");
+      // Then installation "big" publishes: its fan-out opens proposals in six repositories at once.
+      for (let i = 1; i <= 6; i++) await a.enqueue(job(`big/edge-${i}`, "check:1"));
+      await until(() => started.length >= 2, "the burst's first job started in the free slot");
+      first.open();
+      await until(() => started.length >= 3, "the render's slot taken again");
+      burst.open();
+      await a.idle();
+
+      expect(started.slice(0, 3)).toEqual([
+        "small/app render:drafts/app/v1",
+        "big/edge-1 check:1",
+        "small/app command:4",
+      ]);
+      expect(started).toHaveLength(8);
+    });
+
     it("a job whose replica dies mid-way is run by another replica, once", async () => {
       prefix = testPrefix("stalled");
       const timing = { lockMs: 600, stalledIntervalMs: 150 };

@@ -191,6 +191,39 @@ describe("RepoQueues", () => {
     expect(started).toHaveLength(8);
   });
 
+  it("gives a free slot to the oldest job: another installation's burst does not overtake a job waiting behind its repository", async () => {
+    const started: string[] = [];
+    const q = new RepoQueues(2);
+    const first = gate();
+    const burst = gate();
+    const job = (repo: string, key: string, wait?: Promise<void>) => ({
+      repo,
+      key,
+      run: async () => {
+        started.push(`${repo} ${key}`);
+        await wait;
+      },
+    });
+    const all: Promise<unknown>[] = [];
+    // Installation "small": a push being rendered and a command on the same repository behind it.
+    all.push(q.enqueue(job("small/app", "render:drafts/app/v1", first.done)));
+    all.push(q.enqueue(job("small/app", "command:4")));
+    // Then installation "big" publishes: its fan-out opens proposals in six repositories at once.
+    for (let i = 1; i <= 6; i++) all.push(q.enqueue(job(`big/edge-${i}`, "check:1", burst.done)));
+    first.release();
+    // The render's slot is free: the command, queued before the burst, takes it.
+    for (let i = 0; i < 100 && started.length < 3; i++) await new Promise((r) => setTimeout(r, 0));
+    burst.release();
+    await Promise.all(all);
+
+    expect(started.slice(0, 3)).toEqual([
+      "small/app render:drafts/app/v1",
+      "big/edge-1 check:1",
+      "small/app command:4",
+    ]);
+    expect(started).toHaveLength(8);
+  });
+
   it("reports a failing job as an outcome and goes on with the next", async () => {
     const outcomes: boolean[] = [];
     const q = new RepoQueues(1, (o) => outcomes.push(o.ok));

@@ -12,7 +12,7 @@ import {
   revisionLabel,
   variantPullRequestLabels,
 } from "../../variants/index.js";
-import { reportRender } from "../render-draft/report.js";
+import { renderDone, reportRender } from "../render-draft/report.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
@@ -65,8 +65,13 @@ export async function execute(
       });
       // A fan-out branch is a draft of the downstream package: its head carries `porchlight/render`
       // as any draft's does. Fan-out rendered it already, so the check says so now (a sweep finds it
-      // there and has nothing to do).
-      if (pushed.kind === "pushed") {
+      // there and has nothing to do). A head already holding this content without the check is a run
+      // that stopped between its push and the check (a replica killed, a failed call): posted now, or
+      // the proposal check would write its verdict there first and the next sweep render it again.
+      if (
+        pushed.kind === "pushed" ||
+        (pushed.kind === "unchanged" && !(await renderDone(snap.port, pushed.sha)))
+      ) {
         await reportRender(snap.port, {
           pkg: action.downstream.package,
           sha: pushed.sha,

@@ -1,11 +1,10 @@
-import type { RepoPort } from "../../github/port.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { allowedRuntimes, CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { treesEqual } from "../packages.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
-import { FINISHED, reportRender } from "./report.js";
+import { renderDone, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
@@ -51,15 +50,6 @@ export async function renderDraft(
     await reportRender(ctx.port, { pkg, sha: seen, findings: [], error, incomplete: true });
     return { kind: "failed", headSha: seen, error };
   }
-}
-
-/**
- * Whether this job finished `porchlight/render` on `sha`: a check it could not finish does not count,
- * nor does the proposal check's verdict on a head not yet rendered.
- */
-async function renderDone(port: RepoPort, sha: string): Promise<boolean> {
-  const runs = await port.listCheckRuns(sha);
-  return runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
 }
 
 async function renderAttempts(

@@ -68,3 +68,13 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
   });
 }
+
+/**
+ * Whether this job (or fan-out, which renders what it pushes) finished `porchlight/render` on `sha`: a
+ * check it could not finish does not count, nor does the proposal check's verdict on a head not yet
+ * rendered.
+ */
+export async function renderDone(port: RepoPort, sha: string): Promise<boolean> {
+  const runs = await port.listCheckRuns(sha);
+  return runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
+}

@@ -78,6 +78,7 @@ export const WRITES = [
   "mergePull",
   "createTag",
   "createComment",
+  "upsertCheckRun",
 ];
 
 export function fanoutContext(installation: FakeInstallation): FanoutContext & { renderer: FakeRenderer } {

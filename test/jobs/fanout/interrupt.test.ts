@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { GitHubError } from "../../../src/github/errors.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
+import { renderDraft } from "../../../src/jobs/render-draft/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { jobContext } from "../helpers.js";
 import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
@@ -44,6 +46,32 @@ describe("fan-out interrupted", () => {
     w.inst.clearCalls();
     await reconcileFanout(w.ctx, "blueprints");
     expect(w.inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
+  });
+
+  it("after a stop between push and render check, the next run posts the check: the draft's render has nothing left to do", async () => {
+    const w = world([pv("v1", "c1"), pv("v2", "c2")]);
+    const c2 = w.inst.get("c2");
+    const upsert = c2.upsertCheckRun.bind(c2);
+    // The replica running fan-out dies right after pushing c2's branch, before its render check.
+    c2.upsertCheckRun = async () => {
+      throw new GitHubError("server", "boom", 502);
+    };
+    const first = await reconcileFanout(w.ctx, "blueprints");
+    expect(first.failures.map((f) => f.variant)).toEqual(["v2"]);
+    const branch = "porchlight/variant/basens/v2";
+    expect(c2.refs.has(`refs/heads/${branch}`)).toBe(true);
+    c2.upsertCheckRun = upsert;
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(openPulls(w.inst, "c2")).toHaveLength(1);
+    const [check] = c2.runsOn(c2.resolve(branch), "porchlight/render");
+    expect(check).toMatchObject({ status: "completed", conclusion: "success" });
+    // The sweep renders every draft: this one fan-out rendered, so it writes nothing.
+    c2.calls.length = 0;
+    const ctx = jobContext(c2);
+    const again = await renderDraft(ctx, { branch });
+    expect(again.kind).toBe("skipped");
+    expect(c2.calls.filter((c) => c === "upsertCheckRun" || c === "commitTree")).toEqual([]);
+    expect(ctx.renderer.renders).toBe(0);
   });
 
   it("stops at a rate limit the client could not wait out, and the next run resumes", async () => {

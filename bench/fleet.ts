@@ -1,0 +1,282 @@
+import { cpus, loadavg } from "node:os";
+import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "../src/forge/index.js";
+import { RedisQueue } from "../src/jobs/redis-queue.js";
+import { alive, type Replica, roundRobin, startReplica } from "../test/e2e/fleet-process.js";
+import { dropPrefix, REDIS_MISSING, testPrefix } from "../test/util/redis.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
+const CM = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
+kind: PackageVariantSet
+metadata:
+  name: edge
+spec:
+  upstream: {package: basens, channel: stable}
+  targets:
+  - repositorySelector:
+      topics: [edge]
+`;
+
+export interface FleetBenchRow {
+  scenario: string;
+  replicas: number;
+  installations: number;
+  pullRequests: number;
+  wallS: number;
+  prPerMin: number;
+  /** `prPerMin` over the same scenario's with one replica. */
+  speedup: string;
+  /** REST calls of the app's installations over pull requests opened. */
+  apiPerPR: number;
+  /** git requests (fetches and pushes) of the app over pull requests opened: each replica keeps its own clones. */
+  gitPerPR: number;
+  /** Mutating REST calls and git pushes over pull requests opened. */
+  writesPerPR: number;
+  /** Calls GitHub (the forge) refused with a rate limit, retried by the client. */
+  rateLimited: number;
+  /** Pull requests beyond one per downstream: must be 0. */
+  duplicates: number;
+  /** Replica processes' CPU time (with their git) over wall time (2 = two cores busy the whole run). */
+  cpuCores: number;
+  /** The same for this process: the forge serving GitHub's API and git, and the balancer. */
+  forgeCores: number;
+  load: string;
+}
+
+interface Scenario {
+  name: string;
+  installations: number;
+  downstreams: number;
+  /** PORCHLIGHT_WRITE_INTERVAL_MS: least time between two writes of one installation, fleet-wide. */
+  writeMs: number;
+}
+
+/**
+ * The fleet bench (issue #15): N installations, each publishing a package that fans out to D downstream
+ * repositories on the embedded forge, worked by 1 and by 3 `porchlight serve` replicas (child processes
+ * on one Redis, webhooks spread round-robin), with the forge's rate limits on (5,000 calls an hour per
+ * installation, and 80 writes a minute per installation as GitHub's secondary limit). The clock runs
+ * from the `/approve` comments to the last job of the fleet done: every pull request opened, checked
+ * and summarised. Three scenarios:
+ *
+ * - `cpu`: 20 installations × 10, no write pacing: the work is CPU (rendering, merging, git, JSON),
+ *   so on a machine with fewer cores than replicas the replicas share the same cores;
+ * - `paced`: 20 installations × 10 with write pacing (FLEET_BENCH_WRITE_MS, default 250 ms between
+ *   two writes of one installation, fleet-wide): jobs mostly wait, and waiting is not CPU, so three
+ *   replicas (4 jobs each) keep more installations writing at once;
+ * - `one installation`: 1 × 20 at GitHub's pace (1 s a write, the default): every write waits for the
+ *   same installation's pace, whatever the number of replicas — GitHub's per-installation limit is
+ *   the bottleneck. (At 250 ms a write one installation goes past GitHub's 80 writes a minute.)
+ *
+ * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS and FLEET_BENCH_REPLICAS
+ * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|one runs one scenario.
+ */
+export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
+  if (REDIS_MISSING) {
+    console.log(`fleet bench skipped: ${REDIS_MISSING}`);
+    return undefined;
+  }
+  const n = Number(process.env.FLEET_BENCH_INSTALLATIONS ?? 20);
+  const d = Number(process.env.FLEET_BENCH_DOWNSTREAMS ?? 10);
+  const writeMs = Number(process.env.FLEET_BENCH_WRITE_MS ?? 250);
+  const counts = (process.env.FLEET_BENCH_REPLICAS ?? "1,3").split(",").map(Number);
+  const scenarios: (Scenario & { key: string })[] = [
+    { key: "cpu", name: "cpu (no pacing)", installations: n, downstreams: d, writeMs: 0 },
+    { key: "paced", name: `paced (${writeMs} ms/write)`, installations: n, downstreams: d, writeMs },
+    {
+      key: "one",
+      name: "one installation (1000 ms/write, GitHub's pace)",
+      installations: 1,
+      downstreams: 2 * d,
+      writeMs: 1000,
+    },
+  ].filter((s) => !process.env.FLEET_BENCH_ONLY || process.env.FLEET_BENCH_ONLY === s.key);
+  const rows: FleetBenchRow[] = [];
+  for (const scenario of scenarios) {
+    let base: number | undefined;
+    for (const replicas of counts) {
+      const row = await runOnce(scenario, replicas);
+      base ??= row.prPerMin;
+      row.speedup = `${(row.prPerMin / base).toFixed(2)}×`;
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+  }
+  console.log(
+    `(${cpus().length} cores; "cpuCores" is the replicas' CPU time over the wall time: a fleet on fewer cores than replicas is CPU-bound.)`,
+  );
+  return rows;
+}
+
+async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow> {
+  const forge = await startForge();
+  const prefix = testPrefix("bench-fleet");
+  const replicas: Replica[] = [];
+  const live = () => replicas.filter(alive);
+  const lb = await roundRobin(live);
+  const queue = new RedisQueue({
+    url: process.env.PORCHLIGHT_TEST_REDIS_URL ?? "redis://127.0.0.1:6379",
+    prefix,
+    concurrency: 1,
+    run: async () => {},
+    sweep: async () => {},
+    sweepIntervalMs: 0,
+  });
+  try {
+    const creds = forge.createApp({ name: "porchlight", owner: "bench" });
+    const orgs = Array.from({ length: s.installations }, (_, i) => `org-${String(i + 1).padStart(2, "0")}`);
+    const edges = Array.from({ length: s.downstreams }, (_, j) => `edge-${String(j + 1).padStart(2, "0")}`);
+    const users: Record<string, Octokit> = {};
+    for (const login of ["alice", "bob"])
+      users[login] = new Octokit({ baseUrl: forge.apiUrl, auth: forge.createUser(login, { pat: true }).pat });
+    for (const org of orgs) {
+      forge.createUser(org, { type: "Organization" });
+      await forge.createRepo(`${org}/blueprints`, {
+        files: {
+          "README.md": "# blueprints\n",
+          ".porchlight/variants/fleet.yaml": SET,
+          "basens/Kptfile": KPTFILE,
+          "basens/cm.yaml": CM("0"),
+        },
+      });
+      for (const e of edges)
+        await forge.createRepo(`${org}/${e}`, { files: { "README.md": "# edge\n" }, topics: ["edge"] });
+      forge.createInstallation(creds.appId, org);
+      for (const login of ["alice", "bob"]) forge.setPermission(`${org}/blueprints`, login, "write");
+    }
+    const env = { PORCHLIGHT_WRITE_INTERVAL_MS: String(s.writeMs), PORCHLIGHT_REDIS_LOCK_MS: "30000" };
+    for (let r = 1; r <= replicaCount; r++)
+      replicas.push(await startReplica(forge, creds, `r${r}`, prefix, env));
+    forge.setWebhookUrl(lb.url);
+    const settle = () => fleetIdle(forge, queue, replicas);
+    await settle();
+    // One proposal per installation, checked before the clock starts.
+    const proposals = new Map<string, number>();
+    for (const org of orgs) proposals.set(org, await propose(users.alice!, org));
+    await settle();
+
+    // GitHub's content-creation limit: 80 writes a minute per installation; past it, wait a minute.
+    forge.rateLimit.secondary({ perMinute: 80, retryAfter: 60 });
+    const before = forge.requestLog.entries.length;
+    const cpuBefore = await cpuSeconds(replicas);
+    const forgeBefore = process.cpuUsage();
+    const start = performance.now();
+    await Promise.all(
+      orgs.map((org) =>
+        users.bob!.issues.createComment({
+          owner: org,
+          repo: "blueprints",
+          issue_number: proposals.get(org)!,
+          body: "/approve",
+        }),
+      ),
+    );
+    const opened = () =>
+      forge.core.store.data.issues.filter((i) => i.pull?.headRef.startsWith("porchlight/variant/")).length;
+    const expected = s.installations * s.downstreams;
+    await forge.waitFor(() => opened() >= expected, "every downstream's pull request", 1_800_000);
+    await settle();
+    const wallS = (performance.now() - start) / 1000;
+    const cpu = (await cpuSeconds(replicas)) - cpuBefore;
+    const forgeCpu = process.cpuUsage(forgeBefore);
+    forge.rateLimit.secondary(null);
+
+    const log = forge.requestLog.entries.slice(before).filter((e) => e.installationId !== null);
+    const rest = log.filter((e) => !e.route.includes(".git/") && !e.route.includes("access_tokens"));
+    const writes = log.filter(
+      (e) => e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
+    );
+    const prs = opened();
+    return {
+      scenario: s.name,
+      replicas: replicaCount,
+      installations: s.installations,
+      pullRequests: prs,
+      wallS: round(wallS, 1),
+      prPerMin: round((prs / wallS) * 60, 1),
+      speedup: "",
+      apiPerPR: round(rest.length / prs, 1),
+      gitPerPR: round(log.filter((e) => e.route.includes(".git/")).length / prs, 1),
+      writesPerPR: round(writes.length / prs, 1),
+      rateLimited: rest.filter((e) => e.status === 403 || e.status === 429).length,
+      duplicates: prs - expected,
+      cpuCores: round(cpu / wallS, 2),
+      forgeCores: round((forgeCpu.user + forgeCpu.system) / 1e6 / wallS, 2),
+      load: loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" "),
+    };
+  } finally {
+    forge.setWebhookUrl(null);
+    for (const r of replicas) if (alive(r)) r.child.kill("SIGKILL");
+    await queue.close({ abandon: true });
+    lb.server.close();
+    await forge.stop();
+    await dropPrefix(prefix);
+  }
+}
+
+/** A draft of basens with a change and its pull request, as alice: the proposal to publish. */
+async function propose(rest: Octokit, owner: string): Promise<number> {
+  const repo = "blueprints";
+  const base = (await rest.git.getRef({ owner, repo, ref: "heads/main" })).data.object.sha;
+  await rest.git.createRef({ owner, repo, ref: "refs/heads/drafts/basens/ws1", sha: base });
+  const { data: file } = await rest.repos.getContent({
+    owner,
+    repo,
+    path: "basens/cm.yaml",
+    ref: "drafts/basens/ws1",
+  });
+  await rest.repos.createOrUpdateFileContents({
+    owner,
+    repo,
+    path: "basens/cm.yaml",
+    branch: "drafts/basens/ws1",
+    message: "v1",
+    content: Buffer.from(CM("1")).toString("base64"),
+    sha: (file as { sha: string }).sha,
+  });
+  const { data: pr } = await rest.pulls.create({
+    owner,
+    repo,
+    head: "drafts/basens/ws1",
+    base: "main",
+    title: "v1",
+  });
+  return pr.number;
+}
+
+/** Every webhook delivered and the fleet's queue empty, twice in a row. */
+async function fleetIdle(forge: Forge, queue: RedisQueue, replicas: Replica[]): Promise<void> {
+  let quiet = 0;
+  for (let i = 0; i < 36_000 && quiet < 2; i++) {
+    await forge.webhooks.idle();
+    const c = await queue.counts();
+    quiet = Object.values(c).every((x) => x === 0) ? quiet + 1 : 0;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (quiet < 2) throw new Error(`the fleet did not settle:\n${replicas.map((r) => r.output()).join("\n")}`);
+}
+
+/** CPU seconds (user + system) the replica processes used so far, from /proc. */
+async function cpuSeconds(replicas: Replica[]): Promise<number> {
+  const { readFileSync } = await import("node:fs");
+  let ticks = 0;
+  for (const r of replicas) {
+    try {
+      const fields = readFileSync(`/proc/${r.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      // utime, stime, and the same of its children waited for (git)
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // not on Linux, or the process is gone: counted as 0
+    }
+  }
+  return ticks / 100;
+}
+
+function round(x: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
