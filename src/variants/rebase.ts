@@ -23,10 +23,11 @@ export function rebaseWhenOf(rollout: Rollout | undefined, variant: PackageVaria
 
 /** What the executing layer read of one open fan-out pull request. */
 export interface RebaseFacts {
-  /** The head of the downstream's default branch now. */
-  baseSha: string;
-  /** The merge base of the pull request's head and the default branch (where its branch left it). */
-  mergeBase: string;
+  /**
+   * The default branch moved past the pull request's merge base: it has commits the pull request's branch
+   * lacks (`git log head..base` is not empty).
+   */
+  behind: boolean;
   /** GitHub's `mergeable`: false when it no longer merges cleanly, null while GitHub computes it. */
   mergeable: boolean | null;
   /** Commits by someone other than the bot are on the branch: fan-out never rewrites those. */
@@ -37,8 +38,7 @@ export type RebaseDecision = { rebase: boolean; why: string };
 
 /** Whether to rebuild the pull request on the default branch now, and why (or why not), in words. */
 export function planRebase(policy: RebaseWhen, facts: RebaseFacts): RebaseDecision {
-  const behind = facts.mergeBase !== facts.baseSha;
-  if (!behind) return { rebase: false, why: "up to date with the default branch" };
+  if (!facts.behind) return { rebase: false, why: "up to date with the default branch" };
   if (facts.editedByOthers)
     return {
       rebase: false,

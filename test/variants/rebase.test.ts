@@ -16,8 +16,7 @@ const variant = (name: string, env: string): PackageVariant => ({
 });
 
 const facts = (over: Partial<RebaseFacts>): RebaseFacts => ({
-  baseSha: "b2",
-  mergeBase: "b1",
+  behind: true,
   mergeable: true,
   editedByOthers: false,
   ...over,
@@ -42,7 +41,7 @@ describe("rebase policy", () => {
 
   it("never rebuilds a pull request whose base did not move", () => {
     for (const policy of ["never", "conflicted", "behind-base-branch"] as const)
-      expect(planRebase(policy, facts({ mergeBase: "b2" })).rebase).toBe(false);
+      expect(planRebase(policy, facts({ behind: false })).rebase).toBe(false);
   });
 
   it.each([
