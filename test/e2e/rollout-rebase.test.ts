@@ -107,3 +107,62 @@ describe("the rebase policy of open fan-out pull requests", () => {
     expect((await openPull("dev-2")).head.sha).toBe(rebuilt.head.sha);
   }, 60_000);
 });
+
+/**
+ * `conflicted`: a default branch moved without touching what the pull request changes leaves it alone;
+ * once the default branch adds the same file differently (GitHub: not mergeable), it is rebuilt on it once.
+ */
+describe("rebaseWhen: conflicted", () => {
+  let w: World;
+  const owner = "acme";
+  const repo = "lab-1";
+  const rest = () => w.users.alice!.rest;
+  const openPull = async () => (await rest().pulls.list({ owner, repo, state: "open" })).data[0]!;
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
+
+  beforeAll(async () => {
+    w = await startWorld({
+      ".github/porchlight.yml": `rollout:\n  rebaseWhen: conflicted\n  steps:\n    - name: lab\n      variants: [${repo}]\n`,
+      ".porchlight/variants/lab.yaml": variant(repo),
+      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+      "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+    });
+    await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
+    w.forge.setPermission(`acme/${repo}`, "alice", "write");
+    await w.settle();
+  }, 60_000);
+  afterAll(async () => {
+    await w?.stop();
+  });
+
+  it("leaves a pull request that still merges cleanly, and rebuilds it once it conflicts", async () => {
+    const { number } = await w.propose("drafts/basens/one", {
+      "basens/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "1"\n',
+    });
+    expect(await w.say("bob", number, "/approve")).toContain("Published");
+    const opened = await openPull();
+    const clone = await w.clone("alice", `acme/${repo}`);
+
+    await clone.push("main", { "README.md": `# ${repo}\n\nbehind, but no conflict\n` });
+    await w.settle();
+    await sweep();
+    expect((await openPull()).head.sha).toBe(opened.head.sha);
+
+    // The same file, added differently on the default branch: the pull request no longer merges.
+    const moved = await clone.push("main", { "basens/cm.yaml": "# kept by hand\n" });
+    await w.settle();
+    expect((await rest().pulls.get({ owner, repo, pull_number: opened.number })).data.mergeable).toBe(false);
+    await sweep();
+    const rebuilt = await openPull();
+    expect(rebuilt.number).toBe(opened.number);
+    const head = (await rest().repos.getBranch({ owner, repo, branch: rebuilt.head.ref })).data.commit;
+    expect(head.parents.map((p) => p.sha)).toEqual([moved]);
+    expect((await rest().pulls.get({ owner, repo, pull_number: rebuilt.number })).data.mergeable).toBe(true);
+
+    await sweep();
+    expect((await openPull()).head.sha).toBe(rebuilt.head.sha);
+  }, 60_000);
+});
