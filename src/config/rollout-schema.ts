@@ -56,6 +56,12 @@ const maxConcurrent = z
     'How many of the step\'s pull requests may be open at once: a number or a percentage of its variants ("25%", at least 1); 0 makes the step a manual gate that waits for `/rollout resume`. Default "100%".',
   );
 
+/** `rebaseWhen`: when an open fan-out pull request is rebuilt on the downstream's moved default branch. */
+export const REBASE_WHEN = ["conflicted", "behind-base-branch", "never"] as const;
+export type RebaseWhen = (typeof REBASE_WHEN)[number];
+
+const rebaseWhen = (what: string) => z.enum(REBASE_WHEN).describe(what);
+
 export const RolloutStepSchema = z
   .strictObject({
     name: z
@@ -81,6 +87,9 @@ export const RolloutStepSchema = z
       .describe(
         "Merge this step's pull requests when their checks pass and they have no conflicts, with the downstream's merge method; never one a person pushed to. Default false.",
       ),
+    rebaseWhen: rebaseWhen(
+      "The rebase policy of this step's pull requests; default: the rollout's.",
+    ).optional(),
   })
   .refine((s) => s.variants !== undefined || s.labels !== undefined, {
     message: "selects no variant: give `variants` (names or globs) or `labels`",
@@ -131,6 +140,9 @@ export const RolloutSchema = z
       .describe(
         "When nothing opens or is automerged, whatever the schedule says (`/rollout resume` overrides).",
       ),
+    rebaseWhen: rebaseWhen(
+      "When an open fan-out pull request that already proposes the target is rebuilt on its downstream's default branch after that branch moved: `conflicted` (only when it no longer merges cleanly), `behind-base-branch` (whenever the branch moved past the pull request's merge base) or `never` (default, as without a rollout). A new upstream revision or a changed variant rebuilds it whatever the policy.",
+    ).optional(),
     automergeTimeout: duration(
       "How long an automerge step waits for a pull request to become mergeable before labelling it porchlight/automerge-failed and leaving it to people; default 1d.",
     ).optional(),

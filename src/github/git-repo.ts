@@ -242,6 +242,7 @@ export class GitRepo {
   async commitTree(input: {
     branch: string;
     parent: string | null;
+    replaces?: string;
     dir: string;
     tree: FileTree;
     message: string;
@@ -295,9 +296,14 @@ export class GitRepo {
     if (input.parent) args.push("-p", input.parent);
     const commit = (await this.git(args, input.message, commitEnv)).toString("utf8").trim();
     try {
-      await this.remote(["push", "--quiet", this.url, `${commit}:refs/heads/${input.branch}`]);
+      const ref = `refs/heads/${input.branch}`;
+      await this.remote(
+        input.replaces
+          ? ["push", "--quiet", `--force-with-lease=${ref}:${input.replaces}`, this.url, `${commit}:${ref}`]
+          : ["push", "--quiet", this.url, `${commit}:${ref}`],
+      );
     } catch (e) {
-      if (e instanceof GitCommandError && /non-fast-forward|fetch first|rejected/.test(e.stderr)) {
+      if (e instanceof GitCommandError && /non-fast-forward|fetch first|rejected|stale info/.test(e.stderr)) {
         return { ok: false, reason: "non-fast-forward" };
       }
       throw e;

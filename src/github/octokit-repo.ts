@@ -35,6 +35,7 @@ interface RestPull {
   merge_commit_sha: string | null;
   html_url: string;
   created_at?: string;
+  mergeable?: boolean | null;
 }
 
 function toPull(p: RestPull): PullRequest {
@@ -55,6 +56,7 @@ function toPull(p: RestPull): PullRequest {
     mergeCommitSha: p.merge_commit_sha,
     url: p.html_url,
     ...(p.created_at ? { createdAt: p.created_at } : {}),
+    ...(p.mergeable !== undefined ? { mergeable: p.mergeable } : {}),
   };
 }
 

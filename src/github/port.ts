@@ -36,6 +36,11 @@ export interface PullRequest {
   url: string;
   /** When it was opened (RFC 3339); absent where the source does not say. */
   createdAt?: string;
+  /**
+   * Whether it merges cleanly into its base: null while GitHub computes it; only a single pull request's
+   * read (`getPull`) says, listings leave it out.
+   */
+  mergeable?: boolean | null;
 }
 
 export interface Review {
@@ -101,11 +106,13 @@ export interface RepoPort {
   /**
    * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
    * it to `branch` without force; a branch that moved meanwhile gives non-fast-forward, a tree equal
-   * to the parent's gives unchanged (no empty commits).
+   * to the parent's gives unchanged (no empty commits). With `replaces`, the push replaces the branch
+   * only if it is still at that commit (force with lease), else non-fast-forward.
    */
   commitTree(input: {
     branch: string;
     parent: string | null;
+    replaces?: string;
     dir: string;
     tree: FileTree;
     message: string;

@@ -82,6 +82,13 @@ export {
   variantPullRequestLabels,
 } from "./pull-request.js";
 export {
+  DEFAULT_REBASE_WHEN,
+  planRebase,
+  type RebaseDecision,
+  type RebaseFacts,
+  rebaseWhenOf,
+} from "./rebase.js";
+export {
   findRepository,
   type RepositoryInfo,
   selectorAccounts,

@@ -44,6 +44,11 @@ export interface OpenPullRequest {
   /** Conflicts the merge left for a person to resolve. */
   conflicts?: number;
   draft?: boolean;
+  /**
+   * The rollout's rebase policy (`rebaseWhen`, src/variants/rebase.ts) says: rebuild it on the default
+   * branch, which moved past it; why, in words.
+   */
+  rebase?: string;
 }
 
 /**
@@ -107,6 +112,8 @@ interface VariantTarget extends ActionBase {
   specHash: string;
   /** The open pull request to update rather than open a new one. */
   pullRequest?: number;
+  /** Rebuild that pull request's branch on the default branch (replacing its commits), and why. */
+  rebase?: string;
 }
 
 export type FanoutAction =

@@ -167,8 +167,14 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
     specHash,
     ...(isOciUpstream(upstream) ? { oci: { source: upstream.oci, digest: target.commit } } : {}),
     ...(openUpdate ? { pullRequest: openUpdate.number } : {}),
+    ...(openUpdate?.rebase && !openUpdate.editedByOthers ? { rebase: openUpdate.rebase } : {}),
     ...(close.length ? { close } : {}),
   };
+  // Only rebuilt (the pull request proposes the target already), or retargeted and rebuilt at once.
+  const refreshOnly = openUpdate?.targetRevision === target.revision && openUpdate.specHash === specHash;
+  const rebaseNote = common.rebase
+    ? `; rebuild #${openUpdate?.number} on the default branch: ${common.rebase}`
+    : "";
   const waiting = (what: string): FanoutAction | undefined => {
     if (!openUpdate) return undefined;
     const base = {
@@ -188,7 +194,12 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
         reason: `pull request #${openUpdate.number} has commits from others, which fan-out does not overwrite; merge or close it`,
       };
     }
-    if (openUpdate.targetRevision === target.revision && openUpdate.specHash === specHash) {
+    // The rebase policy may rebuild it on the moved default branch; else it proposes the target already.
+    if (
+      openUpdate.targetRevision === target.revision &&
+      openUpdate.specHash === specHash &&
+      !openUpdate.rebase
+    ) {
       const held = openUpdate.conflicts ? ("conflicts" as const) : ("approval" as const);
       return { ...base, held, reason: `pull request #${openUpdate.number} proposes ${what}` };
     }
@@ -219,7 +230,10 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       declined() ?? {
         kind: "clone",
         ...common,
-        reason: `${downstream.repo}/${downstream.package} does not exist yet: clone ${source} ${revisionLabel(target.revision)}`,
+        reason:
+          refreshOnly && common.rebase
+            ? `rebuild #${openUpdate?.number} (the clone of ${revisionLabel(target.revision)}) on the default branch: ${common.rebase}`
+            : `${downstream.repo}/${downstream.package} does not exist yet: clone ${source} ${revisionLabel(target.revision)}${rebaseNote}`,
       }
     );
   }
@@ -270,11 +284,16 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       kind: "update",
       from,
       ...common,
-      reason: adopting
-        ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
-        : from === target.revision
-          ? `the variant changed: re-apply it at ${to}`
-          : `update ${revisionLabel(from)} → ${to}${oci ? ` (${source})` : ""}`,
+      reason:
+        refreshOnly && common.rebase
+          ? `rebuild #${openUpdate?.number} (${what}) on the default branch: ${common.rebase}`
+          : `${
+              adopting
+                ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
+                : from === target.revision
+                  ? `the variant changed: re-apply it at ${to}`
+                  : `update ${revisionLabel(from)} → ${to}${oci ? ` (${source})` : ""}`
+            }${rebaseNote}`,
     }
   );
 }

@@ -45,6 +45,34 @@ describe("rollout configuration", () => {
     ]);
   });
 
+  it("reads the rebase policy per rollout and per step, and names a wrong one at its line", () => {
+    const parsed = parseRepoConfig(codeBlock`
+      rollout:
+        rebaseWhen: conflicted
+        steps:
+          - name: dev
+            labels: {env: dev}
+            rebaseWhen: behind-base-branch
+          - name: prod
+            labels: {env: prod}
+    `);
+    expect(parsed.ok && parsed.config.rollout).toMatchObject({
+      rebaseWhen: "conflicted",
+      steps: [{ rebaseWhen: "behind-base-branch" }, { name: "prod" }],
+    });
+    expect(
+      problems(codeBlock`
+        rollout:
+          steps:
+            - name: dev
+              labels: {env: dev}
+              rebaseWhen: auto
+      `),
+    ).toEqual([
+      '.github/porchlight.yml:5:19 (main): rollout.steps[0].rebaseWhen: must be one of conflicted, behind-base-branch, never, not "auto"',
+    ]);
+  });
+
   it("reports each mistake at its line and field", () => {
     expect(
       problems(codeBlock`

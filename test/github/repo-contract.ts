@@ -80,6 +80,33 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       ).toEqual({ ok: false, reason: "unchanged" });
     });
 
+    it("replaces a branch only while it is at the commit it was told (force with lease)", async () => {
+      const commit = (branch: string, parent: string, text: string, replaces?: string) =>
+        port.commitTree({
+          branch,
+          parent,
+          dir: "apps/lease",
+          tree: treeFromText({ "cm.yaml": text }),
+          message: text,
+          author: AUTHOR,
+          ...(replaces ? { replaces } : {}),
+        });
+      const first = await commit("lease", main, "a: 1\n");
+      const second = first.ok ? await commit("lease", first.sha, "a: 2\n") : first;
+      if (!first.ok || !second.ok) throw new Error("setup");
+      // Rebuilt on main, replacing the branch's commits: refused while naming a head it is no longer at.
+      expect(await commit("lease", main, "a: 3\n", first.sha)).toEqual({
+        ok: false,
+        reason: "non-fast-forward",
+      });
+      const replaced = await commit("lease", main, "a: 3\n", second.sha);
+      expect(replaced.ok).toBe(true);
+      expect((await port.listRefs()).find((r) => r.ref === "refs/heads/lease")?.sha).toBe(
+        replaced.ok ? replaced.sha : "",
+      );
+      expect((await port.listCommits(main, "lease")).length).toBe(1);
+    });
+
     it("reads files, sizes, changes and commits of the branch", async () => {
       expect(await port.getFile("apps/web/cm.yaml", "drafts/web/one")).toBe("a: 1\n");
       expect(await port.getFile("apps/web/absent.yaml", "drafts/web/one")).toBeUndefined();

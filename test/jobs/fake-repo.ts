@@ -268,7 +268,8 @@ export class FakeRepo implements RepoPort {
     this.beforePush?.(input.branch);
     const ref = `refs/heads/${input.branch}`;
     const current = this.refs.get(ref);
-    if (current && (!input.parent || !this.ancestors(input.parent).has(current))) {
+    const leased = input.replaces !== undefined && current === input.replaces;
+    if (current && !leased && (!input.parent || !this.ancestors(input.parent).has(current))) {
       return { ok: false, reason: "non-fast-forward" };
     }
     const sha = this.addCommit(base, input.parent ? [input.parent] : [], input.message, input.author);

@@ -65,6 +65,46 @@ describe("planFanout", () => {
       expected: { kind: "nothing", pullRequest: 7, conflicts: 2, reason: "pull request #7 proposes v2 → v3" },
     },
     {
+      name: "rebuilds an open pull request on the default branch when the rebase policy says so",
+      state: managed({
+        pullRequest: { number: 7, kind: "update", targetRevision: "v3", specHash: hash, rebase: "moved" },
+      }),
+      expected: {
+        kind: "update",
+        from: "v2",
+        to: "v3",
+        pullRequest: 7,
+        rebase: "moved",
+        reason: "rebuild #7 (v2 → v3) on the default branch: moved",
+      },
+    },
+    {
+      name: "retargets and rebuilds at once",
+      state: managed({
+        pullRequest: { number: 7, kind: "update", targetRevision: "v2", specHash: hash, rebase: "moved" },
+      }),
+      expected: {
+        kind: "update",
+        pullRequest: 7,
+        rebase: "moved",
+        reason: "update v2 → v3; rebuild #7 on the default branch: moved",
+      },
+    },
+    {
+      name: "never rebuilds a pull request others have pushed to",
+      state: managed({
+        pullRequest: {
+          number: 7,
+          kind: "update",
+          targetRevision: "v3",
+          specHash: hash,
+          editedByOthers: true,
+          rebase: "moved",
+        },
+      }),
+      expected: { kind: "nothing", pullRequest: 7, held: "edited" },
+    },
+    {
       name: "refreshes an open pull request that proposes an older target",
       state: managed({ pullRequest: { number: 7, kind: "update", targetRevision: "v2", specHash: "old" } }),
       expected: { kind: "update", from: "v2", to: "v3", pullRequest: 7 },

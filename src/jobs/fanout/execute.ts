@@ -62,6 +62,7 @@ export async function execute(
         tree: content.tree,
         message: commitMessage(action),
         author: ctx.bot.author,
+        ...(action.rebase ? { rebase: true } : {}),
       });
       // A fan-out branch is a draft of the downstream package: its head carries `porchlight/render`
       // as any draft's does. Fan-out rendered it already, so the check says so now (a sweep finds it

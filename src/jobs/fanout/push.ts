@@ -13,10 +13,19 @@ export type BranchPush =
  * branch when it holds commits not on the base branch (an open pull request keeps its history), else on
  * top of the base branch (a fast-forward even for a branch left over from a merged pull request). A tree
  * already there pushes nothing. Someone pushing meanwhile → the branch is read again and tried once more.
+ * With `rebase` (the rollout's rebase policy, docs/fanout.md#rebase-policy) an open pull request's branch
+ * is rebuilt on the base branch instead, replacing its commits only if it is still where it was read.
  */
 export async function pushVariantBranch(
   snap: RepoSnapshot,
-  input: { branch: string; dir: string; tree: FileTree; message: string; author: CommitAuthor },
+  input: {
+    branch: string;
+    dir: string;
+    tree: FileTree;
+    message: string;
+    author: CommitAuthor;
+    rebase?: boolean;
+  },
 ): Promise<BranchPush> {
   const base = snap.baseSha;
   if (!base)
@@ -25,8 +34,12 @@ export async function pushVariantBranch(
     );
   let head = snap.branches.get(input.branch);
   for (let attempt = 0; attempt < 2; attempt++) {
-    const parent = head && (await snap.port.listCommits(base, head)).length > 0 ? head : base;
-    const pushed = await snap.port.commitTree({ ...input, parent });
+    const { rebase, ...commit } = input;
+    // Only the head read with the facts is replaced: a branch that moved since is pushed on top of, as
+    // without the policy (someone else's commit there is never dropped).
+    const replaces = rebase && attempt === 0 && head && head !== base ? head : undefined;
+    const parent = !replaces && head && (await snap.port.listCommits(base, head)).length > 0 ? head : base;
+    const pushed = await snap.port.commitTree({ ...commit, parent, ...(replaces ? { replaces } : {}) });
     if (pushed.ok) {
       snap.branches.set(input.branch, pushed.sha);
       return { kind: "pushed", sha: pushed.sha };

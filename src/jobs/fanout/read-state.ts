@@ -21,6 +21,7 @@ import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
 import { resolveOciUpstreams } from "./oci-upstream.js";
+import { rebaseDue } from "./rebase.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
@@ -198,7 +199,13 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       variant = retargeted(variant, retarget);
     }
     const kptfile = snap.tree.get(`${variant.spec.downstream.package}/Kptfile`)?.toString("utf8");
-    downstream[name] = downstreamState(kptfile, found?.open);
+    const state = downstreamState(kptfile, found?.open);
+    const rebase =
+      found &&
+      state.pullRequest &&
+      (await rebaseDue(ctx.rollout, variant, snap, found.pr, state.pullRequest));
+    if (rebase && state.pullRequest) state.pullRequest.rebase = rebase;
+    downstream[name] = state;
     const up = variant.spec.upstream;
     const step =
       !isOciUpstream(up) && up.channel !== undefined
