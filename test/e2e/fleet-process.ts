@@ -1,19 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Forge } from "../../src/forge/index.js";
 import { TEST_REDIS_URL } from "../util/redis.js";
+import { type ServeProcess, spawnServe } from "./serve-child.js";
 
 /**
  * A fleet of `porchlight serve` replicas as child processes on one Redis, behind a round-robin load
  * balancer, serving the embedded forge as GitHub: the fleet test (test/e2e/fleet.slow.ts) and the
  * fleet bench (bench/fleet.ts).
  */
-export interface Replica {
+export interface Replica extends ServeProcess {
   name: string;
-  child: ChildProcess;
-  webhookUrl: string;
-  output: () => string;
 }
 
 /** `porchlight serve` as a child process: one replica of the fleet, on the shared Redis. */
@@ -24,46 +21,20 @@ export async function startReplica(
   prefix: string,
   env: Record<string, string> = {},
 ): Promise<Replica> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      APP_ID: String(creds.appId),
-      PRIVATE_KEY: creds.privateKeyPem,
-      WEBHOOK_SECRET: creds.webhookSecret,
-      GHE_HOST: new URL(forge.url).host,
-      GHE_PROTOCOL: "http",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      PORCHLIGHT_WRITE_INTERVAL_MS: "0",
-      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+  const served = await spawnServe(
+    forge,
+    creds,
+    {
       REDIS_URL: TEST_REDIS_URL,
       PORCHLIGHT_REDIS_PREFIX: prefix,
       PORCHLIGHT_REPLICA: name,
       PORCHLIGHT_REDIS_LOCK_MS: "4000",
-      LOG_LEVEL: (process.env.E2E_LOG ?? "warn") as NodeJS.ProcessEnv["LOG_LEVEL"],
+      LOG_LEVEL: process.env.E2E_LOG ?? "warn",
       ...env,
-    } as NodeJS.ProcessEnv,
-    stdio: ["ignore", "pipe", "pipe"] as const,
-  }) as ChildProcess;
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  const webhookUrl = await new Promise<string>((resolve, reject) => {
-    const look = () => {
-      const url = /webhooks at (\S+),/.exec(out)?.[1];
-      if (url) resolve(url);
-    };
-    child.stdout?.on("data", look);
-    child.once("exit", (code) =>
-      reject(new Error(`replica ${name} exited (${code}) before listening:\n${out}`)),
-    );
-  });
-  return { name, child, webhookUrl, output: () => out };
+    },
+    `replica ${name}`,
+  );
+  return { name, ...served };
 }
 
 /** Whether a replica's process still runs. */

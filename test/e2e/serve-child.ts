@@ -1,0 +1,57 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Forge } from "../../src/forge/index.js";
+
+/** `porchlight serve` in a child process against the forge, listening, until killed. */
+export interface ServeProcess {
+  child: ChildProcess;
+  webhookUrl: string;
+  output: () => string;
+}
+
+/**
+ * `porchlight serve` (the sources, through tsx) as a child process against the forge, as the app
+ * `creds` names, with no periodic sweep (what a restart recovers, the start-up sweep recovers); `env`
+ * adds to or overrides its environment. Resolves once it listens; `name` names it in an early exit.
+ * The forge's webhook URL is left to the caller (one app, or a balancer in front of several).
+ */
+export async function spawnServe(
+  forge: Forge,
+  creds: ReturnType<Forge["createApp"]>,
+  env: Record<string, string>,
+  name = "the app",
+): Promise<ServeProcess> {
+  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
+    env: {
+      PATH: process.env.PATH ?? "/usr/bin:/bin",
+      HOME: process.env.HOME ?? "/tmp",
+      APP_ID: String(creds.appId),
+      PRIVATE_KEY: creds.privateKeyPem,
+      WEBHOOK_SECRET: creds.webhookSecret,
+      GHE_HOST: new URL(forge.url).host,
+      GHE_PROTOCOL: "http",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      PORCHLIGHT_WRITE_INTERVAL_MS: "0",
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      LOG_LEVEL: (process.env.E2E_LOG ?? "info") as NodeJS.ProcessEnv["LOG_LEVEL"],
+      ...env,
+    } as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"] as const,
+  }) as ChildProcess;
+  let out = "";
+  child.stdout?.on("data", (d) => {
+    out += d;
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  const webhookUrl = await new Promise<string>((resolve, reject) => {
+    const look = () => {
+      const url = /webhooks at (\S+),/.exec(out)?.[1];
+      if (url) resolve(url);
+    };
+    child.stdout?.on("data", look);
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before listening:\n${out}`)));
+  });
+  return { child, webhookUrl, output: () => out };
+}
