@@ -56,6 +56,8 @@ export interface FanoutState {
    * these variants: the dashboard's hidden marker, read by the next run before it plans.
    */
   downstreamsElsewhere: string[];
+  /** The open dashboard issue as this run found it, when the run read it (across installations, rollout). */
+  dashboard?: { number: number; body: string; labels: string[] };
 }
 
 /**
@@ -113,11 +115,13 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     candidates.length,
     ...picked.map((c) => infoOf(c.repository)),
   );
-  // Repositories of other installations where the last run found downstreams (the dashboard's marker):
-  // read again, so that a variant removed since still has its downstream there proposed for deletion.
-  const board = ctx.installationFor
-    ? await management.port.findIssue({ marker: DASHBOARD_MARKER, label: DASHBOARD_LABEL })
-    : undefined;
+  // The dashboard issue, read once for both that read it: its marker names the repositories of other
+  // installations where the last run found downstreams (read again, so that a variant removed since still
+  // has its downstream there proposed for deletion), and its labels steer a rollout (gateByRollout).
+  const board =
+    ctx.installationFor || ctx.rollout
+      ? await management.port.findIssue({ marker: DASHBOARD_MARKER, label: DASHBOARD_LABEL })
+      : undefined;
   const covered = new Set([
     ...own,
     ...picked.map((c) => c.repository.fullName),
@@ -256,5 +260,6 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     steps,
     declared,
     downstreamsElsewhere,
+    ...(board ? { dashboard: board } : {}),
   };
 }

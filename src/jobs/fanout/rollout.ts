@@ -2,7 +2,6 @@ import type { Rollout } from "../../config/rollout-schema.js";
 import type { CheckRunState, RepoPort } from "../../github/port.js";
 import {
   type ChecksState,
-  DASHBOARD_MARKER,
   type FanoutAction,
   isOciUpstream,
   type PackageRef,
@@ -12,7 +11,6 @@ import {
   type RolloutPlan,
   stepOf,
 } from "../../variants/index.js";
-import { DASHBOARD_LABEL } from "./context.js";
 import type { FanoutState } from "./read-state.js";
 import type { RepoSnapshot } from "./snapshot.js";
 
@@ -50,10 +48,8 @@ export async function gateByRollout(
   actions: readonly FanoutAction[],
   now: Date,
 ): Promise<RolloutPlan & { dashboard?: { number: number; labels: string[] } }> {
-  const dashboard = await state.management.port.findIssue({
-    label: DASHBOARD_LABEL,
-    marker: DASHBOARD_MARKER,
-  });
+  // readFanoutState reads the dashboard issue of a run with a rollout (undefined: there is none yet).
+  const dashboard = state.dashboard;
   const labels = new Set(dashboard?.labels ?? []);
   const controls: RolloutControls = {
     hold: labels.has(ROLLOUT_LABELS.hold),
