@@ -409,18 +409,23 @@ export class OctokitRepo implements RepoPort {
     return this.git.commitTime(await this.git.fetch(sha));
   }
 
+  /** The open issue (not a pull request) labelled `label` whose body carries `marker`. */
+  private async openIssueMarked(input: { label: string; marker: string }) {
+    const { data: issues } = await this.octokit.rest.issues.listForRepo({
+      ...this.id,
+      state: "open",
+      labels: input.label,
+      per_page: 100,
+    });
+    return issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+  }
+
   findIssue(input: {
     label: string;
     marker: string;
   }): Promise<{ number: number; body: string; labels: string[] } | undefined> {
     return this.call(`finding the issue labelled ${input.label}`, async () => {
-      const { data: issues } = await this.octokit.rest.issues.listForRepo({
-        ...this.id,
-        state: "open",
-        labels: input.label,
-        per_page: 100,
-      });
-      const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+      const mine = await this.openIssueMarked(input);
       if (!mine) return undefined;
       const labels = mine.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean);
       return { number: mine.number, body: mine.body ?? "", labels };
@@ -434,13 +439,7 @@ export class OctokitRepo implements RepoPort {
     body: string;
   }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
     return this.call(`writing issue "${input.title}"`, async () => {
-      const { data: issues } = await this.octokit.rest.issues.listForRepo({
-        ...this.id,
-        state: "open",
-        labels: input.label,
-        per_page: 100,
-      });
-      const mine = issues.find((i) => !i.pull_request && (i.body ?? "").includes(input.marker));
+      const mine = await this.openIssueMarked(input);
       if (!mine) {
         const { data } = await this.octokit.rest.issues.create({
           ...this.id,
