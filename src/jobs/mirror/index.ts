@@ -3,6 +3,7 @@ import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { RegistryClient } from "../../sources/oci/client.js";
 import { type CredentialLookup, dockerCredentials } from "../../sources/oci/credentials.js";
 import { pushPackage } from "../../sources/oci/package.js";
+import { TarballCache } from "../../sources/tarball-fetch.js";
 import type { JobContext } from "../context.js";
 
 /**
@@ -20,14 +21,23 @@ export interface MirrorAccess {
   /** GitHub's web address, for the source annotation (GITHUB_SERVER_URL; default https://github.com). */
   serverUrl: string;
   fetch?: typeof fetch;
+  /**
+   * What fan-out last read of each tarball upstream (validators, digest, files), kept for the process's
+   * life so that an unchanged tarball costs one conditional request per run; absent: read in full.
+   */
+  tarballs?: TarballCache;
 }
 
-/** What reading a registry needs of that access (fan-out from an OCI upstream). */
-export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch">;
+/** What reading a registry or tarball needs of that access (fan-out from an OCI or tarball upstream). */
+export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs">;
 
 /** The operator's access: PORCHLIGHT_OCI_* and the Docker config file of the app's environment. */
 export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv): MirrorAccess {
-  return { credentials: dockerCredentials(env), serverUrl: env.GITHUB_SERVER_URL || "https://github.com" };
+  return {
+    credentials: dockerCredentials(env),
+    serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
+    tarballs: new TarballCache(),
+  };
 }
 
 export interface MirrorResult {
