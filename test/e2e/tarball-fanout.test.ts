@@ -29,7 +29,7 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
   let w: World;
   let server: Server;
   let base = "";
-  let body = Buffer.alloc(0);
+  let body: Buffer = Buffer.alloc(0);
   /** What the server was asked: `GET /web.tar.gz 200` or `… 304`. */
   const served: string[] = [];
   const owner = "acme";
@@ -201,5 +201,23 @@ spec:
     await sweep();
     expect(served).toEqual(["GET /web.tar.gz 304"]);
     expect(writes()).toBe(before);
+  }, 120_000);
+
+  it("closed, it is not proposed again; reopened, fan-out takes it up at once, without waiting for a sweep", async () => {
+    const dashboardRow = async () => {
+      const [issue] = (
+        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+      ).data;
+      return (issue?.body ?? "").split("\n").find((l) => l.startsWith("| cluster-01/web ")) ?? "";
+    };
+    const [pr] = await openPulls();
+    await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "closed" });
+    await w.settle();
+    await sweep();
+    expect(await openPulls()).toEqual([]);
+    expect(await dashboardRow()).toContain(`skipped: #${pr!.number} closed`);
+    await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "open" });
+    await w.settle(); // the reopened webhook only: no sweep
+    expect(await dashboardRow()).toContain(`waiting for approval: pull request #${pr!.number} proposes`);
   }, 120_000);
 });

@@ -7,7 +7,7 @@ import { fetchTarball, TarballCache } from "../../src/sources/tarball-fetch.js";
 describe("watching a tarball with conditional requests", () => {
   let server: Server;
   let base = "";
-  let body = Buffer.alloc(0);
+  let body: Buffer = Buffer.alloc(0);
   let headers: Record<string, string> = {};
   const seen: { url?: string; inm?: string; ims?: string }[] = [];
   beforeAll(async () => {
