@@ -1,7 +1,10 @@
+import { readFileSync } from "node:fs";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { SourceError } from "../../sources/errors.js";
 import { RegistryClient } from "../../sources/oci/client.js";
-import { type CredentialLookup, dockerCredentials } from "../../sources/oci/credentials.js";
+import { type CredentialLookup, dockerCredentials, noCredentials } from "../../sources/oci/credentials.js";
+import { OperatorCredentials } from "../../sources/oci/operator-credentials.js";
 import { pushPackage } from "../../sources/oci/package.js";
 import { TarballCache } from "../../sources/tarball-fetch.js";
 import type { JobContext } from "../context.js";
@@ -26,19 +29,74 @@ export interface MirrorAccess {
    * life so that an unchanged tarball costs one conditional request per run; absent: read in full.
    */
   tarballs?: TarballCache;
+  /**
+   * The operator's named credentials and who may use them (PORCHLIGHT_REGISTRY_CREDENTIALS): when set,
+   * each repository reaches registries with its own (scopedAccess) and `credentials` is not used.
+   */
+  operator?: OperatorCredentials;
 }
 
 /** What reading a registry or tarball needs of that access (fan-out from an OCI or tarball upstream). */
-export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs">;
+export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs" | "operator">;
 
-/** The operator's access: PORCHLIGHT_OCI_* and the Docker config file of the app's environment. */
+/**
+ * The operator's access: the named credentials of the file PORCHLIGHT_REGISTRY_CREDENTIALS names (read
+ * now: a bad file stops the start with its problem), else PORCHLIGHT_OCI_* and the Docker config file of
+ * the app's environment, for every repository (one owner's app, or the Action in its own repository).
+ */
 export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv): MirrorAccess {
+  const file = env.PORCHLIGHT_REGISTRY_CREDENTIALS;
+  let operator: OperatorCredentials | undefined;
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (err) {
+      throw new SourceError(
+        `PORCHLIGHT_REGISTRY_CREDENTIALS names ${file}, which cannot be read: ${(err as Error).message}`,
+      );
+    }
+    operator = OperatorCredentials.parse(text, file);
+  }
   return {
-    credentials: dockerCredentials(env),
+    credentials: operator ? noCredentials : dockerCredentials(env),
     serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
     tarballs: new TarballCache(),
+    ...(operator ? { operator } : {}),
   };
 }
+
+/**
+ * The access of one repository (`owner/name`): with the operator's named credentials, those it may use
+ * (the one its configuration's `registries.<host>` names, refused with that field when not allowed);
+ * without them, the environment's. A repository naming a credential where the operator defines none
+ * is refused too, so a configuration never silently means something else.
+ */
+export function scopedAccess(
+  access: RegistryAccess,
+  repository: string,
+  registries: Readonly<Record<string, string>> = {},
+): RegistryAccess {
+  if (access.operator) {
+    return { ...access, credentials: access.operator.lookupFor(repository, registries) };
+  }
+  if (Object.keys(registries).length === 0) return access;
+  const fallback = access.credentials;
+  return {
+    ...access,
+    credentials: async (registry) => {
+      if (registries[registry] !== undefined) {
+        throw new SourceError(
+          `.github/porchlight.yml of ${repository}: registries.${registry}: ${NO_OPERATOR_CREDENTIALS}`,
+        );
+      }
+      return fallback(registry);
+    },
+  };
+}
+
+export const NO_OPERATOR_CREDENTIALS =
+  "the app's operator defines no named registry credentials (PORCHLIGHT_REGISTRY_CREDENTIALS), so the bot uses the operator's own login for every repository; remove the field, or ask the operator to define the credential";
 
 export interface MirrorResult {
   image: string;
@@ -62,14 +120,18 @@ export function registryClient(access: RegistryAccess, registry: string): Regist
 /** Pushes one revision (its package's files at the tagged commit); nothing when publish.oci is unset. */
 export async function mirrorRevision(
   ctx: Pick<JobContext, "config" | "port" | "log">,
-  access: MirrorAccess,
+  operatorAccess: MirrorAccess,
   rev: { package: string; revision: number; commit: string },
 ): Promise<MirrorResult | undefined> {
   const prefix = ctx.config.publish.oci?.repository;
   if (!prefix) return undefined;
+  const { owner, repo } = ctx.port.id;
+  const access = {
+    ...operatorAccess,
+    ...scopedAccess(operatorAccess, `${owner}/${repo}`, ctx.config.registries),
+  };
   const { registry, repository } = target(prefix, rev.package);
   const { tree } = await ctx.port.readTree(rev.commit, rev.package);
-  const { owner, repo } = ctx.port.id;
   const version = `v${rev.revision}`;
   const annotations = {
     "org.opencontainers.image.source": `${access.serverUrl.replace(/\/+$/, "")}/${owner}/${repo}`,
@@ -86,10 +148,12 @@ export async function mirrorRevision(
 /** The sweep's part: each package's latest revision pushed where its tag is missing from the registry. */
 export async function sweepMirror(
   ctx: Pick<JobContext, "config" | "port" | "log">,
-  access: MirrorAccess,
+  operatorAccess: MirrorAccess,
 ): Promise<MirrorResult[]> {
   const prefix = ctx.config.publish.oci?.repository;
   if (!prefix) return [];
+  const { owner, repo } = ctx.port.id;
+  const access = scopedAccess(operatorAccess, `${owner}/${repo}`, ctx.config.registries);
   const latest = new Map<string, { revision: number; commit: string }>();
   for (const [tag, sha] of indexRefs(await ctx.port.listRefs()).tags) {
     const parsed = parseRevisionTag(tag);
@@ -103,7 +167,7 @@ export async function sweepMirror(
   for (const [pkg, rev] of [...latest].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const { registry, repository } = target(prefix, pkg);
     if (await registryClient(access, registry).digestOf(repository, `v${rev.revision}`)) continue;
-    const r = await mirrorRevision(ctx, access, { package: pkg, ...rev });
+    const r = await mirrorRevision(ctx, operatorAccess, { package: pkg, ...rev });
     if (r) out.push(r);
   }
   return out;
