@@ -70,6 +70,17 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     );
   });
 
+  it("refuses a manifest fetched by digest whose bytes hash to another digest, writing nothing", async () => {
+    proxy.fault = (req) => (req.url.includes(`/manifests/${digest}`) ? { corrupt: true } : "pass");
+    const err = await pullPackage(client(proxy.host), "pkgs/app", digest, "/").catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(
+      `${proxy.host}/pkgs/app@${digest}: the registry sent a manifest whose sha256 is ${(err as Error).message.match(/whose sha256 is (sha256:[0-9a-f]{64})/)?.[1]}; refusing it`,
+    );
+    expect((err as Error).message).not.toContain(`is ${digest}`);
+    expect(proxy.log.some((r) => r.url.includes("/blobs/"))).toBe(false);
+  });
+
   it("waits as long as a 429's Retry-After asks, then retries", async () => {
     let limited = 0;
     proxy.fault = (req, res) => {

@@ -1,7 +1,15 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/resolve.js";
-import { type MirrorAccess, mirrorRevision, scopedAccess } from "../../src/jobs/mirror/index.js";
+import {
+  type MirrorAccess,
+  mirrorAccessFromEnv,
+  mirrorRevision,
+  scopedAccess,
+} from "../../src/jobs/mirror/index.js";
 import { SourceError } from "../../src/sources/errors.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { globMatch, OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
@@ -75,6 +83,28 @@ describe("the operator's named registry credentials", () => {
   ])("refuses a bad file with its field: %s", (text, field) => {
     expect(() => OperatorCredentials.parse(text, "/etc/r.yaml")).toThrow(SourceError);
     expect(() => OperatorCredentials.parse(text, "/etc/r.yaml")).toThrow(field);
+  });
+
+  it("is read at start from PORCHLIGHT_REGISTRY_CREDENTIALS: a file that cannot be read stops the start", () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-creds-"));
+    try {
+      const file = join(dir, "registries.yaml");
+      writeFileSync(file, FILE);
+      const access = mirrorAccessFromEnv({
+        PORCHLIGHT_REGISTRY_CREDENTIALS: file,
+        PORCHLIGHT_OCI_REGISTRY: "ghcr.io",
+      });
+      expect(access.operator?.entries.map((e) => e.name)).toEqual(["acme-ghcr", "infra-ghcr"]);
+      expect(() =>
+        mirrorAccessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: join(dir, "missing.yaml") }),
+      ).toThrow(`PORCHLIGHT_REGISTRY_CREDENTIALS names ${join(dir, "missing.yaml")}, which cannot be read`);
+      writeFileSync(file, "credentials: {a: {registry: ghcr.io}}\n");
+      expect(() => mirrorAccessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: file })).toThrow(
+        `${file}: credentials.a`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("without named credentials, a repository naming one is refused rather than given the operator's login", async () => {
