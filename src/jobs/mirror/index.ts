@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import type { RepoPort } from "../../github/port.js";
+import { type FileTree, subtree } from "../../kpt/tree.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { SourceError } from "../../sources/errors.js";
@@ -139,10 +141,40 @@ export async function mirrorRevision(
     "org.opencontainers.image.version": version,
     "org.opencontainers.image.title": rev.package,
   };
-  const out = await pushPackage(registryClient(access, registry), repository, version, tree, annotations);
+  const out = await pushPackage(registryClient(access, registry), repository, version, tree, annotations, {
+    mountFrom: () => identicalSibling(ctx.port, rev, tree, prefix),
+  });
   const image = `${registry}/${repository}:${version}`;
   ctx.log.info({ image, digest: out.digest, pushed: out.pushed }, "revision mirrored");
   return { image, ...out };
+}
+
+/**
+ * Another package of the repository whose files at the same commit are exactly these, and whose mirror
+ * repository therefore holds the same layer (the archive is deterministic) if it mirrored that content:
+ * the blobs are mounted from there rather than uploaded again (a package copied, or two packages alike).
+ * Read from git (one ls-remote, the commit's files); undefined when none is alike.
+ */
+async function identicalSibling(
+  port: RepoPort,
+  rev: { package: string; commit: string },
+  tree: FileTree,
+  prefix: string,
+): Promise<string | undefined> {
+  const others = new Set<string>();
+  for (const tag of indexRefs(await port.listRefs()).tags.keys()) {
+    const parsed = parseRevisionTag(tag);
+    if (parsed.ok && parsed.value.package !== rev.package) others.add(parsed.value.package);
+  }
+  if (others.size === 0) return undefined;
+  const { tree: all } = await port.readTree(rev.commit);
+  for (const pkg of [...others].sort()) {
+    const theirs = subtree(all, pkg);
+    if (theirs.size !== tree.size) continue;
+    if ([...tree].every(([path, bytes]) => theirs.get(path)?.equals(bytes)))
+      return target(prefix, pkg).repository;
+  }
+  return undefined;
 }
 
 /** The sweep's part: each package's latest revision pushed where its tag is missing from the registry. */

@@ -174,15 +174,30 @@ export class RegistryClient {
     return true;
   }
 
-  /** Uploads a blob unless the repository has it (one POST, one PUT); returns its digest. */
-  async pushBlob(repository: string, bytes: Buffer): Promise<string> {
+  /**
+   * Uploads a blob unless the repository has it (one POST, one PUT); returns its digest. With `mountFrom`
+   * (another repository of this registry), the POST asks to mount the blob from there: `201 Created`
+   * means mounted, nothing uploaded; `202 Accepted` means the registry declined (it lacks the blob there,
+   * or does not mount) and opened an upload, which goes on as without it.
+   */
+  async pushBlob(repository: string, bytes: Buffer, mountFrom?: string): Promise<string> {
     const digest = sha256Digest(bytes);
     if (await this.hasBlob(repository, digest)) return digest;
-    const start = await this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/uploads/`, {
-      method: "POST",
-      headers: { "content-length": "0" },
-    });
-    await this.expect(start, [202], `upload to ${repository}`);
+    const mount =
+      mountFrom && mountFrom !== repository
+        ? `?mount=${encodeURIComponent(digest)}&from=${encodeURIComponent(this.path(mountFrom))}`
+        : "";
+    const start = await this.send(
+      repository,
+      "pull,push",
+      `/v2/${this.path(repository)}/blobs/uploads/${mount}`,
+      { method: "POST", headers: { "content-length": "0" } },
+    );
+    await this.expect(start, mount ? [201, 202] : [202], `upload to ${repository}`);
+    if (start.status === 201) {
+      await start.body?.cancel();
+      return digest;
+    }
     const location = start.headers.get("location");
     if (!location)
       throw new RegistryError(`${this.registry}/${repository}: the upload answered without a Location`);
