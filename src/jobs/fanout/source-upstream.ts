@@ -138,13 +138,13 @@ function lockOf(local: FileTree, where: string, scheme: "oci" | "https") {
 
 function imageSource(src: OciSource, digest: string, access: RegistryAccess, once: Once): UpstreamSource {
   const clients = new Map<string, RegistryClient>();
-  const pull = (at: OciSource, at_digest: string, why: string): Promise<FileTree> =>
-    once(`oci://${at.registry}/${at.repository}@${at_digest}\0${at.directory}`, () => {
+  const pull = (at: OciSource, atDigest: string, why: string): Promise<FileTree> =>
+    once(`oci://${at.registry}/${at.repository}@${atDigest}\0${at.directory}`, () => {
       const client = clients.get(at.registry) ?? registryClient(access, at.registry);
       clients.set(at.registry, client);
-      return pullPackage(client, at.repository, at_digest, at.directory).then(
+      return pullPackage(client, at.repository, atDigest, at.directory).then(
         (p) => p.tree,
-        (e: unknown) => stepError(`reading ${why} ${formatSource({ ...at, digest: at_digest })}`, e),
+        (e: unknown) => stepError(`reading ${why} ${formatSource({ ...at, digest: atDigest })}`, e),
       );
     });
   const version = src.tag ?? src.digest ?? "latest";
