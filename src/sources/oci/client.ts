@@ -187,17 +187,22 @@ export class RegistryClient {
       mountFrom && mountFrom !== repository
         ? `?mount=${encodeURIComponent(digest)}&from=${encodeURIComponent(this.path(mountFrom))}`
         : "";
-    const start = await this.send(
-      repository,
-      "pull,push",
-      `/v2/${this.path(repository)}/blobs/uploads/${mount}`,
-      { method: "POST", headers: { "content-length": "0" } },
-    );
-    await this.expect(start, mount ? [201, 202] : [202], `upload to ${repository}`);
-    if (start.status === 201) {
+    const post = (query: string) =>
+      this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/uploads/${query}`, {
+        method: "POST",
+        headers: { "content-length": "0" },
+      });
+    let start = await post(mount);
+    if (mount && start.status === 201) {
       await start.body?.cancel();
       return digest;
     }
+    if (mount && start.status !== 202) {
+      // Refused (no pull access to the other repository, say): upload as without it.
+      await start.body?.cancel();
+      start = await post("");
+    }
+    await this.expect(start, [202], `upload to ${repository}`);
     const location = start.headers.get("location");
     if (!location)
       throw new RegistryError(`${this.registry}/${repository}: the upload answered without a Location`);
