@@ -64,6 +64,14 @@ Environment (both modes):
   PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
   PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
   PORCHLIGHT_ALLOW_CONTAINER=1         let Kptfiles run container functions (off by default)
+  PORCHLIGHT_REGISTRY_CREDENTIALS      a YAML file of named registry logins, each for one registry and
+                                       the repositories (owner/name globs) allowed to use it; a
+                                       repository picks one with \`registries: {HOST: NAME}\` in its
+                                       .github/porchlight.yml (docs/sources.md). Set, the logins below
+                                       are not used by the bot
+  PORCHLIGHT_OCI_REGISTRY, _USERNAME, _PASSWORD, DOCKER_CONFIG
+                                       the operator's registry login, used for every repository when
+                                       PORCHLIGHT_REGISTRY_CREDENTIALS is unset (one owner's app)
 ${LIMIT_LINES}
   LOG_LEVEL                            pino level (default info)
 Environment (embedded forge):

@@ -102,6 +102,28 @@ export function parseRepoConfig(text: string, source: ConfigSource = {}): Parsed
   return { ok: false, problems };
 }
 
+/**
+ * A problem found after parsing (a value the schema accepts but the app refuses, such as a registry
+ * credential the operator does not allow), located at the field `path` of `text`.
+ */
+export function problemAt(
+  text: string,
+  source: ConfigSource,
+  path: readonly (string | number)[],
+  message: string,
+): ConfigProblem {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const at = locate(doc.contents, [...path]);
+  return {
+    file: source.path ?? CONFIG_PATH,
+    ref: source.ref,
+    ...spanOf(pointAt(at, { emptyAtKey: true }), lineCounter),
+    field: formatFieldPath([...path]),
+    message,
+  };
+}
+
 interface Located {
   span: Span;
   field: string;

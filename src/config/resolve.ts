@@ -20,6 +20,8 @@ export interface RepoConfig {
   limits: RepoLimits;
   /** Mirroring on publish: the OCI repository prefix (no `oci://`), when set. */
   publish: { oci?: { repository: string } };
+  /** Registry host → the operator's credential the bot uses there for this repository (docs/sources.md). */
+  registries: Record<string, string>;
   /** Fan-out as a progressive rollout (a management repository's); undefined: every variant at once. */
   rollout: Rollout | undefined;
 }
@@ -39,6 +41,7 @@ export function defaultConfig(): RepoConfig {
     versioning: { scheme: "integer" },
     limits: {},
     publish: {},
+    registries: {},
     rollout: undefined,
   };
 }
@@ -82,6 +85,7 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
     const repository = file.publish.oci?.repository.replace(/^oci:\/\//, "");
     config.publish = repository ? { oci: { repository } } : {};
   }
+  if (file.registries !== undefined) config.registries = { ...file.registries };
   if (file.rollout !== undefined) config.rollout = file.rollout;
   if (file.versioning !== undefined) {
     config.versioning = { scheme: file.versioning.scheme ?? base.versioning.scheme };

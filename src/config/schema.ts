@@ -191,6 +191,15 @@ export const RepoConfigFileSchema = z
     versioning: VersioningSchema.optional(),
     limits: LimitsSchema.optional(),
     publish: PublishSchema.optional(),
+    registries: z
+      .record(
+        z.string().regex(/^[^/\s]+$/, "must be a registry host such as ghcr.io or localhost:5000"),
+        z.string().min(1, "must name one of the app operator's registry credentials"),
+      )
+      .optional()
+      .describe(
+        "Which of the app operator's named registry credentials the bot uses for each registry host (for publish.oci and OCI upstreams of variants), e.g. `ghcr.io: acme-ghcr`; the operator decides which repositories may use which (docs/sources.md).",
+      ),
     rollout: RolloutSchema.optional(),
   })
   .describe("porchlight configuration for one repository (.github/porchlight.yml)");

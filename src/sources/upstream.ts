@@ -1,9 +1,9 @@
-import { isDigest, isLoopbackHost, parseSource, type TarballSource } from "../kpt/source-ref.js";
+import { isDigest, parseSource, type TarballSource } from "../kpt/source-ref.js";
 import { type FileTree, subtree } from "../kpt/tree.js";
 import { SourceError } from "./errors.js";
-import { RegistryClient, type RegistryClientOptions, sha256Digest } from "./oci/client.js";
+import { RegistryClient, type RegistryClientOptions } from "./oci/client.js";
 import { pullPackage } from "./oci/package.js";
-import { MAX_ARCHIVE_BYTES, readTarball } from "./tar.js";
+import { fetchTarball } from "./tarball-fetch.js";
 
 /**
  * An OCI repository or a tarball URL as the upstream of `pkg get|update|diff` and `rpkg clone`: the
@@ -50,33 +50,12 @@ export function openSourceUpstream(repo: string, opts: SourceOptions = {}): Sour
 }
 
 function tarballUpstream(src: TarballSource, opts: SourceOptions): SourceUpstream {
-  const doFetch = opts.fetch ?? fetch;
   const archives = new Map<string, FileTree>();
   const download = async (url: string): Promise<{ digest: string; tree: FileTree }> => {
-    let res: Response;
-    try {
-      res = await doFetch(url, { redirect: "follow" });
-    } catch (err) {
-      const why = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-      throw new SourceError(`cannot download ${url}: ${why}`);
-    }
-    if (!res.ok) {
-      await res.body?.cancel();
-      throw new SourceError(`cannot download ${url}: HTTP ${res.status}`);
-    }
-    if (new URL(res.url || url).protocol === "http:" && !isLoopbackHost(new URL(res.url || url).host)) {
-      throw new SourceError(`${url} redirected to plain http (${res.url}); refusing it`);
-    }
-    const bytes = Buffer.from(await res.arrayBuffer());
-    if (bytes.length > MAX_ARCHIVE_BYTES) {
-      throw new SourceError(
-        `${url} is ${bytes.length} bytes, more than the ${MAX_ARCHIVE_BYTES} porchlight reads`,
-      );
-    }
-    const digest = sha256Digest(bytes);
-    const tree = archives.get(digest) ?? (await readTarball(bytes, url));
-    archives.set(digest, tree);
-    return { digest, tree };
+    const got = await fetchTarball(url, opts.fetch ? { fetch: opts.fetch } : {});
+    const tree = archives.get(got.digest) ?? got.tree;
+    archives.set(got.digest, tree);
+    return { digest: got.digest, tree };
   };
   return {
     repo: src.url,

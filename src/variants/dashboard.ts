@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { capped, cell, code, fitToBudget } from "./markdown.js";
-import { ociImageName, shortDigest, upstreamLabel, upstreamVersion } from "./oci-upstream.js";
 import type { FanoutAction, FanoutPlan } from "./plan-types.js";
 import { formatProblem, type VariantProblem } from "./problem.js";
 import type { RolloutStatus } from "./rollout.js";
 import { renderRollouts } from "./rollout-dashboard.js";
-import { isOciUpstream, type PackageVariant } from "./schema.js";
+import { isSourceUpstream, type PackageVariant } from "./schema.js";
+import { shortDigest, sourceName, upstreamLabel, upstreamVersion } from "./source-upstream.js";
 
 /** Marks the dashboard issue of an upstream repository, so the bot finds and edits it in place. */
 export const DASHBOARD_MARKER = "<!-- porchlight:dashboard -->";
@@ -151,10 +151,10 @@ export function renderDashboard(input: DashboardInput): string {
   });
 }
 
-/** `repo/package (channel)` or `repo/package v3`; for an OCI upstream, the oci:// reference itself. */
+/** `repo/package (channel)` or `repo/package v3`; for an OCI or tarball upstream, the reference itself. */
 function upstreamCell(v: PackageVariant): string {
   const up = v.spec.upstream;
-  if (isOciUpstream(up)) return upstreamLabel(up);
+  if (isSourceUpstream(up)) return upstreamLabel(up);
   return `${up.repo}/${up.package} ${up.channel ? `(${up.channel})` : (up.revision ?? "")}`;
 }
 
@@ -175,8 +175,8 @@ function mermaidGraph(variants: readonly PackageVariant[], cap: number): string[
   const nodes = new Map<string, string>();
   const edges: string[] = [];
   for (const v of variants) {
-    const up = isOciUpstream(v.spec.upstream)
-      ? ociImageName(v.spec.upstream)
+    const up = isSourceUpstream(v.spec.upstream)
+      ? sourceName(v.spec.upstream)
       : `${v.spec.upstream.repo}/${v.spec.upstream.package}`;
     const down = `${v.spec.downstream.repo}/${v.spec.downstream.package}`;
     const u = nodeId("u", up);

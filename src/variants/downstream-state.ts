@@ -1,5 +1,5 @@
 import { parseDocument } from "yaml";
-import { parseSource, UPSTREAM_LOCK_ANNOTATION } from "../kpt/source-ref.js";
+import { parseSource, sourceKind, UPSTREAM_LOCK_ANNOTATION } from "../kpt/source-ref.js";
 import type { DownstreamPackageState, ManagedPackage, OpenPullRequest } from "./plan-types.js";
 import type { DeletionPolicy } from "./schema.js";
 import { DELETION_POLICY_ANNOTATION, MANAGED_BY_ANNOTATION, SPEC_HASH_ANNOTATION } from "./tracking.js";
@@ -10,7 +10,10 @@ export interface KptfileFacts {
   /** The raw upstreamLock ref, e.g. `basens/v3` or `drafts/basens/ws1`. */
   lockedRef?: string;
   lockedCommit?: string;
-  /** For a package fetched from OCI: the digest of porchlight.dev/upstream-lock (or kpt's upstreamLock.oci.image). */
+  /**
+   * For a package fetched from OCI or a tarball: the digest of porchlight.dev/upstream-lock (or kpt's
+   * upstreamLock.oci.image).
+   */
   lockedDigest?: string;
   managedBy?: string;
   deletionPolicy?: DeletionPolicy;
@@ -34,10 +37,10 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
   const annotations = js.metadata?.annotations ?? {};
   const str = (k: string) => (typeof annotations[k] === "string" ? (annotations[k] as string) : undefined);
   const policy = str(DELETION_POLICY_ANNOTATION);
-  const ociLock =
+  const sourceLock =
     str(UPSTREAM_LOCK_ANNOTATION) ??
     (typeof js.upstreamLock?.oci?.image === "string" ? `oci://${js.upstreamLock.oci.image}` : undefined);
-  const lockedDigest = ociLock ? digestOf(ociLock) : undefined;
+  const lockedDigest = sourceLock ? digestOf(sourceLock) : undefined;
   return {
     ...(lockedDigest ? { lockedDigest } : {}),
     ...(ref ? { lockedRef: ref } : {}),
@@ -51,9 +54,9 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
   };
 }
 
-/** The digest an `oci://…@sha256:…` lock names; undefined for anything else (a tarball, a bad value). */
+/** The digest an `oci://…@sha256:…` or `https://….tar.gz#sha256=…` lock names; undefined for a bad value. */
 function digestOf(lock: string): string | undefined {
-  if (!lock.startsWith("oci://")) return undefined;
+  if (!sourceKind(lock)) return undefined;
   try {
     return parseSource(lock).digest;
   } catch {

@@ -2,12 +2,11 @@ import { defaultPackageName } from "../kpt/source-ref.js";
 import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import { type ExprEnv, ExpressionError, type ExprValue, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
-import { ociPackageRef, ociSourceOf } from "./oci-upstream.js";
 import type { LoadedSet, LoadedVariant } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
 import {
-  isOciUpstream,
+  isSourceUpstream,
   PACKAGE_VARIANT_API_VERSION,
   PACKAGE_VARIANT_KIND,
   type PackageVariantInput,
@@ -15,6 +14,7 @@ import {
   type Upstream,
 } from "./schema.js";
 import type { MapExpr, PackageVariantTemplate } from "./set-schema.js";
+import { sourceOf, sourcePackageRef } from "./source-upstream.js";
 
 /** Annotation on a generated PackageVariant naming the set it came from. */
 export const VARIANT_SET_ANNOTATION = "porchlight.dev/package-variant-set";
@@ -166,14 +166,14 @@ class TemplateError extends Error {
 
 /**
  * The upstream as expressions see it (`upstream.name`, `.repo`, `.package`): Porch's package, or for an
- * image its last directory or repository name (as `pkg get` names the local copy), its oci:// repository
- * and its directory.
+ * image or tarball its last directory or repository (file) name (as `pkg get` names the local copy), its
+ * oci:// repository or archive URL, and its directory.
  */
 function upstreamNames(upstream: Upstream): { name: string; repo: string; package: string } {
-  if (!isOciUpstream(upstream))
+  if (!isSourceUpstream(upstream))
     return { name: upstream.package, repo: upstream.repo, package: upstream.package };
-  const src = ociSourceOf(upstream);
-  const ref = ociPackageRef(src);
+  const src = sourceOf(upstream);
+  const ref = sourcePackageRef(src);
   return { name: defaultPackageName(src), repo: ref.repo, package: ref.package };
 }
 

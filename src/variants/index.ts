@@ -34,13 +34,6 @@ export {
   type VariantChange,
 } from "./mutations.js";
 export { packageVariantName } from "./naming.js";
-export {
-  ociImageKey,
-  ociSourceOf,
-  shortDigest,
-  upstreamLabel,
-  upstreamVersion,
-} from "./oci-upstream.js";
 export { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME } from "./package-context.js";
 export {
   type LoadedSet,
@@ -59,11 +52,11 @@ export type {
   FanoutAction,
   FanoutPlan,
   ManagedPackage,
-  OciImageState,
-  OciIndex,
   OpenPullRequest,
   PackageRef,
   PublishedRevision,
+  SourceIndex,
+  SourceState,
   UpstreamIndex,
   UpstreamPackageState,
 } from "./plan-types.js";
@@ -117,7 +110,7 @@ export {
   type Downstream,
   type GitUpstream,
   type InjectionSelector,
-  isOciUpstream,
+  isSourceUpstream,
   type OciUpstream,
   PACKAGE_VARIANT_API_VERSION,
   PACKAGE_VARIANT_KIND,
@@ -125,6 +118,8 @@ export {
   type PackageVariant,
   type PackageVariantSpec,
   packageVariantSchema,
+  type SourceUpstream,
+  type TarballUpstream,
   type Upstream,
 } from "./schema.js";
 export {
@@ -134,6 +129,13 @@ export {
   type PackageVariantTemplate,
   packageVariantSetSchema,
 } from "./set-schema.js";
+export {
+  shortDigest,
+  sourceKey,
+  sourceOf,
+  upstreamLabel,
+  upstreamVersion,
+} from "./source-upstream.js";
 export {
   DELETION_POLICY_ANNOTATION,
   MANAGED_BY_ANNOTATION,

@@ -3,7 +3,7 @@ import { expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, selectorAccounts } from "./repositories.js";
-import { isOciUpstream } from "./schema.js";
+import { isSourceUpstream } from "./schema.js";
 import { type VariantContext, validateVariants } from "./validate.js";
 
 /** The directory of the management repository that holds variant files. */
@@ -85,7 +85,7 @@ export function loadVariants(
   const unknown = new Set<string>();
   for (const lv of all) {
     const { upstream, downstream } = lv.variant.spec;
-    for (const ref of isOciUpstream(upstream) ? [downstream.repo] : [upstream.repo, downstream.repo]) {
+    for (const ref of isSourceUpstream(upstream) ? [downstream.repo] : [upstream.repo, downstream.repo]) {
       if (!findRepository(ref, context.repositories)) unknown.add(ref);
     }
   }

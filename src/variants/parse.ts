@@ -157,7 +157,7 @@ type MakeProblem = (
 ) => VariantProblem;
 
 /**
- * A value matching no form of a union (an upstream that is neither Porch's git form nor `oci`) is reported
+ * A value matching no form of a union (an upstream that is neither Porch's git form nor `oci` nor `tarball`) is reported
  * by the form it was meant as: the one that does not call a field of it unknown (an upstream with `oci` is
  * the OCI form), else the first (Porch's). Its issues get the union's path in front.
  */
@@ -201,7 +201,8 @@ function defaultUpstreamRepo(raw: Record<string, unknown>, managementRepo: strin
     spec?.upstream &&
     typeof spec.upstream === "object" &&
     spec.upstream.repo === undefined &&
-    spec.upstream.oci === undefined
+    spec.upstream.oci === undefined &&
+    spec.upstream.tarball === undefined
   ) {
     spec.upstream.repo = managementRepo;
   }

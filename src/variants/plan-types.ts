@@ -21,11 +21,14 @@ export interface UpstreamPackageState {
   channelHeads?: Readonly<Record<string, string>>;
 }
 
-/** What one run learnt of an OCI image a variant follows: the digest its tag points to now, or why not. */
-export type OciImageState = { digest: string } | { problem: string };
+/**
+ * What one run learnt of an OCI image or tarball a variant follows: the digest its tag points to now (the
+ * sha256 of the tarball's bytes), or why not.
+ */
+export type SourceState = { digest: string } | { problem: string };
 
-/** OCI images by `ociImageKey` (registry/repository:tag or @digest). */
-export type OciIndex = Readonly<Record<string, OciImageState>>;
+/** OCI images and tarballs by `sourceKey` (registry/repository:tag or @digest; the tarball's URL). */
+export type SourceIndex = Readonly<Record<string, SourceState>>;
 
 /** Upstream packages by repository (as variants name it) and package path. */
 export type UpstreamIndex = Readonly<Record<string, Readonly<Record<string, UpstreamPackageState>>>>;
@@ -104,11 +107,11 @@ interface VariantTarget extends ActionBase {
   downstream: PackageRef;
   /** The variant's branch in the downstream repository. */
   branch: string;
-  /** The upstream revision the downstream should be on, and its commit (for an OCI upstream: the digest, twice). */
+  /** The upstream revision the downstream should be on, and its commit (for an image or tarball: the digest, twice). */
   to: string;
   toCommit: string;
-  /** For an OCI upstream: the reference as the variant declares it, and the digest it resolved to. */
-  oci?: { source: string; digest: string };
+  /** For an OCI or tarball upstream: the reference as the variant declares it, and the digest it resolved to. */
+  source?: { source: string; digest: string };
   specHash: string;
   /** The open pull request to update rather than open a new one. */
   pullRequest?: number;

@@ -1,20 +1,20 @@
 import { type Catalog, findHead } from "../catalog/index.js";
-import { formatSource, type OciSource } from "../kpt/source-ref.js";
+import { formatSource, type PackageSource } from "../kpt/source-ref.js";
 import { formatVariantBranch } from "../lifecycle/variant-branch.js";
-import { ociImageKey, ociPackageRef, ociSourceOf, shortDigest } from "./oci-upstream.js";
 import type { LoadedVariant } from "./parse.js";
 import type {
   DownstreamPackageState,
   FanoutAction,
   FanoutPlan,
   ManagedPackage,
-  OciIndex,
   PublishedRevision,
+  SourceIndex,
   UpstreamIndex,
   UpstreamPackageState,
 } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
-import { type GitUpstream, isOciUpstream, type PackageVariant } from "./schema.js";
+import { type GitUpstream, isSourceUpstream, type PackageVariant } from "./schema.js";
+import { declaredSource, shortDigest, sourceKey, sourceOf, sourcePackageRef } from "./source-upstream.js";
 import { variantSpecHash } from "./tracking.js";
 
 export interface FanoutInput {
@@ -23,8 +23,11 @@ export interface FanoutInput {
   /** Problems from loading the variant files: their variants are reported as skipped, never deleted. */
   problems?: readonly VariantProblem[];
   upstream: UpstreamIndex;
-  /** The digests OCI upstreams' tags resolve to now, by `ociImageKey` (one manifest request per image). */
-  oci?: OciIndex;
+  /**
+   * The digests OCI upstreams' tags and tarball upstreams' URLs resolve to now, by `sourceKey` (one
+   * request per image or archive).
+   */
+  sources?: SourceIndex;
   /** Per variant name: its downstream as it is now. A variant missing here has no downstream yet. */
   downstream: Readonly<Record<string, DownstreamPackageState>>;
   /** Downstream packages carrying a variant's annotations, to find those whose variant is gone. */
@@ -121,12 +124,12 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const name = variant.metadata.name;
   const { upstream, downstream } = variant.spec;
   const state: DownstreamPackageState = input.downstream[name] ?? { exists: false };
-  const oci = isOciUpstream(upstream) ? ociSourceOf(upstream) : undefined;
-  // What the downstream is on: a published revision for a git upstream, an image digest for OCI.
-  const locked = oci ? state.lockedDigest : state.lockedRevision;
+  const src = isSourceUpstream(upstream) ? sourceOf(upstream) : undefined;
+  // What the downstream is on: a published revision for a git upstream, a content digest for the others.
+  const locked = src ? state.lockedDigest : state.lockedRevision;
   const deployed = state.exists ? locked : undefined;
-  /** The upstream in reasons: the package path, or the oci:// reference. */
-  const source = oci ? formatSource(oci) : (upstream as GitUpstream).package;
+  /** The upstream in reasons: the package path, or the oci:// or https:// reference. */
+  const source = src ? formatSource(src) : (upstream as GitUpstream).package;
   const skip = (reason: string): FanoutAction => ({
     kind: "skip",
     why: "problem",
@@ -145,8 +148,8 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       reason: "the variant is paused",
     };
 
-  const resolved = isOciUpstream(upstream)
-    ? resolveOci(oci as OciSource, input.oci)
+  const resolved = isSourceUpstream(upstream)
+    ? resolveSource(src as PackageSource, input.sources)
     : resolveTarget(upstream, input.upstream[upstream.repo]?.[upstream.package]);
   if (!resolved.ok) return skip(resolved.reason);
   const { target } = resolved;
@@ -157,15 +160,17 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const openUpdate = pr?.kind === "update" ? pr : undefined;
   const common = {
     variant: name,
-    upstream: isOciUpstream(upstream)
-      ? ociPackageRef(oci as OciSource)
+    upstream: isSourceUpstream(upstream)
+      ? sourcePackageRef(src as PackageSource)
       : { repo: upstream.repo, package: upstream.package },
     downstream,
     branch: formatVariantBranch({ package: downstream.package, variant: name }),
     to: target.revision,
     toCommit: target.commit,
     specHash,
-    ...(isOciUpstream(upstream) ? { oci: { source: upstream.oci, digest: target.commit } } : {}),
+    ...(isSourceUpstream(upstream)
+      ? { source: { source: declaredSource(upstream), digest: target.commit } }
+      : {}),
     ...(openUpdate ? { pullRequest: openUpdate.number } : {}),
     ...(openUpdate?.rebase && !openUpdate.editedByOthers ? { rebase: openUpdate.rebase } : {}),
     ...(close.length ? { close } : {}),
@@ -250,7 +255,7 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   }
   if (!locked) {
     return skip(
-      `${downstream.repo}/${downstream.package} has no upstream lock on ${oci ? `an image digest of ${source}` : `a published revision of ${source}`}, so it cannot be updated; clone it from the upstream again`,
+      `${downstream.repo}/${downstream.package} has no upstream lock on ${src ? `a content digest of ${source}` : `a published revision of ${source}`}, so it cannot be updated; clone it from the upstream again`,
     );
   }
   const from = locked;
@@ -292,7 +297,7 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
                 ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
                 : from === target.revision
                   ? `the variant changed: re-apply it at ${to}`
-                  : `update ${revisionLabel(from)} → ${to}${oci ? ` (${source})` : ""}`
+                  : `update ${revisionLabel(from)} → ${to}${src ? ` (${source})` : ""}`
             }${rebaseNote}`,
     }
   );
@@ -305,10 +310,13 @@ export function revisionLabel(revision: string): string {
 
 type Resolved = { ok: true; target: PublishedRevision } | { ok: false; reason: string };
 
-/** An OCI upstream's target: the digest it pins, or the one its tag resolved to on this run. */
-function resolveOci(src: OciSource, index: OciIndex | undefined): Resolved {
+/**
+ * An OCI or tarball upstream's target: the digest it pins, or the one its tag (its URL's content) resolved
+ * to on this run.
+ */
+function resolveSource(src: PackageSource, index: SourceIndex | undefined): Resolved {
   if (src.digest) return { ok: true, target: { revision: src.digest, commit: src.digest } };
-  const found = index?.[ociImageKey(src)];
+  const found = index?.[sourceKey(src)];
   if (!found) return { ok: false, reason: `${formatSource(src)} was not resolved on this run` };
   if ("problem" in found) return { ok: false, reason: found.problem };
   return { ok: true, target: { revision: found.digest, commit: found.digest } };

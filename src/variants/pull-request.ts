@@ -1,8 +1,8 @@
 import { DELETION_LABEL } from "../lifecycle/labels.js";
 import { capped, code, fitToBudget, markerJson } from "./markdown.js";
 import type { VariantChange } from "./mutations.js";
-import { shortDigest } from "./oci-upstream.js";
 import type { OpenPullRequest, PackageRef } from "./plan-types.js";
+import { shortDigest } from "./source-upstream.js";
 
 export const UPDATE_LABEL = "porchlight/update";
 export const AUTOMATED_LABEL = "porchlight/automated";
@@ -23,8 +23,10 @@ export interface VariantPullRequest {
   from?: string;
   to?: string;
   toCommit?: string;
-  /** An OCI upstream: the reference the variant declares, and the digest `to` resolved it to. */
-  oci?: { source: string; digest: string };
+  /** An OCI or tarball upstream: the reference the variant declares, and the digest `to` resolved it to. */
+  source?: { source: string; digest: string };
+  /** The repository holding the variant's file (`owner/name`); recorded for a source upstream. */
+  management?: string;
   specHash?: string;
   merged?: readonly { file: string; change: "added" | "modified" | "removed" }[];
   conflicts?: readonly { file: string; startLine: number; endLine: number; detail?: string }[];
@@ -40,8 +42,10 @@ export interface VariantPullRequestMarker {
   variant: string;
   downstream: PackageRef;
   upstream?: PackageRef;
-  /** The oci:// reference of an OCI upstream (`from` and `to` are then digests). */
+  /** The oci:// or https:// reference of an OCI or tarball upstream (`from` and `to` are then digests). */
   source?: string;
+  /** The repository holding the variant's file (`owner/name`), for a source upstream: a reopened pull request resumes there. */
+  management?: string;
   from?: string;
   to?: string;
   specHash?: string;
@@ -49,10 +53,10 @@ export interface VariantPullRequestMarker {
 }
 
 export function formatVariantPullRequestTitle(
-  pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant" | "oci">,
+  pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant" | "source">,
 ): string {
   const pkg = pr.downstream.package;
-  if (pr.oci) return ociTitle({ ...pr, oci: pr.oci });
+  if (pr.source) return sourceTitle({ ...pr, source: pr.source });
   const up = pr.upstream ? `${pr.upstream.repo}/${pr.upstream.package}` : "upstream";
   switch (pr.kind) {
     case "clone":
@@ -68,17 +72,17 @@ export function formatVariantPullRequestTitle(
   }
 }
 
-/** `Clone oci://…:tag (sha256:…) into pkg`, `Update pkg to oci://…:tag (sha256:… → sha256:…)`. */
-function ociTitle(
+/** `Clone oci://…:tag (sha256:…) into pkg`, `Update pkg to oci://…:tag (sha256:… → sha256:…)`; tarballs alike. */
+function sourceTitle(
   pr: Pick<VariantPullRequest, "kind" | "downstream" | "from" | "to" | "variant"> & {
-    oci: NonNullable<VariantPullRequest["oci"]>;
+    source: NonNullable<VariantPullRequest["source"]>;
   },
 ): string {
   const pkg = pr.downstream.package;
-  const to = shortDigest(pr.oci.digest);
-  if (pr.kind === "clone") return `Clone ${pr.oci.source} (${to}) into ${pkg}`;
-  if (pr.from === pr.to) return `Re-apply variant ${pr.variant} to ${pkg} at ${pr.oci.source} (${to})`;
-  return `Update ${pkg} to ${pr.oci.source} (${shortDigest(pr.from ?? "")} → ${to})`;
+  const to = shortDigest(pr.source.digest);
+  if (pr.kind === "clone") return `Clone ${pr.source.source} (${to}) into ${pkg}`;
+  if (pr.from === pr.to) return `Re-apply variant ${pr.variant} to ${pkg} at ${pr.source.source} (${to})`;
+  return `Update ${pkg} to ${pr.source.source} (${shortDigest(pr.from ?? "")} → ${to})`;
 }
 
 /** Reads a fan-out title back: which package, and for updates the revisions. */
@@ -115,8 +119,11 @@ export function formatVariantPullRequest(pr: VariantPullRequest): {
     kind: pr.kind,
     variant: pr.variant,
     downstream: pr.downstream,
-    ...(pr.upstream && !pr.oci ? { upstream: { repo: pr.upstream.repo, package: pr.upstream.package } } : {}),
-    ...(pr.oci ? { source: pr.oci.source } : {}),
+    ...(pr.upstream && !pr.source
+      ? { upstream: { repo: pr.upstream.repo, package: pr.upstream.package } }
+      : {}),
+    ...(pr.source ? { source: pr.source.source } : {}),
+    ...(pr.management ? { management: pr.management } : {}),
     ...(pr.from ? { from: pr.from } : {}),
     ...(pr.to ? { to: pr.to } : {}),
     ...(pr.specHash ? { specHash: pr.specHash } : {}),
@@ -127,10 +134,17 @@ export function formatVariantPullRequest(pr: VariantPullRequest): {
 }
 
 /** The first line of an OCI upstream's clone or update: the image as declared and the digests. */
-function ociSummary(pr: VariantPullRequest, down: string): string | undefined {
-  const oci = pr.oci;
+function sourceSummary(pr: VariantPullRequest, down: string): string | undefined {
+  const oci = pr.source;
   if (!oci || (pr.kind !== "clone" && pr.kind !== "update")) return undefined;
   const image = code(oci.source);
+  if (!oci.source.startsWith("oci://")) {
+    if (pr.kind === "clone")
+      return `Creates ${down} from the tarball ${image}, whose bytes have sha256 ${code(oci.digest)}.`;
+    if (pr.from === pr.to)
+      return `Re-applies variant ${code(pr.variant)} to ${down}, still on ${image} at ${code(oci.digest)}.`;
+    return `Updates ${down} to ${image}, whose content is now ${code(oci.digest)} (it was ${code(pr.from ?? "")}), merging the tarball's changes into the downstream's own edits (kpt's resource-merge).`;
+  }
   if (pr.kind === "clone")
     return `Creates ${down} from the OCI image ${image}, at digest ${code(oci.digest)}.`;
   if (pr.from === pr.to)
@@ -144,7 +158,7 @@ function renderBody(pr: VariantPullRequest, marker: string, cap: number): string
   const up = pr.upstream ? `${code(pr.upstream.package)} of ${code(pr.upstream.repo)}` : "the upstream";
   const channel = pr.upstream?.channel ? ` (head of channel ${code(pr.upstream.channel)})` : "";
   const commit = pr.toCommit ? ` at ${pr.toCommit.slice(0, 12)}` : "";
-  const image = ociSummary(pr, down);
+  const image = sourceSummary(pr, down);
   if (image) lines.push(image);
   else
     switch (pr.kind) {

@@ -1,7 +1,7 @@
 import { cronMatches, parseCron } from "../config/cron.js";
 import { durationMs, type Rollout, type RolloutStep, type Window } from "../config/rollout-schema.js";
 import type { FanoutAction, PackageRef } from "./plan-types.js";
-import { isOciUpstream, type PackageVariant } from "./schema.js";
+import { isSourceUpstream, type PackageVariant } from "./schema.js";
 
 /**
  * Fan-out as a progressive rollout (docs/fanout.md#progressive-rollout): the plan's steps that open or
@@ -179,7 +179,7 @@ export function planRollout(input: RolloutInput): RolloutPlan {
     const step = stepOf(rollout, v);
     // An image upstream has no published revisions to wave through: its variants fan out as before.
     const up = v.spec.upstream;
-    if (step === undefined || !indexOf.has(v.metadata.name) || isOciUpstream(up)) continue;
+    if (step === undefined || !indexOf.has(v.metadata.name) || isSourceUpstream(up)) continue;
     const key = `${up.repo}/${up.package}`;
     let g = groups.get(key);
     if (!g) {

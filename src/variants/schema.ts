@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseSource, SourceRefError } from "../kpt/source-ref.js";
+import { parseSource, SourceRefError, sourceKind } from "../kpt/source-ref.js";
 import { pipelineSchema } from "./kptfile-function.js";
 
 /** apiVersion and kind of a PackageVariant, as Porch spells them. */
@@ -68,6 +68,10 @@ export const gitUpstreamSchema = z
 /** `oci://REGISTRY/REPO[//DIR]:TAG` or `…@sha256:HEX`, as `pkg get` takes it. */
 export const ociReferenceSchema = z.string().superRefine((s, ctx) => {
   const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (sourceKind(s) === "https") {
+    fail(`"${s}" is a tarball URL, not an OCI reference: write it as upstream: {tarball: ${s}}`);
+    return;
+  }
   if (!s.startsWith("oci://")) {
     fail(
       `"${s}" is not an OCI reference: write oci://REGISTRY/REPO[//DIR]:TAG or oci://REGISTRY/REPO[//DIR]@sha256:…`,
@@ -88,8 +92,36 @@ export const ociReferenceSchema = z.string().superRefine((s, ctx) => {
  */
 export const ociUpstreamSchema = z.strictObject({ oci: ociReferenceSchema });
 
-/** Porch's git form, or `{oci: oci://…}`. */
-export const upstreamSchema = z.union([gitUpstreamSchema, ociUpstreamSchema]);
+/** `https://HOST/PATH.tar.gz[//DIR][#sha256=HEX]` (also `.tgz`, `.tar`), as `pkg get` takes it. */
+export const tarballReferenceSchema = z.string().superRefine((s, ctx) => {
+  const fail = (message: string) => ctx.addIssue({ code: "custom", message });
+  if (sourceKind(s) === "oci") {
+    fail(`"${s}" is an OCI reference, not a tarball URL: write it as upstream: {oci: ${s}}`);
+    return;
+  }
+  if (sourceKind(s) !== "https") {
+    fail(
+      `"${s}" is not a tarball URL: write https://HOST/PATH.tar.gz (or .tgz, .tar), optionally //DIR and #sha256=<hex> to pin its content`,
+    );
+    return;
+  }
+  try {
+    parseSource(s, "tarball");
+  } catch (e) {
+    if (e instanceof SourceRefError) fail(e.message.replace(/^tarball: /, ""));
+    else throw e;
+  }
+});
+
+/**
+ * porchlight's addition: a tarball over https as the upstream. Pinned (`#sha256=`) it never changes;
+ * unpinned, fan-out checks it on every run (a conditional request) and updates the downstream when the
+ * sha256 of its bytes changes.
+ */
+export const tarballUpstreamSchema = z.strictObject({ tarball: tarballReferenceSchema });
+
+/** Porch's git form, `{oci: oci://…}` or `{tarball: https://…}`. */
+export const upstreamSchema = z.union([gitUpstreamSchema, ociUpstreamSchema, tarballUpstreamSchema]);
 
 export const downstreamSchema = z.strictObject({
   repo: repositoryNameSchema,
@@ -162,10 +194,13 @@ export type PackageVariantInput = z.input<typeof packageVariantSchema>;
 export type Upstream = z.infer<typeof upstreamSchema>;
 export type GitUpstream = z.infer<typeof gitUpstreamSchema>;
 export type OciUpstream = z.infer<typeof ociUpstreamSchema>;
+export type TarballUpstream = z.infer<typeof tarballUpstreamSchema>;
+/** An upstream that is not a git package: an OCI image or a tarball, followed by the digest of its content. */
+export type SourceUpstream = OciUpstream | TarballUpstream;
 
-/** True for an upstream naming an OCI image rather than a git package. */
-export function isOciUpstream(u: Upstream): u is OciUpstream {
-  return "oci" in u;
+/** True for an upstream naming an OCI image or a tarball rather than a git package. */
+export function isSourceUpstream(u: Upstream): u is SourceUpstream {
+  return "oci" in u || "tarball" in u;
 }
 export type Downstream = z.infer<typeof downstreamSchema>;
 export type PackageContext = z.infer<typeof packageContextSchema>;

@@ -2,7 +2,7 @@ import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import type { LoadedVariant } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo } from "./repositories.js";
-import { isOciUpstream } from "./schema.js";
+import { isSourceUpstream } from "./schema.js";
 
 export interface VariantContext {
   /** Repositories the installation can reach. */
@@ -60,7 +60,7 @@ export function validateVariants(
     };
 
     // An OCI upstream names no repository of the installation: its tag is resolved on each run.
-    const git = isOciUpstream(spec.upstream) ? undefined : spec.upstream;
+    const git = isSourceUpstream(spec.upstream) ? undefined : spec.upstream;
     const up = git && findRepository(git.repo, context.repositories);
     if (git && !up) {
       const why = context.unreachable?.[git.repo];

@@ -27,7 +27,17 @@ describe("resolveConfig", () => {
       versioning: { scheme: "integer" },
       limits: {},
       publish: {},
+      registries: {},
     });
+  });
+
+  it("reads registries as the repository wrote them, the repository's file replacing the organisation's", () => {
+    expect(
+      resolveConfig(
+        file("registries:\n  ghcr.io: org-ghcr\n  quay.io: org-quay\n"),
+        file("registries:\n  ghcr.io: acme-ghcr\n"),
+      ).registries,
+    ).toEqual({ "ghcr.io": "acme-ghcr" });
   });
 
   it("reads publish.oci's repository with or without oci://, and refuses one that is not REGISTRY/PATH", () => {

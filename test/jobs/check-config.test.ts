@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { checkProposedConfig } from "../../src/jobs/check-config/index.js";
+import { repoName } from "../../src/jobs/context.js";
+import { noCredentials } from "../../src/sources/oci/credentials.js";
+import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { jobContext } from "./helpers.js";
 
@@ -60,6 +63,38 @@ describe("the configuration a pull request proposes", () => {
     const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": null });
     await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
     expect(repo.runsOn(pr.headSha, "porchlight/config")[0]?.conclusion).toBe("success");
+  });
+
+  it("fails a registry credential the operator does not allow this repository, naming the field at its line", async () => {
+    const operator = OperatorCredentials.parse(
+      "credentials:\n  acme-ghcr: {registry: ghcr.io, auth: YTpi, repositories: [acme/*]}\n  other: {registry: ghcr.io, auth: YTpi, repositories: [someone/*]}\n",
+      "registries.yaml",
+    );
+    const text = "mergeMethod: merge\nregistries:\n  ghcr.io: other\n";
+    const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": text });
+    ctx.mirror = { credentials: noCredentials, serverUrl: "https://github.com", operator };
+    await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    const [run] = repo.runsOn(pr.headSha, "porchlight/config");
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.annotations.map((a) => [a.path, a.start_line])).toEqual([[".github/porchlight.yml", 3]]);
+    expect(run?.summary).toContain(
+      `.github/porchlight.yml:3:12 (tune-config): registries.ghcr.io: the app's operator does not allow ${repoName(ctx)} to use the credential "other" (it is for someone/*)`,
+    );
+    // the one it is allowed passes
+    const ok = proposing({ ".github/porchlight.yml": "registries:\n  ghcr.io: acme-ghcr\n" });
+    ok.ctx.mirror = ctx.mirror;
+    await checkProposedConfig(ok.ctx, { pull: ok.pr.number, defaultBranch: "main" });
+    expect(ok.repo.runsOn(ok.pr.headSha, "porchlight/config")[0]?.conclusion).toBe("success");
+  });
+
+  it("fails any registry credential where the operator defines none, rather than ignoring it", async () => {
+    const { repo, pr, ctx } = proposing({ ".github/porchlight.yml": "registries:\n  ghcr.io: acme-ghcr\n" });
+    await checkProposedConfig(ctx, { pull: pr.number, defaultBranch: "main" });
+    const [run] = repo.runsOn(pr.headSha, "porchlight/config");
+    expect(run?.conclusion).toBe("failure");
+    expect(run?.summary).toContain(
+      "registries.ghcr.io: the app's operator defines no named registry credentials (PORCHLIGHT_REGISTRY_CREDENTIALS)",
+    );
   });
 
   it("writes nothing for a pull request that leaves the file alone", async () => {

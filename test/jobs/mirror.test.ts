@@ -83,6 +83,61 @@ describe.skipIf(!hasRegistry)(
       expect(requests).toEqual(["HEAD /v2/mirror/acme/basens/manifests/v2"]);
     });
 
+    it("mounts the blobs of a package alike another already mirrored, instead of uploading them; else uploads", async () => {
+      const files = {
+        Kptfile: KPTFILE,
+        "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: mounted\n",
+      };
+      const port = fakeRepoWith({
+        ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`ns-a/${p}`, t])),
+        ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`ns-b/${p}`, t])),
+        ...Object.fromEntries(Object.entries(files).map(([p, t]) => [`ns-c/${p}`, t])),
+      });
+      const commit = port.refs.get("refs/heads/main") as string;
+      for (const pkg of ["ns-a", "ns-b", "ns-c"]) port.refs.set(`refs/tags/${pkg}/v1`, commit);
+      const config = { ...defaultConfig(), publish: { oci: { repository: `${registry.host}/mount/acme` } } };
+      const ctx = { port, config, log: pino({ level: "silent" }) };
+      const log: string[] = [];
+      const logged: MirrorAccess = {
+        ...access,
+        fetch: async (input, init) => {
+          const url = new URL(String(input));
+          const res = await fetch(input, init);
+          log.push(`${init?.method ?? "GET"} ${url.pathname}${url.search} ${res.status}`);
+          return res;
+        },
+      };
+      // ns-a first: its siblings have never been mirrored, so the mount is declined (202) and it uploads
+      await mirrorRevision(ctx, logged, { package: "ns-a", revision: 1, commit });
+      const posts = log.filter((l) => l.startsWith("POST"));
+      expect(posts).toHaveLength(2);
+      for (const post of posts) {
+        expect(post).toMatch(
+          /^POST \/v2\/mount\/acme\/ns-a\/blobs\/uploads\/\?mount=sha256%3A[0-9a-f]{64}&from=mount%2Facme%2Fns-b 202$/,
+        );
+      }
+      expect(log.filter((l) => l.startsWith("PUT") && l.includes("/blobs/uploads/"))).toHaveLength(2);
+
+      // ns-b holds the same files: both blobs mounted from ns-a, nothing uploaded
+      log.length = 0;
+      const b = await mirrorRevision(ctx, logged, { package: "ns-b", revision: 1, commit });
+      expect(
+        log.filter((l) => l.startsWith("POST")).map((l) => l.replace(/sha256%3A[0-9a-f]{64}/, "D")),
+      ).toEqual([
+        "POST /v2/mount/acme/ns-b/blobs/uploads/?mount=D&from=mount%2Facme%2Fns-a 201",
+        "POST /v2/mount/acme/ns-b/blobs/uploads/?mount=D&from=mount%2Facme%2Fns-a 201",
+      ]);
+      expect(log.filter((l) => l.startsWith("PUT")).map((l) => l.split("?")[0])).toEqual([
+        "PUT /v2/mount/acme/ns-b/manifests/v1 201",
+      ]);
+      // what was mounted reads back: skopeo reads the config blob and the manifest
+      const inspected = JSON.parse(
+        skopeo("inspect", "--tls-verify=false", `docker://${registry.host}/mount/acme/ns-b:v1`),
+      );
+      expect(inspected.Digest).toBe(b?.digest);
+      expect(inspected.Layers).toHaveLength(1);
+    });
+
     it("does nothing without publish.oci", async () => {
       const { ctx, commit } = setup();
       const none = { ...ctx, config: defaultConfig() };

@@ -70,6 +70,33 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     );
   });
 
+  it("refuses a manifest fetched by digest whose bytes hash to another digest, writing nothing", async () => {
+    proxy.fault = (req) => (req.url.includes(`/manifests/${digest}`) ? { corrupt: true } : "pass");
+    const err = await pullPackage(client(proxy.host), "pkgs/app", digest, "/").catch((e: Error) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toBe(
+      `${proxy.host}/pkgs/app@${digest}: the registry sent a manifest whose sha256 is ${(err as Error).message.match(/whose sha256 is (sha256:[0-9a-f]{64})/)?.[1]}; refusing it`,
+    );
+    expect((err as Error).message).not.toContain(`is ${digest}`);
+    expect(proxy.log.some((r) => r.url.includes("/blobs/"))).toBe(false);
+  });
+
+  it("uploads a blob whose mount the registry refuses outright, as without the mount", async () => {
+    proxy.fault = (req, res) => {
+      if (req.method !== "POST" || !req.url.includes("mount=")) return "pass";
+      res.writeHead(403, { "content-type": "application/json" });
+      res.end('{"errors":[{"code":"DENIED","message":"no pull access to pkgs/app"}]}');
+      return "handled";
+    };
+    const bytes = Buffer.from(`a blob refused a mount ${Date.now()}`);
+    const c = client(proxy.host);
+    const digest = await c.pushBlob("pkgs/other", bytes, "pkgs/app");
+    expect(await c.hasBlob("pkgs/other", digest)).toBe(true);
+    expect(
+      proxy.log.filter((r) => r.method === "POST").map((r) => r.url.replace(/sha256%3A[0-9a-f]+/, "D")),
+    ).toEqual(["/v2/pkgs/other/blobs/uploads/?mount=D&from=pkgs%2Fapp", "/v2/pkgs/other/blobs/uploads/"]);
+  });
+
   it("waits as long as a 429's Retry-After asks, then retries", async () => {
     let limited = 0;
     proxy.fault = (req, res) => {

@@ -39,6 +39,14 @@ describe("variantFileJsonSchema", () => {
         upstream: {oci: "oci://registry.example/blueprints/web:stable"}
         downstream: {repo: down, package: web}
     `,
+    codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {tarball: "https://example.com/web.tar.gz"}
+        downstream: {repo: down, package: web}
+    `,
   ])("accepts what porchlight accepts", (text) => {
     expect(parseVariantFile("f.yaml", text).problems).toEqual([]);
     expect(validate(parse(text)), JSON.stringify(validate.errors)).toBe(true);
@@ -58,6 +66,19 @@ describe("variantFileJsonSchema", () => {
         downstream: {repo: down, package: p}
     `;
     const text = `${doc}  ${line}\n`;
+    expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
+    expect(validate(parse(text))).toBe(false);
+  });
+
+  it("rejects an upstream mixing the OCI and tarball forms, as porchlight does", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {oci: "oci://registry.example/web:v1", tarball: "https://example.com/web.tar.gz"}
+        downstream: {repo: down, package: p}
+    `;
     expect(parseVariantFile("f.yaml", text).problems).not.toEqual([]);
     expect(validate(parse(text))).toBe(false);
   });

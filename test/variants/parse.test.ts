@@ -73,6 +73,22 @@ describe("parseVariantFile", () => {
     });
   });
 
+  it("reads a tarball upstream as written, without a repository filled in", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {tarball: "https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}"}
+        downstream: {repo: down, package: web}
+    `;
+    const { variants, problems } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
+    expect(problems).toEqual([]);
+    expect(variants[0]?.variant.spec.upstream).toEqual({
+      tarball: `https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}`,
+    });
+  });
+
   it("fills a missing upstream repo with the management repository", () => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1
@@ -194,7 +210,84 @@ describe("parseVariantFile", () => {
           line: 6,
           column: 10,
           field: "spec.upstream.oci",
-          message: /is not an OCI reference: write oci:\/\//,
+          message: /is a tarball URL, not an OCI reference: write it as upstream: \{tarball: /,
+        },
+      ],
+    },
+    {
+      name: "a tarball upstream that is no archive URL",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream:
+            tarball: https://example.com/web.zip
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 6,
+          column: 14,
+          field: "spec.upstream.tarball",
+          message: /is not a tarball URL: write https:\/\/HOST\/PATH.tar.gz/,
+        },
+      ],
+    },
+    {
+      name: "a tarball upstream over plain http to another host",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {tarball: "http://example.com/web.tar.gz"}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 5,
+          column: 23,
+          field: "spec.upstream.tarball",
+          message: /plain http:\/\/ is spoken to loopback hosts only; use https:\/\//,
+        },
+      ],
+    },
+    {
+      name: "a tarball upstream with a bad pin",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {tarball: "https://example.com/web.tar.gz#sha256=abc"}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 5,
+          column: 23,
+          field: "spec.upstream.tarball",
+          message: /#sha256=<64 lowercase hex digits>/,
+        },
+      ],
+    },
+    {
+      name: "an image under tarball",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {tarball: "oci://registry.example/web:v1"}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        {
+          line: 5,
+          column: 23,
+          field: "spec.upstream.tarball",
+          message: /is an OCI reference, not a tarball URL: write it as upstream: \{oci: /,
         },
       ],
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { downstreamState } from "../../src/variants/downstream-state.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
-import type { DownstreamPackageState, OciIndex } from "../../src/variants/plan-types.js";
+import type { DownstreamPackageState, SourceIndex } from "../../src/variants/plan-types.js";
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
 import { codeBlock } from "../util/codeblock.js";
@@ -27,12 +27,12 @@ function pv(oci: string): PackageVariant {
 describe("planFanout with an OCI upstream", () => {
   const stable = pv(`${IMAGE}//apps/web:stable`);
   const hash = variantSpecHash(stable);
-  const resolved: OciIndex = { "registry.example/blueprints/web:stable": { digest: D("b") } };
+  const resolved: SourceIndex = { "registry.example/blueprints/web:stable": { digest: D("b") } };
   const plan = (state: DownstreamPackageState | undefined, variant = stable, oci = resolved) =>
     planFanout({
       variants: [variant],
       upstream: {},
-      oci,
+      sources: oci,
       downstream: state ? { a: state } : {},
     }).actions[0];
   const at = (digest: string, extra: Partial<DownstreamPackageState> = {}): DownstreamPackageState => ({
@@ -50,7 +50,7 @@ describe("planFanout with an OCI upstream", () => {
         kind: "clone",
         to: D("b"),
         toCommit: D("b"),
-        oci: { source: `${IMAGE}//apps/web:stable`, digest: D("b") },
+        source: { source: `${IMAGE}//apps/web:stable`, digest: D("b") },
         upstream: { repo: IMAGE, package: "apps/web" },
         reason: `cluster-01/web does not exist yet: clone ${IMAGE}//apps/web:stable sha256:bbbbbbbbbbbb`,
       },
@@ -94,7 +94,7 @@ describe("planFanout with an OCI upstream", () => {
       state: { exists: true, lockedRevision: "v2", managedBy: "a", specHash: hash },
       expected: {
         kind: "skip",
-        reason: expect.stringMatching(/no upstream lock on an image digest of oci:/),
+        reason: expect.stringMatching(/no upstream lock on a content digest of oci:/),
       },
     },
   ])("$name", ({ state, expected }) => {
@@ -128,5 +128,64 @@ describe("planFanout with an OCI upstream", () => {
     const state = downstreamState(kptfile);
     expect(state).toMatchObject({ exists: true, lockedDigest: D("b"), managedBy: "a" });
     expect(plan(state)).toMatchObject({ kind: "nothing" });
+  });
+});
+
+describe("planFanout with a tarball upstream", () => {
+  const URL = "https://example.com/releases/web.tar.gz";
+  const tarball = (source: string): PackageVariant => {
+    const { variants, problems } = parseVariantFile(
+      "v.yaml",
+      codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {tarball: "${source}"}
+          downstream: {repo: cluster-01, package: web}
+      `,
+      { managementRepo: "blueprints" },
+    );
+    expect(problems).toEqual([]);
+    return (variants[0] as { variant: PackageVariant }).variant;
+  };
+  const kptfile = (lock: string) =>
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n  annotations:\n    porchlight.dev/upstream: ${URL}\n    porchlight.dev/upstream-lock: ${lock}\n    porchlight.dev/package-variant: a\n`;
+
+  it("an unpinned URL: planned from the digest of its content this run, against the downstream's lock", () => {
+    const v = tarball(URL);
+    const sources: SourceIndex = { [URL]: { digest: D("b") } };
+    const state = (digest: string) => ({
+      ...downstreamState(kptfile(`${URL}#sha256=${digest.slice(7)}`)),
+      specHash: variantSpecHash(v),
+    });
+    const plan = (s?: DownstreamPackageState) =>
+      planFanout({ variants: [v], upstream: {}, sources, downstream: s ? { a: s } : {} }).actions[0];
+    expect(plan()).toMatchObject({
+      kind: "clone",
+      to: D("b"),
+      source: { source: URL, digest: D("b") },
+      upstream: { repo: URL, package: "" },
+    });
+    expect(plan(state(D("b")))).toMatchObject({ kind: "nothing", deployed: D("b") });
+    expect(plan(state(D("a")))).toMatchObject({ kind: "update", from: D("a"), to: D("b") });
+    // The server down: the variant waits with the server's answer, nothing is deleted.
+    expect(
+      planFanout({
+        variants: [v],
+        upstream: {},
+        sources: { [URL]: { problem: `cannot read ${URL}: HTTP 503` } },
+        downstream: { a: state(D("a")) },
+      }).actions[0],
+    ).toMatchObject({ kind: "skip", why: "problem", reason: `cannot read ${URL}: HTTP 503` });
+  });
+
+  it("a pinned URL is its pin: planned without any request", () => {
+    const v = tarball(`${URL}//web#sha256=${"c".repeat(64)}`);
+    expect(planFanout({ variants: [v], upstream: {}, downstream: {} }).actions[0]).toMatchObject({
+      kind: "clone",
+      to: D("c"),
+      upstream: { repo: URL, package: "web" },
+    });
   });
 });

@@ -1,6 +1,10 @@
+import { isDigest, sourceKind } from "../../kpt/source-ref.js";
+import type { FileTree } from "../../kpt/tree.js";
 import { formatRevisionTag, indexRefs, parseRevisionTag } from "../../lifecycle/index.js";
 import { isStrategy, mergePackage, upstreamOf } from "../../merge/index.js";
+import { SourceError } from "../../sources/errors.js";
 import { UsageError } from "../io.js";
+import { openUpstream } from "../pkg/upstream.js";
 import { intFlag } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
@@ -9,23 +13,28 @@ import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
 import { repositoryUpstream, sameServerRepository } from "./upstream.js";
 import { openRevision, type Verb } from "./verb.js";
 
-const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N] --repository=OWNER/REPO
+const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N | --ref=REF] --repository=OWNER/REPO
 
 Create a new draft (branch drafts/PACKAGE/W) of a published downstream package, updated to revision N
 of its upstream package (default: the latest) with kpt's 3-way merge: upstream changes since the
 revision it was cloned from (or last upgraded to) merged into the downstream package's own changes.
 A merge with conflicts pushes nothing and lists them.
 
+A package cloned from an OCI image or a tarball (docs/sources.md) is upgraded to what its source holds
+now: the tag it was cloned from, resolved again (a floating tag such as :stable moves), or --ref: another
+tag or sha256:… digest of the image, or another tarball URL (https://…/pkg-v2.tar.gz[#sha256=…]).
+
 Flags:
   --workspace W   workspace of the new revision (required)
   --revision N    the upstream revision to upgrade to (default: its latest)
+  --ref REF       for an OCI or tarball upstream: the tag, digest or tarball URL to upgrade to
 `;
 
 export const upgradeVerb: Verb = {
   name: "upgrade",
   summary: "New draft of a downstream package, 3-way merged to a newer upstream revision.",
   usage: USAGE,
-  flags: { workspace: "value", revision: "value" },
+  flags: { workspace: "value", revision: "value", ref: "value" },
   async run(args, env) {
     const [name, ...extra] = args.positional;
     if (!name || extra.length > 0)
@@ -44,6 +53,33 @@ export const upgradeVerb: Verb = {
     const step = env.progress.step(`Upgrading ${nameOf(repo, rev)}`);
     const { tree: local } = await repo.conn.port.readTree(rev.sha, dir);
     const up = upstreamOf(local, `${dir} (${name})`);
+    if (sourceKind(up.repo)) {
+      if (args.values.has("revision")) {
+        throw new UsageError(
+          `${name} follows ${up.repo}, which has no package revisions: name a tag, digest or tarball URL with --ref\n\n${USAGE}`,
+        );
+      }
+      const result = await upgradeFromSource(env, { name, dir, local, up, ref: args.values.get("ref") });
+      if (!result) {
+        step.done("up to date");
+        env.io.stdout(`${nameOf(repo, rev)} is up to date with its upstream; no draft created\n`);
+        return 0;
+      }
+      await createDraft(repo, state, {
+        branch,
+        pkg: rev.package,
+        tree: result.tree,
+        message: `Upgrade ${rev.package} to ${result.label} (${result.commit.slice(0, 19)})`,
+      });
+      step.done(result.commit.slice(0, 19));
+      env.io.stdout(
+        `${nameOf(repo, rev)} upgraded to ${nameOf(repo, { package: rev.package, workspace })}\n`,
+      );
+      return 0;
+    }
+    if (args.values.has("ref")) {
+      throw new UsageError(`--ref applies to a package cloned from an OCI image or a tarball\n\n${USAGE}`);
+    }
     const upstream = await upstreamRepository(env, repo, up.repo, name);
     const upstreamPkg = up.directory.replace(/^\/+|\/+$/g, "");
     const target = targetTag(upstream, upstreamPkg, wanted, await upstream.conn.port.listRefs());
@@ -59,15 +95,7 @@ export const upgradeVerb: Verb = {
       strategy: isStrategy(recorded) ? recorded : "resource-merge",
       lock: { repo: up.repo, directory: up.directory, ref: target, resolvedRef, commit },
     });
-    if (result.conflicts.length > 0) {
-      step.fail("conflicts");
-      const list = result.conflicts.map(
-        (c) => `  ${dir}/${c.file}:${c.lines[0]}-${c.lines[1]}: ${c.message}`,
-      );
-      throw new RpkgError(
-        `upgrading ${name} to ${target} conflicts with its local changes; nothing was pushed:\n${list.join("\n")}\nResolve them in a draft (\`porchlight rpkg copy\`, then \`pull\`/\`push\`) and try again`,
-      );
-    }
+    refuseConflicts(result, { name, dir, target });
     await createDraft(repo, state, {
       branch,
       pkg: rev.package,
@@ -79,6 +107,73 @@ export const upgradeVerb: Verb = {
     return 0;
   },
 };
+
+/** A merge with conflicts pushes nothing: the conflicts, listed, with what to do. */
+function refuseConflicts(
+  result: ReturnType<typeof mergePackage>,
+  at: { name: string; dir: string; target: string },
+): void {
+  if (result.conflicts.length === 0) return;
+  const list = result.conflicts.map((c) => `  ${at.dir}/${c.file}:${c.lines[0]}-${c.lines[1]}: ${c.message}`);
+  throw new RpkgError(
+    `upgrading ${at.name} to ${at.target} conflicts with its local changes; nothing was pushed:\n${list.join("\n")}\nResolve them in a draft (\`porchlight rpkg copy\`, then \`pull\`/\`push\`) and try again`,
+  );
+}
+
+/**
+ * A package cloned from an OCI image or a tarball: the source resolved again (or at `ref`), 3-way merged
+ * against the digest the Kptfile is locked to, as \`pkg update\` does. Undefined when it resolves to the
+ * locked digest: nothing to upgrade.
+ */
+async function upgradeFromSource(
+  env: RpkgEnv,
+  input: {
+    name: string;
+    dir: string;
+    local: FileTree;
+    up: ReturnType<typeof upstreamOf>;
+    ref: string | undefined;
+  },
+): Promise<{ tree: FileTree; commit: string; label: string } | undefined> {
+  const { up, name, dir } = input;
+  const ref = input.ref ?? up.ref;
+  const source = await openUpstream(up.repo, { env: env.io.env });
+  try {
+    let resolved: { commit: string; resolvedRef: string };
+    let updated: FileTree;
+    let original: FileTree;
+    try {
+      resolved = await source.resolve(ref, up.directory);
+      if (resolved.commit === up.lockCommit) return undefined;
+      updated = await source.read(resolved.commit, up.directory);
+      original = up.lockCommit ? await source.read(up.lockCommit, up.directory) : new Map();
+    } catch (e) {
+      if (e instanceof SourceError) throw new RpkgError(`upgrading ${name} from ${up.repo}: ${e.message}`);
+      throw e;
+    }
+    const recorded = up.strategy ?? "resource-merge";
+    const kind = sourceKind(up.repo);
+    const label =
+      kind === "oci" ? `${up.repo}${isDigest(ref) ? "@" : ":"}${ref || "latest"}` : resolved.resolvedRef;
+    const result = mergePackage({
+      original,
+      updated,
+      local: input.local,
+      strategy: isStrategy(recorded) ? recorded : "resource-merge",
+      lock: {
+        repo: up.repo,
+        directory: up.directory,
+        ref: kind === "oci" ? ref || "latest" : isDigest(ref) ? ref : "",
+        resolvedRef: resolved.resolvedRef,
+        commit: resolved.commit,
+      },
+    });
+    refuseConflicts(result, { name, dir, target: label });
+    return { tree: result.tree, commit: resolved.commit, label };
+  } finally {
+    await source.close();
+  }
+}
 
 /** The porchlight repository an upstream URL names, reached with the same token and API. */
 async function upstreamRepository(

@@ -1,8 +1,9 @@
-import { CONFIG_PATH, parseRepoConfig } from "../../config/parse.js";
+import { CONFIG_PATH, parseRepoConfig, problemAt } from "../../config/parse.js";
 import { formatProblem } from "../../config/problem.js";
 import { configCheckOutput } from "../../config/report.js";
 import { reportCheck } from "../check-report.js";
-import { CHECK, type JobContext } from "../context.js";
+import { CHECK, type JobContext, repoName } from "../context.js";
+import { NO_OPERATOR_CREDENTIALS } from "../mirror/index.js";
 
 export type CheckConfigOutcome =
   | { kind: "skipped"; reason: string }
@@ -41,9 +42,15 @@ export async function checkProposedConfig(
     });
     return { kind: "checked", headSha: pr.headSha, ok: true, problems: 0 };
   }
-  const parsed = parseRepoConfig(bytes.toString("utf8"), { path: CONFIG_PATH, ref: pr.headRef });
+  const text = bytes.toString("utf8");
+  const source = { path: CONFIG_PATH, ref: pr.headRef };
+  const parsed = parseRepoConfig(text, source);
   // A well-formed `_extends` parses (src/config/parse.ts); one that names nothing is a problem here too.
-  const problems = parsed.ok ? [] : parsed.problems;
+  const problems = parsed.ok
+    ? registryProblems(ctx, parsed.config.registries ?? {}).map((p) =>
+        problemAt(text, source, p.path, p.message),
+      )
+    : parsed.problems;
   if (problems.length > 0) {
     const output = configCheckOutput(problems);
     await reportCheck(ctx.port, {
@@ -68,4 +75,24 @@ export async function checkProposedConfig(
     summary: `porchlight can use the proposed ${CONFIG_PATH}. It takes effect when this pull request merges; until then porchlight runs with the configuration of \`${input.defaultBranch}\`.`,
   });
   return { kind: "checked", headSha: pr.headSha, ok: true, problems: 0 };
+}
+
+/**
+ * `registries:` entries this repository may not use: a credential the operator does not define, or does
+ * not allow this repository (the operator's PORCHLIGHT_REGISTRY_CREDENTIALS), or any name where the
+ * operator defines no named credentials.
+ */
+function registryProblems(
+  ctx: Pick<JobContext, "mirror" | "port">,
+  registries: Readonly<Record<string, string>>,
+): { path: string[]; message: string }[] {
+  const out: { path: string[]; message: string }[] = [];
+  for (const [registry, name] of Object.entries(registries)) {
+    const operator = ctx.mirror?.operator;
+    const refused = operator
+      ? operator.refusal(repoName(ctx), registry, name)?.replace(/^registries\.[^:]+: /, "")
+      : NO_OPERATOR_CREDENTIALS;
+    if (refused) out.push({ path: ["registries", registry], message: refused });
+  }
+  return out;
 }

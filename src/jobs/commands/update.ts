@@ -24,7 +24,9 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
   if (branch.ok && marker?.source) {
     return {
       kind: "refused",
-      reason: `\`/update\` retargets a fan-out pull request to another published revision; #${pr.number} follows the OCI image \`${marker.source}\`. Move its tag (the next run proposes the new digest), or pin a digest in the variant's \`spec.upstream.oci\`.`,
+      reason: marker.source.startsWith("oci://")
+        ? `\`/update\` retargets a fan-out pull request to another published revision; #${pr.number} follows the OCI image \`${marker.source}\`. Move its tag (the next run proposes the new digest), or pin a digest in the variant's \`spec.upstream.oci\`.`
+        : `\`/update\` retargets a fan-out pull request to another published revision; #${pr.number} follows the tarball \`${marker.source}\`. Publish new content there (the next run proposes it), or name another URL (and \`#sha256=\` pin) in the variant's \`spec.upstream.tarball\`.`,
     };
   }
   if (!branch.ok || !marker || marker.kind === "deletion" || marker.kind === "orphan" || !marker.upstream) {

@@ -23,7 +23,10 @@ export interface FanoutContext {
   runtimes: readonly Runtime[];
   /** The app's events: an auto-published downstream revision is announced like any other. */
   events?: PorchlightEvents;
-  /** How the bot reaches OCI registries (the operator's credentials), for OCI upstreams; absent: anonymous. */
+  /**
+   * How the bot reaches OCI registries and tarballs for the management repository's upstreams: the
+   * credentials the operator allows it (scopedAccess); absent: anonymous.
+   */
   registry?: RegistryAccess;
   /** The clock, for catalog times (tests pass a fixed one). */
   now?: () => Date;

@@ -1,11 +1,12 @@
 import { loadRepoConfig } from "../../config/load.js";
 import { durationMs } from "../../config/rollout-schema.js";
 import type { MergeMethod } from "../../config/schema.js";
+import { parseSource, sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import {
   type FanoutAction,
   formatVariantPullRequest,
-  isOciUpstream,
+  isSourceUpstream,
   type LoadedVariant,
   parseVariantPullRequestBody,
   readKptfileFacts,
@@ -21,12 +22,13 @@ import { isDeploymentRepository } from "./deployment.js";
 import { deprecationNote } from "./deprecation-note.js";
 import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import type { FanoutReport } from "./index.js";
-import { ociUpstreamSource } from "./oci-upstream.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { pushVariantBranch } from "./push.js";
 import type { FanoutState } from "./read-state.js";
 import { withRetarget } from "./retarget.js";
 import type { RepoSnapshot } from "./snapshot.js";
+import { keepSource } from "./source-store.js";
+import { sourceUpstream } from "./source-upstream.js";
 import { buildUpdate, type UpstreamSource } from "./update.js";
 import { upgradeStepNote } from "./upgrade-step.js";
 
@@ -47,8 +49,8 @@ export async function execute(
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant) as LoadedVariant;
       const snap = snapOf(action.downstream.repo);
       await closePullRequests(snap, action.close);
-      const upstream = action.oci
-        ? ociUpstreamSource({ ...action, oci: action.oci }, ctx.registry, cache)
+      const upstream = action.source
+        ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache)
         : upstreamSource(snapOf(action.upstream.repo), action, cache);
       const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
       const content =
@@ -56,6 +58,7 @@ export async function execute(
           ? await buildClone(ctx, { ...input, action, deployment: await isDeploymentRepository(ctx, snap) })
           : await buildUpdate(ctx, { ...input, action });
       const from = action.kind === "update" ? action.from : undefined;
+      await keepFloatingTarball(ctx, snap, action, upstream);
       const pushed = await pushVariantBranch(snap, {
         branch: action.branch,
         dir: action.downstream.package,
@@ -87,7 +90,7 @@ export async function execute(
       }
       const step = state.steps.get(action.variant);
       const declared = lv.variant.spec.upstream;
-      const channel = step?.channel ?? (isOciUpstream(declared) ? undefined : declared.channel);
+      const channel = step?.channel ?? (isSourceUpstream(declared) ? undefined : declared.channel);
       const text = formatVariantPullRequest({
         kind: action.kind,
         variant: action.variant,
@@ -105,7 +108,7 @@ export async function execute(
         ...(from ? { from } : {}),
         to: action.to,
         toCommit: action.toCommit,
-        ...(action.oci ? { oci: action.oci } : {}),
+        ...(action.source ? { source: action.source, management: state.management.repository.fullName } : {}),
         specHash: action.specHash,
         merged: content.merged,
         conflicts: content.conflicts,
@@ -223,6 +226,28 @@ export async function execute(
   }
 }
 
+/**
+ * An unpinned tarball's content, kept in the downstream repository before it is proposed: once the URL
+ * serves other bytes, this is the original the next update merges against (source-store.ts).
+ */
+async function keepFloatingTarball(
+  ctx: FanoutContext,
+  snap: RepoSnapshot,
+  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
+  upstream: UpstreamSource,
+): Promise<void> {
+  if (!action.source || sourceKind(action.source.source) !== "https") return;
+  const src = parseSource(action.source.source, "spec.upstream.tarball");
+  if (src.digest) return;
+  await keepSource(snap.port, {
+    digest: action.source.digest,
+    directory: src.directory,
+    tree: await upstream.target(),
+    source: action.source.source,
+    author: ctx.bot.author,
+  });
+}
+
 /** The dashboard row of a variant whose step is done: its pull request proposes the target. */
 function settled(
   action: Extract<FanoutAction, { kind: "clone" | "update" }>,
@@ -239,7 +264,7 @@ function settled(
 }
 
 function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" }>): string {
-  const up = action.oci?.source ?? `${action.upstream.repo}/${action.upstream.package}`;
+  const up = action.source?.source ?? `${action.upstream.repo}/${action.upstream.package}`;
   return action.kind === "clone"
     ? `Clone ${up} ${action.to} into ${action.downstream.package} (variant ${action.variant})`
     : `Update ${action.downstream.package} from ${action.from} to ${action.to} of ${up} (variant ${action.variant})`;

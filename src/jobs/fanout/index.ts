@@ -46,7 +46,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
       variants: state.variants,
       problems: state.problems,
       upstream: state.upstream,
-      oci: state.oci,
+      sources: state.sources,
       downstream: state.downstream,
       managed: state.managed,
     });

@@ -7,7 +7,7 @@ import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
 import type { PublishedEvent } from "../events.js";
-import { type MirrorAccess, mirrorRevision, sweepMirror } from "../mirror/index.js";
+import { type MirrorAccess, mirrorRevision, scopedAccess, sweepMirror } from "../mirror/index.js";
 import type { FanoutContext } from "./context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
 import { reachManagement } from "./management.js";
@@ -19,7 +19,9 @@ import { reachManagement } from "./management.js";
 export function fanoutContextOf(
   ctx: JobContext,
   installation: InstallationPort,
-  config: Pick<RepoConfig, "rollout"> = ctx.config,
+  config: Pick<RepoConfig, "rollout" | "registries"> = ctx.config,
+  /** The management repository (`owner/name`): whose registry credentials its upstreams are read with. */
+  management: string = repoName(ctx),
 ): FanoutContext {
   return {
     installation,
@@ -29,7 +31,7 @@ export function fanoutContextOf(
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,
     events: ctx.events,
-    ...(ctx.mirror ? { registry: ctx.mirror } : {}),
+    ...(ctx.mirror ? { registry: scopedAccess(ctx.mirror, management, config.registries) } : {}),
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(config.rollout ? { rollout: config.rollout } : {}),
   };
@@ -58,7 +60,7 @@ export async function managementFanoutContext(
     );
     return undefined;
   }
-  return fanoutContextOf(ctx, installation, loaded.config);
+  return fanoutContextOf(ctx, installation, loaded.config, repository.fullName);
 }
 
 /**

@@ -4,15 +4,15 @@ import {
   DASHBOARD_MARKER,
   type DownstreamPackageState,
   downstreamState,
-  isOciUpstream,
+  isSourceUpstream,
   isVariantFile,
   type LoadedVariant,
   loadVariants,
   type ManagedPackage,
-  type OciIndex,
   type PackageVariant,
   parseDownstreamsMarker,
   type RepositoryInfo,
+  type SourceIndex,
   type UpstreamIndex,
   type VariantProblem,
 } from "../../variants/index.js";
@@ -20,10 +20,10 @@ import { DASHBOARD_LABEL, type FanoutContext } from "./context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
-import { resolveOciUpstreams } from "./oci-upstream.js";
 import { rebaseDue } from "./rebase.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
+import { resolveSourceUpstreams } from "./source-upstream.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
 import { readUpstreamState, type UpstreamRepoState } from "./upstream-state.js";
 
@@ -39,7 +39,7 @@ export interface FanoutState {
   upstream: UpstreamIndex;
   upstreamRepos: Map<string, UpstreamRepoState>;
   /** The digests of the OCI images variants follow, as this run resolved them. */
-  oci: OciIndex;
+  sources: SourceIndex;
   downstream: Record<string, DownstreamPackageState>;
   managed: ManagedPackage[];
   /** Every repository read, by short name. */
@@ -106,7 +106,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   const named = loadVariants(files, { repositories: infos, managementRepo: managementKey });
   const used = new Set(
     named.variants.flatMap(({ variant: { spec } }) =>
-      isOciUpstream(spec.upstream) ? [spec.downstream.repo] : [spec.upstream.repo, spec.downstream.repo],
+      isSourceUpstream(spec.upstream) ? [spec.downstream.repo] : [spec.upstream.repo, spec.downstream.repo],
     ),
   );
   const picked = candidates.filter((c) => used.has(c.repository.fullName));
@@ -145,7 +145,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.
   const upstreamNames = new Set<string>();
   for (const lv of loadVariants(files, context).variants) {
-    if (isOciUpstream(lv.variant.spec.upstream)) continue;
+    if (isSourceUpstream(lv.variant.spec.upstream)) continue;
     const repo = find(lv.variant.spec.upstream.repo);
     if (repo) upstreamNames.add(keyOf(repo));
   }
@@ -182,7 +182,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       ...lv.variant,
       spec: {
         ...lv.variant.spec,
-        upstream: isOciUpstream(declaredUpstream)
+        upstream: isSourceUpstream(declaredUpstream)
           ? declaredUpstream
           : { ...declaredUpstream, repo: keyOf(find(declaredUpstream.repo) as InstallationRepository) },
         downstream: { ...lv.variant.spec.downstream, repo: keyOf(down) },
@@ -212,7 +212,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     downstream[name] = state;
     const up = variant.spec.upstream;
     const step =
-      !isOciUpstream(up) && up.channel !== undefined
+      !isSourceUpstream(up) && up.channel !== undefined
         ? upgradeStep(
             upstreamRepos.get(up.repo)?.catalog.catalog,
             up.package,
@@ -241,7 +241,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   ].filter((r) => r.includes("/"));
   const upstream: Record<string, UpstreamRepoState["packages"]> = {};
   for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
-  const oci = await resolveOciUpstreams(
+  const sources = await resolveSourceUpstreams(
     variants.filter((lv) => !lv.variant.spec.paused).map((lv) => lv.variant.spec.upstream),
     ctx.registry,
   );
@@ -250,7 +250,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     variants,
     problems,
     upstream,
-    oci,
+    sources,
     upstreamRepos,
     downstream,
     managed,

@@ -9,7 +9,8 @@ import { reachManagement } from "./management.js";
  * A fan-out pull request reopened by a person: the "not this revision" its closing meant is withdrawn, so
  * fan-out takes it up again at once (an open pull request is one it updates) instead of at the next
  * sweep, and the dashboard says so. Reconciles the variants managed by its upstream repository (the
- * default management repository), as `/update` does. Anything else reopened is left alone.
+ * default management repository), as `/update` does; for an OCI or tarball upstream, by the management
+ * repository its body records. Anything else reopened is left alone.
  */
 export async function resumeVariantPull(
   ctx: JobContext,
@@ -18,8 +19,10 @@ export async function resumeVariantPull(
   if (!ctx.installation) return undefined;
   const pr = await ctx.port.getPull(input.pull);
   const marker = parseVariantPullRequestBody(pr.body);
-  if (pr.state !== "open" || !parseVariantBranch(pr.headRef).ok || !marker?.upstream) return undefined;
-  const upstream = marker.upstream.repo;
+  // The repository managing it: a git upstream's repository (the default), or, for an image or tarball,
+  // the one its body names.
+  const upstream = marker?.management ?? marker?.upstream?.repo;
+  if (pr.state !== "open" || !parseVariantBranch(pr.headRef).ok || !upstream) return undefined;
   const reached = await reachManagement(ctx, upstream);
   if (!reached) {
     ctx.log.warn(

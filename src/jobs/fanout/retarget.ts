@@ -1,4 +1,4 @@
-import { isOciUpstream, type PackageVariant } from "../../variants/index.js";
+import { isSourceUpstream, type PackageVariant } from "../../variants/index.js";
 
 /**
  * `/update <revision|channel>` on a fan-out pull request retargets it: the pull request proposes that
@@ -29,7 +29,7 @@ export function parseRetarget(body: string | null | undefined): Retarget | undef
 
 /** The variant as fan-out follows it while a retarget holds: the same, with its upstream revision or channel replaced. */
 export function retargeted(variant: PackageVariant, r: Retarget): PackageVariant {
-  if (isOciUpstream(variant.spec.upstream)) return variant;
+  if (isSourceUpstream(variant.spec.upstream)) return variant;
   const { revision: _r, channel: _c, ...upstream } = variant.spec.upstream;
   return { ...variant, spec: { ...variant.spec, upstream: { ...upstream, ...r } } };
 }

@@ -3,7 +3,7 @@ import type { CheckRunState, RepoPort } from "../../github/port.js";
 import {
   type ChecksState,
   type FanoutAction,
-  isOciUpstream,
+  isSourceUpstream,
   type PackageRef,
   planRollout,
   type RolloutControls,
@@ -86,7 +86,7 @@ export async function gateByRollout(
             ? a.target
             : undefined;
       const upstream = v.spec.upstream;
-      const up = isOciUpstream(upstream) ? undefined : { repo: upstream.repo, package: upstream.package };
+      const up = isSourceUpstream(upstream) ? undefined : { repo: upstream.repo, package: upstream.package };
       const key = up && `${up.repo}/${up.package}@${revision}`;
       if (up && key && revision && !published.has(key)) {
         const at = await publishTime(state, up, revision);

@@ -3,7 +3,7 @@ import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import {
   formatProblem,
-  isOciUpstream,
+  isSourceUpstream,
   isVariantFile,
   loadVariants,
   VARIANTS_DIR,
@@ -76,7 +76,7 @@ export async function checkVariantFiles(
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {
     const declared = lv.variant.spec.upstream;
-    if (isOciUpstream(declared)) continue;
+    if (isSourceUpstream(declared)) continue;
     const up = all.find((r) => keyOf(r) === declared.repo || r.fullName === declared.repo);
     if (!up || packages[keyOf(up)]) continue;
     const port = up.fullName === repoName(ctx) ? ctx.port : (ports.get(up.fullName) as RepoPort);

@@ -1,8 +1,14 @@
+import { readFileSync } from "node:fs";
+import type { RepoPort } from "../../github/port.js";
+import { type FileTree, subtree } from "../../kpt/tree.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { SourceError } from "../../sources/errors.js";
 import { RegistryClient } from "../../sources/oci/client.js";
-import { type CredentialLookup, dockerCredentials } from "../../sources/oci/credentials.js";
+import { type CredentialLookup, dockerCredentials, noCredentials } from "../../sources/oci/credentials.js";
+import { OperatorCredentials } from "../../sources/oci/operator-credentials.js";
 import { pushPackage } from "../../sources/oci/package.js";
+import { TarballCache } from "../../sources/tarball-fetch.js";
 import type { JobContext } from "../context.js";
 
 /**
@@ -20,15 +26,79 @@ export interface MirrorAccess {
   /** GitHub's web address, for the source annotation (GITHUB_SERVER_URL; default https://github.com). */
   serverUrl: string;
   fetch?: typeof fetch;
+  /**
+   * What fan-out last read of each tarball upstream (validators, digest, files), kept for the process's
+   * life so that an unchanged tarball costs one conditional request per run; absent: read in full.
+   */
+  tarballs?: TarballCache;
+  /**
+   * The operator's named credentials and who may use them (PORCHLIGHT_REGISTRY_CREDENTIALS): when set,
+   * each repository reaches registries with its own (scopedAccess) and `credentials` is not used.
+   */
+  operator?: OperatorCredentials;
 }
 
-/** What reading a registry needs of that access (fan-out from an OCI upstream). */
-export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch">;
+/** What reading a registry or tarball needs of that access (fan-out from an OCI or tarball upstream). */
+export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs" | "operator">;
 
-/** The operator's access: PORCHLIGHT_OCI_* and the Docker config file of the app's environment. */
+/**
+ * The operator's access: the named credentials of the file PORCHLIGHT_REGISTRY_CREDENTIALS names (read
+ * now: a bad file stops the start with its problem), else PORCHLIGHT_OCI_* and the Docker config file of
+ * the app's environment, for every repository (one owner's app, or the Action in its own repository).
+ */
 export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv): MirrorAccess {
-  return { credentials: dockerCredentials(env), serverUrl: env.GITHUB_SERVER_URL || "https://github.com" };
+  const file = env.PORCHLIGHT_REGISTRY_CREDENTIALS;
+  let operator: OperatorCredentials | undefined;
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (err) {
+      throw new SourceError(
+        `PORCHLIGHT_REGISTRY_CREDENTIALS names ${file}, which cannot be read: ${(err as Error).message}`,
+      );
+    }
+    operator = OperatorCredentials.parse(text, file);
+  }
+  return {
+    credentials: operator ? noCredentials : dockerCredentials(env),
+    serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
+    tarballs: new TarballCache(),
+    ...(operator ? { operator } : {}),
+  };
 }
+
+/**
+ * The access of one repository (`owner/name`): with the operator's named credentials, those it may use
+ * (the one its configuration's `registries.<host>` names, refused with that field when not allowed);
+ * without them, the environment's. A repository naming a credential where the operator defines none
+ * is refused too, so a configuration never silently means something else.
+ */
+export function scopedAccess(
+  access: RegistryAccess,
+  repository: string,
+  registries: Readonly<Record<string, string>> = {},
+): RegistryAccess {
+  if (access.operator) {
+    return { ...access, credentials: access.operator.lookupFor(repository, registries) };
+  }
+  if (Object.keys(registries).length === 0) return access;
+  const fallback = access.credentials;
+  return {
+    ...access,
+    credentials: async (registry) => {
+      if (registries[registry] !== undefined) {
+        throw new SourceError(
+          `.github/porchlight.yml of ${repository}: registries.${registry}: ${NO_OPERATOR_CREDENTIALS}`,
+        );
+      }
+      return fallback(registry);
+    },
+  };
+}
+
+export const NO_OPERATOR_CREDENTIALS =
+  "the app's operator defines no named registry credentials (PORCHLIGHT_REGISTRY_CREDENTIALS), so the bot uses the operator's own login for every repository; remove the field, or ask the operator to define the credential";
 
 export interface MirrorResult {
   image: string;
@@ -52,14 +122,18 @@ export function registryClient(access: RegistryAccess, registry: string): Regist
 /** Pushes one revision (its package's files at the tagged commit); nothing when publish.oci is unset. */
 export async function mirrorRevision(
   ctx: Pick<JobContext, "config" | "port" | "log">,
-  access: MirrorAccess,
+  operatorAccess: MirrorAccess,
   rev: { package: string; revision: number; commit: string },
 ): Promise<MirrorResult | undefined> {
   const prefix = ctx.config.publish.oci?.repository;
   if (!prefix) return undefined;
+  const { owner, repo } = ctx.port.id;
+  const access = {
+    ...operatorAccess,
+    ...scopedAccess(operatorAccess, `${owner}/${repo}`, ctx.config.registries),
+  };
   const { registry, repository } = target(prefix, rev.package);
   const { tree } = await ctx.port.readTree(rev.commit, rev.package);
-  const { owner, repo } = ctx.port.id;
   const version = `v${rev.revision}`;
   const annotations = {
     "org.opencontainers.image.source": `${access.serverUrl.replace(/\/+$/, "")}/${owner}/${repo}`,
@@ -67,19 +141,51 @@ export async function mirrorRevision(
     "org.opencontainers.image.version": version,
     "org.opencontainers.image.title": rev.package,
   };
-  const out = await pushPackage(registryClient(access, registry), repository, version, tree, annotations);
+  const out = await pushPackage(registryClient(access, registry), repository, version, tree, annotations, {
+    mountFrom: () => identicalSibling(ctx.port, rev, tree, prefix),
+  });
   const image = `${registry}/${repository}:${version}`;
   ctx.log.info({ image, digest: out.digest, pushed: out.pushed }, "revision mirrored");
   return { image, ...out };
 }
 
+/**
+ * Another package of the repository whose files at the same commit are exactly these, and whose mirror
+ * repository therefore holds the same layer (the archive is deterministic) if it mirrored that content:
+ * the blobs are mounted from there rather than uploaded again (a package copied, or two packages alike).
+ * Read from git (one ls-remote, the commit's files); undefined when none is alike.
+ */
+async function identicalSibling(
+  port: RepoPort,
+  rev: { package: string; commit: string },
+  tree: FileTree,
+  prefix: string,
+): Promise<string | undefined> {
+  const others = new Set<string>();
+  for (const tag of indexRefs(await port.listRefs()).tags.keys()) {
+    const parsed = parseRevisionTag(tag);
+    if (parsed.ok && parsed.value.package !== rev.package) others.add(parsed.value.package);
+  }
+  if (others.size === 0) return undefined;
+  const { tree: all } = await port.readTree(rev.commit);
+  for (const pkg of [...others].sort()) {
+    const theirs = subtree(all, pkg);
+    if (theirs.size !== tree.size) continue;
+    if ([...tree].every(([path, bytes]) => theirs.get(path)?.equals(bytes)))
+      return target(prefix, pkg).repository;
+  }
+  return undefined;
+}
+
 /** The sweep's part: each package's latest revision pushed where its tag is missing from the registry. */
 export async function sweepMirror(
   ctx: Pick<JobContext, "config" | "port" | "log">,
-  access: MirrorAccess,
+  operatorAccess: MirrorAccess,
 ): Promise<MirrorResult[]> {
   const prefix = ctx.config.publish.oci?.repository;
   if (!prefix) return [];
+  const { owner, repo } = ctx.port.id;
+  const access = scopedAccess(operatorAccess, `${owner}/${repo}`, ctx.config.registries);
   const latest = new Map<string, { revision: number; commit: string }>();
   for (const [tag, sha] of indexRefs(await ctx.port.listRefs()).tags) {
     const parsed = parseRevisionTag(tag);
@@ -93,7 +199,7 @@ export async function sweepMirror(
   for (const [pkg, rev] of [...latest].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const { registry, repository } = target(prefix, pkg);
     if (await registryClient(access, registry).digestOf(repository, `v${rev.revision}`)) continue;
-    const r = await mirrorRevision(ctx, access, { package: pkg, ...rev });
+    const r = await mirrorRevision(ctx, operatorAccess, { package: pkg, ...rev });
     if (r) out.push(r);
   }
   return out;

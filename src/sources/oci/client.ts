@@ -174,14 +174,34 @@ export class RegistryClient {
     return true;
   }
 
-  /** Uploads a blob unless the repository has it (one POST, one PUT); returns its digest. */
-  async pushBlob(repository: string, bytes: Buffer): Promise<string> {
+  /**
+   * Uploads a blob unless the repository has it (one POST, one PUT); returns its digest. With `mountFrom`
+   * (another repository of this registry), the POST asks to mount the blob from there: `201 Created`
+   * means mounted, nothing uploaded; `202 Accepted` means the registry declined (it lacks the blob there,
+   * or does not mount) and opened an upload, which goes on as without it.
+   */
+  async pushBlob(repository: string, bytes: Buffer, mountFrom?: string): Promise<string> {
     const digest = sha256Digest(bytes);
     if (await this.hasBlob(repository, digest)) return digest;
-    const start = await this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/uploads/`, {
-      method: "POST",
-      headers: { "content-length": "0" },
-    });
+    const mount =
+      mountFrom && mountFrom !== repository
+        ? `?mount=${encodeURIComponent(digest)}&from=${encodeURIComponent(this.path(mountFrom))}`
+        : "";
+    const post = (query: string) =>
+      this.send(repository, "pull,push", `/v2/${this.path(repository)}/blobs/uploads/${query}`, {
+        method: "POST",
+        headers: { "content-length": "0" },
+      });
+    let start = await post(mount);
+    if (mount && start.status === 201) {
+      await start.body?.cancel();
+      return digest;
+    }
+    if (mount && start.status !== 202) {
+      // Refused (no pull access to the other repository, say): upload as without it.
+      await start.body?.cancel();
+      start = await post("");
+    }
     await this.expect(start, [202], `upload to ${repository}`);
     const location = start.headers.get("location");
     if (!location)

@@ -150,19 +150,25 @@ export interface PushResult {
   pushed: boolean;
 }
 
-/** Pushes the package as `repository:tag`, unless the tag already holds exactly this artifact. */
+/**
+ * Pushes the package as `repository:tag`, unless the tag already holds exactly this artifact. With
+ * `mountFrom` (asked only when something is pushed: another repository of the same registry likely to
+ * hold the same blobs), each missing blob is first asked to be mounted from there instead of uploaded.
+ */
 export async function pushPackage(
   client: RegistryClient,
   repository: string,
   tag: string,
   tree: FileTree,
   annotations: Record<string, string>,
+  opts: { mountFrom?: () => Promise<string | undefined> } = {},
 ): Promise<PushResult> {
   const artifact = await packageArtifact(tree, annotations);
   if ((await client.digestOf(repository, tag)) === artifact.digest)
     return { digest: artifact.digest, pushed: false };
-  await client.pushBlob(repository, artifact.layer);
-  await client.pushBlob(repository, artifact.config);
+  const from = await opts.mountFrom?.();
+  await client.pushBlob(repository, artifact.layer, from);
+  await client.pushBlob(repository, artifact.config, from);
   await client.pushManifest(repository, tag, artifact.manifest, OCI_MANIFEST);
   return { digest: artifact.digest, pushed: true };
 }

@@ -95,7 +95,7 @@ describe("fan-out and catalog commands", () => {
       downstream: { repo: "cluster-01", package: "web" },
       to: digest,
       toCommit: digest,
-      oci: { source, digest },
+      source: { source, digest },
     });
     const pr = c1.openPull("porchlight/variant/web/web-01", { body });
     const reply = await say(c1, inst, pr.number, "/update v2");

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FanoutStepError } from "../../../src/jobs/fanout/context.js";
-import { ociUpstreamSource, resolveOciUpstreams } from "../../../src/jobs/fanout/oci-upstream.js";
+import type { RepoSnapshot } from "../../../src/jobs/fanout/snapshot.js";
+import { resolveSourceUpstreams, sourceUpstream } from "../../../src/jobs/fanout/source-upstream.js";
 import type { RegistryAccess } from "../../../src/jobs/mirror/index.js";
 import { RegistryClient } from "../../../src/sources/oci/client.js";
 import { noCredentials } from "../../../src/sources/oci/credentials.js";
@@ -46,7 +47,7 @@ describe.skipIf(!hasRegistry)(
     it("asks once per image, however many variants follow it; a pinned digest is not asked", async () => {
       requests.length = 0;
       const host = registry.host;
-      const index = await resolveOciUpstreams(
+      const index = await resolveSourceUpstreams(
         [
           { oci: `oci://${host}/pkgs/web:stable` },
           { oci: `oci://${host}/pkgs/web//sub:stable` },
@@ -61,7 +62,7 @@ describe.skipIf(!hasRegistry)(
 
     it("a missing tag and an unreachable registry are problems of their variants, not errors of the run", async () => {
       const down = `127.0.0.1:${await freePort()}`;
-      const index = await resolveOciUpstreams(
+      const index = await resolveSourceUpstreams(
         [{ oci: `oci://${registry.host}/pkgs/web:nope` }, { oci: `oci://${down}/pkgs/web:stable` }],
         access,
       );
@@ -79,9 +80,9 @@ describe.skipIf(!hasRegistry)(
         from: `sha256:${"1".repeat(64)}`,
         to: digest,
         toCommit: digest,
-        oci: { source: `oci://${registry.host}/pkgs/web:stable`, digest },
-      } as Extract<FanoutAction, { kind: "update" }> & { oci: { source: string; digest: string } };
-      const source = ociUpstreamSource(action, access, new Map());
+        source: { source: `oci://${registry.host}/pkgs/web:stable`, digest },
+      } as Extract<FanoutAction, { kind: "update" }> & { source: { source: string; digest: string } };
+      const source = sourceUpstream(action, {} as RepoSnapshot, access, new Map());
       expect([...(await source.target()).keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
       const local = new Map([
         [

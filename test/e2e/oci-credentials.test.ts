@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
+import { RegistryClient } from "../../src/sources/oci/client.js";
+import { noCredentials } from "../../src/sources/oci/credentials.js";
+import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
+import { pushPackage } from "../../src/sources/oci/package.js";
+import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
+import { startWorld, type World } from "./harness.js";
+
+const b64 = (s: string) => Buffer.from(s).toString("base64");
+
+/**
+ * Fan-out from a private image with the operator's named credentials: the management repository reads
+ * it with the login the operator allows it, and a configuration naming another's login is refused on the
+ * dashboard, naming the field.
+ */
+describe.skipIf(!hasRegistry)(
+  `fan-out reads a private image with the credential its repository may use ${REGISTRY_MISSING ?? ""}`,
+  () => {
+    let w: World;
+    let registry: TestRegistry;
+    const owner = "acme";
+    const rest = () => w.users.alice!.rest;
+    const dashboard = async () => {
+      const [issue] = (
+        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+      ).data;
+      return issue?.body ?? "";
+    };
+    const sweep = async () => {
+      await w.app.sweep();
+      await w.settle();
+    };
+
+    beforeAll(async () => {
+      const login = { username: "acme-bot", password: "s3cret" };
+      registry = await startRegistry({ login });
+      await pushPackage(
+        new RegistryClient(registry.host, { credentials: async () => login }),
+        "private/web",
+        "stable",
+        new Map([
+          ["Kptfile", Buffer.from("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n")],
+        ]),
+        {},
+      );
+      const operator = OperatorCredentials.parse(
+        `credentials:
+  acme-local: {registry: "${registry.host}", auth: ${b64("acme-bot:s3cret")}, repositories: ["acme/*"]}
+  other-local: {registry: "${registry.host}", auth: ${b64("other:x")}, repositories: ["other/*"]}
+`,
+        "registries.yaml",
+      );
+      const access: MirrorAccess = { credentials: noCredentials, serverUrl: "https://github.com", operator };
+      w = await startWorld(
+        {
+          "README.md": "# blueprints\n",
+          ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n`,
+          ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: web-01
+spec:
+  upstream:
+    oci: oci://${registry.host}/private/web:stable
+  downstream: {repo: cluster-01, package: web}
+`,
+        },
+        { mirror: access },
+      );
+      await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+      w.forge.setPermission("acme/cluster-01", "alice", "write");
+      await w.settle();
+    }, 120_000);
+    afterAll(async () => {
+      await w?.stop();
+      await registry?.stop();
+    });
+
+    it("naming a login the operator keeps for another owner: refused on the dashboard, naming the field", async () => {
+      await sweep();
+      expect(await dashboard()).toContain(
+        `registries.${registry.host}: the app's operator does not allow acme/blueprints to use the credential "other-local"`,
+      );
+      const pulls = await rest().pulls.list({ owner, repo: "cluster-01", state: "open" });
+      expect(pulls.data).toEqual([]);
+    }, 120_000);
+
+    it("naming none, the one the operator allows it reads the private image and fan-out clones it", async () => {
+      const { data } = await rest().repos.getContent({
+        owner,
+        repo: "blueprints",
+        path: ".github/porchlight.yml",
+      });
+      await rest().repos.createOrUpdateFileContents({
+        owner,
+        repo: "blueprints",
+        path: ".github/porchlight.yml",
+        message: "use the default login",
+        content: Buffer.from("requiredApprovals: 1\n").toString("base64"),
+        sha: (data as { sha: string }).sha,
+      });
+      await w.settle();
+      await sweep();
+      const pulls = await rest().pulls.list({ owner, repo: "cluster-01", state: "open" });
+      expect(pulls.data.map((p) => p.title)).toEqual([
+        expect.stringMatching(new RegExp(`^Clone oci://${registry.host}/private/web:stable \\(sha256:`)),
+      ]);
+    }, 120_000);
+  },
+);

@@ -1,0 +1,231 @@
+import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SOURCES_BRANCH } from "../../src/jobs/fanout/source-store.js";
+import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
+import { noCredentials } from "../../src/sources/oci/credentials.js";
+import { writeTarGz } from "../../src/sources/tar.js";
+import { TarballCache } from "../../src/sources/tarball-fetch.js";
+import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { startWorld, type World } from "./harness.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+const cm = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: "${v}"\n`)
+    .join("")}`;
+const archive = (files: Record<string, string>) =>
+  writeTarGz(new Map(Object.entries({ Kptfile: KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)])));
+const sha = (b: Buffer) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
+
+/**
+ * Fan-out from tarball upstreams, through the forge and a tarball server on loopback (plain http, as for
+ * registries): one variant follows a URL whose content changes (checked with one conditional request per
+ * run, updated when the sha256 of the bytes changes, 3-way merged against the content fan-out kept), one
+ * is pinned by sha256 (never asked again). A run with nothing new writes nothing.
+ */
+describe("fan-out from a tarball upstream, through the forge and an http server on loopback", () => {
+  let w: World;
+  let server: Server;
+  let base = "";
+  let body: Buffer = Buffer.alloc(0);
+  /** What the server was asked: `GET /web.tar.gz 200` or `… 304`. */
+  const served: string[] = [];
+  const owner = "acme";
+  const rest = () => w.users.alice!.rest;
+  const url = () => `${base}/web.tar.gz`;
+  const openPulls = async () =>
+    (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data
+      .filter((p) => p.head.ref.startsWith("porchlight/variant/"))
+      .sort((a, b) => a.head.ref.localeCompare(b.head.ref));
+  const file = async (path: string, ref?: string) => {
+    const { data } = await rest().repos.getContent({
+      owner,
+      repo: "cluster-01",
+      path,
+      ...(ref ? { ref } : {}),
+    });
+    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+  };
+  const writes = () =>
+    w.forge.requestLog.entries.filter(
+      (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
+    ).length;
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
+  let first = "";
+  let access: MirrorAccess;
+
+  beforeAll(async () => {
+    body = await archive({ "cm.yaml": cm({ a: "1", v: "1" }) });
+    first = sha(body);
+    server = createServer((req, res) => {
+      const etag = `"${sha(body).slice(7, 23)}"`;
+      if (req.headers["if-none-match"] === etag) {
+        served.push(`${req.method} ${req.url} 304`);
+        res.writeHead(304, { etag }).end();
+        return;
+      }
+      served.push(`${req.method} ${req.url} 200`);
+      if (req.url !== "/web.tar.gz") return void res.writeHead(404).end();
+      res.writeHead(200, { etag, "content-type": "application/gzip" }).end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    access = {
+      credentials: noCredentials,
+      serverUrl: "https://github.com",
+      tarballs: new TarballCache(),
+    };
+    w = await startWorld(
+      {
+        "README.md": "# blueprints\n",
+        ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: web-01
+spec:
+  upstream:
+    tarball: ${base}/web.tar.gz
+  downstream: {repo: cluster-01, package: web}
+---
+apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: pinned-01
+spec:
+  upstream:
+    tarball: ${base}/web.tar.gz#sha256=${first.slice(7)}
+  downstream: {repo: cluster-01, package: pinned}
+`,
+      },
+      { mirror: access },
+    );
+    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    w.forge.setPermission("acme/cluster-01", "alice", "write");
+    await w.settle();
+  }, 120_000);
+  afterAll(async () => {
+    await w?.stop();
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  it("clones the tarball into each downstream, the Kptfile locked at the sha256 of its bytes", async () => {
+    await sweep();
+    const pulls = await openPulls();
+    expect(pulls.map((p) => p.title)).toEqual([
+      `Clone ${url()}#sha256=${first.slice(7)} (${first.slice(0, 19)}) into pinned`,
+      `Clone ${url()} (${first.slice(0, 19)}) into web`,
+    ]);
+    const web = pulls[1]!;
+    expect(web.body).toContain(`from the tarball \`${url()}\``);
+    expect(parseVariantPullRequestBody(web.body)).toMatchObject({
+      kind: "clone",
+      to: first,
+      source: url(),
+      management: "acme/blueprints",
+    });
+    const kptfile = await file("web/Kptfile", web.head.ref);
+    expect(kptfile).toContain(`porchlight.dev/upstream: ${url()}`);
+    expect(kptfile).toContain(`porchlight.dev/upstream-lock: ${url()}#sha256=${first.slice(7)}`);
+    // The unpinned URL's content is kept, as the original of the next update; the pinned one needs none.
+    const kept = await rest().git.getTree({
+      owner,
+      repo: "cluster-01",
+      tree_sha: SOURCES_BRANCH,
+      recursive: "1",
+    });
+    expect(
+      kept.data.tree
+        .filter((t) => t.type === "blob")
+        .map((t) => t.path)
+        .sort(),
+    ).toEqual([`${first.slice(7)}/Kptfile`, `${first.slice(7)}/cm.yaml`]);
+    for (const pr of pulls) {
+      await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: pr.number, sha: pr.head.sha });
+    }
+    await w.settle();
+  }, 120_000);
+
+  it("a run with the content unchanged asks once, conditionally (304), and writes nothing", async () => {
+    // the runs after the merges rewrite the dashboard: the clones merged, then published downstream
+    await sweep();
+    await sweep();
+    const before = writes();
+    served.length = 0;
+    await sweep();
+    expect(served).toEqual(["GET /web.tar.gz 304"]);
+    expect(writes()).toBe(before);
+    expect(await openPulls()).toEqual([]);
+
+    // The validators live in memory: a restarted bot downloads once, finds the same digest, writes nothing.
+    access.tarballs = new TarballCache();
+    served.length = 0;
+    await sweep();
+    expect(served).toEqual(["GET /web.tar.gz 200"]);
+    expect(writes()).toBe(before);
+  }, 120_000);
+
+  it("new content at the URL: an update whose 3-way merge keeps the downstream's edits; the pinned variant stays", async () => {
+    const text = await file("web/cm.yaml");
+    const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path: "web/cm.yaml" });
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "cluster-01",
+      path: "web/cm.yaml",
+      message: "local edit",
+      content: Buffer.from(text.replace('v: "1"', 'v: "1"\n  local: "yes"')).toString("base64"),
+      sha: (data as { sha: string }).sha,
+    });
+    await w.settle();
+    body = await archive({ "cm.yaml": cm({ a: "1", v: "2" }), "extra.yaml": cm({ b: "2" }) });
+    const second = sha(body);
+
+    served.length = 0;
+    await sweep();
+    // one read of the URL (the new bytes); the original comes from the kept copy, not the server
+    expect(served).toEqual(["GET /web.tar.gz 200"]);
+    const pulls = await openPulls();
+    expect(pulls.map((p) => p.title)).toEqual([
+      `Update web to ${url()} (${first.slice(0, 19)} → ${second.slice(0, 19)})`,
+    ]);
+    const pr = pulls[0]!;
+    expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ kind: "update", from: first, to: second });
+    const merged = await file("web/cm.yaml", pr.head.ref);
+    expect(merged).toContain('local: "yes"');
+    expect(merged).toContain('v: "2"');
+    expect(await file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
+    expect(await file("web/Kptfile", pr.head.ref)).toContain(
+      `porchlight.dev/upstream-lock: ${url()}#sha256=${second.slice(7)}`,
+    );
+    expect(await file("pinned/cm.yaml")).toContain('v: "1"');
+
+    // The same state again: the open pull request already proposes it; one 304, no write.
+    const before = writes();
+    served.length = 0;
+    await sweep();
+    expect(served).toEqual(["GET /web.tar.gz 304"]);
+    expect(writes()).toBe(before);
+  }, 120_000);
+
+  it("closed, it is not proposed again; reopened, fan-out takes it up at once, without waiting for a sweep", async () => {
+    const dashboardRow = async () => {
+      const [issue] = (
+        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+      ).data;
+      return (issue?.body ?? "").split("\n").find((l) => l.startsWith("| cluster-01/web ")) ?? "";
+    };
+    const [pr] = await openPulls();
+    await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "closed" });
+    await w.settle();
+    await sweep();
+    expect(await openPulls()).toEqual([]);
+    expect(await dashboardRow()).toContain(`skipped: #${pr!.number} closed`);
+    await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "open" });
+    await w.settle(); // the reopened webhook only: no sweep
+    expect(await dashboardRow()).toContain(`waiting for approval: pull request #${pr!.number} proposes`);
+  }, 120_000);
+});
