@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 /**
  * A rollout that outlives its installation tokens: the forge mints tokens that live two minutes and the
@@ -36,10 +36,6 @@ describe("a rollout longer than an installation token's life", () => {
   const owner = "acme";
   const openPulls = async (repo: string) =>
     (await w.users.alice!.rest.pulls.list({ owner, repo, state: "open" })).data;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
 
   beforeAll(async () => {
     vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
@@ -70,11 +66,11 @@ describe("a rollout longer than an installation token's life", () => {
 
     later(150_000); // every token minted so far has expired
     const refusedBefore = w.forge.requestLog.entries.filter((e) => e.status === 401).length;
-    await sweep();
+    await sweep(w);
     expect(await openPulls("dev-1")).toEqual([]); // automerged with renewed tokens
     expect(await openPulls("stg-1")).toEqual([]); // soaking
     later(150_000);
-    await sweep();
+    await sweep(w);
     expect((await openPulls("stg-1")).length).toBe(1);
 
     const refused = w.forge.requestLog.entries.filter((e) => e.status === 401).length - refusedBefore;
