@@ -1,23 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { branchHead, checkRuns, startWorld, sweep, WEB_KPTFILE, type World, webSettings } from "./harness.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: web
-`;
-const cm = (v: string) => `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-data:
-  v: "${v}"
-`;
 const GOOD_CONFIG = "mergeMethod: merge\n";
 const BROKEN_CONFIG = "mergeMethod: merge\nrequiredApprovals: lots\n";
 const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
@@ -40,10 +23,6 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
   const rest = (user = "alice") => w.users[user]!.rest;
   const comments = async (n: number) =>
     (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
-  const checks = async (ref: string) =>
-    (await rest().checks.listForRef({ owner, repo, ref })).data.check_runs;
-  const head = async (branch: string, r = repo) =>
-    (await rest().git.getRef({ owner, repo: r, ref: `heads/${branch}` })).data.object.sha;
   const tags = async () =>
     Object.fromEntries(
       (await rest().git.listMatchingRefs({ owner, repo, ref: "tags/apps/web/" })).data.map((r) => [
@@ -98,8 +77,8 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     w = await startWorld({
       "README.md": "# blueprints\n",
       ".github/porchlight.yml": GOOD_CONFIG,
-      "apps/web/Kptfile": KPTFILE,
-      "apps/web/cm.yaml": cm("0"),
+      "apps/web/Kptfile": WEB_KPTFILE,
+      "apps/web/cm.yaml": webSettings("0"),
     });
   });
   afterAll(async () => {
@@ -109,7 +88,7 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
 
   it("a broken .github/porchlight.yml fails porchlight/config at its file and line, stops the bot, and fixing it resumes", async () => {
     await writeMain(".github/porchlight.yml", BROKEN_CONFIG);
-    const [config] = (await checks("main")).filter((r) => r.name === "porchlight/config");
+    const [config] = (await checkRuns(w, "main")).filter((r) => r.name === "porchlight/config");
     expect(config).toMatchObject({ conclusion: "failure" });
     expect(config!.output.summary).toContain(
       '.github/porchlight.yml:2:20: requiredApprovals: must be a number, not "lots"',
@@ -120,19 +99,23 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     ]);
 
     // Nothing else happens on the repository: a pushed draft is not rendered, only told why.
-    const pushed = await push("drafts/apps/web/first", { "apps/web/cm.yaml": cm("1") });
-    expect(await head("drafts/apps/web/first")).toBe(pushed);
-    expect((await checks(pushed)).map((r) => [r.name, r.conclusion])).toEqual([
+    const pushed = await push("drafts/apps/web/first", { "apps/web/cm.yaml": webSettings("1") });
+    expect(await branchHead(w, "drafts/apps/web/first")).toBe(pushed);
+    expect((await checkRuns(w, pushed)).map((r) => [r.name, r.conclusion])).toEqual([
       ["porchlight/config", "failure"],
     ]);
 
     // Fixed on main: the check turns green and the draft left waiting is rendered now.
     await writeMain(".github/porchlight.yml", GOOD_CONFIG);
-    expect((await checks("main")).find((r) => r.name === "porchlight/config")?.conclusion).toBe("success");
-    const rendered = await head("drafts/apps/web/first");
+    expect((await checkRuns(w, "main")).find((r) => r.name === "porchlight/config")?.conclusion).toBe(
+      "success",
+    );
+    const rendered = await branchHead(w, "drafts/apps/web/first");
     expect(rendered).not.toBe(pushed);
     expect(await text("apps/web/cm.yaml", rendered)).toContain("team: web");
-    expect((await checks(rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe("success");
+    expect((await checkRuns(w, rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe(
+      "success",
+    );
   });
 
   it("converges under GitHub's secondary rate limit: every refused call is retried, none fails", async () => {
@@ -166,7 +149,7 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
   });
 
   it("a rollback (a new draft with an older revision's content) publishes as the next revision", async () => {
-    await push("drafts/apps/web/second", { "apps/web/cm.yaml": cm("2") });
+    await push("drafts/apps/web/second", { "apps/web/cm.yaml": webSettings("2") });
     const v2 = await propose("drafts/apps/web/second");
     expect(await say("bob", v2, "/approve")).toContain("`apps/web/v2`");
 
@@ -190,7 +173,7 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission("acme/cluster-01", "alice", "write");
     await writeMain(".porchlight/variants/fleet.yaml", VARIANT);
-    await push("drafts/apps/web/third", { "apps/web/cm.yaml": cm("3") });
+    await push("drafts/apps/web/third", { "apps/web/cm.yaml": webSettings("3") });
     const n = await propose("drafts/apps/web/third");
 
     // What the bot had done when it died: merged the reviewed head and tagged v4; nothing after.
@@ -201,15 +184,14 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     expect(await text("catalog.yaml", "porchlight/catalog")).not.toContain("v4");
     expect((await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data).toEqual([]);
 
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(await text("catalog.yaml", "porchlight/catalog")).toContain(merge.sha);
     const [fanout, ...more] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
     expect(more).toEqual([]);
     expect(fanout?.head.ref).toMatch(/^porchlight\/variant\//);
     expect(await text("web/cm.yaml", fanout!.head.ref, "cluster-01")).toContain('v: "3"');
     // The publish is finished: its draft is gone, and v4 stays the only tag on the merge.
-    await expect(head("drafts/apps/web/third")).rejects.toMatchObject({ status: 404 });
+    await expect(branchHead(w, "drafts/apps/web/third")).rejects.toMatchObject({ status: 404 });
     expect(Object.keys(await tags())).toHaveLength(4);
   });
 
@@ -219,7 +201,7 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     )!;
     w.forge.faults.add({ route: "/repos/{owner}/{repo}/pulls", method: "POST", status: 422, times: 1 });
     expect(await say("bob", published.number, "/propose-delete")).toContain("`/propose-delete` failed");
-    expect(await head("drafts/apps/web/delete-v4")).toMatch(/^[0-9a-f]{40}$/);
+    expect(await branchHead(w, "drafts/apps/web/delete-v4")).toMatch(/^[0-9a-f]{40}$/);
     expect(await say("bob", published.number, "/propose-delete")).toContain("Proposed deleting **apps/web**");
     const open = (await rest().pulls.list({ owner, repo, state: "open" })).data;
     expect(open.map((p) => [p.head.ref, p.labels.map((l) => l.name)])).toEqual([
@@ -233,7 +215,7 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     // The user's push reaches the forge while the app is not told (so the fault below hits the bot).
     w.forge.setWebhookUrl(null);
     const pushed = await (await w.clone("alice")).push("drafts/apps/web/refused", {
-      "apps/web/cm.yaml": cm("9"),
+      "apps/web/cm.yaml": webSettings("9"),
     });
     w.forge.setWebhookUrl(w.app.webhookUrl);
     const fault = w.forge.faults.add({
@@ -242,28 +224,28 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
       status: 500,
       times: 1,
     });
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(fault.hits).toBe(1);
-    expect(await head("drafts/apps/web/refused")).toBe(pushed);
-    const [failed, ...others] = (await checks(pushed)).filter((r) => r.name === "porchlight/render");
+    expect(await branchHead(w, "drafts/apps/web/refused")).toBe(pushed);
+    const [failed, ...others] = (await checkRuns(w, pushed)).filter((r) => r.name === "porchlight/render");
     expect(others).toEqual([]);
     expect(failed).toMatchObject({ status: "completed", conclusion: "failure" });
     expect(failed!.output.title).toBe("Rendering apps/web did not finish");
     expect(failed!.output.summary).toMatch(/could not finish rendering [0-9a-f]{7}: git push failed/);
     expect(failed!.output.summary).toContain("tried again at the next sweep");
 
-    await w.app.sweep();
-    await w.settle();
-    const rendered = await head("drafts/apps/web/refused");
+    await sweep(w);
+    const rendered = await branchHead(w, "drafts/apps/web/refused");
     expect(rendered).not.toBe(pushed);
-    const [retried] = (await checks(pushed)).filter((r) => r.name === "porchlight/render");
+    const [retried] = (await checkRuns(w, pushed)).filter((r) => r.name === "porchlight/render");
     expect(retried).toMatchObject({ conclusion: "success", id: failed!.id });
-    expect((await checks(rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe("success");
+    expect((await checkRuns(w, rendered)).find((r) => r.name === "porchlight/render")?.conclusion).toBe(
+      "success",
+    );
   });
 
   it("/approve whose reply GitHub refused (422) keeps the draft until the next sweep answers it, once", async () => {
-    await push("drafts/apps/web/answer", { "apps/web/cm.yaml": cm("answer") });
+    await push("drafts/apps/web/answer", { "apps/web/cm.yaml": webSettings("answer") });
     const n = await propose("drafts/apps/web/answer");
     // bob's comment reaches the forge while the app is not told, so the fault below hits only the bot.
     w.forge.setWebhookUrl(null);
@@ -293,17 +275,15 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     expect(tag).toMatch(/^apps\/web\/v\d+$/);
     // Published but not answered: the draft branch stays, the mark of an unfinished publish.
     expect((await comments(n)).filter((c) => c.includes(`reply comment=${asked.id}`))).toEqual([]);
-    expect(await head("drafts/apps/web/answer")).toBe(pr.head.sha);
+    expect(await branchHead(w, "drafts/apps/web/answer")).toBe(pr.head.sha);
 
     w.forge.faults.remove(refused);
-    await w.app.sweep();
-    await w.settle();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
+    await sweep(w);
     const replies = (await comments(n)).filter((c) => c.includes(`reply comment=${asked.id}`));
     expect(replies).toHaveLength(1);
     expect(replies[0]).toContain(`\`${tag}\``);
-    await expect(head("drafts/apps/web/answer")).rejects.toMatchObject({ status: 404 });
+    await expect(branchHead(w, "drafts/apps/web/answer")).rejects.toMatchObject({ status: 404 });
     expect(Object.entries(await tags()).filter(([, sha]) => sha === pr.merge_commit_sha)).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
 const cm = (v: string) =>
@@ -92,8 +92,7 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
     });
     const after = await head("porchlight/catalog");
     await redeliver(id);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     // Its tag stays; neither the redelivery nor the sweep's catch-up records it again.
     expect((await rest().git.getRef({ owner, repo, ref: "tags/basens/v1" })).status).toBe(200);
     expect(await head("porchlight/catalog")).toBe(after);

@@ -1,23 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { branchHead, checkRuns, startWorld, WEB_KPTFILE, type World, webSettings } from "./harness.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: web
-`;
-const cm = (v: string) => `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-data:
-  v: "${v}"
-`;
 const BROKEN = `mergeMethod: fast-forward
 guardrails:
   - image: ghcr.io/kptdev/krm-functions-catalog/kubeconform:v0.1
@@ -33,17 +16,13 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
   let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
-  const checks = async (ref: string) =>
-    (await rest().checks.listForRef({ owner, repo, ref })).data.check_runs;
-  const head = async (branch: string) =>
-    (await rest().git.getRef({ owner, repo, ref: `heads/${branch}` })).data.object.sha;
 
   beforeAll(async () => {
     w = await startWorld({
       "README.md": "# blueprints\n",
       ".github/porchlight.yml": "mergeMethod: merge\n",
-      "apps/web/Kptfile": KPTFILE,
-      "apps/web/cm.yaml": cm("0"),
+      "apps/web/Kptfile": WEB_KPTFILE,
+      "apps/web/cm.yaml": webSettings("0"),
     });
   });
   afterAll(async () => {
@@ -63,7 +42,7 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
     });
     await w.settle();
 
-    const [config] = (await checks(broken)).filter((r) => r.name === "porchlight/config");
+    const [config] = (await checkRuns(w, broken)).filter((r) => r.name === "porchlight/config");
     expect(config).toMatchObject({ conclusion: "failure", head_sha: broken });
     expect(config!.output.summary).toContain(
       '.github/porchlight.yml:1:14 (tune-config): mergeMethod: must be one of merge, squash, rebase, not "fast-forward"',
@@ -75,11 +54,11 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
     ]);
 
     // The proposal is only checked: a draft pushed meanwhile renders with main's configuration.
-    const draft = await clone.push("drafts/apps/web/edit", { "apps/web/cm.yaml": cm("1") });
+    const draft = await clone.push("drafts/apps/web/edit", { "apps/web/cm.yaml": webSettings("1") });
     await w.settle();
-    const rendered = await head("drafts/apps/web/edit");
+    const rendered = await branchHead(w, "drafts/apps/web/edit");
     expect(rendered).not.toBe(draft);
-    expect((await checks(rendered)).map((r) => [r.name, r.conclusion])).toEqual([
+    expect((await checkRuns(w, rendered)).map((r) => [r.name, r.conclusion])).toEqual([
       ["porchlight/render", "success"],
     ]);
 
@@ -90,7 +69,7 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
     );
     await w.settle();
     expect((await rest().pulls.get({ owner, repo, pull_number: pr.number })).data.head.sha).toBe(fixed);
-    expect((await checks(fixed)).find((r) => r.name === "porchlight/config")).toMatchObject({
+    expect((await checkRuns(w, fixed)).find((r) => r.name === "porchlight/config")).toMatchObject({
       conclusion: "success",
       output: expect.objectContaining({ title: ".github/porchlight.yml is valid" }),
     });
@@ -112,7 +91,9 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
       sha: (current as { sha: string }).sha,
     });
     await w.settle();
-    expect((await checks("main")).find((r) => r.name === "porchlight/config")?.conclusion).toBe("failure");
+    expect((await checkRuns(w, "main")).find((r) => r.name === "porchlight/config")?.conclusion).toBe(
+      "failure",
+    );
 
     const fix = await (await w.clone("alice")).push("fix-config", {
       ".github/porchlight.yml": "requiredApprovals: 2\n",
@@ -120,7 +101,7 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
     await rest().pulls.create({ owner, repo, head: "fix-config", base: "main", title: "fix" });
     await w.settle();
     expect(
-      (await checks(fix)).filter((r) => r.name === "porchlight/config").map((r) => r.conclusion),
+      (await checkRuns(w, fix)).filter((r) => r.name === "porchlight/config").map((r) => r.conclusion),
     ).toEqual(["success"]);
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const HELLO_KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -208,8 +208,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     ]);
     // The sweep after it (a restart's first run) finds everything done and writes nothing; nor do the
     // webhooks of every publish delivered a second time (GitHub's redelivery, a replica's duplicate).
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const before = writes(w);
     const approvals = w.forge.webhooks
       .find("issue_comment", "created")
@@ -220,8 +219,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     for (const d of [...approvals, ...reviews]) w.forge.webhooks.redeliver(d.id);
     await w.settle();
     expect(writes(w)).toBe(before);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(writes(w)).toBe(before);
     expect(await fanoutPulls()).toEqual([]);
     expect(await tags(DOWN)).toEqual(["hello/v1", "hello/v2"]);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
 const cm = (v: string) =>
@@ -36,10 +36,6 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
       await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
     ).data;
     return (issue?.body ?? "").split("\n").find((l) => l.startsWith("| cluster-01/basens")) ?? "";
-  };
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
   };
   let ws = 0;
   const publish = async (v: string) => {
@@ -78,8 +74,8 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
     expect(target(update!)).toBe("v2");
     declined = update!.number;
     await setState(declined, "closed");
-    await sweep();
-    await sweep();
+    await sweep(w);
+    await sweep(w);
     expect(await pulls("open")).toEqual([]);
     expect((await pulls("all")).filter((p) => !p.merged_at).map((p) => p.number)).toEqual([declined]);
     expect(await dashboardRow()).toContain(`skipped: #${declined} closed`);
@@ -95,7 +91,7 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
 
   it("closed again, a newer revision is proposed in a new pull request from the same branch", async () => {
     await setState(declined, "closed");
-    await sweep();
+    await sweep(w);
     expect(await pulls("open")).toEqual([]);
     await publish("4");
     const open = await pulls("open");

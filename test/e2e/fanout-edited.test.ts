@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 /**
  * A person pushes to a fan-out pull request: fan-out stops updating it and says so (label and a line in
@@ -60,8 +60,7 @@ describe("a fan-out pull request someone else pushed to", () => {
     const clone = await w.clone("alice", `acme/${repo}`);
     await clone.push(BRANCH, { "basens/cm.yaml": cm("mine") }, `origin/${BRANCH}`);
     await w.settle();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const held = await pull();
     expect(held.number).toBe(opened.number);
     expect(labels(held)).toContain("porchlight/edited");
@@ -72,8 +71,7 @@ describe("a fan-out pull request someone else pushed to", () => {
     expect(still.title).toBe(opened.title);
     expect(await fileOnBranch()).toBe(cm("mine"));
     // The same sweep again: the label and the line are there once.
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect((await pull()).body?.match(/Fan-out no longer updates/g)).toHaveLength(1);
   }, 90_000);
 
@@ -95,8 +93,7 @@ describe("a fan-out pull request someone else pushed to", () => {
     expect(labels(back)).not.toContain("porchlight/edited");
     expect(back.body).not.toContain("Fan-out no longer updates");
     expect(await fileOnBranch()).toContain('v: "2"');
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(labels(await pull())).not.toContain("porchlight/edited");
   }, 90_000);
 });

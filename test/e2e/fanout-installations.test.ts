@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const HELLO_KPTFILE =
   "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n  annotations:\n    porchlight.dev/channels: stable\n";
@@ -142,11 +142,9 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     w.forge.webhooks.redeliver(delivery.id);
     await w.settle();
     expect(writes()).toBe(count);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const afterFirstSweep = writes();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(writes()).toBe(afterFirstSweep);
     // `/fanout` runs the same reconcile now: it answers, and writes nothing in any downstream.
     const from = w.forge.requestLog.entries.length;
@@ -231,8 +229,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
       state: "closed",
     });
     await w.settle();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(await row()).toContain(`skipped: #${open!.number} closed`);
     await dana.pulls.update({ owner: "other", repo: "deploy-dev", pull_number: open!.number, state: "open" });
     await w.settle();
@@ -249,8 +246,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     await alice.git("commit", "--quiet", "-m", "drop the dev variant");
     await alice.git("push", "--quiet", "origin", "HEAD:refs/heads/main");
     await w.settle();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const deletions = (
       await dana.pulls.list({ owner: "other", repo: "deploy-dev", state: "open" })
     ).data.filter((p) => p.labels.some((l) => l.name === "porchlight/deletion"));
@@ -265,12 +261,10 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     // The downstream still holds the package until the deletion is approved: the marker keeps it.
     expect(await dashboard()).toContain("<!-- porchlight:downstreams other/deploy-dev -->");
     // The sweep after it writes the dashboard's row as "proposes deleting"; the one after that, nothing.
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const count = writes();
     const before = await heads();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(writes()).toBe(count);
     expect(await heads()).toEqual(before);
     expect(

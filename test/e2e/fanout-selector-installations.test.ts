@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const HELLO_KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
@@ -133,11 +133,9 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     w.forge.webhooks.redeliver(delivery.id);
     await w.settle();
     expect(writes()).toBe(count);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const afterFirstSweep = writes();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(writes()).toBe(afterFirstSweep);
     expect(await heads()).toEqual(before);
     for (const repo of ["cluster-01", "cluster-02"])

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = (channels?: string) => `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -171,8 +171,7 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     await publish({ "cm.yaml": cm({ a: "1", v: "3" }) });
     expect(fault.hits).toBe(1);
     expect(await dashboard()).toMatch(/⚠️ problem/);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     for (const repo of ["cluster-01", "cluster-02"]) {
       const pulls = await openPulls(repo);
       expect(pulls.map((p) => p.number)).toEqual(before[repo]);
@@ -185,8 +184,7 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     ).toContain('v: "3"');
     expect(await dashboard()).not.toMatch(/⚠️ problem/);
     const writesBefore = countWrites(w);
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     expect(countWrites(w)).toBe(writesBefore);
   }, 120_000);
 

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const run = promisify(execFile);
 
@@ -300,8 +300,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     const pr = (await alice().pulls.get({ owner, repo, pull_number: benign.number })).data;
     await alice().pulls.merge({ owner, repo, pull_number: benign.number, sha: pr.head.sha });
     await w.settle();
-    await w.app.sweep();
-    await w.settle();
+    await sweep(w);
     const tags = (await alice().git.listMatchingRefs({ owner, repo, ref: "tags/" })).data;
     expect(tags).toHaveLength(before);
   }, 60_000);

@@ -190,3 +190,43 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     },
   };
 }
+
+/** The app's sweep (what its schedule runs every few minutes), then all it started, settled. */
+export async function sweep(w: World): Promise<void> {
+  await w.app.sweep();
+  await w.settle();
+}
+
+/** The check runs on `ref` (a sha or a branch) of `repo` (default the world's), as alice sees them. */
+export async function checkRuns(w: World, ref: string, repo = w.repo) {
+  const [owner, name] = repo.split("/") as [string, string];
+  return (await w.users.alice!.rest.checks.listForRef({ owner, repo: name, ref })).data.check_runs;
+}
+
+/** The commit `branch` of `repo` (default the world's) points at, as alice sees it. */
+export async function branchHead(w: World, branch: string, repo = w.repo): Promise<string> {
+  const [owner, name] = repo.split("/") as [string, string];
+  return (await w.users.alice!.rest.git.getRef({ owner, repo: name, ref: `heads/${branch}` })).data.object
+    .sha;
+}
+
+/** The package `web` of the bot's tests: its pipeline labels its resources `team: web` (set-labels). */
+export const WEB_KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+pipeline:
+  mutators:
+    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
+      configMap:
+        team: web
+`;
+
+/** The ConfigMap `settings` of the package `web`, holding `v`. */
+export const webSettings = (v: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+data:
+  v: "${v}"
+`;

@@ -5,7 +5,7 @@ import { RegistryClient } from "../../src/sources/oci/client.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { pullPackage } from "../../src/sources/oci/package.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
@@ -90,15 +90,13 @@ describe.skipIf(!hasRegistry)(
         new RegistryClient(registry.host).digestOf("mirror/apps/web", "v2"),
       ).resolves.toBeUndefined();
 
-      await w.app.sweep();
-      await w.settle();
+      await sweep(w);
       expect(inspect("v2").annotations["org.opencontainers.image.revision"]).toBe(
         (await tags())["apps/web/v2"],
       );
 
       requests.length = 0;
-      await w.app.sweep();
-      await w.settle();
+      await sweep(w);
       expect(requests).toEqual(["HEAD /v2/mirror/apps/web/manifests/v2"]);
     });
   },

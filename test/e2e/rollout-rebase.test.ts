@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 /**
  * The rebase policy (`rebaseWhen`): after each downstream's default branch moved under its open fan-out
@@ -40,10 +40,6 @@ describe("the rebase policy of open fan-out pull requests", () => {
         (r) =>
           r.method !== "GET" && r.path.includes(`/${owner}/${repo}`) && !r.route.endsWith("git-upload-pack"),
       ).length;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
 
   beforeAll(async () => {
     w = await startWorld({
@@ -81,7 +77,7 @@ describe("the rebase policy of open fan-out pull requests", () => {
 
     const dev1Writes = writes("dev-1");
     const dev2Before = writes("dev-2");
-    await sweep();
+    await sweep(w);
     expect(writes("dev-2")).toBeGreaterThan(dev2Before);
     // never: untouched, nothing written to dev-1.
     expect((await openPull("dev-1")).head.sha).toBe(before["dev-1"].head.sha);
@@ -100,7 +96,7 @@ describe("the rebase policy of open fan-out pull requests", () => {
 
     // The next sweep: nothing to do for either.
     const dev2Writes = writes("dev-2");
-    await sweep();
+    await sweep(w);
     expect(writes("dev-1")).toBe(dev1Writes);
     expect(writes("dev-2")).toBe(dev2Writes);
     expect((await openPull("dev-1")).head.sha).toBe(before["dev-1"].head.sha);
@@ -118,10 +114,6 @@ describe("rebaseWhen: conflicted", () => {
   const repo = "lab-1";
   const rest = () => w.users.alice!.rest;
   const openPull = async () => (await rest().pulls.list({ owner, repo, state: "open" })).data[0]!;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
 
   beforeAll(async () => {
     w = await startWorld({
@@ -148,21 +140,21 @@ describe("rebaseWhen: conflicted", () => {
 
     await clone.push("main", { "README.md": `# ${repo}\n\nbehind, but no conflict\n` });
     await w.settle();
-    await sweep();
+    await sweep(w);
     expect((await openPull()).head.sha).toBe(opened.head.sha);
 
     // The same file, added differently on the default branch: the pull request no longer merges.
     const moved = await clone.push("main", { "basens/cm.yaml": "# kept by hand\n" });
     await w.settle();
     expect((await rest().pulls.get({ owner, repo, pull_number: opened.number })).data.mergeable).toBe(false);
-    await sweep();
+    await sweep(w);
     const rebuilt = await openPull();
     expect(rebuilt.number).toBe(opened.number);
     const head = (await rest().repos.getBranch({ owner, repo, branch: rebuilt.head.ref })).data.commit;
     expect(head.parents.map((p) => p.sha)).toEqual([moved]);
     expect((await rest().pulls.get({ owner, repo, pull_number: rebuilt.number })).data.mergeable).toBe(true);
 
-    await sweep();
+    await sweep(w);
     expect((await openPull()).head.sha).toBe(rebuilt.head.sha);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep, type World } from "./harness.js";
 
 /**
  * `soak: pending-check`: the soaking step's pull request opens at once with a pending check run
@@ -34,10 +34,6 @@ describe("a soak shown as a pending check on the pull request", () => {
     (await rest().checks.listForRef({ owner, repo: "dev-1", ref: sha })).data.check_runs.find(
       (r) => r.name === "porchlight/rollout",
     );
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
 
   beforeAll(async () => {
     w = await startWorld(
@@ -68,12 +64,12 @@ describe("a soak shown as a pending check on the pull request", () => {
     expect(pending?.status).toBe("in_progress");
     expect(pending?.output.title).toMatch(/^Soaking until \S+Z$/);
 
-    await sweep(); // still soaking: not merged, the check as it was
+    await sweep(w); // still soaking: not merged, the check as it was
     expect((await pulls())[0]?.state).toBe("open");
     expect((await rolloutCheck(opened!.head.sha))?.status).toBe("in_progress");
 
     offset += 31 * 60_000;
-    await sweep();
+    await sweep(w);
     const passed = await rolloutCheck(opened!.head.sha);
     expect([passed?.status, passed?.conclusion]).toEqual(["completed", "success"]);
     expect((await pulls())[0]?.merged_at).toBeTruthy();

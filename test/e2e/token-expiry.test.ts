@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startWorld, sweep, type World } from "./harness.js";
 
 /**
- * A rollout that outlives its installation tokens: the forge mints tokens that live two minutes and its
- * clock (shared with the app's) moves on past them between the waves, while the app's token cache would
- * keep them for an hour. REST calls and git both renew the token on the 401 and go on.
+ * A rollout that outlives its installation tokens: the forge mints tokens that live two minutes and the
+ * clock moves on past them between the waves, while the app's token cache would keep them for an hour.
+ * REST calls and git both renew the token on the 401 and go on. The clock moved is the process's own
+ * (vitest's fake `Date`, timers left real), so the forge, the app and Octokit's token bookkeeping agree
+ * on the time, as they do in production: Octokit's auth-app takes a 401 within 5 s of a token's
+ * creation for GitHub's replication delay and waits 1 + 2 + 3 s before giving up on the token, which a
+ * clock moved for the forge and the app alone made it do at every wave (9 s of this test's 16).
  */
 const pv = (name: string, env: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
 kind: PackageVariant
@@ -27,26 +31,20 @@ const CONFIG = `rollout:
 
 describe("a rollout longer than an installation token's life", () => {
   let w: World;
-  let offset = 0;
-  const clock = () => new Date(Date.now() + offset);
+  /** Moves the clock of the whole process on by `ms`. */
+  const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
   const owner = "acme";
   const openPulls = async (repo: string) =>
     (await w.users.alice!.rest.pulls.list({ owner, repo, state: "open" })).data;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
 
   beforeAll(async () => {
-    w = await startWorld(
-      {
-        ".github/porchlight.yml": CONFIG,
-        ".porchlight/variants/fleet.yaml": [pv("dev-1", "dev"), pv("stg-1", "stg")].join("---\n"),
-        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-        "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
-      },
-      { now: clock, forgeNow: clock },
-    );
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    w = await startWorld({
+      ".github/porchlight.yml": CONFIG,
+      ".porchlight/variants/fleet.yaml": [pv("dev-1", "dev"), pv("stg-1", "stg")].join("---\n"),
+      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+      "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+    });
     for (const repo of ["dev-1", "stg-1"]) {
       await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
       w.forge.setPermission(`acme/${repo}`, "alice", "write");
@@ -56,6 +54,7 @@ describe("a rollout longer than an installation token's life", () => {
   }, 60_000);
   afterAll(async () => {
     await w?.stop();
+    vi.useRealTimers();
   });
 
   it("renews expired tokens for REST and git, wave after wave", async () => {
@@ -65,13 +64,13 @@ describe("a rollout longer than an installation token's life", () => {
     expect(await w.say("bob", number, "/approve")).toContain("Published");
     expect((await openPulls("dev-1")).length).toBe(1);
 
-    offset += 150_000; // every token minted so far has expired
+    later(150_000); // every token minted so far has expired
     const refusedBefore = w.forge.requestLog.entries.filter((e) => e.status === 401).length;
-    await sweep();
+    await sweep(w);
     expect(await openPulls("dev-1")).toEqual([]); // automerged with renewed tokens
     expect(await openPulls("stg-1")).toEqual([]); // soaking
-    offset += 150_000;
-    await sweep();
+    later(150_000);
+    await sweep(w);
     expect((await openPulls("stg-1")).length).toBe(1);
 
     const refused = w.forge.requestLog.entries.filter((e) => e.status === 401).length - refusedBefore;
