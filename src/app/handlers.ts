@@ -113,6 +113,24 @@ export async function onPullRequest(deps: AppDeps, context: Context<"pull_reques
   });
 }
 
+/**
+ * A pull request merged on GitHub → its publish finished now (tag, catalog, fan-out), as the sweep would
+ * later; closed without merging → nothing. The job decides what counts (a draft branch of this
+ * repository into the default branch) and skips a publish the bot's own `/approve` already finished.
+ */
+export async function onPullClosed(deps: AppDeps, context: Context<"pull_request.closed">): Promise<void> {
+  const pr = context.payload.pull_request;
+  if (!pr.merged || !parsePackageBranch(pr.head.ref).ok) return;
+  await enqueueJob(deps, {
+    ...fromEvent(deps, context),
+    kind: "publish",
+    key: `merged:${pr.number}`,
+    headSha: pr.head.sha,
+    task: "merged",
+    args: { pull: pr.number },
+  });
+}
+
 /** An approving review → publish (the job checks who approved and what). */
 export async function onReviewSubmitted(
   deps: AppDeps,

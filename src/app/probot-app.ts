@@ -1,6 +1,6 @@
 import type { ApplicationFunction } from "probot";
 import type { AppDeps } from "./deps.js";
-import { onComment, onPullRequest, onPush, onReviewSubmitted } from "./handlers.js";
+import { onComment, onPullClosed, onPullRequest, onPush, onReviewSubmitted } from "./handlers.js";
 
 /**
  * The probot app: which webhook starts which job. No logic here; handlers in handlers.ts
@@ -21,6 +21,7 @@ export function porchlightApp(deps: AppDeps): ApplicationFunction {
       ],
       (context) => onPullRequest(deps, context),
     );
+    app.on("pull_request.closed", (context) => onPullClosed(deps, context));
     app.on("pull_request_review.submitted", (context) => onReviewSubmitted(deps, context));
     app.on("issue_comment.created", (context) => onComment(deps, context));
   };

@@ -10,6 +10,7 @@ import type { PublishedEvent } from "../jobs/events.js";
 import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
 import { resumeVariantPull } from "../jobs/fanout/resume.js";
 import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
+import { publishMergedPull } from "../jobs/publish/on-merge.js";
 import { onReview } from "../jobs/publish/on-review.js";
 import { reconcileRepo } from "../jobs/reconcile.js";
 import { renderDraft } from "../jobs/render-draft/index.js";
@@ -48,6 +49,8 @@ export const TASKS = {
     work: (ctx, a) => checkProposedConfig(ctx, a),
   }),
   "resume-variant": task<{ pull: number }>({ work: (ctx, a) => resumeVariantPull(ctx, a) }),
+  /** A proposal merged on GitHub (not by the bot): published now rather than at the next sweep. */
+  merged: task<{ pull: number }>({ work: (ctx, a) => publishMergedPull(ctx, a) }),
   variants: task<{ pull: number }>({
     work: (ctx, a) => (ctx.installation ? checkVariantFiles(ctx, ctx.installation, a) : Promise.resolve()),
   }),

@@ -8,6 +8,11 @@ export interface PublishedEvent {
   tag: string;
   /** The merge commit the tag points at. */
   commit: string;
+  /**
+   * The repository holding the variant that proposed it (`owner/name`), when a fan-out pull request of an
+   * OCI or tarball upstream was published: its Kptfile names no git upstream to find that repository by.
+   */
+  management?: string;
 }
 
 export type PublishedListener = (event: PublishedEvent) => void | Promise<void>;

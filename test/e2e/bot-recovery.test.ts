@@ -176,10 +176,13 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     await push("drafts/apps/web/third", { "apps/web/cm.yaml": webSettings("3") });
     const n = await propose("drafts/apps/web/third");
 
-    // What the bot had done when it died: merged the reviewed head and tagged v4; nothing after.
+    // What the bot had done when it died: merged the reviewed head and tagged v4; nothing after (nor did
+    // the merge's webhook reach a live bot, which would have finished the publish at once).
     const pr = (await rest().pulls.get({ owner, repo, pull_number: n })).data;
+    w.forge.setWebhookUrl(null);
     const { data: merge } = await rest().pulls.merge({ owner, repo, pull_number: n, sha: pr.head.sha });
     await rest().git.createRef({ owner, repo, ref: "refs/tags/apps/web/v4", sha: merge.sha });
+    w.forge.setWebhookUrl(w.app.webhookUrl);
     await w.settle();
     expect(await text("catalog.yaml", "porchlight/catalog")).not.toContain("v4");
     expect((await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data).toEqual([]);

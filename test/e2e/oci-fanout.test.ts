@@ -106,13 +106,20 @@ spec:
       await w.settle();
     }, 120_000);
 
+    it("the merged clone is published in the downstream and the management dashboard shows it at once, with no sweep", async () => {
+      const tags = (await rest().repos.listTags({ owner, repo: "cluster-01" })).data.map((t) => t.name);
+      expect(tags).toContain("web/v1");
+      const board = (
+        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
+      ).data[0]?.body;
+      const row = board?.split("\n").find((l) => l.startsWith("| cluster-01/web "));
+      expect(row).toBeDefined();
+      // The Published column names the downstream's own revision, written by the run the publish started.
+      expect(row?.split("|")[4]?.trim()).toMatch(/v1/);
+    }, 120_000);
+
     it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
-      // The first run after the merge publishes the clone in cluster-01 (its tag web/v1) and rewrites the
-      // dashboard: the clone is merged. Its fan-out may read cluster-01 before that tag exists (the
-      // repositories' jobs run side by side; under load it does), so the dashboard's Published column
-      // may show v1 only at the next run: two runs, then the one that must write nothing.
-      await sweep(w);
-      await sweep(w);
+      await sweep(w); // the first run after the merge rewrites the pull request's state: merged
       const before = writes();
       requests.length = 0;
       await sweep(w);

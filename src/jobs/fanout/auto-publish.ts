@@ -3,6 +3,7 @@ import type { PullRequest, RepoPort } from "../../github/port.js";
 import type { PackageVariant } from "../../variants/index.js";
 import { CHECK } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
+import { managementOf } from "../publish/finish.js";
 import { ensureRevisionTag } from "../publish/tag.js";
 import { AUTO_PUBLISH_ANNOTATION } from "./context.js";
 
@@ -62,6 +63,7 @@ export async function autoPublish(
       revision: tag.revision,
       tag: tag.tag,
       commit: mergeSha,
+      ...managementOf(input.pr),
     });
   return { kind: "published", tag: tag.tag, mergeSha };
 }

@@ -99,8 +99,8 @@ export async function fanoutAfterPublish(
 /**
  * A downstream package a variant manages was published (its fan-out proposal approved): the management
  * repository's dashboard shows the downstream's own revision, so its fan-out runs now rather than at the
- * next sweep. The management repository is the one its Kptfile names as upstream (the default); one
- * without variant files is left alone (its variants are kept elsewhere, which the sweep reaches).
+ * next sweep. The management repository is the one its Kptfile names as upstream (the default), or for
+ * an OCI or tarball upstream the one the fan-out pull request's marker names; one without variant files is left alone (its variants are kept elsewhere, which the sweep reaches).
  */
 async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promise<void> {
   const kptfile = await ctx.port.getFile(`${event.package}/Kptfile`, event.commit);
@@ -108,8 +108,10 @@ async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promis
   const doc = parseDocument(kptfile);
   const url = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
   const m = typeof url === "string" ? /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url) : null;
-  if (!m || `${m[1]}/${m[2]}`.toLowerCase() === repoName(ctx).toLowerCase()) return;
-  const reached = await reachManagement(ctx, `${m[1]}/${m[2]}`);
+  // A git upstream's repository, else (an OCI image or a tarball) the one the fan-out proposal named.
+  const management = m ? `${m[1]}/${m[2]}` : event.management;
+  if (!management || management.toLowerCase() === repoName(ctx).toLowerCase()) return;
+  const reached = await reachManagement(ctx, management);
   if (!reached) return;
   const port = reached.installation.repo(reached.repository);
   if (!(await hasVariantFiles(port, reached.repository.defaultBranch))) return;

@@ -4,6 +4,7 @@ import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { conflictMarkers } from "../../merge/index.js";
+import { parseVariantPullRequestBody } from "../../variants/index.js";
 import { afterAnswer, type JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
@@ -75,6 +76,7 @@ export async function finishPublish(
       revision: tag.revision,
       tag: tag.tag,
       commit: mergeSha,
+      ...managementOf(pr),
     });
   }
   if (finishing && !ctx.defer) await deleteDraft();
@@ -103,6 +105,12 @@ async function laterRevision(
   return ahead.length > 0 ? formatRevisionTag({ package: pkg, revision: latest.revision }) : undefined;
 }
 
+/** The management repository a fan-out pull request's marker names (a source upstream's), if any. */
+export function managementOf(pr: Pick<PullRequest, "body">): { management?: string } {
+  const management = parseVariantPullRequestBody(pr.body)?.management;
+  return management ? { management } : {};
+}
+
 /** A merged proposal whose publish a crash left unfinished → finished (see finishPublish). */
 export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<FinishedPublish | undefined> {
   const draft = parsePackageBranch(pr.headRef);
@@ -116,7 +124,7 @@ export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<F
 }
 
 /** Whether `commit` already carries a revision tag of `pkg` (published before; nothing to refuse). */
-function tagOn(pkg: string, commit: string, refs: readonly RefInfo[]): boolean {
+export function tagOn(pkg: string, commit: string, refs: readonly RefInfo[]): boolean {
   for (const [tag, sha] of indexRefs(refs).tags) {
     const parsed = parseRevisionTag(tag);
     if (sha === commit && parsed.ok && parsed.value.package === pkg) return true;

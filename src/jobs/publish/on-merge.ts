@@ -1,0 +1,50 @@
+import { formatOutcome } from "../../commands/outcome.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
+import { type JobContext, withDeferred } from "../context.js";
+import { answerPublishRequests } from "./answer-requests.js";
+import { type FinishedPublish, resumePublish, tagOn } from "./finish.js";
+
+export const MERGED_MARKER = "<!-- porchlight:publish merged -->";
+
+/**
+ * A proposal merged on GitHub itself (the merge button, the API, a merge queue) → published now, not at
+ * the next sweep: the revision tag on the merge commit, the published event (catalog, fan-out, the
+ * management repository's dashboard), the draft branch deleted, any `/approve` that asked answered.
+ * What counts is what the sweep's `unfinishedPublishes` counts: a draft branch of this repository merged
+ * into the default branch. A fork's branch with a draft's name, another base, or any other branch
+ * publishes nothing; a merge older than the package's latest revision, or holding conflict markers, is
+ * refused (finishPublish) and the refusal is said once on the pull request, since nobody else will.
+ * When this job tagged the merge, it says so once too. Level-triggered: the same delivery again, or
+ * the `/approve` job that merged it and finished the publish itself, writes nothing.
+ */
+export async function publishMergedPull(
+  ctx: JobContext,
+  input: { pull: number },
+): Promise<FinishedPublish | undefined> {
+  const pr = await ctx.port.getPull(input.pull);
+  const self = `${ctx.port.id.owner}/${ctx.port.id.repo}`.toLowerCase();
+  if (!pr.merged || !pr.mergeCommitSha || pr.headRepo?.toLowerCase() !== self) return undefined;
+  if (pr.baseRef !== ctx.baseBranch) return undefined;
+  const draft = parsePackageBranch(pr.headRef);
+  if (!draft.ok) return undefined;
+  const mergeSha = pr.mergeCommitSha;
+  const taggedBefore = tagOn(draft.value.package, mergeSha, await ctx.port.listRefs());
+  return withDeferred(ctx, async (scoped) => {
+    const outcome = await resumePublish(scoped, pr);
+    if (!outcome) return undefined;
+    if (outcome.kind === "refused") {
+      ctx.log.warn({ pr: pr.number, commit: mergeSha }, "merged proposal not published");
+      await scoped.port.ensureComment(pr.number, MERGED_MARKER, `${MERGED_MARKER}\n${outcome.message}\n`);
+      return outcome;
+    }
+    if (outcome.kind === "published" && !taggedBefore) {
+      await scoped.port.ensureComment(
+        pr.number,
+        MERGED_MARKER,
+        `${MERGED_MARKER}\nMerged on GitHub: ${formatOutcome(outcome)}\n`,
+      );
+    }
+    await answerPublishRequests(scoped, pr);
+    return outcome;
+  });
+}
