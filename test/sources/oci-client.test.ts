@@ -198,6 +198,35 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     expect(pulled.tree.get("cm.yaml")?.equals(PKG.get("cm.yaml") as Buffer)).toBe(true);
   });
 
+  it("reads a directory pushed by ORAS (one tar+gzip layer titled by the directory's name, entries under it)", async () => {
+    const c = client(registry.host);
+    const nested = new Map([...PKG].map(([path, body]) => [`web/${path}`, body]));
+    const layer = await writeTarGz(nested);
+    const config = Buffer.from("{}");
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.oci.image.manifest.v1+json",
+      artifactType: "application/vnd.example.kpt",
+      config: {
+        mediaType: "application/vnd.oci.empty.v1+json",
+        digest: await c.pushBlob("oras/dir", config),
+        size: 2,
+      },
+      layers: [
+        {
+          mediaType: "application/vnd.oci.image.layer.v1.tar+gzip",
+          digest: await c.pushBlob("oras/dir", layer),
+          size: layer.length,
+          annotations: { "org.opencontainers.image.title": "web", "io.deis.oras.content.unpack": "true" },
+        },
+      ],
+    };
+    await c.pushManifest("oras/dir", "v1", Buffer.from(JSON.stringify(manifest)), manifest.mediaType);
+    const pulled = await pullPackage(c, "oras/dir", "v1", "/");
+    expect([...pulled.tree.keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
+    expect(pulled.tree.get("Kptfile")?.equals(PKG.get("Kptfile") as Buffer)).toBe(true);
+  });
+
   it("reads through an image index (the manifest without a platform) and a Docker v2 manifest list, locking the index's digest", async () => {
     const c = client(registry.host);
     const other = new Map([

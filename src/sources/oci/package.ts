@@ -18,7 +18,8 @@ import {
  * A kpt package as an OCI artifact. Reading is liberal, to take what kpt's OCI design, Porch, Flux,
  * Argo CD, Helm-style tools and ORAS push: from an index, the manifest without a platform (else
  * linux/amd64, else the first); then the first layer that is a tar or tar+gzip with a Kptfile at the
- * package's directory; failing that, ORAS-style layers of one file each named by their title.
+ * package's directory (or, for ORAS's directory layer, inside the directory its title names); failing
+ * that, ORAS-style layers of one file each named by their title.
  * Writing is one tar+gzip layer, built deterministically, so the same tree gives the same digest.
  */
 
@@ -88,6 +89,13 @@ export async function pullPackage(
     }
     const pkg = subtree(tree, directory.replace(/^\/+|\/+$/g, ""));
     if (pkg.has(KPTFILE)) return { digest, tree: pkg };
+    // ORAS pushes a directory as one tar+gzip layer titled by the directory's name, its entries under
+    // that name (`oras push … ./web` → `web/Kptfile`): the package is read from inside it.
+    const title = layer.annotations?.[TITLE_ANNOTATION]?.replace(/^\.?\/+|\/+$/g, "");
+    if (title && !title.split("/").includes("..")) {
+      const inner = subtree(tree, `${title}/${directory.replace(/^\/+|\/+$/g, "")}`.replace(/\/+$/, ""));
+      if (inner.has(KPTFILE)) return { digest, tree: inner };
+    }
     seen.push(`${layer.mediaType} (no ${directory === "/" ? "" : `${directory.slice(1)}/`}Kptfile)`);
   }
   const titled = layers.filter((l) => l.annotations?.[TITLE_ANNOTATION]);
