@@ -28,6 +28,26 @@ const yamlModuleBuild = {
   },
 };
 
+/**
+ * zod's messages in 60-odd languages (`z.locales`, half of what zod's chunk holds), which porchlight never
+ * reads — it configures none, and zod keeps its English messages — bundled as the English one only:
+ * every command that checks a file against a schema would otherwise compile them all.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(join("node_modules", "zod"))
+        ? { path: "zod-locales", namespace: "zod-locales" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "zod-locales" }, () => ({
+      contents: `export { default as en } from ${JSON.stringify(join(root, "node_modules", "zod", "v4", "locales", "en.js"))};`,
+      resolveDir: root,
+    }));
+  },
+};
+
 const outdir = join(root, "dist", "bundle");
 rmSync(outdir, { recursive: true, force: true });
 await build({
@@ -39,7 +59,7 @@ await build({
   platform: "node",
   target: "node20",
   external,
-  plugins: [yamlModuleBuild],
+  plugins: [yamlModuleBuild, zodEnglishOnly],
   // CommonJS packages bundled into ES modules require Node's own modules.
   banner: {
     js: 'import { createRequire as __porchlightRequire } from "node:module";\nconst require = __porchlightRequire(import.meta.url);',

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import { relative, resolve } from "node:path";
 import { type Document, isMap, isScalar, isSeq } from "yaml";
-import { type FunctionRegistry, qualifiedImage } from "../fn/registry.js";
+import { type FunctionRegistry, qualifiedImage } from "../fn/function-registry.js";
 import { execCommandLine } from "../fn/runtime/exec.js";
 import { readResourceList } from "../fn/runtime/wire.js";
 import { FunctionError } from "../fn/types.js";

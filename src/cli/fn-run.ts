@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readlinkSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, posix, resolve } from "node:path";
 import type { Document } from "yaml";
-import type { FunctionRegistry } from "../fn/registry.js";
+import type { FunctionRegistry } from "../fn/function-registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../fn/runtime/types.js";
 import { writeResourceList } from "../fn/runtime/wire.js";
 import { formatDocuments } from "../kpt/format.js";

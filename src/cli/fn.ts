@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
 import { basename, join, posix, resolve } from "node:path";
-import { defaultRegistry, type FunctionRegistry } from "../fn/registry.js";
+import { FunctionRegistry } from "../fn/function-registry.js";
 import { attributionEnabled } from "../kpt/attribution.js";
-import { readTree } from "../kpt/tree.js";
+import { type FileTree, readTree } from "../kpt/tree.js";
 import { render } from "../render/render.js";
 import { lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";
 import { evalCommand } from "./fn-eval.js";
@@ -20,7 +20,8 @@ import { sinkCommand, sourceCommand } from "./fn-source.js";
 import type { CliCommand, CliIO } from "./io.js";
 import { UsageError } from "./io.js";
 
-const HELP = `porchlight fn — run kpt functions, as kpt fn does
+/** The command's help, listing the builtins `--image` can name. */
+const help = (registry: FunctionRegistry) => `porchlight fn — run kpt functions, as kpt fn does
 
 Usage:
   porchlight fn render [PKG_PATH] [flags]
@@ -36,7 +37,7 @@ Render flags:
   --truncate-output=false   show every line of results and stderr
 
 Eval flags (besides --allow-container, --output, --results-dir):
-  -i, --image IMAGE         the function to run (builtins: ${defaultRegistry().names().join(", ")})
+  -i, --image IMAGE         the function to run (builtins: ${registry.names().join(", ")})
   --exec "CMD ARGS"         run a local executable as the function (split as kpt splits it)
   -s, --save -t, --type mutator|validator   add the function to the Kptfile's pipeline
   --fn-config FILE          the functionConfig; else '-- key=value' arguments make a ConfigMap
@@ -44,16 +45,30 @@ Eval flags (besides --allow-container, --output, --results-dir):
   --match-annotations k=v, and the same with --exclude-: select the resources the function sees
 `;
 
+/** The registry of the builtins, or a way to get it (loaded when first needed). */
+type RegistryLoader = () => FunctionRegistry | Promise<FunctionRegistry>;
+
+/**
+ * The builtins and the schemas their configs are checked with take a tenth of a small render's time to
+ * load: they are loaded when a command needs them, not when `porchlight fn` starts.
+ */
+async function loadDefaultRegistry(): Promise<FunctionRegistry> {
+  return (await import("../fn/registry.js")).defaultRegistry();
+}
+
 /** `porchlight fn` over a given registry of builtins (tests add their own). */
-export function createFnCommand(registry: () => FunctionRegistry = defaultRegistry): CliCommand {
+export function createFnCommand(registry: RegistryLoader = loadDefaultRegistry): CliCommand {
   return async (args, io) => {
     const [sub, ...rest] = args;
     if (!sub || sub === "--help" || sub === "-h" || sub === "help") {
-      io.stdout(HELP);
+      io.stdout(help(await registry()));
       return sub ? 0 : 2;
     }
-    if (sub === "render") return renderCommand(rest, io, registry());
-    if (sub === "eval") return evalCommand(rest, io, registry(), HELP);
+    if (sub === "render") return renderCommand(rest, io, registry);
+    if (sub === "eval") {
+      const loaded = await registry();
+      return evalCommand(rest, io, loaded, help(loaded));
+    }
     if (sub === "source") return sourceCommand(rest, io);
     if (sub === "sink") return sinkCommand(rest, io);
     throw new UsageError(
@@ -64,7 +79,19 @@ export function createFnCommand(registry: () => FunctionRegistry = defaultRegist
 
 export const fnCommand: CliCommand = createFnCommand();
 
-async function renderCommand(args: string[], io: CliIO, registry: FunctionRegistry): Promise<number> {
+/**
+ * True when no Kptfile of the tree can hold a pipeline: none has the word "pipeline" in it (nor a
+ * backslash, with which a quoted key could spell it), so the render runs no function and needs no builtin.
+ */
+function runsNoFunction(tree: FileTree): boolean {
+  for (const [path, bytes] of tree) {
+    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+    if (bytes.includes("pipeline") || bytes.includes("\\")) return false;
+  }
+  return true;
+}
+
+async function renderCommand(args: string[], io: CliIO, loadRegistry: RegistryLoader): Promise<number> {
   const p = parseArgs(
     args,
     {
@@ -76,7 +103,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
   // Unlimited by default (the user's own machine); porchlight's own flag, not kpt's, bounds it.
   const maxResources = countFlag(p, "max-resources");
   if (p.bools.has("help")) {
-    io.stdout(HELP);
+    io.stdout(help(await loadRegistry()));
     return 0;
   }
   if (p.positional.length > 1) throw new UsageError("Error: accepts at most 1 arg(s), received more");
@@ -93,6 +120,7 @@ async function renderCommand(args: string[], io: CliIO, registry: FunctionRegist
     (pkgPath) => displayPath(dir, pkgPath),
     !p.bools.has("no-truncate-output"),
   );
+  const registry = runsNoFunction(tree) ? new FunctionRegistry([]) : await loadRegistry();
   const env = runEnv(p, dir, io, registry, (e) => printer.on(e));
   const outcome = await render(tree, "", {
     ...env,

@@ -7,8 +7,8 @@ import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq
  * parser and composer. It reads a subset: block mappings with plain keys, block sequences, plain,
  * single- and double-quoted (no escapes) scalars on one line, `|` / `|-` literal block scalars,
  * one-line flow sequences of scalars and empty flow collections, a line comment after a scalar,
- * `---` between documents, empty lines between entries. Anything else — a comment line, a line of
- * spaces, an anchor or tag, a tab, a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
+ * `---` between documents, empty lines between entries, the comment lines above a document's first
+ * key (a licence header). Anything else — another comment line, a line of spaces, an anchor or tag, a tab, a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
  * then reads the file with `yaml` as before, so every file is read exactly as `yaml` reads it.
  * test/kpt/yaml-fast.test.ts holds the two readers' results equal over generated and real files.
  */
@@ -30,15 +30,15 @@ export function parseCommonYaml(
     lineCounter.addNewLine(0);
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lineCounter.addNewLine(i + 1);
   }
-  for (const doc of docs) COMMON.add(doc);
   return docs;
 }
 
 const COMMON = new WeakSet<Document>();
 
 /**
- * True for a document parseCommonYaml read (not a copy of one): its text has no comment line, a
- * comment only at the end of a scalar's line, where `yaml` and yaml.v3 agree.
+ * True for a document parseCommonYaml read (not a copy of one) with no comment line: a comment only
+ * at the end of a scalar's line, where `yaml` and yaml.v3 agree. (A document with a head comment is
+ * placed as any other, by format-comments.ts.)
  */
 export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
@@ -115,14 +115,16 @@ class Reader {
     const text = this.text;
     const docs: Document[] = [];
     for (;;) {
-      const start = this.pos;
+      let start = this.pos;
       let explicit = false;
       if (text.startsWith("---", start)) {
         if (text.charCodeAt(start + 3) !== NL) giveUp();
         explicit = true;
         this.pos += 4;
       } else if (start !== 0) giveUp();
-      if (this.pos >= text.length || this.lineIndent(this.pos) !== 0) giveUp();
+      if (this.pos >= text.length) giveUp();
+      if (text.charCodeAt(this.pos) !== HASH && this.lineIndent(this.pos) !== 0) giveUp();
+      start = explicit ? start : this.pos;
       const doc = new Document(undefined, this.docOptions);
       if (doc.schema.compat) giveUp();
       this.schema = doc.schema;
@@ -130,13 +132,49 @@ class Reader {
       this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
       this.tagOptions = doc.options;
       if (explicit) (doc.directives as { docStart: boolean | null }).docStart = true;
+      const head = this.headComment(explicit);
+      const contentStart = this.pos;
       const map = this.blockMap(0);
       const end = map.range![2];
       doc.contents = map;
-      doc.range = [start, end, end];
+      // An implicit document starts where its content does, after the comments above it.
+      doc.range = [explicit ? start : contentStart, end, end];
+      if (head) {
+        // Where the composer puts them: after `---`, the mapping's; else the document's when an empty
+        // line parts them from the first key, the key's when none does.
+        if (explicit) map.commentBefore = head.text;
+        else if (head.spaced) doc.commentBefore = head.text;
+        else (map.items[0] as Pair<Scalar>).key.commentBefore = head.text;
+      } else COMMON.add(doc);
       docs.push(doc);
       if (this.pos >= text.length) return docs;
     }
+  }
+
+  /**
+   * The comment lines above a document's first key, each at the start of its line, and whether empty lines part them from the key (only in a
+   * document without `---`). Leaves `pos` at the key's line. Gives up on any other run of comment and
+   * empty lines: comments after an empty line, before a `---`.
+   */
+  private headComment(explicit: boolean): { text: string; spaced: boolean } | undefined {
+    const text = this.text;
+    if (text.charCodeAt(this.pos) !== HASH) return undefined;
+    const lines: string[] = [];
+    while (text.charCodeAt(this.pos) === HASH) {
+      const nl = text.indexOf("\n", this.pos);
+      // The composer keeps a comment's text as written after `#`, a lone `#` as one space.
+      lines.push(text.slice(this.pos + 1, nl) || " ");
+      this.pos = nl + 1;
+    }
+    let spaced = false;
+    while (text.charCodeAt(this.pos) === NL) {
+      spaced = true;
+      this.pos++;
+    }
+    if (spaced && explicit) giveUp();
+    if (this.pos >= text.length || text.startsWith("---", this.pos) || this.lineIndent(this.pos) !== 0)
+      giveUp();
+    return { text: lines.join("\n"), spaced };
   }
 
   /**

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { Document } from "yaml";
-import { type FunctionRegistry, qualifiedImage } from "../fn/registry.js";
+import { type FunctionRegistry, qualifiedImage } from "../fn/function-registry.js";
 import { BuiltinRunner } from "../fn/runtime/builtin.js";
 import { ContainerRunner, detectEngine } from "../fn/runtime/container.js";
 import { FunctionExitError } from "../fn/runtime/errors.js";

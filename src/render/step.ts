@@ -1,7 +1,7 @@
 import { posix } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Document, isMap } from "yaml";
-import { UnknownFunctionError } from "../fn/registry.js";
+import { UnknownFunctionError } from "../fn/function-registry.js";
 import { FunctionExitError, FunctionStartError } from "../fn/runtime/errors.js";
 import type { FunctionRunner, FunctionSpec, RunOutput } from "../fn/runtime/types.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";

@@ -171,3 +171,29 @@ describe("formatDuration", () => {
     expect(formatDuration(ms)).toBe(text);
   });
 });
+
+describe("porchlight fn render and the builtins", () => {
+  it("renders a package whose Kptfiles hold no pipeline without loading the builtins", async () => {
+    const pkg = writePackage(mkdtempSync(join(work, "nopipe-")), {
+      ...PACKAGE,
+      "sub/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n",
+    });
+    const refuse = () => {
+      throw new Error("the builtins were loaded for a render that runs no function");
+    };
+    const r = await runFn(["render", pkg], work, refuse);
+    expect(r.stderr).toMatch(/Successfully executed 0 function\(s\) in \d+ package\(s\)\./);
+    expect(r.code).toBe(0);
+  });
+
+  it("runs a pipeline whose key is spelled with an escape", async () => {
+    const pkg = writePackage(mkdtempSync(join(work, "escaped-")), {
+      ...PACKAGE,
+      Kptfile:
+        'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n"pip\\x65line":\n  mutators:\n  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap:\n      namespace: escaped\n',
+    });
+    const r = await runFn(["render", pkg], work);
+    expect(r.stderr).toMatch(/Successfully executed 1 function\(s\) in \d+ package\(s\)\./);
+    expect(readFileSync(join(pkg, "resources.yaml"), "utf8")).toContain("namespace: escaped");
+  });
+});

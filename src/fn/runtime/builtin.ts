@@ -1,4 +1,4 @@
-import type { FunctionRegistry, RuntimeHints } from "../registry.js";
+import type { FunctionRegistry, RuntimeHints } from "../function-registry.js";
 import type { ResourceList } from "../types.js";
 import { FunctionError } from "../types.js";
 import type { FunctionRunner, FunctionSpec, RunOptions } from "./types.js";
