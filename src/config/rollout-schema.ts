@@ -126,7 +126,7 @@ export const RolloutSchema = z
       .min(0)
       .optional()
       .describe(
-        "The most fan-out pull requests opened in one hour by this repository's rollout, across its downstreams; 0 (default) for no limit.",
+        "The most fan-out pull requests opened in one hour across this rollout's downstream repositories (by when each was opened, merged since or not); 0 (default) for no limit.",
       ),
     schedule: z
       .array(WindowSchema)

@@ -46,7 +46,7 @@ export interface RolloutInput {
   publishedAt(upstream: PackageRef, revision: string): Date | undefined;
   /** Open fan-out pull requests per downstream repository. */
   openPulls: Readonly<Record<string, number>>;
-  /** Fan-out pull requests this management repository opened in the hour before `now`. */
+  /** Fan-out pull requests opened in the rollout's downstream repositories in the hour before `now` (open or closed since). */
   openedLastHour: number;
 }
 

@@ -193,8 +193,11 @@ export async function execute(
       }
       const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
       if (!lv) return action;
-      // Never again once given up on (labelled for people).
-      if (pr.labels.includes(AUTOMERGE_FAILED_LABEL)) return action;
+      // Never again once given up on (labelled for people); the dashboard keeps saying so, unchanged.
+      const timeoutText = ctx.rollout?.automergeTimeout ?? "1d";
+      const givenUp = `not automerged within ${timeoutText}: labelled ${AUTOMERGE_FAILED_LABEL} and left to people`;
+      if (pr.labels.includes(AUTOMERGE_FAILED_LABEL))
+        return { ...action, reason: `${action.reason}; ${givenUp}` };
       const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
       const published = await autoPublish(snap.port, {
         pr,
@@ -204,13 +207,11 @@ export async function execute(
         ...(ctx.events ? { events: ctx.events } : {}),
       });
       if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
-        const timeout = durationMs(ctx.rollout.automergeTimeout ?? "1d");
+        const timeout = durationMs(timeoutText);
         if (rollout.now.getTime() - Date.parse(pr.createdAt) >= timeout) {
           await snap.port.addLabels(pr.number, [AUTOMERGE_FAILED_LABEL]);
-          return {
-            ...action,
-            reason: `${action.reason}; not automerged within ${ctx.rollout.automergeTimeout ?? "1d"} (${published.why}): labelled ${AUTOMERGE_FAILED_LABEL} and left to people`,
-          };
+          ctx.log.info({ pr: pr.number, why: published.why }, givenUp);
+          return { ...action, reason: `${action.reason}; ${givenUp}` };
         }
       }
       if (published.kind === "published") {

@@ -1,5 +1,6 @@
 import type { Rollout } from "../../config/rollout-schema.js";
-import type { CheckRunState, RepoPort } from "../../github/port.js";
+import type { CheckRunState, PullRequest, RepoPort } from "../../github/port.js";
+import { VARIANT_PREFIX } from "../../lifecycle/variant-branch.js";
 import {
   type ChecksState,
   type FanoutAction,
@@ -61,23 +62,21 @@ export async function gateByRollout(
   const facts: Record<string, RolloutFacts> = {};
   const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
   const published = new Map<string, Date>();
-  let openedLastHour = 0;
+  const downstreams = new Set<string>();
   await Promise.all(
     variants.map(async (v) => {
       if (stepOf(rollout, v) === undefined) return;
       const a = byName.get(v.metadata.name);
       const snap = snapOf(v.spec.downstream.repo);
+      downstreams.add(v.spec.downstream.repo);
       const f: RolloutFacts = {};
       const pr = state.pulls.get(v.metadata.name);
       if (pr) {
         f.pull = checksState(await snap.port.listCheckRuns(pr.headSha));
-        if (pr.createdAt && now.getTime() - Date.parse(pr.createdAt) < HOUR_MS) openedLastHour++;
       }
       if (a?.kind === "nothing" && !a.pullRequest && snap.baseSha) {
         f.base = checksState(await snap.port.listCheckRuns(snap.baseSha));
         f.baseAt = await snap.port.commitTime(snap.baseSha);
-        // An update merged within the hour was opened within it at most: counted (conservatively).
-        if (now.getTime() - f.baseAt.getTime() < HOUR_MS && a.deployed === a.target) openedLastHour++;
       }
       const revision =
         a?.kind === "clone" || a?.kind === "update"
@@ -95,6 +94,9 @@ export async function gateByRollout(
       facts[v.metadata.name] = f;
     }),
   );
+  const openedLastHour = rollout.prHourlyLimit
+    ? await countOpenedLastHour([...downstreams].map(snapOf), now)
+    : 0;
   const openPulls: Record<string, number> = {};
   for (const [name, snap] of state.snapshots) openPulls[name] = snap.pulls.length;
   const plan = planRollout({
@@ -109,6 +111,27 @@ export async function gateByRollout(
     openedLastHour,
   });
   return { ...plan, ...(dashboard ? { dashboard } : {}) };
+}
+
+/**
+ * Fan-out pull requests opened in the hour before `now` in these downstream repositories, by their
+ * creation time on GitHub: those still open and those closed or merged since (one listing of recently
+ * closed pull requests per repository). A merge within the hour of a pull request opened earlier does
+ * not count: it opened nothing in this hour.
+ */
+export async function countOpenedLastHour(snaps: readonly RepoSnapshot[], now: Date): Promise<number> {
+  const within = (pr: PullRequest) =>
+    pr.headRef.startsWith(VARIANT_PREFIX) &&
+    pr.createdAt !== undefined &&
+    now.getTime() - Date.parse(pr.createdAt) < HOUR_MS;
+  const counts = await Promise.all(
+    snaps.map(async (snap) => {
+      const closed = await snap.port.listRecentlyClosedPulls();
+      const numbers = new Set([...snap.pulls, ...closed].filter(within).map((p) => p.number));
+      return numbers.size;
+    }),
+  );
+  return counts.reduce((a, b) => a + b, 0);
 }
 
 /** When a revision was published: the catalog's time, else its tag's commit date. */

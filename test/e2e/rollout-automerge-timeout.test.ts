@@ -1,0 +1,125 @@
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startWorld, type World } from "./harness.js";
+
+/**
+ * `automergeTimeout` on the app's virtual clock, over real HTTP and git: an automerge step's pull request
+ * whose CI never finishes is left open while within the timeout; once past it, it is labelled
+ * `porchlight/automerge-failed` and left to people: not merged even when its checks pass later, and
+ * sweeps after that write nothing (the label is put on once).
+ */
+const CONFIG = `rollout:
+  automergeTimeout: 30m
+  steps:
+    - name: dev
+      labels: {env: dev}
+      automerge: true
+`;
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: dev-1
+  labels: {env: dev}
+spec:
+  upstream: {package: basens, channel: stable}
+  downstream: {repo: dev-1, package: basens}
+`;
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+
+describe("an automerge that times out (forge over HTTP and git, virtual clock)", () => {
+  let w: World;
+  let offset = 0;
+  let ci: () => Octokit;
+  const owner = "acme";
+  const rest = () => w.users.alice!.rest;
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
+  const pulls = async () => (await rest().pulls.list({ owner, repo: "dev-1", state: "all" })).data;
+  const dashboard = async () =>
+    (await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })).data[0]
+      ?.body ?? "";
+  const GIVEN_UP = "not automerged within 30m: labelled porchlight/automerge-failed and left to people";
+  const labelsOf = (p: { labels: { name?: string }[] }) => p.labels.map((l) => l.name);
+  /** The forge's write requests a sweep makes (git fetches and token mints write nothing). */
+  const writesOfSweep = async () => {
+    const before = w.forge.requestLog.entries.length;
+    await sweep();
+    return w.forge.requestLog.entries
+      .slice(before)
+      .filter(
+        (e) =>
+          e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
+      )
+      .map((e) => `${e.method} ${e.route}`);
+  };
+
+  beforeAll(async () => {
+    w = await startWorld(
+      {
+        ".github/porchlight.yml": CONFIG,
+        ".porchlight/variants/dev.yaml": VARIANT,
+        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+        "basens/cm.yaml": cm("0"),
+      },
+      { now: () => new Date(Date.now() + offset) },
+    );
+    await w.forge.createRepo("acme/dev-1", { files: { "README.md": "# dev-1\n" } });
+    w.forge.setPermission("acme/dev-1", "alice", "write");
+    const app = w.forge.createApp({ name: "ci", owner: "acme", webhookUrl: null });
+    const installation = w.forge.createInstallation(app.appId, "acme");
+    ci = () => new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
+    await w.settle();
+  }, 60_000);
+  afterAll(async () => {
+    expect(w?.forge.errors).toEqual([]);
+    await w?.stop();
+  });
+
+  it("labels the pull request porchlight/automerge-failed past the timeout and leaves it to people, once", async () => {
+    const { number } = await w.propose("drafts/basens/one", { "basens/cm.yaml": cm("1") });
+    expect(await w.say("bob", number, "/approve")).toContain("Published");
+    const [opened] = await pulls();
+    expect(opened?.state).toBe("open");
+    // The downstream's CI starts on the pull request and never finishes.
+    const { data: run } = await ci().checks.create({
+      owner,
+      repo: "dev-1",
+      name: "ci/e2e",
+      head_sha: opened!.head.sha,
+      status: "in_progress",
+    });
+    await w.settle();
+
+    offset += 29 * 60_000;
+    await sweep(); // within the timeout: waits, unlabelled
+    let [pr] = await pulls();
+    expect([pr?.state, pr?.merged_at ?? null]).toEqual(["open", null]);
+    expect(labelsOf(pr!)).not.toContain("porchlight/automerge-failed");
+    expect(await dashboard()).toContain("ci/e2e still running");
+
+    offset += 2 * 60_000;
+    await sweep(); // past it: labelled and left alone
+    [pr] = await pulls();
+    expect([pr?.state, pr?.merged_at ?? null]).toEqual(["open", null]);
+    expect(labelsOf(pr!)).toContain("porchlight/automerge-failed");
+    expect(await dashboard()).toContain(GIVEN_UP);
+
+    // CI passes at last: still left to people, and nothing more is written.
+    await ci().checks.update({
+      owner,
+      repo: "dev-1",
+      check_run_id: run.id,
+      status: "completed",
+      conclusion: "success",
+    });
+    await w.settle();
+    expect(await writesOfSweep()).toEqual([]);
+    [pr] = await pulls();
+    expect([pr?.state, pr?.merged_at ?? null]).toEqual(["open", null]);
+    expect(labelsOf(pr!).filter((l) => l === "porchlight/automerge-failed")).toHaveLength(1);
+    expect(await dashboard()).toContain(GIVEN_UP);
+  }, 60_000);
+});
