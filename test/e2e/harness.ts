@@ -197,6 +197,18 @@ export async function sweep(w: World): Promise<void> {
   await w.settle();
 }
 
+/** A sweep, and the forge's write requests it made (git fetches and token mints write nothing). */
+export async function sweepWrites(w: World): Promise<string[]> {
+  const before = w.forge.requestLog.entries.length;
+  await sweep(w);
+  return w.forge.requestLog.entries
+    .slice(before)
+    .filter(
+      (e) => e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
+    )
+    .map((e) => `${e.method} ${e.route}`);
+}
+
 /** The check runs on `ref` (a sha or a branch) of `repo` (default the world's), as alice sees them. */
 export async function checkRuns(w: World, ref: string, repo = w.repo) {
   const [owner, name] = repo.split("/") as [string, string];

@@ -1,6 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep as sweepAll, sweepWrites, type World } from "./harness.js";
 
 /**
  * `automergeTimeout` on the app's virtual clock, over real HTTP and git: an automerge step's pull request
@@ -33,28 +33,14 @@ describe("an automerge that times out (forge over HTTP and git, virtual clock)",
   let ci: () => Octokit;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
+  const sweep = () => sweepAll(w);
   const pulls = async () => (await rest().pulls.list({ owner, repo: "dev-1", state: "all" })).data;
   const dashboard = async () =>
     (await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })).data[0]
       ?.body ?? "";
   const GIVEN_UP = "not automerged within 30m: labelled porchlight/automerge-failed and left to people";
   const labelsOf = (p: { labels: { name?: string }[] }) => p.labels.map((l) => l.name);
-  /** The forge's write requests a sweep makes (git fetches and token mints write nothing). */
-  const writesOfSweep = async () => {
-    const before = w.forge.requestLog.entries.length;
-    await sweep();
-    return w.forge.requestLog.entries
-      .slice(before)
-      .filter(
-        (e) =>
-          e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
-      )
-      .map((e) => `${e.method} ${e.route}`);
-  };
+  const writesOfSweep = () => sweepWrites(w);
 
   beforeAll(async () => {
     w = await startWorld(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { startWorld, sweep as sweepAll, sweepWrites, type World } from "./harness.js";
 
 /**
  * `/rollout hold` and `/rollout resume` on the dashboard issue over real HTTP and git: a hold (write
@@ -29,10 +29,7 @@ describe("/rollout hold and resume on the dashboard issue (forge over HTTP and g
   let w: World;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
+  const sweep = () => sweepAll(w);
   const openPulls = async () =>
     (await rest().pulls.list({ owner, repo: "dev-1", state: "open" })).data.filter((p) =>
       p.head.ref.startsWith("porchlight/variant/"),
@@ -57,18 +54,7 @@ describe("/rollout hold and resume on the dashboard issue (forge over HTTP and g
       await rest().pulls.merge({ owner, repo: "dev-1", pull_number: p.number, sha: p.head.sha });
     await w.settle();
   };
-  /** The forge's write requests a sweep makes (git fetches and token mints write nothing). */
-  const writesOfSweep = async () => {
-    const before = w.forge.requestLog.entries.length;
-    await sweep();
-    return w.forge.requestLog.entries
-      .slice(before)
-      .filter(
-        (e) =>
-          e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
-      )
-      .map((e) => `${e.method} ${e.route}`);
-  };
+  const writesOfSweep = () => sweepWrites(w);
 
   beforeAll(async () => {
     w = await startWorld({
