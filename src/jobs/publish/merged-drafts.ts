@@ -41,15 +41,27 @@ export async function unfinishedPublishes(port: RepoPort, input: RepoState): Pro
     if (parsed.ok) tagged.add(`${parsed.value.package}@${sha}`);
   }
   const seen = new Set(found.map((p) => p.number));
-  const self = `${port.id.owner}/${port.id.repo}`.toLowerCase();
   for (const pr of await port.listRecentlyClosedPulls()) {
-    // A fork's branch is no draft, whatever its name: merging it by hand publishes nothing.
-    if (pr.headRepo?.toLowerCase() !== self) continue;
+    if (seen.has(pr.number) || !isMergedDraft(port, pr, input.baseBranch)) continue;
+    if (pr.labels.includes(DELETION_LABEL)) continue;
     const draft = parsePackageBranch(pr.headRef);
-    if (seen.has(pr.number) || !draft.ok || !pr.merged || !pr.mergeCommitSha) continue;
-    if (pr.baseRef !== input.baseBranch || pr.labels.includes(DELETION_LABEL)) continue;
-    if (tagged.has(`${draft.value.package}@${pr.mergeCommitSha}`)) continue;
+    if (draft.ok && tagged.has(`${draft.value.package}@${pr.mergeCommitSha}`)) continue;
     found.push(pr);
   }
   return found;
+}
+
+/**
+ * A publish by its shape: a pull request of a draft branch of this very repository, merged into its
+ * default branch. A fork's branch is no draft, whatever its name: merging it by hand publishes nothing.
+ */
+export function isMergedDraft(port: RepoPort, pr: PullRequest, baseBranch: string): boolean {
+  const self = `${port.id.owner}/${port.id.repo}`.toLowerCase();
+  return (
+    pr.headRepo?.toLowerCase() === self &&
+    pr.merged &&
+    !!pr.mergeCommitSha &&
+    pr.baseRef === baseBranch &&
+    parsePackageBranch(pr.headRef).ok
+  );
 }

@@ -3,6 +3,7 @@ import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { type JobContext, withDeferred } from "../context.js";
 import { answerPublishRequests } from "./answer-requests.js";
 import { type FinishedPublish, resumePublish, tagOn } from "./finish.js";
+import { isMergedDraft } from "./merged-drafts.js";
 
 export const MERGED_MARKER = "<!-- porchlight:publish merged -->";
 
@@ -10,7 +11,7 @@ export const MERGED_MARKER = "<!-- porchlight:publish merged -->";
  * A proposal merged on GitHub itself (the merge button, the API, a merge queue) → published now, not at
  * the next sweep: the revision tag on the merge commit, the published event (catalog, fan-out, the
  * management repository's dashboard), the draft branch deleted, any `/approve` that asked answered.
- * What counts is what the sweep's `unfinishedPublishes` counts: a draft branch of this repository merged
+ * What counts is what the sweep counts (`isMergedDraft`): a draft branch of this repository merged
  * into the default branch. A fork's branch with a draft's name, another base, or any other branch
  * publishes nothing; a merge older than the package's latest revision, or holding conflict markers, is
  * refused (finishPublish) and the refusal is said once on the pull request, since nobody else will.
@@ -22,11 +23,8 @@ export async function publishMergedPull(
   input: { pull: number },
 ): Promise<FinishedPublish | undefined> {
   const pr = await ctx.port.getPull(input.pull);
-  const self = `${ctx.port.id.owner}/${ctx.port.id.repo}`.toLowerCase();
-  if (!pr.merged || !pr.mergeCommitSha || pr.headRepo?.toLowerCase() !== self) return undefined;
-  if (pr.baseRef !== ctx.baseBranch) return undefined;
   const draft = parsePackageBranch(pr.headRef);
-  if (!draft.ok) return undefined;
+  if (!isMergedDraft(ctx.port, pr, ctx.baseBranch) || !draft.ok || !pr.mergeCommitSha) return undefined;
   const mergeSha = pr.mergeCommitSha;
   const taggedBefore = tagOn(draft.value.package, mergeSha, await ctx.port.listRefs());
   return withDeferred(ctx, async (scoped) => {
