@@ -1,6 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, sweep as sweepAll, sweepWrites, type World } from "./harness.js";
+import type { World } from "./harness.js";
+import { settingsConfigMap as cm, type DevRollout, startDevRollout } from "./rollout-world.js";
 
 /**
  * `automergeTimeout` on the app's virtual clock, over real HTTP and git: an automerge step's pull request
@@ -15,45 +16,26 @@ const CONFIG = `rollout:
       labels: {env: dev}
       automerge: true
 `;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: dev-1
-  labels: {env: dev}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: dev-1, package: basens}
-`;
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
 
 describe("an automerge that times out (forge over HTTP and git, virtual clock)", () => {
+  let r: DevRollout;
   let w: World;
   let offset = 0;
   let ci: () => Octokit;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
-  const sweep = () => sweepAll(w);
+  const sweep = () => r.sweep();
   const pulls = async () => (await rest().pulls.list({ owner, repo: "dev-1", state: "all" })).data;
   const dashboard = async () =>
     (await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })).data[0]
       ?.body ?? "";
   const GIVEN_UP = "not automerged within 30m: labelled porchlight/automerge-failed and left to people";
   const labelsOf = (p: { labels: { name?: string }[] }) => p.labels.map((l) => l.name);
-  const writesOfSweep = () => sweepWrites(w);
+  const writesOfSweep = () => r.writesOfSweep();
 
   beforeAll(async () => {
-    w = await startWorld(
-      {
-        ".github/porchlight.yml": CONFIG,
-        ".porchlight/variants/dev.yaml": VARIANT,
-        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-        "basens/cm.yaml": cm("0"),
-      },
-      { now: () => new Date(Date.now() + offset) },
-    );
-    await w.forge.createRepo("acme/dev-1", { files: { "README.md": "# dev-1\n" } });
-    w.forge.setPermission("acme/dev-1", "alice", "write");
+    r = await startDevRollout(CONFIG, ["basens"], { now: () => new Date(Date.now() + offset) });
+    w = r.w;
     const app = w.forge.createApp({ name: "ci", owner: "acme", webhookUrl: null });
     const installation = w.forge.createInstallation(app.appId, "acme");
     ci = () => new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
