@@ -5,7 +5,8 @@ import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import { startWorld, type World } from "./harness.js";
+import type { World } from "./harness.js";
+import { type SourceWorld, startSourceWorld, WEB_KPTFILE } from "./source-world.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
@@ -21,16 +22,9 @@ describe.skipIf(!hasRegistry)(
     let registry: TestRegistry;
     const owner = "acme";
     const rest = () => w.users.alice!.rest;
-    const dashboard = async () => {
-      const [issue] = (
-        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
-      ).data;
-      return issue?.body ?? "";
-    };
-    const sweep = async () => {
-      await w.app.sweep();
-      await w.settle();
-    };
+    let world: SourceWorld;
+    const dashboard = () => world.dashboard();
+    const sweep = () => world.sweep();
 
     beforeAll(async () => {
       const login = { username: "acme-bot", password: "s3cret" };
@@ -39,9 +33,7 @@ describe.skipIf(!hasRegistry)(
         new RegistryClient(registry.host, { credentials: async () => login }),
         "private/web",
         "stable",
-        new Map([
-          ["Kptfile", Buffer.from("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n")],
-        ]),
+        new Map([["Kptfile", Buffer.from(WEB_KPTFILE)]]),
         {},
       );
       const operator = OperatorCredentials.parse(
@@ -52,11 +44,8 @@ describe.skipIf(!hasRegistry)(
         "registries.yaml",
       );
       const access: MirrorAccess = { credentials: noCredentials, serverUrl: "https://github.com", operator };
-      w = await startWorld(
-        {
-          "README.md": "# blueprints\n",
-          ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n`,
-          ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+      world = await startSourceWorld(
+        `apiVersion: config.porch.kpt.dev/v1alpha1
 kind: PackageVariant
 metadata:
   name: web-01
@@ -65,12 +54,10 @@ spec:
     oci: oci://${registry.host}/private/web:stable
   downstream: {repo: cluster-01, package: web}
 `,
-        },
-        { mirror: access },
+        access,
+        { ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n` },
       );
-      await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
-      w.forge.setPermission("acme/cluster-01", "alice", "write");
-      await w.settle();
+      w = world.w;
     }, 120_000);
     afterAll(async () => {
       await w?.stop();

@@ -5,15 +5,13 @@ import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import { startWorld, sweep, type World } from "./harness.js";
-
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
-const cm = (data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
-const image = (files: Record<string, string>) =>
-  new Map(Object.entries({ Kptfile: KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)]));
+import type { World } from "./harness.js";
+import {
+  settingsWith as cm,
+  webPackage as image,
+  type SourceWorld,
+  startSourceWorld,
+} from "./source-world.js";
 
 /**
  * Fan-out from an OCI upstream, through the forge and a real registry: a PackageVariant following
@@ -32,19 +30,11 @@ describe.skipIf(!hasRegistry)(
     const source = () => `oci://${registry.host}/blueprints/web:stable`;
     const push = (files: Record<string, string>) =>
       pushPackage(new RegistryClient(registry.host), "blueprints/web", "stable", image(files), {});
-    const openPulls = async () =>
-      (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data.filter((p) =>
-        p.head.ref.startsWith("porchlight/variant/"),
-      );
-    const file = async (path: string, ref: string) => {
-      const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path, ref });
-      return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-    };
-    /** What the bot wrote: REST writes and git pushes by the installation. */
-    const writes = () =>
-      w.forge.requestLog.entries.filter(
-        (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
-      ).length;
+    let world: SourceWorld;
+    const openPulls = () => world.openPulls();
+    const file = (path: string, ref?: string) => world.file(path, ref);
+    const writes = () => world.writes();
+    const sweep = () => world.sweep();
     let first = "";
 
     beforeAll(async () => {
@@ -58,10 +48,8 @@ describe.skipIf(!hasRegistry)(
           return fetch(input, init);
         },
       };
-      w = await startWorld(
-        {
-          "README.md": "# blueprints\n",
-          ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+      world = await startSourceWorld(
+        `apiVersion: config.porch.kpt.dev/v1alpha1
 kind: PackageVariant
 metadata:
   name: web-01
@@ -70,12 +58,9 @@ spec:
     oci: oci://${registry.host}/blueprints/web:stable
   downstream: {repo: cluster-01, package: web}
 `,
-        },
-        { mirror: access },
+        access,
       );
-      await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
-      w.forge.setPermission("acme/cluster-01", "alice", "write");
-      await w.settle();
+      w = world.w;
     }, 120_000);
     afterAll(async () => {
       await w?.stop();
@@ -83,7 +68,7 @@ spec:
     });
 
     it("clones the image the tag points to into the downstream, with a pull request naming source, tag and digest", async () => {
-      await sweep(w);
+      await sweep();
       const pulls = await openPulls();
       expect(pulls.map((p) => p.title)).toEqual([`Clone ${source()} (${first.slice(0, 19)}) into web`]);
       const pr = pulls[0]!;
@@ -109,20 +94,18 @@ spec:
     it("the merged clone is published in the downstream and the management dashboard shows it at once, with no sweep", async () => {
       const tags = (await rest().repos.listTags({ owner, repo: "cluster-01" })).data.map((t) => t.name);
       expect(tags).toContain("web/v1");
-      const board = (
-        await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
-      ).data[0]?.body;
-      const row = board?.split("\n").find((l) => l.startsWith("| cluster-01/web "));
+      const board = await world.dashboard();
+      const row = board.split("\n").find((l) => l.startsWith("| cluster-01/web "));
       expect(row).toBeDefined();
       // The Published column names the downstream's own revision, written by the run the publish started.
       expect(row?.split("|")[4]?.trim()).toMatch(/v1/);
     }, 120_000);
 
     it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
-      await sweep(w); // the first run after the merge rewrites the pull request's state: merged
+      await sweep(); // the first run after the merge rewrites the pull request's state: merged
       const before = writes();
       requests.length = 0;
-      await sweep(w);
+      await sweep();
       expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
       expect(writes()).toBe(before);
       expect(await openPulls()).toEqual([]);
@@ -130,7 +113,7 @@ spec:
 
     it("the tag moved to a new image: an update pull request, the 3-way merge keeping the downstream's edits", async () => {
       const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path: "web/cm.yaml" });
-      const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+      const text = await file("web/cm.yaml");
       await rest().repos.createOrUpdateFileContents({
         owner,
         repo: "cluster-01",
@@ -144,7 +127,7 @@ spec:
       expect(second).not.toBe(first);
 
       requests.length = 0;
-      await sweep(w);
+      await sweep();
       expect(requests[0]).toBe("HEAD /v2/blueprints/web/manifests/stable");
       // both images by digest: the new one, and the original of the 3-way merge the lock names
       expect(requests).toContain(`GET /v2/blueprints/web/manifests/${second}`);
@@ -167,7 +150,7 @@ spec:
       // The same state again: the open pull request already proposes it.
       const before = writes();
       requests.length = 0;
-      await sweep(w);
+      await sweep();
       expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
       expect(writes()).toBe(before);
     }, 120_000);

@@ -8,15 +8,10 @@ import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { TarballCache } from "../../src/sources/tarball-fetch.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, type World } from "./harness.js";
+import type { World } from "./harness.js";
+import { settingsWith as cm, type SourceWorld, startSourceWorld, webPackage } from "./source-world.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
-const cm = (data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
-const archive = (files: Record<string, string>) =>
-  writeTarGz(new Map(Object.entries({ Kptfile: KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)])));
+const archive = (files: Record<string, string>) => writeTarGz(webPackage(files));
 const sha = (b: Buffer) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
 
 /**
@@ -35,27 +30,11 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const url = () => `${base}/web.tar.gz`;
-  const openPulls = async () =>
-    (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data
-      .filter((p) => p.head.ref.startsWith("porchlight/variant/"))
-      .sort((a, b) => a.head.ref.localeCompare(b.head.ref));
-  const file = async (path: string, ref?: string) => {
-    const { data } = await rest().repos.getContent({
-      owner,
-      repo: "cluster-01",
-      path,
-      ...(ref ? { ref } : {}),
-    });
-    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-  };
-  const writes = () =>
-    w.forge.requestLog.entries.filter(
-      (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
-    ).length;
-  const sweep = async () => {
-    await w.app.sweep();
-    await w.settle();
-  };
+  let world: SourceWorld;
+  const openPulls = () => world.openPulls();
+  const file = (path: string, ref?: string) => world.file(path, ref);
+  const writes = () => world.writes();
+  const sweep = () => world.sweep();
   let first = "";
   let access: MirrorAccess;
 
@@ -80,10 +59,8 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
       serverUrl: "https://github.com",
       tarballs: new TarballCache(),
     };
-    w = await startWorld(
-      {
-        "README.md": "# blueprints\n",
-        ".porchlight/variants/web.yaml": `apiVersion: config.porch.kpt.dev/v1alpha1
+    world = await startSourceWorld(
+      `apiVersion: config.porch.kpt.dev/v1alpha1
 kind: PackageVariant
 metadata:
   name: web-01
@@ -101,12 +78,9 @@ spec:
     tarball: ${base}/web.tar.gz#sha256=${first.slice(7)}
   downstream: {repo: cluster-01, package: pinned}
 `,
-      },
-      { mirror: access },
+      access,
     );
-    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
-    w.forge.setPermission("acme/cluster-01", "alice", "write");
-    await w.settle();
+    w = world.w;
   }, 120_000);
   afterAll(async () => {
     await w?.stop();

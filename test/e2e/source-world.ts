@@ -1,0 +1,84 @@
+import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
+import { startWorld, type World } from "./harness.js";
+
+/**
+ * The world of the fan-out e2e files whose upstream is not a git package (an OCI image, a tarball):
+ * a management repository `acme/blueprints` holding PackageVariants, the downstream `acme/cluster-01`
+ * where alice may write, and the readers those files ask the same questions with.
+ */
+export interface SourceWorld {
+  w: World;
+  /** The open fan-out pull requests in cluster-01, by head branch. */
+  openPulls(): ReturnType<typeof variantPulls>;
+  /** A file of cluster-01 as text, at `ref` (default its default branch). */
+  file(path: string, ref?: string): Promise<string>;
+  /** How many writes the bot has made so far: REST writes and git pushes by the installation. */
+  writes(): number;
+  /** The dashboard issue's body ("" when there is none). */
+  dashboard(): Promise<string>;
+  /** A sweep, settled. */
+  sweep(): Promise<void>;
+}
+
+/** The Kptfile of the package `web`. */
+export const WEB_KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+
+/** The ConfigMap `settings` holding `data`. */
+export const settingsWith = (data: Record<string, string>) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: "${v}"\n`)
+    .join("")}`;
+
+/** The package `web` (its Kptfile and `files`) as the bytes of each file, for an image or an archive. */
+export const webPackage = (files: Record<string, string>) =>
+  new Map(Object.entries({ Kptfile: WEB_KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)]));
+
+async function variantPulls(w: World) {
+  const { data } = await w.users.alice!.rest.pulls.list({ owner: "acme", repo: "cluster-01", state: "open" });
+  return data
+    .filter((p) => p.head.ref.startsWith("porchlight/variant/"))
+    .sort((a, b) => a.head.ref.localeCompare(b.head.ref));
+}
+
+/** Starts the world: `variants` as .porchlight/variants/web.yaml, `files` beside it, `mirror` as the app's. */
+export async function startSourceWorld(
+  variants: string,
+  mirror: MirrorAccess,
+  files: Record<string, string> = {},
+): Promise<SourceWorld> {
+  const w = await startWorld(
+    { "README.md": "# blueprints\n", ".porchlight/variants/web.yaml": variants, ...files },
+    { mirror },
+  );
+  await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+  w.forge.setPermission("acme/cluster-01", "alice", "write");
+  await w.settle();
+  const rest = () => w.users.alice!.rest;
+  return {
+    w,
+    openPulls: () => variantPulls(w),
+    file: async (path, ref) => {
+      const { data } = await rest().repos.getContent({
+        owner: "acme",
+        repo: "cluster-01",
+        path,
+        ...(ref ? { ref } : {}),
+      });
+      return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+    },
+    writes: () =>
+      w.forge.requestLog.entries.filter(
+        (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
+      ).length,
+    dashboard: async () => {
+      const [issue] = (
+        await rest().issues.listForRepo({ owner: "acme", repo: "blueprints", labels: "porchlight/dashboard" })
+      ).data;
+      return issue?.body ?? "";
+    },
+    sweep: async () => {
+      await w.app.sweep();
+      await w.settle();
+    },
+  };
+}
