@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchHead, checkRuns, startWorld, sweep, WEB_KPTFILE, type World, webSettings } from "./harness.js";
+import {
+  branchHead,
+  checkRuns,
+  commentsOn,
+  startWorld,
+  sweep,
+  tagsOf,
+  WEB_KPTFILE,
+  type World,
+  webSettings,
+} from "./harness.js";
 
 const GOOD_CONFIG = "mergeMethod: merge\n";
 const BROKEN_CONFIG = "mergeMethod: merge\nrequiredApprovals: lots\n";
@@ -21,15 +31,8 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
   let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = (user = "alice") => w.users[user]!.rest;
-  const comments = async (n: number) =>
-    (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
-  const tags = async () =>
-    Object.fromEntries(
-      (await rest().git.listMatchingRefs({ owner, repo, ref: "tags/apps/web/" })).data.map((r) => [
-        r.ref.slice("refs/tags/".length),
-        r.object.sha,
-      ]),
-    );
+  const comments = (n: number) => commentsOn(w, n);
+  const tags = () => tagsOf(w, "apps/web/");
   const text = async (path: string, ref: string, r = repo) => {
     const { data } = await rest().repos.getContent({ owner, repo: r, path, ref });
     return Buffer.from((data as { content: string }).content, "base64").toString("utf8");

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -45,17 +45,10 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
   const [owner, repo] = ["acme", "blueprints"];
   const pulls = (user = "alice") => w.users[user]!.rest.pulls;
   const issues = (user = "alice") => w.users[user]!.rest.issues;
-  const comments = async (n: number) =>
-    (await issues().listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
+  const comments = (n: number) => commentsOn(w, n);
   const checks = async (sha: string) =>
     (await w.users.alice!.rest.checks.listForRef({ owner, repo, ref: sha })).data.check_runs;
-  const tags = async () =>
-    Object.fromEntries(
-      (await w.users.alice!.rest.git.listMatchingRefs({ owner, repo, ref: "tags/" })).data.map((r) => [
-        r.ref.slice(10),
-        r.object.sha,
-      ]),
-    );
+  const tags = () => tagsOf(w);
   const head = async (branch: string) =>
     (await w.users.alice!.rest.git.getRef({ owner, repo, ref: `heads/${branch}` })).data.object.sha;
   const propose = async (branch: string) => {

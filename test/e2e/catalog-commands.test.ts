@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { commentsOn, startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
 const cm = (v: string) =>
@@ -10,8 +10,7 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
   let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = (user = "alice") => w.users[user]!.rest;
-  const comments = async (n: number) =>
-    (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
+  const comments = (n: number) => commentsOn(w, n);
   const say = async (user: string, n: number, body: string) => {
     const { data } = await rest(user).issues.createComment({ owner, repo, issue_number: n, body });
     await w.settle();

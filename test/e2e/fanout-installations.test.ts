@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { botWrites, startWorld, sweep, type World } from "./harness.js";
 
 const HELLO_KPTFILE =
   "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n  annotations:\n    porchlight.dev/channels: stable\n";
@@ -49,10 +49,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     approval = number;
   };
   /** What the bot wrote: REST writes, and the heads of every branch of the downstreams. */
-  const writes = () =>
-    w.forge.requestLog.entries.filter(
-      (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
-    ).length;
+  const writes = () => botWrites(w);
   const heads = async () => {
     const out: Record<string, string> = {};
     for (const [gh, owner, repo] of [

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, sweep, type World } from "./harness.js";
+import { commentsOn, startWorld, sweep, type World } from "./harness.js";
 
 const run = promisify(execFile);
 
@@ -72,8 +72,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
         },
       ]),
     );
-  const comments = async (n: number) =>
-    (await alice().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
+  const comments = (n: number) => commentsOn(w, n);
   const say = async (rest: Octokit, n: number, body: string) => {
     const { data } = await rest.issues.createComment({ owner, repo, issue_number: n, body });
     await w.settle();

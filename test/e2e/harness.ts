@@ -242,3 +242,28 @@ metadata:
 data:
   v: "${v}"
 `;
+
+/** The bodies of the comments on issue or pull request `n` of `repo` (default the world's), oldest first. */
+export async function commentsOn(w: World, n: number, repo = w.repo): Promise<string[]> {
+  const [owner, name] = repo.split("/") as [string, string];
+  const { data } = await w.users.alice!.rest.issues.listComments({ owner, repo: name, issue_number: n });
+  return data.map((c) => c.body ?? "");
+}
+
+/** The tags of `repo` (default the world's) whose names start with `prefix`: name → the sha it points to. */
+export async function tagsOf(w: World, prefix = "", repo = w.repo): Promise<Record<string, string>> {
+  const [owner, name] = repo.split("/") as [string, string];
+  const { data } = await w.users.alice!.rest.git.listMatchingRefs({
+    owner,
+    repo: name,
+    ref: `tags/${prefix}`,
+  });
+  return Object.fromEntries(data.map((r) => [r.ref.slice("refs/tags/".length), r.object.sha]));
+}
+
+/** How many writes the bot has made so far: REST writes and git pushes by an installation. */
+export function botWrites(w: World): number {
+  return w.forge.requestLog.entries.filter(
+    (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
+  ).length;
+}

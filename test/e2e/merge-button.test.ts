@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { botWrites, commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
@@ -15,21 +15,10 @@ describe("a proposal merged on GitHub by hand (forge over HTTP and git)", () => 
   let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
-  const comments = async (n: number) =>
-    (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
-  const tags = async () =>
-    Object.fromEntries(
-      (await rest().git.listMatchingRefs({ owner, repo, ref: "tags/" })).data.map((r) => [
-        r.ref.slice(10),
-        r.object.sha,
-      ]),
-    );
+  const comments = (n: number) => commentsOn(w, n);
+  const tags = () => tagsOf(w);
   const branches = async () => (await rest().repos.listBranches({ owner, repo })).data.map((b) => b.name);
-  /** What the bot wrote: REST writes and git pushes by the installation. */
-  const writes = () =>
-    w.forge.requestLog.entries.filter(
-      (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
-    ).length;
+  const writes = () => botWrites(w);
   const open = async (branch: string, files: Record<string, string>) => {
     await (await w.clone("alice")).push(branch, files);
     await w.settle();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
@@ -15,15 +15,8 @@ describe("a publish job that finds its proposal merged by someone else (forge ov
   let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
-  const comments = async (n: number) =>
-    (await rest().issues.listComments({ owner, repo, issue_number: n })).data.map((c) => c.body ?? "");
-  const tags = async () =>
-    Object.fromEntries(
-      (await rest().git.listMatchingRefs({ owner, repo, ref: "tags/" })).data.map((r) => [
-        r.ref.slice(10),
-        r.object.sha,
-      ]),
-    );
+  const comments = (n: number) => commentsOn(w, n);
+  const tags = () => tagsOf(w);
   let ws = 0;
   const proposal = async () => {
     const branch = `drafts/apps/web/ws${++ws}`;

@@ -1,5 +1,5 @@
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
-import { startWorld, type World } from "./harness.js";
+import { botWrites, startWorld, type World } from "./harness.js";
 
 /**
  * The world of the fan-out e2e files whose upstream is not a git package (an OCI image, a tarball):
@@ -66,10 +66,7 @@ export async function startSourceWorld(
       });
       return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
     },
-    writes: () =>
-      w.forge.requestLog.entries.filter(
-        (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
-      ).length,
+    writes: () => botWrites(w),
     dashboard: async () => {
       const [issue] = (
         await rest().issues.listForRepo({ owner: "acme", repo: "blueprints", labels: "porchlight/dashboard" })
