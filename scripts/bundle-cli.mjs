@@ -4,6 +4,7 @@
 // among them): a few files load in half the time. Each command group stays a chunk of its own, loaded
 // when run. The other dependencies (the GitHub client, the queue, logging) stay in node_modules: some
 // read files beside their own code. Run by `npm run build`, after tsc.
+import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -50,19 +51,34 @@ const zodEnglishOnly = {
 
 const outdir = join(root, "dist", "bundle");
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, "dist", "cli", "main.js")],
-  outdir,
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   external,
   plugins: [yamlModuleBuild, zodEnglishOnly],
+  logLevel: "warning",
+};
+await build({
+  ...common,
+  entryPoints: [join(root, "dist", "cli", "main.js")],
+  outdir,
+  splitting: true,
+  format: "esm",
   // CommonJS packages bundled into ES modules require Node's own modules.
   banner: {
     js: 'import { createRequire as __porchlightRequire } from "node:module";\nconst require = __porchlightRequire(import.meta.url);',
   },
-  logLevel: "warning",
+});
+
+// `porchlight fn` once more, as one CommonJS file that bin/porchlight.js compiles with V8's code cache
+// (Node 20 has none for ES modules), and the cache, made by a render (scripts/code-cache.mjs).
+await build({
+  ...common,
+  entryPoints: [join(root, "dist", "cli", "fn.js")],
+  outfile: join(outdir, "fn.cjs"),
+  format: "cjs",
+});
+execFileSync(process.execPath, [join(root, "scripts", "code-cache.mjs"), join(outdir, "fn.cjs")], {
+  stdio: "inherit",
 });
