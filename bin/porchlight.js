@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Thin entry point: no logic here. The CLI lives in src/cli and is built to dist/ by `npm run build`
 // (run automatically by `npm ci` / `npm install` through the `prepare` script), then bundled into
-// dist/bundle (scripts/bundle-cli.mjs), which starts in half the time.
-import { fileURLToPath } from "node:url";
-import { main } from "../dist/bundle/main.js";
-import { loadBundle, tuneForShortRun } from "./short-run.js";
+// dist/bundle (scripts/bundle-cli.mjs), which starts in half the time. CommonJS (bin/package.json):
+// `porchlight fn` then runs without Node's ES module loader.
+const { join } = require("node:path");
+const { loadBundle, tuneForShortRun } = require("./short-run.js");
 
 const command = process.argv[2];
 if (command === "fn" || command === "pkg") tuneForShortRun();
@@ -14,18 +14,22 @@ if (command === "fn" || command === "pkg") tuneForShortRun();
 // Child processes still get it (they are given process.env when they start).
 process.env = { ...process.env };
 
-// `porchlight fn` runs from a CommonJS bundle of its own, compiled from the code cache the build made
-// (scripts/code-cache.mjs): compiling its modules was a tenth of a 1,000-resource render's CPU.
-const bundled = (name) => fileURLToPath(new URL(`../dist/bundle/${name}`, import.meta.url));
-const preloaded =
-  command === "fn" ? { fn: loadBundle(bundled("fn.cjs"), bundled("fn.cjs.cache")).exports.fnCommand } : {};
+// `porchlight fn` runs from a CommonJS bundle of its own (the CLI with `fn` only), compiled from the
+// code cache the build made (scripts/code-cache.mjs); every other command from the ES module bundle.
+const bundle = join(__dirname, "..", "dist", "bundle");
+const cli =
+  command === "fn"
+    ? new Promise((done) => done(loadBundle(join(bundle, "fn.cjs"), join(bundle, "fn.cjs.cache")).exports))
+    : import("../dist/bundle/main.js");
 
-main(process.argv.slice(2), undefined, preloaded).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`porchlight: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+cli
+  .then(({ main }) => main(process.argv.slice(2)))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`porchlight: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );

@@ -1,10 +1,11 @@
 // What bin/porchlight.js does for a command that reads a package, writes it and exits (fn, pkg), shared
 // with the build (scripts/code-cache.mjs), which must compile `fn` under the same V8 flags as a run does.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, resolve } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import vm from "node:vm";
+// CommonJS, as all of bin/ (bin/package.json): Node then starts without its ES module loader.
+const { readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { dirname, resolve } = require("node:path");
+const { setFlagsFromString } = require("node:v8");
+const vm = require("node:vm");
 
 /**
  * Tunes V8 for a short run; the long-running server keeps V8's defaults. Measured with bench/render.ts
@@ -18,7 +19,7 @@ import vm from "node:vm";
  *   enough to pay it back (0.38 → 0.28 s CPU at 1,000, 1.24 → 1.06 s at 10,000).
  * V8 refuses a code cache made under other flags: a cache is made and used after this has run.
  */
-export function tuneForShortRun() {
+function tuneForShortRun() {
   setFlagsFromString("--semi-space-growth-factor=1");
   setFlagsFromString("--interrupt-budget=540672");
 }
@@ -30,7 +31,7 @@ export function tuneForShortRun() {
  * code cache for ES modules nor for `require` (`module.enableCompileCache` is Node 22's), hence
  * `vm.Script`. Returns the bundle's exports and its script (a cache is made from it after a run).
  */
-export function loadBundle(bundle, cacheFile) {
+function loadBundle(bundle, cacheFile) {
   const file = resolve(bundle);
   const source = readFileSync(file, "utf8");
   let cachedData;
@@ -51,3 +52,6 @@ export function loadBundle(bundle, cacheFile) {
     cacheUsed: cachedData !== undefined && !script.cachedDataRejected,
   };
 }
+
+exports.tuneForShortRun = tuneForShortRun;
+exports.loadBundle = loadBundle;

@@ -71,11 +71,32 @@ await build({
   },
 });
 
-// `porchlight fn` once more, as one CommonJS file that bin/porchlight.js compiles with V8's code cache
-// (Node 20 has none for ES modules), and the cache, made by a render (scripts/code-cache.mjs).
+/**
+ * The command groups other than `fn`, left out of the `fn` bundle: main.js loads one only when it is
+ * run, and bin/porchlight.js runs them from the ES module bundle.
+ */
+const fnOnly = {
+  name: "fn-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) =>
+      args.importer === join(root, "dist", "cli", "main.js") &&
+      args.path !== "./fn.js" &&
+      args.path !== "./io.js"
+        ? { path: args.path, namespace: "not-fn" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "not-fn" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/bundle/fn.cjs: bin/porchlight.js runs it from dist/bundle/main.js`)});`,
+    }));
+  },
+};
+
+// The CLI once more, with `fn` only, as one CommonJS file that bin/porchlight.js compiles with V8's code
+// cache (Node 20 has none for ES modules), and the cache, made by a render (scripts/code-cache.mjs).
 await build({
   ...common,
-  entryPoints: [join(root, "dist", "cli", "fn.js")],
+  plugins: [...common.plugins, fnOnly],
+  entryPoints: [join(root, "dist", "cli", "main.js")],
   outfile: join(outdir, "fn.cjs"),
   format: "cjs",
 });

@@ -1,4 +1,4 @@
-// Makes the V8 code cache of a CommonJS bundle of `porchlight fn` (dist/bundle/fn.cjs → fn.cjs.cache):
+// Makes the V8 code cache of the CommonJS bundle of `porchlight fn` (dist/bundle/fn.cjs → fn.cjs.cache):
 // it renders a small generated package with the bundle, then has V8 write out the bytecode of every
 // function that ran. bin/porchlight.js hands the cache to V8 with the bundle's source: V8 compiles
 // nothing it finds there. Run by scripts/bundle-cli.mjs, in a process of its own so that nothing else
@@ -29,7 +29,7 @@ try {
   };
   // Twice: the second run also compiles what a render does only when a file it writes is already there.
   for (let i = 0; i < 2; i++) {
-    const code = await exports.fnCommand(["render", work], io);
+    const code = await exports.main(["fn", "render", work], io);
     if (code !== 0) throw new Error(`the render that makes the code cache failed:\n${errors}`);
   }
   writeFileSync(`${bundle}.cache`, script.createCachedData());

@@ -52,15 +52,7 @@ ${Object.entries(COMMANDS)
 Run 'porchlight <command> --help' for a command's flags.
 `;
 
-/**
- * Runs a command line. `loaded` holds command groups already loaded, which are run instead of loading
- * them (bin/porchlight.js loads `fn` from a bundle of its own, compiled from V8's code cache).
- */
-export async function main(
-  argv: string[],
-  io: CliIO = processIO(),
-  loaded: Readonly<Record<string, CliCommand>> = {},
-): Promise<number> {
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout(HELP);
@@ -72,24 +64,13 @@ export async function main(
     return 2;
   }
   try {
-    const command = loaded[name] ?? (await entry.load());
+    const command = await entry.load();
     return await command(rest, io);
   } catch (err) {
-    if (isUsageError(err)) {
+    if (err instanceof UsageError) {
       io.stderr(`${err.message}\n`);
       return err.exitCode;
     }
     throw err;
   }
-}
-
-/**
- * A UsageError, also one from a command loaded from a bundle of its own, which has its own copy of the
- * class (`instanceof` would not know it).
- */
-function isUsageError(err: unknown): err is UsageError {
-  return (
-    err instanceof UsageError ||
-    (err instanceof Error && err.name === "UsageError" && typeof (err as UsageError).exitCode === "number")
-  );
 }

@@ -50,11 +50,11 @@ describe("the code cache of `porchlight fn`", () => {
           `import { loadBundle, tuneForShortRun } from ${JSON.stringify(join(ROOT, "bin", "short-run.js"))};
 ${tune ? "tuneForShortRun();" : ""}
 const { exports, cacheUsed } = loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(`${bundle}.cache`)});
-console.log(JSON.stringify({ cacheUsed, fnCommand: typeof exports.fnCommand }));`,
+console.log(JSON.stringify({ cacheUsed, main: typeof exports.main }));`,
         ],
         { encoding: "utf8" },
       );
-    expect(JSON.parse(load(true))).toEqual({ cacheUsed: true, fnCommand: "function" });
-    expect(JSON.parse(load(false))).toEqual({ cacheUsed: false, fnCommand: "function" });
+    expect(JSON.parse(load(true))).toEqual({ cacheUsed: true, main: "function" });
+    expect(JSON.parse(load(false))).toEqual({ cacheUsed: false, main: "function" });
   });
 });
