@@ -32,8 +32,9 @@ describe("what the build ships", () => {
 describe("the code cache of `porchlight fn`", () => {
   const bundle = join(ROOT, "dist", "bundle", "fn.cjs");
 
-  it("is built beside its bundle, and the bundle imports no module at run time (vm.Script could not)", () => {
+  it("is built beside its bundle, an ASCII file that imports no module at run time (vm.Script could not)", () => {
     expect(existsSync(`${bundle}.cache`)).toBe(true);
+    expect(readFileSync(bundle, "utf8")).not.toMatch(/[\u0080-\uffff]/);
     const code = readFileSync(bundle, "utf8")
       .split("\n")
       .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line));
