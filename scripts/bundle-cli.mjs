@@ -4,7 +4,8 @@
 // among them): a few files load in half the time. Each command group stays a chunk of its own, loaded
 // when run. The other dependencies (the GitHub client, the queue, logging) stay in node_modules: some
 // read files beside their own code. Run by `npm run build`, after tsc.
-import { readFileSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
@@ -50,19 +51,99 @@ const zodEnglishOnly = {
 
 const outdir = join(root, "dist", "bundle");
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: [join(root, "dist", "cli", "main.js")],
-  outdir,
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   external,
   plugins: [yamlModuleBuild, zodEnglishOnly],
+  logLevel: "warning",
+};
+await build({
+  ...common,
+  entryPoints: [join(root, "dist", "cli", "main.js")],
+  outdir,
+  splitting: true,
+  format: "esm",
   // CommonJS packages bundled into ES modules require Node's own modules.
   banner: {
     js: 'import { createRequire as __porchlightRequire } from "node:module";\nconst require = __porchlightRequire(import.meta.url);',
   },
-  logLevel: "warning",
+});
+
+/**
+ * The command groups other than `fn`, left out of the `fn` bundle: main.js loads one only when it is
+ * run, and bin/porchlight.js runs them from the ES module bundle.
+ */
+const fnOnly = {
+  name: "fn-only",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) =>
+      args.importer === join(root, "dist", "cli", "main.js") &&
+      args.path !== "./fn.js" &&
+      args.path !== "./io.js"
+        ? { path: args.path, namespace: "not-fn" }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: "not-fn" }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/bundle/fn.cjs: bin/porchlight.js runs it from dist/bundle/main.js`)});`,
+    }));
+  },
+};
+
+/**
+ * Node's modules that a render runs without when its pipeline runs no process: a module of the bundle
+ * that imports one of them gets it when it first reads a name from it (esbuild's output reads
+ * `(0, import_x.name)` where the name is used), not when the module is evaluated. child_process and
+ * crypto each cost some 4 ms of CPU to load.
+ */
+const LAZY = new Set(["node:child_process", "node:crypto", "node:os", "node:perf_hooks", "node:zlib"]);
+
+function lazyBuiltins(text) {
+  const names = [];
+  const out = text.replace(
+    /^(\s*(?:var )?)(import_\w+) = require\("(node:[\w/]+)"\);$/gm,
+    (line, head, name, id) => {
+      if (!LAZY.has(id)) return line;
+      names.push(name);
+      return `${head}${name} = __porchlightLazy(${JSON.stringify(id)});`;
+    },
+  );
+  for (const name of names) {
+    const other = out.match(new RegExp(`\\b${name}\\b(?!\\.\\w| = __porchlightLazy|[,;])`, "g"));
+    if (other)
+      throw new Error(`fn.cjs uses ${name} other than by reading a name from it (${other.length} times)`);
+  }
+  if (names.length === 0)
+    throw new Error("fn.cjs: no module of Node's to load lazily (esbuild's output changed?)");
+  const lazy =
+    "var __porchlightLazy = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };";
+  return `${lazy}\n${out}`;
+}
+
+/**
+ * The bundle in ASCII, so that V8 holds its source in one byte a character (half the memory) and
+ * decodes it faster. esbuild writes code in ASCII already; what is left is in comments, written as
+ * escapes there.
+ */
+function asciiOnly(text) {
+  return text.replace(/^.*[\u0080-\uffff].*$/gm, (line) => {
+    if (!/^\s*(\/\/|\/?\*)/.test(line)) throw new Error(`fn.cjs: a line of code that is not ASCII: ${line}`);
+    return line.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  });
+}
+
+// The CLI once more, with `fn` only, as one CommonJS file that bin/porchlight.js compiles with V8's code
+// cache (Node 20 has none for ES modules), and the cache, made by a render (scripts/code-cache.mjs).
+const fnBundle = join(outdir, "fn.cjs");
+await build({
+  ...common,
+  plugins: [...common.plugins, fnOnly],
+  entryPoints: [join(root, "dist", "cli", "main.js")],
+  outfile: fnBundle,
+  format: "cjs",
+});
+writeFileSync(fnBundle, lazyBuiltins(asciiOnly(readFileSync(fnBundle, "utf8"))));
+execFileSync(process.execPath, [join(root, "scripts", "code-cache.mjs"), join(outdir, "fn.cjs")], {
+  stdio: "inherit",
 });

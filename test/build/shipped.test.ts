@@ -1,4 +1,5 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -25,5 +26,36 @@ describe("what the build ships", () => {
     expect(files).toContain("src/cli/main.ts");
     expect(files).toContain("src/fn/builtins/kubeconform/schemas/k8s-bundle.generated.ts");
     expect(files.filter((f) => f.includes("/tools/"))).toEqual([]);
+  });
+});
+
+describe("the code cache of `porchlight fn`", () => {
+  const bundle = join(ROOT, "dist", "bundle", "fn.cjs");
+
+  it("is built beside its bundle, an ASCII file that imports no module at run time (vm.Script could not)", () => {
+    expect(existsSync(`${bundle}.cache`)).toBe(true);
+    expect(readFileSync(bundle, "utf8")).not.toMatch(/[\u0080-\uffff]/);
+    const code = readFileSync(bundle, "utf8")
+      .split("\n")
+      .filter((line) => !/^\s*(\/\/|\*|\/\*)/.test(line));
+    expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([]);
+  });
+
+  it("is taken by V8 under the flags bin/porchlight.js sets for fn, and refused under others", () => {
+    const load = (tune: boolean) =>
+      execFileSync(
+        process.execPath,
+        [
+          "--input-type=module",
+          "-e",
+          `import { loadBundle, tuneForShortRun } from ${JSON.stringify(join(ROOT, "bin", "short-run.js"))};
+${tune ? "tuneForShortRun();" : ""}
+const { exports, cacheUsed } = loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(`${bundle}.cache`)});
+console.log(JSON.stringify({ cacheUsed, main: typeof exports.main }));`,
+        ],
+        { encoding: "utf8" },
+      );
+    expect(JSON.parse(load(true))).toEqual({ cacheUsed: true, main: "function" });
+    expect(JSON.parse(load(false))).toEqual({ cacheUsed: false, main: "function" });
   });
 });
