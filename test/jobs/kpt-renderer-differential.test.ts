@@ -74,6 +74,7 @@ kind: ConfigMap
 metadata:
   name: ${name}
 data:
+  # a comment line: yaml's parser reads this file (the renderer keeps it), the fast reader the others
   value: "${value}"
   note: >
     folded text that
