@@ -29,6 +29,7 @@ export async function benchBotRender(): Promise<Record<string, number | string>[
       push,
       cpuMs: Math.round(ms),
       filesParsed: after.filesParsed - before.filesParsed,
+      filesRead: after.filesRead - before.filesRead,
       functionsRun: after.functionsRun - before.functionsRun,
     });
     return result.tree;

@@ -12,6 +12,8 @@ const PARSE_OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys:
 export interface ParsedYamlFile {
   docs: Document[];
   lineCounter: LineCounter;
+  /** Read by the fast reader (yaml-fast.ts), not by `yaml`'s parser: reading it again costs little. */
+  fast: boolean;
 }
 
 /**
@@ -23,7 +25,7 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   // no alias, ending with a line break); it gives back the others, read here by `yaml`.
   const common = new LineCounter();
   const read = parseCommonYaml(text, { ...PARSE_OPTIONS, lineCounter: common });
-  if (read) return { docs: read, lineCounter: common };
+  if (read) return { docs: read, lineCounter: common, fast: true };
   const lineCounter = new LineCounter();
   const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
   const docs = Array.isArray(all) ? all : [all];
@@ -43,7 +45,7 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   const kept = docs.filter((d) => !isEmptyDocument(d));
   const last = kept[kept.length - 1];
   if (last && text !== "" && !text.endsWith("\n")) blockScalarAtEnd(last, text.length);
-  return { docs: kept, lineCounter };
+  return { docs: kept, lineCounter, fast: false };
 }
 
 /** An alias must name an anchor above it: go-yaml refuses the file otherwise, and so does kpt. */

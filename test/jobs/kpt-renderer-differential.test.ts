@@ -1,0 +1,212 @@
+import { describe, expect, it } from "vitest";
+import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
+import type { RenderResult } from "../../src/jobs/renderer.js";
+import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+
+/**
+ * The bot's renderer lives across pushes and remembers (parsed files by blob, trees that rendered to
+ * themselves). Whatever it remembers, each push must render to exactly what a renderer that remembers
+ * nothing renders: the same bytes in every file, the same findings. Here one renderer follows a draft
+ * through a series of pushes, each made on the files the previous render left (as the bot commits
+ * them), and every answer is compared with a fresh renderer's.
+ */
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: shop
+pipeline:
+  mutators:
+    - image: gcr.io/kpt-fn/set-namespace:v0.4.1
+      configMap:
+        namespace: shop
+    - image: gcr.io/kpt-fn/set-labels:v0.2.0
+      configMap:
+        team: blue
+    - image: gcr.io/kpt-fn/set-annotations:v0.1.4
+      configMap:
+        owner: shop-team
+    - image: gcr.io/kpt-fn/apply-setters:v0.2.0
+      configPath: setters.yaml
+    - image: gcr.io/kpt-fn/set-image:v0.1.1
+      configMap:
+        name: registry.example.com/web
+        newTag: "2.0"
+`;
+
+const SETTERS = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: setters
+  annotations:
+    config.kubernetes.io/local-config: "true"
+data:
+  replicas: "3"
+`;
+
+const SUB_KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: db
+pipeline:
+  mutators:
+    - image: gcr.io/kpt-fn/set-labels:v0.2.0
+      configMap:
+        tier: data
+`;
+
+const deployment = (name: string, tag = "1.0") => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name} # the ${name} deployment
+spec:
+  replicas: 1 # kpt-set: \${replicas}
+  template:
+    spec:
+      containers:
+      - name: main
+        image: registry.example.com/web:${tag}
+        args: ["--port=8080"]
+`;
+
+const configMap = (name: string, value: string) => `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: ${name}
+data:
+  # a comment line: yaml's parser reads this file (the renderer keeps it), the fast reader the others
+  value: "${value}"
+  note: >
+    folded text that
+    spans two lines
+`;
+
+function draft(): FileTree {
+  return treeFromText({
+    Kptfile: KPTFILE,
+    "setters.yaml": SETTERS,
+    "web.yaml": `${deployment("web")}---\n${configMap("web-config", "a")}`,
+    "api.yaml": deployment("api"),
+    "jobs/cron.yaml": configMap("cron", "nightly"),
+    "README.md": "# shop\n",
+    "db/Kptfile": SUB_KPTFILE,
+    "db/db.yaml": `${deployment("db")}---\n${configMap("db-config", "x")}`,
+  });
+}
+
+type Edit = [name: string, change: (tree: FileTree) => void];
+
+const text = (tree: FileTree, path: string): string => tree.get(path)!.toString("utf8");
+const put = (tree: FileTree, path: string, body: string): void => {
+  tree.set(path, Buffer.from(body));
+};
+
+/** Pushes a user might make to the draft, each on the files the bot left after the previous one. */
+const EDITS: Edit[] = [
+  [
+    "changes a value in one file",
+    (t) => put(t, "api.yaml", text(t, "api.yaml").replace("--port=8080", "--port=9090")),
+  ],
+  [
+    "adds a document to a file",
+    (t) => put(t, "api.yaml", `${text(t, "api.yaml")}---\n${configMap("api-config", "b")}`),
+  ],
+  ["removes a document from a file", (t) => put(t, "web.yaml", text(t, "web.yaml").split(/^---\n/m)[0]!)],
+  [
+    "renames a file",
+    (t) => {
+      put(t, "jobs/nightly.yaml", text(t, "jobs/cron.yaml"));
+      t.delete("jobs/cron.yaml");
+    },
+  ],
+  ["adds a file", (t) => put(t, "worker.yaml", deployment("worker", "1.5"))],
+  ["deletes a file", (t) => t.delete("worker.yaml")],
+  [
+    "changes a file of the subpackage",
+    (t) => put(t, "db/db.yaml", text(t, "db/db.yaml").replace("replicas: 3", "replicas: 5")),
+  ],
+  [
+    "changes a function's config in the Kptfile",
+    (t) => put(t, "Kptfile", text(t, "Kptfile").replace("team: blue", "team: red")),
+  ],
+  [
+    "changes the function config file",
+    (t) => put(t, "setters.yaml", text(t, "setters.yaml").replace('"3"', '"4"')),
+  ],
+  [
+    "removes a function from the pipeline",
+    (t) =>
+      put(
+        t,
+        "Kptfile",
+        text(t, "Kptfile").replace(
+          / {4}- image: gcr.io\/kpt-fn\/set-annotations[^\n]*\n[^\n]*\n[^\n]*\n/,
+          "",
+        ),
+      ),
+  ],
+  [
+    "changes the subpackage's pipeline",
+    (t) => put(t, "db/Kptfile", text(t, "db/Kptfile").replace("tier: data", "tier: storage")),
+  ],
+  [
+    "changes a namespace by hand",
+    (t) => put(t, "api.yaml", text(t, "api.yaml").replace("namespace: shop", "namespace: other")),
+  ],
+  ["leaves the files as they are", () => {}],
+];
+
+const BUILTIN = { runtimes: ["builtin" as const] };
+
+/** What a render answered, comparable: every file's text, the findings, the outcome. */
+function answer(result: RenderResult) {
+  return {
+    ok: result.ok,
+    error: result.error,
+    files: treeToText(result.tree),
+    findings: result.findings,
+    resources: result.resources,
+  };
+}
+
+describe("the bot's renderer across a draft's pushes", () => {
+  it("renders every push as a renderer that remembers nothing does", async () => {
+    const bot = new KptRenderer();
+    let tree = draft();
+    const first = await bot.render(tree, BUILTIN);
+    expect(answer(first)).toEqual(answer(await new KptRenderer().render(tree, BUILTIN)));
+    expect(first.ok).toBe(true);
+    tree = first.tree;
+    for (const [name, change] of EDITS) {
+      const pushed: FileTree = new Map(tree);
+      change(pushed);
+      if (name !== "leaves the files as they are") {
+        expect(treeToText(pushed), `${name}: the edit applies`).not.toEqual(treeToText(tree));
+      }
+      const remembered = await bot.render(pushed, BUILTIN);
+      const fresh = await new KptRenderer().render(pushed, BUILTIN);
+      expect(answer(remembered), name).toEqual(answer(fresh));
+      expect(remembered.ok, name).toBe(true);
+      // The bot commits the render; rendering that commit again must change nothing.
+      const again = await bot.render(remembered.tree, BUILTIN);
+      expect(answer(again), `${name}, then its render pushed`).toEqual(
+        answer(await new KptRenderer().render(remembered.tree, BUILTIN)),
+      );
+      expect(treeToText(again.tree), name).toEqual(treeToText(remembered.tree));
+      tree = remembered.tree;
+    }
+  });
+
+  it("changes what each push changed, and only that", async () => {
+    const bot = new KptRenderer();
+    const rendered = (await bot.render(draft(), BUILTIN)).tree;
+    const pushed: FileTree = new Map(rendered);
+    put(pushed, "api.yaml", text(rendered, "api.yaml").replace("--port=8080", "--port=9090"));
+    const result = await bot.render(pushed, BUILTIN);
+    const before = treeToText(rendered);
+    const after = treeToText(result.tree);
+    const changed = Object.keys(after).filter((p) => after[p] !== before[p]);
+    expect(changed).toEqual(["api.yaml"]);
+    expect(after["api.yaml"]).toContain("--port=9090");
+  });
+});
