@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { type Document, isNode, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
-import { copiedCommonYaml } from "./yaml-fast.js";
 import { parseYamlFile } from "./yamlfile.js";
 
 /** git's object id of a file's bytes (`git hash-object`): what a parsed file is cached under. */
@@ -43,7 +42,7 @@ export class ParseCache {
       this.entries.delete(key);
       this.entries.set(key, hit);
       this.hits++;
-      return hit.docs.map(pristineCopy);
+      return hit.docs.map(copyDocument);
     }
     const { docs, fast } = parseYamlFile(text, path);
     if (fast) {
@@ -52,7 +51,7 @@ export class ParseCache {
     }
     this.parsed++;
     if (bytes.length <= this.maxBytes) {
-      this.entries.set(key, { docs: docs.map(pristineCopy), bytes: bytes.length });
+      this.entries.set(key, { docs: docs.map(copyDocument), bytes: bytes.length });
       this.bytes += bytes.length;
       this.evict();
     }
@@ -71,13 +70,6 @@ export class ParseCache {
       this.bytes -= entry.bytes;
     }
   }
-}
-
-/** A copy of a document nothing has changed yet (kept, or handed out), known as what the reader read. */
-function pristineCopy(doc: Document): Document {
-  const copy = copyDocument(doc);
-  copiedCommonYaml(doc, copy);
-  return copy;
 }
 
 /**

@@ -44,14 +44,6 @@ export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
 }
 
-/**
- * Marks `copy`, an exact copy (parse-cache.ts's copyDocument) of a document parseCommonYaml read made
- * before anything changed it, as such a document too.
- */
-export function copiedCommonYaml(original: Document, copy: Document): void {
-  if (COMMON.has(original)) COMMON.add(copy);
-}
-
 const NL = 10;
 const SPACE = 32;
 const HASH = 35;
