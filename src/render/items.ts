@@ -6,6 +6,14 @@ import type { KptPackage } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 
+/** What the pipeline keeps about the items it reads (StepContext's `sources` and `foldedFree`). */
+export interface ItemNotes {
+  /** Files of documents that are not mappings, for error messages. */
+  sources: Map<Document, string>;
+  /** Documents read from text without a `>`: they hold no folded scalar. */
+  foldedFree: WeakSet<Document>;
+}
+
 /**
  * The resources of one package as kpt hands them to functions: the Kptfile first, then every document
  * of the package's YAML files in path order, each annotated with its file (relative to its own
@@ -15,33 +23,31 @@ export function packageItems(
   pkg: KptPackage,
   tree: FileTree,
   packageDir: string,
-  sources?: Map<Document, string>,
+  notes?: ItemNotes,
 ): Document[] {
-  const items: Document[] = [];
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
-  items.push(prepare(pkg.kptfileDoc, kptfileText, "Kptfile", 0, packageDir));
+  const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
-    const rel = file.path.slice(prefixLength);
-    file.docs.forEach((doc, index) => {
-      items.push(prepare(doc, file.text, rel, index, packageDir));
-      if (sources && !isMap(doc.contents)) sources.set(doc, rel);
-    });
+    files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
   }
-  return items;
+  return packageItemsFromFiles(files, packageDir, notes);
 }
 
 /** Items from plain files (kpt fn eval): paths relative to the directory evaluated. */
 export function packageItemsFromFiles(
   files: readonly { path: string; text: string; docs: Document[] }[],
   packageDir: string,
-  sources?: Map<Document, string>,
+  notes?: ItemNotes,
 ): Document[] {
   const items: Document[] = [];
   for (const file of files) {
+    // A folded scalar starts with `>`: text without one has none.
+    const foldedFree = notes !== undefined && !file.text.includes(">");
     file.docs.forEach((doc, index) => {
       items.push(prepare(doc, file.text, file.path, index, packageDir));
-      if (sources && !isMap(doc.contents)) sources.set(doc, file.path);
+      if (notes && !isMap(doc.contents)) notes.sources.set(doc, file.path);
+      if (foldedFree) notes.foldedFree.add(doc);
     });
   }
   return items;

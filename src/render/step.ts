@@ -28,6 +28,16 @@ export interface StepContext {
   sources: Map<Document, string>;
   /** Documents already found to be KRM resources (a builtin changes documents in place; no need to look again). */
   checked: WeakSet<Document>;
+  /**
+   * Documents holding no folded (`>`) scalar that kpt's trip through a function would restyle: read from
+   * text without one, or restyled by a step since, and changed since only by builtins that write none.
+   */
+  foldedFree: WeakSet<Document>;
+  /**
+   * The file annotations (FILE_ANNOTATION_KEYS) of each document a builtin handed back, as the
+   * reconciling after it left them: what the next step starts from, without reading them again.
+   */
+  places: WeakMap<Document, readonly (string | undefined)[]>;
 }
 
 export interface Step {
@@ -76,7 +86,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
-  const placesBefore = selected.map(fileAnnotations);
+  const placesBefore = selected.map((d) => ctx.places.get(d) ?? fileAnnotations(d));
   const position = new Map<Document, number>();
   selected.forEach((d, i) => {
     if (!position.has(d)) position.set(d, i);
@@ -105,7 +115,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);
   }
-  reconcileFileAnnotations(output.items, placesBefore, inputOf);
+  // A builtin that keeps the file annotations hands back documents that are as the last step left them.
+  const keptPlaces = !ranProcess && output.untouched?.fileAnnotations === true;
+  const places = reconcileFileAnnotations(
+    output.items,
+    placesBefore,
+    inputOf,
+    keptPlaces ? (d) => given.has(d) && ctx.places.has(d) : () => false,
+  );
   record.results = output.results;
   if (output.stderr) record.stderr = output.stderr;
   ctx.records.push(record);
@@ -125,7 +142,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
       checkPaths(output.items);
     }
   } else {
-    builtinRoundTrip(output.items.filter((d) => given.has(d)));
+    const noFolded = output.untouched?.folded === true;
+    for (const d of output.items) {
+      if (!given.has(d)) continue;
+      const place = places.get(d);
+      if (place) ctx.places.set(d, place);
+      builtinRoundTrip(d, noFolded && ctx.foldedFree.has(d));
+      ctx.foldedFree.add(d);
+    }
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
     const created = output.items.filter((d) => !given.has(d));
     if (created.length > 0 && step.placeNew !== false) {
@@ -214,31 +238,49 @@ function fileAnnotations(doc: Document): (string | undefined)[] {
  * kyaml's ReconcileInternalAnnotations, which kpt's pipeline runs after every function: where a function
  * changed one form of a file annotation (`internal.config.kubernetes.io/path` or the older
  * `config.kubernetes.io/path`, same for index), the other follows (the internal form wins when both
- * changed); a resource carrying only one form gets the other.
+ * changed); a resource carrying only one form gets the other. Returns each resource's file annotations
+ * as it leaves them; `kept` names resources known to be as a step before left them (nothing to do).
  */
 function reconcileFileAnnotations(
   items: readonly Document[],
-  before: readonly (string | undefined)[][],
+  before: readonly (readonly (string | undefined)[])[],
   inputOf: (out: Document) => number | undefined,
-): void {
+  kept: (doc: Document) => boolean,
+): Map<Document, readonly (string | undefined)[]> {
+  const after = new Map<Document, readonly (string | undefined)[]>();
   for (const doc of items) {
     if (!isMap(doc.contents)) continue;
     const i = inputOf(doc);
     const was = i === undefined ? undefined : before[i];
+    if (was && kept(doc)) {
+      after.set(doc, was);
+      continue;
+    }
     const now = fileAnnotations(doc);
     FILE_ANNOTATION_PAIRS.forEach(([internal, legacy], p) => {
       const nowInternal = now[2 * p];
       const nowLegacy = now[2 * p + 1];
-      if (nowInternal !== undefined && nowLegacy === undefined) setKptAnnotation(doc, legacy, nowInternal);
-      else if (nowLegacy !== undefined && nowInternal === undefined)
+      if (nowInternal !== undefined && nowLegacy === undefined) {
+        setKptAnnotation(doc, legacy, nowInternal);
+        now[2 * p + 1] = nowInternal;
+      } else if (nowLegacy !== undefined && nowInternal === undefined) {
         setKptAnnotation(doc, internal, nowLegacy);
-      else if (was && nowInternal !== undefined && nowLegacy !== undefined) {
+        now[2 * p] = nowLegacy;
+      } else if (was && nowInternal !== undefined && nowLegacy !== undefined) {
         if (nowInternal !== was[2 * p]) {
-          if (nowLegacy !== nowInternal) setKptAnnotation(doc, legacy, nowInternal);
-        } else if (nowLegacy !== was[2 * p + 1]) setKptAnnotation(doc, internal, nowLegacy);
+          if (nowLegacy !== nowInternal) {
+            setKptAnnotation(doc, legacy, nowInternal);
+            now[2 * p + 1] = nowInternal;
+          }
+        } else if (nowLegacy !== was[2 * p + 1]) {
+          setKptAnnotation(doc, internal, nowLegacy);
+          now[2 * p] = nowLegacy;
+        }
       }
     });
+    after.set(doc, now);
   }
+  return after;
 }
 
 /** No two resources may claim the same file and index (kpt's path invariants, on cleaned paths). */

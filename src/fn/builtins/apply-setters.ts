@@ -45,6 +45,9 @@ import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
   releases: catalogReleases("apply-setters", "v0.1.0"),
+  // A scalar keeps its style or becomes plain, quoted or literal (ScalarWriter); only an array setter
+  // puts in new nodes, parsed from its value, and a value without `>` holds no folded scalar.
+  untouched: (config) => ({ folded: readSetters(config).every((s) => !s.value.includes(">")) }),
   run(rl, ctx) {
     const release = ctx.release ?? NEWEST;
     const setters = readSetters(rl.functionConfig);

@@ -229,4 +229,7 @@ export const setImage: BuiltinFunction = catalogFunction({
     input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
     return input;
   },
+  // It only gives existing scalars a new value (their style kept); the default field specs reach
+  // container images only, an additional one could name a file annotation.
+  untouched: (cfg) => ({ folded: true, fileAnnotations: cfg.fields.length === DEFAULT_IMAGE_FIELDS.length }),
 });

@@ -397,4 +397,7 @@ export const setNamespaceSdk: BuiltinFunction = catalogFunction({
     else input.results.push(...runV03(input, cfg, release));
     return input;
   },
+  // It writes namespace fields and depends-on annotations only, as new unstyled string scalars (and
+  // RoleBinding subjects as the JSON trip styles them: plain, quoted or literal, never folded).
+  untouched: () => ({ folded: true, fileAnnotations: true }),
 });
