@@ -103,8 +103,11 @@ class SetterRun {
   private readonly changes: Change[] = [];
   private readonly writer = new ScalarWriter();
   private file = "";
-  /** Field path segments of the node being visited: `.key` and `[index]`. */
-  private readonly path: string[] = [];
+  /**
+   * The field path of the node being visited: map keys (nodes) and sequence indexes, written out as
+   * `.key` and `[index]` only for a field that is set (most fields are not).
+   */
+  private readonly path: unknown[] = [];
   private readonly patterns = new Map<string, CompiledPattern | null>();
 
   constructor(
@@ -141,24 +144,29 @@ class SetterRun {
       this.visitMapping(node);
       const flow = inFlow || Boolean(node.flow);
       for (const pair of node.items) {
-        this.path.push(`.${keyText(pair.key)}`);
+        this.path.push(pair.key);
         this.walk(pair.value, flow);
         this.path.pop();
       }
     } else if (isSeq(node)) {
       const flow = inFlow || Boolean(node.flow);
-      node.items.forEach((item, i) => {
-        this.path.push(`[${i}]`);
-        this.walk(item, flow);
+      const items = node.items;
+      for (let i = 0; i < items.length; i++) {
+        this.path.push(i);
+        this.walk(items[i], flow);
         this.path.pop();
-      });
+      }
     } else if (isScalar(node) && node.comment) {
       this.visitScalar(node, inFlow);
     }
   }
 
   private fieldPath(extra = ""): string {
-    const joined = this.path.join("") + extra;
+    let joined = "";
+    for (const segment of this.path) {
+      joined += typeof segment === "number" ? `[${segment}]` : `.${keyText(segment)}`;
+    }
+    joined += extra;
     return joined.startsWith(".") ? joined.slice(1) : joined;
   }
 
