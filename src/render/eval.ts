@@ -42,7 +42,7 @@ export async function evalFunction(
     outcome.error = { message: readErrorMessage(e, env.rootDir), shown: false };
     return outcome;
   }
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet() };
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet(), places: new WeakMap() };
   const items = packageItemsFromFiles(files, rootDir, notes);
   const written = files.map((f) => f.path);
   return runEval(items, notes, request, env, outcome, (out) => {
@@ -62,7 +62,7 @@ export async function evalItems(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet() };
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet(), places: new WeakMap() };
   return runEval(items, notes, request, env, emptyOutcome(new Map(), env), () => {}, false);
 }
 
@@ -98,7 +98,7 @@ async function runEval(
     sources: notes.sources,
     checked: new WeakSet<Document>(),
     foldedFree: notes.foldedFree,
-    places: new WeakMap(),
+    places: notes.places,
   };
   try {
     outcome.items = await runStep(

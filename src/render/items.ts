@@ -6,12 +6,23 @@ import type { KptPackage } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 
-/** What the pipeline keeps about the items it reads (StepContext's `sources` and `foldedFree`). */
+/** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
+export const FILE_ANNOTATION_PAIRS = [
+  [ANNOTATION.internalPath, ANNOTATION.path],
+  [ANNOTATION.internalIndex, ANNOTATION.index],
+] as const;
+
+/** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
+export const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
+
+/** What the pipeline keeps about the items it reads (StepContext's `sources`, `foldedFree`, `places`). */
 export interface ItemNotes {
   /** Files of documents that are not mappings, for error messages. */
   sources: Map<Document, string>;
   /** Documents read from text without a `>`: they hold no folded scalar. */
   foldedFree: WeakSet<Document>;
+  /** Each resource's file annotations (FILE_ANNOTATION_KEYS), as set here. */
+  places: WeakMap<Document, readonly (string | undefined)[]>;
 }
 
 /**
@@ -46,7 +57,9 @@ export function packageItemsFromFiles(
     const foldedFree = notes !== undefined && !file.text.includes(">");
     file.docs.forEach((doc, index) => {
       items.push(prepare(doc, file.text, file.path, index, packageDir));
-      if (notes && !isMap(doc.contents)) notes.sources.set(doc, file.path);
+      if (!notes) return;
+      if (!isMap(doc.contents)) notes.sources.set(doc, file.path);
+      else notes.places.set(doc, [file.path, file.path, String(index), String(index)]);
       if (foldedFree) notes.foldedFree.add(doc);
     });
   }

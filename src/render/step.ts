@@ -9,7 +9,14 @@ import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
 import { getAnnotation, getAnnotationsOf, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
-import { assignIds, clearIds, placeNewItems, setKptAnnotation } from "./items.js";
+import {
+  assignIds,
+  clearIds,
+  FILE_ANNOTATION_KEYS,
+  FILE_ANNOTATION_PAIRS,
+  placeNewItems,
+  setKptAnnotation,
+} from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
@@ -34,8 +41,8 @@ export interface StepContext {
    */
   foldedFree: WeakSet<Document>;
   /**
-   * The file annotations (FILE_ANNOTATION_KEYS) of each document a builtin handed back, as the
-   * reconciling after it left them: what the next step starts from, without reading them again.
+   * The file annotations (FILE_ANNOTATION_KEYS) of each document as they were read into the pipeline,
+   * or as the reconciling after a builtin left them: what the next step starts from, unread.
    */
   places: WeakMap<Document, readonly (string | undefined)[]>;
 }
@@ -220,15 +227,6 @@ function idOf(doc: Document): number | undefined {
   const n = id === undefined ? Number.NaN : Number(id);
   return Number.isInteger(n) ? n : undefined;
 }
-
-/** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
-const FILE_ANNOTATION_PAIRS = [
-  [ANNOTATION.internalPath, ANNOTATION.path],
-  [ANNOTATION.internalIndex, ANNOTATION.index],
-] as const;
-
-/** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
-const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
 
 function fileAnnotations(doc: Document): (string | undefined)[] {
   return getAnnotationsOf(doc, FILE_ANNOTATION_KEYS);

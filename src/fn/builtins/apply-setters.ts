@@ -109,11 +109,15 @@ class SetterRun {
    */
   private readonly path: unknown[] = [];
   private readonly patterns = new Map<string, CompiledPattern | null>();
+  /** apply-setters/v0.1.0, whose switches below are asked at every mapping and tagged field. */
+  private readonly legacy: boolean;
 
   constructor(
     private readonly setters: readonly SetterValue[],
     private readonly release: string,
-  ) {}
+  ) {
+    this.legacy = !atLeast(release, "v0.1.1");
+  }
 
   get changed(): number {
     return this.changes.length;
@@ -177,7 +181,7 @@ class SetterRun {
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;
       // apply-setters/v0.1.0 skips empty sequences and reads only the key's comment (block style).
-      const legacy = !atLeast(this.release, "v0.1.1");
+      const legacy = this.legacy;
       if (legacy && (seq.items.length === 0 || seq.flow)) continue;
       const tag = seqSetterComment(key, seq);
       const pattern = setterPatternOf(tag?.line);
@@ -205,7 +209,7 @@ class SetterRun {
   }
 
   private visitScalar(node: Scalar, inFlow: boolean): void {
-    const legacy = !atLeast(this.release, "v0.1.1");
+    const legacy = this.legacy;
     // apply-setters/v0.1.0 skips null fields (kyaml's IsNilOrEmpty).
     if (legacy && (node.value === null || node.value === undefined)) return;
     const compiled = this.compile(setterPatternOf(node.comment));

@@ -182,6 +182,7 @@ class Pass {
 
   run(items: readonly Document[]): void {
     const modern = atLeast(this.release, "v0.3.2");
+    const v04 = atLeast(this.release, "v0.4.0");
     for (const doc of items) {
       if (!isMap(doc.contents) || isLocalConfig(doc)) continue;
       const apiVersion = apiVersionOf(doc);
@@ -195,7 +196,7 @@ class Pass {
         this.field(doc, API_SERVICE_NAMESPACE, false);
       else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
       else special = false;
-      const namespaced = atLeast(this.release, "v0.4.0")
+      const namespaced = v04
         ? (knownNamespaceScope(apiVersion, kind) ?? hasNamespace(doc))
         : (modern || !special) && hasNamespace(doc);
       if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
