@@ -93,12 +93,11 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
-  const placesBefore = selected.map((d) => ctx.places.get(d) ?? fileAnnotations(d));
-  const position = new Map<Document, number>();
-  selected.forEach((d, i) => {
-    if (!position.has(d)) position.set(d, i);
-  });
-  let inputOf: (out: Document) => number | undefined = (out) => position.get(out);
+  // The file annotations each input has now: known for what was read into the pipeline or handed back
+  // by a builtin, read for the rest (a process's output). A builtin's output is its input.
+  for (const d of selected) if (!ctx.places.has(d)) ctx.places.set(d, fileAnnotations(d));
+  let placesBefore = (out: Document): readonly (string | undefined)[] | undefined =>
+    given.has(out) ? ctx.places.get(out) : undefined;
   try {
     checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);
@@ -111,9 +110,9 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     output = await runner.run(step.spec, list, ctx.env.run);
     if (process) {
       const ids = new Map(output.items.map((d) => [d, idOf(d)] as const));
-      inputOf = (out) => {
+      placesBefore = (out) => {
         const id = ids.get(out);
-        return id !== undefined && id >= 1 && id <= input.length ? id - 1 : undefined;
+        return id !== undefined && id >= 1 && id <= input.length ? ctx.places.get(input[id - 1]!) : undefined;
       };
       restoreFromInput(input, output.items);
       clearIds(input);
@@ -122,13 +121,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);
   }
-  // A builtin that keeps the file annotations hands back documents that are as the last step left them.
-  const keptPlaces = !ranProcess && output.untouched?.fileAnnotations === true;
-  const places = reconcileFileAnnotations(
+  // A builtin that keeps the file annotations hands back its input with them as they were. What the
+  // reconciling leaves is what the next step starts from (a process's output is read again then).
+  const builtin = !ranProcess && !step.validator;
+  reconcileFileAnnotations(
     output.items,
     placesBefore,
-    inputOf,
-    keptPlaces ? (d) => given.has(d) && ctx.places.has(d) : () => false,
+    builtin && output.untouched?.fileAnnotations === true,
+    builtin ? (d, now) => given.has(d) && ctx.places.set(d, now) : () => {},
   );
   record.results = output.results;
   if (output.stderr) record.stderr = output.stderr;
@@ -152,8 +152,6 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const noFolded = output.untouched?.folded === true;
     for (const d of output.items) {
       if (!given.has(d)) continue;
-      const place = places.get(d);
-      if (place) ctx.places.set(d, place);
       builtinRoundTrip(d, noFolded && ctx.foldedFree.has(d));
       ctx.foldedFree.add(d);
     }
@@ -236,24 +234,19 @@ function fileAnnotations(doc: Document): (string | undefined)[] {
  * kyaml's ReconcileInternalAnnotations, which kpt's pipeline runs after every function: where a function
  * changed one form of a file annotation (`internal.config.kubernetes.io/path` or the older
  * `config.kubernetes.io/path`, same for index), the other follows (the internal form wins when both
- * changed); a resource carrying only one form gets the other. Returns each resource's file annotations
- * as it leaves them; `kept` names resources known to be as a step before left them (nothing to do).
+ * changed); a resource carrying only one form gets the other. `settled` gets each resource's file
+ * annotations as it leaves them; `kept`: the function changed none (nothing to do where they are known).
  */
 function reconcileFileAnnotations(
   items: readonly Document[],
-  before: readonly (readonly (string | undefined)[])[],
-  inputOf: (out: Document) => number | undefined,
-  kept: (doc: Document) => boolean,
-): Map<Document, readonly (string | undefined)[]> {
-  const after = new Map<Document, readonly (string | undefined)[]>();
+  before: (out: Document) => readonly (string | undefined)[] | undefined,
+  kept: boolean,
+  settled: (doc: Document, now: readonly (string | undefined)[]) => void,
+): void {
   for (const doc of items) {
     if (!isMap(doc.contents)) continue;
-    const i = inputOf(doc);
-    const was = i === undefined ? undefined : before[i];
-    if (was && kept(doc)) {
-      after.set(doc, was);
-      continue;
-    }
+    const was = before(doc);
+    if (was && kept) continue;
     const now = fileAnnotations(doc);
     FILE_ANNOTATION_PAIRS.forEach(([internal, legacy], p) => {
       const nowInternal = now[2 * p];
@@ -276,9 +269,8 @@ function reconcileFileAnnotations(
         }
       }
     });
-    after.set(doc, now);
+    settled(doc, now);
   }
-  return after;
 }
 
 /** No two resources may claim the same file and index (kpt's path invariants, on cleaned paths). */
