@@ -25,7 +25,7 @@ export function apiGroup(apiVersion: string): string {
  * fields, its annotations: what every pipeline step reads of every resource) it walks the pairs itself,
  * without the copies of the path `getIn` makes at each level.
  */
-function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
+export function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (typeof key !== "string" || isSeq(node)) return doc.getIn(path, true);

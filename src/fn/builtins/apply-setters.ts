@@ -102,7 +102,12 @@ interface Change {
 class SetterRun {
   private readonly changes: Change[] = [];
   private readonly writer = new ScalarWriter();
-  private file = "";
+  private doc: Document | undefined;
+  /**
+   * The visited resource's file, read before its first change (most resources have none): as it was
+   * when the walk began, even where a setter then changes the path annotation itself.
+   */
+  private file: string | undefined;
   /**
    * The field path of the node being visited: map keys (nodes) and sequence indexes, written out as
    * `.key` and `[index]` only for a field that is set (most fields are not).
@@ -124,8 +129,14 @@ class SetterRun {
   }
 
   applyTo(doc: Document): void {
-    this.file = pathAnnotation(doc) ?? "";
+    this.doc = doc;
+    this.file = undefined;
     this.walk(doc.contents, false);
+  }
+
+  private fileOf(): string {
+    this.file ??= (this.doc && pathAnnotation(this.doc)) ?? "";
+    return this.file;
   }
 
   /** The catalog's result items carry no severity. */
@@ -193,6 +204,7 @@ class SetterRun {
       const value = this.setters.find((s) => s.name === name)?.value ?? "";
       const field = this.fieldPath(`.${keyText(pair.key)}`);
       if (legacy && value === "") throw new SetterError("EOF"); // kyaml's Parse of an empty value
+      const file = this.fileOf();
       tag.remove();
       if (value === "") {
         seq.items = [];
@@ -204,7 +216,7 @@ class SetterRun {
         if (key) key.comment = joinComment(tag.line, key.comment);
         else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
       }
-      this.changes.push({ file: this.file, field, value });
+      this.changes.push({ file, field, value });
     }
   }
 
@@ -226,6 +238,7 @@ class SetterRun {
     if (unresolved.length > 0) {
       throw new SetterError(`values for setters ${goStringList(unresolved)} must be provided`);
     }
+    const file = this.fileOf();
     if (legacy && next === "" && !isQuoted(node)) {
       // apply-setters/v0.1.0 leaves an empty plain value, which reads back as null.
       node.tag = undefined;
@@ -235,7 +248,7 @@ class SetterRun {
     } else {
       this.writer.set(node, next, inFlow);
     }
-    this.changes.push({ file: this.file, field: this.fieldPath(), value: next });
+    this.changes.push({ file, field: this.fieldPath(), value: next });
   }
 
   /** A scalar pattern with the given setters filled in, computed once per distinct pattern. */

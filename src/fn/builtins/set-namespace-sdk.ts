@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../kpt/resource.js";
+import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, nodeIn } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
@@ -121,11 +121,13 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string): void
 }
 
 function stringAt(doc: Document, path: readonly string[]): string {
-  return scalarText(doc.getIn(path, true));
+  return scalarText(nodeIn(doc, path));
 }
 
+const NAMESPACE_PATH = ["metadata", "namespace"] as const;
+
 function hasNamespace(doc: Document): boolean {
-  const node = doc.getIn(["metadata", "namespace"], true);
+  const node = nodeIn(doc, NAMESPACE_PATH);
   return isScalar(node) && typeof node.value === "string";
 }
 
@@ -332,7 +334,7 @@ function transformV04(items: readonly Document[], newNamespace: string, release:
 function duplicate(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
   for (const doc of items) {
-    const ns = stringAt(doc, ["metadata", "namespace"]);
+    const ns = stringAt(doc, NAMESPACE_PATH);
     const id = JSON.stringify([apiVersionOf(doc), kindOf(doc), ns, nameOf(doc)]);
     if (seen.has(id)) {
       return `duplicate Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, Namespace=${ns}, Name=${nameOf(doc)})`;
