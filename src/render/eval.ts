@@ -42,7 +42,7 @@ export async function evalFunction(
     outcome.error = { message: readErrorMessage(e, env.rootDir), shown: false };
     return outcome;
   }
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet(), places: new WeakMap() };
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
   const items = packageItemsFromFiles(files, rootDir, notes);
   const written = files.map((f) => f.path);
   return runEval(items, notes, request, env, outcome, (out) => {
@@ -62,7 +62,7 @@ export async function evalItems(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new WeakSet(), places: new WeakMap() };
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
   return runEval(items, notes, request, env, emptyOutcome(new Map(), env), () => {}, false);
 }
 

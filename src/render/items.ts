@@ -20,9 +20,9 @@ export interface ItemNotes {
   /** Files of documents that are not mappings, for error messages. */
   sources: Map<Document, string>;
   /** Documents read from text without a `>`: they hold no folded scalar. */
-  foldedFree: WeakSet<Document>;
+  foldedFree: Set<Document>;
   /** Each resource's file annotations (FILE_ANNOTATION_KEYS), as set here. */
-  places: WeakMap<Document, readonly (string | undefined)[]>;
+  places: Map<Document, readonly (string | undefined)[]>;
 }
 
 /**

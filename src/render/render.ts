@@ -132,8 +132,8 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     emit: env.onEvent ?? (() => {}),
     sources: new Map(),
     checked: new WeakSet(),
-    foldedFree: new WeakSet(),
-    places: new WeakMap(),
+    foldedFree: new Set(),
+    places: new Map(),
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);

@@ -39,12 +39,12 @@ export interface StepContext {
    * Documents holding no folded (`>`) scalar that kpt's trip through a function would restyle: read from
    * text without one, or restyled by a step since, and changed since only by builtins that write none.
    */
-  foldedFree: WeakSet<Document>;
+  foldedFree: Set<Document>;
   /**
    * The file annotations (FILE_ANNOTATION_KEYS) of each document as they were read into the pipeline,
    * or as the reconciling after a builtin left them: what the next step starts from, unread.
    */
-  places: WeakMap<Document, readonly (string | undefined)[]>;
+  places: Map<Document, readonly (string | undefined)[]>;
 }
 
 export interface Step {
