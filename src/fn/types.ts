@@ -62,6 +62,26 @@ export interface BuiltinFunction {
    */
   releases: readonly string[] | "unversioned";
   run(input: ResourceList, ctx: FunctionContext): ResourceList | Promise<ResourceList>;
+  /**
+   * What a run with this config (and release) provably leaves as it found it, so that the pipeline can
+   * skip redoing work over every resource after it (absent: nothing is promised). A promise that does
+   * not hold changes the output: make one only where the function's code cannot break it.
+   */
+  untouched?(functionConfig: KrmItem | undefined, release: string | undefined): Untouched;
+}
+
+/** What a builtin run promises not to change (see BuiltinFunction.untouched). */
+export interface Untouched {
+  /**
+   * It writes no folded (`>`) scalar: no node it creates or restyles is folded, and it moves none in
+   * from elsewhere. Where a resource had none before the run, it has none after.
+   */
+  folded?: boolean;
+  /**
+   * It changes none of the file annotations kpt keeps in step (`config.kubernetes.io/path` and
+   * `index`, and their `internal.config.kubernetes.io/` forms), on any resource.
+   */
+  fileAnnotations?: boolean;
 }
 
 /** A function failure whose message is shown to the user as it is. */

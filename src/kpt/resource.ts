@@ -25,7 +25,7 @@ export function apiGroup(apiVersion: string): string {
  * fields, its annotations: what every pipeline step reads of every resource) it walks the pairs itself,
  * without the copies of the path `getIn` makes at each level.
  */
-function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
+export function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (typeof key !== "string" || isSeq(node)) return doc.getIn(path, true);
@@ -52,20 +52,27 @@ export function getString(doc: Document, path: readonly (string | number)[]): st
   return String(node.value);
 }
 
+// The paths every step reads of every resource, made once (a literal is a new array at each call).
+const API_VERSION = ["apiVersion"] as const;
+const KIND = ["kind"] as const;
+const NAME = ["metadata", "name"] as const;
+const NAMESPACE = ["metadata", "namespace"] as const;
+const ANNOTATIONS = ["metadata", "annotations"] as const;
+
 export function apiVersionOf(doc: Document): string {
-  return getString(doc, ["apiVersion"]) ?? "";
+  return getString(doc, API_VERSION) ?? "";
 }
 
 export function kindOf(doc: Document): string {
-  return getString(doc, ["kind"]) ?? "";
+  return getString(doc, KIND) ?? "";
 }
 
 export function nameOf(doc: Document): string {
-  return getString(doc, ["metadata", "name"]) ?? "";
+  return getString(doc, NAME) ?? "";
 }
 
 export function namespaceOf(doc: Document): string {
-  return getString(doc, ["metadata", "namespace"]) ?? "";
+  return getString(doc, NAMESPACE) ?? "";
 }
 
 export function resourceId(doc: Document): ResourceId {
@@ -113,7 +120,12 @@ function stringMap(node: unknown): Record<string, string> {
 }
 
 export function getAnnotation(doc: Document, key: string): string | undefined {
-  return getString(doc, ["metadata", "annotations", key]);
+  const annotations = nodeIn(doc, ANNOTATIONS);
+  // Through a mapping (always, but for a resource that is not one) without building the whole path.
+  if (!isMap(annotations)) return getString(doc, ["metadata", "annotations", key]);
+  const node = pairValue(annotations.items, key);
+  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
+  return String(node.value);
 }
 
 /**
@@ -123,7 +135,7 @@ export function getAnnotation(doc: Document, key: string): string | undefined {
  */
 export function getAnnotationsOf(doc: Document, keys: readonly string[]): (string | undefined)[] {
   const out: (string | undefined)[] = new Array(keys.length).fill(undefined);
-  const map = nodeIn(doc, ["metadata", "annotations"]);
+  const map = nodeIn(doc, ANNOTATIONS);
   if (!isMap(map)) return out;
   const found: boolean[] = new Array(keys.length).fill(false);
   let left = keys.length;

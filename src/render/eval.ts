@@ -5,7 +5,7 @@ import { krmIgnoredInTree } from "../kpt/krmignore.js";
 import type { FileTree } from "../kpt/tree.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
-import { packageItemsFromFiles } from "./items.js";
+import { type ItemNotes, packageItemsFromFiles } from "./items.js";
 import type { RenderEnv, RenderOutcome } from "./render.js";
 import { errorMessage, readErrorMessage, runnersFor } from "./render.js";
 import { runStep, StepFailed } from "./step.js";
@@ -42,10 +42,10 @@ export async function evalFunction(
     outcome.error = { message: readErrorMessage(e, env.rootDir), shown: false };
     return outcome;
   }
-  const sources = new Map<Document, string>();
-  const items = packageItemsFromFiles(files, rootDir, sources);
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
+  const items = packageItemsFromFiles(files, rootDir, notes);
   const written = files.map((f) => f.path);
-  return runEval(items, sources, request, env, outcome, (out) => {
+  return runEval(items, notes, request, env, outcome, (out) => {
     if (env.writeFiles !== false) {
       out.tree = itemsToTree(tree, written, out.items, packageDirs, "", out.resourceFiles);
     }
@@ -62,7 +62,8 @@ export async function evalItems(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
-  return runEval(items, new Map(), request, env, emptyOutcome(new Map(), env), () => {}, false);
+  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
+  return runEval(items, notes, request, env, emptyOutcome(new Map(), env), () => {}, false);
 }
 
 /** An eval's outcome before it runs: one function over the one package at `env.rootDir`. */
@@ -81,7 +82,7 @@ function emptyOutcome(tree: FileTree, env: RenderEnv): RenderOutcome {
 
 async function runEval(
   items: Document[],
-  sources: Map<Document, string>,
+  notes: ItemNotes,
   request: EvalRequest,
   env: RenderEnv,
   outcome: RenderOutcome,
@@ -94,8 +95,10 @@ async function runEval(
     runners: runnersFor(env, rootDir),
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
-    sources,
+    sources: notes.sources,
     checked: new WeakSet<Document>(),
+    foldedFree: notes.foldedFree,
+    places: notes.places,
   };
   try {
     outcome.items = await runStep(

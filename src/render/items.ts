@@ -6,6 +6,25 @@ import type { KptPackage } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 
+/** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
+export const FILE_ANNOTATION_PAIRS = [
+  [ANNOTATION.internalPath, ANNOTATION.path],
+  [ANNOTATION.internalIndex, ANNOTATION.index],
+] as const;
+
+/** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
+export const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
+
+/** What the pipeline keeps about the items it reads (StepContext's `sources`, `foldedFree`, `places`). */
+export interface ItemNotes {
+  /** Files of documents that are not mappings, for error messages. */
+  sources: Map<Document, string>;
+  /** Documents read from text without a `>`: they hold no folded scalar. */
+  foldedFree: Set<Document>;
+  /** Each resource's file annotations (FILE_ANNOTATION_KEYS), as set here. */
+  places: Map<Document, readonly (string | undefined)[]>;
+}
+
 /**
  * The resources of one package as kpt hands them to functions: the Kptfile first, then every document
  * of the package's YAML files in path order, each annotated with its file (relative to its own
@@ -15,33 +34,33 @@ export function packageItems(
   pkg: KptPackage,
   tree: FileTree,
   packageDir: string,
-  sources?: Map<Document, string>,
+  notes?: ItemNotes,
 ): Document[] {
-  const items: Document[] = [];
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
-  items.push(prepare(pkg.kptfileDoc, kptfileText, "Kptfile", 0, packageDir));
+  const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
-    const rel = file.path.slice(prefixLength);
-    file.docs.forEach((doc, index) => {
-      items.push(prepare(doc, file.text, rel, index, packageDir));
-      if (sources && !isMap(doc.contents)) sources.set(doc, rel);
-    });
+    files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
   }
-  return items;
+  return packageItemsFromFiles(files, packageDir, notes);
 }
 
 /** Items from plain files (kpt fn eval): paths relative to the directory evaluated. */
 export function packageItemsFromFiles(
   files: readonly { path: string; text: string; docs: Document[] }[],
   packageDir: string,
-  sources?: Map<Document, string>,
+  notes?: ItemNotes,
 ): Document[] {
   const items: Document[] = [];
   for (const file of files) {
+    // A folded scalar starts with `>`: text without one has none.
+    const foldedFree = notes !== undefined && !file.text.includes(">");
     file.docs.forEach((doc, index) => {
       items.push(prepare(doc, file.text, file.path, index, packageDir));
-      if (sources && !isMap(doc.contents)) sources.set(doc, file.path);
+      if (!notes) return;
+      if (!isMap(doc.contents)) notes.sources.set(doc, file.path);
+      else notes.places.set(doc, [file.path, file.path, String(index), String(index)]);
+      if (foldedFree) notes.foldedFree.add(doc);
     });
   }
   return items;

@@ -132,6 +132,8 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     emit: env.onEvent ?? (() => {}),
     sources: new Map(),
     checked: new WeakSet(),
+    foldedFree: new Set(),
+    places: new Map(),
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
@@ -181,7 +183,7 @@ async function renderPackage(
   }
   const absDir = pkg.path === "" ? rootDir : posix.join(rootDir, pkg.path);
   packageDirs.set(absDir, pkg.path);
-  for (const d of packageItems(pkg, tree, absDir, ctx.sources)) items.push(d);
+  for (const d of packageItems(pkg, tree, absDir, ctx)) items.push(d);
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;

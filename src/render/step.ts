@@ -9,7 +9,14 @@ import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
 import { getAnnotation, getAnnotationsOf, indexAnnotation, pathAnnotation } from "../kpt/resource.js";
-import { assignIds, clearIds, placeNewItems, setKptAnnotation } from "./items.js";
+import {
+  assignIds,
+  clearIds,
+  FILE_ANNOTATION_KEYS,
+  FILE_ANNOTATION_PAIRS,
+  placeNewItems,
+  setKptAnnotation,
+} from "./items.js";
 import type { RenderEnv, RenderEvent } from "./render.js";
 import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
@@ -28,6 +35,16 @@ export interface StepContext {
   sources: Map<Document, string>;
   /** Documents already found to be KRM resources (a builtin changes documents in place; no need to look again). */
   checked: WeakSet<Document>;
+  /**
+   * Documents holding no folded (`>`) scalar that kpt's trip through a function would restyle: read from
+   * text without one, or restyled by a step since, and changed since only by builtins that write none.
+   */
+  foldedFree: Set<Document>;
+  /**
+   * The file annotations (FILE_ANNOTATION_KEYS) of each document as they were read into the pipeline,
+   * or as the reconciling after a builtin left them: what the next step starts from, unread.
+   */
+  places: Map<Document, readonly (string | undefined)[]>;
 }
 
 export interface Step {
@@ -76,12 +93,11 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
   const given = new Set(selected);
-  const placesBefore = selected.map(fileAnnotations);
-  const position = new Map<Document, number>();
-  selected.forEach((d, i) => {
-    if (!position.has(d)) position.set(d, i);
-  });
-  let inputOf: (out: Document) => number | undefined = (out) => position.get(out);
+  // The file annotations each input has now: known for what was read into the pipeline or handed back
+  // by a builtin, read for the rest (a process's output). A builtin's output is its input.
+  for (const d of selected) if (!ctx.places.has(d)) ctx.places.set(d, fileAnnotations(d));
+  let placesBefore = (out: Document): readonly (string | undefined)[] | undefined =>
+    given.has(out) ? ctx.places.get(out) : undefined;
   try {
     checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);
@@ -94,9 +110,9 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     output = await runner.run(step.spec, list, ctx.env.run);
     if (process) {
       const ids = new Map(output.items.map((d) => [d, idOf(d)] as const));
-      inputOf = (out) => {
+      placesBefore = (out) => {
         const id = ids.get(out);
-        return id !== undefined && id >= 1 && id <= input.length ? id - 1 : undefined;
+        return id !== undefined && id >= 1 && id <= input.length ? ctx.places.get(input[id - 1]!) : undefined;
       };
       restoreFromInput(input, output.items);
       clearIds(input);
@@ -105,7 +121,15 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);
   }
-  reconcileFileAnnotations(output.items, placesBefore, inputOf);
+  // A builtin that keeps the file annotations hands back its input with them as they were. What the
+  // reconciling leaves is what the next step starts from (a process's output is read again then).
+  const builtin = !ranProcess && !step.validator;
+  reconcileFileAnnotations(
+    output.items,
+    placesBefore,
+    builtin && output.untouched?.fileAnnotations === true,
+    builtin ? (d, now) => given.has(d) && ctx.places.set(d, now) : () => {},
+  );
   record.results = output.results;
   if (output.stderr) record.stderr = output.stderr;
   ctx.records.push(record);
@@ -125,7 +149,12 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
       checkPaths(output.items);
     }
   } else {
-    builtinRoundTrip(output.items.filter((d) => given.has(d)));
+    const noFolded = output.untouched?.folded === true;
+    for (const d of output.items) {
+      if (!given.has(d)) continue;
+      builtinRoundTrip(d, noFolded && ctx.foldedFree.has(d));
+      ctx.foldedFree.add(d);
+    }
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
     const created = output.items.filter((d) => !given.has(d));
     if (created.length > 0 && step.placeNew !== false) {
@@ -197,15 +226,6 @@ function idOf(doc: Document): number | undefined {
   return Number.isInteger(n) ? n : undefined;
 }
 
-/** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
-const FILE_ANNOTATION_PAIRS = [
-  [ANNOTATION.internalPath, ANNOTATION.path],
-  [ANNOTATION.internalIndex, ANNOTATION.index],
-] as const;
-
-/** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
-const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
-
 function fileAnnotations(doc: Document): (string | undefined)[] {
   return getAnnotationsOf(doc, FILE_ANNOTATION_KEYS);
 }
@@ -214,30 +234,42 @@ function fileAnnotations(doc: Document): (string | undefined)[] {
  * kyaml's ReconcileInternalAnnotations, which kpt's pipeline runs after every function: where a function
  * changed one form of a file annotation (`internal.config.kubernetes.io/path` or the older
  * `config.kubernetes.io/path`, same for index), the other follows (the internal form wins when both
- * changed); a resource carrying only one form gets the other.
+ * changed); a resource carrying only one form gets the other. `settled` gets each resource's file
+ * annotations as it leaves them; `kept`: the function changed none (nothing to do where they are known).
  */
 function reconcileFileAnnotations(
   items: readonly Document[],
-  before: readonly (string | undefined)[][],
-  inputOf: (out: Document) => number | undefined,
+  before: (out: Document) => readonly (string | undefined)[] | undefined,
+  kept: boolean,
+  settled: (doc: Document, now: readonly (string | undefined)[]) => void,
 ): void {
   for (const doc of items) {
     if (!isMap(doc.contents)) continue;
-    const i = inputOf(doc);
-    const was = i === undefined ? undefined : before[i];
+    const was = before(doc);
+    if (was && kept) continue;
     const now = fileAnnotations(doc);
     FILE_ANNOTATION_PAIRS.forEach(([internal, legacy], p) => {
       const nowInternal = now[2 * p];
       const nowLegacy = now[2 * p + 1];
-      if (nowInternal !== undefined && nowLegacy === undefined) setKptAnnotation(doc, legacy, nowInternal);
-      else if (nowLegacy !== undefined && nowInternal === undefined)
+      if (nowInternal !== undefined && nowLegacy === undefined) {
+        setKptAnnotation(doc, legacy, nowInternal);
+        now[2 * p + 1] = nowInternal;
+      } else if (nowLegacy !== undefined && nowInternal === undefined) {
         setKptAnnotation(doc, internal, nowLegacy);
-      else if (was && nowInternal !== undefined && nowLegacy !== undefined) {
+        now[2 * p] = nowLegacy;
+      } else if (was && nowInternal !== undefined && nowLegacy !== undefined) {
         if (nowInternal !== was[2 * p]) {
-          if (nowLegacy !== nowInternal) setKptAnnotation(doc, legacy, nowInternal);
-        } else if (nowLegacy !== was[2 * p + 1]) setKptAnnotation(doc, internal, nowLegacy);
+          if (nowLegacy !== nowInternal) {
+            setKptAnnotation(doc, legacy, nowInternal);
+            now[2 * p + 1] = nowInternal;
+          }
+        } else if (nowLegacy !== was[2 * p + 1]) {
+          setKptAnnotation(doc, internal, nowLegacy);
+          now[2 * p] = nowLegacy;
+        }
       }
     });
+    settled(doc, now);
   }
 }
 

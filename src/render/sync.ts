@@ -170,7 +170,11 @@ function restyleFolded(node: unknown, trips: number): void {
   }
 }
 
-/** A builtin ran on these documents in place: what kpt's trip through the function's container does. */
-export function builtinRoundTrip(docs: Iterable<Document>): void {
-  for (const doc of docs) functionRoundTrip(doc, 2);
+/**
+ * A builtin ran on this document in place: what kpt's trip through the function's container does.
+ * `foldedFree`: the document holds no folded scalar (nothing to restyle, no walk needed).
+ */
+export function builtinRoundTrip(doc: Document, foldedFree = false): void {
+  if (foldedFree) documentCommentsToNode(doc, doc);
+  else functionRoundTrip(doc, 2);
 }

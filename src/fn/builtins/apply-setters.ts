@@ -45,6 +45,9 @@ import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",
   releases: catalogReleases("apply-setters", "v0.1.0"),
+  // A scalar keeps its style or becomes plain, quoted or literal (ScalarWriter); only an array setter
+  // puts in new nodes, parsed from its value, and a value without `>` holds no folded scalar.
+  untouched: (config) => ({ folded: readSetters(config).every((s) => !s.value.includes(">")) }),
   run(rl, ctx) {
     const release = ctx.release ?? NEWEST;
     const setters = readSetters(rl.functionConfig);
@@ -99,23 +102,41 @@ interface Change {
 class SetterRun {
   private readonly changes: Change[] = [];
   private readonly writer = new ScalarWriter();
-  private file = "";
-  /** Field path segments of the node being visited: `.key` and `[index]`. */
-  private readonly path: string[] = [];
+  private doc: Document | undefined;
+  /**
+   * The visited resource's file, read before its first change (most resources have none): as it was
+   * when the walk began, even where a setter then changes the path annotation itself.
+   */
+  private file: string | undefined;
+  /**
+   * The field path of the node being visited: map keys (nodes) and sequence indexes, written out as
+   * `.key` and `[index]` only for a field that is set (most fields are not).
+   */
+  private readonly path: unknown[] = [];
   private readonly patterns = new Map<string, CompiledPattern | null>();
+  /** apply-setters/v0.1.0, whose switches below are asked at every mapping and tagged field. */
+  private readonly legacy: boolean;
 
   constructor(
     private readonly setters: readonly SetterValue[],
     private readonly release: string,
-  ) {}
+  ) {
+    this.legacy = !atLeast(release, "v0.1.1");
+  }
 
   get changed(): number {
     return this.changes.length;
   }
 
   applyTo(doc: Document): void {
-    this.file = pathAnnotation(doc) ?? "";
+    this.doc = doc;
+    this.file = undefined;
     this.walk(doc.contents, false);
+  }
+
+  private fileOf(): string {
+    this.file ??= (this.doc && pathAnnotation(this.doc)) ?? "";
+    return this.file;
   }
 
   /** The catalog's result items carry no severity. */
@@ -138,24 +159,29 @@ class SetterRun {
       this.visitMapping(node);
       const flow = inFlow || Boolean(node.flow);
       for (const pair of node.items) {
-        this.path.push(`.${keyText(pair.key)}`);
+        this.path.push(pair.key);
         this.walk(pair.value, flow);
         this.path.pop();
       }
     } else if (isSeq(node)) {
       const flow = inFlow || Boolean(node.flow);
-      node.items.forEach((item, i) => {
-        this.path.push(`[${i}]`);
-        this.walk(item, flow);
+      const items = node.items;
+      for (let i = 0; i < items.length; i++) {
+        this.path.push(i);
+        this.walk(items[i], flow);
         this.path.pop();
-      });
+      }
     } else if (isScalar(node) && node.comment) {
       this.visitScalar(node, inFlow);
     }
   }
 
   private fieldPath(extra = ""): string {
-    const joined = this.path.join("") + extra;
+    let joined = "";
+    for (const segment of this.path) {
+      joined += typeof segment === "number" ? `[${segment}]` : `.${keyText(segment)}`;
+    }
+    joined += extra;
     return joined.startsWith(".") ? joined.slice(1) : joined;
   }
 
@@ -166,7 +192,7 @@ class SetterRun {
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;
       // apply-setters/v0.1.0 skips empty sequences and reads only the key's comment (block style).
-      const legacy = !atLeast(this.release, "v0.1.1");
+      const legacy = this.legacy;
       if (legacy && (seq.items.length === 0 || seq.flow)) continue;
       const tag = seqSetterComment(key, seq);
       const pattern = setterPatternOf(tag?.line);
@@ -178,6 +204,7 @@ class SetterRun {
       const value = this.setters.find((s) => s.name === name)?.value ?? "";
       const field = this.fieldPath(`.${keyText(pair.key)}`);
       if (legacy && value === "") throw new SetterError("EOF"); // kyaml's Parse of an empty value
+      const file = this.fileOf();
       tag.remove();
       if (value === "") {
         seq.items = [];
@@ -189,12 +216,12 @@ class SetterRun {
         if (key) key.comment = joinComment(tag.line, key.comment);
         else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
       }
-      this.changes.push({ file: this.file, field, value });
+      this.changes.push({ file, field, value });
     }
   }
 
   private visitScalar(node: Scalar, inFlow: boolean): void {
-    const legacy = !atLeast(this.release, "v0.1.1");
+    const legacy = this.legacy;
     // apply-setters/v0.1.0 skips null fields (kyaml's IsNilOrEmpty).
     if (legacy && (node.value === null || node.value === undefined)) return;
     const compiled = this.compile(setterPatternOf(node.comment));
@@ -211,6 +238,7 @@ class SetterRun {
     if (unresolved.length > 0) {
       throw new SetterError(`values for setters ${goStringList(unresolved)} must be provided`);
     }
+    const file = this.fileOf();
     if (legacy && next === "" && !isQuoted(node)) {
       // apply-setters/v0.1.0 leaves an empty plain value, which reads back as null.
       node.tag = undefined;
@@ -220,7 +248,7 @@ class SetterRun {
     } else {
       this.writer.set(node, next, inFlow);
     }
-    this.changes.push({ file: this.file, field: this.fieldPath(), value: next });
+    this.changes.push({ file, field: this.fieldPath(), value: next });
   }
 
   /** A scalar pattern with the given setters filled in, computed once per distinct pattern. */

@@ -1,4 +1,5 @@
 import type { Document } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
 import { atLeast } from "../releases.js";
 import type { BuiltinFunction } from "../types.js";
 import { catalogFunction, refuseAsResult } from "./util/catalog-function.js";
@@ -51,4 +52,23 @@ export const setAnnotations: BuiltinFunction = catalogFunction({
       skipNonMap: true,
     });
   },
+  // v0.1.4 sets each entry as a new scalar in the style of the one it replaces, or unstyled (or double-quoted):
+  // no folded scalar where there was none. The file annotations stay unless the config names one of
+  // them, or adds field specs (one could reach metadata itself).
+  untouched(cfg, release) {
+    if (!atLeast(release, "v0.1.4")) return {};
+    return {
+      folded: true,
+      fileAnnotations:
+        cfg.specs.length === COMMON_ANNOTATIONS.length &&
+        !cfg.entries.some(([key]) => FILE_ANNOTATIONS.has(key)),
+    };
+  },
 });
+
+const FILE_ANNOTATIONS: ReadonlySet<string> = new Set([
+  ANNOTATION.path,
+  ANNOTATION.index,
+  ANNOTATION.internalPath,
+  ANNOTATION.internalIndex,
+]);

@@ -151,12 +151,10 @@ function visitImages(
   map: YAMLMap,
   path: readonly string[],
   at: number,
-  trail: string,
   rule: ImageRule,
   changes: ImageChange[],
 ): void {
   const segment = path[at]!;
-  const join = (s: string) => (trail === "" ? s : `${trail}.${s}`);
   if (at === path.length - 1) {
     const node = map.get(segment, true);
     if (!isScalar(node)) return;
@@ -164,7 +162,7 @@ function visitImages(
     const to = applyImageRule(from, rule);
     if (to === undefined) return;
     if (to !== from) node.value = to;
-    changes.push({ path: join(segment), from, to });
+    changes.push({ path: fieldPathOf(path), from, to });
     return;
   }
   if (segment.endsWith("[]")) {
@@ -173,12 +171,25 @@ function visitImages(
     if (!isSeq(seq)) return;
     // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
     for (const item of seq.items) {
-      if (isMap(item)) visitImages(item, path, at + 1, join(key), rule, changes);
+      if (isMap(item)) visitImages(item, path, at + 1, rule, changes);
     }
     return;
   }
   const next = childMap(map, segment);
-  if (next) visitImages(next, path, at + 1, join(segment), rule, changes);
+  if (next) visitImages(next, path, at + 1, rule, changes);
+}
+
+/**
+ * The field a change is reported at: the path's keys joined by dots, a sequence's `[]` dropped on the
+ * way (made only for a change: most resources have none).
+ */
+function fieldPathOf(path: readonly string[]): string {
+  let trail = "";
+  path.forEach((segment, i) => {
+    const key = i < path.length - 1 && segment.endsWith("[]") ? segment.slice(0, -2) : segment;
+    trail = trail === "" ? key : `${trail}.${key}`;
+  });
+  return trail;
 }
 
 function changeResults(doc: Document, changes: readonly ImageChange[]): FunctionResult[] {
@@ -222,11 +233,14 @@ export const setImage: BuiltinFunction = catalogFunction({
       const gvk = gvkOf(doc);
       for (const fs of cfg.fields) {
         if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs.path, 0, "", cfg.image, changes);
+        visitImages(root, fs.path, 0, cfg.image, changes);
       }
       results.push(...changeResults(doc, changes));
     });
     input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
     return input;
   },
+  // It only gives existing scalars a new value (their style kept); the default field specs reach
+  // container images only, an additional one could name a file annotation.
+  untouched: (cfg) => ({ folded: true, fileAnnotations: cfg.fields.length === DEFAULT_IMAGE_FIELDS.length }),
 });

@@ -227,6 +227,9 @@ export const setLabels: BuiltinFunction = catalogFunction({
     input.results.push(infoResult(`set ${count} labels in total`));
     return input;
   },
+  // It writes label maps at fixed paths (never metadata.annotations), each value an existing scalar's
+  // new value or a new unstyled scalar.
+  untouched: () => ({ folded: true, fileAnnotations: true }),
 });
 
 /*

@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf } from "../../kpt/resource.js";
+import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, nodeIn } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
@@ -121,11 +121,13 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string): void
 }
 
 function stringAt(doc: Document, path: readonly string[]): string {
-  return scalarText(doc.getIn(path, true));
+  return scalarText(nodeIn(doc, path));
 }
 
+const NAMESPACE_PATH = ["metadata", "namespace"] as const;
+
 function hasNamespace(doc: Document): boolean {
-  const node = doc.getIn(["metadata", "namespace"], true);
+  const node = nodeIn(doc, NAMESPACE_PATH);
   return isScalar(node) && typeof node.value === "string";
 }
 
@@ -182,6 +184,7 @@ class Pass {
 
   run(items: readonly Document[]): void {
     const modern = atLeast(this.release, "v0.3.2");
+    const v04 = atLeast(this.release, "v0.4.0");
     for (const doc of items) {
       if (!isMap(doc.contents) || isLocalConfig(doc)) continue;
       const apiVersion = apiVersionOf(doc);
@@ -195,7 +198,7 @@ class Pass {
         this.field(doc, API_SERVICE_NAMESPACE, false);
       else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
       else special = false;
-      const namespaced = atLeast(this.release, "v0.4.0")
+      const namespaced = v04
         ? (knownNamespaceScope(apiVersion, kind) ?? hasNamespace(doc))
         : (modern || !special) && hasNamespace(doc);
       if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
@@ -331,7 +334,7 @@ function transformV04(items: readonly Document[], newNamespace: string, release:
 function duplicate(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
   for (const doc of items) {
-    const ns = stringAt(doc, ["metadata", "namespace"]);
+    const ns = stringAt(doc, NAMESPACE_PATH);
     const id = JSON.stringify([apiVersionOf(doc), kindOf(doc), ns, nameOf(doc)]);
     if (seen.has(id)) {
       return `duplicate Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, Namespace=${ns}, Name=${nameOf(doc)})`;
@@ -397,4 +400,7 @@ export const setNamespaceSdk: BuiltinFunction = catalogFunction({
     else input.results.push(...runV03(input, cfg, release));
     return input;
   },
+  // It writes namespace fields and depends-on annotations only, as new unstyled string scalars (and
+  // RoleBinding subjects as the JSON trip styles them: plain, quoted or literal, never folded).
+  untouched: () => ({ folded: true, fileAnnotations: true }),
 });

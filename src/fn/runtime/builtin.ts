@@ -1,7 +1,7 @@
 import type { FunctionRegistry, RuntimeHints } from "../function-registry.js";
 import type { ResourceList } from "../types.js";
 import { FunctionError } from "../types.js";
-import type { FunctionRunner, FunctionSpec, RunOptions } from "./types.js";
+import type { FunctionRunner, FunctionSpec, RunOptions, RunOutput } from "./types.js";
 
 /**
  * Runs builtin functions in-process. A builtin fails as a catalog function's container would: by
@@ -15,9 +15,14 @@ export class BuiltinRunner implements FunctionRunner {
     private readonly hints: RuntimeHints = {},
   ) {}
 
-  async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<ResourceList> {
+  async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<RunOutput> {
     if (!fn.image) throw new FunctionError("builtin runner called without an image");
     const { fn: builtin, release } = this.registry.resolve(fn.image, this.hints);
+    // Asked before the run: the function may change its input, config included.
+    const untouched = builtin.untouched?.(
+      input.functionConfig,
+      release !== "unversioned" ? release : undefined,
+    );
     const controller = new AbortController();
     const onAbort = (): void => controller.abort(options.signal?.reason);
     options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -44,7 +49,7 @@ export class BuiltinRunner implements FunctionRunner {
       if (errors.length > 0 && output.exitCode !== 0) {
         throw new FunctionError(`function "${fn.image}" reported ${errors.length} error(s)`, output.results);
       }
-      return output;
+      return untouched ? { ...output, untouched } : output;
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);

@@ -1,4 +1,4 @@
-import type { ResourceList } from "../types.js";
+import type { ResourceList, Untouched } from "../types.js";
 
 /** Which function a pipeline step runs: a Kptfile `image:` or `exec:` (exactly one is set). */
 export interface FunctionSpec {
@@ -36,4 +36,6 @@ export interface FunctionRunner {
 /** A function's output list, and what a function process wrote to stderr while it passed. */
 export interface RunOutput extends ResourceList {
   stderr?: string;
+  /** What the builtin that ran promised to leave as it was (BuiltinFunction.untouched). */
+  untouched?: Untouched;
 }

@@ -1,6 +1,12 @@
 import type { Document, YAMLMap } from "yaml";
 import { catalogReleases } from "../../releases.js";
-import { type BuiltinFunction, type FunctionContext, FunctionError, type ResourceList } from "../../types.js";
+import {
+  type BuiltinFunction,
+  type FunctionContext,
+  FunctionError,
+  type ResourceList,
+  type Untouched,
+} from "../../types.js";
 import { rootMap } from "./catalog-fields.js";
 import { errorResult } from "./catalog-results.js";
 
@@ -18,11 +24,14 @@ export interface CatalogFunction<C> {
   /** What `release` does with a refused config: a result (returning the list) or a failure (throwing). */
   refuse(message: string, input: ResourceList, release: string): ResourceList;
   run(input: ResourceList, config: C, release: string, ctx: FunctionContext): ResourceList;
+  /** What a run with this (accepted) config provably leaves alone (BuiltinFunction.untouched). */
+  untouched?(config: C, release: string): Untouched;
 }
 
 export function catalogFunction<C>(fn: CatalogFunction<C>): BuiltinFunction {
   const releases = catalogReleases(fn.name, fn.range[0], fn.range[1]);
   const newest = releases.at(-1) as string;
+  const untouched = fn.untouched;
   return {
     name: fn.name,
     releases,
@@ -32,6 +41,14 @@ export function catalogFunction<C>(fn: CatalogFunction<C>): BuiltinFunction {
       if (typeof config === "string") return fn.refuse(config, input, release);
       return fn.run(input, config, release, ctx);
     },
+    ...(untouched && {
+      untouched(functionConfig, given) {
+        const release = given ?? newest;
+        const config = fn.readConfig(functionConfig, release);
+        // A refused config promises nothing (the run reports it, or fails).
+        return typeof config === "string" ? {} : untouched(config, release);
+      },
+    }),
   };
 }
 

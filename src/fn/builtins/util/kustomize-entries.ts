@@ -4,7 +4,16 @@ import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
 import { errorResult } from "./catalog-results.js";
 import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
-import { applyFieldSpec, type FieldSpec, FieldSpecError, fieldSpec, pairKey } from "./kustomize-fieldspec.js";
+import {
+  applyCompiledFieldSpec,
+  compileFieldSpec,
+  type FieldSpec,
+  FieldSpecError,
+  fieldSpec,
+  fieldSpecSelects,
+  pairKey,
+  specTarget,
+} from "./kustomize-fieldspec.js";
 import { duplicateResourceId, withoutLocalConfig } from "./kustomize-resmap.js";
 
 /**
@@ -135,13 +144,19 @@ export function setEntries(
     input.results.push(errorResult(`failed to run function: ${clash}`));
     return input;
   }
+  const specs = cfg.specs.map(compileFieldSpec);
   for (const doc of items) {
     ctx.signal?.throwIfAborted();
     if (run.skipNonMap && !isMap(doc.contents)) continue;
     const before = run.trip ? doc.clone() : undefined;
+    // What a spec selects is read before any entry is set (no entry's path reaches apiVersion or kind
+    // of the resource itself: the specs walk below its fields, never to its top-level scalars).
+    const target = specTarget(doc);
+    const selected = specs.filter((c) => fieldSpecSelects(c.spec, target));
     try {
       for (const [key, value] of cfg.entries) {
-        for (const spec of cfg.specs) applyFieldSpec(doc, spec, (map) => setEntry(map, key, value));
+        const set = (map: YAMLMap): void => setEntry(map, key, value);
+        for (const compiled of selected) applyCompiledFieldSpec(doc, compiled, set);
       }
     } catch (err) {
       if (!(err instanceof FieldSpecError)) throw err;

@@ -103,11 +103,21 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: apiVersion, version: "" };
 }
 
-export function fieldSpecSelects(spec: FieldSpec, doc: Document): boolean {
-  if (spec.kind !== "" && spec.kind !== kindOf(doc)) return false;
-  const { group, version } = parseGroupVersion(apiVersionOf(doc));
-  if (spec.group !== "" && spec.group !== group) return false;
-  return spec.version === "" || spec.version === version;
+/** What field specs select a resource by: its kind, group and version (read once per resource). */
+export interface SpecTarget {
+  kind: string;
+  group: string;
+  version: string;
+}
+
+export function specTarget(doc: Document): SpecTarget {
+  return { kind: kindOf(doc), ...parseGroupVersion(apiVersionOf(doc)) };
+}
+
+export function fieldSpecSelects(spec: FieldSpec, target: SpecTarget): boolean {
+  if (spec.kind !== "" && spec.kind !== target.kind) return false;
+  if (spec.group !== "" && spec.group !== target.group) return false;
+  return spec.version === "" || spec.version === target.version;
 }
 
 /** A path split at `/`, where `\/` keeps a slash inside a segment (kustomize's splitPath). */
@@ -121,46 +131,81 @@ export function splitFieldSpecPath(path: string): string[] {
   return out;
 }
 
+/** A field spec with its path split: for applying the same specs to many resources. */
+export interface CompiledFieldSpec {
+  spec: FieldSpec;
+  /** Each segment's key, and whether it is a sequence field (`name[]`). */
+  segments: { name: string; isSeqField: boolean }[];
+}
+
+export function compileFieldSpec(spec: FieldSpec): CompiledFieldSpec {
+  const segments = splitFieldSpecPath(spec.path).map((segment) => {
+    const isSeqField = segment.endsWith("[]");
+    return { name: isSeqField ? segment.slice(0, -2) : segment, isSeqField };
+  });
+  return { spec, segments };
+}
+
 /**
  * Applies one field spec to a resource: `set` gets each mapping the path reaches (created on the way
  * when the spec says so). Null values end the walk, or become mappings where the spec creates.
  */
 export function applyFieldSpec(doc: Document, spec: FieldSpec, set: (map: YAMLMap) => void): void {
-  if (!fieldSpecSelects(spec, doc)) return;
-  const path = splitFieldSpecPath(spec.path);
-  const walk = (node: Node | undefined, at: number): void => {
-    if (isAlias(node)) {
-      walk(node.resolve(doc) as Node | undefined, at);
-      return;
+  if (!fieldSpecSelects(spec, specTarget(doc))) return;
+  applyCompiledFieldSpec(doc, compileFieldSpec(spec), set);
+}
+
+/** applyFieldSpec of a compiled spec already known to select the resource. */
+export function applyCompiledFieldSpec(
+  doc: Document,
+  compiled: CompiledFieldSpec,
+  set: (map: YAMLMap) => void,
+): void {
+  walkFieldSpec(doc, compiled, set, doc.contents as Node | undefined, 0);
+}
+
+function walkFieldSpec(
+  doc: Document,
+  compiled: CompiledFieldSpec,
+  set: (map: YAMLMap) => void,
+  node: Node | undefined,
+  at: number,
+): void {
+  const { spec, segments } = compiled;
+  if (isAlias(node)) {
+    walkFieldSpec(doc, compiled, set, node.resolve(doc) as Node | undefined, at);
+    return;
+  }
+  if (at === segments.length) {
+    if (isMap(node)) set(node);
+    else if (!isNull(node)) throw walkError(spec, "wrong Node Kind for  expected: MappingNode");
+    return;
+  }
+  if (node === undefined || isNull(node)) return;
+  if (isSeq(node)) {
+    for (const item of node.items) walkFieldSpec(doc, compiled, set, item as Node, at);
+    return;
+  }
+  if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
+  const { name, isSeqField } = segments[at]!;
+  let pair: Pair | undefined;
+  for (const p of node.items) {
+    if (pairKey(p) === name) {
+      pair = p as Pair;
+      break;
     }
-    if (at === path.length) {
-      if (isMap(node)) set(node);
-      else if (!isNull(node)) throw walkError(spec, "wrong Node Kind for  expected: MappingNode");
-      return;
+  }
+  let value = pair?.value as Node | undefined | null;
+  if (spec.create && !isSeqField) {
+    if (!pair) {
+      value = new YAMLMap();
+      node.items.push(new Pair(new Scalar(name), value));
+    } else if (value === null || value === undefined || isNull(value)) {
+      value = new YAMLMap();
+      pair.value = value;
     }
-    if (node === undefined || isNull(node)) return;
-    if (isSeq(node)) {
-      for (const item of node.items) walk(item as Node, at);
-      return;
-    }
-    if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
-    const segment = path[at]!;
-    const isSeqField = segment.endsWith("[]");
-    const name = isSeqField ? segment.slice(0, -2) : segment;
-    const pair = node.items.find((p) => pairKey(p) === name);
-    let value = pair?.value as Node | undefined | null;
-    if (spec.create && !isSeqField) {
-      if (!pair) {
-        value = new YAMLMap();
-        node.items.push(new Pair(new Scalar(name), value));
-      } else if (value === null || value === undefined || isNull(value)) {
-        value = new YAMLMap();
-        pair.value = value;
-      }
-    }
-    walk(value ?? undefined, at + 1);
-  };
-  walk(doc.contents as Node | undefined, 0);
+  }
+  walkFieldSpec(doc, compiled, set, value ?? undefined, at + 1);
 }
 
 /** A mapping entry's key as text (keys may be scalar nodes or plain values). */
