@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "../src/forge/index.js";
@@ -43,7 +44,32 @@ export interface FleetBenchRow {
   /** The same for this process: the forge serving GitHub's API and git, and the balancer. */
   forgeCores: number;
   load: string;
+  /** The whole machine's busy CPU over the wall time (every process: the fleet, the forge, other users). */
+  machineCores: number;
+  /** The forge with its children (the `git http-backend` serving every fetch and push) over the wall time. */
+  forgeWithGitCores: number;
+  /** Jobs each replica runs at once. */
+  concurrency: number;
+  /**
+   * Seconds from the clock's start to each installation's last request (min / median / max): the
+   * installations finish together when they run side by side, one after another when they queue.
+   */
+  installationDoneS: [number, number, number];
+  /** Mean seconds an installation's requests spanned (its first to its last). */
+  installationSpanS: number;
+  /** Its writes times the write interval: the least time an installation's pacing allows (max of the fleet). */
+  paceBoundS: number;
+  /** Per job kind, summed over the replicas: count, total seconds, mean seconds. */
+  jobs: Record<string, { n: number; s: number; mean: number }>;
+  /** Seconds jobs waited from queued to started (all kinds), total and mean; jobs parked for a busy repository. */
+  queueWaitS: { total: number; mean: number; busyRetries: number };
+  /** Seconds spent in REST calls (their pacing included), and in the pacing waits alone, summed over the replicas. */
+  restS: number;
+  pacingS: { write: number; notifications: number };
 }
+
+/** `porchlight serve`'s jobs at once per replica (its default). */
+const REPLICA_CONCURRENCY = 4;
 
 interface Scenario {
   name: string;
@@ -162,6 +188,9 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
     const before = forge.requestLog.entries.length;
     const cpuBefore = await cpuSeconds(replicas);
     const forgeBefore = process.cpuUsage();
+    const forgeGitBefore = selfWithChildren();
+    const machineBefore = machineBusy();
+    const metricsBefore = await scrapeAll(replicas);
     const start = performance.now();
     await Promise.all(
       orgs.map((org) =>
@@ -181,6 +210,10 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
     const wallS = (performance.now() - start) / 1000;
     const cpu = (await cpuSeconds(replicas)) - cpuBefore;
     const forgeCpu = process.cpuUsage(forgeBefore);
+    const forgeGit = selfWithChildren() - forgeGitBefore;
+    const machine = machineBusy();
+    const machineS = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
+    const metrics = subtract(await scrapeAll(replicas), metricsBefore);
     forge.rateLimit.secondary(null);
 
     const log = forge.requestLog.entries.slice(before).filter((e) => e.installationId !== null);
@@ -189,6 +222,31 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       (e) => e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
     );
     const prs = opened();
+    const byInstallation = new Map<number, { first: number; last: number; writes: number }>();
+    for (const e of log) {
+      if (e.route.includes("access_tokens")) continue;
+      const t = byInstallation.get(e.installationId!) ?? { first: e.at, last: e.at, writes: 0 };
+      t.first = Math.min(t.first, e.at);
+      t.last = Math.max(t.last, e.at);
+      if (e.method !== "GET" && !e.route.endsWith("git-upload-pack")) t.writes++;
+      byInstallation.set(e.installationId!, t);
+    }
+    const timelines = [...byInstallation.values()];
+    const done = timelines.map((t) => (t.last - start) / 1000).sort((a, b) => a - b);
+    const kinds = new Set(
+      [...metrics.keys()].flatMap(
+        (k) => /^porchlight_job_duration_seconds_count\{kind="([^"]+)"/.exec(k)?.[1] ?? [],
+      ),
+    );
+    const jobs = Object.fromEntries(
+      [...kinds].map((kind) => {
+        const n = metrics.get(`porchlight_job_duration_seconds_count{kind="${kind}"}`) ?? 0;
+        const sum = metrics.get(`porchlight_job_duration_seconds_sum{kind="${kind}"}`) ?? 0;
+        return [kind, { n, s: round(sum, 1), mean: round(sum / Math.max(1, n), 2) }];
+      }),
+    );
+    const waitN = metrics.get(`porchlight_queue_wait_seconds_count{queue="jobs"}`) ?? 0;
+    const waitS = metrics.get(`porchlight_queue_wait_seconds_sum{queue="jobs"}`) ?? 0;
     return {
       scenario: s.name,
       replicas: replicaCount,
@@ -207,6 +265,33 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       load: loadavg()
         .map((l) => l.toFixed(1))
         .join(" "),
+      machineCores: round(machineS * cpus().length, 2),
+      forgeWithGitCores: round(forgeGit / wallS, 2),
+      concurrency: REPLICA_CONCURRENCY,
+      installationDoneS: [
+        round(done[0] ?? 0, 1),
+        round(done[Math.floor(done.length / 2)] ?? 0, 1),
+        round(done.at(-1) ?? 0, 1),
+      ],
+      installationSpanS: round(
+        timelines.reduce((n, t) => n + (t.last - t.first), 0) / Math.max(1, timelines.length) / 1000,
+        1,
+      ),
+      paceBoundS: round((Math.max(0, ...timelines.map((t) => t.writes)) * s.writeMs) / 1000, 1),
+      jobs,
+      queueWaitS: {
+        total: round(waitS, 1),
+        mean: round(waitS / Math.max(1, waitN), 2),
+        busyRetries: metrics.get(`porchlight_queue_retries_total{queue="jobs",reason="busy"}`) ?? 0,
+      },
+      restS: round(metrics.get("porchlight_github_api_seconds_sum") ?? 0, 1),
+      pacingS: {
+        write: round(metrics.get(`porchlight_github_pacing_wait_seconds_sum{group="write"}`) ?? 0, 1),
+        notifications: round(
+          metrics.get(`porchlight_github_pacing_wait_seconds_sum{group="notifications"}`) ?? 0,
+          1,
+        ),
+      },
     };
   } finally {
     forge.setWebhookUrl(null);
@@ -274,6 +359,52 @@ async function cpuSeconds(replicas: Replica[]): Promise<number> {
     }
   }
   return ticks / 100;
+}
+
+/** This process's CPU seconds with its children waited for (the forge's `git http-backend`), from /proc. */
+function selfWithChildren(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The machine's busy and total CPU ticks (all cores), from /proc/stat. */
+function machineBusy(): { busy: number; total: number } {
+  try {
+    const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+  } catch {
+    return { busy: 0, total: 1 };
+  }
+}
+
+/** Every replica's metrics (porchlight_* series, labels but `replica`), summed over the fleet. */
+async function scrapeAll(replicas: Replica[]): Promise<Map<string, number>> {
+  const sum = new Map<string, number>();
+  for (const r of replicas) {
+    const res = await fetch(new URL("/metrics", r.webhookUrl)).catch(() => undefined);
+    if (!res?.ok) continue;
+    for (const line of (await res.text()).split("\n")) {
+      const m = /^(porchlight_[a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!m) continue;
+      const labels = (m[2] ?? "")
+        .split(",")
+        .filter((l) => l && !l.startsWith("replica=") && !l.startsWith("le="));
+      if ((m[2] ?? "").includes("le=")) continue;
+      const key = labels.length ? `${m[1]}{${labels.join(",")}}` : m[1]!;
+      sum.set(key, (sum.get(key) ?? 0) + Number(m[3]));
+    }
+  }
+  return sum;
+}
+
+function subtract(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  return new Map([...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)]));
 }
 
 function round(x: number, digits: number): number {
