@@ -59,6 +59,18 @@ export interface FleetBenchRow {
   installationSpanS: number;
   /** Its writes times the write interval: the least time an installation's pacing allows (max of the fleet). */
   paceBoundS: number;
+  /** CPU seconds per pull request: the replicas with their git, the forge with its git. */
+  cpuPerPR: number;
+  /** The replicas' job slots (replicas × concurrency × wall) busy with a job. */
+  slotsBusy: number;
+  /** Mean milliseconds of one REST call as the jobs see it (pacing included). */
+  restMeanMs: number;
+  /**
+   * What held the fleet back, from the figures above: `cpu` (the machine's cores busy: more replicas
+   * share the same cores), `pacing` (an installation's writes at its pace for most of the run), `job
+   * slots` (every replica's slots busy: more replicas, or more jobs each, go faster), else `none`.
+   */
+  bound: string;
   /** Per job kind, summed over the replicas: count, total seconds, mean seconds. */
   jobs: Record<string, { n: number; s: number; mean: number }>;
   /** Seconds jobs waited from queued to started (all kinds), total and mean; jobs parked for a busy repository. */
@@ -77,6 +89,8 @@ interface Scenario {
   downstreams: number;
   /** PORCHLIGHT_WRITE_INTERVAL_MS: least time between two writes of one installation, fleet-wide. */
   writeMs: number;
+  /** Added to every request to the forge (API and git): GitHub's round trip, which the forge lacks. */
+  latencyMs?: number;
 }
 
 /**
@@ -92,12 +106,15 @@ interface Scenario {
  * - `paced`: 20 installations × 10 with write pacing (FLEET_BENCH_WRITE_MS, default 250 ms between
  *   two writes of one installation, fleet-wide): jobs mostly wait, and waiting is not CPU, so three
  *   replicas (4 jobs each) keep more installations writing at once;
+ * - `latency`: 10 installations × 5 with FLEET_BENCH_LATENCY_MS (default 150) added to every request
+ *   to the forge, as GitHub's round trip is (the forge answers in about a millisecond): a job mostly
+ *   waits for GitHub, so a replica's job slots, not the CPU, are what is short, as with GitHub itself;
  * - `one installation`: 1 × 20 at GitHub's pace (1 s a write, the default): every write waits for the
  *   same installation's pace, whatever the number of replicas — GitHub's per-installation limit is
  *   the bottleneck. (At 250 ms a write one installation goes past GitHub's 80 writes a minute.)
  *
  * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS and FLEET_BENCH_REPLICAS
- * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|one runs one scenario.
+ * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|latency|one runs one scenario.
  */
 export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
   if (REDIS_MISSING) {
@@ -107,10 +124,19 @@ export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
   const n = Number(process.env.FLEET_BENCH_INSTALLATIONS ?? 20);
   const d = Number(process.env.FLEET_BENCH_DOWNSTREAMS ?? 10);
   const writeMs = Number(process.env.FLEET_BENCH_WRITE_MS ?? 250);
+  const latencyMs = Number(process.env.FLEET_BENCH_LATENCY_MS ?? 150);
   const counts = (process.env.FLEET_BENCH_REPLICAS ?? "1,3").split(",").map(Number);
   const scenarios: (Scenario & { key: string })[] = [
     { key: "cpu", name: "cpu (no pacing)", installations: n, downstreams: d, writeMs: 0 },
     { key: "paced", name: `paced (${writeMs} ms/write)`, installations: n, downstreams: d, writeMs },
+    {
+      key: "latency",
+      name: `latency (${latencyMs} ms a request, ${writeMs} ms/write)`,
+      installations: Math.max(1, Math.round(n / 2)),
+      downstreams: Math.max(1, Math.round(d / 2)),
+      writeMs,
+      latencyMs,
+    },
     {
       key: "one",
       name: "one installation (1000 ms/write, GitHub's pace)",
@@ -185,6 +211,7 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
 
     // GitHub's content-creation limit: 80 writes a minute per installation; past it, wait a minute.
     forge.rateLimit.secondary({ perMinute: 80, retryAfter: 60 });
+    const latency = s.latencyMs ? forge.faults.add({ route: "*", delayMs: s.latencyMs }) : undefined;
     const before = forge.requestLog.entries.length;
     const cpuBefore = await cpuSeconds(replicas);
     const forgeBefore = process.cpuUsage();
@@ -215,6 +242,7 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
     const machineS = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
     const metrics = subtract(await scrapeAll(replicas), metricsBefore);
     forge.rateLimit.secondary(null);
+    if (latency) forge.faults.remove(latency);
 
     const log = forge.requestLog.entries.slice(before).filter((e) => e.installationId !== null);
     const rest = log.filter((e) => !e.route.includes(".git/") && !e.route.includes("access_tokens"));
@@ -247,6 +275,21 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
     );
     const waitN = metrics.get(`porchlight_queue_wait_seconds_count{queue="jobs"}`) ?? 0;
     const waitS = metrics.get(`porchlight_queue_wait_seconds_sum{queue="jobs"}`) ?? 0;
+    const jobSeconds = Object.values(jobs).reduce((n, j) => n + j.s, 0);
+    const slotsBusy = jobSeconds / (replicaCount * REPLICA_CONCURRENCY * wallS);
+    const paceBoundS = (Math.max(0, ...timelines.map((t) => t.writes)) * s.writeMs) / 1000;
+    const restCalls = [...metrics]
+      .filter(([k]) => k.startsWith("porchlight_github_api_calls_total"))
+      .reduce((n, [, v]) => n + v, 0);
+    const cores = cpus().length;
+    const bound =
+      machineS >= 0.9 || cpu + forgeGit >= 0.8 * cores * wallS
+        ? "cpu"
+        : paceBoundS >= 0.7 * wallS
+          ? "pacing"
+          : slotsBusy >= 0.8
+            ? "job slots"
+            : "none";
     return {
       scenario: s.name,
       replicas: replicaCount,
@@ -277,7 +320,13 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
         timelines.reduce((n, t) => n + (t.last - t.first), 0) / Math.max(1, timelines.length) / 1000,
         1,
       ),
-      paceBoundS: round((Math.max(0, ...timelines.map((t) => t.writes)) * s.writeMs) / 1000, 1),
+      paceBoundS: round(paceBoundS, 1),
+      cpuPerPR: round((cpu + forgeGit) / prs, 2),
+      slotsBusy: round(slotsBusy, 2),
+      restMeanMs: Math.round(
+        ((metrics.get("porchlight_github_api_seconds_sum") ?? 0) * 1000) / Math.max(1, restCalls),
+      ),
+      bound,
       jobs,
       queueWaitS: {
         total: round(waitS, 1),
