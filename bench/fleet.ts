@@ -80,8 +80,8 @@ export interface FleetBenchRow {
   pacingS: { write: number; notifications: number };
 }
 
-/** `porchlight serve`'s jobs at once per replica (its default). */
-const REPLICA_CONCURRENCY = 4;
+/** Jobs at once per replica: PORCHLIGHT_CONCURRENCY, `porchlight serve`'s default unless FLEET_BENCH_CONCURRENCY. */
+const REPLICA_CONCURRENCY = Number(process.env.FLEET_BENCH_CONCURRENCY ?? 4);
 
 interface Scenario {
   name: string;
@@ -106,14 +106,15 @@ interface Scenario {
  * - `paced`: 20 installations × 10 with write pacing (FLEET_BENCH_WRITE_MS, default 250 ms between
  *   two writes of one installation, fleet-wide): jobs mostly wait, and waiting is not CPU, so three
  *   replicas (4 jobs each) keep more installations writing at once;
- * - `latency`: 10 installations × 5 with FLEET_BENCH_LATENCY_MS (default 150) added to every request
+ * - `latency`: 10 installations × 5 with FLEET_BENCH_LATENCY_MS (default 300) added to every request
  *   to the forge, as GitHub's round trip is (the forge answers in about a millisecond): a job mostly
  *   waits for GitHub, so a replica's job slots, not the CPU, are what is short, as with GitHub itself;
  * - `one installation`: 1 × 20 at GitHub's pace (1 s a write, the default): every write waits for the
  *   same installation's pace, whatever the number of replicas — GitHub's per-installation limit is
  *   the bottleneck. (At 250 ms a write one installation goes past GitHub's 80 writes a minute.)
  *
- * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS and FLEET_BENCH_REPLICAS
+ * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS, FLEET_BENCH_LATENCY_MS, FLEET_BENCH_CONCURRENCY
+ * (PORCHLIGHT_CONCURRENCY of each replica, default 4) and FLEET_BENCH_REPLICAS
  * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|latency|one runs one scenario.
  */
 export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
@@ -124,7 +125,7 @@ export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
   const n = Number(process.env.FLEET_BENCH_INSTALLATIONS ?? 20);
   const d = Number(process.env.FLEET_BENCH_DOWNSTREAMS ?? 10);
   const writeMs = Number(process.env.FLEET_BENCH_WRITE_MS ?? 250);
-  const latencyMs = Number(process.env.FLEET_BENCH_LATENCY_MS ?? 150);
+  const latencyMs = Number(process.env.FLEET_BENCH_LATENCY_MS ?? 300);
   const counts = (process.env.FLEET_BENCH_REPLICAS ?? "1,3").split(",").map(Number);
   const scenarios: (Scenario & { key: string })[] = [
     { key: "cpu", name: "cpu (no pacing)", installations: n, downstreams: d, writeMs: 0 },
@@ -198,7 +199,11 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       forge.createInstallation(creds.appId, org);
       for (const login of ["alice", "bob"]) forge.setPermission(`${org}/blueprints`, login, "write");
     }
-    const env = { PORCHLIGHT_WRITE_INTERVAL_MS: String(s.writeMs), PORCHLIGHT_REDIS_LOCK_MS: "30000" };
+    const env = {
+      PORCHLIGHT_WRITE_INTERVAL_MS: String(s.writeMs),
+      PORCHLIGHT_REDIS_LOCK_MS: "30000",
+      PORCHLIGHT_CONCURRENCY: String(REPLICA_CONCURRENCY),
+    };
     for (let r = 1; r <= replicaCount; r++)
       replicas.push(await startReplica(forge, creds, `r${r}`, prefix, env));
     forge.setWebhookUrl(lb.url);
