@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "../src/forge/index.js";
@@ -43,7 +44,44 @@ export interface FleetBenchRow {
   /** The same for this process: the forge serving GitHub's API and git, and the balancer. */
   forgeCores: number;
   load: string;
+  /** The whole machine's busy CPU over the wall time (every process: the fleet, the forge, other users). */
+  machineCores: number;
+  /** The forge with its children (the `git http-backend` serving every fetch and push) over the wall time. */
+  forgeWithGitCores: number;
+  /** Jobs each replica runs at once. */
+  concurrency: number;
+  /**
+   * Seconds from the clock's start to each installation's last request (min / median / max): the
+   * installations finish together when they run side by side, one after another when they queue.
+   */
+  installationDoneS: [number, number, number];
+  /** Mean seconds an installation's requests spanned (its first to its last). */
+  installationSpanS: number;
+  /** Its writes times the write interval: the least time an installation's pacing allows (max of the fleet). */
+  paceBoundS: number;
+  /** CPU seconds per pull request: the replicas with their git, the forge with its git. */
+  cpuPerPR: number;
+  /** The replicas' job slots (replicas × concurrency × wall) busy with a job. */
+  slotsBusy: number;
+  /** Mean milliseconds of one REST call as the jobs see it (pacing included). */
+  restMeanMs: number;
+  /**
+   * What held the fleet back, from the figures above: `cpu` (the machine's cores busy: more replicas
+   * share the same cores), `pacing` (an installation's writes at its pace for most of the run), `job
+   * slots` (every replica's slots busy: more replicas, or more jobs each, go faster), else `none`.
+   */
+  bound: string;
+  /** Per job kind, summed over the replicas: count, total seconds, mean seconds. */
+  jobs: Record<string, { n: number; s: number; mean: number }>;
+  /** Seconds jobs waited from queued to started (all kinds), total and mean; jobs parked for a busy repository. */
+  queueWaitS: { total: number; mean: number; busyRetries: number };
+  /** Seconds spent in REST calls (their pacing included), and in the pacing waits alone, summed over the replicas. */
+  restS: number;
+  pacingS: { write: number; notifications: number };
 }
+
+/** Jobs at once per replica: PORCHLIGHT_CONCURRENCY, `porchlight serve`'s default unless FLEET_BENCH_CONCURRENCY. */
+const REPLICA_CONCURRENCY = Number(process.env.FLEET_BENCH_CONCURRENCY ?? 4);
 
 interface Scenario {
   name: string;
@@ -51,6 +89,8 @@ interface Scenario {
   downstreams: number;
   /** PORCHLIGHT_WRITE_INTERVAL_MS: least time between two writes of one installation, fleet-wide. */
   writeMs: number;
+  /** Added to every request to the forge (API and git): GitHub's round trip, which the forge lacks. */
+  latencyMs?: number;
 }
 
 /**
@@ -66,12 +106,16 @@ interface Scenario {
  * - `paced`: 20 installations × 10 with write pacing (FLEET_BENCH_WRITE_MS, default 250 ms between
  *   two writes of one installation, fleet-wide): jobs mostly wait, and waiting is not CPU, so three
  *   replicas (4 jobs each) keep more installations writing at once;
+ * - `latency`: 10 installations × 5 with FLEET_BENCH_LATENCY_MS (default 300) added to every request
+ *   to the forge, as GitHub's round trip is (the forge answers in about a millisecond): a job mostly
+ *   waits for GitHub, so a replica's job slots, not the CPU, are what is short, as with GitHub itself;
  * - `one installation`: 1 × 20 at GitHub's pace (1 s a write, the default): every write waits for the
  *   same installation's pace, whatever the number of replicas — GitHub's per-installation limit is
  *   the bottleneck. (At 250 ms a write one installation goes past GitHub's 80 writes a minute.)
  *
- * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS and FLEET_BENCH_REPLICAS
- * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|one runs one scenario.
+ * FLEET_BENCH_INSTALLATIONS, FLEET_BENCH_DOWNSTREAMS, FLEET_BENCH_WRITE_MS, FLEET_BENCH_LATENCY_MS, FLEET_BENCH_CONCURRENCY
+ * (PORCHLIGHT_CONCURRENCY of each replica, default 4) and FLEET_BENCH_REPLICAS
+ * (default "1,3") change the sizes; FLEET_BENCH_ONLY=cpu|paced|latency|one runs one scenario.
  */
 export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
   if (REDIS_MISSING) {
@@ -81,10 +125,19 @@ export async function benchFleet(): Promise<FleetBenchRow[] | undefined> {
   const n = Number(process.env.FLEET_BENCH_INSTALLATIONS ?? 20);
   const d = Number(process.env.FLEET_BENCH_DOWNSTREAMS ?? 10);
   const writeMs = Number(process.env.FLEET_BENCH_WRITE_MS ?? 250);
+  const latencyMs = Number(process.env.FLEET_BENCH_LATENCY_MS ?? 300);
   const counts = (process.env.FLEET_BENCH_REPLICAS ?? "1,3").split(",").map(Number);
   const scenarios: (Scenario & { key: string })[] = [
     { key: "cpu", name: "cpu (no pacing)", installations: n, downstreams: d, writeMs: 0 },
     { key: "paced", name: `paced (${writeMs} ms/write)`, installations: n, downstreams: d, writeMs },
+    {
+      key: "latency",
+      name: `latency (${latencyMs} ms a request, ${writeMs} ms/write)`,
+      installations: Math.max(1, Math.round(n / 2)),
+      downstreams: Math.max(1, Math.round(d / 2)),
+      writeMs,
+      latencyMs,
+    },
     {
       key: "one",
       name: "one installation (1000 ms/write, GitHub's pace)",
@@ -146,7 +199,11 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       forge.createInstallation(creds.appId, org);
       for (const login of ["alice", "bob"]) forge.setPermission(`${org}/blueprints`, login, "write");
     }
-    const env = { PORCHLIGHT_WRITE_INTERVAL_MS: String(s.writeMs), PORCHLIGHT_REDIS_LOCK_MS: "30000" };
+    const env = {
+      PORCHLIGHT_WRITE_INTERVAL_MS: String(s.writeMs),
+      PORCHLIGHT_REDIS_LOCK_MS: "30000",
+      PORCHLIGHT_CONCURRENCY: String(REPLICA_CONCURRENCY),
+    };
     for (let r = 1; r <= replicaCount; r++)
       replicas.push(await startReplica(forge, creds, `r${r}`, prefix, env));
     forge.setWebhookUrl(lb.url);
@@ -159,9 +216,13 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
 
     // GitHub's content-creation limit: 80 writes a minute per installation; past it, wait a minute.
     forge.rateLimit.secondary({ perMinute: 80, retryAfter: 60 });
+    const latency = s.latencyMs ? forge.faults.add({ route: "*", delayMs: s.latencyMs }) : undefined;
     const before = forge.requestLog.entries.length;
     const cpuBefore = await cpuSeconds(replicas);
     const forgeBefore = process.cpuUsage();
+    const forgeGitBefore = selfWithChildren();
+    const machineBefore = machineBusy();
+    const metricsBefore = await scrapeAll(replicas);
     const start = performance.now();
     await Promise.all(
       orgs.map((org) =>
@@ -181,7 +242,12 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
     const wallS = (performance.now() - start) / 1000;
     const cpu = (await cpuSeconds(replicas)) - cpuBefore;
     const forgeCpu = process.cpuUsage(forgeBefore);
+    const forgeGit = selfWithChildren() - forgeGitBefore;
+    const machine = machineBusy();
+    const machineS = (machine.busy - machineBefore.busy) / (machine.total - machineBefore.total);
+    const metrics = subtract(await scrapeAll(replicas), metricsBefore);
     forge.rateLimit.secondary(null);
+    if (latency) forge.faults.remove(latency);
 
     const log = forge.requestLog.entries.slice(before).filter((e) => e.installationId !== null);
     const rest = log.filter((e) => !e.route.includes(".git/") && !e.route.includes("access_tokens"));
@@ -189,6 +255,46 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       (e) => e.method !== "GET" && !e.route.includes("access_tokens") && !e.route.endsWith("git-upload-pack"),
     );
     const prs = opened();
+    const byInstallation = new Map<number, { first: number; last: number; writes: number }>();
+    for (const e of log) {
+      if (e.route.includes("access_tokens")) continue;
+      const t = byInstallation.get(e.installationId!) ?? { first: e.at, last: e.at, writes: 0 };
+      t.first = Math.min(t.first, e.at);
+      t.last = Math.max(t.last, e.at);
+      if (e.method !== "GET" && !e.route.endsWith("git-upload-pack")) t.writes++;
+      byInstallation.set(e.installationId!, t);
+    }
+    const timelines = [...byInstallation.values()];
+    const done = timelines.map((t) => (t.last - start) / 1000).sort((a, b) => a - b);
+    const kinds = new Set(
+      [...metrics.keys()].flatMap(
+        (k) => /^porchlight_job_duration_seconds_count\{kind="([^"]+)"/.exec(k)?.[1] ?? [],
+      ),
+    );
+    const jobs = Object.fromEntries(
+      [...kinds].map((kind) => {
+        const n = metrics.get(`porchlight_job_duration_seconds_count{kind="${kind}"}`) ?? 0;
+        const sum = metrics.get(`porchlight_job_duration_seconds_sum{kind="${kind}"}`) ?? 0;
+        return [kind, { n, s: round(sum, 1), mean: round(sum / Math.max(1, n), 2) }];
+      }),
+    );
+    const waitN = metrics.get(`porchlight_queue_wait_seconds_count{queue="jobs"}`) ?? 0;
+    const waitS = metrics.get(`porchlight_queue_wait_seconds_sum{queue="jobs"}`) ?? 0;
+    const jobSeconds = Object.values(jobs).reduce((n, j) => n + j.s, 0);
+    const slotsBusy = jobSeconds / (replicaCount * REPLICA_CONCURRENCY * wallS);
+    const paceBoundS = (Math.max(0, ...timelines.map((t) => t.writes)) * s.writeMs) / 1000;
+    const restCalls = [...metrics]
+      .filter(([k]) => k.startsWith("porchlight_github_api_calls_total"))
+      .reduce((n, [, v]) => n + v, 0);
+    const cores = cpus().length;
+    const bound =
+      machineS >= 0.9 || cpu + forgeGit >= 0.8 * cores * wallS
+        ? "cpu"
+        : paceBoundS >= 0.7 * wallS
+          ? "pacing"
+          : slotsBusy >= 0.8
+            ? "job slots"
+            : "none";
     return {
       scenario: s.name,
       replicas: replicaCount,
@@ -207,6 +313,39 @@ async function runOnce(s: Scenario, replicaCount: number): Promise<FleetBenchRow
       load: loadavg()
         .map((l) => l.toFixed(1))
         .join(" "),
+      machineCores: round(machineS * cpus().length, 2),
+      forgeWithGitCores: round(forgeGit / wallS, 2),
+      concurrency: REPLICA_CONCURRENCY,
+      installationDoneS: [
+        round(done[0] ?? 0, 1),
+        round(done[Math.floor(done.length / 2)] ?? 0, 1),
+        round(done.at(-1) ?? 0, 1),
+      ],
+      installationSpanS: round(
+        timelines.reduce((n, t) => n + (t.last - t.first), 0) / Math.max(1, timelines.length) / 1000,
+        1,
+      ),
+      paceBoundS: round(paceBoundS, 1),
+      cpuPerPR: round((cpu + forgeGit) / prs, 2),
+      slotsBusy: round(slotsBusy, 2),
+      restMeanMs: Math.round(
+        ((metrics.get("porchlight_github_api_seconds_sum") ?? 0) * 1000) / Math.max(1, restCalls),
+      ),
+      bound,
+      jobs,
+      queueWaitS: {
+        total: round(waitS, 1),
+        mean: round(waitS / Math.max(1, waitN), 2),
+        busyRetries: metrics.get(`porchlight_queue_retries_total{queue="jobs",reason="busy"}`) ?? 0,
+      },
+      restS: round(metrics.get("porchlight_github_api_seconds_sum") ?? 0, 1),
+      pacingS: {
+        write: round(metrics.get(`porchlight_github_pacing_wait_seconds_sum{group="write"}`) ?? 0, 1),
+        notifications: round(
+          metrics.get(`porchlight_github_pacing_wait_seconds_sum{group="notifications"}`) ?? 0,
+          1,
+        ),
+      },
     };
   } finally {
     forge.setWebhookUrl(null);
@@ -274,6 +413,52 @@ async function cpuSeconds(replicas: Replica[]): Promise<number> {
     }
   }
   return ticks / 100;
+}
+
+/** This process's CPU seconds with its children waited for (the forge's `git http-backend`), from /proc. */
+function selfWithChildren(): number {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The machine's busy and total CPU ticks (all cores), from /proc/stat. */
+function machineBusy(): { busy: number; total: number } {
+  try {
+    const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    // idle and iowait
+    return { busy: total - (ticks[3] ?? 0) - (ticks[4] ?? 0), total };
+  } catch {
+    return { busy: 0, total: 1 };
+  }
+}
+
+/** Every replica's metrics (porchlight_* series, labels but `replica`), summed over the fleet. */
+async function scrapeAll(replicas: Replica[]): Promise<Map<string, number>> {
+  const sum = new Map<string, number>();
+  for (const r of replicas) {
+    const res = await fetch(new URL("/metrics", r.webhookUrl)).catch(() => undefined);
+    if (!res?.ok) continue;
+    for (const line of (await res.text()).split("\n")) {
+      const m = /^(porchlight_[a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!m) continue;
+      const labels = (m[2] ?? "")
+        .split(",")
+        .filter((l) => l && !l.startsWith("replica=") && !l.startsWith("le="));
+      if ((m[2] ?? "").includes("le=")) continue;
+      const key = labels.length ? `${m[1]}{${labels.join(",")}}` : m[1]!;
+      sum.set(key, (sum.get(key) ?? 0) + Number(m[3]));
+    }
+  }
+  return sum;
+}
+
+function subtract(after: Map<string, number>, before: Map<string, number>): Map<string, number> {
+  return new Map([...after].map(([k, v]) => [k, v - (before.get(k) ?? 0)]));
 }
 
 function round(x: number, digits: number): number {

@@ -59,6 +59,8 @@ Environment (GitHub App):
                                        (default 30000)
 Environment (both modes):
   PORT                                 the app's port (default 3000)
+  PORCHLIGHT_CONCURRENCY               jobs this process runs at once, of different repositories (default 4;
+                                       a job mostly waits for GitHub, so more than the cores is fine)
   PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
   PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
   PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
@@ -155,6 +157,11 @@ export function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number
   return wholeFromEnv(env, name, fallback, "milliseconds", 0);
 }
 
+/** PORCHLIGHT_CONCURRENCY: jobs this process runs at once (1 or more; default 4). */
+function concurrencyFromEnv(env: NodeJS.ProcessEnv): number {
+  return wholeFromEnv(env, "PORCHLIGHT_CONCURRENCY", 4, "jobs", 1);
+}
+
 /** The webhook limits from PORCHLIGHT_WEBHOOK_MAX_BYTES and PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES. */
 function webhookLimits(env: NodeJS.ProcessEnv): { webhookMaxBytes: number; webhookMaxPendingBytes: number } {
   const webhookMaxBytes = wholeFromEnv(env, WEBHOOK_MAX_BYTES_ENV, DEFAULT_WEBHOOK_MAX_BYTES, "bytes", 1);
@@ -218,6 +225,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       port,
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: msFromEnv(io.env, "PORCHLIGHT_WRITE_INTERVAL_MS", 1000),
+      concurrency: concurrencyFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
@@ -245,6 +253,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       ...limits,
       port,
       writeIntervalMs: 0,
+      concurrency: concurrencyFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,

@@ -1,6 +1,10 @@
 /** A fault to inject into requests matching a route template (and method). */
 export interface FaultSpec {
-  /** Route template as GitHub documents it (`/repos/{owner}/{repo}/pulls`), or a git one (`/{owner}/{repo}.git/git-receive-pack`). */
+  /**
+   * Route template as GitHub documents it (`/repos/{owner}/{repo}/pulls`), or a git one
+   * (`/{owner}/{repo}.git/git-receive-pack`); `*`: every request a more specific fault does not match
+   * (with `delayMs`, the network's latency to GitHub, as the fleet bench's `latency` scenario uses it).
+   */
   route: string;
   method?: string;
   /** Answer with this status and GitHub's error shape instead of handling the request. */
@@ -80,9 +84,9 @@ export class Faults {
 
   /** The fault to apply to a request, counting it; exhausted faults are removed. */
   take(method: string, route: string): ActiveFault | undefined {
-    const f = this.active.find(
-      (x) => x.route === route && (!x.method || x.method.toUpperCase() === method.toUpperCase()),
-    );
+    const matches = (x: ActiveFault, r: string) =>
+      x.route === r && (!x.method || x.method.toUpperCase() === method.toUpperCase());
+    const f = this.active.find((x) => matches(x, route)) ?? this.active.find((x) => matches(x, "*"));
     if (!f) return undefined;
     f.hits += 1;
     // Exhausted: no further request is affected, but the ones it holds stay held until released.

@@ -7,14 +7,16 @@ export interface LoggedRequest {
   installationId: number | null;
   login: string | null;
   status: number;
+  /** When the forge answered it (`performance.now()` of the forge's process, ms): for timelines. */
+  at: number;
 }
 
 /** Every request served, in order, for tests that count API calls per operation. */
 export class RequestLog {
   readonly entries: LoggedRequest[] = [];
 
-  record(e: LoggedRequest): void {
-    this.entries.push(e);
+  record(e: Omit<LoggedRequest, "at">): void {
+    this.entries.push({ ...e, at: performance.now() });
   }
 
   /** Requests matching all given fields. */

@@ -55,16 +55,20 @@ interface RequestOptionsLike {
 export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctokit {
   const shared = (name: string) =>
     settings.cluster ? { connection: settings.cluster.connection, id: `${settings.cluster.id}-${name}` } : {};
-  const write = new Bottleneck.Group({
-    maxConcurrent: 1,
-    minTime: settings.writeIntervalMs,
-    ...shared("write"),
-  });
-  const notifications = new Bottleneck.Group({
-    maxConcurrent: 1,
-    minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
-    ...shared("notifications"),
-  });
+  const write = timedWaits(
+    new Bottleneck.Group({ maxConcurrent: 1, minTime: settings.writeIntervalMs, ...shared("write") }),
+    "write",
+    settings.metrics,
+  );
+  const notifications = timedWaits(
+    new Bottleneck.Group({
+      maxConcurrent: 1,
+      minTime: settings.notifyIntervalMs ?? 3 * settings.writeIntervalMs,
+      ...shared("notifications"),
+    }),
+    "notifications",
+    settings.metrics,
+  );
   const unitMs = settings.retryAfterUnitMs ?? 1000;
   const retry = (after: number, options: RequestOptionsLike, _octokit: unknown, count?: number): boolean =>
     (count ?? options.request?.retryCount ?? 0) < settings.rateLimitRetries &&
@@ -109,6 +113,30 @@ export function porchlightOctokit(settings: OctokitSettings): typeof ProbotOctok
       },
     };
   }) as unknown as typeof ProbotOctokit;
+}
+
+/**
+ * The group's waits counted in the metrics (porchlight_github_pacing_wait_seconds): the throttling plugin
+ * schedules a no-op on the installation's limiter before each write, so the time to its settling is the
+ * time the write waited for its installation's pace.
+ */
+function timedWaits(group: Bottleneck.Group, name: string, metrics: Metrics | undefined): Bottleneck.Group {
+  if (!metrics) return group;
+  const timed = new WeakSet<Bottleneck>();
+  const key = group.key.bind(group);
+  group.key = (id = "") => {
+    const limiter = key(id);
+    if (!timed.has(limiter)) {
+      timed.add(limiter);
+      const schedule = limiter.schedule.bind(limiter) as (...args: unknown[]) => Promise<unknown>;
+      (limiter as { schedule: (...args: unknown[]) => Promise<unknown> }).schedule = (...args) => {
+        const end = metrics.pacingWait.startTimer({ group: name });
+        return schedule(...args).finally(() => end());
+      };
+    }
+    return limiter;
+  };
+  return group;
 }
 
 /**
@@ -177,6 +205,10 @@ function tokenRequestsTo(baseUrl: string, auth: { request?: RequestLike }): { re
 
 type Hookable = {
   hook: {
+    wrap(
+      name: "request",
+      fn: (request: (options: unknown) => Promise<unknown>, options: unknown) => Promise<unknown>,
+    ): void;
     after(name: "request", fn: (response: ResponseLike, options: RequestOptionsLike) => void): void;
     error(name: "request", fn: (error: ErrorLike, options: RequestOptionsLike) => never): void;
   };
@@ -204,6 +236,14 @@ function observe(metrics: Metrics | undefined) {
       const remaining = Number(headers?.["x-ratelimit-remaining"]);
       if (Number.isFinite(remaining)) metrics.rateLimitRemaining.set({ installation: "any" }, remaining);
     };
+    o.hook.wrap("request", async (request, options) => {
+      const end = metrics.apiSeconds.startTimer();
+      try {
+        return await request(options);
+      } finally {
+        end();
+      }
+    });
     o.hook.after("request", (response, options) => note(options.method, response.status, response.headers));
     o.hook.error("request", (error, options) => {
       note(options.method, error.status, error.response?.headers);

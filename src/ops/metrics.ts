@@ -43,6 +43,19 @@ export class Metrics {
     labelNames: ["method", "status"] as const,
     registers: [this.registry],
   });
+  readonly apiSeconds = new Histogram({
+    name: "porchlight_github_api_seconds",
+    help: "Time of a GitHub REST call as the job sees it: waiting for the installation's write pacing, then the request",
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  readonly pacingWait = new Histogram({
+    name: "porchlight_github_pacing_wait_seconds",
+    help: "Time a mutating GitHub call waited for its installation's pacing, by group: write (every write), notifications (those that notify people)",
+    labelNames: ["group"] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
   readonly rateLimitRemaining = new Gauge({
     name: "porchlight_github_rate_limit_remaining",
     help: "x-ratelimit-remaining of the last GitHub response, by installation",

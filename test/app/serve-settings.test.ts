@@ -25,6 +25,7 @@ describe("porchlight serve's webhook limits", () => {
       "0",
       'must be a whole number of bytes above 0 (default 104857600), not "0"',
     ],
+    ["PORCHLIGHT_CONCURRENCY", "0", 'must be a whole number of jobs above 0 (default 4), not "0"'],
   ])("refuses %s=%s before starting, saying what it takes", async (name, value, message) => {
     await expect(serveCommand([], io({ [name]: value, PORT: "0" }))).rejects.toThrow(
       `porchlight serve: ${name} ${message}`,
@@ -57,6 +58,7 @@ describe("porchlight serve --help", () => {
     ];
     expect(all).toContain("FORGE_PORT");
     expect(all).toContain("PORCHLIGHT_RECONCILE_INTERVAL_MS");
+    expect(out).toContain("PORCHLIGHT_CONCURRENCY");
     for (const name of all) expect(out, name).toContain(name);
     for (const flag of ["--data DIR", "--demo", "--help"]) expect(out).toContain(flag);
   });

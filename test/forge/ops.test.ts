@@ -64,6 +64,23 @@ describe("forge test controls: faults, rate limits, request log", () => {
     await expect(w.octokit.rest.repos.get(repo)).resolves.toMatchObject({ status: 200 });
   });
 
+  it("applies a `*` fault to every request a route's own fault does not match", async () => {
+    const own = w.forge.faults.add({
+      route: "/repos/{owner}/{repo}/issues",
+      method: "POST",
+      status: 500,
+      times: 1,
+    });
+    const every = w.forge.faults.add({ route: "*", delayMs: 1 });
+    await w.octokit.rest.repos.get(repo);
+    await expect(w.octokit.rest.issues.create({ ...repo, title: "a" })).rejects.toMatchObject({
+      status: 500,
+    });
+    await w.octokit.rest.issues.create({ ...repo, title: "b" });
+    expect([own.hits, every.hits]).toEqual([1, 2]);
+    w.forge.faults.remove(every);
+  });
+
   it("holds a request with a hang fault until released, then serves it; a client that gives up is let go", async () => {
     const hang = w.forge.faults.add({
       route: "/repos/{owner}/{repo}/issues",
