@@ -238,10 +238,12 @@ describe.skipIf(!hasRedis)(
 
       expect(await botCommits("drafts/app/v2")).toBe(1);
       expect(await renderCheck("drafts/app/v2")).toEqual(["success"]);
+      // Taken up again as stalled: once, or more where a busy machine held the survivor's lock renewal
+      // past the lock's 1.5 s too (counted 3 at load 15-20); the one commit above is what must hold.
       const metrics = await (await fetch(`${survivor.url}/metrics`)).text();
-      expect(metrics).toMatch(
-        /porchlight_queue_retries_total\{queue="jobs",reason="stalled",replica="[ab]"\} 1/,
-      );
+      const stalled =
+        /porchlight_queue_retries_total\{queue="jobs",reason="stalled",replica="[ab]"\} (\d+)/.exec(metrics);
+      expect(Number(stalled?.[1] ?? 0)).toBeGreaterThanOrEqual(1);
     });
 
     it("one repository's jobs never run at once, though its webhooks reach both replicas", async () => {
