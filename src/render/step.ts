@@ -88,7 +88,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const process = runner.kind !== "builtin";
     ranProcess = process;
     const input = step.validator && !process ? selected.map((d) => d.clone()) : selected;
-    if (process) assignIds(input);
+    if (process) assignIds(input, !step.validator);
     const list: ResourceList = { items: input, results: [] };
     if (step.functionConfig) list.functionConfig = step.functionConfig;
     output = await runner.run(step.spec, list, ctx.env.run);
