@@ -110,10 +110,14 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
   }
 }
 
-/** kpt's ids for matching a function's output to its input: set before each run of a process function. */
-export function assignIds(items: readonly Document[]): void {
+/**
+ * kpt's ids for matching a function's output to its input: set before each run of a process function.
+ * The annotations-migration id only where kpt runs the function through a kyaml pipeline (mutators,
+ * fn eval), not for a validator (kpt v1.0.0-beta.56 hands it only the two ids).
+ */
+export function assignIds(items: readonly Document[], migrationId = true): void {
   items.forEach((doc, i) => {
-    setKptAnnotation(doc, ANNOTATION.annotationsMigrationId, String(i));
+    if (migrationId) setKptAnnotation(doc, ANNOTATION.annotationsMigrationId, String(i));
     setKptAnnotation(doc, ANNOTATION.internalId, String(i + 1));
     setKptAnnotation(doc, LEGACY_ANNOTATION.id, String(i + 1));
   });

@@ -9,6 +9,11 @@ export interface FunctionRecord {
   stderr?: string;
   exitCode: number;
   results: FunctionResult[];
+  /**
+   * Absolute directory of the package whose pipeline ran the function (not in results.yaml). A result's
+   * `file.path` is relative to its resource's own package: this one, or one of its subpackages.
+   */
+  packageDir?: string;
 }
 
 /** kpt's one-line form of a result: `[severity] apiVersion/Kind/namespace/name field: message`. */

@@ -87,8 +87,8 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   ctx.emit({ type: "running", name, ...(filtered ? { selected: selected.length } : {}) });
   const started = performance.now();
   const record: FunctionRecord = step.spec.image
-    ? { image: name, exitCode: 0, results: [] }
-    : { exec: name, exitCode: 0, results: [] };
+    ? { image: name, exitCode: 0, results: [], packageDir: step.packageDir }
+    : { exec: name, exitCode: 0, results: [], packageDir: step.packageDir };
   let output: RunOutput;
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
@@ -104,7 +104,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const process = runner.kind !== "builtin";
     ranProcess = process;
     const input = step.validator && !process ? selected.map((d) => d.clone()) : selected;
-    if (process) assignIds(input);
+    if (process) assignIds(input, !step.validator);
     const list: ResourceList = { items: input, results: [] };
     if (step.functionConfig) list.functionConfig = step.functionConfig;
     output = await runner.run(step.spec, list, ctx.env.run);

@@ -63,4 +63,17 @@ describe("exec functions on the fn command line", () => {
     skipWithoutKpt(ctx);
     expect(pl).toEqual(kpt);
   });
+
+  it("hands a validator the items as kpt does: ids, but no annotations-migration id", async (ctx) => {
+    const { pl, kpt } = await withBoth(["render", "pkg", "--allow-exec", "--truncate-output=false"], {
+      "dump.sh": `#!/bin/sh\nin=$(cat)\nprintf '%s\\n' "$in"\nprintf '%s\\n' "$in" >&2\n`,
+      "pkg/Kptfile": KPTFILE("./dump.sh").replace("mutators", "validators"),
+      "pkg/cm.yaml": RESOURCES,
+    });
+    expect(pl.code, pl.stderr).toBe(0);
+    expect(pl.stderr).toContain(`"      config.k8s.io/id: '2'"`);
+    expect(pl.stderr).not.toContain("annotations-migration-resource-id");
+    skipWithoutKpt(ctx);
+    expect(pl).toEqual(kpt);
+  });
 });

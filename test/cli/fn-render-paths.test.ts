@@ -32,4 +32,38 @@ describe("where fn render puts what a function moved, as kpt does", () => {
     skipWithoutKpt(ctx);
     expect(pl.files).toEqual(kpt.files);
   });
+
+  it("a result names a subpackage's resource by its path in the subpackage (the root's pipeline sees it so)", async (ctx) => {
+    // A validator reporting each item's kind, name, path and index annotations as a result.
+    const report = String.raw`#!/bin/sh
+in=$(cat)
+printf '%s\n' "$in"
+echo "results:"
+printf '%s\n' "$in" | awk '
+BEGIN { q = sprintf("%c", 39) }
+/^  kind: / { kind = $2 }
+/^    name: / { name = $2 }
+/^      config.kubernetes.io\/index: / { idx = $2; gsub(q, "", idx) }
+/^      config.kubernetes.io\/path: / {
+  printf "- message: %s %s\n  severity: warning\n  resourceRef:\n    kind: %s\n    name: %s\n", kind, name, kind, name
+  printf "  file:\n    path: %s\n    index: %s\n", $2, idx
+}'
+`;
+    const { pl, kpt } = await withBoth(["render", "pkg", "--allow-exec", "--results-dir", "res"], {
+      "report.sh": report,
+      "pkg/Kptfile":
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  validators:\n    - exec: ./report.sh\n",
+      "pkg/cm.yaml": CM,
+      "pkg/sub0/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub0\n",
+      "pkg/sub0/app-1.yaml": `${CM}---\n${CM.replace("one", "two")}`,
+    });
+    expect(pl.code).toBe(0);
+    const results = pl.files["res/results.yaml"] ?? "";
+    expect(results).toContain(
+      "      - message: ConfigMap two\n        severity: warning\n        resourceRef:\n          kind: ConfigMap\n          name: two\n        file:\n          path: app-1.yaml\n          index: 1\n",
+    );
+    expect(results).not.toContain("sub0/");
+    skipWithoutKpt(ctx);
+    expect(pl).toEqual(kpt);
+  });
 });

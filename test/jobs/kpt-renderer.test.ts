@@ -76,4 +76,38 @@ describe("KptRenderer", () => {
     );
     expect(good.ok).toBe(true);
   });
+  describe("findings on resources of subpackages (kpt names their files relative to the subpackage)", () => {
+    const kptfile = (name: string, pipeline = "") =>
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
+    const KUBECONFORM =
+      "pipeline:\n  validators:\n    - image: ghcr.io/kptdev/krm-functions-catalog/kubeconform:v0.1\n";
+    // Both packages hold a deploy.yaml: the finding goes to the one holding the resource named.
+    const deploy = (name: string, replicas: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n`;
+    const files = (rootPipeline: string, subPipeline: string) =>
+      treeFromText({
+        Kptfile: kptfile("web", rootPipeline),
+        "deploy.yaml": deploy("web", "1"),
+        "db/Kptfile": kptfile("db", subPipeline),
+        "db/deploy.yaml": `# the database\n${deploy("db", "two")}`,
+      });
+    const replicas = { file: "db/deploy.yaml", line: 7 };
+
+    it("places a root pipeline's finding in the subpackage's file, at the field", async () => {
+      const result = await renderer.render(files(KUBECONFORM, ""), { runtimes: ["builtin"] });
+      expect(result.findings.map(({ file, line }) => ({ file, line }))).toContainEqual(replicas);
+    });
+
+    it("places a subpackage pipeline's finding in its own file", async () => {
+      const result = await renderer.render(files("", KUBECONFORM), { runtimes: ["builtin"] });
+      expect(result.findings.map(({ file, line }) => ({ file, line }))).toContainEqual(replicas);
+    });
+
+    it("places a guardrail's finding (run from the root) in the subpackage's file", async () => {
+      const guardrails = [{ image: "kubeconform:v0.1" }];
+      const result = await renderer.validate(files("", ""), guardrails, new Map(), { runtimes: ["builtin"] });
+      expect(result.ok).toBe(false);
+      expect(result.findings.map(({ file, line }) => ({ file, line }))).toContainEqual(replicas);
+    });
+  });
 });

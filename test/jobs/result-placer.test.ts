@@ -47,3 +47,76 @@ describe("resultPlacer", () => {
     });
   });
 });
+
+describe("resultPlacer: files of subpackages", () => {
+  // kpt names a result's file relative to its resource's own package (kpt v1.0.0-beta.56: the root's
+  // pipeline sees sub0's resources as `app-1.yaml`, package-path sub0).
+  const tree = treeFromText({
+    Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: root\n",
+    "app-1.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: root-cm\n",
+    "sub0/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub0\n",
+    "sub0/app-1.yaml": codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: one
+      ---
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: two
+      data:
+        a: b
+    `,
+    "sub0/deep/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: deep\n",
+    "sub0/deep/only.yaml": "apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n",
+  });
+  const placeIn = resultPlacer(tree);
+  const cm = (name: string) => ({ apiVersion: "v1", kind: "ConfigMap", name });
+
+  it("places a root pipeline's result on a subpackage's resource in the subpackage's file", () => {
+    expect(placeIn({ message: "m", resourceRef: cm("two"), file: { path: "app-1.yaml", index: 1 } })).toEqual(
+      {
+        file: "sub0/app-1.yaml",
+        line: 6,
+      },
+    );
+    expect(
+      placeIn({
+        message: "m",
+        resourceRef: cm("two"),
+        file: { path: "app-1.yaml", index: 1 },
+        field: { path: "data.a" },
+      }),
+    ).toEqual({ file: "sub0/app-1.yaml", line: 11 });
+    // Index 0 is left out of results.yaml: the resource reference finds the document.
+    expect(placeIn({ message: "m", resourceRef: cm("one"), file: { path: "app-1.yaml" } })).toEqual({
+      file: "sub0/app-1.yaml",
+      line: 1,
+    });
+  });
+
+  it("keeps the pipeline's own package's file when it holds the resource, or when no resource is named", () => {
+    expect(placeIn({ message: "m", resourceRef: cm("root-cm"), file: { path: "app-1.yaml" } })).toEqual({
+      file: "app-1.yaml",
+      line: 1,
+    });
+    expect(placeIn({ message: "m", file: { path: "app-1.yaml" } })).toEqual({ file: "app-1.yaml", line: 1 });
+  });
+
+  it("looks in nested subpackages, and in the package whose pipeline ran", () => {
+    const secret = { apiVersion: "v1", kind: "Secret", name: "s" };
+    expect(placeIn({ message: "m", resourceRef: secret, file: { path: "only.yaml" } })).toEqual({
+      file: "sub0/deep/only.yaml",
+      line: 1,
+    });
+    expect(
+      placeIn({ message: "m", resourceRef: cm("two"), file: { path: "app-1.yaml", index: 1 } }, "sub0"),
+    ).toEqual({ file: "sub0/app-1.yaml", line: 6 });
+    // A subpackage's pipeline does not see its parent's resources.
+    expect(placeIn({ message: "m", file: { path: "Kptfile" } }, "sub0/deep")).toEqual({
+      file: "sub0/deep/Kptfile",
+      line: 1,
+    });
+  });
+});

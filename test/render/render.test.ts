@@ -44,6 +44,24 @@ describe("render over a file tree", () => {
     expect(out.functionCount).toBe(2);
   });
 
+  it("records the package whose pipeline ran each function (a result's file is relative to it or a subpackage)", async () => {
+    const setLabels =
+      "pipeline:\n  mutators:\n  - image: set-labels:v0.2\n    configMap:\n      team: blue\n";
+    const tree = treeFromText({
+      "pkgs/app/Kptfile": kptfile("app", setLabels),
+      "pkgs/app/cm.yaml": cm("a"),
+      "pkgs/app/db/Kptfile": kptfile("db", setLabels),
+      "pkgs/app/db/cm.yaml": cm("b"),
+    });
+    const out = await render(tree, "pkgs/app", { ...env(), rootDir: "/work/repo" });
+    expect(out.ok, out.error?.message).toBe(true);
+    expect(out.records.map((r) => r.packageDir)).toEqual(["/work/repo/pkgs/app/db", "/work/repo/pkgs/app"]);
+    expect(out.records.map((r) => out.packageDirs.get(r.packageDir ?? ""))).toEqual([
+      "pkgs/app/db",
+      "pkgs/app",
+    ]);
+  });
+
   it("reports the events kpt prints, subpackages first, and stops at the first failure with the tree unchanged", async () => {
     const tree = treeFromText({
       Kptfile: kptfile(

@@ -148,8 +148,10 @@ export class KptRenderer implements Renderer {
     const findings: RenderFinding[] = [];
     for (const rec of outcome.records) {
       const fn = rec.image ?? rec.exec ?? "function";
+      // Result files are relative to the package whose pipeline ran (or to one of its subpackages).
+      const pkg = rec.packageDir === undefined ? undefined : outcome.packageDirs.get(rec.packageDir);
       for (const r of rec.results) {
-        findings.push({ function: fn, severity: r.severity ?? "info", message: r.message, ...place(r) });
+        findings.push({ function: fn, severity: r.severity ?? "info", message: r.message, ...place(r, pkg) });
       }
       if (rec.exitCode !== 0 && rec.results.length === 0) {
         findings.push({

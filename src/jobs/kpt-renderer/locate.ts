@@ -1,3 +1,4 @@
+import { posix } from "node:path";
 import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
 import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
@@ -20,8 +21,13 @@ interface ParsedFile {
  * Places function results in the package's files: by the result's file and index when it names them,
  * else by its resource reference; the line is the field's when the result names a field path, else
  * the resource's first line. Files are parsed once per call.
+ *
+ * kpt names a result's file relative to its resource's own package: the package whose pipeline ran
+ * the function (`packageDir`, tree-relative; the root by default) or, for a resource of a subpackage
+ * (the pipeline sees them all), that subpackage. So `app-1.yaml` from the root's pipeline may be
+ * `sub0/app-1.yaml`: the file whose document (at the result's index) is the resource named wins.
  */
-export function resultPlacer(tree: FileTree): (r: FunctionResult) => ResultPlace {
+export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: string) => ResultPlace {
   const parsed = new Map<string, ParsedFile | null>();
   const fileOf = (path: string): ParsedFile | null => {
     if (!parsed.has(path)) {
@@ -38,31 +44,60 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult) => ResultPlace
     }
     return parsed.get(path) ?? null;
   };
-  return (r) => {
+  let packages: string[] | undefined;
+  /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
+  const filesNamed = (path: string, packageDir: string): string[] => {
+    packages ??= [...tree.keys()]
+      .filter((p) => p === "Kptfile" || p.endsWith("/Kptfile"))
+      .map((p) => posix.dirname(p))
+      .map((d) => (d === "." ? "" : d))
+      .sort();
+    const under = packages.filter(
+      (d) => d !== packageDir && (packageDir === "" || d.startsWith(`${packageDir}/`)),
+    );
+    return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => tree.has(p));
+  };
+  return (r, packageDir = "") => {
     const ref = r.resourceRef;
     const matches = (d: Document) =>
       !!ref &&
       (!ref.kind || kindOf(d) === ref.kind) &&
       (!ref.name || nameOf(d) === ref.name) &&
       (!ref.namespace || namespaceOf(d) === ref.namespace);
-    const candidates = r.file?.path ? [r.file.path] : ref ? [...tree.keys()].sort() : [];
+    const named = r.file?.path;
+    const docOf = (file: ParsedFile): Document | undefined =>
+      named && r.file?.index !== undefined
+        ? file.docs[r.file.index]
+        : (file.docs.find(matches) ?? (named ? file.docs[0] : undefined));
+    let candidates: string[];
+    if (named) {
+      const files = filesNamed(named, packageDir);
+      const holding = ref
+        ? files.find((p) => {
+            const file = fileOf(p);
+            const doc = file ? docOf(file) : undefined;
+            return doc !== undefined && matches(doc);
+          })
+        : undefined;
+      candidates = holding ? [holding] : files.slice(0, 1);
+      if (candidates.length === 0) return { file: posix.join(packageDir, named) };
+    } else {
+      candidates = ref ? [...tree.keys()].sort() : [];
+    }
     for (const path of candidates) {
       const file = fileOf(path);
       if (!file) {
-        if (r.file?.path && tree.has(path)) return { file: path, line: 1 };
+        if (named) return { file: path, line: 1 };
         continue;
       }
-      const doc =
-        r.file?.index !== undefined && r.file.path === path
-          ? file.docs[r.file.index]
-          : (file.docs.find(matches) ?? (r.file?.path ? file.docs[0] : undefined));
+      const doc = docOf(file);
       if (!doc) continue;
       const node =
         (r.field?.path ? fieldNode(doc, r.field.path) : undefined) ?? (doc.contents as Node | null);
       const offset = node?.range?.[0];
       return { file: path, line: offset === undefined ? 1 : file.lineCounter.linePos(offset).line };
     }
-    return r.file?.path ? { file: r.file.path } : {};
+    return named ? { file: candidates[0] } : {};
   };
 }
 
