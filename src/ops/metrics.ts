@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/** Buckets of the GitHub call timings: a paced write may wait a minute. */
+const API_SECONDS = [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
 /**
  * The app's Prometheus metrics, on a registry of its own (no global state: two apps in one process,
  * as in tests, keep separate counts).
@@ -46,14 +49,14 @@ export class Metrics {
   readonly apiSeconds = new Histogram({
     name: "porchlight_github_api_seconds",
     help: "Time of a GitHub REST call as the job sees it: waiting for the installation's write pacing, then the request",
-    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    buckets: API_SECONDS,
     registers: [this.registry],
   });
   readonly pacingWait = new Histogram({
     name: "porchlight_github_pacing_wait_seconds",
     help: "Time a mutating GitHub call waited for its installation's pacing, by group: write (every write), notifications (those that notify people)",
     labelNames: ["group"] as const,
-    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    buckets: API_SECONDS,
     registers: [this.registry],
   });
   readonly rateLimitRemaining = new Gauge({
