@@ -5,6 +5,7 @@ import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { locate } from "../../kpt/yaml-locate.js";
 import { isYamlFileName, parseYamlFile } from "../../kpt/yamlfile.js";
+import { isInside, packageDirs } from "../packages.js";
 
 /** Where a function result points: a package-relative file and a 1-based line. */
 export interface ResultPlace {
@@ -47,14 +48,8 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: s
   let packages: string[] | undefined;
   /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
   const filesNamed = (path: string, packageDir: string): string[] => {
-    packages ??= [...tree.keys()]
-      .filter((p) => p === "Kptfile" || p.endsWith("/Kptfile"))
-      .map((p) => posix.dirname(p))
-      .map((d) => (d === "." ? "" : d))
-      .sort();
-    const under = packages.filter(
-      (d) => d !== packageDir && (packageDir === "" || d.startsWith(`${packageDir}/`)),
-    );
+    packages ??= packageDirs(tree.keys());
+    const under = packages.filter((d) => d !== packageDir && isInside(d, packageDir));
     return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => tree.has(p));
   };
   return (r, packageDir = "") => {
