@@ -5,7 +5,7 @@ import { krmIgnoredInTree } from "../kpt/krmignore.js";
 import type { FileTree } from "../kpt/tree.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
-import { type ItemNotes, packageItemsFromFiles } from "./items.js";
+import { type ItemNotes, newItemNotes, packageItemsFromFiles } from "./items.js";
 import type { RenderEnv, RenderOutcome } from "./render.js";
 import { errorMessage, readErrorMessage, runnersFor } from "./render.js";
 import { runStep, StepFailed } from "./step.js";
@@ -42,7 +42,7 @@ export async function evalFunction(
     outcome.error = { message: readErrorMessage(e, env.rootDir), shown: false };
     return outcome;
   }
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
+  const notes = newItemNotes();
   const items = packageItemsFromFiles(files, rootDir, notes);
   const written = files.map((f) => f.path);
   return runEval(items, notes, request, env, outcome, (out) => {
@@ -62,7 +62,7 @@ export async function evalItems(
   request: EvalRequest,
   env: RenderEnv,
 ): Promise<RenderOutcome> {
-  const notes: ItemNotes = { sources: new Map(), foldedFree: new Set(), places: new Map() };
+  const notes = newItemNotes();
   return runEval(items, notes, request, env, emptyOutcome(new Map(), env), () => {}, false);
 }
 
@@ -95,10 +95,8 @@ async function runEval(
     runners: runnersFor(env, rootDir),
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
-    sources: notes.sources,
+    ...notes,
     checked: new WeakSet<Document>(),
-    foldedFree: notes.foldedFree,
-    places: notes.places,
   };
   try {
     outcome.items = await runStep(

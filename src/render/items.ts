@@ -15,14 +15,25 @@ export const FILE_ANNOTATION_PAIRS = [
 /** The four keys of FILE_ANNOTATION_PAIRS in order: pair p's forms are at 2p and 2p + 1. */
 export const FILE_ANNOTATION_KEYS: readonly string[] = FILE_ANNOTATION_PAIRS.flat();
 
-/** What the pipeline keeps about the items it reads (StepContext's `sources`, `foldedFree`, `places`). */
+/** What the pipeline keeps about the items it reads and its steps leave (part of StepContext). */
 export interface ItemNotes {
-  /** Files of documents that are not mappings, for error messages. */
+  /** Files of documents that are not mappings (they carry no path annotation), for error messages. */
   sources: Map<Document, string>;
-  /** Documents read from text without a `>`: they hold no folded scalar. */
+  /**
+   * Documents holding no folded (`>`) scalar that kpt's trip through a function would restyle: read from
+   * text without one, or restyled by a step since, and changed since only by builtins that write none.
+   */
   foldedFree: Set<Document>;
-  /** Each resource's file annotations (FILE_ANNOTATION_KEYS), as set here. */
+  /**
+   * The file annotations (FILE_ANNOTATION_KEYS) of each document as they were read into the pipeline,
+   * or as the reconciling after a builtin left them: what the next step starts from, unread.
+   */
   places: Map<Document, readonly (string | undefined)[]>;
+}
+
+/** Notes of a pipeline that has read nothing yet. */
+export function newItemNotes(): ItemNotes {
+  return { sources: new Map(), foldedFree: new Set(), places: new Map() };
 }
 
 /**

@@ -16,7 +16,7 @@ import type { ParseCache } from "../kpt/parse-cache.js";
 import { getAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 import { functionConfigOf } from "./fnconfig.js";
-import { packageItems } from "./items.js";
+import { newItemNotes, packageItems } from "./items.js";
 import type { FunctionRecord } from "./results.js";
 import { checkKrm, runStep, type StepContext, StepFailed } from "./step.js";
 import { itemsToTree, resourceFilePaths } from "./write.js";
@@ -130,10 +130,8 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     runners: runnersFor(env, rootDir),
     records: outcome.records,
     emit: env.onEvent ?? (() => {}),
-    sources: new Map(),
+    ...newItemNotes(),
     checked: new WeakSet(),
-    foldedFree: new Set(),
-    places: new Map(),
   };
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);

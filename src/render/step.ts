@@ -14,6 +14,7 @@ import {
   clearIds,
   FILE_ANNOTATION_KEYS,
   FILE_ANNOTATION_PAIRS,
+  type ItemNotes,
   placeNewItems,
   setKptAnnotation,
 } from "./items.js";
@@ -22,7 +23,8 @@ import type { FunctionRecord } from "./results.js";
 import { partition } from "./select.js";
 import { builtinRoundTrip, restoreFromInput } from "./sync.js";
 
-export interface StepContext {
+/** A pipeline's run: what runs its steps, and what it knows of its items (ItemNotes). */
+export interface StepContext extends ItemNotes {
   env: RenderEnv;
   runners: {
     builtin: FunctionRunner;
@@ -31,20 +33,8 @@ export interface StepContext {
   };
   records: FunctionRecord[];
   emit: (event: RenderEvent) => void;
-  /** Files of documents that are not mappings (they carry no path annotation), for error messages. */
-  sources: Map<Document, string>;
   /** Documents already found to be KRM resources (a builtin changes documents in place; no need to look again). */
   checked: WeakSet<Document>;
-  /**
-   * Documents holding no folded (`>`) scalar that kpt's trip through a function would restyle: read from
-   * text without one, or restyled by a step since, and changed since only by builtins that write none.
-   */
-  foldedFree: Set<Document>;
-  /**
-   * The file annotations (FILE_ANNOTATION_KEYS) of each document as they were read into the pipeline,
-   * or as the reconciling after a builtin left them: what the next step starts from, unread.
-   */
-  places: Map<Document, readonly (string | undefined)[]>;
 }
 
 export interface Step {
