@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { RegistryClient } from "../../src/sources/oci/client.js";
-import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 import type { World } from "./harness.js";
-import { type SourceWorld, startSourceWorld, WEB_KPTFILE } from "./source-world.js";
+import {
+  mirrorAccess,
+  type SourceWorld,
+  sourceVariant,
+  startSourceWorld,
+  webPackage,
+} from "./source-world.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
@@ -33,7 +37,7 @@ describe.skipIf(!hasRegistry)(
         new RegistryClient(registry.host, { credentials: async () => login }),
         "private/web",
         "stable",
-        new Map([["Kptfile", Buffer.from(WEB_KPTFILE)]]),
+        webPackage({}),
         {},
       );
       const operator = OperatorCredentials.parse(
@@ -43,18 +47,9 @@ describe.skipIf(!hasRegistry)(
 `,
         "registries.yaml",
       );
-      const access: MirrorAccess = { credentials: noCredentials, serverUrl: "https://github.com", operator };
       world = await startSourceWorld(
-        `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: web-01
-spec:
-  upstream:
-    oci: oci://${registry.host}/private/web:stable
-  downstream: {repo: cluster-01, package: web}
-`,
-        access,
+        sourceVariant("web-01", `oci: oci://${registry.host}/private/web:stable`),
+        mirrorAccess({ operator }),
         { ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n` },
       );
       w = world.w;

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { RegistryClient } from "../../src/sources/oci/client.js";
-import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
@@ -9,7 +7,9 @@ import type { World } from "./harness.js";
 import {
   settingsWith as cm,
   webPackage as image,
+  mirrorAccess,
   type SourceWorld,
+  sourceVariant,
   startSourceWorld,
 } from "./source-world.js";
 
@@ -40,24 +40,14 @@ describe.skipIf(!hasRegistry)(
     beforeAll(async () => {
       registry = await startRegistry();
       first = (await push({ "cm.yaml": cm({ a: "1", v: "1" }) })).digest;
-      const access: MirrorAccess = {
-        credentials: noCredentials,
-        serverUrl: "https://github.com",
+      const access = mirrorAccess({
         fetch: async (input, init) => {
           requests.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
           return fetch(input, init);
         },
-      };
+      });
       world = await startSourceWorld(
-        `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: web-01
-spec:
-  upstream:
-    oci: oci://${registry.host}/blueprints/web:stable
-  downstream: {repo: cluster-01, package: web}
-`,
+        sourceVariant("web-01", `oci: oci://${registry.host}/blueprints/web:stable`),
         access,
       );
       w = world.w;
@@ -112,17 +102,7 @@ spec:
     }, 120_000);
 
     it("the tag moved to a new image: an update pull request, the 3-way merge keeping the downstream's edits", async () => {
-      const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path: "web/cm.yaml" });
-      const text = await file("web/cm.yaml");
-      await rest().repos.createOrUpdateFileContents({
-        owner,
-        repo: "cluster-01",
-        path: "web/cm.yaml",
-        message: "local edit",
-        content: Buffer.from(text.replace('v: "1"', 'v: "1"\n  local: "yes"')).toString("base64"),
-        sha: (data as { sha: string }).sha,
-      });
-      await w.settle();
+      await world.editFile("web/cm.yaml", (text) => text.replace('v: "1"', 'v: "1"\n  local: "yes"'));
       const second = (await push({ "cm.yaml": cm({ a: "1", v: "2" }), "extra.yaml": cm({ b: "2" }) })).digest;
       expect(second).not.toBe(first);
 

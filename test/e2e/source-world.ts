@@ -1,4 +1,5 @@
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
+import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { botWrites, startWorld, type World } from "./harness.js";
 
 /**
@@ -12,6 +13,8 @@ export interface SourceWorld {
   openPulls(): ReturnType<typeof variantPulls>;
   /** A file of cluster-01 as text, at `ref` (default its default branch). */
   file(path: string, ref?: string): Promise<string>;
+  /** Alice commits `edit` of a file of cluster-01 on its default branch (a downstream's own change). */
+  editFile(path: string, edit: (text: string) => string): Promise<void>;
   /** How many writes the bot has made so far: REST writes and git pushes by the installation. */
   writes(): number;
   /** The dashboard issue's body ("" when there is none). */
@@ -20,8 +23,7 @@ export interface SourceWorld {
   sweep(): Promise<void>;
 }
 
-/** The Kptfile of the package `web`. */
-export const WEB_KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 
 /** The ConfigMap `settings` holding `data`. */
 export const settingsWith = (data: Record<string, string>) =>
@@ -31,7 +33,29 @@ export const settingsWith = (data: Record<string, string>) =>
 
 /** The package `web` (its Kptfile and `files`) as the bytes of each file, for an image or an archive. */
 export const webPackage = (files: Record<string, string>) =>
-  new Map(Object.entries({ Kptfile: WEB_KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)]));
+  new Map(Object.entries({ Kptfile: KPTFILE, ...files }).map(([p, t]) => [p, Buffer.from(t)]));
+
+/** A PackageVariant `name` cloning `upstream` (its YAML: `oci: …` or `tarball: …`) into cluster-01's `pkg`. */
+export const sourceVariant = (
+  name: string,
+  upstream: string,
+  pkg = "web",
+) => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: ${name}
+spec:
+  upstream:
+    ${upstream}
+  downstream: {repo: cluster-01, package: ${pkg}}
+`;
+
+/** The bot's access to registries and tarballs: no credentials, github.com, and `more`. */
+export const mirrorAccess = (more: Partial<MirrorAccess> = {}): MirrorAccess => ({
+  credentials: noCredentials,
+  serverUrl: "https://github.com",
+  ...more,
+});
 
 async function variantPulls(w: World) {
   const { data } = await w.users.alice!.rest.pulls.list({ owner: "acme", repo: "cluster-01", state: "open" });
@@ -54,17 +78,31 @@ export async function startSourceWorld(
   w.forge.setPermission("acme/cluster-01", "alice", "write");
   await w.settle();
   const rest = () => w.users.alice!.rest;
+  const contentOf = async (path: string, ref?: string) => {
+    const { data } = await rest().repos.getContent({
+      owner: "acme",
+      repo: "cluster-01",
+      path,
+      ...(ref ? { ref } : {}),
+    });
+    const file = data as { content: string; sha: string };
+    return { text: Buffer.from(file.content, "base64").toString("utf8"), sha: file.sha };
+  };
   return {
     w,
     openPulls: () => variantPulls(w),
-    file: async (path, ref) => {
-      const { data } = await rest().repos.getContent({
+    file: async (path, ref) => (await contentOf(path, ref)).text,
+    editFile: async (path, edit) => {
+      const { text, sha } = await contentOf(path);
+      await rest().repos.createOrUpdateFileContents({
         owner: "acme",
         repo: "cluster-01",
         path,
-        ...(ref ? { ref } : {}),
+        message: "local edit",
+        content: Buffer.from(edit(text)).toString("base64"),
+        sha,
       });
-      return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+      await w.settle();
     },
     writes: () => botWrites(w),
     dashboard: async () => {

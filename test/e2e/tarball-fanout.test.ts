@@ -4,12 +4,18 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOURCES_BRANCH } from "../../src/jobs/fanout/source-store.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
-import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { TarballCache } from "../../src/sources/tarball-fetch.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import type { World } from "./harness.js";
-import { settingsWith as cm, type SourceWorld, startSourceWorld, webPackage } from "./source-world.js";
+import {
+  settingsWith as cm,
+  mirrorAccess,
+  type SourceWorld,
+  sourceVariant,
+  startSourceWorld,
+  webPackage,
+} from "./source-world.js";
 
 const archive = (files: Record<string, string>) => writeTarGz(webPackage(files));
 const sha = (b: Buffer) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
@@ -54,30 +60,12 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    access = {
-      credentials: noCredentials,
-      serverUrl: "https://github.com",
-      tarballs: new TarballCache(),
-    };
+    access = mirrorAccess({ tarballs: new TarballCache() });
     world = await startSourceWorld(
-      `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: web-01
-spec:
-  upstream:
-    tarball: ${base}/web.tar.gz
-  downstream: {repo: cluster-01, package: web}
----
-apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: pinned-01
-spec:
-  upstream:
-    tarball: ${base}/web.tar.gz#sha256=${first.slice(7)}
-  downstream: {repo: cluster-01, package: pinned}
-`,
+      [
+        sourceVariant("web-01", `tarball: ${base}/web.tar.gz`),
+        sourceVariant("pinned-01", `tarball: ${base}/web.tar.gz#sha256=${first.slice(7)}`, "pinned"),
+      ].join("---\n"),
       access,
     );
     w = world.w;
@@ -144,17 +132,7 @@ spec:
   }, 120_000);
 
   it("new content at the URL: an update whose 3-way merge keeps the downstream's edits; the pinned variant stays", async () => {
-    const text = await file("web/cm.yaml");
-    const { data } = await rest().repos.getContent({ owner, repo: "cluster-01", path: "web/cm.yaml" });
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo: "cluster-01",
-      path: "web/cm.yaml",
-      message: "local edit",
-      content: Buffer.from(text.replace('v: "1"', 'v: "1"\n  local: "yes"')).toString("base64"),
-      sha: (data as { sha: string }).sha,
-    });
-    await w.settle();
+    await world.editFile("web/cm.yaml", (text) => text.replace('v: "1"', 'v: "1"\n  local: "yes"'));
     body = await archive({ "cm.yaml": cm({ a: "1", v: "2" }), "extra.yaml": cm({ b: "2" }) });
     const second = sha(body);
 
