@@ -3,18 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import { serveCommand } from "../../src/cli/serve.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
-
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: web
-`;
-const CM = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "1"\n';
+import { WEB_KPTFILE, webSettings } from "../e2e/harness.js";
 
 /**
  * A forge where a draft branch was pushed while no app listened (the webhook went nowhere): only a
@@ -30,7 +19,7 @@ async function worldWithMissedPush(): Promise<{
   forge.setWebhookUrl(null);
   forge.createUser("acme", { type: "Organization" });
   await forge.createRepo("acme/blueprints", {
-    files: { "README.md": "# b\n", "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": CM },
+    files: { "README.md": "# b\n", "apps/web/Kptfile": WEB_KPTFILE, "apps/web/cm.yaml": webSettings("1") },
   });
   forge.createInstallation(creds.appId, "acme");
   const repo = forge.repo("acme/blueprints");
