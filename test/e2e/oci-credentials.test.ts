@@ -27,8 +27,6 @@ describe.skipIf(!hasRegistry)(
     const owner = "acme";
     const rest = () => w.users.alice!.rest;
     let world: SourceWorld;
-    const dashboard = () => world.dashboard();
-    const sweep = () => world.sweep();
 
     beforeAll(async () => {
       const login = { username: "acme-bot", password: "s3cret" };
@@ -60,8 +58,8 @@ describe.skipIf(!hasRegistry)(
     });
 
     it("naming a login the operator keeps for another owner: refused on the dashboard, naming the field", async () => {
-      await sweep();
-      expect(await dashboard()).toContain(
+      await world.sweep();
+      expect(await world.dashboard()).toContain(
         `registries.${registry.host}: the app's operator does not allow acme/blueprints to use the credential "other-local"`,
       );
       const pulls = await rest().pulls.list({ owner, repo: "cluster-01", state: "open" });
@@ -83,7 +81,7 @@ describe.skipIf(!hasRegistry)(
         sha: (data as { sha: string }).sha,
       });
       await w.settle();
-      await sweep();
+      await world.sweep();
       const pulls = await rest().pulls.list({ owner, repo: "cluster-01", state: "open" });
       expect(pulls.data.map((p) => p.title)).toEqual([
         expect.stringMatching(new RegExp(`^Clone oci://${registry.host}/private/web:stable \\(sha256:`)),

@@ -31,10 +31,6 @@ describe.skipIf(!hasRegistry)(
     const push = (files: Record<string, string>) =>
       pushPackage(new RegistryClient(registry.host), "blueprints/web", "stable", image(files), {});
     let world: SourceWorld;
-    const openPulls = () => world.openPulls();
-    const file = (path: string, ref?: string) => world.file(path, ref);
-    const writes = () => world.writes();
-    const sweep = () => world.sweep();
     let first = "";
 
     beforeAll(async () => {
@@ -58,8 +54,8 @@ describe.skipIf(!hasRegistry)(
     });
 
     it("clones the image the tag points to into the downstream, with a pull request naming source, tag and digest", async () => {
-      await sweep();
-      const pulls = await openPulls();
+      await world.sweep();
+      const pulls = await world.openPulls();
       expect(pulls.map((p) => p.title)).toEqual([`Clone ${source()} (${first.slice(0, 19)}) into web`]);
       const pr = pulls[0]!;
       expect(pr.body).toContain(`\`${source()}\``);
@@ -69,14 +65,14 @@ describe.skipIf(!hasRegistry)(
         to: first,
         source: source(),
       });
-      const kptfile = await file("web/Kptfile", pr.head.ref);
+      const kptfile = await world.file("web/Kptfile", pr.head.ref);
       expect(kptfile).toContain(`porchlight.dev/upstream: ${source()}`);
       expect(kptfile).toContain(
         `porchlight.dev/upstream-lock: oci://${registry.host}/blueprints/web@${first}`,
       );
       expect(kptfile).toContain("porchlight.dev/package-variant: web-01");
       expect(kptfile).not.toContain("upstreamLock");
-      expect(await file("web/cm.yaml", pr.head.ref)).toContain('v: "1"');
+      expect(await world.file("web/cm.yaml", pr.head.ref)).toContain('v: "1"');
       await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: pr.number, sha: pr.head.sha });
       await w.settle();
     }, 120_000);
@@ -92,13 +88,13 @@ describe.skipIf(!hasRegistry)(
     }, 120_000);
 
     it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
-      await sweep(); // the first run after the merge rewrites the pull request's state: merged
-      const before = writes();
+      await world.sweep(); // the first run after the merge rewrites the pull request's state: merged
+      const before = world.writes();
       requests.length = 0;
-      await sweep();
+      await world.sweep();
       expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
-      expect(writes()).toBe(before);
-      expect(await openPulls()).toEqual([]);
+      expect(world.writes()).toBe(before);
+      expect(await world.openPulls()).toEqual([]);
     }, 120_000);
 
     it("the tag moved to a new image: an update pull request, the 3-way merge keeping the downstream's edits", async () => {
@@ -107,32 +103,32 @@ describe.skipIf(!hasRegistry)(
       expect(second).not.toBe(first);
 
       requests.length = 0;
-      await sweep();
+      await world.sweep();
       expect(requests[0]).toBe("HEAD /v2/blueprints/web/manifests/stable");
       // both images by digest: the new one, and the original of the 3-way merge the lock names
       expect(requests).toContain(`GET /v2/blueprints/web/manifests/${second}`);
       expect(requests).toContain(`GET /v2/blueprints/web/manifests/${first}`);
-      const pulls = await openPulls();
+      const pulls = await world.openPulls();
       expect(pulls.map((p) => p.title)).toEqual([
         `Update web to ${source()} (${first.slice(0, 19)} → ${second.slice(0, 19)})`,
       ]);
       const pr = pulls[0]!;
       expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ kind: "update", from: first, to: second });
       expect(pr.body).toContain(second);
-      const merged = await file("web/cm.yaml", pr.head.ref);
+      const merged = await world.file("web/cm.yaml", pr.head.ref);
       expect(merged).toContain('local: "yes"');
       expect(merged).toContain('v: "2"');
-      expect(await file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
-      expect(await file("web/Kptfile", pr.head.ref)).toContain(
+      expect(await world.file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
+      expect(await world.file("web/Kptfile", pr.head.ref)).toContain(
         `porchlight.dev/upstream-lock: oci://${registry.host}/blueprints/web@${second}`,
       );
 
       // The same state again: the open pull request already proposes it.
-      const before = writes();
+      const before = world.writes();
       requests.length = 0;
-      await sweep();
+      await world.sweep();
       expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
-      expect(writes()).toBe(before);
+      expect(world.writes()).toBe(before);
     }, 120_000);
   },
 );

@@ -37,10 +37,6 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
   const rest = () => w.users.alice!.rest;
   const url = () => `${base}/web.tar.gz`;
   let world: SourceWorld;
-  const openPulls = () => world.openPulls();
-  const file = (path: string, ref?: string) => world.file(path, ref);
-  const writes = () => world.writes();
-  const sweep = () => world.sweep();
   let first = "";
   let access: MirrorAccess;
 
@@ -76,8 +72,8 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
   });
 
   it("clones the tarball into each downstream, the Kptfile locked at the sha256 of its bytes", async () => {
-    await sweep();
-    const pulls = await openPulls();
+    await world.sweep();
+    const pulls = await world.openPulls();
     expect(pulls.map((p) => p.title)).toEqual([
       `Clone ${url()}#sha256=${first.slice(7)} (${first.slice(0, 19)}) into pinned`,
       `Clone ${url()} (${first.slice(0, 19)}) into web`,
@@ -90,7 +86,7 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
       source: url(),
       management: "acme/blueprints",
     });
-    const kptfile = await file("web/Kptfile", web.head.ref);
+    const kptfile = await world.file("web/Kptfile", web.head.ref);
     expect(kptfile).toContain(`porchlight.dev/upstream: ${url()}`);
     expect(kptfile).toContain(`porchlight.dev/upstream-lock: ${url()}#sha256=${first.slice(7)}`);
     // The unpinned URL's content is kept, as the original of the next update; the pinned one needs none.
@@ -114,21 +110,21 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
 
   it("a run with the content unchanged asks once, conditionally (304), and writes nothing", async () => {
     // the runs after the merges rewrite the dashboard: the clones merged, then published downstream
-    await sweep();
-    await sweep();
-    const before = writes();
+    await world.sweep();
+    await world.sweep();
+    const before = world.writes();
     served.length = 0;
-    await sweep();
+    await world.sweep();
     expect(served).toEqual(["GET /web.tar.gz 304"]);
-    expect(writes()).toBe(before);
-    expect(await openPulls()).toEqual([]);
+    expect(world.writes()).toBe(before);
+    expect(await world.openPulls()).toEqual([]);
 
     // The validators live in memory: a restarted bot downloads once, finds the same digest, writes nothing.
     access.tarballs = new TarballCache();
     served.length = 0;
-    await sweep();
+    await world.sweep();
     expect(served).toEqual(["GET /web.tar.gz 200"]);
-    expect(writes()).toBe(before);
+    expect(world.writes()).toBe(before);
   }, 120_000);
 
   it("new content at the URL: an update whose 3-way merge keeps the downstream's edits; the pinned variant stays", async () => {
@@ -137,30 +133,30 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
     const second = sha(body);
 
     served.length = 0;
-    await sweep();
+    await world.sweep();
     // one read of the URL (the new bytes); the original comes from the kept copy, not the server
     expect(served).toEqual(["GET /web.tar.gz 200"]);
-    const pulls = await openPulls();
+    const pulls = await world.openPulls();
     expect(pulls.map((p) => p.title)).toEqual([
       `Update web to ${url()} (${first.slice(0, 19)} → ${second.slice(0, 19)})`,
     ]);
     const pr = pulls[0]!;
     expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ kind: "update", from: first, to: second });
-    const merged = await file("web/cm.yaml", pr.head.ref);
+    const merged = await world.file("web/cm.yaml", pr.head.ref);
     expect(merged).toContain('local: "yes"');
     expect(merged).toContain('v: "2"');
-    expect(await file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
-    expect(await file("web/Kptfile", pr.head.ref)).toContain(
+    expect(await world.file("web/extra.yaml", pr.head.ref)).toContain('b: "2"');
+    expect(await world.file("web/Kptfile", pr.head.ref)).toContain(
       `porchlight.dev/upstream-lock: ${url()}#sha256=${second.slice(7)}`,
     );
-    expect(await file("pinned/cm.yaml")).toContain('v: "1"');
+    expect(await world.file("pinned/cm.yaml")).toContain('v: "1"');
 
     // The same state again: the open pull request already proposes it; one 304, no write.
-    const before = writes();
+    const before = world.writes();
     served.length = 0;
-    await sweep();
+    await world.sweep();
     expect(served).toEqual(["GET /web.tar.gz 304"]);
-    expect(writes()).toBe(before);
+    expect(world.writes()).toBe(before);
   }, 120_000);
 
   it("closed, it is not proposed again; reopened, fan-out takes it up at once, without waiting for a sweep", async () => {
@@ -170,11 +166,11 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
       ).data;
       return (issue?.body ?? "").split("\n").find((l) => l.startsWith("| cluster-01/web ")) ?? "";
     };
-    const [pr] = await openPulls();
+    const [pr] = await world.openPulls();
     await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "closed" });
     await w.settle();
-    await sweep();
-    expect(await openPulls()).toEqual([]);
+    await world.sweep();
+    expect(await world.openPulls()).toEqual([]);
     expect(await dashboardRow()).toContain(`skipped: #${pr!.number} closed`);
     await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "open" });
     await w.settle(); // the reopened webhook only: no sweep
