@@ -71,6 +71,8 @@ export const applySetters: BuiltinFunction = {
       throw new FunctionError(message, atLeast(release, "v0.1.1") ? [{ message, severity: "error" }] : []);
     }
     rl.results.push(...run.results());
+    // No field under `metadata.annotations` set: the file annotations are as they were.
+    if (!run.changedAnnotations) rl.untouched = { fileAnnotations: true };
     return rl;
   },
 };
@@ -126,6 +128,18 @@ class SetterRun {
 
   get changed(): number {
     return this.changes.length;
+  }
+
+  /** A field it set is a resource's `metadata`, its `metadata.annotations`, or under them. */
+  changedAnnotations = false;
+
+  /** Notes a change of the field at `path` (and `key` below it, for a sequence set on its key). */
+  private noteChange(key?: unknown): void {
+    const path = this.path;
+    const length = path.length + (key === undefined ? 0 : 1);
+    const at = (i: number): unknown => (i < path.length ? path[i] : key);
+    if (length === 0 || keyText(at(0)) !== "metadata") return;
+    if (length === 1 || keyText(at(1)) === "annotations") this.changedAnnotations = true;
   }
 
   applyTo(doc: Document): void {
@@ -217,6 +231,7 @@ class SetterRun {
         else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
       }
       this.changes.push({ file, field, value });
+      this.noteChange(pair.key);
     }
   }
 
@@ -249,6 +264,7 @@ class SetterRun {
       this.writer.set(node, next, inFlow);
     }
     this.changes.push({ file, field: this.fieldPath(), value: next });
+    this.noteChange();
   }
 
   /** A scalar pattern with the given setters filled in, computed once per distinct pattern. */
