@@ -168,21 +168,36 @@ class SetterRun {
     });
   }
 
+  /**
+   * Visits every node below `node`, sequences set on their key first at each mapping (visitMapping).
+   * Index loops, and no step into a scalar without a comment (most of them: it holds no setter).
+   */
   private walk(node: unknown, inFlow: boolean): void {
     if (isMap(node)) {
-      this.visitMapping(node);
+      const pairs = node.items;
+      for (let i = 0; i < pairs.length; i++) {
+        if (isSeq(pairs[i]!.value)) {
+          this.visitMapping(node);
+          break;
+        }
+      }
       const flow = inFlow || Boolean(node.flow);
-      for (const pair of node.items) {
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i]!;
+        const value = pair.value;
+        if (isScalar(value) && !value.comment) continue;
         this.path.push(pair.key);
-        this.walk(pair.value, flow);
+        this.walk(value, flow);
         this.path.pop();
       }
     } else if (isSeq(node)) {
       const flow = inFlow || Boolean(node.flow);
       const items = node.items;
       for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (isScalar(item) && !item.comment) continue;
         this.path.push(i);
-        this.walk(items[i], flow);
+        this.walk(item, flow);
         this.path.pop();
       }
     } else if (isScalar(node) && node.comment) {
@@ -201,7 +216,9 @@ class SetterRun {
 
   /** Sequences tagged on their key (block style) or after the flow sequence: `env: # kpt-set: ${env}`. */
   private visitMapping(map: YAMLMap): void {
-    for (const pair of map.items) {
+    const pairs = map.items;
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i]!;
       const seq = pair.value;
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;
