@@ -210,3 +210,22 @@ describe("the bot's renderer across a draft's pushes", () => {
     expect(after["api.yaml"]).toContain("--port=9090");
   });
 });
+
+describe("the bot's renderer places a push's findings", () => {
+  it("reads only the changed file to place the findings of a one-file push", async () => {
+    const bot = new KptRenderer();
+    const first = await bot.render(draft(), BUILTIN);
+    const pushed: FileTree = new Map(first.tree);
+    put(pushed, "api.yaml", `# a header line\n${text(first.tree, "api.yaml")}`);
+    const before = bot.stats;
+    const result = await bot.render(pushed, BUILTIN);
+    const after = bot.stats;
+    expect(answer(result)).toEqual(answer(await new KptRenderer().render(pushed, BUILTIN)));
+    const named = result.findings.filter((f) => f.file !== undefined);
+    const inApi = named.filter((f) => f.file === "api.yaml");
+    expect(inApi.length).toBeGreaterThan(0);
+    expect(named.length).toBeGreaterThan(inApi.length);
+    expect(after.placesFound - before.placesFound).toBe(inApi.length);
+    expect(after.placesRemembered - before.placesRemembered).toBe(named.length - inApi.length);
+  });
+});
