@@ -148,19 +148,29 @@ export function resultPlacer(
     }
     return named ? { file: candidates[0] } : {};
   };
+  /** Per pipeline package and file name: the files it may be, and their paths and blob SHAs as a key. */
+  const named = new Map<string, { files: string[]; key: string }>();
+  const filesOf = (path: string, packageDir: string): { files: string[]; key: string } => {
+    const at = JSON.stringify([packageDir, path]);
+    let known = named.get(at);
+    if (!known) {
+      const files = filesNamed(path, packageDir);
+      known = { files, key: JSON.stringify([at, ...files.map((p) => `${p}\0${shaOf(p)}`)]) };
+      named.set(at, known);
+    }
+    return known;
+  };
   return (r, packageDir = "") => {
-    const named = r.file?.path;
+    const path = r.file?.path;
     // A result that names no file may be in any file of the tree: worked out each time.
-    if (!memo || !named) return place(r, packageDir, undefined);
-    const files = filesNamed(named, packageDir);
+    if (!memo || !path) return place(r, packageDir, undefined);
+    const { files, key: where } = filesOf(path, packageDir);
     const ref = r.resourceRef;
     const key = JSON.stringify([
-      packageDir,
-      named,
+      where,
       r.file?.index ?? null,
       ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
       r.field?.path ?? null,
-      files.map((p) => `${p}\0${shaOf(p)}`),
     ]);
     const known = memo.get(key);
     if (known) return known;
