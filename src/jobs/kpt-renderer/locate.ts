@@ -61,8 +61,8 @@ export class PlaceMemo {
 }
 
 /**
- * Places function results in the package's files: by the result's file and index when it names them,
- * else by its resource reference; the line is the field's when the result names a field path, else
+ * Places function results in the package's files: by the result's file and index when it names them
+ * (or the document a builtin knows it is about: FunctionResult.document), else by its resource reference; the line is the field's when the result names a field path, else
  * the resource's first line. Files are parsed once per call.
  *
  * kpt names a result's file relative to its resource's own package: the package whose pipeline ran
@@ -114,9 +114,10 @@ export function resultPlacer(
       (!ref.name || nameOf(d) === ref.name) &&
       (!ref.namespace || namespaceOf(d) === ref.namespace);
     const named = r.file?.path;
+    const index = r.file?.index ?? r.document;
     const docOf = (file: ParsedFile): Document | undefined =>
-      named && r.file?.index !== undefined
-        ? file.docs[r.file.index]
+      named && index !== undefined
+        ? file.docs[index]
         : (file.docs.find(matches) ?? (named ? file.docs[0] : undefined));
     let candidates: string[];
     if (named) {
@@ -168,7 +169,7 @@ export function resultPlacer(
     const ref = r.resourceRef;
     const key = JSON.stringify([
       where,
-      r.file?.index ?? null,
+      r.file?.index ?? r.document ?? null,
       ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
       r.field?.path ?? null,
     ]);
