@@ -93,6 +93,21 @@ describe("KptRenderer", () => {
     ]);
   });
 
+  it("places search-replace's matches on the documents they are in, though kpt's result names the file only", async () => {
+    const cm = (name: string, mode: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  mode: ${mode}\n`;
+    const result = await renderer.render(
+      treeFromText({
+        Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\npipeline:\n  validators:\n    - image: gcr.io/kpt-fn/search-replace:v0.2.0\n      configMap:\n        by-path: data.mode\n        by-value: debug\n`,
+        "cms.yaml": `${cm("a", "prod")}---\n${cm("b", "debug")}`,
+      }),
+      { runtimes: ["builtin"] },
+    );
+    expect(result.findings.map(({ file, line, message }) => ({ file, line, message }))).toEqual([
+      { file: "cms.yaml", line: 13, message: 'Matched field value "debug"' },
+    ]);
+  });
+
   describe("findings on resources of subpackages (kpt names their files relative to the subpackage)", () => {
     const kptfile = (name: string, pipeline = "") =>
       `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
