@@ -1,0 +1,400 @@
+import { canPlain, type SeqIndent, seqIndentIn } from "./format.js";
+import { resolvesAsString } from "./format-scalar.js";
+
+/**
+ * What a render without functions reads of one document of a file in kpt's form: its `apiVersion` and
+ * `kind`, and of its `metadata` its `name` and its annotations' keys.
+ */
+export interface KptFormDoc {
+  /** The top-level `apiVersion` when it is a string (quoted, or plain and read as one); else undefined. */
+  apiVersion?: string;
+  kind?: string;
+  /** `metadata.name`, as apiVersion. */
+  name?: string;
+  /** `metadata`: absent, a block mapping, or anything else (a flow mapping, a scalar). */
+  metadata: "absent" | "map" | "other";
+  /** The keys of `metadata.annotations` when it is a block mapping; "absent", or "other" (as metadata). */
+  annotations: "absent" | "other" | string[];
+}
+
+/**
+ * Whether `text` is a file already in kpt's form — the bytes that formatting its documents as read
+ * (src/kpt/format.ts over src/kpt/yamlfile.ts's reading) gives back — told without reading it into
+ * documents: one pass over the text, no node made. Gives each document's KptFormDoc, or undefined
+ * for any text it cannot vouch for. It vouches only for a strict part of what the fast reader
+ * (yaml-fast.ts) reads, as kpt writes it: mappings with plain string keys, two spaces a level;
+ * sequences at the document's one indentation (format.ts's detectSeqIndent), `- ` then the item;
+ * one space after `:`; plain scalars that format.ts keeps plain, quoted scalars that need no escape,
+ * `|` and `|-` literals two spaces in with no line ending in a space, `[...]` of scalars with `, ` between
+ * them, `{}`; a comment only after a scalar on its line, one space before its `#`; no blank line outside
+ * a literal, no comment line; `---` between documents and not before the first. Anything else, and the
+ * caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds formatting equal to
+ * the text for every file this vouches for.
+ */
+export function readKptForm(text: string): KptFormDoc[] | undefined {
+  if (text === "" || text.charCodeAt(text.length - 1) !== NL || UNVOUCHED.test(text)) return undefined;
+  try {
+    return new Scanner(text).documents();
+  } catch (e) {
+    if (e === NOT_KPT_FORM) return undefined;
+    throw e;
+  }
+}
+
+const NL = 10;
+const SPACE = 32;
+const HASH = 35;
+const COLON = 58;
+const DASH = 45;
+const DQUOTE = 34;
+const SQUOTE = 39;
+
+/**
+ * Characters in a file this does not vouch for: those the fast reader leaves to `yaml` (tabs, carriage
+ * returns, a byte order mark, backslashes), and those format.ts writes escaped or refuses a style for
+ * (control characters, the C1 range, unpaired or paired surrogates, the line and paragraph separators,
+ * U+FFFE and U+FFFF).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is looked for
+const UNVOUCHED = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\\\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+
+/** Thrown inside the scanner when the text is not one it vouches for. */
+const NOT_KPT_FORM = Symbol("not in kpt's form");
+function no(): never {
+  throw NOT_KPT_FORM;
+}
+
+/** Characters that cannot start a plain scalar (the fast reader's NOT_PLAIN_START). */
+const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
+
+/** A key this vouches for: a plain string of the characters Kubernetes keys are made of. */
+const KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
+
+/** Characters that end or spoil a plain scalar in a flow sequence (the fast reader's FLOW_PLAIN_STOP). */
+const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
+
+const BLOCK = { flow: false, key: false, indent: 0 };
+const FLOW = { flow: true, key: false, indent: 0 };
+
+/** Which mapping the scanner is in: a document's, its metadata, its annotations, or another. */
+enum Role {
+  Top,
+  Metadata,
+  Annotations,
+  Other,
+}
+
+class Scanner {
+  private pos = 0;
+  private doc!: KptFormDoc;
+  /** The indentation of each block sequence of the document, less its key's. */
+  private seqOffsets = 0;
+  private seqCount = 0;
+
+  constructor(private readonly text: string) {}
+
+  documents(): KptFormDoc[] {
+    const text = this.text;
+    if (text.startsWith("---")) no();
+    const docs: KptFormDoc[] = [];
+    let from = 0;
+    for (;;) {
+      this.doc = { metadata: "absent", annotations: "absent" };
+      this.seqOffsets = 0;
+      this.seqCount = 0;
+      if (this.indentAt(this.pos) !== 0) no();
+      this.map(0, Role.Top);
+      const to = this.pos;
+      if (this.seqCount > 0) {
+        // Every sequence as format.ts writes it: at its key's column, or two further (one way a document).
+        const wide: SeqIndent = this.seqOffsets === 0 ? "compact" : "wide";
+        if (this.seqOffsets !== 0 && this.seqOffsets !== 2 * this.seqCount) no();
+        if (seqIndentIn(text, from, to) !== wide) no();
+      }
+      docs.push(this.doc);
+      if (to === text.length) return docs;
+      if (!text.startsWith("---\n", to)) no();
+      from = to;
+      this.pos = to + 4;
+      if (this.pos >= text.length) no();
+    }
+  }
+
+  /**
+   * The indentation of the line starting at `at`; not vouched for: an empty line, a line of spaces, a
+   * comment line, the end of the text.
+   */
+  private indentAt(at: number): number {
+    const text = this.text;
+    let i = at;
+    while (text.charCodeAt(i) === SPACE) i++;
+    const c = text.charCodeAt(i);
+    if (c === NL || c === HASH || Number.isNaN(c)) no();
+    return i - at;
+  }
+
+  /** True when `- ` starts at `at`. */
+  private dashAt(at: number): boolean {
+    return this.text.charCodeAt(at) === DASH && this.text.charCodeAt(at + 1) === SPACE;
+  }
+
+  /** A block mapping whose first key is at `pos`, its keys at column `indent`; `pos` ends after it. */
+  private map(indent: number, role: Role): void {
+    const text = this.text;
+    const keys: string[] = [];
+    for (;;) {
+      const key = this.key();
+      if (keys.includes(key)) no();
+      keys.push(key);
+      if (role === Role.Annotations) (this.doc.annotations as string[]).push(key);
+      // at the ':'
+      if (text.charCodeAt(this.pos + 1) === NL) {
+        this.pos += 2;
+        if (this.pos >= text.length) no();
+        const ind = this.indentAt(this.pos);
+        const inner = role === Role.Top && key === "metadata" ? Role.Metadata : Role.Other;
+        if (this.dashAt(this.pos + ind)) {
+          const offset = ind - indent;
+          if (offset !== 0 && offset !== 2) no();
+          this.seqOffsets += offset;
+          this.seqCount++;
+          this.pos += ind;
+          this.seq(ind);
+          this.noteOther(role, key);
+        } else {
+          if (ind !== indent + 2) no();
+          this.pos += ind;
+          if (inner === Role.Metadata) this.doc.metadata = "map";
+          else if (role === Role.Metadata && key === "annotations") this.doc.annotations = [];
+          else this.noteOther(role, key);
+          this.map(
+            ind,
+            inner === Role.Metadata
+              ? inner
+              : role === Role.Metadata && key === "annotations"
+                ? Role.Annotations
+                : Role.Other,
+          );
+        }
+      } else {
+        // `: ` then the value
+        this.pos += 2;
+        const value = this.inline(indent);
+        if (role === Role.Top && key === "apiVersion") this.doc.apiVersion = value;
+        else if (role === Role.Top && key === "kind") this.doc.kind = value;
+        else if (role === Role.Metadata && key === "name") this.doc.name = value;
+        else this.noteOther(role, key);
+      }
+      if (this.pos >= text.length) return;
+      const ind = this.indentAt(this.pos);
+      if (ind < indent) return;
+      if (ind > indent) no();
+      if (indent === 0 && text.startsWith("---", this.pos)) return;
+      if (this.dashAt(this.pos + ind)) return;
+      this.pos += ind;
+    }
+  }
+
+  /** `metadata` or `annotations` given a value other than a block mapping. */
+  private noteOther(role: Role, key: string): void {
+    if (role === Role.Top && key === "metadata") this.doc.metadata = "other";
+    else if (role === Role.Metadata && key === "annotations") this.doc.annotations = "other";
+  }
+
+  /** A block sequence whose first `- ` is at `pos`, in column `indent`; `pos` ends after it. */
+  private seq(indent: number): void {
+    const text = this.text;
+    for (;;) {
+      // at `- `: the item right after it
+      this.pos += 2;
+      const c = text.charCodeAt(this.pos);
+      if (c === SPACE || c === NL || c === HASH || this.dashAt(this.pos)) no();
+      if (this.startsKey()) this.map(indent + 2, Role.Other);
+      else this.inline(indent);
+      if (this.pos >= text.length) return;
+      const ind = this.indentAt(this.pos);
+      if (ind < indent) return;
+      if (ind > indent) no();
+      if (!this.dashAt(this.pos + ind)) return;
+      this.pos += ind;
+    }
+  }
+
+  /** The fast reader's test for a mapping in a sequence item: a plain key and `: ` or `:` at the line's end. */
+  private startsKey(): boolean {
+    const text = this.text;
+    if (NOT_PLAIN_START.has(text[this.pos]!)) return false;
+    for (let i = this.pos; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NL) return false;
+      if (c === COLON) {
+        const n = text.charCodeAt(i + 1);
+        if (n === SPACE || n === NL) return true;
+      } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) return false;
+    }
+  }
+
+  /** A key at `pos`, followed by `: ` or `:` and a line break; leaves `pos` at the `:`. */
+  private key(): string {
+    const text = this.text;
+    const start = this.pos;
+    const colon = text.indexOf(":", start);
+    const nl = text.indexOf("\n", start);
+    if (colon < 0 || colon > nl) no();
+    const n = text.charCodeAt(colon + 1);
+    if (n !== SPACE && n !== NL) no();
+    const key = text.slice(start, colon);
+    if (key.length > 1000 || !KEY.test(key) || !resolvesAsString(key)) no();
+    this.pos = colon;
+    return key;
+  }
+
+  /**
+   * A value on its key's (or its `- `'s) line at `pos`, in a collection at `indent`: a scalar, with a
+   * comment after it or none, a flow sequence, `{}`, or a literal. `pos` ends at the next line. Gives
+   * a scalar's value when it is a string, as getString reads it.
+   */
+  private inline(indent: number): string | undefined {
+    const text = this.text;
+    const start = this.pos;
+    const c = text.charCodeAt(start);
+    if (c === DQUOTE || c === SQUOTE) {
+      const end = this.quotedEnd(start);
+      this.pos = end;
+      this.lineEnd();
+      const inner = text.slice(start + 1, end - 1);
+      return c === DQUOTE ? inner : inner.replaceAll("''", "'");
+    }
+    if (c === 91 /* [ */) {
+      this.flowSeq();
+      return undefined;
+    }
+    if (c === 123 /* { */) {
+      if (!text.startsWith("{}\n", start)) no();
+      this.pos = start + 3;
+      return undefined;
+    }
+    if (c === 124 /* | */) {
+      this.literal(indent);
+      return undefined;
+    }
+    const first = text[start]!;
+    if (NOT_PLAIN_START.has(first)) {
+      const n = text.charCodeAt(start + 1);
+      if (first !== "-" || n === SPACE || n === NL) no();
+    }
+    let i = start;
+    for (; ; i++) {
+      const ch = text.charCodeAt(i);
+      if (ch === NL) break;
+      if (ch === SPACE) {
+        const n = text.charCodeAt(i + 1);
+        if (n === HASH) break;
+        if (n === SPACE || n === NL) no();
+      } else if (ch === COLON) {
+        const n = text.charCodeAt(i + 1);
+        if (n === SPACE || n === NL) no();
+      }
+    }
+    if (i === start) no();
+    const source = text.slice(start, i);
+    if (!canPlain(source, BLOCK)) no();
+    this.pos = i;
+    this.lineEnd();
+    return resolvesAsString(source) ? source : undefined;
+  }
+
+  /** The end (after the closing quote) of a quoted scalar on one line starting at `start`. */
+  private quotedEnd(start: number): number {
+    const text = this.text;
+    const q = text.charCodeAt(start);
+    for (let i = start + 1; ; i++) {
+      const c = text.charCodeAt(i);
+      if (c === NL || Number.isNaN(c)) no();
+      if (c !== q) continue;
+      if (q === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) {
+        i++;
+        continue;
+      }
+      return i + 1;
+    }
+  }
+
+  /** After a scalar: the line break, or ` #`, a comment, the line break. Leaves `pos` at the next line. */
+  private lineEnd(): void {
+    const text = this.text;
+    let i = this.pos;
+    if (text.charCodeAt(i) === SPACE) {
+      // format.ts writes a comment as it was read, after one space: an empty one would gain a space.
+      if (text.charCodeAt(i + 1) !== HASH || text.charCodeAt(i + 2) === NL) no();
+      i = text.indexOf("\n", i);
+    }
+    if (text.charCodeAt(i) !== NL) no();
+    this.pos = i + 1;
+  }
+
+  /** `[a, "b"]` or `[]` at `pos`, then the line break. */
+  private flowSeq(): void {
+    const text = this.text;
+    let i = this.pos + 1;
+    if (text[i] !== "]") {
+      for (;;) {
+        const c = text.charCodeAt(i);
+        if (c === DQUOTE || c === SQUOTE) {
+          i = this.quotedEnd(i);
+        } else {
+          const first = text[i]!;
+          if (NOT_PLAIN_START.has(first) || first === " ") no();
+          let j = i;
+          for (;;) {
+            const ch = text[j]!;
+            if (ch === "," || ch === "]") break;
+            if (FLOW_PLAIN_STOP.has(ch)) no();
+            j++;
+          }
+          if (!canPlain(text.slice(i, j), FLOW)) no();
+          i = j;
+        }
+        if (text[i] === "]") break;
+        if (text[i] !== "," || text[i + 1] !== " " || text[i + 2] === " ") no();
+        i += 2;
+      }
+    }
+    if (text.charCodeAt(i + 1) !== NL) no();
+    this.pos = i + 2;
+  }
+
+  /**
+   * A `|` or `|-` literal at `pos` in a collection at `indent`: its lines two further in, the first
+   * not starting with a space, none ending in one; empty lines only between its lines.
+   */
+  private literal(indent: number): void {
+    const text = this.text;
+    let i = this.pos + 1;
+    if (text[i] === "-") i++;
+    if (text.charCodeAt(i) !== NL) no();
+    i++;
+    const n = indent + 2;
+    for (let k = 0; k < n; k++) if (text.charCodeAt(i + k) !== SPACE) no();
+    const first = text.charCodeAt(i + n);
+    if (first === SPACE || first === NL || Number.isNaN(first)) no();
+    for (;;) {
+      const nl = text.indexOf("\n", i);
+      if (text.charCodeAt(nl - 1) === SPACE) no();
+      i = nl + 1;
+      // Empty lines, then a line of the literal (at least n spaces in), or the literal has ended.
+      let j = i;
+      while (text.charCodeAt(j) === NL) j++;
+      let k = 0;
+      while (k < n && text.charCodeAt(j + k) === SPACE) k++;
+      if (k === n && j < text.length) {
+        i = j;
+        continue;
+      }
+      // format.ts drops empty lines after a literal (they are the next entry's space before).
+      if (j !== i) no();
+      this.pos = i;
+      return;
+    }
+  }
+}
