@@ -67,13 +67,22 @@ function no(): never {
 /** Characters that cannot start a plain scalar (the fast reader's NOT_PLAIN_START). */
 const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
 
-/** A key this vouches for: a plain string of the characters Kubernetes keys are made of. */
-const KEY = /^[A-Za-z0-9_][A-Za-z0-9_./-]*$/;
+/** A key this vouches for, at `lastIndex`: a plain string of the characters Kubernetes keys are made of, then `: ` or `:` and a line break. */
+const KEY = /[A-Za-z0-9_][A-Za-z0-9_./-]*(?=:[ \n])/y;
+
+/**
+ * The rest of a plain scalar after its first character, at `lastIndex`, as format.ts writes it back:
+ * no `: ` or `:` at the end of the line (the fast reader gives those up), no two spaces, no space before
+ * the line break; it ends at the line break or at ` #` (a comment).
+ */
+const PLAIN_REST = /(?:[^\n :]|:(?![ \n])| (?![ \n#]))*/y;
+
+/** The first characters of `null`, `true` and `false` in their spellings. */
+const MAYBE_WORD = new Set([..."nNtTfF"].map((c) => c.charCodeAt(0)));
 
 /** Characters that end or spoil a plain scalar in a flow sequence (the fast reader's FLOW_PLAIN_STOP). */
 const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
 
-const BLOCK = { flow: false, key: false, indent: 0 };
 const FLOW = { flow: true, key: false, indent: 0 };
 
 /** Which mapping the scanner is in: a document's, its metadata, its annotations, or another. */
@@ -87,9 +96,17 @@ enum Role {
 class Scanner {
   private pos = 0;
   private doc!: KptFormDoc;
-  /** The indentation of each block sequence of the document, less its key's. */
-  private seqOffsets = 0;
+  /** The document's block sequences, and the sum of their indentations less their keys'. */
   private seqCount = 0;
+  private seqOffsets = 0;
+  /**
+   * The document's sequence indentation as detectSeqIndent finds it: the first sequence, in line order,
+   * whose `- ` is at its key line's indentation or two further decides. Undefined while none has
+   * decided; null when a literal came first (its lines may decide: detectSeqIndent is asked then).
+   */
+  private decided: SeqIndent | undefined | null;
+  /** The start and end of the keys of the mappings being read, outermost first. */
+  private readonly keys: number[] = [];
 
   constructor(private readonly text: string) {}
 
@@ -102,14 +119,14 @@ class Scanner {
       this.doc = { metadata: "absent", annotations: "absent" };
       this.seqOffsets = 0;
       this.seqCount = 0;
+      this.decided = undefined;
       if (this.indentAt(this.pos) !== 0) no();
-      this.map(0, Role.Top);
+      this.map(0, Role.Top, false);
       const to = this.pos;
       if (this.seqCount > 0) {
         // Every sequence as format.ts writes it: at its key's column, or two further (one way a document).
-        const wide: SeqIndent = this.seqOffsets === 0 ? "compact" : "wide";
-        if (this.seqOffsets !== 0 && this.seqOffsets !== 2 * this.seqCount) no();
-        if (seqIndentIn(text, from, to) !== wide) no();
+        const found = this.decided === null ? seqIndentIn(text, from, to) : (this.decided ?? "compact");
+        if (this.seqOffsets !== (found === "wide" ? 2 * this.seqCount : 0)) no();
       }
       docs.push(this.doc);
       if (to === text.length) return docs;
@@ -138,67 +155,94 @@ class Scanner {
     return this.text.charCodeAt(at) === DASH && this.text.charCodeAt(at + 1) === SPACE;
   }
 
-  /** A block mapping whose first key is at `pos`, its keys at column `indent`; `pos` ends after it. */
-  private map(indent: number, role: Role): void {
+  /**
+   * A block mapping whose first key is at `pos`, its keys at column `indent` (the first after `- `
+   * when `item`); `pos` ends after it.
+   */
+  private map(indent: number, role: Role, item: boolean): void {
     const text = this.text;
-    const keys: string[] = [];
-    for (;;) {
-      const key = this.key();
-      if (keys.includes(key)) no();
-      keys.push(key);
-      if (role === Role.Annotations) (this.doc.annotations as string[]).push(key);
+    const keys = this.keys;
+    const base = keys.length;
+    for (let first = true; ; first = false) {
+      const start = this.pos;
+      this.key();
+      const end = this.pos;
+      for (let k = base; k < keys.length; k += 2) if (this.sameKey(keys[k]!, keys[k + 1]!, start, end)) no();
+      keys.push(start, end);
+      if (role === Role.Annotations) (this.doc.annotations as string[]).push(text.slice(start, end));
+      const named = role === Role.Top || role === Role.Metadata;
       // at the ':'
-      if (text.charCodeAt(this.pos + 1) === NL) {
-        this.pos += 2;
+      if (text.charCodeAt(end + 1) === NL) {
+        this.pos = end + 2;
         if (this.pos >= text.length) no();
         const ind = this.indentAt(this.pos);
-        const inner = role === Role.Top && key === "metadata" ? Role.Metadata : Role.Other;
         if (this.dashAt(this.pos + ind)) {
           const offset = ind - indent;
           if (offset !== 0 && offset !== 2) no();
           this.seqOffsets += offset;
           this.seqCount++;
+          if (this.decided === undefined) {
+            // detectSeqIndent measures from the key line's indentation: the `- `'s for an item's first key.
+            const fromLine = item && first ? offset + 2 : offset;
+            if (fromLine === 0) this.decided = "compact";
+            else if (fromLine === 2) this.decided = "wide";
+          }
           this.pos += ind;
           this.seq(ind);
-          this.noteOther(role, key);
+          if (named) this.noteOther(role, start);
         } else {
           if (ind !== indent + 2) no();
           this.pos += ind;
-          if (inner === Role.Metadata) this.doc.metadata = "map";
-          else if (role === Role.Metadata && key === "annotations") this.doc.annotations = [];
-          else this.noteOther(role, key);
-          this.map(
-            ind,
-            inner === Role.Metadata
-              ? inner
-              : role === Role.Metadata && key === "annotations"
-                ? Role.Annotations
-                : Role.Other,
-          );
+          let inner = Role.Other;
+          if (role === Role.Top && text.startsWith("metadata:", start)) {
+            this.doc.metadata = "map";
+            inner = Role.Metadata;
+          } else if (role === Role.Metadata && text.startsWith("annotations:", start)) {
+            this.doc.annotations = [];
+            inner = Role.Annotations;
+          }
+          this.map(ind, inner, false);
         }
       } else {
         // `: ` then the value
-        this.pos += 2;
-        const value = this.inline(indent);
-        if (role === Role.Top && key === "apiVersion") this.doc.apiVersion = value;
-        else if (role === Role.Top && key === "kind") this.doc.kind = value;
-        else if (role === Role.Metadata && key === "name") this.doc.name = value;
-        else this.noteOther(role, key);
+        this.pos = end + 2;
+        if (!named) this.inline(indent, false);
+        else if (role === Role.Top && text.startsWith("apiVersion:", start))
+          this.doc.apiVersion = this.inline(indent, true);
+        else if (role === Role.Top && text.startsWith("kind:", start))
+          this.doc.kind = this.inline(indent, true);
+        else if (role === Role.Metadata && text.startsWith("name:", start))
+          this.doc.name = this.inline(indent, true);
+        else {
+          this.inline(indent, false);
+          this.noteOther(role, start);
+        }
       }
-      if (this.pos >= text.length) return;
+      if (this.pos >= text.length) break;
       const ind = this.indentAt(this.pos);
-      if (ind < indent) return;
-      if (ind > indent) no();
-      if (indent === 0 && text.startsWith("---", this.pos)) return;
-      if (this.dashAt(this.pos + ind)) return;
+      if (ind !== indent) {
+        if (ind > indent) no();
+        break;
+      }
+      if (indent === 0 && text.startsWith("---", this.pos)) break;
+      if (this.dashAt(this.pos + ind)) break;
       this.pos += ind;
     }
+    keys.length = base;
   }
 
-  /** `metadata` or `annotations` given a value other than a block mapping. */
-  private noteOther(role: Role, key: string): void {
-    if (role === Role.Top && key === "metadata") this.doc.metadata = "other";
-    else if (role === Role.Metadata && key === "annotations") this.doc.annotations = "other";
+  /** Whether the keys from `a` to `b` and from `c` to `d` are the same text. */
+  private sameKey(a: number, b: number, c: number, d: number): boolean {
+    const text = this.text;
+    if (b - a !== d - c || text.charCodeAt(a) !== text.charCodeAt(c)) return false;
+    return text.slice(a, b) === text.slice(c, d);
+  }
+
+  /** `metadata` or `annotations` (the key at `start`) given a value other than a block mapping. */
+  private noteOther(role: Role, start: number): void {
+    const text = this.text;
+    if (role === Role.Top && text.startsWith("metadata:", start)) this.doc.metadata = "other";
+    else if (role === Role.Metadata && text.startsWith("annotations:", start)) this.doc.annotations = "other";
   }
 
   /** A block sequence whose first `- ` is at `pos`, in column `indent`; `pos` ends after it. */
@@ -209,12 +253,14 @@ class Scanner {
       this.pos += 2;
       const c = text.charCodeAt(this.pos);
       if (c === SPACE || c === NL || c === HASH || this.dashAt(this.pos)) no();
-      if (this.startsKey()) this.map(indent + 2, Role.Other);
-      else this.inline(indent);
+      if (this.startsKey()) this.map(indent + 2, Role.Other, true);
+      else this.inline(indent, false);
       if (this.pos >= text.length) return;
       const ind = this.indentAt(this.pos);
-      if (ind < indent) return;
-      if (ind > indent) no();
+      if (ind !== indent) {
+        if (ind > indent) no();
+        return;
+      }
       if (!this.dashAt(this.pos + ind)) return;
       this.pos += ind;
     }
@@ -235,26 +281,28 @@ class Scanner {
   }
 
   /** A key at `pos`, followed by `: ` or `:` and a line break; leaves `pos` at the `:`. */
-  private key(): string {
+  private key(): void {
     const text = this.text;
     const start = this.pos;
-    const colon = text.indexOf(":", start);
-    const nl = text.indexOf("\n", start);
-    if (colon < 0 || colon > nl) no();
-    const n = text.charCodeAt(colon + 1);
-    if (n !== SPACE && n !== NL) no();
-    const key = text.slice(start, colon);
-    if (key.length > 1000 || !KEY.test(key) || !resolvesAsString(key)) no();
-    this.pos = colon;
-    return key;
+    KEY.lastIndex = start;
+    if (!KEY.test(text)) no();
+    const end = KEY.lastIndex;
+    if (end - start > 1000) no();
+    // Read as other than a string: a key that starts with a digit (`1`, `1.5`, a date) or is a null or
+    // a boolean (`null`, `true`, `False`: four or five letters).
+    const c = text.charCodeAt(start);
+    if (c <= 57 || (end - start <= 5 && end - start >= 4 && MAYBE_WORD.has(c))) {
+      if (!resolvesAsString(text.slice(start, end))) no();
+    }
+    this.pos = end;
   }
 
   /**
    * A value on its key's (or its `- `'s) line at `pos`, in a collection at `indent`: a scalar, with a
-   * comment after it or none, a flow sequence, `{}`, or a literal. `pos` ends at the next line. Gives
-   * a scalar's value when it is a string, as getString reads it.
+   * comment after it or none, a flow sequence, `{}`, or a literal. `pos` ends at the next line. With
+   * `told`, gives a scalar's value when it is a string, as getString reads it.
    */
-  private inline(indent: number): string | undefined {
+  private inline(indent: number, told: boolean): string | undefined {
     const text = this.text;
     const start = this.pos;
     const c = text.charCodeAt(start);
@@ -262,6 +310,7 @@ class Scanner {
       const end = this.quotedEnd(start);
       this.pos = end;
       this.lineEnd();
+      if (!told) return undefined;
       const inner = text.slice(start + 1, end - 1);
       return c === DQUOTE ? inner : inner.replaceAll("''", "'");
     }
@@ -278,29 +327,21 @@ class Scanner {
       this.literal(indent);
       return undefined;
     }
-    const first = text[start]!;
-    if (NOT_PLAIN_START.has(first)) {
+    // A plain scalar that format.ts keeps plain (its canPlain): what the fast reader reads as one, less
+    // the leading space, the two spaces, `---` and `...` that format.ts would change.
+    if (c === SPACE || c === NL) no();
+    if (NOT_PLAIN_START.has(text[start]!)) {
       const n = text.charCodeAt(start + 1);
-      if (first !== "-" || n === SPACE || n === NL) no();
+      if (c !== DASH || n === SPACE || n === NL) no();
     }
-    let i = start;
-    for (; ; i++) {
-      const ch = text.charCodeAt(i);
-      if (ch === NL) break;
-      if (ch === SPACE) {
-        const n = text.charCodeAt(i + 1);
-        if (n === HASH) break;
-        if (n === SPACE || n === NL) no();
-      } else if (ch === COLON) {
-        const n = text.charCodeAt(i + 1);
-        if (n === SPACE || n === NL) no();
-      }
-    }
-    if (i === start) no();
-    const source = text.slice(start, i);
-    if (!canPlain(source, BLOCK)) no();
-    this.pos = i;
+    if ((c === DASH || c === 46) /* . */ && (text.startsWith("---", start) || text.startsWith("...", start)))
+      no();
+    PLAIN_REST.lastIndex = start + 1;
+    PLAIN_REST.test(text);
+    this.pos = PLAIN_REST.lastIndex;
     this.lineEnd();
+    if (!told) return undefined;
+    const source = text.slice(start, PLAIN_REST.lastIndex);
     return resolvesAsString(source) ? source : undefined;
   }
 
@@ -370,6 +411,7 @@ class Scanner {
    */
   private literal(indent: number): void {
     const text = this.text;
+    if (this.decided === undefined) this.decided = null;
     let i = this.pos + 1;
     if (text[i] === "-") i++;
     if (text.charCodeAt(i) !== NL) no();
