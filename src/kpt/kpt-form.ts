@@ -21,13 +21,14 @@ export interface KptFormDoc {
  * Whether `text` is a file already in kpt's form — the bytes that formatting its documents as read
  * (src/kpt/format.ts over src/kpt/yamlfile.ts's reading) gives back — told without reading it into
  * documents: one pass over the text, no node made. Gives each document's KptFormDoc, or undefined
- * for any text it cannot vouch for. It vouches only for a strict part of what the fast reader
- * (yaml-fast.ts) reads, as kpt writes it: mappings with plain string keys, two spaces a level;
+ * for any text it cannot vouch for. It vouches only for a strict part of YAML (mostly what the fast
+ * reader, yaml-fast.ts, reads), as kpt writes it: mappings with plain string keys, two spaces a level;
  * sequences at the document's one indentation (format.ts's detectSeqIndent), `- ` then the item;
  * one space after `:`; plain scalars that format.ts keeps plain, quoted scalars that need no escape,
  * `|` and `|-` literals two spaces in with no line ending in a space, `[...]` of scalars with `, ` between
- * them, `{}`; a comment only after a scalar on its line, one space before its `#`; no blank line outside
- * a literal, no comment line; `---` between documents and not before the first. Anything else, and the
+ * them, `{}`; a comment after a scalar or a key on its line, one space before its `#`, and comment lines
+ * above a document's first key (a licence header); no other blank line than one after those and the
+ * lines of a literal; `---` between documents and not before the first. Anything else, and the
  * caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds formatting equal to
  * the text for every file this vouches for.
  */
@@ -120,6 +121,7 @@ class Scanner {
       this.seqOffsets = 0;
       this.seqCount = 0;
       this.decided = undefined;
+      this.headComment(from !== 0);
       if (this.indentAt(this.pos) !== 0) no();
       this.map(0, Role.Top, false);
       const to = this.pos;
@@ -135,6 +137,24 @@ class Scanner {
       this.pos = to + 4;
       if (this.pos >= text.length) no();
     }
+  }
+
+  /**
+   * The comment lines above a document's first key, if any, each `#` and its text (no text of spaces
+   * only: format.ts writes that as a bare `#`); then that key, or (in a document without `---`) one
+   * empty line and that key, as format.ts writes a document's head comment. Leaves `pos` at the key.
+   */
+  private headComment(explicit: boolean): void {
+    const text = this.text;
+    if (text.charCodeAt(this.pos) !== HASH) return;
+    while (text.charCodeAt(this.pos) === HASH) {
+      const nl = text.indexOf("\n", this.pos);
+      let i = this.pos + 1;
+      while (text.charCodeAt(i) === SPACE) i++;
+      if (i === nl && i !== this.pos + 1) no();
+      this.pos = nl + 1;
+    }
+    if (text.charCodeAt(this.pos) === NL && !explicit) this.pos++;
   }
 
   /**
@@ -171,9 +191,14 @@ class Scanner {
       keys.push(start, end);
       if (role === Role.Annotations) (this.doc.annotations as string[]).push(text.slice(start, end));
       const named = role === Role.Top || role === Role.Metadata;
-      // at the ':'
-      if (text.charCodeAt(end + 1) === NL) {
-        this.pos = end + 2;
+      // at the ':'; a comment after it only where a block follows (format.ts writes it as it was read)
+      let after = end + 1;
+      if (text.charCodeAt(after) === SPACE && text.charCodeAt(after + 1) === HASH) {
+        if (text.charCodeAt(after + 2) === NL) no();
+        after = text.indexOf("\n", after);
+      }
+      if (text.charCodeAt(after) === NL) {
+        this.pos = after + 1;
         if (this.pos >= text.length) no();
         const ind = this.indentAt(this.pos);
         if (this.dashAt(this.pos + ind)) {

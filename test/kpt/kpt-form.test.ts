@@ -71,9 +71,13 @@ describe("readKptForm", () => {
   });
 
   it("tells a resource's apiVersion, kind, name and annotation keys", () => {
-    const text = `apiVersion: apps/v1
+    const text = `# Copyright the authors
+#
+# Licensed as it is.
+
+apiVersion: apps/v1
 kind: 'Deployment'
-metadata:
+metadata: # kpt-merge: /web
   name: "web"
   annotations:
     a.io/x: "1"
@@ -81,6 +85,7 @@ metadata:
 spec:
   name: inner
 ---
+# the second
 apiVersion: 1
 kind: |
   K
@@ -110,7 +115,14 @@ metadata:
       "a: 1  # c\n",
       "a: 1 #\n",
       "a: 1\n\nb: 2\n",
-      "# c\na: 1\n",
+      "# c\n\n\na: 1\n",
+      "#  \na: 1\n",
+      "  # c\na: 1\n",
+      "a: 1\n---\n# c\n\nb: 1\n",
+      "a: #\n  b: 1\n",
+      "a:  # c\n  b: 1\n",
+      "a: # c\nb: 1\n",
+      "a: 1\n# c\n",
       "a: 1\n# c\nb: 2\n",
       "---\na: 1\n",
       "a: 1\n---\n",
@@ -200,25 +212,41 @@ metadata:
       "n",
     );
     let read = 0;
+    let commented = 0;
     fc.assert(
       fc.property(
         fc.array(generatedMapping(scalar, key), { minLength: 1, maxLength: 3 }),
         fc.boolean(),
-        (docs, wide) => {
-          const text = docs.map((d) => blockYaml(d, 0, wide, true)).join("---\n");
-          if (vouched(text)) read++;
+        fc.boolean(),
+        fc.constantFrom("", "# h\n", "#\n# h  i\n", "# h\n\n"),
+        (docs, wide, keyComments, head) => {
+          let text = docs
+            .map((d, i) => (i === 0 ? head : head.trim() === "" ? "" : "# d\n") + blockYaml(d, 0, wide, true))
+            .join("---\n");
+          // A comment after each key over a block (kpt pkg get's `metadata: # kpt-merge: ns/name`).
+          if (keyComments) text = text.replace(/^( *(?:- )?[\w./-]+):\n/gm, "$1: # kpt-merge: a/b\n");
+          if (vouched(text)) {
+            read++;
+            if (/#/.test(text)) commented++;
+          }
         },
       ),
       // A fixed seed: the same texts every run, so the count of those vouched for cannot drift.
       { numRuns: 800, seed: 7 },
     );
+    console.log(`readKptForm: vouched for ${read} generated texts, ${commented} with comments`);
     expect(read).toBeGreaterThan(100);
+    expect(commented).toBeGreaterThan(50);
   });
 
   it("vouches for a text changed by a character only where formatting gives it back", () => {
     const base = [...generatePackage(30, "").entries()]
       .filter(([path]) => !path.endsWith("Kptfile"))
       .map(([, bytes]) => bytes.toString("utf8"));
+    // With a licence header and kpt pkg get's comments, and a second document with a head comment.
+    base.push(
+      `# Copyright\n#\n# Licensed.\n\n${base[0]!.replace(/^( *(?:- )?[\w./-]+):\n/gm, "$1: # kpt-merge: a/b\n").replace("---\n", "---\n# next\n")}`,
+    );
     const edits = " \n-:#'\"[]|{}.,ax0".split("");
     let read = 0;
     fc.assert(

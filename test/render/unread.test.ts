@@ -8,9 +8,11 @@ const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n
 const env = { registry: testRegistry(), run: DEFAULT_RUN_OPTIONS, attribution: true };
 
 /** A resource file already as kpt writes it. */
-const IN_FORM = `apiVersion: apps/v1
+const IN_FORM = `# Copyright the authors
+
+apiVersion: apps/v1
 kind: Deployment
-metadata:
+metadata: # kpt-merge: /web
   name: web
   annotations:
     team: a # the owner
