@@ -59,6 +59,8 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
     `render: ${availableParallelism()} cores, load average ${load.join(" ")}, node ${process.version}` +
       `${kpt ? `, kpt ${kptVersion()}` : ", kpt not run"}${timer ? "" : ", /usr/bin/time missing (no CPU or memory figures)"}`,
   );
+  const certs = process.env.NODE_EXTRA_CA_CERTS;
+  if (certs) console.log(`render: ${extraCertsCost(certs)}`);
   const work = mkdtempSync(join(tmpdir(), "porchlight-bench-"));
   const rows: RenderBenchRow[] = [];
   try {
@@ -226,6 +228,27 @@ function printSummary(rows: RenderBenchRow[]): void {
         (theirs(first) ? `, kpt ${growth(theirs)}` : ""),
     );
   }
+}
+
+/**
+ * NODE_EXTRA_CA_CERTS makes every Node process read and parse those certificates before it runs a line
+ * (kpt reads certificates only for a TLS connection): what that costs Node's bare start here.
+ */
+function extraCertsCost(certs: string): string {
+  const start = (env: NodeJS.ProcessEnv) => {
+    const walls: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      spawnSync(process.execPath, ["-e", "0"], { env, stdio: "ignore" });
+      walls.push((performance.now() - t) / 1000);
+    }
+    return walls.sort((a, b) => a - b)[2]!;
+  };
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return (
+    `NODE_EXTRA_CA_CERTS=${certs} is set: Node's bare start takes ${s(start(process.env))} with it, ` +
+    `${s(start(without))} without (every porchlight run pays the difference; kpt does not)`
+  );
 }
 
 function hasKpt(): boolean {
