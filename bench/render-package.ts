@@ -19,6 +19,31 @@ export function generatePackage(resources: number, pipeline: string): Map<string
   return tree;
 }
 
+/**
+ * The same package as a person might have written it: resource files indented four spaces a level,
+ * which kpt's formatter writes back at two. A render must then read,
+ * format and write every file.
+ */
+export function reindented(tree: Map<string, Buffer>): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [path, bytes] of tree) {
+    if (path.endsWith("Kptfile")) {
+      out.set(path, bytes);
+      continue;
+    }
+    const lines = bytes.toString("utf8").split("\n");
+    // Every column doubled: a sequence entry's `- ` is followed by three spaces, its mapping's keys then
+    // line up with the entry's next lines.
+    const wider = lines.map((line) => {
+      const indent = line.length - line.trimStart().length;
+      const rest = line.slice(indent);
+      return " ".repeat(indent * 2) + (rest.startsWith("- ") ? `-   ${rest.slice(2)}` : rest);
+    });
+    out.set(path, Buffer.from(wider.join("\n")));
+  }
+  return out;
+}
+
 function kptfile(name: string, pipeline: string): string {
   return `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
 }

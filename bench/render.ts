@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { readTree } from "../src/kpt/tree.js";
-import { generatePackage } from "./render-package.js";
+import { generatePackage, reindented } from "./render-package.js";
 
 /** The five builtins of the benchmark pipeline, with the config each gets. */
 const PIPELINE = [
@@ -33,15 +33,20 @@ export interface RenderBenchRow {
   resources: number;
   porchlight: Figure;
   kpt?: Figure;
+  /** No function, on the package indented four spaces: every file read, formatted and written. */
+  porchlightReformat: Figure;
+  kptReformat?: Figure;
   porchlight5: Figure;
   kpt5?: Figure;
   sameAsKpt?: boolean;
+  sameAsKptReformat?: boolean;
 }
 
 /**
  * `porchlight fn render` against `kpt fn render`, whole processes, run side by side (interleaved, so a
- * busy machine slows both alike) on the same generated package: with no function (reading, formatting
- * and writing YAML), and with five functions (porchlight's builtins; kpt's five no-op `exec` functions,
+ * busy machine slows both alike) on the same generated package: with no function (the package as kpt
+ * writes it, so nothing changes; and the package indented four spaces, so every file is read, formatted
+ * and written), and with five functions (porchlight's builtins; kpt's five no-op `exec` functions,
  * the cheapest pipeline kpt can run). Wall and CPU time are medians; memory is the peak resident set of
  * the process (GNU time). The no-function outputs are compared byte for byte.
  */
@@ -54,6 +59,8 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
     `render: ${availableParallelism()} cores, load average ${load.join(" ")}, node ${process.version}` +
       `${kpt ? `, kpt ${kptVersion()}` : ", kpt not run"}${timer ? "" : ", /usr/bin/time missing (no CPU or memory figures)"}`,
   );
+  const certs = process.env.NODE_EXTRA_CA_CERTS;
+  if (certs) console.log(`render: ${extraCertsCost(certs)}`);
   const work = mkdtempSync(join(tmpdir(), "porchlight-bench-"));
   const rows: RenderBenchRow[] = [];
   try {
@@ -61,14 +68,17 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
     writeFileSync(noop, "#!/bin/sh\ncat\n", { mode: 0o755 });
     for (const n of sizes) {
       const plain = writePackage(join(work, `plain-${n}`), generatePackage(n, ""));
+      const wide = writePackage(join(work, `wide-${n}`), reindented(generatePackage(n, "")));
       const builtins = writePackage(join(work, `builtins-${n}`), generatePackage(n, builtinPipeline()));
       const execs = writePackage(join(work, `exec-${n}`), generatePackage(n, execPipeline(noop)));
       const commands: [string, string, string[]][] = [
         ["porchlight", plain, ["node", CLI, "fn", "render"]],
+        ["porchlightReformat", wide, ["node", CLI, "fn", "render"]],
         ["porchlight5", builtins, ["node", CLI, "fn", "render"]],
       ];
       if (kpt) {
         commands.push(["kpt", plain, ["kpt", "fn", "render"]]);
+        commands.push(["kptReformat", wide, ["kpt", "fn", "render"]]);
         commands.push(["kpt5", execs, ["kpt", "fn", "render", "--allow-exec"]]);
       }
       const repeats = n >= 10000 ? 3 : 5;
@@ -84,12 +94,18 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
       const row: RenderBenchRow = {
         resources: n,
         porchlight: median(runs.get("porchlight")!),
+        porchlightReformat: median(runs.get("porchlightReformat")!),
         porchlight5: median(runs.get("porchlight5")!),
       };
       if (kpt) {
         row.kpt = median(runs.get("kpt")!);
+        row.kptReformat = median(runs.get("kptReformat")!);
         row.kpt5 = median(runs.get("kpt5")!);
         row.sameAsKpt = await sameTrees(join(work, "run-porchlight"), join(work, "run-kpt"));
+        row.sameAsKptReformat = await sameTrees(
+          join(work, "run-porchlightReformat"),
+          join(work, "run-kptReformat"),
+        );
       }
       rows.push(row);
       printRow(row);
@@ -170,17 +186,21 @@ function printRow(r: RenderBenchRow): void {
     ]);
   };
   add("no function", r.porchlight, r.kpt);
+  add("no function, reformat", r.porchlightReformat, r.kptReformat);
   add("5 functions", r.porchlight5, r.kpt5);
   const widths = lines[0]!.map((_, i) => Math.max(...lines.map((l) => l[i]!.length)));
   console.log(`\nrender ${r.resources} resources (${r.porchlight.runs} runs each, medians):`);
   for (const l of lines)
     console.log(`  ${l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`);
+  // Both read, format and write every file: what the builtins add to that.
   console.log(
-    `  5 builtins / no function: ${ratio(r.porchlight5.wall, r.porchlight.wall)} wall, ${ratio(r.porchlight5.cpu, r.porchlight.cpu)} CPU` +
-      (r.sameAsKpt === undefined
-        ? ""
-        : `; no-function output identical to kpt's: ${r.sameAsKpt ? "yes" : "NO"}`),
+    `  5 builtins / no function reformatting: ${ratio(r.porchlight5.wall, r.porchlightReformat.wall)} wall, ` +
+      `${ratio(r.porchlight5.cpu, r.porchlightReformat.cpu)} CPU (/ no function: ${ratio(r.porchlight5.cpu, r.porchlight.cpu)} CPU)`,
   );
+  if (r.sameAsKpt !== undefined)
+    console.log(
+      `  no-function output identical to kpt's: ${r.sameAsKpt ? "yes" : "NO"}; reformatted: ${r.sameAsKptReformat ? "yes" : "NO"}`,
+    );
 }
 
 /** Cost per resource at each size, and how it grows from the smallest size to the largest. */
@@ -189,18 +209,45 @@ function printSummary(rows: RenderBenchRow[]): void {
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
   const per = (f: Figure | undefined, n: number) => (f ? (f.wall * 1e6) / n : Number.NaN);
-  console.log("\nper resource (no function, wall):");
-  for (const r of rows) {
-    const k = r.kpt ? `, kpt ${per(r.kpt, r.resources).toFixed(0)} µs` : "";
-    console.log(
-      `  ${String(r.resources).padStart(6)}: porchlight ${per(r.porchlight, r.resources).toFixed(0)} µs${k}`,
-    );
-  }
   const growth = (f: (r: RenderBenchRow) => Figure | undefined) =>
     ratio(per(f(last), last.resources), per(f(first), first.resources));
-  console.log(
-    `  per-resource time at ${last.resources} vs ${first.resources}: porchlight ${growth((r) => r.porchlight)}` +
-      (first.kpt ? `, kpt ${growth((r) => r.kpt)}` : ""),
+  const kinds: [string, (r: RenderBenchRow) => Figure, (r: RenderBenchRow) => Figure | undefined][] = [
+    ["no function", (r) => r.porchlight, (r) => r.kpt],
+    ["no function, reformat", (r) => r.porchlightReformat, (r) => r.kptReformat],
+  ];
+  for (const [label, ours, theirs] of kinds) {
+    console.log(`\nper resource (${label}, wall):`);
+    for (const r of rows) {
+      const k = theirs(r) ? `, kpt ${per(theirs(r), r.resources).toFixed(0)} µs` : "";
+      console.log(
+        `  ${String(r.resources).padStart(6)}: porchlight ${per(ours(r), r.resources).toFixed(0)} µs${k}`,
+      );
+    }
+    console.log(
+      `  per-resource time at ${last.resources} vs ${first.resources}: porchlight ${growth(ours)}` +
+        (theirs(first) ? `, kpt ${growth(theirs)}` : ""),
+    );
+  }
+}
+
+/**
+ * NODE_EXTRA_CA_CERTS makes every Node process read and parse those certificates before it runs a line
+ * (kpt reads certificates only for a TLS connection): what that costs Node's bare start here.
+ */
+function extraCertsCost(certs: string): string {
+  const start = (env: NodeJS.ProcessEnv) => {
+    const walls: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = performance.now();
+      spawnSync(process.execPath, ["-e", "0"], { env, stdio: "ignore" });
+      walls.push((performance.now() - t) / 1000);
+    }
+    return walls.sort((a, b) => a - b)[2]!;
+  };
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return (
+    `NODE_EXTRA_CA_CERTS=${certs} is set: Node's bare start takes ${s(start(process.env))} with it, ` +
+    `${s(start(without))} without (every porchlight run pays the difference; kpt does not)`
   );
 }
 

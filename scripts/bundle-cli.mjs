@@ -95,9 +95,17 @@ const fnOnly = {
  * Node's modules that a render runs without when its pipeline runs no process: a module of the bundle
  * that imports one of them gets it when it first reads a name from it (esbuild's output reads
  * `(0, import_x.name)` where the name is used), not when the module is evaluated. child_process and
- * crypto each cost some 4 ms of CPU to load.
+ * crypto each cost some 4 ms of CPU to load, fs/promises some 4 ms with readline and the file watchers
+ * it brings (a render that writes files in place uses none of them).
  */
-const LAZY = new Set(["node:child_process", "node:crypto", "node:os", "node:perf_hooks", "node:zlib"]);
+const LAZY = new Set([
+  "node:child_process",
+  "node:crypto",
+  "node:fs/promises",
+  "node:os",
+  "node:perf_hooks",
+  "node:zlib",
+]);
 
 function lazyBuiltins(text) {
   const names = [];

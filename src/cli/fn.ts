@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { basename, join, posix, resolve } from "node:path";
 import { FunctionRegistry } from "../fn/function-registry.js";
 import { attributionEnabled } from "../kpt/attribution.js";
-import { type FileTree, readTree } from "../kpt/tree.js";
-import { render } from "../render/render.js";
+import { readTree } from "../kpt/tree.js";
+import { render, runsNoFunction } from "../render/render.js";
 import { lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";
 import { evalCommand } from "./fn-eval.js";
 import { ProgressPrinter } from "./fn-print.js";
@@ -78,18 +78,6 @@ export function createFnCommand(registry: RegistryLoader = loadDefaultRegistry):
 }
 
 export const fnCommand: CliCommand = createFnCommand();
-
-/**
- * True when no Kptfile of the tree can hold a pipeline: none has the word "pipeline" in it (nor a
- * backslash, with which a quoted key could spell it), so the render runs no function and needs no builtin.
- */
-function runsNoFunction(tree: FileTree): boolean {
-  for (const [path, bytes] of tree) {
-    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
-    if (bytes.includes("pipeline") || bytes.includes("\\")) return false;
-  }
-  return true;
-}
 
 async function renderCommand(args: string[], io: CliIO, loadRegistry: RegistryLoader): Promise<number> {
   const p = parseArgs(

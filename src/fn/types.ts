@@ -13,6 +13,12 @@ export interface FunctionResult {
   field?: { path: string; currentValue?: unknown; proposedValue?: unknown };
   file?: { path?: string; index?: number };
   tags?: Record<string, string>;
+  /**
+   * The index, in `file.path`, of the document the result is about, where the function knows it but
+   * kpt's result leaves it out (apply-setters names the file and field only). Never written to
+   * results.yaml or a ResourceList: the bot places the finding by it (src/jobs/kpt-renderer/locate.ts).
+   */
+  document?: number;
 }
 
 /**

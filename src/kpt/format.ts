@@ -526,7 +526,7 @@ function canSingleQuote(value: string, ctx: ScalarContext): boolean {
 }
 
 /** libyaml's scalar analysis: can the value be written without quotes here? */
-function canPlain(value: string, ctx: ScalarContext): boolean {
+export function canPlain(value: string, ctx: ScalarContext): boolean {
   if (value === "") return false;
   if (hasSpecial(value) || value.includes("\n")) return false;
   if (value.startsWith(" ") || value.endsWith(" ") || value.startsWith("\t") || value.endsWith("\t"))
@@ -554,8 +554,11 @@ function canPlain(value: string, ctx: ScalarContext): boolean {
  */
 export function detectSeqIndent(doc: Document, text: string): SeqIndent {
   const range = doc.range;
-  const from = range ? range[0] : 0;
-  const to = range ? Math.min(range[2], text.length) : text.length;
+  return seqIndentIn(text, range ? range[0] : 0, range ? Math.min(range[2], text.length) : text.length);
+}
+
+/** detectSeqIndent of the document that spans `text` from `from` to `to`. */
+export function seqIndentIn(text: string, from: number, to: number): SeqIndent {
   // Line by line, up to the first line that decides (most documents decide early).
   let keyLine: string | undefined;
   for (let start = from; start <= to; ) {

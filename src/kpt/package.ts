@@ -1,5 +1,6 @@
 import type { Document } from "yaml";
 import { KptError } from "./errors.js";
+import { type KptFormDoc, readKptForm } from "./kpt-form.js";
 import { KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
 import type { ParseCache } from "./parse-cache.js";
@@ -15,6 +16,19 @@ export interface ResourceFile {
   docs: Document[];
   /** The text the documents were parsed from: written back as is when nothing changed. */
   text: string;
+  /**
+   * Set when the text is already in kpt's form (src/kpt/kpt-form.ts) and was left unread (loadPackage's
+   * `leaveUnread`): what a render without functions reads of each document. `docs` reads the text
+   * when first asked.
+   */
+  kptForm?: readonly KptFormDoc[];
+}
+
+export interface LoadOptions {
+  /** Files parsed before (the same bytes) are not parsed again. */
+  cache?: ParseCache;
+  /** Files already in kpt's form are left unread (ResourceFile.kptForm): a render's that runs no function. */
+  leaveUnread?: boolean;
 }
 
 /**
@@ -37,9 +51,8 @@ export interface KptPackage {
 /**
  * Reads the package rooted at `root` (a directory path in the tree, "" for the tree root) and its
  * subpackages. Every file below `root` belongs to exactly one package. Errors name the file and line.
- * With a cache, a file parsed before (the same bytes) is not parsed again.
  */
-export function loadPackage(tree: FileTree, root = "", cache?: ParseCache): KptPackage {
+export function loadPackage(tree: FileTree, root = "", options: LoadOptions = {}): KptPackage {
   const prefix = root === "" ? "" : `${root}/`;
   const rootKptfile = `${prefix}${KPTFILE_NAME}`;
   if (!tree.has(rootKptfile)) {
@@ -58,7 +71,7 @@ export function loadPackage(tree: FileTree, root = "", cache?: ParseCache): KptP
     if (list) list.push(p);
     else byDir.set(dir, [p]);
   }
-  return build(tree, root, byDir, packageDirs, cache);
+  return build(tree, root, byDir, packageDirs, options);
 }
 
 /** The directory of a path, "" at the top. */
@@ -81,11 +94,12 @@ function build(
   dir: string,
   byDir: Map<string, string[]>,
   allDirs: string[],
-  cache: ParseCache | undefined,
+  options: LoadOptions,
 ): KptPackage {
   const prefix = dir === "" ? "" : `${dir}/`;
   const kptfilePath = `${prefix}${KPTFILE_NAME}`;
   const { doc: kptfileDoc, kptfile } = parseKptfile(text(tree, kptfilePath), kptfilePath);
+  const { cache, leaveUnread } = options;
   const ignoreText = tree.get(`${prefix}.krmignore`)?.toString("utf8");
   const ignored = ignoreText === undefined ? () => false : krmIgnoreMatcher(ignoreText);
   const resourceFiles: ResourceFile[] = [];
@@ -97,6 +111,11 @@ function build(
       continue;
     }
     const body = text(tree, path);
+    const kptForm = leaveUnread ? readKptForm(body) : undefined;
+    if (kptForm) {
+      resourceFiles.push(unreadFile(path, body, kptForm));
+      continue;
+    }
     const docs = cache ? cache.docs(tree.get(path)!, body, path) : parseYamlFile(body, path).docs;
     resourceFiles.push({ path, docs, text: body });
   }
@@ -108,7 +127,21 @@ function build(
     kptfileDoc,
     resourceFiles,
     otherFiles,
-    subpackages: children.map((c) => build(tree, c, byDir, allDirs, cache)),
+    subpackages: children.map((c) => build(tree, c, byDir, allDirs, options)),
+  };
+}
+
+/** A file in kpt's form, its documents read when first asked (the reading cannot fail). */
+function unreadFile(path: string, body: string, kptForm: readonly KptFormDoc[]): ResourceFile {
+  let docs: Document[] | undefined;
+  return {
+    path,
+    text: body,
+    kptForm,
+    get docs() {
+      docs ??= parseYamlFile(body, path).docs;
+      return docs;
+    },
   };
 }
 

@@ -2,7 +2,8 @@ import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
-import type { KptPackage } from "../kpt/package.js";
+import type { KptFormDoc } from "../kpt/kpt-form.js";
+import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 
@@ -46,14 +47,38 @@ export function packageItems(
   tree: FileTree,
   packageDir: string,
   notes?: ItemNotes,
+  kept?: string[],
 ): Document[] {
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
   const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
+    if (kept && keptAsRead(file)) {
+      kept.push(file.path);
+      continue;
+    }
     files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
   }
   return packageItemsFromFiles(files, packageDir, notes);
+}
+
+/**
+ * A file that a render running no function on its resources writes back byte for byte, its documents
+ * never read: a file in kpt's form (what kpt's writer would write of it is its text) whose every
+ * document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
+ * the render as it went in — the annotations kpt adds while rendering are taken off again (none of
+ * them was there before), no `metadata` or `annotations` to make or to drop, no Config Connector
+ * resource for kpt's attribution.
+ */
+function keptAsRead(file: ResourceFile): boolean {
+  return file.kptForm?.every(leftAsRead) === true;
+}
+
+function leftAsRead(doc: KptFormDoc): boolean {
+  const { apiVersion, annotations } = doc;
+  if (!apiVersion || !doc.kind || !doc.name || apiVersion.includes(".cnrm.")) return false;
+  if (doc.metadata !== "map") return false;
+  return annotations === "absent" || (annotations !== "other" && !annotations.some((k) => TRANSIENT.has(k)));
 }
 
 /** Items from plain files (kpt fn eval): paths relative to the directory evaluated. */

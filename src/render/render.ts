@@ -64,7 +64,11 @@ export interface RenderOutcome {
   ok: boolean;
   /** The files after the render; the input tree when the render failed (nothing is written). */
   tree: FileTree;
-  /** The root package's items after the pipeline (annotated as kpt hands them on), for `--output stdout`. */
+  /**
+   * The root package's items after the pipeline (annotated as kpt hands them on), for `--output stdout`.
+   * A render that writes files leaves out the documents of files it writes back unread (items.ts's
+   * keptAsRead).
+   */
   items: Document[];
   root?: KptPackage;
   /** Absolute package directory (as in the package-path annotation) → tree-relative directory. */
@@ -103,7 +107,11 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   };
   let root: KptPackage;
   try {
-    root = loadPackage(tree, rootPath, env.parseCache);
+    root = loadPackage(tree, rootPath, {
+      cache: env.parseCache,
+      // Without functions, files the render writes back as they are need not be read (keptAsRead).
+      leaveUnread: env.writeFiles !== false && runsNoFunction(tree),
+    });
     checkFunctionConfigs(root, tree, false);
   } catch (e) {
     outcome.error = {
@@ -133,8 +141,9 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     ...newItemNotes(),
     checked: new WeakSet(),
   };
+  const kept: string[] = [];
   try {
-    outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome);
+    outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome, kept);
     if (env.attribution) for (const d of outcome.items) attribute(d, "fn");
     if (env.writeFiles !== false) {
       outcome.tree = itemsToTree(
@@ -144,6 +153,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
         packageDirs,
         root.path,
         outcome.resourceFiles,
+        kept,
       );
     }
     outcome.ok = true;
@@ -158,10 +168,22 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   return outcome;
 }
 
+/**
+ * True when no Kptfile of the tree can hold a pipeline: none has the word "pipeline" in it (nor a
+ * backslash, with which a quoted key could spell it), so the render runs no function.
+ */
+export function runsNoFunction(tree: FileTree): boolean {
+  for (const [path, bytes] of tree) {
+    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+    if (bytes.includes("pipeline") || bytes.includes("\\")) return false;
+  }
+  return true;
+}
+
 /** The YAML documents of a package tree: each package's Kptfile and resource documents. */
 export function countResources(pkg: KptPackage): number {
   let n = 1;
-  for (const f of pkg.resourceFiles) n += f.docs.length;
+  for (const f of pkg.resourceFiles) n += f.kptForm?.length ?? f.docs.length;
   for (const s of pkg.subpackages) n += countResources(s);
   return n;
 }
@@ -173,15 +195,16 @@ async function renderPackage(
   packageDirs: Map<string, string>,
   ctx: StepContext,
   outcome: RenderOutcome,
+  kept: string[],
 ): Promise<Document[]> {
   let items: Document[] = [];
   for (const sub of pkg.subpackages) {
-    const subItems = await renderPackage(sub, tree, rootDir, packageDirs, ctx, outcome);
+    const subItems = await renderPackage(sub, tree, rootDir, packageDirs, ctx, outcome, kept);
     for (const d of subItems) items.push(d);
   }
   const absDir = pkg.path === "" ? rootDir : posix.join(rootDir, pkg.path);
   packageDirs.set(absDir, pkg.path);
-  for (const d of packageItems(pkg, tree, absDir, ctx)) items.push(d);
+  for (const d of packageItems(pkg, tree, absDir, ctx, kept)) items.push(d);
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;

@@ -53,7 +53,8 @@ function fileOf(
 /**
  * The package files after a render, as kpt writes them: every resource file rewritten from its items
  * (ordered by index, transient annotations stripped, reformatted); a file left without resources
- * deleted; other files untouched. Items are changed in place (annotations stripped).
+ * deleted; other files untouched. Items are changed in place (annotations stripped). The `kept` files
+ * (read into no item: items.ts's keptAsRead) are written as they were.
  */
 export function itemsToTree(
   before: FileTree,
@@ -62,9 +63,14 @@ export function itemsToTree(
   packageDirs: ReadonlyMap<string, string>,
   rootDir: string,
   written: string[] = [],
+  kept: readonly string[] = [],
 ): FileTree {
   const after: FileTree = new Map(before);
   for (const p of sourceFiles) after.delete(p);
+  for (const p of kept) {
+    after.set(p, before.get(p)!);
+    written.push(p);
+  }
   const byFile = new Map<string, { doc: Document; index: number; order: number; style: SeqIndent }[]>();
   items.forEach((doc, order) => {
     const place = takePlace(doc);

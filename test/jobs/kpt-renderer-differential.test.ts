@@ -44,6 +44,28 @@ data:
   replicas: "3"
 `;
 
+/** apply-replacements: the api-config ConfigMap's value into an annotation of the web Deployment. */
+const REPLACEMENTS = `apiVersion: fn.kpt.dev/v1alpha1
+kind: ApplyReplacements
+metadata:
+  name: replacements
+  annotations:
+    config.kubernetes.io/local-config: "true"
+replacements:
+- source:
+    kind: ConfigMap
+    name: api-config
+    fieldPath: data.value
+  targets:
+  - select:
+      kind: Deployment
+      name: web
+    fieldPaths:
+    - spec.template.metadata.annotations.config
+    options:
+      create: true
+`;
+
 const SUB_KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
 metadata:
@@ -94,7 +116,13 @@ function draft(): FileTree {
   });
 }
 
-type Edit = [name: string, change: (tree: FileTree) => void];
+/** A push: its name, the change, and (for some) what its render must show, so the push is known to matter. */
+type Edit = [name: string, change: (tree: FileTree) => void, shows?: (result: RenderResult) => void];
+
+const fileHas = (path: string, part: string | RegExp) => (r: RenderResult) =>
+  expect(text(r.tree, path)).toMatch(part);
+const findingSays = (part: string) => (r: RenderResult) =>
+  expect(r.findings.map((f) => f.message)).toContainEqual(expect.stringContaining(part));
 
 const text = (tree: FileTree, path: string): string => tree.get(path)!.toString("utf8");
 const put = (tree: FileTree, path: string, body: string): void => {
@@ -127,7 +155,13 @@ const EDITS: Edit[] = [
   ],
   [
     "changes a function's config in the Kptfile",
-    (t) => put(t, "Kptfile", text(t, "Kptfile").replace("team: blue", "team: red")),
+    (t) =>
+      put(
+        t,
+        "Kptfile",
+        text(t, "Kptfile").replace("configMap:\n        team: blue", "configMap:\n        team: red"),
+      ),
+    fileHas("web.yaml", "team: red"),
   ],
   [
     "changes the function config file",
@@ -153,6 +187,73 @@ const EDITS: Edit[] = [
     "changes a namespace by hand",
     (t) => put(t, "api.yaml", text(t, "api.yaml").replace("namespace: shop", "namespace: other")),
   ],
+  // What a renderer that reuses the work of files a push did not change must still get right: facts
+  // a function reads across all resources, results that count over all of them, resources that move.
+  [
+    "adds a Namespace object (set-namespace reads them all)",
+    (t) => put(t, "namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: legacy\n"),
+    findingSays('namespace "legacy" updated to "shop", 1 value(s) changed'),
+  ],
+  [
+    "removes the Namespace object",
+    (t) => t.delete("namespace.yaml"),
+    findingSays('all namespaces are already "shop". no value changed'),
+  ],
+  [
+    "puts a setter in a file that had none",
+    (t) =>
+      put(
+        t,
+        "jobs/nightly.yaml",
+        text(t, "jobs/nightly.yaml").replace("data:\n", `data:\n  count: "1" # kpt-set: \${replicas}\n`),
+      ),
+    fileHas("jobs/nightly.yaml", `count: "4" # kpt-set: \${replicas}`),
+  ],
+  [
+    "moves a resource from one file to another",
+    (t) => {
+      const [api, config] = text(t, "api.yaml").split(/^---\n/m);
+      put(t, "api.yaml", api!);
+      put(t, "jobs/nightly.yaml", `${text(t, "jobs/nightly.yaml")}---\n${config}`);
+    },
+    fileHas("jobs/nightly.yaml", "name: api-config"),
+  ],
+  [
+    "adds a container, so set-image changes one image more",
+    (t) =>
+      put(
+        t,
+        "api.yaml",
+        text(t, "api.yaml").replace(
+          "      - name: main\n",
+          "      - name: side\n        image: registry.example.com/web:0.9\n      - name: main\n",
+        ),
+      ),
+    findingSays("set image from registry.example.com/web:0.9 to registry.example.com/web:2.0"),
+  ],
+  [
+    "copies a file, so two resources have the same id",
+    (t) => put(t, "copy.yaml", text(t, "api.yaml")),
+    findingSays("duplicate Resource(apiVersion=apps/v1, kind=Deployment, Namespace=shop, Name=api)"),
+  ],
+  ["removes the copy", (t) => t.delete("copy.yaml")],
+  [
+    "adds a function that copies a field of one resource into another",
+    (t) => {
+      put(t, "replacements.yaml", REPLACEMENTS);
+      put(
+        t,
+        "Kptfile",
+        `${text(t, "Kptfile").trimEnd()}\n    - image: gcr.io/kpt-fn/apply-replacements:v0.1.1\n      configPath: replacements.yaml\n`,
+      );
+    },
+    fileHas("web.yaml", 'config: "b"'),
+  ],
+  [
+    "changes the replacement's source, in another file than its target",
+    (t) => put(t, "jobs/nightly.yaml", text(t, "jobs/nightly.yaml").replace('value: "b"', 'value: "c"')),
+    fileHas("web.yaml", 'config: "c"'),
+  ],
   ["leaves the files as they are", () => {}],
 ];
 
@@ -177,7 +278,7 @@ describe("the bot's renderer across a draft's pushes", () => {
     expect(answer(first)).toEqual(answer(await new KptRenderer().render(tree, BUILTIN)));
     expect(first.ok).toBe(true);
     tree = first.tree;
-    for (const [name, change] of EDITS) {
+    for (const [name, change, shows] of EDITS) {
       const pushed: FileTree = new Map(tree);
       change(pushed);
       if (name !== "leaves the files as they are") {
@@ -187,6 +288,7 @@ describe("the bot's renderer across a draft's pushes", () => {
       const fresh = await new KptRenderer().render(pushed, BUILTIN);
       expect(answer(remembered), name).toEqual(answer(fresh));
       expect(remembered.ok, name).toBe(true);
+      shows?.(remembered);
       // The bot commits the render; rendering that commit again must change nothing.
       const again = await bot.render(remembered.tree, BUILTIN);
       expect(answer(again), `${name}, then its render pushed`).toEqual(
@@ -208,5 +310,24 @@ describe("the bot's renderer across a draft's pushes", () => {
     const changed = Object.keys(after).filter((p) => after[p] !== before[p]);
     expect(changed).toEqual(["api.yaml"]);
     expect(after["api.yaml"]).toContain("--port=9090");
+  });
+});
+
+describe("the bot's renderer places a push's findings", () => {
+  it("reads only the changed file to place the findings of a one-file push", async () => {
+    const bot = new KptRenderer();
+    const first = await bot.render(draft(), BUILTIN);
+    const pushed: FileTree = new Map(first.tree);
+    put(pushed, "api.yaml", `# a header line\n${text(first.tree, "api.yaml")}`);
+    const before = bot.stats;
+    const result = await bot.render(pushed, BUILTIN);
+    const after = bot.stats;
+    expect(answer(result)).toEqual(answer(await new KptRenderer().render(pushed, BUILTIN)));
+    const named = result.findings.filter((f) => f.file !== undefined);
+    const inApi = named.filter((f) => f.file === "api.yaml");
+    expect(inApi.length).toBeGreaterThan(0);
+    expect(named.length).toBeGreaterThan(inApi.length);
+    expect(after.placesFound - before.placesFound).toBe(inApi.length);
+    expect(after.placesRemembered - before.placesRemembered).toBe(named.length - inApi.length);
   });
 });

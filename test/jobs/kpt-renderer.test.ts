@@ -76,6 +76,38 @@ describe("KptRenderer", () => {
     );
     expect(good.ok).toBe(true);
   });
+  it("places apply-setters' findings on the document it set, though kpt's result names the file only", async () => {
+    const deploy = (name: string, replicas: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n`;
+    const result = await renderer.render(
+      treeFromText({
+        Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\npipeline:\n  mutators:\n    - image: gcr.io/kpt-fn/apply-setters:v0.2.0\n      configMap:\n        replicas: "3"\n`,
+        "deploy.yaml": `${deploy("a", "1")}---\n${deploy("b", `1 # kpt-set: \${replicas}`)}---\n${deploy("c", `2 # kpt-set: \${replicas}`)}`,
+      }),
+      { runtimes: ["builtin"] },
+    );
+    expect(result.ok).toBe(true);
+    expect(result.findings.map(({ file, line, message }) => ({ file, line, message }))).toEqual([
+      { file: "deploy.yaml", line: 13, message: 'set field value to "3"' },
+      { file: "deploy.yaml", line: 20, message: 'set field value to "3"' },
+    ]);
+  });
+
+  it("places search-replace's matches on the documents they are in, though kpt's result names the file only", async () => {
+    const cm = (name: string, mode: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  mode: ${mode}\n`;
+    const result = await renderer.render(
+      treeFromText({
+        Kptfile: `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\npipeline:\n  validators:\n    - image: gcr.io/kpt-fn/search-replace:v0.2.0\n      configMap:\n        by-path: data.mode\n        by-value: debug\n`,
+        "cms.yaml": `${cm("a", "prod")}---\n${cm("b", "debug")}`,
+      }),
+      { runtimes: ["builtin"] },
+    );
+    expect(result.findings.map(({ file, line, message }) => ({ file, line, message }))).toEqual([
+      { file: "cms.yaml", line: 13, message: 'Matched field value "debug"' },
+    ]);
+  });
+
   describe("findings on resources of subpackages (kpt names their files relative to the subpackage)", () => {
     const kptfile = (name: string, pipeline = "") =>
       `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resultPlacer } from "../../src/jobs/kpt-renderer/locate.js";
+import { PlaceMemo, resultPlacer } from "../../src/jobs/kpt-renderer/locate.js";
 import { treeFromText } from "../../src/kpt/tree.js";
 import { codeBlock } from "../util/codeblock.js";
 
@@ -118,5 +118,59 @@ describe("resultPlacer: files of subpackages", () => {
       file: "sub0/deep/Kptfile",
       line: 1,
     });
+  });
+});
+
+describe("resultPlacer: places remembered across renders", () => {
+  const deploy = (head: string) =>
+    `${head}apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n`;
+  const result = {
+    message: "m",
+    resourceRef: { apiVersion: "apps/v1", kind: "Deployment", name: "web" },
+    file: { path: "deploy.yaml" },
+    field: { path: "spec.replicas" },
+  };
+  const other = { message: "m", file: { path: "other.yaml", index: 0 } };
+  const tree = (head: string) =>
+    treeFromText({
+      "deploy.yaml": deploy(head),
+      "other.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n",
+    });
+
+  it("answers from the memo where the files did not change, and reads a file that changed", () => {
+    const memo = new PlaceMemo();
+    expect(resultPlacer(tree(""), memo)(result)).toEqual({ file: "deploy.yaml", line: 6 });
+    expect(resultPlacer(tree(""), memo)(other)).toEqual({ file: "other.yaml", line: 1 });
+    expect(memo).toMatchObject({ found: 2, remembered: 0 });
+
+    // Two lines more at the top of deploy.yaml: its result moves, other.yaml's is remembered.
+    const edited = tree("# a header\n# of two lines\n");
+    const placeEdited = resultPlacer(edited, memo);
+    expect(placeEdited(result)).toEqual({ file: "deploy.yaml", line: 8 });
+    expect(placeEdited(other)).toEqual({ file: "other.yaml", line: 1 });
+    expect(memo).toMatchObject({ found: 3, remembered: 1 });
+    expect(placeEdited(result)).toEqual(resultPlacer(edited)(result));
+  });
+
+  it("keeps a place per package: the same file name in a subpackage is another file", () => {
+    const memo = new PlaceMemo();
+    const t = treeFromText({
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: root\n",
+      "deploy.yaml": deploy(""),
+      "sub/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: sub\n",
+      "sub/deploy.yaml": deploy("# sub\n"),
+    });
+    const place = resultPlacer(t, memo);
+    expect(place(result)).toEqual({ file: "deploy.yaml", line: 6 });
+    expect(place(result, "sub")).toEqual({ file: "sub/deploy.yaml", line: 7 });
+  });
+
+  it("forgets the least recently used places past its bound", () => {
+    const memo = new PlaceMemo(1);
+    const place = resultPlacer(tree(""), memo);
+    place(result);
+    place(other);
+    place(result);
+    expect(memo).toMatchObject({ found: 3, remembered: 0, size: 1 });
   });
 });

@@ -1,5 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { LineCounter, parseAllDocuments } from "yaml";
@@ -7,6 +6,7 @@ import { generatePackage } from "../../bench/render-package.js";
 import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml-fast.js";
 import { conformanceDir } from "../conformance/realworld.js";
+import { blockYaml, generatedMapping, yamlFiles } from "./generated-yaml.js";
 
 const OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;
 
@@ -222,15 +222,7 @@ describe("parseCommonYaml", () => {
       "|\n  lit\n  lines",
     );
     const key = fc.constantFrom("a", "b", "c d", "1", "true", "x-y", "k.z", "-k", "~");
-    const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown }>((tie) => ({
-      node: fc.oneof(
-        { depthSize: "small", withCrossShrink: true },
-        scalar,
-        fc.uniqueArray(fc.tuple(key, tie("node")), { minLength: 1, maxLength: 4, selector: ([k]) => k }),
-        fc.array(tie("node"), { minLength: 1, maxLength: 3 }).map((items) => ({ seq: items })),
-      ),
-    })).node;
-    const root = fc.uniqueArray(fc.tuple(key, node), { minLength: 1, maxLength: 4, selector: ([k]) => k });
+    const root = generatedMapping(scalar, key);
     let read = 0;
     fc.assert(
       fc.property(
@@ -240,7 +232,7 @@ describe("parseCommonYaml", () => {
         fc.constantFrom(undefined, /\n(?=[^\s-])/g, /\n(?= *- )/g, /\n(?= {2}\S)/g),
         (docs, wide, lead, blankBefore) => {
           // Empty lines before some of the entries (none at the end of a document, none before `---`).
-          const body = docs.map((d) => render(d, 0, wide, true).replace(blankBefore ?? /^$/, "\n\n"));
+          const body = docs.map((d) => blockYaml(d, 0, wide, true).replace(blankBefore ?? /^$/, "\n\n"));
           const text = (lead ? "---\n" : "") + body.join("---\n");
           if (expectSame(text)) read++;
         },
@@ -263,44 +255,3 @@ describe("parseCommonYaml", () => {
     expect(read).toBeGreaterThan(0);
   });
 });
-
-/** A generated value as block YAML at `indent` (`top`: the start of a line). */
-function render(v: unknown, indent: number, wide: boolean, top: boolean): string {
-  const pad = " ".repeat(indent);
-  if (typeof v === "string") {
-    if (v.includes("\n")) return `${v.replace(/\n {2}/g, `\n${pad}  `)}\n`;
-    return `${v}\n`;
-  }
-  if (Array.isArray(v)) {
-    return v
-      .map(([k, val]: [string, unknown], i) => {
-        const lead = i === 0 && !top ? "" : pad;
-        if (typeof val === "string") return `${lead}${k}: ${render(val, indent, wide, false)}`;
-        if (Array.isArray(val)) return `${lead}${k}:\n${render(val, indent + 2, wide, true)}`;
-        const seqIndent = wide ? indent + 2 : indent;
-        return `${lead}${k}:\n${render(val, seqIndent, wide, true)}`;
-      })
-      .join("");
-  }
-  const items = (v as { seq: unknown[] }).seq;
-  return items
-    .map((item, i) => {
-      const lead = i === 0 && !top ? "" : pad;
-      if (typeof item === "string") return `${lead}- ${render(item, indent, wide, false)}`;
-      if (Array.isArray(item)) return `${lead}- ${render(item, indent + 2, wide, false)}`;
-      return `${lead}-\n${render(item, indent + 2, wide, true)}`;
-    })
-    .join("");
-}
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (name === ".git") continue;
-    const st = statSync(p);
-    if (st.isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name) || name === "Kptfile") out.push(p);
-  }
-  return out;
-}

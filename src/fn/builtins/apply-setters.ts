@@ -9,7 +9,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { pathAnnotation } from "../../kpt/resource.js";
+import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
@@ -96,6 +96,8 @@ function textOf(node: unknown): string {
 
 interface Change {
   file: string;
+  /** The resource's index in its file (kpt's result does not say it; the bot places findings by it). */
+  index: number | undefined;
   field: string;
   value: string;
 }
@@ -110,6 +112,8 @@ class SetterRun {
    * when the walk began, even where a setter then changes the path annotation itself.
    */
   private file: string | undefined;
+  /** The visited resource's index in its file, read with `file`. */
+  private index: number | undefined;
   /**
    * The field path of the node being visited: map keys (nodes) and sequence indexes, written out as
    * `.key` and `[index]` only for a field that is set (most fields are not).
@@ -149,7 +153,10 @@ class SetterRun {
   }
 
   private fileOf(): string {
-    this.file ??= (this.doc && pathAnnotation(this.doc)) ?? "";
+    if (this.file === undefined) {
+      this.file = (this.doc && pathAnnotation(this.doc)) ?? "";
+      this.index = this.doc && indexAnnotation(this.doc);
+    }
     return this.file;
   }
 
@@ -164,6 +171,7 @@ class SetterRun {
         field: { path: c.field },
       };
       if (c.file) result.file = { path: c.file };
+      if (c.index !== undefined) result.document = c.index;
       return result;
     });
   }
@@ -247,7 +255,7 @@ class SetterRun {
         if (key) key.comment = joinComment(tag.line, key.comment);
         else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
       }
-      this.changes.push({ file, field, value });
+      this.changes.push({ file, index: this.index, field, value });
       this.noteChange(pair.key);
     }
   }
@@ -280,7 +288,7 @@ class SetterRun {
     } else {
       this.writer.set(node, next, inFlow);
     }
-    this.changes.push({ file, field: this.fieldPath(), value: next });
+    this.changes.push({ file, index: this.index, field: this.fieldPath(), value: next });
     this.noteChange();
   }
 

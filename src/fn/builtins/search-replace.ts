@@ -1,6 +1,6 @@
 import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
-import { pathAnnotation } from "../../kpt/resource.js";
+import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
@@ -88,6 +88,8 @@ function compile(pattern: string): RegExp {
 
 interface Match {
   file: string;
+  /** The resource's index in its file (kpt's result does not say it; the bot places findings by it). */
+  index: number | undefined;
   path: string;
   value: string;
 }
@@ -102,6 +104,7 @@ class SearchReplace {
   readonly matches: Match[] = [];
   private readonly regex: RegExp | undefined;
   private file = "";
+  private index: number | undefined;
 
   constructor(private readonly cfg: SearchReplaceConfig) {
     this.regex = cfg.byValueRegex === "" ? undefined : compile(cfg.byValueRegex);
@@ -117,6 +120,7 @@ class SearchReplace {
     const file = pathAnnotation(doc) ?? "";
     if (this.cfg.byFilePath !== "" && !minimatch(file, this.cfg.byFilePath, { dot: true })) return;
     this.file = file;
+    this.index = indexAnnotation(doc);
     const { byPath, byValue, byValueRegex, putValue } = this.cfg;
     if (
       isAbsolutePath(byPath) &&
@@ -175,6 +179,7 @@ class SearchReplace {
       pair.value.flow = false;
       this.matches.push({
         file: this.file,
+        index: this.index,
         path: `${this.cfg.byPath} # ${comment}`,
         value: `[${items.join(", ")}]`,
       });
@@ -198,6 +203,7 @@ class SearchReplace {
     if (this.file !== "") {
       this.matches.push({
         file: this.file,
+        index: this.index,
         path: path.startsWith(".") ? path.slice(1) : path,
         value: scalarText(node),
       });
@@ -220,7 +226,12 @@ class SearchReplace {
       setScalarImplied(created, this.cfg.putValue);
       map.set(doc.createNode(last), created);
     }
-    this.matches.push({ file: this.file, path: this.cfg.byPath, value: this.cfg.putValue });
+    this.matches.push({
+      file: this.file,
+      index: this.index,
+      path: this.cfg.byPath,
+      value: this.cfg.putValue,
+    });
     this.count += 1;
   }
 }
@@ -234,6 +245,7 @@ function results(sr: SearchReplace, release: string): FunctionResult[] {
       : `Matched field value ${goQuoteString(m.value)}`,
     field: { path: m.path },
     file: { path: m.file },
+    ...(m.index === undefined ? {} : { document: m.index }),
   }));
 }
 

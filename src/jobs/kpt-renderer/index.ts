@@ -9,7 +9,7 @@ import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render } from "../../render/render.js";
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
-import { resultPlacer } from "./locate.js";
+import { PlaceMemo, resultPlacer } from "./locate.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
@@ -29,18 +29,25 @@ export interface RendererStats {
   filesParsed: number;
   /** YAML resource files the fast reader read (each time: never kept, reading costs as little as a copy). */
   filesRead: number;
+  /** Findings naming a file, placed (file and line) by reading the files they may be in. */
+  placesFound: number;
+  /** Findings placed from an earlier render's placement: the files they may be in did not change. */
+  placesRemembered: number;
 }
 
 /**
  * The render engine (src/render) behind the jobs' Renderer interface. It lives as long as the process
  * and remembers, bounded: the parsed documents of the files `yaml`'s parser read (by git blob SHA), so
  * a push that changes one file of a large package parses that file only (files the fast reader reads
- * are read again: see ParseCache); and which package trees rendered
- * to themselves, so rendering such a tree again (a push that changed other files, the proposal check,
- * a sweep) runs no function at all. Forgetting either (a restart) only costs time: the answer is the same.
+ * are read again: see ParseCache); where each finding that names a file was placed, under the blob SHAs
+ * of the files it may be in (PlaceMemo), so such a push reads only the changed file to place findings;
+ * and which package trees rendered to themselves, so rendering such a tree again (a push that changed
+ * other files, the proposal check, a sweep) runs no function at all. Forgetting any of them (a restart)
+ * only costs time: the answer is the same.
  */
 export class KptRenderer implements Renderer {
   private readonly parses: ParseCache;
+  private readonly places = new PlaceMemo();
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
   private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
@@ -56,7 +63,13 @@ export class KptRenderer implements Renderer {
   }
 
   get stats(): RendererStats {
-    return { ...this.counts, filesParsed: this.parses.parsed, filesRead: this.parses.read };
+    return {
+      ...this.counts,
+      filesParsed: this.parses.parsed,
+      filesRead: this.parses.read,
+      placesFound: this.places.found,
+      placesRemembered: this.places.remembered,
+    };
   }
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
@@ -144,7 +157,7 @@ export class KptRenderer implements Renderer {
   }
 
   private result(input: FileTree, outcome: RenderOutcome): RenderResult {
-    const place = resultPlacer(outcome.ok ? outcome.tree : input);
+    const place = resultPlacer(outcome.ok ? outcome.tree : input, this.places);
     const findings: RenderFinding[] = [];
     for (const rec of outcome.records) {
       const fn = rec.image ?? rec.exec ?? "function";

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
+import { blobSha } from "../../kpt/parse-cache.js";
 import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { locate } from "../../kpt/yaml-locate.js";
@@ -18,9 +19,50 @@ interface ParsedFile {
   lineCounter: LineCounter;
 }
 
+/** How many placements a PlaceMemo keeps by default (some 300 bytes each: 20 MB at most). */
+export const DEFAULT_PLACE_MEMO_ENTRIES = 65536;
+
 /**
- * Places function results in the package's files: by the result's file and index when it names them,
- * else by its resource reference; the line is the field's when the result names a field path, else
+ * Places of results remembered across renders (the bot's), so that a push which changes one file of a
+ * large package does not read every file again to place the results of the files it did not change.
+ * A place is kept under everything it was worked out from: the result's file, index, resource and
+ * field, the pipeline's package, and the path and blob SHA of every file it may be in. Bounded: past
+ * `maxEntries`, the least recently used are dropped. Forgetting only costs time.
+ */
+export class PlaceMemo {
+  private readonly entries = new Map<string, ResultPlace>();
+  /** Places worked out by reading the files, since the memo was made. */
+  found = 0;
+  /** Places answered from the memo. */
+  remembered = 0;
+
+  constructor(readonly maxEntries = DEFAULT_PLACE_MEMO_ENTRIES) {}
+
+  get(key: string): ResultPlace | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      this.remembered++;
+      return { ...hit };
+    }
+    this.found++;
+    return undefined;
+  }
+
+  set(key: string, place: ResultPlace): void {
+    this.entries.set(key, { ...place });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * Places function results in the package's files: by the result's file and index when it names them
+ * (or the document a builtin knows it is about: FunctionResult.document), else by its resource reference; the line is the field's when the result names a field path, else
  * the resource's first line. Files are parsed once per call.
  *
  * kpt names a result's file relative to its resource's own package: the package whose pipeline ran
@@ -28,7 +70,10 @@ interface ParsedFile {
  * (the pipeline sees them all), that subpackage. So `app-1.yaml` from the root's pipeline may be
  * `sub0/app-1.yaml`: the file whose document (at the result's index) is the resource named wins.
  */
-export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: string) => ResultPlace {
+export function resultPlacer(
+  tree: FileTree,
+  memo?: PlaceMemo,
+): (r: FunctionResult, packageDir?: string) => ResultPlace {
   const parsed = new Map<string, ParsedFile | null>();
   const fileOf = (path: string): ParsedFile | null => {
     if (!parsed.has(path)) {
@@ -52,7 +97,16 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: s
     const under = packages.filter((d) => d !== packageDir && isInside(d, packageDir));
     return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => tree.has(p));
   };
-  return (r, packageDir = "") => {
+  const shas = new Map<string, string>();
+  const shaOf = (path: string): string => {
+    let sha = shas.get(path);
+    if (sha === undefined) {
+      sha = blobSha(tree.get(path)!);
+      shas.set(path, sha);
+    }
+    return sha;
+  };
+  const place = (r: FunctionResult, packageDir: string, files: string[] | undefined): ResultPlace => {
     const ref = r.resourceRef;
     const matches = (d: Document) =>
       !!ref &&
@@ -60,13 +114,14 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: s
       (!ref.name || nameOf(d) === ref.name) &&
       (!ref.namespace || namespaceOf(d) === ref.namespace);
     const named = r.file?.path;
+    const index = r.file?.index ?? r.document;
     const docOf = (file: ParsedFile): Document | undefined =>
-      named && r.file?.index !== undefined
-        ? file.docs[r.file.index]
+      named && index !== undefined
+        ? file.docs[index]
         : (file.docs.find(matches) ?? (named ? file.docs[0] : undefined));
     let candidates: string[];
     if (named) {
-      const files = filesNamed(named, packageDir);
+      files ??= filesNamed(named, packageDir);
       const holding = ref
         ? files.find((p) => {
             const file = fileOf(p);
@@ -93,6 +148,36 @@ export function resultPlacer(tree: FileTree): (r: FunctionResult, packageDir?: s
       return { file: path, line: offset === undefined ? 1 : file.lineCounter.linePos(offset).line };
     }
     return named ? { file: candidates[0] } : {};
+  };
+  /** Per pipeline package and file name: the files it may be, and their paths and blob SHAs as a key. */
+  const named = new Map<string, { files: string[]; key: string }>();
+  const filesOf = (path: string, packageDir: string): { files: string[]; key: string } => {
+    const at = JSON.stringify([packageDir, path]);
+    let known = named.get(at);
+    if (!known) {
+      const files = filesNamed(path, packageDir);
+      known = { files, key: JSON.stringify([at, ...files.map((p) => `${p}\0${shaOf(p)}`)]) };
+      named.set(at, known);
+    }
+    return known;
+  };
+  return (r, packageDir = "") => {
+    const path = r.file?.path;
+    // A result that names no file may be in any file of the tree: worked out each time.
+    if (!memo || !path) return place(r, packageDir, undefined);
+    const { files, key: where } = filesOf(path, packageDir);
+    const ref = r.resourceRef;
+    const key = JSON.stringify([
+      where,
+      r.file?.index ?? r.document ?? null,
+      ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
+      r.field?.path ?? null,
+    ]);
+    const known = memo.get(key);
+    if (known) return known;
+    const found = place(r, packageDir, files);
+    memo.set(key, found);
+    return found;
   };
 }
 
