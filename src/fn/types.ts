@@ -40,6 +40,11 @@ export interface ResourceList {
    * FunctionExitError carrying it.
    */
   stderr?: string;
+  /**
+   * Set by a builtin whose run shows what it left as it found it, where its config alone could not
+   * promise it (BuiltinFunction.untouched): what the pipeline may skip after it, as for that promise.
+   */
+  untouched?: Untouched;
 }
 
 /** What every run of a function may use besides its input. */

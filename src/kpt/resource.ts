@@ -27,7 +27,8 @@ export function apiGroup(apiVersion: string): string {
  */
 export function nodeIn(doc: Document, path: readonly (string | number)[]): unknown {
   let node: unknown = doc.contents;
-  for (const key of path) {
+  for (let i = 0; i < path.length; i++) {
+    const key = path[i];
     if (typeof key !== "string" || isSeq(node)) return doc.getIn(path, true);
     if (!isMap(node)) return undefined;
     node = pairValue(node.items, key);
@@ -35,14 +36,115 @@ export function nodeIn(doc: Document, path: readonly (string | number)[]): unkno
   return node;
 }
 
-/** The value of the first pair whose key is `key` (a scalar holding it, or the string itself). */
-function pairValue(pairs: readonly unknown[], key: string): unknown {
-  for (const pair of pairs) {
+/**
+ * The value of the first pair whose key is `key` (a scalar holding it, or the string itself). An index
+ * loop: most of a short run's code is not optimised, and there `for…of` makes an object per pair.
+ */
+export function pairValue(pairs: readonly unknown[], key: string): unknown {
+  for (let i = 0; i < pairs.length; i++) {
+    const pair = pairs[i];
     if (!isPair(pair)) continue;
     const k = pair.key;
     if (k === key || (isScalar(k) && k.value === key)) return pair.value;
   }
   return undefined;
+}
+
+/** A scalar's value as a string; undefined for anything else, or a null value (as getString reads it). */
+function stringOf(node: unknown): string | undefined {
+  if (!isScalar(node) || node.value === null || node.value === undefined) return undefined;
+  return String(node.value);
+}
+
+/**
+ * What every builtin reads of every resource, found in one walk of its top-level pairs and one of its
+ * metadata's: as apiVersionOf, kindOf, nameOf and namespaceOf read them ("" when absent), and the
+ * metadata mapping with its annotations and labels mappings (undefined when absent or not mappings).
+ * A snapshot: a change to the resource after it is not seen.
+ */
+export interface ResourceHead {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace: string;
+  metadata: YAMLMap | undefined;
+  annotations: YAMLMap | undefined;
+  labels: YAMLMap | undefined;
+}
+
+export function resourceHead(doc: Document): ResourceHead {
+  const head: ResourceHead = {
+    apiVersion: "",
+    kind: "",
+    name: "",
+    namespace: "",
+    metadata: undefined,
+    annotations: undefined,
+    labels: undefined,
+  };
+  const root = doc.contents;
+  if (!isMap(root)) return head;
+  let apiVersion: unknown;
+  let kind: unknown;
+  let metadata: unknown;
+  let found = 0;
+  // The first pair of each key counts, as pairValue reads it.
+  const pairs = root.items;
+  for (let i = 0; i < pairs.length && found < 7; i++) {
+    const pair = pairs[i];
+    if (!isPair(pair)) continue;
+    const k = pair.key;
+    const key = isScalar(k) ? k.value : k;
+    if (key === "apiVersion" && !(found & 1)) {
+      apiVersion = pair.value;
+      found |= 1;
+    } else if (key === "kind" && !(found & 2)) {
+      kind = pair.value;
+      found |= 2;
+    } else if (key === "metadata" && !(found & 4)) {
+      metadata = pair.value;
+      found |= 4;
+    }
+  }
+  head.apiVersion = stringOf(apiVersion) ?? "";
+  head.kind = stringOf(kind) ?? "";
+  if (!isMap(metadata)) return head;
+  head.metadata = metadata;
+  let name: unknown;
+  let namespace: unknown;
+  let annotations: unknown;
+  let labels: unknown;
+  found = 0;
+  const entries = metadata.items;
+  for (let i = 0; i < entries.length && found < 15; i++) {
+    const pair = entries[i];
+    if (!isPair(pair)) continue;
+    const k = pair.key;
+    const key = isScalar(k) ? k.value : k;
+    if (key === "name" && !(found & 1)) {
+      name = pair.value;
+      found |= 1;
+    } else if (key === "namespace" && !(found & 2)) {
+      namespace = pair.value;
+      found |= 2;
+    } else if (key === "annotations" && !(found & 4)) {
+      annotations = pair.value;
+      found |= 4;
+    } else if (key === "labels" && !(found & 8)) {
+      labels = pair.value;
+      found |= 8;
+    }
+  }
+  head.name = stringOf(name) ?? "";
+  head.namespace = stringOf(namespace) ?? "";
+  if (isMap(annotations)) head.annotations = annotations;
+  if (isMap(labels)) head.labels = labels;
+  return head;
+}
+
+/** An annotation of a resource's annotations mapping, as getAnnotation reads it. */
+export function annotationIn(annotations: YAMLMap | undefined, key: string): string | undefined {
+  return annotations ? stringOf(pairValue(annotations.items, key)) : undefined;
 }
 
 /** A plain string at `path`, or undefined when absent or not a scalar. Numbers and booleans are stringified. */
@@ -139,7 +241,9 @@ export function getAnnotationsOf(doc: Document, keys: readonly string[]): (strin
   if (!isMap(map)) return out;
   const found: boolean[] = new Array(keys.length).fill(false);
   let left = keys.length;
-  for (const pair of map.items) {
+  const pairs = map.items;
+  for (let p = 0; p < pairs.length; p++) {
+    const pair = pairs[p];
     if (!isPair(pair)) continue;
     const k = pair.key;
     const name = isScalar(k) ? k.value : k;

@@ -1,5 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, sep } from "node:path";
 
 /**
@@ -52,30 +63,64 @@ export function diffTrees(before: FileTree, after: FileTree): TreeChange {
 }
 
 /**
- * Makes `dir` hold `after`, given that it holds `before` now: writes added and modified files (each to a
- * temporary name first, then renamed, so a file is never seen half-written) and deletes removed ones,
- * along with directories they leave empty. The command line's, as readTree: one file after another
- * without leaving the thread (through libuv's thread pool each file cost four round trips).
+ * Makes `dir` hold `after`, given that it holds `before` now: writes added and modified files and deletes
+ * removed ones, along with directories they leave empty. The command line's, as readTree: one file after
+ * another without leaving the thread (through libuv's thread pool each file cost four round trips).
+ *
+ * Each file is written under a temporary name, then renamed over the old one: a crash, a kill or a full
+ * disk leaves every file either as it was or as it is now, never half-written or emptied (kpt truncates
+ * and rewrites in place). A modified file keeps its permissions, as an in-place write would.
  */
 export async function writeTree(dir: string, before: FileTree, after: FileTree): Promise<TreeChange> {
   const change = diffTrees(before, after);
   const made = new Set<string>();
-  for (const path of [...change.added, ...change.modified]) {
-    const target = join(dir, ...path.split("/"));
-    const parent = dirname(target);
-    if (!made.has(parent)) {
-      mkdirSync(parent, { recursive: true });
-      made.add(parent);
+  // Temporary names: one random part for the run (a random draw per file was a tenth of the writing's
+  // CPU), a count for each file.
+  const prefix = `.porchlight-${process.pid.toString(36)}${randomBytes(3).toString("hex")}-`;
+  let n = 0;
+  const umask = process.umask();
+  for (const [paths, existed] of [
+    [change.added, false],
+    [change.modified, true],
+  ] as const) {
+    for (const path of paths) {
+      const target = join(dir, ...path.split("/"));
+      const parent = dirname(target);
+      if (!made.has(parent)) {
+        mkdirSync(parent, { recursive: true });
+        made.add(parent);
+      }
+      replaceFile(target, `${target}${prefix}${n++}`, after.get(path)!, existed, umask);
     }
-    const temp = `${target}.porchlight-${randomBytes(4).toString("hex")}`;
-    writeFileSync(temp, after.get(path)!);
-    renameSync(temp, target);
   }
   for (const path of change.deleted) {
     rmSync(join(dir, ...path.split("/")), { force: true });
     removeEmptyParents(dir, path);
   }
   return change;
+}
+
+/**
+ * Writes `bytes` to `temp`, then renames it to `target`; a failure removes `temp`. `existed`: the file
+ * is there now, and its permissions carry over (a new file gets the umask's, as any new file).
+ */
+function replaceFile(target: string, temp: string, bytes: Buffer, existed: boolean, umask: number): void {
+  const old = existed ? statSync(target, { throwIfNoEntry: false }) : undefined;
+  const mode = old ? old.mode & 0o7777 : 0o666;
+  try {
+    const fd = openSync(temp, "w", mode);
+    try {
+      // The umask took bits off the old file's mode (say 0666 under 022): set them again.
+      if (old && (mode & umask) !== 0) fchmodSync(fd, mode);
+      writeFileSync(fd, bytes);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (e) {
+    rmSync(temp, { force: true });
+    throw e;
+  }
 }
 
 function removeEmptyParents(root: string, path: string): void {

@@ -82,12 +82,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   let output: RunOutput;
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.
-  const given = new Set(selected);
+  const givenItems = selected.slice();
   // The file annotations each input has now: known for what was read into the pipeline or handed back
   // by a builtin, read for the rest (a process's output). A builtin's output is its input.
-  for (const d of selected) if (!ctx.places.has(d)) ctx.places.set(d, fileAnnotations(d));
-  let placesBefore = (out: Document): readonly (string | undefined)[] | undefined =>
-    given.has(out) ? ctx.places.get(out) : undefined;
+  for (let i = 0; i < givenItems.length; i++) {
+    const d = givenItems[i]!;
+    if (!ctx.places.has(d)) ctx.places.set(d, fileAnnotations(d));
+  }
+  let placesBefore: ((out: Document) => readonly (string | undefined)[] | undefined) | undefined;
   try {
     checkKrm(selected, ctx);
     const runner = pickRunner(step, ctx);
@@ -111,15 +113,23 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     const ms = performance.now() - started;
     throw fail(e, name, ms, record, ctx);
   }
+  // A builtin hands back the documents it was given, changed in place (most hand back just those, in
+  // the same order: then no set of them is needed to tell them from new ones).
+  const given = ranProcess ? undefined : new GivenItems(givenItems, output.items);
+  placesBefore ??= (out) => (given!.has(out) ? ctx.places.get(out) : undefined);
   // A builtin that keeps the file annotations hands back its input with them as they were. What the
   // reconciling leaves is what the next step starts from (a process's output is read again then).
   const builtin = !ranProcess && !step.validator;
-  reconcileFileAnnotations(
-    output.items,
-    placesBefore,
-    builtin && output.untouched?.fileAnnotations === true,
-    builtin ? (d, now) => given.has(d) && ctx.places.set(d, now) : () => {},
-  );
+  const kept = builtin && output.untouched?.fileAnnotations === true;
+  // Kept, and every output item one it was given (whose file annotations are known): nothing to do.
+  if (!(kept && given!.all)) {
+    reconcileFileAnnotations(
+      output.items,
+      placesBefore,
+      kept,
+      builtin ? (d, now) => given!.has(d) && ctx.places.set(d, now) : () => {},
+    );
+  }
   record.results = output.results;
   if (output.stderr) record.stderr = output.stderr;
   ctx.records.push(record);
@@ -140,13 +150,16 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     }
   } else {
     const noFolded = output.untouched?.folded === true;
-    for (const d of output.items) {
-      if (!given.has(d)) continue;
-      builtinRoundTrip(d, noFolded && ctx.foldedFree.has(d));
-      ctx.foldedFree.add(d);
+    const out = output.items;
+    for (let i = 0; i < out.length; i++) {
+      const d = out[i]!;
+      if (!given!.has(d)) continue;
+      const foldedFree = noFolded && ctx.foldedFree.has(d);
+      builtinRoundTrip(d, foldedFree);
+      if (!foldedFree) ctx.foldedFree.add(d);
     }
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
-    const created = output.items.filter((d) => !given.has(d));
+    const created = given!.all ? [] : out.filter((d) => !given!.has(d));
     if (created.length > 0 && step.placeNew !== false) {
       placeNewItems(created, step.packageDir);
       checkPaths(output.items);
@@ -275,6 +288,30 @@ function checkPaths(items: readonly Document[]): void {
       throw new FunctionError(`resource at path "${path}" and index "${index}" already exists`);
     }
     seen.add(key);
+  }
+}
+
+/**
+ * Which of a builtin's output items it was given: `all` when the output is exactly what it got, in the
+ * same order (a builtin that changes its items in place); else a set of what it got answers.
+ */
+class GivenItems {
+  readonly all: boolean;
+  private set: Set<Document> | undefined;
+
+  constructor(
+    private readonly given: readonly Document[],
+    output: readonly Document[],
+  ) {
+    let all = output.length === given.length;
+    for (let i = 0; all && i < given.length; i++) all = output[i] === given[i];
+    this.all = all;
+  }
+
+  has(doc: Document): boolean {
+    if (this.all) return true;
+    this.set ??= new Set(this.given);
+    return this.set.has(doc);
   }
 }
 

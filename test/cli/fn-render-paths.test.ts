@@ -66,4 +66,21 @@ BEGIN { q = sprintf("%c", 39) }
     skipWithoutKpt(ctx);
     expect(pl).toEqual(kpt);
   });
+
+  it("a setter that changes a path annotation moves the resource, after builtins that kept the paths", async () => {
+    // A function that tags the resource's path annotation with a setter, as a user's function could.
+    // (kpt runs the two builtins as containers: not compared with it where there is no Docker.)
+    const tag = String.raw`#!/bin/sh
+sed -e "s|^\( *\)config.kubernetes.io/path: 'cm.yaml'\$|&  # kpt-set: \${file}|"
+`;
+    const { pl } = await withBoth(["render", "pkg", "--allow-exec"], {
+      "tag.sh": tag,
+      "pkg/Kptfile":
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\npipeline:\n  mutators:\n    - exec: ./tag.sh\n    - image: set-labels:v0.2.1\n      configMap:\n        team: a\n    - image: apply-setters:v0.2.0\n      configMap:\n        file: moved.yaml\n",
+      "pkg/cm.yaml": CM,
+    });
+    expect(pl.code).toBe(0);
+    expect(pl.files["pkg/cm.yaml"]).toBeUndefined();
+    expect(pl.files["pkg/moved.yaml"]).toBe(`${CM}  labels:\n    team: a\n`);
+  });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -91,6 +91,43 @@ describe("trees on disk", () => {
       expect(change).toEqual({ added: [], modified: ["a.yaml"], deleted: ["sub/deep/c.txt"] });
       expect(await readFile(join(dir, "a.yaml"), "utf8")).toBe("a: 2\n");
       expect(diffTrees(await readTree(dir), after)).toEqual({ added: [], modified: [], deleted: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the permissions of a file it rewrites", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "porchlight-tree-"));
+    try {
+      const before = treeFromText({ "secret.yaml": "a: 1\n", "run.sh": "echo 1\n", "open.yaml": "b: 1\n" });
+      await writeTree(dir, new Map(), before);
+      await chmod(join(dir, "secret.yaml"), 0o600);
+      await chmod(join(dir, "run.sh"), 0o755);
+      await chmod(join(dir, "open.yaml"), 0o666);
+      await writeTree(
+        dir,
+        before,
+        treeFromText({ "secret.yaml": "a: 2\n", "run.sh": "echo 2\n", "open.yaml": "b: 2\n" }),
+      );
+      expect((await stat(join(dir, "secret.yaml"))).mode & 0o777).toBe(0o600);
+      expect((await stat(join(dir, "run.sh"))).mode & 0o777).toBe(0o755);
+      expect((await stat(join(dir, "open.yaml"))).mode & 0o777).toBe(0o666);
+      expect(await readFile(join(dir, "secret.yaml"), "utf8")).toBe("a: 2\n");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("leaves no temporary file behind when a file cannot be replaced", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "porchlight-tree-"));
+    try {
+      // What the tree says is a file is a directory on disk: the rename over it fails.
+      await mkdir(join(dir, "a.yaml"));
+      await writeFile(join(dir, "a.yaml", "keep.txt"), "keep\n");
+      const before = treeFromText({ "a.yaml": "a: 1\n" });
+      await expect(writeTree(dir, before, treeFromText({ "a.yaml": "a: 2\n" }))).rejects.toThrow();
+      expect(await readdir(dir)).toEqual(["a.yaml"]);
+      expect(await readFile(join(dir, "a.yaml", "keep.txt"), "utf8")).toBe("keep\n");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -71,6 +71,8 @@ export const applySetters: BuiltinFunction = {
       throw new FunctionError(message, atLeast(release, "v0.1.1") ? [{ message, severity: "error" }] : []);
     }
     rl.results.push(...run.results());
+    // No field under `metadata.annotations` set: the file annotations are as they were.
+    if (!run.changedAnnotations) rl.untouched = { fileAnnotations: true };
     return rl;
   },
 };
@@ -132,6 +134,18 @@ class SetterRun {
     return this.changes.length;
   }
 
+  /** A field it set is a resource's `metadata`, its `metadata.annotations`, or under them. */
+  changedAnnotations = false;
+
+  /** Notes a change of the field at `path` (and `key` below it, for a sequence set on its key). */
+  private noteChange(key?: unknown): void {
+    const path = this.path;
+    const length = path.length + (key === undefined ? 0 : 1);
+    const at = (i: number): unknown => (i < path.length ? path[i] : key);
+    if (length === 0 || keyText(at(0)) !== "metadata") return;
+    if (length === 1 || keyText(at(1)) === "annotations") this.changedAnnotations = true;
+  }
+
   applyTo(doc: Document): void {
     this.doc = doc;
     this.file = undefined;
@@ -162,21 +176,36 @@ class SetterRun {
     });
   }
 
+  /**
+   * Visits every node below `node`, sequences set on their key first at each mapping (visitMapping).
+   * Index loops, and no step into a scalar without a comment (most of them: it holds no setter).
+   */
   private walk(node: unknown, inFlow: boolean): void {
     if (isMap(node)) {
-      this.visitMapping(node);
+      const pairs = node.items;
+      for (let i = 0; i < pairs.length; i++) {
+        if (isSeq(pairs[i]!.value)) {
+          this.visitMapping(node);
+          break;
+        }
+      }
       const flow = inFlow || Boolean(node.flow);
-      for (const pair of node.items) {
+      for (let i = 0; i < pairs.length; i++) {
+        const pair = pairs[i]!;
+        const value = pair.value;
+        if (isScalar(value) && !value.comment) continue;
         this.path.push(pair.key);
-        this.walk(pair.value, flow);
+        this.walk(value, flow);
         this.path.pop();
       }
     } else if (isSeq(node)) {
       const flow = inFlow || Boolean(node.flow);
       const items = node.items;
       for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (isScalar(item) && !item.comment) continue;
         this.path.push(i);
-        this.walk(items[i], flow);
+        this.walk(item, flow);
         this.path.pop();
       }
     } else if (isScalar(node) && node.comment) {
@@ -195,7 +224,9 @@ class SetterRun {
 
   /** Sequences tagged on their key (block style) or after the flow sequence: `env: # kpt-set: ${env}`. */
   private visitMapping(map: YAMLMap): void {
-    for (const pair of map.items) {
+    const pairs = map.items;
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i]!;
       const seq = pair.value;
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;
@@ -225,6 +256,7 @@ class SetterRun {
         else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
       }
       this.changes.push({ file, index: this.index, field, value });
+      this.noteChange(pair.key);
     }
   }
 
@@ -257,6 +289,7 @@ class SetterRun {
       this.writer.set(node, next, inFlow);
     }
     this.changes.push({ file, index: this.index, field: this.fieldPath(), value: next });
+    this.noteChange();
   }
 
   /** A scalar pattern with the given setters filled in, computed once per distinct pattern. */

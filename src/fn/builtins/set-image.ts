@@ -3,7 +3,7 @@ import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
 import type { BuiltinFunction, FunctionResult } from "../types.js";
-import { childMap, scalarEntry } from "./util/catalog-fields.js";
+import { childMap, entryNode } from "./util/catalog-fields.js";
 import {
   configMapData,
   gvkMatches,
@@ -107,10 +107,15 @@ export function readSetImageConfig(
  * name is used as a regular expression, as kustomize does.
  */
 export function isImageMatched(value: string, name: string): boolean {
+  return imageMatcher(name)?.test(value) ?? false;
+}
+
+/** The expression isImageMatched tests with (undefined when the name makes none: nothing matches). */
+function imageMatcher(name: string): RegExp | undefined {
   try {
-    return new RegExp(`^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`).test(value);
+    return new RegExp(`^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -130,9 +135,16 @@ export function splitImage(image: string): { name: string; tag: string } {
   return { name: image.slice(0, i), tag: image.slice(i) };
 }
 
-/** The image `value` becomes under the rule, or undefined when the rule does not match it. */
-export function applyImageRule(value: string, rule: ImageRule): string | undefined {
-  if (!isImageMatched(value, rule.name)) return undefined;
+/**
+ * The image `value` becomes under the rule, or undefined when the rule does not match it. `matcher`:
+ * the rule's imageMatcher, made once for a run over many images.
+ */
+export function applyImageRule(
+  value: string,
+  rule: ImageRule,
+  matcher = imageMatcher(rule.name),
+): string | undefined {
+  if (!matcher?.test(value)) return undefined;
   let { name, tag } = splitImage(value);
   if (rule.newName !== "") name = rule.newName;
   if (rule.newTag !== "") tag = `:${rule.newTag}`;
@@ -152,14 +164,15 @@ function visitImages(
   path: readonly string[],
   at: number,
   rule: ImageRule,
+  matcher: RegExp | undefined,
   changes: ImageChange[],
 ): void {
   const segment = path[at]!;
   if (at === path.length - 1) {
-    const node = map.get(segment, true);
+    const node = entryNode(map, segment);
     if (!isScalar(node)) return;
-    const from = scalarEntry(map, segment) ?? "";
-    const to = applyImageRule(from, rule);
+    const from = node.value === null || node.value === undefined ? "" : String(node.value);
+    const to = applyImageRule(from, rule, matcher);
     if (to === undefined) return;
     if (to !== from) node.value = to;
     changes.push({ path: fieldPathOf(path), from, to });
@@ -167,16 +180,17 @@ function visitImages(
   }
   if (segment.endsWith("[]")) {
     const key = segment.slice(0, -2);
-    const seq = map.get(key, true);
+    const seq = entryNode(map, key);
     if (!isSeq(seq)) return;
     // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
-    for (const item of seq.items) {
-      if (isMap(item)) visitImages(item, path, at + 1, rule, changes);
+    for (let i = 0; i < seq.items.length; i++) {
+      const item = seq.items[i];
+      if (isMap(item)) visitImages(item, path, at + 1, rule, matcher, changes);
     }
     return;
   }
   const next = childMap(map, segment);
-  if (next) visitImages(next, path, at + 1, rule, changes);
+  if (next) visitImages(next, path, at + 1, rule, matcher, changes);
 }
 
 /**
@@ -227,15 +241,18 @@ export const setImage: BuiltinFunction = catalogFunction({
   },
   run(input, cfg, _release, ctx) {
     const results: FunctionResult[] = [];
+    const matcher = imageMatcher(cfg.image.name);
+    const fields = cfg.fields;
     eachResource(input.items, ctx, (doc, root) => {
       if (kindOf(doc) === "CustomResourceDefinition") return;
       const changes: ImageChange[] = [];
       const gvk = gvkOf(doc);
-      for (const fs of cfg.fields) {
+      for (let i = 0; i < fields.length; i++) {
+        const fs = fields[i]!;
         if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs.path, 0, cfg.image, changes);
+        visitImages(root, fs.path, 0, cfg.image, matcher, changes);
       }
-      results.push(...changeResults(doc, changes));
+      if (changes.length > 0) results.push(...changeResults(doc, changes));
     });
     input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
     return input;

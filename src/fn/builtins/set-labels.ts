@@ -6,10 +6,11 @@ import type { BuiltinFunction, FunctionResult } from "../types.js";
 import {
   childMap,
   childMaps,
+  ensureMapAt,
+  mapAt,
   scalarEntry,
   setStringEntry,
   sortedEntries,
-  visitMapsAt,
 } from "./util/catalog-fields.js";
 import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
 import { catalogFunction, eachResource, refuseAsResult } from "./util/catalog-function.js";
@@ -101,6 +102,11 @@ function sdkFailure(results: FunctionResult[]): FunctionExitError {
   );
 }
 
+// The paths every resource, or every workload, has its labels set at (made once, not at each call).
+const METADATA_LABELS = ["metadata", "labels"] as const;
+const SPEC_SELECTOR = ["spec", "selector"] as const;
+const SPEC_MATCH_LABELS = ["spec", "selector", "matchLabels"] as const;
+
 class LabelSetter {
   count = 0;
 
@@ -112,21 +118,20 @@ class LabelSetter {
   /** Sets each label at `path` under `base`: an existing one is replaced, a missing one added when `create`. */
   update(base: YAMLMap | undefined, path: readonly string[], create: boolean): void {
     if (!base) return;
-    let target: YAMLMap | undefined;
-    visitMapsAt(this.doc, base, path, false, (m) => {
-      target = m;
-    });
-    for (const [key, value] of this.labels) {
+    let target = mapAt(base, path);
+    const labels = this.labels;
+    for (let i = 0; i < labels.length; i++) {
+      const [key, value] = labels[i]!;
       this.count += 1;
       const existing = target ? scalarEntry(target, key) : undefined;
       if (existing === undefined ? !create : existing === value) continue;
-      if (!target) visitMapsAt(this.doc, base, path, true, (m) => (target = m));
+      target ??= ensureMapAt(this.doc, base, path);
       if (target) setStringEntry(this.doc, target, key, value);
     }
   }
 
   meta(base: YAMLMap | undefined): void {
-    this.update(base, ["metadata", "labels"], true);
+    this.update(base, METADATA_LABELS, true);
   }
 
   pod(template: YAMLMap | undefined): void {
@@ -160,23 +165,25 @@ class LabelSetter {
 
   resource(root: YAMLMap): void {
     const gvk = gvkOf(this.doc);
-    const is = (group: string, version: string, kind: string) => gvkMatches(gvk, group, version, kind);
     this.meta(root);
-    const isWorkload = is("", "", "Deployment") || is("", "", "ReplicaSet") || is("", "", "DaemonSet");
-    const isStatefulSet = is("apps", "", "StatefulSet");
-    const isJob = is("batch", "", "Job");
-    const isRC = is("", "v1", "ReplicationController");
-    const isNetworkPolicy = is("networking.k8s.io", "", "NetworkPolicy");
-    if (is("", "v1", "Service") || isRC) this.update(root, ["spec", "selector"], true);
-    if (isWorkload || isStatefulSet) this.update(root, ["spec", "selector", "matchLabels"], true);
-    else if (isJob || is("policy", "", "PodDisruptionBudget")) {
-      this.update(root, ["spec", "selector", "matchLabels"], false);
+    const isWorkload =
+      gvkMatches(gvk, "", "", "Deployment") ||
+      gvkMatches(gvk, "", "", "ReplicaSet") ||
+      gvkMatches(gvk, "", "", "DaemonSet");
+    const isStatefulSet = gvkMatches(gvk, "apps", "", "StatefulSet");
+    const isJob = gvkMatches(gvk, "batch", "", "Job");
+    const isRC = gvkMatches(gvk, "", "v1", "ReplicationController");
+    const isNetworkPolicy = gvkMatches(gvk, "networking.k8s.io", "", "NetworkPolicy");
+    if (gvkMatches(gvk, "", "v1", "Service") || isRC) this.update(root, SPEC_SELECTOR, true);
+    if (isWorkload || isStatefulSet) this.update(root, SPEC_MATCH_LABELS, true);
+    else if (isJob || gvkMatches(gvk, "policy", "", "PodDisruptionBudget")) {
+      this.update(root, SPEC_MATCH_LABELS, false);
     }
     if (isNetworkPolicy) this.update(root, ["spec", "podSelector", "matchLabels"], false);
     const spec = childMap(root, "spec");
     if (!spec) return;
     if (isRC || isWorkload || isStatefulSet || isJob) this.pod(childMap(spec, "template"));
-    if (is("batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
+    if (gvkMatches(gvk, "batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
     if (isStatefulSet) {
       for (const claim of childMaps(spec, "volumeClaimTemplates")) {
         this.meta(claim);

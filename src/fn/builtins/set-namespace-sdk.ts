@@ -1,6 +1,16 @@
 import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, nodeIn } from "../../kpt/resource.js";
+import {
+  annotationIn,
+  apiGroup,
+  apiVersionOf,
+  getAnnotation,
+  kindOf,
+  nameOf,
+  nodeIn,
+  pairValue,
+  resourceHead,
+} from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
@@ -93,10 +103,10 @@ interface NamespaceField {
 type Visitor = (field: NamespaceField) => void;
 
 /** The SDK's SetNestedString: a new string node at `path` (comments kept), missing maps created. */
-function setStringAt(map: YAMLMap, path: readonly string[], value: string): void {
-  const [head, ...rest] = path as [string, ...string[]];
-  const pair = (map.items as Pair[]).find((p) => isScalar(p.key) && String(p.key.value) === head);
-  if (rest.length === 0) {
+function setStringAt(map: YAMLMap, path: readonly string[], value: string, from = 0): void {
+  const head = path[from]!;
+  const pair = pairOf(map, head);
+  if (from === path.length - 1) {
     const node = new Scalar(value);
     if (pair) {
       const old = pair.value as Node | null;
@@ -111,13 +121,23 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string): void
     return;
   }
   if (pair && isMap(pair.value)) {
-    setStringAt(pair.value, rest, value);
+    setStringAt(pair.value, path, value, from + 1);
     return;
   }
   const created = new YAMLMap();
   if (pair) pair.value = created;
   else map.items.push(new Pair(new Scalar(head), created));
-  setStringAt(created, rest, value);
+  setStringAt(created, path, value, from + 1);
+}
+
+/** The first pair whose scalar key reads as `key`. */
+function pairOf(map: YAMLMap, key: string): Pair | undefined {
+  const pairs = map.items as Pair[];
+  for (let i = 0; i < pairs.length; i++) {
+    const k = pairs[i]!.key;
+    if (isScalar(k) && String(k.value) === key) return pairs[i];
+  }
+  return undefined;
 }
 
 function stringAt(doc: Document, path: readonly string[]): string {
@@ -125,19 +145,30 @@ function stringAt(doc: Document, path: readonly string[]): string {
 }
 
 const NAMESPACE_PATH = ["metadata", "namespace"] as const;
+const NAMESPACE_KEY = ["namespace"] as const;
+const NAME_PATH = ["metadata", "name"] as const;
 
 function hasNamespace(doc: Document): boolean {
   const node = nodeIn(doc, NAMESPACE_PATH);
   return isScalar(node) && typeof node.value === "string";
 }
 
+/** hasNamespace of a resource whose metadata mapping is known (absent: no namespace). */
+function hasNamespaceIn(metadata: YAMLMap | undefined): boolean {
+  const node = metadata ? pairValue(metadata.items, "namespace") : undefined;
+  return isScalar(node) && typeof node.value === "string";
+}
+
 /** The SDK's IsLocalConfig: the annotation set to anything but "" or "false". */
-function isLocalConfig(doc: Document): boolean {
-  const v = getAnnotation(doc, ANNOTATION.localConfig) ?? "";
+function isLocalConfig(annotations: YAMLMap | undefined): boolean {
+  const v = annotationIn(annotations, ANNOTATION.localConfig) ?? "";
   return v !== "" && v !== "false";
 }
 
 class Pass {
+  /** A resource the pass went over (local config too) has a namespaced depends-on annotation. */
+  sawNamespacedDependsOn = false;
+
   constructor(
     private readonly release: string,
     private readonly visitor: Visitor,
@@ -152,6 +183,17 @@ class Pass {
     };
     this.visitor(f);
     setStringAt(doc.contents as YAMLMap, path, f.value);
+  }
+
+  /** field() of `metadata.namespace`, the metadata mapping known (the field every resource has). */
+  private namespaceField(doc: Document, metadata: YAMLMap, isNamespaceObject: boolean): void {
+    const f: NamespaceField = {
+      doc,
+      value: scalarText(pairOf(metadata, "namespace")?.value),
+      isNamespaceObject,
+    };
+    this.visitor(f);
+    setStringAt(metadata, NAMESPACE_KEY, f.value);
   }
 
   private subjects(doc: Document, isNamespaceObject: boolean): void {
@@ -185,29 +227,38 @@ class Pass {
   run(items: readonly Document[]): void {
     const modern = atLeast(this.release, "v0.3.2");
     const v04 = atLeast(this.release, "v0.4.0");
-    for (const doc of items) {
-      if (!isMap(doc.contents) || isLocalConfig(doc)) continue;
-      const apiVersion = apiVersionOf(doc);
-      const kind = kindOf(doc);
+    for (let i = 0; i < items.length; i++) {
+      const doc = items[i]!;
+      if (!isMap(doc.contents)) continue;
+      const head = resourceHead(doc);
+      if (!this.sawNamespacedDependsOn && hasNamespacedDependsOn(head.annotations)) {
+        this.sawNamespacedDependsOn = true;
+      }
+      if (isLocalConfig(head.annotations)) continue;
+      const { apiVersion, kind } = head;
       const isNamespaceObject = apiVersion === "v1" && kind === "Namespace";
       let special = true;
-      if (isNamespaceObject) this.field(doc, ["metadata", "name"], true);
-      else if (isGVK(doc, "apiextensions.k8s.io/v1", "CustomResourceDefinition"))
+      if (isNamespaceObject) this.field(doc, NAME_PATH, true);
+      else if (apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition")
         this.field(doc, CRD_SERVICE_NAMESPACE, false);
-      else if (isGVK(doc, "apiregistration.k8s.io/v1", "APIService"))
+      else if (apiVersion === "apiregistration.k8s.io/v1" && kind === "APIService")
         this.field(doc, API_SERVICE_NAMESPACE, false);
       else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
       else special = false;
+      // A special kind's field may have replaced its metadata: read again there.
       const namespaced = v04
-        ? (knownNamespaceScope(apiVersion, kind) ?? hasNamespace(doc))
-        : (modern || !special) && hasNamespace(doc);
-      if (namespaced) this.field(doc, ["metadata", "namespace"], isNamespaceObject);
+        ? (knownNamespaceScope(apiVersion, kind) ??
+          (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata)))
+        : (modern || !special) && (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata));
+      if (!namespaced) continue;
+      if (!special && head.metadata) this.namespaceField(doc, head.metadata, isNamespaceObject);
+      else this.field(doc, NAMESPACE_PATH, isNamespaceObject);
     }
   }
 }
 
-function hasNamespacedDependsOn(doc: Document): boolean {
-  const dependsOn = getAnnotation(doc, ANNOTATION.dependsOn);
+function hasNamespacedDependsOn(annotations: YAMLMap | undefined): boolean {
+  const dependsOn = annotationIn(annotations, ANNOTATION.dependsOn);
   return dependsOn !== undefined && NAMESPACED_DEPENDS_ON.test(dependsOn);
 }
 
@@ -318,26 +369,29 @@ function rewriteDependsOn(
 function transformV04(items: readonly Document[], newNamespace: string, release: string) {
   const old = new Set<string>();
   let count = 0;
-  new Pass(release, (f) => {
+  const pass = new Pass(release, (f) => {
     if (f.value === newNamespace) return;
     old.add(f.value);
     f.value = newNamespace;
     count += 1;
-  }).run(items);
+  });
+  pass.run(items);
   // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
-  // where no resource has a namespaced depends-on annotation, they change nothing.
-  if (items.some(hasNamespacedDependsOn)) rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
+  // where no resource has a namespaced depends-on annotation, they change nothing. (The pass writes
+  // namespaces only: what it saw of the depends-on annotations is what they are.)
+  if (pass.sawNamespacedDependsOn) rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
   return { count, old };
 }
 
 /** The SDK's CheckResourceDuplication: two items with the same apiVersion, kind, namespace and name. */
 function duplicate(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
-  for (const doc of items) {
-    const ns = stringAt(doc, NAMESPACE_PATH);
-    const id = JSON.stringify([apiVersionOf(doc), kindOf(doc), ns, nameOf(doc)]);
+  for (let i = 0; i < items.length; i++) {
+    const { apiVersion, kind, namespace: ns, name } = resourceHead(items[i]!);
+    // Each part's length first: no two ids make one key.
+    const id = `${apiVersion.length}:${apiVersion}${kind.length}:${kind}${ns.length}:${ns}${name}`;
     if (seen.has(id)) {
-      return `duplicate Resource(apiVersion=${apiVersionOf(doc)}, kind=${kindOf(doc)}, Namespace=${ns}, Name=${nameOf(doc)})`;
+      return `duplicate Resource(apiVersion=${apiVersion}, kind=${kind}, Namespace=${ns}, Name=${name})`;
     }
     seen.add(id);
   }

@@ -1,5 +1,5 @@
 import type { FunctionRegistry, RuntimeHints } from "../function-registry.js";
-import type { ResourceList } from "../types.js";
+import type { ResourceList, Untouched } from "../types.js";
 import { FunctionError } from "../types.js";
 import type { FunctionRunner, FunctionSpec, RunOptions, RunOutput } from "./types.js";
 
@@ -49,10 +49,20 @@ export class BuiltinRunner implements FunctionRunner {
       if (errors.length > 0 && output.exitCode !== 0) {
         throw new FunctionError(`function "${fn.image}" reported ${errors.length} error(s)`, output.results);
       }
-      return untouched ? { ...output, untouched } : output;
+      const shown = output.untouched;
+      if (!untouched && !shown) return output;
+      return { ...output, untouched: bothPromises(untouched ?? {}, shown ?? {}) };
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
     }
   }
+}
+
+/** What the promise before a run and the run's own showing leave untouched together. */
+function bothPromises(before: Untouched, shown: Untouched): Untouched {
+  const out: Untouched = {};
+  if (before.folded || shown.folded) out.folded = true;
+  if (before.fileAnnotations || shown.fileAnnotations) out.fileAnnotations = true;
+  return out;
 }

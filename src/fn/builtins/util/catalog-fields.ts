@@ -1,4 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap } from "yaml";
+import { pairValue } from "../../../kpt/resource.js";
 
 /**
  * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field
@@ -6,24 +7,46 @@ import { type Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAM
  * created on request. Nodes are edited in place so untouched text keeps its comments and quoting.
  */
 
+/**
+ * The node under `key`, as `map.get(key, true)` finds it (a null value is undefined), without the
+ * `yaml` method's iterator: what the catalog builtins read of every resource goes through here.
+ */
+export function entryNode(map: YAMLMap, key: string): unknown {
+  return pairValue(map.items, key) ?? undefined;
+}
+
 /** The mapping under `key`, or undefined when absent or not a mapping. */
 export function childMap(map: YAMLMap | undefined, key: string): YAMLMap | undefined {
   if (!map) return undefined;
-  const node = map.get(key, true);
+  const node = entryNode(map, key);
   return isMap(node) ? node : undefined;
 }
 
 /** The mappings in the sequence under `key` (non-mapping elements skipped). */
 export function childMaps(map: YAMLMap | undefined, key: string): YAMLMap[] {
   if (!map) return [];
-  const node = map.get(key, true);
+  const node = entryNode(map, key);
   if (!isSeq(node)) return [];
   return node.items.filter((item): item is YAMLMap => isMap(item));
 }
 
+/** The mapping at `path` (keys, no `[]`) below `map`, or undefined where one is missing or not a mapping. */
+export function mapAt(map: YAMLMap | undefined, path: readonly string[]): YAMLMap | undefined {
+  let node = map;
+  for (let i = 0; node && i < path.length; i++) node = childMap(node, path[i]!);
+  return node;
+}
+
+/** mapAt, missing mappings (or empty values) along the way made mappings, as visitMapsAt creates them. */
+export function ensureMapAt(doc: Document, map: YAMLMap, path: readonly string[]): YAMLMap | undefined {
+  let node: YAMLMap | undefined = map;
+  for (let i = 0; node && i < path.length; i++) node = ensureChildMap(doc, node, path[i]!);
+  return node;
+}
+
 /** The mapping under `key`, created (or replacing an empty value) when absent. */
 export function ensureChildMap(_doc: Document, map: YAMLMap, key: string): YAMLMap | undefined {
-  const node = map.get(key, true);
+  const node = entryNode(map, key);
   if (isMap(node)) return node;
   if (node === undefined || node === null || (isScalar(node) && (node.value === null || node.value === ""))) {
     const created = new YAMLMap();
@@ -68,7 +91,7 @@ export function visitMapsAt(
 
 /** A scalar entry's value as a string, or undefined when the key is absent or not a scalar. */
 export function scalarEntry(map: YAMLMap, key: string): string | undefined {
-  const node = map.get(key, true);
+  const node = entryNode(map, key);
   if (!isScalar(node)) return undefined;
   return node.value === null || node.value === undefined ? "" : String(node.value);
 }
@@ -78,7 +101,7 @@ export function scalarEntry(map: YAMLMap, key: string): string | undefined {
  * else is replaced by a new string scalar appended in place.
  */
 export function setStringEntry(_doc: Document, map: YAMLMap, key: string, value: string): void {
-  const node = map.get(key, true);
+  const node = entryNode(map, key);
   if (isScalar(node)) {
     node.value = value;
     return;

@@ -77,7 +77,11 @@ export interface Gvk {
 }
 
 export function gvkOf(doc: Document): Gvk {
-  return { ...splitApiVersion(apiVersionOf(doc)), kind: kindOf(doc) };
+  const apiVersion = apiVersionOf(doc);
+  const slash = apiVersion.indexOf("/");
+  return slash < 0
+    ? { group: "", version: apiVersion, kind: kindOf(doc) }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind: kindOf(doc) };
 }
 
 /** `matchesGVK` over an already read Gvk. */

@@ -69,14 +69,24 @@ const NAMESPACE_SCOPED: Record<string, readonly string[]> = {
   "storage.k8s.io/v1beta1": ["CSIStorageCapacity"],
 };
 
-function index(table: Record<string, readonly string[]>, value: boolean, into: Map<string, boolean>): void {
+function index(
+  table: Record<string, readonly string[]>,
+  value: boolean,
+  into: Map<string, Map<string, boolean>>,
+): void {
   for (const [apiVersion, kinds] of Object.entries(table)) {
-    for (const kind of kinds) into.set(`${apiVersion}|${kind}`, value);
+    let byKind = into.get(apiVersion);
+    if (!byKind) {
+      byKind = new Map();
+      into.set(apiVersion, byKind);
+    }
+    for (const kind of kinds) byKind.set(kind, value);
   }
 }
 
-const KNOWN_SCOPES: ReadonlyMap<string, boolean> = (() => {
-  const m = new Map<string, boolean>();
+/** apiVersion → kind → namespaced (asked of every resource: no key text made per question). */
+const KNOWN_SCOPES: ReadonlyMap<string, ReadonlyMap<string, boolean>> = (() => {
+  const m = new Map<string, Map<string, boolean>>();
   index(CLUSTER_SCOPED, false, m);
   index(NAMESPACE_SCOPED, true, m);
   return m;
@@ -84,5 +94,5 @@ const KNOWN_SCOPES: ReadonlyMap<string, boolean> = (() => {
 
 /** true: namespaced; false: cluster-scoped; undefined: a kind the table does not know. */
 export function knownNamespaceScope(apiVersion: string, kind: string): boolean | undefined {
-  return KNOWN_SCOPES.get(`${apiVersion}|${kind}`);
+  return KNOWN_SCOPES.get(apiVersion)?.get(kind);
 }

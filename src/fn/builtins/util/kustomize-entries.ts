@@ -1,4 +1,5 @@
 import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
 import type { FunctionContext, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
@@ -6,6 +7,7 @@ import { errorResult } from "./catalog-results.js";
 import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
 import {
   applyCompiledFieldSpec,
+  type CompiledFieldSpec,
   compileFieldSpec,
   type FieldSpec,
   FieldSpecError,
@@ -98,7 +100,14 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  * take it for a string, and kpt's writer would drop the core tag anyway.
  */
 function setEntry(map: YAMLMap, key: string, value: string): void {
-  const existing = map.items.find((p) => pairKey(p) === key);
+  let existing: Pair | undefined;
+  const pairs = map.items;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairKey(pairs[i]) === key) {
+      existing = pairs[i] as Pair;
+      break;
+    }
+  }
   const node = new Scalar(value);
   if (existing) {
     const old = existing.value;
@@ -145,18 +154,24 @@ export function setEntries(
     return input;
   }
   const specs = cfg.specs.map(compileFieldSpec);
-  for (const doc of items) {
+  const setters = cfg.entries.map(
+    ([key, value]) =>
+      (map: YAMLMap): void =>
+        setEntry(map, key, value),
+  );
+  // The specs that select a kind of resource, worked out once per apiVersion and kind.
+  const selecting = new Map<string, Map<string, CompiledFieldSpec[]>>();
+  for (let i = 0; i < items.length; i++) {
+    const doc = items[i]!;
     ctx.signal?.throwIfAborted();
     if (run.skipNonMap && !isMap(doc.contents)) continue;
     const before = run.trip ? doc.clone() : undefined;
     // What a spec selects is read before any entry is set (no entry's path reaches apiVersion or kind
     // of the resource itself: the specs walk below its fields, never to its top-level scalars).
-    const target = specTarget(doc);
-    const selected = specs.filter((c) => fieldSpecSelects(c.spec, target));
+    const selected = selectedSpecs(selecting, specs, apiVersionOf(doc), kindOf(doc));
     try {
-      for (const [key, value] of cfg.entries) {
-        const set = (map: YAMLMap): void => setEntry(map, key, value);
-        for (const compiled of selected) applyCompiledFieldSpec(doc, compiled, set);
+      for (let e = 0; e < setters.length; e++) {
+        for (let c = 0; c < selected.length; c++) applyCompiledFieldSpec(doc, selected[c]!, setters[e]!);
       }
     } catch (err) {
       if (!(err instanceof FieldSpecError)) throw err;
@@ -170,4 +185,25 @@ export function setEntries(
   }
   input.items = items;
   return input;
+}
+
+/** The specs that select resources of this apiVersion and kind, from `cache` or worked out into it. */
+function selectedSpecs(
+  cache: Map<string, Map<string, CompiledFieldSpec[]>>,
+  specs: readonly CompiledFieldSpec[],
+  apiVersion: string,
+  kind: string,
+): CompiledFieldSpec[] {
+  let byKind = cache.get(apiVersion);
+  if (!byKind) {
+    byKind = new Map();
+    cache.set(apiVersion, byKind);
+  }
+  let selected = byKind.get(kind);
+  if (!selected) {
+    const target = specTarget(apiVersion, kind);
+    selected = specs.filter((c) => fieldSpecSelects(c.spec, target));
+    byKind.set(kind, selected);
+  }
+  return selected;
 }

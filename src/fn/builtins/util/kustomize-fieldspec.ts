@@ -110,8 +110,8 @@ export interface SpecTarget {
   version: string;
 }
 
-export function specTarget(doc: Document): SpecTarget {
-  return { kind: kindOf(doc), ...parseGroupVersion(apiVersionOf(doc)) };
+export function specTarget(apiVersion: string, kind: string): SpecTarget {
+  return { kind, ...parseGroupVersion(apiVersion) };
 }
 
 export function fieldSpecSelects(spec: FieldSpec, target: SpecTarget): boolean {
@@ -151,7 +151,7 @@ export function compileFieldSpec(spec: FieldSpec): CompiledFieldSpec {
  * when the spec says so). Null values end the walk, or become mappings where the spec creates.
  */
 export function applyFieldSpec(doc: Document, spec: FieldSpec, set: (map: YAMLMap) => void): void {
-  if (!fieldSpecSelects(spec, specTarget(doc))) return;
+  if (!fieldSpecSelects(spec, specTarget(apiVersionOf(doc), kindOf(doc)))) return;
   applyCompiledFieldSpec(doc, compileFieldSpec(spec), set);
 }
 
@@ -189,9 +189,10 @@ function walkFieldSpec(
   if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
   const { name, isSeqField } = segments[at]!;
   let pair: Pair | undefined;
-  for (const p of node.items) {
-    if (pairKey(p) === name) {
-      pair = p as Pair;
+  const pairs = node.items;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairKey(pairs[i]) === name) {
+      pair = pairs[i] as Pair;
       break;
     }
   }

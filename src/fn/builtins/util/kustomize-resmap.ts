@@ -1,6 +1,6 @@
 import type { Document } from "yaml";
 import { ANNOTATION } from "../../../kpt/annotations.js";
-import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../../kpt/resource.js";
+import { getAnnotation, resourceHead } from "../../../kpt/resource.js";
 import { knownNamespaceScope } from "./catalog-scope.js";
 
 /**
@@ -20,23 +20,22 @@ export function withoutLocalConfig(items: readonly Document[]): Document[] {
  */
 export function duplicateResourceId(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
-  for (const doc of items) {
-    const apiVersion = apiVersionOf(doc);
-    const kind = kindOf(doc);
-    const slash = apiVersion.indexOf("/");
-    const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
-    const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
-    const namespace = namespaceOf(doc);
+  for (let i = 0; i < items.length; i++) {
+    const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
     const effective =
       knownNamespaceScope(apiVersion, kind) === false
         ? "_non_namespaceable_"
         : namespace === "" || namespace === "default"
           ? "default"
           : namespace;
-    const key = JSON.stringify([group, version, kind, nameOf(doc), effective]);
+    const slash = apiVersion.indexOf("/");
+    const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
+    const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
+    // Each part's length first: no two ids make one key.
+    const key = `${group.length}:${group}${version.length}:${version}${kind.length}:${kind}${name.length}:${name}${effective}`;
     if (seen.has(key)) {
       const gvk = [group || "~G", version || "~V", kind || "~K"].join("_");
-      return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${nameOf(doc) || "~N"}`;
+      return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${name || "~N"}`;
     }
     seen.add(key);
   }
