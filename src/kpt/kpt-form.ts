@@ -1,5 +1,17 @@
 import { canPlain, type SeqIndent, seqIndentIn } from "./format.js";
 import { resolvesAsString } from "./format-scalar.js";
+import {
+  DASH,
+  DQUOTE,
+  FLOW_PLAIN_STOP,
+  HASH,
+  NL,
+  NOT_PLAIN_START,
+  quotedEnd,
+  SPACE,
+  SQUOTE,
+  startsPlainKey,
+} from "./yaml-scan.js";
 
 /**
  * What a render without functions reads of one document of a file in kpt's form: its `apiVersion` and
@@ -42,14 +54,6 @@ export function readKptForm(text: string): KptFormDoc[] | undefined {
   }
 }
 
-const NL = 10;
-const SPACE = 32;
-const HASH = 35;
-const COLON = 58;
-const DASH = 45;
-const DQUOTE = 34;
-const SQUOTE = 39;
-
 /**
  * Characters in a file this does not vouch for: those the fast reader leaves to `yaml` (tabs, carriage
  * returns, a byte order mark, backslashes), and those format.ts writes escaped or refuses a style for
@@ -65,9 +69,6 @@ function no(): never {
   throw NOT_KPT_FORM;
 }
 
-/** Characters that cannot start a plain scalar (the fast reader's NOT_PLAIN_START). */
-const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
-
 /** A key this vouches for, at `lastIndex`: a plain string of the characters Kubernetes keys are made of, then `: ` or `:` and a line break. */
 const KEY = /[A-Za-z0-9_][A-Za-z0-9_./-]*(?=:[ \n])/y;
 
@@ -80,9 +81,6 @@ const PLAIN_REST = /(?:[^\n :]|:(?![ \n])| (?![ \n#]))*/y;
 
 /** The first characters of `null`, `true` and `false` in their spellings. */
 const MAYBE_WORD = new Set([..."nNtTfF"].map((c) => c.charCodeAt(0)));
-
-/** Characters that end or spoil a plain scalar in a flow sequence (the fast reader's FLOW_PLAIN_STOP). */
-const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
 
 const FLOW = { flow: true, key: false, indent: 0 };
 
@@ -278,7 +276,7 @@ class Scanner {
       this.pos += 2;
       const c = text.charCodeAt(this.pos);
       if (c === SPACE || c === NL || c === HASH || this.dashAt(this.pos)) no();
-      if (this.startsKey()) this.map(indent + 2, Role.Other, true);
+      if (startsPlainKey(this.text, this.pos)) this.map(indent + 2, Role.Other, true);
       else this.inline(indent, false);
       if (this.pos >= text.length) return;
       const ind = this.indentAt(this.pos);
@@ -288,20 +286,6 @@ class Scanner {
       }
       if (!this.dashAt(this.pos + ind)) return;
       this.pos += ind;
-    }
-  }
-
-  /** The fast reader's test for a mapping in a sequence item: a plain key and `: ` or `:` at the line's end. */
-  private startsKey(): boolean {
-    const text = this.text;
-    if (NOT_PLAIN_START.has(text[this.pos]!)) return false;
-    for (let i = this.pos; ; i++) {
-      const c = text.charCodeAt(i);
-      if (c === NL) return false;
-      if (c === COLON) {
-        const n = text.charCodeAt(i + 1);
-        if (n === SPACE || n === NL) return true;
-      } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) return false;
     }
   }
 
@@ -332,7 +316,7 @@ class Scanner {
     const start = this.pos;
     const c = text.charCodeAt(start);
     if (c === DQUOTE || c === SQUOTE) {
-      const end = this.quotedEnd(start);
+      const end = this.quoted(start);
       this.pos = end;
       this.lineEnd();
       if (!told) return undefined;
@@ -370,20 +354,11 @@ class Scanner {
     return resolvesAsString(source) ? source : undefined;
   }
 
-  /** The end (after the closing quote) of a quoted scalar on one line starting at `start`. */
-  private quotedEnd(start: number): number {
-    const text = this.text;
-    const q = text.charCodeAt(start);
-    for (let i = start + 1; ; i++) {
-      const c = text.charCodeAt(i);
-      if (c === NL || Number.isNaN(c)) no();
-      if (c !== q) continue;
-      if (q === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) {
-        i++;
-        continue;
-      }
-      return i + 1;
-    }
+  /** quotedEnd, or not vouched for. */
+  private quoted(start: number): number {
+    const end = quotedEnd(this.text, start);
+    if (end < 0) no();
+    return end;
   }
 
   /** After a scalar: the line break, or ` #`, a comment, the line break. Leaves `pos` at the next line. */
@@ -407,7 +382,7 @@ class Scanner {
       for (;;) {
         const c = text.charCodeAt(i);
         if (c === DQUOTE || c === SQUOTE) {
-          i = this.quotedEnd(i);
+          i = this.quoted(i);
         } else {
           const first = text[i]!;
           if (NOT_PLAIN_START.has(first) || first === " ") no();

@@ -1,4 +1,15 @@
 import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import {
+  COLON,
+  DASH,
+  FLOW_PLAIN_STOP,
+  HASH,
+  NL,
+  NOT_PLAIN_START,
+  quotedEnd,
+  SPACE,
+  startsPlainKey,
+} from "./yaml-scan.js";
 
 /**
  * A reader for the YAML that package files are mostly made of, building the very `yaml` Documents
@@ -44,12 +55,6 @@ export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
 }
 
-const NL = 10;
-const SPACE = 32;
-const HASH = 35;
-const COLON = 58;
-const DASH = 45;
-
 /** Characters the reader leaves to `yaml`: tabs, carriage returns, a byte order mark, escapes, anchors' aliases. */
 const UNREAD = /[\t\r\uFEFF\\]/;
 
@@ -78,9 +83,6 @@ const SCALAR_TAG = Symbol.for("yaml.scalar");
  * `~` `null`, booleans, numbers, `.inf` `.nan`, the empty null): any other plain scalar is a string.
  */
 const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
-
-/** Characters that cannot start a plain scalar here (indicators), or that the reader leaves to `yaml`. */
-const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
 
 class Reader {
   private pos = 0;
@@ -270,7 +272,9 @@ class Reader {
       const c = text.charCodeAt(this.pos);
       if (c === NL || c === HASH || (c === DASH && text.charCodeAt(this.pos + 1) === SPACE)) giveUp();
       const spaced = this.takeBlank();
-      const item = this.startsKey() ? this.blockMap(this.pos - lineStart) : this.inlineValue(indent);
+      const item = startsPlainKey(this.text, this.pos)
+        ? this.blockMap(this.pos - lineStart)
+        : this.inlineValue(indent);
       if (spaced) item.spaceBefore = true;
       seq.items.push(item);
       end = item.range![2];
@@ -283,20 +287,6 @@ class Reader {
     }
     seq.range = [start, end, end];
     return seq;
-  }
-
-  /** True when a plain mapping key followed by `: ` or `:` and a line break starts at `pos`. */
-  private startsKey(): boolean {
-    const text = this.text;
-    if (NOT_PLAIN_START.has(text[this.pos]!)) return false;
-    for (let i = this.pos; ; i++) {
-      const c = text.charCodeAt(i);
-      if (c === NL) return false;
-      if (c === COLON) {
-        const n = text.charCodeAt(i + 1);
-        if (n === SPACE || n === NL) return true;
-      } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) return false;
-    }
   }
 
   /** A plain key at `pos`; leaves `pos` at its `:`. */
@@ -328,7 +318,7 @@ class Reader {
     const start = this.pos;
     const c = text[start]!;
     if (c === '"' || c === "'") {
-      const end = this.quotedEnd(start);
+      const end = this.quoted(start);
       const inner = text.slice(start + 1, end - 1);
       const value = c === '"' ? inner : inner.replaceAll("''", "'");
       const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
@@ -377,20 +367,11 @@ class Reader {
     return scalar;
   }
 
-  /** The end (after the closing quote) of a quoted scalar on one line starting at `start`. */
-  private quotedEnd(start: number): number {
-    const text = this.text;
-    const q = text.charCodeAt(start);
-    for (let i = start + 1; ; i++) {
-      const c = text.charCodeAt(i);
-      if (c === NL || Number.isNaN(c)) giveUp();
-      if (c !== q) continue;
-      if (q === 39 && text.charCodeAt(i + 1) === 39) {
-        i++;
-        continue;
-      }
-      return i + 1;
-    }
+  /** quotedEnd, or give up. */
+  private quoted(start: number): number {
+    const end = quotedEnd(this.text, start);
+    if (end < 0) giveUp();
+    return end;
   }
 
   /**
@@ -446,7 +427,7 @@ class Reader {
         const c = text[i]!;
         let item: Scalar;
         if (c === '"' || c === "'") {
-          const end = this.quotedEnd(i);
+          const end = this.quoted(i);
           const inner = text.slice(i + 1, end - 1);
           const value = c === '"' ? inner : inner.replaceAll("''", "'");
           item = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
@@ -528,6 +509,3 @@ class Reader {
     return scalar;
   }
 }
-
-/** Characters that end or spoil a plain scalar in a flow sequence (the reader leaves such items to `yaml`). */
-const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);

@@ -1,0 +1,50 @@
+/**
+ * What the two one-pass readers of package YAML share: the fast reader (yaml-fast.ts), which builds
+ * `yaml` Documents from the common subset, and the kpt-form scanner (kpt-form.ts), which vouches that
+ * a file is already as kpt writes it. Both read the same subset the same way; these are its pieces.
+ */
+
+export const NL = 10;
+export const SPACE = 32;
+export const HASH = 35;
+export const COLON = 58;
+export const DASH = 45;
+export const DQUOTE = 34;
+export const SQUOTE = 39;
+
+/** Characters that cannot start a plain scalar (indicators), or that the readers leave to `yaml`. */
+export const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
+
+/** Characters that end a plain scalar in a one-line flow sequence, or that the readers leave to `yaml`. */
+export const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
+
+/** True when a plain mapping key followed by `: ` or `:` and a line break starts at `pos`. */
+export function startsPlainKey(text: string, pos: number): boolean {
+  if (NOT_PLAIN_START.has(text[pos]!)) return false;
+  for (let i = pos; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c === NL) return false;
+    if (c === COLON) {
+      const n = text.charCodeAt(i + 1);
+      if (n === SPACE || n === NL) return true;
+    } else if (c === HASH && text.charCodeAt(i - 1) === SPACE) return false;
+  }
+}
+
+/**
+ * The end (after the closing quote) of a quoted scalar on one line starting at `start` (its quote);
+ * -1 when the line or the text ends first. A single-quoted scalar's `''` is a quote, not its end.
+ */
+export function quotedEnd(text: string, start: number): number {
+  const q = text.charCodeAt(start);
+  for (let i = start + 1; ; i++) {
+    const c = text.charCodeAt(i);
+    if (c === NL || Number.isNaN(c)) return -1;
+    if (c !== q) continue;
+    if (q === SQUOTE && text.charCodeAt(i + 1) === SQUOTE) {
+      i++;
+      continue;
+    }
+    return i + 1;
+  }
+}
