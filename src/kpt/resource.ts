@@ -72,6 +72,9 @@ export interface ResourceHead {
   labels: YAMLMap | undefined;
 }
 
+const HEAD_KEYS = ["apiVersion", "kind", "metadata"];
+const METADATA_KEYS = ["name", "namespace", "annotations", "labels"];
+
 export function resourceHead(doc: Document): ResourceHead {
   const head: ResourceHead = {
     apiVersion: "",
@@ -84,62 +87,40 @@ export function resourceHead(doc: Document): ResourceHead {
   };
   const root = doc.contents;
   if (!isMap(root)) return head;
-  let apiVersion: unknown;
-  let kind: unknown;
-  let metadata: unknown;
-  let found = 0;
-  // The first pair of each key counts, as pairValue reads it.
-  const pairs = root.items;
-  for (let i = 0; i < pairs.length && found < 7; i++) {
-    const pair = pairs[i];
-    if (!isPair(pair)) continue;
-    const k = pair.key;
-    const key = isScalar(k) ? k.value : k;
-    if (key === "apiVersion" && !(found & 1)) {
-      apiVersion = pair.value;
-      found |= 1;
-    } else if (key === "kind" && !(found & 2)) {
-      kind = pair.value;
-      found |= 2;
-    } else if (key === "metadata" && !(found & 4)) {
-      metadata = pair.value;
-      found |= 4;
-    }
-  }
+  const [apiVersion, kind, metadata] = firstValues(root.items, HEAD_KEYS);
   head.apiVersion = stringOf(apiVersion) ?? "";
   head.kind = stringOf(kind) ?? "";
   if (!isMap(metadata)) return head;
   head.metadata = metadata;
-  let name: unknown;
-  let namespace: unknown;
-  let annotations: unknown;
-  let labels: unknown;
-  found = 0;
-  const entries = metadata.items;
-  for (let i = 0; i < entries.length && found < 15; i++) {
-    const pair = entries[i];
-    if (!isPair(pair)) continue;
-    const k = pair.key;
-    const key = isScalar(k) ? k.value : k;
-    if (key === "name" && !(found & 1)) {
-      name = pair.value;
-      found |= 1;
-    } else if (key === "namespace" && !(found & 2)) {
-      namespace = pair.value;
-      found |= 2;
-    } else if (key === "annotations" && !(found & 4)) {
-      annotations = pair.value;
-      found |= 4;
-    } else if (key === "labels" && !(found & 8)) {
-      labels = pair.value;
-      found |= 8;
-    }
-  }
+  const [name, namespace, annotations, labels] = firstValues(metadata.items, METADATA_KEYS);
   head.name = stringOf(name) ?? "";
   head.namespace = stringOf(namespace) ?? "";
   if (isMap(annotations)) head.annotations = annotations;
   if (isMap(labels)) head.labels = labels;
   return head;
+}
+
+/**
+ * The value of the first pair of each of `keys` (at most 31), as pairValue finds it, in one walk of the
+ * pairs rather than one per key; undefined where a key is absent.
+ */
+function firstValues(pairs: readonly unknown[], keys: readonly string[]): unknown[] {
+  const out: unknown[] = new Array(keys.length).fill(undefined);
+  const all = (1 << keys.length) - 1;
+  let found = 0;
+  for (let p = 0; p < pairs.length && found !== all; p++) {
+    const pair = pairs[p];
+    if (!isPair(pair)) continue;
+    const k = pair.key;
+    const name = isScalar(k) ? k.value : k;
+    if (typeof name !== "string") continue;
+    const i = keys.indexOf(name);
+    // The first pair of a key wins.
+    if (i < 0 || found & (1 << i)) continue;
+    found |= 1 << i;
+    out[i] = pair.value;
+  }
+  return out;
 }
 
 /** An annotation of a resource's annotations mapping, as getAnnotation reads it. */
@@ -236,27 +217,9 @@ export function getAnnotation(doc: Document, key: string): string | undefined {
  * the same few annotations of every resource at every pipeline step.
  */
 export function getAnnotationsOf(doc: Document, keys: readonly string[]): (string | undefined)[] {
-  const out: (string | undefined)[] = new Array(keys.length).fill(undefined);
   const map = nodeIn(doc, ANNOTATIONS);
-  if (!isMap(map)) return out;
-  const found: boolean[] = new Array(keys.length).fill(false);
-  let left = keys.length;
-  const pairs = map.items;
-  for (let p = 0; p < pairs.length; p++) {
-    const pair = pairs[p];
-    if (!isPair(pair)) continue;
-    const k = pair.key;
-    const name = isScalar(k) ? k.value : k;
-    if (typeof name !== "string") continue;
-    const i = keys.indexOf(name);
-    // The first pair of a key wins, as getAnnotation reads it.
-    if (i < 0 || found[i]) continue;
-    found[i] = true;
-    const v = pair.value;
-    if (isScalar(v) && v.value !== null && v.value !== undefined) out[i] = String(v.value);
-    if (--left === 0) break;
-  }
-  return out;
+  if (!isMap(map)) return new Array(keys.length).fill(undefined);
+  return firstValues(map.items, keys).map(stringOf);
 }
 
 /** Sets an annotation, creating `metadata.annotations` when absent; an existing key keeps its place. */
