@@ -3,7 +3,7 @@ import { resolvesAsString } from "./format-scalar.js";
 import {
   DASH,
   DQUOTE,
-  FLOW_PLAIN_STOP,
+  flowPlainEnd,
   HASH,
   NL,
   NOT_PLAIN_START,
@@ -384,15 +384,8 @@ class Scanner {
         if (c === DQUOTE || c === SQUOTE) {
           i = this.quoted(i);
         } else {
-          const first = text[i]!;
-          if (NOT_PLAIN_START.has(first) || first === " ") no();
-          let j = i;
-          for (;;) {
-            const ch = text[j]!;
-            if (ch === "," || ch === "]") break;
-            if (FLOW_PLAIN_STOP.has(ch)) no();
-            j++;
-          }
+          const j = flowPlainEnd(text, i);
+          if (j < 0) no();
           if (!canPlain(text.slice(i, j), FLOW)) no();
           i = j;
         }

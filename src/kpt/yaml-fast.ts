@@ -2,7 +2,7 @@ import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq
 import {
   COLON,
   DASH,
-  FLOW_PLAIN_STOP,
+  flowPlainEnd,
   HASH,
   NL,
   NOT_PLAIN_START,
@@ -436,14 +436,8 @@ class Reader {
           item.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
           i = end;
         } else {
-          if (NOT_PLAIN_START.has(c) || c === " ") giveUp();
-          let j = i;
-          for (;;) {
-            const ch = text[j]!;
-            if (ch === "," || ch === "]") break;
-            if (FLOW_PLAIN_STOP.has(ch)) giveUp();
-            j++;
-          }
+          const j = flowPlainEnd(text, i);
+          if (j < 0) giveUp();
           item = this.plain(text.slice(i, j), [i, j, j], false);
           i = j;
         }

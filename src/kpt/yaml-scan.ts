@@ -16,7 +16,7 @@ export const SQUOTE = 39;
 export const NOT_PLAIN_START = new Set([..."-?:,[]{}#&*!|>'\"%@`"]);
 
 /** Characters that end a plain scalar in a one-line flow sequence, or that the readers leave to `yaml`. */
-export const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
+const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
 
 /** True when a plain mapping key followed by `: ` or `:` and a line break starts at `pos`. */
 export function startsPlainKey(text: string, pos: number): boolean {
@@ -46,5 +46,20 @@ export function quotedEnd(text: string, start: number): number {
       continue;
     }
     return i + 1;
+  }
+}
+
+/**
+ * The end (its `,` or `]`) of a plain item of a one-line flow sequence starting at `start`; -1 when the
+ * item is not one the readers read (an indicator or a space first, or a character of FLOW_PLAIN_STOP).
+ * The text ends with a line break, which stops the scan.
+ */
+export function flowPlainEnd(text: string, start: number): number {
+  const first = text[start]!;
+  if (NOT_PLAIN_START.has(first) || first === " ") return -1;
+  for (let j = start; ; j++) {
+    const ch = text[j]!;
+    if (ch === "," || ch === "]") return j;
+    if (FLOW_PLAIN_STOP.has(ch)) return -1;
   }
 }
