@@ -13,7 +13,7 @@ import {
   FieldSpecError,
   fieldSpec,
   fieldSpecSelects,
-  pairKey,
+  pairWithKey,
   specTarget,
 } from "./kustomize-fieldspec.js";
 import { duplicateResourceId, withoutLocalConfig } from "./kustomize-resmap.js";
@@ -100,14 +100,7 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  * take it for a string, and kpt's writer would drop the core tag anyway.
  */
 function setEntry(map: YAMLMap, key: string, value: string): void {
-  let existing: Pair | undefined;
-  const pairs = map.items;
-  for (let i = 0; i < pairs.length; i++) {
-    if (pairKey(pairs[i]) === key) {
-      existing = pairs[i] as Pair;
-      break;
-    }
-  }
+  const existing = pairWithKey(map, key);
   const node = new Scalar(value);
   if (existing) {
     const old = existing.value;

@@ -188,14 +188,7 @@ function walkFieldSpec(
   }
   if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
   const { name, isSeqField } = segments[at]!;
-  let pair: Pair | undefined;
-  const pairs = node.items;
-  for (let i = 0; i < pairs.length; i++) {
-    if (pairKey(pairs[i]) === name) {
-      pair = pairs[i] as Pair;
-      break;
-    }
-  }
+  const pair = pairWithKey(node, name);
   let value = pair?.value as Node | undefined | null;
   if (spec.create && !isSeqField) {
     if (!pair) {
@@ -214,6 +207,18 @@ export function pairKey(pair: unknown): string | undefined {
   if (!isPair(pair)) return undefined;
   const key = isScalar(pair.key) ? pair.key.value : pair.key;
   return key === null || key === undefined || typeof key === "object" ? undefined : String(key);
+}
+
+/**
+ * The first entry of `map` whose key (as pairKey reads it) is `key`. An index loop: most of a short
+ * run's code is not optimised, and there `find` with a callback costs a call per entry.
+ */
+export function pairWithKey(map: YAMLMap, key: string): Pair | undefined {
+  const pairs = map.items;
+  for (let i = 0; i < pairs.length; i++) {
+    if (pairKey(pairs[i]) === key) return pairs[i] as Pair;
+  }
+  return undefined;
 }
 
 function isNull(node: unknown): boolean {
