@@ -37,7 +37,7 @@ export function mapAt(map: YAMLMap | undefined, path: readonly string[]): YAMLMa
   return node;
 }
 
-/** mapAt, missing mappings (or empty values) along the way made mappings, as visitMapsAt creates them. */
+/** mapAt, missing mappings (or empty values) along the way made mappings (ensureChildMap). */
 export function ensureMapAt(doc: Document, map: YAMLMap, path: readonly string[]): YAMLMap | undefined {
   let node: YAMLMap | undefined = map;
   for (let i = 0; node && i < path.length; i++) node = ensureChildMap(doc, node, path[i]!);
@@ -60,33 +60,6 @@ export function ensureChildMap(_doc: Document, map: YAMLMap, key: string): YAMLM
 /** The resource's top-level mapping, or undefined for a document that is not a mapping. */
 export function rootMap(doc: Document): YAMLMap | undefined {
   return isMap(doc.contents) ? doc.contents : undefined;
-}
-
-/**
- * Calls `visit` with each mapping reached by `path` from `base` (a segment ending in `[]` fans out over
- * a sequence). With `create`, missing mappings along the path are added (sequences are never created).
- */
-export function visitMapsAt(
-  doc: Document,
-  base: YAMLMap | undefined,
-  path: readonly string[],
-  create: boolean,
-  visit: (map: YAMLMap) => void,
-  from = 0,
-): void {
-  if (!base) return;
-  if (from === path.length) {
-    visit(base);
-    return;
-  }
-  const segment = path[from]!;
-  if (segment.endsWith("[]")) {
-    for (const item of childMaps(base, segment.slice(0, -2)))
-      visitMapsAt(doc, item, path, create, visit, from + 1);
-    return;
-  }
-  const next = create ? ensureChildMap(doc, base, segment) : childMap(base, segment);
-  visitMapsAt(doc, next, path, create, visit, from + 1);
 }
 
 /** A scalar entry's value as a string, or undefined when the key is absent or not a scalar. */
