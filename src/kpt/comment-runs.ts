@@ -19,8 +19,77 @@ export function commentLineText(line: string): string {
  * `block` is a block mapping or sequence; its entries are checked one after another (and below).
  * With `end` (where the document's text ends), the run after the last entry is placed too; what of
  * it is the document's foot comment is returned ("" for none), undefined when there is no such run.
+ * `later`: feet found before (placeValueRun), given to their scalars with those found here, at the end.
  */
-export function placeCommentRuns(block: Node, text: string, end?: number): string | undefined {
+export function placeCommentRuns(
+  block: Node,
+  text: string,
+  end?: number,
+  later: NextFoot[] = [],
+): string | undefined {
+  const foot = placeRuns(block, text, end, later);
+  // after every run is placed: placing a run clears the comments above the entry that follows it
+  for (const f of later) footOfFirstScalar(f);
+  return foot;
+}
+
+/** A foot that yaml.v3 gives to the first scalar of `block`'s entry or item `index` (see place). */
+export interface NextFoot {
+  block: YAMLMap | YAMLSeq;
+  index: number;
+  /**
+   * The comment; it ends with a newline where a blank line ended it, which yaml.v3 keeps when a
+   * foot of the same scalar follows.
+   */
+  body: string;
+}
+
+/**
+ * Block mappings whose foot comment (`comment`) kpt writes at the mapping's own indentation, not at
+ * that of the innermost block ending with it: the foot yaml.v3 gave to the mapping's first and only key
+ * (see place), which its encoder writes after the entry as a tail comment.
+ */
+export const keyFoot = new WeakSet<Node>();
+
+/**
+ * Gives `body` to the first scalar of entry or item `index` of `block` as yaml.v3 holds it (the foot of that item,
+ * or of the first key of a mapping item, or of the first item of a list item) and writes it where the
+ * encoder writes that foot: after the item or entry, above the one that follows with a blank line
+ * between (the comment before the next with a blank line after it), or as its block's foot.
+ */
+export function footOfFirstScalar({ block: outer, index, body: text }: NextFoot): void {
+  const body = text.replace(/\n+$/, "");
+  let block = outer;
+  let at = index;
+  while (isSeq(block) && isBlock(block.items[at])) {
+    block = block.items[at] as YAMLMap | YAMLSeq;
+    at = 0;
+  }
+  const sibling = block.items[at + 1];
+  const target = isPair(sibling) ? sibling.key : sibling;
+  if (sibling !== undefined) {
+    if (!isNodeLike(target)) return;
+    const t = target as Node;
+    t.commentBefore = `${body}\n${t.commentBefore ? `\n${t.commentBefore}` : ""}`;
+    t.spaceBefore = false;
+    return;
+  }
+  if (isSeq(block)) {
+    // the item's own foot follows it in the same comment
+    block.comment = block.comment ? `${text}\n${block.comment}` : body;
+    return;
+  }
+  // the key's foot is written after the entry's value and its foot, a blank line between
+  block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
+  keyFoot.add(block);
+}
+
+function placeRuns(
+  block: Node,
+  text: string,
+  end: number | undefined,
+  later: NextFoot[],
+): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
     const pairs = block.items as Pair[];
@@ -37,9 +106,10 @@ export function placeCommentRuns(block: Node, text: string, end?: number): strin
   children.forEach(({ value, next }, i) => {
     if (!isBlock(value)) return;
     const isLast = i === children.length - 1;
-    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text);
+    const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
+    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
     else if (isLast && end !== undefined) foot = place(value as Node, undefined, text, end);
-    placeCommentRuns(value as Node, text, isLast ? end : undefined);
+    placeRuns(value as Node, text, isLast ? end : undefined, later);
   });
   return foot;
 }
@@ -57,6 +127,8 @@ interface Piece {
   owner: "head" | "last" | "column";
   /** A blank line comes before the piece. */
   blankBefore: boolean;
+  /** A blank line ends the piece (yaml.v3 keeps it as a last empty line of the comment). */
+  blankAfter: boolean;
 }
 
 /**
@@ -64,7 +136,13 @@ interface Piece {
  * next key or item), or by the end of the document at `end`. The blocks that close between them are
  * `value` and its last descendants.
  */
-function place(value: Node, next: Node | undefined, text: string, end = 0): string | undefined {
+function place(
+  value: Node,
+  next: Node | undefined,
+  text: string,
+  end = 0,
+  seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
+): string | undefined {
   const closing: (YAMLMap | YAMLSeq)[] = [];
   let last: unknown = value;
   while (isBlock(last)) {
@@ -108,6 +186,7 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
     lastNode.comment = undefined;
   const head: string[] = [];
   const beforeNext: string[] = [];
+  const firstScalar: string[] = [];
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
     const owner = owners[k];
@@ -115,18 +194,57 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
       c.comment = c.comment ? `${c.comment}\n${body}` : body;
     };
     if (p.owner !== "head" && owner) add(owner);
+    // a foot no closing block takes waits for the next event that takes comments: after a mapping's
+    // entry, the next key's (the decoder hands it back to the entry before); in a sequence, the
+    // first scalar of the next item
+    else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
     else head.push((p.blankBefore ? "\n" : "") + body);
   });
   if (!next) return head.join("\n");
+  if (firstScalar.length > 0)
+    seqItem!.later.push({ block: seqItem!.seq, index: seqItem!.index, body: firstScalar.join("\n") });
   // the foot of the entry before `next` is written followed by a blank line
   const foot = beforeNext.length > 0 ? `${beforeNext.join("\n")}\n` : "";
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
 }
 
-/** yaml.v3's scanner over the lines of one run (see placeCommentRuns). */
-function cut(lines: string[], inner: number, nextCol: number): Piece[] {
+/**
+ * The comment lines between `key:` and its block value (`value`, whose line is the first after them),
+ * in a block mapping at column `inner`. yaml.v3's scanner cuts them as any run, but after the `:` no
+ * piece is the foot of what came before: a foot piece (one left of `inner` up to a blank line, or
+ * cut off by a column) goes to the first scalar of the value (see footOfFirstScalar), and is added to
+ * `later` for that; the rest stays the value's head comment.
+ */
+export function placeValueRun(
+  key: Node,
+  value: YAMLMap | YAMLSeq,
+  inner: number,
+  text: string,
+  later: NextFoot[],
+): void {
+  const keyEnd = text.indexOf("\n", key.range![1]);
+  const start = value.range![0];
+  const valueLine = text.lastIndexOf("\n", start - 1) + 1;
+  if (keyEnd < 0 || keyEnd + 1 > valueLine) return;
+  const lines = text.slice(keyEnd + 1, valueLine).split("\n");
+  lines.pop();
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
+  const pieces = cut(lines, inner, start - valueLine, true);
+  const feet = pieces.filter((p) => p.owner !== "head").map((p) => p.lines.join("\n"));
+  if (feet.length === 0) return;
+  const head = pieces.filter((p) => p.owner === "head").map((p) => p.lines.join("\n"));
+  value.commentBefore = head.length > 0 ? head.join("\n") : undefined;
+  later.push({ block: value, index: 0, body: feet.join("\n") });
+}
+
+/**
+ * yaml.v3's scanner over the lines of one run (see placeCommentRuns); `afterIndicator`: the run
+ * follows a `key:` whose value is on a later line, where the first piece ends at a blank line only
+ * when it is left of `inner`.
+ */
+function cut(lines: string[], inner: number, nextCol: number, afterIndicator = false): Piece[] {
   const eof = nextCol < 0;
   const pieces: Piece[] = [];
   let cur: { col: number; lines: string[]; line: number; blankBefore: boolean } | undefined;
@@ -137,8 +255,9 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
   let recentEmpty = false;
   const flush = (owner: Piece["owner"]) => {
     if (!cur) return;
+    const blankAfter = cur.lines[cur.lines.length - 1] === "";
     while (cur.lines[cur.lines.length - 1] === "") cur.lines.pop();
-    pieces.push({ col: cur.col, lines: cur.lines, owner, blankBefore: cur.blankBefore });
+    pieces.push({ col: cur.col, lines: cur.lines, owner, blankBefore: cur.blankBefore, blankAfter });
     cur = undefined;
   };
   const footOwner = (): Piece["owner"] => (pieces.length === 0 ? "last" : "column");
@@ -148,7 +267,7 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
     if (col < 0) {
       if (cur && !recentEmpty) {
         if (firstEmpty && cur.col < inner) flush("column");
-        else if (firstEmpty && cur.line === 0) flush(footOwner());
+        else if (firstEmpty && cur.line === 0 && !afterIndicator) flush(footOwner());
         else cur.lines.push("");
       }
       firstEmpty = false;

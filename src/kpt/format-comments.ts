@@ -1,5 +1,5 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { commentLineText, placeCommentRuns } from "./comment-runs.js";
+import { commentLineText, type NextFoot, placeCommentRuns, placeValueRun } from "./comment-runs.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**
@@ -22,9 +22,10 @@ export function normalizeComments(doc: Document, text: string, { listItem = fals
     return;
   }
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
-  visit(doc.contents, text);
+  const later: NextFoot[] = [];
+  visit(doc.contents, text, later);
   const foot = doc.contents
-    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))
+    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text), later)
     : undefined;
   if (foot !== undefined) {
     (doc.contents as Node).comment = undefined;
@@ -136,7 +137,7 @@ function firstCommentHolder(doc: Document): { commentBefore?: string | null } | 
   return undefined;
 }
 
-function visit(node: unknown, text: string): void {
+function visit(node: unknown, text: string, later: NextFoot[]): void {
   if (isMap(node)) {
     const pairs = node.items as Pair[];
     pairs.forEach((pair, i) => {
@@ -144,12 +145,13 @@ function visit(node: unknown, text: string): void {
       const value = pair.value as Node | null;
       if (key?.range && isCollection(value) && !value.flow && value.commentBefore && value.range) {
         splitKeyLineComment(key, value, text);
+        if (node.range && value.items.length > 0) placeValueRun(key, value, column(node, text), text, later);
       }
       if (isScalar(value)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
       }
-      visit(value, text);
+      visit(value, text, later);
     });
     return;
   }
@@ -157,7 +159,7 @@ function visit(node: unknown, text: string): void {
     const items = node.items as Node[];
     items.forEach((item, i) => {
       if (isScalar(item)) moveTrailingComment(item, items[i + 1], node, text);
-      visit(item, text);
+      visit(item, text, later);
     });
   }
 }
@@ -194,4 +196,10 @@ function documentEnd(doc: Document, text: string): number | undefined {
   const contents = doc.contents as Node | null;
   if (!range || !contents?.range || range[2] < contents.range[0] || range[2] > text.length) return undefined;
   return range[2];
+}
+
+/** A block's indentation: its first entry's column. */
+function column(block: Node, text: string): number {
+  const start = block.range![0];
+  return start - (text.lastIndexOf("\n", start - 1) + 1);
 }

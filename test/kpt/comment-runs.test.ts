@@ -661,6 +661,245 @@ describe("blank lines around comment lines are kept and dropped as yaml.v3 does"
     // as the render writes a file: each document in the sequence style it was read with
     const { docs } = parseYamlFile(input, "x.yaml");
     for (const d of docs) normalizeComments(d, input);
-    expect(formatDocuments(docs, docs.map((d) => detectSeqIndent(d, input)))).toBe(kpt);
+    expect(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, input)),
+      ),
+    ).toBe(kpt);
+  });
+});
+
+/**
+ * A foot that no closing block takes (left of the block that ends, at no closing block's column, up to
+ * a blank line) and that comes before a sequence's next item, or after a `key:` whose block value
+ * follows: yaml.v3 gives it to the next scalar it reads (see footOfFirstScalar in comment-runs.ts).
+ * kpt's bytes as above (`kpt fn render` of a package without a pipeline: one read, one write).
+ */
+const FIRST_SCALAR_CASES: [string, string, string][] = [
+  [
+    "a comment left of a mapping item's end, up to a blank line, is the foot of the next item's scalar: written after it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    s1: x1
+  # c0
+
+  - v1
+  - s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    s1: x1
+  - v1
+  # c0
+
+  - s0: x0
+`,
+  ],
+  [
+    "such a foot before a mapping item is its first key's: written after that entry, a blank line before the next",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  k1:
+    s0: x0
+# c0
+
+- k0:
+    s0: x0
+  s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  k1:
+    s0: x0
+- k0:
+    s0: x0
+  # c0
+
+  s1: x1
+`,
+  ],
+  [
+    "such a foot before a mapping item of one key is that key's: written after the entry at the mapping's indentation",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  k1:
+    s0: x0
+# c0
+
+- k0:
+    s0: x0
+- v2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  k1:
+    s0: x0
+- k0:
+    s0: x0
+  # c0
+- v2
+`,
+  ],
+  [
+    "such a foot before a list item is its first item's",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- - a
+  - b
+# c0
+
+- - c
+  - d
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- - a
+  - b
+- - c
+  # c0
+
+  - d
+`,
+  ],
+  [
+    "a comment between `key:` and its block value, left of the key, up to a blank line: the foot of the value's first key",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - k0:
+  # c0
+  # c1
+
+      s0: x0
+    k1:
+      s0: x0
+      s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - k0:
+      s0: x0
+      # c0
+      # c1
+    k1:
+      s0: x0
+      s1: x1
+`,
+  ],
+  [
+    "a foot given to the next item keeps the blank line after it before that item's own foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    s2: x2
+    # c0
+
+    # c2
+
+  - v1
+  # c3
+data:
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    s2: x2
+    # c0
+  - v1
+  # c2
+
+  # c3
+data:
+  s0: x0
+`,
+  ],
+  [
+    "a foot given to a mapping item's only key follows that entry's own foot, a blank line between",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  # a1
+
+  - s0: x0
+  # b1
+data:
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  - s0: x0
+    # b1
+
+    # a1
+data:
+  s0: x0
+`,
+  ],
+];
+
+describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
+  it.each(FIRST_SCALAR_CASES)("%s", (_name, input, kpt) => {
+    const { docs } = parseYamlFile(input, "x.yaml");
+    for (const d of docs) normalizeComments(d, input);
+    expect(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, input)),
+      ),
+    ).toBe(kpt);
   });
 });
