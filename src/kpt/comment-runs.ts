@@ -42,6 +42,31 @@ export interface NextFoot {
    * foot of the same scalar follows.
    */
   body: string;
+  /** The text the document was parsed from. */
+  source: string;
+}
+
+/** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
+const footBefore = new WeakSet<Node>();
+
+/** The value of entry `at` of a mapping. */
+const prev = (block: YAMLMap, at: number): unknown => (block.items[at] as Pair | undefined)?.value;
+
+/**
+ * True when yaml.v3 gives `key` (of `block`, after the entry whose value is `value`) a foot, which its
+ * decoder moves to the entry before, in place of any foot that entry's key had: a foot piece
+ * (comment-runs' "column") before the key that no closing block takes.
+ */
+function replacedByNextFoot(value: unknown, key: Node, block: YAMLMap, text: string): boolean {
+  if (footBefore.has(key)) return true;
+  if (!isScalar(value) || !value.range || !key.range || !block.range) return false;
+  const from = lineAfter(text, value.range[1]);
+  const keyLine = text.lastIndexOf("\n", key.range[0] - 1) + 1;
+  if (from > keyLine) return false;
+  const lines = text.slice(from, keyLine).split("\n");
+  lines.pop();
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return false;
+  return cut(lines, column(block, text), key.range[0] - keyLine).some((p) => p.owner === "column");
 }
 
 /**
@@ -57,7 +82,7 @@ export const keyFoot = new WeakSet<Node>();
  * encoder writes that foot: after the item or entry, above the one that follows with a blank line
  * between (the comment before the next with a blank line after it), or as its block's foot.
  */
-export function footOfFirstScalar({ block: outer, index, body: text }: NextFoot): void {
+export function footOfFirstScalar({ block: outer, index, body: text, source }: NextFoot): void {
   const body = text.replace(/\n+$/, "");
   let block = outer;
   let at = index;
@@ -70,7 +95,23 @@ export function footOfFirstScalar({ block: outer, index, body: text }: NextFoot)
   if (sibling !== undefined) {
     if (!isNodeLike(target)) return;
     const t = target as Node;
-    t.commentBefore = `${body}\n${t.commentBefore ? `\n${t.commentBefore}` : ""}`;
+    // a foot yaml.v3 gives to the sibling key its decoder hands to this entry's key, in place of this one
+    if (isMap(block) && replacedByNextFoot(prev(block, at), t, block, source)) return;
+    // what the parser left above the sibling after a scalar: up to a blank line, that scalar's foot
+    // (format.ts writes it so), unless a blank line comes first
+    const before = block.items[at];
+    const existing = t.commentBefore ?? "";
+    const split =
+      !t.spaceBefore && !isBlock(isPair(before) ? before.value : before) ? existing.indexOf("\n\n") : -1;
+    const own = split >= 0 ? existing.slice(0, split) : "";
+    const head = split >= 0 ? existing.slice(split + 2) : existing;
+    const joined =
+      own === ""
+        ? body
+        : isSeq(block)
+          ? `${text}\n${own}` // the item's own foot follows in the same comment
+          : `${own}\n\n${body}`; // the key's foot is written after the value's, a blank line between
+    t.commentBefore = `${joined}\n${head ? `\n${head}` : ""}`;
     t.spaceBefore = false;
     return;
   }
@@ -165,11 +206,21 @@ function place(
   const pieces = cut(lines, inner, nextCol);
   // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
   // not placed before it are its foot
-  const ends = closing.map((c) => (isMap(c) ? pieces.findIndex((p) => p.col === column(c, text)) : -1));
+  // (a list's end too, but its end event takes no comment: the next mapping's end outside it does; a
+  // list at its mapping's column has no end of its own)
+  const ends = closing.map((c, j) =>
+    isMap(c) || (j > 0 && column(c, text) !== column(closing[j - 1]!, text))
+      ? pieces.findIndex((p) => p.col === column(c, text))
+      : -1,
+  );
   const owners = pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return closing[closing.length - 1];
-    for (let j = closing.length - 1; j >= 0; j--) if (ends[j]! >= k) return closing[j];
+    for (let j = closing.length - 1; j >= 0; j--) {
+      if (ends[j]! < k) continue;
+      while (j >= 0 && !isMap(closing[j])) j--;
+      return j >= 0 ? closing[j] : undefined;
+    }
     return undefined;
   });
   // when no piece is the last value's foot, kpt writes a foot that yaml.v3 gave to an outer closing
@@ -203,9 +254,15 @@ function place(
   });
   if (!next) return head.join("\n");
   if (firstScalar.length > 0)
-    seqItem!.later.push({ block: seqItem!.seq, index: seqItem!.index, body: firstScalar.join("\n") });
+    seqItem!.later.push({
+      block: seqItem!.seq,
+      index: seqItem!.index,
+      body: firstScalar.join("\n"),
+      source: text,
+    });
   // the foot of the entry before `next` is written followed by a blank line
   const foot = beforeNext.length > 0 ? `${beforeNext.join("\n")}\n` : "";
+  if (foot !== "") footBefore.add(next);
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
 }
@@ -236,7 +293,7 @@ export function placeValueRun(
   if (feet.length === 0) return;
   const head = pieces.filter((p) => p.owner === "head").map((p) => p.lines.join("\n"));
   value.commentBefore = head.length > 0 ? head.join("\n") : undefined;
-  later.push({ block: value, index: 0, body: feet.join("\n") });
+  later.push({ block: value, index: 0, body: feet.join("\n"), source: text });
 }
 
 /**

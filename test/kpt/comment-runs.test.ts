@@ -889,6 +889,185 @@ data:
   s0: x0
 `,
   ],
+  [
+    "a foot given to a mapping item's first key is lost when the next key has a foot of its own, which yaml.v3 moves there",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  # a0
+
+  - s0: x0
+  # b0
+
+  # h0
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  - s0: x0
+    # b0
+
+    # h0
+    s1: x1
+`,
+  ],
+  [
+    "so is one given after `key:` to the first key of its value",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - l0:
+  # a0
+
+      - s0: x0
+      # b0
+
+        s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - l0:
+      - s0: x0
+        # b0
+
+        s1: x1
+`,
+  ],
+  [
+    "at the end of a document, a comment at a list's column ends with the mapping holding the list: its foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l2:
+    - s0: x0
+    # c0
+    # c1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l2:
+    - s0: x0
+  # c0
+  # c1
+`,
+  ],
+  [
+    "so does the first piece of a run at a list's column, the rest is the document's foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    l0:
+      - s0: x0
+      # c0
+
+      # c2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    l0:
+      - s0: x0
+    # c0
+
+# c2
+`,
+  ],
+  [
+    "a foot given to a mapping item's first key follows the foot of that entry's value, before the next key's head",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  # a0
+
+  - s0: x0
+    # b0
+
+    # h0
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  - s0: x0
+    # b0
+
+    # a0
+
+    # h0
+    s1: x1
+`,
+  ],
+  [
+    "a foot given to a list item comes before that item's own foot, in one comment",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  # a0
+
+  - v1
+  # b0
+
+  # h0
+  - v2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - s0: x0
+    k1:
+      s0: x0
+  - v1
+  # a0
+  # b0
+
+  # h0
+  - v2
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
