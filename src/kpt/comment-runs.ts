@@ -297,6 +297,49 @@ export function placeValueRun(
 }
 
 /**
+ * The comment lines between a scalar (entry `index`'s value of `block`, or its item) and the next key
+ * or item `next`, placed as yaml.v3 places them (the `yaml` parser puts them all above `next`): the
+ * first piece when it is the scalar's foot (see cut) is written after the entry or item with a blank
+ * line after it; a later foot piece (one that no block's end takes, none closing here) is the next
+ * key's foot, which the decoder hands back to the entry before in place of that first piece, or in a
+ * list the foot of the next item's first scalar; the rest is `next`'s head comment.
+ */
+export function placeScalarRun(
+  value: Node,
+  next: Node,
+  block: YAMLMap | YAMLSeq,
+  index: number,
+  text: string,
+  later: NextFoot[],
+): void {
+  if (!value.range || !next.range || !block.range) return;
+  const from = lineAfter(text, value.range[1]);
+  const nextLine = text.lastIndexOf("\n", next.range[0] - 1) + 1;
+  if (from > nextLine) return;
+  const lines = text.slice(from, nextLine).split("\n");
+  lines.pop();
+  if (!lines.some((l) => l.trim().startsWith("#"))) return;
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
+  const pieces = cut(lines, column(block, text), next.range[0] - nextLine);
+  const body = (p: Piece) => p.lines.join("\n");
+  const last = pieces.filter((p) => p.owner === "last").map(body);
+  const column_ = pieces.filter((p) => p.owner === "column");
+  const head = pieces.filter((p) => p.owner === "head").map(body);
+  if (last.length === 0 && column_.length === 0) return;
+  let foot = last;
+  if (column_.length > 0 && isMap(block)) {
+    foot = column_.map(body);
+    footBefore.add(next);
+  } else if (column_.length > 0) {
+    const bodies = column_.map((p) => (p.blankAfter ? `${body(p)}\n` : body(p)));
+    later.push({ block, index: index + 1, body: bodies.join("\n"), source: text });
+  }
+  const joined = [...(foot.length > 0 ? [`${foot.join("\n")}\n`] : []), ...head].join("\n");
+  next.commentBefore = joined === "" ? undefined : joined;
+  if (foot.length > 0) next.spaceBefore = false;
+}
+
+/**
  * yaml.v3's scanner over the lines of one run (see placeCommentRuns); `afterIndicator`: the run
  * follows a `key:` whose value is on a later line, where the first piece ends at a blank line only
  * when it is left of `inner`.

@@ -1,5 +1,11 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { commentLineText, type NextFoot, placeCommentRuns, placeValueRun } from "./comment-runs.js";
+import {
+  commentLineText,
+  type NextFoot,
+  placeCommentRuns,
+  placeScalarRun,
+  placeValueRun,
+} from "./comment-runs.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**
@@ -150,6 +156,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       if (isScalar(value)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
+        if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
       visit(value, text, later);
     });
@@ -158,7 +165,11 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
   if (isSeq(node)) {
     const items = node.items as Node[];
     items.forEach((item, i) => {
-      if (isScalar(item)) moveTrailingComment(item, items[i + 1], node, text);
+      if (isScalar(item)) {
+        moveTrailingComment(item, items[i + 1], node, text);
+        if (items[i + 1] && node.range && !node.flow)
+          placeScalarRun(item, items[i + 1]!, node, i, text, later);
+      }
       visit(item, text, later);
     });
   }

@@ -1068,6 +1068,84 @@ list:
   - v2
 `,
   ],
+  [
+    "after a scalar value, a foot left of the mapping up to a blank line is the next key's, which replaces the value's foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s0: x0
+  # c0
+# c1
+
+  s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s0: x0
+  # c1
+
+  s1: x1
+`,
+  ],
+  [
+    "after a scalar value, comment lines up to a line left of them are the value's foot: a blank line after them",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  # c0
+  # c1
+# c2
+  s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- s0: x0
+  # c0
+  # c1
+
+  # c2
+  s1: x1
+`,
+  ],
+  [
+    "after a scalar item, a foot left of the list up to a blank line is the next item's, written after it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - v0
+  # c0
+# c1
+
+  - v1
+  - v2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - v0
+  # c0
+
+  - v1
+  # c1
+
+  - v2
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
