@@ -252,7 +252,11 @@ function place(
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
     else head.push((p.blankBefore ? "\n" : "") + body);
   });
-  if (!next) return head.join("\n");
+  if (!next) {
+    // kpt keeps a blank line after the content before the document's foot (as with no run to place)
+    if (lines[0]?.trim() === "" && head.length > 0 && !head[0]!.startsWith("\n")) head[0] = `\n${head[0]}`;
+    return head.join("\n");
+  }
   if (firstScalar.length > 0)
     seqItem!.later.push({
       block: seqItem!.seq,

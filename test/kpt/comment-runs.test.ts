@@ -1146,6 +1146,31 @@ list:
   - v2
 `,
   ],
+  [
+    "a blank line after the content stays before the document's foot when a run at the document's end is cut",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+  k0:
+    s2: x2
+
+    # c1
+# end
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+  k0:
+    s2: x2
+    # c1
+
+# end
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
