@@ -18,7 +18,8 @@ export function commentLineText(line: string): string {
  * - what is left before the next entry is that entry's head comment.
  * `block` is a block mapping or sequence; its entries are checked one after another (and below).
  * With `end` (where the document's text ends), the run after the last entry is placed too; what of
- * it is the document's foot comment is returned ("" for none), undefined when there is no such run.
+ * it is the document's foot comment and the root mapping's is returned ("" for none), undefined when
+ * there is no such run.
  * `later`: feet found before (placeValueRun), given to their scalars with those found here, at the end.
  */
 export function placeCommentRuns(
@@ -26,11 +27,12 @@ export function placeCommentRuns(
   text: string,
   end?: number,
   later: NextFoot[] = [],
-): string | undefined {
-  const foot = placeRuns(block, text, end, later);
+): { doc: string; root: string } | undefined {
+  const rootFoot: string[] = [];
+  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
   // after every run is placed: placing a run clears the comments above the entry that follows it
   for (const f of later) footOfFirstScalar(f);
-  return foot;
+  return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
 }
 
 /** A foot that yaml.v3 gives to the first scalar of `block`'s entry or item `index` (see place). */
@@ -130,6 +132,7 @@ function placeRuns(
   text: string,
   end: number | undefined,
   later: NextFoot[],
+  rootFoot?: string[],
 ): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
@@ -149,7 +152,8 @@ function placeRuns(
     const isLast = i === children.length - 1;
     const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
     if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
-    else if (isLast && end !== undefined) foot = place(value as Node, undefined, text, end);
+    else if (isLast && end !== undefined)
+      foot = place(value as Node, undefined, text, end, undefined, rootFoot);
     placeRuns(value as Node, text, isLast ? end : undefined, later);
   });
   return foot;
@@ -183,6 +187,7 @@ function place(
   text: string,
   end = 0,
   seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
+  rootFoot?: string[],
 ): string | undefined {
   const closing: (YAMLMap | YAMLSeq)[] = [];
   let last: unknown = value;
@@ -238,6 +243,7 @@ function place(
   const head: string[] = [];
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
+  const rootEnd = pieces.findIndex((p) => p.col === 0);
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
     const owner = owners[k];
@@ -250,11 +256,14 @@ function place(
     // first scalar of the next item
     else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
-    else head.push((p.blankBefore ? "\n" : "") + body);
+    // at the document's end the root mapping's end is at its column's first piece: a foot up to it is
+    // the root's; the rest waits for the document's end
+    else if (rootFoot && p.owner !== "head" && k <= rootEnd) rootFoot.push(body);
+    else head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
   });
   if (!next) {
-    // kpt keeps a blank line after the content before the document's foot (as with no run to place)
-    if (lines[0]?.trim() === "" && head.length > 0 && !head[0]!.startsWith("\n")) head[0] = `\n${head[0]}`;
+    // yaml.v3 writes a blank line before the document's foot
+    if (head.length > 0) head[0] = `\n${head[0]}`;
     return head.join("\n");
   }
   if (firstScalar.length > 0)

@@ -34,8 +34,8 @@ export function normalizeComments(doc: Document, text: string, { listItem = fals
     ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text), later)
     : undefined;
   if (foot !== undefined) {
-    (doc.contents as Node).comment = undefined;
-    doc.comment = foot === "" ? null : foot;
+    (doc.contents as Node).comment = foot.root === "" ? undefined : foot.root;
+    doc.comment = foot.doc === "" ? null : foot.doc;
     return;
   }
   const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;

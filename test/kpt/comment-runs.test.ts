@@ -1171,6 +1171,55 @@ a:
 # end
 `,
   ],
+  [
+    "at the document's end a foot up to the first comment at column 0 is the root mapping's, the rest the document's, a blank line before it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l0:
+    - s0: x0
+# c0
+    # c1
+# c2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l0:
+    - s0: x0
+      # c0
+  # c1
+
+# c2
+`,
+  ],
+  [
+    "a foot at column 0 at the document's end is the root mapping's: no blank line before it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+  k0:
+    s2: x2
+    # c1
+# end
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+  k0:
+    s2: x2
+    # c1
+# end
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
