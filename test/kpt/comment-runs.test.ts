@@ -1220,6 +1220,32 @@ a:
 # end
 `,
   ],
+  [
+    "comment lines between a `-` alone on its line and the item's first key are that key's head, written after the `- `",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+# b0
+-
+  # c0
+  # c1
+  s0: x0
+  s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+# b0
+- # c0
+  # c1
+  s0: x0
+  s1: x1
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
