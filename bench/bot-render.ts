@@ -31,6 +31,7 @@ export async function benchBotRender(): Promise<Record<string, number | string>[
       filesParsed: after.filesParsed - before.filesParsed,
       filesRead: after.filesRead - before.filesRead,
       filesReused: after.filesReused - before.filesReused,
+      filesRendered: after.filesRendered - before.filesRendered,
       functionsRun: after.functionsRun - before.functionsRun,
       placesFound: after.placesFound - before.placesFound,
     });

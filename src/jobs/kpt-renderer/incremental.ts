@@ -51,7 +51,7 @@ export class FileWorkMemo {
   private bytes = 0;
   /** Files whose kept render was used. */
   reused = 0;
-  /** Files rendered and kept. */
+  /** Files rendered on their own and kept, in renders answered so. */
   rendered = 0;
 
   constructor(readonly maxBytes = DEFAULT_FILE_WORK_BYTES) {}
@@ -142,8 +142,16 @@ export async function renderByFile(
   });
 
   const recorder = new ShareRecorder(steps);
-  const { maxResources: _, ...rest } = env;
-  const outcome = await render(partial, "", { ...rest, runners: { ...env.runners, builtin: recorder } });
+  const { maxResources, ...rest } = env;
+  // The files kept count against the limit too: past it, nothing runs (the whole render reports it).
+  let kept = 0;
+  for (const w of works) kept += w?.docs ?? 0;
+  const limit = maxResources === undefined ? {} : { maxResources: maxResources - kept };
+  const outcome = await render(partial, "", {
+    ...rest,
+    ...limit,
+    runners: { ...env.runners, builtin: recorder },
+  });
   if (!outcome.ok || !outcome.root || recorder.ran !== steps.length) return undefined;
   if (outcome.records.length !== steps.length) return undefined;
   for (const path of outcome.tree.keys()) if (!partial.has(path)) return undefined;
@@ -193,7 +201,6 @@ export async function renderByFile(
     made.push([keys[i]!, works[i]!]);
   }
   for (const [key, work] of made) memo.set(key, work);
-  memo.rendered += made.length;
 
   let resources = kptfiles.size;
   for (const w of works) resources += w!.docs;
@@ -228,6 +235,7 @@ export async function renderByFile(
     else if (w.out !== "same") out.set(path, w.out);
   });
   memo.reused += files.length - made.length;
+  memo.rendered += made.length;
   return {
     ...outcome,
     tree: out,

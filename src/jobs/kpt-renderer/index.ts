@@ -35,6 +35,8 @@ export interface RendererStats {
    * an earlier render and used, the file not read (FileWorkMemo).
    */
   filesReused: number;
+  /** Resource files rendered on their own, their render kept, by renders that reused the others (FileWorkMemo). */
+  filesRendered: number;
   /** Findings naming a file, placed (file and line) by reading the files they may be in. */
   placesFound: number;
   /** Findings placed from an earlier render's placement: the files they may be in did not change. */
@@ -77,6 +79,7 @@ export class KptRenderer implements Renderer {
       filesParsed: this.parses.parsed,
       filesRead: this.parses.read,
       filesReused: this.files.reused,
+      filesRendered: this.files.rendered,
       placesFound: this.places.found,
       placesRemembered: this.places.remembered,
     };
