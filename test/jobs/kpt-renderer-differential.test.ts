@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { defaultRegistry } from "../../src/fn/registry.js";
+import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import type { RenderResult } from "../../src/jobs/renderer.js";
+import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
 
 /**
@@ -259,6 +262,10 @@ const EDITS: Edit[] = [
 
 const BUILTIN = { runtimes: ["builtin" as const] };
 
+/** A renderer that remembers nothing and renders every tree whole, never file by file. */
+const wholeRenderer = () =>
+  new KptRenderer(defaultRegistry(), DEFAULT_RUN_OPTIONS, true, new ParseCache(), undefined);
+
 /** What a render answered, comparable: every file's text, the findings, the outcome. */
 function answer(result: RenderResult) {
   return {
@@ -275,7 +282,7 @@ describe("the bot's renderer across a draft's pushes", () => {
     const bot = new KptRenderer();
     let tree = draft();
     const first = await bot.render(tree, BUILTIN);
-    expect(answer(first)).toEqual(answer(await new KptRenderer().render(tree, BUILTIN)));
+    expect(answer(first)).toEqual(answer(await wholeRenderer().render(tree, BUILTIN)));
     expect(first.ok).toBe(true);
     tree = first.tree;
     for (const [name, change, shows] of EDITS) {
@@ -285,14 +292,14 @@ describe("the bot's renderer across a draft's pushes", () => {
         expect(treeToText(pushed), `${name}: the edit applies`).not.toEqual(treeToText(tree));
       }
       const remembered = await bot.render(pushed, BUILTIN);
-      const fresh = await new KptRenderer().render(pushed, BUILTIN);
+      const fresh = await wholeRenderer().render(pushed, BUILTIN);
       expect(answer(remembered), name).toEqual(answer(fresh));
       expect(remembered.ok, name).toBe(true);
       shows?.(remembered);
       // The bot commits the render; rendering that commit again must change nothing.
       const again = await bot.render(remembered.tree, BUILTIN);
       expect(answer(again), `${name}, then its render pushed`).toEqual(
-        answer(await new KptRenderer().render(remembered.tree, BUILTIN)),
+        answer(await wholeRenderer().render(remembered.tree, BUILTIN)),
       );
       expect(treeToText(again.tree), name).toEqual(treeToText(remembered.tree));
       tree = remembered.tree;
@@ -322,7 +329,7 @@ describe("the bot's renderer places a push's findings", () => {
     const before = bot.stats;
     const result = await bot.render(pushed, BUILTIN);
     const after = bot.stats;
-    expect(answer(result)).toEqual(answer(await new KptRenderer().render(pushed, BUILTIN)));
+    expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
     const named = result.findings.filter((f) => f.file !== undefined);
     const inApi = named.filter((f) => f.file === "api.yaml");
     expect(inApi.length).toBeGreaterThan(0);
@@ -342,6 +349,8 @@ const BY_ITEM_KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
 metadata:
   name: shop
+  annotations:
+    shop.example.com/replicas: "1" # kpt-set: \${replicas}
 pipeline:
   mutators:
     - image: gcr.io/kpt-fn/set-namespace:v0.4.1
@@ -503,6 +512,22 @@ const BY_ITEM_EDITS: ByItemEdit[] = [
     },
     true,
   ],
+  [
+    "renames a file whose resources the functions report on (the results name it)",
+    (t) => {
+      put(t, "jobs/web.yaml", text(t, "jobs/nightly.yaml"));
+      t.delete("jobs/nightly.yaml");
+    },
+    true,
+    (r) => expect(r.findings.map((f) => f.file)).toContain("jobs/web.yaml"),
+  ],
+  [
+    "adds local config of the same kustomize id as another (set-annotations then fails)",
+    (t) => put(t, "local2.yaml", SETTERS.replace("metadata:\n", "metadata:\n  namespace: default\n")),
+    false,
+    findingSays("already registered id"),
+  ],
+  ["removes that local config", (t) => t.delete("local2.yaml"), true],
   ["deletes a file", (t) => t.delete("api.yaml"), true, (r) => expect(r.tree.has("api.yaml")).toBe(false)],
   [
     "adds a subpackage",
@@ -580,7 +605,7 @@ describe("the bot's renderer over a package whose functions run by item", () => 
     const bot = new KptRenderer();
     let tree = byItemDraft();
     const first = await bot.render(tree, BUILTIN);
-    expect(answer(first)).toEqual(answer(await new KptRenderer().render(tree, BUILTIN)));
+    expect(answer(first)).toEqual(answer(await wholeRenderer().render(tree, BUILTIN)));
     expect(first.ok).toBe(true);
     tree = (await bot.render(first.tree, BUILTIN)).tree;
     for (const [name, change, shortcut, shows, maxResources] of BY_ITEM_EDITS) {
@@ -592,7 +617,7 @@ describe("the bot's renderer over a package whose functions run by item", () => 
       }
       const before = bot.stats;
       const remembered = await bot.render(pushed, options);
-      const fresh = await new KptRenderer().render(pushed, options);
+      const fresh = await wholeRenderer().render(pushed, options);
       expect(answer(remembered), name).toEqual(answer(fresh));
       // Answered file by file, or the whole tree known to render to itself (a state it was in before).
       const after = bot.stats;
@@ -609,7 +634,7 @@ describe("the bot's renderer over a package whose functions run by item", () => 
       // The bot commits the render and renders that commit (which keeps the files of the next push).
       const again = await bot.render(remembered.tree, options);
       expect(answer(again), `${name}, then its render pushed`).toEqual(
-        answer(await new KptRenderer().render(remembered.tree, options)),
+        answer(await wholeRenderer().render(remembered.tree, options)),
       );
       tree = again.tree;
     }
@@ -624,7 +649,7 @@ describe("the bot's renderer over a package whose functions run by item", () => 
     const before = bot.stats;
     const result = await bot.render(pushed, BUILTIN);
     const after = bot.stats;
-    expect(answer(result)).toEqual(answer(await new KptRenderer().render(pushed, BUILTIN)));
+    expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
     // Five resource files: web, api, jobs/cron, local and db/db.
     expect(after.filesReused - before.filesReused).toBe(4);
     expect(after.filesRead + after.filesParsed - before.filesRead - before.filesParsed).toBe(1);

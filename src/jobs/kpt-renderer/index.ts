@@ -56,7 +56,7 @@ export interface RendererStats {
 export class KptRenderer implements Renderer {
   private readonly parses: ParseCache;
   private readonly places = new PlaceMemo();
-  private readonly files: FileWorkMemo;
+  private readonly files: FileWorkMemo | undefined;
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
   private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
@@ -67,7 +67,8 @@ export class KptRenderer implements Renderer {
     /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
     private readonly attribution = true,
     parseCache: ParseCache = new ParseCache(),
-    fileWork: FileWorkMemo = new FileWorkMemo(),
+    /** Undefined: every render renders the whole tree (what the by-file renders are checked against). */
+    fileWork: FileWorkMemo | undefined = new FileWorkMemo(),
   ) {
     this.parses = parseCache;
     this.files = fileWork;
@@ -78,8 +79,8 @@ export class KptRenderer implements Renderer {
       ...this.counts,
       filesParsed: this.parses.parsed,
       filesRead: this.parses.read,
-      filesReused: this.files.reused,
-      filesRendered: this.files.rendered,
+      filesReused: this.files?.reused ?? 0,
+      filesRendered: this.files?.rendered ?? 0,
       placesFound: this.places.found,
       placesRemembered: this.places.remembered,
     };
@@ -101,8 +102,8 @@ export class KptRenderer implements Renderer {
       };
     }
     const env = { ...this.env(options), attribution: this.attribution };
-    const outcome =
-      (await renderByFile(tree, env, this.files, this.settings(options))) ?? (await render(tree, "", env));
+    const byFile = this.files && (await renderByFile(tree, env, this.files, this.settings(options)));
+    const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
     const result = this.result(tree, outcome);
     if (result.ok && treesEqual(result.tree, tree)) this.remember(key, result);
