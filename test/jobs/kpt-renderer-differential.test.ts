@@ -264,7 +264,7 @@ const BUILTIN = { runtimes: ["builtin" as const] };
 
 /** A renderer that remembers nothing and renders every tree whole, never file by file. */
 const wholeRenderer = () =>
-  new KptRenderer(defaultRegistry(), DEFAULT_RUN_OPTIONS, true, new ParseCache(), undefined);
+  new KptRenderer(defaultRegistry(), DEFAULT_RUN_OPTIONS, true, new ParseCache(), null);
 
 /** What a render answered, comparable: every file's text, the findings, the outcome. */
 function answer(result: RenderResult) {

@@ -56,7 +56,7 @@ export interface RendererStats {
 export class KptRenderer implements Renderer {
   private readonly parses: ParseCache;
   private readonly places = new PlaceMemo();
-  private readonly files: FileWorkMemo | undefined;
+  private readonly files: FileWorkMemo | null;
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
   private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
@@ -67,8 +67,8 @@ export class KptRenderer implements Renderer {
     /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
     private readonly attribution = true,
     parseCache: ParseCache = new ParseCache(),
-    /** Undefined: every render renders the whole tree (what the by-file renders are checked against). */
-    fileWork: FileWorkMemo | undefined = new FileWorkMemo(),
+    /** None: every render renders the whole tree (what the by-file renders are checked against). */
+    fileWork: FileWorkMemo | null = new FileWorkMemo(),
   ) {
     this.parses = parseCache;
     this.files = fileWork;
