@@ -168,11 +168,16 @@ function isLocalConfig(annotations: YAMLMap | undefined): boolean {
 class Pass {
   /** A resource the pass went over (local config too) has a namespaced depends-on annotation. */
   sawNamespacedDependsOn = false;
+  private readonly modern: boolean;
+  private readonly v04: boolean;
 
   constructor(
-    private readonly release: string,
+    release: string,
     private readonly visitor: Visitor,
-  ) {}
+  ) {
+    this.modern = atLeast(release, "v0.3.2");
+    this.v04 = atLeast(release, "v0.4.0");
+  }
 
   /** Visits the string at `path` and writes what the visitor left back (the SDK's SetOrDie). */
   private field(doc: Document, path: readonly string[], isNamespaceObject: boolean): void {
@@ -225,8 +230,7 @@ class Pass {
   }
 
   run(items: readonly Document[]): void {
-    const modern = atLeast(this.release, "v0.3.2");
-    const v04 = atLeast(this.release, "v0.4.0");
+    const { modern, v04 } = this;
     for (let i = 0; i < items.length; i++) {
       const doc = items[i]!;
       if (!isMap(doc.contents)) continue;

@@ -323,6 +323,8 @@ class ShareRecorder implements FunctionRunner {
   ran = 0;
   private moved = false;
   private readonly shares: (readonly (string | undefined)[] | unknown)[][] = [];
+  /** Each item's file annotations when first seen (a step that changes them is noticed: `moved`). */
+  private readonly places = new Map<Document, readonly (string | undefined)[]>();
 
   constructor(private readonly steps: readonly SplitStep[]) {}
 
@@ -333,10 +335,13 @@ class ShareRecorder implements FunctionRunner {
     const check = step.untouched.fileAnnotations !== true;
     const kept: unknown[] = [];
     for (const doc of input.items) {
-      const place = getAnnotationsOf(doc, PLACE_KEYS);
-      const share = step.split.item(doc);
-      if (check && getAnnotationsOf(doc, PLACE_KEYS).some((v, i) => v !== place[i])) this.moved = true;
-      kept.push(place, share);
+      let place = this.places.get(doc);
+      if (!place) {
+        place = getAnnotationsOf(doc, PLACE_KEYS);
+        this.places.set(doc, place);
+      }
+      kept.push(place, step.split.item(doc));
+      if (check && !samePlace(getAnnotationsOf(doc, PLACE_KEYS), place)) this.moved = true;
     }
     this.shares.push(kept);
     return { items: input.items, results: [], untouched: step.untouched };
@@ -368,4 +373,9 @@ class ShareRecorder implements FunctionRunner {
     }
     return out;
   }
+}
+
+function samePlace(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
