@@ -333,6 +333,7 @@ class ShareRecorder implements FunctionRunner {
     if (!step || fn.image !== step.image) throw new Error("the pipeline is not the one split");
     this.ran++;
     const check = step.untouched.fileAnnotations !== true;
+    let moved = false;
     const kept: unknown[] = [];
     for (const doc of input.items) {
       let place = this.places.get(doc);
@@ -341,10 +342,13 @@ class ShareRecorder implements FunctionRunner {
         this.places.set(doc, place);
       }
       kept.push(place, step.split.item(doc));
-      if (check && !samePlace(getAnnotationsOf(doc, PLACE_KEYS), place)) this.moved = true;
+      if (check && !samePlace(getAnnotationsOf(doc, PLACE_KEYS), place)) moved = true;
     }
     this.shares.push(kept);
-    return { items: input.items, results: [], untouched: step.untouched };
+    if (moved) this.moved = true;
+    // Seen to leave every file annotation as it was (as apply-setters shows it when it sets none there).
+    const untouched = check && !moved ? { ...step.untouched, fileAnnotations: true } : step.untouched;
+    return { items: input.items, results: [], untouched };
   }
 
   /**
