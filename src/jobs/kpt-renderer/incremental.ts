@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Document } from "yaml";
 import { type FunctionRegistry, qualifiedImage } from "../../fn/function-registry.js";
-import type { FunctionRunner, RunOutput } from "../../fn/runtime/types.js";
+import type { FunctionRunner, RunOptions, RunOutput } from "../../fn/runtime/types.js";
 import type { ItemSplit, Untouched } from "../../fn/types.js";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { KPTFILE_NAME } from "../../kpt/kptfile.js";
@@ -328,7 +328,7 @@ class ShareRecorder implements FunctionRunner {
 
   constructor(private readonly steps: readonly SplitStep[]) {}
 
-  async run(fn: { image?: string }, input: { items: Document[] }): Promise<RunOutput> {
+  async run(fn: { image?: string }, input: { items: Document[] }, options: RunOptions): Promise<RunOutput> {
     const step = this.steps[this.ran];
     if (!step || fn.image !== step.image) throw new Error("the pipeline is not the one split");
     this.ran++;
@@ -336,6 +336,8 @@ class ShareRecorder implements FunctionRunner {
     let moved = false;
     const kept: unknown[] = [];
     for (const doc of input.items) {
+      // Stopped between items, as the builtins' own runs are.
+      options.signal?.throwIfAborted();
       let place = this.places.get(doc);
       if (!place) {
         place = getAnnotationsOf(doc, PLACE_KEYS);
