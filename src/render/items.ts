@@ -47,14 +47,14 @@ export function packageItems(
   tree: FileTree,
   packageDir: string,
   notes?: ItemNotes,
-  kept?: string[],
+  kept?: ResourceFile[],
 ): Document[] {
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
   const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
     if (kept && keptAsRead(file)) {
-      kept.push(file.path);
+      kept.push(file);
       continue;
     }
     files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
@@ -71,7 +71,7 @@ export function packageItems(
  * resource for kpt's attribution.
  */
 function keptAsRead(file: ResourceFile): boolean {
-  return file.kptForm?.every(leftAsRead) === true;
+  return file.kptForm?.docs.every(leftAsRead) === true;
 }
 
 function leftAsRead(doc: KptFormDoc): boolean {
