@@ -281,11 +281,12 @@ class Scanner {
    * the first comment line go; comment lines, at the taken line's column, are written at `out`, and
    * so is one empty line after one of them — where no empty line is above them, a key follows, and no
    * block ends above them (a run of empty lines format.ts keeps and kpt makes one; otherwise yaml.v3
-   * may give the comments to another node, or format.ts drop the empty line). Under a key with a
-   * comment on its line (`keyComment`), format.ts keeps empty lines: none is vouched for there.
+   * may give the comments to another node, or format.ts drop the empty line). Right under a key
+   * (`under`), kpt drops the empty line after comment lines (format.ts keeps it), and after a comment
+   * on the key's line (`under` "comment") format.ts keeps empty lines: none is vouched for there.
    * Leaves `pos` after the line's indentation.
    */
-  private take(out: number, keyComment = false): void {
+  private take(out: number, under?: "key" | "comment"): void {
     const text = this.text;
     let i = this.pos;
     const ind = this.ind;
@@ -295,8 +296,8 @@ class Scanner {
     if (this.line !== i) {
       let j = i;
       while (text.charCodeAt(j) === NL) j++;
-      if (j !== i && keyComment) no();
-      const spaced = j !== i || ended || this.dashAt(this.line + ind);
+      if (j !== i && under === "comment") no();
+      const spaced = j !== i || ended || under !== undefined || this.dashAt(this.line + ind);
       if (j !== i) this.put(i, j, "");
       i = j;
       if (i !== this.line && this.commentColumn !== ind) no();
@@ -342,7 +343,7 @@ class Scanner {
       while (text.charCodeAt(after) === SPACE) after++;
       const c = text.charCodeAt(after);
       if (c === NL || c === HASH) {
-        const keyComment = c === HASH;
+        const under = c === HASH ? "comment" : "key";
         if (c === NL) {
           if (after !== colon) this.put(colon, after, "");
         } else {
@@ -364,12 +365,12 @@ class Scanner {
             else if (ind === lineIndent + 2) this.decided = "wide";
           }
           const at = this.sequenceStyle() === "wide" ? out + 2 : out;
-          this.take(at, keyComment);
+          this.take(at, under);
           this.seq(ind, at);
           if (named) this.noteOther(role, start);
         } else {
           if (ind <= indent) no();
-          this.take(out + 2, keyComment);
+          this.take(out + 2, under);
           let inner = Role.Other;
           if (role === Role.Top && text.startsWith("metadata:", start)) {
             this.doc.metadata = "map";

@@ -63,9 +63,9 @@ export function packageItems(
 }
 
 /**
- * A file that a render running no function on its resources writes back byte for byte, its documents
- * never read: a file in kpt's form (what kpt's writer would write of it is its text) whose every
- * document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
+ * A file that a render running no function on its resources writes as kpt-form.ts formatted it (byte
+ * for byte as it was, when already in kpt's form), its documents never read: a file kpt-form.ts
+ * formats (what kpt's writer would write of it, told from its text) whose every document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
  * the render as it went in — the annotations kpt adds while rendering are taken off again (none of
  * them was there before), no `metadata` or `annotations` to make or to drop, no Config Connector
  * resource for kpt's attribution.

@@ -109,7 +109,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   try {
     root = loadPackage(tree, rootPath, {
       cache: env.parseCache,
-      // Without functions, files the render writes back as they are need not be read (keptAsRead).
+      // Without functions, files kpt-form.ts formats need not be read (keptAsRead).
       leaveUnread: env.writeFiles !== false && runsNoFunction(tree),
     });
     checkFunctionConfigs(root, tree, false);

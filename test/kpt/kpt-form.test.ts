@@ -252,10 +252,12 @@ metadata:
   it("vouches for nothing outside its part of YAML", () => {
     const texts = [
       // what kpt writes otherwise than format.ts (a run of empty lines after a comment line is one
-      // empty line; after a first `---`, a head comment has no empty line after it)
+      // empty line; after a first `---`, a head comment has no empty line after it; nor has a comment
+      // right under a key)
       "a: 1\n# c\n\n\nb: 2\n",
       "a: 1\n# c\n\n\n# d\nb: 2\n",
       "---\n# c\n\na: 1\n",
+      "a:\n  # c\n\n  b: 1\n",
       // comment lines elsewhere than at the column of what follows them, or where format.ts moves them
       "a: 1\n# c\n",
       "a:\n  b: 1\n  # c\nd: 2\n",
