@@ -123,18 +123,27 @@ export function laidOutYaml(v: unknown, indent: number, layout: Layout, top: boo
 
 /**
  * Lines put into a text: at line `at` (modulo the lines), an empty line, a comment line (at the
- * column of the line after it, of the line before it, or at `column`), or spaces at the end of the line.
+ * column of the line after it, of the line before it, or at `column`), a comment line and an empty
+ * line, or spaces at the end of the line.
  */
 export interface Insertion {
   at: number;
-  what: "empty" | "comment" | "comment before" | "comment at" | "spaces";
+  what: "empty" | "comment" | "comment, empty" | "comment before" | "comment at" | "spaces";
   column: number;
 }
 
 export const insertions: fc.Arbitrary<Insertion[]> = fc.array(
   fc.record({
     at: fc.nat(),
-    what: fc.constantFrom("empty", "comment", "comment", "comment before", "comment at", "spaces"),
+    what: fc.constantFrom(
+      "empty",
+      "comment",
+      "comment",
+      "comment, empty",
+      "comment before",
+      "comment at",
+      "spaces",
+    ),
     column: fc.nat({ max: 8 }),
   }),
   { maxLength: 6 },
@@ -156,8 +165,13 @@ export function inserted(text: string, list: readonly Insertion[]): string {
       continue;
     }
     const col =
-      what === "comment" ? indentOf(lines[i]) : what === "comment before" ? indentOf(lines[i - 1]) : column;
+      what === "comment before"
+        ? indentOf(lines[i - 1])
+        : what === "comment at"
+          ? column
+          : indentOf(lines[i]);
     lines.splice(i, 0, `${" ".repeat(col)}# note ${i}`);
+    if (what === "comment, empty") lines.splice(i + 1, 0, "");
   }
   lines.push(last ?? "");
   return lines.join("\n");

@@ -258,6 +258,10 @@ metadata:
       "a: 1\n# c\n\n\n# d\nb: 2\n",
       "---\n# c\n\na: 1\n",
       "a:\n  # c\n\n  b: 1\n",
+      // an empty line after comment lines where a block ends above them, or one above them too
+      "a:\n  b: 1\n# c\n\nd: 2\n",
+      "a:\n  l:\n  - x\n  # c\n\n  b: 1\n",
+      "a: 1\n\n# c\n\nb: 2\n",
       // comment lines elsewhere than at the column of what follows them, or where format.ts moves them
       "a: 1\n# c\n",
       "a:\n  b: 1\n  # c\nd: 2\n",
