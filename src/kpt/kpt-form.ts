@@ -51,9 +51,9 @@ export interface KptForm {
  * - a comment after a value or a key on its line (written one space after it), comment lines above a
  *   document's first key (a licence header), and comment lines at the column of the entry or item
  *   right under them, which format.ts writes at that entry's;
- * - empty lines, which format.ts drops, except one after a comment line (a run of them in a document's
- *   head comment); `---` between documents or before the first; spaces at a line's end; a last line
- *   without its line break.
+ * - empty lines, which format.ts drops, but for one after comment lines where kpt keeps it too (take
+ *   says where) and a run of them in a document's head comment; `---` between documents or before the
+ *   first; spaces at a line's end; a last line without its line break.
  * Anything else, and the caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds
  * the text given equal to formatting the documents read for every file this vouches for.
  */
