@@ -31,8 +31,9 @@ export default defineConfig({
       {
         extends: true,
         // One process runs many files one after another, importing src/, probot and Octokit once, not
-        // once a file: the 227 files took a fifth less CPU. A file that changes the process (PATH, the
-        // working directory, an environment variable) puts it back in afterAll or finally.
+        // once a file: the suite took 487 s of CPU instead of 566 s, the small unit files half of what
+        // they took. A file that changes the process (PATH, the working directory, an environment
+        // variable) puts it back in afterAll or finally.
         test: { name: "shared", include: ["test/**/*.test.ts"], exclude: PROCESS_WIDE, isolate: false },
       },
       { extends: true, test: { name: "own-process", include: PROCESS_WIDE, isolate: true } },
