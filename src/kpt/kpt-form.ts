@@ -301,11 +301,15 @@ class Scanner {
       if (j !== i) this.put(i, j, "");
       i = j;
       if (i !== this.line && this.commentColumn !== ind) no();
+      // One empty line may follow the comment lines right after an entry (yaml.v3's foot of it); the
+      // comment lines after that are the next entry's head, and kpt drops an empty line after a head.
+      let emptied = false;
       while (i !== this.line) {
         if (ind !== out) this.put(i, i + ind, pad(out));
         i = text.indexOf("\n", i + ind) + 1;
         if (text.charCodeAt(i) === NL) {
-          if (spaced || text.charCodeAt(i + 1) === NL) no();
+          if (spaced || emptied || text.charCodeAt(i + 1) === NL) no();
+          emptied = true;
           i++;
         }
       }

@@ -251,10 +251,12 @@ metadata:
 
   it("vouches for nothing outside its part of YAML", () => {
     const texts = [
-      // what kpt writes otherwise than format.ts (a run of empty lines after a comment line is one
-      // empty line; after a first `---`, a head comment has no empty line after it; nor has a comment
-      // right under a key)
+      // where kpt drops empty lines it keeps elsewhere (a run of empty lines after a comment line is
+      // one empty line; after a first `---`, a head comment has no empty line after it; nor has a
+      // comment right under a key, nor the head comment after an entry's foot and an empty line)
       "a: 1\n# c\n\n\nb: 2\n",
+      "a: 1\n# c\n\n# d\n\nb: 2\n",
+      "a:\n- b: 1\n  # c\n\n  # d\n\n  e: 2\n",
       "a: 1\n# c\n\n\n# d\nb: 2\n",
       "---\n# c\n\na: 1\n",
       "a:\n  # c\n\n  b: 1\n",
