@@ -661,6 +661,11 @@ describe("blank lines around comment lines are kept and dropped as yaml.v3 does"
     // as the render writes a file: each document in the sequence style it was read with
     const { docs } = parseYamlFile(input, "x.yaml");
     for (const d of docs) normalizeComments(d, input);
-    expect(formatDocuments(docs, docs.map((d) => detectSeqIndent(d, input)))).toBe(kpt);
+    expect(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, input)),
+      ),
+    ).toBe(kpt);
   });
 });
