@@ -1,4 +1,5 @@
-import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { readPair, readScalar } from "./yaml-nodes.js";
 import {
   COLON,
   DASH,
@@ -84,6 +85,28 @@ const SCALAR_TAG = Symbol.for("yaml.scalar");
  */
 const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
 
+/** A mapping with more keys than this finds a duplicate key through a Set rather than key by key. */
+const MANY_KEYS = 16;
+
+/**
+ * Whether a pair among `entries` from `base` to `top` has a key whose value is `value`, as a Set of
+ * the keys' values would have it (NaN equal to NaN).
+ */
+function hasKey(entries: readonly unknown[], base: number, top: number, value: unknown): boolean {
+  for (let i = base; i < top; i++) {
+    const k = (entries[i] as Pair<Scalar>).key.value;
+    if (k === value || (Number.isNaN(k) && Number.isNaN(value))) return true;
+  }
+  return false;
+}
+
+/** The values of the keys of the pairs among `entries` from `base` to `top`. */
+function keySet(entries: readonly unknown[], base: number, top: number): Set<unknown> {
+  const keys = new Set<unknown>();
+  for (let i = base; i < top; i++) keys.add((entries[i] as Pair<Scalar>).key.value);
+  return keys;
+}
+
 class Reader {
   private pos = 0;
   /** Empty lines were skipped since the last entry started. */
@@ -96,6 +119,13 @@ class Reader {
   /** The document's options, as the composer hands them to a tag's resolve. */
   private tagOptions: unknown;
   private readonly onError = () => giveUp();
+  /**
+   * The entries of the collections being read, innermost last, up to `top` (the array only grows: made
+   * shorter, V8 would trim it and grow it again): a collection's items are copied off its end when it
+   * is done, into an array of their number (pushed one by one, each array would keep room for 17).
+   */
+  private readonly entries: unknown[] = [];
+  private top = 0;
 
   constructor(
     private readonly text: string,
@@ -215,14 +245,22 @@ class Reader {
     const text = this.text;
     const map = new YAMLMap(this.schema);
     const start = this.pos;
+    const base = this.top;
     let end = start;
-    const keys = new Set<unknown>();
+    /** The keys' values once the mapping has more than a few (fewer are compared one by one). */
+    let keys: Set<unknown> | undefined;
     for (;;) {
       const spaced = this.takeBlank();
       const key = this.key();
       if (spaced) key.spaceBefore = true;
-      if (keys.has(key.value)) giveUp();
-      keys.add(key.value);
+      if (keys === undefined) {
+        if (hasKey(this.entries, base, this.top, key.value)) giveUp();
+        if (this.top - base === MANY_KEYS) keys = keySet(this.entries, base, this.top);
+      }
+      if (keys !== undefined) {
+        if (keys.has(key.value)) giveUp();
+        keys.add(key.value);
+      }
       // at the ':'
       this.pos++;
       let value: Scalar | YAMLMap | YAMLSeq;
@@ -243,7 +281,7 @@ class Reader {
         while (text.charCodeAt(this.pos) === SPACE) this.pos++;
         value = this.inlineValue(indent);
       } else giveUp();
-      map.items.push(new Pair(key, value));
+      this.push(readPair(key, value));
       end = value.range![2];
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
@@ -254,8 +292,20 @@ class Reader {
       if (c === DASH && text.charCodeAt(this.pos + ind + 1) === SPACE) break;
       this.pos += ind;
     }
+    map.items = this.takeEntries(base) as Pair[];
     map.range = [start, end, end];
     return map;
+  }
+
+  private push(entry: unknown): void {
+    this.entries[this.top++] = entry;
+  }
+
+  /** The entries pushed from `base` on, taken off the stack. */
+  private takeEntries(base: number): unknown[] {
+    const items = this.entries.slice(base, this.top);
+    this.top = base;
+    return items;
   }
 
   /** A block sequence whose first `- ` is at `pos`, in column `indent`. */
@@ -263,6 +313,7 @@ class Reader {
     const text = this.text;
     const seq = new YAMLSeq(this.schema);
     const start = this.pos;
+    const base = this.top;
     let end = start;
     for (;;) {
       // at `- `
@@ -276,7 +327,7 @@ class Reader {
         ? this.blockMap(this.pos - lineStart)
         : this.inlineValue(indent);
       if (spaced) item.spaceBefore = true;
-      seq.items.push(item);
+      this.push(item);
       end = item.range![2];
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
@@ -285,6 +336,7 @@ class Reader {
       if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
       this.pos += ind;
     }
+    seq.items = this.takeEntries(base);
     seq.range = [start, end, end];
     return seq;
   }
@@ -321,12 +373,11 @@ class Reader {
       const end = this.quoted(start);
       const inner = text.slice(start + 1, end - 1);
       const value = c === '"' ? inner : inner.replaceAll("''", "'");
-      const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
+      const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
       this.pos = end;
       const after = this.lineEnd();
-      scalar.range = [start, end, this.pos];
-      scalar.source = value;
-      scalar.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+      const type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+      const scalar = readScalar(resolved, [start, end, this.pos], value, type);
       if (after) scalar.comment = after;
       return scalar;
     }
@@ -407,10 +458,13 @@ class Reader {
       }
     }
     const res = tag.resolve(source, this.onError, this.tagOptions);
-    const scalar = res instanceof Scalar ? res : new Scalar(res);
-    scalar.range = range;
-    scalar.source = source;
-    scalar.type = "PLAIN";
+    let scalar: Scalar;
+    if (res instanceof Scalar) {
+      scalar = res;
+      scalar.range = range;
+      scalar.source = source;
+      scalar.type = "PLAIN";
+    } else scalar = readScalar(res, range, source, "PLAIN");
     if (tag.format) scalar.format = tag.format;
     return scalar;
   }
@@ -421,6 +475,7 @@ class Reader {
     const seq = new YAMLSeq(this.schema);
     seq.flow = true;
     const start = this.pos;
+    const base = this.top;
     let i = start + 1;
     if (text[i] !== "]") {
       for (;;) {
@@ -430,10 +485,8 @@ class Reader {
           const end = this.quoted(i);
           const inner = text.slice(i + 1, end - 1);
           const value = c === '"' ? inner : inner.replaceAll("''", "'");
-          item = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
-          item.range = [i, end, end];
-          item.source = value;
-          item.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+          const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
+          item = readScalar(resolved, [i, end, end], value, c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE");
           i = end;
         } else {
           const j = flowPlainEnd(text, i);
@@ -441,7 +494,7 @@ class Reader {
           item = this.plain(text.slice(i, j), [i, j, j], false);
           i = j;
         }
-        seq.items.push(item);
+        this.push(item);
         if (text[i] === "]") break;
         if (text[i] !== "," || text[i + 1] !== " ") giveUp();
         i += 2;
@@ -451,6 +504,7 @@ class Reader {
     const end = i + 1;
     this.pos = end;
     if (this.lineEnd()) giveUp();
+    seq.items = this.takeEntries(base);
     seq.range = [start, end, this.pos];
     return seq;
   }
@@ -495,10 +549,8 @@ class Reader {
     // are read as the space before the next entry.
     if (blanks > 0) i = blankStart;
     const value = strip ? lines.join("\n") : `${lines.join("\n")}\n`;
-    const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
-    scalar.range = [start, i, i];
-    scalar.source = value;
-    scalar.type = "BLOCK_LITERAL";
+    const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
+    const scalar = readScalar(resolved, [start, i, i], value, "BLOCK_LITERAL");
     this.pos = i;
     return scalar;
   }
