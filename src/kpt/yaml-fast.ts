@@ -1,5 +1,5 @@
 import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
-import { readPair, readScalar } from "./yaml-nodes.js";
+import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
 import {
   COLON,
   DASH,
@@ -114,6 +114,8 @@ class Reader {
   private readonly directives: object;
   private readonly docOptions: Record<string, unknown>;
   private schema!: Schema;
+  /** The document's schema holds what the shared one of yaml-nodes.ts does: its collections are made there. */
+  private sharedSchema = false;
   private tags!: Tag[];
   private strTag!: Tag;
   /** The document's options, as the composer hands them to a tag's resolve. */
@@ -152,6 +154,7 @@ class Reader {
       const doc = new Document(undefined, this.docOptions);
       if (doc.schema.compat) giveUp();
       this.schema = doc.schema;
+      this.sharedSchema = sameSchema(doc.schema);
       this.tags = doc.schema.tags as unknown as Tag[];
       this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
       this.tagOptions = doc.options;
@@ -243,7 +246,6 @@ class Reader {
   /** A block mapping whose first key starts at `pos`, its keys at column `indent`. */
   private blockMap(indent: number): YAMLMap {
     const text = this.text;
-    const map = new YAMLMap(this.schema);
     const start = this.pos;
     const base = this.top;
     let end = start;
@@ -292,9 +294,23 @@ class Reader {
       if (c === DASH && text.charCodeAt(this.pos + ind + 1) === SPACE) break;
       this.pos += ind;
     }
-    map.items = this.takeEntries(base) as Pair[];
-    map.range = [start, end, end];
+    return this.map(this.takeEntries(base) as Pair[], [start, end, end]);
+  }
+
+  private map(items: Pair[], range: [number, number, number]): YAMLMap {
+    if (this.sharedSchema) return readMap(items, range);
+    const map = new YAMLMap(this.schema);
+    map.items = items;
+    map.range = range;
     return map;
+  }
+
+  private seq(items: unknown[], range: [number, number, number]): YAMLSeq {
+    if (this.sharedSchema) return readSeq(items, range);
+    const seq = new YAMLSeq(this.schema);
+    seq.items = items;
+    seq.range = range;
+    return seq;
   }
 
   private push(entry: unknown): void {
@@ -311,7 +327,6 @@ class Reader {
   /** A block sequence whose first `- ` is at `pos`, in column `indent`. */
   private blockSeq(indent: number): YAMLSeq {
     const text = this.text;
-    const seq = new YAMLSeq(this.schema);
     const start = this.pos;
     const base = this.top;
     let end = start;
@@ -336,9 +351,7 @@ class Reader {
       if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
       this.pos += ind;
     }
-    seq.items = this.takeEntries(base);
-    seq.range = [start, end, end];
-    return seq;
+    return this.seq(this.takeEntries(base), [start, end, end]);
   }
 
   /** A plain key at `pos`; leaves `pos` at its `:`. */
@@ -384,11 +397,10 @@ class Reader {
     if (c === "[") return this.flowSeq();
     if (c === "{") {
       if (text[start + 1] !== "}") giveUp();
-      const map = new YAMLMap(this.schema);
-      map.flow = true;
       this.pos = start + 2;
       if (this.lineEnd()) giveUp();
-      map.range = [start, start + 2, this.pos];
+      const map = this.map([], [start, start + 2, this.pos]);
+      map.flow = true;
       return map;
     }
     if (c === "|") return this.literal(indent);
@@ -472,8 +484,6 @@ class Reader {
   /** `[a, "b"]` on one line: scalars only; or `[]`. */
   private flowSeq(): YAMLSeq {
     const text = this.text;
-    const seq = new YAMLSeq(this.schema);
-    seq.flow = true;
     const start = this.pos;
     const base = this.top;
     let i = start + 1;
@@ -504,8 +514,8 @@ class Reader {
     const end = i + 1;
     this.pos = end;
     if (this.lineEnd()) giveUp();
-    seq.items = this.takeEntries(base);
-    seq.range = [start, end, this.pos];
+    const seq = this.seq(this.takeEntries(base), [start, end, this.pos]);
+    seq.flow = true;
     return seq;
   }
 

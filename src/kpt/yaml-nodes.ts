@@ -1,16 +1,17 @@
-import { Pair, Scalar } from "yaml";
+import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
 
 /**
- * The fast reader's (yaml-fast.ts) way to make the scalars and pairs of a document: the same objects
- * `yaml`'s constructors make, for `yaml` and for porchlight, at a fraction of the cost. `yaml` marks
- * each node with its kind under a symbol, defined on the node itself by its constructor
- * (`Object.defineProperty`, a call into V8's runtime for every node: 7 % of the instructions of a
- * 1,000-resource render); `yaml`'s tests of a node's kind (`isScalar`, `isPair`, `isNode`…) read that
- * property as any other, so here it sits on the prototype the nodes share, itself made from the class's
- * prototype: `instanceof`, `constructor`, the methods, `clone` (which keeps the prototype) and every
- * own property (`value`, `range`, `source`, `type`; `key` and `value`) are as `yaml` makes them, set in
- * the same order (one hidden class for every scalar read, one for every pair).
- * test/kpt/yaml-fast.test.ts holds the nodes read equal to `yaml`'s, kinds included.
+ * The fast reader's (yaml-fast.ts) way to make the nodes of a document: the same objects `yaml`'s
+ * constructors make, for `yaml` and for porchlight, at a fraction of the cost. `yaml` marks each node
+ * with its kind under a symbol, and a collection with its schema, defined on the node itself by its
+ * constructor (`Object.defineProperty`, a call into V8's runtime for every node: 7 % of the
+ * instructions of a 1,000-resource render); `yaml`'s tests of a node's kind (`isScalar`, `isPair`,
+ * `isNode`…) read that property as any other, so here it sits on the prototype the nodes of a kind
+ * share, itself made from the class's prototype: `instanceof`, `constructor`, the methods, `clone`
+ * (which keeps the prototype) and every own property (`value`, `range`, `source`, `type`; `key` and
+ * `value`; `items` and `range`) are as `yaml` makes them (one hidden class for every scalar read, one
+ * for every pair, one for every mapping). test/kpt/yaml-fast.test.ts holds the nodes read equal to
+ * `yaml`'s, kinds included.
  */
 
 const NODE_TYPE = Symbol.for("yaml.node.type");
@@ -60,4 +61,76 @@ export function readScalar(value: unknown, range: Range, source: string, type: S
 /** A pair as `new Pair(key, value)` makes it. */
 export function readPair<K, V>(key: K, value: V): Pair<K, V> {
   return new ReadPair(key, value);
+}
+
+/**
+ * The schema of the collections made here: the one `yaml` gives a document of the YAML 1.2 core schema
+ * (what the fast reader reads), shared, as the prototype that holds it must be (a prototype per
+ * document would give each document's nodes hidden classes of their own). A collection uses its
+ * schema only for what it holds (`set` and `add` read `sortMapEntries`, `setIn` makes new nodes with
+ * its tags), and the reader makes its collections here only for a document whose schema holds the
+ * same: sameSchema.
+ */
+const SHARED_SCHEMA = new Schema({ resolveKnownTags: true, schema: "core" });
+
+/** Whether a collection of a document of `schema` may be made here (with SHARED_SCHEMA instead). */
+export function sameSchema(schema: Schema): boolean {
+  const a = schema as unknown as Record<string | symbol, unknown>;
+  const b = SHARED_SCHEMA as unknown as Record<string | symbol, unknown>;
+  const same = (key: string | symbol) => a[key] === b[key];
+  return (
+    ["compat", "name", "knownTags", "toStringOptions", "sortMapEntries"].every(same) &&
+    [Symbol.for("yaml.map"), Symbol.for("yaml.scalar"), Symbol.for("yaml.seq")].every(same) &&
+    schema.tags.length === SHARED_SCHEMA.tags.length &&
+    schema.tags.every((tag, i) => tag === SHARED_SCHEMA.tags[i])
+  );
+}
+
+/**
+ * A collection's prototype: its kind, and its schema as `yaml`'s constructor defines it (not
+ * enumerable); setting it (`clone(schema)` does) defines it on the node, as `yaml`'s does.
+ */
+function collectionPrototype(base: object, kind: string): object {
+  return Object.create(base, {
+    [NODE_TYPE]: { value: Symbol.for(kind) },
+    schema: {
+      get: () => SHARED_SCHEMA,
+      set(this: object, schema: unknown) {
+        Object.defineProperty(this, "schema", { value: schema, configurable: true, writable: true });
+      },
+    },
+  });
+}
+
+interface CollectionFields {
+  items: unknown[];
+  range: Range;
+}
+
+const ReadMap = function (this: CollectionFields, items: unknown[], range: Range) {
+  this.items = items;
+  this.range = range;
+} as unknown as new (
+  items: unknown[],
+  range: Range,
+) => YAMLMap;
+ReadMap.prototype = collectionPrototype(YAMLMap.prototype, "yaml.map");
+
+const ReadSeq = function (this: CollectionFields, items: unknown[], range: Range) {
+  this.items = items;
+  this.range = range;
+} as unknown as new (
+  items: unknown[],
+  range: Range,
+) => YAMLSeq;
+ReadSeq.prototype = collectionPrototype(YAMLSeq.prototype, "yaml.seq");
+
+/** A mapping as `new YAMLMap(schema)` then `items` and `range` set make it, for a schema sameSchema accepts. */
+export function readMap(items: Pair[], range: Range): YAMLMap {
+  return new ReadMap(items, range);
+}
+
+/** A sequence as `new YAMLSeq(schema)` then `items` and `range` set make it, for a schema sameSchema accepts. */
+export function readSeq(items: unknown[], range: Range): YAMLSeq {
+  return new ReadSeq(items, range);
 }

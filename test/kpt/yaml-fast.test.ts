@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  type Document,
   isCollection,
   isDocument,
   isMap,
@@ -68,12 +69,25 @@ function plain(v: unknown): unknown {
 }
 
 function kindOf(v: object): string {
-  const kinds = { isDocument, isMap, isPair, isScalar, isSeq, isCollection, isNode };
+  const kinds: Record<string, (v: unknown) => boolean> = {
+    isDocument,
+    isMap,
+    isPair,
+    isScalar,
+    isSeq,
+    isCollection,
+    isNode,
+  };
   const kind = Object.entries(kinds)
     .filter(([, is]) => is(v))
     .map(([name]) => name)
     .join(" ");
-  return `${kind} ${v instanceof Scalar} ${v instanceof Pair} ${v instanceof YAMLMap} ${v instanceof YAMLSeq}`;
+  const classes = `${v instanceof Scalar} ${v instanceof Pair} ${v instanceof YAMLMap} ${v instanceof YAMLSeq}`;
+  // A collection's schema is not an own enumerable property: its name, and what set and setIn read.
+  const schema = isCollection(v)
+    ? ` ${v.schema?.name} ${v.schema?.sortMapEntries} ${v.schema?.tags.length}`
+    : "";
+  return `${kind} ${classes}${schema}`;
 }
 
 function expectSame(text: string): boolean {
@@ -220,6 +234,40 @@ describe("parseCommonYaml", () => {
       "",
     ];
     for (const t of texts) expect(parseCommonYaml(t, OPTIONS), JSON.stringify(t)).toBeUndefined();
+  });
+
+  it("gives back a mapping with a key twice, however many keys it has", () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${i}\n`).join("");
+    for (const n of [2, 15, 16, 17, 40]) {
+      expect(expectSame(`${keys(n)}z: 1\n`), `${n} keys`).toBe(true);
+      for (const again of [0, n - 1]) {
+        const text = `${keys(n)}k${again}: x\n`;
+        expect(parseCommonYaml(text, OPTIONS), `${n} keys, k${again} again`).toBeUndefined();
+        expect(parseCommonYaml(`m:\n${text.replace(/^/gm, "  ")}`, OPTIONS)).toBeUndefined();
+      }
+    }
+  });
+
+  it("makes nodes that yaml edits, copies and writes as it does its own", () => {
+    const edit = (docs: Document[]) =>
+      docs.map((doc) => {
+        doc.setIn(["metadata", "labels", "team"], "platform");
+        doc.setIn(["spec", "added", "deep"], [1, { a: "b" }]);
+        (doc.contents as YAMLMap).set("b-key", doc.createNode({ list: ["x"] }));
+        const copy = doc.clone();
+        (copy.get("metadata") as YAMLMap).set("copied", true);
+        return [plain(doc), plain(copy), String(doc), String(copy)];
+      });
+    const tree = generatePackage(12, "");
+    for (const options of [OPTIONS, { ...OPTIONS, sortMapEntries: true }])
+      for (const [path, bytes] of tree) {
+        const text = bytes.toString("utf8");
+        const fast = parseCommonYaml(text, options);
+        expect(fast, path).toBeDefined();
+        const all = parseAllDocuments(text, options);
+        const docs = Array.isArray(all) ? all : [all];
+        expect(plain(edit(fast!)), path).toEqual(plain(edit(docs)));
+      }
   });
 
   it("reads generated mappings and sequences exactly as yaml does, or gives them back", () => {
