@@ -1,8 +1,9 @@
 import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
 
 /**
- * The fast reader's (yaml-fast.ts) way to make the nodes of a document: the same objects `yaml`'s
- * constructors make, for `yaml` and for porchlight, at a fraction of the cost. `yaml` marks each node
+ * The fast reader's (yaml-fast.ts) way to make the nodes of a document, and the render's for the
+ * scalars and pairs it adds to every resource: the same objects `yaml`'s constructors make, for `yaml`
+ * and for porchlight, at a fraction of the cost. `yaml` marks each node
  * with its kind under a symbol, and a collection with its schema, defined on the node itself by its
  * constructor (`Object.defineProperty`, a call into V8's runtime for every node: 7 % of the
  * instructions of a 1,000-resource render); `yaml`'s tests of a node's kind (`isScalar`, `isPair`,
@@ -53,12 +54,24 @@ const ReadPair = function (this: { key: unknown; value: unknown }, key: unknown,
 ) => Pair<K, V>;
 ReadPair.prototype = Object.create(Pair.prototype, { [NODE_TYPE]: { value: Symbol.for("yaml.pair") } });
 
+const NewScalar = function (this: { value: unknown }, value: unknown) {
+  this.value = value;
+} as unknown as new (
+  value: unknown,
+) => Scalar;
+NewScalar.prototype = ReadScalar.prototype;
+
+/** A scalar as `new Scalar(value)` makes it: for the nodes a render adds to every resource. */
+export function newScalar<T>(value: T): Scalar<T> {
+  return new NewScalar(value) as Scalar<T>;
+}
+
 /** A scalar as `new Scalar(value)` then `range`, `source` and `type` set, in that order, make it. */
 export function readScalar(value: unknown, range: Range, source: string, type: Scalar.Type): Scalar {
   return new ReadScalar(value, range, source, type);
 }
 
-/** A pair as `new Pair(key, value)` makes it. */
+/** A pair as `new Pair(key, value)` makes it (for the reader, and for the nodes a render adds). */
 export function readPair<K, V>(key: K, value: V): Pair<K, V> {
   return new ReadPair(key, value);
 }
