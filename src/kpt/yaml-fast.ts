@@ -128,6 +128,8 @@ class Reader {
    */
   private readonly entries: unknown[] = [];
   private top = 0;
+  /** Where the node read last ends (its range's last offset): read here, not through `range`. */
+  private lastEnd = 0;
 
   constructor(
     private readonly text: string,
@@ -162,7 +164,7 @@ class Reader {
       const head = this.headComment(explicit);
       const contentStart = this.pos;
       const map = this.blockMap(0);
-      const end = map.range![2];
+      const end = this.lastEnd;
       doc.contents = map;
       // An implicit document starts where its content does, after the comments above it.
       doc.range = [explicit ? start : contentStart, end, end];
@@ -284,7 +286,7 @@ class Reader {
         value = this.inlineValue(indent);
       } else giveUp();
       this.push(readPair(key, value));
-      end = value.range![2];
+      end = this.lastEnd;
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
       if (ind < indent) break;
@@ -294,23 +296,37 @@ class Reader {
       if (c === DASH && text.charCodeAt(this.pos + ind + 1) === SPACE) break;
       this.pos += ind;
     }
-    return this.map(this.takeEntries(base) as Pair[], [start, end, end]);
+    return this.map(this.takeEntries(base) as Pair[], start, end, end);
   }
 
-  private map(items: Pair[], range: [number, number, number]): YAMLMap {
-    if (this.sharedSchema) return readMap(items, range);
+  private map(items: Pair[], start: number, valueEnd: number, end: number): YAMLMap {
+    this.lastEnd = end;
+    if (this.sharedSchema) return readMap(items, start, valueEnd, end);
     const map = new YAMLMap(this.schema);
     map.items = items;
-    map.range = range;
+    map.range = [start, valueEnd, end];
     return map;
   }
 
-  private seq(items: unknown[], range: [number, number, number]): YAMLSeq {
-    if (this.sharedSchema) return readSeq(items, range);
+  private seq(items: unknown[], start: number, valueEnd: number, end: number): YAMLSeq {
+    this.lastEnd = end;
+    if (this.sharedSchema) return readSeq(items, start, valueEnd, end);
     const seq = new YAMLSeq(this.schema);
     seq.items = items;
-    seq.range = range;
+    seq.range = [start, valueEnd, end];
     return seq;
+  }
+
+  private scalar(
+    value: unknown,
+    start: number,
+    valueEnd: number,
+    end: number,
+    source: string,
+    type: Scalar.Type,
+  ) {
+    this.lastEnd = end;
+    return readScalar(value, start, valueEnd, end, source, type);
   }
 
   private push(entry: unknown): void {
@@ -343,7 +359,7 @@ class Reader {
         : this.inlineValue(indent);
       if (spaced) item.spaceBefore = true;
       this.push(item);
-      end = item.range![2];
+      end = this.lastEnd;
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
       if (ind < indent) break;
@@ -351,7 +367,7 @@ class Reader {
       if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
       this.pos += ind;
     }
-    return this.seq(this.takeEntries(base), [start, end, end]);
+    return this.seq(this.takeEntries(base), start, end, end);
   }
 
   /** A plain key at `pos`; leaves `pos` at its `:`. */
@@ -371,7 +387,7 @@ class Reader {
     if (text.charCodeAt(i - 1) === SPACE || i - start > 1000) giveUp();
     this.pos = i;
     const source = text.slice(start, i);
-    return this.plain(source, [start, i, i], true);
+    return this.plain(source, start, i, i, true);
   }
 
   /**
@@ -390,7 +406,7 @@ class Reader {
       this.pos = end;
       const after = this.lineEnd();
       const type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
-      const scalar = readScalar(resolved, [start, end, this.pos], value, type);
+      const scalar = this.scalar(resolved, start, end, this.pos, value, type);
       if (after) scalar.comment = after;
       return scalar;
     }
@@ -399,7 +415,7 @@ class Reader {
       if (text[start + 1] !== "}") giveUp();
       this.pos = start + 2;
       if (this.lineEnd()) giveUp();
-      const map = this.map([], [start, start + 2, this.pos]);
+      const map = this.map([], start, start + 2, this.pos);
       map.flow = true;
       return map;
     }
@@ -425,7 +441,7 @@ class Reader {
     const source = text.slice(start, last);
     this.pos = last;
     const comment = this.lineEnd();
-    const scalar = this.plain(source, [start, last, this.pos], false);
+    const scalar = this.plain(source, start, last, this.pos, false);
     if (comment) scalar.comment = comment;
     return scalar;
   }
@@ -459,7 +475,7 @@ class Reader {
   }
 
   /** A plain scalar as the composer resolves it by the schema's tags. */
-  private plain(source: string, range: [number, number, number], atKey: boolean): Scalar {
+  private plain(source: string, start: number, valueEnd: number, end: number, atKey: boolean): Scalar {
     let tag = this.strTag;
     if (source === "" || MAYBE_NOT_STRING.test(source)) {
       for (const t of this.tags) {
@@ -473,10 +489,11 @@ class Reader {
     let scalar: Scalar;
     if (res instanceof Scalar) {
       scalar = res;
-      scalar.range = range;
+      this.lastEnd = end;
+      scalar.range = [start, valueEnd, end];
       scalar.source = source;
       scalar.type = "PLAIN";
-    } else scalar = readScalar(res, range, source, "PLAIN");
+    } else scalar = this.scalar(res, start, valueEnd, end, source, "PLAIN");
     if (tag.format) scalar.format = tag.format;
     return scalar;
   }
@@ -496,12 +513,12 @@ class Reader {
           const inner = text.slice(i + 1, end - 1);
           const value = c === '"' ? inner : inner.replaceAll("''", "'");
           const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
-          item = readScalar(resolved, [i, end, end], value, c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE");
+          item = this.scalar(resolved, i, end, end, value, c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE");
           i = end;
         } else {
           const j = flowPlainEnd(text, i);
           if (j < 0) giveUp();
-          item = this.plain(text.slice(i, j), [i, j, j], false);
+          item = this.plain(text.slice(i, j), i, j, j, false);
           i = j;
         }
         this.push(item);
@@ -514,7 +531,7 @@ class Reader {
     const end = i + 1;
     this.pos = end;
     if (this.lineEnd()) giveUp();
-    const seq = this.seq(this.takeEntries(base), [start, end, this.pos]);
+    const seq = this.seq(this.takeEntries(base), start, end, this.pos);
     seq.flow = true;
     return seq;
   }
@@ -560,7 +577,7 @@ class Reader {
     if (blanks > 0) i = blankStart;
     const value = strip ? lines.join("\n") : `${lines.join("\n")}\n`;
     const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
-    const scalar = readScalar(resolved, [start, i, i], value, "BLOCK_LITERAL");
+    const scalar = this.scalar(resolved, start, i, i, value, "BLOCK_LITERAL");
     this.pos = i;
     return scalar;
   }

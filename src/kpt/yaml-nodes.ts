@@ -9,19 +9,53 @@ import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
  * instructions of a 1,000-resource render); `yaml`'s tests of a node's kind (`isScalar`, `isPair`,
  * `isNode`…) read that property as any other, so here it sits on the prototype the nodes of a kind
  * share, itself made from the class's prototype: `instanceof`, `constructor`, the methods, `clone`
- * (which keeps the prototype) and every own property (`value`, `range`, `source`, `type`; `key` and
- * `value`; `items` and `range`) are as `yaml` makes them (one hidden class for every scalar read, one
- * for every pair, one for every mapping). test/kpt/yaml-fast.test.ts holds the nodes read equal to
+ * (which keeps the prototype) and every own property (`value`, `source`, `type`; `key` and `value`;
+ * `items`) are as `yaml` makes them, `range` too once read (below); one hidden class for every scalar
+ * read, one for every pair, one for every mapping. test/kpt/yaml-fast.test.ts holds the nodes read equal to
  * `yaml`'s, kinds included.
  */
 
 const NODE_TYPE = Symbol.for("yaml.node.type");
 
-type Range = [number, number, number];
+/**
+ * Where a node read sits in its text (what `range` holds), kept as three numbers on the node: an array
+ * of three (72 bytes, against 24) for every node of every file, kept to the render's end, was a fifth
+ * of what each young-generation collection copied. Few read a range (comment placement, positions in
+ * messages): `range` is a property of the prototype that makes the array the first time it is read,
+ * then an own property of the node, as it is on `yaml`'s (and so when set).
+ */
+const START = Symbol("range start");
+const VALUE_END = Symbol("range value end");
+const END = Symbol("range end");
 
-interface ScalarFields {
+interface Located {
+  [START]: number;
+  [VALUE_END]: number;
+  [END]: number;
+}
+
+function ownRange(node: object, range: unknown): void {
+  Object.defineProperty(node, "range", {
+    value: range,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  });
+}
+
+const RANGE: PropertyDescriptor = {
+  get(this: Located) {
+    const range = [this[START], this[VALUE_END], this[END]];
+    ownRange(this, range);
+    return range;
+  },
+  set(this: object, range: unknown) {
+    ownRange(this, range);
+  },
+};
+
+interface ScalarFields extends Located {
   value: unknown;
-  range: Range;
   source: string;
   type: Scalar.Type;
 }
@@ -29,21 +63,30 @@ interface ScalarFields {
 const ReadScalar = function (
   this: ScalarFields,
   value: unknown,
-  range: Range,
+  start: number,
+  valueEnd: number,
+  end: number,
   source: string,
   type: Scalar.Type,
 ) {
   this.value = value;
-  this.range = range;
+  this[START] = start;
+  this[VALUE_END] = valueEnd;
+  this[END] = end;
   this.source = source;
   this.type = type;
 } as unknown as new (
   value: unknown,
-  range: Range,
+  start: number,
+  valueEnd: number,
+  end: number,
   source: string,
   type: Scalar.Type,
 ) => Scalar;
-ReadScalar.prototype = Object.create(Scalar.prototype, { [NODE_TYPE]: { value: Symbol.for("yaml.scalar") } });
+ReadScalar.prototype = Object.create(Scalar.prototype, {
+  [NODE_TYPE]: { value: Symbol.for("yaml.scalar") },
+  range: RANGE,
+});
 
 const ReadPair = function (this: { key: unknown; value: unknown }, key: unknown, value: unknown) {
   this.key = key;
@@ -59,16 +102,26 @@ const NewScalar = function (this: { value: unknown }, value: unknown) {
 } as unknown as new (
   value: unknown,
 ) => Scalar;
-NewScalar.prototype = ReadScalar.prototype;
+NewScalar.prototype = Object.create(Scalar.prototype, { [NODE_TYPE]: { value: Symbol.for("yaml.scalar") } });
 
 /** A scalar as `new Scalar(value)` makes it: for the nodes a render adds to every resource. */
 export function newScalar<T>(value: T): Scalar<T> {
   return new NewScalar(value) as Scalar<T>;
 }
 
-/** A scalar as `new Scalar(value)` then `range`, `source` and `type` set, in that order, make it. */
-export function readScalar(value: unknown, range: Range, source: string, type: Scalar.Type): Scalar {
-  return new ReadScalar(value, range, source, type);
+/**
+ * A scalar as `new Scalar(value)` then `range` (`[start, valueEnd, end]`), `source` and `type` set
+ * make it.
+ */
+export function readScalar(
+  value: unknown,
+  start: number,
+  valueEnd: number,
+  end: number,
+  source: string,
+  type: Scalar.Type,
+): Scalar {
+  return new ReadScalar(value, start, valueEnd, end, source, type);
 }
 
 /** A pair as `new Pair(key, value)` makes it (for the reader, and for the nodes a render adds). */
@@ -106,6 +159,7 @@ export function sameSchema(schema: Schema): boolean {
 function collectionPrototype(base: object, kind: string): object {
   return Object.create(base, {
     [NODE_TYPE]: { value: Symbol.for(kind) },
+    range: RANGE,
     schema: {
       get: () => SHARED_SCHEMA,
       set(this: object, schema: unknown) {
@@ -115,35 +169,60 @@ function collectionPrototype(base: object, kind: string): object {
   });
 }
 
-interface CollectionFields {
+interface CollectionFields extends Located {
   items: unknown[];
-  range: Range;
 }
 
-const ReadMap = function (this: CollectionFields, items: unknown[], range: Range) {
+const ReadMap = function (
+  this: CollectionFields,
+  items: unknown[],
+  start: number,
+  valueEnd: number,
+  end: number,
+) {
   this.items = items;
-  this.range = range;
+  this[START] = start;
+  this[VALUE_END] = valueEnd;
+  this[END] = end;
 } as unknown as new (
   items: unknown[],
-  range: Range,
+  start: number,
+  valueEnd: number,
+  end: number,
 ) => YAMLMap;
 ReadMap.prototype = collectionPrototype(YAMLMap.prototype, "yaml.map");
 
-const ReadSeq = function (this: CollectionFields, items: unknown[], range: Range) {
+const ReadSeq = function (
+  this: CollectionFields,
+  items: unknown[],
+  start: number,
+  valueEnd: number,
+  end: number,
+) {
   this.items = items;
-  this.range = range;
+  this[START] = start;
+  this[VALUE_END] = valueEnd;
+  this[END] = end;
 } as unknown as new (
   items: unknown[],
-  range: Range,
+  start: number,
+  valueEnd: number,
+  end: number,
 ) => YAMLSeq;
 ReadSeq.prototype = collectionPrototype(YAMLSeq.prototype, "yaml.seq");
 
-/** A mapping as `new YAMLMap(schema)` then `items` and `range` set make it, for a schema sameSchema accepts. */
-export function readMap(items: Pair[], range: Range): YAMLMap {
-  return new ReadMap(items, range);
+/**
+ * A mapping as `new YAMLMap(schema)` then `items` and `range` (`[start, valueEnd, end]`) set make it,
+ * for a schema sameSchema accepts.
+ */
+export function readMap(items: Pair[], start: number, valueEnd: number, end: number): YAMLMap {
+  return new ReadMap(items, start, valueEnd, end);
 }
 
-/** A sequence as `new YAMLSeq(schema)` then `items` and `range` set make it, for a schema sameSchema accepts. */
-export function readSeq(items: unknown[], range: Range): YAMLSeq {
-  return new ReadSeq(items, range);
+/**
+ * A sequence as `new YAMLSeq(schema)` then `items` and `range` (`[start, valueEnd, end]`) set make it,
+ * for a schema sameSchema accepts.
+ */
+export function readSeq(items: unknown[], start: number, valueEnd: number, end: number): YAMLSeq {
+  return new ReadSeq(items, start, valueEnd, end);
 }

@@ -54,7 +54,7 @@ function bothReadings(text: string): { fast: unknown; yaml: unknown } | undefine
 
 /**
  * A node tree as plain data, its classes named, with the kind `yaml` tells it by (under a symbol, not
- * an own key of the nodes the fast reader makes); a document's schema by its name only.
+ * an own key of the nodes the fast reader makes) and its range; a document's schema by its name only.
  */
 function plain(v: unknown): unknown {
   if (v === null || typeof v !== "object") return typeof v === "number" && Number.isNaN(v) ? "NaN" : v;
@@ -65,6 +65,8 @@ function plain(v: unknown): unknown {
     const value = (v as Record<string, unknown>)[key];
     out[key] = key === "schema" ? String((value as { name?: string }).name) : plain(value);
   }
+  // A node's range, an own property once read (the fast reader's nodes make it when first read).
+  if ("range" in v) out.range = plain((v as { range: unknown }).range);
   return out;
 }
 
