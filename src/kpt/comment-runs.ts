@@ -116,7 +116,7 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
     };
     if (p.owner !== "head" && owner) add(owner);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
-    else head.push((p.blankBefore && head.length === 0 ? "\n" : "") + body);
+    else head.push((p.blankBefore ? "\n" : "") + body);
   });
   if (!next) return head.join("\n");
   // the foot of the entry before `next` is written followed by a blank line

@@ -134,20 +134,38 @@ class Writer {
   comment(text: string, indent: number, mode: CommentMode): void {
     const pad = " ".repeat(indent);
     const lines = text.split("\n");
-    const trailingBlank = lines.length > 1 && lines[lines.length - 1] === "";
-    if (trailingBlank) lines.pop();
+    let trailingBlank = false;
+    while (lines.length > 1 && lines[lines.length - 1] === "") {
+      lines.pop();
+      trailingBlank = true;
+    }
     let written = 0;
     for (const l of lines) {
       if (l === "") {
-        if (mode !== "top") this.out.push("");
-        else if (written > 0 && this.out[this.out.length - 1] !== "") this.out.push("");
+        // yaml.v3 keeps one blank line for a run of them
+        if (this.out[this.out.length - 1] === "") continue;
+        if (mode !== "top" || written > 0) this.out.push("");
         continue;
       }
       this.out.push(`${pad}#${commentText(l)}`);
       written++;
     }
     if (mode === "top" && written > 0 && this.out[this.out.length - 1] === "") this.out.pop();
-    if (trailingBlank && mode === "head") this.out.push("");
+    if (trailingBlank && mode === "head" && this.out[this.out.length - 1] !== "") this.out.push("");
+  }
+
+  /**
+   * The comment lines above an entry or a sequence item (`node`'s commentBefore), `afterSibling` when
+   * an entry or item comes before it in its block. yaml.v3 reads the comment lines right after the
+   * previous entry's content, up to a blank line, as that entry's foot and writes a blank line after
+   * them; the blank line after a head comment it drops. So a blank line after the comment stays only
+   * where the lines are all such a foot: after a sibling, with no blank line before them
+   * (`spaceBefore`) or among them.
+   */
+  private head(text: string, indent: number, node: Node, afterSibling: boolean): void {
+    const body = text.replace(/\n+$/, "");
+    const foot = afterSibling && !node.spaceBefore && !body.includes("\n\n");
+    this.comment(foot ? text : body, indent, "head");
   }
 
   root(node: Node): void {
@@ -185,7 +203,8 @@ class Writer {
           this.entry(pair, indent, pad);
           return;
         }
-        this.comment(keyComment, indent, top && i === 0 ? "top" : "head");
+        if (top && i === 0) this.comment(keyComment, indent, "top");
+        else this.head(keyComment, indent, key as Node, i > 0);
       }
       this.entry(pair, indent, prefix);
     });
@@ -211,7 +230,7 @@ class Writer {
     }
     if (isMap(value) && !value.flow && value.items.length > 0) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
-      if (value.commentBefore) this.comment(value.commentBefore, indent + 2, "head");
+      if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) this.comment(value.comment, this.footAt(value, indent + 2), "foot");
       return;
@@ -219,13 +238,13 @@ class Writer {
     if (isSeq(value) && !value.flow && value.items.length > 0) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       const seqIndent = this.wide ? indent + 2 : indent;
-      if (value.commentBefore) this.comment(value.commentBefore, seqIndent, "head");
+      if (value.commentBefore) this.head(value.commentBefore, seqIndent, value, false);
       this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
       if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
     if (value.commentBefore && !isMap(value) && !isSeq(value))
-      this.comment(value.commentBefore, indent, "head");
+      this.head(value.commentBefore, indent, value, false);
     const s = this.inline(value, indent);
     this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined), s.flow);
   }
@@ -235,7 +254,7 @@ class Writer {
     const more = this.more;
     items.forEach((item, i) => {
       this.more = more || i < items.length - 1;
-      if (isNodeLike(item) && item.commentBefore) this.comment(item.commentBefore, indent, "head");
+      if (isNodeLike(item) && item.commentBefore) this.head(item.commentBefore, indent, item, i > 0);
       this.seqItem(item, indent, `${pad}- `);
     });
     this.more = more;
@@ -250,7 +269,7 @@ class Writer {
     if (isSeq(item) && !item.flow && item.items.length > 0) {
       const inner = item.items.map(asNode);
       inner.forEach((sub, i) => {
-        if (isNodeLike(sub) && sub.commentBefore) this.comment(sub.commentBefore, indent + 2, "head");
+        if (isNodeLike(sub) && sub.commentBefore) this.head(sub.commentBefore, indent + 2, sub, i > 0);
         this.seqItem(sub, indent + 2, i === 0 ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `);
       });
       if (item.comment) this.comment(item.comment, indent + 2, "foot");

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDocuments } from "../../src/kpt/format.js";
+import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
 import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 
@@ -358,5 +358,309 @@ function rewrite(text: string): string {
 describe("comments after a nested block go where yaml.v3 puts them", () => {
   it.each(CASES)("%s", (_name, input, kpt) => {
     expect(rewrite(input)).toBe(kpt);
+  });
+});
+
+/**
+ * Blank lines around comment lines above an entry or a sequence item, and inside a document foot, as
+ * yaml.v3 keeps them: the comment lines right after an entry, up to a blank line, are its foot (a blank
+ * line written after them); the rest are the next entry's head, the blank lines before and after it
+ * dropped, one kept for a run inside it. Each case: the input, and the bytes kpt v1.0.0-beta.56’s
+ * `fn render` wrote for it with no function in the pipeline.
+ */
+const BLANK_CASES: [string, string, string][] = [
+  [
+    "a comment right under a key with a blank line after it is the first entry's head: the blank line goes",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  # c1
+
+  x: "1"
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  # c1
+  x: "1"
+  y: "2"
+`,
+  ],
+  [
+    "a comment after an entry's line, then a blank line, is that entry's foot: the blank line stays",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+
+  y: "2"
+`,
+  ],
+  [
+    "a comment a blank line separates from the entry before is the next entry's head: both blank lines go",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+
+  # c1
+
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+  y: "2"
+`,
+  ],
+  [
+    "a foot and a head in one run: the blank line between stays, the one after the head goes",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+
+  # c2
+
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+
+  # c2
+  y: "2"
+`,
+  ],
+  [
+    "a head with a blank line inside it keeps that one and not the one after it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+
+  # c1
+
+  # c2
+
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+
+  # c2
+  y: "2"
+`,
+  ],
+  [
+    "a run of blank lines after a comment is read as one",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+
+  # c1
+
+
+  y: "2"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  x: "1"
+  # c1
+  y: "2"
+`,
+  ],
+  [
+    "top-level entries follow the same rule",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+extra: 1
+
+# c1
+
+data:
+  x: "1"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+extra: 1
+# c1
+data:
+  x: "1"
+`,
+  ],
+  [
+    "a sequence's items follow the same rule",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- a
+
+# c1
+
+- b
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+- a
+# c1
+- b
+`,
+  ],
+  [
+    "a wide sequence's items too",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - a
+
+  # c1
+
+  - b
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - a
+  # c1
+  - b
+`,
+  ],
+  [
+    "a comment above a sequence's first item",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  # c1
+
+  - a
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+# c1
+- a
+`,
+  ],
+  [
+    "a foot after a scalar item and two blank lines: one blank line",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - v0
+  # c0
+
+
+  - v1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+list:
+  - v0
+  # c0
+
+  - v1
+`,
+  ],
+  [
+    "a document's foot comment keeps a blank line between its comment lines",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k0:
+    s0: x0
+    s2: x2
+# c0
+
+# c2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k0:
+    s0: x0
+    s2: x2
+# c0
+
+# c2
+`,
+  ],
+];
+
+describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
+  it.each(BLANK_CASES)("%s", (_name, input, kpt) => {
+    // as the render writes a file: each document in the sequence style it was read with
+    const { docs } = parseYamlFile(input, "x.yaml");
+    for (const d of docs) normalizeComments(d, input);
+    expect(formatDocuments(docs, docs.map((d) => detectSeqIndent(d, input)))).toBe(kpt);
   });
 });
