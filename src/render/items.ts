@@ -48,14 +48,14 @@ export function packageItems(
   tree: FileTree,
   packageDir: string,
   notes?: ItemNotes,
-  kept?: string[],
+  kept?: ResourceFile[],
 ): Document[] {
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
   const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
     if (kept && keptAsRead(file)) {
-      kept.push(file.path);
+      kept.push(file);
       continue;
     }
     files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
@@ -64,15 +64,15 @@ export function packageItems(
 }
 
 /**
- * A file that a render running no function on its resources writes back byte for byte, its documents
- * never read: a file in kpt's form (what kpt's writer would write of it is its text) whose every
- * document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
+ * A file that a render running no function on its resources writes as kpt-form.ts formatted it (byte
+ * for byte as it was, when already in kpt's form), its documents never read: a file kpt-form.ts
+ * formats (what kpt's writer would write of it, told from its text) whose every document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
  * the render as it went in — the annotations kpt adds while rendering are taken off again (none of
  * them was there before), no `metadata` or `annotations` to make or to drop, no Config Connector
  * resource for kpt's attribution.
  */
 function keptAsRead(file: ResourceFile): boolean {
-  return file.kptForm?.every(leftAsRead) === true;
+  return file.kptForm?.docs.every(leftAsRead) === true;
 }
 
 function leftAsRead(doc: KptFormDoc): boolean {
