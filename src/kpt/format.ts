@@ -546,6 +546,11 @@ function canSingleQuote(value: string, ctx: ScalarContext): boolean {
 
 /** libyaml's scalar analysis: can the value be written without quotes here? */
 export function canPlain(value: string, ctx: ScalarContext): boolean {
+  return plainSafe(value) || plainByRules(value, ctx);
+}
+
+/** canPlain by libyaml's rules, one by one. */
+export function plainByRules(value: string, ctx: ScalarContext): boolean {
   if (value === "") return false;
   if (hasSpecial(value) || value.includes("\n")) return false;
   if (value.startsWith(" ") || value.endsWith(" ") || value.startsWith("\t") || value.endsWith("\t"))
@@ -562,6 +567,32 @@ export function canPlain(value: string, ctx: ScalarContext): boolean {
   if (value.includes(": ") || value.includes(" #") || value.endsWith(":")) return false;
   if (value.includes(":\t") || value.includes("\t#")) return false;
   if (ctx.flow && /[,?[\]{}:]/.test(value)) return false;
+  return true;
+}
+
+/**
+ * Characters that no rule of canPlain looks at: letters, digits, and `-` `.` `_` `/` (which only matter
+ * at the start of a value, which must then be a letter or a digit).
+ */
+const SAFE = new Uint8Array(128);
+for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._/")
+  SAFE[c.charCodeAt(0)] = 1;
+
+/**
+ * True for most of the values a package holds (names, labels, images without a tag): a letter or digit,
+ * then letters, digits and `-` `.` `_` `/`; plainByRules holds these plain in every context, after the
+ * dozen scans it makes. test/kpt/format.test.ts holds the two in agreement.
+ */
+export function plainSafe(value: string): boolean {
+  const n = value.length;
+  if (n === 0) return false;
+  const first = value.charCodeAt(0);
+  // A letter or a digit.
+  if (!((first >= 48 && first <= 57) || ((first | 32) >= 97 && (first | 32) <= 122))) return false;
+  for (let i = 1; i < n; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= 128 || SAFE[c] === 0) return false;
+  }
   return true;
 }
 

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
@@ -6,6 +6,7 @@ import type { KptFormDoc } from "../kpt/kpt-form.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
+import { newScalar, readPair } from "../kpt/yaml-nodes.js";
 
 /** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
 export const FILE_ANNOTATION_PAIRS = [
@@ -140,9 +141,10 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
   for (const [key, value] of entries) {
     // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
     if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
-    const scalar = new Scalar(value);
+    const scalar = newScalar(value);
     scalar.type = "QUOTE_SINGLE";
-    (annotations as YAMLMap).set(key, scalar);
+    // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
+    (annotations as YAMLMap).add(readPair(key, scalar), true);
   }
 }
 

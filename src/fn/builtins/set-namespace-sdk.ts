@@ -11,6 +11,7 @@ import {
   pairValue,
   resourceHead,
 } from "../../kpt/resource.js";
+import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit, ResourceList } from "../types.js";
@@ -107,7 +108,7 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string, from 
   const head = path[from]!;
   const pair = pairOf(map, head);
   if (from === path.length - 1) {
-    const node = new Scalar(value);
+    const node = newScalar(value);
     if (pair) {
       const old = pair.value as Node | null;
       if (old && typeof old === "object") {
@@ -116,7 +117,7 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string, from 
       }
       pair.value = node;
     } else {
-      map.items.push(new Pair(new Scalar(head), node));
+      map.items.push(readPair(newScalar(head), node));
     }
     return;
   }

@@ -1,5 +1,6 @@
-import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isSeq, type Node, Scalar, type YAMLMap } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
+import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
 import type { FunctionContext, ItemSplit, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
@@ -101,7 +102,7 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  */
 function setEntry(map: YAMLMap, key: string, value: string): void {
   const existing = pairWithKey(map, key);
-  const node = new Scalar(value);
+  const node = newScalar(value);
   if (existing) {
     const old = existing.value;
     if (old instanceof Scalar) {
@@ -113,7 +114,7 @@ function setEntry(map: YAMLMap, key: string, value: string): void {
     return;
   }
   if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
-  map.items.push(new Pair(new Scalar(key), node));
+  map.items.push(readPair(newScalar(key), node));
 }
 
 /** How a release of either function runs its filter over the resources. */
