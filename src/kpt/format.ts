@@ -279,7 +279,8 @@ class Writer {
       this.out.push(prefix.trimEnd());
       return;
     }
-    const s = this.inline(item, indent);
+    // the item's head comment is written above its `- ` (seqItems), not again inside a flow collection
+    const s = this.inline(item, indent, false);
     this.pushWithPrefix(prefix, s.lines, s.comment, s.flow);
   }
 
@@ -306,16 +307,23 @@ class Writer {
     return flowText(key, true);
   }
 
-  /** A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment. */
-  private inline(node: Node, indent: number): { lines: string[]; comment?: string; flow?: boolean } {
+  /**
+   * A scalar, alias or flow collection: its lines (more than one for block scalars) and line comment.
+   * `head`: a flow collection writes its head comment inside, after its `[` or `{`.
+   */
+  private inline(
+    node: Node,
+    indent: number,
+    head = true,
+  ): { lines: string[]; comment?: string; flow?: boolean } {
     const comment = node.comment ?? undefined;
     if (isScalar(node)) {
       const lines = scalarText(node, { flow: false, key: false, indent });
       // a quoted value on more than one line has its line comment after the closing quote
       return { lines, comment, flow: lines.length > 1 && /^(?:[&!]\S* )*['"]/.test(lines[0]!) };
     }
-    if (hasInnerComments(node))
-      return { lines: flowWithComments(node, indent + 2).split("\n"), comment, flow: true };
+    if (hasInnerComments(node, head))
+      return { lines: flowWithComments(node, indent + 2, head).split("\n"), comment, flow: true };
     return { lines: [flowText(node, false)], comment };
   }
 }
