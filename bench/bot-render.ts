@@ -30,6 +30,8 @@ export async function benchBotRender(): Promise<Record<string, number | string>[
       cpuMs: Math.round(ms),
       filesParsed: after.filesParsed - before.filesParsed,
       filesRead: after.filesRead - before.filesRead,
+      filesReused: after.filesReused - before.filesReused,
+      filesRendered: after.filesRendered - before.filesRendered,
       functionsRun: after.functionsRun - before.functionsRun,
       placesFound: after.placesFound - before.placesFound,
     });

@@ -79,6 +79,28 @@ export interface BuiltinFunction {
    * not hold changes the output: make one only where the function's code cannot break it.
    */
   untouched?(functionConfig: KrmItem | undefined, release: string | undefined): Untouched;
+  /**
+   * The run taken apart by item, for a config (and release) under which each item's output depends on
+   * that item alone (absent, or undefined for this config: the list as a whole decides). The bot's
+   * renderer keeps each item's share and runs only the items a push changed (src/jobs/kpt-renderer).
+   */
+  split?(functionConfig: KrmItem | undefined, release: string | undefined): ItemSplit | undefined;
+}
+
+/**
+ * A function's run over a list, as a run over each item and a combination of what each left: running
+ * `item` on every item in order and then `combine` on the shares must change the items and report
+ * exactly what `run` does, or `combine` answers undefined (a fact of the whole list decides: the whole
+ * run must be done). A builtin's own `run` is built on the same two, so they cannot drift apart.
+ */
+export interface ItemSplit {
+  /**
+   * Runs the function on one item, changing it in place, and returns the item's share of the results:
+   * plain data that refers to no document (it is kept across renders), never changed afterwards.
+   */
+  item(doc: KrmItem): unknown;
+  /** The run's results from every item's share, in item order; undefined where the whole list decides. */
+  combine(shares: readonly unknown[]): FunctionResult[] | undefined;
 }
 
 /** What a builtin run promises not to change (see BuiltinFunction.untouched). */

@@ -75,8 +75,12 @@ function splitDocumentHead(doc: Document, text: string): boolean {
   const start = map.range[0];
   // Only a document of its own: a mapping in a ResourceList's items (`- key:`) keeps the parser's comments.
   if (!key || text.slice(text.lastIndexOf("\n", start - 1) + 1, start).trim() !== "") return false;
-  const lines = headLines(text, start);
-  let k = lines.length;
+  const { lines, from } = headLines(text, start);
+  // kpt splits a file into documents at its `---` lines, and only a file's first line can leave a
+  // `---` in a document: yaml.v3 reads comment lines after an explicit start as the first key's head
+  // (no document head, no blank line after them).
+  const explicitStart = /^---[ \t]*\r?\n$/.test(text.slice(0, from));
+  let k = explicitStart ? 0 : lines.length;
   while (k > 0 && lines[k - 1] !== "") k--;
   const keyHead = lines.slice(k);
   const docHead: string[] = [];
@@ -106,9 +110,10 @@ function noDocumentHead(doc: Document): void {
  * The comment and blank lines right above `offset` (a line start), top to bottom, up to the first line
  * that is neither; a comment line is given as its text after `#`, a blank line as "".
  */
-function headLines(text: string, offset: number): string[] {
+function headLines(text: string, offset: number): { lines: string[]; from: number } {
   const out: string[] = [];
-  let end = text.lastIndexOf("\n", offset - 1);
+  let from = text.lastIndexOf("\n", offset - 1) + 1;
+  let end = from - 1;
   while (end >= 0) {
     // The first line starts at 0 (lastIndexOf with a negative start would find a newline at 0 again).
     const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
@@ -117,9 +122,10 @@ function headLines(text: string, offset: number): string[] {
     if (line.trim() === "") out.push("");
     else if (line.startsWith("#")) out.push(commentLineText(line));
     else break;
+    from = start;
     end = start - 1;
   }
-  return out.reverse();
+  return { lines: out.reverse(), from };
 }
 
 function dropSeparatorComment(doc: Document, text: string): void {

@@ -16,9 +16,12 @@ import { asNode, flowText } from "./format.js";
  * line, which reads back as other keys (docs/update-deviations.md).
  */
 
-/** True when `node` (written in flow style) holds comments that yaml.v3 writes inside it. */
-export function hasInnerComments(node: Node): boolean {
-  return Boolean(node.commentBefore) || hasNestedComments(node);
+/**
+ * True when `node` (written in flow style) holds comments that yaml.v3 writes inside it; `head`: its
+ * own head comment is one of them (not where a block sequence writes it above the item).
+ */
+export function hasInnerComments(node: Node, head = true): boolean {
+  return (head && Boolean(node.commentBefore)) || hasNestedComments(node);
 }
 
 function hasNestedComments(node: Node): boolean {
@@ -40,12 +43,14 @@ function hasNestedComments(node: Node): boolean {
 
 /**
  * The text of `node` in flow style (lines joined by "\n"); `indent` is its items' indentation. The
- * node's own line comment is the caller's (written after the last line).
+ * node's own line comment is the caller's (written after the last line), and so is its head comment
+ * when `head` is false.
  */
-export function flowWithComments(node: Node, indent: number): string {
+export function flowWithComments(node: Node, indent: number, head = true): string {
   const e = new FlowEmitter(indent - 2);
-  if (isSeq(node)) e.seq(node, node.commentBefore ?? undefined, undefined);
-  else if (isMap(node)) e.map(node, node.commentBefore ?? undefined, undefined);
+  const before = head ? (node.commentBefore ?? undefined) : undefined;
+  if (isSeq(node)) e.seq(node, before, undefined);
+  else if (isMap(node)) e.map(node, before, undefined);
   else e.scalar(flowText(node, false));
   return e.text;
 }

@@ -29,25 +29,41 @@ export interface KptFormDoc {
   annotations: "absent" | "other" | string[];
 }
 
+/** A file kpt-form.ts formats without reading it into documents. */
+export interface KptForm {
+  /** What a render without functions reads of each document. */
+  docs: KptFormDoc[];
+  /** The file as kpt writes it: the text itself (the same string) when it is already in kpt's form. */
+  text: string;
+}
+
 /**
- * Whether `text` is a file already in kpt's form — the bytes that formatting its documents as read
- * (src/kpt/format.ts over src/kpt/yamlfile.ts's reading) gives back — told without reading it into
- * documents: one pass over the text, no node made. Gives each document's KptFormDoc, or undefined
- * for any text it cannot vouch for. It vouches only for a strict part of YAML (mostly what the fast
- * reader, yaml-fast.ts, reads), as kpt writes it: mappings with plain string keys, two spaces a level;
- * sequences at the document's one indentation (format.ts's detectSeqIndent), `- ` then the item;
- * one space after `:`; plain scalars that format.ts keeps plain, quoted scalars that need no escape,
- * `|` and `|-` literals two spaces in with no line ending in a space, `[...]` of scalars with `, ` between
- * them, `{}`; a comment after a scalar or a key on its line, one space before its `#`, and comment lines
- * above a document's first key (a licence header); no other blank line than one after those and the
- * lines of a literal; `---` between documents and not before the first. Anything else, and the
- * caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds formatting equal to
- * the text for every file this vouches for.
+ * A file's text as formatting its documents as read (src/kpt/format.ts over src/kpt/yamlfile.ts's
+ * reading) gives it — kpt's form — told without reading it into documents: one pass over the text, no
+ * node made, each line copied or given its new indentation. Gives that text and each document's
+ * KptFormDoc, or undefined for any text it cannot vouch for. It vouches only for a strict part of YAML
+ * (mostly what the fast reader, yaml-fast.ts, reads):
+ * - mappings with plain string keys, each level indented any number of spaces further, written two a
+ *   level; sequences under a key at the key's column or further, written at the document's one
+ *   indentation (format.ts's detectSeqIndent), `- ` then the item;
+ * - plain scalars that format.ts keeps plain, quoted scalars that need no escape, `|` and `|-` literals
+ *   with no line ending in a space, `[...]` of scalars with `, ` between them, `{}`;
+ * - a comment after a value or a key on its line (written one space after it), comment lines above a
+ *   document's first key (a licence header), and comment lines at the column of the entry or item
+ *   right under them, which format.ts writes at that entry's;
+ * - empty lines, which format.ts drops, but for one after comment lines where kpt keeps it too (take
+ *   says where) and a run of them in a document's head comment; `---` between documents or before the
+ *   first; spaces at a line's end; a last line without its line break.
+ * Anything else, and the caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds
+ * the text given equal to formatting the documents read for every file this vouches for.
  */
-export function readKptForm(text: string): KptFormDoc[] | undefined {
-  if (text === "" || text.charCodeAt(text.length - 1) !== NL || UNVOUCHED.test(text)) return undefined;
+export function readKptForm(text: string): KptForm | undefined {
+  if (text === "" || UNVOUCHED.test(text)) return undefined;
+  const ended = text.charCodeAt(text.length - 1) === NL;
+  const scanner = new Scanner(ended ? text : `${text}\n`, !ended);
   try {
-    return new Scanner(text).documents();
+    const docs = scanner.documents();
+    return { docs, text: scanner.output() };
   } catch (e) {
     if (e === NOT_KPT_FORM) return undefined;
     throw e;
@@ -75,7 +91,7 @@ const KEY = /[A-Za-z0-9_][A-Za-z0-9_./-]*(?=:[ \n])/y;
 /**
  * The rest of a plain scalar after its first character, at `lastIndex`, as format.ts writes it back:
  * no `: ` or `:` at the end of the line (the fast reader gives those up), no two spaces, no space before
- * the line break; it ends at the line break or at ` #` (a comment).
+ * the line break; it ends at the line break, at spaces before it, or at ` #` (a comment).
  */
 const PLAIN_REST = /(?:[^\n :]|:(?![ \n])| (?![ \n#]))*/y;
 
@@ -83,6 +99,13 @@ const PLAIN_REST = /(?:[^\n :]|:(?![ \n])| (?![ \n#]))*/y;
 const MAYBE_WORD = new Set([..."nNtTfF"].map((c) => c.charCodeAt(0)));
 
 const FLOW = { flow: true, key: false, indent: 0 };
+
+const SPACES = " ".repeat(128);
+
+/** An indentation of `n` spaces. */
+function pad(n: number): string {
+  return n <= SPACES.length ? SPACES.slice(0, n) : " ".repeat(n);
+}
 
 /** Which mapping the scanner is in: a document's, its metadata, its annotations, or another. */
 enum Role {
@@ -95,9 +118,8 @@ enum Role {
 class Scanner {
   private pos = 0;
   private doc!: KptFormDoc;
-  /** The document's block sequences, and the sum of their indentations less their keys'. */
-  private seqCount = 0;
-  private seqOffsets = 0;
+  /** Where the document starts (its `---` line, or the text's start): detectSeqIndent reads from there. */
+  private from = 0;
   /**
    * The document's sequence indentation as detectSeqIndent finds it: the first sequence, in line order,
    * whose `- ` is at its key line's indentation or two further decides. Undefined while none has
@@ -106,66 +128,195 @@ class Scanner {
   private decided: SeqIndent | undefined | null;
   /** The start and end of the keys of the mappings being read, outermost first. */
   private readonly keys: number[] = [];
+  /** The text as written: `parts`, then the text from `copied` on. */
+  private readonly parts: string[] = [];
+  private copied = 0;
+  /**
+   * The next content line as peek found it, from `peeked` (a line start) on: the start of that line
+   * (`line`, after the empty and comment lines before it), its indentation (`ind`, -1 at the text's
+   * end), the column of the comment lines before it (-1 for none), and whether an empty line is among
+   * them.
+   */
+  private peeked = -1;
+  private line = 0;
+  private ind = 0;
+  private commentColumn = -1;
+  private blank = false;
+  /** The line last taken had comment lines above it. */
+  private commented = false;
+  /** A block (a mapping or sequence under a key or `- `) ended since the last line taken. */
+  private ended = false;
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** The text's last line break was added: a literal cannot end the text. */
+    private readonly added: boolean,
+  ) {}
+
+  /** The text with the changes made so far. */
+  output(): string {
+    if (this.parts.length === 0 && this.copied === 0) return this.text;
+    this.parts.push(this.text.slice(this.copied));
+    return this.parts.join("");
+  }
+
+  /** Writes `by` for the text from `from` to `to` (in order, after what was written before). */
+  private put(from: number, to: number, by: string): void {
+    if (from > this.copied) this.parts.push(this.text.slice(this.copied, from));
+    if (by !== "") this.parts.push(by);
+    this.copied = to;
+  }
 
   documents(): KptFormDoc[] {
     const text = this.text;
-    if (text.startsWith("---")) no();
     const docs: KptFormDoc[] = [];
-    let from = 0;
+    // A first `---` is not written (formatDocuments writes it only between documents).
+    const leading = text.startsWith("---\n");
+    if (leading) {
+      this.put(0, 4, "");
+      this.pos = 4;
+    }
     for (;;) {
       this.doc = { metadata: "absent", annotations: "absent" };
-      this.seqOffsets = 0;
-      this.seqCount = 0;
       this.decided = undefined;
-      this.headComment(from !== 0);
-      if (this.indentAt(this.pos) !== 0) no();
-      this.map(0, Role.Top, false);
-      const to = this.pos;
-      if (this.seqCount > 0) {
-        // Every sequence as format.ts writes it: at its key's column, or two further (one way a document).
-        const found = this.decided === null ? seqIndentIn(text, from, to) : (this.decided ?? "compact");
-        if (this.seqOffsets !== (found === "wide" ? 2 * this.seqCount : 0)) no();
-      }
+      this.headComment(leading && docs.length === 0);
+      const ind = this.peek();
+      if (ind < 0) no();
+      this.take(0);
+      this.map(ind, 0, Role.Top, ind);
+      // Empty lines to the end of the document go; a comment line there is its foot, not vouched for.
+      this.peek();
+      if (this.commentColumn >= 0) no();
+      if (this.line !== this.pos) this.put(this.pos, this.line, "");
+      this.pos = this.line;
       docs.push(this.doc);
-      if (to === text.length) return docs;
-      if (!text.startsWith("---\n", to)) no();
-      from = to;
-      this.pos = to + 4;
+      if (this.pos === text.length) return docs;
+      if (!text.startsWith("---\n", this.pos)) no();
+      this.from = this.pos;
+      this.pos += 4;
       if (this.pos >= text.length) no();
     }
   }
 
   /**
-   * The comment lines above a document's first key, if any, each `#` and its text (no text of spaces
-   * only: format.ts writes that as a bare `#`); then that key, or (in a document without `---`) one
-   * empty line and that key, as format.ts writes a document's head comment. Leaves `pos` at the key.
+   * The comment and empty lines above a document's first key, as format.ts writes a document's head
+   * comment: the empty lines before the first comment line go, each later run of them becomes one
+   * empty line; each comment line `#` and its text (no text of spaces only: format.ts writes that as a
+   * bare `#`) at the start of its line. After a first `---` (`leading`), kpt keeps no empty line
+   * (format.ts would keep one): none after a comment line is vouched for. Leaves `pos` at the key's line.
    */
-  private headComment(explicit: boolean): void {
+  private headComment(leading: boolean): void {
     const text = this.text;
-    if (text.charCodeAt(this.pos) !== HASH) return;
-    while (text.charCodeAt(this.pos) === HASH) {
-      const nl = text.indexOf("\n", this.pos);
-      let i = this.pos + 1;
+    let i = this.pos;
+    let comment = false;
+    for (;;) {
+      const line = i;
       while (text.charCodeAt(i) === SPACE) i++;
-      if (i === nl && i !== this.pos + 1) no();
-      this.pos = nl + 1;
+      const c = text.charCodeAt(i);
+      if (c === NL) {
+        if (i !== line) no();
+        let j = i + 1;
+        while (text.charCodeAt(j) === NL) j++;
+        if (!comment) this.put(line, j, "");
+        else if (leading) no();
+        else if (j !== i + 1) this.put(i + 1, j, "");
+        i = j;
+        continue;
+      }
+      if (c !== HASH) {
+        this.pos = line;
+        return;
+      }
+      if (i !== line) this.put(line, i, "");
+      const nl = text.indexOf("\n", i);
+      let k = i + 1;
+      while (text.charCodeAt(k) === SPACE) k++;
+      if (k === nl && k !== i + 1) no();
+      comment = true;
+      i = nl + 1;
     }
-    if (text.charCodeAt(this.pos) === NL && !explicit) this.pos++;
   }
 
   /**
-   * The indentation of the line starting at `at`; not vouched for: an empty line, a line of spaces, a
-   * comment line, the end of the text.
+   * The next content line from `pos` (a line start), past empty lines and comment lines (each `#` and
+   * some text, none ending in a space, all at one column); gives its indentation, -1 at the text's end.
+   * Nothing is written: the one who takes the line writes what comes before it (take).
    */
-  private indentAt(at: number): number {
+  private peek(): number {
+    if (this.peeked === this.pos) return this.ind;
     const text = this.text;
-    let i = at;
-    while (text.charCodeAt(i) === SPACE) i++;
-    const c = text.charCodeAt(i);
-    if (c === NL || c === HASH || Number.isNaN(c)) no();
-    return i - at;
+    let i = this.pos;
+    let column = -1;
+    let blank = false;
+    for (;;) {
+      let j = i;
+      while (text.charCodeAt(j) === SPACE) j++;
+      const c = text.charCodeAt(j);
+      if (c === NL) {
+        if (j !== i) no();
+        blank = true;
+        i = j + 1;
+        continue;
+      }
+      if (c === HASH) {
+        if (column >= 0 && column !== j - i) no();
+        column = j - i;
+        const nl = text.indexOf("\n", j);
+        if (nl === j + 1 || text.charCodeAt(nl - 1) === SPACE) no();
+        i = nl + 1;
+        continue;
+      }
+      this.ind = Number.isNaN(c) ? -1 : j - i;
+      break;
+    }
+    this.peeked = this.pos;
+    this.line = i;
+    this.commentColumn = column;
+    this.blank = blank;
+    return this.ind;
+  }
+
+  /**
+   * Takes the line peek found, written at column `out`, with the lines before it: empty lines before
+   * the first comment line go; comment lines, at the taken line's column, are written at `out`, and
+   * so is one empty line after one of them — where no empty line is above them, a key follows, and no
+   * block ends above them (a run of empty lines format.ts keeps and kpt makes one; otherwise yaml.v3
+   * may give the comments to another node, or format.ts drop the empty line). Right under a key
+   * (`under`), kpt drops the empty line after comment lines (format.ts keeps it), and after a comment
+   * on the key's line (`under` "comment") format.ts keeps empty lines: none is vouched for there.
+   * Leaves `pos` after the line's indentation.
+   */
+  private take(out: number, under?: "key" | "comment"): void {
+    const text = this.text;
+    let i = this.pos;
+    const ind = this.ind;
+    this.commented = this.commentColumn >= 0;
+    const ended = this.ended;
+    this.ended = false;
+    if (this.line !== i) {
+      let j = i;
+      while (text.charCodeAt(j) === NL) j++;
+      if (j !== i && under === "comment") no();
+      const spaced = j !== i || ended || under !== undefined || this.dashAt(this.line + ind);
+      if (j !== i) this.put(i, j, "");
+      i = j;
+      if (i !== this.line && this.commentColumn !== ind) no();
+      // One empty line may follow the comment lines right after an entry (yaml.v3's foot of it); the
+      // comment lines after that are the next entry's head, and kpt drops an empty line after a head.
+      let emptied = false;
+      while (i !== this.line) {
+        if (ind !== out) this.put(i, i + ind, pad(out));
+        i = text.indexOf("\n", i + ind) + 1;
+        if (text.charCodeAt(i) === NL) {
+          if (spaced || emptied || text.charCodeAt(i + 1) === NL) no();
+          emptied = true;
+          i++;
+        }
+      }
+    }
+    if (ind !== out) this.put(i, i + ind, pad(out));
+    this.pos = i + ind;
+    this.peeked = -1;
   }
 
   /** True when `- ` starts at `at`. */
@@ -174,14 +325,15 @@ class Scanner {
   }
 
   /**
-   * A block mapping whose first key is at `pos`, its keys at column `indent` (the first after `- `
-   * when `item`); `pos` ends after it.
+   * A block mapping whose first key is at `pos`, its keys at column `indent`, written at `out`; `line`
+   * is the indentation of its first key's line (the `- `'s column for an item's mapping). `pos` ends
+   * after it.
    */
-  private map(indent: number, role: Role, item: boolean): void {
+  private map(indent: number, out: number, role: Role, line: number): void {
     const text = this.text;
     const keys = this.keys;
     const base = keys.length;
-    for (let first = true; ; first = false) {
+    for (let lineIndent = line; ; lineIndent = indent) {
       const start = this.pos;
       this.key();
       const end = this.pos;
@@ -189,33 +341,40 @@ class Scanner {
       keys.push(start, end);
       if (role === Role.Annotations) (this.doc.annotations as string[]).push(text.slice(start, end));
       const named = role === Role.Top || role === Role.Metadata;
-      // at the ':'; a comment after it only where a block follows (format.ts writes it as it was read)
-      let after = end + 1;
-      if (text.charCodeAt(after) === SPACE && text.charCodeAt(after + 1) === HASH) {
-        if (text.charCodeAt(after + 2) === NL) no();
-        after = text.indexOf("\n", after);
-      }
-      if (text.charCodeAt(after) === NL) {
+      // after the ':', spaces: a block follows (a comment before it, one space after the ':'), or a value
+      const colon = end + 1;
+      let after = colon;
+      while (text.charCodeAt(after) === SPACE) after++;
+      const c = text.charCodeAt(after);
+      if (c === NL || c === HASH) {
+        const under = c === HASH ? "comment" : "key";
+        if (c === NL) {
+          if (after !== colon) this.put(colon, after, "");
+        } else {
+          // format.ts writes the comment as it was read: an empty one would gain a space.
+          if (text.charCodeAt(after + 1) === NL) no();
+          if (after !== colon + 1) this.put(colon, after, " ");
+          after = text.indexOf("\n", after);
+          if (text.charCodeAt(after - 1) === SPACE) no();
+        }
         this.pos = after + 1;
-        if (this.pos >= text.length) no();
-        const ind = this.indentAt(this.pos);
-        if (this.dashAt(this.pos + ind)) {
-          const offset = ind - indent;
-          if (offset !== 0 && offset !== 2) no();
-          this.seqOffsets += offset;
-          this.seqCount++;
-          if (this.decided === undefined) {
-            // detectSeqIndent measures from the key line's indentation: the `- `'s for an item's first key.
-            const fromLine = item && first ? offset + 2 : offset;
-            if (fromLine === 0) this.decided = "compact";
-            else if (fromLine === 2) this.decided = "wide";
+        const ind = this.peek();
+        if (ind < 0) no();
+        if (this.dashAt(this.line + ind)) {
+          if (ind < indent) no();
+          // detectSeqIndent decides from the key's line and the `- ` line, comment lines between them
+          // passed over, an empty one not.
+          if (this.decided === undefined && !this.blank) {
+            if (ind === lineIndent) this.decided = "compact";
+            else if (ind === lineIndent + 2) this.decided = "wide";
           }
-          this.pos += ind;
-          this.seq(ind);
+          const at = this.sequenceStyle() === "wide" ? out + 2 : out;
+          this.take(at, under);
+          this.seq(ind, at);
           if (named) this.noteOther(role, start);
         } else {
-          if (ind !== indent + 2) no();
-          this.pos += ind;
+          if (ind <= indent) no();
+          this.take(out + 2, under);
           let inner = Role.Other;
           if (role === Role.Top && text.startsWith("metadata:", start)) {
             this.doc.metadata = "map";
@@ -224,34 +383,48 @@ class Scanner {
             this.doc.annotations = [];
             inner = Role.Annotations;
           }
-          this.map(ind, inner, false);
+          this.map(ind, out + 2, inner, ind);
         }
       } else {
         // `: ` then the value
-        this.pos = end + 2;
-        if (!named) this.inline(indent, false);
+        if (after !== colon + 1) this.put(colon, after, " ");
+        this.pos = after;
+        if (!named) this.inline(indent + 1, out, false);
         else if (role === Role.Top && text.startsWith("apiVersion:", start))
-          this.doc.apiVersion = this.inline(indent, true);
+          this.doc.apiVersion = this.inline(indent + 1, out, true);
         else if (role === Role.Top && text.startsWith("kind:", start))
-          this.doc.kind = this.inline(indent, true);
+          this.doc.kind = this.inline(indent + 1, out, true);
         else if (role === Role.Metadata && text.startsWith("name:", start))
-          this.doc.name = this.inline(indent, true);
+          this.doc.name = this.inline(indent + 1, out, true);
         else {
-          this.inline(indent, false);
+          this.inline(indent + 1, out, false);
           this.noteOther(role, start);
         }
       }
-      if (this.pos >= text.length) break;
-      const ind = this.indentAt(this.pos);
+      const ind = this.peek();
       if (ind !== indent) {
         if (ind > indent) no();
         break;
       }
-      if (indent === 0 && text.startsWith("---", this.pos)) break;
-      if (this.dashAt(this.pos + ind)) break;
-      this.pos += ind;
+      if (ind === 0 && text.startsWith("---", this.line)) break;
+      if (this.dashAt(this.line + ind)) break;
+      this.take(out);
     }
+    this.ended = true;
     keys.length = base;
+  }
+
+  /**
+   * The document's sequence indentation, once a sequence is to be written: as decided, or (no sequence
+   * having decided yet, or a literal before them) as detectSeqIndent finds it in the document's text.
+   */
+  private sequenceStyle(): SeqIndent {
+    if (this.decided) return this.decided;
+    const text = this.text;
+    // The document ends at the next `---` line: in what is vouched for, no other line starts so.
+    const next = text.indexOf("\n---", this.pos);
+    this.decided = seqIndentIn(text, this.from, next < 0 ? text.length : next + 1);
+    return this.decided;
   }
 
   /** Whether the keys from `a` to `b` and from `c` to `d` are the same text. */
@@ -268,24 +441,30 @@ class Scanner {
     else if (role === Role.Metadata && text.startsWith("annotations:", start)) this.doc.annotations = "other";
   }
 
-  /** A block sequence whose first `- ` is at `pos`, in column `indent`; `pos` ends after it. */
-  private seq(indent: number): void {
+  /** A block sequence whose first `- ` is at `pos`, in column `indent`, written at `out`; `pos` ends after it. */
+  private seq(indent: number, out: number): void {
     const text = this.text;
     for (;;) {
-      // at `- `: the item right after it
-      this.pos += 2;
-      const c = text.charCodeAt(this.pos);
-      if (c === SPACE || c === NL || c === HASH || this.dashAt(this.pos)) no();
-      if (startsPlainKey(this.text, this.pos)) this.map(indent + 2, Role.Other, true);
-      else this.inline(indent, false);
-      if (this.pos >= text.length) return;
-      const ind = this.indentAt(this.pos);
-      if (ind !== indent) {
+      // at `-`, then spaces (one written) and the item
+      const dash = this.pos;
+      let at = dash + 1;
+      while (text.charCodeAt(at) === SPACE) at++;
+      const c = text.charCodeAt(at);
+      if (at === dash + 1 || c === NL || c === HASH || this.dashAt(at)) no();
+      // The `yaml` parser gives comment lines above a flow sequence item to the flow sequence, and
+      // format.ts writes them inside it (kpt above it): not vouched for.
+      if (c === 91 /* [ */ && this.commented) no();
+      if (at !== dash + 2) this.put(dash + 1, at, " ");
+      this.pos = at;
+      if (startsPlainKey(this.text, at)) this.map(indent + at - dash, out + 2, Role.Other, indent);
+      else this.inline(indent + 1, out, false);
+      const ind = this.peek();
+      if (ind !== indent || !this.dashAt(this.line + ind)) {
         if (ind > indent) no();
+        this.ended = true;
         return;
       }
-      if (!this.dashAt(this.pos + ind)) return;
-      this.pos += ind;
+      this.take(out);
     }
   }
 
@@ -307,11 +486,12 @@ class Scanner {
   }
 
   /**
-   * A value on its key's (or its `- `'s) line at `pos`, in a collection at `indent`: a scalar, with a
-   * comment after it or none, a flow sequence, `{}`, or a literal. `pos` ends at the next line. With
-   * `told`, gives a scalar's value when it is a string, as getString reads it.
+   * A value on its key's (or its `- `'s) line at `pos`, of an entry written at column `out`: a scalar,
+   * with a comment after it or none, a flow sequence, `{}`, or a literal whose lines are at column
+   * `min` or further. `pos` ends at the next line. With `told`, gives a scalar's value when it is a
+   * string, as getString reads it.
    */
-  private inline(indent: number, told: boolean): string | undefined {
+  private inline(min: number, out: number, told: boolean): string | undefined {
     const text = this.text;
     const start = this.pos;
     const c = text.charCodeAt(start);
@@ -328,12 +508,13 @@ class Scanner {
       return undefined;
     }
     if (c === 123 /* { */) {
-      if (!text.startsWith("{}\n", start)) no();
-      this.pos = start + 3;
+      if (text.charCodeAt(start + 1) !== 125 /* } */) no();
+      this.pos = start + 2;
+      this.lineEnd();
       return undefined;
     }
     if (c === 124 /* | */) {
-      this.literal(indent);
+      this.literal(min, out);
       return undefined;
     }
     // A plain scalar that format.ts keeps plain (its canPlain): what the fast reader reads as one, less
@@ -361,20 +542,29 @@ class Scanner {
     return end;
   }
 
-  /** After a scalar: the line break, or ` #`, a comment, the line break. Leaves `pos` at the next line. */
+  /**
+   * After a value: the line break (spaces before it go), or spaces, a comment (written one space after
+   * the value; not empty, not ending in a space), the line break. Leaves `pos` at the next line.
+   */
   private lineEnd(): void {
     const text = this.text;
-    let i = this.pos;
-    if (text.charCodeAt(i) === SPACE) {
+    const at = this.pos;
+    let i = at;
+    while (text.charCodeAt(i) === SPACE) i++;
+    const c = text.charCodeAt(i);
+    if (c === NL) {
+      if (i !== at) this.put(at, i, "");
+    } else {
       // format.ts writes a comment as it was read, after one space: an empty one would gain a space.
-      if (text.charCodeAt(i + 1) !== HASH || text.charCodeAt(i + 2) === NL) no();
+      if (c !== HASH || i === at || text.charCodeAt(i + 1) === NL) no();
+      if (i !== at + 1) this.put(at, i, " ");
       i = text.indexOf("\n", i);
+      if (text.charCodeAt(i - 1) === SPACE) no();
     }
-    if (text.charCodeAt(i) !== NL) no();
     this.pos = i + 1;
   }
 
-  /** `[a, "b"]` or `[]` at `pos`, then the line break. */
+  /** `[a, "b"]` or `[]` at `pos`, then the line's end. */
   private flowSeq(): void {
     const text = this.text;
     let i = this.pos + 1;
@@ -394,26 +584,29 @@ class Scanner {
         i += 2;
       }
     }
-    if (text.charCodeAt(i + 1) !== NL) no();
-    this.pos = i + 2;
+    this.pos = i + 1;
+    this.lineEnd();
   }
 
   /**
-   * A `|` or `|-` literal at `pos` in a collection at `indent`: its lines two further in, the first
-   * not starting with a space, none ending in one; empty lines only between its lines.
+   * A `|` or `|-` literal at `pos`, its lines at the first one's column (`min` or further), written two
+   * columns in from `out`: the first line not empty, none ending in a space, empty lines only between
+   * its lines (those after it go with the lines before what follows). Leaves `pos` after it.
    */
-  private literal(indent: number): void {
+  private literal(min: number, out: number): void {
     const text = this.text;
     if (this.decided === undefined) this.decided = null;
     let i = this.pos + 1;
     if (text[i] === "-") i++;
     if (text.charCodeAt(i) !== NL) no();
     i++;
-    const n = indent + 2;
-    for (let k = 0; k < n; k++) if (text.charCodeAt(i + k) !== SPACE) no();
+    let n = 0;
+    while (text.charCodeAt(i + n) === SPACE) n++;
     const first = text.charCodeAt(i + n);
-    if (first === SPACE || first === NL || Number.isNaN(first)) no();
+    if (n < min || first === NL || Number.isNaN(first)) no();
+    const written = out + 2;
     for (;;) {
+      if (n !== written) this.put(i, i + n, pad(written));
       const nl = text.indexOf("\n", i);
       if (text.charCodeAt(nl - 1) === SPACE) no();
       i = nl + 1;
@@ -426,8 +619,8 @@ class Scanner {
         i = j;
         continue;
       }
-      // format.ts drops empty lines after a literal (they are the next entry's space before).
-      if (j !== i) no();
+      // A literal at the end of a text without its last line break has none either (`|` read as `|-`).
+      if (this.added && j === text.length) no();
       this.pos = i;
       return;
     }

@@ -1,6 +1,6 @@
 import type { Document } from "yaml";
 import { KptError } from "./errors.js";
-import { type KptFormDoc, readKptForm } from "./kpt-form.js";
+import { type KptForm, readKptForm } from "./kpt-form.js";
 import { KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
 import type { ParseCache } from "./parse-cache.js";
@@ -17,17 +17,17 @@ export interface ResourceFile {
   /** The text the documents were parsed from: written back as is when nothing changed. */
   text: string;
   /**
-   * Set when the text is already in kpt's form (src/kpt/kpt-form.ts) and was left unread (loadPackage's
-   * `leaveUnread`): what a render without functions reads of each document. `docs` reads the text
-   * when first asked.
+   * Set when kpt-form.ts formats the text without reading it and it was left unread (loadPackage's
+   * `leaveUnread`): the file as kpt writes it, and what a render without functions reads of each
+   * document. `docs` reads the text when first asked.
    */
-  kptForm?: readonly KptFormDoc[];
+  kptForm?: KptForm;
 }
 
 export interface LoadOptions {
   /** Files parsed before (the same bytes) are not parsed again. */
   cache?: ParseCache;
-  /** Files already in kpt's form are left unread (ResourceFile.kptForm): a render's that runs no function. */
+  /** Files kpt-form.ts formats are left unread (ResourceFile.kptForm): a render's that runs no function. */
   leaveUnread?: boolean;
 }
 
@@ -131,8 +131,8 @@ function build(
   };
 }
 
-/** A file in kpt's form, its documents read when first asked (the reading cannot fail). */
-function unreadFile(path: string, body: string, kptForm: readonly KptFormDoc[]): ResourceFile {
+/** A file kpt-form.ts formats, its documents read when first asked (the reading cannot fail). */
+function unreadFile(path: string, body: string, kptForm: KptForm): ResourceFile {
   let docs: Document[] | undefined;
   return {
     path,

@@ -1,4 +1,5 @@
-import { Document, type LineCounter, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
 import {
   COLON,
   DASH,
@@ -84,6 +85,28 @@ const SCALAR_TAG = Symbol.for("yaml.scalar");
  */
 const MAYBE_NOT_STRING = /^[-+.~0-9nNtTfF]/;
 
+/** A mapping with more keys than this finds a duplicate key through a Set rather than key by key. */
+const MANY_KEYS = 16;
+
+/**
+ * Whether a pair among `entries` from `base` to `top` has a key whose value is `value`, as a Set of
+ * the keys' values would have it (NaN equal to NaN).
+ */
+function hasKey(entries: readonly unknown[], base: number, top: number, value: unknown): boolean {
+  for (let i = base; i < top; i++) {
+    const k = (entries[i] as Pair<Scalar>).key.value;
+    if (k === value || (Number.isNaN(k) && Number.isNaN(value))) return true;
+  }
+  return false;
+}
+
+/** The values of the keys of the pairs among `entries` from `base` to `top`. */
+function keySet(entries: readonly unknown[], base: number, top: number): Set<unknown> {
+  const keys = new Set<unknown>();
+  for (let i = base; i < top; i++) keys.add((entries[i] as Pair<Scalar>).key.value);
+  return keys;
+}
+
 class Reader {
   private pos = 0;
   /** Empty lines were skipped since the last entry started. */
@@ -91,11 +114,22 @@ class Reader {
   private readonly directives: object;
   private readonly docOptions: Record<string, unknown>;
   private schema!: Schema;
+  /** The document's schema holds what the shared one of yaml-nodes.ts does: its collections are made there. */
+  private sharedSchema = false;
   private tags!: Tag[];
   private strTag!: Tag;
   /** The document's options, as the composer hands them to a tag's resolve. */
   private tagOptions: unknown;
   private readonly onError = () => giveUp();
+  /**
+   * The entries of the collections being read, innermost last, up to `top` (the array only grows: made
+   * shorter, V8 would trim it and grow it again): a collection's items are copied off its end when it
+   * is done, into an array of their number (pushed one by one, each array would keep room for 17).
+   */
+  private readonly entries: unknown[] = [];
+  private top = 0;
+  /** Where the node read last ends (its range's last offset): read here, not through `range`. */
+  private lastEnd = 0;
 
   constructor(
     private readonly text: string,
@@ -122,6 +156,7 @@ class Reader {
       const doc = new Document(undefined, this.docOptions);
       if (doc.schema.compat) giveUp();
       this.schema = doc.schema;
+      this.sharedSchema = sameSchema(doc.schema);
       this.tags = doc.schema.tags as unknown as Tag[];
       this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
       this.tagOptions = doc.options;
@@ -129,7 +164,7 @@ class Reader {
       const head = this.headComment(explicit);
       const contentStart = this.pos;
       const map = this.blockMap(0);
-      const end = map.range![2];
+      const end = this.lastEnd;
       doc.contents = map;
       // An implicit document starts where its content does, after the comments above it.
       doc.range = [explicit ? start : contentStart, end, end];
@@ -213,16 +248,23 @@ class Reader {
   /** A block mapping whose first key starts at `pos`, its keys at column `indent`. */
   private blockMap(indent: number): YAMLMap {
     const text = this.text;
-    const map = new YAMLMap(this.schema);
     const start = this.pos;
+    const base = this.top;
     let end = start;
-    const keys = new Set<unknown>();
+    /** The keys' values once the mapping has more than a few (fewer are compared one by one). */
+    let keys: Set<unknown> | undefined;
     for (;;) {
       const spaced = this.takeBlank();
       const key = this.key();
       if (spaced) key.spaceBefore = true;
-      if (keys.has(key.value)) giveUp();
-      keys.add(key.value);
+      if (keys === undefined) {
+        if (hasKey(this.entries, base, this.top, key.value)) giveUp();
+        if (this.top - base === MANY_KEYS) keys = keySet(this.entries, base, this.top);
+      }
+      if (keys !== undefined) {
+        if (keys.has(key.value)) giveUp();
+        keys.add(key.value);
+      }
       // at the ':'
       this.pos++;
       let value: Scalar | YAMLMap | YAMLSeq;
@@ -243,8 +285,8 @@ class Reader {
         while (text.charCodeAt(this.pos) === SPACE) this.pos++;
         value = this.inlineValue(indent);
       } else giveUp();
-      map.items.push(new Pair(key, value));
-      end = value.range![2];
+      this.push(readPair(key, value));
+      end = this.lastEnd;
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
       if (ind < indent) break;
@@ -254,15 +296,55 @@ class Reader {
       if (c === DASH && text.charCodeAt(this.pos + ind + 1) === SPACE) break;
       this.pos += ind;
     }
-    map.range = [start, end, end];
+    return this.map(this.takeEntries(base) as Pair[], start, end, end);
+  }
+
+  private map(items: Pair[], start: number, valueEnd: number, end: number): YAMLMap {
+    this.lastEnd = end;
+    if (this.sharedSchema) return readMap(items, start, valueEnd, end);
+    const map = new YAMLMap(this.schema);
+    map.items = items;
+    map.range = [start, valueEnd, end];
     return map;
+  }
+
+  private seq(items: unknown[], start: number, valueEnd: number, end: number): YAMLSeq {
+    this.lastEnd = end;
+    if (this.sharedSchema) return readSeq(items, start, valueEnd, end);
+    const seq = new YAMLSeq(this.schema);
+    seq.items = items;
+    seq.range = [start, valueEnd, end];
+    return seq;
+  }
+
+  private scalar(
+    value: unknown,
+    start: number,
+    valueEnd: number,
+    end: number,
+    source: string,
+    type: Scalar.Type,
+  ) {
+    this.lastEnd = end;
+    return readScalar(value, start, valueEnd, end, source, type);
+  }
+
+  private push(entry: unknown): void {
+    this.entries[this.top++] = entry;
+  }
+
+  /** The entries pushed from `base` on, taken off the stack. */
+  private takeEntries(base: number): unknown[] {
+    const items = this.entries.slice(base, this.top);
+    this.top = base;
+    return items;
   }
 
   /** A block sequence whose first `- ` is at `pos`, in column `indent`. */
   private blockSeq(indent: number): YAMLSeq {
     const text = this.text;
-    const seq = new YAMLSeq(this.schema);
     const start = this.pos;
+    const base = this.top;
     let end = start;
     for (;;) {
       // at `- `
@@ -276,8 +358,8 @@ class Reader {
         ? this.blockMap(this.pos - lineStart)
         : this.inlineValue(indent);
       if (spaced) item.spaceBefore = true;
-      seq.items.push(item);
-      end = item.range![2];
+      this.push(item);
+      end = this.lastEnd;
       if (this.pos >= text.length) break;
       const ind = this.nextEntry();
       if (ind < indent) break;
@@ -285,8 +367,7 @@ class Reader {
       if (text.charCodeAt(this.pos + ind) !== DASH || text.charCodeAt(this.pos + ind + 1) !== SPACE) break;
       this.pos += ind;
     }
-    seq.range = [start, end, end];
-    return seq;
+    return this.seq(this.takeEntries(base), start, end, end);
   }
 
   /** A plain key at `pos`; leaves `pos` at its `:`. */
@@ -306,7 +387,7 @@ class Reader {
     if (text.charCodeAt(i - 1) === SPACE || i - start > 1000) giveUp();
     this.pos = i;
     const source = text.slice(start, i);
-    return this.plain(source, [start, i, i], true);
+    return this.plain(source, start, i, i, true);
   }
 
   /**
@@ -321,23 +402,21 @@ class Reader {
       const end = this.quoted(start);
       const inner = text.slice(start + 1, end - 1);
       const value = c === '"' ? inner : inner.replaceAll("''", "'");
-      const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
+      const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
       this.pos = end;
       const after = this.lineEnd();
-      scalar.range = [start, end, this.pos];
-      scalar.source = value;
-      scalar.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+      const type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+      const scalar = this.scalar(resolved, start, end, this.pos, value, type);
       if (after) scalar.comment = after;
       return scalar;
     }
     if (c === "[") return this.flowSeq();
     if (c === "{") {
       if (text[start + 1] !== "}") giveUp();
-      const map = new YAMLMap(this.schema);
-      map.flow = true;
       this.pos = start + 2;
       if (this.lineEnd()) giveUp();
-      map.range = [start, start + 2, this.pos];
+      const map = this.map([], start, start + 2, this.pos);
+      map.flow = true;
       return map;
     }
     if (c === "|") return this.literal(indent);
@@ -362,7 +441,7 @@ class Reader {
     const source = text.slice(start, last);
     this.pos = last;
     const comment = this.lineEnd();
-    const scalar = this.plain(source, [start, last, this.pos], false);
+    const scalar = this.plain(source, start, last, this.pos, false);
     if (comment) scalar.comment = comment;
     return scalar;
   }
@@ -396,7 +475,7 @@ class Reader {
   }
 
   /** A plain scalar as the composer resolves it by the schema's tags. */
-  private plain(source: string, range: [number, number, number], atKey: boolean): Scalar {
+  private plain(source: string, start: number, valueEnd: number, end: number, atKey: boolean): Scalar {
     let tag = this.strTag;
     if (source === "" || MAYBE_NOT_STRING.test(source)) {
       for (const t of this.tags) {
@@ -407,10 +486,14 @@ class Reader {
       }
     }
     const res = tag.resolve(source, this.onError, this.tagOptions);
-    const scalar = res instanceof Scalar ? res : new Scalar(res);
-    scalar.range = range;
-    scalar.source = source;
-    scalar.type = "PLAIN";
+    let scalar: Scalar;
+    if (res instanceof Scalar) {
+      scalar = res;
+      this.lastEnd = end;
+      scalar.range = [start, valueEnd, end];
+      scalar.source = source;
+      scalar.type = "PLAIN";
+    } else scalar = this.scalar(res, start, valueEnd, end, source, "PLAIN");
     if (tag.format) scalar.format = tag.format;
     return scalar;
   }
@@ -418,9 +501,8 @@ class Reader {
   /** `[a, "b"]` on one line: scalars only; or `[]`. */
   private flowSeq(): YAMLSeq {
     const text = this.text;
-    const seq = new YAMLSeq(this.schema);
-    seq.flow = true;
     const start = this.pos;
+    const base = this.top;
     let i = start + 1;
     if (text[i] !== "]") {
       for (;;) {
@@ -430,18 +512,16 @@ class Reader {
           const end = this.quoted(i);
           const inner = text.slice(i + 1, end - 1);
           const value = c === '"' ? inner : inner.replaceAll("''", "'");
-          item = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
-          item.range = [i, end, end];
-          item.source = value;
-          item.type = c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE";
+          const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
+          item = this.scalar(resolved, i, end, end, value, c === '"' ? "QUOTE_DOUBLE" : "QUOTE_SINGLE");
           i = end;
         } else {
           const j = flowPlainEnd(text, i);
           if (j < 0) giveUp();
-          item = this.plain(text.slice(i, j), [i, j, j], false);
+          item = this.plain(text.slice(i, j), i, j, j, false);
           i = j;
         }
-        seq.items.push(item);
+        this.push(item);
         if (text[i] === "]") break;
         if (text[i] !== "," || text[i + 1] !== " ") giveUp();
         i += 2;
@@ -451,7 +531,8 @@ class Reader {
     const end = i + 1;
     this.pos = end;
     if (this.lineEnd()) giveUp();
-    seq.range = [start, end, this.pos];
+    const seq = this.seq(this.takeEntries(base), start, end, this.pos);
+    seq.flow = true;
     return seq;
   }
 
@@ -495,10 +576,8 @@ class Reader {
     // are read as the space before the next entry.
     if (blanks > 0) i = blankStart;
     const value = strip ? lines.join("\n") : `${lines.join("\n")}\n`;
-    const scalar = new Scalar(this.strTag.resolve(value, this.onError, this.tagOptions));
-    scalar.range = [start, i, i];
-    scalar.source = value;
-    scalar.type = "BLOCK_LITERAL";
+    const resolved = this.strTag.resolve(value, this.onError, this.tagOptions);
+    const scalar = this.scalar(resolved, start, i, i, value, "BLOCK_LITERAL");
     this.pos = i;
     return scalar;
   }

@@ -1,7 +1,7 @@
 /**
  * What the two one-pass readers of package YAML share: the fast reader (yaml-fast.ts), which builds
- * `yaml` Documents from the common subset, and the kpt-form scanner (kpt-form.ts), which vouches that
- * a file is already as kpt writes it. Both read the same subset the same way; these are its pieces.
+ * `yaml` Documents from the common subset, and the kpt-form scanner (kpt-form.ts), which writes a file
+ * as kpt's formatter would, no node made. What both read they read the same way; these are its pieces.
  */
 
 export const NL = 10;

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, Scalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
@@ -6,6 +6,7 @@ import type { KptFormDoc } from "../kpt/kpt-form.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
+import { newScalar, readPair } from "../kpt/yaml-nodes.js";
 
 /** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
 export const FILE_ANNOTATION_PAIRS = [
@@ -47,14 +48,14 @@ export function packageItems(
   tree: FileTree,
   packageDir: string,
   notes?: ItemNotes,
-  kept?: string[],
+  kept?: ResourceFile[],
 ): Document[] {
   const prefixLength = pkg.path === "" ? 0 : pkg.path.length + 1;
   const kptfileText = tree.get(pkg.kptfilePath)?.toString("utf8") ?? "";
   const files = [{ path: "Kptfile", text: kptfileText, docs: [pkg.kptfileDoc] }];
   for (const file of pkg.resourceFiles) {
     if (kept && keptAsRead(file)) {
-      kept.push(file.path);
+      kept.push(file);
       continue;
     }
     files.push({ path: file.path.slice(prefixLength), text: file.text, docs: file.docs });
@@ -63,15 +64,15 @@ export function packageItems(
 }
 
 /**
- * A file that a render running no function on its resources writes back byte for byte, its documents
- * never read: a file in kpt's form (what kpt's writer would write of it is its text) whose every
- * document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
+ * A file that a render running no function on its resources writes as kpt-form.ts formatted it (byte
+ * for byte as it was, when already in kpt's form), its documents never read: a file kpt-form.ts
+ * formats (what kpt's writer would write of it, told from its text) whose every document is a resource (apiVersion, kind, metadata.name: the KRM check passes) and comes out of
  * the render as it went in — the annotations kpt adds while rendering are taken off again (none of
  * them was there before), no `metadata` or `annotations` to make or to drop, no Config Connector
  * resource for kpt's attribution.
  */
 function keptAsRead(file: ResourceFile): boolean {
-  return file.kptForm?.every(leftAsRead) === true;
+  return file.kptForm?.docs.every(leftAsRead) === true;
 }
 
 function leftAsRead(doc: KptFormDoc): boolean {
@@ -140,9 +141,10 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
   for (const [key, value] of entries) {
     // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
     if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
-    const scalar = new Scalar(value);
+    const scalar = newScalar(value);
     scalar.type = "QUOTE_SINGLE";
-    (annotations as YAMLMap).set(key, scalar);
+    // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
+    (annotations as YAMLMap).add(readPair(key, scalar), true);
   }
 }
 

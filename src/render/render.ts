@@ -11,7 +11,7 @@ import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
 import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
-import { type KptPackage, loadPackage } from "../kpt/package.js";
+import { type KptPackage, loadPackage, type ResourceFile } from "../kpt/package.js";
 import type { ParseCache } from "../kpt/parse-cache.js";
 import { getAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
@@ -109,7 +109,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   try {
     root = loadPackage(tree, rootPath, {
       cache: env.parseCache,
-      // Without functions, files the render writes back as they are need not be read (keptAsRead).
+      // Without functions, files kpt-form.ts formats need not be read (keptAsRead).
       leaveUnread: env.writeFiles !== false && runsNoFunction(tree),
     });
     checkFunctionConfigs(root, tree, false);
@@ -141,7 +141,7 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     ...newItemNotes(),
     checked: new WeakSet(),
   };
-  const kept: string[] = [];
+  const kept: ResourceFile[] = [];
   try {
     outcome.items = await renderPackage(root, tree, rootDir, packageDirs, ctx, outcome, kept);
     if (env.attribution) for (const d of outcome.items) attribute(d, "fn");
@@ -183,7 +183,7 @@ export function runsNoFunction(tree: FileTree): boolean {
 /** The YAML documents of a package tree: each package's Kptfile and resource documents. */
 export function countResources(pkg: KptPackage): number {
   let n = 1;
-  for (const f of pkg.resourceFiles) n += f.kptForm?.length ?? f.docs.length;
+  for (const f of pkg.resourceFiles) n += f.kptForm?.docs.length ?? f.docs.length;
   for (const s of pkg.subpackages) n += countResources(s);
   return n;
 }
@@ -195,7 +195,7 @@ async function renderPackage(
   packageDirs: Map<string, string>,
   ctx: StepContext,
   outcome: RenderOutcome,
-  kept: string[],
+  kept: ResourceFile[],
 ): Promise<Document[]> {
   let items: Document[] = [];
   for (const sub of pkg.subpackages) {

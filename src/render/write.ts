@@ -2,7 +2,7 @@ import { posix } from "node:path";
 import type { Document } from "yaml";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { formatDocuments, type SeqIndent } from "../kpt/format.js";
-import type { KptPackage } from "../kpt/package.js";
+import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 import { setKptAnnotation, takePlace } from "./items.js";
@@ -54,7 +54,7 @@ function fileOf(
  * The package files after a render, as kpt writes them: every resource file rewritten from its items
  * (ordered by index, transient annotations stripped, reformatted); a file left without resources
  * deleted; other files untouched. Items are changed in place (annotations stripped). The `kept` files
- * (read into no item: items.ts's keptAsRead) are written as they were.
+ * (read into no item: items.ts's keptAsRead) are written as kpt-form.ts formatted them.
  */
 export function itemsToTree(
   before: FileTree,
@@ -63,13 +63,14 @@ export function itemsToTree(
   packageDirs: ReadonlyMap<string, string>,
   rootDir: string,
   written: string[] = [],
-  kept: readonly string[] = [],
+  kept: readonly ResourceFile[] = [],
 ): FileTree {
   const after: FileTree = new Map(before);
   for (const p of sourceFiles) after.delete(p);
-  for (const p of kept) {
-    after.set(p, before.get(p)!);
-    written.push(p);
+  for (const f of kept) {
+    const text = f.kptForm?.text ?? f.text;
+    after.set(f.path, text === f.text ? before.get(f.path)! : Buffer.from(text, "utf8"));
+    written.push(f.path);
   }
   const byFile = new Map<string, { doc: Document; index: number; order: number; style: SeqIndent }[]>();
   items.forEach((doc, order) => {

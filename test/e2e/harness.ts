@@ -10,6 +10,7 @@ import type { Runtime } from "../../src/config/schema.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
+import { TEST_KEY } from "../forge/helpers.js";
 
 export interface World {
   forge: Forge;
@@ -74,7 +75,7 @@ export interface WorldOptions {
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
-  const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+  const creds = forge.createApp({ name: "porchlight", owner: "acme", privateKeyPem: TEST_KEY });
   const app = await startAppServer({
     appId: creds.appId,
     privateKey: creds.privateKeyPem,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { defaultRegistry } from "../../src/fn/registry.js";
+import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import type { RenderResult } from "../../src/jobs/renderer.js";
+import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
 
 /**
@@ -259,6 +262,10 @@ const EDITS: Edit[] = [
 
 const BUILTIN = { runtimes: ["builtin" as const] };
 
+/** A renderer that remembers nothing and renders every tree whole, never file by file. */
+const wholeRenderer = () =>
+  new KptRenderer(defaultRegistry(), DEFAULT_RUN_OPTIONS, true, new ParseCache(), null);
+
 /** What a render answered, comparable: every file's text, the findings, the outcome. */
 function answer(result: RenderResult) {
   return {
@@ -275,7 +282,7 @@ describe("the bot's renderer across a draft's pushes", () => {
     const bot = new KptRenderer();
     let tree = draft();
     const first = await bot.render(tree, BUILTIN);
-    expect(answer(first)).toEqual(answer(await new KptRenderer().render(tree, BUILTIN)));
+    expect(answer(first)).toEqual(answer(await wholeRenderer().render(tree, BUILTIN)));
     expect(first.ok).toBe(true);
     tree = first.tree;
     for (const [name, change, shows] of EDITS) {
@@ -285,14 +292,14 @@ describe("the bot's renderer across a draft's pushes", () => {
         expect(treeToText(pushed), `${name}: the edit applies`).not.toEqual(treeToText(tree));
       }
       const remembered = await bot.render(pushed, BUILTIN);
-      const fresh = await new KptRenderer().render(pushed, BUILTIN);
+      const fresh = await wholeRenderer().render(pushed, BUILTIN);
       expect(answer(remembered), name).toEqual(answer(fresh));
       expect(remembered.ok, name).toBe(true);
       shows?.(remembered);
       // The bot commits the render; rendering that commit again must change nothing.
       const again = await bot.render(remembered.tree, BUILTIN);
       expect(answer(again), `${name}, then its render pushed`).toEqual(
-        answer(await new KptRenderer().render(remembered.tree, BUILTIN)),
+        answer(await wholeRenderer().render(remembered.tree, BUILTIN)),
       );
       expect(treeToText(again.tree), name).toEqual(treeToText(remembered.tree));
       tree = remembered.tree;
@@ -322,12 +329,329 @@ describe("the bot's renderer places a push's findings", () => {
     const before = bot.stats;
     const result = await bot.render(pushed, BUILTIN);
     const after = bot.stats;
-    expect(answer(result)).toEqual(answer(await new KptRenderer().render(pushed, BUILTIN)));
+    expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
     const named = result.findings.filter((f) => f.file !== undefined);
     const inApi = named.filter((f) => f.file === "api.yaml");
     expect(inApi.length).toBeGreaterThan(0);
     expect(named.length).toBeGreaterThan(inApi.length);
     expect(after.placesFound - before.placesFound).toBe(inApi.length);
     expect(after.placesRemembered - before.placesRemembered).toBe(named.length - inApi.length);
+  });
+});
+
+/**
+ * A package whose pipelines run builtins by item (configs in the Kptfiles): the bot's renderer renders
+ * only the files a push changed and combines each function's results from every resource's share. Each
+ * push below either takes that shortcut (the renderer reuses files) or must not (a fact of the whole
+ * list decides, or something the shortcut does not cover), and either way answers as a fresh renderer.
+ */
+const BY_ITEM_KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: shop
+  annotations:
+    shop.example.com/replicas: "1" # kpt-set: \${replicas}
+pipeline:
+  mutators:
+    - image: gcr.io/kpt-fn/set-namespace:v0.4.1
+      configMap:
+        namespace: shop
+    - image: gcr.io/kpt-fn/set-labels:v0.2.0
+      configMap:
+        team: blue
+    - image: gcr.io/kpt-fn/set-annotations:v0.1.4
+      configMap:
+        owner: shop-team
+    - image: gcr.io/kpt-fn/apply-setters:v0.2.0
+      configMap:
+        replicas: "3"
+    - image: gcr.io/kpt-fn/set-image:v0.1.1
+      configMap:
+        name: registry.example.com/web
+        newTag: "2.0"
+`;
+
+function byItemDraft(): FileTree {
+  return treeFromText({
+    Kptfile: BY_ITEM_KPTFILE,
+    "web.yaml": `${deployment("web")}---\n${configMap("web-config", "a")}`,
+    "api.yaml": deployment("api"),
+    "jobs/cron.yaml": configMap("cron", "nightly"),
+    "local.yaml": SETTERS,
+    "README.md": "# shop\n",
+    "db/Kptfile": SUB_KPTFILE,
+    "db/db.yaml": `${deployment("db")}---\n${configMap("db-config", "x")}`,
+  });
+}
+
+/** A push to the by-item package: whether the renderer may answer it from the files it kept, and the limit it runs under. */
+type ByItemEdit = [
+  name: string,
+  change: (tree: FileTree) => void,
+  /** The renderer answers it file by file (or knows the tree renders to itself). */
+  shortcut: boolean,
+  shows?: (result: RenderResult) => void,
+  maxResources?: number,
+];
+
+const BY_ITEM_EDITS: ByItemEdit[] = [
+  [
+    "changes a value in one file",
+    (t) => put(t, "api.yaml", text(t, "api.yaml").replace("--port=8080", "--port=9090")),
+    true,
+    fileHas("api.yaml", "--port=9090"),
+  ],
+  [
+    "adds a container, so set-image changes one image more",
+    (t) =>
+      put(
+        t,
+        "api.yaml",
+        text(t, "api.yaml").replace(
+          "      - name: main\n",
+          "      - name: side\n        image: registry.example.com/web:0.9\n      - name: main\n",
+        ),
+      ),
+    true,
+    findingSays("set image from registry.example.com/web:0.9 to registry.example.com/web:2.0"),
+  ],
+  [
+    "adds a Namespace object (set-namespace reports the old namespaces of all resources)",
+    (t) => put(t, "namespace.yaml", "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: legacy\n"),
+    true,
+    findingSays('namespace "legacy" updated to "shop", 1 value(s) changed'),
+  ],
+  [
+    "removes the Namespace object",
+    (t) => t.delete("namespace.yaml"),
+    true,
+    findingSays('all namespaces are already "shop". no value changed'),
+  ],
+  [
+    "copies a file, so two resources have the same id (set-annotations then fails)",
+    (t) => put(t, "copy.yaml", text(t, "api.yaml")),
+    false,
+    findingSays("duplicate Resource(apiVersion=apps/v1, kind=Deployment, Namespace=shop, Name=api)"),
+  ],
+  ["removes the copy", (t) => t.delete("copy.yaml"), true],
+  [
+    "moves web to another namespace and makes api depend on it there (set-namespace rewrites depends-on)",
+    (t) => {
+      put(t, "web.yaml", text(t, "web.yaml").replace("namespace: shop", "namespace: elsewhere"));
+      put(
+        t,
+        "api.yaml",
+        text(t, "api.yaml").replace(
+          "  annotations:\n",
+          "  annotations:\n    config.kubernetes.io/depends-on: apps/namespaces/elsewhere/Deployment/web\n",
+        ),
+      );
+    },
+    false,
+    fileHas("api.yaml", "config.kubernetes.io/depends-on: apps/namespaces/shop/Deployment/web"),
+  ],
+  [
+    "removes the depends-on annotation",
+    (t) =>
+      put(t, "api.yaml", text(t, "api.yaml").replace(/^ {4}config\.kubernetes\.io\/depends-on: .*\n/m, "")),
+    true,
+  ],
+  [
+    "changes a function's config in the Kptfile",
+    (t) =>
+      put(
+        t,
+        "Kptfile",
+        text(t, "Kptfile").replace("configMap:\n        team: blue", "configMap:\n        team: red"),
+      ),
+    true,
+    fileHas("web.yaml", "team: red"),
+  ],
+  [
+    "pins another release of a function (set-labels v0.2.1)",
+    (t) => put(t, "Kptfile", text(t, "Kptfile").replace("set-labels:v0.2.0", "set-labels:v0.2.1")),
+    true,
+  ],
+  [
+    "pins a release that does not run by item (set-annotations v0.1.3 leaves local config out)",
+    (t) => put(t, "Kptfile", text(t, "Kptfile").replace("set-annotations:v0.1.4", "set-annotations:v0.1.3")),
+    false,
+    (r) => expect(r.tree.has("local.yaml")).toBe(false),
+  ],
+  [
+    "pins the release back",
+    (t) => {
+      put(t, "Kptfile", text(t, "Kptfile").replace("set-annotations:v0.1.3", "set-annotations:v0.1.4"));
+      put(t, "local.yaml", SETTERS);
+    },
+    true,
+  ],
+  [
+    "swaps the documents of a file",
+    (t) => {
+      const [first, second] = text(t, "web.yaml").split(/^---\n/m);
+      put(t, "web.yaml", `${second}---\n${first}`);
+    },
+    true,
+  ],
+  [
+    "renames a file",
+    (t) => {
+      put(t, "jobs/nightly.yaml", text(t, "jobs/cron.yaml"));
+      t.delete("jobs/cron.yaml");
+    },
+    true,
+    fileHas("jobs/nightly.yaml", "name: cron"),
+  ],
+  [
+    "moves a resource from one file to another",
+    (t) => {
+      const [first, second] = text(t, "web.yaml").split(/^---\n/m);
+      put(t, "web.yaml", first!);
+      put(t, "jobs/nightly.yaml", `${text(t, "jobs/nightly.yaml")}---\n${second}`);
+    },
+    true,
+  ],
+  [
+    "renames a file whose resources the functions report on (the results name it)",
+    (t) => {
+      put(t, "jobs/web.yaml", text(t, "jobs/nightly.yaml"));
+      t.delete("jobs/nightly.yaml");
+    },
+    true,
+    (r) => expect(r.findings.map((f) => f.file)).toContain("jobs/web.yaml"),
+  ],
+  [
+    "adds local config of the same kustomize id as another (set-annotations then fails)",
+    (t) => put(t, "local2.yaml", SETTERS.replace("metadata:\n", "metadata:\n  namespace: default\n")),
+    false,
+    findingSays("already registered id"),
+  ],
+  ["removes that local config", (t) => t.delete("local2.yaml"), true],
+  ["deletes a file", (t) => t.delete("api.yaml"), true, (r) => expect(r.tree.has("api.yaml")).toBe(false)],
+  [
+    "adds a subpackage",
+    (t) => {
+      put(
+        t,
+        "cache/Kptfile",
+        SUB_KPTFILE.replace("name: db", "name: cache").replace("tier: data", "tier: cache"),
+      );
+      put(t, "cache/cache.yaml", deployment("cache"));
+    },
+    true,
+    fileHas("cache/cache.yaml", "tier: cache"),
+  ],
+  [
+    "makes every resource of a subpackage local config (set-labels finds no input resources there)",
+    (t) => {
+      put(
+        t,
+        "cache/Kptfile",
+        text(t, "cache/Kptfile").replace(
+          "  annotations:\n",
+          '  annotations:\n    config.kubernetes.io/local-config: "true"\n',
+        ),
+      );
+      put(t, "cache/cache.yaml", SETTERS.replace("name: setters", "name: cache-values"));
+    },
+    true,
+    findingSays("no input resources"),
+  ],
+  [
+    "adds a function to the subpackage that moves its resources to one file",
+    (t) =>
+      put(
+        t,
+        "db/Kptfile",
+        `${text(t, "db/Kptfile").trimEnd()}\n    - image: gcr.io/kpt-fn/set-annotations:v0.1.4\n      configMap:\n        internal.config.kubernetes.io/path: all.yaml\n`,
+      ),
+    false,
+    (r) => expect(r.tree.has("db/all.yaml")).toBe(true),
+  ],
+  [
+    "puts the subpackage back as it was",
+    (t) => {
+      for (const path of [...t.keys()]) if (path.startsWith("db/")) t.delete(path);
+      put(t, "db/Kptfile", SUB_KPTFILE);
+      put(t, "db/db.yaml", `${deployment("db")}---\n${configMap("db-config", "x")}`);
+    },
+    true,
+  ],
+  [
+    "adds a file with a bad setter (apply-setters fails)",
+    (t) =>
+      put(
+        t,
+        "bad.yaml",
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: bad\ndata:\n  ports: # kpt-set: port-\${replicas}\n  - 80\n`,
+      ),
+    false,
+    (r) => expect(r.ok).toBe(false),
+  ],
+  ["deletes the file with the bad setter", (t) => t.delete("bad.yaml"), true],
+  [
+    "adds a file past maxResources (the render fails)",
+    (t) => put(t, "worker.yaml", `${deployment("worker")}---\n${configMap("worker-config", "w")}`),
+    false,
+    (r) => expect(r.tooManyResources).toBeDefined(),
+    11,
+  ],
+  ["leaves the files as they are", () => {}, true],
+];
+
+describe("the bot's renderer over a package whose functions run by item", () => {
+  it("renders each push as a renderer that remembers nothing does, reusing the files it did not change", async () => {
+    const bot = new KptRenderer();
+    let tree = byItemDraft();
+    const first = await bot.render(tree, BUILTIN);
+    expect(answer(first)).toEqual(answer(await wholeRenderer().render(tree, BUILTIN)));
+    expect(first.ok).toBe(true);
+    tree = (await bot.render(first.tree, BUILTIN)).tree;
+    for (const [name, change, shortcut, shows, maxResources] of BY_ITEM_EDITS) {
+      const options = maxResources === undefined ? BUILTIN : { ...BUILTIN, maxResources };
+      const pushed: FileTree = new Map(tree);
+      change(pushed);
+      if (name !== "leaves the files as they are") {
+        expect(treeToText(pushed), `${name}: the edit applies`).not.toEqual(treeToText(tree));
+      }
+      const before = bot.stats;
+      const remembered = await bot.render(pushed, options);
+      const fresh = await wholeRenderer().render(pushed, options);
+      expect(answer(remembered), name).toEqual(answer(fresh));
+      // Answered file by file, or the whole tree known to render to itself (a state it was in before).
+      const after = bot.stats;
+      const byFile =
+        after.filesReused + after.filesRendered > before.filesReused + before.filesRendered ||
+        after.unchanged > before.unchanged;
+      expect(byFile, `${name}: answered file by file`).toBe(shortcut);
+      expect(remembered.ok, `${name}: ok`).toBe(!name.includes("fails"));
+      shows?.(remembered);
+      if (!remembered.ok) {
+        tree = pushed;
+        continue;
+      }
+      // The bot commits the render and renders that commit (which keeps the files of the next push).
+      const again = await bot.render(remembered.tree, options);
+      expect(answer(again), `${name}, then its render pushed`).toEqual(
+        answer(await wholeRenderer().render(remembered.tree, options)),
+      );
+      tree = again.tree;
+    }
+  });
+
+  it("reads and renders only the changed file of a one-file push", async () => {
+    const bot = new KptRenderer();
+    const rendered = (await bot.render(byItemDraft(), BUILTIN)).tree;
+    await bot.render(rendered, BUILTIN);
+    const pushed: FileTree = new Map(rendered);
+    put(pushed, "api.yaml", text(rendered, "api.yaml").replace("--port=8080", "--port=9090"));
+    const before = bot.stats;
+    const result = await bot.render(pushed, BUILTIN);
+    const after = bot.stats;
+    expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
+    // Five resource files: web, api, jobs/cron, local and db/db.
+    expect(after.filesReused - before.filesReused).toBe(4);
+    expect(after.filesRead + after.filesParsed - before.filesRead - before.filesParsed).toBe(1);
   });
 });

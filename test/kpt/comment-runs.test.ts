@@ -671,6 +671,121 @@ describe("blank lines around comment lines are kept and dropped as yaml.v3 does"
 });
 
 /**
+ * A file's first `---` (kpt splits files at `---` lines, so only the first line can leave one in a
+ * document, and yaml.v3 then reads the comment lines after it as the first key's) and the head comment
+ * of a flow collection in a block sequence. Each case: the input, and kpt v1.0.0-beta.56’s bytes for
+ * it from `fn render` with no function.
+ */
+const HEAD_CASES: [string, string, string][] = [
+  [
+    "after a file's first `---`, comment lines are the first key's head: the blank line after them goes",
+    `---
+# c
+
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+    `# c
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+  ],
+  [
+    "after a file's first `---`, a blank line between comment lines stays, one for a run",
+    `---
+# c
+
+
+# d
+
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+    `# c
+
+# d
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+  ],
+  [
+    "a `---` that is not the file's first line starts a document of its own: a head comment keeps its blank line",
+    `# a
+---
+# c
+
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+    `# c
+
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+`,
+  ],
+  [
+    "a flow sequence or mapping item's head comment is written above its `- ` only",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  - [a, b]
+  # note
+  - [x, y]
+  - {a: 1}
+  # note
+  - {b: 2}
+  # note
+  - [x, # y
+     z]
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  - [a, b]
+  # note
+  - [x, y]
+  - {a: 1}
+  # note
+  - {b: 2}
+  # note
+  - [x, # y
+    z]
+`,
+  ],
+];
+
+describe("head comments after a first `---` and above flow items are written as kpt writes them", () => {
+  it.each(HEAD_CASES)("%s", (_name, input, kpt) => {
+    const { docs } = parseYamlFile(input, "x.yaml");
+    for (const d of docs) normalizeComments(d, input);
+    expect(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, input)),
+      ),
+    ).toBe(kpt);
+  });
+});
+
+/**
  * A foot that no closing block takes (left of the block that ends, at no closing block's column, up to
  * a blank line) and that comes before a sequence's next item, or after a `key:` whose block value
  * follows: yaml.v3 gives it to the next scalar it reads (see footOfFirstScalar in comment-runs.ts).

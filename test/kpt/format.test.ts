@@ -2,9 +2,17 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Document, parseDocument } from "yaml";
-import { detectSeqIndent, formatDocument, formatDocuments } from "../../src/kpt/format.js";
+import {
+  canPlain,
+  detectSeqIndent,
+  formatDocument,
+  formatDocuments,
+  plainByRules,
+  plainSafe,
+} from "../../src/kpt/format.js";
 import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 import { functionRoundTrip } from "../../src/render/sync.js";
@@ -156,5 +164,23 @@ describe("detectSeqIndent", () => {
     expect(detect("a:\n  - x\nb:\n- 1\n- 2\n- 3\n")).toBe("wide");
     expect(detect("a: # note\n- x\nb:\n  - 1\n")).toBe("compact");
     expect(detect("a:\n  # note\n  - x\nb:\n- 1\n")).toBe("wide");
+  });
+});
+
+describe("canPlain", () => {
+  it("keeps plain what libyaml's rules keep plain, the common values through its shortcut", () => {
+    // Letters and digits, the shortcut's other characters, and characters some rule looks at.
+    const char = fc.constantFrom(..."aZ09-._/:#,[]{}?!&*|>'\"%@` \t\n\u0085\u00e9\ufeff~=+");
+    const ctx = fc.record({ flow: fc.boolean(), key: fc.boolean(), indent: fc.constant(0) });
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 8 }), ctx, (chars, c) => {
+        const value = chars.join("");
+        if (plainSafe(value)) expect(plainByRules(value, c), JSON.stringify(value)).toBe(true);
+        expect(canPlain(value, c)).toBe(plainByRules(value, c));
+      }),
+      { numRuns: 5000 },
+    );
+    for (const value of ["app-1", "registry.example.com/app", "v1", "a_b", "9", "Deployment"])
+      expect(plainSafe(value), value).toBe(true);
   });
 });

@@ -1,7 +1,22 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { LineCounter, parseAllDocuments } from "yaml";
+import {
+  type Document,
+  isCollection,
+  isDocument,
+  isMap,
+  isNode,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  Pair,
+  parseAllDocuments,
+  Scalar,
+  YAMLMap,
+  YAMLSeq,
+} from "yaml";
 import { generatePackage } from "../../bench/render-package.js";
 import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml-fast.js";
@@ -37,17 +52,44 @@ function bothReadings(text: string): { fast: unknown; yaml: unknown } | undefine
   };
 }
 
-/** A node tree as plain data, its classes named; a document's schema by its name only. */
+/**
+ * A node tree as plain data, its classes named, with the kind `yaml` tells it by (under a symbol, not
+ * an own key of the nodes the fast reader makes) and its range; a document's schema by its name only.
+ */
 function plain(v: unknown): unknown {
   if (v === null || typeof v !== "object") return typeof v === "number" && Number.isNaN(v) ? "NaN" : v;
   if (Array.isArray(v)) return v.map(plain);
   if (v instanceof LineCounter) return { lineCounter: true };
-  const out: Record<string, unknown> = { class: v.constructor.name };
+  const out: Record<string, unknown> = { class: v.constructor.name, kind: kindOf(v) };
   for (const key of Object.keys(v).sort()) {
     const value = (v as Record<string, unknown>)[key];
     out[key] = key === "schema" ? String((value as { name?: string }).name) : plain(value);
   }
+  // A node's range, an own property once read (the fast reader's nodes make it when first read).
+  if ("range" in v) out.range = plain((v as { range: unknown }).range);
   return out;
+}
+
+function kindOf(v: object): string {
+  const kinds: Record<string, (v: unknown) => boolean> = {
+    isDocument,
+    isMap,
+    isPair,
+    isScalar,
+    isSeq,
+    isCollection,
+    isNode,
+  };
+  const kind = Object.entries(kinds)
+    .filter(([, is]) => is(v))
+    .map(([name]) => name)
+    .join(" ");
+  const classes = `${v instanceof Scalar} ${v instanceof Pair} ${v instanceof YAMLMap} ${v instanceof YAMLSeq}`;
+  // A collection's schema is not an own enumerable property: its name, and what set and setIn read.
+  const schema = isCollection(v)
+    ? ` ${v.schema?.name} ${v.schema?.sortMapEntries} ${v.schema?.tags.length}`
+    : "";
+  return `${kind} ${classes}${schema}`;
 }
 
 function expectSame(text: string): boolean {
@@ -194,6 +236,40 @@ describe("parseCommonYaml", () => {
       "",
     ];
     for (const t of texts) expect(parseCommonYaml(t, OPTIONS), JSON.stringify(t)).toBeUndefined();
+  });
+
+  it("gives back a mapping with a key twice, however many keys it has", () => {
+    const keys = (n: number) => Array.from({ length: n }, (_, i) => `k${i}: ${i}\n`).join("");
+    for (const n of [2, 15, 16, 17, 40]) {
+      expect(expectSame(`${keys(n)}z: 1\n`), `${n} keys`).toBe(true);
+      for (const again of [0, n - 1]) {
+        const text = `${keys(n)}k${again}: x\n`;
+        expect(parseCommonYaml(text, OPTIONS), `${n} keys, k${again} again`).toBeUndefined();
+        expect(parseCommonYaml(`m:\n${text.replace(/^/gm, "  ")}`, OPTIONS)).toBeUndefined();
+      }
+    }
+  });
+
+  it("makes nodes that yaml edits, copies and writes as it does its own", () => {
+    const edit = (docs: Document[]) =>
+      docs.map((doc) => {
+        doc.setIn(["metadata", "labels", "team"], "platform");
+        doc.setIn(["spec", "added", "deep"], [1, { a: "b" }]);
+        (doc.contents as YAMLMap).set("b-key", doc.createNode({ list: ["x"] }));
+        const copy = doc.clone();
+        (copy.get("metadata") as YAMLMap).set("copied", true);
+        return [plain(doc), plain(copy), String(doc), String(copy)];
+      });
+    const tree = generatePackage(12, "");
+    for (const options of [OPTIONS, { ...OPTIONS, sortMapEntries: true }])
+      for (const [path, bytes] of tree) {
+        const text = bytes.toString("utf8");
+        const fast = parseCommonYaml(text, options);
+        expect(fast, path).toBeDefined();
+        const all = parseAllDocuments(text, options);
+        const docs = Array.isArray(all) ? all : [all];
+        expect(plain(edit(fast!)), path).toEqual(plain(edit(docs)));
+      }
   });
 
   it("reads generated mappings and sequences exactly as yaml does, or gives them back", () => {

@@ -34,7 +34,7 @@ data:
 `;
 
 describe("a render that runs no function", () => {
-  it("writes a file already in kpt's form back unread, and reformats the others", async () => {
+  it("writes a file already in kpt's form back unread, and one it formats unread as formatted", async () => {
     const tree = treeFromText({
       Kptfile: KPTFILE,
       "in-form.yaml": IN_FORM,
@@ -50,9 +50,102 @@ describe("a render that runs no function", () => {
     expect(out.tree.get("in-form.yaml")).toBe(tree.get("in-form.yaml"));
     expect(out.resourceCount).toBe(5);
     expect(out.resourceFiles.sort()).toEqual(["Kptfile", "in-form.yaml", "sub/Kptfile", "sub/indented.yaml"]);
-    expect(out.root?.resourceFiles[0]?.kptForm).toHaveLength(2);
+    expect(out.root?.resourceFiles[0]?.kptForm?.docs).toHaveLength(2);
+    expect(out.root?.subpackages[0]?.resourceFiles[0]?.kptForm?.text).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
+    );
     // Read when asked, as any other file.
     expect(out.root?.resourceFiles[0]?.docs.map((d) => d.getIn(["metadata", "name"]))).toEqual(["web", "cm"]);
+  });
+
+  it("writes a file to format unread as the render that reads it writes it", async () => {
+    // Four spaces a level, sequences at their key's column and two further, `-` and three spaces, empty
+    // lines, comment lines at the column of what follows them, spaces at line ends.
+    const text = `
+# Copyright the authors
+
+
+# Licensed.
+
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+    name: web   # the name
+
+    # about labels
+    labels:
+        app: web
+spec:
+    template:
+        spec:
+            containers:
+            # the main one
+            -   name: app
+                args:
+                    -   "--port"
+                    -   '8080'
+                command: |
+                    run
+                      --now
+
+            -   name: side
+---
+
+apiVersion: v1
+kind: ConfigMap
+metadata:
+    name: cm
+data:
+    a: "1"
+    # about b
+    b: two 
+`;
+    const files = { Kptfile: KPTFILE, "app.yaml": text };
+    const unread = await render(treeFromText(files), "", env);
+    expect(unread.ok, unread.error?.message).toBe(true);
+    expect(unread.root?.resourceFiles[0]?.kptForm?.docs).toHaveLength(2);
+    const read = await render(
+      treeFromText({ ...files, Kptfile: `${KPTFILE}pipeline:\n  mutators: []\n` }),
+      "",
+      env,
+    );
+    expect(read.root?.resourceFiles[0]?.kptForm).toBeUndefined();
+    const written = treeToText(unread.tree)["app.yaml"];
+    expect(written).toBe(treeToText(read.tree)["app.yaml"]);
+    expect(written).toBe(`# Copyright the authors
+
+# Licensed.
+
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web # the name
+  # about labels
+  labels:
+    app: web
+spec:
+  template:
+    spec:
+      containers:
+      # the main one
+      - name: app
+        args:
+        - "--port"
+        - '8080'
+        command: |
+          run
+            --now
+      - name: side
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: cm
+data:
+  a: "1"
+  # about b
+  b: two
+`);
   });
 
   it("reads, and changes as kpt does, a file in kpt's form that the render changes", async () => {

@@ -70,10 +70,37 @@ export const applySetters: BuiltinFunction = {
       // apply-setters/v0.1.0 returns the error alone (stderr), with no structured result.
       throw new FunctionError(message, atLeast(release, "v0.1.1") ? [{ message, severity: "error" }] : []);
     }
-    rl.results.push(...run.results());
+    rl.results.push(...setterResults(run.takeChanges(), release));
     // No field under `metadata.annotations` set: the file annotations are as they were.
     if (!run.changedAnnotations) rl.untouched = { fileAnnotations: true };
     return rl;
+  },
+  // From v0.2.0 on, a run that sets nothing passes: each resource's share is the fields set in it (its
+  // results), and an error stops the whole run (the list decides what it reports).
+  split(config, given) {
+    const release = given ?? NEWEST;
+    if (!atLeast(release, "v0.2.0")) return undefined;
+    const run = new SetterRun(readSetters(config), release);
+    return {
+      item(doc) {
+        try {
+          run.applyTo(doc);
+        } catch (err) {
+          if (!(err instanceof SetterError)) throw err;
+          return { error: err.message };
+        }
+        const changes = run.takeChanges();
+        return changes.length > 0 ? { changes } : undefined;
+      },
+      combine(shares) {
+        const changes: Change[] = [];
+        for (const share of shares as ({ changes?: Change[]; error?: string } | undefined)[]) {
+          if (share?.error !== undefined) return undefined;
+          if (share?.changes) changes.push(...share.changes);
+        }
+        return setterResults(changes, release);
+      },
+    };
   },
 };
 
@@ -102,6 +129,22 @@ interface Change {
   value: string;
 }
 
+/** The catalog's results of a run's changes (its result items carry no severity). */
+function setterResults(changes: readonly Change[], release: string): FunctionResult[] {
+  // apply-setters/v0.1.1 added results; v0.1.0 writes none.
+  if (!atLeast(release, "v0.1.1")) return [];
+  if (changes.length === 0) return [{ message: "no matches for input setter(s)" }];
+  return changes.map((c) => {
+    const result: FunctionResult = {
+      message: `set field value to ${goQuoteString(c.value)}`,
+      field: { path: c.field },
+    };
+    if (c.file) result.file = { path: c.file };
+    if (c.index !== undefined) result.document = c.index;
+    return result;
+  });
+}
+
 /** One run over the items: walks each document once, edits tagged fields, records each change. */
 class SetterRun {
   private readonly changes: Change[] = [];
@@ -125,7 +168,7 @@ class SetterRun {
 
   constructor(
     private readonly setters: readonly SetterValue[],
-    private readonly release: string,
+    release: string,
   ) {
     this.legacy = !atLeast(release, "v0.1.1");
   }
@@ -160,20 +203,9 @@ class SetterRun {
     return this.file;
   }
 
-  /** The catalog's result items carry no severity. */
-  results(): FunctionResult[] {
-    // apply-setters/v0.1.1 added results; v0.1.0 writes none.
-    if (!atLeast(this.release, "v0.1.1")) return [];
-    if (this.changes.length === 0) return [{ message: "no matches for input setter(s)" }];
-    return this.changes.map((c) => {
-      const result: FunctionResult = {
-        message: `set field value to ${goQuoteString(c.value)}`,
-        field: { path: c.field },
-      };
-      if (c.file) result.file = { path: c.file };
-      if (c.index !== undefined) result.document = c.index;
-      return result;
-    });
+  /** The changes noted since the last call, in the order made. */
+  takeChanges(): Change[] {
+    return this.changes.splice(0);
   }
 
   /**

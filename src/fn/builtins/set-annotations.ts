@@ -3,7 +3,13 @@ import { ANNOTATION } from "../../kpt/annotations.js";
 import { atLeast } from "../releases.js";
 import type { BuiltinFunction } from "../types.js";
 import { catalogFunction, refuseAsResult } from "./util/catalog-function.js";
-import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
+import {
+  type EntriesConfig,
+  type EntriesRun,
+  entriesSplit,
+  readEntriesConfig,
+  setEntries,
+} from "./util/kustomize-entries.js";
 import { COMMON_ANNOTATIONS } from "./util/kustomize-fieldspec.js";
 
 /**
@@ -37,21 +43,24 @@ export function readSetAnnotationsConfig(
   return typeof cfg === "string" ? `failed to configure function: ${cfg}` : cfg;
 }
 
+/**
+ * v0.1.3 builds its resource map with kunstruct, which skips anything annotated local-config and works
+ * on JSON; v0.1.4 includes local config and filters the YAML nodes themselves.
+ */
+function entriesRun(release: string): EntriesRun {
+  const kunstruct = !atLeast(release, "v0.1.4");
+  return { includeLocalConfig: !kunstruct, trip: kunstruct ? "kunstruct" : undefined, skipNonMap: true };
+}
+
 export const setAnnotations: BuiltinFunction = catalogFunction({
   name: "set-annotations",
   range: ["v0.1.3", "v0.1.4"],
   readConfig: readSetAnnotationsConfig,
   refuse: refuseAsResult(),
   run(input, cfg, release, ctx) {
-    // v0.1.3 builds its resource map with kunstruct, which skips anything annotated local-config and
-    // works on JSON; v0.1.4 includes local config and filters the YAML nodes themselves.
-    const kunstruct = !atLeast(release, "v0.1.4");
-    return setEntries(input, ctx, cfg, {
-      includeLocalConfig: !kunstruct,
-      trip: kunstruct ? "kunstruct" : undefined,
-      skipNonMap: true,
-    });
+    return setEntries(input, ctx, cfg, entriesRun(release));
   },
+  split: (cfg, release) => entriesSplit(cfg, entriesRun(release)),
   // v0.1.4 sets each entry as a new scalar in the style of the one it replaces, or unstyled (or double-quoted):
   // no folded scalar where there was none. The file annotations stay unless the config names one of
   // them, or adds field specs (one could reach metadata itself).

@@ -2,8 +2,8 @@ import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
-import type { BuiltinFunction, FunctionResult } from "../types.js";
-import { childMap, entryNode } from "./util/catalog-fields.js";
+import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
+import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
 import {
   configMapData,
   gvkMatches,
@@ -12,7 +12,7 @@ import {
   isGVK,
   stringEntries,
 } from "./util/catalog-fnconfig.js";
-import { catalogFunction, eachResource, refuseAsFailure } from "./util/catalog-function.js";
+import { catalogFunction, itemShares, refuseAsFailure } from "./util/catalog-function.js";
 import { errorResult, infoResult } from "./util/catalog-results.js";
 
 /**
@@ -227,6 +227,35 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
   }));
 }
 
+/**
+ * The run by item: each resource's share is the results of the images set in it (none for a
+ * CustomResourceDefinition or a document that is not a mapping); the run reports them all in item
+ * order, or "no images changed".
+ */
+function imageSplit(cfg: SetImageConfig): ItemSplit {
+  const matcher = imageMatcher(cfg.image.name);
+  const fields = cfg.fields;
+  return {
+    item(doc) {
+      const root = rootMap(doc);
+      if (!root || kindOf(doc) === "CustomResourceDefinition") return undefined;
+      const changes: ImageChange[] = [];
+      const gvk = gvkOf(doc);
+      for (let i = 0; i < fields.length; i++) {
+        const fs = fields[i]!;
+        if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
+        visitImages(root, fs.path, 0, cfg.image, matcher, changes);
+      }
+      return changes.length > 0 ? changeResults(doc, changes) : undefined;
+    },
+    combine(shares) {
+      const results: FunctionResult[] = [];
+      for (const share of shares) if (share) results.push(...(share as FunctionResult[]));
+      return results.length === 0 ? [infoResult("no images changed")] : results;
+    },
+  };
+}
+
 export const setImage: BuiltinFunction = catalogFunction({
   name: "set-image",
   range: ["v0.1.0", "v0.1.1"],
@@ -240,23 +269,11 @@ export const setImage: BuiltinFunction = catalogFunction({
     return input;
   },
   run(input, cfg, _release, ctx) {
-    const results: FunctionResult[] = [];
-    const matcher = imageMatcher(cfg.image.name);
-    const fields = cfg.fields;
-    eachResource(input.items, ctx, (doc, root) => {
-      if (kindOf(doc) === "CustomResourceDefinition") return;
-      const changes: ImageChange[] = [];
-      const gvk = gvkOf(doc);
-      for (let i = 0; i < fields.length; i++) {
-        const fs = fields[i]!;
-        if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs.path, 0, cfg.image, matcher, changes);
-      }
-      if (changes.length > 0) results.push(...changeResults(doc, changes));
-    });
-    input.results.push(...(results.length === 0 ? [infoResult("no images changed")] : results));
+    const split = imageSplit(cfg);
+    input.results.push(...split.combine(itemShares(input.items, split, ctx))!);
     return input;
   },
+  split: imageSplit,
   // It only gives existing scalars a new value (their style kept); the default field specs reach
   // container images only, an additional one could name a file annotation.
   untouched: (cfg) => ({ folded: true, fileAnnotations: cfg.fields.length === DEFAULT_IMAGE_FIELDS.length }),

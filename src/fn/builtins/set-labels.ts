@@ -2,18 +2,19 @@ import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionResult } from "../types.js";
+import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
 import {
   childMap,
   childMaps,
   ensureMapAt,
   mapAt,
+  rootMap,
   scalarEntry,
   setStringEntry,
   sortedEntries,
 } from "./util/catalog-fields.js";
 import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
-import { catalogFunction, eachResource, refuseAsResult } from "./util/catalog-function.js";
+import { catalogFunction, itemShares, refuseAsResult } from "./util/catalog-function.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
 import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
@@ -201,6 +202,37 @@ class LabelSetter {
   }
 }
 
+/**
+ * The run by item, for a config with labels to set: a resource's share is the labels it set, or
+ * "local" for local config (left alone). The run counts them in total, or finds no input resources.
+ */
+function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSplit | undefined {
+  if (cfg.placeholder || cfg.labels.length === 0) return undefined;
+  const labels = cfg.labels;
+  return {
+    item(doc) {
+      if (isLocalConfig(doc)) return "local";
+      const root = rootMap(doc);
+      if (!root) return 0;
+      const setter = new LabelSetter(doc, labels);
+      setter.resource(root);
+      return setter.count;
+    },
+    combine(shares) {
+      const results = cfg.notGiven ? [infoResult("`FunctionConfig` is not given")] : [];
+      let objects = 0;
+      let count = 0;
+      for (const share of shares) {
+        if (share === "local") continue;
+        objects++;
+        count += share as number;
+      }
+      results.push(infoResult(objects === 0 ? "no input resources" : `set ${count} labels in total`));
+      return results;
+    },
+  };
+}
+
 export const setLabels: BuiltinFunction = catalogFunction({
   name: "set-labels",
   range: ["v0.2.0", "v0.2.1"],
@@ -213,27 +245,21 @@ export const setLabels: BuiltinFunction = catalogFunction({
     throw sdkFailure(input.results);
   },
   run(input, cfg, _release, ctx) {
+    const split = labelsSplit(cfg);
+    if (split) {
+      input.results.push(...split.combine(itemShares(input.items, split, ctx))!);
+      return input;
+    }
     if (cfg.notGiven) input.results.push(infoResult("`FunctionConfig` is not given"));
-    const objects = input.items.filter((doc) => !isLocalConfig(doc));
-    if (objects.length === 0) {
+    if (input.items.every(isLocalConfig)) {
       input.results.push(infoResult("no input resources"));
       return input;
     }
     if (cfg.placeholder) throw sdkFailure(input.results);
-    const labels = cfg.labels;
-    if (labels.length === 0) {
-      input.results.push(warningResult("no `labels` arguments are given in FunctionConfig"));
-      return input;
-    }
-    let count = 0;
-    eachResource(objects, ctx, (doc, root) => {
-      const setter = new LabelSetter(doc, labels);
-      setter.resource(root);
-      count += setter.count;
-    });
-    input.results.push(infoResult(`set ${count} labels in total`));
+    input.results.push(warningResult("no `labels` arguments are given in FunctionConfig"));
     return input;
   },
+  split: labelsSplit,
   // It writes label maps at fixed paths (never metadata.annotations), each value an existing scalar's
   // new value or a new unstyled scalar.
   untouched: () => ({ folded: true, fileAnnotations: true }),

@@ -11,9 +11,10 @@ import {
   pairValue,
   resourceHead,
 } from "../../kpt/resource.js";
+import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
+import type { BuiltinFunction, FunctionResult, ItemSplit, ResourceList } from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import { catalogFunction } from "./util/catalog-function.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
@@ -107,7 +108,7 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string, from 
   const head = path[from]!;
   const pair = pairOf(map, head);
   if (from === path.length - 1) {
-    const node = new Scalar(value);
+    const node = newScalar(value);
     if (pair) {
       const old = pair.value as Node | null;
       if (old && typeof old === "object") {
@@ -116,7 +117,7 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string, from 
       }
       pair.value = node;
     } else {
-      map.items.push(new Pair(new Scalar(head), node));
+      map.items.push(readPair(newScalar(head), node));
     }
     return;
   }
@@ -168,11 +169,16 @@ function isLocalConfig(annotations: YAMLMap | undefined): boolean {
 class Pass {
   /** A resource the pass went over (local config too) has a namespaced depends-on annotation. */
   sawNamespacedDependsOn = false;
+  private readonly modern: boolean;
+  private readonly v04: boolean;
 
   constructor(
-    private readonly release: string,
+    release: string,
     private readonly visitor: Visitor,
-  ) {}
+  ) {
+    this.modern = atLeast(release, "v0.3.2");
+    this.v04 = atLeast(release, "v0.4.0");
+  }
 
   /** Visits the string at `path` and writes what the visitor left back (the SDK's SetOrDie). */
   private field(doc: Document, path: readonly string[], isNamespaceObject: boolean): void {
@@ -225,8 +231,7 @@ class Pass {
   }
 
   run(items: readonly Document[]): void {
-    const modern = atLeast(this.release, "v0.3.2");
-    const v04 = atLeast(this.release, "v0.4.0");
+    const { modern, v04 } = this;
     for (let i = 0; i < items.length; i++) {
       const doc = items[i]!;
       if (!isMap(doc.contents)) continue;
@@ -365,32 +370,84 @@ function rewriteDependsOn(
   }).run(items);
 }
 
-/** v0.4: every namespace field that is not the new namespace gets it. */
-function transformV04(items: readonly Document[], newNamespace: string, release: string) {
-  const old = new Set<string>();
+/** A resource's share of a v0.4 run: its id after the pass, the fields it changed and their old values. */
+interface V04Share {
+  id: string;
+  count: number;
+  old: string[];
+  /** It has a namespaced depends-on annotation (the whole list's are rewritten then). */
+  dependsOn: boolean;
+}
+
+/**
+ * v0.4 by item: every namespace field that is not the new namespace gets it. The run reports how many
+ * values changed and what they were, unless two resources share an id or one has a namespaced
+ * depends-on annotation: the whole list decides then.
+ */
+function splitV04(newNamespace: string, release: string): ItemSplit {
   let count = 0;
+  const old = new Set<string>();
   const pass = new Pass(release, (f) => {
     if (f.value === newNamespace) return;
     old.add(f.value);
     f.value = newNamespace;
     count += 1;
   });
-  pass.run(items);
-  // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
-  // where no resource has a namespaced depends-on annotation, they change nothing. (The pass writes
-  // namespaces only: what it saw of the depends-on annotations is what they are.)
-  if (pass.sawNamespacedDependsOn) rewriteDependsOn(items, release, newNamespace, (ns) => old.has(ns));
-  return { count, old };
+  return {
+    item(doc): V04Share {
+      count = 0;
+      old.clear();
+      pass.sawNamespacedDependsOn = false;
+      pass.run([doc]);
+      return { id: sdkId(doc), count, old: [...old], dependsOn: pass.sawNamespacedDependsOn };
+    },
+    combine(shares) {
+      const total = sumV04(shares as readonly V04Share[]);
+      if (total.dependsOn) return undefined;
+      const ids = new Set<string>();
+      for (const share of shares as readonly V04Share[]) {
+        if (ids.has(share.id)) return undefined;
+        ids.add(share.id);
+      }
+      return [resultV04(total.count, total.old, newNamespace)];
+    },
+  };
+}
+
+function sumV04(shares: readonly V04Share[]): { count: number; old: Set<string>; dependsOn: boolean } {
+  const total = { count: 0, old: new Set<string>(), dependsOn: false };
+  for (const share of shares) {
+    total.count += share.count;
+    for (const o of share.old) total.old.add(o);
+    if (share.dependsOn) total.dependsOn = true;
+  }
+  return total;
+}
+
+function resultV04(count: number, old: ReadonlySet<string>, newNamespace: string): FunctionResult {
+  if (count === 0)
+    return infoResult(`all namespaces are already ${goQuoteString(newNamespace)}. no value changed`);
+  // The release joins the old values in Go's map order (random); porchlight sorts them.
+  const olds = [...old].sort().map((o) => `"${o}"`);
+  return infoResult(
+    `namespace ${olds.join(",")} updated to ${goQuoteString(newNamespace)}, ${count} value(s) changed`,
+  );
+}
+
+/** The SDK's resource id (apiVersion, kind, namespace and name), as one string. */
+function sdkId(doc: Document): string {
+  const { apiVersion, kind, namespace: ns, name } = resourceHead(doc);
+  // Each part's length first: no two ids make one key.
+  return `${apiVersion.length}:${apiVersion}${kind.length}:${kind}${ns.length}:${ns}${name}`;
 }
 
 /** The SDK's CheckResourceDuplication: two items with the same apiVersion, kind, namespace and name. */
 function duplicate(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
   for (let i = 0; i < items.length; i++) {
-    const { apiVersion, kind, namespace: ns, name } = resourceHead(items[i]!);
-    // Each part's length first: no two ids make one key.
-    const id = `${apiVersion.length}:${apiVersion}${kind.length}:${kind}${ns.length}:${ns}${name}`;
+    const id = sdkId(items[i]!);
     if (seen.has(id)) {
+      const { apiVersion, kind, namespace: ns, name } = resourceHead(items[i]!);
       return `duplicate Resource(apiVersion=${apiVersion}, kind=${kind}, Namespace=${ns}, Name=${name})`;
     }
     seen.add(id);
@@ -399,16 +456,18 @@ function duplicate(items: readonly Document[]): string | undefined {
 }
 
 function runV04(input: ResourceList, cfg: Config, release: string): FunctionResult {
-  const { count, old } = transformV04(input.items, cfg.newNamespace, release);
+  const split = splitV04(cfg.newNamespace, release);
+  const shares = input.items.map((doc) => split.item(doc) as V04Share);
+  const whole = split.combine(shares);
+  if (whole) return whole[0]!;
+  // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
+  // where no resource has a namespaced depends-on annotation, they change nothing. (The pass writes
+  // namespaces only: what it saw of the depends-on annotations is what they are.)
+  const { count, old, dependsOn } = sumV04(shares);
+  if (dependsOn) rewriteDependsOn(input.items, release, cfg.newNamespace, (ns) => old.has(ns));
   const dup = duplicate(input.items);
   if (dup !== undefined) return errorResult(dup);
-  if (count === 0)
-    return infoResult(`all namespaces are already ${goQuoteString(cfg.newNamespace)}. no value changed`);
-  // The release joins the old values in Go's map order (random); porchlight sorts them.
-  const olds = [...old].sort().map((o) => `"${o}"`);
-  return infoResult(
-    `namespace ${olds.join(",")} updated to ${goQuoteString(cfg.newNamespace)}, ${count} value(s) changed`,
-  );
+  return resultV04(count, old, cfg.newNamespace);
 }
 
 function runV03(input: ResourceList, cfg: Config, release: string): FunctionResult[] {
@@ -454,6 +513,7 @@ export const setNamespaceSdk: BuiltinFunction = catalogFunction({
     else input.results.push(...runV03(input, cfg, release));
     return input;
   },
+  split: (cfg, release) => (atLeast(release, "v0.4.0") ? splitV04(cfg.newNamespace, release) : undefined),
   // It writes namespace fields and depends-on annotations only, as new unstyled string scalars (and
   // RoleBinding subjects as the JSON trip styles them: plain, quoted or literal, never folded).
   untouched: () => ({ folded: true, fileAnnotations: true }),

@@ -9,6 +9,7 @@ import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render } from "../../render/render.js";
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
+import { FileWorkMemo, renderByFile } from "./incremental.js";
 import { PlaceMemo, resultPlacer } from "./locate.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
@@ -29,6 +30,13 @@ export interface RendererStats {
   filesParsed: number;
   /** YAML resource files the fast reader read (each time: never kept, reading costs as little as a copy). */
   filesRead: number;
+  /**
+   * Resource files whose render (the file it became, its resources' shares of the results) was kept from
+   * an earlier render and used, the file not read (FileWorkMemo).
+   */
+  filesReused: number;
+  /** Resource files rendered on their own, their render kept, by renders that reused the others (FileWorkMemo). */
+  filesRendered: number;
   /** Findings naming a file, placed (file and line) by reading the files they may be in. */
   placesFound: number;
   /** Findings placed from an earlier render's placement: the files they may be in did not change. */
@@ -48,6 +56,7 @@ export interface RendererStats {
 export class KptRenderer implements Renderer {
   private readonly parses: ParseCache;
   private readonly places = new PlaceMemo();
+  private readonly files: FileWorkMemo | null;
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
   private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
@@ -58,8 +67,11 @@ export class KptRenderer implements Renderer {
     /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
     private readonly attribution = true,
     parseCache: ParseCache = new ParseCache(),
+    /** None: every render renders the whole tree (what the by-file renders are checked against). */
+    fileWork: FileWorkMemo | null = new FileWorkMemo(),
   ) {
     this.parses = parseCache;
+    this.files = fileWork;
   }
 
   get stats(): RendererStats {
@@ -67,6 +79,8 @@ export class KptRenderer implements Renderer {
       ...this.counts,
       filesParsed: this.parses.parsed,
       filesRead: this.parses.read,
+      filesReused: this.files?.reused ?? 0,
+      filesRendered: this.files?.rendered ?? 0,
       placesFound: this.places.found,
       placesRemembered: this.places.remembered,
     };
@@ -87,7 +101,9 @@ export class KptRenderer implements Renderer {
         resources: known.resources ?? 0,
       };
     }
-    const outcome = await render(tree, "", { ...this.env(options), attribution: this.attribution });
+    const env = { ...this.env(options), attribution: this.attribution };
+    const byFile = this.files && (await renderByFile(tree, env, this.files, this.settings(options)));
+    const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
     const result = this.result(tree, outcome);
     if (result.ok && treesEqual(result.tree, tree)) this.remember(key, result);
@@ -123,16 +139,15 @@ export class KptRenderer implements Renderer {
     return [...needed];
   }
 
+  /** What a render depends on besides the files, maxResources apart. */
+  private settings(options: RenderOptions): string {
+    return JSON.stringify({ runtimes: [...options.runtimes].sort(), attribution: this.attribution });
+  }
+
   /** The tree's files (paths and blob SHAs: the pipelines are in its Kptfiles) and what may run. */
   private renderKey(tree: FileTree, options: RenderOptions): string {
     const hash = createHash("sha256");
-    hash.update(
-      JSON.stringify({
-        runtimes: [...options.runtimes].sort(),
-        maxResources: options.maxResources ?? null,
-        attribution: this.attribution,
-      }),
-    );
+    hash.update(`${this.settings(options)}\0${options.maxResources ?? ""}`);
     for (const path of [...tree.keys()].sort()) hash.update(`\n${path}\0${blobSha(tree.get(path)!)}`);
     return hash.digest("hex");
   }

@@ -5,6 +5,7 @@ import { Octokit } from "@octokit/rest";
 import type { CliIO } from "../../../src/cli/io.js";
 import { main } from "../../../src/cli/main.js";
 import { type Forge, startForge } from "../../../src/forge/index.js";
+import { TEST_KEY } from "../../forge/helpers.js";
 
 export interface Run {
   code: number;
@@ -39,7 +40,7 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
   forge.createUser("acme", { type: "Organization" });
   await forge.createRepo("acme/blueprints", { autoInit: true });
   await forge.createRepo("acme/deploy", { autoInit: true });
-  const app = forge.createApp();
+  const app = forge.createApp({ privateKeyPem: TEST_KEY });
   forge.setWebhookUrl(null);
   const inst = forge.createInstallation(app.appId, "acme");
   const user = (login: string, level: "write" | "read") => {

@@ -1,5 +1,6 @@
-import { type Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, isSeq, parseDocument, type Scalar, YAMLMap } from "yaml";
 import { pairValue } from "../../../kpt/resource.js";
+import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
 
 /**
  * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field
@@ -50,8 +51,8 @@ export function ensureChildMap(_doc: Document, map: YAMLMap, key: string): YAMLM
   if (isMap(node)) return node;
   if (node === undefined || node === null || (isScalar(node) && (node.value === null || node.value === ""))) {
     const created = new YAMLMap();
-    if (node === undefined) map.items.push(new Pair(new Scalar(key), created));
-    else map.set(new Scalar(key), created);
+    if (node === undefined) map.items.push(readPair(newScalar(key), created));
+    else map.add(readPair(newScalar(key), created), true);
     return created;
   }
   return undefined;
@@ -79,8 +80,8 @@ export function setStringEntry(_doc: Document, map: YAMLMap, key: string, value:
     node.value = value;
     return;
   }
-  if (node === undefined) map.items.push(new Pair(new Scalar(key), new Scalar(value)));
-  else map.set(new Scalar(key), new Scalar(value));
+  if (node === undefined) map.items.push(readPair(newScalar(key), newScalar(value)));
+  else map.add(readPair(newScalar(key), newScalar(value)), true);
 }
 
 /** Entries sorted by key (Go's `sort.Strings` over the keys). */

@@ -4,6 +4,7 @@ import {
   type BuiltinFunction,
   type FunctionContext,
   FunctionError,
+  type ItemSplit,
   type ResourceList,
   type Untouched,
 } from "../../types.js";
@@ -26,12 +27,15 @@ export interface CatalogFunction<C> {
   run(input: ResourceList, config: C, release: string, ctx: FunctionContext): ResourceList;
   /** What a run with this (accepted) config provably leaves alone (BuiltinFunction.untouched). */
   untouched?(config: C, release: string): Untouched;
+  /** The run taken apart by item, for this (accepted) config (BuiltinFunction.split). */
+  split?(config: C, release: string): ItemSplit | undefined;
 }
 
 export function catalogFunction<C>(fn: CatalogFunction<C>): BuiltinFunction {
   const releases = catalogReleases(fn.name, fn.range[0], fn.range[1]);
   const newest = releases.at(-1) as string;
   const untouched = fn.untouched;
+  const split = fn.split;
   return {
     name: fn.name,
     releases,
@@ -47,6 +51,14 @@ export function catalogFunction<C>(fn: CatalogFunction<C>): BuiltinFunction {
         const config = fn.readConfig(functionConfig, release);
         // A refused config promises nothing (the run reports it, or fails).
         return typeof config === "string" ? {} : untouched(config, release);
+      },
+    }),
+    ...(split && {
+      split(functionConfig, given) {
+        const release = given ?? newest;
+        const config = fn.readConfig(functionConfig, release);
+        // A refused config is the run's to report.
+        return typeof config === "string" ? undefined : split(config, release);
       },
     }),
   };
@@ -76,4 +88,14 @@ export function eachResource(
     const root = rootMap(doc);
     if (root) visit(doc, root);
   }
+}
+
+/** Each item's share of a split run (ItemSplit.item on every item in order), checking for cancellation between items. */
+export function itemShares(items: readonly Document[], split: ItemSplit, ctx: FunctionContext): unknown[] {
+  const shares: unknown[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    ctx.signal?.throwIfAborted();
+    shares[i] = split.item(items[i]!);
+  }
+  return shares;
 }

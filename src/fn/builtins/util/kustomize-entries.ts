@@ -1,6 +1,7 @@
-import { type Document, isMap, isSeq, type Node, Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isSeq, type Node, Scalar, type YAMLMap } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
-import type { FunctionContext, ResourceList } from "../../types.js";
+import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
+import type { FunctionContext, ItemSplit, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
 import { errorResult } from "./catalog-results.js";
@@ -16,7 +17,7 @@ import {
   pairWithKey,
   specTarget,
 } from "./kustomize-fieldspec.js";
-import { duplicateResourceId, withoutLocalConfig } from "./kustomize-resmap.js";
+import { duplicateResourceId, resourceIdKey, withoutLocalConfig } from "./kustomize-resmap.js";
 
 /**
  * What set-labels v0.1.x and set-annotations v0.1.x share around kustomize's label and annotation
@@ -101,7 +102,7 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  */
 function setEntry(map: YAMLMap, key: string, value: string): void {
   const existing = pairWithKey(map, key);
-  const node = new Scalar(value);
+  const node = newScalar(value);
   if (existing) {
     const old = existing.value;
     if (old instanceof Scalar) {
@@ -113,7 +114,7 @@ function setEntry(map: YAMLMap, key: string, value: string): void {
     return;
   }
   if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
-  map.items.push(new Pair(new Scalar(key), node));
+  map.items.push(readPair(newScalar(key), node));
 }
 
 /** How a release of either function runs its filter over the resources. */
@@ -146,6 +147,45 @@ export function setEntries(
     input.results.push(errorResult(`failed to run function: ${clash}`));
     return input;
   }
+  const apply = entriesApplier(cfg, run);
+  for (let i = 0; i < items.length; i++) {
+    ctx.signal?.throwIfAborted();
+    const failure = apply(items[i]!);
+    if (failure !== undefined) {
+      input.results.push(errorResult(failure));
+      return input;
+    }
+  }
+  input.items = items;
+  return input;
+}
+
+/**
+ * setEntries by item, where every resource stays and none goes through JSON (set-annotations v0.1.4):
+ * a resource's share is its id as it came, and the run reports nothing. Two resources of one id (the
+ * run then changes nothing) or a transformer error (it stops there) are for the whole list to report.
+ */
+export function entriesSplit(cfg: EntriesConfig, run: EntriesRun): ItemSplit | undefined {
+  if (run.trip || !run.includeLocalConfig) return undefined;
+  const apply = entriesApplier(cfg, run);
+  return {
+    item(doc) {
+      const id = resourceIdKey(doc);
+      return apply(doc) === undefined ? id : { failed: id };
+    },
+    combine(shares) {
+      const seen = new Set<unknown>();
+      for (const share of shares) {
+        if (typeof share !== "string" || seen.has(share)) return undefined;
+        seen.add(share);
+      }
+      return [];
+    },
+  };
+}
+
+/** Sets the config's entries in one resource: the failure's message, or undefined. */
+function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) => string | undefined {
   const specs = cfg.specs.map(compileFieldSpec);
   const setters = cfg.entries.map(
     ([key, value]) =>
@@ -154,10 +194,8 @@ export function setEntries(
   );
   // The specs that select a kind of resource, worked out once per apiVersion and kind.
   const selecting = new Map<string, Map<string, CompiledFieldSpec[]>>();
-  for (let i = 0; i < items.length; i++) {
-    const doc = items[i]!;
-    ctx.signal?.throwIfAborted();
-    if (run.skipNonMap && !isMap(doc.contents)) continue;
+  return (doc) => {
+    if (run.skipNonMap && !isMap(doc.contents)) return undefined;
     const before = run.trip ? doc.clone() : undefined;
     // What a spec selects is read before any entry is set (no entry's path reaches apiVersion or kind
     // of the resource itself: the specs walk below its fields, never to its top-level scalars).
@@ -168,16 +206,14 @@ export function setEntries(
       }
     } catch (err) {
       if (!(err instanceof FieldSpecError)) throw err;
-      input.results.push(errorResult(`failed to run function: failed to run transformer: ${err.message}`));
-      return input;
+      return `failed to run function: failed to run transformer: ${err.message}`;
     }
     if (run.trip && before) {
       jsonRoundTrip(doc, run.trip);
       syncOrder(before.contents as Node | null, doc.contents as Node | null);
     }
-  }
-  input.items = items;
-  return input;
+    return undefined;
+  };
 }
 
 /** The specs that select resources of this apiVersion and kind, from `cache` or worked out into it. */

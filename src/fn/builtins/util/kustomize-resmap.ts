@@ -21,23 +21,32 @@ export function withoutLocalConfig(items: readonly Document[]): Document[] {
 export function duplicateResourceId(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
   for (let i = 0; i < items.length; i++) {
-    const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
-    const effective =
-      knownNamespaceScope(apiVersion, kind) === false
-        ? "_non_namespaceable_"
-        : namespace === "" || namespace === "default"
-          ? "default"
-          : namespace;
-    const slash = apiVersion.indexOf("/");
-    const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
-    const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
-    // Each part's length first: no two ids make one key.
-    const key = `${group.length}:${group}${version.length}:${version}${kind.length}:${kind}${name.length}:${name}${effective}`;
+    const key = resourceIdKey(items[i]!);
     if (seen.has(key)) {
+      const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
+      const slash = apiVersion.indexOf("/");
+      const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
+      const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
       const gvk = [group || "~G", version || "~V", kind || "~K"].join("_");
       return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${name || "~N"}`;
     }
     seen.add(key);
   }
   return undefined;
+}
+
+/** A resource's id as kustomize's resource map tells them apart (see duplicateResourceId), as one string. */
+export function resourceIdKey(doc: Document): string {
+  const { apiVersion, kind, namespace, name } = resourceHead(doc);
+  const effective =
+    knownNamespaceScope(apiVersion, kind) === false
+      ? "_non_namespaceable_"
+      : namespace === "" || namespace === "default"
+        ? "default"
+        : namespace;
+  const slash = apiVersion.indexOf("/");
+  const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
+  const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
+  // Each part's length first: no two ids make one key.
+  return `${group.length}:${group}${version.length}:${version}${kind.length}:${kind}${name.length}:${name}${effective}`;
 }

@@ -1,0 +1,387 @@
+import { createHash } from "node:crypto";
+import type { Document } from "yaml";
+import { type FunctionRegistry, qualifiedImage } from "../../fn/function-registry.js";
+import type { FunctionRunner, RunOptions, RunOutput } from "../../fn/runtime/types.js";
+import type { ItemSplit, Untouched } from "../../fn/types.js";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import { type KptPackage, loadPackage } from "../../kpt/package.js";
+import { getAnnotationsOf } from "../../kpt/resource.js";
+import type { FileTree } from "../../kpt/tree.js";
+import { isYamlFileName } from "../../kpt/yamlfile.js";
+import { functionConfigOf } from "../../render/fnconfig.js";
+import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
+
+/** The default bound of a FileWorkMemo: what its entries are counted at (see FileWorkMemo). */
+export const DEFAULT_FILE_WORK_BYTES = 64 * 1024 * 1024;
+
+/** What a share of one step's run over one resource is counted at, against the bound. */
+const SHARE_BYTES = 200;
+
+/** The annotations that say which file (and package) an item is written to. */
+const PLACE_KEYS = [
+  ANNOTATION.internalPath,
+  ANNOTATION.path,
+  ANNOTATION.internalIndex,
+  ANNOTATION.index,
+  ANNOTATION.packagePath,
+];
+
+/** One resource file's part of a render of its package: what the file became, and what its resources reported. */
+interface FileWork {
+  /** The file after the render: the same bytes as before, other bytes, or none (the file goes). */
+  out: "same" | Buffer | null;
+  /** Its documents (counted against maxResources). */
+  docs: number;
+  /** For each step of the pipeline, each document's share of the step's results (ItemSplit), in order. */
+  shares: unknown[][];
+  /** What it is counted at against the bound. */
+  size: number;
+}
+
+/**
+ * The renders of resource files, kept across renders (the bot's): under a key of the file's bytes and
+ * path and everything else its render reads (the package's Kptfile, with the pipeline and every
+ * function's config, and what the renderer may run), the file it became and each of its resources'
+ * shares of each step's results. Bounded: past `maxBytes` (output bytes, and SHARE_BYTES for each share),
+ * the least recently used files go. Forgetting one only costs the time to render the file again.
+ */
+export class FileWorkMemo {
+  private readonly entries = new Map<string, FileWork>();
+  private bytes = 0;
+  /** Files whose kept render was used. */
+  reused = 0;
+  /** Files rendered on their own and kept, in renders answered so. */
+  rendered = 0;
+
+  constructor(readonly maxBytes = DEFAULT_FILE_WORK_BYTES) {}
+
+  get(key: string): FileWork | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // Map order is insertion order: re-inserting marks the entry most recently used.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, work: FileWork): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.bytes -= old.size;
+    }
+    if (work.size > this.maxBytes) return;
+    this.entries.set(key, work);
+    this.bytes += work.size;
+    for (const [k, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) return;
+      this.entries.delete(k);
+      this.bytes -= entry.size;
+    }
+  }
+
+  /** What the kept files are counted at. */
+  get size(): number {
+    return this.bytes;
+  }
+}
+
+/** A pipeline step every resource's share of which can be kept: a builtin run by item. */
+interface SplitStep {
+  image: string;
+  split: ItemSplit;
+  untouched: Untouched;
+  /** The package whose pipeline it is in: it runs over the resources of that package and the packages below. */
+  pkg: string;
+}
+
+/**
+ * kpt fn render of packages whose pipelines run by item (FileWorkMemo): only the resource files the memo
+ * does not hold are rendered, with every Kptfile (they are rendered every time), and each step's
+ * results are combined from every resource's share in kpt's item order (depth first, each package's
+ * Kptfile and then its files by path) as the function's own run would report them. Undefined where the
+ * whole tree must be rendered: a `.krmignore`, a step that is not a builtin run by item for its release
+ * and config (a config file, selectors, a validator, exec or container functions), a render of the
+ * files that fails, a resource that changes file, a step whose results the whole list decides
+ * (ItemSplit: a duplicate id, an error), more resources than `maxResources`.
+ */
+export async function renderByFile(
+  tree: FileTree,
+  env: RenderEnv,
+  memo: FileWorkMemo,
+  /** Everything else the render depends on (what may run, attribution), as text. */
+  salt: string,
+): Promise<RenderOutcome | undefined> {
+  const kptfiles: FileTree = new Map();
+  const files: string[] = [];
+  for (const [path, bytes] of tree) {
+    if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
+    if (path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`)) kptfiles.set(path, bytes);
+    else if (isYamlFileName(path)) files.push(path);
+  }
+  if (!kptfiles.has(KPTFILE_NAME)) return undefined;
+  files.sort();
+  const shape = packageShape(kptfiles);
+  if (!shape) return undefined;
+  const steps = splitSteps(shape, tree, env.registry);
+  if (!steps) return undefined;
+
+  // Every Kptfile (the pipelines, their configs, which package owns which file) is in every file's key.
+  const baseHash = createHash("sha256").update(salt);
+  for (const path of [...kptfiles.keys()].sort()) baseHash.update(`\0${path}\0`).update(kptfiles.get(path)!);
+  const base = baseHash.digest("hex");
+  const keys = files.map((path) =>
+    createHash("sha256").update(base).update(`\0${path}\0`).update(tree.get(path)!).digest("hex"),
+  );
+  const works: (FileWork | undefined)[] = keys.map((k) => memo.get(k));
+  const partial: FileTree = new Map(kptfiles);
+  files.forEach((path, i) => {
+    if (!works[i]) partial.set(path, tree.get(path)!);
+  });
+
+  const recorder = new ShareRecorder(steps);
+  const { maxResources, ...rest } = env;
+  // The files kept count against the limit too: past it, nothing runs (the whole render reports it).
+  let kept = 0;
+  for (const w of works) kept += w?.docs ?? 0;
+  const limit = maxResources === undefined ? {} : { maxResources: maxResources - kept };
+  const outcome = await render(partial, "", {
+    ...rest,
+    ...limit,
+    runners: { ...env.runners, builtin: recorder },
+  });
+  if (!outcome.ok || !outcome.root || recorder.ran !== steps.length) return undefined;
+  if (outcome.records.length !== steps.length) return undefined;
+  for (const path of outcome.tree.keys()) if (!partial.has(path)) return undefined;
+  const fresh = recorder.byFile(outcome.packageDirs);
+  if (!fresh) return undefined;
+  for (const path of fresh.keys()) if (!partial.has(path)) return undefined;
+
+  const owner = ownerOf(shape.order.map((p) => p.path));
+  // How many shares of a call a file of package `pkg` with `n` documents has.
+  const expected = (s: number, pkg: string, n: number) => (within(pkg, steps[s]!.pkg) ? n : 0);
+  const sharesOf = (path: string, n: number): unknown[][] | undefined => {
+    const got = fresh.get(path) ?? [];
+    const pkg = owner(path);
+    const out: unknown[][] = [];
+    for (let s = 0; s < steps.length; s++) {
+      const list = got[s] ?? [];
+      if (list.length !== expected(s, pkg, n)) return undefined;
+      out.push(list);
+    }
+    return out;
+  };
+  const kptfileShares = new Map<string, unknown[][]>();
+  for (const path of kptfiles.keys()) {
+    const shares = sharesOf(path, 1);
+    if (!shares) return undefined;
+    kptfileShares.set(path, shares);
+  }
+  const docs = new Map<string, number>();
+  const visit = (pkg: KptPackage): void => {
+    for (const f of pkg.resourceFiles) docs.set(f.path, f.docs.length);
+    for (const sub of pkg.subpackages) visit(sub);
+  };
+  visit(outcome.root);
+  const made: [string, FileWork][] = [];
+  for (let i = 0; i < files.length; i++) {
+    if (works[i]) continue;
+    const path = files[i]!;
+    const n = docs.get(path) ?? 0;
+    const shares = sharesOf(path, n);
+    if (!shares) return undefined;
+    const after = outcome.tree.get(path);
+    const before = tree.get(path)!;
+    const out = after === undefined ? null : after.equals(before) ? "same" : after;
+    const counted = shares.reduce((sum, list) => sum + list.length, 0);
+    const size = (out instanceof Buffer ? out.length : 0) + counted * SHARE_BYTES + 100;
+    works[i] = { out, docs: n, shares, size };
+    made.push([keys[i]!, works[i]!]);
+  }
+  for (const [key, work] of made) memo.set(key, work);
+
+  let resources = kptfiles.size;
+  for (const w of works) resources += w!.docs;
+  if (env.maxResources !== undefined && resources > env.maxResources) return undefined;
+
+  const filesOf = new Map<string, FileWork[]>();
+  files.forEach((path, i) => {
+    const pkg = owner(path);
+    const list = filesOf.get(pkg);
+    if (list) list.push(works[i]!);
+    else filesOf.set(pkg, [works[i]!]);
+  });
+  const records = [];
+  for (let s = 0; s < steps.length; s++) {
+    const shares: unknown[] = [];
+    for (const pkg of shape.order) {
+      if (!within(pkg.path, steps[s]!.pkg)) continue;
+      shares.push(kptfileShares.get(pkg.kptfilePath)![s]![0]);
+      for (const w of filesOf.get(pkg.path) ?? []) for (const share of w.shares[s]!) shares.push(share);
+    }
+    const results = steps[s]!.split.combine(shares);
+    if (!results) return undefined;
+    // The shares are kept: what goes out is a copy.
+    records.push({ ...outcome.records[s]!, results: structuredClone(results) });
+  }
+
+  const out: FileTree = new Map(tree);
+  for (const path of kptfiles.keys()) out.set(path, outcome.tree.get(path) ?? kptfiles.get(path)!);
+  files.forEach((path, i) => {
+    const w = works[i]!;
+    if (w.out === null) out.delete(path);
+    else if (w.out !== "same") out.set(path, w.out);
+  });
+  memo.reused += files.length - made.length;
+  memo.rendered += made.length;
+  return {
+    ...outcome,
+    tree: out,
+    items: [],
+    records,
+    resourceFiles: [...kptfiles.keys(), ...files.filter((_, i) => works[i]!.out !== null)],
+    resourceCount: resources,
+  };
+}
+
+/** The packages of a tree, from its Kptfiles alone: each, and all in kpt's render order (depth first). */
+function packageShape(kptfiles: FileTree): { order: KptPackage[] } | undefined {
+  let root: KptPackage;
+  try {
+    root = loadPackage(kptfiles);
+  } catch {
+    // The whole render reports what is wrong.
+    return undefined;
+  }
+  const order: KptPackage[] = [];
+  const visit = (pkg: KptPackage): void => {
+    for (const sub of pkg.subpackages) visit(sub);
+    order.push(pkg);
+  };
+  visit(root);
+  return { order };
+}
+
+/** True when package `pkg` is `top` or below it. */
+function within(pkg: string, top: string): boolean {
+  return top === "" || pkg === top || pkg.startsWith(`${top}/`);
+}
+
+/** Maps a file path to the deepest package directory that holds it. */
+function ownerOf(dirs: readonly string[]): (path: string) => string {
+  const set = new Set(dirs);
+  return (path) => {
+    let d = path;
+    do {
+      const slash = d.lastIndexOf("/");
+      d = slash < 0 ? "" : d.slice(0, slash);
+    } while (d !== "" && !set.has(d));
+    return d;
+  };
+}
+
+/** The pipelines' steps in the order they run, or undefined where one does not run by item. */
+function splitSteps(
+  shape: { order: readonly KptPackage[] },
+  tree: FileTree,
+  registry: FunctionRegistry,
+): SplitStep[] | undefined {
+  const steps: SplitStep[] = [];
+  try {
+    for (const pkg of shape.order) {
+      const pipeline = pkg.kptfile.pipeline;
+      if ((pipeline?.validators?.length ?? 0) > 0) return undefined;
+      for (const fn of pipeline?.mutators ?? []) {
+        if (!fn.image || fn.exec !== undefined || fn.configPath !== undefined) return undefined;
+        if ((fn.selectors?.length ?? 0) > 0 || (fn.exclude?.length ?? 0) > 0) return undefined;
+        const image = qualifiedImage(fn.image);
+        const found = registry.find(image);
+        if (!found) return undefined;
+        const release = found.release === "unversioned" ? undefined : found.release;
+        const split = found.fn.split?.(functionConfigOf(fn, tree, pkg.path), release);
+        if (!split) return undefined;
+        // Asked as the builtin runner asks it: before the run, of a config no run has seen.
+        const untouched = found.fn.untouched?.(functionConfigOf(fn, tree, pkg.path), release) ?? {};
+        steps.push({ image, split, untouched, pkg: pkg.path });
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return steps.length > 0 ? steps : undefined;
+}
+
+/**
+ * Runs the pipelines' builtins by item in a render, keeping each item's share with the file and index
+ * it was read from; notes an item a step moves to another file (or package).
+ */
+class ShareRecorder implements FunctionRunner {
+  readonly kind = "builtin";
+  /** Steps run so far. */
+  ran = 0;
+  private moved = false;
+  private readonly shares: (readonly (string | undefined)[] | unknown)[][] = [];
+  /** Each item's file annotations when first seen (a step that changes them is noticed: `moved`). */
+  private readonly places = new Map<Document, readonly (string | undefined)[]>();
+
+  constructor(private readonly steps: readonly SplitStep[]) {}
+
+  async run(fn: { image?: string }, input: { items: Document[] }, options: RunOptions): Promise<RunOutput> {
+    const step = this.steps[this.ran];
+    if (!step || fn.image !== step.image) throw new Error("the pipeline is not the one split");
+    this.ran++;
+    const check = step.untouched.fileAnnotations !== true;
+    let moved = false;
+    const kept: unknown[] = [];
+    for (const doc of input.items) {
+      // Stopped between items, as the builtins' own runs are.
+      options.signal?.throwIfAborted();
+      let place = this.places.get(doc);
+      if (!place) {
+        place = getAnnotationsOf(doc, PLACE_KEYS);
+        this.places.set(doc, place);
+      }
+      kept.push(place, step.split.item(doc));
+      if (check && !samePlace(getAnnotationsOf(doc, PLACE_KEYS), place)) moved = true;
+    }
+    this.shares.push(kept);
+    if (moved) this.moved = true;
+    // Seen to leave every file annotation as it was (as apply-setters shows it when it sets none there).
+    const untouched = check && !moved ? { ...step.untouched, fileAnnotations: true } : step.untouched;
+    return { items: input.items, results: [], untouched };
+  }
+
+  /**
+   * Each file's shares (tree-relative path): for each step, its documents' shares in index order.
+   * Undefined where an item changed file, or came in out of order.
+   */
+  byFile(packageDirs: ReadonlyMap<string, string>): Map<string, unknown[][]> | undefined {
+    if (this.moved) return undefined;
+    const out = new Map<string, unknown[][]>();
+    for (let s = 0; s < this.shares.length; s++) {
+      const kept = this.shares[s]!;
+      for (let i = 0; i < kept.length; i += 2) {
+        const place = kept[i] as (string | undefined)[];
+        const dir = packageDirs.get(place[4] ?? "");
+        if (dir === undefined || place[0] === undefined) return undefined;
+        const path = dir === "" ? place[0] : `${dir}/${place[0]}`;
+        let list = out.get(path);
+        if (!list) {
+          list = Array.from({ length: this.steps.length }, () => []);
+          out.set(path, list);
+        }
+        const at = list[s]!;
+        if (String(at.length) !== place[2]) return undefined;
+        at.push(kept[i + 1]);
+      }
+    }
+    return out;
+  }
+}
+
+function samePlace(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
