@@ -18,9 +18,122 @@ export function commentLineText(line: string): string {
  * - what is left before the next entry is that entry's head comment.
  * `block` is a block mapping or sequence; its entries are checked one after another (and below).
  * With `end` (where the document's text ends), the run after the last entry is placed too; what of
- * it is the document's foot comment is returned ("" for none), undefined when there is no such run.
+ * it is the document's foot comment and the root mapping's is returned ("" for none), undefined when
+ * there is no such run.
+ * `later`: feet found before (placeValueRun), given to their scalars with those found here, at the end.
  */
-export function placeCommentRuns(block: Node, text: string, end?: number): string | undefined {
+export function placeCommentRuns(
+  block: Node,
+  text: string,
+  end?: number,
+  later: NextFoot[] = [],
+): { doc: string; root: string } | undefined {
+  const rootFoot: string[] = [];
+  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
+  // after every run is placed: placing a run clears the comments above the entry that follows it
+  for (const f of later) footOfFirstScalar(f);
+  return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
+}
+
+/** A foot that yaml.v3 gives to the first scalar of `block`'s entry or item `index` (see place). */
+export interface NextFoot {
+  block: YAMLMap | YAMLSeq;
+  index: number;
+  /**
+   * The comment; it ends with a newline where a blank line ended it, which yaml.v3 keeps when a
+   * foot of the same scalar follows.
+   */
+  body: string;
+  /** The text the document was parsed from. */
+  source: string;
+}
+
+/** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
+const footBefore = new WeakSet<Node>();
+
+/** The value of entry `at` of a mapping. */
+const prev = (block: YAMLMap, at: number): unknown => (block.items[at] as Pair | undefined)?.value;
+
+/**
+ * True when yaml.v3 gives `key` (of `block`, after the entry whose value is `value`) a foot, which its
+ * decoder moves to the entry before, in place of any foot that entry's key had: a foot piece
+ * (comment-runs' "column") before the key that no closing block takes.
+ */
+function replacedByNextFoot(value: unknown, key: Node, block: YAMLMap, text: string): boolean {
+  if (footBefore.has(key)) return true;
+  if (!isScalar(value) || !value.range || !key.range || !block.range) return false;
+  const from = lineAfter(text, value.range[1]);
+  const keyLine = text.lastIndexOf("\n", key.range[0] - 1) + 1;
+  if (from > keyLine) return false;
+  const lines = text.slice(from, keyLine).split("\n");
+  lines.pop();
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return false;
+  return cut(lines, column(block, text), key.range[0] - keyLine).some((p) => p.owner === "column");
+}
+
+/**
+ * Block mappings whose foot comment (`comment`) kpt writes at the mapping's own indentation, not at
+ * that of the innermost block ending with it: the foot yaml.v3 gave to the mapping's first and only key
+ * (see place), which its encoder writes after the entry as a tail comment.
+ */
+export const keyFoot = new WeakSet<Node>();
+
+/**
+ * Gives `body` to the first scalar of entry or item `index` of `block` as yaml.v3 holds it (the foot of that item,
+ * or of the first key of a mapping item, or of the first item of a list item) and writes it where the
+ * encoder writes that foot: after the item or entry, above the one that follows with a blank line
+ * between (the comment before the next with a blank line after it), or as its block's foot.
+ */
+export function footOfFirstScalar({ block: outer, index, body: text, source }: NextFoot): void {
+  const body = text.replace(/\n+$/, "");
+  let block = outer;
+  let at = index;
+  while (isSeq(block) && isBlock(block.items[at])) {
+    block = block.items[at] as YAMLMap | YAMLSeq;
+    at = 0;
+  }
+  const sibling = block.items[at + 1];
+  const target = isPair(sibling) ? sibling.key : sibling;
+  if (sibling !== undefined) {
+    if (!isNodeLike(target)) return;
+    const t = target as Node;
+    // a foot yaml.v3 gives to the sibling key its decoder hands to this entry's key, in place of this one
+    if (isMap(block) && replacedByNextFoot(prev(block, at), t, block, source)) return;
+    // what the parser left above the sibling after a scalar: up to a blank line, that scalar's foot
+    // (format.ts writes it so), unless a blank line comes first
+    const before = block.items[at];
+    const existing = t.commentBefore ?? "";
+    const split =
+      !t.spaceBefore && !isBlock(isPair(before) ? before.value : before) ? existing.indexOf("\n\n") : -1;
+    const own = split >= 0 ? existing.slice(0, split) : "";
+    const head = split >= 0 ? existing.slice(split + 2) : existing;
+    const joined =
+      own === ""
+        ? body
+        : isSeq(block)
+          ? `${text}\n${own}` // the item's own foot follows in the same comment
+          : `${own}\n\n${body}`; // the key's foot is written after the value's, a blank line between
+    t.commentBefore = `${joined}\n${head ? `\n${head}` : ""}`;
+    t.spaceBefore = false;
+    return;
+  }
+  if (isSeq(block)) {
+    // the item's own foot follows it in the same comment
+    block.comment = block.comment ? `${text}\n${block.comment}` : body;
+    return;
+  }
+  // the key's foot is written after the entry's value and its foot, a blank line between
+  block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
+  keyFoot.add(block);
+}
+
+function placeRuns(
+  block: Node,
+  text: string,
+  end: number | undefined,
+  later: NextFoot[],
+  rootFoot?: string[],
+): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
     const pairs = block.items as Pair[];
@@ -37,9 +150,11 @@ export function placeCommentRuns(block: Node, text: string, end?: number): strin
   children.forEach(({ value, next }, i) => {
     if (!isBlock(value)) return;
     const isLast = i === children.length - 1;
-    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text);
-    else if (isLast && end !== undefined) foot = place(value as Node, undefined, text, end);
-    placeCommentRuns(value as Node, text, isLast ? end : undefined);
+    const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
+    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
+    else if (isLast && end !== undefined)
+      foot = place(value as Node, undefined, text, end, undefined, rootFoot);
+    placeRuns(value as Node, text, isLast ? end : undefined, later);
   });
   return foot;
 }
@@ -57,6 +172,8 @@ interface Piece {
   owner: "head" | "last" | "column";
   /** A blank line comes before the piece. */
   blankBefore: boolean;
+  /** A blank line ends the piece (yaml.v3 keeps it as a last empty line of the comment). */
+  blankAfter: boolean;
 }
 
 /**
@@ -64,7 +181,14 @@ interface Piece {
  * next key or item), or by the end of the document at `end`. The blocks that close between them are
  * `value` and its last descendants.
  */
-function place(value: Node, next: Node | undefined, text: string, end = 0): string | undefined {
+function place(
+  value: Node,
+  next: Node | undefined,
+  text: string,
+  end = 0,
+  seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
+  rootFoot?: string[],
+): string | undefined {
   const closing: (YAMLMap | YAMLSeq)[] = [];
   let last: unknown = value;
   while (isBlock(last)) {
@@ -87,11 +211,21 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
   const pieces = cut(lines, inner, nextCol);
   // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
   // not placed before it are its foot
-  const ends = closing.map((c) => (isMap(c) ? pieces.findIndex((p) => p.col === column(c, text)) : -1));
+  // (a list's end too, but its end event takes no comment: the next mapping's end outside it does; a
+  // list at its mapping's column has no end of its own)
+  const ends = closing.map((c, j) =>
+    isMap(c) || (j > 0 && column(c, text) !== column(closing[j - 1]!, text))
+      ? pieces.findIndex((p) => p.col === column(c, text))
+      : -1,
+  );
   const owners = pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return closing[closing.length - 1];
-    for (let j = closing.length - 1; j >= 0; j--) if (ends[j]! >= k) return closing[j];
+    for (let j = closing.length - 1; j >= 0; j--) {
+      if (ends[j]! < k) continue;
+      while (j >= 0 && !isMap(closing[j])) j--;
+      return j >= 0 ? closing[j] : undefined;
+    }
     return undefined;
   });
   // when no piece is the last value's foot, kpt writes a foot that yaml.v3 gave to an outer closing
@@ -108,6 +242,8 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
     lastNode.comment = undefined;
   const head: string[] = [];
   const beforeNext: string[] = [];
+  const firstScalar: string[] = [];
+  const rootEnd = pieces.findIndex((p) => p.col === 0);
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
     const owner = owners[k];
@@ -115,18 +251,113 @@ function place(value: Node, next: Node | undefined, text: string, end = 0): stri
       c.comment = c.comment ? `${c.comment}\n${body}` : body;
     };
     if (p.owner !== "head" && owner) add(owner);
+    // a foot no closing block takes waits for the next event that takes comments: after a mapping's
+    // entry, the next key's (the decoder hands it back to the entry before); in a sequence, the
+    // first scalar of the next item
+    else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
-    else head.push((p.blankBefore ? "\n" : "") + body);
+    // at the document's end the root mapping's end is at its column's first piece: a foot up to it is
+    // the root's; the rest waits for the document's end
+    else if (rootFoot && p.owner !== "head" && k <= rootEnd) rootFoot.push(body);
+    else head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
   });
-  if (!next) return head.join("\n");
+  if (!next) {
+    // yaml.v3 writes a blank line before the document's foot
+    if (head.length > 0) head[0] = `\n${head[0]}`;
+    return head.join("\n");
+  }
+  if (firstScalar.length > 0)
+    seqItem!.later.push({
+      block: seqItem!.seq,
+      index: seqItem!.index,
+      body: firstScalar.join("\n"),
+      source: text,
+    });
   // the foot of the entry before `next` is written followed by a blank line
   const foot = beforeNext.length > 0 ? `${beforeNext.join("\n")}\n` : "";
+  if (foot !== "") footBefore.add(next);
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
 }
 
-/** yaml.v3's scanner over the lines of one run (see placeCommentRuns). */
-function cut(lines: string[], inner: number, nextCol: number): Piece[] {
+/**
+ * The comment lines between `key:` and its block value (`value`, whose line is the first after them),
+ * in a block mapping at column `inner`. yaml.v3's scanner cuts them as any run, but after the `:` no
+ * piece is the foot of what came before: a foot piece (one left of `inner` up to a blank line, or
+ * cut off by a column) goes to the first scalar of the value (see footOfFirstScalar), and is added to
+ * `later` for that; the rest stays the value's head comment.
+ */
+export function placeValueRun(
+  key: Node,
+  value: YAMLMap | YAMLSeq,
+  inner: number,
+  text: string,
+  later: NextFoot[],
+): void {
+  const keyEnd = text.indexOf("\n", key.range![1]);
+  const start = value.range![0];
+  const valueLine = text.lastIndexOf("\n", start - 1) + 1;
+  if (keyEnd < 0 || keyEnd + 1 > valueLine) return;
+  const lines = text.slice(keyEnd + 1, valueLine).split("\n");
+  lines.pop();
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
+  const pieces = cut(lines, inner, start - valueLine, true);
+  const feet = pieces.filter((p) => p.owner !== "head").map((p) => p.lines.join("\n"));
+  if (feet.length === 0) return;
+  const head = pieces.filter((p) => p.owner === "head").map((p) => p.lines.join("\n"));
+  value.commentBefore = head.length > 0 ? head.join("\n") : undefined;
+  later.push({ block: value, index: 0, body: feet.join("\n"), source: text });
+}
+
+/**
+ * The comment lines between a scalar (entry `index`'s value of `block`, or its item) and the next key
+ * or item `next`, placed as yaml.v3 places them (the `yaml` parser puts them all above `next`): the
+ * first piece when it is the scalar's foot (see cut) is written after the entry or item with a blank
+ * line after it; a later foot piece (one that no block's end takes, none closing here) is the next
+ * key's foot, which the decoder hands back to the entry before in place of that first piece, or in a
+ * list the foot of the next item's first scalar; the rest is `next`'s head comment.
+ */
+export function placeScalarRun(
+  value: Node,
+  next: Node,
+  block: YAMLMap | YAMLSeq,
+  index: number,
+  text: string,
+  later: NextFoot[],
+): void {
+  if (!value.range || !next.range || !block.range) return;
+  const from = lineAfter(text, value.range[1]);
+  const nextLine = text.lastIndexOf("\n", next.range[0] - 1) + 1;
+  if (from > nextLine) return;
+  const lines = text.slice(from, nextLine).split("\n");
+  lines.pop();
+  if (!lines.some((l) => l.trim().startsWith("#"))) return;
+  if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
+  const pieces = cut(lines, column(block, text), next.range[0] - nextLine);
+  const body = (p: Piece) => p.lines.join("\n");
+  const last = pieces.filter((p) => p.owner === "last").map(body);
+  const column_ = pieces.filter((p) => p.owner === "column");
+  const head = pieces.filter((p) => p.owner === "head").map(body);
+  if (last.length === 0 && column_.length === 0) return;
+  let foot = last;
+  if (column_.length > 0 && isMap(block)) {
+    foot = column_.map(body);
+    footBefore.add(next);
+  } else if (column_.length > 0) {
+    const bodies = column_.map((p) => (p.blankAfter ? `${body(p)}\n` : body(p)));
+    later.push({ block, index: index + 1, body: bodies.join("\n"), source: text });
+  }
+  const joined = [...(foot.length > 0 ? [`${foot.join("\n")}\n`] : []), ...head].join("\n");
+  next.commentBefore = joined === "" ? undefined : joined;
+  if (foot.length > 0) next.spaceBefore = false;
+}
+
+/**
+ * yaml.v3's scanner over the lines of one run (see placeCommentRuns); `afterIndicator`: the run
+ * follows a `key:` whose value is on a later line, where the first piece ends at a blank line only
+ * when it is left of `inner`.
+ */
+function cut(lines: string[], inner: number, nextCol: number, afterIndicator = false): Piece[] {
   const eof = nextCol < 0;
   const pieces: Piece[] = [];
   let cur: { col: number; lines: string[]; line: number; blankBefore: boolean } | undefined;
@@ -137,8 +368,9 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
   let recentEmpty = false;
   const flush = (owner: Piece["owner"]) => {
     if (!cur) return;
+    const blankAfter = cur.lines[cur.lines.length - 1] === "";
     while (cur.lines[cur.lines.length - 1] === "") cur.lines.pop();
-    pieces.push({ col: cur.col, lines: cur.lines, owner, blankBefore: cur.blankBefore });
+    pieces.push({ col: cur.col, lines: cur.lines, owner, blankBefore: cur.blankBefore, blankAfter });
     cur = undefined;
   };
   const footOwner = (): Piece["owner"] => (pieces.length === 0 ? "last" : "column");
@@ -148,7 +380,7 @@ function cut(lines: string[], inner: number, nextCol: number): Piece[] {
     if (col < 0) {
       if (cur && !recentEmpty) {
         if (firstEmpty && cur.col < inner) flush("column");
-        else if (firstEmpty && cur.line === 0) flush(footOwner());
+        else if (firstEmpty && cur.line === 0 && !afterIndicator) flush(footOwner());
         else cur.lines.push("");
       }
       firstEmpty = false;

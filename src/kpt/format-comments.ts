@@ -1,5 +1,21 @@
-import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { commentLineText, placeCommentRuns } from "./comment-runs.js";
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from "yaml";
+import {
+  commentLineText,
+  type NextFoot,
+  placeCommentRuns,
+  placeScalarRun,
+  placeValueRun,
+} from "./comment-runs.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**
@@ -22,13 +38,14 @@ export function normalizeComments(doc: Document, text: string, { listItem = fals
     return;
   }
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
-  visit(doc.contents, text);
+  const later: NextFoot[] = [];
+  visit(doc.contents, text, later);
   const foot = doc.contents
-    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text))
+    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text), later)
     : undefined;
   if (foot !== undefined) {
-    (doc.contents as Node).comment = undefined;
-    doc.comment = foot === "" ? null : foot;
+    (doc.contents as Node).comment = foot.root === "" ? undefined : foot.root;
+    doc.comment = foot.doc === "" ? null : foot.doc;
     return;
   }
   const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
@@ -142,7 +159,7 @@ function firstCommentHolder(doc: Document): { commentBefore?: string | null } | 
   return undefined;
 }
 
-function visit(node: unknown, text: string): void {
+function visit(node: unknown, text: string, later: NextFoot[]): void {
   if (isMap(node)) {
     const pairs = node.items as Pair[];
     pairs.forEach((pair, i) => {
@@ -150,22 +167,58 @@ function visit(node: unknown, text: string): void {
       const value = pair.value as Node | null;
       if (key?.range && isCollection(value) && !value.flow && value.commentBefore && value.range) {
         splitKeyLineComment(key, value, text);
+        if (node.range && value.items.length > 0) placeValueRun(key, value, column(node, text), text, later);
       }
       if (isScalar(value)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
+        if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
-      visit(value, text);
+      visit(value, text, later);
     });
     return;
   }
   if (isSeq(node)) {
     const items = node.items as Node[];
     items.forEach((item, i) => {
-      if (isScalar(item)) moveTrailingComment(item, items[i + 1], node, text);
-      visit(item, text);
+      if (isMap(item)) commentsAfterDash(item, text);
+      if (isScalar(item)) {
+        moveTrailingComment(item, items[i + 1], node, text);
+        if (items[i + 1] && node.range && !node.flow)
+          placeScalarRun(item, items[i + 1]!, node, i, text, later);
+      }
+      visit(item, text, later);
     });
   }
+}
+
+/**
+ * A list item's mapping under a `-` alone on its line: the comment lines between the two (none blank)
+ * are, for yaml.v3, the head comment of the mapping's first key, which it writes after the `- `; the
+ * `yaml` parser gives them to the mapping with those above the `-`.
+ */
+function commentsAfterDash(item: YAMLMap, text: string): void {
+  const first = item.items[0] as Pair | undefined;
+  const key = first?.key as Node | undefined;
+  if (item.flow || !item.range || !item.commentBefore || !isNode(key)) return;
+  const lines: string[] = [];
+  let end = text.lastIndexOf("\n", item.range[0] - 1);
+  for (;;) {
+    if (end <= 0) return;
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, "").trim();
+    if (line === "-") break;
+    if (!line.startsWith("#")) return;
+    lines.unshift(commentLineText(line));
+    end = start - 1;
+  }
+  if (lines.length === 0) return;
+  const held = item.commentBefore.split("\n");
+  const tail = held.slice(held.length - lines.length);
+  if (tail.join("\n") !== lines.join("\n")) return;
+  const rest = held.slice(0, held.length - lines.length).join("\n");
+  item.commentBefore = rest === "" ? undefined : rest;
+  key.commentBefore = key.commentBefore ? `${lines.join("\n")}\n${key.commentBefore}` : lines.join("\n");
 }
 
 /** `key: # c` over a block collection: yaml.v3 keeps `# c` on the key's line. */
@@ -200,4 +253,10 @@ function documentEnd(doc: Document, text: string): number | undefined {
   const contents = doc.contents as Node | null;
   if (!range || !contents?.range || range[2] < contents.range[0] || range[2] > text.length) return undefined;
   return range[2];
+}
+
+/** A block's indentation: its first entry's column. */
+function column(block: Node, text: string): number {
+  const start = block.range![0];
+  return start - (text.lastIndexOf("\n", start - 1) + 1);
 }

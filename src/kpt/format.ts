@@ -12,6 +12,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { keyFoot } from "./comment-runs.js";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
@@ -263,7 +264,10 @@ class Writer {
   private seqItem(item: Node | null, indent: number, prefix: string): void {
     if (isMap(item) && !item.flow && item.items.length > 0) {
       this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
-      if (item.comment) this.comment(item.comment, this.footAt(item, indent + 2), "foot");
+      if (item.comment) {
+        const at = keyFoot.has(item) ? indent + 2 : this.footAt(item, indent + 2);
+        this.comment(item.comment, at, "foot");
+      }
       return;
     }
     if (isSeq(item) && !item.flow && item.items.length > 0) {

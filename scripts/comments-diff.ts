@@ -1,0 +1,150 @@
+/**
+ * A random differential of comment placement: writes packages of ConfigMaps with comment lines and
+ * blank lines sprinkled between their lines, renders each with kpt and with porchlight (bin/porchlight.js,
+ * so build dist first) and prints the files that differ.
+ *
+ * usage: tsx scripts/comments-diff.ts [--seeds FROM-TO] [--shapes LIST] [--keep] [--quiet]
+ *   --seeds: one package per seed (default 1-10), each of 100 files;
+ *   --shapes: comma-separated, default all: `cols` (comment lines at any column, not only at the
+ *     line's or the next line's), `lists` (lists of lists), `dash` (a `-` alone on its line, the
+ *     item's mapping under it), `docs` (comments at a document's start and end, several documents
+ *     in a file); none of them: the shapes of the first generator (comment lines at the columns of
+ *     the lines around them).
+ *   --keep: leave the packages (the input, kpt's and porchlight's output) and print where they are.
+ * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
+ * kpt is not installed.
+ */
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { differingFiles, kptAvailable, kptRender, readTextTree } from "../test/conformance/realworld.js";
+
+const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
+const ALL_SHAPES = ["cols", "lists", "dash", "docs"];
+
+/** The files of one package for `seed` (a linear congruential generator: the same seed, the same files). */
+export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<string, string> {
+  let seed = seedArg;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const pick = <T>(a: T[]): T => a[Math.floor(rnd() * a.length)]!;
+  const list = (ip: number, depth: number): string[] => {
+    const lines: string[] = [];
+    const m = 1 + Math.floor(rnd() * 3);
+    for (let j = 0; j < m; j++) {
+      const r = rnd();
+      const pad = " ".repeat(ip);
+      if (r < 0.35 && depth < 4) {
+        const sub = body(ip + 2, depth + 1);
+        lines.push(`${pad}- ${sub[0]!.trimStart()}`, ...sub.slice(1));
+      } else if (r < 0.5 && depth < 4 && shapes.has("lists")) {
+        const sub = list(ip + 2, depth + 1);
+        lines.push(`${pad}- ${sub[0]!.trimStart()}`, ...sub.slice(1));
+      } else if (r < 0.55 && depth < 4 && shapes.has("dash")) {
+        lines.push(`${pad}-`, ...body(ip + 2, depth + 1));
+      } else lines.push(`${pad}- v${j}`);
+    }
+    return lines;
+  };
+  const body = (indent: number, depth: number): string[] => {
+    const lines: string[] = [];
+    const n = 1 + Math.floor(rnd() * 3);
+    const pad = " ".repeat(indent);
+    for (let i = 0; i < n; i++) {
+      const r = rnd();
+      if (depth < 3 && r < 0.3) lines.push(`${pad}k${i}:`, ...body(indent + 2, depth + 1));
+      else if (depth < 3 && r < 0.5)
+        lines.push(`${pad}l${i}:`, ...list(rnd() < 0.5 ? indent + 2 : indent, depth + 1));
+      else lines.push(`${pad}s${i}: x${i}`);
+    }
+    return lines;
+  };
+  const doc = (name: string): string => {
+    const lines = [
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "metadata:",
+      `  name: ${name}`,
+      "data:",
+      ...body(2, 1),
+    ];
+    const out: string[] = [];
+    if (rnd() < 0.3 && shapes.has("docs")) out.push("# top", ...(rnd() < 0.5 ? [""] : []));
+    lines.forEach((l, i) => {
+      out.push(l);
+      if (i < 4 || rnd() >= 0.3) return;
+      const k = 1 + Math.floor(rnd() * 4);
+      const next = lines[i + 1] ?? "";
+      const a = Math.max(0, l.search(/\S/));
+      const b = Math.max(0, next.search(/\S/));
+      for (let j = 0; j < k; j++) {
+        const col = shapes.has("cols")
+          ? pick([a, b, b, a + 2, Math.max(0, b - 2), Math.floor(rnd() * (Math.max(a, b) + 3))])
+          : pick([a, b, b]);
+        out.push(rnd() < 0.35 ? "" : `${" ".repeat(col)}# c${j}`);
+      }
+    });
+    if (rnd() < 0.3 && shapes.has("docs")) out.push(...(rnd() < 0.5 ? [""] : []), "# end");
+    return `${out.join("\n")}\n`;
+  };
+  const files = new Map<string, string>([["Kptfile", KPTFILE]]);
+  for (let f = 0; f < 100; f++) {
+    const n = rnd() < 0.3 && shapes.has("docs") ? 2 + Math.floor(rnd() * 2) : 1;
+    const docs: string[] = [];
+    for (let d = 0; d < n; d++) docs.push(doc(`c${f}-${d}`));
+    files.set(`f${f}.yaml`, docs.join("---\n"));
+  }
+  return files;
+}
+
+function main(): number {
+  const args = process.argv.slice(2);
+  const opt = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const [from, to] = (opt("seeds") ?? "1-10").split("-").map(Number);
+  const shapes = new Set((opt("shapes") ?? ALL_SHAPES.join(",")).split(",").filter((s) => s !== ""));
+  const unknown = [...shapes].filter((s) => !ALL_SHAPES.includes(s));
+  if (from === undefined || Number.isNaN(from) || unknown.length > 0) {
+    process.stderr.write(`usage: --seeds FROM-TO --shapes ${ALL_SHAPES.join(",")}\n`);
+    return 2;
+  }
+  if (!kptAvailable()) {
+    process.stderr.write("kpt is not installed: nothing to compare with\n");
+    return 0;
+  }
+  const work = mkdtempSync(join(tmpdir(), "porchlight-comments-"));
+  let total = 0;
+  for (let seed = from; seed <= (to ?? from); seed++) {
+    const dir = join(work, `s${seed}`);
+    const input = join(dir, "input");
+    mkdirSync(input, { recursive: true });
+    for (const [name, text] of generate(seed, shapes)) writeFileSync(join(input, name), text);
+    cpSync(input, join(dir, "kpt"), { recursive: true });
+    cpSync(input, join(dir, "porchlight"), { recursive: true });
+    kptRender(join(dir, "kpt"));
+    spawnSync("node", [BIN, "fn", "render", "."], { cwd: join(dir, "porchlight"), encoding: "utf8" });
+    const differing = differingFiles(readTextTree(join(dir, "kpt")), readTextTree(join(dir, "porchlight")));
+    total += differing.length;
+    process.stdout.write(`seed ${seed}: ${differing.length} differing\n`);
+    if (!args.includes("--quiet")) {
+      for (const f of differing) {
+        const d = spawnSync("diff", ["-u", join(dir, "kpt", f), join(dir, "porchlight", f)], {
+          encoding: "utf8",
+        });
+        process.stdout.write(d.stdout);
+      }
+    }
+  }
+  process.stdout.write(`${total} differing files in all\n`);
+  if (args.includes("--keep")) process.stdout.write(`packages kept in ${work}\n`);
+  else rmSync(work, { recursive: true, force: true });
+  return total === 0 ? 0 : 1;
+}
+
+process.exitCode = main();
