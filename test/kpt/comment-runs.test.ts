@@ -349,6 +349,16 @@ l: 1
   ],
 ];
 
+/** The file as a render writes it: each document in the sequence style it was read with. */
+function rendered(text: string): string {
+  const { docs } = parseYamlFile(text, "x.yaml");
+  for (const d of docs) normalizeComments(d, text);
+  return formatDocuments(
+    docs,
+    docs.map((d) => detectSeqIndent(d, text)),
+  );
+}
+
 function rewrite(text: string): string {
   const { docs } = parseYamlFile(text, "x.yaml");
   for (const d of docs) normalizeComments(d, text);
@@ -658,15 +668,7 @@ data:
 
 describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
   it.each(BLANK_CASES)("%s", (_name, input, kpt) => {
-    // as the render writes a file: each document in the sequence style it was read with
-    const { docs } = parseYamlFile(input, "x.yaml");
-    for (const d of docs) normalizeComments(d, input);
-    expect(
-      formatDocuments(
-        docs,
-        docs.map((d) => detectSeqIndent(d, input)),
-      ),
-    ).toBe(kpt);
+    expect(rendered(input)).toBe(kpt);
   });
 });
 
@@ -774,14 +776,7 @@ data:
 
 describe("head comments after a first `---` and above flow items are written as kpt writes them", () => {
   it.each(HEAD_CASES)("%s", (_name, input, kpt) => {
-    const { docs } = parseYamlFile(input, "x.yaml");
-    for (const d of docs) normalizeComments(d, input);
-    expect(
-      formatDocuments(
-        docs,
-        docs.map((d) => detectSeqIndent(d, input)),
-      ),
-    ).toBe(kpt);
+    expect(rendered(input)).toBe(kpt);
   });
 });
 
@@ -1365,13 +1360,6 @@ a:
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
   it.each(FIRST_SCALAR_CASES)("%s", (_name, input, kpt) => {
-    const { docs } = parseYamlFile(input, "x.yaml");
-    for (const d of docs) normalizeComments(d, input);
-    expect(
-      formatDocuments(
-        docs,
-        docs.map((d) => detectSeqIndent(d, input)),
-      ),
-    ).toBe(kpt);
+    expect(rendered(input)).toBe(kpt);
   });
 });
