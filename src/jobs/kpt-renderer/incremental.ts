@@ -40,8 +40,8 @@ interface FileWork {
 }
 
 /**
- * The renders of resource files, kept across renders (the bot's): under a key of the file's bytes and
- * path and everything else its render reads (the package's Kptfile, with the pipeline and every
+ * The renders of resource files, kept across renders (the bot's): under a key of the file's bytes (its
+ * blob SHA) and path and everything else its render reads (the package's Kptfile, with the pipeline and every
  * function's config, and what the renderer may run), the file it became and each of its resources'
  * shares of each step's results. Bounded: past `maxBytes` (output bytes, and SHARE_BYTES for each share),
  * the least recently used files go. Forgetting one only costs the time to render the file again.
@@ -109,6 +109,8 @@ interface SplitStep {
  */
 export async function renderByFile(
   tree: FileTree,
+  /** Each file's git blob SHA (the renderer's key of the whole tree is made of them too). */
+  shas: ReadonlyMap<string, string>,
   env: RenderEnv,
   memo: FileWorkMemo,
   /** Everything else the render depends on (what may run, attribution), as text. */
@@ -133,7 +135,9 @@ export async function renderByFile(
   for (const path of [...kptfiles.keys()].sort()) baseHash.update(`\0${path}\0`).update(kptfiles.get(path)!);
   const base = baseHash.digest("hex");
   const keys = files.map((path) =>
-    createHash("sha256").update(base).update(`\0${path}\0`).update(tree.get(path)!).digest("hex"),
+    createHash("sha256")
+      .update(`${base}\0${path}\0${shas.get(path)}`)
+      .digest("hex"),
   );
   const works: (FileWork | undefined)[] = keys.map((k) => memo.get(k));
   const partial: FileTree = new Map(kptfiles);

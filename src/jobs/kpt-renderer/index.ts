@@ -88,7 +88,9 @@ export class KptRenderer implements Renderer {
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     this.counts.renders++;
-    const key = this.renderKey(tree, options);
+    const shas = new Map<string, string>();
+    for (const [path, bytes] of tree) shas.set(path, blobSha(bytes));
+    const key = this.renderKey(shas, options);
     const known = this.rendered.get(key);
     if (known) {
       this.rendered.delete(key);
@@ -102,7 +104,7 @@ export class KptRenderer implements Renderer {
       };
     }
     const env = { ...this.env(options), attribution: this.attribution };
-    const byFile = this.files && (await renderByFile(tree, env, this.files, this.settings(options)));
+    const byFile = this.files && (await renderByFile(tree, shas, env, this.files, this.settings(options)));
     const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
     const result = this.result(tree, outcome);
@@ -145,10 +147,10 @@ export class KptRenderer implements Renderer {
   }
 
   /** The tree's files (paths and blob SHAs: the pipelines are in its Kptfiles) and what may run. */
-  private renderKey(tree: FileTree, options: RenderOptions): string {
+  private renderKey(shas: ReadonlyMap<string, string>, options: RenderOptions): string {
     const hash = createHash("sha256");
     hash.update(`${this.settings(options)}\0${options.maxResources ?? ""}`);
-    for (const path of [...tree.keys()].sort()) hash.update(`\n${path}\0${blobSha(tree.get(path)!)}`);
+    for (const path of [...shas.keys()].sort()) hash.update(`\n${path}\0${shas.get(path)}`);
     return hash.digest("hex");
   }
 
