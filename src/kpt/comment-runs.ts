@@ -71,12 +71,18 @@ function replacedByNextFoot(value: unknown, key: Node, block: YAMLMap, text: str
   return cut(lines, column(block, text), key.range[0] - keyLine).some((p) => p.owner === "column");
 }
 
+/** Marks a block mapping as keyFoot tells; a property of the node, so a copy of it keeps it. */
+const KEY_FOOT = Symbol("porchlight.keyFoot");
+
 /**
- * Block mappings whose foot comment (`comment`) kpt writes at the mapping's own indentation, not at
- * that of the innermost block ending with it: the foot yaml.v3 gave to the mapping's first and only key
- * (see place), which its encoder writes after the entry as a tail comment.
+ * Whether kpt writes the block mapping's foot comment (`comment`) at the mapping's own indentation, not
+ * at that of the innermost block ending with it: the foot yaml.v3 gave to the mapping's first and only
+ * key (see place), which its encoder writes after the entry as a tail comment. The mark is the node's
+ * own (symbol-keyed) property, so `clone()` and the parse cache's copies carry it with the comment.
  */
-export const keyFoot = new WeakSet<Node>();
+export function keyFoot(node: Node): boolean {
+  return (node as { [KEY_FOOT]?: boolean })[KEY_FOOT] === true;
+}
 
 /**
  * Gives `body` to the first scalar of entry or item `index` of `block` as yaml.v3 holds it (the foot of that item,
@@ -124,7 +130,7 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
   }
   // the key's foot is written after the entry's value and its foot, a blank line between
   block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
-  keyFoot.add(block);
+  (block as { [KEY_FOOT]?: boolean })[KEY_FOOT] = true;
 }
 
 function placeRuns(

@@ -265,7 +265,7 @@ class Writer {
     if (isMap(item) && !item.flow && item.items.length > 0) {
       this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
       if (item.comment) {
-        const at = keyFoot.has(item) ? indent + 2 : this.footAt(item, indent + 2);
+        const at = keyFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
         this.comment(item.comment, at, "foot");
       }
       return;

@@ -349,12 +349,15 @@ l: 1
   ],
 ];
 
-/** The file as a render writes it: each document in the sequence style it was read with. */
-function rendered(text: string): string {
+/**
+ * The file as a render writes it: each document in the sequence style it was read with; `copied`: a
+ * copy of each document (`clone()`, as a merge copies nodes) is written, not the one read.
+ */
+function rendered(text: string, { copied = false } = {}): string {
   const { docs } = parseYamlFile(text, "x.yaml");
   for (const d of docs) normalizeComments(d, text);
   return formatDocuments(
-    docs,
+    copied ? docs.map((d) => d.clone()) : docs,
     docs.map((d) => detectSeqIndent(d, text)),
   );
 }
@@ -1361,5 +1364,9 @@ a:
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
   it.each(FIRST_SCALAR_CASES)("%s", (_name, input, kpt) => {
     expect(rendered(input)).toBe(kpt);
+  });
+
+  it.each(FIRST_SCALAR_CASES)("%s — and so in a copy of the documents", (_name, input, kpt) => {
+    expect(rendered(input, { copied: true })).toBe(kpt);
   });
 });
