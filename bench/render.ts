@@ -38,6 +38,13 @@ export interface RenderBenchRow {
   kptReformat?: Figure;
   porchlight5: Figure;
   kpt5?: Figure;
+  /**
+   * No function and the five builtins, both with `--output stdout`: every resource read into nodes and
+   * written out, so the pair shows what the builtins add to reading and writing (a render that writes
+   * files back with no function reads none of them: kpt-form.ts).
+   */
+  porchlightRead: Figure;
+  porchlight5Read: Figure;
   sameAsKpt?: boolean;
   sameAsKptReformat?: boolean;
 }
@@ -75,6 +82,8 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
         ["porchlight", plain, ["node", CLI, "fn", "render"]],
         ["porchlightReformat", wide, ["node", CLI, "fn", "render"]],
         ["porchlight5", builtins, ["node", CLI, "fn", "render"]],
+        ["porchlightRead", wide, ["node", CLI, "fn", "render", "-o", "stdout"]],
+        ["porchlight5Read", builtins, ["node", CLI, "fn", "render", "-o", "stdout"]],
       ];
       if (kpt) {
         commands.push(["kpt", plain, ["kpt", "fn", "render"]]);
@@ -88,6 +97,9 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
           const dir = join(work, `run-${key}`);
           rmSync(dir, { recursive: true, force: true });
           cpSync(source, dir, { recursive: true });
+          // The copy's data and metadata go to disk first: a file created while the journal still
+          // holds the copy's (the render's temporary files) waits for it, a cost of the copy, not of the render.
+          spawnSync("sync");
           runs.get(key)!.push(timed([...argv, dir], work, timer));
         }
       }
@@ -96,6 +108,8 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
         porchlight: median(runs.get("porchlight")!),
         porchlightReformat: median(runs.get("porchlightReformat")!),
         porchlight5: median(runs.get("porchlight5")!),
+        porchlightRead: median(runs.get("porchlightRead")!),
+        porchlight5Read: median(runs.get("porchlight5Read")!),
       };
       if (kpt) {
         row.kpt = median(runs.get("kpt")!);
@@ -192,10 +206,16 @@ function printRow(r: RenderBenchRow): void {
   console.log(`\nrender ${r.resources} resources (${r.porchlight.runs} runs each, medians):`);
   for (const l of lines)
     console.log(`  ${l.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")}`);
-  // Both read, format and write every file: what the builtins add to that.
   console.log(
     `  5 builtins / no function reformatting: ${ratio(r.porchlight5.wall, r.porchlightReformat.wall)} wall, ` +
       `${ratio(r.porchlight5.cpu, r.porchlightReformat.cpu)} CPU (/ no function: ${ratio(r.porchlight5.cpu, r.porchlight.cpu)} CPU)`,
+  );
+  // Both read every resource into nodes and write it out: what the builtins add to that.
+  console.log(
+    `  every resource read (--output stdout): no function ${s(r.porchlightRead.cpu)} CPU, ` +
+      `${r.porchlightRead.maxRssMiB.toFixed(0)} MiB; 5 builtins ${s(r.porchlight5Read.cpu)} CPU, ` +
+      `${r.porchlight5Read.maxRssMiB.toFixed(0)} MiB; 5 builtins / no function ` +
+      `${ratio(r.porchlight5Read.wall, r.porchlightRead.wall)} wall, ${ratio(r.porchlight5Read.cpu, r.porchlightRead.cpu)} CPU`,
   );
   if (r.sameAsKpt !== undefined)
     console.log(
