@@ -45,6 +45,9 @@ export interface RenderBenchRow {
    */
   porchlightRead: Figure;
   porchlight5Read: Figure;
+  /** The no-function renders again without NODE_EXTRA_CA_CERTS, where it is set (Node reads it at start). */
+  porchlightNoCerts?: Figure;
+  porchlightReformatNoCerts?: Figure;
   sameAsKpt?: boolean;
   sameAsKptReformat?: boolean;
 }
@@ -78,13 +81,18 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
       const wide = writePackage(join(work, `wide-${n}`), reindented(generatePackage(n, "")));
       const builtins = writePackage(join(work, `builtins-${n}`), generatePackage(n, builtinPipeline()));
       const execs = writePackage(join(work, `exec-${n}`), generatePackage(n, execPipeline(noop)));
-      const commands: [string, string, string[]][] = [
+      const commands: [string, string, string[], NodeJS.ProcessEnv?][] = [
         ["porchlight", plain, ["node", CLI, "fn", "render"]],
         ["porchlightReformat", wide, ["node", CLI, "fn", "render"]],
         ["porchlight5", builtins, ["node", CLI, "fn", "render"]],
         ["porchlightRead", wide, ["node", CLI, "fn", "render", "-o", "stdout"]],
         ["porchlight5Read", builtins, ["node", CLI, "fn", "render", "-o", "stdout"]],
       ];
+      if (certs) {
+        const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+        commands.push(["porchlightNoCerts", plain, ["node", CLI, "fn", "render"], without]);
+        commands.push(["porchlightReformatNoCerts", wide, ["node", CLI, "fn", "render"], without]);
+      }
       if (kpt) {
         commands.push(["kpt", plain, ["kpt", "fn", "render"]]);
         commands.push(["kptReformat", wide, ["kpt", "fn", "render"]]);
@@ -93,14 +101,14 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
       const repeats = n >= 10000 ? 3 : 5;
       const runs = new Map<string, Run[]>(commands.map(([k]) => [k, []]));
       for (let i = 0; i < repeats; i++) {
-        for (const [key, source, argv] of commands) {
+        for (const [key, source, argv, env] of commands) {
           const dir = join(work, `run-${key}`);
           rmSync(dir, { recursive: true, force: true });
           cpSync(source, dir, { recursive: true });
           // The copy's data and metadata go to disk first: a file created while the journal still
           // holds the copy's (the render's temporary files) waits for it, a cost of the copy, not of the render.
           spawnSync("sync");
-          runs.get(key)!.push(timed([...argv, dir], work, timer));
+          runs.get(key)!.push(timed([...argv, dir], work, timer, env));
         }
       }
       const row: RenderBenchRow = {
@@ -111,6 +119,10 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
         porchlightRead: median(runs.get("porchlightRead")!),
         porchlight5Read: median(runs.get("porchlight5Read")!),
       };
+      if (certs) {
+        row.porchlightNoCerts = median(runs.get("porchlightNoCerts")!);
+        row.porchlightReformatNoCerts = median(runs.get("porchlightReformatNoCerts")!);
+      }
       if (kpt) {
         row.kpt = median(runs.get("kpt")!);
         row.kptReformat = median(runs.get("kptReformat")!);
@@ -155,11 +167,15 @@ function writePackage(dir: string, tree: Map<string, Buffer>): string {
 }
 
 /** Runs a command to completion under GNU time; throws when it fails. */
-function timed(argv: string[], work: string, timer: boolean): Run {
+function timed(argv: string[], work: string, timer: boolean, env?: NodeJS.ProcessEnv): Run {
   const out = join(work, "time.txt");
   const [cmd, ...args] = timer ? ["/usr/bin/time", "-f", "%e %U %S %M", "-o", out, ...argv] : argv;
   const start = performance.now();
-  const r = spawnSync(cmd!, args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+  const r = spawnSync(cmd!, args, {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+    env: env ?? process.env,
+  });
   const wall = (performance.now() - start) / 1000;
   if (r.status !== 0) throw new Error(`${argv.slice(0, -1).join(" ")} failed:\n${r.stderr}`);
   if (!timer) return { wall, cpu: Number.NaN, maxRssMiB: Number.NaN };
@@ -217,6 +233,15 @@ function printRow(r: RenderBenchRow): void {
       `${r.porchlight5Read.maxRssMiB.toFixed(0)} MiB; 5 builtins / no function ` +
       `${ratio(r.porchlight5Read.wall, r.porchlightRead.wall)} wall, ${ratio(r.porchlight5Read.cpu, r.porchlightRead.cpu)} CPU`,
   );
+  const noCerts = (label: string, p: Figure | undefined, k: Figure | undefined) =>
+    p
+      ? `${label} ${s(p.wall)} wall${k ? ` (${ratio(p.wall, k.wall)} kpt)` : ""}, ${s(p.cpu)} CPU${k ? ` (${ratio(p.cpu, k.cpu)})` : ""}`
+      : "";
+  if (r.porchlightNoCerts)
+    console.log(
+      `  without NODE_EXTRA_CA_CERTS: ${noCerts("no function", r.porchlightNoCerts, r.kpt)}; ` +
+        noCerts("reformat", r.porchlightReformatNoCerts, r.kptReformat),
+    );
   if (r.sameAsKpt !== undefined)
     console.log(
       `  no-function output identical to kpt's: ${r.sameAsKpt ? "yes" : "NO"}; reformatted: ${r.sameAsKptReformat ? "yes" : "NO"}`,
