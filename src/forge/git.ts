@@ -162,12 +162,20 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
  */
 const MAX_READERS = 32;
 
+/** Answers kept per repository by `settled`; past this the oldest is dropped. */
+const MAX_SETTLED = 512;
+
 /** The bare repositories of a forge, at `<root>/<owner>/<name>.git`. */
 export class GitStore {
   /** One `git cat-file --batch-command` per repository read, most recently used last. */
   private readonly readers = new Map<string, CatFileReader>();
   private readonly closing = new Set<Promise<void>>();
   private stopped = false;
+  /**
+   * Answers computed from object ids alone (merge bases, merges, diffs, commit ranges), by repository:
+   * a pull request's facts are asked for at every read of it, of the same base and head until one moves.
+   */
+  private readonly answers = new Map<string, Map<string, Promise<unknown>>>();
 
   constructor(readonly root: string) {}
 
@@ -175,11 +183,13 @@ export class GitStore {
   async close(): Promise<void> {
     this.stopped = true;
     for (const dir of [...this.readers.keys()]) this.forget(dir);
+    this.answers.clear();
     await Promise.all([...this.closing]);
   }
 
   /** Ends the reader of a repository whose directory is about to be removed or replaced. */
   forget(dir: string): void {
+    this.answers.delete(dir);
     const reader = this.readers.get(dir);
     if (!reader) return;
     this.readers.delete(dir);
@@ -204,6 +214,36 @@ export class GitStore {
         if (this.stopped) void reader.close();
       }
     }
+  }
+
+  /**
+   * `compute`'s answer for `ids` (full object ids, so the answer cannot change), kept once it is known
+   * for good: an answer `keep` refuses (one that a missing object could explain, which a push may
+   * bring) is asked again next time. Each caller gets a copy it may change.
+   */
+  private settled<T>(
+    dir: string,
+    what: string,
+    ids: (string | null)[],
+    compute: () => Promise<T>,
+    keep: (answer: T) => boolean = () => true,
+  ): Promise<T> {
+    if (!ids.every((id) => id === null || FULL_SHA.test(id))) return compute();
+    let known = this.answers.get(dir);
+    if (!known) this.answers.set(dir, (known = new Map()));
+    const key = `${what} ${ids.join(" ")}`;
+    let answer = known.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      const fresh = compute();
+      answer = fresh;
+      known.set(key, fresh);
+      const drop = () => {
+        if (known.get(key) === fresh) known.delete(key);
+      };
+      fresh.then((a) => keep(a) || drop(), drop);
+      if (known.size > MAX_SETTLED) known.delete(known.keys().next().value!);
+    }
+    return answer.then((a) => structuredClone(a));
   }
 
   private readerFor(dir: string): CatFileReader {
@@ -375,26 +415,41 @@ export class GitStore {
   }
 
   async isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-    const { code } = await runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], {
-      allowFail: true,
-    });
+    // Exit 1 says "not an ancestor"; anything else (a missing object) says nothing for good.
+    const { code } = await this.settled(
+      dir,
+      "is-ancestor",
+      [ancestor, descendant],
+      () => runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], { allowFail: true }),
+      (r) => r.code === 0 || r.code === 1,
+    );
     return code === 0;
   }
 
   async mergeBase(dir: string, a: string, b: string): Promise<string | null> {
-    const { stdout, code } = await runGit(dir, ["merge-base", a, b], { allowFail: true });
+    const { stdout, code } = await this.settled(
+      dir,
+      "merge-base",
+      [a, b],
+      () => runGit(dir, ["merge-base", a, b], { allowFail: true }),
+      (r) => r.code === 0,
+    );
     return code === 0 ? stdout.trim() : null;
   }
 
   /** Commits reachable from `include` but from none of `exclude`, oldest first. */
   async revList(dir: string, include: string, exclude: string[] = []): Promise<string[]> {
     const args = ["rev-list", "--reverse", "--topo-order", include, ...exclude.map((e) => `^${e}`)];
-    const { stdout } = await runGit(dir, args);
+    const { stdout } = await this.settled(dir, "rev-list", [include, ...exclude], () => runGit(dir, args));
     return stdout.split("\n").filter(Boolean);
   }
 
   /** Files changed from `base` to `head` with line counts (`base` null: against the empty tree). */
-  async diff(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+  diff(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+    return this.settled(dir, "diff", [base, head], () => this.diffOf(dir, base, head));
+  }
+
+  private async diffOf(dir: string, base: string | null, head: string): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree(dir));
     const [ns, num] = await Promise.all([
       runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw", "--abbrev=40", from, head]),
@@ -434,9 +489,14 @@ export class GitStore {
     ours: string,
     theirs: string,
   ): Promise<{ tree: string } | { conflicts: string[] }> {
-    const { stdout, code } = await runGit(dir, ["merge-tree", "--write-tree", "--name-only", ours, theirs], {
-      allowFail: true,
-    });
+    // A clean merge (0) and a conflict (1) are for good; git failing is thrown below and asked again.
+    const { stdout, code } = await this.settled(
+      dir,
+      "merge-tree",
+      [ours, theirs],
+      () => runGit(dir, ["merge-tree", "--write-tree", "--name-only", ours, theirs], { allowFail: true }),
+      (r) => r.code === 0 || r.code === 1,
+    );
     const lines = stdout.split("\n");
     if (code === 0) return { tree: lines[0]!.trim() };
     if (code === 1) {
