@@ -155,6 +155,8 @@ export async function createRepo(
     nextNumber: 1,
   };
   const dir = core.git.dir(repo.ownerLogin, name);
+  // A reader of a repository once here would still hold that repository's packs.
+  core.git.forget(dir);
   rmSync(dir, { recursive: true, force: true });
   await core.git.init(repo.ownerLogin, name, repo.defaultBranch);
   core.store.data.repos.push(repo);

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
 
 export interface GitPerson {
   name: string;
@@ -70,9 +71,195 @@ function personFrom(line: string): GitPerson {
   return { name: m[1]!, email: m[2]!, date: `${new Date(Number(m[3]) * 1000).toISOString().slice(0, 19)}Z` };
 }
 
+function parseCommit(sha: string, text: string): GitCommit {
+  const split = text.indexOf("\n\n");
+  const head = split >= 0 ? text.slice(0, split) : text;
+  const message = split >= 0 ? text.slice(split + 2) : "";
+  const c: GitCommit = {
+    sha,
+    tree: "",
+    parents: [],
+    author: personFrom(""),
+    committer: personFrom(""),
+    message,
+  };
+  for (const line of head.split("\n")) {
+    const sp = line.indexOf(" ");
+    const key = line.slice(0, sp);
+    const val = line.slice(sp + 1);
+    if (key === "tree") c.tree = val;
+    else if (key === "parent") c.parents.push(val);
+    else if (key === "author") c.author = personFrom(val);
+    else if (key === "committer") c.committer = personFrom(val);
+  }
+  return c;
+}
+
+function parseTag(text: string): {
+  object: string;
+  type: string;
+  tag: string;
+  tagger: GitPerson;
+  message: string;
+} {
+  const split = text.indexOf("\n\n");
+  const fields = new Map<string, string>();
+  for (const line of text.slice(0, split).split("\n")) {
+    const sp = line.indexOf(" ");
+    fields.set(line.slice(0, sp), line.slice(sp + 1));
+  }
+  return {
+    object: fields.get("object") ?? "",
+    type: fields.get("type") ?? "commit",
+    tag: fields.get("tag") ?? "",
+    tagger: personFrom(fields.get("tagger") ?? ""),
+    message: text.slice(split + 2),
+  };
+}
+
+/**
+ * A tree object's entries as `ls-tree` shows them: the mode as git canonicalises it, six octal digits
+ * (a tree's `40000` is `040000`, a group-writable file's `100664` is `100644`), the type the mode
+ * implies, sizes left to the caller.
+ */
+function parseTree(bytes: Buffer, path: string): TreeEntry[] {
+  const out: TreeEntry[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const sp = bytes.indexOf(32, at);
+    const nul = bytes.indexOf(0, sp + 1);
+    if (sp < 0 || nul < 0 || nul + 21 > bytes.length) throw new Error("git: a malformed tree object");
+    const raw = Number.parseInt(bytes.toString("latin1", at, sp), 8);
+    const name = bytes.toString("utf8", sp + 1, nul);
+    const sha = bytes.toString("hex", nul + 1, nul + 21);
+    at = nul + 21;
+    const kind = raw & 0o170000;
+    const mode =
+      kind === 0o100000
+        ? raw & 0o100
+          ? 0o100755
+          : 0o100644
+        : kind === 0o120000 || kind === 0o40000
+          ? kind
+          : 0o160000;
+    out.push({
+      mode: mode.toString(8).padStart(6, "0"),
+      type: mode === 0o40000 ? "tree" : mode === 0o160000 ? "commit" : "blob",
+      sha,
+      size: 0,
+      path: path ? `${path}/${name}` : name,
+    });
+  }
+  return out;
+}
+
+/** A full object id: what a long-lived reader may answer for (its object never changes). */
+const FULL_SHA = /^[0-9a-f]{40}$/;
+
+/**
+ * Readers kept running at once; past this the least recently used one is closed. A forge serving a few
+ * hundred repositories keeps the busy ones' processes, not one per repository ever read.
+ */
+const MAX_READERS = 32;
+
+/** Answers kept per repository by `settled`; past this the oldest is dropped. */
+const MAX_SETTLED = 512;
+
 /** The bare repositories of a forge, at `<root>/<owner>/<name>.git`. */
 export class GitStore {
+  /** One `git cat-file --batch-command` per repository read, most recently used last. */
+  private readonly readers = new Map<string, CatFileReader>();
+  private readonly closing = new Set<Promise<void>>();
+  private stopped = false;
+  /**
+   * Answers computed from object ids alone (merge bases, merges, diffs, commit ranges), by repository:
+   * a pull request's facts are asked for at every read of it, of the same base and head until one moves.
+   */
+  private readonly answers = new Map<string, Map<string, Promise<unknown>>>();
+
   constructor(readonly root: string) {}
+
+  /** Ends every reader and waits for their processes; reads after this start a process each. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    for (const dir of [...this.readers.keys()]) this.forget(dir);
+    this.answers.clear();
+    await Promise.all([...this.closing]);
+  }
+
+  /** Ends the reader of a repository whose directory is about to be removed or replaced. */
+  forget(dir: string): void {
+    this.answers.delete(dir);
+    const reader = this.readers.get(dir);
+    if (!reader) return;
+    this.readers.delete(dir);
+    const done = reader.close();
+    this.closing.add(done);
+    void done.then(() => this.closing.delete(done));
+  }
+
+  /**
+   * One object read through the repository's reader, started on first use. A reader that died is
+   * replaced and the read asked once more of the new one; a second death fails with git's message.
+   */
+  private async read(dir: string, name: string, withContent: boolean): Promise<CatFileObject | null> {
+    for (let attempt = 0; ; attempt++) {
+      const reader = this.readerFor(dir);
+      try {
+        return await (withContent ? reader.contents(name) : reader.info(name));
+      } catch (err) {
+        if (!(err instanceof ReaderGone) || attempt >= 1) throw err;
+      } finally {
+        // After close a read still answers, from a process of its own that ends with it.
+        if (this.stopped) void reader.close();
+      }
+    }
+  }
+
+  /**
+   * `compute`'s answer for `ids` (full object ids, so the answer cannot change), kept once it is known
+   * for good: an answer `keep` refuses (one that a missing object could explain, which a push may
+   * bring) is asked again next time. Each caller gets a copy it may change.
+   */
+  private settled<T>(
+    dir: string,
+    what: string,
+    ids: (string | null)[],
+    compute: () => Promise<T>,
+    keep: (answer: T) => boolean = () => true,
+  ): Promise<T> {
+    if (!ids.every((id) => id === null || FULL_SHA.test(id))) return compute();
+    let known = this.answers.get(dir);
+    if (!known) this.answers.set(dir, (known = new Map()));
+    const key = `${what} ${ids.join(" ")}`;
+    let answer = known.get(key) as Promise<T> | undefined;
+    if (!answer) {
+      const fresh = compute();
+      answer = fresh;
+      known.set(key, fresh);
+      const drop = () => {
+        if (known.get(key) === fresh) known.delete(key);
+      };
+      fresh.then((a) => keep(a) || drop(), drop);
+      if (known.size > MAX_SETTLED) known.delete(known.keys().next().value!);
+    }
+    return answer.then((a) => structuredClone(a));
+  }
+
+  private readerFor(dir: string): CatFileReader {
+    const env = { ...process.env, ...GIT_ENV };
+    if (this.stopped) return new CatFileReader(dir, env);
+    const known = this.readers.get(dir);
+    this.readers.delete(dir);
+    if (known?.alive) {
+      this.readers.set(dir, known);
+      return known;
+    }
+    const reader = new CatFileReader(dir, env);
+    this.readers.set(dir, reader);
+    if (this.readers.size > MAX_READERS) this.forget(this.readers.keys().next().value!);
+    return reader;
+  }
 
   dir(owner: string, name: string): string {
     return join(this.root, owner.toLowerCase(), `${name.toLowerCase()}.git`);
@@ -99,6 +286,8 @@ export class GitStore {
   }
 
   async resolve(dir: string, rev: string): Promise<string | null> {
+    // A ref's name can move at any push: only an object id, whose commit never changes, goes to the reader.
+    if (FULL_SHA.test(rev)) return (await this.read(dir, `${rev}^{commit}`, false))?.sha ?? null;
     const { stdout, code } = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], {
       allowFail: true,
     });
@@ -107,34 +296,19 @@ export class GitStore {
 
   /** The type of an object, or null if the repository lacks it. */
   async objectType(dir: string, sha: string): Promise<string | null> {
+    if (FULL_SHA.test(sha)) return (await this.read(dir, sha, false))?.type ?? null;
     const { stdout, code } = await runGit(dir, ["cat-file", "-t", sha], { allowFail: true });
     return code === 0 ? stdout.trim() : null;
   }
 
   async commit(dir: string, sha: string): Promise<GitCommit | null> {
-    const { stdout, code } = await runGit(dir, ["cat-file", "commit", sha], { allowFail: true });
-    if (code !== 0) return null;
-    const split = stdout.indexOf("\n\n");
-    const head = split >= 0 ? stdout.slice(0, split) : stdout;
-    const message = split >= 0 ? stdout.slice(split + 2) : "";
-    const c: GitCommit = {
-      sha,
-      tree: "",
-      parents: [],
-      author: personFrom(""),
-      committer: personFrom(""),
-      message,
-    };
-    for (const line of head.split("\n")) {
-      const sp = line.indexOf(" ");
-      const key = line.slice(0, sp);
-      const val = line.slice(sp + 1);
-      if (key === "tree") c.tree = val;
-      else if (key === "parent") c.parents.push(val);
-      else if (key === "author") c.author = personFrom(val);
-      else if (key === "committer") c.committer = personFrom(val);
+    // `cat-file commit` peels a tag to its commit; so does `^{commit}`.
+    if (FULL_SHA.test(sha)) {
+      const o = await this.read(dir, `${sha}^{commit}`, true);
+      return o ? parseCommit(sha, o.content!.toString("utf8")) : null;
     }
-    return c;
+    const { stdout, code } = await runGit(dir, ["cat-file", "commit", sha], { allowFail: true });
+    return code === 0 ? parseCommit(sha, stdout) : null;
   }
 
   /** An annotated tag object's fields, or null. */
@@ -142,25 +316,21 @@ export class GitStore {
     dir: string,
     sha: string,
   ): Promise<{ object: string; type: string; tag: string; tagger: GitPerson; message: string } | null> {
-    const { stdout, code } = await runGit(dir, ["cat-file", "tag", sha], { allowFail: true });
-    if (code !== 0) return null;
-    const split = stdout.indexOf("\n\n");
-    const fields = new Map<string, string>();
-    for (const line of stdout.slice(0, split).split("\n")) {
-      const sp = line.indexOf(" ");
-      fields.set(line.slice(0, sp), line.slice(sp + 1));
+    if (FULL_SHA.test(sha)) {
+      const o = await this.read(dir, sha, true);
+      return o?.type === "tag" ? parseTag(o.content!.toString("utf8")) : null;
     }
-    return {
-      object: fields.get("object") ?? "",
-      type: fields.get("type") ?? "commit",
-      tag: fields.get("tag") ?? "",
-      tagger: personFrom(fields.get("tagger") ?? ""),
-      message: stdout.slice(split + 2),
-    };
+    const { stdout, code } = await runGit(dir, ["cat-file", "tag", sha], { allowFail: true });
+    return code === 0 ? parseTag(stdout) : null;
   }
 
   /** Entries of a tree (at `path` inside a commit or tree), or null when the path is missing. */
   async lsTree(dir: string, treeish: string, path = ""): Promise<TreeEntry[] | null> {
+    if (FULL_SHA.test(treeish)) {
+      const entries = await this.treeAt(dir, treeish, path);
+      if (entries) await Promise.all(entries.map((e) => this.sizeOf(dir, e)));
+      return entries;
+    }
     const spec = path ? `${treeish}:${path}` : `${treeish}^{tree}`;
     const { stdout, code } = await runGit(dir, ["ls-tree", "-l", "-z", spec], { allowFail: true });
     if (code !== 0) return null;
@@ -185,11 +355,55 @@ export class GitStore {
   async entryAt(dir: string, commit: string, path: string): Promise<TreeEntry | null> {
     const slash = path.lastIndexOf("/");
     const parent = slash >= 0 ? path.slice(0, slash) : "";
+    if (FULL_SHA.test(commit)) {
+      // Only the entry asked for needs its size.
+      const entries = await this.treeAt(dir, commit, parent);
+      const entry = entries?.find((e) => e.path === path);
+      if (!entry) return null;
+      await this.sizeOf(dir, entry);
+      return entry;
+    }
     const entries = await this.lsTree(dir, commit, parent);
     return entries?.find((e) => e.path === path) ?? null;
   }
 
+  /**
+   * The entries of the tree at `path` in a commit or tree, or null, walked one tree at a time as git
+   * resolves `<treeish>:<path>` (an exact name per step; a trailing slash only after a directory; `./`
+   * finds nothing), so that no name from a request reaches the reader, where a name git refuses ends it.
+   * The last step peels as `ls-tree` does: a submodule's commit, when the repository has it, lists its tree.
+   */
+  private async treeAt(dir: string, treeish: string, path: string): Promise<TreeEntry[] | null> {
+    let sha = treeish;
+    let rest = path;
+    for (;;) {
+      const tree = await this.read(dir, `${sha}^{tree}`, true);
+      if (!tree) return null;
+      const entries = parseTree(tree.content!, "");
+      if (!rest) return path ? entries.map((e) => ({ ...e, path: `${path}/${e.path}` })) : entries;
+      const slash = rest.indexOf("/");
+      const name = slash < 0 ? rest : rest.slice(0, slash);
+      const entry = entries.find((e) => e.path === name);
+      if (!entry || (slash >= 0 && entry.type !== "tree")) return null;
+      sha = entry.sha;
+      rest = slash < 0 ? "" : rest.slice(slash + 1);
+    }
+  }
+
+  /** A blob entry's size, as `ls-tree -l` gives it (NaN where it prints "BAD": the blob is missing). */
+  private async sizeOf(dir: string, entry: TreeEntry): Promise<void> {
+    if (entry.type !== "blob") return;
+    const o = await this.read(dir, entry.sha, false);
+    entry.size = o ? o.size : Number.NaN;
+  }
+
   async blob(dir: string, sha: string): Promise<Buffer> {
+    if (FULL_SHA.test(sha)) {
+      // `cat-file blob` peels a tag to its blob; so does `^{blob}`.
+      const o = await this.read(dir, `${sha}^{blob}`, true);
+      if (!o) throw new Error(`git cat-file blob ${sha}: no such blob`);
+      return o.content!;
+    }
     return new Promise((resolve, reject) => {
       execFile(
         "git",
@@ -201,26 +415,41 @@ export class GitStore {
   }
 
   async isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
-    const { code } = await runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], {
-      allowFail: true,
-    });
+    // Exit 1 says "not an ancestor"; anything else (a missing object) says nothing for good.
+    const { code } = await this.settled(
+      dir,
+      "is-ancestor",
+      [ancestor, descendant],
+      () => runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], { allowFail: true }),
+      (r) => r.code === 0 || r.code === 1,
+    );
     return code === 0;
   }
 
   async mergeBase(dir: string, a: string, b: string): Promise<string | null> {
-    const { stdout, code } = await runGit(dir, ["merge-base", a, b], { allowFail: true });
+    const { stdout, code } = await this.settled(
+      dir,
+      "merge-base",
+      [a, b],
+      () => runGit(dir, ["merge-base", a, b], { allowFail: true }),
+      (r) => r.code === 0,
+    );
     return code === 0 ? stdout.trim() : null;
   }
 
   /** Commits reachable from `include` but from none of `exclude`, oldest first. */
   async revList(dir: string, include: string, exclude: string[] = []): Promise<string[]> {
     const args = ["rev-list", "--reverse", "--topo-order", include, ...exclude.map((e) => `^${e}`)];
-    const { stdout } = await runGit(dir, args);
+    const { stdout } = await this.settled(dir, "rev-list", [include, ...exclude], () => runGit(dir, args));
     return stdout.split("\n").filter(Boolean);
   }
 
   /** Files changed from `base` to `head` with line counts (`base` null: against the empty tree). */
-  async diff(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+  diff(dir: string, base: string | null, head: string): Promise<FileChange[]> {
+    return this.settled(dir, "diff", [base, head], () => this.diffOf(dir, base, head));
+  }
+
+  private async diffOf(dir: string, base: string | null, head: string): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree(dir));
     const [ns, num] = await Promise.all([
       runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw", "--abbrev=40", from, head]),
@@ -260,9 +489,14 @@ export class GitStore {
     ours: string,
     theirs: string,
   ): Promise<{ tree: string } | { conflicts: string[] }> {
-    const { stdout, code } = await runGit(dir, ["merge-tree", "--write-tree", "--name-only", ours, theirs], {
-      allowFail: true,
-    });
+    // A clean merge (0) and a conflict (1) are for good; git failing is thrown below and asked again.
+    const { stdout, code } = await this.settled(
+      dir,
+      "merge-tree",
+      [ours, theirs],
+      () => runGit(dir, ["merge-tree", "--write-tree", "--name-only", ours, theirs], { allowFail: true }),
+      (r) => r.code === 0 || r.code === 1,
+    );
     const lines = stdout.split("\n");
     if (code === 0) return { tree: lines[0]!.trim() };
     if (code === 1) {

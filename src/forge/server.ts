@@ -97,6 +97,7 @@ export class ForgeServer {
         for (const s of this.sockets) s.destroy();
       });
     }
+    await this.core.git.close();
     this.core.store.save();
     if (this.ownedDir) rmSync(this.ownedDir, { recursive: true, force: true });
   }
