@@ -244,6 +244,14 @@ class Writer {
       if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
+    // Most values: a scalar written as it is (oneLineText), with no comment of its own.
+    if (isScalar(value) && value.comment == null && !value.commentBefore) {
+      const text = oneLineText(value);
+      if (text !== undefined) {
+        this.out.push(keyLineComment ? `${head} ${text} #${keyLineComment}` : `${head} ${text}`);
+        return;
+      }
+    }
     if (value.commentBefore && !isMap(value) && !isSeq(value))
       this.head(value.commentBefore, indent, value, false);
     const s = this.inline(value, indent);
@@ -294,20 +302,20 @@ class Writer {
       lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
       comment = undefined;
     }
-    const [first = "", ...rest] = lines;
+    // By index, not destructured: a rest element goes through the array's iterator, an object per line
+    // written (most are one line).
+    const first = lines[0] ?? "";
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
-    if (comment !== undefined && rest.length === 0) {
-      this.out.push(`${firstLine} #${comment}`);
-      return;
-    }
     // A block scalar carries its line comment on the header line.
     this.out.push(comment !== undefined ? `${firstLine} #${comment}` : firstLine);
-    for (const l of rest) this.out.push(l);
+    for (let i = 1; i < lines.length; i++) this.out.push(lines[i]!);
   }
 
   private keyText(key: Node | null): string {
     if (key === null || key === undefined) return '""';
-    if (isScalar(key)) return scalarText(key, { flow: false, key: true, indent: 0 })[0] ?? '""';
+    // Most keys: a plain string, written as it is (oneLineText).
+    if (isScalar(key))
+      return oneLineText(key) ?? scalarText(key, { flow: false, key: true, indent: 0 })[0] ?? '""';
     return flowText(key, true);
   }
 
@@ -374,6 +382,25 @@ export function flowText(node: Node | null, key: boolean): string {
     return `${prefix}[${node.items.map((i) => flowText(asNode(i), false)).join(", ")}]`;
   }
   return String(node);
+}
+
+/**
+ * scalarText's one line for the scalars most entries hold, found without its context, its array and
+ * its checks, or undefined for any other: a string every context holds plain (plainSafe) that was read
+ * plain, or that reads back as a string (a scalar a builtin made), and a number or a boolean written as
+ * its source. Neither an anchor nor a tag.
+ */
+function oneLineText(node: Scalar): string | undefined {
+  if (node.anchor || node.tag) return undefined;
+  const value = node.value;
+  const type = node.type;
+  if (typeof value === "string") {
+    if ((type !== undefined && type !== "PLAIN") || !plainSafe(value)) return undefined;
+    return (type === "PLAIN" && node.source === value) || resolvesAsString(value) ? value : undefined;
+  }
+  if (typeof value !== "number" && typeof value !== "boolean") return undefined;
+  const source = node.source;
+  return typeof source === "string" && source !== "" ? source : undefined;
 }
 
 /** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */
