@@ -87,14 +87,19 @@ export function resourceHead(doc: Document): ResourceHead {
   };
   const root = doc.contents;
   if (!isMap(root)) return head;
-  const [apiVersion, kind, metadata] = firstValues(root.items, HEAD_KEYS);
-  head.apiVersion = stringOf(apiVersion) ?? "";
-  head.kind = stringOf(kind) ?? "";
+  // Indexed, not destructured: destructuring goes through the array's iterator, objects made at every
+  // call (most of a short run's code is not optimised), and every step reads every resource's head.
+  const top = firstValues(root.items, HEAD_KEYS);
+  head.apiVersion = stringOf(top[0]) ?? "";
+  head.kind = stringOf(top[1]) ?? "";
+  const metadata = top[2];
   if (!isMap(metadata)) return head;
   head.metadata = metadata;
-  const [name, namespace, annotations, labels] = firstValues(metadata.items, METADATA_KEYS);
-  head.name = stringOf(name) ?? "";
-  head.namespace = stringOf(namespace) ?? "";
+  const meta = firstValues(metadata.items, METADATA_KEYS);
+  head.name = stringOf(meta[0]) ?? "";
+  head.namespace = stringOf(meta[1]) ?? "";
+  const annotations = meta[2];
+  const labels = meta[3];
   if (isMap(annotations)) head.annotations = annotations;
   if (isMap(labels)) head.labels = labels;
   return head;
