@@ -78,6 +78,8 @@ class Writer {
   private readonly out: string[] = [];
   /** More of the document follows the entry or item being written (after its enclosing blocks). */
   private more = false;
+  /** Runs of spaces by width, each made once: every block's entries and items start with one. */
+  private readonly pads: string[] = [];
   /** Where the last block foot comment ended (a line count) and its indentation. */
   private foot = { end: -1, indent: -1 };
 
@@ -189,9 +191,11 @@ class Writer {
 
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
   private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
-    const pad = " ".repeat(indent);
+    const pad = this.pad(indent);
     const more = this.more;
-    pairs.forEach((pair, i) => {
+    // An index loop: a callback for forEach is a closure made at every block written.
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i]!;
       this.more = more || i < pairs.length - 1;
       if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
@@ -202,14 +206,23 @@ class Writer {
           // `- # comment` then the key on the next line, as yaml.v3 writes a head comment in a sequence item.
           this.commentAfterPrefix(keyComment, firstPrefix, indent);
           this.entry(pair, indent, pad);
-          return;
+          continue;
         }
         if (top && i === 0) this.comment(keyComment, indent, "top");
         else this.head(keyComment, indent, key as Node, i > 0);
       }
       this.entry(pair, indent, prefix);
-    });
+    }
     this.more = more;
+  }
+
+  private pad(indent: number): string {
+    let pad = this.pads[indent];
+    if (pad === undefined) {
+      pad = " ".repeat(indent);
+      this.pads[indent] = pad;
+    }
+    return pad;
   }
 
   private commentAfterPrefix(text: string, prefix: string, indent: number): void {
@@ -224,6 +237,17 @@ class Writer {
     const keyText = this.keyText(asNode(pair.key));
     const value = asNode(pair.value);
     const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
+    // Most values: a scalar written as it is (oneLineText), with no comment of its own; its line made
+    // in one go.
+    if (isScalar(value) && value.comment == null && !value.commentBefore) {
+      const text = oneLineText(value);
+      if (text !== undefined) {
+        this.out.push(
+          keyLineComment ? `${prefix}${keyText}: ${text} #${keyLineComment}` : `${prefix}${keyText}: ${text}`,
+        );
+        return;
+      }
+    }
     const head = `${prefix}${keyText}:`;
     if (value === null || value === undefined) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
@@ -244,14 +268,6 @@ class Writer {
       if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
-    // Most values: a scalar written as it is (oneLineText), with no comment of its own.
-    if (isScalar(value) && value.comment == null && !value.commentBefore) {
-      const text = oneLineText(value);
-      if (text !== undefined) {
-        this.out.push(keyLineComment ? `${head} ${text} #${keyLineComment}` : `${head} ${text}`);
-        return;
-      }
-    }
     if (value.commentBefore && !isMap(value) && !isSeq(value))
       this.head(value.commentBefore, indent, value, false);
     const s = this.inline(value, indent);
@@ -259,7 +275,7 @@ class Writer {
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
-    const pad = " ".repeat(indent);
+    const pad = this.pad(indent);
     const more = this.more;
     items.forEach((item, i) => {
       this.more = more || i < items.length - 1;
