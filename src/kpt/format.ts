@@ -78,6 +78,8 @@ class Writer {
   private readonly out: string[] = [];
   /** More of the document follows the entry or item being written (after its enclosing blocks). */
   private more = false;
+  /** Runs of spaces by width, each made once: every block's entries and items start with one. */
+  private readonly pads: string[] = [];
   /** Where the last block foot comment ended (a line count) and its indentation. */
   private foot = { end: -1, indent: -1 };
 
@@ -189,9 +191,11 @@ class Writer {
 
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
   private mapItems(pairs: Pair[], indent: number, top: boolean, firstPrefix?: string): void {
-    const pad = " ".repeat(indent);
+    const pad = this.pad(indent);
     const more = this.more;
-    pairs.forEach((pair, i) => {
+    // An index loop: a callback for forEach is a closure made at every block written.
+    for (let i = 0; i < pairs.length; i++) {
+      const pair = pairs[i]!;
       this.more = more || i < pairs.length - 1;
       if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
@@ -202,14 +206,23 @@ class Writer {
           // `- # comment` then the key on the next line, as yaml.v3 writes a head comment in a sequence item.
           this.commentAfterPrefix(keyComment, firstPrefix, indent);
           this.entry(pair, indent, pad);
-          return;
+          continue;
         }
         if (top && i === 0) this.comment(keyComment, indent, "top");
         else this.head(keyComment, indent, key as Node, i > 0);
       }
       this.entry(pair, indent, prefix);
-    });
+    }
     this.more = more;
+  }
+
+  private pad(indent: number): string {
+    let pad = this.pads[indent];
+    if (pad === undefined) {
+      pad = " ".repeat(indent);
+      this.pads[indent] = pad;
+    }
+    return pad;
   }
 
   private commentAfterPrefix(text: string, prefix: string, indent: number): void {
@@ -224,6 +237,17 @@ class Writer {
     const keyText = this.keyText(asNode(pair.key));
     const value = asNode(pair.value);
     const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
+    // Most values: a scalar written as it is (oneLineText), with no comment of its own; its line made
+    // in one go.
+    if (isScalar(value) && value.comment == null && !value.commentBefore) {
+      const text = oneLineText(value);
+      if (text !== undefined) {
+        this.out.push(
+          keyLineComment ? `${prefix}${keyText}: ${text} #${keyLineComment}` : `${prefix}${keyText}: ${text}`,
+        );
+        return;
+      }
+    }
     const head = `${prefix}${keyText}:`;
     if (value === null || value === undefined) {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
@@ -251,7 +275,7 @@ class Writer {
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
-    const pad = " ".repeat(indent);
+    const pad = this.pad(indent);
     const more = this.more;
     items.forEach((item, i) => {
       this.more = more || i < items.length - 1;
@@ -294,20 +318,20 @@ class Writer {
       lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
       comment = undefined;
     }
-    const [first = "", ...rest] = lines;
+    // By index, not destructured: a rest element goes through the array's iterator, an object per line
+    // written (most are one line).
+    const first = lines[0] ?? "";
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
-    if (comment !== undefined && rest.length === 0) {
-      this.out.push(`${firstLine} #${comment}`);
-      return;
-    }
     // A block scalar carries its line comment on the header line.
     this.out.push(comment !== undefined ? `${firstLine} #${comment}` : firstLine);
-    for (const l of rest) this.out.push(l);
+    for (let i = 1; i < lines.length; i++) this.out.push(lines[i]!);
   }
 
   private keyText(key: Node | null): string {
     if (key === null || key === undefined) return '""';
-    if (isScalar(key)) return scalarText(key, { flow: false, key: true, indent: 0 })[0] ?? '""';
+    // Most keys: a plain string, written as it is (oneLineText).
+    if (isScalar(key))
+      return oneLineText(key) ?? scalarText(key, { flow: false, key: true, indent: 0 })[0] ?? '""';
     return flowText(key, true);
   }
 
@@ -374,6 +398,25 @@ export function flowText(node: Node | null, key: boolean): string {
     return `${prefix}[${node.items.map((i) => flowText(asNode(i), false)).join(", ")}]`;
   }
   return String(node);
+}
+
+/**
+ * scalarText's one line for the scalars most entries hold, found without its context, its array and
+ * its checks, or undefined for any other: a string every context holds plain (plainSafe) that was read
+ * plain, or that reads back as a string (a scalar a builtin made), and a number or a boolean written as
+ * its source. Neither an anchor nor a tag.
+ */
+function oneLineText(node: Scalar): string | undefined {
+  if (node.anchor || node.tag) return undefined;
+  const value = node.value;
+  const type = node.type;
+  if (typeof value === "string") {
+    if ((type !== undefined && type !== "PLAIN") || !plainSafe(value)) return undefined;
+    return (type === "PLAIN" && node.source === value) || resolvesAsString(value) ? value : undefined;
+  }
+  if (typeof value !== "number" && typeof value !== "boolean") return undefined;
+  const source = node.source;
+  return typeof source === "string" && source !== "" ? source : undefined;
 }
 
 /** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */

@@ -1,5 +1,5 @@
 import { type Document, isMap, isScalar } from "yaml";
-import { apiVersionOf, getString, kindOf } from "./resource.js";
+import { apiVersionOf, getString, kindOf, pairValue } from "./resource.js";
 
 /** The file names kustomize reads as a Kustomization (kpt lets them through without the KRM fields). */
 const KUSTOMIZATION_FILES = new Set(["kustomization.yaml", "kustomization.yml", "Kustomization"]);
@@ -15,7 +15,8 @@ export function notKrmReason(doc: Document, path: string | undefined): string | 
   const root = doc.contents;
   if (isScalar(root)) return "wrong node kind: expected MappingNode but got ScalarNode";
   if (!isMap(root)) return "resource must have `apiVersion`";
-  const metadata = doc.get("metadata", true);
+  // The first `metadata` pair's value, as `doc.get("metadata", true)` finds it, without its iterator.
+  const metadata = pairValue(root.items, "metadata");
   if (metadata !== undefined && metadata !== null && !isMap(metadata) && !isNullScalar(metadata)) {
     return "resource must have `apiVersion`, `kind`, and `name`";
   }

@@ -17,6 +17,22 @@ import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
 
 const NODE_TYPE = Symbol.for("yaml.node.type");
 
+/** The kinds `yaml` marks its nodes with (what `isMap`, `isSeq` and `isScalar` compare). */
+export const MAP_KIND = Symbol.for("yaml.map");
+export const SEQ_KIND = Symbol.for("yaml.seq");
+export const SCALAR_KIND = Symbol.for("yaml.scalar");
+
+/**
+ * The kind `yaml` marks a node with (MAP_KIND, SEQ_KIND, SCALAR_KIND…), undefined for anything that is
+ * not a node: one read of the mark where a walk over every node of every resource would otherwise ask
+ * `isMap`, `isSeq` and `isScalar` in turn, each reading it again.
+ */
+export function nodeKind(value: unknown): symbol | undefined {
+  return typeof value === "object" && value !== null
+    ? (value as { [NODE_TYPE]?: symbol })[NODE_TYPE]
+    : undefined;
+}
+
 /**
  * Where a node read sits in its text (what `range` holds), kept as three numbers on the node: an array
  * of three (72 bytes, against 24) for every node of every file, kept to the render's end, was a fifth

@@ -214,7 +214,8 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
  * them too: nothing is written, and the message names the file.
  */
 export function checkKrm(items: readonly Document[], ctx: Pick<StepContext, "sources" | "checked">): void {
-  for (const doc of items) {
+  for (let i = 0; i < items.length; i++) {
+    const doc = items[i]!;
     if (ctx.checked.has(doc)) continue;
     const path = pathAnnotation(doc) ?? ctx.sources.get(doc);
     const reason = notKrmReason(doc, path);

@@ -10,6 +10,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
+import { MAP_KIND, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
 import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
@@ -210,39 +211,44 @@ class SetterRun {
 
   /**
    * Visits every node below `node`, sequences set on their key first at each mapping (visitMapping).
-   * Index loops, and no step into a scalar without a comment (most of them: it holds no setter).
+   * Index loops, no step into a scalar without a comment (most of them: it holds no setter), and each
+   * node's kind read once (nodeKind): this walk visits every node of every resource.
    */
   private walk(node: unknown, inFlow: boolean): void {
-    if (isMap(node)) {
-      const pairs = node.items;
+    const kind = nodeKind(node);
+    if (kind === MAP_KIND) {
+      const map = node as YAMLMap;
+      const pairs = map.items;
       for (let i = 0; i < pairs.length; i++) {
-        if (isSeq(pairs[i]!.value)) {
-          this.visitMapping(node);
+        if (nodeKind(pairs[i]!.value) === SEQ_KIND) {
+          this.visitMapping(map);
           break;
         }
       }
-      const flow = inFlow || Boolean(node.flow);
+      const flow = inFlow || Boolean(map.flow);
       for (let i = 0; i < pairs.length; i++) {
         const pair = pairs[i]!;
-        const value = pair.value;
-        if (isScalar(value) && !value.comment) continue;
-        this.path.push(pair.key);
-        this.walk(value, flow);
-        this.path.pop();
+        this.visitChild(pair.value, pair.key, flow);
       }
-    } else if (isSeq(node)) {
-      const flow = inFlow || Boolean(node.flow);
-      const items = node.items;
-      for (let i = 0; i < items.length; i++) {
-        const item = items[i];
-        if (isScalar(item) && !item.comment) continue;
-        this.path.push(i);
-        this.walk(item, flow);
-        this.path.pop();
-      }
-    } else if (isScalar(node) && node.comment) {
-      this.visitScalar(node, inFlow);
+    } else if (kind === SEQ_KIND) {
+      const seq = node as YAMLSeq;
+      const flow = inFlow || Boolean(seq.flow);
+      const items = seq.items;
+      for (let i = 0; i < items.length; i++) this.visitChild(items[i], i, flow);
+    } else if (kind === SCALAR_KIND && (node as Scalar).comment) {
+      this.visitScalar(node as Scalar, inFlow);
     }
+  }
+
+  /** A mapping's value under `segment` (its key) or a sequence's item at `segment` (its index). */
+  private visitChild(child: unknown, segment: unknown, inFlow: boolean): void {
+    const kind = nodeKind(child);
+    // Nothing else holds a setter: not a scalar without a comment, an alias, a value that is no node.
+    if (kind === SCALAR_KIND ? !(child as Scalar).comment : kind !== MAP_KIND && kind !== SEQ_KIND) return;
+    this.path.push(segment);
+    if (kind === SCALAR_KIND) this.visitScalar(child as Scalar, inFlow);
+    else this.walk(child, inFlow);
+    this.path.pop();
   }
 
   private fieldPath(extra = ""): string {

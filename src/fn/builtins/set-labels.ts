@@ -122,7 +122,9 @@ class LabelSetter {
     let target = mapAt(base, path);
     const labels = this.labels;
     for (let i = 0; i < labels.length; i++) {
-      const [key, value] = labels[i]!;
+      const label = labels[i]!;
+      const key = label[0];
+      const value = label[1];
       this.count += 1;
       const existing = target ? scalarEntry(target, key) : undefined;
       if (existing === undefined ? !create : existing === value) continue;

@@ -1,16 +1,6 @@
-import {
-  type Document,
-  isAlias,
-  isMap,
-  isPair,
-  isScalar,
-  isSeq,
-  type Node,
-  Pair,
-  Scalar,
-  YAMLMap,
-} from "yaml";
+import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair, YAMLMap } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
+import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
 
 /**
  * kustomize's field specs as its label and annotation filters apply them (api/filters/fsslice and
@@ -193,7 +183,8 @@ function walkFieldSpec(
   if (spec.create && !isSeqField) {
     if (!pair) {
       value = new YAMLMap();
-      node.items.push(new Pair(new Scalar(name), value));
+      // As `new Pair(new Scalar(name), value)` makes them, without their constructors' property definitions.
+      node.items.push(readPair(newScalar(name), value));
     } else if (value === null || value === undefined || isNull(value)) {
       value = new YAMLMap();
       pair.value = value;
