@@ -1359,6 +1359,140 @@ a:
   s1: x1
 `,
   ],
+  [
+    "comment lines between a scalar item and a `-` alone on its line are the next item's head, with no blank line after them unless one was there",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- v0
+# c0
+-
+  s0: x0
+- v1
+# c1
+
+-
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- v0
+# c0
+- s0: x0
+- v1
+# c1
+
+- s0: x0
+`,
+  ],
+  [
+    "after a `-` alone on its line, a comment right under it up to a blank line is the foot of the item's first key (written after its entry); one after a blank line is the key's head",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+-
+  # c0
+
+  # c1
+  s0: x0
+  s1: x1
+-
+
+  # c2
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- # c1
+  s0: x0
+  # c0
+
+  s1: x1
+- # c2
+  s0: x0
+`,
+  ],
+  [
+    "a foot before a `-` alone on its line that no block's end takes and the foot right after the `-` are one comment of the item's first key",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- s0: x0
+# c0
+
+-
+  # c1
+
+  s0: x0
+  s1: x1
+- s0: x0
+# c2
+
+-
+  # c3
+
+  s0: x0
+b: x
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- s0: x0
+- s0: x0
+  # c0
+  # c1
+
+  s1: x1
+- s0: x0
+- s0: x0
+  # c2
+  # c3
+b: x
+`,
+  ],
+  [
+    "a scalar's own foot, then the foot yaml.v3 gave to its key, then a blank line before the next entry",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+# c0
+
+    s0: x0
+    # c1
+
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s0: x0
+    # c1
+
+    # c0
+
+    s1: x1
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
