@@ -315,8 +315,9 @@ function place(
     else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
     // at the document's end the root mapping's end is at its column's first piece: a foot up to it is
-    // the root's; the rest waits for the document's end
-    else if (rootFoot && p.owner !== "head" && k <= rootEnd) rootFoot.push(body);
+    // the root's, and with no piece at its column every foot is (kpt writes it with no blank line
+    // before it); the rest waits for the document's end
+    else if (rootFoot && p.owner !== "head" && (rootEnd < 0 || k <= rootEnd)) rootFoot.push(body);
     else head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
   });
   if (!next) {

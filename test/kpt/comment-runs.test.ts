@@ -667,6 +667,31 @@ data:
 # c2
 `,
   ],
+  [
+    "at a document's end, a foot left of every block that ends there (no comment at column 0) is the root's foot, written at column 0 with no blank line before it; what a blank line ends it from is the document's foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+ # c0
+
+ # c1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+# c0
+
+# c1
+`,
+  ],
 ];
 
 describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
