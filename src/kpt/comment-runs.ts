@@ -337,6 +337,8 @@ function place(
   if (foot !== "") footBefore.add(next);
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
+  // the blank line after that foot is written whatever blank lines came before the run
+  if (foot !== "") next.spaceBefore = false;
 }
 
 /**
