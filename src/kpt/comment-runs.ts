@@ -401,7 +401,12 @@ export function placeScalarRun(
   const last = pieces.filter((p) => p.owner === "last").map(body);
   const column_ = pieces.filter((p) => p.owner === "column");
   const head = pieces.filter((p) => p.owner === "head").map(body);
-  if (last.length === 0 && column_.length === 0) return;
+  if (last.length === 0 && column_.length === 0) {
+    // all the next entry's head: as read, a blank line among the lines kept (the `yaml` parser drops
+    // one after a line indented further than the next)
+    next.commentBefore = head.join("\n");
+    return;
+  }
   let foot = last;
   if (column_.length > 0 && isMap(block)) {
     foot = column_.map(body);

@@ -692,6 +692,61 @@ data:
 # c1
 `,
   ],
+  [
+    "a foot before the next key that a blank line came before is still written with a blank line after it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    s0: x0
+
+  # c1
+# c2
+  s2: x2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    s0: x0
+    # c1
+  # c2
+
+  s2: x2
+`,
+  ],
+  [
+    "comment lines above an entry after a scalar keep a blank line among them, the first indented further than the entry",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+
+      # c1
+
+    # c3
+    s2: x2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+    # c1
+
+    # c3
+    s2: x2
+`,
+  ],
 ];
 
 describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
