@@ -83,6 +83,13 @@ function withDashFeetJoined(later: NextFoot[]): NextFoot[] {
   return out;
 }
 
+/**
+ * Block mappings whose end took a foot in place (not their last value's foot): yaml.v3's decoder makes
+ * that foot its last key's, in place of one the key had, so a mapping of one entry loses the foot its
+ * only key had as its first scalar (footOfFirstScalar). Only read while a document's runs are placed.
+ */
+const footAtEnd = new WeakSet<Node>();
+
 /** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
 const footBefore = new WeakSet<Node>();
 
@@ -174,6 +181,8 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
     block.comment = block.comment ? `${text}\n${block.comment}` : body;
     return;
   }
+  // the mapping's own foot replaces its only key's
+  if (block.comment && footAtEnd.has(block)) return;
   // the key's foot is written after the entry's value and its foot, a blank line between
   block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
   (block as { [KEY_FOOT]?: boolean })[KEY_FOOT] = true;
@@ -285,6 +294,10 @@ function place(
       return j >= 0 ? closing[j] : undefined;
     }
     return undefined;
+  });
+  // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd)
+  owners.forEach((o, k) => {
+    if (o && isMap(o) && pieces[k]!.owner !== "last") footAtEnd.add(o);
   });
   // when no piece is the last value's foot, kpt writes a foot that yaml.v3 gave to an outer closing
   // block at the innermost block's indentation (seen with kpt; at the end of a document it does not)

@@ -1573,6 +1573,35 @@ data:
     s1: x1
 `,
   ],
+  [
+    "a list item's mapping of one entry whose end takes a foot loses the foot its key had from after the `-` (yaml.v3's decoder gives the mapping's foot to its last key in place of it)",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  -
+    # c0
+
+    s0: x0
+  # cA
+
+    # cB
+  k: v
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  - s0: x0
+    # cA
+    # cB
+  k: v
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
