@@ -315,6 +315,7 @@ function place(
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
   const rootEnd = pieces.findIndex((p) => p.col === 0);
+  let docFoot = false;
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
     const owner = owners[k];
@@ -331,7 +332,13 @@ function place(
     // the root's, and with no piece at its column every foot is (kpt writes it with no blank line
     // before it); the rest waits for the document's end
     else if (rootFoot && p.owner !== "head" && (rootEnd < 0 || k <= rootEnd)) rootFoot.push(body);
-    else head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+    // the document's end takes a head comment (the last piece) as its foot only when no foot came
+    // before it; else yaml.v3 keeps it as the end's head, which nothing writes
+    else if (!next && p.owner === "head" && docFoot) return;
+    else {
+      if (p.owner !== "head") docFoot = true;
+      head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+    }
   });
   if (!next) {
     // yaml.v3 writes a blank line before the document's foot

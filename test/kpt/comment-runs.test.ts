@@ -747,6 +747,33 @@ data:
     s2: x2
 `,
   ],
+  [
+    "at a document's end, comment lines after the last blank line are dropped when a foot that no block takes came before them (yaml.v3's document end keeps them as a head, which nothing writes)",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s2: x2
+  # c0
+# c1
+
+  # c3
+
+# end
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s2: x2
+  # c0
+# c1
+
+# c3
+`,
+  ],
 ];
 
 describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
