@@ -31,7 +31,7 @@ export function placeCommentRuns(
   const rootFoot: string[] = [];
   const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
   // after every run is placed: placing a run clears the comments above the entry that follows it
-  for (const f of later) footOfFirstScalar(f);
+  for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
   return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
 }
 
@@ -46,7 +46,49 @@ export interface NextFoot {
   body: string;
   /** The text the document was parsed from. */
   source: string;
+  /** Found after a `-` alone on its line (placeDashRun). */
+  afterDash?: boolean;
 }
+
+/** The block and the index in it of the entry or item whose first scalar a NextFoot goes to. */
+function firstScalarOf({ block, index }: NextFoot): [YAMLMap | YAMLSeq, number] {
+  let b = block;
+  let at = index;
+  while (isSeq(b) && isBlock(b.items[at])) {
+    b = b.items[at] as YAMLMap | YAMLSeq;
+    at = 0;
+  }
+  return [b, at];
+}
+
+/**
+ * yaml.v3 hands a foot found before a `-` that no block's end takes, and one found after the `-`, to
+ * the same scalar as one comment (its parser takes both at the `-`): the second is joined to the first.
+ */
+function withDashFeetJoined(later: NextFoot[]): NextFoot[] {
+  const out: NextFoot[] = [];
+  for (const f of later) {
+    if (!f.afterDash) out.push({ ...f });
+  }
+  for (const f of later) {
+    if (!f.afterDash) continue;
+    const [b, at] = firstScalarOf(f);
+    const before = out.find((o) => {
+      const [ob, oat] = firstScalarOf(o);
+      return !o.afterDash && ob === b && oat === at;
+    });
+    if (before) before.body = `${before.body}\n${f.body}`;
+    else out.push(f);
+  }
+  return out;
+}
+
+/**
+ * Block mappings whose end took a foot in place (not their last value's foot): yaml.v3's decoder makes
+ * that foot its last key's, in place of one the key had, so a mapping of one entry loses the foot its
+ * only key had as its first scalar (footOfFirstScalar). Only read while a document's runs are placed.
+ */
+const footAtEnd = new WeakSet<Node>();
 
 /** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
 const footBefore = new WeakSet<Node>();
@@ -84,6 +126,18 @@ export function keyFoot(node: Node): boolean {
   return (node as { [KEY_FOOT]?: boolean })[KEY_FOOT] === true;
 }
 
+/** Marks a key or item whose head comment is feet only, as feetOnly tells; a property of the node. */
+const FEET_ONLY = Symbol("porchlight.feetOnly");
+
+/**
+ * Whether the comment lines above `node` (its commentBefore, with a blank line among them) are all
+ * feet of what comes before it: the foot of a scalar and the foot yaml.v3 gave its key, which kpt
+ * writes with a blank line after them as after any foot (footOfFirstScalar).
+ */
+export function feetOnly(node: Node): boolean {
+  return (node as { [FEET_ONLY]?: boolean })[FEET_ONLY] === true;
+}
+
 /**
  * Gives `body` to the first scalar of entry or item `index` of `block` as yaml.v3 holds it (the foot of that item,
  * or of the first key of a mapping item, or of the first item of a list item) and writes it where the
@@ -92,12 +146,7 @@ export function keyFoot(node: Node): boolean {
  */
 export function footOfFirstScalar({ block: outer, index, body: text, source }: NextFoot): void {
   const body = text.replace(/\n+$/, "");
-  let block = outer;
-  let at = index;
-  while (isSeq(block) && isBlock(block.items[at])) {
-    block = block.items[at] as YAMLMap | YAMLSeq;
-    at = 0;
-  }
+  const [block, at] = firstScalarOf({ block: outer, index, body: text, source });
   const sibling = block.items[at + 1];
   const target = isPair(sibling) ? sibling.key : sibling;
   if (sibling !== undefined) {
@@ -109,10 +158,12 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
     // (format.ts writes it so), unless a blank line comes first
     const before = block.items[at];
     const existing = t.commentBefore ?? "";
-    const split =
-      !t.spaceBefore && !isBlock(isPair(before) ? before.value : before) ? existing.indexOf("\n\n") : -1;
-    const own = split >= 0 ? existing.slice(0, split) : "";
-    const head = split >= 0 ? existing.slice(split + 2) : existing;
+    const afterScalar = !t.spaceBefore && !isBlock(isPair(before) ? before.value : before);
+    const split = afterScalar ? existing.indexOf("\n\n") : -1;
+    // the scalar's foot with no head after it: placeScalarRun leaves it followed by one line break
+    const footAlone = afterScalar && split < 0 && existing.endsWith("\n");
+    const own = split >= 0 ? existing.slice(0, split) : footAlone ? existing.slice(0, -1) : "";
+    const head = split >= 0 ? existing.slice(split + 2) : footAlone ? "" : existing;
     const joined =
       own === ""
         ? body
@@ -121,6 +172,8 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
           : `${own}\n\n${body}`; // the key's foot is written after the value's, a blank line between
     t.commentBefore = `${joined}\n${head ? `\n${head}` : ""}`;
     t.spaceBefore = false;
+    // feet only, a blank line between two of them: the blank line after them stays too
+    (t as { [FEET_ONLY]?: boolean })[FEET_ONLY] = own !== "" && head === "" ? true : undefined;
     return;
   }
   if (isSeq(block)) {
@@ -128,6 +181,8 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
     block.comment = block.comment ? `${text}\n${block.comment}` : body;
     return;
   }
+  // the mapping's own foot replaces its only key's
+  if (block.comment && footAtEnd.has(block)) return;
   // the key's foot is written after the entry's value and its foot, a blank line between
   block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
   (block as { [KEY_FOOT]?: boolean })[KEY_FOOT] = true;
@@ -206,7 +261,13 @@ function place(
   const lastNode = last as Node | null;
   if (!lastNode?.range || (next && !next.range)) return undefined;
   const from = lineAfter(text, lastNode.range[1]);
-  const nextLine = next ? text.lastIndexOf("\n", next.range![0] - 1) + 1 : lineAfter(text, end);
+  // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
+  const dash = next && seqItem ? loneDash(next, text) : undefined;
+  const nextLine = dash
+    ? dash.line
+    : next
+      ? text.lastIndexOf("\n", next.range![0] - 1) + 1
+      : lineAfter(text, end);
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
   lines.pop();
@@ -234,6 +295,10 @@ function place(
     }
     return undefined;
   });
+  // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd)
+  owners.forEach((o, k) => {
+    if (o && isMap(o) && pieces[k]!.owner !== "last") footAtEnd.add(o);
+  });
   // when no piece is the last value's foot, kpt writes a foot that yaml.v3 gave to an outer closing
   // block at the innermost block's indentation (seen with kpt; at the end of a document it does not)
   if (next && !pieces.some((p) => p.owner === "last")) {
@@ -250,6 +315,7 @@ function place(
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
   const rootEnd = pieces.findIndex((p) => p.col === 0);
+  let docFoot = false;
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
     const owner = owners[k];
@@ -263,9 +329,16 @@ function place(
     else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
     // at the document's end the root mapping's end is at its column's first piece: a foot up to it is
-    // the root's; the rest waits for the document's end
-    else if (rootFoot && p.owner !== "head" && k <= rootEnd) rootFoot.push(body);
-    else head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+    // the root's, and with no piece at its column every foot is (kpt writes it with no blank line
+    // before it); the rest waits for the document's end
+    else if (rootFoot && p.owner !== "head" && (rootEnd < 0 || k <= rootEnd)) rootFoot.push(body);
+    // the document's end takes a head comment (the last piece) as its foot only when no foot came
+    // before it; else yaml.v3 keeps it as the end's head, which nothing writes
+    else if (!next && p.owner === "head" && docFoot) return;
+    else {
+      if (p.owner !== "head") docFoot = true;
+      head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+    }
   });
   if (!next) {
     // yaml.v3 writes a blank line before the document's foot
@@ -284,6 +357,8 @@ function place(
   if (foot !== "") footBefore.add(next);
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
+  // the blank line after that foot is written whatever blank lines came before the run
+  if (foot !== "") next.spaceBefore = false;
 }
 
 /**
@@ -333,18 +408,25 @@ export function placeScalarRun(
 ): void {
   if (!value.range || !next.range || !block.range) return;
   const from = lineAfter(text, value.range[1]);
-  const nextLine = text.lastIndexOf("\n", next.range[0] - 1) + 1;
+  // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
+  const dash = isSeq(block) ? loneDash(next, text) : undefined;
+  const nextLine = dash ? dash.line : text.lastIndexOf("\n", next.range[0] - 1) + 1;
   if (from > nextLine) return;
   const lines = text.slice(from, nextLine).split("\n");
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return;
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
-  const pieces = cut(lines, column(block, text), next.range[0] - nextLine);
+  const pieces = cut(lines, column(block, text), dash ? dash.col : next.range[0] - nextLine);
   const body = (p: Piece) => p.lines.join("\n");
   const last = pieces.filter((p) => p.owner === "last").map(body);
   const column_ = pieces.filter((p) => p.owner === "column");
   const head = pieces.filter((p) => p.owner === "head").map(body);
-  if (last.length === 0 && column_.length === 0) return;
+  if (last.length === 0 && column_.length === 0) {
+    // all the next entry's head: as read, a blank line among the lines kept (the `yaml` parser drops
+    // one after a line indented further than the next)
+    next.commentBefore = head.join("\n");
+    return;
+  }
   let foot = last;
   if (column_.length > 0 && isMap(block)) {
     foot = column_.map(body);
@@ -356,6 +438,67 @@ export function placeScalarRun(
   const joined = [...(foot.length > 0 ? [`${foot.join("\n")}\n`] : []), ...head].join("\n");
   next.commentBefore = joined === "" ? undefined : joined;
   if (foot.length > 0) next.spaceBefore = false;
+}
+
+/**
+ * Where a list item's `-` stands alone on its line, the item's content on a later line (comment and
+ * blank lines between): that line's offset and the `-`'s column; undefined for any other item.
+ */
+export function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
+  if (!item.range) return undefined;
+  let end = text.lastIndexOf("\n", item.range[0] - 1);
+  if (text.slice(end + 1, item.range[0]).trim() !== "") return undefined;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, "");
+    const trimmed = line.trim();
+    if (trimmed === "-") return { line: start, col: line.indexOf("-") };
+    if (trimmed !== "" && !trimmed.startsWith("#")) return undefined;
+    end = start - 1;
+  }
+  return undefined;
+}
+
+/**
+ * The comment lines around a `-` alone on its line over a mapping item (`item`, item `index` of its
+ * list): the `yaml` parser gives those above and below the `-` alike to the item. yaml.v3's scanner
+ * cuts those below it as any run after a token that is not a `:` (the list's indentation, the `-`'s
+ * column, the one it cuts by): a foot piece (the first, up to a blank line right after it, or one cut
+ * off by a column) goes to the item's first scalar (see footOfFirstScalar), added to `later` for that;
+ * the rest is the head comment of the item's first key, which kpt writes after the `- `. Those above
+ * the `-` stay the item's head (placeScalarRun and place end their runs at the `-`).
+ */
+export function placeDashRun(item: YAMLMap, index: number, text: string, later: NextFoot[]): void {
+  const first = item.items[0] as Pair | undefined;
+  const key = first?.key as Node | undefined;
+  if (item.flow || !item.range || !isNodeLike(key)) return;
+  const dash = loneDash(item, text);
+  if (!dash) return;
+  // above the `-`: the comment lines up to the item before (the first item's are its list's)
+  const above: string[] = [];
+  let end = dash.line - 1;
+  while (index > 0 && end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, "").trim();
+    if (line !== "" && !line.startsWith("#")) break;
+    above.unshift(line === "" ? "" : commentLineText(line));
+    end = start - 1;
+  }
+  item.spaceBefore = above[0] === "" || undefined;
+  while (above[0] === "") above.shift();
+  while (above[above.length - 1] === "") above.pop();
+  item.commentBefore = above.length > 0 ? above.join("\n") : undefined;
+  const from = text.indexOf("\n", dash.line) + 1;
+  const itemLine = text.lastIndexOf("\n", item.range[0] - 1) + 1;
+  const lines = text.slice(from, itemLine).split("\n");
+  lines.pop();
+  if (!lines.some((l) => l.trim().startsWith("#"))) return;
+  const pieces = cut(lines, dash.col, item.range[0] - itemLine);
+  const head = pieces.filter((p) => p.owner === "head").map((p) => p.lines.join("\n"));
+  const feet = pieces.filter((p) => p.owner !== "head").map((p) => p.lines.join("\n"));
+  (key as Node).commentBefore = head.length > 0 ? head.join("\n") : undefined;
+  if (feet.length > 0)
+    later.push({ block: item, index: 0, body: feet.join("\n"), source: text, afterDash: true });
 }
 
 /**

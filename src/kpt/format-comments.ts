@@ -1,18 +1,9 @@
-import {
-  type Document,
-  isCollection,
-  isMap,
-  isNode,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  type YAMLMap,
-} from "yaml";
+import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
 import {
   commentLineText,
   type NextFoot,
   placeCommentRuns,
+  placeDashRun,
   placeScalarRun,
   placeValueRun,
 } from "./comment-runs.js";
@@ -180,8 +171,11 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
   }
   if (isSeq(node)) {
     const items = node.items as Node[];
+    // first: the runs after the items before them end at these items' `-`
     items.forEach((item, i) => {
-      if (isMap(item)) commentsAfterDash(item, text);
+      if (isMap(item)) placeDashRun(item, i, text, later);
+    });
+    items.forEach((item, i) => {
       if (isScalar(item)) {
         moveTrailingComment(item, items[i + 1], node, text);
         if (items[i + 1] && node.range && !node.flow)
@@ -190,35 +184,6 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       visit(item, text, later);
     });
   }
-}
-
-/**
- * A list item's mapping under a `-` alone on its line: the comment lines between the two (none blank)
- * are, for yaml.v3, the head comment of the mapping's first key, which it writes after the `- `; the
- * `yaml` parser gives them to the mapping with those above the `-`.
- */
-function commentsAfterDash(item: YAMLMap, text: string): void {
-  const first = item.items[0] as Pair | undefined;
-  const key = first?.key as Node | undefined;
-  if (item.flow || !item.range || !item.commentBefore || !isNode(key)) return;
-  const lines: string[] = [];
-  let end = text.lastIndexOf("\n", item.range[0] - 1);
-  for (;;) {
-    if (end <= 0) return;
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    const line = text.slice(start, end).replace(/\r$/, "").trim();
-    if (line === "-") break;
-    if (!line.startsWith("#")) return;
-    lines.unshift(commentLineText(line));
-    end = start - 1;
-  }
-  if (lines.length === 0) return;
-  const held = item.commentBefore.split("\n");
-  const tail = held.slice(held.length - lines.length);
-  if (tail.join("\n") !== lines.join("\n")) return;
-  const rest = held.slice(0, held.length - lines.length).join("\n");
-  item.commentBefore = rest === "" ? undefined : rest;
-  key.commentBefore = key.commentBefore ? `${lines.join("\n")}\n${key.commentBefore}` : lines.join("\n");
 }
 
 /** `key: # c` over a block collection: yaml.v3 keeps `# c` on the key's line. */

@@ -12,7 +12,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { keyFoot } from "./comment-runs.js";
+import { feetOnly, keyFoot } from "./comment-runs.js";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
@@ -163,11 +163,11 @@ class Writer {
    * previous entry's content, up to a blank line, as that entry's foot and writes a blank line after
    * them; the blank line after a head comment it drops. So a blank line after the comment stays only
    * where the lines are all such a foot: after a sibling, with no blank line before them
-   * (`spaceBefore`) or among them.
+   * (`spaceBefore`) or among them, or among them only between two feet (feetOnly).
    */
   private head(text: string, indent: number, node: Node, afterSibling: boolean): void {
     const body = text.replace(/\n+$/, "");
-    const foot = afterSibling && !node.spaceBefore && !body.includes("\n\n");
+    const foot = afterSibling && !node.spaceBefore && (!body.includes("\n\n") || feetOnly(node));
     this.comment(foot ? text : body, indent, "head");
   }
 

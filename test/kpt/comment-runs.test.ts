@@ -667,6 +667,113 @@ data:
 # c2
 `,
   ],
+  [
+    "at a document's end, a foot left of every block that ends there (no comment at column 0) is the root's foot, written at column 0 with no blank line before it; what a blank line ends it from is the document's foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+ # c0
+
+ # c1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+# c0
+
+# c1
+`,
+  ],
+  [
+    "a foot before the next key that a blank line came before is still written with a blank line after it",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    s0: x0
+
+  # c1
+# c2
+  s2: x2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k1:
+    s0: x0
+    # c1
+  # c2
+
+  s2: x2
+`,
+  ],
+  [
+    "comment lines above an entry after a scalar keep a blank line among them, the first indented further than the entry",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+
+      # c1
+
+    # c3
+    s2: x2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s1: x1
+    # c1
+
+    # c3
+    s2: x2
+`,
+  ],
+  [
+    "at a document's end, comment lines after the last blank line are dropped when a foot that no block takes came before them (yaml.v3's document end keeps them as a head, which nothing writes)",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s2: x2
+  # c0
+# c1
+
+  # c3
+
+# end
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  s2: x2
+  # c0
+# c1
+
+# c3
+`,
+  ],
 ];
 
 describe("blank lines around comment lines are kept and dropped as yaml.v3 does", () => {
@@ -1357,6 +1464,169 @@ a:
   # c1
   s0: x0
   s1: x1
+`,
+  ],
+  [
+    "comment lines between a scalar item and a `-` alone on its line are the next item's head, with no blank line after them unless one was there",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- v0
+# c0
+-
+  s0: x0
+- v1
+# c1
+
+-
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- v0
+# c0
+- s0: x0
+- v1
+# c1
+
+- s0: x0
+`,
+  ],
+  [
+    "after a `-` alone on its line, a comment right under it up to a blank line is the foot of the item's first key (written after its entry); one after a blank line is the key's head",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+-
+  # c0
+
+  # c1
+  s0: x0
+  s1: x1
+-
+
+  # c2
+  s0: x0
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- # c1
+  s0: x0
+  # c0
+
+  s1: x1
+- # c2
+  s0: x0
+`,
+  ],
+  [
+    "a foot before a `-` alone on its line that no block's end takes and the foot right after the `-` are one comment of the item's first key",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- s0: x0
+# c0
+
+-
+  # c1
+
+  s0: x0
+  s1: x1
+- s0: x0
+# c2
+
+-
+  # c3
+
+  s0: x0
+b: x
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+a:
+- s0: x0
+- s0: x0
+  # c0
+  # c1
+
+  s1: x1
+- s0: x0
+- s0: x0
+  # c2
+  # c3
+b: x
+`,
+  ],
+  [
+    "a scalar's own foot, then the foot yaml.v3 gave to its key, then a blank line before the next entry",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+# c0
+
+    s0: x0
+    # c1
+
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  k:
+    s0: x0
+    # c1
+
+    # c0
+
+    s1: x1
+`,
+  ],
+  [
+    "a list item's mapping of one entry whose end takes a foot loses the foot its key had from after the `-` (yaml.v3's decoder gives the mapping's foot to its last key in place of it)",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  -
+    # c0
+
+    s0: x0
+  # cA
+
+    # cB
+  k: v
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l:
+  - s0: x0
+    # cA
+    # cB
+  k: v
 `,
   ],
 ];
