@@ -230,7 +230,10 @@ export class GitStore {
   ): Promise<T> {
     if (!ids.every((id) => id === null || FULL_SHA.test(id))) return compute();
     let known = this.answers.get(dir);
-    if (!known) this.answers.set(dir, (known = new Map()));
+    if (!known) {
+      known = new Map();
+      this.answers.set(dir, known);
+    }
     const key = `${what} ${ids.join(" ")}`;
     let answer = known.get(key) as Promise<T> | undefined;
     if (!answer) {
