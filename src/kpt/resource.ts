@@ -72,6 +72,9 @@ export interface ResourceHead {
   labels: YAMLMap | undefined;
 }
 
+const HEAD_KEYS = ["apiVersion", "kind", "metadata"];
+const METADATA_KEYS = ["name", "namespace", "annotations", "labels"];
+
 export function resourceHead(doc: Document): ResourceHead {
   const head: ResourceHead = {
     apiVersion: "",
@@ -84,57 +87,12 @@ export function resourceHead(doc: Document): ResourceHead {
   };
   const root = doc.contents;
   if (!isMap(root)) return head;
-  // One walk of each mapping's pairs, the first pair of a key winning (as pairValue finds it), with no
-  // array of what was found: every step reads every resource's head, most of a short run's code not
-  // being optimised.
-  let apiVersion: unknown;
-  let kind: unknown;
-  let metadata: unknown;
-  let found = 0;
-  const pairs = root.items;
-  for (let p = 0; p < pairs.length && found !== 7; p++) {
-    const pair = pairs[p];
-    if (!isPair(pair)) continue;
-    const key = isScalar(pair.key) ? pair.key.value : pair.key;
-    if (key === "apiVersion" && !(found & 1)) {
-      found |= 1;
-      apiVersion = pair.value;
-    } else if (key === "kind" && !(found & 2)) {
-      found |= 2;
-      kind = pair.value;
-    } else if (key === "metadata" && !(found & 4)) {
-      found |= 4;
-      metadata = pair.value;
-    }
-  }
+  const [apiVersion, kind, metadata] = firstValues(root.items, HEAD_KEYS);
   head.apiVersion = stringOf(apiVersion) ?? "";
   head.kind = stringOf(kind) ?? "";
   if (!isMap(metadata)) return head;
   head.metadata = metadata;
-  let name: unknown;
-  let namespace: unknown;
-  let annotations: unknown;
-  let labels: unknown;
-  found = 0;
-  const fields = metadata.items;
-  for (let p = 0; p < fields.length && found !== 15; p++) {
-    const pair = fields[p];
-    if (!isPair(pair)) continue;
-    const key = isScalar(pair.key) ? pair.key.value : pair.key;
-    if (key === "name" && !(found & 1)) {
-      found |= 1;
-      name = pair.value;
-    } else if (key === "namespace" && !(found & 2)) {
-      found |= 2;
-      namespace = pair.value;
-    } else if (key === "annotations" && !(found & 4)) {
-      found |= 4;
-      annotations = pair.value;
-    } else if (key === "labels" && !(found & 8)) {
-      found |= 8;
-      labels = pair.value;
-    }
-  }
+  const [name, namespace, annotations, labels] = firstValues(metadata.items, METADATA_KEYS);
   head.name = stringOf(name) ?? "";
   head.namespace = stringOf(namespace) ?? "";
   if (isMap(annotations)) head.annotations = annotations;
