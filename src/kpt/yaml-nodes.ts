@@ -100,7 +100,7 @@ const ReadScalar = function (
   type: Scalar.Type,
 ) => Scalar;
 ReadScalar.prototype = Object.create(Scalar.prototype, {
-  [NODE_TYPE]: { value: Symbol.for("yaml.scalar") },
+  [NODE_TYPE]: { value: SCALAR_KIND },
   range: RANGE,
 });
 
@@ -118,7 +118,7 @@ const NewScalar = function (this: { value: unknown }, value: unknown) {
 } as unknown as new (
   value: unknown,
 ) => Scalar;
-NewScalar.prototype = Object.create(Scalar.prototype, { [NODE_TYPE]: { value: Symbol.for("yaml.scalar") } });
+NewScalar.prototype = Object.create(Scalar.prototype, { [NODE_TYPE]: { value: SCALAR_KIND } });
 
 /** A scalar as `new Scalar(value)` makes it: for the nodes a render adds to every resource. */
 export function newScalar<T>(value: T): Scalar<T> {
@@ -162,7 +162,7 @@ export function sameSchema(schema: Schema): boolean {
   const same = (key: string | symbol) => a[key] === b[key];
   return (
     ["compat", "name", "knownTags", "toStringOptions", "sortMapEntries"].every(same) &&
-    [Symbol.for("yaml.map"), Symbol.for("yaml.scalar"), Symbol.for("yaml.seq")].every(same) &&
+    [MAP_KIND, SCALAR_KIND, SEQ_KIND].every(same) &&
     schema.tags.length === SHARED_SCHEMA.tags.length &&
     schema.tags.every((tag, i) => tag === SHARED_SCHEMA.tags[i])
   );
@@ -172,9 +172,9 @@ export function sameSchema(schema: Schema): boolean {
  * A collection's prototype: its kind, and its schema as `yaml`'s constructor defines it (not
  * enumerable); setting it (`clone(schema)` does) defines it on the node, as `yaml`'s does.
  */
-function collectionPrototype(base: object, kind: string): object {
+function collectionPrototype(base: object, kind: symbol): object {
   return Object.create(base, {
-    [NODE_TYPE]: { value: Symbol.for(kind) },
+    [NODE_TYPE]: { value: kind },
     range: RANGE,
     schema: {
       get: () => SHARED_SCHEMA,
@@ -206,7 +206,7 @@ const ReadMap = function (
   valueEnd: number,
   end: number,
 ) => YAMLMap;
-ReadMap.prototype = collectionPrototype(YAMLMap.prototype, "yaml.map");
+ReadMap.prototype = collectionPrototype(YAMLMap.prototype, MAP_KIND);
 
 const ReadSeq = function (
   this: CollectionFields,
@@ -225,7 +225,7 @@ const ReadSeq = function (
   valueEnd: number,
   end: number,
 ) => YAMLSeq;
-ReadSeq.prototype = collectionPrototype(YAMLSeq.prototype, "yaml.seq");
+ReadSeq.prototype = collectionPrototype(YAMLSeq.prototype, SEQ_KIND);
 
 /**
  * A mapping as `new YAMLMap(schema)` then `items` and `range` (`[start, valueEnd, end]`) set make it,
