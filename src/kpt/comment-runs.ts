@@ -561,7 +561,7 @@ function lineAfter(text: string, offset: number): number {
 }
 
 /** A block's indentation as yaml.v3 keeps it: its first entry's column. */
-function column(block: Node, text: string): number {
+export function column(block: Node, text: string): number {
   const start = block.range![0];
   return start - (text.lastIndexOf("\n", start - 1) + 1);
 }

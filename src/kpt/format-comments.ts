@@ -1,5 +1,6 @@
 import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
 import {
+  column,
   commentLineText,
   type NextFoot,
   placeCommentRuns,
@@ -218,10 +219,4 @@ function documentEnd(doc: Document, text: string): number | undefined {
   const contents = doc.contents as Node | null;
   if (!range || !contents?.range || range[2] < contents.range[0] || range[2] > text.length) return undefined;
   return range[2];
-}
-
-/** A block's indentation: its first entry's column. */
-function column(block: Node, text: string): number {
-  const start = block.range![0];
-  return start - (text.lastIndexOf("\n", start - 1) + 1);
 }
