@@ -89,7 +89,7 @@ export async function benchRender(sizes = [1000, 10000], withKpt = true): Promis
         ["porchlight5Read", builtins, ["node", CLI, "fn", "render", "-o", "stdout"]],
       ];
       if (certs) {
-        const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+        const without = withoutExtraCerts();
         commands.push(["porchlightNoCerts", plain, ["node", CLI, "fn", "render"], without]);
         commands.push(["porchlightReformatNoCerts", wide, ["node", CLI, "fn", "render"], without]);
       }
@@ -289,11 +289,16 @@ function extraCertsCost(certs: string): string {
     }
     return walls.sort((a, b) => a - b)[2]!;
   };
-  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
   return (
     `NODE_EXTRA_CA_CERTS=${certs} is set: Node's bare start takes ${s(start(process.env))} with it, ` +
-    `${s(start(without))} without (every porchlight run pays the difference; kpt does not)`
+    `${s(start(withoutExtraCerts()))} without (every porchlight run pays the difference; kpt does not)`
   );
+}
+
+/** This process's environment without NODE_EXTRA_CA_CERTS. */
+function withoutExtraCerts(): NodeJS.ProcessEnv {
+  const { NODE_EXTRA_CA_CERTS: _, ...without } = process.env;
+  return without;
 }
 
 function hasKpt(): boolean {
