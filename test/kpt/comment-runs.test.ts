@@ -10,6 +10,42 @@ import { parseYamlFile } from "../../src/kpt/yamlfile.js";
  */
 const CASES: [string, string, string][] = [
   [
+    "a piece at a list item's mapping column ended by a blank line: that mapping's foot, written at its column",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+l:
+- f:
+    g: 1
+  # c1
+
+h: 1
+m:
+  - f:
+      g: 1
+    # c2
+
+  - n: 1
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+l:
+- f:
+    g: 1
+  # c1
+h: 1
+m:
+- f:
+    g: 1
+  # c2
+- n: 1
+`,
+  ],
+
+  [
     "a comment left of a nested block's end is its last entry's foot; one at the next key's column after a compact list is that key's head",
     `apiVersion: v1
 kind: ConfigMap
@@ -103,7 +139,7 @@ d: 2
 e:
   f:
     g: 1
-    # c3
+  # c3
 # c4
 
 h: 3
@@ -299,7 +335,7 @@ spec:
 `,
   ],
   [
-    "a piece ended by a blank line: the foot of the block at its column, else of the entry before the next key; with no last value's foot, written at the innermost block",
+    "a piece ended by a blank line: the foot of the block at its column (written at that column, whatever follows), else of the entry before the next key",
     `apiVersion: v1
 kind: A
 metadata:
@@ -331,7 +367,7 @@ metadata:
 e:
   f:
     g: 1
-    # c3
+  # c3
 h: 3
 i:
   f:
@@ -342,8 +378,8 @@ i:
 k:
   f:
     g: 1
-    # c6
-    # c7
+  # c6
+  # c7
 l: 1
 `,
   ],
