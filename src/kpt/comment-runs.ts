@@ -514,7 +514,14 @@ export function placeScalarRun(
   }
   let foot = last;
   if (column_.length > 0 && isMap(block)) {
-    foot = column_.map(body);
+    // yaml.v3's decoder moves a value's foot to its key only where the key has none: a key given a foot
+    // before (by a run above it, see footOfFirstScalar) leaves the value its own, written before the
+    // foot that replaces the key's, a blank line between
+    const keyFooted = later.some((f) => {
+      const [b, at] = firstScalarOf(f);
+      return b === block && at === index;
+    });
+    foot = keyFooted && last.length > 0 ? [...last, "", ...column_.map(body)] : column_.map(body);
     footBefore.add(next);
   } else if (column_.length > 0) {
     const bodies = column_.map((p) => (p.blankAfter ? `${body(p)}\n` : body(p)));

@@ -258,7 +258,7 @@ class Writer {
       if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) {
-        const at = endFoot(value) ? indent + 2 : this.footAt(value, indent + 2);
+        const at = keyFoot(value) || endFoot(value) ? indent + 2 : this.footAt(value, indent + 2);
         this.comment(value.comment, at, "foot");
       }
       return;

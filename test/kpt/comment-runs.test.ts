@@ -934,6 +934,70 @@ describe("head comments after a first `---` and above flow items are written as 
  */
 const FIRST_SCALAR_CASES: [string, string, string][] = [
   [
+    "a foot given to a mapping's only key from above its value is written at that key's column, with more after it",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  k0:
+  # c0
+ # c1
+    # c2
+    k0:
+      s0: x0
+      s1: x1
+  k1: 2
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  k0:
+    # c1
+    # c2
+    k0:
+      s0: x0
+      s1: x1
+    # c0
+  k1: 2
+`,
+  ],
+  [
+    "a key given a foot from above keeps its value's foot when the next key's foot replaces its own: the value's foot, then that one",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+
+  # a
+# b
+  - s0: x0
+    # c0
+  # c1
+ # c2
+    s1: x1
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  # b
+  - s0: x0
+    # c0
+
+    # c1
+
+    # c2
+    s1: x1
+`,
+  ],
+  [
     "a comment left of a mapping item's end, up to a blank line, is the foot of the next item's scalar: written after it",
     `apiVersion: v1
 kind: ConfigMap
