@@ -533,8 +533,9 @@ export function placeScalarRun(
 }
 
 /**
- * Where a list item's `-` stands alone on its line, the item's content on a later line (comment and
- * blank lines between): that line's offset and the `-`'s column; undefined for any other item.
+ * Where a list item's `-` stands alone on its line, or last of several (`- -`), the item's content on a
+ * later line (comment and blank lines between): that line's offset and the `-`'s column; undefined for
+ * any other item.
  */
 export function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
   if (!item.range) return undefined;
@@ -544,7 +545,8 @@ export function loneDash(item: Node, text: string): { line: number; col: number 
     const start = text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end).replace(/\r$/, "");
     const trimmed = line.trim();
-    if (trimmed === "-") return { line: start, col: line.indexOf("-") };
+    // a `-` alone, or the last of several (`- -`: the item of a list that is an item itself)
+    if (/^-(?: +-)*$/.test(trimmed)) return { line: start, col: line.lastIndexOf("-") };
     if (trimmed !== "" && !trimmed.startsWith("#")) return undefined;
     end = start - 1;
   }

@@ -934,6 +934,43 @@ describe("head comments after a first `---` and above flow items are written as 
  */
 const FIRST_SCALAR_CASES: [string, string, string][] = [
   [
+    "comment lines under the last of several dashes on a line (`- -`) go as under a `-` alone",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l1:
+  - -
+
+    # c1
+      s0: x0
+      s1: x1
+
+    # c2
+      # c3
+      s2: x2
+  - - - 
+      # c4
+        s3: x3
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l1:
+  - - # c1
+      s0: x0
+      s1: x1
+      # c2
+      # c3
+      s2: x2
+  - - - # c4
+        s3: x3
+`,
+  ],
+  [
     "a foot given to a mapping's only key from above its value is written at that key's column, with more after it",
     `apiVersion: v1
 kind: A
