@@ -259,6 +259,7 @@ class Writer {
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) {
         const at = keyFoot(value) || endFoot(value) ? indent + 2 : this.footAt(value, indent + 2);
+        this.afterFoot(at);
         this.comment(value.comment, at, "foot");
       }
       return;

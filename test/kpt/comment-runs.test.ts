@@ -419,6 +419,38 @@ describe("comments after a nested block go where yaml.v3 puts them", () => {
  */
 const BLANK_CASES: [string, string, string][] = [
   [
+    "a mapping's foot right after a list's foot at the same column (the list re-indented compact): a blank line between",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  - a
+  l2:
+    - v0
+    - v1
+      # c0
+# c1
+  # c2
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  - a
+  l2:
+  - v0
+  - v1
+  # c0
+
+  # c1
+  # c2
+`,
+  ],
+  [
     "a comment right under a key with a blank line after it is the first entry's head: the blank line goes",
     `apiVersion: v1
 kind: ConfigMap
