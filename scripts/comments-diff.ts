@@ -8,7 +8,8 @@
  *   --shapes: comma-separated, default all: `cols` (comment lines at any column, not only at the
  *     line's or the next line's), `lists` (lists of lists), `dash` (a `-` alone on its line, the
  *     item's mapping under it), `docs` (comments at a document's start and end, several documents
- *     in a file); none of them: the shapes of the first generator (comment lines at the columns of
+ *     in a file), `dedent` (comment lines at the column of a block that closes before the next line,
+ *     between that line's column and the one before); none of them: the shapes of the first generator (comment lines at the columns of
  *     the lines around them).
  *   --keep: leave the packages (the input, kpt's and porchlight's output) and print where they are.
  * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
@@ -22,7 +23,7 @@ import { differingFiles, kptAvailable, kptRender, readTextTree } from "../test/c
 
 const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
-const ALL_SHAPES = ["cols", "lists", "dash", "docs"];
+const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
 
 /** The files of one package for `seed` (a linear congruential generator: the same seed, the same files). */
 export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<string, string> {
@@ -82,9 +83,13 @@ export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<stri
       const a = Math.max(0, l.search(/\S/));
       const b = Math.max(0, next.search(/\S/));
       for (let j = 0; j < k; j++) {
-        const col = shapes.has("cols")
-          ? pick([a, b, b, a + 2, Math.max(0, b - 2), Math.floor(rnd() * (Math.max(a, b) + 3))])
-          : pick([a, b, b]);
+        const col =
+          // `dedent`: at the column of a block that closes before the next line (between the two)
+          shapes.has("dedent") && a - b >= 4 && rnd() < 0.5
+            ? b + 2 * (1 + Math.floor(rnd() * ((a - b) / 2 - 1)))
+            : shapes.has("cols")
+              ? pick([a, b, b, a + 2, Math.max(0, b - 2), Math.floor(rnd() * (Math.max(a, b) + 3))])
+              : pick([a, b, b]);
         out.push(rnd() < 0.35 ? "" : `${" ".repeat(col)}# c${j}`);
       }
     });

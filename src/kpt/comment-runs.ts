@@ -1,4 +1,14 @@
-import { isMap, isPair, isScalar, isSeq, type Node, type Pair, type YAMLMap, type YAMLSeq } from "yaml";
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type Scalar,
+  type YAMLMap,
+  type YAMLSeq,
+} from "yaml";
 
 /** A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space. */
 export function commentLineText(line: string): string {
@@ -29,7 +39,9 @@ export function placeCommentRuns(
   later: NextFoot[] = [],
 ): { doc: string; root: string } | undefined {
   const rootFoot: string[] = [];
+  endFeetPlaced = false;
   const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
+  if (endFeetPlaced) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
   // after every run is placed: placing a run clears the comments above the entry that follows it
   for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
   return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
@@ -124,6 +136,82 @@ const KEY_FOOT = Symbol("porchlight.keyFoot");
  */
 export function keyFoot(node: Node): boolean {
   return (node as { [KEY_FOOT]?: boolean })[KEY_FOOT] === true;
+}
+
+/** Marks a block mapping as endFoot tells; a property of the node, so a copy of it keeps it. */
+const END_FOOT = Symbol("porchlight.endFoot");
+
+/**
+ * Whether the block mapping's foot comment is one its end took from the comment lines after it (a
+ * piece at the mapping's column, see place): yaml.v3's decoder gives it to the mapping's last key,
+ * whose foot its encoder writes after the entry at the key's indentation, whatever follows. kyaml's
+ * merge walk does not keep it there (clearEndFeet).
+ */
+export function endFoot(node: Node): boolean {
+  return (node as { [END_FOOT]?: boolean })[END_FOOT] === true;
+}
+
+/** Marks a document's root node below which place marked a mapping (endFoot); see endFeetAfterTrip. */
+const HAS_END_FEET = Symbol("porchlight.hasEndFeet");
+
+/** Whether a mapping below a document's node `root` was marked endFoot when it was read. */
+export function hasEndFeet(root: unknown): boolean {
+  return (root as { [HAS_END_FEET]?: boolean } | null)?.[HAS_END_FEET] === true;
+}
+
+/** Set by place when it marks a mapping (endFoot), while placeCommentRuns runs. */
+let endFeetPlaced = false;
+
+/**
+ * What a function's trip does to the feet mappings' ends took (endFoot) where more of the document
+ * follows, `root` being a document's node: yaml.v3 writes such a foot at the mapping's column with no
+ * blank line after it, so the reader on the other side (the function's, then kpt's) gives it to the
+ * innermost block ending there, as the foot of its last value; kyaml's CopyComments then gives the
+ * mapping's last key its foot back from the input, and kpt writes the comment twice. A foot at the
+ * document's end, or where the innermost block has a foot of its own, stays as it was.
+ */
+export function endFeetAfterTrip(root: unknown): void {
+  if (!hasEndFeet(root)) return;
+  tripEndFeet(root, false, true);
+}
+
+function tripEndFeet(node: unknown, followed: boolean, root = false): void {
+  const pairs = isMap(node) ? (node.items as Pair[]) : undefined;
+  const children: unknown[] = pairs ? pairs.map((p) => p.value) : isSeq(node) ? node.items : [];
+  children.forEach((child, i) => {
+    const more = followed || i < children.length - 1;
+    // kpt's reader appends its annotations to a resource's metadata before the trip: its last key's foot
+    // is then written before them, and read back where it was
+    const metadata = root && isScalar(pairs?.[i]?.key) && (pairs[i]!.key as Scalar).value === "metadata";
+    if (more && !metadata && isMap(child) && endFoot(child) && child.comment) {
+      let inner: unknown = child;
+      while (isBlock(inner)) {
+        const items = (inner as YAMLMap | YAMLSeq).items;
+        const tail = items[items.length - 1];
+        const last = isPair(tail) ? tail.value : tail;
+        if (!isBlock(last)) break;
+        inner = last;
+      }
+      const block = inner as YAMLMap | YAMLSeq;
+      if (block !== child && !block.comment) block.comment = child.comment;
+    }
+    tripEndFeet(child, more);
+  });
+}
+
+/** Gives `to` the endFoot mark of `from` (a comment copied from one to the other goes with its mark). */
+export function copyEndFoot(from: Node, to: Node): void {
+  if (endFoot(from)) (to as { [END_FOOT]?: boolean })[END_FOOT] = true;
+}
+
+/** Drops the endFoot marks of `node` and every block below it. */
+export function clearEndFeet(node: unknown): void {
+  if (isMap(node)) {
+    if (endFoot(node)) (node as { [END_FOOT]?: boolean })[END_FOOT] = undefined;
+    for (const pair of node.items as Pair[]) clearEndFeet(pair.value);
+  } else if (isSeq(node)) {
+    for (const item of node.items) clearEndFeet(item);
+  }
 }
 
 /** Marks a key or item whose head comment is feet only, as feetOnly tells; a property of the node. */
@@ -295,17 +383,14 @@ function place(
     }
     return undefined;
   });
-  // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd)
+  // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd),
+  // which its encoder writes after the entry at the key's indentation (keyFoot)
   owners.forEach((o, k) => {
-    if (o && isMap(o) && pieces[k]!.owner !== "last") footAtEnd.add(o);
+    if (!o || !isMap(o) || pieces[k]!.owner === "last") return;
+    footAtEnd.add(o);
+    (o as { [END_FOOT]?: boolean })[END_FOOT] = true;
+    endFeetPlaced = true;
   });
-  // when no piece is the last value's foot, kpt writes a foot that yaml.v3 gave to an outer closing
-  // block at the innermost block's indentation (seen with kpt; at the end of a document it does not)
-  if (next && !pieces.some((p) => p.owner === "last")) {
-    owners.forEach((o, k) => {
-      if (o) owners[k] = closing[closing.length - 1];
-    });
-  }
 
   for (const c of closing) c.comment = undefined;
   if (next) next.commentBefore = undefined;
@@ -429,7 +514,14 @@ export function placeScalarRun(
   }
   let foot = last;
   if (column_.length > 0 && isMap(block)) {
-    foot = column_.map(body);
+    // yaml.v3's decoder moves a value's foot to its key only where the key has none: a key given a foot
+    // before (by a run above it, see footOfFirstScalar) leaves the value its own, written before the
+    // foot that replaces the key's, a blank line between
+    const keyFooted = later.some((f) => {
+      const [b, at] = firstScalarOf(f);
+      return b === block && at === index;
+    });
+    foot = keyFooted && last.length > 0 ? [...last, "", ...column_.map(body)] : column_.map(body);
     footBefore.add(next);
   } else if (column_.length > 0) {
     const bodies = column_.map((p) => (p.blankAfter ? `${body(p)}\n` : body(p)));
@@ -441,8 +533,9 @@ export function placeScalarRun(
 }
 
 /**
- * Where a list item's `-` stands alone on its line, the item's content on a later line (comment and
- * blank lines between): that line's offset and the `-`'s column; undefined for any other item.
+ * Where a list item's `-` stands alone on its line, or last of several (`- -`), the item's content on a
+ * later line (comment and blank lines between): that line's offset and the `-`'s column; undefined for
+ * any other item.
  */
 export function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
   if (!item.range) return undefined;
@@ -452,7 +545,8 @@ export function loneDash(item: Node, text: string): { line: number; col: number 
     const start = text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end).replace(/\r$/, "");
     const trimmed = line.trim();
-    if (trimmed === "-") return { line: start, col: line.indexOf("-") };
+    // a `-` alone, or the last of several (`- -`: the item of a list that is an item itself)
+    if (/^-(?: +-)*$/.test(trimmed)) return { line: start, col: line.lastIndexOf("-") };
     if (trimmed !== "" && !trimmed.startsWith("#")) return undefined;
     end = start - 1;
   }

@@ -12,7 +12,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { feetOnly, keyFoot } from "./comment-runs.js";
+import { endFoot, feetOnly, keyFoot } from "./comment-runs.js";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
@@ -257,7 +257,11 @@ class Writer {
       this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
       if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
-      if (value.comment) this.comment(value.comment, this.footAt(value, indent + 2), "foot");
+      if (value.comment) {
+        const at = keyFoot(value) || endFoot(value) ? indent + 2 : this.footAt(value, indent + 2);
+        this.afterFoot(at);
+        this.comment(value.comment, at, "foot");
+      }
       return;
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
@@ -289,7 +293,7 @@ class Writer {
     if (isMap(item) && !item.flow && item.items.length > 0) {
       this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
       if (item.comment) {
-        const at = keyFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
+        const at = keyFoot(item) || endFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
         this.comment(item.comment, at, "foot");
       }
       return;

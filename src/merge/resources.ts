@@ -1,5 +1,6 @@
 import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
+import { clearEndFeet, hasEndFeet } from "../kpt/comment-runs.js";
 import { apiGroup } from "../kpt/resource.js";
 import { addMergeComment, matchKey, type PkgResource } from "./match.js";
 import { merge3, resourceContext } from "./merge3.js";
@@ -122,6 +123,9 @@ export function mergeResources(
         onReplaced: (f) => replaced.push(f),
       });
       if (merged === null) continue;
+      // a foot a mapping's end took (comment-runs' endFoot) is written after kyaml's merge walk as any
+      // block's foot, not at the mapping's last key (kpt's bytes: merge fixture foot-before-outer-foot)
+      if ([dest, origin, upd].some((r) => r && hasEndFeet(r.y.doc.contents))) clearEndFeet(merged);
       dest.y.doc.contents = merged as YAMLMap;
       const seqIndent = origin && upd.y.seqIndent !== origin.y.seqIndent ? upd.y.seqIndent : dest.y.seqIndent;
       const index = origin && upd.index !== origin.index ? upd.index : dest.index;

@@ -1,5 +1,6 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
+import { copyEndFoot, endFeetAfterTrip } from "../kpt/comment-runs.js";
 import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
 
@@ -29,7 +30,10 @@ function keyOf(pair: Pair): string {
 
 function copyOne(from: Node, to: Node): void {
   if (from.commentBefore) to.commentBefore = from.commentBefore;
-  if (from.comment) to.comment = from.comment;
+  if (from.comment) {
+    to.comment = from.comment;
+    copyEndFoot(from, to);
+  }
 }
 
 /** kyaml's comments.CopyComments: a comment of the input wins where the same field exists in both. */
@@ -154,6 +158,7 @@ function afterFoldedTrip(value: string): string {
 export function functionRoundTrip(doc: Document, trips: number): void {
   documentCommentsToNode(doc, doc);
   restyleFolded(doc.contents, trips);
+  endFeetAfterTrip(doc.contents);
 }
 
 /** foldedToDouble of a node with itself (every node matches): a plain walk, nothing to look up. */
@@ -175,6 +180,10 @@ function restyleFolded(node: unknown, trips: number): void {
  * `foldedFree`: the document holds no folded scalar (nothing to restyle, no walk needed).
  */
 export function builtinRoundTrip(doc: Document, foldedFree = false): void {
-  if (foldedFree) documentCommentsToNode(doc, doc);
-  else functionRoundTrip(doc, 2);
+  if (!foldedFree) {
+    functionRoundTrip(doc, 2);
+    return;
+  }
+  documentCommentsToNode(doc, doc);
+  endFeetAfterTrip(doc.contents);
 }

@@ -10,6 +10,42 @@ import { parseYamlFile } from "../../src/kpt/yamlfile.js";
  */
 const CASES: [string, string, string][] = [
   [
+    "a piece at a list item's mapping column ended by a blank line: that mapping's foot, written at its column",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+l:
+- f:
+    g: 1
+  # c1
+
+h: 1
+m:
+  - f:
+      g: 1
+    # c2
+
+  - n: 1
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+l:
+- f:
+    g: 1
+  # c1
+h: 1
+m:
+- f:
+    g: 1
+  # c2
+- n: 1
+`,
+  ],
+
+  [
     "a comment left of a nested block's end is its last entry's foot; one at the next key's column after a compact list is that key's head",
     `apiVersion: v1
 kind: ConfigMap
@@ -103,7 +139,7 @@ d: 2
 e:
   f:
     g: 1
-    # c3
+  # c3
 # c4
 
 h: 3
@@ -299,7 +335,7 @@ spec:
 `,
   ],
   [
-    "a piece ended by a blank line: the foot of the block at its column, else of the entry before the next key; with no last value's foot, written at the innermost block",
+    "a piece ended by a blank line: the foot of the block at its column (written at that column, whatever follows), else of the entry before the next key",
     `apiVersion: v1
 kind: A
 metadata:
@@ -331,7 +367,7 @@ metadata:
 e:
   f:
     g: 1
-    # c3
+  # c3
 h: 3
 i:
   f:
@@ -342,8 +378,8 @@ i:
 k:
   f:
     g: 1
-    # c6
-    # c7
+  # c6
+  # c7
 l: 1
 `,
   ],
@@ -382,6 +418,38 @@ describe("comments after a nested block go where yaml.v3 puts them", () => {
  * `fn render` wrote for it with no function in the pipeline.
  */
 const BLANK_CASES: [string, string, string][] = [
+  [
+    "a mapping's foot right after a list's foot at the same column (the list re-indented compact): a blank line between",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  - a
+  l2:
+    - v0
+    - v1
+      # c0
+# c1
+  # c2
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  - a
+  l2:
+  - v0
+  - v1
+  # c0
+
+  # c1
+  # c2
+`,
+  ],
   [
     "a comment right under a key with a blank line after it is the first entry's head: the blank line goes",
     `apiVersion: v1
@@ -897,6 +965,107 @@ describe("head comments after a first `---` and above flow items are written as 
  * kpt's bytes as above (`kpt fn render` of a package without a pipeline: one read, one write).
  */
 const FIRST_SCALAR_CASES: [string, string, string][] = [
+  [
+    "comment lines under the last of several dashes on a line (`- -`) go as under a `-` alone",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l1:
+  - -
+
+    # c1
+      s0: x0
+      s1: x1
+
+    # c2
+      # c3
+      s2: x2
+  - - - 
+      # c4
+        s3: x3
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l1:
+  - - # c1
+      s0: x0
+      s1: x1
+      # c2
+      # c3
+      s2: x2
+  - - - # c4
+        s3: x3
+`,
+  ],
+  [
+    "a foot given to a mapping's only key from above its value is written at that key's column, with more after it",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  k0:
+  # c0
+ # c1
+    # c2
+    k0:
+      s0: x0
+      s1: x1
+  k1: 2
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  k0:
+    # c1
+    # c2
+    k0:
+      s0: x0
+      s1: x1
+    # c0
+  k1: 2
+`,
+  ],
+  [
+    "a key given a foot from above keeps its value's foot when the next key's foot replaces its own: the value's foot, then that one",
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+
+  # a
+# b
+  - s0: x0
+    # c0
+  # c1
+ # c2
+    s1: x1
+`,
+    `apiVersion: v1
+kind: A
+metadata:
+  name: x
+data:
+  l0:
+  # b
+  - s0: x0
+    # c0
+
+    # c1
+
+    # c2
+    s1: x1
+`,
+  ],
   [
     "a comment left of a mapping item's end, up to a blank line, is the foot of the next item's scalar: written after it",
     `apiVersion: v1
