@@ -1,13 +1,13 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
+import { annotationIn, resourceHead } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
 import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
 import {
   configMapData,
   gvkMatches,
-  gvkOf,
+  gvkOfParts,
   isConfigMap,
   isGVK,
   stringEntries,
@@ -38,6 +38,12 @@ interface ImageFieldSpec {
   version: string;
   kind: string;
   path: string[];
+  /** The field a change is reported at (fieldPathOf the path), made with the spec, not at each change. */
+  field: string;
+}
+
+function imageFieldSpec(group: string, version: string, kind: string, path: string[]): ImageFieldSpec {
+  return { group, version, kind, path, field: fieldPathOf(path) };
 }
 
 /** kustomize's built-in image field specs (of the kustomize the catalog's v0.1 builds with). */
@@ -46,7 +52,7 @@ const DEFAULT_IMAGE_FIELDS: readonly ImageFieldSpec[] = [
   "spec/initContainers[]/image",
   "spec/template/spec/containers[]/image",
   "spec/template/spec/initContainers[]/image",
-].map((p) => ({ group: "", version: "", kind: "", path: p.split("/") }));
+].map((p) => imageFieldSpec("", "", "", p.split("/")));
 
 interface SetImageConfig {
   image: ImageRule;
@@ -66,12 +72,12 @@ function readAdditionalFields(node: unknown): ImageFieldSpec[] {
   if (!isSeq(node)) return [];
   return node.items.filter(isMap).map((item) => {
     const e = stringEntries(item);
-    return {
-      group: e.get("group") ?? "",
-      version: e.get("version") ?? "",
-      kind: e.get("kind") ?? "",
-      path: (e.get("path") ?? "").split("/"),
-    };
+    return imageFieldSpec(
+      e.get("group") ?? "",
+      e.get("version") ?? "",
+      e.get("kind") ?? "",
+      (e.get("path") ?? "").split("/"),
+    );
   });
 }
 
@@ -158,15 +164,16 @@ interface ImageChange {
   to: string;
 }
 
-/** Visits the scalar at the end of `path` below `map`, tracking a readable field path. */
+/** Visits the scalar at the end of the spec's path below `map`, from its segment `at`. */
 function visitImages(
   map: YAMLMap,
-  path: readonly string[],
+  spec: ImageFieldSpec,
   at: number,
   rule: ImageRule,
   matcher: RegExp | undefined,
   changes: ImageChange[],
 ): void {
+  const path = spec.path;
   const segment = path[at]!;
   if (at === path.length - 1) {
     const node = entryNode(map, segment);
@@ -175,7 +182,7 @@ function visitImages(
     const to = applyImageRule(from, rule, matcher);
     if (to === undefined) return;
     if (to !== from) node.value = to;
-    changes.push({ path: fieldPathOf(path), from, to });
+    changes.push({ path: spec.field, from, to });
     return;
   }
   if (segment.endsWith("[]")) {
@@ -185,18 +192,15 @@ function visitImages(
     // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
     for (let i = 0; i < seq.items.length; i++) {
       const item = seq.items[i];
-      if (isMap(item)) visitImages(item, path, at + 1, rule, matcher, changes);
+      if (isMap(item)) visitImages(item, spec, at + 1, rule, matcher, changes);
     }
     return;
   }
   const next = childMap(map, segment);
-  if (next) visitImages(next, path, at + 1, rule, matcher, changes);
+  if (next) visitImages(next, spec, at + 1, rule, matcher, changes);
 }
 
-/**
- * The field a change is reported at: the path's keys joined by dots, a sequence's `[]` dropped on the
- * way (made only for a change: most resources have none).
- */
+/** The field a change is reported at: the path's keys joined by dots, a sequence's `[]` dropped on the way. */
 function fieldPathOf(path: readonly string[]): string {
   let trail = "";
   path.forEach((segment, i) => {
@@ -207,24 +211,33 @@ function fieldPathOf(path: readonly string[]): string {
 }
 
 function changeResults(doc: Document, changes: readonly ImageChange[]): FunctionResult[] {
+  // Read after the changes, as they are then (one walk for the id and the file annotations).
+  const head = resourceHead(doc);
   const resourceRef: NonNullable<FunctionResult["resourceRef"]> = {
-    apiVersion: apiVersionOf(doc),
-    kind: kindOf(doc),
-    name: nameOf(doc),
+    apiVersion: head.apiVersion,
+    kind: head.kind,
+    name: head.name,
   };
-  const namespace = namespaceOf(doc);
-  if (namespace) resourceRef.namespace = namespace;
-  const path = getAnnotation(doc, ANNOTATION.path) ?? getAnnotation(doc, ANNOTATION.internalPath);
+  if (head.namespace) resourceRef.namespace = head.namespace;
+  const annotations = head.annotations;
+  const path =
+    annotationIn(annotations, ANNOTATION.path) ?? annotationIn(annotations, ANNOTATION.internalPath);
   const index = Number(
-    getAnnotation(doc, ANNOTATION.index) ?? getAnnotation(doc, ANNOTATION.internalIndex) ?? 0,
+    annotationIn(annotations, ANNOTATION.index) ?? annotationIn(annotations, ANNOTATION.internalIndex) ?? 0,
   );
-  return changes.map((c) => ({
-    message: `set image from ${c.from} to ${c.to}`,
-    severity: "info",
-    resourceRef,
-    field: { path: c.path, currentValue: c.from, proposedValue: c.to },
-    file: { ...(path === undefined ? {} : { path }), index: Number.isInteger(index) ? index : 0 },
-  }));
+  const file = Number.isInteger(index) ? index : 0;
+  const results: FunctionResult[] = new Array(changes.length);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    results[i] = {
+      message: `set image from ${c.from} to ${c.to}`,
+      severity: "info",
+      resourceRef,
+      field: { path: c.path, currentValue: c.from, proposedValue: c.to },
+      file: path === undefined ? { index: file } : { path, index: file },
+    };
+  }
+  return results;
 }
 
 /**
@@ -238,13 +251,16 @@ function imageSplit(cfg: SetImageConfig): ItemSplit {
   return {
     item(doc) {
       const root = rootMap(doc);
-      if (!root || kindOf(doc) === "CustomResourceDefinition") return undefined;
+      if (!root) return undefined;
+      // The kind and group-version the specs select by, read before any image is set.
+      const head = resourceHead(doc);
+      if (head.kind === "CustomResourceDefinition") return undefined;
+      const gvk = gvkOfParts(head.apiVersion, head.kind);
       const changes: ImageChange[] = [];
-      const gvk = gvkOf(doc);
       for (let i = 0; i < fields.length; i++) {
         const fs = fields[i]!;
         if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs.path, 0, cfg.image, matcher, changes);
+        visitImages(root, fs, 0, cfg.image, matcher, changes);
       }
       return changes.length > 0 ? changeResults(doc, changes) : undefined;
     },
