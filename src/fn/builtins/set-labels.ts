@@ -1,5 +1,14 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
-import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
+import { ANNOTATION } from "../../kpt/annotations.js";
+import {
+  annotationIn,
+  apiVersionOf,
+  isLocalConfig,
+  kindOf,
+  nameOf,
+  resourceHead,
+} from "../../kpt/resource.js";
+import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
@@ -7,13 +16,20 @@ import {
   childMap,
   childMaps,
   ensureMapAt,
+  entryNode,
   mapAt,
   rootMap,
-  scalarEntry,
   setStringEntry,
   sortedEntries,
 } from "./util/catalog-fields.js";
-import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
+import {
+  configMapData,
+  type Gvk,
+  gvkMatches,
+  gvkOfParts,
+  isEmptyConfig,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
 import { catalogFunction, itemShares, refuseAsResult } from "./util/catalog-function.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
@@ -107,6 +123,11 @@ function sdkFailure(results: FunctionResult[]): FunctionExitError {
 const METADATA_LABELS = ["metadata", "labels"] as const;
 const SPEC_SELECTOR = ["spec", "selector"] as const;
 const SPEC_MATCH_LABELS = ["spec", "selector", "matchLabels"] as const;
+const SPEC_POD_SELECTOR = ["spec", "podSelector", "matchLabels"] as const;
+const SELECTOR_MATCH_LABELS = ["selector", "matchLabels"] as const;
+const LABEL_SELECTOR = ["labelSelector", "matchLabels"] as const;
+const POD_SELECTOR = ["podSelector", "matchLabels"] as const;
+const AFFINITIES = ["podAffinity", "podAntiAffinity"] as const;
 
 class LabelSetter {
   count = 0;
@@ -126,9 +147,25 @@ class LabelSetter {
       const key = label[0];
       const value = label[1];
       this.count += 1;
-      const existing = target ? scalarEntry(target, key) : undefined;
+      // The entry is looked up once: what scalarEntry reads, and what setStringEntry would find again.
+      const node = target ? entryNode(target, key) : undefined;
+      const scalar = isScalar(node);
+      const existing = scalar
+        ? node.value === null || node.value === undefined
+          ? ""
+          : String(node.value)
+        : undefined;
       if (existing === undefined ? !create : existing === value) continue;
-      target ??= ensureMapAt(this.doc, base, path);
+      if (scalar) {
+        node.value = value;
+        continue;
+      }
+      if (target) {
+        if (node === undefined) target.items.push(readPair(newScalar(key), newScalar(value)));
+        else target.add(readPair(newScalar(key), newScalar(value)), true);
+        continue;
+      }
+      target = ensureMapAt(this.doc, base, path);
       if (target) setStringEntry(this.doc, target, key, value);
     }
   }
@@ -143,17 +180,18 @@ class LabelSetter {
     const spec = childMap(template, "spec");
     if (!spec) return;
     for (const constraint of childMaps(spec, "topologySpreadConstraints")) {
-      this.update(constraint, ["labelSelector", "matchLabels"], false);
+      this.update(constraint, LABEL_SELECTOR, false);
     }
     const affinity = childMap(spec, "affinity");
-    for (const kind of ["podAffinity", "podAntiAffinity"]) {
+    if (!affinity) return;
+    for (const kind of AFFINITIES) {
       // The catalog looks for the terms on `affinity` itself, not under podAffinity (kept as it is).
       if (!childMap(affinity, kind)) continue;
       for (const term of childMaps(affinity, "preferredDuringSchedulingIgnoredDuringExecution")) {
-        this.update(childMap(term, "podAffinityTerm"), ["labelSelector", "matchLabels"], false);
+        this.update(childMap(term, "podAffinityTerm"), LABEL_SELECTOR, false);
       }
       for (const term of childMaps(affinity, "requiredDuringSchedulingIgnoredDuringExecution")) {
-        this.update(term, ["labelSelector", "matchLabels"], false);
+        this.update(term, LABEL_SELECTOR, false);
       }
     }
   }
@@ -162,12 +200,12 @@ class LabelSetter {
     if (!jobTemplate) return;
     this.meta(jobTemplate);
     const spec = childMap(jobTemplate, "spec");
-    this.update(spec, ["selector", "matchLabels"], false);
+    this.update(spec, SELECTOR_MATCH_LABELS, false);
     this.pod(childMap(spec, "template"));
   }
 
-  resource(root: YAMLMap): void {
-    const gvk = gvkOf(this.doc);
+  /** Sets the labels in a resource of this group, version and kind (read before any label is set). */
+  resource(root: YAMLMap, gvk: Gvk): void {
     this.meta(root);
     const isWorkload =
       gvkMatches(gvk, "", "", "Deployment") ||
@@ -182,7 +220,7 @@ class LabelSetter {
     else if (isJob || gvkMatches(gvk, "policy", "", "PodDisruptionBudget")) {
       this.update(root, SPEC_MATCH_LABELS, false);
     }
-    if (isNetworkPolicy) this.update(root, ["spec", "podSelector", "matchLabels"], false);
+    if (isNetworkPolicy) this.update(root, SPEC_POD_SELECTOR, false);
     const spec = childMap(root, "spec");
     if (!spec) return;
     if (isRC || isWorkload || isStatefulSet || isJob) this.pod(childMap(spec, "template"));
@@ -190,15 +228,15 @@ class LabelSetter {
     if (isStatefulSet) {
       for (const claim of childMaps(spec, "volumeClaimTemplates")) {
         this.meta(claim);
-        this.update(claim, ["selector", "matchLabels"], false);
+        this.update(claim, SELECTOR_MATCH_LABELS, false);
       }
     }
     if (isNetworkPolicy) {
       for (const rule of childMaps(spec, "ingress")) {
-        for (const peer of childMaps(rule, "from")) this.update(peer, ["podSelector", "matchLabels"], false);
+        for (const peer of childMaps(rule, "from")) this.update(peer, POD_SELECTOR, false);
       }
       for (const rule of childMaps(spec, "egress")) {
-        for (const peer of childMaps(rule, "to")) this.update(peer, ["podSelector", "matchLabels"], false);
+        for (const peer of childMaps(rule, "to")) this.update(peer, POD_SELECTOR, false);
       }
     }
   }
@@ -213,11 +251,15 @@ function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSpl
   const labels = cfg.labels;
   return {
     item(doc) {
-      if (isLocalConfig(doc)) return "local";
+      // One walk of the resource's head for its local-config annotation, apiVersion and kind.
+      const head = resourceHead(doc);
+      // isLocalConfig: the annotation present and not "false".
+      const local = annotationIn(head.annotations, ANNOTATION.localConfig);
+      if (local !== undefined && local !== "false") return "local";
       const root = rootMap(doc);
       if (!root) return 0;
       const setter = new LabelSetter(doc, labels);
-      setter.resource(root);
+      setter.resource(root, gvkOfParts(head.apiVersion, head.kind));
       return setter.count;
     },
     combine(shares) {
