@@ -40,10 +40,17 @@ interface ImageFieldSpec {
   path: string[];
   /** The field a change is reported at (fieldPathOf the path), made with the spec, not at each change. */
   field: string;
+  /** Each segment's key (`name[]` without its `[]`) and whether it names a sequence's elements. */
+  keys: string[];
+  each: boolean[];
 }
 
 function imageFieldSpec(group: string, version: string, kind: string, path: string[]): ImageFieldSpec {
-  return { group, version, kind, path, field: fieldPathOf(path) };
+  const last = path.length - 1;
+  // A sequence's elements at any segment but the last, as visitImages walks them.
+  const each = path.map((segment, i) => i < last && segment.endsWith("[]"));
+  const keys = path.map((segment, i) => (each[i] ? segment.slice(0, -2) : segment));
+  return { group, version, kind, path, field: fieldPathOf(path), keys, each };
 }
 
 /** kustomize's built-in image field specs (of the kustomize the catalog's v0.1 builds with). */
@@ -173,10 +180,9 @@ function visitImages(
   matcher: RegExp | undefined,
   changes: ImageChange[],
 ): void {
-  const path = spec.path;
-  const segment = path[at]!;
-  if (at === path.length - 1) {
-    const node = entryNode(map, segment);
+  const key = spec.keys[at]!;
+  if (at === spec.keys.length - 1) {
+    const node = entryNode(map, key);
     if (!isScalar(node)) return;
     const from = node.value === null || node.value === undefined ? "" : String(node.value);
     const to = applyImageRule(from, rule, matcher);
@@ -185,8 +191,7 @@ function visitImages(
     changes.push({ path: spec.field, from, to });
     return;
   }
-  if (segment.endsWith("[]")) {
-    const key = segment.slice(0, -2);
+  if (spec.each[at]) {
     const seq = entryNode(map, key);
     if (!isSeq(seq)) return;
     // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
@@ -196,7 +201,7 @@ function visitImages(
     }
     return;
   }
-  const next = childMap(map, segment);
+  const next = childMap(map, key);
   if (next) visitImages(next, spec, at + 1, rule, matcher, changes);
 }
 

@@ -147,7 +147,6 @@ function stringAt(doc: Document, path: readonly string[]): string {
 }
 
 const NAMESPACE_PATH = ["metadata", "namespace"] as const;
-const NAMESPACE_KEY = ["namespace"] as const;
 const NAME_PATH = ["metadata", "name"] as const;
 
 function hasNamespace(doc: Document): boolean {
