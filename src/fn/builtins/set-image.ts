@@ -253,6 +253,22 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
 function imageSplit(cfg: SetImageConfig): ItemSplit {
   const matcher = imageMatcher(cfg.image.name);
   const fields = cfg.fields;
+  // The field specs that select an apiVersion and kind (in their order), worked out once per run.
+  const selected = new Map<string, Map<string, ImageFieldSpec[]>>();
+  const selecting = (apiVersion: string, kind: string): ImageFieldSpec[] => {
+    let byKind = selected.get(apiVersion);
+    if (!byKind) {
+      byKind = new Map();
+      selected.set(apiVersion, byKind);
+    }
+    let specs = byKind.get(kind);
+    if (!specs) {
+      const gvk = gvkOfParts(apiVersion, kind);
+      specs = fields.filter((fs) => fs.path.length > 0 && gvkMatches(gvk, fs.group, fs.version, fs.kind));
+      byKind.set(kind, specs);
+    }
+    return specs;
+  };
   return {
     item(doc) {
       const root = rootMap(doc);
@@ -260,13 +276,10 @@ function imageSplit(cfg: SetImageConfig): ItemSplit {
       // The kind and group-version the specs select by, read before any image is set.
       const head = resourceHead(doc);
       if (head.kind === "CustomResourceDefinition") return undefined;
-      const gvk = gvkOfParts(head.apiVersion, head.kind);
+      const selected = selecting(head.apiVersion, head.kind);
       const changes: ImageChange[] = [];
-      for (let i = 0; i < fields.length; i++) {
-        const fs = fields[i]!;
-        if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs, 0, cfg.image, matcher, changes);
-      }
+      for (let i = 0; i < selected.length; i++)
+        visitImages(root, selected[i]!, 0, cfg.image, matcher, changes);
       return changes.length > 0 ? changeResults(doc, changes) : undefined;
     },
     combine(shares) {

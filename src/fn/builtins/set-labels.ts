@@ -205,33 +205,23 @@ class LabelSetter {
   }
 
   /** Sets the labels in a resource of this group, version and kind (read before any label is set). */
-  resource(root: YAMLMap, gvk: Gvk): void {
+  resource(root: YAMLMap, k: LabelKind): void {
     this.meta(root);
-    const isWorkload =
-      gvkMatches(gvk, "", "", "Deployment") ||
-      gvkMatches(gvk, "", "", "ReplicaSet") ||
-      gvkMatches(gvk, "", "", "DaemonSet");
-    const isStatefulSet = gvkMatches(gvk, "apps", "", "StatefulSet");
-    const isJob = gvkMatches(gvk, "batch", "", "Job");
-    const isRC = gvkMatches(gvk, "", "v1", "ReplicationController");
-    const isNetworkPolicy = gvkMatches(gvk, "networking.k8s.io", "", "NetworkPolicy");
-    if (gvkMatches(gvk, "", "v1", "Service") || isRC) this.update(root, SPEC_SELECTOR, true);
-    if (isWorkload || isStatefulSet) this.update(root, SPEC_MATCH_LABELS, true);
-    else if (isJob || gvkMatches(gvk, "policy", "", "PodDisruptionBudget")) {
-      this.update(root, SPEC_MATCH_LABELS, false);
-    }
-    if (isNetworkPolicy) this.update(root, SPEC_POD_SELECTOR, false);
+    if (k.service || k.rc) this.update(root, SPEC_SELECTOR, true);
+    if (k.workload || k.statefulSet) this.update(root, SPEC_MATCH_LABELS, true);
+    else if (k.job || k.pdb) this.update(root, SPEC_MATCH_LABELS, false);
+    if (k.networkPolicy) this.update(root, SPEC_POD_SELECTOR, false);
     const spec = childMap(root, "spec");
     if (!spec) return;
-    if (isRC || isWorkload || isStatefulSet || isJob) this.pod(childMap(spec, "template"));
-    if (gvkMatches(gvk, "batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
-    if (isStatefulSet) {
+    if (k.rc || k.workload || k.statefulSet || k.job) this.pod(childMap(spec, "template"));
+    if (k.cronJob) this.job(childMap(spec, "jobTemplate"));
+    if (k.statefulSet) {
       for (const claim of childMaps(spec, "volumeClaimTemplates")) {
         this.meta(claim);
         this.update(claim, SELECTOR_MATCH_LABELS, false);
       }
     }
-    if (isNetworkPolicy) {
+    if (k.networkPolicy) {
       for (const rule of childMaps(spec, "ingress")) {
         for (const peer of childMaps(rule, "from")) this.update(peer, POD_SELECTOR, false);
       }
@@ -242,6 +232,34 @@ class LabelSetter {
   }
 }
 
+/** Which of the fields a kind has its labels set at (as the group, version and kind match them). */
+interface LabelKind {
+  service: boolean;
+  rc: boolean;
+  workload: boolean;
+  statefulSet: boolean;
+  job: boolean;
+  pdb: boolean;
+  networkPolicy: boolean;
+  cronJob: boolean;
+}
+
+function labelKind(gvk: Gvk): LabelKind {
+  return {
+    service: gvkMatches(gvk, "", "v1", "Service"),
+    rc: gvkMatches(gvk, "", "v1", "ReplicationController"),
+    workload:
+      gvkMatches(gvk, "", "", "Deployment") ||
+      gvkMatches(gvk, "", "", "ReplicaSet") ||
+      gvkMatches(gvk, "", "", "DaemonSet"),
+    statefulSet: gvkMatches(gvk, "apps", "", "StatefulSet"),
+    job: gvkMatches(gvk, "batch", "", "Job"),
+    pdb: gvkMatches(gvk, "policy", "", "PodDisruptionBudget"),
+    networkPolicy: gvkMatches(gvk, "networking.k8s.io", "", "NetworkPolicy"),
+    cronJob: gvkMatches(gvk, "batch", "", "CronJob"),
+  };
+}
+
 /**
  * The run by item, for a config with labels to set: a resource's share is the labels it set, or
  * "local" for local config (left alone). The run counts them in total, or finds no input resources.
@@ -249,6 +267,21 @@ class LabelSetter {
 function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSplit | undefined {
   if (cfg.placeholder || cfg.labels.length === 0) return undefined;
   const labels = cfg.labels;
+  // What each apiVersion and kind has its labels set at, worked out once per run, not per resource.
+  const kinds = new Map<string, Map<string, LabelKind>>();
+  const kindOfHead = (apiVersion: string, kind: string): LabelKind => {
+    let byKind = kinds.get(apiVersion);
+    if (!byKind) {
+      byKind = new Map();
+      kinds.set(apiVersion, byKind);
+    }
+    let k = byKind.get(kind);
+    if (!k) {
+      k = labelKind(gvkOfParts(apiVersion, kind));
+      byKind.set(kind, k);
+    }
+    return k;
+  };
   return {
     item(doc) {
       // One walk of the resource's head for its local-config annotation, apiVersion and kind.
@@ -259,7 +292,7 @@ function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSpl
       const root = rootMap(doc);
       if (!root) return 0;
       const setter = new LabelSetter(doc, labels);
-      setter.resource(root, gvkOfParts(head.apiVersion, head.kind));
+      setter.resource(root, kindOfHead(head.apiVersion, head.kind));
       return setter.count;
     },
     combine(shares) {
