@@ -466,9 +466,12 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
 
 function sumV04(shares: readonly V04Share[]): { count: number; old: Set<string>; dependsOn: boolean } {
   const total = { count: 0, old: new Set<string>(), dependsOn: false };
-  for (const share of shares) {
+  for (let i = 0; i < shares.length; i++) {
+    const share = shares[i]!;
     total.count += share.count;
-    for (const o of share.old) total.old.add(o);
+    // An index loop: for…of makes an iterator per share (most have no old value) where not optimised.
+    const old = share.old;
+    for (let j = 0; j < old.length; j++) total.old.add(old[j]!);
     if (share.dependsOn) total.dependsOn = true;
   }
   return total;
