@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { annotationIn, resourceHead } from "../../kpt/resource.js";
+import { annotationIn, apiVersionOf, kindOf, resourceHead } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
 import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
@@ -273,10 +273,11 @@ function imageSplit(cfg: SetImageConfig): ItemSplit {
     item(doc) {
       const root = rootMap(doc);
       if (!root) return undefined;
-      // The kind and group-version the specs select by, read before any image is set.
-      const head = resourceHead(doc);
-      if (head.kind === "CustomResourceDefinition") return undefined;
-      const selected = selecting(head.apiVersion, head.kind);
+      // The kind and group-version the specs select by, read before any image is set (two short walks
+      // of the top-level fields: the whole head, metadata's too, is read only for a change's results).
+      const kind = kindOf(doc);
+      if (kind === "CustomResourceDefinition") return undefined;
+      const selected = selecting(apiVersionOf(doc), kind);
       const changes: ImageChange[] = [];
       for (let i = 0; i < selected.length; i++)
         visitImages(root, selected[i]!, 0, cfg.image, matcher, changes);
