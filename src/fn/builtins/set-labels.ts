@@ -1,13 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
-import { ANNOTATION } from "../../kpt/annotations.js";
-import {
-  annotationIn,
-  apiVersionOf,
-  isLocalConfig,
-  kindOf,
-  nameOf,
-  resourceHead,
-} from "../../kpt/resource.js";
+import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
@@ -284,15 +276,11 @@ function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSpl
   };
   return {
     item(doc) {
-      // One walk of the resource's head for its local-config annotation, apiVersion and kind.
-      const head = resourceHead(doc);
-      // isLocalConfig: the annotation present and not "false".
-      const local = annotationIn(head.annotations, ANNOTATION.localConfig);
-      if (local !== undefined && local !== "false") return "local";
+      if (isLocalConfig(doc)) return "local";
       const root = rootMap(doc);
       if (!root) return 0;
       const setter = new LabelSetter(doc, labels);
-      setter.resource(root, kindOfHead(head.apiVersion, head.kind));
+      setter.resource(root, kindOfHead(apiVersionOf(doc), kindOf(doc)));
       return setter.count;
     },
     combine(shares) {
