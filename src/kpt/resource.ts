@@ -1,5 +1,25 @@
-import { Document, isMap, isPair, isScalar, isSeq, type Node, parseDocument, type YAMLMap } from "yaml";
+import {
+  Document,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  parseDocument,
+  type Scalar,
+  type YAMLMap,
+} from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
+import { SCALAR_KIND } from "./yaml-nodes.js";
+
+/**
+ * The mark `yaml` puts on a node's kind (see yaml-nodes.ts), read inline by pairValue and firstValues:
+ * what every step reads of every resource goes through them, mostly before V8 optimises them, where
+ * each isPair or isScalar is a call.
+ */
+const NODE_TYPE = Symbol.for("yaml.node.type");
+const PAIR_KIND = Symbol.for("yaml.pair");
+type Marked = { [NODE_TYPE]?: symbol };
 
 /**
  * Helpers over one KRM resource held as a `yaml` Document. The document is the resource: reading and
@@ -43,9 +63,17 @@ export function nodeIn(doc: Document, path: readonly (string | number)[]): unkno
 export function pairValue(pairs: readonly unknown[], key: string): unknown {
   for (let i = 0; i < pairs.length; i++) {
     const pair = pairs[i];
-    if (!isPair(pair)) continue;
-    const k = pair.key;
-    if (k === key || (isScalar(k) && k.value === key)) return pair.value;
+    // isPair and isScalar, inline (as in firstValues).
+    if (typeof pair !== "object" || pair === null || (pair as Marked)[NODE_TYPE] !== PAIR_KIND) continue;
+    const k = (pair as Pair).key;
+    if (
+      k === key ||
+      (typeof k === "object" &&
+        k !== null &&
+        (k as Marked)[NODE_TYPE] === SCALAR_KIND &&
+        (k as Scalar).value === key)
+    )
+      return (pair as Pair).value;
   }
   return undefined;
 }
@@ -73,6 +101,7 @@ export interface ResourceHead {
 }
 
 const HEAD_KEYS = ["apiVersion", "kind", "metadata"];
+
 const METADATA_KEYS = ["name", "namespace", "annotations", "labels"];
 
 export function resourceHead(doc: Document): ResourceHead {
@@ -87,16 +116,19 @@ export function resourceHead(doc: Document): ResourceHead {
   };
   const root = doc.contents;
   if (!isMap(root)) return head;
-  const [apiVersion, kind, metadata] = firstValues(root.items, HEAD_KEYS);
-  head.apiVersion = stringOf(apiVersion) ?? "";
-  head.kind = stringOf(kind) ?? "";
+  // Indexed, not destructured: destructuring runs the iterator protocol (an iterator and a result
+  // object per element) wherever the code is not optimised, and every step reads every head.
+  const top = firstValues(root.items, HEAD_KEYS);
+  head.apiVersion = stringOf(top[0]) ?? "";
+  head.kind = stringOf(top[1]) ?? "";
+  const metadata = top[2];
   if (!isMap(metadata)) return head;
   head.metadata = metadata;
-  const [name, namespace, annotations, labels] = firstValues(metadata.items, METADATA_KEYS);
-  head.name = stringOf(name) ?? "";
-  head.namespace = stringOf(namespace) ?? "";
-  if (isMap(annotations)) head.annotations = annotations;
-  if (isMap(labels)) head.labels = labels;
+  const meta = firstValues(metadata.items, METADATA_KEYS);
+  head.name = stringOf(meta[0]) ?? "";
+  head.namespace = stringOf(meta[1]) ?? "";
+  if (isMap(meta[2])) head.annotations = meta[2];
+  if (isMap(meta[3])) head.labels = meta[3];
   return head;
 }
 
@@ -110,15 +142,19 @@ function firstValues(pairs: readonly unknown[], keys: readonly string[]): unknow
   let found = 0;
   for (let p = 0; p < pairs.length && found !== all; p++) {
     const pair = pairs[p];
-    if (!isPair(pair)) continue;
-    const k = pair.key;
-    const name = isScalar(k) ? k.value : k;
+    // isPair and isScalar, inline.
+    if (typeof pair !== "object" || pair === null || (pair as Marked)[NODE_TYPE] !== PAIR_KIND) continue;
+    const k = (pair as Pair).key;
+    const name =
+      typeof k === "object" && k !== null && (k as Marked)[NODE_TYPE] === SCALAR_KIND
+        ? (k as Scalar).value
+        : k;
     if (typeof name !== "string") continue;
     const i = keys.indexOf(name);
     // The first pair of a key wins.
     if (i < 0 || found & (1 << i)) continue;
     found |= 1 << i;
-    out[i] = pair.value;
+    out[i] = (pair as Pair).value;
   }
   return out;
 }

@@ -1,13 +1,13 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { apiVersionOf, getAnnotation, kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
+import { annotationIn, apiVersionOf, kindOf, resourceHead } from "../../kpt/resource.js";
 import { atLeast, CATALOG_RELEASES } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
 import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
 import {
   configMapData,
   gvkMatches,
-  gvkOf,
+  gvkOfParts,
   isConfigMap,
   isGVK,
   stringEntries,
@@ -38,6 +38,19 @@ interface ImageFieldSpec {
   version: string;
   kind: string;
   path: string[];
+  /** The field a change is reported at (fieldPathOf the path), made with the spec, not at each change. */
+  field: string;
+  /** Each segment's key (`name[]` without its `[]`) and whether it names a sequence's elements. */
+  keys: string[];
+  each: boolean[];
+}
+
+function imageFieldSpec(group: string, version: string, kind: string, path: string[]): ImageFieldSpec {
+  const last = path.length - 1;
+  // A sequence's elements at any segment but the last, as visitImages walks them.
+  const each = path.map((segment, i) => i < last && segment.endsWith("[]"));
+  const keys = path.map((segment, i) => (each[i] ? segment.slice(0, -2) : segment));
+  return { group, version, kind, path, field: fieldPathOf(path), keys, each };
 }
 
 /** kustomize's built-in image field specs (of the kustomize the catalog's v0.1 builds with). */
@@ -46,7 +59,7 @@ const DEFAULT_IMAGE_FIELDS: readonly ImageFieldSpec[] = [
   "spec/initContainers[]/image",
   "spec/template/spec/containers[]/image",
   "spec/template/spec/initContainers[]/image",
-].map((p) => ({ group: "", version: "", kind: "", path: p.split("/") }));
+].map((p) => imageFieldSpec("", "", "", p.split("/")));
 
 interface SetImageConfig {
   image: ImageRule;
@@ -66,12 +79,12 @@ function readAdditionalFields(node: unknown): ImageFieldSpec[] {
   if (!isSeq(node)) return [];
   return node.items.filter(isMap).map((item) => {
     const e = stringEntries(item);
-    return {
-      group: e.get("group") ?? "",
-      version: e.get("version") ?? "",
-      kind: e.get("kind") ?? "",
-      path: (e.get("path") ?? "").split("/"),
-    };
+    return imageFieldSpec(
+      e.get("group") ?? "",
+      e.get("version") ?? "",
+      e.get("kind") ?? "",
+      (e.get("path") ?? "").split("/"),
+    );
   });
 }
 
@@ -158,45 +171,41 @@ interface ImageChange {
   to: string;
 }
 
-/** Visits the scalar at the end of `path` below `map`, tracking a readable field path. */
+/** Visits the scalar at the end of the spec's path below `map`, from its segment `at`. */
 function visitImages(
   map: YAMLMap,
-  path: readonly string[],
+  spec: ImageFieldSpec,
   at: number,
   rule: ImageRule,
   matcher: RegExp | undefined,
   changes: ImageChange[],
 ): void {
-  const segment = path[at]!;
-  if (at === path.length - 1) {
-    const node = entryNode(map, segment);
+  const key = spec.keys[at]!;
+  if (at === spec.keys.length - 1) {
+    const node = entryNode(map, key);
     if (!isScalar(node)) return;
     const from = node.value === null || node.value === undefined ? "" : String(node.value);
     const to = applyImageRule(from, rule, matcher);
     if (to === undefined) return;
     if (to !== from) node.value = to;
-    changes.push({ path: fieldPathOf(path), from, to });
+    changes.push({ path: spec.field, from, to });
     return;
   }
-  if (segment.endsWith("[]")) {
-    const key = segment.slice(0, -2);
+  if (spec.each[at]) {
     const seq = entryNode(map, key);
     if (!isSeq(seq)) return;
     // kyaml v0.13's FieldPath (set-image v0.1.0 and v0.1.1) names no element: `spec.containers.image`.
     for (let i = 0; i < seq.items.length; i++) {
       const item = seq.items[i];
-      if (isMap(item)) visitImages(item, path, at + 1, rule, matcher, changes);
+      if (isMap(item)) visitImages(item, spec, at + 1, rule, matcher, changes);
     }
     return;
   }
-  const next = childMap(map, segment);
-  if (next) visitImages(next, path, at + 1, rule, matcher, changes);
+  const next = childMap(map, key);
+  if (next) visitImages(next, spec, at + 1, rule, matcher, changes);
 }
 
-/**
- * The field a change is reported at: the path's keys joined by dots, a sequence's `[]` dropped on the
- * way (made only for a change: most resources have none).
- */
+/** The field a change is reported at: the path's keys joined by dots, a sequence's `[]` dropped on the way. */
 function fieldPathOf(path: readonly string[]): string {
   let trail = "";
   path.forEach((segment, i) => {
@@ -207,24 +216,33 @@ function fieldPathOf(path: readonly string[]): string {
 }
 
 function changeResults(doc: Document, changes: readonly ImageChange[]): FunctionResult[] {
+  // Read after the changes, as they are then (one walk for the id and the file annotations).
+  const head = resourceHead(doc);
   const resourceRef: NonNullable<FunctionResult["resourceRef"]> = {
-    apiVersion: apiVersionOf(doc),
-    kind: kindOf(doc),
-    name: nameOf(doc),
+    apiVersion: head.apiVersion,
+    kind: head.kind,
+    name: head.name,
   };
-  const namespace = namespaceOf(doc);
-  if (namespace) resourceRef.namespace = namespace;
-  const path = getAnnotation(doc, ANNOTATION.path) ?? getAnnotation(doc, ANNOTATION.internalPath);
+  if (head.namespace) resourceRef.namespace = head.namespace;
+  const annotations = head.annotations;
+  const path =
+    annotationIn(annotations, ANNOTATION.path) ?? annotationIn(annotations, ANNOTATION.internalPath);
   const index = Number(
-    getAnnotation(doc, ANNOTATION.index) ?? getAnnotation(doc, ANNOTATION.internalIndex) ?? 0,
+    annotationIn(annotations, ANNOTATION.index) ?? annotationIn(annotations, ANNOTATION.internalIndex) ?? 0,
   );
-  return changes.map((c) => ({
-    message: `set image from ${c.from} to ${c.to}`,
-    severity: "info",
-    resourceRef,
-    field: { path: c.path, currentValue: c.from, proposedValue: c.to },
-    file: { ...(path === undefined ? {} : { path }), index: Number.isInteger(index) ? index : 0 },
-  }));
+  const file = Number.isInteger(index) ? index : 0;
+  const results: FunctionResult[] = new Array(changes.length);
+  for (let i = 0; i < changes.length; i++) {
+    const c = changes[i]!;
+    results[i] = {
+      message: `set image from ${c.from} to ${c.to}`,
+      severity: "info",
+      resourceRef,
+      field: { path: c.path, currentValue: c.from, proposedValue: c.to },
+      file: path === undefined ? { index: file } : { path, index: file },
+    };
+  }
+  return results;
 }
 
 /**
@@ -235,17 +253,34 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
 function imageSplit(cfg: SetImageConfig): ItemSplit {
   const matcher = imageMatcher(cfg.image.name);
   const fields = cfg.fields;
+  // The field specs that select an apiVersion and kind (in their order), worked out once per run.
+  const selected = new Map<string, Map<string, ImageFieldSpec[]>>();
+  const selecting = (apiVersion: string, kind: string): ImageFieldSpec[] => {
+    let byKind = selected.get(apiVersion);
+    if (!byKind) {
+      byKind = new Map();
+      selected.set(apiVersion, byKind);
+    }
+    let specs = byKind.get(kind);
+    if (!specs) {
+      const gvk = gvkOfParts(apiVersion, kind);
+      specs = fields.filter((fs) => fs.path.length > 0 && gvkMatches(gvk, fs.group, fs.version, fs.kind));
+      byKind.set(kind, specs);
+    }
+    return specs;
+  };
   return {
     item(doc) {
       const root = rootMap(doc);
-      if (!root || kindOf(doc) === "CustomResourceDefinition") return undefined;
+      if (!root) return undefined;
+      // The kind and group-version the specs select by, read before any image is set (two short walks
+      // of the top-level fields: the whole head, metadata's too, is read only for a change's results).
+      const kind = kindOf(doc);
+      if (kind === "CustomResourceDefinition") return undefined;
+      const selected = selecting(apiVersionOf(doc), kind);
       const changes: ImageChange[] = [];
-      const gvk = gvkOf(doc);
-      for (let i = 0; i < fields.length; i++) {
-        const fs = fields[i]!;
-        if (fs.path.length === 0 || !gvkMatches(gvk, fs.group, fs.version, fs.kind)) continue;
-        visitImages(root, fs.path, 0, cfg.image, matcher, changes);
-      }
+      for (let i = 0; i < selected.length; i++)
+        visitImages(root, selected[i]!, 0, cfg.image, matcher, changes);
       return changes.length > 0 ? changeResults(doc, changes) : undefined;
     },
     combine(shares) {

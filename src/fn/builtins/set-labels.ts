@@ -1,5 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
+import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
@@ -7,13 +8,20 @@ import {
   childMap,
   childMaps,
   ensureMapAt,
+  entryNode,
   mapAt,
   rootMap,
-  scalarEntry,
   setStringEntry,
   sortedEntries,
 } from "./util/catalog-fields.js";
-import { configMapData, gvkMatches, gvkOf, isEmptyConfig, stringEntries } from "./util/catalog-fnconfig.js";
+import {
+  configMapData,
+  type Gvk,
+  gvkMatches,
+  gvkOfParts,
+  isEmptyConfig,
+  stringEntries,
+} from "./util/catalog-fnconfig.js";
 import { catalogFunction, itemShares, refuseAsResult } from "./util/catalog-function.js";
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
@@ -107,6 +115,11 @@ function sdkFailure(results: FunctionResult[]): FunctionExitError {
 const METADATA_LABELS = ["metadata", "labels"] as const;
 const SPEC_SELECTOR = ["spec", "selector"] as const;
 const SPEC_MATCH_LABELS = ["spec", "selector", "matchLabels"] as const;
+const SPEC_POD_SELECTOR = ["spec", "podSelector", "matchLabels"] as const;
+const SELECTOR_MATCH_LABELS = ["selector", "matchLabels"] as const;
+const LABEL_SELECTOR = ["labelSelector", "matchLabels"] as const;
+const POD_SELECTOR = ["podSelector", "matchLabels"] as const;
+const AFFINITIES = ["podAffinity", "podAntiAffinity"] as const;
 
 class LabelSetter {
   count = 0;
@@ -126,9 +139,25 @@ class LabelSetter {
       const key = label[0];
       const value = label[1];
       this.count += 1;
-      const existing = target ? scalarEntry(target, key) : undefined;
+      // The entry is looked up once: what scalarEntry reads, and what setStringEntry would find again.
+      const node = target ? entryNode(target, key) : undefined;
+      const scalar = isScalar(node);
+      const existing = scalar
+        ? node.value === null || node.value === undefined
+          ? ""
+          : String(node.value)
+        : undefined;
       if (existing === undefined ? !create : existing === value) continue;
-      target ??= ensureMapAt(this.doc, base, path);
+      if (scalar) {
+        node.value = value;
+        continue;
+      }
+      if (target) {
+        if (node === undefined) target.items.push(readPair(newScalar(key), newScalar(value)));
+        else target.add(readPair(newScalar(key), newScalar(value)), true);
+        continue;
+      }
+      target = ensureMapAt(this.doc, base, path);
       if (target) setStringEntry(this.doc, target, key, value);
     }
   }
@@ -143,17 +172,18 @@ class LabelSetter {
     const spec = childMap(template, "spec");
     if (!spec) return;
     for (const constraint of childMaps(spec, "topologySpreadConstraints")) {
-      this.update(constraint, ["labelSelector", "matchLabels"], false);
+      this.update(constraint, LABEL_SELECTOR, false);
     }
     const affinity = childMap(spec, "affinity");
-    for (const kind of ["podAffinity", "podAntiAffinity"]) {
+    if (!affinity) return;
+    for (const kind of AFFINITIES) {
       // The catalog looks for the terms on `affinity` itself, not under podAffinity (kept as it is).
       if (!childMap(affinity, kind)) continue;
       for (const term of childMaps(affinity, "preferredDuringSchedulingIgnoredDuringExecution")) {
-        this.update(childMap(term, "podAffinityTerm"), ["labelSelector", "matchLabels"], false);
+        this.update(childMap(term, "podAffinityTerm"), LABEL_SELECTOR, false);
       }
       for (const term of childMaps(affinity, "requiredDuringSchedulingIgnoredDuringExecution")) {
-        this.update(term, ["labelSelector", "matchLabels"], false);
+        this.update(term, LABEL_SELECTOR, false);
       }
     }
   }
@@ -162,46 +192,64 @@ class LabelSetter {
     if (!jobTemplate) return;
     this.meta(jobTemplate);
     const spec = childMap(jobTemplate, "spec");
-    this.update(spec, ["selector", "matchLabels"], false);
+    this.update(spec, SELECTOR_MATCH_LABELS, false);
     this.pod(childMap(spec, "template"));
   }
 
-  resource(root: YAMLMap): void {
-    const gvk = gvkOf(this.doc);
+  /** Sets the labels in a resource of this group, version and kind (read before any label is set). */
+  resource(root: YAMLMap, k: LabelKind): void {
     this.meta(root);
-    const isWorkload =
-      gvkMatches(gvk, "", "", "Deployment") ||
-      gvkMatches(gvk, "", "", "ReplicaSet") ||
-      gvkMatches(gvk, "", "", "DaemonSet");
-    const isStatefulSet = gvkMatches(gvk, "apps", "", "StatefulSet");
-    const isJob = gvkMatches(gvk, "batch", "", "Job");
-    const isRC = gvkMatches(gvk, "", "v1", "ReplicationController");
-    const isNetworkPolicy = gvkMatches(gvk, "networking.k8s.io", "", "NetworkPolicy");
-    if (gvkMatches(gvk, "", "v1", "Service") || isRC) this.update(root, SPEC_SELECTOR, true);
-    if (isWorkload || isStatefulSet) this.update(root, SPEC_MATCH_LABELS, true);
-    else if (isJob || gvkMatches(gvk, "policy", "", "PodDisruptionBudget")) {
-      this.update(root, SPEC_MATCH_LABELS, false);
-    }
-    if (isNetworkPolicy) this.update(root, ["spec", "podSelector", "matchLabels"], false);
+    if (k.service || k.rc) this.update(root, SPEC_SELECTOR, true);
+    if (k.workload || k.statefulSet) this.update(root, SPEC_MATCH_LABELS, true);
+    else if (k.job || k.pdb) this.update(root, SPEC_MATCH_LABELS, false);
+    if (k.networkPolicy) this.update(root, SPEC_POD_SELECTOR, false);
     const spec = childMap(root, "spec");
     if (!spec) return;
-    if (isRC || isWorkload || isStatefulSet || isJob) this.pod(childMap(spec, "template"));
-    if (gvkMatches(gvk, "batch", "", "CronJob")) this.job(childMap(spec, "jobTemplate"));
-    if (isStatefulSet) {
+    if (k.rc || k.workload || k.statefulSet || k.job) this.pod(childMap(spec, "template"));
+    if (k.cronJob) this.job(childMap(spec, "jobTemplate"));
+    if (k.statefulSet) {
       for (const claim of childMaps(spec, "volumeClaimTemplates")) {
         this.meta(claim);
-        this.update(claim, ["selector", "matchLabels"], false);
+        this.update(claim, SELECTOR_MATCH_LABELS, false);
       }
     }
-    if (isNetworkPolicy) {
+    if (k.networkPolicy) {
       for (const rule of childMaps(spec, "ingress")) {
-        for (const peer of childMaps(rule, "from")) this.update(peer, ["podSelector", "matchLabels"], false);
+        for (const peer of childMaps(rule, "from")) this.update(peer, POD_SELECTOR, false);
       }
       for (const rule of childMaps(spec, "egress")) {
-        for (const peer of childMaps(rule, "to")) this.update(peer, ["podSelector", "matchLabels"], false);
+        for (const peer of childMaps(rule, "to")) this.update(peer, POD_SELECTOR, false);
       }
     }
   }
+}
+
+/** Which of the fields a kind has its labels set at (as the group, version and kind match them). */
+interface LabelKind {
+  service: boolean;
+  rc: boolean;
+  workload: boolean;
+  statefulSet: boolean;
+  job: boolean;
+  pdb: boolean;
+  networkPolicy: boolean;
+  cronJob: boolean;
+}
+
+function labelKind(gvk: Gvk): LabelKind {
+  return {
+    service: gvkMatches(gvk, "", "v1", "Service"),
+    rc: gvkMatches(gvk, "", "v1", "ReplicationController"),
+    workload:
+      gvkMatches(gvk, "", "", "Deployment") ||
+      gvkMatches(gvk, "", "", "ReplicaSet") ||
+      gvkMatches(gvk, "", "", "DaemonSet"),
+    statefulSet: gvkMatches(gvk, "apps", "", "StatefulSet"),
+    job: gvkMatches(gvk, "batch", "", "Job"),
+    pdb: gvkMatches(gvk, "policy", "", "PodDisruptionBudget"),
+    networkPolicy: gvkMatches(gvk, "networking.k8s.io", "", "NetworkPolicy"),
+    cronJob: gvkMatches(gvk, "batch", "", "CronJob"),
+  };
 }
 
 /**
@@ -211,13 +259,28 @@ class LabelSetter {
 function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSplit | undefined {
   if (cfg.placeholder || cfg.labels.length === 0) return undefined;
   const labels = cfg.labels;
+  // What each apiVersion and kind has its labels set at, worked out once per run, not per resource.
+  const kinds = new Map<string, Map<string, LabelKind>>();
+  const kindOfHead = (apiVersion: string, kind: string): LabelKind => {
+    let byKind = kinds.get(apiVersion);
+    if (!byKind) {
+      byKind = new Map();
+      kinds.set(apiVersion, byKind);
+    }
+    let k = byKind.get(kind);
+    if (!k) {
+      k = labelKind(gvkOfParts(apiVersion, kind));
+      byKind.set(kind, k);
+    }
+    return k;
+  };
   return {
     item(doc) {
       if (isLocalConfig(doc)) return "local";
       const root = rootMap(doc);
       if (!root) return 0;
       const setter = new LabelSetter(doc, labels);
-      setter.resource(root);
+      setter.resource(root, kindOfHead(apiVersionOf(doc), kindOf(doc)));
       return setter.count;
     },
     combine(shares) {

@@ -9,6 +9,7 @@ import {
   nameOf,
   nodeIn,
   pairValue,
+  type ResourceHead,
   resourceHead,
 } from "../../kpt/resource.js";
 import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
@@ -146,7 +147,6 @@ function stringAt(doc: Document, path: readonly string[]): string {
 }
 
 const NAMESPACE_PATH = ["metadata", "namespace"] as const;
-const NAMESPACE_KEY = ["namespace"] as const;
 const NAME_PATH = ["metadata", "name"] as const;
 
 function hasNamespace(doc: Document): boolean {
@@ -191,16 +191,45 @@ class Pass {
     setStringAt(doc.contents as YAMLMap, path, f.value);
   }
 
-  /** field() of `metadata.namespace`, the metadata mapping known (the field every resource has). */
+  /**
+   * field() of `metadata.namespace`, the metadata mapping known (the field every resource has): its pair
+   * found once for the value read and the value written, the field given to the visitor one object the
+   * pass reuses (no visitor keeps it).
+   */
   private namespaceField(doc: Document, metadata: YAMLMap, isNamespaceObject: boolean): void {
-    const f: NamespaceField = {
-      doc,
-      value: scalarText(pairOf(metadata, "namespace")?.value),
-      isNamespaceObject,
-    };
+    const f = this.scratch;
+    const pair = pairOf(metadata, "namespace");
+    f.doc = doc;
+    f.value = scalarText(pair?.value);
+    f.isNamespaceObject = isNamespaceObject;
     this.visitor(f);
-    setStringAt(metadata, NAMESPACE_KEY, f.value);
+    const value = f.value;
+    // setStringAt of the one-key path, with the pair already found.
+    const node = newScalar(value);
+    if (pair) {
+      const old = pair.value as Node | null;
+      if (old && typeof old === "object") {
+        node.commentBefore = old.commentBefore;
+        node.comment = old.comment;
+      }
+      pair.value = node;
+    } else {
+      metadata.items.push(readPair(newScalar("namespace"), node));
+    }
   }
+
+  private readonly scratch: NamespaceField = {
+    doc: undefined as unknown as Document,
+    value: "",
+    isNamespaceObject: false,
+  };
+
+  /**
+   * The head of the last resource runOne went over (read before the pass), where the pass changed
+   * nothing of it but `metadata.namespace` in that head's metadata; undefined where it went another way
+   * (not a mapping, local config, a special kind, no metadata mapping): read the resource again there.
+   */
+  lastHead: ResourceHead | undefined;
 
   private subjects(doc: Document, isNamespaceObject: boolean): void {
     const root = doc.contents as YAMLMap;
@@ -231,15 +260,20 @@ class Pass {
   }
 
   run(items: readonly Document[]): void {
+    for (let i = 0; i < items.length; i++) this.runOne(items[i]!);
+  }
+
+  /** The pass over one resource; lastHead is its head where only its `metadata.namespace` may have changed. */
+  runOne(doc: Document): void {
     const { modern, v04 } = this;
-    for (let i = 0; i < items.length; i++) {
-      const doc = items[i]!;
-      if (!isMap(doc.contents)) continue;
+    this.lastHead = undefined;
+    {
+      if (!isMap(doc.contents)) return;
       const head = resourceHead(doc);
       if (!this.sawNamespacedDependsOn && hasNamespacedDependsOn(head.annotations)) {
         this.sawNamespacedDependsOn = true;
       }
-      if (isLocalConfig(head.annotations)) continue;
+      if (isLocalConfig(head.annotations)) return;
       const { apiVersion, kind } = head;
       const isNamespaceObject = apiVersion === "v1" && kind === "Namespace";
       let special = true;
@@ -255,9 +289,13 @@ class Pass {
         ? (knownNamespaceScope(apiVersion, kind) ??
           (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata)))
         : (modern || !special) && (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata));
-      if (!namespaced) continue;
+      if (!special) this.lastHead = head;
+      if (!namespaced) return;
       if (!special && head.metadata) this.namespaceField(doc, head.metadata, isNamespaceObject);
-      else this.field(doc, NAMESPACE_PATH, isNamespaceObject);
+      else {
+        this.lastHead = undefined;
+        this.field(doc, NAMESPACE_PATH, isNamespaceObject);
+      }
     }
   }
 }
@@ -398,8 +436,20 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
       count = 0;
       old.clear();
       pass.sawNamespacedDependsOn = false;
-      pass.run([doc]);
-      return { id: sdkId(doc), count, old: [...old], dependsOn: pass.sawNamespacedDependsOn };
+      pass.runOne(doc);
+      // The id after the pass: from the head the pass read, its namespace read again from the same
+      // metadata, where that is all the pass may have changed (a special kind's fields may change its
+      // name or metadata: the whole head is read again there).
+      const head = pass.lastHead;
+      const id = head
+        ? sdkIdOf(
+            head.apiVersion,
+            head.kind,
+            head.metadata ? scalarText(pairValue(head.metadata.items, "namespace")) : head.namespace,
+            head.name,
+          )
+        : sdkId(doc);
+      return { id, count, old: old.size === 0 ? NO_OLD : [...old], dependsOn: pass.sawNamespacedDependsOn };
     },
     combine(shares) {
       const total = sumV04(shares as readonly V04Share[]);
@@ -416,9 +466,12 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
 
 function sumV04(shares: readonly V04Share[]): { count: number; old: Set<string>; dependsOn: boolean } {
   const total = { count: 0, old: new Set<string>(), dependsOn: false };
-  for (const share of shares) {
+  for (let i = 0; i < shares.length; i++) {
+    const share = shares[i]!;
     total.count += share.count;
-    for (const o of share.old) total.old.add(o);
+    // An index loop: for…of makes an iterator per share (most have no old value) where not optimised.
+    const old = share.old;
+    for (let j = 0; j < old.length; j++) total.old.add(old[j]!);
     if (share.dependsOn) total.dependsOn = true;
   }
   return total;
@@ -436,10 +489,17 @@ function resultV04(count: number, old: ReadonlySet<string>, newNamespace: string
 
 /** The SDK's resource id (apiVersion, kind, namespace and name), as one string. */
 function sdkId(doc: Document): string {
-  const { apiVersion, kind, namespace: ns, name } = resourceHead(doc);
+  const { apiVersion, kind, namespace, name } = resourceHead(doc);
+  return sdkIdOf(apiVersion, kind, namespace, name);
+}
+
+function sdkIdOf(apiVersion: string, kind: string, ns: string, name: string): string {
   // Each part's length first: no two ids make one key.
   return `${apiVersion.length}:${apiVersion}${kind.length}:${kind}${ns.length}:${ns}${name}`;
 }
+
+/** The old values of a resource that changed none (most: one array for them all, never changed). */
+const NO_OLD: string[] = [];
 
 /** The SDK's CheckResourceDuplication: two items with the same apiVersion, kind, namespace and name. */
 function duplicate(items: readonly Document[]): string | undefined {

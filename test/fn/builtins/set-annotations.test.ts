@@ -200,4 +200,41 @@ describe("set-annotations", () => {
     );
     expect(results).toEqual(message === undefined ? [] : [{ severity: "error", message }]);
   });
+  it("tells resources of one name apart by group, version, kind and namespace, and refuses a later one of a seen id", async () => {
+    // Four resources named `a`: three ids, the fourth the second's (group apps, version v1, kind
+    // Deployment, no namespace being "default"); a cluster-scoped kind has no namespace at all.
+    const input = codeBlock`
+      apiVersion: v1
+      kind: ConfigMap
+      metadata:
+        name: a
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: a
+      ---
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: a
+        namespace: x
+      ---
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: a
+        namespace: default
+    `;
+    const { results } = await runRelease("v0.1.4", input, config);
+    expect(results).toEqual([
+      {
+        severity: "error",
+        message:
+          "failed to run function: may not add resource with an already registered id: apps_v1_Deployment|default|a",
+      },
+    ]);
+    const distinct = input.slice(0, input.lastIndexOf("---"));
+    expect((await runRelease("v0.1.4", distinct, config)).results).toEqual([]);
+  });
 });

@@ -77,11 +77,15 @@ export interface Gvk {
 }
 
 export function gvkOf(doc: Document): Gvk {
-  const apiVersion = apiVersionOf(doc);
+  return gvkOfParts(apiVersionOf(doc), kindOf(doc));
+}
+
+/** gvkOf of an apiVersion and kind already read (a resource's head). */
+export function gvkOfParts(apiVersion: string, kind: string): Gvk {
   const slash = apiVersion.indexOf("/");
   return slash < 0
-    ? { group: "", version: apiVersion, kind: kindOf(doc) }
-    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind: kindOf(doc) };
+    ? { group: "", version: apiVersion, kind }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1), kind };
 }
 
 /** `matchesGVK` over an already read Gvk. */

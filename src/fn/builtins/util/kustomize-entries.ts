@@ -100,7 +100,7 @@ function readConfigFieldSpecs(node: unknown): FieldSpec[] {
  * `!!str` tag: a scalar set here has no source text, so the writer and the JSON round trip already
  * take it for a string, and kpt's writer would drop the core tag anyway.
  */
-function setEntry(map: YAMLMap, key: string, value: string): void {
+function setEntry(map: YAMLMap, key: string, value: string, quoteNew: boolean): void {
   const existing = pairWithKey(map, key);
   const node = newScalar(value);
   if (existing) {
@@ -113,7 +113,7 @@ function setEntry(map: YAMLMap, key: string, value: string): void {
     existing.value = node;
     return;
   }
-  if (isYaml11NonString(value)) node.type = Scalar.QUOTE_DOUBLE;
+  if (quoteNew) node.type = Scalar.QUOTE_DOUBLE;
   map.items.push(readPair(newScalar(key), node));
 }
 
@@ -187,11 +187,11 @@ export function entriesSplit(cfg: EntriesConfig, run: EntriesRun): ItemSplit | u
 /** Sets the config's entries in one resource: the failure's message, or undefined. */
 function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) => string | undefined {
   const specs = cfg.specs.map(compileFieldSpec);
-  const setters = cfg.entries.map(
-    ([key, value]) =>
-      (map: YAMLMap): void =>
-        setEntry(map, key, value),
-  );
+  const setters = cfg.entries.map(([key, value]) => {
+    // Whether a new entry is quoted depends on the value alone: asked once, not at each field set.
+    const quoteNew = isYaml11NonString(value);
+    return (map: YAMLMap): void => setEntry(map, key, value, quoteNew);
+  });
   // The specs that select a kind of resource, worked out once per apiVersion and kind.
   const selecting = new Map<string, Map<string, CompiledFieldSpec[]>>();
   return (doc) => {

@@ -1,6 +1,18 @@
-import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Pair, YAMLMap } from "yaml";
+import {
+  type Alias,
+  type Document,
+  isPair,
+  isScalar,
+  type Node,
+  type Pair,
+  type Scalar,
+  YAMLMap,
+  type YAMLSeq,
+} from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
-import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
+import { MAP_KIND, newScalar, nodeKind, readPair, SCALAR_KIND, SEQ_KIND } from "../../../kpt/yaml-nodes.js";
+
+const ALIAS_KIND = Symbol.for("yaml.alias");
 
 /**
  * kustomize's field specs as its label and annotation filters apply them (api/filters/fsslice and
@@ -161,30 +173,34 @@ function walkFieldSpec(
   node: Node | undefined,
   at: number,
 ): void {
-  const { spec, segments } = compiled;
-  if (isAlias(node)) {
-    walkFieldSpec(doc, compiled, set, node.resolve(doc) as Node | undefined, at);
+  // The node's kind read once (nodeKind), not by isAlias, isMap, isScalar and isSeq in turn.
+  const kind = nodeKind(node);
+  if (kind === ALIAS_KIND) {
+    walkFieldSpec(doc, compiled, set, (node as Alias).resolve(doc) as Node | undefined, at);
     return;
   }
-  if (at === segments.length) {
-    if (isMap(node)) set(node);
-    else if (!isNull(node)) throw walkError(spec, "wrong Node Kind for  expected: MappingNode");
+  const isNullNode = node === null || (kind === SCALAR_KIND && isNullValue((node as Scalar).value));
+  if (at === compiled.segments.length) {
+    if (kind === MAP_KIND) set(node as YAMLMap);
+    else if (!isNullNode) throw walkError(compiled.spec, "wrong Node Kind for  expected: MappingNode");
     return;
   }
-  if (node === undefined || isNull(node)) return;
-  if (isSeq(node)) {
-    for (const item of node.items) walkFieldSpec(doc, compiled, set, item as Node, at);
+  if (node === undefined || isNullNode) return;
+  if (kind === SEQ_KIND) {
+    const items = (node as YAMLSeq).items;
+    for (let i = 0; i < items.length; i++) walkFieldSpec(doc, compiled, set, items[i] as Node, at);
     return;
   }
-  if (!isMap(node)) throw walkError(spec, "expected sequence or mapping node");
-  const { name, isSeqField } = segments[at]!;
-  const pair = pairWithKey(node, name);
+  if (kind !== MAP_KIND) throw walkError(compiled.spec, "expected sequence or mapping node");
+  const map = node as YAMLMap;
+  const { name, isSeqField } = compiled.segments[at]!;
+  const pair = pairWithKey(map, name);
   let value = pair?.value as Node | undefined | null;
-  if (spec.create && !isSeqField) {
+  if (compiled.spec.create && !isSeqField) {
     if (!pair) {
       value = new YAMLMap();
       // As `new Pair(new Scalar(name), value)` makes them, without their constructors' property definitions.
-      node.items.push(readPair(newScalar(name), value));
+      map.items.push(readPair(newScalar(name), value));
     } else if (value === null || value === undefined || isNull(value)) {
       value = new YAMLMap();
       pair.value = value;
@@ -207,13 +223,24 @@ export function pairKey(pair: unknown): string | undefined {
 export function pairWithKey(map: YAMLMap, key: string): Pair | undefined {
   const pairs = map.items;
   for (let i = 0; i < pairs.length; i++) {
-    if (pairKey(pairs[i]) === key) return pairs[i] as Pair;
+    const pair = pairs[i];
+    if (!isPair(pair)) continue;
+    // pairKey inlined: a string key compared as it is, without String() or a second read of its kind.
+    const k = pair.key;
+    const text = isScalar(k) ? k.value : k;
+    if (text === key) return pair;
+    if (typeof text === "string" || text === null || text === undefined || typeof text === "object") continue;
+    if (String(text) === key) return pair;
   }
   return undefined;
 }
 
 function isNull(node: unknown): boolean {
-  return node === null || (isScalar(node) && (node.value === null || node.value === undefined));
+  return node === null || (isScalar(node) && isNullValue(node.value));
+}
+
+function isNullValue(value: unknown): boolean {
+  return value === null || value === undefined;
 }
 
 function walkError(spec: FieldSpec, message: string): FieldSpecError {

@@ -19,34 +19,75 @@ export function withoutLocalConfig(items: readonly Document[]): Document[] {
  * cluster-scoped kind has none), or undefined.
  */
 export function duplicateResourceId(items: readonly Document[]): string | undefined {
-  const seen = new Set<string>();
+  // By name first (nearly every resource's is its own), the rest of the id compared only where names
+  // meet: no key text made and hashed per resource.
+  const byName = new Map<string, SeenId>();
   for (let i = 0; i < items.length; i++) {
-    const key = resourceIdKey(items[i]!);
-    if (seen.has(key)) {
-      const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
-      const slash = apiVersion.indexOf("/");
-      const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
-      const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
-      const gvk = [group || "~G", version || "~V", kind || "~K"].join("_");
-      return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${name || "~N"}`;
+    const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
+    const id: SeenId = {
+      apiVersion,
+      kind,
+      effective: effectiveNamespace(apiVersion, kind, namespace),
+      next: undefined,
+    };
+    const first = byName.get(name);
+    if (first === undefined) {
+      byName.set(name, id);
+      continue;
     }
-    seen.add(key);
+    let seen: SeenId | undefined = first;
+    let last = first;
+    for (; seen !== undefined; seen = seen.next) {
+      if (sameId(seen, id)) {
+        const { group, version } = groupVersion(apiVersion);
+        const gvk = [group || "~G", version || "~V", kind || "~K"].join("_");
+        return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${name || "~N"}`;
+      }
+      last = seen;
+    }
+    last.next = id;
   }
   return undefined;
+}
+
+/** The id of a resource seen by duplicateResourceId, besides its name; the next seen of the same name. */
+interface SeenId {
+  apiVersion: string;
+  kind: string;
+  effective: string;
+  next: SeenId | undefined;
+}
+
+/** Two ids of one name are one (resourceIdKey's parts: group, version, kind, effective namespace). */
+function sameId(a: SeenId, b: SeenId): boolean {
+  if (a.kind !== b.kind || a.effective !== b.effective) return false;
+  if (a.apiVersion === b.apiVersion) return true;
+  const x = groupVersion(a.apiVersion);
+  const y = groupVersion(b.apiVersion);
+  return x.group === y.group && x.version === y.version;
+}
+
+function groupVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf("/");
+  return slash >= 0
+    ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
+    : { group: "", version: apiVersion };
+}
+
+/** The namespace kustomize's resource map tells a resource's id by ("" and "default" are one; none if cluster-scoped). */
+function effectiveNamespace(apiVersion: string, kind: string, namespace: string): string {
+  return knownNamespaceScope(apiVersion, kind) === false
+    ? "_non_namespaceable_"
+    : namespace === "" || namespace === "default"
+      ? "default"
+      : namespace;
 }
 
 /** A resource's id as kustomize's resource map tells them apart (see duplicateResourceId), as one string. */
 export function resourceIdKey(doc: Document): string {
   const { apiVersion, kind, namespace, name } = resourceHead(doc);
-  const effective =
-    knownNamespaceScope(apiVersion, kind) === false
-      ? "_non_namespaceable_"
-      : namespace === "" || namespace === "default"
-        ? "default"
-        : namespace;
-  const slash = apiVersion.indexOf("/");
-  const group = slash >= 0 ? apiVersion.slice(0, slash) : "";
-  const version = slash >= 0 ? apiVersion.slice(slash + 1) : apiVersion;
+  const effective = effectiveNamespace(apiVersion, kind, namespace);
+  const { group, version } = groupVersion(apiVersion);
   // Each part's length first: no two ids make one key.
   return `${group.length}:${group}${version.length}:${version}${kind.length}:${kind}${name.length}:${name}${effective}`;
 }
