@@ -31,16 +31,19 @@ export function commentLineText(line: string): string {
  * it is the document's foot comment and the root mapping's is returned ("" for none), undefined when
  * there is no such run.
  * `later`: feet found before (placeValueRun), given to their scalars with those found here, at the end.
+ * `endCol`: where the document is an item of a list (a ResourceList's), the column of what follows it
+ * on the line at `end` (the next `-`, or the list's mapping's next key); -1 where the text ends there.
  */
 export function placeCommentRuns(
   block: Node,
   text: string,
   end?: number,
   later: NextFoot[] = [],
+  endCol = -1,
 ): { doc: string; root: string } | undefined {
   const rootFoot: string[] = [];
   endFeetPlaced = false;
-  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
+  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined, endCol);
   if (endFeetPlaced) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
   // after every run is placed: placing a run clears the comments above the entry that follows it
   for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
@@ -282,6 +285,7 @@ function placeRuns(
   end: number | undefined,
   later: NextFoot[],
   rootFoot?: string[],
+  endCol = -1,
 ): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
@@ -302,8 +306,8 @@ function placeRuns(
     const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
     if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
     else if (isLast && end !== undefined)
-      foot = place(value as Node, undefined, text, end, undefined, rootFoot);
-    placeRuns(value as Node, text, isLast ? end : undefined, later);
+      foot = place(value as Node, undefined, text, end, undefined, rootFoot, endCol);
+    placeRuns(value as Node, text, isLast ? end : undefined, later, undefined, endCol);
   });
   return foot;
 }
@@ -337,6 +341,7 @@ function place(
   end = 0,
   seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
   rootFoot?: string[],
+  endCol = -1,
 ): string | undefined {
   const closing: (YAMLMap | YAMLSeq)[] = [];
   let last: unknown = value;
@@ -361,7 +366,7 @@ function place(
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return undefined;
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
-  const nextCol = next ? text.slice(nextLine).search(/\S/) : -1;
+  const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
   const inner = column(closing[closing.length - 1]!, text);
   const pieces = cut(lines, inner, nextCol);
   // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
@@ -420,6 +425,8 @@ function place(
     // the document's end takes a head comment (the last piece) as its foot only when no foot came
     // before it; else yaml.v3 keeps it as the end's head, which nothing writes
     else if (!next && p.owner === "head" && docFoot) return;
+    // a list item's: the head of what follows it (resourcelist.ts reads those over the next `-`)
+    else if (!next && p.owner === "head" && endCol >= 0) return;
     else {
       if (p.owner !== "head") docFoot = true;
       head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);

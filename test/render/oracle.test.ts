@@ -187,6 +187,21 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["deploy.yaml"]).toContain("# how many");
   });
 
+  it("reads the comments after a resource back as kpt does: what follows it in the ResourceList decides", async () => {
+    // kpt reads its function's output with yaml.v3: a resource's last comments, followed there by the
+    // next item's `-`, are read back otherwise than at a file's end, and kpt then copies the input's
+    // comments onto it; a mapping's foot after a nested block is read back at the innermost block
+    const { pl, kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      "a.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n# after a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  nested:\n    k: v\n  # after b\n",
+      "b.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    app: c\n  # annotations:\n  #   x: y\n\ndata:\n  outer:\n    inner:\n      k: v\n    # off\n\n  last: 1\n# the end\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["a.yaml"]).toContain("  # after a\n# after a\n");
+  });
+
   it("resolves a relative exec path from the working directory, and reports a missing one alike", async () => {
     const { pl, kpt } = await both({
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: ./pkg/missing.sh\n"),
