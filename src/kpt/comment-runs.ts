@@ -171,11 +171,29 @@ let endFeetPlaced = false;
  * blank line after it, so the reader on the other side (the function's, then kpt's) gives it to the
  * innermost block ending there, as the foot of its last value; kyaml's CopyComments then gives the
  * mapping's last key its foot back from the input, and kpt writes the comment twice. A foot at the
- * document's end, or where the innermost block has a foot of its own, stays as it was.
+ * document's end, or where the innermost block has a foot of its own, stays as it was. `followed`: the
+ * document is not the last item of the ResourceList, so its end is followed (by the next item's `-`)
+ * too, the root mapping's own foot included.
  */
-export function endFeetAfterTrip(root: unknown): void {
+export function endFeetAfterTrip(root: unknown, followed = false): void {
+  // the root mapping's own foot, written at its column, is read back so where an item follows it
+  if (followed && isMap(root) && root.comment) footToInnermost(root, root.comment);
   if (!hasEndFeet(root)) return;
-  tripEndFeet(root, false, true);
+  tripEndFeet(root, followed, true);
+}
+
+/** Gives `comment` to the innermost block ending where `block` ends, where that block has no foot. */
+function footToInnermost(block: YAMLMap, comment: string): void {
+  let inner: unknown = block;
+  while (isBlock(inner)) {
+    const items = (inner as YAMLMap | YAMLSeq).items;
+    const tail = items[items.length - 1];
+    const last = isPair(tail) ? tail.value : tail;
+    if (!isBlock(last)) break;
+    inner = last;
+  }
+  const found = inner as YAMLMap | YAMLSeq;
+  if (found !== block && !found.comment) found.comment = comment;
 }
 
 function tripEndFeet(node: unknown, followed: boolean, root = false): void {
@@ -186,18 +204,8 @@ function tripEndFeet(node: unknown, followed: boolean, root = false): void {
     // kpt's reader appends its annotations to a resource's metadata before the trip: its last key's foot
     // is then written before them, and read back where it was
     const metadata = root && isScalar(pairs?.[i]?.key) && (pairs[i]!.key as Scalar).value === "metadata";
-    if (more && !metadata && isMap(child) && endFoot(child) && child.comment) {
-      let inner: unknown = child;
-      while (isBlock(inner)) {
-        const items = (inner as YAMLMap | YAMLSeq).items;
-        const tail = items[items.length - 1];
-        const last = isPair(tail) ? tail.value : tail;
-        if (!isBlock(last)) break;
-        inner = last;
-      }
-      const block = inner as YAMLMap | YAMLSeq;
-      if (block !== child && !block.comment) block.comment = child.comment;
-    }
+    if (more && !metadata && isMap(child) && endFoot(child) && child.comment)
+      footToInnermost(child, child.comment);
     tripEndFeet(child, more);
   });
 }
