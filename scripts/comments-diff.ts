@@ -3,7 +3,7 @@
  * blank lines sprinkled between their lines, renders each with kpt and with porchlight (bin/porchlight.js,
  * so build dist first) and prints the files that differ.
  *
- * usage: tsx scripts/comments-diff.ts [--seeds FROM-TO] [--shapes LIST] [--keep] [--quiet]
+ * usage: tsx scripts/comments-diff.ts [--seeds FROM-TO] [--shapes LIST] [--function KIND] [--keep] [--quiet]
  *   --seeds: one package per seed (default 1-10), each of 100 files;
  *   --shapes: comma-separated, default all: `cols` (comment lines at any column, not only at the
  *     line's or the next line's), `lists` (lists of lists), `dash` (a `-` alone on its line, the
@@ -11,6 +11,9 @@
  *     in a file), `dedent` (comment lines at the column of a block that closes before the next line,
  *     between that line's column and the one before); none of them: the shapes of the first generator (comment lines at the columns of
  *     the lines around them).
+ *   --function: `none` (default), `exec` (both run an exec function that echoes its input, `cat`), or
+ *     `builtin` (kpt runs that exec function, porchlight a builtin that changes nothing: a builtin
+ *     stands for a container, whose trip through yaml.v3 is the exec function's, once more);
  *   --keep: leave the packages (the input, kpt's and porchlight's output) and print where they are.
  * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
  * kpt is not installed.
@@ -24,6 +27,7 @@ import { differingFiles, kptAvailable, kptRender, readTextTree } from "../test/c
 const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
+const FUNCTIONS = ["none", "exec", "builtin"];
 
 /** The files of one package for `seed` (a linear congruential generator: the same seed, the same files). */
 export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<string, string> {
@@ -115,8 +119,11 @@ function main(): number {
   const [from, to] = (opt("seeds") ?? "1-10").split("-").map(Number);
   const shapes = new Set((opt("shapes") ?? ALL_SHAPES.join(",")).split(",").filter((s) => s !== ""));
   const unknown = [...shapes].filter((s) => !ALL_SHAPES.includes(s));
-  if (from === undefined || Number.isNaN(from) || unknown.length > 0) {
-    process.stderr.write(`usage: --seeds FROM-TO --shapes ${ALL_SHAPES.join(",")}\n`);
+  const fn = opt("function") ?? "none";
+  if (from === undefined || Number.isNaN(from) || unknown.length > 0 || !FUNCTIONS.includes(fn)) {
+    process.stderr.write(
+      `usage: --seeds FROM-TO --shapes ${ALL_SHAPES.join(",")} --function ${FUNCTIONS.join("|")}\n`,
+    );
     return 2;
   }
   if (!kptAvailable()) {
@@ -124,6 +131,14 @@ function main(): number {
     return 0;
   }
   const work = mkdtempSync(join(tmpdir(), "porchlight-comments-"));
+  const cat = join(work, "cat.sh");
+  writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
+  const pipeline = (step: string) => `pipeline:\n  mutators:\n  - ${step}\n`;
+  const kptPipeline = fn === "none" ? "" : pipeline(`exec: ${cat}`);
+  const ourPipeline =
+    fn === "builtin"
+      ? pipeline("image: gcr.io/kpt-fn/apply-setters:v0.2.0\n    configMap:\n      unused: x")
+      : kptPipeline;
   let total = 0;
   for (let seed = from; seed <= (to ?? from); seed++) {
     const dir = join(work, `s${seed}`);
@@ -132,9 +147,18 @@ function main(): number {
     for (const [name, text] of generate(seed, shapes)) writeFileSync(join(input, name), text);
     cpSync(input, join(dir, "kpt"), { recursive: true });
     cpSync(input, join(dir, "porchlight"), { recursive: true });
+    writeFileSync(join(dir, "kpt", "Kptfile"), KPTFILE + kptPipeline);
+    writeFileSync(join(dir, "porchlight", "Kptfile"), KPTFILE + ourPipeline);
     kptRender(join(dir, "kpt"));
-    spawnSync("node", [BIN, "fn", "render", "."], { cwd: join(dir, "porchlight"), encoding: "utf8" });
-    const differing = differingFiles(readTextTree(join(dir, "kpt")), readTextTree(join(dir, "porchlight")));
+    spawnSync("node", [BIN, "fn", "render", "--allow-exec", "."], {
+      cwd: join(dir, "porchlight"),
+      encoding: "utf8",
+    });
+    // the Kptfiles name different functions with `--function builtin`: only the resources are compared
+    const differing = differingFiles(
+      readTextTree(join(dir, "kpt")),
+      readTextTree(join(dir, "porchlight")),
+    ).filter((f) => f !== "Kptfile");
     total += differing.length;
     process.stdout.write(`seed ${seed}: ${differing.length} differing\n`);
     if (!args.includes("--quiet")) {

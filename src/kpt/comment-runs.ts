@@ -31,16 +31,19 @@ export function commentLineText(line: string): string {
  * it is the document's foot comment and the root mapping's is returned ("" for none), undefined when
  * there is no such run.
  * `later`: feet found before (placeValueRun), given to their scalars with those found here, at the end.
+ * `endCol`: where the document is an item of a list (a ResourceList's), the column of what follows it
+ * on the line at `end` (the next `-`, or the list's mapping's next key); -1 where the text ends there.
  */
 export function placeCommentRuns(
   block: Node,
   text: string,
   end?: number,
   later: NextFoot[] = [],
+  endCol = -1,
 ): { doc: string; root: string } | undefined {
   const rootFoot: string[] = [];
   endFeetPlaced = false;
-  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined);
+  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined, endCol);
   if (endFeetPlaced) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
   // after every run is placed: placing a run clears the comments above the entry that follows it
   for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
@@ -168,11 +171,29 @@ let endFeetPlaced = false;
  * blank line after it, so the reader on the other side (the function's, then kpt's) gives it to the
  * innermost block ending there, as the foot of its last value; kyaml's CopyComments then gives the
  * mapping's last key its foot back from the input, and kpt writes the comment twice. A foot at the
- * document's end, or where the innermost block has a foot of its own, stays as it was.
+ * document's end, or where the innermost block has a foot of its own, stays as it was. `followed`: the
+ * document is not the last item of the ResourceList, so its end is followed (by the next item's `-`)
+ * too, the root mapping's own foot included.
  */
-export function endFeetAfterTrip(root: unknown): void {
+export function endFeetAfterTrip(root: unknown, followed = false): void {
+  // the root mapping's own foot, written at its column, is read back so where an item follows it
+  if (followed && isMap(root) && root.comment) footToInnermost(root, root.comment);
   if (!hasEndFeet(root)) return;
-  tripEndFeet(root, false, true);
+  tripEndFeet(root, followed, true);
+}
+
+/** Gives `comment` to the innermost block ending where `block` ends, where that block has no foot. */
+function footToInnermost(block: YAMLMap, comment: string): void {
+  let inner: unknown = block;
+  while (isBlock(inner)) {
+    const items = (inner as YAMLMap | YAMLSeq).items;
+    const tail = items[items.length - 1];
+    const last = isPair(tail) ? tail.value : tail;
+    if (!isBlock(last)) break;
+    inner = last;
+  }
+  const found = inner as YAMLMap | YAMLSeq;
+  if (found !== block && !found.comment) found.comment = comment;
 }
 
 function tripEndFeet(node: unknown, followed: boolean, root = false): void {
@@ -183,18 +204,8 @@ function tripEndFeet(node: unknown, followed: boolean, root = false): void {
     // kpt's reader appends its annotations to a resource's metadata before the trip: its last key's foot
     // is then written before them, and read back where it was
     const metadata = root && isScalar(pairs?.[i]?.key) && (pairs[i]!.key as Scalar).value === "metadata";
-    if (more && !metadata && isMap(child) && endFoot(child) && child.comment) {
-      let inner: unknown = child;
-      while (isBlock(inner)) {
-        const items = (inner as YAMLMap | YAMLSeq).items;
-        const tail = items[items.length - 1];
-        const last = isPair(tail) ? tail.value : tail;
-        if (!isBlock(last)) break;
-        inner = last;
-      }
-      const block = inner as YAMLMap | YAMLSeq;
-      if (block !== child && !block.comment) block.comment = child.comment;
-    }
+    if (more && !metadata && isMap(child) && endFoot(child) && child.comment)
+      footToInnermost(child, child.comment);
     tripEndFeet(child, more);
   });
 }
@@ -282,6 +293,7 @@ function placeRuns(
   end: number | undefined,
   later: NextFoot[],
   rootFoot?: string[],
+  endCol = -1,
 ): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
@@ -302,8 +314,8 @@ function placeRuns(
     const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
     if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
     else if (isLast && end !== undefined)
-      foot = place(value as Node, undefined, text, end, undefined, rootFoot);
-    placeRuns(value as Node, text, isLast ? end : undefined, later);
+      foot = place(value as Node, undefined, text, end, undefined, rootFoot, endCol);
+    placeRuns(value as Node, text, isLast ? end : undefined, later, undefined, endCol);
   });
   return foot;
 }
@@ -337,6 +349,7 @@ function place(
   end = 0,
   seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
   rootFoot?: string[],
+  endCol = -1,
 ): string | undefined {
   const closing: (YAMLMap | YAMLSeq)[] = [];
   let last: unknown = value;
@@ -361,7 +374,7 @@ function place(
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return undefined;
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
-  const nextCol = next ? text.slice(nextLine).search(/\S/) : -1;
+  const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
   const inner = column(closing[closing.length - 1]!, text);
   const pieces = cut(lines, inner, nextCol);
   // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
@@ -420,6 +433,8 @@ function place(
     // the document's end takes a head comment (the last piece) as its foot only when no foot came
     // before it; else yaml.v3 keeps it as the end's head, which nothing writes
     else if (!next && p.owner === "head" && docFoot) return;
+    // a list item's: the head of what follows it (resourcelist.ts reads those over the next `-`)
+    else if (!next && p.owner === "head" && endCol >= 0) return;
     else {
       if (p.owner !== "head") docFoot = true;
       head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);

@@ -19,9 +19,14 @@ import { isCommonYaml } from "./yaml-fast.js";
  * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
  * - a blank line before a document's last comment is kept.
  * Call once after parsing, before any edit; the document is changed in place. `listItem`: the document
- * is an item of a ResourceList read from `text`.
+ * is an item of a ResourceList read from `text`; `end`: where the comment lines after it end, at the
+ * line of what follows it (offset, and column; -1 at the text's end).
  */
-export function normalizeComments(doc: Document, text: string, { listItem = false } = {}): void {
+export function normalizeComments(
+  doc: Document,
+  text: string,
+  { listItem = false, end: itemEnd }: { listItem?: boolean; end?: { offset: number; col: number } } = {},
+): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
   // Without comment lines, and with every comment on its scalar's line, nothing would move: the
   // document has no head comment, its first key none above it.
@@ -33,7 +38,13 @@ export function normalizeComments(doc: Document, text: string, { listItem = fals
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
   const foot = doc.contents
-    ? placeCommentRuns(doc.contents as Node, text, documentEnd(doc, text), later)
+    ? placeCommentRuns(
+        doc.contents as Node,
+        text,
+        itemEnd?.offset ?? documentEnd(doc, text),
+        later,
+        itemEnd?.col,
+      )
     : undefined;
   if (foot !== undefined) {
     (doc.contents as Node).comment = foot.root === "" ? undefined : foot.root;

@@ -151,11 +151,13 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   } else {
     const noFolded = output.untouched?.folded === true;
     const out = output.items;
+    // the container reads the ResourceList kpt writes it: all but its last item have one after them
+    const lastGiven = givenItems[givenItems.length - 1];
     for (let i = 0; i < out.length; i++) {
       const d = out[i]!;
       if (!given!.has(d)) continue;
       const foldedFree = noFolded && ctx.foldedFree.has(d);
-      builtinRoundTrip(d, foldedFree);
+      builtinRoundTrip(d, foldedFree, d !== lastGiven);
       if (!foldedFree) ctx.foldedFree.add(d);
     }
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.

@@ -16,9 +16,9 @@ export function restoreFromInput(input: readonly Document[], output: readonly Do
     const n = id === undefined ? Number.NaN : Number(id);
     const from = Number.isInteger(n) ? input[n - 1] : undefined;
     if (!from || from === out) continue;
-    documentCommentsToNode(from, out);
     foldedToDouble(from.contents, out.contents, 0);
     copyComments(from.contents as Node | null, out.contents as Node | null);
+    documentCommentsToNode(from, out);
     syncOrder(from.contents as Node | null, out.contents as Node | null);
   }
 }
@@ -95,7 +95,9 @@ function documentCommentsToNode(from: Document, to: Document): void {
   const node = to.contents as Node | null;
   if (node && isNode(node)) {
     if (from.commentBefore && !node.commentBefore) node.commentBefore = from.commentBefore;
-    if (from.comment && !node.comment) node.comment = from.comment;
+    // the document's foot is written after the root mapping's own (its last key's), a blank line between
+    if (from.comment)
+      node.comment = node.comment ? `${node.comment}\n\n${from.comment.replace(/^\n+/, "")}` : from.comment;
   }
   if (from === to || to.commentBefore || to.comment) {
     to.commentBefore = null;
@@ -155,10 +157,10 @@ function afterFoldedTrip(value: string): string {
  * folded texts went `trips` times through yaml.v3's writer: once for an exec function that echoes its
  * input, twice for a container (kpt writes the ResourceList, the container writes it back).
  */
-export function functionRoundTrip(doc: Document, trips: number): void {
+export function functionRoundTrip(doc: Document, trips: number, followed = false): void {
+  endFeetAfterTrip(doc.contents, followed);
   documentCommentsToNode(doc, doc);
   restyleFolded(doc.contents, trips);
-  endFeetAfterTrip(doc.contents);
 }
 
 /** foldedToDouble of a node with itself (every node matches): a plain walk, nothing to look up. */
@@ -179,11 +181,11 @@ function restyleFolded(node: unknown, trips: number): void {
  * A builtin ran on this document in place: what kpt's trip through the function's container does.
  * `foldedFree`: the document holds no folded scalar (nothing to restyle, no walk needed).
  */
-export function builtinRoundTrip(doc: Document, foldedFree = false): void {
+export function builtinRoundTrip(doc: Document, foldedFree = false, followed = false): void {
   if (!foldedFree) {
-    functionRoundTrip(doc, 2);
+    functionRoundTrip(doc, 2, followed);
     return;
   }
+  endFeetAfterTrip(doc.contents, followed);
   documentCommentsToNode(doc, doc);
-  endFeetAfterTrip(doc.contents);
 }

@@ -187,6 +187,48 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["deploy.yaml"]).toContain("# how many");
   });
 
+  it("reads the comments after a resource back as kpt does: what follows it in the ResourceList decides", async () => {
+    // kpt reads its function's output with yaml.v3: a resource's last comments, followed there by the
+    // next item's `-`, are read back otherwise than at a file's end, and kpt then copies the input's
+    // comments onto it; a mapping's foot after a nested block is read back at the innermost block
+    const { pl, kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      "a.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: v\n# after a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  nested:\n    k: v\n  # after b\n",
+      "b.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    app: c\n  # annotations:\n  #   x: y\n\ndata:\n  outer:\n    inner:\n      k: v\n    # off\n\n  last: 1\n# the end\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["a.yaml"]).toContain("  # after a\n# after a\n");
+  });
+
+  it("a builtin gives the comments what kpt's trip through a function gives them", async () => {
+    // A builtin stands for a container: kpt writes it the ResourceList and reads back what it writes, as
+    // it does an exec function's. kpt runs `cat` here; porchlight a builtin that changes nothing.
+    const resources = {
+      "a.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  s0: x0\n# c1\n\n# end\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\ndata:\n  k:\n    s0: x0\n  # after b\n\n# end of b\n",
+      "b.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    app: c\n  # annotations:\n  #   x: y\n\ndata:\n  outer:\n    inner:\n      k: v\n    # off\n\n  last: 1\n# the end\n",
+    };
+    const { kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      ...resources,
+    });
+    const base = join(work, `builtin-${Math.random().toString(36).slice(2)}`);
+    const builtin =
+      "pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/apply-setters:v0.2.0\n    configMap:\n      unused: x\n";
+    for (const [path, text] of Object.entries({ Kptfile: kptfile("pkg", builtin), ...resources })) {
+      mkdirSync(dirname(join(base, "pkg", path)), { recursive: true });
+      writeFileSync(join(base, "pkg", path), text);
+    }
+    const run = await runFn(["render", "pkg"], base);
+    expect(run.code).toBe(0);
+    const files = readFiles(join(base, "pkg"), (f) => f !== "Kptfile");
+    expect(files).toEqual(Object.fromEntries(Object.entries(kpt.files).filter(([f]) => f !== "Kptfile")));
+    expect(files["a.yaml"]).toContain("  # c1\n# c1\n\n# end\n");
+  });
+
   it("resolves a relative exec path from the working directory, and reports a missing one alike", async () => {
     const { pl, kpt } = await both({
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: ./pkg/missing.sh\n"),
