@@ -14,6 +14,7 @@ import {
 } from "./util/catalog-fnconfig.js";
 import { catalogFunction, itemShares, refuseAsFailure } from "./util/catalog-function.js";
 import { errorResult, infoResult } from "./util/catalog-results.js";
+import { perKind } from "./util/per-kind.js";
 
 /**
  * set-image, as gcr.io/kpt-fn/set-image:v0.1 does it (kustomize's image tag filter): every container
@@ -254,21 +255,10 @@ function imageSplit(cfg: SetImageConfig): ItemSplit {
   const matcher = imageMatcher(cfg.image.name);
   const fields = cfg.fields;
   // The field specs that select an apiVersion and kind (in their order), worked out once per run.
-  const selected = new Map<string, Map<string, ImageFieldSpec[]>>();
-  const selecting = (apiVersion: string, kind: string): ImageFieldSpec[] => {
-    let byKind = selected.get(apiVersion);
-    if (!byKind) {
-      byKind = new Map();
-      selected.set(apiVersion, byKind);
-    }
-    let specs = byKind.get(kind);
-    if (!specs) {
-      const gvk = gvkOfParts(apiVersion, kind);
-      specs = fields.filter((fs) => fs.path.length > 0 && gvkMatches(gvk, fs.group, fs.version, fs.kind));
-      byKind.set(kind, specs);
-    }
-    return specs;
-  };
+  const selecting = perKind((apiVersion, kind): ImageFieldSpec[] => {
+    const gvk = gvkOfParts(apiVersion, kind);
+    return fields.filter((fs) => fs.path.length > 0 && gvkMatches(gvk, fs.group, fs.version, fs.kind));
+  });
   return {
     item(doc) {
       const root = rootMap(doc);

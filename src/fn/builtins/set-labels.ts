@@ -26,6 +26,7 @@ import { catalogFunction, itemShares, refuseAsResult } from "./util/catalog-func
 import { errorResult, infoResult, warningResult } from "./util/catalog-results.js";
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
 import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
+import { perKind } from "./util/per-kind.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -260,20 +261,7 @@ function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSpl
   if (cfg.placeholder || cfg.labels.length === 0) return undefined;
   const labels = cfg.labels;
   // What each apiVersion and kind has its labels set at, worked out once per run, not per resource.
-  const kinds = new Map<string, Map<string, LabelKind>>();
-  const kindOfHead = (apiVersion: string, kind: string): LabelKind => {
-    let byKind = kinds.get(apiVersion);
-    if (!byKind) {
-      byKind = new Map();
-      kinds.set(apiVersion, byKind);
-    }
-    let k = byKind.get(kind);
-    if (!k) {
-      k = labelKind(gvkOfParts(apiVersion, kind));
-      byKind.set(kind, k);
-    }
-    return k;
-  };
+  const kindOfHead = perKind((apiVersion, kind) => labelKind(gvkOfParts(apiVersion, kind)));
   return {
     item(doc) {
       if (isLocalConfig(doc)) return "local";

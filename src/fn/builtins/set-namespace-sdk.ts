@@ -104,22 +104,27 @@ interface NamespaceField {
 
 type Visitor = (field: NamespaceField) => void;
 
+/** `key` of `map` (its pair, if it has one) set to a new string node, the old node's comments kept. */
+function setStringPair(map: YAMLMap, pair: Pair | undefined, key: string, value: string): void {
+  const node = newScalar(value);
+  if (pair) {
+    const old = pair.value as Node | null;
+    if (old && typeof old === "object") {
+      node.commentBefore = old.commentBefore;
+      node.comment = old.comment;
+    }
+    pair.value = node;
+  } else {
+    map.items.push(readPair(newScalar(key), node));
+  }
+}
+
 /** The SDK's SetNestedString: a new string node at `path` (comments kept), missing maps created. */
 function setStringAt(map: YAMLMap, path: readonly string[], value: string, from = 0): void {
   const head = path[from]!;
   const pair = pairOf(map, head);
   if (from === path.length - 1) {
-    const node = newScalar(value);
-    if (pair) {
-      const old = pair.value as Node | null;
-      if (old && typeof old === "object") {
-        node.commentBefore = old.commentBefore;
-        node.comment = old.comment;
-      }
-      pair.value = node;
-    } else {
-      map.items.push(readPair(newScalar(head), node));
-    }
+    setStringPair(map, pair, head, value);
     return;
   }
   if (pair && isMap(pair.value)) {
@@ -203,19 +208,8 @@ class Pass {
     f.value = scalarText(pair?.value);
     f.isNamespaceObject = isNamespaceObject;
     this.visitor(f);
-    const value = f.value;
     // setStringAt of the one-key path, with the pair already found.
-    const node = newScalar(value);
-    if (pair) {
-      const old = pair.value as Node | null;
-      if (old && typeof old === "object") {
-        node.commentBefore = old.commentBefore;
-        node.comment = old.comment;
-      }
-      pair.value = node;
-    } else {
-      metadata.items.push(readPair(newScalar("namespace"), node));
-    }
+    setStringPair(metadata, pair, "namespace", f.value);
   }
 
   private readonly scratch: NamespaceField = {

@@ -8,7 +8,6 @@ import { errorResult } from "./catalog-results.js";
 import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
 import {
   applyCompiledFieldSpec,
-  type CompiledFieldSpec,
   compileFieldSpec,
   type FieldSpec,
   FieldSpecError,
@@ -18,6 +17,7 @@ import {
   specTarget,
 } from "./kustomize-fieldspec.js";
 import { duplicateResourceId, resourceIdKey, withoutLocalConfig } from "./kustomize-resmap.js";
+import { perKind } from "./per-kind.js";
 
 /**
  * What set-labels v0.1.x and set-annotations v0.1.x share around kustomize's label and annotation
@@ -193,13 +193,16 @@ function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) =>
     return (map: YAMLMap): void => setEntry(map, key, value, quoteNew);
   });
   // The specs that select a kind of resource, worked out once per apiVersion and kind.
-  const selecting = new Map<string, Map<string, CompiledFieldSpec[]>>();
+  const selecting = perKind((apiVersion, kind) => {
+    const target = specTarget(apiVersion, kind);
+    return specs.filter((c) => fieldSpecSelects(c.spec, target));
+  });
   return (doc) => {
     if (run.skipNonMap && !isMap(doc.contents)) return undefined;
     const before = run.trip ? doc.clone() : undefined;
     // What a spec selects is read before any entry is set (no entry's path reaches apiVersion or kind
     // of the resource itself: the specs walk below its fields, never to its top-level scalars).
-    const selected = selectedSpecs(selecting, specs, apiVersionOf(doc), kindOf(doc));
+    const selected = selecting(apiVersionOf(doc), kindOf(doc));
     try {
       for (let e = 0; e < setters.length; e++) {
         for (let c = 0; c < selected.length; c++) applyCompiledFieldSpec(doc, selected[c]!, setters[e]!);
@@ -214,25 +217,4 @@ function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) =>
     }
     return undefined;
   };
-}
-
-/** The specs that select resources of this apiVersion and kind, from `cache` or worked out into it. */
-function selectedSpecs(
-  cache: Map<string, Map<string, CompiledFieldSpec[]>>,
-  specs: readonly CompiledFieldSpec[],
-  apiVersion: string,
-  kind: string,
-): CompiledFieldSpec[] {
-  let byKind = cache.get(apiVersion);
-  if (!byKind) {
-    byKind = new Map();
-    cache.set(apiVersion, byKind);
-  }
-  let selected = byKind.get(kind);
-  if (!selected) {
-    const target = specTarget(apiVersion, kind);
-    selected = specs.filter((c) => fieldSpecSelects(c.spec, target));
-    byKind.set(kind, selected);
-  }
-  return selected;
 }
