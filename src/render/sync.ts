@@ -88,21 +88,17 @@ function asNode(v: unknown): Node | null {
 /**
  * What the trip through a function does to a resource's document-level comments in kpt: the function
  * gets the resource's node, not its document, and kyaml's CopyComments then gives the document's head
- * and foot comments to the output's node where it has none. So after a function, a license header is
- * the root mapping's head comment: written without the blank line a document's head comment gets.
+ * comment to the output's node where it has none. So after a function, a license header is the root
+ * mapping's head comment: written without the blank line a document's head comment gets. The
+ * document's foot stays the document's (written after a blank line, after the root mapping's own foot
+ * if it has one), in no ResourceList a later function gets.
  */
 function documentCommentsToNode(from: Document, to: Document): void {
   const node = to.contents as Node | null;
-  if (node && isNode(node)) {
-    if (from.commentBefore && !node.commentBefore) node.commentBefore = from.commentBefore;
-    // the document's foot is written after the root mapping's own (its last key's), a blank line between
-    if (from.comment)
-      node.comment = node.comment ? `${node.comment}\n\n${from.comment.replace(/^\n+/, "")}` : from.comment;
-  }
-  if (from === to || to.commentBefore || to.comment) {
-    to.commentBefore = null;
-    to.comment = null;
-  }
+  if (node && isNode(node) && from.commentBefore && !node.commentBefore)
+    node.commentBefore = from.commentBefore;
+  if (from === to || to.commentBefore) to.commentBefore = null;
+  if (from !== to && from.comment && !to.comment) to.comment = from.comment;
 }
 
 /**
