@@ -10,15 +10,13 @@ import {
   type YAMLMap,
 } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
-import { SCALAR_KIND } from "./yaml-nodes.js";
+import { NODE_TYPE, PAIR_KIND, SCALAR_KIND } from "./yaml-nodes.js";
 
 /**
- * The mark `yaml` puts on a node's kind (see yaml-nodes.ts), read inline by pairValue and firstValues:
- * what every step reads of every resource goes through them, mostly before V8 optimises them, where
- * each isPair or isScalar is a call.
+ * A node's kind mark (yaml-nodes.ts), read inline by pairValue and firstValues: what every step reads of
+ * every resource goes through them, mostly before V8 optimises them, where each isPair or isScalar is a
+ * call.
  */
-const NODE_TYPE = Symbol.for("yaml.node.type");
-const PAIR_KIND = Symbol.for("yaml.pair");
 type Marked = { [NODE_TYPE]?: symbol };
 
 /**

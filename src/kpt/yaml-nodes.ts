@@ -15,12 +15,15 @@ import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
  * `yaml`'s, kinds included.
  */
 
-const NODE_TYPE = Symbol.for("yaml.node.type");
+/** The property `yaml` marks a node's kind with (what nodeKind reads; hot walks read it inline). */
+export const NODE_TYPE = Symbol.for("yaml.node.type");
 
-/** The kinds `yaml` marks its nodes with (what `isMap`, `isSeq` and `isScalar` compare). */
+/** The kinds `yaml` marks its nodes with (what `isMap`, `isSeq`, `isScalar`, `isPair` and `isAlias` compare). */
 export const MAP_KIND = Symbol.for("yaml.map");
 export const SEQ_KIND = Symbol.for("yaml.seq");
 export const SCALAR_KIND = Symbol.for("yaml.scalar");
+export const PAIR_KIND = Symbol.for("yaml.pair");
+export const ALIAS_KIND = Symbol.for("yaml.alias");
 
 /**
  * The kind `yaml` marks a node with (MAP_KIND, SEQ_KIND, SCALAR_KIND…), undefined for anything that is
@@ -111,7 +114,7 @@ const ReadPair = function (this: { key: unknown; value: unknown }, key: unknown,
   key: K,
   value: V,
 ) => Pair<K, V>;
-ReadPair.prototype = Object.create(Pair.prototype, { [NODE_TYPE]: { value: Symbol.for("yaml.pair") } });
+ReadPair.prototype = Object.create(Pair.prototype, { [NODE_TYPE]: { value: PAIR_KIND } });
 
 const NewScalar = function (this: { value: unknown }, value: unknown) {
   this.value = value;

@@ -10,12 +10,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
-import { MAP_KIND, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
-
-/** The mark `yaml` puts on a node's kind (what nodeKind reads), read inline in the walk below. */
-const NODE_TYPE = Symbol.for("yaml.node.type");
-type Marked = { [NODE_TYPE]?: symbol };
-
+import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
 import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
@@ -31,6 +26,9 @@ import {
   substitute,
 } from "./util/setter-pattern.js";
 import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
+
+/** A node's kind mark (yaml-nodes.ts), read inline in the walk below. */
+type Marked = { [NODE_TYPE]?: symbol };
 
 /**
  * apply-setters (kpt functions catalog v0.1.0 to v0.2.1): sets fields tagged with `# kpt-set: <pattern>`

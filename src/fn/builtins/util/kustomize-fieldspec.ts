@@ -10,9 +10,15 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
-import { MAP_KIND, newScalar, nodeKind, readPair, SCALAR_KIND, SEQ_KIND } from "../../../kpt/yaml-nodes.js";
-
-const ALIAS_KIND = Symbol.for("yaml.alias");
+import {
+  ALIAS_KIND,
+  MAP_KIND,
+  newScalar,
+  nodeKind,
+  readPair,
+  SCALAR_KIND,
+  SEQ_KIND,
+} from "../../../kpt/yaml-nodes.js";
 
 /**
  * kustomize's field specs as its label and annotation filters apply them (api/filters/fsslice and
