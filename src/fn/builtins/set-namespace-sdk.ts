@@ -261,35 +261,33 @@ class Pass {
   runOne(doc: Document): void {
     const { modern, v04 } = this;
     this.lastHead = undefined;
-    {
-      if (!isMap(doc.contents)) return;
-      const head = resourceHead(doc);
-      if (!this.sawNamespacedDependsOn && hasNamespacedDependsOn(head.annotations)) {
-        this.sawNamespacedDependsOn = true;
-      }
-      if (isLocalConfig(head.annotations)) return;
-      const { apiVersion, kind } = head;
-      const isNamespaceObject = apiVersion === "v1" && kind === "Namespace";
-      let special = true;
-      if (isNamespaceObject) this.field(doc, NAME_PATH, true);
-      else if (apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition")
-        this.field(doc, CRD_SERVICE_NAMESPACE, false);
-      else if (apiVersion === "apiregistration.k8s.io/v1" && kind === "APIService")
-        this.field(doc, API_SERVICE_NAMESPACE, false);
-      else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
-      else special = false;
-      // A special kind's field may have replaced its metadata: read again there.
-      const namespaced = v04
-        ? (knownNamespaceScope(apiVersion, kind) ??
-          (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata)))
-        : (modern || !special) && (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata));
-      if (!special) this.lastHead = head;
-      if (!namespaced) return;
-      if (!special && head.metadata) this.namespaceField(doc, head.metadata, isNamespaceObject);
-      else {
-        this.lastHead = undefined;
-        this.field(doc, NAMESPACE_PATH, isNamespaceObject);
-      }
+    if (!isMap(doc.contents)) return;
+    const head = resourceHead(doc);
+    if (!this.sawNamespacedDependsOn && hasNamespacedDependsOn(head.annotations)) {
+      this.sawNamespacedDependsOn = true;
+    }
+    if (isLocalConfig(head.annotations)) return;
+    const { apiVersion, kind } = head;
+    const isNamespaceObject = apiVersion === "v1" && kind === "Namespace";
+    let special = true;
+    if (isNamespaceObject) this.field(doc, NAME_PATH, true);
+    else if (apiVersion === "apiextensions.k8s.io/v1" && kind === "CustomResourceDefinition")
+      this.field(doc, CRD_SERVICE_NAMESPACE, false);
+    else if (apiVersion === "apiregistration.k8s.io/v1" && kind === "APIService")
+      this.field(doc, API_SERVICE_NAMESPACE, false);
+    else if (kind === "ClusterRoleBinding" || (modern && kind === "RoleBinding")) this.subjects(doc, false);
+    else special = false;
+    // A special kind's field may have replaced its metadata: read again there.
+    const namespaced = v04
+      ? (knownNamespaceScope(apiVersion, kind) ??
+        (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata)))
+      : (modern || !special) && (special ? hasNamespace(doc) : hasNamespaceIn(head.metadata));
+    if (!special) this.lastHead = head;
+    if (!namespaced) return;
+    if (!special && head.metadata) this.namespaceField(doc, head.metadata, isNamespaceObject);
+    else {
+      this.lastHead = undefined;
+      this.field(doc, NAMESPACE_PATH, isNamespaceObject);
     }
   }
 }
