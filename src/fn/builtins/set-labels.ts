@@ -1,6 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
-import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
@@ -9,8 +8,10 @@ import {
   childMaps,
   ensureMapAt,
   entryNode,
+  entryText,
   mapAt,
   rootMap,
+  setFoundStringEntry,
   setStringEntry,
   sortedEntries,
 } from "./util/catalog-fields.js";
@@ -140,22 +141,12 @@ class LabelSetter {
       const key = label[0];
       const value = label[1];
       this.count += 1;
-      // The entry is looked up once: what scalarEntry reads, and what setStringEntry would find again.
+      // The entry is looked up once, for what it holds and for setting it.
       const node = target ? entryNode(target, key) : undefined;
-      const scalar = isScalar(node);
-      const existing = scalar
-        ? node.value === null || node.value === undefined
-          ? ""
-          : String(node.value)
-        : undefined;
+      const existing = entryText(node);
       if (existing === undefined ? !create : existing === value) continue;
-      if (scalar) {
-        node.value = value;
-        continue;
-      }
       if (target) {
-        if (node === undefined) target.items.push(readPair(newScalar(key), newScalar(value)));
-        else target.add(readPair(newScalar(key), newScalar(value)), true);
+        setFoundStringEntry(target, key, node, value);
         continue;
       }
       target = ensureMapAt(this.doc, base, path);

@@ -65,7 +65,11 @@ export function rootMap(doc: Document): YAMLMap | undefined {
 
 /** A scalar entry's value as a string, or undefined when the key is absent or not a scalar. */
 export function scalarEntry(map: YAMLMap, key: string): string | undefined {
-  const node = entryNode(map, key);
+  return entryText(entryNode(map, key));
+}
+
+/** scalarEntry of an entry's node already found (entryNode): its text, "" for null, undefined if no scalar. */
+export function entryText(node: unknown): string | undefined {
   if (!isScalar(node)) return undefined;
   return node.value === null || node.value === undefined ? "" : String(node.value);
 }
@@ -75,7 +79,11 @@ export function scalarEntry(map: YAMLMap, key: string): string | undefined {
  * else is replaced by a new string scalar appended in place.
  */
 export function setStringEntry(_doc: Document, map: YAMLMap, key: string, value: string): void {
-  const node = entryNode(map, key);
+  setFoundStringEntry(map, key, entryNode(map, key), value);
+}
+
+/** setStringEntry where `key`'s node was already found (entryNode: undefined where the map has none). */
+export function setFoundStringEntry(map: YAMLMap, key: string, node: unknown, value: string): void {
   if (isScalar(node)) {
     node.value = value;
     return;
