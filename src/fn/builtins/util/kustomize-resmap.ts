@@ -1,6 +1,7 @@
 import type { Document } from "yaml";
 import { ANNOTATION } from "../../../kpt/annotations.js";
 import { getAnnotation, resourceHead } from "../../../kpt/resource.js";
+import { gvkOfParts } from "./catalog-fnconfig.js";
 import { knownNamespaceScope } from "./catalog-scope.js";
 
 /**
@@ -39,7 +40,7 @@ export function duplicateResourceId(items: readonly Document[]): string | undefi
     let last = first;
     for (; seen !== undefined; seen = seen.next) {
       if (sameId(seen, id)) {
-        const { group, version } = groupVersion(apiVersion);
+        const { group, version } = gvkOfParts(apiVersion, kind);
         const gvk = [group || "~G", version || "~V", kind || "~K"].join("_");
         return `may not add resource with an already registered id: ${gvk}|${namespace || "~X"}|${name || "~N"}`;
       }
@@ -62,16 +63,9 @@ interface SeenId {
 function sameId(a: SeenId, b: SeenId): boolean {
   if (a.kind !== b.kind || a.effective !== b.effective) return false;
   if (a.apiVersion === b.apiVersion) return true;
-  const x = groupVersion(a.apiVersion);
-  const y = groupVersion(b.apiVersion);
+  const x = gvkOfParts(a.apiVersion, a.kind);
+  const y = gvkOfParts(b.apiVersion, b.kind);
   return x.group === y.group && x.version === y.version;
-}
-
-function groupVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf("/");
-  return slash >= 0
-    ? { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) }
-    : { group: "", version: apiVersion };
 }
 
 /** The namespace kustomize's resource map tells a resource's id by ("" and "default" are one; none if cluster-scoped). */
@@ -87,7 +81,7 @@ function effectiveNamespace(apiVersion: string, kind: string, namespace: string)
 export function resourceIdKey(doc: Document): string {
   const { apiVersion, kind, namespace, name } = resourceHead(doc);
   const effective = effectiveNamespace(apiVersion, kind, namespace);
-  const { group, version } = groupVersion(apiVersion);
+  const { group, version } = gvkOfParts(apiVersion, kind);
   // Each part's length first: no two ids make one key.
   return `${group.length}:${group}${version.length}:${version}${kind.length}:${kind}${name.length}:${name}${effective}`;
 }
