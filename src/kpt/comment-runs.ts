@@ -184,16 +184,26 @@ export function endFeetAfterTrip(root: unknown, followed = false): void {
 
 /** Gives `comment` to the innermost block ending where `block` ends, where that block has no foot. */
 function footToInnermost(block: YAMLMap, comment: string): void {
-  let inner: unknown = block;
-  while (isBlock(inner)) {
-    const items = (inner as YAMLMap | YAMLSeq).items;
-    const tail = items[items.length - 1];
-    const last = isPair(tail) ? tail.value : tail;
-    if (!isBlock(last)) break;
-    inner = last;
-  }
-  const found = inner as YAMLMap | YAMLSeq;
+  const { closing } = closingBlocks(block);
+  const found = closing[closing.length - 1]!;
   if (found !== block && !found.comment) found.comment = comment;
+}
+
+/**
+ * The blocks that close where block collection `value` ends: `value` and its last descendants (each
+ * the last entry's value, or last item, of the one before), outermost first; and what ends them (the
+ * last of them's last value, or its key where the value is missing).
+ */
+function closingBlocks(value: unknown): { closing: (YAMLMap | YAMLSeq)[]; last: unknown } {
+  const closing: (YAMLMap | YAMLSeq)[] = [];
+  let last: unknown = value;
+  while (isBlock(last)) {
+    closing.push(last as YAMLMap | YAMLSeq);
+    const items = (last as YAMLMap | YAMLSeq).items;
+    const tail = items[items.length - 1];
+    last = isPair(tail) ? (tail.value ?? tail.key) : tail;
+  }
+  return { closing, last };
 }
 
 function tripEndFeet(node: unknown, followed: boolean, root = false): void {
@@ -351,14 +361,7 @@ function place(
   rootFoot?: string[],
   endCol = -1,
 ): string | undefined {
-  const closing: (YAMLMap | YAMLSeq)[] = [];
-  let last: unknown = value;
-  while (isBlock(last)) {
-    closing.push(last as YAMLMap | YAMLSeq);
-    const items = (last as YAMLMap | YAMLSeq).items;
-    const tail = items[items.length - 1];
-    last = isPair(tail) ? (tail.value ?? tail.key) : tail;
-  }
+  const { closing, last } = closingBlocks(value);
   const lastNode = last as Node | null;
   if (!lastNode?.range || (next && !next.range)) return undefined;
   const from = lineAfter(text, lastNode.range[1]);
