@@ -46,6 +46,7 @@ export function placeCommentRuns(
   const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined, endCol);
   if (endFeetPlaced) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
   // after every run is placed: placing a run clears the comments above the entry that follows it
+  keptValueFeet(later);
   for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
   return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
 }
@@ -104,6 +105,13 @@ function withDashFeetJoined(later: NextFoot[]): NextFoot[] {
  * only key had as its first scalar (footOfFirstScalar). Only read while a document's runs are placed.
  */
 const footAtEnd = new WeakSet<Node>();
+
+/**
+ * The foot of a one-entry mapping's value (place's "last" piece) where the mapping's end takes a foot:
+ * yaml.v3's decoder moves the value's foot to the key, and the end's then replaces it, unless the key
+ * had a foot of its own before (footOfFirstScalar): then the value keeps its foot and kpt writes it.
+ */
+const valueFootAtEnd = new WeakMap<Node, string>();
 
 /** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
 const footBefore = new WeakSet<Node>();
@@ -281,8 +289,8 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
           : `${own}\n\n${body}`; // the key's foot is written after the value's, a blank line between
     t.commentBefore = `${joined}\n${head ? `\n${head}` : ""}`;
     t.spaceBefore = false;
-    // feet only, a blank line between two of them: the blank line after them stays too
-    (t as { [FEET_ONLY]?: boolean })[FEET_ONLY] = own !== "" && head === "" ? true : undefined;
+    // feet only (a blank line between two of them, or within one): the blank line after them stays too
+    (t as { [FEET_ONLY]?: boolean })[FEET_ONLY] = head === "" ? true : undefined;
     return;
   }
   if (isSeq(block)) {
@@ -290,8 +298,13 @@ export function footOfFirstScalar({ block: outer, index, body: text, source }: N
     block.comment = block.comment ? `${text}\n${block.comment}` : body;
     return;
   }
-  // the mapping's own foot replaces its only key's
-  if (block.comment && footAtEnd.has(block)) return;
+  // the mapping's own foot replaces its only key's; the value keeps its own, written first
+  if (block.comment && footAtEnd.has(block)) {
+    const valueFoot = valueFootAtEnd.get(block);
+    if (valueFoot !== undefined) block.comment = `${valueFoot}\n\n${block.comment}`;
+    valueFootAtEnd.delete(block);
+    return;
+  }
   // the key's foot is written after the entry's value and its foot, a blank line between
   block.comment = block.comment ? `${block.comment}\n\n${body}` : body;
   (block as { [KEY_FOOT]?: boolean })[KEY_FOOT] = true;
@@ -408,6 +421,16 @@ function place(
     endFeetPlaced = true;
   });
 
+  // the last value's foot (the "last" piece) is its key's, and the innermost mapping's end foot then
+  // takes that key's place (yaml.v3's decoder): kpt drops the first (see valueFootAtEnd)
+  const innermost = closing[closing.length - 1]!;
+  const lastReplaced =
+    isMap(innermost) && owners.some((o, k) => o === innermost && pieces[k]!.owner !== "last");
+  if (lastReplaced && innermost.items.length === 1) {
+    const last = pieces.filter((p) => p.owner === "last").map((p) => p.lines.join("\n"));
+    if (last.length > 0) valueFootAtEnd.set(innermost, last.join("\n"));
+  }
+
   for (const c of closing) c.comment = undefined;
   if (next) next.commentBefore = undefined;
   if (isScalar(lastNode) && lastNode.comment && commentOnLaterLine(lastNode, text))
@@ -423,6 +446,7 @@ function place(
     const add = (c: YAMLMap | YAMLSeq) => {
       c.comment = c.comment ? `${c.comment}\n${body}` : body;
     };
+    if (p.owner === "last" && lastReplaced) return;
     if (p.owner !== "head" && owner) add(owner);
     // a foot no closing block takes waits for the next event that takes comments: after a mapping's
     // entry, the next key's (the decoder hands it back to the entry before); in a sequence, the
@@ -486,7 +510,10 @@ export function placeValueRun(
   lines.pop();
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
   const pieces = cut(lines, inner, start - valueLine, true);
-  const feet = pieces.filter((p) => p.owner !== "head").map((p) => p.lines.join("\n"));
+  // a foot that a blank line ended keeps it (see NextFoot's body)
+  const feet = pieces
+    .filter((p) => p.owner !== "head")
+    .map((p) => p.lines.join("\n") + (p.blankAfter ? "\n" : ""));
   if (feet.length === 0) return;
   const head = pieces.filter((p) => p.owner === "head").map((p) => p.lines.join("\n"));
   value.commentBefore = head.length > 0 ? head.join("\n") : undefined;
@@ -530,24 +557,64 @@ export function placeScalarRun(
     next.commentBefore = head.join("\n");
     return;
   }
-  let foot = last;
   if (column_.length > 0 && isMap(block)) {
-    // yaml.v3's decoder moves a value's foot to its key only where the key has none: a key given a foot
-    // before (by a run above it, see footOfFirstScalar) leaves the value its own, written before the
-    // foot that replaces the key's, a blank line between
-    const keyFooted = later.some((f) => {
-      const [b, at] = firstScalarOf(f);
-      return b === block && at === index;
-    });
-    foot = keyFooted && last.length > 0 ? [...last, "", ...column_.map(body)] : column_.map(body);
     footBefore.add(next);
-  } else if (column_.length > 0) {
+    // yaml.v3's decoder moves a value's foot to its key only where the key has none: whether a run
+    // above gave the key a foot (footOfFirstScalar) is known once every run is placed (keptValueFeet)
+    const feet = { last, column: column_.map(body), head };
+    if (last.length > 0) keptValueFoot.set(next, feet);
+    writeFeetAbove(next, feet, false);
+    return;
+  }
+  if (column_.length > 0) {
     const bodies = column_.map((p) => (p.blankAfter ? `${body(p)}\n` : body(p)));
     later.push({ block, index: index + 1, body: bodies.join("\n"), source: text });
   }
+  writeFeetAbove(next, { last, column: [], head }, true);
+}
+
+/** The comment lines placeScalarRun found between an entry's scalar value and the next key. */
+interface FeetAbove {
+  /** The value's own foot. */
+  last: string[];
+  /** The next key's foot, which the decoder hands back to the entry's key. */
+  column: string[];
+  /** The next key's head comment. */
+  head: string[];
+}
+
+/**
+ * The feet and head of `next` written above it: the feet followed by a blank line. `valueFoot`: the
+ * value keeps its own foot (its key has another), written before the key's, a blank line between.
+ */
+function writeFeetAbove(next: Node, { last, column, head }: FeetAbove, valueFoot: boolean): void {
+  const foot = column.length === 0 ? last : valueFoot && last.length > 0 ? [...last, "", ...column] : column;
   const joined = [...(foot.length > 0 ? [`${foot.join("\n")}\n`] : []), ...head].join("\n");
   next.commentBefore = joined === "" ? undefined : joined;
   if (foot.length > 0) next.spaceBefore = false;
+  // two feet, a blank line between, and no head after them: the blank line after them stays too
+  if (valueFoot && column.length > 0 && last.length > 0 && head.length === 0)
+    (next as { [FEET_ONLY]?: boolean })[FEET_ONLY] = true;
+}
+
+/**
+ * Keys above which placeScalarRun wrote the next key's foot (which replaces the entry's key's) and
+ * left out the value's own foot: kpt drops it, unless a run above gave the entry's key a foot first
+ * (the decoder then leaves the value its own). Settled by keptValueFeet.
+ */
+const keptValueFoot = new WeakMap<Node, FeetAbove>();
+
+/** Where a NextFoot gave an entry's key a foot, the value's own foot above the next key is kept. */
+function keptValueFeet(later: readonly NextFoot[]): void {
+  for (const f of later) {
+    const [block, at] = firstScalarOf(f);
+    if (!isMap(block)) continue;
+    const next = (block.items[at + 1] as Pair | undefined)?.key;
+    const feet = isNodeLike(next) ? keptValueFoot.get(next as Node) : undefined;
+    if (!feet) continue;
+    writeFeetAbove(next as Node, feet, true);
+    keptValueFoot.delete(next as Node);
+  }
 }
 
 /**

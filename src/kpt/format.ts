@@ -226,10 +226,11 @@ class Writer {
   }
 
   private commentAfterPrefix(text: string, prefix: string, indent: number): void {
-    const lines = text.split("\n").filter((l) => l !== "");
+    // a blank line among the lines stays, as yaml.v3 writes it; none before or after them
+    const lines = text.replace(/^\n+|\n+$/g, "").split("\n");
     const pad = " ".repeat(indent);
     lines.forEach((l, i) => {
-      this.out.push(`${i === 0 ? prefix : pad}#${commentText(l)}`);
+      this.out.push(l === "" ? "" : `${i === 0 ? prefix : pad}#${commentText(l)}`);
     });
   }
 

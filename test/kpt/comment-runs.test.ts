@@ -1798,6 +1798,201 @@ data:
   k: v
 `,
   ],
+  [
+    "a mapping's last value's foot goes to its key, and the mapping's end foot then takes its place (yaml.v3's decoder): the deeper comment is dropped",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  m:
+    s1: x1
+     # c0
+  # c1
+
+    # c3
+  l2: "1"
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  m:
+    s1: x1
+    # c1
+    # c3
+  l2: "1"
+`,
+  ],
+  [
+    "a one-entry item mapping whose key had a foot from before the `-`: its value keeps its own foot, written before the end foot that replaces the key's",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l0:
+    - s0: x0
+  # c1
+    # c2
+  # c3
+    - s0: x0
+# c0
+  # c1
+
+      # c3
+  s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l0:
+    - s0: x0
+      # c1
+    - s0: x0
+      # c0
+
+      # c1
+      # c3
+  s1: x1
+`,
+  ],
+  [
+    "a value's foot kept beside the next key's foot that replaced its key's: both feet and the blank line after them, as after any foot",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+    # c0
+ # c1
+    -
+      s0: x0
+        # c0
+    # c1
+
+      s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  # c1
+  - s0: x0
+    # c0
+
+    # c1
+
+    s1: x1
+`,
+  ],
+  [
+    "a head comment after a `-` alone on its line keeps a blank line among its lines",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  -
+
+    # c1
+
+    # c3
+    s0: x0
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  - # c1
+
+    # c3
+    s0: x0
+    s1: x1
+`,
+  ],
+  [
+    "a foot after `key:` that a blank line ended, joined to one after the `-`: the blank line between them stays, and the one after them",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  # c0
+
+ # c2
+
+  -
+  # c0
+  # c1
+
+    s0: x0
+    s1: x1
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  # c2
+  - s0: x0
+    # c0
+
+    # c0
+    # c1
+
+    s1: x1
+`,
+  ],
+  [
+    "a foot that a closing list gives the next item's first key: that item's value keeps its own foot when the next key's foot replaces the key's",
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  - - s0: x0
+    # c0
+
+# c2
+  - s0: x0
+    # c0
+  # c1
+
+    # c3
+    s1: x1
+  - v2
+`,
+    `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: a
+data:
+  l1:
+  - - s0: x0
+  - s0: x0
+    # c0
+
+    # c1
+
+    # c3
+    s1: x1
+  - v2
+`,
+  ],
 ];
 
 describe("a foot no closing block takes goes to the next scalar, as yaml.v3 gives it", () => {
