@@ -174,12 +174,16 @@ class Writer {
   root(node: Node): void {
     if (isMap(node) && !node.flow && node.items.length > 0) {
       if (node.commentBefore && this.rootComment) this.comment(node.commentBefore, 0, "top");
+      const props = collectionProps(node);
+      if (props !== "") this.out.push(props.slice(1));
       this.mapItems(node.items as Pair[], 0, true);
       if (node.comment) this.comment(node.comment, 0, "foot");
       return;
     }
     if (isSeq(node) && !node.flow && node.items.length > 0) {
       if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+      const props = collectionProps(node);
+      if (props !== "") this.out.push(props.slice(1));
       this.seqItems(node.items.map(asNode), 0);
       if (node.comment) this.comment(node.comment, 0, "foot");
       return;
@@ -255,7 +259,8 @@ class Writer {
       return;
     }
     if (isMap(value) && !value.flow && value.items.length > 0) {
-      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      const line = head + collectionProps(value);
+      this.out.push(keyLineComment ? `${line} #${keyLineComment}` : line);
       if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) {
@@ -266,7 +271,8 @@ class Writer {
       return;
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
-      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      const line = head + collectionProps(value);
+      this.out.push(keyLineComment ? `${line} #${keyLineComment}` : line);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.head(value.commentBefore, seqIndent, value, false);
       this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
@@ -292,7 +298,11 @@ class Writer {
 
   private seqItem(item: Node | null, indent: number, prefix: string): void {
     if (isMap(item) && !item.flow && item.items.length > 0) {
-      this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, prefix));
+      // an anchor or tag stands alone after the `-`, the mapping on the lines below it
+      const props = collectionProps(item);
+      if (props !== "") this.out.push(prefix.trimEnd() + props);
+      const first = props === "" ? prefix : undefined;
+      this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, first));
       if (item.comment) {
         const at = keyFoot(item) || endFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
         this.comment(item.comment, at, "foot");
@@ -301,9 +311,15 @@ class Writer {
     }
     if (isSeq(item) && !item.flow && item.items.length > 0) {
       const inner = item.items.map(asNode);
+      const props = collectionProps(item);
+      if (props !== "") this.out.push(prefix.trimEnd() + props);
       inner.forEach((sub, i) => {
         if (isNodeLike(sub) && sub.commentBefore) this.head(sub.commentBefore, indent + 2, sub, i > 0);
-        this.seqItem(sub, indent + 2, i === 0 ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `);
+        this.seqItem(
+          sub,
+          indent + 2,
+          i === 0 && props === "" ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `,
+        );
       });
       if (item.comment) this.comment(item.comment, indent + 2, "foot");
       return;
@@ -380,6 +396,18 @@ function isNodeLike(n: unknown): n is Node {
   return typeof n === "object" && n !== null && !isPair(n);
 }
 
+/**
+ * A block collection's anchor and tag as yaml.v3 writes them on the line of its key or `-`, each after
+ * a space (`key: &a !t`); "" for none. yaml.v3 drops a core tag the node resolves to anyway.
+ */
+function collectionProps(node: YAMLMap | YAMLSeq): string {
+  const anchor = node.anchor ? ` &${node.anchor}` : "";
+  const tag = node.tag && !node.tag.startsWith("tag:yaml.org,2002:") ? ` ${node.tag}` : "";
+  return anchor + tag;
+}
+
+const MERGE_TAG = "tag:yaml.org,2002:merge";
+
 function anchorPrefix(node: Node): string {
   const anchor = (node as { anchor?: string }).anchor;
   return anchor ? `&${anchor} ` : "";
@@ -416,7 +444,7 @@ function oneLineText(node: Scalar): string | undefined {
   const value = node.value;
   const type = node.type;
   if (typeof value === "string") {
-    if ((type !== undefined && type !== "PLAIN") || !plainSafe(value)) return undefined;
+    if ((type !== undefined && type !== "PLAIN") || !plainSafe(value) || value === "<<") return undefined;
     return (type === "PLAIN" && node.source === value) || resolvesAsString(value) ? value : undefined;
   }
   if (typeof value !== "number" && typeof value !== "boolean") return undefined;
@@ -426,7 +454,11 @@ function oneLineText(node: Scalar): string | undefined {
 
 /** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */
 function scalarText(node: Scalar, ctx: ScalarContext): string[] {
-  const prefix = node.anchor || node.tag ? anchorPrefix(node) + tagPrefix(node) : "";
+  let prefix = node.anchor || node.tag ? anchorPrefix(node) + tagPrefix(node) : "";
+  // a plain `<<` is YAML 1.1's merge key, which yaml.v3 writes with its tag, as a key or a value
+  // (read with its tag, `!!merge <<`, it holds no value: `yaml` knows no such tag)
+  if (node.source === "<<" && node.type === "PLAIN" && (node.value === "<<" || node.tag === MERGE_TAG))
+    prefix += "!!merge ";
   const lines = styledLines(node, ctx);
   if (prefix === "") return lines;
   lines[0] = prefix + (lines[0] ?? "");

@@ -58,7 +58,8 @@ export interface KptForm {
  * the text given equal to formatting the documents read for every file this vouches for.
  */
 export function readKptForm(text: string): KptForm | undefined {
-  if (text === "" || UNVOUCHED.test(text)) return undefined;
+  // `<<` anywhere: it may be a merge key, which format.ts writes tagged (a string holding it is rare)
+  if (text === "" || UNVOUCHED.test(text) || text.includes("<<")) return undefined;
   const ended = text.charCodeAt(text.length - 1) === NL;
   const scanner = new Scanner(ended ? text : `${text}\n`, !ended);
   try {

@@ -187,6 +187,18 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["deploy.yaml"]).toContain("# how many");
   });
 
+  it("keeps anchors, tags and merge keys through a function, in the input's order, as kpt does", async () => {
+    // the output's `!!merge <<` key (read back with its tag) is the input's `<<`: its place is kept
+    const { pl, kpt } = await both({
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      "a.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\nbase: &base\n  x: 1\nmerged:\n  <<: *base\n  y: 2\nitems:\n- &item\n  a: 1\n- !t\n  b: 2\nuses: [*item]\n",
+    });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["a.yaml"]).toContain("merged:\n  !!merge <<: *base\n  y: 2\n");
+    expect(pl.files["a.yaml"]).toContain("base: &base\n");
+  });
+
   it("reads the comments after a resource back as kpt does: what follows it in the ResourceList decides", async () => {
     // kpt reads its function's output with yaml.v3: a resource's last comments, followed there by the
     // next item's `-`, are read back otherwise than at a file's end, and kpt then copies the input's
