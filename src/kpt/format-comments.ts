@@ -82,7 +82,10 @@ function splitDocumentHead(doc: Document, text: string): boolean {
   // kpt splits a file into documents at its `---` lines, and only a file's first line can leave a
   // `---` in a document: yaml.v3 reads comment lines after an explicit start as the first key's head
   // (no document head, no blank line after them).
-  const explicitStart = /^---[ \t]*\r?\n$/.test(text.slice(0, from));
+  // (a comment on that `---` line is the first of them)
+  const separator = /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(0, from));
+  const explicitStart = separator !== null;
+  if (separator?.[1] !== undefined) lines.unshift(commentLineText(separator[1]));
   let k = explicitStart ? 0 : lines.length;
   while (k > 0 && lines[k - 1] !== "") k--;
   const keyHead = lines.slice(k);
