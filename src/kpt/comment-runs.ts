@@ -388,11 +388,33 @@ function place(
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
   lines.pop();
-  if (!lines.some((l) => l.trim().startsWith("#"))) return undefined;
+  const inner = column(closing[closing.length - 1]!, text);
+  // `- # c` last in its list, no comment line after it: the comment follows no token of its item, and
+  // yaml.v3 reads it as the head of what follows (see emptyItemComment)
+  const emptyHead =
+    isSeq(closing[closing.length - 1]) &&
+    isScalar(lastNode) &&
+    lastNode.value === null &&
+    lastNode.source === "" &&
+    lastNode.comment
+      ? lastNode.comment
+      : undefined;
+  const headOnly = !lines.some((l) => l.trim().startsWith("#"));
+  if (headOnly) {
+    if (emptyHead === undefined || lines.some((l) => l.trim() !== "")) return undefined;
+    lastNode.comment = undefined;
+  }
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
   const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
-  const inner = column(closing[closing.length - 1]!, text);
-  const pieces = cut(lines, inner, nextCol);
+  // after `key:` with no value the scanner's last token is the `:`, after which no piece is a foot
+  const afterColon =
+    isMap(closing[closing.length - 1]) &&
+    isScalar(lastNode) &&
+    lastNode.value === null &&
+    lastNode.source === "";
+  const pieces: Piece[] = headOnly
+    ? [{ col: inner, lines: [emptyHead!], owner: "head", blankBefore: false, blankAfter: false }]
+    : cut(lines, inner, nextCol, afterColon);
   // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
   // not placed before it are its foot
   // (a list's end too, but its end event takes no comment: the next mapping's end outside it does; a
@@ -546,7 +568,8 @@ export function placeScalarRun(
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return;
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
-  const pieces = cut(lines, column(block, text), dash ? dash.col : next.range[0] - nextLine);
+  const afterColon = isMap(block) && isScalar(value) && value.value === null && value.source === "";
+  const pieces = cut(lines, column(block, text), dash ? dash.col : next.range[0] - nextLine, afterColon);
   const body = (p: Piece) => p.lines.join("\n");
   const last = pieces.filter((p) => p.owner === "last").map(body);
   const column_ = pieces.filter((p) => p.owner === "column");
@@ -723,7 +746,7 @@ function cut(lines: string[], inner: number, nextCol: number, afterIndicator = f
   if (cur && eof) {
     // the end of the text is read as a blank line
     if (!recentEmpty && firstEmpty && cur.col < inner) flush("column");
-    else if (!recentEmpty && firstEmpty && cur.line === 0) flush(footOwner());
+    else if (!recentEmpty && firstEmpty && cur.line === 0 && !afterIndicator) flush(footOwner());
     else flush("head");
   } else if (cur) {
     if (nextCol < inner && nextCol !== cur.col) flush(footOwner());

@@ -1,4 +1,14 @@
-import { type Document, isCollection, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
+import {
+  type Document,
+  isCollection,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  type Scalar,
+} from "yaml";
 import {
   column,
   commentLineText,
@@ -178,6 +188,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       if (isScalar(value)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
+        lineCommentOnly(value);
         if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
       visit(value, text, later);
@@ -193,8 +204,10 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
     items.forEach((item, i) => {
       if (isScalar(item)) {
         moveTrailingComment(item, items[i + 1], node, text);
+        lineCommentOnly(item);
         if (items[i + 1] && node.range && !node.flow)
           placeScalarRun(item, items[i + 1]!, node, i, text, later);
+        emptyItemComment(item, items[i + 1]);
       }
       visit(item, text, later);
     });
@@ -225,6 +238,28 @@ function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, t
   } else {
     parent.comment = parent.comment ? `${comment}\n${parent.comment}` : comment;
   }
+}
+
+/**
+ * An empty value's line comment (`key: # c`): the `yaml` parser adds the comment lines under it, which
+ * the runs after it place again from the text (comment-runs.ts); only the first line is the value's.
+ */
+function lineCommentOnly(node: Node): void {
+  const comment = node.comment;
+  if (!comment) return;
+  const nl = comment.indexOf("\n");
+  if (nl >= 0) node.comment = comment.slice(0, nl);
+}
+
+/**
+ * `- # c`: an empty item has no token for a comment to follow, so yaml.v3 reads the comment as the
+ * head of the next item (written above its `-`). (Left where it is when lines come between, or when
+ * the item is its list's last: rare, and a head of what follows the list then.)
+ */
+function emptyItemComment(item: Scalar, next: Node | undefined): void {
+  if (item.value !== null || item.source !== "" || !item.comment || !next || next.commentBefore) return;
+  next.commentBefore = item.comment;
+  item.comment = undefined;
 }
 
 /** Where a document parsed from `text` ends (undefined for a node taken out of a larger text). */

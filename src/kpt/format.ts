@@ -398,19 +398,31 @@ function isNodeLike(n: unknown): n is Node {
 
 /**
  * A block collection's anchor and tag as yaml.v3 writes them on the line of its key or `-`, each after
- * a space (`key: &a !t`); "" for none. yaml.v3 drops a core tag the node resolves to anyway.
+ * a space (`key: &a !t`); "" for none.
  */
 function collectionProps(node: YAMLMap | YAMLSeq): string {
   const anchor = node.anchor ? ` &${node.anchor}` : "";
-  const tag = node.tag && !node.tag.startsWith("tag:yaml.org,2002:") ? ` ${node.tag}` : "";
-  return anchor + tag;
+  const tag = tagText(node.tag);
+  return tag === "" ? anchor : `${anchor} ${tag}`;
 }
 
-const MERGE_TAG = "tag:yaml.org,2002:merge";
+const CORE_TAG = "tag:yaml.org,2002:";
 
-function anchorPrefix(node: Node): string {
+/**
+ * A node's tag as yaml.v3 writes it: a tag written in the source is written back, a core one in its
+ * short form (`!!str`, `!!int`, …: kpt keeps them, so `!!str 1` stays a string); the non-specific `!`
+ * is dropped. `yaml` gives a node a tag only where its source has one.
+ */
+function tagText(tag: string | undefined): string {
+  if (!tag || tag === "!") return "";
+  return tag.startsWith(CORE_TAG) ? `!!${tag.slice(CORE_TAG.length)}` : tag;
+}
+
+/** An anchor and a tag before a node's text, each followed by a space. */
+function propsPrefix(node: Node): string {
   const anchor = (node as { anchor?: string }).anchor;
-  return anchor ? `&${anchor} ` : "";
+  const tag = tagText(node.tag);
+  return (anchor ? `&${anchor} ` : "") + (tag === "" ? "" : `${tag} `);
 }
 
 /** Collections written in flow style (`[a, b]`, `{a: b}`), and aliases. */
@@ -418,7 +430,7 @@ export function flowText(node: Node | null, key: boolean): string {
   if (node === null || node === undefined) return "null";
   if (isAlias(node)) return `*${node.source}`;
   if (isScalar(node)) return scalarText(node, { flow: true, key, indent: 0 })[0] ?? "";
-  const prefix = anchorPrefix(node);
+  const prefix = propsPrefix(node);
   if (isMap(node)) {
     const parts = (node.items as Pair[]).map((p) => {
       const k = flowText(asNode(p.key), true);
@@ -454,13 +466,13 @@ function oneLineText(node: Scalar): string | undefined {
 
 /** The text of a scalar as yaml.v3 writes it: the source style kept where it can hold the value. */
 function scalarText(node: Scalar, ctx: ScalarContext): string[] {
-  let prefix = node.anchor || node.tag ? anchorPrefix(node) + tagPrefix(node) : "";
+  let prefix = node.anchor || node.tag ? propsPrefix(node) : "";
   // a plain `<<` is YAML 1.1's merge key, which yaml.v3 writes with its tag, as a key or a value
-  // (read with its tag, `!!merge <<`, it holds no value: `yaml` knows no such tag)
-  if (node.source === "<<" && node.type === "PLAIN" && (node.value === "<<" || node.tag === MERGE_TAG))
-    prefix += "!!merge ";
+  if (!node.tag && node.source === "<<" && node.type === "PLAIN" && node.value === "<<") prefix += "!!merge ";
+  if (prefix === "") return styledLines(node, ctx);
+  // a tagged empty plain scalar (`!!str`): the tag alone
+  if (node.tag && node.type === "PLAIN" && node.source === "") return [prefix.trimEnd()];
   const lines = styledLines(node, ctx);
-  if (prefix === "") return lines;
   lines[0] = prefix + (lines[0] ?? "");
   return lines;
 }
@@ -468,12 +480,15 @@ function scalarText(node: Scalar, ctx: ScalarContext): string[] {
 function styledLines(node: Scalar, ctx: ScalarContext): string[] {
   const value = node.value;
   const source = node.source;
+  const type = node.type;
   if (typeof value !== "string") {
+    // not a string, but quoted: a tag made it so (`!!int "3"`), and the quotes stay
+    if (type === "QUOTE_DOUBLE") return [quoteDouble(source ?? "")];
+    if (type === "QUOTE_SINGLE") return [quoteSingle(source ?? "")];
     if (value === null || value === undefined) return [source ?? "null"];
     if (source !== undefined && source !== "") return [source];
     return [String(value)];
   }
-  const type = node.type;
   switch (type) {
     case "QUOTE_DOUBLE":
       return [quoteDouble(value)];
@@ -493,13 +508,6 @@ function styledLines(node: Scalar, ctx: ScalarContext): string[] {
       return [canSingleQuote(value, ctx) ? quoteSingle(value) : quoteDouble(value)];
     }
   }
-}
-
-function tagPrefix(node: Scalar): string {
-  // yaml.v3 drops a tag that the value resolves to anyway; keep only explicit non-core tags.
-  const tag = node.tag;
-  if (!tag || tag.startsWith("tag:yaml.org,2002:")) return "";
-  return `${tag} `;
 }
 
 function literalOrFallback(value: string, ctx: ScalarContext): string[] {
