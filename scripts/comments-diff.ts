@@ -3,7 +3,7 @@
  * blank lines sprinkled between their lines, renders each with kpt and with porchlight (bin/porchlight.js,
  * so build dist first) and prints the files that differ.
  *
- * usage: tsx scripts/comments-diff.ts [--seeds FROM-TO] [--shapes LIST] [--function KIND] [--keep] [--quiet]
+ * usage: tsx scripts/comments-diff.ts [--seeds FROM-TO] [--shapes LIST] [--function KIND] [--crlf] [--keep] [--quiet]
  *   --seeds: one package per seed (default 1-10), each of 100 files;
  *   --shapes: comma-separated, default all: `cols` (comment lines at any column, not only at the
  *     line's or the next line's), `lists` (lists of lists), `dash` (a `-` alone on its line, the
@@ -14,6 +14,7 @@
  *   --function: `none` (default), `exec` (both run an exec function that echoes its input, `cat`), or
  *     `builtin` (kpt runs that exec function, porchlight a builtin that changes nothing: a builtin
  *     stands for a container, whose trip through yaml.v3 is the exec function's, once more);
+ *   --crlf: the files' lines end in CRLF (a file written on Windows);
  *   --keep: leave the packages (the input, kpt's and porchlight's output) and print where they are.
  * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
  * kpt is not installed.
@@ -144,7 +145,9 @@ function main(): number {
     const dir = join(work, `s${seed}`);
     const input = join(dir, "input");
     mkdirSync(input, { recursive: true });
-    for (const [name, text] of generate(seed, shapes)) writeFileSync(join(input, name), text);
+    const crlf = args.includes("--crlf");
+    for (const [name, text] of generate(seed, shapes))
+      writeFileSync(join(input, name), crlf ? text.replaceAll("\n", "\r\n") : text);
     cpSync(input, join(dir, "kpt"), { recursive: true });
     cpSync(input, join(dir, "porchlight"), { recursive: true });
     writeFileSync(join(dir, "kpt", "Kptfile"), KPTFILE + kptPipeline);

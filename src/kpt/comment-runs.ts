@@ -10,9 +10,13 @@ import {
   type YAMLSeq,
 } from "yaml";
 
-/** A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space. */
+/**
+ * A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space; the `\r`
+ * of a CRLF line ending is no part of it.
+ */
 export function commentLineText(line: string): string {
-  return line.slice(1) || " ";
+  const end = line.endsWith("\r") ? line.length - 1 : line.length;
+  return line.slice(1, end) || " ";
 }
 
 /**

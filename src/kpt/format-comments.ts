@@ -44,6 +44,7 @@ export function normalizeComments(
     if (!listItem) noDocumentHead(doc);
     return;
   }
+  if (text.includes("\r")) withoutCarriageReturns(doc);
   if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
@@ -66,6 +67,33 @@ export function normalizeComments(
     doc.comment = `\n${doc.comment}`;
   }
 }
+
+/**
+ * The comments of a file whose lines end in CRLF, as yaml.v3 reads them: the `yaml` parser leaves each
+ * line's `\r` in a comment of several lines (and a blank line among them reads as a lone `\r`).
+ */
+function withoutCarriageReturns(doc: Document): void {
+  const clean = (holder: { commentBefore?: string | null; comment?: string | null }): void => {
+    if (holder.commentBefore?.includes("\r")) holder.commentBefore = holder.commentBefore.replace(CR, "");
+    if (holder.comment?.includes("\r")) holder.comment = holder.comment.replace(CR, "");
+  };
+  const walk = (node: unknown): void => {
+    if (!isNode(node)) return;
+    clean(node);
+    if (isMap(node)) {
+      for (const pair of node.items as Pair[]) {
+        walk(pair.key);
+        walk(pair.value);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) walk(item);
+    }
+  };
+  clean(doc);
+  walk(doc.contents);
+}
+
+const CR = /\r(?=\n|$)/g;
 
 /** True when a blank line follows `offset` (taken as the end of a content line) before anything else. */
 function blankLineAt(text: string, offset: number): boolean {
@@ -248,7 +276,9 @@ function lineCommentOnly(node: Node): void {
   const comment = node.comment;
   if (!comment) return;
   const nl = comment.indexOf("\n");
-  if (nl >= 0) node.comment = comment.slice(0, nl);
+  if (nl < 0) return;
+  // (of a CRLF file: `yaml` leaves the `\r` in)
+  node.comment = comment.slice(0, comment[nl - 1] === "\r" ? nl - 1 : nl);
 }
 
 /**

@@ -187,6 +187,18 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["deploy.yaml"]).toContain("# how many");
   });
 
+  it("renders a file whose lines end in CRLF as kpt does: LF, its comments whole", async () => {
+    const crlf = (t: string) => t.replaceAll("\n", "\r\n");
+    const file =
+      "# licence\n\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a # its name\ndata:\n  # two lines\n  # of comment\n\n  # after a blank line\n  k: v\n  empty: # on an empty value\n  # under it\n  l:\n  - x\n  # foot\n\n  m: |\n    text\n";
+    for (const pipeline of ["", "pipeline:\n  mutators:\n  - exec: $CAT\n"]) {
+      const { pl, kpt } = await both({ Kptfile: kptfile("pkg", pipeline), "a.yaml": crlf(file) });
+      expect(pl).toEqual(kpt);
+      expect(pl.files["a.yaml"]).not.toContain("\r");
+      expect(pl.files["a.yaml"]).toContain("  # two lines\n  # of comment\n");
+    }
+  });
+
   it("keeps anchors, tags and merge keys through a function, in the input's order, as kpt does", async () => {
     // the output's `!!merge <<` key (read back with its tag) is the input's `<<`: its place is kept
     const { pl, kpt } = await both({
