@@ -23,7 +23,8 @@ import { isCommonYaml } from "./yaml-fast.js";
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
  * where yaml.v3 would have them, using the source text the document was parsed from:
- * - a comment on a `---` separator line is dropped (kpt splits documents on that line);
+ * - a comment on a `---` separator line is dropped (kpt splits documents on that line), but on the
+ *   file's first line, where it is the first key's head (`fileStart`: the text starts where the file does);
  * - `key: # comment` over a block collection is a line comment of the key, not a head comment;
  * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
  * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
@@ -35,7 +36,11 @@ import { isCommonYaml } from "./yaml-fast.js";
 export function normalizeComments(
   doc: Document,
   text: string,
-  { listItem = false, end: itemEnd }: { listItem?: boolean; end?: { offset: number; col: number } } = {},
+  {
+    listItem = false,
+    end: itemEnd,
+    fileStart = true,
+  }: { listItem?: boolean; end?: { offset: number; col: number }; fileStart?: boolean } = {},
 ): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
   // Without comment lines, and with every comment on its scalar's line, nothing would move: the
@@ -45,7 +50,7 @@ export function normalizeComments(
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
-  if (!listItem && !splitDocumentHead(doc, text)) dropSeparatorComment(doc, text);
+  if (!listItem && !splitDocumentHead(doc, text, fileStart)) dropSeparatorComment(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
   const foot = doc.contents
@@ -108,7 +113,7 @@ function blankLineAt(text: string, offset: number): boolean {
  * document's `---` (a document of comments only) and on the `---` line are dropped, as kpt drops them.
  * Returns false when the document is not a mapping with a known position (left as the parser put it).
  */
-function splitDocumentHead(doc: Document, text: string): boolean {
+function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boolean {
   const map = doc.contents;
   if (!isMap(map) || !map.range || map.items.length === 0) return false;
   const first = map.items[0] as Pair;
@@ -122,8 +127,9 @@ function splitDocumentHead(doc: Document, text: string): boolean {
   // (no document head, no blank line after them).
   // (a comment on that `---` line is the first of them)
   const separator = /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(0, from));
-  const explicitStart = separator !== null;
-  if (separator?.[1] !== undefined) lines.unshift(commentLineText(separator[1]));
+  const onSeparator = separator?.[1];
+  const explicitStart = separator !== null && (fileStart || onSeparator === undefined);
+  if (onSeparator !== undefined && fileStart) lines.unshift(commentLineText(onSeparator));
   let k = explicitStart ? 0 : lines.length;
   while (k > 0 && lines[k - 1] !== "") k--;
   const keyHead = lines.slice(k);

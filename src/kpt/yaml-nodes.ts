@@ -1,4 +1,4 @@
-import { Pair, Scalar, Schema, YAMLMap, YAMLSeq } from "yaml";
+import { type Document, Pair, Scalar, Schema, visit, YAMLMap, YAMLSeq } from "yaml";
 
 /**
  * The fast reader's (yaml-fast.ts) way to make the nodes of a document, and the render's for the
@@ -244,4 +244,18 @@ export function readMap(items: Pair[], start: number, valueEnd: number, end: num
  */
 export function readSeq(items: unknown[], start: number, valueEnd: number, end: number): YAMLSeq {
   return new ReadSeq(items, start, valueEnd, end);
+}
+
+/**
+ * A key read as `!!merge <<` (the way kpt writes YAML 1.1's merge key): `yaml` holds a symbol for it,
+ * where a plain `<<` is the text `<<` (YAML 1.2). Made the text here too, its tag kept (format.ts
+ * writes it back as `!!merge <<`), so both read the same and compare equal. Only files holding `<<`.
+ */
+export function mergeKeysAsText(doc: Document, text: string): void {
+  if (!text.includes("<<")) return;
+  visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value === "symbol") node.value = "<<";
+    },
+  });
 }

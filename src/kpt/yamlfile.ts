@@ -2,6 +2,7 @@ import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDoc
 import { YamlError } from "./errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
 import { parseCommonYaml } from "./yaml-fast.js";
+import { mergeKeysAsText } from "./yaml-nodes.js";
 
 /**
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
@@ -41,6 +42,7 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
       throw error;
     }
     if (text.includes("*")) checkAliases(doc, file, lineCounter);
+    mergeKeysAsText(doc, text);
   }
   const kept = docs.filter((d) => !isEmptyDocument(d));
   const last = kept[kept.length - 1];

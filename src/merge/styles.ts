@@ -19,9 +19,12 @@ export function quoteOldBool(node: Node | null): Node | null {
   return node;
 }
 
-/** A plain scalar YAML 1.1 reads as a bool and yaml.v3 as a string. */
+/**
+ * A plain scalar YAML 1.1 reads as a bool and yaml.v3 as a string; not one with a tag of its own
+ * (`!!str yes`, `!local on`: the tag says what it is, and kpt leaves it plain).
+ */
 export function isOldBool(node: Scalar): boolean {
-  return (node.type === "PLAIN" || node.type === undefined) && OLD_BOOLS.has(String(node.value));
+  return (node.type === "PLAIN" || node.type === undefined) && !node.tag && OLD_BOOLS.has(String(node.value));
 }
 
 /** kyaml's FieldSetter: a value set on an existing field takes that field's style. */

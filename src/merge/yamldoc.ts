@@ -2,6 +2,7 @@ import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
+import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
 
 /**
  * YAML documents as kpt's merge reads and writes them. Reading: the failsafe schema (every scalar is
@@ -49,7 +50,9 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
     }
     if (doc.contents === null) continue;
     emptyScalarsAsNull(doc);
-    normalizeComments(doc, text);
+    mergeKeysAsText(doc, text);
+    // a piece after the file's first starts at its `---` line, whose comment kpt drops
+    normalizeComments(doc, text, { fileStart: lineOffset === 0 });
     const [start, , end] = doc.range;
     out.push({ doc, seqIndent: deriveSeqIndent(text, start, end) });
   }

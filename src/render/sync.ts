@@ -25,9 +25,7 @@ export function restoreFromInput(input: readonly Document[], output: readonly Do
 
 function keyOf(pair: Pair): string {
   const k = pair.key;
-  if (!isScalar(k)) return String(k);
-  // `!!merge <<` read with its tag: `yaml` holds a symbol for it, known here by its text
-  return typeof k.value === "symbol" ? String(k.source) : String(k.value);
+  return isScalar(k) ? String(k.value) : String(k);
 }
 
 function copyOne(from: Node, to: Node): void {

@@ -104,6 +104,13 @@ describe("pkg update deviates from kpt where kpt loses local data", () => {
     expect(f.kpt).toContain("env: []");
     expect(got).toContain("- name: B\n          value: b\n        - name: C\n          value: c\n");
   });
+  it("a merge key onto an anchor (`<<: *defaults`): kpt's update drops it, and the fields it brought; porchlight keeps it", () => {
+    const f = fixture("deviation-alias-merge-key");
+    const got = update(f);
+    expect(got).toBe(f.ours);
+    expect(f.kpt).toContain("service:\n  port: 9090\n");
+    expect(got).toContain("service:\n  !!merge <<: *defaults\n  port: 9090\n");
+  });
   it("an element without its merge key: kpt drops it and other elements of the list, porchlight keeps them all", () => {
     const f = fixture("deviation-missing-key");
     const got = update(f);
