@@ -240,6 +240,15 @@ class Writer {
 
   private entry(pair: Pair, indent: number, prefix: string): void {
     const keyText = this.keyText(asNode(pair.key));
+    // (a key with a line break is written quoted: `"…`, after its anchor or tag if any)
+    const c = keyText.charCodeAt(0);
+    if (
+      (keyText.length > SIMPLE_KEY_MAX || c === 34 || c === 38 || c === 33) &&
+      !simpleKey(asNode(pair.key))
+    ) {
+      this.explicitEntry(pair, indent, prefix);
+      return;
+    }
     const value = asNode(pair.value);
     const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
     // Most values: a scalar written as it is (oneLineText), with no comment of its own; its line made
@@ -283,6 +292,37 @@ class Writer {
       this.head(value.commentBefore, indent, value, false);
     const s = this.inline(value, indent);
     this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined), s.flow);
+  }
+
+  /**
+   * An entry whose key yaml.v3 writes as no simple key (see simpleKey): `? key`, then `: value`, a
+   * block collection's first entry or item on that line, as after a `- `.
+   */
+  private explicitEntry(pair: Pair, indent: number, prefix: string): void {
+    const key = asNode(pair.key) as Scalar;
+    const keyLines = scalarText(key, { flow: false, key: false, indent });
+    this.pushWithPrefix(`${prefix}? `, keyLines, key.comment ?? undefined);
+    const value = asNode(pair.value);
+    const pad = this.pad(indent);
+    if (value === null || value === undefined) {
+      this.out.push(`${pad}:`);
+      return;
+    }
+    if (isMap(value) && !value.flow && value.items.length > 0) {
+      this.mapItems(value.items as Pair[], indent + 2, false, `${pad}: `);
+      if (value.comment) this.comment(value.comment, indent + 2, "foot");
+      return;
+    }
+    if (isSeq(value) && !value.flow && value.items.length > 0) {
+      const inner = indent + 2;
+      value.items.forEach((item, i) => {
+        this.seqItem(asNode(item), inner, i === 0 ? `${pad}: - ` : `${this.pad(inner)}- `);
+      });
+      if (value.comment) this.comment(value.comment, inner, "foot");
+      return;
+    }
+    const s = this.inline(value, indent);
+    this.pushWithPrefix(`${pad}: `, s.lines, s.comment, s.flow);
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
@@ -404,6 +444,23 @@ function collectionProps(node: YAMLMap | YAMLSeq): string {
   const anchor = node.anchor ? ` &${node.anchor}` : "";
   const tag = tagText(node.tag);
   return tag === "" ? anchor : `${anchor} ${tag}`;
+}
+
+/** The longest key text yaml.v3 writes as a simple key (`key: value`), anchor and tag included. */
+export const SIMPLE_KEY_MAX = 128;
+
+/**
+ * Whether yaml.v3 writes `key` as a simple key: a scalar whose value, anchor and tag together are at
+ * most SIMPLE_KEY_MAX characters and hold no line break (yaml_emitter_check_simple_key). A longer key
+ * is written `? key` with its value on the next line (explicitEntry). Collections as keys: as before.
+ */
+function simpleKey(key: Node | null): boolean {
+  if (!isScalar(key)) return true;
+  const value = key.value;
+  const text = typeof value === "string" ? value : (key.source ?? String(value));
+  if (text.includes("\n")) return false;
+  const tag = tagText(key.tag);
+  return text.length + (key.anchor?.length ?? 0) + tag.length <= SIMPLE_KEY_MAX;
 }
 
 const CORE_TAG = "tag:yaml.org,2002:";

@@ -1,4 +1,4 @@
-import { canPlain, type SeqIndent, seqIndentIn } from "./format.js";
+import { canPlain, type SeqIndent, SIMPLE_KEY_MAX, seqIndentIn } from "./format.js";
 import { resolvesAsString } from "./format-scalar.js";
 import {
   DASH,
@@ -476,7 +476,8 @@ class Scanner {
     KEY.lastIndex = start;
     if (!KEY.test(text)) no();
     const end = KEY.lastIndex;
-    if (end - start > 1000) no();
+    // a longer key format.ts writes `? key` (yaml.v3's simple key limit)
+    if (end - start > SIMPLE_KEY_MAX) no();
     // Read as other than a string: a key that starts with a digit (`1`, `1.5`, a date) or is a null or
     // a boolean (`null`, `true`, `False`: four or five letters).
     const c = text.charCodeAt(start);

@@ -307,6 +307,10 @@ metadata:
       "a:\n  b: 1\n c: 2\n",
       "a:\nb: 1\n",
       "a:\n-x\n",
+      // a key longer than yaml.v3 writes as a simple key; a merge key
+      `${"k".repeat(129)}: v\n`,
+      "a:\n  <<: {b: 1}\n",
+      "a: <<\n",
       "",
     ];
     for (const t of texts) {
