@@ -163,7 +163,9 @@ export function generate(seedArg: number): Map<string, string> {
   const files = new Map<string, string>();
   for (let f = 0; f < 40; f++) {
     for (let tries = 0; tries < 50; tries++) {
-      const t = doc(f);
+      // a third of the files hold two or three documents
+      const n = rnd() < 0.3 ? 2 + Math.floor(rnd() * 2) : 1;
+      const t = Array.from({ length: n }, (_, d) => doc(f * 10 + d)).join("---\n");
       if (parseAllDocuments(t).some((d) => d.errors.length > 0)) continue;
       files.set(`f${f}.yaml`, t);
       break;

@@ -122,11 +122,20 @@ function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boo
   // Only a document of its own: a mapping in a ResourceList's items (`- key:`) keeps the parser's comments.
   if (!key || text.slice(text.lastIndexOf("\n", start - 1) + 1, start).trim() !== "") return false;
   const { lines, from } = headLines(text, start);
-  // kpt splits a file into documents at its `---` lines, and only a file's first line can leave a
-  // `---` in a document: yaml.v3 reads comment lines after an explicit start as the first key's head
-  // (no document head, no blank line after them).
-  // (a comment on that `---` line is the first of them)
-  const separator = /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(0, from));
+  // kpt (kyaml's reader) cuts a file into pieces at its lines of `---` alone ("\n---\n") and reads each
+  // with yaml.v3, which reads comment lines after a piece's explicit start, a `---` line on its first
+  // line (the file's first, or one right after such a cut), as the first key's head (no document head,
+  // no blank line after them), a comment on that `---` line the first of them. Another `---` line's
+  // comment is dropped.
+  const sepStart = from === 0 ? -1 : text.lastIndexOf("\n", from - 2) + 1;
+  const pieceStart =
+    sepStart === 0 ||
+    (sepStart >= 4 &&
+      text.startsWith("---\n", sepStart - 4) &&
+      (sepStart === 4 || text[sepStart - 5] === "\n"));
+  const separator = pieceStart
+    ? /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(sepStart, from))
+    : null;
   const onSeparator = separator?.[1];
   const explicitStart = separator !== null && (fileStart || onSeparator === undefined);
   if (onSeparator !== undefined && fileStart) lines.unshift(commentLineText(onSeparator));
