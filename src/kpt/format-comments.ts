@@ -122,17 +122,12 @@ function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boo
   // Only a document of its own: a mapping in a ResourceList's items (`- key:`) keeps the parser's comments.
   if (!key || text.slice(text.lastIndexOf("\n", start - 1) + 1, start).trim() !== "") return false;
   const { lines, from } = headLines(text, start);
-  // kpt (kyaml's reader) cuts a file into pieces at its lines of `---` alone ("\n---\n") and reads each
-  // with yaml.v3, which reads comment lines after a piece's explicit start, a `---` line on its first
-  // line (the file's first, or one right after such a cut), as the first key's head (no document head,
-  // no blank line after them), a comment on that `---` line the first of them. Another `---` line's
-  // comment is dropped.
+  // kpt (kyaml's reader) cuts a file into pieces at its `---` lines (the line, comment and all, is cut
+  // out) and reads each with yaml.v3, which reads comment lines after a piece's explicit start, a `---`
+  // line left first in a piece, as the first key's head (no document head, no blank line after them), a
+  // comment on that line the first of them (see startsPiece). Another `---` line's comment is dropped.
   const sepStart = from === 0 ? -1 : text.lastIndexOf("\n", from - 2) + 1;
-  const pieceStart =
-    sepStart === 0 ||
-    (sepStart >= 4 &&
-      text.startsWith("---\n", sepStart - 4) &&
-      (sepStart === 4 || text[sepStart - 5] === "\n"));
+  const pieceStart = sepStart >= 0 && startsPiece(text, sepStart);
   const separator = pieceStart
     ? /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(sepStart, from))
     : null;
@@ -152,6 +147,24 @@ function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boo
   map.commentBefore = null;
   key.commentBefore = keyHead.length > 0 ? keyHead.join("\n") : null;
   return true;
+}
+
+/**
+ * Whether the `---` line at `lineStart` is left first in a piece of kyaml's cut: it cuts at each
+ * "\n---…\n", so of a run of `---` lines right after one another, the one on the file's first line is
+ * left (no line break before it) and every other one after it; after other lines the first is cut out,
+ * the second left, and so on.
+ */
+function startsPiece(text: string, lineStart: number): boolean {
+  let before = 0;
+  let at = lineStart;
+  while (at > 0) {
+    const prev = text.lastIndexOf("\n", at - 2) + 1;
+    if (!text.startsWith("---", prev)) break;
+    before++;
+    at = prev;
+  }
+  return at === 0 ? before % 2 === 0 : before % 2 === 1;
 }
 
 /** What splitDocumentHead leaves where no comment or blank line is above the first key. */
