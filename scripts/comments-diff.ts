@@ -19,16 +19,10 @@
  * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
  * kpt is not installed.
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { differingFiles, kptAvailable, kptRender, readTextTree } from "../test/conformance/realworld.js";
+import { FUNCTIONS, runDifferential } from "./render-differential.js";
 
-const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
-const FUNCTIONS = ["none", "exec", "builtin"];
 
 /** The files of one package for `seed` (a linear congruential generator: the same seed, the same files). */
 export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<string, string> {
@@ -127,56 +121,16 @@ function main(): number {
     );
     return 2;
   }
-  if (!kptAvailable()) {
-    process.stderr.write("kpt is not installed: nothing to compare with\n");
-    return 0;
-  }
-  const work = mkdtempSync(join(tmpdir(), "porchlight-comments-"));
-  const cat = join(work, "cat.sh");
-  writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
-  const pipeline = (step: string) => `pipeline:\n  mutators:\n  - ${step}\n`;
-  const kptPipeline = fn === "none" ? "" : pipeline(`exec: ${cat}`);
-  const ourPipeline =
-    fn === "builtin"
-      ? pipeline("image: gcr.io/kpt-fn/apply-setters:v0.2.0\n    configMap:\n      unused: x")
-      : kptPipeline;
-  let total = 0;
-  for (let seed = from; seed <= (to ?? from); seed++) {
-    const dir = join(work, `s${seed}`);
-    const input = join(dir, "input");
-    mkdirSync(input, { recursive: true });
-    const crlf = args.includes("--crlf");
-    for (const [name, text] of generate(seed, shapes))
-      writeFileSync(join(input, name), crlf ? text.replaceAll("\n", "\r\n") : text);
-    cpSync(input, join(dir, "kpt"), { recursive: true });
-    cpSync(input, join(dir, "porchlight"), { recursive: true });
-    writeFileSync(join(dir, "kpt", "Kptfile"), KPTFILE + kptPipeline);
-    writeFileSync(join(dir, "porchlight", "Kptfile"), KPTFILE + ourPipeline);
-    kptRender(join(dir, "kpt"));
-    spawnSync("node", [BIN, "fn", "render", "--allow-exec", "."], {
-      cwd: join(dir, "porchlight"),
-      encoding: "utf8",
-    });
-    // the Kptfiles name different functions with `--function builtin`: only the resources are compared
-    const differing = differingFiles(
-      readTextTree(join(dir, "kpt")),
-      readTextTree(join(dir, "porchlight")),
-    ).filter((f) => f !== "Kptfile");
-    total += differing.length;
-    process.stdout.write(`seed ${seed}: ${differing.length} differing\n`);
-    if (!args.includes("--quiet")) {
-      for (const f of differing) {
-        const d = spawnSync("diff", ["-u", join(dir, "kpt", f), join(dir, "porchlight", f)], {
-          encoding: "utf8",
-        });
-        process.stdout.write(d.stdout);
-      }
-    }
-  }
-  process.stdout.write(`${total} differing files in all\n`);
-  if (args.includes("--keep")) process.stdout.write(`packages kept in ${work}\n`);
-  else rmSync(work, { recursive: true, force: true });
-  return total === 0 ? 0 : 1;
+  return runDifferential({
+    name: "comments",
+    from,
+    to: to ?? from,
+    fn,
+    crlf: args.includes("--crlf"),
+    keep: args.includes("--keep"),
+    quiet: args.includes("--quiet"),
+    generate: (seed) => generate(seed, shapes),
+  });
 }
 
 process.exitCode = main();

@@ -15,24 +15,18 @@
  * Files `yaml` cannot read are not written (regenerated); a package kpt or porchlight refuses is
  * reported with both messages. Skips, saying so, when kpt is not installed.
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { parseAllDocuments } from "yaml";
-import { differingFiles, kptAvailable, kptRender, readTextTree } from "../test/conformance/realworld.js";
-
-const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
+import { FUNCTIONS, runDifferential } from "./render-differential.js";
 
 /** Texts a scalar is made of: ones that read as other types, need quotes, or are just words. */
+// biome-ignore format: a table
 const ATOMS = [
   "a", "b c", "x: y", "x #y", "#x", "- x", "* x", "&a", "!t", "%p", "@a", "`b", "'q'", '"d"', "é", "日本",
   "😀", " lead", "trail ", "0x1F", "1e3", "0o17", ".5", "+1", "1_000", "yes", "no", "on", "off", "~", "null",
   "NULL", "True", "2001-12-14", "12:30:45", "0", "-0", "007", "1.0", "[x]", "{x}", "a,b", "?", ":", "-", "|",
-  ">", "a\tb", "k=v", "http://x.y/z?a=b&c", "${var}", "a  b", "=", "<<", "0.1.2", "1:2", "-1", "+.inf", ".NaN",
+  ">", "a\tb", "k=v", "http://x.y/z?a=b&c", "$(var)", "a  b", "=", "<<", "0.1.2", "1:2", "-1", "+.inf", ".NaN",
   "0b101", "Y", "n",
-]; // biome-ignore format: a table
+]
 
 const SCALARS = [
   "a",
@@ -182,70 +176,17 @@ function main(): number {
   };
   const [from, to] = (opt("--seeds") ?? "1-10").split("-").map(Number) as [number, number?];
   const fn = opt("--function") ?? "none";
-  if (!["none", "exec", "builtin"].includes(fn))
-    throw new Error(`--function: none, exec or builtin, not ${fn}`);
-  if (!kptAvailable()) {
-    process.stderr.write("kpt is not installed: nothing to compare with\n");
-    return 0;
-  }
-  const crlf = args.includes("--crlf");
-  const work = mkdtempSync(join(tmpdir(), "porchlight-shapes-"));
-  const cat = join(work, "cat.sh");
-  writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
-  const pipeline = (step: string) => `pipeline:\n  mutators:\n  - ${step}\n`;
-  const kptPipeline = fn === "none" ? "" : pipeline(`exec: ${cat}`);
-  const ourPipeline =
-    fn === "builtin"
-      ? pipeline("image: gcr.io/kpt-fn/apply-setters:v0.2.0\n    configMap:\n      unused: x")
-      : kptPipeline;
-  let total = 0;
-  for (let seed = from; seed <= (to ?? from); seed++) {
-    const dir = join(work, `s${seed}`);
-    const input = join(dir, "input");
-    mkdirSync(input, { recursive: true });
-    for (const [name, text] of generate(seed))
-      writeFileSync(join(input, name), crlf ? text.replaceAll("\n", "\r\n") : text);
-    cpSync(input, join(dir, "kpt"), { recursive: true });
-    cpSync(input, join(dir, "porchlight"), { recursive: true });
-    writeFileSync(join(dir, "kpt", "Kptfile"), KPTFILE + kptPipeline);
-    writeFileSync(join(dir, "porchlight", "Kptfile"), KPTFILE + ourPipeline);
-    const kpt = kptRender(join(dir, "kpt"));
-    const ours = spawnSync("node", [BIN, "fn", "render", "--allow-exec", "."], {
-      cwd: join(dir, "porchlight"),
-      encoding: "utf8",
-    });
-    const differing = differingFiles(
-      readTextTree(join(dir, "kpt")),
-      readTextTree(join(dir, "porchlight")),
-    ).filter((f) => f !== "Kptfile");
-    total += differing.length;
-    process.stdout.write(`seed ${seed}: ${differing.length} differing\n`);
-    if (kpt.code !== 0 || ours.status !== 0) {
-      process.stdout.write(`  kpt exit ${kpt.code}: ${lastLine(kpt.stderr)}\n`);
-      process.stdout.write(`  porchlight exit ${ours.status}: ${lastLine(ours.stderr)}\n`);
-    }
-    if (!args.includes("--quiet")) {
-      for (const f of differing) {
-        const d = spawnSync("diff", ["-u", join(dir, "kpt", f), join(dir, "porchlight", f)], {
-          encoding: "utf8",
-        });
-        process.stdout.write(d.stdout);
-      }
-    }
-  }
-  process.stdout.write(`${total} differing files in all\n`);
-  if (args.includes("--keep")) process.stdout.write(`packages kept in ${work}\n`);
-  else rmSync(work, { recursive: true, force: true });
-  return total === 0 ? 0 : 1;
-}
-
-function lastLine(text: string | Buffer | null | undefined): string {
-  return (
-    String(text ?? "")
-      .trim()
-      .split("\n")
-      .pop() ?? ""
-  );
+  if (!FUNCTIONS.includes(fn)) throw new Error(`--function: ${FUNCTIONS.join(", ")}, not ${fn}`);
+  return runDifferential({
+    name: "shapes",
+    from,
+    to: to ?? from,
+    fn,
+    crlf: args.includes("--crlf"),
+    keep: args.includes("--keep"),
+    quiet: args.includes("--quiet"),
+    generate,
+  });
 }
 
 process.exitCode = main();
