@@ -23,8 +23,9 @@ import { isCommonYaml } from "./yaml-fast.js";
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
  * where yaml.v3 would have them, using the source text the document was parsed from:
- * - a comment on a `---` separator line is dropped (kpt splits documents on that line), but on the
- *   file's first line, where it is the first key's head (`fileStart`: the text starts where the file does);
+ * - a comment on a `---` separator line is dropped (kpt cuts documents apart there), but where the line
+ *   is left first in a piece of that cut (the file's first line, say): there it is the first key's head
+ *   (`fileStart`: the text starts where the file does, not at a piece of it cut out already);
  * - `key: # comment` over a block collection is a line comment of the key, not a head comment;
  * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
  * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
@@ -110,7 +111,8 @@ function blankLineAt(text: string, offset: number): boolean {
  * The comment lines above a mapping document's first key, as yaml.v3 reads them: those a blank line
  * separates from the key are the document's head comment (written back followed by a blank line), the
  * ones right above the key are the key's. Runs of blank lines inside become one; comments before the
- * document's `---` (a document of comments only) and on the `---` line are dropped, as kpt drops them.
+ * document's `---` (a document of comments only) are dropped, and the one on the `---` line unless that
+ * line starts a piece of kpt's cut (startsPiece) and `fileStart` says the text starts where the file does.
  * Returns false when the document is not a mapping with a known position (left as the parser put it).
  */
 function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boolean {
