@@ -59,6 +59,34 @@ describe("forge pulls: open, synchronize, merge like GitHub", () => {
     expect(w.forge.webhooks.find("pull_request", "opened")).toHaveLength(1);
   });
 
+  it("of requests for one branch's pull request made at once, one opens it and the rest are refused", async () => {
+    // two fan-out runs for one downstream may ask together: GitHub opens one, as the bot relies on
+    await wd.commit("drafts/app/together", { "app/Kptfile": "kind: Kptfile\nmetadata: {name: t}\n" });
+    // git answers slowly (a busy disk): every request is in flight at once while it does
+    const git = w.forge.core.git;
+    const revList = git.revList.bind(git);
+    git.revList = async (...args: Parameters<typeof revList>) => {
+      await new Promise((r) => setTimeout(r, 50));
+      return revList(...args);
+    };
+    const results = await Promise.allSettled(
+      [1, 2, 3, 4].map((n) =>
+        w.octokit.rest.pulls.create({
+          ...repo,
+          title: `try ${n}`,
+          head: "drafts/app/together",
+          base: "main",
+        }),
+      ),
+    );
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === "rejected"))
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 422 });
+    git.revList = revList;
+    const open = await w.octokit.rest.pulls.list({ ...repo, head: "acme:drafts/app/together" });
+    expect(open.data).toHaveLength(1);
+  });
+
   it("sends pull_request.synchronize when the head branch is pushed", async () => {
     const before = (await w.octokit.rest.pulls.get({ ...repo, pull_number: 1 })).data.head.sha;
     const after = await wd.commit("drafts/app/v1", { "app/cm.yaml": "kind: ConfigMap\n" });

@@ -54,6 +54,9 @@ async function createPull(ctx: Ctx) {
   ];
   if (errors.length || !headSha || !baseSha || !headRepo)
     throw new ApiError(422, "Validation Failed", { errors });
+  const ahead = (await ctx.core.git.revList(dir, headSha, [baseSha])).length;
+  // From here to the pull request's insertion nothing awaits: of two requests for one branch at once,
+  // the second finds the first's, as GitHub answers it.
   const dup = ctx.core.store.data.issues.find(
     (i) =>
       i.repoId === repo.id &&
@@ -64,7 +67,7 @@ async function createPull(ctx: Ctx) {
   );
   if (dup)
     throw customError("PullRequest", `A pull request already exists for ${headRepo.ownerLogin}:${h.branch}.`);
-  if ((await ctx.core.git.revList(dir, headSha, [baseSha])).length === 0) {
+  if (ahead === 0) {
     throw customError("PullRequest", `No commits between ${base} and ${h.branch}`);
   }
   const now = ctx.core.store.timestamp();
@@ -135,6 +138,11 @@ async function updatePull(ctx: Ctx) {
     if (b.state !== issue.state) {
       if (pull.merged) throw customError("PullRequest", "Cannot reopen a merged pull request", "state");
       if (b.state === "open") {
+        const headRepo = ctx.core.store.repoById(pull.headRepoId);
+        const sha =
+          headRepo && (await ctx.core.git.resolve(repoDir(ctx, headRepo), `refs/heads/${pull.headRef}`));
+        // the check for another open pull request of the branch and the reopening with no await between
+        // (as in createPull)
         const dup = ctx.core.store.data.issues.find(
           (i) =>
             i !== issue &&
@@ -150,11 +158,9 @@ async function updatePull(ctx: Ctx) {
             `A pull request already exists for ${ctx.core.store.repoById(pull.headRepoId)?.ownerLogin ?? repo.ownerLogin}:${pull.headRef}.`,
           );
         }
-        const headRepo = ctx.core.store.repoById(pull.headRepoId);
-        const sha =
-          headRepo && (await ctx.core.git.resolve(repoDir(ctx, headRepo), `refs/heads/${pull.headRef}`));
         if (!sha || !headRepo)
           throw customError("PullRequest", "state cannot be changed. The head branch was deleted.", "state");
+        issue.state = "open";
         if (headRepo.id !== repo.id) await copyHead(ctx.core, repo, headRepo, sha, issue.number);
         pull.headSha = sha;
       }
