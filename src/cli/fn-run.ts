@@ -4,7 +4,7 @@ import { join, posix, resolve } from "node:path";
 import type { Document } from "yaml";
 import type { FunctionRegistry } from "../fn/function-registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../fn/runtime/types.js";
-import { writeResourceList } from "../fn/runtime/wire.js";
+import { readResourceList, writeResourceList } from "../fn/runtime/wire.js";
 import { formatDocuments } from "../kpt/format.js";
 import { writeTree } from "../kpt/tree.js";
 import { itemSeqIndent, stripTransient } from "../render/items.js";
@@ -78,10 +78,9 @@ export async function finish(
     return 1;
   }
   const output = lastValue(p, "output");
-  if (output === "stdout") {
-    io.stdout(writeResourceList({ items: itemsForOutput(outcome.items, outcome.packageDirs, "") }));
-  } else if (output === "unwrap") {
-    io.stdout(unwrap(outcome.items));
+  if (output === "stdout" || output === "unwrap") {
+    const list = writeResourceList({ items: itemsForOutput(outcome.items, outcome.packageDirs, "") });
+    io.stdout(output === "stdout" ? list : unwrapList(list));
   } else if (output) {
     const target = resolve(io.cwd, output);
     if (existsSync(target)) {
@@ -139,9 +138,18 @@ export function wantsItems(p: ParsedArgs): boolean {
   return o === "stdout" || o === "unwrap";
 }
 
-/** Items as plain YAML documents, without kpt's bookkeeping annotations (`-o unwrap`). */
+/** Items as plain YAML documents, without kpt's bookkeeping annotations (`fn source -o unwrap`). */
 export function unwrap(items: readonly Document[]): string {
   const styles = items.map(itemSeqIndent);
   for (const d of items) stripTransient(d);
   return formatDocuments(items, styles);
+}
+
+/**
+ * `fn render` and `fn eval` with `-o unwrap`, as kpt makes it: from the ResourceList `-o stdout` prints
+ * (`list`), read back as kpt reads it (an item's last comments by what follows them there), each item
+ * then written as a document of its own (unwrap).
+ */
+export function unwrapList(list: string): string {
+  return unwrap(readResourceList(list, "ResourceList").items);
 }

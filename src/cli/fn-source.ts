@@ -41,6 +41,7 @@ export async function sourceCommand(args: string[], io: CliIO): Promise<number> 
     if (!existsSync(dir)) throw new UsageError(`error: lstat ${dirArg}: no such file or directory`, 1);
     items.push(...itemsOfTree(await readTree(dir)));
   }
+  // kpt writes the resources as read (its unwrap reads no ResourceList back, as fn render's does)
   if (output === "unwrap") io.stdout(unwrap(items));
   else io.stdout(writeResourceList({ items, functionConfig: functionConfigs[0] }));
   return 0;

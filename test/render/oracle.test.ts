@@ -116,6 +116,21 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(toDir.pl.out?.["sub/deploy.yaml"]).toBeDefined();
   });
 
+  it("with --output unwrap, reads its ResourceList back as kpt does: a resource's last comments go by what follows them", async () => {
+    // kpt's unwrap reads the ResourceList it would print and writes each item: the comments that end a
+    // document in a file (after an empty value, on an empty last item) are no item's there
+    const files = {
+      Kptfile: kptfile("pkg", ""),
+      "a.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  k: # on an empty value\n  # under it\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: b\nl:\n- x\n- # on an empty item\n",
+      "b.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  t: |\n    text\n  # at the block's column\n",
+    };
+    const { pl, kpt } = await both(files, ["--output", "unwrap"]);
+    expect(pl).toEqual(kpt);
+    expect(pl.stdout).not.toContain("# under it");
+  });
+
   it("writes edits, new resources (with and without a path) and deletions as kpt does", async () => {
     const js = [
       "rl.items = rl.items.filter(i => i.kind !== 'Secret');",
