@@ -19,7 +19,7 @@
  * Prints each differing file's diff (unless --quiet) and the count per seed; skips, saying so, when
  * kpt is not installed.
  */
-import { FUNCTIONS, runDifferential } from "./render-differential.js";
+import { differentialArgs, FUNCTIONS, runDifferential } from "./render-differential.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
@@ -106,31 +106,16 @@ export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<stri
 }
 
 function main(): number {
-  const args = process.argv.slice(2);
-  const opt = (name: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const [from, to] = (opt("seeds") ?? "1-10").split("-").map(Number);
+  const { opt, ...run } = differentialArgs(process.argv.slice(2));
   const shapes = new Set((opt("shapes") ?? ALL_SHAPES.join(",")).split(",").filter((s) => s !== ""));
   const unknown = [...shapes].filter((s) => !ALL_SHAPES.includes(s));
-  const fn = opt("function") ?? "none";
-  if (from === undefined || Number.isNaN(from) || unknown.length > 0 || !FUNCTIONS.includes(fn)) {
+  if (Number.isNaN(run.from) || unknown.length > 0 || !FUNCTIONS.includes(run.fn)) {
     process.stderr.write(
       `usage: --seeds FROM-TO --shapes ${ALL_SHAPES.join(",")} --function ${FUNCTIONS.join("|")}\n`,
     );
     return 2;
   }
-  return runDifferential({
-    name: "comments",
-    from,
-    to: to ?? from,
-    fn,
-    crlf: args.includes("--crlf"),
-    keep: args.includes("--keep"),
-    quiet: args.includes("--quiet"),
-    generate: (seed) => generate(seed, shapes),
-  });
+  return runDifferential({ ...run, name: "comments", generate: (seed) => generate(seed, shapes) });
 }
 
 process.exitCode = main();

@@ -32,6 +32,29 @@ export interface DifferentialOptions {
   generate: (seed: number) => Map<string, string>;
 }
 
+/**
+ * The command line both scripts take: `--seeds FROM-TO` (default 1-10), `--function KIND`, `--crlf`,
+ * `--keep`, `--quiet`; `opt` reads any other `--name value`. `from` is NaN where the seeds do not parse.
+ */
+export function differentialArgs(
+  args: readonly string[],
+): Omit<DifferentialOptions, "name" | "generate"> & { opt: (name: string) => string | undefined } {
+  const opt = (name: string) => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const [from = Number.NaN, to] = (opt("seeds") ?? "1-10").split("-").map(Number);
+  return {
+    opt,
+    from,
+    to: to ?? from,
+    fn: opt("function") ?? "none",
+    crlf: args.includes("--crlf"),
+    keep: args.includes("--keep"),
+    quiet: args.includes("--quiet"),
+  };
+}
+
 /** Runs the seeds; the exit code: 0 when every file is the same (or kpt is not here), else 1. */
 export function runDifferential(o: DifferentialOptions): number {
   if (!kptAvailable()) {

@@ -16,7 +16,7 @@
  * reported with both messages. Skips, saying so, when kpt is not installed.
  */
 import { parseAllDocuments } from "yaml";
-import { FUNCTIONS, runDifferential } from "./render-differential.js";
+import { differentialArgs, FUNCTIONS, runDifferential } from "./render-differential.js";
 
 /** Texts a scalar is made of: ones that read as other types, need quotes, or are just words. */
 // biome-ignore format: a table
@@ -169,24 +169,14 @@ export function generate(seedArg: number): Map<string, string> {
 }
 
 function main(): number {
-  const args = process.argv.slice(2);
-  const opt = (name: string) => {
-    const i = args.indexOf(name);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const [from, to] = (opt("--seeds") ?? "1-10").split("-").map(Number) as [number, number?];
-  const fn = opt("--function") ?? "none";
-  if (!FUNCTIONS.includes(fn)) throw new Error(`--function: ${FUNCTIONS.join(", ")}, not ${fn}`);
-  return runDifferential({
-    name: "shapes",
-    from,
-    to: to ?? from,
-    fn,
-    crlf: args.includes("--crlf"),
-    keep: args.includes("--keep"),
-    quiet: args.includes("--quiet"),
-    generate,
-  });
+  const { opt: _, ...run } = differentialArgs(process.argv.slice(2));
+  if (Number.isNaN(run.from) || !FUNCTIONS.includes(run.fn)) {
+    process.stderr.write(
+      `usage: --seeds FROM-TO --function ${FUNCTIONS.join("|")} [--crlf] [--keep] [--quiet]\n`,
+    );
+    return 2;
+  }
+  return runDifferential({ ...run, name: "shapes", generate });
 }
 
 process.exitCode = main();
