@@ -21,7 +21,6 @@
  */
 import { differentialArgs, FUNCTIONS, runDifferential } from "./render-differential.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
 
 /** The files of one package for `seed` (a linear congruential generator: the same seed, the same files). */
@@ -95,7 +94,7 @@ export function generate(seedArg: number, shapes: ReadonlySet<string>): Map<stri
     if (rnd() < 0.3 && shapes.has("docs")) out.push(...(rnd() < 0.5 ? [""] : []), "# end");
     return `${out.join("\n")}\n`;
   };
-  const files = new Map<string, string>([["Kptfile", KPTFILE]]);
+  const files = new Map<string, string>();
   for (let f = 0; f < 100; f++) {
     const n = rnd() < 0.3 && shapes.has("docs") ? 2 + Math.floor(rnd() * 2) : 1;
     const docs: string[] = [];

@@ -365,6 +365,14 @@ interface Piece {
 }
 
 /**
+ * An empty value: `key:` or `-` with nothing after it (but a comment) — no token of its own for the
+ * scanner, unlike `~` or `null`.
+ */
+export function emptyValue(node: unknown): node is Scalar {
+  return isScalar(node) && node.value === null && node.source === "";
+}
+
+/**
  * One run: `value` (a block collection, an entry's value or a list item) is followed by `next` (the
  * next key or item), or by the end of the document at `end`. The blocks that close between them are
  * `value` and its last descendants.
@@ -392,17 +400,12 @@ function place(
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
   lines.pop();
-  const inner = column(closing[closing.length - 1]!, text);
+  const innermost = closing[closing.length - 1]!;
+  const inner = column(innermost, text);
+  const empty = emptyValue(lastNode);
   // `- # c` last in its list, no comment line after it: the comment follows no token of its item, and
   // yaml.v3 reads it as the head of what follows (see emptyItemComment)
-  const emptyHead =
-    isSeq(closing[closing.length - 1]) &&
-    isScalar(lastNode) &&
-    lastNode.value === null &&
-    lastNode.source === "" &&
-    lastNode.comment
-      ? lastNode.comment
-      : undefined;
+  const emptyHead = empty && isSeq(innermost) && lastNode.comment ? lastNode.comment : undefined;
   const headOnly = !lines.some((l) => l.trim().startsWith("#"));
   if (headOnly) {
     if (emptyHead === undefined || lines.some((l) => l.trim() !== "")) return undefined;
@@ -411,11 +414,7 @@ function place(
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
   const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
   // after `key:` with no value the scanner's last token is the `:`, after which no piece is a foot
-  const afterColon =
-    isMap(closing[closing.length - 1]) &&
-    isScalar(lastNode) &&
-    lastNode.value === null &&
-    lastNode.source === "";
+  const afterColon = empty && isMap(innermost);
   const pieces: Piece[] = headOnly
     ? [{ col: inner, lines: [emptyHead!], owner: "head", blankBefore: false, blankAfter: false }]
     : cut(lines, inner, nextCol, afterColon);
@@ -430,7 +429,7 @@ function place(
   );
   const owners = pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
-    if (p.owner === "last") return closing[closing.length - 1];
+    if (p.owner === "last") return innermost;
     for (let j = closing.length - 1; j >= 0; j--) {
       if (ends[j]! < k) continue;
       while (j >= 0 && !isMap(closing[j])) j--;
@@ -449,7 +448,6 @@ function place(
 
   // the last value's foot (the "last" piece) is its key's, and the innermost mapping's end foot then
   // takes that key's place (yaml.v3's decoder): kpt drops the first (see valueFootAtEnd)
-  const innermost = closing[closing.length - 1]!;
   const lastReplaced =
     isMap(innermost) && owners.some((o, k) => o === innermost && pieces[k]!.owner !== "last");
   if (lastReplaced && innermost.items.length === 1) {
@@ -572,7 +570,7 @@ export function placeScalarRun(
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return;
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return;
-  const afterColon = isMap(block) && isScalar(value) && value.value === null && value.source === "";
+  const afterColon = isMap(block) && emptyValue(value);
   const pieces = cut(lines, column(block, text), dash ? dash.col : next.range[0] - nextLine, afterColon);
   const body = (p: Piece) => p.lines.join("\n");
   const last = pieces.filter((p) => p.owner === "last").map(body);

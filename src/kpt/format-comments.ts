@@ -12,6 +12,7 @@ import {
 import {
   column,
   commentLineText,
+  emptyValue,
   type NextFoot,
   placeCommentRuns,
   placeDashRun,
@@ -317,7 +318,7 @@ function lineCommentOnly(node: Node): void {
  * the item is its list's last: rare, and a head of what follows the list then.)
  */
 function emptyItemComment(item: Scalar, next: Node | undefined): void {
-  if (item.value !== null || item.source !== "" || !item.comment || !next || next.commentBefore) return;
+  if (!emptyValue(item) || !item.comment || !next || next.commentBefore) return;
   next.commentBefore = item.comment;
   item.comment = undefined;
 }

@@ -441,9 +441,8 @@ function isNodeLike(n: unknown): n is Node {
  * a space (`key: &a !t`); "" for none.
  */
 function collectionProps(node: YAMLMap | YAMLSeq): string {
-  const anchor = node.anchor ? ` &${node.anchor}` : "";
-  const tag = tagText(node.tag);
-  return tag === "" ? anchor : `${anchor} ${tag}`;
+  const props = propsPrefix(node);
+  return props === "" ? "" : ` ${props.trimEnd()}`;
 }
 
 /** The longest key text yaml.v3 writes as a simple key (`key: value`), anchor and tag included. */
