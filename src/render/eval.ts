@@ -9,7 +9,7 @@ import { type ItemNotes, newItemNotes, packageItemsFromFiles } from "./items.js"
 import type { RenderEnv, RenderOutcome } from "./render.js";
 import { errorMessage, readErrorMessage, runnersFor } from "./render.js";
 import { runStep, StepFailed } from "./step.js";
-import { itemsToTree } from "./write.js";
+import { holdsDocuments, itemsToTree } from "./write.js";
 
 export interface EvalRequest {
   fn: FunctionSpec;
@@ -44,7 +44,7 @@ export async function evalFunction(
   }
   const notes = newItemNotes();
   const items = packageItemsFromFiles(files, rootDir, notes);
-  const written = files.map((f) => f.path);
+  const written = files.filter(holdsDocuments).map((f) => f.path);
   return runEval(items, notes, request, env, outcome, (out) => {
     if (env.writeFiles !== false) {
       out.tree = itemsToTree(tree, written, out.items, packageDirs, "", out.resourceFiles);

@@ -7,16 +7,26 @@ import { getAnnotation, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
 import { setKptAnnotation, takePlace } from "./items.js";
 
-/** Every file the packages' resources were read from (Kptfiles included), tree-relative. */
+/**
+ * Every file the packages' resources were read from (Kptfiles included), tree-relative: the files a
+ * render rewrites from its items, or deletes when no item goes back to them. A file that held no
+ * document (empty, blank, `---` or comments only) gave no item and is none of the render's business:
+ * kpt's writer never touches it, so it keeps every byte.
+ */
 export function resourceFilePaths(pkg: KptPackage): string[] {
   const out: string[] = [];
   const visit = (p: KptPackage): void => {
     out.push(p.kptfilePath);
-    for (const f of p.resourceFiles) out.push(f.path);
+    for (const f of p.resourceFiles) if (holdsDocuments(f)) out.push(f.path);
     for (const s of p.subpackages) visit(s);
   };
   visit(pkg);
   return out;
+}
+
+/** True when the file gave the render at least one item (a lazily read file is not read to tell). */
+export function holdsDocuments(file: Pick<ResourceFile, "docs" | "kptForm">): boolean {
+  return file.kptForm ? file.kptForm.docs.length > 0 : file.docs.length > 0;
 }
 
 /** The tree-relative file an item goes to: its package's directory joined with its path annotation. */
