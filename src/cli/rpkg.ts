@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
-import { createProgress, type Progress, type Scheduler } from "./progress.js";
+import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure } from "./rpkg/errors.js";
 import type { RpkgEnv } from "./rpkg/repository.js";
@@ -13,13 +13,13 @@ import { VERBS } from "./rpkg/verbs.js";
  * `./rpkg/<verb>.ts`; this file parses the common flags, finds the token and turns failures into one
  * clear message.
  */
-const COMMON = { repository: "value", "api-url": "value" } as const;
+const COMMON = { repository: "value", "api-url": "value", namespace: "value", verbose: "switch" } as const;
 
 function help(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
   return `porchlight rpkg — package revisions on GitHub, as porchctl rpkg does them in Porch
 
-Usage: porchlight rpkg <verb> [args] --repository=OWNER/REPO [--api-url=URL]
+Usage: porchlight rpkg <verb> [args] --repository=OWNER/REPO [--api-url=URL] [-v]
 
 Verbs:
 ${VERBS.map((v) => `  ${v.name.padEnd(width + 2)}${v.summary}`).join("\n")}
@@ -27,6 +27,8 @@ ${VERBS.map((v) => `  ${v.name.padEnd(width + 2)}${v.summary}`).join("\n")}
 A revision is named as \`rpkg get\` prints it (<repo>.<package>.<workspace>), or by its git ref:
 drafts/<package>/<workspace> (a draft or proposal) or <package>/v<N> (a published revision).
 
+--namespace=OWNER with --repository=REPO is Porch's spelling of OWNER/REPO. Progress goes to stderr
+on a terminal, or with -v (--verbose); otherwise stderr carries only failures, as porchctl's.
 The token comes from GH_TOKEN or GITHUB_TOKEN; --repository defaults to GITHUB_REPOSITORY.
 --api-url is GitHub's REST base (GitHub Enterprise: https://HOST/api/v3, or the embedded forge's URL);
 default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com.
@@ -64,12 +66,13 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       );
       return 1;
     }
-    const repository = parsed.values.get("repository") ?? io.env.GITHUB_REPOSITORY;
+    const repository = repositoryOf(parsed.values.get("repository"), parsed.values.get("namespace"), io);
     if (repository) parsed.values.set("repository", repository);
     const apiUrl =
       parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
     const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
-    const env: RpkgEnv = { io, progress: progressOf(io, opts), token, apiUrl, cacheDir };
+    const progress = progressOf(io, opts, parsed.switches.has("verbose"));
+    const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir };
     try {
       return await verb.run(parsed, env);
     } catch (e) {
@@ -82,7 +85,22 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
   };
 }
 
-function progressOf(io: CliIO, opts: RpkgOptions): Progress {
+/**
+ * The repository a verb works on, `OWNER/REPO`: `--repository` as given, or Porch's pair — a namespace
+ * is a GitHub owner, a Repository named in it a repository of that owner — so `--namespace=acme
+ * --repository=blueprints` is `acme/blueprints`; else GITHUB_REPOSITORY.
+ */
+function repositoryOf(repository: string | undefined, namespace: string | undefined, io: CliIO) {
+  if (repository && !repository.includes("/") && namespace) return `${namespace}/${repository}`;
+  return repository ?? io.env.GITHUB_REPOSITORY;
+}
+
+/**
+ * Progress as porchctl shows it: none on a pipe or in a log (stderr carries only failures, as
+ * porchctl's), a spinner on a terminal, and plain lines with `-v`.
+ */
+function progressOf(io: CliIO, opts: RpkgOptions, verbose: boolean): Progress {
+  if (!io.isTTY && !verbose) return silentProgress;
   return createProgress({
     write: io.stderr,
     tty: io.isTTY,

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileTree } from "../kpt/tree.js";
+import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
@@ -224,6 +225,29 @@ export class GitRepo {
       });
   }
 
+  /**
+   * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
+   * the `kpt:` lines of a tagged commit tell a published revision's workspace.
+   */
+  async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
+    await this.init();
+    const unique = [...new Set(shas)];
+    const missing: string[] = [];
+    for (const sha of unique) if (!(await this.hasCommit(sha))) missing.push(sha);
+    if (missing.length > 0) {
+      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
+    }
+    const out = new Map<string, string>();
+    if (unique.length === 0) return out;
+    const log = await this.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...unique]);
+    for (const entry of log.toString("utf8").split("\x1e")) {
+      const nul = entry.indexOf("\0");
+      if (nul < 0) continue;
+      out.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
+    }
+    return out;
+  }
+
   /** The committer date of `sha`. */
   async commitTime(sha: string): Promise<Date> {
     const out = await this.git(["show", "-s", "--format=%cI", sha]);
@@ -247,6 +271,7 @@ export class GitRepo {
     tree: FileTree;
     message: string;
     author: CommitAuthor;
+    kpt?: KptAnnotation | null;
   }): Promise<PushResult> {
     await this.init();
     const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -294,7 +319,9 @@ export class GitRepo {
     };
     const args = ["commit-tree", treeSha, "-F", "-"];
     if (input.parent) args.push("-p", input.parent);
-    const commit = (await this.git(args, input.message, commitEnv)).toString("utf8").trim();
+    const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
+    const message = kpt ? annotateMessage(input.message, kpt) : input.message;
+    const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
     try {
       const ref = `refs/heads/${input.branch}`;
       await this.remote(

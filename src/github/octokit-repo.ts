@@ -165,7 +165,7 @@ export class OctokitRepo implements RepoPort {
 
   mergePull(
     number: number,
-    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string },
+    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },
   ): Promise<string> {
     return this.call(`merging pull request #${number}`, async () => {
       const { data } = await this.octokit.rest.pulls.merge({
@@ -174,6 +174,7 @@ export class OctokitRepo implements RepoPort {
         sha: input.sha,
         merge_method: input.method,
         ...(input.title ? { commit_title: input.title } : {}),
+        ...(input.message ? { commit_message: input.message } : {}),
       });
       return data.sha;
     });
@@ -403,6 +404,10 @@ export class OctokitRepo implements RepoPort {
     const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
     const commits = await this.git.log(b, h);
     return commits.map((c) => ({ sha: c.sha, author: { name: c.name, email: c.email } }));
+  }
+
+  commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
+    return this.git.commitMessages(shas);
   }
 
   async commitTime(sha: string): Promise<Date> {

@@ -1,6 +1,7 @@
 import type { Permission } from "../commands/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
+import type { KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 
 /**
@@ -117,6 +118,11 @@ export interface RepoPort {
     tree: FileTree;
     message: string;
     author: CommitAuthor;
+    /**
+     * The `kpt:` line Porch reads (lifecycle/kpt-trailer.ts) appended to the message: by default the
+     * package and workspace `branch` names, when it is a package revision's branch; null for none.
+     */
+    kpt?: KptAnnotation | null;
   }): Promise<PushResult>;
 
   getPull(number: number): Promise<PullRequest>;
@@ -139,7 +145,7 @@ export interface RepoPort {
   /** Merges only if the head is still `sha` (GitHub refuses otherwise): the reviewed content is what merges. */
   mergePull(
     number: number,
-    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string },
+    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },
   ): Promise<string>;
   listReviews(number: number): Promise<Review[]>;
   addLabels(issue: number, labels: string[]): Promise<void>;
@@ -175,6 +181,8 @@ export interface RepoPort {
 
   /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
   listCommits(base: string, head: string): Promise<CommitInfo[]>;
+  /** The messages of commits `shas` (fetched where needed, in one request), by git. */
+  commitMessages(shas: readonly string[]): Promise<Map<string, string>>;
   /** When commit `sha` was committed (its committer date), by git. */
   commitTime(sha: string): Promise<Date>;
   /** The open issue labelled `label` whose body carries `marker`, with its body and labels; undefined when none. */

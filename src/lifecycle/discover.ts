@@ -1,6 +1,7 @@
 import { DELETION_LABEL } from "./labels.js";
 import type { Lifecycle } from "./lifecycle.js";
 import { parsePackageBranch } from "./package-branch.js";
+import { parsePorchBranch } from "./porch-branch.js";
 import { indexRefs, type RefInfo } from "./refs.js";
 import { parseRevisionTag } from "./revision-tag.js";
 
@@ -48,6 +49,13 @@ export interface DiscoverInput {
    * locked to them still read them). Its drafts still are (a new package of the same name).
    */
   basePackages?: ReadonlySet<string>;
+  /**
+   * The workspace of each published revision, by tag (`<package>/v<N>`), as the `kpt:` lines of its
+   * commit give it (publishedWorkspace): its name stays `repo.pkg.workspace` after publish, as in
+   * Porch. A tag without one is named by its number, `v<N>` (Porch's rule for revisions made before
+   * workspaces existed).
+   */
+  publishedWorkspaces?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -66,6 +74,7 @@ export function discoverRevisions({
   pullRequests,
   baseBranch,
   basePackages,
+  publishedWorkspaces,
 }: DiscoverInput): PackageRevision[] {
   const { branches, tags } = indexRefs(refs);
   const proposals = new Map<string, PullRequestInfo>();
@@ -85,7 +94,7 @@ export function discoverRevisions({
     if (basePackages && !basePackages.has(pkg)) continue;
     const rev: PackageRevision = {
       package: pkg,
-      workspace: `v${revision}`,
+      workspace: publishedWorkspaces?.get(tag) ?? `v${revision}`,
       revision,
       lifecycle: "Published",
       latest: false,
@@ -100,7 +109,11 @@ export function discoverRevisions({
 
   for (const [branch, sha] of branches) {
     const draft = parsePackageBranch(branch);
-    if (!draft.ok) continue;
+    if (!draft.ok) {
+      const porch = porchRevision(parsePorchBranch(branch), revisions, branch, sha);
+      if (porch) revisions.push(porch);
+      continue;
+    }
     const pr = proposals.get(branch);
     // A branch still at the head of its merged proposal is that published revision (its tag lists it);
     // commits pushed after the merge make it a draft again.
@@ -126,6 +139,38 @@ export function discoverRevisions({
     revisions.push(rev);
   }
   return revisions.sort(byPackageThenRevision);
+}
+
+/**
+ * A revision on one of Porch's own branches that porchlight's scheme does not use: `proposed/<pkg>/<ws>`
+ * is a Proposed revision (Porch proposes by moving the draft there, with no pull request);
+ * `deletionProposed/<pkg>/<ws>` marks the published revision of that workspace DeletionProposed (and
+ * gives no revision of its own).
+ */
+function porchRevision(
+  porch: ReturnType<typeof parsePorchBranch>,
+  revisions: PackageRevision[],
+  branch: string,
+  sha: string,
+): PackageRevision | undefined {
+  if (!porch.ok || porch.value.kind === "Draft") return undefined;
+  const { kind, package: pkg, workspace } = porch.value;
+  if (kind === "DeletionProposed") {
+    const published = revisions.find(
+      (r) => r.package === pkg && r.workspace === workspace && r.lifecycle === "Published",
+    );
+    if (published) published.lifecycle = "DeletionProposed";
+    return undefined;
+  }
+  return {
+    package: pkg,
+    workspace,
+    revision: 0,
+    lifecycle: "Proposed",
+    latest: false,
+    ref: `refs/heads/${branch}`,
+    sha,
+  };
 }
 
 function draftLifecycle(pr: PullRequestInfo | undefined): Lifecycle {

@@ -16,6 +16,7 @@ import type {
 } from "../../src/github/port.js";
 import { type FileTree, subtree, treeFromText } from "../../src/kpt/tree.js";
 import type { CheckAnnotation } from "../../src/lifecycle/check-run.js";
+import { annotateMessage, annotationForBranch } from "../../src/lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../../src/lifecycle/refs.js";
 
 interface Commit {
@@ -272,7 +273,9 @@ export class FakeRepo implements RepoPort {
     if (current && !leased && (!input.parent || !this.ancestors(input.parent).has(current))) {
       return { ok: false, reason: "non-fast-forward" };
     }
-    const sha = this.addCommit(base, input.parent ? [input.parent] : [], input.message, input.author);
+    const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
+    const message = kpt ? annotateMessage(input.message, kpt) : input.message;
+    const sha = this.addCommit(base, input.parent ? [input.parent] : [], message, input.author);
     this.refs.set(ref, sha);
     return { ok: true, sha };
   }
@@ -331,7 +334,7 @@ export class FakeRepo implements RepoPort {
 
   async mergePull(
     number: number,
-    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string },
+    input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },
   ): Promise<string> {
     this.calls.push("mergePull");
     const pr = this.livePull(number);
@@ -346,7 +349,8 @@ export class FakeRepo implements RepoPort {
     const merged: FileTree = new Map(this.commitOf(baseSha).tree);
     for (const [p, v] of head) if (!from.get(p)?.equals(v)) merged.set(p, v);
     for (const p of from.keys()) if (!head.has(p)) merged.delete(p);
-    const sha = this.addCommit(merged, [baseSha, pr.headSha], input.title ?? `Merge #${number}`, {
+    const message = `${input.title ?? `Merge #${number}`}${input.message ? `\n\n${input.message}` : ""}`;
+    const sha = this.addCommit(merged, [baseSha, pr.headSha], message, {
       name: "GitHub",
       email: "noreply@github.com",
     });
@@ -483,6 +487,11 @@ export class FakeRepo implements RepoPort {
     return [...this.ancestors(this.resolve(head))]
       .filter((s) => !inBase.has(s))
       .map((s) => ({ sha: s, author: this.commitOf(s).author }));
+  }
+
+  async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
+    this.calls.push("commitMessages");
+    return new Map(shas.map((sha) => [sha, this.commitOf(this.resolve(sha)).message]));
   }
 
   async commitTime(sha: string): Promise<Date> {

@@ -31,10 +31,13 @@ export const approveVerb: Verb = {
         const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
         try {
           const outcome = await approveAndPublish(repo, rev.pullRequest);
-          step.done(outcome.kind === "published" ? outcome.tag : "deleted");
-          return outcome.kind === "published"
-            ? `${nameOf(repo, rev)} approved (published as ${nameOf(repo, { package: outcome.package, workspace: `v${outcome.revision}` })}, tag ${outcome.tag})`
-            : `${nameOf(repo, rev)} approved (package ${outcome.package} deleted)`;
+          // The name stays the revision's (Porch's name for life); the tag and revision go with progress.
+          step.done(
+            outcome.kind === "published"
+              ? `revision ${outcome.revision}, tag ${outcome.tag}`
+              : `package ${outcome.package} deleted`,
+          );
+          return `${nameOf(repo, rev)} approved`;
         } catch (e) {
           step.fail();
           throw e;

@@ -30,6 +30,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
       `${arg} names more than one revision in ${repo.full} (${refs}); name one by its ref instead, e.g. \`${byName[0]?.ref.replace(/^refs\/(heads|tags)\//, "")}\``,
     );
   }
+  const byNumber = publishedByNumber(repo, state, arg);
+  if (byNumber) return byNumber;
   const draft = parseDraftBranch(arg);
   if (draft.ok) {
     const found = state.revisions.find((r) => r.ref === `refs/heads/${arg}`);
@@ -48,6 +50,24 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
   }
   throw new RpkgError(
     `no package revision named ${arg} in ${repo.full}: names look like ${repo.name}.<package>.<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
+  );
+}
+
+/**
+ * `repo.pkg.v<N>` for published revision N when no revision has that exact name: a published revision
+ * keeps its workspace's name for life (as in Porch), and earlier porchlight versions named it by its
+ * number, so scripts written against them still find it.
+ */
+function publishedByNumber(repo: Repository, state: RepoState, arg: string): PackageRevision | undefined {
+  const match = /^(.+)\.v([1-9][0-9]*)$/.exec(arg);
+  if (!match) return undefined;
+  const [, prefix, number] = match;
+  return state.revisions.find(
+    (r) =>
+      r.revision === Number(number) &&
+      r.lifecycle !== "Draft" &&
+      r.lifecycle !== "Proposed" &&
+      nameOf(repo, { package: r.package, workspace: "" }) === `${prefix}.`,
   );
 }
 

@@ -18,6 +18,9 @@ export const proposeDeleteVerb: Verb = {
   flags: {},
   run: (args, env) =>
     forEachRevision("propose-delete", USAGE, args, env, async (repo, rev, state, name) => {
+      // Asked again, as porchctl answers: a notice, not a failure.
+      if (rev.lifecycle === "DeletionProposed")
+        return { notice: `${nameOf(repo, rev)} is already proposed for deletion` };
       if (rev.lifecycle !== "Published") {
         throw new RpkgError(
           `cannot propose deleting ${name}: it is ${rev.lifecycle}, and only a Published revision can be proposed for deletion${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? ` (delete a draft with \`porchlight rpkg del ${name}\`)` : ""}`,

@@ -1,7 +1,7 @@
 import { formatProblem, type RepoConfig } from "../../config/index.js";
 import { loadRepoConfig } from "../../config/load.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
-import type { CommitAuthor, PullRequest } from "../../github/port.js";
+import type { CommitAuthor, PullRequest, RepoPort } from "../../github/port.js";
 import { packageDirs } from "../../jobs/packages.js";
 import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
 import {
@@ -12,6 +12,7 @@ import {
   parseRevisionTag,
   type RefInfo,
 } from "../../lifecycle/index.js";
+import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
 import { type CliIO, UsageError } from "../io.js";
 import type { Progress } from "../progress.js";
 import { RpkgError } from "./errors.js";
@@ -117,6 +118,7 @@ export async function openRepository(
         pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
         baseBranch,
         basePackages,
+        publishedWorkspaces: await publishedWorkspaces(conn.port, refs),
       });
       return { refs, pulls, revisions };
     },
@@ -128,4 +130,23 @@ export async function openRepository(
       return { name, email };
     },
   };
+}
+
+/** Each revision tag's workspace, from its commit's message (one fetch of the commits for all). */
+async function publishedWorkspaces(
+  port: Pick<RepoPort, "commitMessages">,
+  refs: readonly RefInfo[],
+): Promise<Map<string, string>> {
+  const tags = [...indexRefs(refs).tags].flatMap(([tag, sha]) => {
+    const parsed = parseRevisionTag(tag);
+    return parsed.ok ? [{ tag, sha, pkg: parsed.value.package }] : [];
+  });
+  const out = new Map<string, string>();
+  if (tags.length === 0) return out;
+  const messages = await port.commitMessages(tags.map((t) => t.sha));
+  for (const { tag, sha, pkg } of tags) {
+    const workspace = publishedWorkspace(messages.get(sha) ?? "", pkg);
+    if (workspace) out.set(tag, workspace);
+  }
+  return out;
 }

@@ -16,20 +16,26 @@ export interface Verb {
   run(args: ParsedArgs, env: RpkgEnv): Promise<number>;
 }
 
+/** What one name's work says: a line on stdout, or a notice on stderr that is no failure. */
+export type NameOutcome = string | { notice: string };
+
 /**
  * Runs `fn` for each name, as porchctl does for its multi-name verbs: one line per name on success
- * (`fn` returns it), `<name> failed (<reason>)` on stderr otherwise, and exit 1 if any failed.
+ * (`fn` returns it; a notice goes to stderr instead, as porchctl's "already proposed for deletion"),
+ * `<name> failed (<reason>)` on stderr otherwise, and exit 1 if any failed.
  */
 export async function forEachName(
   names: readonly string[],
   env: RpkgEnv,
   repository: string,
-  fn: (name: string) => Promise<string>,
+  fn: (name: string) => Promise<NameOutcome>,
 ): Promise<number> {
   let failed = 0;
   for (const name of names) {
     try {
-      env.io.stdout(`${await fn(name)}\n`);
+      const outcome = await fn(name);
+      if (typeof outcome === "string") env.io.stdout(`${outcome}\n`);
+      else env.io.stderr(`${outcome.notice}\n`);
     } catch (e) {
       failed++;
       env.io.stderr(`${name} failed (${describeFailure(e, repository)})\n`);
@@ -68,7 +74,7 @@ export async function forEachRevision(
   usage: string,
   args: ParsedArgs,
   env: RpkgEnv,
-  act: (repo: Repository, rev: PackageRevision, state: RepoState, name: string) => Promise<string>,
+  act: (repo: Repository, rev: PackageRevision, state: RepoState, name: string) => Promise<NameOutcome>,
 ): Promise<number> {
   if (args.positional.length === 0)
     throw new UsageError(`rpkg ${verb} needs PACKAGE_REV_NAME...\n\n${usage}`);

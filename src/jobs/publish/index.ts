@@ -1,6 +1,7 @@
 import { forkNotDraft } from "../../commands/authorize.js";
 import { GitHubError } from "../../github/errors.js";
 import { nextRevision } from "../../lifecycle/discover.js";
+import { annotateMessage } from "../../lifecycle/kpt-trailer.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
@@ -66,6 +67,8 @@ export async function publishProposal(
         decision.kind === "publish"
           ? `Publish ${decision.tag} (#${pr.number})`
           : `Delete ${pkg} (#${pr.number})`,
+      // Porch's `kpt:` line: the published revision keeps its workspace's name, read back from here.
+      message: annotateMessage(`From ${pr.headRef}.`, { package: pkg, workspaceName: draft.value.workspace }),
     });
   } catch (e) {
     if (e instanceof GitHubError && (e.kind === "conflict" || e.kind === "not-mergeable")) {

@@ -49,29 +49,32 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     expect(r.stderr).toMatch(/own|other than the author/);
   });
 
-  it("a writer's approval merges the reviewed head and tags the next revision", async () => {
-    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
+  it("a writer's approval merges the reviewed head and tags the next revision; the name stays", async () => {
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R, "-v"]);
     expect(r.stderr).not.toContain("failed");
-    expect(r).toMatchObject({
-      code: 0,
-      stdout: "blueprints.app.w1 approved (published as blueprints.app.v1, tag app/v1)\n",
-    });
+    // porchctl's output; the revision and tag go with the progress (-v, or a terminal).
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 approved\n" });
+    expect(r.stderr).toContain("revision 1, tag app/v1");
     const gh = w.octokit(w.bob);
     const tag = await gh.rest.git.getRef({ ...repo, ref: "tags/app/v1" });
     const main = await gh.rest.git.getRef({ ...repo, ref: "heads/main" });
     expect(tag.data.object.sha).toBe(main.data.object.sha);
     const reviews = await gh.rest.pulls.listReviews({ ...repo, pull_number: 1 });
     expect(reviews.data.map((x) => [x.user?.login, x.state])).toEqual([["bob", "APPROVED"]]);
+    // Porch's name for life: the published revision is still blueprints.app.w1, found from git alone.
     expect(rows((await w.rpkg(w.alice, ["get", R, "--revision=1"])).stdout)).toEqual([
-      "blueprints.app.v1 app v1 1 true Published blueprints",
+      "blueprints.app.w1 app w1 1 true Published blueprints",
     ]);
+    const merge = await gh.rest.git.getCommit({ ...repo, commit_sha: main.data.object.sha });
+    expect(merge.data.message).toContain('kpt:{"package":"app","workspaceName":"w1"}');
   });
 
   it("approving a deletion proposal deletes the package", async () => {
+    // Named by its number as earlier versions printed it: the same revision, printed by its name.
     expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.v1", R])).code).toBe(0);
     await greenChecks();
-    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.v1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.v1 approved (package app deleted)\n" });
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 approved\n" });
     const gone = await w
       .octokit(w.bob)
       .rest.repos.getContent({ ...repo, path: "app/Kptfile" })

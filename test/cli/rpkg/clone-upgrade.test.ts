@@ -32,7 +32,7 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
       ),
     );
     const published = await w.publish("acme/blueprints", "blueprints.basens.first");
-    expect(published.stdout).toContain("published as blueprints.basens.v1");
+    expect(published.stdout).toBe("blueprints.basens.first approved\n");
   });
   afterAll(async () => {
     await w.stop();
@@ -99,8 +99,8 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     await edit(UP, "blueprints.basens.second", "basens-2", (dir) =>
       setData(join(dir, "cm.yaml"), "color: blue", "color: green"),
     );
-    expect((await w.publish("acme/blueprints", "blueprints.basens.second")).stdout).toContain(
-      "blueprints.basens.v2",
+    expect((await w.publish("acme/blueprints", "blueprints.basens.second")).stdout).toBe(
+      "blueprints.basens.second approved\n",
     );
 
     const missing = await w.rpkg(w.alice, ["upgrade", "web/v1", "--revision=7", "--workspace=up", DOWN]);
@@ -111,7 +111,7 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
 
     const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
     expect(r.stderr).not.toContain("failed");
-    expect(r).toMatchObject({ code: 0, stdout: "deploy.web.v1 upgraded to deploy.web.up\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.web.first upgraded to deploy.web.up\n" });
     const dir = join(w.tmp, "web-up");
     await w.rpkg(w.alice, ["pull", "deploy.web.up", dir, DOWN]);
     const cm = readFileSync(join(dir, "cm.yaml"), "utf8");
@@ -125,11 +125,11 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     const readme = (to: string) => (dir: string) => setData(join(dir, "README.md"), "## Description", to);
     expect((await w.rpkg(w.alice, ["copy", "web/v1", "--workspace=docs", DOWN])).code).toBe(0);
     await edit(DOWN, "deploy.web.docs", "web-docs", readme("## About this deployment"));
-    expect((await w.publish("acme/deploy", "deploy.web.docs")).stdout).toContain("deploy.web.v2");
+    expect((await w.publish("acme/deploy", "deploy.web.docs")).stdout).toBe("deploy.web.docs approved\n");
     expect((await w.rpkg(w.alice, ["copy", "basens/v2", "--workspace=docs", UP])).code).toBe(0);
     await edit(UP, "blueprints.basens.docs", "basens-docs", readme("## Summary"));
-    expect((await w.publish("acme/blueprints", "blueprints.basens.docs")).stdout).toContain(
-      "blueprints.basens.v3",
+    expect((await w.publish("acme/blueprints", "blueprints.basens.docs")).stdout).toBe(
+      "blueprints.basens.docs approved\n",
     );
 
     const r = await w.rpkg(w.alice, ["upgrade", "web/v2", "--workspace=conflicted", DOWN]);

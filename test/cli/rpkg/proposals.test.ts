@@ -55,11 +55,12 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     });
     await gh.rest.git.createRef({ ...repo, ref: "refs/tags/app/v1", sha: merged.data.sha });
     await gh.rest.git.deleteRef({ ...repo, ref: "heads/drafts/app/w1" });
-    expect(await table()).toEqual(["blueprints.app.v1 app v1 1 true Published blueprints"]);
+    // Merged by GitHub's button and tagged by hand: the workspace is read from GitHub's merge message.
+    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true Published blueprints"]);
 
-    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.v1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.v1 proposed for deletion\n" });
-    expect(await table()).toEqual(["blueprints.app.v1 app v1 1 true DeletionProposed blueprints"]);
+    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.w1", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 proposed for deletion\n" });
+    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true DeletionProposed blueprints"]);
     const open = (await gh.rest.pulls.list({ ...repo, state: "open" })).data;
     expect(open.map((p) => [p.head.ref, p.labels.map((l) => l.name)])).toEqual([
       ["drafts/app/delete-v1", ["porchlight/deletion"]],
@@ -72,10 +73,13 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     ]);
   });
 
-  it("refuses a second deletion proposal, and del of a published revision", async () => {
+  it("answers a second deletion proposal as porchctl does, and refuses del of a published revision", async () => {
     const again = await w.rpkg(w.alice, ["propose-delete", "app/v1", R]);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain("cannot propose deleting app/v1: it is DeletionProposed");
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: "",
+      stderr: "blueprints.app.w1 is already proposed for deletion\n",
+    });
     const del = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R]);
     expect(del.code).toBe(1);
     expect(del.stderr).toContain("rpkg approve blueprints.app.v1");
@@ -83,8 +87,8 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
 
   it("rejecting a deletion keeps the package published and removes the deletion branch", async () => {
     const r = await w.rpkg(w.bob, ["reject", "blueprints.app.v1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.v1 no longer proposed for deletion\n" });
-    expect(await table()).toEqual(["blueprints.app.v1 app v1 1 true Published blueprints"]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 no longer proposed for deletion\n" });
+    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true Published blueprints"]);
     const branches = (await w.octokit(w.bob).rest.repos.listBranches(repo)).data.map((b) => b.name);
     expect(branches).toEqual(["main"]);
     const del = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R]);
@@ -95,7 +99,7 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     const r = await w.rpkg(w.alice, ["copy", "blueprints.app.v1", "--workspace=w2", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w2 created\n" });
     expect(await table()).toEqual([
-      "blueprints.app.v1 app v1 1 true Published blueprints",
+      "blueprints.app.w1 app w1 1 true Published blueprints",
       "blueprints.app.w2 app w2 0 false Draft blueprints",
     ]);
     const taken = await w.rpkg(w.alice, ["copy", "blueprints.app.v1", "--workspace=w2", R]);

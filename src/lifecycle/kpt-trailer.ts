@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { parsePackageBranch } from "./package-branch.js";
+import { parsePorchBranch } from "./porch-branch.js";
+
+/**
+ * The `kpt:` line Porch writes at the end of every commit message it makes (pkg/externalrepo/git's
+ * gitAnnotation, JSON on one line): which package the commit belongs to, in which workspace, at which
+ * revision, and the task that made it. Porch finds a published revision's workspace, and a revision's
+ * tasks, from these lines alone; porchlight writes them on every commit of a package revision too, so
+ * that each reads the other's repositories, and reads them back for the same reason: a published
+ * revision keeps the name of its workspace (`repo.pkg.workspace`) after its draft branch is gone.
+ */
+export interface KptAnnotation {
+  /** The package's directory in the repository. */
+  package: string;
+  workspaceName?: string;
+  /** The published revision number as text ("3"), when the commit is a publish. */
+  revision?: string;
+  /** What made the commit: Porch's task types (init, clone, edit, upgrade, render, patch, …). */
+  task?: { type: string };
+}
+
+const TRAILER = "kpt:";
+
+const annotationSchema = z.looseObject({
+  package: z.string().optional(),
+  workspaceName: z.string().optional(),
+  revision: z.string().optional(),
+  task: z.looseObject({ type: z.string() }).optional(),
+});
+
+/** The message with the annotation's `kpt:` line after a blank line, as Porch appends it. */
+export function annotateMessage(message: string, annotation: KptAnnotation): string {
+  // Porch's field order (package, workspaceName, revision, task), empty fields left out.
+  const json = JSON.stringify({
+    package: annotation.package,
+    ...(annotation.workspaceName ? { workspaceName: annotation.workspaceName } : {}),
+    ...(annotation.revision ? { revision: annotation.revision } : {}),
+    ...(annotation.task ? { task: annotation.task } : {}),
+  });
+  if (kptAnnotations(message).some((a) => a.package === annotation.package)) return message;
+  return `${message.replace(/\n+$/, "")}\n\n${TRAILER}${json}\n`;
+}
+
+/**
+ * Every `kpt:` line of a commit message, in order, as Porch reads them (a line may be indented; one
+ * that is not JSON of that shape is skipped, as Porch skips it with a warning).
+ */
+export function kptAnnotations(message: string): KptAnnotation[] {
+  const out: KptAnnotation[] = [];
+  for (const raw of message.split("\n")) {
+    const line = raw.trim();
+    if (!line.startsWith(TRAILER)) continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line.slice(TRAILER.length));
+    } catch {
+      continue;
+    }
+    const parsed = annotationSchema.safeParse(value);
+    if (!parsed.success || parsed.data.package === undefined) continue;
+    const { package: pkg, workspaceName, revision, task } = parsed.data;
+    out.push({
+      package: pkg,
+      ...(workspaceName ? { workspaceName } : {}),
+      ...(revision ? { revision } : {}),
+      ...(task ? { task: { type: task.type } } : {}),
+    });
+  }
+  return out;
+}
+
+/** The workspace a commit's `kpt:` lines give `pkg`, as Porch reads a published revision's. */
+export function workspaceFromMessage(message: string, pkg: string): string | undefined {
+  return kptAnnotations(message).find((a) => a.package === pkg && a.workspaceName)?.workspaceName;
+}
+
+/**
+ * The annotation a commit pushed to `branch` carries when its caller gave none: the package and
+ * workspace the branch names (a porchlight draft or fan-out branch, or one of Porch's), or undefined for
+ * a branch that holds no package revision (the catalog's, the default branch).
+ */
+export function annotationForBranch(branch: string): KptAnnotation | undefined {
+  const own = parsePackageBranch(branch);
+  if (own.ok) return { package: own.value.package, workspaceName: own.value.workspace };
+  const porch = parsePorchBranch(branch);
+  if (porch.ok) return { package: porch.value.package, workspaceName: porch.value.workspace };
+  return undefined;
+}
+
+/**
+ * The workspace of the published revision of `pkg` on a tagged commit, from its message: its `kpt:`
+ * line (porchlight's publish writes one on the merge commit; Porch tags its own annotated commit), or
+ * else the branch GitHub's own merge commit names (`Merge pull request #N from owner/drafts/<pkg>/<ws>`,
+ * a merge by GitHub's button). Undefined when the message tells neither.
+ */
+export function publishedWorkspace(message: string, pkg: string): string | undefined {
+  const fromTrailer = workspaceFromMessage(message, pkg);
+  if (fromTrailer) return fromTrailer;
+  const merged = /^Merge pull request #\d+ from [^/\s]+\/(\S+)/.exec(message);
+  if (!merged?.[1]) return undefined;
+  const branch = parsePackageBranch(merged[1]);
+  return branch.ok && branch.value.package === pkg ? branch.value.workspace : undefined;
+}

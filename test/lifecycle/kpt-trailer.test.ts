@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import {
+  annotateMessage,
+  annotationForBranch,
+  kptAnnotations,
+  publishedWorkspace,
+} from "../../src/lifecycle/kpt-trailer.js";
+
+describe("Porch's kpt: commit lines", () => {
+  it("appends one as Porch does, after a blank line, in Porch's field order, once per package", () => {
+    const message = annotateMessage("Render\n", {
+      package: "net/dns",
+      workspaceName: "edit",
+      task: { type: "render" },
+    });
+    expect(message).toBe(
+      'Render\n\nkpt:{"package":"net/dns","workspaceName":"edit","task":{"type":"render"}}\n',
+    );
+    expect(annotateMessage(message, { package: "net/dns", workspaceName: "other" })).toBe(message);
+  });
+
+  it.each([
+    ['Intializing package\n\nkpt:{"package":"a","workspaceName":"w","revision":"1"}\n', "a", "w"],
+    ['msg\n  kpt:{"package":"a","workspaceName":"w"}', "a", "w"],
+    ['msg\n\nkpt:{"package":"b","workspaceName":"x"}\nkpt:{"package":"a","workspaceName":"y"}\n', "a", "y"],
+    ['msg\n\nkpt:not json\nkpt:{"package":"a","workspaceName":"z"}\n', "a", "z"],
+    ["Merge pull request #4 from acme/drafts/app/w1\n\nPropose app", "app", "w1"],
+    ["Merge pull request #4 from acme/drafts/other/w1\n\nPropose", "app", undefined],
+    ["Publish app/v1 (#4)", "app", undefined],
+    ['msg\n\nkpt:{"package":"a","revision":"1"}\n', "a", undefined],
+  ])("reads the workspace of %j for %s", (message, pkg, workspace) => {
+    expect(publishedWorkspace(message, pkg)).toBe(workspace);
+  });
+
+  it("skips lines that are not an annotation, as Porch skips them", () => {
+    expect(
+      kptAnnotations('kpt:{"workspaceName":"w"}\nkpt:[1]\nkpt:{"package":"p","task":{"type":"init"}}'),
+    ).toEqual([{ package: "p", task: { type: "init" } }]);
+  });
+
+  it.each([
+    ["drafts/net/dns/edit", { package: "net/dns", workspaceName: "edit" }],
+    ["porchlight/variant/app/prod", { package: "app", workspaceName: "prod" }],
+    ["proposed/app/ready", { package: "app", workspaceName: "ready" }],
+    ["deletionProposed/app/first", { package: "app", workspaceName: "first" }],
+    ["porchlight/catalog", undefined],
+    ["main", undefined],
+  ])("annotates a commit to %s", (branch, annotation) => {
+    expect(annotationForBranch(branch)).toEqual(annotation);
+  });
+});
