@@ -1,9 +1,13 @@
 import { minimatch } from "minimatch";
 
 /**
- * A matcher for a package's `.krmignore` (gitignore syntax, as kpt reads it): paths relative to the
- * package directory. Blank lines and `#` comments are skipped; `!` re-includes; a pattern without a
- * slash matches at any depth; a trailing slash matches a directory and everything below it.
+ * A matcher for a package's `.krmignore`, as kpt reads it (kyaml's reader, through
+ * monochromegane/go-gitignore — not git's own rules): paths relative to the package directory. Blank
+ * lines and `#` comments are skipped. A pattern is anchored to the package directory only when it starts
+ * with `/`; any other (`tests`, `tests/*`, `a/b`) matches the last parts of a path at any depth, so
+ * `tests/*` leaves `sub/tests/x.yaml` alone too. A trailing slash matches a directory and everything
+ * below it. A `!` pattern re-includes what it matches whatever its place in the file: go-gitignore asks
+ * the `!` patterns first.
  */
 export function krmIgnoreMatcher(text: string): (relPath: string, isDir?: boolean) => boolean {
   const rules = text
@@ -15,19 +19,19 @@ export function krmIgnoreMatcher(text: string): (relPath: string, isDir?: boolea
       let pattern = negate ? line.slice(1) : line;
       const dirOnly = pattern.endsWith("/");
       if (dirOnly) pattern = pattern.slice(0, -1);
-      const anchored = pattern.includes("/");
-      if (pattern.startsWith("/")) pattern = pattern.slice(1);
+      const anchored = pattern.startsWith("/");
+      if (anchored) pattern = pattern.slice(1);
       const base = anchored ? pattern : `**/${pattern}`;
       return { negate, dirOnly, base, globs: dirOnly ? [`${base}/**`] : [base, `${base}/**`] };
     });
-  return (relPath, isDir = false) => {
-    let ignored = false;
-    for (const r of rules) {
-      const globs = isDir && r.dirOnly ? [r.base, ...r.globs] : r.globs;
-      if (globs.some((g) => minimatch(relPath, g, { dot: true }))) ignored = !r.negate;
-    }
-    return ignored;
+  const matches = (r: (typeof rules)[number], relPath: string, isDir: boolean) => {
+    const globs = isDir && r.dirOnly ? [r.base, ...r.globs] : r.globs;
+    return globs.some((g) => minimatch(relPath, g, { dot: true }));
   };
+  const accept = rules.filter((r) => r.negate);
+  const ignore = rules.filter((r) => !r.negate);
+  return (relPath, isDir = false) =>
+    !accept.some((r) => matches(r, relPath, isDir)) && ignore.some((r) => matches(r, relPath, isDir));
 }
 
 /**

@@ -43,3 +43,44 @@ describe("krmIgnoredInTree (which files kpt fn eval reads)", () => {
     expect(krmIgnoredInTree(treeFromText({ "a.yaml": "" }))("a.yaml")).toBe(false);
   });
 });
+
+/**
+ * What kpt v1.0.0-beta.56's render leaves alone for each `.krmignore`, read off kpt itself (a package
+ * holding every path below; the files it did not reformat): go-gitignore's rules, not git's — only a
+ * leading `/` anchors a pattern, and a `!` pattern wins wherever it stands.
+ */
+describe("krmIgnoreMatcher reads patterns as kpt does", () => {
+  const paths = [
+    "cm.yaml",
+    "tests/cm.yaml",
+    "sub/tests/cm.yaml",
+    "a/b/tests/cm.yaml",
+    "tests/x/cm.yaml",
+    "sub/tests/x/cm.yaml",
+    "a/b/cm.yaml",
+    "x/a/b/cm.yaml",
+    "keep.yaml",
+    "sub/keep.yaml",
+  ];
+  const tests = [
+    "tests/cm.yaml",
+    "sub/tests/cm.yaml",
+    "a/b/tests/cm.yaml",
+    "tests/x/cm.yaml",
+    "sub/tests/x/cm.yaml",
+  ];
+  it.each([
+    ["tests/*\n", tests],
+    ["tests/\n", tests],
+    ["tests\n", tests],
+    ["/tests\n", ["tests/cm.yaml", "tests/x/cm.yaml"]],
+    ["a/b\n", ["a/b/tests/cm.yaml", "a/b/cm.yaml", "x/a/b/cm.yaml"]],
+    ["/a/b\n", ["a/b/tests/cm.yaml", "a/b/cm.yaml"]],
+    ["tests/x\n", ["tests/x/cm.yaml", "sub/tests/x/cm.yaml"]],
+    ["*.yaml\n!keep.yaml\n", paths.filter((p) => !p.endsWith("keep.yaml"))],
+    ["!keep.yaml\n*.yaml\n", paths.filter((p) => !p.endsWith("keep.yaml"))],
+  ])("%j ignores what kpt ignores", (krmignore, want) => {
+    const ignored = krmIgnoredInTree(treeFromText({ ".krmignore": krmignore, Kptfile: "" }));
+    expect(paths.filter((p) => ignored(p)).sort()).toEqual([...want].sort());
+  });
+});
