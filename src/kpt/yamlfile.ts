@@ -69,7 +69,7 @@ function checkAliases(doc: Document, file: string, lineCounter: LineCounter): vo
 /**
  * A document kyaml drops: no content (a lone `---`, or only comments), or a null (`~`, `null`).
  */
-function isEmptyDocument(doc: Document): boolean {
+export function isEmptyDocument(doc: Document): boolean {
   const c = doc.contents;
   return c === null || (isScalar(c) && c.value === null);
 }
@@ -79,7 +79,7 @@ function isEmptyDocument(doc: Document): boolean {
  * its text either (yaml.v3 reads `a: |` + `  x` at the end of a file as "x", and writes it back `|-`);
  * the `yaml` parser adds one. Take it off the last document's block scalar that ends there.
  */
-function blockScalarAtEnd(doc: Document, end: number): void {
+export function blockScalarAtEnd(doc: Document, end: number): void {
   let node: unknown = doc.contents;
   while (node) {
     if (isScalar(node)) {

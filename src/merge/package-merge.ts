@@ -23,12 +23,36 @@ export interface PackageMergeResult {
   changes: MergeChange[];
 }
 
-function text(files: Map<string, Buffer>, yaml: boolean): TextFiles {
-  const out: TextFiles = new Map();
-  // YAML is UTF-8 or refused (kpt's rule): a replacement character must never be merged into a file.
-  for (const [p, b] of files)
-    if (p !== KPTFILE && isYamlPath(p) === yaml) out.set(p, yaml ? decodeUtf8(b, p) : b.toString("utf8"));
-  return out;
+/**
+ * A package's files split as kpt's update sees them: the resource files (YAML holding at least one
+ * document, merged resource by resource) and the rest, merged as whole files — a YAML file with no
+ * document (empty, blank, `---` or comments only) among them, so it is kept, added or removed as a
+ * file and never emptied or dropped for having no resource.
+ */
+function split(files: Map<string, Buffer>): { yaml: TextFiles; other: TextFiles } {
+  const yaml: TextFiles = new Map();
+  const other: TextFiles = new Map();
+  for (const [p, b] of files) {
+    if (p === KPTFILE) continue;
+    if (!isYamlPath(p)) {
+      other.set(p, b.toString("utf8"));
+      continue;
+    }
+    // YAML is UTF-8 or refused (kpt's rule): a replacement character must never be merged into a file.
+    const t = decodeUtf8(b, p);
+    if (holdsDocuments(t, p)) yaml.set(p, t);
+    else other.set(p, t);
+  }
+  return { yaml, other };
+}
+
+/** True unless the text parses to no document; a file that does not parse is the merge's to report. */
+function holdsDocuments(t: string, file: string): boolean {
+  try {
+    return parseYamlDocs(t, file).length > 0;
+  } catch {
+    return true;
+  }
 }
 
 export function readKptfile(files: Map<string, Buffer>, file: string): PlainKptfile {
@@ -49,15 +73,15 @@ export function mergeOnePackage(dir: string, f: PackageFiles, isRoot: boolean): 
   const kf = mergeKptfile(localKf, readKptfile(f.updated, kfPath), readKptfile(f.original, kfPath), !isRoot);
   out.set(KPTFILE, Buffer.from(formatKptfile(kf)));
 
-  const resources = mergeResources(text(f.original, true), text(f.updated, true), text(f.local, true));
+  const [original, updated, local] = [split(f.original), split(f.updated), split(f.local)];
+  const resources = mergeResources(original.yaml, updated.yaml, local.yaml);
   for (const [p, t] of resources.files) out.set(p, Buffer.from(t));
   for (const c of resources.changes) changes.push({ ...c, file: join(dir, c.file) });
-  for (const p of f.local.keys()) {
-    if (p !== KPTFILE && isYamlPath(p) && !resources.files.has(p))
-      changes.push({ file: join(dir, p), action: "removed" });
+  for (const p of local.yaml.keys()) {
+    if (!resources.files.has(p)) changes.push({ file: join(dir, p), action: "removed" });
   }
 
-  const [o, u, l] = [text(f.original, false), text(f.updated, false), text(f.local, false)];
+  const [o, u, l] = [original.other, updated.other, local.other];
   for (const p of new Set([...o.keys(), ...u.keys(), ...l.keys()])) {
     const merged = mergeOtherFile(o.get(p), u.get(p), l.get(p));
     if (merged.text !== undefined) out.set(p, Buffer.from(merged.text));
@@ -112,6 +136,12 @@ export function normalizedFiles(files: Map<string, Buffer>, attributeAs?: Comman
     if (p !== KPTFILE && isYamlPath(p)) {
       try {
         const docs = parseYamlDocs(t, p);
+        // A file with no document (empty, blank, `---` or comments only) is kpt's to leave as it is:
+        // its bytes pass through whole.
+        if (docs.length === 0) {
+          out.set(p, t);
+          continue;
+        }
         docs.forEach(addMergeComment);
         if (attributeAs) for (const d of docs) attribute(d.doc, attributeAs);
         out.set(p, formatDocs(docs));

@@ -3,6 +3,7 @@ import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
+import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
 
 /**
  * YAML documents as kpt's merge reads and writes them. Reading: the failsafe schema (every scalar is
@@ -31,6 +32,13 @@ export function parseYamlDocs(text: string, file: string): YamlDoc[] {
   return chunks.flatMap((c) => parseChunk(c.text, file, c.line));
 }
 
+/** Under the failsafe schema an empty document, `~` and `null` are plain strings: nulls to kyaml. */
+function plainNull(node: unknown): boolean {
+  return (
+    isScalar(node) && node.type === "PLAIN" && ["", "~", "null", "Null", "NULL"].includes(String(node.value))
+  );
+}
+
 /**
  * Parses one piece of a file (see splitDocuments) starting at 0-based line `lineOffset` (for error
  * positions); empty documents are dropped.
@@ -48,7 +56,10 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
         `invalid YAML: ${err.message.split("\n")[0]}; fix the syntax and run again`,
       );
     }
-    if (doc.contents === null) continue;
+    // The reader's own rules (src/kpt/yamlfile.ts): a piece with no content (a lone `---`, comments
+    // only) is no document; a block scalar running to a file's end without a line break has none.
+    if (isEmptyDocument(doc) || plainNull(doc.contents)) continue;
+    if (!text.endsWith("\n")) blockScalarAtEnd(doc, text.length);
     emptyScalarsAsNull(doc);
     mergeKeysAsText(doc, text);
     // a piece after the file's first starts at its `---` line, whose comment kpt drops
