@@ -48,7 +48,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       io.stdout(help());
       return verbName ? 0 : 2;
     }
-    const verb = VERBS.find((v) => v.name === verbName);
+    const verb = VERBS.find((v) => v.name === verbName || v.aliases?.includes(verbName));
     if (!verb) {
       throw new UsageError(
         `porchlight rpkg: unknown verb "${verbName}"; known verbs: ${VERBS.map((v) => v.name).join(", ")}`,

@@ -52,7 +52,7 @@ export const approveVerb: Verb = {
  * approval from the author). If the bot published first (it reacts to the review too), the job finds
  * the merged pull request and only reports its tag.
  */
-async function approveAndPublish(
+export async function approveAndPublish(
   repo: Repository,
   pull: number,
 ): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {

@@ -1,26 +1,36 @@
+import { approveAndPublish } from "./approve.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO
 
-Delete package revisions. A Draft or Proposed revision goes away with its branch (its pull request is
-closed). A Published revision is deleted through a deletion proposal: run \`rpkg propose-delete\`, then
-\`rpkg approve\` (or \`rpkg del\`) on the DeletionProposed revision to merge it.
+Delete package revisions (alias: delete). A Draft or Proposed revision goes away with its branch (its
+pull request is closed). A Published revision is deleted through a deletion proposal: run
+\`rpkg propose-delete\`, then \`rpkg del\` (or \`rpkg approve\`) on the DeletionProposed revision to
+merge it, with the same checks and approvals as any publish.
 `;
 
 export const delVerb: Verb = {
   name: "del",
+  aliases: ["delete"],
   summary: "Delete draft or proposed revisions (published ones: propose-delete first).",
   usage: USAGE,
   flags: {},
   run: (args, env) =>
     forEachRevision("del", USAGE, args, env, async (repo, rev, _state, name) => {
       const branch = branchOf(rev);
-      if (rev.lifecycle === "DeletionProposed") {
-        throw new RpkgError(
-          `${name} proposes deleting ${rev.package} (#${rev.pullRequest}); run \`porchlight rpkg approve ${name} --repository ${repo.full}\` to delete it`,
-        );
+      // As porchctl: deleting a DeletionProposed revision carries the deletion out (approve does too).
+      if (rev.lifecycle === "DeletionProposed" && rev.pullRequest !== undefined) {
+        const step = env.progress.step(`Deleting ${rev.package} (#${rev.pullRequest})`);
+        try {
+          await approveAndPublish(repo, rev.pullRequest);
+        } catch (e) {
+          step.fail();
+          throw e;
+        }
+        step.done();
+        return `${nameOf(repo, rev)} deleted`;
       }
       if (rev.lifecycle === "Published" || !branch) {
         throw new RpkgError(

@@ -73,16 +73,19 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     ]);
   });
 
-  it("answers a second deletion proposal as porchctl does, and refuses del of a published revision", async () => {
+  it("answers a second deletion proposal as porchctl does; del of it carries it out under publish's rules", async () => {
     const again = await w.rpkg(w.alice, ["propose-delete", "app/v1", R]);
     expect(again).toMatchObject({
       code: 0,
       stdout: "",
       stderr: "blueprints.app.w1 is already proposed for deletion\n",
     });
-    const del = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R]);
+    // `delete` is porchctl's name for del; deleting a DeletionProposed revision merges its proposal,
+    // with the checks and approvals any publish needs — here none yet, so nothing is deleted.
+    const del = await w.rpkg(w.alice, ["delete", "blueprints.app.v1", R]);
     expect(del.code).toBe(1);
-    expect(del.stderr).toContain("rpkg approve blueprints.app.v1");
+    expect(del.stderr).toContain("porchlight/guardrails has not run");
+    expect(del.stderr).toContain("needs 1 approval");
   });
 
   it("rejecting a deletion keeps the package published and removes the deletion branch", async () => {
