@@ -1,15 +1,19 @@
 import { GitHubError } from "../../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../../jobs/publish/index.js";
+import { REQUIRED_CHECKS } from "../../lifecycle/publish.js";
+import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
 import { forEachProposal, type Verb } from "./verb.js";
 
-const USAGE = `porchlight rpkg approve PACKAGE_REV_NAME... --repository=OWNER/REPO
+const USAGE = `porchlight rpkg approve PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]
 
 Approve proposals: an approving review of the pull request's head, then the bot's publish job: merge
-naming the reviewed head, and tag <package>/v<N> (the next free number). A deletion proposal, approved,
+naming the reviewed head, and tag <package>/v<N> (the next free number). Synchronous, as porchctl's: it
+first waits, at most --timeout (default 5m), for the bot's porchlight/render and porchlight/guardrails
+checks of the head to complete. A deletion proposal, approved,
 deletes the package. Publishing needs write permission, green porchlight/render and
 porchlight/guardrails checks, and the repository's required approvals from people other than the author.
 `;
@@ -18,9 +22,10 @@ export const approveVerb: Verb = {
   name: "approve",
   summary: "Approve proposals: publish them (or carry out a deletion).",
   usage: USAGE,
-  flags: {},
-  run: (args, env) =>
-    forEachProposal(
+  flags: { timeout: "value" },
+  run: (args, env) => {
+    const wait = checkWait(args.values.get("timeout"));
+    return forEachProposal(
       "approve",
       USAGE,
       args,
@@ -30,7 +35,7 @@ export const approveVerb: Verb = {
       async (repo, rev) => {
         const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
         try {
-          const outcome = await approveAndPublish(repo, rev.pullRequest);
+          const outcome = await approveAndPublish(repo, rev.pullRequest, wait);
           // The name stays the revision's (Porch's name for life); the tag and revision go with progress.
           step.done(
             outcome.kind === "published"
@@ -43,8 +48,43 @@ export const approveVerb: Verb = {
           throw e;
         }
       },
-    ),
+    );
+  },
 };
+
+/** How long approve waits for the proposal head's checks, and how often it looks. */
+export interface CheckWait {
+  timeoutMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
+
+/**
+ * Porch's approve is synchronous: right after `propose`, the bot's render and guardrail checks of the
+ * head may not have run yet. Waits until each required check has completed on `sha` (whatever its
+ * conclusion: publish then decides, and names a failed one), at most `timeoutMs`; past that, publish
+ * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command.
+ */
+async function waitForChecks(repo: Repository, sha: string, wait: CheckWait): Promise<void> {
+  const deadline = Date.now() + wait.timeoutMs;
+  for (;;) {
+    const runs = await repo.conn.port.listCheckRuns(sha);
+    const pending = REQUIRED_CHECKS.filter(
+      (name) => !runs.some((r) => r.name === name && r.headSha === sha && r.status === "completed"),
+    );
+    if (pending.length === 0 || Date.now() + wait.pollMs > deadline) return;
+    await new Promise((done) => setTimeout(done, wait.pollMs));
+  }
+}
+
+/** `--timeout` as a duration (`90s`, `5m`, or seconds), or the default. */
+export function checkWait(raw: string | undefined): CheckWait {
+  if (raw === undefined) return DEFAULT_WAIT;
+  const m = /^(\d+)(s|m)?$/.exec(raw);
+  if (!m) throw new UsageError(`--timeout must be a duration such as 90s or 5m, not "${raw}"\n\n${USAGE}`);
+  return { ...DEFAULT_WAIT, timeoutMs: Number(m[1]) * (m[2] === "m" ? 60_000 : 1000) };
+}
 
 /**
  * An approving review of the head as the token's user, then the bot's publish job. GitHub refuses a
@@ -55,6 +95,7 @@ export const approveVerb: Verb = {
 export async function approveAndPublish(
   repo: Repository,
   pull: number,
+  wait: CheckWait = DEFAULT_WAIT,
 ): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {
   const pr = await repo.conn.port.getPull(pull);
   let request: PublishRequest;
@@ -71,6 +112,7 @@ export async function approveAndPublish(
     }
     request = { kind: "command", user: me.login };
   }
+  await waitForChecks(repo, pr.headSha, wait);
   const ctx = await jobContext(repo);
   let outcome = await publishProposal(ctx, { pull, request });
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {

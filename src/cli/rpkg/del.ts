@@ -1,14 +1,14 @@
-import { approveAndPublish } from "./approve.js";
+import { approveAndPublish, checkWait } from "./approve.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
-const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO
+const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]
 
 Delete package revisions (alias: delete). A Draft or Proposed revision goes away with its branch (its
 pull request is closed). A Published revision is deleted through a deletion proposal: run
 \`rpkg propose-delete\`, then \`rpkg del\` (or \`rpkg approve\`) on the DeletionProposed revision to
-merge it, with the same checks and approvals as any publish.
+merge it, with the same checks and approvals as any publish (it waits for the checks as approve does).
 `;
 
 export const delVerb: Verb = {
@@ -16,7 +16,7 @@ export const delVerb: Verb = {
   aliases: ["delete"],
   summary: "Delete draft or proposed revisions (published ones: propose-delete first).",
   usage: USAGE,
-  flags: {},
+  flags: { timeout: "value" },
   run: (args, env) =>
     forEachRevision("del", USAGE, args, env, async (repo, rev, _state, name) => {
       const branch = branchOf(rev);
@@ -24,7 +24,7 @@ export const delVerb: Verb = {
       if (rev.lifecycle === "DeletionProposed" && rev.pullRequest !== undefined) {
         const step = env.progress.step(`Deleting ${rev.package} (#${rev.pullRequest})`);
         try {
-          await approveAndPublish(repo, rev.pullRequest);
+          await approveAndPublish(repo, rev.pullRequest, checkWait(args.values.get("timeout")));
         } catch (e) {
           step.fail();
           throw e;

@@ -34,18 +34,22 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     expect(r.stderr).toContain("propose it first with `porchlight rpkg propose blueprints.app.w1");
   });
 
-  it("refuses while the required checks have not run, saying which", async () => {
+  it("refuses once its --timeout has passed with the required checks not run, saying which", async () => {
     await w.rpkg(w.alice, ["propose", "blueprints.app.w1", R]);
-    const r = await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
+    const r = await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R, "--timeout=0s"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("porchlight/render has not run on");
     expect(r.stderr).toContain("porchlight/guardrails has not run on");
+    expect((await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R, "--timeout=soon"])).code).toBe(2);
   });
 
-  it("does not count the author's own approval", async () => {
+  it("waits for the head's checks, as porchctl's approve is synchronous; the author's approval does not count", async () => {
+    // approve runs before the bot has checked the head; the checks complete while it waits.
+    const approving = w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
     await greenChecks();
-    const r = await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
+    const r = await approving;
     expect(r.code).toBe(1);
+    expect(r.stderr).not.toContain("has not run");
     expect(r.stderr).toMatch(/own|other than the author/);
   });
 

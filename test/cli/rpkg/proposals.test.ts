@@ -82,7 +82,7 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     });
     // `delete` is porchctl's name for del; deleting a DeletionProposed revision merges its proposal,
     // with the checks and approvals any publish needs — here none yet, so nothing is deleted.
-    const del = await w.rpkg(w.alice, ["delete", "blueprints.app.v1", R]);
+    const del = await w.rpkg(w.alice, ["delete", "blueprints.app.v1", R, "--timeout=0s"]);
     expect(del.code).toBe(1);
     expect(del.stderr).toContain("porchlight/guardrails has not run");
     expect(del.stderr).toContain("needs 1 approval");
