@@ -22,6 +22,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { defaultRegistry } from "../src/fn/registry.js";
+import { DEFAULT_RUN_OPTIONS } from "../src/fn/runtime/types.js";
+import { render } from "../src/render/render.js";
 import { kptAvailable, kptRender } from "../test/conformance/realworld.js";
 
 const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
@@ -84,10 +87,8 @@ function writeBatch(dir: string, files: readonly string[], pipeline: string): vo
   cpSync(join(dir, "in"), join(dir, "porchlight"), { recursive: true });
 }
 
-function compareBatch(dir: string, files: readonly string[], root: string): Outcome[] | undefined {
-  const kpt = kptRender(join(dir, "kpt"));
-  const ours = renderPorchlight(join(dir, "porchlight"));
-  if (kpt.code !== 0 || ours.code !== 0) return undefined;
+/** Each file of a rendered batch: kpt's bytes against porchlight's (a file one side deleted reads `<deleted>`). */
+function compareRendered(dir: string, files: readonly string[], root: string): Outcome[] {
   return files.map((f, i) => {
     const name = f.endsWith(".yml") ? "file.yml" : "file.yaml";
     const read = (side: string) => {
@@ -121,43 +122,95 @@ function lastLine(text: string): string {
 }
 
 /**
- * The outcomes of `files` in one render per tool, or, where either tool fails, of each half again
- * (down to single files, classified by who refused), so a few bad files cost a few more renders.
+ * The outcomes of `files` in one render per tool. Where either tool fails, the files its message
+ * names (`…/p<N>/…`) are classified alone and the rest rendered again; a failure that names no file
+ * splits the batch in halves, down to single files, classified by who refused.
  */
 function compareOrSplit(files: readonly string[], root: string, dir: string, pipeline: string): Outcome[] {
   writeBatch(dir, files, pipeline);
-  const got = compareBatch(dir, files, root);
-  if (got) return got;
-  if (files.length > 1) {
-    const half = Math.ceil(files.length / 2);
-    return [
-      ...compareOrSplit(files.slice(0, half), root, join(dir, "a"), pipeline),
-      ...compareOrSplit(files.slice(half), root, join(dir, "b"), pipeline),
-    ];
-  }
   const kpt = kptRender(join(dir, "kpt"));
   const ours = renderPorchlight(join(dir, "porchlight"));
-  const file = relative(root, files[0] as string);
-  if (kpt.code !== 0 && ours.code !== 0) return [{ file, kind: "both refuse" }];
-  if (kpt.code !== 0)
-    return [{ file, kind: "porchlight renders, kpt refuses", detail: lastLine(kpt.stderr) }];
-  return [{ file, kind: "kpt renders, porchlight refuses", detail: lastLine(ours.stderr) }];
+  if (kpt.code === 0 && ours.code === 0) return compareRendered(dir, files, root);
+  if (files.length === 1) {
+    const file = relative(root, files[0] as string);
+    if (kpt.code !== 0 && ours.code !== 0) return [{ file, kind: "both refuse" }];
+    if (kpt.code !== 0)
+      return [{ file, kind: "porchlight renders, kpt refuses", detail: lastLine(kpt.stderr) }];
+    return [{ file, kind: "kpt renders, porchlight refuses", detail: lastLine(ours.stderr) }];
+  }
+  const named = new Set<number>();
+  for (const m of `${kpt.stderr}\n${ours.stderr}`.matchAll(/\/p(\d+)\/(?:file\.ya?ml|Kptfile)/g)) {
+    const i = Number(m[1]);
+    if (i < files.length) named.add(i);
+  }
+  if (named.size > 0) {
+    const alone = [...named].flatMap((i, k) =>
+      compareOrSplit([files[i] as string], root, join(dir, `x${k}`), pipeline),
+    );
+    const rest = files.filter((_, i) => !named.has(i));
+    return rest.length > 0 ? [...alone, ...compareOrSplit(rest, root, join(dir, "r"), pipeline)] : alone;
+  }
+  const half = Math.ceil(files.length / 2);
+  return [
+    ...compareOrSplit(files.slice(0, half), root, join(dir, "a"), pipeline),
+    ...compareOrSplit(files.slice(half), root, join(dir, "b"), pipeline),
+  ];
 }
 
-function runMode(files: string[], root: string, work: string, mode: string, batch: number, keep: boolean) {
+/**
+ * The files porchlight's own render refuses, found in-process (milliseconds a file): kept out of the
+ * batches, each is run alone by both tools, so a corpus with many files no tool renders (templates,
+ * invalid YAML) costs a few renders each instead of a batch render apiece.
+ */
+async function refusedByPorchlight(files: readonly string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  const env = { registry: defaultRegistry(), run: DEFAULT_RUN_OPTIONS };
+  for (const f of files) {
+    const name = f.endsWith(".yml") ? "file.yml" : "file.yaml";
+    const tree = new Map([
+      ["Kptfile", Buffer.from(KPTFILE("p", ""))],
+      [name, readFileSync(f)],
+    ]);
+    const r = await render(tree, "", env).catch(() => undefined);
+    if (!r?.ok) out.add(f);
+  }
+  return out;
+}
+
+function runMode(
+  files: string[],
+  refused: ReadonlySet<string>,
+  root: string,
+  work: string,
+  mode: string,
+  batch: number,
+  keep: boolean,
+) {
   const pipeline = mode === "exec" ? `pipeline:\n  mutators:\n  - exec: ${join(work, "cat.sh")}\n` : "";
   const outcomes: Outcome[] = [];
-  for (let start = 0; start < files.length; start += batch) {
-    const dir = join(work, `${mode}-${start}`);
-    outcomes.push(...compareOrSplit(files.slice(start, start + batch), root, dir, pipeline));
+  // porchlight refuses these (its in-process render did): only kpt's answer is still to be had.
+  for (const [i, f] of [...refused].entries()) {
+    const dir = join(work, `${mode}-refused-${i}`);
+    writeBatch(dir, [f], pipeline);
+    const kpt = kptRender(join(dir, "kpt"));
+    const file = relative(root, f);
+    outcomes.push(
+      kpt.code === 0 ? { file, kind: "kpt renders, porchlight refuses" } : { file, kind: "both refuse" },
+    );
     if (!keep) rmSync(dir, { recursive: true, force: true });
-    process.stderr.write(`\r${mode}: ${Math.min(start + batch, files.length)}/${files.length}`);
+  }
+  const rest = files.filter((f) => !refused.has(f));
+  for (let start = 0; start < rest.length; start += batch) {
+    const dir = join(work, `${mode}-${start}`);
+    outcomes.push(...compareOrSplit(rest.slice(start, start + batch), root, dir, pipeline));
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+    process.stderr.write(`\r${mode}: ${Math.min(start + batch, rest.length)}/${rest.length}`);
   }
   process.stderr.write("\n");
   return outcomes;
 }
 
-export function main(args: readonly string[]): number {
+export async function main(args: readonly string[]): Promise<number> {
   const opt = (name: string) => {
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? args[i + 1] : undefined;
@@ -180,9 +233,10 @@ export function main(args: readonly string[]): number {
   const files = yamlFiles(root).slice(0, limit);
   const modes = (opt("mode") ?? "both") === "both" ? ["none", "exec"] : [opt("mode") as string];
   const keep = args.includes("--keep");
+  const refused = await refusedByPorchlight(files);
   let failures = 0;
   for (const mode of modes) {
-    const outcomes = runMode(files, root, work, mode, Number(opt("batch") ?? 200), keep);
+    const outcomes = runMode(files, refused, root, work, mode, Number(opt("batch") ?? 200), keep);
     const byKind = new Map<Kind, Outcome[]>();
     for (const o of outcomes) byKind.set(o.kind, [...(byKind.get(o.kind) ?? []), o]);
     process.stdout.write(`mode ${mode}: ${outcomes.length} files\n`);
@@ -199,4 +253,6 @@ export function main(args: readonly string[]): number {
   return failures === 0 ? 0 : 1;
 }
 
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2)).then((code) => {
+  process.exitCode = code;
+});
