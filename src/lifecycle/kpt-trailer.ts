@@ -82,7 +82,12 @@ export function workspaceFromMessage(message: string, pkg: string): string | und
  */
 export function annotationForBranch(branch: string): KptAnnotation | undefined {
   const own = parsePackageBranch(branch);
-  if (own.ok) return { package: own.value.package, workspaceName: own.value.workspace };
+  // A fan-out branch carries every update of its variant, one revision after another: its variant's
+  // name is no workspace of one revision, so it names the package alone (its revisions keep `v<N>`).
+  if (own.ok)
+    return own.value.variant
+      ? { package: own.value.package }
+      : { package: own.value.package, workspaceName: own.value.workspace };
   const porch = parsePorchBranch(branch);
   if (porch.ok) return { package: porch.value.package, workspaceName: porch.value.workspace };
   return undefined;

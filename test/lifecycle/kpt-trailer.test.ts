@@ -40,7 +40,7 @@ describe("Porch's kpt: commit lines", () => {
 
   it.each([
     ["drafts/net/dns/edit", { package: "net/dns", workspaceName: "edit" }],
-    ["porchlight/variant/app/prod", { package: "app", workspaceName: "prod" }],
+    ["porchlight/variant/app/prod", { package: "app" }],
     ["proposed/app/ready", { package: "app", workspaceName: "ready" }],
     ["deletionProposed/app/first", { package: "app", workspaceName: "first" }],
     ["porchlight/catalog", undefined],

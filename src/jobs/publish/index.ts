@@ -68,7 +68,10 @@ export async function publishProposal(
           ? `Publish ${decision.tag} (#${pr.number})`
           : `Delete ${pkg} (#${pr.number})`,
       // Porch's `kpt:` line: the published revision keeps its workspace's name, read back from here.
-      message: annotateMessage(`From ${pr.headRef}.`, { package: pkg, workspaceName: draft.value.workspace }),
+      message: annotateMessage(`From ${pr.headRef}.`, {
+        package: pkg,
+        ...(draft.value.variant ? {} : { workspaceName: draft.value.workspace }),
+      }),
     });
   } catch (e) {
     if (e instanceof GitHubError && (e.kind === "conflict" || e.kind === "not-mergeable")) {
