@@ -78,7 +78,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
       const same = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=same", DOWN]);
       expect(same).toMatchObject({
         code: 0,
-        stdout: "deploy.web.v1 is up to date with its upstream; no draft created\n",
+        stdout: "deploy.web.first is up to date with its upstream; no draft created\n",
       });
       const revision = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=x", "--revision=2", DOWN]);
       expect(revision.code).toBe(2);
@@ -87,7 +87,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
       const second = (await push("green")).digest;
       const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
       expect(r.stderr).not.toContain("failed");
-      expect(r).toMatchObject({ code: 0, stdout: "deploy.web.v1 upgraded to deploy.web.up\n" });
+      expect(r).toMatchObject({ code: 0, stdout: "deploy.web.first upgraded to deploy.web.up\n" });
       const up = await pulled("deploy.web.up");
       expect(up.cm).toContain("color: green");
       expect(up.cm).toContain("size: large");
@@ -98,7 +98,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
 
       // --ref: back to the first image, by digest
       const back = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=back", `--ref=${first}`, DOWN]);
-      expect(back.stdout).toBe("deploy.web.v1 is up to date with its upstream; no draft created\n");
+      expect(back.stdout).toBe("deploy.web.first is up to date with its upstream; no draft created\n");
     },
   );
 
@@ -108,7 +108,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
     served.set("/web-2.tar.gz", await writeTarGz(treeFromText(files("red"))));
 
     const none = await w.rpkg(w.alice, ["upgrade", "site/v1", "--workspace=none", DOWN]);
-    expect(none.stdout).toBe("deploy.site.v1 is up to date with its upstream; no draft created\n");
+    expect(none.stdout).toBe("deploy.site.first is up to date with its upstream; no draft created\n");
     const r = await w.rpkg(w.alice, [
       "upgrade",
       "site/v1",
@@ -117,7 +117,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
       DOWN,
     ]);
     expect(r.stderr).not.toContain("failed");
-    expect(r).toMatchObject({ code: 0, stdout: "deploy.site.v1 upgraded to deploy.site.up\n" });
+    expect(r).toMatchObject({ code: 0, stdout: "deploy.site.first upgraded to deploy.site.up\n" });
     const up = await pulled("deploy.site.up");
     expect(up.cm).toContain("color: red");
     expect(up.cm).toContain("size: large");
