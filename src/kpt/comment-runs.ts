@@ -16,8 +16,17 @@ import {
  */
 export function commentLineText(line: string): string {
   const end = line.endsWith("\r") ? line.length - 1 : line.length;
-  return line.slice(1, end) || " ";
+  const text = line.slice(1, end);
+  // `#` and `# ` are both " " to the `yaml` parser; yaml.v3 keeps the space of `# `
+  return text === "" ? " " : text === " " ? HASH_SPACE : text;
 }
+
+/**
+ * A comment line `# ` (one space, nothing after it) where it was read from the source text: the
+ * `yaml` parser gives `#` and `# ` alike as " ", which format.ts writes as a lone `#`. Not a character
+ * a YAML comment can hold (NUL is not printable), so no comment's own text is mistaken for it.
+ */
+export const HASH_SPACE = "\u0000";
 
 /**
  * The comment lines between the end of a nested block and what follows it, placed as yaml.v3 (kpt's
@@ -399,7 +408,8 @@ function place(
       : lineAfter(text, end);
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
-  lines.pop();
+  // the line break that ends the run; at the end of a text with no final line break, its last line
+  if (lines[lines.length - 1] === "" || nextLine < text.length) lines.pop();
   const innermost = closing[closing.length - 1]!;
   const inner = column(innermost, text);
   const empty = emptyValue(lastNode);

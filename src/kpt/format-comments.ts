@@ -259,6 +259,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
     // first: the runs after the items before them end at these items' `-`
     items.forEach((item, i) => {
       if (isMap(item)) placeDashRun(item, i, text, later);
+      dashLineComment(item, text);
     });
     items.forEach((item, i) => {
       if (isScalar(item)) {
@@ -271,6 +272,43 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       visit(item, text, later);
     });
   }
+}
+
+/**
+ * `- # c` over a block collection: the comment lines from the `-` line on are, to yaml.v3, the head
+ * comment of the collection's first entry (written after the `- `, the entry below); the `yaml` parser
+ * makes them the item's own, written above the `-`. Lines above the `-` stay the item's.
+ */
+function dashLineComment(item: Node, text: string): void {
+  if (!(isMap(item) || isSeq(item)) || item.flow || item.items.length === 0) return;
+  if (!item.commentBefore || !item.range) return;
+  // the lines from the item's start upwards, over comment lines and blank lines, to the `-` line
+  let end = text.lastIndexOf("\n", item.range[0] - 1);
+  let after = 0;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).replace(/\r$/, "");
+    const trimmed = line.trimStart();
+    if (trimmed === "" || trimmed.startsWith("#")) {
+      after++;
+      end = start - 1;
+      continue;
+    }
+    if (!/^(?:- +)+#/.test(trimmed)) return;
+    after++;
+    break;
+  }
+  if (end <= 0) return;
+  const lines = item.commentBefore.split("\n");
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const dashComments = lines.slice(Math.max(0, lines.length - after));
+  const above = lines.slice(0, lines.length - dashComments.length);
+  const first = item.items[0] as Pair | Node;
+  const target = (isMap(item) ? (first as Pair).key : first) as Node | null;
+  if (!target || typeof target !== "object") return;
+  const moved = dashComments.join("\n").replace(/^\n+/, "");
+  target.commentBefore = target.commentBefore ? `${moved}\n${target.commentBefore}` : moved;
+  item.commentBefore = above.length > 0 ? above.join("\n") : undefined;
 }
 
 /** `key: # c` over a block collection: yaml.v3 keeps `# c` on the key's line. */

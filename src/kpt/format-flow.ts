@@ -1,5 +1,5 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { asNode, flowText } from "./format.js";
+import { asNode, commentText, flowText, flowValueText, isComplexKey } from "./format.js";
 
 /**
  * Flow collections that hold comments, written as yaml.v3's emitter writes them (a merge can give a
@@ -122,7 +122,7 @@ class FlowEmitter {
         return;
       }
       if (i > 0 && this.column === 0) this.writeIndent();
-      this.put(`#${l.trim() === "" ? "" : l}`);
+      this.put(`#${commentText(l)}`);
       this.indention = false;
       this.lineBreak();
     });
@@ -210,7 +210,8 @@ class FlowEmitter {
       const key = asNode(pair.key);
       this.head(join(i === 0 ? head : undefined, key?.commentBefore) || undefined);
       if (this.column === 0) this.writeIndent();
-      this.scalar(flowText(key, true));
+      if (isComplexKey(key)) this.scalar(`? ${flowText(key, true)} `);
+      else this.scalar(flowText(key, true));
       this.indicator(":", false, false);
       trail = this.value(asNode(pair.value));
     });
@@ -222,10 +223,13 @@ class FlowEmitter {
 
   /** A mapping's value; true when it ends with a comma of its own (a line comment followed it). */
   private value(value: Node | null): boolean {
-    if (value === null) return false;
+    if (value === null) {
+      this.scalar(flowValueText(value));
+      return false;
+    }
     if (isLeaf(value)) {
       const line = value.comment ?? undefined;
-      this.scalar(flowText(value, false));
+      this.scalar(flowValueText(value));
       if (!line) return false;
       this.indicator(",", false, false);
       this.line(line);

@@ -12,7 +12,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { endFoot, feetOnly, keyFoot } from "./comment-runs.js";
+import { endFoot, feetOnly, HASH_SPACE, keyFoot } from "./comment-runs.js";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
@@ -354,6 +354,12 @@ class Writer {
       const props = collectionProps(item);
       if (props !== "") this.out.push(prefix.trimEnd() + props);
       inner.forEach((sub, i) => {
+        if (i === 0 && props === "" && isNodeLike(sub) && sub.commentBefore) {
+          // `- # comment` then the inner list on the next line, as yaml.v3 writes its first item's head comment
+          this.commentAfterPrefix(sub.commentBefore, prefix, indent + 2);
+          this.seqItem(sub, indent + 2, `${" ".repeat(indent + 2)}- `);
+          return;
+        }
         if (isNodeLike(sub) && sub.commentBefore) this.head(sub.commentBefore, indent + 2, sub, i > 0);
         this.seqItem(
           sub,
@@ -489,9 +495,9 @@ export function flowText(node: Node | null, key: boolean): string {
   const prefix = propsPrefix(node);
   if (isMap(node)) {
     const parts = (node.items as Pair[]).map((p) => {
-      const k = flowText(asNode(p.key), true);
-      const v = asNode(p.value);
-      return v === null || v === undefined ? `${k}:` : `${k}: ${flowText(v, false)}`;
+      const key = asNode(p.key);
+      const value = flowValueText(asNode(p.value));
+      return isComplexKey(key) ? `? ${flowText(key, true)} : ${value}` : `${flowText(key, true)}: ${value}`;
     });
     return `${prefix}{${parts.join(", ")}}`;
   }
@@ -499,6 +505,23 @@ export function flowText(node: Node | null, key: boolean): string {
     return `${prefix}[${node.items.map((i) => flowText(asNode(i), false)).join(", ")}]`;
   }
   return String(node);
+}
+
+/**
+ * A flow mapping's value as yaml.v3 writes it: an empty one (`{a: }`, `{a}`) is a null with no text,
+ * which its emitter may not write plain inside a flow collection, and writes `''` (kpt's output, read
+ * back as an empty string).
+ */
+export function flowValueText(value: Node | null | undefined): string {
+  if (value === null || value === undefined) return "''";
+  if (isScalar(value) && value.value === null && value.source === "" && !value.tag && !value.anchor)
+    return "''";
+  return flowText(value, false);
+}
+
+/** A key yaml.v3 writes after `? ` (a collection: `{{x}}` is a mapping whose key is the mapping `{x}`). */
+export function isComplexKey(key: Node | null | undefined): boolean {
+  return key !== null && key !== undefined && (isMap(key) || isSeq(key));
 }
 
 /**
@@ -812,7 +835,10 @@ function withoutComment(line: string): string {
   return line;
 }
 
-/** A comment line's text after `#`; a lone `#` comes back from the parser as a space and is written bare. */
-function commentText(text: string): string {
-  return text.trim() === "" ? "" : text;
+/**
+ * A comment line's text after `#`: a lone `#` comes back from the parser as a space and is written
+ * bare; `# ` read from the source is HASH_SPACE (comment-runs.ts); any other text as it is.
+ */
+export function commentText(text: string): string {
+  return text === " " ? "" : text === HASH_SPACE ? " " : text;
 }

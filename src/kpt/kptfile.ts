@@ -1,4 +1,4 @@
-import type { Document, LineCounter } from "yaml";
+import { type Document, isScalar, type LineCounter, visit } from "yaml";
 import type { z } from "zod";
 import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
@@ -33,6 +33,7 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     );
   }
   const doc = docs[0]!;
+  duplicateKeys(doc, lineCounter, file);
   const apiVersion = getString(doc, ["apiVersion"]);
   if (apiVersion?.startsWith("kpt.dev/") && apiVersion !== KPTFILE_API_VERSION) {
     throw new KptfileError(
@@ -64,6 +65,34 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     throw error;
   }
   return { doc, kptfile: result.data };
+}
+
+/**
+ * kpt decodes a Kptfile into its Go types, and yaml.v3's decoder refuses a key twice in one mapping
+ * (resources, read as nodes, may hold one twice: parseYamlFile keeps both).
+ */
+function duplicateKeys(doc: Document, lineCounter: LineCounter, file: string): void {
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Map<unknown, number>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key) || !pair.key.range) continue;
+        const line = lineCounter.linePos(pair.key.range[0]).line;
+        const first = seen.get(pair.key.value);
+        if (first === undefined) {
+          seen.set(pair.key.value, line);
+          continue;
+        }
+        const key = String(pair.key.value);
+        const error = new KptfileError(
+          { file, line, column: lineCounter.linePos(pair.key.range[0]).col },
+          `the key "${key}" is already defined at line ${first} of this mapping; keep one of the two`,
+        );
+        error.kptDetail = `yaml: unmarshal errors:\n  line ${line}: mapping key "${key}" already defined at line ${first}`;
+        throw error;
+      }
+    },
+  });
 }
 
 /**

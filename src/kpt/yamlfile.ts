@@ -8,7 +8,7 @@ import { mergeKeysAsText } from "./yaml-nodes.js";
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
  * kinds like `on`/`yes` is not needed because values are kept as source text; keep source formatting.
  */
-const PARSE_OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;
+const PARSE_OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: false } as const;
 
 export interface ParsedYamlFile {
   docs: Document[];

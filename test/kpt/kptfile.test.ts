@@ -65,6 +65,26 @@ describe("parseKptfile", () => {
     expect(kptfile.pipeline?.validators).toHaveLength(1);
   });
 
+  it("refuses a key written twice in one mapping, naming both lines (resources may hold one twice; a Kptfile may not)", () => {
+    const text =
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a\npipeline:\n  mutators: []\n  mutators: []\n";
+    const error = (() => {
+      try {
+        parseKptfile(text, "pkg/Kptfile");
+      } catch (e) {
+        return e as KptError & { kptDetail?: string };
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(KptError);
+    expect(error?.message).toBe(
+      'pkg/Kptfile:7:3: the key "mutators" is already defined at line 6 of this mapping; keep one of the two',
+    );
+    expect(error?.kptDetail).toBe(
+      'yaml: unmarshal errors:\n  line 7: mapping key "mutators" already defined at line 6',
+    );
+  });
+
   it("accepts an empty pipeline", () => {
     const { kptfile } = parseKptfile(
       "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a\npipeline:\n",

@@ -336,6 +336,51 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     });
     expect(pl).toEqual(kpt);
   });
+
+  // Shapes found in public repositories' files (docs/kpt-compat.md): each rendered as kpt renders it.
+  const shapes = {
+    "template.yaml":
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: t\nspec:\n  url: {{MANIFEST_FILE_URL}}\n  empty: {b: , c: 1}\n  bare: {e}\n  nested: [{j: }]\n  seqKey: {? [l] : m}\n",
+    "dash.yaml":
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: d\nspec:\n  l:\n  - a\n  # above\n  - # on the dash\n    # under it\n    name: x\n  - # before a list\n    - b\n  - # before a scalar\n    c\n",
+    "hash.yaml":
+      "# head\n# \n#\n#  two\napiVersion: v1\nkind: Foo\nmetadata:\n  name: h\n# \nspec:\n  a: 1\n  # \n  b: 2\n",
+    "twice.yaml": "apiVersion: v1\nkind: Foo\nmetadata:\n  name: w\nspec:\n  a: 1\n  a: 2\n",
+    "no-newline.yaml":
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: n\nspec:\n  a:\n    b: 1\n    # c\n    # d",
+  };
+
+  it("writes template placeholders, empty flow values, `- # comment`, `# ` and a key twice as kpt does", async () => {
+    const { pl, kpt } = await both({ Kptfile: kptfile("pkg"), ...shapes });
+    expect(pl).toEqual(kpt);
+    expect(pl.files["template.yaml"]).toContain("url: {? {MANIFEST_FILE_URL: ''} : ''}");
+    expect(pl.files["dash.yaml"]).toContain("  - # on the dash\n    # under it\n    name: x\n");
+    expect(pl.files["hash.yaml"]?.startsWith("# head\n# \n#\n#  two\n")).toBe(true);
+    expect(pl.files["twice.yaml"]).toContain("  a: 1\n  a: 2\n");
+    expect(pl.files["no-newline.yaml"]).toContain("# c\n    # d");
+  });
+
+  it("keeps what kpt's trip through a function loses: both values of a key written twice", async () => {
+    // kpt writes the first value twice (`a: 1` `a: 1`); porchlight keeps the file's data
+    // (docs/kpt-compat.md, Deviations)
+    const files = {
+      Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
+      "twice.yaml": shapes["twice.yaml"],
+    };
+    const { pl, kpt } = await both(files);
+    expect(kpt.files["twice.yaml"]).toContain("  a: 1\n  a: 1\n");
+    expect(pl.code).toBe(0);
+    expect(pl.files["twice.yaml"]).toBe(shapes["twice.yaml"]);
+  });
+
+  it("refuses a Kptfile with a key twice, as kpt does", async () => {
+    const { pl, kpt } = await both({
+      Kptfile: "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: a\n  name: b\n",
+    });
+    expect(kpt.code).not.toBe(0);
+    expect(pl.code).toBe(kpt.code);
+    expect(pl.stderr).toContain('line 5: mapping key "name" already defined at line 4');
+  });
 });
 
 function readOptional(path: string): string | undefined {

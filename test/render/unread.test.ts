@@ -170,7 +170,7 @@ data:
     expect(out.root?.resourceFiles.map((f) => f.kptForm === undefined)).toEqual([false, false, false]);
   });
 
-  it("fails on a resource without a name or with a key twice, in kpt's form otherwise", async () => {
+  it("fails on a resource without a name, and keeps a key written twice, in kpt's form otherwise", async () => {
     const nameless = await render(
       treeFromText({
         Kptfile: KPTFILE,
@@ -190,8 +190,11 @@ data:
       "",
       env,
     );
-    expect(twice.ok).toBe(false);
-    expect(twice.error?.message).toMatch(/^a\.yaml:3:1: invalid YAML: Map keys must be unique/);
+    // kpt reads resources as nodes and keeps both entries (it refuses a key twice only in a Kptfile)
+    expect(twice.ok).toBe(true);
+    expect(twice.tree.get("a.yaml")?.toString()).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata:\n  name: a\n",
+    );
   });
 
   it("reads every file when a Kptfile has a pipeline or the render hands items back", async () => {
