@@ -22,6 +22,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "package revisions in a GitHub repository, as porchctl rpkg",
     load: async () => (await import("./rpkg.js")).rpkgCommand,
   },
+  repo: {
+    summary: "register package repositories in a namespace, as porchctl repo",
+    load: async () => (await import("./repo.js")).repoCommand,
+  },
   catalog: {
     summary: "published revisions, channels and upgrade paths",
     load: async () => (await import("./catalog.js")).catalogCommand,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
+import { openRegistry, type RegistryAccess, repoIdOfAddress } from "./repo-registry.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure } from "./rpkg/errors.js";
 import type { RpkgEnv } from "./rpkg/repository.js";
@@ -66,14 +67,19 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       );
       return 1;
     }
-    const repository = repositoryOf(parsed.values.get("repository"), parsed.values.get("namespace"), io);
-    if (repository) parsed.values.set("repository", repository);
     const apiUrl =
       parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
     const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
     const progress = progressOf(io, opts, parsed.switches.has("verbose"));
     const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir };
+    const namespace = parsed.values.get("namespace");
+    let repository: string | undefined;
     try {
+      if (namespace) env.registrations = await registrationsOf({ token, apiUrl, cacheDir }, namespace);
+      repository =
+        repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
+        registeredByName(parsed.positional, env.registrations);
+      if (repository) parsed.values.set("repository", repository);
       return await verb.run(parsed, env);
     } catch (e) {
       if (e instanceof UsageError) throw e;
@@ -90,9 +96,41 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
  * is a GitHub owner, a Repository named in it a repository of that owner — so `--namespace=acme
  * --repository=blueprints` is `acme/blueprints`; else GITHUB_REPOSITORY.
  */
-function repositoryOf(repository: string | undefined, namespace: string | undefined, io: CliIO) {
-  if (repository && !repository.includes("/") && namespace) return `${namespace}/${repository}`;
+function repositoryOf(
+  repository: string | undefined,
+  namespace: string | undefined,
+  io: CliIO,
+  registrations: RpkgEnv["registrations"],
+) {
+  if (repository && !repository.includes("/") && namespace)
+    return registrations?.get(repository)?.full ?? `${namespace}/${repository}`;
   return repository ?? io.env.GITHUB_REPOSITORY;
+}
+
+/**
+ * Porch's names carry their repository: `git.app.v1` is in the registration `git` (the longest
+ * registered name that, with a dot, starts the first name given).
+ */
+function registeredByName(names: readonly string[], registrations: RpkgEnv["registrations"]) {
+  const first = names[0];
+  if (!first || !registrations) return undefined;
+  const match = [...registrations.keys()]
+    .filter((n) => first.startsWith(`${n}.`))
+    .sort((a, b) => b.length - a.length)[0];
+  return match === undefined ? undefined : match;
+}
+
+/** The namespace's registrations (repo-registry.ts), each by the GitHub repository it names. */
+async function registrationsOf(
+  access: RegistryAccess,
+  namespace: string,
+): Promise<Map<string, { full: string }>> {
+  const out = new Map<string, { full: string }>();
+  for (const obj of await (await openRegistry(access, namespace)).list()) {
+    const id = repoIdOfAddress(obj.spec.git.repo);
+    if (id) out.set(obj.metadata.name, { full: `${id.owner}/${id.repo}` });
+  }
+  return out;
 }
 
 /**

@@ -11,24 +11,26 @@ const COLUMNS = [
 ] as const;
 
 /**
- * Package revisions as `porchctl rpkg get` prints them: the same columns, padded with spaces. `wide`
+ * Package revisions as `porchctl rpkg get` prints them: the same columns, padded with spaces; each in
+ * `repository` (its name, or a revision's repository's name when they come from several). `wide`
  * adds columns after them (as kubectl's `-o wide` does), named by `wide.columns`, each revision's
  * values from `wide.values`.
  */
 export function formatRevisionTable(
-  repository: string,
+  repository: string | ((rev: PackageRevision) => string),
   revisions: readonly PackageRevision[],
   wide?: { columns: readonly string[]; values: (rev: PackageRevision) => readonly string[] },
 ): string {
   const columns = [...COLUMNS, ...(wide?.columns ?? [])];
+  const repoOf = typeof repository === "string" ? () => repository : repository;
   const rows = revisions.map((r) => [
-    revisionName(repository, r),
+    revisionName(repoOf(r), r),
     r.package,
     r.workspace,
     String(r.revision),
     String(r.latest),
     r.lifecycle,
-    repository,
+    repoOf(r),
     ...(wide?.values(r) ?? []),
   ]);
   const all = [columns, ...rows];

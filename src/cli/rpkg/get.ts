@@ -1,11 +1,13 @@
 import { stringify } from "yaml";
 import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
 import { UsageError } from "../io.js";
+import { formatObjects, parseObjectFormat } from "../kubectl-output.js";
 import { intFlag } from "./args.js";
 import { RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
-import { readUpstreamLocks, upstreamColumns } from "./upstream-lock.js";
+import { openRepository, type Repository } from "./repository.js";
+import { readUpstreamLocks, type UpstreamLock, upstreamColumns } from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -19,7 +21,9 @@ Flags:
   -o, --output FORMAT   table (default: porchctl's columns), wide (adds UPSTREAM and UPSTREAMREVISION:
                         the upstream package a downstream revision carries, and which of its revisions),
                         yaml or json: PackageRevision objects (porch.kpt.dev/v1alpha1), with
-                        status.upstreamLock for a downstream package
+                        status.upstreamLock for a downstream package; custom-columns=HEADER:PATH,...
+                        or jsonpath=TEMPLATE over those objects, as kubectl prints them
+  --no-headers          no header line in a table or custom columns
 `;
 
 const FORMATS = ["table", "wide", "yaml", "json"] as const;
@@ -29,25 +33,38 @@ export const getVerb: Verb = {
   name: "get",
   summary: "List package revisions (table, or PackageRevision objects with -o yaml|json).",
   usage: USAGE,
-  flags: { name: "value", revision: "value", workspace: "value", output: "value" },
+  flags: { name: "value", revision: "value", workspace: "value", output: "value", "no-headers": "switch" },
   async run(args, env) {
-    const format = args.values.get("output") ?? "table";
-    if (!(FORMATS as readonly string[]).includes(format)) {
-      throw new UsageError(`unknown --output "${format}"; known: table, wide, yaml, json\n\n${USAGE}`);
+    const output = args.values.get("output") ?? "table";
+    const objectFormat = parseObjectFormat(output);
+    const format = objectFormat ? "objects" : output;
+    if (!objectFormat && !(FORMATS as readonly string[]).includes(output)) {
+      throw new UsageError(
+        `unknown --output "${output}"; known: table, wide, yaml, json, custom-columns=..., jsonpath=...\n\n${USAGE}`,
+      );
     }
     const revisionFilter = intFlag(args, "revision", USAGE);
-    const repo = await openVerbRepository("get", args, env);
-    const step = env.progress.step(`Reading package revisions of ${repo.full}`);
-    const state = await repo.load();
-    step.done(`${state.revisions.length} found`);
+    // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
+    const repos =
+      env.registrations && env.registrations.size > 0 && !args.values.get("repository")
+        ? await Promise.all([...env.registrations.keys()].map((n) => openRepository(env, n, "get")))
+        : [await openVerbRepository("get", args, env)];
+    const loaded = await Promise.all(
+      repos.map(async (repo) => {
+        const step = env.progress.step(`Reading package revisions of ${repo.full}`);
+        const state = await repo.load();
+        step.done(`${state.revisions.length} found`);
+        return { repo, state };
+      }),
+    );
 
-    let revisions: PackageRevision[];
+    const repoOf = new Map<PackageRevision, Repository>();
     let failed = false;
     if (args.positional.length > 0) {
-      revisions = [];
       for (const name of args.positional) {
+        const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0]!;
         try {
-          revisions.push(findRevision(repo, state, name));
+          repoOf.set(findRevision(where.repo, where.state, name), where.repo);
         } catch (e) {
           if (!(e instanceof RpkgError)) throw e;
           env.io.stderr(`Error: ${e.message}\n`);
@@ -57,26 +74,52 @@ export const getVerb: Verb = {
     } else {
       const pkg = args.values.get("name");
       const workspace = args.values.get("workspace");
-      revisions = state.revisions.filter(
-        (r) =>
-          (pkg === undefined || r.package === pkg) &&
-          (workspace === undefined || r.workspace === workspace) &&
-          (revisionFilter === undefined || r.revision === revisionFilter),
-      );
+      for (const { repo, state } of loaded)
+        for (const r of state.revisions)
+          if (
+            (pkg === undefined || r.package === pkg) &&
+            (workspace === undefined || r.workspace === workspace) &&
+            (revisionFilter === undefined || r.revision === revisionFilter)
+          )
+            repoOf.set(r, repo);
     }
+    const revisions = [...repoOf.keys()];
+    const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
 
     // Where each downstream revision comes from: one Kptfile read per revision, only when shown.
-    const locks = format === "table" ? new Map() : await readUpstreamLocks(repo, revisions);
+    const locks = new Map<PackageRevision, UpstreamLock | undefined>();
+    if (format !== "table")
+      for (const repo of repos) {
+        const mine = revisions.filter((r) => repoFor(r) === repo);
+        for (const [r, lock] of await readUpstreamLocks(repo, mine)) locks.set(r, lock);
+      }
     if (format === "table" || format === "wide") {
       const wide =
         format === "wide"
-          ? { columns: WIDE_COLUMNS, values: (r: PackageRevision) => upstreamColumns(repo, locks.get(r)) }
+          ? {
+              columns: WIDE_COLUMNS,
+              values: (r: PackageRevision) => upstreamColumns(repoFor(r), locks.get(r)),
+            }
           : undefined;
       if (revisions.length === 0) {
-        if (!failed) env.io.stderr(`No package revisions found in ${repo.full}.\n`);
-      } else env.io.stdout(formatRevisionTable(repo.name, revisions, wide));
+        if (!failed && repos.length === 1)
+          env.io.stderr(`No package revisions found in ${repos[0]!.full}.\n`);
+      } else {
+        const table = formatRevisionTable((r) => repoFor(r).name, revisions, wide);
+        env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
+      }
+    } else if (objectFormat) {
+      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r)));
+      const single = args.positional.length === 1 && objects.length === 1;
+      env.io.stdout(
+        formatObjects(objectFormat, objects, {
+          single,
+          noHeaders: args.switches.has("no-headers"),
+          list: listObject(objects),
+        }),
+      );
     } else {
-      const objects = revisions.map((r) => packageRevisionObject(repo, r, locks.get(r)));
+      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r)));
       const single = args.positional.length === 1 && objects.length === 1;
       const out = single ? objects[0] : listObject(objects);
       env.io.stdout(

@@ -23,7 +23,8 @@ export interface PackageRevisionObject {
   spec: {
     packageName: string;
     workspaceName: string;
-    revision: number;
+    /** Absent until published, as Porch's (`omitempty`): custom columns show `<none>`. */
+    revision?: number;
     repository: string;
     lifecycle: string;
     tasks?: { type: string; [key: string]: unknown }[];
@@ -58,7 +59,7 @@ export function packageRevisionObject(
     spec: {
       packageName: rev.package,
       workspaceName: rev.workspace,
-      revision: rev.revision,
+      ...(rev.revision !== 0 ? { revision: rev.revision } : {}),
       repository: repo.name,
       lifecycle: rev.lifecycle,
     },

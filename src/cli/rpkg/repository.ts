@@ -25,6 +25,21 @@ export interface RpkgEnv {
   apiUrl: string | undefined;
   /** A directory for bare cache clones, removed when the command ends. */
   cacheDir: string;
+  /**
+   * The namespace's repository registrations (`porchlight repo register`), by name: a registered name
+   * opens its repository, and a repository opened otherwise is named as it is registered.
+   */
+  registrations?: ReadonlyMap<string, { full: string }>;
+}
+
+/** The registration `name` names, or the first one of repository `full`. */
+function registered(env: RpkgEnv, full: string | undefined): { name: string; full: string } | undefined {
+  if (!full || !env.registrations) return undefined;
+  const byName = env.registrations.get(full);
+  if (byName) return { name: full, full: byName.full };
+  for (const [name, r] of env.registrations)
+    if (r.full.toLowerCase() === full.toLowerCase()) return { name, full: r.full };
+  return undefined;
 }
 
 /** A repository's package revisions at one moment: one ref listing and the open pull requests. */
@@ -80,9 +95,10 @@ export async function openRepository(
   full: string | undefined,
   verb: string,
 ): Promise<Repository> {
-  const id = parseRepositoryArg(full, verb);
+  const id = parseRepositoryArg(registered(env, full)?.full ?? full, verb);
   const conn = await connectRepo({ token: env.token, apiUrl: env.apiUrl, repo: id, cacheDir: env.cacheDir });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
+  const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
     throw new RpkgError(
@@ -99,7 +115,7 @@ export async function openRepository(
   return {
     conn,
     full: canonical,
-    name: conn.info.name,
+    name: registration?.name ?? conn.info.name,
     config,
     baseBranch,
     packageDir: (pkg) => pkg,

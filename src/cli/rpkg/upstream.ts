@@ -73,7 +73,11 @@ export async function locateSourceRevision(
     return { repo: target, state: targetState, rev: findRevision(target, targetState, source) };
   }
   const owner = target.full.split("/")[0] as string;
-  const repo = await openRepository(env, `${owner}/${first}`, "clone");
+  const repo = await openRepository(
+    env,
+    env.registrations?.has(first) ? first : `${owner}/${first}`,
+    "clone",
+  );
   const state = await repo.load();
   return { repo, state, rev: findRevision(repo, state, source) };
 }

@@ -62,11 +62,12 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
       spec: {
         packageName: "apps/web",
         workspaceName: "first",
-        revision: 0,
         repository: "blueprints",
         lifecycle: "Draft",
       },
     });
+    // unpublished: no revision, as Porch's object omits it (custom columns print <none>)
+    expect(obj.spec.revision).toBeUndefined();
     expect(obj.metadata.annotations["porchlight.dev/ref"]).toBe("refs/heads/drafts/apps/web/first");
     const j = await w.rpkg(w.alice, ["get", R, "--output=json"]);
     const list = JSON.parse(j.stdout);

@@ -1,0 +1,222 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { stringify } from "yaml";
+import { connectRepo } from "../github/connect.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
+import {
+  openRegistry,
+  REGISTRY_REPO,
+  RegistryError,
+  type RepositoryObject,
+  registrationObject,
+  registryAuthor,
+  repoIdOfAddress,
+} from "./repo-registry.js";
+import { parseArgs } from "./rpkg/args.js";
+import { describeFailure } from "./rpkg/errors.js";
+
+const FLAGS = {
+  namespace: "value",
+  "api-url": "value",
+  output: "value",
+  "no-headers": "switch",
+  name: "value",
+  description: "value",
+  branch: "value",
+  directory: "value",
+  deployment: "switch",
+  "create-branch": "switch",
+  "repo-basic-username": "value",
+  "repo-basic-password": "value",
+  "repo-workload-identity": "switch",
+  "sync-schedule": "value",
+  "all-namespaces": "switch",
+} as const;
+
+const HELP = `porchlight repo — Porch's repository registrations, kept in git (as porchctl repo)
+
+Usage:
+  porchlight repo register REPOSITORY_URL --namespace=OWNER [--name=NAME] [--description=TEXT]
+                           [--branch=main] [--directory=/] [--deployment] [--create-branch]
+  porchlight repo get [NAME...] --namespace=OWNER [-o yaml|json|custom-columns=...|jsonpath=...] [--no-headers]
+  porchlight repo unregister NAME... --namespace=OWNER
+
+A namespace is a GitHub owner: its registrations are Repository objects (config.porch.kpt.dev/v1alpha1)
+in the files repositories/<name>.yaml of the repository OWNER/${REGISTRY_REPO}, which register creates
+when it is missing. 'porchlight rpkg --namespace=OWNER --repository=NAME' then works on the registered
+repository, and names its revisions NAME.<package>.<workspace>, as Porch does.
+--repo-basic-username and --repo-basic-password are accepted for porchctl's scripts and never stored:
+porchlight reaches every repository with your token (GH_TOKEN or GITHUB_TOKEN).
+`;
+
+/** `--deployment=true|false` is porchctl's other spelling of the switch. */
+function normalizeSwitches(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const a of args) {
+    const m =
+      /^--(deployment|create-branch|no-headers|all-namespaces|repo-workload-identity)=(true|false)$/.exec(a);
+    if (m) {
+      if (m[2] === "true") out.push(`--${m[1]}`);
+    } else out.push(a);
+  }
+  return out;
+}
+
+export const repoCommand: CliCommand = async (argv, io) => {
+  const [verb, ...rest] = argv;
+  if (!verb || verb === "--help" || verb === "-h" || verb === "help") {
+    io.stdout(HELP);
+    return verb ? 0 : 2;
+  }
+  if (!["register", "reg", "get", "list", "ls", "unregister", "unreg"].includes(verb))
+    throw new UsageError(`porchlight repo: unknown verb "${verb}"; known verbs: register, get, unregister`);
+  const args = parseArgs(normalizeSwitches(rest), FLAGS, HELP, verb);
+  if (args.switches.has("help")) {
+    io.stdout(HELP);
+    return 0;
+  }
+  const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
+  if (!token) {
+    io.stderr(
+      "porchlight repo: no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can read the namespace's repositories\n",
+    );
+    return 1;
+  }
+  const namespace = args.values.get("namespace") ?? io.env.GITHUB_REPOSITORY_OWNER;
+  if (!namespace)
+    throw new UsageError(
+      "porchlight repo: --namespace=OWNER is needed: the GitHub owner whose registrations to use",
+    );
+  const apiUrl =
+    args.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
+  const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-repo-"));
+  const access = { token, apiUrl, cacheDir };
+  try {
+    if (verb === "register" || verb === "reg") return await register(args, namespace, access, io);
+    if (verb === "unregister" || verb === "unreg") return await unregister(args, namespace, access, io);
+    return await get(args, namespace, access, io);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    const what = e instanceof RegistryError ? e.message : describeFailure(e, `${namespace}/${REGISTRY_REPO}`);
+    io.stderr(`Error: ${what}\n`);
+    return 1;
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+};
+
+type Args = ReturnType<typeof parseArgs>;
+type Access = { token: string; apiUrl: string | undefined; cacheDir: string };
+
+async function register(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
+  const [address, ...more] = args.positional;
+  if (!address || more.length > 0)
+    throw new UsageError(`porchlight repo register takes one REPOSITORY_URL\n\n${HELP}`);
+  if (!repoIdOfAddress(address))
+    throw new UsageError(
+      `porchlight repo register: "${address}" names no repository: give its git URL (https://github.com/OWNER/REPO.git) or OWNER/REPO`,
+    );
+  const name = args.values.get("name") ?? repoIdOfAddress(address)!.repo.toLowerCase();
+  const obj = registrationObject({
+    name,
+    namespace,
+    repo: address,
+    ...(args.values.get("branch") ? { branch: args.values.get("branch")! } : {}),
+    ...(args.values.get("directory") ? { directory: args.values.get("directory")! } : {}),
+    ...(args.values.get("description") ? { description: args.values.get("description")! } : {}),
+    deployment: args.switches.has("deployment"),
+    createBranch: args.switches.has("create-branch"),
+  });
+  const registry = await openRegistry(access, namespace, { create: true });
+  await registry.add(obj, await registryAuthor(access, io.env));
+  return 0;
+}
+
+async function unregister(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
+  if (args.positional.length === 0)
+    throw new UsageError(`porchlight repo unregister needs the NAME of a registration\n\n${HELP}`);
+  const registry = await openRegistry(access, namespace);
+  const who = await registryAuthor(access, io.env);
+  let failed = false;
+  for (const name of args.positional) {
+    if (!(await registry.remove(name, who))) {
+      io.stderr(`Error: repositories.config.porch.kpt.dev "${name}" not found in namespace ${namespace}\n`);
+      failed = true;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+/** Ready as Porch reports it: the registered repository can be read with the caller's token. */
+async function withStatus(obj: RepositoryObject, access: Access): Promise<RepositoryObject> {
+  const id = repoIdOfAddress(obj.spec.git.repo);
+  let message = "Repository Ready";
+  let ready = false;
+  if (!id) message = `${obj.spec.git.repo} names no repository`;
+  else {
+    try {
+      await connectRepo({ ...access, repo: id });
+      ready = true;
+    } catch (e) {
+      message = describeFailure(e, `${id.owner}/${id.repo}`);
+    }
+  }
+  return {
+    ...obj,
+    status: {
+      conditions: [
+        { type: "Ready", status: ready ? "True" : "False", reason: ready ? "Ready" : "Error", message },
+      ],
+    },
+  };
+}
+
+async function get(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
+  const output = args.values.get("output") ?? "table";
+  const objectFormat = parseObjectFormat(output);
+  if (!objectFormat && !["table", "wide", "yaml", "json"].includes(output))
+    throw new UsageError(
+      `porchlight repo get: unknown --output "${output}"; known: table, yaml, json, custom-columns=..., jsonpath=...`,
+    );
+  const registry = await openRegistry(access, namespace);
+  let objects = await registry.list();
+  let failed = false;
+  if (args.positional.length > 0) {
+    const byName = new Map(objects.map((o) => [o.metadata.name, o]));
+    objects = [];
+    for (const name of args.positional) {
+      const found = byName.get(name);
+      if (found) objects.push(found);
+      else {
+        io.stderr(`Error: repositories.config.porch.kpt.dev "${name}" not found\n`);
+        failed = true;
+      }
+    }
+  }
+  objects = await Promise.all(objects.map((o) => withStatus(o, access)));
+  const single = args.positional.length === 1 && objects.length === 1;
+  const list = { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items: objects };
+  if (objectFormat) {
+    if (objects.length > 0 || objectFormat.kind === "jsonpath")
+      io.stdout(
+        formatObjects(objectFormat, objects, { single, noHeaders: args.switches.has("no-headers"), list }),
+      );
+  } else if (output === "yaml") io.stdout(stringify(single ? objects[0] : list, { lineWidth: 0 }));
+  else if (output === "json") io.stdout(`${JSON.stringify(single ? objects[0] : list, null, 4)}\n`);
+  else if (objects.length > 0) {
+    const rows = objects.map((o) => [
+      o.metadata.name,
+      o.spec.type,
+      o.spec.content,
+      "",
+      String(o.spec.deployment === true),
+      o.status?.conditions[0]?.status ?? "",
+      o.spec.git.repo,
+    ]);
+    const header = ["NAME", "TYPE", "CONTENT", "SYNC SCHEDULE", "DEPLOYMENT", "READY", "ADDRESS"];
+    io.stdout(alignColumns(args.switches.has("no-headers") ? rows : [header, ...rows]));
+  }
+  return failed ? 1 : 0;
+}
