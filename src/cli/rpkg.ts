@@ -71,7 +71,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
     const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
     const progress = progressOf(io, opts, parsed.switches.has("verbose"));
-    const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir };
+    const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir, verbose: parsed.switches.has("verbose") };
     const namespace = parsed.values.get("namespace");
     let repository: string | undefined;
     try {

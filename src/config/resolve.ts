@@ -10,6 +10,11 @@ export interface RepoConfig {
   packageRoot: string;
   deployment: boolean;
   requiredApprovals: number;
+  /**
+   * The repository's configuration sets requiredApprovals: a person's own `rpkg approve` of their own
+   * proposal is then not one of them. Unset, it is, as in Porch, where the caller's approve approves.
+   */
+  requiredApprovalsSet: boolean;
   mergeMethod: MergeMethod;
   guardrails: Guardrail[];
   channels: { names: string[]; default: string };
@@ -34,6 +39,7 @@ export function defaultConfig(): RepoConfig {
     packageRoot: ".",
     deployment: false,
     requiredApprovals: 1,
+    requiredApprovalsSet: false,
     mergeMethod: "merge",
     guardrails: [],
     channels: { names: [...DEFAULT_CHANNELS], default: "stable" },
@@ -69,7 +75,10 @@ function applyFile(config: RepoConfig, file: RepoConfigFile): void {
   if (file.baseBranch !== undefined) config.baseBranch = file.baseBranch;
   if (file.packageRoot !== undefined) config.packageRoot = normalizeDir(file.packageRoot);
   if (file.deployment !== undefined) config.deployment = file.deployment;
-  if (file.requiredApprovals !== undefined) config.requiredApprovals = file.requiredApprovals;
+  if (file.requiredApprovals !== undefined) {
+    config.requiredApprovals = file.requiredApprovals;
+    config.requiredApprovalsSet = true;
+  }
   if (file.mergeMethod !== undefined) config.mergeMethod = file.mergeMethod;
   if (file.guardrails !== undefined) config.guardrails = file.guardrails.map((g) => ({ ...g }));
   if (file.channels !== undefined) {

@@ -27,7 +27,14 @@ export interface CheckRunInfo {
 /** What started the publish: an approving review, or `/approve` (with the head its author saw, if known). */
 export type PublishTrigger =
   | { kind: "review"; user: string; permission: Permission; commitId: string }
-  | { kind: "command"; user: string; permission: Permission; seenSha?: string };
+  | {
+      kind: "command";
+      user: string;
+      permission: Permission;
+      seenSha?: string;
+      /** Porch's approve (`rpkg approve`): the caller's approval counts, the author's too. */
+      callerApproves?: boolean;
+    };
 
 export interface PublishInput {
   package: string;
@@ -99,7 +106,9 @@ export function decidePublish(input: PublishInput): PublishDecision {
   reasons.push(...checkProblems(input.checkRuns, pr.headSha));
 
   const { approvers, blockers } = tallyReviews(input.reviews, pr.headSha, pr.author);
-  if (trigger.user !== pr.author && (seen === undefined || seen === pr.headSha)) approvers.add(trigger.user);
+  const callerCounts =
+    trigger.user !== pr.author || (trigger.kind === "command" && trigger.callerApproves === true);
+  if (callerCounts && (seen === undefined || seen === pr.headSha)) approvers.add(trigger.user);
   for (const user of blockers) {
     if (!approvers.has(user))
       reasons.push(`@${user} requested changes; they need to approve, or their review dismissed`);

@@ -45,9 +45,7 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
       NS,
       "--output=custom-columns=NAME:.metadata.name,DESC:.spec.description,READY:.status.conditions[?(@.type=='Ready')].status,DIR:.spec.git.directory",
     ]);
-    expect(cols.stdout).toBe(
-      "NAME   DESC          READY   DIR\nbp     Blue prints   True    /\n",
-    );
+    expect(cols.stdout).toBe("NAME   DESC          READY   DIR\nbp     Blue prints   True    /\n");
 
     const init = await w.rpkg(w.alice, ["init", "app", NS, "--repository=bp", "--workspace=ws1"]);
     expect(init.stdout).toBe("bp.app.ws1 created\n");

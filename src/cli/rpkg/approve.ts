@@ -14,8 +14,10 @@ Approve proposals: an approving review of the pull request's head, then the bot'
 naming the reviewed head, and tag <package>/v<N> (the next free number). Synchronous, as porchctl's: it
 first waits, at most --timeout (default 5m), for the bot's porchlight/render and porchlight/guardrails
 checks of the head to complete. A deletion proposal, approved,
-deletes the package. Publishing needs write permission, green porchlight/render and
-porchlight/guardrails checks, and the repository's required approvals from people other than the author.
+deletes the package. Publishing needs write permission and green porchlight/render and
+porchlight/guardrails checks. The caller's approve is the approval, as Porch's (their own proposal's
+too); where the repository's configuration sets requiredApprovals, approvals from people other than
+the author are needed instead, and approve says how many are missing.
 `;
 
 export const approveVerb: Verb = {
@@ -101,7 +103,12 @@ export async function approveAndPublish(
   let request: PublishRequest;
   try {
     const user = await repo.conn.approvePull(pull, pr.headSha, "Approved with `porchlight rpkg approve`.");
-    request = { kind: "review", user, commitId: pr.headSha };
+    // the review is the record; the approval is the caller's, as Porch's approve (their own proposal's too,
+    // unless the repository's configuration sets requiredApprovals)
+    request =
+      user.toLowerCase() === pr.author.toLowerCase()
+        ? { kind: "command", user, porchApprove: true }
+        : { kind: "review", user, commitId: pr.headSha };
   } catch (e) {
     if (!(e instanceof GitHubError) || e.kind !== "validation") throw e;
     const me = await repo.whoami();
@@ -110,7 +117,7 @@ export async function approveAndPublish(
         `GitHub refused your approval of #${pull} in ${repo.full} (${e.message}); you cannot approve your own proposal: someone else with write permission must approve it`,
       );
     }
-    request = { kind: "command", user: me.login };
+    request = { kind: "command", user: me.login, porchApprove: true };
   }
   await waitForChecks(repo, pr.headSha, wait);
   const ctx = await jobContext(repo);

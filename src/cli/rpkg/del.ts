@@ -34,7 +34,8 @@ export const delVerb: Verb = {
       }
       if (rev.lifecycle === "Published" || !branch) {
         throw new RpkgError(
-          `${name} is ${rev.lifecycle}: a published revision is deleted by a deletion proposal; run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\` first`,
+          `packagerevisions.porch.kpt.dev "${name}" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion`,
+          `run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then approve the deletion`,
         );
       }
       const step = env.progress.step(`Deleting ${branch}`);

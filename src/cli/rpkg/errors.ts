@@ -3,9 +3,26 @@ import { GitCommandError } from "../../github/git-process.js";
 
 /** A failure meant for the person at the terminal, as written: the CLI prints it and exits 1. */
 export class RpkgError extends Error {
-  constructor(message: string) {
+  /**
+   * `message` is porchctl's own text where porchctl has one (scripts compare it); `hint`, what to do
+   * next, is printed with -v (--verbose).
+   */
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
     this.name = "RpkgError";
+  }
+}
+
+/** A name no revision has: porchctl's text (Kubernetes' not-found), what exists in the hint. */
+export class RevisionNotFound extends RpkgError {
+  constructor(
+    readonly revisionName: string,
+    hint: string,
+  ) {
+    super(`packagerevisions.porch.kpt.dev "${revisionName}" not found`, hint);
   }
 }
 

@@ -3,7 +3,7 @@ import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index
 import { UsageError } from "../io.js";
 import { formatObjects, parseObjectFormat } from "../kubectl-output.js";
 import { intFlag } from "./args.js";
-import { RpkgError } from "./errors.js";
+import { RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type Repository } from "./repository.js";
@@ -67,7 +67,13 @@ export const getVerb: Verb = {
           repoOf.set(findRevision(where.repo, where.state, name), where.repo);
         } catch (e) {
           if (!(e instanceof RpkgError)) throw e;
-          env.io.stderr(`Error: ${e.message}\n`);
+          // kubectl's words for a name the server does not have
+          env.io.stderr(
+            e instanceof RevisionNotFound
+              ? `Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev ${name}) \n`
+              : `Error: ${e.message}\n`,
+          );
+          if (env.verbose && e.hint) env.io.stderr(`  ${e.hint}\n`);
           failed = true;
         }
       }

@@ -5,7 +5,7 @@ import {
   parseRevisionTag,
   revisionName,
 } from "../../lifecycle/index.js";
-import { RpkgError } from "./errors.js";
+import { RevisionNotFound, RpkgError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The name `rpkg get` shows for a revision (Porch's `<repository>.<package>.<workspace>`). */
@@ -48,7 +48,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
       `${tag.value.package} has no published revision v${tag.value.revision} in ${repo.full} (no tag ${arg}); list revisions with \`porchlight rpkg get --repository ${repo.full} --name ${tag.value.package}\``,
     );
   }
-  throw new RpkgError(
+  throw new RevisionNotFound(
+    arg,
     `no package revision named ${arg} in ${repo.full}: names look like ${repo.name}.<package>.<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
   );
 }

@@ -23,7 +23,8 @@ export const proposeDeleteVerb: Verb = {
         return { notice: `${nameOf(repo, rev)} is already proposed for deletion` };
       if (rev.lifecycle !== "Published") {
         throw new RpkgError(
-          `cannot propose deleting ${name}: it is ${rev.lifecycle}, and only a Published revision can be proposed for deletion${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? ` (delete a draft with \`porchlight rpkg del ${name}\`)` : ""}`,
+          `can only propose published packages for deletion; package ${name} is not published`,
+          `${name} is ${rev.lifecycle}${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? `; delete it with \`porchlight rpkg del ${name}\`` : ""}`,
         );
       }
       const plan = planDeletionProposal({

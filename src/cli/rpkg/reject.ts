@@ -22,8 +22,7 @@ export const rejectVerb: Verb = {
       USAGE,
       args,
       env,
-      (name, lifecycle) =>
-        `cannot reject ${name} with lifecycle '${lifecycle}': only a proposal can be rejected`,
+      (name, lifecycle) => `cannot reject ${name} with lifecycle '${lifecycle}'`,
       async (repo, rev) => {
         const pr = await repo.conn.port.getPull(rev.pullRequest);
         const login = (await repo.whoami())?.login ?? "you";

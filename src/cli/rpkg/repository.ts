@@ -25,6 +25,8 @@ export interface RpkgEnv {
   apiUrl: string | undefined;
   /** A directory for bare cache clones, removed when the command ends. */
   cacheDir: string;
+  /** -v: hints after failures (RpkgError.hint), besides progress. */
+  verbose?: boolean;
   /**
    * The namespace's repository registrations (`porchlight repo register`), by name: a registered name
    * opens its repository, and a repository opened otherwise is named as it is registered.

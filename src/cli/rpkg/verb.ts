@@ -1,7 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { UsageError } from "../io.js";
 import type { ParsedArgs } from "./args.js";
-import { describeFailure } from "./errors.js";
+import { describeFailure, RpkgError } from "./errors.js";
 import { asProposal, findRevision, type ProposalRevision } from "./names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
@@ -32,18 +32,22 @@ export async function forEachName(
   repository: string,
   fn: (name: string) => Promise<NameOutcome>,
 ): Promise<number> {
-  let failed = 0;
+  const messages: string[] = [];
   for (const name of names) {
     try {
       const outcome = await fn(name);
       if (typeof outcome === "string") env.io.stdout(`${outcome}\n`);
       else env.io.stderr(`${outcome.notice}\n`);
     } catch (e) {
-      failed++;
-      env.io.stderr(`${name} failed (${describeFailure(e, repository)})\n`);
+      const message = describeFailure(e, repository);
+      messages.push(message);
+      env.io.stderr(`${name} failed (${message})\n`);
+      if (env.verbose && e instanceof RpkgError && e.hint) env.io.stderr(`  ${e.hint}\n`);
     }
   }
-  return failed === 0 ? 0 : 1;
+  // porchctl's last line(s): every failure again, under "Error: errors:"
+  if (messages.length > 0) env.io.stderr(`Error: errors:\n  ${messages.join("\n  ")} \n`);
+  return messages.length === 0 ? 0 : 1;
 }
 
 /** The repository a verb names (`--repository`, else GITHUB_REPOSITORY), opened with its config. */

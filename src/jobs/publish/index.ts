@@ -12,7 +12,15 @@ import { gatherFacts } from "./gather.js";
 /** Who asked to publish: an approving review (on the head it reviewed), or `/approve`. */
 export type PublishRequest =
   | { kind: "review"; user: string; commitId: string }
-  | { kind: "command"; user: string };
+  | {
+      kind: "command";
+      user: string;
+      /**
+       * Porch's approve by the command line: the caller's approval counts, their own proposal's too,
+       * unless the repository's configuration sets requiredApprovals (reviews by others).
+       */
+      porchApprove?: boolean;
+    };
 
 export type PublishOutcome = FinishedPublish;
 
@@ -46,7 +54,12 @@ export async function publishProposal(
   const trigger: PublishTrigger =
     input.request.kind === "review"
       ? { kind: "review", user: input.request.user, permission, commitId: input.request.commitId }
-      : { kind: "command", user: input.request.user, permission };
+      : {
+          kind: "command",
+          user: input.request.user,
+          permission,
+          callerApproves: input.request.porchApprove === true && !ctx.config.requiredApprovalsSet,
+        };
   const decision = decidePublish({
     package: pkg,
     pullRequest: pr,

@@ -43,14 +43,54 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     expect((await w.rpkg(w.alice, ["approve", "blueprints.app.w1", R, "--timeout=soon"])).code).toBe(2);
   });
 
-  it("waits for the head's checks, as porchctl's approve is synchronous; the author's approval does not count", async () => {
+  it("waits for the head's checks, as porchctl's approve is synchronous; with requiredApprovals set, the author's approval does not count", async () => {
+    // the repository asks for reviews by others: its configuration sets requiredApprovals
+    const gh = w.octokit(w.alice);
+    const main = (await gh.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
+    const base = (await gh.rest.git.getCommit({ ...repo, commit_sha: main })).data.tree.sha;
+    const tree = await gh.rest.git.createTree({
+      ...repo,
+      base_tree: base,
+      tree: [
+        { path: ".github/porchlight.yml", mode: "100644", type: "blob", content: "requiredApprovals: 1\n" },
+      ],
+    });
+    const commit = await gh.rest.git.createCommit({
+      ...repo,
+      message: "reviews by others",
+      tree: tree.data.sha,
+      parents: [main],
+    });
+    await gh.rest.git.updateRef({ ...repo, ref: "heads/main", sha: commit.data.sha });
     // approve runs before the bot has checked the head; the checks complete while it waits.
     const approving = w.rpkg(w.alice, ["approve", "blueprints.app.w1", R]);
     await greenChecks();
     const r = await approving;
     expect(r.code).toBe(1);
     expect(r.stderr).not.toContain("has not run");
-    expect(r.stderr).toMatch(/own|other than the author/);
+    expect(r.stderr).toMatch(/other than the author/);
+  });
+
+  it("the caller's approval is the approval, their own proposal's too, as in Porch, where the configuration leaves requiredApprovals unset", async () => {
+    const D = "--repository=acme/deploy";
+    await w.rpkg(w.alice, ["init", "base", D, "--workspace=first"]);
+    await w.rpkg(w.alice, ["propose", "deploy.base.first", D]);
+    const gh = w.octokit(w.bot);
+    const [pr] = (await gh.rest.pulls.list({ owner: "acme", repo: "deploy", state: "open" })).data;
+    for (const name of ["porchlight/render", "porchlight/guardrails"])
+      await gh.rest.checks.create({
+        owner: "acme",
+        repo: "deploy",
+        name,
+        head_sha: pr?.head.sha as string,
+        status: "completed",
+        conclusion: "success",
+      });
+    const r = await w.rpkg(w.alice, ["approve", "deploy.base.first", D]);
+    expect(r).toEqual({ code: 0, stdout: "deploy.base.first approved\n", stderr: "" });
+    expect(rows((await w.rpkg(w.alice, ["get", D, "deploy.base.first"])).stdout)).toEqual([
+      "deploy.base.first base first 1 true Published deploy",
+    ]);
   });
 
   it("a writer's approval merges the reviewed head and tags the next revision; the name stays", async () => {

@@ -174,7 +174,7 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect(del.code).toBe(1);
     expect(del.stdout).toBe("blueprints.tmp.w1 deleted\n");
     expect(del.stderr).toContain(
-      "blueprints.tmp.missing failed (no package revision named blueprints.tmp.missing",
+      'blueprints.tmp.missing failed (packagerevisions.porch.kpt.dev "blueprints.tmp.missing" not found)',
     );
     const get = await w.rpkg(w.alice, ["get", R, "--name=tmp"]);
     expect(get.stdout).toBe("");

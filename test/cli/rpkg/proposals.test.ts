@@ -81,11 +81,12 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
       stderr: "blueprints.app.w1 is already proposed for deletion\n",
     });
     // `delete` is porchctl's name for del; deleting a DeletionProposed revision merges its proposal,
-    // with the checks and approvals any publish needs — here none yet, so nothing is deleted.
+    // with the checks any publish needs (the caller's own approval counts, as Porch's) — here the checks
+    // have not run, so nothing is deleted.
     const del = await w.rpkg(w.alice, ["delete", "blueprints.app.v1", R, "--timeout=0s"]);
     expect(del.code).toBe(1);
     expect(del.stderr).toContain("porchlight/guardrails has not run");
-    expect(del.stderr).toContain("needs 1 approval");
+    expect(del.stdout).toBe("");
   });
 
   it("rejecting a deletion keeps the package published and removes the deletion branch", async () => {
@@ -95,7 +96,10 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     const branches = (await w.octokit(w.bob).rest.repos.listBranches(repo)).data.map((b) => b.name);
     expect(branches).toEqual(["main"]);
     const del = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R]);
-    expect(del.stderr).toContain("rpkg propose-delete blueprints.app.v1");
+    // porchctl's words; what to do next with -v
+    expect(del.stderr).toContain("published PackageRevisions must be proposed for deletion");
+    const hinted = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R, "-v"]);
+    expect(hinted.stderr).toContain("rpkg propose-delete blueprints.app.v1");
   });
 
   it("copy makes a new draft of a published revision with its files", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/cli/io.js";
 import { intFlag, parseArgs } from "../../../src/cli/rpkg/args.js";
 import { isGitSource } from "../../../src/cli/rpkg/clone.js";
+import type { RpkgError } from "../../../src/cli/rpkg/errors.js";
 import { findRevision } from "../../../src/cli/rpkg/names.js";
 import type { RepoState, Repository } from "../../../src/cli/rpkg/repository.js";
 import { resourceListToTree, treeToResourceList } from "../../../src/cli/rpkg/resources.js";
@@ -65,8 +66,15 @@ describe("package revision names", () => {
   });
   it("says how to list revisions when a name is unknown", () => {
     expect(() => findRevision(repo, s, "blueprints.nope.x")).toThrow(
-      "no package revision named blueprints.nope.x in acme/blueprints: names look like blueprints.<package>.<workspace>; list them with `porchlight rpkg get --repository acme/blueprints`",
+      'packagerevisions.porch.kpt.dev "blueprints.nope.x" not found',
     );
+    try {
+      findRevision(repo, s, "blueprints.nope.x");
+    } catch (e) {
+      expect((e as RpkgError).hint).toBe(
+        "no package revision named blueprints.nope.x in acme/blueprints: names look like blueprints.<package>.<workspace>; list them with `porchlight rpkg get --repository acme/blueprints`",
+      );
+    }
     expect(() => findRevision(repo, s, "app/v9")).toThrow(
       /app has no published revision v9 .* \(no tag app\/v9\)/,
     );
