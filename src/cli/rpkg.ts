@@ -73,6 +73,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
     const progress = progressOf(io, opts, parsed.switches.has("verbose"));
     const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir, verbose: parsed.switches.has("verbose") };
     const namespace = parsed.values.get("namespace");
+    if (namespace) env.namespace = namespace;
     let repository: string | undefined;
     try {
       if (namespace) env.registrations = await registrationsOf({ token, apiUrl, cacheDir }, namespace);

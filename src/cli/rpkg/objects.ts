@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
@@ -17,6 +18,7 @@ export interface PackageRevisionObject {
   metadata: {
     name: string;
     namespace: string;
+    uid: string;
     labels?: Record<string, string>;
     annotations: Record<string, string>;
   };
@@ -39,7 +41,7 @@ export interface PackageRevisionObject {
  * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does.
  */
 export function packageRevisionObject(
-  repo: Pick<Repository, "name" | "full">,
+  repo: Pick<Repository, "name" | "full" | "namespace">,
   rev: PackageRevision,
   upstreamLock?: UpstreamLock,
 ): PackageRevisionObject {
@@ -53,7 +55,8 @@ export function packageRevisionObject(
     kind: "PackageRevision",
     metadata: {
       name: nameOf(repo, rev),
-      namespace: repo.full.split("/")[0] as string,
+      namespace: repo.namespace,
+      uid: porchUid(repo.namespace, nameOf(repo, rev)),
       annotations,
     },
     spec: {
@@ -67,6 +70,20 @@ export function packageRevisionObject(
   };
   if (rev.latest) obj.metadata.labels = { [LATEST_LABEL]: "true" };
   return obj;
+}
+
+/**
+ * The uid Porch gives a PackageRevision: a name-based (SHA-1) UUID of its namespace and name in
+ * Porch's own UUID namespace (pkg/util GenerateUid), so the same revision has the same uid in both.
+ */
+export function porchUid(namespace: string, name: string): string {
+  const space = Buffer.from("aac71d915c67456f8fd2902ef6da820e", "hex");
+  const what = `packagerevision:${PORCH_API_VERSION}/${namespace.toLowerCase()}/${name.toLowerCase()}`;
+  const b = createHash("sha1").update(space).update(what).digest().subarray(0, 16);
+  b[6] = (b[6]! & 0x0f) | 0x50;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const x = b.toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
 }
 
 /** kubectl's wrapper for several objects. */

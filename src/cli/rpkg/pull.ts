@@ -38,7 +38,7 @@ export const pullVerb: Verb = {
       );
     }
     const meta = packageRevisionObject(repo, rev).metadata;
-    tree.set(REVISION_METADATA_FILE, Buffer.from(revisionMetadata(meta)));
+    tree.set(REVISION_METADATA_FILE, Buffer.from(revisionMetadata({ ...meta, resourceVersion: rev.sha })));
     step.done(`${tree.size - 1} files`);
     if (target) await writeTree(target, new Map(), tree);
     else env.io.stdout(treeToResourceList(tree));

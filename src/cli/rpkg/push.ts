@@ -4,10 +4,10 @@ import { type FileTree, readTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
-import { COMMIT_ANNOTATION, packageRevisionObject } from "./objects.js";
+import { packageRevisionObject } from "./objects.js";
 import {
   isResourceFile,
-  metadataAnnotation,
+  pulledCommit,
   REVISION_METADATA_FILE,
   resourceListToTree,
   revisionMetadata,
@@ -45,7 +45,7 @@ export const pushVerb: Verb = {
       local = await readTree(dir);
       if (local.has(REVISION_METADATA_FILE)) pulledFrom = join(dir, REVISION_METADATA_FILE);
     }
-    const pulledAt = metadataAnnotation(local, COMMIT_ANNOTATION);
+    const pulledAt = pulledCommit(local);
     local.delete(REVISION_METADATA_FILE);
 
     const { repo, rev } = await openRevision("push", args, env, name);
@@ -84,8 +84,8 @@ export const pushVerb: Verb = {
     step.done(result.sha.slice(0, 7));
     // The folder now holds what the draft is at: the next push from it goes on top of this commit.
     if (pulledFrom) {
-      const meta = packageRevisionObject(repo, { ...rev, sha: result.sha }).metadata;
-      writeFileSync(pulledFrom, revisionMetadata(meta));
+      const meta = packageRevisionObject(repo, rev).metadata;
+      writeFileSync(pulledFrom, revisionMetadata({ ...meta, resourceVersion: result.sha }));
     }
     env.io.stdout(`${nameOf(repo, rev)} pushed\n`);
     return 0;

@@ -27,6 +27,8 @@ export interface RpkgEnv {
   cacheDir: string;
   /** -v: hints after failures (RpkgError.hint), besides progress. */
   verbose?: boolean;
+  /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
+  namespace?: string;
   /**
    * The namespace's repository registrations (`porchlight repo register`), by name: a registered name
    * opens its repository, and a repository opened otherwise is named as it is registered.
@@ -58,6 +60,8 @@ export interface Repository {
   full: string;
   /** The repository's name: the first part of its revisions' names, as Porch's Repository name. */
   name: string;
+  /** Porch's namespace of its objects: --namespace, or the repository's owner. */
+  namespace: string;
   config: RepoConfig;
   baseBranch: string;
   /** A package's directory in the repository: its path, as the bot's jobs and the branch names use it. */
@@ -118,6 +122,7 @@ export async function openRepository(
     conn,
     full: canonical,
     name: registration?.name ?? conn.info.name,
+    namespace: env.namespace ?? conn.info.id.owner,
     config,
     baseBranch,
     packageDir: (pkg) => pkg,

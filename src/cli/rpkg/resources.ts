@@ -23,29 +23,45 @@ export function isResourceFile(path: string): boolean {
   return /\.ya?ml$/.test(base) || base === "Kptfile" || base === REVISION_METADATA_FILE;
 }
 
-/** The revision metadata Porch writes: who the files belong to, and the commit they were read at. */
+/**
+ * The revision metadata porchctl writes (`.KptRevisionMetadata`): whose files these are — the
+ * revision's name, namespace and uid — and `resourceVersion`, the commit they were read at, which a
+ * push checks (a push from a stale pull is refused, as Porch refuses an old resourceVersion).
+ */
 export function revisionMetadata(meta: {
   name: string;
   namespace: string;
-  annotations: Record<string, string>;
+  uid: string;
+  resourceVersion: string;
 }): string {
   return stringify(
     {
-      apiVersion: "porch.kpt.dev/v1alpha1",
-      kind: "PackageRevisionResources",
-      metadata: { name: meta.name, namespace: meta.namespace, annotations: meta.annotations },
+      apiVersion: "",
+      kind: "KptRevisionMetadata",
+      metadata: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
+      },
     },
     { lineWidth: 0 },
   );
 }
 
-/** Reads an annotation back from `.KptRevisionMetadata`, if the file is there and has it. */
-export function metadataAnnotation(tree: FileTree, key: string): string | undefined {
+/** The commit a pull read (`metadata.resourceVersion`; an older porchlight's `porchlight.dev/commit`). */
+export function pulledCommit(tree: FileTree): string | undefined {
   const bytes = tree.get(REVISION_METADATA_FILE);
   if (!bytes) return undefined;
   const { docs } = parseYamlFile(bytes.toString("utf8"), REVISION_METADATA_FILE);
-  const value = docs[0]?.getIn(["metadata", "annotations", key]);
-  return typeof value === "string" || typeof value === "number" ? String(value) : undefined;
+  for (const path of [
+    ["metadata", "resourceVersion"],
+    ["metadata", "annotations", "porchlight.dev/commit"],
+  ]) {
+    const value = docs[0]?.getIn(path);
+    if (typeof value === "string" && /^[0-9a-f]{40}$/.test(value)) return value;
+  }
+  return undefined;
 }
 
 /**
@@ -63,7 +79,9 @@ export function treeToResourceList(tree: FileTree): string {
       const seqIndent = detectSeqIndent(doc, text);
       for (const key of [ANNOTATION.path, ANNOTATION.internalPath]) setAnnotation(doc, key, path);
       for (const key of [ANNOTATION.index, ANNOTATION.internalIndex]) setAnnotation(doc, key, String(index));
-      setAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
+      // porchctl's list has no seqindent annotation: only a file with wide lists says so, and a push
+      // writes it back wide (Porch would make it compact)
+      if (seqIndent === "wide") setAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
       items.push(doc);
     });
   }
