@@ -190,10 +190,16 @@ export function formatObjects(
   opts: { single?: boolean; noHeaders?: boolean; list?: unknown } = {},
 ): string {
   if (format.kind === "jsonpath") {
-    const root = opts.single && objects.length === 1 ? objects[0] : (opts.list ?? { items: objects });
-    return format.template
-      .map((s) => (s.kind === "text" ? s.text : evaluate(root, s.path).map(text).join(" ")))
-      .join("");
+    const apply = (root: unknown) =>
+      format.template
+        .map((s) => (s.kind === "text" ? s.text : evaluate(root, s.path).map(text).join(" ")))
+        .join("");
+    if (opts.single && objects.length === 1) return apply(objects[0]);
+    // a template over the list (`{.items[*]…}`) reads the list; any other, each object in turn
+    const overList = format.template.some(
+      (s) => s.kind === "path" && s.path[0]?.kind === "field" && s.path[0].name === "items",
+    );
+    return overList ? apply(opts.list ?? { items: objects }) : objects.map(apply).join(" ");
   }
   const rows = objects.map((o) =>
     format.columns.map((c) => {

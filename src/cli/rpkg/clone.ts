@@ -8,7 +8,8 @@ import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf } from "./names.js";
-import { locateSourceRevision, repositoryUpstream } from "./upstream.js";
+import { openRepository } from "./repository.js";
+import { locateSourceRevision, repositoryUpstream, sameServerRepository } from "./upstream.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg clone SOURCE TARGET_PACKAGE --repository=OWNER/REPO [flags]
@@ -79,9 +80,17 @@ export const cloneVerb: Verb = {
       ref = other.ref;
       upstream = await openUpstream(other.repo, { env: env.io.env });
     } else if (git) {
-      directory = `/${(args.values.get("directory") ?? "").replace(/^\/+|\/+$/g, "")}`;
-      ref = args.values.get("ref");
-      upstream = await openUpstream(source);
+      // kpt's and porchctl's REPO.git/DIR@REF, where --directory and --ref are not given
+      const inline = /^(.*?\.git)(\/[^@]*)?(?:@(.+))?$/.exec(source);
+      const flags = args.values.has("directory") || args.values.has("ref");
+      const [repoUrl, dirPart, refPart] = inline && !flags ? [inline[1]!, inline[2], inline[3]] : [source];
+      directory = `/${(args.values.get("directory") ?? dirPart ?? "").replace(/^\/+|\/+$/g, "")}`;
+      ref = args.values.get("ref") ?? refPart;
+      // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any
+      const here = sameServerRepository(repoUrl, repo.conn.info.cloneUrl);
+      upstream = here
+        ? repositoryUpstream(await openRepository(env, here, "clone"))
+        : await openUpstream(repoUrl);
     } else {
       const found = await locateSourceRevision(env, repo, state, source);
       directory = `/${found.repo.packageDir(found.rev.package)}`;
