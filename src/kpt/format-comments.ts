@@ -162,8 +162,10 @@ function startsPiece(text: string, lineStart: number): boolean {
   let before = 0;
   let at = lineStart;
   while (at > 0) {
-    const prev = text.lastIndexOf("\n", at - 2) + 1;
-    if (!text.startsWith("---", prev)) break;
+    // the line before: from the file's start when `at` is the second line (lastIndexOf would read a
+    // negative start as 0 and find the first line's own break again, for ever)
+    const prev = at < 2 ? 0 : text.lastIndexOf("\n", at - 2) + 1;
+    if (prev >= at || !text.startsWith("---", prev)) break;
     before++;
     at = prev;
   }

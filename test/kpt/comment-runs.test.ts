@@ -858,6 +858,12 @@ describe("blank lines around comment lines are kept and dropped as yaml.v3 does"
  */
 const HEAD_CASES: [string, string, string][] = [
   [
+    // once read for ever: the `---` on the second line sent the cut's scan back to the first line's break
+    "a blank line, then `---`: the separator is cut out, the document read on its own",
+    "\n---\napiVersion: v1\nkind: A\nmetadata:\n  name: x\n",
+    "apiVersion: v1\nkind: A\nmetadata:\n  name: x\n",
+  ],
+  [
     "after a file's first `---`, comment lines are the first key's head: the blank line after them goes",
     `---
 # c
