@@ -796,7 +796,8 @@ export function seqIndentIn(text: string, from: number, to: number): SeqIndent {
     const raw = text.slice(start, end);
     start = end + 1;
     if (raw.trimStart().startsWith("#")) continue;
-    const line = withoutComment(raw);
+    // `- # comment` is a dash line (kyaml reads the raw line's `- `); without its comment it would be a bare `-`
+    const line = /^ *- +#/.test(raw) ? raw.slice(0, raw.indexOf("- ") + 2) : withoutComment(raw);
     if (keyLine !== undefined) {
       const decided = seqIndentOf(keyLine, line);
       if (decided) return decided;

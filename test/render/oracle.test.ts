@@ -346,6 +346,9 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     "hash.yaml":
       "# head\n# \n#\n#  two\napiVersion: v1\nkind: Foo\nmetadata:\n  name: h\n# \nspec:\n  a: 1\n  # \n  b: 2\n",
     "twice.yaml": "apiVersion: v1\nkind: Foo\nmetadata:\n  name: w\nspec:\n  a: 1\n  a: 2\n",
+    "wide-dash.yaml":
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: wd\nspec:\n  ports:\n    - # the name matters\n      name: metrics\n      port: 1\n",
+    "blank-separator.yaml": "\n---\napiVersion: v1\nkind: Foo\nmetadata:\n  name: bs\n",
     "no-newline.yaml":
       "apiVersion: v1\nkind: Foo\nmetadata:\n  name: n\nspec:\n  a:\n    b: 1\n    # c\n    # d",
   };
@@ -357,6 +360,7 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     expect(pl.files["dash.yaml"]).toContain("  - # on the dash\n    # under it\n    name: x\n");
     expect(pl.files["hash.yaml"]?.startsWith("# head\n# \n#\n#  two\n")).toBe(true);
     expect(pl.files["twice.yaml"]).toContain("  a: 1\n  a: 2\n");
+    expect(pl.files["wide-dash.yaml"]).toContain("    - # the name matters\n      name: metrics\n");
     expect(pl.files["no-newline.yaml"]).toContain("# c\n    # d");
   });
 
