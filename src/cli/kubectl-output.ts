@@ -215,7 +215,10 @@ export function formatObjects(
 export function alignColumns(rows: readonly (readonly string[])[]): string {
   if (rows.length === 0) return "";
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows)
+    row.forEach((cell, i) => {
+      widths[i] = Math.max(widths[i] ?? 0, cell.length);
+    });
   return rows
     .map((row) =>
       row
