@@ -1,8 +1,6 @@
-import type { Octokit } from "@octokit/rest";
 import { parseDocument, stringify } from "yaml";
-import { connectRepo, type RepoConnection } from "../github/connect.js";
+import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
-import { tokenOctokit } from "../github/octokit.js";
 import type { CommitAuthor } from "../github/port.js";
 
 /**
@@ -210,52 +208,30 @@ export async function openRegistry(
   };
 }
 
-function apiClient(access: RegistryAccess): Octokit {
-  return tokenOctokit(access.token, {
-    writeIntervalMs: 0,
-    rateLimitRetries: 3,
-    maxWaitS: 60,
-    userAgent: "porchlight-cli",
-    ...(access.apiUrl ? { apiUrl: access.apiUrl } : {}),
-  }) as unknown as Octokit;
-}
-
 /** Who commits a registration: the token's user, or GIT_AUTHOR_NAME / GIT_AUTHOR_EMAIL when set. */
 export async function registryAuthor(
   access: RegistryAccess,
   env: Record<string, string | undefined>,
 ): Promise<CommitAuthor> {
-  const me = (
-    await apiClient(access)
-      .rest.users.getAuthenticated()
-      .catch(() => undefined)
-  )?.data;
+  const me = await tokenIdentity(access);
   return {
-    name: env.GIT_AUTHOR_NAME ?? me?.name ?? me?.login ?? "porchlight repo",
-    email:
-      env.GIT_AUTHOR_EMAIL ??
-      me?.email ??
-      (me ? `${me.id}+${me.login}@users.noreply.github.com` : "porchlight-repo@users.noreply.github.com"),
+    name: env.GIT_AUTHOR_NAME ?? me?.name ?? "porchlight repo",
+    email: env.GIT_AUTHOR_EMAIL ?? me?.email ?? "porchlight-repo@users.noreply.github.com",
   };
 }
 
 async function createRegistryRepo(access: RegistryAccess, namespace: string): Promise<void> {
-  const octokit = apiClient(access);
-  const body = {
-    name: REGISTRY_REPO,
-    description: "Porch Repository registrations (porchlight repo register)",
-    private: true,
-    auto_init: true,
-  };
   try {
-    const me = (await octokit.rest.users.getAuthenticated().catch(() => undefined))?.data.login;
-    if (me && me.toLowerCase() === namespace.toLowerCase())
-      await octokit.rest.repos.createForAuthenticatedUser(body);
-    else await octokit.rest.repos.createInOrg({ org: namespace, ...body });
+    await createOwnedRepository(
+      access,
+      namespace,
+      REGISTRY_REPO,
+      "Porch Repository registrations (porchlight repo register)",
+    );
   } catch (e) {
-    const status = (e as { status?: number }).status;
+    const why = e instanceof GitHubError ? ` (${e.message})` : "";
     throw new RegistryError(
-      `namespace ${namespace} has no ${namespace}/${REGISTRY_REPO} repository to keep its registrations in, and porchlight could not create it${status ? ` (GitHub said ${status})` : ""}: create the repository ${namespace}/${REGISTRY_REPO}, or ask an owner of ${namespace} to, then run the command again`,
+      `namespace ${namespace} has no ${namespace}/${REGISTRY_REPO} repository to keep its registrations in, and porchlight could not create it${why}: create the repository ${namespace}/${REGISTRY_REPO}, or ask an owner of ${namespace} to, then run the command again`,
     );
   }
 }

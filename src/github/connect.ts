@@ -61,6 +61,56 @@ function permissionFrom(p: Record<string, boolean | undefined> | undefined): Per
   return "none";
 }
 
+/** The few calls a person's token makes outside any repository (the CLI's `repo register`). */
+export interface AccountAccess {
+  token: string;
+  apiUrl?: string | undefined;
+}
+
+function accountClient(access: AccountAccess): Octokit {
+  return tokenOctokit(access.token, {
+    writeIntervalMs: 0,
+    rateLimitRetries: 3,
+    maxWaitS: 60,
+    userAgent: "porchlight-cli",
+    ...(access.apiUrl ? { apiUrl: access.apiUrl } : {}),
+  }) as unknown as Octokit;
+}
+
+/** Who the token acts as; undefined where the server does not say. */
+export async function tokenIdentity(access: AccountAccess): Promise<Identity | undefined> {
+  try {
+    const { data: me } = await accountClient(access).rest.users.getAuthenticated();
+    return {
+      login: me.login,
+      name: me.name ?? me.login,
+      email: me.email ?? `${me.id}+${me.login}@users.noreply.github.com`,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Creates repository `owner/name` (private, with a first commit): under the token's user when `owner`
+ * is that user, else in the organization `owner`. Throws a GitHubError GitHub's refusal maps to.
+ */
+export async function createOwnedRepository(
+  access: AccountAccess,
+  owner: string,
+  name: string,
+  description: string,
+): Promise<void> {
+  const octokit = accountClient(access);
+  const body = { name, description, private: true, auto_init: true };
+  const me = await tokenIdentity(access);
+  await mapGitHubErrors(`creating ${owner}/${name}`, async () => {
+    if (me && me.login.toLowerCase() === owner.toLowerCase())
+      await octokit.rest.repos.createForAuthenticatedUser(body);
+    else await octokit.rest.repos.createInOrg({ org: owner, ...body });
+  });
+}
+
 /** Reads the repository (`GET /repos/{owner}/{repo}`) and returns a connection to it. */
 export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection> {
   // A person's commands are sequential and few: writes are not paced, rate limits are waited out.

@@ -13,6 +13,7 @@ import {
   column,
   commentLineText,
   emptyValue,
+  HASH_SPACE,
   type NextFoot,
   placeCommentRuns,
   placeDashRun,
@@ -249,7 +250,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       if (isScalar(value)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
-        lineCommentOnly(value);
+        lineCommentOnly(value, text);
         if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
       visit(value, text, later);
@@ -266,7 +267,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
     items.forEach((item, i) => {
       if (isScalar(item)) {
         moveTrailingComment(item, items[i + 1], node, text);
-        lineCommentOnly(item);
+        lineCommentOnly(item, text);
         if (items[i + 1] && node.range && !node.flow)
           placeScalarRun(item, items[i + 1]!, node, i, text, later);
         emptyItemComment(item, items[i + 1]);
@@ -320,7 +321,7 @@ function splitKeyLineComment(key: Node, value: Node, text: string): void {
   const firstLine = nl < 0 ? between : between.slice(0, nl);
   if (!firstLine.includes("#")) return;
   const [first, ...rest] = value.commentBefore!.split("\n");
-  key.comment = first;
+  key.comment = first === " " && /#[ ]\r?$/.test(firstLine) ? HASH_SPACE : first;
   value.commentBefore = rest.length > 0 && rest.join("\n") !== "" ? rest.join("\n") : undefined;
 }
 
@@ -343,9 +344,16 @@ function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, t
  * An empty value's line comment (`key: # c`): the `yaml` parser adds the comment lines under it, which
  * the runs after it place again from the text (comment-runs.ts); only the first line is the value's.
  */
-function lineCommentOnly(node: Node): void {
+function lineCommentOnly(node: Node, text?: string): void {
   const comment = node.comment;
   if (!comment) return;
+  // `# ` (one space) and `#` are both " " to the `yaml` parser: the source says which
+  if (comment === " " && text !== undefined && node.range) {
+    const tail = text.slice(node.range[1], node.range[2]);
+    const nl = tail.indexOf("\n");
+    if (/#[ ]\r?$/.test(nl < 0 ? tail : tail.slice(0, nl))) node.comment = HASH_SPACE;
+    return;
+  }
   const nl = comment.indexOf("\n");
   if (nl < 0) return;
   // (of a CRLF file: `yaml` leaves the `\r` in)

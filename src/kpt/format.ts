@@ -257,19 +257,21 @@ class Writer {
       const text = oneLineText(value);
       if (text !== undefined) {
         this.out.push(
-          keyLineComment ? `${prefix}${keyText}: ${text} #${keyLineComment}` : `${prefix}${keyText}: ${text}`,
+          keyLineComment
+            ? `${prefix}${keyText}: ${text} #${commentText(keyLineComment)}`
+            : `${prefix}${keyText}: ${text}`,
         );
         return;
       }
     }
     const head = `${prefix}${keyText}:`;
     if (value === null || value === undefined) {
-      this.out.push(keyLineComment ? `${head} #${keyLineComment}` : head);
+      this.out.push(keyLineComment ? `${head} #${commentText(keyLineComment)}` : head);
       return;
     }
     if (isMap(value) && !value.flow && value.items.length > 0) {
       const line = head + collectionProps(value);
-      this.out.push(keyLineComment ? `${line} #${keyLineComment}` : line);
+      this.out.push(keyLineComment ? `${line} #${commentText(keyLineComment)}` : line);
       if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
       if (value.comment) {
@@ -281,7 +283,7 @@ class Writer {
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
       const line = head + collectionProps(value);
-      this.out.push(keyLineComment ? `${line} #${keyLineComment}` : line);
+      this.out.push(keyLineComment ? `${line} #${commentText(keyLineComment)}` : line);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.head(value.commentBefore, seqIndent, value, false);
       this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
@@ -382,7 +384,7 @@ class Writer {
   /** `flow`: the lines are one flow collection or quoted scalar, its line comment after its end. */
   private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined, flow = false): void {
     if (flow && comment !== undefined && lines.length > 1) {
-      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${comment}`];
+      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${commentText(comment)}`];
       comment = undefined;
     }
     // By index, not destructured: a rest element goes through the array's iterator, an object per line
@@ -390,7 +392,7 @@ class Writer {
     const first = lines[0] ?? "";
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
     // A block scalar carries its line comment on the header line.
-    this.out.push(comment !== undefined ? `${firstLine} #${comment}` : firstLine);
+    this.out.push(comment !== undefined ? `${firstLine} #${commentText(comment)}` : firstLine);
     for (let i = 1; i < lines.length; i++) this.out.push(lines[i]!);
   }
 

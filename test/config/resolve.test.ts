@@ -20,6 +20,7 @@ describe("resolveConfig", () => {
       packageRoot: ".",
       deployment: false,
       requiredApprovals: 1,
+      requiredApprovalsSet: false,
       mergeMethod: "merge",
       guardrails: [],
       channels: { names: ["stable", "beta"], default: "stable" },

@@ -348,6 +348,8 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
     "twice.yaml": "apiVersion: v1\nkind: Foo\nmetadata:\n  name: w\nspec:\n  a: 1\n  a: 2\n",
     "wide-dash.yaml":
       "apiVersion: v1\nkind: Foo\nmetadata:\n  name: wd\nspec:\n  ports:\n    - # the name matters\n      name: metrics\n      port: 1\n",
+    "line-hash.yaml":
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: lh\nspec:\n  group: apps #\n  b: 1 # \n  c: # \n    d: 1\n",
     "blank-separator.yaml": "\n---\napiVersion: v1\nkind: Foo\nmetadata:\n  name: bs\n",
     "no-newline.yaml":
       "apiVersion: v1\nkind: Foo\nmetadata:\n  name: n\nspec:\n  a:\n    b: 1\n    # c\n    # d",
