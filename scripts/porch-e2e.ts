@@ -19,7 +19,7 @@
  * Not in `npm test`: it needs a copy of Porch's repository, which CI does not fetch.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -152,6 +152,9 @@ async function main_(argv: string[]): Promise<number> {
   const { pat } = forge.createUser("nephio", { pat: true, name: "Nephio" });
   const token = pat as string;
   const work = mkdtempSync(join(tmpdir(), "porch-e2e-"));
+  // as suite.go prepares it: the directory the cases pull into, emptied once per run
+  rmSync("/tmp/porch-e2e", { recursive: true, force: true });
+  mkdirSync("/tmp/porch-e2e");
   const git = (cwd: string, ...args: string[]) =>
     run("git", ["-c", "user.name=nephio", "-c", "user.email=nephio@example.com", ...args], { cwd });
 
