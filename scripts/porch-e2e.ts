@@ -13,7 +13,7 @@
  *   `nephio/test-blueprints` (PORCH_CHECKOUT/test/pkgs/test-pkgs/test-blueprints.bundle pushed there);
  * - `porchctl repo|rpkg ARGS` is `porchlight repo|rpkg ARGS --api-url=<forge>` run as `nephio`;
  * - `kubectl get packagerevisions… NAME --namespace=NS -o=…` is `porchlight rpkg get NAME --namespace=NS
- *   -o …`; `kubectl annotate packagerevisions…` has no porchlight twin (the command fails, and is counted);
+ *   -o …`; `kubectl annotate packagerevisions… NAME K=V` is `porchlight rpkg annotate NAME K=V`;
  * - `kpt fn eval` is `porchlight fn eval` (a catalog image runs as its builtin); `sh` and `sleep` run as
  *   they are, from PORCH_CHECKOUT/test/e2e/cli as Porch's suite runs them.
  * Not in `npm test`: it needs a copy of Porch's repository, which CI does not fetch.
@@ -232,6 +232,8 @@ async function main_(argv: string[]): Promise<number> {
       const out = rest.slice(2).map((a) => a.replace(/^-o=/, "--output="));
       return porchlight(["rpkg", "get", ...out], c.stdin);
     }
+    if (cmd === "kubectl" && rest[0] === "annotate" && rest[1]?.startsWith("packagerevisions"))
+      return porchlight(["rpkg", "annotate", ...rest.slice(2)], c.stdin);
     if (cmd === "kpt" && rest[0] === "fn") return porchlight(["fn", ...rest.slice(1)], c.stdin);
     if (cmd === "kubectl")
       return {

@@ -112,12 +112,23 @@ export interface RegistryAccess {
   cacheDir: string;
 }
 
-/** The registrations of `namespace`, in `<namespace>/.porchlight`; `create`: make that repository when missing. */
-export async function openRegistry(
-  access: RegistryAccess,
-  namespace: string,
-  opts: { create?: boolean } = {},
-): Promise<Registry> {
+/**
+ * One directory of `<namespace>/.porchlight`'s default branch, read and written whole: the objects a
+ * Porch namespace keeps in Kubernetes, kept in git. `create`: make that repository when missing.
+ */
+interface NamespaceStore {
+  /** The directory's files; none when the repository or its branch does not exist yet. */
+  read(): Promise<Map<string, Buffer>>;
+  /** Applies `change` to the directory's files and commits them, retrying when the branch moved. */
+  write(
+    change: (files: Map<string, Buffer>) => void,
+    message: string,
+    author: CommitAuthor,
+    create: boolean,
+  ): Promise<void>;
+}
+
+function namespaceStore(access: RegistryAccess, namespace: string, dir: string): NamespaceStore {
   const id = { owner: namespace, repo: REGISTRY_REPO };
   let conn: RepoConnection | undefined;
   const connect = async (create: boolean): Promise<RepoConnection | undefined> => {
@@ -133,12 +144,48 @@ export async function openRegistry(
     conn = await connectRepo({ ...access, repo: id });
     return conn;
   };
-  const read = async (c: RepoConnection): Promise<Map<string, RepositoryObject>> => {
+  const headOf = async (c: RepoConnection) =>
+    (await c.port.listRefs()).find((r) => r.ref === `refs/heads/${c.info.defaultBranch}`)?.sha ?? null;
+  return {
+    async read() {
+      const c = await connect(false);
+      const head = c && (await headOf(c));
+      return c && head ? (await c.port.readTree(head, dir)).tree : new Map();
+    },
+    async write(change, message, author, create) {
+      const c = (await connect(create))!;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const head = await headOf(c);
+        const files = head ? (await c.port.readTree(head, dir)).tree : new Map<string, Buffer>();
+        change(files);
+        const result = await c.port.commitTree({
+          branch: c.info.defaultBranch,
+          parent: head,
+          dir,
+          tree: files,
+          message,
+          author,
+          kpt: null,
+        });
+        if (result.ok || result.reason === "unchanged") return;
+      }
+      throw new RegistryError(
+        `${namespace}/${REGISTRY_REPO} kept changing while porchlight wrote to it; run the command again`,
+      );
+    },
+  };
+}
+
+/** The registrations of `namespace`, in `<namespace>/.porchlight`; `create`: make that repository when missing. */
+export async function openRegistry(
+  access: RegistryAccess,
+  namespace: string,
+  opts: { create?: boolean } = {},
+): Promise<Registry> {
+  const store = namespaceStore(access, namespace, REGISTRY_DIR);
+  const read = async (): Promise<Map<string, RepositoryObject>> => {
     const out = new Map<string, RepositoryObject>();
-    const refs = await c.port.listRefs();
-    if (!refs.some((r) => r.ref === `refs/heads/${c.info.defaultBranch}`)) return out;
-    const { tree } = await c.port.readTree(c.info.defaultBranch, REGISTRY_DIR);
-    for (const [path, bytes] of [...tree].sort(([a], [b]) => a.localeCompare(b))) {
+    for (const [path, bytes] of [...(await store.read())].sort(([a], [b]) => a.localeCompare(b))) {
       if (!path.endsWith(".yaml")) continue;
       const doc = parseDocument(bytes.toString("utf8"));
       const obj = doc.toJS() as RepositoryObject | null;
@@ -150,60 +197,94 @@ export async function openRegistry(
     }
     return out;
   };
-  const write = async (
-    c: RepoConnection,
-    change: (files: Map<string, Buffer>) => void,
-    message: string,
-    author: CommitAuthor,
-  ) => {
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const refs = await c.port.listRefs();
-      const head = refs.find((r) => r.ref === `refs/heads/${c.info.defaultBranch}`)?.sha ?? null;
-      const files = head ? (await c.port.readTree(head, REGISTRY_DIR)).tree : new Map<string, Buffer>();
-      change(files);
-      const result = await c.port.commitTree({
-        branch: c.info.defaultBranch,
-        parent: head,
-        dir: REGISTRY_DIR,
-        tree: files,
-        message,
-        author,
-        kpt: null,
-      });
-      if (result.ok || result.reason === "unchanged") return;
-    }
-    throw new RegistryError(
-      `${namespace}/${REGISTRY_REPO} kept changing while porchlight wrote to it; run the command again`,
-    );
-  };
   return {
     async list() {
-      const c = await connect(false);
-      return c ? [...(await read(c)).values()] : [];
+      return [...(await read()).values()];
     },
     async get(name) {
-      const c = await connect(false);
-      return c ? (await read(c)).get(name) : undefined;
+      return (await read()).get(name);
     },
     async add(obj, author) {
-      const c = (await connect(opts.create ?? true))!;
-      const existing = await read(c);
-      if (existing.has(obj.metadata.name))
+      if ((await read()).has(obj.metadata.name))
         throw new RegistryError(
           `repositories.config.porch.kpt.dev "${obj.metadata.name}" already exists in namespace ${namespace}; unregister it first, or choose another --name`,
         );
-      await write(
-        c,
+      await store.write(
         (files) => files.set(`${obj.metadata.name}.yaml`, Buffer.from(stringify(obj, { lineWidth: 0 }))),
         `Register repository ${obj.metadata.name} (${obj.spec.git.repo})`,
         author,
+        opts.create ?? true,
       );
     },
     async remove(name, author) {
-      const c = await connect(false);
-      if (!c || !(await read(c)).has(name)) return false;
-      await write(c, (files) => files.delete(`${name}.yaml`), `Unregister repository ${name}`, author);
+      if (!(await read()).has(name)) return false;
+      await store.write(
+        (files) => files.delete(`${name}.yaml`),
+        `Unregister repository ${name}`,
+        author,
+        false,
+      );
       return true;
+    },
+  };
+}
+
+export const REVISION_METADATA_DIR = "packagerevisions";
+
+/** A package revision's own metadata, as Porch keeps it on its PackageRevision object. */
+export interface RevisionMetadata {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+}
+
+/**
+ * The labels and annotations of `namespace`'s package revisions (`kubectl annotate packagerevision`,
+ * `porchlight rpkg annotate`): files `packagerevisions/<name>.yaml` in `<namespace>/.porchlight`, each a
+ * PackageRevision object holding only its metadata. A revision without a file has none.
+ */
+export function openRevisionMetadata(access: RegistryAccess, namespace: string) {
+  const store = namespaceStore(access, namespace, REVISION_METADATA_DIR);
+  const file = (name: string) => `${name}.yaml`;
+  const parse = (name: string, bytes: Buffer | undefined): RevisionMetadata => {
+    if (!bytes) return { labels: {}, annotations: {} };
+    const doc = parseDocument(bytes.toString("utf8"));
+    const meta = (doc.toJS() as { metadata?: Partial<RevisionMetadata> } | null)?.metadata;
+    if (doc.errors.length > 0 || typeof meta !== "object" || meta === null)
+      throw new RegistryError(
+        `${namespace}/${REGISTRY_REPO}: ${REVISION_METADATA_DIR}/${file(name)} is not a PackageRevision object (${doc.errors[0]?.message ?? "metadata missing"}); fix or remove it`,
+      );
+    return { labels: { ...meta.labels }, annotations: { ...meta.annotations } };
+  };
+  return {
+    async get(name: string): Promise<RevisionMetadata> {
+      return parse(name, (await store.read()).get(file(name)));
+    },
+    /** Applies `change` to `name`'s metadata and writes it (the file goes when nothing is left). */
+    async update(name: string, change: (m: RevisionMetadata) => void, author: CommitAuthor): Promise<void> {
+      await store.write(
+        (files) => {
+          const meta = parse(name, files.get(file(name)));
+          change(meta);
+          if (Object.keys(meta.labels).length + Object.keys(meta.annotations).length === 0) {
+            files.delete(file(name));
+            return;
+          }
+          const obj = {
+            apiVersion: "porch.kpt.dev/v1alpha1",
+            kind: "PackageRevision",
+            metadata: {
+              name,
+              namespace,
+              ...(Object.keys(meta.labels).length > 0 ? { labels: meta.labels } : {}),
+              ...(Object.keys(meta.annotations).length > 0 ? { annotations: meta.annotations } : {}),
+            },
+          };
+          files.set(file(name), Buffer.from(stringify(obj, { lineWidth: 0 })));
+        },
+        `Annotate package revision ${name}`,
+        author,
+        true,
+      );
     },
   };
 }
@@ -231,7 +312,7 @@ async function createRegistryRepo(access: RegistryAccess, namespace: string): Pr
   } catch (e) {
     const why = e instanceof GitHubError ? ` (${e.message})` : "";
     throw new RegistryError(
-      `namespace ${namespace} has no ${namespace}/${REGISTRY_REPO} repository to keep its registrations in, and porchlight could not create it${why}: create the repository ${namespace}/${REGISTRY_REPO}, or ask an owner of ${namespace} to, then run the command again`,
+      `namespace ${namespace} has no ${namespace}/${REGISTRY_REPO} repository to keep its Porch objects in (repository registrations, revision annotations), and porchlight could not create it${why}: create the repository ${namespace}/${REGISTRY_REPO}, or ask an owner of ${namespace} to, then run the command again`,
     );
   }
 }

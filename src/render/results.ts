@@ -14,6 +14,8 @@ export interface FunctionRecord {
    * `file.path` is relative to its resource's own package: this one, or one of its subpackages.
    */
   packageDir?: string;
+  /** A validator ran (not in results.yaml; kpt's Kptfile renderStatus lists validators apart). */
+  validator?: boolean;
 }
 
 /** kpt's one-line form of a result: `[severity] apiVersion/Kind/namespace/name field: message`. */

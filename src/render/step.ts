@@ -77,8 +77,8 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   ctx.emit({ type: "running", name, ...(filtered ? { selected: selected.length } : {}) });
   const started = performance.now();
   const record: FunctionRecord = step.spec.image
-    ? { image: name, exitCode: 0, results: [], packageDir: step.packageDir }
-    : { exec: name, exitCode: 0, results: [], packageDir: step.packageDir };
+    ? { image: name, exitCode: 0, results: [], packageDir: step.packageDir, validator: step.validator }
+    : { exec: name, exitCode: 0, results: [], packageDir: step.packageDir, validator: step.validator };
   let output: RunOutput;
   let ranProcess = false;
   // A builtin may add to the very array it was given: remember what it got before it runs.

@@ -1,13 +1,18 @@
 import { basename } from "node:path";
+import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { generatePackageContext } from "../../kpt/package-context.js";
 import { sourceKind } from "../../kpt/source-ref.js";
+import type { FileTree } from "../../kpt/tree.js";
 import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
+import { formatKptfile, parseKptfileText } from "../../merge/kptfile.js";
+import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
 import { UsageError } from "../io.js";
 import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf } from "./names.js";
+import { renderAsPorch } from "./render.js";
 import { openRepository } from "./repository.js";
 import { locateSourceRevision, repositoryUpstream, sameServerRepository } from "./upstream.js";
 import { openVerbRepository, type Verb } from "./verb.js";
@@ -45,6 +50,7 @@ export const cloneVerb: Verb = {
       throw new UsageError(`rpkg clone takes SOURCE and TARGET_PACKAGE\n\n${USAGE}`);
     }
     const strategy = args.values.get("strategy") ?? "resource-merge";
+    // Porch records the directory as given and no update strategy unless one is asked for
     if (!isStrategy(strategy)) {
       throw new UsageError(`unknown --strategy "${strategy}"; known: ${STRATEGIES.join(", ")}\n\n${USAGE}`);
     }
@@ -113,11 +119,15 @@ export const cloneVerb: Verb = {
         strategy,
       );
       // Porch's clone into a deployment repository generates the package context, as --for-deployment.
+      porchKptfile(cloned, basename(target), args.values.has("strategy"));
       const tree = repo.config.deployment ? generatePackageContext(cloned) : cloned;
+      // Porch renders the clone; a failing render (a function of the upstream's) leaves the files as
+      // they came, with the failure in the Kptfile's Rendered condition
+      const rendered = await renderAsPorch(tree, repo.config.functions.runtimes);
       await createDraft(repo, state, {
         branch,
         pkg: target,
-        tree,
+        tree: rendered.tree,
         message: `Clone ${other ? source : `${upstream.repo}${directory}@${ref}`} (${commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12)}) as ${target}`,
       });
       step.done(commit.startsWith("sha256:") ? commit.slice(0, 14) : commit.slice(0, 7));
@@ -131,3 +141,25 @@ export const cloneVerb: Verb = {
     return 0;
   },
 };
+
+/**
+ * The Kptfile of a clone as Porch writes it, which differs from kpt pkg get's: the upstream directory
+ * as given (`basens`, not `/basens`), no `updateStrategy` unless --strategy names one, and the
+ * Kptfile's own `internal.kpt.dev/upstream-identifier` (Porch's kpt annotates every resource of the
+ * clone, the Kptfile too).
+ */
+function porchKptfile(tree: FileTree, name: string, strategyGiven: boolean): void {
+  const bytes = tree.get(KPTFILE_NAME);
+  if (!bytes) return;
+  const kf = parseKptfileText(bytes.toString("utf8"), KPTFILE_NAME);
+  for (const part of [kf.upstream, kf.upstreamLock]) {
+    const git = part?.git;
+    if (git && typeof git.directory === "string") git.directory = git.directory.replace(/^\/+/, "");
+  }
+  if (!strategyGiven && kf.upstream) delete kf.upstream.updateStrategy;
+  kf.metadata = {
+    ...kf.metadata,
+    annotations: { ...kf.metadata?.annotations, [UPSTREAM_IDENTIFIER]: `kpt.dev|Kptfile|default|${name}` },
+  };
+  tree.set(KPTFILE_NAME, Buffer.from(formatKptfile(kf)));
+}

@@ -3,6 +3,7 @@ import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { initFiles } from "./init-files.js";
 import { nameOf } from "./names.js";
+import { renderAsPorch } from "./render.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg init PACKAGE --repository=OWNER/REPO --workspace=W [flags]
@@ -48,10 +49,12 @@ export const initVerb: Verb = {
       site: args.values.get("site"),
     });
     const step = env.progress.step(`Creating ${branch} in ${repo.full}`);
+    // Porch renders the new package, which records the Rendered condition in its Kptfile
+    const rendered = await renderAsPorch(tree, repo.config.functions.runtimes);
     await createDraft(repo, state, {
       branch,
       pkg,
-      tree,
+      tree: rendered.tree,
       message: `Init package ${pkg} (workspace ${workspace})`,
     });
     step.done();

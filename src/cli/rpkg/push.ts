@@ -2,12 +2,14 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
+import { revisionAnnotations } from "./annotate.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { packageRevisionObject } from "./objects.js";
+import { PUSH_ON_RENDER_FAILURE, renderAsPorch } from "./render.js";
 import {
   isResourceFile,
-  pulledCommit,
+  pulledVersion,
   REVISION_METADATA_FILE,
   resourceListToTree,
   revisionMetadata,
@@ -33,8 +35,10 @@ export const pushVerb: Verb = {
     let local: FileTree;
     /** The `.KptRevisionMetadata` of a pulled folder, refreshed after the push. */
     let pulledFrom: string | undefined;
+    let list: string | undefined;
     if (source === "-") {
-      local = resourceListToTree(await env.io.readStdin(), "stdin");
+      list = await env.io.readStdin();
+      local = resourceListToTree(list, "stdin");
     } else {
       const dir = resolve(env.io.cwd, source);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -45,7 +49,7 @@ export const pushVerb: Verb = {
       local = await readTree(dir);
       if (local.has(REVISION_METADATA_FILE)) pulledFrom = join(dir, REVISION_METADATA_FILE);
     }
-    const pulledAt = pulledCommit(local);
+    const pulledAt = pulledVersion(local);
     local.delete(REVISION_METADATA_FILE);
 
     const { repo, rev } = await openRevision("push", args, env, name);
@@ -55,30 +59,56 @@ export const pushVerb: Verb = {
         `${name} is ${rev.lifecycle}: only a Draft takes new files.${rev.lifecycle === "Proposed" ? ` Reject the proposal first (\`porchlight rpkg reject ${name}\`), or push to the branch ${branch} directly.` : " Make a new draft with `porchlight rpkg copy`."}`,
       );
     }
+    // Porch's optimistic lock: a pulled package names the version it was pulled at, which must be the
+    // draft's head (a package without .KptRevisionMetadata goes on top of whatever the draft is at)
+    if (pulledAt === "")
+      throw new RpkgError(
+        "Internal error occurred: resourceVersion must be specified for an update",
+        `${REVISION_METADATA_FILE} names no metadata.resourceVersion: pull ${name} again, reapply your changes and push`,
+      );
+    if (pulledAt !== undefined && pulledAt !== rev.sha)
+      throw new RpkgError(
+        `Internal error occurred: Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "${nameOf(repo, rev)}": the object has been modified; please apply your changes to the latest version and try again`,
+        `it was pulled at ${pulledAt.slice(0, 12)} and ${repo.full} has it at ${rev.sha.slice(0, 12)}: pull it again, reapply your changes and push`,
+      );
     const dir = repo.packageDir(rev.package);
-    if (source === "-") {
+    if (list !== undefined) {
       const { tree: current } = await repo.conn.port.readTree(rev.sha, dir);
+      // again, with each file's sequence indentation from the draft where the list does not say it
+      local = resourceListToTree(list, "stdin", current);
+      local.delete(REVISION_METADATA_FILE);
       for (const [path, bytes] of current)
         if (!isResourceFile(path) && !local.has(path)) local.set(path, bytes);
+    }
+    // Porch renders what is pushed, and refuses the push when the render fails, unless the revision
+    // carries porch.kpt.dev/push-on-render-failure: "true"
+    const rendered = await renderAsPorch(local, repo.config.functions.runtimes);
+    const pushAnyway = (await revisionAnnotations(env, repo, rev))[PUSH_ON_RENDER_FAILURE] === "true";
+    if (rendered.status === "failed" && !pushAnyway) {
+      throw new RpkgError(
+        `error rendering package in kpt function pipeline. Package NOT pushed to remote. Fix locally (until 'kpt fn render' succeeds) and retry. Details: ${rendered.message}`,
+        `to push it as it is, annotate the revision: porchlight rpkg annotate ${name} ${PUSH_ON_RENDER_FAILURE}=true`,
+      );
     }
     const step = env.progress.step(`Pushing ${local.size} files to ${branch}`);
     const result = await repo.conn.port.commitTree({
       branch,
-      parent: pulledAt ?? rev.sha,
+      parent: rev.sha,
       dir,
-      tree: local,
+      tree: rendered.tree,
       message: `Edit ${rev.package} (workspace ${rev.workspace})`,
       author: await repo.author(),
     });
     if (!result.ok && result.reason === "non-fast-forward") {
       step.fail("the draft changed");
       throw new RpkgError(
-        `${name} changed in ${repo.full} since ${pulledAt ? `you pulled it (${pulledAt.slice(0, 7)})` : "it was read"}: it is now at ${rev.sha.slice(0, 7)} or later; pull it again, reapply your changes and push`,
+        `${name} changed in ${repo.full} while it was pushed (it was at ${rev.sha.slice(0, 7)}): pull it again, reapply your changes and push`,
       );
     }
     if (!result.ok) {
+      // porchctl says "pushed" for a push that changed nothing too; the progress line says which
       step.done("no changes");
-      env.io.stdout(`${nameOf(repo, rev)} unchanged\n`);
+      env.io.stdout(`${nameOf(repo, rev)} pushed\n`);
       return 0;
     }
     step.done(result.sha.slice(0, 7));
@@ -86,6 +116,11 @@ export const pushVerb: Verb = {
     if (pulledFrom) {
       const meta = packageRevisionObject(repo, rev).metadata;
       writeFileSync(pulledFrom, revisionMetadata({ ...meta, resourceVersion: result.sha }));
+    }
+    if (rendered.status === "failed") {
+      throw new RpkgError(
+        `error rendering package in kpt function pipeline. Package pushed to remote despite render failure. Details: ${rendered.message}`,
+      );
     }
     env.io.stdout(`${nameOf(repo, rev)} pushed\n`);
     return 0;

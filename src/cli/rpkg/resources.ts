@@ -49,8 +49,12 @@ export function revisionMetadata(meta: {
   );
 }
 
-/** The commit a pull read (`metadata.resourceVersion`; an older porchlight's `porchlight.dev/commit`). */
-export function pulledCommit(tree: FileTree): string | undefined {
+/**
+ * What a pulled package says it was pulled at: nothing without a `.KptRevisionMetadata`; else its
+ * `metadata.resourceVersion` (the commit; an older porchlight's `porchlight.dev/commit`), or "" when it
+ * names none — which Porch refuses ("resourceVersion must be specified for an update").
+ */
+export function pulledVersion(tree: FileTree): string | undefined {
   const bytes = tree.get(REVISION_METADATA_FILE);
   if (!bytes) return undefined;
   const { docs } = parseYamlFile(bytes.toString("utf8"), REVISION_METADATA_FILE);
@@ -59,16 +63,17 @@ export function pulledCommit(tree: FileTree): string | undefined {
     ["metadata", "annotations", "porchlight.dev/commit"],
   ]) {
     const value = docs[0]?.getIn(path);
-    if (typeof value === "string" && /^[0-9a-f]{40}$/.test(value)) return value;
+    if (typeof value === "string" && value !== "") return value;
+    if (typeof value === "number") return String(value);
   }
-  return undefined;
+  return "";
 }
 
 /**
  * A package's files as a ResourceList, the way `porchctl rpkg pull` prints one: each document of each
  * YAML file an item, annotated with its file and index (current and internal forms), files in order,
- * and the sequence indentation it was written with (`internal.config.kubernetes.io/seqindent`, as
- * kpt's `fn source` writes it), so a push of the list writes lists back as they were.
+ * and, as porchctl's, no sequence indentation annotation: a push of the list takes each file's from the
+ * draft (resourceListToTree's `current`).
  */
 export function treeToResourceList(tree: FileTree): string {
   const items: KrmItem[] = [];
@@ -76,12 +81,8 @@ export function treeToResourceList(tree: FileTree): string {
     const text = (tree.get(path) as Buffer).toString("utf8");
     const { docs } = parseYamlFile(text, path);
     docs.forEach((doc, index) => {
-      const seqIndent = detectSeqIndent(doc, text);
       for (const key of [ANNOTATION.path, ANNOTATION.internalPath]) setAnnotation(doc, key, path);
       for (const key of [ANNOTATION.index, ANNOTATION.internalIndex]) setAnnotation(doc, key, String(index));
-      // porchctl's list has no seqindent annotation: only a file with wide lists says so, and a push
-      // writes it back wide (Porch would make it compact)
-      if (seqIndent === "wide") setAnnotation(doc, ANNOTATION.seqIndent, seqIndent);
       items.push(doc);
     });
   }
@@ -104,7 +105,19 @@ const POSITION_ANNOTATIONS = [
  * The files a ResourceList describes: items grouped by their path annotation, in index order, with the
  * position annotations removed. An item without a path is an error naming it.
  */
-export function resourceListToTree(text: string, source: string): FileTree {
+export function resourceListToTree(text: string, source: string, current?: FileTree): FileTree {
+  /** A document's sequence indentation in the draft's file, for an item that does not say its own. */
+  const draftStyle = (path: string, index: number): SeqIndent => {
+    const bytes = current?.get(path);
+    if (!bytes) return "compact";
+    try {
+      const text = bytes.toString("utf8");
+      const doc = parseYamlFile(text, path).docs[index];
+      return doc ? detectSeqIndent(doc, text) : "compact";
+    } catch {
+      return "compact";
+    }
+  };
   const list = parseResourceList(text, source);
   const files = new Map<string, { index: number; order: number; doc: KrmItem; style: SeqIndent }[]>();
   list.items.forEach((doc, order) => {
@@ -117,7 +130,8 @@ export function resourceListToTree(text: string, source: string): FileTree {
       );
     }
     const index = indexAnnotation(doc) ?? order;
-    const style: SeqIndent = getAnnotation(doc, ANNOTATION.seqIndent) === "wide" ? "wide" : "compact";
+    const said = getAnnotation(doc, ANNOTATION.seqIndent);
+    const style: SeqIndent = said === "wide" || said === "compact" ? said : draftStyle(path, index);
     for (const key of POSITION_ANNOTATIONS) deleteAnnotation(doc, key);
     const entries = files.get(path) ?? [];
     entries.push({ index, order, doc, style });

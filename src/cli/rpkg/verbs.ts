@@ -1,3 +1,4 @@
+import { annotateVerb } from "./annotate.js";
 import { approveVerb } from "./approve.js";
 import { cloneVerb } from "./clone.js";
 import { copyVerb } from "./copy.js";
@@ -28,4 +29,5 @@ export const VERBS: readonly Verb[] = [
   cloneVerb,
   upgradeVerb,
   rollbackVerb,
+  annotateVerb,
 ];

@@ -46,11 +46,16 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     await w.rpkg(w.alice, ["pull", "deploy.web.first", dir, DOWN]);
     const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
     expect(kf.metadata.name).toBe("web");
-    expect(kf.upstream).toMatchObject({
+    // as Porch's clone writes it: the directory as named, no update strategy unless --strategy says
+    // one, the Kptfile's own upstream identifier, and the render's outcome
+    expect(kf.upstream).toEqual({
       type: "git",
-      git: { directory: "/basens", ref: "basens/v1" },
-      updateStrategy: "resource-merge",
+      git: { repo: kf.upstream.git.repo, directory: "basens", ref: "basens/v1" },
     });
+    expect(kf.metadata.annotations["internal.kpt.dev/upstream-identifier"]).toBe(
+      "kpt.dev|Kptfile|default|web",
+    );
+    expect(kf.status.conditions).toEqual([{ type: "Rendered", status: "True", reason: "RenderSuccess" }]);
     expect(kf.upstream.git.repo).toMatch(/\/acme\/blueprints\.git$/);
     expect(kf.upstreamLock.git.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("color: blue");
@@ -180,7 +185,7 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     const dir = join(w.tmp, "hello");
     await w.rpkg(w.alice, ["pull", "deploy.hello.v1", dir, DOWN]);
     const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
-    expect(kf.upstream.git).toMatchObject({ repo: `file://${src}`, directory: "/pkgs/hello", ref: "v3" });
+    expect(kf.upstream.git).toMatchObject({ repo: `file://${src}`, directory: "pkgs/hello", ref: "v3" });
     expect(kf.upstreamLock.git.ref).toBe("pkgs/hello/v3");
   });
 });
