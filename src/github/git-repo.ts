@@ -272,6 +272,7 @@ export class GitRepo {
     message: string;
     author: CommitAuthor;
     kpt?: KptAnnotation | null;
+    allowEmpty?: boolean;
   }): Promise<PushResult> {
     await this.init();
     const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -306,7 +307,7 @@ export class GitRepo {
     }
     await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
     const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
-    if (input.parent) {
+    if (input.parent && !input.allowEmpty) {
       const parentTree = (await this.git(["rev-parse", `${input.parent}^{tree}`])).toString("utf8").trim();
       if (parentTree === treeSha) return { ok: false, reason: "unchanged" };
     }

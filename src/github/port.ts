@@ -107,7 +107,7 @@ export interface RepoPort {
   /**
    * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
    * it to `branch` without force; a branch that moved meanwhile gives non-fast-forward, a tree equal
-   * to the parent's gives unchanged (no empty commits). With `replaces`, the push replaces the branch
+   * to the parent's gives unchanged (no empty commits, unless `allowEmpty`). With `replaces`, the push replaces the branch
    * only if it is still at that commit (force with lease), else non-fast-forward.
    */
   commitTree(input: {
@@ -123,6 +123,8 @@ export interface RepoPort {
      * package and workspace `branch` names, when it is a package revision's branch; null for none.
      */
     kpt?: KptAnnotation | null;
+    /** Commit even when the tree equals the parent's (a new draft's first commit, as Porch writes one). */
+    allowEmpty?: boolean;
   }): Promise<PushResult>;
 
   getPull(number: number): Promise<PullRequest>;

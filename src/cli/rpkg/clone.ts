@@ -67,7 +67,8 @@ export const cloneVerb: Verb = {
       (await repo.conn.port.getFile(`${repo.packageDir(target)}/Kptfile`, repo.baseBranch)) !== undefined
     ) {
       throw new RpkgError(
-        `package ${target} already exists in ${repo.full}; clone into a new package name, or upgrade it with \`porchlight rpkg upgrade\``,
+        `Internal error occurred: \`clone\` cannot create a new revision for package "${target}" that already exists in repo "${repo.name}"; make subsequent revisions using \`copy\``,
+        `clone into a new package name, or upgrade it with \`porchlight rpkg upgrade\` (${repo.full})`,
       );
     }
 

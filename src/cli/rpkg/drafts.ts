@@ -40,10 +40,7 @@ export function newDraftBranch(repo: Repository, state: RepoState, pkg: string, 
   return branch;
 }
 
-/**
- * Creates draft branch `branch` on top of the base branch with `tree` as the package's files. A tree
- * equal to what the base branch already has makes the branch point at the base commit.
- */
+/** Creates draft branch `branch` on top of the base branch, in a commit with `tree` as the package's files. */
 export async function createDraft(
   repo: Repository,
   state: RepoState,
@@ -57,12 +54,11 @@ export async function createDraft(
     tree: input.tree,
     message: input.message,
     author: await repo.author(),
+    // a draft has its own first commit, carrying Porch's trailer, even when it changes nothing yet (an
+    // unedited copy): it can be proposed, as Porch proposes it
+    allowEmpty: true,
   });
   if (result.ok) return result.sha;
-  if (result.reason === "unchanged") {
-    if ((await repo.conn.createBranch(input.branch, parent)) === "exists") raced(repo, input.branch);
-    return parent;
-  }
   return raced(repo, input.branch);
 }
 

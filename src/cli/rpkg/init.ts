@@ -34,7 +34,8 @@ export const initVerb: Verb = {
     const existing = state.revisions.find((r) => r.package === pkg);
     if (existing || (await repo.conn.port.getFile(`${dir}/Kptfile`, repo.baseBranch)) !== undefined) {
       throw new RpkgError(
-        `package ${pkg} already exists in ${repo.full}; make a new revision of it with \`porchlight rpkg copy\` or \`porchlight rpkg clone\``,
+        `Internal error occurred: package "${pkg}" already exists in repository "${repo.name}"`,
+        `make a new revision of it with \`porchlight rpkg copy\` (${repo.full})`,
       );
     }
     const keywords = args.values

@@ -47,8 +47,12 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
   it("refuses a second init of the same package, naming what to do", async () => {
     const r = await w.rpkg(w.alice, ["init", "apps/web", R, "--workspace=second"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain("package apps/web already exists in acme/blueprints");
-    expect(r.stderr).toContain("rpkg copy");
+    expect(r.stderr).toBe(
+      'Error: Internal error occurred: package "apps/web" already exists in repository "blueprints" \n',
+    );
+    // what to do, under -v
+    const verbose = await w.rpkg(w.alice, ["init", "apps/web", R, "--workspace=second", "-v"]);
+    expect(verbose.stderr).toContain("make a new revision of it with `porchlight rpkg copy`");
   });
 
   it("get -o yaml and -o json print PackageRevision objects", async () => {

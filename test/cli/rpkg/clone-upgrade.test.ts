@@ -89,7 +89,9 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
   it("names another repository's revision as OWNER/REPO:NAME, and refuses an existing package", async () => {
     const taken = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "web", DOWN]);
     expect(taken.code).toBe(1);
-    expect(taken.stderr).toContain("package web already exists in acme/deploy");
+    expect(taken.stderr).toContain(
+      'cannot create a new revision for package "web" that already exists in repo "deploy"; make subsequent revisions using `copy`',
+    );
     const r = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "api", DOWN, "--workspace=first"]);
     expect(r).toMatchObject({ code: 0, stdout: "deploy.api.first created\n" });
   });

@@ -113,12 +113,9 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     expect(taken.stderr).toContain("app already has a revision with workspace w2 in acme/blueprints");
   });
 
-  it("propose of an unedited copy says there is nothing to propose and what to do, not GitHub's 422", async () => {
+  it("an unedited copy is proposed, as Porch proposes it: the draft has its own commit", async () => {
     const r = await w.rpkg(w.alice, ["propose", "blueprints.app.w2", R]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toContain("blueprints.app.w2 has no changes to propose");
-    expect(r.stderr).toContain("porchlight rpkg pull blueprints.app.w2 DIR");
-    expect(r.stderr).not.toContain("HTTP 422");
-    expect(await table()).toContain("blueprints.app.w2 app w2 0 false Draft blueprints");
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w2 proposed\n", stderr: "" });
+    expect(await table()).toContain("blueprints.app.w2 app w2 0 false Proposed blueprints");
   });
 });
