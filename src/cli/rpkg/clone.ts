@@ -29,8 +29,8 @@ or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…] (docs/sources.md).
 
 Flags:
   --workspace W      workspace of the new revision (default v1)
-  --directory DIR    the package's directory in a git SOURCE
-  --ref REF          branch, tag or commit of a git SOURCE (default: its default branch)
+  --directory DIR    the package's directory in a git SOURCE (ignored for a package revision, as porchctl does)
+  --ref REF          branch, tag or commit of a git SOURCE (default: its default branch; ignored for a revision)
   --strategy S       update strategy recorded for upgrades: ${STRATEGIES.join(", ")} (default resource-merge)
 `;
 
@@ -55,8 +55,12 @@ export const cloneVerb: Verb = {
       throw new UsageError(`unknown --strategy "${strategy}"; known: ${STRATEGIES.join(", ")}\n\n${USAGE}`);
     }
     const git = isGitSource(source);
-    if (!git && (args.values.has("directory") || args.values.has("ref"))) {
-      throw new UsageError(`--directory and --ref apply to a git SOURCE only\n\n${USAGE}`);
+    if (!git && !sourceKind(source) && (args.values.has("directory") || args.values.has("ref"))) {
+      // porchctl ignores them for a package revision, which names its directory and ref itself
+      if (env.verbose)
+        env.io.stderr(`--directory and --ref apply to a git SOURCE only: ignored for ${source}\n`);
+      args.values.delete("directory");
+      args.values.delete("ref");
     }
     const workspace = args.values.get("workspace") ?? "v1";
     const repo = await openVerbRepository("clone", args, env);

@@ -6,7 +6,7 @@ import { revisionAnnotations } from "./annotate.js";
 import { RpkgError } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { packageRevisionObject } from "./objects.js";
-import { PUSH_ON_RENDER_FAILURE, renderAsPorch } from "./render.js";
+import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
 import {
   isResourceFile,
   pulledVersion,
@@ -90,6 +90,7 @@ export const pushVerb: Verb = {
         `to push it as it is, annotate the revision: porchlight rpkg annotate ${name} ${PUSH_ON_RENDER_FAILURE}=true`,
       );
     }
+    if (rendered.status !== "left-to-bot") env.io.stderr(porchRenderLines(rendered.steps));
     const step = env.progress.step(`Pushing ${local.size} files to ${branch}`);
     const result = await repo.conn.port.commitTree({
       branch,

@@ -6,14 +6,20 @@ import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { formatKptfile, type PlainKptfile, parseKptfileText } from "../../merge/kptfile.js";
 import { type RenderOutcome, render } from "../../render/render.js";
-import type { FunctionRecord } from "../../render/results.js";
+import { type FunctionRecord, resultLine } from "../../render/results.js";
 
 /** The annotation of a package revision that lets Porch push a draft whose render failed. */
 export const PUSH_ON_RENDER_FAILURE = "porch.kpt.dev/push-on-render-failure";
 
+/** One function's run as porchctl push prints it: `[RUNNING] "IMAGE" ` then `[Results]: …`. */
+export interface PorchStep {
+  image: string;
+  results: FunctionResult[];
+}
+
 export type PorchRender =
-  | { status: "rendered"; tree: FileTree }
-  | { status: "failed"; tree: FileTree; message: string }
+  | { status: "rendered"; tree: FileTree; steps: PorchStep[] }
+  | { status: "failed"; tree: FileTree; message: string; steps: PorchStep[] }
   /** A function needs a runtime the repository allows but the CLI does not run: the bot renders it. */
   | { status: "left-to-bot"; tree: FileTree; runtime: Runtime; image: string };
 
@@ -53,8 +59,37 @@ export async function renderAsPorch(
     const written = withRenderStatus(kptfile, outcome, failed);
     if (written) out.set(KPTFILE_NAME, written);
   }
-  if (outcome.ok) return { status: "rendered", tree: out };
-  return { status: "failed", tree: out, message: outcome.error?.message ?? "the render failed" };
+  const steps = outcome.records.map((r) => ({
+    image: porchImage(r.image ?? r.exec ?? "", tree),
+    results: r.results,
+  }));
+  if (outcome.ok) return { status: "rendered", tree: out, steps };
+  return { status: "failed", tree: out, message: outcome.error?.message ?? "the render failed", steps };
+}
+
+/** Porch's kpt completes a catalog function's short name (`apply-setters:v0.2`) with ghcr.io/kptdev/krm-functions-catalog. */
+function porchImage(image: string, tree: FileTree): string {
+  const short = image.startsWith("gcr.io/kpt-fn/") ? image.slice("gcr.io/kpt-fn/".length) : undefined;
+  if (short === undefined) return image;
+  const named = [...tree].some(
+    ([path, bytes]) =>
+      (path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`)) &&
+      new RegExp(`image:\\s*["']?${short.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}["']?\\s*$`, "m").test(
+        bytes.toString("utf8"),
+      ),
+  );
+  return named ? `ghcr.io/kptdev/krm-functions-catalog/${short}` : image;
+}
+
+/** What porchctl push prints on stderr of the render it caused: each function run, and its results. */
+export function porchRenderLines(steps: readonly PorchStep[]): string {
+  let out = "";
+  for (const step of steps) {
+    out += `[RUNNING] ${JSON.stringify(step.image)} \n`;
+    if (step.results.length > 0)
+      out += `[Results]: ${step.results.map((r) => resultLine(r).replaceAll("\n", " ").trim()).join(", ")}\n`;
+  }
+  return out;
 }
 
 /** The first function of the tree's Kptfiles that no builtin stands for, and the runtime it needs. */

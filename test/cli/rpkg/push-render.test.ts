@@ -48,7 +48,11 @@ describe("rpkg push renders as Porch does", () => {
       "pipeline:\n  mutators:\n  - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n",
     );
     const r = await w.rpkg(w.alice, ["push", NAME, dir, R]);
-    expect(r).toMatchObject({ code: 0, stdout: `${NAME} pushed\n`, stderr: "" });
+    expect(r).toMatchObject({ code: 0, stdout: `${NAME} pushed\n` });
+    // what porchctl push prints of the render it caused
+    expect(r.stderr).toMatch(
+      /^\[RUNNING\] "ghcr\.io\/kptdev\/krm-functions-catalog\/set-namespace:v0\.4\.1" \n\[Results\]: \[info\]: namespace "" updated to "prod", 1 value\(s\) changed\n$/,
+    );
     const back = await pull("rendered");
     expect(readFileSync(join(back, "cm.yaml"), "utf8")).toContain("namespace: prod");
     const kf = kptfile(back);
