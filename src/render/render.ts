@@ -10,7 +10,7 @@ import type { FunctionResult } from "../fn/types.js";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
 import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
-import type { KptFunction } from "../kpt/kptfile.js";
+import { type KptFunction, parseKptfile } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage, type ResourceFile } from "../kpt/package.js";
 import type { ParseCache } from "../kpt/parse-cache.js";
 import { getAnnotation } from "../kpt/resource.js";
@@ -166,6 +166,30 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
     outcome.tree = tree;
   }
   return outcome;
+}
+
+/**
+ * The runtimes the tree's pipelines need: always builtin; exec for an `exec:` function; container for
+ * an image no builtin stands for. A Kptfile that does not parse is skipped (the render reports it).
+ */
+export function runtimesNeeded(
+  tree: FileTree,
+  registry: FunctionRegistry,
+): ("builtin" | "exec" | "container")[] {
+  const needed = new Set<"builtin" | "exec" | "container">(["builtin"]);
+  for (const [path, bytes] of tree) {
+    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+    try {
+      const { kptfile } = parseKptfile(bytes.toString("utf8"), path);
+      for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {
+        if (fn.exec) needed.add("exec");
+        else if (fn.image && !registry.find(fn.image)) needed.add("container");
+      }
+    } catch {
+      // The render reports a Kptfile that does not parse.
+    }
+  }
+  return [...needed];
 }
 
 /**

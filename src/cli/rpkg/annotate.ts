@@ -17,11 +17,12 @@ Flags:
   --overwrite   replace an annotation that already has a value (refused otherwise, as kubectl refuses)
 `;
 
+function access(env: RpkgEnv) {
+  return { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir };
+}
+
 function store(env: RpkgEnv, repo: Repository) {
-  return openRevisionMetadata(
-    { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir },
-    repo.namespace,
-  );
+  return openRevisionMetadata(access(env), repo.namespace);
 }
 
 /** The annotations of revision `rev` (none where nothing was annotated). */
@@ -52,10 +53,7 @@ export const annotateVerb: Verb = {
     }
     const { repo, rev } = await openRevision("annotate", args, env, name);
     const full = nameOf(repo, rev);
-    const author = await registryAuthor(
-      { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir },
-      env.io.env,
-    );
+    const author = await registryAuthor(access(env), env.io.env);
     await store(env, repo).update(
       full,
       (meta) => {

@@ -50,7 +50,6 @@ export const cloneVerb: Verb = {
       throw new UsageError(`rpkg clone takes SOURCE and TARGET_PACKAGE\n\n${USAGE}`);
     }
     const strategy = args.values.get("strategy") ?? "resource-merge";
-    // Porch records the directory as given and no update strategy unless one is asked for
     if (!isStrategy(strategy)) {
       throw new UsageError(`unknown --strategy "${strategy}"; known: ${STRATEGIES.join(", ")}\n\n${USAGE}`);
     }

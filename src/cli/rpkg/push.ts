@@ -32,13 +32,13 @@ export const pushVerb: Verb = {
     const [name, source = "-", ...extra] = args.positional;
     if (!name || extra.length > 0)
       throw new UsageError(`rpkg push takes PACKAGE_REV_NAME [DIR|-]\n\n${USAGE}`);
-    let local: FileTree;
+    /** The files of DIR (a ResourceList from stdin becomes files once the draft is read). */
+    let fromDir: FileTree = new Map();
     /** The `.KptRevisionMetadata` of a pulled folder, refreshed after the push. */
     let pulledFrom: string | undefined;
     let list: string | undefined;
     if (source === "-") {
       list = await env.io.readStdin();
-      local = resourceListToTree(list, "stdin");
     } else {
       const dir = resolve(env.io.cwd, source);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) {
@@ -46,12 +46,9 @@ export const pushVerb: Verb = {
           `${source} is not a directory; push a package directory, or '-' for a ResourceList on stdin`,
         );
       }
-      local = await readTree(dir);
-      if (local.has(REVISION_METADATA_FILE)) pulledFrom = join(dir, REVISION_METADATA_FILE);
+      fromDir = await readTree(dir);
+      if (fromDir.has(REVISION_METADATA_FILE)) pulledFrom = join(dir, REVISION_METADATA_FILE);
     }
-    const pulledAt = pulledVersion(local);
-    local.delete(REVISION_METADATA_FILE);
-
     const { repo, rev } = await openRevision("push", args, env, name);
     const branch = branchOf(rev);
     if (!branch || rev.lifecycle !== "Draft") {
@@ -59,6 +56,12 @@ export const pushVerb: Verb = {
         `${name} is ${rev.lifecycle}: only a Draft takes new files.${rev.lifecycle === "Proposed" ? ` Reject the proposal first (\`porchlight rpkg reject ${name}\`), or push to the branch ${branch} directly.` : " Make a new draft with `porchlight rpkg copy`."}`,
       );
     }
+    const dir = repo.packageDir(rev.package);
+    const current = list === undefined ? undefined : (await repo.conn.port.readTree(rev.sha, dir)).tree;
+    // each file's sequence indentation from the draft where the list does not say it
+    const local = list === undefined ? fromDir : resourceListToTree(list, "stdin", current);
+    const pulledAt = pulledVersion(local);
+    local.delete(REVISION_METADATA_FILE);
     // Porch's optimistic lock: a pulled package names the version it was pulled at, which must be the
     // draft's head (a package without .KptRevisionMetadata goes on top of whatever the draft is at)
     if (pulledAt === "")
@@ -71,12 +74,7 @@ export const pushVerb: Verb = {
         `Internal error occurred: Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "${nameOf(repo, rev)}": the object has been modified; please apply your changes to the latest version and try again`,
         `it was pulled at ${pulledAt.slice(0, 12)} and ${repo.full} has it at ${rev.sha.slice(0, 12)}: pull it again, reapply your changes and push`,
       );
-    const dir = repo.packageDir(rev.package);
-    if (list !== undefined) {
-      const { tree: current } = await repo.conn.port.readTree(rev.sha, dir);
-      // again, with each file's sequence indentation from the draft where the list does not say it
-      local = resourceListToTree(list, "stdin", current);
-      local.delete(REVISION_METADATA_FILE);
+    if (current) {
       for (const [path, bytes] of current)
         if (!isResourceFile(path) && !local.has(path)) local.set(path, bytes);
     }

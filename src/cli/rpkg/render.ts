@@ -5,7 +5,7 @@ import type { FunctionResult } from "../../fn/types.js";
 import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { formatKptfile, type PlainKptfile, parseKptfileText } from "../../merge/kptfile.js";
-import { type RenderOutcome, render } from "../../render/render.js";
+import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { type FunctionRecord, resultLine } from "../../render/results.js";
 
 /** The annotation of a package revision that lets Porch push a draft whose render failed. */
@@ -20,8 +20,8 @@ export interface PorchStep {
 export type PorchRender =
   | { status: "rendered"; tree: FileTree; steps: PorchStep[] }
   | { status: "failed"; tree: FileTree; message: string; steps: PorchStep[] }
-  /** A function needs a runtime the repository allows but the CLI does not run: the bot renders it. */
-  | { status: "left-to-bot"; tree: FileTree; runtime: Runtime; image: string };
+  /** Functions need runtimes the repository allows but the CLI does not run: the bot renders it. */
+  | { status: "left-to-bot"; tree: FileTree };
 
 /**
  * Porch renders a draft each time its content changes (init, clone, copy, push, upgrade), with kpt
@@ -49,9 +49,10 @@ export async function renderAsPorch(
       if (e.type === "fail") failed = e.name;
     },
   });
-  if (!outcome.ok) {
-    const needed = outcome.root ? runtimeNeeded(tree, registry) : undefined;
-    if (needed && runtimes?.includes(needed.runtime)) return { status: "left-to-bot", tree, ...needed };
+  if (!outcome.ok && outcome.root) {
+    const elsewhere = runtimesNeeded(tree, registry).filter((r) => r !== "builtin");
+    if (elsewhere.length > 0 && elsewhere.every((r) => runtimes?.includes(r)))
+      return { status: "left-to-bot", tree };
   }
   const out: FileTree = new Map(outcome.ok ? outcome.tree : tree);
   const kptfile = out.get(KPTFILE_NAME);
@@ -92,31 +93,6 @@ export function porchRenderLines(steps: readonly PorchStep[]): string {
   return out;
 }
 
-/** The first function of the tree's Kptfiles that no builtin stands for, and the runtime it needs. */
-function runtimeNeeded(
-  tree: FileTree,
-  registry: ReturnType<typeof defaultRegistry>,
-): { runtime: Runtime; image: string } | undefined {
-  for (const [path, bytes] of tree) {
-    if (path !== KPTFILE_NAME && !path.endsWith(`/${KPTFILE_NAME}`)) continue;
-    let kf: PlainKptfile;
-    try {
-      kf = parseKptfileText(bytes.toString("utf8"), path);
-    } catch {
-      continue;
-    }
-    const fns = [...(kf.pipeline?.mutators ?? []), ...(kf.pipeline?.validators ?? [])] as {
-      image?: string;
-      exec?: string;
-    }[];
-    for (const fn of fns) {
-      if (fn.exec) return { runtime: "exec", image: fn.exec };
-      if (fn.image && !registry.find(fn.image)) return { runtime: "container", image: fn.image };
-    }
-  }
-  return undefined;
-}
-
 /** The root Kptfile with the render's outcome recorded as kpt v1.0.0-beta.62 records it. */
 function withRenderStatus(
   bytes: Buffer,
@@ -144,21 +120,20 @@ function withRenderStatus(
 
 /** kpt's `renderStatus`: one entry per function of the root pipeline's run, mutators then validators. */
 function renderSteps(outcome: RenderOutcome, failed: string | undefined): PlainKptfile | undefined {
-  const steps = outcome.records.map(stepOf);
+  const mutationSteps = outcome.records.filter((r) => !r.validator).map(stepOf);
+  const validationSteps = outcome.records.filter((r) => r.validator).map(stepOf);
   if (failed !== undefined && !outcome.records.some((r) => r.exitCode !== 0)) {
     // the function that could not start (an image not found): kpt records its execution error
-    steps.push({ image: failed, exitCode: 1, executionError: outcome.error?.message ?? "" });
+    mutationSteps.push({ image: failed, exitCode: 1, executionError: outcome.error?.message ?? "" });
   }
+  const steps = [...mutationSteps, ...validationSteps];
   if (steps.length === 0) return undefined;
-  const validators = outcome.records.map((r) => r.validator === true);
   const summary = outcome.ok
     ? undefined
     : steps
         .filter((s) => s.exitCode !== 0 || s.executionError)
         .map((s) => `${s.image ?? s.exec ?? ""}: ${s.executionError ?? `exit code ${s.exitCode}`}`)
         .join("\n");
-  const mutationSteps = steps.filter((_, i) => !validators[i]);
-  const validationSteps = steps.filter((_, i) => validators[i]);
   return {
     ...(mutationSteps.length > 0 ? { mutationSteps } : {}),
     ...(validationSteps.length > 0 ? { validationSteps } : {}),

@@ -3,10 +3,9 @@ import { type Document, parseDocument } from "yaml";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from "../../fn/runtime/types.js";
-import { parseKptfile } from "../../kpt/kptfile.js";
 import { blobSha, ParseCache } from "../../kpt/parse-cache.js";
 import type { FileTree } from "../../kpt/tree.js";
-import { type RenderOutcome, render } from "../../render/render.js";
+import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { FileWorkMemo, renderByFile } from "./incremental.js";
@@ -125,20 +124,7 @@ export class KptRenderer implements Renderer {
   }
 
   runtimesNeeded(tree: FileTree): Runtime[] {
-    const needed = new Set<Runtime>(["builtin"]);
-    for (const [path, bytes] of tree) {
-      if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
-      try {
-        const { kptfile } = parseKptfile(bytes.toString("utf8"), path);
-        for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {
-          if (fn.exec) needed.add("exec");
-          else if (fn.image && !this.registry.find(fn.image)) needed.add("container");
-        }
-      } catch {
-        // The render reports a Kptfile that does not parse.
-      }
-    }
-    return [...needed];
+    return runtimesNeeded(tree, this.registry);
   }
 
   /** What a render depends on besides the files, maxResources apart. */
