@@ -123,7 +123,9 @@ export const cloneVerb: Verb = {
         strategy,
       );
       // Porch's clone into a deployment repository generates the package context, as --for-deployment.
-      porchKptfile(cloned, basename(target), args.values.has("strategy"));
+      // a git or revision source is cloned as Porch clones it; OCI and tarball sources, which Porch
+      // does not clone, keep porchlight's upstream annotations (docs/sources.md)
+      if (!other) porchKptfile(cloned, basename(target), args.values.has("strategy"));
       const tree = repo.config.deployment ? generatePackageContext(cloned) : cloned;
       // Porch renders the clone; a failing render (a function of the upstream's) leaves the files as
       // they came, with the failure in the Kptfile's Rendered condition
