@@ -6,7 +6,7 @@ import { createProgress, type Progress, type Scheduler, silentProgress } from ".
 import { openRegistry, type RegistryAccess, repoIdOfAddress } from "./repo-registry.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure, RpkgError } from "./rpkg/errors.js";
-import type { RpkgEnv } from "./rpkg/repository.js";
+import type { Registration, RpkgEnv } from "./rpkg/repository.js";
 import { VERBS } from "./rpkg/verbs.js";
 
 /**
@@ -81,6 +81,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
         repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
         registeredByName(parsed.positional, env.registrations);
       if (repository) parsed.values.set("repository", repository);
+      else if (namespace) unresolved(namespace, verb.name, parsed.positional, env.registrations);
       return await verb.run(parsed, env);
     } catch (e) {
       if (e instanceof UsageError) throw e;
@@ -105,8 +106,9 @@ function repositoryOf(
   io: CliIO,
   registrations: RpkgEnv["registrations"],
 ) {
+  // a registered name stays a name: its registration tells the repository and the directory
   if (repository && !repository.includes("/") && namespace)
-    return registrations?.get(repository)?.full ?? `${namespace}/${repository}`;
+    return registrations?.has(repository) ? repository : `${namespace}/${repository}`;
   return repository ?? io.env.GITHUB_REPOSITORY;
 }
 
@@ -123,15 +125,40 @@ function registeredByName(names: readonly string[], registrations: RpkgEnv["regi
   return match === undefined ? undefined : match;
 }
 
-/** The namespace's registrations (repo-registry.ts), each by the GitHub repository it names. */
+/**
+ * Porch's namespace gave no repository: none registered that the caller can read, or a name that no
+ * registration starts (a namespace-wide `get` lists what there is, so it goes on).
+ */
+function unresolved(
+  namespace: string,
+  verb: string,
+  names: readonly string[],
+  registrations: RpkgEnv["registrations"],
+): void {
+  const registered = [...(registrations?.keys() ?? [])];
+  if (registered.length === 0)
+    throw new RpkgError(
+      `namespace ${namespace} has no Repository registrations that this token can read (they are kept in ${namespace}/.porchlight)`,
+      `register one with \`porchlight repo register --namespace=${namespace} URL\`, get read access to ${namespace}/.porchlight, or name the repository with --repository=OWNER/REPO`,
+    );
+  // init and clone name a new package, not a revision: their usage says --repository is needed
+  if (!["get", "init", "clone"].includes(verb) && names[0])
+    throw new RpkgError(
+      `${names[0]} is in none of the repositories registered in namespace ${namespace} (${registered.join(", ")}): names look like REPOSITORY.PACKAGE.WORKSPACE`,
+      `list them with \`porchlight rpkg get --namespace=${namespace}\``,
+    );
+}
+
+/** The namespace's registrations (repo-registry.ts), each by the GitHub repository and directory it names. */
 async function registrationsOf(
   access: RegistryAccess,
   namespace: string,
-): Promise<Map<string, { full: string }>> {
-  const out = new Map<string, { full: string }>();
+): Promise<Map<string, Registration>> {
+  const out = new Map<string, Registration>();
   for (const obj of await (await openRegistry(access, namespace)).list()) {
     const id = repoIdOfAddress(obj.spec.git.repo);
-    if (id) out.set(obj.metadata.name, { full: `${id.owner}/${id.repo}` });
+    const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
+    if (id) out.set(obj.metadata.name, { full: `${id.owner}/${id.repo}`, directory });
   }
   return out;
 }

@@ -81,4 +81,76 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("create the repository other/.porchlight");
   });
+  it("registers directories of one repository apart: each names, branches and tags its packages under its directory", async () => {
+    const url = `${w.forge.url}/acme/deploy.git`;
+    for (const dir of ["edge", "core"]) {
+      const reg = await w.cli(w.alice, ["repo", "register", url, NS, `--name=${dir}`, `--directory=${dir}`]);
+      expect(reg.code).toBe(0);
+    }
+    // the same package name in both: two packages, edge/app and core/app
+    expect((await w.rpkg(w.alice, ["init", "app", NS, "--repository=edge", "--workspace=ws1"])).stdout).toBe(
+      "edge.app.ws1 created\n",
+    );
+    expect((await w.rpkg(w.alice, ["init", "app", NS, "--repository=core", "--workspace=ws1"])).stdout).toBe(
+      "core.app.ws1 created\n",
+    );
+    const gh = w.octokit(w.alice);
+    const branches = (await gh.rest.repos.listBranches({ owner: "acme", repo: "deploy" })).data.map(
+      (b) => b.name,
+    );
+    expect(branches).toEqual(expect.arrayContaining(["drafts/edge/app/ws1", "drafts/core/app/ws1"]));
+
+    const cols = "--output=custom-columns=NAME:.metadata.name,PKG:.spec.packageName,REPO:.spec.repository";
+    expect(rows((await w.rpkg(w.alice, ["get", NS, cols])).stdout).sort()).toEqual([
+      "core.app.ws1 app core",
+      "edge.app.ws1 app edge",
+    ]);
+
+    // published, it keeps its name, and its tag is under the directory, as Porch tags it
+    expect((await w.rpkg(w.alice, ["propose", "edge.app.ws1", NS])).code).toBe(0);
+    const bot = w.octokit(w.bot);
+    for (const pr of (await bot.rest.pulls.list({ owner: "acme", repo: "deploy", state: "open" })).data)
+      for (const name of ["porchlight/render", "porchlight/guardrails"])
+        await bot.rest.checks.create({
+          owner: "acme",
+          repo: "deploy",
+          name,
+          head_sha: pr.head.sha,
+          status: "completed",
+          conclusion: "success",
+        });
+    // bob cannot read the namespace's registrations yet: told so, not asked for --repository
+    const blind = await w.rpkg(w.bob, ["approve", "edge.app.ws1", NS]);
+    expect(blind.code).toBe(1);
+    expect(blind.stderr).toContain("namespace acme has no Repository registrations that this token can read");
+    w.forge.setPermission("acme/.porchlight", "bob", "read");
+    const unknown = await w.rpkg(w.bob, ["approve", "nowhere.app.ws1", NS]);
+    expect(unknown.stderr).toContain(
+      "nowhere.app.ws1 is in none of the repositories registered in namespace acme",
+    );
+    expect(await w.rpkg(w.bob, ["approve", "edge.app.ws1", NS])).toMatchObject({
+      code: 0,
+      stdout: "edge.app.ws1 approved\n",
+    });
+    const tags = (await gh.rest.repos.listTags({ owner: "acme", repo: "deploy" })).data.map((t) => t.name);
+    expect(tags).toContain("edge/app/v1");
+    const rev = await w.rpkg(w.alice, ["get", "edge.app.ws1", NS, "--output=jsonpath={.spec.revision}"]);
+    expect(rev).toEqual({ code: 0, stdout: "1", stderr: "" });
+    // the other directory's registration does not see it
+    const core = await w.rpkg(w.alice, ["get", NS, "--repository=core", cols]);
+    expect(rows(core.stdout)).toEqual(["core.app.ws1 app core"]);
+
+    // a clone from one directory into the other records where its upstream lives in the repository
+    const cloned = await w.rpkg(w.alice, ["clone", "edge.app.ws1", "copy", NS, "--repository=core"]);
+    expect(cloned.stdout).toBe("core.copy.v1 created\n");
+    const kptfile = await gh.rest.repos.getContent({
+      owner: "acme",
+      repo: "deploy",
+      path: "core/copy/Kptfile",
+      ref: "drafts/core/copy/v1",
+    });
+    const text = Buffer.from((kptfile.data as { content: string }).content, "base64").toString("utf8");
+    expect(text).toContain("directory: edge/app");
+    expect(text).toContain("ref: edge/app/v1");
+  });
 });

@@ -24,7 +24,7 @@ export function baseSha(repo: Repository, state: RepoState): string {
 export function newDraftBranch(repo: Repository, state: RepoState, pkg: string, workspace: string): string {
   const problem = packagePathProblem(pkg) ?? workspaceProblem(workspace);
   if (problem) throw new RpkgError(`cannot create a revision of ${pkg} in ${repo.full}: ${problem}`);
-  const branch = formatDraftBranch({ package: pkg, workspace });
+  const branch = formatDraftBranch({ package: repo.packageDir(pkg), workspace });
   const branches = [...indexRefs(state.refs).branches.keys()];
   if (branches.includes(branch)) {
     throw new RpkgError(

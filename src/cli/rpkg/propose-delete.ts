@@ -28,7 +28,7 @@ export const proposeDeleteVerb: Verb = {
         );
       }
       const plan = planDeletionProposal({
-        package: rev.package,
+        package: repo.packageDir(rev.package),
         refs: state.refs,
         pullRequests: state.pulls.map((p) => toPullInfo(repo.full, p)),
       });

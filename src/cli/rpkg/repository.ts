@@ -33,17 +33,36 @@ export interface RpkgEnv {
    * The namespace's repository registrations (`porchlight repo register`), by name: a registered name
    * opens its repository, and a repository opened otherwise is named as it is registered.
    */
-  registrations?: ReadonlyMap<string, { full: string }>;
+  registrations?: ReadonlyMap<string, Registration>;
 }
 
-/** The registration `name` names, or the first one of repository `full`. */
-function registered(env: RpkgEnv, full: string | undefined): { name: string; full: string } | undefined {
+/**
+ * A Repository registration as rpkg uses it: the GitHub repository, and the directory of it that holds
+ * the registration's packages ("" for the whole repository), as Porch's `spec.git.directory`.
+ */
+export interface Registration {
+  full: string;
+  directory: string;
+}
+
+/**
+ * The registration `name` names, or the one of repository `full` that covers it whole (a repository
+ * opened as OWNER/REPO is all of it; a registration of one directory of it names only that directory's
+ * packages).
+ */
+function registered(env: RpkgEnv, full: string | undefined): ({ name: string } & Registration) | undefined {
   if (!full || !env.registrations) return undefined;
   const byName = env.registrations.get(full);
-  if (byName) return { name: full, full: byName.full };
+  if (byName) return { name: full, ...byName };
   for (const [name, r] of env.registrations)
-    if (r.full.toLowerCase() === full.toLowerCase()) return { name, full: r.full };
+    if (r.full.toLowerCase() === full.toLowerCase() && r.directory === "") return { name, ...r };
   return undefined;
+}
+
+/** `path` (a package's directory in the repository) as a package of `directory`, or undefined outside it. */
+function packageIn(directory: string, path: string): string | undefined {
+  if (directory === "") return path;
+  return path.startsWith(`${directory}/`) ? path.slice(directory.length + 1) : undefined;
 }
 
 /** A repository's package revisions at one moment: one ref listing and the open pull requests. */
@@ -64,7 +83,15 @@ export interface Repository {
   namespace: string;
   config: RepoConfig;
   baseBranch: string;
-  /** A package's directory in the repository: its path, as the bot's jobs and the branch names use it. */
+  /**
+   * The directory of the repository its registration covers (Porch's `spec.git.directory`; "" for the
+   * whole repository): its packages are named relative to it, and live, are branched and tagged under it.
+   */
+  directory: string;
+  /**
+   * A package's directory in the repository, from its name in this registration: the path the bot's
+   * jobs, the draft branches (`drafts/<path>/<ws>`) and the tags (`<path>/v<N>`) use, as Porch's.
+   */
   packageDir(pkg: string): string;
   load(): Promise<RepoState>;
   /** Who commits: the token's user, or `GIT_AUTHOR_NAME`/`GIT_AUTHOR_EMAIL` when set. */
@@ -113,6 +140,7 @@ export async function openRepository(
   }
   const config = loaded.config;
   const baseBranch = config.baseBranch ?? conn.info.defaultBranch;
+  const directory = registration?.directory ?? "";
   let me: Promise<Identity | undefined> | undefined;
   const whoami = () => {
     me ??= conn.whoami();
@@ -125,7 +153,8 @@ export async function openRepository(
     namespace: env.namespace ?? conn.info.id.owner,
     config,
     baseBranch,
-    packageDir: (pkg) => pkg,
+    directory,
+    packageDir: (pkg) => (directory ? `${directory}/${pkg}` : pkg),
     async load() {
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
@@ -142,6 +171,10 @@ export async function openRepository(
         baseBranch,
         basePackages,
         publishedWorkspaces: await publishedWorkspaces(conn.port, refs),
+      }).flatMap((r) => {
+        // only the registration's directory, its packages named within it (Porch's packageInDirectory)
+        const pkg = packageIn(directory, r.package);
+        return pkg === undefined ? [] : [{ ...r, package: pkg }];
       });
       return { refs, pulls, revisions };
     },

@@ -34,7 +34,7 @@ export const rollbackVerb: Verb = {
     const step = env.progress.step(`Proposing ${rev.package} with the content of v${rev.revision}`);
     const ctx = await jobContext(repo);
     const out = await proposeRollback(ctx, {
-      package: rev.package,
+      package: repo.packageDir(rev.package),
       toRevision: rev.revision,
       requestedBy: ctx.bot.login,
     });
@@ -43,7 +43,7 @@ export const rollbackVerb: Verb = {
       throw new RpkgError(out.reason);
     }
     step.done(`#${out.pull}`);
-    const name = nameOf(repo, { package: out.package, workspace: out.branch.split("/").at(-1) as string });
+    const name = nameOf(repo, { package: rev.package, workspace: out.branch.split("/").at(-1) as string });
     env.io.stdout(`${name} ${out.existing ? "already proposed" : "proposed"} (#${out.pull})\n`);
     return 0;
   },
