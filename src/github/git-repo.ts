@@ -248,6 +248,24 @@ export class GitRepo {
     return out;
   }
 
+  /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
+  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+    const log = await this.git([
+      "log",
+      "--date-order",
+      `--max-count=${limit}`,
+      "--format=%H%x00%B%x1e",
+      head,
+    ]);
+    return log
+      .toString("utf8")
+      .split("\x1e")
+      .flatMap((entry) => {
+        const nul = entry.indexOf("\0");
+        return nul < 0 ? [] : [{ sha: entry.slice(0, nul).trim(), message: entry.slice(nul + 1) }];
+      });
+  }
+
   /** The committer date of `sha`. */
   async commitTime(sha: string): Promise<Date> {
     const out = await this.git(["show", "-s", "--format=%cI", sha]);

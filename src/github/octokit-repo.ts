@@ -410,6 +410,10 @@ export class OctokitRepo implements RepoPort {
     return this.git.commitMessages(shas);
   }
 
+  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+    return this.git.history(await this.git.fetch(head), limit);
+  }
+
   async commitTime(sha: string): Promise<Date> {
     return this.git.commitTime(await this.git.fetch(sha));
   }

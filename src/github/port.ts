@@ -185,6 +185,11 @@ export interface RepoPort {
   listCommits(base: string, head: string): Promise<CommitInfo[]>;
   /** The messages of commits `shas` (fetched where needed, in one request), by git. */
   commitMessages(shas: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The commits reachable from `head`, newest first by committer date (`git log --date-order`), at most
+   * `limit`, with their messages, by git: Porch reads a revision's tasks from their `kpt:` lines.
+   */
+  history(head: string, limit: number): Promise<{ sha: string; message: string }[]>;
   /** When commit `sha` was committed (its committer date), by git. */
   commitTime(sha: string): Promise<Date>;
   /** The open issue labelled `label` whose body carries `marker`, with its body and labels; undefined when none. */

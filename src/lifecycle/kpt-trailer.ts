@@ -16,9 +16,21 @@ export interface KptAnnotation {
   workspaceName?: string;
   /** The published revision number as text ("3"), when the commit is a publish. */
   revision?: string;
-  /** What made the commit: Porch's task types (init, clone, edit, upgrade, render, patch, …). */
-  task?: { type: string };
+  /** What made the commit: Porch's task (init, clone, edit, upgrade, render, patch, …), with its spec. */
+  task?: PorchTask;
 }
+
+/**
+ * One of Porch's PackageRevision tasks (porch.kpt.dev/v1alpha1 Task): its type and, under the type's
+ * own key, its spec — `{"type":"upgrade","upgrade":{"newUpstreamRef":{"name":…},…}}`.
+ */
+export interface PorchTask {
+  type: string;
+  [spec: string]: unknown;
+}
+
+/** The task types that begin a package revision (Porch's validFirstTaskTypes). */
+const FIRST_TASK_TYPES = new Set(["init", "clone", "edit", "upgrade"]);
 
 const TRAILER = "kpt:";
 
@@ -64,7 +76,7 @@ export function kptAnnotations(message: string): KptAnnotation[] {
       package: pkg,
       ...(workspaceName ? { workspaceName } : {}),
       ...(revision ? { revision } : {}),
-      ...(task ? { task: { type: task.type } } : {}),
+      ...(task ? { task: task as PorchTask } : {}),
     });
   }
   return out;
@@ -106,4 +118,26 @@ export function publishedWorkspace(message: string, pkg: string): string | undef
   if (!merged?.[1]) return undefined;
   const branch = parsePackageBranch(merged[1]);
   return branch.ok && branch.value.package === pkg ? branch.value.workspace : undefined;
+}
+
+/**
+ * The tasks of revision `pkg`/`workspace`, as Porch's loadTasks reads them: walking its history newest
+ * first, the oldest task that begins a revision (init, clone, edit — a copy —, upgrade) among the `kpt:`
+ * lines for it, stopping at an init or a clone. Empty when no commit says how the revision began (a
+ * package pushed by hand, a revision squash-merged without its draft's commits).
+ */
+export function revisionTasks(messages: readonly string[], pkg: string, workspace: string): PorchTask[] {
+  let first: PorchTask | undefined;
+  for (const message of messages) {
+    for (const a of kptAnnotations(message)) {
+      // a revision from before the workspaceName field carries its revision where the workspace goes
+      const mine =
+        a.package === pkg &&
+        (a.workspaceName === workspace || (!a.workspaceName && a.revision === workspace));
+      if (!mine || !a.task) continue;
+      if (FIRST_TASK_TYPES.has(a.task.type)) first = a.task;
+      if (a.task.type === "init" || a.task.type === "clone") return first ? [first] : [];
+    }
+  }
+  return first ? [first] : [];
 }

@@ -494,6 +494,15 @@ export class FakeRepo implements RepoPort {
     return new Map(shas.map((sha) => [sha, this.commitOf(this.resolve(sha)).message]));
   }
 
+  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+    this.calls.push("history");
+    const all = [...this.ancestors(this.resolve(head))].map((s) => this.commitOf(s));
+    // newest first: the order commits were made in (the counter in their sha), as committer dates give it
+    const order = [...this.commits.keys()];
+    all.sort((a, b) => order.indexOf(b.sha) - order.indexOf(a.sha));
+    return all.slice(0, limit).map((c) => ({ sha: c.sha, message: c.message }));
+  }
+
   async commitTime(sha: string): Promise<Date> {
     this.calls.push("commitTime");
     return this.commitOf(this.resolve(sha)).time ?? new Date();

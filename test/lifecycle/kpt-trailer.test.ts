@@ -4,6 +4,7 @@ import {
   annotationForBranch,
   kptAnnotations,
   publishedWorkspace,
+  revisionTasks,
 } from "../../src/lifecycle/kpt-trailer.js";
 
 describe("Porch's kpt: commit lines", () => {
@@ -47,5 +48,23 @@ describe("Porch's kpt: commit lines", () => {
     ["main", undefined],
   ])("annotates a commit to %s", (branch, annotation) => {
     expect(annotationForBranch(branch)).toEqual(annotation);
+  });
+
+  it("reads a revision's tasks as Porch's loadTasks does: the oldest first task, up to its clone or init", () => {
+    const line = (a: object) => `m\n\nkpt:${JSON.stringify(a)}\n`;
+    const upgrade = { type: "upgrade", upgrade: { newUpstreamRef: { name: "up.p.v2" } } };
+    const history = [
+      line({ package: "p", workspaceName: "w2", task: { type: "render" } }),
+      line({ package: "p", workspaceName: "w2", task: upgrade }),
+      line({ package: "q", workspaceName: "w2", task: { type: "init" } }),
+      line({ package: "p", workspaceName: "w1", task: { type: "clone", clone: {} } }),
+    ];
+    expect(revisionTasks(history, "p", "w2")).toEqual([upgrade]);
+    expect(revisionTasks(history, "p", "w1")).toEqual([{ type: "clone", clone: {} }]);
+    expect(revisionTasks(history, "p", "w3")).toEqual([]);
+    // a revision from before workspaceName: its revision stands for the workspace
+    expect(
+      revisionTasks([line({ package: "p", revision: "v1", task: { type: "init" } })], "p", "v1"),
+    ).toEqual([{ type: "init" }]);
   });
 });

@@ -3,6 +3,7 @@ import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { generatePackageContext } from "../../kpt/package-context.js";
 import { sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
+import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
 import { formatKptfile, parseKptfileText } from "../../merge/kptfile.js";
 import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
@@ -79,6 +80,8 @@ export const cloneVerb: Verb = {
     let upstream: Upstream;
     let directory: string;
     let ref: string | undefined;
+    // the source as Porch's clone task records it: a registered revision by name, else git's address
+    let sourceName: string | undefined;
     const other = sourceKind(source) ? parseRepoSpec(source, env.io.cwd) : undefined;
     if (other) {
       if (args.values.has("directory") || args.values.has("ref")) {
@@ -104,6 +107,7 @@ export const cloneVerb: Verb = {
     } else {
       const found = await locateSourceRevision(env, repo, state, source);
       directory = `/${found.repo.packageDir(found.rev.package)}`;
+      sourceName = nameOf(found.repo, found.rev);
       ref = refNameOf(found.rev);
       upstream = repositoryUpstream(found.repo);
     }
@@ -135,6 +139,7 @@ export const cloneVerb: Verb = {
         pkg: target,
         tree: rendered.tree,
         message: `Clone ${other ? source : `${upstream.repo}${directory}@${ref}`} (${commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12)}) as ${target}`,
+        task: cloneTask(source, sourceName, { repo: upstream.repo, ref, directory }),
       });
       step.done(commit.startsWith("sha256:") ? commit.slice(0, 14) : commit.slice(0, 7));
     } catch (e) {
@@ -147,6 +152,24 @@ export const cloneVerb: Verb = {
     return 0;
   },
 };
+
+/**
+ * Porch's clone task for the source: a registered revision by its name, a git repository by address,
+ * ref and directory, an OCI image by reference; none for a tarball, which Porch cannot clone.
+ */
+function cloneTask(
+  source: string,
+  sourceName: string | undefined,
+  git: { repo: string; ref: string; directory: string },
+): PorchTask | undefined {
+  if (sourceName) return { type: "clone", clone: { upstreamRef: { upstreamRef: { name: sourceName } } } };
+  const kind = sourceKind(source);
+  if (kind === "oci")
+    return { type: "clone", clone: { upstreamRef: { type: "oci", oci: { image: source } } } };
+  if (kind) return undefined;
+  const directory = git.directory.replace(/^\/+/, "");
+  return { type: "clone", clone: { upstreamRef: { type: "git", git: { ...git, directory } } } };
+}
 
 /**
  * The Kptfile of a clone as Porch writes it, which differs from kpt pkg get's: the upstream directory

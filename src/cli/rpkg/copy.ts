@@ -38,6 +38,8 @@ export const copyVerb: Verb = {
       pkg: rev.package,
       tree,
       message: `Copy ${rev.package} ${refNameOf(rev)} to workspace ${workspace}`,
+      // Porch's copy is an edit task naming its source
+      task: { type: "edit", edit: { sourceRef: { name: nameOf(repo, rev) } } },
     });
     step.done();
     env.io.stdout(`${nameOf(repo, { package: rev.package, workspace })} created\n`);

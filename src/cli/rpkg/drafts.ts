@@ -6,6 +6,7 @@ import {
   refConflict,
   workspaceProblem,
 } from "../../lifecycle/index.js";
+import { annotationForBranch, type PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { RpkgError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
@@ -44,8 +45,9 @@ export function newDraftBranch(repo: Repository, state: RepoState, pkg: string, 
 export async function createDraft(
   repo: Repository,
   state: RepoState,
-  input: { branch: string; pkg: string; tree: FileTree; message: string },
+  input: { branch: string; pkg: string; tree: FileTree; message: string; task?: PorchTask },
 ): Promise<string> {
+  const kpt = annotationForBranch(input.branch);
   const parent = baseSha(repo, state);
   const result = await repo.conn.port.commitTree({
     branch: input.branch,
@@ -57,6 +59,8 @@ export async function createDraft(
     // a draft has its own first commit, carrying Porch's trailer, even when it changes nothing yet (an
     // unedited copy): it can be proposed, as Porch proposes it
     allowEmpty: true,
+    // the task that began the revision, in its first commit's trailer, where Porch reads its spec.tasks
+    ...(kpt && input.task ? { kpt: { ...kpt, task: input.task } } : {}),
   });
   if (result.ok) return result.sha;
   return raced(repo, input.branch);

@@ -1,5 +1,6 @@
 import { stringify } from "yaml";
 import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
+import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { UsageError } from "../io.js";
 import { formatObjects, parseObjectFormat } from "../kubectl-output.js";
 import { intFlag } from "./args.js";
@@ -7,7 +8,7 @@ import { RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type Repository } from "./repository.js";
-import { readUpstreamLocks, type UpstreamLock, upstreamColumns } from "./upstream-lock.js";
+import { readTasks, readUpstreamLocks, type UpstreamLock, upstreamColumns } from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -94,10 +95,13 @@ export const getVerb: Verb = {
 
     // Where each downstream revision comes from: one Kptfile read per revision, only when shown.
     const locks = new Map<PackageRevision, UpstreamLock | undefined>();
+    // and how each began (spec.tasks), only in the object forms that show it
+    const tasks = new Map<PackageRevision, PorchTask[]>();
     if (format !== "table")
       for (const repo of repos) {
         const mine = revisions.filter((r) => repoFor(r) === repo);
         for (const [r, lock] of await readUpstreamLocks(repo, mine)) locks.set(r, lock);
+        if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
       }
     if (format === "table" || format === "wide") {
       const wide =
@@ -115,7 +119,7 @@ export const getVerb: Verb = {
         env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
       }
     } else if (objectFormat) {
-      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r)));
+      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r), tasks.get(r)));
       const single = args.positional.length === 1 && objects.length === 1;
       env.io.stdout(
         formatObjects(objectFormat, objects, {
@@ -125,7 +129,7 @@ export const getVerb: Verb = {
         }),
       );
     } else {
-      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r)));
+      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r), tasks.get(r)));
       const single = args.positional.length === 1 && objects.length === 1;
       const out = single ? objects[0] : listObject(objects);
       env.io.stdout(

@@ -57,6 +57,14 @@ export const initVerb: Verb = {
       pkg,
       tree: rendered.tree,
       message: `Init package ${pkg} (workspace ${workspace})`,
+      task: {
+        type: "init",
+        init: {
+          ...(args.values.get("description") ? { description: args.values.get("description") } : {}),
+          ...(keywords?.length ? { keywords } : {}),
+          ...(args.values.get("site") ? { site: args.values.get("site") } : {}),
+        },
+      },
     });
     step.done();
     env.io.stdout(`${nameOf(repo, { package: pkg, workspace })} created\n`);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PackageRevision } from "../../lifecycle/index.js";
+import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
 import type { UpstreamLock } from "./upstream-lock.js";
@@ -29,7 +30,8 @@ export interface PackageRevisionObject {
     revision?: number;
     repository: string;
     lifecycle: string;
-    tasks?: { type: string; [key: string]: unknown }[];
+    /** How the revision began (Porch keeps only that task), from its commits' `kpt:` lines. */
+    tasks?: PorchTask[];
   };
   status: Record<string, unknown>;
 }
@@ -44,6 +46,7 @@ export function packageRevisionObject(
   repo: Pick<Repository, "name" | "full" | "namespace">,
   rev: PackageRevision,
   upstreamLock?: UpstreamLock,
+  tasks?: PorchTask[],
 ): PackageRevisionObject {
   const annotations: Record<string, string> = {
     [REF_ANNOTATION]: rev.ref,
@@ -65,6 +68,7 @@ export function packageRevisionObject(
       ...(rev.revision !== 0 ? { revision: rev.revision } : {}),
       repository: repo.name,
       lifecycle: rev.lifecycle,
+      ...(tasks?.length ? { tasks } : {}),
     },
     status: upstreamLock ? { upstreamLock } : {},
   };

@@ -10,7 +10,7 @@ import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf } from "./names.js";
 import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
-import { repositoryUpstream, sameServerRepository } from "./upstream.js";
+import { repositoryUpstream, revisionNameOfTag, sameServerRepository } from "./upstream.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N | --ref=REF] --repository=OWNER/REPO
@@ -96,11 +96,25 @@ export const upgradeVerb: Verb = {
       lock: { repo: up.repo, directory: up.directory, ref: target, resolvedRef, commit },
     });
     refuseConflicts(result, { name, dir, target });
+    // Porch's upgrade task: the upstream revisions it merged between, by name, and the local one
+    const [oldName, newName] = await Promise.all([
+      up.ref ? revisionNameOfTag(env, upstream, up.ref) : undefined,
+      revisionNameOfTag(env, upstream, target),
+    ]);
     await createDraft(repo, state, {
       branch,
       pkg: rev.package,
       tree: result.tree,
       message: `Upgrade ${rev.package} to ${upstream.full} ${target} (${commit.slice(0, 12)})`,
+      task: {
+        type: "upgrade",
+        upgrade: {
+          oldUpstreamRef: { name: oldName ?? "" },
+          newUpstreamRef: { name: newName ?? "" },
+          localPackageRevisionRef: { name: nameOf(repo, rev) },
+          strategy: isStrategy(recorded) ? recorded : "resource-merge",
+        },
+      },
     });
     step.done(target);
     env.io.stdout(`${nameOf(repo, rev)} upgraded to ${nameOf(repo, { package: rev.package, workspace })}\n`);

@@ -1,4 +1,5 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
+import { type PorchTask, revisionTasks } from "../../lifecycle/kpt-trailer.js";
 import { parseKptfileText } from "../../merge/kptfile.js";
 import type { Repository } from "./repository.js";
 import { sameServerRepository } from "./upstream.js";
@@ -62,4 +63,27 @@ export function upstreamColumns(repo: Repository, lock: UpstreamLock | undefined
       ? ref.slice(dir.length + 1)
       : ref || (lock.git.commit ?? "-").slice(0, 12);
   return [where, revision];
+}
+
+/** How many commits back a revision's tasks are looked for: a draft's history, then its base's. */
+const TASK_HISTORY = 200;
+
+/** Each revision's tasks (revisionTasks), from the `kpt:` lines of its history: one git log per revision. */
+export async function readTasks(
+  repo: Repository,
+  revisions: readonly PackageRevision[],
+): Promise<Map<PackageRevision, PorchTask[]>> {
+  const out = new Map<PackageRevision, PorchTask[]>();
+  await Promise.all(
+    revisions.map(async (rev) => {
+      const history = await repo.conn.port.history(rev.sha, TASK_HISTORY);
+      const tasks = revisionTasks(
+        history.map((c) => c.message),
+        repo.packageDir(rev.package),
+        rev.workspace,
+      );
+      if (tasks.length > 0) out.set(rev, tasks);
+    }),
+  );
+  return out;
 }

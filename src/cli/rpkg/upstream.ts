@@ -1,6 +1,7 @@
+import { parseRevisionTag } from "../../lifecycle/index.js";
 import type { Upstream } from "../pkg/upstream.js";
 import { RpkgError } from "./errors.js";
-import { findRevision } from "./names.js";
+import { findRevision, nameOf } from "./names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
 /**
@@ -80,4 +81,34 @@ export async function locateSourceRevision(
   );
   const state = await repo.load();
   return { repo, state, rev: findRevision(repo, state, source) };
+}
+
+/**
+ * The name of the published revision that tag `tag` of `near`'s GitHub repository is, as Porch names it:
+ * by the namespace's registration covering the tag's package (the longest directory holding it), else
+ * by the repository itself; undefined when no revision has that tag.
+ */
+export async function revisionNameOfTag(
+  env: RpkgEnv,
+  near: Repository,
+  tag: string,
+): Promise<string | undefined> {
+  const parsed = parseRevisionTag(tag);
+  if (!parsed.ok) return undefined;
+  const path = parsed.value.package;
+  const covering = [...(env.registrations ?? [])]
+    .filter(
+      ([, r]) =>
+        r.full.toLowerCase() === near.full.toLowerCase() &&
+        (r.directory === "" || path.startsWith(`${r.directory}/`)),
+    )
+    .sort(([, a], [, b]) => b.directory.length - a.directory.length)[0];
+  const repo = covering
+    ? await openRepository(env, covering[0], "upgrade")
+    : near.directory === ""
+      ? near
+      : await openRepository(env, near.full, "upgrade");
+  const state = await repo.load();
+  const rev = state.revisions.find((r) => r.ref === `refs/tags/${tag}`);
+  return rev && nameOf(repo, rev);
 }

@@ -59,6 +59,11 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(kf.upstream.git.repo).toMatch(/\/acme\/blueprints\.git$/);
     expect(kf.upstreamLock.git.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("color: blue");
+    // Porch's clone task, read back from the draft's first commit: the source revision by its name
+    const task = await w.rpkg(w.alice, ["get", "deploy.web.first", DOWN, "--output=jsonpath={.spec.tasks}"]);
+    expect(JSON.parse(task.stdout)).toEqual([
+      { type: "clone", clone: { upstreamRef: { upstreamRef: { name: "blueprints.basens.first" } } } },
+    ]);
   });
 
   it("a clone into a deployment repository names itself in its package context; elsewhere it keeps the upstream's", async () => {
@@ -126,6 +131,17 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(cm).toContain("size: large");
     const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
     expect(kf.upstreamLock.git.ref).toBe("basens/v2");
+    // Porch's upgrade task: from which upstream revision to which, over which local one
+    const task = await w.rpkg(w.alice, ["get", "deploy.web.up", DOWN, "--output=jsonpath={.spec.tasks[0]}"]);
+    expect(JSON.parse(task.stdout)).toEqual({
+      type: "upgrade",
+      upgrade: {
+        oldUpstreamRef: { name: "blueprints.basens.first" },
+        newUpstreamRef: { name: "blueprints.basens.second" },
+        localPackageRevisionRef: { name: "deploy.web.first" },
+        strategy: "resource-merge",
+      },
+    });
   });
 
   it("an upgrade that conflicts pushes nothing and lists the conflicts", async () => {

@@ -92,6 +92,12 @@ describe("Porch's git layout, both ways", () => {
     ]);
   });
 
+  it("reads the task that began a revision from Porch's kpt: lines", async () => {
+    const types = "--output=jsonpath={.spec.tasks[*].type}";
+    expect((await w.rpkg(w.alice, ["get", "blueprints.basens.first", R, types])).stdout).toBe("init");
+    expect((await w.rpkg(w.alice, ["get", "blueprints.net.dns.edit", R, types])).stdout).toBe("init");
+  });
+
   it("reads a deletion proposal from Porch's deletionProposed branch", async () => {
     await git("push", "-q", "origin", "basens/v1^{commit}:refs/heads/deletionProposed/basens/first");
     expect(rows((await w.rpkg(w.alice, ["get", R, "--name=basens"])).stdout)).toEqual([
@@ -126,5 +132,8 @@ describe("Porch's git layout, both ways", () => {
     expect(rows((await w.rpkg(w.bob, ["get", "blueprints.web.w1", R])).stdout)).toEqual([
       "blueprints.web.w1 web w1 1 true Published blueprints",
     ]);
+    // and the task that began it, from the draft's first commit, which the publish keeps reachable
+    const types = "--output=jsonpath={.spec.tasks[*].type}";
+    expect((await w.rpkg(w.bob, ["get", "blueprints.web.w1", R, types])).stdout).toBe("init");
   });
 });
