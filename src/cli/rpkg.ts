@@ -5,7 +5,7 @@ import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { openRegistry, type RegistryAccess, repoIdOfAddress } from "./repo-registry.js";
 import { parseArgs } from "./rpkg/args.js";
-import { describeFailure, RpkgError } from "./rpkg/errors.js";
+import { describeFailure, FlagRefusal, RpkgError } from "./rpkg/errors.js";
 import type { Registration, RpkgEnv } from "./rpkg/repository.js";
 import { VERBS } from "./rpkg/verbs.js";
 
@@ -85,6 +85,10 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       return await verb.run(parsed, env);
     } catch (e) {
       if (e instanceof UsageError) throw e;
+      if (e instanceof FlagRefusal) {
+        io.stderr(`error: ${e.message}\n`);
+        return 1;
+      }
       // porchctl's (cobra's) failure line, its trailing space included; the hint under -v
       io.stderr(`Error: ${describeFailure(e, repository ?? "the repository")} \n`);
       if (env.verbose && e instanceof RpkgError && e.hint) io.stderr(`  ${e.hint}\n`);

@@ -16,6 +16,14 @@ export class RpkgError extends Error {
   }
 }
 
+/**
+ * A refusal porchctl makes while checking its flags, before it asks the server anything: printed as
+ * porchctl prints those (`error: …`, lower case, no trailing space), exit 1.
+ */
+export class FlagRefusal extends RpkgError {
+  override name = "FlagRefusal";
+}
+
 /** A name no revision has: porchctl's text (Kubernetes' not-found), what exists in the hint. */
 export class RevisionNotFound extends RpkgError {
   constructor(

@@ -1,10 +1,11 @@
 import { stringify } from "yaml";
+import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { UsageError } from "../io.js";
 import { formatObjects, parseObjectFormat } from "../kubectl-output.js";
 import { intFlag } from "./args.js";
-import { RevisionNotFound, RpkgError } from "./errors.js";
+import { FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type Repository } from "./repository.js";
@@ -25,6 +26,7 @@ Flags:
                         status.upstreamLock for a downstream package; custom-columns=HEADER:PATH,...
                         or jsonpath=TEMPLATE over those objects, as kubectl prints them
   --no-headers          no header line in a table or custom columns
+  --show-kptfile        print the root Kptfile of the one named revision, as it is in git
 `;
 
 const FORMATS = ["table", "wide", "yaml", "json"] as const;
@@ -34,8 +36,22 @@ export const getVerb: Verb = {
   name: "get",
   summary: "List package revisions (table, or PackageRevision objects with -o yaml|json).",
   usage: USAGE,
-  flags: { name: "value", revision: "value", workspace: "value", output: "value", "no-headers": "switch" },
+  flags: {
+    name: "value",
+    revision: "value",
+    workspace: "value",
+    output: "value",
+    "no-headers": "switch",
+    "show-kptfile": "switch",
+    "all-namespaces": "switch",
+  },
   async run(args, env) {
+    if (args.switches.has("show-kptfile")) return showKptfile(args, env);
+    if (args.switches.has("all-namespaces"))
+      throw new RpkgError(
+        "--all-namespaces is not supported: a namespace is a GitHub owner, and porchlight keeps no list of them",
+        "list one namespace with --namespace=OWNER, or one repository with --repository=OWNER/REPO",
+      );
     const output = args.values.get("output") ?? "table";
     const objectFormat = parseObjectFormat(output);
     const format = objectFormat ? "objects" : output;
@@ -139,3 +155,24 @@ export const getVerb: Verb = {
     return failed ? 1 : 0;
   },
 };
+
+/** `--show-kptfile NAME`: the revision's root Kptfile, byte for byte, as porchctl prints it. */
+async function showKptfile(
+  args: Parameters<Verb["run"]>[0],
+  env: Parameters<Verb["run"]>[1],
+): Promise<number> {
+  // porchctl's checks, in its order
+  if (args.positional.length !== 1)
+    throw new FlagRefusal("--show-kptfile requires exactly one package revision name as an argument");
+  if (args.values.has("name") || args.values.has("revision") || args.values.has("workspace"))
+    throw new FlagRefusal("--show-kptfile cannot be combined with --name, --revision, or --workspace");
+  if (args.switches.has("all-namespaces"))
+    throw new FlagRefusal("--show-kptfile cannot be combined with --all-namespaces");
+  const name = args.positional[0] as string;
+  const repo = await openVerbRepository("get", args, env);
+  const rev = findRevision(repo, await repo.load(), name);
+  const text = await repo.conn.port.getFile(`${repo.packageDir(rev.package)}/${KPTFILE_NAME}`, rev.sha);
+  if (text === undefined) throw new RpkgError(`package revision "${name}" does not contain a root Kptfile`);
+  env.io.stdout(text);
+  return 0;
+}

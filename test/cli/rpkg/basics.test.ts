@@ -55,6 +55,45 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect(verbose.stderr).toContain("make a new revision of it with `porchlight rpkg copy`");
   });
 
+  it("get --show-kptfile prints the revision's root Kptfile as it is in git, and refuses what porchctl refuses", async () => {
+    const shown = await w.rpkg(w.alice, ["get", "--show-kptfile", "blueprints.apps.web.first", R]);
+    expect(shown.code).toBe(0);
+    const gh = w.octokit(w.alice);
+    const file = await gh.rest.repos.getContent({
+      owner: "acme",
+      repo: "blueprints",
+      path: "apps/web/Kptfile",
+      ref: "drafts/apps/web/first",
+    });
+    expect(shown.stdout).toBe(
+      Buffer.from((file.data as { content: string }).content, "base64").toString("utf8"),
+    );
+    expect(shown.stdout).toContain("description: the web app");
+    expect(await w.rpkg(w.alice, ["get", "--show-kptfile", R])).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: --show-kptfile requires exactly one package revision name as an argument\n",
+    });
+    const named = await w.rpkg(w.alice, [
+      "get",
+      "--show-kptfile",
+      "--name=x",
+      "blueprints.apps.web.first",
+      R,
+    ]);
+    expect(named.stderr).toBe(
+      "error: --show-kptfile cannot be combined with --name, --revision, or --workspace\n",
+    );
+    const all = await w.rpkg(w.alice, [
+      "get",
+      "--show-kptfile",
+      "--all-namespaces",
+      "blueprints.apps.web.first",
+      R,
+    ]);
+    expect(all.stderr).toBe("error: --show-kptfile cannot be combined with --all-namespaces\n");
+  });
+
   it("get -o yaml and -o json print PackageRevision objects", async () => {
     const y = await w.rpkg(w.alice, ["get", R, "-o", "yaml", "blueprints.apps.web.first"]);
     expect(y.code).toBe(0);
