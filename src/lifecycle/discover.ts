@@ -179,7 +179,8 @@ function draftLifecycle(pr: PullRequestInfo | undefined): Lifecycle {
 }
 
 /** By package; published revisions in order, then unpublished ones by workspace. */
-function byPackageThenRevision(a: PackageRevision, b: PackageRevision): number {
+/** Porch's listing order: by package, then revision (the branch's -1 first, unpublished last), then workspace. */
+export function byPackageThenRevision(a: PackageRevision, b: PackageRevision): number {
   if (a.package !== b.package) return a.package < b.package ? -1 : 1;
   const ra = a.revision === 0 ? Number.POSITIVE_INFINITY : a.revision;
   const rb = b.revision === 0 ? Number.POSITIVE_INFINITY : b.revision;

@@ -10,6 +10,7 @@ export {
   truncateText,
 } from "./check-run.js";
 export {
+  byPackageThenRevision,
   type DiscoverInput,
   discoverRevisions,
   nextRevision,

@@ -167,6 +167,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
       /\| deploy-dev\/hello \| `dev` \| [^|]+ \| v1 \| v1 \| v2 \| acme\/deploy-dev#\d+ \| ⏳ waiting for approval: /,
     );
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
+      `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
       `${DOWN}.hello.v1 hello v1 1 true Published ${DOWN}`,
       `${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN}`,
     ]);
@@ -199,10 +200,12 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     await w.settle();
     expect(await tags(DOWN)).toEqual(["hello/v1", "hello/v2"]);
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
+      `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
       `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
       `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
     ]);
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`, "-o", "wide"])).stdout)).toEqual([
+      `${DOWN}.hello.main hello main -1 false Published ${DOWN} acme/blueprints/hello v2`,
       `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN} acme/blueprints/hello v1`,
       `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN} acme/blueprints/hello v2`,
     ]);
@@ -235,6 +238,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect((await rpkg("dana", ["reject", `${DOWN}.hello.v2`, `--repository=acme/${DOWN}`])).code).toBe(0);
     await w.settle();
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
+      `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
       `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
       `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
     ]);

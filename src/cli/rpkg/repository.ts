@@ -5,6 +5,7 @@ import type { CommitAuthor, PullRequest, RepoPort } from "../../github/port.js";
 import { packageDirs } from "../../jobs/packages.js";
 import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
 import {
+  byPackageThenRevision,
   discoverRevisions,
   indexRefs,
   type PackageRevision,
@@ -161,21 +162,21 @@ export async function openRepository(
       const merged = await mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch });
       // A package whose directory is gone from the base branch was deleted: its revisions are not listed.
       const base = indexRefs(refs).branches.get(baseBranch);
-      const tagged = [...indexRefs(refs).tags.keys()].some((t) => parseRevisionTag(t).ok);
-      const basePackages = new Set(
-        base && tagged ? packageDirs((await conn.port.readTree(base)).tree.keys()) : [],
-      );
-      const revisions = discoverRevisions({
+      const baseDirs = base ? packageDirs((await conn.port.listFiles(base)).files.map((f) => f.path)) : [];
+      const discovered = discoverRevisions({
         refs,
         pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
         baseBranch,
-        basePackages,
+        basePackages: new Set(baseDirs),
         publishedWorkspaces: await publishedWorkspaces(conn.port, refs),
-      }).flatMap((r) => {
-        // only the registration's directory, its packages named within it (Porch's packageInDirectory)
-        const pkg = packageIn(directory, r.package);
-        return pkg === undefined ? [] : [{ ...r, package: pkg }];
       });
+      const revisions = [...discovered, ...branchRevisions(baseDirs, baseBranch, base)]
+        .flatMap((r) => {
+          // only the registration's directory, its packages named within it (Porch's packageInDirectory)
+          const pkg = packageIn(directory, r.package);
+          return pkg === undefined ? [] : [{ ...r, package: pkg }];
+        })
+        .sort(byPackageThenRevision);
       return { refs, pulls, revisions };
     },
     whoami,
@@ -186,6 +187,32 @@ export async function openRepository(
       return { name, email };
     },
   };
+}
+
+/**
+ * The packages on the base branch as the revisions Porch lists for its registered branch: each
+ * outermost package (a directory with a Kptfile not inside another) as `<repo>.<package>.<branch>`,
+ * revision -1, Published, never the latest. They are read, pulled, copied and cloned like any
+ * published revision; only a proposal changes them.
+ */
+function branchRevisions(
+  dirs: readonly string[],
+  branch: string,
+  sha: string | undefined,
+): PackageRevision[] {
+  if (!sha) return [];
+  const packages = dirs.filter((d) => d !== "");
+  return packages
+    .filter((d) => !packages.some((outer) => d.startsWith(`${outer}/`)))
+    .map((pkg) => ({
+      package: pkg,
+      workspace: branch,
+      revision: -1,
+      lifecycle: "Published" as const,
+      latest: false,
+      ref: `refs/heads/${branch}`,
+      sha,
+    }));
 }
 
 /** Each revision tag's workspace, from its commit's message (one fetch of the commits for all). */

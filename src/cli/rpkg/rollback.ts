@@ -26,6 +26,10 @@ export const rollbackVerb: Verb = {
         `rpkg rollback takes one PACKAGE_REV_NAME, the revision to go back to\n\n${USAGE}`,
       );
     const { repo, rev } = await openRevision("rollback", args, env, source);
+    if (rev.revision === -1)
+      throw new RpkgError(
+        `${source} is the package as it is on ${repo.baseBranch}, not a published revision: a rollback goes back to one of its numbered revisions (\`porchlight rpkg get --name ${rev.package}\` lists them)`,
+      );
     if (rev.revision === 0 || (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed")) {
       throw new RpkgError(
         `${source} is ${rev.lifecycle}: a rollback goes back to a published revision; name one as \`porchlight rpkg get --repository ${repo.full}\` lists it`,

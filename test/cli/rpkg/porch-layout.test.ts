@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -87,6 +87,8 @@ describe("Porch's git layout, both ways", () => {
     expect(r.stderr).toBe("");
     expect(rows(r.stdout)).toEqual([
       "blueprints.app.ready app ready 0 false Proposed blueprints",
+      // Porch's revision of the package on the registered branch
+      "blueprints.basens.main basens main -1 false Published blueprints",
       "blueprints.basens.first basens first 1 true Published blueprints",
       "blueprints.net.dns.edit net/dns edit 0 false Draft blueprints",
     ]);
@@ -101,6 +103,7 @@ describe("Porch's git layout, both ways", () => {
   it("reads a deletion proposal from Porch's deletionProposed branch", async () => {
     await git("push", "-q", "origin", "basens/v1^{commit}:refs/heads/deletionProposed/basens/first");
     expect(rows((await w.rpkg(w.alice, ["get", R, "--name=basens"])).stdout)).toEqual([
+      "blueprints.basens.main basens main -1 false Published blueprints",
       "blueprints.basens.first basens first 1 true DeletionProposed blueprints",
     ]);
     await git("push", "-q", "origin", ":refs/heads/deletionProposed/basens/first");
@@ -110,6 +113,15 @@ describe("Porch's git layout, both ways", () => {
     const dir = join(w.tmp, "pulled");
     const pulled = await w.rpkg(w.alice, ["pull", "blueprints.basens.first", dir, R]);
     expect(pulled).toMatchObject({ code: 0, stderr: "" });
+    // and the package on the branch, by Porch's name for it
+    const fromMain = await w.rpkg(w.alice, ["pull", "blueprints.basens.main", join(w.tmp, "pulled-main"), R]);
+    expect(fromMain).toMatchObject({ code: 0, stderr: "" });
+    expect(readFileSync(join(w.tmp, "pulled-main", "Kptfile"), "utf8")).toBe(
+      readFileSync(join(dir, "Kptfile"), "utf8"),
+    );
+    const back = await w.rpkg(w.alice, ["rollback", "blueprints.basens.main", R]);
+    expect(back.code).toBe(1);
+    expect(back.stderr).toContain("not a published revision");
     const copied = await w.rpkg(w.alice, ["copy", "blueprints.basens.first", "--workspace=second", R]);
     expect(copied).toMatchObject({ code: 0, stdout: "blueprints.basens.second created\n" });
   });

@@ -56,11 +56,17 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     await gh.rest.git.createRef({ ...repo, ref: "refs/tags/app/v1", sha: merged.data.sha });
     await gh.rest.git.deleteRef({ ...repo, ref: "heads/drafts/app/w1" });
     // Merged by GitHub's button and tagged by hand: the workspace is read from GitHub's merge message.
-    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true Published blueprints"]);
+    expect(await table()).toEqual([
+      "blueprints.app.main app main -1 false Published blueprints",
+      "blueprints.app.w1 app w1 1 true Published blueprints",
+    ]);
 
     const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.w1", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 proposed for deletion\n" });
-    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true DeletionProposed blueprints"]);
+    expect(await table()).toEqual([
+      "blueprints.app.main app main -1 false Published blueprints",
+      "blueprints.app.w1 app w1 1 true DeletionProposed blueprints",
+    ]);
     const open = (await gh.rest.pulls.list({ ...repo, state: "open" })).data;
     expect(open.map((p) => [p.head.ref, p.labels.map((l) => l.name)])).toEqual([
       ["drafts/app/delete-v1", ["porchlight/deletion"]],
@@ -92,7 +98,10 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
   it("rejecting a deletion keeps the package published and removes the deletion branch", async () => {
     const r = await w.rpkg(w.bob, ["reject", "blueprints.app.v1", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 no longer proposed for deletion\n" });
-    expect(await table()).toEqual(["blueprints.app.w1 app w1 1 true Published blueprints"]);
+    expect(await table()).toEqual([
+      "blueprints.app.main app main -1 false Published blueprints",
+      "blueprints.app.w1 app w1 1 true Published blueprints",
+    ]);
     const branches = (await w.octokit(w.bob).rest.repos.listBranches(repo)).data.map((b) => b.name);
     expect(branches).toEqual(["main"]);
     const del = await w.rpkg(w.alice, ["del", "blueprints.app.v1", R]);
@@ -106,6 +115,8 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
     const r = await w.rpkg(w.alice, ["copy", "blueprints.app.v1", "--workspace=w2", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w2 created\n" });
     expect(await table()).toEqual([
+      // the package on the base branch, as Porch lists its registered branch
+      "blueprints.app.main app main -1 false Published blueprints",
       "blueprints.app.w1 app w1 1 true Published blueprints",
       "blueprints.app.w2 app w2 0 false Draft blueprints",
     ]);
