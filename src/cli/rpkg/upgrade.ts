@@ -6,6 +6,7 @@ import { SourceError } from "../../sources/errors.js";
 import { UsageError } from "../io.js";
 import { openUpstream } from "../pkg/upstream.js";
 import { intFlag } from "./args.js";
+import { discoverUpgrades } from "./discover.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf } from "./names.js";
@@ -24,8 +25,13 @@ A package cloned from an OCI image or a tarball (docs/sources.md) is upgraded to
 now: the tag it was cloned from, resolved again (a floating tag such as :stable moves), or --ref: another
 tag or sha256:… digest of the image, or another tarball URL (https://…/pkg-v2.tar.gz[#sha256=…]).
 
+With --discover=upstream [PACKAGE_REV_NAME...], list which newer upstream revisions each downstream
+revision could be upgraded to; with --discover=downstream [UPSTREAM_REV_NAME...], list the downstream
+revisions each upstream revision would upgrade (porchctl's tables). Nothing is changed.
+
 Flags:
   --workspace W   workspace of the new revision (required)
+  --discover D    upstream or downstream: list available upgrades instead of making one
   --revision N    the upstream revision to upgrade to (default: its latest)
   --ref REF       for an OCI or tarball upstream: the tag, digest or tarball URL to upgrade to
 `;
@@ -34,8 +40,10 @@ export const upgradeVerb: Verb = {
   name: "upgrade",
   summary: "New draft of a downstream package, 3-way merged to a newer upstream revision.",
   usage: USAGE,
-  flags: { workspace: "value", revision: "value", ref: "value" },
+  flags: { workspace: "value", revision: "value", ref: "value", discover: "value" },
   async run(args, env) {
+    const discover = args.values.get("discover");
+    if (discover !== undefined) return discoverUpgrades(discover, args, env);
     const [name, ...extra] = args.positional;
     if (!name || extra.length > 0)
       throw new UsageError(`rpkg upgrade takes one PACKAGE_REV_NAME\n\n${USAGE}`);

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
 
 const UP = "--repository=acme/blueprints";
 const DOWN = "--repository=acme/deploy";
@@ -120,6 +120,32 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(missing.stderr).toContain(
       "revision 7 does not exist for package basens in acme/blueprints (its latest is v2)",
     );
+
+    // porchctl's discovery: which upstream revisions each downstream one could take, and the reverse
+    const up = await w.rpkg(w.alice, ["upgrade", "--discover=upstream", "deploy.web.first", DOWN]);
+    expect(up).toEqual({
+      code: 0,
+      stdout:
+        "PACKAGE REVISION   UPSTREAM REPOSITORY   UPSTREAM UPDATES\ndeploy.web.first   blueprints            v2\n",
+      stderr: "",
+    });
+    const down = await w.rpkg(w.alice, [
+      "upgrade",
+      "--discover=downstream",
+      "blueprints.basens.second",
+      DOWN,
+    ]);
+    expect(down.stdout.split("\n")[0]).toMatch(/^PACKAGE REVISION\s+DOWNSTREAM PACKAGE\s+DOWNSTREAM UPDATE$/);
+    expect(rows(down.stdout)).toEqual(
+      expect.arrayContaining([
+        "blueprints.basens.second deploy.web.first v1->v2",
+        "blueprints.basens.second deploy.web.main v1->v2",
+      ]),
+    );
+    const none = await w.rpkg(w.alice, ["upgrade", "--discover=downstream", "blueprints.basens.first", DOWN]);
+    expect(none.stdout).toBe("All downstream packages are up to date.\n");
+    const bad = await w.rpkg(w.alice, ["upgrade", "--discover=sideways", DOWN]);
+    expect(bad.stderr).toBe("Error: argument for 'discover' must be one of 'upstream' or 'downstream' \n");
 
     const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
     expect(r.stderr).not.toContain("failed");
