@@ -33,6 +33,9 @@ const FLAGS = {
   "repo-workload-identity": "switch",
   "sync-schedule": "value",
   "all-namespaces": "switch",
+  "keep-auth-secret": "switch",
+  all: "switch",
+  "run-once": "value",
 } as const;
 
 const HELP = `porchlight repo — Porch's repository registrations, kept in git (as porchctl repo)
@@ -42,13 +45,16 @@ Usage:
                            [--branch=main] [--directory=/] [--deployment] [--create-branch]
   porchlight repo get [NAME...] --namespace=OWNER [-o yaml|json|custom-columns=...|jsonpath=...] [--no-headers]
   porchlight repo unregister NAME... --namespace=OWNER
+  porchlight repo sync NAME... | --all --namespace=OWNER
 
 A namespace is a GitHub owner: its registrations are Repository objects (config.porch.kpt.dev/v1alpha1)
 in the files repositories/<name>.yaml of the repository OWNER/${REGISTRY_REPO}, which register creates
 when it is missing. 'porchlight rpkg --namespace=OWNER --repository=NAME' then works on the registered
 repository, and names its revisions NAME.<package>.<workspace>, as Porch does.
 --repo-basic-username and --repo-basic-password are accepted for porchctl's scripts and never stored:
-porchlight reaches every repository with your token (GH_TOKEN or GITHUB_TOKEN).
+porchlight reaches every repository with your token (GH_TOKEN or GITHUB_TOKEN); so is unregister's
+--keep-auth-secret (there is no secret). porchlight keeps no cache of a repository: every command reads
+git, so sync only checks that each registration's repository can be read (--run-once is accepted).
 `;
 
 /** `--deployment=true|false` is porchctl's other spelling of the switch. */
@@ -56,7 +62,9 @@ function normalizeSwitches(args: readonly string[]): string[] {
   const out: string[] = [];
   for (const a of args) {
     const m =
-      /^--(deployment|create-branch|no-headers|all-namespaces|repo-workload-identity)=(true|false)$/.exec(a);
+      /^--(deployment|create-branch|no-headers|all-namespaces|repo-workload-identity|keep-auth-secret|all)=(true|false)$/.exec(
+        a,
+      );
     if (m) {
       if (m[2] === "true") out.push(`--${m[1]}`);
     } else out.push(a);
@@ -70,8 +78,10 @@ export const repoCommand: CliCommand = async (argv, io) => {
     io.stdout(HELP);
     return verb ? 0 : 2;
   }
-  if (!["register", "reg", "get", "list", "ls", "unregister", "unreg"].includes(verb))
-    throw new UsageError(`porchlight repo: unknown verb "${verb}"; known verbs: register, get, unregister`);
+  if (!["register", "reg", "get", "list", "ls", "unregister", "unreg", "sync"].includes(verb))
+    throw new UsageError(
+      `porchlight repo: unknown verb "${verb}"; known verbs: register, get, unregister, sync`,
+    );
   const args = parseArgs(normalizeSwitches(rest), FLAGS, HELP, verb);
   if (args.switches.has("help")) {
     io.stdout(HELP);
@@ -96,6 +106,7 @@ export const repoCommand: CliCommand = async (argv, io) => {
   try {
     if (verb === "register" || verb === "reg") return await register(args, namespace, access, io);
     if (verb === "unregister" || verb === "unreg") return await unregister(args, namespace, access, io);
+    if (verb === "sync") return await sync(args, namespace, access, io);
     return await get(args, namespace, access, io);
   } catch (e) {
     if (e instanceof UsageError) throw e;
@@ -143,6 +154,39 @@ async function unregister(args: Args, namespace: string, access: Access, io: Cli
   for (const name of args.positional) {
     if (!(await registry.remove(name, who))) {
       io.stderr(`Error: repositories.config.porch.kpt.dev "${name}" not found in namespace ${namespace}\n`);
+      failed = true;
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+/**
+ * `repo sync`: Porch refreshes its cache of a repository; porchlight has none (every command reads git),
+ * so it checks that each named registration's repository can be read now, and says so.
+ */
+async function sync(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
+  const all = args.switches.has("all");
+  if (!all && args.positional.length === 0)
+    throw new RegistryError("repository name(s) required unless --all is set");
+  const objects = await (await openRegistry(access, namespace)).list();
+  if (all && objects.length === 0)
+    throw new RegistryError(`no repositories found in namespace "${namespace}"`);
+  const byName = new Map(objects.map((o) => [o.metadata.name, o]));
+  let failed = false;
+  for (const name of all ? [...byName.keys()] : args.positional) {
+    const obj = byName.get(name);
+    if (!obj) {
+      io.stderr(
+        `Error fetching repository "${name}": repositories.config.porch.kpt.dev "${name}" not found\n`,
+      );
+      failed = true;
+      continue;
+    }
+    const ready = (await withStatus(obj, access)).status?.conditions[0];
+    if (ready?.status === "True")
+      io.stdout(`Repository "${name}" is in sync: porchlight reads it from git\n`);
+    else {
+      io.stderr(`Failed to update repository "${name}": ${ready?.message}\n`);
       failed = true;
     }
   }

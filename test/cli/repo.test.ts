@@ -65,7 +65,17 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
     const again = await w.cli(w.alice, ["repo", "register", "acme/deploy", NS, "--name=bp"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('"bp" already exists in namespace acme');
-    expect((await w.cli(w.alice, ["repo", "unregister", "bp", NS])).code).toBe(0);
+    // porchlight keeps no cache: sync says the registration's repository reads, or why not
+    const synced = await w.cli(w.alice, ["repo", "sync", "bp", "nothere", NS]);
+    expect(synced).toEqual({
+      code: 1,
+      stdout: 'Repository "bp" is in sync: porchlight reads it from git\n',
+      stderr: 'Error fetching repository "nothere": repositories.config.porch.kpt.dev "nothere" not found\n',
+    });
+    expect((await w.cli(w.alice, ["repo", "sync", NS])).stderr).toBe(
+      "Error: repository name(s) required unless --all is set\n",
+    );
+    expect((await w.cli(w.alice, ["repo", "unregister", "bp", NS, "--keep-auth-secret"])).code).toBe(0);
     const gone = await w.cli(w.alice, ["repo", "unregister", "bp", NS]);
     expect(gone).toEqual({
       code: 1,

@@ -44,7 +44,8 @@ export const cloneVerb: Verb = {
   name: "clone",
   summary: "Create a new package cloned from a package revision or a git repository.",
   usage: USAGE,
-  flags: { workspace: "value", directory: "value", ref: "value", strategy: "value" },
+  // --secret-ref: porchctl's upstream credentials, accepted and not used (the caller's token reads)
+  flags: { workspace: "value", directory: "value", ref: "value", strategy: "value", "secret-ref": "value" },
   async run(args, env) {
     const [source, target, ...extra] = args.positional;
     if (!source || !target || extra.length > 0) {

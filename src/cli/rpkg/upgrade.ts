@@ -32,6 +32,8 @@ revisions each upstream revision would upgrade (porchctl's tables). Nothing is c
 Flags:
   --workspace W   workspace of the new revision (required)
   --discover D    upstream or downstream: list available upgrades instead of making one
+  --strategy S    resource-merge, fast-forward, force-delete-replace or copy-merge (default: the
+                  Kptfile's updateStrategy, else resource-merge)
   --revision N    the upstream revision to upgrade to (default: its latest)
   --ref REF       for an OCI or tarball upstream: the tag, digest or tarball URL to upgrade to
 `;
@@ -40,10 +42,15 @@ export const upgradeVerb: Verb = {
   name: "upgrade",
   summary: "New draft of a downstream package, 3-way merged to a newer upstream revision.",
   usage: USAGE,
-  flags: { workspace: "value", revision: "value", ref: "value", discover: "value" },
+  flags: { workspace: "value", revision: "value", ref: "value", discover: "value", strategy: "value" },
   async run(args, env) {
     const discover = args.values.get("discover");
     if (discover !== undefined) return discoverUpgrades(discover, args, env);
+    const strategy = args.values.get("strategy");
+    if (strategy !== undefined && !isStrategy(strategy))
+      throw new RpkgError(
+        `invalid strategy "${strategy}"; must be one of: [resource-merge fast-forward force-delete-replace copy-merge]`,
+      );
     const [name, ...extra] = args.positional;
     if (!name || extra.length > 0)
       throw new UsageError(`rpkg upgrade takes one PACKAGE_REV_NAME\n\n${USAGE}`);
@@ -67,7 +74,14 @@ export const upgradeVerb: Verb = {
           `${name} follows ${up.repo}, which has no package revisions: name a tag, digest or tarball URL with --ref\n\n${USAGE}`,
         );
       }
-      const result = await upgradeFromSource(env, { name, dir, local, up, ref: args.values.get("ref") });
+      const result = await upgradeFromSource(env, {
+        name,
+        dir,
+        local,
+        up,
+        ref: args.values.get("ref"),
+        strategy,
+      });
       if (!result) {
         step.done("up to date");
         env.io.stdout(`${nameOf(repo, rev)} is up to date with its upstream; no draft created\n`);
@@ -95,7 +109,7 @@ export const upgradeVerb: Verb = {
     const { commit, resolvedRef } = await source.resolve(target, up.directory);
     const updated = await source.read(commit, up.directory);
     const original = up.lockCommit ? await source.read(up.lockCommit, up.directory) : new Map();
-    const recorded = up.strategy ?? "resource-merge";
+    const recorded = strategy ?? up.strategy ?? "resource-merge";
     const result = mergePackage({
       original,
       updated,
@@ -155,6 +169,8 @@ async function upgradeFromSource(
     local: FileTree;
     up: ReturnType<typeof upstreamOf>;
     ref: string | undefined;
+    /** --strategy, over the Kptfile's own. */
+    strategy: string | undefined;
   },
 ): Promise<{ tree: FileTree; commit: string; label: string } | undefined> {
   const { up, name, dir } = input;
@@ -173,7 +189,7 @@ async function upgradeFromSource(
       if (e instanceof SourceError) throw new RpkgError(`upgrading ${name} from ${up.repo}: ${e.message}`);
       throw e;
     }
-    const recorded = up.strategy ?? "resource-merge";
+    const recorded = input.strategy ?? up.strategy ?? "resource-merge";
     const kind = sourceKind(up.repo);
     const label =
       kind === "oci" ? `${up.repo}${isDigest(ref) ? "@" : ":"}${ref || "latest"}` : resolved.resolvedRef;

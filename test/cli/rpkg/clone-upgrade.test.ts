@@ -147,6 +147,15 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     const bad = await w.rpkg(w.alice, ["upgrade", "--discover=sideways", DOWN]);
     expect(bad.stderr).toBe("Error: argument for 'discover' must be one of 'upstream' or 'downstream' \n");
 
+    const strategy = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=x", "--strategy=merge", DOWN]);
+    expect(strategy.stderr).toBe(
+      'Error: invalid strategy "merge"; must be one of: [resource-merge fast-forward force-delete-replace copy-merge] \n',
+    );
+    // fast-forward refuses a package with local changes, as kpt's does
+    const ff = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=x", "--strategy=fast-forward", DOWN]);
+    expect(ff.code).toBe(1);
+    expect(ff.stderr).toContain("fast-forward only updates unchanged packages");
+
     const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
     expect(r.stderr).not.toContain("failed");
     expect(r).toMatchObject({ code: 0, stdout: "deploy.web.first upgraded to deploy.web.up\n" });
