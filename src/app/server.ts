@@ -162,7 +162,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
-    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env),
+    // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
+    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env, opts.baseUrl ? [endpointOf(opts.baseUrl)] : []),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis
@@ -306,4 +307,10 @@ function closeServer(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeAllConnections();
   });
+}
+
+/** `HOST:PORT` of a URL, as the egress policy allows one endpoint. */
+function endpointOf(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
 }

@@ -373,7 +373,9 @@ export class RegistryClient {
     if (ok.includes(res.status)) return;
     const text = res.status === 401 || res.status === 403 ? "" : await res.text().catch(() => "");
     let code: string | undefined;
-    let message = text.slice(0, 300);
+    // only a registry's own error (the distribution spec's `errors`) is shown: the body of whatever else
+    // answered is not echoed to the repository's users (it may be a service they must not read)
+    let message = "";
     try {
       const e = (JSON.parse(text) as { errors?: { code?: string; message?: string }[] }).errors?.[0];
       if (e) {

@@ -1,0 +1,105 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { egressFetch, egressPolicy, egressPolicyFromEnv } from "../../src/sources/egress.js";
+import { SourceError } from "../../src/sources/errors.js";
+import { fetchTarball } from "../../src/sources/tarball-fetch.js";
+
+describe("the egress policy: what a repository's URL may reach", () => {
+  const none = egressPolicy([]);
+
+  it("refuses the operator's own network by address, IPv4-in-IPv6 included, and lets public addresses by", () => {
+    for (const [address, kind] of [
+      ["127.0.0.1", "loopback"],
+      ["10.1.2.3", "private"],
+      ["172.20.0.1", "private"],
+      ["192.168.1.1", "private"],
+      ["100.64.0.1", "shared"],
+      ["169.254.169.254", "link-local (cloud metadata)"],
+      ["0.0.0.0", "unspecified"],
+      ["224.0.0.1", "multicast"],
+      ["::1", "loopback"],
+      ["fe80::1", "link-local"],
+      ["fd00:ec2::254", "private"],
+      ["ff02::1", "multicast"],
+      ["::ffff:127.0.0.1", "loopback"],
+      ["::ffff:a9fe:a9fe", "link-local"],
+    ] as const)
+      expect(none.refusal(address, "h.example"), address).toContain(kind);
+    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"])
+      expect(none.refusal(address, "h.example"), address).toBeUndefined();
+  });
+
+  it("allows what the operator lists: ranges, addresses, host names, subdomains, one endpoint", () => {
+    const p = egressPolicy([
+      "10.1.0.0/16",
+      "192.168.9.9",
+      "registry.internal",
+      "*.corp.example",
+      "127.0.0.1:5000",
+    ]);
+    expect(p.refusal("10.1.200.1", "x")).toBeUndefined();
+    expect(p.refusal("10.2.0.1", "x")).toContain("private");
+    expect(p.refusal("192.168.9.9", "x")).toBeUndefined();
+    expect(p.refusal("10.9.9.9", "registry.internal")).toBeUndefined();
+    expect(p.refusal("10.9.9.9", "git.corp.example")).toBeUndefined();
+    expect(p.refusal("127.0.0.1", "127.0.0.1")).toContain("loopback");
+    expect(p.allowsEndpoint(new URL("http://127.0.0.1:5000/v2/"))).toBe(true);
+    expect(p.allowsEndpoint(new URL("http://127.0.0.1:5001/v2/"))).toBe(false);
+    expect(() => egressPolicyFromEnv({ PORCHLIGHT_EGRESS_ALLOW: "10.0.0.0/99" })).toThrow(
+      /PORCHLIGHT_EGRESS_ALLOW: "10.0.0.0\/99" has no valid prefix length/,
+    );
+    expect(() => egressPolicyFromEnv({ PORCHLIGHT_EGRESS_ALLOW: "http://x/" })).toThrow(SourceError);
+  });
+});
+
+describe("egressFetch over real HTTP", () => {
+  let secret: Server;
+  let front: Server;
+  let secretUrl = "";
+  let frontPort = 0;
+  const secretHits: string[] = [];
+
+  beforeAll(async () => {
+    secret = createServer((req, res) => {
+      secretHits.push(req.url ?? "");
+      res.writeHead(200).end("SECRET-METRICS");
+    });
+    await new Promise<void>((r) => secret.listen(0, "127.0.0.1", r));
+    secretUrl = `http://127.0.0.1:${(secret.address() as AddressInfo).port}/metrics`;
+    front = createServer((req, res) => {
+      if (req.url === "/to-secret") return void res.writeHead(302, { location: secretUrl }).end();
+      if (req.url === "/to-localhost")
+        return void res.writeHead(302, { location: secretUrl.replace("127.0.0.1", "localhost") }).end();
+      if (req.url === "/loop") return void res.writeHead(302, { location: "/loop" }).end();
+      res.writeHead(200).end("front");
+    });
+    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+    frontPort = (front.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((r) => secret.close(r));
+    await new Promise((r) => front.close(r));
+  });
+
+  const fetchFor = () => egressFetch(egressPolicy([`127.0.0.1:${frontPort}`]), { maxRedirects: 3 });
+  const front_ = (path: string) => `http://127.0.0.1:${frontPort}${path}`;
+
+  it("reaches an allowed endpoint, and refuses a redirect from it to a loopback address or a name resolving to one", async () => {
+    const f = fetchFor();
+    expect(await (await f(front_("/ok"))).text()).toBe("front");
+    await expect(fetchTarball(front_("/to-secret"), { fetch: f })).rejects.toThrow(
+      /127\.0\.0\.1 is a loopback address, which porchlight does not reach/,
+    );
+    // a name is checked by the addresses it resolves to, when the connection is made
+    await expect(fetchTarball(front_("/to-localhost"), { fetch: f })).rejects.toThrow(
+      /localhost \((127\.0\.0\.1|::1)\) is a loopback address/,
+    );
+    await expect(fetchTarball(secretUrl, { fetch: f })).rejects.toThrow(/loopback address/);
+    expect(secretHits).toEqual([]);
+  });
+
+  it("bounds redirects", async () => {
+    await expect(fetchFor()(front_("/loop"))).rejects.toThrow(/redirected more than 3 times/);
+  });
+});
