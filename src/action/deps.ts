@@ -10,6 +10,7 @@ import type { Renderer } from "../jobs/renderer.js";
 import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { Metrics } from "../ops/metrics.js";
+import { egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 
 export interface ActionDepsOptions {
   identity: BotIdentity;
@@ -56,7 +57,16 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       queues,
       events,
       metrics,
-      renderer: opts.renderer ?? new KptRenderer(undefined, undefined, attributionEnabled(process.env)),
+      renderer:
+        opts.renderer ??
+        new KptRenderer(
+          undefined,
+          undefined,
+          attributionEnabled(process.env),
+          undefined,
+          undefined,
+          imageEgressCheck(egressPolicyFromEnv(process.env)),
+        ),
       cacheDir: opts.cacheDir,
       operatorRuntimes: opts.operatorRuntimes,
       ...(opts.operatorLimits ? { operatorLimits: opts.operatorLimits } : {}),

@@ -20,6 +20,7 @@ import { scheduleSweeps } from "../jobs/sweep-schedule.js";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
+import { egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueFanout } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
@@ -150,11 +151,22 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   });
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
   const github = probotAppPort(probot, cacheDir);
+  // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
+  const egressAllow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
   const deps: AppDeps = {
     queues,
     events,
     metrics,
-    renderer: opts.renderer ?? new KptRenderer(undefined, undefined, attributionEnabled(process.env)),
+    renderer:
+      opts.renderer ??
+      new KptRenderer(
+        undefined,
+        undefined,
+        attributionEnabled(process.env),
+        undefined,
+        undefined,
+        imageEgressCheck(egressPolicyFromEnv(process.env, egressAllow)),
+      ),
     cacheDir,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
@@ -162,8 +174,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
-    // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
-    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env, opts.baseUrl ? [endpointOf(opts.baseUrl)] : []),
+    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env, egressAllow),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis

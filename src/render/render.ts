@@ -38,6 +38,8 @@ export interface RenderEnv {
   containerEngine?: string;
   /** Let container functions use the network (kpt's --allow-network); they get none otherwise. */
   allowNetwork?: boolean;
+  /** Why a container function's image may not be pulled (the app's egress policy), or undefined. */
+  imageCheck?: (image: string) => Promise<string | undefined>;
   /** Where relative `exec:` paths are resolved from: kpt uses its working directory (default: the package). */
   execDir?: string;
   run: RunOptions;
@@ -313,7 +315,11 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
     exec: (baseDir: string) => env.runners?.exec ?? new ExecRunner(baseDir || rootDir),
     container: env.allowContainer
       ? (env.runners?.container ??
-        new ContainerRunner(() => detectEngine(env.containerEngine), env.allowNetwork ?? false))
+        new ContainerRunner(
+          () => detectEngine(env.containerEngine),
+          env.allowNetwork ?? false,
+          env.imageCheck,
+        ))
       : undefined,
   };
 }

@@ -1,6 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import { request as httpRequest, type RequestOptions } from "node:http";
+import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
-import { Agent, fetch as undiciFetch } from "undici";
+import { Readable } from "node:stream";
 import { SourceError } from "./errors.js";
 
 /**
@@ -133,30 +135,85 @@ export interface EgressFetchOptions {
   timeoutMs?: number;
 }
 
+type Lookup = NonNullable<RequestOptions["lookup"]>;
+
+/** dns.lookup, refusing a name whose addresses the policy refuses (checked when the connection is made). */
+function checkedLookup(policy: EgressPolicy): Lookup {
+  return (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
+      if (err) return callback(err, "", 0);
+      const refused = addresses.map((a) => policy.refusal(a.address, hostname)).find(Boolean);
+      if (refused) return callback(new EgressRefused(refused), "", 0);
+      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(new EgressRefused(`${hostname} has no address`), "", 0);
+      callback(null, first.address, first.family);
+    });
+  };
+}
+
+/** A request body as bytes: what the app sends (strings and buffers); anything else is a mistake here. */
+function bodyBytes(body: RequestInit["body"]): Buffer | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return Buffer.from(body);
+  if (body instanceof Uint8Array) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  throw new TypeError("egressFetch sends strings and byte arrays only");
+}
+
+/** Statuses whose response has no body, as fetch's Response requires. */
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+/** One HTTP exchange, on Node's own client (so that the connection's address can be checked). */
+function exchange(
+  url: URL,
+  init: RequestInit,
+  lookup: Lookup | undefined,
+  signal: AbortSignal,
+): Promise<Response> {
+  const body = bodyBytes(init.body);
+  const method = (init.method ?? "GET").toUpperCase();
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<Response>((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method,
+        headers: Object.fromEntries(new Headers(init.headers).entries()),
+        signal,
+        ...(lookup ? { lookup } : {}),
+      },
+      (res) => {
+        const headers = new Headers();
+        for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+          headers.append(res.rawHeaders[i] as string, res.rawHeaders[i + 1] as string);
+        const status = res.statusCode ?? 502;
+        const empty = method === "HEAD" || NO_BODY.has(status);
+        if (empty) res.resume();
+        const response = new Response(empty ? null : (Readable.toWeb(res) as ReadableStream), {
+          status,
+          statusText: res.statusMessage ?? "",
+          headers,
+        });
+        Object.defineProperty(response, "url", { value: url.href });
+        resolve(response);
+      },
+    );
+    req.on("error", (err) => reject(new TypeError("fetch failed", { cause: err })));
+    req.end(body);
+  });
+}
+
 /**
  * A `fetch` that keeps to `policy`: a host name's addresses are checked when the connection is made
  * (so a name that resolves to a refused address at connect time — DNS rebinding included — is refused),
  * an address in the URL before it, and redirects are followed by hand, each one checked the same way.
+ * Built on Node's http client rather than the global fetch, whose connections cannot be checked.
  */
 export function egressFetch(policy: EgressPolicy, opts: EgressFetchOptions = {}): typeof fetch {
   const maxRedirects = opts.maxRedirects ?? 5;
   const timeoutMs = opts.timeoutMs ?? 60_000;
-  const open = new Agent();
-  const agent = new Agent({
-    connect: {
-      lookup(hostname, options, callback) {
-        dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-          if (err) return callback(err, "", 0);
-          const refused = addresses.map((a) => policy.refusal(a.address, hostname)).find(Boolean);
-          if (refused) return callback(new EgressRefused(refused), "", 0);
-          if ((options as { all?: boolean }).all)
-            return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-          const first = addresses[0]!;
-          callback(null, first.address, first.family);
-        });
-      },
-    },
-  });
+  const lookup = checkedLookup(policy);
   const checkLiteral = (url: URL) => {
     const host = url.hostname.replace(/^\[|\]$/g, "");
     if (isIP(host)) {
@@ -175,12 +232,7 @@ export function egressFetch(policy: EgressPolicy, opts: EgressFetchOptions = {})
     for (let hop = 0; ; hop++) {
       const allowed = policy.allowsEndpoint(url);
       if (!allowed) checkLiteral(url);
-      const res = (await undiciFetch(url, {
-        ...(req as object),
-        redirect: "manual",
-        signal,
-        dispatcher: allowed ? open : agent,
-      } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+      const res = await exchange(url, req, allowed ? undefined : lookup, signal);
       const location = res.headers.get("location");
       if (!follow || ![301, 302, 303, 307, 308].includes(res.status) || !location) return res;
       await res.body?.cancel();
@@ -191,4 +243,71 @@ export function egressFetch(policy: EgressPolicy, opts: EgressFetchOptions = {})
     }
   };
   return egress as typeof fetch;
+}
+
+/**
+ * A response's body, at most `max` bytes: read as it arrives and abandoned as soon as it passes the limit
+ * (a server that sends no length, or a false one, cannot make porchlight hold more). `tooBig` says what
+ * was refused, with the number of bytes read so far.
+ */
+export async function readBounded(
+  res: Response,
+  max: number,
+  tooBig: (read: number) => Error,
+): Promise<Buffer> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > max) {
+    await res.body?.cancel();
+    throw tooBig(declared);
+  }
+  if (!res.body) return Buffer.alloc(0);
+  const chunks: Buffer[] = [];
+  let read = 0;
+  const reader = res.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    read += value.byteLength;
+    if (read > max) {
+      await reader.cancel();
+      throw tooBig(read);
+    }
+    chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+  }
+  return Buffer.concat(chunks, read);
+}
+
+/**
+ * The registry an image reference is pulled from, as docker reads the reference: its first component
+ * when that has a `.` or `:` or is `localhost` (`gcr.io/kpt-fn/x`, `127.0.0.1:5000/x`), else Docker Hub.
+ */
+export function imageRegistry(image: string): URL {
+  const first = image.split("/")[0] ?? "";
+  const host =
+    image.includes("/") && (first.includes(".") || first.includes(":") || first === "localhost")
+      ? first
+      : "registry-1.docker.io";
+  return new URL(`https://${host}/`);
+}
+
+/**
+ * Why `url`'s host may not be reached under `policy` (its addresses resolved now), or undefined: for
+ * what the app does not fetch itself but has another program fetch (a container engine's image pull).
+ */
+export async function egressRefusal(policy: EgressPolicy, url: URL): Promise<string | undefined> {
+  if (policy.allowsEndpoint(url)) return undefined;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host)) return policy.refusal(host, host);
+  const addresses = await new Promise<LookupAddress[]>((resolve) =>
+    dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found)),
+  );
+  return addresses.map((a) => policy.refusal(a.address, host)).find(Boolean);
+}
+
+/** A check of a container function's image: its registry kept to `policy`, else what was refused. */
+export function imageEgressCheck(policy: EgressPolicy): (image: string) => Promise<string | undefined> {
+  return async (image) => {
+    const refused = await egressRefusal(policy, imageRegistry(image));
+    return refused && `cannot pull "${image}": ${refused}`;
+  };
 }

@@ -1,5 +1,6 @@
 import { isLoopbackHost } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
+import { readBounded } from "./egress.js";
 import { SourceError } from "./errors.js";
 import { sha256Digest } from "./oci/client.js";
 import { MAX_ARCHIVE_BYTES, readTarball } from "./tar.js";
@@ -95,17 +96,12 @@ export async function fetchTarball(url: string, opts: TarballFetchOptions = {}):
     await res.body?.cancel();
     throw new SourceError(`cannot download ${url}: HTTP ${res.status}`);
   }
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > MAX_ARCHIVE_BYTES) {
-    await res.body?.cancel();
-    throw new SourceError(`${url} is ${declared} bytes, more than the ${MAX_ARCHIVE_BYTES} porchlight reads`);
-  }
-  const bytes = Buffer.from(await res.arrayBuffer());
-  if (bytes.length > MAX_ARCHIVE_BYTES) {
-    throw new SourceError(
-      `${url} is ${bytes.length} bytes, more than the ${MAX_ARCHIVE_BYTES} porchlight reads`,
-    );
-  }
+  const bytes = await readBounded(
+    res,
+    MAX_ARCHIVE_BYTES,
+    (n) =>
+      new SourceError(`${url} is ${n} bytes or more, more than the ${MAX_ARCHIVE_BYTES} porchlight reads`),
+  );
   const digest = sha256Digest(bytes);
   const tree = known?.digest === digest ? known.tree : await readTarball(bytes, url);
   const etag = res.headers.get("etag") ?? undefined;

@@ -1,7 +1,13 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { egressFetch, egressPolicy, egressPolicyFromEnv } from "../../src/sources/egress.js";
+import {
+  egressFetch,
+  egressPolicy,
+  egressPolicyFromEnv,
+  imageRegistry,
+  readBounded,
+} from "../../src/sources/egress.js";
 import { SourceError } from "../../src/sources/errors.js";
 import { fetchTarball } from "../../src/sources/tarball-fetch.js";
 
@@ -53,6 +59,16 @@ describe("the egress policy: what a repository's URL may reach", () => {
   });
 });
 
+describe("the registry an image is pulled from", () => {
+  it.each([
+    ["gcr.io/kpt-fn/set-labels:v0.2.0", "gcr.io"],
+    ["127.0.0.1:5000/fn:v1", "127.0.0.1:5000"],
+    ["localhost/fn", "localhost"],
+    ["nginx:1.25", "registry-1.docker.io"],
+    ["library/nginx", "registry-1.docker.io"],
+  ])("%s pulls from %s", (image, host) => expect(imageRegistry(image).host).toBe(host));
+});
+
 describe("egressFetch over real HTTP", () => {
   let secret: Server;
   let front: Server;
@@ -72,6 +88,17 @@ describe("egressFetch over real HTTP", () => {
       if (req.url === "/to-localhost")
         return void res.writeHead(302, { location: secretUrl.replace("127.0.0.1", "localhost") }).end();
       if (req.url === "/loop") return void res.writeHead(302, { location: "/loop" }).end();
+      if (req.url === "/endless") {
+        // chunked, no length: only reading tells how much it is
+        res.writeHead(200);
+        const chunk = Buffer.alloc(64 * 1024, 1);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once("drain", more);
+        };
+        res.on("close", () => res.destroy());
+        return void more();
+      }
       res.writeHead(200).end("front");
     });
     await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
@@ -97,6 +124,14 @@ describe("egressFetch over real HTTP", () => {
     );
     await expect(fetchTarball(secretUrl, { fetch: f })).rejects.toThrow(/loopback address/);
     expect(secretHits).toEqual([]);
+  });
+
+  it("stops reading a body without a length as soon as it passes the limit", async () => {
+    const res = await fetchFor()(front_("/endless"));
+    expect(res.headers.get("content-length")).toBeNull();
+    await expect(readBounded(res, 1 << 20, (n) => new SourceError(`too big: ${n}`))).rejects.toThrow(
+      /too big: 1\d{6}/,
+    );
   });
 
   it("bounds redirects", async () => {

@@ -29,6 +29,8 @@ export class ContainerRunner implements FunctionRunner {
   constructor(
     private readonly detect: () => ContainerEngine | undefined = () => detectEngine(),
     private readonly allowNetwork = false,
+    /** Why the engine may not pull an image (the operator's egress policy), or undefined when it may. */
+    private readonly imageCheck?: (image: string) => Promise<string | undefined>,
   ) {}
 
   async run(fn: FunctionSpec, input: ResourceList, options: RunOptions): Promise<RunOutput> {
@@ -42,6 +44,8 @@ export class ContainerRunner implements FunctionRunner {
           "use a builtin function or an exec function (--allow-exec) instead",
       );
     }
+    const refused = await this.imageCheck?.(fn.image);
+    if (refused) throw new FunctionError(refused);
     const network = this.allowNetwork ? [] : ["--network", "none"];
     const args = [
       "run",

@@ -7,6 +7,7 @@ import {
 } from "../../kpt/source-ref.js";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import { MergeError, upstreamOf } from "../../merge/index.js";
+import { egressFetch, egressPolicy } from "../../sources/egress.js";
 import { SourceError } from "../../sources/errors.js";
 import type { RegistryClient } from "../../sources/oci/client.js";
 import { noCredentials } from "../../sources/oci/credentials.js";
@@ -27,7 +28,8 @@ import type { RepoSnapshot } from "./snapshot.js";
 import { readKeptSource } from "./source-store.js";
 import type { UpstreamSource } from "./update.js";
 
-const anonymous: RegistryAccess = { credentials: noCredentials };
+/** Where the app gave no access of its own: no credential, and the egress policy with nothing allowed. */
+const anonymous: RegistryAccess = { credentials: noCredentials, fetch: egressFetch(egressPolicy([])) };
 
 /**
  * What each OCI image and tarball that variants follow holds now, as a digest: for an image, one manifest

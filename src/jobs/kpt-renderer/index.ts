@@ -68,6 +68,8 @@ export class KptRenderer implements Renderer {
     parseCache: ParseCache = new ParseCache(),
     /** None: every render renders the whole tree (what the by-file renders are checked against). */
     fileWork: FileWorkMemo | null = new FileWorkMemo(),
+    /** Why a container function's image may not be pulled (the operator's egress policy), or undefined. */
+    private readonly imageCheck?: (image: string) => Promise<string | undefined>,
   ) {
     this.parses = parseCache;
     this.files = fileWork;
@@ -154,6 +156,7 @@ export class KptRenderer implements Renderer {
       registry: this.registry,
       allowExec: options.runtimes.includes("exec"),
       allowContainer: options.runtimes.includes("container"),
+      ...(this.imageCheck ? { imageCheck: this.imageCheck } : {}),
       run: this.run,
       ...(options.maxResources !== undefined ? { maxResources: options.maxResources } : {}),
     };

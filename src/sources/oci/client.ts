@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { isLoopbackHost } from "../../kpt/source-ref.js";
+import { readBounded } from "../egress.js";
 import { SourceError } from "../errors.js";
 import { MAX_ARCHIVE_BYTES } from "../tar.js";
 import { type CredentialLookup, type Credentials, noCredentials } from "./credentials.js";
@@ -394,18 +395,14 @@ export class RegistryClient {
     );
   }
 
-  private async body(res: Response, max: number, what: string): Promise<Buffer> {
-    const declared = Number(res.headers.get("content-length") ?? "0");
-    if (declared > max) {
-      await res.body?.cancel();
-      throw new RegistryError(
-        `${this.registry}: ${what} is ${declared} bytes, more than the ${max} porchlight reads`,
-      );
-    }
-    const bytes = Buffer.from(await res.arrayBuffer());
-    if (bytes.length > max) {
-      throw new RegistryError(`${this.registry}: ${what} is over ${max} bytes, more than porchlight reads`);
-    }
-    return bytes;
+  private body(res: Response, max: number, what: string): Promise<Buffer> {
+    return readBounded(
+      res,
+      max,
+      (n) =>
+        new RegistryError(
+          `${this.registry}: ${what} is ${n} bytes or more, more than the ${max} porchlight reads`,
+        ),
+    );
   }
 }

@@ -4,6 +4,7 @@ import { BuiltinRunner } from "../../../src/fn/runtime/builtin.js";
 import { ContainerRunner } from "../../../src/fn/runtime/container.js";
 import { DEFAULT_RUN_OPTIONS } from "../../../src/fn/runtime/types.js";
 import { type BuiltinFunction, FunctionError } from "../../../src/fn/types.js";
+import { egressPolicy, imageEgressCheck } from "../../../src/sources/egress.js";
 
 const list = () => ({ items: [], results: [] });
 
@@ -53,5 +54,14 @@ describe("ContainerRunner", () => {
     await expect(runner.run({ image: "example.com/fn:v1" }, list(), DEFAULT_RUN_OPTIONS)).rejects.toThrow(
       /no container engine is available \(`docker info` and `podman info` both failed/,
     );
+  });
+
+  it("does not have the engine pull an image the operator's egress policy refuses", async () => {
+    const runner = new ContainerRunner(() => "docker", false, imageEgressCheck(egressPolicy([])));
+    const run = (image: string) => runner.run({ image }, list(), { ...DEFAULT_RUN_OPTIONS, timeoutMs: 1 });
+    for (const image of ["127.0.0.1:5000/fn:v1", "localhost/fn:v1", "169.254.169.254/x/fn:v1"])
+      await expect(run(image), image).rejects.toThrow(
+        new RegExp(`cannot pull "${image.replace(/[.]/g, "\\.")}": .* is a (loopback|link-local)`),
+      );
   });
 });
