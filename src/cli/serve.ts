@@ -17,6 +17,8 @@ import {
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import type { Forge } from "../forge/forge.js";
 import { createLogger } from "../ops/logger.js";
+import { egressPolicyFromEnv } from "../sources/egress.js";
+import { SourceError } from "../sources/errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
@@ -187,6 +189,16 @@ function operatorLimits(env: NodeJS.ProcessEnv): Limits {
   }
 }
 
+/** PORCHLIGHT_EGRESS_ALLOW read now: an entry that is no address, range or host stops the start. */
+function checkEgressAllow(env: NodeJS.ProcessEnv): void {
+  try {
+    egressPolicyFromEnv(env);
+  } catch (e) {
+    if (e instanceof SourceError) throw new UsageError(`porchlight serve: ${e.message}`);
+    throw e;
+  }
+}
+
 /**
  * `porchlight serve` (`npm start`): with APP_ID, PRIVATE_KEY (or PRIVATE_KEY_PATH) and WEBHOOK_SECRET,
  * the app serves GitHub as any probot app; without them, an embedded forge seeded with the example
@@ -208,6 +220,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     io.stderr("porchlight serve: --demo: the GitHub App credentials in the environment are ignored\n");
   const limits = webhookLimits(io.env);
   const packageLimits = operatorLimits(io.env);
+  checkEgressAllow(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
   if (creds) {

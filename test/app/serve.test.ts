@@ -120,8 +120,8 @@ describe("porchlight serve with some of the app's credentials", () => {
   });
 });
 
-describe("porchlight serve with a bad limit setting", () => {
-  it("refuses to start, naming the variable, the expected value and the default", async () => {
+describe("porchlight serve with a bad setting", () => {
+  const serveWith = async (env: Record<string, string>) => {
     let err = "";
     const code = await main(["serve"], {
       stdout: () => {},
@@ -130,12 +130,22 @@ describe("porchlight serve with a bad limit setting", () => {
       },
       readStdin: async () => "",
       cwd: process.cwd(),
-      env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_MAX_PACKAGE_BYTES: "10MB" },
+      env: { PORT: "0", LOG_LEVEL: "silent", ...env },
       isTTY: false,
     });
-    expect(code).toBe(2);
-    expect(err).toBe(
+    return { code, err };
+  };
+
+  it.each([
+    [
+      { PORCHLIGHT_MAX_PACKAGE_BYTES: "10MB" },
       "porchlight serve: PORCHLIGHT_MAX_PACKAGE_BYTES=10MB: must be a whole number of bytes of at least 1; unset it for the default 8388608\n",
-    );
+    ],
+    [
+      { PORCHLIGHT_EGRESS_ALLOW: "127.0.0.1:5000, http://10.0.0.1/" },
+      'porchlight serve: PORCHLIGHT_EGRESS_ALLOW: "http://10.0.0.1/" is neither an address, a CIDR range nor a host name\n',
+    ],
+  ])("refuses to start on %o with one line naming the variable and what it takes", async (env, line) => {
+    expect(await serveWith(env)).toEqual({ code: 2, err: line });
   });
 });
