@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
 
 interface CommandEntry {
@@ -53,14 +54,24 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(9)}${c.summary}`)
   .join("\n")}
 
-Run 'porchlight <command> --help' for a command's flags.
+Run 'porchlight <command> --help' for a command's flags, 'porchlight --version' for the version.
 `;
+
+/** The version of the installed package (package.json two directories up, from src/cli and dist/). */
+function packageVersion(): string {
+  const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+  return (JSON.parse(text) as { version?: unknown }).version?.toString() ?? "unknown";
+}
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     io.stdout(HELP);
     return name ? 0 : 2;
+  }
+  if (name === "--version" || name === "version") {
+    io.stdout(`porchlight ${packageVersion()}\n`);
+    return 0;
   }
   const entry = COMMANDS[name];
   if (!entry) {

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
@@ -38,6 +39,13 @@ describe("porchlight", () => {
     expect(c.err()).toBe(
       'porchlight: unknown command "rednder"; known commands: fn, pkg, rpkg, repo, catalog, serve, action, forge\n',
     );
+  });
+
+  it.each(["--version", "version"])("prints the installed package's version with %s", async (flag) => {
+    const c = captured();
+    const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(await main([flag], c.io)).toBe(0);
+    expect(c.out()).toBe(`porchlight ${version}\n`);
   });
 
   it("prints usage and exits 2 with no command", async () => {
