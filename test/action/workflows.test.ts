@@ -102,9 +102,9 @@ describe("the workflows users copy", () => {
     const wf = load(file);
     expect(wf.env?.PORCHLIGHT_PACKAGE).toBe(`porchlight@${VERSION}`);
     const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
-    expect(
-      steps.some((s) => s.uses === "actions/setup-node@v5" && s.with?.["node-version"] === 24),
-    ).toBe(true);
+    expect(steps.some((s) => s.uses === "actions/setup-node@v5" && s.with?.["node-version"] === 24)).toBe(
+      true,
+    );
     expect(
       steps.some((s) => s.run?.includes('npm install --global --no-audit --no-fund "$PORCHLIGHT_PACKAGE"')),
     ).toBe(true);
