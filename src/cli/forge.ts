@@ -10,6 +10,7 @@ import { startForge } from "../forge/index.js";
 import { formatSeed, seed } from "../forge/seed.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
+import { rememberedForgePort, rememberForgePort } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage:
@@ -103,7 +104,10 @@ export const forgeCommand: CliCommand = async (args: string[], io: CliIO) => {
     throw new UsageError(
       `porchlight forge: --data DIR is required (where repositories and state live)\n\n${USAGE}`,
     );
-  const port = portOf(values.port, sub === "seed" ? 0 : 3000);
+  // without --port, the port this data folder's forge had last time (clones and the app's GHE_HOST keep working)
+  const served = portOf(values.port, rememberedForgePort(dataDir, "forge") ?? 3000);
+  // `seed` seeds on a free port of its own and prints where `forge --data DIR` will serve
+  const port = sub === "seed" ? 0 : served;
   const controls = forgeControls(values);
   const forge = await startForge({
     port,
@@ -112,11 +116,12 @@ export const forgeCommand: CliCommand = async (args: string[], io: CliIO) => {
     ...(values["webhook-secret"] ? { webhookSecret: values["webhook-secret"] } : {}),
   });
   applyForgeConfig(controls, forge);
+  const shown = sub === "seed" ? `http://127.0.0.1:${served}` : forge.url;
+  rememberForgePort(dataDir, shown);
   try {
     if (values["webhook-url"]) forge.setWebhookUrl(values["webhook-url"]);
     if (sub === "seed" || values.seed) {
       const result = await seed(forge, values.org ? { org: values.org } : {});
-      const shown = sub === "seed" ? `http://127.0.0.1:${values.port ?? 3000}` : forge.url;
       io.stdout(formatSeed(result, shown, forge.installationToken(result.installationId)));
       if (sub === "seed") return 0;
     }

@@ -6,24 +6,31 @@ import { type Forge, startForge } from "../forge/forge.js";
 import { type SeedResult, seed } from "../forge/seed.js";
 import { UsageError } from "./io.js";
 
-/** What `serve` remembers in its data folder besides the forge's own state. */
+/** What `serve` and `forge` remember in a data folder besides the forge's own state. */
 interface ServeState {
   forgePort: number;
 }
 
 const STATE_FILE = "serve.json";
 
-function remembered(dataDir: string): ServeState | undefined {
+/** The port the forge of `dataDir` listened on last time, or undefined (`command` names who asks). */
+export function rememberedForgePort(dataDir: string, command: string): number | undefined {
   const file = join(dataDir, STATE_FILE);
   if (!existsSync(file)) return undefined;
   try {
     const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<ServeState>;
-    return Number.isInteger(parsed.forgePort) ? { forgePort: parsed.forgePort as number } : undefined;
+    return Number.isInteger(parsed.forgePort) ? (parsed.forgePort as number) : undefined;
   } catch (err) {
     throw new UsageError(
-      `porchlight serve: ${file} is not valid JSON (${(err as Error).message}); fix it or delete it (the forge then picks a new port)`,
+      `porchlight ${command}: ${file} is not valid JSON (${(err as Error).message}); fix it or delete it (the forge then picks a new port)`,
     );
   }
+}
+
+/** Remembers the port the forge of `dataDir` listens on, for the next start with that folder. */
+export function rememberForgePort(dataDir: string, forgeUrl: string): void {
+  const state: ServeState = { forgePort: Number(new URL(forgeUrl).port) };
+  writeFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
 }
 
 /**
@@ -38,8 +45,8 @@ export async function startServeForge(
   const fromEnv = env.FORGE_PORT;
   if (fromEnv !== undefined && !/^\d+$/.test(fromEnv))
     throw new UsageError(`porchlight serve: FORGE_PORT must be a port number, got "${fromEnv}"`);
-  const last = dataDir ? remembered(dataDir) : undefined;
-  const port = fromEnv !== undefined ? Number(fromEnv) : (last?.forgePort ?? 0);
+  const last = dataDir ? rememberedForgePort(dataDir, "serve") : undefined;
+  const port = fromEnv !== undefined ? Number(fromEnv) : (last ?? 0);
   let forge: Forge;
   try {
     forge = await startForge({ port, ...(dataDir ? { dataDir } : {}) });
@@ -55,10 +62,7 @@ export async function startServeForge(
     }
     throw err;
   }
-  if (dataDir) {
-    const state: ServeState = { forgePort: Number(new URL(forge.url).port) };
-    writeFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
-  }
+  if (dataDir) rememberForgePort(dataDir, forge.url);
   return { forge, world: await seed(forge) };
 }
 
@@ -94,7 +98,12 @@ export function nextSteps(forgeUrl: string, app: AppServer, world: SeedResult, d
     `  GH_TOKEN=${approver?.pat} npx porchlight rpkg approve ${name}.hello.my-change ${flags}`,
     "",
     "Users (login, permission, PAT):",
+    `  ${world.admin.login}\tsite admin\t${world.admin.pat}`,
     ...world.users.map((u) => `  ${u.login}\t${u.permission}\t${u.pat}`),
+    "",
+    `A repository of your own (the app is installed on ${world.org}: it serves every repository there):`,
+    `  curl -H "Authorization: token ${world.admin.pat}" ${forgeUrl}/api/v3/orgs/${world.org}/repos -d '{"name":"my-packages","auto_init":true}'`,
+    `  an organization: POST ${forgeUrl}/api/v3/admin/organizations {"login":"NAME","admin":"${world.admin.login}"} (the app is not installed there: keep packages in ${world.org})`,
     "",
     "With APP_ID, PRIVATE_KEY and WEBHOOK_SECRET set, `npm start` serves GitHub instead.",
     "",

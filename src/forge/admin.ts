@@ -78,6 +78,8 @@ export interface CreateUserOptions {
   email?: string;
   name?: string;
   type?: "User" | "Organization";
+  /** GitHub Enterprise's site administrator: admin of every repository, may create organizations. */
+  siteAdmin?: boolean;
 }
 
 export function createUser(
@@ -88,6 +90,7 @@ export function createUser(
   const user = core.store.ensureUser(login, opts.type ?? "User");
   user.email = opts.email ?? user.email ?? `${login}@users.noreply.localhost`;
   user.name = opts.name ?? user.name ?? login;
+  if (opts.siteAdmin) user.siteAdmin = true;
   let pat: string | undefined;
   if (opts.pat) {
     pat = typeof opts.pat === "string" ? opts.pat : newToken("ghp");

@@ -17,6 +17,8 @@ export interface SeededUser {
 }
 
 export interface SeedResult {
+  /** The site administrator: creates organizations and repositories, administers every repository. */
+  admin: { login: string; pat: string };
   appId: number;
   installationId: number;
   privateKeyPath: string;
@@ -173,9 +175,15 @@ export async function seed(forge: Forge, opts: SeedOptions = {}): Promise<SeedRe
     for (const full of repos) forge.setPermission(full, u.login, u.permission);
     users.push({ ...u, pat });
   }
+  const adminToken = forge.core.store.data.tokens.find((t) => t.kind === "pat" && t.login === "admin");
+  const admin = {
+    login: "admin",
+    pat: adminToken?.token ?? forge.createUser("admin", { pat: true, siteAdmin: true }).pat!,
+  };
   const privateKeyPath = opts.privateKeyPath ?? join(forge.dataDir, "porchlight-app.pem");
   writeFileSync(privateKeyPath, app.privateKeyPem, { mode: 0o600 });
   return {
+    admin,
     appId: app.appId,
     installationId: inst.id,
     privateKeyPath,
@@ -206,6 +214,7 @@ export function formatSeed(r: SeedResult, url: string, installationToken?: strin
       : []),
     `# forge: ${url} (REST also at ${url}/api/v3)`,
     ...r.repos.map((full) => `# repository: ${url}/${full}.git`),
+    `# site administrator ${r.admin.login} (creates organizations and repositories) PAT: ${r.admin.pat}`,
     ...r.users.map((x) => `# user ${x.login} (${x.permission}) PAT: ${x.pat}`),
     `# clone: git clone http://${r.users[0]?.login}:${r.users[0]?.pat}@${u.host}/${r.repos[0]}.git`,
     "",

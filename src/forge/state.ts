@@ -113,6 +113,8 @@ export class Store {
   /** A user's permission on a repository: owner is admin, else the collaborator entry. */
   permission(repo: RepoRec, login: string): Permission {
     if (repo.ownerLogin.toLowerCase() === login.toLowerCase()) return "admin";
+    // a site administrator (GitHub Enterprise's) administers every repository
+    if (this.user(login)?.siteAdmin) return "admin";
     const entry = Object.entries(repo.collaborators).find(([l]) => l.toLowerCase() === login.toLowerCase());
     return entry ? entry[1] : "none";
   }

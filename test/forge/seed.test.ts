@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -105,6 +106,111 @@ describe("forge seed and CLI", () => {
     } finally {
       await again.stop();
     }
+  });
+
+  it("has a site administrator who creates an organization, and a repository the app serves", async () => {
+    const data = tmp();
+    const cli = io();
+    expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
+    const printed = cli.out.join("");
+    const adminPat = /site administrator admin \(creates organizations and repositories\) PAT: (\S+)/.exec(
+      printed,
+    )?.[1];
+    const readerPat = /user reader \(read\) PAT: (\S+)/.exec(printed)?.[1] ?? "";
+    expect(adminPat).toBeTruthy();
+    const forge = await startForge({ dataDir: data });
+    try {
+      const admin = new Octokit({ baseUrl: forge.apiUrl, auth: adminPat, log: quiet });
+      const reader = new Octokit({ baseUrl: forge.apiUrl, auth: readerPat, log: quiet });
+      const org = await admin.request("POST /admin/organizations", { login: "platform", admin: "admin" });
+      expect(org).toMatchObject({ status: 201, data: { login: "platform", type: "Organization" } });
+      await expect(
+        reader.request("POST /admin/organizations", { login: "mine", admin: "reader" }),
+      ).rejects.toMatchObject({
+        status: 403,
+      });
+      await admin.rest.repos.createInOrg({ org: "platform", name: "packages", auto_init: true });
+      await expect(reader.rest.repos.createInOrg({ org: "acme", name: "nope" })).rejects.toMatchObject({
+        status: 403,
+      });
+      // in acme, where the app is installed on every repository, the admin's new repository is the app's too
+      await admin.rest.repos.createInOrg({ org: "acme", name: "my-packages", auto_init: true });
+      const url = new URL(`${forge.url}/acme/my-packages.git`);
+      url.username = "admin";
+      url.password = adminPat ?? "";
+      const checkout = join(data, "mine");
+      await git(data, "clone", "-q", url.toString(), checkout);
+      await git(
+        checkout,
+        "-c",
+        "user.name=a",
+        "-c",
+        "user.email=a@x",
+        "commit",
+        "-q",
+        "--allow-empty",
+        "-m",
+        "x",
+      );
+      await git(checkout, "push", "-q", "origin", "HEAD:refs/heads/drafts/x/y");
+      const appId = Number(/APP_ID=(\d+)/.exec(printed)?.[1]);
+      const keyPath = /PRIVATE_KEY_PATH=(.*)/.exec(printed)?.[1] ?? "";
+      const app = new Octokit({
+        baseUrl: forge.apiUrl,
+        auth: appJwt(appId, readFileSync(keyPath, "utf8")),
+        log: quiet,
+      });
+      const [inst] = (await app.rest.apps.listInstallations()).data;
+      const token = (await app.rest.apps.createInstallationAccessToken({ installation_id: inst!.id })).data
+        .token;
+      const bot = new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet });
+      const names = (await bot.rest.apps.listReposAccessibleToInstallation()).data.repositories.map(
+        (r) => r.name,
+      );
+      expect(names).toContain("my-packages");
+      expect(names).not.toContain("packages");
+    } finally {
+      await forge.stop();
+    }
+  });
+
+  it("keeps the port of a data folder's forge across restarts, seeded or not", async () => {
+    const data = tmp();
+    const start = (args: string[]) =>
+      new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
+        const child = spawn(
+          process.execPath,
+          ["--import", "tsx", "test/e2e/app-process.ts", "forge", "--data", data, ...args],
+          {
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        let out = "";
+        child.stdout.on("data", (b: Buffer) => {
+          out += b.toString();
+          const url = /listening on (\S+)/.exec(out)?.[1];
+          if (url)
+            resolve({
+              url,
+              stop: () =>
+                new Promise((done) => {
+                  child.once("exit", () => done());
+                  child.kill("SIGTERM");
+                }),
+            });
+        });
+        child.once("exit", (code) => reject(new Error(`forge exited ${code}: ${out}`)));
+      });
+    const first = await start(["--port", "0"]);
+    await first.stop();
+    expect(first.url).not.toBe("http://127.0.0.1:3000");
+    const second = await start([]);
+    await second.stop();
+    expect(second.url).toBe(first.url);
+    // seed prints, and remembers, where the forge of this folder serves
+    const cli = io();
+    expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
+    expect(cli.out.join("")).toContain(`GHE_HOST=${new URL(first.url).host}`);
   });
 
   it("explains a missing --data and an unknown subcommand", async () => {

@@ -69,7 +69,7 @@ export function repoRoutes(r: Router): void {
       const isAdmin = ctx.core.store.data.repos.some(
         (x) => x.ownerLogin === org.login && ctx.core.store.permission(x, u) === "admin",
       );
-      if (!isAdmin && org.login !== u)
+      if (!isAdmin && org.login !== u && !ctx.principal.user.siteAdmin)
         throw new ApiError(
           403,
           "You need admin access to the organization before adding a repository to it.",
