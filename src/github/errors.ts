@@ -55,6 +55,8 @@ export function toGitHubError(e: unknown, what: string): unknown {
     }
     return e;
   }
+  // Octokit reports a request that got no HTTP answer at all as status 500 with no response
+  if (e.status === 500 && !e.response) return noAnswer(e, what);
   const headers = e.response?.headers ?? {};
   const data = e.response?.data as { message?: string; errors?: { message?: string }[] } | undefined;
   const detail = [
@@ -84,6 +86,29 @@ export function toGitHubError(e: unknown, what: string): unknown {
     default:
       return new GitHubError(e.status >= 500 ? "server" : "validation", message, e.status);
   }
+}
+
+/**
+ * A request no server answered, said as what to check: nothing listening, a name that does not
+ * resolve, a server that does not speak TLS (an `https://` URL for a plain HTTP server) or whose
+ * certificate is not trusted — never OpenSSL's own text alone, nor an HTTP status no server sent.
+ */
+function noAnswer(e: RequestErrorLike, what: string): GitHubError {
+  const url = (e as { request?: { url?: unknown } }).request?.url;
+  const where = typeof url === "string" ? new URL(url).origin : "the server";
+  const text = e.message;
+  const because = (() => {
+    if (/ECONNREFUSED/.test(text))
+      return `nothing answers at ${where} (connection refused): is the server running, and is its URL (--api-url, GHE_HOST) right?`;
+    if (/ENOTFOUND|EAI_AGAIN/.test(text)) return `the host of ${where} cannot be resolved: check the URL`;
+    if (/wrong version number|SSL routines|EPROTO|packet length too long/i.test(text))
+      return `${where} does not answer HTTPS (the TLS handshake failed): if the server speaks plain HTTP, write http:// instead`;
+    if (/certificate|self[- ]signed|UNABLE_TO_VERIFY/i.test(text))
+      return `${where}'s TLS certificate is not trusted (${text.trim()}): give its CA to Node with NODE_EXTRA_CA_CERTS=FILE`;
+    if (/ETIMEDOUT|timeout/i.test(text)) return `${where} did not answer in time`;
+    return `no answer from ${where}: ${text.trim()}`;
+  })();
+  return new GitHubError("network", `${what}: ${because}`);
 }
 
 function rateLimitWait(headers: Record<string, string | number | undefined>, retryAfter: number): number {
