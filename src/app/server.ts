@@ -174,7 +174,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
-    mirror: opts.mirror ?? mirrorAccessFromEnv(process.env, egressAllow),
+    // an image's source label names the repository where the app serves it (GitHub Enterprise, the forge)
+    mirror:
+      opts.mirror ??
+      mirrorAccessFromEnv(process.env, egressAllow, opts.baseUrl?.replace(/\/api\/v3\/?$/, "")),
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis

@@ -107,6 +107,12 @@ describe("the operator's named registry credentials", () => {
     }
   });
 
+  it("labels images with the GitHub the app serves: GitHub Enterprise or the forge, else the Action's server", () => {
+    expect(mirrorAccessFromEnv({}, [], "http://127.0.0.1:3000").serverUrl).toBe("http://127.0.0.1:3000");
+    expect(mirrorAccessFromEnv({ GITHUB_SERVER_URL: "https://ghe.corp" }).serverUrl).toBe("https://ghe.corp");
+    expect(mirrorAccessFromEnv({}).serverUrl).toBe("https://github.com");
+  });
+
   it("without named credentials, a repository naming one is refused rather than given the operator's login", async () => {
     const env = { credentials: async () => ({ username: "operator", password: "x" }) };
     await expect(

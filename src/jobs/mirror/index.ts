@@ -48,7 +48,12 @@ export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarba
  * now: a bad file stops the start with its problem), else PORCHLIGHT_OCI_* and the Docker config file of
  * the app's environment, for every repository (one owner's app, or the Action in its own repository).
  */
-export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv, allow: readonly string[] = []): MirrorAccess {
+export function mirrorAccessFromEnv(
+  env: NodeJS.ProcessEnv,
+  allow: readonly string[] = [],
+  /** The web address of the GitHub the app serves (GitHub Enterprise, the forge); else GITHUB_SERVER_URL. */
+  serverUrl?: string,
+): MirrorAccess {
   // every fetch on a repository's behalf keeps to the operator's egress policy (docs/operations.md)
   const policy = egressPolicyFromEnv(env, allow);
   const file = env.PORCHLIGHT_REGISTRY_CREDENTIALS;
@@ -66,7 +71,7 @@ export function mirrorAccessFromEnv(env: NodeJS.ProcessEnv, allow: readonly stri
   }
   return {
     credentials: operator ? noCredentials : dockerCredentials(env),
-    serverUrl: env.GITHUB_SERVER_URL || "https://github.com",
+    serverUrl: serverUrl || env.GITHUB_SERVER_URL || "https://github.com",
     tarballs: new TarballCache(),
     fetch: egressFetch(policy),
     ...(operator ? { operator } : {}),
