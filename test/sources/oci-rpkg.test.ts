@@ -45,6 +45,20 @@ describe.skipIf(!hasRegistry)(`rpkg clone from an OCI image ${REGISTRY_MISSING ?
       "porchlight.dev/upstream-lock": `oci://${registry.host}/blueprints/basens@${digest}`,
     });
     expect(readFileSync(join(dir, "ns.yaml"), "utf8")).toContain("name: example");
+    // -o wide names the image and the tag it follows, as for a git upstream its repository and revision
+    const wide = await w.rpkg(w.alice, [
+      "get",
+      "deploy.team-ns.v1",
+      "-o",
+      "wide",
+      "--repository=acme/deploy",
+    ]);
+    expect(wide.stdout).toMatch(
+      new RegExp(
+        `deploy\\.team-ns\\.v1 .* oci://${registry.host.replace(/\./g, "\\.")}/blueprints/basens +v2\\s*$`,
+        "m",
+      ),
+    );
 
     const flags = await w.rpkg(w.alice, ["clone", source, "other", "--repository=acme/deploy", "--ref=v1"]);
     expect(flags.code).not.toBe(0);

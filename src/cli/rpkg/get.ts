@@ -9,7 +9,7 @@ import { FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type Repository } from "./repository.js";
-import { readTasks, readUpstreamLocks, type UpstreamLock, upstreamColumns } from "./upstream-lock.js";
+import { type RevisionUpstream, readTasks, readUpstreams, upstreamColumns } from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -110,13 +110,13 @@ export const getVerb: Verb = {
     const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
 
     // Where each downstream revision comes from: one Kptfile read per revision, only when shown.
-    const locks = new Map<PackageRevision, UpstreamLock | undefined>();
+    const upstreams = new Map<PackageRevision, RevisionUpstream>();
     // and how each began (spec.tasks), only in the object forms that show it
     const tasks = new Map<PackageRevision, PorchTask[]>();
     if (format !== "table")
       for (const repo of repos) {
         const mine = revisions.filter((r) => repoFor(r) === repo);
-        for (const [r, lock] of await readUpstreamLocks(repo, mine)) locks.set(r, lock);
+        for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
         if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
       }
     if (format === "table" || format === "wide") {
@@ -124,7 +124,7 @@ export const getVerb: Verb = {
         format === "wide"
           ? {
               columns: WIDE_COLUMNS,
-              values: (r: PackageRevision) => upstreamColumns(repoFor(r), locks.get(r)),
+              values: (r: PackageRevision) => upstreamColumns(repoFor(r), upstreams.get(r)),
             }
           : undefined;
       if (revisions.length === 0) {
@@ -135,7 +135,9 @@ export const getVerb: Verb = {
         env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
       }
     } else if (objectFormat) {
-      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r), tasks.get(r)));
+      const objects = revisions.map((r) =>
+        packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
+      );
       const single = args.positional.length === 1 && objects.length === 1;
       env.io.stdout(
         formatObjects(objectFormat, objects, {
@@ -145,7 +147,9 @@ export const getVerb: Verb = {
         }),
       );
     } else {
-      const objects = revisions.map((r) => packageRevisionObject(repoFor(r), r, locks.get(r), tasks.get(r)));
+      const objects = revisions.map((r) =>
+        packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
+      );
       const single = args.positional.length === 1 && objects.length === 1;
       const out = single ? objects[0] : listObject(objects);
       env.io.stdout(

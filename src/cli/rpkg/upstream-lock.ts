@@ -1,6 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { type PorchTask, revisionTasks } from "../../lifecycle/kpt-trailer.js";
 import { parseKptfileText } from "../../merge/kptfile.js";
+import { hasUpstream, upstreamOf } from "../../merge/upstream.js";
 import type { Repository } from "./repository.js";
 import { sameServerRepository } from "./upstream.js";
 
@@ -10,41 +11,80 @@ export interface UpstreamLock {
   git: { repo: string; directory: string; ref: string; commit?: string };
 }
 
+/** What a revision's Kptfile says of its upstream: a git lock (Porch's), or an OCI or tarball source. */
+export interface RevisionUpstream {
+  lock?: UpstreamLock;
+  /** An image or tarball source (porchlight's annotations, or kpt's `upstream.oci`): where, and at what. */
+  source?: { where: string; revision: string };
+}
+
 /**
  * The upstream each revision carries, read from its Kptfile (`upstreamLock`, else `upstream`): a
- * package cloned by `rpkg clone`, by fan-out or by `kpt pkg get` alike. A revision without one (an
- * upstream package itself) is absent from the map. One Kptfile read per revision.
+ * package cloned by `rpkg clone`, by fan-out or by `kpt pkg get` alike, from git, an image or a
+ * tarball. A revision without one (an upstream package itself) is absent from the map. One Kptfile
+ * read per revision.
  */
-export async function readUpstreamLocks(
+export async function readUpstreams(
   repo: Repository,
   revisions: readonly PackageRevision[],
-): Promise<Map<PackageRevision, UpstreamLock>> {
-  const locks = new Map<PackageRevision, UpstreamLock>();
+): Promise<Map<PackageRevision, RevisionUpstream>> {
+  const out = new Map<PackageRevision, RevisionUpstream>();
   await Promise.all(
     revisions.map(async (rev) => {
       const file = `${repo.packageDir(rev.package)}/Kptfile`;
       const text = await repo.conn.port.getFile(file, rev.sha);
       if (text === undefined) return;
-      let kf: ReturnType<typeof parseKptfileText>;
-      try {
-        kf = parseKptfileText(text, file);
-      } catch {
-        return; // An unreadable Kptfile is the render check's to report; the listing goes on.
-      }
-      const lock = kf.upstreamLock?.git;
-      const up = kf.upstream?.git;
-      const source = lock?.repo ? lock : up;
-      if (!source?.repo) return;
-      const git: UpstreamLock["git"] = {
-        repo: String(source.repo),
-        directory: String(source.directory ?? "/"),
-        ref: String(source.ref ?? ""),
-      };
-      if (lock?.commit) git.commit = String(lock.commit);
-      locks.set(rev, { type: "git", git });
+      const found = upstreamOfKptfile(text, file);
+      if (found) out.set(rev, found);
     }),
   );
+  return out;
+}
+
+/** The upstream locks alone (Porch's `status.upstreamLock`, git only). */
+export async function readUpstreamLocks(
+  repo: Repository,
+  revisions: readonly PackageRevision[],
+): Promise<Map<PackageRevision, UpstreamLock>> {
+  const locks = new Map<PackageRevision, UpstreamLock>();
+  for (const [rev, up] of await readUpstreams(repo, revisions)) if (up.lock) locks.set(rev, up.lock);
   return locks;
+}
+
+function upstreamOfKptfile(text: string, file: string): RevisionUpstream | undefined {
+  let kf: ReturnType<typeof parseKptfileText>;
+  try {
+    kf = parseKptfileText(text, file);
+  } catch {
+    return undefined; // An unreadable Kptfile is the render check's to report; the listing goes on.
+  }
+  const lock = kf.upstreamLock?.git;
+  const up = kf.upstream?.git;
+  const source = lock?.repo ? lock : up;
+  if (source?.repo) {
+    const git: UpstreamLock["git"] = {
+      repo: String(source.repo),
+      directory: String(source.directory ?? "/"),
+      ref: String(source.ref ?? ""),
+    };
+    if (lock?.commit) git.commit = String(lock.commit);
+    return { lock: { type: "git", git } };
+  }
+  if (!hasUpstream(kf)) return undefined;
+  try {
+    // an image or a tarball: the source as recorded, at the digest it resolved to
+    const info = upstreamOf(new Map([["Kptfile", Buffer.from(text)]]), file.replace(/\/Kptfile$/, ""));
+    const dir = info.directory.replace(/^\/+|\/+$/g, "");
+    const at = info.lockCommit ?? info.ref;
+    return {
+      source: {
+        where: `${info.repo}${dir ? `//${dir}` : ""}`,
+        revision: info.ref && !info.ref.startsWith("sha256:") ? info.ref : (at || "-").slice(0, 19),
+      },
+    };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -52,7 +92,9 @@ export async function readUpstreamLocks(
  * else the URL and directory) and the upstream revision it carries (`v2` of a tag `hello/v2`, else the
  * ref, else the commit).
  */
-export function upstreamColumns(repo: Repository, lock: UpstreamLock | undefined): [string, string] {
+export function upstreamColumns(repo: Repository, upstream: RevisionUpstream | undefined): [string, string] {
+  if (upstream?.source) return [upstream.source.where, upstream.source.revision];
+  const lock = upstream?.lock;
   if (!lock) return ["-", "-"];
   const dir = lock.git.directory.replace(/^\/+|\/+$/g, "");
   const same = sameServerRepository(lock.git.repo, repo.conn.info.cloneUrl);
