@@ -154,7 +154,11 @@ export async function onReviewSubmitted(
   });
 }
 
-/** A comment with slash-commands → 👀 at once, then the commands in the repository's queue. */
+/**
+ * A comment with slash-commands → 👀 at once, then the pull request's (or issue's) command job in the
+ * repository's queue. One job per pull request: while one waits, it absorbs the next comments' (it
+ * reads every unanswered command when it runs), so a flood of comments is one job and one reply.
+ */
 export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
   const { comment, issue } = context.payload;
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
@@ -163,13 +167,8 @@ export async function onComment(deps: AppDeps, context: Context<"issue_comment.c
   await enqueueJob(deps, {
     ...event,
     kind: "command",
-    key: String(comment.id),
+    key: String(issue.number),
     task: "command",
-    args: {
-      issue: issue.number,
-      commentId: comment.id,
-      body: comment.body ?? "",
-      author: comment.user?.login ?? "",
-    },
+    args: { issue: issue.number, commentId: comment.id },
   });
 }
