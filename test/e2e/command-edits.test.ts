@@ -30,7 +30,7 @@ describe("commands queued behind a running one (forge over HTTP and git)", () =>
       .filter((c) => c.number === number && c.appId !== null && parseReplyMarker(c.body).length > 0)
       .map((c) => ({ ids: parseReplyMarker(c.body), body: c.body }));
 
-  it("an edited command is answered and not carried out, a deleted one is not carried out, a flood is one reply", async () => {
+  it("an edited command is answered and not carried out, a deleted one is not carried out, a flood is one reply and one 👀", async () => {
     ({ number } = await w.propose("drafts/apps/web/one", { "apps/web/settings.yaml": webSettings("1") }));
     const held = w.forge.faults.add({
       route: "/repos/{owner}/{repo}/collaborators/{username}/permission",
@@ -65,5 +65,10 @@ describe("commands queued behind a running one (forge over HTTP and git)", () =>
     expect(replies[1]?.body).toContain("was edited after it was written");
     expect(replies[2]?.body).toContain("`/render` ×30 from @bob");
     expect(replies.flatMap((r) => r.ids)).not.toContain(deleted);
+    // 👀 on the comments that started a job (the held one, the one that waited); none on those it absorbed.
+    const eyes = w.forge.core.store.data.reactions
+      .filter((r) => r.content === "eyes" && r.userLogin.endsWith("[bot]"))
+      .map((r) => Number(r.subject.replace("comment:", "")));
+    expect(eyes.sort((a, b) => a - b)).toEqual([first, edited]);
   }, 120_000);
 });
