@@ -2,6 +2,7 @@ import type { AppDeps } from "../app/deps.js";
 import { enqueueJob } from "../app/run-job.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { PublishedEvent } from "../jobs/events.js";
+import type { Enqueued } from "../jobs/repo-queue.js";
 
 /**
  * What the hosted app does after a publish, with the workflow's token: a fan-out job on the
@@ -28,7 +29,7 @@ export function enqueueFanoutSweep(
   deps: AppDeps,
   connect: () => Promise<InstallationPort>,
   repository: InstallationRepository,
-): Promise<void> {
+): Promise<Enqueued> {
   return enqueueJob(deps, {
     kind: "fanout",
     key: "sweep",

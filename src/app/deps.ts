@@ -6,7 +6,7 @@ import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import type { Renderer } from "../jobs/renderer.js";
-import type { RepoQueues } from "../jobs/repo-queue.js";
+import type { Enqueued, RepoQueues } from "../jobs/repo-queue.js";
 import type { Metrics } from "../ops/metrics.js";
 import type { JobData } from "./run-job.js";
 
@@ -14,7 +14,7 @@ import type { JobData } from "./run-job.js";
 export interface AppDeps {
   queues: RepoQueues;
   /** Set when the app runs as one of several replicas (REDIS_URL): jobs go to Redis, not `queues`. */
-  distributed?: { enqueue(job: JobData): Promise<void> };
+  distributed?: { enqueue(job: JobData): Promise<Enqueued> };
   events: PorchlightEvents;
   metrics: Metrics;
   renderer: Renderer;

@@ -154,22 +154,23 @@ export async function onReviewSubmitted(
   });
 }
 
-/** A comment with slash-commands → 👀 at once, then the commands in the repository's queue. */
+/**
+ * A comment with slash-commands → the pull request's (or issue's) command job in the repository's
+ * queue, and 👀 at once. One job per pull request: while one waits, it absorbs the next comments' (it
+ * reads every unanswered command when it runs), so a flood of comments is one job and one reply; a
+ * comment whose request was absorbed gets no 👀 of its own, so that a flood does not spend the
+ * installation's paced writes (shared with its other repositories) on reactions.
+ */
 export async function onComment(deps: AppDeps, context: Context<"issue_comment.created">): Promise<void> {
   const { comment, issue } = context.payload;
   if (comment.user?.type === "Bot" || parseCommands(comment.body ?? "").length === 0) return;
   const event = fromEvent(deps, context);
-  await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
-  await enqueueJob(deps, {
+  const enqueued = await enqueueJob(deps, {
     ...event,
     kind: "command",
-    key: String(comment.id),
+    key: String(issue.number),
     task: "command",
-    args: {
-      issue: issue.number,
-      commentId: comment.id,
-      body: comment.body ?? "",
-      author: comment.user?.login ?? "",
-    },
+    args: { issue: issue.number, commentId: comment.id },
   });
+  if (enqueued === "queued") await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
 }

@@ -2,7 +2,7 @@ import { type LoadedConfig, loadRepoConfig } from "../config/load.js";
 import { defaultConfig } from "../config/resolve.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
-import type { JobOrigin } from "../jobs/repo-queue.js";
+import type { Enqueued, JobOrigin } from "../jobs/repo-queue.js";
 import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 import { type TaskArgs, type TaskName, taskOf } from "./tasks.js";
@@ -47,22 +47,25 @@ export interface JobRequest<T extends TaskName = TaskName> extends JobData<T> {
 /**
  * Queues a job on its repository's queue: in this process (`deps.queues`), or in Redis when the app
  * runs as several replicas (`deps.distributed`; resolves once Redis holds the job, and rejects when it
- * cannot, so the webhook is answered 503 and GitHub keeps it for redelivery).
+ * cannot, so the webhook is answered 503 and GitHub keeps it for redelivery). Says whether the request
+ * got a job of its own or was absorbed by one with the same key already waiting.
  */
-export async function enqueueJob<T extends TaskName>(deps: AppDeps, req: JobRequest<T>): Promise<void> {
+export async function enqueueJob<T extends TaskName>(deps: AppDeps, req: JobRequest<T>): Promise<Enqueued> {
   if (deps.distributed) {
     const { connect: _connect, onOutcome: _onOutcome, ...data } = req;
-    await deps.distributed.enqueue(data as JobData);
-    return;
+    return deps.distributed.enqueue(data as JobData);
   }
   const full = req.repository.fullName;
+  const key = `${req.kind}:${req.key}`;
+  const absorbed = deps.queues.isWaiting(full, key);
   deps.metrics.queueDepth.set(deps.queues.size + 1);
   void deps.queues.enqueue({
     repo: full,
-    key: `${req.kind}:${req.key}`,
+    key,
     origin: req.origin ?? "event",
     run: () => runJob(deps, req as JobRequest),
   });
+  return absorbed ? "absorbed" : "queued";
 }
 
 /**

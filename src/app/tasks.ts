@@ -3,7 +3,7 @@ import { formatProblem } from "../config/problem.js";
 import type { RepoPort } from "../github/port.js";
 import { checkProposedConfig } from "../jobs/check-config/index.js";
 import { checkProposal } from "../jobs/check-proposal/index.js";
-import { runCommands } from "../jobs/commands/index.js";
+import { answerCommands } from "../jobs/commands/answer.js";
 import { replyMarker } from "../jobs/commands/reply.js";
 import type { JobContext } from "../jobs/context.js";
 import type { PublishedEvent } from "../jobs/events.js";
@@ -23,11 +23,14 @@ interface Task<A> {
   onBadConfig?(port: RepoPort, problems: ConfigProblem[], args: A): Promise<void>;
 }
 
+/**
+ * The pull request or issue whose commands to answer, and the comment whose event queued the job. A
+ * job queued by an older version also carries the comment's body and author: they are not read, the
+ * job reads the comments as they are when it runs.
+ */
 interface CommandArgs {
   issue: number;
   commentId: number;
-  body: string;
-  author: string;
 }
 
 /**
@@ -58,7 +61,7 @@ export const TASKS = {
     work: (ctx, a) => onReview(ctx, a),
   }),
   command: task<CommandArgs>({
-    work: (ctx, a) => runCommands(ctx, a),
+    work: (ctx, a) => answerCommands(ctx, { issue: a.issue, commentId: a.commentId }),
     onBadConfig: async (port, problems, a) => {
       const marker = replyMarker(a.commentId);
       await port.ensureComment(

@@ -20,4 +20,4 @@ export {
   toPermission,
 } from "./permission.js";
 export { COMMANDS, type CommandSpec, findCommand, getCommand, knownVerbs } from "./registry.js";
-export { ACK_REACTION, formatReply, parseReplyMarker, type ReplyEntry } from "./reply.js";
+export { ACK_REACTION, formatReply, parseReplyMarker, type ReplyEntry, replyMarker } from "./reply.js";

@@ -3,7 +3,16 @@ import { type CommandOutcome, formatOutcome } from "./outcome.js";
 /** The bot's first answer to a comment with commands, before it does anything else. */
 export const ACK_REACTION = "eyes";
 
-const MARKER = /<!-- porchlight:reply comment=(\d+) -->/;
+const MARKER = /<!-- porchlight:reply comment=(\d+(?:,\d+)*) -->/;
+
+/**
+ * The hidden marker of a reply: it names every comment the reply answers (a flood of the same command
+ * is answered once, naming each of its comments), so that whether a comment was answered is read from
+ * the comments alone, after a crash or on another replica. `parseReplyMarker` reads it back.
+ */
+export function replyMarker(commentIds: readonly number[]): string {
+  return `<!-- porchlight:reply comment=${commentIds.join(",")} -->`;
+}
 
 export interface ReplyEntry {
   /** The command line as written, e.g. `/update stable`. */
@@ -17,7 +26,7 @@ export interface ReplyEntry {
  * answering again.
  */
 export function formatReply(commentId: number, entries: readonly ReplyEntry[]): string {
-  const marker = `<!-- porchlight:reply comment=${commentId} -->`;
+  const marker = replyMarker([commentId]);
   if (entries.length === 1) {
     const [only] = entries as [ReplyEntry];
     return `${marker}\n${formatOutcome(only.outcome)}\n`;
@@ -31,10 +40,10 @@ export function formatReply(commentId: number, entries: readonly ReplyEntry[]): 
   return `${marker}\n${lines.join("\n")}\n`;
 }
 
-/** The id of the comment a reply answers, or undefined when the body is not a porchlight reply. */
-export function parseReplyMarker(body: string): number | undefined {
+/** The ids of the comments a reply answers; none when the body is not a porchlight reply. */
+export function parseReplyMarker(body: string): number[] {
   const match = MARKER.exec(body);
-  return match?.[1] ? Number(match[1]) : undefined;
+  return match?.[1] ? match[1].split(",").map(Number) : [];
 }
 
 function indent(text: string): string {

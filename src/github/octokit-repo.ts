@@ -268,6 +268,8 @@ export class OctokitRepo implements RepoPort {
         author: c.user?.login ?? "",
         bot: c.user?.type === "Bot" || Boolean(c.performed_via_github_app),
         body: c.body ?? "",
+        createdAt: c.created_at,
+        updatedAt: c.updated_at,
       }));
     });
   }

@@ -215,6 +215,9 @@ export interface IssueComment {
   /** Written by an app or another bot account. */
   bot: boolean;
   body: string;
+  /** When it was written, and last edited (equal when never edited): ISO 8601, to the second, as GitHub's. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface CommitInfo {

@@ -1,6 +1,7 @@
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { indexRefs } from "../lifecycle/refs.js";
 import { checkProposal } from "./check-proposal/index.js";
+import { answerCommands } from "./commands/answer.js";
 import { type JobContext, withDeferred } from "./context.js";
 import { answerPublishRequests } from "./publish/answer-requests.js";
 import { resumePublish } from "./publish/finish.js";
@@ -14,15 +15,17 @@ export interface SweepResult {
   resumed?: string[];
   /** Requests (`/approve` comments, approving reviews) of those publishes answered now. */
   answered?: number;
+  /** Command comments on open proposals that no reply answered, answered now (a crash lost their job). */
+  commands?: number;
   failures: { what: string; error: string }[];
 }
 
 /**
  * The periodic sweep of one repository: every unfinished publish finished (a draft branch still at
  * its merged head, or a recent merge without its tag: tag, event, branch deleted) and the requests
- * that asked for it answered, every other draft
- * branch rendered and every open
- * proposal checked, each brought one step toward its desired state. Jobs skip what is already done,
+ * that asked for it answered, every other draft branch rendered, every open proposal checked and its
+ * unanswered commands answered (a crash loses the queued job, never the comment), each brought one
+ * step toward its desired state. Jobs skip what is already done,
  * so a sweep over a settled repository only reads. Webhooks make porchlight fast; this makes it
  * correct after a missed delivery or a crash. (The catalog and fan-out catch up in the fan-out
  * sweep, jobs/fanout/jobs.ts `sweepFanout`, from the tags.)
@@ -71,6 +74,13 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
     if (pr.baseRef !== ctx.baseBranch) continue;
     result.proposals++;
     await attempt(`#${pr.number}`, () => checkProposal(ctx, { pull: pr.number }));
+  }
+  // After the checks, so that an `/approve` a crash left unanswered sees them.
+  for (const pr of pulls) {
+    await attempt(`commands on #${pr.number}`, async () => {
+      const { answered } = await answerCommands(ctx, { issue: pr.number });
+      if (answered) result.commands = (result.commands ?? 0) + answered;
+    });
   }
   return result;
 }

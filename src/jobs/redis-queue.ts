@@ -1,6 +1,7 @@
+import { randomUUID } from "node:crypto";
 import { DelayedError, Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { JobOrigin } from "./repo-queue.js";
+import type { Enqueued, JobOrigin } from "./repo-queue.js";
 
 /**
  * The job queue shared by several replicas, on BullMQ (docs/scaling.md says why this shape):
@@ -148,12 +149,18 @@ export class RedisQueue {
     await this.queue.add(SWEEP, {}, { deduplication: { id: SWEEP } });
   }
 
-  /** Queues a job; resolves once Redis holds it (or holds a waiting job it was absorbed into). */
-  async enqueue(job: QueuedJob): Promise<void> {
-    await this.queue.add(JOB, job, {
+  /**
+   * Queues a job; resolves once Redis holds it (`queued`) or holds a waiting job it was absorbed into
+   * (`absorbed`: BullMQ answers with that job's id instead of the one given).
+   */
+  async enqueue(job: QueuedJob): Promise<Enqueued> {
+    const jobId = randomUUID();
+    const added = await this.queue.add(JOB, job, {
+      jobId,
       deduplication: { id: `${job.repo}|${job.key}` },
       priority: PRIORITY[job.origin ?? "event"],
     });
+    return added.id === jobId ? "queued" : "absorbed";
   }
 
   /** Jobs waiting, running or delayed in the whole fleet, by state. */

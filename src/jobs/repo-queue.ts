@@ -26,6 +26,13 @@ const RANK: Record<JobOrigin, number> = { event: 1, sweep: 0 };
 const RANK_SPAN = 2 ** 40;
 const priority = (rank: JobOrigin, seq: number) => RANK[rank] * RANK_SPAN - seq;
 
+/**
+ * What became of a request: a job of its own (`queued`), or taken in by a job with the same key that was
+ * already waiting (`absorbed`), whose run does the work of both. A command's comment that started no job
+ * of its own gets no 👀: its answer comes with the waiting job's.
+ */
+export type Enqueued = "queued" | "absorbed";
+
 export interface JobSpec {
   /** `owner/repo`: jobs with the same repository never overlap. */
   repo: string;
@@ -81,6 +88,11 @@ export class RepoQueues {
     private readonly now: () => number = () => performance.now(),
   ) {
     this.all = new PQueue({ concurrency });
+  }
+
+  /** Whether a job of `repo` with `key` waits (queued, not started): a request for it now is absorbed. */
+  isWaiting(repo: string, key: string): boolean {
+    return !this.closed && this.waiting.has(`${repo}\0${key}`);
   }
 
   /** Queues a job; resolves when it (or the waiting job it was merged into) has run. Never rejects. */

@@ -64,7 +64,12 @@ describe("which jobs the sweep queues, and at what rank", () => {
   it("with Redis: the same marks travel with the job data", async () => {
     const d = deps();
     const sent: JobData[] = [];
-    d.distributed = { enqueue: async (job) => void sent.push(job) };
+    d.distributed = {
+      enqueue: async (job) => {
+        sent.push(job);
+        return "queued";
+      },
+    };
     await sweepInstallations(d, app);
     await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
     expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual([

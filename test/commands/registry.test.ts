@@ -9,6 +9,7 @@ import {
   knownVerbs,
   parseCommands,
   parseReplyMarker,
+  replyMarker,
 } from "../../src/commands/index.js";
 
 describe("the verb registry", () => {
@@ -78,8 +79,9 @@ describe("decideCommands and the reply", () => {
     expect(reply).toBe(
       "<!-- porchlight:reply comment=4242 -->\nUnknown command `/aprove` — did you mean `/approve`?\n",
     );
-    expect(parseReplyMarker(reply)).toBe(4242);
-    expect(parseReplyMarker("a human comment")).toBeUndefined();
+    expect(parseReplyMarker(reply)).toEqual([4242]);
+    expect(parseReplyMarker("a human comment")).toEqual([]);
+    expect(parseReplyMarker(`${replyMarker([3, 14, 159])}\n…`)).toEqual([3, 14, 159]);
   });
 
   it("answers several commands one line each, in order", () => {

@@ -36,6 +36,9 @@ export interface FakeComment {
   /** Who wrote it; absent: the bot (its replies and summaries). */
   author?: string;
   reactions: string[];
+  /** When it was written and last edited (ISO 8601, as GitHub's); `addComment` sets both to now. */
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface FakeCheckRun extends CheckRunState {
@@ -132,7 +135,16 @@ export class FakeRepo implements RepoPort {
   }
 
   addComment(issue: number, body: string, author?: string): FakeComment {
-    const c: FakeComment = { id: this.nextId++, issue, body, reactions: [], ...(author ? { author } : {}) };
+    const at = `${new Date().toISOString().slice(0, 19)}Z`;
+    const c: FakeComment = {
+      id: this.nextId++,
+      issue,
+      body,
+      reactions: [],
+      createdAt: at,
+      updatedAt: at,
+      ...(author ? { author } : {}),
+    };
     this.comments.push(c);
     return c;
   }
@@ -406,6 +418,8 @@ export class FakeRepo implements RepoPort {
       author: c.author ?? "porchlight[bot]",
       bot: c.author === undefined,
       body: c.body,
+      createdAt: c.createdAt,
+      updatedAt: c.updatedAt,
     }));
   }
 

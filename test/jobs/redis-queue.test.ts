@@ -88,17 +88,18 @@ describe.skipIf(!hasRedis)(
         }),
       ];
       await a.start({ sweepAtStart: false });
-      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 1"));
+      const enqueued = [await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 1"))];
       await until(() => started.length === 1, "the first push's job started");
-      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 2"));
-      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 3"));
+      enqueued.push(await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 2")));
+      enqueued.push(await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 3")));
       first.open();
       await a.idle();
       // Same key, sequentially, on an idle queue: runs every time.
-      await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 4"));
+      enqueued.push(await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 4")));
       await a.idle();
 
       expect(started).toEqual(["push 1", "push 2", "push 4"]);
+      expect(enqueued).toEqual(["queued", "queued", "absorbed", "queued"]);
     });
 
     it("a webhook's job starts before the sweep's jobs still waiting; one repository at a time still", async () => {

@@ -39,12 +39,15 @@ describe("RepoQueues", () => {
     const g = gate();
     const blocker = q.enqueue({ repo: "o/a", key: "block", run: () => g.done });
     const job = { repo: "o/a", key: "render", run: async () => void runs++ };
+    expect(q.isWaiting("o/a", "render")).toBe(false);
     const x = q.enqueue(job);
+    expect(q.isWaiting("o/a", "render")).toBe(true);
     const y = q.enqueue(job);
     expect(x).toBe(y);
     g.release();
     await Promise.all([blocker, x]);
     expect(runs).toBe(1);
+    expect(q.isWaiting("o/a", "render")).toBe(false);
     await q.enqueue(job);
     expect(runs).toBe(2);
   });

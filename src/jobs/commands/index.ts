@@ -2,8 +2,9 @@ import type { Verb } from "../../commands/args.js";
 import { type Actor, forkNotDraft } from "../../commands/authorize.js";
 import { decideCommands } from "../../commands/decide.js";
 import { parseCommands } from "../../commands/parse.js";
+import { parseReplyMarker } from "../../commands/reply.js";
 import { GitHubError } from "../../github/errors.js";
-import type { PullRequest } from "../../github/port.js";
+import type { IssueComment, PullRequest } from "../../github/port.js";
 import { fromFork, type JobContext } from "../context.js";
 import { adopt } from "./adopt.js";
 import { approve } from "./approve.js";
@@ -63,22 +64,51 @@ export type RunCommandsOutcome =
   | { kind: "already-answered" }
   | { kind: "answered"; replyId: number; results: HandlerResult[] };
 
+/** One command of a comment and what came of it. */
+export interface CommandEntry {
+  command: string;
+  result: HandlerResult;
+}
+
+export interface CommentCommands {
+  issue: number;
+  commentId: number;
+  body: string;
+  author: string;
+  handlers?: VerbHandlers;
+}
+
 /**
  * A comment with slash-commands → one reply. Runs each command in order (unknown verbs, bad arguments
  * and missing permission answered at once, with why); a comment already answered (the same delivery
  * again, or a re-run) is left alone, so nothing runs twice.
  */
-export async function runCommands(
-  ctx: JobContext,
-  input: { issue: number; commentId: number; body: string; author: string; handlers?: VerbHandlers },
-): Promise<RunCommandsOutcome> {
-  const parsed = parseCommands(input.body);
-  if (parsed.length === 0) return { kind: "none" };
-  if (await ctx.port.findComment(input.issue, replyMarker(input.commentId)))
+export async function runCommands(ctx: JobContext, input: CommentCommands): Promise<RunCommandsOutcome> {
+  if (parseCommands(input.body).length === 0) return { kind: "none" };
+  if (answeredIds(await ctx.port.listComments(input.issue), ctx.bot.login).has(input.commentId))
     return { kind: "already-answered" };
+  const entries = await executeCommands(ctx, input);
+  const reply = await ctx.port.ensureComment(
+    input.issue,
+    replyMarker(input.commentId),
+    formatCommandReply(input.commentId, entries),
+  );
+  return { kind: "answered", replyId: reply.id, results: entries.map((e) => e.result) };
+}
+
+/** The comments some reply of the bot names (read back from the replies' hidden markers). */
+export function answeredIds(comments: readonly IssueComment[], botLogin: string): Set<number> {
+  const ids = new Set<number>();
+  for (const c of comments) if (c.author === botLogin) for (const id of parseReplyMarker(c.body)) ids.add(id);
+  return ids;
+}
+
+/** Carries out a comment's commands in order, as its author; what each came to. Writes no reply. */
+export async function executeCommands(ctx: JobContext, input: CommentCommands): Promise<CommandEntry[]> {
+  const parsed = parseCommands(input.body);
   const actor: Actor = { login: input.author, permission: await ctx.port.permissionOf(input.author) };
   const handlers = input.handlers ?? defaultHandlers();
-  const entries: { command: string; result: HandlerResult }[] = [];
+  const entries: CommandEntry[] = [];
   let pr: PullRequest | null | undefined;
   for (const decision of decideCommands(parsed, actor)) {
     if (decision.kind === "answer") {
@@ -147,12 +177,7 @@ export async function runCommands(
     });
     if (verb === "approve" || verb === "reject") pr = undefined;
   }
-  const reply = await ctx.port.ensureComment(
-    input.issue,
-    replyMarker(input.commentId),
-    formatCommandReply(input.commentId, entries),
-  );
-  return { kind: "answered", replyId: reply.id, results: entries.map((e) => e.result) };
+  return entries;
 }
 
 async function runOne(

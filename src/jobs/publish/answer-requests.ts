@@ -1,15 +1,14 @@
-import { parseCommands } from "../../commands/parse.js";
 import type { PullRequest } from "../../github/port.js";
-import { runCommands } from "../commands/index.js";
-import { replyMarker } from "../commands/reply.js";
+import { answerCommands } from "../commands/answer.js";
 import type { JobContext } from "../context.js";
 import { onReview, reviewMarker } from "./on-review.js";
 
 /**
  * After the sweep finished a publish a crash left half-done, the requests that asked for it and were
- * never answered get their answer: each `/approve` comment its reply (the comment's commands run as
- * its job would have run them: each is level-triggered, and `/approve` on the merged proposal only
- * reports the revision), each approving review its publish comment. The answers carry the usual
+ * never answered get their answer: each command comment its reply (`answerCommands`: the commands run
+ * as their job would have run them, each is level-triggered, and `/approve` on the merged proposal only
+ * reports the revision; one edited since it was written is not carried out), each approving review
+ * its publish comment. The answers carry the usual
  * markers, so a request answered already (or answered twice by two sweeps) is answered once.
  * Returns how many requests were answered now.
  */
@@ -19,21 +18,7 @@ export async function answerPublishRequests(ctx: JobContext, pr: PullRequest): P
     ctx.port.listReviews(pr.number),
   ]);
   const answered = (marker: string) => comments.some((c) => c.body.includes(marker));
-  let count = 0;
-  for (const c of comments) {
-    if (c.bot || c.author === ctx.bot.login || answered(replyMarker(c.id))) continue;
-    const asksToPublish = parseCommands(c.body).some(
-      (p) => p.kind === "command" && p.spec.verb === "approve",
-    );
-    if (!asksToPublish) continue;
-    const outcome = await runCommands(ctx, {
-      issue: pr.number,
-      commentId: c.id,
-      body: c.body,
-      author: c.author,
-    });
-    if (outcome.kind === "answered") count++;
-  }
+  let count = (await answerCommands(ctx, { issue: pr.number })).answered;
   for (const r of reviews) {
     if (r.state !== "APPROVED" || answered(reviewMarker(r.id))) continue;
     const outcome = await onReview(ctx, {

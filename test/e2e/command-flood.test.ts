@@ -1,0 +1,183 @@
+import { Octokit } from "@octokit/rest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseReplyMarker } from "../../src/commands/reply.js";
+import { type Forge, startForge } from "../../src/forge/index.js";
+import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
+import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
+
+const KPTFILE = `apiVersion: kpt.dev/v1
+kind: Kptfile
+metadata:
+  name: web
+`;
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+
+const FLOOD = 200;
+
+/**
+ * 200 `/approve` on one proposal, the app killed with SIGKILL while the first of them is being carried
+ * out (the forge holds its permission lookup), then started again: in-process, the queued jobs died
+ * with the process; with Redis, they are still there and another start works them. Either way, every
+ * comment is answered exactly once (its id in the marker of one reply of the bot), the flood in one
+ * reply that counts it, and the proposal is published once.
+ */
+describe.each([
+  ["in-process queue", false],
+  ["Redis queue", true],
+] as const)("a flood of commands, the app killed mid-flood and restarted (%s)", (_mode, redis) => {
+  const skip = redis && !hasRedis;
+  let forge: Forge;
+  let creds: ReturnType<Forge["createApp"]>;
+  const apps: AppProcess[] = [];
+  const owner = "acme";
+  const prefix = testPrefix("command-flood");
+  let rest: (user: string) => Octokit;
+  const env: Record<string, string> = redis
+    ? { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix, PORCHLIGHT_REDIS_LOCK_MS: "1000" }
+    : {};
+
+  beforeAll(async () => {
+    if (skip) return;
+    forge = await startForge();
+    creds = forge.createApp({ name: "porchlight", owner });
+    forge.setWebhookUrl(null);
+    forge.createUser(owner, { type: "Organization" });
+    await forge.createRepo("acme/blueprints", {
+      files: {
+        "README.md": "# blueprints\n",
+        ".github/porchlight.yml": "mergeMethod: merge\n",
+        "apps/web/Kptfile": KPTFILE,
+        "apps/web/cm.yaml": cm("0"),
+      },
+    });
+    forge.createInstallation(creds.appId, owner);
+    const pats: Record<string, string> = {};
+    for (const login of ["alice", "bob"]) {
+      pats[login] = forge.createUser(login, { pat: true }).pat as string;
+      forge.setPermission("acme/blueprints", login, "write");
+    }
+    rest = (user) => new Octokit({ baseUrl: forge.apiUrl, auth: pats[user] });
+  });
+  afterAll(async () => {
+    for (const a of apps)
+      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill("SIGKILL");
+    await forge?.stop();
+    if (redis && !skip) await dropPrefix(prefix);
+  });
+
+  const store = () => forge.core.store.data;
+  const repoId = () => forge.repo("acme/blueprints").id;
+  const pullOf = (number: number) =>
+    store().issues.find((i) => i.repoId === repoId() && i.number === number)?.pull;
+  const botReplies = (number: number) =>
+    store().comments.filter(
+      (c) =>
+        c.repoId === repoId() &&
+        c.number === number &&
+        c.appId === creds.appId &&
+        parseReplyMarker(c.body).length > 0,
+    );
+  /** How many replies of the bot name each comment. */
+  const answersPer = (number: number, ids: readonly number[]) => {
+    const count = new Map(ids.map((id) => [id, 0]));
+    for (const r of botReplies(number))
+      for (const id of parseReplyMarker(r.body)) count.set(id, (count.get(id) ?? 0) + 1);
+    return count;
+  };
+
+  it.skipIf(skip)(
+    `${FLOOD} × /approve, kill -9 while the first runs, restart: each comment answered once, in one reply, published once${skip ? ` (${REDIS_MISSING})` : ""}`,
+    async () => {
+      apps.push(await startApp(forge, creds, env));
+      const main = (await rest("alice").git.getRef({ owner, repo: "blueprints", ref: "heads/main" })).data
+        .object.sha;
+      await rest("alice").git.createRef({
+        owner,
+        repo: "blueprints",
+        ref: "refs/heads/drafts/apps/web/one",
+        sha: main,
+      });
+      await rest("alice").repos.createOrUpdateFileContents({
+        owner,
+        repo: "blueprints",
+        path: "apps/web/cm.yaml",
+        branch: "drafts/apps/web/one",
+        message: "v: 1",
+        content: Buffer.from(cm("1")).toString("base64"),
+        sha: (
+          (await rest("alice").repos.getContent({ owner, repo: "blueprints", path: "apps/web/cm.yaml" }))
+            .data as { sha: string }
+        ).sha,
+      });
+      const { data: pr } = await rest("alice").pulls.create({
+        owner,
+        repo: "blueprints",
+        head: "drafts/apps/web/one",
+        base: "main",
+        title: "one",
+      });
+      await forge.waitFor(() => {
+        const p = pullOf(pr.number);
+        return (
+          p !== undefined &&
+          ["porchlight/render", "porchlight/guardrails"].every((n) =>
+            store().checkRuns.some(
+              (r) => r.headSha === p.headSha && r.name === n && r.status === "completed",
+            ),
+          )
+        );
+      }, "the proposal's checks");
+
+      // The first /approve's job stops at its permission lookup; the flood arrives behind it.
+      const held = forge.faults.add({
+        route: "/repos/{owner}/{repo}/collaborators/{username}/permission",
+        method: "GET",
+        hang: true,
+        times: 1,
+      });
+      const ids: number[] = [];
+      for (let i = 0; i < FLOOD; i++) {
+        const { data } = await rest("bob").issues.createComment({
+          owner,
+          repo: "blueprints",
+          issue_number: pr.number,
+          body: "/approve",
+        });
+        ids.push(data.id);
+      }
+      await forge.waitFor(() => forge.faults.holding(held) === 1, "the first command's permission lookup");
+      await forge.waitFor(
+        () =>
+          forge.webhooks
+            .find("issue_comment")
+            .filter((d) => ids.includes((d.payload as { comment: { id: number } }).comment.id)).length ===
+          FLOOD,
+        "every comment delivered to the app",
+      );
+      await kill9(forge, apps[0]!);
+      await forge.waitFor(() => forge.faults.holding(held) === 0, "the dead app's request let go");
+      expect(botReplies(pr.number)).toEqual([]);
+      expect(pullOf(pr.number)?.merged).toBe(false);
+
+      apps.push(await startApp(forge, creds, env));
+      await forge.waitFor(
+        () => [...answersPer(pr.number, ids).values()].every((n) => n > 0),
+        "every command answered",
+        60_000,
+      );
+      await stopApp(forge, apps[1]!);
+
+      expect([...answersPer(pr.number, ids).values()].filter((n) => n !== 1)).toEqual([]);
+      const replies = botReplies(pr.number);
+      expect(replies).toHaveLength(1);
+      expect(replies[0]?.body).toContain(`\`/approve\` ×${FLOOD} from @bob: Published`);
+      expect(pullOf(pr.number)?.merged).toBe(true);
+      const tags = (
+        await rest("alice").git.listMatchingRefs({ owner, repo: "blueprints", ref: "tags/apps/web/" })
+      ).data;
+      expect(tags.map((t) => t.ref)).toEqual(["refs/tags/apps/web/v1"]);
+    },
+    180_000,
+  );
+});

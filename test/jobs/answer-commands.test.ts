@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { parseReplyMarker } from "../../src/commands/reply.js";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
+import { answerCommands } from "../../src/jobs/commands/answer.js";
+import { fakeRepoWith } from "./fake-repo.js";
+import { cm, jobContext, KPTFILE } from "./helpers.js";
+
+const BRANCH = "drafts/apps/web/edit-1";
+const R = "# rendered\n";
+
+async function setup() {
+  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
+  repo.permissions.set("bob", "write");
+  repo.permissions.set("rita", "read");
+  repo.branch(BRANCH, "main");
+  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
+  const pr = repo.openPull(BRANCH);
+  const ctx = jobContext(repo);
+  await checkProposal(ctx, { pull: pr.number });
+  const replies = () => repo.commentsOn(pr.number).filter((c) => parseReplyMarker(c.body).length > 0);
+  return { repo, pr, ctx, replies };
+}
+
+describe("answering a pull request's commands from its comments", () => {
+  it("a flood of /approve is carried out once per author and answered by one reply counting every comment", async () => {
+    const { repo, pr, ctx, replies } = await setup();
+    const ids = [
+      ...Array.from({ length: 200 }, () => repo.addComment(pr.number, "/approve", "bob").id),
+      ...Array.from({ length: 3 }, () => repo.addComment(pr.number, "/approve", "rita").id),
+    ];
+    expect(await answerCommands(ctx, { issue: pr.number })).toEqual({ answered: 203, replies: 1, edited: 0 });
+    const [reply, ...more] = replies();
+    expect(more).toEqual([]);
+    expect(parseReplyMarker(reply?.body ?? "")).toEqual(ids);
+    expect(reply?.body).toContain("`/approve` ×203 from @bob ×200, @rita ×3:");
+    expect(reply?.body).toContain("`apps/web/v1`");
+    expect(reply?.body).toContain("needs write permission");
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+    // Run again (a second sweep, a job after a crash): nothing left to answer.
+    expect(await answerCommands(ctx, { issue: pr.number })).toEqual({ answered: 0, replies: 0, edited: 0 });
+    expect(replies()).toHaveLength(1);
+  });
+
+  it("a command edited after it was written is answered as such and not carried out", async () => {
+    const { repo, pr, ctx, replies } = await setup();
+    const c = repo.addComment(pr.number, "/approve", "bob");
+    c.updatedAt = new Date(Date.parse(c.createdAt) + 5000).toISOString();
+    expect(await answerCommands(ctx, { issue: pr.number })).toEqual({ answered: 1, replies: 1, edited: 1 });
+    expect(replies().map((r) => r.body)).toEqual([
+      expect.stringContaining("was edited after it was written"),
+    ]);
+    expect(repo.tags()).toEqual({});
+    expect(repo.pulls.get(pr.number)?.state).toBe("open");
+  });
+});
