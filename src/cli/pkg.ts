@@ -9,6 +9,7 @@ import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { diffPackage } from "./pkg/diff.js";
 import { getPackage } from "./pkg/get.js";
+import { initCommand } from "./pkg/init.js";
 import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
 import { updatePackage } from "./pkg/update.js";
 import { UpstreamError } from "./pkg/upstream.js";
@@ -34,6 +35,9 @@ Usage:
       --allow-dirty) and writes nothing while a non-KRM file conflicts (unless --allow-conflicts).
   porchlight pkg diff [DIR][@REF]
       Show local changes since the fetch, and upstream changes since then.
+  porchlight pkg init [DIR] [--description TEXT] [--keywords K1,K2] [--site URL]
+      Initialize an empty package in an existing directory: Kptfile, README.md and
+      package-context.yaml, as kpt pkg init writes them (files already there are kept).
 
 Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merge).
 `;
@@ -160,9 +164,11 @@ export const pkgCommand: CliCommand = async (args, io) => {
     io.stdout(HELP);
     return verb ? 0 : 2;
   }
+  // kpt's twins answer flags and arguments in kpt's words (fn-args.ts), as `fn` does.
+  if (verb === "init") return initCommand(rest, io);
   const handlers: Record<string, (p: Parsed, io: CliIO) => Promise<number>> = { get, update, diff };
   const handler = Object.hasOwn(handlers, verb) ? handlers[verb] : undefined;
-  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff`);
+  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff, init`);
   const parsed = parseVerbArgs(verb as keyof typeof FLAGS, rest);
   if (parsed === "help") {
     io.stdout(HELP);
