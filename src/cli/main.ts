@@ -15,7 +15,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import("./fn.js")).fnCommand,
   },
   pkg: {
-    summary: "get, update, diff and init packages, as kpt pkg",
+    summary: "get, update, diff, init and show packages, as kpt pkg",
     load: async () => (await import("./pkg.js")).pkgCommand,
   },
   rpkg: {

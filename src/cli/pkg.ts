@@ -11,6 +11,7 @@ import { diffPackage } from "./pkg/diff.js";
 import { getPackage } from "./pkg/get.js";
 import { initCommand } from "./pkg/init.js";
 import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
+import { treeCommand } from "./pkg/tree.js";
 import { updatePackage } from "./pkg/update.js";
 import { UpstreamError } from "./pkg/upstream.js";
 
@@ -38,6 +39,8 @@ Usage:
   porchlight pkg init [DIR] [--description TEXT] [--keywords K1,K2] [--site URL]
       Initialize an empty package in an existing directory: Kptfile, README.md and
       package-context.yaml, as kpt pkg init writes them (files already there are kept).
+  porchlight pkg tree [DIR]
+      Show the package's resources and subpackages as a tree, as kpt pkg tree does.
 
 Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merge).
 `;
@@ -166,9 +169,10 @@ export const pkgCommand: CliCommand = async (args, io) => {
   }
   // kpt's twins answer flags and arguments in kpt's words (fn-args.ts), as `fn` does.
   if (verb === "init") return initCommand(rest, io);
+  if (verb === "tree") return treeCommand(rest, io);
   const handlers: Record<string, (p: Parsed, io: CliIO) => Promise<number>> = { get, update, diff };
   const handler = Object.hasOwn(handlers, verb) ? handlers[verb] : undefined;
-  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff, init`);
+  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff, init, tree`);
   const parsed = parseVerbArgs(verb as keyof typeof FLAGS, rest);
   if (parsed === "help") {
     io.stdout(HELP);
