@@ -7,9 +7,9 @@ import { formatDocument } from "../../kpt/format.js";
 import { KPTFILE_API_VERSION, KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { PACKAGE_CONTEXT_FILE, packageContextText } from "../../kpt/package-context.js";
 import { type ParsedArgs, parseArgs } from "../fn-args.js";
+import { goFileError } from "../go-errors.js";
 import { type CliIO, UsageError } from "../io.js";
 import { CsvError, readCsvRecord } from "./go-csv.js";
-import { goFileError } from "./go-errors.js";
 
 /**
  * `pkg init [DIR]`, as kpt v1.0.0-beta.56 makes a package: in an existing directory, each of Kptfile,

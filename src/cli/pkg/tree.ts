@@ -8,8 +8,8 @@ import { nodeIn } from "../../kpt/resource.js";
 import { parseYamlFile } from "../../kpt/yamlfile.js";
 import { parseArgs } from "../fn-args.js";
 import { resolveSymlinkArg } from "../fn-run.js";
+import { goFileError, missingPathError } from "../go-errors.js";
 import type { CliIO } from "../io.js";
-import { goFileError } from "./go-errors.js";
 import { type TreeResource, treeLabel, treeView } from "./tree-view.js";
 
 /**
@@ -122,21 +122,6 @@ function hasKptfile(dir: string): boolean {
   }
 }
 
-/** The first part of `path` that does not exist, as Go's EvalSymlinks names it (`lstat a/nope`). */
-function missingPart(cwd: string, path: string): string | undefined {
-  const clean = posix.normalize(path);
-  const parts = clean.split("/");
-  for (let i = 1; i <= parts.length; i++) {
-    const prefix = parts.slice(0, i).join("/") || "/";
-    try {
-      lstatSync(resolve(cwd, prefix));
-    } catch {
-      return prefix;
-    }
-  }
-  return undefined;
-}
-
 export async function treeCommand(args: string[], io: CliIO): Promise<number> {
   const p = parseArgs(args, { values: {}, bools: ["help"] }, "tree");
   if (p.bools.has("help")) {
@@ -149,9 +134,9 @@ export async function treeCommand(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const arg = positional[0] ?? ".";
-  const missing = missingPart(io.cwd, arg);
+  const missing = missingPathError(io.cwd, arg);
   if (missing !== undefined) {
-    io.stderr(`error: lstat ${missing}: no such file or directory\n`);
+    io.stderr(`error: ${missing}\n`);
     return 1;
   }
   const resolved = resolve(io.cwd, resolveSymlinkArg(arg, io));
