@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { attributionEnabled } from "../kpt/attribution.js";
-import { KptError } from "../kpt/errors.js";
+import { KptError, kptfileKptText } from "../kpt/errors.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
 import { SourceError } from "../sources/errors.js";
+import { missingPathError } from "./go-errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { diffPackage } from "./pkg/diff.js";
@@ -103,6 +104,10 @@ function splitDirRef(arg: string | undefined, cwd: string): { dir: string; ref?:
   return { dir: resolve(cwd, a) };
 }
 
+function kptTextOf(err: Error): string | undefined {
+  return err instanceof MergeError || err instanceof UpstreamError ? err.kptText : undefined;
+}
+
 /** A commit as 12 hex digits; a digest (OCI, tarball) as `sha256:` and 12. */
 function short(commit: string): string {
   return commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12);
@@ -126,8 +131,18 @@ async function get(p: Parsed, io: CliIO): Promise<number> {
   return 0;
 }
 
+/** kpt's answer to a package directory that is not there (`error: lstat DIR: …`), or undefined. */
+function missingDir(dir: string, io: CliIO): number | undefined {
+  const missing = missingPathError(io.cwd, relative(io.cwd, dir) || ".");
+  if (missing === undefined) return undefined;
+  io.stderr(`error: ${missing}\n`);
+  return 1;
+}
+
 async function update(p: Parsed, io: CliIO): Promise<number> {
   const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  const missing = missingDir(dir, io);
+  if (missing !== undefined) return missing;
   const r = await updatePackage(dir, {
     ref,
     strategy: p.strategy,
@@ -157,6 +172,8 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
 
 async function diff(p: Parsed, io: CliIO): Promise<number> {
   const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  const missing = missingDir(dir, io);
+  if (missing !== undefined) return missing;
   io.stdout(formatDiff(await diffPackage(dir, ref, { env: io.env })));
   return 0;
 }
@@ -188,6 +205,9 @@ export const pkgCommand: CliCommand = async (args, io) => {
       err instanceof SourceError ||
       err instanceof KptError
     ) {
+      // kpt's words first where kpt has some (scripts look for them), then porchlight's, which say more.
+      const kpt = err instanceof KptError ? kptfileKptText(err, dirname(err.position.file)) : kptTextOf(err);
+      if (kpt !== undefined) io.stderr(`Error: ${kpt} \n`);
       io.stderr(`pkg ${verb}: ${err.message}\n`);
       return 1;
     }
