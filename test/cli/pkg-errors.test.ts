@@ -238,7 +238,7 @@ describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
       "update: no Kptfile",
       () => ["pkg", "update", "d"],
       { "d/cm.yaml": CM },
-      (b: Sandbox) => `No Kptfile found at "${b.root}/update-3/d".`,
+      (_: Sandbox, ws: string) => `No Kptfile found at "${ws}/d".`,
     ],
     [
       "update: a Kptfile without upstream",
@@ -250,8 +250,8 @@ describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
       "update: a Kptfile of another kind",
       () => ["pkg", "update", "d"],
       { "d/Kptfile": SUB_KPTFILE.replace("kind: Kptfile", "kind: Package") },
-      (b: Sandbox) =>
-        `Kptfile at "${b.root}/update-5/d" has an unknown resource type ("kpt.dev/v1, Kind=Package").`,
+      (_: Sandbox, ws: string) =>
+        `Kptfile at "${ws}/d" has an unknown resource type ("kpt.dev/v1, Kind=Package").`,
     ],
     [
       "update: a ref that does not exist",
@@ -260,20 +260,11 @@ describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
       (b: Sandbox) =>
         `Unknown ref "v9". Please verify that the reference exists in upstream repo "file://${b.up}".`,
     ],
-  ] as const)("%s", async ([, args, files, text], ctx) => {
-    const n = [
-      "get: a ref",
-      "get: a directory",
-      "get: a repository",
-      "update: no",
-      "update: a Kptfile without",
-      "update: a Kptfile of",
-      "update: a ref",
-    ].findIndex((p) => ctx.task.name.startsWith(p));
+  ] as const)("%s", async ([name, args, files, text], ctx) => {
     const given = { ...files } as Record<string, string>;
     if ("app/Kptfile" in given) given["app/Kptfile"] = fetchedKptfile(`file://${box.up}`);
-    const ws = workspace(`update-${n}`, given);
-    const want = `Error: ${text(box)}`;
+    const ws = workspace(name.replace(/[^a-z]+/g, "-"), given);
+    const want = `Error: ${text(box, ws)}`;
     const r = await porchlight(ws, ...args());
     expect(r.code).toBe(1);
     expect(r.stderr.startsWith(want)).toBe(true);
