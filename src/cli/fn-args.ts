@@ -6,7 +6,8 @@ import { UsageError } from "./io.js";
  * `porchlight fn` must answer a bad flag with kpt's own words (`error: unknown flag: --x`, exit 1), so
  * here node's tokens are read as pflag reads them — a value flag takes the next argument whatever it
  * looks like, a boolean takes Go's ParseBool spellings after `=`, a flag may repeat — and only the
- * error texts are cobra's. Every other command uses `parseCommandArgs`.
+ * error texts are cobra's. `pkg init` and `pkg tree`, kpt's twins too, use it as well; every other
+ * command uses `parseCommandArgs`.
  */
 export interface ParsedArgs {
   positional: string[];

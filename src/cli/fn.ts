@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { basename, join, posix, resolve } from "node:path";
 import { FunctionRegistry } from "../fn/function-registry.js";
 import { attributionEnabled } from "../kpt/attribution.js";
@@ -17,6 +17,7 @@ import {
   wantsItems,
 } from "./fn-run.js";
 import { sinkCommand, sourceCommand } from "./fn-source.js";
+import { goFileError, missingPathError } from "./go-errors.js";
 import type { CliCommand, CliIO } from "./io.js";
 import { UsageError } from "./io.js";
 
@@ -96,8 +97,23 @@ async function renderCommand(args: string[], io: CliIO, loadRegistry: RegistryLo
   }
   if (p.positional.length > 1) throw new UsageError("Error: accepts at most 1 arg(s), received more");
   checkOutputDir(p, io);
+  const missing = missingPathError(io.cwd, p.positional[0] ?? ".");
+  if (missing !== undefined) {
+    io.stderr(`error: ${missing}\n`);
+    return 1;
+  }
   const dirArg = resolveSymlinkArg(p.positional[0] ?? ".", io);
   const dir = resolve(io.cwd, dirArg);
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat) {
+    io.stderr(`error: ${missingPathError(io.cwd, dirArg) ?? `lstat ${dirArg}: no such file or directory`}\n`);
+    return 1;
+  }
+  if (!stat.isDirectory()) {
+    const open = goFileError("open", join(dir, "Kptfile"), { code: "ENOTDIR" });
+    io.stderr(`Error: Kptfile at "${dir}" can't be read.\n\nDetails:\n${open} \n`);
+    return 1;
+  }
   if (!existsSync(join(dir, "Kptfile"))) {
     io.stderr(`Error: No Kptfile found at "${dir}". \n`);
     return 1;

@@ -16,7 +16,7 @@ const COMMANDS: Record<string, CommandEntry> = {
     load: async () => (await import("./fn.js")).fnCommand,
   },
   pkg: {
-    summary: "get, update and diff packages from git, as kpt pkg",
+    summary: "get, update, diff, init and show packages, as kpt pkg",
     load: async () => (await import("./pkg.js")).pkgCommand,
   },
   rpkg: {

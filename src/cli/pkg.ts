@@ -1,15 +1,18 @@
 import { existsSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename, dirname, relative, resolve } from "node:path";
 import { attributionEnabled } from "../kpt/attribution.js";
-import { KptError } from "../kpt/errors.js";
+import { KptError, kptfileKptText } from "../kpt/errors.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
 import { SourceError } from "../sources/errors.js";
+import { missingPathError } from "./go-errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { diffPackage } from "./pkg/diff.js";
 import { getPackage } from "./pkg/get.js";
+import { initCommand } from "./pkg/init.js";
 import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
+import { treeCommand } from "./pkg/tree.js";
 import { updatePackage } from "./pkg/update.js";
 import { UpstreamError } from "./pkg/upstream.js";
 
@@ -34,6 +37,11 @@ Usage:
       --allow-dirty) and writes nothing while a non-KRM file conflicts (unless --allow-conflicts).
   porchlight pkg diff [DIR][@REF]
       Show local changes since the fetch, and upstream changes since then.
+  porchlight pkg init [DIR] [--description TEXT] [--keywords K1,K2] [--site URL]
+      Initialize an empty package in an existing directory: Kptfile, README.md and
+      package-context.yaml, as kpt pkg init writes them (files already there are kept).
+  porchlight pkg tree [DIR]
+      Show the package's resources and subpackages as a tree, as kpt pkg tree does.
 
 Strategies: ${STRATEGIES.join(", ")} (default: the Kptfile's, else resource-merge).
 `;
@@ -96,6 +104,10 @@ function splitDirRef(arg: string | undefined, cwd: string): { dir: string; ref?:
   return { dir: resolve(cwd, a) };
 }
 
+function kptTextOf(err: Error): string | undefined {
+  return err instanceof MergeError || err instanceof UpstreamError ? err.kptText : undefined;
+}
+
 /** A commit as 12 hex digits; a digest (OCI, tarball) as `sha256:` and 12. */
 function short(commit: string): string {
   return commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12);
@@ -119,8 +131,18 @@ async function get(p: Parsed, io: CliIO): Promise<number> {
   return 0;
 }
 
+/** kpt's answer to a package directory that is not there (`error: lstat DIR: …`), or undefined. */
+function missingDir(dir: string, io: CliIO): number | undefined {
+  const missing = missingPathError(io.cwd, relative(io.cwd, dir) || ".");
+  if (missing === undefined) return undefined;
+  io.stderr(`error: ${missing}\n`);
+  return 1;
+}
+
 async function update(p: Parsed, io: CliIO): Promise<number> {
   const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  const missing = missingDir(dir, io);
+  if (missing !== undefined) return missing;
   const r = await updatePackage(dir, {
     ref,
     strategy: p.strategy,
@@ -150,6 +172,8 @@ async function update(p: Parsed, io: CliIO): Promise<number> {
 
 async function diff(p: Parsed, io: CliIO): Promise<number> {
   const { dir, ref } = splitDirRef(p.positional[0], io.cwd);
+  const missing = missingDir(dir, io);
+  if (missing !== undefined) return missing;
   io.stdout(formatDiff(await diffPackage(dir, ref, { env: io.env })));
   return 0;
 }
@@ -160,9 +184,12 @@ export const pkgCommand: CliCommand = async (args, io) => {
     io.stdout(HELP);
     return verb ? 0 : 2;
   }
+  // kpt's twins answer flags and arguments in kpt's words (fn-args.ts), as `fn` does.
+  if (verb === "init") return initCommand(rest, io);
+  if (verb === "tree") return treeCommand(rest, io);
   const handlers: Record<string, (p: Parsed, io: CliIO) => Promise<number>> = { get, update, diff };
   const handler = Object.hasOwn(handlers, verb) ? handlers[verb] : undefined;
-  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff`);
+  if (!handler) throw new UsageError(`unknown pkg command "${verb}"; known: get, update, diff, init, tree`);
   const parsed = parseVerbArgs(verb as keyof typeof FLAGS, rest);
   if (parsed === "help") {
     io.stdout(HELP);
@@ -178,6 +205,9 @@ export const pkgCommand: CliCommand = async (args, io) => {
       err instanceof SourceError ||
       err instanceof KptError
     ) {
+      // kpt's words first where kpt has some (scripts look for them), then porchlight's, which say more.
+      const kpt = err instanceof KptError ? kptfileKptText(err, dirname(err.position.file)) : kptTextOf(err);
+      if (kpt !== undefined) io.stderr(`Error: ${kpt} \n`);
       io.stderr(`pkg ${verb}: ${err.message}\n`);
       return 1;
     }

@@ -36,12 +36,45 @@ export class YamlError extends KptError {
   }
 }
 
+/**
+ * What kpt's error resolver says of a Kptfile it will not read for its type: an apiVersion and kind
+ * other than kpt.dev/v1 Kptfile (`gvk` as Go prints it, `kpt.dev/v2, Kind=Kptfile`), or one of the old
+ * schema versions.
+ */
+export type KptfileType = { unknown: string } | { oldVersion: "v1alpha1" | "v1alpha2" };
+
 /** The Kptfile parses but breaks kpt's schema. */
 export class KptfileError extends KptError {
+  /** Set when kpt refuses the Kptfile for its apiVersion and kind, before reading its fields. */
+  kptType?: KptfileType;
+
   constructor(position: SourcePosition, problem: string) {
     super(position, problem);
     this.name = "KptfileError";
   }
+}
+
+/**
+ * kpt's text for a Kptfile it cannot read, in the package directory `dir` (its error resolver's words,
+ * without the `Error: ` kpt prints first): an unknown resource type, an old schema version, else
+ * "can't be read" with its decoder's details — porchlight's own message stands in for details kpt's
+ * decoder would word differently. Undefined when `e` is not about a Kptfile.
+ */
+export function kptfileKptText(e: unknown, dir: string): string | undefined {
+  if (!(e instanceof YamlError || e instanceof KptfileError) || e instanceof KptfileInvalidError)
+    return undefined;
+  const file = e.position.file;
+  if (file !== "Kptfile" && !file.endsWith("/Kptfile")) return undefined;
+  const type = e instanceof KptfileError ? e.kptType : undefined;
+  if (type && "unknown" in type)
+    return `Kptfile at "${dir}" has an unknown resource type (${JSON.stringify(type.unknown)}).`;
+  if (type) {
+    const what = `Kptfile at "${dir}" has an old version ("${type.oldVersion}") of the Kptfile schema.\n`;
+    return type.oldVersion === "v1alpha1"
+      ? `${what}Please update the package to the latest format by following https://kpt.dev/installation/migration.`
+      : `${what}Please run "kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry.`;
+  }
+  return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${e.kptDetail ?? e.message}`;
 }
 
 export function formatPosition(p: SourcePosition): string {

@@ -2,7 +2,6 @@ import { type Document, isScalar, type LineCounter, visit } from "yaml";
 import type { z } from "zod";
 import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
-import { getString } from "./resource.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -25,23 +24,19 @@ export interface ParsedKptfile {
 export function parseKptfile(text: string, file: string): ParsedKptfile {
   const { docs, lineCounter } = parseYamlFile(text, file);
   if (docs.length !== 1) {
-    throw new KptfileError(
+    const error = new KptfileError(
       { file },
       docs.length === 0
         ? "the Kptfile is empty; it needs apiVersion kpt.dev/v1, kind Kptfile and metadata.name"
         : `the Kptfile holds ${docs.length} YAML documents; keep exactly one`,
     );
+    // kpt's YAML reader finds no document in an empty Kptfile
+    if (docs.length === 0) error.kptDetail = "EOF";
+    throw error;
   }
   const doc = docs[0]!;
+  checkType(doc, lineCounter, file);
   duplicateKeys(doc, lineCounter, file);
-  const apiVersion = getString(doc, ["apiVersion"]);
-  if (apiVersion?.startsWith("kpt.dev/") && apiVersion !== KPTFILE_API_VERSION) {
-    throw new KptfileError(
-      fieldPosition(doc, lineCounter, file, ["apiVersion"]),
-      `the Kptfile has an old version ("${apiVersion.slice("kpt.dev/".length)}") of the Kptfile schema; run ` +
-        `"kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry`,
-    );
-  }
   const result = kptfileSchema.safeParse(doc.toJS(), { reportInput: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -65,6 +60,52 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     throw error;
   }
   return { doc, kptfile: result.data };
+}
+
+/** A scalar's text as kyaml reads it for apiVersion and kind; nothing for a null or a collection. */
+function scalarText(doc: Document, key: string): string {
+  const node = doc.get(key, true);
+  if (!isScalar(node) || node.value === null || node.value === undefined) return "";
+  return typeof node.value === "string" ? node.value : (node.source ?? String(node.value));
+}
+
+/**
+ * kpt reads a Kptfile's apiVersion and kind before its fields, and refuses any but kpt.dev/v1
+ * Kptfile: the old schema versions with their upgrade advice, anything else as an unknown resource
+ * type (KptfileError.kptType holds kpt's words for both).
+ */
+function checkType(doc: Document, lineCounter: LineCounter, file: string): void {
+  const apiVersion = scalarText(doc, "apiVersion");
+  const kind = scalarText(doc, "kind");
+  if (apiVersion === KPTFILE_API_VERSION && kind === "Kptfile") return;
+  const parts = apiVersion === "" || apiVersion === "/" ? ["", ""] : apiVersion.split("/");
+  if (parts.length > 2) {
+    const error = new KptfileError(
+      fieldPosition(doc, lineCounter, file, ["apiVersion"]),
+      `apiVersion "${apiVersion}" is not GROUP/VERSION; a Kptfile has apiVersion ${KPTFILE_API_VERSION}`,
+    );
+    error.kptDetail = `unexpected GroupVersion string: ${apiVersion}`;
+    throw error;
+  }
+  const [group, version] = parts.length === 1 ? ["", parts[0] as string] : (parts as [string, string]);
+  if (group === "kpt.dev" && kind === "Kptfile" && (version === "v1alpha1" || version === "v1alpha2")) {
+    const error = new KptfileError(
+      fieldPosition(doc, lineCounter, file, ["apiVersion"]),
+      version === "v1alpha1"
+        ? `the Kptfile has an old version ("v1alpha1") of the Kptfile schema; update the package to kpt.dev/v1 as https://kpt.dev/installation/migration says`
+        : `the Kptfile has an old version ("v1alpha2") of the Kptfile schema; run ` +
+            `"kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry`,
+    );
+    error.kptType = { oldVersion: version };
+    throw error;
+  }
+  const wrong = apiVersion === KPTFILE_API_VERSION ? "kind" : "apiVersion";
+  const error = new KptfileError(
+    fieldPosition(doc, lineCounter, file, [wrong]),
+    `a Kptfile has apiVersion ${KPTFILE_API_VERSION} and kind Kptfile, not ${JSON.stringify(apiVersion)} and ${JSON.stringify(kind)}; fix the ${wrong}`,
+  );
+  error.kptType = { unknown: `${group}/${version}, Kind=${kind}` };
+  throw error;
 }
 
 /**

@@ -51,9 +51,13 @@ export interface MergeResult {
 
 /** A merge that cannot be done (fast-forward over local edits, a subpackage added on both sides). */
 export class MergeError extends Error {
-  constructor(message: string) {
+  /** kpt's words for the same refusal (its error text, without `Error: `), where kpt has some. */
+  readonly kptText?: string;
+
+  constructor(message: string, kptText?: string) {
     super(message);
     this.name = "MergeError";
+    if (kptText !== undefined) this.kptText = kptText;
   }
 }
 

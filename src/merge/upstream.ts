@@ -76,6 +76,7 @@ export function upstreamOf(local: FileTree, dir: string): UpstreamInfo {
   if (!local.has(KPTFILE)) {
     throw new MergeError(
       `${dir}: no Kptfile here; only a package fetched with "pkg get" can be updated or compared with its upstream`,
+      `No Kptfile found at "${dir}".`,
     );
   }
   const kf = readKptfile(local, `${dir}/${KPTFILE}`);
@@ -90,6 +91,7 @@ export function upstreamOf(local: FileTree, dir: string): UpstreamInfo {
   if (!git?.repo) {
     throw new MergeError(
       `${dir}/${KPTFILE}: the package has no upstream (upstream.git.repo is not set); it was not fetched with "pkg get", so there is nothing to update from`,
+      "package must have an upstream reference",
     );
   }
   const lock = kf.upstreamLock?.git?.commit;

@@ -9,7 +9,7 @@ import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/typ
 import type { FunctionResult } from "../fn/types.js";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
-import { KptfileError, KptfileInvalidError, YamlError } from "../kpt/errors.js";
+import { KptError, KptfileInvalidError, kptfileKptText, YamlError } from "../kpt/errors.js";
 import { type KptFunction, parseKptfile } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage, type ResourceFile } from "../kpt/package.js";
 import type { ParseCache } from "../kpt/parse-cache.js";
@@ -325,18 +325,17 @@ export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runner
 }
 
 /**
- * kpt's text for a Kptfile it cannot read (bad YAML, a field of the wrong type or unknown): "Kptfile at
- * DIR can't be read." with its decoder's details where porchlight can give them the same, then ours.
+ * kpt's text for a Kptfile it cannot read (kptfileKptText), then porchlight's where kpt's details are
+ * its decoder's own words or kpt refuses the Kptfile's type.
  */
 function unreadableKptfile(e: unknown, rootDir: string | undefined): string | undefined {
-  if (!(e instanceof YamlError || e instanceof KptfileError) || e instanceof KptfileInvalidError)
-    return undefined;
+  if (!(e instanceof KptError)) return undefined;
   const file = e.position.file;
-  if (file !== "Kptfile" && !file.endsWith("/Kptfile")) return undefined;
   // On disk kpt names the absolute directory; in a repository (the bot) the package path does.
   const dir = rootDir === undefined ? posix.dirname(file) : posix.join(rootDir, posix.dirname(file));
-  const details = e.kptDetail ? `${e.kptDetail}\n${e.message}` : e.message;
-  return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${details}`;
+  const kpt = kptfileKptText(e, dir);
+  if (kpt === undefined) return undefined;
+  return kpt.endsWith(e.message) ? kpt : `${kpt}\n${e.message}`;
 }
 
 /**

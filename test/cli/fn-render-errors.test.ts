@@ -76,3 +76,76 @@ describe("fn render's errors start with kpt's text", () => {
     }
   });
 });
+
+describe("fn render names a missing or wrong package directory, and a Kptfile of the wrong type, as kpt does", () => {
+  it.for([
+    [
+      "a directory that does not exist",
+      ["render", "pkg/nope/x"],
+      {},
+      "error: lstat pkg/nope: no such file or directory\n",
+    ],
+    [
+      "a file where the package directory should be",
+      ["render", "pkg/cm.yaml"],
+      {},
+      'Error: Kptfile at "<base>/pkg/cm.yaml" can\'t be read.\n\nDetails:\nopen <base>/pkg/cm.yaml/Kptfile: not a directory \n',
+    ],
+  ] as const)("%s", async ([, args, _, stderr], ctx) => {
+    const { pl, kpt } = await withBoth([...args], { "pkg/cm.yaml": CM("a") });
+    expect({ code: pl.code, stderr: pl.stderr }).toEqual({ code: 1, stderr });
+    skipWithoutKpt(ctx);
+    expect(pl).toEqual(kpt);
+  });
+
+  it.for([
+    [
+      "another kind",
+      "apiVersion: kpt.dev/v1\nkind: Package\nmetadata:\n  name: app\n",
+      'Kptfile at "<base>/pkg" has an unknown resource type ("kpt.dev/v1, Kind=Package").',
+      "Kptfile:2:7 (field kind): a Kptfile has apiVersion kpt.dev/v1 and kind Kptfile",
+    ],
+    [
+      "a version kpt never had",
+      "apiVersion: kpt.dev/v2\nkind: Kptfile\nmetadata:\n  name: app\n",
+      'Kptfile at "<base>/pkg" has an unknown resource type ("kpt.dev/v2, Kind=Kptfile").',
+      "Kptfile:1:13 (field apiVersion): a Kptfile has apiVersion kpt.dev/v1",
+    ],
+    [
+      "no apiVersion",
+      "kind: Kptfile\nmetadata:\n  name: app\n",
+      'Kptfile at "<base>/pkg" has an unknown resource type ("/, Kind=Kptfile").',
+      "(field apiVersion): a Kptfile has apiVersion kpt.dev/v1",
+    ],
+    [
+      "the first schema",
+      "apiVersion: kpt.dev/v1alpha1\nkind: Kptfile\nmetadata:\n  name: app\n",
+      'Kptfile at "<base>/pkg" has an old version ("v1alpha1") of the Kptfile schema.\nPlease update the package to the latest format by following https://kpt.dev/installation/migration.',
+      "Kptfile:1:13 (field apiVersion): the Kptfile has an old version",
+    ],
+    [
+      "the second schema",
+      "apiVersion: kpt.dev/v1alpha2\nkind: Kptfile\nmetadata:\n  name: app\n",
+      'Kptfile at "<base>/pkg" has an old version ("v1alpha2") of the Kptfile schema.\nPlease run "kpt fn eval <PKG_PATH> -i gcr.io/kpt-fn/fix:v0.2 --include-meta-resources" to upgrade the package and retry.',
+      "Kptfile:1:13 (field apiVersion): the Kptfile has an old version",
+    ],
+    [
+      "an empty Kptfile",
+      "",
+      'Kptfile at "<base>/pkg" can\'t be read.\n\nDetails:\nEOF',
+      "Kptfile: the Kptfile is empty; it needs apiVersion kpt.dev/v1, kind Kptfile and metadata.name",
+    ],
+  ] as const)(
+    "a Kptfile with %s: kpt's text, then porchlight's line naming the field",
+    async ([, kptfile, text, ours], ctx) => {
+      const files = { "pkg/Kptfile": kptfile, "pkg/cm.yaml": CM("a") };
+      const { pl, kpt } = await withBoth(["render", "pkg"], files);
+      expect(pl.code).toBe(1);
+      expect(pl.stderr.startsWith(`Error: ${text}\n`)).toBe(true);
+      expect(pl.stderr).toContain(ours);
+      expect(pl.files).toEqual(files);
+      skipWithoutKpt(ctx);
+      expect({ ...pl, stderr: pl.stderr.replace(/\n[^\n]*\n$/, " \n") }).toEqual(kpt);
+    },
+  );
+});

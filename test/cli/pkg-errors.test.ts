@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { files, git, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
+import { skipWithoutKpt } from "../util/kpt.js";
+import { CM, files, git, porchlight, Sandbox, SUB_KPTFILE, V1, V2 } from "./pkg-fixture.js";
 
 /** Every bad input gets a clear message, a non-zero exit, and leaves the local package as it was. */
 describe("porchlight pkg: bad input", () => {
@@ -175,6 +177,115 @@ describe("porchlight pkg: bad input", () => {
         'unknown --strategy "merge-harder"; known: resource-merge, fast-forward, force-delete-replace, copy-merge',
       );
       expect(await files(pkg)).toEqual(before);
+    });
+  });
+});
+
+/** kpt's own words come first where kpt has some, the same text kpt prints; porchlight's line follows. */
+describe("porchlight pkg: errors in kpt's words, then porchlight's", () => {
+  let box: Sandbox;
+  let url: string;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    await box.publish("app", V1, "v1");
+    url = `file://${box.up}.git/app`;
+  });
+  afterAll(() => box.close());
+
+  function kptRun(cwd: string, ...args: string[]): { code: number; stderr: string } {
+    const r = spawnSync("kpt", args, { cwd, encoding: "utf8" });
+    return { code: r.status ?? -1, stderr: r.stderr };
+  }
+
+  /** A git working tree with `files`, committed. */
+  function workspace(name: string, files: Record<string, string>): string {
+    const ws = box.dir(name, true);
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(ws, path, ".."), { recursive: true });
+      writeFileSync(join(ws, path), text);
+    }
+    git(ws, "add", "-A");
+    git(ws, "commit", "-q", "--allow-empty", "-m", "files");
+    return ws;
+  }
+
+  const fetchedKptfile = (repo: string) =>
+    `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\nupstream:\n  type: git\n  git:\n    repo: ${repo}\n    directory: /app\n    ref: v1\n  updateStrategy: resource-merge\n`;
+
+  it.for([
+    [
+      "get: a ref that does not exist",
+      () => ["pkg", "get", `${url}@v9`, "x"],
+      {},
+      (b: Sandbox) =>
+        `Unknown ref "v9". Please verify that the reference exists in upstream repo "file://${b.up}".`,
+    ],
+    [
+      "get: a directory the repository does not have",
+      () => ["pkg", "get", `file://${box.up}.git/nope@v1`, "x"],
+      {},
+      (b: Sandbox) => `path "/nope" does not exist in repo "file://${b.up}"`,
+    ],
+    [
+      "get: a repository that is not there",
+      () => ["pkg", "get", `file://${box.root}/missing.git/app@v1`, "x"],
+      {},
+      // porchlight names the command it ran, kpt its own longer one
+      () => 'Failed to execute git command "git ls-remote',
+    ],
+    [
+      "update: no Kptfile",
+      () => ["pkg", "update", "d"],
+      { "d/cm.yaml": CM },
+      (_: Sandbox, ws: string) => `No Kptfile found at "${ws}/d".`,
+    ],
+    [
+      "update: a Kptfile without upstream",
+      () => ["pkg", "update", "d"],
+      { "d/Kptfile": SUB_KPTFILE },
+      () => "package must have an upstream reference",
+    ],
+    [
+      "update: a Kptfile of another kind",
+      () => ["pkg", "update", "d"],
+      { "d/Kptfile": SUB_KPTFILE.replace("kind: Kptfile", "kind: Package") },
+      (_: Sandbox, ws: string) =>
+        `Kptfile at "${ws}/d" has an unknown resource type ("kpt.dev/v1, Kind=Package").`,
+    ],
+    [
+      "update: a ref that does not exist",
+      () => ["pkg", "update", "app@v9"],
+      { "app/Kptfile": "" },
+      (b: Sandbox) =>
+        `Unknown ref "v9". Please verify that the reference exists in upstream repo "file://${b.up}".`,
+    ],
+  ] as const)("%s", async ([name, args, files, text], ctx) => {
+    const given = { ...files } as Record<string, string>;
+    if ("app/Kptfile" in given) given["app/Kptfile"] = fetchedKptfile(`file://${box.up}`);
+    const ws = workspace(name.replace(/[^a-z]+/g, "-"), given);
+    const want = `Error: ${text(box, ws)}`;
+    const r = await porchlight(ws, ...args());
+    expect(r.code).toBe(1);
+    expect(r.stderr.startsWith(want)).toBe(true);
+    expect(r.stderr).toMatch(/\npkg (get|update): .+\n$/);
+    skipWithoutKpt(ctx);
+    rmSync(join(ws, "x"), { recursive: true, force: true });
+    const k = kptRun(ws, ...args());
+    expect(k.code).toBe(1);
+    expect(k.stderr).toContain(want);
+  });
+
+  it("update and diff: a directory that is not there, in kpt's words", async (ctx) => {
+    const ws = workspace("update-missing", {});
+    for (const verb of ["update", "diff"]) {
+      const r = await porchlight(ws, "pkg", verb, "nope/app");
+      expect(r).toEqual({ code: 1, stdout: "", stderr: "error: lstat nope: no such file or directory\n" });
+    }
+    skipWithoutKpt(ctx);
+    expect(kptRun(ws, "pkg", "update", "nope/app")).toEqual({
+      code: 1,
+      stderr: "error: lstat nope: no such file or directory\n",
     });
   });
 });

@@ -1,6 +1,6 @@
 import { readTree } from "../../kpt/tree.js";
 import { diffFileTrees, type PackageDiff, upstreamOf } from "../../merge/index.js";
-import { upstreamTrees } from "./update.js";
+import { checkLocalKptfile, upstreamTrees } from "./update.js";
 import { openUpstream, type UpstreamOptions } from "./upstream.js";
 
 /** `pkg diff`: local changes since the package was fetched, and upstream changes up to `ref`. */
@@ -10,6 +10,7 @@ export async function diffPackage(
   opts: UpstreamOptions = {},
 ): Promise<PackageDiff> {
   const local = await readTree(dir);
+  checkLocalKptfile(local, dir);
   const up = upstreamOf(local, dir);
   const target = ref ?? up.ref;
   const upstream = await openUpstream(up.repo, opts);

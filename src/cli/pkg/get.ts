@@ -36,6 +36,7 @@ export async function getPackage(
     if (files.size === 0) {
       throw new UpstreamError(
         `directory "${spec.directory}" does not exist in upstream repository "${spec.repo}" at ${ref}`,
+        `path "${spec.directory}" does not exist in repo "${spec.repo}"`,
       );
     }
     const lock = { repo: spec.repo, directory: spec.directory, ref, resolvedRef, commit };

@@ -1,4 +1,5 @@
 import { hasUncommittedChanges } from "../../github/worktree.js";
+import { KPTFILE_NAME, parseKptfile } from "../../kpt/kptfile.js";
 import { type FileTree, readTree, subtree, type TreeChange, writeTree } from "../../kpt/tree.js";
 import {
   isStrategy,
@@ -89,8 +90,18 @@ function remoteChildren(tree: FileTree, dir: string): string[] {
   return remote.filter((d) => !remote.some((o) => o !== d && within(d, o)));
 }
 
+/**
+ * The local package's Kptfile read as kpt reads it before an update or diff (its type, YAML and
+ * fields), so a Kptfile kpt refuses is refused here in kpt's words; none at all is upstreamOf's to say.
+ */
+export function checkLocalKptfile(local: FileTree, dir: string): void {
+  const kptfile = local.get(KPTFILE_NAME);
+  if (kptfile) parseKptfile(kptfile.toString("utf8"), `${dir}/${KPTFILE_NAME}`);
+}
+
 export async function updatePackage(dir: string, opts: UpdateOptions = {}): Promise<UpdateOutcome> {
   const local = await readTree(dir);
+  checkLocalKptfile(local, dir);
   const up = upstreamOf(local, dir);
   if (!opts.allowDirty && (await hasUncommittedChanges(dir))) {
     throw new MergeError(

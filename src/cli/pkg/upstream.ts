@@ -17,9 +17,13 @@ import { openSourceUpstream, type SourceOptions } from "../../sources/upstream.j
 
 /** A problem with the upstream the user can act on (unreachable, no such ref or directory). */
 export class UpstreamError extends Error {
-  constructor(message: string) {
+  /** kpt's words for the same failure (its error resolver's, without `Error: `), where kpt has some. */
+  readonly kptText?: string;
+
+  constructor(message: string, kptText?: string) {
     super(message);
     this.name = "UpstreamError";
+    if (kptText !== undefined) this.kptText = kptText;
   }
 }
 
@@ -82,7 +86,19 @@ export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Pr
   await rm(cache, { recursive: true, force: true });
   throw new UpstreamError(
     `cannot reach upstream repository "${repo}": ${cause(firstError)}; check the repository URL or path and that git can clone it`,
+    unreachableKptText(repo, firstError),
   );
+}
+
+/** kpt's words for a repository git cannot list, by what git said (kpt's gitutil sorts it so), with git's own. */
+function unreachableKptText(repo: string, err: unknown): string {
+  const stderr = err instanceof GitCommandError ? err.stderr : "";
+  const details = stderr ? `\nDetails:\n${stderr}` : "";
+  if (stderr.includes("could not read Username"))
+    return `Repository "${repo}" requires authentication. kpt does not support this for the 'https' protocol. Please use the 'git' protocol instead.\n${details}`;
+  if (stderr.includes("Could not resolve host")) return `Unable to access repository "${repo}".\n${details}`;
+  if (/fatal: repository '.*' not found/.test(stderr)) return `Repository "${repo}" not found.\n${details}`;
+  return `Failed to execute git command "git ls-remote" against repo "${repo}"\n${details}`;
 }
 
 function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string): Upstream {
@@ -129,11 +145,11 @@ function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string
       if (HEX.test(ref)) {
         // kpt records a commit ref as it was given, abbreviated or not
         await ensureCommit(ref).catch(() => {
-          throw new UpstreamError(noSuchRef(repo, ref, refs));
+          throw new UpstreamError(noSuchRef(repo, ref, refs), unknownRefKptText(repo, ref));
         });
         return { commit: ref, resolvedRef: ref };
       }
-      throw new UpstreamError(noSuchRef(repo, ref, refs));
+      throw new UpstreamError(noSuchRef(repo, ref, refs), unknownRefKptText(repo, ref));
     },
     async read(commit, directory) {
       const full = await ensureCommit(commit);
@@ -141,6 +157,10 @@ function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string
     },
     close: () => rm(cache, { recursive: true, force: true }),
   };
+}
+
+function unknownRefKptText(repo: string, ref: string): string {
+  return `Unknown ref "${ref}". Please verify that the reference exists in upstream repo "${repo}".`;
 }
 
 function noSuchRef(repo: string, ref: string, refs: RefInfo[]): string {

@@ -212,7 +212,7 @@ const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
  * text reads back as the same string (and is not a YAML 1.1 boolean or sexagesimal number), else
  * double-quoted. Where YAML does not allow the chosen style the kpt writer falls back as libyaml does.
  */
-function encoderStyle(text: string): Scalar.Type {
+export function encoderStyle(text: string): Scalar.Type {
   if (text.includes("\n")) return Scalar.BLOCK_LITERAL;
   if (resolvesAsString(text) && !OLD_BOOLS.has(text) && !BASE60_FLOAT.test(text)) return Scalar.PLAIN;
   return Scalar.QUOTE_DOUBLE;
