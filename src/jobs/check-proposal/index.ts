@@ -19,6 +19,7 @@ import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
+import { markSkippedHeads } from "./skipped-heads.js";
 import { summarizePackage } from "./summarize.js";
 import { verifyRender } from "./verify-render.js";
 
@@ -120,6 +121,8 @@ export async function checkProposal(
   }
   const render = combineChecks("Render", renders);
   const guardrails = combineChecks("Guardrails", guards);
+  // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
+  await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
   await reportCheck(ctx.port, {
     name: CHECK.render,
@@ -165,6 +168,15 @@ function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
   return files
     .filter((f) => f.path.startsWith(prefix))
     .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
+}
+
+/** markSkippedHeads, whose failure (a read, a write) never keeps the head from its checks: logged only. */
+async function markSkipped(ctx: JobContext, pr: PullRequest): Promise<void> {
+  try {
+    await markSkippedHeads(ctx, pr);
+  } catch (e) {
+    ctx.log.warn({ err: e, pull: pr.number }, "could not mark the skipped heads");
+  }
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {
