@@ -3,6 +3,7 @@ import { nextRevision } from "../../lifecycle/discover.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
+import { renderPlan } from "../adopted-trust.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
@@ -99,14 +100,24 @@ export async function checkProposal(
     const allowance = resourceAllowance(limits.limits, used);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
     const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
-    const render = links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max }));
+    // A fork's own branch runs builtins only (verifyRender refuses the rest); an adopted fork's
+    // content on a draft here holds the rest back until a maintainer vouches for it.
+    const plan =
+      isFork || p.deletion
+        ? undefined
+        : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
+    const render =
+      links ??
+      (await verifyRender(ctx, { ...common, maxResources: allowance.max, ...(plan ? { plan } : {}) }));
     if (render.tooManyResources) {
       overLimit(p.path, resourcesExceeded(render.tooManyResources, allowance, limits.limits, used));
       continue;
     }
     used.resources += render.resources ?? 0;
     renders.push(render);
-    guards.push(links ?? (await runGuardrails(ctx, { ...common, readConfig })));
+    guards.push(
+      links ?? (await runGuardrails(ctx, { ...common, readConfig, holdBack: plan?.holdBack ?? [] })),
+    );
     const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
     if (markers) guards.push(markers);
     summaries.push(
