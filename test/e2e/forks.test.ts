@@ -351,6 +351,8 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     const script = join(marks, "steal.sh");
     const pr = await forkPull("adopt-exec", { "basens/Kptfile": untrustedKptfile(script, "adopted") });
     const reply = await say(alice(), pr.number, "/adopt");
+    expect(existsSync(join(marks, "exec-adopted"))).toBe(false);
+    expect(existsSync(join(marks, "container-ran"))).toBe(false);
     const branch = `drafts/basens/fork-pr-${pr.number}`;
     expect(reply).toContain(`draft \`${branch}\``);
     expect(reply).toContain(
@@ -392,5 +394,5 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     const now = (await alice().pulls.get({ owner, repo, pull_number: draft!.number })).data;
     const ran = await checks(now.merged ? draft!.head.sha : now.head.sha);
     expect(ran["porchlight/render"]?.conclusion).toBe("success");
-  }, 120_000);
+  }, 300_000);
 });
