@@ -275,7 +275,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     ).toHaveLength(1);
     const approved = await say(w.users.bob!.rest, adopted, "/approve");
     expect(approved).toContain("Published **basens** as `basens/v1`");
-  }, 60_000);
+  }, 120_000);
 
   it("fan-out and the dashboard never write to the fork, though it carries the selected topic", async () => {
     const edge = (await alice().pulls.list({ owner, repo: "edge-01", state: "open" })).data;
