@@ -10,7 +10,11 @@ export type CommandOutcome =
   | { kind: "promoted"; package: string; revision: number; channel: string }
   | { kind: "fanout-started"; downstreams: number }
   | { kind: "rollout"; action: "resume" | "hold" }
-  | { kind: "adopted"; drafts: { package: string; branch: string; pull: number }[] }
+  | {
+      kind: "adopted";
+      /** Each draft, and the functions its render held back (the fork's exec and container ones). */
+      drafts: { package: string; branch: string; pull: number; heldBack?: string[] }[];
+    }
   | {
       kind: "cataloged";
       verb: "skip" | "remove" | "deprecate";
@@ -68,7 +72,13 @@ export function formatOutcome(outcome: CommandOutcome): string {
     case "adopted":
       return `Copied the package changes into ${outcome.drafts
         .map((d) => `draft \`${d.branch}\` (proposed in #${d.pull})`)
-        .join(", ")}: review and approve there; this pull request stays as it is.`;
+        .join(", ")}: review and approve there; this pull request stays as it is.${outcome.drafts
+        .filter((d) => d.heldBack?.length)
+        .map(
+          (d) =>
+            `\n\n#${d.pull} was rendered with builtin functions only: ${(d.heldBack ?? []).map((f) => `\`${f}\``).join(", ")} did not run, since porchlight runs no exec or container function of a fork's before a maintainer vouches for it. Review the files, then approve #${d.pull} in a review (or push to \`${d.branch}\`): that runs them, and the checks say what they changed.`,
+        )
+        .join("")}`;
     case "cataloged":
       return formatCataloged(outcome);
     case "rollback-proposed":

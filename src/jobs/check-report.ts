@@ -1,6 +1,11 @@
 import type { CheckRunInput, RepoPort } from "../github/port.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
-import { capAnnotations, fitCheckOutput, MAX_ANNOTATIONS_PER_CHECK } from "../lifecycle/check-run.js";
+import {
+  capAnnotations,
+  fitCheckOutput,
+  MAX_ANNOTATIONS_PER_CHECK,
+  SUPERSEDED_CHECK,
+} from "../lifecycle/check-run.js";
 import type { RenderFinding } from "./renderer.js";
 
 export type Conclusion = NonNullable<CheckRunInput["conclusion"]>;
@@ -52,14 +57,19 @@ export function moreNote(omitted: number, seeAll?: string): string {
   return `…and ${n} more ${omitted === 1 ? "annotation" : "annotations"}: a check shows the first ${MAX_ANNOTATIONS_PER_CHECK}, the most severe first.${seeAll ? ` ${seeAll}` : ""}`;
 }
 
-/** Whether `name` already completed on `sha` (a job that runs again leaves it as it is). */
+/**
+ * Whether `name` already completed on `sha` (a job that runs again leaves it as it is). The neutral
+ * check of a head that was passed over for a newer one does not count: that head was never checked.
+ */
 export async function checkCompleted(
   port: RepoPort,
   sha: string,
   names: readonly string[],
 ): Promise<boolean> {
   const runs = await port.listCheckRuns(sha);
-  return names.every((n) => runs.some((r) => r.name === n && r.status === "completed"));
+  return names.every((n) =>
+    runs.some((r) => r.name === n && r.status === "completed" && r.externalId !== SUPERSEDED_CHECK),
+  );
 }
 
 const LEVEL: Record<RenderFinding["severity"], CheckAnnotation["annotation_level"]> = {

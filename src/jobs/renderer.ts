@@ -24,6 +24,8 @@ export interface RenderResult {
   resources?: number;
   /** The package holds more resources than `maxResources`: no function ran. */
   tooManyResources?: { found: number; max: number };
+  /** The functions `holdBack` left out (image or exec, after `<subpackage dir>: ` below the root); absent when none. */
+  heldBack?: string[];
 }
 
 export interface RenderOptions {
@@ -31,6 +33,8 @@ export interface RenderOptions {
   runtimes: readonly Runtime[];
   /** The most resources the package may hold; past it no function runs. Absent: no limit. */
   maxResources?: number;
+  /** Runtimes whose functions are left out (not run, listed in the result's `heldBack`): see RenderEnv. */
+  holdBack?: readonly Runtime[];
 }
 
 /**

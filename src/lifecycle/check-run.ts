@@ -12,6 +12,13 @@ export const MAX_CHECK_OUTPUT_CHARS = 65_535;
  */
 export const MAX_ANNOTATIONS_PER_CHECK = 500;
 
+/**
+ * The external id of the neutral check a head gets when porchlight never checked it because a newer
+ * push came while its check waited (the waiting job took the newer head instead): it says which head
+ * was checked. It is no verdict on the commit: a job asking whether a head was checked ignores it.
+ */
+export const SUPERSEDED_CHECK = "porchlight:superseded";
+
 export type AnnotationLevel = "notice" | "warning" | "failure";
 
 /** One check run annotation, with GitHub's field names. */

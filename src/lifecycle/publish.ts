@@ -1,5 +1,6 @@
 import { hasPermission, type Permission } from "../commands/permission.js";
 import type { MergeMethod } from "../config/schema.js";
+import { SUPERSEDED_CHECK } from "./check-run.js";
 import { DELETION_LABEL } from "./labels.js";
 import { formatRevisionTag } from "./revision-tag.js";
 
@@ -22,6 +23,8 @@ export interface CheckRunInfo {
   headSha: string;
   status: "queued" | "in_progress" | "completed";
   conclusion: string | null;
+  /** What the run checked, as the bot marked it; a head passed over for a newer one (SUPERSEDED_CHECK) was never checked. */
+  externalId?: string | null;
 }
 
 /** What started the publish: an approving review, or `/approve` (with the head its author saw, if known). */
@@ -154,7 +157,8 @@ export function checkProblems(runs: readonly CheckRunInfo[], headSha: string): s
     const latest = runs
       .filter((r) => r.name === name && r.headSha === headSha)
       .reduce<CheckRunInfo | undefined>((a, b) => (!a || b.id > a.id ? b : a), undefined);
-    if (!latest) problems.push(`${name} has not run on ${short(headSha)} yet`);
+    if (!latest || latest.externalId === SUPERSEDED_CHECK)
+      problems.push(`${name} has not run on ${short(headSha)} yet`);
     else if (latest.status !== "completed") problems.push(`${name} is still running`);
     else if (!PASSING.has(latest.conclusion ?? ""))
       problems.push(`${name} is not green (${latest.conclusion ?? "no conclusion"})`);

@@ -60,6 +60,12 @@ export interface RenderEnv {
   attribution?: boolean;
   /** Parsed files kept across renders (the bot's): a file parsed before is not parsed again. */
   parseCache?: ParseCache;
+  /**
+   * Runtimes whose functions are left out of this render rather than run or refused: each such step
+   * is passed over (its input goes on unchanged) and named in the outcome's `heldBack`. The bot holds
+   * back exec and container functions of content no maintainer has vouched for yet (an adopted fork).
+   */
+  holdBack?: readonly ("exec" | "container")[];
 }
 
 export interface RenderOutcome {
@@ -82,6 +88,8 @@ export interface RenderOutcome {
   /** `bare`: kpt prints this error as it is, without its `Error:` prefix (its "Kptfile is invalid"). */
   error?: { message: string; shown: boolean; bare?: boolean };
   functionCount: number;
+  /** The functions `holdBack` left out, in pipeline order: the image or exec, after `<subpackage dir>: ` below the root. */
+  heldBack?: string[];
   packageCount: number;
   /** The resources (YAML documents, Kptfiles included) the package tree holds; absent or 0 when it did not load. */
   resourceCount?: number;
@@ -237,14 +245,26 @@ async function renderPackage(
   checkFunctionConfigs(pkg, tree, true);
   if ((pipeline?.mutators?.length ?? 0) + (pipeline?.validators?.length ?? 0) === 0) checkKrm(items, ctx);
   for (const fn of pipeline?.mutators ?? []) {
+    if (heldBack(fn, pkg, ctx.env, outcome)) continue;
     items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
     outcome.functionCount++;
   }
   for (const fn of pipeline?.validators ?? []) {
+    if (heldBack(fn, pkg, ctx.env, outcome)) continue;
     await runFunction(fn, items, pkg, tree, absDir, ctx, true);
     outcome.functionCount++;
   }
   return items;
+}
+
+/** Whether `fn` needs a runtime the render holds back; if so it is named in `outcome.heldBack`. */
+function heldBack(fn: KptFunction, pkg: KptPackage, env: RenderEnv, outcome: RenderOutcome): boolean {
+  if (!env.holdBack?.length) return false;
+  const runtime = fn.exec ? "exec" : fn.image && !env.registry.find(fn.image) ? "container" : "builtin";
+  if (runtime === "builtin" || !env.holdBack.includes(runtime)) return false;
+  const name = fn.exec ?? fn.image ?? "";
+  outcome.heldBack = [...(outcome.heldBack ?? []), pkg.path ? `${pkg.path}: ${name}` : name];
+  return true;
 }
 
 /**

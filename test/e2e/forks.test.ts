@@ -275,7 +275,7 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     ).toHaveLength(1);
     const approved = await say(w.users.bob!.rest, adopted, "/approve");
     expect(approved).toContain("Published **basens** as `basens/v1`");
-  }, 60_000);
+  }, 120_000);
 
   it("fan-out and the dashboard never write to the fork, though it carries the selected topic", async () => {
     const edge = (await alice().pulls.list({ owner, repo: "edge-01", state: "open" })).data;
@@ -345,4 +345,54 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     expect(everything.toLowerCase()).not.toContain(SECRET.toLowerCase());
     expect(w.forge.errors).toEqual([]);
   }, 60_000);
+
+  it("/adopt of a fork whose pipeline has exec and container functions runs neither; a maintainer's approving review does", async () => {
+    for (const mark of ["exec-adopted", "container-ran"]) rmSync(join(marks, mark), { force: true });
+    const script = join(marks, "steal.sh");
+    const pr = await forkPull("adopt-exec", { "basens/Kptfile": untrustedKptfile(script, "adopted") });
+    const reply = await say(alice(), pr.number, "/adopt");
+    expect(existsSync(join(marks, "exec-adopted"))).toBe(false);
+    expect(existsSync(join(marks, "container-ran"))).toBe(false);
+    const branch = `drafts/basens/fork-pr-${pr.number}`;
+    expect(reply).toContain(`draft \`${branch}\``);
+    expect(reply).toContain(
+      `was rendered with builtin functions only: \`${script} adopted\`, \`example.com/evil/steal:v1\` did not run`,
+    );
+    const [draft] = (await alice().pulls.list({ owner, repo, head: `acme:${branch}` })).data;
+    expect(draft?.head.repo?.full_name).toBe("acme/blueprints");
+    const waiting = await checks(draft!.head.sha);
+    expect(waiting["porchlight/render"]?.conclusion).toBe("action_required");
+    expect(waiting["porchlight/render"]?.text).toContain(
+      "once someone with write permission approves the proposal",
+    );
+    // Neither the adopt, the proposal's check, nor a sweep ran them.
+    await sweep(w);
+    expect(existsSync(join(marks, "exec-adopted"))).toBe(false);
+    expect(existsSync(join(marks, "container-ran"))).toBe(false);
+    // /approve publishes nothing while they wait.
+    expect(await say(w.users.bob!.rest, draft!.number, "/approve")).toContain(
+      "porchlight/render is not green (action_required)",
+    );
+
+    // A maintainer's approving review vouches for the content: the functions run, the checks turn green.
+    const { data: review } = await w.users.bob!.rest.pulls.createReview({
+      owner,
+      repo,
+      pull_number: draft!.number,
+      event: "APPROVE",
+      commit_id: draft!.head.sha,
+    });
+    await w.settle();
+    expect(existsSync(join(marks, "exec-adopted"))).toBe(true);
+    expect(existsSync(join(marks, "container-ran"))).toBe(true);
+    const answer = (await comments(draft!.number)).find((c) =>
+      c.includes(`porchlight:publish review=${review.id}`),
+    );
+    expect(answer).toContain(
+      "@bob's approval vouches for this draft's adopted content, so the functions held back ran",
+    );
+    const now = (await alice().pulls.get({ owner, repo, pull_number: draft!.number })).data;
+    const ran = await checks(now.merged ? draft!.head.sha : now.head.sha);
+    expect(ran["porchlight/render"]?.conclusion).toBe("success");
+  }, 300_000);
 });

@@ -132,6 +132,15 @@ describe("decidePublish", () => {
       reasons: ["porchlight/render has not run on abc1234 yet"],
     },
     {
+      name: "a head passed over for a newer one (its neutral checks name another head)",
+      overlay: codeBlock`
+        checkRuns:
+          - {id: 1, name: porchlight/render, headSha: HEAD, status: completed, conclusion: neutral, externalId: "porchlight:superseded"}
+          - {id: 2, name: porchlight/guardrails, headSha: HEAD, status: completed, conclusion: success}
+      `,
+      reasons: ["porchlight/render has not run on abc1234 yet"],
+    },
+    {
       name: "too few approvals",
       overlay: "requiredApprovals: 2\n",
       reasons: [

@@ -155,4 +155,26 @@ describe("render: what kpt does after each function", () => {
     ]);
     expect(events.find((e) => e.type === "pass")).toMatchObject({ stderr: "hello" });
   });
+
+  it("holds back the exec and container functions it is told to, runs the builtins around them, and names each one left out", async () => {
+    const tree = treeFromText({
+      Kptfile: kptfile(
+        "app",
+        "pipeline:\n  mutators:\n  - exec: /nonexistent/steal\n  - image: set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n  - image: example.com/evil/steal:v1\n",
+      ),
+      "cm.yaml": cm("a"),
+      "db/Kptfile": kptfile("db", "pipeline:\n  validators:\n  - exec: /nonexistent/check\n"),
+    });
+    const out = await render(tree, "", { ...env(), holdBack: ["exec", "container"] });
+    expect(out.ok, out.error?.message).toBe(true);
+    expect(treeToText(out.tree)["cm.yaml"]).toContain("namespace: prod");
+    expect(out.heldBack).toEqual([
+      "db: /nonexistent/check",
+      "/nonexistent/steal",
+      "example.com/evil/steal:v1",
+    ]);
+    // Without it, the exec function is refused as kpt refuses it.
+    const refused = await render(tree, "", env());
+    expect(refused.error?.message).toContain("must run with `--allow-exec`");
+  });
 });

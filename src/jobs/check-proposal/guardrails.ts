@@ -1,6 +1,8 @@
 import { forkRuntimeProblem } from "../../commands/authorize.js";
 import { guardrailName, guardrailsFor } from "../../config/guardrails.js";
+import type { Runtime } from "../../config/schema.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { heldBackText } from "../adopted-trust.js";
 import { findingAnnotations } from "../check-report.js";
 import { allowedRuntimes, type JobContext } from "../context.js";
 import type { PackageCheck } from "./package-check.js";
@@ -13,6 +15,8 @@ export async function runGuardrails(
     tree: FileTree;
     deletion: boolean;
     isFork: boolean;
+    /** Runtimes held back for an adopted fork's content (guardrails needing them wait); absent: none. */
+    holdBack?: readonly Runtime[];
     /** A repository file's text at the proposal's head, or undefined when absent. */
     readConfig: (path: string) => Promise<string | undefined>;
   },
@@ -24,15 +28,18 @@ export async function runGuardrails(
   if (guardrails.length === 0)
     return { pkg, ok: true, line: `\`${pkg}\`: no guardrails apply`, annotations: [] };
   const names = guardrails.map(guardrailName).join(", ");
+  const beyondBuiltins = guardrails.filter(
+    (g) => !ctx.renderer.runtimesNeeded(guardrailTree(g.image)).every((r) => r === "builtin"),
+  );
   const fork = forkRuntimeProblem({
     isFork: input.isFork,
-    runtimesNeeded: guardrails.some(
-      (g) => !ctx.renderer.runtimesNeeded(guardrailTree(g.image)).every((r) => r === "builtin"),
-    )
-      ? ["container"]
-      : [],
+    runtimesNeeded: beyondBuiltins.length > 0 ? ["container"] : [],
   });
   if (fork) return { pkg, ok: false, line: `\`${pkg}\`: ${fork}`, annotations: [] };
+  if (beyondBuiltins.length > 0 && input.holdBack?.length) {
+    const line = `\`${pkg}\`: not validated yet. ${heldBackText(beyondBuiltins.map(guardrailName))}`;
+    return { pkg, ok: false, pending: true, line, annotations: [] };
+  }
   const configs = new Map<string, string>();
   for (const g of guardrails) {
     if (!g.configPath) continue;

@@ -3,6 +3,7 @@ import { nextRevision } from "../../lifecycle/discover.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
+import { renderPlan } from "../adopted-trust.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
@@ -19,6 +20,7 @@ import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { proposalPackages } from "./proposal-packages.js";
+import { markSkippedHeads } from "./skipped-heads.js";
 import { summarizePackage } from "./summarize.js";
 import { verifyRender } from "./verify-render.js";
 
@@ -98,14 +100,24 @@ export async function checkProposal(
     const allowance = resourceAllowance(limits.limits, used);
     const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
     const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
-    const render = links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max }));
+    // A fork's own branch runs builtins only (verifyRender refuses the rest); an adopted fork's
+    // content on a draft here holds the rest back until a maintainer vouches for it.
+    const plan =
+      isFork || p.deletion
+        ? undefined
+        : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
+    const render =
+      links ??
+      (await verifyRender(ctx, { ...common, maxResources: allowance.max, ...(plan ? { plan } : {}) }));
     if (render.tooManyResources) {
       overLimit(p.path, resourcesExceeded(render.tooManyResources, allowance, limits.limits, used));
       continue;
     }
     used.resources += render.resources ?? 0;
     renders.push(render);
-    guards.push(links ?? (await runGuardrails(ctx, { ...common, readConfig })));
+    guards.push(
+      links ?? (await runGuardrails(ctx, { ...common, readConfig, holdBack: plan?.holdBack ?? [] })),
+    );
     const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
     if (markers) guards.push(markers);
     summaries.push(
@@ -120,6 +132,8 @@ export async function checkProposal(
   }
   const render = combineChecks("Render", renders);
   const guardrails = combineChecks("Guardrails", guards);
+  // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
+  await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
   await reportCheck(ctx.port, {
     name: CHECK.render,
@@ -165,6 +179,15 @@ function filesBelow(files: readonly FileEntry[], dir: string): FileEntry[] {
   return files
     .filter((f) => f.path.startsWith(prefix))
     .map((f) => ({ ...f, path: f.path.slice(prefix.length) }));
+}
+
+/** markSkippedHeads, whose failure (a read, a write) never keeps the head from its checks: logged only. */
+async function markSkipped(ctx: JobContext, pr: PullRequest): Promise<void> {
+  try {
+    await markSkippedHeads(ctx, pr);
+  } catch (e) {
+    ctx.log.warn({ err: e, pull: pr.number }, "could not mark the skipped heads");
+  }
 }
 
 async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { forkRuntimeProblem } from "../../commands/authorize.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { heldBackText, type RenderPlan } from "../adopted-trust.js";
 import { findingAnnotations } from "../check-report.js";
 import { allowedRuntimes, type JobContext } from "../context.js";
 import { differingPaths } from "../packages.js";
@@ -11,7 +12,15 @@ import type { PackageCheck } from "./package-check.js";
  */
 export async function verifyRender(
   ctx: JobContext,
-  input: { pkg: string; tree: FileTree; deletion: boolean; isFork: boolean; maxResources?: number },
+  input: {
+    pkg: string;
+    tree: FileTree;
+    deletion: boolean;
+    isFork: boolean;
+    maxResources?: number;
+    /** What may run (an adopted fork's content: builtins only); absent: the repository's runtimes. */
+    plan?: RenderPlan;
+  },
 ): Promise<PackageCheck> {
   const { pkg } = input;
   if (input.deletion)
@@ -25,7 +34,8 @@ export async function verifyRender(
   });
   if (fork) return { pkg, ok: false, line: `\`${pkg}\`: ${fork}`, annotations: [] };
   const result = await ctx.renderer.render(input.tree, {
-    runtimes: allowedRuntimes(ctx),
+    runtimes: input.plan?.runtimes ?? allowedRuntimes(ctx),
+    ...(input.plan?.holdBack.length ? { holdBack: input.plan.holdBack } : {}),
     ...(input.maxResources !== undefined ? { maxResources: input.maxResources } : {}),
   });
   if (result.tooManyResources) {
@@ -43,6 +53,16 @@ export async function verifyRender(
     };
   }
   const differing = differingPaths(input.tree, result.tree);
+  if (differing.length === 0 && result.heldBack) {
+    return {
+      pkg,
+      ok: false,
+      pending: true,
+      line: `\`${pkg}\`: the committed files are its builtin functions' output. ${heldBackText(result.heldBack)}`,
+      annotations,
+      ...counted,
+    };
+  }
   if (differing.length === 0) {
     return {
       pkg,

@@ -1,9 +1,11 @@
 import type { PullRequest } from "../../github/port.js";
 import { subtree } from "../../kpt/tree.js";
+import { formatAdoptMessage } from "../../lifecycle/adopted.js";
 import { formatDraftBranch } from "../../lifecycle/draft-branch.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { proposalPackages } from "../check-proposal/proposal-packages.js";
 import { fromFork, type JobContext } from "../context.js";
+import { renderDraft } from "../render-draft/index.js";
 import type { HandlerResult, VerbHandler } from "./types.js";
 
 /** The workspace a fork's pull request is adopted as: the same one every time, so `/adopt` again updates it. */
@@ -13,7 +15,9 @@ export const adoptWorkspace = (pull: number): string => `fork-pr-${pull}`;
  * `/adopt` on a fork's pull request, by a maintainer: each package it changes is copied (only the files
  * under the package directory, as bytes) onto a draft branch of this repository, `drafts/<package>/fork-pr-<n>`,
  * and proposed. From there it is a draft like any other: rendered, checked with this repository's
- * configuration, approved. The fork's pull request and branch are left as they are. Said again after the
+ * configuration, approved — except that its exec and container functions, the fork author's code, do
+ * not run until a maintainer approves the proposal in a review or pushes to the draft (adopted-trust.ts):
+ * it is rendered with builtins only, and the answer names the functions held back. The fork's pull request and branch are left as they are. Said again after the
  * fork changed, it pushes the new content onto the same draft.
  */
 export const adopt: VerbHandler = async (ctx, { pr, actor }) => {
@@ -43,7 +47,7 @@ export const adopt: VerbHandler = async (ctx, { pr, actor }) => {
     );
   }
   const branches = indexRefs(refs).branches;
-  const drafts: { package: string; branch: string; pull: number }[] = [];
+  const drafts: { package: string; branch: string; pull: number; heldBack?: string[] }[] = [];
   for (const p of packages) {
     const branch = formatDraftBranch({ package: p.path, workspace: adoptWorkspace(pr.number) });
     const parent = branches.get(branch) ?? base.sha;
@@ -52,13 +56,21 @@ export const adopt: VerbHandler = async (ctx, { pr, actor }) => {
       parent,
       dir: p.path,
       tree: subtree(head.tree, p.path),
-      message: `${p.path}: adopt #${pr.number} from ${pr.headRepo ?? "a deleted fork"} at ${pr.headSha.slice(0, 7)}\n\nAdopted by @${actor.login} with /adopt.\n`,
+      message: formatAdoptMessage(
+        p.path,
+        { repo: pr.headRepo, pull: pr.number, sha: pr.headSha },
+        actor.login,
+      ),
       author: ctx.bot.author,
     });
     if (!pushed.ok && pushed.reason === "non-fast-forward") {
       return refused(`The draft \`${branch}\` moved while adopting; say \`/adopt\` again.`);
     }
-    drafts.push({ package: p.path, branch, pull: await ensureProposal(ctx, pr, p.path, branch) });
+    // Rendered now, with builtins only: the fork's exec and container functions wait for a maintainer.
+    const rendered = await renderDraft(ctx, { branch });
+    const heldBack = "heldBack" in rendered && rendered.heldBack ? { heldBack: rendered.heldBack } : {};
+    const pull = await ensureProposal(ctx, pr, p.path, branch);
+    drafts.push({ package: p.path, branch, pull, ...heldBack });
   }
   return { kind: "adopted", drafts };
 };

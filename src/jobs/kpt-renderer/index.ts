@@ -57,7 +57,7 @@ export class KptRenderer implements Renderer {
   private readonly places = new PlaceMemo();
   private readonly files: FileWorkMemo | null;
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
-  private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources">>();
+  private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources" | "heldBack">>();
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
 
   constructor(
@@ -102,6 +102,7 @@ export class KptRenderer implements Renderer {
         tree,
         findings: known.findings.map((f) => ({ ...f })),
         resources: known.resources ?? 0,
+        ...(known.heldBack ? { heldBack: [...known.heldBack] } : {}),
       };
     }
     const env = { ...this.env(options), attribution: this.attribution };
@@ -131,7 +132,11 @@ export class KptRenderer implements Renderer {
 
   /** What a render depends on besides the files, maxResources apart. */
   private settings(options: RenderOptions): string {
-    return JSON.stringify({ runtimes: [...options.runtimes].sort(), attribution: this.attribution });
+    return JSON.stringify({
+      runtimes: [...options.runtimes].sort(),
+      holdBack: [...(options.holdBack ?? [])].sort(),
+      attribution: this.attribution,
+    });
   }
 
   /** The tree's files (paths and blob SHAs: the pipelines are in its Kptfiles) and what may run. */
@@ -146,6 +151,7 @@ export class KptRenderer implements Renderer {
     this.rendered.set(key, {
       findings: result.findings.map((f) => ({ ...f })),
       resources: result.resources ?? 0,
+      ...(result.heldBack ? { heldBack: [...result.heldBack] } : {}),
     });
     if (this.rendered.size > RENDERED_ENTRIES) this.rendered.delete(this.rendered.keys().next().value!);
   }
@@ -159,6 +165,7 @@ export class KptRenderer implements Renderer {
       ...(this.imageCheck ? { imageCheck: this.imageCheck } : {}),
       run: this.run,
       ...(options.maxResources !== undefined ? { maxResources: options.maxResources } : {}),
+      holdBack: (options.holdBack ?? []).filter((r): r is "exec" | "container" => r !== "builtin"),
     };
   }
 
@@ -183,6 +190,7 @@ export class KptRenderer implements Renderer {
     const counted = {
       resources: outcome.resourceCount ?? 0,
       ...(outcome.tooManyResources ? { tooManyResources: outcome.tooManyResources } : {}),
+      ...(outcome.heldBack?.length ? { heldBack: outcome.heldBack } : {}),
     };
     if (outcome.ok) return { ok: true, tree: outcome.tree, findings, ...counted };
     return {

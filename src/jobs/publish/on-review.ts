@@ -1,5 +1,6 @@
 import { formatOutcome } from "../../commands/outcome.js";
 import type { JobContext } from "../context.js";
+import { heldBackRunText, runHeldBack } from "./held-back.js";
 import { type PublishOutcome, publishProposal } from "./index.js";
 
 export function reviewMarker(reviewId: number): string {
@@ -29,10 +30,13 @@ export async function onReview(
   if (input.state.toLowerCase() !== "approved") return undefined;
   const marker = reviewMarker(input.reviewId);
   if (await ctx.port.findComment(input.pull, marker)) return undefined;
+  // An adopted fork's content waits for a maintainer: this review is one, so what waited runs first.
+  const released = await runHeldBack(ctx, input.pull);
   const outcome = await publishProposal(ctx, {
     pull: input.pull,
     request: { kind: "review", user: input.user, commitId: input.commitId },
   });
-  await ctx.port.ensureComment(input.pull, marker, `${marker}\n${publishText(outcome)}\n`);
+  const ran = released ? `${heldBackRunText(input.user, released)}\n\n` : "";
+  await ctx.port.ensureComment(input.pull, marker, `${marker}\n${ran}${publishText(outcome)}\n`);
   return outcome;
 }

@@ -1,5 +1,6 @@
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
-import { allowedRuntimes, CHECK, type JobContext, jobLimits } from "../context.js";
+import { contentTrust, renderPlan } from "../adopted-trust.js";
+import { CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { treesEqual } from "../packages.js";
 import { pushRender } from "./push-render.js";
@@ -9,8 +10,8 @@ import { renderDone, reportRender } from "./report.js";
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
   | { kind: "failed"; headSha: string; error: string }
-  | { kind: "clean"; headSha: string }
-  | { kind: "pushed"; headSha: string; commitSha: string };
+  | { kind: "clean"; headSha: string; heldBack?: string[] }
+  | { kind: "pushed"; headSha: string; commitSha: string; heldBack?: string[] };
 
 /** How often a push that lost a race (non-fast-forward) is retried on the new head. */
 const PUSH_ATTEMPTS = 3;
@@ -61,7 +62,9 @@ async function renderAttempts(
   for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
     const head = await readDraft(ctx.port, input.branch, pkg);
     if (!head) return { kind: "skipped", reason: `the branch ${input.branch} no longer exists` };
-    if (!input.force && (await renderDone(ctx.port, head.sha))) {
+    const stillHeld = async () =>
+      !(await contentTrust(ctx, { head: head.sha, branch: input.branch })).trusted;
+    if (!input.force && (await renderDone(ctx.port, head.sha, stillHeld))) {
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
     onHead(head.sha);
@@ -81,10 +84,14 @@ async function renderAttempts(
     }
     const { tree } = await ctx.port.readTree(head.sha, pkg);
     const allowance = resourceAllowance(limits.limits);
+    // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
+    const plan = await renderPlan(ctx, { tree, head: head.sha, branch: input.branch });
     const result = await ctx.renderer.render(tree, {
-      runtimes: allowedRuntimes(ctx),
+      runtimes: plan.runtimes,
+      holdBack: plan.holdBack,
       maxResources: allowance.max,
     });
+    const heldBack = result.heldBack ? { heldBack: result.heldBack } : {};
     if (result.tooManyResources) {
       const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
       const error = limitMessage(pkg, exceeded, limits);
@@ -99,8 +106,8 @@ async function renderAttempts(
       return { kind: "failed", headSha: head.sha, error };
     }
     if (treesEqual(result.tree, tree)) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings });
-      return { kind: "clean", headSha: head.sha };
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack });
+      return { kind: "clean", headSha: head.sha, ...heldBack };
     }
     const pushed = await pushRender(ctx.port, {
       branch: input.branch,
@@ -114,18 +121,25 @@ async function renderAttempts(
       continue;
     }
     if (!pushed.ok) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings });
-      return { kind: "clean", headSha: head.sha };
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack });
+      return { kind: "clean", headSha: head.sha, ...heldBack };
     }
     await reportRender(ctx.port, {
       pkg,
       sha: pushed.sha,
       findings: result.findings,
       renderedFrom: head.sha,
+      ...heldBack,
     });
-    await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, pushedAs: pushed.sha });
+    await reportRender(ctx.port, {
+      pkg,
+      sha: head.sha,
+      findings: result.findings,
+      pushedAs: pushed.sha,
+      ...heldBack,
+    });
     ctx.log.info({ branch: input.branch, from: head.sha, commit: pushed.sha }, "render pushed");
-    return { kind: "pushed", headSha: head.sha, commitSha: pushed.sha };
+    return { kind: "pushed", headSha: head.sha, commitSha: pushed.sha, ...heldBack };
   }
   return {
     kind: "failed",

@@ -1,4 +1,5 @@
 import type { RepoPort } from "../../github/port.js";
+import { heldBackText } from "../adopted-trust.js";
 import { type Conclusion, findingAnnotations, findingCounts, reportCheck } from "../check-report.js";
 import { CHECK } from "../context.js";
 import type { RenderFinding } from "../renderer.js";
@@ -12,6 +13,11 @@ const INCOMPLETE = "porchlight:incomplete";
  * leaves the rendering still to do.
  */
 export const FINISHED = "porchlight:rendered";
+/**
+ * The external id of a render that ran builtins only and held back the exec and container functions
+ * of an adopted fork's content: done while no maintainer has vouched for it, to do again once one has.
+ */
+export const HELD = "porchlight:rendered-held";
 
 export interface RenderReport {
   pkg: string;
@@ -27,6 +33,8 @@ export interface RenderReport {
   pushedAs?: string;
   /** This commit holds the result the bot rendered from `renderedFrom`. */
   renderedFrom?: string;
+  /** Functions held back (not run) until a maintainer vouches for the content: see adopted-trust.ts. */
+  heldBack?: readonly string[];
 }
 
 /** `porchlight/render` on one commit of a draft: every function result annotated, and a summary. */
@@ -47,6 +55,16 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     conclusion = "failure";
     title = `Rendering ${r.pkg} failed`;
     summary = `The function pipeline of \`${r.pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${r.error}`;
+  } else if (r.heldBack?.length) {
+    conclusion = "action_required";
+    const n = r.heldBack.length;
+    title = `Rendered ${r.pkg} with builtins only: ${n} ${n === 1 ? "function waits" : "functions wait"} for a maintainer`;
+    const done = r.pushedAs
+      ? `porchlight committed what the builtin functions changed as ${r.pushedAs}.`
+      : r.renderedFrom
+        ? `This commit is porchlight's render of ${r.renderedFrom.slice(0, 7)} with builtin functions only.`
+        : "The committed files are the builtin functions' output.";
+    summary = `${done} Results: ${counts}.\n\n${heldBackText(r.heldBack)}`;
   } else if (r.pushedAs) {
     title = `Rendered ${r.pkg}: pushed ${r.pushedAs.slice(0, 7)}`;
     summary = `The pipeline changed files, so porchlight committed the rendered package as ${r.pushedAs}. Results: ${counts}.`;
@@ -60,7 +78,7 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
   return reportCheck(port, {
     name: CHECK.render,
     headSha: r.sha,
-    externalId: r.incomplete ? INCOMPLETE : FINISHED,
+    externalId: r.incomplete ? INCOMPLETE : r.heldBack?.length && r.error === undefined ? HELD : FINISHED,
     conclusion,
     title,
     summary,
@@ -72,9 +90,16 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
 /**
  * Whether this job (or fan-out, which renders what it pushes) finished `porchlight/render` on `sha`: a
  * check it could not finish does not count, nor does the proposal check's verdict on a head not yet
- * rendered.
+ * rendered. A render that held functions back counts while no maintainer has vouched for the content.
  */
-export async function renderDone(port: RepoPort, sha: string): Promise<boolean> {
+export async function renderDone(
+  port: RepoPort,
+  sha: string,
+  /** Whether functions are still held back at `sha` (asked only of a render that held some back). */
+  stillHeld: () => Promise<boolean> = async () => false,
+): Promise<boolean> {
   const runs = await port.listCheckRuns(sha);
-  return runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
+  const done = runs.filter((r) => r.name === CHECK.render && r.status === "completed");
+  if (done.some((r) => r.externalId === FINISHED)) return true;
+  return done.some((r) => r.externalId === HELD) && (await stillHeld());
 }
