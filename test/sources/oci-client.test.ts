@@ -329,7 +329,7 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     const crafted = async (name: string) => {
       const p = pack();
       const chunks: Buffer[] = [];
-      p.on("data", (b: Buffer) => chunks.push(b));
+      p.on("data", (b) => chunks.push(b as Buffer));
       const done = new Promise<void>((r) => p.on("end", () => r()));
       p.entry({ name: "Kptfile" }, PKG.get("Kptfile") as Buffer);
       p.entry({ name }, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
