@@ -19,6 +19,7 @@ import type { Forge } from "../forge/forge.js";
 import { createLogger } from "../ops/logger.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
+import { checkPrivateKey, checkServeEnv } from "./serve-env.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
 
@@ -122,8 +123,13 @@ function credentials(
       );
     }
   }
-  const pem = key.includes("-----BEGIN") ? key : Buffer.from(key, "base64").toString("utf8");
-  return { appId: env.APP_ID as string, privateKey: pem, secret: env.WEBHOOK_SECRET as string };
+  const pem = checkPrivateKey(
+    key,
+    env.PRIVATE_KEY?.trim()
+      ? { name: "PRIVATE_KEY" }
+      : { name: "PRIVATE_KEY_PATH", path: env.PRIVATE_KEY_PATH as string },
+  );
+  return { appId: (env.APP_ID as string).trim(), privateKey: pem, secret: env.WEBHOOK_SECRET as string };
 }
 
 function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
@@ -201,6 +207,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   }
   if (positionals.length)
     throw new UsageError(`porchlight serve: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
+  checkServeEnv(io.env, values.demo ? ["APP_ID", "GHE_HOST", "GHE_PROTOCOL", "REDIS_URL"] : []);
   const port = Number(io.env.PORT ?? 3000);
   const log = createLogger(io.env.LOG_LEVEL ? { level: io.env.LOG_LEVEL } : {});
   const creds = values.demo ? undefined : credentials(io.env);
