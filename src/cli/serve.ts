@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type AppServer, type RedisSettings, startAppServer } from "../app/server.js";
+import { type AppServer, DEFAULT_MAX_WAIT_S, type RedisSettings, startAppServer } from "../app/server.js";
 import {
   DEFAULT_WEBHOOK_MAX_BYTES,
   PENDING_BODIES,
@@ -63,6 +63,8 @@ Environment (both modes):
   PORCHLIGHT_CONCURRENCY               jobs this process runs at once, of different repositories (default 4;
                                        a job mostly waits for GitHub, so more than the cores is fine)
   PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
+  PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S     the longest a GitHub call waits for a rate limit (default 60 s);
+                                       a longer one parks the job until the reset (docs/operations.md)
   PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
   PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
   PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
@@ -163,6 +165,11 @@ export function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number
   return wholeFromEnv(env, name, fallback, "milliseconds", 0);
 }
 
+/** PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S: the longest a GitHub call waits for a rate limit (default 60 s). */
+function maxWaitFromEnv(env: NodeJS.ProcessEnv): number {
+  return wholeFromEnv(env, "PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S", DEFAULT_MAX_WAIT_S, "seconds", 0);
+}
+
 /** PORCHLIGHT_CONCURRENCY: jobs this process runs at once (1 or more; default 4). */
 function concurrencyFromEnv(env: NodeJS.ProcessEnv): number {
   return wholeFromEnv(env, "PORCHLIGHT_CONCURRENCY", 4, "jobs", 1);
@@ -233,6 +240,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: msFromEnv(io.env, "PORCHLIGHT_WRITE_INTERVAL_MS", 1000),
       concurrency: concurrencyFromEnv(io.env),
+      maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
@@ -261,6 +269,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       port,
       writeIntervalMs: 0,
       concurrency: concurrencyFromEnv(io.env),
+      maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,

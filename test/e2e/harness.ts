@@ -70,6 +70,10 @@ export interface WorldOptions {
    * may run ahead of it by a few minutes at most (the JWT lives ten).
    */
   forgeNow?: () => Date;
+  /** The longest a GitHub call of the app waits for a rate limit before its job is parked (default 60 s). */
+  maxWaitS?: number;
+  /** How often the app looks whether parked jobs' limits have reset (default 1000 ms). */
+  parkPollMs?: number;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
@@ -88,6 +92,8 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
     ...(opts.mirror ? { mirror: opts.mirror } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.maxWaitS !== undefined ? { maxWaitS: opts.maxWaitS } : {}),
+    ...(opts.parkPollMs !== undefined ? { parkPollMs: opts.parkPollMs } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);
