@@ -5,10 +5,11 @@ import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
+import type { ParkedJobs } from "../jobs/parked.js";
 import type { Renderer } from "../jobs/renderer.js";
 import type { Enqueued, RepoQueues } from "../jobs/repo-queue.js";
 import type { Metrics } from "../ops/metrics.js";
-import type { JobData } from "./run-job.js";
+import type { JobData, JobRequest } from "./run-job.js";
 
 /** What the app's handlers share; one per running app, passed explicitly. */
 export interface AppDeps {
@@ -33,4 +34,6 @@ export interface AppDeps {
   installationLookup?: () => InstallationLookup;
   /** Registry access for mirroring published revisions (publish.oci); absent: no mirroring. */
   mirror?: MirrorAccess;
+  /** Jobs parked until a GitHub rate limit resets (run-job.ts); absent: a rate-limited job fails. */
+  parked?: ParkedJobs<JobRequest>;
 }

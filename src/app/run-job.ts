@@ -1,5 +1,6 @@
 import { type LoadedConfig, loadRepoConfig } from "../config/load.js";
 import { defaultConfig } from "../config/resolve.js";
+import { GitHubError } from "../github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
 import type { Enqueued, JobOrigin } from "../jobs/repo-queue.js";
@@ -74,6 +75,55 @@ export async function enqueueJob<T extends TaskName>(deps: AppDeps, req: JobRequ
  * reported and nothing else happens), then does the work.
  */
 export async function runJob(deps: AppDeps, req: JobRequest): Promise<void> {
+  try {
+    await runJobSteps(deps, req);
+  } catch (err) {
+    throw parkOnRateLimit(deps, req, err);
+  }
+}
+
+/**
+ * A job stopped by GitHub's rate limit (the installation's budget spent, or a secondary limit, for
+ * longer than the app waits inside a call): parked until the limit resets, then queued again; said in
+ * a log line and the metrics. The queue is told with a JobParked, which is no failure.
+ */
+function parkOnRateLimit(deps: AppDeps, req: JobRequest, err: unknown): unknown {
+  if (!deps.parked || !(err instanceof GitHubError) || err.kind !== "rate-limited") return err;
+  const now = (deps.now?.() ?? new Date()).getTime();
+  const until = err.resetAt ?? now + (err.retryAfter ?? 60) * 1000;
+  const installation = String(req.installationId ?? "unknown");
+  deps.parked.park(`${req.repository.fullName}\0${req.kind}:${req.key}`, req, {
+    installation,
+    until,
+    reason: err.message,
+  });
+  deps.metrics.jobsParked.inc({ kind: req.kind, reason: "rate-limit" });
+  deps.log.warn(
+    {
+      repo: req.repository.fullName,
+      job: req.kind,
+      key: req.key,
+      installation,
+      until: new Date(until).toISOString(),
+      err: err.message,
+    },
+    "job parked: GitHub rate limit spent; it runs again when the limit resets",
+  );
+  return new JobParked(until, err.message);
+}
+
+/** A job taken off the queue until a rate limit resets (see parkOnRateLimit): not a failure. */
+export class JobParked extends Error {
+  constructor(
+    readonly until: number,
+    reason: string,
+  ) {
+    super(`parked until ${new Date(until).toISOString()}: ${reason}`);
+    this.name = "JobParked";
+  }
+}
+
+async function runJobSteps(deps: AppDeps, req: JobRequest): Promise<void> {
   const full = req.repository.fullName;
   const task = taskOf(req.task);
   const log = deps.log.child({ repo: full, job: req.kind, key: req.key, deliveryId: req.deliveryId });

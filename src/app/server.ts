@@ -13,6 +13,7 @@ import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import { KptRenderer } from "../jobs/kpt-renderer/index.js";
 import { type MirrorAccess, mirrorAccessFromEnv } from "../jobs/mirror/index.js";
+import { ParkedJobs } from "../jobs/parked.js";
 import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
@@ -25,7 +26,7 @@ import type { AppDeps } from "./deps.js";
 import { enqueueFanout } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";
-import { type JobData, runJob } from "./run-job.js";
+import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
 import { sweepInstallations } from "./sweep.js";
 import { ByteBudget } from "./webhook/budget.js";
 import { DeliveryLedger } from "./webhook/deliveries.js";
@@ -48,6 +49,13 @@ export interface AppServerOptions {
   writeIntervalMs?: number;
   rateLimitRetries?: number;
   retryAfterUnitMs?: number;
+  /**
+   * The longest a GitHub call waits for a rate limit (seconds; default 60). A longer wait — the
+   * installation's hourly budget spent — parks the job until the reset instead (docs/operations.md).
+   */
+  maxWaitS?: number;
+  /** How often parked jobs are looked at to see whether their limit has reset (default 1000 ms). */
+  parkPollMs?: number;
   /** Jobs of different repositories running at once. */
   concurrency?: number;
   cacheDir?: string;
@@ -109,6 +117,8 @@ export interface AppServer {
 }
 
 const WEBHOOK_PATH = "/api/github/webhooks";
+/** The longest a GitHub call waits for a rate limit before its job is parked (PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S). */
+export const DEFAULT_MAX_WAIT_S = 60;
 
 /**
  * The app's HTTP server: webhooks at `/api/github/webhooks` (our edge, src/app/webhook/edge.ts, checks
@@ -120,11 +130,17 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const log = (opts.log ?? createLogger()).child(replica ? { replica } : {});
   const metrics = new Metrics(replica ? { replica } : {});
   const queues = new RepoQueues(opts.concurrency ?? 4, (outcome) => {
-    const kind = outcome.key.split(":")[0] ?? "job";
-    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
+    jobDone(outcome);
     metrics.queueDepth.set(queues.size);
-    if (!outcome.ok) log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   });
+  /** A job's end in the metrics and, when it failed, the log (a parked job did not fail: run-job.ts). */
+  const jobDone = (outcome: { ok: boolean; key: string; repo: string; error?: unknown }) => {
+    const kind = outcome.key.split(":")[0] ?? "job";
+    const parked = outcome.error instanceof JobParked;
+    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : parked ? "parked" : "error" });
+    if (!outcome.ok && !parked)
+      log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
+  };
   const events = new PorchlightEvents((err, event) =>
     log.error({ err, tag: event.tag }, "a published-event listener failed"),
   );
@@ -144,6 +160,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     Octokit: porchlightOctokit({
       writeIntervalMs: opts.writeIntervalMs ?? 1000,
       rateLimitRetries: opts.rateLimitRetries ?? 3,
+      maxWaitS: opts.maxWaitS ?? DEFAULT_MAX_WAIT_S,
       ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
       metrics,
       ...(pacing ? { cluster: pacing.cluster } : {}),
@@ -199,12 +216,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         sweep: () => sweep(),
         onStart: (waitedMs) => metrics.queueWait.observe({ queue: "jobs" }, waitedMs / 1000),
         onRetry: (reason) => metrics.queueRetries.inc({ queue: "jobs", reason }),
-        onDone: (outcome) => {
-          const kind = outcome.key.split(":")[0] ?? "job";
-          metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : "error" });
-          if (!outcome.ok)
-            log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
-        },
+        onDone: jobDone,
       })
     : undefined;
   if (redisQueue) {
@@ -222,6 +234,21 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         metrics.queueJobs.set({ queue: redisQueue.name, state }, n);
     });
   }
+  deps.parked = new ParkedJobs<JobRequest>({
+    now: () => (opts.now?.() ?? new Date()).getTime(),
+    pollMs: opts.parkPollMs ?? 1000,
+    release: (req) => {
+      log.info({ repo: req.repository.fullName, job: req.kind, key: req.key }, "parked job queued again");
+      enqueueJob(deps, req).catch((err) =>
+        log.error(
+          { err, repo: req.repository.fullName, key: req.key },
+          "a parked job could not be queued again",
+        ),
+      );
+    },
+    onChange: (size) => metrics.parkedJobs.set(size),
+  });
+  const parked = deps.parked;
   events.onPublished((event) => enqueueFanout(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
@@ -237,7 +264,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    void route(req, res, metrics, webhookPath, webhooks, redisQueue);
+    void route(req, res, { metrics, webhookPath, webhooks, redisQueue, parked });
   };
   const server = createServer(handle);
   // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
@@ -276,6 +303,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(redisQueue ? { redisQueue } : {}),
     sweep,
     close: async (how = {}) => {
+      const left = parked.close();
+      if (left > 0) log.warn({ parked: left }, "parked jobs left to the next start's sweep");
       await schedule?.stop();
       await closeServer(server);
       await queues.close();
@@ -287,21 +316,23 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
-async function route(
-  req: IncomingMessage,
-  res: ServerResponse,
-  metrics: Metrics,
-  webhookPath: string,
-  webhooks: Handler,
-  redisQueue: RedisQueue | undefined,
-) {
+interface Routes {
+  metrics: Metrics;
+  webhookPath: string;
+  webhooks: Handler;
+  redisQueue: RedisQueue | undefined;
+  parked: ParkedJobs<JobRequest>;
+}
+
+async function route(req: IncomingMessage, res: ServerResponse, r: Routes) {
+  const { metrics, webhookPath, webhooks, redisQueue } = r;
   const path = (req.url ?? "/").split("?")[0];
   if (req.method === "GET" && path === "/healthz") {
     if (redisQueue && !(await redisQueue.ping())) {
       res.writeHead(503, { "content-type": "text/plain" }).end("redis: unreachable\n");
       return;
     }
-    res.writeHead(200, { "content-type": "text/plain" }).end(redisQueue ? "ok\nredis: reachable\n" : "ok\n");
+    res.writeHead(200, { "content-type": "text/plain" }).end(health(r.parked, redisQueue !== undefined));
     return;
   }
   if (req.method === "GET" && path === "/metrics") {
@@ -314,6 +345,22 @@ async function route(
     return;
   }
   res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");
+}
+
+/**
+ * /healthz's body: `ok`, or `degraded` and why — each installation whose GitHub budget is spent, until
+ * when, and the jobs parked for it. Degraded is still 200: the app takes webhooks and parks their jobs,
+ * so a restart would not help (docs/operations.md).
+ */
+function health(parked: ParkedJobs<JobRequest>, redis: boolean): string {
+  const spent = parked.spent();
+  const lines = spent.map(
+    (s) =>
+      `rate limit: installation ${s.installation}'s GitHub budget is spent until ${new Date(s.until).toISOString()}; ${s.jobs} ${s.jobs === 1 ? "job" : "jobs"} parked until then (${s.reason})`,
+  );
+  return [spent.length > 0 ? "degraded" : "ok", ...lines, ...(redis ? ["redis: reachable"] : [])]
+    .map((l) => `${l}\n`)
+    .join("");
 }
 
 function closeServer(server: Server): Promise<void> {

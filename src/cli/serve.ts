@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { type AppServer, type RedisSettings, startAppServer } from "../app/server.js";
+import { type AppServer, DEFAULT_MAX_WAIT_S, type RedisSettings, startAppServer } from "../app/server.js";
 import {
   DEFAULT_WEBHOOK_MAX_BYTES,
   PENDING_BODIES,
@@ -21,6 +21,7 @@ import { egressPolicyFromEnv } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
+import { checkPrivateKey, checkServeEnv } from "./serve-env.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
 import { waitForSignal } from "./signals.js";
 
@@ -64,6 +65,8 @@ Environment (both modes):
   PORCHLIGHT_CONCURRENCY               jobs this process runs at once, of different repositories (default 4;
                                        a job mostly waits for GitHub, so more than the cores is fine)
   PORCHLIGHT_RECONCILE_INTERVAL_MS     sweep interval (default 900000 on GitHub, 60000 on the forge; 0: off)
+  PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S     the longest a GitHub call waits for a rate limit (default 60 s);
+                                       a longer one parks the job until the reset (docs/operations.md)
   PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
   PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
   PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
@@ -124,8 +127,13 @@ function credentials(
       );
     }
   }
-  const pem = key.includes("-----BEGIN") ? key : Buffer.from(key, "base64").toString("utf8");
-  return { appId: env.APP_ID as string, privateKey: pem, secret: env.WEBHOOK_SECRET as string };
+  const pem = checkPrivateKey(
+    key,
+    env.PRIVATE_KEY?.trim()
+      ? { name: "PRIVATE_KEY" }
+      : { name: "PRIVATE_KEY_PATH", path: env.PRIVATE_KEY_PATH as string },
+  );
+  return { appId: (env.APP_ID as string).trim(), privateKey: pem, secret: env.WEBHOOK_SECRET as string };
 }
 
 function baseUrl(env: NodeJS.ProcessEnv): string | undefined {
@@ -157,6 +165,11 @@ function wholeFromEnv(
 /** A whole number of milliseconds from the environment (0 or more). */
 export function msFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return wholeFromEnv(env, name, fallback, "milliseconds", 0);
+}
+
+/** PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S: the longest a GitHub call waits for a rate limit (default 60 s). */
+function maxWaitFromEnv(env: NodeJS.ProcessEnv): number {
+  return wholeFromEnv(env, "PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S", DEFAULT_MAX_WAIT_S, "seconds", 0);
 }
 
 /** PORCHLIGHT_CONCURRENCY: jobs this process runs at once (1 or more; default 4). */
@@ -213,6 +226,7 @@ export const serveCommand: CliCommand = async (args, io) => {
   }
   if (positionals.length)
     throw new UsageError(`porchlight serve: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
+  checkServeEnv(io.env, values.demo ? ["APP_ID", "GHE_HOST", "GHE_PROTOCOL", "REDIS_URL"] : []);
   const port = Number(io.env.PORT ?? 3000);
   const log = createLogger(io.env.LOG_LEVEL ? { level: io.env.LOG_LEVEL } : {});
   const creds = values.demo ? undefined : credentials(io.env);
@@ -239,6 +253,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       host: io.env.HOST ?? "0.0.0.0",
       writeIntervalMs: msFromEnv(io.env, "PORCHLIGHT_WRITE_INTERVAL_MS", 1000),
       concurrency: concurrencyFromEnv(io.env),
+      maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
@@ -267,6 +282,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       port,
       writeIntervalMs: 0,
       concurrency: concurrencyFromEnv(io.env),
+      maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,

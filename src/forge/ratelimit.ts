@@ -38,6 +38,8 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private limit = 5000;
   private primaryStatus: 403 | 429 = 403;
+  /** How long a window of the primary limit lasts (GitHub's hour; tests shorten it). */
+  private windowMs = HOUR_MS;
   private secondaryCfg: SecondaryLimit | null = null;
   private mutations = 0;
   /** Mutations of the last forge-clock minute, per principal (`perMinute`). */
@@ -45,9 +47,14 @@ export class RateLimiter {
 
   constructor(private readonly now: () => Date) {}
 
-  /** Sets the primary limit per principal (default 5000 an hour) and the status when exhausted. */
-  primary(opts: { limit?: number; status?: 403 | 429 }): void {
+  /**
+   * Sets the primary limit per principal (default 5000 an hour), the status when exhausted, and the
+   * length of a window (default an hour: a spent budget comes back `windowMs` after its window opened,
+   * on the forge's clock).
+   */
+  primary(opts: { limit?: number; status?: 403 | 429; windowMs?: number }): void {
     if (opts.limit !== undefined) this.limit = opts.limit;
+    if (opts.windowMs !== undefined) this.windowMs = opts.windowMs;
     if (opts.status) this.primaryStatus = opts.status;
   }
 
@@ -75,7 +82,7 @@ export class RateLimiter {
   }
 
   private windowEnd(): number {
-    return this.now().getTime() + HOUR_MS;
+    return this.now().getTime() + this.windowMs;
   }
 
   private bucket(key: string): Bucket {

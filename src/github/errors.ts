@@ -20,6 +20,8 @@ export class GitHubError extends Error {
     readonly status?: number,
     /** Seconds GitHub asked us to wait (retry-after, or until x-ratelimit-reset). */
     readonly retryAfter?: number,
+    /** When the spent primary budget comes back (x-ratelimit-reset, ms since the epoch on GitHub's clock). */
+    readonly resetAt?: number,
   ) {
     super(message);
     this.name = "GitHubError";
@@ -72,7 +74,13 @@ export function toGitHubError(e: unknown, what: string): unknown {
     case 403:
     case 429:
       if (Number.isFinite(retryAfter) || String(remaining) === "0" || /rate limit/i.test(detail)) {
-        return new GitHubError("rate-limited", message, e.status, rateLimitWait(headers, retryAfter));
+        return new GitHubError(
+          "rate-limited",
+          message,
+          e.status,
+          rateLimitWait(headers, retryAfter),
+          budgetReset(headers, retryAfter),
+        );
       }
       return new GitHubError("forbidden", message, e.status);
     case 404:
@@ -116,4 +124,17 @@ function rateLimitWait(headers: Record<string, string | number | undefined>, ret
   const reset = Number(headers["x-ratelimit-reset"]);
   if (Number.isFinite(reset)) return Math.max(1, Math.ceil(reset - Date.now() / 1000));
   return 60;
+}
+
+/** x-ratelimit-reset in ms, when the primary budget is what is spent (no retry-after). */
+function budgetReset(
+  headers: Record<string, string | number | undefined>,
+  retryAfter: number,
+): number | undefined {
+  const reset = Number(headers["x-ratelimit-reset"]);
+  return !Number.isFinite(retryAfter) &&
+    String(headers["x-ratelimit-remaining"]) === "0" &&
+    Number.isFinite(reset)
+    ? reset * 1000
+    : undefined;
 }

@@ -332,9 +332,31 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  /**
+   * The latest run named `name` on `sha`, when it can be updated in place: GitHub appends the annotations
+   * of an update to the run's, so a run that already holds some, given a new output, is replaced by a new
+   * run of the same name (GitHub shows the latest); else a check reported twice on one head (the draft's
+   * render, then the proposal's) showed 1,000 annotations under a summary counting 500.
+   */
+  private async replaceableRun(
+    sha: string,
+    name: string,
+    newOutput: boolean,
+  ): Promise<{ id: number } | undefined> {
+    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+      ...this.id,
+      ref: sha,
+      check_name: name,
+      per_page: 100,
+    });
+    const latest = runs.find((r) => r.name === name);
+    if (!latest) return undefined;
+    return newOutput && (latest.output?.annotations_count ?? 0) > 0 ? undefined : { id: latest.id };
+  }
+
   upsertCheckRun(input: CheckRunInput): Promise<number> {
     return this.call(`reporting check ${input.name}`, async () => {
-      const existing = (await this.listCheckRuns(input.headSha)).find((r) => r.name === input.name);
+      const existing = await this.replaceableRun(input.headSha, input.name, input.title !== undefined);
       const batches = batchAnnotations(input.annotations ?? []);
       const output = (annotations: CheckRunInput["annotations"]) =>
         input.title !== undefined

@@ -65,6 +65,17 @@ export class Metrics {
     labelNames: ["installation"] as const,
     registers: [this.registry],
   });
+  readonly jobsParked = new Counter({
+    name: "porchlight_jobs_parked_total",
+    help: "Jobs taken off the queue until a GitHub rate limit resets, by kind and reason",
+    labelNames: ["kind", "reason"] as const,
+    registers: [this.registry],
+  });
+  readonly parkedJobs = new Gauge({
+    name: "porchlight_parked_jobs",
+    help: "Jobs parked now, waiting for a GitHub rate limit to reset",
+    registers: [this.registry],
+  });
   readonly queueDepth = new Gauge({
     name: "porchlight_queue_depth",
     help: "Jobs waiting or running (render, checks, publish and fan-out)",

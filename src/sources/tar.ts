@@ -5,13 +5,17 @@ import { SourceError } from "./errors.js";
 
 /**
  * Tar and tar+gzip archives as FileTrees. Reading is liberal (gzip or not, `./` prefixes, pax and GNU
- * long names, directories, links and OCI whiteouts skipped); writing is deterministic — entries
+ * long names, directories, links and OCI whiteouts skipped) but refuses an entry named outside the
+ * archive's root (absolute, or with `..`); writing is deterministic — entries
  * sorted, mtime 0, uid/gid 0, no owner names, mode 0644, and a gzip header without a time — so the
  * same tree always gives the same bytes, and so the same digest in a registry.
  */
 
 /** Past this many uncompressed bytes an archive is refused (a package is far smaller; see limits.ts). */
 export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
+
+/** An archive holding an entry named outside its root: refused whole, never skipped nor re-rooted. */
+export class EntryRefused extends SourceError {}
 
 export function isGzip(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -33,7 +37,12 @@ export async function readTarball(bytes: Buffer, what: string): Promise<FileTree
       stream.on("data", (c) => chunks.push(c as Buffer));
       stream.on("end", () => {
         const path = entryPath(header.name);
-        if (header.type === "file" && path && !isWhiteout(path)) tree.set(path, Buffer.concat(chunks));
+        if (typeof path !== "string") {
+          reject(new EntryRefused(`${what}: refused entry ${JSON.stringify(header.name)}: ${path.refused}`));
+          ex.destroy();
+          return;
+        }
+        if (header.type === "file" && path !== "" && !isWhiteout(path)) tree.set(path, Buffer.concat(chunks));
         next();
       });
       stream.on("error", reject);
@@ -48,11 +57,20 @@ export async function readTarball(bytes: Buffer, what: string): Promise<FileTree
   return tree;
 }
 
-/** `./a/b` and `/a/b` → `a/b`; an entry leaving the archive's root (`../`) → undefined. */
-function entryPath(name: string): string | undefined {
-  const parts = name.split("/").filter((p) => p !== "" && p !== ".");
-  if (parts.length === 0 || parts.includes("..")) return undefined;
-  return parts.join("/");
+/**
+ * `./a/b` → `a/b` (`./` → ""). An absolute name, or one with a `..` part, is refused whatever the
+ * entry's type: it was written to land outside the directory it is unpacked in, so the archive is not a
+ * package's (re-rooting it would hide that).
+ */
+export function entryPath(name: string): string | { refused: string } {
+  if (name.startsWith("/") || /^[A-Za-z]:[\\/]/.test(name))
+    return { refused: "an absolute path (a package archive's entries are relative to its root)" };
+  if (name.split(/[\\/]/).includes(".."))
+    return { refused: "`..` climbs out of the archive's root (a package archive's entries stay below it)" };
+  return name
+    .split("/")
+    .filter((p) => p !== "" && p !== ".")
+    .join("/");
 }
 
 function isWhiteout(path: string): boolean {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { pino } from "pino";
-import { type AppServer, startAppServer } from "../../src/app/server.js";
+import { type AppServer, type RedisSettings, startAppServer } from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
 import { type Forge, startForge } from "../../src/forge/index.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
@@ -70,6 +70,12 @@ export interface WorldOptions {
    * may run ahead of it by a few minutes at most (the JWT lives ten).
    */
   forgeNow?: () => Date;
+  /** The longest a GitHub call of the app waits for a rate limit before its job is parked (default 60 s). */
+  maxWaitS?: number;
+  /** How often the app looks whether parked jobs' limits have reset (default 1000 ms). */
+  parkPollMs?: number;
+  /** Distributed mode: the app's jobs go through Redis (BullMQ) instead of its in-process queue. */
+  redis?: RedisSettings;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
@@ -88,6 +94,9 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     ...(opts.renderer ? { renderer: opts.renderer } : {}),
     ...(opts.mirror ? { mirror: opts.mirror } : {}),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.maxWaitS !== undefined ? { maxWaitS: opts.maxWaitS } : {}),
+    ...(opts.parkPollMs !== undefined ? { parkPollMs: opts.parkPollMs } : {}),
+    ...(opts.redis ? { redis: opts.redis } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);

@@ -1,3 +1,5 @@
+import { gzipSync } from "node:zlib";
+import { pack } from "tar-stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RegistryClient, sha256Digest } from "../../src/sources/oci/client.js";
 import { OCI_MANIFEST } from "../../src/sources/oci/media-types.js";
@@ -292,6 +294,75 @@ describe.skipIf(!hasRegistry)(`the OCI client against a real registry ${REGISTRY
     };
     await c.pushManifest("docker/app", "v1", Buffer.from(JSON.stringify(list)), list.mediaType);
     expect([...(await pullPackage(c, "docker/app", "v1", "/")).tree.keys()]).toEqual(["Kptfile", "cm.yaml"]);
+  });
+
+  /** An artifact of `layers` (bytes and title) at `repository:v1`. */
+  const pushLayers = async (
+    repository: string,
+    layers: { bytes: Buffer; title?: string; tar?: boolean }[],
+  ) => {
+    const c = client(registry.host);
+    const config = Buffer.from("{}");
+    const manifest = {
+      schemaVersion: 2,
+      mediaType: "application/vnd.oci.image.manifest.v1+json",
+      artifactType: "application/vnd.example.kpt",
+      config: {
+        mediaType: "application/vnd.oci.empty.v1+json",
+        digest: await c.pushBlob(repository, config),
+        size: 2,
+      },
+      layers: await Promise.all(
+        layers.map(async (l) => ({
+          mediaType: `application/vnd.oci.image.layer.v1.tar${l.tar === false ? "" : "+gzip"}`,
+          digest: await c.pushBlob(repository, l.bytes),
+          size: l.bytes.length,
+          ...(l.title ? { annotations: { "org.opencontainers.image.title": l.title } } : {}),
+        })),
+      ),
+    };
+    await c.pushManifest(repository, "v1", Buffer.from(JSON.stringify(manifest)), manifest.mediaType);
+    return c;
+  };
+
+  it("refuses a layer holding an entry with an absolute path or `..`, naming the entry, instead of re-rooting it", async () => {
+    const crafted = async (name: string) => {
+      const p = pack();
+      const chunks: Buffer[] = [];
+      p.on("data", (b) => chunks.push(b as Buffer));
+      const done = new Promise<void>((r) => p.on("end", () => r()));
+      p.entry({ name: "Kptfile" }, PKG.get("Kptfile") as Buffer);
+      p.entry({ name }, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n");
+      p.finalize();
+      await done;
+      return gzipSync(Buffer.concat(chunks));
+    };
+    const abs = await pushLayers("evil/abs", [{ bytes: await crafted("/etc/cm.yaml") }]);
+    await expect(pullPackage(abs, "evil/abs", "v1", "/")).rejects.toThrow(
+      /^oci:\/\/.*\/evil\/abs@sha256:\w+ layer sha256:\w+: refused entry "\/etc\/cm\.yaml": an absolute path/,
+    );
+    const up = await pushLayers("evil/up", [{ bytes: await crafted("../../cm.yaml") }]);
+    await expect(pullPackage(up, "evil/up", "v1", "/")).rejects.toThrow(
+      /refused entry "\.\.\/\.\.\/cm\.yaml": `\.\.` climbs out of the archive's root/,
+    );
+  });
+
+  it("refuses an ORAS-style layer titled with an absolute path or `..`, naming the layer", async () => {
+    const kptfile = PKG.get("Kptfile") as Buffer;
+    const abs = await pushLayers("evil/title-abs", [
+      { bytes: kptfile, title: "Kptfile", tar: false },
+      { bytes: Buffer.from("x: 1\n"), title: "/etc/cm.yaml", tar: false },
+    ]);
+    await expect(pullPackage(abs, "evil/title-abs", "v1", "/")).rejects.toThrow(
+      /refused layer sha256:\w+ titled "\/etc\/cm\.yaml": an absolute path/,
+    );
+    const up = await pushLayers("evil/title-up", [
+      { bytes: kptfile, title: "Kptfile", tar: false },
+      { bytes: Buffer.from("x: 1\n"), title: "../cm.yaml", tar: false },
+    ]);
+    await expect(pullPackage(up, "evil/title-up", "v1", "/")).rejects.toThrow(
+      /refused layer sha256:\w+ titled "\.\.\/cm\.yaml": `\.\.` climbs out/,
+    );
   });
 
   it("names a missing tag as not found", async () => {

@@ -52,20 +52,53 @@ describe("tar archives", () => {
     }
   });
 
-  it("reads tar and tar+gzip alike, drops ./ prefixes, and skips directories, links, whiteouts and ../ entries", async () => {
+  it("reads tar and tar+gzip alike, drops ./ prefixes, and skips directories, links and whiteouts", async () => {
     const tar = await rawTar([
       { name: "./", type: "directory" },
       { name: "./Kptfile", body: "k\n" },
       { name: "./sub/cm.yaml", body: "c\n" },
       { name: "./sub/.wh.gone.yaml" },
       { name: "./link", type: "symlink", linkname: "/etc/passwd" },
-      { name: "../escape.yaml", body: "no\n" },
     ]);
     const want = { Kptfile: "k\n", "sub/cm.yaml": "c\n" };
     expect(treeToText(await readTarball(tar, "t.tar"))).toEqual(want);
     expect(treeToText(await readTarball(gzipSync(tar), "t.tar.gz"))).toEqual(want);
     expect(treeToText(await readTarball(await writeTar(treeFromText(want)), "w.tar"))).toEqual(want);
   });
+
+  it.each([
+    [
+      "an absolute path",
+      "/etc/cron.d/job",
+      "file",
+      /: refused entry "\/etc\/cron\.d\/job": an absolute path/,
+    ],
+    [
+      "a `..` part",
+      "sub/../../escape.yaml",
+      "file",
+      /: refused entry "sub\/\.\.\/\.\.\/escape\.yaml": `\.\.` climbs out/,
+    ],
+    ["a leading `..`", "../Kptfile", "file", /: refused entry "\.\.\/Kptfile": `\.\.` climbs out/],
+    ["an absolute directory", "/tmp/", "directory", /: refused entry "\/tmp\/": an absolute path/],
+  ] as const)(
+    "refuses the whole archive, naming the entry, when one has %s",
+    async (_, name, type, message) => {
+      const tar = await rawTar([
+        { name: "Kptfile", body: "k\n" },
+        { name, type, body: type === "file" ? "x\n" : "" },
+      ]);
+      for (const [bytes, what] of [
+        [tar, "https://x/p.tar"],
+        [gzipSync(tar), "https://x/p.tgz"],
+      ] as const) {
+        const err = await readTarball(bytes, what).catch((e: Error) => e);
+        expect(err).toBeInstanceOf(Error);
+        expect((err as Error).message.startsWith(`${what}: `)).toBe(true);
+        expect((err as Error).message).toMatch(message);
+      }
+    },
+  );
 
   it("names the archive that is not one", async () => {
     await expect(readTarball(Buffer.from([0x1f, 0x8b, 1, 2, 3]), "https://x/p.tgz")).rejects.toThrow(

@@ -1,7 +1,7 @@
 import { gunzipSync } from "node:zlib";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import { SourceError } from "../errors.js";
-import { readTarball, writeTarGz } from "../tar.js";
+import { EntryRefused, entryPath, readTarball, writeTarGz } from "../tar.js";
 import { type Manifest, type RegistryClient, sha256Digest } from "./client.js";
 import {
   type Descriptor,
@@ -83,7 +83,8 @@ export async function pullPackage(
     let tree: FileTree;
     try {
       tree = await readTarball(bytes, `${what} layer ${layer.digest}`);
-    } catch {
+    } catch (err) {
+      if (err instanceof EntryRefused) throw err;
       seen.push(`${layer.mediaType} (not a tar)`);
       continue;
     }
@@ -91,20 +92,21 @@ export async function pullPackage(
     if (pkg.has(KPTFILE)) return { digest, tree: pkg };
     // ORAS pushes a directory as one tar+gzip layer titled by the directory's name, its entries under
     // that name (`oras push … ./web` → `web/Kptfile`): the package is read from inside it.
-    const title = layer.annotations?.[TITLE_ANNOTATION]?.replace(/^\.?\/+|\/+$/g, "");
-    if (title && !title.split("/").includes("..")) {
+    const titled = layer.annotations?.[TITLE_ANNOTATION];
+    const title = titled ? titledPath(titled, what, layer.digest) : "";
+    if (title) {
       const inner = subtree(tree, `${title}/${directory.replace(/^\/+|\/+$/g, "")}`.replace(/\/+$/, ""));
       if (inner.has(KPTFILE)) return { digest, tree: inner };
     }
     seen.push(`${layer.mediaType} (no ${directory === "/" ? "" : `${directory.slice(1)}/`}Kptfile)`);
   }
   const titled = layers.filter((l) => l.annotations?.[TITLE_ANNOTATION]);
+  for (const l of titled) titledPath(l.annotations?.[TITLE_ANNOTATION] ?? "", what, l.digest);
   if (titled.length > 0) {
     const files: FileTree = new Map();
     for (const l of titled) {
-      const title = l.annotations?.[TITLE_ANNOTATION] ?? "";
-      if (title.split("/").includes("..")) continue;
-      files.set(title.replace(/^\.?\/+/, ""), await client.blob(repository, l.digest));
+      const title = titledPath(l.annotations?.[TITLE_ANNOTATION] ?? "", what, l.digest);
+      files.set(title, await client.blob(repository, l.digest));
     }
     const pkg = subtree(files, directory.replace(/^\/+|\/+$/g, ""));
     if (pkg.has(KPTFILE)) return { digest, tree: pkg };
@@ -179,4 +181,14 @@ export async function pushPackage(
   await client.pushBlob(repository, artifact.config, from);
   await client.pushManifest(repository, tag, artifact.manifest, OCI_MANIFEST);
   return { digest: artifact.digest, pushed: true };
+}
+
+/**
+ * A layer's title (`org.opencontainers.image.title`) as the path ORAS unpacks it at: relative to the
+ * package's root, or the artifact is refused naming the layer — as an archive entry is (tar.ts).
+ */
+function titledPath(title: string, what: string, digest: string): string {
+  const path = entryPath(title);
+  if (typeof path === "string") return path;
+  throw new EntryRefused(`${what}: refused layer ${digest} titled ${JSON.stringify(title)}: ${path.refused}`);
 }
