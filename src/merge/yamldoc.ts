@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
-import { formatDocument, type SeqIndent } from "../kpt/format.js";
+import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
 import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
@@ -64,8 +64,10 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
     mergeKeysAsText(doc, text);
     // a piece after the file's first starts at its `---` line, whose comment kpt drops
     normalizeComments(doc, text, { fileStart: lineOffset === 0 });
+    // the reader's derivation (kyaml's DeriveSeqIndentStyle: comment lines between a key and its
+    // first `- ` are skipped), so a get or update writes a list as a render does
     const [start, , end] = doc.range;
-    out.push({ doc, seqIndent: deriveSeqIndent(text, start, end) });
+    out.push({ doc, seqIndent: seqIndentIn(text, start, Math.min(end, text.length)) });
   }
   return out;
 }
@@ -122,43 +124,6 @@ export function splitDocuments(text: string): DocChunk[] | undefined {
   }
   if (text.length > chunkStart) chunks.push({ text: text.slice(chunkStart), line: chunkLine });
   return chunks;
-}
-
-/**
- * kyaml's DeriveSeqIndentStyle over one document's text: the first `- ` item line (only spaces
- * before it) under a `key:` line decides; at the key's indentation is compact, two deeper is wide;
- * anything else looks further; default compact.
- */
-export function deriveSeqIndent(text: string, start = 0, end = text.length): SeqIndent {
-  let prevStart = -1;
-  let lineStart = start;
-  let dash = -1;
-  while (lineStart < end) {
-    let lineEnd = text.indexOf("\n", lineStart);
-    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-    if (dash < lineStart) {
-      dash = text.indexOf("- ", lineStart);
-      if (dash < 0 || dash >= end) return "compact";
-    }
-    if (prevStart >= 0 && dash >= 0 && dash < lineEnd && onlySpaces(text, lineStart, dash)) {
-      const key = text.slice(prevStart, lineStart - 1);
-      const trimmed = key.trim();
-      if (trimmed.endsWith(":") && trimmed.indexOf(":") === trimmed.length - 1) {
-        const keyIndent = key.length - key.trimStart().length;
-        const col = dash - lineStart;
-        if (col === keyIndent) return "compact";
-        if (col - keyIndent === 2) return "wide";
-      }
-    }
-    prevStart = lineStart;
-    lineStart = lineEnd + 1;
-  }
-  return "compact";
-}
-
-function onlySpaces(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 32) return false;
-  return true;
 }
 
 /** One document as kyaml writes it (ends with a newline). */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { treeFromText } from "../../src/kpt/tree.js";
+import { clonedPackage } from "../../src/merge/index.js";
+
+/**
+ * `pkg get` writes each file as `kpt pkg get` (v1.0.0-beta.56) writes it: the expectations below were
+ * read off kpt, fetching the same files from a local git repository.
+ */
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n";
+const LOCK = { repo: "file:///tmp/up", directory: "/pkg", ref: "main", commit: "a".repeat(40) };
+
+function got(files: Record<string, string>): Record<string, string> {
+  const out = clonedPackage(treeFromText({ Kptfile: KPTFILE, ...files }), LOCK, "k");
+  return Object.fromEntries([...out].map(([p, b]) => [p, b.toString("utf8")]));
+}
+
+describe("pkg get writes files as kpt pkg get does", () => {
+  it("keeps a list's wide indentation when comment lines stand between its key and its first item", () => {
+    const svc =
+      "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n    # agent\n    - name: a\n      port: 1\n";
+    const role =
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: r\nrules:\n  # leader election\n  - apiGroups: [""]\n    verbs: ["get"]\n';
+    const out = got({ "svc.yaml": svc, "role.yaml": role });
+    expect(out["svc.yaml"]).toBe(
+      "apiVersion: v1\nkind: Service\nmetadata: # kpt-merge: /web\n  name: web\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|Service|default|web'\nspec:\n  ports:\n    # agent\n    - name: a\n      port: 1\n",
+    );
+    expect(out["role.yaml"]).toBe(
+      'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: # kpt-merge: /r\n  name: r\n  annotations:\n    internal.kpt.dev/upstream-identifier: \'rbac.authorization.k8s.io|Role|default|r\'\nrules:\n  # leader election\n  - apiGroups: [""]\n    verbs: ["get"]\n',
+    );
+  });
+});
