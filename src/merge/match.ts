@@ -1,4 +1,4 @@
-import { isMap, isPair, Scalar, type YAMLMap } from "yaml";
+import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
 import { apiGroup } from "../kpt/resource.js";
 import { field, fieldPair, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
@@ -118,6 +118,9 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   node.type = "QUOTE_SINGLE";
   const pair = fieldPair(annotations as YAMLMap, key);
   if (pair) {
+    // kyaml's field setter gives a value equal to the one there that one's style (its comments go)
+    const old = pair.value;
+    if (isScalar(old) && scalarText(old) === value && old.type) node.type = old.type;
     pair.value = node;
     return;
   }

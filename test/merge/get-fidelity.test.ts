@@ -29,4 +29,28 @@ describe("pkg get writes files as kpt pkg get does", () => {
       'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: # kpt-merge: /r\n  name: r\n  annotations:\n    internal.kpt.dev/upstream-identifier: \'rbac.authorization.k8s.io|Role|default|r\'\nrules:\n  # leader election\n  - apiGroups: [""]\n    verbs: ["get"]\n',
     );
   });
+
+  it("leaves an upstream-identifier that already holds kpt's value in its own style", () => {
+    const cm = (n: string, rest: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${n}\n  name: ${n}\n  annotations:\n${rest}`;
+    const out = got({
+      "double.yaml": cm("d", '    internal.kpt.dev/upstream-identifier: "|ConfigMap|default|d" # c\n'),
+      "literal.yaml": cm("l", "    internal.kpt.dev/upstream-identifier: |-\n      |ConfigMap|default|l\n"),
+      "stale.yaml": cm("s", "    internal.kpt.dev/upstream-identifier: other\n"),
+      "apps.yaml":
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: # kpt-merge: ns/web\n  name: web\n  namespace: ns\n  annotations:\n    internal.kpt.dev/upstream-identifier: apps|Deployment|ns|web\n",
+    });
+    expect(out["double.yaml"]).toBe(
+      cm("d", '    internal.kpt.dev/upstream-identifier: "|ConfigMap|default|d"\n'),
+    );
+    expect(out["literal.yaml"]).toBe(
+      cm("l", "    internal.kpt.dev/upstream-identifier: |-\n      |ConfigMap|default|l\n"),
+    );
+    expect(out["stale.yaml"]).toBe(
+      cm("s", "    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|s'\n"),
+    );
+    expect(out["apps.yaml"]).toBe(
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata: # kpt-merge: ns/web\n  name: web\n  namespace: ns\n  annotations:\n    internal.kpt.dev/upstream-identifier: apps|Deployment|ns|web\n",
+    );
+  });
 });
