@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/format.js";
-import { normalizeComments } from "../kpt/format-comments.js";
+import { normalizeComments, startsPiece } from "../kpt/format-comments.js";
 import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
 import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
 
@@ -29,7 +29,7 @@ const PARSE_OPTIONS = { schema: "failsafe", keepSourceTokens: false, uniqueKeys:
 export function parseYamlDocs(text: string, file: string): YamlDoc[] {
   const chunks = splitDocuments(text);
   if (!chunks) return parseChunk(text, file, 0);
-  return chunks.flatMap((c) => parseChunk(c.text, file, c.line));
+  return chunks.flatMap((c) => parseChunk(c.text, file, c.line, c.pieceStart));
 }
 
 /** Under the failsafe schema an empty document, `~` and `null` are plain strings: nulls to kyaml. */
@@ -43,7 +43,7 @@ function plainNull(node: unknown): boolean {
  * Parses one piece of a file (see splitDocuments) starting at 0-based line `lineOffset` (for error
  * positions); empty documents are dropped.
  */
-export function parseChunk(text: string, file: string, lineOffset: number): YamlDoc[] {
+export function parseChunk(text: string, file: string, lineOffset: number, pieceStart?: boolean): YamlDoc[] {
   const docs = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: YamlDoc[] = [];
@@ -63,7 +63,7 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
     emptyScalarsAsNull(doc);
     mergeKeysAsText(doc, text);
     // a piece after the file's first starts at its `---` line, whose comment kpt drops
-    normalizeComments(doc, text, { fileStart: lineOffset === 0 });
+    normalizeComments(doc, text, { fileStart: lineOffset === 0, pieceStart });
     // the reader's derivation (kyaml's DeriveSeqIndentStyle: comment lines between a key and its
     // first `- ` are skipped), so a get or update writes a list as a render does
     const [start, , end] = doc.range;
@@ -96,6 +96,11 @@ export interface DocChunk {
   text: string;
   /** 0-based line of the chunk in the file. */
   line: number;
+  /**
+   * For a chunk after the file's first line: whether kyaml's cut leaves its `---` line first in its
+   * piece (format-comments.ts's startsPiece over the whole file; the chunk alone cannot tell).
+   */
+  pieceStart?: boolean;
 }
 
 /**
@@ -115,15 +120,21 @@ export function splitDocuments(text: string): DocChunk[] | undefined {
     const c = text.charCodeAt(at);
     if (c === 37 /* % */ || (c === 46 /* . */ && text.startsWith("...", at))) return undefined;
     if (c === 45 /* - */ && text.startsWith("---", at) && (end === at + 3 || /\s/.test(text[at + 3]!))) {
-      if (at > chunkStart) chunks.push({ text: text.slice(chunkStart, at), line: chunkLine });
+      if (at > chunkStart) chunks.push(chunk(text, chunkStart, at, chunkLine));
       chunkStart = at;
       chunkLine = line;
     }
     at = end + 1;
     line++;
   }
-  if (text.length > chunkStart) chunks.push({ text: text.slice(chunkStart), line: chunkLine });
+  if (text.length > chunkStart) chunks.push(chunk(text, chunkStart, text.length, chunkLine));
   return chunks;
+}
+
+function chunk(text: string, from: number, to: number, line: number): DocChunk {
+  const c: DocChunk = { text: text.slice(from, to), line };
+  if (from > 0) c.pieceStart = startsPiece(text, from);
+  return c;
 }
 
 /** One document as kyaml writes it (ends with a newline). */

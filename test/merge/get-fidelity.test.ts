@@ -30,6 +30,14 @@ describe("pkg get writes files as kpt pkg get does", () => {
     );
   });
 
+  it("keeps the blank line after a later document's head comment", () => {
+    const cm = (n: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  k: v\n`;
+    const out = got({ "cm.yaml": `# head\n${cm("a")}---\n# between\n\n${cm("b")}` });
+    const merged = (n: string) =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${n}\n  name: ${n}\n  annotations:\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|${n}'\ndata:\n  k: v\n`;
+    expect(out["cm.yaml"]).toBe(`# head\n${merged("a")}---\n# between\n\n${merged("b")}`);
+  });
+
   it("leaves an upstream-identifier that already holds kpt's value in its own style", () => {
     const cm = (n: string, rest: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /${n}\n  name: ${n}\n  annotations:\n${rest}`;
