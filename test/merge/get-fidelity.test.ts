@@ -61,4 +61,13 @@ describe("pkg get writes files as kpt pkg get does", () => {
       "apiVersion: apps/v1\nkind: Deployment\nmetadata: # kpt-merge: ns/web\n  name: web\n  namespace: ns\n  annotations:\n    internal.kpt.dev/upstream-identifier: apps|Deployment|ns|web\n",
     );
   });
+
+  it("drops the fetched Kptfile's namespace and comments, as kpt writes the new Kptfile", () => {
+    const kf =
+      '# head\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p2 # name comment\n  namespace: ns1\n  annotations:\n    config.kubernetes.io/local-config: "true"\ninfo:\n  description: x # desc\n# trailing comment\n';
+    const out = clonedPackage(treeFromText({ Kptfile: kf }), LOCK, "k2");
+    expect(out.get("Kptfile")?.toString("utf8")).toBe(
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: k2\n  annotations:\n    config.kubernetes.io/local-config: "true"\nupstream:\n  type: git\n  git:\n    repo: file:///tmp/up\n    directory: /pkg\n    ref: main\n  updateStrategy: resource-merge\nupstreamLock:\n  type: git\n  git:\n    repo: file:///tmp/up\n    directory: /pkg\n    ref: main\n    commit: ${"a".repeat(40)}\ninfo:\n  description: x\n`,
+    );
+  });
 });
