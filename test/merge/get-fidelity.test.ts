@@ -70,4 +70,14 @@ describe("pkg get writes files as kpt pkg get does", () => {
       `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: k2\n  annotations:\n    config.kubernetes.io/local-config: "true"\nupstream:\n  type: git\n  git:\n    repo: file:///tmp/up\n    directory: /pkg\n    ref: main\n  updateStrategy: resource-merge\nupstreamLock:\n  type: git\n  git:\n    repo: file:///tmp/up\n    directory: /pkg\n    ref: main\n    commit: ${"a".repeat(40)}\ninfo:\n  description: x\n`,
     );
   });
+
+  it("clears the annotations kpt's writer clears, and leaves the others a file holds", () => {
+    const out = got({
+      "cm.yaml":
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\n  annotations:\n    a: b\n    config.kubernetes.io/path: 'x.yaml'\n    config.kubernetes.io/index: '0'\n    internal.config.kubernetes.io/path: 'x.yaml'\n    internal.config.kubernetes.io/index: '0'\n    internal.config.kubernetes.io/package-path: '/x'\n    internal.config.kubernetes.io/seqindent: 'wide'\n    internal.config.kubernetes.io/annotations-migration-resource-id: '7'\n    config.k8s.io/path: 'x.yaml'\n    config.k8s.io/index: '0'\n    config.kubernetes.io/merge-source: 'updated'\n    config.kubernetes.io/local-config: 'true'\ndata:\n  k: v\n",
+    });
+    expect(out["cm.yaml"]).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /cm\n  name: cm\n  annotations:\n    a: b\n    internal.config.kubernetes.io/package-path: '/x'\n    config.k8s.io/path: 'x.yaml'\n    config.k8s.io/index: '0'\n    config.kubernetes.io/merge-source: 'updated'\n    config.kubernetes.io/local-config: 'true'\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|cm'\ndata:\n  k: v\n",
+    );
+  });
 });
