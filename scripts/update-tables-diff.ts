@@ -15,7 +15,8 @@ type Kind =
   | "both refuse"
   | "kpt updates, porchlight refuses"
   | "porchlight updates, kpt refuses"
-  | "not run";
+  | "not run"
+  | "failed before the update";
 
 interface Row {
   c: TableCase;
@@ -33,11 +34,16 @@ async function runCases(cases: readonly TableCase[], batch: number): Promise<Row
   const rows: Row[] = [];
   for (let start = 0; start < cases.length; start += batch) {
     const part = cases.slice(start, start + batch);
-    const results = await runBatch(part.map(tableTriple));
+    // no reformatting by kpt: kyaml's fragments (no apiVersion) are no resources to `kpt fn eval`
+    const results = await runBatch(part.map(tableTriple), false);
     results.forEach((r, i) => {
       const c = part[i] as TableCase;
       if (r.error) {
-        rows.push({ c, kind: REFUSAL[r.refusedBy ?? "both"] ?? "both refuse", detail: r.error.trim() });
+        rows.push({
+          c,
+          kind: r.refusedBy ? (REFUSAL[r.refusedBy] ?? "both refuse") : "failed before the update",
+          detail: r.error.trim(),
+        });
         return;
       }
       const same = classify(r) === "identical";

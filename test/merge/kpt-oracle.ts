@@ -158,7 +158,7 @@ function slice(files: Record<string, string>, dir: string): Record<string, strin
  * resources by file path, so the cases do not meet. A batch that fails is split in halves until the
  * failing case is alone; that case reports the error.
  */
-export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[]> {
+export async function runBatch(triples: readonly Triple[], reformat = true): Promise<CaseOutcome[]> {
   const combined: Triple = {
     original: Object.assign({}, ...triples.map((t, i) => prefixed(t.original, caseDir(i)))),
     updated: Object.assign({}, ...triples.map((t, i) => prefixed(t.updated, caseDir(i)))),
@@ -174,7 +174,7 @@ export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[
     },
   };
   try {
-    const r = await runBoth(combined, true);
+    const r = await runBoth(combined, reformat);
     return triples.map((_, i) => ({
       kpt: slice(r.kpt, caseDir(i)),
       porchlight: slice(r.porchlight, caseDir(i)),
@@ -202,6 +202,9 @@ export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[
       ];
     }
     const half = Math.ceil(triples.length / 2);
-    return [...(await runBatch(triples.slice(0, half))), ...(await runBatch(triples.slice(half)))];
+    return [
+      ...(await runBatch(triples.slice(0, half), reformat)),
+      ...(await runBatch(triples.slice(half), reformat)),
+    ];
   }
 }
