@@ -25,6 +25,7 @@ import { join, relative } from "node:path";
 import { defaultRegistry } from "../src/fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../src/fn/runtime/types.js";
 import { render } from "../src/render/render.js";
+import { firstDifference } from "../test/cli/get-differential.js";
 import { kptAvailable, kptRender } from "../test/conformance/realworld.js";
 
 const BIN = join(import.meta.dirname, "..", "bin", "porchlight.js");
@@ -102,19 +103,9 @@ function compareRendered(dir: string, files: readonly string[], root: string): O
     return {
       file: relative(root, f),
       kind: a === b ? "identical" : "bytes differ",
-      detail: firstDifference(a, b),
+      detail: a === b ? undefined : firstDifference(a, b),
     };
   });
-}
-
-function firstDifference(a: string, b: string): string | undefined {
-  if (a === b) return undefined;
-  const [la, lb] = [a.split("\n"), b.split("\n")];
-  for (let i = 0; i < Math.max(la.length, lb.length); i++) {
-    if (la[i] !== lb[i])
-      return `line ${i + 1}: kpt ${JSON.stringify(la[i])} porchlight ${JSON.stringify(lb[i])}`;
-  }
-  return undefined;
 }
 
 function lastLine(text: string): string {
@@ -252,7 +243,3 @@ export async function main(args: readonly string[]): Promise<number> {
   else rmSync(work, { recursive: true, force: true });
   return failures === 0 ? 0 : 1;
 }
-
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});

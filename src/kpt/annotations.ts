@@ -48,3 +48,18 @@ export const TRANSIENT_ANNOTATIONS: readonly string[] = [
   LEGACY_ANNOTATION.index,
   LEGACY_ANNOTATION.id,
 ];
+
+/**
+ * The annotations kpt's package writer (kyaml's LocalPackageWriter, as `pkg get` and `pkg update` write
+ * files) clears from every resource, whoever set them: the reader's own, file and index, and the sequence
+ * style. Read off kpt v1.0.0-beta.56: the package path, the ids and the legacy `config.k8s.io/path` and
+ * `/index` a file already holds pass through.
+ */
+export const WRITER_CLEARED_ANNOTATIONS: readonly string[] = [
+  ANNOTATION.path,
+  ANNOTATION.index,
+  ANNOTATION.internalPath,
+  ANNOTATION.internalIndex,
+  ANNOTATION.seqIndent,
+  ANNOTATION.annotationsMigrationId,
+];

@@ -27,7 +27,9 @@ import { isCommonYaml } from "./yaml-fast.js";
  * where yaml.v3 would have them, using the source text the document was parsed from:
  * - a comment on a `---` separator line is dropped (kpt cuts documents apart there), but where the line
  *   is left first in a piece of that cut (the file's first line, say): there it is the first key's head
- *   (`fileStart`: the text starts where the file does, not at a piece of it cut out already);
+ *   (`fileStart`: the text starts where the file does, not at a piece of it cut out already;
+ *   `pieceStart`, for a text cut out of a file at a `---` line: whether kyaml's cut leaves that line
+ *   first in its piece, startsPiece over the whole file — the text alone cannot tell);
  * - `key: # comment` over a block collection is a line comment of the key, not a head comment;
  * - a comment on the lines after a scalar is the next entry's head comment, or the block's foot comment;
  * - the comments after a nested block go where yaml.v3's scanner puts them (comment-runs.ts);
@@ -43,7 +45,13 @@ export function normalizeComments(
     listItem = false,
     end: itemEnd,
     fileStart = true,
-  }: { listItem?: boolean; end?: { offset: number; col: number }; fileStart?: boolean } = {},
+    pieceStart,
+  }: {
+    listItem?: boolean;
+    end?: { offset: number; col: number };
+    fileStart?: boolean;
+    pieceStart?: boolean;
+  } = {},
 ): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
   // Without comment lines, and with every comment on its scalar's line, nothing would move: the
@@ -53,7 +61,7 @@ export function normalizeComments(
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
-  if (!listItem && !splitDocumentHead(doc, text, fileStart)) dropSeparatorComment(doc, text);
+  if (!listItem && !splitDocumentHead(doc, text, fileStart, pieceStart)) dropSeparatorComment(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
   const foot = doc.contents
@@ -117,7 +125,12 @@ function blankLineAt(text: string, offset: number): boolean {
  * line starts a piece of kpt's cut (startsPiece) and `fileStart` says the text starts where the file does.
  * Returns false when the document is not a mapping with a known position (left as the parser put it).
  */
-function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boolean {
+function splitDocumentHead(
+  doc: Document,
+  text: string,
+  fileStart: boolean,
+  pieceStart: boolean | undefined,
+): boolean {
   const map = doc.contents;
   if (!isMap(map) || !map.range || map.items.length === 0) return false;
   const first = map.items[0] as Pair;
@@ -131,8 +144,9 @@ function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boo
   // line left first in a piece, as the first key's head (no document head, no blank line after them), a
   // comment on that line the first of them (see startsPiece). Another `---` line's comment is dropped.
   const sepStart = from === 0 ? -1 : text.lastIndexOf("\n", from - 2) + 1;
-  const pieceStart = sepStart >= 0 && startsPiece(text, sepStart);
-  const separator = pieceStart
+  const leftFirst =
+    sepStart >= 0 && (sepStart === 0 && pieceStart !== undefined ? pieceStart : startsPiece(text, sepStart));
+  const separator = leftFirst
     ? /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(sepStart, from))
     : null;
   const onSeparator = separator?.[1];
@@ -159,7 +173,7 @@ function splitDocumentHead(doc: Document, text: string, fileStart: boolean): boo
  * left (no line break before it) and every other one after it; after other lines the first is cut out,
  * the second left, and so on.
  */
-function startsPiece(text: string, lineStart: number): boolean {
+export function startsPiece(text: string, lineStart: number): boolean {
   let before = 0;
   let at = lineStart;
   while (at > 0) {

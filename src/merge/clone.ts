@@ -33,7 +33,9 @@ export function clonedPackage(
   const kf: PlainKptfile = existing ? parseKptfileText(existing.toString("utf8"), KPTFILE) : {};
   kf.apiVersion = kf.apiVersion ?? "kpt.dev/v1";
   kf.kind = kf.kind ?? "Kptfile";
-  kf.metadata = { ...(kf.metadata ?? {}), name };
+  // kpt writes the fetched Kptfile's metadata over a new one naming the package: its namespace is not kept
+  const { namespace: _namespace, ...metadata } = kf.metadata ?? {};
+  kf.metadata = { ...metadata, name };
   if (sourceKind(upstream.repo)) {
     // a package from OCI or a tarball: whatever upstream its own Kptfile named is not where it came from
     delete kf.upstream;

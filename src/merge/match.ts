@@ -1,4 +1,5 @@
-import { isMap, isPair, Scalar, type YAMLMap } from "yaml";
+import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
+import { WRITER_CLEARED_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { field, fieldPair, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
@@ -118,6 +119,9 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   node.type = "QUOTE_SINGLE";
   const pair = fieldPair(annotations as YAMLMap, key);
   if (pair) {
+    // kyaml's field setter gives a value equal to the one there that one's style (its comments go)
+    const old = pair.value;
+    if (isScalar(old) && scalarText(old) === value && old.type) node.type = old.type;
     pair.value = node;
     return;
   }
@@ -129,4 +133,19 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
     map.comment = undefined;
   }
   map.add({ key: k, value: node });
+}
+
+/** kpt's writer clears its reader's annotations from every resource it writes (WRITER_CLEARED_ANNOTATIONS). */
+export function clearWriterAnnotations(doc: YamlDoc): void {
+  const metadata = field(root(doc), "metadata");
+  const annotations = field(metadata, "annotations");
+  if (!isMap(metadata) || !isMap(annotations) || annotations.items.length === 0) return;
+  const kept = annotations.items.filter(
+    (p) => !WRITER_CLEARED_ANNOTATIONS.includes(scalarText(p.key as MaybeNode) ?? ""),
+  );
+  if (kept.length === annotations.items.length) return;
+  annotations.items = kept;
+  // a map the clearing emptied goes, as kyaml clears empty annotations
+  if (kept.length === 0)
+    metadata.items = metadata.items.filter((p) => scalarText(p.key as MaybeNode) !== "annotations");
 }

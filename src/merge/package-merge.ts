@@ -2,7 +2,7 @@ import { attribute, type CommandGroup } from "../kpt/attribution.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
-import { addMergeComment } from "./match.js";
+import { addMergeComment, clearWriterAnnotations } from "./match.js";
 import { mergeResources, type TextFiles } from "./resources.js";
 import { mergeText } from "./text3.js";
 import type { MergeChange, MergeConflict } from "./types.js";
@@ -142,7 +142,10 @@ export function normalizedFiles(files: Map<string, Buffer>, attributeAs?: Comman
           out.set(p, t);
           continue;
         }
-        docs.forEach(addMergeComment);
+        for (const d of docs) {
+          addMergeComment(d);
+          clearWriterAnnotations(d);
+        }
         if (attributeAs) for (const d of docs) attribute(d.doc, attributeAs);
         out.set(p, formatDocs(docs));
         continue;

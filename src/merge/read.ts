@@ -21,8 +21,9 @@ export interface ReadResources {
 
 type Side = "local" | "original" | "updated";
 
-function parse(text: string, path: string, line?: number): YamlDoc[] {
-  const docs = line === undefined ? parseYamlDocs(text, path) : parseChunk(text, path, line);
+function parse(text: string, path: string, chunk?: DocChunk): YamlDoc[] {
+  const docs =
+    chunk === undefined ? parseYamlDocs(text, path) : parseChunk(text, path, chunk.line, chunk.pieceStart);
   for (const d of docs) addMergeComment(d);
   return docs;
 }
@@ -68,7 +69,7 @@ function readChunks(path: string, chunks: Record<Side, DocChunk[]>, out: ReadRes
     const [l, o, u] = [chunks.local[i], chunks.original[i], chunks.updated[i]];
     let od: YamlDoc[] | undefined;
     if (l && o && u && l.text === o.text && o.text === u.text) {
-      od = parse(l.text, path, l.line);
+      od = parse(l.text, path, l);
       const only = od.length === 1 ? od[0] : undefined;
       if (only && walkIsIdentity(only.doc.contents)) {
         out.settled.push({ path, index: next.local, y: only });
@@ -78,9 +79,9 @@ function readChunks(path: string, chunks: Record<Side, DocChunk[]>, out: ReadRes
         continue;
       }
     }
-    od ??= o ? parse(o.text, path, o.line) : [];
-    const ud = u ? (o && u.text === o.text ? od : parse(u.text, path, u.line)) : [];
-    const ld = l ? parse(l.text, path, l.line) : [];
+    od ??= o ? parse(o.text, path, o) : [];
+    const ud = u ? (o && u.text === o.text ? od : parse(u.text, path, u)) : [];
+    const ld = l ? parse(l.text, path, l) : [];
     for (const y of od) out.original.push({ path, index: next.original++, y });
     for (const y of ud) out.updated.push({ path, index: next.updated++, y });
     for (const y of ld) out.local.push({ path, index: next.local++, y });

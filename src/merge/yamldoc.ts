@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
-import { formatDocument, type SeqIndent } from "../kpt/format.js";
-import { normalizeComments } from "../kpt/format-comments.js";
+import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/format.js";
+import { normalizeComments, startsPiece } from "../kpt/format-comments.js";
 import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
 import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
 
@@ -29,7 +29,7 @@ const PARSE_OPTIONS = { schema: "failsafe", keepSourceTokens: false, uniqueKeys:
 export function parseYamlDocs(text: string, file: string): YamlDoc[] {
   const chunks = splitDocuments(text);
   if (!chunks) return parseChunk(text, file, 0);
-  return chunks.flatMap((c) => parseChunk(c.text, file, c.line));
+  return chunks.flatMap((c) => parseChunk(c.text, file, c.line, c.pieceStart));
 }
 
 /** Under the failsafe schema an empty document, `~` and `null` are plain strings: nulls to kyaml. */
@@ -43,7 +43,7 @@ function plainNull(node: unknown): boolean {
  * Parses one piece of a file (see splitDocuments) starting at 0-based line `lineOffset` (for error
  * positions); empty documents are dropped.
  */
-export function parseChunk(text: string, file: string, lineOffset: number): YamlDoc[] {
+export function parseChunk(text: string, file: string, lineOffset: number, pieceStart?: boolean): YamlDoc[] {
   const docs = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: YamlDoc[] = [];
@@ -63,9 +63,11 @@ export function parseChunk(text: string, file: string, lineOffset: number): Yaml
     emptyScalarsAsNull(doc);
     mergeKeysAsText(doc, text);
     // a piece after the file's first starts at its `---` line, whose comment kpt drops
-    normalizeComments(doc, text, { fileStart: lineOffset === 0 });
+    normalizeComments(doc, text, { fileStart: lineOffset === 0, pieceStart });
+    // the reader's derivation (kyaml's DeriveSeqIndentStyle: comment lines between a key and its
+    // first `- ` are skipped), so a get or update writes a list as a render does
     const [start, , end] = doc.range;
-    out.push({ doc, seqIndent: deriveSeqIndent(text, start, end) });
+    out.push({ doc, seqIndent: seqIndentIn(text, start, Math.min(end, text.length)) });
   }
   return out;
 }
@@ -94,6 +96,11 @@ export interface DocChunk {
   text: string;
   /** 0-based line of the chunk in the file. */
   line: number;
+  /**
+   * For a chunk after the file's first line: whether kyaml's cut leaves its `---` line first in its
+   * piece (format-comments.ts's startsPiece over the whole file; the chunk alone cannot tell).
+   */
+  pieceStart?: boolean;
 }
 
 /**
@@ -113,52 +120,21 @@ export function splitDocuments(text: string): DocChunk[] | undefined {
     const c = text.charCodeAt(at);
     if (c === 37 /* % */ || (c === 46 /* . */ && text.startsWith("...", at))) return undefined;
     if (c === 45 /* - */ && text.startsWith("---", at) && (end === at + 3 || /\s/.test(text[at + 3]!))) {
-      if (at > chunkStart) chunks.push({ text: text.slice(chunkStart, at), line: chunkLine });
+      if (at > chunkStart) chunks.push(chunk(text, chunkStart, at, chunkLine));
       chunkStart = at;
       chunkLine = line;
     }
     at = end + 1;
     line++;
   }
-  if (text.length > chunkStart) chunks.push({ text: text.slice(chunkStart), line: chunkLine });
+  if (text.length > chunkStart) chunks.push(chunk(text, chunkStart, text.length, chunkLine));
   return chunks;
 }
 
-/**
- * kyaml's DeriveSeqIndentStyle over one document's text: the first `- ` item line (only spaces
- * before it) under a `key:` line decides; at the key's indentation is compact, two deeper is wide;
- * anything else looks further; default compact.
- */
-export function deriveSeqIndent(text: string, start = 0, end = text.length): SeqIndent {
-  let prevStart = -1;
-  let lineStart = start;
-  let dash = -1;
-  while (lineStart < end) {
-    let lineEnd = text.indexOf("\n", lineStart);
-    if (lineEnd < 0 || lineEnd > end) lineEnd = end;
-    if (dash < lineStart) {
-      dash = text.indexOf("- ", lineStart);
-      if (dash < 0 || dash >= end) return "compact";
-    }
-    if (prevStart >= 0 && dash >= 0 && dash < lineEnd && onlySpaces(text, lineStart, dash)) {
-      const key = text.slice(prevStart, lineStart - 1);
-      const trimmed = key.trim();
-      if (trimmed.endsWith(":") && trimmed.indexOf(":") === trimmed.length - 1) {
-        const keyIndent = key.length - key.trimStart().length;
-        const col = dash - lineStart;
-        if (col === keyIndent) return "compact";
-        if (col - keyIndent === 2) return "wide";
-      }
-    }
-    prevStart = lineStart;
-    lineStart = lineEnd + 1;
-  }
-  return "compact";
-}
-
-function onlySpaces(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (text.charCodeAt(i) !== 32) return false;
-  return true;
+function chunk(text: string, from: number, to: number, line: number): DocChunk {
+  const c: DocChunk = { text: text.slice(from, to), line };
+  if (from > 0) c.pieceStart = startsPiece(text, from);
+  return c;
 }
 
 /** One document as kyaml writes it (ends with a newline). */

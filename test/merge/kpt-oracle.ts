@@ -58,6 +58,32 @@ async function rewrittenByKpt(dir: string, root: string): Promise<Record<string,
   return text(await readTree(copy));
 }
 
+/** `pkg update` refused by kpt, by porchlight or by both: each one's message. */
+export class UpdateRefused extends Error {
+  constructor(
+    readonly kpt: string | undefined,
+    readonly porchlight: string | undefined,
+  ) {
+    super(
+      [kpt && `kpt pkg update: ${kpt}`, porchlight && `porchlight pkg update: ${porchlight}`]
+        .filter(Boolean)
+        .join("\n"),
+    );
+    this.name = "UpdateRefused";
+  }
+}
+
+/** What kpt printed when `run` failed, or undefined. */
+function refusal(run: () => unknown): string | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (err) {
+    const e = err as Error & { stderr?: Buffer };
+    return e.stderr?.toString().trim() || e.message;
+  }
+}
+
 export async function runBoth(t: Triple, reformat = false): Promise<Outcome> {
   const root = mkdtempSync(join(tmpdir(), "porchlight-diff-"));
   try {
@@ -83,8 +109,14 @@ export async function runBoth(t: Triple, reformat = false): Promise<Outcome> {
     git(up, "add", "-A");
     git(up, "commit", "-q", "--allow-empty", "-m", "v2");
     git(up, "tag", "v2");
-    execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "pipe" });
-    await updatePackage(join(root, "p", "pkg"), { ref: "v2", allowConflicts: true });
+    const kptRefused = refusal(() =>
+      execFileSync("kpt", ["pkg", "update", "pkg@v2"], { cwd: join(root, "k"), stdio: "pipe" }),
+    );
+    const ourRefusal = await updatePackage(join(root, "p", "pkg"), { ref: "v2", allowConflicts: true }).then(
+      () => undefined,
+      (err: unknown) => (err instanceof Error ? err.message : String(err)),
+    );
+    if (kptRefused !== undefined || ourRefusal !== undefined) throw new UpdateRefused(kptRefused, ourRefusal);
     return {
       kpt: text(await readTree(join(root, "k", "pkg"))),
       porchlight: text(await readTree(join(root, "p", "pkg"))),
@@ -104,6 +136,8 @@ export interface CaseOutcome {
   porchlightByKpt: Record<string, string>;
   /** Set when the batch holding this case alone failed (kpt or porchlight refused it). */
   error?: string;
+  /** Who refused the update, when one did (an error before the update, e.g. in `pkg get`, has none). */
+  refusedBy?: "kpt" | "porchlight" | "both";
 }
 
 const caseDir = (i: number) => `c${String(i).padStart(4, "0")}`;
@@ -124,7 +158,7 @@ function slice(files: Record<string, string>, dir: string): Record<string, strin
  * resources by file path, so the cases do not meet. A batch that fails is split in halves until the
  * failing case is alone; that case reports the error.
  */
-export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[]> {
+export async function runBatch(triples: readonly Triple[], reformat = true): Promise<CaseOutcome[]> {
   const combined: Triple = {
     original: Object.assign({}, ...triples.map((t, i) => prefixed(t.original, caseDir(i)))),
     updated: Object.assign({}, ...triples.map((t, i) => prefixed(t.updated, caseDir(i)))),
@@ -140,7 +174,7 @@ export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[
     },
   };
   try {
-    const r = await runBoth(combined, true);
+    const r = await runBoth(combined, reformat);
     return triples.map((_, i) => ({
       kpt: slice(r.kpt, caseDir(i)),
       porchlight: slice(r.porchlight, caseDir(i)),
@@ -149,16 +183,28 @@ export async function runBatch(triples: readonly Triple[]): Promise<CaseOutcome[
   } catch (err) {
     if (triples.length === 1) {
       const e = err as Error & { stderr?: Buffer };
+      const refusedBy =
+        err instanceof UpdateRefused
+          ? err.kpt !== undefined && err.porchlight !== undefined
+            ? "both"
+            : err.kpt !== undefined
+              ? "kpt"
+              : "porchlight"
+          : undefined;
       return [
         {
           kpt: {},
           porchlight: {},
           porchlightByKpt: {},
           error: `${e.message}\n${e.stderr?.toString() ?? ""}`,
+          refusedBy,
         },
       ];
     }
     const half = Math.ceil(triples.length / 2);
-    return [...(await runBatch(triples.slice(0, half))), ...(await runBatch(triples.slice(half)))];
+    return [
+      ...(await runBatch(triples.slice(0, half), reformat)),
+      ...(await runBatch(triples.slice(half), reformat)),
+    ];
   }
 }

@@ -10,8 +10,8 @@ describe("cutting files into documents", () => {
   it("cuts at --- lines, keeping each document's own separator and its line", () => {
     expect(splitDocuments("a: 1\n---\nb: 2\n--- # two\nc: 3\n")).toEqual([
       { text: "a: 1\n", line: 0 },
-      { text: "---\nb: 2\n", line: 1 },
-      { text: "--- # two\nc: 3\n", line: 3 },
+      { text: "---\nb: 2\n", line: 1, pieceStart: false },
+      { text: "--- # two\nc: 3\n", line: 3, pieceStart: false },
     ]);
   });
 

@@ -1,0 +1,83 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipWithoutKpt } from "../util/kpt.js";
+import { compareGet, packageDirs } from "./get-differential.js";
+import { Sandbox } from "./pkg-fixture.js";
+
+/**
+ * A sample of the `pkg get` differential (`npm run differential -- get`, docs/kpt-compat.md): packages
+ * of files of the shapes real repositories hold, fetched by kpt and by porchlight from one local git
+ * repository, every file compared byte for byte.
+ */
+
+const KPTFILE = (name: string, extra = "") =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${extra}`;
+
+const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+
+const PACKAGES: Record<string, Record<string, string>> = {
+  // files with no document pass through
+  shapes: {
+    Kptfile: KPTFILE("shapes"),
+    "empty.yaml": "",
+    "blank.yaml": "\n\n",
+    "separator.yaml": "---\n",
+    "comments.yaml": "# kind: ConfigMap\n# a commented-out manifest\n",
+    "crlf.yaml": "# one\r\n# two\r\n",
+    "no-final-break.yaml": "# only a comment",
+    "cm.yaml": `# head\n${CM("a")}---\n# between\n\n${CM("b")}`,
+  },
+  // a list whose key is followed by comment lines keeps its indentation
+  lists: {
+    Kptfile: KPTFILE("lists"),
+    "svc.yaml":
+      "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: ns\nspec:\n  ports:\n    # agent\n    - name: a\n      port: 1\n",
+  },
+  // a Kptfile with comments, a namespace and a pipeline; a resource with kpt's working annotations
+  kptfile: {
+    Kptfile: KPTFILE(
+      "kf # the name",
+      '  namespace: team\n  annotations:\n    config.kubernetes.io/local-config: "true"\ninfo:\n  description: d # why\npipeline:\n  mutators:\n    - image: set-labels:v0.1\n      configMap:\n        app: x\n# trailing comment\n',
+    ),
+    "cm.yaml":
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    config.kubernetes.io/index: '0'\n    config.kubernetes.io/path: 'temp.yaml'\n    internal.config.kubernetes.io/path: 'temp.yaml'\n    config.kubernetes.io/merge-source: 'updated'\ndata: {}\n",
+  },
+  // a subpackage inside a package
+  nested: {
+    Kptfile: KPTFILE("nested"),
+    "cm.yaml": CM("outer"),
+    "sub/Kptfile": KPTFILE("sub"),
+    "sub/cm.yaml": CM("inner"),
+  },
+};
+
+describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", () => {
+  let box: Sandbox;
+
+  beforeAll(async () => {
+    box = new Sandbox();
+    const all: Record<string, string> = {};
+    for (const [dir, files] of Object.entries(PACKAGES))
+      for (const [p, t] of Object.entries(files)) all[`${dir}/${p}`] = t;
+    await box.publish("", all, "v1");
+  });
+  afterAll(() => box.close());
+
+  it("lists the repository's package directories and its root", () => {
+    expect(packageDirs(join(box.up, ".git"), "v1")).toEqual([
+      "/",
+      "/kptfile",
+      "/lists",
+      "/nested",
+      "/nested/sub",
+      "/shapes",
+    ]);
+  });
+
+  it.for(["/shapes", "/lists", "/kptfile", "/nested", "/nested/sub"])("%s", async (dir, ctx) => {
+    skipWithoutKpt(ctx);
+    const out = await compareGet(`file://${box.up}.git`, dir, "v1", join(box.root, `g${dir}`), "copy");
+    expect(out.files ?? [], out.detail).toEqual([]);
+    expect(out.kind).toBe("identical");
+  });
+});
