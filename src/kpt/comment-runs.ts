@@ -428,15 +428,8 @@ function place(
   const pieces: Piece[] = headOnly
     ? [{ col: inner, lines: [emptyHead!], owner: "head", blankBefore: false, blankAfter: false }]
     : cut(lines, inner, nextCol, afterColon);
-  // a block's end goes before the first piece at its column (yaml.v3 unrolling indents): the pieces
-  // not placed before it are its foot
-  // (a list's end too, but its end event takes no comment: the next mapping's end outside it does; a
-  // list at its mapping's column has no end of its own)
-  const ends = closing.map((c, j) =>
-    isMap(c) || (j > 0 && column(c, text) !== column(closing[j - 1]!, text))
-      ? pieces.findIndex((p) => p.col === column(c, text))
-      : -1,
-  );
+  // where each block ends among the pieces (yaml.v3 unrolling indents): the pieces up to it are its foot
+  const ends = blockEnds(closing, pieces, text, next ? undefined : lastLineEnd(text, nextLine));
   const owners = pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return innermost;
@@ -520,6 +513,48 @@ function place(
   if (joined !== "") next.commentBefore = joined;
   // the blank line after that foot is written whatever blank lines came before the run
   if (foot !== "") next.spaceBefore = false;
+}
+
+/**
+ * Where each block of `closing` ends among the run's pieces: the index of the piece it ends at (that
+ * piece and those before it are its foot if no block inside takes them), -1 before the first. yaml.v3
+ * unrolls the indentation levels at the line that follows the run: a block ends at the first piece at
+ * its column, else before the run. At the end of a text with no final line break there is no such
+ * line: the scanner unrolls only the blocks right of the column where the text ends (`lastCol`, the
+ * length of its last line), the others at the stream's end, where a block without a piece at its
+ * column ends where the block inside it did, or after the whole run.
+ * (a list's end too, but its end event takes no comment: the next mapping's end outside it does; a
+ * list at its mapping's column has no end of its own)
+ */
+function blockEnds(
+  closing: readonly (YAMLMap | YAMLSeq)[],
+  pieces: readonly Piece[],
+  text: string,
+  lastCol: number | undefined,
+): number[] {
+  const ends = closing.map(() => -1);
+  let atStreamEnd = pieces.length;
+  for (let j = closing.length - 1; j >= 0; j--) {
+    const c = closing[j]!;
+    const col = column(c, text);
+    if (!isMap(c) && !(j > 0 && col !== column(closing[j - 1]!, text))) continue;
+    const at = pieces.findIndex((p) => p.col === col);
+    if (lastCol === undefined || col > lastCol) ends[j] = at;
+    else {
+      ends[j] = at >= 0 ? at : atStreamEnd;
+      atStreamEnd = ends[j]!;
+    }
+  }
+  return ends;
+}
+
+/**
+ * Where a text with no final line break ends, when the run that ends at `runEnd` reaches that end: the
+ * column (in characters, as yaml.v3 counts them) after its last line; undefined otherwise.
+ */
+function lastLineEnd(text: string, runEnd: number): number | undefined {
+  if (text.endsWith("\n") || runEnd < text.length) return undefined;
+  return [...text.slice(text.lastIndexOf("\n") + 1)].length;
 }
 
 /**

@@ -1,8 +1,19 @@
-import { type Document, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, visit } from "yaml";
+import {
+  type Document,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  visit,
+  type YAMLError,
+} from "yaml";
 import { YamlError } from "./errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
 import { parseCommonYaml } from "./yaml-fast.js";
 import { mergeKeysAsText } from "./yaml-nodes.js";
+import { parseWithUnindentedQuotes } from "./yaml-quoted.js";
 
 /**
  * Options kpt-compatible parsing uses everywhere: YAML 1.1 scalars as kyaml (yaml.v3) reads them for
@@ -27,9 +38,15 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   const common = new LineCounter();
   const read = parseCommonYaml(text, { ...PARSE_OPTIONS, lineCounter: common });
   if (read) return { docs: read, lineCounter: common, fast: true };
-  const lineCounter = new LineCounter();
+  let lineCounter = new LineCounter();
   const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
-  const docs = Array.isArray(all) ? all : [all];
+  let docs: Document[] = Array.isArray(all) ? all : [all];
+  if (docs.some((d) => d.errors.some(cutQuote))) {
+    // a quoted scalar yaml.v3 reads whole, its continuation lines not indented past its key
+    const again = new LineCounter();
+    const read = parseWithUnindentedQuotes(text, { ...PARSE_OPTIONS, lineCounter: again });
+    if (read) [docs, lineCounter] = [read, again];
+  }
   for (const doc of docs) {
     const err = doc.errors[0];
     if (err) {
@@ -48,6 +65,11 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   const last = kept[kept.length - 1];
   if (last && text !== "" && !text.endsWith("\n")) blockScalarAtEnd(last, text.length);
   return { docs: kept, lineCounter, fast: false };
+}
+
+/** The `yaml` parser's error for a quoted scalar it ended before its closing quote. */
+function cutQuote(error: YAMLError): boolean {
+  return error.code === "MISSING_CHAR" && error.message.startsWith("Missing closing");
 }
 
 /** An alias must name an anchor above it: go-yaml refuses the file otherwise, and so does kpt. */

@@ -1,6 +1,7 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import { copyEndFoot, endFeetAfterTrip } from "../kpt/comment-runs.js";
+import { dashCommentsAfterTrip } from "../kpt/dash-comments.js";
 import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
 
@@ -20,6 +21,7 @@ export function restoreFromInput(input: readonly Document[], output: readonly Do
     copyComments(from.contents as Node | null, out.contents as Node | null);
     documentCommentsToNode(from, out);
     syncOrder(from.contents as Node | null, out.contents as Node | null);
+    dashCommentsAfterTrip(out.contents);
   }
 }
 

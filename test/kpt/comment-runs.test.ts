@@ -2010,3 +2010,62 @@ describe("a foot no closing block takes goes to the next scalar, as yaml.v3 give
     expect(rendered(input, { copied: true })).toBe(kpt);
   });
 });
+
+const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
+
+/**
+ * Comment lines that end a file with no final line break: yaml.v3 unrolls at that end only the blocks
+ * right of the column where the text ends (the last line's length); the others end at the end of the
+ * stream, after the comments unless one stands at their column, so the innermost mapping left open
+ * takes them as its foot. Each case: the input (after a resource's header), and the bytes kpt
+ * v1.0.0-beta.56's `fn render` wrote for it with no function (with a final line break, as it writes
+ * every file).
+ */
+const END_OF_TEXT_CASES: [string, string, string][] = [
+  [
+    "a comment at column 0 after a nested mapping: that mapping's foot",
+    "b:\n  c: 1\n# END",
+    "b:\n  c: 1\n  # END\n",
+  ],
+  ["two comment lines: both the nested mapping's", "b:\n  c: 1\n# A\n# END", "b:\n  c: 1\n  # A\n  # END\n"],
+  ["after a blank line: the document's foot, where it was", "b:\n  c: 1\n\n# END", "b:\n  c: 1\n\n# END\n"],
+  [
+    "a foot, a blank line, a head: the foot moves in",
+    "b:\n  c: 1\n# A\n\n# END",
+    "b:\n  c: 1\n  # A\n\n# END\n",
+  ],
+  [
+    "at an outer mapping's column: that one ends before it, the inner one after",
+    "b:\n  c:\n    d: 1\n  # END",
+    "b:\n  c:\n    d: 1\n    # END\n",
+  ],
+  [
+    "a short last line: the blocks right of its end close before the comment",
+    "b:\n  c:\n    d: 1\n# E",
+    "b:\n  c:\n    d: 1\n  # E\n",
+  ],
+  ["a lone `#`: every nested block closes before it", "b:\n  c:\n    d: 1\n#", "b:\n  c:\n    d: 1\n#\n"],
+  [
+    "a last line that ends at the inner column: the inner mapping stays open",
+    "b:\n  c:\n    d: 1\n# EN",
+    "b:\n  c:\n    d: 1\n    # EN\n",
+  ],
+  [
+    "blanks after the comment count as the last line",
+    "b:\n  c:\n    d: 1\n# END\n    ",
+    "b:\n  c:\n    d: 1\n    # END\n",
+  ],
+  ["a list's mapping item: the item's foot", "b:\n  c:\n  - d: 1\n# EN", "b:\n  c:\n  - d: 1\n    # EN\n"],
+  ["a list of scalars takes no comment: the document's", "b:\n  - c\n# END", "b:\n  - c\n# END\n"],
+];
+
+describe("the comments that end a file without a final line break go where yaml.v3 puts them", () => {
+  it.each(END_OF_TEXT_CASES)("%s", (_name, input, kpt) => {
+    expect(rendered(HEADER + input)).toBe(HEADER + kpt);
+  });
+
+  it("a comment before a `---` is no end of the text", () => {
+    const second = "---\napiVersion: v1\nkind: Y\nmetadata:\n  name: y\n";
+    expect(rendered(`${HEADER}b:\n  c: 1\n# END\n${second}`)).toBe(`${HEADER}b:\n  c: 1\n# END\n${second}`);
+  });
+});
