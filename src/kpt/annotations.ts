@@ -63,3 +63,14 @@ export const WRITER_CLEARED_ANNOTATIONS: readonly string[] = [
   ANNOTATION.seqIndent,
   ANNOTATION.annotationsMigrationId,
 ];
+
+/**
+ * What kpt's `pkg update` clears besides: the annotation kyaml's 3-way merge marks each side's
+ * resources with (`merge-source`: original, updated, dest), whoever wrote it into a file. Read off kpt
+ * v1.0.0-beta.56: a resource holding `config.kubernetes.io/merge-source: 'updated'` upstream and locally
+ * comes out of the update without it.
+ */
+export const MERGE_CLEARED_ANNOTATIONS: readonly string[] = [
+  ...WRITER_CLEARED_ANNOTATIONS,
+  "config.kubernetes.io/merge-source",
+];

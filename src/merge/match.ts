@@ -1,5 +1,5 @@
 import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
-import { WRITER_CLEARED_ANNOTATIONS } from "../kpt/annotations.js";
+import { MERGE_CLEARED_ANNOTATIONS, WRITER_CLEARED_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { field, fieldPair, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
@@ -135,17 +135,26 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
   map.add({ key: k, value: node });
 }
 
-/** kpt's writer clears its reader's annotations from every resource it writes (WRITER_CLEARED_ANNOTATIONS). */
-export function clearWriterAnnotations(doc: YamlDoc): void {
+/**
+ * kpt's writer clears its reader's annotations from every resource it writes (WRITER_CLEARED_ANNOTATIONS);
+ * an update clears its merge's too (MERGE_CLEARED_ANNOTATIONS).
+ */
+export function clearWriterAnnotations(
+  doc: YamlDoc,
+  cleared: readonly string[] = WRITER_CLEARED_ANNOTATIONS,
+): void {
   const metadata = field(root(doc), "metadata");
   const annotations = field(metadata, "annotations");
   if (!isMap(metadata) || !isMap(annotations) || annotations.items.length === 0) return;
-  const kept = annotations.items.filter(
-    (p) => !WRITER_CLEARED_ANNOTATIONS.includes(scalarText(p.key as MaybeNode) ?? ""),
-  );
+  const kept = annotations.items.filter((p) => !cleared.includes(scalarText(p.key as MaybeNode) ?? ""));
   if (kept.length === annotations.items.length) return;
   annotations.items = kept;
   // a map the clearing emptied goes, as kyaml clears empty annotations
   if (kept.length === 0)
     metadata.items = metadata.items.filter((p) => scalarText(p.key as MaybeNode) !== "annotations");
+}
+
+/** What an update writes: kpt's writer's and its merge's annotations cleared (MERGE_CLEARED_ANNOTATIONS). */
+export function clearUpdateAnnotations(doc: YamlDoc): void {
+  clearWriterAnnotations(doc, MERGE_CLEARED_ANNOTATIONS);
 }

@@ -2,7 +2,7 @@ import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { clearEndFeet, hasEndFeet } from "../kpt/comment-runs.js";
 import { apiGroup } from "../kpt/resource.js";
-import { addMergeComment, matchKey, type PkgResource } from "./match.js";
+import { addMergeComment, clearUpdateAnnotations, matchKey, type PkgResource } from "./match.js";
 import { merge3, resourceContext } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
 import { readResources, type TextFiles } from "./read.js";
@@ -164,6 +164,7 @@ function writeFiles(resources: PkgResource[], local: TextFiles): TextFiles {
   const byFile = new Map<string, PkgResource[]>();
   for (const r of resources) {
     addMergeComment(r.y);
+    clearUpdateAnnotations(r.y as YamlDoc);
     const list = byFile.get(r.path) ?? [];
     list.push(r);
     byFile.set(r.path, list);

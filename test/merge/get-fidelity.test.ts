@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { treeFromText } from "../../src/kpt/tree.js";
 import { clonedPackage } from "../../src/merge/index.js";
+import { mergeResources } from "../../src/merge/resources.js";
 
 /**
  * `pkg get` writes each file as `kpt pkg get` (v1.0.0-beta.56) writes it: the expectations below were
@@ -78,6 +79,18 @@ describe("pkg get writes files as kpt pkg get does", () => {
     });
     expect(out["cm.yaml"]).toBe(
       "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /cm\n  name: cm\n  annotations:\n    a: b\n    internal.config.kubernetes.io/package-path: '/x'\n    config.k8s.io/path: 'x.yaml'\n    config.k8s.io/index: '0'\n    config.kubernetes.io/merge-source: 'updated'\n    config.kubernetes.io/local-config: 'true'\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|cm'\ndata:\n  k: v\n",
+    );
+  });
+});
+
+describe("pkg update writes files as kpt pkg update does", () => {
+  it("clears the merge's and the writer's annotations from a merged resource (read off kpt)", () => {
+    const cm = (x: string, more = "") =>
+      `apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /a\n  name: a\n  annotations:\n    config.kubernetes.io/merge-source: 'updated'\n    keep: me\n${more}    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|a'\ndata:\n  x: '${x}' # c\n`;
+    const files = (text: string) => new Map([["cm.yaml", text]]);
+    const out = mergeResources(files(cm("1")), files(cm("2")), files(cm("1", '    local: "yes"\n')));
+    expect(out.files.get("cm.yaml")).toBe(
+      "apiVersion: v1\nkind: ConfigMap\nmetadata: # kpt-merge: /a\n  name: a\n  annotations:\n    keep: me\n    local: \"yes\"\n    internal.kpt.dev/upstream-identifier: '|ConfigMap|default|a'\ndata:\n  x: '2' # c\n",
     );
   });
 });
