@@ -33,6 +33,12 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await bot.rest.rateLimit.get();
   await alice.rest.users.getAuthenticated();
   await bot.rest.users.getByUsername({ username: "alice" });
+  // GitHub Enterprise's site administrator creates an organization; nobody else may
+  const { pat: sitePat } = w.forge.createUser("site", { pat: true, siteAdmin: true });
+  const site = client(w.forge, sitePat!);
+  observe(site, seen);
+  await site.request("POST /admin/organizations", { login: "platform", admin: "site" });
+  await alice.request("POST /admin/organizations", { login: "mine", admin: "alice" }).catch(() => undefined);
 
   // Repositories.
   await bot.rest.repos.get(repo);

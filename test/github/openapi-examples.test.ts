@@ -87,7 +87,14 @@ describe("the Octokit adapter, answered by GitHub's documented examples", () => 
       },
     ]);
     expect(await github.port().listComments(1347)).toEqual([
-      { id: 1, author: "octocat", bot: false, body: "Me too" },
+      {
+        id: 1,
+        author: "octocat",
+        bot: false,
+        body: "Me too",
+        createdAt: "2011-04-14T16:00:49Z",
+        updatedAt: "2011-04-14T16:00:49Z",
+      },
     ]);
   });
 
