@@ -86,4 +86,25 @@ describe("a proposal merged on GitHub by hand (forge over HTTP and git)", () => 
     expect(Object.keys(await tags())).toEqual(["apps/web/v1"]);
     expect(await comments(pr.number)).toEqual([]);
   });
+  it("a merge someone else tagged and cleaned up first is still announced by its own event: the catalog records it", async () => {
+    const pr = await open("drafts/apps/web/cli", { "apps/web/cm.yaml": cm("three") });
+    // the app hears nothing while another hand (as `rpkg approve` does) merges, tags and deletes the draft
+    w.forge.setWebhookUrl(null);
+    const sha = await merge(pr);
+    await rest().git.createRef({ owner, repo, ref: "refs/tags/apps/web/v2", sha });
+    await rest()
+      .git.deleteRef({ owner, repo, ref: "heads/drafts/apps/web/cli" })
+      .catch(() => undefined);
+    w.forge.setWebhookUrl(w.app.webhookUrl);
+    w.forge.webhooks.redeliver(closedDelivery(pr.number)!.id);
+    await w.settle();
+    const { data } = await rest().repos.getContent({
+      owner,
+      repo,
+      path: "catalog.yaml",
+      ref: "porchlight/catalog",
+    });
+    const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+    expect(text).toMatch(new RegExp(`- revision: v2\\n\\s+commit: ${sha}\\n`));
+  });
 });

@@ -29,7 +29,18 @@ export type FinishedPublish =
  */
 export async function finishPublish(
   ctx: JobContext,
-  input: { pr: PullRequest; package: string; mergeSha: string; deletion: boolean; refs?: RefInfo[] },
+  input: {
+    pr: PullRequest;
+    package: string;
+    mergeSha: string;
+    deletion: boolean;
+    refs?: RefInfo[];
+    /**
+     * Announce the publish even when another hand tagged the merge and deleted the draft first (`rpkg
+     * approve`, a person): the merge's own event, delivered once, is where that publish is announced.
+     */
+    announce?: boolean;
+  },
 ): Promise<FinishedPublish> {
   const { pr, package: pkg, mergeSha } = input;
   const refs = input.refs ?? (await ctx.port.listRefs());
@@ -68,7 +79,7 @@ export async function finishPublish(
   // The first finish of this publish in the job (answering it again within the job finds the branch
   // still there: its deletion is already queued, and the event already emitted).
   const finishing = branchLeft && (ctx.defer ? ctx.defer(draftKey, deleteDraft) : true);
-  if (tag.created || finishing) {
+  if (tag.created || finishing || input.announce) {
     ctx.log.info({ pr: pr.number, tag: tag.tag, commit: mergeSha, again: !tag.created }, "published");
     await ctx.events.emitPublished({
       repo: ctx.port.id,
@@ -112,7 +123,11 @@ export function managementOf(pr: Pick<PullRequest, "body">): { management?: stri
 }
 
 /** A merged proposal whose publish a crash left unfinished → finished (see finishPublish). */
-export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<FinishedPublish | undefined> {
+export async function resumePublish(
+  ctx: JobContext,
+  pr: PullRequest,
+  announce = false,
+): Promise<FinishedPublish | undefined> {
   const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok || !pr.merged || !pr.mergeCommitSha) return undefined;
   return finishPublish(ctx, {
@@ -120,6 +135,7 @@ export async function resumePublish(ctx: JobContext, pr: PullRequest): Promise<F
     package: draft.value.package,
     mergeSha: pr.mergeCommitSha,
     deletion: pr.labels.includes(DELETION_LABEL),
+    announce,
   });
 }
 

@@ -28,7 +28,9 @@ export async function publishMergedPull(
   const mergeSha = pr.mergeCommitSha;
   const taggedBefore = tagOn(draft.value.package, mergeSha, await ctx.port.listRefs());
   return withDeferred(ctx, async (scoped) => {
-    const outcome = await resumePublish(scoped, pr);
+    // the merge's own event announces it (catalog, fan-out) even when the tag and the draft's deletion
+    // were made by another hand before this job ran (`rpkg approve`): listeners are idempotent
+    const outcome = await resumePublish(scoped, pr, true);
     if (!outcome) return undefined;
     if (outcome.kind === "refused") {
       ctx.log.warn({ pr: pr.number, commit: mergeSha }, "merged proposal not published");
