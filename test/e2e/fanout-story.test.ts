@@ -1,6 +1,5 @@
 import { execSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
@@ -8,40 +7,7 @@ import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { type Forge, startForge } from "../../src/forge/forge.js";
 import { type SeedResult, seed } from "../../src/forge/seed.js";
-
-/** docs/fanout.md's story as a user types it: the first `sh` block after "The story, as a user types it". */
-function storyBlock(): string[] {
-  const doc = readFileSync(join(import.meta.dirname, "../../docs/fanout.md"), "utf8");
-  const from = doc.indexOf("The story, as a user types it");
-  const start = doc.indexOf("```sh\n", from);
-  const end = doc.indexOf("\n```", start + 6);
-  if (from < 0 || start < 0 || end < 0) throw new Error("docs/fanout.md has no story block");
-  return doc.slice(start + 6, end).split("\n");
-}
-
-interface Step {
-  line: string;
-  /** The `# …` lines right under the command: what it prints (`…` stands for text left out). */
-  expected: string[];
-}
-
-function steps(lines: string[]): Step[] {
-  const out: Step[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    if (!line.startsWith("#")) {
-      out.push({ line, expected: [] });
-      return;
-    }
-    // Output shown right under a command; a comment after a blank line (and what follows it) is narration.
-    const last = out.at(-1);
-    let j = i - 1;
-    while (j >= 0 && lines[j]!.startsWith("#")) j--;
-    if (last && j >= 0 && lines[j] === last.line && lines[j]!.trim() !== "")
-      last.expected.push(line.slice(2));
-  });
-  return out;
-}
+import { docBlock, shellSteps } from "../util/doc-blocks.js";
 
 const squash = (s: string) => s.trim().split(/\s+/).join(" ");
 
@@ -98,10 +64,15 @@ describe("docs/fanout.md's story, typed as written against the seeded forge", ()
         .replaceAll("<maintainer's token>", token("maintainer"))
         .replaceAll("<reviewer's token>", token("reviewer"));
     const env: Record<string, string> = { PATH: process.env.PATH ?? "" };
-    const story = steps(storyBlock());
+    const story = shellSteps(
+      docBlock(
+        "docs/fanout.md",
+        `export PORCHLIGHT_API_URL=http://127.0.0.1:<forge port>/api/v3   # the "REST at" URL npm start prints`,
+      ),
+    );
     expect(story.filter((s) => s.line.includes("npx porchlight")).length).toBeGreaterThanOrEqual(10);
     for (const step of story) {
-      const line = fill(step.line.replace(/\s+#.*$/, ""));
+      const line = fill(step.line);
       let stdout = "";
       const exported = /^export (\w+)=(\S+)$/.exec(line);
       if (exported) {
