@@ -71,7 +71,16 @@ export function skipEdit(pkgName: string, revision: string): CatalogEditFn {
   return (state) => {
     if (!state.catalog) return { refused: state.problem ?? "the catalog cannot be read" };
     const pkg = state.catalog.packages.find((p) => p.name === pkgName);
-    const already = pkg?.channels.some((c) => c.entries.some((e) => e.skips?.includes(revision)));
+    // Skipped already where every channel holding it has it jumped over: nothing replaces it any more
+    // and an entry skips it. Another channel skipping it says nothing of this one.
+    const holding = pkg?.channels.filter((c) => c.entries.some((e) => e.name === revision)) ?? [];
+    const already =
+      holding.length > 0 &&
+      holding.every(
+        (c) =>
+          !c.entries.some((e) => e.replaces === revision) &&
+          c.entries.some((e) => e.skips?.includes(revision)),
+      );
     if (already) return { text: state.text };
     return guarded(() => skip(state.text, pkgName, revision).text);
   };

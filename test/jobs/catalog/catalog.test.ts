@@ -111,6 +111,34 @@ describe("catalog jobs", () => {
     expect(stable.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
   });
 
+  it("skips a revision in a channel that still offers it, though another channel skips it already", async () => {
+    const { repo, tag } = upstream();
+    const commits = [tag(1), tag(2), tag(3)];
+    // docs/catalog.md's example: stable is v1 -> v3 skipping v2; beta still offers v1 -> v2 -> v3.
+    repo.commit("porchlight/catalog", {
+      "catalog.yaml": [
+        "schema: porchlight.catalog/v1",
+        "packages:",
+        "- name: basens",
+        "  revisions:",
+        ...commits.map(
+          (c, i) => `  - {revision: v${i + 1}, commit: ${c}, time: "2024-05-0${i + 1}T10:00:00Z"}`,
+        ),
+        "  channels:",
+        "  - name: stable",
+        "    entries: [{name: v1}, {name: v3, replaces: v1, skips: [v2]}]",
+        "  - name: beta",
+        "    entries: [{name: v1}, {name: v2, replaces: v1}, {name: v3, replaces: v2}]",
+        "",
+      ].join("\n"),
+    });
+
+    expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("committed");
+    const beta = (await catalogOf(repo)).channels.find((c) => c.name === "beta")!;
+    expect(beta.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
+    expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("unchanged");
+  });
+
   it("removes a revision once, and the sweep never records its tag again", async () => {
     const { repo, tag } = upstream();
     await record(repo, 1, tag(1));
