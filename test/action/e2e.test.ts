@@ -4,8 +4,11 @@ import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAction } from "../../src/action/run.js";
+import { main } from "../../src/cli/main.js";
 import { formatHelp } from "../../src/commands/help.js";
 import { startWorld, type World } from "../e2e/harness.js";
+import { docBlock, shellSteps } from "../util/doc-blocks.js";
+import { captureIO } from "./helpers.js";
 import { onForge, recorded } from "./payloads.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
@@ -61,28 +64,40 @@ describe("porchlight as a GitHub Action on recorded events", () => {
   });
   const sender = (login: string) => ({ sender: { login, type: "User" } });
 
-  /** One workflow run: GitHub's environment for the step, the event file, then `porchlight action`. */
+  /**
+   * One workflow run: GitHub's environment for the step, the event file, then `porchlight action`;
+   * with `command` (a docs/actions.md line, as the workflow's step runs it), through the command line.
+   */
   const act = async (
     event: string,
     payload: Record<string, unknown> | null,
     extra: NodeJS.ProcessEnv = {},
+    command?: string,
   ) => {
     runs++;
     const path = join(temp, `event-${runs}.json`);
     if (payload) writeFileSync(path, JSON.stringify(payload));
     const out: string[] = [];
+    const env = {
+      GITHUB_EVENT_NAME: event,
+      GITHUB_EVENT_PATH: path,
+      GITHUB_TOKEN: token(),
+      GITHUB_API_URL: w.forge.apiUrl,
+      GITHUB_REPOSITORY: `${owner}/${repo}`,
+      GITHUB_RUN_ID: String(1000 + runs),
+      GITHUB_RUN_ATTEMPT: "1",
+      RUNNER_TEMP: temp,
+      ...extra,
+    };
+    if (command !== undefined) {
+      const [bin, ...args] = command.split(/\s+/);
+      expect(bin).toBe("porchlight");
+      const io = { ...captureIO(), env };
+      const code = await main(args, { ...io, stdout: (t: string) => out.push(t) });
+      return { code, out: out.join("") };
+    }
     const code = await runAction({
-      env: {
-        GITHUB_EVENT_NAME: event,
-        GITHUB_EVENT_PATH: path,
-        GITHUB_TOKEN: token(),
-        GITHUB_API_URL: w.forge.apiUrl,
-        GITHUB_REPOSITORY: `${owner}/${repo}`,
-        GITHUB_RUN_ID: String(1000 + runs),
-        GITHUB_RUN_ATTEMPT: "1",
-        RUNNER_TEMP: temp,
-        ...extra,
-      },
+      env,
       stdout: (t) => out.push(t),
       log: pino({ level: process.env.E2E_LOG ?? "silent" }),
       writeIntervalMs: 0,
@@ -124,7 +139,9 @@ describe("porchlight as a GitHub Action on recorded events", () => {
       commits: [],
       ...sender("alice"),
     });
-    const { code, out } = await act("push", payload);
+    // What porchlight.yml's step runs (docs/actions.md), as it runs it.
+    const step = shellSteps(docBlock("docs/actions.md", "porchlight action"))[0]?.line;
+    const { code, out } = await act("push", payload, {}, step);
     expect(out).toBe("porchlight: push on acme/blueprints: 1 job(s) run (render), 0 failed — ok\n");
     expect(code).toBe(0);
     draftHead = await head("drafts/apps/web/first");
@@ -229,7 +246,8 @@ describe("porchlight as a GitHub Action on recorded events", () => {
     const pushed = await (await w.clone("alice")).push("drafts/apps/web/missed", {
       "apps/web/deployment.yaml": deployment("1.20"),
     });
-    const { code, out } = await act("schedule", { schedule: "23 * * * *" });
+    const step = shellSteps(docBlock("docs/actions.md", "porchlight action reconcile"))[0]?.line;
+    const { code, out } = await act("schedule", { schedule: "23 * * * *" }, {}, step);
     expect(out).toMatch(
       /^porchlight: reconcile on acme\/blueprints: \d+ job\(s\) run \(reconcile\b.*\), 0 failed; \d+ draft\(s\) and 0 proposal\(s\) reconciled — ok\n$/,
     );
