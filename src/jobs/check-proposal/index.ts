@@ -59,6 +59,7 @@ export async function checkProposal(
     changed,
     basePaths: base.files.map((f) => f.path),
     headPaths: head.files.map((f) => f.path),
+    packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
   const limits = jobLimits(ctx);

@@ -1,3 +1,4 @@
+import { underPackageRoot } from "../../config/resolve.js";
 import type { PullRequest } from "../../github/port.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
@@ -11,19 +12,25 @@ export interface ProposalPackage {
 
 /**
  * The packages a pull request proposes to change: the draft branch's package, and every package
- * (outermost Kptfile directory, in the base or the head) holding a changed path.
+ * (outermost Kptfile directory under `packageRoot`, in the base or the head) holding a changed path.
+ * Kptfiles outside packageRoot are not porchlight's packages (test fixtures, vendored copies).
  */
 export function proposalPackages(input: {
   pr: Pick<PullRequest, "headRef" | "labels">;
   changed: readonly string[];
   basePaths: Iterable<string>;
   headPaths: Iterable<string>;
+  /** The configuration's packageRoot (default "."). */
+  packageRoot?: string;
 }): ProposalPackage[] {
-  const head = new Set(packageDirs(input.headPaths));
-  const dirs = [...new Set([...packageDirs(input.basePaths), ...head])];
+  const root = input.packageRoot ?? ".";
+  const inRoot = (d: string) => underPackageRoot(d, root);
+  const head = new Set(packageDirs(input.headPaths).filter(inRoot));
+  const dirs = [...new Set([...packageDirs(input.basePaths).filter(inRoot), ...head])];
   const paths = new Set(touchedPackages(input.changed, dirs));
   const draft = parsePackageBranch(input.pr.headRef);
-  if (draft.ok) paths.add(draft.value.package);
+  // A draft of a directory outside packageRoot: its render check says why nothing is checked.
+  if (draft.ok && inRoot(draft.value.package)) paths.add(draft.value.package);
   const deletionLabel = input.pr.labels.includes(DELETION_LABEL);
   return [...paths].sort().map((path) => ({ path, deletion: deletionLabel || !head.has(path) }));
 }

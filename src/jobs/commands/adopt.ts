@@ -38,6 +38,7 @@ export const adopt: VerbHandler = async (ctx, { pr, actor }) => {
     changed,
     basePaths: base.tree.keys(),
     headPaths: head.tree.keys(),
+    packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return refused(`#${pr.number} changes no package; there is nothing to adopt.`);
   const removed = packages.filter((p) => p.deletion).map((p) => `\`${p.path}\``);

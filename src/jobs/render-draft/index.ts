@@ -1,3 +1,4 @@
+import { outsidePackageRoot, underPackageRoot } from "../../config/resolve.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { contentTrust, renderPlan } from "../adopted-trust.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
@@ -68,6 +69,11 @@ async function renderAttempts(
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
     onHead(head.sha);
+    if (!underPackageRoot(pkg, ctx.config.packageRoot)) {
+      const error = `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.`;
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
+      return { kind: "failed", headSha: head.sha, error };
+    }
     if (!head.files.some((f) => f.path === "Kptfile")) {
       const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
       await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
