@@ -76,6 +76,29 @@ describe("KptRenderer", () => {
     );
     expect(good.ok).toBe(true);
   });
+  it("keeps a guardrail's config out of the resources the guardrails check (it is not the package's)", async () => {
+    const tree = treeFromText({ Kptfile: KPTFILE, "cm.yaml": CM });
+    const guardrails = [
+      {
+        image: "ghcr.io/kptdev/krm-functions-catalog/kubeconform:v0.1",
+        configMap: { strict: "true", skip_kinds: "Kptfile" },
+      },
+      { image: "starlark", configPath: "policies/no-bad.yaml" },
+    ];
+    const configs = new Map([["policies/no-bad.yaml", STARLARK]]);
+    const result = await renderer.validate(tree, guardrails, configs, { runtimes: ["builtin"] });
+    expect(result.findings.filter((f) => f.severity === "error")).toEqual([]);
+    expect(result.ok).toBe(true);
+    // A package with a .krmignore of its own keeps its rules.
+    const own = treeFromText({
+      Kptfile: KPTFILE,
+      "cm.yaml": CM,
+      ".krmignore": "tests",
+      "tests/x.yaml": "not: krm",
+    });
+    expect((await renderer.validate(own, guardrails, configs, { runtimes: ["builtin"] })).ok).toBe(true);
+  });
+
   it("places apply-setters' findings on the document it set, though kpt's result names the file only", async () => {
     const deploy = (name: string, replicas: string) =>
       `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  replicas: ${replicas}\n`;

@@ -221,11 +221,23 @@ export function validationTree(
       out.set(path, Buffer.from(doc.toString()));
     }
   }
+  let placed = false;
   guardrails.forEach((g, i) => {
     if (!g.configPath) return;
     const text = configs.get(g.configPath);
-    if (text !== undefined) out.set(`${GUARDRAIL_DIR}/${i}.yaml`, Buffer.from(text));
+    if (text === undefined) return;
+    out.set(`${GUARDRAIL_DIR}/${i}.yaml`, Buffer.from(text));
+    placed = true;
   });
+  // A guardrail's config is read from the repository, not the package: it is a validator's
+  // functionConfig, never one of the resources the validators check (kubeconform would check a
+  // StarlarkRun, and report it at a path the repository does not have). `.krmignore` keeps it out of
+  // the items; a configPath is read from the tree all the same.
+  if (placed) {
+    const own = tree.get(".krmignore")?.toString("utf8") ?? "";
+    const sep = own === "" || own.endsWith("\n") ? "" : "\n";
+    out.set(".krmignore", Buffer.from(`${own}${sep}/${GUARDRAIL_DIR}/\n`));
+  }
   return out;
 }
 
