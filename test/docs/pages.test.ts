@@ -7,6 +7,8 @@ import { formatProblem, parseRepoConfig } from "../../src/config/index.js";
 import { parseKptfile } from "../../src/kpt/kptfile.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { formatProblem as formatVariantProblem, parseVariantFile } from "../../src/variants/index.js";
+import type { RolloutMember } from "../../src/variants/rollout.js";
+import { renderRollouts } from "../../src/variants/rollout-dashboard.js";
 import { type DocBlock, docBlock, PROJECT } from "../util/doc-blocks.js";
 
 /**
@@ -240,6 +242,41 @@ describe("docs/rpkg.md", () => {
     expect(pr.kind).toBe("PackageRevision");
     // Porch's name: repository.package.workspace, kept for life.
     expect(pr.metadata.name).toBe(`${pr.spec.repository}.${pr.spec.packageName}.${pr.spec.workspaceName}`);
+  });
+});
+
+describe("docs/fanout.md's rollout dashboard", () => {
+  it("is what the dashboard writes for a rollout stopped at a failed step (the ids left out)", () => {
+    const shown = docBlock("docs/fanout.md", "### Rollout of blueprints/basens");
+    const member = (repo: string, state: RolloutMember["state"]): RolloutMember => ({
+      variant: repo,
+      downstream: { repo, package: "basens" },
+      state,
+    });
+    const why = "stg-2/basens: checks failed on the default branch: ci/e2e";
+    const lines = renderRollouts(
+      [
+        {
+          upstream: { repo: "blueprints", package: "basens" },
+          steps: [
+            { name: "dev", state: "done", why: "", automerge: true, members: [member("dev-1", "deployed")] },
+            { name: "staging", state: "failed", why, automerge: false, members: [{ ...member("stg-2", "failed"), why: "checks failed on the default branch: ci/e2e" }] },
+            {
+              name: "prod",
+              state: "waiting",
+              why: "",
+              automerge: false,
+              members: [member("prod-1", "waiting")],
+            },
+          ],
+          failed: { step: "staging", why },
+          complete: false,
+        },
+      ],
+      (repo, n) => `${repo}#${n}`,
+    );
+    const ids = (text: string) => text.replace(/\b([sm])(?:[0-9a-f]{8}|…)/g, "$1…");
+    expect(ids(lines.join("\n")).trimEnd()).toBe(ids(shown.text).trimEnd());
   });
 });
 
