@@ -260,7 +260,13 @@ describe("docs/fanout.md's rollout dashboard", () => {
           upstream: { repo: "blueprints", package: "basens" },
           steps: [
             { name: "dev", state: "done", why: "", automerge: true, members: [member("dev-1", "deployed")] },
-            { name: "staging", state: "failed", why, automerge: false, members: [{ ...member("stg-2", "failed"), why: "checks failed on the default branch: ci/e2e" }] },
+            {
+              name: "staging",
+              state: "failed",
+              why,
+              automerge: false,
+              members: [{ ...member("stg-2", "failed"), why: "checks failed on the default branch: ci/e2e" }],
+            },
             {
               name: "prod",
               state: "waiting",
