@@ -17,6 +17,14 @@ process.env = { ...process.env };
 // `porchlight fn` runs from a CommonJS bundle of its own (the CLI with `fn` only), compiled from the
 // code cache the build made (scripts/code-cache.mjs); every other command from the ES module bundle.
 const bundle = join(__dirname, "..", "dist", "bundle");
+// A checkout that was never installed (or whose build was removed): say what to run, not a stack.
+if (!require("node:fs").existsSync(join(bundle, "main.js"))) {
+  const folder = join(__dirname, "..");
+  process.stderr.write(
+    `porchlight: not built yet: run \`npm ci\` in ${folder} (it installs the dependencies and builds dist/, about half a minute), then run this again\n`,
+  );
+  process.exit(1);
+}
 const cli =
   command === "fn"
     ? new Promise((done) => done(loadBundle(join(bundle, "fn.cjs"), join(bundle, "fn.cjs.cache")).exports))

@@ -150,6 +150,9 @@ await build({
   entryPoints: [join(root, "dist", "cli", "main.js")],
   outfile: fnBundle,
   format: "cjs",
+  // import.meta.url (where main.js finds package.json for --version) as CommonJS knows it.
+  define: { "import.meta.url": "__porchlightModuleUrl" },
+  banner: { js: 'var __porchlightModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
 });
 writeFileSync(fnBundle, lazyBuiltins(asciiOnly(readFileSync(fnBundle, "utf8"))));
 execFileSync(process.execPath, [join(root, "scripts", "code-cache.mjs"), join(outdir, "fn.cjs")], {

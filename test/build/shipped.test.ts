@@ -1,5 +1,6 @@
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -57,5 +58,25 @@ console.log(JSON.stringify({ cacheUsed, main: typeof exports.main }));`,
       );
     expect(JSON.parse(load(true))).toEqual({ cacheUsed: true, main: "function" });
     expect(JSON.parse(load(false))).toEqual({ cacheUsed: false, main: "function" });
+  });
+});
+
+describe("a checkout that was never built", () => {
+  it("says to run npm ci, naming the folder, rather than failing on a missing module", () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-unbuilt-"));
+    try {
+      cpSync(join(import.meta.dirname, "../../bin"), join(dir, "bin"), { recursive: true });
+      for (const args of [["--version"], ["fn", "render", "."]]) {
+        const r = spawnSync(process.execPath, [join(dir, "bin/porchlight.js"), ...args], {
+          encoding: "utf8",
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toBe(
+          `porchlight: not built yet: run \`npm ci\` in ${dir} (it installs the dependencies and builds dist/, about half a minute), then run this again\n`,
+        );
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
