@@ -232,6 +232,22 @@ export function deprecate(
   });
 }
 
+/** Takes back the deprecation of what `reference` names (none: the text is returned as it is). */
+export function undeprecate(
+  text: string,
+  pkgName: string,
+  reference: DeprecationReference,
+  file = CATALOG_FILE,
+): CatalogEdit {
+  return edit(text, file, (catalog, doc) => {
+    const { pkg, p } = requirePackage(catalog, pkgName);
+    const d = (pkg.deprecations ?? []).findIndex((x) => sameReference(x.reference, reference));
+    if (d < 0) return;
+    if ((pkg.deprecations?.length ?? 0) === 1) doc.deleteIn(["packages", p, "deprecations"]);
+    else doc.deleteIn(["packages", p, "deprecations", d]);
+  });
+}
+
 export function sameReference(a: DeprecationReference, b: DeprecationReference): boolean {
   return a.schema === b.schema && ("name" in a ? a.name : "") === ("name" in b ? b.name : "");
 }

@@ -12,6 +12,7 @@ export {
   removeRevision,
   sameReference,
   skip,
+  undeprecate,
 } from "./edit.js";
 export { CatalogError, type CatalogProblem, formatCatalogProblem } from "./errors.js";
 export {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseCatalog } from "../../src/catalog/index.js";
 import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
@@ -252,6 +253,27 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
       w.users.alice!.rest.repos.getContent({ owner, repo, path: "apps/web/Kptfile", ref: "main" }),
     ).rejects.toMatchObject({ status: 404 });
     expect(Object.keys(await tags()).sort()).toEqual(["apps/web/v1", "apps/web/v2"]);
+    // The catalog keeps the package's history and says, in the same job, that no revision will come.
+    const catalog = await w.users.alice!.rest.repos.getContent({
+      owner,
+      repo,
+      path: "catalog.yaml",
+      ref: "porchlight/catalog",
+    });
+    const pkg = parseCatalog(
+      Buffer.from((catalog.data as { content: string }).content, "base64").toString("utf8"),
+    ).catalog.packages.find((p) => p.name === "apps/web");
+    expect(pkg?.revisions.map((r) => r.revision)).toEqual(["v1", "v2"]);
+    expect(pkg?.deprecations).toEqual([
+      {
+        reference: { schema: "olm.package" },
+        message: expect.stringMatching(
+          new RegExp(
+            `^deleted: #${deletion.number} removed apps/web \\(merge [0-9a-f]{7}\\); it gets no new revision$`,
+          ),
+        ),
+      },
+    ]);
   });
 
   it("serves /healthz and /metrics", async () => {

@@ -1,9 +1,10 @@
-import { addRevision, CatalogError, revisionNumber } from "../../catalog/index.js";
+import { addRevision, CatalogError, revisionNumber, undeprecate } from "../../catalog/index.js";
 import type { CommitAuthor, RepoPort } from "../../github/port.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { publishChannels } from "./channels.js";
 import { readCatalog } from "./read.js";
+import { DELETED_PREFIX } from "./withdraw.js";
 import { type CatalogWrite, writeCatalog } from "./write.js";
 
 export interface RecordPublishInput {
@@ -35,15 +36,18 @@ export async function recordPublished(port: RepoPort, input: RecordPublishInput)
       if (pkg?.revisions.some((r) => r.revision === revision) || pkg?.removed?.includes(revision))
         return { text: state.text };
       try {
-        return {
-          text: addRevision(state.text, {
-            package: input.package,
-            revision,
-            commit: input.commit,
-            time: input.now.toISOString(),
-            channels,
-          }).text,
-        };
+        const added = addRevision(state.text, {
+          package: input.package,
+          revision,
+          commit: input.commit,
+          time: input.now.toISOString(),
+          channels,
+        }).text;
+        // A package published again after its deletion was published: it is no longer deleted.
+        const deleted = pkg?.deprecations?.some(
+          (d) => d.reference.schema === "olm.package" && d.message.startsWith(DELETED_PREFIX),
+        );
+        return { text: deleted ? undeprecate(added, input.package, { schema: "olm.package" }).text : added };
       } catch (e) {
         if (e instanceof CatalogError) return { refused: e.message };
         throw e;

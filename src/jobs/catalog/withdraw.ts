@@ -66,6 +66,32 @@ export function deprecateInCatalog(
   });
 }
 
+/** The deprecation a published deletion of a package writes: what a re-created package's publish clears. */
+export const DELETED_PREFIX = "deleted: ";
+
+/**
+ * A package whose deletion was published (its DeletionProposed revision merged): the catalog keeps its
+ * history — its tags stay — and deprecates the whole package, saying so, so that `catalog list`, the
+ * fan-out's pull requests and dashboards tell its followers that no revision will come. A package that
+ * is not in the catalog (never published) is left alone; the same deletion again changes nothing.
+ */
+export function recordDeleted(
+  port: RepoPort,
+  input: { package: string; pullRequest: number; commit: string; author: CommitAuthor },
+): Promise<CatalogWrite> {
+  const message = `${DELETED_PREFIX}#${input.pullRequest} removed ${input.package} (merge ${input.commit.slice(0, 7)}); it gets no new revision`;
+  const reference: DeprecationReference = { schema: "olm.package" };
+  const edit = deprecateEdit(input.package, reference, message);
+  return writeCatalog(port, {
+    author: input.author,
+    message: `catalog: ${input.package} deleted by #${input.pullRequest}`,
+    edit: (state) =>
+      state.catalog && !state.catalog.packages.some((p) => p.name === input.package)
+        ? { text: state.text }
+        : edit(state),
+  });
+}
+
 /** Skips `revision`; a revision some entry skips already is left as it is. */
 export function skipEdit(pkgName: string, revision: string): CatalogEditFn {
   return (state) => {

@@ -5,6 +5,7 @@ import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { conflictMarkers } from "../../merge/index.js";
 import { parseVariantPullRequestBody } from "../../variants/index.js";
+import { recordDeleted } from "../catalog/withdraw.js";
 import { afterAnswer, type JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
@@ -48,6 +49,18 @@ export async function finishPublish(
   const deleteDraft = () => ctx.port.deleteBranch(pr.headRef);
   const draftKey = `delete-draft:${pr.headRef}`;
   if (input.deletion) {
+    // The catalog says so at once: its followers (fan-out, `catalog list`) learn no revision will come.
+    const recorded = await recordDeleted(ctx.port, {
+      package: pkg,
+      pullRequest: pr.number,
+      commit: mergeSha,
+      author: ctx.bot.author,
+    });
+    if (recorded.kind === "refused")
+      ctx.log.warn(
+        { pr: pr.number, package: pkg, why: recorded.message },
+        "deletion not recorded in the catalog",
+      );
     if (branchLeft) await afterAnswer(ctx, draftKey, deleteDraft);
     return { kind: "deleted", package: pkg, mergeSha };
   }

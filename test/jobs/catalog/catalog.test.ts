@@ -3,7 +3,12 @@ import { parseCatalog, skip } from "../../../src/catalog/index.js";
 import { promoteRevision } from "../../../src/jobs/catalog/promote.js";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordMissingRevisions, recordPublished } from "../../../src/jobs/catalog/record-publish.js";
-import { deprecateInCatalog, removeFromCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
+import {
+  deprecateInCatalog,
+  recordDeleted,
+  removeFromCatalog,
+  skipRevision,
+} from "../../../src/jobs/catalog/withdraw.js";
 import { fakeRepoWith } from "../fake-repo.js";
 
 const author = { name: "porchlight[bot]", email: "bot@porchlight.test" };
@@ -137,6 +142,27 @@ describe("catalog jobs", () => {
     const beta = (await catalogOf(repo)).channels.find((c) => c.name === "beta")!;
     expect(beta.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
     expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("unchanged");
+  });
+
+  it("records a published deletion once, and a package published again after it is no longer deleted", async () => {
+    const { repo, tag } = upstream();
+    await record(repo, 1, tag(1));
+    const deleted = { package: "basens", pullRequest: 7, commit: "ab".repeat(20), author };
+    expect((await recordDeleted(repo, deleted)).kind).toBe("committed");
+    expect((await recordDeleted(repo, deleted)).kind).toBe("unchanged");
+    expect((await catalogOf(repo)).deprecations).toEqual([
+      {
+        reference: { schema: "olm.package" },
+        message: "deleted: #7 removed basens (merge abababa); it gets no new revision",
+      },
+    ]);
+    // A package never published is not added to the catalog by its deletion.
+    expect((await recordDeleted(repo, { ...deleted, package: "other" })).kind).toBe("unchanged");
+
+    await record(repo, 2, tag(2));
+    const again = await catalogOf(repo);
+    expect(again.revisions.map((r) => r.revision)).toEqual(["v1", "v2"]);
+    expect(again.deprecations).toBeUndefined();
   });
 
   it("removes a revision once, and the sweep never records its tag again", async () => {
