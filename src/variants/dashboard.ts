@@ -65,6 +65,17 @@ const STATE: Record<FanoutAction["kind"], string> = {
   orphan: "🔓 release pending",
 };
 
+/**
+ * The state column: the state, then why — once: a reason that starts with the state's own words
+ * (`up to date at v2` under `✅ up to date`) is not said twice.
+ */
+function stateCell(state: string, reason: string): string {
+  const words = state.replace(/^\S+\s+/, "");
+  const icon = state.slice(0, state.length - words.length);
+  if (reason === "") return state;
+  return reason.startsWith(words) ? `${icon}${cell(reason)}` : `${state}: ${cell(reason)}`;
+}
+
 /** True when an issue body is porchlight's dashboard. */
 export function isDashboardBody(body: string | null | undefined): boolean {
   return (body ?? "").includes(DASHBOARD_MARKER);
@@ -130,7 +141,7 @@ export function renderDashboard(input: DashboardInput): string {
                       ? HELD[a.held]
                       : "🔄 pull request open"
                     : STATE[a.kind];
-          return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${published} | ${deployed} | ${target} | ${pr}${conflicts} | ${state}: ${cell(a.reason)} |`;
+          return `| ${cell(downstreamOf(a) || "—")} | ${code(a.variant)} | ${cell(upstream.trim())} | ${published} | ${deployed} | ${target} | ${pr}${conflicts} | ${stateCell(state, a.reason)} |`;
         },
         (n) => `| … and ${n} more | | | | | | | |`,
       ),

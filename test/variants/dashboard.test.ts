@@ -150,6 +150,21 @@ describe("renderDashboard", () => {
     expect(renderDashboard({ variants: pvs, plan: held })).toContain(` | ${state}`);
   });
 
+  it("says a downstream is up to date once, with its revision", () => {
+    const settled = planFanout({
+      variants: [pvs[0]!],
+      upstream: {
+        blueprints: {
+          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
+        },
+      },
+      downstream: { c1: { exists: true, lockedRevision: "v2", managedBy: "c1", specHash: heldHash } },
+    });
+    const board = renderDashboard({ ...input, variants: [pvs[0]!], plan: settled, problems: [] });
+    expect(board).toMatch(/\| — \| ✅ up to date at v2 \|$/m);
+    expect(board).not.toContain("up to date: up to date");
+  });
+
   it("draws upstream → downstream as a Mermaid graph", () => {
     const graph = body.slice(body.indexOf("```mermaid"));
     expect(graph).toMatch(
