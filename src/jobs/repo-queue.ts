@@ -1,11 +1,12 @@
-import PQueue from "p-queue";
+import { FairTurns, installationOf } from "./fair-turns.js";
 
 /**
  * One queue per repository: a repository's jobs run one at a time, in arrival order, so two quick
  * pushes or two commands never race; different repositories run in parallel (up to `concurrency`).
- * A free slot goes to the oldest job waiting for one: a job that waited behind its repository's
- * running job is not overtaken by jobs queued after it, so one installation's burst of events over
- * many repositories never starves another installation's job that was there first.
+ * A free slot goes to whoever's turn it is (src/jobs/fair-turns.ts): installations take turns, and
+ * within an installation its repositories take turns, so a repository with a deep backlog (or an
+ * installation with many busy repositories) holds one slot at a time and never makes another
+ * repository's job wait for more than its own turn.
  *
  * Jobs are level-triggered (each reads the current state and moves it one step), so a job already
  * *waiting* with the same key is not queued twice: the newer request takes the waiting one's place
@@ -15,16 +16,11 @@ import PQueue from "p-queue";
  *
  * Jobs a user's event started (`origin: "event"`, the default) take a free slot before the periodic
  * sweep's (`origin: "sweep"`): a sweep of hundreds of repositories never makes a push or a command
- * wait for it. Within one repository the order stays arrival order; a sweep job that an event's job
- * waits behind is raised to the event's rank, so that repository is not left behind the sweep either.
+ * wait for it. Within one repository the order stays arrival order; a repository with an event's job
+ * waiting is served in the events' turns, its sweep jobs ahead of that job included, so that
+ * repository is not left behind the rest of the sweep either.
  */
 export type JobOrigin = "event" | "sweep";
-
-/** p-queue runs a greater priority first: every event's job before the sweep's, then oldest first. */
-const RANK: Record<JobOrigin, number> = { event: 1, sweep: 0 };
-/** More jobs than one process queues in its life: a rank's priorities never reach the next rank's. */
-const RANK_SPAN = 2 ** 40;
-const priority = (rank: JobOrigin, seq: number) => RANK[rank] * RANK_SPAN - seq;
 
 /**
  * What became of a request: a job of its own (`queued`), or taken in by a job with the same key that was
@@ -56,39 +52,35 @@ interface Waiting {
   job: JobSpec;
   /** `event` once any job it absorbed was an event's. */
   origin: JobOrigin;
-  /** Order of arrival (of the first request it absorbed): the older, the sooner it gets a slot. */
-  seq: number;
   outcome: Promise<JobOutcome>;
+  settle: (outcome: JobOutcome) => void;
 }
 
-/** A repository's queue, and what it tells the shared queue about the job at its head. */
+/** A repository's jobs not yet started, in arrival order, and whether one of its jobs runs. */
 interface Repo {
-  queue: PQueue;
-  /** Event jobs of this repository queued and not yet at its head. */
-  eventsBehind: number;
-  /** The p-queue id of the head job while it waits for a slot in the shared queue, and its arrival. */
-  headId?: string;
-  headSeq?: number;
-  /** Called once the next head is queued for a slot (the previous job keeps its slot until then). */
-  onHead?: () => void;
+  repo: string;
+  installation: string;
+  jobs: Waiting[];
+  /** Event jobs among `jobs`: while there is one, the repository is served in the events' turns. */
+  events: number;
+  running: boolean;
 }
 
 export class RepoQueues {
-  private readonly all: PQueue;
   private readonly perRepo = new Map<string, Repo>();
-  private nextId = 0;
-  private nextSeq = 0;
+  private readonly turns = new FairTurns();
   /** Jobs queued and not started, by repository and key. An entry leaves the map when its job starts. */
   private readonly waiting = new Map<string, Waiting>();
+  private running = 0;
+  private queued = 0;
+  private idlers: (() => void)[] = [];
   private closed = false;
 
   constructor(
-    concurrency: number,
+    private readonly concurrency: number,
     private readonly onDone: (outcome: JobOutcome) => void = () => {},
     private readonly now: () => number = () => performance.now(),
-  ) {
-    this.all = new PQueue({ concurrency });
-  }
+  ) {}
 
   /** Whether a job of `repo` with `key` waits (queued, not started): a request for it now is absorbed. */
   isWaiting(repo: string, key: string): boolean {
@@ -107,70 +99,75 @@ export class RepoQueues {
       });
     }
     const id = `${job.repo}\0${job.key}`;
+    const r = this.repoOf(job.repo);
     const queued = this.waiting.get(id);
-    let repo = this.perRepo.get(job.repo);
-    if (!repo) {
-      repo = { queue: new PQueue({ concurrency: 1 }), eventsBehind: 0 };
-      this.perRepo.set(job.repo, repo);
-    }
     if (queued) {
       if (origin(job) === "event" && queued.origin === "sweep") {
         queued.origin = "event";
-        this.eventArrived(repo);
+        this.eventArrived(r);
       }
       queued.job = job;
       return queued.outcome;
     }
-    if (origin(job) === "event") this.eventArrived(repo);
-    // The entry is in the map before the task can start, whether p-queue starts it now or later,
-    // and the task removes exactly this entry: nothing depends on when p-queue calls it.
     let settle!: (outcome: JobOutcome) => void;
     const entry: Waiting = {
       job,
       origin: origin(job),
-      seq: this.nextSeq++,
       outcome: new Promise((resolve) => (settle = resolve)),
+      settle,
     };
     this.waiting.set(id, entry);
-    const r = repo;
-    void r.queue.add(async () => {
-      if (this.waiting.get(id) === entry) this.waiting.delete(id);
-      if (entry.origin === "event") r.eventsBehind--;
-      const rank = r.eventsBehind > 0 ? "event" : entry.origin;
-      const headId = String(this.nextId++);
-      r.headId = headId;
-      r.headSeq = entry.seq;
-      const done = new Promise<JobOutcome>((resolve) => {
-        void this.all.add(
-          async () => {
-            if (r.headId === headId) r.headId = undefined;
-            resolve(await this.runOne(entry.job));
-            // A job waits next in this repository: keep the slot until it is queued for one, so
-            // that it competes by its age, not behind the jobs queued while it waited.
-            if (r.queue.size > 0) await new Promise<void>((next) => (r.onHead = next));
-          },
-          { priority: priority(rank, entry.seq), id: headId },
-        );
-      });
-      r.onHead?.();
-      r.onHead = undefined;
-      settle(await done);
-    });
+    r.jobs.push(entry);
+    this.queued++;
+    if (entry.origin === "event") this.eventArrived(r);
+    if (!r.running && r.jobs.length === 1) this.turns.ready(r, r.events > 0 ? "event" : "sweep");
+    this.startNext();
     return entry.outcome;
   }
 
-  /** An event's job now waits in `repo`: the job at its head, waiting for a slot, goes at the event's rank. */
-  private eventArrived(repo: Repo): void {
-    repo.eventsBehind++;
-    if (repo.headId === undefined || repo.headSeq === undefined) return;
-    try {
-      this.all.setPriority(repo.headId, priority("event", repo.headSeq));
-    } catch {
-      // p-queue has just taken it off its queue: it is starting.
+  private repoOf(repo: string): Repo {
+    let r = this.perRepo.get(repo);
+    if (!r) {
+      r = { repo, installation: installationOf(repo), jobs: [], events: 0, running: false };
+      this.perRepo.set(repo, r);
+    }
+    return r;
+  }
+
+  /** An event's job now waits in `r`: a repository in line for the sweep's turns moves to the events'. */
+  private eventArrived(r: Repo): void {
+    r.events++;
+    if (!r.running) this.turns.raise(r);
+  }
+
+  /** Fills the free slots, each with the job whose turn it is. */
+  private startNext(): void {
+    while (this.running < this.concurrency) {
+      const turn = this.turns.next();
+      if (!turn) return;
+      const r = this.perRepo.get(turn.repo);
+      const entry = r?.jobs.shift();
+      if (!r || !entry) continue;
+      const id = `${entry.job.repo}\0${entry.job.key}`;
+      if (this.waiting.get(id) === entry) this.waiting.delete(id);
+      if (entry.origin === "event") r.events--;
+      this.queued--;
+      this.running++;
+      r.running = true;
+      void this.runOne(entry.job).then((outcome) => {
+        this.running--;
+        r.running = false;
+        if (r.jobs.length > 0) this.turns.ready(r, r.events > 0 ? "event" : "sweep");
+        entry.settle(outcome);
+        this.startNext();
+        if (this.size === 0) for (const idle of this.idlers.splice(0)) idle();
+      });
     }
   }
 
   private async runOne(job: JobSpec): Promise<JobOutcome> {
+    // The job starts on a later tick than the enqueue that freed it: a caller never runs it inline.
+    await Promise.resolve();
     const start = this.now();
     let outcome: JobOutcome;
     try {
@@ -185,16 +182,13 @@ export class RepoQueues {
 
   /** Jobs waiting or running, across repositories. */
   get size(): number {
-    let n = 0;
-    for (const { queue } of this.perRepo.values()) n += queue.size + queue.pending;
-    return n;
+    return this.queued + this.running;
   }
 
   /** Resolves when every queued job has run. */
   async idle(): Promise<void> {
-    while (this.size > 0) {
-      await Promise.all([...this.perRepo.values()].map(({ queue }) => queue.onIdle()));
-    }
+    if (this.size === 0) return;
+    await new Promise<void>((resolve) => this.idlers.push(resolve));
   }
 
   /** Stops taking jobs and waits for the queued ones (graceful shutdown: nothing left half-done). */
