@@ -1,7 +1,5 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Ci, startCi } from "./ci-app.js";
 import { startWorld, type World } from "./harness.js";
 import { settingsConfigMap as cm, devVariant } from "./rollout-world.js";
 
@@ -30,95 +28,6 @@ const variant = (name: string, env: string) =>
 
 const OWNER = "acme";
 const DOWNSTREAMS = ["dev-1", "dev-2", "stg-1"];
-const ZERO = "0".repeat(40);
-
-/** The downstreams' CI: it starts on every push to a default or fan-out branch, and waits for the test. */
-interface Ci {
-  server: Server;
-  /** What it started, by repository and commit: a check run's id (dev-1, stg-1) or a status (dev-2). */
-  started: { repo: string; sha: string; run?: number }[];
-  finish(repo: string, sha: string): Promise<void>;
-}
-
-async function startCi(w: World): Promise<Ci> {
-  let rest: Octokit | undefined;
-  const started: Ci["started"] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (c) => {
-      body += c;
-    });
-    req.on("end", async () => {
-      // GitHub waits for the answer: the check is pending before the events after this push go out.
-      const p = JSON.parse(body) as { ref?: string; after?: string; repository?: { name: string } };
-      const repo = p.repository?.name ?? "";
-      const branch = p.ref?.replace("refs/heads/", "") ?? "";
-      const watched = branch === "main" || branch.startsWith("porchlight/variant/");
-      if (
-        req.headers["x-github-event"] === "push" &&
-        DOWNSTREAMS.includes(repo) &&
-        watched &&
-        p.after !== ZERO
-      ) {
-        const sha = p.after as string;
-        if (repo === "dev-2") {
-          await rest?.repos.createCommitStatus({
-            owner: OWNER,
-            repo,
-            sha,
-            state: "pending",
-            context: "ci/jenkins",
-          });
-          started.push({ repo, sha });
-        } else {
-          const { data } = (await rest?.checks.create({
-            owner: OWNER,
-            repo,
-            name: "ci/e2e",
-            head_sha: sha,
-            status: "in_progress",
-          })) ?? { data: { id: 0 } };
-          started.push({ repo, sha, run: data.id });
-        }
-      }
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const app = w.forge.createApp({
-    name: "ci",
-    owner: OWNER,
-    webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-  });
-  const installation = w.forge.createInstallation(app.appId, OWNER);
-  rest = new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
-  const ci = rest;
-  return {
-    server,
-    started,
-    finish: async (repo, sha) => {
-      const s = started.find((x) => x.repo === repo && x.sha === sha);
-      if (!s) throw new Error(`CI never started on ${repo}@${sha}`);
-      if (s.run === undefined)
-        await ci.repos.createCommitStatus({
-          owner: OWNER,
-          repo,
-          sha,
-          state: "success",
-          context: "ci/jenkins",
-        });
-      else
-        await ci.checks.update({
-          owner: OWNER,
-          repo,
-          check_run_id: s.run,
-          status: "completed",
-          conclusion: "success",
-        });
-      await w.settle();
-    },
-  };
-}
 
 describe("checks and statuses drive automerge, rollout gates and the dashboard (forge over HTTP and git)", () => {
   let w: World;
@@ -152,12 +61,13 @@ describe("checks and statuses drive automerge, rollout gates and the dashboard (
       await w.forge.createRepo(`${OWNER}/${repo}`, { files: { "README.md": `# ${repo}\n` } });
       w.forge.setPermission(`${OWNER}/${repo}`, "alice", "write");
     }
-    ci = await startCi(w);
+    // dev-2's CI reports a commit status, the others' a check run.
+    ci = await startCi(w, { repos: DOWNSTREAMS, statuses: ["dev-2"] });
     await w.settle();
   }, 60_000);
   afterAll(async () => {
     expect(w?.forge.errors).toEqual([]);
-    ci?.server.close();
+    ci?.close();
     await w?.stop();
   });
 
