@@ -23,12 +23,13 @@ export interface Ci {
 }
 
 export async function startCi(w: World, opts: { repos: string[]; statuses?: string[] }): Promise<Ci> {
-  let rest: Octokit | undefined;
+  // A token minted for each call: the CI outlives a token's lifetime in tests that shorten it.
+  let rest: (() => Octokit) | undefined;
   const started: Ci["started"] = [];
   const start = async (repo: string, sha: string) => {
     if (!rest) return;
     if (opts.statuses?.includes(repo)) {
-      await rest.repos.createCommitStatus({
+      await rest().repos.createCommitStatus({
         owner: OWNER,
         repo,
         sha,
@@ -38,7 +39,7 @@ export async function startCi(w: World, opts: { repos: string[]; statuses?: stri
       started.push({ repo, sha });
       return;
     }
-    const { data } = await rest.checks.create({
+    const { data } = await rest().checks.create({
       owner: OWNER,
       repo,
       name: "ci/e2e",
@@ -70,7 +71,7 @@ export async function startCi(w: World, opts: { repos: string[]; statuses?: stri
     webhookUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
   });
   const installation = w.forge.createInstallation(app.appId, OWNER);
-  const ci = new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
+  const ci = () => new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
   rest = ci;
   return {
     server,
@@ -79,7 +80,7 @@ export async function startCi(w: World, opts: { repos: string[]; statuses?: stri
       const s = started.find((x) => x.repo === repo && x.sha === sha);
       if (!s) throw new Error(`CI never started on ${repo}@${sha}`);
       if (s.run === undefined)
-        await ci.repos.createCommitStatus({
+        await ci().repos.createCommitStatus({
           owner: OWNER,
           repo,
           sha,
@@ -87,7 +88,13 @@ export async function startCi(w: World, opts: { repos: string[]; statuses?: stri
           context: "ci/jenkins",
         });
       else
-        await ci.checks.update({ owner: OWNER, repo, check_run_id: s.run, status: "completed", conclusion });
+        await ci().checks.update({
+          owner: OWNER,
+          repo,
+          check_run_id: s.run,
+          status: "completed",
+          conclusion,
+        });
       await w.settle();
     },
     close: () => server.close(),
