@@ -46,8 +46,9 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       opts.log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   });
   const events = new PorchlightEvents((err, event) => {
-    opts.log.error({ err, tag: event.tag }, "a published-event listener failed");
-    problems.push(`after publishing ${event.tag}: ${err instanceof Error ? err.message : String(err)}`);
+    const tag = "tag" in event ? event.tag : `the fan-out of ${event.repo.owner}/${event.repo.repo}`;
+    opts.log.error({ err, tag }, "a porchlight event listener failed");
+    problems.push(`after publishing ${tag}: ${err instanceof Error ? err.message : String(err)}`);
   });
   const identity = opts.identity;
   return {

@@ -9,6 +9,7 @@ import {
 } from "../github/installation.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
+import { VARIANT_PREFIX } from "../lifecycle/variant-branch.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
 
@@ -173,4 +174,67 @@ export async function onComment(deps: AppDeps, context: Context<"issue_comment.c
     args: { issue: issue.number, commentId: comment.id },
   });
   if (enqueued === "queued") await (await event.connect()).repo(event.repository).react(comment.id, "eyes");
+}
+
+/**
+ * Whether a finished check or status may move a fan-out: its commit is on a fan-out branch (its pull
+ * request's automerge) or on the default branch (a rollout step verifies it after a merge). Decided from
+ * the payload alone, so CI finishing on drafts, proposals and other branches queues nothing; a commit
+ * whose branch the payload does not name (`head_branch` null) is looked at by the job.
+ */
+function mayMoveFanout(
+  defaultBranch: string,
+  branches: readonly (string | null | undefined)[],
+  pulls: readonly { head: { ref: string } }[],
+): boolean {
+  if (pulls.some((p) => p.head.ref.startsWith(VARIANT_PREFIX))) return true;
+  return branches.some(
+    (b) => b === null || b === undefined || b === defaultBranch || b.startsWith(VARIANT_PREFIX),
+  );
+}
+
+/** A finished check or status → the repository's `checks-finished` job for the commit (one per commit while waiting). */
+async function checksFinished(
+  deps: AppDeps,
+  context: Parameters<typeof fromEvent>[1],
+  sha: string,
+): Promise<void> {
+  await enqueueJob(deps, {
+    ...fromEvent(deps, context),
+    kind: "checks",
+    key: sha,
+    task: "checks-finished",
+    args: { sha },
+  });
+}
+
+/** A check run completed (any app's, CI's included) → a fan-out pull request's automerge, a rollout's next wave. */
+export async function onCheckRunCompleted(
+  deps: AppDeps,
+  context: Context<"check_run.completed">,
+): Promise<void> {
+  const run = context.payload.check_run;
+  const branch = run.check_suite?.head_branch;
+  if (!mayMoveFanout(context.payload.repository.default_branch, [branch], run.pull_requests)) return;
+  await checksFinished(deps, context, run.head_sha);
+}
+
+/** A check suite completed (every run of one app on a commit) → as a completed run. */
+export async function onCheckSuiteCompleted(
+  deps: AppDeps,
+  context: Context<"check_suite.completed">,
+): Promise<void> {
+  const suite = context.payload.check_suite;
+  if (!mayMoveFanout(context.payload.repository.default_branch, [suite.head_branch], suite.pull_requests))
+    return;
+  await checksFinished(deps, context, suite.head_sha);
+}
+
+/** A commit status that passed or failed (CI reporting statuses) → as a completed run; pending ones change nothing. */
+export async function onStatus(deps: AppDeps, context: Context<"status">): Promise<void> {
+  const p = context.payload;
+  if (p.state === "pending") return;
+  const branches = p.branches.map((b) => b.name);
+  if (branches.length === 0 || !mayMoveFanout(p.repository.default_branch, branches, [])) return;
+  await checksFinished(deps, context, p.sha);
 }

@@ -1,6 +1,15 @@
 import type { ApplicationFunction } from "probot";
 import type { AppDeps } from "./deps.js";
-import { onComment, onPullClosed, onPullRequest, onPush, onReviewSubmitted } from "./handlers.js";
+import {
+  onCheckRunCompleted,
+  onCheckSuiteCompleted,
+  onComment,
+  onPullClosed,
+  onPullRequest,
+  onPush,
+  onReviewSubmitted,
+  onStatus,
+} from "./handlers.js";
 
 /**
  * The probot app: which webhook starts which job. No logic here; handlers in handlers.ts
@@ -24,5 +33,8 @@ export function porchlightApp(deps: AppDeps): ApplicationFunction {
     app.on("pull_request.closed", (context) => onPullClosed(deps, context));
     app.on("pull_request_review.submitted", (context) => onReviewSubmitted(deps, context));
     app.on("issue_comment.created", (context) => onComment(deps, context));
+    app.on("check_run.completed", (context) => onCheckRunCompleted(deps, context));
+    app.on("check_suite.completed", (context) => onCheckSuiteCompleted(deps, context));
+    app.on("status", (context) => onStatus(deps, context));
   };
 }

@@ -3,9 +3,10 @@ import { defaultConfig } from "../config/resolve.js";
 import { GitHubError } from "../github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
-import type { Enqueued, JobOrigin } from "../jobs/repo-queue.js";
+import type { Enqueued, JobOrigin, JobOutcome } from "../jobs/repo-queue.js";
 import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
+import { sweepActions } from "./sweep-actions.js";
 import { type TaskArgs, type TaskName, taskOf } from "./tasks.js";
 
 /** A job as data: what a queue in Redis holds, and what any replica can run (src/app/tasks.ts). */
@@ -56,17 +57,23 @@ export async function enqueueJob<T extends TaskName>(deps: AppDeps, req: JobRequ
     const { connect: _connect, onOutcome: _onOutcome, ...data } = req;
     return deps.distributed.enqueue(data as JobData);
   }
-  const full = req.repository.fullName;
-  const key = `${req.kind}:${req.key}`;
-  const absorbed = deps.queues.isWaiting(full, key);
-  deps.metrics.queueDepth.set(deps.queues.size + 1);
-  void deps.queues.enqueue({
-    repo: full,
-    key,
-    origin: req.origin ?? "event",
-    run: () => runJob(deps, req as JobRequest),
-  });
+  const absorbed = deps.queues.isWaiting(req.repository.fullName, `${req.kind}:${req.key}`);
+  void queueHere(deps, req as JobRequest);
   return absorbed ? "absorbed" : "queued";
+}
+
+/**
+ * In this process: queues a job and resolves when it has run — or the job that absorbed it, a later
+ * request with the same key while it waited, whose outcome it shares.
+ */
+export function queueHere(deps: AppDeps, req: JobRequest): Promise<JobOutcome> {
+  deps.metrics.queueDepth.set(deps.queues.size + 1);
+  return deps.queues.enqueue({
+    repo: req.repository.fullName,
+    key: `${req.kind}:${req.key}`,
+    origin: req.origin ?? "event",
+    run: () => runJob(deps, req),
+  });
 }
 
 /**
@@ -158,6 +165,10 @@ async function runJobSteps(deps: AppDeps, req: JobRequest): Promise<void> {
   try {
     const outcome = await withDeferred(ctx, (c) => task.work(c, req.args));
     log.info({ outcome }, "job done");
+    // What the sweep did that no event had: the safety net's measure (docs/operations.md).
+    if (req.origin === "sweep")
+      for (const [kind, n] of Object.entries(sweepActions(req.task, outcome)))
+        deps.metrics.sweepActions.inc({ kind }, n);
     req.onOutcome?.(outcome);
   } finally {
     end();

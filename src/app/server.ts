@@ -23,7 +23,7 @@ import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import { egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 import type { AppDeps } from "./deps.js";
-import { enqueueFanout } from "./fanout.js";
+import { enqueueFanout, enqueueFanoutWanted } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";
 import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
@@ -106,7 +106,11 @@ export interface AppServer {
   idle(): Promise<void>;
   /** Distributed mode: the shared queue. */
   redisQueue?: RedisQueue;
-  /** Queues a reconcile job for every repository of every installation now. */
+  /**
+   * Queues a reconcile and a fan-out job for every repository of every installation now; in this process,
+   * resolves once they have run, after logging what they did (`sweep done`). Resolves with the number of
+   * repositories.
+   */
   sweep(): Promise<number>;
   /**
    * Stops taking webhooks, finishes the queued jobs, then closes. Distributed mode: finishes the jobs
@@ -142,7 +146,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   };
   const events = new PorchlightEvents((err, event) =>
-    log.error({ err, tag: event.tag }, "a published-event listener failed"),
+    "tag" in event
+      ? log.error({ err, tag: event.tag }, "a published-event listener failed")
+      : log.error({ err, repo: `${event.repo.owner}/${event.repo.repo}` }, "a fan-out request failed"),
   );
   // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet,
   // on a connection of our own (not probot's `redisConfig`, whose client nothing closes).
@@ -250,6 +256,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   });
   const parked = deps.parked;
   events.onPublished((event) => enqueueFanout(deps, github, event));
+  events.onFanoutWanted((event) => enqueueFanoutWanted(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
   const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
@@ -273,15 +280,30 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const { port } = server.address() as AddressInfo;
   const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
   const sweep = async () => {
+    let queued: Awaited<ReturnType<typeof sweepInstallations>>;
     try {
-      const repositories = await sweepInstallations(deps, github);
+      queued = await sweepInstallations(deps, github);
       metrics.sweeps.inc({ outcome: "ok" });
-      log.info({ repositories }, "sweep queued");
-      return repositories;
+      log.info({ repositories: queued.repositories }, "sweep queued");
     } catch (err) {
       metrics.sweeps.inc({ outcome: "error" });
       throw err;
     }
+    // The safety net's measure: what the sweep found to do, in one line (zero in a healthy run).
+    const done = await queued.done;
+    if (done) {
+      const total = Object.values(done.actions).reduce((a, b) => a + b, 0);
+      log.info(
+        {
+          repositories: queued.repositories,
+          actions: total,
+          byKind: done.actions,
+          failedJobs: done.failedJobs,
+        },
+        total === 0 ? "sweep done: nothing to do" : "sweep done: it did what events had not",
+      );
+    }
+    return queued.repositories;
   };
   // Distributed mode: the fleet's sweep is a BullMQ job scheduler, one sweep per period (redis-queue.ts).
   const schedule = redisQueue

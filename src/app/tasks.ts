@@ -7,7 +7,8 @@ import { answerCommands } from "../jobs/commands/answer.js";
 import { replyMarker } from "../jobs/commands/reply.js";
 import type { JobContext } from "../jobs/context.js";
 import type { PublishedEvent } from "../jobs/events.js";
-import { fanoutAfterPublish, sweepFanout } from "../jobs/fanout/jobs.js";
+import { onChecksFinished } from "../jobs/fanout/checks-finished.js";
+import { fanoutAfterPublish, fanoutNow, sweepFanout } from "../jobs/fanout/jobs.js";
 import { resumeVariantPull } from "../jobs/fanout/resume.js";
 import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
 import { publishMergedPull } from "../jobs/publish/on-merge.js";
@@ -70,6 +71,12 @@ export const TASKS = {
         `${marker}\nporchlight does nothing on this repository until its configuration is fixed:\n\n${problems.map((p) => `- ${formatProblem(p)}`).join("\n")}\n`,
       );
     },
+  }),
+  /** A check run, check suite or commit status finished on `sha`: the fan-out it concerns is asked for. */
+  "checks-finished": task<{ sha: string }>({ work: (ctx, a) => onChecksFinished(ctx, a) }),
+  /** The repository's own fan-out, now (checks finished on one of its downstreams). */
+  "fanout-wanted": task<Record<string, never>>({
+    work: (ctx) => (ctx.installation ? fanoutNow(ctx, ctx.installation) : Promise.resolve()),
   }),
   reconcile: task<Record<string, never>>({ work: (ctx) => reconcileRepo(ctx) }),
   "fanout-sweep": task<Record<string, never>>({

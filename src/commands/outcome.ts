@@ -8,7 +8,7 @@ export type CommandOutcome =
   | { kind: "updated"; package: string; target: UpdateTarget; revision: number; commitSha?: string }
   | { kind: "deletion-proposed"; package: string; revision: number }
   | { kind: "promoted"; package: string; revision: number; channel: string }
-  | { kind: "fanout-started"; downstreams: number }
+  | ({ kind: "fanout" } & FanoutCounts)
   | { kind: "rollout"; action: "resume" | "hold" }
   | {
       kind: "adopted";
@@ -61,10 +61,8 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return `Proposed deleting **${outcome.package}**: revision v${outcome.revision} is now DeletionProposed. Approve to delete, or close to keep it.`;
     case "promoted":
       return `Added **${outcome.package}** v${outcome.revision} to the \`${outcome.channel}\` channel.`;
-    case "fanout-started":
-      return outcome.downstreams === 0
-        ? "No downstream variant targets this package; nothing to update."
-        : `Updating ${outcome.downstreams} downstream ${outcome.downstreams === 1 ? "variant" : "variants"}; each gets its own pull request.`;
+    case "fanout":
+      return formatFanout(outcome);
     case "rollout":
       return outcome.action === "hold"
         ? "Rollout on hold: no pull request opens or automerges until `/rollout resume`."
@@ -113,4 +111,36 @@ function formatCataloged(o: Extract<CommandOutcome, { kind: "cataloged" }>): str
         ? `Deprecated ${subject} in the catalog: “${o.message}”. It stays installable and on its upgrade paths; \`porchlight catalog\` shows the message.`
         : `${subject} is deprecated in the catalog already, with that message; nothing changed.`;
   }
+}
+
+/** What a `/fanout` did, counted from what happened (jobs/commands/fanout.ts). */
+export interface FanoutCounts {
+  opened: number;
+  updated: number;
+  /** Merged and tagged now (automerge, auto-publish). */
+  merged: number;
+  /** Variants whose pull request or package was already as it should be. */
+  unchanged: number;
+  failed: { variant: string; error: string }[];
+}
+
+function formatFanout(c: FanoutCounts): string {
+  const prs = (n: number) => `${n} pull ${n === 1 ? "request" : "requests"}`;
+  const total = c.opened + c.updated + c.merged + c.unchanged + c.failed.length;
+  if (total === 0) return "Fan-out ran: no variant targets this repository's packages; nothing to do.";
+  const parts = [`opened ${prs(c.opened)}`, `updated ${c.updated}`];
+  if (c.merged > 0) parts.push(`merged ${c.merged}`);
+  parts.push(
+    `left ${c.unchanged} ${c.unchanged === 1 ? "variant" : "variants"} as ${c.unchanged === 1 ? "it was" : "they were"}`,
+  );
+  parts.push(`${c.failed.length} failed`);
+  const failures = c.failed.length
+    ? ` Failed: ${c.failed
+        .slice(0, 5)
+        .map((f) => `\`${f.variant}\`: ${f.error}`)
+        .join(
+          "; ",
+        )}${c.failed.length > 5 ? `; and ${c.failed.length - 5} more` : ""}. The dashboard issue shows every downstream.`
+    : "";
+  return `Fan-out: ${parts.join(", ")}.${failures}`;
 }

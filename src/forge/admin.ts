@@ -19,6 +19,7 @@ export const APP_EVENTS = [
   "pull_request",
   "pull_request_review",
   "push",
+  "status",
 ];
 
 export const APP_PERMISSIONS: Record<string, string> = {

@@ -17,9 +17,10 @@
  * - webhooks to each app's URL, signed with its secret (`X-Hub-Signature-256`), in order per
  *   repository: push, create, delete (for every ref change, by git or REST), pull_request
  *   (opened, synchronize, edited, closed, reopened, labeled, unlabeled), pull_request_review,
- *   issue_comment, issues, check_run (created, completed, rerequested), check_suite (requested,
- *   rerequested, completed), installation, installation_repositories. Without a URL, deliveries
- *   are recorded only.
+ *   issue_comment, issues, check_run (created and completed to every installed app, rerequested to
+ *   the run's own), check_suite (requested, rerequested; completed to every installed app), status
+ *   (a commit status created, with the branches holding the commit), installation,
+ *   installation_repositories. Without a URL, deliveries are recorded only.
  *
  * Usage (tests):
  * ```ts

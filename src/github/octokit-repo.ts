@@ -332,6 +332,25 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  listCommitStatuses(sha: string): Promise<CheckRunState[]> {
+    return this.call(`listing commit statuses of ${sha.slice(0, 7)}`, async () => {
+      // The combined status holds the latest status of each context (one page of 100 contexts).
+      const { data } = await this.octokit.rest.repos.getCombinedStatusForRef({
+        ...this.id,
+        ref: sha,
+        per_page: 100,
+      });
+      return data.statuses.map((s) => ({
+        id: s.id,
+        name: s.context,
+        headSha: sha,
+        status: s.state === "pending" ? ("in_progress" as const) : ("completed" as const),
+        conclusion: s.state === "pending" ? null : s.state === "success" ? "success" : "failure",
+        externalId: null,
+      }));
+    });
+  }
+
   /**
    * The latest run named `name` on `sha`, when it can be updated in place: GitHub appends the annotations
    * of an update to the run's, so a run that already holds some, given a new output, is replaced by a new

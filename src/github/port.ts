@@ -169,6 +169,11 @@ export interface RepoPort {
   react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
 
   listCheckRuns(headSha: string): Promise<CheckRunState[]>;
+  /**
+   * The latest commit status of each context on `sha` (CI that reports statuses, not check runs), as
+   * check states named by their context: pending is in progress; success passes; failure and error fail.
+   */
+  listCommitStatuses(sha: string): Promise<CheckRunState[]>;
   /** Creates the run for (name, headSha) or updates the existing one; annotations go 50 per call. */
   upsertCheckRun(input: CheckRunInput): Promise<number>;
 

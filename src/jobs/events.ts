@@ -18,13 +18,29 @@ export interface PublishedEvent {
 export type PublishedListener = (event: PublishedEvent) => void | Promise<void>;
 
 /**
+ * A management repository's fan-out is wanted now, on its own queue: a check or status on one of its
+ * downstreams' fan-out pull requests (or default branches) finished, so an automerge, the next wave of a
+ * rollout or the dashboard may move.
+ */
+export interface FanoutWantedEvent {
+  repo: RepoId;
+  /** What asked, for the logs: the repository and commit whose checks finished. */
+  reason: string;
+}
+
+export type FanoutWantedListener = (event: FanoutWantedEvent) => void | Promise<void>;
+
+/**
  * The app's in-process events. One instance per app (no module state); a listener that throws is
  * logged by the caller's `onError` and never stops the other listeners or the job that emitted.
  */
 export class PorchlightEvents {
   private readonly published = new Set<PublishedListener>();
+  private readonly fanoutWanted = new Set<FanoutWantedListener>();
 
-  constructor(private readonly onError: (error: unknown, event: PublishedEvent) => void = () => {}) {}
+  constructor(
+    private readonly onError: (error: unknown, event: PublishedEvent | FanoutWantedEvent) => void = () => {},
+  ) {}
 
   /** Subscribes to published revisions; returns the function that unsubscribes. */
   onPublished(listener: PublishedListener): () => void {
@@ -34,6 +50,22 @@ export class PorchlightEvents {
 
   async emitPublished(event: PublishedEvent): Promise<void> {
     for (const listener of [...this.published]) {
+      try {
+        await listener(event);
+      } catch (error) {
+        this.onError(error, event);
+      }
+    }
+  }
+
+  /** Subscribes to fan-out requests; returns the function that unsubscribes. */
+  onFanoutWanted(listener: FanoutWantedListener): () => void {
+    this.fanoutWanted.add(listener);
+    return () => this.fanoutWanted.delete(listener);
+  }
+
+  async emitFanoutWanted(event: FanoutWantedEvent): Promise<void> {
+    for (const listener of [...this.fanoutWanted]) {
       try {
         await listener(event);
       } catch (error) {

@@ -11,6 +11,10 @@ import { renderDraft } from "./render-draft/index.js";
 export interface SweepResult {
   drafts: number;
   proposals: number;
+  /** Drafts rendered now (a render check posted, or a render commit pushed): each had not been. */
+  rendered?: number;
+  /** Proposals whose checks or summary were written now: each was not up to date. */
+  checked?: number;
   /** Merged proposals whose publish a crash left unfinished, finished now (`#<number>`); always set. */
   resumed?: string[];
   /** Requests (`/approve` comments, approving reviews) of those publishes answered now. */
@@ -68,12 +72,18 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
   for (const branch of branches.keys()) {
     if (!parsePackageBranch(branch).ok || merged.has(branch)) continue;
     result.drafts++;
-    await attempt(branch, () => renderDraft(ctx, { branch }));
+    await attempt(branch, async () => {
+      if ((await renderDraft(ctx, { branch })).kind !== "skipped")
+        result.rendered = (result.rendered ?? 0) + 1;
+    });
   }
   for (const pr of pulls) {
     if (pr.baseRef !== ctx.baseBranch) continue;
     result.proposals++;
-    await attempt(`#${pr.number}`, () => checkProposal(ctx, { pull: pr.number }));
+    await attempt(`#${pr.number}`, async () => {
+      if ((await checkProposal(ctx, { pull: pr.number })).kind === "checked")
+        result.checked = (result.checked ?? 0) + 1;
+    });
   }
   // After the checks, so that an `/approve` a crash left unanswered sees them.
   for (const pr of pulls) {

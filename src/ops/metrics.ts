@@ -33,6 +33,12 @@ export class Metrics {
     labelNames: ["outcome"] as const,
     registers: [this.registry],
   });
+  readonly sweepActions = new Counter({
+    name: "porchlight_sweep_actions_total",
+    help: "What sweeps did that events had not (zero in a healthy run), by kind: publish, answer, render, check, catalog, pull-request, merge, dashboard, failure",
+    labelNames: ["kind"] as const,
+    registers: [this.registry],
+  });
   readonly jobDuration = new Histogram({
     name: "porchlight_job_duration_seconds",
     help: "Job duration, by kind",

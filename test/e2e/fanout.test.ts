@@ -170,7 +170,8 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     });
     await publish({ "cm.yaml": cm({ a: "1", v: "3" }) });
     expect(fault.hits).toBe(1);
-    expect(await dashboard()).toMatch(/⚠️ problem/);
+    // The checks finishing on the pushed heads run the fan-out again at once (check_run events), which
+    // edits the pull request the fault left saying v2; the sweep finds it done.
     await sweep(w);
     for (const repo of ["cluster-01", "cluster-02"]) {
       const pulls = await openPulls(repo);

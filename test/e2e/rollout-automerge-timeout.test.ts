@@ -1,5 +1,5 @@
-import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Ci, startCi } from "./ci-app.js";
 import type { World } from "./harness.js";
 import { settingsConfigMap as cm, type DevRollout, startDevRollout } from "./rollout-world.js";
 
@@ -21,7 +21,7 @@ describe("an automerge that times out (forge over HTTP and git, virtual clock)",
   let r: DevRollout;
   let w: World;
   let offset = 0;
-  let ci: () => Octokit;
+  let ci: Ci;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const sweep = () => r.sweep();
@@ -36,13 +36,13 @@ describe("an automerge that times out (forge over HTTP and git, virtual clock)",
   beforeAll(async () => {
     r = await startDevRollout(CONFIG, ["basens"], { now: () => new Date(Date.now() + offset) });
     w = r.w;
-    const app = w.forge.createApp({ name: "ci", owner: "acme", webhookUrl: null });
-    const installation = w.forge.createInstallation(app.appId, "acme");
-    ci = () => new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
+    // The downstream's CI starts on every push, before the pull request opens, and never finishes alone.
+    ci = await startCi(w, { repos: ["dev-1"] });
     await w.settle();
   }, 60_000);
   afterAll(async () => {
     expect(w?.forge.errors).toEqual([]);
+    ci?.close();
     await w?.stop();
   });
 
@@ -51,15 +51,8 @@ describe("an automerge that times out (forge over HTTP and git, virtual clock)",
     expect(await w.say("bob", number, "/approve")).toContain("Published");
     const [opened] = await pulls();
     expect(opened?.state).toBe("open");
-    // The downstream's CI starts on the pull request and never finishes.
-    const { data: run } = await ci().checks.create({
-      owner,
-      repo: "dev-1",
-      name: "ci/e2e",
-      head_sha: opened!.head.sha,
-      status: "in_progress",
-    });
-    await w.settle();
+    // The downstream's CI started on the pull request's head and does not finish.
+    expect(ci.started.map((c) => c.sha)).toContain(opened!.head.sha);
 
     offset += 29 * 60_000;
     await sweep(); // within the timeout: waits, unlabelled
@@ -76,14 +69,7 @@ describe("an automerge that times out (forge over HTTP and git, virtual clock)",
     expect(await dashboard()).toContain(GIVEN_UP);
 
     // CI passes at last: still left to people, and nothing more is written.
-    await ci().checks.update({
-      owner,
-      repo: "dev-1",
-      check_run_id: run.id,
-      status: "completed",
-      conclusion: "success",
-    });
-    await w.settle();
+    await ci.finish("dev-1", opened!.head.sha);
     expect(await writesOfSweep()).toEqual([]);
     [pr] = await pulls();
     expect([pr?.state, pr?.merged_at ?? null]).toEqual(["open", null]);

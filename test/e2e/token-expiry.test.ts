@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { type Ci, startCi } from "./ci-app.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
 /**
@@ -31,6 +32,7 @@ const CONFIG = `rollout:
 
 describe("a rollout longer than an installation token's life", () => {
   let w: World;
+  let ci: Ci;
   /** Moves the clock of the whole process on by `ms`. */
   const later = (ms: number) => vi.setSystemTime(Date.now() + ms);
   const owner = "acme";
@@ -50,9 +52,11 @@ describe("a rollout longer than an installation token's life", () => {
       w.forge.setPermission(`acme/${repo}`, "alice", "write");
     }
     w.forge.setTokenLifetime(120_000);
+    ci = await startCi(w, { repos: ["dev-1"] });
     await w.settle();
   }, 60_000);
   afterAll(async () => {
+    ci?.close();
     await w?.stop();
     vi.useRealTimers();
   });
@@ -62,12 +66,16 @@ describe("a rollout longer than an installation token's life", () => {
       "basens/cm.yaml": 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "1"\n',
     });
     expect(await w.say("bob", number, "/approve")).toContain("Published");
-    expect((await openPulls("dev-1")).length).toBe(1);
+    const [pr] = await openPulls("dev-1");
+    expect(pr).toBeDefined(); // its CI runs
 
     later(150_000); // every token minted so far has expired
     const refusedBefore = w.forge.requestLog.entries.filter((e) => e.status === 401).length;
+    await ci.finish("dev-1", pr!.head.sha);
+    expect(await openPulls("dev-1")).toEqual([]); // automerged on its CI's check_run, with renewed tokens
+    const { data: main } = await w.users.alice!.rest.git.getRef({ owner, repo: "dev-1", ref: "heads/main" });
+    await ci.finish("dev-1", main.object.sha); // the merge's CI passes: staging soaks from now
     await sweep(w);
-    expect(await openPulls("dev-1")).toEqual([]); // automerged with renewed tokens
     expect(await openPulls("stg-1")).toEqual([]); // soaking
     later(150_000);
     await sweep(w);

@@ -305,6 +305,7 @@ describe("contract: responses match GitHub's OpenAPI description, payloads its w
         "pull_request.synchronize",
         "pull_request_review.submitted",
         "push.",
+        "status.",
       ]),
     );
     const problems = w.forge.webhooks.deliveries.flatMap((d) =>

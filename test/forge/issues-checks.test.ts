@@ -169,6 +169,71 @@ describe("forge issues, comments, reactions, labels, checks, statuses, permissio
     );
   });
 
+  it("sends check_run created/completed and check_suite completed to every installed app, rerequested to the run's own", async () => {
+    // A CI app of its own, installed on the same account: its runs reach porchlight's app too (a merge
+    // bot acts on CI's checks), as GitHub sends them.
+    const ci = w.forge.createApp({ name: "ci", owner: "acme", webhookUrl: null });
+    const ciOctokit = client(
+      w.forge,
+      w.forge.installationToken(w.forge.createInstallation(ci.appId, "acme").id),
+    );
+    const sha = await wd.commit("drafts/ci/ws", { "ci/Kptfile": "kind: Kptfile\n" });
+    await w.forge.webhooks.idle();
+    const before = w.forge.webhooks.deliveries.length;
+    const { data: run } = await ciOctokit.rest.checks.create({ ...repo, name: "ci/e2e", head_sha: sha });
+    await ciOctokit.rest.checks.update({ ...repo, check_run_id: run.id, conclusion: "success" });
+    await ciOctokit.rest.checks.rerequestRun({ ...repo, check_run_id: run.id });
+    await w.forge.webhooks.idle();
+    const sent = w.forge.webhooks.deliveries
+      .slice(before)
+      .filter((d) => d.event === "check_run" || d.event === "check_suite")
+      .map((d) => `${d.event}.${d.action} → ${d.appId === ci.appId ? "ci" : "porchlight"}`)
+      .sort();
+    expect(sent).toEqual([
+      "check_run.completed → ci",
+      "check_run.completed → porchlight",
+      "check_run.created → ci",
+      "check_run.created → porchlight",
+      "check_run.rerequested → ci",
+      "check_suite.completed → ci",
+      "check_suite.completed → porchlight",
+    ]);
+    const completed = w.forge.webhooks.deliveries
+      .slice(before)
+      .find((d) => d.event === "check_run" && d.action === "completed" && d.appId === w.appId);
+    expect(completed?.payload).toMatchObject({
+      check_run: { name: "ci/e2e", head_sha: sha, conclusion: "success", app: { slug: "ci" } },
+    });
+  });
+
+  it("sends a status event for each commit status, naming the branches that hold the commit", async () => {
+    const sha = await wd.commit("drafts/st/ws", { "st/Kptfile": "kind: Kptfile\n" });
+    await w.forge.webhooks.idle();
+    const before = w.forge.webhooks.deliveries.length;
+    await w.octokit.rest.repos.createCommitStatus({
+      ...repo,
+      sha,
+      state: "success",
+      context: "ci/jenkins",
+      description: "passed",
+    });
+    await w.forge.webhooks.idle();
+    const [status, ...more] = w.forge.webhooks.deliveries
+      .slice(before)
+      .filter((d) => d.event === "status" && d.appId === w.appId);
+    expect(more).toEqual([]);
+    expect(status?.payload).toMatchObject({
+      sha,
+      name: "acme/blueprints",
+      state: "success",
+      context: "ci/jenkins",
+      description: "passed",
+      commit: { sha },
+      branches: [{ name: "drafts/st/ws", commit: { sha }, protected: false }],
+      repository: { full_name: "acme/blueprints" },
+    });
+  });
+
   it("reports collaborator permission levels", async () => {
     w.forge.createUser("admin1");
     w.forge.setPermission("acme/blueprints", "admin1", "admin");

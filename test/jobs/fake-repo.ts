@@ -63,6 +63,9 @@ export class FakeRepo implements RepoPort {
   readonly reviews = new Map<number, Review[]>();
   readonly comments: FakeComment[] = [];
   readonly checkRuns: FakeCheckRun[] = [];
+  /** Commit statuses, oldest first (the latest of a context on a commit counts). */
+  readonly statuses: { sha: string; context: string; state: "pending" | "success" | "failure" | "error" }[] =
+    [];
   readonly permissions = new Map<string, Permission>();
   readonly deletedBranches: string[] = [];
   readonly issues: { number: number; title: string; body: string; labels: string[] }[] = [];
@@ -445,6 +448,20 @@ export class FakeRepo implements RepoPort {
       status,
       conclusion,
       externalId,
+    }));
+  }
+
+  async listCommitStatuses(sha: string): Promise<CheckRunState[]> {
+    this.calls.push("listCommitStatuses");
+    const latest = new Map<string, (typeof this.statuses)[number]>();
+    for (const s of this.statuses) if (s.sha === sha) latest.set(s.context, s);
+    return [...latest.values()].map((s, i) => ({
+      id: i + 1,
+      name: s.context,
+      headSha: sha,
+      status: s.state === "pending" ? "in_progress" : "completed",
+      conclusion: s.state === "pending" ? null : s.state === "success" ? "success" : "failure",
+      externalId: null,
     }));
   }
 

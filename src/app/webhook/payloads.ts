@@ -14,6 +14,7 @@ const repository = z.object({
 const installation = z.object({ id: z.number().int().positive() });
 const login = z.object({ login: z.string() }).nullish();
 const files = z.array(z.string()).nullish();
+const checkPulls = z.array(z.object({ head: z.object({ ref: z.string() }) }));
 
 const SCHEMAS = {
   push: z.object({
@@ -51,6 +52,31 @@ const SCHEMAS = {
       user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
     }),
     issue: z.object({ number: z.number().int().positive() }),
+    repository,
+    installation,
+  }),
+  check_run: z.object({
+    check_run: z.object({
+      head_sha: z.string().min(1),
+      check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),
+      pull_requests: checkPulls,
+    }),
+    repository,
+    installation,
+  }),
+  check_suite: z.object({
+    check_suite: z.object({
+      head_sha: z.string().min(1),
+      head_branch: z.string().nullish(),
+      pull_requests: checkPulls,
+    }),
+    repository,
+    installation,
+  }),
+  status: z.object({
+    sha: z.string().min(1),
+    state: z.string(),
+    branches: z.array(z.object({ name: z.string() })),
     repository,
     installation,
   }),

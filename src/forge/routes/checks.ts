@@ -117,21 +117,25 @@ function applyFields(ctx: Ctx, run: CheckRunRec): void {
   }
 }
 
-/** GitHub sends check_run created/completed to the app that owns the run only. */
+/**
+ * GitHub sends check_run `created` and `completed` to every app installed on the repository (with the
+ * checks permission, which the forge's apps all have), whichever app owns the run: a merge bot acts on
+ * CI's checks. `rerequested` goes to the run's own app only.
+ */
 async function emitRunEvent(ctx: Ctx, repo: RepoRec, run: CheckRunRec, action: string): Promise<void> {
   const check_run = checkRunShape(ctx.core, repo, run, { webhook: true });
-  emitRepoEvent(ctx.core, repo, "check_run", { action, check_run }, actor(ctx), run.appId);
+  emitRepoEvent(ctx.core, repo, "check_run", { action, check_run }, actor(ctx));
   if (action === "completed") await emitSuiteCompleted(ctx, repo, run.suiteId);
 }
 
-/** When the last run of a suite completes, its app gets `check_suite.completed`. */
+/** When the last run of a suite completes, every installed app gets `check_suite.completed`. */
 async function emitSuiteCompleted(ctx: Ctx, repo: RepoRec, suiteId: number): Promise<void> {
   const suite = ctx.core.store.data.checkSuites.find((s) => s.id === suiteId);
   const runs = ctx.core.store.data.checkRuns.filter((r) => r.suiteId === suiteId);
   if (!suite || runs.some((r) => r.status !== "completed")) return;
   const head = await ctx.core.git.commit(repoDir(ctx, repo), suite.headSha);
   const check_suite = checkSuiteShape(ctx.core, repo, suite, head, { webhook: true });
-  emitRepoEvent(ctx.core, repo, "check_suite", { action: "completed", check_suite }, actor(ctx), suite.appId);
+  emitRepoEvent(ctx.core, repo, "check_suite", { action: "completed", check_suite }, actor(ctx));
 }
 
 function runFor(ctx: Ctx, repo: RepoRec): CheckRunRec {
@@ -242,6 +246,7 @@ export function checkRoutes(r: Router): void {
       "check_run",
       { action: "rerequested", check_run: checkRunShape(ctx.core, repo, run, { webhook: true }) },
       actor(ctx),
+      run.appId,
     );
     return created({});
   });
@@ -272,6 +277,7 @@ export function checkRoutes(r: Router): void {
       "check_suite",
       { action: "rerequested", check_suite: checkSuiteShape(ctx.core, repo, suite, head, { webhook: true }) },
       actor(ctx),
+      suite.appId,
     );
     return created({});
   });

@@ -1,7 +1,9 @@
 import { actor, repoFor } from "../access.js";
-import type { ForgeCore } from "../context.js";
+import type { Ctx, ForgeCore } from "../context.js";
+import { emitRepoEvent } from "../events.js";
 import { ApiError, created, invalidField, nodeId, ok } from "../http.js";
 import type { Router } from "../router.js";
+import { restCommitShape } from "../shapes/commit.js";
 import { repoApi } from "../shapes/issue.js";
 import { repoShape } from "../shapes/repo.js";
 import { userByLogin } from "../shapes/user.js";
@@ -28,6 +30,55 @@ function statusShape(core: ForgeCore, repo: RepoRec, s: StatusRec): Record<strin
   };
 }
 
+/** GitHub lists at most 10 branches in a status payload. */
+const MAX_STATUS_BRANCHES = 10;
+
+/**
+ * `status`, to every app installed on the repository: the status as created, its commit, and the
+ * branches holding the commit (at their head or below it), at most ten.
+ */
+async function emitStatus(ctx: Ctx, repo: RepoRec, s: StatusRec): Promise<void> {
+  const dir = repoDir(ctx, repo);
+  const commit = await ctx.core.git.commit(dir, s.sha);
+  if (!commit) return;
+  const branches: Record<string, unknown>[] = [];
+  for (const [ref, tip] of [...(await ctx.core.git.refs(dir))].sort(([a], [b]) => a.localeCompare(b))) {
+    if (branches.length >= MAX_STATUS_BRANCHES) break;
+    if (!ref.startsWith("refs/heads/")) continue;
+    if (tip !== s.sha && !(await ctx.core.git.isAncestor(dir, s.sha, tip))) continue;
+    branches.push({
+      name: ref.slice("refs/heads/".length),
+      commit: { sha: tip, url: `${repoApi(ctx.core, repo)}/commits/${tip}` },
+      protected: false,
+    });
+  }
+  const {
+    avatar_url,
+    url: _url,
+    node_id: _node,
+    creator: _creator,
+    ...rest
+  } = statusShape(ctx.core, repo, s);
+  // The webhook's commit verification has no `verified_at` (the REST commit's has).
+  const shape = restCommitShape(ctx.core, repo, commit);
+  const inner = shape.commit as { verification: Record<string, unknown> };
+  const { verified_at: _at, ...verification } = inner.verification;
+  emitRepoEvent(
+    ctx.core,
+    repo,
+    "status",
+    {
+      ...rest,
+      sha: s.sha,
+      name: `${repo.ownerLogin}/${repo.name}`,
+      avatar_url,
+      commit: { ...shape, commit: { ...inner, verification } },
+      branches,
+    },
+    actor(ctx),
+  );
+}
+
 /** Commit statuses and the combined status of a ref. */
 export function statusRoutes(r: Router): void {
   r.add("POST", "/repos/{owner}/{repo}/statuses/{sha}", "token", async (ctx) => {
@@ -52,6 +103,7 @@ export function statusRoutes(r: Router): void {
       updatedAt: now,
     };
     ctx.core.store.data.statuses.push(s);
+    await emitStatus(ctx, repo, s);
     return created(statusShape(ctx.core, repo, s));
   });
 

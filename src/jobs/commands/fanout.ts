@@ -1,5 +1,6 @@
+import type { FanoutCounts } from "../../commands/outcome.js";
 import { repoName } from "../context.js";
-import { reconcileFanout } from "../fanout/index.js";
+import { type FanoutReport, reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
 import type { VerbHandler } from "./types.js";
 
@@ -12,15 +13,25 @@ export const fanout: VerbHandler = async (ctx) => {
     };
   }
   const report = await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
-  if (report.failures.length > 0) {
-    return {
-      kind: "refused",
-      reason: `Fan-out ran, but ${report.failures.length} variant${report.failures.length === 1 ? "" : "s"} failed: ${report.failures
-        .slice(0, 5)
-        .map((f) => `\`${f.variant}\`: ${f.error}`)
-        .join("; ")}. The dashboard issue shows every downstream.`,
-    };
-  }
-  const downstreams = report.actions.filter((a) => a.kind !== "skip").length;
-  return { kind: "fanout-started", downstreams };
+  return { kind: "fanout", ...fanoutCounts(report) };
 };
+
+/**
+ * What a fan-out run did, counted from its report (never from what it planned): pull requests opened,
+ * updated, merged (automerge, auto-publish), failed, and the variants left as they were.
+ */
+export function fanoutCounts(report: FanoutReport): FanoutCounts {
+  const by = (action: string) => report.pullRequests.filter((p) => p.action === action).length;
+  const opened = by("created");
+  const updated = by("updated");
+  const failed = report.failures.map((f) => ({ variant: f.variant, error: f.error }));
+  // One row per variant: what is not opened, updated, merged or failed was left as it was.
+  const variants = report.actions.length;
+  return {
+    opened,
+    updated,
+    merged: report.published.length,
+    unchanged: Math.max(0, variants - opened - updated - failed.length - report.published.length),
+    failed,
+  };
+}

@@ -20,7 +20,7 @@ export function wantsAutoPublish(variant: PackageVariant): boolean {
 
 /**
  * A variant annotated `porchlight.dev/auto-publish: "true"`: once every check on its update pull
- * request's head has passed (the proposal's guardrails among them), publish it as the bot publishes a proposal — merge
+ * request's head has passed (the proposal's guardrails among them, and any commit status), publish it as the bot publishes a proposal — merge
  * naming the checked head SHA, tag `<package>/v<N>` on the merge commit, announce it. Conflicts or a
  * failing or pending check wait for a person or the next run.
  */
@@ -49,6 +49,13 @@ export async function autoPublish(
   const failing = runs.filter((r) => !PASSING.has(r.conclusion ?? ""));
   if (failing.length)
     return { kind: "waiting", why: `${failing.map((r) => r.name).join(", ")} did not pass` };
+  // CI that reports commit statuses instead of check runs counts as well (read once the runs passed).
+  const statuses = await port.listCommitStatuses(input.pr.headSha);
+  const running = statuses.filter((s) => s.status !== "completed");
+  if (running.length)
+    return { kind: "waiting", why: `${running.map((s) => s.name).join(", ")} still running` };
+  const failed = statuses.filter((s) => !PASSING.has(s.conclusion ?? ""));
+  if (failed.length) return { kind: "waiting", why: `${failed.map((s) => s.name).join(", ")} did not pass` };
   const pkg = input.variant.spec.downstream.package;
   const mergeSha = await port.mergePull(input.pr.number, {
     sha: input.pr.headSha,

@@ -215,6 +215,7 @@ export async function execute(
         }
       }
       if (published.kind === "published") {
+        report.published.push({ repo: snap.repository.fullName, number: pr.number, tag: published.tag });
         const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
         return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
       }

@@ -26,6 +26,8 @@ export interface FanoutReport {
   actions: FanoutAction[];
   /** Pull requests opened or edited, by `repo#number`. */
   pullRequests: { repo: string; number: number; action: "created" | "updated" | "unchanged" }[];
+  /** Pull requests merged and tagged now (automerge, auto-publish), by `repo#number` and tag. */
+  published: { repo: string; number: number; tag: string }[];
   failures: { variant: string; error: string }[];
   dashboard?: { number: number; action: "created" | "updated" | "unchanged" };
 }
@@ -67,7 +69,7 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const soaked = gate?.soakChecks.size
     ? await reportSoakChecks(state, plan.actions, gate.soakChecks)
     : new Set();
-  const report: FanoutReport = { management, actions: [], pullRequests: [], failures: [] };
+  const report: FanoutReport = { management, actions: [], pullRequests: [], published: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
   const upstreamCache = new Map<string, Promise<FileTree>>();
   // Downstream repositories are worked on side by side (git pushes overlap; the client still paces and

@@ -138,6 +138,19 @@ export async function sweepFanout(
 }
 
 /**
+ * The fan-out of this repository's variants, now: checks finished on one of its downstreams (see
+ * checks-finished.ts), so an automerge, a rollout's next wave or the dashboard may move. Undefined when
+ * the repository manages no variants.
+ */
+export async function fanoutNow(
+  ctx: JobContext,
+  installation: InstallationPort,
+): Promise<FanoutReport | undefined> {
+  if (!(await hasVariantFiles(ctx.port, ctx.baseBranch))) return undefined;
+  return reconcileFanout(fanoutContextOf(ctx, installation), repoName(ctx));
+}
+
+/**
  * The mirror (publish.oci) never stops the catalog or fan-out: a registry that is down or refuses the
  * login is logged with its reason, and the next sweep pushes what is missing.
  */

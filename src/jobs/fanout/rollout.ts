@@ -38,9 +38,20 @@ export function checksState(runs: readonly CheckRunState[]): ChecksState {
 }
 
 /**
+ * The checks on a commit as the rollout reads them: its check runs and its commit statuses (CI that
+ * reports statuses), the statuses read only when no run failed already.
+ */
+export async function commitChecksState(port: RepoPort, sha: string): Promise<ChecksState> {
+  const runs = await port.listCheckRuns(sha);
+  const ofRuns = checksState(runs);
+  if (ofRuns.state === "failed") return ofRuns;
+  return checksState([...runs, ...(await port.listCommitStatuses(sha))]);
+}
+
+/**
  * Reads what the rollout decides from and gates the plan: the dashboard issue's labels (hold, resume,
- * stopped), per variant of a step the check runs on its downstream's default branch and on its open pull
- * request and the default branch's commit date, the catalog's publish times, and the open fan-out pull
+ * stopped), per variant of a step the check runs and commit statuses on its downstream's default branch
+ * and on its open pull request and the default branch's commit date, the catalog's publish times, and the open fan-out pull
  * requests per repository. Reads only.
  */
 export async function gateByRollout(
@@ -72,10 +83,10 @@ export async function gateByRollout(
       const f: RolloutFacts = {};
       const pr = state.pulls.get(v.metadata.name);
       if (pr) {
-        f.pull = checksState(await snap.port.listCheckRuns(pr.headSha));
+        f.pull = await commitChecksState(snap.port, pr.headSha);
       }
       if (a?.kind === "nothing" && !a.pullRequest && snap.baseSha) {
-        f.base = checksState(await snap.port.listCheckRuns(snap.baseSha));
+        f.base = await commitChecksState(snap.port, snap.baseSha);
         f.baseAt = await snap.port.commitTime(snap.baseSha);
       }
       const revision =

@@ -37,6 +37,34 @@ async function say(repo: FakeRepo, inst: FakeInstallation, issue: number, body: 
 }
 
 describe("fan-out and catalog commands", () => {
+  it("/fanout answers with what it did: opened, updated, left as they were, failed", async () => {
+    const { inst, up, c1 } = world();
+    up.commit("drafts/basens/x", { "basens/a.yaml": "a: 4\n" });
+    const issue = up.openPull("drafts/basens/x").number;
+    expect(await say(up, inst, issue, "/fanout")).toContain(
+      "Fan-out: opened 1 pull request, updated 0, left 0 variants as they were, 0 failed.",
+    );
+    expect(c1.pulls.size).toBe(1);
+    // Nothing new: nothing opened, the variant left as it was (it never claims to open one again).
+    expect(await say(up, inst, issue, "/fanout")).toContain(
+      "Fan-out: opened 0 pull requests, updated 0, left 1 variant as it was, 0 failed.",
+    );
+    expect(c1.pulls.size).toBe(1);
+    // Where the downstream refuses the pull request, the answer says it failed, and opened none.
+    const other = world();
+    other.up.commit("drafts/basens/x", { "basens/a.yaml": "a: 4\n" });
+    other.c1.createPull = async () => {
+      throw new Error("GitHub is down");
+    };
+    const reply = await say(other.up, other.inst, other.up.openPull("drafts/basens/x").number, "/fanout");
+    expect(reply).toContain(
+      "Fan-out: opened 0 pull requests, updated 0, left 0 variants as they were, 1 failed.",
+    );
+    expect(reply).toContain("`basens-01`: ");
+    expect(reply).toContain("GitHub is down");
+    expect(other.c1.pulls.size).toBe(0);
+  });
+
   it("/update v2 retargets a fan-out pull request, and the retarget holds on the next runs", async () => {
     const { inst, c1 } = world();
     await reconcileFanout(fanoutContext(inst), "blueprints");
