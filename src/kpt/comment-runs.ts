@@ -55,9 +55,9 @@ export function placeCommentRuns(
   endCol = -1,
 ): { doc: string; root: string } | undefined {
   const rootFoot: string[] = [];
-  endFeetPlaced = false;
-  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined, endCol);
-  if (endFeetPlaced) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
+  const marks: Marks = { endFeet: false };
+  const foot = placeRuns(block, text, end, later, isMap(block) ? rootFoot : undefined, endCol, marks);
+  if (marks.endFeet) (block as { [HAS_END_FEET]?: boolean })[HAS_END_FEET] = true;
   // after every run is placed: placing a run clears the comments above the entry that follows it
   keptValueFeet(later);
   for (const f of withDashFeetJoined(later)) footOfFirstScalar(f);
@@ -183,8 +183,11 @@ export function hasEndFeet(root: unknown): boolean {
   return (root as { [HAS_END_FEET]?: boolean } | null)?.[HAS_END_FEET] === true;
 }
 
-/** Set by place when it marks a mapping (endFoot), while placeCommentRuns runs. */
-let endFeetPlaced = false;
+/** What one placeCommentRuns call found while it placed the runs: place sets it, the call reads it. */
+interface Marks {
+  /** place marked a mapping below the document's node (endFoot). */
+  endFeet: boolean;
+}
 
 /**
  * What a function's trip does to the feet mappings' ends took (endFoot) where more of the document
@@ -328,8 +331,9 @@ function placeRuns(
   text: string,
   end: number | undefined,
   later: NextFoot[],
-  rootFoot?: string[],
-  endCol = -1,
+  rootFoot: string[] | undefined,
+  endCol: number,
+  marks: Marks,
 ): string | undefined {
   const children: { value: unknown; next: unknown }[] = [];
   if (isMap(block) && !block.flow) {
@@ -348,10 +352,10 @@ function placeRuns(
     if (!isBlock(value)) return;
     const isLast = i === children.length - 1;
     const seqItem = isSeq(block) ? { seq: block as YAMLSeq, index: i + 1, later } : undefined;
-    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, 0, seqItem);
+    if (!isLast && isNodeLike(next)) place(value as Node, next as Node, text, marks, 0, seqItem);
     else if (isLast && end !== undefined)
-      foot = place(value as Node, undefined, text, end, undefined, rootFoot, endCol);
-    placeRuns(value as Node, text, isLast ? end : undefined, later, undefined, endCol);
+      foot = place(value as Node, undefined, text, marks, end, undefined, rootFoot, endCol);
+    placeRuns(value as Node, text, isLast ? end : undefined, later, undefined, endCol, marks);
   });
   return foot;
 }
@@ -390,6 +394,7 @@ function place(
   value: Node,
   next: Node | undefined,
   text: string,
+  marks: Marks,
   end = 0,
   seqItem?: { seq: YAMLSeq; index: number; later: NextFoot[] },
   rootFoot?: string[],
@@ -446,7 +451,7 @@ function place(
     if (!o || !isMap(o) || pieces[k]!.owner === "last") return;
     footAtEnd.add(o);
     (o as { [END_FOOT]?: boolean })[END_FOOT] = true;
-    endFeetPlaced = true;
+    marks.endFeet = true;
   });
 
   // the last value's foot (the "last" piece) is its key's, and the innermost mapping's end foot then
