@@ -139,21 +139,20 @@ describe("progressive rollout end to end (forge over HTTP and git, virtual clock
 
   it("opens the dev wave only, automerges it without a person, and soaks before staging", async () => {
     await publish("1");
-    expect(await openIn("dev")).toEqual(["dev-1", "dev-2", "dev-3"]);
-    expect(await openIn("stg")).toEqual([]);
-    expect(await openIn("prod")).toEqual([]);
-    const body = (await dashboard()).body ?? "";
-    expect(body).toContain("### Rollout of blueprints/basens");
-    expect(body).toMatch(
-      /```mermaid\ngraph LR\n {2}subgraph s[0-9a-f]{8}\["1\. dev: 🔄 rolling out \(automerge\)"\]/,
-    );
-
-    await sweep(); // the dev pull requests' checks passed: automerged
+    // The dev pull requests' checks finished: their own events merged them (and published them), no
+    // sweep; nothing of staging or prod opened.
     expect(await openIn("dev")).toEqual([]);
     for (const repo of ["dev-1", "dev-2", "dev-3"]) {
       const tags = (await rest().repos.listTags({ owner, repo })).data.map((x) => x.name);
       expect(tags).toEqual(["basens/v1"]);
     }
+    expect(await openIn("stg")).toEqual([]);
+    expect(await openIn("prod")).toEqual([]);
+    const body = (await dashboard()).body ?? "";
+    expect(body).toContain("### Rollout of blueprints/basens");
+    expect(body).toMatch(
+      /```mermaid\ngraph LR\n {2}subgraph s[0-9a-f]{8}\["1\. dev: ✅ done \(automerge\)"\]/,
+    );
     await sweep();
     expect(await openIn("stg")).toEqual([]);
     expect((await dashboard()).body).toMatch(
