@@ -81,6 +81,8 @@ const CASES: Record<string, string> = {
     "foot-before-outer-foot",
   "a compact list's foot comment on its last scalar item, then a key added upstream: a blank line between":
     "list-foot-blank-line",
+  "a null kind, name or namespace (`null`, `~`) is empty to the match, as kyaml reads it (a kind cleared upstream is the same resource)":
+    "null-identity",
 };
 
 describe("pkg update merges as kpt does", () => {
