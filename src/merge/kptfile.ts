@@ -5,6 +5,7 @@ import { asKptStruct, kptfileData, STRUCT_LISTS } from "./kptfile-struct.js";
 import type { ListKeys } from "./listkeys.js";
 import { merge3 } from "./merge3.js";
 import { field, isMissingOrNull, type MaybeNode } from "./nodes.js";
+import { MergeError } from "./types.js";
 
 /**
  * The Kptfile during `pkg get` and `pkg update`, as kpt handles it: read into kpt's Kptfile structure
@@ -107,50 +108,49 @@ function toNode(kf: PlainKptfile) {
 
 const NULL_TEXTS = new Set(["", "~", "null", "Null", "NULL"]);
 
+const SIDES = ["local", "the original upstream", "the updated upstream"];
+
 /**
  * kyaml's list rule for the Kptfile merge (kyaml v0.15.0, no schema, keys inferred): a list merges by
  * `name` when every element of one of its sides has a `name`, else it is taken whole; a side after one
  * whose elements all have names (local, then origin, then upstream) that has an element without one
  * stops kpt's update ("conflicting merge keys") — porchlight stops it too, saying which list to fix.
  */
-function kptfileListKeys(path: readonly string[], sources: readonly MaybeNode[]): ListKeys | undefined {
-  const allNamed = (n: MaybeNode) =>
-    isSeq(n) && n.items.every((e) => isMap(e) && field(e, "name") !== undefined);
-  if (!sources.some((n) => !isMissingOrNull(n) && allNamed(n))) return undefined;
-  let key: string | undefined;
-  for (const n of sources) {
-    if (!isSeq(n) || n.items.length === 0) continue;
-    const mine = allNamed(n) ? "name" : "";
-    if (key && key !== mine) {
-      const last = path.findLastIndex((p, i) => i < path.length - 1 && STRUCT_LISTS.has(p));
-      throw new KptfileMergeError(path.slice(last + 1).join("."), path.join("."), [key, mine]);
-    }
-    key = mine;
-  }
-  return ["name"];
-}
-
-/** kpt's refusal of a Kptfile list whose functions (or selectors) are named on one side only. */
-export class KptfileMergeError extends Error {
-  constructor(kyamlPath: string, list: string, keys: [string, string]) {
-    super(
-      `conflicting merge keys [${keys.join(",")}] for field ${kyamlPath}: in the Kptfile's ${list}, every ` +
-        "item has a name on one side of the update and not on the other; name every item of that list " +
-        "(locally and upstream) or none, then update again",
-    );
-    this.name = "KptfileMergeError";
-  }
+function kptfileListKeys(file: string) {
+  return (path: readonly string[], sources: readonly MaybeNode[]): ListKeys | undefined => {
+    const allNamed = (n: MaybeNode) =>
+      isSeq(n) && n.items.every((e) => isMap(e) && field(e, "name") !== undefined);
+    if (!sources.some((n) => !isMissingOrNull(n) && allNamed(n))) return undefined;
+    let key: { name: string; side: number } | undefined;
+    sources.forEach((n, side) => {
+      if (!isSeq(n) || n.items.length === 0) return;
+      const mine = allNamed(n) ? "name" : "";
+      if (key?.name && key.name !== mine) {
+        const last = path.findLastIndex((p, i) => i < path.length - 1 && STRUCT_LISTS.has(p));
+        const kyamlPath = path.slice(last + 1).join(".");
+        throw new MergeError(
+          `${file}: ${path.join(".")}: every item has a name in ${SIDES[key.side]} Kptfile, not in ` +
+            `${SIDES[side]} one, so kpt cannot tell which items are the same (conflicting merge keys ` +
+            "[name,]); give every item of that list a name, on each side, or none, then update again",
+          `conflicting merge keys [${key.name},${mine}] for field ${kyamlPath}`,
+        );
+      }
+      key = { name: mine, side };
+    });
+    return ["name"];
+  };
 }
 
 /**
  * kpt's Kptfile merge. `updateUpstream` (for a subpackage with its own upstream) also takes
- * upstream and upstreamLock from updated.
+ * upstream and upstreamLock from updated. Throws MergeError where kpt refuses (conflicting merge keys).
  */
 export function mergeKptfile(
   local: PlainKptfile,
   updated: PlainKptfile,
   original: PlainKptfile,
   updateUpstream: boolean,
+  file = "Kptfile",
 ): PlainKptfile {
   const [l, u, o] = [local, updated, original].map((k) => structuredClone(k)) as [
     PlainKptfile,
@@ -159,7 +159,7 @@ export function mergeKptfile(
   ];
   const synthetic = shouldAddFnKey([l, u, o]);
   if (synthetic) for (const k of [l, u, o]) setSyntheticNames(k, true);
-  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), { keysFor: kptfileListKeys });
+  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), { keysFor: kptfileListKeys(file) });
   const merged = asKptStruct((mergedNode ? new Document(mergedNode).toJS() : {}) as PlainKptfile);
   if (synthetic) setSyntheticNames(merged, false);
   const out = structuredClone(local);

@@ -70,7 +70,13 @@ export function mergeOnePackage(dir: string, f: PackageFiles, isRoot: boolean): 
   const conflicts: MergeConflict[] = [];
   const kfPath = join(dir, KPTFILE);
   const localKf = readKptfile(f.local, kfPath);
-  const kf = mergeKptfile(localKf, readKptfile(f.updated, kfPath), readKptfile(f.original, kfPath), !isRoot);
+  const kf = mergeKptfile(
+    localKf,
+    readKptfile(f.updated, kfPath),
+    readKptfile(f.original, kfPath),
+    !isRoot,
+    kfPath,
+  );
   out.set(KPTFILE, Buffer.from(formatKptfile(kf)));
 
   const [original, updated, local] = [split(f.original), split(f.updated), split(f.local)];

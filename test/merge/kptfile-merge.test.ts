@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatKptfile, KptfileMergeError, mergeKptfile, parseKptfileText } from "../../src/merge/kptfile.js";
+import { formatKptfile, mergeKptfile, parseKptfileText } from "../../src/merge/kptfile.js";
+import { MergeError } from "../../src/merge/types.js";
 
 /**
  * A subpackage's Kptfile through `pkg update` is what `kpt pkg update` (v1.0.0-beta.56) writes: each
@@ -11,7 +12,7 @@ const head = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:
 
 function update(origin: string, updated: string, local: string): string {
   const read = (t: string) => parseKptfileText(t, "sub/Kptfile");
-  return formatKptfile(mergeKptfile(read(local), read(updated), read(origin), false));
+  return formatKptfile(mergeKptfile(read(local), read(updated), read(origin), false, "sub/Kptfile"));
 }
 
 describe("a Kptfile merged by pkg update, as kpt merges it", () => {
@@ -87,17 +88,26 @@ describe("a Kptfile merged by pkg update, as kpt merges it", () => {
     );
   });
 
-  it("refuses, as kpt does, a list whose items are named on the local side and not upstream", () => {
+  it("refuses, as kpt does, a list whose items all have names on one side and not on a later one", () => {
+    const refusal = (origin: string, updated: string, local: string) => {
+      try {
+        update(origin, updated, local);
+      } catch (e) {
+        if (e instanceof MergeError) return { kpt: e.kptText, ours: e.message };
+      }
+      return undefined;
+    };
     const local = `${head("foo")}pipeline:\n  mutators:\n    - image: a:1\n      name: mine\n`;
     const updated = `${head("foo")}pipeline:\n  mutators:\n    - image: b:1\n`;
-    expect(() => update(head("foo"), updated, local)).toThrow(KptfileMergeError);
-    expect(() => update(head("foo"), updated, local)).toThrow(
-      /^conflicting merge keys \[name,\] for field pipeline\.mutators: /,
+    const r = refusal(head("foo"), updated, local);
+    expect(r?.kpt).toBe("conflicting merge keys [name,] for field pipeline.mutators");
+    expect(r?.ours).toMatch(
+      /^sub\/Kptfile: pipeline\.mutators: every item has a name in local Kptfile, not in the updated upstream one/,
     );
     const sel = (s: string) =>
       `${head("foo")}pipeline:\n  mutators:\n    - name: f\n      image: a:1\n      selectors:\n        - ${s}\n`;
-    expect(() => update(sel("name: x"), sel("kind: K"), sel("name: x"))).toThrow(
-      /^conflicting merge keys \[name,\] for field selectors: /,
+    expect(refusal(sel("name: x"), sel("kind: K"), sel("name: x"))?.kpt).toBe(
+      "conflicting merge keys [name,] for field selectors",
     );
   });
 });
