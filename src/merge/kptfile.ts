@@ -144,6 +144,9 @@ function kptfileListKeys(file: string) {
 /**
  * kpt's Kptfile merge. `updateUpstream` (for a subpackage with its own upstream) also takes
  * upstream and upstreamLock from updated. Throws MergeError where kpt refuses (conflicting merge keys).
+ * `onReplaced` is told each field where upstream's value replaced a local edit (kpt's rule: a list
+ * without names taken whole from upstream, local additions included: `pipeline.mutators`), functions
+ * named by name or, when none has one, `[function=IMAGE]`.
  */
 export function mergeKptfile(
   local: PlainKptfile,
@@ -151,6 +154,7 @@ export function mergeKptfile(
   original: PlainKptfile,
   updateUpstream: boolean,
   file = "Kptfile",
+  onReplaced?: (field: string) => void,
 ): PlainKptfile {
   const [l, u, o] = [local, updated, original].map((k) => structuredClone(k)) as [
     PlainKptfile,
@@ -159,7 +163,12 @@ export function mergeKptfile(
   ];
   const synthetic = shouldAddFnKey([l, u, o]);
   if (synthetic) for (const k of [l, u, o]) setSyntheticNames(k, true);
-  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), { keysFor: kptfileListKeys(file) });
+  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), {
+    keysFor: kptfileListKeys(file),
+    ...(onReplaced
+      ? { onReplaced: (f: string) => onReplaced(f.replaceAll(`name=${SYNTHETIC_PREFIX}`, "function=")) }
+      : {}),
+  });
   const merged = asKptStruct((mergedNode ? new Document(mergedNode).toJS() : {}) as PlainKptfile);
   if (synthetic) setSyntheticNames(merged, false);
   const out = structuredClone(local);

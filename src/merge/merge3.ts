@@ -371,7 +371,11 @@ function walkAssociative(
 ): Node | null {
   const [dest, origin, updated] = s;
   // a list removed upstream (missing or null) is cleared, elements added locally included
-  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
+  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) {
+    if (ctx.onReplaced && !isMissingOrNull(dest) && canonical(dest) !== canonical(origin))
+      ctx.onReplaced(where);
+    return null;
+  }
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
   const head = target.commentBefore;
