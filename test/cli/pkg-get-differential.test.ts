@@ -59,7 +59,8 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
     const all: Record<string, string> = {};
     for (const [dir, files] of Object.entries(PACKAGES))
       for (const [p, t] of Object.entries(files)) all[`${dir}/${p}`] = t;
-    await box.publish("", all, "v1");
+    // a tag for a directory above a package: kpt resolves `v1` of /nested/sub to `nested/v1`
+    await box.publish("", all, "v1", "nested/v1");
   });
   afterAll(() => box.close());
 
