@@ -1,83 +1,31 @@
-import { Document, parse, visit } from "yaml";
+import { Document, isMap, isSeq, parseDocument, visit } from "yaml";
 import { KptfileError } from "../kpt/errors.js";
 import { formatDocument } from "../kpt/format.js";
-import { inferredContext, merge3 } from "./merge3.js";
+import { asKptStruct, kptfileData, STRUCT_LISTS } from "./kptfile-struct.js";
+import type { ListKeys } from "./listkeys.js";
+import { merge3 } from "./merge3.js";
+import { field, isMissingOrNull, type MaybeNode } from "./nodes.js";
+import { MergeError } from "./types.js";
 
 /**
  * The Kptfile during `pkg get` and `pkg update`, as kpt handles it: read into kpt's Kptfile structure
  * and written back from it (so fields come out in kpt's order, sequences indented, comments gone —
- * exactly what kpt writes), and merged 3-way on that structure: annotations, labels, info, pipeline
- * and inventory merge (functions matched by name, or by image/exec when no function has a name);
- * name, namespace, upstream and upstreamLock stay the local ones unless told otherwise.
+ * exactly what kpt writes; kptfile-struct.ts), and merged 3-way on that structure: annotations, labels,
+ * info, pipeline, inventory and status merge (functions matched by name, or by image/exec when no
+ * function has a name; other lists taken whole); name, namespace, upstream and upstreamLock stay the
+ * local ones unless told otherwise.
  */
 
-// biome-ignore lint/suspicious/noExplicitAny: a Kptfile read as plain data, shaped by kpt's struct order below
+// biome-ignore lint/suspicious/noExplicitAny: a Kptfile read as plain data, shaped as kpt's struct (kptfile-struct.ts)
 export type PlainKptfile = Record<string, any>;
-
-/** kpt's Go struct field order for each object in a Kptfile (keys not listed follow, sorted). */
-const ORDER: Record<string, readonly string[]> = {
-  "": [
-    "apiVersion",
-    "kind",
-    "metadata",
-    "upstream",
-    "upstreamLock",
-    "info",
-    "pipeline",
-    "inventory",
-    "status",
-  ],
-  metadata: ["name", "namespace", "labels", "annotations"],
-  upstream: ["type", "git", "oci", "updateStrategy"],
-  "upstream.git": ["repo", "directory", "ref"],
-  upstreamLock: ["type", "git", "oci"],
-  "upstreamLock.git": ["repo", "directory", "ref", "commit"],
-  info: ["site", "emails", "license", "licenseFile", "description", "keywords", "man", "readinessGates"],
-  pipeline: ["mutators", "validators"],
-  "pipeline.mutators[]": ["image", "exec", "configPath", "configMap", "name", "selectors", "exclude"],
-  "pipeline.validators[]": ["image", "exec", "configPath", "configMap", "name", "selectors", "exclude"],
-  inventory: ["namespace", "name", "inventoryID", "labels", "annotations"],
-  status: ["conditions", "renderStatus"],
-  "status.conditions[]": ["type", "status", "reason", "message"],
-};
-
-const SORTED_MAPS = new Set([
-  "metadata.labels",
-  "metadata.annotations",
-  "inventory.labels",
-  "inventory.annotations",
-]);
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function isEmpty(v: unknown): boolean {
-  if (v === undefined || v === null || v === "") return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (isObject(v)) return Object.keys(v).length === 0;
-  return false;
-}
-
-function ordered(value: unknown, path: string): unknown {
-  if (Array.isArray(value)) return value.map((v) => ordered(v, `${path}[]`));
-  if (!isObject(value)) return value;
-  const order = ORDER[path];
-  const keys = Object.keys(value).filter((k) => !isEmpty(value[k]));
-  const sortAll = SORTED_MAPS.has(path) || path.endsWith("configMap") || path.endsWith("selectors[]");
-  const known = order ? order.filter((k) => keys.includes(k)) : [];
-  const rest = keys.filter((k) => !known.includes(k));
-  if (sortAll || order) rest.sort();
-  const out: Record<string, unknown> = {};
-  for (const k of sortAll ? [...keys].sort() : [...known, ...rest]) {
-    out[k] = ordered(value[k], path === "" ? k : `${path}.${k}`);
-  }
-  return out;
-}
-
 /** Writes a Kptfile as kpt does (struct field order, empty fields left out, wide sequences). */
 export function formatKptfile(kf: PlainKptfile): string {
-  const doc = new Document(ordered(kf, ""));
+  const doc = new Document(asKptStruct(kf));
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === "string" && quotedByGoEncoder(node.value)) node.type = "QUOTE_DOUBLE";
@@ -101,12 +49,10 @@ function quotedByGoEncoder(value: string): boolean {
 }
 
 export function parseKptfileText(text: string, file: string): PlainKptfile {
-  let value: unknown;
-  try {
-    value = parse(text);
-  } catch (err) {
-    throw new KptfileError({ file }, `invalid YAML: ${(err as Error).message.split("\n")[0]}`);
-  }
+  const doc = parseDocument(text);
+  const err = doc.errors[0];
+  if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
+  const value = kptfileData(doc);
   if (!isObject(value)) throw new KptfileError({ file }, "the Kptfile is not a YAML mapping");
   return value as PlainKptfile;
 }
@@ -149,19 +95,66 @@ function setSyntheticNames(kf: PlainKptfile, add: boolean): void {
   }
 }
 
+/** The Kptfile as kpt hands it to the merge: marshalled, so a string that reads as null is quoted. */
 function toNode(kf: PlainKptfile) {
-  return new Document(ordered(kf, "")).contents;
+  const doc = new Document(asKptStruct(kf));
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === "string" && NULL_TEXTS.has(node.value)) node.type = "QUOTE_DOUBLE";
+    },
+  });
+  return doc.contents;
+}
+
+const NULL_TEXTS = new Set(["", "~", "null", "Null", "NULL"]);
+
+const SIDES = ["local", "the original upstream", "the updated upstream"];
+
+/**
+ * kyaml's list rule for the Kptfile merge (kyaml v0.15.0, no schema, keys inferred): a list merges by
+ * `name` when every element of one of its sides has a `name`, else it is taken whole; a side after one
+ * whose elements all have names (local, then origin, then upstream) that has an element without one
+ * stops kpt's update ("conflicting merge keys") — porchlight stops it too, saying which list to fix.
+ */
+function kptfileListKeys(file: string) {
+  return (path: readonly string[], sources: readonly MaybeNode[]): ListKeys | undefined => {
+    const allNamed = (n: MaybeNode) =>
+      isSeq(n) && n.items.every((e) => isMap(e) && field(e, "name") !== undefined);
+    if (!sources.some((n) => !isMissingOrNull(n) && allNamed(n))) return undefined;
+    let key: { name: string; side: number } | undefined;
+    sources.forEach((n, side) => {
+      if (!isSeq(n) || n.items.length === 0) return;
+      const mine = allNamed(n) ? "name" : "";
+      if (key?.name && key.name !== mine) {
+        const last = path.findLastIndex((p, i) => i < path.length - 1 && STRUCT_LISTS.has(p));
+        const kyamlPath = path.slice(last + 1).join(".");
+        throw new MergeError(
+          `${file}: ${path.join(".")}: every item has a name in ${SIDES[key.side]} Kptfile, not in ` +
+            `${SIDES[side]} one, so kpt cannot tell which items are the same (conflicting merge keys ` +
+            "[name,]); give every item of that list a name, on each side, or none, then update again",
+          `conflicting merge keys [${key.name},${mine}] for field ${kyamlPath}`,
+        );
+      }
+      key = { name: mine, side };
+    });
+    return ["name"];
+  };
 }
 
 /**
  * kpt's Kptfile merge. `updateUpstream` (for a subpackage with its own upstream) also takes
- * upstream and upstreamLock from updated.
+ * upstream and upstreamLock from updated. Throws MergeError where kpt refuses (conflicting merge keys).
+ * `onReplaced` is told each field where upstream's value replaced a local edit (kpt's rule: a list
+ * without names taken whole from upstream, local additions included: `pipeline.mutators`), functions
+ * named by name or, when none has one, `[function=IMAGE]`.
  */
 export function mergeKptfile(
   local: PlainKptfile,
   updated: PlainKptfile,
   original: PlainKptfile,
   updateUpstream: boolean,
+  file = "Kptfile",
+  onReplaced?: (field: string) => void,
 ): PlainKptfile {
   const [l, u, o] = [local, updated, original].map((k) => structuredClone(k)) as [
     PlainKptfile,
@@ -170,14 +163,19 @@ export function mergeKptfile(
   ];
   const synthetic = shouldAddFnKey([l, u, o]);
   if (synthetic) for (const k of [l, u, o]) setSyntheticNames(k, true);
-  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), inferredContext());
-  const merged = (mergedNode ? new Document(mergedNode).toJS() : {}) as PlainKptfile;
+  const mergedNode = merge3(toNode(l), toNode(o), toNode(u), {
+    keysFor: kptfileListKeys(file),
+    ...(onReplaced
+      ? { onReplaced: (f: string) => onReplaced(f.replaceAll(`name=${SYNTHETIC_PREFIX}`, "function=")) }
+      : {}),
+  });
+  const merged = asKptStruct((mergedNode ? new Document(mergedNode).toJS() : {}) as PlainKptfile);
   if (synthetic) setSyntheticNames(merged, false);
   const out = structuredClone(local);
   out.metadata = { ...(isObject(out.metadata) ? out.metadata : {}) };
   setOrDelete(out.metadata, "annotations", merged.metadata?.annotations);
   setOrDelete(out.metadata, "labels", merged.metadata?.labels);
-  for (const k of ["info", "pipeline", "inventory"]) setOrDelete(out, k, merged[k]);
+  for (const k of ["info", "pipeline", "inventory", "status"]) setOrDelete(out, k, merged[k]);
   if (updateUpstream) {
     if (updated.upstream) out.upstream = structuredClone(updated.upstream);
     if (updated.upstreamLock) out.upstreamLock = structuredClone(updated.upstreamLock);

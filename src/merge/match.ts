@@ -1,7 +1,7 @@
 import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
 import { MERGE_CLEARED_ANNOTATIONS, WRITER_CLEARED_ANNOTATIONS } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
-import { field, fieldPair, type MaybeNode, scalarText } from "./nodes.js";
+import { field, fieldPair, isTaggedNull, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
 
 /**
@@ -51,12 +51,17 @@ export function nsAndNameForMerge(comment: string): [string, string] | undefined
   return [rest.slice(0, slash), rest.slice(slash + 1)];
 }
 
+/** A field as kyaml reads it into its resource metadata (a Go string): a null (`null`, `~`) is empty. */
+function goString(node: MaybeNode): string {
+  return isTaggedNull(node) ? "" : (scalarText(node) ?? "");
+}
+
 function meta(doc: YamlDoc, key: string): string {
-  return scalarText(field(field(root(doc), "metadata"), key)) ?? "";
+  return goString(field(field(root(doc), "metadata"), key));
 }
 
 function top(doc: YamlDoc, key: string): string {
-  return scalarText(field(root(doc), key)) ?? "";
+  return goString(field(root(doc), key));
 }
 
 /** The key two resources match on (group, kind, merge namespace and name, file). */

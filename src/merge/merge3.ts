@@ -44,25 +44,6 @@ export function resourceContext(group: string, kind: string): ResourceSchemaCont
   return { keysFor: (path) => listKeys(group, kind, path) };
 }
 
-/** kyaml's associative keys, tried in order when lists are inferred (the Kptfile merge does). */
-const INFERRED_KEYS = ["mountPath", "devicePath", "ip", "type", "topologyKey", "name", "containerPort"];
-
-/** The context kpt uses for Kptfiles: no schema, list keys inferred from the elements. */
-export function inferredContext(): ResourceSchemaContext {
-  return {
-    keysFor: (_path, sources) => {
-      for (const src of sources) {
-        if (!isSeq(src) || src.items.length === 0) continue;
-        const first = src.items[0];
-        if (!isMap(first)) return undefined;
-        const key = INFERRED_KEYS.find((k) => field(first, k) !== undefined);
-        return key === undefined ? undefined : [key];
-      }
-      return undefined;
-    },
-  };
-}
-
 /** Merges and returns the new root (the dest node itself when it existed), or null when cleared. */
 export function merge3(
   dest: MaybeNode,
@@ -390,7 +371,11 @@ function walkAssociative(
 ): Node | null {
   const [dest, origin, updated] = s;
   // a list removed upstream (missing or null) is cleared, elements added locally included
-  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) return null;
+  if (isMissingOrNull(updated) && !isMissingOrNull(origin)) {
+    if (ctx.onReplaced && !isMissingOrNull(dest) && canonical(dest) !== canonical(origin))
+      ctx.onReplaced(where);
+    return null;
+  }
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
   const head = target.commentBefore;

@@ -70,8 +70,17 @@ export function mergeOnePackage(dir: string, f: PackageFiles, isRoot: boolean): 
   const conflicts: MergeConflict[] = [];
   const kfPath = join(dir, KPTFILE);
   const localKf = readKptfile(f.local, kfPath);
-  const kf = mergeKptfile(localKf, readKptfile(f.updated, kfPath), readKptfile(f.original, kfPath), !isRoot);
+  const replaced: string[] = [];
+  const kf = mergeKptfile(
+    localKf,
+    readKptfile(f.updated, kfPath),
+    readKptfile(f.original, kfPath),
+    !isRoot,
+    kfPath,
+    (field) => replaced.push(field),
+  );
   out.set(KPTFILE, Buffer.from(formatKptfile(kf)));
+  if (replaced.length > 0) changes.push({ file: kfPath, action: "merged", replacedLocal: replaced });
 
   const [original, updated, local] = [split(f.original), split(f.updated), split(f.local)];
   const resources = mergeResources(original.yaml, updated.yaml, local.yaml);

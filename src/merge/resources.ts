@@ -2,11 +2,18 @@ import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
 import { clearEndFeet, hasEndFeet } from "../kpt/comment-runs.js";
 import { apiGroup } from "../kpt/resource.js";
-import { addMergeComment, clearUpdateAnnotations, matchKey, type PkgResource } from "./match.js";
+import {
+  addMergeComment,
+  clearUpdateAnnotations,
+  matchKey,
+  metadataComment,
+  type PkgResource,
+} from "./match.js";
 import { merge3, resourceContext } from "./merge3.js";
 import { canonical, field, scalarText } from "./nodes.js";
 import { readResources, type TextFiles } from "./read.js";
 import { walkIsIdentity } from "./styles.js";
+import { MergeError } from "./types.js";
 import { formatDocs, type YamlDoc } from "./yamldoc.js";
 
 /**
@@ -82,6 +89,7 @@ export function mergeResources(
   local: TextFiles,
 ): ResourceMergeResult {
   const read = readResources(original, updated, local);
+  refuseDuplicates(read);
   const tuples = buildTuples(read.local, read.original, read.updated);
   const out: PkgResource[] = [...read.settled];
   const changes: ResourceChange[] = [];
@@ -141,6 +149,42 @@ export function mergeResources(
     }
   }
   return { files: writeFiles(out, local), changes };
+}
+
+const SIDE_NAMES = { local: "local", original: "original upstream", updated: "updated upstream" } as const;
+
+/**
+ * kpt refuses an update where one side holds two resources it matches as one (same group, kind,
+ * `# kpt-merge` namespace and name, same file) — most often a resource copied in its file, its
+ * `# kpt-merge` comment with it: kyaml's `found duplicate "local" resources in file …`. Without the
+ * refusal neither copy would get the upstream change, silently.
+ */
+function refuseDuplicates(read: ReturnType<typeof readResources>): void {
+  for (const side of ["local", "original", "updated"] as const) {
+    const all = [...read[side], ...read.settled].sort((a, b) =>
+      a.path === b.path ? a.index - b.index : a.path < b.path ? -1 : 1,
+    );
+    const seen = new Map<string, PkgResource>();
+    for (const r of all) {
+      const key = matchKey(r);
+      const first = seen.get(key);
+      if (!first) {
+        seen.set(key, r);
+        continue;
+      }
+      const comment = metadataComment(r.y).trim();
+      const what = (x: PkgResource) => (display(x) === "/" ? "a document without kind or name" : display(x));
+      throw new MergeError(
+        `${r.path}: ${what(first)} and ${what(r)} (documents ${first.index + 1} and ${r.index + 1}) ` +
+          `are the same resource to the merge in the ${SIDE_NAMES[side]} package` +
+          (comment ? ` (both \`# ${comment}\`)` : "") +
+          ", so it cannot tell which one upstream's changes belong to; if one is a copy you made, remove the " +
+          "`# kpt-merge:` comment from its `metadata:` line (and its internal.kpt.dev/upstream-identifier " +
+          "annotation) so it is your own resource, then update again",
+        `found duplicate "${SIDE_NAMES[side]}" resources in file "${r.path}", please refer to "update" documentation for the fix`,
+      );
+    }
+  }
 }
 
 /** A resource as the merge compares it: its content and the comment that ends its document. */

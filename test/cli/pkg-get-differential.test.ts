@@ -59,7 +59,20 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
     const all: Record<string, string> = {};
     for (const [dir, files] of Object.entries(PACKAGES))
       for (const [p, t] of Object.entries(files)) all[`${dir}/${p}`] = t;
-    await box.publish("", all, "v1");
+    // remote subpackages: Kptfiles naming an upstream (this repository) and no upstreamLock, fetched at
+    // `pkg get`; the fetched `nested` package holds a remote subpackage of its own (tag `nested/v1`)
+    const upstream = (dir: string) =>
+      `upstream:\n  type: git\n  git:\n    repo: file://${box.up}\n    directory: ${dir}\n    ref: v1\n`;
+    Object.assign(all, {
+      "remote/Kptfile": KPTFILE("remote"),
+      "remote/cm.yaml": CM("remote"),
+      "remote/lists/Kptfile": KPTFILE("mine", `${upstream("/lists")}info:\n  description: kept\n`),
+      "remote/lists/svc.yaml": "# replaced by upstream's\n",
+      "remote/lists/own.yaml": CM("own"),
+      "remote/deep/Kptfile": KPTFILE("deep", upstream("/nested")),
+      "nested/far/Kptfile": KPTFILE("far", upstream("/kptfile")),
+    });
+    await box.publish("", all, "v1", "nested/v1");
   });
   afterAll(() => box.close());
 
@@ -69,12 +82,16 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
       "/kptfile",
       "/lists",
       "/nested",
+      "/nested/far",
       "/nested/sub",
+      "/remote",
+      "/remote/deep",
+      "/remote/lists",
       "/shapes",
     ]);
   });
 
-  it.for(["/shapes", "/lists", "/kptfile", "/nested", "/nested/sub"])("%s", async (dir, ctx) => {
+  it.for(["/shapes", "/lists", "/kptfile", "/nested", "/nested/sub", "/remote"])("%s", async (dir, ctx) => {
     skipWithoutKpt(ctx);
     const out = await compareGet(`file://${box.up}.git`, dir, "v1", join(box.root, `g${dir}`), "copy");
     expect(out.files ?? [], out.detail).toEqual([]);

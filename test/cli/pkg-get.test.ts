@@ -1,5 +1,6 @@
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
 import { files, kpt, porchlight, Sandbox, V1, V2 } from "./pkg-fixture.js";
 
@@ -96,6 +97,25 @@ describe("porchlight pkg get", () => {
       kpt(kptWork, "pkg", "get", form.spec(), "app");
       expect(got).toEqual(await files(join(kptWork, "app")));
     });
+  });
+
+  it("fails, writing nothing, when a remote subpackage's upstream cannot be fetched, as kpt does; the message names it", async (ctx) => {
+    const kf = (name: string, extra = "") =>
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${extra}`;
+    const gone =
+      "upstream:\n  type: git\n  git:\n    repo: file:///nonexistent/repo\n    directory: /x\n    ref: v1\n";
+    const own = new Sandbox();
+    onTestFinished(() => own.close());
+    await own.publish("broken", { Kptfile: kf("broken"), "far/Kptfile": kf("far", gone) }, "v1");
+    const work = own.dir("work");
+    const r = await porchlight(work, "pkg", "get", `file://${own.up}.git/broken@v1`, "b");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("pkg get: far/Kptfile: fetching the remote subpackage far");
+    expect(r.stderr).toContain('"file:///nonexistent/repo"');
+    expect(existsSync(join(work, "b"))).toBe(false);
+    skipWithoutKpt(ctx);
+    expect(() => kpt(work, "pkg", "get", `file://${own.up}.git/broken@v1`, "k")).toThrow();
+    expect(existsSync(join(work, "k"))).toBe(false);
   });
 
   it("names the local directory after the package directory when none is given", async () => {

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { treeFromText } from "../../src/kpt/tree.js";
-import { mergePackage } from "../../src/merge/index.js";
+import { MergeError, mergePackage } from "../../src/merge/index.js";
 
 /**
  * Merge causes found by the generated differential run (test/merge/gen), each as one small case:
@@ -81,6 +81,8 @@ const CASES: Record<string, string> = {
     "foot-before-outer-foot",
   "a compact list's foot comment on its last scalar item, then a key added upstream: a blank line between":
     "list-foot-blank-line",
+  "a null kind, name or namespace (`null`, `~`) is empty to the match, as kyaml reads it (a kind cleared upstream is the same resource)":
+    "null-identity",
 };
 
 describe("pkg update merges as kpt does", () => {
@@ -90,6 +92,51 @@ describe("pkg update merges as kpt does", () => {
       expect(update(f)).toBe(f.kpt);
     });
   }
+});
+
+describe("pkg update refuses where kpt refuses", () => {
+  const refusal = (f: { original: string; updated: string; local: string }) => {
+    try {
+      update(f);
+    } catch (e) {
+      if (e instanceof MergeError) return { kpt: e.kptText, ours: e.message };
+    }
+    return undefined;
+  };
+  const deploy = (name: string, replicas: number, comment = "") =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:${comment}\n  name: ${name}\nspec:\n  replicas: ${replicas}\n`;
+
+  it("two resources of one side the merge matches as one: a local copy with its `# kpt-merge` comment (kpt's table)", () => {
+    const copy = (n: string) =>
+      deploy(n, 3, " # kpt-merge: default/web").replace("  name", "  namespace: my\n  name");
+    const r = refusal({
+      original: deploy("web", 3),
+      updated: deploy("web", 4),
+      local: `${copy("web-1")}---\n${copy("web-2")}`,
+    });
+    expect(r?.kpt).toBe(
+      'found duplicate "local" resources in file "r.yaml", please refer to "update" documentation for the fix',
+    );
+    expect(r?.ours).toMatch(
+      /^r\.yaml: Deployment\/my\/web-1 and Deployment\/my\/web-2 \(documents 1 and 2\)/,
+    );
+  });
+
+  it("two same resources added upstream, or in all three versions alike", () => {
+    expect(
+      refusal({
+        original: deploy("a", 1),
+        updated: `${deploy("a", 1)}---\n${deploy("a", 2)}`,
+        local: deploy("a", 1),
+      })?.kpt,
+    ).toBe(
+      'found duplicate "updated upstream" resources in file "r.yaml", please refer to "update" documentation for the fix',
+    );
+    const same = "a: 1\n---\nb: 2\n";
+    expect(refusal({ original: same, updated: same, local: same })?.kpt).toMatch(
+      /^found duplicate "local" resources/,
+    );
+  });
 });
 
 /**

@@ -48,6 +48,34 @@ describe("fields where upstream's value replaced a local edit", () => {
     ).toEqual([]);
   });
 
+  it("names the Kptfile's lists taken whole from upstream over local additions, and function fields", () => {
+    const kf = (fns: string) => `${KF}pipeline:\n  mutators:\n${fns}`;
+    const setters = (path: string) =>
+      `    - image: gcr.io/kpt-fn/apply-setters:v0.1\n      configPath: ${path}\n`;
+    const changes = (o: string, u: string, l: string) =>
+      mergePackage({
+        original: treeFromText({ Kptfile: o }),
+        updated: treeFromText({ Kptfile: u }),
+        local: treeFromText({ Kptfile: l }),
+      }).changes.flatMap((c) => (c.replacedLocal ?? []).map((f) => `${c.file}: ${f}`));
+    // kpt's table: a function named locally makes the list atomic; upstream's list replaces the local one
+    expect(
+      changes(
+        kf(setters("a.yaml")),
+        kf(setters("b.yaml")),
+        kf(`${setters("a.yaml")}    - image: mine:v1\n      name: mine\n`),
+      ),
+    ).toEqual(["Kptfile: pipeline.mutators"]);
+    // no function named anywhere: matched by image, the field both sides changed named
+    expect(changes(kf(setters("a.yaml")), kf(setters("b.yaml")), kf(setters("c.yaml")))).toEqual([
+      "Kptfile: pipeline.mutators[function=gcr.io/kpt-fn/apply-setters].configPath",
+    ]);
+    // a pipeline removed upstream takes the local functions with it
+    expect(changes(kf(setters("a.yaml")), KF, kf(`${setters("a.yaml")}    - image: mine:v1\n`))).toEqual([
+      "Kptfile: pipeline.mutators",
+    ]);
+  });
+
   it("lists them in the fan-out pull request body as `file: path.to.field`, bounded", () => {
     const many = Array.from({ length: 5000 }, (_, i) => ({
       file: "basens/cm.yaml",

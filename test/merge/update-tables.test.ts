@@ -27,6 +27,11 @@ const GO = [
   "\t\tupdated: `\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n  - image: set-labels:v0.1\n`,",
   "\t\tlocal: `\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\ninfo:\n  description: mine\n`,",
   "\t},",
+  '\t"a pipeline removed and a condition added upstream": {',
+  "\t\torigin: `\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: q\npipeline:\n  mutators:\n  - image: set-labels:v0.1\n`,",
+  '\t\tupdated: `\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: q\nstatus:\n  conditions:\n  - type: ready\n    status: "True"\n`,',
+  "\t\tlocal: `\napiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: q\npipeline:\n  mutators:\n  - image: set-labels:v0.1\n  - image: mine:v1\n`,",
+  "\t},",
   "}",
 ].join("\n");
 
@@ -37,7 +42,10 @@ describe("pkg update over kpt's merge tables", () => {
   it("reads each case's origin, update and local, named by its description or key", () => {
     expect(resources.map((c) => c.name)).toEqual(["local renames, upstream scales"]);
     expect(resources[0]?.local).toContain("name: dev-web");
-    expect(kptfiles.map((c) => c.name)).toEqual(["a pipeline added upstream"]);
+    expect(kptfiles.map((c) => c.name)).toEqual([
+      "a pipeline added upstream",
+      "a pipeline removed and a condition added upstream",
+    ]);
     expect(kptfiles[0]?.update).toContain("set-labels");
   });
 

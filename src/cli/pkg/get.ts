@@ -3,11 +3,13 @@ import { basename } from "node:path";
 import { generatePackageContext } from "../../kpt/package-context.js";
 import { writeTree } from "../../kpt/tree.js";
 import { clonedPackage, type UpdateStrategy } from "../../merge/index.js";
+import { withRemoteSubpackages } from "./remote-subpackages.js";
 import type { RepoSpec } from "./repospec.js";
 import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
 
 /**
- * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage); with
+ * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage), its
+ * remote subpackages fetched from their own upstreams (withRemoteSubpackages); with
  * `forDeployment`, its package context generated anew (generatePackageContext), as `--for-deployment`.
  * The destination must not exist; nothing is written unless the whole package was read.
  */
@@ -32,13 +34,14 @@ export async function getPackage(
   try {
     const ref = spec.ref ?? (await upstream.defaultBranch());
     const { commit, resolvedRef } = await upstream.resolve(ref, spec.directory);
-    const files = await upstream.read(commit, spec.directory);
-    if (files.size === 0) {
+    const fetched = await upstream.read(commit, spec.directory);
+    if (fetched.size === 0) {
       throw new UpstreamError(
         `directory "${spec.directory}" does not exist in upstream repository "${spec.repo}" at ${ref}`,
         `path "${spec.directory}" does not exist in repo "${spec.repo}"`,
       );
     }
+    const files = await withRemoteSubpackages(fetched, opts);
     const lock = { repo: spec.repo, directory: spec.directory, ref, resolvedRef, commit };
     const cloned = clonedPackage(files, lock, basename(localDir), opts.strategy, opts.attribution ?? false);
     const tree = opts.forDeployment ? generatePackageContext(cloned) : cloned;

@@ -11,8 +11,9 @@ import { openSourceUpstream, type SourceOptions } from "../../sources/upstream.j
 
 /**
  * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff`, read through GitRepo into a
- * throwaway cache: refs resolved as kpt resolves them (a `<directory>/<ref>` tag first, then a tag,
- * a branch, a commit), directories read at a commit. Nothing is written outside the cache.
+ * throwaway cache: refs resolved as kpt resolves them (a `<directory>/<ref>` tag first, for the package's
+ * directory and then each one above it, then a tag, a branch, a commit), directories read at a commit.
+ * Nothing is written outside the cache.
  */
 
 /** A problem with the upstream the user can act on (unreachable, no such ref or directory). */
@@ -133,9 +134,14 @@ function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string
       return first ? first.ref.slice("refs/heads/".length) : "main";
     },
     async resolve(ref, directory) {
-      const d = trimDir(directory);
+      // kpt tries a tag `DIR/REF` for the package's directory, then for each directory above it
+      const parts = trimDir(directory).split("/").filter(Boolean);
+      const packageTags = parts.map((_, i): [string, string] => {
+        const tag = `${parts.slice(0, parts.length - i).join("/")}/${ref}`;
+        return [`refs/tags/${tag}`, tag];
+      });
       const candidates: [string, string][] = [
-        ...(d ? ([[`refs/tags/${d}/${ref}`, `${d}/${ref}`]] as [string, string][]) : []),
+        ...packageTags,
         [`refs/tags/${ref}`, ref],
         [`refs/heads/${ref}`, ref],
       ];
