@@ -27,12 +27,13 @@ describe("the yaml internals the fast reader relies on", () => {
     expect(json("node_modules/yaml/package.json").version).toBe(wanted);
   });
 
-  it.each([
+  const cases: [string, () => object, symbol, (node: unknown) => boolean][] = [
     ["Scalar", () => new Scalar(1), SCALAR_KIND, isScalar],
     ["YAMLMap", () => new YAMLMap(), MAP_KIND, isMap],
     ["YAMLSeq", () => new YAMLSeq(), SEQ_KIND, isSeq],
     ["Pair", () => new Pair("k", "v"), PAIR_KIND, isPair],
-  ] as const)(
+  ];
+  it.each(cases)(
     "a %s is marked with its kind under Symbol.for('yaml.node.type'), which yaml's is* test reads",
     (_name, make, kind, is) => {
       const node = make();
