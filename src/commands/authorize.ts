@@ -1,5 +1,7 @@
+import { type Actor, hasPermission, type Permission } from "../api/permission.js";
 import type { Runtime } from "../config/schema.js";
-import { hasPermission, type Permission } from "./permission.js";
+
+export type { Actor };
 
 export type Refusal = { ok: false; reason: string };
 export type Authorized = { ok: true } | Refusal;
@@ -32,11 +34,6 @@ export function forkRuntimeProblem({
 export function forkNotDraft(verb: string, pull: number, headRepo: string | null): string {
   const from = headRepo ? `the fork \`${headRepo}\`` : "a fork that no longer exists";
   return `\`/${verb}\` refused: #${pull} comes from ${from}, and a fork's branch is not a draft of this repository, so porchlight never renders, publishes or changes it. A maintainer can say \`/adopt\` to copy its package changes into a draft here, then review and approve that proposal.`;
-}
-
-export interface Actor {
-  login: string;
-  permission: Permission;
 }
 
 /** Whether `actor` may run a command or count as a reviewer, by their permission on the repository. */

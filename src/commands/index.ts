@@ -1,3 +1,10 @@
+export {
+  hasPermission,
+  isPermission,
+  PERMISSION_LEVELS,
+  type Permission,
+  toPermission,
+} from "../api/permission.js";
 export type { CommandArgs, UpdateTarget, Verb } from "./args.js";
 export {
   type Actor,
@@ -12,12 +19,5 @@ export { formatHelp } from "./help.js";
 export { plainLines } from "./markdown-lines.js";
 export { type CommandOutcome, formatOutcome } from "./outcome.js";
 export { type ParsedCommand, type ParseOptions, parseCommands } from "./parse.js";
-export {
-  hasPermission,
-  isPermission,
-  PERMISSION_LEVELS,
-  type Permission,
-  toPermission,
-} from "./permission.js";
 export { COMMANDS, type CommandSpec, findCommand, getCommand, knownVerbs } from "./registry.js";
 export { ACK_REACTION, formatReply, parseReplyMarker, type ReplyEntry, replyMarker } from "./reply.js";

@@ -1,3 +1,4 @@
+import type { Permission } from "../api/permission.js";
 import type { Parsed } from "../lifecycle/result.js";
 import {
   type CommandArgs,
@@ -8,7 +9,6 @@ import {
   type Verb,
 } from "./args.js";
 import { parseDeprecateArgs, revisionVerb } from "./catalog-args.js";
-import type { Permission } from "./permission.js";
 
 /** One slash-command verb: everything the parser, the permission check and `/help` need to know. */
 export interface CommandSpec {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MERGE_METHODS, type MergeMethod } from "../api/merge-method.js";
 import { refNameProblem } from "../lifecycle/git-ref.js";
 import { RolloutSchema } from "./rollout-schema.js";
 
@@ -14,8 +15,7 @@ import { RolloutSchema } from "./rollout-schema.js";
 export const RUNTIMES = ["builtin", "exec", "container"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
 
-export const MERGE_METHODS = ["merge", "squash", "rebase"] as const;
-export type MergeMethod = (typeof MERGE_METHODS)[number];
+export { MERGE_METHODS, type MergeMethod };
 
 export const VERSIONING_SCHEMES = ["integer"] as const;
 export type VersioningScheme = (typeof VERSIONING_SCHEMES)[number];

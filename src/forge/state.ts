@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hasPermission } from "../commands/permission.js";
+import { hasPermission } from "../api/permission.js";
 import { isoTime } from "./http.js";
 import {
   emptyData,

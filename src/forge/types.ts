@@ -1,6 +1,6 @@
 /** Records the forge keeps about everything that is not git content. Plain JSON, persisted whole. */
 
-import type { Permission } from "../commands/permission.js";
+import type { Permission } from "../api/permission.js";
 
 /** GitHub's permission levels: porchlight's one type (src/commands/permission.ts), which the forge grants. */
 export type { Permission };

@@ -1,5 +1,5 @@
 import type { Octokit } from "@octokit/rest";
-import { isPermission, toPermission } from "../commands/permission.js";
+import { isPermission, toPermission } from "../api/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";

@@ -1,4 +1,4 @@
-import type { Permission } from "../commands/permission.js";
+import type { Permission } from "../api/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
 import type { KptAnnotation } from "../lifecycle/kpt-trailer.js";

@@ -1,4 +1,4 @@
-import { hasPermission } from "../commands/permission.js";
+import { hasPermission } from "../api/permission.js";
 import type { Runtime } from "../config/schema.js";
 import type { FileTree } from "../kpt/tree.js";
 import { type AdoptedFrom, parseAdoptMessage } from "../lifecycle/adopted.js";

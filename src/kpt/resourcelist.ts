@@ -1,5 +1,5 @@
 import { Document, isMap, isNode, isSeq, type Node, type Pair, type YAMLSeq } from "yaml";
-import type { FunctionResult, ResourceList } from "../fn/types.js";
+import type { FunctionResult, ResourceList } from "../api/resource-list.js";
 import { commentLineText } from "./comment-runs.js";
 import { KptError } from "./errors.js";
 import { commentBlock, formatDocument } from "./format.js";

@@ -1,5 +1,5 @@
-import type { Actor } from "../commands/authorize.js";
-import { hasPermission } from "../commands/permission.js";
+import type { Actor } from "../api/permission.js";
+import { hasPermission } from "../api/permission.js";
 import type { PullRequestInfo } from "./discover.js";
 import { formatDraftBranch } from "./draft-branch.js";
 import { DELETION_LABEL } from "./labels.js";

@@ -1,5 +1,5 @@
-import { hasPermission, type Permission } from "../commands/permission.js";
-import type { MergeMethod } from "../config/schema.js";
+import type { MergeMethod } from "../api/merge-method.js";
+import { hasPermission, type Permission } from "../api/permission.js";
 import { SUPERSEDED_CHECK } from "./check-run.js";
 import { DELETION_LABEL } from "./labels.js";
 import { formatRevisionTag } from "./revision-tag.js";

@@ -1,4 +1,4 @@
-import { isPermission } from "../../commands/permission.js";
+import { isPermission } from "../../api/permission.js";
 import { actor, repoFor } from "../access.js";
 import { createRepo, setPermission } from "../admin.js";
 import type { Ctx } from "../context.js";

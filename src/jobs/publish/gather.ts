@@ -1,4 +1,4 @@
-import type { Permission } from "../../commands/permission.js";
+import type { Permission } from "../../api/permission.js";
 import type { PullRequest, RepoPort } from "../../github/port.js";
 import type { CheckRunInfo, ReviewInfo } from "../../lifecycle/publish.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
