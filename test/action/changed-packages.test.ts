@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changedPackages } from "../../src/action/changed-packages.js";
 import { main } from "../../src/cli/main.js";
+import { GIT_IDENTITY } from "../util/git-identity.js";
 import { captureIO } from "./helpers.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: x\n";
@@ -14,13 +15,7 @@ describe("the packages a pull request changes", () => {
   const git = (...args: string[]) =>
     execFileSync("git", args, {
       cwd: dir,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "a",
-        GIT_AUTHOR_EMAIL: "a@x",
-        GIT_COMMITTER_NAME: "a",
-        GIT_COMMITTER_EMAIL: "a@x",
-      },
+      env: { ...process.env, ...GIT_IDENTITY },
     })
       .toString()
       .trim();

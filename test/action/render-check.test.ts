@@ -7,6 +7,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { main } from "../../src/cli/main.js";
+import { GIT_IDENTITY } from "../util/git-identity.js";
 import { captureIO } from "./helpers.js";
 
 const run = promisify(execFile);
@@ -78,13 +79,7 @@ describe("the render check workflow's scripts", () => {
   async function pullRequest(change: Record<string, string>, renderFirst: boolean) {
     const dir = join(temp, `repo-${++repos}`);
     mkdirSync(dir);
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@x",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@x",
-    };
+    const env = { ...process.env, ...GIT_IDENTITY };
     const git = async (...args: string[]) => (await run("git", args, { cwd: dir, env })).stdout.trim();
     const write = (files: Record<string, string>) => {
       for (const [p, t] of Object.entries(files)) {

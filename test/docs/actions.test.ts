@@ -7,6 +7,7 @@ import { parse } from "yaml";
 import { main } from "../../src/cli/main.js";
 import { captureIO } from "../action/helpers.js";
 import { type DocBlock, docBlock, PROJECT, shellSteps } from "../util/doc-blocks.js";
+import { GIT_IDENTITY } from "../util/git-identity.js";
 
 /**
  * docs/actions.md's snippets are the workflow templates' own lines (workflows/*.yml), and its render
@@ -79,10 +80,7 @@ describe("docs/actions.md's render check, typed as written", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const env = {
     PATH: `${join(dir, "bin")}:${process.env.PATH ?? ""}`,
-    GIT_AUTHOR_NAME: "a",
-    GIT_AUTHOR_EMAIL: "a@x",
-    GIT_COMMITTER_NAME: "a",
-    GIT_COMMITTER_EMAIL: "a@x",
+    ...GIT_IDENTITY,
   };
   const git = (...args: string[]) =>
     execFileSync("git", args, { cwd: join(dir, "repo"), env })

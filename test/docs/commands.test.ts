@@ -7,6 +7,7 @@ import { main } from "../../src/cli/main.js";
 import { captureIO } from "../action/helpers.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 import { docBlock, PROJECT, shellSteps } from "../util/doc-blocks.js";
+import { GIT_IDENTITY } from "../util/git-identity.js";
 import { KPT_MISSING } from "../util/kpt.js";
 
 const squash = (s: string) => s.trim().split(/\s+/).join(" ");
@@ -174,13 +175,7 @@ describe.skipIf(KPT_MISSING !== undefined)("docs/kpt-compat.md's differential co
     ).map((s) => s.line);
     const repo = join(dir, "repo");
     cpSync(join(PROJECT, "examples/hello-world"), join(repo, "hello-world"), { recursive: true });
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@x",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@x",
-    };
+    const env = { ...process.env, ...GIT_IDENTITY };
     execFileSync("git", ["init", "-q", "-b", "main"], { cwd: repo });
     execFileSync("git", ["add", "-A"], { cwd: repo });
     execFileSync("git", ["commit", "-qm", "x"], { cwd: repo, env });

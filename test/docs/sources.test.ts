@@ -13,6 +13,7 @@ import { pushPackage } from "../../src/sources/oci/package.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
+import { GIT_IDENTITY } from "../util/git-identity.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
 
 const basens = (ns: string, extra: Record<string, string> = {}) => ({
@@ -90,13 +91,7 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
     return dir;
   };
   const commit = (dir: string) => {
-    const env = {
-      ...process.env,
-      GIT_AUTHOR_NAME: "a",
-      GIT_AUTHOR_EMAIL: "a@x",
-      GIT_COMMITTER_NAME: "a",
-      GIT_COMMITTER_EMAIL: "a@x",
-    };
+    const env = { ...process.env, ...GIT_IDENTITY };
     execFileSync("git", ["add", "-A"], { cwd: dir, env });
     execFileSync("git", ["commit", "-qm", "get", "--allow-empty"], { cwd: dir, env });
   };
