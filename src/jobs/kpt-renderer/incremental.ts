@@ -206,7 +206,7 @@ export async function renderByFile(
   }
   for (const [key, work] of made) memo.set(key, work);
 
-  let resources = kptfiles.size;
+  let resources = 0;
   for (const w of works) resources += w!.docs;
   if (env.maxResources !== undefined && resources > env.maxResources) return undefined;
 
