@@ -84,7 +84,10 @@ async function startWorld(mode: "memory" | "redis", nodeArgs: string[], appEnv: 
   const prefix = testPrefix("bot-e2e");
   const env: Record<string, string> = { LOG_LEVEL: "warn", ...appEnv };
   if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
-  const app = await spawnServe(forge, creds, env, "the app", nodeArgs);
+  const app = await spawnServe(forge, creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
+    await forge.stop();
+    throw e;
+  });
   forge.setWebhookUrl(app.webhookUrl);
   const temp = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-"));
   const dir = join(temp, "alice");
@@ -262,7 +265,8 @@ async function pushes(
  * one-file edit's samples are broken down.
  *
  * BOT_E2E_SIZES (default 1000,10000), BOT_E2E_REDIS=0 skips Redis mode, BOT_E2E_PROFILE=0 skips the
- * profile, BOT_E2E_APP_ENV="K=V,K=V" adds to the app's environment.
+ * profile, BOT_E2E_APP_ENV="K=V,K=V" adds to the app's environment, BOT_E2E_NODE_ARGS="--flag …" to its
+ * node's options.
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);
@@ -272,13 +276,14 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
       .filter(Boolean)
       .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
   );
+  const nodeArgs = (process.env.BOT_E2E_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const modes: ("memory" | "redis")[] = process.env.BOT_E2E_PROFILE_ONLY ? [] : ["memory"];
   if (process.env.BOT_E2E_REDIS !== "0" && !REDIS_MISSING) modes.push("redis");
   const rows: BotE2ERow[] = [];
   const routes: string[] = [];
   for (const mode of modes) {
     for (const resources of sizes) {
-      const w = await startWorld(mode, [], appEnv);
+      const w = await startWorld(mode, nodeArgs, appEnv);
       try {
         for (const { push, m } of await pushes(w, resources)) {
           rows.push({ mode, resources, push, ...m.row });
