@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
+import type { BlobCache } from "../github/blob-cache.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
@@ -21,6 +22,8 @@ export interface AppDeps {
   renderer: Renderer;
   /** Where bare cache clones of repositories live. */
   cacheDir: string;
+  /** Files' bytes by blob id, kept for the app's life (absent: every job reads its files from git). */
+  blobs?: BlobCache;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */
   operatorRuntimes: Runtime[];
   /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */

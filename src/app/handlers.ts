@@ -32,7 +32,7 @@ function fromEvent(
 } {
   const installationId = context.payload.installation?.id;
   return {
-    connect: async () => installationPort(context.octokit, deps.cacheDir),
+    connect: async () => installationPort(context.octokit, deps.cacheDir, deps.blobs),
     repository: repositoryOf(context.payload.repository),
     deliveryId: context.id,
     ...(installationId !== undefined ? { installationId } : {}),

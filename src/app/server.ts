@@ -8,6 +8,7 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
+import { BlobCache } from "../github/blob-cache.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
@@ -173,7 +174,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     }),
   });
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
-  const github = probotAppPort(probot, cacheDir);
+  // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
+  const blobs = new BlobCache();
+  const github = probotAppPort(probot, cacheDir, blobs);
   // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
   const egressAllow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
   const deps: AppDeps = {
@@ -191,6 +194,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         imageEgressCheck(egressPolicyFromEnv(process.env, egressAllow)),
       ),
     cacheDir,
+    blobs,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,

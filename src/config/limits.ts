@@ -1,6 +1,6 @@
 /**
- * What one package, and one job, may cost the bot: files, bytes and resources (YAML documents,
- * Kptfiles included). Past a limit the job stops early with a failing check that names the limit, the
+ * What one package, and one job, may cost the bot: files, bytes and resources (YAML documents; the
+ * Kptfiles are not counted: a package of exactly 10,000 resources fits the default). Past a limit the job stops early with a failing check that names the limit, the
  * figure found and the setting that raises it; the queue moves on.
  *
  * The defaults come from measured renders (set-labels over ConfigMaps, on a 2-core machine): 10,000

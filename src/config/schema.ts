@@ -111,7 +111,7 @@ export const LimitsSchema = z
   .strictObject({
     packageFiles: limit("files", "10,000"),
     packageBytes: limit("bytes", "8 MiB"),
-    packageResources: limit("resources (YAML documents, Kptfiles included)", "10,000"),
+    packageResources: limit("resources (YAML documents; Kptfiles are not counted)", "10,000"),
   })
   .describe("Lower limits for this repository's packages than the app's own.");
 

@@ -1,4 +1,5 @@
 import type { Probot } from "probot";
+import type { BlobCache } from "./blob-cache.js";
 import { mapGitHubErrors } from "./errors.js";
 import { type AuthenticatedOctokit, installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
@@ -13,7 +14,7 @@ interface AppRest {
  * The hosted app's door: probot authenticates as the app (JWT) or as one of its installations; every
  * failure comes out as a GitHubError naming what was asked.
  */
-export function probotAppPort(probot: Probot, cacheDir: string): AppPort {
+export function probotAppPort(probot: Probot, cacheDir: string, blobs?: BlobCache): AppPort {
   const asApp = async () => (await probot.auth()) as unknown as AppRest;
   const asInstallation = async (id: number) => (await probot.auth(id)) as unknown as AuthenticatedOctokit;
   const call = mapGitHubErrors;
@@ -51,7 +52,7 @@ export function probotAppPort(probot: Probot, cacheDir: string): AppPort {
       }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>
-        installationPort(await asInstallation(id), cacheDir),
+        installationPort(await asInstallation(id), cacheDir, blobs),
       ),
     access: (id) =>
       installationAccess(id, async () => (await asInstallation(id)).auth({ type: "installation" })),

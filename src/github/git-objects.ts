@@ -8,9 +8,9 @@ import { deflateSync } from "node:zlib";
  * does, without a process per file: the header `blob <size>\0`, SHA-1 of header and content, zlib.
  * Returns the blob's id. An object already present is not rewritten.
  */
-export async function writeBlob(gitDir: string, content: Buffer): Promise<string> {
+export async function writeBlob(gitDir: string, content: Buffer, id?: string): Promise<string> {
   const header = Buffer.from(`blob ${content.length}\0`);
-  const sha = createHash("sha1").update(header).update(content).digest("hex");
+  const sha = id ?? blobId(content);
   const dir = join(gitDir, "objects", sha.slice(0, 2));
   const file = join(dir, sha.slice(2));
   if (await exists(file)) return sha;
@@ -19,6 +19,11 @@ export async function writeBlob(gitDir: string, content: Buffer): Promise<string
   await writeFile(temp, deflateSync(Buffer.concat([header, content])));
   await rename(temp, file);
   return sha;
+}
+
+/** git's object id of a file's bytes, as `git hash-object` computes it: SHA-1 of `blob <size>\0` and the bytes. */
+export function blobId(content: Buffer): string {
+  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import type { FileTree } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { writeBlob } from "./git-objects.js";
+import type { BlobCache } from "./blob-cache.js";
+import { blobId, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
 
@@ -34,15 +35,30 @@ function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
   return ready;
 }
 
+/** A file of a commit's tree, as `ls-tree -r -l` lists it. */
+interface TreeEntry {
+  mode: string;
+  id: string;
+  size: number;
+  /** Relative to the directory listed. */
+  path: string;
+}
+
 export class GitRepo {
   private readonly gitDir: string;
   private ready: Promise<void> | undefined;
+  /** Commits this clone is known to hold (fetched or written by this instance): not asked of git again. */
+  private readonly commits = new Set<string>();
+  /** The last trees listed (`sha` and directory): a job lists a package's files, then reads them. */
+  private readonly listed = new Map<string, Promise<TreeEntry[]>>();
 
   constructor(
     private readonly url: string,
     cacheDir: string,
     /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
     private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
+    /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
+    private readonly blobs?: BlobCache,
   ) {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
@@ -89,8 +105,18 @@ export class GitRepo {
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
   async fetch(ref: string): Promise<string> {
     await this.init();
-    if (/^[0-9a-f]{40}$/.test(ref) && (await this.hasCommit(ref))) return ref;
-    const src = /^[0-9a-f]{40}$/.test(ref) || ref.startsWith("refs/") ? ref : await this.qualify(ref);
+    const isSha = /^[0-9a-f]{40}$/.test(ref);
+    if (isSha && (this.commits.has(ref) || (await this.hasCommit(ref)))) {
+      this.commits.add(ref);
+      return ref;
+    }
+    if (isSha) {
+      // A commit named by its id needs no ref to find it by: the objects alone are fetched.
+      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
+      this.commits.add(ref);
+      return ref;
+    }
+    const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
     // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
     const local = `refs/porchlight/fetch/${randomUUID()}`;
@@ -103,7 +129,9 @@ export class GitRepo {
       `+${src}:${local}`,
     ]);
     try {
-      return (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
+      const sha = (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
+      this.commits.add(sha);
+      return sha;
     } finally {
       await this.git(["update-ref", "-d", local]);
     }
@@ -126,8 +154,21 @@ export class GitRepo {
     }
   }
 
-  /** The files of commit `sha` below `dir` ("" = all) with their sizes, from the tree alone (no blob is read). */
-  async listFiles(sha: string, dir = ""): Promise<FileEntry[]> {
+  /** The blobs of commit `sha` below `dir` ("" = all): one `ls-tree`, remembered for the instance's next question. */
+  private entries(sha: string, dir: string): Promise<TreeEntry[]> {
+    const key = `${sha}\0${dir}`;
+    let listed = this.listed.get(key);
+    if (!listed) {
+      listed = this.lsTree(sha, dir);
+      // A commit's tree never changes; a few are kept (a job reads a head, its base, a tag).
+      this.listed.set(key, listed);
+      listed.catch(() => this.listed.delete(key));
+      if (this.listed.size > 8) this.listed.delete(this.listed.keys().next().value!);
+    }
+    return listed;
+  }
+
+  private async lsTree(sha: string, dir: string): Promise<TreeEntry[]> {
     const args = ["ls-tree", "-r", "-z", "-l", "--full-tree", sha];
     if (dir !== "") args.push("--", dir);
     return (await this.git(args))
@@ -136,52 +177,65 @@ export class GitRepo {
       .filter(Boolean)
       .flatMap((line) => {
         const tab = line.indexOf("\t");
-        const [, type, , size] = line.slice(0, tab).split(/ +/) as [string, string, string, string];
+        const [mode, type, id, size] = line.slice(0, tab).split(/ +/) as [string, string, string, string];
         if (type !== "blob") return [];
         const path = line.slice(tab + 1);
-        return [{ path: dir === "" ? path : path.slice(dir.length + 1), size: Number(size) }];
+        return [{ mode, id, size: Number(size), path: dir === "" ? path : path.slice(dir.length + 1) }];
       });
+  }
+
+  /** The files of commit `sha` below `dir` ("" = all) with their sizes, from the tree alone (no blob is read). */
+  async listFiles(sha: string, dir = ""): Promise<FileEntry[]> {
+    return (await this.entries(sha, dir)).map((e) => ({ path: e.path, size: e.size }));
+  }
+
+  /**
+   * The files of commit `sha` below `dir` ("" = all), paths relative to `dir`, with their blob ids and
+   * the paths that are symbolic links (mode 120000). Only the blobs the BlobCache lacks are read.
+   */
+  async readFiles(
+    sha: string,
+    dir = "",
+  ): Promise<{ tree: FileTree; blobs: Map<string, string>; symlinks: string[] }> {
+    const entries = await this.entries(sha, dir);
+    const tree: FileTree = new Map();
+    const blobs = new Map<string, string>();
+    const symlinks: string[] = [];
+    const missing: TreeEntry[] = [];
+    for (const e of entries) {
+      blobs.set(e.path, e.id);
+      if (e.mode === "120000") symlinks.push(e.path);
+      const kept = this.blobs?.get(this.gitDir, e.id);
+      if (kept) tree.set(e.path, kept);
+      else missing.push(e);
+    }
+    if (missing.length > 0) {
+      const batch = await this.git(["cat-file", "--batch"], `${missing.map((e) => e.id).join("\n")}\n`);
+      let offset = 0;
+      for (const entry of missing) {
+        const nl = batch.indexOf(10, offset);
+        const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
+        const start = nl + 1;
+        const bytes = Buffer.from(batch.subarray(start, start + size));
+        this.blobs?.set(this.gitDir, entry.id, bytes);
+        tree.set(entry.path, bytes);
+        offset = start + size + 1;
+      }
+    }
+    // In the tree's order, whichever way each file came.
+    const ordered: FileTree = new Map();
+    for (const e of entries) ordered.set(e.path, tree.get(e.path)!);
+    return { tree: ordered, blobs, symlinks };
   }
 
   /** The files of commit `sha` below `dir` ("" = all), paths relative to `dir`. */
   async readTree(sha: string, dir = ""): Promise<FileTree> {
-    const args = ["ls-tree", "-r", "-z", "--full-tree", sha];
-    if (dir !== "") args.push("--", dir);
-    const entries = (await this.git(args))
-      .toString("utf8")
-      .split("\0")
-      .filter(Boolean)
-      .map((line) => {
-        const tab = line.indexOf("\t");
-        const [, type, id] = line.slice(0, tab).split(" ") as [string, string, string];
-        return { type, id, path: line.slice(tab + 1) };
-      })
-      .filter((e) => e.type === "blob");
-    const tree: FileTree = new Map();
-    if (entries.length === 0) return tree;
-    const batch = await this.git(["cat-file", "--batch"], `${entries.map((e) => e.id).join("\n")}\n`);
-    let offset = 0;
-    for (const entry of entries) {
-      const nl = batch.indexOf(10, offset);
-      const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
-      const start = nl + 1;
-      const rel = dir === "" ? entry.path : entry.path.slice(dir.length + 1);
-      tree.set(rel, Buffer.from(batch.subarray(start, start + size)));
-      offset = start + size + 1;
-    }
-    return tree;
+    return (await this.readFiles(sha, dir)).tree;
   }
 
   /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */
   async symlinks(sha: string, dir = ""): Promise<string[]> {
-    const args = ["ls-tree", "-r", "-z", "--full-tree", sha];
-    if (dir !== "") args.push("--", dir);
-    return (await this.git(args))
-      .toString("utf8")
-      .split("\0")
-      .filter((line) => line.startsWith("120000 "))
-      .map((line) => line.slice(line.indexOf("\t") + 1))
-      .map((path) => (dir === "" ? path : path.slice(dir.length + 1)));
+    return (await this.entries(sha, dir)).filter((e) => e.mode === "120000").map((e) => e.path);
   }
 
   /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
@@ -312,17 +366,23 @@ export class GitRepo {
       .toString("utf8")
       .split("\0")
       .filter(Boolean)
-      .map((l) => ({ mode: l.slice(0, 6), path: l.slice(l.indexOf("\t") + 1) }))
+      .map((l) => ({ mode: l.slice(0, 6), id: l.slice(7, 47), path: l.slice(l.indexOf("\t") + 1) }))
       .filter((e) => e.path.startsWith(prefix));
-    const modes = new Map(existing.map((e) => [e.path, e.mode]));
+    const before = new Map(existing.map((e) => [e.path, e]));
     const lines: string[] = [];
     for (const e of existing)
       if (!input.tree.has(e.path.slice(prefix.length))) lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
+    // Only what changed is written: a file whose blob the parent holds at the same path stays as it is.
     for (const [rel, bytes] of input.tree) {
       const path = `${prefix}${rel}`;
-      const blob = await writeBlob(this.gitDir, bytes);
-      lines.push(`${modes.get(path) ?? "100644"} ${blob}\t${path}`);
+      const id = blobId(bytes);
+      this.blobs?.set(this.gitDir, id, bytes);
+      const old = before.get(path);
+      if (old?.id === id) continue;
+      await writeBlob(this.gitDir, bytes, id);
+      lines.push(`${old?.mode ?? "100644"} ${id}\t${path}`);
     }
+    if (lines.length === 0 && input.parent && !input.allowEmpty) return { ok: false, reason: "unchanged" };
     await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
     const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
     if (input.parent && !input.allowEmpty) {
@@ -341,6 +401,7 @@ export class GitRepo {
     const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
     const message = kpt ? annotateMessage(input.message, kpt) : input.message;
     const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
+    this.commits.add(commit);
     try {
       const ref = `refs/heads/${input.branch}`;
       await this.remote(

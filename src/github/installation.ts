@@ -1,4 +1,5 @@
 import type { Octokit } from "@octokit/rest";
+import type { BlobCache } from "./blob-cache.js";
 import { GitHubError, mapGitHubErrors } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
@@ -42,9 +43,14 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
  * repository, so a job has one adapter for its own repository however it reaches it): REST through the
  * Octokit, git over HTTPS with the token asked of `octokit.auth` before each git call (so an expired
  * installation token is replaced), passed in git's environment, never in the URL. Nothing is kept
- * between jobs: build one per job.
+ * between jobs but the bare clones under `cacheDir` and, when given, files' bytes by blob id in
+ * `blobs` (the app's, for its life): build one per job.
  */
-export function installationPort(octokit: AuthenticatedOctokit, cacheDir: string): InstallationPort {
+export function installationPort(
+  octokit: AuthenticatedOctokit,
+  cacheDir: string,
+  blobs?: BlobCache,
+): InstallationPort {
   const rest = octokit as unknown as Octokit;
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
@@ -101,7 +107,11 @@ export function installationPort(octokit: AuthenticatedOctokit, cacheDir: string
       const key = repository.fullName.toLowerCase();
       let port = ports.get(key);
       if (!port) {
-        port = new OctokitRepo(rest, repository.id, new GitRepo(repository.cloneUrl, cacheDir, gitEnv));
+        port = new OctokitRepo(
+          rest,
+          repository.id,
+          new GitRepo(repository.cloneUrl, cacheDir, gitEnv, blobs),
+        );
         ports.set(key, port);
       }
       return port;

@@ -81,10 +81,12 @@ export class OctokitRepo implements RepoPort {
     return { sha, files: await this.git.listFiles(sha, dir) };
   }
 
-  async readTree(ref: string, dir = ""): Promise<{ sha: string; tree: FileTree; symlinks: string[] }> {
+  async readTree(
+    ref: string,
+    dir = "",
+  ): Promise<{ sha: string; tree: FileTree; symlinks: string[]; blobs: Map<string, string> }> {
     const sha = await this.git.fetch(ref);
-    const [tree, symlinks] = await Promise.all([this.git.readTree(sha, dir), this.git.symlinks(sha, dir)]);
-    return { sha, tree, symlinks };
+    return { sha, ...(await this.git.readFiles(sha, dir)) };
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {

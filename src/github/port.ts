@@ -95,8 +95,12 @@ export interface RepoPort {
   /**
    * The files of the commit `ref` points at (branch, tag or SHA), optionally only below `dir`. A symbolic
    * link is a file whose content is the link's text (never the file it names), listed in `symlinks`.
+   * `blobs`, where given, holds each file's git blob id (what git listed: no file is hashed again).
    */
-  readTree(ref: string, dir?: string): Promise<{ sha: string; tree: FileTree; symlinks?: string[] }>;
+  readTree(
+    ref: string,
+    dir?: string,
+  ): Promise<{ sha: string; tree: FileTree; symlinks?: string[]; blobs?: ReadonlyMap<string, string> }>;
   /**
    * The names and sizes of the files of the commit `ref` points at, optionally only below `dir` (paths
    * relative to it), from the git tree alone: no file is read, so a budget can be checked first.

@@ -20,7 +20,7 @@ export interface RenderResult {
   findings: RenderFinding[];
   /** Why the render failed, written for the user. */
   error?: string;
-  /** The resources (YAML documents, Kptfiles included) of the package; 0 when it did not load. */
+  /** The resources (YAML documents, Kptfiles not counted) of the package; 0 when it did not load. */
   resources?: number;
   /** The package holds more resources than `maxResources`: no function ran. */
   tooManyResources?: { found: number; max: number };
@@ -35,6 +35,11 @@ export interface RenderOptions {
   maxResources?: number;
   /** Runtimes whose functions are left out (not run, listed in the result's `heldBack`): see RenderEnv. */
   holdBack?: readonly Runtime[];
+  /**
+   * The files' git blob ids where the caller has them (git listed them with the tree): the renderer
+   * keys what it keeps by blob id and hashes only the files missing here.
+   */
+  blobIds?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -56,4 +61,10 @@ export interface Renderer {
   ): Promise<RenderResult>;
   /** The runtimes the package's pipelines (subpackages included) would use. */
   runtimesNeeded(tree: FileTree): Runtime[];
+  /**
+   * The bot committed `tree` (a render's output) to a draft: the next push there starts from it. A
+   * renderer that keeps work across renders renders it now, after the checks are written, so such a
+   * push renders only what it changed. Optional: a renderer that keeps nothing has nothing to do.
+   */
+  committed?(tree: FileTree, options: RenderOptions): Promise<void>;
 }

@@ -49,7 +49,7 @@ export interface RenderEnv {
   /** False: skip building the files (the caller only wants the items, e.g. for `--output stdout`). */
   writeFiles?: boolean;
   /**
-   * The most resources (YAML documents, Kptfiles included) the package tree may hold: past it, no
+   * The most resources (YAML documents; the Kptfiles are not counted) the package tree may hold: past it, no
    * function runs and the outcome says `tooManyResources`. Absent: no limit (the CLI's default).
    */
   maxResources?: number;
@@ -91,7 +91,7 @@ export interface RenderOutcome {
   /** The functions `holdBack` left out, in pipeline order: the image or exec, after `<subpackage dir>: ` below the root. */
   heldBack?: string[];
   packageCount: number;
-  /** The resources (YAML documents, Kptfiles included) the package tree holds; absent or 0 when it did not load. */
+  /** The resources (YAML documents; the Kptfiles are not counted) the package tree holds; absent or 0 when it did not load. */
   resourceCount?: number;
   /** Set when the tree holds more than `maxResources`: nothing ran. */
   tooManyResources?: { found: number; max: number };
@@ -214,9 +214,9 @@ export function runsNoFunction(tree: FileTree): boolean {
   return true;
 }
 
-/** The YAML documents of a package tree: each package's Kptfile and resource documents. */
+/** The resources of a package tree: its files' YAML documents, without the Kptfiles (not resources, to a user). */
 export function countResources(pkg: KptPackage): number {
-  let n = 1;
+  let n = 0;
   for (const f of pkg.resourceFiles) n += f.kptForm?.docs.length ?? f.docs.length;
   for (const s of pkg.subpackages) n += countResources(s);
   return n;

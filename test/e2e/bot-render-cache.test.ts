@@ -55,31 +55,32 @@ describe("porchlight bot renders only what a push changed (forge over HTTP and g
     const alice = await w.clone("alice");
     await alice.push(branch, { "apps/web/cm-3.yaml": configMap(3, "2") });
     await w.settle();
-    expect(renderer.stats.filesParsed).toBe(FILES);
+    // Every file, then the one the bot's render commit changed (cm-3, labelled): the bot renders what
+    // it commits, as the next push starts from it.
+    expect(renderer.stats.filesParsed).toBe(FILES + 1);
     const afterFirst = await head();
 
-    // The push changes one file; the bot's own render commit had changed another (cm-3, labelled).
+    // The push changes one file: it alone is parsed, then the bot's render of it.
     await alice.push(branch, { "apps/web/cm-5.yaml": configMap(5, "2") }, afterFirst);
     await w.settle();
-    expect(renderer.stats.filesParsed).toBe(FILES + 2);
+    expect(renderer.stats.filesParsed).toBe(FILES + 3);
     const rendered = await head();
     expect((await renderCheck(rendered))?.conclusion).toBe("success");
 
-    // A push outside the package: its files are as the bot rendered them. Checked once by running the
-    // pipeline over them (the render's output is not assumed to render to itself) …
-    await alice.push(branch, { "README.md": "# blueprints, edited\n" }, rendered);
-    await w.settle();
+    // Pushes outside the package: its files are as the bot rendered (and committed) them, a tree known
+    // to render to itself, answered without running a function or parsing a file.
     const ran = renderer.stats.functionsRun;
     const unchanged = renderer.stats.unchanged;
-    // … and from then on not again: the same package tree is answered without running a function.
-    for (const text of ["once more\n", "and again\n"]) {
-      const pushed = await alice.push(branch, { "README.md": text }, await head());
+    let at = rendered;
+    for (const text of ["# blueprints, edited\n", "once more\n", "and again\n"]) {
+      const pushed = await alice.push(branch, { "README.md": text }, at);
       await w.settle();
       expect(await head()).toBe(pushed);
       expect((await renderCheck(pushed))?.conclusion).toBe("success");
+      at = pushed;
     }
     expect(renderer.stats.functionsRun).toBe(ran);
-    expect(renderer.stats.unchanged).toBe(unchanged + 2);
+    expect(renderer.stats.unchanged).toBe(unchanged + 3);
     expect(renderer.stats.filesParsed).toBe(FILES + 3);
   });
 });

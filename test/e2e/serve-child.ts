@@ -19,8 +19,11 @@ export async function spawnServe(
   creds: ReturnType<Forge["createApp"]>,
   env: Record<string, string>,
   name = "the app",
+  /** Options for node itself, before the script (e.g. `--cpu-prof`). */
+  nodeArgs: readonly string[] = [],
 ): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test/e2e/app-process.ts", "serve"], {
+  const argv = [...nodeArgs, "--import", "tsx", "test/e2e/app-process.ts", "serve"];
+  const child = spawn(process.execPath, argv, {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? "/tmp",

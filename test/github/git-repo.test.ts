@@ -3,6 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { BlobCache } from "../../src/github/blob-cache.js";
+import { blobId } from "../../src/github/git-objects.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
 
@@ -155,4 +157,66 @@ describe("GitRepo", () => {
     const heads = await Promise.all(jobs.map((j) => j.fetch("main")));
     expect(heads).toEqual(jobs.map(() => (first as { sha: string }).sha));
   });
+
+  it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
+    const commit = async (parent: string | null, files: Record<string, string>) => {
+      const r = await repo.commitTree({
+        branch: "main",
+        parent,
+        dir: "",
+        tree: treeFromText(files),
+        message: "m",
+        author,
+      });
+      return (r as { sha: string }).sha;
+    };
+    const first = await commit(null, { "app/Kptfile": "k\n", "app/a.yaml": "a\n", "app/b.yaml": "b\n" });
+    const blobs = new BlobCache();
+    const job = () => new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}), blobs);
+    const cacheDir = join(dir, "bot", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+
+    const read = await job().readFiles(await job().fetch("main"), "app");
+    expect(treeToText(read.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a\n", "b.yaml": "b\n" });
+    expect(read.blobs.get("a.yaml")).toBe(blobId(Buffer.from("a\n")));
+    expect(read.blobs.get("a.yaml")).toBe(git(remote, "rev-parse", `${first}:app/a.yaml`));
+    expect([blobs.hits, blobs.misses]).toEqual([0, 3]);
+
+    // A push that changed one file: that blob alone is read from git.
+    const second = await commit(first, { "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "app/b.yaml": "b\n" });
+    const bot = job();
+    const edited = await bot.readFiles(await bot.fetch(second), "app");
+    expect(treeToText(edited.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a2\n", "b.yaml": "b\n" });
+    expect([blobs.hits, blobs.misses]).toEqual([2, 4]);
+
+    // The bot's commit writes the one file it changed, and what it wrote is never read back.
+    const blobsBefore = blobsIn(cacheDir);
+    const pushed = await bot.commitTree({
+      branch: "main",
+      parent: second,
+      dir: "app",
+      tree: treeFromText({ Kptfile: "k\n", "a.yaml": "a2\n", "b.yaml": "b2\n" }),
+      message: "render",
+      author,
+    });
+    expect(pushed.ok).toBe(true);
+    expect(blobsIn(cacheDir).filter((b) => !blobsBefore.includes(b))).toEqual([blobId(Buffer.from("b2\n"))]);
+    const after = await job().readFiles((pushed as { sha: string }).sha, "app");
+    expect(treeToText(after.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a2\n", "b.yaml": "b2\n" });
+    expect([blobs.hits, blobs.misses]).toEqual([5, 4]);
+    expect(git(remote, "show", `${(pushed as { sha: string }).sha}:app/b.yaml`)).toBe("b2");
+  });
 });
+
+function git(gitDir: string, ...args: string[]): string {
+  return execFileSync("git", args, { env: { ...process.env, GIT_DIR: gitDir } })
+    .toString("utf8")
+    .trim();
+}
+
+/** Every blob a repository holds, loose or packed. */
+function blobsIn(gitDir: string): string[] {
+  return git(gitDir, "cat-file", "--batch-all-objects", "--batch-check")
+    .split("\n")
+    .filter((l) => l.split(" ")[1] === "blob")
+    .map((l) => l.split(" ")[0]!);
+}

@@ -595,7 +595,8 @@ const BY_ITEM_EDITS: ByItemEdit[] = [
     (t) => put(t, "worker.yaml", `${deployment("worker")}---\n${configMap("worker-config", "w")}`),
     false,
     (r) => expect(r.tooManyResources).toBeDefined(),
-    11,
+    // One resource fewer than the package then holds (the two Kptfiles are not counted).
+    8,
   ],
   ["leaves the files as they are", () => {}, true],
 ];

@@ -60,8 +60,21 @@ describe("what one package may cost", () => {
     const [run] = repo.runsOn(head, "porchlight/render");
     expect(run?.annotations).toEqual([]);
     expect(run?.summary).toContain(
-      "`apps/big`: holds 13 resources, more than the limit of 10 resources per package (`packageResources`)",
+      "`apps/big`: holds 12 resources, more than the limit of 10 resources per package (`packageResources`)",
     );
+  });
+
+  it("counts resources, not the Kptfile: a package of exactly the limit renders", async () => {
+    const { repo, head } = draftOf(10);
+    const ctx = {
+      ...jobContext(repo),
+      renderer: new KptRenderer(),
+      operatorLimits: { ...DEFAULT_LIMITS, packageResources: 10 },
+    };
+    const outcome = await renderDraft(ctx, { branch: BRANCH });
+    expect(outcome).toEqual({ kind: "clean", headSha: head });
+    const [run] = repo.runsOn(head, "porchlight/render");
+    expect(run?.conclusion).toBe("success");
   });
 
   it("a proposal's oversized package fails both checks; its other package is still checked", async () => {

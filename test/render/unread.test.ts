@@ -48,7 +48,8 @@ describe("a render that runs no function", () => {
       "sub/indented.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n",
     });
     expect(out.tree.get("in-form.yaml")).toBe(tree.get("in-form.yaml"));
-    expect(out.resourceCount).toBe(5);
+    // Three documents: the Kptfiles are not counted.
+    expect(out.resourceCount).toBe(3);
     expect(out.resourceFiles.sort()).toEqual(["Kptfile", "in-form.yaml", "sub/Kptfile", "sub/indented.yaml"]);
     expect(out.root?.resourceFiles[0]?.kptForm?.docs).toHaveLength(2);
     expect(out.root?.subpackages[0]?.resourceFiles[0]?.kptForm?.text).toBe(

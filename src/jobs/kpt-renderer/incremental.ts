@@ -102,7 +102,8 @@ interface SplitStep {
  * does not hold are rendered, with every Kptfile (they are rendered every time), and each step's
  * results are combined from every resource's share in kpt's item order (depth first, each package's
  * Kptfile and then its files by path) as the function's own run would report them. Undefined where the
- * whole tree must be rendered: a `.krmignore`, a step that is not a builtin run by item for its release
+ * whole tree must be rendered: a `.krmignore`, a resource file ending in a comment line, a step that
+ * is not a builtin run by item for its release
  * and config (a config file, selectors, a validator, exec or container functions), a render of the
  * files that fails, a resource that changes file, a step whose results the whole list decides
  * (ItemSplit: a duplicate id, an error), more resources than `maxResources`.
@@ -121,7 +122,12 @@ export async function renderByFile(
   for (const [path, bytes] of tree) {
     if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
     if (path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`)) kptfiles.set(path, bytes);
-    else if (isYamlFileName(path)) files.push(path);
+    else if (isYamlFileName(path)) {
+      // What a whole render writes of such a file depends on where it is in the list (kyaml moves a
+      // comment after the last document of a file other than the list's last): rendered whole.
+      if (endsWithCommentLine(bytes)) return undefined;
+      files.push(path);
+    }
   }
   if (!kptfiles.has(KPTFILE_NAME)) return undefined;
   files.sort();
@@ -206,7 +212,7 @@ export async function renderByFile(
   }
   for (const [key, work] of made) memo.set(key, work);
 
-  let resources = kptfiles.size;
+  let resources = 0;
   for (const w of works) resources += w!.docs;
   if (env.maxResources !== undefined && resources > env.maxResources) return undefined;
 
@@ -388,4 +394,18 @@ class ShareRecorder implements FunctionRunner {
 function samePlace(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/** Whether the last line of a file that is not blank is a comment line (`#` after any spaces). */
+export function endsWithCommentLine(bytes: Buffer): boolean {
+  let end = bytes.length;
+  while (end > 0) {
+    let start = bytes.lastIndexOf(10, end - 1);
+    start = start < 0 ? 0 : start + 1;
+    let i = start;
+    while (i < end && (bytes[i] === 32 || bytes[i] === 9 || bytes[i] === 13)) i++;
+    if (i < end) return bytes[i] === 35;
+    end = start === 0 ? 0 : start - 1;
+  }
+  return false;
 }

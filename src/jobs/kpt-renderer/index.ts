@@ -90,7 +90,7 @@ export class KptRenderer implements Renderer {
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     this.counts.renders++;
     const shas = new Map<string, string>();
-    for (const [path, bytes] of tree) shas.set(path, blobSha(bytes));
+    for (const [path, bytes] of tree) shas.set(path, options.blobIds?.get(path) ?? blobSha(bytes));
     const key = this.renderKey(shas, options);
     const known = this.rendered.get(key);
     if (known) {
@@ -109,7 +109,7 @@ export class KptRenderer implements Renderer {
     const byFile = this.files && (await renderByFile(tree, shas, env, this.files, this.settings(options)));
     const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
-    const result = this.result(tree, outcome);
+    const result = this.result(tree, outcome, shas);
     if (result.ok && treesEqual(result.tree, tree)) this.remember(key, result);
     return result;
   }
@@ -128,6 +128,15 @@ export class KptRenderer implements Renderer {
 
   runtimesNeeded(tree: FileTree): Runtime[] {
     return runtimesNeeded(tree, this.registry);
+  }
+
+  /**
+   * Renders the tree the bot committed, as the next push to its draft will start from it: each of its
+   * files then has its render kept (FileWorkMemo) and, when it renders to itself (kpt's functions are
+   * idempotent), the whole tree is known rendered. A push that then edits one file renders that file.
+   */
+  async committed(tree: FileTree, options: RenderOptions): Promise<void> {
+    if (this.files) await this.render(tree, options);
   }
 
   /** What a render depends on besides the files, maxResources apart. */
@@ -169,8 +178,12 @@ export class KptRenderer implements Renderer {
     };
   }
 
-  private result(input: FileTree, outcome: RenderOutcome): RenderResult {
-    const place = resultPlacer(outcome.ok ? outcome.tree : input, this.places);
+  /** `shas`: the input's blob ids (a file the render left as the same bytes is not hashed again). */
+  private result(input: FileTree, outcome: RenderOutcome, shas?: ReadonlyMap<string, string>): RenderResult {
+    const placed = outcome.ok ? outcome.tree : input;
+    const known = (path: string) =>
+      shas && placed.get(path) === input.get(path) ? shas.get(path) : undefined;
+    const place = resultPlacer(placed, this.places, known);
     const findings: RenderFinding[] = [];
     for (const rec of outcome.records) {
       const fn = rec.image ?? rec.exec ?? "function";

@@ -73,6 +73,8 @@ export class PlaceMemo {
 export function resultPlacer(
   tree: FileTree,
   memo?: PlaceMemo,
+  /** A file's blob id where the caller knows it (else it is hashed when needed). */
+  knownSha?: (path: string) => string | undefined,
 ): (r: FunctionResult, packageDir?: string) => ResultPlace {
   const parsed = new Map<string, ParsedFile | null>();
   const fileOf = (path: string): ParsedFile | null => {
@@ -101,7 +103,7 @@ export function resultPlacer(
   const shaOf = (path: string): string => {
     let sha = shas.get(path);
     if (sha === undefined) {
-      sha = blobSha(tree.get(path)!);
+      sha = knownSha?.(path) ?? blobSha(tree.get(path)!);
       shas.set(path, sha);
     }
     return sha;

@@ -88,15 +88,12 @@ async function renderAttempts(
       ctx.log.info({ branch: input.branch, sha: head.sha, ...oversized }, "package over a limit");
       return { kind: "failed", headSha: head.sha, error };
     }
-    const { tree } = await ctx.port.readTree(head.sha, pkg);
+    const { tree, blobs } = await ctx.port.readTree(head.sha, pkg);
     const allowance = resourceAllowance(limits.limits);
     // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
     const plan = await renderPlan(ctx, { tree, head: head.sha, branch: input.branch });
-    const result = await ctx.renderer.render(tree, {
-      runtimes: plan.runtimes,
-      holdBack: plan.holdBack,
-      maxResources: allowance.max,
-    });
+    const options = { runtimes: plan.runtimes, holdBack: plan.holdBack, maxResources: allowance.max };
+    const result = await ctx.renderer.render(tree, { ...options, ...(blobs ? { blobIds: blobs } : {}) });
     const heldBack = result.heldBack ? { heldBack: result.heldBack } : {};
     if (result.tooManyResources) {
       const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
@@ -145,6 +142,10 @@ async function renderAttempts(
       ...heldBack,
     });
     ctx.log.info({ branch: input.branch, from: head.sha, commit: pushed.sha }, "render pushed");
+    // The bot's commit is the next push's input: the renderer keeps what renders it.
+    await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
+      ctx.log.warn({ err: e, branch: input.branch, commit: pushed.sha }, "rendering the bot's commit failed");
+    });
     return { kind: "pushed", headSha: head.sha, commitSha: pushed.sha, ...heldBack };
   }
   return {

@@ -9,7 +9,8 @@ export interface DraftHead {
 /** The draft branch's head and the package's file list there; undefined when the branch is gone. */
 export async function readDraft(port: RepoPort, branch: string, pkg: string): Promise<DraftHead | undefined> {
   const ref = `refs/heads/${branch}`;
-  const refs = await port.listRefs();
-  if (!refs.some((r) => r.ref === ref)) return undefined;
-  return port.listFiles(ref, pkg);
+  const head = (await port.listRefs()).find((r) => r.ref === ref);
+  if (!head) return undefined;
+  // By its commit id: the commit is fetched with no ref to make and read back.
+  return port.listFiles(head.sha, pkg);
 }

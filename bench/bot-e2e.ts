@@ -1,0 +1,345 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { type Forge, startForge } from "../src/forge/index.js";
+import { type ServeProcess, spawnServe } from "../test/e2e/serve-child.js";
+import { dropPrefix, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../test/util/redis.js";
+import { type CpuProfile, profileBreakdown } from "./cpu-profile.js";
+import { builtinPipeline } from "./render.js";
+import { generatePackage } from "./render-package.js";
+
+const run = promisify(execFile);
+const PKG = "apps/big";
+const BRANCH = `drafts/${PKG}/bench`;
+
+/** One push, end to end: the forge in this process, the app (`porchlight serve`) in its own. */
+export interface BotE2ERow {
+  mode: "memory" | "redis";
+  resources: number;
+  push: string;
+  /** From `git push` starting to `porchlight/render` completed on the pushed commit. */
+  wallS: number;
+  /** The app process's CPU (user + system) from the push until it went quiet, its git children included. */
+  appCpuS: number;
+  /** Of which its git processes. */
+  gitCpuS: number;
+  /** REST calls the app made (its installation token), and git smart-HTTP requests. */
+  rest: number;
+  git: number;
+  /** The app process's peak resident memory during this push (VmHWM, reset before it). */
+  peakMiB: number;
+  load: string;
+}
+
+interface AppCpu {
+  self: number;
+  children: number;
+}
+
+/** utime + stime and the same of its waited-for children (git), in seconds, from /proc. */
+function appCpu(pid: number): AppCpu {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const hz = 100;
+  return {
+    self: (Number(fields[11]) + Number(fields[12])) / hz,
+    children: (Number(fields[13]) + Number(fields[14])) / hz,
+  };
+}
+
+function resetPeak(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  } catch {
+    // not allowed here: the peak is then the process's since it started
+  }
+}
+
+function peakMiB(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface World {
+  forge: Forge;
+  app: ServeProcess;
+  dir: string;
+  temp: string;
+  git(...args: string[]): Promise<string>;
+  stop(): Promise<void>;
+}
+
+async function startWorld(mode: "memory" | "redis", nodeArgs: string[], appEnv: Record<string, string>) {
+  const forge = await startForge();
+  const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+  forge.createUser("acme", { type: "Organization" });
+  const repo = "acme/blueprints";
+  await forge.createRepo(repo, { files: { "README.md": "# blueprints\n" } });
+  forge.createInstallation(creds.appId, "acme");
+  const { pat } = forge.createUser("alice", { pat: true });
+  forge.setPermission(repo, "alice", "write");
+  const prefix = testPrefix("bot-e2e");
+  const env: Record<string, string> = { LOG_LEVEL: "warn", ...appEnv };
+  if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
+  const app = await spawnServe(forge, creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
+    await forge.stop();
+    throw e;
+  });
+  forge.setWebhookUrl(app.webhookUrl);
+  const temp = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-"));
+  const dir = join(temp, "alice");
+  const u = new URL(forge.cloneUrl(repo));
+  u.username = "alice";
+  u.password = pat as string;
+  const genv = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "alice",
+    GIT_AUTHOR_EMAIL: "alice@x",
+    GIT_COMMITTER_NAME: "alice",
+    GIT_COMMITTER_EMAIL: "alice@x",
+  };
+  await run("git", ["clone", "--quiet", u.toString(), dir], { env: genv });
+  const git = async (...args: string[]) =>
+    (await run("git", args, { cwd: dir, env: genv, maxBuffer: 64 << 20 })).stdout.trim();
+  const stop = async () => {
+    forge.setWebhookUrl(null);
+    const exited = new Promise((r) => app.child.once("exit", r));
+    app.child.kill("SIGTERM");
+    await exited;
+    await forge.stop();
+    rmSync(temp, { recursive: true, force: true });
+    if (mode === "redis") await dropPrefix(prefix);
+  };
+  return { forge, app, dir, temp, git, stop } satisfies World;
+}
+
+function write(dir: string, files: ReadonlyMap<string, Buffer | string>): void {
+  for (const [path, bytes] of files) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), bytes);
+  }
+}
+
+/**
+ * Waits until the app made no request and used next to no CPU (a profiler's sampling thread uses a
+ * little) for half a second, with no webhook pending.
+ */
+async function quiet(w: World): Promise<void> {
+  const pid = w.app.child.pid!;
+  let requests = -1;
+  let cpu = 0;
+  let same = 0;
+  while (same < 5) {
+    await w.forge.webhooks.idle();
+    await sleep(100);
+    const c = appCpu(pid);
+    const now = w.forge.requestLog.entries.length;
+    same = now === requests && c.self + c.children - cpu <= 0.02 ? same + 1 : 0;
+    requests = now;
+    cpu = c.self + c.children;
+  }
+}
+
+function renderDone(w: World, sha: string): boolean {
+  return w.forge.core.store.data.checkRuns.some(
+    (r) => r.headSha === sha && r.name === "porchlight/render" && r.status === "completed",
+  );
+}
+
+interface Measured {
+  row: Omit<BotE2ERow, "mode" | "resources" | "push">;
+  /** The window of the push on the monotonic clock (µs), as V8's profiles time their samples. */
+  window: [number, number];
+  byRoute: Record<string, number>;
+}
+
+/** Commits what `edit` changed, pushes it to the draft branch, and measures the app until it is quiet. */
+async function measure(w: World, edit: () => void): Promise<Measured> {
+  await quiet(w);
+  edit();
+  await w.git("add", "-A");
+  await w.git("commit", "--quiet", "-m", "edit");
+  const sha = await w.git("rev-parse", "HEAD");
+  const pid = w.app.child.pid!;
+  resetPeak(pid);
+  const from = w.forge.requestLog.entries.length;
+  const cpu0 = appCpu(pid);
+  const t0 = process.hrtime.bigint();
+  await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
+  for (const start = Date.now(); !renderDone(w, sha); await sleep(2)) {
+    if (w.app.child.exitCode !== null || Date.now() - start > 300_000)
+      throw new Error(
+        `no porchlight/render on ${sha} (the app's output follows)\n${w.app.output().slice(-4000)}`,
+      );
+  }
+  const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+  await quiet(w);
+  const t1 = process.hrtime.bigint();
+  const cpu1 = appCpu(pid);
+  const mine = w.forge.requestLog.entries.slice(from).filter((e) => e.installationId !== null);
+  const byRoute: Record<string, number> = {};
+  let git = 0;
+  for (const e of mine) {
+    if (e.path.includes(".git/")) git++;
+    const k = e.path.includes(".git/")
+      ? `git ${e.method} ${e.path.replace(/^.*\.git/, "")}`
+      : `${e.method} ${e.route}`;
+    byRoute[k] = (byRoute[k] ?? 0) + 1;
+  }
+  const self = cpu1.self - cpu0.self;
+  const children = cpu1.children - cpu0.children;
+  return {
+    row: {
+      wallS: round(wallS, 2),
+      appCpuS: round(self + children, 2),
+      gitCpuS: round(children, 2),
+      rest: mine.length - git,
+      git,
+      peakMiB: peakMiB(pid),
+      load: loadavg()
+        .slice(0, 2)
+        .map((l) => l.toFixed(1))
+        .join(" "),
+    },
+    window: [Number(t0 / 1000n), Number(t1 / 1000n)],
+    byRoute,
+  };
+}
+
+const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
+
+/** The pushes of one run: first push, then edits, each measured; `onEdit` sees the one-file edit. */
+async function pushes(
+  w: World,
+  resources: number,
+  onPush?: (push: string, m: Measured) => void,
+): Promise<{ push: string; m: Measured }[]> {
+  const out: { push: string; m: Measured }[] = [];
+  // Warm the app up (modules loaded, code compiled) on a small package of another draft.
+  const warm = generatePackage(30, builtinPipeline());
+  write(w.dir, new Map([...warm].map(([p, b]) => [`warm/${p}`, b])));
+  await w.git("add", "-A");
+  await w.git("commit", "--quiet", "-m", "warm");
+  await w.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/warm/w");
+  await w.git("checkout", "--quiet", "-b", "bench", "origin/main");
+  await quiet(w);
+
+  const pkg = generatePackage(resources, builtinPipeline());
+  out.push({
+    push: "first push",
+    m: await measure(w, () => write(w.dir, new Map([...pkg].map(([p, b]) => [`${PKG}/${p}`, b])))),
+  });
+  const pull = async () => {
+    await w.git("fetch", "--quiet", "origin", BRANCH);
+    await w.git("reset", "--quiet", "--hard", "FETCH_HEAD");
+  };
+  await pull();
+  const edit = (n: number) => () => {
+    const path = join(w.dir, PKG, "app-0.yaml");
+    const text = readFileSync(path, "utf8");
+    writeFileSync(path, text.replace(/value: "?[a-z0-9-]+"?/, `value: "edit-${n}"`));
+  };
+  const first = await measure(w, edit(1));
+  out.push({ push: "one file edited", m: first });
+  await pull();
+  out.push({ push: "one file edited again", m: await measure(w, edit(2)) });
+  await pull();
+  out.push({
+    push: "change outside the package",
+    m: await measure(w, () => writeFileSync(join(w.dir, "README.md"), `# blueprints ${Date.now()}\n`)),
+  });
+  for (const { push, m } of out) onPush?.(push, m);
+  return out;
+}
+
+/**
+ * The bot end to end (issue #38): the embedded forge in this process, `porchlight serve` in a child
+ * process (in-process queue, and Redis when one answers), a draft of a generated package (five
+ * builtins) pushed as a person would: the first push, one file edited (twice), a change outside the
+ * package. Per push: wall time from `git push` to a completed `porchlight/render` check, the app's
+ * CPU from /proc (its git processes included), REST and git requests, peak memory. Then the app
+ * process is profiled (`node --cpu-prof`) through the same pushes at the largest size, and the
+ * one-file edit's samples are broken down.
+ *
+ * BOT_E2E_SIZES (default 1000,10000), BOT_E2E_REDIS=0 skips Redis mode, BOT_E2E_PROFILE=0 skips the
+ * profile, BOT_E2E_APP_ENV="K=V,K=V" adds to the app's environment, BOT_E2E_NODE_ARGS="--flag …" to its
+ * node's options.
+ */
+export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
+  const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);
+  const appEnv = Object.fromEntries(
+    (process.env.BOT_E2E_APP_ENV ?? "")
+      .split(",")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+  const nodeArgs = (process.env.BOT_E2E_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const modes: ("memory" | "redis")[] = process.env.BOT_E2E_PROFILE_ONLY ? [] : ["memory"];
+  if (process.env.BOT_E2E_REDIS !== "0" && !REDIS_MISSING) modes.push("redis");
+  const rows: BotE2ERow[] = [];
+  const routes: string[] = [];
+  for (const mode of modes) {
+    for (const resources of sizes) {
+      const w = await startWorld(mode, nodeArgs, appEnv);
+      try {
+        for (const { push, m } of await pushes(w, resources)) {
+          rows.push({ mode, resources, push, ...m.row });
+          console.log(JSON.stringify(rows.at(-1)));
+          if (mode === "memory" && resources === Math.max(...sizes) && push !== "first push")
+            routes.push(`${push}: ${JSON.stringify(m.byRoute)}`);
+        }
+      } finally {
+        await w.stop();
+      }
+    }
+  }
+  console.log(
+    `\nbot end to end (${cpus().length} cores); requests by route at ${Math.max(...sizes)} resources:`,
+  );
+  for (const r of routes) console.log(`  ${r}`);
+  if (process.env.BOT_E2E_PROFILE !== "0") await profileEdit(Math.max(...sizes), appEnv);
+  else if (process.env.BOT_E2E_PROFILE_ONLY) await profileEdit(Math.max(...sizes), appEnv);
+  return rows;
+}
+
+/** The app under `--cpu-prof` through the same pushes; the one-file edit's samples, broken down. */
+async function profileEdit(resources: number, appEnv: Record<string, string>): Promise<void> {
+  const profDir = mkdtempSync(join(tmpdir(), "porchlight-bot-prof-"));
+  const w = await startWorld("memory", ["--cpu-prof", `--cpu-prof-dir=${profDir}`], appEnv);
+  const windows = new Map<string, [number, number]>();
+  try {
+    await pushes(w, resources, (push, m) => {
+      windows.set(push, m.window);
+    });
+  } finally {
+    await w.stop();
+  }
+  const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) {
+    console.log("no CPU profile was written");
+    return;
+  }
+  const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as CpuProfile;
+  for (const [push, window] of windows) {
+    if (push === "first push") continue;
+    console.log(
+      `\nwhere the app's CPU goes: ${push}, ${resources.toLocaleString("en-US")} resources (node --cpu-prof, the app's main thread; git processes apart)`,
+    );
+    console.log(profileBreakdown(profile, window));
+  }
+  if (process.env.BOT_E2E_KEEP_PROFILE) console.log(`profile kept: ${join(profDir, file)}`);
+  else rmSync(profDir, { recursive: true, force: true });
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  benchBotEndToEnd().then(
+    (rows) => console.table(rows),
+    (e) => {
+      process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+      process.exitCode = 1;
+    },
+  );
+}
