@@ -44,7 +44,7 @@ describe("porchlight fn render and the resource limit", () => {
     const run = await runFn(["render", "bounded", "--max-resources", "10"], dir);
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain(
-      ".: 13 resources, more than the limit of 10; split the package, or raise the limit",
+      ".: 12 resources, more than the limit of 10; split the package, or raise the limit",
     );
     expect(readFileSync(join(pkg, "cms.yaml")).equals(before)).toBe(true);
     await expect(runFn(["render", "bounded", "--max-resources", "ten"], dir)).rejects.toThrow(
