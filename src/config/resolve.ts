@@ -33,16 +33,6 @@ export interface RepoConfig {
 
 export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
 
-/** Whether the package at `path` (a directory of the repository) lies under `packageRoot` ("." holds all). */
-export function underPackageRoot(path: string, packageRoot: string): boolean {
-  return packageRoot === "." || path === packageRoot || path.startsWith(`${packageRoot}/`);
-}
-
-/** What the bot says of a package outside `packageRoot`, and what to do. */
-export function outsidePackageRoot(path: string, packageRoot: string): string {
-  return `\`${path}\` is not under \`packageRoot: ${packageRoot}\` (.github/porchlight.yml), so porchlight leaves it alone; move the package under ${packageRoot}/, or change packageRoot`;
-}
-
 export function defaultConfig(): RepoConfig {
   return {
     baseBranch: undefined,

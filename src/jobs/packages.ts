@@ -15,6 +15,16 @@ export function isInside(path: string, dir: string): boolean {
   return dir === "" || path === dir || path.startsWith(`${dir}/`);
 }
 
+/** Whether the package at `path` lies under the configuration's `packageRoot` ("." holds every one). */
+export function underPackageRoot(path: string, packageRoot: string): boolean {
+  return isInside(path, packageRoot === "." ? "" : packageRoot);
+}
+
+/** What the bot says of a package outside `packageRoot`, and what to do. */
+export function outsidePackageRoot(path: string, packageRoot: string): string {
+  return `\`${path}\` is not under \`packageRoot: ${packageRoot}\` (.github/porchlight.yml), so porchlight leaves it alone; move the package under ${packageRoot}/, or change packageRoot`;
+}
+
 /**
  * The packages a set of changed paths touched, each named by its outermost package directory (a
  * subpackage renders with its parent). The repository root is never a package here: porchlight's

@@ -1,8 +1,7 @@
-import { underPackageRoot } from "../../config/resolve.js";
 import type { PullRequest } from "../../github/port.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
-import { packageDirs, touchedPackages } from "../packages.js";
+import { packageDirs, touchedPackages, underPackageRoot } from "../packages.js";
 
 export interface ProposalPackage {
   path: string;

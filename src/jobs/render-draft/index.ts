@@ -1,9 +1,8 @@
-import { outsidePackageRoot, underPackageRoot } from "../../config/resolve.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { contentTrust, renderPlan } from "../adopted-trust.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
-import { treesEqual } from "../packages.js";
+import { outsidePackageRoot, treesEqual, underPackageRoot } from "../packages.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
 import { renderDone, reportRender } from "./report.js";
