@@ -6,27 +6,16 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
+import { captureIO } from "../action/helpers.js";
 import { docBlock, PROJECT, shellSteps } from "../util/doc-blocks.js";
 
 const run = promisify(execFile);
 
 /** What a command prints, run in-process as `npx porchlight ARGS` runs it. */
 async function porchlight(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await main(args, {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    readStdin: async () => "",
-    cwd: PROJECT,
-    env: { PATH: process.env.PATH ?? "" },
-    isTTY: false,
-  });
-  return { code, out, err };
+  const io = captureIO({ cwd: PROJECT, env: { PATH: process.env.PATH ?? "" } });
+  const code = await main(args, io);
+  return { code, out: io.out(), err: io.err() };
 }
 
 describe("README.md: the first two commands", () => {

@@ -11,6 +11,7 @@ import { type FileTree, treeFromText } from "../../src/kpt/tree.js";
 import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { writeTarGz } from "../../src/sources/tar.js";
+import { captureIO } from "../action/helpers.js";
 import { type RpkgWorld, rpkgWorld } from "../cli/rpkg/world.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
 import { GIT_IDENTITY } from "../util/git-identity.js";
@@ -60,22 +61,9 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
 
   /** `porchlight ARGS` in-process, in `cwd`, with `env`. */
   const cli = async (args: string[], cwd: string, env: Record<string, string> = {}) => {
-    let stdout = "";
-    let stderr = "";
-    const io = {
-      stdout: (t: string) => {
-        stdout += t;
-      },
-      stderr: (t: string) => {
-        stderr += t;
-      },
-      readStdin: async () => "",
-      cwd,
-      env: { PATH: process.env.PATH ?? "", ...env },
-      isTTY: false,
-    };
+    const io = captureIO({ cwd, env: { PATH: process.env.PATH ?? "", ...env } });
     const code = await main(args, io);
-    return { code, stdout, stderr };
+    return { code, stdout: io.out(), stderr: io.err() };
   };
   /** A line of the page, filled in for this world, run in `cwd`. */
   const run = async (line: string, cwd: string) => {
