@@ -48,14 +48,8 @@ export class PorchlightEvents {
     return () => this.published.delete(listener);
   }
 
-  async emitPublished(event: PublishedEvent): Promise<void> {
-    for (const listener of [...this.published]) {
-      try {
-        await listener(event);
-      } catch (error) {
-        this.onError(error, event);
-      }
-    }
+  emitPublished(event: PublishedEvent): Promise<void> {
+    return this.emit(this.published, event);
   }
 
   /** Subscribes to fan-out requests; returns the function that unsubscribes. */
@@ -64,8 +58,16 @@ export class PorchlightEvents {
     return () => this.fanoutWanted.delete(listener);
   }
 
-  async emitFanoutWanted(event: FanoutWantedEvent): Promise<void> {
-    for (const listener of [...this.fanoutWanted]) {
+  emitFanoutWanted(event: FanoutWantedEvent): Promise<void> {
+    return this.emit(this.fanoutWanted, event);
+  }
+
+  /** Calls each listener subscribed now, in turn; one that throws goes to onError, the others still run. */
+  private async emit<E extends PublishedEvent | FanoutWantedEvent>(
+    listeners: ReadonlySet<(event: E) => void | Promise<void>>,
+    event: E,
+  ): Promise<void> {
+    for (const listener of [...listeners]) {
       try {
         await listener(event);
       } catch (error) {
