@@ -1,22 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
-import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { answerCommands } from "../../src/jobs/commands/answer.js";
-import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
-
-const BRANCH = "drafts/apps/web/edit-1";
-const R = "# rendered\n";
+import { checkedProposal } from "./helpers.js";
 
 async function setup() {
-  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
-  repo.permissions.set("bob", "write");
-  repo.permissions.set("rita", "read");
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
-  const pr = repo.openPull(BRANCH);
-  const ctx = jobContext(repo);
-  await checkProposal(ctx, { pull: pr.number });
+  const { repo, pr, ctx } = await checkedProposal();
   const replies = () => repo.commentsOn(pr.number).filter((c) => parseReplyMarker(c.body).length > 0);
   return { repo, pr, ctx, replies };
 }

@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { runCommands } from "../../src/jobs/commands/index.js";
-import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
+import { checkedProposal, cm, PROPOSAL_BRANCH } from "./helpers.js";
 
-const BRANCH = "drafts/apps/web/edit-1";
-const R = "# rendered\n";
+const BRANCH = PROPOSAL_BRANCH;
 
 async function setup() {
-  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
-  repo.permissions.set("bob", "write");
-  repo.permissions.set("rita", "read");
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
-  const pr = repo.openPull(BRANCH);
-  const ctx = jobContext(repo);
-  await checkProposal(ctx, { pull: pr.number });
+  const { repo, pr, ctx } = await checkedProposal();
   const say = async (author: string, body: string) => {
     const c = repo.addComment(pr.number, body);
     await runCommands(ctx, { issue: pr.number, commentId: c.id, body, author });

@@ -4,22 +4,12 @@ import { publishProposal } from "../../src/jobs/publish/index.js";
 import { onReview } from "../../src/jobs/publish/on-review.js";
 import { ensureRevisionTag } from "../../src/jobs/publish/tag.js";
 import { fakeRepoWith } from "./fake-repo.js";
-import { cm, jobContext, KPTFILE } from "./helpers.js";
+import { checkedProposal, cm, KPTFILE, PROPOSAL_BRANCH } from "./helpers.js";
 
-const BRANCH = "drafts/apps/web/edit-1";
+const BRANCH = PROPOSAL_BRANCH;
 const R = "# rendered\n";
 
-async function proposal() {
-  const repo = fakeRepoWith({ "apps/web/Kptfile": KPTFILE, "apps/web/cm.yaml": `${cm("web")}${R}` });
-  repo.permissions.set("bob", "write");
-  repo.permissions.set("rita", "read");
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, { "apps/web/new.yaml": `${cm("new")}${R}` });
-  const pr = repo.openPull(BRANCH);
-  const ctx = jobContext(repo);
-  await checkProposal(ctx, { pull: pr.number });
-  return { repo, pr, ctx };
-}
+const proposal = checkedProposal;
 
 describe("publish", () => {
   it("merges the reviewed head, tags v1 on the merge commit, comments and emits the event", async () => {
