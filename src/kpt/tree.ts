@@ -11,7 +11,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join, sep } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
  * A package (or a whole repository) as files: relative paths with forward slashes → bytes. It is the
@@ -31,14 +31,23 @@ const SKIPPED_DIRS = new Set([".git"]);
  */
 export async function readTree(dir: string): Promise<FileTree> {
   const tree: FileTree = new Map();
-  const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile());
-  const paths = files
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
-    .filter((rel) => !rel.split(sep).some((part) => SKIPPED_DIRS.has(part)))
-    .sort();
-  for (const rel of paths) tree.set(rel.split(sep).join("/"), readFileSync(join(dir, rel)));
+  for (const rel of regularFiles(dir, "").sort()) tree.set(rel, readFileSync(join(dir, ...rel.split("/"))));
   return tree;
+}
+
+/**
+ * Relative paths of the regular files below `dir`, walked one directory at a time: `readdir`'s own
+ * `recursive` follows a link to a directory on Node 24 (a package holding `link -> ./` never ends there),
+ * and kpt does not follow links inside a package.
+ */
+function regularFiles(dir: string, prefix: string): string[] {
+  const out: string[] = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isFile()) out.push(rel);
+    else if (e.isDirectory() && !SKIPPED_DIRS.has(e.name)) out.push(...regularFiles(join(dir, e.name), rel));
+  }
+  return out;
 }
 
 export interface TreeChange {

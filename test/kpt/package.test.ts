@@ -1,4 +1,4 @@
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -91,6 +91,19 @@ describe("trees on disk", () => {
       expect(change).toEqual({ added: [], modified: ["a.yaml"], deleted: ["sub/deep/c.txt"] });
       expect(await readFile(join(dir, "a.yaml"), "utf8")).toBe("a: 2\n");
       expect(diffTrees(await readTree(dir), after)).toEqual({ added: [], modified: [], deleted: [] });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("reads no file through a symbolic link, even one that points back into the package", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "porchlight-tree-"));
+    try {
+      const files = treeFromText({ Kptfile: "kind: Kptfile\n", "sub/a.yaml": "a: 1\n" });
+      await writeTree(dir, new Map(), files);
+      await symlink("./", join(dir, "loop"));
+      await symlink("a.yaml", join(dir, "sub", "alias.yaml"));
+      expect([...(await readTree(dir)).keys()]).toEqual(["Kptfile", "sub/a.yaml"]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
