@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileTree } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
@@ -128,10 +128,31 @@ export class GitRepo {
       this.url,
       `+${src}:${local}`,
     ]);
+    const sha =
+      (src.startsWith("refs/heads/") ? await this.takeLooseRef(local) : undefined) ??
+      (await this.takeRef(local));
+    this.commits.add(sha);
+    return sha;
+  }
+
+  /**
+   * The commit a branch just fetched to `local` names, read from the ref's file, and the ref removed: a
+   * fetch writes the ref as a loose file, and a branch names a commit (git refuses anything else), so two
+   * git processes per push are saved. Undefined when the file is not there (packed meanwhile): git is
+   * asked then.
+   */
+  private async takeLooseRef(local: string): Promise<string | undefined> {
+    const file = join(this.gitDir, ...local.split("/"));
+    const text = await readFile(file, "utf8").catch(() => "");
+    const sha = text.trim();
+    if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
+    await unlink(file);
+    return sha;
+  }
+
+  private async takeRef(local: string): Promise<string> {
     try {
-      const sha = (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
-      this.commits.add(sha);
-      return sha;
+      return (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
     } finally {
       await this.git(["update-ref", "-d", local]);
     }
@@ -329,6 +350,22 @@ export class GitRepo {
   async changedPaths(base: string, head: string): Promise<string[]> {
     const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     return out.toString("utf8").split("\0").filter(Boolean);
+  }
+
+  /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed: one `diff-tree`. */
+  async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
+    const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--root", "-m", "--first-parent"];
+    args.push("--always", "--format=%P", sha);
+    if (dir !== "") args.push("--", dir);
+    // The parents, then (after a line break) each path, every field ended by a NUL.
+    const [parents = "", ...paths] = (await this.git(args)).toString("utf8").split("\0");
+    return {
+      parent: parents.trim().split(" ")[0] || null,
+      paths: paths
+        .map((p) => p.replace(/^\n/, ""))
+        .filter(Boolean)
+        .map((p) => (dir === "" ? p : p.slice(dir.length + 1))),
+    };
   }
 
   /**

@@ -6,11 +6,17 @@ export interface DraftHead {
   files: FileEntry[];
 }
 
-/** The draft branch's head and the package's file list there; undefined when the branch is gone. */
+/**
+ * The draft branch's head and the package's file list there; undefined when the branch is gone. The
+ * branch is fetched by its ref, one request pair for head and files; only when that fails are the
+ * branches listed, to tell a branch deleted meanwhile from a failure to report.
+ */
 export async function readDraft(port: RepoPort, branch: string, pkg: string): Promise<DraftHead | undefined> {
   const ref = `refs/heads/${branch}`;
-  const head = (await port.listRefs()).find((r) => r.ref === ref);
-  if (!head) return undefined;
-  // By its commit id: the commit is fetched with no ref to make and read back.
-  return port.listFiles(head.sha, pkg);
+  try {
+    return await port.listFiles(ref, pkg);
+  } catch (e) {
+    if ((await port.listRefs()).some((r) => r.ref === ref)) throw e;
+    return undefined;
+  }
 }
