@@ -95,6 +95,10 @@ export class OctokitRepo implements RepoPort {
     return this.git.changedPaths(b, h);
   }
 
+  async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
+    return this.git.parentChange(await this.git.fetch(sha), dir);
+  }
+
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
     if (input.parent) await this.git.fetch(input.parent);
     return this.git.commitTree(input);

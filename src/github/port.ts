@@ -109,6 +109,11 @@ export interface RepoPort {
   /** The paths `head` changed since it forked from `base` (`git diff base...head`). */
   changedPaths(base: string, head: string): Promise<string[]>;
   /**
+   * The first parent of commit `sha` (null for a root commit) and the paths below `dir` (relative to it)
+   * that differ between the two: what this commit changed in a package.
+   */
+  parentChange(sha: string, dir?: string): Promise<{ parent: string | null; paths: string[] }>;
+  /**
    * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
    * it to `branch` without force; a branch that moved meanwhile gives non-fast-forward, a tree equal
    * to the parent's gives unchanged (no empty commits, unless `allowEmpty`). With `replaces`, the push replaces the branch

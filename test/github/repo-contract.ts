@@ -120,6 +120,14 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
         "apps/web/cm.yaml",
       ]);
       expect(await port.listCommits("main", "drafts/web/one")).toEqual([{ sha: draft, author: AUTHOR }]);
+      expect(await port.parentChange(draft, "apps/web")).toEqual({
+        parent: main,
+        paths: ["Kptfile", "cm.yaml"],
+      });
+      expect(await port.parentChange(draft, "apps/other")).toEqual({ parent: main, paths: [] });
+      const root = await port.parentChange(main);
+      expect(root.parent).toBeNull();
+      expect(root.paths.length).toBeGreaterThan(0);
       const time = await port.commitTime(draft);
       expect(Number.isNaN(time.getTime())).toBe(false);
       expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(3_600_000);

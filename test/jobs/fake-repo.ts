@@ -271,6 +271,18 @@ export class FakeRepo implements RepoPort {
     return [...out].sort();
   }
 
+  async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
+    this.calls.push("parentChange");
+    const commit = this.commitOf(this.resolve(sha));
+    const parent = commit.parents[0] ?? null;
+    const from = parent ? subtree(this.commitOf(parent).tree, dir) : new Map<string, Buffer>();
+    const to = subtree(commit.tree, dir);
+    const paths = new Set<string>();
+    for (const [p, v] of to) if (!from.get(p)?.equals(v)) paths.add(p);
+    for (const p of from.keys()) if (!to.has(p)) paths.add(p);
+    return { parent, paths: [...paths].sort() };
+  }
+
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {
     this.calls.push("commitTree");
     const base: FileTree = input.parent ? new Map(this.commitOf(input.parent).tree) : new Map();

@@ -3,6 +3,7 @@ import { contentTrust, renderPlan } from "../adopted-trust.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { outsidePackageRoot, treesEqual, underPackageRoot } from "../packages.js";
+import { infoScope, widenScope } from "./annotation-scope.js";
 import { pushRender } from "./push-render.js";
 import { readDraft } from "./read-draft.js";
 import { renderDone, reportRender } from "./report.js";
@@ -107,8 +108,10 @@ async function renderAttempts(
       ctx.log.info({ branch: input.branch, sha: head.sha }, "render failed");
       return { kind: "failed", headSha: head.sha, error };
     }
+    const scope = await infoScope(ctx.port, { sha: head.sha, pkg, tree });
+    const infoOn = scope ? { infoScope: scope } : {};
     if (treesEqual(result.tree, tree)) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack });
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack, ...infoOn });
       return { kind: "clean", headSha: head.sha, ...heldBack };
     }
     const pushed = await pushRender(ctx.port, {
@@ -123,15 +126,18 @@ async function renderAttempts(
       continue;
     }
     if (!pushed.ok) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack });
+      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack, ...infoOn });
       return { kind: "clean", headSha: head.sha, ...heldBack };
     }
+    // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
+    const widened = widenScope(scope, tree, result.tree);
     await reportRender(ctx.port, {
       pkg,
       sha: pushed.sha,
       findings: result.findings,
       renderedFrom: head.sha,
       ...heldBack,
+      ...(widened ? { infoScope: widened } : {}),
     });
     await reportRender(ctx.port, {
       pkg,
@@ -139,6 +145,7 @@ async function renderAttempts(
       findings: result.findings,
       pushedAs: pushed.sha,
       ...heldBack,
+      ...infoOn,
     });
     ctx.log.info({ branch: input.branch, from: head.sha, commit: pushed.sha }, "render pushed");
     // The bot's commit is the next push's input: the renderer keeps what renders it.

@@ -35,6 +35,11 @@ export interface RenderReport {
   renderedFrom?: string;
   /** Functions held back (not run) until a maintainer vouches for the content: see adopted-trust.ts. */
   heldBack?: readonly string[];
+  /**
+   * The files whose info results are annotated (annotation-scope.ts); the others' are counted in the
+   * summary, annotated on the checks of the commits that changed them. Undefined: every file's.
+   */
+  infoScope?: ReadonlySet<string>;
 }
 
 /** `porchlight/render` on one commit of a draft: every function result annotated, and a summary. */
@@ -75,6 +80,14 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     title = `Rendered ${r.pkg} (${counts})`;
     summary = `The committed files are the pipeline's output. Results: ${counts}.`;
   }
+  const shown = r.infoScope
+    ? r.findings.filter((f) => f.severity !== "info" || r.infoScope!.has(f.file ?? "Kptfile"))
+    : r.findings;
+  const elsewhere = r.findings.length - shown.length;
+  if (elsewhere > 0) {
+    const n = elsewhere.toLocaleString("en-US");
+    summary += `\n\n${n} info ${elsewhere === 1 ? "result is" : "results are"} on files this commit did not change: annotated on the checks of the commits that changed them.`;
+  }
   return reportCheck(port, {
     name: CHECK.render,
     headSha: r.sha,
@@ -82,7 +95,7 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     conclusion,
     title,
     summary,
-    annotations: findingAnnotations(r.pkg, r.findings),
+    annotations: findingAnnotations(r.pkg, shown),
     seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
   });
 }

@@ -1,0 +1,51 @@
+import type { RepoPort } from "../../github/port.js";
+import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import type { FileTree } from "../../kpt/tree.js";
+import { renderDone } from "./report.js";
+
+/**
+ * Which files of a package the render check annotates with info results (errors and warnings are
+ * always annotated): the files this commit changed, when its first parent's render check is done and
+ * so shows the others — each info result is annotated on the check of the commit that last changed
+ * its file, as linters annotate the lines a change touched. Five hundred unchanged "set field value"
+ * notices on every push cost ten check-run writes and hide what the push did.
+ *
+ * Undefined (every file) when there is no such parent, or when the commit changed what every file's
+ * render reads: a Kptfile (the pipeline, inline function configs) or a function's `configPath` file.
+ */
+export async function infoScope(
+  port: RepoPort,
+  input: { sha: string; pkg: string; tree: FileTree },
+): Promise<ReadonlySet<string> | undefined> {
+  const { parent, paths } = await port.parentChange(input.sha, input.pkg);
+  if (!parent) return undefined;
+  const kptfiles = [...input.tree].filter(([p]) => isKptfile(p)).map(([, bytes]) => bytes);
+  if (paths.some((p) => isKptfile(p) || mayBeConfig(kptfiles, p))) return undefined;
+  if (!(await renderDone(port, parent))) return undefined;
+  return new Set(paths);
+}
+
+/** The scope widened by the files a render changed (what the bot commits on top of the scoped commit). */
+export function widenScope(
+  scope: ReadonlySet<string> | undefined,
+  before: FileTree,
+  after: FileTree,
+): ReadonlySet<string> | undefined {
+  if (!scope) return undefined;
+  const out = new Set(scope);
+  for (const [path, bytes] of after) if (!before.get(path)?.equals(bytes)) out.add(path);
+  for (const path of before.keys()) if (!after.has(path)) out.add(path);
+  return out;
+}
+
+const isKptfile = (path: string) => path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`);
+
+/**
+ * Whether one of the package's Kptfiles may name `path` as a function's `configPath`: its text holds
+ * the file's name. Conservative (a name that only appears elsewhere widens the scope too) and cheap: no
+ * Kptfile is parsed.
+ */
+function mayBeConfig(kptfiles: readonly Buffer[], path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return kptfiles.some((text) => text.includes(name));
+}
