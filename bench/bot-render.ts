@@ -40,9 +40,20 @@ export async function benchBotRender(): Promise<Record<string, number | string>[
   const input = generatePackage(10000, builtinPipeline());
   const rendered = await step("first render of the package (nothing cached)", input);
   await step("its rendered files, pushed by the bot", rendered);
-  const edited = new Map(rendered);
-  edited.set("app-0.yaml", Buffer.from(`${rendered.get("app-0.yaml")!.toString()}# edited\n`));
-  await step("a push that changes one file", edited);
-  await step("a push outside the package (same files)", edited);
+  // Edits as a person makes them: a value changed in one file of the bot's commit.
+  const edit = (tree: FileTree, n: number): FileTree => {
+    const out = new Map(tree);
+    const text = tree.get("app-0.yaml")!.toString();
+    out.set("app-0.yaml", Buffer.from(text.replace(/value: "?[a-z0-9-]+"?/, `value: "edit-${n}"`)));
+    return out;
+  };
+  const edited = await step("a push that changes one file", edit(rendered, 1));
+  await step("another such push", edit(edited, 2));
+  await step("a push outside the package (same files)", edit(edited, 2));
+  // kyaml moves a comment that ends a file other than the list's last: such a file is rendered whole.
+  const commented = new Map(edited);
+  const other = [...edited.keys()].filter((p) => p.endsWith(".yaml") && p !== "app-0.yaml").sort()[0]!;
+  commented.set(other, Buffer.from(`${edited.get(other)!.toString()}# edited\n`));
+  await step("a push ending a file in a comment (rendered whole)", commented);
   return rows;
 }
