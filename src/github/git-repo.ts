@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
+import { LRUCache } from "lru-cache";
 import type { FileTree } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -50,7 +51,7 @@ export class GitRepo {
   /** Commits this clone is known to hold (fetched or written by this instance): not asked of git again. */
   private readonly commits = new Set<string>();
   /** The last trees listed (`sha` and directory): a job lists a package's files, then reads them. */
-  private readonly listed = new Map<string, Promise<TreeEntry[]>>();
+  private readonly listed = new LRUCache<string, Promise<TreeEntry[]>>({ max: 8 });
 
   constructor(
     private readonly url: string,
@@ -184,7 +185,6 @@ export class GitRepo {
       // A commit's tree never changes; a few are kept (a job reads a head, its base, a tag).
       this.listed.set(key, listed);
       listed.catch(() => this.listed.delete(key));
-      if (this.listed.size > 8) this.listed.delete(this.listed.keys().next().value!);
     }
     return listed;
   }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Document } from "yaml";
 import { type FunctionRegistry, qualifiedImage } from "../../fn/function-registry.js";
 import type { FunctionRunner, RunOptions, RunOutput } from "../../fn/runtime/types.js";
@@ -47,44 +48,28 @@ interface FileWork {
  * the least recently used files go. Forgetting one only costs the time to render the file again.
  */
 export class FileWorkMemo {
-  private readonly entries = new Map<string, FileWork>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, FileWork>;
   /** Files whose kept render was used. */
   reused = 0;
   /** Files rendered on their own and kept, in renders answered so. */
   rendered = 0;
 
-  constructor(readonly maxBytes = DEFAULT_FILE_WORK_BYTES) {}
+  constructor(readonly maxBytes = DEFAULT_FILE_WORK_BYTES) {
+    this.entries = new LRUCache<string, FileWork>({ maxSize: maxBytes, sizeCalculation: (w) => w.size });
+  }
 
   get(key: string): FileWork | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      // Map order is insertion order: re-inserting marks the entry most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.entries.get(key);
   }
 
   set(key: string, work: FileWork): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.entries.delete(key);
-      this.bytes -= old.size;
-    }
-    if (work.size > this.maxBytes) return;
-    this.entries.set(key, work);
-    this.bytes += work.size;
-    for (const [k, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) return;
-      this.entries.delete(k);
-      this.bytes -= entry.size;
-    }
+    if (work.size <= this.maxBytes) this.entries.set(key, work);
+    else this.entries.delete(key);
   }
 
   /** What the kept files are counted at. */
   get size(): number {
-    return this.bytes;
+    return this.entries.calculatedSize;
   }
 }
 
@@ -140,11 +125,8 @@ export async function renderByFile(
   const baseHash = createHash("sha256").update(salt);
   for (const path of [...kptfiles.keys()].sort()) baseHash.update(`\0${path}\0`).update(kptfiles.get(path)!);
   const base = baseHash.digest("hex");
-  const keys = files.map((path) =>
-    createHash("sha256")
-      .update(`${base}\0${path}\0${shas.get(path)}`)
-      .digest("hex"),
-  );
+  // The key as text (a digest per file cost more than the lookups it keys).
+  const keys = files.map((path) => `${base}\0${path}\0${shas.get(path)}`);
   const works: (FileWork | undefined)[] = keys.map((k) => memo.get(k));
   const partial: FileTree = new Map(kptfiles);
   files.forEach((path, i) => {

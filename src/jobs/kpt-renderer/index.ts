@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { type Document, parseDocument } from "yaml";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
@@ -14,8 +15,12 @@ import { PlaceMemo, resultPlacer } from "./locate.js";
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
 
-/** How many already-rendered package trees a KptRenderer remembers (a few hundred bytes each). */
+/**
+ * How many already-rendered package trees a KptRenderer remembers, and what their findings may weigh
+ * (counted about as they weigh: a large package's are thousands).
+ */
 const RENDERED_ENTRIES = 1024;
+const RENDERED_BYTES = 16 * 1024 * 1024;
 
 /** What a KptRenderer did since it was made: the work its caches saved shows here, not in time. */
 export interface RendererStats {
@@ -57,7 +62,14 @@ export class KptRenderer implements Renderer {
   private readonly places = new PlaceMemo();
   private readonly files: FileWorkMemo | null;
   /** Key of a tree (with the options) that rendered to itself → what that render reported. */
-  private readonly rendered = new Map<string, Pick<RenderResult, "findings" | "resources" | "heldBack">>();
+  private readonly rendered = new LRUCache<string, Pick<RenderResult, "findings" | "resources" | "heldBack">>(
+    {
+      max: RENDERED_ENTRIES,
+      // A package's findings are most of what is kept: thousands for a large package.
+      maxSize: RENDERED_BYTES,
+      sizeCalculation: (r) => 100 + r.findings.reduce((n, f) => n + 100 + f.message.length, 0),
+    },
+  );
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
 
   constructor(
@@ -94,8 +106,6 @@ export class KptRenderer implements Renderer {
     const key = this.renderKey(shas, options);
     const known = this.rendered.get(key);
     if (known) {
-      this.rendered.delete(key);
-      this.rendered.set(key, known);
       this.counts.unchanged++;
       return {
         ok: true,
@@ -162,7 +172,6 @@ export class KptRenderer implements Renderer {
       resources: result.resources ?? 0,
       ...(result.heldBack ? { heldBack: [...result.heldBack] } : {}),
     });
-    if (this.rendered.size > RENDERED_ENTRIES) this.rendered.delete(this.rendered.keys().next().value!);
   }
 
   private env(options: RenderOptions) {

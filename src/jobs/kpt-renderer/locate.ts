@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { LRUCache } from "lru-cache";
 import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
 import { blobSha } from "../../kpt/parse-cache.js";
@@ -30,19 +31,19 @@ export const DEFAULT_PLACE_MEMO_ENTRIES = 65536;
  * `maxEntries`, the least recently used are dropped. Forgetting only costs time.
  */
 export class PlaceMemo {
-  private readonly entries = new Map<string, ResultPlace>();
+  private readonly entries: LRUCache<string, ResultPlace>;
   /** Places worked out by reading the files, since the memo was made. */
   found = 0;
   /** Places answered from the memo. */
   remembered = 0;
 
-  constructor(readonly maxEntries = DEFAULT_PLACE_MEMO_ENTRIES) {}
+  constructor(readonly maxEntries = DEFAULT_PLACE_MEMO_ENTRIES) {
+    this.entries = new LRUCache<string, ResultPlace>({ max: maxEntries });
+  }
 
   get(key: string): ResultPlace | undefined {
     const hit = this.entries.get(key);
     if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
       this.remembered++;
       return { ...hit };
     }
@@ -52,7 +53,6 @@ export class PlaceMemo {
 
   set(key: string, place: ResultPlace): void {
     this.entries.set(key, { ...place });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
   get size(): number {
@@ -169,12 +169,12 @@ export function resultPlacer(
     if (!memo || !path) return place(r, packageDir, undefined);
     const { files, key: where } = filesOf(path, packageDir);
     const ref = r.resourceRef;
-    const key = JSON.stringify([
-      where,
+    // `where` is JSON (no raw line break in it): only the result's own part is encoded per result.
+    const key = `${where}\n${JSON.stringify([
       r.file?.index ?? r.document ?? null,
       ref ? [ref.kind ?? null, ref.name ?? null, ref.namespace ?? null] : null,
       r.field?.path ?? null,
-    ]);
+    ])}`;
     const known = memo.get(key);
     if (known) return known;
     const found = place(r, packageDir, files);
