@@ -9,6 +9,7 @@ import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
 import { BlobCache } from "../github/blob-cache.js";
+import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
@@ -319,6 +320,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
         onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
       });
   await redisQueue?.start({ sweepAtStart: opts.sweepAtStart ?? false });
+  // The app's git, started from a small process of its own: a fork from this heap costs more than git.
+  const gitSpawner = acquireGitSpawner();
   return {
     url,
     webhookUrl: `${url}${webhookPath}`,
@@ -336,6 +339,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await queues.close();
       await redisQueue?.close(how);
       await pacing?.close();
+      gitSpawner.release();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { GitSpawner } from "./git-spawner.js";
 
 export interface GitRunOptions {
   cwd: string;
@@ -39,6 +40,12 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
  * simple-git's `raw()` can do neither (docs/dependencies.md has the measurement).
  */
 export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
+  if (spawner) {
+    return spawner.run(args, { cwd: opts.cwd, env: gitEnv(opts.env), input: opts.input }).then((r) => {
+      if (r.exit === 0) return r.stdout;
+      throw new GitCommandError(args, r.exit, r.stderr.toString("utf8"));
+    });
+  }
   return new Promise((resolve, reject) => {
     const child = spawn("git", args, {
       cwd: opts.cwd,
@@ -57,6 +64,33 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
     child.stdin.on("error", () => {});
     child.stdin.end(opts.input ?? "");
   });
+}
+
+let spawner: GitSpawner | undefined;
+let holders = 0;
+
+/**
+ * Routes runGit through a small process of its own (git-spawner.ts: a fork from a large heap costs the
+ * app more than the git it starts) until every holder has released it. The server holds one for its
+ * life; the command line starts git itself.
+ */
+export function acquireGitSpawner(): { release(): void; readonly pid: number | undefined } {
+  spawner ??= new GitSpawner();
+  holders++;
+  let released = false;
+  return {
+    release() {
+      if (released) return;
+      released = true;
+      if (--holders === 0) {
+        spawner?.close();
+        spawner = undefined;
+      }
+    },
+    get pid() {
+      return spawner?.pid;
+    },
+  };
 }
 
 /**
