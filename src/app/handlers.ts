@@ -1,13 +1,9 @@
 import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
-import {
-  type AuthenticatedOctokit,
-  installationPort,
-  type RestRepository,
-  repositoryOf,
-} from "../github/installation.js";
+import { type AuthenticatedOctokit, installationPort, repositoryOf } from "../github/installation.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
+import type { RestRepository } from "../github/responses.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { VARIANT_PREFIX } from "../lifecycle/variant-branch.js";
 import type { AppDeps } from "./deps.js";

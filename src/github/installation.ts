@@ -5,6 +5,7 @@ import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
 import { OctokitRepo } from "./octokit-repo.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
+import { parseResponse, type RestRepository, restRepository } from "./responses.js";
 
 /**
  * An authenticated Octokit as probot hands it out (`context.octokit`, `probot.auth(id)`) or as `connect`
@@ -15,16 +16,6 @@ export interface AuthenticatedOctokit {
 }
 
 /** A repository as GitHub's REST API and webhook payloads write it. */
-export interface RestRepository {
-  name: string;
-  full_name: string;
-  owner?: { login: string } | null;
-  topics?: string[];
-  default_branch?: string;
-  clone_url: string;
-  archived?: boolean;
-}
-
 /** A REST (or webhook payload) repository as the port names it. */
 export function repositoryOf(r: RestRepository): InstallationRepository {
   return {
@@ -68,8 +59,10 @@ export function installationPort(
       listing ??= call("listing the installation's repositories", async () => {
         const repos = (await rest.paginate("GET /installation/repositories", {
           per_page: 100,
-        })) as unknown as RestRepository[];
-        return repos.map(repositoryOf);
+        })) as unknown;
+        return parseResponse(restRepository.array(), repos, "listing the installation's repositories").map(
+          repositoryOf,
+        );
       }).catch((e) => {
         listing = undefined;
         throw e;
@@ -79,7 +72,7 @@ export function installationPort(
     repository(id: RepoId) {
       return call(`reading ${id.owner}/${id.repo}`, async () => {
         const { data } = await rest.request("GET /repos/{owner}/{repo}", { owner: id.owner, repo: id.repo });
-        return repositoryOf(data as RestRepository);
+        return repositoryOf(parseResponse(restRepository, data, `reading ${id.owner}/${id.repo}`));
       });
     },
     async readFile(file) {

@@ -3,7 +3,7 @@ import { isPermission, toPermission } from "../api/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { mapGitHubErrors } from "./errors.js";
+import { GitHubError, mapGitHubErrors } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
 import type {
   CheckRunInput,
@@ -18,24 +18,19 @@ import type {
   RepoPort,
   Review,
 } from "./port.js";
+import {
+  parseResponse,
+  type RestPull,
+  restCheckRunStatus,
+  restCollaboratorPermission,
+  restPull,
+  restReviewState,
+  statusOf,
+} from "./responses.js";
 
-/** The REST pull request fields porchlight reads. */
-interface RestPull {
-  number: number;
-  title: string;
-  body?: string | null;
-  state: string;
-  merged?: boolean;
-  merged_at?: string | null;
-  draft?: boolean;
-  head: { ref: string; sha: string; repo: { full_name: string } | null };
-  base: { ref: string; sha: string };
-  labels: ({ name?: string } | string)[];
-  user: { login: string } | null;
-  merge_commit_sha: string | null;
-  html_url: string;
-  created_at?: string;
-  mergeable?: boolean | null;
+/** GitHub's other states of a run not started yet (waiting on a deployment, requested, pending) are queued. */
+function checkRunStatus(s: string): CheckRunState["status"] {
+  return s === "in_progress" || s === "completed" ? s : "queued";
 }
 
 function toPull(p: RestPull): PullRequest {
@@ -107,7 +102,7 @@ export class OctokitRepo implements RepoPort {
   getPull(number: number): Promise<PullRequest> {
     return this.call(`reading pull request #${number}`, async () => {
       const { data } = await this.octokit.rest.pulls.get({ ...this.id, pull_number: number });
-      return toPull(data as RestPull);
+      return toPull(parseResponse(restPull, data, `reading pull request #${number}`));
     });
   }
 
@@ -118,7 +113,7 @@ export class OctokitRepo implements RepoPort {
         state: "open",
         per_page: 100,
       });
-      return (pulls as RestPull[]).map(toPull);
+      return parseResponse(restPull.array(), pulls, "listing open pull requests").map(toPull);
     });
   }
 
@@ -130,7 +125,7 @@ export class OctokitRepo implements RepoPort {
         head: `${this.id.owner}:${head}`,
         per_page: 100,
       });
-      return (pulls as RestPull[]).map(toPull);
+      return parseResponse(restPull.array(), pulls, `listing the pull requests from ${head}`).map(toPull);
     });
   }
 
@@ -143,7 +138,7 @@ export class OctokitRepo implements RepoPort {
         direction: "desc",
         per_page: 100,
       });
-      return (data as RestPull[]).map(toPull);
+      return parseResponse(restPull.array(), data, "listing recently closed pull requests").map(toPull);
     });
   }
 
@@ -156,7 +151,7 @@ export class OctokitRepo implements RepoPort {
   }): Promise<PullRequest> {
     return this.call(`opening a pull request from ${input.head}`, async () => {
       const { data } = await this.octokit.rest.pulls.create({ ...this.id, ...input });
-      return toPull(data as RestPull);
+      return toPull(parseResponse(restPull, data, `opening a pull request from ${input.head}`));
     });
   }
 
@@ -196,7 +191,7 @@ export class OctokitRepo implements RepoPort {
       return reviews.map((r) => ({
         id: r.id,
         user: r.user?.login ?? "",
-        state: r.state as Review["state"],
+        state: parseResponse(restReviewState, r.state, `review ${r.id} of #${number}`),
         commitId: r.commit_id ?? "",
       }));
     });
@@ -215,7 +210,7 @@ export class OctokitRepo implements RepoPort {
         this.octokit.rest.issues.removeLabel({ ...this.id, issue_number: issue, name: label }),
       );
     } catch (e) {
-      if ((e as { kind?: string }).kind !== "not-found") throw e;
+      if (!(e instanceof GitHubError && e.kind === "not-found")) throw e;
     }
   }
 
@@ -227,10 +222,11 @@ export class OctokitRepo implements RepoPort {
           username: user,
         });
         // `role_name` names triage and maintain too; a custom role falls back to the base `permission`.
-        const role = (data as { role_name?: string }).role_name ?? "";
-        return isPermission(role) ? role : toPermission(data.permission);
+        const read = parseResponse(restCollaboratorPermission, data, `reading ${user}'s permission`);
+        const role = read.role_name ?? "";
+        return isPermission(role) ? role : toPermission(read.permission);
       } catch (e) {
-        if ((e as { status?: number }).status === 404) return "none";
+        if (statusOf(e) === 404) return "none";
         throw e;
       }
     });
@@ -298,7 +294,7 @@ export class OctokitRepo implements RepoPort {
         this.octokit.rest.git.deleteRef({ ...this.id, ref: `heads/${name}` }),
       );
     } catch (e) {
-      const kind = (e as { kind?: string }).kind;
+      const kind = e instanceof GitHubError ? e.kind : undefined;
       if (kind !== "not-found" && kind !== "validation") throw e;
     }
   }
@@ -331,7 +327,7 @@ export class OctokitRepo implements RepoPort {
         id: r.id,
         name: r.name,
         headSha: r.head_sha,
-        status: r.status as CheckRunState["status"],
+        status: checkRunStatus(parseResponse(restCheckRunStatus, r.status, `check run ${r.id}`)),
         conclusion: r.conclusion ?? null,
         externalId: r.external_id ?? null,
       }));
@@ -389,7 +385,7 @@ export class OctokitRepo implements RepoPort {
               title: input.title,
               summary: input.summary ?? "",
               text: input.text,
-              annotations: annotations as never,
+              annotations: annotations ? [...annotations] : undefined,
             }
           : undefined;
       const fields = {
@@ -429,8 +425,8 @@ export class OctokitRepo implements RepoPort {
         await this.octokit.rest.git.createRef({ ...this.id, ref: `refs/tags/${name}`, sha });
         return "created" as const;
       } catch (e) {
-        const status = (e as { status?: number }).status;
-        if (status === 422 && /already exists/i.test(String((e as Error).message))) return "exists" as const;
+        if (statusOf(e) === 422 && /already exists/i.test(String((e as Error).message)))
+          return "exists" as const;
         throw e;
       }
     });
@@ -443,7 +439,7 @@ export class OctokitRepo implements RepoPort {
         if (Array.isArray(data) || data.type !== "file" || !("content" in data)) return undefined;
         return Buffer.from(data.content, "base64").toString("utf8");
       } catch (e) {
-        if ((e as { status?: number }).status === 404) return undefined;
+        if (statusOf(e) === 404) return undefined;
         throw e;
       }
     });
