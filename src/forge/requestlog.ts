@@ -23,9 +23,8 @@ export class RequestLog {
   filter(
     q: Partial<Pick<LoggedRequest, "method" | "route" | "installationId" | "status" | "login">>,
   ): LoggedRequest[] {
-    return this.entries.filter((e) =>
-      Object.entries(q).every(([k, v]) => (e as unknown as Record<string, unknown>)[k] === v),
-    );
+    const keys = Object.keys(q) as (keyof typeof q)[];
+    return this.entries.filter((e) => keys.every((k) => e[k] === q[k]));
   }
 
   count(

@@ -233,7 +233,7 @@ function dropSeparatorComment(doc: Document, text: string): void {
 }
 
 function firstCommentHolder(doc: Document): { commentBefore?: string | null } | undefined {
-  if (doc.commentBefore) return doc as unknown as { commentBefore?: string | null };
+  if (doc.commentBefore) return doc;
   let node = doc.contents as Node | null;
   while (node) {
     if (node.commentBefore) return node;

@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import {
   annotationIn,
@@ -213,7 +213,8 @@ class Pass {
   }
 
   private readonly scratch: NamespaceField = {
-    doc: undefined as unknown as Document,
+    // Replaced by each resource's document before the visitor sees it.
+    doc: new Document(),
     value: "",
     isNamespaceObject: false,
   };
