@@ -112,10 +112,49 @@ describe("cron windows", () => {
     ["* * 24-26 dec *", "2026-12-25T23:30:00Z", "UTC", true],
     ["* * 24-26 dec *", "2026-12-26T23:30:00Z", "America/New_York", true],
     ["* * 1 * 1", "2026-11-23T00:00:00Z", "UTC", true],
+    // the minute of the time: seconds do not matter
+    ["30 8 * * *", "2026-11-23T08:30:59.999Z", "UTC", true],
+    // both day fields restricted: either (2026-11-23 a Monday, 2026-12-01 a Tuesday)
+    ["* * 1 * mon", "2026-12-01T12:00:00Z", "UTC", true],
+    ["* * 1 * mon", "2026-11-24T12:00:00Z", "UTC", false],
+    // one day field a step of *: both, as Vixie cron reads it (the 23rd is odd and a Monday, the 30th even)
+    ["* * */2 * mon", "2026-11-23T12:00:00Z", "UTC", true],
+    ["* * */2 * mon", "2026-11-30T12:00:00Z", "UTC", false],
+    ["* * */2 * mon", "2026-12-01T12:00:00Z", "UTC", false],
+    ["* * 1 * */2", "2026-12-01T12:00:00Z", "UTC", true],
+    ["* * 1 * */2", "2026-11-24T12:00:00Z", "UTC", false],
+    // croner's last day of the month, last Friday and first Monday
+    ["* * L * *", "2026-02-28T12:00:00Z", "UTC", true],
+    ["* * L * *", "2026-02-27T12:00:00Z", "UTC", false],
+    ["* * * * fri#L", "2026-11-27T12:00:00Z", "UTC", true],
+    ["* * * * fri#L", "2026-11-20T12:00:00Z", "UTC", false],
+    ["* * * * mon#1", "2026-11-02T12:00:00Z", "UTC", true],
+    ["* * * * 7", "2026-11-22T12:00:00Z", "UTC", true],
+    // 02:30 does not happen in Berlin on 2026-03-29; 02:30 happens twice on 2026-10-25
+    ["* 2 * * *", "2026-03-29T01:30:00Z", "Europe/Berlin", false],
+    ["30 2 * * *", "2026-10-25T00:30:00Z", "Europe/Berlin", true],
+    ["30 2 * * *", "2026-10-25T01:30:00Z", "Europe/Berlin", true],
   ])("%s at %s in %s: %s", (expr, at, zone, expected) => {
     const parsed = parseCron(expr);
     if (!parsed.ok) throw new Error(parsed.message);
     expect(cronMatches(parsed.cron, new Date(at), zone)).toBe(expected);
+  });
+
+  it.each([
+    ["* * * *", /must have five fields .* not 4/],
+    ["* * * * * *", /must have five fields .* not 6/],
+    ["60 * * * *", /^minute field "60" is not valid: use \*, a number 0-59, a range/],
+    ["* * 0 * *", /^day of month field "0" is not valid: use \*, a number 1-31/],
+    ["* * * 13 *", /^month field "13" is not valid: use \*, a number 1-12 or a name \(jan…\)/],
+    ["* * * * 8", /^day of week field "8" is not valid: use \*, a number 0-7 or a name \(sun…\)/],
+    ["* * * * fri-mon", /^day of week field "fri-mon" is not valid/],
+    // a step from a single number: refused, as Vixie cron refuses it (5-59/15 says it)
+    ["5/15 * * * *", /^minute field "5\/15" is not valid: .*a step \*\/n/],
+    ["*/0 * * * *", /^minute field "\*\/0" is not valid/],
+  ])("refuses %s", (expr, message) => {
+    const parsed = parseCron(expr);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.message).toMatch(message);
   });
 
   it("reads durations", () => {

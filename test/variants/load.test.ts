@@ -157,7 +157,7 @@ describe("loadVariants: PackageVariantSet expansion", () => {
     });
   });
 
-  it("refuses CEL it cannot evaluate safely, naming the file and field", () => {
+  it("refuses an expression that does not give a string, naming the file and field", () => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha2
       kind: PackageVariantSet
@@ -168,14 +168,14 @@ describe("loadVariants: PackageVariantSet expansion", () => {
         - repositories: [{name: cluster-01}]
           template:
             downstream:
-              packageExpr: "repoDefault.startsWith('c') ? 'a' : 'b'"
+              packageExpr: "size(repoDefault)"
     `;
     const { problems } = loadVariants([{ path: ".porchlight/variants/ns.yaml", text }], context);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({
       line: 10,
       field: "spec.targets[0].template.downstream.packageExpr",
-      message: expect.stringMatching(/not supported here/),
+      message: expect.stringMatching(/cannot evaluate "size\(repoDefault\)": must give a string, not an int/),
     });
   });
 
