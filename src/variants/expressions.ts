@@ -1,16 +1,6 @@
-import {
-  type CelInput,
-  type CelResult,
-  type CelValue,
-  celEnv,
-  celType,
-  isCelError,
-  isCelList,
-  isCelMap,
-  parse,
-  plan,
-  unparse,
-} from "@bufbuild/cel";
+import { createRequire } from "node:module";
+import type * as Cel from "@bufbuild/cel";
+import type { CelInput, CelResult, CelValue } from "@bufbuild/cel";
 import { LRUCache } from "lru-cache";
 
 /**
@@ -43,7 +33,7 @@ const MAX_DEPTH = 100;
 
 const MACROS = "all, exists, exists_one, map or filter";
 
-type Parsed = ReturnType<typeof parse>;
+type Parsed = ReturnType<typeof Cel.parse>;
 type Expr = Parsed["expr"];
 
 interface Program {
@@ -51,7 +41,18 @@ interface Program {
   run: (bindings: Record<string, CelInput>) => CelResult;
 }
 
-const ENV = celEnv();
+/**
+ * @bufbuild/cel and its environment, loaded when an expression is first compiled: importing it costs
+ * 0.1 s, which every command that loads the variants code (rpkg, catalog) would pay otherwise.
+ */
+let loaded: { cel: typeof Cel; env: ReturnType<typeof Cel.celEnv> } | undefined;
+function cel(): { cel: typeof Cel; env: ReturnType<typeof Cel.celEnv> } {
+  if (!loaded) {
+    const lib = createRequire(import.meta.url)("@bufbuild/cel") as typeof Cel;
+    loaded = { cel: lib, env: lib.celEnv() };
+  }
+  return loaded;
+}
 
 /**
  * Cache: the programs of the expressions evaluated lately, by their text. A set's template is
@@ -68,7 +69,7 @@ export function evaluateExpression(expr: string, env: ExprEnv): string {
   } catch (err) {
     throw tooDeep(err, "evaluate") ?? new ExpressionError(err instanceof Error ? err.message : String(err));
   }
-  if (isCelError(value)) {
+  if (cel().cel.isCelError(value)) {
     const deep = tooDeep(value.cause, "evaluate");
     if (deep) throw deep;
     const at = value.exprId === undefined ? undefined : findExpr(parsed.expr, value.exprId);
@@ -89,7 +90,7 @@ function compile(expr: string): Program {
   checkBounds(parsed, expr);
   let run: Program["run"];
   try {
-    run = plan(ENV, parsed);
+    run = cel().cel.plan(cel().env, parsed);
   } catch (err) {
     throw tooDeep(err, "plan") ?? new ExpressionError(err instanceof Error ? err.message : String(err));
   }
@@ -106,7 +107,7 @@ function tooDeep(err: unknown, doing: string): ExpressionError | undefined {
 function parseExpression(expr: string): Parsed {
   try {
     // A comment on the last line needs a line end after it (in @bufbuild/cel's grammar, not cel-go's).
-    return parse(`${expr}\n`);
+    return cel().cel.parse(`${expr}\n`);
   } catch (err) {
     const deep = tooDeep(err, "parse");
     if (deep) throw deep;
@@ -223,7 +224,7 @@ function where(parsed: Parsed, at: Expr | undefined, src: string): string {
   let text = "";
   try {
     // A comprehension is shown as the call it was written as, when it has no comprehension inside.
-    text = unparse(parsed.sourceInfo?.macroCalls[at.id.toString()] ?? at);
+    text = cel().cel.unparse(parsed.sourceInfo?.macroCalls[at.id.toString()] ?? at);
   } catch {}
   if (text.length > 80) text = `${text.slice(0, 77)}...`;
   const position_ = offset === undefined ? "" : position(src, offset);
@@ -266,11 +267,12 @@ function unterminatedString(src: string): number | undefined {
 }
 
 function describeValue(value: CelValue): string {
-  if (isCelMap(value)) return "a map (an object)";
-  if (isCelList(value)) return "a list";
+  if (cel().cel.isCelMap(value)) return "a map (an object)";
+  if (cel().cel.isCelList(value)) return "a list";
   if (value === null) return "null";
   const shown = typeof value === "bigint" || typeof value === "number" || typeof value === "boolean";
-  const type = celType(value)
+  const type = cel()
+    .cel.celType(value)
     .name.replace(/^google\.protobuf\./, "")
     .toLowerCase();
   const name = type === "bytes" ? type : `${type === "int" ? "an" : "a"} ${type}`;
