@@ -5,7 +5,7 @@ export const WEBHOOK_EVENTS = ["push", "pull_request", "issue_comment", "pull_re
 /** The events that start the periodic reconcile of the workflow's repository. */
 export const RECONCILE_EVENTS = ["schedule", "workflow_dispatch"] as const;
 
-export type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
+type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
 
 export type ActionMode =
   | { kind: "webhook"; name: WebhookEventName }

@@ -1,7 +1,7 @@
 import type { BotIdentity } from "../jobs/context.js";
 
 /** The user GitHub Actions' `GITHUB_TOKEN` acts as, and its noreply address (user id 41898282). */
-export const ACTIONS_BOT: BotIdentity = {
+const ACTIONS_BOT: BotIdentity = {
   login: "github-actions[bot]",
   author: {
     name: "github-actions[bot]",

@@ -9,7 +9,7 @@ import type { Document } from "yaml";
 /** One KRM resource, as a parsed YAML document (comments, key order and quoting kept). */
 export type KrmItem = Document;
 
-export type Severity = "error" | "warning" | "info";
+type Severity = "error" | "warning" | "info";
 
 /** A function result, with the fields of kpt's `results` (framework.Result). */
 export interface FunctionResult {

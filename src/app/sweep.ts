@@ -4,7 +4,7 @@ import { enqueueJob, type JobRequest, queueHere } from "./run-job.js";
 import { sweepActions } from "./sweep-actions.js";
 
 /** What one sweep did, once its jobs have run. */
-export interface SweepDone {
+interface SweepDone {
   /** What its jobs did that no event had, by kind (sweep-actions.ts); empty in a healthy run. */
   actions: Record<string, number>;
   /** Its jobs that failed (logged each as "job failed"). */

@@ -39,7 +39,7 @@ interface CommandArgs {
  * (numbers, strings, the published event), never a closure: in the distributed mode the replica that
  * runs a job is not the one that received its webhook (docs/scaling.md).
  */
-export const TASKS = {
+const TASKS = {
   render: task<{ branch: string }>({ work: (ctx, a) => renderDraft(ctx, a) }),
   /** The default branch's configuration is valid (again): say so, and do what was left undone. */
   "config-ok": task<{ sha: string }>({

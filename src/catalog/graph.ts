@@ -215,7 +215,7 @@ export function findPackage(catalog: Catalog, name: string): CatalogPackage | un
   return catalog.packages.find((p) => p.name === name);
 }
 
-export function findChannel(pkg: CatalogPackage, name: string): CatalogChannel | undefined {
+function findChannel(pkg: CatalogPackage, name: string): CatalogChannel | undefined {
   return pkg.channels.find((c) => c.name === name);
 }
 

@@ -4,9 +4,7 @@
  * `porchlight/catalog`. Pure: text in, text and answers out.
  */
 export {
-  type AddRevision,
   addRevision,
-  type CatalogEdit,
   deprecate,
   promote,
   removeRevision,
@@ -14,39 +12,27 @@ export {
   skip,
   undeprecate,
 } from "./edit.js";
-export { CatalogError, type CatalogProblem, formatCatalogProblem } from "./errors.js";
+export { CatalogError, formatCatalogProblem } from "./errors.js";
 export {
   channelHead,
-  checkCatalog,
   describeReference,
-  findChannel,
   findHead,
   findPackage,
   reachingHead,
   skippedIn,
-  type UpgradePath,
   upgradePath,
 } from "./graph.js";
-export { EMPTY_CATALOG, type ParsedCatalog, parseCatalog } from "./parse.js";
+export { EMPTY_CATALOG, parseCatalog } from "./parse.js";
 export {
-  type ChannelSummary,
   deprecation,
   listChannels,
   listPackages,
   listRevisions,
-  type PackageSummary,
-  type RevisionSummary,
 } from "./queries.js";
 export {
   CATALOG_BRANCH,
   CATALOG_FILE,
-  CATALOG_SCHEMA,
   type Catalog,
-  type CatalogChannel,
-  type CatalogPackage,
-  type CatalogRevision,
-  type ChannelEntry,
-  type Deprecation,
   type DeprecationReference,
   revisionNumber,
 } from "./schema.js";

@@ -9,7 +9,7 @@ export const CATALOG_FILE = "catalog.yaml";
 const revisionName = z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3");
 
 /** A published revision of a package: the tag `<package>/<revision>` on `commit`, made at `time`. */
-export const catalogRevisionSchema = z.strictObject({
+const catalogRevisionSchema = z.strictObject({
   revision: revisionName,
   commit: z.string().regex(/^[0-9a-f]{7,64}$/, "must be a git commit SHA (hex)"),
   time: z.string().min(1, "must be the publish time, RFC 3339"),
@@ -20,31 +20,31 @@ export const catalogRevisionSchema = z.strictObject({
  * upgrades from along the channel; `skips` are revisions whose downstreams jump straight here, and which are
  * no longer offered as an upgrade themselves.
  */
-export const channelEntrySchema = z.strictObject({
+const channelEntrySchema = z.strictObject({
   name: revisionName,
   replaces: revisionName.optional(),
   skips: z.array(revisionName).optional(),
 });
 
-export const catalogChannelSchema = z.strictObject({
+const catalogChannelSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, "must be a channel name such as stable or beta"),
   entries: z.array(channelEntrySchema),
 });
 
 /** What a deprecation names, as operator-registry's `olm.deprecations` references: a revision, a channel or the package. */
-export const deprecationReferenceSchema = z.discriminatedUnion("schema", [
+const deprecationReferenceSchema = z.discriminatedUnion("schema", [
   z.strictObject({ schema: z.literal("olm.bundle"), name: revisionName }),
   z.strictObject({ schema: z.literal("olm.channel"), name: z.string().min(1) }),
   z.strictObject({ schema: z.literal("olm.package") }),
 ]);
 
 /** One deprecation, as an `olm.deprecations` entry: still installable, but its users are told why not to. */
-export const deprecationSchema = z.strictObject({
+const deprecationSchema = z.strictObject({
   reference: deprecationReferenceSchema,
   message: z.string().trim().min(1, "must say why, and what to use instead"),
 });
 
-export const catalogPackageSchema = z.strictObject({
+const catalogPackageSchema = z.strictObject({
   name: z.string().min(1),
   revisions: z.array(catalogRevisionSchema),
   channels: z.array(catalogChannelSchema).default([]),
@@ -66,7 +66,6 @@ export const catalogSchema = z.strictObject({
 
 export type Catalog = z.infer<typeof catalogSchema>;
 export type CatalogPackage = z.infer<typeof catalogPackageSchema>;
-export type CatalogRevision = z.infer<typeof catalogRevisionSchema>;
 export type CatalogChannel = z.infer<typeof catalogChannelSchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type Deprecation = z.infer<typeof deprecationSchema>;

@@ -150,6 +150,6 @@ export function unwrap(items: readonly Document[]): string {
  * (`list`), read back as kpt reads it (an item's last comments by what follows them there), each item
  * then written as a document of its own (unwrap).
  */
-export function unwrapList(list: string): string {
+function unwrapList(list: string): string {
   return unwrap(readResourceList(list, "ResourceList").items);
 }

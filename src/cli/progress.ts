@@ -1,5 +1,3 @@
-import type { CliIO } from "./io.js";
-
 /**
  * Progress for long CLI operations. On a terminal: one line redrawn in place, a spinner (or a bar when
  * the step knows its total) that keeps turning while the step waits. Otherwise (a pipe, CI logs): plain
@@ -11,7 +9,7 @@ export interface Progress {
   step(label: string, total?: number): ProgressStep;
 }
 
-export interface ProgressStep {
+interface ProgressStep {
   /** Advances a counted step by `n` (default 1); `detail` names what is being done now. */
   tick(n?: number, detail?: string): void;
   /** Ends the step as done; `note` is shown after the label. */
@@ -49,11 +47,6 @@ export function formatBar(done: number, total: number, width: number): string {
 
 export function createProgress(opts: ProgressOptions): Progress {
   return opts.tty ? new TerminalProgress(opts) : new PlainProgress(opts.write);
-}
-
-/** Progress for a command: to stderr, in place on a terminal. */
-export function progressFor(io: CliIO): Progress {
-  return createProgress({ write: io.stderr, tty: io.isTTY });
 }
 
 /** A progress that shows nothing (for `--quiet` and machine output). */

@@ -11,8 +11,8 @@ import type { CommitAuthor } from "../github/port.js";
  * there: porchlight reaches the registered repository with the caller's token.
  */
 export const REGISTRY_REPO = ".porchlight";
-export const REGISTRY_DIR = "repositories";
-export const REPOSITORY_API_VERSION = "config.porch.kpt.dev/v1alpha1";
+const REGISTRY_DIR = "repositories";
+const REPOSITORY_API_VERSION = "config.porch.kpt.dev/v1alpha1";
 
 export interface RepositoryObject {
   apiVersion: typeof REPOSITORY_API_VERSION;
@@ -229,7 +229,7 @@ export async function openRegistry(
   };
 }
 
-export const REVISION_METADATA_DIR = "packagerevisions";
+const REVISION_METADATA_DIR = "packagerevisions";
 
 /** A package revision's own metadata, as Porch keeps it on its PackageRevision object. */
 export interface RevisionMetadata {

@@ -3,7 +3,7 @@ import type { Runtime } from "../config/schema.js";
 
 export type { Actor };
 
-export type Refusal = { ok: false; reason: string };
+type Refusal = { ok: false; reason: string };
 export type Authorized = { ok: true } | Refusal;
 
 /** Runtimes that run code from outside porchlight. */

@@ -28,7 +28,7 @@ const REVISION = /^v([1-9][0-9]*)$/;
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** `v2` or `basens/v2`, or why the word is neither. */
-export function parseRevisionArg(verb: string, word: string): Parsed<RevisionArg> {
+function parseRevisionArg(verb: string, word: string): Parsed<RevisionArg> {
   const bare = REVISION.exec(word);
   if (bare) return parsed({ revision: Number(bare[1]) });
   const tag = parseRevisionTag(word);

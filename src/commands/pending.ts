@@ -13,7 +13,7 @@ export interface CommentRecord {
 }
 
 /** One author's comments of a group: their commands run once, as that author. */
-export interface AuthorComments {
+interface AuthorComments {
   author: string;
   /** The comment whose text is carried out (the author's first of the group). */
   first: CommentRecord;

@@ -129,10 +129,7 @@ export function knownVerbs(registry: readonly CommandSpec[] = COMMANDS): string[
 }
 
 /** The spec of a verb, or undefined; `lookupCommand` in parse.ts adds the "did you mean" for users. */
-export function findCommand(
-  verb: string,
-  registry: readonly CommandSpec[] = COMMANDS,
-): CommandSpec | undefined {
+function findCommand(verb: string, registry: readonly CommandSpec[] = COMMANDS): CommandSpec | undefined {
   return registry.find((c) => c.verb === verb);
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { RepoConfigFileSchema } from "./schema.js";
 
-export const JSON_SCHEMA_ID = "https://porchlight.dev/schema/porchlight.schema.json";
+const JSON_SCHEMA_ID = "https://porchlight.dev/schema/porchlight.schema.json";
 
 /**
  * The JSON Schema of `.github/porchlight.yml`, generated from the zod schema (the single source of

@@ -10,7 +10,7 @@
  * while the largest real packages seen (operator CRD bundles, 4 to 5 MB) fit.
  */
 
-export const LIMIT_NAMES = [
+const LIMIT_NAMES = [
   "packageFiles",
   "packageBytes",
   "packageResources",
@@ -22,7 +22,7 @@ export type LimitName = (typeof LIMIT_NAMES)[number];
 export type Limits = Record<LimitName, number>;
 
 /** The limits a repository may set in `.github/porchlight.yml` (only lower than the operator's). */
-export const REPO_LIMIT_NAMES = ["packageFiles", "packageBytes", "packageResources"] as const;
+const REPO_LIMIT_NAMES = ["packageFiles", "packageBytes", "packageResources"] as const;
 export type RepoLimitName = (typeof REPO_LIMIT_NAMES)[number];
 export type RepoLimits = Partial<Record<RepoLimitName, number>>;
 

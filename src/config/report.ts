@@ -19,7 +19,7 @@ export function configCheckOutput(problems: readonly ConfigProblem[]): CheckOutp
   };
 }
 
-export function configAnnotation(p: ConfigProblem): CheckAnnotation {
+function configAnnotation(p: ConfigProblem): CheckAnnotation {
   const a: CheckAnnotation = {
     path: p.file,
     start_line: p.line,

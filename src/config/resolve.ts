@@ -31,7 +31,7 @@ export interface RepoConfig {
   rollout: Rollout | undefined;
 }
 
-export const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
+const DEFAULT_CHANNELS = DEFAULT_CHANNEL_NAMES;
 
 export function defaultConfig(): RepoConfig {
   return {

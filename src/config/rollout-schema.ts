@@ -8,7 +8,7 @@ import { isTimeZone, parseCron } from "./cron.js";
  */
 
 /** A duration: `90m`, `2h`, `1d`, `1d12h`; `0` for none. */
-export const DURATION = /^(?:0|(?=\d)(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?)$/;
+const DURATION = /^(?:0|(?=\d)(?:(\d+)d)?(?:(\d+)h)?(?:(\d+)m)?)$/;
 
 /** Milliseconds of a duration DURATION accepts. */
 export function durationMs(text: string): number {
@@ -34,7 +34,7 @@ const timeZone = z
   .refine(isTimeZone, "must be an IANA time zone such as UTC, Europe/Berlin or America/New_York")
   .describe("The time zone the cron fields are read in; default UTC.");
 
-export const WindowSchema = z
+const WindowSchema = z
   .strictObject({
     cron: z
       .union([cron, z.array(cron).min(1)])
@@ -57,12 +57,12 @@ const maxConcurrent = z
   );
 
 /** `rebaseWhen`: when an open fan-out pull request is rebuilt on the downstream's moved default branch. */
-export const REBASE_WHEN = ["conflicted", "behind-base-branch", "never"] as const;
+const REBASE_WHEN = ["conflicted", "behind-base-branch", "never"] as const;
 export type RebaseWhen = (typeof REBASE_WHEN)[number];
 
 const rebaseWhen = (what: string) => z.enum(REBASE_WHEN).describe(what);
 
-export const RolloutStepSchema = z
+const RolloutStepSchema = z
   .strictObject({
     name: z
       .string()

@@ -15,9 +15,9 @@ import { RolloutSchema } from "./rollout-schema.js";
 export const RUNTIMES = ["builtin", "exec", "container"] as const;
 export type Runtime = (typeof RUNTIMES)[number];
 
-export { MERGE_METHODS, type MergeMethod };
+export type { MergeMethod };
 
-export const VERSIONING_SCHEMES = ["integer"] as const;
+const VERSIONING_SCHEMES = ["integer"] as const;
 export type VersioningScheme = (typeof VERSIONING_SCHEMES)[number];
 
 /** The channels a repository has when it names none (resolve.ts takes them from here). */
@@ -41,7 +41,7 @@ const branchName = z.string().superRefine((b, ctx) => {
   if (problem) ctx.addIssue({ code: "custom", message: `is not a valid git branch name: it ${problem}` });
 });
 
-export const GuardrailSchema = z
+const GuardrailSchema = z
   .strictObject({
     name: z.string().min(1).optional().describe("A name for the check run annotations; default: the image."),
     image: z
@@ -71,7 +71,7 @@ export const GuardrailSchema = z
   });
 export type Guardrail = z.infer<typeof GuardrailSchema>;
 
-export const ChannelsSchema = z
+const ChannelsSchema = z
   .strictObject({
     names: z
       .array(channelName)
@@ -107,7 +107,7 @@ const limit = (what: string, operatorDefault: string) =>
       `The most ${what} one package may hold; porchlight fails its check past it. It can only lower the app's limit (${operatorDefault} unless the operator changed it).`,
     );
 
-export const LimitsSchema = z
+const LimitsSchema = z
   .strictObject({
     packageFiles: limit("files", "10,000"),
     packageBytes: limit("bytes", "8 MiB"),
@@ -115,7 +115,7 @@ export const LimitsSchema = z
   })
   .describe("Lower limits for this repository's packages than the app's own.");
 
-export const FunctionsSchema = z.strictObject({
+const FunctionsSchema = z.strictObject({
   runtimes: z
     .array(z.enum(RUNTIMES))
     .optional()
@@ -124,7 +124,7 @@ export const FunctionsSchema = z.strictObject({
     ),
 });
 
-export const VersioningSchema = z.strictObject({
+const VersioningSchema = z.strictObject({
   scheme: z
     .enum(VERSIONING_SCHEMES)
     .optional()
@@ -133,7 +133,7 @@ export const VersioningSchema = z.strictObject({
 
 const OCI_REPOSITORY = /^(?:oci:\/\/)?[^/\s]+(?:\/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)+$/;
 
-export const PublishSchema = z
+const PublishSchema = z
   .strictObject({
     oci: z
       .strictObject({

@@ -102,7 +102,7 @@ export function catalogReleases(name: string, from: string, to?: string): string
 }
 
 /** Orders two release versions (`v0.1.3` < `v0.1.10` < `v0.2.0`). */
-export function compareReleases(a: string, b: string): number {
+function compareReleases(a: string, b: string): number {
   const pa = a.replace(/^v/, "").split(".").map(Number);
   const pb = b.replace(/^v/, "").split(".").map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {

@@ -1,6 +1,6 @@
 import type { FunctionResult, KrmItem, ResourceList, Untouched } from "../api/resource-list.js";
 
-export type { FunctionResult, KrmItem, ResourceList, Severity, Untouched } from "../api/resource-list.js";
+export type { FunctionResult, KrmItem, ResourceList, Untouched } from "../api/resource-list.js";
 
 /** What every run of a function may use besides its input. */
 export interface FunctionContext {

@@ -10,7 +10,7 @@ import { simpleUser } from "./shapes/user.js";
 import type { AppRec, InstallationRec, Permission, RepoRec, TokenRec, UserRec } from "./types.js";
 
 /** Events an app subscribes to by default: all the forge can send. */
-export const APP_EVENTS = [
+const APP_EVENTS = [
   "check_run",
   "check_suite",
   "create",
@@ -22,7 +22,7 @@ export const APP_EVENTS = [
   "status",
 ];
 
-export const APP_PERMISSIONS: Record<string, string> = {
+const APP_PERMISSIONS: Record<string, string> = {
   checks: "write",
   contents: "write",
   issues: "write",
@@ -31,7 +31,7 @@ export const APP_PERMISSIONS: Record<string, string> = {
   statuses: "write",
 };
 
-export const DEFAULT_LABEL_COLORS: Record<string, string> = { bug: "d73a4a", enhancement: "a2eeef" };
+const DEFAULT_LABEL_COLORS: Record<string, string> = { bug: "d73a4a", enhancement: "a2eeef" };
 
 export interface CreateAppOptions {
   name?: string;

@@ -34,7 +34,7 @@ function b64urlJson(part: string): Record<string, unknown> {
 }
 
 /** Verifies an app JWT (RS256, signed with the app's private key) the way GitHub does. */
-export function verifyAppJwt(store: Store, jwt: string): AppRec {
+function verifyAppJwt(store: Store, jwt: string): AppRec {
   const parts = jwt.split(".");
   if (parts.length !== 3) throw unauthorized("A JSON web token could not be decoded");
   const [h, p, sig] = parts as [string, string, string];

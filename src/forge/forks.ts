@@ -1,7 +1,7 @@
 import { createRepo } from "./admin.js";
 import type { ForgeCore } from "./context.js";
 import { runGit } from "./git.js";
-import type { IssueRec, RepoRec } from "./types.js";
+import type { RepoRec } from "./types.js";
 
 /** The repository a fork was made from, or undefined for a repository that is no fork. */
 export function parentOf(core: ForgeCore, repo: RepoRec): RepoRec | undefined {
@@ -89,9 +89,4 @@ export async function copyHead(
     }
     if (number !== undefined) await runGit(dir, ["update-ref", `refs/pull/${number}/head`, sha]);
   });
-}
-
-/** Whether a pull request's head lives in another repository (a fork) than its base. */
-export function isCrossRepo(issue: IssueRec): boolean {
-  return issue.pull !== undefined && issue.pull.headRepoId !== issue.repoId;
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { gunzipSync } from "node:zlib";
 
 /** GitHub's documentation root; error bodies point here unless a route names a closer page. */
-export const DOCS = "https://docs.github.com/rest";
+const DOCS = "https://docs.github.com/rest";
 
 /** One entry of a 422's `errors` array, as GitHub sends it. */
 export interface FieldError {
@@ -30,9 +30,7 @@ export class ApiError extends Error {
 }
 
 export const notFound = (): ApiError => new ApiError(404, "Not Found");
-export const forbidden = (message = "Resource not accessible by integration"): ApiError =>
-  new ApiError(403, message);
-export const validationFailed = (errors: FieldError[], message = "Validation Failed"): ApiError =>
+const validationFailed = (errors: FieldError[], message = "Validation Failed"): ApiError =>
   new ApiError(422, message, { errors });
 export const missingField = (resource: string, field: string): ApiError =>
   validationFailed([{ resource, field, code: "missing_field" }]);

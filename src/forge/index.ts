@@ -47,13 +47,7 @@
  * `porchlight forge [--port P] --data DIR [--webhook-url URL] [--seed]` serves it and
  * `porchlight forge seed --data DIR` seeds and prints probot's environment.
  */
-export type { ActiveFault, FaultSpec } from "./faults.js";
-export { Faults } from "./faults.js";
-export type { AppCredentials, ForgeOptions } from "./forge.js";
+
 export { Forge, startForge } from "./forge.js";
-export type { SecondaryLimit } from "./ratelimit.js";
-export { RateLimiter } from "./ratelimit.js";
-export type { LoggedRequest } from "./requestlog.js";
-export { RequestLog } from "./requestlog.js";
+
 export type * from "./types.js";
-export { signBody, Webhooks } from "./webhooks.js";

@@ -10,7 +10,7 @@ export interface SeedOptions {
   privateKeyPath?: string;
 }
 
-export interface SeededUser {
+interface SeededUser {
   login: string;
   permission: Permission;
   pat: string;

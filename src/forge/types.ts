@@ -69,7 +69,7 @@ export interface RepoRec {
   forkOf?: number;
 }
 
-export interface PullRec {
+interface PullRec {
   headRef: string;
   headSha: string;
   headRepoId: number;

@@ -10,7 +10,7 @@ export interface WebhookMeta {
 }
 
 /** `sha256=<hex>` HMAC of a body, GitHub's `X-Hub-Signature-256`. */
-export function signBody(secret: string, body: string, algo: "sha256" | "sha1" = "sha256"): string {
+function signBody(secret: string, body: string, algo: "sha256" | "sha1" = "sha256"): string {
   return `${algo}=${createHmac(algo, secret).update(body).digest("hex")}`;
 }
 

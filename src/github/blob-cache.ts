@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 
 /** The default bound of a BlobCache: the bytes of the files it keeps. */
-export const DEFAULT_BLOB_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_BLOB_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Files' bytes by repository and git blob id, kept across jobs (the app keeps one for its life), so a

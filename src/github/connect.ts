@@ -5,7 +5,7 @@ import { tokenOctokit } from "./octokit.js";
 import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
 
 /** What GitHub says about a repository, as the token sees it. */
-export interface RepoInfo {
+interface RepoInfo {
   id: RepoId;
   /** The repository's name (without the owner). */
   name: string;

@@ -23,7 +23,7 @@ export interface Turn {
 export type TurnClass = JobOrigin;
 
 /** The classes in the order they are served. */
-export const CLASSES: readonly TurnClass[] = ["event", "sweep"];
+const CLASSES: readonly TurnClass[] = ["event", "sweep"];
 
 /** The installation a repository's jobs are counted to: its owner (an installation is one account). */
 export function installationOf(repo: string): string {

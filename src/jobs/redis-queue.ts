@@ -72,7 +72,7 @@ export interface QueuedJob {
   payload: unknown;
 }
 
-export interface RedisJobOutcome {
+interface RedisJobOutcome {
   repo: string;
   key: string;
   ok: boolean;

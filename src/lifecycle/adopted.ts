@@ -3,7 +3,7 @@
  * marks the content as the fork author's, so porchlight runs none of its exec or container functions
  * until a maintainer vouches for it (a push of their own on top, or an approving review).
  */
-export const ADOPTED_TRAILER = "Porchlight-Adopted";
+const ADOPTED_TRAILER = "Porchlight-Adopted";
 
 export interface AdoptedFrom {
   /** `owner/repo` of the fork, null when it was deleted. */

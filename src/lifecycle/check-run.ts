@@ -3,7 +3,7 @@
  * call, and title, summary and text each at most 65,535 characters.
  */
 
-export const MAX_ANNOTATIONS_PER_CALL = 50;
+const MAX_ANNOTATIONS_PER_CALL = 50;
 export const MAX_CHECK_OUTPUT_CHARS = 65_535;
 /**
  * The most annotations one check run carries: 500 is 10 calls of 50, about 10 seconds of an
@@ -19,7 +19,7 @@ export const MAX_ANNOTATIONS_PER_CHECK = 500;
  */
 export const SUPERSEDED_CHECK = "porchlight:superseded";
 
-export type AnnotationLevel = "notice" | "warning" | "failure";
+type AnnotationLevel = "notice" | "warning" | "failure";
 
 /** One check run annotation, with GitHub's field names. */
 export interface CheckAnnotation {
@@ -72,7 +72,7 @@ export function batchAnnotations(
 }
 
 /** Drops columns GitHub would reject (on multi-line annotations) and keeps the message within limits. */
-export function fitAnnotation(a: CheckAnnotation): CheckAnnotation {
+function fitAnnotation(a: CheckAnnotation): CheckAnnotation {
   const out: CheckAnnotation = { ...a, message: truncateText(a.message, MAX_CHECK_OUTPUT_CHARS) };
   if (a.start_line !== a.end_line) {
     delete out.start_column;

@@ -83,7 +83,7 @@ export function kptAnnotations(message: string): KptAnnotation[] {
 }
 
 /** The workspace a commit's `kpt:` lines give `pkg`, as Porch reads a published revision's. */
-export function workspaceFromMessage(message: string, pkg: string): string | undefined {
+function workspaceFromMessage(message: string, pkg: string): string | undefined {
   return kptAnnotations(message).find((a) => a.package === pkg && a.workspaceName)?.workspaceName;
 }
 

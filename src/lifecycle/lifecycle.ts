@@ -1,5 +1,5 @@
 /** Porch's PackageRevision lifecycle values, with the same spelling. */
-export const LIFECYCLES = ["Draft", "Proposed", "Published", "DeletionProposed"] as const;
+const LIFECYCLES = ["Draft", "Proposed", "Published", "DeletionProposed"] as const;
 export type Lifecycle = (typeof LIFECYCLES)[number];
 
 /**

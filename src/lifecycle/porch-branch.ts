@@ -9,7 +9,7 @@ import { workspaceProblem } from "./workspace.js";
  * revision proposed for deletion on `deletionProposed/<package>/<workspace>`. porchlight lists a
  * repository Porch wrote by these.
  */
-export type PorchBranchKind = "Draft" | "Proposed" | "DeletionProposed";
+type PorchBranchKind = "Draft" | "Proposed" | "DeletionProposed";
 
 export interface PorchBranch {
   kind: PorchBranchKind;

@@ -151,7 +151,7 @@ function refuse(reasons: string[]): PublishDecision {
 }
 
 /** The required checks that are not green on the head, each with what is wrong. */
-export function checkProblems(runs: readonly CheckRunInfo[], headSha: string): string[] {
+function checkProblems(runs: readonly CheckRunInfo[], headSha: string): string[] {
   const problems: string[] = [];
   for (const name of REQUIRED_CHECKS) {
     const latest = runs

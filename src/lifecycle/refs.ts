@@ -5,9 +5,9 @@ export interface RefInfo {
   sha: string;
 }
 
-export type RefKind = "branch" | "tag" | "other";
+type RefKind = "branch" | "tag" | "other";
 
-export interface ShortRef {
+interface ShortRef {
   kind: RefKind;
   /** The name without `refs/heads/` or `refs/tags/`. */
   name: string;
@@ -16,7 +16,7 @@ export interface ShortRef {
 const BRANCH = "refs/heads/";
 const TAG = "refs/tags/";
 
-export function shortRef(ref: string): ShortRef {
+function shortRef(ref: string): ShortRef {
   if (ref.startsWith(BRANCH)) return { kind: "branch", name: ref.slice(BRANCH.length) };
   if (ref.startsWith(TAG)) return { kind: "tag", name: ref.slice(TAG.length) };
   return { kind: "other", name: ref };

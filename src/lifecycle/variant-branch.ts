@@ -15,7 +15,7 @@ export interface VariantRef {
 /** A Kubernetes object name (DNS subdomain): lowercase letters, digits, '-' and '.', at most 253. */
 const OBJECT_NAME = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
-export function variantNameProblem(name: string): string | undefined {
+function variantNameProblem(name: string): string | undefined {
   if (name === "") return "the variant name is empty";
   if (name.length > 253) return `the variant name "${name}" is longer than 253 characters`;
   if (!OBJECT_NAME.test(name)) {

@@ -5,7 +5,7 @@ import { type DestinationStream, type Logger, pino } from "pino";
  * (`{deliveryId, repo, installation, pr, package, outcome}`). Secrets never reach a line: known
  * secret fields are censored wherever they sit, and token-shaped strings inside messages are masked.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "token",
   "*.token",
   "*.*.token",

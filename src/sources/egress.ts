@@ -40,7 +40,7 @@ const RANGES = REFUSED.map(([net, prefix, type, kind]) => {
   return { list, type, kind };
 });
 
-export class EgressRefused extends SourceError {
+class EgressRefused extends SourceError {
   override name = "EgressRefused";
 }
 
@@ -294,7 +294,7 @@ export function imageRegistry(image: string): URL {
  * Why `url`'s host may not be reached under `policy` (its addresses resolved now), or undefined: for
  * what the app does not fetch itself but has another program fetch (a container engine's image pull).
  */
-export async function egressRefusal(policy: EgressPolicy, url: URL): Promise<string | undefined> {
+async function egressRefusal(policy: EgressPolicy, url: URL): Promise<string | undefined> {
   if (policy.allowsEndpoint(url)) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (isIP(host)) return policy.refusal(host, host);

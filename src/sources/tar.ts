@@ -17,7 +17,7 @@ export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 /** An archive holding an entry named outside its root: refused whole, never skipped nor re-rooted. */
 export class EntryRefused extends SourceError {}
 
-export function isGzip(bytes: Buffer): boolean {
+function isGzip(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
 }
 

@@ -17,7 +17,7 @@ import type { MapExpr, PackageVariantTemplate } from "./set-schema.js";
 import { sourceOf, sourcePackageRef } from "./source-upstream.js";
 
 /** Annotation on a generated PackageVariant naming the set it came from. */
-export const VARIANT_SET_ANNOTATION = "porchlight.dev/package-variant-set";
+const VARIANT_SET_ANNOTATION = "porchlight.dev/package-variant-set";
 
 export interface ExpandedSet {
   variants: LoadedVariant[];

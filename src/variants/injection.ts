@@ -3,9 +3,9 @@ import type { InjectionSelector, PackageVariant } from "./schema.js";
 import { ensureSeq, getString, VariantMutationError, type YamlFile } from "./yaml-files.js";
 
 /** Marks an injection point in a package: value `required` or `optional` (Porch). */
-export const CONFIG_INJECTION_ANNOTATION = "kpt.dev/config-injection";
+const CONFIG_INJECTION_ANNOTATION = "kpt.dev/config-injection";
 /** Set on an injection point to the name of the resource injected into it (Porch's controller). */
-export const INJECTED_RESOURCE_ANNOTATION = "kpt.dev/injected-resource";
+const INJECTED_RESOURCE_ANNOTATION = "kpt.dev/injected-resource";
 
 /**
  * A resource that may be injected: what Porch finds in the cluster, porchlight gets from the executing

@@ -32,5 +32,3 @@ export const pipelineSchema = z.strictObject({
   mutators: z.array(kptFunctionSchema).optional(),
   validators: z.array(kptFunctionSchema).optional(),
 });
-
-export type Pipeline = z.infer<typeof pipelineSchema>;

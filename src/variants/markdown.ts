@@ -1,6 +1,6 @@
 /** GitHub's limit on a pull request body or issue body; porchlight stays well under it. */
 export const GITHUB_BODY_LIMIT = 65_536;
-export const BODY_BUDGET = 60_000;
+const BODY_BUDGET = 60_000;
 
 /** Text safe inside a Markdown table cell or inline code. */
 export function cell(text: string): string {

@@ -23,7 +23,7 @@ import {
   type YamlFile,
 } from "./yaml-files.js";
 
-export const KPTFILE = "Kptfile";
+const KPTFILE = "Kptfile";
 
 /** One change a variant made, for the pull request body. */
 export interface VariantChange {

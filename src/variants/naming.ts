@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /** Longest name Porch gives a generated PackageVariant, and the length of the hash it then appends. */
-export const VARIANT_NAME_MAX_LENGTH = 63;
+const VARIANT_NAME_MAX_LENGTH = 63;
 const HASH_LENGTH = 8;
 
 /**

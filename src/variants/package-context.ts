@@ -3,7 +3,7 @@ import { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME, packageContextText } from "
 import type { PackageVariant } from "./schema.js";
 import { getString, readYamlFile, setIfChanged, VariantMutationError, writeYamlFile } from "./yaml-files.js";
 
-export { PACKAGE_CONTEXT_FILE, PACKAGE_CONTEXT_NAME };
+export { PACKAGE_CONTEXT_FILE };
 
 /**
  * Puts the variant's package context into the `kptfile.kpt.dev` ConfigMap of `package-context.yaml`, as

@@ -25,7 +25,7 @@ import {
 } from "./set-schema.js";
 
 /** Where a variant was declared, so problems and plans can point back at it. */
-export interface VariantSource {
+interface VariantSource {
   file: string;
   line: number;
   column: number;
@@ -34,7 +34,7 @@ export interface VariantSource {
 }
 
 /** Finds the position of a field of the declaring document (the nearest existing parent if absent). */
-export type Locate = (path: readonly PathSegment[]) => Position;
+type Locate = (path: readonly PathSegment[]) => Position;
 
 export interface LoadedVariant {
   variant: PackageVariant;

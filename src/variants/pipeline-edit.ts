@@ -4,19 +4,15 @@ import type { KptFunction } from "./kptfile-function.js";
 import type { PackageVariant } from "./schema.js";
 
 /** Prefix Porch gives the functions a PackageVariant adds to a Kptfile pipeline. */
-export const PACKAGE_VARIANT_FUNC_PREFIX = "PackageVariant";
+const PACKAGE_VARIANT_FUNC_PREFIX = "PackageVariant";
 
 /** `PackageVariant.<variant>.<function name>.<index>`, as Porch names the functions it adds. */
-export function variantFunctionName(
-  variantName: string,
-  functionName: string | undefined,
-  index: number,
-): string {
+function variantFunctionName(variantName: string, functionName: string | undefined, index: number): string {
   return `${PACKAGE_VARIANT_FUNC_PREFIX}.${variantName}.${functionName ?? ""}.${index}`;
 }
 
 /** True for a function this variant added before (Porch's test: four dot-separated parts, ours, an index). */
-export function isVariantFunction(name: unknown, variantName: string): boolean {
+function isVariantFunction(name: unknown, variantName: string): boolean {
   if (typeof name !== "string") return false;
   const parts = name.split(".");
   return (

@@ -4,8 +4,8 @@ import type { VariantChange } from "./mutations.js";
 import type { OpenPullRequest, PackageRef } from "./plan-types.js";
 import { shortDigest } from "./source-upstream.js";
 
-export const UPDATE_LABEL = "porchlight/update";
-export const AUTOMATED_LABEL = "porchlight/automated";
+const UPDATE_LABEL = "porchlight/update";
+const AUTOMATED_LABEL = "porchlight/automated";
 const MARKER = "porchlight:variant";
 const MARKER_RE = /<!-- porchlight:variant (\{.*?\}) -->/;
 
@@ -52,7 +52,7 @@ export interface VariantPullRequestMarker {
   conflicts: number;
 }
 
-export function formatVariantPullRequestTitle(
+function formatVariantPullRequestTitle(
   pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant" | "source">,
 ): string {
   const pkg = pr.downstream.package;

@@ -11,7 +11,7 @@ import type { PackageVariant } from "./schema.js";
  */
 
 /** Without a rollout, or a rollout that does not say: a moved default branch leaves the pull request alone. */
-export const DEFAULT_REBASE_WHEN: RebaseWhen = "never";
+const DEFAULT_REBASE_WHEN: RebaseWhen = "never";
 
 /** The policy of a variant: its step's `rebaseWhen`, else the rollout's, else DEFAULT_REBASE_WHEN. */
 export function rebaseWhenOf(rollout: Rollout | undefined, variant: PackageVariant): RebaseWhen {

@@ -73,7 +73,7 @@ export interface RolloutMember {
 
 export type StepState = "done" | "rolling" | "soaking" | "gated" | "waiting" | "failed" | "held";
 
-export interface RolloutStepStatus {
+interface RolloutStepStatus {
   name: string;
   state: StepState;
   why: string;
@@ -133,14 +133,14 @@ function globMatch(glob: string, name: string): boolean {
 }
 
 /** How many of `size` variants may have a pull request open at once; 0: a manual gate. */
-export function capacity(step: RolloutStep, size: number): number {
+function capacity(step: RolloutStep, size: number): number {
   const m = step.maxConcurrent ?? "100%";
   if (typeof m === "number") return m;
   return Math.max(1, Math.ceil((size * Number(m.slice(0, -1))) / 100));
 }
 
 /** Whether `at` is in any of the windows. */
-export function inWindow(windows: readonly Window[], at: Date): boolean {
+function inWindow(windows: readonly Window[], at: Date): boolean {
   return windows.some((w) =>
     (Array.isArray(w.cron) ? w.cron : [w.cron]).some((c) => {
       const parsed = parseCron(c);
@@ -150,7 +150,7 @@ export function inWindow(windows: readonly Window[], at: Date): boolean {
 }
 
 /** Why nothing may open or merge now (hold, freeze, outside the schedule), or undefined. */
-export function closedNow(rollout: Rollout, controls: RolloutControls, now: Date): string | undefined {
+function closedNow(rollout: Rollout, controls: RolloutControls, now: Date): string | undefined {
   if (controls.hold) return "held by `/rollout hold`; `/rollout resume` lets it go on";
   if (controls.resume) return undefined;
   if (rollout.freeze && inWindow(rollout.freeze, now))

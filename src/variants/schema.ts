@@ -16,7 +16,7 @@ export const dnsLabel = z
   );
 
 /** A published revision, `v3`; a bare number is read as `v<number>`. */
-export const revisionSchema = z
+const revisionSchema = z
   .union([z.string(), z.number().int().positive()])
   .transform((r) => (typeof r === "number" ? `v${r}` : r))
   .pipe(z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3"));
@@ -48,10 +48,10 @@ export const deletionPolicySchema = z.enum(["delete", "orphan"], {
 });
 
 /** Porch reserves these package-context keys for kpt itself. */
-export const RESERVED_CONTEXT_KEYS = ["name", "package-path"] as const;
+const RESERVED_CONTEXT_KEYS = ["name", "package-path"] as const;
 
 /** Porch's upstream: a published revision (or, porchlight's addition, a catalog channel) of a git package. */
-export const gitUpstreamSchema = z
+const gitUpstreamSchema = z
   .strictObject({
     repo: repositoryNameSchema,
     package: packagePathSchema,
@@ -66,7 +66,7 @@ export const gitUpstreamSchema = z
   });
 
 /** `oci://REGISTRY/REPO[//DIR]:TAG` or `…@sha256:HEX`, as `pkg get` takes it. */
-export const ociReferenceSchema = z.string().superRefine((s, ctx) => {
+const ociReferenceSchema = z.string().superRefine((s, ctx) => {
   const fail = (message: string) => ctx.addIssue({ code: "custom", message });
   if (sourceKind(s) === "https") {
     fail(`"${s}" is a tarball URL, not an OCI reference: write it as upstream: {tarball: ${s}}`);
@@ -90,10 +90,10 @@ export const ociReferenceSchema = z.string().superRefine((s, ctx) => {
  * porchlight's addition: an OCI image (or artifact) as the upstream. A tag floats: fan-out resolves it to
  * a digest on every run and updates the downstream when the digest changes; a digest pins it.
  */
-export const ociUpstreamSchema = z.strictObject({ oci: ociReferenceSchema });
+const ociUpstreamSchema = z.strictObject({ oci: ociReferenceSchema });
 
 /** `https://HOST/PATH.tar.gz[//DIR][#sha256=HEX]` (also `.tgz`, `.tar`), as `pkg get` takes it. */
-export const tarballReferenceSchema = z.string().superRefine((s, ctx) => {
+const tarballReferenceSchema = z.string().superRefine((s, ctx) => {
   const fail = (message: string) => ctx.addIssue({ code: "custom", message });
   if (sourceKind(s) === "oci") {
     fail(`"${s}" is an OCI reference, not a tarball URL: write it as upstream: {oci: ${s}}`);
@@ -118,19 +118,19 @@ export const tarballReferenceSchema = z.string().superRefine((s, ctx) => {
  * unpinned, fan-out checks it on every run (a conditional request) and updates the downstream when the
  * sha256 of its bytes changes.
  */
-export const tarballUpstreamSchema = z.strictObject({ tarball: tarballReferenceSchema });
+const tarballUpstreamSchema = z.strictObject({ tarball: tarballReferenceSchema });
 
 /** Porch's git form, `{oci: oci://…}` or `{tarball: https://…}`. */
 export const upstreamSchema = z.union([gitUpstreamSchema, ociUpstreamSchema, tarballUpstreamSchema]);
 
-export const downstreamSchema = z.strictObject({
+const downstreamSchema = z.strictObject({
   repo: repositoryNameSchema,
   package: packagePathSchema,
 });
 
 const stringMap = z.record(z.string(), z.string());
 
-export const packageContextSchema = z
+const packageContextSchema = z
   .strictObject({
     data: stringMap.optional(),
     removeKeys: z.array(z.string().min(1)).optional(),
@@ -150,14 +150,14 @@ export const packageContextSchema = z
     }
   });
 
-export const injectionSelectorSchema = z.strictObject({
+const injectionSelectorSchema = z.strictObject({
   group: z.string().optional(),
   version: z.string().optional(),
   kind: z.string().optional(),
   name: z.string().min(1, "must not be empty"),
 });
 
-export const packageVariantSpecSchema = z.strictObject({
+const packageVariantSpecSchema = z.strictObject({
   upstream: upstreamSchema,
   downstream: downstreamSchema,
   adoptionPolicy: adoptionPolicySchema.default("adoptNone"),
@@ -189,12 +189,11 @@ export const packageVariantSchema = z.strictObject({
 });
 
 export type PackageVariant = z.infer<typeof packageVariantSchema>;
-export type PackageVariantSpec = z.infer<typeof packageVariantSpecSchema>;
 export type PackageVariantInput = z.input<typeof packageVariantSchema>;
 export type Upstream = z.infer<typeof upstreamSchema>;
 export type GitUpstream = z.infer<typeof gitUpstreamSchema>;
-export type OciUpstream = z.infer<typeof ociUpstreamSchema>;
-export type TarballUpstream = z.infer<typeof tarballUpstreamSchema>;
+type OciUpstream = z.infer<typeof ociUpstreamSchema>;
+type TarballUpstream = z.infer<typeof tarballUpstreamSchema>;
 /** An upstream that is not a git package: an OCI image or a tarball, followed by the digest of its content. */
 export type SourceUpstream = OciUpstream | TarballUpstream;
 
@@ -202,8 +201,5 @@ export type SourceUpstream = OciUpstream | TarballUpstream;
 export function isSourceUpstream(u: Upstream): u is SourceUpstream {
   return "oci" in u || "tarball" in u;
 }
-export type Downstream = z.infer<typeof downstreamSchema>;
-export type PackageContext = z.infer<typeof packageContextSchema>;
 export type InjectionSelector = z.infer<typeof injectionSelectorSchema>;
-export type AdoptionPolicy = z.infer<typeof adoptionPolicySchema>;
 export type DeletionPolicy = z.infer<typeof deletionPolicySchema>;

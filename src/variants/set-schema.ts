@@ -16,7 +16,7 @@ export const PACKAGE_VARIANT_SET_KIND = "PackageVariantSet";
 const stringMap = z.record(z.string(), z.string());
 
 /** A computed map entry: a plain key or value, or an expression for it (only one of each). */
-export const mapExprSchema = z
+const mapExprSchema = z
   .strictObject({
     key: z.string().optional(),
     value: z.string().optional(),
@@ -46,7 +46,7 @@ export const mapExprSchema = z
       });
   });
 
-export const repositoryTargetSchema = z.strictObject({
+const repositoryTargetSchema = z.strictObject({
   name: repositoryNameSchema,
   packageNames: z.array(packagePathSchema).optional(),
 });
@@ -55,7 +55,7 @@ export const repositoryTargetSchema = z.strictObject({
  * Porch selects Repository objects by Kubernetes labels; on GitHub a repository has a name and topics, so
  * porchlight selects by those: `names` (globs, any may match) and `topics` (all must be present).
  */
-export const repositorySelectorSchema = z
+const repositorySelectorSchema = z
   .strictObject({
     names: z.array(z.string().min(1)).optional(),
     topics: z.array(z.string().min(1)).optional(),
@@ -81,7 +81,7 @@ export const repositorySelectorSchema = z
       ctx.addIssue({ code: "custom", path: [], message: "must select by `names` (globs) or `topics`" });
   });
 
-export const downstreamTemplateSchema = z
+const downstreamTemplateSchema = z
   .strictObject({
     repo: repositoryNameSchema.optional(),
     package: packagePathSchema.optional(),
@@ -103,12 +103,12 @@ export const downstreamTemplateSchema = z
       });
   });
 
-export const functionTemplateSchema = z.intersection(
+const functionTemplateSchema = z.intersection(
   kptFunctionSchema,
   z.object({ configMapExprs: z.array(mapExprSchema).optional() }),
 );
 
-export const injectionSelectorTemplateSchema = z
+const injectionSelectorTemplateSchema = z
   .strictObject({
     group: z.string().optional(),
     version: z.string().optional(),
@@ -127,7 +127,7 @@ export const injectionSelectorTemplateSchema = z
       ctx.addIssue({ code: "custom", path: ["name"], message: "must specify either `name` or `nameExpr`" });
   });
 
-export const packageVariantTemplateSchema = z.strictObject({
+const packageVariantTemplateSchema = z.strictObject({
   downstream: downstreamTemplateSchema.optional(),
   adoptionPolicy: adoptionPolicySchema.optional(),
   deletionPolicy: deletionPolicySchema.optional(),
@@ -153,7 +153,7 @@ export const packageVariantTemplateSchema = z.strictObject({
   paused: z.boolean().optional(),
 });
 
-export const targetSchema = z
+const targetSchema = z
   .strictObject({
     repositories: z.array(repositoryTargetSchema).optional(),
     repositorySelector: repositorySelectorSchema.optional(),
@@ -181,7 +181,7 @@ export const targetSchema = z
       ctx.addIssue({ code: "custom", path: ["repositories"], message: "must have at least one repository" });
   });
 
-export const packageVariantSetSpecSchema = z.strictObject({
+const packageVariantSetSpecSchema = z.strictObject({
   upstream: upstreamSchema,
   targets: z.array(targetSchema).min(1, "must specify at least one item in spec.targets"),
   paused: z.boolean().default(false),
@@ -197,6 +197,5 @@ export const packageVariantSetSchema = z.strictObject({
 
 export type PackageVariantSet = z.infer<typeof packageVariantSetSchema>;
 export type PackageVariantTemplate = z.infer<typeof packageVariantTemplateSchema>;
-export type Target = z.infer<typeof targetSchema>;
 export type MapExpr = z.infer<typeof mapExprSchema>;
 export type RepositorySelector = z.infer<typeof repositorySelectorSchema>;

@@ -1,4 +1,4 @@
-import { type Document, isMap, isSeq, parseAllDocuments, type YAMLMap, type YAMLSeq } from "yaml";
+import { type Document, isSeq, parseAllDocuments, type YAMLSeq } from "yaml";
 import { detectSeqIndent, formatDocuments } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 
@@ -54,15 +54,6 @@ export function isYamlPath(path: string): boolean {
 export function getString(doc: Document, path: readonly (string | number)[]): string | undefined {
   const v = doc.getIn(path);
   return typeof v === "string" ? v : undefined;
-}
-
-/** The map at `path`, created (block style) when absent. */
-export function ensureMap(doc: Document, path: readonly (string | number)[]): YAMLMap {
-  const existing = doc.getIn(path, true);
-  if (isMap(existing)) return existing;
-  const map = doc.createNode({}) as YAMLMap;
-  doc.setIn(path, map);
-  return map;
 }
 
 /** The sequence at `path`, created (block style) when absent. */

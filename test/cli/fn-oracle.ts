@@ -15,7 +15,7 @@ export interface FnRun {
 }
 
 /** `porchlight fn ARGS` in-process, as bin/porchlight runs it (usage errors printed, their exit code). */
-export async function porchlightFn(args: string[], cwd: string, stdin = ""): Promise<Omit<FnRun, "files">> {
+async function porchlightFn(args: string[], cwd: string, stdin = ""): Promise<Omit<FnRun, "files">> {
   let stdout = "";
   let stderr = "";
   const io: CliIO = {

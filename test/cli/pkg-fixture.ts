@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CliIO } from "../../src/cli/io.js";
@@ -53,10 +53,6 @@ export async function files(dir: string): Promise<Record<string, string>> {
   return treeToText(await readTree(dir));
 }
 
-export function bytes(path: string): Buffer {
-  return readFileSync(path);
-}
-
 /** A scratch area: `root` with an upstream repository `up` (non-bare, branch main). */
 export class Sandbox {
   readonly root = mkdtempSync(join(tmpdir(), "porchlight-pkg-cli-"));
@@ -91,7 +87,7 @@ export class Sandbox {
   }
 }
 
-export const KPTFILE = `apiVersion: kpt.dev/v1
+const KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
 metadata:
   name: app
@@ -104,7 +100,7 @@ pipeline:
         namespace: app
 `;
 
-export const DEPLOY = `apiVersion: apps/v1
+const DEPLOY = `apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
@@ -118,7 +114,7 @@ spec:
         image: nginx:1.0
 `;
 
-export const SVC = `apiVersion: v1
+const SVC = `apiVersion: v1
 kind: Service
 metadata:
   name: web

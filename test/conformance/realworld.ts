@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { hasKpt } from "../util/kpt.js";
 
@@ -96,7 +96,7 @@ export function replacePipeline(kptfile: string, pipeline?: string): string {
 }
 
 /** The `pipeline:` block that runs `exec` as the only mutator. */
-export function execPipeline(exec: string): string {
+function execPipeline(exec: string): string {
   return `pipeline:\n  mutators:\n    - exec: ${exec}\n`;
 }
 
@@ -113,7 +113,7 @@ export function preparePackage(src: string, dest: string, mode: PipelineMode, ex
 }
 
 /** Every regular file below `dir`, relative, sorted (`.git` skipped). */
-export function listFiles(dir: string): string[] {
+function listFiles(dir: string): string[] {
   const entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   return entries
     .filter((e) => e.isFile() && !relative(dir, join(e.parentPath, e.name)).split("/").includes(".git"))
@@ -153,9 +153,4 @@ export function kptAvailable(): boolean {
 export function unifiedDiff(a: string, b: string): string {
   const r = spawnSync("diff", ["-ruN", a, b], { encoding: "utf8" });
   return r.stdout ?? "";
-}
-
-/** True when the path is a directory. */
-export function isDir(path: string): boolean {
-  return existsSync(path) && statSync(path).isDirectory();
 }

@@ -51,7 +51,7 @@ function operation(method: string, path: string): Operation {
 }
 
 /** The documented example of `method path`'s `status` response. */
-export function example(method: string, path: string, status = "200"): unknown {
+function example(method: string, path: string, status = "200"): unknown {
   let response: Ref & Response = operation(method, path).responses[status] ?? {};
   if (response.$ref) response = spec.components.responses[last(response.$ref)] ?? {};
   const examples = response.content?.["application/json"]?.examples ?? {};

@@ -14,7 +14,7 @@ import type {
   RepoPort,
   Review,
 } from "../../src/github/port.js";
-import { type FileTree, subtree, treeFromText } from "../../src/kpt/tree.js";
+import { type FileTree, subtree } from "../../src/kpt/tree.js";
 import type { CheckAnnotation } from "../../src/lifecycle/check-run.js";
 import { annotateMessage, annotationForBranch } from "../../src/lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../../src/lifecycle/refs.js";
@@ -589,5 +589,3 @@ export function fakeRepoWith(files: Record<string, string>, full?: string): Fake
   repo.commit("main", files, "initial", true);
   return repo;
 }
-
-export { treeFromText };

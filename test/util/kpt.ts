@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
  * (`.ci/run`), and then a missing kpt fails the run at its start (test/util/kpt-setup.ts) instead of
  * letting the comparisons lapse.
  */
-export const REQUIRE_KPT_ENV = "PORCHLIGHT_REQUIRE_KPT";
-export const KPT_VERSION = "v1.0.0-beta.56";
+const REQUIRE_KPT_ENV = "PORCHLIGHT_REQUIRE_KPT";
+const KPT_VERSION = "v1.0.0-beta.56";
 
 /** Why `kpt` cannot run with this PATH, or undefined when `kpt version` answers. */
 export function whyNoKpt(env: NodeJS.ProcessEnv = process.env): string | undefined {

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
  * `REDIS_MISSING` as their note; CI sets `PORCHLIGHT_REQUIRE_REDIS=1` (.ci/run), and then a missing
  * Redis fails the test file instead of letting the tests lapse.
  */
-export const REQUIRE_REDIS_ENV = "PORCHLIGHT_REQUIRE_REDIS";
+const REQUIRE_REDIS_ENV = "PORCHLIGHT_REQUIRE_REDIS";
 export const TEST_REDIS_URL = process.env.PORCHLIGHT_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 
 async function whyNoRedis(url: string): Promise<string | undefined> {

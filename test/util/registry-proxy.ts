@@ -7,13 +7,13 @@ import type { AddressInfo } from "node:net";
  * registry's answer (a corrupt blob). Every request is logged with its Authorization header.
  */
 
-export interface ProxiedRequest {
+interface ProxiedRequest {
   method: string;
   url: string;
   authorization?: string;
 }
 
-export type Fault = (
+type Fault = (
   req: ProxiedRequest,
   res: ServerResponse,
 ) => "pass" | "handled" | { corrupt: true } | Promise<"pass" | "handled" | { corrupt: true }>;

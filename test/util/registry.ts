@@ -11,7 +11,7 @@ import { join } from "node:path";
  * CI sets `PORCHLIGHT_REQUIRE_REGISTRY=1` (.ci/run, which installs the packages), and then a missing
  * tool fails the test file instead of letting the tests lapse.
  */
-export const REQUIRE_REGISTRY_ENV = "PORCHLIGHT_REQUIRE_REGISTRY";
+const REQUIRE_REGISTRY_ENV = "PORCHLIGHT_REQUIRE_REGISTRY";
 
 function onPath(cmd: string): boolean {
   try {

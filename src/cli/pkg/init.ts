@@ -16,7 +16,7 @@ import { CsvError, readCsvRecord } from "./go-csv.js";
  * README.md and package-context.yaml that is not there yet is written (one `writing PATH` line on
  * stderr for each), with kpt's bytes; files already there are left as they are.
  */
-export const INIT_HELP = `porchlight pkg init — initialize an empty package, as kpt pkg init
+const INIT_HELP = `porchlight pkg init — initialize an empty package, as kpt pkg init
 
 Usage:
   porchlight pkg init [DIR] [--description TEXT] [--keywords K1,K2] [--site URL]
@@ -27,14 +27,14 @@ Usage:
   --site          link to a page with information about the package
 `;
 
-export interface InitOptions {
+interface InitOptions {
   description: string;
   keywords: string[];
   site: string;
 }
 
 /** The Kptfile kpt writes for a new package: kpt's Go struct order, empty fields left out. */
-export function initKptfileText(name: string, o: InitOptions): string {
+function initKptfileText(name: string, o: InitOptions): string {
   const info: Record<string, unknown> = {};
   if (o.site !== "") info.site = o.site;
   if (o.description !== "") info.description = o.description;
@@ -70,7 +70,7 @@ function htmlText(value: string): string {
 }
 
 /** The README.md kpt writes for a new package (its template, values HTML-escaped as kpt's are). */
-export function initReadmeText(name: string, description: string): string {
+function initReadmeText(name: string, description: string): string {
   const n = htmlText(name);
   const tick = "`";
   const fence = "```";
@@ -99,7 +99,7 @@ Details: https://kpt.dev/reference/cli/live/
 }
 
 /** kpt's package context for a package not yet deployed: `data.name` is the placeholder `example`. */
-export function initPackageContextText(): string {
+function initPackageContextText(): string {
   return packageContextText("example");
 }
 

@@ -19,7 +19,7 @@ import { type TreeResource, treeLabel, treeView } from "./tree-view.js";
  * does not parse stops the command with kpt's error; a document that is not a mapping is refused as
  * kpt refuses it, a list is read (and shows nothing). Nothing is printed when no document was read.
  */
-export const TREE_HELP = `porchlight pkg tree — show a package's resources as a tree, as kpt pkg tree
+const TREE_HELP = `porchlight pkg tree — show a package's resources as a tree, as kpt pkg tree
 
 Usage:
   porchlight pkg tree [DIR]

@@ -36,7 +36,7 @@ export interface UpdateOptions {
 }
 
 /** One package updated from its own upstream ("" for the root). */
-export interface PackageUpdate {
+interface PackageUpdate {
   dir: string;
   ref: string;
   commit: string;

@@ -28,7 +28,7 @@ export class UpstreamError extends Error {
   }
 }
 
-export interface ResolvedRef {
+interface ResolvedRef {
   commit: string;
   /** The ref as resolved, as kpt records it in upstreamLock (e.g. `pkg/v1` for `v1`). */
   resolvedRef: string;

@@ -60,7 +60,7 @@ export interface CheckWait {
   pollMs: number;
 }
 
-export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
+const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
 
 /**
  * Porch's approve is synchronous: right after `propose`, the bot's render and guardrail checks of the

@@ -5,13 +5,13 @@ import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
 import type { UpstreamLock } from "./upstream-lock.js";
 
-export const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
+const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
 /** The label Porch puts on the latest published revision of a package. */
-export const LATEST_LABEL = "kpt.dev/latest-revision";
+const LATEST_LABEL = "kpt.dev/latest-revision";
 /** Where the revision lives on GitHub, for people and scripts. */
-export const REF_ANNOTATION = "porchlight.dev/ref";
-export const COMMIT_ANNOTATION = "porchlight.dev/commit";
-export const PULL_ANNOTATION = "porchlight.dev/pull-request";
+const REF_ANNOTATION = "porchlight.dev/ref";
+const COMMIT_ANNOTATION = "porchlight.dev/commit";
+const PULL_ANNOTATION = "porchlight.dev/pull-request";
 
 export interface PackageRevisionObject {
   apiVersion: typeof PORCH_API_VERSION;
@@ -80,7 +80,7 @@ export function packageRevisionObject(
  * The uid Porch gives a PackageRevision: a name-based (SHA-1) UUID of its namespace and name in
  * Porch's own UUID namespace (pkg/util GenerateUid), so the same revision has the same uid in both.
  */
-export function porchUid(namespace: string, name: string): string {
+function porchUid(namespace: string, name: string): string {
   const space = Buffer.from("aac71d915c67456f8fd2902ef6da820e", "hex");
   const what = `packagerevision:${PORCH_API_VERSION}/${namespace.toLowerCase()}/${name.toLowerCase()}`;
   const b = createHash("sha1").update(space).update(what).digest().subarray(0, 16);

@@ -11,7 +11,7 @@ Approve it with a review, \`/approve\`, or \`porchlight rpkg approve\`.
 `;
 
 /** The pull request that proposes a draft, titled and described for its reviewers. */
-export function proposalText(name: string, pkg: string, workspace: string): { title: string; body: string } {
+function proposalText(name: string, pkg: string, workspace: string): { title: string; body: string } {
   return {
     title: `Propose ${pkg} (${workspace})`,
     body: [

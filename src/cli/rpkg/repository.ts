@@ -100,7 +100,7 @@ export interface Repository {
   whoami(): Promise<Identity | undefined>;
 }
 
-export function parseRepositoryArg(full: string | undefined, verb: string): { owner: string; repo: string } {
+function parseRepositoryArg(full: string | undefined, verb: string): { owner: string; repo: string } {
   if (!full) {
     throw new UsageError(
       `rpkg ${verb} needs --repository=OWNER/REPO: the GitHub repository holding the packages (or set GITHUB_REPOSITORY)`,

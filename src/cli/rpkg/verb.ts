@@ -26,7 +26,7 @@ export type NameOutcome = string | { notice: string };
  * (`fn` returns it; a notice goes to stderr instead, as porchctl's "already proposed for deletion"),
  * `<name> failed (<reason>)` on stderr otherwise, and exit 1 if any failed.
  */
-export async function forEachName(
+async function forEachName(
   names: readonly string[],
   env: RpkgEnv,
   repository: string,

@@ -113,7 +113,7 @@ const NEWEST = CATALOG_RELEASES["apply-setters"]!.at(-1)!;
 class SetterError extends Error {}
 
 /** The setter values of a function config's `data`, in the order given. */
-export function readSetters(config: Document | undefined): SetterValue[] {
+function readSetters(config: Document | undefined): SetterValue[] {
   if (!config || !isMap(config.contents)) return [];
   const data = config.get("data", true);
   if (!isMap(data)) return [];

@@ -50,7 +50,7 @@ interface NameFieldSpec {
   path: string[];
 }
 
-export interface EnsureNameSubstringConfig {
+interface EnsureNameSubstringConfig {
   substring: string;
   editMode: string;
   fields: NameFieldSpec[];
@@ -77,7 +77,7 @@ function readFieldSpecs(node: unknown): NameFieldSpec[] {
 }
 
 /** The config, or the message kpt shows for a bad one. */
-export function readEnsureNameSubstringConfig(
+function readEnsureNameSubstringConfig(
   config: Document | undefined,
   release: string = NEWEST,
 ): EnsureNameSubstringConfig | string {

@@ -11,7 +11,7 @@ import { atResource } from "./util/catalog-results.js";
  * violation is an error result at the resource, field and file. Kinds with no schema (custom resources)
  * are errors unless `ignore_missing_schemas` is set or the kind is in `skip_kinds`.
  */
-export function createKubeconform(
+function createKubeconform(
   load: () => KubernetesSchemas | Promise<KubernetesSchemas> = loadSchemas,
 ): BuiltinFunction {
   // Compiled schemas are kept across runs: they depend only on the shipped bundle.

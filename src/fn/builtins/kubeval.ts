@@ -39,7 +39,7 @@ async function loadShippedBundle(): Promise<SchemaBundle> {
   return (await import("./kubeconform/schema-bundle.js")).loadBundle();
 }
 
-export function createKubeval(
+function createKubeval(
   load: () => SchemaBundle | Promise<SchemaBundle> = loadShippedBundle,
 ): BuiltinFunction {
   let bundle: SchemaBundle | undefined;
@@ -152,7 +152,7 @@ interface Finding {
  * gojsonschema's validation of a resource against the Kubernetes schemas, in its order: a value's type,
  * then (for an object) its missing required properties, its unknown ones (strict), then each property.
  */
-export class KubevalValidator {
+class KubevalValidator {
   constructor(
     private readonly bundle: SchemaBundle,
     private readonly strict: boolean,

@@ -24,7 +24,7 @@ import { goQuoteString } from "./util/go-quote.js";
  *   limits the files searched, and a config without a search matcher matches nothing instead of failing.
  */
 
-export interface SearchReplaceConfig {
+interface SearchReplaceConfig {
   byValue: string;
   byValueRegex: string;
   byPath: string;
@@ -46,7 +46,7 @@ function matchers(release: string): string[] {
 }
 
 /** The config's `data` (of any kind, as the catalog reads it), or the error message. */
-export function readSearchReplaceConfig(
+function readSearchReplaceConfig(
   config: Document | undefined,
   release: string = NEWEST,
 ): SearchReplaceConfig | string {

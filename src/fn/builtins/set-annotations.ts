@@ -28,10 +28,7 @@ const CONFIG_KIND = "SetAnnotations";
 const LEGACY_CONFIG_KIND = "SetAnnotationConfig";
 
 /** The config, or the catalog's error message (with its "failed to configure function: "). */
-export function readSetAnnotationsConfig(
-  config: Document | undefined,
-  release = "v0.1.4",
-): EntriesConfig | string {
+function readSetAnnotationsConfig(config: Document | undefined, release = "v0.1.4"): EntriesConfig | string {
   const cfg = readEntriesConfig(config, {
     field: "annotations",
     kind: CONFIG_KIND,

@@ -90,10 +90,7 @@ function readAdditionalFields(node: unknown): ImageFieldSpec[] {
 }
 
 /** The config, or the catalog's error message. */
-export function readSetImageConfig(
-  config: Document | undefined,
-  release: string = NEWEST,
-): SetImageConfig | string {
+function readSetImageConfig(config: Document | undefined, release: string = NEWEST): SetImageConfig | string {
   let image: ImageRule;
   let fields: ImageFieldSpec[] = [];
   if (config && isConfigMap(config)) {
@@ -114,14 +111,6 @@ export function readSetImageConfig(
   }
   if (image.newTag !== "" && image.digest !== "") return "image newTag and digest both set";
   return { image, fields: [...fields, ...DEFAULT_IMAGE_FIELDS] };
-}
-
-/**
- * kustomize's image match: the value is the name, optionally followed by `@sha256` and a `:tag`. The
- * name is used as a regular expression, as kustomize does.
- */
-export function isImageMatched(value: string, name: string): boolean {
-  return imageMatcher(name)?.test(value) ?? false;
 }
 
 /** The expression isImageMatched tests with (undefined when the name makes none: nothing matches). */

@@ -50,9 +50,9 @@ type Labels = [string, string][];
  * then fails on it; a ConfigMap (any version) gives its data; a `SetLabels` of group fn.kpt.dev is decoded
  * as JSON; any other kind is an error naming its group and kind.
  */
-export type SetLabelsConfig = { labels: Labels; notGiven: boolean; placeholder: boolean } | { error: string };
+type SetLabelsConfig = { labels: Labels; notGiven: boolean; placeholder: boolean } | { error: string };
 
-export function readSetLabelsConfig(config: Document | undefined): SetLabelsConfig {
+function readSetLabelsConfig(config: Document | undefined): SetLabelsConfig {
   const placeholder = config === undefined || isPlaceholderConfig(config);
   const dataField = config?.get("data", true);
   const sdkEmpty =
@@ -321,10 +321,7 @@ export const setLabels: BuiltinFunction = catalogFunction({
 const LEGACY_CONFIG_KIND = "SetLabelConfig";
 
 /** The config's labels (sorted) and field specs, or the error the function reports. */
-export function readKustomizeLabelsConfig(
-  config: Document | undefined,
-  release: string,
-): EntriesConfig | string {
+function readKustomizeLabelsConfig(config: Document | undefined, release: string): EntriesConfig | string {
   return readEntriesConfig(config, {
     field: "labels",
     kind: CONFIG_KIND,

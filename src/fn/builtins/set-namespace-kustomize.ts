@@ -82,7 +82,7 @@ function readFieldSpecs(node: unknown): FieldSpec[] | undefined {
 }
 
 /** The config, or the error message the function fails with. */
-export function readKustomizeNamespaceConfig(config: Document | undefined, release: string): Config | string {
+function readKustomizeNamespaceConfig(config: Document | undefined, release: string): Config | string {
   const modern = atLeast(release, "v0.1.4");
   let namespace = "";
   let fieldSpecs: FieldSpec[] = [];

@@ -63,7 +63,7 @@ interface Config {
   matcher: string;
 }
 
-export function readSetNamespaceSdkConfig(config: Document | undefined, release: string): Config | string {
+function readSetNamespaceSdkConfig(config: Document | undefined, release: string): Config | string {
   const v04 = atLeast(release, "v0.4.0");
   if (atLeast(release, "v0.4.1") && isEmptyConfig(config)) {
     return "FunctionConfig is missing. Expect `ConfigMap` or `SetNamespace`";

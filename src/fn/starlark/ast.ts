@@ -13,7 +13,7 @@ export interface Ident {
   binding?: Binding;
 }
 
-export type Scope = "local" | "cell" | "free" | "global" | "predeclared" | "universal" | "undefined";
+type Scope = "local" | "cell" | "free" | "global" | "predeclared" | "universal" | "undefined";
 
 /** Where a name lives at run time (set by the resolver). */
 export interface Binding {
@@ -94,22 +94,4 @@ export interface File {
   /** Resolver output: module globals, and locals of the top-level code (comprehension variables). */
   globals: Binding[];
   locals: Binding[];
-}
-
-/** Position of the start of an expression (for error messages). */
-export function exprPos(e: Expr): Pos {
-  switch (e.kind) {
-    case "binary":
-      return exprPos(e.x);
-    case "dot":
-    case "index":
-    case "slice":
-      return exprPos(e.x);
-    case "call":
-      return exprPos(e.fn);
-    case "cond":
-      return exprPos(e.t);
-    default:
-      return e.pos;
-  }
 }

@@ -7,7 +7,7 @@ import { elementsOf, iterArg, lengthOf } from "./ops.js";
 import type { Thread } from "./thread.js";
 import { decodeRune, encodeRune, fromBytes, runeCount, toBytes } from "./utf8.js";
 import { Builtin, type BuiltinImpl, Callable } from "./values/callable.js";
-import { compare, equals } from "./values/compare.js";
+import { compare } from "./values/compare.js";
 import { Bytes, isInt, None, normInt, StarFloat, truth, typeName, type Value } from "./values/core.js";
 import { StarDict, StarSet } from "./values/dict.js";
 import { hashKey } from "./values/hash.js";
@@ -286,8 +286,4 @@ export function universe(): Map<string, Value> {
     m.set(name, new Builtin(name, impl as unknown as BuiltinImpl));
   }
   return m;
-}
-
-export function sameValue(a: Value, b: Value): boolean {
-  return equals(a, b);
 }

@@ -5,7 +5,7 @@ import { None, typeName, type Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
 import { Cell, type Frame, StarFunction } from "./values/function.js";
 import { StarTuple } from "./values/list.js";
-import { quote, repr } from "./values/repr.js";
+import { quote } from "./values/repr.js";
 
 const plural = (n: number) => (n === 1 ? "" : "s");
 
@@ -70,7 +70,7 @@ function bindArgs(fn: StarFunction, args: Value[], kwargs: Kwargs, locals: Frame
   }
 }
 
-export function callFunction(thread: Thread, fn: StarFunction, args: Value[], kwargs: Kwargs): Value {
+function callFunction(thread: Thread, fn: StarFunction, args: Value[], kwargs: Kwargs): Value {
   const def = fn.def;
   thread.budget.step();
   if (!thread.dialect.recursion && thread.active.has(def)) fail(`function ${fn.name} called recursively`);
@@ -129,8 +129,4 @@ export function annotate(e: unknown, fnName: string, file: string, line: number,
     return new StarlarkEvalError("maximum recursion depth exceeded");
   }
   return e;
-}
-
-export function describeValue(v: Value): string {
-  return repr(v);
 }

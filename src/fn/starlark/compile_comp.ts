@@ -3,7 +3,7 @@ import { compileExpr, type Env, type Eval } from "./compile_expr.js";
 import { fail } from "./errors.js";
 import { elementsOf } from "./ops.js";
 import type { Thread } from "./thread.js";
-import { None, truth, typeName, type Value } from "./values/core.js";
+import { truth, typeName, type Value } from "./values/core.js";
 import { HashTable, StarDict } from "./values/dict.js";
 import type { Frame } from "./values/function.js";
 import { StarList, StarRange } from "./values/list.js";
@@ -111,5 +111,3 @@ export function forEach(thread: Thread, x: Value, body: (v: Value) => number, po
   }
   return 0;
 }
-
-export const NONE: Value = None;

@@ -1,7 +1,7 @@
 import { Document, isMap } from "yaml";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { FunctionResult, KrmItem, ResourceList } from "../types.js";
+import type { KrmItem, ResourceList } from "../types.js";
 import { StarlarkEvalError, StarlarkSyntaxError } from "./errors.js";
 import { execFile } from "./interp.js";
 import type { Limits } from "./limits.js";
@@ -19,13 +19,13 @@ import { UnavailableDict } from "./values/unavailable.js";
 import { assertYamlable, starToYaml, yamlToStar } from "./yamlconv.js";
 
 /** The dialect the catalog's starlark function enables from v0.3.0: set, while/recursion, global reassignment. */
-export const KPT_DIALECT = { set: true, recursion: true, globalReassign: true };
+const KPT_DIALECT = { set: true, recursion: true, globalReassign: true };
 
 /** The newest release this module reproduces: what a run without a release behaves as. */
-export const NEWEST = "v0.5.1";
+const NEWEST = "v0.5.1";
 
 /** The catalog function's default script name when the function config has no metadata.name. */
-export function defaultProgramName(release: string = NEWEST): string {
+function defaultProgramName(release: string = NEWEST): string {
   // starlark/v0.5.1 fixed the typo of every release before it.
   return atLeast(release, "v0.5.1") ? "starlark-function-run" : "stalark-function-run";
 }
@@ -33,7 +33,7 @@ export function defaultProgramName(release: string = NEWEST): string {
 const OPEN_API_UNAVAILABLE =
   "ctx.open_api is not available in porchlight's starlark function (it does not ship kyaml's Kubernetes OpenAPI schema)";
 
-export interface StarlarkConfig {
+interface StarlarkConfig {
   name: string;
   source: string;
 }
@@ -52,7 +52,7 @@ const WANT_KINDS = `${gvk("v1", "ConfigMap")} or ${gvk("fn.kpt.dev/v1alpha1", "S
  * Reads the script from a StarlarkRun (fn.kpt.dev/v1alpha1) or a ConfigMap with `data.source`, with the
  * checks and messages of the release's config.go.
  */
-export function readConfig(fc: KrmItem | undefined, release: string = NEWEST): StarlarkConfig {
+function readConfig(fc: KrmItem | undefined, release: string = NEWEST): StarlarkConfig {
   const apiVersion = fc ? String(fc.get("apiVersion") ?? "") : "";
   const kind = fc ? String(fc.get("kind") ?? "") : "";
   const metaName = fc ? String(fc.getIn(["metadata", "name"]) ?? "") : "";
@@ -267,5 +267,3 @@ function outputItems(rl: StarDict, inputs: KrmItem[]): KrmItem[] {
     return doc;
   });
 }
-
-export type { FunctionResult };

@@ -168,7 +168,7 @@ function setOp(op: string, x: StarSet, y: StarSet): StarSet {
   return out;
 }
 
-export function contains(container: Value, x: Value): boolean {
+function contains(container: Value, x: Value): boolean {
   if (container instanceof HashTable) return container.has(x);
   if (container instanceof StarList || container instanceof StarTuple) {
     for (const e of container.elems) if (equals(e, x)) return true;
@@ -316,7 +316,7 @@ function sliceArg(v: Value | undefined, what: string): number | undefined {
 }
 
 /** Indices selected by x[lo:hi:step] for a sequence of length n. */
-export function sliceIndices(n: number, lo?: Value, hi?: Value, stepV?: Value): number[] {
+function sliceIndices(n: number, lo?: Value, hi?: Value, stepV?: Value): number[] {
   const step = sliceArg(stepV, "slice") ?? 1;
   if (step === 0) fail("zero is not a valid slice step");
   let start: number;
@@ -388,11 +388,5 @@ export function elementsOf(x: Value): Value[] | undefined {
 export function iterArg(fname: string, param: string | number, x: Value): Value[] {
   const e = elementsOf(x);
   if (e === undefined) fail(`${fname}: for parameter ${param}: got ${typeName(x)}, want iterable`);
-  return e;
-}
-
-export function iterate(x: Value): Value[] {
-  const e = elementsOf(x);
-  if (e === undefined) fail(`${typeName(x)} value is not iterable`);
   return e;
 }

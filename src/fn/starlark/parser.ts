@@ -25,7 +25,7 @@ export function parseFile(file: string, src: string): File {
   return new Parser(file, src).file();
 }
 
-export function newFunction(name: string, pos: Pos, params: Param[], body: Stmt[]): FunctionDef {
+function newFunction(name: string, pos: Pos, params: Param[], body: Stmt[]): FunctionDef {
   return {
     name,
     pos,

@@ -2,7 +2,7 @@
  * Spelling suggestions for error messages, as Go starlark's internal/spell: the candidate nearest to `x`
  * by edit distance, ignoring case and underscores, if it needs at most half as many edits as x is long.
  */
-export function nearest(x: string, candidates: Iterable<string>): string | undefined {
+function nearest(x: string, candidates: Iterable<string>): string | undefined {
   const fold = (s: string) => s.replace(/_/g, "").toLowerCase();
   const fx = fold(x);
   let best: string | undefined;

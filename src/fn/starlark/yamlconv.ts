@@ -83,7 +83,7 @@ function unconvertible(v: Value, depth: number): never {
 }
 
 /** A float as Go's yaml.v3 writes it: strconv's shortest %g, and .inf / -.inf / .nan. */
-export function yamlFloat(f: number): string {
+function yamlFloat(f: number): string {
   if (Number.isNaN(f)) return ".nan";
   if (!Number.isFinite(f)) return f > 0 ? ".inf" : "-.inf";
   const s = formatFloat(f);

@@ -2,7 +2,7 @@
  * The key order of Go's yaml.v3 encoder for a map (its keyList.Less): a "natural" order where runs of
  * digits compare as numbers and, outside a number, non-letters sort before letters.
  */
-export function yamlKeyLess(a: string, b: string): boolean {
+function yamlKeyLess(a: string, b: string): boolean {
   const ar = [...a];
   const br = [...b];
   const isDigit = (c: string | undefined) => c !== undefined && /\p{Nd}/u.test(c);

@@ -24,13 +24,7 @@ const CONCLUSIONS = [
 const LEVELS = ["notice", "warning", "failure"];
 
 /** The suite of `appId` for a commit, created on first use. */
-export function suiteFor(
-  ctx: Ctx,
-  repo: RepoRec,
-  appId: number,
-  sha: string,
-  branch: string | null,
-): CheckSuiteRec {
+function suiteFor(ctx: Ctx, repo: RepoRec, appId: number, sha: string, branch: string | null): CheckSuiteRec {
   let suite = ctx.core.store.data.checkSuites.find(
     (s) => s.repoId === repo.id && s.appId === appId && s.headSha === sha,
   );

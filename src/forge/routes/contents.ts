@@ -44,7 +44,7 @@ function wrapBase64(buf: Buffer): string {
  * Whether `Accept` asks for a file's bytes: GitHub's `raw` media type, written
  * `application/vnd.github[.v3].raw[+json]`, alone or among other types.
  */
-export function wantsRaw(accept: string): boolean {
+function wantsRaw(accept: string): boolean {
   return accept
     .split(",")
     .some((t) => /^application\/vnd\.github(\.v3)?\.raw(\+json)?$/i.test(t.split(";")[0]?.trim() ?? ""));

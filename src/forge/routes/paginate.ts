@@ -2,14 +2,14 @@ import type { Ctx } from "../context.js";
 import { ok, type Reply } from "../http.js";
 
 /** `per_page` (default 30, max 100) and `page` from the query, as GitHub reads them. */
-export function pageParams(ctx: Ctx): { perPage: number; page: number } {
+function pageParams(ctx: Ctx): { perPage: number; page: number } {
   const perPage = Math.min(100, Math.max(1, Number(ctx.query.get("per_page")) || 30));
   const page = Math.max(1, Number(ctx.query.get("page")) || 1);
   return { perPage, page };
 }
 
 /** The `Link` header GitHub sends on a paginated list (empty when there is one page). */
-export function linkHeader(ctx: Ctx, page: number, lastPage: number): string | undefined {
+function linkHeader(ctx: Ctx, page: number, lastPage: number): string | undefined {
   if (lastPage <= 1) return undefined;
   const at = (p: number) => {
     const u = new URL(ctx.url);

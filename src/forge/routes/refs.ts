@@ -9,12 +9,7 @@ import type { RepoRec } from "../types.js";
 
 const unprocessable = (message: string) => new ApiError(422, message);
 
-export async function refShape(
-  ctx: Ctx,
-  repo: RepoRec,
-  ref: string,
-  sha: string,
-): Promise<Record<string, unknown>> {
+async function refShape(ctx: Ctx, repo: RepoRec, ref: string, sha: string): Promise<Record<string, unknown>> {
   const api = repoApi(ctx.core, repo);
   const type = (await ctx.core.git.objectType(ctx.core.git.dir(repo.ownerLogin, repo.name), sha)) ?? "commit";
   return {

@@ -17,7 +17,7 @@ const EVENTS: Record<string, ReviewRec["state"]> = {
   COMMENT: "COMMENTED",
 };
 
-export function reviewShape(ctx: Ctx, repo: RepoRec, rv: ReviewRec): Record<string, unknown> {
+function reviewShape(ctx: Ctx, repo: RepoRec, rv: ReviewRec): Record<string, unknown> {
   const html = `${repoHtml(ctx.core, repo)}/pull/${rv.number}#pullrequestreview-${rv.id}`;
   const prUrl = `${repoApi(ctx.core, repo)}/pulls/${rv.number}`;
   return {

@@ -34,7 +34,7 @@ const SEVERITY = [
 ];
 
 /** A suite's status and conclusion, rolled up from its runs as GitHub does. */
-export function suiteState(runs: CheckRunRec[]): { status: string; conclusion: string | null } {
+function suiteState(runs: CheckRunRec[]): { status: string; conclusion: string | null } {
   if (runs.length === 0) return { status: "queued", conclusion: null };
   if (runs.some((r) => r.status !== "completed")) {
     return {

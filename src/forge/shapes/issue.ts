@@ -39,7 +39,7 @@ export function authorAssociation(core: ForgeCore, repo: RepoRec, login: string)
 }
 
 /** The reaction rollup GitHub attaches to issues and comments. */
-export function reactionRollup(core: ForgeCore, subject: string, url: string): Record<string, unknown> {
+function reactionRollup(core: ForgeCore, subject: string, url: string): Record<string, unknown> {
   const rs = core.store.data.reactions.filter((r) => r.subject === subject);
   const out: Record<string, unknown> = { url, total_count: rs.length };
   for (const c of REACTIONS) out[c] = rs.filter((r) => r.content === c).length;

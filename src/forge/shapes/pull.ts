@@ -15,7 +15,7 @@ export interface PullFacts {
   changedFiles: number;
 }
 
-export async function pullFacts(core: ForgeCore, repo: RepoRec, issue: IssueRec): Promise<PullFacts> {
+async function pullFacts(core: ForgeCore, repo: RepoRec, issue: IssueRec): Promise<PullFacts> {
   const pull = issue.pull!;
   const dir = core.git.dir(repo.ownerLogin, repo.name);
   const baseSha = (await core.git.resolve(dir, `refs/heads/${pull.baseRef}`)) ?? pull.headSha;

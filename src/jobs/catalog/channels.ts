@@ -1,8 +1,6 @@
 import { parseDocument } from "yaml";
 import { CHANNELS_ANNOTATION } from "../../catalog/annotations.js";
 
-export { CHANNELS_ANNOTATION };
-
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /**

@@ -7,7 +7,7 @@ import { CHECK, type JobContext } from "../context.js";
  * larger than this leaves its oldest heads without a status (and says so in the log), rather than
  * spending a write per commit of a long history.
  */
-export const SKIPPED_HEADS_LOOKED_AT = 30;
+const SKIPPED_HEADS_LOOKED_AT = 30;
 
 const NAMES = [CHECK.render, CHECK.guardrails] as const;
 
@@ -60,6 +60,6 @@ function passedOver(name: string, sha: string, pr: Pick<PullRequest, "headSha" |
 }
 
 /** A commit's page, from its pull request's (`…/owner/repo/pull/7` → `…/owner/repo/commit/<sha>`). */
-export function commitUrl(pullUrl: string, sha: string): string {
+function commitUrl(pullUrl: string, sha: string): string {
   return `${pullUrl.replace(/\/pull\/\d+\/?$/, "")}/commit/${sha}`;
 }

@@ -9,7 +9,7 @@ import { renderDraft } from "../render-draft/index.js";
 import type { HandlerResult, VerbHandler } from "./types.js";
 
 /** The workspace a fork's pull request is adopted as: the same one every time, so `/adopt` again updates it. */
-export const adoptWorkspace = (pull: number): string => `fork-pr-${pull}`;
+const adoptWorkspace = (pull: number): string => `fork-pr-${pull}`;
 
 /**
  * `/adopt` on a fork's pull request, by a maintainer: each package it changes is copied (only the files

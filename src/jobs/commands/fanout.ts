@@ -20,7 +20,7 @@ export const fanout: VerbHandler = async (ctx) => {
  * What a fan-out run did, counted from its report (never from what it planned): pull requests opened,
  * updated, merged (automerge, auto-publish), failed, and the variants left as they were.
  */
-export function fanoutCounts(report: FanoutReport): FanoutCounts {
+function fanoutCounts(report: FanoutReport): FanoutCounts {
   const by = (action: string) => report.pullRequests.filter((p) => p.action === action).length;
   const opened = by("created");
   const updated = by("updated");

@@ -32,7 +32,7 @@ function isAnywhere(verb: Verb): verb is AnywhereVerb {
   return (ANYWHERE_VERBS as readonly Verb[]).includes(verb);
 }
 
-export function defaultHandlers(): VerbHandlers {
+function defaultHandlers(): VerbHandlers {
   return {
     approve,
     reject,
@@ -97,7 +97,7 @@ export async function runCommands(ctx: JobContext, input: CommentCommands): Prom
 }
 
 /** The comments some reply of the bot names (read back from the replies' hidden markers). */
-export function answeredIds(comments: readonly IssueComment[], botLogin: string): Set<number> {
+function answeredIds(comments: readonly IssueComment[], botLogin: string): Set<number> {
   const ids = new Set<number>();
   for (const c of comments) if (c.author === botLogin) for (const id of parseReplyMarker(c.body)) ids.add(id);
   return ids;

@@ -7,7 +7,7 @@ export function replyMarker(commentId: number): string {
   return markerOf([commentId]);
 }
 
-export function resultText(result: HandlerResult): string {
+function resultText(result: HandlerResult): string {
   if (result.kind === "deleted") {
     return `Deleted **${result.package}** (merge ${result.mergeSha.slice(0, 7)}). Its published revisions keep their tags.`;
   }

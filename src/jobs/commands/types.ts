@@ -5,7 +5,7 @@ import type { PullRequest } from "../../github/port.js";
 import type { JobContext } from "../context.js";
 
 /** One command to carry out: the pull request it was written on, who wrote it, its arguments. */
-export interface CommandInput {
+interface CommandInput {
   pr: PullRequest;
   actor: Actor;
   args: CommandArgs;
@@ -21,7 +21,7 @@ export type VerbHandler = (ctx: JobContext, input: CommandInput) => Promise<Hand
  * A command that also works in an issue (the catalog's: the revision is named by its tag there): `pr` is
  * null in an issue, and for a fork's pull request, whose branch names nothing of this repository.
  */
-export interface AnywhereCommandInput extends Omit<CommandInput, "pr"> {
+interface AnywhereCommandInput extends Omit<CommandInput, "pr"> {
   pr: PullRequest | null;
   issue: number;
 }

@@ -14,7 +14,7 @@ export type AutoPublishOutcome =
 
 const PASSING = new Set(["success", "neutral", "skipped"]);
 
-export function wantsAutoPublish(variant: PackageVariant): boolean {
+function wantsAutoPublish(variant: PackageVariant): boolean {
   return variant.metadata.annotations?.[AUTO_PUBLISH_ANNOTATION] === "true";
 }
 

@@ -29,7 +29,7 @@ export async function readDeclined(
 }
 
 /** A fan-out clone or update pull request closed without merging, as the planner reads it. */
-export function declinedPullRequest(pr: PullRequest): DeclinedPullRequest | undefined {
+function declinedPullRequest(pr: PullRequest): DeclinedPullRequest | undefined {
   if (pr.state !== "closed" || pr.merged) return undefined;
   const marker = parseVariantPullRequestBody(pr.body);
   if (!marker?.to || (marker.kind !== "clone" && marker.kind !== "update")) return undefined;

@@ -273,7 +273,7 @@ function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" 
 }
 
 /** A git upstream: the package at its tag `<package>/<to>`; the original at the locked revision's tag (or commit). */
-export function upstreamSource(
+function upstreamSource(
   snap: RepoSnapshot,
   action: Extract<FanoutAction, { kind: "clone" | "update" }>,
   cache: Map<string, Promise<FileTree>>,

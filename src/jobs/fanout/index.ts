@@ -15,7 +15,7 @@ import { mapLimit } from "./limit.js";
 import { readFanoutState } from "./read-state.js";
 import { gateByRollout, recordRollout, reportSoakChecks } from "./rollout.js";
 
-export { type FanoutContext, FanoutStepError } from "./context.js";
+export type { FanoutContext } from "./context.js";
 
 /** Downstream repositories worked on at once. */
 const EXECUTE_CONCURRENCY = 4;

@@ -83,7 +83,7 @@ function upstreamRepoOf(kptfileText: string): string {
 }
 
 /** A clone URL compared loosely: no scheme, credentials, `.git` or trailing slash. */
-export function normalizeUrl(url: string): string {
+function normalizeUrl(url: string): string {
   return url
     .replace(/^[a-z+]+:\/\//i, "")
     .replace(/^[^@/]+@/, "")

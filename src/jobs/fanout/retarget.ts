@@ -9,7 +9,7 @@ export type Retarget = { revision: string } | { channel: string };
 
 const MARKER_RE = /<!-- porchlight:retarget (\{[^>]*?\}) -->/;
 
-export function formatRetargetMarker(r: Retarget): string {
+function formatRetargetMarker(r: Retarget): string {
   return `<!-- porchlight:retarget ${JSON.stringify(r)} -->`;
 }
 

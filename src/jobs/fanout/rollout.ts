@@ -29,7 +29,7 @@ const PASSING = new Set(["success", "neutral", "skipped"]);
 const HOUR_MS = 3_600_000;
 
 /** The state of the check runs on one commit: failed (naming them), pending, passed, or none ran. */
-export function checksState(runs: readonly CheckRunState[]): ChecksState {
+function checksState(runs: readonly CheckRunState[]): ChecksState {
   if (runs.length === 0) return { state: "none" };
   const failing = runs.filter((r) => r.status === "completed" && !PASSING.has(r.conclusion ?? ""));
   if (failing.length) return { state: "failed", failing: failing.map((r) => r.name).sort() };
@@ -41,7 +41,7 @@ export function checksState(runs: readonly CheckRunState[]): ChecksState {
  * The checks on a commit as the rollout reads them: its check runs and its commit statuses (CI that
  * reports statuses), the statuses read only when no run failed already.
  */
-export async function commitChecksState(port: RepoPort, sha: string): Promise<ChecksState> {
+async function commitChecksState(port: RepoPort, sha: string): Promise<ChecksState> {
   const runs = await port.listCheckRuns(sha);
   const ofRuns = checksState(runs);
   if (ofRuns.state === "failed") return ofRuns;
@@ -130,7 +130,7 @@ export async function gateByRollout(
  * closed pull requests per repository). A merge within the hour of a pull request opened earlier does
  * not count: it opened nothing in this hour.
  */
-export async function countOpenedLastHour(snaps: readonly RepoSnapshot[], now: Date): Promise<number> {
+async function countOpenedLastHour(snaps: readonly RepoSnapshot[], now: Date): Promise<number> {
   const within = (pr: PullRequest) =>
     pr.headRef.startsWith(VARIANT_PREFIX) &&
     pr.createdAt !== undefined &&
@@ -175,7 +175,7 @@ export async function recordRollout(
 }
 
 /** The check run a `soak: pending-check` rollout puts on its pull requests while they soak. */
-export const ROLLOUT_CHECK = "porchlight/rollout";
+const ROLLOUT_CHECK = "porchlight/rollout";
 
 /**
  * `soak: pending-check`: each pull request of a soaking step carries `porchlight/rollout` pending until

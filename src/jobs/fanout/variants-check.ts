@@ -14,7 +14,7 @@ import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { shortName } from "./snapshot.js";
 
 /** The check run on a management repository's pull request that changes its variant files. */
-export const VARIANTS_CHECK = "porchlight/variants";
+const VARIANTS_CHECK = "porchlight/variants";
 
 export type VariantsCheckOutcome =
   | { kind: "skipped"; reason: string }

@@ -5,7 +5,7 @@ import { answerPublishRequests } from "./answer-requests.js";
 import { type FinishedPublish, resumePublish, tagOn } from "./finish.js";
 import { isMergedDraft } from "./merged-drafts.js";
 
-export const MERGED_MARKER = "<!-- porchlight:publish merged -->";
+const MERGED_MARKER = "<!-- porchlight:publish merged -->";
 
 /**
  * A proposal merged on GitHub itself (the merge button, the API, a merge queue) → published now, not at

@@ -8,7 +8,7 @@ export function reviewMarker(reviewId: number): string {
 }
 
 /** The comment answering a review or command that asked to publish. */
-export function publishText(outcome: PublishOutcome): string {
+function publishText(outcome: PublishOutcome): string {
   switch (outcome.kind) {
     case "published":
       return formatOutcome(outcome);

@@ -11,7 +11,7 @@ import type {
 } from "./types.js";
 
 /** GitHub refuses a comment body of 65,536 characters or more. */
-export const MAX_COMMENT_CHARS = 65_535;
+const MAX_COMMENT_CHARS = 65_535;
 export const SUMMARY_MARKER = "<!-- porchlight:summary -->";
 export const SUMMARY_FORMAT_VERSION = 1;
 
@@ -104,7 +104,7 @@ function sortedResources(p: PackageChangeSummary) {
   );
 }
 
-export function resourceName(r: ResourceId): string {
+function resourceName(r: ResourceId): string {
   return `${r.kind} ${r.namespace ? `${r.namespace}/` : ""}${r.name}`;
 }
 

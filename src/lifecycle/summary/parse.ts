@@ -8,7 +8,7 @@ export interface SummaryMeta {
 
 const META = /<!-- porchlight:summary-meta version=(\d+) head=([0-9a-f]+) -->/;
 
-export function isSummaryComment(body: string): boolean {
+function isSummaryComment(body: string): boolean {
   return body.startsWith(SUMMARY_MARKER) || body.includes(`\n${SUMMARY_MARKER}`);
 }
 

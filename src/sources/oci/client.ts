@@ -60,7 +60,7 @@ interface Challenge {
 }
 
 /** `Bearer realm="…",service="…",scope="…"` → scheme and parameters. */
-export function parseChallenge(header: string): Challenge {
+function parseChallenge(header: string): Challenge {
   const m = /^\s*(\w+)\s*(.*)$/s.exec(header);
   const params: Record<string, string> = {};
   const re = /(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;

@@ -1,9 +1,9 @@
 /** The manifest and layer media types porchlight reads and writes (OCI image spec and Docker v2 schema 2). */
 
 export const OCI_MANIFEST = "application/vnd.oci.image.manifest.v1+json";
-export const OCI_INDEX = "application/vnd.oci.image.index.v1+json";
-export const DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json";
-export const DOCKER_MANIFEST_LIST = "application/vnd.docker.distribution.manifest.list.v2+json";
+const OCI_INDEX = "application/vnd.oci.image.index.v1+json";
+const DOCKER_MANIFEST = "application/vnd.docker.distribution.manifest.v2+json";
+const DOCKER_MANIFEST_LIST = "application/vnd.docker.distribution.manifest.list.v2+json";
 
 /** Every manifest kind a pull accepts, in the order of preference sent in Accept. */
 export const MANIFEST_TYPES = [OCI_MANIFEST, OCI_INDEX, DOCKER_MANIFEST, DOCKER_MANIFEST_LIST];

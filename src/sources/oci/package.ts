@@ -34,7 +34,7 @@ function parseJson<T>(m: Manifest, what: string): T {
 }
 
 /** From an index, the manifest a package pull should read. */
-export function pickManifest(index: ImageIndex): Descriptor | undefined {
+function pickManifest(index: ImageIndex): Descriptor | undefined {
   const ms = index.manifests ?? [];
   return (
     ms.find((m) => !m.platform) ??
@@ -51,7 +51,7 @@ export interface PulledPackage {
 }
 
 /** The image manifest behind a tag or digest, with the digest the reference itself resolves to. */
-export async function resolveManifest(
+async function resolveManifest(
   client: RegistryClient,
   repository: string,
   reference: string,
@@ -116,7 +116,7 @@ export async function pullPackage(
   );
 }
 
-export interface PackageArtifact {
+interface PackageArtifact {
   manifest: Buffer;
   digest: string;
   config: Buffer;
@@ -128,7 +128,7 @@ export interface PackageArtifact {
  * an image, such as skopeo inspect and umoci, read it) and the given manifest annotations. The same
  * tree and annotations give the same bytes, hence the same digest.
  */
-export async function packageArtifact(
+async function packageArtifact(
   tree: FileTree,
   annotations: Record<string, string>,
 ): Promise<PackageArtifact> {

@@ -7,7 +7,7 @@ import { main } from "../../../src/cli/main.js";
 import { type Forge, startForge } from "../../../src/forge/index.js";
 import { TEST_KEY } from "../../forge/helpers.js";
 
-export interface Run {
+interface Run {
   code: number;
   stdout: string;
   stderr: string;

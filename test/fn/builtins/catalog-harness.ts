@@ -10,7 +10,7 @@ export function parseItems(text: string): Document[] {
 }
 
 /** Items back to text, `---`-separated, with the layout the tests write (indented sequences). */
-export function formatItems(items: readonly Document[]): string {
+function formatItems(items: readonly Document[]): string {
   return items.map((d) => d.toString({ lineWidth: 0 }).replace(/^---\n/, "")).join("---\n");
 }
 

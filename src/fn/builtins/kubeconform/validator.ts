@@ -66,7 +66,7 @@ export class KubernetesSchemas {
  * Turns ajv's errors into kubeconform's messages (kubeconform 0.7, santhosh-tekuri/jsonschema v6
  * wording): missing and unknown properties grouped per object, `got string, want null or integer`.
  */
-export function describeErrors(errors: readonly ErrorObject[]): Violation[] {
+function describeErrors(errors: readonly ErrorObject[]): Violation[] {
   const entries: { path: string; message: string; names?: string[]; grouped?: "missing" | "unknown" }[] = [];
   const groups = new Map<string, string[]>();
   const addNamed = (grouped: "missing" | "unknown", path: string, name: string) => {

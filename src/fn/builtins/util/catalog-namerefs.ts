@@ -12,7 +12,7 @@ export interface NameRefTarget {
 }
 
 /** A field in referrers of `kind` (and `group`, when given) that holds the target's name. */
-export interface NameRefField {
+interface NameRefField {
   group: string;
   kind: string;
   path: string[];

@@ -44,19 +44,6 @@ export function configErrorResult(message: string, functionConfig: Document | un
   return result;
 }
 
-/** The sorted distinct values (Go's `sets.String.List()`). */
-export function sortedSet(values: Iterable<string>): string[] {
-  return [...new Set(values)].sort(byteOrder);
-}
-
-/** Go's string ordering (bytewise over UTF-8; equal to code point order). */
-export function byteOrder(a: string, b: string): number {
-  if (a === b) return 0;
-  const x = Buffer.from(a, "utf8");
-  const y = Buffer.from(b, "utf8");
-  return Buffer.compare(x, y);
-}
-
 /**
  * An error result at a resource, its field and its file (the catalog SDKs' ConfigObjectResult and
  * kubernetesObjectResult): the resource's id, and its path and index as kpt annotated them.

@@ -258,7 +258,7 @@ export function syncOrder(before: Node | null | undefined, after: Node | null | 
 }
 
 /** The Go YAML encoders' map key order (go-yaml's keyList.Less): numbers within keys compare by value. */
-export function goKeyCompare(a: string, b: string): number {
+function goKeyCompare(a: string, b: string): number {
   if (a === b) return 0;
   return goKeyLess(a, b) ? -1 : 1;
 }

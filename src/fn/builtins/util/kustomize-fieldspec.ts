@@ -9,7 +9,6 @@ import {
   YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
 import {
   ALIAS_KIND,
   MAP_KIND,
@@ -152,15 +151,6 @@ export function compileFieldSpec(spec: FieldSpec): CompiledFieldSpec {
     return { name: isSeqField ? segment.slice(0, -2) : segment, isSeqField };
   });
   return { spec, segments };
-}
-
-/**
- * Applies one field spec to a resource: `set` gets each mapping the path reaches (created on the way
- * when the spec says so). Null values end the walk, or become mappings where the spec creates.
- */
-export function applyFieldSpec(doc: Document, spec: FieldSpec, set: (map: YAMLMap) => void): void {
-  if (!fieldSpecSelects(spec, specTarget(apiVersionOf(doc), kindOf(doc)))) return;
-  applyCompiledFieldSpec(doc, compileFieldSpec(spec), set);
 }
 
 /** applyFieldSpec of a compiled spec already known to select the resource. */

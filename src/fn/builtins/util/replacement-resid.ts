@@ -19,7 +19,7 @@ const NO_NAMESPACE_KIND = "_non_namespaceable_";
 const DEFAULT_NAMESPACE = "default";
 
 /** kustomize's `ParseGroupVersion`: `apps/v1` → apps, v1; `v1` → "", v1. */
-export function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
   const slash = apiVersion.indexOf("/");
   return slash < 0
     ? { group: "", version: apiVersion }

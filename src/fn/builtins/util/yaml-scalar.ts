@@ -107,7 +107,7 @@ function looksTyped(text: string): boolean {
 }
 
 /** Whether YAML allows `text` as a plain scalar (YAML 1.2 §7.3.3), in block or flow context. */
-export function plainAllowed(text: string, inFlow: boolean): boolean {
+function plainAllowed(text: string, inFlow: boolean): boolean {
   if (text === "" || text !== text.trim()) return false;
   if (text.includes("\n")) return false;
   const first = text[0] ?? "";

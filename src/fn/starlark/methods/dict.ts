@@ -3,7 +3,7 @@ import { fail } from "../errors.js";
 import { elementsOf } from "../ops.js";
 import type { Kwargs } from "../values/callable.js";
 import { None, typeName, type Value } from "../values/core.js";
-import { type HashTable, StarDict, StarSet } from "../values/dict.js";
+import { StarDict, StarSet } from "../values/dict.js";
 import { StarList, StarTuple } from "../values/list.js";
 import { quote } from "../values/repr.js";
 import type { MethodTable } from "./types.js";
@@ -162,7 +162,3 @@ export const SET_METHODS: MethodTable<StarSet> = {
     return setOf("issuperset", x!).every((k) => s.has(k));
   },
 };
-
-export function isHashTable(v: Value): v is HashTable {
-  return v instanceof StarDict || v instanceof StarSet;
-}

@@ -1,6 +1,6 @@
 import { fail } from "../errors.js";
-import { Builtin, Struct } from "./callable.js";
-import { Bytes, None, StarFloat, typeName, type Value } from "./core.js";
+import { Struct } from "./callable.js";
+import { Bytes, StarFloat, typeName, type Value } from "./core.js";
 import { HashTable } from "./dict.js";
 import { StarList, StarRange, StarTuple } from "./list.js";
 
@@ -113,12 +113,4 @@ export function compareOp(op: string, x: Value, y: Value): boolean {
     default:
       return c >= 0;
   }
-}
-
-export function isNone(v: Value): boolean {
-  return v === None;
-}
-
-export function isBuiltin(v: Value): v is Builtin {
-  return v instanceof Builtin;
 }

@@ -13,7 +13,7 @@ export abstract class StarObject {
 
 export type Value = boolean | number | bigint | string | StarObject;
 
-export class NoneType extends StarObject {
+class NoneType extends StarObject {
   readonly typeName = "NoneType";
   override truth(): boolean {
     return false;

@@ -74,10 +74,6 @@ export function intBitop(op: string, a: Int, b: Int): Int {
   }
 }
 
-export function intCmp(a: Int, b: Int): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 export function intToFloat(a: Int): number {
   return typeof a === "number" ? a : Number(a);
 }
