@@ -4,13 +4,10 @@ import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
 import { PorchlightEvents } from "../jobs/events.js";
-import { KptRenderer } from "../jobs/kpt-renderer/index.js";
-import { mirrorAccessFromEnv } from "../jobs/mirror/index.js";
+import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
-import { attributionEnabled } from "../kpt/attribution.js";
 import { Metrics } from "../ops/metrics.js";
-import { egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 
 export interface ActionDepsOptions {
   identity: BotIdentity;
@@ -51,6 +48,8 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
     problems.push(`after publishing ${tag}: ${err instanceof Error ? err.message : String(err)}`);
   });
   const identity = opts.identity;
+  // the workflow's env: PORCHLIGHT_OCI_* from its secrets (e.g. GITHUB_TOKEN for ghcr.io)
+  const { renderer, mirror } = operatorServicesFromEnv(process.env, { renderer: opts.renderer });
   return {
     outcomes,
     problems,
@@ -58,23 +57,13 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
       queues,
       events,
       metrics,
-      renderer:
-        opts.renderer ??
-        new KptRenderer(
-          undefined,
-          undefined,
-          attributionEnabled(process.env),
-          undefined,
-          undefined,
-          imageEgressCheck(egressPolicyFromEnv(process.env)),
-        ),
+      renderer,
       cacheDir: opts.cacheDir,
       operatorRuntimes: opts.operatorRuntimes,
       ...(opts.operatorLimits ? { operatorLimits: opts.operatorLimits } : {}),
       log: opts.log,
       identity: async () => identity,
-      // the workflow's env: PORCHLIGHT_OCI_* from its secrets (e.g. GITHUB_TOKEN for ghcr.io)
-      mirror: mirrorAccessFromEnv(process.env),
+      mirror,
     },
   };
 }

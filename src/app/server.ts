@@ -13,17 +13,15 @@ import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import { PorchlightEvents } from "../jobs/events.js";
-import { KptRenderer } from "../jobs/kpt-renderer/index.js";
-import { type MirrorAccess, mirrorAccessFromEnv } from "../jobs/mirror/index.js";
+import type { MirrorAccess } from "../jobs/mirror/index.js";
+import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import { ParkedJobs } from "../jobs/parked.js";
 import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { RepoQueues } from "../jobs/repo-queue.js";
 import { scheduleSweeps } from "../jobs/sweep-schedule.js";
-import { attributionEnabled } from "../kpt/attribution.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
-import { egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueFanout, enqueueFanoutWanted } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
@@ -178,22 +176,19 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
-  // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
-  const egressAllow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
+  const { renderer, mirror } = operatorServicesFromEnv(process.env, {
+    // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
+    allow: opts.baseUrl ? [endpointOf(opts.baseUrl)] : [],
+    // an image's source label names the repository where the app serves it (GitHub Enterprise, the forge)
+    serverUrl: opts.baseUrl?.replace(/\/api\/v3\/?$/, ""),
+    renderer: opts.renderer,
+    mirror: opts.mirror,
+  });
   const deps: AppDeps = {
     queues,
     events,
     metrics,
-    renderer:
-      opts.renderer ??
-      new KptRenderer(
-        undefined,
-        undefined,
-        attributionEnabled(process.env),
-        undefined,
-        undefined,
-        imageEgressCheck(egressPolicyFromEnv(process.env, egressAllow)),
-      ),
+    renderer,
     cacheDir,
     blobs,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
@@ -202,10 +197,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(await github.identity())),
     installationLookup: () => installationLookup(github),
-    // an image's source label names the repository where the app serves it (GitHub Enterprise, the forge)
-    mirror:
-      opts.mirror ??
-      mirrorAccessFromEnv(process.env, egressAllow, opts.baseUrl?.replace(/\/api\/v3\/?$/, "")),
+    mirror,
   };
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mirrorAccessFromEnv } from "../../src/jobs/mirror/index.js";
+import { operatorServicesFromEnv } from "../../src/jobs/operator-env.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import type { World } from "./harness.js";
 import {
@@ -14,7 +14,7 @@ import {
 
 /**
  * A repository writer names the upstream URLs fan-out fetches; the bot fetches them from the operator's
- * network. With the access the app builds from its environment (mirrorAccessFromEnv, the operator
+ * network. With the access the app builds from its environment (operatorServicesFromEnv, the operator
  * allowing one tarball server on loopback), a variant whose URL redirects to another loopback service
  * (the app's own /metrics, say) is refused, that service is never asked, and the dashboard says what was
  * refused without echoing anything it would have answered; the allowed server's variant is cloned.
@@ -41,7 +41,7 @@ describe("egress: fan-out fetches only what the operator's policy allows (forge 
     });
     await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
     const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
-    const mirror = mirrorAccessFromEnv({ PORCHLIGHT_EGRESS_ALLOW: new URL(base).host });
+    const { mirror } = operatorServicesFromEnv({ PORCHLIGHT_EGRESS_ALLOW: new URL(base).host });
     world = await startSourceWorld(
       [
         sourceVariant("web-01", `tarball: ${base}/web.tar.gz`),

@@ -4,18 +4,18 @@ import { join } from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/resolve.js";
-import {
-  type MirrorAccess,
-  mirrorAccessFromEnv,
-  mirrorRevision,
-  scopedAccess,
-} from "../../src/jobs/mirror/index.js";
+import { type MirrorAccess, mirrorRevision, scopedAccess } from "../../src/jobs/mirror/index.js";
+import { operatorServicesFromEnv } from "../../src/jobs/operator-env.js";
 import { SourceError } from "../../src/sources/errors.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { globMatch, OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { fakeRepoWith } from "../jobs/fake-repo.js";
 import { codeBlock } from "../util/codeblock.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
+
+/** The registry access the app and the Action build from their environment. */
+const accessFromEnv = (env: NodeJS.ProcessEnv, serverUrl?: string) =>
+  operatorServicesFromEnv(env, { serverUrl }).mirror;
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const FILE = codeBlock`
@@ -90,16 +90,16 @@ describe("the operator's named registry credentials", () => {
     try {
       const file = join(dir, "registries.yaml");
       writeFileSync(file, FILE);
-      const access = mirrorAccessFromEnv({
+      const access = accessFromEnv({
         PORCHLIGHT_REGISTRY_CREDENTIALS: file,
         PORCHLIGHT_OCI_REGISTRY: "ghcr.io",
       });
       expect(access.operator?.entries.map((e) => e.name)).toEqual(["acme-ghcr", "infra-ghcr"]);
-      expect(() =>
-        mirrorAccessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: join(dir, "missing.yaml") }),
-      ).toThrow(`PORCHLIGHT_REGISTRY_CREDENTIALS names ${join(dir, "missing.yaml")}, which cannot be read`);
+      expect(() => accessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: join(dir, "missing.yaml") })).toThrow(
+        `PORCHLIGHT_REGISTRY_CREDENTIALS names ${join(dir, "missing.yaml")}, which cannot be read`,
+      );
       writeFileSync(file, "credentials: {a: {registry: ghcr.io}}\n");
-      expect(() => mirrorAccessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: file })).toThrow(
+      expect(() => accessFromEnv({ PORCHLIGHT_REGISTRY_CREDENTIALS: file })).toThrow(
         `${file}: credentials.a`,
       );
     } finally {
@@ -108,9 +108,9 @@ describe("the operator's named registry credentials", () => {
   });
 
   it("labels images with the GitHub the app serves: GitHub Enterprise or the forge, else the Action's server", () => {
-    expect(mirrorAccessFromEnv({}, [], "http://127.0.0.1:3000").serverUrl).toBe("http://127.0.0.1:3000");
-    expect(mirrorAccessFromEnv({ GITHUB_SERVER_URL: "https://ghe.corp" }).serverUrl).toBe("https://ghe.corp");
-    expect(mirrorAccessFromEnv({}).serverUrl).toBe("https://github.com");
+    expect(accessFromEnv({}, "http://127.0.0.1:3000").serverUrl).toBe("http://127.0.0.1:3000");
+    expect(accessFromEnv({ GITHUB_SERVER_URL: "https://ghe.corp" }).serverUrl).toBe("https://ghe.corp");
+    expect(accessFromEnv({}).serverUrl).toBe("https://github.com");
   });
 
   it("without named credentials, a repository naming one is refused rather than given the operator's login", async () => {

@@ -3,7 +3,7 @@ import type { RepoPort } from "../../github/port.js";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
-import { egressFetch, egressPolicyFromEnv } from "../../sources/egress.js";
+import { type EgressPolicy, egressFetch } from "../../sources/egress.js";
 import { SourceError } from "../../sources/errors.js";
 import { RegistryClient } from "../../sources/oci/client.js";
 import { type CredentialLookup, dockerCredentials, noCredentials } from "../../sources/oci/credentials.js";
@@ -43,19 +43,19 @@ export interface MirrorAccess {
 export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs" | "operator">;
 
 /**
- * The operator's access, reaching only what the egress policy allows (PORCHLIGHT_EGRESS_ALLOW and
- * `allow`, the endpoints the app itself serves): the named credentials of the file PORCHLIGHT_REGISTRY_CREDENTIALS names (read
- * now: a bad file stops the start with its problem), else PORCHLIGHT_OCI_* and the Docker config file of
- * the app's environment, for every repository (one owner's app, or the Action in its own repository).
+ * The operator's access, reaching only what the egress policy allows (`policy`: PORCHLIGHT_EGRESS_ALLOW
+ * and the endpoints the app itself serves; operatorServicesFromEnv builds both): the named credentials
+ * of the file PORCHLIGHT_REGISTRY_CREDENTIALS names (read now: a bad file stops the start with its
+ * problem), else PORCHLIGHT_OCI_* and the Docker config file of the app's environment, for every
+ * repository (one owner's app, or the Action in its own repository).
  */
 export function mirrorAccessFromEnv(
   env: NodeJS.ProcessEnv,
-  allow: readonly string[] = [],
+  // every fetch on a repository's behalf keeps to the operator's egress policy (docs/operations.md)
+  policy: EgressPolicy,
   /** The web address of the GitHub the app serves (GitHub Enterprise, the forge); else GITHUB_SERVER_URL. */
   serverUrl?: string,
 ): MirrorAccess {
-  // every fetch on a repository's behalf keeps to the operator's egress policy (docs/operations.md)
-  const policy = egressPolicyFromEnv(env, allow);
   const file = env.PORCHLIGHT_REGISTRY_CREDENTIALS;
   let operator: OperatorCredentials | undefined;
   if (file) {
