@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { LRUCache } from "lru-cache";
 import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
 
 export interface GitPerson {
@@ -162,20 +163,28 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
  */
 const MAX_READERS = 32;
 
-/** Answers kept per repository by `settled`; past this the oldest is dropped. */
+/** Answers kept per repository by `settled`; past this the least recently asked is dropped. */
 const MAX_SETTLED = 512;
 
 /** The bare repositories of a forge, at `<root>/<owner>/<name>.git`. */
 export class GitStore {
-  /** One `git cat-file --batch-command` per repository read, most recently used last. */
-  private readonly readers = new Map<string, CatFileReader>();
+  /**
+   * One `git cat-file --batch-command` per repository read; the least recently used one past
+   * MAX_READERS is closed, and its repository's answers forgotten, as `forget` does.
+   */
+  private readonly readers = new LRUCache<string, CatFileReader>({
+    max: MAX_READERS,
+    dispose: (reader, dir, reason) => {
+      if (reason === "evict") this.retire(dir, reader);
+    },
+  });
   private readonly closing = new Set<Promise<void>>();
   private stopped = false;
   /**
    * Answers computed from object ids alone (merge bases, merges, diffs, commit ranges), by repository:
    * a pull request's facts are asked for at every read of it, of the same base and head until one moves.
    */
-  private readonly answers = new Map<string, Map<string, Promise<unknown>>>();
+  private readonly answers = new Map<string, LRUCache<string, Promise<unknown>>>();
 
   constructor(readonly root: string) {}
 
@@ -189,10 +198,15 @@ export class GitStore {
 
   /** Ends the reader of a repository whose directory is about to be removed or replaced. */
   forget(dir: string): void {
-    this.answers.delete(dir);
-    const reader = this.readers.get(dir);
-    if (!reader) return;
+    const reader = this.readers.peek(dir);
     this.readers.delete(dir);
+    this.retire(dir, reader);
+  }
+
+  /** Closes a reader taken out of `readers` (waited for by `close`), and drops its repository's answers. */
+  private retire(dir: string, reader: CatFileReader | undefined): void {
+    this.answers.delete(dir);
+    if (!reader) return;
     const done = reader.close();
     this.closing.add(done);
     void done.then(() => this.closing.delete(done));
@@ -231,7 +245,7 @@ export class GitStore {
     if (!ids.every((id) => id === null || FULL_SHA.test(id))) return compute();
     let known = this.answers.get(dir);
     if (!known) {
-      known = new Map();
+      known = new LRUCache({ max: MAX_SETTLED });
       this.answers.set(dir, known);
     }
     const key = `${what} ${ids.join(" ")}`;
@@ -241,10 +255,9 @@ export class GitStore {
       answer = fresh;
       known.set(key, fresh);
       const drop = () => {
-        if (known.get(key) === fresh) known.delete(key);
+        if (known.peek(key) === fresh) known.delete(key);
       };
       fresh.then((a) => keep(a) || drop(), drop);
-      if (known.size > MAX_SETTLED) known.delete(known.keys().next().value!);
     }
     return answer.then((a) => structuredClone(a));
   }
@@ -253,14 +266,10 @@ export class GitStore {
     const env = { ...process.env, ...GIT_ENV };
     if (this.stopped) return new CatFileReader(dir, env);
     const known = this.readers.get(dir);
-    this.readers.delete(dir);
-    if (known?.alive) {
-      this.readers.set(dir, known);
-      return known;
-    }
+    if (known?.alive) return known;
+    // a reader that died is replaced as it is (its process is gone); one past MAX_READERS is retired
     const reader = new CatFileReader(dir, env);
     this.readers.set(dir, reader);
-    if (this.readers.size > MAX_READERS) this.forget(this.readers.keys().next().value!);
     return reader;
   }
 

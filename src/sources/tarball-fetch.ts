@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { isLoopbackHost } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
 import { readBounded } from "./egress.js";
@@ -32,35 +33,28 @@ interface Entry {
 
 /**
  * What the last read of each URL answered: its validators, digest and files. Kept for a process's life by
- * whoever watches tarballs (the bot's fan-out), bounded in bytes (the oldest read is forgotten first); a
- * URL forgotten is read in full again, which changes nothing but the cost.
+ * whoever watches tarballs (the bot's fan-out), bounded in bytes (the least recently read is forgotten
+ * first); a URL forgotten is read in full again, which changes nothing but the cost.
  */
 export class TarballCache {
-  private readonly entries = new Map<string, Entry>();
-  private total = 0;
+  private readonly entries: LRUCache<string, Entry>;
 
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(private readonly maxBytes = 64 * 1024 * 1024) {
+    // an empty archive still takes an entry
+    this.entries = new LRUCache<string, Entry>({
+      maxSize: maxBytes,
+      sizeCalculation: (e) => Math.max(1, e.bytes),
+    });
+  }
 
   get(url: string): Entry | undefined {
     return this.entries.get(url);
   }
 
   set(url: string, entry: Entry): void {
-    this.delete(url);
-    if (entry.bytes > this.maxBytes) return;
-    this.entries.set(url, entry);
-    this.total += entry.bytes;
-    for (const key of [...this.entries.keys()]) {
-      if (this.total <= this.maxBytes) break;
-      this.delete(key);
-    }
-  }
-
-  private delete(url: string): void {
-    const old = this.entries.get(url);
-    if (!old) return;
-    this.entries.delete(url);
-    this.total -= old.bytes;
+    // one larger than the whole budget is not kept, nor what the URL answered before
+    if (entry.bytes > this.maxBytes) this.entries.delete(url);
+    else this.entries.set(url, entry);
   }
 }
 
