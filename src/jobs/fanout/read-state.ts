@@ -17,7 +17,7 @@ import {
   type VariantProblem,
 } from "../../variants/index.js";
 import { DASHBOARD_LABEL, type FanoutContext } from "./context.js";
-import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
+import { type Elsewhere, listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
 import { rebaseDue } from "./rebase.js";
@@ -60,6 +60,26 @@ export interface FanoutState {
   dashboard?: { number: number; body: string; labels: string[] };
 }
 
+/** Variant files as loadVariants reads them. */
+type VariantFiles = { path: string; text: string }[];
+
+/**
+ * The repositories a run knows of and has read, growing as it reaches beyond the management
+ * repository's installation. The installation's own are named by short name, another installation's by
+ * `owner/name` (two accounts may both have a `deploy-dev`).
+ */
+interface Repositories {
+  /** Every repository known: the installation's unarchived ones, then those reached elsewhere. */
+  all: InstallationRepository[];
+  /** The installation's own, by full name. */
+  own: ReadonlySet<string>;
+  /** Every repository read, by `keyOf`. */
+  snapshots: Map<string, RepoSnapshot>;
+  keyOf(r: InstallationRepository): string;
+  find(name: string): InstallationRepository | undefined;
+  infoOf(r: InstallationRepository): RepositoryInfo;
+}
+
 /**
  * Reads what fan-out needs for the variants of one management repository: its variant files, every
  * repository of the installation and those of the app's other installations that variants name as
@@ -67,32 +87,108 @@ export interface FanoutState {
  * revisions (tags) and channels (catalog). Pure reads; nothing is written.
  */
 export async function readFanoutState(ctx: FanoutContext, managementName: string): Promise<FanoutState> {
-  const all = (await ctx.installation.listRepositories()).filter((r) => !r.archived);
-  const own = new Set(all.map((r) => r.fullName));
-  // The management repository's installation names its repositories by short name; another installation's
-  // by `owner/name` (two accounts may both have a `deploy-dev`).
-  const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
-  const find = (name: string) => all.find((r) => r.fullName === name || keyOf(r) === name);
-  const managementRepo = find(managementName);
+  const repos = installationRepositories(
+    (await ctx.installation.listRepositories()).filter((r) => !r.archived),
+  );
+  const managementRepo = repos.find(managementName);
   if (!managementRepo) throw new Error(`${managementName} is not a repository of this installation`);
-  const snapshots = new Map<string, RepoSnapshot>();
-  await mapLimit(all, READ_CONCURRENCY, async (r) => {
-    snapshots.set(keyOf(r), await readSnapshot(r, ctx.installation.repo(r)));
+  await mapLimit(repos.all, READ_CONCURRENCY, async (r) => {
+    repos.snapshots.set(repos.keyOf(r), await readSnapshot(r, ctx.installation.repo(r)));
   });
-  const management = snapshots.get(keyOf(managementRepo)) as RepoSnapshot;
+  const management = repos.snapshots.get(repos.keyOf(managementRepo)) as RepoSnapshot;
   const files = [...management.tree]
     .filter(([path]) => isVariantFile(path))
     .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") }));
-  const infoOf = (r: InstallationRepository): RepositoryInfo => ({
-    name: keyOf(r),
-    fullName: r.fullName,
-    topics: r.topics,
+  const beyond = await reachBeyondInstallation(ctx, repos, managementRepo, management, files);
+  const { upstreamRepos, loaded, problems } = await readUpstreams(repos, files, beyond.context);
+  const read = await readVariants(ctx, repos, loaded.variants, upstreamRepos);
+  const managed = await findManaged({
+    snapshots: repos.snapshots,
+    managementUrl: managementRepo.cloneUrl,
+    variants: read.variants,
+    botEmail: ctx.bot.author.email,
+    pulls: read.pulls,
   });
-  const infos: RepositoryInfo[] = all.map(infoOf);
 
-  // Accounts sets select in by owner (`other/cluster-*`): the app's installation there, listed; only the
-  // repositories a variant ends up naming are read.
-  const managementKey = keyOf(managementRepo);
+  // What the next run reads again: every repository of another installation a variant names or a managed
+  // package lives in, and those remembered that could not be reached now for a reason that may pass.
+  const downstreamsElsewhere = [
+    ...read.declared.map((v) => v.spec.downstream.repo),
+    ...managed.map((m) => m.repo),
+    ...beyond.remembered.filter((r) => beyond.context.unreachable[r]?.retry),
+  ].filter((r) => r.includes("/"));
+  const upstream: Record<string, UpstreamRepoState["packages"]> = {};
+  for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
+  const sources = await resolveSourceUpstreams(
+    read.variants.filter((lv) => !lv.variant.spec.paused).map((lv) => lv.variant.spec.upstream),
+    ctx.registry,
+  );
+  return {
+    management,
+    variants: read.variants,
+    problems,
+    upstream,
+    sources,
+    upstreamRepos,
+    downstream: read.downstream,
+    managed,
+    snapshots: repos.snapshots,
+    pulls: read.pulls,
+    retargets: read.retargets,
+    steps: read.steps,
+    declared: read.declared,
+    downstreamsElsewhere,
+    ...(beyond.board ? { dashboard: beyond.board } : {}),
+  };
+}
+
+/** The management repository's installation's repositories, none read yet. */
+function installationRepositories(listed: InstallationRepository[]): Repositories {
+  const own = new Set(listed.map((r) => r.fullName));
+  const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
+  const all = [...listed];
+  return {
+    all,
+    own,
+    snapshots: new Map(),
+    keyOf,
+    find: (name) => all.find((r) => r.fullName === name || keyOf(r) === name),
+    infoOf: (r) => ({ name: keyOf(r), fullName: r.fullName, topics: r.topics }),
+  };
+}
+
+/** What loadVariants is given once every repository variants name has been looked for. */
+interface VariantsContext {
+  repositories: RepositoryInfo[];
+  managementRepo: string;
+  unreachable: Elsewhere["unreachable"];
+  unreachableAccounts: Record<string, string>;
+}
+
+/**
+ * The repositories outside the management repository's installation that variants reach, read into
+ * `repos`: those of the accounts sets select in by owner (`other/cluster-*`: the app's installation
+ * there, listed; only the repositories a variant ends up naming are read), those named as `owner/name`
+ * (in another installation of the app?), and those the dashboard's marker remembers. Also the dashboard
+ * issue, read once for both that read it: its marker names the repositories of other installations where
+ * the last run found downstreams (read again, so that a variant removed since still has its downstream
+ * there proposed for deletion), and its labels steer a rollout (gateByRollout).
+ */
+async function reachBeyondInstallation(
+  ctx: FanoutContext,
+  repos: Repositories,
+  managementRepo: InstallationRepository,
+  management: RepoSnapshot,
+  files: VariantFiles,
+): Promise<{
+  context: VariantsContext;
+  /** The other installations' repositories the dashboard's marker named, not named again by a variant. */
+  remembered: string[];
+  board: { number: number; body: string; labels: string[] } | undefined;
+}> {
+  const own = repos.own;
+  const infos = repos.all.map(repos.infoOf);
+  const managementKey = repos.keyOf(managementRepo);
   const first = loadVariants(files, { repositories: infos, managementRepo: managementKey });
   const ownAccount = managementRepo.id.owner.toLowerCase();
   const selected = await listSelectedAccounts(
@@ -100,9 +196,8 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     first.selectedAccounts.filter((a) => a !== ownAccount),
   );
   const candidates = selected.repositories.filter((c) => !own.has(c.repository.fullName));
-  infos.push(...candidates.map((c) => infoOf(c.repository)));
+  infos.push(...candidates.map((c) => repos.infoOf(c.repository)));
 
-  // Repositories named as `owner/name` outside this installation: in another installation of the app?
   const named = loadVariants(files, { repositories: infos, managementRepo: managementKey });
   const used = new Set(
     named.variants.flatMap(({ variant: { spec } }) =>
@@ -113,11 +208,8 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   infos.splice(
     infos.length - candidates.length,
     candidates.length,
-    ...picked.map((c) => infoOf(c.repository)),
+    ...picked.map((c) => repos.infoOf(c.repository)),
   );
-  // The dashboard issue, read once for both that read it: its marker names the repositories of other
-  // installations where the last run found downstreams (read again, so that a variant removed since still
-  // has its downstream there proposed for deletion), and its labels steer a rollout (gateByRollout).
   const board =
     ctx.installationFor || ctx.rollout
       ? await management.port.findIssue({ marker: DASHBOARD_MARKER, label: DASHBOARD_LABEL })
@@ -131,27 +223,45 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   const elsewhere = await reachElsewhere(ctx.installationFor, [...named.unknownRepositories, ...remembered]);
   const reached = [...picked, ...elsewhere.repositories];
   await mapLimit(reached, READ_CONCURRENCY, async ({ repository, port }) => {
-    snapshots.set(repository.fullName, await readSnapshot(repository, port));
+    repos.snapshots.set(repository.fullName, await readSnapshot(repository, port));
   });
-  for (const { repository } of elsewhere.repositories) infos.push(infoOf(repository));
-  for (const { repository } of reached) all.push(repository);
-  const context = {
-    repositories: infos,
-    managementRepo: managementKey,
-    unreachable: elsewhere.unreachable,
-    unreachableAccounts: selected.unreachable,
+  for (const { repository } of elsewhere.repositories) infos.push(repos.infoOf(repository));
+  for (const { repository } of reached) repos.all.push(repository);
+  return {
+    context: {
+      repositories: infos,
+      managementRepo: managementKey,
+      unreachable: elsewhere.unreachable,
+      unreachableAccounts: selected.unreachable,
+    },
+    remembered,
+    board,
   };
+}
 
-  // Pass one finds the upstream repositories; pass two checks upstream packages against their tags.
+/**
+ * The upstream repositories' packages and catalogs, and the variants checked against them: pass one
+ * finds the upstream repositories; pass two checks upstream packages against their tags. A catalog
+ * that cannot be read is a problem of its own.
+ */
+async function readUpstreams(
+  repos: Repositories,
+  files: VariantFiles,
+  context: VariantsContext,
+): Promise<{
+  upstreamRepos: Map<string, UpstreamRepoState>;
+  loaded: ReturnType<typeof loadVariants>;
+  problems: VariantProblem[];
+}> {
   const upstreamNames = new Set<string>();
   for (const lv of loadVariants(files, context).variants) {
     if (isSourceUpstream(lv.variant.spec.upstream)) continue;
-    const repo = find(lv.variant.spec.upstream.repo);
-    if (repo) upstreamNames.add(keyOf(repo));
+    const repo = repos.find(lv.variant.spec.upstream.repo);
+    if (repo) upstreamNames.add(repos.keyOf(repo));
   }
   const upstreamRepos = new Map<string, UpstreamRepoState>();
   for (const name of upstreamNames) {
-    upstreamRepos.set(name, await readUpstreamState(snapshots.get(name) as RepoSnapshot));
+    upstreamRepos.set(name, await readUpstreamState(repos.snapshots.get(name) as RepoSnapshot));
   }
   const packages = Object.fromEntries(
     [...upstreamRepos].map(([name, u]) => [name, Object.keys(u.packages)] as const),
@@ -168,38 +278,62 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
         message: u.catalog.problem,
       });
   }
+  return { upstreamRepos, loaded, problems };
+}
 
-  const pulls = new Map<string, PullRequest>();
-  const retargets = new Map<string, Retarget>();
-  const steps = new Map<string, UpgradeStep>();
-  const declared: PackageVariant[] = [];
-  const downstream: Record<string, DownstreamPackageState> = {};
-  const variants: LoadedVariant[] = [];
-  for (const lv of loaded.variants) {
+/** What readVariants finds of each variant, by its name. */
+type VariantsRead = Pick<
+  FanoutState,
+  "variants" | "declared" | "pulls" | "retargets" | "downstream" | "steps"
+>;
+
+/**
+ * Each valid variant with its repositories named by their key, its open fan-out pull request (and the
+ * retarget that pull request carries, applied), its downstream package's state (a rebase due, for a
+ * rollout) and, for a channel follower, the upgrade step to the channel's head.
+ */
+async function readVariants(
+  ctx: FanoutContext,
+  repos: Repositories,
+  loaded: LoadedVariant[],
+  upstreamRepos: Map<string, UpstreamRepoState>,
+): Promise<VariantsRead> {
+  const read: VariantsRead = {
+    variants: [],
+    declared: [],
+    pulls: new Map(),
+    retargets: new Map(),
+    downstream: {},
+    steps: new Map(),
+  };
+  for (const lv of loaded) {
     const declaredUpstream = lv.variant.spec.upstream;
-    const down = find(lv.variant.spec.downstream.repo) as InstallationRepository;
+    const down = repos.find(lv.variant.spec.downstream.repo) as InstallationRepository;
     let variant: PackageVariant = {
       ...lv.variant,
       spec: {
         ...lv.variant.spec,
         upstream: isSourceUpstream(declaredUpstream)
           ? declaredUpstream
-          : { ...declaredUpstream, repo: keyOf(find(declaredUpstream.repo) as InstallationRepository) },
-        downstream: { ...lv.variant.spec.downstream, repo: keyOf(down) },
+          : {
+              ...declaredUpstream,
+              repo: repos.keyOf(repos.find(declaredUpstream.repo) as InstallationRepository),
+            },
+        downstream: { ...lv.variant.spec.downstream, repo: repos.keyOf(down) },
       },
     };
-    const snap = snapshots.get(keyOf(down)) as RepoSnapshot;
+    const snap = repos.snapshots.get(repos.keyOf(down)) as RepoSnapshot;
     const name = variant.metadata.name;
-    declared.push(variant);
+    read.declared.push(variant);
     const found = await readOpenPull(
       snap,
       formatVariantBranch({ package: variant.spec.downstream.package, variant: name }),
       ctx.bot.author.email,
     );
-    if (found) pulls.set(name, found.pr);
+    if (found) read.pulls.set(name, found.pr);
     const retarget = found && parseRetarget(found.pr.body);
     if (retarget) {
-      retargets.set(name, retarget);
+      read.retargets.set(name, retarget);
       variant = retargeted(variant, retarget);
     }
     const kptfile = snap.tree.get(`${variant.spec.downstream.package}/Kptfile`)?.toString("utf8");
@@ -209,7 +343,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       state.pullRequest &&
       (await rebaseDue(ctx.rollout, variant, snap, found.pr, state.pullRequest));
     if (rebase && state.pullRequest) state.pullRequest.rebase = rebase;
-    downstream[name] = state;
+    read.downstream[name] = state;
     const up = variant.spec.upstream;
     const step =
       !isSourceUpstream(up) && up.channel !== undefined
@@ -217,49 +351,11 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
             upstreamRepos.get(up.repo)?.catalog.catalog,
             up.package,
             up.channel,
-            downstream[name]?.lockedRevision,
+            read.downstream[name]?.lockedRevision,
           )
         : undefined;
-    if (step) steps.set(name, step);
-    variants.push({ ...lv, variant });
+    if (step) read.steps.set(name, step);
+    read.variants.push({ ...lv, variant });
   }
-
-  const managed = await findManaged({
-    snapshots,
-    managementUrl: managementRepo.cloneUrl,
-    variants,
-    botEmail: ctx.bot.author.email,
-    pulls,
-  });
-
-  // What the next run reads again: every repository of another installation a variant names or a managed
-  // package lives in, and those remembered that could not be reached now for a reason that may pass.
-  const downstreamsElsewhere = [
-    ...declared.map((v) => v.spec.downstream.repo),
-    ...managed.map((m) => m.repo),
-    ...remembered.filter((r) => elsewhere.unreachable[r]?.retry),
-  ].filter((r) => r.includes("/"));
-  const upstream: Record<string, UpstreamRepoState["packages"]> = {};
-  for (const [name, u] of upstreamRepos) upstream[name] = u.packages;
-  const sources = await resolveSourceUpstreams(
-    variants.filter((lv) => !lv.variant.spec.paused).map((lv) => lv.variant.spec.upstream),
-    ctx.registry,
-  );
-  return {
-    management,
-    variants,
-    problems,
-    upstream,
-    sources,
-    upstreamRepos,
-    downstream,
-    managed,
-    snapshots,
-    pulls,
-    retargets,
-    steps,
-    declared,
-    downstreamsElsewhere,
-    ...(board ? { dashboard: board } : {}),
-  };
+  return read;
 }
