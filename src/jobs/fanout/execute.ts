@@ -23,14 +23,24 @@ import { deprecationNote } from "./deprecation-note.js";
 import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
-import { pushVariantBranch } from "./push.js";
+import { type BranchPush, pushVariantBranch } from "./push.js";
 import type { FanoutState } from "./read-state.js";
 import { withRetarget } from "./retarget.js";
 import type { RepoSnapshot } from "./snapshot.js";
 import { keepSource } from "./source-store.js";
 import { sourceUpstream } from "./source-upstream.js";
-import { buildUpdate, type UpstreamSource } from "./update.js";
+import { buildUpdate, type PackageContent, type UpstreamSource } from "./update.js";
 import { upgradeStepNote } from "./upgrade-step.js";
+
+type ChangeAction = Extract<FanoutAction, { kind: "clone" | "update" }>;
+type RemovalAction = Extract<FanoutAction, { kind: "deletion-proposal" | "orphan" }>;
+type SettledAction = Extract<FanoutAction, { kind: "nothing" }>;
+
+/** The rollout's say: whether this variant's open pull request may be automerged now. */
+interface RolloutSay {
+  automerge: boolean;
+  now: Date;
+}
 
 /** One variant's step, carried out; returns the dashboard row it leaves. */
 export async function execute(
@@ -39,193 +49,259 @@ export async function execute(
   action: FanoutAction,
   report: FanoutReport,
   cache: Map<string, Promise<FileTree>>,
-  /** The rollout's say: whether this variant's open pull request may be automerged now. */
-  rollout: { automerge: boolean; now: Date } = { automerge: false, now: new Date() },
+  rollout: RolloutSay = { automerge: false, now: new Date() },
 ): Promise<FanoutAction> {
-  const snapOf = (repo: string) => state.snapshots.get(repo) as RepoSnapshot;
   switch (action.kind) {
     case "clone":
-    case "update": {
-      const lv = state.variants.find((v) => v.variant.metadata.name === action.variant) as LoadedVariant;
-      const snap = snapOf(action.downstream.repo);
-      await closePullRequests(snap, action.close);
-      const upstream = action.source
-        ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache)
-        : upstreamSource(snapOf(action.upstream.repo), action, cache);
-      const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
-      const content =
-        action.kind === "clone"
-          ? await buildClone(ctx, { ...input, action, deployment: await isDeploymentRepository(ctx, snap) })
-          : await buildUpdate(ctx, { ...input, action });
-      const from = action.kind === "update" ? action.from : undefined;
-      await keepFloatingTarball(ctx, snap, action, upstream);
-      const pushed = await pushVariantBranch(snap, {
-        branch: action.branch,
-        dir: action.downstream.package,
-        tree: content.tree,
-        message: commitMessage(action),
-        author: ctx.bot.author,
-        ...(action.rebase ? { rebase: true } : {}),
-      });
-      // A fan-out branch is a draft of the downstream package: its head carries `porchlight/render`
-      // as any draft's does. Fan-out rendered it already, so the check says so now (a sweep finds it
-      // there and has nothing to do). A head already holding this content without the check is a run
-      // that stopped between its push and the check (a replica killed, a failed call): posted now, or
-      // the proposal check would write its verdict there first and the next sweep render it again.
-      if (
-        pushed.kind === "pushed" ||
-        (pushed.kind === "unchanged" && !(await renderDone(snap.port, pushed.sha)))
-      ) {
-        await reportRender(snap.port, {
-          pkg: action.downstream.package,
-          sha: pushed.sha,
-          findings: content.findings,
-        });
-      }
-      if (pushed.kind === "nothing") {
-        return {
-          ...settled(action, from),
-          reason: `${action.downstream.package} already holds this content`,
-        };
-      }
-      const step = state.steps.get(action.variant);
-      const declared = lv.variant.spec.upstream;
-      const channel = step?.channel ?? (isSourceUpstream(declared) ? undefined : declared.channel);
-      const text = formatVariantPullRequest({
-        kind: action.kind,
-        variant: action.variant,
-        ...(lv.source.set ? { set: lv.source.set } : {}),
-        file: lv.source.file,
-        upstream: {
-          ...action.upstream,
-          // In another installation's repository the upstream is named in full, for `/update` there.
-          ...(action.downstream.repo.includes("/")
-            ? { repo: snapOf(action.upstream.repo).repository.fullName }
-            : {}),
-          ...(channel ? { channel } : {}),
-        },
-        downstream: action.downstream,
-        ...(from ? { from } : {}),
-        to: action.to,
-        toCommit: action.toCommit,
-        ...(action.source ? { source: action.source, management: state.management.repository.fullName } : {}),
-        specHash: action.specHash,
-        merged: content.merged,
-        conflicts: content.conflicts,
-        variantChanges: content.variantChanges,
-        ...(content.replacedLocal?.length ? { replacedLocal: content.replacedLocal } : {}),
-      });
-      const pr = await upsertPullRequest(snap, state.pulls.get(action.variant), {
-        branch: action.branch,
-        ...text,
-        draft: content.conflicts.length > 0,
-        body: withTakeover(
-          withRetarget(
-            withNotes(text.body, [
-              step && upgradeStepNote(step),
-              deprecationNote(state.upstreamRepos.get(action.upstream.repo)?.catalog.catalog, {
-                package: action.upstream.package,
-                ...(channel ? { channel } : {}),
-                ...(from ? { from } : {}),
-                to: action.to,
-              }),
-            ]),
-            state.retargets.get(action.variant),
-          ),
-          parseTakeover(state.pulls.get(action.variant)?.body),
-        ),
-      });
-      report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
-      const conflicts = content.conflicts.length;
-      return {
-        ...settled(action, from),
-        pullRequest: pr.number,
-        ...(conflicts ? { conflicts } : {}),
-        held: conflicts ? "conflicts" : "approval",
-        // As the planner words it on the next run, so a settled dashboard is not rewritten.
-        reason: `pull request #${pr.number} proposes ${
-          !from
-            ? `the clone of ${revisionLabel(action.to)}`
-            : from === action.to
-              ? `re-applying the variant at ${revisionLabel(action.to)}`
-              : `${revisionLabel(from)} → ${revisionLabel(action.to)}`
-        }`,
-      };
-    }
+    case "update":
+      return proposeChange(ctx, state, action, report, cache);
     case "deletion-proposal":
-    case "orphan": {
-      const snap = snapOf(action.downstream.repo);
-      await closePullRequests(snap, action.close);
-      const pr = await proposeRemoval(snap, action, undefined, ctx.bot.author);
-      if (!pr)
-        return {
-          kind: "nothing",
-          variant: action.variant,
-          downstream: action.downstream,
-          reason: action.reason,
-        };
-      report.pullRequests.push({ repo: snap.repository.fullName, number: pr.number, action: "created" });
-      return {
-        kind: "nothing",
-        variant: action.variant,
-        downstream: action.downstream,
-        pullRequest: pr.number,
-        reason: action.reason,
-      };
-    }
-    case "nothing": {
-      const snap = snapOf(action.downstream.repo);
-      await closePullRequests(snap, action.close);
-      const pr =
-        state.pulls.get(action.variant) ??
-        state.pulls.get(`${action.downstream.repo}/${action.downstream.package}`);
-      if (!pr || action.pullRequest !== pr.number) return action;
-      // A run that stopped between opening the pull request and labelling it left this to do.
-      const kind = parseVariantPullRequestBody(pr.body)?.kind;
-      const missing = kind ? variantPullRequestLabels(kind).filter((l) => !pr.labels.includes(l)) : [];
-      if (missing.length) await snap.port.addLabels(pr.number, missing);
-      if (action.held === "edited") {
-        // Commits by others: fan-out leaves the pull request alone, and says so on it.
-        if (!pr.labels.includes(EDITED_LABEL)) await snap.port.addLabels(pr.number, [EDITED_LABEL]);
-        const body = withEditedLine(pr.body);
-        if (body !== pr.body) await snap.port.updatePull(pr.number, { body });
-        return action;
-      }
-      const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
-      if (!lv) return action;
-      // Never again once given up on (labelled for people); the dashboard keeps saying so, unchanged.
-      const timeoutText = ctx.rollout?.automergeTimeout ?? "1d";
-      const givenUp = `not automerged within ${timeoutText}: labelled ${AUTOMERGE_FAILED_LABEL} and left to people`;
-      if (pr.labels.includes(AUTOMERGE_FAILED_LABEL))
-        return { ...action, reason: `${action.reason}; ${givenUp}` };
-      const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
-      const published = await autoPublish(snap.port, {
-        pr,
-        variant: lv.variant,
-        conflicts: action.conflicts ?? 0,
-        ...(automerge ? { automerge } : {}),
-        ...(ctx.events ? { events: ctx.events } : {}),
-      });
-      if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
-        const timeout = durationMs(timeoutText);
-        if (rollout.now.getTime() - Date.parse(pr.createdAt) >= timeout) {
-          await snap.port.addLabels(pr.number, [AUTOMERGE_FAILED_LABEL]);
-          ctx.log.info({ pr: pr.number, why: published.why }, givenUp);
-          return { ...action, reason: `${action.reason}; ${givenUp}` };
-        }
-      }
-      if (published.kind === "published") {
-        report.published.push({ repo: snap.repository.fullName, number: pr.number, tag: published.tag });
-        const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
-        return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
-      }
-      return published.kind === "waiting"
-        ? { ...action, reason: `${action.reason}; auto-publish waits: ${published.why}` }
-        : action;
-    }
+    case "orphan":
+      return proposeDeletion(ctx, state, action, report);
+    case "nothing":
+      return tendPullRequest(ctx, state, action, report, rollout);
     case "skip":
       return action;
   }
+}
+
+function snapOf(state: FanoutState, repo: string): RepoSnapshot {
+  return state.snapshots.get(repo) as RepoSnapshot;
+}
+
+/**
+ * A clone or an update: the downstream package built from the upstream, pushed to the variant's branch
+ * (with its render check), and proposed in the variant's pull request.
+ */
+async function proposeChange(
+  ctx: FanoutContext,
+  state: FanoutState,
+  action: ChangeAction,
+  report: FanoutReport,
+  cache: Map<string, Promise<FileTree>>,
+): Promise<FanoutAction> {
+  const lv = state.variants.find((v) => v.variant.metadata.name === action.variant) as LoadedVariant;
+  const snap = snapOf(state, action.downstream.repo);
+  await closePullRequests(snap, action.close);
+  const upstream = action.source
+    ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache)
+    : upstreamSource(snapOf(state, action.upstream.repo), action, cache);
+  const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
+  const content =
+    action.kind === "clone"
+      ? await buildClone(ctx, { ...input, action, deployment: await isDeploymentRepository(ctx, snap) })
+      : await buildUpdate(ctx, { ...input, action });
+  const from = action.kind === "update" ? action.from : undefined;
+  await keepFloatingTarball(ctx, snap, action, upstream);
+  const pushed = await pushChecked(ctx, snap, action, content);
+  if (pushed.kind === "nothing") {
+    return {
+      ...settled(action, from),
+      reason: `${action.downstream.package} already holds this content`,
+    };
+  }
+  const pr = await upsertVariantPullRequest(state, action, lv, content, from);
+  report.pullRequests.push({ repo: snap.repository.fullName, ...pr });
+  const conflicts = content.conflicts.length;
+  return {
+    ...settled(action, from),
+    pullRequest: pr.number,
+    ...(conflicts ? { conflicts } : {}),
+    held: conflicts ? "conflicts" : "approval",
+    // As the planner words it on the next run, so a settled dashboard is not rewritten.
+    reason: `pull request #${pr.number} proposes ${
+      !from
+        ? `the clone of ${revisionLabel(action.to)}`
+        : from === action.to
+          ? `re-applying the variant at ${revisionLabel(action.to)}`
+          : `${revisionLabel(from)} → ${revisionLabel(action.to)}`
+    }`,
+  };
+}
+
+/**
+ * The built package pushed to the variant's branch. A fan-out branch is a draft of the downstream
+ * package: its head carries `porchlight/render` as any draft's does. Fan-out rendered it already, so the
+ * check says so now (a sweep finds it there and has nothing to do). A head already holding this content
+ * without the check is a run that stopped between its push and the check (a replica killed, a failed
+ * call): posted now, or the proposal check would write its verdict there first and the next sweep render
+ * it again.
+ */
+async function pushChecked(
+  ctx: FanoutContext,
+  snap: RepoSnapshot,
+  action: ChangeAction,
+  content: PackageContent,
+): Promise<BranchPush> {
+  const pushed = await pushVariantBranch(snap, {
+    branch: action.branch,
+    dir: action.downstream.package,
+    tree: content.tree,
+    message: commitMessage(action),
+    author: ctx.bot.author,
+    ...(action.rebase ? { rebase: true } : {}),
+  });
+  if (
+    pushed.kind === "pushed" ||
+    (pushed.kind === "unchanged" && !(await renderDone(snap.port, pushed.sha)))
+  ) {
+    await reportRender(snap.port, {
+      pkg: action.downstream.package,
+      sha: pushed.sha,
+      findings: content.findings,
+    });
+  }
+  return pushed;
+}
+
+/**
+ * The variant's pull request, opened or brought up to date: its title and body say what the change
+ * brings (the upgrade path, a deprecation), and keep the retarget and takeover it carried.
+ */
+async function upsertVariantPullRequest(
+  state: FanoutState,
+  action: ChangeAction,
+  lv: LoadedVariant,
+  content: PackageContent,
+  from: string | undefined,
+): Promise<{ number: number; action: "created" | "updated" | "unchanged" }> {
+  const snap = snapOf(state, action.downstream.repo);
+  const step = state.steps.get(action.variant);
+  const declared = lv.variant.spec.upstream;
+  const channel = step?.channel ?? (isSourceUpstream(declared) ? undefined : declared.channel);
+  const text = formatVariantPullRequest({
+    kind: action.kind,
+    variant: action.variant,
+    ...(lv.source.set ? { set: lv.source.set } : {}),
+    file: lv.source.file,
+    upstream: {
+      ...action.upstream,
+      // In another installation's repository the upstream is named in full, for `/update` there.
+      ...(action.downstream.repo.includes("/")
+        ? { repo: snapOf(state, action.upstream.repo).repository.fullName }
+        : {}),
+      ...(channel ? { channel } : {}),
+    },
+    downstream: action.downstream,
+    ...(from ? { from } : {}),
+    to: action.to,
+    toCommit: action.toCommit,
+    ...(action.source ? { source: action.source, management: state.management.repository.fullName } : {}),
+    specHash: action.specHash,
+    merged: content.merged,
+    conflicts: content.conflicts,
+    variantChanges: content.variantChanges,
+    ...(content.replacedLocal?.length ? { replacedLocal: content.replacedLocal } : {}),
+  });
+  return upsertPullRequest(snap, state.pulls.get(action.variant), {
+    branch: action.branch,
+    ...text,
+    draft: content.conflicts.length > 0,
+    body: withTakeover(
+      withRetarget(
+        withNotes(text.body, [
+          step && upgradeStepNote(step),
+          deprecationNote(state.upstreamRepos.get(action.upstream.repo)?.catalog.catalog, {
+            package: action.upstream.package,
+            ...(channel ? { channel } : {}),
+            ...(from ? { from } : {}),
+            to: action.to,
+          }),
+        ]),
+        state.retargets.get(action.variant),
+      ),
+      parseTakeover(state.pulls.get(action.variant)?.body),
+    ),
+  });
+}
+
+/** A downstream package no variant wants any more (or an orphan): its removal proposed. */
+async function proposeDeletion(
+  ctx: FanoutContext,
+  state: FanoutState,
+  action: RemovalAction,
+  report: FanoutReport,
+): Promise<FanoutAction> {
+  const snap = snapOf(state, action.downstream.repo);
+  await closePullRequests(snap, action.close);
+  const pr = await proposeRemoval(snap, action, undefined, ctx.bot.author);
+  if (!pr)
+    return {
+      kind: "nothing",
+      variant: action.variant,
+      downstream: action.downstream,
+      reason: action.reason,
+    };
+  report.pullRequests.push({ repo: snap.repository.fullName, number: pr.number, action: "created" });
+  return {
+    kind: "nothing",
+    variant: action.variant,
+    downstream: action.downstream,
+    pullRequest: pr.number,
+    reason: action.reason,
+  };
+}
+
+/**
+ * A variant with nothing to push: its open pull request tended. Labels a run that stopped left
+ * missing are added; one edited by others is marked and left alone; otherwise it is auto-published
+ * when its variant says so (automerged when the rollout allows, given up on after the timeout).
+ */
+async function tendPullRequest(
+  ctx: FanoutContext,
+  state: FanoutState,
+  action: SettledAction,
+  report: FanoutReport,
+  rollout: RolloutSay,
+): Promise<FanoutAction> {
+  const snap = snapOf(state, action.downstream.repo);
+  await closePullRequests(snap, action.close);
+  const pr =
+    state.pulls.get(action.variant) ??
+    state.pulls.get(`${action.downstream.repo}/${action.downstream.package}`);
+  if (!pr || action.pullRequest !== pr.number) return action;
+  // A run that stopped between opening the pull request and labelling it left this to do.
+  const kind = parseVariantPullRequestBody(pr.body)?.kind;
+  const missing = kind ? variantPullRequestLabels(kind).filter((l) => !pr.labels.includes(l)) : [];
+  if (missing.length) await snap.port.addLabels(pr.number, missing);
+  if (action.held === "edited") {
+    // Commits by others: fan-out leaves the pull request alone, and says so on it.
+    if (!pr.labels.includes(EDITED_LABEL)) await snap.port.addLabels(pr.number, [EDITED_LABEL]);
+    const body = withEditedLine(pr.body);
+    if (body !== pr.body) await snap.port.updatePull(pr.number, { body });
+    return action;
+  }
+  const lv = state.variants.find((v) => v.variant.metadata.name === action.variant);
+  if (!lv) return action;
+  // Never again once given up on (labelled for people); the dashboard keeps saying so, unchanged.
+  const timeoutText = ctx.rollout?.automergeTimeout ?? "1d";
+  const givenUp = `not automerged within ${timeoutText}: labelled ${AUTOMERGE_FAILED_LABEL} and left to people`;
+  if (pr.labels.includes(AUTOMERGE_FAILED_LABEL))
+    return { ...action, reason: `${action.reason}; ${givenUp}` };
+  const automerge = rollout.automerge ? await automergeOf(ctx, snap) : undefined;
+  const published = await autoPublish(snap.port, {
+    pr,
+    variant: lv.variant,
+    conflicts: action.conflicts ?? 0,
+    ...(automerge ? { automerge } : {}),
+    ...(ctx.events ? { events: ctx.events } : {}),
+  });
+  if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
+    const timeout = durationMs(timeoutText);
+    if (rollout.now.getTime() - Date.parse(pr.createdAt) >= timeout) {
+      await snap.port.addLabels(pr.number, [AUTOMERGE_FAILED_LABEL]);
+      ctx.log.info({ pr: pr.number, why: published.why }, givenUp);
+      return { ...action, reason: `${action.reason}; ${givenUp}` };
+    }
+  }
+  if (published.kind === "published") {
+    report.published.push({ repo: snap.repository.fullName, number: pr.number, tag: published.tag });
+    const { pullRequest: _n, conflicts: _c, held: _h, ...rest } = action;
+    return { ...rest, deployed: action.target, reason: `auto-published as ${published.tag}` };
+  }
+  return published.kind === "waiting"
+    ? { ...action, reason: `${action.reason}; auto-publish waits: ${published.why}` }
+    : action;
 }
 
 /**
@@ -235,7 +311,7 @@ export async function execute(
 async function keepFloatingTarball(
   ctx: FanoutContext,
   snap: RepoSnapshot,
-  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
+  action: ChangeAction,
   upstream: UpstreamSource,
 ): Promise<void> {
   if (!action.source || sourceKind(action.source.source) !== "https") return;
@@ -251,10 +327,7 @@ async function keepFloatingTarball(
 }
 
 /** The dashboard row of a variant whose step is done: its pull request proposes the target. */
-function settled(
-  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
-  from: string | undefined,
-): Extract<FanoutAction, { kind: "nothing" }> {
+function settled(action: ChangeAction, from: string | undefined): SettledAction {
   return {
     kind: "nothing",
     variant: action.variant,
@@ -265,7 +338,7 @@ function settled(
   };
 }
 
-function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" }>): string {
+function commitMessage(action: ChangeAction): string {
   const up = action.source?.source ?? `${action.upstream.repo}/${action.upstream.package}`;
   return action.kind === "clone"
     ? `Clone ${up} ${action.to} into ${action.downstream.package} (variant ${action.variant})`
@@ -275,7 +348,7 @@ function commitMessage(action: Extract<FanoutAction, { kind: "clone" | "update" 
 /** A git upstream: the package at its tag `<package>/<to>`; the original at the locked revision's tag (or commit). */
 function upstreamSource(
   snap: RepoSnapshot,
-  action: Extract<FanoutAction, { kind: "clone" | "update" }>,
+  action: ChangeAction,
   cache: Map<string, Promise<FileTree>>,
 ): UpstreamSource {
   const dir = action.upstream.package;
