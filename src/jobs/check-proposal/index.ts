@@ -1,5 +1,7 @@
 import type { FileEntry, PullRequest } from "../../github/port.js";
+import type { FileTree } from "../../kpt/tree.js";
 import { nextRevision } from "../../lifecycle/discover.js";
+import type { RefInfo } from "../../lifecycle/refs.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
@@ -19,7 +21,7 @@ import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
-import { proposalPackages } from "./proposal-packages.js";
+import { type ProposalPackage, proposalPackages } from "./proposal-packages.js";
 import { markSkippedHeads } from "./skipped-heads.js";
 import { summarizePackage } from "./summarize.js";
 import { verifyRender } from "./verify-render.js";
@@ -62,77 +64,9 @@ export async function checkProposal(
     packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const limits = jobLimits(ctx);
-  const used: JobUsage = { ...NO_USAGE };
-  // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
-  const readConfig = (path: string) => ctx.port.getFile(path, isFork ? base.sha : head.sha);
-
-  const renders: PackageCheck[] = [];
-  const guards: PackageCheck[] = [];
-  const summaries: PackageChangeSummary[] = [];
-  /** A package over a limit: render fails naming it, guardrails point there, the summary skips it. */
-  const overLimit = (pkg: string, exceeded: LimitExceeded): void => {
-    renders.push({ pkg, ok: false, line: limitMessage(pkg, exceeded, limits), annotations: [] });
-    guards.push({
-      pkg,
-      ok: false,
-      line: `\`${pkg}\`: not checked, ${CHECK.render} says why`,
-      annotations: [],
-    });
-    ctx.log.info({ pull: pr.number, pkg, ...exceeded }, "package over a limit");
-    summaries.push(notCompared(pkg, exceeded.name));
-  };
-  for (const p of packages) {
-    const headFiles = filesBelow(head.files, p.path);
-    const baseFiles = filesBelow(base.files, p.path);
-    // What the package may cost is checked on the git trees' sizes before a file is read.
-    const oversized =
-      sizeExceeded(p.deletion ? [] : headFiles, limits.limits, used) ??
-      sizeExceeded(baseFiles, limits.limits);
-    if (oversized) {
-      overLimit(p.path, oversized);
-      continue;
-    }
-    const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
-    const tree = read?.tree ?? new Map<string, Buffer>();
-    const symlinks = read?.symlinks ?? [];
-    used.files += headFiles.length;
-    used.bytes += headFiles.reduce((n, f) => n + f.size, 0);
-    const allowance = resourceAllowance(limits.limits, used);
-    const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-    const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
-    // A fork's own branch runs builtins only (verifyRender refuses the rest); an adopted fork's
-    // content on a draft here holds the rest back until a maintainer vouches for it.
-    const plan =
-      isFork || p.deletion
-        ? undefined
-        : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
-    const render =
-      links ??
-      (await verifyRender(ctx, { ...common, maxResources: allowance.max, ...(plan ? { plan } : {}) }));
-    if (render.tooManyResources) {
-      overLimit(p.path, resourcesExceeded(render.tooManyResources, allowance, limits.limits, used));
-      continue;
-    }
-    used.resources += render.resources ?? 0;
-    renders.push(render);
-    guards.push(
-      links ?? (await runGuardrails(ctx, { ...common, readConfig, holdBack: plan?.holdBack ?? [] })),
-    );
-    const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
-    if (markers) guards.push(markers);
-    summaries.push(
-      summarizePackage({
-        package: p.path,
-        base: baseFiles.length === 0 ? new Map() : (await ctx.port.readTree(base.sha, p.path)).tree,
-        head: tree,
-        revision: nextRevision(p.path, refs),
-        deletion: p.deletion,
-      }),
-    );
-  }
-  const render = combineChecks("Render", renders);
-  const guardrails = combineChecks("Guardrails", guards);
+  const checks = await checkPackages(ctx, { pr, head, base, refs, isFork }, packages);
+  const render = combineChecks("Render", checks.renders);
+  const guardrails = combineChecks("Guardrails", checks.guards);
   // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
   await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
@@ -151,7 +85,7 @@ export async function checkProposal(
   await ctx.port.ensureComment(
     pr.number,
     SUMMARY_MARKER,
-    formatSummary({ headSha: pr.headSha, packages: summaries }),
+    formatSummary({ headSha: pr.headSha, packages: checks.summaries }),
   );
   return {
     kind: "checked",
@@ -160,6 +94,117 @@ export async function checkProposal(
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
+}
+
+/** What a proposal's packages are checked on: its head and base trees' files, the refs, whether a fork's. */
+interface ProposalTrees {
+  pr: PullRequest;
+  head: { sha: string; files: FileEntry[] };
+  base: { sha: string; files: FileEntry[] };
+  refs: RefInfo[];
+  isFork: boolean;
+}
+
+/** Each package's render and guardrail checks and its summary, in the proposal's order. */
+interface PackageChecks {
+  renders: PackageCheck[];
+  guards: PackageCheck[];
+  summaries: PackageChangeSummary[];
+}
+
+/**
+ * Every package of the proposal checked in turn, within the job's limits: what a package may cost is
+ * checked on the git trees' sizes before a file is read, and its resources against what the packages
+ * before it left. A package over a limit fails render naming it, guardrails point there, and the summary
+ * skips it.
+ */
+async function checkPackages(
+  ctx: JobContext,
+  trees: ProposalTrees,
+  packages: readonly ProposalPackage[],
+): Promise<PackageChecks> {
+  const limits = jobLimits(ctx);
+  const used: JobUsage = { ...NO_USAGE };
+  const checks: PackageChecks = { renders: [], guards: [], summaries: [] };
+  const overLimit = (pkg: string, exceeded: LimitExceeded): void => {
+    checks.renders.push({ pkg, ok: false, line: limitMessage(pkg, exceeded, limits), annotations: [] });
+    checks.guards.push({
+      pkg,
+      ok: false,
+      line: `\`${pkg}\`: not checked, ${CHECK.render} says why`,
+      annotations: [],
+    });
+    ctx.log.info({ pull: trees.pr.number, pkg, ...exceeded }, "package over a limit");
+    checks.summaries.push(notCompared(pkg, exceeded.name));
+  };
+  for (const p of packages) {
+    const headFiles = filesBelow(trees.head.files, p.path);
+    const baseFiles = filesBelow(trees.base.files, p.path);
+    const oversized =
+      sizeExceeded(p.deletion ? [] : headFiles, limits.limits, used) ??
+      sizeExceeded(baseFiles, limits.limits);
+    if (oversized) {
+      overLimit(p.path, oversized);
+      continue;
+    }
+    used.files += headFiles.length;
+    used.bytes += headFiles.reduce((n, f) => n + f.size, 0);
+    const allowance = resourceAllowance(limits.limits, used);
+    const checked = await checkPackage(ctx, trees, p, allowance);
+    if ("tooManyResources" in checked) {
+      overLimit(p.path, resourcesExceeded(checked.tooManyResources, allowance, limits.limits, used));
+      continue;
+    }
+    used.resources += checked.render.resources ?? 0;
+    checks.renders.push(checked.render);
+    checks.guards.push(...checked.guards);
+    checks.summaries.push(
+      summarizePackage({
+        package: p.path,
+        base: baseFiles.length === 0 ? new Map() : (await ctx.port.readTree(trees.base.sha, p.path)).tree,
+        head: checked.tree,
+        revision: nextRevision(p.path, trees.refs),
+        deletion: p.deletion,
+      }),
+    );
+  }
+  return checks;
+}
+
+/**
+ * One package's render check (its fork links for a fork) and guardrail checks (conflict markers
+ * among them), on the head's tree; or the resources it holds past the allowance, unchecked.
+ */
+async function checkPackage(
+  ctx: JobContext,
+  trees: ProposalTrees,
+  p: ProposalPackage,
+  allowance: ReturnType<typeof resourceAllowance>,
+): Promise<
+  | { tooManyResources: NonNullable<PackageCheck["tooManyResources"]> }
+  | { render: PackageCheck; guards: PackageCheck[]; tree: FileTree }
+> {
+  const { pr, head, isFork } = trees;
+  const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
+  const tree = read?.tree ?? new Map<string, Buffer>();
+  const symlinks = read?.symlinks ?? [];
+  const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
+  const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
+  // A fork's own branch runs builtins only (verifyRender refuses the rest); an adopted fork's
+  // content on a draft here holds the rest back until a maintainer vouches for it.
+  const plan =
+    isFork || p.deletion ? undefined : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
+  const render =
+    links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max, ...(plan ? { plan } : {}) }));
+  if (render.tooManyResources) return { tooManyResources: render.tooManyResources };
+  // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
+  const readConfig = (path: string) => ctx.port.getFile(path, isFork ? trees.base.sha : head.sha);
+  const guards = [
+    links ?? (await runGuardrails(ctx, { ...common, readConfig, holdBack: plan?.holdBack ?? [] })),
+  ];
+  const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
+  if (markers) guards.push(markers);
+  return { render, guards, tree };
 }
 
 /** A package left out of the summary because it is over a limit. */
