@@ -133,45 +133,17 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const replica = opts.redis ? (opts.redis.replica ?? `${hostname()}-${process.pid}`) : undefined;
   const log = (opts.log ?? createLogger()).child(replica ? { replica } : {});
   const metrics = new Metrics(replica ? { replica } : {});
+  const jobDone = jobOutcomes(log, metrics);
   const queues = new RepoQueues(opts.concurrency ?? 4, (outcome) => {
     jobDone(outcome);
     metrics.queueDepth.set(queues.size);
   });
-  /** A job's end in the metrics and, when it failed, the log (a parked job did not fail: run-job.ts). */
-  const jobDone = (outcome: { ok: boolean; key: string; repo: string; error?: unknown }) => {
-    const kind = outcome.key.split(":")[0] ?? "job";
-    const parked = outcome.error instanceof JobParked;
-    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : parked ? "parked" : "error" });
-    if (!outcome.ok && !parked)
-      log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
-  };
   const events = new PorchlightEvents((err, event) =>
     "tag" in event
       ? log.error({ err, tag: event.tag }, "a published-event listener failed")
       : log.error({ err, repo: `${event.repo.owner}/${event.repo.repo}` }, "a fan-out request failed"),
   );
-  // Bottleneck in clustering mode: write pacing and rate limits shared per installation by the fleet,
-  // on a connection of our own (not probot's `redisConfig`, whose client nothing closes).
-  const pacing = opts.redis
-    ? clusteredPacing(opts.redis.url, `${opts.redis.prefix ?? "porchlight"}-${opts.appId}`, (err) =>
-        log.warn({ err }, "Redis (write pacing) unreachable"),
-      )
-    : undefined;
-  const probot = new Probot({
-    appId: opts.appId,
-    privateKey: opts.privateKey,
-    secret: opts.webhookSecret,
-    log,
-    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
-    Octokit: porchlightOctokit({
-      writeIntervalMs: opts.writeIntervalMs ?? 1000,
-      rateLimitRetries: opts.rateLimitRetries ?? 3,
-      maxWaitS: opts.maxWaitS ?? DEFAULT_MAX_WAIT_S,
-      ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
-      metrics,
-      ...(pacing ? { cluster: pacing.cluster } : {}),
-    }),
-  });
+  const { probot, pacing } = appProbot(opts, log, metrics);
   const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
@@ -199,109 +171,23 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     installationLookup: () => installationLookup(github),
     mirror,
   };
+  const sweep = sweeper(deps, github);
   const prefix = opts.redis?.prefix ?? "porchlight";
   const redisQueue = opts.redis
-    ? new RedisQueue({
-        url: opts.redis.url,
-        prefix,
-        concurrency: opts.concurrency ?? 4,
-        sweepIntervalMs: opts.reconcileIntervalMs ?? 0,
-        ...(opts.redis.lockMs !== undefined ? { lockMs: opts.redis.lockMs } : {}),
-        ...(opts.redis.stalledIntervalMs !== undefined
-          ? { stalledIntervalMs: opts.redis.stalledIntervalMs }
-          : {}),
-        ...(opts.redis.busyDelayMs !== undefined ? { busyDelayMs: opts.redis.busyDelayMs } : {}),
-        run: async (job) => {
-          const data = job.payload as JobData;
-          const id = data.installationId ?? (await github.installationIdOf(data.repository.id));
-          await runJob(deps, { ...data, connect: () => github.installation(id) });
-        },
-        sweep: () => sweep(),
-        onStart: (waitedMs) => metrics.queueWait.observe({ queue: "jobs" }, waitedMs / 1000),
-        onRetry: (reason) => metrics.queueRetries.inc({ queue: "jobs", reason }),
-        onDone: jobDone,
-      })
+    ? distributedQueue(opts, opts.redis, prefix, { deps, github, jobDone, sweep })
     : undefined;
-  if (redisQueue) {
-    deps.distributed = {
-      enqueue: (data) =>
-        redisQueue.enqueue({
-          repo: data.repository.fullName,
-          key: `${data.kind}:${data.key}`,
-          origin: data.origin ?? "event",
-          payload: data,
-        }),
-    };
-    metrics.refreshOnScrape(async () => {
-      for (const [state, n] of Object.entries(await redisQueue.counts()))
-        metrics.queueJobs.set({ queue: redisQueue.name, state }, n);
-    });
-  }
-  deps.parked = new ParkedJobs<JobRequest>({
-    now: () => (opts.now?.() ?? new Date()).getTime(),
-    pollMs: opts.parkPollMs ?? 1000,
-    release: (req) => {
-      log.info({ repo: req.repository.fullName, job: req.kind, key: req.key }, "parked job queued again");
-      enqueueJob(deps, req).catch((err) =>
-        log.error(
-          { err, repo: req.repository.fullName, key: req.key },
-          "a parked job could not be queued again",
-        ),
-      );
-    },
-    onChange: (size) => metrics.parkedJobs.set(size),
-  });
-  const parked = deps.parked;
+  const parked = parkJobs(opts, deps);
+  deps.parked = parked;
   events.onPublished((event) => enqueueFanout(deps, github, event));
   events.onFanoutWanted((event) => enqueueFanoutWanted(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
-  const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
-  const webhooks = webhookEdge({
-    secret: opts.webhookSecret,
-    maxBytes,
-    budget: new ByteBudget(Math.max(maxBytes, opts.webhookMaxPendingBytes ?? PENDING_BODIES * maxBytes)),
-    log,
+  const webhooks = appWebhooks(opts, deps, {
     installation: (id) => github.access(id),
     receive: (event) => probot.webhooks.receive(event as never),
     ...(redisQueue ? { deliveries: new DeliveryLedger(redisQueue.client, prefix) } : {}),
-    refused: (reason, status) => metrics.webhooksRefused.inc({ reason, status: String(status) }),
   });
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
-    void route(req, res, { metrics, webhookPath, webhooks, redisQueue, parked });
-  };
-  const server = createServer(handle);
-  // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
-  server.on("checkContinue", handle);
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  const url = `http://${opts.host ?? "127.0.0.1"}:${port}`;
-  const sweep = async () => {
-    let queued: Awaited<ReturnType<typeof sweepInstallations>>;
-    try {
-      queued = await sweepInstallations(deps, github);
-      metrics.sweeps.inc({ outcome: "ok" });
-      log.info({ repositories: queued.repositories }, "sweep queued");
-    } catch (err) {
-      metrics.sweeps.inc({ outcome: "error" });
-      throw err;
-    }
-    // The safety net's measure: what the sweep found to do, in one line (zero in a healthy run).
-    const done = await queued.done;
-    if (done) {
-      const total = Object.values(done.actions).reduce((a, b) => a + b, 0);
-      log.info(
-        {
-          repositories: queued.repositories,
-          actions: total,
-          byKind: done.actions,
-          failedJobs: done.failedJobs,
-        },
-        total === 0 ? "sweep done: nothing to do" : "sweep done: it did what events had not",
-      );
-    }
-    return queued.repositories;
-  };
+  const { server, url } = await listen(opts, { metrics, webhookPath, webhooks, redisQueue, parked });
   // Distributed mode: the fleet's sweep is a BullMQ job scheduler, one sweep per period (redis-queue.ts).
   const schedule = redisQueue
     ? undefined
@@ -334,6 +220,192 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       gitSpawner.release();
     },
   };
+}
+
+/** A job's end in the metrics and, when it failed, the log (a parked job did not fail: run-job.ts). */
+function jobOutcomes(
+  log: Logger,
+  metrics: Metrics,
+): (outcome: { ok: boolean; key: string; repo: string; error?: unknown }) => void {
+  return (outcome) => {
+    const kind = outcome.key.split(":")[0] ?? "job";
+    const parked = outcome.error instanceof JobParked;
+    metrics.jobs.inc({ kind, outcome: outcome.ok ? "ok" : parked ? "parked" : "error" });
+    if (!outcome.ok && !parked)
+      log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
+  };
+}
+
+/**
+ * The probot app, its Octokit pacing writes and waiting out rate limits. Clustering mode: Bottleneck's
+ * write pacing and rate limits shared per installation by the fleet, on a connection of our own (not
+ * probot's `redisConfig`, whose client nothing closes).
+ */
+function appProbot(
+  opts: AppServerOptions,
+  log: Logger,
+  metrics: Metrics,
+): { probot: Probot; pacing: ReturnType<typeof clusteredPacing> | undefined } {
+  const pacing = opts.redis
+    ? clusteredPacing(opts.redis.url, `${opts.redis.prefix ?? "porchlight"}-${opts.appId}`, (err) =>
+        log.warn({ err }, "Redis (write pacing) unreachable"),
+      )
+    : undefined;
+  const probot = new Probot({
+    appId: opts.appId,
+    privateKey: opts.privateKey,
+    secret: opts.webhookSecret,
+    log,
+    ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+    Octokit: porchlightOctokit({
+      writeIntervalMs: opts.writeIntervalMs ?? 1000,
+      rateLimitRetries: opts.rateLimitRetries ?? 3,
+      maxWaitS: opts.maxWaitS ?? DEFAULT_MAX_WAIT_S,
+      ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
+      metrics,
+      ...(pacing ? { cluster: pacing.cluster } : {}),
+    }),
+  });
+  return { probot, pacing };
+}
+
+type AppGitHub = ReturnType<typeof probotAppPort>;
+
+/**
+ * The sweep: a reconcile and a fan-out job queued for every repository of every installation; resolves
+ * with the number of repositories once they have run here, after logging what they did.
+ */
+function sweeper(deps: AppDeps, github: AppGitHub): () => Promise<number> {
+  const { metrics, log } = deps;
+  return async () => {
+    let queued: Awaited<ReturnType<typeof sweepInstallations>>;
+    try {
+      queued = await sweepInstallations(deps, github);
+      metrics.sweeps.inc({ outcome: "ok" });
+      log.info({ repositories: queued.repositories }, "sweep queued");
+    } catch (err) {
+      metrics.sweeps.inc({ outcome: "error" });
+      throw err;
+    }
+    // The safety net's measure: what the sweep found to do, in one line (zero in a healthy run).
+    const done = await queued.done;
+    if (done) {
+      const total = Object.values(done.actions).reduce((a, b) => a + b, 0);
+      log.info(
+        {
+          repositories: queued.repositories,
+          actions: total,
+          byKind: done.actions,
+          failedJobs: done.failedJobs,
+        },
+        total === 0 ? "sweep done: nothing to do" : "sweep done: it did what events had not",
+      );
+    }
+    return queued.repositories;
+  };
+}
+
+/**
+ * Distributed mode (REDIS_URL): the queue the replicas share, through which every job goes
+ * (`deps.distributed`), its counts in the metrics at each scrape.
+ */
+function distributedQueue(
+  opts: AppServerOptions,
+  redis: RedisSettings,
+  prefix: string,
+  app: {
+    deps: AppDeps;
+    github: AppGitHub;
+    jobDone: ReturnType<typeof jobOutcomes>;
+    sweep: () => Promise<number>;
+  },
+): RedisQueue {
+  const { deps, github } = app;
+  const { metrics } = deps;
+  const redisQueue = new RedisQueue({
+    url: redis.url,
+    prefix,
+    concurrency: opts.concurrency ?? 4,
+    sweepIntervalMs: opts.reconcileIntervalMs ?? 0,
+    ...(redis.lockMs !== undefined ? { lockMs: redis.lockMs } : {}),
+    ...(redis.stalledIntervalMs !== undefined ? { stalledIntervalMs: redis.stalledIntervalMs } : {}),
+    ...(redis.busyDelayMs !== undefined ? { busyDelayMs: redis.busyDelayMs } : {}),
+    run: async (job) => {
+      const data = job.payload as JobData;
+      const id = data.installationId ?? (await github.installationIdOf(data.repository.id));
+      await runJob(deps, { ...data, connect: () => github.installation(id) });
+    },
+    sweep: () => app.sweep(),
+    onStart: (waitedMs) => metrics.queueWait.observe({ queue: "jobs" }, waitedMs / 1000),
+    onRetry: (reason) => metrics.queueRetries.inc({ queue: "jobs", reason }),
+    onDone: app.jobDone,
+  });
+  deps.distributed = {
+    enqueue: (data) =>
+      redisQueue.enqueue({
+        repo: data.repository.fullName,
+        key: `${data.kind}:${data.key}`,
+        origin: data.origin ?? "event",
+        payload: data,
+      }),
+  };
+  metrics.refreshOnScrape(async () => {
+    for (const [state, n] of Object.entries(await redisQueue.counts()))
+      metrics.queueJobs.set({ queue: redisQueue.name, state }, n);
+  });
+  return redisQueue;
+}
+
+/** Jobs parked until their installation's rate limit resets, then queued again. */
+function parkJobs(opts: AppServerOptions, deps: AppDeps): ParkedJobs<JobRequest> {
+  const { log, metrics } = deps;
+  return new ParkedJobs<JobRequest>({
+    now: () => (opts.now?.() ?? new Date()).getTime(),
+    pollMs: opts.parkPollMs ?? 1000,
+    release: (req) => {
+      log.info({ repo: req.repository.fullName, job: req.kind, key: req.key }, "parked job queued again");
+      enqueueJob(deps, req).catch((err) =>
+        log.error(
+          { err, repo: req.repository.fullName, key: req.key },
+          "a parked job could not be queued again",
+        ),
+      );
+    },
+    onChange: (size) => metrics.parkedJobs.set(size),
+  });
+}
+
+/**
+ * The webhook endpoint: our edge (src/app/webhook/edge.ts) checks size, signature, shape and
+ * installation, then hands the event to probot; what it refuses is counted.
+ */
+function appWebhooks(
+  opts: AppServerOptions,
+  deps: AppDeps,
+  app: Pick<Parameters<typeof webhookEdge>[0], "installation" | "receive" | "deliveries">,
+): Handler {
+  const maxBytes = opts.webhookMaxBytes ?? DEFAULT_WEBHOOK_MAX_BYTES;
+  return webhookEdge({
+    secret: opts.webhookSecret,
+    maxBytes,
+    budget: new ByteBudget(Math.max(maxBytes, opts.webhookMaxPendingBytes ?? PENDING_BODIES * maxBytes)),
+    log: deps.log,
+    ...app,
+    refused: (reason, status) => deps.metrics.webhooksRefused.inc({ reason, status: String(status) }),
+  });
+}
+
+/** The HTTP server, listening: its routes, and `Expect: 100-continue` answered by the webhook edge. */
+async function listen(opts: AppServerOptions, routes: Routes): Promise<{ server: Server; url: string }> {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    void route(req, res, routes);
+  };
+  const server = createServer(handle);
+  // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
+  server.on("checkContinue", handle);
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://${opts.host ?? "127.0.0.1"}:${port}` };
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
