@@ -52,7 +52,7 @@ export async function reportCheck(port: RepoPort, report: CheckReport): Promise<
 }
 
 /** "…and N more" for a summary whose annotations were cut. */
-export function moreNote(omitted: number, seeAll?: string): string {
+function moreNote(omitted: number, seeAll?: string): string {
   const n = omitted.toLocaleString("en-US");
   return `…and ${n} more ${omitted === 1 ? "annotation" : "annotations"}: a check shows the first ${MAX_ANNOTATIONS_PER_CHECK}, the most severe first.${seeAll ? ` ${seeAll}` : ""}`;
 }

@@ -14,7 +14,7 @@ import { functionConfigOf } from "../../render/fnconfig.js";
 import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
 
 /** The default bound of a FileWorkMemo: what its entries are counted at (see FileWorkMemo). */
-export const DEFAULT_FILE_WORK_BYTES = 64 * 1024 * 1024;
+const DEFAULT_FILE_WORK_BYTES = 64 * 1024 * 1024;
 
 /** What a share of one step's run over one resource is counted at, against the bound. */
 const SHARE_BYTES = 200;
@@ -379,7 +379,7 @@ function samePlace(a: readonly (string | undefined)[], b: readonly (string | und
 }
 
 /** Whether the last line of a file that is not blank is a comment line (`#` after any spaces). */
-export function endsWithCommentLine(bytes: Buffer): boolean {
+function endsWithCommentLine(bytes: Buffer): boolean {
   let end = bytes.length;
   while (end > 0) {
     let start = bytes.lastIndexOf(10, end - 1);

@@ -229,7 +229,7 @@ export class KptRenderer implements Renderer {
  * The package as the guardrails see it: its own pipelines removed (the committed files are what is
  * checked) and the root Kptfile running the guardrails as validators.
  */
-export function validationTree(
+function validationTree(
   tree: FileTree,
   guardrails: readonly Guardrail[],
   configs: ReadonlyMap<string, string>,

@@ -21,7 +21,7 @@ interface ParsedFile {
 }
 
 /** How many placements a PlaceMemo keeps by default (some 300 bytes each: 20 MB at most). */
-export const DEFAULT_PLACE_MEMO_ENTRIES = 65536;
+const DEFAULT_PLACE_MEMO_ENTRIES = 65536;
 
 /**
  * Places of results remembered across renders (the bot's), so that a push which changes one file of a

@@ -2,7 +2,7 @@ import type { CommitAuthor, PushResult, RepoPort } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 
 /** The bot's render commit message; the trailer lets people (and the bot) recognise it. */
-export function renderCommitMessage(pkg: string, fromSha: string): string {
+function renderCommitMessage(pkg: string, fromSha: string): string {
   return `Render ${pkg}\n\nporchlight ran the package's function pipeline on ${fromSha.slice(0, 7)} and committed the result.\n\nPorchlight-Render: ${fromSha}\n`;
 }
 

@@ -12,12 +12,12 @@ const INCOMPLETE = "porchlight:incomplete";
  * `porchlight/render`, and its verdict on an unrendered head ("differs from the rendered output")
  * leaves the rendering still to do.
  */
-export const FINISHED = "porchlight:rendered";
+const FINISHED = "porchlight:rendered";
 /**
  * The external id of a render that ran builtins only and held back the exec and container functions
  * of an adopted fork's content: done while no maintainer has vouched for it, to do again once one has.
  */
-export const HELD = "porchlight:rendered-held";
+const HELD = "porchlight:rendered-held";
 
 export interface RenderReport {
   pkg: string;
