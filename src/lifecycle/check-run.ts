@@ -19,6 +19,11 @@ export const MAX_ANNOTATIONS_PER_CHECK = 500;
  */
 export const SUPERSEDED_CHECK = "porchlight:superseded";
 
+/** Whether a completed check's conclusion lets a change through: success, or neutral and skipped (GitHub's branch protection counts those as passing too). */
+export function passes(conclusion: string | null | undefined): boolean {
+  return conclusion === "success" || conclusion === "neutral" || conclusion === "skipped";
+}
+
 type AnnotationLevel = "notice" | "warning" | "failure";
 
 /** One check run annotation, with GitHub's field names. */

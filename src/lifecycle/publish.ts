@@ -1,6 +1,6 @@
 import type { MergeMethod } from "../api/merge-method.js";
 import { hasPermission, type Permission } from "../api/permission.js";
-import { SUPERSEDED_CHECK } from "./check-run.js";
+import { passes, SUPERSEDED_CHECK } from "./check-run.js";
 import { DELETION_LABEL } from "./labels.js";
 import { formatRevisionTag } from "./revision-tag.js";
 
@@ -73,7 +73,6 @@ export type PublishDecision =
   | { kind: "delete"; mergeSha: string; mergeMethod: MergeMethod; approvedBy: string[] }
   | { kind: "refuse"; reasons: string[]; message: string };
 
-const PASSING = new Set(["success", "neutral", "skipped"]);
 const short = (sha: string) => sha.slice(0, 7);
 
 /**
@@ -160,7 +159,7 @@ function checkProblems(runs: readonly CheckRunInfo[], headSha: string): string[]
     if (!latest || latest.externalId === SUPERSEDED_CHECK)
       problems.push(`${name} has not run on ${short(headSha)} yet`);
     else if (latest.status !== "completed") problems.push(`${name} is still running`);
-    else if (!PASSING.has(latest.conclusion ?? ""))
+    else if (!passes(latest.conclusion))
       problems.push(`${name} is not green (${latest.conclusion ?? "no conclusion"})`);
   }
   return problems;

@@ -1,5 +1,6 @@
 import type { MergeMethod } from "../../config/schema.js";
 import type { PullRequest, RepoPort } from "../../github/port.js";
+import { passes } from "../../lifecycle/check-run.js";
 import type { PackageVariant } from "../../variants/index.js";
 import { CHECK } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
@@ -11,8 +12,6 @@ export type AutoPublishOutcome =
   | { kind: "published"; tag: string; mergeSha: string }
   | { kind: "waiting"; why: string }
   | { kind: "off" };
-
-const PASSING = new Set(["success", "neutral", "skipped"]);
 
 function wantsAutoPublish(variant: PackageVariant): boolean {
   return variant.metadata.annotations?.[AUTO_PUBLISH_ANNOTATION] === "true";
@@ -46,7 +45,7 @@ export async function autoPublish(
   const pending = runs.filter((r) => r.status !== "completed");
   if (pending.length)
     return { kind: "waiting", why: `${pending.map((r) => r.name).join(", ")} still running` };
-  const failing = runs.filter((r) => !PASSING.has(r.conclusion ?? ""));
+  const failing = runs.filter((r) => !passes(r.conclusion));
   if (failing.length)
     return { kind: "waiting", why: `${failing.map((r) => r.name).join(", ")} did not pass` };
   // CI that reports commit statuses instead of check runs counts as well (read once the runs passed).
@@ -54,7 +53,7 @@ export async function autoPublish(
   const running = statuses.filter((s) => s.status !== "completed");
   if (running.length)
     return { kind: "waiting", why: `${running.map((s) => s.name).join(", ")} still running` };
-  const failed = statuses.filter((s) => !PASSING.has(s.conclusion ?? ""));
+  const failed = statuses.filter((s) => !passes(s.conclusion));
   if (failed.length) return { kind: "waiting", why: `${failed.map((s) => s.name).join(", ")} did not pass` };
   const pkg = input.variant.spec.downstream.package;
   const mergeSha = await port.mergePull(input.pr.number, {

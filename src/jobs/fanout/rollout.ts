@@ -1,5 +1,6 @@
 import type { Rollout } from "../../config/rollout-schema.js";
 import type { CheckRunState, PullRequest, RepoPort } from "../../github/port.js";
+import { passes } from "../../lifecycle/check-run.js";
 import { VARIANT_PREFIX } from "../../lifecycle/variant-branch.js";
 import {
   type ChecksState,
@@ -25,13 +26,12 @@ export const ROLLOUT_LABELS = {
   stopped: "porchlight/rollout-stopped",
 } as const;
 
-const PASSING = new Set(["success", "neutral", "skipped"]);
 const HOUR_MS = 3_600_000;
 
 /** The state of the check runs on one commit: failed (naming them), pending, passed, or none ran. */
 function checksState(runs: readonly CheckRunState[]): ChecksState {
   if (runs.length === 0) return { state: "none" };
-  const failing = runs.filter((r) => r.status === "completed" && !PASSING.has(r.conclusion ?? ""));
+  const failing = runs.filter((r) => r.status === "completed" && !passes(r.conclusion));
   if (failing.length) return { state: "failed", failing: failing.map((r) => r.name).sort() };
   if (runs.some((r) => r.status !== "completed")) return { state: "pending" };
   return { state: "passed" };
