@@ -97,7 +97,7 @@ describe("checks and statuses drive automerge, rollout gates and the dashboard (
     await ci.finish("dev-2", await head("dev-2"));
     const [stg] = await pulls("stg-1");
     expect(stg?.state).toBe("open");
-    expect(await dashboard()).toContain("#" + String(stg?.number));
+    expect(await dashboard()).toContain(`#${String(stg?.number)}`);
 
     // All on events: no sweep ran, nothing slept.
     expect(await sweeps()).toBe(0);

@@ -15,31 +15,26 @@ describe("git through the spawner process", () => {
     const dir = await mkdtemp(join(tmpdir(), "porchlight-spawner-"));
     try {
       const input = Buffer.from([0, 1, 2, 255, 10, 0xc3, 0x28]);
-      const direct = {
-        init: await runGit(["init", "--quiet", "--bare", "d.git"], { cwd: dir }),
-        hash: await runGit(["hash-object", "--stdin"], { cwd: dir, input }),
-        config: await runGit(["config", "--get", "porchlight.x"], {
-          cwd: dir,
-          env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "porchlight.x", GIT_CONFIG_VALUE_0: "from env" },
-        }),
-        failure: await runGit(["cat-file", "-p", "nosuchref"], { cwd: join(dir, "d.git") }).catch((e) => e),
+      const env = { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "porchlight.x", GIT_CONFIG_VALUE_0: "from env" };
+      const runAll = async (repo: string) => {
+        await runGit(["init", "--quiet", "--bare", repo], { cwd: dir });
+        return {
+          hash: await runGit(["hash-object", "--stdin"], { cwd: dir, input }),
+          config: await runGit(["config", "--get", "porchlight.x"], { cwd: dir, env }),
+          failure: await runGit(["cat-file", "-p", "nosuchref"], { cwd: join(dir, repo) }).catch((e) => e),
+        };
       };
+      const direct = await runAll("d.git");
       held = acquireGitSpawner();
-      const spawned = {
-        init: await runGit(["init", "--quiet", "--bare", "s.git"], { cwd: dir }),
-        hash: await runGit(["hash-object", "--stdin"], { cwd: dir, input }),
-        config: await runGit(["config", "--get", "porchlight.x"], {
-          cwd: dir,
-          env: { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "porchlight.x", GIT_CONFIG_VALUE_0: "from env" },
-        }),
-        failure: await runGit(["cat-file", "-p", "nosuchref"], { cwd: join(dir, "s.git") }).catch((e) => e),
-      };
+      const spawned = await runAll("s.git");
       expect(held.pid).toBeGreaterThan(0);
       expect(held.pid).not.toBe(process.pid);
       expect(spawned.hash.toString()).toBe(direct.hash.toString());
       expect(spawned.config.toString()).toBe("from env\n");
       expect(spawned.failure).toBeInstanceOf(GitCommandError);
-      expect((spawned.failure as GitCommandError).exitCode).toBe((direct.failure as GitCommandError).exitCode);
+      expect((spawned.failure as GitCommandError).exitCode).toBe(
+        (direct.failure as GitCommandError).exitCode,
+      );
       expect((spawned.failure as GitCommandError).stderr).toBe((direct.failure as GitCommandError).stderr);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -225,19 +225,12 @@ async function proposeDeletion(
   const snap = snapOf(state, action.downstream.repo);
   await closePullRequests(snap, action.close);
   const pr = await proposeRemoval(snap, action, undefined, ctx.bot.author);
-  if (!pr)
-    return {
-      kind: "nothing",
-      variant: action.variant,
-      downstream: action.downstream,
-      reason: action.reason,
-    };
-  report.pullRequests.push({ repo: snap.repository.fullName, number: pr.number, action: "created" });
+  if (pr) report.pullRequests.push({ repo: snap.repository.fullName, number: pr.number, action: "created" });
   return {
     kind: "nothing",
     variant: action.variant,
     downstream: action.downstream,
-    pullRequest: pr.number,
+    ...(pr ? { pullRequest: pr.number } : {}),
     reason: action.reason,
   };
 }
