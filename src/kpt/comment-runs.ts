@@ -277,7 +277,7 @@ export function feetOnly(node: Node): boolean {
  * encoder writes that foot: after the item or entry, above the one that follows with a blank line
  * between (the comment before the next with a blank line after it), or as its block's foot.
  */
-export function footOfFirstScalar({ block: outer, index, body: text, source }: NextFoot): void {
+function footOfFirstScalar({ block: outer, index, body: text, source }: NextFoot): void {
   const body = text.replace(/\n+$/, "");
   const [block, at] = firstScalarOf({ block: outer, index, body: text, source });
   const sibling = block.items[at + 1];
@@ -697,7 +697,7 @@ function keptValueFeet(later: readonly NextFoot[]): void {
  * later line (comment and blank lines between): that line's offset and the `-`'s column; undefined for
  * any other item.
  */
-export function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
+function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
   if (!item.range) return undefined;
   let end = text.lastIndexOf("\n", item.range[0] - 1);
   if (text.slice(end + 1, item.range[0]).trim() !== "") return undefined;

@@ -77,7 +77,7 @@ export function kptfileKptText(e: unknown, dir: string): string | undefined {
   return `Kptfile at "${dir}" can't be read.\n\nDetails:\n${e.kptDetail ?? e.message}`;
 }
 
-export function formatPosition(p: SourcePosition): string {
+function formatPosition(p: SourcePosition): string {
   let s = p.file;
   if (p.line !== undefined) s += `:${p.line}`;
   if (p.line !== undefined && p.column !== undefined) s += `:${p.column}`;

@@ -12,7 +12,7 @@ const str = z.preprocess(
 );
 const stringMap = z.record(z.string(), str);
 
-export const selectorSchema = z.strictObject({
+const selectorSchema = z.strictObject({
   apiVersion: str.optional(),
   kind: str.optional(),
   name: str.optional(),
@@ -21,7 +21,7 @@ export const selectorSchema = z.strictObject({
   annotations: stringMap.optional(),
 });
 
-export const kptFunctionSchema = z
+const kptFunctionSchema = z
   .strictObject({
     image: str.optional(),
     exec: str.optional(),
@@ -61,23 +61,18 @@ const gitSchema = z.strictObject({
   ref: str.optional(),
 });
 
-export const updateStrategySchema = z.enum([
-  "resource-merge",
-  "fast-forward",
-  "force-delete-replace",
-  "copy-merge",
-]);
+const updateStrategySchema = z.enum(["resource-merge", "fast-forward", "force-delete-replace", "copy-merge"]);
 
 const ociSchema = z.strictObject({ image: str.optional() });
 
-export const upstreamSchema = z.strictObject({
+const upstreamSchema = z.strictObject({
   type: z.enum(["git", "oci"]).optional(),
   git: gitSchema.optional(),
   oci: ociSchema.optional(),
   updateStrategy: updateStrategySchema.optional(),
 });
 
-export const upstreamLockSchema = z.strictObject({
+const upstreamLockSchema = z.strictObject({
   type: z.enum(["git", "oci"]).optional(),
   git: gitSchema.extend({ commit: str.optional() }).optional(),
   oci: ociSchema.optional(),
@@ -144,4 +139,3 @@ export const kptfileSchema = z.strictObject({
 export type Kptfile = z.infer<typeof kptfileSchema>;
 export type KptFunction = z.infer<typeof kptFunctionSchema>;
 export type Selector = z.infer<typeof selectorSchema>;
-export type UpdateStrategy = z.infer<typeof updateStrategySchema>;

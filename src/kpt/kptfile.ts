@@ -5,7 +5,7 @@ import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
-export type { KptFunction, Kptfile, Selector, UpdateStrategy } from "./kptfile-schema.js";
+export type { KptFunction, Kptfile, Selector } from "./kptfile-schema.js";
 
 export const KPTFILE_NAME = "Kptfile";
 export const KPTFILE_API_VERSION = "kpt.dev/v1";

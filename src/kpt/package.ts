@@ -171,8 +171,3 @@ export function packagesBottomUp(pkg: KptPackage): KptPackage[] {
   visit(pkg);
   return out;
 }
-
-/** `path` relative to the package's directory. */
-export function relativeToPackage(pkg: KptPackage, path: string): string {
-  return pkg.path === "" ? path : path.slice(pkg.path.length + 1);
-}

@@ -8,7 +8,7 @@ export function blobSha(bytes: Buffer): string {
 }
 
 /** The default bound of a ParseCache: the YAML source bytes whose parsed documents it keeps. */
-export const DEFAULT_PARSE_CACHE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_PARSE_CACHE_BYTES = 16 * 1024 * 1024;
 
 /**
  * The parsed documents of YAML files, kept by git blob SHA across renders, so a render of a package
@@ -77,7 +77,7 @@ export class ParseCache {
  * kept), but built through the node classes' constructors: `clone()` copies property descriptors,
  * which leaves V8 objects that are slow to read, and every later step of a render reads them.
  */
-export function copyDocument(doc: Document): Document {
+function copyDocument(doc: Document): Document {
   const contents = doc.contents;
   doc.contents = null;
   const copy = doc.clone();

@@ -1,14 +1,4 @@
-import {
-  Document,
-  isMap,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  parseDocument,
-  type Scalar,
-  type YAMLMap,
-} from "yaml";
+import { Document, isMap, isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
 import { NODE_TYPE, PAIR_KIND, SCALAR_KIND } from "./yaml-nodes.js";
 
@@ -18,20 +8,6 @@ import { NODE_TYPE, PAIR_KIND, SCALAR_KIND } from "./yaml-nodes.js";
  * call.
  */
 type Marked = { [NODE_TYPE]?: symbol };
-
-/**
- * Helpers over one KRM resource held as a `yaml` Document. The document is the resource: reading and
- * editing through it keeps comments, key order and quoting of everything not edited.
- */
-
-/** The identity kpt matches resources by: group, kind, namespace, name. */
-export interface ResourceId {
-  /** API group ("" for the core group), without the version. */
-  group: string;
-  kind: string;
-  namespace: string;
-  name: string;
-}
 
 export function apiGroup(apiVersion: string): string {
   const slash = apiVersion.indexOf("/");
@@ -192,26 +168,6 @@ export function namespaceOf(doc: Document): string {
   return getString(doc, NAMESPACE) ?? "";
 }
 
-export function resourceId(doc: Document): ResourceId {
-  return {
-    group: apiGroup(apiVersionOf(doc)),
-    kind: kindOf(doc),
-    namespace: namespaceOf(doc),
-    name: nameOf(doc),
-  };
-}
-
-/** `group/kind/namespace/name`, usable as a map key. */
-export function resourceKey(id: ResourceId): string {
-  return `${id.group}/${id.kind}/${id.namespace}/${id.name}`;
-}
-
-/** `Kind/name` or `Kind/namespace/name`, as kpt shows a resource in messages. */
-export function displayId(doc: Document): string {
-  const ns = namespaceOf(doc);
-  return ns ? `${kindOf(doc)}/${ns}/${nameOf(doc)}` : `${kindOf(doc)}/${nameOf(doc)}`;
-}
-
 /** True when the document is a mapping with apiVersion and kind: a KRM resource. */
 export function isKrm(doc: Document): boolean {
   return isMap(doc.contents) && apiVersionOf(doc) !== "" && kindOf(doc) !== "";
@@ -261,15 +217,11 @@ export function setAnnotation(doc: Document, key: string, value: string): void {
   setStringIn(doc, ["metadata", "annotations", key], value);
 }
 
-export function setLabel(doc: Document, key: string, value: string): void {
-  setStringIn(doc, ["metadata", "labels", key], value);
-}
-
 /**
  * Sets a string scalar. An existing scalar keeps its node (so its comments and quote style stay);
  * a new one is created.
  */
-export function setStringIn(doc: Document, path: readonly (string | number)[], value: string): void {
+function setStringIn(doc: Document, path: readonly (string | number)[], value: string): void {
   const node = doc.getIn(path, true);
   if (isScalar(node)) {
     node.value = value;
@@ -283,7 +235,7 @@ export function deleteAnnotation(doc: Document, key: string): void {
   deleteKeyIn(doc, ["metadata", "annotations"], key);
 }
 
-export function deleteKeyIn(doc: Document, mapPath: readonly (string | number)[], key: string): void {
+function deleteKeyIn(doc: Document, mapPath: readonly (string | number)[], key: string): void {
   const map = doc.getIn(mapPath, true);
   if (!isMap(map)) return;
   map.delete(key);
@@ -324,17 +276,6 @@ export function toPlain<T = unknown>(doc: Document): T {
 /** Parses one YAML document as a resource (for tests and function configs given inline). */
 export function parseResource(text: string): Document {
   return parseDocument(text, { keepSourceTokens: false });
-}
-
-/** A deep copy of a document, nodes and comments included. */
-export function cloneDocument(doc: Document): Document {
-  return doc.clone();
-}
-
-/** The YAML node at `path` (mapping keys and sequence indices), or undefined. */
-export function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undefined {
-  const node = nodeIn(doc, path);
-  return node && typeof node === "object" ? (node as Node) : undefined;
 }
 
 export { Document };

@@ -6,8 +6,8 @@ import { commentBlock, formatDocument } from "./format.js";
 import { apiVersionOf, kindOf } from "./resource.js";
 import { parseYamlFile } from "./yamlfile.js";
 
-export const RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1";
-export const RESOURCE_LIST_KIND = "ResourceList";
+const RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1";
+const RESOURCE_LIST_KIND = "ResourceList";
 
 /** Reads a ResourceList (as a function writes it to stdout). Items become documents of their own. */
 export function parseResourceList(text: string, source = "ResourceList"): ResourceList {
@@ -93,7 +93,7 @@ class LinesUp {
 }
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */
-export function documentOf(node: Node): Document {
+function documentOf(node: Node): Document {
   const d = new Document();
   d.contents = node;
   return d;

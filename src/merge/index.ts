@@ -13,16 +13,12 @@ import {
   type UpdateStrategy,
 } from "./types.js";
 
-export { type ClonedUpstream, clonedPackage } from "./clone.js";
-export { diffFileTrees, type FileDiff, formatDiff, type PackageDiff } from "./diff.js";
-export { conflictMarkers, conflictRegions, type MarkerRegion } from "./markers.js";
+export { clonedPackage } from "./clone.js";
+export { diffFileTrees, formatDiff, type PackageDiff } from "./diff.js";
+export { conflictMarkers, conflictRegions } from "./markers.js";
 export { mergeText } from "./text3.js";
 export * from "./types.js";
 export {
-  hasUpstream,
-  recordUpstream,
-  UPSTREAM_ANNOTATION,
-  UPSTREAM_LOCK_ANNOTATION,
   type UpstreamInfo,
   upstreamOf,
 } from "./upstream.js";

@@ -62,7 +62,7 @@ const FUNCTION = struct([
   ["exclude", { kind: "list", of: SELECTOR }],
 ]);
 
-export const KPTFILE_STRUCT: Struct = struct([
+const KPTFILE_STRUCT: Struct = struct([
   ["apiVersion", STRING],
   ["kind", STRING],
   [

@@ -60,8 +60,3 @@ export function ownedFiles(tree: FileTree, pkgDir: string, nested: readonly stri
 export function isYamlPath(path: string): boolean {
   return path.endsWith(".yaml") || path.endsWith(".yml");
 }
-
-/** Every file of a package tree, the subpackage at `dir` included. */
-export function filesUnder(tree: FileTree, dir: string): string[] {
-  return [...tree.keys()].filter((p) => within(p, dir));
-}

@@ -107,7 +107,7 @@ const KNOWN_KINDS = new Set([
 ]);
 
 /** True when kpt has a schema for the kind: only then are any of its lists merged by key. */
-export function hasSchema(group: string, kind: string): boolean {
+function hasSchema(group: string, kind: string): boolean {
   return KNOWN_GROUPS.has(group) && KNOWN_KINDS.has(kind);
 }
 

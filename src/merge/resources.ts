@@ -28,7 +28,7 @@ import { formatDocs, type YamlDoc } from "./yamldoc.js";
  */
 export type { TextFiles };
 
-export interface ResourceChange {
+interface ResourceChange {
   file: string;
   resource: string;
   action: "added" | "removed" | "merged" | "kept";

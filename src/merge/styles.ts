@@ -23,7 +23,7 @@ export function quoteOldBool(node: Node | null): Node | null {
  * A plain scalar YAML 1.1 reads as a bool and yaml.v3 as a string; not one with a tag of its own
  * (`!!str yes`, `!local on`: the tag says what it is, and kpt leaves it plain).
  */
-export function isOldBool(node: Scalar): boolean {
+function isOldBool(node: Scalar): boolean {
   return (node.type === "PLAIN" || node.type === undefined) && !node.tag && OLD_BOOLS.has(String(node.value));
 }
 

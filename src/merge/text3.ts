@@ -6,7 +6,7 @@ import { diff3Merge } from "node-diff3";
  * local lines involved — never resolved silently.
  */
 
-export interface TextConflict {
+interface TextConflict {
   /** 1-based first and last line of the conflicting region in the local file (last < first: an insertion point). */
   lines: [number, number];
   message: string;

@@ -24,8 +24,6 @@ import { MergeError, type UpdateStrategy, type UpstreamLock } from "./types.js";
  * own `upstream.oci.image` / `upstreamLock.oci.image`, where a user wrote them, are read and kept.
  */
 
-export { UPSTREAM_ANNOTATION, UPSTREAM_LOCK_ANNOTATION };
-
 /** What a local package's Kptfile says about its upstream. */
 export interface UpstreamInfo {
   kf: PlainKptfile;

@@ -12,8 +12,6 @@ import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
  * Writing: the shared kpt serializer (src/kpt/format.ts).
  */
 
-export type { SeqIndent };
-
 /** One document of a YAML file, with what is needed to write it back as kpt would. */
 export interface YamlDoc {
   doc: Document;
@@ -138,7 +136,7 @@ function chunk(text: string, from: number, to: number, line: number): DocChunk {
 }
 
 /** One document as kyaml writes it (ends with a newline). */
-export function formatDoc(d: YamlDoc): string {
+function formatDoc(d: YamlDoc): string {
   return formatDocument(d.doc, d.seqIndent);
 }
 

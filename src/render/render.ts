@@ -215,7 +215,7 @@ export function runsNoFunction(tree: FileTree): boolean {
 }
 
 /** The resources of a package tree: its files' YAML documents, without the Kptfiles (not resources, to a user). */
-export function countResources(pkg: KptPackage): number {
+function countResources(pkg: KptPackage): number {
   let n = 0;
   for (const f of pkg.resourceFiles) n += f.kptForm?.docs.length ?? f.docs.length;
   for (const s of pkg.subpackages) n += countResources(s);

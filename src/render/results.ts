@@ -31,7 +31,7 @@ export function resultLine(r: FunctionResult): string {
 }
 
 /** Lines kpt prints at most under "Results:" or "Stderr:" before truncating. */
-export const TRUNCATE_LINES = 4;
+const TRUNCATE_LINES = 4;
 
 /** A titled, indented block of lines as kpt prints results and stderr ("  Results:\n    ..."). */
 export function printBlock(title: string, lines: readonly string[], quote: boolean, truncate = true): string {

@@ -15,7 +15,7 @@ export function isSelected(
   return !exclude.some((s) => matches(doc, s));
 }
 
-export function matches(doc: Document, s: Selector): boolean {
+function matches(doc: Document, s: Selector): boolean {
   if (isEmptySelector(s)) return false;
   if (s.apiVersion !== undefined && s.apiVersion !== apiVersionOf(doc)) return false;
   if (s.kind !== undefined && s.kind !== kindOf(doc)) return false;

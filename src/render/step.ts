@@ -4,7 +4,7 @@ import { type Document, isMap } from "yaml";
 import { UnknownFunctionError } from "../fn/function-registry.js";
 import { FunctionExitError, FunctionStartError } from "../fn/runtime/errors.js";
 import type { FunctionRunner, FunctionSpec, RunOutput } from "../fn/runtime/types.js";
-import { FunctionError, type FunctionResult, type ResourceList } from "../fn/types.js";
+import { FunctionError, type ResourceList } from "../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { notKrmMessage, notKrmReason } from "../kpt/krm.js";
@@ -352,5 +352,3 @@ function merge(
   for (const c of created) result.push(c);
   return result;
 }
-
-export type { FunctionResult };

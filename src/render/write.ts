@@ -30,11 +30,7 @@ export function holdsDocuments(file: Pick<ResourceFile, "docs" | "kptForm">): bo
 }
 
 /** The tree-relative file an item goes to: its package's directory joined with its path annotation. */
-export function treePathOf(
-  doc: Document,
-  packageDirs: ReadonlyMap<string, string>,
-  fallbackDir: string,
-): string {
+function treePathOf(doc: Document, packageDirs: ReadonlyMap<string, string>, fallbackDir: string): string {
   return fileOf(
     pathAnnotation(doc) ?? "",
     getAnnotation(doc, ANNOTATION.packagePath),

@@ -59,7 +59,7 @@ async function rewrittenByKpt(dir: string, root: string): Promise<Record<string,
 }
 
 /** `pkg update` refused by kpt, by porchlight or by both: each one's message. */
-export class UpdateRefused extends Error {
+class UpdateRefused extends Error {
   constructor(
     readonly kpt: string | undefined,
     readonly porchlight: string | undefined,

@@ -21,11 +21,11 @@ export interface TableCase {
 }
 
 /** Where the tables lie at kpt v1.0.0-beta.56 and at the kyaml it builds with (v0.15.0). */
-export const KPT_TABLES = {
+const KPT_TABLES = {
   tag: "v1.0.0-beta.56",
   files: ["internal/util/merge/merge3_test.go", "pkg/kptfile/kptfileutil/util_test.go"],
 };
-export const KYAML_TABLES = {
+const KYAML_TABLES = {
   tag: "kyaml/v0.15.0",
   files: ["scalar", "list", "map", "element", "kustomization"].map((f) => `kyaml/yaml/merge3/${f}_test.go`),
 };

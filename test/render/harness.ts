@@ -49,7 +49,7 @@ export function normalizeDurations(text: string): string {
  * covers with its own test images: a validator that reports an error, one that adds a resource, one
  * that deletes resources of a kind.
  */
-export const fixtureBuiltins: BuiltinFunction[] = [
+const fixtureBuiltins: BuiltinFunction[] = [
   {
     name: "fixture-reject",
     releases: "unversioned",

@@ -9,7 +9,7 @@ import { kustomization, pick, type Rand, TEMPLATES, type TemplateName } from "./
  * header; each side edits some documents (see mutate.ts), upstream may add or remove a document.
  */
 
-export function rng(seed: number): Rand {
+function rng(seed: number): Rand {
   let x = (seed * 2654435761) >>> 0 || 1;
   return () => {
     x ^= x << 13;
