@@ -28,6 +28,7 @@ import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";
 import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
 import { sweepInstallations } from "./sweep.js";
+import { readJobData } from "./tasks.js";
 import { ByteBudget } from "./webhook/budget.js";
 import { DeliveryLedger } from "./webhook/deliveries.js";
 import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
@@ -331,7 +332,7 @@ function distributedQueue(
     ...(redis.stalledIntervalMs !== undefined ? { stalledIntervalMs: redis.stalledIntervalMs } : {}),
     ...(redis.busyDelayMs !== undefined ? { busyDelayMs: redis.busyDelayMs } : {}),
     run: async (job) => {
-      const data = job.payload as JobData;
+      const data: JobData = readJobData(job.payload);
       const id = data.installationId ?? (await github.installationIdOf(data.repository.id));
       await runJob(deps, { ...data, connect: () => github.installation(id) });
     },

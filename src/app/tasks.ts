@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ConfigProblem } from "../config/problem.js";
 import { formatProblem } from "../config/problem.js";
 import type { RepoPort } from "../github/port.js";
@@ -19,6 +20,8 @@ import { reportConfigOk } from "./config.js";
 
 /** One kind of work a job does, from its arguments: plain data, so a job can wait in Redis. */
 interface Task<A> {
+  /** The arguments' shape: a job read back from Redis (queued by any replica, of any version) is checked against it. */
+  args: z.ZodType<A>;
   work(ctx: JobContext, args: A): Promise<unknown>;
   /** Besides the failing check: how to tell the user the configuration is broken (a command's reply). */
   onBadConfig?(port: RepoPort, problems: ConfigProblem[], args: A): Promise<void>;
@@ -29,10 +32,20 @@ interface Task<A> {
  * job queued by an older version also carries the comment's body and author: they are not read, the
  * job reads the comments as they are when it runs.
  */
-interface CommandArgs {
-  issue: number;
-  commentId: number;
-}
+const commandArgs = z.looseObject({ issue: z.number().int(), commentId: z.number().int() });
+type CommandArgs = z.infer<typeof commandArgs>;
+
+const none = z.object({});
+const pull = z.looseObject({ pull: z.number().int() });
+const sha = z.looseObject({ sha: z.string() });
+const publishedEvent: z.ZodType<PublishedEvent> = z.looseObject({
+  repo: z.looseObject({ owner: z.string(), repo: z.string() }),
+  package: z.string(),
+  revision: z.number().int(),
+  tag: z.string(),
+  commit: z.string(),
+  management: z.string().optional(),
+});
 
 /**
  * Every job's work, by name. A job names its task and carries the task's arguments as JSON-safe data
@@ -40,28 +53,39 @@ interface CommandArgs {
  * runs a job is not the one that received its webhook (docs/scaling.md).
  */
 const TASKS = {
-  render: task<{ branch: string }>({ work: (ctx, a) => renderDraft(ctx, a) }),
+  render: task({ args: z.looseObject({ branch: z.string() }), work: (ctx, a) => renderDraft(ctx, a) }),
   /** The default branch's configuration is valid (again): say so, and do what was left undone. */
-  "config-ok": task<{ sha: string }>({
+  "config-ok": task({
+    args: sha,
     work: async (ctx, a) => {
       await reportConfigOk(ctx.port, a.sha);
       return reconcileRepo(ctx);
     },
   }),
-  check: task<{ pull: number }>({ work: (ctx, a) => checkProposal(ctx, a) }),
-  "config-proposal": task<{ pull: number; defaultBranch: string }>({
+  check: task({ args: pull, work: (ctx, a) => checkProposal(ctx, a) }),
+  "config-proposal": task({
+    args: z.looseObject({ pull: z.number().int(), defaultBranch: z.string() }),
     work: (ctx, a) => checkProposedConfig(ctx, a),
   }),
-  "resume-variant": task<{ pull: number }>({ work: (ctx, a) => resumeVariantPull(ctx, a) }),
+  "resume-variant": task({ args: pull, work: (ctx, a) => resumeVariantPull(ctx, a) }),
   /** A proposal merged on GitHub (not by the bot): published now rather than at the next sweep. */
-  merged: task<{ pull: number }>({ work: (ctx, a) => publishMergedPull(ctx, a) }),
-  variants: task<{ pull: number }>({
+  merged: task({ args: pull, work: (ctx, a) => publishMergedPull(ctx, a) }),
+  variants: task({
+    args: pull,
     work: (ctx, a) => (ctx.installation ? checkVariantFiles(ctx, ctx.installation, a) : Promise.resolve()),
   }),
-  publish: task<{ pull: number; reviewId: number; user: string; state: string; commitId: string }>({
+  publish: task({
+    args: z.looseObject({
+      pull: z.number().int(),
+      reviewId: z.number().int(),
+      user: z.string(),
+      state: z.string(),
+      commitId: z.string(),
+    }),
     work: (ctx, a) => onReview(ctx, a),
   }),
   command: task<CommandArgs>({
+    args: commandArgs,
     work: (ctx, a) => answerCommands(ctx, { issue: a.issue, commentId: a.commentId }),
     onBadConfig: async (port, problems, a) => {
       const marker = replyMarker(a.commentId);
@@ -73,16 +97,19 @@ const TASKS = {
     },
   }),
   /** A check run, check suite or commit status finished on `sha`: the fan-out it concerns is asked for. */
-  "checks-finished": task<{ sha: string }>({ work: (ctx, a) => onChecksFinished(ctx, a) }),
+  "checks-finished": task({ args: sha, work: (ctx, a) => onChecksFinished(ctx, a) }),
   /** The repository's own fan-out, now (checks finished on one of its downstreams). */
-  "fanout-wanted": task<Record<string, never>>({
+  "fanout-wanted": task({
+    args: none,
     work: (ctx) => (ctx.installation ? fanoutNow(ctx, ctx.installation) : Promise.resolve()),
   }),
-  reconcile: task<Record<string, never>>({ work: (ctx) => reconcileRepo(ctx) }),
-  "fanout-sweep": task<Record<string, never>>({
+  reconcile: task({ args: none, work: (ctx) => reconcileRepo(ctx) }),
+  "fanout-sweep": task({
+    args: none,
     work: (ctx) => (ctx.installation ? sweepFanout(ctx, ctx.installation) : Promise.resolve()),
   }),
-  "fanout-published": task<PublishedEvent>({
+  "fanout-published": task({
+    args: publishedEvent,
     work: (ctx, a) => (ctx.installation ? fanoutAfterPublish(ctx, ctx.installation, a) : Promise.resolve()),
   }),
 };
@@ -93,6 +120,50 @@ export type TaskArgs<T extends TaskName> = (typeof TASKS)[T] extends Task<infer 
 function task<A>(t: Task<A>): Task<A> {
   return t;
 }
+
+/**
+ * A job as a queue in Redis gave it back (queued by any replica, of this version or another): its
+ * envelope and its task's arguments checked, or an error naming the field and what was expected.
+ */
+export function readJobData(raw: unknown): JobDataRead {
+  const envelope = jobEnvelope.safeParse(raw);
+  if (!envelope.success)
+    throw new Error(`a queued job is not one this version reads: ${issueText(envelope.error)}`);
+  const args = taskOf(envelope.data.task).args.safeParse(envelope.data.args);
+  if (!args.success)
+    throw new Error(
+      `a queued ${envelope.data.task} job's arguments are not what this version reads: ${issueText(args.error)}`,
+    );
+  return { ...envelope.data, args: args.data } as JobDataRead;
+}
+
+function issueText(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.length ? issue.path.join(".") : "the job"}: ${issue?.message ?? "invalid"}`;
+}
+
+/** A job's data as checked by readJobData (src/app/run-job.ts's JobData, every task). */
+export type JobDataRead = z.infer<typeof jobEnvelope> & { task: TaskName; args: TaskArgs<TaskName> };
+
+const jobEnvelope = z.looseObject({
+  kind: z.string(),
+  key: z.string(),
+  origin: z.enum(["event", "sweep"]).optional(),
+  task: z.string(),
+  args: z.unknown(),
+  repository: z.looseObject({
+    id: z.looseObject({ owner: z.string(), repo: z.string() }),
+    fullName: z.string(),
+    topics: z.array(z.string()),
+    defaultBranch: z.string(),
+    cloneUrl: z.string(),
+    archived: z.boolean(),
+  }),
+  installationId: z.number().int().optional(),
+  deliveryId: z.string().optional(),
+  headSha: z.string().optional(),
+  needsConfig: z.boolean().optional(),
+});
 
 /** The task of a name read back from a queue; a name this build does not know is an error naming the known ones. */
 export function taskOf(name: string): Task<unknown> {
