@@ -13,6 +13,7 @@ import { type ChildProcess, spawn } from "node:child_process";
  * the channel closes, however the app ended.
  */
 const CHILD = `
+process.title = "porchlight git spawner";
 const { spawn } = require("node:child_process");
 process.on("disconnect", () => process.exit(0));
 process.on("message", (m) => {
