@@ -1,4 +1,5 @@
 import { Composer, type Document, Lexer, type LineCounter, type ParseOptions, Parser } from "yaml";
+import { joinFlowColons } from "./yaml-flow-colon.js";
 
 /**
  * yaml.v3 (kpt's reader) reads a quoted scalar up to its closing quote, whatever the indentation of
@@ -22,7 +23,11 @@ export function parseWithUnindentedQuotes(
   const parser = new Parser(options.lineCounter?.addNewLine);
   const composer = new Composer(options);
   const tokens = function* () {
-    for (const lexeme of originalLexemes(new Lexer().lex(padded), inserts, text)) yield* parser.next(lexeme);
+    // the first line's start, as `Parser.parse` gives it (`next` does not)
+    options.lineCounter?.addNewLine(0);
+    // and reads on past a `:` in a flow collection, as yaml.v3 does (yaml-flow-colon.ts)
+    const lexemes = joinFlowColons(originalLexemes(new Lexer().lex(padded), inserts, text), text).lexemes;
+    for (const lexeme of lexemes) yield* parser.next(lexeme);
     yield* parser.end();
   };
   const docs = Array.from(composer.compose(tokens()));

@@ -12,6 +12,7 @@ import {
 import { YamlError } from "./errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
 import { parseCommonYaml } from "./yaml-fast.js";
+import { mayHoldFlowColon, parseWithFlowColons } from "./yaml-flow-colon.js";
 import { mergeKeysAsText } from "./yaml-nodes.js";
 import { parseWithUnindentedQuotes } from "./yaml-quoted.js";
 
@@ -45,6 +46,11 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
     // a quoted scalar yaml.v3 reads whole, its continuation lines not indented past its key
     const again = new LineCounter();
     const read = parseWithUnindentedQuotes(text, { ...PARSE_OPTIONS, lineCounter: again });
+    if (read) [docs, lineCounter] = [read, again];
+  } else if (mayHoldFlowColon(text)) {
+    // a plain scalar in a flow collection that yaml.v3 reads on past a `:` (`[001:db8::]`)
+    const again = new LineCounter();
+    const read = parseWithFlowColons(text, { ...PARSE_OPTIONS, lineCounter: again });
     if (read) [docs, lineCounter] = [read, again];
   }
   for (const doc of docs) {

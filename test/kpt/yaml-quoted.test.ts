@@ -22,7 +22,12 @@ describe("a quoted scalar whose continuation lines are not indented past its key
 
   it("keeps the file's own lines and columns for what follows it", () => {
     const input = `${HEADER}a: 'one\ntwo'\nb: [1,\n`;
-    expect(() => parseYamlFile(input, "x.yaml")).toThrow(/x\.yaml:7:/);
+    expect(() => parseYamlFile(input, "x.yaml")).toThrow(/x\.yaml:8:1:/); // the end of the text, after its last line break
+  });
+
+  it("names the line of an error further on as the file has it (the first line counted)", () => {
+    const input = `${HEADER}a: 'one\ntwo'\nb: {k [1]}\nc: 1\n`;
+    expect(() => parseYamlFile(input, "x.yaml")).toThrow(/x\.yaml:7:7:/);
   });
 
   it("is still refused where no closing quote comes before the document ends", () => {
