@@ -1,3 +1,5 @@
+import { isCollection, isMap, isScalar, Scalar, type YAMLMap } from "yaml";
+
 /**
  * The annotations kpt reads and writes on resources, with kpt's meaning.
  *
@@ -74,3 +76,57 @@ export const MERGE_CLEARED_ANNOTATIONS: readonly string[] = [
   ...WRITER_CLEARED_ANNOTATIONS,
   "config.kubernetes.io/merge-source",
 ];
+
+/**
+ * The `annotations` map of `metadata` to set an annotation in, as kyaml's SetAnnotation finds it: it
+ * first clears an `annotations` field with nothing in it (`{}`, `[]`, no value; porchlight, anything
+ * but a mapping: its ClearEmptyAnnotations), the key's comments with it, then appends a new map after
+ * metadata's other fields. metadata's foot comment (yaml.v3: its last field's) stays on that field,
+ * the new key after it and a blank line. A foot comment after a cleared last field is that field's in
+ * yaml.v3: it goes with it where `dropFoot` (a merge writes kpt's bytes); a render keeps it, above
+ * the new key (docs/kpt-compat.md, Deviations).
+ */
+export function annotationsToSet(metadata: YAMLMap, dropFoot: boolean): YAMLMap {
+  const at = metadata.items.findIndex((p) => keyText(p.key) === "annotations");
+  const current = at >= 0 ? metadata.items[at]?.value : undefined;
+  if (isMap(current) && current.items.length > 0) return current;
+  if (at >= 0) {
+    metadata.items.splice(at, 1);
+    if (dropFoot && at === metadata.items.length) metadata.comment = undefined;
+  }
+  const created = new (metadata.constructor as new () => YAMLMap)();
+  const key = new Scalar("annotations");
+  // (a render leaves a foot after a nested block where it is: its trip through a function reads it back
+  // into that block, and the column kpt keeps is not told apart there yet)
+  const lastValue = metadata.items[metadata.items.length - 1]?.value;
+  if (metadata.comment && (dropFoot || !isCollection(lastValue))) {
+    key.commentBefore = `${metadata.comment}\n`;
+    metadata.comment = undefined;
+  }
+  metadata.add({ key, value: created });
+  return created;
+}
+
+/**
+ * Takes the `annotations` field out of `metadata` (kyaml's writer clears one left empty). A comment
+ * above the key with a blank line between them is the field before's foot in yaml.v3 (where
+ * annotationsToSet put metadata's foot): it stays, as kpt keeps it.
+ */
+export function dropAnnotationsField(metadata: YAMLMap): void {
+  const at = metadata.items.findIndex((p) => keyText(p.key) === "annotations");
+  if (at < 0) return;
+  const [pair] = metadata.items.splice(at, 1);
+  const before = isScalar(pair?.key) ? pair.key.commentBefore : undefined;
+  if (!before?.endsWith("\n")) return;
+  const foot = before.slice(0, -1);
+  const next = metadata.items[at];
+  if (next === undefined) {
+    metadata.comment = metadata.comment ? `${foot}\n${metadata.comment}` : foot;
+  } else if (isScalar(next.key)) {
+    next.key.commentBefore = next.key.commentBefore ? `${before}${next.key.commentBefore}` : before;
+  }
+}
+
+function keyText(key: unknown): unknown {
+  return isScalar(key) ? key.value : key;
+}

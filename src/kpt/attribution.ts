@@ -1,4 +1,5 @@
-import { type Document, isMap, isScalar, type Pair, Scalar, type YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, Scalar } from "yaml";
+import { annotationsToSet } from "./annotations.js";
 
 /**
  * kpt's usage attribution on Config Connector resources: `kpt fn render` and `kpt pkg get` record
@@ -42,7 +43,7 @@ export function recordAction(current: string, group: CommandGroup): string {
  * Records `group` on one resource, as kpt's attribution filter does: only a Config Connector resource
  * with a non-empty `metadata` mapping. An existing annotation keeps its quoting but not a comment on its
  * value (kyaml replaces the value node); a new one is single-quoted, after the other annotations, and
- * an empty `annotations: {}` is replaced by a block mapping.
+ * an empty `annotations` field (`{}`, no value) goes: a new one comes after metadata's other fields.
  */
 export function attribute(doc: Document, group: CommandGroup): void {
   const root = doc.contents;
@@ -51,17 +52,8 @@ export function attribute(doc: Document, group: CommandGroup): void {
   if (typeof apiVersion !== "string" || !apiVersion.includes(".cnrm.")) return;
   const metadata = root.get("metadata", true);
   if (!isMap(metadata) || metadata.items.length === 0) return;
-  const current: unknown = metadata.get("annotations", true);
-  let map: YAMLMap;
-  if (isMap(current) && current.items.length > 0) {
-    map = current;
-  } else {
-    // kyaml clears an empty `annotations: {}` before it sets one: the new mapping is a plain one.
-    map = new (metadata.constructor as new () => YAMLMap)();
-    const pair = metadata.items.find((p) => isScalar(p.key) && p.key.value === "annotations");
-    if (pair) (pair as Pair<unknown, unknown>).value = map;
-    else metadata.add({ key: new Scalar("annotations"), value: map });
-  }
+  // kyaml's SetAnnotation clears an empty `annotations` field first: the new one comes after the others
+  const map = annotationsToSet(metadata, false);
   const pair = map.items.find((p) => isScalar(p.key) && String(p.key.value) === CNRM_BLUEPRINT_ANNOTATION);
   const existing = pair && isScalar(pair.value) ? pair.value : undefined;
   const value = new Scalar(recordAction(existing ? String(existing.value ?? "") : "", group));

@@ -1,5 +1,9 @@
 import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
-import { MERGE_CLEARED_ANNOTATIONS, WRITER_CLEARED_ANNOTATIONS } from "../kpt/annotations.js";
+import {
+  annotationsToSet,
+  MERGE_CLEARED_ANNOTATIONS,
+  WRITER_CLEARED_ANNOTATIONS,
+} from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
 import { field, fieldPair, isTaggedNull, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
@@ -99,30 +103,10 @@ export function addMergeComment(doc: YamlDoc): void {
 }
 
 function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): void {
-  let annotations = field(metadata, "annotations");
-  // kyaml clears an empty annotations field (`{}`, `[]`, or no value) before it sets one (its
-  // ClearEmptyAnnotations): the key goes with its comments, and the annotations map is created afresh,
-  // a plain key appended after metadata's other fields, its map in block style
-  if (!isMap(annotations) || annotations.items.length === 0) {
-    const at = metadata.items.findIndex((p) => scalarText(p.key as MaybeNode) === "annotations");
-    if (at >= 0) {
-      metadata.items.splice(at, 1);
-      // a foot comment after the last field is that field's (yaml.v3): it went with the cleared key
-      if (at === metadata.items.length) metadata.comment = undefined;
-    }
-    const created = new (metadata.constructor as new () => YAMLMap)();
-    const k = new Scalar("annotations");
-    // metadata's foot comment stays on its last key: the new key comes after it and a blank line
-    if (metadata.comment) {
-      k.commentBefore = `${metadata.comment}\n`;
-      metadata.comment = undefined;
-    }
-    metadata.add({ key: k, value: created });
-    annotations = created;
-  }
+  const annotations = annotationsToSet(metadata, true);
   const node = new Scalar(value);
   node.type = "QUOTE_SINGLE";
-  const pair = fieldPair(annotations as YAMLMap, key);
+  const pair = fieldPair(annotations, key);
   if (pair) {
     // kyaml's field setter gives a value equal to the one there that one's style (its comments go)
     const old = pair.value;
@@ -130,7 +114,7 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
     pair.value = node;
     return;
   }
-  const map = annotations as YAMLMap;
+  const map = annotations;
   const k = new Scalar(key);
   // yaml.v3 keeps a map's foot comment on its last key: it stays there, then a blank line, then the new key
   if (map.comment) {

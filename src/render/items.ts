@@ -1,5 +1,11 @@
 import { type Document, isMap, isScalar, YAMLMap } from "yaml";
-import { ANNOTATION, LEGACY_ANNOTATION, TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
+import {
+  ANNOTATION,
+  annotationsToSet,
+  dropAnnotationsField,
+  LEGACY_ANNOTATION,
+  TRANSIENT_ANNOTATIONS,
+} from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 import type { KptFormDoc } from "../kpt/kpt-form.js";
@@ -133,18 +139,13 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
     meta = new YAMLMap();
     root.set("metadata", meta);
   }
-  let annotations = (meta as YAMLMap).get("annotations", true) as unknown;
-  if (!isMap(annotations)) {
-    annotations = new YAMLMap();
-    (meta as YAMLMap).set("annotations", annotations);
-  }
+  // kyaml's SetAnnotation clears an empty `annotations` field (`{}`, no value) and appends a new one
+  const annotations = annotationsToSet(meta as YAMLMap, false);
   for (const [key, value] of entries) {
-    // kyaml turns an empty flow map (`annotations: {}`) into a block one when it adds to it.
-    if ((annotations as YAMLMap).items.length === 0) (annotations as YAMLMap).flow = false;
     const scalar = newScalar(value);
     scalar.type = "QUOTE_SINGLE";
     // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
-    (annotations as YAMLMap).add(readPair(key, scalar), true);
+    annotations.add(readPair(key, scalar), true);
   }
 }
 
@@ -176,7 +177,7 @@ function deleteAnnotations(doc: Document, keys: readonly string[]): void {
   const annotations = doc.getIn(["metadata", "annotations"], true);
   if (!isMap(annotations)) return;
   for (const k of keys) annotations.delete(k);
-  if (annotations.items.length === 0) (doc.getIn(["metadata"], true) as YAMLMap).delete("annotations");
+  if (annotations.items.length === 0) dropAnnotationsField(doc.getIn(["metadata"], true) as YAMLMap);
 }
 
 /** What kpt's transient annotations of an item said, read (and removed) in one pass over its annotations. */
@@ -216,7 +217,7 @@ export function takePlace(doc: Document): ItemPlace {
   // kyaml's writer clears an empty annotations map, then an empty metadata (a Kustomization may have none).
   if (keep.length === 0) {
     const meta = doc.getIn(["metadata"], true) as YAMLMap;
-    meta.delete("annotations");
+    dropAnnotationsField(meta);
     if (meta.items.length === 0) (doc.contents as YAMLMap).delete("metadata");
   }
   return place;

@@ -123,11 +123,11 @@ describe("attribution on render", () => {
     for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
   });
 
-  async function render(env: NodeJS.ProcessEnv): Promise<string> {
+  async function render(env: NodeJS.ProcessEnv, input = INPUT): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), "attribution-"));
     dirs.push(dir);
     writeFileSync(join(dir, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: kcc\n");
-    writeFileSync(join(dir, "resources.yaml"), INPUT);
+    writeFileSync(join(dir, "resources.yaml"), input);
     const io: CliIO = {
       stdout: () => {},
       stderr: () => {},
@@ -142,6 +142,37 @@ describe("attribution on render", () => {
 
   it("records kpt-fn on Config Connector resources exactly as kpt fn render writes them", async () => {
     expect(await render({})).toBe(KPT_RENDERED);
+  });
+
+  it("puts the annotation in a new annotations field after metadata's others where the field is empty or absent, as kpt does", async () => {
+    // kyaml's SetAnnotation clears an empty `annotations` (no value, `{}`, `[]`: its comments go) and
+    // appends a new one; metadata's foot stays on its last field, a blank line before the new key
+    // (k8s-config-connector's samples: `annotations:` with no value above `name`)
+    const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n";
+    const input = [
+      `${head}  annotations:\n  name: a\n  labels:\nspec: 1\n`,
+      `${head}  annotations: {} # c\n  name: b # d\n`,
+      `${head}  annotations: []\n  name: c\n  # foot\nspec: 1\n`,
+      `${head}  name: d\n  # foot\nspec: 1\n`,
+    ].join("---\n");
+    // what kpt v1.0.0-beta.56's `fn render` wrote, with no pipeline and with `exec: cat`
+    const set = "  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\n";
+    expect(await render({}, input)).toBe(
+      [
+        `${head}  name: a\n  labels:\n${set}spec: 1\n`,
+        `${head}  name: b # d\n${set}`,
+        `${head}  name: c\n  # foot\n\n${set}spec: 1\n`,
+        `${head}  name: d\n  # foot\n\n${set}spec: 1\n`,
+      ].join("---\n"),
+    );
+  });
+
+  it("keeps a foot comment after an empty annotations field that kpt clears (kpt loses it)", async () => {
+    const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n";
+    // kpt: `name: x` then the annotations, `# foot` gone (docs/kpt-compat.md, Deviations)
+    expect(await render({}, `${head}  annotations: {}\n  # foot\nspec: 1\n`)).toBe(
+      `${head}  # foot\n\n  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`,
+    );
   });
 
   it("leaves them alone where KPT_DISABLE_ATTRIBUTION is set, as kpt does", async () => {
