@@ -127,6 +127,19 @@ export function dropAnnotationsField(metadata: YAMLMap): void {
   }
 }
 
+/**
+ * Appends `key: value` to `map` as kyaml's field setter appends a field: yaml.v3 keeps a map's foot
+ * comment on its last key, so it stays there, then a blank line, then the new key.
+ */
+export function appendAfterFoot(map: YAMLMap, key: string, value: Scalar): void {
+  const k = new Scalar(key);
+  if (map.comment) {
+    k.commentBefore = `${map.comment}\n`;
+    map.comment = undefined;
+  }
+  map.add({ key: k, value });
+}
+
 function keyText(key: unknown): unknown {
   return isScalar(key) ? key.value : key;
 }

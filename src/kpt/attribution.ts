@@ -1,5 +1,5 @@
 import { type Document, isMap, isScalar, Scalar } from "yaml";
-import { annotationsToSet } from "./annotations.js";
+import { annotationsToSet, appendAfterFoot } from "./annotations.js";
 
 /**
  * kpt's usage attribution on Config Connector resources: `kpt fn render` and `kpt pkg get` record
@@ -59,5 +59,5 @@ export function attribute(doc: Document, group: CommandGroup): void {
   const value = new Scalar(recordAction(existing ? String(existing.value ?? "") : "", group));
   value.type = existing ? (existing.type ?? "PLAIN") : "QUOTE_SINGLE";
   if (pair) pair.value = value;
-  else map.add({ key: new Scalar(CNRM_BLUEPRINT_ANNOTATION), value });
+  else appendAfterFoot(map, CNRM_BLUEPRINT_ANNOTATION, value);
 }

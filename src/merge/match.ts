@@ -1,6 +1,7 @@
 import { isMap, isPair, isScalar, Scalar, type YAMLMap } from "yaml";
 import {
   annotationsToSet,
+  appendAfterFoot,
   MERGE_CLEARED_ANNOTATIONS,
   WRITER_CLEARED_ANNOTATIONS,
 } from "../kpt/annotations.js";
@@ -114,14 +115,7 @@ function setAnnotationQuoted(metadata: YAMLMap, key: string, value: string): voi
     pair.value = node;
     return;
   }
-  const map = annotations;
-  const k = new Scalar(key);
-  // yaml.v3 keeps a map's foot comment on its last key: it stays there, then a blank line, then the new key
-  if (map.comment) {
-    k.commentBefore = `${map.comment}\n`;
-    map.comment = undefined;
-  }
-  map.add({ key: k, value: node });
+  appendAfterFoot(annotations, key, node);
 }
 
 /**

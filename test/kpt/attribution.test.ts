@@ -167,6 +167,15 @@ describe("attribution on render", () => {
     );
   });
 
+  it("writes a new blueprint annotation after the annotations' foot comment and a blank line, as kpt does", async () => {
+    // yaml.v3 keeps a map's foot on its last key; kyaml appends the new key after it
+    const head =
+      "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n  annotations:\n    a: b\n";
+    const input = [`${head}  # foot\nspec: 1\n`, `${head}    # foot\nspec: 1\n`].join("---\n");
+    const want = `${head}    # foot\n\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`;
+    expect(await render({}, input)).toBe([want, want].join("---\n"));
+  });
+
   it("keeps a foot comment after an empty annotations field that kpt clears (kpt loses it)", async () => {
     const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n";
     // kpt: `name: x` then the annotations, `# foot` gone (docs/kpt-compat.md, Deviations)
