@@ -7,8 +7,8 @@ import { annotationsToSet, appendAfterFoot } from "./annotations.js";
  * holds `.cnrm.` (kpt v1.0.0-beta.56, internal/util/attribution). Users opt out with the environment
  * variable KPT_DISABLE_ATTRIBUTION; porchlight honours it the same way.
  */
-export const CNRM_BLUEPRINT_ANNOTATION = "cnrm.cloud.google.com/blueprint";
-export const DISABLE_ATTRIBUTION_ENV = "KPT_DISABLE_ATTRIBUTION";
+const CNRM_BLUEPRINT_ANNOTATION = "cnrm.cloud.google.com/blueprint";
+const DISABLE_ATTRIBUTION_ENV = "KPT_DISABLE_ATTRIBUTION";
 
 /** The kpt command group that touched the resource. */
 export type CommandGroup = "pkg" | "fn" | "live";

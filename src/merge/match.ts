@@ -17,7 +17,7 @@ import type { YamlDoc } from "./yamldoc.js";
  * namespace) still matches its upstream.
  */
 
-export const MERGE_COMMENT_PREFIX = "kpt-merge:";
+const MERGE_COMMENT_PREFIX = "kpt-merge:";
 export const UPSTREAM_IDENTIFIER = "internal.kpt.dev/upstream-identifier";
 
 /** A resource of a package as the merge holds it. */
@@ -47,7 +47,7 @@ export function metadataComment(doc: YamlDoc): string {
 }
 
 /** `[namespace, name]` from a `kpt-merge: ns/name` comment, or undefined. */
-export function nsAndNameForMerge(comment: string): [string, string] | undefined {
+function nsAndNameForMerge(comment: string): [string, string] | undefined {
   const c = comment.trim().replace(/^#/, "").trim();
   if (!c.startsWith(MERGE_COMMENT_PREFIX)) return undefined;
   const rest = c.slice(MERGE_COMMENT_PREFIX.length).trim();

@@ -228,7 +228,7 @@ export function itemSeqIndent(doc: Document): SeqIndent {
 }
 
 /** Where kpt puts a resource a function created without a path: `[namespace/]kind_name.yaml`. */
-export function defaultPath(doc: Document): string {
+function defaultPath(doc: Document): string {
   const file = `${kindOf(doc).toLowerCase()}_${nameOf(doc)}.yaml`;
   const ns = namespaceOf(doc);
   return ns ? `${ns}/${file}` : file;
