@@ -471,6 +471,14 @@ function place(
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
   const rootEnd = pieces.findIndex((p) => p.col === 0);
+  // A text that ends in a `---` line with no line break after it: kyaml cuts no piece there, and
+  // yaml.v3 reads a comment at column 0 right above that `---` as the document's foot (written after
+  // a blank line), not the root mapping's.
+  const lineBefore = text.slice(text.lastIndexOf("\n", nextLine - 2) + 1, nextLine - 1);
+  const beforeMarker =
+    !next && /^---[^\n]*$/.test(text.slice(nextLine)) && lineBefore.trimStart().startsWith("#")
+      ? pieces.length - 1
+      : -1;
   let docFoot = false;
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
@@ -478,6 +486,11 @@ function place(
     const add = (c: YAMLMap | YAMLSeq) => {
       c.comment = c.comment ? `${c.comment}\n${body}` : body;
     };
+    if (k === beforeMarker && p.col === 0) {
+      docFoot = true;
+      head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+      return;
+    }
     if (p.owner === "last" && lastReplaced) return;
     if (p.owner !== "head" && owner) add(owner);
     // a foot no closing block takes waits for the next event that takes comments: after a mapping's

@@ -2057,6 +2057,19 @@ const END_OF_TEXT_CASES: [string, string, string][] = [
   ],
   ["a list's mapping item: the item's foot", "b:\n  c:\n  - d: 1\n# EN", "b:\n  c:\n  - d: 1\n    # EN\n"],
   ["a list of scalars takes no comment: the document's", "b:\n  - c\n# END", "b:\n  - c\n# END\n"],
+  // A last `---` with no line break after it stays in kyaml's last piece: yaml.v3 reads the comment
+  // lines right above it at column 0 as the document's foot, written after a blank line.
+  ["a comment right above a last `---`: the document's foot", "b: 1\n# END\n---", "b: 1\n\n# END\n"],
+  ["two such comment lines", "b: 1\n# A\n# END\n---", "b: 1\n\n# A\n# END\n"],
+  ["a `---` with a comment of its own", "b: 1\n# END\n--- # x", "b: 1\n\n# END\n"],
+  [
+    "an inner foot, then a comment at column 0 right above the `---`",
+    "b:\n  c: 1\n  # A\n# END\n---",
+    "b:\n  c: 1\n  # A\n\n# END\n",
+  ],
+  ["a list of scalars before it: the document's foot too", "b:\n- c\n# END\n---", "b:\n- c\n\n# END\n"],
+  ["a blank line before the `---`: the root's foot, no blank line", "b: 1\n# END\n\n---", "b: 1\n# END\n"],
+  ["a final line break after the `---`: kyaml cuts it off", "b: 1\n# END\n---\n", "b: 1\n# END\n"],
 ];
 
 describe("the comments that end a file without a final line break go where yaml.v3 puts them", () => {
