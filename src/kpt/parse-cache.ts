@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { type Document, isNode, Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -22,8 +23,7 @@ const DEFAULT_PARSE_CACHE_BYTES = 16 * 1024 * 1024;
  * what it keeps: each caller gets its own copy of the documents, to change as it likes.
  */
 export class ParseCache {
-  private readonly entries = new Map<string, { docs: Document[]; bytes: number }>();
-  private bytes = 0;
+  private readonly entries: LRUCache<string, Document[]>;
   /** Files parsed by `yaml`'s parser (not found in the cache) since the cache was made. */
   parsed = 0;
   /** Files found in the cache. */
@@ -31,18 +31,18 @@ export class ParseCache {
   /** Files the fast reader read (never kept: reading them again is as cheap as a copy). */
   read = 0;
 
-  constructor(readonly maxBytes = DEFAULT_PARSE_CACHE_BYTES) {}
+  constructor(readonly maxBytes = DEFAULT_PARSE_CACHE_BYTES) {
+    // Counted by source bytes (set with each entry); an empty file still takes an entry.
+    this.entries = new LRUCache<string, Document[]>({ maxSize: maxBytes });
+  }
 
   /** The documents of the file holding `bytes` (decoded as `text`); a parse error throws as parseYamlFile's. */
   docs(bytes: Buffer, text: string, path: string): Document[] {
     const key = blobSha(bytes);
     const hit = this.entries.get(key);
     if (hit) {
-      // Map order is insertion order: re-inserting marks the entry most recently used.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
       this.hits++;
-      return hit.docs.map(copyDocument);
+      return hit.map(copyDocument);
     }
     const { docs, fast } = parseYamlFile(text, path);
     if (fast) {
@@ -50,25 +50,14 @@ export class ParseCache {
       return docs;
     }
     this.parsed++;
-    if (bytes.length <= this.maxBytes) {
-      this.entries.set(key, { docs: docs.map(copyDocument), bytes: bytes.length });
-      this.bytes += bytes.length;
-      this.evict();
-    }
+    if (bytes.length <= this.maxBytes)
+      this.entries.set(key, docs.map(copyDocument), { size: Math.max(1, bytes.length) });
     return docs;
   }
 
   /** Source bytes of the files kept. */
   get size(): number {
-    return this.bytes;
-  }
-
-  private evict(): void {
-    for (const [key, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) return;
-      this.entries.delete(key);
-      this.bytes -= entry.bytes;
-    }
+    return this.entries.calculatedSize;
   }
 }
 
