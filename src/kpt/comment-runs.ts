@@ -64,6 +64,18 @@ export function placeCommentRuns(
   return foot === undefined ? undefined : { doc: foot, root: rootFoot.join("\n") };
 }
 
+/**
+ * Where the text's last line starts when it is a `---` line with no line break after it, right below a
+ * comment line; else -1. kyaml cuts no piece there, and yaml.v3 reads the comment lines at column 0 right
+ * above that `---` as the document's foot (written after a blank line), not the root mapping's.
+ */
+export function lastMarkerBelowComment(text: string): number {
+  const last = text.lastIndexOf("\n");
+  if (last < 0 || !/^---[^\n]*$/.test(text.slice(last + 1))) return -1;
+  const before = text.slice(text.lastIndexOf("\n", last - 1) + 1, last);
+  return before.trimStart().startsWith("#") ? last + 1 : -1;
+}
+
 /** A foot that yaml.v3 gives to the first scalar of `block`'s entry or item `index` (see place). */
 export interface NextFoot {
   block: YAMLMap | YAMLSeq;
@@ -471,14 +483,8 @@ function place(
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
   const rootEnd = pieces.findIndex((p) => p.col === 0);
-  // A text that ends in a `---` line with no line break after it: kyaml cuts no piece there, and
-  // yaml.v3 reads a comment at column 0 right above that `---` as the document's foot (written after
-  // a blank line), not the root mapping's.
-  const lineBefore = text.slice(text.lastIndexOf("\n", nextLine - 2) + 1, nextLine - 1);
-  const beforeMarker =
-    !next && /^---[^\n]*$/.test(text.slice(nextLine)) && lineBefore.trimStart().startsWith("#")
-      ? pieces.length - 1
-      : -1;
+  // the last piece, when it is right above a last `---` (lastMarkerBelowComment)
+  const beforeMarker = !next && lastMarkerBelowComment(text) === nextLine ? pieces.length - 1 : -1;
   let docFoot = false;
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");

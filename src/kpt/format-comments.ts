@@ -14,6 +14,7 @@ import {
   commentLineText,
   emptyValue,
   HASH_SPACE,
+  lastMarkerBelowComment,
   type NextFoot,
   placeCommentRuns,
   placeDashRun,
@@ -79,21 +80,9 @@ export function normalizeComments(
     return;
   }
   const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
-  if (doc.comment && end !== undefined && (blankLineAt(text, end) || footBeforeLastMarker(text))) {
+  if (doc.comment && end !== undefined && (blankLineAt(text, end) || lastMarkerBelowComment(text) >= 0)) {
     doc.comment = `\n${doc.comment}`;
   }
-}
-
-/**
- * Whether the text ends in a `---` line with no line break after it, right below a comment line:
- * kyaml cuts no piece there, and yaml.v3 reads those comments as the document's foot, which it writes
- * after a blank line (comment-runs.ts does the same where the document ends in a nested block).
- */
-function footBeforeLastMarker(text: string): boolean {
-  const last = text.lastIndexOf("\n");
-  if (last < 0 || !/^---[^\n]*$/.test(text.slice(last + 1))) return false;
-  const before = text.slice(text.lastIndexOf("\n", last - 1) + 1, last);
-  return before.trimStart().startsWith("#");
 }
 
 /**
