@@ -8,6 +8,11 @@ import { parseYamlFile } from "./yamlfile.js";
 export type { KptFunction, Kptfile, Selector } from "./kptfile-schema.js";
 
 export const KPTFILE_NAME = "Kptfile";
+
+/** Whether a tree path names a Kptfile: the root's, or a (sub)package's at `dir/Kptfile`. */
+export function isKptfilePath(path: string): boolean {
+  return path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`);
+}
 export const KPTFILE_API_VERSION = "kpt.dev/v1";
 
 export interface ParsedKptfile {

@@ -1,7 +1,7 @@
 import type { Document } from "yaml";
 import { KptError } from "./errors.js";
 import { type KptForm, readKptForm } from "./kpt-form.js";
-import { KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
+import { isKptfilePath, KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
 import type { ParseCache } from "./parse-cache.js";
 import type { FileTree } from "./tree.js";
@@ -62,7 +62,7 @@ export function loadPackage(tree: FileTree, root = "", options: LoadOptions = {}
     );
   }
   const paths = [...tree.keys()].filter((p) => p.startsWith(prefix)).sort();
-  const packageDirs = paths.filter((p) => p === KPTFILE_NAME || p.endsWith(`/${KPTFILE_NAME}`)).map(dirOf);
+  const packageDirs = paths.filter(isKptfilePath).map(dirOf);
   const owner = ownerOf(new Set(packageDirs));
   const byDir = new Map<string, string[]>();
   for (const p of paths) {

@@ -10,7 +10,7 @@ import type { FunctionResult } from "../fn/types.js";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
 import { KptError, KptfileInvalidError, kptfileKptText, YamlError } from "../kpt/errors.js";
-import { type KptFunction, parseKptfile } from "../kpt/kptfile.js";
+import { isKptfilePath, type KptFunction, parseKptfile } from "../kpt/kptfile.js";
 import { type KptPackage, loadPackage, type ResourceFile } from "../kpt/package.js";
 import type { ParseCache } from "../kpt/parse-cache.js";
 import { getAnnotation } from "../kpt/resource.js";
@@ -188,7 +188,7 @@ export function runtimesNeeded(
 ): ("builtin" | "exec" | "container")[] {
   const needed = new Set<"builtin" | "exec" | "container">(["builtin"]);
   for (const [path, bytes] of tree) {
-    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+    if (!isKptfilePath(path)) continue;
     try {
       const { kptfile } = parseKptfile(bytes.toString("utf8"), path);
       for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {
@@ -208,7 +208,7 @@ export function runtimesNeeded(
  */
 export function runsNoFunction(tree: FileTree): boolean {
   for (const [path, bytes] of tree) {
-    if (path !== "Kptfile" && !path.endsWith("/Kptfile")) continue;
+    if (!isKptfilePath(path)) continue;
     if (bytes.includes("pipeline") || bytes.includes("\\")) return false;
   }
   return true;

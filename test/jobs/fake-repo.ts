@@ -14,6 +14,7 @@ import type {
   RepoPort,
   Review,
 } from "../../src/github/port.js";
+import { differingPaths } from "../../src/jobs/packages.js";
 import { type FileTree, subtree } from "../../src/kpt/tree.js";
 import type { CheckAnnotation } from "../../src/lifecycle/check-run.js";
 import { annotateMessage, annotationForBranch } from "../../src/lifecycle/kpt-trailer.js";
@@ -263,12 +264,7 @@ export class FakeRepo implements RepoPort {
     this.calls.push("changedPaths");
     const b = this.resolve(base);
     const h = this.resolve(head);
-    const from = this.commitOf(this.mergeBase(b, h) ?? b).tree;
-    const to = this.commitOf(h).tree;
-    const out = new Set<string>();
-    for (const [p, v] of to) if (!from.get(p)?.equals(v)) out.add(p);
-    for (const p of from.keys()) if (!to.has(p)) out.add(p);
-    return [...out].sort();
+    return differingPaths(this.commitOf(this.mergeBase(b, h) ?? b).tree, this.commitOf(h).tree);
   }
 
   async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
@@ -276,11 +272,7 @@ export class FakeRepo implements RepoPort {
     const commit = this.commitOf(this.resolve(sha));
     const parent = commit.parents[0] ?? null;
     const from = parent ? subtree(this.commitOf(parent).tree, dir) : new Map<string, Buffer>();
-    const to = subtree(commit.tree, dir);
-    const paths = new Set<string>();
-    for (const [p, v] of to) if (!from.get(p)?.equals(v)) paths.add(p);
-    for (const p of from.keys()) if (!to.has(p)) paths.add(p);
-    return { parent, paths: [...paths].sort() };
+    return { parent, paths: differingPaths(from, subtree(commit.tree, dir)) };
   }
 
   async commitTree(input: Parameters<RepoPort["commitTree"]>[0]): Promise<PushResult> {

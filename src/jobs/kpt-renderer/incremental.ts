@@ -5,7 +5,7 @@ import { type FunctionRegistry, qualifiedImage } from "../../fn/function-registr
 import type { FunctionRunner, RunOptions, RunOutput } from "../../fn/runtime/types.js";
 import type { ItemSplit, Untouched } from "../../fn/types.js";
 import { ANNOTATION } from "../../kpt/annotations.js";
-import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import { isKptfilePath, KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../../kpt/package.js";
 import { getAnnotationsOf } from "../../kpt/resource.js";
 import type { FileTree } from "../../kpt/tree.js";
@@ -106,7 +106,7 @@ export async function renderByFile(
   const files: string[] = [];
   for (const [path, bytes] of tree) {
     if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
-    if (path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`)) kptfiles.set(path, bytes);
+    if (isKptfilePath(path)) kptfiles.set(path, bytes);
     else if (isYamlFileName(path)) {
       // What a whole render writes of such a file depends on where it is in the list (kyaml moves a
       // comment after the last document of a file other than the list's last): rendered whole.

@@ -4,6 +4,7 @@ import { type Document, parseDocument } from "yaml";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from "../../fn/runtime/types.js";
+import { isKptfilePath } from "../../kpt/kptfile.js";
 import { blobSha, ParseCache } from "../../kpt/parse-cache.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
@@ -236,7 +237,7 @@ function validationTree(
 ): FileTree {
   const out: FileTree = new Map(tree);
   for (const [path, bytes] of tree) {
-    if (path === "Kptfile" || path.endsWith("/Kptfile")) {
+    if (isKptfilePath(path)) {
       const doc = parseDocument(bytes.toString("utf8"));
       doc.delete("pipeline");
       if (path === "Kptfile") setValidators(doc, guardrails);

@@ -1,6 +1,7 @@
 import type { RepoPort } from "../../github/port.js";
-import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import { isKptfilePath } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { differingPaths } from "../packages.js";
 import { renderDone } from "./report.js";
 
 /**
@@ -19,8 +20,8 @@ export async function infoScope(
 ): Promise<ReadonlySet<string> | undefined> {
   const { parent, paths } = await port.parentChange(input.sha, input.pkg);
   if (!parent) return undefined;
-  const kptfiles = [...input.tree].filter(([p]) => isKptfile(p)).map(([, bytes]) => bytes);
-  if (paths.some((p) => isKptfile(p) || mayBeConfig(kptfiles, p))) return undefined;
+  const kptfiles = [...input.tree].filter(([p]) => isKptfilePath(p)).map(([, bytes]) => bytes);
+  if (paths.some((p) => isKptfilePath(p) || mayBeConfig(kptfiles, p))) return undefined;
   if (!(await renderDone(port, parent))) return undefined;
   return new Set(paths);
 }
@@ -31,14 +32,8 @@ export function widenScope(
   before: FileTree,
   after: FileTree,
 ): ReadonlySet<string> | undefined {
-  if (!scope) return undefined;
-  const out = new Set(scope);
-  for (const [path, bytes] of after) if (!before.get(path)?.equals(bytes)) out.add(path);
-  for (const path of before.keys()) if (!after.has(path)) out.add(path);
-  return out;
+  return scope && new Set([...scope, ...differingPaths(before, after)]);
 }
-
-const isKptfile = (path: string) => path === KPTFILE_NAME || path.endsWith(`/${KPTFILE_NAME}`);
 
 /**
  * Whether one of the package's Kptfiles may name `path` as a function's `configPath`: its text holds
