@@ -38,6 +38,11 @@ function isRequestErrorLike(e: unknown): e is RequestErrorLike {
   return typeof e === "object" && e !== null && typeof (e as { status?: unknown }).status === "number";
 }
 
+/** The HTTP status an Octokit call's error carries, if any (checked in a call, before mapGitHubErrors). */
+export function statusOf(e: unknown): number | undefined {
+  return isRequestErrorLike(e) ? e.status : undefined;
+}
+
 /** Runs one GitHub call; what it throws comes out as a GitHubError naming `what` (see toGitHubError). */
 export async function mapGitHubErrors<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {

@@ -3,7 +3,7 @@ import { isPermission, toPermission } from "../api/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { GitHubError, mapGitHubErrors } from "./errors.js";
+import { GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
 import type {
   CheckRunInput,
@@ -25,7 +25,6 @@ import {
   restCollaboratorPermission,
   restPull,
   restReviewState,
-  statusOf,
 } from "./responses.js";
 
 /** GitHub's other states of a run not started yet (waiting on a deployment, requested, pending) are queued. */

@@ -69,9 +69,3 @@ export function parseResponse<S extends z.ZodType>(schema: S, data: unknown, wha
     `${what}: GitHub's answer is not what its API documents (${at}: ${issue?.message ?? "invalid"})`,
   );
 }
-
-/** The HTTP status an Octokit call's error carries, if any. */
-export function statusOf(e: unknown): number | undefined {
-  const status = typeof e === "object" && e !== null ? (e as { status?: unknown }).status : undefined;
-  return typeof status === "number" ? status : undefined;
-}
