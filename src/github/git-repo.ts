@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
-import { mkdir, readFile, rm, unlink } from "node:fs/promises";
+import { createHash, randomUUID } from "node:crypto";
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { FileTree } from "../kpt/tree.js";
@@ -38,6 +38,20 @@ function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
 
 /** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
 const MAINTENANCE_EVERY = 20;
+
+/**
+ * Where the last commit fetched from or pushed to each branch is kept (one ref a branch, named by a digest
+ * of the branch's ref so that any branch name makes one flat file name). Without them the clone holds
+ * no ref, so a fetch has nothing to offer git's negotiation and the server sends the branch's whole
+ * history again: every push to a 1,000-file draft was a pack of 2,000 objects.
+ */
+const TIPS = "refs/porchlight/tips";
+/** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
+const TIP_DAYS = 14;
+
+function tipRef(ref: string): string {
+  return `${TIPS}/${createHash("sha1").update(ref).digest("hex")}`;
+}
 
 /** A file of a commit's tree, as `ls-tree -r -l` lists it. */
 interface TreeEntry {
@@ -83,8 +97,10 @@ export class GitRepo {
     await this.init();
     // After a fetch git checks whether the clone wants maintenance (a process of its own: a third of a
     // small fetch's cost); one fetch in MAINTENANCE_EVERY still does, which keeps a clone tidy for weeks.
-    if (args[0] === "fetch" && Math.random() >= 1 / MAINTENANCE_EVERY)
-      args = ["-c", "maintenance.auto=false", ...args];
+    if (args[0] === "fetch") {
+      if (Math.random() >= 1 / MAINTENANCE_EVERY) args = ["-c", "maintenance.auto=false", ...args];
+      else await this.pruneTips();
+    }
     try {
       return await this.git(args, undefined, await this.authEnv());
     } catch (e) {
@@ -137,25 +153,48 @@ export class GitRepo {
       `+${src}:${local}`,
     ]);
     const sha =
-      (src.startsWith("refs/heads/") ? await this.takeLooseRef(local) : undefined) ??
+      (src.startsWith("refs/heads/") ? await this.takeLooseRef(local, src) : undefined) ??
       (await this.takeRef(local));
     this.commits.add(sha);
     return sha;
   }
 
   /**
-   * The commit a branch just fetched to `local` names, read from the ref's file, and the ref removed: a
-   * fetch writes the ref as a loose file, and a branch names a commit (git refuses anything else), so two
-   * git processes per push are saved. Undefined when the file is not there (packed meanwhile): git is
-   * asked then.
+   * The commit a branch just fetched to `local` names, read from the ref's file, which then becomes the
+   * branch's tip (`TIPS`): a fetch writes the ref as a loose file, and a branch names a commit (git
+   * refuses anything else), so two git processes per push are saved. Undefined when the file is not
+   * there (packed meanwhile): git is asked then.
    */
-  private async takeLooseRef(local: string): Promise<string | undefined> {
+  private async takeLooseRef(local: string, branchRef: string): Promise<string | undefined> {
     const file = join(this.gitDir, ...local.split("/"));
     const text = await readFile(file, "utf8").catch(() => "");
     const sha = text.trim();
     if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
-    await unlink(file);
+    // A rename is atomic: two fetches of one branch at once leave either's commit, both good to offer.
+    await mkdir(join(this.gitDir, ...TIPS.split("/")), { recursive: true });
+    await rename(file, join(this.gitDir, ...tipRef(branchRef).split("/"))).catch(() => unlink(file));
     return sha;
+  }
+
+  /** After a push: the branch's tip is the commit pushed, whose objects this clone wrote. */
+  private async keepTip(branchRef: string, sha: string): Promise<void> {
+    const dir = join(this.gitDir, ...TIPS.split("/"));
+    await mkdir(dir, { recursive: true });
+    const temp = join(dir, `.${randomUUID()}`);
+    await writeFile(temp, `${sha}\n`);
+    await rename(temp, join(this.gitDir, ...tipRef(branchRef).split("/")));
+  }
+
+  /** Tips neither fetched nor pushed for TIP_DAYS go, so that git may let their objects go too. */
+  private async pruneTips(): Promise<void> {
+    const dir = join(this.gitDir, ...TIPS.split("/"));
+    const names = await readdir(dir).catch(() => [] as string[]);
+    const before = Date.now() - TIP_DAYS * 86_400_000;
+    for (const name of names) {
+      const file = join(dir, name);
+      const mtime = (await stat(file).catch(() => undefined))?.mtimeMs;
+      if (mtime !== undefined && mtime < before) await unlink(file).catch(() => undefined);
+    }
   }
 
   private async takeRef(local: string): Promise<string> {
@@ -459,6 +498,7 @@ export class GitRepo {
       }
       throw e;
     }
+    await this.keepTip(`refs/heads/${input.branch}`, commit);
     return { ok: true, sha: commit };
   }
 }

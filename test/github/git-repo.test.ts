@@ -205,6 +205,66 @@ describe("GitRepo", () => {
     expect([blobs.hits, blobs.misses]).toEqual([5, 4]);
     expect(git(remote, "show", `${(pushed as { sha: string }).sha}:app/b.yaml`)).toBe("b2");
   });
+
+  it("fetches a branch again by what it lacks only, also after the bot's own push to it", async () => {
+    const files = (edit: string) =>
+      Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`app/f${i}.yaml`, `n: ${i}${edit}\n`]));
+    const user = async (parent: string | null, tree: Record<string, string>) => {
+      const r = await repo.commitTree({
+        branch: "main",
+        parent,
+        dir: "",
+        tree: treeFromText(tree),
+        message: "m",
+        author,
+      });
+      return (r as { sha: string }).sha;
+    };
+    const first = await user(null, files(""));
+    const bot = new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}));
+    const cacheDir = join(dir, "bot", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    expect(await bot.fetch("main")).toBe(first);
+    /** Objects the clone received: loose ones and every pack's count (a pack brought again counts again). */
+    const received = () => {
+      const n = Object.fromEntries(
+        git(cacheDir, "count-objects", "-v")
+          .split("\n")
+          .map((l) => l.split(": ")),
+      );
+      return Number(n.count) + Number(n["in-pack"]);
+    };
+
+    // One file edited: its blob, two trees and the commit come, not the 150 files again.
+    const edited = { ...files(""), "app/f0.yaml": "n: edited\n" };
+    const second = await user(first, edited);
+    let before = received();
+    expect(await bot.fetch("main")).toBe(second);
+    expect(received() - before).toBeLessThanOrEqual(4);
+
+    // The bot's render commit rewrites every file; the next push brings back none of what the bot wrote.
+    const rendered = await bot.commitTree({
+      branch: "main",
+      parent: second,
+      dir: "",
+      tree: treeFromText({ ...files(" # rendered"), "app/f0.yaml": "n: edited # rendered\n" }),
+      message: "render",
+      author,
+    });
+    expect(rendered.ok).toBe(true);
+    const userClone = new GitRepo(`file://${remote}`, join(dir, "user2"), async () => ({}));
+    const renderedSha = await userClone.fetch("main");
+    const third = await userClone.commitTree({
+      branch: "main",
+      parent: renderedSha,
+      dir: "",
+      tree: treeFromText({ ...files(" # rendered"), "app/f0.yaml": "n: again\n" }),
+      message: "m",
+      author,
+    });
+    before = received();
+    expect(await bot.fetch("main")).toBe((third as { sha: string }).sha);
+    expect(received() - before).toBeLessThanOrEqual(4);
+  });
 });
 
 function git(gitDir: string, ...args: string[]): string {
