@@ -1,4 +1,6 @@
 import type { CheckRunInput, RepoPort } from "../github/port.js";
+import { isKptfilePath } from "../kpt/kptfile.js";
+import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
 import {
   capAnnotations,
@@ -95,6 +97,40 @@ export function findingAnnotations(pkg: string, findings: readonly RenderFinding
       message: f.message,
     };
   });
+}
+
+/**
+ * The files of a package whose info results a check annotates, given the files a change touched
+ * (paths relative to the package): those files, as linters annotate the lines a change touched; errors
+ * and warnings are annotated on every file. Undefined (every file) when the change touched what every
+ * file's render reads: a Kptfile (the pipeline, inline function configs) or a file a Kptfile may name
+ * as a function's `configPath`.
+ */
+export function changeScope(changed: readonly string[], tree: FileTree): ReadonlySet<string> | undefined {
+  const kptfiles = [...tree].filter(([p]) => isKptfilePath(p)).map(([, bytes]) => bytes);
+  if (changed.some((p) => isKptfilePath(p) || mayBeConfig(kptfiles, p))) return undefined;
+  return new Set(changed);
+}
+
+/**
+ * Whether one of the package's Kptfiles may name `path` as a function's `configPath`: its text holds
+ * the file's name. Conservative (a name that only appears elsewhere widens the scope too) and cheap: no
+ * Kptfile is parsed.
+ */
+function mayBeConfig(kptfiles: readonly Buffer[], path: string): boolean {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return kptfiles.some((text) => text.includes(name));
+}
+
+/** The findings a check annotates within `scope` (every one when undefined), and how many info results it left out. */
+export function scopedFindings(
+  findings: readonly RenderFinding[],
+  scope: ReadonlySet<string> | undefined,
+): { shown: readonly RenderFinding[]; elsewhere: number } {
+  const shown = scope
+    ? findings.filter((f) => f.severity !== "info" || scope.has(f.file ?? "Kptfile"))
+    : findings;
+  return { shown, elsewhere: findings.length - shown.length };
 }
 
 /** `3 errors, 1 warning` style counts for a check title. */

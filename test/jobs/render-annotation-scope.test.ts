@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
 import type { RenderFinding } from "../../src/jobs/renderer.js";
 import type { FileTree } from "../../src/kpt/tree.js";
@@ -93,5 +94,38 @@ describe("the render check annotates info results where the commit changed files
       `warning ${PKG}/a.yaml`,
     ]);
     expect(annotated(outcome.headSha)).toEqual([`notice ${PKG}/b.yaml`, `warning ${PKG}/a.yaml`]);
+  });
+});
+
+describe("the proposal's render check annotates info results on the files the proposal changes", () => {
+  function proposal(edit: Record<string, string>) {
+    const repo = fakeRepoWith({
+      "README.md": "hi\n",
+      [`${PKG}/Kptfile`]: KPTFILE,
+      ...Object.fromEntries(["a", "b", "c", "d"].map((n) => [`${PKG}/${n}.yaml`, cm(n)])),
+    });
+    repo.branch(BRANCH, "main");
+    repo.commit(BRANCH, edit);
+    const pr = repo.openPull(BRANCH);
+    const ctx = jobContext(repo);
+    ctx.renderer.render = async (tree) => ({ ok: true, tree, findings: noticesPerFile(tree) });
+    const run = () => repo.runsOn(pr.headSha, "porchlight/render").at(-1);
+    const annotated = () => (run()?.annotations ?? []).map((a) => `${a.annotation_level} ${a.path}`).sort();
+    return { ctx, pr, run, annotated };
+  }
+
+  it("an edit of one file: that file's notices and every warning, the others counted", async () => {
+    const { ctx, pr, run, annotated } = proposal({ [`${PKG}/c.yaml`]: cm("c", "  b: '2'\n") });
+    await checkProposal(ctx, { pull: pr.number });
+    expect(run()?.conclusion).toBe("success");
+    expect(annotated()).toEqual([`notice ${PKG}/c.yaml`, `warning ${PKG}/a.yaml`]);
+    expect(run()?.summary).toContain("3 info results on files this proposal does not change, not annotated");
+  });
+
+  it("a change to the Kptfile: every file's notices", async () => {
+    const withLabels = `${KPTFILE}info:\n  description: labelled\n`;
+    const { ctx, pr, annotated } = proposal({ [`${PKG}/Kptfile`]: withLabels });
+    await checkProposal(ctx, { pull: pr.number });
+    expect(annotated()).toHaveLength(5);
   });
 });

@@ -6,7 +6,7 @@ import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { renderPlan } from "../adopted-trust.js";
-import { checkCompleted, reportCheck } from "../check-report.js";
+import { changeScope, checkCompleted, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
   type JobUsage,
@@ -64,7 +64,7 @@ export async function checkProposal(
     packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const checks = await checkPackages(ctx, { pr, head, base, refs, isFork }, packages);
+  const checks = await checkPackages(ctx, { pr, head, base, refs, isFork, changed }, packages);
   const render = combineChecks("Render", checks.renders);
   const guardrails = combineChecks("Guardrails", checks.guards);
   // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
@@ -103,6 +103,8 @@ interface ProposalTrees {
   base: { sha: string; files: FileEntry[] };
   refs: RefInfo[];
   isFork: boolean;
+  /** The paths the proposal changes against its base (repository-relative). */
+  changed: readonly string[];
 }
 
 /** Each package's render and guardrail checks and its summary, in the proposal's order. */
@@ -194,8 +196,18 @@ async function checkPackage(
   // content on a draft here holds the rest back until a maintainer vouches for it.
   const plan =
     isFork || p.deletion ? undefined : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
+  // Info results are annotated on the files the proposal changes (errors and warnings on every file).
+  const prefix = `${p.path}/`;
+  const changedHere = trees.changed.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
+  const infoScope = changeScope(changedHere, tree);
   const render =
-    links ?? (await verifyRender(ctx, { ...common, maxResources: allowance.max, ...(plan ? { plan } : {}) }));
+    links ??
+    (await verifyRender(ctx, {
+      ...common,
+      maxResources: allowance.max,
+      ...(plan ? { plan } : {}),
+      ...(infoScope ? { infoScope } : {}),
+    }));
   if (render.tooManyResources) return { tooManyResources: render.tooManyResources };
   // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
   const readConfig = (path: string) => ctx.port.getFile(path, isFork ? trees.base.sha : head.sha);

@@ -1,7 +1,7 @@
 import { forkRuntimeProblem } from "../../commands/authorize.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { heldBackText, type RenderPlan } from "../adopted-trust.js";
-import { findingAnnotations } from "../check-report.js";
+import { findingAnnotations, scopedFindings } from "../check-report.js";
 import { allowedRuntimes, type JobContext } from "../context.js";
 import { differingPaths } from "../packages.js";
 import type { PackageCheck } from "./package-check.js";
@@ -20,6 +20,8 @@ export async function verifyRender(
     maxResources?: number;
     /** What may run (an adopted fork's content: builtins only); absent: the repository's runtimes. */
     plan?: RenderPlan;
+    /** The files whose info results are annotated (check-report.ts changeScope); absent: every file's. */
+    infoScope?: ReadonlySet<string>;
   },
 ): Promise<PackageCheck> {
   const { pkg } = input;
@@ -41,8 +43,13 @@ export async function verifyRender(
   if (result.tooManyResources) {
     return { pkg, ok: false, line: "", annotations: [], tooManyResources: result.tooManyResources };
   }
-  const annotations = findingAnnotations(pkg, result.findings);
+  const { shown, elsewhere } = scopedFindings(result.findings, input.infoScope);
+  const annotations = findingAnnotations(pkg, shown);
   const counted = result.resources !== undefined ? { resources: result.resources } : {};
+  const unshown =
+    elsewhere === 0
+      ? ""
+      : ` (${elsewhere.toLocaleString("en-US")} info ${elsewhere === 1 ? "result" : "results"} on files this proposal does not change, not annotated)`;
   if (!result.ok) {
     return {
       pkg,
@@ -58,7 +65,7 @@ export async function verifyRender(
       pkg,
       ok: false,
       pending: true,
-      line: `\`${pkg}\`: the committed files are its builtin functions' output. ${heldBackText(result.heldBack)}`,
+      line: `\`${pkg}\`: the committed files are its builtin functions' output${unshown}. ${heldBackText(result.heldBack)}`,
       annotations,
       ...counted,
     };
@@ -67,7 +74,7 @@ export async function verifyRender(
     return {
       pkg,
       ok: true,
-      line: `\`${pkg}\`: the committed files are the rendered output`,
+      line: `\`${pkg}\`: the committed files are the rendered output${unshown}`,
       annotations,
       ...counted,
     };
@@ -86,7 +93,7 @@ export async function verifyRender(
   return {
     pkg,
     ok: false,
-    line: `\`${pkg}\`: ${differing.length} ${differing.length === 1 ? "file differs" : "files differ"} from the rendered output: ${differing.map((f) => `\`${f}\``).join(", ")}`,
+    line: `\`${pkg}\`: ${differing.length} ${differing.length === 1 ? "file differs" : "files differ"} from the rendered output: ${differing.map((f) => `\`${f}\``).join(", ")}${unshown}`,
     annotations,
     ...counted,
   };

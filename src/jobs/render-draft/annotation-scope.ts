@@ -1,6 +1,6 @@
 import type { RepoPort } from "../../github/port.js";
-import { isKptfilePath } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
+import { changeScope } from "../check-report.js";
 import { differingPaths } from "../packages.js";
 import { renderDone } from "./report.js";
 
@@ -20,10 +20,9 @@ export async function infoScope(
 ): Promise<ReadonlySet<string> | undefined> {
   const { parent, paths } = await port.parentChange(input.sha, input.pkg);
   if (!parent) return undefined;
-  const kptfiles = [...input.tree].filter(([p]) => isKptfilePath(p)).map(([, bytes]) => bytes);
-  if (paths.some((p) => isKptfilePath(p) || mayBeConfig(kptfiles, p))) return undefined;
-  if (!(await renderDone(port, parent))) return undefined;
-  return new Set(paths);
+  const scope = changeScope(paths, input.tree);
+  if (!scope || !(await renderDone(port, parent))) return undefined;
+  return scope;
 }
 
 /** The scope widened by the files a render changed (what the bot commits on top of the scoped commit). */
@@ -33,14 +32,4 @@ export function widenScope(
   after: FileTree,
 ): ReadonlySet<string> | undefined {
   return scope && new Set([...scope, ...differingPaths(before, after)]);
-}
-
-/**
- * Whether one of the package's Kptfiles may name `path` as a function's `configPath`: its text holds
- * the file's name. Conservative (a name that only appears elsewhere widens the scope too) and cheap: no
- * Kptfile is parsed.
- */
-function mayBeConfig(kptfiles: readonly Buffer[], path: string): boolean {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  return kptfiles.some((text) => text.includes(name));
 }

@@ -1,6 +1,12 @@
 import type { RepoPort } from "../../github/port.js";
 import { heldBackText } from "../adopted-trust.js";
-import { type Conclusion, findingAnnotations, findingCounts, reportCheck } from "../check-report.js";
+import {
+  type Conclusion,
+  findingAnnotations,
+  findingCounts,
+  reportCheck,
+  scopedFindings,
+} from "../check-report.js";
 import { CHECK } from "../context.js";
 import type { RenderFinding } from "../renderer.js";
 
@@ -80,10 +86,7 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     title = `Rendered ${r.pkg} (${counts})`;
     summary = `The committed files are the pipeline's output. Results: ${counts}.`;
   }
-  const shown = r.infoScope
-    ? r.findings.filter((f) => f.severity !== "info" || r.infoScope!.has(f.file ?? "Kptfile"))
-    : r.findings;
-  const elsewhere = r.findings.length - shown.length;
+  const { shown, elsewhere } = scopedFindings(r.findings, r.infoScope);
   if (elsewhere > 0) {
     const n = elsewhere.toLocaleString("en-US");
     summary += `\n\n${n} info ${elsewhere === 1 ? "result is" : "results are"} on files this commit did not change: annotated on the checks of the commits that changed them.`;
