@@ -54,8 +54,23 @@ function toPull(p: RestPull): PullRequest {
   };
 }
 
+/** A check run as this adapter last saw it: enough to tell which run a new report replaces. */
+interface SeenRun {
+  id: number;
+  name: string;
+  annotations: number;
+}
+
 /** RepoPort over Octokit (metadata) and a GitRepo (content). */
 export class OctokitRepo implements RepoPort {
+  /**
+   * The check runs of each commit this job listed, newest first, kept up to date with the runs it
+   * writes: a job that asked whether a head was checked then reports on that head without listing its
+   * runs again (one REST call a push). One adapter a job (installation.ts), and a repository's jobs run
+   * one at a time, so no other writer of the app's runs comes in between.
+   */
+  private readonly seenRuns = new Map<string, SeenRun[]>();
+
   constructor(
     private readonly octokit: Octokit,
     readonly id: RepoId,
@@ -322,6 +337,10 @@ export class OctokitRepo implements RepoPort {
         ref: headSha,
         per_page: 100,
       });
+      this.seenRuns.set(
+        headSha,
+        runs.map((r) => ({ id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 })),
+      );
       return runs.map((r) => ({
         id: r.id,
         name: r.name,
@@ -363,15 +382,30 @@ export class OctokitRepo implements RepoPort {
     name: string,
     newOutput: boolean,
   ): Promise<{ id: number } | undefined> {
-    const runs = await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
-      ...this.id,
-      ref: sha,
-      check_name: name,
-      per_page: 100,
-    });
-    const latest = runs.find((r) => r.name === name);
+    const seen = this.seenRuns.get(sha);
+    const latest = seen
+      ? seen.find((r) => r.name === name)
+      : (
+          await this.octokit.paginate(this.octokit.rest.checks.listForRef, {
+            ...this.id,
+            ref: sha,
+            check_name: name,
+            per_page: 100,
+          })
+        )
+          .filter((r) => r.name === name)
+          .map((r) => ({ id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 }))[0];
     if (!latest) return undefined;
-    return newOutput && (latest.output?.annotations_count ?? 0) > 0 ? undefined : { id: latest.id };
+    return newOutput && latest.annotations > 0 ? undefined : { id: latest.id };
+  }
+
+  /** What this job wrote to a run of a commit whose runs it listed: the list stays as GitHub has it. */
+  private sawWrite(sha: string, run: SeenRun): void {
+    const seen = this.seenRuns.get(sha);
+    if (!seen) return;
+    const i = seen.findIndex((r) => r.id === run.id);
+    if (i >= 0) seen[i] = run;
+    else seen.unshift(run);
   }
 
   upsertCheckRun(input: CheckRunInput): Promise<number> {
@@ -413,6 +447,9 @@ export class OctokitRepo implements RepoPort {
       }
       for (const batch of batches.slice(1)) {
         await this.octokit.rest.checks.update({ ...this.id, check_run_id: id, output: output(batch) });
+      }
+      if (input.title !== undefined || !existing) {
+        this.sawWrite(input.headSha, { id, name: input.name, annotations: input.annotations?.length ?? 0 });
       }
       return id;
     });

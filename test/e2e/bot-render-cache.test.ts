@@ -73,10 +73,19 @@ describe("porchlight bot renders only what a push changed (forge over HTTP and g
     const unchanged = renderer.stats.unchanged;
     let at = rendered;
     for (const text of ["# blueprints, edited\n", "once more\n", "and again\n"]) {
+      const from = w.forge.requestLog.entries.length;
       const pushed = await alice.push(branch, { "README.md": text }, at);
       await w.settle();
       expect(await head()).toBe(pushed);
       expect((await renderCheck(pushed))?.conclusion).toBe("success");
+      // What the push cost the app on GitHub: whether the head and its parent were checked (one listing
+      // each: the report reuses the head's), the check, and one fetch of the branch (three git requests).
+      const app = w.forge.requestLog.entries.slice(from).filter((e) => e.installationId !== null);
+      const count = (method: string, suffix: string) =>
+        app.filter((e) => e.method === method && e.route.endsWith(suffix)).length;
+      expect(count("GET", "/check-runs")).toBe(2);
+      expect(count("POST", "/check-runs") + count("PATCH", "/check-runs/{check_run_id}")).toBe(1);
+      expect(app.filter((e) => e.path.includes(".git/")).length).toBe(3);
       at = pushed;
     }
     expect(renderer.stats.functionsRun).toBe(ran);
