@@ -13,10 +13,8 @@ const PREC_LEVELS: string[][] = [
   ["-", "+"],
   ["*", "%", "/", "//"],
 ];
-const PRECEDENCE = new Map<string, number>();
-PREC_LEVELS.forEach((ops, level) => {
-  for (const op of ops) PRECEDENCE.set(op, level);
-});
+/** Each binary operator's level in PREC_LEVELS (a lookup table, made once). */
+const PRECEDENCE = new Map<string, number>(PREC_LEVELS.flatMap((ops, level) => ops.map((op) => [op, level])));
 const ASSIGN_OPS = new Set(["=", "+=", "-=", "*=", "/=", "//=", "%=", "&=", "|=", "^=", "<<=", ">>="]);
 const TERMINATORS = new Set(["EOF", "NEWLINE", "=", "}", "]", ")", ";"]);
 

@@ -1,0 +1,79 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const SRC = join(import.meta.dirname, "..", "src");
+
+/**
+ * The state src/ keeps at module level, each a named singleton with its reason. Anything else that
+ * changes from call to call belongs to an instance (a job's context, a renderer, a port) that a caller
+ * makes and can see: a hidden module-level flag changes what a function does depending on what ran
+ * before it, in tests and in a bot that runs for weeks alike. Lookup tables built once (a `Set` of
+ * keywords, a `Map` filled at load) are not state and are not listed.
+ */
+const SINGLETONS: Record<string, string> = {
+  "github/git-process.ts spawner": "the app's one git spawner process (docs/architecture.md, Conventions)",
+  "github/git-process.ts holders": "how many users hold the git spawner, to release it when the last goes",
+  "github/git-repo.ts initialising":
+    "cache clones being initialised in this process: two jobs' `git init` in one directory clash",
+  "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
+  "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
+  "fn/starlark/resolve.ts OUTER":
+    "a closure's free variable → the binding it captures: a side table on nodes (weak)",
+  "kpt/comment-runs.ts footAtEnd":
+    "which nodes hold a foot comment read at a file's end: a side table on nodes (weak)",
+  "kpt/comment-runs.ts valueFootAtEnd": "as footAtEnd, the foot of the node's last value (weak)",
+  "kpt/comment-runs.ts footBefore":
+    "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
+  "kpt/comment-runs.ts keptValueFoot": "feet kept above a key through a trip: a side table on nodes (weak)",
+  "kpt/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
+};
+
+/** Collections a module starts empty (so fills while it runs), and `let`/`var` bindings. */
+const STATEFUL = /^(Map|Set|WeakMap|WeakSet|LRUCache)$/;
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+}
+
+function moduleState(file: string): string[] {
+  const sf = ts.createSourceFile(file, readFileSync(file, "utf8"), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  for (const statement of sf.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    const constant = (statement.declarationList.flags & ts.NodeFlags.Const) !== 0;
+    for (const d of statement.declarationList.declarations) {
+      const init = d.initializer;
+      const empty =
+        init !== undefined &&
+        ts.isNewExpression(init) &&
+        STATEFUL.test(init.expression.getText(sf)) &&
+        (init.arguments === undefined ||
+          init.arguments.length === 0 ||
+          init.expression.getText(sf) === "LRUCache");
+      if (!constant || empty) found.push(`${relative(SRC, file)} ${d.name.getText(sf)}`);
+    }
+  }
+  return found;
+}
+
+describe("module-level state in src/", () => {
+  const found = sources(SRC)
+    .filter((f) => !relative(SRC, f).startsWith("forge/"))
+    .flatMap(moduleState);
+
+  it("holds none outside the named singletons", () => {
+    const unnamed = found.filter((s) => !(s in SINGLETONS));
+    expect(
+      unnamed,
+      "keep it in an instance the caller makes, or name it in SINGLETONS with its reason",
+    ).toEqual([]);
+  });
+
+  it("keeps the list honest: a singleton that went is struck from it", () => {
+    expect(Object.keys(SINGLETONS).filter((s) => !found.includes(s))).toEqual([]);
+  });
+});
