@@ -1,4 +1,6 @@
+import { isAlias, isScalar } from "yaml";
 import { attribute, type CommandGroup } from "../kpt/attribution.js";
+import { krmIgnoreMatcher } from "../kpt/krmignore.js";
 import { decodeUtf8 } from "../kpt/utf8.js";
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
@@ -6,7 +8,7 @@ import { addMergeComment, clearWriterAnnotations } from "./match.js";
 import { mergeResources, type TextFiles } from "./resources.js";
 import { mergeText } from "./text3.js";
 import type { MergeChange, MergeConflict } from "./types.js";
-import { formatDocs, parseYamlDocs } from "./yamldoc.js";
+import { formatDocs, parseYamlDocs, type YamlDoc } from "./yamldoc.js";
 
 /** The files one package owns in each of the three versions (package-relative paths). */
 export interface PackageFiles {
@@ -137,34 +139,52 @@ function mergeOtherFile(
 /**
  * A package's files as kpt leaves them after adding merge comments (for "changed locally?" checks);
  * with `attributeAs`, also its attribution on Config Connector resources (as `pkg get` writes them).
+ *
+ * As kpt's add-merge-comment step, all or nothing: it reads every `.yaml`/`.yml` file of the tree
+ * (subpackages and hidden directories too; only the root's `.krmignore` leaves files out) and, when one
+ * does not read as resources — a syntax error, a document that is a scalar (a template's text line, a
+ * JSON string) — kpt lets the step go ("best effort") and every file stays as it was. A file
+ * `.krmignore` names is never touched.
  */
 export function normalizedFiles(files: Map<string, Buffer>, attributeAs?: CommandGroup): Map<string, string> {
   const out = new Map<string, string>();
+  const ignoreFile = files.get(".krmignore");
+  const ignored = ignoreFile ? krmIgnoreMatcher(ignoreFile.toString("utf8")) : () => false;
+  const read = new Map<string, YamlDoc[]>();
+  for (const [p, b] of files) {
+    if (p === KPTFILE || !isYamlPath(p) || ignored(p)) continue;
+    const docs = readResources(b.toString("utf8"), p);
+    if (!docs) return new Map([...files].map(([path, bytes]) => [path, bytes.toString("utf8")]));
+    read.set(p, docs);
+  }
   for (const [p, b] of files) {
     const t = b.toString("utf8");
-    if (p !== KPTFILE && isYamlPath(p)) {
-      try {
-        const docs = parseYamlDocs(t, p);
-        // A file with no document (empty, blank, `---` or comments only) is kpt's to leave as it is:
-        // its bytes pass through whole.
-        if (docs.length === 0) {
-          out.set(p, t);
-          continue;
-        }
-        for (const d of docs) {
-          addMergeComment(d);
-          clearWriterAnnotations(d);
-        }
-        if (attributeAs) for (const d of docs) attribute(d.doc, attributeAs);
-        out.set(p, formatDocs(docs));
-        continue;
-      } catch {
-        // not parseable: compared as text
-      }
+    const docs = read.get(p);
+    // A file with no document (empty, blank, `---` or comments only) is kpt's to leave as it is:
+    // its bytes pass through whole.
+    if (!docs || docs.length === 0) {
+      out.set(p, t);
+      continue;
     }
-    out.set(p, t);
+    for (const d of docs) {
+      addMergeComment(d);
+      clearWriterAnnotations(d);
+    }
+    if (attributeAs) for (const d of docs) attribute(d.doc, attributeAs);
+    out.set(p, formatDocs(docs));
   }
   return out;
+}
+
+/** A file's documents as kyaml's package reader takes them, or undefined where it fails on the file. */
+function readResources(text: string, path: string): YamlDoc[] | undefined {
+  try {
+    const docs = parseYamlDocs(text, path);
+    // kyaml wants a mapping (a bare list it wraps): a scalar or an alias as a document fails its read.
+    return docs.some((d) => isScalar(d.doc.contents) || isAlias(d.doc.contents)) ? undefined : docs;
+  } catch {
+    return undefined;
+  }
 }
 
 export function sameFiles(a: Map<string, Buffer>, b: Map<string, Buffer>): boolean {

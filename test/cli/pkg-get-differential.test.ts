@@ -1,3 +1,4 @@
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
@@ -14,6 +15,10 @@ const KPTFILE = (name: string, extra = "") =>
   `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${extra}`;
 
 const CM = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+
+/** A ConfigMap kpt writes otherwise (a blank line dropped, a flow map's spacing): a file it rewrote shows. */
+const LOOSE_CM = (name: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n\ndata:   {k: v}   # note\n`;
 
 const PACKAGES: Record<string, Record<string, string>> = {
   // files with no document pass through
@@ -41,6 +46,30 @@ const PACKAGES: Record<string, Record<string, string>> = {
     ),
     "cm.yaml":
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  annotations:\n    config.kubernetes.io/index: '0'\n    config.kubernetes.io/path: 'temp.yaml'\n    internal.config.kubernetes.io/path: 'temp.yaml'\n    config.kubernetes.io/merge-source: 'updated'\ndata: {}\n",
+  },
+  // kpt's merge-comment step is all or nothing: a file it cannot read as resources leaves every file as
+  // it was — a template's text line (a scalar document), a syntax error, in a subpackage too (whose own
+  // .krmignore does not count); a file the root's .krmignore names is never touched
+  template: {
+    Kptfile: KPTFILE("template"),
+    "cm.yaml": LOOSE_CM("t"),
+    "golden.yaml": `✚ generating source\n---\n${LOOSE_CM("g")}`,
+  },
+  syntax: { Kptfile: KPTFILE("syntax"), "cm.yaml": LOOSE_CM("s"), ".bad.yml": 'a: "x\n' },
+  ignored: {
+    Kptfile: KPTFILE("ignored"),
+    ".krmignore": "tests/*\n",
+    "cm.yaml": LOOSE_CM("i"),
+    "tests/text.yaml": "just text\n",
+    "tests/cm.yaml": LOOSE_CM("in-tests"),
+    "sub/tests/cm.yaml": LOOSE_CM("deeper"),
+  },
+  blocked: {
+    Kptfile: KPTFILE("blocked"),
+    "cm.yaml": LOOSE_CM("b"),
+    "sub/Kptfile": KPTFILE("sub"),
+    "sub/.krmignore": "text.yaml\n",
+    "sub/text.yaml": "just text\n",
   },
   // a subpackage inside a package
   nested: {
@@ -72,6 +101,11 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
       "remote/deep/Kptfile": KPTFILE("deep", upstream("/nested")),
       "nested/far/Kptfile": KPTFILE("far", upstream("/kptfile")),
     });
+    // symbolic links, which kpt's copy passes over (to a file, to a directory)
+    Object.assign(all, { "links/Kptfile": KPTFILE("links"), "links/cm.yaml": CM("linked") });
+    mkdirSync(join(box.up, "links"), { recursive: true });
+    symlinkSync("cm.yaml", join(box.up, "links", "cm-link.yaml"));
+    symlinkSync("../shapes", join(box.up, "links", "dir-link"));
     await box.publish("", all, "v1", "nested/v1");
   });
   afterAll(() => box.close());
@@ -79,7 +113,11 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
   it("lists the repository's package directories and its root", () => {
     expect(packageDirs(join(box.up, ".git"), "v1")).toEqual([
       "/",
+      "/blocked",
+      "/blocked/sub",
+      "/ignored",
       "/kptfile",
+      "/links",
       "/lists",
       "/nested",
       "/nested/far",
@@ -88,10 +126,24 @@ describe("pkg get: porchlight's copy of each package is kpt's, byte for byte", (
       "/remote/deep",
       "/remote/lists",
       "/shapes",
+      "/syntax",
+      "/template",
     ]);
   });
 
-  it.for(["/shapes", "/lists", "/kptfile", "/nested", "/nested/sub", "/remote"])("%s", async (dir, ctx) => {
+  it.for([
+    "/shapes",
+    "/lists",
+    "/kptfile",
+    "/nested",
+    "/nested/sub",
+    "/remote",
+    "/template",
+    "/syntax",
+    "/ignored",
+    "/blocked",
+    "/links",
+  ])("%s", async (dir, ctx) => {
     skipWithoutKpt(ctx);
     const out = await compareGet(`file://${box.up}.git`, dir, "v1", join(box.root, `g${dir}`), "copy");
     expect(out.files ?? [], out.detail).toEqual([]);
