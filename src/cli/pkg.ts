@@ -124,6 +124,8 @@ async function get(p: Parsed, io: CliIO): Promise<number> {
     attribution: attributionEnabled(io.env),
     forDeployment: p.forDeployment,
     env: io.env,
+    // kpt's own words, as `kpt pkg get` warns
+    onSymlink: (path) => io.stderr(`[Warn] Ignoring symlink "${path}" \n`),
   });
   const from = sourceKind(spec) ? spec : `${repo.repo}${repo.directory}@${r.ref}`;
   io.stdout(`Fetched ${from} (${short(r.commit)}) into ${name}\n`);

@@ -1,4 +1,6 @@
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, symlinkSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { skipWithoutKpt } from "../util/kpt.js";
@@ -210,5 +212,19 @@ describe("porchlight pkg get", () => {
     const kptWork = box.dir("get-deploy-kpt");
     kpt(kptWork, "pkg", "get", `file://${box.up}.git/blueprint@blueprint-v1`, "ns-a", "--for-deployment");
     expect(got).toEqual(await files(join(kptWork, "ns-a")));
+  });
+
+  it("passes a symbolic link over, saying so in kpt's words", async () => {
+    const src = box.dir("links-src", true);
+    await writeFile(join(src, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: l\n");
+    await writeFile(join(src, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n");
+    symlinkSync("cm.yaml", join(src, "link.yaml"));
+    execFileSync("git", ["add", "-A"], { cwd: src });
+    execFileSync("git", ["-c", "user.name=u", "-c", "user.email=u@x", "commit", "-qm", "m"], { cwd: src });
+    const work = box.dir("links-get");
+    const r = await porchlight(work, "pkg", "get", `file://${src}/.git@main`, "l");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('[Warn] Ignoring symlink "link.yaml" \n');
+    expect(Object.keys(await files(join(work, "l"))).sort()).toEqual(["Kptfile", "cm.yaml"]);
   });
 });

@@ -61,6 +61,12 @@ function cause(err: unknown): string {
 /** How non-git upstreams are reached: the environment for registry credentials, and test seams. */
 export interface UpstreamOptions extends SourceOptions {
   env?: NodeJS.ProcessEnv;
+  /**
+   * Told each symbolic link of a git upstream's package, which is not copied: kpt copies a package
+   * from a checkout and passes links over ("Ignoring symlink"), so a link is neither followed nor
+   * written as a file holding its target's path.
+   */
+  onSymlink?: (path: string) => void;
 }
 
 /**
@@ -79,7 +85,7 @@ export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Pr
     const git = new GitRepo(url, cache, noAuth);
     try {
       const refs = await git.lsRemote();
-      return upstreamOver(repo, git, refs, cache);
+      return upstreamOver(repo, git, refs, cache, opts.onSymlink);
     } catch (err) {
       firstError ??= err;
     }
@@ -102,7 +108,13 @@ function unreachableKptText(repo: string, err: unknown): string {
   return `Failed to execute git command "git ls-remote" against repo "${repo}"\n${details}`;
 }
 
-function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string): Upstream {
+function upstreamOver(
+  repo: string,
+  git: GitRepo,
+  refs: RefInfo[],
+  cache: string,
+  onSymlink?: (path: string) => void,
+): Upstream {
   const has = (ref: string) => refs.some((r) => r.ref === ref);
   const commits = new Map<string, string>();
   let fetchedAll = false;
@@ -159,7 +171,12 @@ function upstreamOver(repo: string, git: GitRepo, refs: RefInfo[], cache: string
     },
     async read(commit, directory) {
       const full = await ensureCommit(commit);
-      return git.readTree(full, trimDir(directory));
+      const { tree, symlinks } = await git.readFiles(full, trimDir(directory));
+      for (const link of symlinks) {
+        tree.delete(link);
+        onSymlink?.(link);
+      }
+      return tree;
     },
     close: () => rm(cache, { recursive: true, force: true }),
   };
