@@ -1,6 +1,7 @@
 /**
- * `npm run differential -- get GIT_DIR_OR_URL [--ref REF] [--limit N] [--list] [--keep]`: every package
- * directory (a directory holding a Kptfile) of a git repository, and its root, fetched by
+ * `npm run differential -- get GIT_DIR_OR_URL [--ref REF] [--yaml-dirs] [--limit N] [--list] [--keep]`:
+ * every package directory (a directory holding a Kptfile) of a git repository, and its root — with
+ * `--yaml-dirs`, every directory holding a YAML file instead — fetched by
  * `kpt pkg get file://…/repo.git/DIR@REF` and by `porchlight pkg get` of the same, every file of the two
  * copies compared byte for byte; a summary by kind of difference. A URL or a working copy is first
  * cloned bare into the work directory (a bare repository ending in `.git` is used where it lies).
@@ -9,7 +10,13 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compareGet, type GetKind, type GetOutcome, packageDirs } from "../test/cli/get-differential.js";
+import {
+  compareGet,
+  type GetKind,
+  type GetOutcome,
+  packageDirs,
+  yamlDirs,
+} from "../test/cli/get-differential.js";
 import { kptAvailable } from "../test/merge/kpt-oracle.js";
 
 function bareRepository(target: string, work: string): string {
@@ -29,7 +36,7 @@ export async function getMain(args: readonly string[]): Promise<number> {
   const target = args[0];
   if (!target) {
     process.stderr.write(
-      "usage: npm run differential -- get GIT_DIR_OR_URL [--ref REF] [--limit N] [--list] [--keep]\n",
+      "usage: npm run differential -- get GIT_DIR_OR_URL [--ref REF] [--yaml-dirs] [--limit N] [--list] [--keep]\n",
     );
     return 2;
   }
@@ -44,7 +51,8 @@ export async function getMain(args: readonly string[]): Promise<number> {
     spawnSync("git", ["--git-dir", git, "rev-parse", "--abbrev-ref", "HEAD"], {
       encoding: "utf8",
     }).stdout.trim();
-  const dirs = packageDirs(git, ref).slice(0, Number(opt("limit") ?? Number.POSITIVE_INFINITY));
+  const listed = args.includes("--yaml-dirs") ? yamlDirs(git, ref) : packageDirs(git, ref);
+  const dirs = listed.slice(0, Number(opt("limit") ?? Number.POSITIVE_INFINITY));
   const outcomes: GetOutcome[] = [];
   for (const [i, dir] of dirs.entries()) {
     outcomes.push(await compareGet(`file://${git}`, dir, ref, join(work, `g${i}`), `p${i}`));

@@ -43,6 +43,24 @@ export function packageDirs(gitDir: string, ref = "HEAD"): string[] {
   return [...dirs].sort();
 }
 
+/**
+ * The directories of `ref` that hold a `.yaml`/`.yml` file of their own, Kptfile or not (`--yaml-dirs`):
+ * `pkg get` of any directory of a repository, as a user fetches a part of one that is no package yet.
+ */
+export function yamlDirs(gitDir: string, ref = "HEAD"): string[] {
+  const out = execFileSync("git", ["--git-dir", gitDir, "ls-tree", "-r", "--name-only", ref], {
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  const dirs = new Set<string>();
+  for (const p of out.split("\n")) {
+    if (!/\.ya?ml$/.test(p)) continue;
+    const slash = p.lastIndexOf("/");
+    dirs.add(slash < 0 ? "/" : `/${p.slice(0, slash)}`);
+  }
+  return [...dirs].sort();
+}
+
 async function porchlightGet(arg: string, cwd: string, dest: string): Promise<string | undefined> {
   try {
     const r = await porchlightWith(cwd, process.env, "pkg", "get", arg, dest);
