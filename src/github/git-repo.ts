@@ -77,6 +77,12 @@ export class GitRepo {
     private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
     /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
     private readonly blobs?: BlobCache,
+    /**
+     * Fetch a commit alone, not its history (`--depth=1`), as kpt fetches an upstream: `pkg get` of a
+     * large repository reads one commit's tree. Asking for every branch (an abbreviated commit) then
+     * fetches the whole history.
+     */
+    private readonly shallow = false,
   ) {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
@@ -95,6 +101,8 @@ export class GitRepo {
 
   private async remote(args: string[]): Promise<Buffer> {
     await this.init();
+    if (this.shallow && args[0] === "fetch")
+      args = [...args.slice(0, 1), ...(await this.depthArgs(args)), ...args.slice(1)];
     // After a fetch git checks whether the clone wants maintenance (a process of its own: a third of a
     // small fetch's cost); one fetch in MAINTENANCE_EVERY still does, which keeps a clone tidy for weeks.
     if (args[0] === "fetch") {
@@ -112,6 +120,13 @@ export class GitRepo {
         throw e;
       return this.git(args, undefined, await this.authEnv(true));
     }
+  }
+
+  /** A shallow clone's fetch: one commit deep, or its whole history when every branch is asked for. */
+  private async depthArgs(args: string[]): Promise<string[]> {
+    if (!args.some((a) => a.includes("refs/heads/*"))) return ["--depth=1"];
+    const shallowFile = await stat(join(this.gitDir, "shallow")).catch(() => undefined);
+    return shallowFile ? ["--unshallow"] : [];
   }
 
   /** All branches and tags of the remote, in one request. */

@@ -206,6 +206,31 @@ describe("GitRepo", () => {
     expect(git(remote, "show", `${(pushed as { sha: string }).sha}:app/b.yaml`)).toBe("b2");
   });
 
+  it("fetches one commit without its history when shallow, and the whole history when every branch is asked for", async () => {
+    const commits: string[] = [];
+    for (const n of [1, 2, 3]) {
+      const parent = commits.at(-1) ?? null;
+      const r = await repo.commitTree({
+        branch: "main",
+        parent,
+        dir: "",
+        tree: treeFromText({ f: `${n}\n` }),
+        message: "m",
+        author,
+      });
+      commits.push((r as { sha: string }).sha);
+    }
+    const shallow = new GitRepo(`file://${remote}`, join(dir, "shallow"), async () => ({}), undefined, true);
+    const cacheDir = join(dir, "shallow", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    expect(await shallow.fetch("main")).toBe(commits[2]);
+    expect(treeToText(await shallow.readTree(commits[2]!))).toEqual({ f: "3\n" });
+    expect(git(cacheDir, "rev-list", "--count", commits[2]!)).toBe("1");
+    // an abbreviated commit is looked for among every branch's history
+    await shallow.fetchAll();
+    expect(await shallow.resolveCommit(commits[0]!.slice(0, 10))).toBe(commits[0]);
+    expect(git(cacheDir, "rev-list", "--count", commits[2]!)).toBe("3");
+  });
+
   it("fetches a branch again by what it lacks only, also after the bot's own push to it", async () => {
     const files = (edit: string) =>
       Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`app/f${i}.yaml`, `n: ${i}${edit}\n`]));

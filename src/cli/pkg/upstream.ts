@@ -82,7 +82,8 @@ export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Pr
   const noAuth = async () => ({});
   let firstError: unknown;
   for (const url of repo.endsWith(".git") ? [repo] : [repo, `${repo}.git`]) {
-    const git = new GitRepo(url, cache, noAuth);
+    // one commit deep, as kpt fetches an upstream
+    const git = new GitRepo(url, cache, noAuth, undefined, true);
     try {
       const refs = await git.lsRemote();
       return upstreamOver(repo, git, refs, cache, opts.onSymlink);
