@@ -1,7 +1,8 @@
 import { actorOf, type Principal } from "./auth.js";
 import type { Ctx, ForgeCore } from "./context.js";
 import { ApiError, notFound } from "./http.js";
-import { atLeast, installationCovers } from "./state.js";
+import { atLeast } from "./permission.js";
+import { installationCovers } from "./state.js";
 import type { Permission, RepoRec, UserRec } from "./types.js";
 
 /** What a principal may do on a repository. Installations get write on the repositories they cover. */

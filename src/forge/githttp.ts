@@ -7,7 +7,7 @@ import type { ForgeCore } from "./context.js";
 import { onRefChanges, type RefChange } from "./events.js";
 import { ZERO_SHA } from "./git.js";
 import { ApiError } from "./http.js";
-import { atLeast } from "./state.js";
+import { atLeast } from "./permission.js";
 
 /**
  * Where the `git` on PATH keeps `git-http-backend`: its `git --exec-path` (Debian's /usr/lib/git-core,

@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hasPermission } from "../api/permission.js";
 import { isoTime } from "./http.js";
 import {
   emptyData,
@@ -123,9 +122,4 @@ export class Store {
 export function installationCovers(inst: InstallationRec, repo: RepoRec): boolean {
   if (inst.accountLogin.toLowerCase() !== repo.ownerLogin.toLowerCase()) return false;
   return inst.repositorySelection === "all" || inst.repositoryIds.includes(repo.id);
-}
-
-/** Whether `have` allows what needs `need`, in GitHub's order of levels. */
-export function atLeast(have: Permission, need: Permission): boolean {
-  return hasPermission(have, need);
 }

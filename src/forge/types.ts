@@ -1,8 +1,8 @@
 /** Records the forge keeps about everything that is not git content. Plain JSON, persisted whole. */
 
-import type { Permission } from "../api/permission.js";
+import type { Permission } from "./permission.js";
 
-/** GitHub's permission levels: porchlight's one type (src/commands/permission.ts), which the forge grants. */
+/** GitHub's permission levels, which the forge grants. */
 export type { Permission };
 
 export interface AppRec {

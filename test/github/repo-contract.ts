@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERMISSION_LEVELS } from "../../src/api/permission.js";
 import { GitHubError } from "../../src/github/errors.js";
 import type { Permission, RepoPort } from "../../src/github/port.js";
 import { treeFromText } from "../../src/kpt/tree.js";
@@ -228,9 +229,15 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       ]);
     });
 
-    it("answers the permission of a collaborator, and none for a stranger", async () => {
-      await repo.permit("contract-writer", "write");
-      expect(await port.permissionOf("contract-writer")).toBe("write");
+    it.each(PERMISSION_LEVELS.filter((level) => level !== "none"))(
+      "answers a collaborator's permission %s as GitHub grants it",
+      async (level) => {
+        await repo.permit(`contract-${level}`, level);
+        expect(await port.permissionOf(`contract-${level}`)).toBe(level);
+      },
+    );
+
+    it("answers none for a stranger", async () => {
       expect(await port.permissionOf("contract-stranger")).toBe("none");
     });
 

@@ -2,9 +2,9 @@ import { actor, repoFor } from "../access.js";
 import type { Ctx } from "../context.js";
 import { createFork, forksOf } from "../forks.js";
 import { ApiError, notFound } from "../http.js";
+import { atLeast } from "../permission.js";
 import type { Router } from "../router.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
-import { atLeast } from "../state.js";
 import { paginate } from "./paginate.js";
 
 /** Where a fork goes: the caller's account, or an organization they administer (`organization`). */

@@ -1,14 +1,13 @@
-import { isPermission } from "../../api/permission.js";
 import { actor, repoFor } from "../access.js";
 import { createRepo, setPermission } from "../admin.js";
 import type { Ctx } from "../context.js";
 import { runGit } from "../git.js";
 import { ApiError, created, invalidField, missingField, noContent, notFound, ok } from "../http.js";
+import { atLeast, isPermission } from "../permission.js";
 import type { Router } from "../router.js";
 import { restCommitShape } from "../shapes/commit.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
 import { simpleUser } from "../shapes/user.js";
-import { atLeast } from "../state.js";
 import type { Permission } from "../types.js";
 import { paginate } from "./paginate.js";
 
