@@ -15,6 +15,9 @@ const PROCESS_WIDE = [
 ];
 
 export default defineConfig({
+  // The forge (packages/forge) from its sources, not its build: its `@porchlight/source` export, as
+  // tsconfig.json's customConditions reads it. Vitest hands the same to its workers as --conditions.
+  ssr: { resolve: { conditions: ["@porchlight/source", "node", "development|production"] } },
   test: {
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -37,6 +40,8 @@ export default defineConfig({
         test: { name: "shared", include: ["test/**/*.test.ts"], exclude: PROCESS_WIDE, isolate: false },
       },
       { extends: true, test: { name: "own-process", include: PROCESS_WIDE, isolate: true } },
+      // The forge's own tests, by its own configuration.
+      "packages/forge",
     ],
   },
 });

@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
  * child processes behind a proxy, one killed mid fan-out (docs/scaling.md).
  */
 export default defineConfig({
+  // The forge from its sources, as in vitest.config.ts.
+  ssr: { resolve: { conditions: ["@porchlight/source", "node", "development|production"] } },
   test: {
     include: ["test/**/*.slow.ts"],
     testTimeout: 600_000,

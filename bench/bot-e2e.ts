@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { type Forge, startForge } from "../src/forge/index.js";
+import { type Forge, startForge } from "@porchlight/forge";
 import { type ServeProcess, spawnServe } from "../test/e2e/serve-child.js";
 import { dropPrefix, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../test/util/redis.js";
 import { type CpuProfile, profileBreakdown } from "./cpu-profile.js";

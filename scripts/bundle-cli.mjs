@@ -3,7 +3,9 @@
 // large part of its time loading modules (some 190 files for `porchlight fn render`, `yaml` and `zod`
 // among them): a few files load in half the time. Each command group stays a chunk of its own, loaded
 // when run. The other dependencies (the GitHub client, the queue, logging) stay in node_modules: some
-// read files beside their own code. Run by `npm run build`, after tsc.
+// read files beside their own code. The embedded forge (packages/forge, built before tsc) is a workspace
+// package, no dependency of an installed porchlight: it is bundled in, for `serve` and `forge`.
+// Run by `npm run build`, after tsc.
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -23,13 +23,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { startForge } from "@porchlight/forge";
 import { pino } from "pino";
 import { parse, stringify } from "yaml";
+import { TEST_KEY } from "../packages/forge/test/helpers.js";
 import { startAppServer } from "../src/app/server.js";
 import type { CliIO } from "../src/cli/io.js";
 import { main } from "../src/cli/main.js";
-import { startForge } from "../src/forge/index.js";
-import { TEST_KEY } from "../test/forge/helpers.js";
 
 const run = promisify(execFile);
 const GITEA = "http://gitea.gitea.svc.cluster.local:3000";

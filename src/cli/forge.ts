@@ -3,11 +3,12 @@ import {
   applyForgeConfig,
   type ForgeConfig,
   ForgeConfigError,
+  formatSeed,
   parseFaultFlag,
   parseForgeConfig,
-} from "../forge/config.js";
-import { startForge } from "../forge/index.js";
-import { formatSeed, seed } from "../forge/seed.js";
+  seed,
+  startForge,
+} from "@porchlight/forge";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { rememberedForgePort, rememberForgePort } from "./serve-forge.js";

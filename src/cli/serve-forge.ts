@@ -1,9 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Forge, type SeedResult, seed, startForge } from "@porchlight/forge";
 import type { AppServer } from "../app/server.js";
-import { type Forge, startForge } from "../forge/forge.js";
-import { type SeedResult, seed } from "../forge/seed.js";
 import { UsageError } from "./io.js";
 
 /** What `serve` and `forge` remember in a data folder besides the forge's own state. */

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { Forge } from "@porchlight/forge";
 import { type AppServer, DEFAULT_MAX_WAIT_S, type RedisSettings, startAppServer } from "../app/server.js";
 import {
   DEFAULT_WEBHOOK_MAX_BYTES,
@@ -15,7 +16,6 @@ import {
   operatorLimitsFromEnv,
 } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
-import type { Forge } from "../forge/forge.js";
 import { createLogger } from "../ops/logger.js";
 import { egressPolicyFromEnv } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";

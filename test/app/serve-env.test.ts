@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TEST_KEY } from "../forge/helpers.js";
+import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 
 /**
  * `porchlight serve` as an operator starts it (the built CLI, a process of its own): each credential

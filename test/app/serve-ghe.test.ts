@@ -1,7 +1,7 @@
+import { type Forge, startForge } from "@porchlight/forge";
 import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serveCommand } from "../../src/cli/serve.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { deliver, rawRequest, sign } from "./webhook/http.js";
 
 /**

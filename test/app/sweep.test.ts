@@ -1,8 +1,8 @@
+import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import { serveCommand } from "../../src/cli/serve.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { WEB_KPTFILE, webSettings } from "../e2e/harness.js";
 
 /**

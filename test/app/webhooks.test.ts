@@ -1,6 +1,6 @@
+import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { capturedLog, deliver, rawRequest, sign, streamChunked } from "./webhook/http.js";
 
 /**

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import ts from "typescript";
@@ -27,6 +27,30 @@ describe("what the build ships", () => {
     expect(files).toContain("src/cli/main.ts");
     expect(files).toContain("src/fn/builtins/kubeconform/schemas/k8s-bundle.generated.ts");
     expect(files.filter((f) => f.includes("/tools/"))).toEqual([]);
+  });
+});
+
+describe("the forge in the bundle", () => {
+  it("is built into the command line (an installed porchlight has no workspace package): forge seed runs", () => {
+    const bundle = join(ROOT, "dist", "bundle");
+    const naming = readdirSync(bundle).filter(
+      (f) => /\.c?js$/.test(f) && readFileSync(join(bundle, f), "utf8").includes('"@porchlight/forge"'),
+    );
+    expect(naming, "files of dist/bundle that import the forge's package instead of holding it").toEqual([]);
+    const data = mkdtempSync(join(tmpdir(), "porchlight-bundled-forge-"));
+    try {
+      const out = execFileSync(
+        process.execPath,
+        [join(ROOT, "bin/porchlight.js"), "forge", "seed", "--data", data],
+        {
+          encoding: "utf8",
+        },
+      );
+      expect(out).toContain("# porchlight forge: seeded.");
+      expect(out).toMatch(/^# repository: http:\/\/127\.0\.0\.1:\d+\/acme\/blueprints\.git$/m);
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { once } from "node:events";
+import type { Forge } from "@porchlight/forge";
 import { expect } from "vitest";
-import type { Forge } from "../../src/forge/index.js";
 import { type ServeProcess, spawnServe } from "./serve-child.js";
 
 /** The app as `porchlight serve` in a child process, against the forge, until killed. */

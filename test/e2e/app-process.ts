@@ -1,5 +1,5 @@
 // The porchlight CLI from source, for tests that run the app as a child process and kill it:
-// `node --import tsx test/e2e/app-process.ts serve` behaves as `node bin/porchlight.js serve` on a
+// `node --conditions=@porchlight/source --import tsx test/e2e/app-process.ts serve` behaves as `node bin/porchlight.js serve` on a
 // fresh build.
 import { main } from "../../src/cli/main.js";
 

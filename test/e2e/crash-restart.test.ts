@@ -1,6 +1,6 @@
 import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1

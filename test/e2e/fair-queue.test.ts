@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 import { type AppProcess, startApp, stopApp } from "./app-child.js";
 

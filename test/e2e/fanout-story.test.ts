@@ -1,12 +1,11 @@
 import { execSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
+import { type Forge, type SeedResult, seed, startForge } from "@porchlight/forge";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
-import { type Forge, startForge } from "../../src/forge/forge.js";
-import { type SeedResult, seed } from "../../src/forge/seed.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
 
 const squash = (s: string) => s.trim().split(/\s+/).join(" ");

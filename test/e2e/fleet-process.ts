@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Forge } from "../../src/forge/index.js";
+import type { Forge } from "@porchlight/forge";
 import { TEST_REDIS_URL } from "../util/redis.js";
 import { type ServeProcess, spawnServe } from "./serve-child.js";
 

@@ -1,8 +1,8 @@
 import { once } from "node:events";
 import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { RedisQueue } from "../../src/jobs/redis-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 import { alive, type Replica, roundRobin, startReplica } from "./fleet-process.js";

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
+import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import { type AppServer, type RedisSettings, startAppServer } from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
-import { TEST_KEY } from "../forge/helpers.js";
 
 export interface World {
   forge: Forge;

@@ -1,5 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Forge } from "../../src/forge/index.js";
+import type { Forge } from "@porchlight/forge";
+
+/**
+ * How node runs the CLI from its sources (test/e2e/app-process.ts): through tsx, with the forge's
+ * sources too (its `@porchlight/source` export, as the tests and the type check read it).
+ */
+export const FROM_SOURCE = ["--conditions=@porchlight/source", "--import", "tsx"];
 
 /** `porchlight serve` in a child process against the forge, listening, until killed. */
 export interface ServeProcess {
@@ -22,7 +28,7 @@ export async function spawnServe(
   /** Options for node itself, before the script (e.g. `--cpu-prof`). */
   nodeArgs: readonly string[] = [],
 ): Promise<ServeProcess> {
-  const argv = [...nodeArgs, "--import", "tsx", "test/e2e/app-process.ts", "serve"];
+  const argv = [...nodeArgs, ...FROM_SOURCE, "test/e2e/app-process.ts", "serve"];
   const child = spawn(process.execPath, argv, {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",

@@ -1,8 +1,8 @@
+import { type Forge, startForge } from "@porchlight/forge";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { clusteredPacing, porchlightOctokit } from "../../src/github/octokit.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 

@@ -1,6 +1,6 @@
+import { type Forge, startForge } from "@porchlight/forge";
 import { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { type Forge, startForge } from "../../src/forge/index.js";
 import { porchlightOctokit } from "../../src/github/octokit.js";
 
 let forge: Forge | undefined;

@@ -39,7 +39,8 @@ interface Spec {
     schemas: Record<string, Schema>;
   };
 }
-const spec = createRequire(import.meta.url)("@octokit/openapi/generated/api.github.com.json") as Spec;
+const require = createRequire(import.meta.url);
+const spec = require("@octokit/openapi/generated/api.github.com.json") as Spec;
 const last = (ref: string) => ref.split("/").pop() as string;
 
 export const API = "https://api.github.com";

@@ -1,8 +1,8 @@
 import { mkdtempSync } from "node:fs";
 import { join } from "node:path";
+import { world } from "../../packages/forge/test/helpers.js";
 import { installationPort, repositoryOf } from "../../src/github/installation.js";
 import { tokenOctokit } from "../../src/github/octokit.js";
-import { world } from "../forge/helpers.js";
 import { FakeRepo } from "../jobs/fake-repo.js";
 import { repoPortContract } from "./repo-contract.js";
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
+import { type Forge, startForge } from "@porchlight/forge";
+import { TEST_KEY } from "../../../packages/forge/test/helpers.js";
 import type { CliIO } from "../../../src/cli/io.js";
 import { main } from "../../../src/cli/main.js";
-import { type Forge, startForge } from "../../../src/forge/index.js";
-import { TEST_KEY } from "../../forge/helpers.js";
 
 interface Run {
   code: number;

@@ -48,6 +48,14 @@
  * `porchlight forge seed --data DIR` seeds and prints probot's environment.
  */
 
+export {
+  applyForgeConfig,
+  type ForgeConfig,
+  ForgeConfigError,
+  parseFaultFlag,
+  parseForgeConfig,
+} from "./config.js";
 export { Forge, startForge } from "./forge.js";
+export { formatSeed, type SeedResult, seed } from "./seed.js";
 
 export type * from "./types.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Forge } from "./forge.js";
 import type { Permission } from "./types.js";
 
-export interface SeedOptions {
+interface SeedOptions {
   /** Organization owning the example repositories (default `acme`). */
   org?: string;
   /** Where to write the app's private key (default `<dataDir>/porchlight-app.pem`). */

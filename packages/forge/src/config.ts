@@ -43,7 +43,7 @@ const ForgeConfigSchema = z
   .strict();
 
 export type ForgeConfig = z.infer<typeof ForgeConfigSchema>;
-export type FaultConfig = z.infer<typeof Fault>;
+type FaultConfig = z.infer<typeof Fault>;
 
 /** A forge configuration that could not be read: where, and what is wrong. */
 export class ForgeConfigError extends Error {}

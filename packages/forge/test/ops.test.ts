@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startForge } from "../../src/forge/index.js";
+import { startForge } from "../src/index.js";
 import { appJwt, client, git, TEST_KEY, Workdir, type World, world } from "./helpers.js";
 
 const repo = { owner: "acme", repo: "blueprints" };

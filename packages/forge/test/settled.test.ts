@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commitFiles, GitStore, runGit } from "../../src/forge/git.js";
+import { commitFiles, GitStore, runGit } from "../src/git.js";
 import { Workdir, type World, world } from "./helpers.js";
 
 const author = { name: "Test User", email: "test@example.com" };

@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CatFileReader } from "../../src/forge/catfile.js";
-import { commitFiles, GitStore, runGit } from "../../src/forge/git.js";
-import { startForge } from "../../src/forge/index.js";
+import { CatFileReader } from "../src/catfile.js";
+import { commitFiles, GitStore, runGit } from "../src/git.js";
+import { startForge } from "../src/index.js";
 import { git } from "./helpers.js";
 
 /** This process's `git cat-file --batch-command` children, by pid (Linux: read from /proc). */

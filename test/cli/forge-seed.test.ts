@@ -3,11 +3,12 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
+import { startForge } from "@porchlight/forge";
 import { afterEach, describe, expect, it } from "vitest";
+import { appJwt, git, quiet } from "../../packages/forge/test/helpers.js";
 import { forgeCommand } from "../../src/cli/forge.js";
 import type { CliIO } from "../../src/cli/io.js";
-import { startForge } from "../../src/forge/index.js";
-import { appJwt, git, quiet } from "./helpers.js";
+import { FROM_SOURCE } from "../e2e/serve-child.js";
 
 function io(): CliIO & { out: string[]; err: string[] } {
   const out: string[] = [];
@@ -180,7 +181,7 @@ describe("forge seed and CLI", () => {
       new Promise<{ url: string; stop: () => Promise<void> }>((resolve, reject) => {
         const child = spawn(
           process.execPath,
-          ["--import", "tsx", "test/e2e/app-process.ts", "forge", "--data", data, ...args],
+          [...FROM_SOURCE, "test/e2e/app-process.ts", "forge", "--data", data, ...args],
           {
             stdio: ["ignore", "pipe", "pipe"],
           },

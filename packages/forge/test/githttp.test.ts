@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { httpBackendPath } from "../../src/forge/githttp.js";
+import { httpBackendPath } from "../src/githttp.js";
 import { git, type World, world } from "./helpers.js";
 
 /**

@@ -1,7 +1,7 @@
 import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Router } from "../../src/forge/router.js";
-import { registerRoutes } from "../../src/forge/routes/index.js";
+import { Router } from "../src/router.js";
+import { registerRoutes } from "../src/routes/index.js";
 import { Contract, type Observed, observe } from "./contract.js";
 import { client, Workdir, type World, world } from "./helpers.js";
 

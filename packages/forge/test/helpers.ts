@@ -1,10 +1,12 @@
+// The forge's test helpers. porchlight's own tests, which run the app against a forge, take the key, a
+// world and the app JWT from here too (test/e2e/harness.ts, test/github/repo-contract.test.ts).
 import { execFile } from "node:child_process";
 import { createPrivateKey, generateKeyPairSync, sign } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
-import { type Forge, startForge } from "../../src/forge/index.js";
+import { type Forge, startForge } from "../src/index.js";
 
 /** One RSA key per test file: generating a 2048-bit key costs more than a whole forge start. */
 export const TEST_KEY = generateKeyPairSync("rsa", { modulusLength: 2048 })

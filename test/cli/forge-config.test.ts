@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
+import { parseFaultFlag, parseForgeConfig } from "@porchlight/forge";
 import { afterAll, describe, expect, it } from "vitest";
 import { forgeCommand } from "../../src/cli/forge.js";
-import { parseFaultFlag, parseForgeConfig } from "../../src/forge/config.js";
 
 const temp = mkdtempSync(join(tmpdir(), "porchlight-forge-config-"));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
