@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -19,20 +19,33 @@ function sources(dir: string): string[] {
   );
 }
 
+/** Every module a file imports or re-exports, statically or with `import()`, as written. */
+function specifiersOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  return [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/g),
+    ...text.matchAll(/(?:^|\n)\s*import\s+"([^"]+)"/g),
+    ...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
+  ].map((m) => m[1] as string);
+}
+
 /** Every relative import or re-export of a module, as the layer it reaches. */
 function importsOf(file: string): { spec: string; layer: string }[] {
-  const text = readFileSync(file, "utf8");
-  const out: { spec: string; layer: string }[] = [];
-  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s+"(\.[^"]+)"/g)) {
-    const target = relative(SRC, normalize(join(dirname(file), m[1] as string)));
-    if (target.startsWith("..")) continue;
-    out.push({ spec: m[1] as string, layer: target.split("/")[0] as string });
-  }
-  for (const m of text.matchAll(/\bimport\(\s*"(\.[^"]+)"\s*\)/g)) {
-    const target = relative(SRC, normalize(join(dirname(file), m[1] as string)));
-    if (!target.startsWith("..")) out.push({ spec: m[1] as string, layer: target.split("/")[0] as string });
-  }
-  return out;
+  return specifiersOf(file)
+    .filter((spec) => spec.startsWith("."))
+    .map((spec) => ({ spec, target: relative(SRC, normalize(join(dirname(file), spec))) }))
+    .filter(({ target }) => !target.startsWith(".."))
+    .map(({ spec, target }) => ({ spec, layer: target.split("/")[0] as string }));
+}
+
+/** docs/architecture.md's table of workspace packages: each one's folder, name, and who in src/ imports it. */
+function packages(): { dir: string; name: string; importers: string[] }[] {
+  const text = readFileSync(join(PROJECT, "docs/architecture.md"), "utf8");
+  return [...text.matchAll(/^\| `(packages\/[\w-]+)` \(`([^`]+)`\) \|[^|]*\| ([^|]*) \|$/gm)].map((m) => ({
+    dir: m[1] as string,
+    name: m[2] as string,
+    importers: [...(m[3] as string).matchAll(/`([^`]+)`/g)].map((f) => f[1] as string),
+  }));
 }
 
 describe("src/'s layers (docs/architecture.md)", () => {
@@ -62,6 +75,15 @@ describe("src/'s layers (docs/architecture.md)", () => {
     expect(climbing).toEqual([]);
   });
 
+  it("no file of src/ reaches into a workspace package's files, only to its name", () => {
+    const reaching = sources(SRC).flatMap((file) =>
+      specifiersOf(file)
+        .filter((spec) => spec.startsWith(".") && relative(SRC, join(dirname(file), spec)).startsWith(".."))
+        .map((spec) => `${relative(PROJECT, file)}: ${spec}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
   it("api, the floor, imports nothing of the project", () => {
     const reaching = sources(join(SRC, "api")).flatMap((file) =>
       importsOf(file)
@@ -69,5 +91,44 @@ describe("src/'s layers (docs/architecture.md)", () => {
         .map((i) => `${relative(PROJECT, file)}: ${i.spec}`),
     );
     expect(reaching).toEqual([]);
+  });
+});
+
+describe("the workspace packages beside src/ (docs/architecture.md)", () => {
+  const table = packages();
+
+  it("the table names every package of packages/, by its package.json's name", () => {
+    const dirs = readdirSync(join(PROJECT, "packages"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `packages/${e.name}`);
+    expect(table.map((p) => p.dir).sort()).toEqual(dirs.sort());
+    for (const p of table)
+      expect(JSON.parse(readFileSync(join(PROJECT, p.dir, "package.json"), "utf8")).name).toBe(p.name);
+  });
+
+  it.each(table)("$dir imports nothing of src/ nor of the project outside it", ({ dir }) => {
+    const root = join(PROJECT, dir);
+    const reaching = ["src", "test"]
+      .filter((sub) => existsSync(join(root, sub)))
+      .flatMap((sub) =>
+        sources(join(root, sub)).flatMap((file) =>
+          specifiersOf(file)
+            .filter((spec) =>
+              spec.startsWith(".")
+                ? relative(root, join(dirname(file), spec)).startsWith("..")
+                : spec === "porchlight" || spec.startsWith("porchlight/"),
+            )
+            .map((spec) => `${relative(PROJECT, file)}: ${spec}`),
+        ),
+      );
+    expect(reaching).toEqual([]);
+  });
+
+  it.each(table)("in src/, only the files the table names import $name", ({ name, importers }) => {
+    const importing = sources(SRC)
+      .filter((file) => specifiersOf(file).some((spec) => spec === name || spec.startsWith(`${name}/`)))
+      .map((file) => relative(SRC, file))
+      .sort();
+    expect(importing).toEqual([...importers].sort());
   });
 });
