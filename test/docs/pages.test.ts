@@ -301,4 +301,14 @@ describe("README.md's layout", () => {
       ).toBe(true);
     expect(existsSync(join(PROJECT, "test/e2e"))).toBe(true);
   });
+
+  it("names every workspace package of packages/", () => {
+    const named = [...docBlock("README.md", "src/").text.matchAll(/^packages\/([\w-]+)\/$/gm)].map(
+      (m) => m[1],
+    );
+    const dirs = readdirSync(join(PROJECT, "packages"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
+    expect([...named].sort()).toEqual([...dirs].sort());
+  });
 });
