@@ -4,16 +4,26 @@ import type { Kwargs } from "./values/callable.js";
 import { isInt, None, typeName, type Value } from "./values/core.js";
 import { quote } from "./values/repr.js";
 
+/** One slot per parameter: a `name?` one may be absent, a required one is there (unpack checked it). */
+type Unpacked<P extends readonly string[]> = {
+  [K in keyof P]: P[K] extends `${string}?` ? Value | undefined : Value;
+};
+
+/** `Min` values, each there. */
+type Present<Min extends number, Acc extends Value[] = []> = Acc["length"] extends Min
+  ? Acc
+  : Present<Min, [...Acc, Value]>;
+
 /**
  * Go starlark's UnpackArgs: `params` are names, with a `?` suffix for optional ones. Returns one slot per
- * parameter (undefined when an optional one is absent).
+ * parameter (undefined when an optional one is absent); the type says which slots are always filled.
  */
-export function unpack(
+export function unpack<const P extends readonly string[]>(
   fname: string,
   args: Value[],
   kwargs: Kwargs,
-  params: string[],
-): (Value | undefined)[] {
+  params: P,
+): Unpacked<P> {
   const names = params.map((p) => (p.endsWith("?") ? p.slice(0, -1) : p));
   const out: (Value | undefined)[] = new Array(params.length).fill(undefined);
   if (args.length > params.length)
@@ -28,11 +38,21 @@ export function unpack(
   params.forEach((p, i) => {
     if (out[i] === undefined && !p.endsWith("?")) fail(`${fname}: missing argument for ${names[i]}`);
   });
-  return out;
+  // every slot of a parameter without `?` was filled, or fail threw above
+  return out as Unpacked<P>;
 }
 
-/** Go's UnpackPositionalArgs: exactly `min`..`max` positional arguments and no keywords. */
-export function positional(fname: string, args: Value[], kwargs: Kwargs, min: number, max = min): Value[] {
+/**
+ * Go's UnpackPositionalArgs: exactly `min`..`max` positional arguments and no keywords. The first `min` are
+ * typed as there, the rest as maybe absent.
+ */
+export function positional<const Min extends number>(
+  fname: string,
+  args: Value[],
+  kwargs: Kwargs,
+  min: Min,
+  max: number = min,
+): [...Present<Min>, ...(Value | undefined)[]] {
   if (kwargs.length > 0) fail(`${fname}: unexpected keyword arguments`);
   if (args.length < min) {
     if (min === max) fail(`${fname}: got ${args.length} arguments, want ${min}`);
@@ -42,7 +62,8 @@ export function positional(fname: string, args: Value[], kwargs: Kwargs, min: nu
     if (min === max) fail(`${fname}: got ${args.length} arguments, want ${max}`);
     fail(`${fname}: got ${args.length} arguments, want at most ${max}`);
   }
-  return args;
+  // at least `min` arguments, checked above
+  return args as [...Present<Min>, ...(Value | undefined)[]];
 }
 
 export function noArgs(fname: string, args: Value[], kwargs: Kwargs): void {

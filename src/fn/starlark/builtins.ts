@@ -26,15 +26,17 @@ function minmax(name: string, sign: number): Impl {
     if (args.length === 0) fail(`${name} requires at least one positional argument`);
     const [key] = unpack(name, [], kwargs, ["key?"]);
     if (key !== undefined) wantCallable(name, "key", key);
-    const elems = args.length === 1 ? elementsOf(args[0]!) : args;
-    if (elems === undefined) return fail(`${name}: ${typeName(args[0]!)} value is not iterable`);
-    if (elems.length === 0) fail(`${name}: argument is an empty sequence`);
-    let best = elems[0]!;
+    const [only] = args;
+    const elems = only !== undefined && args.length === 1 ? elementsOf(only) : args;
+    if (elems === undefined) return fail(`${name}: ${typeName(only ?? None)} value is not iterable`);
+    const [first, ...rest] = elems;
+    if (first === undefined) return fail(`${name}: argument is an empty sequence`);
+    let best = first;
     let bestKey = key && key !== None ? thread.call(key, [best]) : best;
-    for (let i = 1; i < elems.length; i++) {
-      const k = key && key !== None ? thread.call(key, [elems[i]!]) : elems[i]!;
+    for (const e of rest) {
+      const k = key && key !== None ? thread.call(key, [e]) : e;
       if (compare("<", k, bestKey) * sign < 0) {
-        best = elems[i]!;
+        best = e;
         bestKey = k;
       }
     }
@@ -76,15 +78,15 @@ const IMPLS: Record<string, Impl> = {
     if (typeof x === "number") return Math.abs(x);
     if (typeof x === "bigint") return normInt(x < 0n ? -x : x);
     if (x instanceof StarFloat) return new StarFloat(Math.abs(x.v));
-    return fail(`abs: got ${typeName(x!)}, want int or float`);
+    return fail(`abs: got ${typeName(x)}, want int or float`);
   },
   all(_t, args, kwargs) {
     const [x] = positional("all", args, kwargs, 1);
-    return iterArg("all", 1, x!).every(truth);
+    return iterArg("all", 1, x).every(truth);
   },
   any(_t, args, kwargs) {
     const [x] = positional("any", args, kwargs, 1);
-    return iterArg("any", 1, x!).some(truth);
+    return iterArg("any", 1, x).some(truth);
   },
   bool(_t, args, kwargs) {
     const [x] = positional("bool", args, kwargs, 0, 1);
@@ -94,13 +96,13 @@ const IMPLS: Record<string, Impl> = {
     const [x] = positional("bytes", args, kwargs, 1);
     if (x instanceof Bytes) return x;
     if (typeof x === "string") return new Bytes(x);
-    const elems = elementsOf(x!);
-    if (elems === undefined) fail(`bytes: got ${typeName(x!)}, want string, bytes, or iterable of ints`);
+    const elems = elementsOf(x);
+    if (elems === undefined) fail(`bytes: got ${typeName(x)}, want string, bytes, or iterable of ints`);
     return new Bytes(elems.map((e) => String.fromCharCode(wantInt("bytes", "x", e) & 255)).join(""));
   },
   chr(_t, args, kwargs) {
     const [x] = positional("chr", args, kwargs, 1);
-    const n = wantInt("chr", "i", x!);
+    const n = wantInt("chr", "i", x);
     if (n < 0) fail(`chr: Unicode code point ${n} out of range (<0)`);
     if (n > 0x10ffff)
       fail(`chr: Unicode code point U+${n.toString(16).toUpperCase()} out of range (>0x10FFFF)`);
@@ -114,12 +116,12 @@ const IMPLS: Record<string, Impl> = {
   },
   dir(_t, args, kwargs) {
     const [x] = positional("dir", args, kwargs, 1);
-    return new StarList(attrNames(x!));
+    return new StarList(attrNames(x));
   },
   enumerate(thread, args, kwargs) {
     const [x, s] = unpack("enumerate", args, kwargs, ["iterable", "start?"]);
     const start = s === undefined ? 0 : wantInt("enumerate", "start", s);
-    const elems = iterArg("enumerate", "iterable", x!);
+    const elems = iterArg("enumerate", "iterable", x);
     thread.budget.charge(elems.length);
     return new StarList(elems.map((e, i) => new StarTuple([start + i, e])));
   },
@@ -134,24 +136,24 @@ const IMPLS: Record<string, Impl> = {
   },
   getattr(_t, args, kwargs) {
     const [x, name, dflt] = positional("getattr", args, kwargs, 2, 3);
-    const n = wantString("getattr", "name", name!);
-    if (dflt !== undefined && !hasAttr(x!, n)) return dflt;
-    return getAttr(x!, n);
+    const n = wantString("getattr", "name", name);
+    if (dflt !== undefined && !hasAttr(x, n)) return dflt;
+    return getAttr(x, n);
   },
   hasattr(_t, args, kwargs) {
     const [x, name] = positional("hasattr", args, kwargs, 2);
-    return hasAttr(x!, wantString("hasattr", "name", name!));
+    return hasAttr(x, wantString("hasattr", "name", name));
   },
   hash(_t, args, kwargs) {
     const [x] = positional("hash", args, kwargs, 1);
     if (typeof x === "string") return hashString(x);
     if (x instanceof Bytes) return hashString(x.b);
-    hashKey(x!);
-    return fail(`hash: unsupported type ${typeName(x!)}`);
+    hashKey(x);
+    return fail(`hash: unsupported type ${typeName(x)}`);
   },
   int(_t, args, kwargs) {
     const [xv, base] = unpack("int", args, kwargs, ["x", "base?"]);
-    const x = xv!;
+    const x = xv;
     if (typeof x === "string")
       return parseIntLiteral(x, base === undefined ? 10 : wantInt("int", "base", base));
     if (base !== undefined) fail("int: can't convert non-string with explicit base");
@@ -167,8 +169,8 @@ const IMPLS: Record<string, Impl> = {
   },
   len(_t, args, kwargs) {
     const [x] = positional("len", args, kwargs, 1);
-    const n = lengthOf(x!);
-    if (n < 0) fail(`len: value of type ${typeName(x!)} has no len`);
+    const n = lengthOf(x);
+    if (n < 0) fail(`len: value of type ${typeName(x)} has no len`);
     return n;
   },
   list(thread, args, kwargs) {
@@ -186,7 +188,7 @@ const IMPLS: Record<string, Impl> = {
       if (x.b.length !== 1) fail(`ord: bytes has length ${x.b.length}, want 1`);
       return x.b.charCodeAt(0);
     }
-    const s = wantString("ord", "c", x!);
+    const s = wantString("ord", "c", x);
     const d = s === "" ? undefined : decodeRune(s, 0);
     if (d === undefined || d.size !== s.length)
       fail(`ord: string encodes ${runeCount(s)} Unicode code points, want 1`);
@@ -203,9 +205,9 @@ const IMPLS: Record<string, Impl> = {
     let start = 0;
     let stop: number;
     let step = 1;
-    if (b === undefined) stop = wantInt("range", "stop", a!);
+    if (b === undefined) stop = wantInt("range", "stop", a);
     else {
-      start = wantInt("range", "start", a!);
+      start = wantInt("range", "start", a);
       stop = wantInt("range", "stop", b);
       if (c !== undefined) step = wantInt("range", "step", c);
     }
@@ -215,11 +217,11 @@ const IMPLS: Record<string, Impl> = {
   },
   repr(_t, args, kwargs) {
     const [x] = positional("repr", args, kwargs, 1);
-    return repr(x!);
+    return repr(x);
   },
   reversed(thread, args, kwargs) {
     const [x] = positional("reversed", args, kwargs, 1);
-    const elems = iterArg("reversed", 1, x!).slice().reverse();
+    const elems = iterArg("reversed", 1, x).slice().reverse();
     thread.budget.charge(elems.length);
     return new StarList(elems);
   },
@@ -233,22 +235,22 @@ const IMPLS: Record<string, Impl> = {
   sorted(thread, args, kwargs) {
     const [x, key, rev] = unpack("sorted", args, kwargs, ["iterable", "key?", "reverse?"]);
     if (key !== undefined) wantCallable("sorted", "key", key);
-    const elems = iterArg("sorted", "iterable", x!).slice();
+    const elems = iterArg("sorted", "iterable", x).slice();
     thread.budget.charge(elems.length);
     const keys = key && key !== None ? elems.map((e) => thread.call(key, [e])) : elems;
-    const idx = elems.map((_, i) => i);
-    idx.sort((i, j) => compare("<", keys[i]!, keys[j]!));
+    const pairs = elems.map((e, i) => ({ e, key: keys[i] ?? e, i }));
+    pairs.sort((a, b) => compare("<", a.key, b.key));
     if (rev !== undefined && truth(rev)) {
       // stable reverse: sort descending while keeping equal elements in input order
-      idx.sort((i, j) => compare("<", keys[j]!, keys[i]!) || i - j);
+      pairs.sort((a, b) => compare("<", b.key, a.key) || a.i - b.i);
     }
-    return new StarList(idx.map((i) => elems[i]!));
+    return new StarList(pairs.map((p) => p.e));
   },
   str(_t, args, kwargs) {
     const [x] = positional("str", args, kwargs, 1);
     // the same bytes, with invalid UTF-8 replaced by the encoding of U+FFFD
     if (x instanceof Bytes) return toBytes(fromBytes(x.b));
-    return str(x!);
+    return str(x);
   },
   tuple(_t, args, kwargs) {
     const [x] = positional("tuple", args, kwargs, 0, 1);
@@ -258,7 +260,7 @@ const IMPLS: Record<string, Impl> = {
   },
   type(_t, args, kwargs) {
     const [x] = positional("type", args, kwargs, 1);
-    return typeName(x!);
+    return typeName(x);
   },
   zip(thread, args, kwargs) {
     positional("zip", [], kwargs, 0);
@@ -270,6 +272,7 @@ const IMPLS: Record<string, Impl> = {
     const n = seqs.length === 0 ? 0 : Math.min(...seqs.map((s) => s.length));
     thread.budget.charge(n);
     const out: Value[] = [];
+    // i < n, the shortest sequence's length
     for (let i = 0; i < n; i++) out.push(new StarTuple(seqs.map((s) => s[i]!)));
     return new StarList(out);
   },

@@ -35,13 +35,8 @@ function bindArgs(fn: StarFunction, args: Value[], kwargs: Kwargs, locals: Frame
     locals[slot] = kwdict;
   }
   for (const [k, v] of kwargs) {
-    let idx = -1;
-    for (let i = 0; i < total; i++) {
-      if (def.locals[i]!.name === k) {
-        idx = i;
-        break;
-      }
-    }
+    const at = def.locals.findIndex((l) => l.name === k);
+    const idx = at < total ? at : -1;
     if (idx < 0) {
       if (!kwdict) fail(`function ${fn.name} got an unexpected keyword argument ${quote(k)}`);
       if (kwdict.has(k)) fail(`function ${fn.name} got multiple values for parameter ${quote(k)}`);
@@ -57,7 +52,7 @@ function bindArgs(fn: StarFunction, args: Value[], kwargs: Kwargs, locals: Frame
       if (locals[i] !== undefined) continue;
       const d = fn.defaults[i];
       if (d !== undefined) locals[i] = d;
-      else missing.push(def.locals[i]!.name);
+      else missing.push(def.locals[i]?.name ?? `#${i}`);
     }
     if (missing.length > 0) {
       if (missing.length === 1 && nkw > 0 && def.locals.findIndex((l) => l.name === missing[0]) >= nparams) {

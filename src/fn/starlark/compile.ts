@@ -1,7 +1,14 @@
 import type { Binding, Expr, File, FunctionDef, Stmt } from "./ast.js";
 import { annotate } from "./call.js";
 import { forEach } from "./compile_comp.js";
-import { compileExpr, compileFunctionValue, compileIdent, type Env, type Eval } from "./compile_expr.js";
+import {
+  bound,
+  compileExpr,
+  compileFunctionValue,
+  compileIdent,
+  type Env,
+  type Eval,
+} from "./compile_expr.js";
 import { fail } from "./errors.js";
 import { getAttr } from "./methods/index.js";
 import { listExtend } from "./methods/list.js";
@@ -65,10 +72,11 @@ function makeEnv(
 
 function compileBlock(env: Env, stmts: Stmt[]): Exec {
   const compiled = stmts.map((s) => compileStmt(env, s));
-  if (compiled.length === 1) return compiled[0]!;
+  const [only] = compiled;
+  if (only && compiled.length === 1) return only;
   return (fr) => {
-    for (let i = 0; i < compiled.length; i++) {
-      const r = compiled[i]!(fr);
+    for (const exec of compiled) {
+      const r = exec(fr);
       if (r !== NORMAL) return r;
     }
     return NORMAL;
@@ -88,6 +96,7 @@ function storeBinding(env: Env, b: Binding): (fr: Frame, v: Value) => void {
       };
     case "free":
       return (fr, v) => {
+        // the resolver gave each free variable its cell's index
         fr.free[i]!.v = v;
       };
     case "global": {
@@ -104,7 +113,7 @@ function storeBinding(env: Env, b: Binding): (fr: Frame, v: Value) => void {
 function compileAssign(env: Env, lhs: Expr): (fr: Frame, v: Value) => void {
   switch (lhs.kind) {
     case "ident":
-      return storeBinding(env, lhs.binding!);
+      return storeBinding(env, bound(lhs));
     case "paren":
       return compileAssign(env, lhs.x);
     case "index": {
@@ -143,6 +152,7 @@ function compileAssign(env: Env, lhs: Expr): (fr: Frame, v: Value) => void {
           fail(`too many values to unpack (got ${elems.length}, want ${targets.length})`);
         if (elems.length < targets.length)
           fail(`too few values to unpack (got ${elems.length}, want ${targets.length})`);
+        // elems has at least as many values as targets: checked above
         for (let i = 0; i < targets.length; i++) targets[i]!(fr, elems[i]!);
       };
     }
@@ -170,7 +180,7 @@ function compileAugAssign(env: Env, s: Stmt & { kind: "assign" }): Exec {
   const lhs = s.lhs;
   if (lhs.kind === "ident") {
     const get = compileIdent(env, lhs);
-    const set = storeBinding(env, lhs.binding!);
+    const set = storeBinding(env, bound(lhs));
     return (fr) => {
       set(fr, apply(get(fr), rhs(fr)));
       return NORMAL;
@@ -220,7 +230,7 @@ function compileStmt(env: Env, s: Stmt): Exec {
     }
     case "def": {
       const make = compileFunctionValue(env, s.fn);
-      const store = storeBinding(env, s.name.binding!);
+      const store = storeBinding(env, bound(s.name));
       return (fr) => {
         store(fr, make(fr));
         return NORMAL;
@@ -279,7 +289,7 @@ function compileStmt(env: Env, s: Stmt): Exec {
       return s.token === "break" ? () => BREAK : () => CONTINUE;
     case "load": {
       const thread = env.thread;
-      const stores = s.to.map((id) => storeBinding(env, id.binding!));
+      const stores = s.to.map((id) => storeBinding(env, bound(id)));
       const { module, from } = s;
       const { line, col } = s.pos;
       return (fr) => {
@@ -293,6 +303,7 @@ function compileStmt(env: Env, s: Stmt): Exec {
           const v = members.get(name);
           if (v === undefined || name.startsWith("_"))
             fail(`load: name ${name} not found in module ${module}`);
+          // one store per name loaded
           stores[i]!(fr, v);
         });
         return NORMAL;

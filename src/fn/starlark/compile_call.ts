@@ -5,7 +5,7 @@ import { fail } from "./errors.js";
 import { getAttr, lookupMethod } from "./methods/index.js";
 import { elementsOf } from "./ops.js";
 import type { Kwargs } from "./values/callable.js";
-import { typeName, type Value } from "./values/core.js";
+import { None, typeName, type Value } from "./values/core.js";
 import { StarDict } from "./values/dict.js";
 import type { Frame } from "./values/function.js";
 
@@ -63,12 +63,13 @@ export function compileCall(env: Env, e: Expr & { kind: "call" }): Eval {
   const evalArgs = (fr: Frame): [Value[], Kwargs] => {
     if (simple) {
       const args = new Array<Value>(simple.length);
+      // i < simple.length
       for (let i = 0; i < simple.length; i++) args[i] = simple[i]!(fr);
       return [args, []];
     }
     const args: Value[] = [];
     const kwargs: Kwargs = [];
-    for (const g of general!) g(fr, args, kwargs);
+    for (const g of general ?? []) g(fr, args, kwargs);
     return [args, kwargs];
   };
   if (e.fn.kind === "dot") {
@@ -81,7 +82,7 @@ export function compileCall(env: Env, e: Expr & { kind: "call" }): Eval {
       const recv = recvEval(fr);
       const m = lookupMethod(recv, name);
       if (!m) thread.pos = dotPos;
-      const f = m ? undefined : getAttr(recv, name);
+      const f = m ? None : getAttr(recv, name);
       const [args, kwargs] = evalArgs(fr);
       thread.pos = pos;
       try {
@@ -92,7 +93,7 @@ export function compileCall(env: Env, e: Expr & { kind: "call" }): Eval {
             throw placeBuiltin(err, name);
           }
         }
-        return call(thread, f!, args, kwargs);
+        return call(thread, f, args, kwargs);
       } catch (err) {
         throw annotate(err, fnName, file, line, col);
       }

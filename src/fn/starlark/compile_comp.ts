@@ -38,6 +38,7 @@ export function compileComprehension(
   }
   let run = emit;
   for (let i = clauses.length - 1; i >= 0; i--) {
+    // i < clauses.length
     const c = clauses[i]!;
     const next = run;
     if (c.kind === "if") {

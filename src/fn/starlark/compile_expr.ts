@@ -28,8 +28,14 @@ export interface Env {
   assign(lhs: Expr): (fr: Frame, v: Value) => void;
 }
 
+/** The binding the resolver gave an identifier (compiling follows resolving: every identifier has one). */
+export function bound(id: Ident): Binding {
+  if (!id.binding) return fail(`internal error: ${id.name} was not resolved`);
+  return id.binding;
+}
+
 export function compileIdent(env: Env, id: Ident): Eval {
-  const b = id.binding as Binding;
+  const b = bound(id);
   const name = id.name;
   const i = b.index;
   const thread = env.thread;
@@ -53,6 +59,7 @@ export function compileIdent(env: Env, id: Ident): Eval {
       };
     case "free":
       return (fr) => {
+        // the resolver gave each free variable its cell's index
         const v = fr.free[i]!.v;
         if (v === undefined) return unbound("local");
         return v;
@@ -66,7 +73,8 @@ export function compileIdent(env: Env, id: Ident): Eval {
       };
     }
     case "predeclared": {
-      const v = env.predeclared.get(name)!;
+      const v = env.predeclared.get(name);
+      if (v === undefined) return fail(`undefined: ${name}`);
       return () => v;
     }
     default: {
@@ -246,8 +254,10 @@ export function compileFunctionValue(env: Env, def: FunctionDef): Eval {
     else if (p.kind === "default") dflts[i++] = compileExpr(env, p.dflt);
   }
   const captures = def.freevars.map((fv) => {
-    const outer = OUTER.get(fv)!;
+    const outer = OUTER.get(fv);
+    if (!outer) return fail(`internal error: free variable ${fv.name} has no enclosing binding`);
     const idx = outer.index;
+    // the enclosing function's frame holds a cell at the resolver's index
     return outer.scope === "free" ? (fr: Frame) => fr.free[idx]! : (fr: Frame) => fr.locals[idx] as Cell;
   });
   const file = env.file;

@@ -54,11 +54,7 @@ export class StarlarkEvalError extends Error {
 
   /** The position of the failing operation in the script (the innermost Starlark frame). */
   get position(): CallFrame | undefined {
-    for (let i = this.callStack.length - 1; i >= 0; i--) {
-      const f = this.callStack[i]!;
-      if (f.file !== BUILTIN_FILE) return f;
-    }
-    return undefined;
+    return this.callStack.findLast((f) => f.file !== BUILTIN_FILE);
   }
 
   /** Records the innermost frame once: the first frame boundary the error crosses. */

@@ -75,6 +75,7 @@ export function percentFormat(format: string, args: Value): string {
       i = close + 1;
       if (i >= format.length) fail("incomplete format");
     }
+    //  i < format.length: checked after each step above
     const verb = format[i]!;
     i++;
     if (verb === "%") {
@@ -83,7 +84,7 @@ export function percentFormat(format: string, args: Value): string {
     }
     if (arg === undefined) {
       if (argi >= list.length) fail("not enough arguments for format string");
-      arg = list[argi++]!;
+      arg = list[argi++]!; // argi < list.length: checked above
     }
     switch (verb) {
       case "s":
@@ -119,7 +120,7 @@ export function formatMethod(format: string, args: Value[], kwargs: Kwargs): str
   let manual = false;
   let i = 0;
   while (i < format.length) {
-    const c = format[i]!;
+    const c = format.charAt(i);
     if (c === "}") {
       if (format[i + 1] === "}") {
         out += "}";
@@ -154,13 +155,13 @@ export function formatMethod(format: string, args: Value[], kwargs: Kwargs): str
     if (field === "") {
       if (manual) fail("cannot switch from manual field specification to automatic field numbering");
       if (auto >= args.length) fail("tuple index out of range");
-      arg = args[auto++]!;
+      arg = args[auto++]!; // auto < args.length: checked above
     } else if (/^\d+$/.test(field)) {
       if (auto > 0) fail("cannot switch from automatic field numbering to manual field specification");
       manual = true;
       const n = Number(field);
       if (n >= args.length) fail("tuple index out of range");
-      arg = args[n]!;
+      arg = args[n]!; // n < args.length: checked above
     } else {
       const kw = kwargs.find(([k]) => k === field);
       if (!kw) fail(`keyword ${field} not found`);

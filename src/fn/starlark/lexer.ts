@@ -191,12 +191,12 @@ export class Lexer {
   }
 
   private indent(col: number): void {
-    const cur = this.indents[this.indents.length - 1]!;
+    const cur = this.indents.at(-1) ?? 0;
     if (col > cur) {
       this.dents++;
       this.indents.push(col);
     } else if (col < cur) {
-      while (this.indents.length > 0 && col < this.indents[this.indents.length - 1]!) {
+      while (this.indents.length > 0 && col < (this.indents.at(-1) ?? 0)) {
         this.dents--;
         this.indents.pop();
       }

@@ -261,7 +261,7 @@ export function index(x: Value, y: Value): Value {
     const orig = i;
     if (i < 0) i += n;
     if (i < 0 || i >= n) outOfRange(orig, n, x);
-    return x.elems[i]!;
+    return x.elems[i]!; // 0 <= i < n: checked above
   }
   if (typeof x === "string") {
     let i = asIndex(x, y);
@@ -269,7 +269,7 @@ export function index(x: Value, y: Value): Value {
     const orig = i;
     if (i < 0) i += n;
     if (i < 0 || i >= n) outOfRange(orig, n, x);
-    return x[i]!;
+    return x.charAt(i);
   }
   if (x instanceof Bytes) {
     let i = asIndex(x, y);
@@ -351,8 +351,10 @@ export function slice(x: Value, lo?: Value, hi?: Value, step?: Value): Value {
       .join("");
   }
   if (x instanceof StarList)
+    //  sliceIndices gives indices within the list
     return new StarList(sliceIndices(x.elems.length, lo, hi, step).map((i) => x.elems[i]!));
   if (x instanceof StarTuple)
+    //  sliceIndices gives indices within the tuple
     return new StarTuple(sliceIndices(x.elems.length, lo, hi, step).map((i) => x.elems[i]!));
   if (x instanceof Bytes)
     return new Bytes(
@@ -364,7 +366,7 @@ export function slice(x: Value, lo?: Value, hi?: Value, step?: Value): Value {
     const idx = sliceIndices(x.length, lo, hi, step);
     const s = sliceArg(step, "slice") ?? 1;
     if (idx.length === 0) return new StarRange(0, 0, 1);
-    const first = x.at(idx[0]!);
+    const first = x.at(idx[0] ?? 0);
     return new StarRange(first, first + idx.length * x.step * s, x.step * s);
   }
   return fail(`invalid slice operand ${typeName(x)}`);

@@ -34,7 +34,7 @@ export function unquote(quoted: string): Unquoted {
   if (raw || !body.includes("\\")) return { value: toBytes(body), bytes };
   let out = "";
   for (let i = 0; i < body.length; ) {
-    const c = body[i]!;
+    const c = body.charAt(i);
     if (c !== "\\") {
       out += bytes ? toBytes(c) : c;
       i++;
@@ -52,7 +52,7 @@ export function unquote(quoted: string): Unquoted {
     }
     if (e >= "0" && e <= "7") {
       let j = i + 1;
-      while (j < body.length && j < i + 4 && body[j]! >= "0" && body[j]! <= "7") j++;
+      while (j < body.length && j < i + 4 && body.charAt(j) >= "0" && body.charAt(j) <= "7") j++;
       const n = Number.parseInt(body.slice(i + 1, j), 8);
       if (n > 255)
         return {

@@ -27,6 +27,7 @@ function levenshtein(a: string, b: string, max: number): number {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      //  prev and row hold b.length + 1 distances, j <= b.length
       const v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
       row.push(v);
       if (v < rowMin) rowMin = v;
@@ -34,7 +35,7 @@ function levenshtein(a: string, b: string, max: number): number {
     if (rowMin >= max) return max;
     prev = row;
   }
-  return prev[b.length]!;
+  return prev[b.length] ?? max;
 }
 
 /** Appends Go's suggestion suffix: ` (did you mean <prefix><name>?)`. */

@@ -139,7 +139,7 @@ export function isPrint(r: number): boolean {
 /** A simple (one rune to one rune) case mapping, as Go's unicode.ToUpper/ToLower/ToTitle. */
 function simpleCase(r: number, f: (s: string) => string): number {
   const m = f(chr(r));
-  const cp = m.codePointAt(0)!;
+  const cp = m.codePointAt(0) ?? r;
   return m.length === chr(cp).length ? cp : r;
 }
 

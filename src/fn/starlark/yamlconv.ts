@@ -109,7 +109,7 @@ function scalarOf(v: Value): Scalar | undefined {
  */
 export type Claims = Set<object> | null;
 
-function claim(node: object | undefined, claims: Claims): boolean {
+function claim<T extends object>(node: T | undefined, claims: Claims): node is T {
   if (!node || !claims || claims.has(node)) return false;
   claims.add(node);
   return true;
@@ -170,7 +170,7 @@ function keyText(k: Value, depth: number): string {
 
 function dictToYaml(d: HashTable, depth: number, claims: Claims): YAMLMap {
   const candidate = isMap(d.origin) ? (d.origin as YAMLMap) : undefined;
-  const map = claim(candidate, claims) ? candidate! : new YAMLMap();
+  const map = claim(candidate, claims) ? candidate : new YAMLMap();
   map.flow = false;
   map.anchor = undefined;
   const existing = new Map<string, Pair>();
@@ -189,6 +189,7 @@ function dictToYaml(d: HashTable, depth: number, claims: Claims): YAMLMap {
       p.key = restyledKey(p.key, key);
       p.value = starToYaml(e.v, p.value, depth + 1, claims);
     } else {
+      //  a key that is not a string is a scalar: keyText above failed on any other
       const k = typeof e.k === "string" ? new Scalar(key) : scalarOf(e.k)!;
       added.push(new Pair(k, starToYaml(e.v, undefined, depth + 1, claims)));
     }
@@ -205,7 +206,7 @@ function dictToYaml(d: HashTable, depth: number, claims: Claims): YAMLMap {
 function listToYaml(l: StarList | StarTuple, origin: unknown, depth: number, claims: Claims): YAMLSeq {
   const own = (l as { origin?: unknown }).origin;
   const candidate = isSeq(own) ? own : isSeq(origin) ? origin : undefined;
-  const seq = claim(candidate, claims) ? candidate! : new YAMLSeq();
+  const seq = claim(candidate, claims) ? candidate : new YAMLSeq();
   seq.flow = false;
   seq.anchor = undefined;
   const old = seq.items.slice();

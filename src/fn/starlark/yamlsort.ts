@@ -1,3 +1,8 @@
+/** The code point of one character ([...text] splits text into them). */
+function codePoint(c: string): number {
+  return c.codePointAt(0) ?? 0;
+}
+
 /**
  * The key order of Go's yaml.v3 encoder for a map (its keyList.Less): a "natural" order where runs of
  * digits compare as numbers and, outside a number, non-letters sort before letters.
@@ -9,15 +14,15 @@ function yamlKeyLess(a: string, b: string): boolean {
   const isLetter = (c: string) => /\p{L}/u.test(c);
   let digits = false;
   for (let i = 0; i < ar.length && i < br.length; i++) {
-    const x = ar[i]!;
-    const y = br[i]!;
+    const x = ar[i] ?? "";
+    const y = br[i] ?? "";
     if (x === y) {
       digits = isDigit(x);
       continue;
     }
     const al = isLetter(x);
     const bl = isLetter(y);
-    if (al && bl) return x.codePointAt(0)! < y.codePointAt(0)!;
+    if (al && bl) return codePoint(x) < codePoint(y);
     if (al || bl) return digits ? al : bl;
     let an = 0;
     let bn = 0;
@@ -36,7 +41,7 @@ function yamlKeyLess(a: string, b: string): boolean {
     for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10 + Number(br[bi]);
     if (an !== bn) return an < bn;
     if (ai !== bi) return ai < bi;
-    return x.codePointAt(0)! < y.codePointAt(0)!;
+    return codePoint(x) < codePoint(y);
   }
   return ar.length < br.length;
 }

@@ -24,6 +24,7 @@ export function dictUpdate(fname: string, d: StarDict, args: Value[], kwargs: Kw
           fail(`${fname}: dictionary update sequence element #${i} is not iterable (${typeName(pair)})`);
         if (kv.length !== 2)
           fail(`${fname}: dictionary update sequence element #${i} has length ${kv.length}, want 2`);
+        //  kv holds two values: checked above
         d.set(kv[0]!, kv[1]!);
       });
     }
@@ -45,7 +46,7 @@ export const DICT_METHODS: MethodTable<StarDict> = {
   },
   get(_t, d, args, kwargs) {
     const [k, dflt] = positional("get", args, kwargs, 1, 2);
-    return d.get(k!) ?? dflt ?? None;
+    return d.get(k) ?? dflt ?? None;
   },
   items(thread, d, args, kwargs) {
     noArgs("items", args, kwargs);
@@ -64,7 +65,7 @@ export const DICT_METHODS: MethodTable<StarDict> = {
   },
   pop(_t, d, args, kwargs) {
     const [k, dflt] = positional("pop", args, kwargs, 1, 2);
-    const v = d.delete(k!);
+    const v = d.delete(k);
     if (v !== undefined) return v;
     if (dflt !== undefined) return dflt;
     return fail("pop: missing key");
@@ -78,10 +79,10 @@ export const DICT_METHODS: MethodTable<StarDict> = {
   },
   setdefault(_t, d, args, kwargs) {
     const [k, dflt] = unpack("setdefault", args, kwargs, ["key", "default?"]);
-    const v = d.get(k!);
+    const v = d.get(k);
     if (v !== undefined) return v;
     const nv = dflt ?? None;
-    d.set(k!, nv);
+    d.set(k, nv);
     return nv;
   },
   update(_t, d, args, kwargs) {
@@ -105,9 +106,9 @@ function fromKeys(keys: Value[]): StarSet {
 export const SET_METHODS: MethodTable<StarSet> = {
   add(thread, s, args, kwargs) {
     const [x] = positional("add", args, kwargs, 1);
-    if (!s.has(x!)) {
+    if (!s.has(x)) {
       thread.budget.charge(1);
-      s.add(x!);
+      s.add(x);
     }
     return None;
   },
@@ -118,12 +119,12 @@ export const SET_METHODS: MethodTable<StarSet> = {
   },
   discard(_t, s, args, kwargs) {
     const [x] = positional("discard", args, kwargs, 1);
-    s.delete(x!);
+    s.delete(x);
     return None;
   },
   remove(_t, s, args, kwargs) {
     const [x] = positional("remove", args, kwargs, 1);
-    if (s.delete(x!) === undefined) fail("remove: missing key");
+    if (s.delete(x) === undefined) fail("remove: missing key");
     return None;
   },
   pop(_t, s, args, kwargs) {
@@ -135,30 +136,30 @@ export const SET_METHODS: MethodTable<StarSet> = {
   },
   union(_t, s, args, kwargs) {
     const [x] = positional("union", args, kwargs, 1);
-    return fromKeys([...s.keys(), ...setOf("union", x!)]);
+    return fromKeys([...s.keys(), ...setOf("union", x)]);
   },
   intersection(_t, s, args, kwargs) {
     const [x] = positional("intersection", args, kwargs, 1);
-    const other = fromKeys(setOf("intersection", x!));
+    const other = fromKeys(setOf("intersection", x));
     return fromKeys(s.keys().filter((k) => other.has(k)));
   },
   difference(_t, s, args, kwargs) {
     const [x] = positional("difference", args, kwargs, 1);
-    const other = fromKeys(setOf("difference", x!));
+    const other = fromKeys(setOf("difference", x));
     return fromKeys(s.keys().filter((k) => !other.has(k)));
   },
   symmetric_difference(_t, s, args, kwargs) {
     const [x] = positional("symmetric_difference", args, kwargs, 1);
-    const other = fromKeys(setOf("symmetric_difference", x!));
+    const other = fromKeys(setOf("symmetric_difference", x));
     return fromKeys([...s.keys().filter((k) => !other.has(k)), ...other.keys().filter((k) => !s.has(k))]);
   },
   issubset(_t, s, args, kwargs) {
     const [x] = positional("issubset", args, kwargs, 1);
-    const other = fromKeys(setOf("issubset", x!));
+    const other = fromKeys(setOf("issubset", x));
     return s.keys().every((k) => other.has(k));
   },
   issuperset(_t, s, args, kwargs) {
     const [x] = positional("issuperset", args, kwargs, 1);
-    return setOf("issuperset", x!).every((k) => s.has(k));
+    return setOf("issuperset", x).every((k) => s.has(k));
   },
 };

@@ -24,7 +24,7 @@ export const LIST_METHODS: MethodTable<StarList> = {
     const [x] = positional("append", args, kwargs, 1);
     l.checkMutable("append to");
     thread.budget.charge(1);
-    l.elems.push(x!);
+    l.elems.push(x);
     return None;
   },
   clear(_t, l, args, kwargs) {
@@ -36,7 +36,7 @@ export const LIST_METHODS: MethodTable<StarList> = {
   extend(thread, l, args, kwargs) {
     const [x] = positional("extend", args, kwargs, 1);
     l.checkMutable("extend");
-    listExtend(thread, l, x!);
+    listExtend(thread, l, x);
     return None;
   },
   index(_t, l, args, kwargs) {
@@ -44,7 +44,7 @@ export const LIST_METHODS: MethodTable<StarList> = {
     const n = l.elems.length;
     const start = s === undefined || s === None ? 0 : clampIndex(wantInt("index", "start", s), n);
     const end = e === undefined || e === None ? n : clampIndex(wantInt("index", "end", e), n);
-    for (let i = start; i < end; i++) if (equals(l.elems[i]!, x!)) return i;
+    for (let i = start; i < end; i++) if (equals(l.elems[i] ?? None, x)) return i;
     return fail(`index: value not in list`);
   },
   insert(thread, l, args, kwargs) {
@@ -52,7 +52,7 @@ export const LIST_METHODS: MethodTable<StarList> = {
     l.checkMutable("insert into");
     const n = l.elems.length;
     thread.budget.charge(1);
-    l.elems.splice(clampIndex(wantInt("insert", "index", i!), n), 0, x!);
+    l.elems.splice(clampIndex(wantInt("insert", "index", i), n), 0, x);
     return None;
   },
   pop(_t, l, args, kwargs) {
@@ -63,12 +63,13 @@ export const LIST_METHODS: MethodTable<StarList> = {
     if (i < 0) i += n;
     if (i < 0 || i >= n) fail(`pop: index ${orig} out of range [${-n}:${n - 1}]`);
     l.checkMutable("pop from");
+    //  0 <= i < n: checked above
     return l.elems.splice(i, 1)[0]!;
   },
   remove(_t, l, args, kwargs) {
     const [x] = positional("remove", args, kwargs, 1);
     l.checkMutable("remove from");
-    const i = l.elems.findIndex((e) => equals(e, x!));
+    const i = l.elems.findIndex((e) => equals(e, x));
     if (i < 0) fail(`remove: element not found`);
     l.elems.splice(i, 1);
     return None;

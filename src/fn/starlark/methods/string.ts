@@ -69,7 +69,7 @@ function bounds(name: string, s: string, start?: Value, end?: Value): [number, n
 function find(name: string, last: boolean, strict: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [sub, start, end] = positional(name, args, kwargs, 1, 3);
-    const needle = wantStringAt(name, 1, sub!);
+    const needle = wantStringAt(name, 1, sub);
     const [a, b] = bounds(name, s, start, end);
     const hay = a < b ? s.slice(a, b) : "";
     const i = last ? hay.lastIndexOf(needle) : hay.indexOf(needle);
@@ -92,7 +92,7 @@ function affix(name: string, atEnd: boolean) {
         if (typeof p !== "string") fail(`${name}: want string, got ${typeName(p)}, for element ${i}`);
         return test(p);
       });
-    if (typeof x !== "string") fail(`${name}: got ${typeName(x!)}, want string or tuple of string`);
+    if (typeof x !== "string") fail(`${name}: got ${typeName(x)}, want string or tuple of string`);
     return test(x);
   };
 }
@@ -167,7 +167,7 @@ function split(name: string, fromRight: boolean) {
 function partition(name: string, last: boolean) {
   return (_t: unknown, s: string, args: Value[], kwargs: [string, Value][]) => {
     const [sepv] = positional(name, args, kwargs, 1);
-    const sep = wantStringAt(name, 1, sepv!);
+    const sep = wantStringAt(name, 1, sepv);
     if (sep === "") fail(`${name}: empty separator`);
     const i = last ? s.lastIndexOf(sep) : s.indexOf(sep);
     if (i < 0) return new StarTuple(last ? ["", "", s] : [s, "", ""]);
@@ -238,7 +238,7 @@ export const STRING_METHODS: MethodTable<string> = {
   capitalize: na("capitalize", (s) => mapRunes(s, (r, i) => (i === 0 ? toTitleRune(r) : toLowerRune(r)))),
   count(_t, s, args, kwargs) {
     const [sub, start, end] = positional("count", args, kwargs, 1, 3);
-    const needle = wantStringAt("count", 1, sub!);
+    const needle = wantStringAt("count", 1, sub);
     const [a, b] = bounds("count", s, start, end);
     const hay = a < b ? s.slice(a, b) : "";
     if (needle === "") return runeCount(hay) + 1;
@@ -264,8 +264,8 @@ export const STRING_METHODS: MethodTable<string> = {
   istitle: predicate("istitle", isTitleCase),
   join(_t, s, args, kwargs) {
     const [it] = positional("join", args, kwargs, 1);
-    const elems = elementsOf(it!);
-    if (elems === undefined) fail(`join: for parameter 1: got ${typeName(it!)}, want iterable`);
+    const elems = elementsOf(it);
+    if (elems === undefined) fail(`join: for parameter 1: got ${typeName(it)}, want iterable`);
     return elems
       .map((e) => {
         if (typeof e !== "string") fail(`join: in list, want string, got ${typeName(e)}`);
@@ -283,18 +283,18 @@ export const STRING_METHODS: MethodTable<string> = {
   rpartition: partition("rpartition", true),
   removeprefix(_t, s, args, kwargs) {
     const [p] = positional("removeprefix", args, kwargs, 1);
-    const pre = wantString("removeprefix", "prefix", p!);
+    const pre = wantString("removeprefix", "prefix", p);
     return s.startsWith(pre) ? s.slice(pre.length) : s;
   },
   removesuffix(_t, s, args, kwargs) {
     const [p] = positional("removesuffix", args, kwargs, 1);
-    const suf = wantString("removesuffix", "suffix", p!);
+    const suf = wantString("removesuffix", "suffix", p);
     return suf !== "" && s.endsWith(suf) ? s.slice(0, s.length - suf.length) : s;
   },
   replace(thread, s, args, kwargs) {
     const [o, n, c] = positional("replace", args, kwargs, 2, 3);
-    const old = wantStringAt("replace", 1, o!);
-    const neu = wantStringAt("replace", 2, n!);
+    const old = wantStringAt("replace", 1, o);
+    const neu = wantStringAt("replace", 2, n);
     let count = c === undefined ? -1 : wantInt("replace", "count", c);
     if (count < 0) count = Number.MAX_SAFE_INTEGER;
     let out = "";

@@ -19,7 +19,7 @@ export function base64Module(): Struct {
     encode: new Builtin("base64.encode", (_c, args, kwargs) => {
       const [data, e] = unpack("encode", args, kwargs, ["data", "encoding?"]);
       const { enc, raw } = encoding("encode", e);
-      let out = Buffer.from(wantString("encode", "data", data!), "latin1").toString(enc);
+      let out = Buffer.from(wantString("encode", "data", data), "latin1").toString(enc);
       if (raw) out = out.replace(/=+$/, "");
       else if (enc === "base64url") out += "=".repeat((4 - (out.length % 4)) % 4);
       return out;
@@ -27,7 +27,7 @@ export function base64Module(): Struct {
     decode: new Builtin("base64.decode", (_c, args, kwargs) => {
       const [data, e] = unpack("decode", args, kwargs, ["data", "encoding?"]);
       const { enc } = encoding("decode", e);
-      return Buffer.from(wantString("decode", "data", data!), enc).toString("latin1");
+      return Buffer.from(wantString("decode", "data", data), enc).toString("latin1");
     }),
   });
 }

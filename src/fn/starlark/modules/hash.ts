@@ -9,7 +9,7 @@ function digest(algorithm: "md5" | "sha1" | "sha256"): Builtin {
   const name = `hash.${algorithm}`;
   return new Builtin(name, (_c, args, kwargs) => {
     const [s] = positional(name, args, kwargs, 1);
-    if (typeof s !== "string") fail(`${name}: for parameter 1: got ${typeName(s!)}, want string`);
+    if (typeof s !== "string") fail(`${name}: for parameter 1: got ${typeName(s)}, want string`);
     // strings are byte strings: hash their bytes, return lower-case hex (Go's %x)
     return createHash(algorithm).update(Buffer.from(s, "latin1")).digest("hex");
   });

@@ -88,7 +88,7 @@ function encodeObject(v: StarObject, path: object[]): string {
   if (v instanceof Struct) {
     const names = [...v.fields.keys()].sort();
     const parts = names.map(
-      (n) => `${quote(n)}:${nested(`in field .${n}`, () => encodeValue(v.fields.get(n)!, path))}`,
+      (n) => `${quote(n)}:${nested(`in field .${n}`, () => encodeValue(v.fields.get(n) ?? None, path))}`,
     );
     return `{${parts.join(",")}}`;
   }
@@ -103,18 +103,18 @@ function wantStr(fname: string, n: number | string, v: Value): string {
 const impls: Record<string, BuiltinImpl> = {
   encode: (_ctx, args, kwargs) => {
     const [x] = positional("json.encode", args, kwargs, 1);
-    return nested("json.encode", () => encodeValue(x!, []));
+    return nested("json.encode", () => encodeValue(x, []));
   },
   decode: (_ctx, args, kwargs) => {
     const [x] = positional("json.decode", args, kwargs, 1);
-    return decodeJSON(wantStr("json.decode", 1, x!));
+    return decodeJSON(wantStr("json.decode", 1, x));
   },
   indent: (_ctx, args, kwargs) => {
     // prefix and indent are keyword-only; the JSON text is positional-only
     const [prefix, indent] = unpack("json.indent", [], kwargs, ["prefix?", "indent?"]);
     const [s] = positional("json.indent", args, [], 1);
     return indentJSON(
-      wantStr("json.indent", 1, s!),
+      wantStr("json.indent", 1, s),
       prefix === undefined ? "" : wantStr("json.indent", "prefix", prefix),
       indent === undefined ? "\t" : wantStr("json.indent", "indent", indent),
     );

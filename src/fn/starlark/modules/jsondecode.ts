@@ -34,10 +34,10 @@ export function decodeJSON(s: string): Value {
     throw new JsonSyntax(msg, i);
   };
   const skip = () => {
-    while (i < s.length && SPACE.has(s[i]!)) i++;
+    while (i < s.length && SPACE.has(s.charAt(i))) i++;
     return i < s.length;
   };
-  const next = () => (skip() ? s[i]! : err("unexpected end of file"));
+  const next = () => (skip() ? s.charAt(i) : err("unexpected end of file"));
   const parse = (): Value => {
     const b = next();
     switch (b) {
@@ -82,7 +82,7 @@ export function decodeJSON(s: string): Value {
               );
             }
             const key = parseString();
-            if (next() !== ":") err(`after object key, got ${q(s[i]!)}, want ':' `);
+            if (next() !== ":") err(`after object key, got ${q(s.charAt(i))}, want ':' `);
             i++;
             d.set(key, parse());
             const c = next();
@@ -105,7 +105,7 @@ export function decodeJSON(s: string): Value {
     let float = false;
     let j = i + 1;
     for (; j < s.length; j++) {
-      const c = s[j]!;
+      const c = s.charAt(j);
       if (isDigit(c)) continue;
       if (c === "." || c === "e" || c === "E" || c === "+" || c === "-") float = true;
       else break;
@@ -143,7 +143,7 @@ export function decodeJSON(s: string): Value {
   };
   try {
     const x = parse();
-    if (skip()) err(`unexpected character ${q(s[i]!)} after value`);
+    if (skip()) err(`unexpected character ${q(s.charAt(i))} after value`);
     return x;
   } catch (e) {
     if (e instanceof JsonSyntax) fail(`json.decode: at offset ${e.at}, ${e.msg}`);
@@ -166,7 +166,7 @@ const SIMPLE: Record<string, string> = {
 function unquote(body: string, err: (msg: string) => never): string {
   let out = "";
   for (let k = 0; k < body.length; ) {
-    const c = body[k]!;
+    const c = body.charAt(k);
     if (c === "\\") {
       const e = body[k + 1] ?? "";
       if (e in SIMPLE) {
@@ -199,7 +199,7 @@ function unquote(body: string, err: (msg: string) => never): string {
     }
     // keep valid UTF-8 sequences, replace invalid bytes
     const seq = Buffer.from(body.slice(k, k + 4), "latin1").toString("utf8");
-    const cp = seq.codePointAt(0)!;
+    const cp = seq.codePointAt(0) ?? 0xfffd;
     const size = cp === 0xfffd ? 1 : Buffer.byteLength(String.fromCodePoint(cp), "utf8");
     out += cp === 0xfffd ? encodeRune(0xfffd) : body.slice(k, k + size);
     k += size;
@@ -222,7 +222,7 @@ export function indentJSON(s: string, prefix: string, indent: string): string {
   let needIndent = false;
   const newline = () => `\n${prefix}${indent.repeat(depth)}`;
   for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
+    const c = s.charAt(i);
     if (SPACE.has(c)) continue;
     if (needIndent && c !== "]" && c !== "}") {
       needIndent = false;
@@ -274,7 +274,7 @@ function goSyntaxError(s: string): string {
     const m = /at offset (\d+), (.*)$/.exec((e as Error).message);
     const at = Number(m?.[1] ?? 0);
     if (at >= s.length || m?.[2] === "unexpected end of file") return "unexpected end of JSON input";
-    const c = s[at]!;
+    const c = s.charAt(at);
     if (m?.[2]?.includes("after value")) return `invalid character ${q(c)} after top-level value`;
     return `invalid character ${q(c)} looking for beginning of value`;
   }

@@ -23,10 +23,10 @@ export function krmfnModule(exactGroupVersion = false): Struct {
   return moduleStruct("krmfn", {
     match_gvk: new Builtin("match_gvk", (_c, args, kwargs) => {
       const [r, a, k] = positional("match_gvk", args, kwargs, 3);
-      const apiVersion = str("match_gvk", "apiVersion", a!);
-      const kind = str("match_gvk", "kind", k!);
-      const objApiVersion = field(r!, "apiVersion");
-      const objKind = field(r!, "kind");
+      const apiVersion = str("match_gvk", "apiVersion", a);
+      const kind = str("match_gvk", "kind", k);
+      const objApiVersion = field(r, "apiVersion");
+      const objKind = field(r, "kind");
       if (exactGroupVersion)
         return !objApiVersion.includes("/") && objApiVersion === apiVersion && objKind === kind;
       return (
@@ -37,11 +37,11 @@ export function krmfnModule(exactGroupVersion = false): Struct {
     }),
     match_name: new Builtin("match_name", (_c, args, kwargs) => {
       const [r, n] = positional("match_name", args, kwargs, 2);
-      return field(r!, "metadata", "name") === str("match_name", "name", n!);
+      return field(r, "metadata", "name") === str("match_name", "name", n);
     }),
     match_namespace: new Builtin("match_namespace", (_c, args, kwargs) => {
       const [r, n] = positional("match_namespace", args, kwargs, 2);
-      return field(r!, "metadata", "namespace") === str("match_namespace", "namespace", n!);
+      return field(r, "metadata", "namespace") === str("match_namespace", "namespace", n);
     }),
   });
 }

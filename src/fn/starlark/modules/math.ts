@@ -47,13 +47,13 @@ export function mathModule(): Struct {
   for (const [name, f] of Object.entries(UNARY)) {
     members[name] = new Builtin(name, (_c, args, kwargs) => {
       const [x] = positional(name, args, kwargs, 1);
-      return new StarFloat(f(param(name, 1, x!)));
+      return new StarFloat(f(param(name, 1, x)));
     });
   }
   for (const [name, f] of Object.entries(BINARY)) {
     members[name] = new Builtin(name, (_c, args, kwargs) => {
       const [x, y] = positional(name, args, kwargs, 2);
-      return new StarFloat(f(param(name, 1, x!), param(name, 2, y!)));
+      return new StarFloat(f(param(name, 1, x), param(name, 2, y)));
     });
   }
   members.e = new StarFloat(Math.E);

@@ -49,7 +49,7 @@ export function yamlModule(): Struct {
   return moduleStruct("yaml", {
     loads: new Builtin("loads", (_c, args, kwargs) => {
       const [src] = unpack("loads", args, kwargs, ["source"]);
-      if (typeof src !== "string") fail(`loads: for parameter source: got ${typeName(src!)}, want string`);
+      if (typeof src !== "string") fail(`loads: for parameter source: got ${typeName(src)}, want string`);
       return loads(src);
     }),
     dumps: new Builtin("dumps", (_c, args, kwargs) => {

@@ -68,6 +68,7 @@ export function equals(x: Value, y: Value, depth = 0): boolean {
 
 function seqEq(a: Value[], b: Value[], depth: number): boolean {
   if (a.length !== b.length) return false;
+  //  a and b have the same length: checked above
   for (let i = 0; i < a.length; i++) if (!equals(a[i]!, b[i]!, depth + 1)) return false;
   return true;
 }
@@ -87,6 +88,7 @@ export function compare(op: string, x: Value, y: Value, depth = 0): number {
     const a = x.elems;
     const b = y.elems;
     for (let i = 0; i < a.length && i < b.length; i++) {
+      //  i is below both lengths
       if (!equals(a[i]!, b[i]!, depth + 1)) return compare(op, a[i]!, b[i]!, depth + 1);
     }
     return a.length - b.length;

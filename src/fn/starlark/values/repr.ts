@@ -121,7 +121,7 @@ export function repr(v: Value, path: object[] = []): string {
   if (v instanceof Struct) {
     if (v.typeName === "module") return `<module "${v.name}">`;
     const names = [...v.fields.keys()].sort();
-    return `struct(${names.map((n) => `${n} = ${repr(v.fields.get(n)!, path)}`).join(", ")})`;
+    return `struct(${names.map((n) => `${n} = ${repr(v.fields.get(n) ?? None, path)}`).join(", ")})`;
   }
   const named = v as { name?: string };
   return `<${v.typeName} ${named.name ?? ""}>`;

@@ -25,7 +25,7 @@ export class StringIterable extends StarObject {
     const out: Value[] = [];
     const s = this.s;
     if (!this.codepoints) {
-      for (let i = 0; i < s.length; i++) out.push(this.ords ? s.charCodeAt(i) : s[i]!);
+      for (let i = 0; i < s.length; i++) out.push(this.ords ? s.charCodeAt(i) : s.charAt(i));
       return out;
     }
     for (const { r, i, size } of runes(s)) out.push(this.ords ? r : s.slice(i, i + size));
