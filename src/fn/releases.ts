@@ -89,6 +89,13 @@ export function resolveRelease(tag: string | undefined, releases: readonly strin
   return matching.at(-1);
 }
 
+/** The catalog's newest release of `name`: what a builtin run without a release behaves as. */
+export function newestRelease(name: string): string {
+  const newest = CATALOG_RELEASES[name]?.at(-1);
+  if (newest === undefined) throw new Error(`no catalog releases are known for "${name}"`);
+  return newest;
+}
+
 /** The catalog's releases of `name` from `from` to `to` (both included; `to` defaults to the newest). */
 export function catalogReleases(name: string, from: string, to?: string): string[] {
   const all = CATALOG_RELEASES[name];

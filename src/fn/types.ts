@@ -58,6 +58,11 @@ export interface ItemSplit {
   combine(shares: readonly unknown[]): FunctionResult[] | undefined;
 }
 
+/** A split whose items' shares always decide the results: combine never leaves them to the whole list. */
+export interface DecidingSplit extends ItemSplit {
+  combine(shares: readonly unknown[]): FunctionResult[];
+}
+
 /** A function failure whose message is shown to the user as it is. */
 export class FunctionError extends Error {
   constructor(

@@ -11,7 +11,7 @@ import {
 } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
-import { atLeast, CATALOG_RELEASES, catalogReleases } from "../releases.js";
+import { atLeast, catalogReleases, newestRelease } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
 import {
@@ -108,7 +108,7 @@ export const applySetters: BuiltinFunction = {
   },
 };
 
-const NEWEST = CATALOG_RELEASES["apply-setters"]!.at(-1)!;
+const NEWEST = newestRelease("apply-setters");
 
 class SetterError extends Error {}
 
@@ -228,7 +228,7 @@ class SetterRun {
   private walkMap(map: YAMLMap, inFlow: boolean): void {
     const pairs = map.items;
     for (let i = 0; i < pairs.length; i++) {
-      const value = pairs[i]!.value;
+      const value = pairs[i]!.value; // i < pairs.length
       if (typeof value === "object" && value !== null && (value as Marked)[NODE_TYPE] === SEQ_KIND) {
         this.visitMapping(map);
         break;
@@ -237,7 +237,7 @@ class SetterRun {
     const flow = inFlow || Boolean(map.flow);
     const path = this.path;
     for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i]!;
+      const pair = pairs[i]!; // i < pairs.length
       const child = pair.value;
       // Nothing else holds a setter: not a scalar without a comment, an alias, a value that is no node.
       if (typeof child !== "object" || child === null) continue;
@@ -293,7 +293,7 @@ class SetterRun {
   private visitMapping(map: YAMLMap): void {
     const pairs = map.items;
     for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i]!;
+      const pair = pairs[i]!; // i < pairs.length
       const seq = pair.value;
       if (!isSeq(seq)) continue;
       const key = isNode(pair.key) ? pair.key : undefined;

@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiGroup, apiVersionOf, getAnnotation, kindOf, nameOf, setAnnotation } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES } from "../releases.js";
+import { atLeast, newestRelease } from "../releases.js";
 import type { BuiltinFunction } from "../types.js";
 import { childMap, childMaps, scalarEntry } from "./util/catalog-fields.js";
 import {
@@ -38,7 +38,7 @@ import { knownNamespaceScope } from "./util/catalog-scope.js";
  * A failure is a bare error (the kyaml framework's exit 1 and stderr), with no result.
  */
 
-const NEWEST = CATALOG_RELEASES["ensure-name-substring"]!.at(-1)!;
+const NEWEST = newestRelease("ensure-name-substring");
 
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "EnsureNameSubstring";
@@ -89,6 +89,7 @@ function readEnsureNameSubstringConfig(
   if (config && isConfigMap(config)) {
     const data = configMapData(config);
     if (data.size !== 1) return load(`only 1 entry is allowed in the ConfigMap, but got: ${data.size}`);
+    //  the map has one entry: checked above
     const [mode, substring] = [...data.entries()][0]!;
     if (mode !== "prepend" && mode !== "append") {
       return load(`unknown editMode: ${mode}, only prepend and append are allowed`);
@@ -158,6 +159,7 @@ function visitScalars(
   at: number,
   visit: (scalar: Scalar) => void,
 ): void {
+  //  at < path.length: the callers walk the path's keys one by one
   const node: unknown = map.get(path[at]!, true);
   if (at === path.length - 1) {
     if (isScalar(node)) visit(node);

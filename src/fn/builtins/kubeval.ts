@@ -123,7 +123,7 @@ function sdkOrder(items: readonly Document[]): Document[] {
     const ka = key(a);
     const kb = key(b);
     for (let i = 0; i < ka.length; i++) {
-      const c = ka[i]! < kb[i]! ? -1 : ka[i]! > kb[i]! ? 1 : 0;
+      const c = (ka[i] ?? "") < (kb[i] ?? "") ? -1 : (ka[i] ?? "") > (kb[i] ?? "") ? 1 : 0;
       if (c !== 0) return c;
     }
     return 0;

@@ -1,7 +1,7 @@
 import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES } from "../releases.js";
+import { atLeast, newestRelease } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
 import { stringEntries } from "./util/catalog-fnconfig.js";
@@ -35,7 +35,7 @@ interface SearchReplaceConfig {
 
 class SearchReplaceError extends Error {}
 
-const NEWEST = CATALOG_RELEASES["search-replace"]!.at(-1)!;
+const NEWEST = newestRelease("search-replace");
 
 /** The matchers a release accepts, in the order its error message lists them. */
 function matchers(release: string): string[] {
@@ -217,6 +217,7 @@ class SearchReplace {
       map = map ? ensureChildMap(doc, map, key) : undefined;
       if (!map) throw new SearchReplaceError(`wrong node kind: expected MappingNode at ${key}`);
     }
+    //  path is not empty: the caller splits a non-empty field path
     const last = path[path.length - 1]!;
     const existing = map.get(last, true);
     if (isScalar(existing)) {

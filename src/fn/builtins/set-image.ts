@@ -1,8 +1,8 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { annotationIn, apiVersionOf, kindOf, resourceHead } from "../../kpt/resource.js";
-import { atLeast, CATALOG_RELEASES } from "../releases.js";
-import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
+import { atLeast, newestRelease } from "../releases.js";
+import type { BuiltinFunction, DecidingSplit, FunctionResult } from "../types.js";
 import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
 import {
   configMapData,
@@ -23,7 +23,7 @@ import { perKind } from "./util/per-kind.js";
  * CustomResourceDefinitions are never touched. Reports one result per image set, or "no images changed".
  */
 
-const NEWEST = CATALOG_RELEASES["set-image"]!.at(-1)!;
+const NEWEST = newestRelease("set-image");
 const CONFIG_API_VERSION = "fn.kpt.dev/v1alpha1";
 const CONFIG_KIND = "SetImage";
 
@@ -170,7 +170,8 @@ function visitImages(
   matcher: RegExp | undefined,
   changes: ImageChange[],
 ): void {
-  const key = spec.keys[at]!;
+  const key = spec.keys[at];
+  if (key === undefined) return;
   if (at === spec.keys.length - 1) {
     const node = entryNode(map, key);
     if (!isScalar(node)) return;
@@ -223,7 +224,7 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
   const file = Number.isInteger(index) ? index : 0;
   const results: FunctionResult[] = new Array(changes.length);
   for (let i = 0; i < changes.length; i++) {
-    const c = changes[i]!;
+    const c = changes[i]!; // i < changes.length
     results[i] = {
       message: `set image from ${c.from} to ${c.to}`,
       severity: "info",
@@ -240,7 +241,7 @@ function changeResults(doc: Document, changes: readonly ImageChange[]): Function
  * CustomResourceDefinition or a document that is not a mapping); the run reports them all in item
  * order, or "no images changed".
  */
-function imageSplit(cfg: SetImageConfig): ItemSplit {
+function imageSplit(cfg: SetImageConfig): DecidingSplit {
   const matcher = imageMatcher(cfg.image.name);
   const fields = cfg.fields;
   // The field specs that select an apiVersion and kind (in their order), worked out once per run.
@@ -259,7 +260,7 @@ function imageSplit(cfg: SetImageConfig): ItemSplit {
       const selected = selecting(apiVersionOf(doc), kind);
       const changes: ImageChange[] = [];
       for (let i = 0; i < selected.length; i++)
-        visitImages(root, selected[i]!, 0, cfg.image, matcher, changes);
+        visitImages(root, selected[i]!, 0, cfg.image, matcher, changes); // i < selected.length
       return changes.length > 0 ? changeResults(doc, changes) : undefined;
     },
     combine(shares) {
@@ -284,7 +285,7 @@ export const setImage: BuiltinFunction = catalogFunction({
   },
   run(input, cfg, _release, ctx) {
     const split = imageSplit(cfg);
-    input.results.push(...split.combine(itemShares(input.items, split, ctx))!);
+    input.results.push(...split.combine(itemShares(input.items, split, ctx)));
     return input;
   },
   split: imageSplit,

@@ -2,7 +2,7 @@ import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionResult, ItemSplit } from "../types.js";
+import type { BuiltinFunction, DecidingSplit, FunctionResult } from "../types.js";
 import {
   childMap,
   childMaps,
@@ -87,7 +87,7 @@ function readSetLabelsConfig(config: Document | undefined): SetLabelsConfig {
 /** apimachinery's ParseGroupVersion: `group/version`, or a version alone. */
 function groupOf(apiVersion: string): { group: string } {
   const parts = apiVersion.split("/");
-  return { group: parts.length === 2 ? parts[0]! : "" };
+  return { group: parts.length === 2 ? (parts[0] ?? "") : "" };
 }
 
 function jsonTypeOf(value: unknown): string {
@@ -137,7 +137,7 @@ class LabelSetter {
     let target = mapAt(base, path);
     const labels = this.labels;
     for (let i = 0; i < labels.length; i++) {
-      const label = labels[i]!;
+      const label = labels[i]!; // i < labels.length
       const key = label[0];
       const value = label[1];
       this.count += 1;
@@ -248,7 +248,7 @@ function labelKind(gvk: Gvk): LabelKind {
  * The run by item, for a config with labels to set: a resource's share is the labels it set, or
  * "local" for local config (left alone). The run counts them in total, or finds no input resources.
  */
-function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): ItemSplit | undefined {
+function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): DecidingSplit | undefined {
   if (cfg.placeholder || cfg.labels.length === 0) return undefined;
   const labels = cfg.labels;
   // What each apiVersion and kind has its labels set at, worked out once per run, not per resource.
@@ -291,7 +291,7 @@ export const setLabels: BuiltinFunction = catalogFunction({
   run(input, cfg, _release, ctx) {
     const split = labelsSplit(cfg);
     if (split) {
-      input.results.push(...split.combine(itemShares(input.items, split, ctx))!);
+      input.results.push(...split.combine(itemShares(input.items, split, ctx)));
       return input;
     }
     if (cfg.notGiven) input.results.push(infoResult("`FunctionConfig` is not given"));

@@ -121,7 +121,8 @@ function setStringPair(map: YAMLMap, pair: Pair | undefined, key: string, value:
 
 /** The SDK's SetNestedString: a new string node at `path` (comments kept), missing maps created. */
 function setStringAt(map: YAMLMap, path: readonly string[], value: string, from = 0): void {
-  const head = path[from]!;
+  const head = path[from];
+  if (head === undefined) return;
   const pair = pairOf(map, head);
   if (from === path.length - 1) {
     setStringPair(map, pair, head, value);
@@ -141,7 +142,7 @@ function setStringAt(map: YAMLMap, path: readonly string[], value: string, from 
 function pairOf(map: YAMLMap, key: string): Pair | undefined {
   const pairs = map.items as Pair[];
   for (let i = 0; i < pairs.length; i++) {
-    const k = pairs[i]!.key;
+    const k = pairs[i]!.key; // i < pairs.length
     if (isScalar(k) && String(k.value) === key) return pairs[i];
   }
   return undefined;
@@ -255,7 +256,7 @@ class Pass {
   }
 
   run(items: readonly Document[]): void {
-    for (let i = 0; i < items.length; i++) this.runOne(items[i]!);
+    for (let i = 0; i < items.length; i++) this.runOne(items[i]!); // i < items.length
   }
 
   /** The pass over one resource; lastHead is its head where only its `metadata.namespace` may have changed. */
@@ -339,6 +340,7 @@ function transform(items: readonly Document[], cfg: Config, release: string): Ou
       `cannot accept more than one Namespace objects from the input resources, found ${goIntMap(counter)}`,
     );
   } else if (counter.size === 1) {
+    //  the counter has one entry: checked above
     const [name, n] = [...counter.entries()][0]!;
     if (n > 1) out.errors.push(`found more than one Namespace objects of the same name ${quote(name)}`);
     else oldNs = name;
@@ -391,7 +393,7 @@ function rewriteDependsOn(
     const dependsOn = getAnnotation(f.doc, ANNOTATION.dependsOn) ?? "";
     if (dependsOn === "" || !NAMESPACED_DEPENDS_ON.test(dependsOn)) return;
     const segments = dependsOn.split("/");
-    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !wasOld(segments[2]!)) return;
+    if (!targets.has(`${segments[0]}/${segments[3]}/${segments[4]}`) || !wasOld(segments[2] ?? "")) return;
     segments[2] = newNamespace;
     setStringAt(
       f.doc.contents as YAMLMap,
@@ -460,11 +462,11 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
 function sumV04(shares: readonly V04Share[]): { count: number; old: Set<string>; dependsOn: boolean } {
   const total = { count: 0, old: new Set<string>(), dependsOn: false };
   for (let i = 0; i < shares.length; i++) {
-    const share = shares[i]!;
+    const share = shares[i]!; // i < shares.length
     total.count += share.count;
     // An index loop: for…of makes an iterator per share (most have no old value) where not optimised.
     const old = share.old;
-    for (let j = 0; j < old.length; j++) total.old.add(old[j]!);
+    for (let j = 0; j < old.length; j++) total.old.add(old[j]!); // j < old.length
     if (share.dependsOn) total.dependsOn = true;
   }
   return total;
@@ -498,8 +500,10 @@ const NO_OLD: string[] = [];
 function duplicate(items: readonly Document[]): string | undefined {
   const seen = new Set<string>();
   for (let i = 0; i < items.length; i++) {
+    //  i < items.length
     const id = sdkId(items[i]!);
     if (seen.has(id)) {
+      //  i < items.length
       const { apiVersion, kind, namespace: ns, name } = resourceHead(items[i]!);
       return `duplicate Resource(apiVersion=${apiVersion}, kind=${kind}, Namespace=${ns}, Name=${name})`;
     }
@@ -512,7 +516,7 @@ function runV04(input: ResourceList, cfg: Config, release: string): FunctionResu
   const split = splitV04(cfg.newNamespace, release);
   const shares = input.items.map((doc) => split.item(doc) as V04Share);
   const whole = split.combine(shares);
-  if (whole) return whole[0]!;
+  if (whole?.[0]) return whole[0];
   // The depends-on passes visit the fields the pass above just wrote and write them again unchanged:
   // where no resource has a namespaced depends-on annotation, they change nothing. (The pass writes
   // namespaces only: what it saw of the depends-on annotations is what they are.)

@@ -34,14 +34,14 @@ export function childMaps(map: YAMLMap | undefined, key: string): YAMLMap[] {
 /** The mapping at `path` (keys, no `[]`) below `map`, or undefined where one is missing or not a mapping. */
 export function mapAt(map: YAMLMap | undefined, path: readonly string[]): YAMLMap | undefined {
   let node = map;
-  for (let i = 0; node && i < path.length; i++) node = childMap(node, path[i]!);
+  for (let i = 0; node && i < path.length; i++) node = childMap(node, path[i]!); // i < path.length
   return node;
 }
 
 /** mapAt, missing mappings (or empty values) along the way made mappings (ensureChildMap). */
 export function ensureMapAt(doc: Document, map: YAMLMap, path: readonly string[]): YAMLMap | undefined {
   let node: YAMLMap | undefined = map;
-  for (let i = 0; node && i < path.length; i++) node = ensureChildMap(doc, node, path[i]!);
+  for (let i = 0; node && i < path.length; i++) node = ensureChildMap(doc, node, path[i]!); // i < path.length
   return node;
 }
 

@@ -95,7 +95,7 @@ export function itemShares(items: readonly Document[], split: ItemSplit, ctx: Fu
   const shares: unknown[] = new Array(items.length);
   for (let i = 0; i < items.length; i++) {
     ctx.signal?.throwIfAborted();
-    shares[i] = split.item(items[i]!);
+    shares[i] = split.item(items[i]!); // i < items.length
   }
   return shares;
 }

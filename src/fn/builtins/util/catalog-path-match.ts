@@ -12,18 +12,23 @@ export function pathMatches(pattern: string, path: string): boolean {
   const match: boolean[][] = Array.from({ length: have.length + 1 }, () =>
     new Array<boolean>(want.length + 1).fill(false),
   );
-  match[0]![0] = true;
+  const at = (i: number, j: number): boolean => match[i]?.[j] === true;
+  const set = (i: number, j: number, value: boolean): void => {
+    const row = match[i];
+    if (row) row[j] = value;
+  };
+  set(0, 0, true);
   for (let j = 1; j <= want.length; j++) {
-    if (want[j - 1] === "**") match[0]![j] = match[0]![j - 1]!;
+    if (want[j - 1] === "**") set(0, j, at(0, j - 1));
   }
   for (let i = 1; i <= have.length; i++) {
     for (let j = 1; j <= want.length; j++) {
-      const p = want[j - 1]!;
-      if (p === "**") match[i]![j] = match[i]![j - 1]! || match[i - 1]![j]!;
-      else if (p === "*" || elementMatches(have[i - 1]!, p)) match[i]![j] = match[i - 1]![j - 1]!;
+      const p = want[j - 1] ?? "";
+      if (p === "**") set(i, j, at(i, j - 1) || at(i - 1, j));
+      else if (p === "*" || elementMatches(have[i - 1] ?? "", p)) set(i, j, at(i - 1, j - 1));
     }
   }
-  return match[have.length]![want.length]!;
+  return at(have.length, want.length);
 }
 
 function elementMatches(element: string, pattern: string): boolean {

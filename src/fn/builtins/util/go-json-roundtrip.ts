@@ -160,6 +160,7 @@ function specialFloat(text: string): TypedValue | undefined {
 function parseGoInt(text: string): bigint | undefined {
   const m = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(text);
   if (!m) return undefined;
+  //  group 2 is not optional: it matched
   const digits = m[2]!;
   let n: bigint;
   if (/^0[oO]/.test(digits)) n = BigInt(`0o${digits.slice(2)}`);
@@ -269,19 +270,24 @@ function goKeyLess(a: string, b: string): boolean {
   const isDigit = (c: string) => c >= "0" && c <= "9";
   const isLetter = (c: string) => /\p{L}/u.test(c);
   let digits = false;
+  // a character of ar or br ("" past the end: no digit, no letter)
+  const of = (r: readonly string[], k: number): string => r[k] ?? "";
+  const codePoint = (c: string): number => c.codePointAt(0) ?? 0;
   for (let i = 0; i < ar.length && i < br.length; i++) {
-    if (ar[i] === br[i]) {
-      digits = isDigit(ar[i]!);
+    const x = of(ar, i);
+    const y = of(br, i);
+    if (x === y) {
+      digits = isDigit(x);
       continue;
     }
-    const al = isLetter(ar[i]!);
-    const bl = isLetter(br[i]!);
-    if (al && bl) return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
+    const al = isLetter(x);
+    const bl = isLetter(y);
+    if (al && bl) return codePoint(x) < codePoint(y);
     if (al || bl) return digits ? al : bl;
     let an = 0n;
     let bn = 0n;
-    if (ar[i] === "0" || br[i] === "0") {
-      for (let j = i - 1; j >= 0 && isDigit(ar[j]!); j--) {
+    if (x === "0" || y === "0") {
+      for (let j = i - 1; j >= 0 && isDigit(of(ar, j)); j--) {
         if (ar[j] !== "0") {
           an = 1n;
           bn = 1n;
@@ -291,11 +297,11 @@ function goKeyLess(a: string, b: string): boolean {
     }
     let ai = i;
     let bi = i;
-    for (; ai < ar.length && isDigit(ar[ai]!); ai++) an = an * 10n + BigInt(ar[ai]!);
-    for (; bi < br.length && isDigit(br[bi]!); bi++) bn = bn * 10n + BigInt(br[bi]!);
+    for (; ai < ar.length && isDigit(of(ar, ai)); ai++) an = an * 10n + BigInt(of(ar, ai));
+    for (; bi < br.length && isDigit(of(br, bi)); bi++) bn = bn * 10n + BigInt(of(br, bi));
     if (an !== bn) return an < bn;
     if (ai !== bi) return ai < bi;
-    return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
+    return codePoint(x) < codePoint(y);
   }
   return ar.length < br.length;
 }

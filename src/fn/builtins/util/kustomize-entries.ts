@@ -54,7 +54,7 @@ export function readEntriesConfig(
 ): EntriesConfig | string {
   const { field, kind, legacyKind, current } = names;
   const singular = field.slice(0, -1);
-  const additionalField = `additional${singular[0]!.toUpperCase()}${singular.slice(1)}Fields`;
+  const additionalField = `additional${singular.charAt(0).toUpperCase()}${singular.slice(1)}Fields`;
   let entries: [string, string][];
   let specs: FieldSpec[] = [];
   if (config && isConfigMap(config)) {
@@ -150,7 +150,7 @@ export function setEntries(
   const apply = entriesApplier(cfg, run);
   for (let i = 0; i < items.length; i++) {
     ctx.signal?.throwIfAborted();
-    const failure = apply(items[i]!);
+    const failure = apply(items[i]!); // i < items.length
     if (failure !== undefined) {
       input.results.push(errorResult(failure));
       return input;
@@ -205,6 +205,7 @@ function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) =>
     const selected = selecting(apiVersionOf(doc), kindOf(doc));
     try {
       for (let e = 0; e < setters.length; e++) {
+        //  e < setters.length, c < selected.length
         for (let c = 0; c < selected.length; c++) applyCompiledFieldSpec(doc, selected[c]!, setters[e]!);
       }
     } catch (err) {

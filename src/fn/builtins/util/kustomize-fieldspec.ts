@@ -132,6 +132,7 @@ export function splitFieldSpecPath(path: string): string[] {
   const out: string[] = [];
   for (const part of path.split("/")) {
     const last = out.length - 1;
+    //  out[last] exists: last >= 0
     if (last >= 0 && out[last]!.endsWith("\\")) out[last] = `${out[last]!.slice(0, -1)}/${part}`;
     else out.push(part);
   }
@@ -189,7 +190,9 @@ function walkFieldSpec(
   }
   if (kind !== MAP_KIND) throw walkError(compiled.spec, "expected sequence or mapping node");
   const map = node as YAMLMap;
-  const { name, isSeqField } = compiled.segments[at]!;
+  const segment = compiled.segments[at];
+  if (!segment) return;
+  const { name, isSeqField } = segment;
   const pair = pairWithKey(map, name);
   let value = pair?.value as Node | undefined | null;
   if (compiled.spec.create && !isSeqField) {

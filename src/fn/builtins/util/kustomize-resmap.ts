@@ -24,7 +24,7 @@ export function duplicateResourceId(items: readonly Document[]): string | undefi
   // meet: no key text made and hashed per resource.
   const byName = new Map<string, SeenId>();
   for (let i = 0; i < items.length; i++) {
-    const { apiVersion, kind, namespace, name } = resourceHead(items[i]!);
+    const { apiVersion, kind, namespace, name } = resourceHead(items[i]!); // i < items.length
     const id: SeenId = {
       apiVersion,
       kind,

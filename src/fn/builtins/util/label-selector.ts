@@ -46,12 +46,15 @@ const VALUE = "([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?";
 
 function parseRequirement(text: string): Requirement {
   let m = new RegExp(`^!\\s*(${KEY})$`).exec(text);
+  // group 1, the key: not optional
   if (m) return { op: "notexists", key: m[1]! };
   m = new RegExp(`^(${KEY})$`).exec(text);
+  // group 1, the key: not optional
   if (m) return { op: "exists", key: m[1]! };
   m = new RegExp(`^(${KEY})\\s*(==|=|!=)\\s*(${VALUE})$`).exec(text);
   if (m) {
     const value = m[4] ?? "";
+    // group 1, the key: not optional
     return { op: m[3] === "!=" ? "notin" : "in", key: m[1]!, values: [value] };
   }
   m = new RegExp(`^(${KEY})\\s+(in|notin)\\s*\\(([^)]*)\\)$`).exec(text);
@@ -60,9 +63,11 @@ function parseRequirement(text: string): Requirement {
     if (values.some((v) => !new RegExp(`^${VALUE}$`).test(v))) {
       throw new LabelSelectorError(`invalid label value in selector requirement "${text}"`);
     }
+    // group 1, the key: not optional
     return { op: m[3] === "in" ? "in" : "notin", key: m[1]!, values };
   }
   m = new RegExp(`^(${KEY})\\s*(<|>)\\s*(-?[0-9]+)$`).exec(text);
+  // group 1, the key: not optional
   if (m) return { op: m[3] === ">" ? "gt" : "lt", key: m[1]!, value: Number(m[4]) };
   throw new LabelSelectorError(`unable to parse selector requirement "${text}"`);
 }

@@ -24,12 +24,13 @@ export function splitFieldPath(path: string): string[] {
   const escaped: string[] = [];
   for (const part of raw) {
     const last = escaped.length - 1;
+    //  escaped[last] exists: last >= 0
     if (last >= 0 && escaped[last]!.endsWith("\\")) escaped[last] = `${escaped[last]!.slice(0, -1)}.${part}`;
     else escaped.push(part);
   }
   const out: string[] = [];
   for (let i = 0; i < escaped.length; i++) {
-    const part = escaped[i]!;
+    const part = escaped[i]!; // i < escaped.length
     if (!part.startsWith("[") || part.endsWith("]")) {
       out.push(part);
       continue;
@@ -37,8 +38,9 @@ export function splitFieldPath(path: string): string[] {
     const bracketed = [part];
     while (i < escaped.length - 1) {
       i++;
+      //  i < escaped.length: the loop stops one before the end
       bracketed.push(escaped[i]!);
-      if (escaped[i]!.endsWith("]")) break;
+      if (escaped[i]?.endsWith("]")) break;
     }
     const joined = bracketed.join(".");
     out.push(joined.includes("=") ? joined : joined.replace(/^\[+|\]+$/g, ""));
@@ -146,7 +148,7 @@ export function lookupCreate(root: Slot, parts: readonly string[], kind: NodeKin
   const path = cleanPath(parts);
   let slot: Slot = root;
   for (let i = 0; i < path.length; i++) {
-    const part = path[i]!;
+    const part = path[i]!; // i < path.length
     const createKind = kindForNext(path[i + 1], kind);
     let next: Slot | undefined;
     if (isListIndex(part)) {
