@@ -8,7 +8,7 @@ import { ANNOTATION } from "../../kpt/annotations.js";
 import { isKptfilePath, KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../../kpt/package.js";
 import { getAnnotationsOf } from "../../kpt/resource.js";
-import type { FileTree } from "../../kpt/tree.js";
+import { type FileTree, fileOf } from "../../kpt/tree.js";
 import { isYamlFileName } from "../../kpt/yamlfile.js";
 import { functionConfigOf } from "../../render/fnconfig.js";
 import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
@@ -102,20 +102,9 @@ export async function renderByFile(
   /** Everything else the render depends on (what may run, attribution), as text. */
   salt: string,
 ): Promise<RenderOutcome | undefined> {
-  const kptfiles: FileTree = new Map();
-  const files: string[] = [];
-  for (const [path, bytes] of tree) {
-    if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
-    if (isKptfilePath(path)) kptfiles.set(path, bytes);
-    else if (isYamlFileName(path)) {
-      // What a whole render writes of such a file depends on where it is in the list (kyaml moves a
-      // comment after the last document of a file other than the list's last): rendered whole.
-      if (endsWithCommentLine(bytes)) return undefined;
-      files.push(path);
-    }
-  }
-  if (!kptfiles.has(KPTFILE_NAME)) return undefined;
-  files.sort();
+  const parts = splitTree(tree);
+  if (!parts) return undefined;
+  const { kptfiles, files } = parts;
   const shape = packageShape(kptfiles);
   if (!shape) return undefined;
   const steps = splitSteps(shape, tree, env.registry);
@@ -123,21 +112,23 @@ export async function renderByFile(
 
   // Every Kptfile (the pipelines, their configs, which package owns which file) is in every file's key.
   const baseHash = createHash("sha256").update(salt);
-  for (const path of [...kptfiles.keys()].sort()) baseHash.update(`\0${path}\0`).update(kptfiles.get(path)!);
+  for (const [path, bytes] of [...kptfiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    baseHash.update(`\0${path}\0`).update(bytes);
+  }
   const base = baseHash.digest("hex");
-  // The key as text (a digest per file cost more than the lookups it keys).
-  const keys = files.map((path) => `${base}\0${path}\0${shas.get(path)}`);
-  const works: (FileWork | undefined)[] = keys.map((k) => memo.get(k));
-  const partial: FileTree = new Map(kptfiles);
-  files.forEach((path, i) => {
-    if (!works[i]) partial.set(path, tree.get(path)!);
+  const entries: FileEntry[] = files.map((path) => {
+    // The key as text (a digest per file cost more than the lookups it keys).
+    const key = `${base}\0${path}\0${shas.get(path)}`;
+    return { path, key, work: memo.get(key) };
   });
+  const partial: FileTree = new Map(kptfiles);
+  for (const e of entries) if (!e.work) partial.set(e.path, fileOf(tree, e.path));
 
   const recorder = new ShareRecorder(steps);
   const { maxResources, ...rest } = env;
   // The files kept count against the limit too: past it, nothing runs (the whole render reports it).
   let kept = 0;
-  for (const w of works) kept += w?.docs ?? 0;
+  for (const e of entries) kept += e.work?.docs ?? 0;
   const limit = maxResources === undefined ? {} : { maxResources: maxResources - kept };
   const outcome = await render(partial, "", {
     ...rest,
@@ -152,93 +143,169 @@ export async function renderByFile(
   for (const path of fresh.keys()) if (!partial.has(path)) return undefined;
 
   const owner = ownerOf(shape.order.map((p) => p.path));
-  // How many shares of a call a file of package `pkg` with `n` documents has.
-  const expected = (s: number, pkg: string, n: number) => (within(pkg, steps[s]!.pkg) ? n : 0);
-  const sharesOf = (path: string, n: number): unknown[][] | undefined => {
-    const got = fresh.get(path) ?? [];
-    const pkg = owner(path);
-    const out: unknown[][] = [];
-    for (let s = 0; s < steps.length; s++) {
-      const list = got[s] ?? [];
-      if (list.length !== expected(s, pkg, n)) return undefined;
-      out.push(list);
-    }
-    return out;
-  };
+  const sharesOf = (path: string, n: number) => fileShares(fresh.get(path) ?? [], owner(path), n, steps);
   const kptfileShares = new Map<string, unknown[][]>();
   for (const path of kptfiles.keys()) {
     const shares = sharesOf(path, 1);
     if (!shares) return undefined;
     kptfileShares.set(path, shares);
   }
-  const docs = new Map<string, number>();
-  const visit = (pkg: KptPackage): void => {
-    for (const f of pkg.resourceFiles) docs.set(f.path, f.docs.length);
-    for (const sub of pkg.subpackages) visit(sub);
-  };
-  visit(outcome.root);
-  const made: [string, FileWork][] = [];
-  for (let i = 0; i < files.length; i++) {
-    if (works[i]) continue;
-    const path = files[i]!;
-    const n = docs.get(path) ?? 0;
-    const shares = sharesOf(path, n);
-    if (!shares) return undefined;
-    const after = outcome.tree.get(path);
-    const before = tree.get(path)!;
-    const out = after === undefined ? null : after.equals(before) ? "same" : after;
-    const counted = shares.reduce((sum, list) => sum + list.length, 0);
-    const size = (out instanceof Buffer ? out.length : 0) + counted * SHARE_BYTES + 100;
-    works[i] = { out, docs: n, shares, size };
-    made.push([keys[i]!, works[i]!]);
-  }
-  for (const [key, work] of made) memo.set(key, work);
+  const works = completeWorks(entries, outcome, tree, sharesOf, memo);
+  if (!works) return undefined;
+  const { done } = works;
 
   let resources = 0;
-  for (const w of works) resources += w!.docs;
+  for (const { work } of done) resources += work.docs;
   if (env.maxResources !== undefined && resources > env.maxResources) return undefined;
 
   const filesOf = new Map<string, FileWork[]>();
-  files.forEach((path, i) => {
+  for (const { path, work } of done) {
     const pkg = owner(path);
     const list = filesOf.get(pkg);
-    if (list) list.push(works[i]!);
-    else filesOf.set(pkg, [works[i]!]);
-  });
-  const records = [];
-  for (let s = 0; s < steps.length; s++) {
-    const shares: unknown[] = [];
-    for (const pkg of shape.order) {
-      if (!within(pkg.path, steps[s]!.pkg)) continue;
-      shares.push(kptfileShares.get(pkg.kptfilePath)![s]![0]);
-      for (const w of filesOf.get(pkg.path) ?? []) for (const share of w.shares[s]!) shares.push(share);
-    }
-    const results = steps[s]!.split.combine(shares);
-    if (!results) return undefined;
-    // The shares are kept: what goes out is a copy.
-    records.push({ ...outcome.records[s]!, results: structuredClone(results) });
+    if (list) list.push(work);
+    else filesOf.set(pkg, [work]);
   }
+  const records = combineRecords(steps, shape.order, outcome.records, kptfileShares, filesOf);
+  if (!records) return undefined;
 
   const out: FileTree = new Map(tree);
-  for (const path of kptfiles.keys()) out.set(path, outcome.tree.get(path) ?? kptfiles.get(path)!);
-  files.forEach((path, i) => {
-    const w = works[i]!;
-    if (w.out === null) out.delete(path);
-    else if (w.out !== "same") out.set(path, w.out);
-  });
-  memo.reused += files.length - made.length;
-  memo.rendered += made.length;
+  for (const [path, bytes] of kptfiles) out.set(path, outcome.tree.get(path) ?? bytes);
+  for (const { path, work } of done) {
+    if (work.out === null) out.delete(path);
+    else if (work.out !== "same") out.set(path, work.out);
+  }
+  memo.reused += files.length - works.made;
+  memo.rendered += works.made;
   return {
     ...outcome,
     tree: out,
     items: [],
     records,
-    resourceFiles: [...kptfiles.keys(), ...files.filter((_, i) => works[i]!.out !== null)],
+    resourceFiles: [
+      ...kptfiles.keys(),
+      ...done.filter(({ work }) => work.out !== null).map(({ path }) => path),
+    ],
     resourceCount: resources,
   };
 }
 
-/** The packages of a tree, from its Kptfiles alone: each, and all in kpt's render order (depth first). */
+/** A resource file of the tree, the key of its render in the memo, and the render when the memo holds it. */
+interface FileEntry {
+  path: string;
+  key: string;
+  work: FileWork | undefined;
+}
+
+/**
+ * The tree's Kptfiles and its resource files (sorted), or undefined where the whole tree must be rendered:
+ * a `.krmignore`, no root Kptfile, a resource file ending in a comment line.
+ */
+function splitTree(tree: FileTree): { kptfiles: FileTree; files: string[] } | undefined {
+  const kptfiles: FileTree = new Map();
+  const files: string[] = [];
+  for (const [path, bytes] of tree) {
+    if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
+    if (isKptfilePath(path)) kptfiles.set(path, bytes);
+    else if (isYamlFileName(path)) {
+      // What a whole render writes of such a file depends on where it is in the list (kyaml moves a
+      // comment after the last document of a file other than the list's last): rendered whole.
+      if (endsWithCommentLine(bytes)) return undefined;
+      files.push(path);
+    }
+  }
+  if (!kptfiles.has(KPTFILE_NAME)) return undefined;
+  files.sort();
+  return { kptfiles, files };
+}
+
+/**
+ * A file's shares of each step's results, from what the recorder saw of it (`got`, by step): a file of
+ * package `pkg` with `n` documents has `n` shares of each step that runs over that package, none of
+ * any other. Undefined where the count is off.
+ */
+function fileShares(
+  got: readonly unknown[][],
+  pkg: string,
+  n: number,
+  steps: readonly SplitStep[],
+): unknown[][] | undefined {
+  const out: unknown[][] = [];
+  for (const [s, step] of steps.entries()) {
+    const list = got[s] ?? [];
+    if (list.length !== (within(pkg, step.pkg) ? n : 0)) return undefined;
+    out.push(list);
+  }
+  return out;
+}
+
+/**
+ * Every resource file with its render: the memo's, or the one just made (then kept in the memo), and how
+ * many were made. Undefined where a file's shares are off.
+ */
+function completeWorks(
+  entries: readonly FileEntry[],
+  outcome: RenderOutcome,
+  tree: FileTree,
+  sharesOf: (path: string, n: number) => unknown[][] | undefined,
+  memo: FileWorkMemo,
+): { done: { path: string; work: FileWork }[]; made: number } | undefined {
+  const docs = new Map<string, number>();
+  const visit = (pkg: KptPackage): void => {
+    for (const f of pkg.resourceFiles) docs.set(f.path, f.docs.length);
+    for (const sub of pkg.subpackages) visit(sub);
+  };
+  if (outcome.root) visit(outcome.root);
+  const done: { path: string; work: FileWork }[] = [];
+  const made: [string, FileWork][] = [];
+  for (const { path, key, work: kept } of entries) {
+    let work = kept;
+    if (!work) {
+      const n = docs.get(path) ?? 0;
+      const shares = sharesOf(path, n);
+      if (!shares) return undefined;
+      const after = outcome.tree.get(path);
+      const out = after === undefined ? null : after.equals(fileOf(tree, path)) ? "same" : after;
+      const counted = shares.reduce((sum, list) => sum + list.length, 0);
+      const size = (out instanceof Buffer ? out.length : 0) + counted * SHARE_BYTES + 100;
+      work = { out, docs: n, shares, size };
+      made.push([key, work]);
+    }
+    done.push({ path, work });
+  }
+  for (const [key, work] of made) memo.set(key, work);
+  return { done, made: made.length };
+}
+
+/**
+ * Each step's record with its results combined from every resource's share in kpt's item order (depth
+ * first, each package's Kptfile and then its files by path). Undefined where the whole list decides.
+ */
+function combineRecords(
+  steps: readonly SplitStep[],
+  order: readonly KptPackage[],
+  rendered: RenderOutcome["records"],
+  kptfileShares: ReadonlyMap<string, unknown[][]>,
+  filesOf: ReadonlyMap<string, FileWork[]>,
+): RenderOutcome["records"] | undefined {
+  const records: RenderOutcome["records"] = [];
+  for (const [s, step] of steps.entries()) {
+    const shares: unknown[] = [];
+    for (const pkg of order) {
+      if (!within(pkg.path, step.pkg)) continue;
+      const own = kptfileShares.get(pkg.kptfilePath)?.[s];
+      if (!own) return undefined;
+      shares.push(own[0]);
+      for (const w of filesOf.get(pkg.path) ?? []) for (const share of w.shares[s] ?? []) shares.push(share);
+    }
+    const results = step.split.combine(shares);
+    const record = rendered[s];
+    if (!results || !record) return undefined;
+    // The shares are kept: what goes out is a copy.
+    records.push({ ...record, results: structuredClone(results) });
+  }
+  return records;
+}
+
 function packageShape(kptfiles: FileTree): { order: KptPackage[] } | undefined {
   let root: KptPackage;
   try {
@@ -352,8 +419,7 @@ class ShareRecorder implements FunctionRunner {
   byFile(packageDirs: ReadonlyMap<string, string>): Map<string, unknown[][]> | undefined {
     if (this.moved) return undefined;
     const out = new Map<string, unknown[][]>();
-    for (let s = 0; s < this.shares.length; s++) {
-      const kept = this.shares[s]!;
+    for (const [s, kept] of this.shares.entries()) {
       for (let i = 0; i < kept.length; i += 2) {
         const place = kept[i] as (string | undefined)[];
         const dir = packageDirs.get(place[4] ?? "");
@@ -364,6 +430,7 @@ class ShareRecorder implements FunctionRunner {
           list = Array.from({ length: this.steps.length }, () => []);
           out.set(path, list);
         }
+        // list holds one entry per step, s < steps.length
         const at = list[s]!;
         if (String(at.length) !== place[2]) return undefined;
         at.push(kept[i + 1]);
