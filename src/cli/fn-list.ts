@@ -3,7 +3,7 @@ import { formatDocuments } from "../kpt/format.js";
 import { krmIgnoredInTree } from "../kpt/krmignore.js";
 import { indexAnnotation, pathAnnotation } from "../kpt/resource.js";
 import { parseResourceList } from "../kpt/resourcelist.js";
-import type { FileTree } from "../kpt/tree.js";
+import { type FileTree, fileOf } from "../kpt/tree.js";
 import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
 import { itemSeqIndent, packageItemsFromFiles, stripTransient } from "../render/items.js";
 import { itemsForOutput } from "../render/write.js";
@@ -19,7 +19,7 @@ export function itemsOfTree(tree: FileTree): Document[] {
     .filter((path) => isYamlFileName(path) && !ignored(path))
     .sort()
     .map((path) => {
-      const text = tree.get(path)!.toString("utf8");
+      const text = fileOf(tree, path).toString("utf8");
       return { path, text, docs: parseYamlFile(text, path).docs };
     });
   const items = packageItemsFromFiles(files, "");

@@ -37,7 +37,8 @@ export async function saveFunction(
     return `function not added: Kptfile not exists\n(${KPTFILE_NAME}: ${(e as Error).message})\n`;
   }
   const list = pipelineList(doc, type === "mutator" ? "mutators" : "validators");
-  const name = (fn.image ?? fn.exec)!;
+  const name = fn.image ?? fn.exec;
+  if (name === undefined) return "function not added: it names neither an image nor an exec\n";
   const entry = doc.createNode(entryFields(fn));
   let verb = "Added";
   list.items = list.items.map((item) => {

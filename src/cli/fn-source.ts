@@ -54,9 +54,9 @@ export async function sinkCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout(SINK_HELP);
     return 0;
   }
-  if (p.positional.length !== 1)
+  const [dirArg] = p.positional;
+  if (dirArg === undefined || p.positional.length !== 1)
     throw new UsageError(`error: accepts 1 arg(s), received ${p.positional.length}`, 1);
-  const dirArg = p.positional[0]!;
   const dir = resolve(io.cwd, dirArg);
   if (existsSync(dir))
     throw new UsageError(

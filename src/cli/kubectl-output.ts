@@ -48,7 +48,7 @@ function splitColumns(spec: string): string[] {
   let quote = "";
   let start = 0;
   for (let i = 0; i < spec.length; i++) {
-    const c = spec[i]!;
+    const c = spec.charAt(i);
     if (quote) {
       if (c === quote) quote = "";
     } else if (c === "'" || c === '"') quote = c;
@@ -96,9 +96,10 @@ function parsePath(expr: string, whole: string): Step[] {
     const c = expr[i];
     if (c === ".") {
       const m = /^\.([A-Za-z0-9_\-/]*)/.exec(expr.slice(i));
-      if (!m) fail();
-      if (m![1] !== "") steps.push({ kind: "field", name: m![1]! });
-      i += m![0].length;
+      if (!m) return fail();
+      const name = m[1] ?? "";
+      if (name !== "") steps.push({ kind: "field", name });
+      i += m[0].length;
     } else if (c === "[") {
       const close = matchingBracket(expr, i);
       if (close < 0) fail();
@@ -118,7 +119,7 @@ function parsePath(expr: string, whole: string): Step[] {
 function matchingBracket(expr: string, open: number): number {
   let quote = "";
   for (let i = open + 1; i < expr.length; i++) {
-    const c = expr[i]!;
+    const c = expr.charAt(i);
     if (quote) {
       if (c === quote) quote = "";
     } else if (c === "'" || c === '"') quote = c;
@@ -132,6 +133,7 @@ function parseFilter(body: string, fail: () => never): Step {
     body.trim(),
   );
   if (!m) return fail();
+  // group 1, the path, is not optional
   const path = parsePath(m[1]!, body);
   if (!m[2]) return { kind: "filter", path, op: "exists" };
   const value = m[5] !== undefined ? Number(m[5]) : (m[3] ?? m[4] ?? "");
@@ -222,7 +224,7 @@ export function alignColumns(rows: readonly (readonly string[])[]): string {
   return rows
     .map((row) =>
       row
-        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]! + 3)))
+        .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd((widths[i] ?? 0) + 3)))
         .join("")
         .trimEnd(),
     )

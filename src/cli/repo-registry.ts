@@ -80,7 +80,7 @@ export function repoIdOfAddress(address: string): { owner: string; repo: string 
   const trimmed = address.trim().replace(/\/+$/, "");
   let path: string;
   const scp = /^[^@/\s]+@[^:/\s]+:(.+)$/.exec(trimmed);
-  if (scp) path = scp[1]!;
+  if (scp) path = scp[1] ?? "";
   else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
     try {
       path = new URL(trimmed).pathname;
@@ -88,10 +88,9 @@ export function repoIdOfAddress(address: string): { owner: string; repo: string 
       return undefined;
     }
   } else path = trimmed;
-  const parts = path.split("/").filter(Boolean);
-  if (parts.length < 2) return undefined;
-  const owner = parts[parts.length - 2]!;
-  const repo = parts[parts.length - 1]!.replace(/\.git$/, "");
+  const [owner, last] = path.split("/").filter(Boolean).slice(-2);
+  if (owner === undefined || last === undefined) return undefined;
+  const repo = last.replace(/\.git$/, "");
   if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(owner) || !/^[A-Za-z0-9._-]+$/.test(repo)) return undefined;
   return { owner, repo };
 }
@@ -153,7 +152,8 @@ function namespaceStore(access: RegistryAccess, namespace: string, dir: string):
       return c && head ? (await c.port.readTree(head, dir)).tree : new Map();
     },
     async write(change, message, author, create) {
-      const c = (await connect(create))!;
+      const c = await connect(create);
+      if (!c) throw new Error(`the registry repository ${namespace} does not exist`);
       for (let attempt = 0; attempt < 5; attempt++) {
         const head = await headOf(c);
         const files = head ? (await c.port.readTree(head, dir)).tree : new Map<string, Buffer>();

@@ -125,18 +125,22 @@ async function register(args: Args, namespace: string, access: Access, io: CliIO
   const [address, ...more] = args.positional;
   if (!address || more.length > 0)
     throw new UsageError(`porchlight repo register takes one REPOSITORY_URL\n\n${HELP}`);
-  if (!repoIdOfAddress(address))
+  const id = repoIdOfAddress(address);
+  if (!id)
     throw new UsageError(
       `porchlight repo register: "${address}" names no repository: give its git URL (https://github.com/OWNER/REPO.git) or OWNER/REPO`,
     );
-  const name = args.values.get("name") ?? repoIdOfAddress(address)!.repo.toLowerCase();
+  const name = args.values.get("name") ?? id.repo.toLowerCase();
+  const [branch, directory, description] = ["branch", "directory", "description"].map((f) =>
+    args.values.get(f),
+  );
   const obj = registrationObject({
     name,
     namespace,
     repo: address,
-    ...(args.values.get("branch") ? { branch: args.values.get("branch")! } : {}),
-    ...(args.values.get("directory") ? { directory: args.values.get("directory")! } : {}),
-    ...(args.values.get("description") ? { description: args.values.get("description")! } : {}),
+    ...(branch ? { branch } : {}),
+    ...(directory ? { directory } : {}),
+    ...(description ? { description } : {}),
     deployment: args.switches.has("deployment"),
     createBranch: args.switches.has("create-branch"),
   });

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
-import type { FileTree } from "../kpt/tree.js";
+import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
@@ -306,7 +306,7 @@ export class GitRepo {
     }
     // In the tree's order, whichever way each file came.
     const ordered: FileTree = new Map();
-    for (const e of entries) ordered.set(e.path, tree.get(e.path)!);
+    for (const e of entries) ordered.set(e.path, fileOf(tree, e.path));
     return { tree: ordered, blobs, symlinks };
   }
 

@@ -31,8 +31,9 @@ export async function contentTrust(
   if (ours.length === 0) return { trusted: true };
   const messages = await ctx.port.commitMessages(ours);
   const at = ours.findIndex((sha) => parseAdoptMessage(messages.get(sha) ?? "") !== undefined);
-  if (at < 0) return { trusted: true };
-  const adoptSha = ours[at]!;
+  const adoptSha = ours[at];
+  const adopted = parseAdoptMessage(messages.get(adoptSha ?? "") ?? "");
+  if (adoptSha === undefined || adopted === undefined) return { trusted: true };
   const vouched = new Set(ours.slice(0, at + 1));
   for (const pr of await ctx.port.listPullsFrom(input.branch)) {
     if (pr.state !== "open") continue;
@@ -41,7 +42,7 @@ export async function contentTrust(
       if (hasPermission(await ctx.port.permissionOf(r.user), "write")) return { trusted: true };
     }
   }
-  return { trusted: false, adopted: parseAdoptMessage(messages.get(adoptSha) ?? "")!, adoptSha };
+  return { trusted: false, adopted, adoptSha };
 }
 
 /** What a render of a draft may run: the runtimes, those held back for now, and why. */

@@ -199,7 +199,7 @@ class Writer {
     const more = this.more;
     // An index loop: a callback for forEach is a closure made at every block written.
     for (let i = 0; i < pairs.length; i++) {
-      const pair = pairs[i]!;
+      const pair = pairs[i]!; // i < pairs.length
       this.more = more || i < pairs.length - 1;
       if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
@@ -393,7 +393,7 @@ class Writer {
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
     // A block scalar carries its line comment on the header line.
     this.out.push(comment !== undefined ? `${firstLine} #${commentText(comment)}` : firstLine);
-    for (let i = 1; i < lines.length; i++) this.out.push(lines[i]!);
+    for (const line of lines.slice(1)) this.out.push(line);
   }
 
   private keyText(key: Node | null): string {
@@ -737,7 +737,7 @@ export function plainByRules(value: string, ctx: ScalarContext): boolean {
   if (value.startsWith(" ") || value.endsWith(" ") || value.startsWith("\t") || value.endsWith("\t"))
     return false;
   if (value.startsWith("---") || value.startsWith("...")) return false;
-  const c = value[0]!;
+  const c = value.charAt(0);
   if ("#,[]{}&*!|>'\"%@`".includes(c)) return false;
   if (
     (c === "-" || c === "?" || c === ":") &&

@@ -338,6 +338,7 @@ class Scanner {
       const start = this.pos;
       this.key();
       const end = this.pos;
+      // keys holds pairs of offsets: k + 1 < keys.length
       for (let k = base; k < keys.length; k += 2) if (this.sameKey(keys[k]!, keys[k + 1]!, start, end)) no();
       keys.push(start, end);
       if (role === Role.Annotations) (this.doc.annotations as string[]).push(text.slice(start, end));
@@ -522,7 +523,7 @@ class Scanner {
     // A plain scalar that format.ts keeps plain (its canPlain): what the fast reader reads as one, less
     // the leading space, the two spaces, `---` and `...` that format.ts would change.
     if (c === SPACE || c === NL) no();
-    if (NOT_PLAIN_START.has(text[start]!)) {
+    if (NOT_PLAIN_START.has(text.charAt(start))) {
       const n = text.charCodeAt(start + 1);
       if (c !== DASH || n === SPACE || n === NL) no();
     }

@@ -39,11 +39,17 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     if (docs.length === 0) error.kptDetail = "EOF";
     throw error;
   }
-  const doc = docs[0]!;
+  const [doc] = docs;
+  if (!doc)
+    throw new KptfileError(
+      { file },
+      "the Kptfile is empty; it needs apiVersion kpt.dev/v1, kind Kptfile and metadata.name",
+    );
   checkType(doc, lineCounter, file);
   duplicateKeys(doc, lineCounter, file);
   const result = kptfileSchema.safeParse(doc.toJS(), { reportInput: true });
   if (!result.success) {
+    // zod reports at least one issue for a failed parse
     const issue = result.error.issues[0]!;
     if (issue.code === "custom") {
       // A rule kpt's own Kptfile validation checks: kpt's "Kptfile is invalid" text, then where it is.

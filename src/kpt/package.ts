@@ -4,7 +4,7 @@ import { type KptForm, readKptForm } from "./kpt-form.js";
 import { isKptfilePath, KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
 import type { ParseCache } from "./parse-cache.js";
-import type { FileTree } from "./tree.js";
+import { type FileTree, fileOf } from "./tree.js";
 import { decodeUtf8 } from "./utf8.js";
 import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
 
@@ -116,7 +116,7 @@ function build(
       resourceFiles.push(unreadFile(path, body, kptForm));
       continue;
     }
-    const docs = cache ? cache.docs(tree.get(path)!, body, path) : parseYamlFile(body, path).docs;
+    const docs = cache ? cache.docs(fileOf(tree, path), body, path) : parseYamlFile(body, path).docs;
     resourceFiles.push({ path, docs, text: body });
   }
   const children = allDirs.filter((d) => d !== dir && d.startsWith(prefix) && isDirectChild(d, dir, allDirs));
@@ -158,7 +158,7 @@ function isDirectChild(child: string, parent: string, allDirs: string[]): boolea
 
 /** A file kpt parses: UTF-8, or a KptError naming the file and the first bad byte. */
 function text(tree: FileTree, path: string): string {
-  return decodeUtf8(tree.get(path)!, path);
+  return decodeUtf8(fileOf(tree, path), path);
 }
 
 /** The package and all its subpackages, depth first, subpackages before their parent (kpt's render order). */

@@ -20,6 +20,13 @@ import { dirname, join } from "node:path";
  */
 export type FileTree = Map<string, Buffer>;
 
+/** The bytes of a file the tree holds (a path taken from the tree's own keys): a missing one is a bug, named. */
+export function fileOf(tree: FileTree, path: string): Buffer {
+  const bytes = tree.get(path);
+  if (bytes === undefined) throw new Error(`internal error: ${path} is not in the file tree`);
+  return bytes;
+}
+
 /** Directories never read into a tree. */
 const SKIPPED_DIRS = new Set([".git"]);
 
@@ -99,7 +106,7 @@ export async function writeTree(dir: string, before: FileTree, after: FileTree):
         mkdirSync(parent, { recursive: true });
         made.add(parent);
       }
-      replaceFile(target, `${target}${prefix}${n++}`, after.get(path)!, existed, umask);
+      replaceFile(target, `${target}${prefix}${n++}`, fileOf(after, path), existed, umask);
     }
   }
   for (const path of change.deleted) {

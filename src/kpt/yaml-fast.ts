@@ -158,6 +158,7 @@ class Reader {
       this.schema = doc.schema;
       this.sharedSchema = sameSchema(doc.schema);
       this.tags = doc.schema.tags as unknown as Tag[];
+      // yaml's schema always holds its string tag there (the internals test/kpt/yaml-internals.test.ts pins)
       this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
       this.tagOptions = doc.options;
       if (explicit) (doc.directives as { docStart: boolean | null }).docStart = true;
@@ -374,7 +375,7 @@ class Reader {
   private key(): Scalar {
     const text = this.text;
     const start = this.pos;
-    if (NOT_PLAIN_START.has(text[start]!)) giveUp();
+    if (NOT_PLAIN_START.has(text.charAt(start))) giveUp();
     let i = start;
     for (; ; i++) {
       const c = text.charCodeAt(i);
@@ -397,7 +398,7 @@ class Reader {
   private inlineValue(indent: number): Scalar | YAMLMap | YAMLSeq {
     const text = this.text;
     const start = this.pos;
-    const c = text[start]!;
+    const c = text.charAt(start);
     if (c === '"' || c === "'") {
       const end = this.quoted(start);
       const inner = text.slice(start + 1, end - 1);
@@ -506,7 +507,7 @@ class Reader {
     let i = start + 1;
     if (text[i] !== "]") {
       for (;;) {
-        const c = text[i]!;
+        const c = text.charAt(i);
         let item: Scalar;
         if (c === '"' || c === "'") {
           const end = this.quoted(i);

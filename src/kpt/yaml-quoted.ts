@@ -58,8 +58,12 @@ function* originalLexemes(lexemes: Iterable<string>, inserts: readonly Insert[],
       continue;
     }
     padded += lexeme.length;
-    while (next < inserts.length && inserts[next]!.at + added + inserts[next]!.spaces <= padded) {
-      added += inserts[next]!.spaces;
+    for (
+      let insert = inserts[next];
+      insert && insert.at + added + insert.spaces <= padded;
+      insert = inserts[next]
+    ) {
+      added += insert.spaces;
       next++;
     }
     const end = padded - added;

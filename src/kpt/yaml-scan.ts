@@ -20,7 +20,7 @@ const FLOW_PLAIN_STOP = new Set([..."\n []{}#:'\"&*!"]);
 
 /** True when a plain mapping key followed by `: ` or `:` and a line break starts at `pos`. */
 export function startsPlainKey(text: string, pos: number): boolean {
-  if (NOT_PLAIN_START.has(text[pos]!)) return false;
+  if (NOT_PLAIN_START.has(text.charAt(pos))) return false;
   for (let i = pos; ; i++) {
     const c = text.charCodeAt(i);
     if (c === NL) return false;
@@ -55,10 +55,10 @@ export function quotedEnd(text: string, start: number): number {
  * The text ends with a line break, which stops the scan.
  */
 export function flowPlainEnd(text: string, start: number): number {
-  const first = text[start]!;
+  const first = text.charAt(start);
   if (NOT_PLAIN_START.has(first) || first === " ") return -1;
   for (let j = start; ; j++) {
-    const ch = text[j]!;
+    const ch = text.charAt(j);
     if (ch === "," || ch === "]") return j;
     if (FLOW_PLAIN_STOP.has(ch)) return -1;
   }

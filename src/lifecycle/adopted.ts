@@ -22,5 +22,6 @@ export function formatAdoptMessage(pkg: string, from: AdoptedFrom, actor: string
 export function parseAdoptMessage(message: string): AdoptedFrom | undefined {
   const m = new RegExp(`^${ADOPTED_TRAILER}: (\\S+)#(\\d+)@([0-9a-f]{40})$`, "m").exec(message);
   if (!m) return undefined;
-  return { repo: m[1] === "-" ? null : m[1]!, pull: Number(m[2]), sha: m[3]! };
+  const [, repo = "", pull, sha = ""] = m;
+  return { repo: repo === "-" ? null : repo, pull: Number(pull), sha };
 }

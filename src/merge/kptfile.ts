@@ -35,7 +35,11 @@ export function formatKptfile(kf: PlainKptfile): string {
 }
 
 const OLD_BOOLS = new Set(
-  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]),
+  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [
+    w,
+    w.charAt(0).toUpperCase() + w.slice(1),
+    w.toUpperCase(),
+  ]),
 );
 const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
 

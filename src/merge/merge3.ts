@@ -343,8 +343,9 @@ function validKeys(values: string[], keys: ListKeys): { keys: string[]; values: 
   const k: string[] = [];
   const v: string[] = [];
   values.forEach((value, i) => {
-    if (value !== "") {
-      k.push(keys[i]!);
+    const key = keys[i];
+    if (value !== "" && key !== undefined) {
+      k.push(key);
       v.push(value);
     }
   });
@@ -414,7 +415,8 @@ function walkAssociative(
     }
     if (keys.length > 0 && isMap(merged)) {
       k.forEach((key, i) => {
-        if (field(merged, key) === undefined) setField(merged, key, newScalar(v[i]!));
+        const value = v[i];
+        if (value !== undefined && field(merged, key) === undefined) setField(merged, key, newScalar(value));
       });
     }
     const at = existing ? target.items.indexOf(existing) : -1;

@@ -57,8 +57,9 @@ export function setField(map: YAMLMap, key: string, value: MaybeNode, newKey?: (
     if (idx >= 0) map.items.splice(idx, 1);
     return;
   }
-  if (idx >= 0) {
-    map.items[idx]!.value = value;
+  const pair = map.items[idx];
+  if (pair) {
+    pair.value = value;
     return;
   }
   map.items.push(new Pair(newKey ? newKey() : new Scalar(key), value));

@@ -6,7 +6,11 @@ import { isTaggedNull, type MaybeNode, scalarText } from "./nodes.js";
  */
 
 const OLD_BOOLS = new Set(
-  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [w, w[0]!.toUpperCase() + w.slice(1), w.toUpperCase()]),
+  ["y", "yes", "on", "n", "no", "off"].flatMap((w) => [
+    w,
+    w.charAt(0).toUpperCase() + w.slice(1),
+    w.toUpperCase(),
+  ]),
 );
 
 /**

@@ -56,10 +56,10 @@ export interface EgressPolicy {
 /** An IPv4 address an IPv6 one carries (`::ffff:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`), else the address. */
 function unwrap(address: string): string {
   const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1]!;
+  if (m?.[1]) return m[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
   if (!hex) return address;
-  const [hi, lo] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  const [hi, lo] = [Number.parseInt(hex[1] ?? "", 16), Number.parseInt(hex[2] ?? "", 16)];
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
@@ -82,15 +82,15 @@ export function egressPolicy(allow: readonly string[]): EgressPolicy {
       endpoints.add(`${endpoint[1]}:${endpoint[2]}`);
       continue;
     }
-    const [net, bits] = entry.split("/");
-    const type = isIP(net ?? "");
+    const [net = "", bits] = entry.split("/");
+    const type = isIP(net);
     if (type) {
       const prefix = bits === undefined ? (type === 4 ? 32 : 128) : Number(bits);
       if (!Number.isInteger(prefix) || prefix < 0 || prefix > (type === 4 ? 32 : 128))
         throw new SourceError(
           `PORCHLIGHT_EGRESS_ALLOW: "${raw}" has no valid prefix length; write an address, a CIDR range (10.0.0.0/8) or a host name`,
         );
-      ranges.addSubnet(net!, prefix, type === 4 ? "ipv4" : "ipv6");
+      ranges.addSubnet(net, prefix, type === 4 ? "ipv4" : "ipv6");
     } else if (/^(\*\.)?[a-z0-9]([a-z0-9.-]*[a-z0-9])?$/.test(entry)) hosts.push(entry);
     else
       throw new SourceError(

@@ -97,7 +97,8 @@ export const cloneVerb: Verb = {
       // kpt's and porchctl's REPO.git/DIR@REF, where --directory and --ref are not given
       const inline = /^(.*?\.git)(\/[^@]*)?(?:@(.+))?$/.exec(source);
       const flags = args.values.has("directory") || args.values.has("ref");
-      const [repoUrl, dirPart, refPart] = inline && !flags ? [inline[1]!, inline[2], inline[3]] : [source];
+      const [repoUrl, dirPart, refPart] =
+        inline && !flags ? [inline[1] ?? source, inline[2], inline[3]] : [source];
       directory = `/${(args.values.get("directory") ?? dirPart ?? "").replace(/^\/+|\/+$/g, "")}`;
       ref = args.values.get("ref") ?? refPart;
       // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any

@@ -75,23 +75,29 @@ export async function discoverUpgrades(mode: string, args: ParsedArgs, env: Rpkg
     return 0;
   }
 
-  const rows: string[][] = [];
+  const rows: { name: string; cells: string[] }[] = [];
   for (const l of listed) {
     const { updates, draft } = availableUpdates(l, pool, registrations);
     const from = l.lock?.git.ref.slice(l.lock.git.ref.lastIndexOf("v")) ?? "";
     for (const u of updates)
-      rows.push([
-        u.name,
-        l.name,
-        draft ? `(draft "${draft}")->v${u.rev.revision}` : `${from}->v${u.rev.revision}`,
-      ]);
+      rows.push({
+        name: u.name,
+        cells: [
+          u.name,
+          l.name,
+          draft ? `(draft "${draft}")->v${u.rev.revision}` : `${from}->v${u.rev.revision}`,
+        ],
+      });
   }
-  rows.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
-  const shown = args.positional.length > 0 ? rows.filter((r) => args.positional.includes(r[0]!)) : rows;
+  rows.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const shown = args.positional.length > 0 ? rows.filter((r) => args.positional.includes(r.name)) : rows;
   env.io.stdout(
     shown.length === 0
       ? "All downstream packages are up to date.\n"
-      : alignColumns([["PACKAGE REVISION", "DOWNSTREAM PACKAGE", "DOWNSTREAM UPDATE"], ...shown]),
+      : alignColumns([
+          ["PACKAGE REVISION", "DOWNSTREAM PACKAGE", "DOWNSTREAM UPDATE"],
+          ...shown.map((r) => r.cells),
+        ]),
   );
   return 0;
 }

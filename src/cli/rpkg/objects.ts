@@ -84,7 +84,9 @@ function porchUid(namespace: string, name: string): string {
   const space = Buffer.from("aac71d915c67456f8fd2902ef6da820e", "hex");
   const what = `packagerevision:${PORCH_API_VERSION}/${namespace.toLowerCase()}/${name.toLowerCase()}`;
   const b = createHash("sha1").update(space).update(what).digest().subarray(0, 16);
+  // b holds 16 bytes: a sha1 digest's first sixteen
   b[6] = (b[6]! & 0x0f) | 0x50;
+  // (as above)
   b[8] = (b[8]! & 0x3f) | 0x80;
   const x = b.toString("hex");
   return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;

@@ -4,7 +4,7 @@ import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
 import { blobSha } from "../../kpt/parse-cache.js";
 import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
-import type { FileTree } from "../../kpt/tree.js";
+import { type FileTree, fileOf } from "../../kpt/tree.js";
 import { locate } from "../../kpt/yaml-locate.js";
 import { isYamlFileName, parseYamlFile } from "../../kpt/yamlfile.js";
 import { isInside, packageDirs } from "../packages.js";
@@ -77,7 +77,7 @@ export function resultPlacer(
   knownSha?: (path: string) => string | undefined,
 ): (r: FunctionResult, packageDir?: string) => ResultPlace {
   const parsed = new Map<string, ParsedFile | null>();
-  const fileOf = (path: string): ParsedFile | null => {
+  const parsedOf = (path: string): ParsedFile | null => {
     if (!parsed.has(path)) {
       const bytes = tree.get(path);
       let value: ParsedFile | null = null;
@@ -103,7 +103,7 @@ export function resultPlacer(
   const shaOf = (path: string): string => {
     let sha = shas.get(path);
     if (sha === undefined) {
-      sha = knownSha?.(path) ?? blobSha(tree.get(path)!);
+      sha = knownSha?.(path) ?? blobSha(fileOf(tree, path));
       shas.set(path, sha);
     }
     return sha;
@@ -126,7 +126,7 @@ export function resultPlacer(
       files ??= filesNamed(named, packageDir);
       const holding = ref
         ? files.find((p) => {
-            const file = fileOf(p);
+            const file = parsedOf(p);
             const doc = file ? docOf(file) : undefined;
             return doc !== undefined && matches(doc);
           })
@@ -137,7 +137,7 @@ export function resultPlacer(
       candidates = ref ? [...tree.keys()].sort() : [];
     }
     for (const path of candidates) {
-      const file = fileOf(path);
+      const file = parsedOf(path);
       if (!file) {
         if (named) return { file: path, line: 1 };
         continue;

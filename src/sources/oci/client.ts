@@ -65,6 +65,7 @@ function parseChallenge(header: string): Challenge {
   const params: Record<string, string> = {};
   const re = /(\w+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;
   for (let p = re.exec(m?.[2] ?? ""); p; p = re.exec(m?.[2] ?? "")) {
+    // group 1, the parameter's name, is not optional
     params[p[1]!.toLowerCase()] = (p[2] ?? p[3] ?? "").replace(/\\(.)/g, "$1");
   }
   return { scheme: (m?.[1] ?? "").toLowerCase(), params };
