@@ -117,17 +117,17 @@ function hasSchema(group: string, kind: string): boolean {
  */
 export function listKeys(group: string, kind: string, path: readonly string[]): ListKeys | undefined {
   if (group === KUSTOMIZE_GROUP && kind === "Kustomization") {
-    return path.length === 1 && GENERATORS.has(path[0]!) ? ["name"] : undefined;
+    return path.length === 1 && GENERATORS.has(path[0] ?? "") ? ["name"] : undefined;
   }
   if (!hasSchema(group, kind)) return undefined;
-  if (path.length === 2 && path[0] === "metadata") return OBJECT_META[path[1]!];
+  if (path.length === 2 && path[0] === "metadata") return OBJECT_META[path[1] ?? ""];
   if (group === "" && kind === "Service" && path.length === 2 && path[0] === "spec" && path[1] === "ports") {
     return ["port", "protocol"];
   }
   const podSpec = POD_SPEC_PATHS[`${group}/${kind}`];
   if (!podSpec || !startsWith(path, podSpec)) return undefined;
   const rest = path.slice(podSpec.length);
-  if (rest.length === 2 && rest[0] === "metadata") return OBJECT_META[rest[1]!];
+  if (rest.length === 2 && rest[0] === "metadata") return OBJECT_META[rest[1] ?? ""];
   return podSpecKeys(rest);
 }
 
@@ -136,12 +136,13 @@ const KUSTOMIZE_GROUP = "kustomize.config.k8s.io";
 const GENERATORS = new Set(["configMapGenerator", "secretGenerator"]);
 
 function podSpecKeys(rest: readonly string[]): ListKeys | undefined {
-  if (rest.length === 1) return POD_SPEC[rest[0]!];
-  if (rest.length === 2 && CONTAINER_LISTS.has(rest[0]!)) return CONTAINER[rest[1]!];
+  if (rest.length === 1) return POD_SPEC[rest[0] ?? ""];
+  if (rest.length === 2 && CONTAINER_LISTS.has(rest[0] ?? "")) return CONTAINER[rest[1] ?? ""];
   return undefined;
 }
 
-const objectMetaKeys = (rest: readonly string[]) => (rest.length === 1 ? OBJECT_META[rest[0]!] : undefined);
+const objectMetaKeys = (rest: readonly string[]) =>
+  rest.length === 1 ? OBJECT_META[rest[0] ?? ""] : undefined;
 
 const podTemplateKeys = (rest: readonly string[]) =>
   rest[0] === "spec"
@@ -156,7 +157,7 @@ const podTemplateKeys = (rest: readonly string[]) =>
  */
 const DEFINITIONS: Record<string, (rest: readonly string[]) => ListKeys | undefined> = {
   "io.k8s.api.core.v1.PodSpec": podSpecKeys,
-  "io.k8s.api.core.v1.Container": (rest) => (rest.length === 1 ? CONTAINER[rest[0]!] : undefined),
+  "io.k8s.api.core.v1.Container": (rest) => (rest.length === 1 ? CONTAINER[rest[0] ?? ""] : undefined),
   "io.k8s.api.core.v1.PodTemplateSpec": podTemplateKeys,
   "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta": objectMetaKeys,
   "io.k8s.api.apps.v1.DeploymentSpec": (rest) =>
@@ -202,7 +203,7 @@ function schemaKeys(schema: Record<string, unknown>, rest: readonly string[]): L
     return typeof key === "string" && key !== "" ? [key] : [];
   }
   const props = schema.properties as Record<string, unknown> | undefined;
-  const next = props?.[rest[0]!];
+  const next = props?.[rest[0] ?? ""];
   if (typeof next === "object" && next !== null)
     return schemaKeys(next as Record<string, unknown>, rest.slice(1));
   const items = schema.items;

@@ -79,6 +79,7 @@ export const getVerb: Verb = {
     let failed = false;
     if (args.positional.length > 0) {
       for (const name of args.positional) {
+        // loaded holds a repository at least: one per registration, or the one --repository names
         const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0]!;
         try {
           repoOf.set(findRevision(where.repo, where.state, name), where.repo);
@@ -128,8 +129,9 @@ export const getVerb: Verb = {
             }
           : undefined;
       if (revisions.length === 0) {
-        if (!failed && repos.length === 1)
-          env.io.stderr(`No package revisions found in ${repos[0]!.full}.\n`);
+        const [only] = repos;
+        if (!failed && only && repos.length === 1)
+          env.io.stderr(`No package revisions found in ${only.full}.\n`);
       } else {
         const table = formatRevisionTable((r) => repoFor(r).name, revisions, wide);
         env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
