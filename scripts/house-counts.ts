@@ -5,97 +5,7 @@
  * them have a comment on their line or the line above), and functions longer than 60 and 100 lines.
  * `--list` prints each place of one kind, longest functions first.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import ts from "typescript";
-
-interface Place {
-  file: string;
-  line: number;
-  text: string;
-}
-
-interface Counts {
-  as: Place[];
-  asConst: Place[];
-  asUnknownAs: Place[];
-  nonNull: Place[];
-  nonNullUncommented: Place[];
-  functions: (Place & { lines: number })[];
-}
-
-function sources(dir: string, exclude: readonly string[]): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const path = join(dir, e.name);
-    if (e.isDirectory()) return exclude.includes(path) ? [] : sources(path, exclude);
-    return e.name.endsWith(".ts") && !e.name.endsWith(".d.ts") ? [path] : [];
-  });
-}
-
-function functionName(node: ts.Node): string {
-  const named = node as ts.Node & { name?: ts.Node };
-  if (named.name && ts.isIdentifier(named.name)) return named.name.text;
-  const parent = node.parent;
-  if (parent && ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
-  if (parent && ts.isPropertyAssignment(parent) && ts.isIdentifier(parent.name)) return parent.name.text;
-  return "(anonymous)";
-}
-
-/** A comment on the `!`'s own line, or a line above it holding only a comment. */
-function commented(lines: readonly string[], line: number): boolean {
-  if (/\/\/|\/\*/.test(lines[line] ?? "")) return true;
-  const above = (lines[line - 1] ?? "").trim();
-  return above.startsWith("//") || above.startsWith("/*") || above.startsWith("*");
-}
-
-function count(files: readonly string[], root: string): Counts {
-  const c: Counts = {
-    as: [],
-    asConst: [],
-    asUnknownAs: [],
-    nonNull: [],
-    nonNullUncommented: [],
-    functions: [],
-  };
-  for (const path of files) {
-    const text = readFileSync(path, "utf8");
-    const lines = text.split("\n");
-    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
-    const file = relative(root, path);
-    const place = (node: ts.Node): Place => {
-      const line = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-      return { file, line: line + 1, text: (lines[line] ?? "").trim() };
-    };
-    const visit = (node: ts.Node): void => {
-      if (ts.isAsExpression(node)) {
-        if (ts.isTypeReferenceNode(node.type) && node.type.getText(source) === "const")
-          c.asConst.push(place(node));
-        else c.as.push(place(node));
-        if (
-          ts.isAsExpression(node.expression) &&
-          node.expression.type.kind === ts.SyntaxKind.UnknownKeyword
-        ) {
-          c.asUnknownAs.push(place(node));
-        }
-      }
-      if (ts.isNonNullExpression(node)) {
-        // the `!`'s own line: an expression may start lines above it
-        const line = source.getLineAndCharacterOfPosition(node.getEnd() - 1).line;
-        const p = { file, line: line + 1, text: (lines[line] ?? "").trim() };
-        c.nonNull.push(p);
-        if (!commented(lines, line)) c.nonNullUncommented.push(p);
-      }
-      if (ts.isFunctionLike(node) && "body" in node && node.body) {
-        const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
-        const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
-        c.functions.push({ ...place(node), text: functionName(node), lines: end - start + 1 });
-      }
-      ts.forEachChild(node, visit);
-    };
-    visit(source);
-  }
-  return c;
-}
+import { houseCounts, type Place, tsSources } from "../test/house-counts.js";
 
 function main(args: readonly string[]): number {
   const exclude: string[] = [];
@@ -114,7 +24,7 @@ function main(args: readonly string[]): number {
     } else if (arg) dir = arg;
   }
   const root = process.cwd();
-  const c = count(sources(dir, exclude), root);
+  const c = houseCounts(tsSources(dir, exclude), root);
   const over = (n: number) => c.functions.filter((f) => f.lines > n);
   const lists: Record<string, Place[]> = {
     as: c.as,
