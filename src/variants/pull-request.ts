@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { DELETION_LABEL } from "../lifecycle/labels.js";
 import { capped, code, fitToBudget, markerJson } from "./markdown.js";
 import type { VariantChange } from "./mutations.js";
@@ -9,7 +10,8 @@ const AUTOMATED_LABEL = "porchlight/automated";
 const MARKER = "porchlight:variant";
 const MARKER_RE = /<!-- porchlight:variant (\{.*?\}) -->/;
 
-export type VariantPullRequestKind = "clone" | "update" | "deletion" | "orphan";
+const KINDS = ["clone", "update", "deletion", "orphan"] as const;
+export type VariantPullRequestKind = (typeof KINDS)[number];
 
 /** What a fan-out pull request says: the variant, the revisions, what merged, and what conflicts remain. */
 export interface VariantPullRequest {
@@ -51,6 +53,23 @@ export interface VariantPullRequestMarker {
   specHash?: string;
   conflicts: number;
 }
+
+const packageRef = z.object({ repo: z.string(), package: z.string() });
+
+/** The marker as read back from a pull request body, which anyone with write access may have edited. */
+const markerSchema = z.object({
+  v: z.literal(1),
+  kind: z.enum(KINDS),
+  variant: z.string(),
+  downstream: packageRef,
+  upstream: packageRef.optional(),
+  source: z.string().optional(),
+  management: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+  specHash: z.string().optional(),
+  conflicts: z.number().int().nonnegative().default(0),
+}) satisfies z.ZodType<VariantPullRequestMarker, unknown>;
 
 function formatVariantPullRequestTitle(
   pr: Pick<VariantPullRequest, "kind" | "downstream" | "upstream" | "from" | "to" | "variant" | "source">,
@@ -266,12 +285,11 @@ function renderBody(pr: VariantPullRequest, marker: string, cap: number): string
 export function parseVariantPullRequestBody(
   body: string | null | undefined,
 ): VariantPullRequestMarker | undefined {
-  const m = MARKER_RE.exec(body ?? "");
-  if (!m) return undefined;
+  const json = MARKER_RE.exec(body ?? "")?.[1];
+  if (json === undefined) return undefined;
   try {
-    const data = JSON.parse(m[1] as string) as Partial<VariantPullRequestMarker>;
-    if (data.v !== 1 || typeof data.variant !== "string" || !data.downstream || !data.kind) return undefined;
-    return { conflicts: 0, ...data } as VariantPullRequestMarker;
+    const marker = markerSchema.safeParse(JSON.parse(json));
+    return marker.success ? marker.data : undefined;
   } catch {
     return undefined;
   }

@@ -105,4 +105,25 @@ describe("fan-out pull requests", () => {
     expect(parseVariantPullRequestBody("<!-- porchlight:variant {nope} -->")).toBeUndefined();
     expect(parseVariantPullRequestTitle("Bump deps")).toBeUndefined();
   });
+
+  it.each([
+    ["a downstream without its package", { downstream: { repo: "acme/site" } }],
+    ["a kind fan-out never writes", { kind: "merge" }],
+    ["a conflict count that is text", { conflicts: "3" }],
+    ["an upstream given as text", { upstream: "acme/blueprints/hello" }],
+  ])("ignore a marker a person edited into %s", (_what, edit) => {
+    const marker = {
+      v: 1,
+      kind: "update",
+      variant: "site-hello",
+      downstream: { repo: "acme/site", package: "hello" },
+      from: "v1",
+      to: "v2",
+    };
+    expect(parseVariantPullRequestBody(`<!-- porchlight:variant ${JSON.stringify(marker)} -->`)?.to).toBe(
+      "v2",
+    );
+    const edited = JSON.stringify({ ...marker, ...edit });
+    expect(parseVariantPullRequestBody(`<!-- porchlight:variant ${edited} -->`)).toBeUndefined();
+  });
 });

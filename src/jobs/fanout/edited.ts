@@ -1,3 +1,4 @@
+import { z } from "zod";
 /**
  * A fan-out pull request someone else pushed commits to: fan-out stops updating it, and says so — label
  * `porchlight/edited` and a line in its body. `/update` hands it back: the body records the head it was
@@ -11,13 +12,16 @@ const EDITED_LINE_MARKER = "<!-- porchlight:edited -->";
 const EDITED_LINE = `${EDITED_LINE_MARKER}\n✋ **Fan-out no longer updates this pull request**: someone else pushed commits to it, and fan-out never overwrites them. Merge or close it, or comment \`/update\` to hand it back to fan-out (its next update replaces those changes).\n`;
 const TAKEOVER_RE = /<!-- porchlight:takeover (\{[^>]*?\}) -->\n?/;
 
+/** The takeover marker as read back from a pull request body (people edit it). */
+const takeoverSchema = z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/) });
+
 /** The head a person handed the pull request back to fan-out at (`/update`), if any. */
 export function parseTakeover(body: string | null | undefined): string | undefined {
-  const m = TAKEOVER_RE.exec(body ?? "");
-  if (!m) return undefined;
+  const json = TAKEOVER_RE.exec(body ?? "")?.[1];
+  if (json === undefined) return undefined;
   try {
-    const sha = (JSON.parse(m[1] as string) as { sha?: unknown }).sha;
-    return typeof sha === "string" && /^[0-9a-f]{40}$/.test(sha) ? sha : undefined;
+    const marker = takeoverSchema.safeParse(JSON.parse(json));
+    return marker.success ? marker.data.sha : undefined;
   } catch {
     return undefined;
   }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isSourceUpstream, type PackageVariant } from "../../variants/index.js";
 
 /**
@@ -13,14 +14,23 @@ function formatRetargetMarker(r: Retarget): string {
   return `<!-- porchlight:retarget ${JSON.stringify(r)} -->`;
 }
 
+/** The marker as read back from a pull request body (people edit it): a bad field is as good as absent. */
+const retargetSchema = z.object({
+  revision: z
+    .string()
+    .regex(/^v[1-9][0-9]*$/)
+    .optional()
+    .catch(undefined),
+  channel: z.string().min(1).optional().catch(undefined),
+});
+
 export function parseRetarget(body: string | null | undefined): Retarget | undefined {
-  const m = MARKER_RE.exec(body ?? "");
-  if (!m) return undefined;
+  const json = MARKER_RE.exec(body ?? "")?.[1];
+  if (json === undefined) return undefined;
   try {
-    const data = JSON.parse(m[1] as string) as { revision?: unknown; channel?: unknown };
-    if (typeof data.revision === "string" && /^v[1-9][0-9]*$/.test(data.revision))
-      return { revision: data.revision };
-    if (typeof data.channel === "string" && data.channel !== "") return { channel: data.channel };
+    const { revision, channel } = retargetSchema.parse(JSON.parse(json));
+    if (revision !== undefined) return { revision };
+    if (channel !== undefined) return { channel };
   } catch {
     return undefined;
   }
