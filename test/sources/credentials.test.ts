@@ -67,4 +67,13 @@ describe("registry credentials for the command line", () => {
       new RegExp(`${join(d, "config.json")}: not valid JSON`),
     );
   });
+
+  it("names the field of a config file that is JSON of another shape", async () => {
+    const d = config("shape", JSON.stringify({ auths: { "ghcr.io": { auth: 42 } } }));
+    await expect(dockerCredentials({ DOCKER_CONFIG: d })("ghcr.io")).rejects.toThrow(
+      new RegExp(
+        `${join(d, "config.json")}: auths\\.ghcr\\.io\\.auth: .*; fix it or point DOCKER_CONFIG elsewhere`,
+      ),
+    );
+  });
 });

@@ -5,6 +5,7 @@ import { SourceError } from "../errors.js";
 import { MAX_ARCHIVE_BYTES } from "../tar.js";
 import { type CredentialLookup, type Credentials, noCredentials } from "./credentials.js";
 import { MANIFEST_TYPES } from "./media-types.js";
+import { declaredMediaType, parseJsonOr, readJson, registryErrors, tagsPage } from "./wire.js";
 
 /**
  * A client of the OCI distribution API (what every registry speaks), on Node's fetch: challenge auth
@@ -126,12 +127,13 @@ export class RegistryClient {
       );
     }
     let mediaType = res.headers.get("content-type")?.split(";")[0]?.trim() ?? "";
-    try {
-      const declared = (JSON.parse(bytes.toString("utf8")) as { mediaType?: string }).mediaType;
-      if (declared) mediaType = declared;
-    } catch {
-      throw new RegistryError(`${this.registry}/${repository}:${reference}: the manifest is not JSON`);
+    const declared = declaredMediaType.safeParse(parseJsonOr(bytes.toString("utf8")));
+    if (!declared.success) {
+      throw new RegistryError(
+        `${this.registry}/${repository}:${reference}: the manifest is not a JSON object`,
+      );
     }
+    if (declared.data.mediaType) mediaType = declared.data.mediaType;
     return { digest, mediaType, bytes };
   }
 
@@ -248,11 +250,8 @@ export class RegistryClient {
       const res = await this.send(repository, "pull", path, {});
       if (res.status === 404) return out;
       await this.expect(res, [200], `tags of ${repository}`);
-      const body = JSON.parse(
-        (await this.body(res, 4 * 1024 * 1024, `tags of ${repository}`)).toString(),
-      ) as {
-        tags?: string[] | null;
-      };
+      const text = (await this.body(res, 4 * 1024 * 1024, `tags of ${repository}`)).toString();
+      const body = readJson(tagsPage, text, `${this.registry}/${repository}: the tag list`);
       out.push(...(body.tags ?? []));
       path = /<([^>]+)>;\s*rel="?next"?/.exec(res.headers.get("link") ?? "")?.[1];
     }
@@ -378,13 +377,11 @@ export class RegistryClient {
     // only a registry's own error (the distribution spec's `errors`) is shown: the body of whatever else
     // answered is not echoed to the repository's users (it may be a service they must not read)
     let message = "";
-    try {
-      const e = (JSON.parse(text) as { errors?: { code?: string; message?: string }[] }).errors?.[0];
-      if (e) {
-        code = e.code;
-        message = `${e.code ?? ""}${e.message ? `: ${e.message}` : ""}`;
-      }
-    } catch {}
+    const e = registryErrors.safeParse(parseJsonOr(text)).data?.errors?.[0];
+    if (e) {
+      code = e.code;
+      message = `${e.code ?? ""}${e.message ? `: ${e.message}` : ""}`;
+    }
     if (res.status === 401 || res.status === 403) {
       throw this.denied(what, await this.credentials(this.registry), `${res.status} for ${what}`);
     }

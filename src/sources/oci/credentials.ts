@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { SourceError } from "../errors.js";
+import { type DockerConfig, dockerConfig, helperCredentials, parseJsonOr, readJson } from "./wire.js";
 
 /**
  * Registry credentials for the command line, found as Docker finds them: the environment first
@@ -21,12 +22,6 @@ export interface Credentials {
 export type CredentialLookup = (registry: string) => Promise<Credentials | undefined>;
 
 export const noCredentials: CredentialLookup = async () => undefined;
-
-interface DockerConfig {
-  auths?: Record<string, { auth?: string; username?: string; password?: string }>;
-  credHelpers?: Record<string, string>;
-  credsStore?: string;
-}
 
 /** The keys a registry may be stored under in config.json (Docker Hub has its historical one). */
 function configKeys(registry: string): string[] {
@@ -73,14 +68,17 @@ function runHelper(
             ),
           );
         }
-        try {
-          const out = JSON.parse(stdout) as { Username?: string; Secret?: string };
-          resolve(out.Secret ? { username: out.Username ?? "", password: out.Secret } : undefined);
-        } catch {
-          reject(
-            new SourceError(`credential helper docker-credential-${helper} printed no JSON for ${registry}`),
+        const out = helperCredentials.safeParse(parseJsonOr(stdout));
+        if (!out.success) {
+          return reject(
+            new SourceError(
+              `credential helper docker-credential-${helper} printed no JSON object of Username and Secret for ${registry}`,
+            ),
           );
         }
+        resolve(
+          out.data.Secret ? { username: out.data.Username ?? "", password: out.data.Secret } : undefined,
+        );
       },
     );
     child.stdin?.end(registry);
@@ -100,11 +98,9 @@ export function dockerCredentials(env: NodeJS.ProcessEnv): CredentialLookup {
       return {};
     }
     try {
-      return JSON.parse(text) as DockerConfig;
+      return readJson(dockerConfig, text, file);
     } catch (err) {
-      throw new SourceError(
-        `${file}: not valid JSON (${(err as Error).message}); fix it or point DOCKER_CONFIG elsewhere`,
-      );
+      throw new SourceError(`${(err as Error).message}; fix it or point DOCKER_CONFIG elsewhere`);
     }
   };
   return async (registry) => {

@@ -18,7 +18,7 @@ export function isIndex(mediaType: string | undefined): boolean {
   return mediaType === OCI_INDEX || mediaType === DOCKER_MANIFEST_LIST;
 }
 
-export interface Descriptor {
+interface Descriptor {
   mediaType: string;
   digest: string;
   size: number;
@@ -33,12 +33,5 @@ export interface ImageManifest {
   artifactType?: string;
   config: Descriptor;
   layers: Descriptor[];
-  annotations?: Record<string, string>;
-}
-
-export interface ImageIndex {
-  schemaVersion: 2;
-  mediaType?: string;
-  manifests: Descriptor[];
   annotations?: Record<string, string>;
 }

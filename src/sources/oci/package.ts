@@ -4,8 +4,6 @@ import { SourceError } from "../errors.js";
 import { EntryRefused, entryPath, readTarball, writeTarGz } from "../tar.js";
 import { type Manifest, type RegistryClient, sha256Digest } from "./client.js";
 import {
-  type Descriptor,
-  type ImageIndex,
   type ImageManifest,
   isIndex,
   OCI_CONFIG,
@@ -13,6 +11,7 @@ import {
   OCI_MANIFEST,
   TITLE_ANNOTATION,
 } from "./media-types.js";
+import { indexManifests, manifestLayers, type ReadDescriptor, type ReadManifest, readJson } from "./wire.js";
 
 /**
  * A kpt package as an OCI artifact. Reading is liberal, to take what kpt's OCI design, Porch, Flux,
@@ -25,17 +24,8 @@ import {
 
 const KPTFILE = "Kptfile";
 
-function parseJson<T>(m: Manifest, what: string): T {
-  try {
-    return JSON.parse(m.bytes.toString("utf8")) as T;
-  } catch {
-    throw new SourceError(`${what}: the manifest is not JSON`);
-  }
-}
-
-/** From an index, the manifest a package pull should read. */
-function pickManifest(index: ImageIndex): Descriptor | undefined {
-  const ms = index.manifests ?? [];
+/** From an index's manifests, the one a package pull should read. */
+function pickManifest(ms: readonly ReadDescriptor[]): ReadDescriptor | undefined {
   return (
     ms.find((m) => !m.platform) ??
     ms.find((m) => m.platform?.os === "linux" && m.platform.architecture === "amd64") ??
@@ -55,15 +45,18 @@ async function resolveManifest(
   client: RegistryClient,
   repository: string,
   reference: string,
-): Promise<{ digest: string; manifest: ImageManifest }> {
+): Promise<{ digest: string; manifest: ReadManifest }> {
   const what = `${client.registry}/${repository}:${reference}`;
   const top = await client.manifest(repository, reference);
-  if (!isIndex(top.mediaType)) return { digest: top.digest, manifest: parseJson<ImageManifest>(top, what) };
-  const chosen = pickManifest(parseJson<ImageIndex>(top, what));
+  const manifestOf = (m: Manifest) =>
+    readJson(manifestLayers, m.bytes.toString("utf8"), `${what}: the manifest`);
+  if (!isIndex(top.mediaType)) return { digest: top.digest, manifest: manifestOf(top) };
+  const index = readJson(indexManifests, top.bytes.toString("utf8"), `${what}: the image index`);
+  const chosen = pickManifest(index.manifests);
   if (!chosen) throw new SourceError(`${what}: the image index lists no manifests`);
   const inner = await client.manifest(repository, chosen.digest);
   if (isIndex(inner.mediaType)) throw new SourceError(`${what}: an index inside an index is not read`);
-  return { digest: top.digest, manifest: parseJson<ImageManifest>(inner, what) };
+  return { digest: top.digest, manifest: manifestOf(inner) };
 }
 
 /** The package at `directory` of the artifact `reference` points to. */
@@ -75,7 +68,7 @@ export async function pullPackage(
 ): Promise<PulledPackage> {
   const { digest, manifest } = await resolveManifest(client, repository, reference);
   const what = `oci://${client.registry}/${repository}@${digest}`;
-  const layers = manifest.layers ?? [];
+  const layers = manifest.layers;
   const seen: string[] = [];
   for (const layer of layers) {
     if (layer.annotations?.[TITLE_ANNOTATION] && !/tar/.test(layer.mediaType)) continue;

@@ -1,0 +1,70 @@
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { RegistryClient } from "../../src/sources/oci/client.js";
+import { OCI_LAYER_TAR_GZIP, OCI_MANIFEST } from "../../src/sources/oci/media-types.js";
+import { pullPackage } from "../../src/sources/oci/package.js";
+import { writeTarGz } from "../../src/sources/tar.js";
+
+const INDEX = "application/vnd.oci.image.index.v1+json";
+const digestOf = (b: Buffer) => `sha256:${createHash("sha256").update(b).digest("hex")}`;
+
+/** A registry of fixed answers, by path: what `pullPackage` reads through the client's fetch. */
+function registry(answers: Map<string, { type: string; body: Buffer }>): RegistryClient {
+  const fetch = async (url: string | URL | Request) => {
+    const a = answers.get(new URL(String(url)).pathname);
+    if (!a) return new Response("not found", { status: 404 });
+    return new Response(new Uint8Array(a.body), { status: 200, headers: { "content-type": a.type } });
+  };
+  return new RegistryClient("127.0.0.1:5000", { fetch: fetch as typeof globalThis.fetch });
+}
+
+async function packageRegistry(manifestOf: (layer: { digest: string; size: number }) => unknown) {
+  const layer = await writeTarGz(
+    new Map([["Kptfile", Buffer.from("apiVersion: kpt.dev/v1\nkind: Kptfile\n")]]),
+  );
+  const manifest = Buffer.from(JSON.stringify(manifestOf({ digest: digestOf(layer), size: layer.length })));
+  const index = Buffer.from(
+    JSON.stringify({
+      schemaVersion: 2,
+      mediaType: INDEX,
+      manifests: [{ mediaType: OCI_MANIFEST, digest: digestOf(manifest), size: manifest.length }],
+    }),
+  );
+  return registry(
+    new Map([
+      ["/v2/pkgs/hello/manifests/v1", { type: INDEX, body: index }],
+      [`/v2/pkgs/hello/manifests/${digestOf(manifest)}`, { type: OCI_MANIFEST, body: manifest }],
+      [`/v2/pkgs/hello/blobs/${digestOf(layer)}`, { type: "application/octet-stream", body: layer }],
+    ]),
+  );
+}
+
+describe("reading an OCI package's manifests", () => {
+  it("follows an index to its manifest and the manifest to the layer holding the Kptfile", async () => {
+    const client = await packageRegistry((layer) => ({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      layers: [{ mediaType: OCI_LAYER_TAR_GZIP, ...layer }],
+    }));
+    const pulled = await pullPackage(client, "pkgs/hello", "v1", "/");
+    expect([...pulled.tree.keys()]).toEqual(["Kptfile"]);
+  });
+
+  it.each([
+    [
+      "a layer digest that is no digest",
+      { mediaType: OCI_LAYER_TAR_GZIP, digest: "../../../etc" },
+      "layers.0.digest",
+    ],
+    ["a layer that is no object", "layer.tar.gz", "layers.0"],
+  ])("refuses a manifest with %s, naming the field", async (_what, layer, field) => {
+    const client = await packageRegistry(() => ({
+      schemaVersion: 2,
+      mediaType: OCI_MANIFEST,
+      layers: [layer],
+    }));
+    await expect(pullPackage(client, "pkgs/hello", "v1", "/")).rejects.toThrow(
+      `127.0.0.1:5000/pkgs/hello:v1: the manifest: ${field}: `,
+    );
+  });
+});
