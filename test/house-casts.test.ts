@@ -26,7 +26,6 @@ const KEPT: Record<string, { count: number; why: string }> = {
     count: 7,
     why: "yaml's node classes made without their constructors' work (pinned, as above)",
   },
-  "fn/starlark/builtins.ts": { count: 1, why: "the builtins' table of differently typed implementations" },
   "github/octokit.ts": {
     count: 2,
     why: "probot's Octokit class and Bottleneck's script hook, typed apart by their packages",

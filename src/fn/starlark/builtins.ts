@@ -4,7 +4,7 @@ import { parseIntLiteral } from "./intparse.js";
 import { dictUpdate } from "./methods/dict.js";
 import { attrNames, getAttr, hasAttr } from "./methods/index.js";
 import { elementsOf, iterArg, lengthOf } from "./ops.js";
-import type { Thread } from "./thread.js";
+import { Thread } from "./thread.js";
 import { decodeRune, encodeRune, fromBytes, runeCount, toBytes } from "./utf8.js";
 import { Builtin, type BuiltinImpl, Callable } from "./values/callable.js";
 import { compare } from "./values/compare.js";
@@ -286,7 +286,12 @@ export function universe(): Map<string, Value> {
     ["False", false],
   ]);
   for (const [name, impl] of Object.entries(IMPLS)) {
-    m.set(name, new Builtin(name, impl as unknown as BuiltinImpl));
+    // The universe's builtins run on the interpreter's own thread (budget, calls back into Starlark).
+    const onThread: BuiltinImpl = (ctx, args, kwargs) => {
+      if (!(ctx instanceof Thread)) return fail(`${name}: called outside a Starlark thread`);
+      return impl(ctx, args, kwargs);
+    };
+    m.set(name, new Builtin(name, onThread));
   }
   return m;
 }
