@@ -7,13 +7,15 @@ import type {
   FanoutAction,
   FanoutPlan,
   ManagedPackage,
+  OpenPullRequest,
+  PackageRef,
   PublishedRevision,
   SourceIndex,
   UpstreamIndex,
   UpstreamPackageState,
 } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
-import { type GitUpstream, isSourceUpstream, type PackageVariant } from "./schema.js";
+import { type GitUpstream, isSourceUpstream, type PackageVariant, type SourceUpstream } from "./schema.js";
 import { declaredSource, shortDigest, sourceKey, sourceOf, sourcePackageRef } from "./source-upstream.js";
 import { variantSpecHash } from "./tracking.js";
 
@@ -120,24 +122,40 @@ function planRemoval(m: ManagedPackage, unsure: boolean): FanoutAction {
       };
 }
 
-function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction {
-  const name = variant.metadata.name;
-  const { upstream, downstream } = variant.spec;
-  const state: DownstreamPackageState = input.downstream[name] ?? { exists: false };
-  const src = isSourceUpstream(upstream) ? sourceOf(upstream) : undefined;
-  // What the downstream is on: a published revision for a git upstream, a content digest for the others.
-  const locked = src ? state.lockedDigest : state.lockedRevision;
-  const deployed = state.exists ? locked : undefined;
+/** The upstream a variant follows: a git package, or an OCI image or tarball (read as a package source). */
+type Followed =
+  | { kind: "git"; upstream: GitUpstream }
+  | { kind: "source"; upstream: SourceUpstream; src: PackageSource };
+
+/** What planning one variant reads: its name and downstream, the downstream's state, the upstream it follows. */
+interface VariantView {
+  name: string;
+  downstream: PackageRef;
+  state: DownstreamPackageState;
+  followed: Followed;
+  /** What the downstream is on: a published revision for a git upstream, a content digest for the others. */
+  locked: string | undefined;
+  /** The same, where the downstream exists. */
+  deployed: string | undefined;
   /** The upstream in reasons: the package path, or the oci:// or https:// reference. */
-  const source = src ? formatSource(src) : (upstream as GitUpstream).package;
-  const skip = (reason: string): FanoutAction => ({
-    kind: "skip",
-    why: "problem",
-    variant: name,
-    downstream,
-    ...(deployed ? { deployed } : {}),
-    reason,
-  });
+  source: string;
+}
+
+/** A variant's view with what it targets now, and the update pull request open for it, if any. */
+interface Targeted extends VariantView {
+  target: PublishedRevision;
+  specHash: string;
+  openUpdate: OpenPullRequest | undefined;
+  /** Pull requests of another kind on the variant's branch: closed, the variant being declared again. */
+  close: { number: number; reason: string }[];
+}
+
+/** The fields a clone or an update of the variant carries, and the note a rebuild adds to its reason. */
+type Proposal = Omit<Extract<FanoutAction, { kind: "clone" }>, "kind" | "reason">;
+
+function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction {
+  const view = viewOf(variant, input);
+  const { name, downstream, deployed, followed } = view;
   if (variant.spec.paused)
     return {
       kind: "skip",
@@ -147,120 +165,199 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
       ...(deployed ? { deployed } : {}),
       reason: "the variant is paused",
     };
+  const resolved =
+    followed.kind === "source"
+      ? resolveSource(followed.src, input.sources)
+      : resolveTarget(followed.upstream, input.upstream[followed.upstream.repo]?.[followed.upstream.package]);
+  if (!resolved.ok) return skipVariant(view, resolved.reason);
+  const pr = view.state.pullRequest;
+  const t: Targeted = {
+    ...view,
+    target: resolved.target,
+    specHash: variantSpecHash(variant),
+    openUpdate: pr?.kind === "update" ? pr : undefined,
+    close:
+      pr && pr.kind !== "update" ? [{ number: pr.number, reason: `variant ${name} is declared again` }] : [],
+  };
+  const proposal = proposalOf(t);
+  if (!view.state.exists) return planClone(t, proposal);
+  return planExisting(t, proposal, variant.spec.adoptionPolicy === "adoptExisting");
+}
 
-  const resolved = isSourceUpstream(upstream)
-    ? resolveSource(src as PackageSource, input.sources)
-    : resolveTarget(upstream, input.upstream[upstream.repo]?.[upstream.package]);
-  if (!resolved.ok) return skip(resolved.reason);
-  const { target } = resolved;
-  const specHash = variantSpecHash(variant);
-  const pr = state.pullRequest;
-  const close =
-    pr && pr.kind !== "update" ? [{ number: pr.number, reason: `variant ${name} is declared again` }] : [];
-  const openUpdate = pr?.kind === "update" ? pr : undefined;
-  const common = {
+function viewOf(variant: PackageVariant, input: FanoutInput): VariantView {
+  const name = variant.metadata.name;
+  const { upstream, downstream } = variant.spec;
+  const state: DownstreamPackageState = input.downstream[name] ?? { exists: false };
+  const followed: Followed = isSourceUpstream(upstream)
+    ? { kind: "source", upstream, src: sourceOf(upstream) }
+    : { kind: "git", upstream };
+  const locked = followed.kind === "source" ? state.lockedDigest : state.lockedRevision;
+  return {
+    name,
+    downstream,
+    state,
+    followed,
+    locked,
+    deployed: state.exists ? locked : undefined,
+    source: followed.kind === "source" ? formatSource(followed.src) : followed.upstream.package,
+  };
+}
+
+function skipVariant(view: VariantView, reason: string): FanoutAction {
+  const { name, downstream, deployed } = view;
+  return {
+    kind: "skip",
+    why: "problem",
     variant: name,
-    upstream: isSourceUpstream(upstream)
-      ? sourcePackageRef(src as PackageSource)
-      : { repo: upstream.repo, package: upstream.package },
+    downstream,
+    ...(deployed ? { deployed } : {}),
+    reason,
+  };
+}
+
+function proposalOf(t: Targeted): Proposal {
+  const { name, downstream, target, openUpdate, close, followed } = t;
+  return {
+    variant: name,
+    upstream:
+      followed.kind === "source"
+        ? sourcePackageRef(followed.src)
+        : { repo: followed.upstream.repo, package: followed.upstream.package },
     downstream,
     branch: formatVariantBranch({ package: downstream.package, variant: name }),
     to: target.revision,
     toCommit: target.commit,
-    specHash,
-    ...(isSourceUpstream(upstream)
-      ? { source: { source: declaredSource(upstream), digest: target.commit } }
+    specHash: t.specHash,
+    ...(followed.kind === "source"
+      ? { source: { source: declaredSource(followed.upstream), digest: target.commit } }
       : {}),
     ...(openUpdate ? { pullRequest: openUpdate.number } : {}),
     ...(openUpdate?.rebase && !openUpdate.editedByOthers ? { rebase: openUpdate.rebase } : {}),
     ...(close.length ? { close } : {}),
   };
+}
+
+/**
+ * The reason of a clone or an update proposing `what`: a rebuild of the open pull request on the default
+ * branch where it proposes the target already, else `fresh` with the rebuild's note.
+ */
+function proposalReason(t: Targeted, proposal: Proposal, what: string, fresh: string): string {
+  const { openUpdate, target, specHash } = t;
   // Only rebuilt (the pull request proposes the target already), or retargeted and rebuilt at once.
   const refreshOnly = openUpdate?.targetRevision === target.revision && openUpdate.specHash === specHash;
-  const rebaseNote = common.rebase
-    ? `; rebuild #${openUpdate?.number} on the default branch: ${common.rebase}`
+  if (refreshOnly && proposal.rebase)
+    return `rebuild #${openUpdate?.number} (${what}) on the default branch: ${proposal.rebase}`;
+  const rebaseNote = proposal.rebase
+    ? `; rebuild #${openUpdate?.number} on the default branch: ${proposal.rebase}`
     : "";
-  const waiting = (what: string): FanoutAction | undefined => {
-    if (!openUpdate) return undefined;
-    const base = {
-      kind: "nothing" as const,
-      variant: name,
-      downstream,
-      ...(deployed ? { deployed } : {}),
-      target: target.revision,
-      pullRequest: openUpdate.number,
-      ...(openUpdate.conflicts ? { conflicts: openUpdate.conflicts } : {}),
-      ...(close.length ? { close } : {}),
-    };
-    if (openUpdate.editedByOthers) {
-      return {
-        ...base,
-        held: "edited" as const,
-        reason: `pull request #${openUpdate.number} has commits from others, which fan-out does not overwrite; merge or close it`,
-      };
-    }
-    // The rebase policy may rebuild it on the moved default branch; else it proposes the target already.
-    if (
-      openUpdate.targetRevision === target.revision &&
-      openUpdate.specHash === specHash &&
-      !openUpdate.rebase
-    ) {
-      const held = openUpdate.conflicts ? ("conflicts" as const) : ("approval" as const);
-      return { ...base, held, reason: `pull request #${openUpdate.number} proposes ${what}` };
-    }
-    return undefined;
-  };
+  return `${fresh}${rebaseNote}`;
+}
 
-  // A pull request for this target that a person closed without merging: not this revision, for this
-  // downstream, until a newer one is published (or the variant changes what a re-apply proposed).
-  const declined = (): FanoutAction | undefined => {
-    const d = openUpdate ? undefined : state.declined;
-    if (!d || d.targetRevision !== target.revision || (d.reapply && d.specHash !== specHash))
-      return undefined;
+/**
+ * The open update pull request holds the variant where it proposes `what` already (waiting for approval
+ * or its conflicts) or carries commits of others; undefined where fan-out should (re)build it.
+ */
+function waiting(t: Targeted, what: string): FanoutAction | undefined {
+  const { name, downstream, deployed, target, openUpdate, close, specHash } = t;
+  if (!openUpdate) return undefined;
+  const base = {
+    kind: "nothing" as const,
+    variant: name,
+    downstream,
+    ...(deployed ? { deployed } : {}),
+    target: target.revision,
+    pullRequest: openUpdate.number,
+    ...(openUpdate.conflicts ? { conflicts: openUpdate.conflicts } : {}),
+    ...(close.length ? { close } : {}),
+  };
+  if (openUpdate.editedByOthers) {
     return {
-      kind: "skip",
-      why: "declined",
-      variant: name,
-      downstream,
-      ...(deployed ? { deployed } : {}),
-      target: target.revision,
-      pullRequest: d.number,
-      reason: `#${d.number} was closed without merging, so ${target.revision} is not proposed again; a newer revision gets a new pull request, and reopening #${d.number} resumes it`,
+      ...base,
+      held: "edited" as const,
+      reason: `pull request #${openUpdate.number} has commits from others, which fan-out does not overwrite; merge or close it`,
     };
-  };
-
-  if (!state.exists) {
-    return (
-      waiting(`the clone of ${revisionLabel(target.revision)}`) ??
-      declined() ?? {
-        kind: "clone",
-        ...common,
-        reason:
-          refreshOnly && common.rebase
-            ? `rebuild #${openUpdate?.number} (the clone of ${revisionLabel(target.revision)}) on the default branch: ${common.rebase}`
-            : `${downstream.repo}/${downstream.package} does not exist yet: clone ${source} ${revisionLabel(target.revision)}${rebaseNote}`,
-      }
-    );
   }
+  // The rebase policy may rebuild it on the moved default branch; else it proposes the target already.
+  if (
+    openUpdate.targetRevision === target.revision &&
+    openUpdate.specHash === specHash &&
+    !openUpdate.rebase
+  ) {
+    const held = openUpdate.conflicts ? ("conflicts" as const) : ("approval" as const);
+    return { ...base, held, reason: `pull request #${openUpdate.number} proposes ${what}` };
+  }
+  return undefined;
+}
+
+/**
+ * A pull request for this target that a person closed without merging: not this revision, for this
+ * downstream, until a newer one is published (or the variant changes what a re-apply proposed).
+ */
+function declined(t: Targeted): FanoutAction | undefined {
+  const { name, downstream, deployed, target, openUpdate, specHash } = t;
+  const d = openUpdate ? undefined : t.state.declined;
+  if (!d || d.targetRevision !== target.revision || (d.reapply && d.specHash !== specHash)) return undefined;
+  return {
+    kind: "skip",
+    why: "declined",
+    variant: name,
+    downstream,
+    ...(deployed ? { deployed } : {}),
+    target: target.revision,
+    pullRequest: d.number,
+    reason: `#${d.number} was closed without merging, so ${target.revision} is not proposed again; a newer revision gets a new pull request, and reopening #${d.number} resumes it`,
+  };
+}
+
+/** A downstream that does not exist yet: cloned, unless a pull request already proposes it or was declined. */
+function planClone(t: Targeted, proposal: Proposal): FanoutAction {
+  const { downstream, source, target } = t;
+  const what = `the clone of ${revisionLabel(target.revision)}`;
+  return (
+    waiting(t, what) ??
+    declined(t) ?? {
+      kind: "clone",
+      ...proposal,
+      reason: proposalReason(
+        t,
+        proposal,
+        what,
+        `${downstream.repo}/${downstream.package} does not exist yet: clone ${source} ${revisionLabel(target.revision)}`,
+      ),
+    }
+  );
+}
+
+/**
+ * A downstream that exists: skipped where another variant manages it, where it may not be adopted or has
+ * no lock to update from; nothing where it is at the target; else updated (or adopted), unless a pull
+ * request already proposes it or was declined.
+ */
+function planExisting(t: Targeted, proposal: Proposal, adoptExisting: boolean): FanoutAction {
+  const { name, downstream, state, locked, source, target, specHash, openUpdate, close, followed } = t;
+  const where = `${downstream.repo}/${downstream.package}`;
   if (state.managedBy !== undefined && state.managedBy !== name) {
-    return skip(
-      `${downstream.repo}/${downstream.package} is managed by variant ${state.managedBy}; give this variant another downstream package`,
+    return skipVariant(
+      t,
+      `${where} is managed by variant ${state.managedBy}; give this variant another downstream package`,
     );
   }
   const adopting = state.managedBy === undefined;
-  if (adopting && variant.spec.adoptionPolicy !== "adoptExisting") {
-    return skip(
-      `${downstream.repo}/${downstream.package} exists and was not created by this variant, and adoptionPolicy is adoptNone (Porch's default): set adoptionPolicy: adoptExisting to take it over, or choose another downstream package`,
+  if (adopting && !adoptExisting) {
+    return skipVariant(
+      t,
+      `${where} exists and was not created by this variant, and adoptionPolicy is adoptNone (Porch's default): set adoptionPolicy: adoptExisting to take it over, or choose another downstream package`,
     );
   }
+  const src = followed.kind === "source";
   if (!locked) {
-    return skip(
-      `${downstream.repo}/${downstream.package} has no upstream lock on ${src ? `a content digest of ${source}` : `a published revision of ${source}`}, so it cannot be updated; clone it from the upstream again`,
+    return skipVariant(
+      t,
+      `${where} has no upstream lock on ${src ? `a content digest of ${source}` : `a published revision of ${source}`}, so it cannot be updated; clone it from the upstream again`,
     );
   }
   const from = locked;
-  const converged = from === target.revision && state.specHash === specHash && !adopting;
-  if (converged) {
+  if (from === target.revision && state.specHash === specHash && !adopting) {
     const stale = openUpdate
       ? [
           ...close,
@@ -283,23 +380,14 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const to = revisionLabel(target.revision);
   const what =
     from === target.revision ? `re-applying the variant at ${to}` : `${revisionLabel(from)} → ${to}`;
+  const fresh = adopting
+    ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
+    : from === target.revision
+      ? `the variant changed: re-apply it at ${to}`
+      : `update ${revisionLabel(from)} → ${to}${src ? ` (${source})` : ""}`;
   return (
-    waiting(what) ??
-    declined() ?? {
-      kind: "update",
-      from,
-      ...common,
-      reason:
-        refreshOnly && common.rebase
-          ? `rebuild #${openUpdate?.number} (${what}) on the default branch: ${common.rebase}`
-          : `${
-              adopting
-                ? `adopt ${downstream.package} (adoptExisting) and bring it to ${to}`
-                : from === target.revision
-                  ? `the variant changed: re-apply it at ${to}`
-                  : `update ${revisionLabel(from)} → ${to}${src ? ` (${source})` : ""}`
-            }${rebaseNote}`,
-    }
+    waiting(t, what) ??
+    declined(t) ?? { kind: "update", from, ...proposal, reason: proposalReason(t, proposal, what, fresh) }
   );
 }
 
