@@ -160,7 +160,59 @@ function closedNow(rollout: Rollout, controls: RolloutControls, now: Date): stri
   return undefined;
 }
 
-type Targeted = Extract<FanoutAction, { kind: "clone" | "update" }>;
+/**
+ * One planning pass: the actions as the rollout gates them, and what every upstream's steps share — the
+ * pull requests open per repository, those opened in the last hour, the automerge and soak-check lists,
+ * whether a step failed.
+ */
+class RolloutRun {
+  readonly actions: FanoutAction[];
+  private readonly indexOf: Map<string, number>;
+  readonly openPulls: Record<string, number>;
+  hourly: number;
+  readonly automerge = new Set<string>();
+  readonly soakChecks = new Map<string, Date | null>();
+  stop = false;
+  /** Why nothing may open or merge now (hold, freeze, outside the schedule), or undefined. */
+  readonly closed: string | undefined;
+
+  constructor(readonly input: RolloutInput) {
+    this.actions = [...input.actions];
+    this.indexOf = new Map(this.actions.map((a, i) => [a.variant, i]));
+    this.openPulls = { ...input.openPulls };
+    this.hourly = input.openedLastHour;
+    this.closed = closedNow(input.rollout, input.controls, input.now);
+  }
+
+  /** The variant's action as gated so far; undefined for a variant the plan has none for. */
+  actionOf(variant: string): FanoutAction | undefined {
+    const i = this.indexOf.get(variant);
+    return i === undefined ? undefined : this.actions[i];
+  }
+
+  /** Holds back the clone or update of `variant` (anything else stays as it is), saying why. */
+  hold(variant: string, reason: string): void {
+    const i = this.indexOf.get(variant);
+    const a = i === undefined ? undefined : this.actions[i];
+    if (i === undefined || !a || (a.kind !== "clone" && a.kind !== "update")) return;
+    this.actions[i] = {
+      kind: "skip",
+      why: "rollout",
+      variant,
+      downstream: a.downstream,
+      ...(a.kind === "update" ? { deployed: a.from } : {}),
+      target: a.to,
+      ...(a.pullRequest ? { pullRequest: a.pullRequest } : {}),
+      reason,
+    };
+  }
+}
+
+/** The variants of one upstream package in the rollout, by step, each with its action. */
+interface RolloutGroup {
+  upstream: PackageRef;
+  steps: { variant: PackageVariant; action: FanoutAction }[][];
+}
 
 /**
  * Gates the plan: per upstream package, step after step, a step's pull requests open only once every
@@ -171,177 +223,214 @@ type Targeted = Extract<FanoutAction, { kind: "clone" | "update" }>;
  * Variants no step selects are not part of it: their actions pass unchanged.
  */
 export function planRollout(input: RolloutInput): RolloutPlan {
-  const { rollout, now } = input;
-  const actions = [...input.actions];
-  const indexOf = new Map(actions.map((a, i) => [a.variant, i]));
-  const groups = new Map<string, { upstream: PackageRef; steps: PackageVariant[][] }>();
-  for (const v of input.variants) {
-    const step = stepOf(rollout, v);
+  const run = new RolloutRun(input);
+  const rollouts = [...groupByUpstream(input, run)]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([, group]) => planGroup(run, group));
+  return {
+    actions: run.actions,
+    rollouts,
+    automerge: run.automerge,
+    soakChecks: run.soakChecks,
+    stop: run.stop,
+    complete: rollouts.every((r) => r.complete),
+  };
+}
+
+/** The rollout's variants with an action, by upstream package (`repo/package`), each in its step. */
+function groupByUpstream(input: RolloutInput, run: RolloutRun): Map<string, RolloutGroup> {
+  const { rollout } = input;
+  const groups = new Map<string, RolloutGroup>();
+  for (const variant of input.variants) {
+    const step = stepOf(rollout, variant);
+    const action = run.actionOf(variant.metadata.name);
     // An image upstream has no published revisions to wave through: its variants fan out as before.
-    const up = v.spec.upstream;
-    if (step === undefined || !indexOf.has(v.metadata.name) || isSourceUpstream(up)) continue;
+    const up = variant.spec.upstream;
+    if (step === undefined || !action || isSourceUpstream(up)) continue;
     const key = `${up.repo}/${up.package}`;
     let g = groups.get(key);
     if (!g) {
-      g = {
-        upstream: { repo: up.repo, package: up.package },
-        steps: rollout.steps.map(() => []),
-      };
+      g = { upstream: { repo: up.repo, package: up.package }, steps: rollout.steps.map(() => []) };
       groups.set(key, g);
     }
-    g.steps[step]?.push(v);
+    g.steps[step]?.push({ variant, action });
   }
-  const closed = closedNow(rollout, input.controls, now);
-  const openPulls = { ...input.openPulls };
-  let hourly = input.openedLastHour;
-  const automerge = new Set<string>();
-  const soakChecks = new Map<string, Date | null>();
-  const pendingCheck = rollout.soak === "pending-check";
-  const rollouts: RolloutStatus[] = [];
-  let stop = false;
-  const hold = (variant: string, reason: string) => {
-    const i = indexOf.get(variant) as number;
-    const a = actions[i] as FanoutAction;
-    if (a.kind !== "clone" && a.kind !== "update") return;
-    actions[i] = {
-      kind: "skip",
-      why: "rollout",
-      variant,
-      downstream: a.downstream,
-      ...(a.kind === "update" ? { deployed: a.from } : {}),
-      target: a.to,
-      ...(a.pullRequest ? { pullRequest: a.pullRequest } : {}),
-      reason,
-    };
-  };
+  return groups;
+}
 
-  for (const [, group] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
-    const status: RolloutStatus = { upstream: group.upstream, steps: [], complete: true };
-    // Until which step pull requests may open, and since when the step before passed.
-    let blocked: string | undefined;
-    let passedAt: Date | undefined;
-    rollout.steps.forEach((step, s) => {
-      const variants = group.steps[s] ?? [];
-      const members = variants.map((v) =>
-        member(
-          v,
-          actions[indexOf.get(v.metadata.name) as number] as FanoutAction,
-          input.facts[v.metadata.name] ?? {},
-        ),
-      );
-      const failed = members.find((m) => m.state === "failed");
-      const settled = members.every((m) => m.state === "deployed" || m.state === "skipped");
-      const stepStatus: RolloutStepStatus = {
-        name: step.name,
-        state: "rolling",
-        why: "",
-        automerge: step.automerge === true,
-        members,
-      };
-      status.steps.push(stepStatus);
-      if (!settled) status.complete = false;
-      const pending = members.filter((m) => m.state === "opening");
-      const release = () => {
-        for (const m of pending) hold(m.variant, `${step.name}: ${stepStatus.why}`);
-        for (const m of pending) m.state = "waiting";
-      };
-      if (failed) {
-        stepStatus.state = "failed";
-        stepStatus.why = `${failed.downstream.repo}/${failed.downstream.package}: ${failed.why}`;
-        status.failed ??= { step: step.name, why: stepStatus.why };
-        stop = true;
-      }
-      if (blocked !== undefined) {
-        if (!failed) {
-          stepStatus.state = "waiting";
-          stepStatus.why = blocked;
-        }
-        release();
-      } else if (input.controls.stopped || failed) {
-        if (!failed) {
-          stepStatus.state = "held";
-          stepStatus.why = "the rollout stopped at a failed step; `/rollout resume` once it is fixed";
-        }
-        release();
-      } else {
-        const age = durationMs(step.minimumReleaseAge ?? rollout.minimumReleaseAge ?? "0");
-        // Since the step before passed; the first step (or one after steps with no downstream of this
-        // package): since the revision was published.
-        const since = passedAt ?? firstPublished(members, actions, indexOf, input, group.upstream);
-        const ready = since ? new Date(since.getTime() + age) : undefined;
-        const soaking = age > 0 && (!ready || ready > now);
-        const soakWhy = ready
-          ? `soaking until ${ready.toISOString()} (minimumReleaseAge ${step.minimumReleaseAge ?? rollout.minimumReleaseAge})`
-          : "waiting for the publish time of the revision";
-        if (soaking && pending.length && (!pendingCheck || !ready)) {
-          stepStatus.state = "soaking";
-          stepStatus.why = soakWhy;
-          release();
-        } else if (closed && pending.length) {
-          stepStatus.state = "held";
-          stepStatus.why = closed;
-          release();
-        } else if (capacity(step, variants.length) === 0 && pending.length && !input.controls.resume) {
-          stepStatus.state = "gated";
-          stepStatus.why = "a manual gate (maxConcurrent 0): `/rollout resume` on this issue opens it";
-          release();
-        } else {
-          let room =
-            Math.max(capacity(step, variants.length), input.controls.resume ? 1 : 0) -
-            members.filter((m) => m.state === "proposed").length;
-          for (const m of pending) {
-            const a = actions[indexOf.get(m.variant) as number] as Targeted;
-            if (a.pullRequest) continue; // moving an open pull request opens nothing
-            const repoOpen = openPulls[m.downstream.repo] ?? 0;
-            const why =
-              room <= 0
-                ? `maxConcurrent: ${step.maxConcurrent} pull requests of ${step.name} open at once`
-                : rollout.prConcurrentLimit && repoOpen >= rollout.prConcurrentLimit
-                  ? `prConcurrentLimit: ${rollout.prConcurrentLimit} open in ${m.downstream.repo}`
-                  : rollout.prHourlyLimit && hourly >= rollout.prHourlyLimit
-                    ? `prHourlyLimit: ${rollout.prHourlyLimit} opened in the last hour`
-                    : undefined;
-            if (why) {
-              hold(m.variant, `${step.name}: held back by ${why}`);
-              m.state = "limited";
-              m.why = why;
-              continue;
-            }
-            room--;
-            hourly++;
-            openPulls[m.downstream.repo] = repoOpen + 1;
-          }
-          if (pendingCheck)
-            for (const m of members)
-              if (m.state === "opening" || m.state === "proposed")
-                soakChecks.set(m.variant, soaking && ready ? ready : null);
-          if (soaking && !settled) {
-            // `pending-check`: the pull requests are open, their check pending until the soak is over.
-            stepStatus.state = "soaking";
-            stepStatus.why = soakWhy;
-          } else {
-            stepStatus.state = settled ? "done" : "rolling";
-            if (step.automerge && !closed)
-              for (const m of members) if (m.state === "proposed") automerge.add(m.variant);
-          }
-        }
-      }
-      if (!settled && blocked === undefined) {
-        blocked = failed
-          ? `step ${step.name} failed`
-          : `step ${step.name} is not done: every pull request merged, checks passed on the default branch`;
-      }
-      if (settled && stepStatus.state !== "failed" && blocked === undefined) {
-        stepStatus.state = "done";
-        stepStatus.why = "";
-        const times = members.map((m) => input.facts[m.variant]?.baseAt?.getTime() ?? 0);
-        const latest = Math.max(0, ...times);
-        passedAt = latest > 0 ? new Date(latest) : passedAt;
-      }
-    });
-    rollouts.push(status);
+/** Where a group's walk through its steps is: until which step pull requests may open, and since when the step before passed. */
+interface StepCursor {
+  blocked: string | undefined;
+  passedAt: Date | undefined;
+}
+
+/** One upstream package's rollout, step after step. */
+function planGroup(run: RolloutRun, group: RolloutGroup): RolloutStatus {
+  const status: RolloutStatus = { upstream: group.upstream, steps: [], complete: true };
+  const cursor: StepCursor = { blocked: undefined, passedAt: undefined };
+  run.input.rollout.steps.forEach((step, s) => {
+    const entries = group.steps[s] ?? [];
+    const members = entries.map(({ variant, action }) =>
+      member(variant, action, run.input.facts[variant.metadata.name] ?? {}),
+    );
+    const stepStatus = planStep(run, group, step, entries.length, members, cursor);
+    status.steps.push(stepStatus);
+    if (!members.every((m) => m.state === "deployed" || m.state === "skipped")) status.complete = false;
+    if (stepStatus.state === "failed") status.failed ??= { step: step.name, why: stepStatus.why };
+  });
+  return status;
+}
+
+/** One step of a group: its state, its members' actions held back or let through. */
+function planStep(
+  run: RolloutRun,
+  group: RolloutGroup,
+  step: RolloutStep,
+  size: number,
+  members: RolloutMember[],
+  cursor: StepCursor,
+): RolloutStepStatus {
+  const failed = members.find((m) => m.state === "failed");
+  const settled = members.every((m) => m.state === "deployed" || m.state === "skipped");
+  const stepStatus: RolloutStepStatus = {
+    name: step.name,
+    state: "rolling",
+    why: "",
+    automerge: step.automerge === true,
+    members,
+  };
+  const pending = members.filter((m) => m.state === "opening");
+  const release = () => {
+    for (const m of pending) run.hold(m.variant, `${step.name}: ${stepStatus.why}`);
+    for (const m of pending) m.state = "waiting";
+  };
+  if (failed) {
+    stepStatus.state = "failed";
+    stepStatus.why = `${failed.downstream.repo}/${failed.downstream.package}: ${failed.why}`;
+    run.stop = true;
   }
-  return { actions, rollouts, automerge, soakChecks, stop, complete: rollouts.every((r) => r.complete) };
+  if (cursor.blocked !== undefined) {
+    if (!failed) {
+      stepStatus.state = "waiting";
+      stepStatus.why = cursor.blocked;
+    }
+    release();
+  } else if (run.input.controls.stopped || failed) {
+    if (!failed) {
+      stepStatus.state = "held";
+      stepStatus.why = "the rollout stopped at a failed step; `/rollout resume` once it is fixed";
+    }
+    release();
+  } else {
+    openStep(run, group, cursor, { step, size, members, pending, settled, status: stepStatus, release });
+  }
+  if (!settled && cursor.blocked === undefined) {
+    cursor.blocked = failed
+      ? `step ${step.name} failed`
+      : `step ${step.name} is not done: every pull request merged, checks passed on the default branch`;
+  }
+  if (settled && stepStatus.state !== "failed" && cursor.blocked === undefined) {
+    stepStatus.state = "done";
+    stepStatus.why = "";
+    const times = members.map((m) => run.input.facts[m.variant]?.baseAt?.getTime() ?? 0);
+    const latest = Math.max(0, ...times);
+    cursor.passedAt = latest > 0 ? new Date(latest) : cursor.passedAt;
+  }
+  return stepStatus;
+}
+
+/** A step being planned: its members (those pending: about to open), whether all are settled, its status. */
+interface StepWork {
+  step: RolloutStep;
+  /** How many variants the step selects (maxConcurrent's percentages are of it). */
+  size: number;
+  members: RolloutMember[];
+  pending: RolloutMember[];
+  settled: boolean;
+  status: RolloutStepStatus;
+  /** Holds back every pending member, with the step's why. */
+  release: () => void;
+}
+
+/**
+ * A step the steps before let through: it soaks, is held (hold, freeze, schedule) or gated, or opens
+ * what the limits allow; its members on automerge where the step says so.
+ */
+function openStep(run: RolloutRun, group: RolloutGroup, cursor: StepCursor, work: StepWork): void {
+  const { rollout, controls, now } = run.input;
+  const { step, size, members, pending, settled, status: stepStatus, release } = work;
+  const age = durationMs(step.minimumReleaseAge ?? rollout.minimumReleaseAge ?? "0");
+  // Since the step before passed; the first step (or one after steps with no downstream of this
+  // package): since the revision was published.
+  const since = cursor.passedAt ?? firstPublished(members, run, group.upstream);
+  const ready = since ? new Date(since.getTime() + age) : undefined;
+  const soaking = age > 0 && (!ready || ready > now);
+  const soakWhy = ready
+    ? `soaking until ${ready.toISOString()} (minimumReleaseAge ${step.minimumReleaseAge ?? rollout.minimumReleaseAge})`
+    : "waiting for the publish time of the revision";
+  const pendingCheck = rollout.soak === "pending-check";
+  if (soaking && pending.length && (!pendingCheck || !ready)) {
+    stepStatus.state = "soaking";
+    stepStatus.why = soakWhy;
+    release();
+  } else if (run.closed && pending.length) {
+    stepStatus.state = "held";
+    stepStatus.why = run.closed;
+    release();
+  } else if (capacity(step, size) === 0 && pending.length && !controls.resume) {
+    stepStatus.state = "gated";
+    stepStatus.why = "a manual gate (maxConcurrent 0): `/rollout resume` on this issue opens it";
+    release();
+  } else {
+    const room =
+      Math.max(capacity(step, size), controls.resume ? 1 : 0) -
+      members.filter((m) => m.state === "proposed").length;
+    admit(run, step, pending, room);
+    if (pendingCheck)
+      for (const m of members)
+        if (m.state === "opening" || m.state === "proposed")
+          run.soakChecks.set(m.variant, soaking && ready ? ready : null);
+    if (soaking && !settled) {
+      // `pending-check`: the pull requests are open, their check pending until the soak is over.
+      stepStatus.state = "soaking";
+      stepStatus.why = soakWhy;
+    } else {
+      stepStatus.state = settled ? "done" : "rolling";
+      if (step.automerge && !run.closed)
+        for (const m of members) if (m.state === "proposed") run.automerge.add(m.variant);
+    }
+  }
+}
+
+/**
+ * Lets the step's pending pull requests open while `room` (maxConcurrent), `prConcurrentLimit` and
+ * `prHourlyLimit` allow; the others are held back, naming the limit.
+ */
+function admit(run: RolloutRun, step: RolloutStep, pending: readonly RolloutMember[], room: number): void {
+  const { rollout } = run.input;
+  let left = room;
+  for (const m of pending) {
+    const a = run.actionOf(m.variant);
+    if (a && "pullRequest" in a && a.pullRequest) continue; // moving an open pull request opens nothing
+    const repoOpen = run.openPulls[m.downstream.repo] ?? 0;
+    const why =
+      left <= 0
+        ? `maxConcurrent: ${step.maxConcurrent} pull requests of ${step.name} open at once`
+        : rollout.prConcurrentLimit && repoOpen >= rollout.prConcurrentLimit
+          ? `prConcurrentLimit: ${rollout.prConcurrentLimit} open in ${m.downstream.repo}`
+          : rollout.prHourlyLimit && run.hourly >= rollout.prHourlyLimit
+            ? `prHourlyLimit: ${rollout.prHourlyLimit} opened in the last hour`
+            : undefined;
+    if (why) {
+      run.hold(m.variant, `${step.name}: held back by ${why}`);
+      m.state = "limited";
+      m.why = why;
+      continue;
+    }
+    left--;
+    run.hourly++;
+    run.openPulls[m.downstream.repo] = repoOpen + 1;
+  }
 }
 
 function member(v: PackageVariant, a: FanoutAction, facts: RolloutFacts): RolloutMember {
@@ -383,14 +472,12 @@ function member(v: PackageVariant, a: FanoutAction, facts: RolloutFacts): Rollou
 /** The first step's clock: when the revision it proposes was published. */
 function firstPublished(
   members: readonly RolloutMember[],
-  actions: readonly FanoutAction[],
-  indexOf: ReadonlyMap<string, number>,
-  input: RolloutInput,
+  run: RolloutRun,
   upstream: PackageRef,
 ): Date | undefined {
   let latest: Date | undefined;
   for (const m of members) {
-    const a = actions[indexOf.get(m.variant) as number];
+    const a = run.actionOf(m.variant);
     // What it proposes: the revision to open a pull request for, or the one its open pull request proposes.
     const revision =
       a?.kind === "clone" || a?.kind === "update"
@@ -399,7 +486,7 @@ function firstPublished(
           ? a.target
           : undefined;
     if (!revision) continue;
-    const at = input.publishedAt(upstream, revision);
+    const at = run.input.publishedAt(upstream, revision);
     if (!at) return undefined;
     if (!latest || at > latest) latest = at;
   }
