@@ -1,10 +1,11 @@
 /**
- * `npx tsx scripts/house-counts.ts [DIR] [--exclude SUBDIR]… [--list as|unknown|nonnull|long]`: the counts
+ * `npx tsx scripts/house-counts.ts [DIR|FILE] [--exclude SUBDIR]… [--list as|unknown|nonnull|long]`: the counts
  * issue #37 tracks, read off the TypeScript syntax tree of every `.ts` file under DIR (default `src`):
  * `as` expressions (`as const` counted apart), `as unknown as`, non-null `!` assertions (and how many of
  * them have a comment on their line or the line above), and functions longer than 60 and 100 lines.
  * `--list` prints each place of one kind, longest functions first.
  */
+import { statSync } from "node:fs";
 import { houseCounts, type Place, tsSources } from "../test/house-counts.js";
 
 function main(args: readonly string[]): number {
@@ -24,7 +25,7 @@ function main(args: readonly string[]): number {
     } else if (arg) dir = arg;
   }
   const root = process.cwd();
-  const c = houseCounts(tsSources(dir, exclude), root);
+  const c = houseCounts(statSync(dir).isDirectory() ? tsSources(dir, exclude) : [dir], root);
   const over = (n: number) => c.functions.filter((f) => f.lines > n);
   const lists: Record<string, Place[]> = {
     as: c.as,
