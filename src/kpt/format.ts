@@ -243,7 +243,7 @@ class Writer {
     // (a key with a line break is written quoted: `"…`, after its anchor or tag if any)
     const c = keyText.charCodeAt(0);
     if (
-      (keyText.length > SIMPLE_KEY_MAX || c === 34 || c === 38 || c === 33) &&
+      (keyText.length > SIMPLE_KEY_MAX || c === 34 || c === 38 || c === 33 || c === 91 || c === 123) &&
       !simpleKey(asNode(pair.key))
     ) {
       this.explicitEntry(pair, indent, prefix);
@@ -301,30 +301,50 @@ class Writer {
    * block collection's first entry or item on that line, as after a `- `.
    */
   private explicitEntry(pair: Pair, indent: number, prefix: string): void {
-    const key = asNode(pair.key) as Scalar;
-    const keyLines = scalarText(key, { flow: false, key: false, indent });
-    this.pushWithPrefix(`${prefix}? `, keyLines, key.comment ?? undefined);
+    const key = asNode(pair.key);
+    if (isScalar(key)) {
+      const keyLines = scalarText(key, { flow: false, key: false, indent });
+      this.pushWithPrefix(`${prefix}? `, keyLines, key.comment ?? undefined);
+    } else this.explicitPart(key as Node, indent, `${prefix}? `, false);
     const value = asNode(pair.value);
     const pad = this.pad(indent);
     if (value === null || value === undefined) {
       this.out.push(`${pad}:`);
       return;
     }
-    if (isMap(value) && !value.flow && value.items.length > 0) {
-      this.mapItems(value.items as Pair[], indent + 2, false, `${pad}: `);
-      if (value.comment) this.comment(value.comment, indent + 2, "foot");
+    this.explicitPart(value, indent, `${pad}: `);
+  }
+
+  /**
+   * The key or the value of an explicit entry (`? ` or `: ` its `indicator`, after the entry's
+   * indentation) as yaml.v3 writes it: a block collection's first entry or item on the indicator's line,
+   * the others 2 further, as after a `- `; with an anchor or a tag, those alone on that line and the
+   * collection below (a list then at the entry's column, or 2 further in a wide file, as a value's).
+   */
+  private explicitPart(node: Node, indent: number, indicator: string, head = true): void {
+    const inner = indent + 2;
+    if (isMap(node) && !node.flow && node.items.length > 0) {
+      const props = collectionProps(node);
+      if (props !== "") this.out.push(indicator.trimEnd() + props);
+      this.mapItems(node.items as Pair[], inner, false, props === "" ? indicator : undefined);
+      if (node.comment) this.comment(node.comment, inner, "foot");
       return;
     }
-    if (isSeq(value) && !value.flow && value.items.length > 0) {
-      const inner = indent + 2;
-      value.items.forEach((item, i) => {
-        this.seqItem(asNode(item), inner, i === 0 ? `${pad}: - ` : `${this.pad(inner)}- `);
-      });
-      if (value.comment) this.comment(value.comment, inner, "foot");
+    if (isSeq(node) && !node.flow && node.items.length > 0) {
+      const props = collectionProps(node);
+      if (props !== "") {
+        this.out.push(indicator.trimEnd() + props);
+        this.seqItems(node.items.map(asNode), this.wide ? inner : indent);
+      } else
+        node.items.forEach((item, i) => {
+          this.seqItem(asNode(item), inner, i === 0 ? `${indicator}- ` : `${this.pad(inner)}- `);
+        });
+      if (node.comment) this.comment(node.comment, inner, "foot");
       return;
     }
-    const s = this.inline(value, indent);
-    this.pushWithPrefix(`${pad}: `, s.lines, s.comment, s.flow);
+    // a key's head comment is written above its `?` (mapItems), not inside its flow collection
+    const s = this.inline(node, indent, head);
+    this.pushWithPrefix(indicator, s.lines, s.comment, s.flow);
   }
 
   private seqItems(items: (Node | null)[], indent: number): void {
@@ -457,11 +477,14 @@ function collectionProps(node: YAMLMap | YAMLSeq): string {
 export const SIMPLE_KEY_MAX = 128;
 
 /**
- * Whether yaml.v3 writes `key` as a simple key: a scalar whose value, anchor and tag together are at
- * most SIMPLE_KEY_MAX characters and hold no line break (yaml_emitter_check_simple_key). A longer key
- * is written `? key` with its value on the next line (explicitEntry). Collections as keys: as before.
+ * Whether yaml.v3 writes `key` as a simple key (yaml_emitter_check_simple_key): a scalar whose value,
+ * anchor and tag together are at most SIMPLE_KEY_MAX characters and hold no line break, an alias, an
+ * empty collection (`{}`, `[]`). Any other key — a longer or multi-line scalar, a collection with
+ * entries (`[a, b]`, `{{x}}`, a block list) — is written after `? `, its value after `: ` on the next
+ * line in a block mapping (explicitEntry), after ` : ` in a flow one.
  */
-function simpleKey(key: Node | null): boolean {
+function simpleKey(key: Node | null | undefined): boolean {
+  if (isMap(key) || isSeq(key)) return key.items.length === 0;
   if (!isScalar(key)) return true;
   const value = key.value;
   const text = typeof value === "string" ? value : (key.source ?? String(value));
@@ -499,7 +522,7 @@ export function flowText(node: Node | null, key: boolean): string {
     const parts = (node.items as Pair[]).map((p) => {
       const key = asNode(p.key);
       const value = flowValueText(asNode(p.value));
-      return isComplexKey(key) ? `? ${flowText(key, true)} : ${value}` : `${flowText(key, true)}: ${value}`;
+      return simpleKey(key) ? `${flowText(key, true)}: ${value}` : `? ${flowText(key, true)} : ${value}`;
     });
     return `${prefix}{${parts.join(", ")}}`;
   }
@@ -521,9 +544,9 @@ export function flowValueText(value: Node | null | undefined): string {
   return flowText(value, false);
 }
 
-/** A key yaml.v3 writes after `? ` (a collection: `{{x}}` is a mapping whose key is the mapping `{x}`). */
+/** A key yaml.v3 writes after `? ` (see simpleKey: `{{x}}` is a mapping whose key is the mapping `{x}`). */
 export function isComplexKey(key: Node | null | undefined): boolean {
-  return key !== null && key !== undefined && (isMap(key) || isSeq(key));
+  return !simpleKey(key);
 }
 
 /**

@@ -13,6 +13,7 @@ import { YamlError } from "./errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
 import { parseCommonYaml } from "./yaml-fast.js";
 import { mayHoldFlowColon, parseWithFlowColons } from "./yaml-flow-colon.js";
+import { orphanItemError, parseWithFlowKeys } from "./yaml-flow-key.js";
 import { mergeKeysAsText } from "./yaml-nodes.js";
 import { parseWithUnindentedQuotes } from "./yaml-quoted.js";
 
@@ -51,6 +52,12 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
     // a plain scalar in a flow collection that yaml.v3 reads on past a `:` (`[001:db8::]`)
     const again = new LineCounter();
     const read = parseWithFlowColons(text, { ...PARSE_OPTIONS, lineCounter: again });
+    if (read) [docs, lineCounter] = [read, again];
+  }
+  if (docs.some((d) => d.errors.some(orphanItemError))) {
+    // a flow collection as a key after another entry (`[b]: 2`): the `yaml` parser's orphan item
+    const again = new LineCounter();
+    const read = parseWithFlowKeys(text, { ...PARSE_OPTIONS, lineCounter: again });
     if (read) [docs, lineCounter] = [read, again];
   }
   for (const doc of docs) {
