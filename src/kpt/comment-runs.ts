@@ -369,6 +369,12 @@ function placeRuns(
       foot = place(value as Node, undefined, text, marks, end, undefined, rootFoot, endCol);
     placeRuns(value as Node, text, isLast ? end : undefined, later, undefined, endCol, marks);
   });
+  // the root mapping's last value empty (`key:`, then only comment lines to the document's end): the
+  // run ends the root mapping as a nested one's ends it (after the `:`, every piece is a head, so the
+  // document's foot, written after a blank line)
+  const last = children[children.length - 1];
+  if (rootFoot && end !== undefined && last && emptyValue(last.value))
+    foot = place(block, undefined, text, marks, end, undefined, rootFoot, endCol);
   return foot;
 }
 

@@ -2082,3 +2082,23 @@ describe("the comments that end a file without a final line break go where yaml.
     expect(rendered(`${HEADER}b:\n  c: 1\n# END\n${second}`)).toBe(`${HEADER}b:\n  c: 1\n# END\n${second}`);
   });
 });
+
+/**
+ * Comment lines after the root mapping's last value when it is empty (`key:`), to the end of the
+ * document: after a `:` no piece is a foot, so yaml.v3 reads them as the document's foot, written after
+ * a blank line at column 0 (rook's StorageClasses end in `mountOptions:` then commented-out items;
+ * porchlight wrote them with no blank line). Each case: the input (after a resource's header), and the
+ * bytes kpt v1.0.0-beta.56's `fn render` wrote for it, with no function and through `exec: cat` alike.
+ */
+const EMPTY_LAST_VALUE_CASES: [string, string, string][] = [
+  ["a comment under the empty value", "m:\n  # A\n", "m:\n\n# A\n"],
+  ["two comment lines", "m:\n  # A\n  #- b\n", "m:\n\n# A\n#- b\n"],
+  ["a comment at column 0", "m:\n# A\n", "m:\n\n# A\n"],
+  ["no final line break", "m:\n  # A", "m:\n\n# A\n"],
+];
+
+describe("comments after the root mapping's empty last value are the document's foot", () => {
+  it.each(EMPTY_LAST_VALUE_CASES)("%s", (_name, input, kpt) => {
+    expect(rendered(HEADER + input)).toBe(HEADER + kpt);
+  });
+});
