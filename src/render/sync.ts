@@ -30,6 +30,29 @@ function keyOf(pair: Pair): string {
   return isScalar(k) ? String(k.value) : String(k);
 }
 
+/**
+ * Each entry's key, a key's later entries told apart (`a`, then `a` NUL 1): a resource may hold a key
+ * twice (kpt reads it as nodes), and the n-th entry of a key in the output is the n-th in the input —
+ * so each keeps its place and its comments (kpt's trip writes the first value in both places: see
+ * docs/kpt-compat.md, Deviations).
+ */
+function entryKeys(pairs: readonly Pair[]): Map<Pair, string> {
+  const seen = new Map<string, number>();
+  const out = new Map<Pair, string>();
+  for (const p of pairs) {
+    const k = keyOf(p);
+    const n = seen.get(k) ?? 0;
+    seen.set(k, n + 1);
+    out.set(p, n === 0 ? k : `${k}\u0000${n}`);
+  }
+  return out;
+}
+
+/** The entries of a mapping by entryKeys. */
+function byEntryKey(pairs: readonly Pair[]): Map<string, Pair> {
+  return new Map([...entryKeys(pairs)].map(([p, k]) => [k, p]));
+}
+
 function copyOne(from: Node, to: Node): void {
   if (from.commentBefore) to.commentBefore = from.commentBefore;
   if (from.comment) {
@@ -43,9 +66,9 @@ function copyComments(from: Node | null, to: Node | null): void {
   if (!from || !to) return;
   copyOne(from, to);
   if (isMap(from) && isMap(to)) {
-    const byKey = new Map((from.items as Pair[]).map((p) => [keyOf(p), p]));
-    for (const pair of to.items as Pair[]) {
-      const match = byKey.get(keyOf(pair));
+    const byKey = byEntryKey(from.items as Pair[]);
+    for (const [pair, key] of entryKeys(to.items as Pair[])) {
+      const match = byKey.get(key);
       if (!match) continue;
       if (isNode(match.key) && isNode(pair.key)) copyOne(match.key, pair.key);
       copyComments(asNode(match.value), asNode(pair.value));
@@ -61,19 +84,19 @@ function copyComments(from: Node | null, to: Node | null): void {
 function syncOrder(from: Node | null, to: Node | null): void {
   if (!from || !to) return;
   if (isMap(from) && isMap(to)) {
-    const rank = new Map((from.items as Pair[]).map((p, i) => [keyOf(p), i]));
+    const fromKeys = entryKeys(from.items as Pair[]);
+    const rank = new Map([...fromKeys.values()].map((k, i) => [k, i]));
     const pairs = to.items as Pair[];
-    const known = pairs.filter((p) => rank.has(keyOf(p)));
-    if (
-      known.some((p, i) => i > 0 && rank.get(keyOf(p))! < rank.get(keyOf(known[i - 1]!))!) ||
-      known.length < pairs.length
-    ) {
-      known.sort((a, b) => rank.get(keyOf(a))! - rank.get(keyOf(b))!);
-      to.items = [...known, ...pairs.filter((p) => !rank.has(keyOf(p)))];
+    const toKeys = entryKeys(pairs);
+    const rankOf = (p: Pair) => rank.get(toKeys.get(p)!);
+    const known = pairs.filter((p) => rankOf(p) !== undefined);
+    if (known.some((p, i) => i > 0 && rankOf(p)! < rankOf(known[i - 1]!)!) || known.length < pairs.length) {
+      known.sort((a, b) => rankOf(a)! - rankOf(b)!);
+      to.items = [...known, ...pairs.filter((p) => rankOf(p) === undefined)];
     }
-    const byKey = new Map((to.items as Pair[]).map((p) => [keyOf(p), p]));
-    for (const p of from.items as Pair[]) {
-      const match = byKey.get(keyOf(p));
+    const byKey = new Map([...toKeys].map(([p, k]) => [k, p]));
+    for (const [p, key] of fromKeys) {
+      const match = byKey.get(key);
       if (match) syncOrder(asNode(p.value), asNode(match.value));
     }
   } else if (isSeq(from) && isSeq(to)) {
@@ -121,10 +144,10 @@ function foldedToDouble(from: unknown, to: unknown, trips: number): void {
     return;
   }
   if (isMap(to)) {
-    const byKey = isMap(from) ? new Map((from.items as Pair[]).map((p) => [keyOf(p), p.value])) : undefined;
-    for (const pair of to.items as Pair[]) {
+    const byKey = isMap(from) ? byEntryKey(from.items as Pair[]) : undefined;
+    for (const [pair, key] of entryKeys(to.items as Pair[])) {
       if (isScalar(pair.key) && pair.key.type === "BLOCK_FOLDED") pair.key.type = "QUOTE_DOUBLE";
-      foldedToDouble(byKey?.get(keyOf(pair)), pair.value, trips);
+      foldedToDouble(byKey?.get(key)?.value, pair.value, trips);
     }
     return;
   }

@@ -369,14 +369,22 @@ describe.skipIf(!hasKpt)("porchlight fn render gives what kpt gives", () => {
   it("keeps what kpt's trip through a function loses: both values of a key written twice", async () => {
     // kpt writes the first value twice (`a: 1` `a: 1`); porchlight keeps the file's data
     // (docs/kpt-compat.md, Deviations)
+    // apart, each keeps its place as in kpt's output (where kpt writes the first's comments twice too),
+    // its value and comments its own (kubevirt's vendored CRDs
+    // hold `versions:` twice in `spec`; porchlight moved the first down to the second)
+    const apart =
+      "apiVersion: v1\nkind: Foo\nmetadata:\n  name: w\nspec:\n  # one\n  a: 1\n  b: 2\n  # two\n  a: 3\n  c: 4\n";
     const files = {
       Kptfile: kptfile("pkg", "pipeline:\n  mutators:\n  - exec: $CAT\n"),
       "twice.yaml": shapes["twice.yaml"],
+      "apart.yaml": apart,
     };
     const { pl, kpt } = await both(files);
     expect(kpt.files["twice.yaml"]).toContain("  a: 1\n  a: 1\n");
+    expect(kpt.files["apart.yaml"]).toBe(apart.replace("a: 3", "a: 1").replace("# two", "# one"));
     expect(pl.code).toBe(0);
     expect(pl.files["twice.yaml"]).toBe(shapes["twice.yaml"]);
+    expect(pl.files["apart.yaml"]).toBe(apart);
   });
 
   it("refuses a Kptfile with a key twice, as kpt does", async () => {
