@@ -541,6 +541,8 @@ function place(
   if (foot !== "") footBefore.add(next);
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
+  // feet only, a blank line within them (`# B` / blank / `# C`): the blank line after them stays too
+  if (foot !== "" && head.length === 0) (next as { [FEET_ONLY]?: boolean })[FEET_ONLY] = true;
   // the blank line after that foot is written whatever blank lines came before the run
   if (foot !== "") next.spaceBefore = false;
 }

@@ -367,6 +367,7 @@ class Writer {
       this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, first));
       if (item.comment) {
         const at = keyFoot(item) || endFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
+        this.afterFoot(at);
         this.comment(item.comment, at, "foot");
       }
       return;

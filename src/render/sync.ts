@@ -53,9 +53,10 @@ function byEntryKey(pairs: readonly Pair[]): Map<string, Pair> {
   return new Map([...entryKeys(pairs)].map(([p, k]) => [k, p]));
 }
 
+/** kyaml's copyFieldComments: the input's comment goes where the output's node has none of its own. */
 function copyOne(from: Node, to: Node): void {
-  if (from.commentBefore) to.commentBefore = from.commentBefore;
-  if (from.comment) {
+  if (from.commentBefore && !to.commentBefore) to.commentBefore = from.commentBefore;
+  if (from.comment && !to.comment) {
     to.comment = from.comment;
     copyEndFoot(from, to);
   }

@@ -2102,3 +2102,13 @@ describe("comments after the root mapping's empty last value are the document's 
     expect(rendered(HEADER + input)).toBe(HEADER + kpt);
   });
 });
+
+
+describe("feet before the next key with a blank line among them keep the blank line after them", () => {
+  it("writes them as kpt does, with no function", () => {
+    // read off kpt v1.0.0-beta.56's `fn render` (what a trip through a function makes of rook's
+    // StorageClasses' commented-out parameters, then read again)
+    const input = "p:\n  a: 1\n  # A\n\n  # B\n\n  # C\nr: 1\n";
+    expect(rendered(HEADER + input)).toBe(`${HEADER}p:\n  a: 1\n  # A\n# B\n\n# C\n\nr: 1\n`);
+  });
+});

@@ -1,0 +1,85 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { defaultRegistry } from "../../src/fn/registry.js";
+import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { render } from "../../src/render/render.js";
+import { hasKpt } from "./kpt-oracle.js";
+
+/**
+ * Comment lines after a nested block, through a function that hands its ResourceList back as it got it
+ * (an exec `cat`). kpt reads the function's output back and gives each node the input's comment only
+ * where the output's node has none (kyaml's copyFieldComments): a foot the trip split (the first piece
+ * the last value's, the rest before the next key) is not written again, whole, from the input. A foot
+ * the trip gave to another node is written twice, the second after a blank line. Each case: the lines
+ * after a resource's header, and the bytes kpt v1.0.0-beta.56's `fn render` wrote with `exec: cat` as
+ * its one mutator (rook's StorageClasses, the GKE samples' `# [END …]` with no final line break).
+ */
+const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
+
+const CASES: [string, string, string][] = [
+  [
+    "a nested mapping's foot of two pieces after a blank line: the first stays, the second moves out",
+    "p:\n  a: 1\n\n  # A\n\n  # B\nr: 1\n",
+    "p:\n  a: 1\n  # A\n# B\n\nr: 1\n",
+  ],
+  [
+    "three pieces: the later two before the next key, the blank lines between them kept",
+    "p:\n  a: 1\n\n  # A\n\n  # B\n\n  # C\nr: 1\n",
+    "p:\n  a: 1\n  # A\n# B\n\n# C\n\nr: 1\n",
+  ],
+  [
+    "no final line break, the last comment a list item's mapping's foot: twice, a blank line between",
+    "spec:\n  c:\n  - n: 1\n    args:\n    - x\n# END",
+    "spec:\n  c:\n  - n: 1\n    args:\n    - x\n    # END\n\n    # END\n",
+  ],
+  [
+    "the same in a mapping: twice, a blank line between (as before)",
+    "spec:\n  c:\n    n: 1\n    args:\n    - x\n# END",
+    "spec:\n  c:\n    n: 1\n    args:\n    - x\n    # END\n\n    # END\n",
+  ],
+];
+
+const work = mkdtempSync(join(tmpdir(), "porchlight-comment-trip-"));
+const cat = join(work, "cat.sh");
+writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const kptfile = (name: string) =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n  - exec: ${cat}\n`;
+
+async function throughCat(text: string): Promise<string | undefined> {
+  const out = await render(treeFromText({ Kptfile: kptfile("p"), "f.yaml": text }), "", {
+    registry: defaultRegistry(),
+    run: DEFAULT_RUN_OPTIONS,
+    allowExec: true,
+    rootDir: join(work, "pkg"),
+  });
+  expect(out.ok, out.error?.message).toBe(true);
+  return treeToText(out.tree)["f.yaml"];
+}
+
+describe("comments after a nested block through a function go where kpt puts them", () => {
+  it.each(CASES)("%s", async (_name, input, kpt) => {
+    expect(await throughCat(HEADER + input)).toBe(HEADER + kpt);
+  });
+});
+
+describe.skipIf(!hasKpt)("the cases' expectations are what kpt writes", () => {
+  it("matches a kpt fn render with `exec: cat`", () => {
+    const dir = join(work, "kpt");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: root\n");
+    CASES.forEach(([, input], i) => {
+      mkdirSync(join(dir, `c${i}`));
+      writeFileSync(join(dir, `c${i}`, "Kptfile"), kptfile(`c${i}`));
+      writeFileSync(join(dir, `c${i}`, "f.yaml"), HEADER + input);
+    });
+    execFileSync("kpt", ["fn", "render", dir, "--allow-exec"], { stdio: "pipe" });
+    CASES.forEach(([name, , kpt], i) => {
+      expect(readFileSync(join(dir, `c${i}`, "f.yaml"), "utf8"), name).toBe(HEADER + kpt);
+    });
+  });
+});
