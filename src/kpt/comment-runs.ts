@@ -452,7 +452,8 @@ function place(
     ? [{ col: inner, lines: [emptyHead!], owner: "head", blankBefore: false, blankAfter: false }]
     : cut(lines, inner, nextCol, afterColon);
   // where each block ends among the pieces (yaml.v3 unrolling indents): the pieces up to it are its foot
-  const ends = blockEnds(closing, pieces, text, next ? undefined : lastLineEnd(text, nextLine));
+  const lastCol = next ? undefined : lastLineEnd(text, nextLine);
+  const ends = blockEnds(closing, pieces, text, lastCol);
   const owners = pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return innermost;
@@ -501,6 +502,14 @@ function place(
     if (k === beforeMarker && p.col === 0) {
       docFoot = true;
       head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
+      return;
+    }
+    // where the text ends with no final line break, kpt loses that foot (`    d: 1` / `  # A` / `# END`
+    // comes back `    # END`): porchlight keeps it, written before the foot that replaced it (a
+    // deviation, docs/kpt-compat.md)
+    if (p.owner === "last" && lastReplaced && lastCol !== undefined) {
+      valueFootAtEnd.delete(innermost);
+      add(innermost);
       return;
     }
     if (p.owner === "last" && lastReplaced) return;
