@@ -1,4 +1,4 @@
-import { isCollection, isMap, isScalar, Scalar, type YAMLMap } from "yaml";
+import { isMap, isScalar, Scalar, type YAMLMap } from "yaml";
 
 /**
  * The annotations kpt reads and writes on resources, with kpt's meaning.
@@ -96,10 +96,7 @@ export function annotationsToSet(metadata: YAMLMap, dropFoot: boolean): YAMLMap 
   }
   const created = new (metadata.constructor as new () => YAMLMap)();
   const key = new Scalar("annotations");
-  // (a render leaves a foot after a nested block where it is: its trip through a function reads it back
-  // into that block, and the column kpt keeps is not told apart there yet)
-  const lastValue = metadata.items[metadata.items.length - 1]?.value;
-  if (metadata.comment && (dropFoot || !isCollection(lastValue))) {
+  if (metadata.comment) {
     key.commentBefore = `${metadata.comment}\n`;
     metadata.comment = undefined;
   }

@@ -176,6 +176,16 @@ describe("attribution on render", () => {
     expect(await render({}, input)).toBe([want, want].join("---\n"));
   });
 
+  it("puts a new annotations field after metadata's foot after a nested last field, as kpt does", async () => {
+    // the comment at metadata's column below `labels:`, then a blank line: kpt writes the comment, a
+    // blank line, then its annotations (with no pipeline and with `exec: cat`); porchlight wrote the
+    // annotations first
+    const head =
+      "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n  labels:\n    app: c\n";
+    const set = "  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\n";
+    expect(await render({}, `${head}  # c\n\nspec: 1\n`)).toBe(`${head}  # c\n\n${set}spec: 1\n`);
+  });
+
   it("keeps a foot comment after an empty annotations field that kpt clears (kpt loses it)", async () => {
     const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n";
     // kpt: `name: x` then the annotations, `# foot` gone (docs/kpt-compat.md, Deviations)
