@@ -58,13 +58,13 @@ function placeItemHeadComments(node: Node, text: string): void {
     if (l === undefined) return;
     dash = /^(\s*)-\s+(#.*)$/.exec(l);
     if (dash) below.unshift(dash[2] ?? "");
-    else if (/^\s*#/.test(l)) below.unshift(l.trim());
+    else if (/^\s*#/.test(l)) below.unshift(l.trimStart());
     else return;
   }
   const above: string[] = [];
   for (let l = lines.up(); l !== undefined && /^\s*#/.test(l); l = lines.up()) {
     if (l.length - l.trimStart().length !== (dash[1] ?? "").length) break;
-    above.unshift(l.trim());
+    above.unshift(l.trimStart());
   }
   node.commentBefore = above.length > 0 ? above.map(commentLineText).join("\n") : undefined;
   if (below.length > 0) key.commentBefore = below.map(commentLineText).join("\n");

@@ -67,6 +67,15 @@ describe("comments after a nested block through a function go where kpt puts the
   });
 });
 
+describe("a resource's head comment through a function", () => {
+  it("keeps a `# ` line's space (kustomize's license headers end in `# `)", async () => {
+    // kpt v1.0.0-beta.56 writes it back as it was; porchlight's reading of the function's output
+    // trimmed the line, and the input's comment no longer overwrites the output's
+    const input = `# Copyright\n# \n${HEADER}`;
+    expect(await throughCat(input)).toBe(input);
+  });
+});
+
 describe.skipIf(!hasKpt)("the cases' expectations are what kpt writes", () => {
   it("matches a kpt fn render with `exec: cat`", () => {
     const dir = join(work, "kpt");
