@@ -1,4 +1,5 @@
 import { isMap, isScalar, Scalar, type YAMLMap } from "yaml";
+import { markEndFoot } from "./comment-runs.js";
 
 /**
  * The annotations kpt reads and writes on resources, with kpt's meaning.
@@ -119,6 +120,9 @@ export function dropAnnotationsField(metadata: YAMLMap): void {
   const next = metadata.items[at];
   if (next === undefined) {
     metadata.comment = metadata.comment ? `${foot}\n${metadata.comment}` : foot;
+    // metadata's own foot, written at its column (yaml.v3 holds it on its last key), after a nested
+    // block too
+    markEndFoot(metadata);
   } else if (isScalar(next.key)) {
     next.key.commentBefore = next.key.commentBefore ? `${before}${next.key.commentBefore}` : before;
   }

@@ -141,6 +141,17 @@ const valueFootAtEnd = new WeakMap<Node, string>();
 /** Keys above which place left the foot of the entry before them (yaml.v3 gives it to the key). */
 const footBefore = new WeakSet<Node>();
 
+/** The foot place left above a key, as its own property (see footBeforeText), so a copy keeps it. */
+const FOOT_BEFORE = Symbol("porchlight.footBefore");
+
+/**
+ * The foot of the entry before that place wrote at the start of `key`'s head comment (with the line
+ * break that ends it): yaml.v3 holds it on that entry's key, apart from this key's own head comment.
+ */
+export function footBeforeText(key: Node): string | undefined {
+  return (key as { [FOOT_BEFORE]?: string })[FOOT_BEFORE];
+}
+
 /** The value of entry `at` of a mapping. */
 const prev = (block: YAMLMap, at: number): unknown => (block.items[at] as Pair | undefined)?.value;
 
@@ -254,6 +265,11 @@ function tripEndFeet(node: unknown, followed: boolean, root = false): void {
       footToInnermost(child, child.comment);
     tripEndFeet(child, more);
   });
+}
+
+/** Marks block mapping `node`'s foot as one its end took: written at its own column (see endFoot). */
+export function markEndFoot(node: Node): void {
+  (node as { [END_FOOT]?: boolean })[END_FOOT] = true;
 }
 
 /** Gives `to` the endFoot mark of `from` (a comment copied from one to the other goes with its mark). */
@@ -547,7 +563,10 @@ function place(
     });
   // the foot of the entry before `next` is written followed by a blank line
   const foot = beforeNext.length > 0 ? `${beforeNext.join("\n")}\n` : "";
-  if (foot !== "") footBefore.add(next);
+  if (foot !== "") {
+    footBefore.add(next);
+    (next as { [FOOT_BEFORE]?: string })[FOOT_BEFORE] = foot;
+  }
   const joined = foot + (head.length > 0 ? (foot ? "\n" : "") + head.join("\n") : "");
   if (joined !== "") next.commentBefore = joined;
   // feet only, a blank line within them (`# B` / blank / `# C`): the blank line after them stays too

@@ -1,6 +1,6 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
-import { copyEndFoot, endFeetAfterTrip } from "../kpt/comment-runs.js";
+import { copyEndFoot, endFeetAfterTrip, footBeforeText } from "../kpt/comment-runs.js";
 import { dashCommentsAfterTrip } from "../kpt/dash-comments.js";
 import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
@@ -56,7 +56,14 @@ function byEntryKey(pairs: readonly Pair[]): Map<string, Pair> {
 /** kyaml's copyFieldComments: the input's comment goes where the output's node has none of its own. */
 function copyOne(from: Node, to: Node): void {
   if (from.commentBefore && !to.commentBefore) to.commentBefore = from.commentBefore;
-  if (from.comment && !to.comment) {
+  else if (from.commentBefore && to.commentBefore) {
+    // the foot of the entry before, which yaml.v3 holds on that entry's key, apart from this head
+    const foot = footBeforeText(from);
+    if (foot !== undefined && footBeforeText(to) === undefined)
+      to.commentBefore = `${foot}\n${to.commentBefore}`;
+  }
+  // (the same comment read back: where yaml.v3 holds it, the input tells — copyEndFoot)
+  if (from.comment && (!to.comment || to.comment === from.comment)) {
     to.comment = from.comment;
     copyEndFoot(from, to);
   }

@@ -32,6 +32,11 @@ const CASES: [string, string, string][] = [
     "p:\n  a: 1\n  # A\n# B\n\n# C\n\nr: 1\n",
   ],
   [
+    "the foot of the entry before a key, held apart from the key's head: written again where it was",
+    "m:\n  l1:\n  - v1\n # c0\n\n  # c2\n  s2: x2\n",
+    "m:\n  l1:\n  - v1\n  # c0\n\n  # c0\n\n  # c2\n  s2: x2\n",
+  ],
+  [
     "no final line break, the last comment a list item's mapping's foot: twice, a blank line between",
     "spec:\n  c:\n  - n: 1\n    args:\n    - x\n# END",
     "spec:\n  c:\n  - n: 1\n    args:\n    - x\n    # END\n\n    # END\n",
