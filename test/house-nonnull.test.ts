@@ -17,7 +17,6 @@ const PENDING: Record<string, number> = {
   "src/kpt/format-scalar.ts": 1,
   "src/render/eval.ts": 1,
   "src/render/step.ts": 7,
-  "src/render/sync.ts": 5,
   "src/render/write.ts": 1,
 };
 

@@ -55,10 +55,10 @@ function mendItems(token: CST.Token | null | undefined): boolean {
     case "block-map": {
       const items = token.items;
       for (let i = items.length - 2; i >= 0; i--) {
-        const it = items[i]!;
+        const [it, next] = [items[i], items[i + 1]];
+        if (!it || !next) continue;
         const blanksOnly = !it.key && !it.sep && !it.value && it.start.every((t) => BLANKS.has(t.type));
         if (!blanksOnly || it.start.length === 0) continue;
-        const next = items[i + 1]!;
         if (next.key?.type !== "flow-collection") continue;
         next.start = [...it.start, ...next.start];
         items.splice(i, 1);

@@ -96,11 +96,18 @@ function syncOrder(from: Node | null, to: Node | null): void {
     const rank = new Map([...fromKeys.values()].map((k, i) => [k, i]));
     const pairs = to.items as Pair[];
     const toKeys = entryKeys(pairs);
-    const rankOf = (p: Pair) => rank.get(toKeys.get(p)!);
-    const known = pairs.filter((p) => rankOf(p) !== undefined);
-    if (known.some((p, i) => i > 0 && rankOf(p)! < rankOf(known[i - 1]!)!) || known.length < pairs.length) {
-      known.sort((a, b) => rankOf(a)! - rankOf(b)!);
-      to.items = [...known, ...pairs.filter((p) => rankOf(p) === undefined)];
+    const rankOf = (p: Pair) => {
+      const key = toKeys.get(p);
+      return key === undefined ? undefined : rank.get(key);
+    };
+    // Each known pair with its rank, so the order is read without a lookup that could miss.
+    const known = pairs.flatMap((p) => {
+      const r = rankOf(p);
+      return r === undefined ? [] : [{ p, r }];
+    });
+    if (known.some((k, i) => i > 0 && k.r < (known[i - 1]?.r ?? k.r)) || known.length < pairs.length) {
+      known.sort((a, b) => a.r - b.r);
+      to.items = [...known.map((k) => k.p), ...pairs.filter((p) => rankOf(p) === undefined)];
     }
     const byKey = new Map([...toKeys].map(([p, k]) => [k, p]));
     for (const [p, key] of fromKeys) {
