@@ -1,12 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { defaultRegistry } from "../../src/fn/registry.js";
-import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
-import { treeFromText, treeToText } from "../../src/kpt/tree.js";
-import { render } from "../../src/render/render.js";
+import { describe, expect, it } from "vitest";
+import { catTrip } from "./cat-trip.js";
 import { hasKpt } from "./kpt-oracle.js";
 
 /**
@@ -48,23 +44,7 @@ const CASES: [string, string, string][] = [
   ],
 ];
 
-const work = mkdtempSync(join(tmpdir(), "porchlight-comment-trip-"));
-const cat = join(work, "cat.sh");
-writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-const kptfile = (name: string) =>
-  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n  - exec: ${cat}\n`;
-
-async function throughCat(text: string): Promise<string | undefined> {
-  const out = await render(treeFromText({ Kptfile: kptfile("p"), "f.yaml": text }), "", {
-    registry: defaultRegistry(),
-    run: DEFAULT_RUN_OPTIONS,
-    allowExec: true,
-    rootDir: join(work, "pkg"),
-  });
-  expect(out.ok, out.error?.message).toBe(true);
-  return treeToText(out.tree)["f.yaml"];
-}
+const { work, kptfile, throughCat } = catTrip("comment-trip");
 
 describe("comments after a nested block through a function go where kpt puts them", () => {
   it.each(CASES)("%s", async (_name, input, kpt) => {

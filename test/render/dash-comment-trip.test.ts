@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { defaultRegistry } from "../../src/fn/registry.js";
-import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
-import { treeFromText, treeToText } from "../../src/kpt/tree.js";
-import { render } from "../../src/render/render.js";
+import { describe, expect, it } from "vitest";
+import { catTrip } from "./cat-trip.js";
 
 /**
  * A comment on a list item's `-` line, through a function that hands its ResourceList back as it got
@@ -53,22 +47,7 @@ const CASES: [string, string, string][] = [
   ],
 ];
 
-const work = mkdtempSync(join(tmpdir(), "porchlight-dash-trip-"));
-const cat = join(work, "cat.sh");
-writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-async function throughCat(text: string): Promise<string | undefined> {
-  const kptfile = `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\npipeline:\n  mutators:\n  - exec: ${cat}\n`;
-  const out = await render(treeFromText({ Kptfile: kptfile, "f.yaml": text }), "", {
-    registry: defaultRegistry(),
-    run: DEFAULT_RUN_OPTIONS,
-    allowExec: true,
-    rootDir: join(work, "pkg"),
-  });
-  expect(out.ok, out.error?.message).toBe(true);
-  return treeToText(out.tree)["f.yaml"];
-}
+const { throughCat } = catTrip("dash-trip");
 
 describe("a comment on a list item's `-` line through a function goes where kpt puts it", () => {
   it.each(CASES)("%s", async (_name, input, kpt) => {
