@@ -49,10 +49,6 @@ const TIPS = "refs/porchlight/tips";
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
-function tipRef(ref: string): string {
-  return `${TIPS}/${createHash("sha1").update(ref).digest("hex")}`;
-}
-
 /** A file of a commit's tree, as `ls-tree -r -l` lists it. */
 interface TreeEntry {
   mode: string;
@@ -186,23 +182,31 @@ export class GitRepo {
     const sha = text.trim();
     if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
     // A rename is atomic: two fetches of one branch at once leave either's commit, both good to offer.
-    await mkdir(join(this.gitDir, ...TIPS.split("/")), { recursive: true });
-    await rename(file, join(this.gitDir, ...tipRef(branchRef).split("/"))).catch(() => unlink(file));
+    await mkdir(this.tipsDir(), { recursive: true });
+    await rename(file, this.tipFile(branchRef)).catch(() => unlink(file));
     return sha;
   }
 
   /** After a push: the branch's tip is the commit pushed, whose objects this clone wrote. */
   private async keepTip(branchRef: string, sha: string): Promise<void> {
-    const dir = join(this.gitDir, ...TIPS.split("/"));
-    await mkdir(dir, { recursive: true });
-    const temp = join(dir, `.${randomUUID()}`);
+    await mkdir(this.tipsDir(), { recursive: true });
+    const temp = join(this.tipsDir(), `.${randomUUID()}`);
     await writeFile(temp, `${sha}\n`);
-    await rename(temp, join(this.gitDir, ...tipRef(branchRef).split("/")));
+    await rename(temp, this.tipFile(branchRef));
+  }
+
+  private tipsDir(): string {
+    return join(this.gitDir, ...TIPS.split("/"));
+  }
+
+  /** The loose ref file of a branch's tip. */
+  private tipFile(branchRef: string): string {
+    return join(this.tipsDir(), createHash("sha1").update(branchRef).digest("hex"));
   }
 
   /** Tips neither fetched nor pushed for TIP_DAYS go, so that git may let their objects go too. */
   private async pruneTips(): Promise<void> {
-    const dir = join(this.gitDir, ...TIPS.split("/"));
+    const dir = this.tipsDir();
     const names = await readdir(dir).catch(() => [] as string[]);
     const before = Date.now() - TIP_DAYS * 86_400_000;
     for (const name of names) {

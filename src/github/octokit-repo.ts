@@ -61,6 +61,10 @@ interface SeenRun {
   annotations: number;
 }
 
+function seenRun(r: { id: number; name: string; output?: { annotations_count?: number } | null }): SeenRun {
+  return { id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 };
+}
+
 /** RepoPort over Octokit (metadata) and a GitRepo (content). */
 export class OctokitRepo implements RepoPort {
   /**
@@ -337,10 +341,7 @@ export class OctokitRepo implements RepoPort {
         ref: headSha,
         per_page: 100,
       });
-      this.seenRuns.set(
-        headSha,
-        runs.map((r) => ({ id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 })),
-      );
+      this.seenRuns.set(headSha, runs.map(seenRun));
       return runs.map((r) => ({
         id: r.id,
         name: r.name,
@@ -394,7 +395,7 @@ export class OctokitRepo implements RepoPort {
           })
         )
           .filter((r) => r.name === name)
-          .map((r) => ({ id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 }))[0];
+          .map(seenRun)[0];
     if (!latest) return undefined;
     return newOutput && latest.annotations > 0 ? undefined : { id: latest.id };
   }
