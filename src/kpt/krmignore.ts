@@ -9,8 +9,9 @@ import { minimatch } from "minimatch";
  * below it. A `!` pattern re-includes what it matches whatever its place in the file: go-gitignore asks
  * the `!` patterns first.
  */
-export function krmIgnoreMatcher(text: string): (relPath: string, isDir?: boolean) => boolean {
-  const rules = text
+export function krmIgnoreMatcher(text: string | undefined): (relPath: string, isDir?: boolean) => boolean {
+  // no .krmignore: nothing is ignored
+  const rules = (text ?? "")
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"))
@@ -50,7 +51,7 @@ export function krmIgnoredInTree(tree: ReadonlyMap<string, unknown>): (path: str
     let m = matchers.get(dir);
     if (!m) {
       const text = tree.get(dir === "" ? ".krmignore" : `${dir}/.krmignore`);
-      m = text === undefined ? () => false : krmIgnoreMatcher(String(text));
+      m = krmIgnoreMatcher(text === undefined ? undefined : String(text));
       matchers.set(dir, m);
     }
     return m;

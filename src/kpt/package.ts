@@ -100,8 +100,7 @@ function build(
   const kptfilePath = `${prefix}${KPTFILE_NAME}`;
   const { doc: kptfileDoc, kptfile } = parseKptfile(text(tree, kptfilePath), kptfilePath);
   const { cache, leaveUnread } = options;
-  const ignoreText = tree.get(`${prefix}.krmignore`)?.toString("utf8");
-  const ignored = ignoreText === undefined ? () => false : krmIgnoreMatcher(ignoreText);
+  const ignored = krmIgnoreMatcher(tree.get(`${prefix}.krmignore`)?.toString("utf8"));
   const resourceFiles: ResourceFile[] = [];
   const otherFiles: string[] = [];
   for (const path of byDir.get(dir) ?? []) {

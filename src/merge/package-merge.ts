@@ -148,8 +148,7 @@ function mergeOtherFile(
  */
 export function normalizedFiles(files: Map<string, Buffer>, attributeAs?: CommandGroup): Map<string, string> {
   const out = new Map<string, string>();
-  const ignoreFile = files.get(".krmignore");
-  const ignored = ignoreFile ? krmIgnoreMatcher(ignoreFile.toString("utf8")) : () => false;
+  const ignored = krmIgnoreMatcher(files.get(".krmignore")?.toString("utf8"));
   const read = new Map<string, YamlDoc[]>();
   for (const [p, b] of files) {
     if (p === KPTFILE || !isYamlPath(p) || ignored(p)) continue;
