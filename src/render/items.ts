@@ -1,4 +1,4 @@
-import { type Document, isMap, isScalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, type Node, Scalar, YAMLMap } from "yaml";
 import {
   ANNOTATION,
   annotationsToSet,
@@ -145,7 +145,13 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
     const scalar = newScalar(value);
     scalar.type = "QUOTE_SINGLE";
     // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
-    annotations.add(readPair(key, scalar), true);
+    // yaml.v3 holds the map's foot on its last key: a key appended goes below it, after a blank line
+    if (annotations.comment && !annotations.has(key)) {
+      const held = new Scalar(key);
+      held.commentBefore = `${annotations.comment}\n`;
+      annotations.comment = undefined;
+      annotations.add(readPair(held, scalar));
+    } else annotations.add(readPair(key, scalar), true);
   }
 }
 
@@ -176,8 +182,34 @@ export function stripTransient(doc: Document): void {
 function deleteAnnotations(doc: Document, keys: readonly string[]): void {
   const annotations = doc.getIn(["metadata", "annotations"], true);
   if (!isMap(annotations)) return;
-  for (const k of keys) annotations.delete(k);
+  const drop = new Set(keys);
+  keepPairs(annotations as YAMLMap, (key) => !drop.has(key));
   if (annotations.items.length === 0) dropAnnotationsField(doc.getIn(["metadata"], true) as YAMLMap);
+}
+
+/**
+ * Keeps the entries of `map` whose key `keep` accepts. yaml.v3 holds a mapping's foot comment on its
+ * last key: where kpt removes that key (its own annotations, last after a function wrote them back),
+ * the comment goes with it, as the foot a function's output put after them does in kpt.
+ */
+function keepPairs(map: YAMLMap, keep: (key: string) => boolean): void {
+  const items = map.items;
+  const kept: typeof items = [];
+  // the feet of entries before a removed key, held above it with a blank line (appended after a foot)
+  let feet: string[] = [];
+  for (const pair of items) {
+    const key = pair.key as Node | null;
+    const before = isScalar(key) ? key.commentBefore : undefined;
+    if (keep(isScalar(key) ? String(key.value) : String(key))) {
+      if (feet.length > 0 && isScalar(key)) key.commentBefore = `${feet.join("\n")}\n${before ?? ""}`;
+      feet = [];
+      kept.push(pair);
+    } else if (before?.endsWith("\n")) feet.push(before.slice(0, -1));
+  }
+  if (kept.length === items.length) return;
+  if (map.comment && kept[kept.length - 1] !== items[items.length - 1]) map.comment = undefined;
+  if (feet.length > 0) map.comment = [...feet, ...(map.comment ? [map.comment] : [])].join("\n");
+  map.items = kept;
 }
 
 /** What kpt's transient annotations of an item said, read (and removed) in one pass over its annotations. */
@@ -195,13 +227,11 @@ export function takePlace(doc: Document): ItemPlace {
   const annotations = doc.getIn(["metadata", "annotations"], true);
   if (!isMap(annotations)) return place;
   const found = new Map<string, string>();
-  const keep = [];
+  let transient = false;
   for (const pair of (annotations as YAMLMap).items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!TRANSIENT.has(key)) {
-      keep.push(pair);
-      continue;
-    }
+    if (!TRANSIENT.has(key)) continue;
+    transient = true;
     const v = isScalar(pair.value) ? pair.value.value : pair.value;
     if (v !== null && v !== undefined) found.set(key, String(v));
   }
@@ -213,9 +243,9 @@ export function takePlace(doc: Document): ItemPlace {
   if (Number.isInteger(index)) place.index = index;
   place.packagePath = found.get(ANNOTATION.packagePath);
   if (found.get(ANNOTATION.seqIndent) === "wide") place.seqIndent = "wide";
-  if (keep.length !== (annotations as YAMLMap).items.length) (annotations as YAMLMap).items = keep;
+  if (transient) keepPairs(annotations as YAMLMap, (key) => !TRANSIENT.has(key));
   // kyaml's writer clears an empty annotations map, then an empty metadata (a Kustomization may have none).
-  if (keep.length === 0) {
+  if ((annotations as YAMLMap).items.length === 0) {
     const meta = doc.getIn(["metadata"], true) as YAMLMap;
     dropAnnotationsField(meta);
     if (meta.items.length === 0) (doc.contents as YAMLMap).delete("metadata");

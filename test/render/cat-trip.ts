@@ -9,10 +9,14 @@ import { render } from "../../src/render/render.js";
 
 /**
  * A file's trip through a function that hands its ResourceList back as it got it (an exec `cat`), as
- * porchlight's render writes it: the comment tests compare it with what kpt writes. Call at a test
- * file's top level: the work directory goes after the file's tests.
+ * porchlight's render writes it: the comment tests compare it with what kpt writes. `script`, a shell
+ * command in place of `cat`, reads the ResourceList on stdin and writes the function's output. Call
+ * at a test file's top level: the work directory goes after the file's tests.
  */
-export function catTrip(prefix: string): {
+export function catTrip(
+  prefix: string,
+  script = "cat",
+): {
   work: string;
   /** A Kptfile named `name` whose one mutator is the `cat`. */
   kptfile: (name: string) => string;
@@ -20,7 +24,7 @@ export function catTrip(prefix: string): {
 } {
   const work = mkdtempSync(join(tmpdir(), `porchlight-${prefix}-`));
   const cat = join(work, "cat.sh");
-  writeFileSync(cat, "#!/bin/sh\ncat\n", { mode: 0o755 });
+  writeFileSync(cat, `#!/bin/sh\n${script}\n`, { mode: 0o755 });
   afterAll(() => rmSync(work, { recursive: true, force: true }));
   const kptfile = (name: string) =>
     `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\npipeline:\n  mutators:\n  - exec: ${cat}\n`;
