@@ -302,6 +302,8 @@ function dashLineComment(item: Node, text: string): void {
   if (!item.commentBefore || !item.range) return;
   // the lines from the item's start upwards, over comment lines and blank lines, to the `-` line
   let end = text.lastIndexOf("\n", item.range[0] - 1);
+  // an item whose own `-` is on its first line (`- - a: 1`): the comment above is an outer item's
+  if (/-\s*$/.test(text.slice(end + 1, item.range[0]))) return;
   let after = 0;
   while (end > 0) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
