@@ -8,14 +8,16 @@ import { isMap, isNode, isScalar, isSeq, type Node, type Pair, type YAMLSeq } fr
  * as `# c` then `- # c`, and `# h` then `- # c` as `# h`, `# c` then `- first-key`. Read off kpt
  * v1.0.0-beta.56 (an exec `cat` mutator). A list item that is a list of scalars (`- # c` then `  - x`)
  * goes the same way; one whose first item is a collection (`  - a: 1`, `  - - x`, `  - [x]`), or the
- * first item of a list that is a list's item (`- - # c`), keeps its comment where it is, as kpt does.
+ * first item of a list that is a list's item (`- - # c`), keeps its comment where it is, as kpt does;
+ * and so does every list within a list's item, at any depth (`- o:` then `  - # c`: kubeflow's
+ * RequestAuthentication's `jwtRules[].outputClaimToHeaders`).
  */
 export function dashCommentsAfterTrip(node: unknown, inSeqItem = false): void {
   if (isMap(node)) {
-    for (const pair of node.items as Pair[]) dashCommentsAfterTrip(pair.value);
+    for (const pair of node.items as Pair[]) dashCommentsAfterTrip(pair.value, inSeqItem);
   } else if (isSeq(node)) {
     node.items.forEach((item, i) => {
-      if (!(inSeqItem && i === 0)) moveDashComment(node, i);
+      if (!inSeqItem) moveDashComment(node, i);
       dashCommentsAfterTrip(item, true);
     });
   }

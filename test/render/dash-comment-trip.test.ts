@@ -63,6 +63,16 @@ const CASES: [string, string, string][] = [
   ["over a list of mappings: stays as it is", "l:\n- # C1\n  - a: 1\n", "l:\n- # C1\n  - a: 1\n"],
   ["over a list of lists: stays as it is", "l:\n- # C1\n  - - y\n", "l:\n- # C1\n  - - y\n"],
   ["over a list of flow lists: stays as it is", "l:\n- # C1\n  - [y]\n", "l:\n- # C1\n  - [y]\n"],
+  [
+    "a list within a list's item stays as it is (kubeflow's jwtRules[].outputClaimToHeaders)",
+    "s:\n- o:\n  - a: 1\n  - # C1\n    image: a\n  p: 1\n",
+    "s:\n- o:\n  - a: 1\n  - # C1\n    image: a\n  p: 1\n",
+  ],
+  [
+    "deeper within a list's item, too",
+    "m:\n  s:\n  - m:\n      o:\n      - # C1\n        - y\n",
+    "m:\n  s:\n  - m:\n      o:\n      - # C1\n        - y\n",
+  ],
 ];
 
 /** Files a render with no function writes back byte for byte, as kpt does (the `-` a comment follows kept). */
