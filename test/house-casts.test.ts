@@ -30,12 +30,6 @@ const KEPT: Record<string, { count: number; why: string }> = {
     count: 2,
     why: "probot's Octokit class and Bottleneck's script hook, typed apart by their packages",
   },
-  "github/installation.ts": {
-    count: 1,
-    why: "probot's ProbotOctokit used as @octokit/rest's Octokit (the same client, typed apart)",
-  },
-  "github/app-port.ts": { count: 2, why: "probot.auth() typed as its own Octokit" },
-  "github/connect.ts": { count: 2, why: "probot.auth() typed as its own Octokit" },
   "merge/diff.ts": { count: 1, why: "node-diff3's generated types say diffComm returns never[]" },
 };
 

@@ -6,7 +6,8 @@ import type { Probot } from "probot";
 import { porchlightApp } from "../app/probot-app.js";
 import { LimitSettingError, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
-import { type AuthenticatedOctokit, installationPort } from "../github/installation.js";
+import { installationPort } from "../github/installation.js";
+import type { RestClient } from "../github/octokit-repo.js";
 import type { SweepResult } from "../jobs/reconcile.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { createLogger, maskSecrets } from "../ops/logger.js";
@@ -91,7 +92,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   let sweep: SweepResult | null = null;
   try {
     // The workflow's token is the installation: a fresh door on it for every job.
-    const octokit = (await probot.auth()) as AuthenticatedOctokit;
+    const octokit: RestClient = await probot.auth();
     const connect = async () => installationPort(octokit, cacheDir);
     fanoutOnPublish(deps, connect);
     if (mode.kind === "webhook") {

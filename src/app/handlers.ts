@@ -1,7 +1,8 @@
 import type { Context } from "probot";
 import { parseCommands } from "../commands/parse.js";
 import { CONFIG_PATH } from "../config/parse.js";
-import { type AuthenticatedOctokit, installationPort, repositoryOf } from "../github/installation.js";
+import { installationPort, repositoryOf } from "../github/installation.js";
+import type { RestClient } from "../github/octokit-repo.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { RestRepository } from "../github/responses.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
@@ -17,7 +18,7 @@ function fromEvent(
   deps: AppDeps,
   context: {
     id: string;
-    octokit: AuthenticatedOctokit;
+    octokit: RestClient;
     payload: { repository: RestRepository; installation?: { id: number } };
   },
 ): {

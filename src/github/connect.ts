@@ -1,7 +1,7 @@
-import type { Octokit } from "@octokit/rest";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
+import type { RestClient } from "./octokit-repo.js";
 import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
 
 /** What GitHub says about a repository, as the token sees it. */
@@ -67,14 +67,14 @@ export interface AccountAccess {
   apiUrl?: string | undefined;
 }
 
-function accountClient(access: AccountAccess): Octokit {
+function accountClient(access: AccountAccess): RestClient {
   return tokenOctokit(access.token, {
     writeIntervalMs: 0,
     rateLimitRetries: 3,
     maxWaitS: 60,
     userAgent: "porchlight-cli",
     ...(access.apiUrl ? { apiUrl: access.apiUrl } : {}),
-  }) as unknown as Octokit;
+  });
 }
 
 /** Who the token acts as; undefined where the server does not say. */
@@ -122,7 +122,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
     ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
   });
-  const octokit = client as unknown as Octokit;
+  const octokit: RestClient = client;
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
     mapGitHubErrors(`${what} in ${where}`, fn);

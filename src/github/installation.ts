@@ -1,19 +1,11 @@
-import type { Octokit } from "@octokit/rest";
 import type { BlobCache } from "./blob-cache.js";
 import { GitHubError, mapGitHubErrors } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
-import { OctokitRepo } from "./octokit-repo.js";
+import { OctokitRepo, type RestClient } from "./octokit-repo.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
 
-/**
- * An authenticated Octokit as probot hands it out (`context.octokit`, `probot.auth(id)`) or as `connect`
- * builds it for a token: REST calls, and `auth()` answering the token git uses.
- */
-export interface AuthenticatedOctokit {
-  auth(options?: unknown): Promise<unknown>;
-}
 
 /** A repository as GitHub's REST API and webhook payloads write it. */
 /** A REST (or webhook payload) repository as the port names it. */
@@ -38,11 +30,11 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
  * `blobs` (the app's, for its life): build one per job.
  */
 export function installationPort(
-  octokit: AuthenticatedOctokit,
+  octokit: RestClient,
   cacheDir: string,
   blobs?: BlobCache,
 ): InstallationPort {
-  const rest = octokit as unknown as Octokit;
+  const rest = octokit;
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
   // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.

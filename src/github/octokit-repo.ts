@@ -65,6 +65,13 @@ function seenRun(r: { id: number; name: string; output?: { annotations_count?: n
   return { id: r.id, name: r.name, annotations: r.output?.annotations_count ?? 0 };
 }
 
+/**
+ * What the door asks of an Octokit: requests, pagination, the REST methods and the token. Probot's
+ * Octokit (`context.octokit`, `probot.auth(id)`) and a token's client (`tokenOctokit`) both are one;
+ * @octokit/rest's class names the methods, its type the door writes its calls against.
+ */
+export type RestClient = Pick<Octokit, "request" | "paginate" | "rest" | "auth">;
+
 /** RepoPort over Octokit (metadata) and a GitRepo (content). */
 export class OctokitRepo implements RepoPort {
   /**
@@ -76,7 +83,7 @@ export class OctokitRepo implements RepoPort {
   private readonly seenRuns = new Map<string, SeenRun[]>();
 
   constructor(
-    private readonly octokit: Octokit,
+    private readonly octokit: RestClient,
     readonly id: RepoId,
     private readonly git: GitRepo,
   ) {}
