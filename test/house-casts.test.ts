@@ -30,7 +30,6 @@ const KEPT: Record<string, { count: number; why: string }> = {
     count: 2,
     why: "probot's Octokit class and Bottleneck's script hook, typed apart by their packages",
   },
-  "merge/diff.ts": { count: 1, why: "node-diff3's generated types say diffComm returns never[]" },
 };
 
 /** The file a key of KEPT names. */

@@ -39,18 +39,14 @@ export function diffFileTrees(before: FileTree, after: FileTree, ignore: (p: str
 function lineDiff(a: string, b: string): string[] {
   const split = (t: string) => (t === "" ? [] : t.replace(/\n$/, "").split("\n"));
   const out: string[] = [];
-  const parts = diffComm(split(a), split(b)) as unknown as {
-    common?: string[];
-    buffer1?: string[];
-    buffer2?: string[];
-  }[];
-  for (const part of parts) {
+  for (const part of diffComm(split(a), split(b))) {
     if (part.common) {
       const c = part.common;
       if (c.length <= 6) out.push(...c.map((l) => ` ${l}`));
       else out.push(...c.slice(0, 3).map((l) => ` ${l}`), " ...", ...c.slice(-3).map((l) => ` ${l}`));
-    } else if (part.buffer1 || part.buffer2) {
-      out.push(...(part.buffer1 ?? []).map((l) => `-${l}`), ...(part.buffer2 ?? []).map((l) => `+${l}`));
+    } else {
+      // a difference: node-diff3 gives both sides, one of them maybe empty
+      out.push(...part.buffer1.map((l) => `-${l}`), ...part.buffer2.map((l) => `+${l}`));
     }
   }
   return out;
