@@ -229,11 +229,13 @@ export function endFeetAfterTrip(root: unknown, followed = false): void {
   tripEndFeet(root, followed, true);
 }
 
-/** Gives `comment` to the innermost block ending where `block` ends, where that block has no foot. */
+/**
+ * Gives `comment` to the innermost block ending where `block` ends, where that block has no foot; a flow
+ * mapping is no block, and its comment goes nowhere.
+ */
 function footToInnermost(block: YAMLMap, comment: string): void {
-  const { closing } = closingBlocks(block);
-  const found = closing[closing.length - 1]!;
-  if (found !== block && !found.comment) found.comment = comment;
+  const found = closingBlocks(block).closing.at(-1);
+  if (found && found !== block && !found.comment) found.comment = comment;
 }
 
 /**

@@ -156,6 +156,23 @@ describe("render: what kpt does after each function", () => {
     expect(events.find((e) => e.type === "pass")).toMatchObject({ stderr: "hello" });
   });
 
+  it("keeps a flow-style resource's line comment through a builtin where another resource follows it", async () => {
+    // no block ends with a flow mapping, so its foot goes to none (this failed: "Cannot read properties
+    // of undefined")
+    const tree = treeFromText({
+      Kptfile: kptfile(
+        "app",
+        "pipeline:\n  mutators:\n  - image: set-namespace:v0.4.1\n    configMap:\n      namespace: prod\n",
+      ),
+      "cm.yaml": `{apiVersion: v1, kind: ConfigMap, metadata: {name: a}} # c\n---\n${cm("b")}`,
+    });
+    const out = await render(tree, "", env());
+    expect(out.ok, out.error?.message).toBe(true);
+    expect(treeToText(out.tree)["cm.yaml"]).toMatch(
+      /^\{apiVersion: v1, kind: ConfigMap, metadata: \{.*\}\} # c\n---\n/,
+    );
+  });
+
   it("holds back the exec and container functions it is told to, runs the builtins around them, and names each one left out", async () => {
     const tree = treeFromText({
       Kptfile: kptfile(
