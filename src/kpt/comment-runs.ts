@@ -262,7 +262,8 @@ function tripEndFeet(node: unknown, followed: boolean, root = false): void {
     const more = followed || i < children.length - 1;
     // kpt's reader appends its annotations to a resource's metadata before the trip: its last key's foot
     // is then written before them, and read back where it was
-    const metadata = root && isScalar(pairs?.[i]?.key) && (pairs[i]!.key as Scalar).value === "metadata";
+    const key = pairs?.[i]?.key;
+    const metadata = root && isScalar(key) && key.value === "metadata";
     if (more && !metadata && isMap(child) && endFoot(child) && child.comment)
       footToInnermost(child, child.comment);
     tripEndFeet(child, more);
@@ -437,38 +438,38 @@ function place(
   endCol = -1,
 ): string | undefined {
   const { closing, last } = closingBlocks(value);
+  const innermost = closing.at(-1);
   const lastNode = last as Node | null;
-  if (!lastNode?.range || (next && !next.range)) return undefined;
+  if (!innermost || !lastNode?.range || (next && !next.range)) return undefined;
   const from = lineAfter(text, lastNode.range[1]);
   // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
   const dash = next && seqItem ? loneDash(next, text) : undefined;
   const nextLine = dash
     ? dash.line
-    : next
-      ? text.lastIndexOf("\n", next.range![0] - 1) + 1
+    : next?.range
+      ? text.lastIndexOf("\n", next.range[0] - 1) + 1
       : lineAfter(text, end);
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
   // the line break that ends the run; at the end of a text with no final line break, its last line
   if (lines[lines.length - 1] === "" || nextLine < text.length) lines.pop();
-  const innermost = closing[closing.length - 1]!;
   const inner = column(innermost, text);
   const empty = emptyValue(lastNode);
   // `- # c` last in its list, no comment line after it: the comment follows no token of its item, and
   // yaml.v3 reads it as the head of what follows (see emptyItemComment)
   const emptyHead = empty && isSeq(innermost) && lastNode.comment ? lastNode.comment : undefined;
-  const headOnly = !lines.some((l) => l.trim().startsWith("#"));
-  if (headOnly) {
+  // a run with no comment line is placed only for that head, its one piece
+  let headPiece: Piece | undefined;
+  if (!lines.some((l) => l.trim().startsWith("#"))) {
     if (emptyHead === undefined || lines.some((l) => l.trim() !== "")) return undefined;
     lastNode.comment = undefined;
+    headPiece = { col: inner, lines: [emptyHead], owner: "head", blankBefore: false, blankAfter: false };
   }
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
   const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
   // after `key:` with no value the scanner's last token is the `:`, after which no piece is a foot
   const afterColon = empty && isMap(innermost);
-  const pieces: Piece[] = headOnly
-    ? [{ col: inner, lines: [emptyHead!], owner: "head", blankBefore: false, blankAfter: false }]
-    : cut(lines, inner, nextCol, afterColon);
+  const pieces: Piece[] = headPiece ? [headPiece] : cut(lines, inner, nextCol, afterColon);
   // where each block ends among the pieces (yaml.v3 unrolling indents): the pieces up to it are its foot
   const lastCol = next ? undefined : lastLineEnd(text, nextLine);
   const ends = blockEnds(closing, pieces, text, lastCol);
@@ -476,7 +477,7 @@ function place(
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return innermost;
     for (let j = closing.length - 1; j >= 0; j--) {
-      if (ends[j]! < k) continue;
+      if (ends[j]! < k) continue; // ends has an entry for each closing block
       while (j >= 0 && !isMap(closing[j])) j--;
       return j >= 0 ? closing[j] : undefined;
     }
@@ -484,8 +485,9 @@ function place(
   });
   // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd),
   // which its encoder writes after the entry at the key's indentation (keyFoot)
-  owners.forEach((o, k) => {
-    if (!o || !isMap(o) || pieces[k]!.owner === "last") return;
+  pieces.forEach((p, k) => {
+    const o = owners[k];
+    if (!o || !isMap(o) || p.owner === "last") return;
     footAtEnd.add(o);
     (o as { [END_FOOT]?: boolean })[END_FOOT] = true;
     marks.endFeet = true;
@@ -494,7 +496,7 @@ function place(
   // the last value's foot (the "last" piece) is its key's, and the innermost mapping's end foot then
   // takes that key's place (yaml.v3's decoder): kpt drops the first (see valueFootAtEnd)
   const lastReplaced =
-    isMap(innermost) && owners.some((o, k) => o === innermost && pieces[k]!.owner !== "last");
+    isMap(innermost) && pieces.some((p, k) => owners[k] === innermost && p.owner !== "last");
   if (lastReplaced && innermost.items.length === 1) {
     const last = pieces.filter((p) => p.owner === "last").map((p) => p.lines.join("\n"));
     if (last.length > 0) valueFootAtEnd.set(innermost, last.join("\n"));
@@ -556,10 +558,11 @@ function place(
     if (head.length > 0) head[0] = `\n${head[0]}`;
     return head.join("\n");
   }
-  if (firstScalar.length > 0)
-    seqItem!.later.push({
-      block: seqItem!.seq,
-      index: seqItem!.index,
+  // only a run after a list item leaves feet for its next item's first scalar
+  if (seqItem && firstScalar.length > 0)
+    seqItem.later.push({
+      block: seqItem.seq,
+      index: seqItem.index,
       body: firstScalar.join("\n"),
       source: text,
     });
@@ -597,14 +600,16 @@ function blockEnds(
   const ends = closing.map(() => -1);
   let atStreamEnd = pieces.length;
   for (let j = closing.length - 1; j >= 0; j--) {
-    const c = closing[j]!;
+    const c = closing[j]!; // j < closing.length
     const col = column(c, text);
-    if (!isMap(c) && !(j > 0 && col !== column(closing[j - 1]!, text))) continue;
+    const outer = j > 0 ? closing[j - 1] : undefined;
+    if (!isMap(c) && !(outer && col !== column(outer, text))) continue;
     const at = pieces.findIndex((p) => p.col === col);
     if (lastCol === undefined || col > lastCol) ends[j] = at;
     else {
-      ends[j] = at >= 0 ? at : atStreamEnd;
-      atStreamEnd = ends[j]!;
+      const end = at >= 0 ? at : atStreamEnd;
+      ends[j] = end;
+      atStreamEnd = end;
     }
   }
   return ends;
@@ -633,8 +638,9 @@ export function placeValueRun(
   text: string,
   later: NextFoot[],
 ): void {
-  const keyEnd = text.indexOf("\n", key.range![1]);
-  const start = value.range![0];
+  if (!key.range || !value.range) return;
+  const keyEnd = text.indexOf("\n", key.range[1]);
+  const start = value.range[0];
   const valueLine = text.lastIndexOf("\n", start - 1) + 1;
   if (keyEnd < 0 || keyEnd + 1 > valueLine) return;
   const lines = text.slice(keyEnd + 1, valueLine).split("\n");
@@ -835,7 +841,7 @@ function cut(lines: string[], inner: number, nextCol: number, afterIndicator = f
   };
   const footOwner = (): Piece["owner"] => (pieces.length === 0 ? "last" : "column");
   for (; i < lines.length; i++) {
-    const l = lines[i]!;
+    const l = lines[i]!; // i < lines.length
     const col = l.search(/\S/);
     if (col < 0) {
       if (cur && !recentEmpty) {
@@ -848,7 +854,7 @@ function cut(lines: string[], inner: number, nextCol: number, afterIndicator = f
       continue;
     }
     if (cur && col < inner && col !== cur.col) flush(footOwner());
-    if (!cur) cur = { col, lines: [], line: i, blankBefore: i > 0 && lines[i - 1]!.trim() === "" };
+    if (!cur) cur = { col, lines: [], line: i, blankBefore: lines[i - 1]?.trim() === "" };
     cur.lines.push(commentLineText(l.trimStart())); // trailing blanks kept, as yaml.v3 keeps them
     recentEmpty = false;
   }
@@ -873,12 +879,14 @@ function lineAfter(text: string, offset: number): number {
 
 /** A block's indentation as yaml.v3 keeps it: its first entry's column. */
 export function column(block: Node, text: string): number {
-  const start = block.range![0];
+  const start = block.range?.[0];
+  if (start === undefined) throw new Error("internal error: a block not read from the text has no column");
   return start - (text.lastIndexOf("\n", start - 1) + 1);
 }
 
 function commentOnLaterLine(node: Node, text: string): boolean {
-  const tail = text.slice(node.range![1], node.range![2]);
+  if (!node.range) return false;
+  const tail = text.slice(node.range[1], node.range[2]);
   const hash = tail.indexOf("#");
   return hash >= 0 && tail.slice(0, hash).includes("\n");
 }

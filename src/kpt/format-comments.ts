@@ -79,7 +79,7 @@ export function normalizeComments(
     doc.comment = foot.doc === "" ? null : foot.doc;
     return;
   }
-  const end = doc.contents && (doc.contents as Node).range ? (doc.contents as Node).range![1] : undefined;
+  const end = (doc.contents as Node | null)?.range?.[1];
   if (doc.comment && end !== undefined && (blankLineAt(text, end) || lastMarkerBelowComment(text) >= 0)) {
     doc.comment = `\n${doc.comment}`;
   }
@@ -228,8 +228,8 @@ function dropSeparatorComment(doc: Document, text: string): void {
   const line = text.slice(start + 3, lineEnd < 0 ? undefined : lineEnd);
   if (!line.includes("#")) return;
   const holder = firstCommentHolder(doc);
-  if (!holder) return;
-  const rest = holder.commentBefore!.split("\n").slice(1).join("\n");
+  if (!holder?.commentBefore) return;
+  const rest = holder.commentBefore.split("\n").slice(1).join("\n");
   holder.commentBefore = rest === "" ? undefined : rest;
 }
 
@@ -281,11 +281,11 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
     });
     items.forEach((item, i) => {
       if (isScalar(item)) {
-        moveTrailingComment(item, items[i + 1], node, text);
+        const next = items[i + 1];
+        moveTrailingComment(item, next, node, text);
         lineCommentOnly(item, text);
-        if (items[i + 1] && node.range && !node.flow)
-          placeScalarRun(item, items[i + 1]!, node, i, text, later);
-        emptyItemComment(item, items[i + 1]);
+        if (next && node.range && !node.flow) placeScalarRun(item, next, node, i, text, later);
+        emptyItemComment(item, next);
       }
       visit(item, text, later);
     });
@@ -333,11 +333,12 @@ function dashLineComment(item: Node, text: string): void {
 
 /** `key: # c` over a block collection: yaml.v3 keeps `# c` on the key's line. */
 function splitKeyLineComment(key: Node, value: Node, text: string): void {
-  const between = text.slice(key.range![1], value.range![0]);
+  if (!key.range || !value.range || !value.commentBefore) return;
+  const between = text.slice(key.range[1], value.range[0]);
   const nl = between.indexOf("\n");
   const firstLine = nl < 0 ? between : between.slice(0, nl);
   if (!firstLine.includes("#")) return;
-  const [first, ...rest] = value.commentBefore!.split("\n");
+  const [first, ...rest] = value.commentBefore.split("\n");
   key.comment = first === " " && /#[ ]\r?$/.test(firstLine) ? HASH_SPACE : first;
   value.commentBefore = rest.length > 0 && rest.join("\n") !== "" ? rest.join("\n") : undefined;
 }

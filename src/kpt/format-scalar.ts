@@ -76,7 +76,7 @@ export function quoteDouble(value: string): string {
       out += esc;
       continue;
     }
-    const cp = ch.codePointAt(0)!;
+    const cp = ch.codePointAt(0)!; // ch is one code point of value, never empty
     if (cp > 0xffff || UNPRINTABLE.test(ch)) {
       if (cp <= 0xff) out += `\\x${hex(cp, 2)}`;
       else if (cp <= 0xffff) out += `\\u${hex(cp, 4)}`;
