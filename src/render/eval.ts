@@ -33,9 +33,9 @@ export async function evalFunction(
   const files: { path: string; text: string; docs: Document[] }[] = [];
   const ignored = krmIgnoredInTree(tree);
   try {
-    for (const path of [...tree.keys()].sort()) {
+    for (const [path, bytes] of [...tree].sort(([a], [b]) => (a < b ? -1 : 1))) {
       if (!isYamlFileName(path) || ignored(path)) continue;
-      const text = decodeUtf8(tree.get(path)!, path);
+      const text = decodeUtf8(bytes, path);
       files.push({ path, text, docs: parseYamlFile(text, path).docs });
     }
   } catch (e) {

@@ -86,7 +86,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   // The file annotations each input has now: known for what was read into the pipeline or handed back
   // by a builtin, read for the rest (a process's output). A builtin's output is its input.
   for (let i = 0; i < givenItems.length; i++) {
-    const d = givenItems[i]!;
+    const d = givenItems[i]!; // i < givenItems.length
     if (!ctx.places.has(d)) ctx.places.set(d, fileAnnotations(d));
   }
   let placesBefore: ((out: Document) => readonly (string | undefined)[] | undefined) | undefined;
@@ -104,6 +104,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
       const ids = new Map(output.items.map((d) => [d, idOf(d)] as const));
       placesBefore = (out) => {
         const id = ids.get(out);
+        // an id from 1 to input.length (checked below) names an input item
         return id !== undefined && id >= 1 && id <= input.length ? ctx.places.get(input[id - 1]!) : undefined;
       };
       restoreFromInput(input, output.items);
@@ -114,20 +115,20 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     throw fail(e, name, ms, record, ctx);
   }
   // A builtin hands back the documents it was given, changed in place (most hand back just those, in
-  // the same order: then no set of them is needed to tell them from new ones).
+  // the same order: then no set of them is needed to tell them from new ones); a process's output, none.
   const given = ranProcess ? undefined : new GivenItems(givenItems, output.items);
-  placesBefore ??= (out) => (given!.has(out) ? ctx.places.get(out) : undefined);
+  placesBefore ??= (out) => (given?.has(out) ? ctx.places.get(out) : undefined);
   // A builtin that keeps the file annotations hands back its input with them as they were. What the
   // reconciling leaves is what the next step starts from (a process's output is read again then).
-  const builtin = !ranProcess && !step.validator;
+  const builtin = given !== undefined && !step.validator;
   const kept = builtin && output.untouched?.fileAnnotations === true;
   // Kept, and every output item one it was given (whose file annotations are known): nothing to do.
-  if (!(kept && given!.all)) {
+  if (!(kept && given.all)) {
     reconcileFileAnnotations(
       output.items,
       placesBefore,
       kept,
-      builtin ? (d, now) => given!.has(d) && ctx.places.set(d, now) : () => {},
+      builtin ? (d, now) => given.has(d) && ctx.places.set(d, now) : () => {},
     );
   }
   record.results = output.results;
@@ -142,7 +143,7 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
   });
   if (step.validator) return items;
   const after = filtered ? merge(items, selected, output.items) : output.items;
-  if (ranProcess) {
+  if (!given) {
     clearIds(output.items);
     if (step.placeNew !== false) {
       placeNewItems(output.items, step.packageDir);
@@ -154,14 +155,14 @@ export async function runStep(step: Step, items: Document[], ctx: StepContext): 
     // the container reads the ResourceList kpt writes it: all but its last item have one after them
     const lastGiven = givenItems[givenItems.length - 1];
     for (let i = 0; i < out.length; i++) {
-      const d = out[i]!;
-      if (!given!.has(d)) continue;
+      const d = out[i]!; // i < out.length
+      if (!given.has(d)) continue;
       const foldedFree = noFolded && ctx.foldedFree.has(d);
       builtinRoundTrip(d, foldedFree, d !== lastGiven);
       if (!foldedFree) ctx.foldedFree.add(d);
     }
     // A builtin hands back the documents it was given, changed in place: only new ones need a place.
-    const created = given!.all ? [] : out.filter((d) => !given!.has(d));
+    const created = given.all ? [] : out.filter((d) => !given.has(d));
     if (created.length > 0 && step.placeNew !== false) {
       placeNewItems(created, step.packageDir);
       checkPaths(output.items);
@@ -217,7 +218,7 @@ function fail(e: unknown, name: string, ms: number, record: FunctionRecord, ctx:
  */
 export function checkKrm(items: readonly Document[], ctx: Pick<StepContext, "sources" | "checked">): void {
   for (let i = 0; i < items.length; i++) {
-    const doc = items[i]!;
+    const doc = items[i]!; // i < items.length
     if (ctx.checked.has(doc)) continue;
     const path = pathAnnotation(doc) ?? ctx.sources.get(doc);
     const reason = notKrmReason(doc, path);

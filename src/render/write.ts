@@ -75,7 +75,8 @@ export function itemsToTree(
   for (const p of sourceFiles) after.delete(p);
   for (const f of kept) {
     const text = f.kptForm?.text ?? f.text;
-    after.set(f.path, text === f.text ? before.get(f.path)! : Buffer.from(text, "utf8"));
+    const old = before.get(f.path);
+    after.set(f.path, old && text === f.text ? old : Buffer.from(text, "utf8"));
     written.push(f.path);
   }
   const byFile = new Map<string, { doc: Document; index: number; order: number; style: SeqIndent }[]>();
