@@ -177,6 +177,9 @@ function upstreamNames(upstream: Upstream): { name: string; repo: string; packag
   return { name: defaultPackageName(src), repo: ref.repo, package: ref.package };
 }
 
+/** Evaluates one template expression; `path` is the field it is at, for a problem or a warning. */
+type Evaluate = (expr: string, path: PathSegment[]) => string;
+
 function renderVariant(
   setName: string,
   upstream: LoadedSet["set"]["spec"]["upstream"],
@@ -191,7 +194,49 @@ function renderVariant(
     upstream: { ...upstreamNames(upstream), labels: {}, annotations: {} },
     target: entry.target,
   };
-  const evaluate = (expr: string, path: PathSegment[]) => {
+  const evaluate = templateEvaluator(env, warn);
+  const repo = t.downstream?.repoExpr
+    ? evaluate(t.downstream.repoExpr, ["downstream", "repoExpr"])
+    : (t.downstream?.repo ?? entry.repoDefault);
+  const found = findRepository(repo, repositories);
+  env.repository = found ? repositoryValue(found) : { name: repo, topics: [], labels: {}, annotations: {} };
+  const pkg = t.downstream?.packageExpr
+    ? evaluate(t.downstream.packageExpr, ["downstream", "packageExpr"])
+    : (t.downstream?.package ?? entry.packageDefault);
+
+  const spec: PackageVariantInput["spec"] = {
+    upstream,
+    downstream: { repo, package: pkg },
+    ...(t.adoptionPolicy ? { adoptionPolicy: t.adoptionPolicy } : {}),
+    ...(t.deletionPolicy ? { deletionPolicy: t.deletionPolicy } : {}),
+    ...optional("labels", mapWith(evaluate, t.labels, t.labelExprs, ["labelExprs"])),
+    ...optional("annotations", mapWith(evaluate, t.annotations, t.annotationExprs, ["annotationExprs"])),
+    ...(t.packageContext ? { packageContext: packageContextOf(t.packageContext, evaluate) } : {}),
+    ...(t.pipeline ? { pipeline: pipelineOf(t.pipeline, evaluate) } : {}),
+    ...optional("injectors", t.injectors && injectorsOf(t.injectors, evaluate)),
+    ...(t.paused ? { paused: true } : {}),
+  };
+  return {
+    apiVersion: PACKAGE_VARIANT_API_VERSION,
+    kind: PACKAGE_VARIANT_KIND,
+    metadata: {
+      // A selected repository of another account keeps its owner in the name: `other/cluster-02` and the
+      // management installation's `cluster-02` must not share a variant (and so a branch).
+      name: packageVariantName(setName, repo, pkg, {
+        keepOwner: entry.elsewhere && repo === entry.repoDefault,
+      }),
+      annotations: { [VARIANT_SET_ANNOTATION]: setName },
+    },
+    spec,
+  };
+}
+
+/**
+ * Evaluates template expressions in `env` (read as it is at each call: `repository` is bound once the
+ * downstream repository is known); an expression that cannot be evaluated is a TemplateError at its path.
+ */
+function templateEvaluator(env: ExprEnv, warn: (w: OwnerInName) => void): Evaluate {
+  return (expr, path) => {
     try {
       const value = evaluateExpression(expr, env);
       // `repository.name` (and a selected repository's `target.name`) of another account is `owner/name`:
@@ -214,95 +259,69 @@ function renderVariant(
       throw err;
     }
   };
-  const repo = t.downstream?.repoExpr
-    ? evaluate(t.downstream.repoExpr, ["downstream", "repoExpr"])
-    : (t.downstream?.repo ?? entry.repoDefault);
-  const found = findRepository(repo, repositories);
-  env.repository = found ? repositoryValue(found) : { name: repo, topics: [], labels: {}, annotations: {} };
-  const pkg = t.downstream?.packageExpr
-    ? evaluate(t.downstream.packageExpr, ["downstream", "packageExpr"])
-    : (t.downstream?.package ?? entry.packageDefault);
+}
 
-  const mapWith = (
-    plain: Record<string, string> | undefined,
-    exprs: MapExpr[] | undefined,
-    at: PathSegment[],
-  ) => {
-    if (!plain && !exprs) return undefined;
-    const out: Record<string, string> = { ...plain };
-    exprs?.forEach((m, i) => {
-      const key = m.keyExpr !== undefined ? evaluate(m.keyExpr, [...at, i, "keyExpr"]) : (m.key ?? "");
-      out[key] = m.valueExpr !== undefined ? evaluate(m.valueExpr, [...at, i, "valueExpr"]) : (m.value ?? "");
-    });
-    return out;
+/** A map field: its plain entries, then each `…Exprs` entry with key and value evaluated where given. */
+function mapWith(
+  evaluate: Evaluate,
+  plain: Record<string, string> | undefined,
+  exprs: MapExpr[] | undefined,
+  at: PathSegment[],
+): Record<string, string> | undefined {
+  if (!plain && !exprs) return undefined;
+  const out: Record<string, string> = { ...plain };
+  exprs?.forEach((m, i) => {
+    const key = m.keyExpr !== undefined ? evaluate(m.keyExpr, [...at, i, "keyExpr"]) : (m.key ?? "");
+    out[key] = m.valueExpr !== undefined ? evaluate(m.valueExpr, [...at, i, "valueExpr"]) : (m.value ?? "");
+  });
+  return out;
+}
+
+function packageContextOf(
+  pc: NonNullable<PackageVariantTemplate["packageContext"]>,
+  evaluate: Evaluate,
+): NonNullable<PackageVariantInput["spec"]["packageContext"]> {
+  return {
+    ...optional("data", mapWith(evaluate, pc.data, pc.dataExprs, ["packageContext", "dataExprs"])),
+    ...optional(
+      "removeKeys",
+      pc.removeKeys || pc.removeKeyExprs
+        ? [
+            ...(pc.removeKeys ?? []),
+            ...(pc.removeKeyExprs ?? []).map((e, i) => evaluate(e, ["packageContext", "removeKeyExprs", i])),
+          ]
+        : undefined,
+    ),
   };
-  const pc = t.packageContext;
-  const functions = (list: NonNullable<PackageVariantTemplate["pipeline"]>["mutators"], field: string) =>
+}
+
+function pipelineOf(
+  pipeline: NonNullable<PackageVariantTemplate["pipeline"]>,
+  evaluate: Evaluate,
+): NonNullable<PackageVariantInput["spec"]["pipeline"]> {
+  const functions = (list: typeof pipeline.mutators, field: string) =>
     list?.map(({ configMapExprs, ...fn }, i) => {
-      const configMap = mapWith(fn.configMap, configMapExprs, ["pipeline", field, i, "configMapExprs"]);
+      const at: PathSegment[] = ["pipeline", field, i, "configMapExprs"];
+      const configMap = mapWith(evaluate, fn.configMap, configMapExprs, at);
       return configMap ? { ...fn, configMap } : fn;
     });
-
-  const spec: PackageVariantInput["spec"] = {
-    upstream,
-    downstream: { repo, package: pkg },
-    ...(t.adoptionPolicy ? { adoptionPolicy: t.adoptionPolicy } : {}),
-    ...(t.deletionPolicy ? { deletionPolicy: t.deletionPolicy } : {}),
-    ...optional("labels", mapWith(t.labels, t.labelExprs, ["labelExprs"])),
-    ...optional("annotations", mapWith(t.annotations, t.annotationExprs, ["annotationExprs"])),
-    ...(pc
-      ? {
-          packageContext: {
-            ...optional("data", mapWith(pc.data, pc.dataExprs, ["packageContext", "dataExprs"])),
-            ...optional(
-              "removeKeys",
-              pc.removeKeys || pc.removeKeyExprs
-                ? [
-                    ...(pc.removeKeys ?? []),
-                    ...(pc.removeKeyExprs ?? []).map((e, i) =>
-                      evaluate(e, ["packageContext", "removeKeyExprs", i]),
-                    ),
-                  ]
-                : undefined,
-            ),
-          },
-        }
-      : {}),
-    ...(t.pipeline
-      ? {
-          pipeline: {
-            ...optional("mutators", functions(t.pipeline.mutators, "mutators")),
-            ...optional("validators", functions(t.pipeline.validators, "validators")),
-          },
-        }
-      : {}),
-    ...optional(
-      "injectors",
-      t.injectors?.map((inj, i) => ({
-        ...optional("group", inj.group),
-        ...optional("version", inj.version),
-        ...optional("kind", inj.kind),
-        name:
-          inj.nameExpr !== undefined
-            ? evaluate(inj.nameExpr, ["injectors", i, "nameExpr"])
-            : (inj.name ?? ""),
-      })),
-    ),
-    ...(t.paused ? { paused: true } : {}),
-  };
   return {
-    apiVersion: PACKAGE_VARIANT_API_VERSION,
-    kind: PACKAGE_VARIANT_KIND,
-    metadata: {
-      // A selected repository of another account keeps its owner in the name: `other/cluster-02` and the
-      // management installation's `cluster-02` must not share a variant (and so a branch).
-      name: packageVariantName(setName, repo, pkg, {
-        keepOwner: entry.elsewhere && repo === entry.repoDefault,
-      }),
-      annotations: { [VARIANT_SET_ANNOTATION]: setName },
-    },
-    spec,
+    ...optional("mutators", functions(pipeline.mutators, "mutators")),
+    ...optional("validators", functions(pipeline.validators, "validators")),
   };
+}
+
+function injectorsOf(
+  injectors: NonNullable<PackageVariantTemplate["injectors"]>,
+  evaluate: Evaluate,
+): NonNullable<PackageVariantInput["spec"]["injectors"]> {
+  return injectors.map((inj, i) => ({
+    ...optional("group", inj.group),
+    ...optional("version", inj.version),
+    ...optional("kind", inj.kind),
+    name:
+      inj.nameExpr !== undefined ? evaluate(inj.nameExpr, ["injectors", i, "nameExpr"]) : (inj.name ?? ""),
+  }));
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
