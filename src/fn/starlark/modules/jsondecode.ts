@@ -29,101 +29,136 @@ function q(c: string): string {
  * lists, numbers with '.', 'e' or a sign after the first char floats, others (arbitrary-size) ints.
  */
 export function decodeJSON(s: string): Value {
-  let i = 0;
-  const err = (msg: string): never => {
-    throw new JsonSyntax(msg, i);
-  };
-  const skip = () => {
-    while (i < s.length && SPACE.has(s.charAt(i))) i++;
-    return i < s.length;
-  };
-  const next = () => (skip() ? s.charAt(i) : err("unexpected end of file"));
-  const parse = (): Value => {
-    const b = next();
+  const d = new JsonDecoder(s);
+  try {
+    const x = d.value();
+    if (d.skip()) d.err(`unexpected character ${q(s.charAt(d.i))} after value`);
+    return x;
+  } catch (e) {
+    if (e instanceof JsonSyntax) fail(`json.decode: at offset ${e.at}, ${e.msg}`);
+    throw e;
+  }
+}
+
+/** One decode: the text and the offset `i` of the next byte to read, one method per kind of value. */
+class JsonDecoder {
+  i = 0;
+  constructor(readonly s: string) {}
+
+  err(msg: string): never {
+    throw new JsonSyntax(msg, this.i);
+  }
+
+  /** Skips white space; whether anything is left. */
+  skip(): boolean {
+    const s = this.s;
+    while (this.i < s.length && SPACE.has(s.charAt(this.i))) this.i++;
+    return this.i < s.length;
+  }
+
+  /** The next byte after white space, not consumed. */
+  next(): string {
+    return this.skip() ? this.s.charAt(this.i) : this.err("unexpected end of file");
+  }
+
+  value(): Value {
+    const b = this.next();
     switch (b) {
       case '"':
-        return parseString();
+        return this.string();
       case "n":
       case "t":
-      case "f": {
-        const word = b === "n" ? "null" : b === "t" ? "true" : "false";
-        if (s.startsWith(word, i)) {
-          i += word.length;
-          return b === "n" ? None : b === "t";
-        }
-        break;
-      }
-      case "[": {
-        const elems: Value[] = [];
-        i++;
-        if (next() !== "]") {
-          for (;;) {
-            elems.push(parse());
-            const c = next();
-            if (c !== ",") {
-              if (c !== "]") err(`got ${q(c)}, want ',' or ']'`);
-              break;
-            }
-            i++;
-          }
-        }
-        i++;
-        return new StarList(elems);
-      }
-      case "{": {
-        const d = new StarDict();
-        i++;
-        if (next() !== "}") {
-          for (;;) {
-            if (next() !== '"') {
-              const k = parse();
-              err(
-                `got ${typeof k === "object" ? k.typeName : typeof k === "boolean" ? "bool" : "int"} for object key, want string`,
-              );
-            }
-            const key = parseString();
-            if (next() !== ":") err(`after object key, got ${q(s.charAt(i))}, want ':' `);
-            i++;
-            d.set(key, parse());
-            const c = next();
-            if (c !== ",") {
-              if (c !== "}") err(`in object, got ${q(c)}, want ',' or '}'`);
-              break;
-            }
-            i++;
-          }
-        }
-        i++;
-        return d;
-      }
+      case "f":
+        return this.word(b);
+      case "[":
+        return this.array();
+      case "{":
+        return this.object();
       default:
-        if (isDigit(b) || b === "-") return parseNumber();
+        if (isDigit(b) || b === "-") return this.number();
     }
-    return err(`unexpected character ${q(b)}`);
-  };
-  const parseNumber = (): Value => {
+    return this.err(`unexpected character ${q(b)}`);
+  }
+
+  /** `null`, `true` or `false`, by its first byte `b`. */
+  word(b: "n" | "t" | "f"): Value {
+    const word = b === "n" ? "null" : b === "t" ? "true" : "false";
+    if (!this.s.startsWith(word, this.i)) return this.err(`unexpected character ${q(b)}`);
+    this.i += word.length;
+    return b === "n" ? None : b === "t";
+  }
+
+  array(): StarList {
+    const elems: Value[] = [];
+    this.i++;
+    if (this.next() !== "]") {
+      for (;;) {
+        elems.push(this.value());
+        const c = this.next();
+        if (c !== ",") {
+          if (c !== "]") this.err(`got ${q(c)}, want ',' or ']'`);
+          break;
+        }
+        this.i++;
+      }
+    }
+    this.i++;
+    return new StarList(elems);
+  }
+
+  object(): StarDict {
+    const d = new StarDict();
+    this.i++;
+    if (this.next() !== "}") {
+      for (;;) {
+        if (this.next() !== '"') {
+          const k = this.value();
+          this.err(
+            `got ${typeof k === "object" ? k.typeName : typeof k === "boolean" ? "bool" : "int"} for object key, want string`,
+          );
+        }
+        const key = this.string();
+        if (this.next() !== ":") this.err(`after object key, got ${q(this.s.charAt(this.i))}, want ':' `);
+        this.i++;
+        d.set(key, this.value());
+        const c = this.next();
+        if (c !== ",") {
+          if (c !== "}") this.err(`in object, got ${q(c)}, want ',' or '}'`);
+          break;
+        }
+        this.i++;
+      }
+    }
+    this.i++;
+    return d;
+  }
+
+  number(): Value {
+    const s = this.s;
     let float = false;
-    let j = i + 1;
+    let j = this.i + 1;
     for (; j < s.length; j++) {
       const c = s.charAt(j);
       if (isDigit(c)) continue;
       if (c === "." || c === "e" || c === "E" || c === "+" || c === "-") float = true;
       else break;
     }
-    const num = s.slice(i, j);
-    i = j;
+    const num = s.slice(this.i, j);
+    this.i = j;
     const digits = num[0] === "-" ? num.slice(1) : num;
-    if (digits === "" || (digits[0] === "0" && isDigit(digits[1]))) err(`invalid number: ${num}`);
+    if (digits === "" || (digits[0] === "0" && isDigit(digits[1]))) this.err(`invalid number: ${num}`);
     if (float) {
-      if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(num)) err(`invalid number: ${num}`);
+      if (!/^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(num)) this.err(`invalid number: ${num}`);
       return new StarFloat(Number(num));
     }
-    if (!/^-?\d+$/.test(num)) err(`invalid number: ${num}`);
+    if (!/^-?\d+$/.test(num)) this.err(`invalid number: ${num}`);
     return normInt(BigInt(num));
-  };
-  const parseString = (): string => {
+  }
+
+  string(): string {
+    const s = this.s;
     let safe = true;
-    let j = i + 1;
+    let j = this.i + 1;
     let closed = false;
     for (; j < s.length; j++) {
       const c = s.charCodeAt(j);
@@ -136,18 +171,10 @@ export function decodeJSON(s: string): Value {
         break;
       } else if (c >= 0x80 || c < 0x20) safe = false;
     }
-    if (!closed) err("unclosed string literal");
-    const body = s.slice(i + 1, j - 1);
-    i = j;
-    return safe ? body : unquote(body, err);
-  };
-  try {
-    const x = parse();
-    if (skip()) err(`unexpected character ${q(s.charAt(i))} after value`);
-    return x;
-  } catch (e) {
-    if (e instanceof JsonSyntax) fail(`json.decode: at offset ${e.at}, ${e.msg}`);
-    throw e;
+    if (!closed) this.err("unclosed string literal");
+    const body = s.slice(this.i + 1, j - 1);
+    this.i = j;
+    return safe ? body : unquote(body, (msg) => this.err(msg));
   }
 }
 
