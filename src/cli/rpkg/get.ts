@@ -3,12 +3,12 @@ import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { UsageError } from "../io.js";
-import { formatObjects, parseObjectFormat } from "../kubectl-output.js";
-import { intFlag } from "./args.js";
+import { formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
+import { intFlag, type ParsedArgs } from "./args.js";
 import { FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
-import { openRepository, type Repository } from "./repository.js";
+import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import { type RevisionUpstream, readTasks, readUpstreams, upstreamColumns } from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
@@ -61,112 +61,160 @@ export const getVerb: Verb = {
       );
     }
     const revisionFilter = intFlag(args, "revision", USAGE);
-    // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
-    const repos =
-      env.registrations && env.registrations.size > 0 && !args.values.get("repository")
-        ? await Promise.all([...env.registrations.keys()].map((n) => openRepository(env, n, "get")))
-        : [await openVerbRepository("get", args, env)];
-    const loaded = await Promise.all(
-      repos.map(async (repo) => {
-        const step = env.progress.step(`Reading package revisions of ${repo.full}`);
-        const state = await repo.load();
-        step.done(`${state.revisions.length} found`);
-        return { repo, state };
-      }),
-    );
-
-    const repoOf = new Map<PackageRevision, Repository>();
-    let failed = false;
-    if (args.positional.length > 0) {
-      for (const name of args.positional) {
-        // loaded holds a repository at least: one per registration, or the one --repository names
-        const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0]!;
-        try {
-          repoOf.set(findRevision(where.repo, where.state, name), where.repo);
-        } catch (e) {
-          if (!(e instanceof RpkgError)) throw e;
-          // kubectl's words for a name the server does not have
-          env.io.stderr(
-            e instanceof RevisionNotFound
-              ? `Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev ${name}) \n`
-              : `Error: ${e.message}\n`,
-          );
-          if (env.verbose && e.hint) env.io.stderr(`  ${e.hint}\n`);
-          failed = true;
-        }
-      }
-    } else {
-      const pkg = args.values.get("name");
-      const workspace = args.values.get("workspace");
-      for (const { repo, state } of loaded)
-        for (const r of state.revisions)
-          if (
-            (pkg === undefined || r.package === pkg) &&
-            (workspace === undefined || r.workspace === workspace) &&
-            (revisionFilter === undefined || r.revision === revisionFilter)
-          )
-            repoOf.set(r, repo);
-    }
+    const loaded = await loadRepositories(args, env);
+    const repos = loaded.map(({ repo }) => repo);
+    const { repoOf, failed } = selectRevisions(args, env, loaded, revisionFilter);
     const revisions = [...repoOf.keys()];
     const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
-
-    // Where each downstream revision comes from: one Kptfile read per revision, only when shown.
-    const upstreams = new Map<PackageRevision, RevisionUpstream>();
-    // and how each began (spec.tasks), only in the object forms that show it
-    const tasks = new Map<PackageRevision, PorchTask[]>();
-    if (format !== "table")
-      for (const repo of repos) {
-        const mine = revisions.filter((r) => repoFor(r) === repo);
-        for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-        if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
-      }
+    const listing: Listing = {
+      revisions,
+      repoFor,
+      ...(await readDetails(format, repos, revisions, repoFor)),
+    };
     if (format === "table" || format === "wide") {
-      const wide =
-        format === "wide"
-          ? {
-              columns: WIDE_COLUMNS,
-              values: (r: PackageRevision) => upstreamColumns(repoFor(r), upstreams.get(r)),
-            }
-          : undefined;
       if (revisions.length === 0) {
         const [only] = repos;
         if (!failed && only && repos.length === 1)
           env.io.stderr(`No package revisions found in ${only.full}.\n`);
-      } else {
-        const table = formatRevisionTable((r) => repoFor(r).name, revisions, wide);
-        env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
-      }
-    } else if (objectFormat) {
-      const objects = revisions.map((r) =>
-        packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
-      );
-      const single = args.positional.length === 1 && objects.length === 1;
-      env.io.stdout(
-        formatObjects(objectFormat, objects, {
-          single,
-          noHeaders: args.switches.has("no-headers"),
-          list: listObject(objects),
-        }),
-      );
-    } else {
-      const objects = revisions.map((r) =>
-        packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
-      );
-      const single = args.positional.length === 1 && objects.length === 1;
-      const out = single ? objects[0] : listObject(objects);
-      env.io.stdout(
-        format === "json" ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 }),
-      );
-    }
+      } else printTable(args, env, listing, format === "wide");
+    } else printObjects(args, env, listing, objectFormat ?? format);
     return failed ? 1 : 0;
   },
 };
 
+/** A repository and its package revisions, as read. */
+interface Loaded {
+  repo: Repository;
+  state: RepoState;
+}
+
+/** The revisions to print, each with its repository, and what the output form shows besides. */
+interface Listing {
+  revisions: PackageRevision[];
+  repoFor: (r: PackageRevision) => Repository;
+  upstreams: Map<PackageRevision, RevisionUpstream>;
+  tasks: Map<PackageRevision, PorchTask[]>;
+}
+
+/** The repositories listed, each read: the one --repository names, else every registered one. */
+async function loadRepositories(args: ParsedArgs, env: RpkgEnv): Promise<Loaded[]> {
+  // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
+  const repos =
+    env.registrations && env.registrations.size > 0 && !args.values.get("repository")
+      ? await Promise.all([...env.registrations.keys()].map((n) => openRepository(env, n, "get")))
+      : [await openVerbRepository("get", args, env)];
+  return Promise.all(
+    repos.map(async (repo) => {
+      const step = env.progress.step(`Reading package revisions of ${repo.full}`);
+      const state = await repo.load();
+      step.done(`${state.revisions.length} found`);
+      return { repo, state };
+    }),
+  );
+}
+
+/**
+ * The revisions the arguments name, or else those the --name, --workspace and --revision filters keep,
+ * each with its repository; a name not found is reported on stderr (`failed`) and the others still listed.
+ */
+function selectRevisions(
+  args: ParsedArgs,
+  env: RpkgEnv,
+  loaded: readonly Loaded[],
+  revisionFilter: number | undefined,
+): { repoOf: Map<PackageRevision, Repository>; failed: boolean } {
+  const repoOf = new Map<PackageRevision, Repository>();
+  let failed = false;
+  if (args.positional.length > 0) {
+    for (const name of args.positional) {
+      // loaded holds a repository at least: one per registration, or the one --repository names
+      const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0]!;
+      try {
+        repoOf.set(findRevision(where.repo, where.state, name), where.repo);
+      } catch (e) {
+        if (!(e instanceof RpkgError)) throw e;
+        // kubectl's words for a name the server does not have
+        env.io.stderr(
+          e instanceof RevisionNotFound
+            ? `Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev ${name}) \n`
+            : `Error: ${e.message}\n`,
+        );
+        if (env.verbose && e.hint) env.io.stderr(`  ${e.hint}\n`);
+        failed = true;
+      }
+    }
+  } else {
+    const pkg = args.values.get("name");
+    const workspace = args.values.get("workspace");
+    for (const { repo, state } of loaded)
+      for (const r of state.revisions)
+        if (
+          (pkg === undefined || r.package === pkg) &&
+          (workspace === undefined || r.workspace === workspace) &&
+          (revisionFilter === undefined || r.revision === revisionFilter)
+        )
+          repoOf.set(r, repo);
+  }
+  return { repoOf, failed };
+}
+
+/**
+ * Where each downstream revision comes from (one Kptfile read per revision), and how each began
+ * (spec.tasks): read only for the output forms that show them.
+ */
+async function readDetails(
+  format: string,
+  repos: readonly Repository[],
+  revisions: readonly PackageRevision[],
+  repoFor: (r: PackageRevision) => Repository,
+): Promise<Pick<Listing, "upstreams" | "tasks">> {
+  const upstreams = new Map<PackageRevision, RevisionUpstream>();
+  const tasks = new Map<PackageRevision, PorchTask[]>();
+  if (format !== "table")
+    for (const repo of repos) {
+      const mine = revisions.filter((r) => repoFor(r) === repo);
+      for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
+      if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
+    }
+  return { upstreams, tasks };
+}
+
+/** porchctl's table; `wide` adds the upstream columns. */
+function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): void {
+  const { revisions, repoFor, upstreams } = listing;
+  const columns = wide
+    ? { columns: WIDE_COLUMNS, values: (r: PackageRevision) => upstreamColumns(repoFor(r), upstreams.get(r)) }
+    : undefined;
+  const table = formatRevisionTable((r) => repoFor(r).name, revisions, columns);
+  env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
+}
+
+/**
+ * The PackageRevision objects: through kubectl's custom columns or jsonpath (`form` an ObjectFormat), or
+ * as YAML or JSON (`form` "yaml" or "json": one named revision alone, else a list).
+ */
+function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: ObjectFormat | string): void {
+  const { revisions, repoFor, upstreams, tasks } = listing;
+  const objects = revisions.map((r) =>
+    packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
+  );
+  const single = args.positional.length === 1 && objects.length === 1;
+  if (typeof form !== "string") {
+    env.io.stdout(
+      formatObjects(form, objects, {
+        single,
+        noHeaders: args.switches.has("no-headers"),
+        list: listObject(objects),
+      }),
+    );
+    return;
+  }
+  const out = single ? objects[0] : listObject(objects);
+  env.io.stdout(form === "json" ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 }));
+}
+
 /** `--show-kptfile NAME`: the revision's root Kptfile, byte for byte, as porchctl prints it. */
-async function showKptfile(
-  args: Parameters<Verb["run"]>[0],
-  env: Parameters<Verb["run"]>[1],
-): Promise<number> {
+async function showKptfile(args: ParsedArgs, env: RpkgEnv): Promise<number> {
   // porchctl's checks, in its order
   if (args.positional.length !== 1)
     throw new FlagRefusal("--show-kptfile requires exactly one package revision name as an argument");
