@@ -4,17 +4,18 @@ import { generatePackageContext } from "../../kpt/package-context.js";
 import { sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
-import { clonedPackage, isStrategy, STRATEGIES } from "../../merge/index.js";
+import { clonedPackage, isStrategy, STRATEGIES, type UpdateStrategy } from "../../merge/index.js";
 import { formatKptfile, parseKptfileText } from "../../merge/kptfile.js";
 import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
 import { UsageError } from "../io.js";
 import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
+import type { ParsedArgs } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf } from "./names.js";
 import { renderAsPorch } from "./render.js";
-import { openRepository } from "./repository.js";
+import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import { locateSourceRevision, repositoryUpstream, sameServerRepository } from "./upstream.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
@@ -78,82 +79,128 @@ export const cloneVerb: Verb = {
     }
 
     const step = env.progress.step(`Cloning ${source} into ${branch}`);
-    let upstream: Upstream;
-    let directory: string;
-    let ref: string | undefined;
-    // the source as Porch's clone task records it: a registered revision by name, else git's address
-    let sourceName: string | undefined;
-    const other = sourceKind(source) ? parseRepoSpec(source, env.io.cwd) : undefined;
-    if (other) {
-      if (args.values.has("directory") || args.values.has("ref")) {
-        throw new UsageError(
-          `an OCI or tarball SOURCE names its directory and version itself (//DIR, :TAG, @sha256:…)\n\n${USAGE}`,
-        );
-      }
-      directory = other.directory;
-      ref = other.ref;
-      upstream = await openUpstream(other.repo, { env: env.io.env });
-    } else if (git) {
-      // kpt's and porchctl's REPO.git/DIR@REF, where --directory and --ref are not given
-      const inline = /^(.*?\.git)(\/[^@]*)?(?:@(.+))?$/.exec(source);
-      const flags = args.values.has("directory") || args.values.has("ref");
-      const [repoUrl, dirPart, refPart] =
-        inline && !flags ? [inline[1] ?? source, inline[2], inline[3]] : [source];
-      directory = `/${(args.values.get("directory") ?? dirPart ?? "").replace(/^\/+|\/+$/g, "")}`;
-      ref = args.values.get("ref") ?? refPart;
-      // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any
-      const here = sameServerRepository(repoUrl, repo.conn.info.cloneUrl);
-      upstream = here
-        ? repositoryUpstream(await openRepository(env, here, "clone"))
-        : await openUpstream(repoUrl);
-    } else {
-      const found = await locateSourceRevision(env, repo, state, source);
-      directory = `/${found.repo.packageDir(found.rev.package)}`;
-      sourceName = nameOf(found.repo, found.rev);
-      ref = refNameOf(found.rev);
-      upstream = repositoryUpstream(found.repo);
-    }
+    const from = await openCloneSource(args, env, repo, state, source);
     try {
-      ref ??= await upstream.defaultBranch();
-      const { commit, resolvedRef } = await upstream.resolve(ref, directory);
-      const files = await upstream.read(commit, directory);
-      if (files.size === 0) {
-        throw new RpkgError(
-          `${upstream.repo} has no directory ${directory} at ${ref}; check --directory and --ref`,
-        );
-      }
-      const cloned = clonedPackage(
-        files,
-        { repo: upstream.repo, directory, ref, resolvedRef, commit },
-        basename(target),
-        strategy,
-      );
-      // Porch's clone into a deployment repository generates the package context, as --for-deployment.
-      // a git or revision source is cloned as Porch clones it; OCI and tarball sources, which Porch
-      // does not clone, keep porchlight's upstream annotations (docs/sources.md)
-      if (!other) porchKptfile(cloned, basename(target), args.values.has("strategy"));
-      const tree = repo.config.deployment ? generatePackageContext(cloned) : cloned;
-      // Porch renders the clone; a failing render (a function of the upstream's) leaves the files as
-      // they came, with the failure in the Kptfile's Rendered condition
-      const rendered = await renderAsPorch(tree, repo.config.functions.runtimes);
-      await createDraft(repo, state, {
+      const commit = await createClone(repo, state, from, {
+        source,
+        target,
         branch,
-        pkg: target,
-        tree: rendered.tree,
-        message: `Clone ${other ? source : `${upstream.repo}${directory}@${ref}`} (${commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12)}) as ${target}`,
-        task: cloneTask(source, sourceName, { repo: upstream.repo, ref, directory }),
+        strategy,
+        strategyGiven: args.values.has("strategy"),
       });
       step.done(commit.startsWith("sha256:") ? commit.slice(0, 14) : commit.slice(0, 7));
     } catch (e) {
       step.fail();
       throw e;
     } finally {
-      await upstream.close();
+      await from.upstream.close();
     }
     env.io.stdout(`${nameOf(repo, { package: target, workspace })} created\n`);
     return 0;
   },
 };
+
+/** Where a clone reads its files, and how Porch's clone task names it. */
+interface CloneSource {
+  upstream: Upstream;
+  directory: string;
+  /** The branch, tag or commit asked for; the upstream's default branch when none is. */
+  ref: string | undefined;
+  /** A registered revision's name, for Porch's clone task; git's address names the others. */
+  sourceName?: string;
+  /** An OCI image or a tarball, which Porch does not clone. */
+  ociOrTarball: boolean;
+}
+
+/**
+ * The upstream SOURCE names, opened: an OCI image or tarball, a git repository (this server's read with
+ * the caller's token), or a package revision of this or another repository.
+ */
+async function openCloneSource(
+  args: ParsedArgs,
+  env: RpkgEnv,
+  repo: Repository,
+  state: RepoState,
+  source: string,
+): Promise<CloneSource> {
+  const other = sourceKind(source) ? parseRepoSpec(source, env.io.cwd) : undefined;
+  if (other) {
+    if (args.values.has("directory") || args.values.has("ref")) {
+      throw new UsageError(
+        `an OCI or tarball SOURCE names its directory and version itself (//DIR, :TAG, @sha256:…)\n\n${USAGE}`,
+      );
+    }
+    const upstream = await openUpstream(other.repo, { env: env.io.env });
+    return { upstream, directory: other.directory, ref: other.ref, ociOrTarball: true };
+  }
+  if (isGitSource(source)) {
+    // kpt's and porchctl's REPO.git/DIR@REF, where --directory and --ref are not given
+    const inline = /^(.*?\.git)(\/[^@]*)?(?:@(.+))?$/.exec(source);
+    const flags = args.values.has("directory") || args.values.has("ref");
+    const [repoUrl, dirPart, refPart] =
+      inline && !flags ? [inline[1] ?? source, inline[2], inline[3]] : [source];
+    const directory = `/${(args.values.get("directory") ?? dirPart ?? "").replace(/^\/+|\/+$/g, "")}`;
+    const ref = args.values.get("ref") ?? refPart;
+    // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any
+    const here = sameServerRepository(repoUrl, repo.conn.info.cloneUrl);
+    const upstream = here
+      ? repositoryUpstream(await openRepository(env, here, "clone"))
+      : await openUpstream(repoUrl);
+    return { upstream, directory, ref, ociOrTarball: false };
+  }
+  const found = await locateSourceRevision(env, repo, state, source);
+  return {
+    upstream: repositoryUpstream(found.repo),
+    directory: `/${found.repo.packageDir(found.rev.package)}`,
+    ref: refNameOf(found.rev),
+    sourceName: nameOf(found.repo, found.rev),
+    ociOrTarball: false,
+  };
+}
+
+/**
+ * Reads the source's package, makes it the clone Porch makes (its Kptfile, the package context in a
+ * deployment repository, rendered) and commits it as the new draft; the upstream commit read.
+ */
+async function createClone(
+  repo: Repository,
+  state: RepoState,
+  from: CloneSource,
+  to: { source: string; target: string; branch: string; strategy: UpdateStrategy; strategyGiven: boolean },
+): Promise<string> {
+  const { upstream, directory, sourceName, ociOrTarball } = from;
+  const { source, target } = to;
+  const ref = from.ref ?? (await upstream.defaultBranch());
+  const { commit, resolvedRef } = await upstream.resolve(ref, directory);
+  const files = await upstream.read(commit, directory);
+  if (files.size === 0) {
+    throw new RpkgError(
+      `${upstream.repo} has no directory ${directory} at ${ref}; check --directory and --ref`,
+    );
+  }
+  const cloned = clonedPackage(
+    files,
+    { repo: upstream.repo, directory, ref, resolvedRef, commit },
+    basename(target),
+    to.strategy,
+  );
+  // Porch's clone into a deployment repository generates the package context, as --for-deployment.
+  // a git or revision source is cloned as Porch clones it; OCI and tarball sources, which Porch
+  // does not clone, keep porchlight's upstream annotations (docs/sources.md)
+  if (!ociOrTarball) porchKptfile(cloned, basename(target), to.strategyGiven);
+  const tree = repo.config.deployment ? generatePackageContext(cloned) : cloned;
+  // Porch renders the clone; a failing render (a function of the upstream's) leaves the files as
+  // they came, with the failure in the Kptfile's Rendered condition
+  const rendered = await renderAsPorch(tree, repo.config.functions.runtimes);
+  await createDraft(repo, state, {
+    branch: to.branch,
+    pkg: target,
+    tree: rendered.tree,
+    message: `Clone ${ociOrTarball ? source : `${upstream.repo}${directory}@${ref}`} (${commit.startsWith("sha256:") ? commit.slice(0, 19) : commit.slice(0, 12)}) as ${target}`,
+    task: cloneTask(source, sourceName, { repo: upstream.repo, ref, directory }),
+  });
+  return commit;
+}
 
 /**
  * Porch's clone task for the source: a registered revision by its name, a git repository by address,
