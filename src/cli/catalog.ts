@@ -4,6 +4,7 @@ import { stringify } from "yaml";
 import {
   CATALOG_BRANCH,
   CATALOG_FILE,
+  type Catalog,
   CatalogError,
   findPackage,
   listChannels,
@@ -74,25 +75,9 @@ export const catalogCommand: CliCommand = async (args, io) => {
   if (Math.max(positionals.length - 1, 0) !== needs || extra.length > 0)
     throw new UsageError(`porchlight catalog ${verb}: wrong arguments\n\n${USAGE}`);
 
-  let source: string;
-  let text: string;
-  try {
-    ({ source, text } = await readCatalogText(values, io));
-  } catch (err) {
-    io.stderr(`porchlight catalog: ${(err as Error).message}\n`);
-    return 1;
-  }
-  let catalog: ReturnType<typeof parseCatalog>["catalog"];
-  try {
-    catalog = parseCatalog(text, source).catalog;
-  } catch (err) {
-    if (err instanceof CatalogError) {
-      io.stderr(`${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
-
+  const loaded = await loadCatalog(values, io);
+  if (typeof loaded === "number") return loaded;
+  const { source, catalog } = loaded;
   const pkg = pkgName === undefined ? undefined : findPackage(catalog, pkgName);
   if (pkgName !== undefined && !pkg) {
     io.stderr(
@@ -101,69 +86,118 @@ export const catalogCommand: CliCommand = async (args, io) => {
     return 1;
   }
   switch (verb) {
-    case "list": {
-      const rows = listPackages(catalog);
-      print(io, output, rows, ["PACKAGE", "REVISIONS", "LATEST", "CHANNELS"], (r) => [
-        r.name,
-        String(r.revisions),
-        r.latest ?? "-",
-        r.channels.join(",") || "-",
-      ]);
+    case "list":
+      printPackages(io, output, catalog);
       return 0;
-    }
-    case "revisions": {
-      const rows = listRevisions(catalog, pkgName as string) ?? [];
-      print(io, output, rows, ["REVISION", "COMMIT", "TIME", "CHANNELS", "SKIPPED IN", "DEPRECATED"], (r) => [
-        r.revision,
-        r.commit.slice(0, 12),
-        r.time,
-        r.channels.join(",") || "-",
-        r.skippedIn.join(",") || "-",
-        r.deprecated ?? "-",
-      ]);
-      const pkgNote = listPackages(catalog).find((p) => p.name === pkgName);
-      if (output === "table" && pkgNote?.deprecated)
-        io.stdout(`${pkgName} is deprecated: ${pkgNote.deprecated}\n`);
-      if (output === "table" && pkgNote?.removed.length)
-        io.stdout(`removed from the catalog (tags kept): ${pkgNote.removed.join(", ")}\n`);
+    case "revisions":
+      printRevisions(io, output, catalog, pkgName as string);
       return 0;
-    }
-    case "channels": {
-      const rows = listChannels(catalog, pkgName as string) ?? [];
-      print(io, output, rows, ["CHANNEL", "HEAD", "DEPRECATED", "ENTRIES"], (c) => [
-        c.name,
-        c.head ?? "-",
-        c.deprecated ? "yes" : "-",
-        c.entries
-          .map(
-            (e) =>
-              `${e.name}${e.replaces ? `<-${e.replaces}` : ""}${e.skips.length ? ` skips ${e.skips.join(",")}` : ""}`,
-          )
-          .join("; "),
-      ]);
+    case "channels":
+      printChannels(io, output, catalog, pkgName as string);
       return 0;
-    }
-    default: {
-      const channels = pkg?.channels.map((c) => c.name) ?? [];
-      const channel = values.channel ?? (channels.length === 1 ? channels[0] : undefined);
-      if (!channel) {
-        io.stderr(
-          `porchlight catalog path: ${pkgName} has channels ${channels.join(", ") || "none"}; name one with --channel\n`,
-        );
-        return 2;
-      }
-      const result = upgradePath(catalog, pkgName as string, from as string, channel);
-      if (!result.ok) {
-        io.stderr(`porchlight catalog path: ${result.reason}\n`);
-        return 1;
-      }
-      const value = { package: pkgName, channel, from, to: result.path.at(-1), path: result.path };
-      if (output === "table") io.stdout(`${result.path.join(" -> ")}\n`);
-      else io.stdout(output === "json" ? `${JSON.stringify(value, null, 2)}\n` : stringify(value));
-      return 0;
-    }
+    default:
+      return printPath(io, output, catalog, {
+        pkg: pkgName as string,
+        from: from as string,
+        channel: values.channel,
+      });
   }
 };
+
+/** The catalog read and parsed, with where it was read; else the exit code, its failure said on stderr. */
+async function loadCatalog(
+  values: Parameters<typeof readCatalogText>[0],
+  io: CliIO,
+): Promise<{ source: string; catalog: Catalog } | number> {
+  let source: string;
+  let text: string;
+  try {
+    ({ source, text } = await readCatalogText(values, io));
+  } catch (err) {
+    io.stderr(`porchlight catalog: ${(err as Error).message}\n`);
+    return 1;
+  }
+  try {
+    return { source, catalog: parseCatalog(text, source).catalog };
+  } catch (err) {
+    if (err instanceof CatalogError) {
+      io.stderr(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+/** `catalog list`: each package, its revision count, latest revision and channels. */
+function printPackages(io: CliIO, output: Output, catalog: Catalog): void {
+  const rows = listPackages(catalog);
+  print(io, output, rows, ["PACKAGE", "REVISIONS", "LATEST", "CHANNELS"], (r) => [
+    r.name,
+    String(r.revisions),
+    r.latest ?? "-",
+    r.channels.join(",") || "-",
+  ]);
+}
+
+/** `catalog revisions PKG`; the table ends with the package's deprecation and its removed revisions. */
+function printRevisions(io: CliIO, output: Output, catalog: Catalog, pkgName: string): void {
+  const rows = listRevisions(catalog, pkgName) ?? [];
+  print(io, output, rows, ["REVISION", "COMMIT", "TIME", "CHANNELS", "SKIPPED IN", "DEPRECATED"], (r) => [
+    r.revision,
+    r.commit.slice(0, 12),
+    r.time,
+    r.channels.join(",") || "-",
+    r.skippedIn.join(",") || "-",
+    r.deprecated ?? "-",
+  ]);
+  const pkgNote = listPackages(catalog).find((p) => p.name === pkgName);
+  if (output === "table" && pkgNote?.deprecated)
+    io.stdout(`${pkgName} is deprecated: ${pkgNote.deprecated}\n`);
+  if (output === "table" && pkgNote?.removed.length)
+    io.stdout(`removed from the catalog (tags kept): ${pkgNote.removed.join(", ")}\n`);
+}
+
+/** `catalog channels PKG`: each channel, its head and its entries. */
+function printChannels(io: CliIO, output: Output, catalog: Catalog, pkgName: string): void {
+  const rows = listChannels(catalog, pkgName) ?? [];
+  print(io, output, rows, ["CHANNEL", "HEAD", "DEPRECATED", "ENTRIES"], (c) => [
+    c.name,
+    c.head ?? "-",
+    c.deprecated ? "yes" : "-",
+    c.entries
+      .map(
+        (e) =>
+          `${e.name}${e.replaces ? `<-${e.replaces}` : ""}${e.skips.length ? ` skips ${e.skips.join(",")}` : ""}`,
+      )
+      .join("; "),
+  ]);
+}
+
+/** `catalog path PKG FROM [--channel C]`: the upgrade path to the channel's head; the exit code. */
+function printPath(
+  io: CliIO,
+  output: Output,
+  catalog: Catalog,
+  q: { pkg: string; from: string; channel: string | undefined },
+): number {
+  const channels = findPackage(catalog, q.pkg)?.channels.map((c) => c.name) ?? [];
+  const channel = q.channel ?? (channels.length === 1 ? channels[0] : undefined);
+  if (!channel) {
+    io.stderr(
+      `porchlight catalog path: ${q.pkg} has channels ${channels.join(", ") || "none"}; name one with --channel\n`,
+    );
+    return 2;
+  }
+  const result = upgradePath(catalog, q.pkg, q.from, channel);
+  if (!result.ok) {
+    io.stderr(`porchlight catalog path: ${result.reason}\n`);
+    return 1;
+  }
+  const value = { package: q.pkg, channel, from: q.from, to: result.path.at(-1), path: result.path };
+  if (output === "table") io.stdout(`${result.path.join(" -> ")}\n`);
+  else io.stdout(output === "json" ? `${JSON.stringify(value, null, 2)}\n` : stringify(value));
+  return 0;
+}
 
 const OPTIONS = {
   file: { type: "string" },
