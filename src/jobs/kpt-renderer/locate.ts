@@ -76,98 +76,12 @@ export function resultPlacer(
   /** A file's blob id where the caller knows it (else it is hashed when needed). */
   knownSha?: (path: string) => string | undefined,
 ): (r: FunctionResult, packageDir?: string) => ResultPlace {
-  const parsed = new Map<string, ParsedFile | null>();
-  const parsedOf = (path: string): ParsedFile | null => {
-    if (!parsed.has(path)) {
-      const bytes = tree.get(path);
-      let value: ParsedFile | null = null;
-      if (bytes && isYamlFileName(path)) {
-        try {
-          value = parseYamlFile(bytes.toString("utf8"), path);
-        } catch {
-          value = null;
-        }
-      }
-      parsed.set(path, value);
-    }
-    return parsed.get(path) ?? null;
-  };
-  let packages: string[] | undefined;
-  /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
-  const filesNamed = (path: string, packageDir: string): string[] => {
-    packages ??= packageDirs(tree.keys());
-    const under = packages.filter((d) => d !== packageDir && isInside(d, packageDir));
-    return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => tree.has(p));
-  };
-  const shas = new Map<string, string>();
-  const shaOf = (path: string): string => {
-    let sha = shas.get(path);
-    if (sha === undefined) {
-      sha = knownSha?.(path) ?? blobSha(fileOf(tree, path));
-      shas.set(path, sha);
-    }
-    return sha;
-  };
-  const place = (r: FunctionResult, packageDir: string, files: string[] | undefined): ResultPlace => {
-    const ref = r.resourceRef;
-    const matches = (d: Document) =>
-      !!ref &&
-      (!ref.kind || kindOf(d) === ref.kind) &&
-      (!ref.name || nameOf(d) === ref.name) &&
-      (!ref.namespace || namespaceOf(d) === ref.namespace);
-    const named = r.file?.path;
-    const index = r.file?.index ?? r.document;
-    const docOf = (file: ParsedFile): Document | undefined =>
-      named && index !== undefined
-        ? file.docs[index]
-        : (file.docs.find(matches) ?? (named ? file.docs[0] : undefined));
-    let candidates: string[];
-    if (named) {
-      files ??= filesNamed(named, packageDir);
-      const holding = ref
-        ? files.find((p) => {
-            const file = parsedOf(p);
-            const doc = file ? docOf(file) : undefined;
-            return doc !== undefined && matches(doc);
-          })
-        : undefined;
-      candidates = holding ? [holding] : files.slice(0, 1);
-      if (candidates.length === 0) return { file: posix.join(packageDir, named) };
-    } else {
-      candidates = ref ? [...tree.keys()].sort() : [];
-    }
-    for (const path of candidates) {
-      const file = parsedOf(path);
-      if (!file) {
-        if (named) return { file: path, line: 1 };
-        continue;
-      }
-      const doc = docOf(file);
-      if (!doc) continue;
-      const node =
-        (r.field?.path ? fieldNode(doc, r.field.path) : undefined) ?? (doc.contents as Node | null);
-      const offset = node?.range?.[0];
-      return { file: path, line: offset === undefined ? 1 : file.lineCounter.linePos(offset).line };
-    }
-    return named ? { file: candidates[0] } : {};
-  };
-  /** Per pipeline package and file name: the files it may be, and their paths and blob SHAs as a key. */
-  const named = new Map<string, { files: string[]; key: string }>();
-  const filesOf = (path: string, packageDir: string): { files: string[]; key: string } => {
-    const at = JSON.stringify([packageDir, path]);
-    let known = named.get(at);
-    if (!known) {
-      const files = filesNamed(path, packageDir);
-      known = { files, key: JSON.stringify([at, ...files.map((p) => `${p}\0${shaOf(p)}`)]) };
-      named.set(at, known);
-    }
-    return known;
-  };
+  const reader = new PlacerFiles(tree, knownSha);
   return (r, packageDir = "") => {
     const path = r.file?.path;
     // A result that names no file may be in any file of the tree: worked out each time.
-    if (!memo || !path) return place(r, packageDir, undefined);
-    const { files, key: where } = filesOf(path, packageDir);
+    if (!memo || !path) return placeResult(reader, r, packageDir, undefined);
+    const { files, key: where } = reader.filesOf(path, packageDir);
     const ref = r.resourceRef;
     // `where` is JSON (no raw line break in it): only the result's own part is encoded per result.
     const key = `${where}\n${JSON.stringify([
@@ -177,10 +91,121 @@ export function resultPlacer(
     ])}`;
     const known = memo.get(key);
     if (known) return known;
-    const found = place(r, packageDir, files);
+    const found = placeResult(reader, r, packageDir, files);
     memo.set(key, found);
     return found;
   };
+}
+
+/** The tree as one placer reads it: each file parsed, and its blob SHA worked out, at most once. */
+class PlacerFiles {
+  private readonly parsed = new Map<string, ParsedFile | null>();
+  private packages: string[] | undefined;
+  private readonly shas = new Map<string, string>();
+  /** Per pipeline package and file name: the files it may be, and their paths and blob SHAs as a key. */
+  private readonly named = new Map<string, { files: string[]; key: string }>();
+
+  constructor(
+    readonly tree: FileTree,
+    private readonly knownSha: ((path: string) => string | undefined) | undefined,
+  ) {}
+
+  /** The file parsed as YAML; null for a file that is not YAML, or not there, or does not parse. */
+  parsedOf(path: string): ParsedFile | null {
+    if (!this.parsed.has(path)) {
+      const bytes = this.tree.get(path);
+      let value: ParsedFile | null = null;
+      if (bytes && isYamlFileName(path)) {
+        try {
+          value = parseYamlFile(bytes.toString("utf8"), path);
+        } catch {
+          value = null;
+        }
+      }
+      this.parsed.set(path, value);
+    }
+    return this.parsed.get(path) ?? null;
+  }
+
+  /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
+  filesNamed(path: string, packageDir: string): string[] {
+    this.packages ??= packageDirs(this.tree.keys());
+    const under = this.packages.filter((d) => d !== packageDir && isInside(d, packageDir));
+    return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => this.tree.has(p));
+  }
+
+  /** filesNamed, with their paths and blob SHAs as a memo key. */
+  filesOf(path: string, packageDir: string): { files: string[]; key: string } {
+    const at = JSON.stringify([packageDir, path]);
+    let known = this.named.get(at);
+    if (!known) {
+      const files = this.filesNamed(path, packageDir);
+      known = { files, key: JSON.stringify([at, ...files.map((p) => `${p}\0${this.shaOf(p)}`)]) };
+      this.named.set(at, known);
+    }
+    return known;
+  }
+
+  private shaOf(path: string): string {
+    let sha = this.shas.get(path);
+    if (sha === undefined) {
+      sha = this.knownSha?.(path) ?? blobSha(fileOf(this.tree, path));
+      this.shas.set(path, sha);
+    }
+    return sha;
+  }
+}
+
+/**
+ * One result's place, read from the files: `files` are those its file name may be (filesNamed), when
+ * the caller has them.
+ */
+function placeResult(
+  reader: PlacerFiles,
+  r: FunctionResult,
+  packageDir: string,
+  files: string[] | undefined,
+): ResultPlace {
+  const ref = r.resourceRef;
+  const matches = (d: Document) =>
+    !!ref &&
+    (!ref.kind || kindOf(d) === ref.kind) &&
+    (!ref.name || nameOf(d) === ref.name) &&
+    (!ref.namespace || namespaceOf(d) === ref.namespace);
+  const named = r.file?.path;
+  const index = r.file?.index ?? r.document;
+  const docOf = (file: ParsedFile): Document | undefined =>
+    named && index !== undefined
+      ? file.docs[index]
+      : (file.docs.find(matches) ?? (named ? file.docs[0] : undefined));
+  let candidates: string[];
+  if (named) {
+    files ??= reader.filesNamed(named, packageDir);
+    const holding = ref
+      ? files.find((p) => {
+          const file = reader.parsedOf(p);
+          const doc = file ? docOf(file) : undefined;
+          return doc !== undefined && matches(doc);
+        })
+      : undefined;
+    candidates = holding ? [holding] : files.slice(0, 1);
+    if (candidates.length === 0) return { file: posix.join(packageDir, named) };
+  } else {
+    candidates = ref ? [...reader.tree.keys()].sort() : [];
+  }
+  for (const path of candidates) {
+    const file = reader.parsedOf(path);
+    if (!file) {
+      if (named) return { file: path, line: 1 };
+      continue;
+    }
+    const doc = docOf(file);
+    if (!doc) continue;
+    const node = (r.field?.path ? fieldNode(doc, r.field.path) : undefined) ?? (doc.contents as Node | null);
+    const offset = node?.range?.[0];
+    return { file: path, line: offset === undefined ? 1 : file.lineCounter.linePos(offset).line };
+  }
+  return named ? { file: candidates[0] } : {};
 }
 
 /**
