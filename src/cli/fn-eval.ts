@@ -40,6 +40,49 @@ export async function evalCommand(
   registry: FunctionRegistry,
   help: string,
 ): Promise<number> {
+  const p = parseEvalArgs(args);
+  if (p.bools.has("help")) {
+    io.stdout(help);
+    return 0;
+  }
+  const { save, type, image, exec, configPath, cliConfig, fromStdin, dir } = await checkInvocation(p, io);
+
+  if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
+  // A ResourceList to a ResourceList keeps its items as they came; to a directory it becomes files first.
+  const listToList = fromStdin && wantsItems(p);
+  const stdin = fromStdin ? await io.readStdin() : "";
+  const tree = !fromStdin ? await readTree(dir) : listToList ? new Map() : resourceListToTree(stdin, "stdin");
+  const functionConfig = configPath ? await fileConfig(configPath) : cliConfig;
+  const printer = new ProgressPrinter(io.stderr, (x) => x, !p.bools.has("no-truncate-output"));
+  const env = { ...runEnv(p, dir, io, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
+  const selectors = selector(p, "match");
+  const exclude = selector(p, "exclude");
+  const request = { fn: image ? { image } : { exec }, functionConfig, selectors, exclude };
+  const outcome = listToList
+    ? await evalItems(readResourceList(stdin, "stdin").items, request, env)
+    : await evalFunction(tree, request, env);
+  const code = await finish(outcome, p, dir, tree, io, {
+    blankBeforeResults: true,
+    formatError: (m) => `error: ${m}\n`,
+  });
+  if (code === 0 && save) {
+    const message = await saveFunction(
+      dir,
+      {
+        ...(image ? { image } : { exec }),
+        ...(configPath ? { configPath: relative(dir, configPath) } : { configMap: argumentData(p.rest) }),
+        selectors,
+        exclude,
+      },
+      type as "mutator" | "validator",
+    );
+    io.stderr(message);
+  }
+  return code;
+}
+
+/** `fn eval`'s flags (the common ones, the function's, --match-* and --exclude-*) read from `args`. */
+function parseEvalArgs(args: string[]): ParsedArgs {
   const values: Record<string, string | undefined> = {
     ...COMMON_VALUES,
     image: "i",
@@ -55,7 +98,7 @@ export async function evalCommand(
     values[`match-${s}`] = undefined;
     values[`exclude-${s}`] = undefined;
   }
-  const p = parseArgs(
+  return parseArgs(
     args,
     {
       values,
@@ -71,10 +114,27 @@ export async function evalCommand(
     },
     "eval",
   );
-  if (p.bools.has("help")) {
-    io.stdout(help);
-    return 0;
-  }
+}
+
+/** What one `fn eval` runs, on what, and whether it saves the function to the Kptfile. */
+interface Invocation {
+  save: boolean;
+  type: string | undefined;
+  image: string | undefined;
+  exec: string | undefined;
+  /** --fn-config, absolute. */
+  configPath: string | undefined;
+  /** The function config the arguments after `--` make. */
+  cliConfig: Document;
+  fromStdin: boolean;
+  dir: string;
+}
+
+/**
+ * The invocation, each check refusing as kpt does and in kpt's order (the results directory is made
+ * among them, as kpt makes it).
+ */
+async function checkInvocation(p: ParsedArgs, io: CliIO): Promise<Invocation> {
   if (p.bools.has("include-meta-resources"))
     refuse(
       "--include-meta-resources is no longer necessary because meta resources are now included by default",
@@ -111,39 +171,7 @@ export async function evalCommand(
   const dir = fromStdin ? io.cwd : resolve(io.cwd, dirArg);
   if (save && configPath && !configPath.startsWith(dir))
     refuse(`--fn-config must be under ${dir} if saving functions to Kptfile (--save=true)`);
-
-  if (fromStdin && !lastValue(p, "output")) p.values.set("output", ["stdout"]);
-  // A ResourceList to a ResourceList keeps its items as they came; to a directory it becomes files first.
-  const listToList = fromStdin && wantsItems(p);
-  const stdin = fromStdin ? await io.readStdin() : "";
-  const tree = !fromStdin ? await readTree(dir) : listToList ? new Map() : resourceListToTree(stdin, "stdin");
-  const functionConfig = configPath ? await fileConfig(configPath) : cliConfig;
-  const printer = new ProgressPrinter(io.stderr, (x) => x, !p.bools.has("no-truncate-output"));
-  const env = { ...runEnv(p, dir, io, registry, (e) => printer.on(e), true), writeFiles: !wantsItems(p) };
-  const selectors = selector(p, "match");
-  const exclude = selector(p, "exclude");
-  const request = { fn: image ? { image } : { exec }, functionConfig, selectors, exclude };
-  const outcome = listToList
-    ? await evalItems(readResourceList(stdin, "stdin").items, request, env)
-    : await evalFunction(tree, request, env);
-  const code = await finish(outcome, p, dir, tree, io, {
-    blankBeforeResults: true,
-    formatError: (m) => `error: ${m}\n`,
-  });
-  if (code === 0 && save) {
-    const message = await saveFunction(
-      dir,
-      {
-        ...(image ? { image } : { exec }),
-        ...(configPath ? { configPath: relative(dir, configPath) } : { configMap: argumentData(p.rest) }),
-        selectors,
-        exclude,
-      },
-      type as "mutator" | "validator",
-    );
-    io.stderr(message);
-  }
-  return code;
+  return { save, type, image, exec, configPath, cliConfig, fromStdin, dir };
 }
 
 /**
