@@ -245,38 +245,10 @@ function compileStmt(env: Env, s: Stmt): Exec {
         return els ? els(fr) : NORMAL;
       };
     }
-    case "for": {
-      const x = compileExpr(env, s.x);
-      const assign = compileAssign(env, s.vars);
-      const body = compileBlock(env, s.body);
-      const thread = env.thread;
-      const pos = s.pos;
-      return (fr) =>
-        forEach(
-          thread,
-          x(fr),
-          (v) => {
-            assign(fr, v);
-            const r = body(fr);
-            return r === CONTINUE ? NORMAL : r;
-          },
-          pos,
-        );
-    }
-    case "while": {
-      const cond = compileExpr(env, s.cond);
-      const body = compileBlock(env, s.body);
-      const budget = env.thread.budget;
-      return (fr) => {
-        while (truth(cond(fr))) {
-          budget.step();
-          const r = body(fr);
-          if (r === BREAK) break;
-          if (r === RETURN) return RETURN;
-        }
-        return NORMAL;
-      };
-    }
+    case "for":
+      return compileFor(env, s);
+    case "while":
+      return compileWhile(env, s);
     case "return": {
       const x: Eval | undefined = s.x ? compileExpr(env, s.x) : undefined;
       return (fr) => {
@@ -287,29 +259,67 @@ function compileStmt(env: Env, s: Stmt): Exec {
     case "branch":
       if (s.token === "pass") return () => NORMAL;
       return s.token === "break" ? () => BREAK : () => CONTINUE;
-    case "load": {
-      const thread = env.thread;
-      const stores = s.to.map((id) => storeBinding(env, bound(id)));
-      const { module, from } = s;
-      const { line, col } = s.pos;
-      return (fr) => {
-        let members: Map<string, Value>;
-        try {
-          members = thread.load(module);
-        } catch (e) {
-          throw annotate(e, env.fnName, env.file, line, col);
-        }
-        from.forEach((name, i) => {
-          const v = members.get(name);
-          if (v === undefined || name.startsWith("_"))
-            fail(`load: name ${name} not found in module ${module}`);
-          // one store per name loaded
-          stores[i]!(fr, v);
-        });
-        return NORMAL;
-      };
-    }
+    case "load":
+      return compileLoad(env, s);
   }
+}
+
+function compileFor(env: Env, s: Stmt & { kind: "for" }): Exec {
+  const x = compileExpr(env, s.x);
+  const assign = compileAssign(env, s.vars);
+  const body = compileBlock(env, s.body);
+  const thread = env.thread;
+  const pos = s.pos;
+  return (fr) =>
+    forEach(
+      thread,
+      x(fr),
+      (v) => {
+        assign(fr, v);
+        const r = body(fr);
+        return r === CONTINUE ? NORMAL : r;
+      },
+      pos,
+    );
+}
+
+/** A while loop, one budget step per iteration. */
+function compileWhile(env: Env, s: Stmt & { kind: "while" }): Exec {
+  const cond = compileExpr(env, s.cond);
+  const body = compileBlock(env, s.body);
+  const budget = env.thread.budget;
+  return (fr) => {
+    while (truth(cond(fr))) {
+      budget.step();
+      const r = body(fr);
+      if (r === BREAK) break;
+      if (r === RETURN) return RETURN;
+    }
+    return NORMAL;
+  };
+}
+
+/** `load(module, names...)`: the module loaded through the thread, each name bound (a `_` name is not exported). */
+function compileLoad(env: Env, s: Stmt & { kind: "load" }): Exec {
+  const thread = env.thread;
+  const stores = s.to.map((id) => storeBinding(env, bound(id)));
+  const { module, from } = s;
+  const { line, col } = s.pos;
+  return (fr) => {
+    let members: Map<string, Value>;
+    try {
+      members = thread.load(module);
+    } catch (e) {
+      throw annotate(e, env.fnName, env.file, line, col);
+    }
+    from.forEach((name, i) => {
+      const v = members.get(name);
+      if (v === undefined || name.startsWith("_")) fail(`load: name ${name} not found in module ${module}`);
+      // one store per name loaded
+      stores[i]!(fr, v);
+    });
+    return NORMAL;
+  };
 }
 
 export function moduleStruct(name: string, members: Record<string, Value>): Struct {

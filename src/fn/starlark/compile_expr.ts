@@ -90,57 +90,23 @@ export function compileIdent(env: Env, id: Ident): Eval {
 }
 
 export function compileExpr(env: Env, e: Expr): Eval {
-  const thread = env.thread;
   switch (e.kind) {
     case "ident":
       return compileIdent(env, e);
-    case "literal": {
-      const lv = e.value;
-      const v: Value =
-        typeof lv === "object" ? ("float" in lv ? new StarFloat(lv.float) : new Bytes(lv.bytes)) : lv;
-      return () => v;
-    }
+    case "literal":
+      return compileLiteral(e);
     case "paren":
       return compileExpr(env, e.x);
-    case "list": {
-      const elems = e.elems.map((x) => compileExpr(env, x));
-      return (fr) => {
-        thread.budget.charge(elems.length + 1);
-        return new StarList(elems.map((f) => f(fr)));
-      };
-    }
+    case "list":
+      return compileList(env, e);
     case "tuple": {
       const elems = e.elems.map((x) => compileExpr(env, x));
       return (fr) => new StarTuple(elems.map((f) => f(fr)));
     }
-    case "dict": {
-      const entries = e.entries.map(
-        (en) => [compileExpr(env, en.key), compileExpr(env, en.value), en.colon] as const,
-      );
-      return (fr) => {
-        const d = new StarDict();
-        thread.budget.charge(entries.length + 1);
-        for (const [k, v, colon] of entries) {
-          const key = k(fr);
-          const val = v(fr);
-          thread.pos = colon;
-          if (d.has(key)) fail(`duplicate key: ${repr(key)}`);
-          d.set(key, val);
-        }
-        return d;
-      };
-    }
-    case "unary": {
-      const x = compileExpr(env, e.x);
-      const op = e.op;
-      if (op === "not") return (fr) => !truth(x(fr));
-      const pos = e.pos;
-      return (fr) => {
-        const v = x(fr);
-        thread.pos = pos;
-        return unary(op, v);
-      };
-    }
+    case "dict":
+      return compileDict(env, e);
+    case "unary":
+      return compileUnary(env, e);
     case "binary":
       return compileBinary(env, e.op, compileExpr(env, e.x), compileExpr(env, e.y), e.pos);
     case "cond": {
@@ -149,46 +115,12 @@ export function compileExpr(env: Env, e: Expr): Eval {
       const f = compileExpr(env, e.f);
       return (fr) => (truth(c(fr)) ? t(fr) : f(fr));
     }
-    case "dot": {
-      const x = compileExpr(env, e.x);
-      const name = e.name;
-      const pos = e.pos;
-      return (fr) => {
-        const v = x(fr);
-        thread.pos = pos;
-        return getAttr(v, name);
-      };
-    }
-    case "index": {
-      const x = compileExpr(env, e.x);
-      const y = compileExpr(env, e.y);
-      const pos = e.pos;
-      return (fr) => {
-        const xv = x(fr);
-        const yv = y(fr);
-        if (xv instanceof HashTable && typeof yv === "string" && xv.typeName === "dict") {
-          const r = xv.get(yv);
-          if (r !== undefined) return r;
-        }
-        thread.pos = pos;
-        return index(xv, yv);
-      };
-    }
-    case "slice": {
-      const x = compileExpr(env, e.x);
-      const lo = e.lo ? compileExpr(env, e.lo) : undefined;
-      const hi = e.hi ? compileExpr(env, e.hi) : undefined;
-      const step = e.step ? compileExpr(env, e.step) : undefined;
-      const pos = e.pos;
-      return (fr) => {
-        const xv = x(fr);
-        const l = lo?.(fr);
-        const h = hi?.(fr);
-        const st = step?.(fr);
-        thread.pos = pos;
-        return slice(xv, l, h, st);
-      };
-    }
+    case "dot":
+      return compileDot(env, e);
+    case "index":
+      return compileIndex(env, e);
+    case "slice":
+      return compileSlice(env, e);
     case "call":
       return compileCall(env, e);
     case "lambda":
@@ -196,6 +128,102 @@ export function compileExpr(env: Env, e: Expr): Eval {
     case "comp":
       return compileComprehension(env, e.curly, e.body, e.clauses);
   }
+}
+
+function compileLiteral(e: Expr & { kind: "literal" }): Eval {
+  const lv = e.value;
+  const v: Value =
+    typeof lv === "object" ? ("float" in lv ? new StarFloat(lv.float) : new Bytes(lv.bytes)) : lv;
+  return () => v;
+}
+
+function compileList(env: Env, e: Expr & { kind: "list" }): Eval {
+  const thread = env.thread;
+  const elems = e.elems.map((x) => compileExpr(env, x));
+  return (fr) => {
+    thread.budget.charge(elems.length + 1);
+    return new StarList(elems.map((f) => f(fr)));
+  };
+}
+
+/** A dict literal: its keys and values evaluated in order, a duplicate key failing at its colon. */
+function compileDict(env: Env, e: Expr & { kind: "dict" }): Eval {
+  const thread = env.thread;
+  const entries = e.entries.map(
+    (en) => [compileExpr(env, en.key), compileExpr(env, en.value), en.colon] as const,
+  );
+  return (fr) => {
+    const d = new StarDict();
+    thread.budget.charge(entries.length + 1);
+    for (const [k, v, colon] of entries) {
+      const key = k(fr);
+      const val = v(fr);
+      thread.pos = colon;
+      if (d.has(key)) fail(`duplicate key: ${repr(key)}`);
+      d.set(key, val);
+    }
+    return d;
+  };
+}
+
+function compileUnary(env: Env, e: Expr & { kind: "unary" }): Eval {
+  const thread = env.thread;
+  const x = compileExpr(env, e.x);
+  const op = e.op;
+  if (op === "not") return (fr) => !truth(x(fr));
+  const pos = e.pos;
+  return (fr) => {
+    const v = x(fr);
+    thread.pos = pos;
+    return unary(op, v);
+  };
+}
+
+function compileDot(env: Env, e: Expr & { kind: "dot" }): Eval {
+  const thread = env.thread;
+  const x = compileExpr(env, e.x);
+  const name = e.name;
+  const pos = e.pos;
+  return (fr) => {
+    const v = x(fr);
+    thread.pos = pos;
+    return getAttr(v, name);
+  };
+}
+
+/** `x[y]`, with a dict's string key looked up directly. */
+function compileIndex(env: Env, e: Expr & { kind: "index" }): Eval {
+  const thread = env.thread;
+  const x = compileExpr(env, e.x);
+  const y = compileExpr(env, e.y);
+  const pos = e.pos;
+  return (fr) => {
+    const xv = x(fr);
+    const yv = y(fr);
+    if (xv instanceof HashTable && typeof yv === "string" && xv.typeName === "dict") {
+      const r = xv.get(yv);
+      if (r !== undefined) return r;
+    }
+    thread.pos = pos;
+    return index(xv, yv);
+  };
+}
+
+function compileSlice(env: Env, e: Expr & { kind: "slice" }): Eval {
+  const thread = env.thread;
+  const x = compileExpr(env, e.x);
+  const lo = e.lo ? compileExpr(env, e.lo) : undefined;
+  const hi = e.hi ? compileExpr(env, e.hi) : undefined;
+  const step = e.step ? compileExpr(env, e.step) : undefined;
+  const pos = e.pos;
+  return (fr) => {
+    const xv = x(fr);
+    const l = lo?.(fr);
+    const h = hi?.(fr);
+    const st = step?.(fr);
+    thread.pos = pos;
+    return slice(xv, l, h, st);
+  };
 }
 
 function compileBinary(env: Env, op: string, x: Eval, y: Eval, pos: Pos): Eval {
