@@ -3,6 +3,7 @@ import type { FileTree } from "../../kpt/tree.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import {
   type FanoutAction,
+  type FanoutPlan,
   planFanout,
   type RolloutStatus,
   type VariantProblem,
@@ -12,7 +13,7 @@ import { writeDashboard } from "./dashboard.js";
 import { readDeclined } from "./declined.js";
 import { execute } from "./execute.js";
 import { mapLimit } from "./limit.js";
-import { readFanoutState } from "./read-state.js";
+import { type FanoutState, readFanoutState } from "./read-state.js";
 import { gateByRollout, recordRollout, reportSoakChecks } from "./rollout.js";
 
 export type { FanoutContext } from "./context.js";
@@ -43,23 +44,7 @@ export interface FanoutReport {
  */
 export async function reconcileFanout(ctx: FanoutContext, management: string): Promise<FanoutReport> {
   const state = await readFanoutState(ctx, management);
-  const planNow = () =>
-    planFanout({
-      variants: state.variants,
-      problems: state.problems,
-      upstream: state.upstream,
-      sources: state.sources,
-      downstream: state.downstream,
-      managed: state.managed,
-    });
-  let plan = planNow();
-  // A new pull request is planned: first look whether a person closed one for that target.
-  const declined = await readDeclined(state, plan);
-  if (declined.size > 0) {
-    for (const [variant, d] of declined)
-      state.downstream[variant] = { exists: false, ...state.downstream[variant], declined: d };
-    plan = planNow();
-  }
+  let plan = await planWithDeclined(state);
   // A progressive rollout lets the steps through wave after wave (docs/fanout.md#progressive-rollout).
   const now = ctx.now?.() ?? new Date();
   const gate = ctx.rollout ? await gateByRollout(ctx.rollout, state, plan.actions, now) : undefined;
@@ -71,24 +56,80 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
     : new Set();
   const report: FanoutReport = { management, actions: [], pullRequests: [], published: [], failures: [] };
   const problems: VariantProblem[] = [...state.problems];
+  const done = await executeActions(ctx, state, plan.actions, report, { gate, now });
+  report.actions.push(...done);
+  if (gate?.soakChecks.size)
+    await reportSoakChecks(state, done, new Map([...gate.soakChecks].filter(([v]) => !soaked.has(v))));
+  const declared =
+    state.management.tree.size > 0 && state.variants.length + problems.length + state.managed.length > 0;
+  if (declared) report.dashboard = await writeFanoutDashboard(state, report.actions, problems, gate);
+  const issue =
+    gate?.dashboard ?? (report.dashboard ? { number: report.dashboard.number, labels: [] } : undefined);
+  if (gate && issue) await recordRollout(state.management.port, issue, gate);
+  ctx.log.info(
+    {
+      management,
+      variants: state.variants.length,
+      pullRequests: report.pullRequests.length,
+      failures: report.failures.length,
+    },
+    "fan-out reconciled",
+  );
+  return report;
+}
+
+/** What a progressive rollout lets through this run, and what it says of each step. */
+type RolloutGate = Awaited<ReturnType<typeof gateByRollout>>;
+
+/** The plan; planned again when a person closed a pull request it would open (readDeclined). */
+async function planWithDeclined(state: FanoutState): Promise<FanoutPlan> {
+  const planNow = () =>
+    planFanout({
+      variants: state.variants,
+      problems: state.problems,
+      upstream: state.upstream,
+      sources: state.sources,
+      downstream: state.downstream,
+      managed: state.managed,
+    });
+  const plan = planNow();
+  // A new pull request is planned: first look whether a person closed one for that target.
+  const declined = await readDeclined(state, plan);
+  if (declined.size === 0) return plan;
+  for (const [variant, d] of declined)
+    state.downstream[variant] = { exists: false, ...state.downstream[variant], declined: d };
+  return planNow();
+}
+
+/**
+ * Each action's step, executed: what it did, in the plan's order. A failing step becomes a `skip` with
+ * its error (and a failure in the report); a rate limit stops the run, thrown once the steps under way end.
+ */
+async function executeActions(
+  ctx: FanoutContext,
+  state: FanoutState,
+  actions: readonly FanoutAction[],
+  report: FanoutReport,
+  rollout: { gate: RolloutGate | undefined; now: Date },
+): Promise<FanoutAction[]> {
   const upstreamCache = new Map<string, Promise<FileTree>>();
   // Downstream repositories are worked on side by side (git pushes overlap; the client still paces and
   // serializes the installation's REST writes); one repository's steps run one after another.
   const byRepo = new Map<string, number[]>();
-  plan.actions.forEach((a, i) => {
+  actions.forEach((a, i) => {
     const key = "downstream" in a && a.downstream ? a.downstream.repo : "";
     byRepo.set(key, [...(byRepo.get(key) ?? []), i]);
   });
-  const done: FanoutAction[] = new Array(plan.actions.length);
+  const done: FanoutAction[] = new Array(actions.length);
   let stop: unknown;
   await mapLimit([...byRepo.values()], EXECUTE_CONCURRENCY, async (indexes) => {
     for (const i of indexes) {
       if (stop) return;
-      const action = plan.actions[i] as FanoutAction;
+      const action = actions[i] as FanoutAction;
       try {
         done[i] = await execute(ctx, state, action, report, upstreamCache, {
-          automerge: gate?.automerge.has(action.variant) ?? false,
-          now,
+          automerge: rollout.gate?.automerge.has(action.variant) ?? false,
+          now: rollout.now,
         });
       } catch (e) {
         if (e instanceof GitHubError && e.kind === "rate-limited") {
@@ -110,40 +151,30 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
     }
   });
   if (stop) throw stop;
-  report.actions.push(...done);
-  if (gate?.soakChecks.size)
-    await reportSoakChecks(state, done, new Map([...gate.soakChecks].filter(([v]) => !soaked.has(v))));
-  const declared =
-    state.management.tree.size > 0 && state.variants.length + problems.length + state.managed.length > 0;
-  if (declared) {
-    const owners = new Map([...state.snapshots].map(([name, s]) => [name, s.repository.fullName]));
-    report.dashboard = await writeDashboard(state.management, {
-      variants: state.declared,
-      actions: report.actions,
-      problems,
-      owners,
-      ...(gate ? { rollouts: settleRollouts(gate.rollouts, report.actions) } : {}),
-      elsewhere: state.downstreamsElsewhere,
-      published: (repo, pkg) => {
-        const tags = state.snapshots.get(repo)?.tags;
-        const latest = tags ? latestRevision(pkg, tags.keys()) : 0;
-        return latest ? `v${latest}` : undefined;
-      },
-    });
-  }
-  const issue =
-    gate?.dashboard ?? (report.dashboard ? { number: report.dashboard.number, labels: [] } : undefined);
-  if (gate && issue) await recordRollout(state.management.port, issue, gate);
-  ctx.log.info(
-    {
-      management,
-      variants: state.variants.length,
-      pullRequests: report.pullRequests.length,
-      failures: report.failures.length,
+  return done;
+}
+
+/** The management repository's dashboard issue, written with what this run did. */
+function writeFanoutDashboard(
+  state: FanoutState,
+  actions: readonly FanoutAction[],
+  problems: VariantProblem[],
+  gate: RolloutGate | undefined,
+): ReturnType<typeof writeDashboard> {
+  const owners = new Map([...state.snapshots].map(([name, s]) => [name, s.repository.fullName]));
+  return writeDashboard(state.management, {
+    variants: state.declared,
+    actions,
+    problems,
+    owners,
+    ...(gate ? { rollouts: settleRollouts(gate.rollouts, actions) } : {}),
+    elsewhere: state.downstreamsElsewhere,
+    published: (repo, pkg) => {
+      const tags = state.snapshots.get(repo)?.tags;
+      const latest = tags ? latestRevision(pkg, tags.keys()) : 0;
+      return latest ? `v${latest}` : undefined;
     },
-    "fan-out reconciled",
-  );
-  return report;
+  });
 }
 
 /** The highest N of the tags `<pkg>/v<N>`, or 0. */
