@@ -1,11 +1,13 @@
+import type { FileTree } from "../../kpt/tree.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { contentTrust, renderPlan } from "../adopted-trust.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { outsidePackageRoot, treesEqual, underPackageRoot } from "../packages.js";
+import type { RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { infoScope, widenScope } from "./annotation-scope.js";
 import { pushRender } from "./push-render.js";
-import { readDraft } from "./read-draft.js";
+import { type DraftHead, readDraft } from "./read-draft.js";
 import { renderDone, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
@@ -69,94 +71,128 @@ async function renderAttempts(
       return { kind: "skipped", reason: `${CHECK.render} already ran on ${head.sha.slice(0, 7)}` };
     }
     onHead(head.sha);
-    if (!underPackageRoot(pkg, ctx.config.packageRoot)) {
-      const error = `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.`;
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
-      return { kind: "failed", headSha: head.sha, error };
-    }
-    if (!head.files.some((f) => f.path === "Kptfile")) {
-      const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error });
-      return { kind: "failed", headSha: head.sha, error };
-    }
-    // What the package may cost is checked on the git tree's sizes before a file is read.
-    const limits = jobLimits(ctx);
-    const oversized = sizeExceeded(head.files, limits.limits);
-    if (oversized) {
-      const error = limitMessage(pkg, oversized, limits);
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error, limit: oversized.name });
-      ctx.log.info({ branch: input.branch, sha: head.sha, ...oversized }, "package over a limit");
-      return { kind: "failed", headSha: head.sha, error };
-    }
-    const { tree, blobs } = await ctx.port.readTree(head.sha, pkg);
-    const allowance = resourceAllowance(limits.limits);
-    // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
-    const plan = await renderPlan(ctx, { tree, head: head.sha, branch: input.branch });
-    const options = { runtimes: plan.runtimes, holdBack: plan.holdBack, maxResources: allowance.max };
-    const result = await ctx.renderer.render(tree, { ...options, ...(blobs ? { blobIds: blobs } : {}) });
-    const heldBack = result.heldBack ? { heldBack: result.heldBack } : {};
-    if (result.tooManyResources) {
-      const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
-      const error = limitMessage(pkg, exceeded, limits);
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: [], error, limit: exceeded.name });
-      ctx.log.info({ branch: input.branch, sha: head.sha, ...exceeded }, "package over a limit");
-      return { kind: "failed", headSha: head.sha, error };
-    }
-    if (!result.ok) {
-      const error = result.error ?? "the pipeline failed";
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, error });
-      ctx.log.info({ branch: input.branch, sha: head.sha }, "render failed");
-      return { kind: "failed", headSha: head.sha, error };
-    }
-    const scope = await infoScope(ctx.port, { sha: head.sha, pkg, tree });
-    const infoOn = scope ? { infoScope: scope } : {};
-    if (treesEqual(result.tree, tree)) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack, ...infoOn });
-      return { kind: "clean", headSha: head.sha, ...heldBack };
-    }
-    const pushed = await pushRender(ctx.port, {
-      branch: input.branch,
-      pkg,
-      headSha: head.sha,
-      tree: result.tree,
-      author: ctx.bot.author,
-    });
-    if (!pushed.ok && pushed.reason === "non-fast-forward") {
-      ctx.log.info({ branch: input.branch, attempt }, "render push lost a race; rendering the new head");
-      continue;
-    }
-    if (!pushed.ok) {
-      await reportRender(ctx.port, { pkg, sha: head.sha, findings: result.findings, ...heldBack, ...infoOn });
-      return { kind: "clean", headSha: head.sha, ...heldBack };
-    }
-    // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
-    const widened = widenScope(scope, tree, result.tree);
-    await reportRender(ctx.port, {
-      pkg,
-      sha: pushed.sha,
-      findings: result.findings,
-      renderedFrom: head.sha,
-      ...heldBack,
-      ...(widened ? { infoScope: widened } : {}),
-    });
-    await reportRender(ctx.port, {
-      pkg,
-      sha: head.sha,
-      findings: result.findings,
-      pushedAs: pushed.sha,
-      ...heldBack,
-      ...infoOn,
-    });
-    ctx.log.info({ branch: input.branch, from: head.sha, commit: pushed.sha }, "render pushed");
-    // The bot's commit is the next push's input: the renderer keeps what renders it.
-    await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
-      ctx.log.warn({ err: e, branch: input.branch, commit: pushed.sha }, "rendering the bot's commit failed");
-    });
-    return { kind: "pushed", headSha: head.sha, commitSha: pushed.sha, ...heldBack };
+    const refused = await refusedBeforeReading(ctx, { branch: input.branch, pkg, head });
+    if (refused) return refused;
+    const rendered = await renderHead(ctx, { branch: input.branch, pkg, sha: head.sha });
+    if (rendered.kind !== "rendered") return rendered;
+    const outcome = await commitRender(ctx, { branch: input.branch, pkg, sha: head.sha, ...rendered });
+    if (outcome !== "lost a race") return outcome;
+    ctx.log.info({ branch: input.branch, attempt }, "render push lost a race; rendering the new head");
   }
   return {
     kind: "failed",
     headSha: "",
     error: `the branch ${input.branch} kept moving while porchlight rendered it; push again to retry`,
   };
+}
+
+/** A check that failed on the head: reported there, and the outcome saying so. */
+async function failOn(
+  ctx: JobContext,
+  at: { pkg: string; sha: string },
+  error: string,
+  more: { findings?: readonly RenderFinding[]; limit?: string } = {},
+): Promise<RenderDraftOutcome> {
+  const { findings = [], limit } = more;
+  await reportRender(ctx.port, { pkg: at.pkg, sha: at.sha, findings, error, ...(limit ? { limit } : {}) });
+  return { kind: "failed", headSha: at.sha, error };
+}
+
+/**
+ * What refuses the draft before a file is read: a package outside the package root, no Kptfile, a
+ * package over a size limit (the git tree's sizes tell).
+ */
+async function refusedBeforeReading(
+  ctx: JobContext,
+  { branch, pkg, head }: { branch: string; pkg: string; head: DraftHead },
+): Promise<RenderDraftOutcome | undefined> {
+  const at = { pkg, sha: head.sha };
+  if (!underPackageRoot(pkg, ctx.config.packageRoot))
+    return failOn(ctx, at, `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.`);
+  if (!head.files.some((f) => f.path === "Kptfile")) {
+    const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
+    return failOn(ctx, at, error);
+  }
+  const limits = jobLimits(ctx);
+  const oversized = sizeExceeded(head.files, limits.limits);
+  if (!oversized) return undefined;
+  ctx.log.info({ branch, sha: head.sha, ...oversized }, "package over a limit");
+  return failOn(ctx, at, limitMessage(pkg, oversized, limits), { limit: oversized.name });
+}
+
+interface Rendered {
+  kind: "rendered";
+  tree: FileTree;
+  result: RenderResult;
+  options: RenderOptions;
+  heldBack: { heldBack?: string[] };
+}
+
+/** The package at the head read and rendered; a render that failed or went over a limit is reported. */
+async function renderHead(
+  ctx: JobContext,
+  { branch, pkg, sha }: { branch: string; pkg: string; sha: string },
+): Promise<Rendered | RenderDraftOutcome> {
+  const { tree, blobs } = await ctx.port.readTree(sha, pkg);
+  const limits = jobLimits(ctx);
+  const allowance = resourceAllowance(limits.limits);
+  // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
+  const plan = await renderPlan(ctx, { tree, head: sha, branch });
+  const options = { runtimes: plan.runtimes, holdBack: plan.holdBack, maxResources: allowance.max };
+  const result = await ctx.renderer.render(tree, { ...options, ...(blobs ? { blobIds: blobs } : {}) });
+  const heldBack = result.heldBack ? { heldBack: result.heldBack } : {};
+  if (result.tooManyResources) {
+    const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
+    ctx.log.info({ branch, sha, ...exceeded }, "package over a limit");
+    return failOn(ctx, { pkg, sha }, limitMessage(pkg, exceeded, limits), { limit: exceeded.name });
+  }
+  if (!result.ok) {
+    ctx.log.info({ branch, sha }, "render failed");
+    return failOn(ctx, { pkg, sha }, result.error ?? "the pipeline failed", { findings: result.findings });
+  }
+  return { kind: "rendered", tree, result, options, heldBack };
+}
+
+/**
+ * A render's result on the head: a check where it changed nothing (or GitHub refused the push), else one
+ * bot commit pushed on top of the head and a check on both. "lost a race": the branch moved meanwhile.
+ */
+async function commitRender(
+  ctx: JobContext,
+  r: Omit<Rendered, "kind"> & { branch: string; pkg: string; sha: string },
+): Promise<RenderDraftOutcome | "lost a race"> {
+  const { branch, pkg, sha, tree, result, heldBack } = r;
+  const scope = await infoScope(ctx.port, { sha, pkg, tree });
+  const infoOn = scope ? { infoScope: scope } : {};
+  const clean = async (): Promise<RenderDraftOutcome> => {
+    await reportRender(ctx.port, { pkg, sha, findings: result.findings, ...heldBack, ...infoOn });
+    return { kind: "clean", headSha: sha, ...heldBack };
+  };
+  if (treesEqual(result.tree, tree)) return clean();
+  const pushed = await pushRender(ctx.port, {
+    branch,
+    pkg,
+    headSha: sha,
+    tree: result.tree,
+    author: ctx.bot.author,
+  });
+  if (!pushed.ok) return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
+  // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
+  const widened = widenScope(scope, tree, result.tree);
+  const findings = result.findings;
+  await reportRender(ctx.port, {
+    pkg,
+    sha: pushed.sha,
+    findings,
+    renderedFrom: sha,
+    ...heldBack,
+    ...(widened ? { infoScope: widened } : {}),
+  });
+  await reportRender(ctx.port, { pkg, sha, findings, pushedAs: pushed.sha, ...heldBack, ...infoOn });
+  ctx.log.info({ branch, from: sha, commit: pushed.sha }, "render pushed");
+  // The bot's commit is the next push's input: the renderer keeps what renders it.
+  await ctx.renderer.committed?.(result.tree, r.options).catch((e: unknown) => {
+    ctx.log.warn({ err: e, branch, commit: pushed.sha }, "rendering the bot's commit failed");
+  });
+  return { kind: "pushed", headSha: sha, commitSha: pushed.sha, ...heldBack };
 }
