@@ -21,6 +21,7 @@ import {
   placeScalarRun,
   placeValueRun,
 } from "./comment-runs.js";
+import { markHashSpaces } from "./hash-space.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**
@@ -62,6 +63,7 @@ export function normalizeComments(
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
+  markHashSpaces(doc.contents, text);
   if (!listItem && !splitDocumentHead(doc, text, fileStart, pieceStart)) dropSeparatorComment(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);

@@ -1,4 +1,5 @@
 import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
+import { commentLineText } from "./comment-runs.js";
 import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
 import {
   COLON,
@@ -467,7 +468,8 @@ class Reader {
     if (text.charCodeAt(i) === HASH) {
       if (i === at) giveUp();
       const nl = text.indexOf("\n", i);
-      comment = text.slice(i + 1, nl) || " ";
+      // as the composer keeps it, a lone `#` as one space; `# ` told apart (comment-runs' HASH_SPACE)
+      comment = commentLineText(text.slice(i, nl));
       i = nl;
     }
     if (text.charCodeAt(i) !== NL) giveUp();
