@@ -441,9 +441,61 @@ function place(
   const innermost = closing.at(-1);
   const lastNode = last as Node | null;
   if (!innermost || !lastNode?.range || (next && !next.range)) return undefined;
-  const from = lineAfter(text, lastNode.range[1]);
+  const run = runLines(text, lastNode.range[1], next, seqItem !== undefined, end);
+  if (!run) return undefined;
+  const { lines, nextLine } = run;
+  const inner = column(innermost, text);
+  const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
+  const pieces = runPieces(lines, lastNode, innermost, inner, nextCol);
+  if (!pieces) return undefined;
+  // where each block ends among the pieces (yaml.v3 unrolling indents): the pieces up to it are its foot
+  const lastCol = next ? undefined : lastLineEnd(text, nextLine);
+  const owners = pieceOwners(pieces, closing, innermost, blockEnds(closing, pieces, text, lastCol));
+  markEndsTakingFeet(pieces, owners, marks);
+  const lastReplaced = lastFootReplaced(innermost, pieces, owners);
+  clearParsedComments(closing, next, lastNode, text);
+  // the last piece, when it is right above a last `---` (lastMarkerBelowComment)
+  const beforeMarker = !next && lastMarkerBelowComment(text) === nextLine ? pieces.length - 1 : -1;
+  const { head, beforeNext, firstScalar } = givePieces(pieces, owners, innermost, {
+    next,
+    inSeq: seqItem !== undefined,
+    rootFoot,
+    endCol,
+    lastReplaced,
+    lastCol,
+    beforeMarker,
+  });
+  if (!next) {
+    // yaml.v3 writes a blank line before the document's foot
+    if (head.length > 0) head[0] = `\n${head[0]}`;
+    return head.join("\n");
+  }
+  // only a run after a list item leaves feet for its next item's first scalar
+  if (seqItem && firstScalar.length > 0)
+    seqItem.later.push({
+      block: seqItem.seq,
+      index: seqItem.index,
+      body: firstScalar.join("\n"),
+      source: text,
+    });
+  writeRunAbove(next, head, beforeNext);
+}
+
+/**
+ * The lines of the run that follows the node ending at `lastEnd` (see place), up to `next`'s line, or
+ * the `-` alone on its line over it (`inSeq`: `next` is a list item), or the line after `end`; and
+ * where that line starts. Undefined where no line comes between.
+ */
+function runLines(
+  text: string,
+  lastEnd: number,
+  next: Node | undefined,
+  inSeq: boolean,
+  end: number,
+): { lines: string[]; nextLine: number } | undefined {
+  const from = lineAfter(text, lastEnd);
   // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
-  const dash = next && seqItem ? loneDash(next, text) : undefined;
+  const dash = next && inSeq ? loneDash(next, text) : undefined;
   const nextLine = dash
     ? dash.line
     : next?.range
@@ -453,7 +505,21 @@ function place(
   const lines = text.slice(from, nextLine).split("\n");
   // the line break that ends the run; at the end of a text with no final line break, its last line
   if (lines[lines.length - 1] === "" || nextLine < text.length) lines.pop();
-  const inner = column(innermost, text);
+  return { lines, nextLine };
+}
+
+/**
+ * The run's pieces as yaml.v3's scanner cuts them (see cut), `inner` being the innermost closing block's
+ * column and `nextCol` that of what follows; undefined where a line of the run is no comment, or where
+ * it has no comment line and no empty item's comment to place.
+ */
+function runPieces(
+  lines: string[],
+  lastNode: Node,
+  innermost: YAMLMap | YAMLSeq,
+  inner: number,
+  nextCol: number,
+): Piece[] | undefined {
   const empty = emptyValue(lastNode);
   // `- # c` last in its list, no comment line after it: the comment follows no token of its item, and
   // yaml.v3 reads it as the head of what follows (see emptyItemComment)
@@ -466,14 +532,24 @@ function place(
     headPiece = { col: inner, lines: [emptyHead], owner: "head", blankBefore: false, blankAfter: false };
   }
   if (lines.some((l) => l.trim() !== "" && !l.trim().startsWith("#"))) return undefined;
-  const nextCol = next ? text.slice(nextLine).search(/\S/) : endCol;
   // after `key:` with no value the scanner's last token is the `:`, after which no piece is a foot
   const afterColon = empty && isMap(innermost);
-  const pieces: Piece[] = headPiece ? [headPiece] : cut(lines, inner, nextCol, afterColon);
-  // where each block ends among the pieces (yaml.v3 unrolling indents): the pieces up to it are its foot
-  const lastCol = next ? undefined : lastLineEnd(text, nextLine);
-  const ends = blockEnds(closing, pieces, text, lastCol);
-  const owners = pieces.map((p, k) => {
+  return headPiece ? [headPiece] : cut(lines, inner, nextCol, afterColon);
+}
+
+/**
+ * The closing block each piece of a run is the foot of, by where each ends (`ends`, see blockEnds):
+ * the innermost for the "last" piece; for a foot, the innermost block that has not ended before it,
+ * or the nearest mapping outside it (a list's end takes no comment). Undefined for a head, or a foot
+ * no closing block takes.
+ */
+function pieceOwners(
+  pieces: readonly Piece[],
+  closing: readonly (YAMLMap | YAMLSeq)[],
+  innermost: YAMLMap | YAMLSeq,
+  ends: readonly number[],
+): (YAMLMap | YAMLSeq | undefined)[] {
+  return pieces.map((p, k) => {
     if (p.owner === "head") return undefined;
     if (p.owner === "last") return innermost;
     for (let j = closing.length - 1; j >= 0; j--) {
@@ -483,8 +559,17 @@ function place(
     }
     return undefined;
   });
-  // a mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see footAtEnd),
-  // which its encoder writes after the entry at the key's indentation (keyFoot)
+}
+
+/**
+ * Marks each mapping whose end takes a foot: yaml.v3's decoder gives that foot to its last key (see
+ * footAtEnd), which its encoder writes after the entry at the key's indentation (keyFoot).
+ */
+function markEndsTakingFeet(
+  pieces: readonly Piece[],
+  owners: readonly (YAMLMap | YAMLSeq | undefined)[],
+  marks: Marks,
+): void {
   pieces.forEach((p, k) => {
     const o = owners[k];
     if (!o || !isMap(o) || p.owner === "last") return;
@@ -492,26 +577,83 @@ function place(
     (o as { [END_FOOT]?: boolean })[END_FOOT] = true;
     marks.endFeet = true;
   });
+}
 
-  // the last value's foot (the "last" piece) is its key's, and the innermost mapping's end foot then
-  // takes that key's place (yaml.v3's decoder): kpt drops the first (see valueFootAtEnd)
+/**
+ * Whether the last value's foot (the "last" piece), which is its key's, gives way to the innermost
+ * mapping's end foot, which takes that key's place (yaml.v3's decoder): kpt drops the first, which a
+ * one-entry mapping keeps aside (see valueFootAtEnd).
+ */
+function lastFootReplaced(
+  innermost: YAMLMap | YAMLSeq,
+  pieces: readonly Piece[],
+  owners: readonly (YAMLMap | YAMLSeq | undefined)[],
+): boolean {
   const lastReplaced =
     isMap(innermost) && pieces.some((p, k) => owners[k] === innermost && p.owner !== "last");
   if (lastReplaced && innermost.items.length === 1) {
     const last = pieces.filter((p) => p.owner === "last").map((p) => p.lines.join("\n"));
     if (last.length > 0) valueFootAtEnd.set(innermost, last.join("\n"));
   }
+  return lastReplaced;
+}
 
+/**
+ * Drops what the `yaml` parser made of a run's lines, which place gives out anew: the closing blocks'
+ * feet, `next`'s head comment, and the last scalar's comment where it stands on a line of its own.
+ */
+function clearParsedComments(
+  closing: readonly (YAMLMap | YAMLSeq)[],
+  next: Node | undefined,
+  lastNode: Node,
+  text: string,
+): void {
   for (const c of closing) c.comment = undefined;
   if (next) next.commentBefore = undefined;
   if (isScalar(lastNode) && lastNode.comment && commentOnLaterLine(lastNode, text))
     lastNode.comment = undefined;
+}
+
+/** What follows a run (place's parameters) and what place found of it, as givePieces reads them. */
+interface RunEnd {
+  next: Node | undefined;
+  /** The run follows a list item (place's `seqItem`). */
+  inSeq: boolean;
+  rootFoot: string[] | undefined;
+  endCol: number;
+  /** The last value's foot gives way to the innermost mapping's end foot (lastFootReplaced). */
+  lastReplaced: boolean;
+  /** Where the text ends in the run with no final line break (lastLineEnd). */
+  lastCol: number | undefined;
+  /** The index of the piece right above a last `---`, -1 for none. */
+  beforeMarker: number;
+}
+
+/** The comment lines of a run that place writes itself (see givePieces). */
+interface RunRest {
+  /** `next`'s head comment; at the document's end, the document's foot. */
+  head: string[];
+  /** The foot of the entry before `next`. */
+  beforeNext: string[];
+  /** The feet that wait for the first scalar of the list's next item. */
+  firstScalar: string[];
+}
+
+/**
+ * Gives each piece of a run where yaml.v3 holds it: the foot of the closing block that owns it
+ * (pieceOwners), the root mapping's foot, or nowhere (kpt drops it); and returns the rest for place
+ * to write, above `next` or as the document's foot.
+ */
+function givePieces(
+  pieces: readonly Piece[],
+  owners: readonly (YAMLMap | YAMLSeq | undefined)[],
+  innermost: YAMLMap | YAMLSeq,
+  { next, inSeq, rootFoot, endCol, lastReplaced, lastCol, beforeMarker }: RunEnd,
+): RunRest {
   const head: string[] = [];
   const beforeNext: string[] = [];
   const firstScalar: string[] = [];
   const rootEnd = pieces.findIndex((p) => p.col === 0);
-  // the last piece, when it is right above a last `---` (lastMarkerBelowComment)
-  const beforeMarker = !next && lastMarkerBelowComment(text) === nextLine ? pieces.length - 1 : -1;
   let docFoot = false;
   pieces.forEach((p, k) => {
     const body = p.lines.join("\n");
@@ -537,7 +679,7 @@ function place(
     // a foot no closing block takes waits for the next event that takes comments: after a mapping's
     // entry, the next key's (the decoder hands it back to the entry before); in a sequence, the
     // first scalar of the next item
-    else if (p.owner !== "head" && seqItem) firstScalar.push(p.blankAfter ? `${body}\n` : body);
+    else if (p.owner !== "head" && inSeq) firstScalar.push(p.blankAfter ? `${body}\n` : body);
     else if (next) (p.owner === "head" ? head : beforeNext).push(body);
     // at the document's end the root mapping's end is at its column's first piece: a foot up to it is
     // the root's, and with no piece at its column every foot is (kpt writes it with no blank line
@@ -553,19 +695,14 @@ function place(
       head.push((p.blankBefore && head.length > 0 ? "\n" : "") + body);
     }
   });
-  if (!next) {
-    // yaml.v3 writes a blank line before the document's foot
-    if (head.length > 0) head[0] = `\n${head[0]}`;
-    return head.join("\n");
-  }
-  // only a run after a list item leaves feet for its next item's first scalar
-  if (seqItem && firstScalar.length > 0)
-    seqItem.later.push({
-      block: seqItem.seq,
-      index: seqItem.index,
-      body: firstScalar.join("\n"),
-      source: text,
-    });
+  return { head, beforeNext, firstScalar };
+}
+
+/**
+ * The rest of a run written above `next`: the foot of the entry before it, followed by a blank line
+ * (kept apart too, see footBeforeText), then `next`'s head comment.
+ */
+function writeRunAbove(next: Node, head: readonly string[], beforeNext: readonly string[]): void {
   // the foot of the entry before `next` is written followed by a blank line
   const foot = beforeNext.length > 0 ? `${beforeNext.join("\n")}\n` : "";
   if (foot !== "") {
