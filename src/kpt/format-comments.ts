@@ -63,7 +63,7 @@ export function normalizeComments(
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
-  markHashSpaces(doc.contents, text);
+  markHashSpaces(doc, text);
   if (!listItem && !splitDocumentHead(doc, text, fileStart, pieceStart)) dropSeparatorComment(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
@@ -264,7 +264,8 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
         splitKeyLineComment(key, value, text);
         if (node.range && value.items.length > 0) placeValueRun(key, value, column(node, text), text, later);
       }
-      if (isScalar(value)) {
+      // a flow collection is one node on its lines, as a scalar is
+      if (isScalar(value) || (isCollection(value) && value.flow)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
         lineCommentOnly(value, text);
@@ -282,12 +283,12 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       dashLineComment(item, text);
     });
     items.forEach((item, i) => {
-      if (isScalar(item)) {
+      if (isScalar(item) || (isCollection(item) && item.flow)) {
         const next = items[i + 1];
         moveTrailingComment(item, next, node, text);
         lineCommentOnly(item, text);
         if (next && node.range && !node.flow) placeScalarRun(item, next, node, i, text, later);
-        emptyItemComment(item, next);
+        if (isScalar(item)) emptyItemComment(item, next);
       }
       visit(item, text, later);
     });
@@ -316,6 +317,8 @@ function dashLineComment(item: Node, text: string): void {
       end = start - 1;
       continue;
     }
+    // a list's `-` alone on its line (`-` then `  # c` then `  - x`): the comments below it are the same
+    if (isSeq(item) && /^-(?: +-)* *$/.test(trimmed)) break;
     if (!/^(?:- +)+#/.test(trimmed)) return;
     after++;
     break;

@@ -184,7 +184,7 @@ class Writer {
       if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
       const props = collectionProps(node);
       if (props !== "") this.out.push(props.slice(1));
-      this.seqItems(node.items.map(asNode), 0);
+      this.seqItems(node.items.map(asNode), 0, Boolean(node.comment));
       if (node.comment) this.comment(node.comment, 0, "foot");
       return;
     }
@@ -286,7 +286,9 @@ class Writer {
       this.out.push(keyLineComment ? `${line} #${commentText(keyLineComment)}` : line);
       const seqIndent = this.wide ? indent + 2 : indent;
       if (value.commentBefore) this.head(value.commentBefore, seqIndent, value, false);
-      this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent));
+      this.footFollows(value, () =>
+        this.seqItems(value.items.map(asNode), seqIndent, Boolean(value.comment)),
+      );
       if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
       return;
     }
@@ -347,7 +349,8 @@ class Writer {
     this.pushWithPrefix(indicator, s.lines, s.comment, s.flow);
   }
 
-  private seqItems(items: (Node | null)[], indent: number): void {
+  /** `footed`: the list has a foot comment, written after its items. */
+  private seqItems(items: (Node | null)[], indent: number, footed = false): void {
     const pad = this.pad(indent);
     const more = this.more;
     items.forEach((item, i) => {
@@ -356,6 +359,21 @@ class Writer {
       this.seqItem(item, indent, `${pad}- `);
     });
     this.more = more;
+    if (footed) this.commaBeforeFoot(items[items.length - 1]);
+  }
+
+  /**
+   * yaml.v3 holds a list's foot on its last item; where that item is a flow mapping, its encoder ends
+   * the mapping with a `,` before the comment's line: `- {k: v,}` (read off kpt; a flow list, or an
+   * empty mapping, is written as it is).
+   */
+  private commaBeforeFoot(last: Node | null | undefined): void {
+    if (!isMap(last) || !last.flow || last.items.length === 0) return;
+    const at = this.out.length - 1;
+    const line = this.out[at];
+    // its line comment, if any, after it: `- {k: v,} # c`
+    const after = `}${last.comment ? ` #${commentText(last.comment)}` : ""}`;
+    if (line?.endsWith(after)) this.out[at] = `${line.slice(0, -after.length)},${after}`;
   }
 
   private seqItem(item: Node | null, indent: number, prefix: string): void {
@@ -390,7 +408,10 @@ class Writer {
           i === 0 && props === "" ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `,
         );
       });
-      if (item.comment) this.comment(item.comment, indent + 2, "foot");
+      if (item.comment) {
+        this.commaBeforeFoot(inner[inner.length - 1]);
+        this.comment(item.comment, indent + 2, "foot");
+      }
       return;
     }
     if (item === null || item === undefined) {

@@ -1,63 +1,96 @@
-import { isMap, isNode, isSeq, type Node, type Pair } from "yaml";
+import { type Document, isMap, isNode, isSeq, type Node, type Pair } from "yaml";
 import { commentLineText, HASH_SPACE } from "./comment-runs.js";
 
 /**
- * The `# ` lines (one space after the `#`, nothing else) of the comments above each node, told from
- * a bare `#`: the `yaml` parser reads both as " " (written back as a bare `#`), yaml.v3 keeps the
- * space, and kpt writes `# ` back. Each node's head comment is matched, from its last line up, with
- * the comment lines above the node's first line in the source (a `- # …` line too, the comment of
- * the item below it); a line whose text does not match ends the matching. Before the comments are
- * placed, while each is still where the parser put it.
+ * The `# ` lines (one space after the `#`, nothing else) of every comment, told from a bare `#`: the
+ * `yaml` parser reads both as " " (written back as a bare `#`), yaml.v3 keeps the space, and kpt
+ * writes `# ` back. Each comment the parser gave a node (above it, after it) or the document (its
+ * foot) is found among the source's comment lines there, and its " " lines become HASH_SPACE where the
+ * source has `# `. Before the comments are placed, while each is still where the parser put it; a
+ * comment not found as it is stays as it is.
  */
-export function markHashSpaces(node: unknown, text: string): void {
+export function markHashSpaces(doc: Document, text: string): void {
+  walk(doc.contents, text);
+  const content = doc.contents as Node | null;
+  const end = content?.range?.[1];
+  if (doc.comment?.split("\n").includes(" ") && end !== undefined)
+    doc.comment = marked(doc.comment, linesAfter(text, end), "first");
+}
+
+function walk(node: unknown, text: string): void {
   if (isMap(node)) {
     for (const pair of node.items as Pair[]) {
-      if (isNode(pair.key)) markHashSpaces(pair.key, text);
-      markHashSpaces(pair.value, text);
+      if (isNode(pair.key)) walk(pair.key, text);
+      walk(pair.value, text);
     }
   } else if (isSeq(node)) {
-    for (const item of node.items) markHashSpaces(item, text);
+    for (const item of node.items) walk(item, text);
   }
-  if (!isNode(node)) return;
-  if (node.commentBefore?.split("\n").includes(" ")) markHead(node, text);
-  // a line comment after a value on its line (a flow collection's: a scalar's is lineCommentOnly's)
-  const end = node.range?.[1];
-  if (node.comment === " " && end !== undefined) {
-    const nl = text.indexOf("\n", end);
-    if (/^[ \t]*#[ ]\r?$/.test(text.slice(end, nl < 0 ? undefined : nl))) node.comment = HASH_SPACE;
-  }
+  if (!isNode(node) || !node.range) return;
+  if (node.commentBefore?.split("\n").includes(" "))
+    node.commentBefore = marked(node.commentBefore, linesAbove(text, node.range[0]), "last");
+  if (node.comment?.split("\n").includes(" "))
+    node.comment = marked(node.comment, linesAfter(text, node.range[1]), "first");
 }
 
-function markHead(node: Node, text: string): void {
-  const start = node.range?.[0];
-  if (start === undefined) return;
-  const above = commentLinesAbove(text, text.lastIndexOf("\n", start - 1) + 1);
-  const lines = (node.commentBefore ?? "").split("\n");
-  for (let i = lines.length - 1, j = above.length - 1; i >= 0 && j >= 0; i--) {
-    if (lines[i] === "") continue;
-    const source = commentLineText(above[j--] ?? "");
-    if (lines[i] === " " && source === HASH_SPACE) lines[i] = HASH_SPACE;
-    else if (lines[i] !== source) break;
-  }
-  node.commentBefore = lines.join("\n");
+/**
+ * `comment` with its " " lines made HASH_SPACE where `source` (the comment lines around it, each as
+ * commentLineText reads it) has `# `: the comment's lines are looked for in `source` as a run (the
+ * first such run for a comment after a node, the last for one above it), blank lines left aside.
+ */
+function marked(comment: string, source: readonly string[], which: "first" | "last"): string {
+  const lines = comment.split("\n");
+  const at = lines.flatMap((l, i) => (l === "" ? [] : [i]));
+  const found = source.filter((l) => l !== "");
+  const fits = (k: number) =>
+    at.every((i, n) => {
+      const line = lines[i];
+      const src = found[k + n];
+      return line === src || (line === " " && src === HASH_SPACE);
+    });
+  const starts = [...Array(Math.max(0, found.length - at.length + 1)).keys()];
+  const k = which === "first" ? starts.find(fits) : starts.reverse().find(fits);
+  if (k === undefined) return comment;
+  at.forEach((i, n) => {
+    if (lines[i] === " " && found[k + n] === HASH_SPACE) lines[i] = HASH_SPACE;
+  });
+  return lines.join("\n");
 }
 
-/** The comment lines right above the line starting at `lineStart` (blank lines passed over), each from its `#`. */
-function commentLinesAbove(text: string, lineStart: number): string[] {
+/** The comment lines right above the line holding `offset` (blank lines as ""), a `- # c` line's too. */
+function linesAbove(text: string, offset: number): string[] {
   const found: string[] = [];
-  let end = lineStart - 1;
+  let end = text.lastIndexOf("\n", offset - 1);
   while (end > 0) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
-    const line = text.slice(start, end);
-    const trimmed = line.trimStart();
-    if (trimmed.startsWith("#")) found.unshift(trimmed);
-    else if (trimmed !== "") {
+    const trimmed = text.slice(start, end).trimStart();
+    if (trimmed.startsWith("#")) found.unshift(commentLineText(trimmed));
+    else if (trimmed === "" || trimmed === "\r") found.unshift("");
+    else {
       // an item's `- # c` line: the comment is the item's, and nothing above it is
       const dash = /^(?:- +)+(#.*)$/.exec(trimmed);
-      if (dash?.[1] !== undefined) found.unshift(dash[1]);
+      if (dash?.[1] !== undefined) found.unshift(commentLineText(dash[1]));
       break;
     }
     end = start - 1;
+  }
+  return found;
+}
+
+/** The comment after `offset` on its line, then the comment lines below it (blank lines as ""). */
+function linesAfter(text: string, offset: number): string[] {
+  const found: string[] = [];
+  let nl = text.indexOf("\n", offset);
+  const rest = text.slice(offset, nl < 0 ? undefined : nl);
+  const hash = rest.indexOf("#");
+  if (hash >= 0 && /^\s*$/.test(rest.slice(0, hash))) found.push(commentLineText(rest.slice(hash)));
+  while (nl >= 0) {
+    const start = nl + 1;
+    nl = text.indexOf("\n", start);
+    const trimmed = text.slice(start, nl < 0 ? undefined : nl).trimStart();
+    if (trimmed.startsWith("#")) found.push(commentLineText(trimmed));
+    else if (trimmed === "" || trimmed === "\r") found.push("");
+    else break;
   }
   return found;
 }
