@@ -57,36 +57,21 @@ describe("parseVariantFile", () => {
     expect(sets[0]?.source.line).toBe(8);
   });
 
-  it("reads an OCI upstream as written, without a repository filled in", () => {
+  it.each([
+    ["an OCI", "oci", `oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}`],
+    ["a tarball", "tarball", `https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}`],
+  ])("reads %s upstream as written, without a repository filled in", (_kind, field, ref) => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1
       kind: PackageVariant
       metadata: {name: a}
       spec:
-        upstream: {oci: "oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}"}
+        upstream: {${field}: "${ref}"}
         downstream: {repo: down, package: web}
     `;
     const { variants, problems } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
     expect(problems).toEqual([]);
-    expect(variants[0]?.variant.spec.upstream).toEqual({
-      oci: `oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}`,
-    });
-  });
-
-  it("reads a tarball upstream as written, without a repository filled in", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha1
-      kind: PackageVariant
-      metadata: {name: a}
-      spec:
-        upstream: {tarball: "https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}"}
-        downstream: {repo: down, package: web}
-    `;
-    const { variants, problems } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
-    expect(problems).toEqual([]);
-    expect(variants[0]?.variant.spec.upstream).toEqual({
-      tarball: `https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}`,
-    });
+    expect(variants[0]?.variant.spec.upstream).toEqual({ [field]: ref });
   });
 
   it("fills a missing upstream repo with the management repository", () => {
