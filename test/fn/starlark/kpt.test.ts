@@ -91,8 +91,9 @@ spec:
 `);
   });
 
-  it("fails a validator with the fail() message as the catalog's 'validation' example shows", () => {
-    const rl = list(
+  it.each([
+    [
+      "fails a validator with the fail() message as the catalog's 'validation' example shows",
       `apiVersion: v1
 kind: ConfigMap
 metadata:
@@ -113,12 +114,10 @@ source: |
         fail("it is prohibited to have private key in a configmap")
   ensure_no_private_key(ctx.resource_list)
 `,
-    );
-    expect(errorOf(() => runStarlark(rl))).toBe("fail: it is prohibited to have private key in a configmap");
-  });
-
-  it("reports syntax errors at script line and column, named after the function config", () => {
-    const rl = list(
+      "fail: it is prohibited to have private key in a configmap",
+    ],
+    [
+      "reports syntax errors at script line and column, named after the function config",
       RESOURCES,
       `apiVersion: fn.kpt.dev/v1alpha1
 kind: StarlarkRun
@@ -130,8 +129,22 @@ source: |
       r["metadata"]["labels"] = 
   f(ctx.resource_list["items"])
 `,
-    );
-    expect(errorOf(() => runStarlark(rl))).toBe("broken:4:1: got newline, want primary expression");
+      "broken:4:1: got newline, want primary expression",
+    ],
+    [
+      "rejects other function config kinds with the catalog's message",
+      RESOURCES,
+      "apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n",
+      "`functionConfig` must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=StarlarkRun, but we got: example.com/v1, Kind=Foo",
+    ],
+    [
+      "rejects an empty source",
+      RESOURCES,
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: x\n",
+      "`source` must not be empty",
+    ],
+  ])("%s", (_name, items, config, message) => {
+    expect(errorOf(() => runStarlark(list(items, config)))).toBe(message);
   });
 
   it("generates a resource with sorted keys and no annotations (kpt files it), and deletes one dropped from the list", () => {
@@ -189,18 +202,6 @@ data:
     expect(out.items.map((d) => d.getIn(["metadata", "labels", "owner"]))).toEqual(["team-a", "team-a"]);
   });
 
-  it("rejects other function config kinds with the catalog's message", () => {
-    const rl = list(RESOURCES, "apiVersion: example.com/v1\nkind: Foo\nmetadata:\n  name: x\n");
-    expect(errorOf(() => runStarlark(rl))).toBe(
-      "`functionConfig` must be either /v1, Kind=ConfigMap or fn.kpt.dev/v1alpha1, Kind=StarlarkRun, but we got: example.com/v1, Kind=Foo",
-    );
-  });
-
-  it("rejects an empty source", () => {
-    const rl = list(RESOURCES, "apiVersion: fn.kpt.dev/v1alpha1\nkind: StarlarkRun\nmetadata:\n  name: x\n");
-    expect(errorOf(() => runStarlark(rl))).toBe("`source` must not be empty");
-  });
-
   it("loads encoding/json.star and the krmfn module", () => {
     const out = runStarlark(
       list(
@@ -221,9 +222,9 @@ source: |
     expect(out.items[0]!.getIn(["data", "copy"])).toBe('{"a":true,"b":[1,2.5,null]}');
   });
 
-  it("ends a runaway script with a step-limit error", () => {
-    const rl = list(
-      RESOURCES,
+  it.each([
+    [
+      "ends a runaway script with a step-limit error",
       `apiVersion: fn.kpt.dev/v1alpha1
 kind: StarlarkRun
 metadata:
@@ -232,15 +233,11 @@ source: |
   while True:
     pass
 `,
-    );
-    expect(() => runStarlark(rl, { limits: { maxSteps: 10_000 } })).toThrow(
+      { maxSteps: 10_000 },
       "Starlark computation cancelled: too many steps (limit 10000)",
-    );
-  });
-
-  it("ends a script that allocates too much with a memory-limit error", () => {
-    const rl = list(
-      RESOURCES,
+    ],
+    [
+      "ends a script that allocates too much with a memory-limit error",
       `apiVersion: fn.kpt.dev/v1alpha1
 kind: StarlarkRun
 metadata:
@@ -248,10 +245,11 @@ metadata:
 source: |
   x = ["a"] * 1000000
 `,
-    );
-    expect(() => runStarlark(rl, { limits: { maxCells: 100_000 } })).toThrow(
+      { maxCells: 100_000 },
       "Starlark computation cancelled: memory limit exceeded (limit 100000 values)",
-    );
+    ],
+  ])("%s", (_name, config, limits, message) => {
+    expect(() => runStarlark(list(RESOURCES, config), { limits })).toThrow(message);
   });
 
   it("keeps comments and key order but writes styles as Go's yaml.Marshal does (as kpt shows the output)", () => {
