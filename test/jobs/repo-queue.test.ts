@@ -10,6 +10,35 @@ function gate() {
   return { done, release };
 }
 
+/**
+ * A queue of `slots` holding a sweep's backlog: a reconcile and a fan-out job for each of `repos`
+ * repositories (o/s0, o/s1, …), queued in that order. Every job, these and those the test adds with
+ * `job`, logs `start NAME` and `end NAME` and is held until `release`.
+ */
+function sweepBacklog(slots: number, repos: number) {
+  const log: string[] = [];
+  const q = new RepoQueues(slots);
+  const g = gate();
+  const job = (repo: string, key: string, origin: "event" | "sweep", name = `${repo} ${key}`) => ({
+    repo,
+    key,
+    origin,
+    run: async () => {
+      log.push(`start ${name}`);
+      await g.done;
+      log.push(`end ${name}`);
+    },
+  });
+  const all: Promise<unknown>[] = [];
+  for (let i = 0; i < repos; i++) {
+    all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
+    all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
+  }
+  /** The names of the jobs started, in order. */
+  const started = () => log.filter((l) => l.startsWith("start ")).map((l) => l.slice("start ".length));
+  return { q, job, all, log, started, release: g.release };
+}
+
 describe("RepoQueues", () => {
   it("runs one repository's jobs one at a time, in order, and other repositories alongside", async () => {
     const log: string[] = [];
@@ -98,57 +127,24 @@ describe("RepoQueues", () => {
   });
 
   it("starts a webhook's job before the sweep's jobs still waiting for a slot", async () => {
-    const started: string[] = [];
-    const q = new RepoQueues(2);
-    const g = gate();
-    const job = (repo: string, key: string, origin: "event" | "sweep") => ({
-      repo,
-      key,
-      origin,
-      run: async () => {
-        started.push(`${repo} ${key}`);
-        await g.done;
-      },
-    });
-    const all: Promise<unknown>[] = [];
-    for (let i = 0; i < 10; i++) {
-      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
-      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
-    }
+    const { q, job, all, started, release } = sweepBacklog(2, 10);
     all.push(q.enqueue(job("o/hook", "render:drafts/app/v2", "event")));
-    g.release();
+    release();
     await Promise.all(all);
 
     // The two sweep jobs that had the slots, then the push, then the other 18 sweep jobs.
-    expect(started.slice(0, 3)).toEqual([
+    expect(started().slice(0, 3)).toEqual([
       "o/s0 reconcile:sweep",
       "o/s1 reconcile:sweep",
       "o/hook render:drafts/app/v2",
     ]);
-    expect(started).toHaveLength(21);
+    expect(started()).toHaveLength(21);
   });
 
   it("keeps a repository's order: a webhook's job behind its sweep jobs lifts them ahead of the rest", async () => {
-    const log: string[] = [];
-    const q = new RepoQueues(1);
-    const g = gate();
-    const job = (repo: string, key: string, origin: "event" | "sweep") => ({
-      repo,
-      key,
-      origin,
-      run: async () => {
-        log.push(`start ${repo} ${key}`);
-        await g.done;
-        log.push(`end ${repo} ${key}`);
-      },
-    });
-    const all: Promise<unknown>[] = [];
-    for (let i = 0; i < 6; i++) {
-      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
-      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
-    }
+    const { q, job, all, log, release } = sweepBacklog(1, 6);
     all.push(q.enqueue(job("o/s3", "command:9", "event")));
-    g.release();
+    release();
     await Promise.all(all);
 
     const starts = log.filter((l) => l.startsWith("start"));
@@ -164,34 +160,18 @@ describe("RepoQueues", () => {
   });
 
   it("a waiting sweep job that absorbs a webhook's request of the same key runs at the webhook's rank", async () => {
-    const started: string[] = [];
-    const q = new RepoQueues(1);
-    const g = gate();
-    const job = (repo: string, key: string, origin: "event" | "sweep", name = `${repo} ${key}`) => ({
-      repo,
-      key,
-      origin,
-      run: async () => {
-        started.push(name);
-        await g.done;
-      },
-    });
-    const all: Promise<unknown>[] = [];
-    for (let i = 0; i < 4; i++) {
-      all.push(q.enqueue(job(`o/s${i}`, "reconcile:sweep", "sweep")));
-      all.push(q.enqueue(job(`o/s${i}`, "fanout:sweep", "sweep")));
-    }
+    const { q, job, all, started, release } = sweepBacklog(1, 4);
     const absorbed = q.enqueue(job("o/s2", "fanout:sweep", "event", "o/s2 fanout:sweep (published)"));
     expect(all).toContain(absorbed);
-    g.release();
+    release();
     await Promise.all(all);
 
-    expect(started.slice(0, 3)).toEqual([
+    expect(started().slice(0, 3)).toEqual([
       "o/s0 reconcile:sweep",
       "o/s2 reconcile:sweep",
       "o/s2 fanout:sweep (published)",
     ]);
-    expect(started).toHaveLength(8);
+    expect(started()).toHaveLength(8);
   });
 
   it("gives a free slot to the oldest job: another installation's burst does not overtake a job waiting behind its repository", async () => {
