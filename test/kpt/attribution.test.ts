@@ -144,54 +144,57 @@ describe("attribution on render", () => {
     expect(await render({})).toBe(KPT_RENDERED);
   });
 
-  it("puts the annotation in a new annotations field after metadata's others where the field is empty or absent, as kpt does", async () => {
-    // kyaml's SetAnnotation clears an empty `annotations` (no value, `{}`, `[]`: its comments go) and
-    // appends a new one; metadata's foot stays on its last field, a blank line before the new key
-    // (k8s-config-connector's samples: `annotations:` with no value above `name`)
-    const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n";
-    const input = [
-      `${head}  annotations:\n  name: a\n  labels:\nspec: 1\n`,
-      `${head}  annotations: {} # c\n  name: b # d\n`,
-      `${head}  annotations: []\n  name: c\n  # foot\nspec: 1\n`,
-      `${head}  name: d\n  # foot\nspec: 1\n`,
-    ].join("---\n");
-    // what kpt v1.0.0-beta.56's `fn render` wrote, with no pipeline and with `exec: cat`
-    const set = "  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\n";
-    expect(await render({}, input)).toBe(
+  /** A resource of a Config Connector group, up to its `metadata:`. */
+  const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n";
+  /** The annotations field kpt appends, holding the blueprint annotation alone. */
+  const set = "  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\n";
+  /** A resource whose annotations field has a last entry, for the new annotation to go after. */
+  const annotated = `${head}  name: x\n  annotations:\n    a: b\n`;
+  it.each([
+    [
+      // kyaml's SetAnnotation clears an empty `annotations` (no value, `{}`, `[]`: its comments go) and
+      // appends a new one; metadata's foot stays on its last field, a blank line before the new key
+      // (k8s-config-connector's samples: `annotations:` with no value above `name`); the second text as
+      // kpt v1.0.0-beta.56's `fn render` wrote it, with no pipeline and with `exec: cat`
+      "puts the annotation in a new annotations field after metadata's others where the field is empty or absent, as kpt does",
+      [
+        `${head}  annotations:\n  name: a\n  labels:\nspec: 1\n`,
+        `${head}  annotations: {} # c\n  name: b # d\n`,
+        `${head}  annotations: []\n  name: c\n  # foot\nspec: 1\n`,
+        `${head}  name: d\n  # foot\nspec: 1\n`,
+      ].join("---\n"),
       [
         `${head}  name: a\n  labels:\n${set}spec: 1\n`,
         `${head}  name: b # d\n${set}`,
         `${head}  name: c\n  # foot\n\n${set}spec: 1\n`,
         `${head}  name: d\n  # foot\n\n${set}spec: 1\n`,
       ].join("---\n"),
-    );
-  });
-
-  it("writes a new blueprint annotation after the annotations' foot comment and a blank line, as kpt does", async () => {
-    // yaml.v3 keeps a map's foot on its last key; kyaml appends the new key after it
-    const head =
-      "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n  annotations:\n    a: b\n";
-    const input = [`${head}  # foot\nspec: 1\n`, `${head}    # foot\nspec: 1\n`].join("---\n");
-    const want = `${head}    # foot\n\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`;
-    expect(await render({}, input)).toBe([want, want].join("---\n"));
-  });
-
-  it("puts a new annotations field after metadata's foot after a nested last field, as kpt does", async () => {
-    // the comment at metadata's column below `labels:`, then a blank line: kpt writes the comment, a
-    // blank line, then its annotations (with no pipeline and with `exec: cat`); porchlight wrote the
-    // annotations first
-    const head =
-      "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n  labels:\n    app: c\n";
-    const set = "  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\n";
-    expect(await render({}, `${head}  # c\n\nspec: 1\n`)).toBe(`${head}  # c\n\n${set}spec: 1\n`);
-  });
-
-  it("keeps a foot comment after an empty annotations field that kpt clears (kpt loses it)", async () => {
-    const head = "apiVersion: foo.cnrm.cloud.google.com/v1\nkind: X\nmetadata:\n  name: x\n";
-    // kpt: `name: x` then the annotations, `# foot` gone (docs/kpt-compat.md, Deviations)
-    expect(await render({}, `${head}  annotations: {}\n  # foot\nspec: 1\n`)).toBe(
-      `${head}  # foot\n\n  annotations:\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`,
-    );
+    ],
+    [
+      // yaml.v3 keeps a map's foot on its last key; kyaml appends the new key after it
+      "writes a new blueprint annotation after the annotations' foot comment and a blank line, as kpt does",
+      [`${annotated}  # foot\nspec: 1\n`, `${annotated}    # foot\nspec: 1\n`].join("---\n"),
+      [
+        `${annotated}    # foot\n\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`,
+        `${annotated}    # foot\n\n    cnrm.cloud.google.com/blueprint: 'kpt-fn'\nspec: 1\n`,
+      ].join("---\n"),
+    ],
+    [
+      // the comment at metadata's column below `labels:`, then a blank line: kpt writes the comment, a
+      // blank line, then its annotations (with no pipeline and with `exec: cat`); porchlight wrote the
+      // annotations first
+      "puts a new annotations field after metadata's foot after a nested last field, as kpt does",
+      `${head}  name: x\n  labels:\n    app: c\n  # c\n\nspec: 1\n`,
+      `${head}  name: x\n  labels:\n    app: c\n  # c\n\n${set}spec: 1\n`,
+    ],
+    [
+      // kpt: `name: x` then the annotations, `# foot` gone (docs/kpt-compat.md, Deviations)
+      "keeps a foot comment after an empty annotations field that kpt clears (kpt loses it)",
+      `${head}  name: x\n  annotations: {}\n  # foot\nspec: 1\n`,
+      `${head}  name: x\n  # foot\n\n${set}spec: 1\n`,
+    ],
+  ])("%s", async (_name, input, kpt) => {
+    expect(await render({}, input)).toBe(kpt);
   });
 
   it("leaves them alone where KPT_DISABLE_ATTRIBUTION is set, as kpt does", async () => {
