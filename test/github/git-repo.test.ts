@@ -25,6 +25,15 @@ describe("GitRepo", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
+  /** Commits `files` as the whole tree of `branch` on `parent` (null: a first commit), pushed to the remote. */
+  const commit = (files: Record<string, string>, parent: string | null = null, branch = "main") =>
+    repo.commitTree({ branch, parent, dir: "", tree: treeFromText(files), message: "m", author });
+  /** The same, for a commit sure to be made: its sha. */
+  const commitSha = async (files: Record<string, string>, parent: string | null = null, branch = "main") =>
+    ((await commit(files, parent, branch)) as { sha: string }).sha;
+  /** The bare repository a GitRepo keeps of the remote under its cache folder. */
+  const cloneIn = (cache: string) => join(dir, cache, `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+
   it("commits a tree under a directory, reads it back, and lists the refs", async () => {
     const first = await repo.commitTree({
       branch: "main",
@@ -63,53 +72,16 @@ describe("GitRepo", () => {
   });
 
   it("refuses to overwrite a branch that moved, and makes no empty commit", async () => {
-    const base = await repo.commitTree({
-      branch: "main",
-      parent: null,
-      dir: "",
-      tree: treeFromText({ a: "1\n" }),
-      message: "m",
-      author,
-    });
-    const sha = (base as { sha: string }).sha;
-    await repo.commitTree({
-      branch: "main",
-      parent: sha,
-      dir: "",
-      tree: treeFromText({ a: "2\n" }),
-      message: "m",
-      author,
-    });
-    const stale = await repo.commitTree({
-      branch: "main",
-      parent: sha,
-      dir: "",
-      tree: treeFromText({ a: "3\n" }),
-      message: "m",
-      author,
-    });
+    const sha = await commitSha({ a: "1\n" });
+    await commit({ a: "2\n" }, sha);
+    const stale = await commit({ a: "3\n" }, sha);
     expect(stale).toEqual({ ok: false, reason: "non-fast-forward" });
-    const same = await repo.commitTree({
-      branch: "main",
-      parent: sha,
-      dir: "",
-      tree: treeFromText({ a: "1\n" }),
-      message: "m",
-      author,
-    });
+    const same = await commit({ a: "1\n" }, sha);
     expect(same).toEqual({ ok: false, reason: "unchanged" });
   });
 
   it("fetches a branch by name and a tag by name", async () => {
-    const base = await repo.commitTree({
-      branch: "main",
-      parent: null,
-      dir: "",
-      tree: treeFromText({ a: "1\n" }),
-      message: "m",
-      author,
-    });
-    const sha = (base as { sha: string }).sha;
+    const sha = await commitSha({ a: "1\n" });
     execFileSync("git", ["--git-dir", remote, "tag", "app/v1", sha]);
     const other = new GitRepo(`file://${remote}`, join(dir, "cache2"), async () => ({}));
     expect(await other.fetch("main")).toBe(sha);
@@ -120,15 +92,7 @@ describe("GitRepo", () => {
   it("fetches several refs at once, each answering with its own commit", async () => {
     const shas: string[] = [];
     for (const [i, branch] of ["main", "drafts/a/w1", "drafts/b/w1", "drafts/c/w1"].entries()) {
-      const r = await repo.commitTree({
-        branch,
-        parent: null,
-        dir: "",
-        tree: treeFromText({ f: `${i}\n` }),
-        message: "m",
-        author,
-      });
-      shas.push((r as { sha: string }).sha);
+      shas.push(await commitSha({ f: `${i}\n` }, null, branch));
     }
     const other = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
     const twin = new GitRepo(`file://${remote}`, join(dir, "cache3"), async () => ({}));
@@ -144,36 +108,18 @@ describe("GitRepo", () => {
   });
 
   it("opens one cache for the first time from several jobs at once (one git init, no lock clash)", async () => {
-    const first = await repo.commitTree({
-      branch: "main",
-      parent: null,
-      dir: "",
-      tree: treeFromText({ f: "1\n" }),
-      message: "m",
-      author,
-    });
+    const first = await commitSha({ f: "1\n" });
     const cache = join(dir, "cache-fresh");
     const jobs = Array.from({ length: 8 }, () => new GitRepo(`file://${remote}`, cache, async () => ({})));
     const heads = await Promise.all(jobs.map((j) => j.fetch("main")));
-    expect(heads).toEqual(jobs.map(() => (first as { sha: string }).sha));
+    expect(heads).toEqual(jobs.map(() => first));
   });
 
   it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
-    const commit = async (parent: string | null, files: Record<string, string>) => {
-      const r = await repo.commitTree({
-        branch: "main",
-        parent,
-        dir: "",
-        tree: treeFromText(files),
-        message: "m",
-        author,
-      });
-      return (r as { sha: string }).sha;
-    };
-    const first = await commit(null, { "app/Kptfile": "k\n", "app/a.yaml": "a\n", "app/b.yaml": "b\n" });
+    const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "app/b.yaml": "b\n" });
     const blobs = new BlobCache();
     const job = () => new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}), blobs);
-    const cacheDir = join(dir, "bot", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    const cacheDir = cloneIn("bot");
 
     const read = await job().readFiles(await job().fetch("main"), "app");
     expect(treeToText(read.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a\n", "b.yaml": "b\n" });
@@ -182,7 +128,10 @@ describe("GitRepo", () => {
     expect([blobs.hits, blobs.misses]).toEqual([0, 3]);
 
     // A push that changed one file: that blob alone is read from git.
-    const second = await commit(first, { "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "app/b.yaml": "b\n" });
+    const second = await commitSha(
+      { "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "app/b.yaml": "b\n" },
+      first,
+    );
     const bot = job();
     const edited = await bot.readFiles(await bot.fetch(second), "app");
     expect(treeToText(edited.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a2\n", "b.yaml": "b\n" });
@@ -209,19 +158,10 @@ describe("GitRepo", () => {
   it("fetches one commit without its history when shallow, and the whole history when every branch is asked for", async () => {
     const commits: string[] = [];
     for (const n of [1, 2, 3]) {
-      const parent = commits.at(-1) ?? null;
-      const r = await repo.commitTree({
-        branch: "main",
-        parent,
-        dir: "",
-        tree: treeFromText({ f: `${n}\n` }),
-        message: "m",
-        author,
-      });
-      commits.push((r as { sha: string }).sha);
+      commits.push(await commitSha({ f: `${n}\n` }, commits.at(-1) ?? null));
     }
     const shallow = new GitRepo(`file://${remote}`, join(dir, "shallow"), async () => ({}), undefined, true);
-    const cacheDir = join(dir, "shallow", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    const cacheDir = cloneIn("shallow");
     expect(await shallow.fetch("main")).toBe(commits[2]);
     expect(treeToText(await shallow.readTree(commits[2]!))).toEqual({ f: "3\n" });
     expect(git(cacheDir, "rev-list", "--count", commits[2]!)).toBe("1");
@@ -234,20 +174,9 @@ describe("GitRepo", () => {
   it("fetches a branch again by what it lacks only, also after the bot's own push to it", async () => {
     const files = (edit: string) =>
       Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`app/f${i}.yaml`, `n: ${i}${edit}\n`]));
-    const user = async (parent: string | null, tree: Record<string, string>) => {
-      const r = await repo.commitTree({
-        branch: "main",
-        parent,
-        dir: "",
-        tree: treeFromText(tree),
-        message: "m",
-        author,
-      });
-      return (r as { sha: string }).sha;
-    };
-    const first = await user(null, files(""));
+    const first = await commitSha(files(""));
     const bot = new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}));
-    const cacheDir = join(dir, "bot", `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    const cacheDir = cloneIn("bot");
     expect(await bot.fetch("main")).toBe(first);
     /** Objects the clone received: loose ones and every pack's count (a pack brought again counts again). */
     const received = () => {
@@ -261,7 +190,7 @@ describe("GitRepo", () => {
 
     // One file edited: its blob, two trees and the commit come, not the 150 files again.
     const edited = { ...files(""), "app/f0.yaml": "n: edited\n" };
-    const second = await user(first, edited);
+    const second = await commitSha(edited, first);
     let before = received();
     expect(await bot.fetch("main")).toBe(second);
     expect(received() - before).toBeLessThanOrEqual(4);
