@@ -14,183 +14,188 @@ const config = codeBlock`
 `;
 
 describe("set-labels", () => {
-  it("sets metadata labels and a Service's selector, counting every label at every field", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: the-map
-      data:
-        some-key: some-value
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: the-service
-        namespace: the-namespace
-      spec:
-        selector:
-          foo: bar
-    `;
-    const { output, results } = await runBuiltin(setLabels, input, config);
-    expect(output).toBe(codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: the-map
-        labels:
-          color: orange
-          fruit: apple
-      data:
-        some-key: some-value
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: the-service
-        namespace: the-namespace
-        labels:
-          color: orange
-          fruit: apple
-      spec:
-        selector:
-          foo: bar
-          color: orange
-          fruit: apple
-    `);
-    expect(results).toEqual([{ message: "set 6 labels in total", severity: "info" }]);
-  });
-
-  it("updates a Deployment's selector and pod template, and only existing topology selectors", async () => {
-    const input = codeBlock`
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: app
-        labels:
-          color: blue # was blue
-      spec:
-        template:
-          spec:
-            topologySpreadConstraints:
-              - maxSkew: 1
-                labelSelector:
-                  matchLabels:
-                    color: blue
-              - maxSkew: 2
-    `;
-    const { output, results } = await runBuiltin(setLabels, input, config);
-    expect(output).toBe(codeBlock`
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: app
-        labels:
-          color: orange # was blue
-          fruit: apple
-      spec:
-        template:
-          spec:
-            topologySpreadConstraints:
-              - maxSkew: 1
-                labelSelector:
-                  matchLabels:
-                    color: orange
-              - maxSkew: 2
-          metadata:
-            labels:
-              color: orange
-              fruit: apple
-        selector:
-          matchLabels:
+  it.each([
+    [
+      "sets metadata labels and a Service's selector, counting every label at every field",
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: the-map
+        data:
+          some-key: some-value
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: the-service
+          namespace: the-namespace
+        spec:
+          selector:
+            foo: bar
+      `,
+      config,
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: the-map
+          labels:
             color: orange
             fruit: apple
-    `);
-    expect(results).toEqual([{ message: "set 10 labels in total", severity: "info" }]);
-  });
-
-  it("updates CronJob job templates and leaves a Job's missing selector alone", async () => {
-    const input = codeBlock`
-      apiVersion: batch/v1
-      kind: CronJob
-      metadata:
-        name: cron
-      spec:
-        jobTemplate:
-          spec:
-            template:
-              metadata: {}
-      ---
-      apiVersion: batch/v1
-      kind: Job
-      metadata:
-        name: job
-      spec:
-        template: {}
-    `;
-    const labels =
-      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: x\nlabels:\n  tier: backend\n";
-    const { output } = await runBuiltin(setLabels, input, labels);
-    expect(output).toBe(codeBlock`
-      apiVersion: batch/v1
-      kind: CronJob
-      metadata:
-        name: cron
-        labels:
-          tier: backend
-      spec:
-        jobTemplate:
-          spec:
-            template:
-              metadata: { labels: { tier: backend } }
-          metadata:
-            labels:
-              tier: backend
-      ---
-      apiVersion: batch/v1
-      kind: Job
-      metadata:
-        name: job
-        labels:
-          tier: backend
-      spec:
-        template: { metadata: { labels: { tier: backend } } }
-    `);
-  });
-
-  it("skips local-config resources and quotes values that would not read back as strings", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: local
-        annotations:
-          config.kubernetes.io/local-config: "true"
-      ---
-      apiVersion: v1
-      kind: Secret
-      metadata:
-        name: s
-    `;
-    const cfg =
-      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  enabled: "true"\n  port: "8080"\n';
-    const { output } = await runBuiltin(setLabels, input, cfg);
-    expect(output).toBe(codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: local
-        annotations:
-          config.kubernetes.io/local-config: "true"
-      ---
-      apiVersion: v1
-      kind: Secret
-      metadata:
-        name: s
-        labels:
-          enabled: "true"
-          port: "8080"
-    `);
+        data:
+          some-key: some-value
+        ---
+        apiVersion: v1
+        kind: Service
+        metadata:
+          name: the-service
+          namespace: the-namespace
+          labels:
+            color: orange
+            fruit: apple
+        spec:
+          selector:
+            foo: bar
+            color: orange
+            fruit: apple
+      `,
+      [{ message: "set 6 labels in total", severity: "info" }],
+    ],
+    [
+      "updates a Deployment's selector and pod template, and only existing topology selectors",
+      codeBlock`
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: app
+          labels:
+            color: blue # was blue
+        spec:
+          template:
+            spec:
+              topologySpreadConstraints:
+                - maxSkew: 1
+                  labelSelector:
+                    matchLabels:
+                      color: blue
+                - maxSkew: 2
+      `,
+      config,
+      codeBlock`
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: app
+          labels:
+            color: orange # was blue
+            fruit: apple
+        spec:
+          template:
+            spec:
+              topologySpreadConstraints:
+                - maxSkew: 1
+                  labelSelector:
+                    matchLabels:
+                      color: orange
+                - maxSkew: 2
+            metadata:
+              labels:
+                color: orange
+                fruit: apple
+          selector:
+            matchLabels:
+              color: orange
+              fruit: apple
+      `,
+      [{ message: "set 10 labels in total", severity: "info" }],
+    ],
+    [
+      "updates CronJob job templates and leaves a Job's missing selector alone",
+      codeBlock`
+        apiVersion: batch/v1
+        kind: CronJob
+        metadata:
+          name: cron
+        spec:
+          jobTemplate:
+            spec:
+              template:
+                metadata: {}
+        ---
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: job
+        spec:
+          template: {}
+      `,
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: x\nlabels:\n  tier: backend\n",
+      codeBlock`
+        apiVersion: batch/v1
+        kind: CronJob
+        metadata:
+          name: cron
+          labels:
+            tier: backend
+        spec:
+          jobTemplate:
+            spec:
+              template:
+                metadata: { labels: { tier: backend } }
+            metadata:
+              labels:
+                tier: backend
+        ---
+        apiVersion: batch/v1
+        kind: Job
+        metadata:
+          name: job
+          labels:
+            tier: backend
+        spec:
+          template: { metadata: { labels: { tier: backend } } }
+      `,
+      undefined,
+    ],
+    [
+      "skips local-config resources and quotes values that would not read back as strings",
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: local
+          annotations:
+            config.kubernetes.io/local-config: "true"
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: s
+      `,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  enabled: "true"\n  port: "8080"\n',
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: local
+          annotations:
+            config.kubernetes.io/local-config: "true"
+        ---
+        apiVersion: v1
+        kind: Secret
+        metadata:
+          name: s
+          labels:
+            enabled: "true"
+            port: "8080"
+      `,
+      undefined,
+    ],
+  ])("%s", async (_name, input, cfg, want, wantResults) => {
+    const { output, results } = await runBuiltin(setLabels, input, cfg);
+    expect(output).toBe(want);
+    if (wantResults !== undefined) expect(results).toEqual(wantResults);
   });
 
   it.each([
