@@ -25,118 +25,124 @@ const config = codeBlock`
 `;
 
 describe("set-annotations", () => {
-  it("adds annotations to metadata of every resource, in key order, and reports nothing", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: the-map
-      data:
-        some-key: some-value
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: ns
-        annotations:
-          color: blue # replaced
-    `;
-    const { output, results } = await runBuiltin(setAnnotations, input, config);
-    expect(output).toBe(codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: the-map
-        annotations:
-          color: orange
-          fruit: apple
-      data:
-        some-key: some-value
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: ns
-        annotations:
-          color: orange # replaced
-          fruit: apple
-    `);
-    expect(results).toEqual([]);
-  });
-
-  it("annotates pod templates of workloads, creating them as kustomize does", async () => {
-    const input = codeBlock`
-      apiVersion: apps/v1
-      kind: StatefulSet
-      metadata:
-        name: db
-      spec:
-        template:
-          spec:
-            containers: []
-    `;
-    const cfg =
-      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: x\nannotations:\n  owner: team-a\n";
-    const { output } = await runBuiltin(setAnnotations, input, cfg);
-    expect(output).toBe(codeBlock`
-      apiVersion: apps/v1
-      kind: StatefulSet
-      metadata:
-        name: db
-        annotations:
-          owner: team-a
-      spec:
-        template:
-          spec:
-            containers: []
-          metadata:
-            annotations:
-              owner: team-a
-    `);
-  });
-
-  it("also sets additionalAnnotationFields of the kinds they select", async () => {
-    const input = codeBlock`
-      apiVersion: example.com/v1
-      kind: MyOwnKind
-      metadata:
-        name: mine
-      data: {}
-      ---
-      apiVersion: example.com/v1
-      kind: Other
-      metadata:
-        name: other
-    `;
-    const cfg = codeBlock`
-      apiVersion: fn.kpt.dev/v1alpha1
-      kind: SetAnnotations
-      metadata:
-        name: x
-      annotations:
-        a: "1"
-      additionalAnnotationFields:
-        - path: data/selector/annotations
-          kind: MyOwnKind
-          create: true
-    `;
-    const { output } = await runBuiltin(setAnnotations, input, cfg);
-    expect(output).toBe(codeBlock`
-      apiVersion: example.com/v1
-      kind: MyOwnKind
-      metadata:
-        name: mine
+  it.each([
+    [
+      "adds annotations to metadata of every resource, in key order, and reports nothing",
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: the-map
+        data:
+          some-key: some-value
+        ---
+        apiVersion: v1
+        kind: Namespace
+        metadata:
+          name: ns
+          annotations:
+            color: blue # replaced
+      `,
+      config,
+      codeBlock`
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: the-map
+          annotations:
+            color: orange
+            fruit: apple
+        data:
+          some-key: some-value
+        ---
+        apiVersion: v1
+        kind: Namespace
+        metadata:
+          name: ns
+          annotations:
+            color: orange # replaced
+            fruit: apple
+      `,
+      [],
+    ],
+    [
+      "annotates pod templates of workloads, creating them as kustomize does",
+      codeBlock`
+        apiVersion: apps/v1
+        kind: StatefulSet
+        metadata:
+          name: db
+        spec:
+          template:
+            spec:
+              containers: []
+      `,
+      "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: x\nannotations:\n  owner: team-a\n",
+      codeBlock`
+        apiVersion: apps/v1
+        kind: StatefulSet
+        metadata:
+          name: db
+          annotations:
+            owner: team-a
+        spec:
+          template:
+            spec:
+              containers: []
+            metadata:
+              annotations:
+                owner: team-a
+      `,
+      undefined,
+    ],
+    [
+      "also sets additionalAnnotationFields of the kinds they select",
+      codeBlock`
+        apiVersion: example.com/v1
+        kind: MyOwnKind
+        metadata:
+          name: mine
+        data: {}
+        ---
+        apiVersion: example.com/v1
+        kind: Other
+        metadata:
+          name: other
+      `,
+      codeBlock`
+        apiVersion: fn.kpt.dev/v1alpha1
+        kind: SetAnnotations
+        metadata:
+          name: x
         annotations:
           a: "1"
-      data: { selector: { annotations: { a: "1" } } }
-      ---
-      apiVersion: example.com/v1
-      kind: Other
-      metadata:
-        name: other
-        annotations:
-          a: "1"
-    `);
+        additionalAnnotationFields:
+          - path: data/selector/annotations
+            kind: MyOwnKind
+            create: true
+      `,
+      codeBlock`
+        apiVersion: example.com/v1
+        kind: MyOwnKind
+        metadata:
+          name: mine
+          annotations:
+            a: "1"
+        data: { selector: { annotations: { a: "1" } } }
+        ---
+        apiVersion: example.com/v1
+        kind: Other
+        metadata:
+          name: other
+          annotations:
+            a: "1"
+      `,
+      undefined,
+    ],
+  ])("%s", async (_name, input, cfg, want, wantResults) => {
+    const { output, results } = await runBuiltin(setAnnotations, input, cfg);
+    expect(output).toBe(want);
+    if (wantResults !== undefined) expect(results).toEqual(wantResults);
   });
 
   it.each([
