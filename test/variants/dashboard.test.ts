@@ -8,6 +8,7 @@ import {
 } from "../../src/variants/dashboard.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
+import type { DownstreamPackageState } from "../../src/variants/plan-types.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
 import { codeBlock } from "../util/codeblock.js";
 
@@ -82,6 +83,18 @@ describe("renderDashboard", () => {
   };
   const body = renderDashboard(input);
 
+  /** The plan for c1 alone, v2 the head of stable, its downstream locked at v1 unless `c1` says otherwise. */
+  const planC1 = (c1: Partial<DownstreamPackageState>) =>
+    planFanout({
+      variants: pvs.slice(0, 1),
+      upstream: {
+        blueprints: {
+          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
+        },
+      },
+      downstream: { c1: { exists: true, lockedRevision: "v1", managedBy: "c1", ...c1 } },
+    });
+
   it("has one row per downstream with its own published revision, the upstream revision it carries, the target, the pull request and the state", () => {
     expect(body.startsWith(DASHBOARD_MARKER)).toBe(true);
     expect(body).toContain(
@@ -99,22 +112,7 @@ describe("renderDashboard", () => {
   });
 
   it("says a downstream whose pull request was closed without merging is skipped, naming it", () => {
-    const declined = planFanout({
-      variants: pvs.slice(0, 1),
-      upstream: {
-        blueprints: {
-          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
-        },
-      },
-      downstream: {
-        c1: {
-          exists: true,
-          lockedRevision: "v1",
-          managedBy: "c1",
-          declined: { number: 5, targetRevision: "v2", reapply: false },
-        },
-      },
-    });
+    const declined = planC1({ declined: { number: 5, targetRevision: "v2", reapply: false } });
     expect(renderDashboard({ variants: pvs, plan: declined })).toContain(
       "| cluster-01/basens | `c1` | blueprints/basens (stable) | — | v1 | v2 | #5 | ⏭️ skipped: #5 closed: #5 was closed without merging",
     );
@@ -131,35 +129,12 @@ describe("renderDashboard", () => {
       state: "✋ held: commits by others: pull request #5 has commits from others",
     },
   ])("says why an open proposal is held: $state", ({ pr, state }) => {
-    const held = planFanout({
-      variants: pvs.slice(0, 1),
-      upstream: {
-        blueprints: {
-          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
-        },
-      },
-      downstream: {
-        c1: {
-          exists: true,
-          lockedRevision: "v1",
-          managedBy: "c1",
-          pullRequest: { number: 5, kind: "update", specHash: heldHash, ...pr },
-        },
-      },
-    });
+    const held = planC1({ pullRequest: { number: 5, kind: "update", specHash: heldHash, ...pr } });
     expect(renderDashboard({ variants: pvs, plan: held })).toContain(` | ${state}`);
   });
 
   it("says a downstream is up to date once, with its revision", () => {
-    const settled = planFanout({
-      variants: [pvs[0]!],
-      upstream: {
-        blueprints: {
-          basens: { revisions: [{ revision: "v2", commit: "b".repeat(40) }], channelHeads: { stable: "v2" } },
-        },
-      },
-      downstream: { c1: { exists: true, lockedRevision: "v2", managedBy: "c1", specHash: heldHash } },
-    });
+    const settled = planC1({ lockedRevision: "v2", specHash: heldHash });
     const board = renderDashboard({ ...input, variants: [pvs[0]!], plan: settled, problems: [] });
     expect(board).toMatch(/\| — \| ✅ up to date at v2 \|$/m);
     expect(board).not.toContain("up to date: up to date");
