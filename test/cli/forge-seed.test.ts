@@ -25,6 +25,20 @@ function io(): CliIO & { out: string[]; err: string[] } {
   };
 }
 
+/** The app's installation, as a client with an installation token, from the app id and key the seed printed. */
+async function installationClient(apiUrl: string, printed: string): Promise<Octokit> {
+  const appId = Number(/APP_ID=(\d+)/.exec(printed)?.[1]);
+  const keyPath = /PRIVATE_KEY_PATH=(.*)/.exec(printed)?.[1] ?? "";
+  const app = new Octokit({
+    baseUrl: apiUrl,
+    auth: appJwt(appId, readFileSync(keyPath, "utf8")),
+    log: quiet,
+  });
+  const [inst] = (await app.rest.apps.listInstallations()).data;
+  const token = (await app.rest.apps.createInstallationAccessToken({ installation_id: inst!.id })).data.token;
+  return new Octokit({ baseUrl: apiUrl, auth: token, log: quiet });
+}
+
 describe("forge seed and CLI", () => {
   const dirs: string[] = [];
   const tmp = () => {
@@ -41,22 +55,12 @@ describe("forge seed and CLI", () => {
     const cli = io();
     expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
     const printed = cli.out.join("");
-    const appId = Number(/APP_ID=(\d+)/.exec(printed)?.[1]);
-    const keyPath = /PRIVATE_KEY_PATH=(.*)/.exec(printed)?.[1] ?? "";
     const readerPat = /user reader \(read\) PAT: (\S+)/.exec(printed)?.[1] ?? "";
     expect(printed).toMatch(/WEBHOOK_SECRET=\w+/);
 
     const forge = await startForge({ dataDir: data });
     try {
-      const app = new Octokit({
-        baseUrl: forge.apiUrl,
-        auth: appJwt(appId, readFileSync(keyPath, "utf8")),
-        log: quiet,
-      });
-      const [inst] = (await app.rest.apps.listInstallations()).data;
-      const token = (await app.rest.apps.createInstallationAccessToken({ installation_id: inst!.id })).data
-        .token;
-      const bot = new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet });
+      const bot = await installationClient(forge.apiUrl, printed);
       const repos = (await bot.rest.apps.listReposAccessibleToInstallation()).data.repositories.map(
         (r) => r.name,
       );
@@ -154,17 +158,7 @@ describe("forge seed and CLI", () => {
         "x",
       );
       await git(checkout, "push", "-q", "origin", "HEAD:refs/heads/drafts/x/y");
-      const appId = Number(/APP_ID=(\d+)/.exec(printed)?.[1]);
-      const keyPath = /PRIVATE_KEY_PATH=(.*)/.exec(printed)?.[1] ?? "";
-      const app = new Octokit({
-        baseUrl: forge.apiUrl,
-        auth: appJwt(appId, readFileSync(keyPath, "utf8")),
-        log: quiet,
-      });
-      const [inst] = (await app.rest.apps.listInstallations()).data;
-      const token = (await app.rest.apps.createInstallationAccessToken({ installation_id: inst!.id })).data
-        .token;
-      const bot = new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet });
+      const bot = await installationClient(forge.apiUrl, printed);
       const names = (await bot.rest.apps.listReposAccessibleToInstallation()).data.repositories.map(
         (r) => r.name,
       );
