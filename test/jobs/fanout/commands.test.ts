@@ -28,6 +28,18 @@ function world() {
   return { inst, up, c1 };
 }
 
+/** Records basens's revision `n` (its tag's commit unless given) in the catalog, stable its default channel. */
+function recordBasens(up: FakeRepo, n: number, commit = up.resolve(`refs/tags/basens/v${n}`)) {
+  return recordPublished(up, {
+    package: "basens",
+    revision: n,
+    commit,
+    defaultChannel: "stable",
+    author: BOT.author,
+    now: new Date(0),
+  });
+}
+
 async function say(repo: FakeRepo, inst: FakeInstallation, issue: number, body: string) {
   repo.permissions.set("bob", "write");
   const ctx = { ...jobContext(repo), installation: inst };
@@ -85,16 +97,7 @@ describe("fan-out and catalog commands", () => {
 
   it("/update never offers a revision the catalog skips or removed", async () => {
     const { inst, up, c1 } = world();
-    for (const n of [1, 2, 3]) {
-      await recordPublished(up, {
-        package: "basens",
-        revision: n,
-        commit: up.resolve(`refs/tags/basens/v${n}`),
-        defaultChannel: "stable",
-        author: BOT.author,
-        now: new Date(0),
-      });
-    }
+    for (const n of [1, 2, 3]) await recordBasens(up, n);
     await reconcileFanout(fanoutContext(inst), "blueprints");
     const pr = [...c1.pulls.values()][0]!;
     await skipRevision(up, { package: "basens", revision: "v2", author: BOT.author });
@@ -133,29 +136,13 @@ describe("fan-out and catalog commands", () => {
 
   it("/promote adds the published revision of a merged proposal to a channel, and refuses an unknown channel", async () => {
     const { inst, up } = world();
-    for (const n of [1, 2, 3]) {
-      await recordPublished(up, {
-        package: "basens",
-        revision: n,
-        commit: up.resolve(`refs/tags/basens/v${n}`),
-        defaultChannel: "stable",
-        author: BOT.author,
-        now: new Date(0),
-      });
-    }
+    for (const n of [1, 2, 3]) await recordBasens(up, n);
     up.branch("drafts/basens/ws", "main");
     up.commit("drafts/basens/ws", { "basens/a.yaml": "a: 4\n" });
     const pr = up.openPull("drafts/basens/ws");
     const merge = await up.mergePull(pr.number, { sha: up.resolve("drafts/basens/ws"), method: "merge" });
     up.refs.set("refs/tags/basens/v4", merge);
-    await recordPublished(up, {
-      package: "basens",
-      revision: 4,
-      commit: merge,
-      defaultChannel: "stable",
-      author: BOT.author,
-      now: new Date(0),
-    });
+    await recordBasens(up, 4, merge);
 
     expect(await say(up, inst, pr.number, "/promote beta")).toContain(
       "Added **basens** v4 to the `beta` channel",
