@@ -46,19 +46,22 @@ function deps(): AppDeps & { queues: Recorder } {
 }
 
 describe("which jobs the sweep queues, and at what rank", () => {
+  /** A sweep of r0–r2 and then a publish in r9: each job's repository, key and origin, in order. */
+  const QUEUED = [
+    "acme/r0 reconcile:sweep sweep",
+    "acme/r1 reconcile:sweep sweep",
+    "acme/r2 reconcile:sweep sweep",
+    "acme/r0 fanout:sweep sweep",
+    "acme/r1 fanout:sweep sweep",
+    "acme/r2 fanout:sweep sweep",
+    "acme/r9 fanout:app/v1 event",
+  ];
+
   it("in one process: the sweep's jobs are the sweep's, a publish's fan-out is an event's", async () => {
     const d = deps();
     await sweepInstallations(d, app);
     await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
-    expect(d.queues.specs.map((s) => `${s.repo} ${s.key} ${s.origin}`)).toEqual([
-      "acme/r0 reconcile:sweep sweep",
-      "acme/r1 reconcile:sweep sweep",
-      "acme/r2 reconcile:sweep sweep",
-      "acme/r0 fanout:sweep sweep",
-      "acme/r1 fanout:sweep sweep",
-      "acme/r2 fanout:sweep sweep",
-      "acme/r9 fanout:app/v1 event",
-    ]);
+    expect(d.queues.specs.map((s) => `${s.repo} ${s.key} ${s.origin}`)).toEqual(QUEUED);
   });
 
   it("with Redis: the same marks travel with the job data", async () => {
@@ -72,15 +75,9 @@ describe("which jobs the sweep queues, and at what rank", () => {
     };
     await sweepInstallations(d, app);
     await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
-    expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual([
-      "acme/r0 reconcile:sweep sweep",
-      "acme/r1 reconcile:sweep sweep",
-      "acme/r2 reconcile:sweep sweep",
-      "acme/r0 fanout:sweep sweep",
-      "acme/r1 fanout:sweep sweep",
-      "acme/r2 fanout:sweep sweep",
-      "acme/r9 fanout:app/v1 event",
-    ]);
+    expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual(
+      QUEUED,
+    );
     expect(d.queues.specs).toEqual([]);
   });
 });
