@@ -218,32 +218,20 @@ describe("auto-publish", () => {
     const c1 = w.inst.get("cluster-01");
     const pr = [...c1.pulls.values()][0]!;
     const head = c1.resolve(pr.headRef);
+    /** A check on the proposal's head, completed with `conclusion`. */
+    const complete = (name: string, conclusion: "success" | "failure") =>
+      c1.upsertCheckRun({ name, headSha: head, status: "completed", conclusion });
     // Fan-out posts the render check with its push; the proposal's guardrails have not run yet.
     expect((await c1.listCheckRuns(head)).map((r) => [r.name, r.conclusion])).toEqual([
       ["porchlight/render", "success"],
     ]);
     await reconcileFanout(w.ctx, "blueprints");
     expect(c1.pulls.get(pr.number)!.state).toBe("open");
-    await c1.upsertCheckRun({
-      name: "porchlight/guardrails",
-      headSha: head,
-      status: "completed",
-      conclusion: "success",
-    });
-    await c1.upsertCheckRun({
-      name: "porchlight/render",
-      headSha: head,
-      status: "completed",
-      conclusion: "failure",
-    });
+    await complete("porchlight/guardrails", "success");
+    await complete("porchlight/render", "failure");
     await reconcileFanout(w.ctx, "blueprints");
     expect(c1.pulls.get(pr.number)!.state).toBe("open");
-    await c1.upsertCheckRun({
-      name: "porchlight/render",
-      headSha: head,
-      status: "completed",
-      conclusion: "success",
-    });
+    await complete("porchlight/render", "success");
     const report = await reconcileFanout(w.ctx, "blueprints");
     expect(c1.pulls.get(pr.number)).toMatchObject({ merged: true });
     expect(Object.keys(c1.tags())).toEqual(["basens/v1"]);
