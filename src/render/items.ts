@@ -113,6 +113,7 @@ function prepare(doc: Document, text: string, path: string, index: number, packa
   normalizeComments(doc, text);
   const seqIndent = detectSeqIndent(doc, text);
   if (!isMap(doc.contents)) return doc;
+  markUserIds(doc);
   const i = String(index);
   setKptAnnotations(doc, [
     [ANNOTATION.index, i],
@@ -174,6 +175,29 @@ export function clearIds(items: readonly Document[]): void {
   }
 }
 
+/** Marks an id annotation the file itself holds (a property of the pair: it goes where the pair goes). */
+const USER_ID = Symbol("porchlight.userId");
+
+/**
+ * The id annotations a file itself holds (`config.k8s.io/id`, `internal.config.kubernetes.io/id`: a
+ * function's test fixture, a resource kpt wrote out with them): written back where no function ran,
+ * as kpt writes them. A function's run takes them, as kpt's does: its ids are set over them and then
+ * taken away.
+ */
+function markUserIds(doc: Document): void {
+  const annotations = doc.getIn(["metadata", "annotations"], true);
+  if (!isMap(annotations)) return;
+  for (const pair of (annotations as YAMLMap).items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    if (key === ANNOTATION.internalId || key === LEGACY_ANNOTATION.id)
+      (pair as { [USER_ID]?: boolean })[USER_ID] = true;
+  }
+}
+
+function userId(pair: unknown): boolean {
+  return (pair as { [USER_ID]?: boolean })[USER_ID] === true;
+}
+
 /** Removes the annotations kpt only uses while rendering; an annotations map left empty goes too. */
 export function stripTransient(doc: Document): void {
   deleteAnnotations(doc, TRANSIENT_ANNOTATIONS);
@@ -192,7 +216,7 @@ function deleteAnnotations(doc: Document, keys: readonly string[]): void {
  * last key: where kpt removes that key (its own annotations, last after a function wrote them back),
  * the comment goes with it, as the foot a function's output put after them does in kpt.
  */
-function keepPairs(map: YAMLMap, keep: (key: string) => boolean): void {
+function keepPairs(map: YAMLMap, keep: (key: string, pair: unknown) => boolean): void {
   const items = map.items;
   const kept: typeof items = [];
   // the feet of entries before a removed key, held above it with a blank line (appended after a foot)
@@ -200,7 +224,7 @@ function keepPairs(map: YAMLMap, keep: (key: string) => boolean): void {
   for (const pair of items) {
     const key = pair.key as Node | null;
     const before = isScalar(key) ? key.commentBefore : undefined;
-    if (keep(isScalar(key) ? String(key.value) : String(key))) {
+    if (keep(isScalar(key) ? String(key.value) : String(key), pair)) {
       if (feet.length > 0 && isScalar(key)) key.commentBefore = `${feet.join("\n")}\n${before ?? ""}`;
       feet = [];
       kept.push(pair);
@@ -230,7 +254,7 @@ export function takePlace(doc: Document): ItemPlace {
   let transient = false;
   for (const pair of (annotations as YAMLMap).items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    if (!TRANSIENT.has(key)) continue;
+    if (!TRANSIENT.has(key) || userId(pair)) continue;
     transient = true;
     const v = isScalar(pair.value) ? pair.value.value : pair.value;
     if (v !== null && v !== undefined) found.set(key, String(v));
@@ -243,7 +267,7 @@ export function takePlace(doc: Document): ItemPlace {
   if (Number.isInteger(index)) place.index = index;
   place.packagePath = found.get(ANNOTATION.packagePath);
   if (found.get(ANNOTATION.seqIndent) === "wide") place.seqIndent = "wide";
-  if (transient) keepPairs(annotations as YAMLMap, (key) => !TRANSIENT.has(key));
+  if (transient) keepPairs(annotations as YAMLMap, (key, pair) => !TRANSIENT.has(key) || userId(pair));
   // kyaml's writer clears an empty annotations map, then an empty metadata (a Kustomization may have none).
   if ((annotations as YAMLMap).items.length === 0) {
     const meta = doc.getIn(["metadata"], true) as YAMLMap;
