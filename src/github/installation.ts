@@ -6,8 +6,6 @@ import { OctokitRepo, type RestClient } from "./octokit-repo.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
 
-
-/** A repository as GitHub's REST API and webhook payloads write it. */
 /** A REST (or webhook payload) repository as the port names it. */
 export function repositoryOf(r: RestRepository): InstallationRepository {
   return {
@@ -24,22 +22,17 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
  * The installation's door, for one job: its repositories (one paginated listing, read once per instance),
  * a file of any repository it reads, and one RepoPort per repository (the same instance for the same
  * repository, so a job has one adapter for its own repository however it reaches it): REST through the
- * Octokit, git over HTTPS with the token asked of `octokit.auth` before each git call (so an expired
+ * Octokit, git over HTTPS with the token asked of `rest.auth` before each git call (so an expired
  * installation token is replaced), passed in git's environment, never in the URL. Nothing is kept
  * between jobs but the bare clones under `cacheDir` and, when given, files' bytes by blob id in
  * `blobs` (the app's, for its life): build one per job.
  */
-export function installationPort(
-  octokit: RestClient,
-  cacheDir: string,
-  blobs?: BlobCache,
-): InstallationPort {
-  const rest = octokit;
+export function installationPort(rest: RestClient, cacheDir: string, blobs?: BlobCache): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
   // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.
   const gitEnv = async (renew?: boolean) => {
-    const auth = (await octokit.auth({ type: "installation", ...(renew ? { refresh: true } : {}) })) as {
+    const auth = (await rest.auth({ type: "installation", ...(renew ? { refresh: true } : {}) })) as {
       token?: string;
     };
     if (!auth.token) throw new GitHubError("unauthorized", "no token to run git with");
