@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { actionPayloadProblem } from "../app/webhook/payloads.js";
 
 /** The events porchlight's workflow listens to, handled as the hosted app handles their webhooks. */
 export const WEBHOOK_EVENTS = ["push", "pull_request", "issue_comment", "pull_request_review"] as const;
@@ -14,9 +15,9 @@ export type ActionMode =
 
 /** What a run started by `eventName` does. */
 export function modeOf(eventName: string): ActionMode {
-  if ((WEBHOOK_EVENTS as readonly string[]).includes(eventName))
-    return { kind: "webhook", name: eventName as WebhookEventName };
-  if ((RECONCILE_EVENTS as readonly string[]).includes(eventName)) return { kind: "reconcile" };
+  const webhook = WEBHOOK_EVENTS.find((name) => name === eventName);
+  if (webhook) return { kind: "webhook", name: webhook };
+  if (RECONCILE_EVENTS.some((name) => name === eventName)) return { kind: "reconcile" };
   return {
     kind: "ignored",
     reason:
@@ -26,7 +27,7 @@ export function modeOf(eventName: string): ActionMode {
 }
 
 /** The event payload GitHub wrote to `GITHUB_EVENT_PATH`; an unreadable or non-object file is named. */
-export async function readPayload(path: string): Promise<Record<string, unknown>> {
+export async function readPayload(path: string): Promise<object> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -45,5 +46,17 @@ export async function readPayload(path: string): Promise<Record<string, unknown>
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
     throw new Error(`the event payload at ${path} is not a JSON object`);
-  return parsed as Record<string, unknown>;
+  return parsed;
+}
+
+/**
+ * Why the app's handlers cannot take the run's event, read from `path`: a field they read that its
+ * payload lacks, as the webhook edge would name it (src/app/webhook/payloads.ts).
+ */
+export function payloadRefusal(path: string, event: { name: string; payload: unknown }): string {
+  const { field, message } = actionPayloadProblem(event.name, event.payload) ?? {
+    field: "(payload)",
+    message: "invalid",
+  };
+  return `the ${event.name} event payload at ${path} lacks what porchlight reads: ${field}: ${message}`;
 }

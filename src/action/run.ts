@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import type { Probot } from "probot";
 import { porchlightApp } from "../app/probot-app.js";
+import { actionPayloadProblem } from "../app/webhook/payloads.js";
 import { LimitSettingError, operatorLimitsFromEnv } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
 import { installationPort } from "../github/installation.js";
@@ -13,7 +14,7 @@ import type { Renderer } from "../jobs/renderer.js";
 import { createLogger, maskSecrets } from "../ops/logger.js";
 import { createActionDeps } from "./deps.js";
 import { ActionEnvError, readActionEnv } from "./env.js";
-import { type ActionMode, modeOf, readPayload } from "./events.js";
+import { type ActionMode, modeOf, payloadRefusal, readPayload } from "./events.js";
 import { fanoutOnPublish } from "./fanout.js";
 import { actionIdentity } from "./identity.js";
 import { actionProbot } from "./probot.js";
@@ -96,9 +97,10 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     const connect = async () => installationPort(octokit, cacheDir);
     fanoutOnPublish(deps, connect);
     if (mode.kind === "webhook") {
-      const payload = await readPayload(env.eventPath);
+      const event = { id: env.runId, name: mode.name, payload: await readPayload(env.eventPath) };
+      if (!isHandledEvent(event)) throw new Error(payloadRefusal(env.eventPath, event));
       await probot.load(porchlightApp(deps));
-      await probot.receive({ id: env.runId, name: mode.name, payload } as Parameters<Probot["receive"]>[0]);
+      await probot.receive(event);
       // A job may publish, and publishing queues fan-out: wait until nothing is left.
       await deps.queues.idle();
     } else {
@@ -125,6 +127,19 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
       log.warn({ err }, "cannot write the step summary"),
     );
   return lines.failed ? 1 : 0;
+}
+
+/**
+ * Whether the app's handlers take the run's event: its payload holds the fields they read, checked as
+ * the webhook edge checks a delivery's, save `installation`, which an Actions payload does not have
+ * (src/app/webhook/payloads.ts). The rest of the payload, as probot types it, is GitHub's as it came.
+ */
+function isHandledEvent(event: {
+  id: string;
+  name: string;
+  payload: unknown;
+}): event is Parameters<Probot["receive"]>[0] {
+  return actionPayloadProblem(event.name, event.payload) === undefined;
 }
 
 /** The messages of what a handler threw (probot gathers them in an AggregateError), secrets masked. */

@@ -17,6 +17,13 @@ const env = (over: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
   RUNNER_TEMP: dir,
   ...over,
 });
+/** A repository as an Actions payload names it: the fields the handlers read (no `installation` anywhere). */
+const repository = {
+  name: "blueprints",
+  owner: { login: "acme" },
+  clone_url: "https://github.com/acme/blueprints.git",
+  default_branch: "main",
+};
 const run = async (e: NodeJS.ProcessEnv) => {
   const out: string[] = [];
   const code = await runAction({ env: e, stdout: (t) => out.push(t), log: pino({ level: "silent" }) });
@@ -65,12 +72,30 @@ describe("the Actions entry point refuses what it cannot run", () => {
         action: "created",
         issue: { number: 1 },
         comment: { id: 7, body: "looks good", user: { login: "alice", type: "User" } },
-        repository: { name: "blueprints", owner: { login: "acme" } },
+        repository,
       }),
     );
     const { code, out } = await run(env());
     expect(code).toBe(0);
     expect(out).toBe("porchlight: issue_comment on acme/blueprints: 0 job(s) run, 0 failed — ok\n");
+  });
+
+  it("fails, naming the file and the field, on a payload without a field the handlers read", async () => {
+    const { clone_url: _, ...noCloneUrl } = repository;
+    writeFileSync(
+      join(dir, "event.json"),
+      JSON.stringify({
+        action: "created",
+        issue: { number: 1 },
+        comment: { id: 7, body: "/approve" },
+        repository: noCloneUrl,
+      }),
+    );
+    const { code, out } = await run(env());
+    expect(code).toBe(1);
+    expect(out).toContain(
+      `::error title=porchlight issue_comment::acme/blueprints: the issue_comment event payload at ${join(dir, "event.json")} lacks what porchlight reads: repository.clone_url: Invalid input: expected string, received undefined`,
+    );
   });
 
   it("runs from the CLI: `porchlight action` exits 1 on a missing payload path", async () => {

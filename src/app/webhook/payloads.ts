@@ -14,6 +14,8 @@ const repository = z.object({
 const installation = z.object({ id: z.number().int().positive() });
 const login = z.object({ login: z.string() }).nullish();
 const files = z.array(z.string()).nullish();
+/** The part of every handled event that names its installation. */
+const withInstallation = z.object({ installation });
 const checkPulls = z.array(z.object({ head: z.object({ ref: z.string() }) }));
 
 const SCHEMAS = {
@@ -85,6 +87,18 @@ const SCHEMAS = {
 /** The events whose handlers queue work: the ones src/app/probot-app.ts listens to. */
 export const HANDLED_EVENTS = Object.keys(SCHEMAS);
 
+/**
+ * The same fields for an event a GitHub Actions run hands to the handlers (src/action/run.ts): the
+ * workflow's token is the installation, and the payload GitHub writes to `GITHUB_EVENT_PATH` names none
+ * (the handlers then connect with the token they were given).
+ */
+const ACTION_SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([event, schema]) => [
+    event,
+    schema.extend({ installation: installation.optional() }),
+  ]),
+);
+
 export interface PayloadProblem {
   /** The field's path (`repository.clone_url`), or `(payload)` for the payload itself. */
   field: string;
@@ -93,11 +107,30 @@ export interface PayloadProblem {
 
 /** What is wrong with an event's payload for the handlers, or undefined when nothing is. */
 export function payloadProblem(event: string, payload: unknown): PayloadProblem | undefined {
+  return problemOf(schemaOf(SCHEMAS, event), payload);
+}
+
+/**
+ * What is wrong with the payload of an Actions run's event for the handlers (`installation` may be
+ * missing), or undefined when nothing is. An event the handlers do not take is a problem here: the
+ * Action hands nothing else to them.
+ */
+export function actionPayloadProblem(event: string, payload: unknown): PayloadProblem | undefined {
+  const schema = schemaOf(ACTION_SCHEMAS, event);
+  if (!schema) return { field: "(event)", message: `porchlight handles no ${event} event` };
+  return problemOf(schema, payload);
+}
+
+/** The schema of `event`; none for an event the handlers do not take (nor for `toString`). */
+function schemaOf(schemas: Record<string, z.ZodType>, event: string): z.ZodType | undefined {
+  return Object.hasOwn(schemas, event) ? schemas[event] : undefined;
+}
+
+function problemOf(schema: z.ZodType | undefined, payload: unknown): PayloadProblem | undefined {
   if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
     const got = payload === null ? "null" : Array.isArray(payload) ? "an array" : typeof payload;
     return { field: "(payload)", message: `expected a JSON object, got ${got}` };
   }
-  const schema = SCHEMAS[event as keyof typeof SCHEMAS];
   const issue = schema?.safeParse(payload).error?.issues[0];
   if (!issue) return undefined;
   return { field: issue.path.join(".") || "(payload)", message: issue.message };
@@ -108,6 +141,6 @@ export function payloadProblem(event: string, payload: unknown): PayloadProblem 
  * payload already checked); undefined for events porchlight only counts.
  */
 export function handledInstallation(event: string, payload: unknown): number | undefined {
-  if (!(event in SCHEMAS)) return undefined;
-  return (payload as { installation: { id: number } }).installation.id;
+  if (!schemaOf(SCHEMAS, event)) return undefined;
+  return withInstallation.safeParse(payload).data?.installation.id;
 }

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { porchlightApp } from "../../../src/app/probot-app.js";
-import { HANDLED_EVENTS, handledInstallation, payloadProblem } from "../../../src/app/webhook/payloads.js";
+import {
+  actionPayloadProblem,
+  HANDLED_EVENTS,
+  handledInstallation,
+  payloadProblem,
+} from "../../../src/app/webhook/payloads.js";
 
 describe("the payload checks of the webhook edge", () => {
   it("cover every event the app listens to, and no other", () => {
@@ -22,5 +27,44 @@ describe("the payload checks of the webhook edge", () => {
       field: "pull_request.head.sha",
       message: "Invalid input: expected string, received undefined",
     });
+  });
+});
+
+describe("the payload checks of an Actions run's event", () => {
+  const repository = { name: "b", owner: { login: "a" }, clone_url: "u", default_branch: "main" };
+  const pr = { pull_request: { number: 1, head: { ref: "x", sha: "abc" } }, repository };
+
+  it("take a payload without an installation, which the webhook edge refuses", () => {
+    expect(payloadProblem("pull_request", pr)?.field).toBe("installation");
+    expect(actionPayloadProblem("pull_request", pr)).toBeUndefined();
+  });
+
+  it("name the field the handlers read that is missing", () => {
+    const payload = { ...pr, repository: { ...repository, default_branch: undefined } };
+    expect(actionPayloadProblem("pull_request", payload)).toEqual({
+      field: "repository.default_branch",
+      message: "Invalid input: expected string, received undefined",
+    });
+  });
+
+  it("refuse an event the handlers do not take", () => {
+    expect(actionPayloadProblem("release", {})).toEqual({
+      field: "(event)",
+      message: "porchlight handles no release event",
+    });
+    expect(actionPayloadProblem("toString", {})?.field).toBe("(event)");
+  });
+});
+
+describe("the installation of a checked delivery", () => {
+  it("is the one its payload names", () => {
+    const repository = { name: "b", owner: { login: "a" }, clone_url: "u", default_branch: "main" };
+    const pr = {
+      pull_request: { number: 1, head: { ref: "x", sha: "abc" } },
+      repository,
+      installation: { id: 42 },
+    };
+    expect(handledInstallation("pull_request", pr)).toBe(42);
+    expect(handledInstallation("toString", pr)).toBeUndefined();
   });
 });
