@@ -1,9 +1,11 @@
-import { Document, isMap, isNode, isSeq, type Node, type Pair, type YAMLSeq } from "yaml";
+import { Document, isMap, isNode, isSeq, type LineCounter, type Node, type Pair, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../api/resource-list.js";
 import { commentLineText } from "./comment-runs.js";
 import { KptError } from "./errors.js";
 import { commentBlock, formatDocument } from "./format.js";
+import { readFunctionResults } from "./function-results.js";
 import { apiVersionOf, kindOf } from "./resource.js";
+import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
 const RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1";
@@ -11,7 +13,7 @@ const RESOURCE_LIST_KIND = "ResourceList";
 
 /** Reads a ResourceList (as a function writes it to stdout). Items become documents of their own. */
 export function parseResourceList(text: string, source = "ResourceList"): ResourceList {
-  const { docs } = parseYamlFile(text, source);
+  const { docs, lineCounter } = parseYamlFile(text, source);
   const doc = docs[0];
   if (docs.length !== 1 || !doc || !isMap(doc.contents)) {
     throw new KptError({ file: source }, "expected exactly one ResourceList document");
@@ -32,11 +34,22 @@ export function parseResourceList(text: string, source = "ResourceList"): Resour
   for (const n of itemNodes) placeItemHeadComments(n, text);
   const items = itemNodes.map((n) => documentOf(n));
   const fc = doc.get("functionConfig", true) as Node | undefined;
-  const resultsNode = doc.get("results", true) as Node | undefined;
-  const results = resultsNode && isSeq(resultsNode) ? (resultsNode.toJSON() as FunctionResult[]) : [];
+  const resultsNode = doc.get("results", true);
+  const results = isSeq(resultsNode) ? checkedResults(resultsNode, source, lineCounter) : [];
   const list: ResourceList = { items, results };
   if (fc && isMap(fc)) list.functionConfig = documentOf(fc);
   return list;
+}
+
+/** A ResourceList's results as kpt reads them (function-results.ts); one it cannot read is a KptError at it. */
+function checkedResults(node: YAMLSeq, source: string, lineCounter: LineCounter): FunctionResult[] {
+  const results = readFunctionResults(node.toJSON());
+  if (Array.isArray(results)) return results;
+  const at = pointAt(locate(node, results.path.slice(1)));
+  throw new KptError(
+    { file: source, ...positionOf(at, lineCounter), field: formatFieldPath(results.path) },
+    results.message,
+  );
 }
 
 /**
@@ -135,9 +148,10 @@ function nest(text: string, first: string): string {
   return `${lines.map((l, i) => (i === 0 ? first + l : l === "" ? "" : `  ${l}`)).join("\n")}\n`;
 }
 
-/** A result with kpt's field order and no undefined fields. */
+/** A result with kpt's field order and no undefined fields (nor an empty message: kpt's is `omitempty`). */
 function plainResult(r: FunctionResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { message: r.message };
+  const out: Record<string, unknown> = {};
+  if (r.message) out.message = r.message;
   if (r.severity) out.severity = r.severity;
   if (r.resourceRef) out.resourceRef = r.resourceRef;
   if (r.field) out.field = r.field;

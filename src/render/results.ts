@@ -74,7 +74,9 @@ function recordFields(rec: FunctionRecord): Record<string, unknown> {
 }
 
 function resultFields(r: FunctionResult): Record<string, unknown> {
-  const out: Record<string, unknown> = { message: r.message };
+  const out: Record<string, unknown> = {};
+  // kpt leaves an empty message out, as its other empty fields
+  if (r.message) out.message = r.message;
   if (r.severity) out.severity = r.severity;
   if (r.resourceRef) out.resourceRef = pick(r.resourceRef, ["apiVersion", "kind", "name", "namespace"]);
   if (r.field) out.field = pick(r.field, ["path", "currentValue", "proposedValue"]);

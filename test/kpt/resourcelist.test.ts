@@ -63,6 +63,46 @@ describe("ResourceList", () => {
   });
 });
 
+describe("a function's results, as kpt reads them", () => {
+  const withResults = (results: string) =>
+    `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nresults:\n${results}`;
+
+  it("reads a scalar as its text, a missing message as empty, a null object as none", () => {
+    const rl = parseResourceList(
+      withResults("- message: 5\n  tags: {on: true}\n- severity: warning\n  resourceRef: null\n- null\n"),
+    );
+    expect(rl.results).toEqual([
+      { message: "5", tags: { on: "true" } },
+      { message: "", severity: "warning" },
+      { message: "" },
+    ]);
+  });
+
+  it("leaves an empty message out when it writes results back, as kpt does", () => {
+    const text = withResults("- severity: warning\n");
+    expect(formatResourceList(parseResourceList(text))).toBe(text);
+  });
+
+  it.each([
+    ["- hello\n", 'stdout:5:3 (field results[0]): expected a mapping, got "hello"'],
+    ["- message: [a]\n", "stdout:5:12 (field results[0].message): expected text, got a list"],
+    [
+      "- message: m\n  severity: Error\n",
+      'stdout:6:13 (field results[0].severity): must be error, warning or info, not "Error"',
+    ],
+    [
+      "- message: m\n  file: {path: a.yaml, index: first}\n",
+      'stdout:6:31 (field results[0].file.index): expected a whole number, got "first"',
+    ],
+    [
+      "- message: m\n  tags: {a: {b: c}}\n",
+      "stdout:6:13 (field results[0].tags.a): expected text, got a mapping",
+    ],
+  ])("refuses what kpt's decoder refuses, naming the field: %j", (results, message) => {
+    expect(() => parseResourceList(withResults(results), "stdout")).toThrow(message);
+  });
+});
+
 describe("ResourceList item comments, as kyaml reads and writes them", () => {
   const list = codeBlock`
     apiVersion: config.kubernetes.io/v1

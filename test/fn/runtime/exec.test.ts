@@ -50,6 +50,18 @@ describe("ExecRunner", () => {
     expect(out.items.map(nameOf)).toEqual(["from-arg"]);
   });
 
+  it("fails, naming the field, when a program that passed writes results kpt cannot read", async () => {
+    const run = new ExecRunner(dir).run(
+      { exec: script("bad-results.sh", 'cat; printf "results:\\n- message: done\\n  severity: fatal\\n"') },
+      input(),
+      DEFAULT_RUN_OPTIONS,
+    );
+    await expect(run).rejects.toBeInstanceOf(FunctionError);
+    await expect(run).rejects.toThrow(
+      /wrote an invalid ResourceList: output of .*bad-results\.sh:\d+:\d+ \(field results\[0\]\.severity\): must be error, warning or info, not "fatal"/,
+    );
+  });
+
   it("fails with the exit code and stderr of a failing program", async () => {
     const run = new ExecRunner(dir).run(
       { exec: script("fail.sh", "echo oops >&2; exit 3") },
