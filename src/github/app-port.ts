@@ -5,6 +5,7 @@ import { installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
 import type { RestClient } from "./octokit-repo.js";
 import type { AppPort } from "./port.js";
+import { parseResponse, restApp, restInstallation } from "./responses.js";
 
 /**
  * The hosted app's door: probot authenticates as the app (JWT) or as one of its installations; every
@@ -18,12 +19,15 @@ export function probotAppPort(probot: Probot, cacheDir: string, blobs?: BlobCach
     identity: () =>
       call("reading the app (GET /app)", async () => {
         const { data } = await (await asApp()).request("GET /app");
-        return { id: data?.id ?? 0, slug: data?.slug ?? "porchlight" };
+        const app = parseResponse(restApp, data, "reading the app (GET /app)");
+        return { id: app?.id ?? 0, slug: app?.slug ?? "porchlight" };
       }),
     installationIds: () =>
       call("listing the app's installations", async () => {
         const all = await (await asApp()).paginate("GET /app/installations", { per_page: 100 });
-        return all.map((i) => i.id);
+        return parseResponse(restInstallation.array(), all, "listing the app's installations").map(
+          (i) => i.id,
+        );
       }),
     installationIdOf: (repo) =>
       call(`finding the installation of ${repo.owner}/${repo.repo}`, async () => {
@@ -31,14 +35,15 @@ export function probotAppPort(probot: Probot, cacheDir: string, blobs?: BlobCach
           owner: repo.owner,
           repo: repo.repo,
         });
-        return data.id;
+        return parseResponse(restInstallation, data, `finding the installation of ${repo.owner}/${repo.repo}`)
+          .id;
       }),
     installationIdOfAccount: (login) =>
       call(`finding the installation on ${login}`, async () => {
         const { data } = await (await asApp()).request("GET /users/{username}/installation", {
           username: login,
         });
-        return data.id;
+        return parseResponse(restInstallation, data, `finding the installation on ${login}`).id;
       }),
     installation: (id) =>
       call(`authenticating as installation ${id}`, async () =>

@@ -3,6 +3,13 @@ import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
 import type { RestClient } from "./octokit-repo.js";
 import type { InstallationPort, Permission, RepoId, RepoPort } from "./port.js";
+import {
+  parseResponse,
+  type RestPermissions,
+  restRepositoryForToken,
+  restSubmittedReview,
+  restUser,
+} from "./responses.js";
 
 /** What GitHub says about a repository, as the token sees it. */
 interface RepoInfo {
@@ -51,7 +58,7 @@ export interface ConnectOptions {
   retryAfterUnitMs?: number;
 }
 
-function permissionFrom(p: Record<string, boolean | undefined> | undefined): Permission {
+function permissionFrom(p: RestPermissions): Permission {
   if (!p) return "read";
   if (p.admin) return "admin";
   if (p.maintain) return "maintain";
@@ -80,7 +87,8 @@ function accountClient(access: AccountAccess): RestClient {
 /** Who the token acts as; undefined where the server does not say. */
 export async function tokenIdentity(access: AccountAccess): Promise<Identity | undefined> {
   try {
-    const { data: me } = await accountClient(access).rest.users.getAuthenticated();
+    const { data } = await accountClient(access).rest.users.getAuthenticated();
+    const me = parseResponse(restUser, data, "reading the token's user");
     return {
       login: me.login,
       name: me.name ?? me.login,
@@ -126,14 +134,20 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   const where = `${opts.repo.owner}/${opts.repo.repo}`;
   const call = <T>(what: string, fn: () => Promise<T>): Promise<T> =>
     mapGitHubErrors(`${what} in ${where}`, fn);
-  const { data } = await call("reading the repository", () => octokit.rest.repos.get({ ...opts.repo }));
+  const data = await call("reading the repository", async () =>
+    parseResponse(
+      restRepositoryForToken,
+      (await octokit.rest.repos.get({ ...opts.repo })).data,
+      `reading ${where}`,
+    ),
+  );
   const repository = repositoryOf(data);
   const info: RepoInfo = {
     id: repository.id,
     name: data.name,
     defaultBranch: data.default_branch,
     cloneUrl: data.clone_url,
-    permission: permissionFrom(data.permissions as Record<string, boolean | undefined> | undefined),
+    permission: permissionFrom(data.permissions),
   };
   const installation = installationPort(client, opts.cacheDir);
   return {
@@ -142,7 +156,8 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     readFile: (file) => installation.readFile(file),
     async whoami() {
       try {
-        const { data: me } = await octokit.rest.users.getAuthenticated();
+        const { data } = await octokit.rest.users.getAuthenticated();
+        const me = parseResponse(restUser, data, "reading the token's user");
         const login = me.login;
         return {
           login,
@@ -170,14 +185,16 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     },
     approvePull(number, sha, body) {
       return call(`approving pull request #${number}`, async () => {
-        const { data: review } = await octokit.rest.pulls.createReview({
+        const { data } = await octokit.rest.pulls.createReview({
           ...info.id,
           pull_number: number,
           commit_id: sha,
           event: "APPROVE",
           body,
         });
-        return review.user?.login ?? "";
+        return (
+          parseResponse(restSubmittedReview, data, `approving pull request #${number}`).user?.login ?? ""
+        );
       });
     },
   };

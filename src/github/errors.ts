@@ -65,11 +65,7 @@ export function toGitHubError(e: unknown, what: string): unknown {
   // Octokit reports a request that got no HTTP answer at all as status 500 with no response
   if (e.status === 500 && !e.response) return noAnswer(e, what);
   const headers = e.response?.headers ?? {};
-  const data = e.response?.data as { message?: string; errors?: { message?: string }[] } | undefined;
-  const detail = [
-    data?.message ?? e.message,
-    ...(data?.errors ?? []).map((x) => x.message).filter(Boolean),
-  ].join(": ");
+  const detail = errorDetail(e.response?.data, e.message);
   const message = `${what}: ${detail} (HTTP ${e.status})`;
   const retryAfter = Number(headers["retry-after"]);
   const remaining = headers["x-ratelimit-remaining"];
@@ -99,6 +95,22 @@ export function toGitHubError(e: unknown, what: string): unknown {
     default:
       return new GitHubError(e.status >= 500 ? "server" : "validation", message, e.status);
   }
+}
+
+/**
+ * What GitHub's error body says: its `message` (else `fallback`, Octokit's own), then the message of
+ * each of its `errors`. A body of another shape (a proxy's page, a list) says nothing.
+ */
+function errorDetail(data: unknown, fallback: string): string {
+  if (typeof data !== "object" || data === null) return fallback;
+  const message = "message" in data && typeof data.message === "string" ? data.message : fallback;
+  const errors = "errors" in data && Array.isArray(data.errors) ? data.errors : [];
+  const details = errors.flatMap((x: unknown) =>
+    typeof x === "object" && x !== null && "message" in x && typeof x.message === "string" && x.message !== ""
+      ? [x.message]
+      : [],
+  );
+  return [message, ...details].join(": ");
 }
 
 /**

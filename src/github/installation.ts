@@ -96,3 +96,10 @@ export function installationPort(rest: RestClient, cacheDir: string, blobs?: Blo
     },
   };
 }
+
+/** The token in what Octokit's auth strategy answers (typed `unknown` by Octokit); none in anything else. */
+function tokenOf(auth: unknown): string | undefined {
+  return typeof auth === "object" && auth !== null && "token" in auth && typeof auth.token === "string"
+    ? auth.token
+    : undefined;
+}

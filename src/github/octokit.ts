@@ -278,11 +278,18 @@ function renewExpiredToken(octokit: unknown) {
     } catch (e) {
       if ((e as ErrorLike).status !== 401 || /\/access_tokens$|^\/app\b/.test(options.url ?? "")) throw e;
       const renewed = await o.auth({ type: "installation", refresh: true }).catch(() => undefined);
-      if ((renewed as { tokenType?: string } | undefined)?.tokenType !== "installation") throw e;
+      if (!isInstallationToken(renewed)) throw e;
       return request(options);
     }
   });
   return {};
+}
+
+/** Whether what Octokit's auth strategy answered (typed `unknown`) is an installation's token. */
+function isInstallationToken(auth: unknown): boolean {
+  return (
+    typeof auth === "object" && auth !== null && "tokenType" in auth && auth.tokenType === "installation"
+  );
 }
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };

@@ -41,6 +41,41 @@ export const restRepository = z.looseObject({
 });
 export type RestRepository = z.infer<typeof restRepository>;
 
+/**
+ * A repository as `GET /repos/{owner}/{repo}` answers a person's token (the command line): its default
+ * branch, and what the token may do there (GitHub's flags; a server that sends none grants read).
+ */
+export const restRepositoryForToken = restRepository.extend({
+  default_branch: z.string(),
+  permissions: z
+    .object({
+      admin: z.boolean().optional(),
+      maintain: z.boolean().optional(),
+      push: z.boolean().optional(),
+      triage: z.boolean().optional(),
+      pull: z.boolean().optional(),
+    })
+    .optional(),
+});
+export type RestPermissions = z.infer<typeof restRepositoryForToken>["permissions"];
+
+/** The token's user (`GET /user`), as the command line signs commits with it. */
+export const restUser = z.looseObject({
+  login: z.string(),
+  id: z.number(),
+  name: z.string().nullish(),
+  email: z.string().nullish(),
+});
+
+/** A review as `POST .../reviews` answers it: who submitted it. */
+export const restSubmittedReview = z.looseObject({ user: z.looseObject({ login: z.string() }).nullish() });
+
+/** The app itself (`GET /app`), as the bot's identity reads it; a server may leave either out. */
+export const restApp = z.looseObject({ id: z.number().optional(), slug: z.string().optional() }).nullish();
+
+/** An installation of the app (`GET /app/installations`, `GET /repos/{owner}/{repo}/installation`). */
+export const restInstallation = z.looseObject({ id: z.number() });
+
 export const restReviewState = z.enum(["APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED", "PENDING"]);
 
 export const restCheckRunStatus = z.enum([

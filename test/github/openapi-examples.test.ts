@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import nock from "nock";
 import { describe, expect, it } from "vitest";
+import { connectRepo } from "../../src/github/connect.js";
 import { GitHubError } from "../../src/github/errors.js";
 import { API, documented, documentedGitHub } from "./openapi-oracle.js";
 
@@ -110,6 +114,35 @@ describe("the Octokit adapter, answered by GitHub's documented examples", () => 
         archived: false,
       },
     ]);
+  });
+
+  it("connects a person's token: the repository with the token's permission, and who the token is", async () => {
+    documented("GET", "/repos/octocat/Hello-World", "/repos/{owner}/{repo}");
+    documented("GET", "/user", "/user");
+    const cacheDir = mkdtempSync(join(tmpdir(), "openapi-connect-"));
+    try {
+      const connection = await connectRepo({
+        token: "ghp_example",
+        repo: { owner: "octocat", repo: "Hello-World" },
+        cacheDir,
+        rateLimitRetries: 0,
+        retryAfterUnitMs: 0,
+      });
+      expect(connection.info).toEqual({
+        id: { owner: "octocat", repo: "Hello-World" },
+        name: "Hello-World",
+        defaultBranch: "master",
+        cloneUrl: "https://github.com/octocat/Hello-World.git",
+        permission: "read",
+      });
+      expect(await connection.whoami()).toEqual({
+        login: "octocat",
+        name: "monalisa octocat",
+        email: "octocat@github.com",
+      });
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+    }
   });
 
   it("turns GitHub's refusal into a typed GitHubError naming what was asked", async () => {

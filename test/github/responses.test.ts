@@ -2,7 +2,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GitHubError } from "../../src/github/errors.js";
+import { connectRepo } from "../../src/github/connect.js";
+import { GitHubError, toGitHubError } from "../../src/github/errors.js";
 import type { GitRepo } from "../../src/github/git-repo.js";
 import { OctokitRepo } from "../../src/github/octokit-repo.js";
 
@@ -10,6 +11,7 @@ import { OctokitRepo } from "../../src/github/octokit-repo.js";
 describe("GitHub's answers at the door", () => {
   let server: Server;
   let repo: OctokitRepo;
+  let baseUrl = "";
   const answers = new Map<string, unknown>();
 
   beforeAll(async () => {
@@ -20,7 +22,7 @@ describe("GitHub's answers at the door", () => {
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
     });
     await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const octokit = new Octokit({ baseUrl, request: { retries: 0 } });
     repo = new OctokitRepo(octokit, { owner: "acme", repo: "app" }, {} as GitRepo);
   });
@@ -70,5 +72,58 @@ describe("GitHub's answers at the door", () => {
     expect(await repo.permissionOf("ana")).toBe("write");
     expect(await repo.permissionOf("bo")).toBe("triage");
     expect(await repo.permissionOf("nobody")).toBe("none");
+  });
+
+  it("a repository read for a person's token without its default branch fails the connection naming it", async () => {
+    answers.set("/repos/acme/lost", {
+      name: "lost",
+      full_name: "acme/lost",
+      owner: { login: "acme" },
+      clone_url: "https://example.test/acme/lost.git",
+    });
+    const err = await connectRepo({
+      token: "t",
+      apiUrl: baseUrl,
+      repo: { owner: "acme", repo: "lost" },
+      cacheDir: "/nonexistent",
+      rateLimitRetries: 0,
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GitHubError);
+    expect(String((err as Error).message)).toMatch(
+      /^reading acme\/lost: GitHub's answer is not what its API documents \(default_branch: /,
+    );
+  });
+});
+
+describe("a refusal's body, however GitHub (or a proxy) words it", () => {
+  const refusal = (data: unknown) =>
+    toGitHubError(
+      { status: 422, message: "Octokit's own words", response: { headers: {}, data } },
+      "creating x",
+    );
+
+  it("says GitHub's message and each of its errors' messages", () => {
+    const data = { message: "Validation Failed", errors: [{ message: "name too long" }, { code: "custom" }] };
+    expect(refusal(data)).toMatchObject({
+      kind: "validation",
+      message: "creating x: Validation Failed: name too long (HTTP 422)",
+    });
+  });
+
+  it("falls back to Octokit's words for a body of another shape, and skips errors that are not objects", () => {
+    expect(refusal("<html>bad gateway</html>")).toMatchObject({
+      message: "creating x: Octokit's own words (HTTP 422)",
+    });
+    expect(refusal([{ message: "a list" }])).toMatchObject({
+      message: "creating x: Octokit's own words (HTTP 422)",
+    });
+    expect(
+      refusal({ message: "Validation Failed", errors: ["plain text", null, { message: 5 }] }),
+    ).toMatchObject({
+      message: "creating x: Validation Failed (HTTP 422)",
+    });
+    expect(refusal({ message: "Validation Failed", errors: { message: "not a list" } })).toMatchObject({
+      message: "creating x: Validation Failed (HTTP 422)",
+    });
   });
 });
