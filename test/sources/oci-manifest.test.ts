@@ -68,3 +68,38 @@ describe("reading an OCI package's manifests", () => {
     );
   });
 });
+
+describe("a token service's answer to a Bearer challenge", () => {
+  /** A registry that asks for a Bearer token, and a token service answering `body`. */
+  const challenged = (body: string) => {
+    const fetch = async (url: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(url));
+      if (u.pathname === "/token") return new Response(body, { status: 200 });
+      if (new Headers(init?.headers).get("authorization") === "Bearer t0k3n")
+        return Response.json({ name: "pkgs/hello", tags: ["v1"] });
+      return new Response("", {
+        status: 401,
+        headers: { "www-authenticate": 'Bearer realm="http://127.0.0.1:5001/token",service="test"' },
+      });
+    };
+    return new RegistryClient("127.0.0.1:5000", { fetch: fetch as typeof globalThis.fetch });
+  };
+
+  it("takes the token, under either name", async () => {
+    expect(await challenged('{"token": "t0k3n"}').tags("pkgs/hello")).toEqual(["v1"]);
+    expect(await challenged('{"access_token": "t0k3n"}').tags("pkgs/hello")).toEqual(["v1"]);
+  });
+
+  it("refuses a token that is no string, naming the field", async () => {
+    await expect(challenged('{"token": 5}').tags("pkgs/hello")).rejects.toThrow(
+      /access denied \(the token service http:\/\/127\.0\.0\.1:5001 sent no token \(token: Invalid input: expected string, received number\)\)/,
+    );
+  });
+
+  it("says no token came where the answer is not JSON, or names none", async () => {
+    for (const body of ["<html>", '{"expires_in": 300}'])
+      await expect(challenged(body).tags("pkgs/hello")).rejects.toThrow(
+        /access denied \(the token service http:\/\/127\.0\.0\.1:5001 sent no token\);/,
+      );
+  });
+});

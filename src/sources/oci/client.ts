@@ -5,7 +5,7 @@ import { SourceError } from "../errors.js";
 import { MAX_ARCHIVE_BYTES } from "../tar.js";
 import { type CredentialLookup, type Credentials, noCredentials } from "./credentials.js";
 import { MANIFEST_TYPES } from "./media-types.js";
-import { declaredMediaType, parseJsonOr, readJson, registryErrors, tagsPage } from "./wire.js";
+import { declaredMediaType, parseJsonOr, readJson, registryErrors, tagsPage, tokenAnswer } from "./wire.js";
 
 /**
  * A client of the OCI distribution API (what every registry speaks), on Node's fetch: challenge auth
@@ -356,8 +356,14 @@ export class RegistryClient {
       await res.body?.cancel();
       throw this.denied(repository, creds, `the token service ${realm.origin} answered ${res.status}`);
     }
-    const body = (await res.json().catch(() => ({}))) as { token?: string; access_token?: string };
-    const token = body.token ?? body.access_token;
+    // an answer that is not JSON holds no token
+    const answer = tokenAnswer.safeParse(await res.json().catch(() => ({})));
+    if (!answer.success) {
+      const issue = answer.error.issues[0];
+      const what = `${issue?.path.join(".") || "its answer"}: ${issue?.message ?? "not an object"}`;
+      throw this.denied(repository, creds, `the token service ${realm.origin} sent no token (${what})`);
+    }
+    const token = answer.data.token ?? answer.data.access_token;
     if (!token) throw this.denied(repository, creds, `the token service ${realm.origin} sent no token`);
     this.auth.set(key, `Bearer ${token}`);
   }

@@ -47,6 +47,9 @@ export const registryErrors = z.object({
   errors: z.array(z.object({ code: z.string().optional(), message: z.string().optional() })).optional(),
 });
 
+/** A token service's answer to a Bearer challenge (Docker's token spec names it `token`, OAuth `access_token`). */
+export const tokenAnswer = z.object({ token: z.string().optional(), access_token: z.string().optional() });
+
 /** What `docker-credential-<helper> get` prints. */
 export const helperCredentials = z.object({ Username: z.string().optional(), Secret: z.string().optional() });
 
