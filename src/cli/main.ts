@@ -60,7 +60,9 @@ Run 'porchlight <command> --help' for a command's flags, 'porchlight --version' 
 /** The version of the installed package (package.json two directories up, from src/cli and dist/). */
 function packageVersion(): string {
   const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-  return (JSON.parse(text) as { version?: unknown }).version?.toString() ?? "unknown";
+  const pkg: unknown = JSON.parse(text);
+  const version = typeof pkg === "object" && pkg !== null && "version" in pkg ? pkg.version : undefined;
+  return version === undefined || version === null ? "unknown" : String(version);
 }
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {

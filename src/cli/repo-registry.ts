@@ -1,4 +1,5 @@
 import { parseDocument, stringify } from "yaml";
+import { z } from "zod";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import type { CommitAuthor } from "../github/port.js";
@@ -14,19 +15,40 @@ export const REGISTRY_REPO = ".porchlight";
 const REGISTRY_DIR = "repositories";
 const REPOSITORY_API_VERSION = "config.porch.kpt.dev/v1alpha1";
 
-export interface RepositoryObject {
-  apiVersion: typeof REPOSITORY_API_VERSION;
-  kind: "Repository";
-  metadata: { name: string; namespace: string };
-  spec: {
-    description?: string;
-    content: "Package";
-    deployment?: boolean;
-    type: "git";
-    git: { repo: string; branch: string; directory: string; createBranch?: boolean };
-  };
+/**
+ * A Repository object as a registration file holds it, checked where porchlight reads it back: what the
+ * command line reads is required (a git repository's address, Porch's fields it prints), what Porch
+ * defaults (namespace, branch, directory) may be left out, and fields of Porch's own pass as written.
+ */
+const repositoryObject = z.looseObject({
+  apiVersion: z.literal(REPOSITORY_API_VERSION),
+  kind: z.literal("Repository"),
+  metadata: z.looseObject({ name: z.string(), namespace: z.string().optional() }),
+  spec: z.looseObject({
+    description: z.string().optional(),
+    content: z.literal("Package"),
+    deployment: z.boolean().optional(),
+    type: z.literal("git"),
+    git: z.looseObject({
+      repo: z.string(),
+      branch: z.string().optional(),
+      directory: z.string().optional(),
+      createBranch: z.boolean().optional(),
+    }),
+  }),
+});
+
+export type RepositoryObject = z.infer<typeof repositoryObject> & {
   status?: { conditions: { type: string; status: string; reason: string; message: string }[] };
-}
+};
+
+/** The labels and annotations of a PackageRevision object as its metadata file holds them. */
+const revisionMetadataObject = z.looseObject({
+  metadata: z.looseObject({
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
+});
 
 export interface RegistrationInput {
   name: string;
@@ -187,13 +209,12 @@ export async function openRegistry(
     const out = new Map<string, RepositoryObject>();
     for (const [path, bytes] of [...(await store.read())].sort(([a], [b]) => a.localeCompare(b))) {
       if (!path.endsWith(".yaml")) continue;
-      const doc = parseDocument(bytes.toString("utf8"));
-      const obj = doc.toJS() as RepositoryObject | null;
-      if (doc.errors.length > 0 || obj?.kind !== "Repository" || typeof obj.metadata?.name !== "string")
+      const obj = readObject(repositoryObject, bytes);
+      if (!obj.ok)
         throw new RegistryError(
-          `${namespace}/${REGISTRY_REPO}: ${REGISTRY_DIR}/${path} is not a Repository object (${doc.errors[0]?.message ?? "kind or metadata.name missing"}); fix or remove it`,
+          `${namespace}/${REGISTRY_REPO}: ${REGISTRY_DIR}/${path} is not a Repository object (${obj.problem}); fix or remove it`,
         );
-      out.set(obj.metadata.name, obj);
+      out.set(obj.value.metadata.name, obj.value);
     }
     return out;
   };
@@ -247,12 +268,12 @@ export function openRevisionMetadata(access: RegistryAccess, namespace: string) 
   const file = (name: string) => `${name}.yaml`;
   const parse = (name: string, bytes: Buffer | undefined): RevisionMetadata => {
     if (!bytes) return { labels: {}, annotations: {} };
-    const doc = parseDocument(bytes.toString("utf8"));
-    const meta = (doc.toJS() as { metadata?: Partial<RevisionMetadata> } | null)?.metadata;
-    if (doc.errors.length > 0 || typeof meta !== "object" || meta === null)
+    const obj = readObject(revisionMetadataObject, bytes);
+    if (!obj.ok)
       throw new RegistryError(
-        `${namespace}/${REGISTRY_REPO}: ${REVISION_METADATA_DIR}/${file(name)} is not a PackageRevision object (${doc.errors[0]?.message ?? "metadata missing"}); fix or remove it`,
+        `${namespace}/${REGISTRY_REPO}: ${REVISION_METADATA_DIR}/${file(name)} is not a PackageRevision object (${obj.problem}); fix or remove it`,
       );
+    const meta = obj.value.metadata;
     return { labels: { ...meta.labels }, annotations: { ...meta.annotations } };
   };
   return {
@@ -315,4 +336,18 @@ async function createRegistryRepo(access: RegistryAccess, namespace: string): Pr
       `namespace ${namespace} has no ${namespace}/${REGISTRY_REPO} repository to keep its Porch objects in (repository registrations, revision annotations), and porchlight could not create it${why}: create the repository ${namespace}/${REGISTRY_REPO}, or ask an owner of ${namespace} to, then run the command again`,
     );
   }
+}
+
+/** A file of the registry read as `schema` reads it, or what is wrong with it: the YAML's error, or the first field. */
+function readObject<T>(
+  schema: z.ZodType<T>,
+  bytes: Buffer,
+): { ok: true; value: T } | { ok: false; problem: string } {
+  const doc = parseDocument(bytes.toString("utf8"));
+  const yamlError = doc.errors[0];
+  if (yamlError) return { ok: false, problem: yamlError.message };
+  const parsed = schema.safeParse(doc.toJS());
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, problem: `${issue?.path.join(".") || "the file"}: ${issue?.message ?? "invalid"}` };
 }

@@ -16,14 +16,21 @@ const STATE_FILE = "serve.json";
 export function rememberedForgePort(dataDir: string, command: string): number | undefined {
   const file = join(dataDir, STATE_FILE);
   if (!existsSync(file)) return undefined;
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<ServeState>;
-    return Number.isInteger(parsed.forgePort) ? (parsed.forgePort as number) : undefined;
+    parsed = JSON.parse(readFileSync(file, "utf8"));
   } catch (err) {
     throw new UsageError(
       `porchlight ${command}: ${file} is not valid JSON (${(err as Error).message}); fix it or delete it (the forge then picks a new port)`,
     );
   }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+    throw new UsageError(
+      `porchlight ${command}: ${file} is not a JSON object; fix it or delete it (the forge then picks a new port)`,
+    );
+  // A port that is no whole number is forgotten, as a missing one: the forge picks a new port.
+  const port: unknown = "forgePort" in parsed ? parsed.forgePort : undefined;
+  return typeof port === "number" && Number.isInteger(port) ? port : undefined;
 }
 
 /** Remembers the port the forge of `dataDir` listens on, for the next start with that folder. */

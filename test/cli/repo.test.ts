@@ -163,4 +163,21 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
     expect(text).toContain("directory: edge/app");
     expect(text).toContain("ref: edge/app/v1");
   });
+
+  it("names what a registration file lacks, and says to fix or remove it", async () => {
+    await w.octokit(w.alice).rest.repos.createOrUpdateFileContents({
+      owner: "acme",
+      repo: ".porchlight",
+      path: "repositories/zz-broken.yaml",
+      message: "a registration written by hand",
+      content: Buffer.from(
+        "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: zz-broken\nspec:\n  content: Package\n  type: git\n  git:\n    branch: main\n",
+      ).toString("base64"),
+    });
+    const got = await w.cli(w.alice, ["repo", "get", NS]);
+    expect(got.code).toBe(1);
+    expect(got.stderr).toContain(
+      "acme/.porchlight: repositories/zz-broken.yaml is not a Repository object (spec.git.repo: Invalid input: expected string, received undefined); fix or remove it",
+    );
+  });
 });

@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { rememberedForgePort, rememberForgePort } from "../../src/cli/serve-forge.js";
+
+describe("the forge port a data folder remembers", () => {
+  const dir = mkdtempSync(join(tmpdir(), "porchlight-serve-state-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const state = (text: string) => writeFileSync(join(dir, "serve.json"), text);
+
+  it("is the port written last time, and none before anything was written", () => {
+    expect(rememberedForgePort(dir, "serve")).toBeUndefined();
+    rememberForgePort(dir, "http://127.0.0.1:41234");
+    expect(rememberedForgePort(dir, "serve")).toBe(41234);
+  });
+
+  it("is forgotten when it is no whole number, so the forge picks a new one", () => {
+    state('{"forgePort": "41234"}');
+    expect(rememberedForgePort(dir, "serve")).toBeUndefined();
+    state("{}");
+    expect(rememberedForgePort(dir, "serve")).toBeUndefined();
+  });
+
+  it("names the file, and what to do, when it holds no JSON object", () => {
+    state("{");
+    expect(() => rememberedForgePort(dir, "forge")).toThrow(
+      `porchlight forge: ${join(dir, "serve.json")} is not valid JSON`,
+    );
+    for (const text of ["null", "[41234]", "41234"]) {
+      state(text);
+      expect(() => rememberedForgePort(dir, "serve")).toThrow(
+        `porchlight serve: ${join(dir, "serve.json")} is not a JSON object; fix it or delete it (the forge then picks a new port)`,
+      );
+    }
+  });
+});
