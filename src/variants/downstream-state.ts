@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { z } from "zod";
 import { parseSource, sourceKind, UPSTREAM_LOCK_ANNOTATION } from "../kpt/source-ref.js";
 import type { DownstreamPackageState, ManagedPackage, OpenPullRequest } from "./plan-types.js";
 import type { DeletionPolicy } from "./schema.js";
@@ -20,6 +21,19 @@ export interface KptfileFacts {
   specHash?: string;
 }
 
+/** The text of a Kptfile field fan-out reads; anything else there is no fact. */
+const text = z.string().optional().catch(undefined);
+/** A part of the Kptfile that is not a mapping holds no facts. */
+const part = <T extends z.ZodRawShape>(shape: T) => z.object(shape).optional().catch(undefined);
+
+/** The parts of a downstream Kptfile fan-out reads, each read only where it has its shape. */
+const kptfileFactsSchema = z
+  .object({
+    upstreamLock: part({ git: part({ ref: text, commit: text }), oci: part({ image: text }) }),
+    metadata: part({ annotations: z.record(z.string(), z.unknown()).optional().catch(undefined) }),
+  })
+  .catch({});
+
 /**
  * What fan-out needs from a downstream Kptfile: its upstream lock (Porch takes the part of the ref after
  * the last `/` as the revision; a ref on a draft is no published revision) and porchlight's tracking
@@ -28,18 +42,17 @@ export interface KptfileFacts {
 export function readKptfileFacts(kptfileText: string): KptfileFacts {
   const doc = parseDocument(kptfileText);
   if (doc.errors.length > 0) return {};
-  const js = (doc.toJS() ?? {}) as {
-    upstreamLock?: { git?: { ref?: unknown; commit?: unknown }; oci?: { image?: unknown } };
-    metadata?: { annotations?: Record<string, unknown> };
-  };
-  const ref = typeof js.upstreamLock?.git?.ref === "string" ? js.upstreamLock.git.ref : undefined;
+  const js = kptfileFactsSchema.parse(doc.toJS());
+  const ref = js.upstreamLock?.git?.ref;
   const last = ref?.slice(ref.lastIndexOf("/") + 1);
   const annotations = js.metadata?.annotations ?? {};
-  const str = (k: string) => (typeof annotations[k] === "string" ? (annotations[k] as string) : undefined);
+  const str = (k: string) => {
+    const v = annotations[k];
+    return typeof v === "string" ? v : undefined;
+  };
   const policy = str(DELETION_POLICY_ANNOTATION);
-  const sourceLock =
-    str(UPSTREAM_LOCK_ANNOTATION) ??
-    (typeof js.upstreamLock?.oci?.image === "string" ? `oci://${js.upstreamLock.oci.image}` : undefined);
+  const image = js.upstreamLock?.oci?.image;
+  const sourceLock = str(UPSTREAM_LOCK_ANNOTATION) ?? (image !== undefined ? `oci://${image}` : undefined);
   const lockedDigest = sourceLock ? digestOf(sourceLock) : undefined;
   return {
     ...(lockedDigest ? { lockedDigest } : {}),
@@ -47,7 +60,7 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
     ...(ref && !ref.startsWith("drafts/") && last && /^v[1-9][0-9]*$/.test(last)
       ? { lockedRevision: last }
       : {}),
-    ...(typeof js.upstreamLock?.git?.commit === "string" ? { lockedCommit: js.upstreamLock.git.commit } : {}),
+    ...(js.upstreamLock?.git?.commit !== undefined ? { lockedCommit: js.upstreamLock.git.commit } : {}),
     ...(str(MANAGED_BY_ANNOTATION) ? { managedBy: str(MANAGED_BY_ANNOTATION) } : {}),
     ...(policy === "delete" || policy === "orphan" ? { deletionPolicy: policy } : {}),
     ...(str(SPEC_HASH_ANNOTATION) ? { specHash: str(SPEC_HASH_ANNOTATION) } : {}),

@@ -103,48 +103,45 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
       const pos = positionAtPath(locate(root, path), preferKey);
       return { file, ...pos, field: formatQuotedFieldPath(path), message, ...(hint ? { hint } : {}) };
     };
-    if (!isMap(root)) {
+    // a mapping's plain data (read only for a mapping) is an object: the check says so to the type checker
+    const raw: unknown = isMap(root) ? doc.toJS() : undefined;
+    if (!isRecord(raw)) {
       result.problems.push(
         problem([], `expected a ${KNOWN_KINDS} object`, "each YAML document must be one object"),
       );
       continue;
     }
-    const raw = doc.toJS() as Record<string, unknown>;
-    const name =
-      typeof (raw.metadata as { name?: unknown })?.name === "string"
-        ? (raw.metadata as { name: string }).name
-        : undefined;
+    const metadata = raw.metadata;
+    const name = isRecord(metadata) && typeof metadata.name === "string" ? metadata.name : undefined;
+    const named = name ? { variant: name } : {};
     const source: VariantSource = { file, ...start };
     defaultUpstreamRepo(raw, options.managementRepo);
     const kind = raw.kind;
-    const schema =
-      kind === PACKAGE_VARIANT_KIND
-        ? packageVariantSchema
-        : kind === PACKAGE_VARIANT_SET_KIND
-          ? packageVariantSetSchema
-          : undefined;
-    if (!schema) {
+    if (kind !== PACKAGE_VARIANT_KIND && kind !== PACKAGE_VARIANT_SET_KIND) {
       result.problems.push({
         ...problem(
           ["kind"],
           kind === undefined ? "missing required field kind" : `unknown kind ${JSON.stringify(kind)}`,
           `a variant file holds ${KNOWN_KINDS}`,
         ),
-        ...(name ? { variant: name } : {}),
+        ...named,
       });
       continue;
     }
-    const parsed = (schema as z.ZodType).safeParse(raw);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues.flatMap(unionBranch)) {
-        result.problems.push({ ...issueToProblem(issue, root, problem), ...(name ? { variant: name } : {}) });
-      }
-      continue;
-    }
+    const refused = (error: z.ZodError) => {
+      for (const issue of error.issues.flatMap(unionBranch))
+        result.problems.push({ ...issueToProblem(issue, root, problem), ...named });
+    };
     const locateField: Locate = (path) => positionAtPath(locate(root, path));
-    if (kind === PACKAGE_VARIANT_KIND)
-      result.variants.push({ variant: parsed.data as PackageVariant, source, locate: locateField });
-    else result.sets.push({ set: parsed.data as PackageVariantSet, source, locate: locateField });
+    if (kind === PACKAGE_VARIANT_KIND) {
+      const parsed = packageVariantSchema.safeParse(raw);
+      if (parsed.success) result.variants.push({ variant: parsed.data, source, locate: locateField });
+      else refused(parsed.error);
+    } else {
+      const parsed = packageVariantSetSchema.safeParse(raw);
+      if (parsed.success) result.sets.push({ set: parsed.data, source, locate: locateField });
+      else refused(parsed.error);
+    }
   }
   return result;
 }
@@ -195,15 +192,19 @@ function issueToProblem(issue: z.core.$ZodIssue, root: Node, problem: MakeProble
 }
 
 function defaultUpstreamRepo(raw: Record<string, unknown>, managementRepo: string | undefined): void {
-  const spec = raw.spec as { upstream?: Record<string, unknown> } | undefined;
+  const upstream = isRecord(raw.spec) ? raw.spec.upstream : undefined;
   if (
     managementRepo &&
-    spec?.upstream &&
-    typeof spec.upstream === "object" &&
-    spec.upstream.repo === undefined &&
-    spec.upstream.oci === undefined &&
-    spec.upstream.tarball === undefined
+    isRecord(upstream) &&
+    upstream.repo === undefined &&
+    upstream.oci === undefined &&
+    upstream.tarball === undefined
   ) {
-    spec.upstream.repo = managementRepo;
+    upstream.repo = managementRepo;
   }
+}
+
+/** A YAML mapping's plain data (not a list, not null). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -31,6 +31,18 @@ describe("reading a downstream back", () => {
     ).toBe(revision);
   });
 
+  it("reads only the parts of the shape it knows, and nothing of a part of another shape", () => {
+    expect(readKptfileFacts("- a list\n")).toEqual({});
+    expect(
+      readKptfileFacts(
+        "upstreamLock: [basens/v2]\nmetadata:\n  annotations:\n    porchlight.dev/package-variant: [c1]\n",
+      ),
+    ).toEqual({});
+    expect(
+      readKptfileFacts("upstreamLock:\n  git: {ref: 7, commit: abc}\nmetadata: {annotations: managed}\n"),
+    ).toEqual({ lockedCommit: "abc" });
+  });
+
   it("converges: after the variant is applied at the target, the plan is nothing", () => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1

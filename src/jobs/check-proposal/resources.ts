@@ -50,16 +50,21 @@ export function packageResources(tree: FileTree): Map<string, PackageResource> {
 
 /** kpt's bookkeeping annotations say where a resource sits, not what it is: ignore them. */
 function stripKptAnnotations(value: unknown): unknown {
-  const v = value as { metadata?: { annotations?: Record<string, unknown> } };
-  const ann = v?.metadata?.annotations;
-  if (!ann) return value;
+  const metadata = isObject(value) ? value.metadata : undefined;
+  const ann = isObject(metadata) ? metadata.annotations : undefined;
+  if (!isObject(metadata) || !isObject(ann)) return value;
   for (const k of Object.keys(ann)) {
     if (k.startsWith("internal.config.kubernetes.io/") || k.startsWith("config.kubernetes.io/path"))
       delete ann[k];
     if (k === "config.kubernetes.io/index") delete ann[k];
   }
-  if (Object.keys(ann).length === 0) delete v.metadata?.annotations;
+  if (Object.keys(ann).length === 0) delete metadata.annotations;
   return value;
+}
+
+/** An object of a resource's plain data (a mapping, or a list: what `delete` and Object.keys take alike). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

@@ -1,4 +1,4 @@
-import { parseDocument } from "yaml";
+import { isCollection, parseDocument } from "yaml";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import {
@@ -52,8 +52,8 @@ function released(tree: FileTree, pkg: string): FileTree {
   const doc = parseDocument(text);
   for (const key of [MANAGED_BY_ANNOTATION, DELETION_POLICY_ANNOTATION, SPEC_HASH_ANNOTATION])
     doc.deleteIn(["metadata", "annotations", key]);
-  const annotations = doc.getIn(["metadata", "annotations"]) as { items?: unknown[] } | undefined;
-  if (annotations?.items?.length === 0) doc.deleteIn(["metadata", "annotations"]);
+  const annotations = doc.getIn(["metadata", "annotations"]);
+  if (isCollection(annotations) && annotations.items.length === 0) doc.deleteIn(["metadata", "annotations"]);
   const out = new Map(tree);
   out.set("Kptfile", Buffer.from(doc.toString({ lineWidth: 0 })));
   return out;

@@ -1,6 +1,14 @@
 import { parseAllDocuments } from "yaml";
+import { z } from "zod";
 import type { FileTree } from "../../kpt/tree.js";
 import type { InjectableResource, PackageVariant } from "../../variants/index.js";
+
+/** A KRM resource as the injectors match it: a YAML document without these fields is no resource to inject. */
+const krmResource = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  metadata: z.looseObject({ name: z.string() }),
+});
 
 /**
  * The resources a variant's injectors may pick from. Porch looks them up in its cluster; porchlight reads
@@ -15,14 +23,8 @@ export function injectableResources(repoTree: FileTree, variant: PackageVariant)
     if (path.startsWith(pkg) || !/\.ya?ml$/.test(path) || path.startsWith(".")) continue;
     for (const doc of parseAllDocuments(bytes.toString("utf8"))) {
       if (!("errors" in doc) || doc.errors.length) continue;
-      const js = doc.toJS() as Partial<InjectableResource> | null;
-      if (
-        js &&
-        typeof js.apiVersion === "string" &&
-        typeof js.kind === "string" &&
-        typeof js.metadata?.name === "string"
-      )
-        out.push(js as InjectableResource);
+      const resource = krmResource.safeParse(doc.toJS());
+      if (resource.success) out.push(resource.data);
     }
   }
   return out;
