@@ -269,8 +269,8 @@ export function isLocalConfig(doc: Document): boolean {
 }
 
 /** A plain-JS view of the document (a copy; editing it does not change the document). */
-export function toPlain<T = unknown>(doc: Document): T {
-  return doc.toJS({ maxAliasCount: -1 }) as T;
+export function toPlain(doc: Document): unknown {
+  return doc.toJS({ maxAliasCount: -1 });
 }
 
 /** Parses one YAML document as a resource (for tests and function configs given inline). */

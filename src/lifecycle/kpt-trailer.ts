@@ -76,7 +76,7 @@ export function kptAnnotations(message: string): KptAnnotation[] {
       package: pkg,
       ...(workspaceName ? { workspaceName } : {}),
       ...(revision ? { revision } : {}),
-      ...(task ? { task: task as PorchTask } : {}),
+      ...(task ? { task } : {}),
     });
   }
   return out;

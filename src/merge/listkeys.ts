@@ -185,9 +185,14 @@ export function commentSchema(comment: string): CommentSchema | undefined {
   } catch {
     return undefined;
   }
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
+  if (!isSchemaObject(schema) || Array.isArray(schema)) return undefined;
   if (Object.keys(schema).length === 0) return undefined;
-  return { keysAt: (rest) => schemaKeys(schema as Record<string, unknown>, rest) };
+  return { keysAt: (rest) => schemaKeys(schema, rest) };
+}
+
+/** A JSON object of a comment's schema (a list too, as kyaml indexes into either). */
+function isSchemaObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
 }
 
 function schemaKeys(schema: Record<string, unknown>, rest: readonly string[]): ListKeys | undefined {
@@ -202,12 +207,11 @@ function schemaKeys(schema: Record<string, unknown>, rest: readonly string[]): L
     const key = schema["x-kubernetes-patch-merge-key"];
     return typeof key === "string" && key !== "" ? [key] : [];
   }
-  const props = schema.properties as Record<string, unknown> | undefined;
-  const next = props?.[rest[0] ?? ""];
-  if (typeof next === "object" && next !== null)
-    return schemaKeys(next as Record<string, unknown>, rest.slice(1));
+  const props = schema.properties;
+  const next = isSchemaObject(props) ? props[rest[0] ?? ""] : undefined;
+  if (isSchemaObject(next)) return schemaKeys(next, rest.slice(1));
   const items = schema.items;
-  if (typeof items === "object" && items !== null) return schemaKeys(items as Record<string, unknown>, rest);
+  if (isSchemaObject(items)) return schemaKeys(items, rest);
   return undefined;
 }
 

@@ -44,7 +44,7 @@ type Plain = Record<string, unknown>;
 
 /** Reads `replacements:` from the function config (the rest of it is ignored, as Go's decoding does). */
 export function parseReplacements(config: Document): Replacement[] {
-  const root = config.toJS({ maxAliasCount: -1 }) as unknown;
+  const root: unknown = config.toJS({ maxAliasCount: -1 });
   if (!isObject(root)) return [];
   const list = root.replacements;
   if (list === undefined || list === null) return [];
