@@ -180,6 +180,16 @@ export interface Turn {
 }
 
 /** The turns at the end of a script's answer, from `from` on. */
+/**
+ * A fair-queue script's reply, which every script gives as a list (ioredis types `eval`'s reply
+ * `unknown`); anything else, a Redis that ran something else, is an error naming the script.
+ */
+export function scriptReply(reply: unknown, script: string): unknown[] {
+  if (!Array.isArray(reply))
+    throw new Error(`the fair queue's ${script} script answered ${JSON.stringify(reply)}, not a list`);
+  return reply;
+}
+
 export function turnsOf(answer: unknown[], from: number): Turn[] {
   const out: Turn[] = [];
   for (let i = from; i + 1 < answer.length; i += 2)

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DelayedError, type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { DONE, ENQUEUE, START, type Turn, turnsOf } from "./fair-redis.js";
+import { DONE, ENQUEUE, START, scriptReply, type Turn, turnsOf } from "./fair-redis.js";
 import { installationOf } from "./fair-turns.js";
 import type { Enqueued, JobOrigin } from "./repo-queue.js";
 
@@ -176,18 +176,21 @@ export class RedisQueue {
    * (`absorbed`). Rejects when Redis does not answer (the webhook is answered 503).
    */
   async enqueue(job: QueuedJob): Promise<Enqueued> {
-    const answer = (await this.client.eval(
-      ENQUEUE,
-      0,
-      this.base,
-      job.repo,
-      job.key,
-      installationOf(job.repo),
-      job.origin ?? "event",
-      JSON.stringify(job.payload ?? null),
-      randomUUID(),
-      Date.now(),
-    )) as unknown[];
+    const answer = scriptReply(
+      await this.client.eval(
+        ENQUEUE,
+        0,
+        this.base,
+        job.repo,
+        job.key,
+        installationOf(job.repo),
+        job.origin ?? "event",
+        JSON.stringify(job.payload ?? null),
+        randomUUID(),
+        Date.now(),
+      ),
+      "enqueue",
+    );
     await this.addTurns(turnsOf(answer, 1));
     return answer[0] === "absorbed" ? "absorbed" : "queued";
   }
@@ -218,7 +221,10 @@ export class RedisQueue {
 
   /** Runs a script of the fair queue for turn `id` on the worker's connection, and adds the turns it issued. */
   private async script(lua: typeof START | typeof DONE, id: string): Promise<unknown[]> {
-    const answer = (await this.workerClient.eval(lua, 0, this.base, id)) as unknown[];
+    const answer = scriptReply(
+      await this.workerClient.eval(lua, 0, this.base, id),
+      lua === START ? "start" : "done",
+    );
     await this.addTurns(turnsOf(answer, lua === START ? (answer[0] === 1 ? 7 : 1) : 0));
     return answer;
   }
