@@ -49,7 +49,8 @@ Changes it, with the channel rules enforced (the same edits as /skip, /deprecate
   -o, --output F    table (default), yaml or json
 `;
 
-type Output = "table" | "yaml" | "json";
+const OUTPUTS = ["table", "yaml", "json"] as const;
+type Output = (typeof OUTPUTS)[number];
 
 export const catalogCommand: CliCommand = async (args, io) => {
   const { values, positionals } = parseCommandArgs("catalog", args, OPTIONS, USAGE);
@@ -57,9 +58,9 @@ export const catalogCommand: CliCommand = async (args, io) => {
     io.stdout(USAGE);
     return 0;
   }
-  const output = (values.output ?? "table") as Output;
-  if (!["table", "yaml", "json"].includes(output))
-    throw new UsageError(`porchlight catalog: unknown output "${output}": use table, yaml or json`);
+  const output = OUTPUTS.find((o) => o === (values.output ?? "table"));
+  if (!output)
+    throw new UsageError(`porchlight catalog: unknown output "${values.output}": use table, yaml or json`);
   if (values.file && values.repo) throw new UsageError("porchlight catalog: give --file or --repo, not both");
 
   const edit = EDIT_VERBS.find((v) => v === positionals[0]);

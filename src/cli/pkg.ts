@@ -78,11 +78,12 @@ function parseVerbArgs(verb: keyof typeof FLAGS, args: string[]): Parsed | "help
     help?: boolean;
   };
   if (v.help) return "help";
-  if (v.strategy !== undefined && !isStrategy(v.strategy))
-    throw new UsageError(`unknown --strategy "${v.strategy}"; known: ${STRATEGIES.join(", ")}`);
+  const strategy = v.strategy;
+  if (strategy !== undefined && !isStrategy(strategy))
+    throw new UsageError(`unknown --strategy "${strategy}"; known: ${STRATEGIES.join(", ")}`);
   return {
     positional: positionals,
-    ...(v.strategy !== undefined ? { strategy: v.strategy as UpdateStrategy } : {}),
+    ...(strategy !== undefined ? { strategy } : {}),
     forDeployment: v["for-deployment"] === true,
     allowConflicts: v["allow-conflicts"] === true,
     allowDirty: v["allow-dirty"] === true,

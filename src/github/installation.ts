@@ -42,9 +42,7 @@ export function installationPort(rest: RestClient, cacheDir: string, blobs?: Blo
   return {
     listRepositories() {
       listing ??= call("listing the installation's repositories", async () => {
-        const repos = (await rest.paginate("GET /installation/repositories", {
-          per_page: 100,
-        })) as unknown;
+        const repos = await rest.paginate("GET /installation/repositories", { per_page: 100 });
         return parseResponse(restRepository.array(), repos, "listing the installation's repositories").map(
           repositoryOf,
         );

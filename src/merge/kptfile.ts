@@ -58,7 +58,7 @@ export function parseKptfileText(text: string, file: string): PlainKptfile {
   if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
   const value = kptfileData(doc);
   if (!isObject(value)) throw new KptfileError({ file }, "the Kptfile is not a YAML mapping");
-  return value as PlainKptfile;
+  return value;
 }
 
 const SYNTHETIC_PREFIX = "_kpt-merge_";
