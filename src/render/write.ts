@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { Document } from "yaml";
+import { type Document, isMap } from "yaml";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { formatDocuments, type SeqIndent } from "../kpt/format.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
@@ -128,8 +128,6 @@ export function itemsForOutput(
 }
 
 function deleteAnnotation(doc: Document, key: string): void {
-  const annotations = doc.getIn(["metadata", "annotations"], true) as
-    | { delete?: (k: string) => boolean }
-    | undefined;
-  annotations?.delete?.(key);
+  const annotations = doc.getIn(["metadata", "annotations"], true);
+  if (isMap(annotations)) annotations.delete(key);
 }
