@@ -6,8 +6,8 @@ import type { FunctionResult } from "../api/resource-list.js";
  * decodes them into kpt's ResultItem (api/fnresult/v1), so a number or boolean where text is wanted is
  * its text (`5` is "5"), a null or missing message is empty, a null object is no object, and unknown
  * fields go. What kpt's decoder refuses is refused here, naming the field: a list or mapping where text
- * is wanted, an index that is no whole number, an item that is no mapping. The severity is one of the
- * three the function specification names (the check run has a level for each, and no other).
+ * is wanted, an index that is no whole number, an item that is no mapping. A severity other than the
+ * three the function specification names is read as none, where kpt goes on with it too.
  */
 
 /** yaml.v3's reading of a scalar into a Go string: its text. */
@@ -18,14 +18,12 @@ const text = z.preprocess(
 /** A string field of a struct kpt decodes into (`omitempty`): absent when null or missing. */
 const optionalText = text.nullish().transform((v) => v ?? undefined);
 
-const severity = z.preprocess(
-  (v) => (v === "" || v === null ? undefined : v),
-  z
-    .enum(["error", "warning", "info"], {
-      error: (issue) => `must be error, warning or info, not ${described(issue.input)}`,
-    })
-    .optional(),
-);
+const SEVERITIES = ["error", "warning", "info"] as const;
+/**
+ * kpt takes any text as a severity and the render goes on; the check run has a level for the three the
+ * function specification names only, so another one is read as none (as a result that names none).
+ */
+const severity = text.nullish().transform((v) => SEVERITIES.find((s) => s === v));
 
 /** An object field kpt decodes into a pointer: absent when null or missing. */
 const optionalObject = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);

@@ -83,13 +83,17 @@ describe("a function's results, as kpt reads them", () => {
     expect(formatResourceList(parseResourceList(text))).toBe(text);
   });
 
+  it("reads a severity the function specification does not name as none, as kpt goes on with it", () => {
+    const list = parseResourceList(
+      withResults("- message: m\n  severity: Error\n- message: n\n  severity: 5\n"),
+      "stdout",
+    );
+    expect(list.results).toEqual([{ message: "m" }, { message: "n" }]);
+  });
+
   it.each([
     ["- hello\n", 'stdout:5:3 (field results[0]): expected a mapping, got "hello"'],
     ["- message: [a]\n", "stdout:5:12 (field results[0].message): expected text, got a list"],
-    [
-      "- message: m\n  severity: Error\n",
-      'stdout:6:13 (field results[0].severity): must be error, warning or info, not "Error"',
-    ],
     [
       "- message: m\n  file: {path: a.yaml, index: first}\n",
       'stdout:6:31 (field results[0].file.index): expected a whole number, got "first"',

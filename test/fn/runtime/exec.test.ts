@@ -52,13 +52,13 @@ describe("ExecRunner", () => {
 
   it("fails, naming the field, when a program that passed writes results kpt cannot read", async () => {
     const run = new ExecRunner(dir).run(
-      { exec: script("bad-results.sh", 'cat; printf "results:\\n- message: done\\n  severity: fatal\\n"') },
+      { exec: script("bad-results.sh", 'cat; printf "results:\\n- message: [done]\\n"') },
       input(),
       DEFAULT_RUN_OPTIONS,
     );
     await expect(run).rejects.toBeInstanceOf(FunctionError);
     await expect(run).rejects.toThrow(
-      /wrote an invalid ResourceList: output of .*bad-results\.sh:\d+:\d+ \(field results\[0\]\.severity\): must be error, warning or info, not "fatal"/,
+      /wrote an invalid ResourceList: output of .*bad-results\.sh:\d+:\d+ \(field results\[0\]\.message\): expected text, got a list/,
     );
   });
 
