@@ -254,7 +254,7 @@ function firstCommentHolder(doc: Document): { commentBefore?: string | null } | 
   return undefined;
 }
 
-function visit(node: unknown, text: string, later: NextFoot[]): void {
+function visit(node: unknown, text: string, later: NextFoot[], root: unknown = node): void {
   if (isMap(node)) {
     const pairs = node.items as Pair[];
     pairs.forEach((pair, i) => {
@@ -268,10 +268,12 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
       if (isScalar(value) || (isCollection(value) && value.flow)) {
         const next = pairs[i + 1]?.key as Node | undefined;
         moveTrailingComment(value, next, node, text);
+        // the document's last value: no run after a block places the lines under its line comment
+        if (!next && node === root && !emptyValue(value)) linesUnderToFoot(value, node);
         lineCommentOnly(value, text);
         if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
-      visit(value, text, later);
+      visit(value, text, later, root);
     });
     return;
   }
@@ -290,7 +292,7 @@ function visit(node: unknown, text: string, later: NextFoot[]): void {
         if (next && node.range && !node.flow) placeScalarRun(item, next, node, i, text, later);
         if (isScalar(item)) emptyItemComment(item, next);
       }
-      visit(item, text, later);
+      visit(item, text, later, root);
     });
   }
 }
@@ -361,6 +363,21 @@ function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, t
   } else {
     parent.comment = parent.comment ? `${comment}\n${parent.comment}` : comment;
   }
+}
+
+/**
+ * The comment lines under the line comment of the root mapping's last value (`k: v # c` then `  # d`):
+ * the `yaml` parser gives them to the value with its line comment; yaml.v3 ends the root mapping with
+ * them, its foot, as it does where the value has no line comment (moveTrailingComment).
+ */
+function linesUnderToFoot(value: Node, root: Node): void {
+  const comment = value.comment;
+  const nl = comment?.indexOf("\n") ?? -1;
+  if (!comment || nl < 0) return;
+  const under = comment.slice(nl + 1).replace(/\r(?=\n|$)/g, "");
+  if (under.trim() === "") return;
+  value.comment = comment.slice(0, comment[nl - 1] === "\r" ? nl - 1 : nl);
+  root.comment = root.comment ? `${under}\n${root.comment}` : under;
 }
 
 /**
