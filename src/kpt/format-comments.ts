@@ -79,6 +79,7 @@ export function normalizeComments(
   if (foot !== undefined) {
     (doc.contents as Node).comment = foot.root === "" ? undefined : foot.root;
     doc.comment = foot.doc === "" ? null : foot.doc;
+    if (listItem) itemFootToRoot(doc);
     return;
   }
   const end = (doc.contents as Node | null)?.range?.[1];
@@ -363,6 +364,19 @@ function moveTrailingComment(node: Node, next: Node | undefined, parent: Node, t
   } else {
     parent.comment = parent.comment ? `${comment}\n${parent.comment}` : comment;
   }
+}
+
+/**
+ * A ResourceList item has no document: the comment lines a blank line parts from its content, which
+ * would be a document's foot, end its mapping (yaml.v3 gives them to the item's node, whose foot the
+ * input's then is, once).
+ */
+function itemFootToRoot(doc: Document): void {
+  const root = doc.contents as Node | null;
+  if (!doc.comment || !root) return;
+  const foot = doc.comment.replace(/^\n+/, "");
+  root.comment = root.comment ? `${root.comment}\n${foot}` : foot;
+  doc.comment = null;
 }
 
 /**

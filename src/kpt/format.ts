@@ -177,7 +177,11 @@ class Writer {
       const props = collectionProps(node);
       if (props !== "") this.out.push(props.slice(1));
       this.mapItems(node.items as Pair[], 0, true);
-      if (node.comment) this.comment(node.comment, 0, "foot");
+      if (node.comment) {
+        // right after a block's foot at its column (a compact list's, the last entry's): a blank line
+        this.afterFoot(0);
+        this.comment(node.comment, 0, "foot");
+      }
       return;
     }
     if (isSeq(node) && !node.flow && node.items.length > 0) {
