@@ -32,11 +32,9 @@ export function installationPort(rest: RestClient, cacheDir: string, blobs?: Blo
   let listing: Promise<InstallationRepository[]> | undefined;
   // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.
   const gitEnv = async (renew?: boolean) => {
-    const auth = (await rest.auth({ type: "installation", ...(renew ? { refresh: true } : {}) })) as {
-      token?: string;
-    };
-    if (!auth.token) throw new GitHubError("unauthorized", "no token to run git with");
-    return tokenAuthEnv(auth.token);
+    const token = tokenOf(await rest.auth({ type: "installation", ...(renew ? { refresh: true } : {}) }));
+    if (!token) throw new GitHubError("unauthorized", "no token to run git with");
+    return tokenAuthEnv(token);
   };
   const call = mapGitHubErrors;
   return {
