@@ -1,7 +1,8 @@
-import { type Document, isMap, isScalar, type Node, Scalar, YAMLMap } from "yaml";
+import { type Document, isMap, isScalar, type Node, YAMLMap } from "yaml";
 import {
   ANNOTATION,
   annotationsToSet,
+  appendAfterFoot,
   dropAnnotationsField,
   LEGACY_ANNOTATION,
   TRANSIENT_ANNOTATIONS,
@@ -146,13 +147,9 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
     const scalar = newScalar(value);
     scalar.type = "QUOTE_SINGLE";
     // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
-    // yaml.v3 holds the map's foot on its last key: a key appended goes below it, after a blank line
-    if (annotations.comment && !annotations.has(key)) {
-      const held = new Scalar(key);
-      held.commentBefore = `${annotations.comment}\n`;
-      annotations.comment = undefined;
-      annotations.add(readPair(held, scalar));
-    } else annotations.add(readPair(key, scalar), true);
+    // a new key after the map's foot goes below it, after a blank line (as kyaml's field setter appends)
+    if (annotations.comment && !annotations.has(key)) appendAfterFoot(annotations, key, scalar);
+    else annotations.add(readPair(key, scalar), true);
   }
 }
 
