@@ -390,7 +390,7 @@ function linesUnderToFoot(value: Node, root: Node): void {
   if (!comment || nl < 0) return;
   const under = comment.slice(nl + 1).replace(/\r(?=\n|$)/g, "");
   if (under.trim() === "") return;
-  value.comment = comment.slice(0, comment[nl - 1] === "\r" ? nl - 1 : nl);
+  // (the value keeps the first line: lineCommentOnly, right after, cuts it there)
   root.comment = root.comment ? `${under}\n${root.comment}` : under;
 }
 
