@@ -1,5 +1,6 @@
 import { type Document, isMap, isNode, isSeq, type Node, type Pair } from "yaml";
 import { commentLineText, HASH_SPACE } from "./comment-runs.js";
+import { LinesUp } from "./text-lines.js";
 
 /**
  * The `# ` lines (one space after the `#`, nothing else) of every comment, told from a bare `#`: the
@@ -60,10 +61,10 @@ function marked(comment: string, source: readonly string[], which: "first" | "la
 /** The comment lines right above the line holding `offset` (blank lines as ""), a `- # c` line's too. */
 function linesAbove(text: string, offset: number): string[] {
   const found: string[] = [];
-  let end = text.lastIndexOf("\n", offset - 1);
-  while (end > 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
-    const trimmed = text.slice(start, end).trimStart();
+  const lines = new LinesUp(text, text.lastIndexOf("\n", offset - 1) + 1);
+  lines.up(); // the node's own line, cut at its start
+  for (let line = lines.up(); line !== undefined; line = lines.up()) {
+    const trimmed = line.trimStart();
     if (trimmed.startsWith("#")) found.unshift(commentLineText(trimmed));
     else if (trimmed === "" || trimmed === "\r") found.unshift("");
     else {
@@ -72,7 +73,6 @@ function linesAbove(text: string, offset: number): string[] {
       if (dash?.[1] !== undefined) found.unshift(commentLineText(dash[1]));
       break;
     }
-    end = start - 1;
   }
   return found;
 }

@@ -5,6 +5,7 @@ import { KptError } from "./errors.js";
 import { commentBlock, formatDocument } from "./format.js";
 import { readFunctionResults } from "./function-results.js";
 import { apiVersionOf, kindOf } from "./resource.js";
+import { LinesUp } from "./text-lines.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -81,28 +82,6 @@ function placeItemHeadComments(node: Node, text: string): void {
   }
   node.commentBefore = above.length > 0 ? above.map(commentLineText).join("\n") : undefined;
   if (below.length > 0) key.commentBefore = below.map(commentLineText).join("\n");
-}
-
-/** Reads `text` line by line upwards from `offset` (the first line read is cut at `offset`). */
-class LinesUp {
-  private start: number;
-  private end: number;
-
-  constructor(
-    private readonly text: string,
-    offset: number,
-  ) {
-    this.end = offset;
-    this.start = text.lastIndexOf("\n", offset - 1) + 1;
-  }
-
-  up(): string | undefined {
-    if (this.end < 0) return undefined;
-    const line = this.text.slice(this.start, this.end);
-    this.end = this.start - 1;
-    this.start = this.end < 0 ? 0 : this.text.lastIndexOf("\n", this.end - 1) + 1;
-    return line;
-  }
 }
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */
