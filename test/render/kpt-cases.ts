@@ -9,7 +9,8 @@ import { render } from "../../src/render/render.js";
 import { catTrip } from "./cat-trip.js";
 import { hasKpt } from "./kpt-oracle.js";
 
-const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
+/** The first lines of a resource, before each case's body unless told otherwise. */
+const RESOURCE = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
 const BARE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 
 /**
@@ -20,26 +21,27 @@ export type KptCase = [name: string, body: string, none?: string, throughCat?: s
 
 /**
  * The cases rendered by porchlight with no function and through `exec: cat`, each compared with what
- * kpt writes; where kpt is installed, kpt renders them too, so that the expectations are kpt's. Call
- * at a test file's top level.
+ * kpt writes; where kpt is installed, kpt renders them too, so that the expectations are kpt's. Each
+ * body follows `header` (a resource's first lines; "" where the bodies are whole files). Call at a test
+ * file's top level.
  */
-export function kptCases(title: string, cases: readonly KptCase[]): void {
+export function kptCases(title: string, cases: readonly KptCase[], header = RESOURCE): void {
   const cat = catTrip(title.replace(/\W+/g, "-").slice(0, 24));
 
   describe(`${title}, with no function`, () => {
     it.each(cases)("%s", async (_name, body, kpt = body) => {
-      const out = await render(treeFromText({ Kptfile: BARE, "f.yaml": HEADER + body }), "", {
+      const out = await render(treeFromText({ Kptfile: BARE, "f.yaml": header + body }), "", {
         registry: defaultRegistry(),
         run: DEFAULT_RUN_OPTIONS,
       });
       expect(out.ok, out.error?.message).toBe(true);
-      expect(treeToText(out.tree)["f.yaml"]).toBe(HEADER + kpt);
+      expect(treeToText(out.tree)["f.yaml"]).toBe(header + kpt);
     });
   });
 
   describe(`${title}, through \`exec: cat\``, () => {
     it.each(cases)("%s", async (_name, body, _none, kpt = body) => {
-      expect(await cat.throughCat(HEADER + body)).toBe(HEADER + kpt);
+      expect(await cat.throughCat(header + body)).toBe(header + kpt);
     });
   });
 
@@ -55,16 +57,16 @@ export function kptCases(title: string, cases: readonly KptCase[]): void {
         ] as const) {
           mkdirSync(join(dir, name));
           writeFileSync(join(dir, name, "Kptfile"), kptfile);
-          writeFileSync(join(dir, name, "f.yaml"), HEADER + body);
+          writeFileSync(join(dir, name, "f.yaml"), header + body);
         }
       });
       execFileSync("kpt", ["fn", "render", dir, "--allow-exec"], { stdio: "pipe" });
       cases.forEach(([name, body, none = body, throughCat = body], i) => {
         expect(readFileSync(join(dir, `n${i}`, "f.yaml"), "utf8"), `no function: ${name}`).toBe(
-          HEADER + none,
+          header + none,
         );
         expect(readFileSync(join(dir, `c${i}`, "f.yaml"), "utf8"), `exec: cat: ${name}`).toBe(
-          HEADER + throughCat,
+          header + throughCat,
         );
       });
     });
