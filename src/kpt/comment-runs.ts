@@ -9,6 +9,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { lineStart } from "./text-lines.js";
 
 /**
  * A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space; the `\r`
@@ -72,7 +73,7 @@ export function placeCommentRuns(
 export function lastMarkerBelowComment(text: string): number {
   const last = text.lastIndexOf("\n");
   if (last < 0 || !/^---[^\n]*$/.test(text.slice(last + 1))) return -1;
-  const before = text.slice(text.lastIndexOf("\n", last - 1) + 1, last);
+  const before = text.slice(lineStart(text, last), last);
   return before.trimStart().startsWith("#") ? last + 1 : -1;
 }
 
@@ -164,7 +165,7 @@ function replacedByNextFoot(value: unknown, key: Node, block: YAMLMap, text: str
   if (footBefore.has(key)) return true;
   if (!isScalar(value) || !value.range || !key.range || !block.range) return false;
   const from = lineAfter(text, value.range[1]);
-  const keyLine = text.lastIndexOf("\n", key.range[0] - 1) + 1;
+  const keyLine = lineStart(text, key.range[0]);
   if (from > keyLine) return false;
   const lines = text.slice(from, keyLine).split("\n");
   lines.pop();
@@ -496,11 +497,7 @@ function runLines(
   const from = lineAfter(text, lastEnd);
   // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
   const dash = next && inSeq ? loneDash(next, text) : undefined;
-  const nextLine = dash
-    ? dash.line
-    : next?.range
-      ? text.lastIndexOf("\n", next.range[0] - 1) + 1
-      : lineAfter(text, end);
+  const nextLine = dash ? dash.line : next?.range ? lineStart(text, next.range[0]) : lineAfter(text, end);
   if (from > nextLine) return undefined;
   const lines = text.slice(from, nextLine).split("\n");
   // the line break that ends the run; at the end of a text with no final line break, its last line
@@ -778,7 +775,7 @@ export function placeValueRun(
   if (!key.range || !value.range) return;
   const keyEnd = text.indexOf("\n", key.range[1]);
   const start = value.range[0];
-  const valueLine = text.lastIndexOf("\n", start - 1) + 1;
+  const valueLine = lineStart(text, start);
   if (keyEnd < 0 || keyEnd + 1 > valueLine) return;
   const lines = text.slice(keyEnd + 1, valueLine).split("\n");
   lines.pop();
@@ -814,7 +811,7 @@ export function placeScalarRun(
   const from = lineAfter(text, value.range[1]);
   // an item under a `-` alone on its line: the run ends at the `-` (what follows it is placeDashRun's)
   const dash = isSeq(block) ? loneDash(next, text) : undefined;
-  const nextLine = dash ? dash.line : text.lastIndexOf("\n", next.range[0] - 1) + 1;
+  const nextLine = dash ? dash.line : lineStart(text, next.range[0]);
   if (from > nextLine) return;
   const lines = text.slice(from, nextLine).split("\n");
   lines.pop();
@@ -899,10 +896,10 @@ function keptValueFeet(later: readonly NextFoot[]): void {
  */
 function loneDash(item: Node, text: string): { line: number; col: number } | undefined {
   if (!item.range) return undefined;
-  let end = text.lastIndexOf("\n", item.range[0] - 1);
+  let end = lineStart(text, item.range[0]) - 1;
   if (text.slice(end + 1, item.range[0]).trim() !== "") return undefined;
   while (end > 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const start = lineStart(text, end);
     const line = text.slice(start, end).replace(/\r$/, "");
     const trimmed = line.trim();
     // a `-` alone, or the last of several (`- -`: the item of a list that is an item itself)
@@ -932,7 +929,7 @@ export function placeDashRun(item: YAMLMap, index: number, text: string, later: 
   const above: string[] = [];
   let end = dash.line - 1;
   while (index > 0 && end > 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const start = lineStart(text, end);
     const line = text.slice(start, end).replace(/\r$/, "").trim();
     if (line !== "" && !line.startsWith("#")) break;
     above.unshift(line === "" ? "" : commentLineText(line));
@@ -943,7 +940,7 @@ export function placeDashRun(item: YAMLMap, index: number, text: string, later: 
   while (above[above.length - 1] === "") above.pop();
   item.commentBefore = above.length > 0 ? above.join("\n") : undefined;
   const from = text.indexOf("\n", dash.line) + 1;
-  const itemLine = text.lastIndexOf("\n", item.range[0] - 1) + 1;
+  const itemLine = lineStart(text, item.range[0]);
   const lines = text.slice(from, itemLine).split("\n");
   lines.pop();
   if (!lines.some((l) => l.trim().startsWith("#"))) return;
@@ -1018,7 +1015,7 @@ function lineAfter(text: string, offset: number): number {
 export function column(block: Node, text: string): number {
   const start = block.range?.[0];
   if (start === undefined) throw new Error("internal error: a block not read from the text has no column");
-  return start - (text.lastIndexOf("\n", start - 1) + 1);
+  return start - lineStart(text, start);
 }
 
 function commentOnLaterLine(node: Node, text: string): boolean {

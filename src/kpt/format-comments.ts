@@ -22,6 +22,7 @@ import {
   placeValueRun,
 } from "./comment-runs.js";
 import { markHashSpaces } from "./hash-space.js";
+import { lineStart } from "./text-lines.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**
@@ -141,7 +142,7 @@ function splitDocumentHead(
   const key = isNode(first.key) ? (first.key as Node) : undefined;
   const start = map.range[0];
   // Only a document of its own: a mapping in a ResourceList's items (`- key:`) keeps the parser's comments.
-  if (!key || text.slice(text.lastIndexOf("\n", start - 1) + 1, start).trim() !== "") return false;
+  if (!key || text.slice(lineStart(text, start), start).trim() !== "") return false;
   const { lines, from } = headLines(text, start);
   // kpt (kyaml's reader) cuts a file into pieces at its `---` lines (the line, comment and all, is cut
   // out) and reads each with yaml.v3, which reads comment lines after a piece's explicit start, a `---`
@@ -208,11 +209,11 @@ function noDocumentHead(doc: Document): void {
  */
 function headLines(text: string, offset: number): { lines: string[]; from: number } {
   const out: string[] = [];
-  let from = text.lastIndexOf("\n", offset - 1) + 1;
+  let from = lineStart(text, offset);
   let end = from - 1;
   while (end >= 0) {
     // The first line starts at 0 (lastIndexOf with a negative start would find a newline at 0 again).
-    const start = end === 0 ? 0 : text.lastIndexOf("\n", end - 1) + 1;
+    const start = lineStart(text, end);
     // yaml.v3 keeps a comment's trailing blanks; only the indentation goes.
     const line = text.slice(start, end).replace(/\r$/, "").trimStart();
     if (line.trim() === "") out.push("");
@@ -307,12 +308,12 @@ function dashLineComment(item: Node, text: string): void {
   if (!(isMap(item) || isSeq(item)) || item.flow || item.items.length === 0) return;
   if (!item.commentBefore || !item.range) return;
   // the lines from the item's start upwards, over comment lines and blank lines, to the `-` line
-  let end = text.lastIndexOf("\n", item.range[0] - 1);
+  let end = lineStart(text, item.range[0]) - 1;
   // an item whose own `-` is on its first line (`- - a: 1`): the comment above is an outer item's
   if (/-\s*$/.test(text.slice(end + 1, item.range[0]))) return;
   let after = 0;
   while (end > 0) {
-    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const start = lineStart(text, end);
     const line = text.slice(start, end).replace(/\r$/, "");
     const trimmed = line.trimStart();
     if (trimmed === "" || trimmed.startsWith("#")) {

@@ -1,4 +1,5 @@
 import type { YAMLError } from "yaml";
+import { lineStart } from "./text-lines.js";
 
 /**
  * The words kpt's YAML decoder (go-yaml v3, reached through kyaml) uses for a syntax error that the
@@ -42,7 +43,7 @@ function describe(err: YAMLError, src: Source): Described | undefined {
   const { text, offset, chunkStart, lineOf } = src;
   const token = offset + (/^[ \t]*/.exec(text.slice(offset, offset + 200))?.[0].length ?? 0);
   const line = lineText(text, token);
-  const column = token - (text.lastIndexOf("\n", token - 1) + 1);
+  const column = token - lineStart(text, token);
   const above = linesAbove(text, token, chunkStart);
   // Flow collections, quotes and tabs change how go-yaml reads the line: no guess there.
   const plainLine =
@@ -130,7 +131,7 @@ function isKeyLine(rest: string): boolean {
 }
 
 function lineText(text: string, at: number): string {
-  const start = text.lastIndexOf("\n", at - 1) + 1;
+  const start = lineStart(text, at);
   const end = text.indexOf("\n", at);
   return text.slice(start, end < 0 ? undefined : end);
 }
@@ -184,9 +185,9 @@ interface ContentLine {
 /** Content lines (not blank, not comments) above the line of `offset`, nearest first. */
 function linesAbove(text: string, offset: number, floor: number): ContentLine[] {
   const lines: ContentLine[] = [];
-  let end = text.lastIndexOf("\n", offset - 1);
+  let end = lineStart(text, offset) - 1;
   while (end > floor) {
-    const start = Math.max(text.lastIndexOf("\n", end - 1) + 1, floor);
+    const start = Math.max(lineStart(text, end), floor);
     const line = text.slice(start, end);
     const body = line.trimStart();
     if (body !== "" && !body.startsWith("#")) {

@@ -1,6 +1,6 @@
 import { type Document, isMap, isNode, isSeq, type Node, type Pair } from "yaml";
 import { commentLineText, HASH_SPACE } from "./comment-runs.js";
-import { LinesUp } from "./text-lines.js";
+import { LinesUp, lineStart } from "./text-lines.js";
 
 /**
  * The `# ` lines (one space after the `#`, nothing else) of every comment, told from a bare `#`: the
@@ -61,7 +61,7 @@ function marked(comment: string, source: readonly string[], which: "first" | "la
 /** The comment lines right above the line holding `offset` (blank lines as ""), a `- # c` line's too. */
 function linesAbove(text: string, offset: number): string[] {
   const found: string[] = [];
-  const lines = new LinesUp(text, text.lastIndexOf("\n", offset - 1) + 1);
+  const lines = new LinesUp(text, lineStart(text, offset));
   lines.up(); // the node's own line, cut at its start
   for (let line = lines.up(); line !== undefined; line = lines.up()) {
     const trimmed = line.trimStart();

@@ -1,4 +1,5 @@
 import { Composer, type Document, Lexer, type LineCounter, type ParseOptions, Parser } from "yaml";
+import { lineStart } from "./text-lines.js";
 import { joinFlowColons } from "./yaml-flow-colon.js";
 
 /**
@@ -84,7 +85,7 @@ function indentInserts(text: string): Insert[] {
   let padded = text;
   for (let open = firstCutQuote(padded); open >= 0; open = firstCutQuote(padded)) {
     const close = closingQuote(padded, open);
-    const need = open - (padded.lastIndexOf("\n", open - 1) + 1) + 1;
+    const need = open - lineStart(padded, open) + 1;
     const found: Insert[] = [];
     for (let nl = padded.indexOf("\n", open); nl >= 0 && nl < close; nl = padded.indexOf("\n", nl + 1)) {
       const start = nl + 1;
