@@ -63,7 +63,11 @@ const common = {
 };
 await build({
   ...common,
-  entryPoints: [join(root, "dist", "cli", "main.js")],
+  entryPoints: [
+    { in: join(root, "dist", "cli", "main.js"), out: "main" },
+    // the app's worker thread for package work, started beside the chunk that starts it (jobs/bounded)
+    { in: join(root, "dist", "jobs", "bounded", "bounded-worker.js"), out: "bounded-worker" },
+  ],
   outdir,
   splitting: true,
   format: "esm",

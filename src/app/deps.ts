@@ -6,6 +6,7 @@ import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
+import type { PackageEngine } from "../jobs/package-engine.js";
 import type { ParkedJobs } from "../jobs/parked.js";
 import type { Renderer } from "../jobs/renderer.js";
 import type { Enqueued, RepoQueues } from "../jobs/repo-queue.js";
@@ -20,6 +21,8 @@ export interface AppDeps {
   events: PorchlightEvents;
   metrics: Metrics;
   renderer: Renderer;
+  /** Merges and variants' mutations within the operator's bound; absent: on the app's thread. */
+  engine?: PackageEngine;
   /** Where bare cache clones of repositories live. */
   cacheDir: string;
   /** Files' bytes by blob id, kept for the app's life (absent: every job reads its files from git). */

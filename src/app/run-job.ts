@@ -151,6 +151,7 @@ async function runJobSteps(deps: AppDeps, req: JobRequest): Promise<void> {
     config: loaded.config,
     baseBranch: loaded.config.baseBranch ?? req.repository.defaultBranch,
     renderer: deps.renderer,
+    ...(deps.engine ? { engine: deps.engine } : {}),
     bot: await deps.identity(),
     events: deps.events,
     log,

@@ -12,6 +12,8 @@ import { BlobCache } from "../github/blob-cache.js";
 import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
+import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
+import { BoundedRenderer } from "../jobs/bounded/renderer.js";
 import { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
@@ -71,6 +73,12 @@ export interface AppServerOptions {
   /** Sweep once right after start-up (what was missed while the app was down). Default false. */
   sweepAtStart?: boolean;
   renderer?: Renderer;
+  /**
+   * Renders, guardrails, merges and variants' mutations on worker threads, each stopped past
+   * `timeoutMs` (PORCHLIGHT_RENDER_*: `porchlight serve` always sets it). Absent: on the app's own
+   * thread, unbounded (tests that start an app of their own). Ignored with `renderer`.
+   */
+  packageWork?: PackageWorkSettings;
   log?: Logger;
   /** Registry access for publish.oci mirrors (default: PORCHLIGHT_OCI_* and DOCKER_CONFIG of the environment). */
   mirror?: MirrorAccess;
@@ -149,12 +157,18 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
+  // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
+  const allow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
+  const work =
+    opts.packageWork && !opts.renderer
+      ? new BoundedWork(opts.packageWork, { env: { ...process.env }, allow })
+      : undefined;
+  const bounded = work && new BoundedRenderer(work);
   const { renderer, mirror } = operatorServicesFromEnv(process.env, {
-    // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
-    allow: opts.baseUrl ? [endpointOf(opts.baseUrl)] : [],
+    allow,
     // an image's source label names the repository where the app serves it (GitHub Enterprise, the forge)
     serverUrl: opts.baseUrl?.replace(/\/api\/v3\/?$/, ""),
-    renderer: opts.renderer,
+    renderer: opts.renderer ?? bounded,
     mirror: opts.mirror,
   });
   const deps: AppDeps = {
@@ -162,6 +176,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     events,
     metrics,
     renderer,
+    ...(bounded ? { engine: bounded } : {}),
     cacheDir,
     blobs,
     operatorRuntimes: opts.operatorRuntimes ?? ["builtin"],
@@ -218,6 +233,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await queues.close();
       await redisQueue?.close(how);
       await pacing?.close();
+      await work?.close();
       gitSpawner.release();
     },
   };

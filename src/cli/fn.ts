@@ -65,12 +65,12 @@ export function createFnCommand(registry: RegistryLoader = loadDefaultRegistry):
       io.stdout(help(await registry()));
       return sub ? 0 : 2;
     }
-    if (sub === "render") return renderCommand(rest, io, registry);
+    if (sub === "render") return bounded(io, "porchlight fn render", () => renderCommand(rest, io, registry));
     if (sub === "eval") {
       const loaded = await registry();
-      return evalCommand(rest, io, loaded, help(loaded));
+      return bounded(io, "porchlight fn eval", () => evalCommand(rest, io, loaded, help(loaded)));
     }
-    if (sub === "source") return sourceCommand(rest, io);
+    if (sub === "source") return bounded(io, "porchlight fn source", () => sourceCommand(rest, io));
     if (sub === "sink") return sinkCommand(rest, io);
     throw new UsageError(
       `porchlight fn: unknown command "${sub}"; known commands: render, eval, source, sink`,
@@ -79,6 +79,16 @@ export function createFnCommand(registry: RegistryLoader = loadDefaultRegistry):
 }
 
 export const fnCommand: CliCommand = createFnCommand();
+
+/** A command run within the render bound, where the process has one (io.watchdog). */
+async function bounded(io: CliIO, command: string, run: () => Promise<number>): Promise<number> {
+  const disarm = io.watchdog?.(command);
+  try {
+    return await run();
+  } finally {
+    disarm?.();
+  }
+}
 
 async function renderCommand(args: string[], io: CliIO, loadRegistry: RegistryLoader): Promise<number> {
   const p = parseArgs(

@@ -1,3 +1,5 @@
+import { armWatchdog } from "./watchdog.js";
+
 /** What a CLI command may touch of its process: passed in, so tests run commands in-process. */
 export interface CliIO {
   stdout: (text: string) => void;
@@ -8,6 +10,11 @@ export interface CliIO {
   env: NodeJS.ProcessEnv;
   /** True when stdout is a terminal (progress bars, colours). */
   isTTY: boolean;
+  /**
+   * Bounds a render in time (PORCHLIGHT_RENDER_TIMEOUT_MS): past it the process ends with a message
+   * (watchdog.ts); returns the disarm. Only the real process has it: a test's CLI runs in the test's.
+   */
+  watchdog?: (command: string) => () => void;
 }
 
 export type CliCommand = (args: string[], io: CliIO) => Promise<number>;
@@ -24,6 +31,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     env: process.env,
     isTTY: Boolean(process.stdout.isTTY),
+    watchdog: (command) => armWatchdog(process.env, command),
   };
 }
 

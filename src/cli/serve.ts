@@ -16,6 +16,7 @@ import {
   operatorLimitsFromEnv,
 } from "../config/limits.js";
 import { operatorRuntimesFromEnv } from "../config/runtimes.js";
+import { DEFAULT_PACKAGE_WORK, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { createLogger } from "../ops/logger.js";
 import { egressPolicyFromEnv } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
@@ -69,6 +70,11 @@ Environment (both modes):
                                        a longer one parks the job until the reset (docs/operations.md)
   PORCHLIGHT_WEBHOOK_MAX_BYTES         largest webhook body accepted (default ${DEFAULT_WEBHOOK_MAX_BYTES}; more: 413)
   PORCHLIGHT_WEBHOOK_MAX_PENDING_BYTES webhook bodies held at once (default ${PENDING_BODIES} × the above)
+  PORCHLIGHT_RENDER_TIMEOUT_MS         the longest one render, guardrail run, merge or variant mutation may
+                                       run before it is stopped and reported as taking too long (default
+                                       300000); each runs on a worker thread, so the app keeps serving
+  PORCHLIGHT_RENDER_WORKERS            worker threads for that work (default 2)
+  PORCHLIGHT_RENDER_MEMORY_MB          a worker thread's heap; past it that work fails (default 4096)
   PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
   PORCHLIGHT_ALLOW_CONTAINER=1         let Kptfiles run container functions (off by default)
   PORCHLIGHT_REGISTRY_CREDENTIALS      a YAML file of named registry logins, each for one registry and
@@ -172,6 +178,27 @@ function maxWaitFromEnv(env: NodeJS.ProcessEnv): number {
   return wholeFromEnv(env, "PORCHLIGHT_RATE_LIMIT_MAX_WAIT_S", DEFAULT_MAX_WAIT_S, "seconds", 0);
 }
 
+/** PORCHLIGHT_RENDER_TIMEOUT_MS, _WORKERS and _MEMORY_MB: how the app bounds its package work. */
+function packageWorkFromEnv(env: NodeJS.ProcessEnv): PackageWorkSettings {
+  return {
+    timeoutMs: wholeFromEnv(
+      env,
+      "PORCHLIGHT_RENDER_TIMEOUT_MS",
+      DEFAULT_PACKAGE_WORK.timeoutMs,
+      "milliseconds",
+      1,
+    ),
+    workers: wholeFromEnv(
+      env,
+      "PORCHLIGHT_RENDER_WORKERS",
+      DEFAULT_PACKAGE_WORK.workers,
+      "worker threads",
+      1,
+    ),
+    memoryMb: wholeFromEnv(env, "PORCHLIGHT_RENDER_MEMORY_MB", DEFAULT_PACKAGE_WORK.memoryMb, "MiB", 64),
+  };
+}
+
 /** PORCHLIGHT_CONCURRENCY: jobs this process runs at once (1 or more; default 4). */
 function concurrencyFromEnv(env: NodeJS.ProcessEnv): number {
   return wholeFromEnv(env, "PORCHLIGHT_CONCURRENCY", 4, "jobs", 1);
@@ -255,6 +282,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       concurrency: concurrencyFromEnv(io.env),
       maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
+      packageWork: packageWorkFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 15 * 60_000),
       sweepAtStart: true,
       log,
@@ -284,6 +312,7 @@ export const serveCommand: CliCommand = async (args, io) => {
       concurrency: concurrencyFromEnv(io.env),
       maxWaitS: maxWaitFromEnv(io.env),
       operatorRuntimes: operatorRuntimesFromEnv(io.env),
+      packageWork: packageWorkFromEnv(io.env),
       reconcileIntervalMs: msFromEnv(io.env, "PORCHLIGHT_RECONCILE_INTERVAL_MS", 60_000),
       sweepAtStart: true,
       log,

@@ -7,6 +7,7 @@ import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { CommitAuthor, InstallationPort, RepoPort } from "../github/port.js";
 import type { PorchlightEvents } from "./events.js";
 import type { MirrorAccess } from "./mirror/index.js";
+import type { PackageEngine } from "./package-engine.js";
 import type { Renderer } from "./renderer.js";
 
 /** Who the bot is on GitHub: its login (`<slug>[bot]`) and the author of its commits. */
@@ -25,6 +26,8 @@ export interface JobContext {
   /** The branch proposals merge into: the configured one, else the repository's default branch. */
   baseBranch: string;
   renderer: Renderer;
+  /** Merges and variants' mutations (the app's within its bound); absent: inProcessEngine. */
+  engine?: PackageEngine;
   bot: BotIdentity;
   events: PorchlightEvents;
   log: Logger;

@@ -1,3 +1,4 @@
+import type { RunOptions } from "../fn/runtime/types.js";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { type EgressPolicy, egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 import { KptRenderer } from "./kpt-renderer/index.js";
@@ -37,15 +38,26 @@ export function operatorServicesFromEnv(
     policy ??= egressPolicyFromEnv(env, opts.allow);
     return policy;
   };
-  const renderer =
-    opts.renderer ??
-    new KptRenderer(
-      undefined,
-      undefined,
-      attributionEnabled(env),
-      undefined,
-      undefined,
-      imageEgressCheck(egress()),
-    );
+  const renderer = opts.renderer ?? kptRendererFromEnv(env, { policy: egress() });
   return { renderer, mirror: opts.mirror ?? mirrorAccessFromEnv(env, egress(), opts.serverUrl) };
+}
+
+/**
+ * The renderer the operator's environment makes: kpt's attribution unless KPT_DISABLE_ATTRIBUTION, images
+ * pulled only where the egress policy (PORCHLIGHT_EGRESS_ALLOW plus `allow`) allows. The app's worker
+ * threads build theirs here too (bounded/bounded-worker.ts), with a signal that stops their functions.
+ */
+export function kptRendererFromEnv(
+  env: NodeJS.ProcessEnv,
+  opts: { allow?: readonly string[]; policy?: EgressPolicy; run?: RunOptions } = {},
+): KptRenderer {
+  const policy = opts.policy ?? egressPolicyFromEnv(env, opts.allow);
+  return new KptRenderer(
+    undefined,
+    opts.run,
+    attributionEnabled(env),
+    undefined,
+    undefined,
+    imageEgressCheck(policy),
+  );
 }

@@ -24,6 +24,11 @@ export interface RenderResult {
   resources?: number;
   /** The package holds more resources than `maxResources`: no function ran. */
   tooManyResources?: { found: number; max: number };
+  /**
+   * The render (or the guardrail run) went past the operator's bound (PORCHLIGHT_RENDER_TIMEOUT_MS) and
+   * was stopped: `error` says so. The same files would run as long again, so the head is not retried.
+   */
+  tookTooLong?: { afterMs: number };
   /** The functions `holdBack` left out (image or exec, after `<subpackage dir>: ` below the root); absent when none. */
   heldBack?: string[];
 }

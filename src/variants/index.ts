@@ -18,6 +18,8 @@ export { isVariantFile, loadVariants, VARIANTS_DIR } from "./load.js";
 
 export {
   applyVariantMutations,
+  type MutationOptions,
+  type MutationResult,
   type VariantChange,
 } from "./mutations.js";
 

@@ -54,7 +54,9 @@ export async function verifyRender(
     return {
       pkg,
       ok: false,
-      line: `\`${pkg}\`: the pipeline failed: ${result.error ?? ""}`,
+      line: result.tookTooLong
+        ? `\`${pkg}\`: ${result.error ?? "the render took too long"}`
+        : `\`${pkg}\`: the pipeline failed: ${result.error ?? ""}`,
       annotations,
       ...counted,
     };

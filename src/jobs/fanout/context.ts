@@ -6,6 +6,7 @@ import type { InstallationPort } from "../../github/port.js";
 import type { BotIdentity } from "../context.js";
 import type { PorchlightEvents } from "../events.js";
 import type { RegistryAccess } from "../mirror/index.js";
+import type { PackageEngine } from "../package-engine.js";
 import type { Renderer } from "../renderer.js";
 
 /**
@@ -17,6 +18,8 @@ export interface FanoutContext {
   /** The app's other installations, for downstreams named `owner/name` outside this one (hosted app only). */
   installationFor?: InstallationLookup;
   renderer: Renderer;
+  /** Merges and variants' mutations (the app's within its bound); absent: inProcessEngine. */
+  engine?: PackageEngine;
   bot: BotIdentity;
   log: Logger;
   /** The runtimes downstream pipelines may use (the operator's; builtin unless opted in). */

@@ -27,6 +27,7 @@ export function fanoutContextOf(
     installation,
     ...(ctx.installationFor ? { installationFor: ctx.installationFor } : {}),
     renderer: ctx.renderer,
+    ...(ctx.engine ? { engine: ctx.engine } : {}),
     bot: ctx.bot,
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,

@@ -1,11 +1,13 @@
 import type { FileTree } from "../../kpt/tree.js";
 import {
-  applyVariantMutations,
   type InjectableResource,
+  type MutationResult,
   type PackageVariant,
   type VariantChange,
   VariantMutationError,
 } from "../../variants/index.js";
+import { WorkerStopped, WorkTookTooLong } from "../bounded/errors.js";
+import { inProcessEngine } from "../package-engine.js";
 import type { RenderFinding } from "../renderer.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 
@@ -37,11 +39,13 @@ export async function mutateAndRender(
     if (bytes.includes(0)) binary.set(path, bytes);
     else texts.set(path, bytes.toString("utf8"));
   }
-  let mutated: ReturnType<typeof applyVariantMutations>;
+  let mutated: MutationResult;
   try {
-    mutated = applyVariantMutations(texts, input.variant, input.injectable, { mode: input.mode });
+    mutated = await (ctx.engine ?? inProcessEngine).mutate(texts, input.variant, input.injectable, {
+      mode: input.mode,
+    });
   } catch (e) {
-    if (e instanceof VariantMutationError)
+    if (e instanceof VariantMutationError || e instanceof WorkTookTooLong || e instanceof WorkerStopped)
       throw new FanoutStepError(
         `applying variant ${input.variant.metadata.name} to ${input.where}: ${e.message}`,
       );

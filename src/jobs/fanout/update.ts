@@ -1,5 +1,11 @@
 import { type FileTree, subtree } from "../../kpt/tree.js";
-import { isStrategy, MergeError, mergePackage, type UpstreamLock, upstreamOf } from "../../merge/index.js";
+import {
+  isStrategy,
+  MergeError,
+  type MergeResult,
+  type UpstreamLock,
+  upstreamOf,
+} from "../../merge/index.js";
 import {
   type FanoutAction,
   type PackageVariant,
@@ -7,6 +13,8 @@ import {
   type VariantChange,
   type VariantPullRequest,
 } from "../../variants/index.js";
+import { WorkerStopped, WorkTookTooLong } from "../bounded/errors.js";
+import { inProcessEngine } from "../package-engine.js";
 import type { RenderFinding } from "../renderer.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 import { injectableResources } from "./injectables.js";
@@ -58,10 +66,10 @@ export async function buildUpdate(
   const { action, upstream } = input;
   const where = `${action.downstream.repo}/${action.downstream.package}`;
   const local = subtree(input.downstreamTree, action.downstream.package);
-  let result: ReturnType<typeof mergePackage>;
+  let result: MergeResult;
   try {
     const recorded = upstreamOf(local, where).strategy ?? "resource-merge";
-    result = mergePackage({
+    result = await (ctx.engine ?? inProcessEngine).merge({
       original: await upstream.original(local, where),
       updated: await upstream.target(),
       local,
@@ -69,7 +77,7 @@ export async function buildUpdate(
       lock: upstream.lock,
     });
   } catch (e) {
-    if (e instanceof MergeError)
+    if (e instanceof MergeError || e instanceof WorkTookTooLong || e instanceof WorkerStopped)
       throw new FanoutStepError(`merging ${revisionLabel(action.to)} into ${where}: ${e.message}`);
     throw e;
   }

@@ -91,10 +91,17 @@ async function failOn(
   ctx: JobContext,
   at: { pkg: string; sha: string },
   error: string,
-  more: { findings?: readonly RenderFinding[]; limit?: string } = {},
+  more: { findings?: readonly RenderFinding[]; limit?: string; tookTooLong?: boolean } = {},
 ): Promise<RenderDraftOutcome> {
-  const { findings = [], limit } = more;
-  await reportRender(ctx.port, { pkg: at.pkg, sha: at.sha, findings, error, ...(limit ? { limit } : {}) });
+  const { findings = [], limit, tookTooLong } = more;
+  await reportRender(ctx.port, {
+    pkg: at.pkg,
+    sha: at.sha,
+    findings,
+    error,
+    ...(limit ? { limit } : {}),
+    ...(tookTooLong ? { tookTooLong } : {}),
+  });
   return { kind: "failed", headSha: at.sha, error };
 }
 
@@ -147,8 +154,15 @@ async function renderHead(
     return failOn(ctx, { pkg, sha }, limitMessage(pkg, exceeded, limits), { limit: exceeded.name });
   }
   if (!result.ok) {
-    ctx.log.info({ branch, sha }, "render failed");
-    return failOn(ctx, { pkg, sha }, result.error ?? "the pipeline failed", { findings: result.findings });
+    const tookTooLong = result.tookTooLong !== undefined;
+    ctx.log.info(
+      { branch, sha, ...(tookTooLong ? { stoppedAfterMs: result.tookTooLong?.afterMs } : {}) },
+      "render failed",
+    );
+    return failOn(ctx, { pkg, sha }, result.error ?? "the pipeline failed", {
+      findings: result.findings,
+      tookTooLong,
+    });
   }
   return { kind: "rendered", tree, result, options, heldBack };
 }

@@ -33,6 +33,11 @@ export interface RenderReport {
   error?: string;
   /** The bot could not finish (not the package's fault): the check says so and a sweep retries it. */
   incomplete?: boolean;
+  /**
+   * The render was stopped past the operator's bound (PORCHLIGHT_RENDER_TIMEOUT_MS): the error says
+   * after how long. Done for this head, as any failure: the same files would run as long again.
+   */
+  tookTooLong?: boolean;
   /** The render did not run: the package is over this limit (the error says which and how to raise it). */
   limit?: string;
   /** The rendered result was pushed as this commit. */
@@ -58,6 +63,10 @@ export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
     conclusion = "failure";
     title = `Rendering ${r.pkg} did not finish`;
     summary = `porchlight could not finish rendering \`${r.pkg}\`, so nothing was committed. This is not a problem in the package: it is tried again at the next sweep, or push again.\n\n${r.error}`;
+  } else if (r.error !== undefined && r.tookTooLong) {
+    conclusion = "failure";
+    title = `Rendering ${r.pkg} took too long`;
+    summary = `porchlight stopped rendering \`${r.pkg}\`, so nothing was committed: a function or a file of the package kept the renderer busy past the bound the app's operator set. This commit is not rendered again; push a change (\`porchlight fn render ${r.pkg}\` in a clone shows where it spends the time), or ask the operator to raise the bound.\n\n${r.error}`;
   } else if (r.error !== undefined && r.limit !== undefined) {
     conclusion = "failure";
     title = `${r.pkg} is over the ${r.limit} limit`;

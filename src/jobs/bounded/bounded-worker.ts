@@ -1,0 +1,82 @@
+/**
+ * The worker thread that does the bot's package work (bounded.ts): a KptRenderer of its own, built from
+ * the operator's environment as the app's would be, and the merge and the variants' mutations. It
+ * answers one request at a time; the host stops the whole thread when a request runs past its bound.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { DEFAULT_RUN_OPTIONS } from "../../fn/runtime/types.js";
+import { mergePackage } from "../../merge/index.js";
+import { applyVariantMutations } from "../../variants/index.js";
+import { kptRendererFromEnv } from "../operator-env.js";
+import type { WorkerSetup, WorkReplies, WorkReply, WorkRequest } from "./protocol.js";
+import { toWireError } from "./protocol.js";
+import { packTree, unpackTree } from "./wire.js";
+
+const port = parentPort;
+if (!port) throw new Error("bounded-worker.ts runs as a worker thread (jobs/bounded/bounded.ts starts it)");
+const setup = workerData as WorkerSetup;
+/** Aborted when the host stops this thread's request: the function processes it started are killed. */
+const abort = new AbortController();
+const renderer = kptRendererFromEnv(setup.env, {
+  allow: setup.allow,
+  run: { ...DEFAULT_RUN_OPTIONS, signal: abort.signal },
+});
+
+/** The answer to one request and the buffers it moves back. */
+async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["op"]], ArrayBuffer[]]> {
+  switch (request.op) {
+    case "render": {
+      const { tree, ...rest } = await renderer.render(unpackTree(request.tree), request.options);
+      const wire = packTree(tree);
+      return [{ ...rest, tree: wire }, [wire.bytes]];
+    }
+    case "committed":
+      await renderer.committed(unpackTree(request.tree), request.options);
+      return [null, []];
+    case "validate": {
+      const tree = unpackTree(request.tree);
+      const { tree: _same, ...rest } = await renderer.validate(
+        tree,
+        request.guardrails,
+        request.configs,
+        request.options,
+      );
+      return [rest, []];
+    }
+    case "merge": {
+      const result = mergePackage({
+        original: unpackTree(request.original),
+        updated: unpackTree(request.updated),
+        local: unpackTree(request.local),
+        ...(request.strategy ? { strategy: request.strategy } : {}),
+        ...(request.lock ? { lock: request.lock } : {}),
+      });
+      const wire = packTree(result.tree);
+      return [{ tree: wire, conflicts: result.conflicts, changes: result.changes }, [wire.bytes]];
+    }
+    case "mutate":
+      return [applyVariantMutations(request.files, request.variant, request.injectable, request.options), []];
+  }
+}
+
+/** The request being answered: an abort waits for it to end (its processes killed and reaped). */
+let inFlight: Promise<unknown> | undefined;
+
+port.on("message", (message: (WorkRequest & { id: number }) | { op: "abort" }) => {
+  if (message.op === "abort") {
+    // the host gave up on this thread: kill the functions' processes (their own process groups), and
+    // end once the request has seen them exit (so they are reaped, not left as zombies)
+    abort.abort();
+    void (inFlight ?? Promise.resolve()).finally(() => process.exit(0));
+    return;
+  }
+  inFlight = answer(message).then(
+    ([value, transfer]) =>
+      port.postMessage({ id: message.id, ok: true, value } satisfies WorkReply, transfer),
+    (e: unknown) =>
+      port.postMessage({ id: message.id, ok: false, error: toWireError(e) } satisfies WorkReply),
+  );
+});
+
+// loaded: requests may come (the host's bound on each starts now)
+port.postMessage({ op: "ready" });

@@ -1,0 +1,128 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { BoundedWork } from "../../src/jobs/bounded/bounded.js";
+import { BoundedRenderer } from "../../src/jobs/bounded/renderer.js";
+import { packTree, unpackTree } from "../../src/jobs/bounded/wire.js";
+import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
+import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { MergeError, mergePackage } from "../../src/merge/index.js";
+
+const kptfile = (name: string, pipeline = "") =>
+  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
+const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: '1'\n";
+/** A package whose render never ends in JavaScript's regular expressions (kpt's RE2 has no such case). */
+const BACKTRACKING = treeFromText({
+  Kptfile: kptfile(
+    "redos",
+    "pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/search-replace:v0.2.0\n    configMap:\n      by-value-regex: (a+)+$\n      put-value: b\n",
+  ),
+  "cm.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  v: ${"a".repeat(44)}!\n`,
+});
+const LABELLED = treeFromText({
+  Kptfile: kptfile(
+    "web",
+    "pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/set-labels:v0.2.0\n    configMap:\n      team: blue\n",
+  ),
+  "cm.yaml": CM,
+  "notes.txt": "",
+});
+const setup = { env: {}, allow: [] };
+
+describe("package work on worker threads, bounded", () => {
+  const roomy = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
+  const tight = new BoundedWork({ timeoutMs: 1500, workers: 1, memoryMb: 1024 }, setup);
+  afterAll(async () => {
+    await roomy.close();
+    await tight.close();
+  });
+
+  it("renders as the renderer on this thread does, files, findings and all", async () => {
+    const here = await new KptRenderer().render(LABELLED, { runtimes: ["builtin"] });
+    const there = await new BoundedRenderer(roomy).render(LABELLED, { runtimes: ["builtin"] });
+    expect(there.ok).toBe(true);
+    expect(treeToText(there.tree)).toEqual(treeToText(here.tree));
+    expect(there.findings).toEqual(here.findings);
+  });
+
+  it("stops a render that never ends, says it took too long, and the app's thread kept running", async () => {
+    const renderer = new BoundedRenderer(tight);
+    // the thread is started and its modules loaded first: the bound is the render's own
+    expect((await renderer.render(LABELLED, { runtimes: ["builtin"] })).ok).toBe(true);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const result = await renderer.render(BACKTRACKING, { runtimes: ["builtin"] });
+    clearInterval(ticker);
+    expect(result.ok).toBe(false);
+    expect(result.tookTooLong).toEqual({ afterMs: 1500 });
+    expect(result.error).toMatch(/^Rendering the package took too long: porchlight stopped it after 2 s/);
+    expect(treeToText(result.tree)).toEqual(treeToText(BACKTRACKING));
+    expect(ticks).toBeGreaterThan(5);
+    // a new thread takes the next request
+    const next = await renderer.render(LABELLED, { runtimes: ["builtin"] });
+    expect(next.ok).toBe(true);
+  });
+
+  it("kills a function process still running when its render is stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-bounded-"));
+    const pidFile = join(dir, "pid");
+    const script = join(dir, "sleepy.sh");
+    writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 120\n`);
+    chmodSync(script, 0o755);
+    const tree = treeFromText({
+      Kptfile: kptfile("sleepy", `pipeline:\n  mutators:\n  - exec: ${script}\n`),
+      "cm.yaml": CM,
+    });
+    const renderer = new BoundedRenderer(tight);
+    expect((await renderer.render(LABELLED, { runtimes: ["builtin"] })).ok).toBe(true);
+    const result = await renderer.render(tree, { runtimes: ["builtin", "exec"] });
+    expect(result.tookTooLong).toBeDefined();
+    const pid = Number(readFileSync(pidFile, "utf8"));
+    // running or sleeping, not gone and not a zombie left unreaped
+    const alive = () => {
+      try {
+        return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 60 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
+  });
+
+  it("merges as mergePackage does, and a merge refused there is refused here with its class", async () => {
+    const original = treeFromText({ Kptfile: kptfile("web"), "cm.yaml": CM });
+    const updated = treeFromText({ Kptfile: kptfile("web"), "cm.yaml": CM.replace("'1'", "'2'") });
+    const local = treeFromText({
+      Kptfile: kptfile("web"),
+      "cm.yaml": CM,
+      "mine.yaml": CM.replace("web", "mine"),
+    });
+    const engine = new BoundedRenderer(roomy);
+    const there = await engine.merge({ original, updated, local });
+    const here = mergePackage({ original, updated, local });
+    expect(treeToText(there.tree)).toEqual(treeToText(here.tree));
+    expect(there.changes).toEqual(here.changes);
+    const refused = engine.merge({ original, updated, local: treeFromText({ "cm.yaml": CM }) });
+    await expect(refused).rejects.toBeInstanceOf(MergeError);
+    await expect(refused).rejects.toThrow("the local package has no Kptfile");
+  });
+});
+
+describe("a file tree across threads", () => {
+  it("keeps every file's bytes, empty ones and shared buffers' slices included", () => {
+    const pool = Buffer.from("abcdef");
+    const tree = new Map([
+      ["a", pool.subarray(1, 3)],
+      ["empty", Buffer.alloc(0)],
+      ["dir/b", Buffer.from([0, 255, 10])],
+    ]);
+    const back = unpackTree(structuredClone(packTree(tree)));
+    expect([...back.keys()]).toEqual(["a", "empty", "dir/b"]);
+    expect(back.get("a")?.toString()).toBe("bc");
+    expect(back.get("empty")?.length).toBe(0);
+    expect([...(back.get("dir/b") ?? [])]).toEqual([0, 255, 10]);
+    expect(Buffer.isBuffer(back.get("a"))).toBe(true);
+  });
+});
