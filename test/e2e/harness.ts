@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import { type AppServer, type RedisSettings, startAppServer } from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
+import type { PackageWorkSettings } from "../../src/jobs/bounded/bounded.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
 
@@ -76,6 +77,8 @@ export interface WorldOptions {
   parkPollMs?: number;
   /** Distributed mode: the app's jobs go through Redis (BullMQ) instead of its in-process queue. */
   redis?: RedisSettings;
+  /** Package work on worker threads within a bound, as `porchlight serve` runs it (default: on the app's thread). */
+  packageWork?: PackageWorkSettings;
 }
 
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
@@ -97,6 +100,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     ...(opts.maxWaitS !== undefined ? { maxWaitS: opts.maxWaitS } : {}),
     ...(opts.parkPollMs !== undefined ? { parkPollMs: opts.parkPollMs } : {}),
     ...(opts.redis ? { redis: opts.redis } : {}),
+    ...(opts.packageWork ? { packageWork: opts.packageWork } : {}),
     log: pino({ level: process.env.E2E_LOG ?? "silent" }),
   });
   forge.setWebhookUrl(app.webhookUrl);
