@@ -24,6 +24,6 @@ export class WorkerStopped extends Error {
 }
 
 /** A bound in milliseconds as a person reads it: "90 s", "0.5 s". */
-export function seconds(ms: number): string {
+function seconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(ms < 1000 ? 1 : 0))} s`;
 }
