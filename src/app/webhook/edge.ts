@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { InstallationAccess } from "../../github/port.js";
-import { declaredLength, readBoundedBody } from "./body.js";
+import { type BodyPace, declaredLength, readBoundedBody } from "./body.js";
 import { ByteBudget } from "./budget.js";
 import type { DeliveryLedger } from "./deliveries.js";
 import { handledInstallation } from "./payloads.js";
@@ -15,6 +15,7 @@ import {
   type Refusal,
   type RefusalReason,
   tooLarge,
+  tooSlow,
 } from "./refusals.js";
 
 export { WEBHOOK_MAX_BYTES_ENV, WEBHOOK_MAX_PENDING_BYTES_ENV } from "./refusals.js";
@@ -23,6 +24,9 @@ export { WEBHOOK_MAX_BYTES_ENV, WEBHOOK_MAX_PENDING_BYTES_ENV } from "./refusals
 export const DEFAULT_WEBHOOK_MAX_BYTES = 25 * 1024 * 1024;
 /** By default, the bodies read at once may hold four times one body's cap (100 MB). */
 export const PENDING_BODIES = 4;
+/** A body this small (declared) may be read from the reserve when the shared budget is full. */
+const SMALL_BODY = 256 * 1024;
+const RESERVE_BYTES = 16 * 1024 * 1024;
 
 export interface WebhookEvent {
   id: string;
@@ -34,8 +38,19 @@ export interface WebhookEdgeOptions {
   secret: string;
   /** Largest body taken, in bytes; a larger one gets 413 and is not read. */
   maxBytes: number;
-  /** The bytes all bodies being read may hold together; default four times `maxBytes`. */
+  /**
+   * The bytes all bodies being read may hold together; default four times `maxBytes`, half of it at
+   * most from one address.
+   */
   budget?: ByteBudget;
+  /**
+   * Kept for small bodies (at most SMALL_BODY bytes, as Content-Length declares: nearly every event
+   * GitHub sends) when `budget` is full, so that large uploads held open cannot keep deliveries out.
+   * Default 16 MiB, a quarter of it from one address.
+   */
+  reserve?: ByteBudget;
+  /** How fast a body must arrive (DEFAULT_BODY_PACE): a sender that pauses or trickles is cut off. */
+  pace?: BodyPace;
   log: Logger;
   /** Whether the app can act for the installation an event names (src/github/installation-access.ts). */
   installation(id: number): Promise<InstallationAccess>;
@@ -65,7 +80,13 @@ type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
  * delivery log; no stack trace is ever sent.
  */
 export function webhookEdge(opts: WebhookEdgeOptions): Handler {
-  const budget = opts.budget ?? new ByteBudget(PENDING_BODIES * opts.maxBytes);
+  const budget =
+    opts.budget ??
+    new ByteBudget(
+      PENDING_BODIES * opts.maxBytes,
+      Math.max(opts.maxBytes, (PENDING_BODIES * opts.maxBytes) / 2),
+    );
+  const reserve = opts.reserve ?? new ByteBudget(RESERVE_BYTES, RESERVE_BYTES / 4);
   return async (req, res) => {
     const log = opts.log.child({
       event: req.headers["x-github-event"],
@@ -78,6 +99,8 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       answer(res, r.status, r.text, r.headers);
     };
     let held = 0;
+    const source = req.socket.remoteAddress ?? "";
+    let pool = budget;
     try {
       if (req.method !== "POST") return answer(res, 405, "webhooks are POSTed here", { allow: "POST" });
       const head = checkHeaders(req);
@@ -86,10 +109,16 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       if (declared !== undefined && declared > opts.maxBytes)
         return refuse(tooLarge(opts.maxBytes, declared, true));
       if (req.headers.expect?.toLowerCase() === "100-continue") res.writeContinue();
-      const body = await readBoundedBody(req, opts.maxBytes, budget);
+      // a small delivery the shared budget cannot take now is read from the reserve
+      if (declared !== undefined && declared <= SMALL_BODY && !budget.fits(declared, source)) pool = reserve;
+      const body = await readBoundedBody(req, opts.maxBytes, pool, {
+        source,
+        ...(opts.pace ? { pace: opts.pace } : {}),
+      });
       if (!body.ok) {
         if (body.reason === "too-large") return refuse(tooLarge(opts.maxBytes, body.bytes, body.declared));
         if (body.reason === "busy") return refuse(busy(budget.total, body.held));
+        if (body.reason === "slow") return refuse(tooSlow(body));
         return log.info("webhook abandoned by the sender before its body ended");
       }
       held = body.bytes.length;
@@ -136,7 +165,7 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       const id = req.headers["x-github-delivery"] ?? "(no id)";
       answer(res, 500, `porchlight could not handle delivery ${id}; its log says why`);
     } finally {
-      budget.give(held);
+      pool.give(held, source);
     }
   };
 }

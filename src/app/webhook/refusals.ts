@@ -14,6 +14,7 @@ export type RefusalReason =
   | "content-type"
   | "too-large"
   | "busy"
+  | "slow"
   | "bad-signature"
   | "not-json"
   | "wrong-shape"
@@ -75,6 +76,20 @@ export function tooLarge(limit: number, bytes: number, declared: boolean): Refus
     text: `payload too large: ${size}, over the limit of ${limit} bytes (${WEBHOOK_MAX_BYTES_ENV} raises it)`,
     message: "webhook refused: body too large",
     fields: { bytes, limit, declared },
+    close: true,
+  };
+}
+
+/** A body that paused too long, or arrived slower than any delivery GitHub sends: its bytes are let go. */
+export function tooSlow(read: { bytes: number; waitedMs: number; idle: boolean }): Refusal {
+  const s = `${Number((read.waitedMs / 1000).toFixed(1))} s`;
+  const why = read.idle ? `nothing arrived for ${s}` : `it was still arriving after ${s}`;
+  return {
+    reason: "slow",
+    status: 408,
+    text: `webhook body too slow: ${why} (${read.bytes} bytes received); GitHub sends a delivery at once, so this one is dropped: redeliver it`,
+    message: "webhook refused: body too slow",
+    fields: { bytes: read.bytes, waitedMs: read.waitedMs, idle: read.idle },
     close: true,
   };
 }

@@ -296,7 +296,8 @@ describe("the webhook edge", () => {
 
   it("answers 503 when the bodies being read at once would pass the budget, and gives it back as they end", async () => {
     const budget = new ByteBudget(150_000);
-    const edge = await startEdge({ maxBytes: 100_000, budget });
+    // no reserve: this is the shared budget alone (the reserve for small deliveries: below)
+    const edge = await startEdge({ maxBytes: 100_000, budget, reserve: new ByteBudget(0) });
     const upload = (id: string) =>
       rawRequest(edge.url, "POST", "/", {
         "content-type": "application/json",
@@ -333,5 +334,63 @@ describe("the webhook edge", () => {
     const body = JSON.stringify(push);
     expect((await deliver(edge.url, { event: "push", body, secret: SECRET })).status).toBe(200);
     expect(budget.used).toBe(0);
+  });
+
+  it("four senders holding nearly whole bodies open cannot keep signed deliveries out, and are cut off", async () => {
+    const maxBytes = 1024 * 1024;
+    const edge = await startEdge({
+      maxBytes,
+      pace: { idleMs: 1500, graceMs: 1500, minBytesPerSecond: 1024 * 1024 },
+    });
+    // the hostile walk's probe: each sends all but one byte of a body at the cap, then goes quiet
+    const holders = ["h-1", "h-2", "h-3", "h-4"].map((id) =>
+      rawRequest(edge.url, "POST", "/", {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-github-delivery": id,
+        "x-hub-signature-256": sign(SECRET, "x"),
+        "content-length": String(maxBytes),
+      }),
+    );
+    await Promise.all(holders.map((h) => h.write(Buffer.alloc(maxBytes - 1, 32))));
+    const body = JSON.stringify(push);
+    const statuses: number[] = [];
+    // signed deliveries while they hold on, until each holder has its answer
+    for (let i = 0; i < 200 && !holders.every((h) => h.answered()); i++) {
+      statuses.push((await deliver(edge.url, { event: "push", body, secret: SECRET, id: `d-${i}` })).status);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const answers = await Promise.all(holders.map((h) => h.response));
+    // one address holds half the budget at most: two were refused at once, two cut off when they went quiet
+    expect(answers.filter((a) => a.startsWith("HTTP/1.1 503 ")).length).toBe(2);
+    const cut = answers.filter((a) => a.startsWith("HTTP/1.1 408 "));
+    expect(cut.length).toBe(2);
+    expect(cut[0]).toContain(
+      `webhook body too slow: nothing arrived for 1.5 s (${maxBytes - 1} bytes received)`,
+    );
+    expect(refusals(edge.lines).filter((l) => l.msg === "webhook refused: body too slow")).toHaveLength(2);
+    expect((await deliver(edge.url, { event: "push", body, secret: SECRET, id: "d-after" })).status).toBe(
+      200,
+    );
+  });
+
+  it("cuts off a body that trickles in slower than any delivery GitHub sends", async () => {
+    const edge = await startEdge({ pace: { idleMs: 5000, graceMs: 300, minBytesPerSecond: 10_000 } });
+    const trickle = rawRequest(edge.url, "POST", "/", {
+      "content-type": "application/json",
+      "x-github-event": "push",
+      "x-github-delivery": "d-trickle",
+      "x-hub-signature-256": sign(SECRET, "x"),
+      "content-length": "5000",
+    });
+    for (let i = 0; i < 100 && !trickle.answered(); i++) {
+      await trickle.write(" ");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const answer = await trickle.response;
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    expect(answer).toContain("webhook body too slow: it was still arriving after 0.8 s (");
   });
 });
