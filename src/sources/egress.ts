@@ -29,6 +29,7 @@ const REFUSED: readonly [string, number, "ipv4" | "ipv6", string][] = [
   ["240.0.0.0", 4, "ipv4", "reserved"],
   ["::", 128, "ipv6", "unspecified"],
   ["::1", 128, "ipv6", "loopback"],
+  ["64:ff9b:1::", 48, "ipv6", "local-use NAT64"],
   ["fc00::", 7, "ipv6", "private"],
   ["fe80::", 10, "ipv6", "link-local"],
   ["ff00::", 8, "ipv6", "multicast"],
@@ -53,16 +54,48 @@ export interface EgressPolicy {
   readonly allowed: readonly string[];
 }
 
-/** An IPv4 address an IPv6 one carries (`::ffff:a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`), else the address. */
-function unwrap(address: string): string {
-  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m?.[1]) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return address;
-  const [hi, lo] = [Number.parseInt(hex[1] ?? "", 16), Number.parseInt(hex[2] ?? "", 16)];
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** An IPv6 address's sixteen bytes (`::` expanded, a dotted IPv4 tail read), or undefined for any other text. */
+function ipv6Bytes(address: string): number[] | undefined {
+  if (isIP(address) !== 6) return undefined;
+  let text = address.toLowerCase().replace(/%.*$/, "");
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const hextets = [...left, ...Array(8 - left.length - right.length).fill("0"), ...right].map((h) =>
+    Number.parseInt(h, 16),
+  );
+  return hextets.flatMap((h) => [h >> 8, h & 255]);
 }
 
+const dottedOf = (b: readonly number[]) => b.join(".");
+
+/**
+ * The IPv4 addresses an IPv6 address carries, each of which the policy judges as it would the IPv4
+ * address itself: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), NAT64's well-known prefix (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::/16`)
+ * and Teredo (`2001:0::/32`: its server, and its client, stored inverted). Local-use NAT64
+ * (`64:ff9b:1::/48`) is refused whole: it reaches the operator's own translator.
+ */
+function carriedIPv4(address: string): string[] {
+  const b = ipv6Bytes(address);
+  if (!b) return [];
+  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  const last = b.slice(12, 16);
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return [dottedOf(last)]; // ::ffff:0:0/96, mapped
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return [dottedOf(last)]; // translated
+  if (zero(0, 12) && !zero(12, 15)) return [dottedOf(last)]; // compatible (:: and ::1 are judged as IPv6)
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12))
+    return [dottedOf(last)];
+  if (b[0] === 0x20 && b[1] === 0x02) return [dottedOf(b.slice(2, 6))]; // 6to4
+  if (b[0] === 0x20 && b[1] === 0x01 && zero(2, 4))
+    return [dottedOf(b.slice(4, 8)), dottedOf(last.map((x) => x ^ 0xff))]; // Teredo: server, client
+  return [];
+}
 /**
  * The policy allowing, besides public addresses, what `allow` lists: CIDR ranges (`10.1.0.0/16`,
  * `fd00::/8`), addresses (`127.0.0.1`), host names (`registry.internal`, or `*.corp.example` for its
@@ -109,13 +142,19 @@ export function egressPolicy(allow: readonly string[]): EgressPolicy {
     },
     refusal(address, host) {
       if (hostAllowed(host)) return undefined;
-      const ip = unwrap(address);
-      const type = isIP(ip) === 4 ? "ipv4" : "ipv6";
-      if (ranges.check(ip, type)) return undefined;
-      const hit = RANGES.find((r) => r.type === type && r.list.check(ip, type));
-      return hit
-        ? `${host}${host === ip ? "" : ` (${ip})`} is a ${hit.kind} address, which porchlight does not reach for a repository's sources unless the operator allows it (PORCHLIGHT_EGRESS_ALLOW)`
-        : undefined;
+      const type = isIP(address) === 4 ? "ipv4" : "ipv6";
+      if (ranges.check(address, type)) return undefined;
+      const refused = (ip: string, kind: string) =>
+        `${host}${host === ip ? "" : ` (${ip})`} is a ${kind} address, which porchlight does not reach for a repository's sources unless the operator allows it (PORCHLIGHT_EGRESS_ALLOW)`;
+      const own = RANGES.find((r) => r.type === type && r.list.check(address, type));
+      if (own) return refused(address, own.kind);
+      // an IPv4 address inside an IPv6 one: judged as that address (the operator's allow-list included)
+      for (const ip of carriedIPv4(address)) {
+        if (ranges.check(ip, "ipv4")) continue;
+        const hit = RANGES.find((r) => r.type === "ipv4" && r.list.check(ip, "ipv4"));
+        if (hit) return refused(ip, hit.kind);
+      }
+      return undefined;
     },
   };
 }

@@ -30,9 +30,30 @@ describe("the egress policy: what a repository's URL may reach", () => {
       ["ff02::1", "multicast"],
       ["::ffff:127.0.0.1", "loopback"],
       ["::ffff:a9fe:a9fe", "link-local"],
+      // IPv6 forms that carry an IPv4 address are judged by it
+      ["::127.0.0.1", "(127.0.0.1) is a loopback"], // IPv4-compatible
+      ["::7f00:1", "(127.0.0.1) is a loopback"],
+      ["::ffff:0:7f00:1", "(127.0.0.1) is a loopback"], // IPv4-translated
+      ["::ffff:0:10.0.0.1", "(10.0.0.1) is a private"],
+      ["2002:7f00:1::1", "(127.0.0.1) is a loopback"], // 6to4
+      ["2002:a9fe:a9fe::", "(169.254.169.254) is a link-local"],
+      ["64:ff9b::a9fe:a9fe", "(169.254.169.254) is a link-local"], // NAT64, well-known prefix
+      ["64:ff9b:1::a9fe:a9fe", "local-use NAT64"], // NAT64, local use: the operator's translator
+      ["64:ff9b:1:ffff::808:808", "local-use NAT64"],
+      ["2001:0:4136:e378:8000:63bf:80ff:fffe", "(127.0.0.1) is a loopback"], // Teredo: client 127.0.0.1
+      ["2001:0:a00:1:8000:63bf:3fff:fdd2", "(10.0.0.1) is a private"], // Teredo: server 10.0.0.1
     ] as const)
       expect(none.refusal(address, "h.example"), address).toContain(kind);
-    for (const address of ["93.184.216.34", "8.8.8.8", "2606:4700::1111"])
+    for (const address of [
+      "93.184.216.34",
+      "8.8.8.8",
+      "2606:4700::1111",
+      "::ffff:8.8.8.8",
+      "2002:808:808::1", // 6to4 of a public address
+      "64:ff9b::808:808",
+      "2001:db8::1",
+      "2001:0:4136:e378:8000:63bf:f7f7:f7f7", // Teredo: server 65.54.227.120, client 8.8.8.8
+    ])
       expect(none.refusal(address, "h.example"), address).toBeUndefined();
   });
 
@@ -50,6 +71,9 @@ describe("the egress policy: what a repository's URL may reach", () => {
     expect(p.refusal("10.9.9.9", "registry.internal")).toBeUndefined();
     expect(p.refusal("10.9.9.9", "git.corp.example")).toBeUndefined();
     expect(p.refusal("127.0.0.1", "127.0.0.1")).toContain("loopback");
+    // an allowed IPv4 address stays allowed in the IPv6 forms that carry it
+    expect(p.refusal("::ffff:192.168.9.9", "x")).toBeUndefined();
+    expect(p.refusal("2002:c0a8:909::1", "x")).toBeUndefined();
     expect(p.allowsEndpoint(new URL("http://127.0.0.1:5000/v2/"))).toBe(true);
     expect(p.allowsEndpoint(new URL("http://127.0.0.1:5001/v2/"))).toBe(false);
     expect(() => egressPolicyFromEnv({ PORCHLIGHT_EGRESS_ALLOW: "10.0.0.0/99" })).toThrow(
