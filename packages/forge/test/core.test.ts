@@ -130,6 +130,29 @@ describe("forge core: auth, repos, refs, contents, git", () => {
     ]);
   });
 
+  it("answers GitHub's older single-ref form, /git/refs/{ref}, at the `url` it gives every ref", async () => {
+    const repo = { owner: "acme", repo: "blueprints" };
+    const main = (await w.octokit.rest.git.getRef({ ...repo, ref: "heads/main" })).data;
+    await w.octokit.rest.git.createRef({ ...repo, ref: "refs/tags/hello/v2", sha: main.object.sha });
+    const tag = (await w.octokit.rest.git.getRef({ ...repo, ref: "tags/hello/v2" })).data;
+    const byUrl = await w.octokit.request(`GET ${tag.url}`);
+    expect(byUrl.data).toEqual(tag);
+    const { data: exact } = await w.octokit.request("GET /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...repo,
+      ref: "tags/hello/v2",
+    });
+    expect(exact).toEqual(tag);
+    const { data: under } = await w.octokit.request("GET /repos/{owner}/{repo}/git/refs/{ref}", {
+      ...repo,
+      ref: "tags/hello",
+    });
+    expect(under).toEqual([tag]);
+    await expect(
+      w.octokit.request("GET /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: "tags/nope" }),
+    ).rejects.toMatchObject({ status: 404 });
+    await w.octokit.rest.git.deleteRef({ ...repo, ref: "tags/hello/v2" });
+  });
+
   it("serves file and directory contents", async () => {
     const repo = { owner: "acme", repo: "blueprints" };
     const { data: dir } = await w.octokit.rest.repos.getContent({ ...repo, path: "" });

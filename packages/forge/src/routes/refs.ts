@@ -77,6 +77,21 @@ export function refRoutes(r: Router): void {
     return ok(await refShape(ctx, repo, ref, sha));
   });
 
+  // GitHub's older form, and the `url` of every ref it answers: the ref itself when one is named
+  // exactly, else the refs under it (a list), else 404; no ref named: every ref.
+  r.add("GET", "/repos/{owner}/{repo}/git/refs/{ref*}", "token", async (ctx) => {
+    const repo = repoFor(ctx);
+    const named = ctx.params.ref ?? "";
+    const refs = await ctx.core.git.refs(ctx.core.git.dir(repo.ownerLogin, repo.name));
+    const ref = fullRef(named);
+    const exact = named === "" ? undefined : refs.get(ref);
+    if (exact) return ok(await refShape(ctx, repo, ref, exact));
+    const prefix = named === "" ? "refs/" : `${ref.replace(/\/$/, "")}/`;
+    const under = [...refs].filter(([r]) => r.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1));
+    if (under.length === 0) throw notFound();
+    return ok(await Promise.all(under.map(([r, sha]) => refShape(ctx, repo, r, sha))));
+  });
+
   r.add("POST", "/repos/{owner}/{repo}/git/refs", "token", async (ctx) => {
     const repo = repoFor(ctx, "write");
     const { ref, sha } = ctx.body;
