@@ -420,9 +420,20 @@ async function listen(opts: AppServerOptions, routes: Routes): Promise<{ server:
   const server = createServer(handle);
   // `Expect: 100-continue` is answered by the edge once it decides to read the body (not before a 413).
   server.on("checkContinue", handle);
-  await new Promise<void>((resolve) => server.listen(opts.port ?? 3000, opts.host ?? "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://${opts.host ?? "127.0.0.1"}:${port}` };
+  const [port, host] = [opts.port ?? 3000, opts.host ?? "127.0.0.1"];
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(
+        err.code === "EADDRINUSE"
+          ? new Error(
+              `the app cannot listen on ${host}:${port}: another program (another porchlight?) listens there; set PORT to a free port`,
+            )
+          : err,
+      ),
+    );
+    server.listen(port, host, resolve);
+  });
+  return { server, url: `http://${host}:${(server.address() as AddressInfo).port}` };
 }
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

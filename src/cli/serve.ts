@@ -301,6 +301,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     const { world } = started;
     const seededApp = forge.app(world.appId);
     if (!seededApp) throw new Error("the seeded forge has no app");
+    const running = forge;
     app = await startAppServer({
       appId: world.appId,
       privateKey: seededApp.privateKeyPem,
@@ -317,6 +318,10 @@ export const serveCommand: CliCommand = async (args, io) => {
       sweepAtStart: true,
       log,
       limits: packageLimits,
+    }).catch(async (err: unknown) => {
+      // the forge started first: stopped, so that the process ends with the app's error
+      await running.stop();
+      throw err;
     });
     forge.setWebhookUrl(app.webhookUrl);
     io.stdout(nextSteps(forge.url, app, world, dataDir));

@@ -78,7 +78,15 @@ export class ForgeServer {
     server.on("clientError", (_err, socket) => socket.destroy());
     this.server = server;
     await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
+      server.once("error", (err: NodeJS.ErrnoException) =>
+        reject(
+          err.code === "EADDRINUSE"
+            ? new Error(
+                `the forge cannot listen on ${this.options.host}:${this.options.port}: another program (another forge or porchlight serve?) listens there; give it a free port (--port for porchlight forge, FORGE_PORT for porchlight serve)`,
+              )
+            : err,
+        ),
+      );
       server.listen(this.options.port, this.options.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
