@@ -305,6 +305,7 @@ export interface TokenClientOptions extends OctokitSettings {
  * as the app's, authenticated with `token` (`auth()` answers it, so git gets it the same way).
  */
 export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceType<typeof ProbotOctokit> {
+  if (opts.apiUrl !== undefined) checkApiUrl(opts.apiUrl);
   const Client = porchlightOctokit(opts);
   return new Client({
     auth: { token },
@@ -312,4 +313,24 @@ export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceT
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
   });
+}
+
+/**
+ * A REST base a person gave (`--api-url`, PORCHLIGHT_API_URL, GITHUB_API_URL): an http(s) URL, or a
+ * an error saying how to write one — `127.0.0.1:41833` alone is read by URL as scheme `127.0.0.1:`.
+ */
+function checkApiUrl(text: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (url && (url.protocol === "http:" || url.protocol === "https:")) return;
+  const guess = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+    ? "https://HOST/api/v3"
+    : `http://${text.replace(/\/+$/, "")}/api/v3`;
+  throw new Error(
+    `the API URL "${text}" (--api-url, PORCHLIGHT_API_URL or GITHUB_API_URL) is not an http(s) URL: write it whole, scheme included, e.g. ${guess}`,
+  );
 }

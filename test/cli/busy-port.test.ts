@@ -37,7 +37,7 @@ describe("a port another program holds", () => {
   afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
   it("serve says so in one line naming PORT, and ends (the forge it started is stopped)", async () => {
-    const env = { ...process.env, PORT: String(port) };
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
     for (const name of ["APP_ID", "PRIVATE_KEY", "PRIVATE_KEY_PATH", "WEBHOOK_SECRET", "PORCHLIGHT_DATA"])
       delete env[name];
     const { code, stderr } = await porchlight(["serve"], env);

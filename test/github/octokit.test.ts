@@ -1,7 +1,7 @@
 import { type Forge, startForge } from "@porchlight/forge";
 import { Probot } from "probot";
 import { afterEach, describe, expect, it } from "vitest";
-import { porchlightOctokit } from "../../src/github/octokit.js";
+import { porchlightOctokit, tokenOctokit } from "../../src/github/octokit.js";
 
 let forge: Forge | undefined;
 afterEach(async () => {
@@ -40,5 +40,30 @@ describe("porchlight's Octokit against a GitHub Enterprise (the forge)", () => {
       token: expect.any(String),
     });
     expect(seen).toEqual([`POST ${forge.apiUrl}/app/installations/${installation.id}/access_tokens`]);
+  });
+});
+
+describe("a REST base a person gives", () => {
+  it.each([
+    ["127.0.0.1:41833", "http://127.0.0.1:41833/api/v3"],
+    ["localhost:3000/", "http://localhost:3000/api/v3"],
+    ["ftp://ghe.example/", "https://HOST/api/v3"],
+  ])("%s is refused, saying how to write it", (given, example) => {
+    expect(() =>
+      tokenOctokit("t", { writeIntervalMs: 0, rateLimitRetries: 0, maxWaitS: 0, apiUrl: given }),
+    ).toThrow(
+      `the API URL "${given}" (--api-url, PORCHLIGHT_API_URL or GITHUB_API_URL) is not an http(s) URL: write it whole, scheme included, e.g. ${example}`,
+    );
+  });
+
+  it("an http(s) URL is taken as it is", () => {
+    expect(() =>
+      tokenOctokit("t", {
+        writeIntervalMs: 0,
+        rateLimitRetries: 0,
+        maxWaitS: 0,
+        apiUrl: "http://127.0.0.1:41833/api/v3",
+      }),
+    ).not.toThrow();
   });
 });
