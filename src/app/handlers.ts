@@ -5,6 +5,7 @@ import { installationPort, repositoryOf } from "../github/installation.js";
 import type { RestClient } from "../github/octokit-repo.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { RestRepository } from "../github/responses.js";
+import { DRAFT_PREFIX } from "../lifecycle/draft-branch.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { VARIANT_PREFIX } from "../lifecycle/variant-branch.js";
 import type { AppDeps } from "./deps.js";
@@ -47,7 +48,8 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
   const branch = p.ref.slice("refs/heads/".length);
   const bot = await deps.identity();
   const common = { ...fromEvent(deps, context), headSha: p.after };
-  if (parsePackageBranch(branch).ok) {
+  // a branch under drafts/ whose name is refused is rendered too: its job reports the rule it breaks
+  if (parsePackageBranch(branch).ok || branch.startsWith(DRAFT_PREFIX)) {
     // The bot's own render commit already carries its check: reacting to it would only loop.
     if (p.sender?.login === bot.login) return;
     await enqueueJob(deps, { ...common, kind: "render", key: branch, task: "render", args: { branch } });

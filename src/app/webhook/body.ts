@@ -24,7 +24,7 @@ export interface BodyPace {
  * or sends slower than 1 MiB/s after 5 s, is no delivery GitHub counts — only a client holding the
  * budget.
  */
-export const DEFAULT_BODY_PACE: BodyPace = { idleMs: 5000, graceMs: 5000, minBytesPerSecond: 1024 * 1024 };
+const DEFAULT_BODY_PACE: BodyPace = { idleMs: 5000, graceMs: 5000, minBytesPerSecond: 1024 * 1024 };
 
 /** The request's Content-Length when it is a plain number, else undefined (chunked, or absent). */
 export function declaredLength(req: IncomingMessage): number | undefined {

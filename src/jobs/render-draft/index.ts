@@ -1,4 +1,5 @@
 import type { FileTree } from "../../kpt/tree.js";
+import { DRAFT_PREFIX } from "../../lifecycle/draft-branch.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { contentTrust, renderPlan } from "../adopted-trust.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
@@ -8,7 +9,7 @@ import type { RenderFinding, RenderOptions, RenderResult } from "../renderer.js"
 import { infoScope, widenScope } from "./annotation-scope.js";
 import { pushRender } from "./push-render.js";
 import { type DraftHead, readDraft } from "./read-draft.js";
-import { renderDone, reportRender } from "./report.js";
+import { renderDone, reportRefusedName, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
@@ -34,7 +35,10 @@ export async function renderDraft(
   input: { branch: string; force?: boolean },
 ): Promise<RenderDraftOutcome> {
   const draft = parsePackageBranch(input.branch);
-  if (!draft.ok) return { kind: "skipped", reason: draft.reason };
+  if (!draft.ok) {
+    if (input.branch.startsWith(DRAFT_PREFIX)) return refuseName(ctx, input.branch, draft.reason);
+    return { kind: "skipped", reason: draft.reason };
+  }
   const pkg = draft.value.package;
   let seen: string | undefined;
   try {
@@ -84,6 +88,19 @@ async function renderAttempts(
     headSha: "",
     error: `the branch ${input.branch} kept moving while porchlight rendered it; push again to retry`,
   };
+}
+
+/**
+ * A branch under `drafts/` whose name is refused (a workspace that is no DNS label, no workspace): its
+ * head gets a failing check naming the rule, once, and the log a line; nothing is rendered.
+ */
+async function refuseName(ctx: JobContext, branch: string, reason: string): Promise<RenderDraftOutcome> {
+  const head = (await ctx.port.listRefs()).find((r) => r.ref === `refs/heads/${branch}`);
+  if (!head) return { kind: "skipped", reason: `the branch ${branch} no longer exists` };
+  if (await renderDone(ctx.port, head.sha)) return { kind: "skipped", reason };
+  ctx.log.info({ branch, sha: head.sha, reason }, "draft name refused");
+  await reportRefusedName(ctx.port, { branch, sha: head.sha, reason });
+  return { kind: "failed", headSha: head.sha, error: reason };
 }
 
 /** A check that failed on the head: reported there, and the outcome saying so. */

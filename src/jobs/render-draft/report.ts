@@ -128,3 +128,21 @@ export async function renderDone(
   if (done.some((r) => r.externalId === FINISHED)) return true;
   return done.some((r) => r.externalId === HELD) && (await stillHeld());
 }
+
+/**
+ * `porchlight/render` on the head of a branch under `drafts/` whose name porchlight cannot use (`reason`
+ * says which rule): failing, final for that head, saying how to name the branch instead.
+ */
+export function reportRefusedName(
+  port: RepoPort,
+  r: { branch: string; sha: string; reason: string },
+): Promise<number> {
+  return reportCheck(port, {
+    name: CHECK.render,
+    headSha: r.sha,
+    externalId: FINISHED,
+    conclusion: "failure",
+    title: `${r.branch} is not a draft name porchlight can use`,
+    summary: `porchlight renders and proposes branches named \`drafts/<package>/<workspace>\`, and did not render this one: ${r.reason}. Push the same commits to a branch named so (\`git push origin HEAD:drafts/<package>/<workspace>\`), then delete this one.`,
+  });
+}
