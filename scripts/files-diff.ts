@@ -11,8 +11,8 @@
  *
  * No render may stall the run (issue #55: `\n#\na:` once looped for ever): every render — kpt's, the
  * porchlight CLI's, and porchlight's in-process check — is stopped when it runs past `--timeout`
- * seconds (20 by default; a batch gets the same bound as one file, as a batch of 200 takes well under a
- * second a tool), its whole process group killed. A batch that runs past it is split like a failing
+ * seconds (20 by default; a batch gets the same bound as one file, as a batch of 200 takes a few seconds
+ * at most a tool), its whole process group killed. A batch that runs past it is split like a failing
  * one, and a file that runs past it alone is counted `timed out`, naming the side (or sides).
  */
 import { fork, spawn, spawnSync } from "node:child_process";
