@@ -9,9 +9,11 @@ import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
 import { BlobCache } from "../github/blob-cache.js";
+import { GitHubError } from "../github/errors.js";
 import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
+import type { AppPort } from "../github/port.js";
 import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { BoundedRenderer } from "../jobs/bounded/renderer.js";
 import { PorchlightEvents } from "../jobs/events.js";
@@ -157,6 +159,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
+  await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
+    await pacing?.close();
+    throw err;
+  });
   // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
   const allow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
   const work =
@@ -496,4 +502,24 @@ function closeServer(server: Server): Promise<void> {
 function endpointOf(url: string): string {
   const u = new URL(url);
   return `${u.hostname}:${u.port || (u.protocol === "https:" ? "443" : "80")}`;
+}
+
+/**
+ * The app's credentials tried once at start (`GET /app` with its JWT): an APP_ID or PRIVATE_KEY GitHub
+ * refuses stops the start with one line saying so, rather than an app that says `ok` on /healthz and
+ * answers every webhook with 500. GitHub unreachable is no verdict: logged, and the app starts.
+ */
+async function checkCredentials(appId: string | number, github: AppPort, log: Logger): Promise<void> {
+  try {
+    await github.identity();
+  } catch (e) {
+    if (e instanceof GitHubError && ["unauthorized", "not-found", "forbidden"].includes(e.kind))
+      throw new Error(
+        `GitHub refused the app's credentials (APP_ID ${appId} and its PRIVATE_KEY): ${e.message}; check both against the app's settings page (the App ID, and a private key generated there)`,
+      );
+    log.warn(
+      { err: e },
+      "could not check the app's credentials at start (GitHub unreachable?); starting anyway",
+    );
+  }
 }

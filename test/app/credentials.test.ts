@@ -1,0 +1,49 @@
+import { startForge } from "@porchlight/forge";
+import { describe, expect, it } from "vitest";
+import { startAppServer } from "../../src/app/server.js";
+import { capturedLog } from "./webhook/http.js";
+
+describe("the app's credentials, checked at start", () => {
+  it("an APP_ID GitHub does not know stops the start in one line naming it, no server left listening", async () => {
+    const forge = await startForge();
+    try {
+      const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+      const wrong = Number(creds.appId) + 1000;
+      const { log } = capturedLog();
+      const start = startAppServer({
+        appId: wrong,
+        privateKey: creds.privateKeyPem,
+        webhookSecret: creds.webhookSecret,
+        baseUrl: forge.apiUrl,
+        port: 0,
+        writeIntervalMs: 0,
+        log,
+      });
+      await expect(start).rejects.toThrow(
+        new RegExp(
+          `^GitHub refused the app's credentials \\(APP_ID ${wrong} and its PRIVATE_KEY\\): .*; check both against the app's settings page`,
+        ),
+      );
+    } finally {
+      await forge.stop();
+    }
+  });
+
+  it("the right ones start the app", async () => {
+    const forge = await startForge();
+    const creds = forge.createApp({ name: "porchlight", owner: "acme" });
+    const { log } = capturedLog();
+    const app = await startAppServer({
+      appId: creds.appId,
+      privateKey: creds.privateKeyPem,
+      webhookSecret: creds.webhookSecret,
+      baseUrl: forge.apiUrl,
+      port: 0,
+      writeIntervalMs: 0,
+      log,
+    });
+    expect((await fetch(new URL("/healthz", app.url))).status).toBe(200);
+    await app.close();
+    await forge.stop();
+  });
+});
