@@ -3,7 +3,7 @@
  * the operator's environment as the app's would be, and the merge and the variants' mutations. It
  * answers one request at a time; the host stops the whole thread when a request runs past its bound.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { DEFAULT_RUN_OPTIONS } from "../../fn/runtime/types.js";
 import { mergePackage } from "../../merge/index.js";
 import { applyVariantMutations } from "../../variants/index.js";
@@ -59,24 +59,29 @@ async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["o
   }
 }
 
-/** The request being answered: an abort waits for it to end (its processes killed and reaped). */
-let inFlight: Promise<unknown> | undefined;
+/**
+ * Answers the host's requests, one at a time. An abort (the host gave up on this thread) kills the
+ * functions' processes (their own process groups) and ends the thread once the request in flight has
+ * seen them exit, so they are reaped, not left as zombies.
+ */
+function serve(on: MessagePort): void {
+  let inFlight: Promise<unknown> | undefined;
+  on.on("message", (message: (WorkRequest & { id: number }) | { op: "abort" }) => {
+    if (message.op === "abort") {
+      abort.abort();
+      void (inFlight ?? Promise.resolve()).finally(() => process.exit(0));
+      return;
+    }
+    inFlight = answer(message).then(
+      ([value, transfer]) =>
+        on.postMessage({ id: message.id, ok: true, value } satisfies WorkReply, transfer),
+      (e: unknown) =>
+        on.postMessage({ id: message.id, ok: false, error: toWireError(e) } satisfies WorkReply),
+    );
+  });
+}
 
-port.on("message", (message: (WorkRequest & { id: number }) | { op: "abort" }) => {
-  if (message.op === "abort") {
-    // the host gave up on this thread: kill the functions' processes (their own process groups), and
-    // end once the request has seen them exit (so they are reaped, not left as zombies)
-    abort.abort();
-    void (inFlight ?? Promise.resolve()).finally(() => process.exit(0));
-    return;
-  }
-  inFlight = answer(message).then(
-    ([value, transfer]) =>
-      port.postMessage({ id: message.id, ok: true, value } satisfies WorkReply, transfer),
-    (e: unknown) =>
-      port.postMessage({ id: message.id, ok: false, error: toWireError(e) } satisfies WorkReply),
-  );
-});
+serve(port);
 
 // loaded: requests may come (the host's bound on each starts now)
 port.postMessage({ op: "ready" });
