@@ -273,6 +273,7 @@ function visit(node: unknown, text: string, later: NextFoot[], root: unknown = n
         // the document's last value: no run after a block places the lines under its line comment
         if (!next && node === root && !emptyValue(value)) linesUnderToFoot(value, node);
         lineCommentOnly(value, text);
+        if (isScalar(value)) blockHeaderComment(value, text);
         if (next && node.range && !node.flow) placeScalarRun(value, next, node, i, text, later);
       }
       visit(value, text, later, root);
@@ -291,6 +292,7 @@ function visit(node: unknown, text: string, later: NextFoot[], root: unknown = n
         const next = items[i + 1];
         moveTrailingComment(item, next, node, text);
         lineCommentOnly(item, text);
+        if (isScalar(item)) blockHeaderComment(item, text);
         if (next && node.range && !node.flow) placeScalarRun(item, next, node, i, text, later);
         if (isScalar(item)) emptyItemComment(item, next);
       }
@@ -413,6 +415,20 @@ function lineCommentOnly(node: Node, text?: string): void {
   if (nl < 0) return;
   // (of a CRLF file: `yaml` leaves the `\r` in)
   node.comment = comment.slice(0, comment[nl - 1] === "\r" ? nl - 1 : nl);
+}
+
+/**
+ * A block scalar's header comment that is a bare `#` or `# ` (`key: | #`, `- |- # `): yaml.v3 keeps
+ * it as the scalar's line comment, as any other; the `yaml` parser drops a bare `#` there and reads
+ * `# ` as a bare one.
+ */
+function blockHeaderComment(node: Scalar, text: string): void {
+  if ((node.type !== "BLOCK_LITERAL" && node.type !== "BLOCK_FOLDED") || !node.range) return;
+  const start = node.range[0];
+  const nl = text.indexOf("\n", start);
+  const header = text.slice(start, nl < 0 ? undefined : nl).replace(/\r$/, "");
+  const bare = /^[|>][-+1-9]*[ \t]+#( ?)$/.exec(header);
+  if (bare) node.comment = bare[1] === " " ? HASH_SPACE : " ";
 }
 
 /**
