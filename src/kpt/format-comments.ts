@@ -392,7 +392,8 @@ function linesUnderToFoot(value: Node, root: Node): void {
   const nl = comment?.indexOf("\n") ?? -1;
   if (!comment || nl < 0) return;
   const under = comment.slice(nl + 1).replace(/\r(?=\n|$)/g, "");
-  if (under.trim() === "") return;
+  // blank lines only (a bare `#` is " ", a line of its own)
+  if (under.split("\n").every((l) => l === "")) return;
   // (the value keeps the first line: lineCommentOnly, right after, cuts it there)
   root.comment = root.comment ? `${under}\n${root.comment}` : under;
 }
