@@ -66,6 +66,7 @@ export function normalizeComments(
   if (text.includes("\r")) withoutCarriageReturns(doc);
   markHashSpaces(doc, text);
   if (!listItem && !splitDocumentHead(doc, text, fileStart, pieceStart)) dropSeparatorComment(doc, text);
+  const lastFoot = listItem ? undefined : lastScalarFoot(doc, text);
   const later: NextFoot[] = [];
   visit(doc.contents, text, later);
   const foot = doc.contents
@@ -81,6 +82,10 @@ export function normalizeComments(
     (doc.contents as Node).comment = foot.root === "" ? undefined : foot.root;
     doc.comment = foot.doc === "" ? null : foot.doc;
     if (listItem) itemFootToRoot(doc);
+    return;
+  }
+  if (lastFoot !== undefined) {
+    doc.comment = lastFoot;
     return;
   }
   const end = (doc.contents as Node | null)?.range?.[1];
@@ -352,6 +357,39 @@ function splitKeyLineComment(key: Node, value: Node, text: string): void {
   const [first, ...rest] = value.commentBefore.split("\n");
   key.comment = first === " " && /#[ ]\r?$/.test(firstLine) ? HASH_SPACE : first;
   value.commentBefore = rest.length > 0 && rest.join("\n") !== "" ? rest.join("\n") : undefined;
+}
+
+/**
+ * The comment lines after the root mapping's last value, a scalar or a flow collection, when a blank
+ * line comes before them (`k: b` or `k: b # t`, a blank line, `  # end`): the `yaml` parser gives those right of
+ * column 0 to the value and the rest to the document; yaml.v3 ends the document with all of them, at
+ * any column, as it does with those at column 0: its foot, written after a blank line, a blank line
+ * among them kept (kpt hands a document's foot to no function, and writes it back after one). Returns
+ * that foot (its lines read off the text, the parser's taken away), or undefined where the document
+ * ends otherwise.
+ */
+function lastScalarFoot(doc: Document, text: string): string | undefined {
+  const root = doc.contents;
+  const end = documentEnd(doc, text);
+  if (!isMap(root) || root.flow || end === undefined) return undefined;
+  const value = (root.items.at(-1) as Pair | undefined)?.value;
+  const oneNode = isScalar(value) || (isCollection(value) && value.flow);
+  if (!oneNode || emptyValue(value) || !value.comment || !value.range) return undefined;
+  const tail = text.slice(value.range[1], end);
+  // below the value's line (its line comment stays its own)
+  const nl = tail.indexOf("\n");
+  const hash = nl < 0 ? -1 : tail.indexOf("#", nl);
+  if (hash < 0 || !/\n[ \t]*\r?\n/.test(tail.slice(nl, hash))) return undefined;
+  const lines: string[] = [];
+  for (const line of tail.slice(lineStart(tail, hash)).split("\n")) {
+    const trimmed = line.replace(/\r$/, "").trimStart(); // a comment's trailing blanks kept
+    if (trimmed.startsWith("#")) lines.push(commentLineText(trimmed));
+    else if (trimmed.trim() !== "") return undefined;
+    else if (lines.at(-1) !== "") lines.push("");
+  }
+  while (lines.at(-1) === "") lines.pop();
+  value.comment = tail.slice(0, nl).includes("#") ? value.comment.split("\n")[0] : undefined;
+  return `\n${lines.join("\n")}`;
 }
 
 /** A scalar's `comment` that starts on a later line belongs to what follows (or ends the block). */

@@ -4,8 +4,7 @@ import { type KptCase, kptCases } from "./kpt-cases.js";
  * Comment lines under the line comment of a document's last value (`k: b # t` then `  # end`): the
  * `yaml` parser gives them to the value with its line comment, and porchlight kept the line comment
  * only — the lines under it were lost, with no function too. yaml.v3 ends the root mapping with them.
- * Left out: a blank line, then a deeper comment (`k: b # t`, blank, `  # end`): through a function kpt
- * keeps the blank line and porchlight does not yet (as without the line comment, docs/kpt-compat.md).
+ * After a blank line, they are the document's foot: last-value-blank-foot.test.ts.
  */
 const NEXT = "---\napiVersion: v1\nkind: Y\nmetadata:\n  name: y\n";
 const CASES: KptCase[] = [
