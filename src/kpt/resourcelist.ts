@@ -73,6 +73,8 @@ function placeItemHeadComments(node: Node, text: string): void {
     dash = /^(\s*)-\s+(#.*)$/.exec(l);
     if (dash) below.unshift(dash[2] ?? "");
     else if (/^\s*#/.test(l)) below.unshift(l.trimStart());
+    // a blank line among them (kpt writes a head comment that holds one so: `- # a`, blank, `  # b`)
+    else if (l.trim() === "" && below.length > 0) below.unshift("");
     else return;
   }
   const above: string[] = [];
@@ -81,7 +83,7 @@ function placeItemHeadComments(node: Node, text: string): void {
     above.unshift(l.trimStart());
   }
   node.commentBefore = above.length > 0 ? above.map(commentLineText).join("\n") : undefined;
-  if (below.length > 0) key.commentBefore = below.map(commentLineText).join("\n");
+  if (below.length > 0) key.commentBefore = below.map((l) => (l === "" ? "" : commentLineText(l))).join("\n");
 }
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */
