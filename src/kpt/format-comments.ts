@@ -356,7 +356,9 @@ function splitKeyLineComment(key: Node, value: Node, text: string): void {
   if (!firstLine.includes("#")) return;
   const [first, ...rest] = value.commentBefore.split("\n");
   key.comment = first === " " && /#[ ]\r?$/.test(firstLine) ? HASH_SPACE : first;
-  value.commentBefore = rest.length > 0 && rest.join("\n") !== "" ? rest.join("\n") : undefined;
+  // blank lines right under the key's line are no part of the head below them (kpt writes none)
+  while (rest[0] === "") rest.shift();
+  value.commentBefore = rest.length > 0 ? rest.join("\n") : undefined;
 }
 
 /**

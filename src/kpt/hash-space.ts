@@ -68,8 +68,9 @@ function linesAbove(text: string, offset: number): string[] {
     if (trimmed.startsWith("#")) found.unshift(commentLineText(trimmed));
     else if (trimmed === "" || trimmed === "\r") found.unshift("");
     else {
-      // an item's `- # c` line: the comment is the item's, and nothing above it is
-      const dash = /^(?:- +)+(#.*)$/.exec(trimmed);
+      // an item's `- # c` line: the comment is the item's, and nothing above it is; a key's line
+      // comment over its block value (`key: # c`): the `yaml` parser gives it to the value's head
+      const dash = /^(?:- +)+(#.*)$/.exec(trimmed) ?? /:[ \t]+(#[^\r]*)\r?$/.exec(trimmed);
       if (dash?.[1] !== undefined) found.unshift(commentLineText(dash[1]));
       break;
     }
