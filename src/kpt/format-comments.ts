@@ -89,7 +89,9 @@ export function normalizeComments(
     return;
   }
   const end = (doc.contents as Node | null)?.range?.[1];
-  if (doc.comment && end !== undefined && (blankLineAt(text, end) || lastMarkerBelowComment(text) >= 0)) {
+  // (a last `---` below a comment: only the document it ends, not every document of the text)
+  const beforeMarker = lastMarkerBelowComment(text) === documentEnd(doc, text);
+  if (doc.comment && end !== undefined && (blankLineAt(text, end) || beforeMarker)) {
     doc.comment = `\n${doc.comment}`;
   }
 }

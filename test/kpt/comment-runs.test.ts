@@ -2070,6 +2070,13 @@ const END_OF_TEXT_CASES: [string, string, string][] = [
   ["a list of scalars before it: the document's foot too", "b:\n- c\n# END\n---", "b:\n- c\n\n# END\n"],
   ["a blank line before the `---`: the root's foot, no blank line", "b: 1\n# END\n\n---", "b: 1\n# END\n"],
   ["a final line break after the `---`: kyaml cuts it off", "b: 1\n# END\n---\n", "b: 1\n# END\n"],
+  // only the document the last `---` ends: an earlier document's last comment is its root's foot
+  // (porchlight wrote a blank line before it too; found by comment-lines.property.test.ts)
+  [
+    "an earlier document's last comment",
+    "b: 1\n#\n---\napiVersion: v1\nkind: Y\nmetadata:\n  name: y\n# END\n---",
+    "b: 1\n#\n---\napiVersion: v1\nkind: Y\nmetadata:\n  name: y\n\n# END\n",
+  ],
 ];
 
 describe("the comments that end a file without a final line break go where yaml.v3 puts them", () => {
