@@ -10,11 +10,11 @@ import fc from "fast-check";
 export function generatedMapping(
   scalar: fc.Arbitrary<string>,
   key: fc.Arbitrary<string>,
-  { seqInSeq = true }: { seqInSeq?: boolean } = {},
+  { seqInSeq = true, depthSize = "small" }: { seqInSeq?: boolean; depthSize?: fc.DepthSize } = {},
 ): fc.Arbitrary<[string, unknown][]> {
   const node: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown; item: unknown }>((tie) => ({
     node: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
+      { depthSize, withCrossShrink: true },
       scalar,
       fc.uniqueArray(fc.tuple(key, tie("node")), { minLength: 1, maxLength: 4, selector: ([k]) => k }),
       fc
@@ -23,7 +23,7 @@ export function generatedMapping(
     ),
     // an item of a sequence when no sequence is one
     item: fc.oneof(
-      { depthSize: "small", withCrossShrink: true },
+      { depthSize, withCrossShrink: true },
       scalar,
       fc.uniqueArray(fc.tuple(key, tie("node")), { minLength: 1, maxLength: 4, selector: ([k]) => k }),
     ),
@@ -122,14 +122,24 @@ export function laidOutYaml(v: unknown, indent: number, layout: Layout, top: boo
 }
 
 /**
- * Lines put into a text: at line `at` (modulo the lines), an empty line, a comment line (at the
- * column of the line after it, of the line before it, or at `column`), a comment line and an empty
- * line, or spaces at the end of the line.
+ * Lines put into a text: at line `at` (modulo the lines), an empty line, a line of `column % 4 + 1`
+ * spaces, a comment line (at the column of the line after it, of the line before it, or at `column`),
+ * a comment line and an empty line, spaces at the end of the line, or a line comment after it. A
+ * comment is `text` where given (`#`, `# `, `# x`), else `# note N`.
  */
 export interface Insertion {
   at: number;
-  what: "empty" | "comment" | "comment, empty" | "comment before" | "comment at" | "spaces";
+  what:
+    | "empty"
+    | "spaces line"
+    | "comment"
+    | "comment, empty"
+    | "comment before"
+    | "comment at"
+    | "spaces"
+    | "line comment";
   column: number;
+  text?: string;
 }
 
 export const insertions: fc.Arbitrary<Insertion[]> = fc.array(
@@ -149,19 +159,37 @@ export const insertions: fc.Arbitrary<Insertion[]> = fc.array(
   { maxLength: 6 },
 );
 
-/** `text` with the insertions made, one after another. */
-export function inserted(text: string, list: readonly Insertion[]): string {
+/**
+ * `text` with the insertions made, one after another. `outsideBlockScalars`: a line that would go
+ * among a block scalar's lines (which would end the scalar, or be its text) goes after them instead.
+ */
+export function inserted(
+  text: string,
+  list: readonly Insertion[],
+  { outsideBlockScalars = false }: { outsideBlockScalars?: boolean } = {},
+): string {
   const lines = text.split("\n");
   const last = lines.pop();
-  for (const { at, what, column } of list) {
-    const i = at % (lines.length + 1);
+  for (const { at, what, column, text: comment } of list) {
+    let i = at % (lines.length + 1);
+    if (outsideBlockScalars) {
+      const inside = blockScalarLines(lines);
+      while (inside.has(i)) i++;
+    }
     const indentOf = (l: string | undefined) => (l === undefined ? 0 : l.length - l.trimStart().length);
     if (what === "spaces") {
       if (i < lines.length) lines[i] = `${lines[i]}${" ".repeat(1 + (column % 3))}`;
       continue;
     }
-    if (what === "empty") {
-      lines.splice(i, 0, "");
+    if (what === "line comment") {
+      // after a line's content; a comment line or a blank line gets none
+      const line = lines[i];
+      if (line !== undefined && line.trim() !== "" && !line.trimStart().startsWith("#"))
+        lines[i] = `${line} ${comment ?? "# t"}`;
+      continue;
+    }
+    if (what === "empty" || what === "spaces line") {
+      lines.splice(i, 0, what === "empty" ? "" : " ".repeat(1 + (column % 4)));
       continue;
     }
     const col =
@@ -170,9 +198,24 @@ export function inserted(text: string, list: readonly Insertion[]): string {
         : what === "comment at"
           ? column
           : indentOf(lines[i]);
-    lines.splice(i, 0, `${" ".repeat(col)}# note ${i}`);
+    lines.splice(i, 0, `${" ".repeat(col)}${comment ?? `# note ${i}`}`);
     if (what === "comment, empty") lines.splice(i + 1, 0, "");
   }
   lines.push(last ?? "");
   return lines.join("\n");
+}
+
+/** The indexes of the lines of `lines` that are a block scalar's text (after a `|` or `>` header). */
+export function blockScalarLines(lines: readonly string[]): Set<number> {
+  const inside = new Set<number>();
+  let header: number | undefined;
+  lines.forEach((line, i) => {
+    const indent = line.length - line.trimStart().length;
+    if (header !== undefined && (line.trim() === "" || indent > header)) {
+      inside.add(i);
+      return;
+    }
+    header = /(^|[:-]) +[|>][-+]?( +#.*)? *$/.test(line) ? indent : undefined;
+  });
+  return inside;
 }
