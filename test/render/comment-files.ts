@@ -90,11 +90,13 @@ const LEFT_OUT: readonly { shape: string; modes: readonly RenderMode[]; holds: (
         }),
     },
     {
-      // yaml.v3 ends a flow mapping that holds a foot with a `,` (`- {k: v,}`); porchlight does so for a
-      // list's last item only
-      shape: "a flow mapping list item, then a comment line",
+      // yaml.v3 ends a flow mapping that holds a foot with a `,` (`- {k: v,}`), porchlight does so for a
+      // list's last item only; and kpt loses the comment lines above such an item where a blank line
+      // parts them from it (`key:`, `#x`, blank, `  - {k: v}`)
+      shape: "a flow mapping list item with a comment line next to it",
       modes: ["none", "cat"],
-      holds: (text) => /^ *- +\{[^\n]*\} *\n( *\n)* *#/m.test(text),
+      holds: (text) =>
+        /^ *- +\{[^\n]*\} *\n( *\n)* *#/m.test(text) || /^ *#[^\n]*\n([ \t]*\n)* *- +\{/m.test(text),
     },
     {
       // kpt loses the comment, or moves it, where the item before it holds nested blocks

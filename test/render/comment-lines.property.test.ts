@@ -23,10 +23,10 @@ import { type Job, jobKey, kptRenders } from "./kpt-batch.js";
  *   file's start, porchlight renders it), a final line break missing after a comment line (the
  *   deviation "a foot kpt loses", and more), a line of spaces among a block scalar's lines;
  * - from the comparison with kpt, each file still rendered within the budget (LEFT_OUT): a document's
- *   last comment lines at column 0 then deeper; a flow mapping list item then a comment line (`- {k:
- *   v,}`); a comment line at a list's column, a blank line, then the list's next `-` (kpt loses or
- *   moves it); through `exec: cat`, a document's last comment lines at two columns or more before
- *   another document (kpt copies one into the next document).
+ *   last comment lines at column 0 then deeper; a flow mapping list item with a comment line next to
+ *   it (`- {k: v,}`, or kpt loses the comment); a comment line at a list's column, a blank line, then
+ *   the list's next `-` (kpt loses or moves it); through `exec: cat`, a document's last comment lines
+ *   at two columns or more before another document (kpt copies one into the next document).
  *
  * PORCHLIGHT_PROPERTY_SEED sets the seed (a failure prints it), PORCHLIGHT_PROPERTY_COUNT the number of
  * files; PORCHLIGHT_PROPERTY_DUMP, a path, gets every difference from kpt (the failure shows three).
