@@ -209,15 +209,40 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     receive: (event) => probot.webhooks.receive(event as never),
     ...(redisQueue ? { deliveries: new DeliveryLedger(redisQueue.client, prefix) } : {}),
   });
-  const { server, url } = await listen(opts, { metrics, webhookPath, webhooks, redisQueue, parked });
+  const sweepHealth: SweepHealth = {};
+  const { server, url } = await listen(opts, {
+    metrics,
+    webhookPath,
+    webhooks,
+    redisQueue,
+    parked,
+    sweepHealth,
+  });
   // Distributed mode: the fleet's sweep is a BullMQ job scheduler, one sweep per period (redis-queue.ts).
   const schedule = redisQueue
     ? undefined
     : scheduleSweeps({
         intervalMs: opts.reconcileIntervalMs ?? 0,
         atStart: opts.sweepAtStart ?? false,
-        sweep,
-        onError: (err) => log.error({ err }, "sweep failed; the next one comes after the interval"),
+        sweep: async () => {
+          await sweep();
+          sweepHealth.failed = undefined;
+        },
+        onError: (err) => {
+          // GitHub's reset is on GitHub's clock, which the app's (opts.now) follows
+          const at = (opts.now?.() ?? new Date()).getTime();
+          const retryMs = untilLimitReset(err, at);
+          const nextMs = retryMs ?? (opts.reconcileIntervalMs || undefined);
+          const reason = err instanceof Error ? err.message : String(err);
+          sweepHealth.failed = { reason, ...(nextMs !== undefined ? { nextAt: at + nextMs } : {}) };
+          log.error(
+            { err, ...(nextMs !== undefined ? { nextSweepInMs: nextMs } : {}) },
+            retryMs !== undefined
+              ? "sweep failed: GitHub's rate limit is spent; the next sweep runs at its reset"
+              : "sweep failed; the next one comes after the interval",
+          );
+          return retryMs;
+        },
       });
   await redisQueue?.start({ sweepAtStart: opts.sweepAtStart ?? false });
   // The app's git, started from a small process of its own: a fork from this heap costs more than git.
@@ -450,6 +475,23 @@ interface Routes {
   webhooks: Handler;
   redisQueue: RedisQueue | undefined;
   parked: ParkedJobs<JobRequest>;
+  sweepHealth: SweepHealth;
+}
+
+/** The last sweep's failure, for /healthz, until a sweep succeeds. */
+interface SweepHealth {
+  failed?: { reason: string; nextAt?: number };
+}
+
+/**
+ * How long until a spent rate limit comes back, for an error that says so (GitHub's reset, or its
+ * `retry-after`); undefined for any other error.
+ */
+function untilLimitReset(err: unknown, now: number): number | undefined {
+  const e = err instanceof AggregateError ? err.errors.find((x) => x instanceof GitHubError) : err;
+  if (!(e instanceof GitHubError) || e.kind !== "rate-limited") return undefined;
+  if (e.resetAt !== undefined) return Math.max(1000, e.resetAt - now + 1000);
+  return Math.max(1000, (e.retryAfter ?? 60) * 1000);
 }
 
 async function route(req: IncomingMessage, res: ServerResponse, r: Routes) {
@@ -460,7 +502,9 @@ async function route(req: IncomingMessage, res: ServerResponse, r: Routes) {
       res.writeHead(503, { "content-type": "text/plain" }).end("redis: unreachable\n");
       return;
     }
-    res.writeHead(200, { "content-type": "text/plain" }).end(health(r.parked, redisQueue !== undefined));
+    res
+      .writeHead(200, { "content-type": "text/plain" })
+      .end(health(r.parked, r.sweepHealth, redisQueue !== undefined));
     return;
   }
   if (req.method === "GET" && path === "/metrics") {
@@ -480,13 +524,19 @@ async function route(req: IncomingMessage, res: ServerResponse, r: Routes) {
  * when, and the jobs parked for it. Degraded is still 200: the app takes webhooks and parks their jobs,
  * so a restart would not help (docs/operations.md).
  */
-function health(parked: ParkedJobs<JobRequest>, redis: boolean): string {
+function health(parked: ParkedJobs<JobRequest>, sweep: SweepHealth, redis: boolean): string {
   const spent = parked.spent();
   const lines = spent.map(
     (s) =>
       `rate limit: installation ${s.installation}'s GitHub budget is spent until ${new Date(s.until).toISOString()}; ${s.jobs} ${s.jobs === 1 ? "job" : "jobs"} parked until then (${s.reason})`,
   );
-  return [spent.length > 0 ? "degraded" : "ok", ...lines, ...(redis ? ["redis: reachable"] : [])]
+  const failed = sweep.failed;
+  if (failed)
+    lines.push(
+      `sweep: the last sweep failed (${failed.reason})${failed.nextAt !== undefined ? `; the next runs at ${new Date(failed.nextAt).toISOString()}` : ""}`,
+    );
+  const degraded = spent.length > 0 || failed !== undefined;
+  return [degraded ? "degraded" : "ok", ...lines, ...(redis ? ["redis: reachable"] : [])]
     .map((l) => `${l}\n`)
     .join("");
 }

@@ -20,8 +20,12 @@ export interface SweepScheduleOptions {
   /** Sweep once at once (start-up), whatever the interval: what was missed while down is caught up now. */
   atStart: boolean;
   sweep: () => Promise<unknown>;
-  /** A sweep that threw: reported, and the next one still comes. */
-  onError: (err: unknown) => void;
+  /**
+   * A sweep that threw: reported, and the next one still comes — after the interval, or after the
+   * milliseconds returned (a spent rate limit's reset), even with no periodic sweep: a sweep that
+   * failed is tried again.
+   */
+  onError: (err: unknown) => number | undefined;
   timers?: Timers;
 }
 
@@ -51,15 +55,17 @@ export function scheduleSweeps(opts: SweepScheduleOptions): SweepSchedule {
     handle = undefined;
     if (stopped) return;
     count++;
+    let retryMs: number | undefined;
     running = (async () => {
       try {
         await opts.sweep();
       } catch (err) {
-        opts.onError(err);
+        retryMs = opts.onError(err);
       }
     })().finally(() => {
       running = undefined;
-      if (opts.intervalMs > 0) arm(opts.intervalMs);
+      if (retryMs !== undefined) arm(retryMs);
+      else if (opts.intervalMs > 0) arm(opts.intervalMs);
     });
   }
   if (opts.atStart) arm(0);

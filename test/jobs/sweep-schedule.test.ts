@@ -37,7 +37,10 @@ describe("the periodic sweep", () => {
       intervalMs: 1000,
       atStart: true,
       timers: t.timers,
-      onError: (e) => errors.push(e),
+      onError: (e) => {
+        errors.push(e);
+        return undefined;
+      },
       sweep: async () => {
         n++;
         if (n === 1) throw new Error("GitHub is down");
@@ -65,7 +68,7 @@ describe("the periodic sweep", () => {
       intervalMs: 5,
       atStart: false,
       timers: t.timers,
-      onError: () => {},
+      onError: () => undefined,
       sweep: async () => {
         running++;
         most = Math.max(most, running);
@@ -100,7 +103,7 @@ describe("the periodic sweep", () => {
       intervalMs: 0,
       atStart: true,
       timers: t.timers,
-      onError: () => {},
+      onError: () => undefined,
       sweep: async () => void n++,
     });
     t.fire();
@@ -120,7 +123,10 @@ describe("the periodic sweep", () => {
     const s = scheduleSweeps({
       intervalMs: 1,
       atStart: true,
-      onError: (e) => errors.push(e),
+      onError: (e) => {
+        errors.push(e);
+        return undefined;
+      },
       sweep: async () => {
         n++;
         if (n === 3) reached();
@@ -131,5 +137,26 @@ describe("the periodic sweep", () => {
     await s.stop();
     expect(errors).toHaveLength(1);
     expect(s.count).toBeGreaterThanOrEqual(3);
+  });
+
+  it("a sweep that failed on a spent rate limit runs again at the reset, even with no periodic sweep", async () => {
+    const t = manualTimers();
+    let n = 0;
+    scheduleSweeps({
+      intervalMs: 0,
+      atStart: true,
+      timers: t.timers,
+      onError: () => 450_000,
+      sweep: async () => {
+        n++;
+        if (n === 1) throw new Error("API rate limit exceeded");
+      },
+    });
+    expect(t.fire()).toBe(0);
+    await turns();
+    expect(t.fire()).toBe(450_000); // at the reset, not after an interval
+    await turns();
+    expect(n).toBe(2);
+    expect(t.armed).toEqual([]); // it succeeded: no periodic sweep was asked for
   });
 });
