@@ -44,9 +44,10 @@ export interface DiscoverInput {
   /** The base branch proposals merge into. */
   baseBranch: string;
   /**
-   * The packages (directories holding a Kptfile) on the base branch. When given, a package that is not
-   * there is deleted: its published revisions are not listed, though their tags stay in git (downstreams
-   * locked to them still read them). Its drafts still are (a new package of the same name).
+   * The packages (directories holding a Kptfile) on the base branch. When given, each outermost one is
+   * listed as Porch lists its registered branch: `<repo>.<package>.<branch>`, revision -1, Published,
+   * never the latest. A package gone from the branch (its `.main` revision deleted) keeps its published
+   * revisions, as in Porch: each tag is a revision of its own, deleted on its own.
    */
   basePackages?: ReadonlySet<string>;
   /**
@@ -66,8 +67,10 @@ export interface DiscoverInput {
  * package: its latest published revision is DeletionProposed. A draft branch still at the head of its
  * merged pull request (publishing deletes it; a crash may leave it) is not a Draft: that revision is
  * Published under its tag. Refs that follow neither scheme are not package revisions and are left out.
- * A package whose deletion was approved (its directory gone from the base branch, `basePackages`) is
- * gone, as in Porch: none of its published revisions is listed.
+ * A deletion proposal names the one revision it deletes, as Porch's: a pull request labelled
+ * `porchlight/deletion` from a draft branch removes the package from the base branch, so the package's
+ * `.<branch>` revision is DeletionProposed; one from `deletionProposed/<package>/<workspace>` removes
+ * that published revision's tag, so that revision is (revision-deletion.ts).
  */
 export function discoverRevisions({
   refs,
@@ -91,7 +94,6 @@ export function discoverRevisions({
     const parsedTag = parseRevisionTag(tag);
     if (!parsedTag.ok) continue;
     const { package: pkg, revision } = parsedTag.value;
-    if (basePackages && !basePackages.has(pkg)) continue;
     const rev: PackageRevision = {
       package: pkg,
       workspace: publishedWorkspaces?.get(tag) ?? `v${revision}`,
@@ -106,23 +108,26 @@ export function discoverRevisions({
     if (!current || current.revision < revision) latest.set(pkg, rev);
   }
   for (const rev of latest.values()) rev.latest = true;
+  const onBranch = branchRevisions(basePackages, baseBranch, branches.get(baseBranch));
+  revisions.push(...onBranch.values());
 
   for (const [branch, sha] of branches) {
     const draft = parsePackageBranch(branch);
+    const pr = proposals.get(branch);
     if (!draft.ok) {
-      const porch = porchRevision(parsePorchBranch(branch), revisions, branch, sha);
+      const porch = porchRevision(parsePorchBranch(branch), revisions, branch, sha, pr);
       if (porch) revisions.push(porch);
       continue;
     }
-    const pr = proposals.get(branch);
     // A branch still at the head of its merged proposal is that published revision (its tag lists it);
     // commits pushed after the merge make it a draft again.
     if (!pr && mergedHeads.has(`${branch}@${sha}`)) continue;
     if (pr?.labels.includes(DELETION_LABEL)) {
-      const published = latest.get(draft.value.package);
-      if (published) {
-        published.lifecycle = "DeletionProposed";
-        published.pullRequest = pr.number;
+      // Removing the package from the base branch deletes its `.<branch>` revision, and no other.
+      const main = onBranch.get(draft.value.package);
+      if (main) {
+        main.lifecycle = "DeletionProposed";
+        main.pullRequest = pr.number;
         continue;
       }
     }
@@ -152,14 +157,19 @@ function porchRevision(
   revisions: PackageRevision[],
   branch: string,
   sha: string,
+  pr: PullRequestInfo | undefined,
 ): PackageRevision | undefined {
   if (!porch.ok || porch.value.kind === "Draft") return undefined;
   const { kind, package: pkg, workspace } = porch.value;
   if (kind === "DeletionProposed") {
+    // porchlight's own proposal to delete a published revision is this branch with a pull request
     const published = revisions.find(
-      (r) => r.package === pkg && r.workspace === workspace && r.lifecycle === "Published",
+      (r) => r.package === pkg && r.workspace === workspace && r.revision > 0 && r.lifecycle === "Published",
     );
-    if (published) published.lifecycle = "DeletionProposed";
+    if (published) {
+      published.lifecycle = "DeletionProposed";
+      if (pr?.labels.includes(DELETION_LABEL)) published.pullRequest = pr.number;
+    }
     return undefined;
   }
   return {
@@ -171,6 +181,34 @@ function porchRevision(
     ref: `refs/heads/${branch}`,
     sha,
   };
+}
+
+/**
+ * The packages on the base branch as the revisions Porch lists for its registered branch, by package:
+ * each outermost package (a directory with a Kptfile not inside another) as `<package>.<branch>`,
+ * revision -1, Published, never the latest.
+ */
+function branchRevisions(
+  dirs: ReadonlySet<string> | undefined,
+  branch: string,
+  sha: string | undefined,
+): Map<string, PackageRevision> {
+  const out = new Map<string, PackageRevision>();
+  if (!sha || !dirs) return out;
+  const packages = [...dirs].filter((d) => d !== "");
+  for (const pkg of packages) {
+    if (packages.some((outer) => pkg.startsWith(`${outer}/`))) continue;
+    out.set(pkg, {
+      package: pkg,
+      workspace: branch,
+      revision: -1,
+      lifecycle: "Published",
+      latest: false,
+      ref: `refs/heads/${branch}`,
+      sha,
+    });
+  }
+  return out;
 }
 
 function draftLifecycle(pr: PullRequestInfo | undefined): Lifecycle {

@@ -109,16 +109,16 @@ describe("discoverRevisions: every package revision from refs and open pull requ
       expected: ["app fix-1 0 false Draft -"],
     },
     {
-      name: "a deletion proposal marks the latest published revision DeletionProposed",
+      name: "a proposal to delete a published revision marks that revision DeletionProposed, no other",
       input: codeBlock`
         refs:
           - {ref: refs/tags/app/v1, sha: a1}
           - {ref: refs/tags/app/v2, sha: a2}
-          - {ref: refs/heads/drafts/app/delete, sha: d1}
+          - {ref: refs/heads/deletionProposed/app/v1, sha: d1}
         pullRequests:
-          - {number: 11, headRef: drafts/app/delete, baseRef: main, headSha: d1, labels: [porchlight/deletion], draft: false}
+          - {number: 11, headRef: deletionProposed/app/v1, baseRef: main, headSha: d1, labels: [porchlight/deletion], draft: false}
       `,
-      expected: ["app v1 1 false Published -", "app v2 2 true DeletionProposed 11"],
+      expected: ["app v1 1 false DeletionProposed 11", "app v2 2 true Published -"],
     },
     {
       name: "a deletion proposal for a never-published package is the draft itself",
@@ -192,23 +192,36 @@ describe("discoverRevisions: every package revision from refs and open pull requ
     expect(table(discoverRevisions(input(yaml)))).toEqual(expected);
   });
 
-  it("lists no revision of a package gone from the base branch (its deletion approved), but its new drafts", () => {
+  it("lists the packages on the base branch as its .main revisions; one gone from it keeps its tags", () => {
     const refs = input(codeBlock`
       refs:
+        - {ref: refs/heads/main, sha: m1}
         - {ref: refs/tags/app/v1, sha: a1}
         - {ref: refs/tags/app/v2, sha: a2}
         - {ref: refs/tags/web/v1, sha: w1}
         - {ref: refs/heads/drafts/app/again, sha: d1}
     `);
-    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["web"]) }))).toEqual([
-      "app again 0 false Draft -",
-      "web v1 1 true Published -",
-    ]);
-    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["app", "web"]) }))).toEqual([
+    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["web", "web/sub"]) }))).toEqual([
       "app v1 1 false Published -",
       "app v2 2 true Published -",
       "app again 0 false Draft -",
+      "web main -1 false Published -",
       "web v1 1 true Published -",
+    ]);
+  });
+
+  it("a proposal removing a package from the base branch marks its .main revision DeletionProposed, no tag", () => {
+    const refs = input(codeBlock`
+      refs:
+        - {ref: refs/heads/main, sha: m1}
+        - {ref: refs/tags/app/v1, sha: a1}
+        - {ref: refs/heads/drafts/app/delete-v1, sha: d1}
+      pullRequests:
+        - {number: 11, headRef: drafts/app/delete-v1, baseRef: main, headSha: d1, labels: [porchlight/deletion], draft: false}
+    `);
+    expect(table(discoverRevisions({ ...refs, basePackages: new Set(["app"]) }))).toEqual([
+      "app main -1 false DeletionProposed 11",
+      "app v1 1 true Published -",
     ]);
   });
 

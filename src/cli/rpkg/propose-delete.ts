@@ -1,19 +1,28 @@
-import { DELETION_LABEL, planDeletionProposal } from "../../lifecycle/index.js";
+import {
+  DELETION_LABEL,
+  formatRevisionTag,
+  type PackageRevision,
+  planDeletionProposal,
+} from "../../lifecycle/index.js";
+import { formatDeletionBranch, formatDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { baseSha } from "./drafts.js";
 import { RpkgError } from "./errors.js";
 import { nameOf } from "./names.js";
-import { toPullInfo } from "./repository.js";
+import { type RepoState, type Repository, type RpkgEnv, toPullInfo } from "./repository.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose-delete PACKAGE_REV_NAME... --repository=OWNER/REPO
 
-Propose deleting published packages: a pull request (label ${DELETION_LABEL}) that removes the
-package's directory from the base branch. Approving it deletes the package; rejecting it keeps it.
+Propose deleting published package revisions, each on its own, as Porch does: a pull request labelled
+${DELETION_LABEL}. For a published revision (\`repo.pkg.ws\`, tag <package>/v<N>) it is a pull request
+from deletionProposed/<package>/<ws> that changes no file: approving it deletes that tag and nothing
+else. For the package on the base branch (\`repo.pkg.main\`) it is a pull request removing the package's
+directory: approving it merges that. Rejecting either keeps the revision Published.
 `;
 
 export const proposeDeleteVerb: Verb = {
   name: "propose-delete",
-  summary: "Propose deleting a published package (a pull request removing it).",
+  summary: "Propose deleting a published revision (a pull request, label porchlight/deletion).",
   usage: USAGE,
   flags: {},
   run: (args, env) =>
@@ -27,37 +36,86 @@ export const proposeDeleteVerb: Verb = {
           `${name} is ${rev.lifecycle}${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? `; delete it with \`porchlight rpkg del ${name}\`` : ""}`,
         );
       }
-      const plan = planDeletionProposal({
-        package: repo.packageDir(rev.package),
-        refs: state.refs,
-        pullRequests: state.pulls.map((p) => toPullInfo(repo.full, p)),
-      });
-      if (plan.kind === "refuse") throw new RpkgError(plan.reason);
-      const step = env.progress.step(`Proposing the deletion of ${rev.package}`);
-      const pushed = await repo.conn.port.commitTree({
-        branch: plan.branch,
-        parent: baseSha(repo, state),
-        dir: repo.packageDir(rev.package),
-        tree: new Map(),
-        message: `Delete package ${rev.package}`,
-        author: await repo.author(),
-      });
-      if (!pushed.ok) {
-        step.fail();
-        throw new RpkgError(
-          pushed.reason === "unchanged"
-            ? `${rev.package} is already gone from ${repo.baseBranch} in ${repo.full}; nothing to delete`
-            : `someone created ${plan.branch} in ${repo.full} at the same time; run the command again`,
-        );
-      }
-      const pr = await repo.conn.port.createPull({
-        head: plan.branch,
-        base: repo.baseBranch,
-        title: plan.title,
-        body: `Proposes deleting package \`${rev.package}\` (latest revision v${plan.revision}). Approve to delete it; \`/reject\` keeps it.`,
-      });
-      await repo.conn.port.addLabels(pr.number, [plan.label]);
-      step.done(`#${pr.number}`);
+      if (rev.revision === -1) await proposeRemoval(repo, rev, state, env);
+      else await proposeTagDeletion(repo, rev, env);
       return `${nameOf(repo, rev)} proposed for deletion`;
     }),
 };
+
+/**
+ * The `.<branch>` revision: a pull request whose one commit removes the package's directory from the
+ * base branch (its published revisions, each a tag, stay).
+ */
+async function proposeRemoval(
+  repo: Repository,
+  rev: PackageRevision,
+  state: RepoState,
+  env: RpkgEnv,
+): Promise<void> {
+  const dir = repo.packageDir(rev.package);
+  const plan = planDeletionProposal({
+    package: dir,
+    refs: state.refs,
+    pullRequests: state.pulls.map((p) => toPullInfo(repo.full, p)),
+  });
+  if (plan.kind === "refuse") throw new RpkgError(plan.reason);
+  const step = env.progress.step(`Proposing the removal of ${rev.package} from ${repo.baseBranch}`);
+  const pushed = await repo.conn.port.commitTree({
+    branch: plan.branch,
+    parent: baseSha(repo, state),
+    dir,
+    tree: new Map(),
+    message: `Delete package ${rev.package} from ${repo.baseBranch}`,
+    author: await repo.author(),
+  });
+  if (!pushed.ok) {
+    step.fail();
+    throw new RpkgError(
+      pushed.reason === "unchanged"
+        ? `${rev.package} is already gone from ${repo.baseBranch} in ${repo.full}; nothing to delete`
+        : `someone created ${plan.branch} in ${repo.full} at the same time; run the command again`,
+    );
+  }
+  const pr = await repo.conn.port.createPull({
+    head: plan.branch,
+    base: repo.baseBranch,
+    title: plan.title,
+    body: `Proposes removing package \`${rev.package}\` from \`${repo.baseBranch}\` (its \`.${repo.baseBranch}\` revision); its published revisions, each a tag, stay. Approve to remove it; \`/reject\` keeps it.`,
+  });
+  await repo.conn.port.addLabels(pr.number, [plan.label]);
+  step.done(`#${pr.number}`);
+}
+
+/**
+ * A published revision: branch `deletionProposed/<package>/<ws>`, one empty commit on the tagged commit,
+ * and a pull request from it that names the tag (revision-deletion.ts). Approved, the tag goes.
+ */
+async function proposeTagDeletion(repo: Repository, rev: PackageRevision, env: RpkgEnv): Promise<void> {
+  const dir = repo.packageDir(rev.package);
+  const tag = formatRevisionTag({ package: dir, revision: rev.revision });
+  const branch = formatDeletionBranch({ package: dir, workspace: rev.workspace });
+  const step = env.progress.step(`Proposing the deletion of ${tag}`);
+  const { tree } = await repo.conn.port.readTree(rev.sha, dir);
+  const pushed = await repo.conn.port.commitTree({
+    branch,
+    parent: rev.sha,
+    dir,
+    tree,
+    allowEmpty: true,
+    message: `Propose deleting revision ${tag}`,
+    author: await repo.author(),
+  });
+  if (!pushed.ok) {
+    step.fail();
+    throw new RpkgError(`someone created ${branch} in ${repo.full} at the same time; run the command again`);
+  }
+  const proposal = formatDeletionProposal({
+    package: dir,
+    workspace: rev.workspace,
+    revision: rev.revision,
+    commit: rev.sha,
+  });
+  const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...proposal });
+  await repo.conn.port.addLabels(pr.number, [DELETION_LABEL]);
+  step.done(`#${pr.number}`);
+}

@@ -160,7 +160,7 @@ export async function openRepository(
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
       const merged = await mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch });
-      // A package whose directory is gone from the base branch was deleted: its revisions are not listed.
+      // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
       const baseDirs = base ? packageDirs((await conn.port.listFiles(base)).files.map((f) => f.path)) : [];
       const discovered = discoverRevisions({
@@ -170,7 +170,7 @@ export async function openRepository(
         basePackages: new Set(baseDirs),
         publishedWorkspaces: await publishedWorkspaces(conn.port, refs),
       });
-      const revisions = [...discovered, ...branchRevisions(baseDirs, baseBranch, base)]
+      const revisions = discovered
         .flatMap((r) => {
           // only the registration's directory, its packages named within it (Porch's packageInDirectory)
           const pkg = packageIn(directory, r.package);
@@ -187,32 +187,6 @@ export async function openRepository(
       return { name, email };
     },
   };
-}
-
-/**
- * The packages on the base branch as the revisions Porch lists for its registered branch: each
- * outermost package (a directory with a Kptfile not inside another) as `<repo>.<package>.<branch>`,
- * revision -1, Published, never the latest. They are read, pulled, copied and cloned like any
- * published revision; only a proposal changes them.
- */
-function branchRevisions(
-  dirs: readonly string[],
-  branch: string,
-  sha: string | undefined,
-): PackageRevision[] {
-  if (!sha) return [];
-  const packages = dirs.filter((d) => d !== "");
-  return packages
-    .filter((d) => !packages.some((outer) => d.startsWith(`${outer}/`)))
-    .map((pkg) => ({
-      package: pkg,
-      workspace: branch,
-      revision: -1,
-      lifecycle: "Published" as const,
-      latest: false,
-      ref: `refs/heads/${branch}`,
-      sha,
-    }));
 }
 
 /** Each revision tag's workspace, from its commit's message (one fetch of the commits for all). */

@@ -113,27 +113,21 @@ describe("rpkg approve publishes through the bot's publish job", () => {
     expect(merge.data.message).toContain('kpt:{"package":"app","workspaceName":"w1"}');
   });
 
-  it("approving a deletion proposal deletes the package", async () => {
-    // Named by its number as earlier versions printed it: the same revision, printed by its name.
-    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.v1", R])).code).toBe(0);
+  it("approving the deletion of the .main revision removes the package from main; its revision stays", async () => {
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.main", R])).code).toBe(0);
     await greenChecks();
-    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.w1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 approved\n" });
+    const r = await w.rpkg(w.bob, ["approve", "blueprints.app.main", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.main approved\n" });
     const gone = await w
       .octokit(w.bob)
       .rest.repos.getContent({ ...repo, path: "app/Kptfile" })
       .catch((e) => e.status);
     expect(gone).toBe(404);
-    // Gone, as in Porch: no revision of it is listed, though its tag stays for downstreams locked to it.
-    expect(rows((await w.rpkg(w.alice, ["get", R])).stdout)).toEqual([]);
+    // As in Porch: the package is gone from the branch; its published revision, a tag, is still listed.
+    expect(rows((await w.rpkg(w.alice, ["get", R])).stdout)).toEqual([
+      "blueprints.app.w1 app w1 1 true Published blueprints",
+    ]);
     const tags = await w.octokit(w.bob).rest.git.listMatchingRefs({ ...repo, ref: "tags/app/" });
     expect(tags.data.map((t) => t.ref)).toEqual(["refs/tags/app/v1"]);
-  });
-
-  it("a package made again after its deletion lists its new draft, not the deleted revisions", async () => {
-    expect((await w.rpkg(w.alice, ["init", "app", R, "--workspace=again"])).code).toBe(0);
-    expect(rows((await w.rpkg(w.alice, ["get", R])).stdout)).toEqual([
-      "blueprints.app.again app again 0 false Draft blueprints",
-    ]);
   });
 });

@@ -61,11 +61,12 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
       "blueprints.app.w1 app w1 1 true Published blueprints",
     ]);
 
-    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.w1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 proposed for deletion\n" });
+    // the package on the base branch is a revision of its own: deleting it removes the package from main
+    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.main", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.main proposed for deletion\n" });
     expect(await table()).toEqual([
-      "blueprints.app.main app main -1 false Published blueprints",
-      "blueprints.app.w1 app w1 1 true DeletionProposed blueprints",
+      "blueprints.app.main app main -1 false DeletionProposed blueprints",
+      "blueprints.app.w1 app w1 1 true Published blueprints",
     ]);
     const open = (await gh.rest.pulls.list({ ...repo, state: "open" })).data;
     expect(open.map((p) => [p.head.ref, p.labels.map((l) => l.name)])).toEqual([
@@ -80,24 +81,24 @@ describe("rpkg propose, reject, propose-delete and copy against the forge", () =
   });
 
   it("answers a second deletion proposal as porchctl does; del of it carries it out under publish's rules", async () => {
-    const again = await w.rpkg(w.alice, ["propose-delete", "app/v1", R]);
+    const again = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.main", R]);
     expect(again).toMatchObject({
       code: 0,
       stdout: "",
-      stderr: "blueprints.app.w1 is already proposed for deletion\n",
+      stderr: "blueprints.app.main is already proposed for deletion\n",
     });
     // `delete` is porchctl's name for del; deleting a DeletionProposed revision merges its proposal,
     // with the checks any publish needs (the caller's own approval counts, as Porch's) — here the checks
     // have not run, so nothing is deleted.
-    const del = await w.rpkg(w.alice, ["delete", "blueprints.app.v1", R, "--timeout=0s"]);
+    const del = await w.rpkg(w.alice, ["delete", "blueprints.app.main", R, "--timeout=0s"]);
     expect(del.code).toBe(1);
     expect(del.stderr).toContain("porchlight/guardrails has not run");
     expect(del.stdout).toBe("");
   });
 
   it("rejecting a deletion keeps the package published and removes the deletion branch", async () => {
-    const r = await w.rpkg(w.bob, ["reject", "blueprints.app.v1", R]);
-    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.w1 no longer proposed for deletion\n" });
+    const r = await w.rpkg(w.bob, ["reject", "blueprints.app.main", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.main no longer proposed for deletion\n" });
     expect(await table()).toEqual([
       "blueprints.app.main app main -1 false Published blueprints",
       "blueprints.app.w1 app w1 1 true Published blueprints",
