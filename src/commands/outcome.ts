@@ -4,6 +4,7 @@ import type { UpdateTarget } from "./args.js";
 export type CommandOutcome =
   | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
   | { kind: "returned-to-draft"; branch: string }
+  | { kind: "deletion-rejected" }
   | { kind: "rendered"; commitSha?: string }
   | { kind: "updated"; package: string; target: UpdateTarget; revision: number; commitSha?: string }
   | { kind: "deletion-proposed"; package: string; revision: number }
@@ -48,6 +49,8 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return `Published **${outcome.package}** as \`${outcome.tag}\` (revision ${outcome.revision}, merge ${short(outcome.mergeSha)}).`;
     case "returned-to-draft":
       return `Returned to draft: the pull request is closed and the branch \`${outcome.branch}\` stays for more changes.`;
+    case "deletion-rejected":
+      return "Deletion rejected: the pull request is closed and its branch removed; the revision stays Published.";
     case "rendered":
       return outcome.commitSha
         ? `Rendered the package and pushed the result as ${short(outcome.commitSha)}.`

@@ -118,6 +118,26 @@ export class GitRepo {
     }
   }
 
+  /**
+   * Deletes `ref` (a full name) only while it still points at `sha` (a push with lease): "gone" when it
+   * no longer exists, "moved" when it points elsewhere — a compare-and-swap, so of two deletions one
+   * deletes and the other learns it was gone.
+   */
+  async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    try {
+      await this.remote(["push", "--quiet", `--force-with-lease=${ref}:${sha}`, this.url, `:${ref}`]);
+      return "deleted";
+    } catch (e) {
+      if (
+        !(e instanceof GitCommandError) ||
+        !/rejected|stale info|does not exist|unable to delete/.test(e.stderr)
+      )
+        throw e;
+      const now = (await this.lsRemote()).find((r) => r.ref === ref);
+      return now ? "moved" : "gone";
+    }
+  }
+
   /** A shallow clone's fetch: one commit deep, or its whole history when every branch is asked for. */
   private async depthArgs(args: string[]): Promise<string[]> {
     if (!args.some((a) => a.includes("refs/heads/*"))) return ["--depth=1"];

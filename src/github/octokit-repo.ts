@@ -313,6 +313,10 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    return this.git.deleteRefIf(ref, sha);
+  }
+
   async deleteBranch(name: string): Promise<void> {
     try {
       await this.call(`deleting branch ${name}`, () =>

@@ -189,6 +189,12 @@ export interface RepoPort {
   /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
   createTag(name: string, sha: string): Promise<"created" | "exists">;
 
+  /**
+   * Deletes `ref` (a full name, `refs/tags/…` or `refs/heads/…`) only if it still points at `sha`, by git
+   * (a push with lease): "gone" when it no longer exists, "moved" when it points elsewhere.
+   */
+  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved">;
+
   /** Deletes branch `name`; a branch already gone is fine. */
   deleteBranch(name: string): Promise<void>;
 

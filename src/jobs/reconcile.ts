@@ -4,6 +4,7 @@ import { checkProposal } from "./check-proposal/index.js";
 import { answerCommands } from "./commands/answer.js";
 import { type JobContext, withDeferred } from "./context.js";
 import { answerPublishRequests } from "./publish/answer-requests.js";
+import { finishRevisionDeletions } from "./publish/delete-revision.js";
 import { resumePublish } from "./publish/finish.js";
 import { unfinishedPublishes } from "./publish/merged-drafts.js";
 import { renderDraft } from "./render-draft/index.js";
@@ -68,6 +69,10 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
         }),
       );
     }
+  });
+  await attempt("unfinished revision deletions", async () => {
+    const finished = await finishRevisionDeletions(ctx, { refs, openPulls: pulls });
+    if (finished > 0) resumed.push(`${finished} revision deletion(s)`);
   });
   for (const branch of branches.keys()) {
     if (!parsePackageBranch(branch).ok || merged.has(branch)) continue;

@@ -5,6 +5,7 @@ import { formatDraftBranch } from "./draft-branch.js";
 import { DELETION_LABEL } from "./labels.js";
 import { parsePackageBranch } from "./package-branch.js";
 import { indexRefs, type RefInfo } from "./refs.js";
+import { parseDeletionBranch } from "./revision-deletion.js";
 import { parseRevisionTag } from "./revision-tag.js";
 import { freeWorkspace } from "./rollback.js";
 
@@ -22,12 +23,19 @@ export type RejectDecision =
       pullRequest: number;
       /** The draft branch that stays, so the revision is a Draft again (Porch's reject). */
       keepBranch: string;
-      /** A rejected deletion proposal: its branch only removed the package, so it goes with it. */
-      deleteBranch: boolean;
+    }
+  | {
+      /** A rejected deletion proposal: its branch only carried the proposal, so it goes; the revision stays Published. */
+      kind: "close-deletion";
+      pullRequest: number;
+      deleteBranch: string;
     }
   | { kind: "refuse"; reason: string };
 
-/** `/reject`: a Proposed revision returns to Draft (the pull request closes, its branch stays). */
+/**
+ * `/reject`: a Proposed revision returns to Draft (the pull request closes, its branch stays); a
+ * DeletionProposed one returns to Published (the deletion's pull request closes, its branch goes).
+ */
 export function decideReject(pr: OpenProposal, actor: Actor): RejectDecision {
   if (!hasPermission(actor.permission, "write")) {
     return {
@@ -42,18 +50,17 @@ export function decideReject(pr: OpenProposal, actor: Actor): RejectDecision {
     };
   if (pr.state !== "open") return { kind: "refuse", reason: "This pull request is already closed." };
   const draft = parsePackageBranch(pr.headRef);
+  // A deletion proposal (of a published revision, or of the package on the base branch): its branch
+  // goes, the revision stays Published.
+  if (pr.labels.includes(DELETION_LABEL) && (draft.ok || parseDeletionBranch(pr.headRef).ok))
+    return { kind: "close-deletion", pullRequest: pr.number, deleteBranch: pr.headRef };
   if (!draft.ok) {
     return {
       kind: "refuse",
       reason: `This pull request is not a package proposal: its branch \`${pr.headRef}\` is not a draft (${draft.reason}).`,
     };
   }
-  return {
-    kind: "close",
-    pullRequest: pr.number,
-    keepBranch: pr.headRef,
-    deleteBranch: pr.labels.includes(DELETION_LABEL),
-  };
+  return { kind: "close", pullRequest: pr.number, keepBranch: pr.headRef };
 }
 
 export type DeletionPlan =

@@ -58,6 +58,11 @@ export interface PublishInput {
   mergeMethod: MergeMethod;
   /** The revision number the package would publish as (nextRevision over the repository's refs). */
   nextRevision: number;
+  /**
+   * The published revision a deletion proposal deletes (revision-deletion.ts): its tag and the commit
+   * the tag must still point at. Its pull request changes no file, so no check needs to run on it.
+   */
+  deletesRevision?: { tag: string; commit: string };
 }
 
 export type PublishDecision =
@@ -71,6 +76,8 @@ export type PublishDecision =
       approvedBy: string[];
     }
   | { kind: "delete"; mergeSha: string; mergeMethod: MergeMethod; approvedBy: string[] }
+  /** Delete the tag, only while it points at `commit`; the pull request is closed, never merged. */
+  | { kind: "delete-revision"; tag: string; commit: string; approvedBy: string[] }
   | { kind: "refuse"; reasons: string[]; message: string };
 
 const short = (sha: string) => sha.slice(0, 7);
@@ -105,7 +112,7 @@ export function decidePublish(input: PublishInput): PublishDecision {
       `a newer push (${short(pr.headSha)}) arrived after the review of ${short(seen)}; review again`,
     );
   }
-  reasons.push(...checkProblems(input.checkRuns, pr.headSha));
+  if (!input.deletesRevision) reasons.push(...checkProblems(input.checkRuns, pr.headSha));
 
   const { approvers, blockers } = tallyReviews(input.reviews, pr.headSha, pr.author);
   const callerCounts =
@@ -128,6 +135,7 @@ export function decidePublish(input: PublishInput): PublishDecision {
   if (reasons.length > 0) return refuse(reasons);
 
   const approvedBy = [...approvers].sort();
+  if (input.deletesRevision) return { kind: "delete-revision", ...input.deletesRevision, approvedBy };
   if (pr.labels.includes(DELETION_LABEL)) {
     return { kind: "delete", mergeSha: pr.headSha, mergeMethod: input.mergeMethod, approvedBy };
   }

@@ -269,6 +269,15 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       expect(refs).not.toContain("refs/heads/drafts/web/one");
     });
 
+    it("deletes a ref only while it points where it did: once deleted, then gone; moved, kept", async () => {
+      expect(await port.createTag("apps/web/v9", draft)).toBe("created");
+      expect(await port.deleteRefIf("refs/tags/apps/web/v9", main)).toBe("moved");
+      expect((await port.listRefs()).map((r) => r.ref)).toContain("refs/tags/apps/web/v9");
+      expect(await port.deleteRefIf("refs/tags/apps/web/v9", draft)).toBe("deleted");
+      expect(await port.deleteRefIf("refs/tags/apps/web/v9", draft)).toBe("gone");
+      expect((await port.listRefs()).map((r) => r.ref)).not.toContain("refs/tags/apps/web/v9");
+    });
+
     it("keeps one open issue per marker and label", async () => {
       const input = {
         marker: "<!-- porchlight:dash -->",

@@ -506,6 +506,15 @@ export class FakeRepo implements RepoPort {
     return "created";
   }
 
+  async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    this.calls.push("deleteRefIf");
+    const now = this.refs.get(ref);
+    if (now === undefined) return "gone";
+    if (now !== sha) return "moved";
+    this.refs.delete(ref);
+    return "deleted";
+  }
+
   async deleteBranch(name: string): Promise<void> {
     this.calls.push("deleteBranch");
     if (this.refs.delete(`refs/heads/${name}`)) this.deletedBranches.push(name);

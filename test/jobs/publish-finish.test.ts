@@ -4,6 +4,7 @@ import { publishProposal } from "../../src/jobs/publish/index.js";
 import { mergedDrafts } from "../../src/jobs/publish/merged-drafts.js";
 import { reconcileRepo } from "../../src/jobs/reconcile.js";
 import { DELETION_LABEL } from "../../src/lifecycle/labels.js";
+import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { cm, jobContext, KPTFILE } from "./helpers.js";
 
@@ -84,6 +85,65 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
       kind: "deleted",
     });
     expect(hasBranch(repo, "drafts/apps/web/delete-v1")).toBe(false);
+  });
+
+  it("an approved revision deletion deletes its tag only while it points at the proposed commit, idempotently", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    const tagged = repo.tags()["apps/web/v1"] as string;
+    const branch = "deletionProposed/apps/web/edit-1";
+    repo.branch(branch, tagged);
+    repo.commit(branch, {}, "Propose deleting revision apps/web/v1");
+    const proposal1 = formatDeletionProposal({
+      package: "apps/web",
+      workspace: "edit-1",
+      revision: 1,
+      commit: tagged,
+    });
+    const del = repo.openPull(branch, { labels: [DELETION_LABEL], body: proposal1.body });
+    const outcome = await publishProposal(ctx, { pull: del.number, request: approve });
+    expect(outcome).toEqual({ kind: "deleted", package: "apps/web", mergeSha: tagged, tag: "apps/web/v1" });
+    expect(repo.tags()).toEqual({});
+    expect(hasBranch(repo, branch)).toBe(false);
+    expect((await repo.getPull(del.number)).state).toBe("closed");
+    expect((await repo.getPull(del.number)).merged).toBe(false);
+    // the same request again (a redelivery) ends in the same place
+    expect(await publishProposal(ctx, { pull: del.number, request: approve })).toEqual(outcome);
+  });
+
+  it("the sweep finishes a revision deletion that crashed after the tag went; a moved tag is never deleted", async () => {
+    const { repo, pr, ctx } = await proposal();
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    const tagged = repo.tags()["apps/web/v1"] as string;
+    const branch = "deletionProposed/apps/web/edit-1";
+    repo.branch(branch, tagged);
+    repo.commit(branch, {}, "Propose deleting revision apps/web/v1");
+    const moved = formatDeletionProposal({
+      package: "apps/web",
+      workspace: "edit-1",
+      revision: 1,
+      commit: "f".repeat(40),
+    });
+    const stale = repo.openPull(branch, { labels: [DELETION_LABEL], body: moved.body });
+    expect(await publishProposal(ctx, { pull: stale.number, request: approve })).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("no longer points at fffffff"),
+    });
+    expect(repo.tags()).toEqual({ "apps/web/v1": tagged });
+    await repo.updatePull(stale.number, { state: "closed" });
+    const body = formatDeletionProposal({
+      package: "apps/web",
+      workspace: "edit-1",
+      revision: 1,
+      commit: tagged,
+    }).body;
+    const del = repo.openPull(branch, { labels: [DELETION_LABEL], body });
+    expect(await repo.deleteRefIf("refs/tags/apps/web/v1", tagged)).toBe("deleted");
+    const result = await reconcileRepo(ctx);
+    expect(result.resumed).toContain("1 revision deletion(s)");
+    expect((await repo.getPull(del.number)).state).toBe("closed");
+    expect(hasBranch(repo, branch)).toBe(false);
+    expect((await reconcileRepo(ctx)).resumed).toEqual([]);
   });
 
   it("the sweep finishes a publish that crashed between the merge and the tag, and renders no merged draft", async () => {

@@ -17,15 +17,19 @@ describe("/reject: a proposal returns to draft", () => {
       kind: "close",
       pullRequest: 7,
       keepBranch: "drafts/app/fix-1",
-      deleteBranch: false,
     });
   });
 
-  it("removes the branch of a rejected deletion proposal", () => {
-    expect(decideReject(pr({ labels: ["porchlight/deletion"] }), writer)).toMatchObject({
-      deleteBranch: true,
-    });
-  });
+  it.each(["drafts/app/delete-v1", "deletionProposed/app/first"])(
+    "removes the branch of a rejected deletion proposal (%s)",
+    (headRef) => {
+      expect(decideReject(pr({ headRef, labels: ["porchlight/deletion"] }), writer)).toEqual({
+        kind: "close-deletion",
+        pullRequest: 7,
+        deleteBranch: headRef,
+      });
+    },
+  );
 
   it.each([
     {

@@ -1,6 +1,7 @@
 import { GitHubError } from "../../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../../jobs/publish/index.js";
 import { REQUIRED_CHECKS } from "../../lifecycle/publish.js";
+import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 import { jobContext } from "./job-context.js";
@@ -14,7 +15,8 @@ Approve proposals: an approving review of the pull request's head, then the bot'
 naming the reviewed head, and tag <package>/v<N> (the next free number). Synchronous, as porchctl's: it
 first waits, at most --timeout (default 5m), for the bot's porchlight/render and porchlight/guardrails
 checks of the head to complete. A deletion proposal, approved,
-deletes the package. Publishing needs write permission and green porchlight/render and
+deletes that revision alone: a published revision's tag, or the .main revision's package from the
+base branch. Publishing needs write permission and green porchlight/render and
 porchlight/guardrails checks. The caller's approve is the approval, as Porch's (their own proposal's
 too); where the repository's configuration sets requiredApprovals, approvals from people other than
 the author are needed instead, and approve says how many are missing.
@@ -119,7 +121,8 @@ export async function approveAndPublish(
     }
     request = { kind: "command", user: me.login, porchApprove: true };
   }
-  await waitForChecks(repo, pr.headSha, wait);
+  // A revision's deletion proposal changes no file: no check runs on it, none is waited for.
+  if (!parseDeletionProposal(pr)) await waitForChecks(repo, pr.headSha, wait);
   const ctx = await jobContext(repo);
   let outcome = await publishProposal(ctx, { pull, request });
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {

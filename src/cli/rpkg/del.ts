@@ -7,8 +7,9 @@ const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO [
 
 Delete package revisions (alias: delete). A Draft or Proposed revision goes away with its branch (its
 pull request is closed). A Published revision is deleted through a deletion proposal: run
-\`rpkg propose-delete\`, then \`rpkg del\` (or \`rpkg approve\`) on the DeletionProposed revision to
-merge it, with the same checks and approvals as any publish (it waits for the checks as approve does).
+\`rpkg propose-delete\`, then \`rpkg del\` (or \`rpkg approve\`) on the DeletionProposed revision, with
+the approvals of any publish: that revision alone goes (a published revision's tag; for the .main
+revision, the package on the base branch, merged once its checks are green, which it waits for).
 `;
 
 export const delVerb: Verb = {

@@ -1,5 +1,6 @@
 import { formatOutcome } from "../../commands/outcome.js";
 import { replyMarker as markerOf } from "../../commands/reply.js";
+import { deletedText } from "../publish/delete-revision.js";
 import type { HandlerResult } from "./types.js";
 
 /** The hidden marker naming the comment a reply answers (as src/commands/reply.ts writes it). */
@@ -8,9 +9,7 @@ export function replyMarker(commentId: number): string {
 }
 
 function resultText(result: HandlerResult): string {
-  if (result.kind === "deleted") {
-    return `Deleted **${result.package}** (merge ${result.mergeSha.slice(0, 7)}). Its published revisions keep their tags.`;
-  }
+  if (result.kind === "deleted") return deletedText(result);
   return formatOutcome(result);
 }
 

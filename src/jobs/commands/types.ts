@@ -13,7 +13,9 @@ interface CommandInput {
 }
 
 /** What a verb's handler answers: a standard outcome, or a deletion that was published. */
-export type HandlerResult = CommandOutcome | { kind: "deleted"; package: string; mergeSha: string };
+export type HandlerResult =
+  | CommandOutcome
+  | { kind: "deleted"; package: string; mergeSha: string; tag?: string };
 
 export type VerbHandler = (ctx: JobContext, input: CommandInput) => Promise<HandlerResult>;
 

@@ -11,7 +11,8 @@ import { ensureRevisionTag } from "./tag.js";
 
 export type FinishedPublish =
   | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
-  | { kind: "deleted"; package: string; mergeSha: string }
+  /** A package removed from the base branch (merged), or with `tag` one published revision deleted. */
+  | { kind: "deleted"; package: string; mergeSha: string; tag?: string }
   | { kind: "refused"; message: string };
 
 /**

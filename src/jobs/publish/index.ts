@@ -1,13 +1,18 @@
 import { forkNotDraft } from "../../commands/authorize.js";
 import { GitHubError } from "../../github/errors.js";
+import type { PullRequest } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { annotateMessage } from "../../lifecycle/kpt-trailer.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { decidePublish, type PublishTrigger } from "../../lifecycle/publish.js";
+import { indexRefs } from "../../lifecycle/refs.js";
+import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
+import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
 import { fromFork, type JobContext } from "../context.js";
+import { carryOutRevisionDeletion } from "./delete-revision.js";
 import { type FinishedPublish, finishPublish } from "./finish.js";
-import { gatherFacts } from "./gather.js";
+import { gatherFacts, type PublishFacts } from "./gather.js";
 
 /** Who asked to publish: an approving review (on the head it reviewed), or `/approve`. */
 export type PublishRequest =
@@ -38,6 +43,8 @@ export async function publishProposal(
   const pr = await ctx.port.getPull(input.pull);
   // An approving review (or a merge by hand) of a fork's pull request publishes nothing.
   if (fromFork(ctx, pr)) return refused(forkNotDraft("approve", pr.number, pr.headRepo));
+  const revisionDeletion = parseDeletionProposal(pr);
+  if (revisionDeletion) return deleteRevision(ctx, pr, revisionDeletion, input.request);
   const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return refused(
@@ -50,20 +57,10 @@ export async function publishProposal(
     return finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion });
   }
   const facts = await gatherFacts(ctx.port, pr);
-  const permission = await facts.permissionOf(input.request.user);
-  const trigger: PublishTrigger =
-    input.request.kind === "review"
-      ? { kind: "review", user: input.request.user, permission, commitId: input.request.commitId }
-      : {
-          kind: "command",
-          user: input.request.user,
-          permission,
-          callerApproves: input.request.porchApprove === true && !ctx.config.requiredApprovalsSet,
-        };
   const decision = decidePublish({
     package: pkg,
     pullRequest: pr,
-    trigger,
+    trigger: await triggerOf(ctx, facts, input.request),
     reviews: facts.reviews,
     checkRuns: facts.checkRuns,
     requiredApprovals: ctx.config.requiredApprovals,
@@ -71,6 +68,7 @@ export async function publishProposal(
     nextRevision: nextRevision(pkg, facts.refs),
   });
   if (decision.kind === "refuse") return refused(decision.message);
+  if (decision.kind === "delete-revision") return refused(`#${pr.number} deletes no revision.`);
   let mergeSha: string;
   try {
     mergeSha = await ctx.port.mergePull(pr.number, {
@@ -110,6 +108,54 @@ export async function publishProposal(
     deletion: decision.kind === "delete",
     refs: facts.refs,
   });
+}
+
+/** Who asked, as decidePublish weighs it: their permission, and whether their approval counts. */
+async function triggerOf(
+  ctx: JobContext,
+  facts: PublishFacts,
+  request: PublishRequest,
+): Promise<PublishTrigger> {
+  const permission = await facts.permissionOf(request.user);
+  return request.kind === "review"
+    ? { kind: "review", user: request.user, permission, commitId: request.commitId }
+    : {
+        kind: "command",
+        user: request.user,
+        permission,
+        callerApproves: request.porchApprove === true && !ctx.config.requiredApprovalsSet,
+      };
+}
+
+/**
+ * Approving a proposal to delete one published revision: decided as a publish is (who may approve,
+ * approvals of the head; no check, since the pull request changes no file), then the tag deleted
+ * (carryOutRevisionDeletion). A tag already gone was deleted by this proposal: what is left is finished.
+ */
+async function deleteRevision(
+  ctx: JobContext,
+  pr: PullRequest,
+  deletion: RevisionDeletion,
+  request: PublishRequest,
+): Promise<PublishOutcome> {
+  const tag = formatRevisionTag(deletion);
+  const facts = await gatherFacts(ctx.port, pr);
+  // Merged by GitHub's button (the merge was a writer's approval, as a merged proposal publishes).
+  if (!pr.merged && indexRefs(facts.refs).tags.has(tag)) {
+    const decision = decidePublish({
+      package: deletion.package,
+      pullRequest: pr,
+      trigger: await triggerOf(ctx, facts, request),
+      reviews: facts.reviews,
+      checkRuns: facts.checkRuns,
+      requiredApprovals: ctx.config.requiredApprovals,
+      mergeMethod: ctx.config.mergeMethod,
+      nextRevision: 0,
+      deletesRevision: { tag, commit: deletion.commit },
+    });
+    if (decision.kind === "refuse") return refused(decision.message.replace(/^Not published/, "Not deleted"));
+  }
+  return carryOutRevisionDeletion(ctx, pr, deletion);
 }
 
 function refused(message: string): PublishOutcome {

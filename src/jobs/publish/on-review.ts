@@ -1,5 +1,6 @@
 import { formatOutcome } from "../../commands/outcome.js";
 import type { JobContext } from "../context.js";
+import { deletedText } from "./delete-revision.js";
 import { heldBackRunText, runHeldBack } from "./held-back.js";
 import { type PublishOutcome, publishProposal } from "./index.js";
 
@@ -13,7 +14,7 @@ function publishText(outcome: PublishOutcome): string {
     case "published":
       return formatOutcome(outcome);
     case "deleted":
-      return `Deleted **${outcome.package}** (merge ${outcome.mergeSha.slice(0, 7)}). Its published revisions keep their tags.`;
+      return deletedText(outcome);
     case "refused":
       return outcome.message;
   }

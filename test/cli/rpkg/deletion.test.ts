@@ -36,4 +36,91 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
     const files = await gh.rest.pulls.listFiles({ ...repo, pull_number: open[0]?.number as number });
     expect(files.data).toEqual([]);
   });
+
+  const gh = () => w.octokit(w.bob);
+  const tags = async () =>
+    (await gh().rest.git.listMatchingRefs({ ...repo, ref: "tags/app/" })).data.map((t) => t.ref);
+  const branches = async () => (await gh().rest.repos.listBranches(repo)).data.map((b) => b.name);
+  const greenChecks = async () => {
+    const bot = w.octokit(w.bot);
+    for (const pr of (await bot.rest.pulls.list({ ...repo, state: "open" })).data)
+      for (const name of ["porchlight/render", "porchlight/guardrails"])
+        await bot.rest.checks.create({
+          ...repo,
+          name,
+          head_sha: pr.head.sha,
+          status: "completed",
+          conclusion: "success",
+        });
+  };
+
+  it("reject of a deletion proposal returns the revision to Published and drops the proposal", async () => {
+    const r = await w.rpkg(w.bob, ["reject", "blueprints.app.first", R]);
+    expect(r).toMatchObject({
+      code: 0,
+      stdout: "blueprints.app.first no longer proposed for deletion\n",
+      stderr: "",
+    });
+    expect(await table()).toContain("blueprints.app.first app first 1 false Published blueprints");
+    expect(await branches()).toEqual(["main"]);
+    expect(await tags()).toEqual(["refs/tags/app/v1", "refs/tags/app/v2"]);
+    const closed = (await gh().rest.pulls.list({ ...repo, state: "closed" })).data;
+    expect(closed.find((p) => p.head.ref === "deletionProposed/app/first")).toMatchObject({
+      merged_at: null,
+    });
+  });
+
+  it("del of published revision v2 deletes its tag and nothing else; v1 is the latest again", async () => {
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.second", R])).code).toBe(0);
+    // the caller's approval is the approval, as Porch's; no check is waited for: the pull request changes no file
+    const r = await w.rpkg(w.alice, ["del", "blueprints.app.second", R, "--timeout=0s"]);
+    expect(r).toEqual({ code: 0, stdout: "blueprints.app.second deleted\n", stderr: "" });
+    expect(await tags()).toEqual(["refs/tags/app/v1"]);
+    expect(await table()).toEqual([
+      "blueprints.app.main app main -1 false Published blueprints",
+      "blueprints.app.first app first 1 true Published blueprints",
+    ]);
+    const yaml = await w.rpkg(w.alice, ["get", "blueprints.app.first", R, "-o", "yaml"]);
+    expect(yaml.stdout).toContain('kpt.dev/latest-revision: "true"');
+    // the package stays on the branch, the proposal closed unmerged and its branch gone
+    const kptfile = await gh().rest.repos.getContent({ ...repo, path: "app/Kptfile" });
+    expect(kptfile.status).toBe(200);
+    expect(await branches()).toEqual(["main"]);
+    const pr = (await gh().rest.pulls.list({ ...repo, state: "closed" })).data.find(
+      (p) => p.head.ref === "deletionProposed/app/second",
+    );
+    expect(pr).toMatchObject({ state: "closed", merged_at: null });
+    const gone = await w.rpkg(w.alice, ["get", "blueprints.app.second", R]);
+    expect(gone.code).toBe(1);
+  });
+
+  it("the .main revision: propose-delete makes it DeletionProposed, del removes the package from main only", async () => {
+    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.main", R]);
+    expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.main proposed for deletion\n" });
+    expect(await table()).toEqual([
+      "blueprints.app.main app main -1 false DeletionProposed blueprints",
+      "blueprints.app.first app first 1 true Published blueprints",
+    ]);
+    await greenChecks();
+    const del = await w.rpkg(w.alice, ["del", "blueprints.app.main", R]);
+    expect(del).toEqual({ code: 0, stdout: "blueprints.app.main deleted\n", stderr: "" });
+    expect(
+      await gh()
+        .rest.repos.getContent({ ...repo, path: "app/Kptfile" })
+        .catch((e) => e.status),
+    ).toBe(404);
+    expect(await table()).toEqual(["blueprints.app.first app first 1 true Published blueprints"]);
+    expect(await tags()).toEqual(["refs/tags/app/v1"]);
+  });
+
+  it("with its last revision deleted the package is gone, and can be made again under the same name", async () => {
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.app.first", R])).code).toBe(0);
+    const approved = await w.rpkg(w.bob, ["approve", "blueprints.app.first", R]);
+    expect(approved).toMatchObject({ code: 0, stdout: "blueprints.app.first approved\n" });
+    expect(await tags()).toEqual([]);
+    expect(await table()).toEqual([]);
+    const again = await w.rpkg(w.alice, ["init", "app", R, "--workspace=first"]);
+    expect(again).toMatchObject({ code: 0, stdout: "blueprints.app.first created\n" });
+    expect(await table()).toEqual(["blueprints.app.first app first 0 false Draft blueprints"]);
+  });
 });

@@ -1,0 +1,68 @@
+import type { PullRequest } from "../../github/port.js";
+import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
+import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
+import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
+import type { JobContext } from "../context.js";
+import type { FinishedPublish } from "./finish.js";
+
+/**
+ * The approved deletion of one published revision (lifecycle/revision-deletion.ts): its tag deleted
+ * only while it still points at the proposed commit (a compare-and-swap by git), then the pull request
+ * closed unmerged and its `deletionProposed/…` branch deleted. Each step is done only if missing: a tag
+ * already gone was deleted by this proposal's approval (a crash after it, a second delivery), so what
+ * is left is finished and the outcome is the same.
+ */
+export async function carryOutRevisionDeletion(
+  ctx: JobContext,
+  pr: PullRequest,
+  deletion: RevisionDeletion,
+): Promise<FinishedPublish> {
+  const tag = formatRevisionTag(deletion);
+  const deleted = await ctx.port.deleteRefIf(`refs/tags/${tag}`, deletion.commit);
+  if (deleted === "moved") {
+    return {
+      kind: "refused",
+      message: `Not deleted: the tag \`${tag}\` no longer points at ${deletion.commit.slice(0, 7)}, the commit proposed for deletion; close this pull request and propose the deletion again.`,
+    };
+  }
+  return finishRevisionDeletion(ctx, pr, deletion);
+}
+
+/** After the tag is gone: the pull request closed (never merged) and its branch deleted. */
+async function finishRevisionDeletion(
+  ctx: JobContext,
+  pr: PullRequest,
+  deletion: RevisionDeletion,
+): Promise<FinishedPublish> {
+  const tag = formatRevisionTag(deletion);
+  if (pr.state === "open") await ctx.port.updatePull(pr.number, { state: "closed" });
+  await ctx.port.deleteBranch(pr.headRef);
+  ctx.log.info({ pr: pr.number, tag, commit: deletion.commit }, "revision deleted");
+  return { kind: "deleted", package: deletion.package, mergeSha: deletion.commit, tag };
+}
+
+/**
+ * The open revision-deletion proposals whose tag is already gone (a crash between deleting it and
+ * closing the pull request), finished: what the sweep does for them.
+ */
+export async function finishRevisionDeletions(
+  ctx: JobContext,
+  input: { refs: readonly RefInfo[]; openPulls: readonly PullRequest[] },
+): Promise<number> {
+  const { tags } = indexRefs(input.refs);
+  let finished = 0;
+  for (const pr of input.openPulls) {
+    const deletion = parseDeletionProposal(pr);
+    if (!deletion || tags.has(formatRevisionTag(deletion))) continue;
+    await finishRevisionDeletion(ctx, pr, deletion);
+    finished++;
+  }
+  return finished;
+}
+
+/** What the pull request's comment says of a deletion carried out. */
+export function deletedText(outcome: { package: string; mergeSha: string; tag?: string }): string {
+  if (outcome.tag)
+    return `Deleted revision **${outcome.tag}** (its tag, on ${outcome.mergeSha.slice(0, 7)}). The package's other revisions stay.`;
+  return `Deleted **${outcome.package}** from the base branch (merge ${outcome.mergeSha.slice(0, 7)}). Its published revisions keep their tags.`;
+}
