@@ -13,7 +13,7 @@ import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import type { ParsedArgs } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { nameOf, refNameOf } from "./names.js";
+import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { renderAsPorch } from "./render.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import { locateSourceRevision, repositoryUpstream, sameServerRepository } from "./upstream.js";
@@ -149,6 +149,7 @@ async function openCloneSource(
     return { upstream, directory, ref, ociOrTarball: false };
   }
   const found = await locateSourceRevision(env, repo, state, source);
+  refusePlaceholder("upstream revision", found.repo, found.rev);
   return {
     upstream: repositoryUpstream(found.repo),
     directory: `/${found.repo.packageDir(found.rev.package)}`,

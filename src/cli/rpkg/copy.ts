@@ -1,7 +1,7 @@
 import { UsageError } from "../io.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { nameOf, refNameOf } from "./names.js";
+import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg copy SOURCE_PACKAGE_REV_NAME --repository=OWNER/REPO --workspace=W
@@ -25,6 +25,8 @@ export const copyVerb: Verb = {
     const workspace = args.values.get("workspace");
     if (!workspace) throw new UsageError(`rpkg copy needs --workspace\n\n${USAGE}`);
     const { repo, state, rev } = await openRevision("copy", args, env, source);
+    // Porch's copy is an edit task; its source is never the placeholder
+    refusePlaceholder("source revision", repo, rev);
     if (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed") {
       throw new RpkgError(
         `${source} is ${rev.lifecycle}: only a published revision can be copied; publish it first (\`porchlight rpkg propose\`, then \`approve\`) or keep editing the draft`,

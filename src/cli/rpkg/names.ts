@@ -94,3 +94,21 @@ export function branchOf(rev: PackageRevision): string | undefined {
 export function refNameOf(rev: PackageRevision): string {
   return rev.ref.replace(/^refs\/(heads|tags)\//, "");
 }
+
+/**
+ * Porch's refusal to make a revision from the `.<branch>` revision, a placeholder for the package on
+ * the registered branch: it is not a revision of its own (pkg/task: clone, edit, upgrade). `role` is
+ * Porch's word for it (`upstream revision`, `source revision`, `target upstream revision`).
+ */
+export function refusePlaceholder(
+  role: string,
+  repo: Pick<Repository, "name" | "full">,
+  rev: Pick<PackageRevision, "package" | "workspace" | "revision">,
+): void {
+  if (rev.revision !== -1) return;
+  const name = nameOf(repo, rev);
+  throw new RpkgError(
+    `Internal error occurred: ${role} may not be the placeholder package revision ${repo.name}/${name}`,
+    `${name} stands for the package on ${rev.workspace}, not a revision of it: name a published revision of ${rev.package} instead (\`porchlight rpkg get --repository ${repo.full} --name ${rev.package}\`)`,
+  );
+}

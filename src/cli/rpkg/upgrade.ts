@@ -9,7 +9,7 @@ import { intFlag } from "./args.js";
 import { discoverUpgrades } from "./discover.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
 import { RpkgError } from "./errors.js";
-import { nameOf } from "./names.js";
+import { nameOf, refusePlaceholder } from "./names.js";
 import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
 import { repositoryUpstream, revisionNameOfTag, sameServerRepository } from "./upstream.js";
 import { openRevision, type Verb } from "./verb.js";
@@ -58,6 +58,7 @@ export const upgradeVerb: Verb = {
     if (!workspace) throw new UsageError(`rpkg upgrade needs --workspace\n\n${USAGE}`);
     const wanted = intFlag(args, "revision", USAGE);
     const { repo, state, rev } = await openRevision("upgrade", args, env, name);
+    refusePlaceholder("source revision", repo, rev);
     if (rev.lifecycle !== "Published") {
       throw new RpkgError(
         `to upgrade a package, the revision must be Published, not ${rev.lifecycle}: ${name} in ${repo.full}`,

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+
+const UP = "--repository=acme/blueprints";
+const DOWN = "--repository=acme/deploy";
+
+describe("the .main revision is a placeholder, as in Porch: no revision is made from it", () => {
+  let w: RpkgWorld;
+  beforeAll(async () => {
+    w = await rpkgWorld();
+    expect((await w.rpkg(w.alice, ["init", "app", UP, "--workspace=first"])).code).toBe(0);
+    expect((await w.publish("acme/blueprints", "blueprints.app.first")).code).toBe(0);
+    expect(
+      (await w.rpkg(w.alice, ["clone", "blueprints.app.first", "web", DOWN, "--workspace=first"])).code,
+    ).toBe(0);
+    expect((await w.publish("acme/deploy", "deploy.web.first")).code).toBe(0);
+  });
+  afterAll(async () => {
+    await w.stop();
+  });
+
+  const branches = async (repo: string) =>
+    (await w.octokit(w.alice).rest.repos.listBranches({ owner: "acme", repo })).data.map((b) => b.name);
+
+  it("clone from it is refused with Porch's reason, and nothing is created", async () => {
+    const r = await w.rpkg(w.alice, ["clone", "blueprints.app.main", "other", DOWN, "--workspace=first"]);
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        "Error: Internal error occurred: upstream revision may not be the placeholder package revision blueprints/blueprints.app.main \n",
+    });
+    expect(await branches("deploy")).toEqual(["main"]);
+    // what to do instead, with -v
+    const hinted = await w.rpkg(w.alice, [
+      "clone",
+      "blueprints.app.main",
+      "other",
+      DOWN,
+      "--workspace=first",
+      "-v",
+    ]);
+    expect(hinted.stderr).toContain("name a published revision of app instead");
+  });
+
+  it("copy (Porch's edit) from it is refused", async () => {
+    const r = await w.rpkg(w.alice, ["copy", "blueprints.app.main", "--workspace=second", UP]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "source revision may not be the placeholder package revision blueprints/blueprints.app.main",
+    );
+    expect(await branches("blueprints")).toEqual(["main"]);
+  });
+
+  it("upgrading it is refused, naming it", async () => {
+    const r = await w.rpkg(w.alice, ["upgrade", "deploy.web.main", "--workspace=up", DOWN]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
+      "source revision may not be the placeholder package revision deploy/deploy.web.main",
+    );
+    expect(rows((await w.rpkg(w.alice, ["get", DOWN])).stdout)).toEqual([
+      "deploy.web.main web main -1 false Published deploy",
+      "deploy.web.first web first 1 true Published deploy",
+    ]);
+  });
+});
