@@ -16,7 +16,8 @@ import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N | --ref=REF] --repository=OWNER/REPO
 
-Create a new draft (branch drafts/PACKAGE/W) of a published downstream package, updated to revision N
+Create a new draft (branch drafts/PACKAGE/W) of a downstream package revision (published, or a draft
+as it is now, as Porch's upgrade task takes either), updated to revision N
 of its upstream package (default: the latest) with kpt's 3-way merge: upstream changes since the
 revision it was cloned from (or last upgraded to) merged into the downstream package's own changes.
 A merge with conflicts pushes nothing and lists them.
@@ -34,7 +35,8 @@ Flags:
   --discover D    upstream or downstream: list available upgrades instead of making one
   --strategy S    resource-merge, fast-forward, force-delete-replace or copy-merge (default: the
                   Kptfile's updateStrategy, else resource-merge)
-  --revision N    the upstream revision to upgrade to (default: its latest)
+  --revision N    the upstream revision to upgrade to (default: its latest; -1, the upstream's .main
+                  placeholder, is refused as Porch refuses it)
   --ref REF       for an OCI or tarball upstream: the tag, digest or tarball URL to upgrade to
 `;
 
@@ -56,14 +58,15 @@ export const upgradeVerb: Verb = {
       throw new UsageError(`rpkg upgrade takes one PACKAGE_REV_NAME\n\n${USAGE}`);
     const workspace = args.values.get("workspace");
     if (!workspace) throw new UsageError(`rpkg upgrade needs --workspace\n\n${USAGE}`);
-    const wanted = intFlag(args, "revision", USAGE);
+    // -1 names the upstream's `.main`, a placeholder (refused below, naming it); other negatives, porchctl's refusal
+    const placeholderTarget = /^-[0-9]+$/.test(args.values.get("revision") ?? "");
+    if (placeholderTarget && args.values.get("revision") !== "-1")
+      throw new RpkgError("revision must be positive (and not main)");
+    const wanted = placeholderTarget ? undefined : intFlag(args, "revision", USAGE);
     const { repo, state, rev } = await openRevision("upgrade", args, env, name);
     refusePlaceholder("source revision", repo, rev);
-    if (rev.lifecycle !== "Published") {
-      throw new RpkgError(
-        `to upgrade a package, the revision must be Published, not ${rev.lifecycle}: ${name} in ${repo.full}`,
-      );
-    }
+    // Porch's upgrade task takes any revision as the local one, a draft too: the new draft is made from
+    // its files as they are now.
     const branch = newDraftBranch(repo, state, rev.package, workspace);
     const dir = repo.packageDir(rev.package);
     const step = env.progress.step(`Upgrading ${nameOf(repo, rev)}`);
@@ -105,6 +108,7 @@ export const upgradeVerb: Verb = {
     }
     const upstream = await upstreamRepository(env, repo, up.repo, name);
     const upstreamPkg = up.directory.replace(/^\/+|\/+$/g, "");
+    if (placeholderTarget) refuseMainTarget(upstream, upstreamPkg);
     const target = targetTag(upstream, upstreamPkg, wanted, await upstream.conn.port.listRefs());
     const source = repositoryUpstream(upstream);
     const { commit, resolvedRef } = await source.resolve(target, up.directory);
@@ -229,6 +233,18 @@ async function upstreamRepository(
     );
   }
   return openRepository(env, full, "upgrade");
+}
+
+/**
+ * `--revision=-1`: the upstream package's `.main` revision, a placeholder Porch never upgrades to —
+ * porchctl's words, then the upgrade task's, naming it.
+ */
+function refuseMainTarget(upstream: Repository, pkg: string): never {
+  const name = nameOf(upstream, { package: pkg, workspace: upstream.baseBranch });
+  throw new RpkgError(
+    `revision must be positive (and not main): target upstream revision may not be the placeholder package revision ${upstream.name}/${name}`,
+    `--revision names a published revision of ${pkg} (1, 2, …); leave it out for the latest`,
+  );
 }
 
 /** The upstream tag to upgrade to: `<package>/v<N>`, or the package's latest. */
