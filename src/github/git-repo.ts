@@ -467,6 +467,7 @@ export class GitRepo {
     author: CommitAuthor;
     kpt?: KptAnnotation | null;
     allowEmpty?: boolean;
+    exclusive?: boolean;
   }): Promise<PushResult> {
     await this.init();
     const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
@@ -526,13 +527,24 @@ export class GitRepo {
     this.commits.add(commit);
     try {
       const ref = `refs/heads/${input.branch}`;
-      await this.remote(
-        input.replaces
-          ? ["push", "--quiet", `--force-with-lease=${ref}:${input.replaces}`, this.url, `${commit}:${ref}`]
-          : ["push", "--quiet", this.url, `${commit}:${ref}`],
-      );
+      const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];
+      const out = await this.remote([
+        "push",
+        input.exclusive ? "--porcelain" : "--quiet",
+        ...lease,
+        this.url,
+        `${commit}:${ref}`,
+      ]);
+      // `=`: the branch was already at this very commit — another request pushed the same (a commit is
+      // the same to the second when its tree, parent, message, author and time are)
+      if (input.exclusive && /^=\t/m.test(out.toString("utf8")))
+        return { ok: false, reason: "non-fast-forward" };
     } catch (e) {
-      if (e instanceof GitCommandError && /non-fast-forward|fetch first|rejected|stale info/.test(e.stderr)) {
+      // (with --porcelain the reason is on stdout; stderr says only that the push failed)
+      if (
+        e instanceof GitCommandError &&
+        /non-fast-forward|fetch first|rejected|stale info|failed to push some refs/.test(e.stderr)
+      ) {
         return { ok: false, reason: "non-fast-forward" };
       }
       throw e;

@@ -134,6 +134,11 @@ export interface RepoPort {
     kpt?: KptAnnotation | null;
     /** Commit even when the tree equals the parent's (a new draft's first commit, as Porch writes one). */
     allowEmpty?: boolean;
+    /**
+     * This push must move the branch itself (a compare-and-swap): a branch another request already
+     * moved to this very commit is non-fast-forward too, not a success shared by both.
+     */
+    exclusive?: boolean;
   }): Promise<PushResult>;
 
   getPull(number: number): Promise<PullRequest>;

@@ -295,6 +295,7 @@ export class FakeRepo implements RepoPort {
     const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
     const message = kpt ? annotateMessage(input.message, kpt) : input.message;
     const sha = this.addCommit(base, input.parent ? [input.parent] : [], message, input.author);
+    if (input.exclusive && current === sha) return { ok: false, reason: "non-fast-forward" };
     this.refs.set(ref, sha);
     return { ok: true, sha };
   }

@@ -1,5 +1,5 @@
 import { approveAndPublish, checkWait } from "./approve.js";
-import { RpkgError } from "./errors.js";
+import { RpkgError, revisionConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
@@ -40,9 +40,18 @@ export const delVerb: Verb = {
         );
       }
       const step = env.progress.step(`Deleting ${branch}`);
+      // only while the branch is where it was read: of two deletions at once, exactly one deletes
+      const deleted = await repo.conn.port.deleteRefIf(`refs/heads/${branch}`, rev.sha);
+      if (deleted !== "deleted") {
+        step.fail(deleted === "gone" ? "deleted by another request" : "changed by another request");
+        throw revisionConflict(
+          repo.namespace,
+          nameOf(repo, rev),
+          `another request ${deleted === "gone" ? "deleted" : "pushed to"} ${branch} in ${repo.full} at the same moment; see where it is with \`porchlight rpkg get --repository ${repo.full}\``,
+        );
+      }
       if (rev.pullRequest !== undefined)
         await repo.conn.port.updatePull(rev.pullRequest, { state: "closed" });
-      await repo.conn.port.deleteBranch(branch);
       step.done();
       return `${nameOf(repo, rev)} deleted`;
     }),

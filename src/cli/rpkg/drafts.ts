@@ -7,7 +7,7 @@ import {
   workspaceProblem,
 } from "../../lifecycle/index.js";
 import { annotationForBranch, type PorchTask } from "../../lifecycle/kpt-trailer.js";
-import { RpkgError } from "./errors.js";
+import { creationConflict, RpkgError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The commit the base branch points at; a repository without it cannot hold drafts yet. */
@@ -61,13 +61,17 @@ export async function createDraft(
     allowEmpty: true,
     // the task that began the revision, in its first commit's trailer, where Porch reads its spec.tasks
     ...(kpt && input.task ? { kpt: { ...kpt, task: input.task } } : {}),
+    // of two requests creating it at once (even with the very same commit), exactly one does
+    exclusive: true,
   });
   if (result.ok) return result.sha;
-  return raced(repo, input.branch);
-}
-
-function raced(repo: Repository, branch: string): never {
-  throw new RpkgError(
-    `someone created ${branch} in ${repo.full} at the same time; run \`porchlight rpkg get --repository ${repo.full}\` and choose another --workspace`,
+  throw creationConflict(
+    {
+      namespace: repo.namespace,
+      repository: repo.name,
+      package: input.pkg,
+      workspace: input.branch.slice(input.branch.lastIndexOf("/") + 1),
+    },
+    `another request created ${input.branch} in ${repo.full} at the same moment; see it with \`porchlight rpkg get --repository ${repo.full} --name ${input.pkg}\``,
   );
 }

@@ -34,6 +34,38 @@ export class RevisionNotFound extends RpkgError {
   }
 }
 
+/**
+ * Porch's answer to a request that lost to another on the same revision at the same moment: here, a
+ * compare-and-swap on a ref (a push that must move the branch itself, a deletion while the ref is
+ * still where it was read, a second pull request from one branch) that failed. Kubernetes' Conflict,
+ * in Porch's words (pkg/registry/porch: another request is already in progress).
+ */
+export function revisionConflict(namespace: string, name: string, hint: string): RpkgError {
+  return new RpkgError(
+    `Operation cannot be fulfilled on packagerevisions.porch.kpt.dev "${name}": another request is already in progress on package revision "${namespace}/${name}"`,
+    hint,
+  );
+}
+
+/** The same for the resources of a draft (`rpkg push`). */
+export function resourcesConflict(namespace: string, name: string, hint: string): RpkgError {
+  return new RpkgError(
+    `Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "${name}": another request is already in progress on package revision resources "${namespace}/${name}"`,
+    hint,
+  );
+}
+
+/** The same for a new revision (init, clone, copy, upgrade) that another request created first. */
+export function creationConflict(
+  at: { namespace: string; repository: string; package: string; workspace: string },
+  hint: string,
+): RpkgError {
+  return new RpkgError(
+    `Operation cannot be fulfilled on packagerevisions.porch.kpt.dev "(new creation)": another request is already in progress to create package revision with details namespace="${at.namespace}", repository="${at.repository}", package="${at.package}",workspace="${at.workspace}"`,
+    hint,
+  );
+}
+
 /** What to tell the user for a failure while working on `repository`. */
 export function describeFailure(e: unknown, repository: string): string {
   if (e instanceof RpkgError) return e.message;

@@ -6,7 +6,7 @@ import {
 } from "../../lifecycle/index.js";
 import { formatDeletionBranch, formatDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { baseSha } from "./drafts.js";
-import { RpkgError } from "./errors.js";
+import { RpkgError, revisionConflict } from "./errors.js";
 import { nameOf } from "./names.js";
 import { type RepoState, type Repository, type RpkgEnv, toPullInfo } from "./repository.js";
 import { forEachRevision, type Verb } from "./verb.js";
@@ -67,14 +67,15 @@ async function proposeRemoval(
     tree: new Map(),
     message: `Delete package ${rev.package} from ${repo.baseBranch}`,
     author: await repo.author(),
+    exclusive: true,
   });
   if (!pushed.ok) {
     step.fail();
-    throw new RpkgError(
-      pushed.reason === "unchanged"
-        ? `${rev.package} is already gone from ${repo.baseBranch} in ${repo.full}; nothing to delete`
-        : `someone created ${plan.branch} in ${repo.full} at the same time; run the command again`,
-    );
+    if (pushed.reason === "unchanged")
+      throw new RpkgError(
+        `${rev.package} is already gone from ${repo.baseBranch} in ${repo.full}; nothing to delete`,
+      );
+    throw raced(repo, rev, plan.branch);
   }
   const pr = await repo.conn.port.createPull({
     head: plan.branch,
@@ -104,10 +105,11 @@ async function proposeTagDeletion(repo: Repository, rev: PackageRevision, env: R
     allowEmpty: true,
     message: `Propose deleting revision ${tag}`,
     author: await repo.author(),
+    exclusive: true,
   });
   if (!pushed.ok) {
     step.fail();
-    throw new RpkgError(`someone created ${branch} in ${repo.full} at the same time; run the command again`);
+    throw raced(repo, rev, branch);
   }
   const proposal = formatDeletionProposal({
     package: dir,
@@ -118,4 +120,13 @@ async function proposeTagDeletion(repo: Repository, rev: PackageRevision, env: R
   const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...proposal });
   await repo.conn.port.addLabels(pr.number, [DELETION_LABEL]);
   step.done(`#${pr.number}`);
+}
+
+/** Another request proposed the same deletion at the same moment: it pushed the branch first. */
+function raced(repo: Repository, rev: PackageRevision, branch: string): Error {
+  return revisionConflict(
+    repo.namespace,
+    nameOf(repo, rev),
+    `another request pushed ${branch} in ${repo.full} at the same moment; see it with \`porchlight rpkg get --repository ${repo.full}\``,
+  );
 }

@@ -1,6 +1,6 @@
 import { GitHubError } from "../../github/errors.js";
 import { transitionProblem } from "../../lifecycle/index.js";
-import { RpkgError } from "./errors.js";
+import { RpkgError, revisionConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
@@ -43,6 +43,15 @@ export const proposeVerb: Verb = {
       try {
         pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...text });
       } catch (e) {
+        // GitHub opens one pull request a branch: another request opened it at the same moment
+        if (e instanceof GitHubError && e.kind === "validation" && /already exists/i.test(e.message)) {
+          step.fail("proposed by another request");
+          throw revisionConflict(
+            repo.namespace,
+            nameOf(repo, rev),
+            `another request opened the pull request from ${branch} at the same moment; see it with \`porchlight rpkg get ${name} --repository ${repo.full}\``,
+          );
+        }
         // GitHub opens no pull request for a branch with nothing new: an unedited copy, say.
         if (!(e instanceof GitHubError) || e.kind !== "validation" || !/no commits between/i.test(e.message))
           throw e;

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
 import { UsageError } from "../io.js";
 import { revisionAnnotations } from "./annotate.js";
-import { RpkgError } from "./errors.js";
+import { RpkgError, resourcesConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { packageRevisionObject } from "./objects.js";
 import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
@@ -97,11 +97,17 @@ export const pushVerb: Verb = {
       tree: rendered.tree,
       message: `Edit ${rev.package} (workspace ${rev.workspace})`,
       author: await repo.author(),
+      // Porch's update is a new version of the draft even when nothing changed, and of two pushes on the
+      // draft at once (even of the very same files) exactly one lands: a commit, moved exclusively
+      allowEmpty: true,
+      exclusive: true,
     });
     if (!result.ok && result.reason === "non-fast-forward") {
       step.fail("the draft changed");
-      throw new RpkgError(
-        `${name} changed in ${repo.full} while it was pushed (it was at ${rev.sha.slice(0, 7)}): pull it again, reapply your changes and push`,
+      throw resourcesConflict(
+        repo.namespace,
+        nameOf(repo, rev),
+        `another push moved ${branch} in ${repo.full} from ${rev.sha.slice(0, 7)} at the same moment: pull it again, reapply your changes and push`,
       );
     }
     if (!result.ok) {
