@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
+import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
 import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
@@ -239,6 +240,42 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     expect(await head("drafts/apps/web/bad")).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  it("an approving review of a revision's deletion proposal deletes that tag alone; the proposal closes unmerged", async () => {
+    const before = await tags();
+    const v1 = before["apps/web/v1"]!;
+    const gh = w.users.alice!.rest;
+    // the proposal as `rpkg propose-delete` makes it: Porch's branch, one empty commit on the tagged commit
+    const tagged = await gh.git.getCommit({ owner, repo, commit_sha: v1 });
+    const commit = await gh.git.createCommit({
+      owner,
+      repo,
+      message: "Propose deleting revision apps/web/v1",
+      tree: tagged.data.tree.sha,
+      parents: [v1],
+    });
+    const branch = "deletionProposed/apps/web/first";
+    await gh.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: commit.data.sha });
+    const text = formatDeletionProposal({ package: "apps/web", workspace: "first", revision: 1, commit: v1 });
+    const { data: pr } = await pulls().create({ owner, repo, head: branch, base: "main", ...text });
+    await issues().addLabels({ owner, repo, issue_number: pr.number, labels: ["porchlight/deletion"] });
+    await w.settle();
+    await pulls("bob").createReview({ owner, repo, pull_number: pr.number, event: "APPROVE" });
+    await w.settle();
+    const after = await tags();
+    expect(after["apps/web/v1"]).toBeUndefined();
+    expect(after["apps/web/v2"]).toBe(before["apps/web/v2"]);
+    const closed = (await pulls().get({ owner, repo, pull_number: pr.number })).data;
+    expect(closed).toMatchObject({ state: "closed", merged: false });
+    expect((await comments(pr.number)).join("\n")).toContain("Deleted revision **apps/web/v1**");
+    await expect(gh.git.getRef({ owner, repo, ref: `heads/${branch}` })).rejects.toMatchObject({
+      status: 404,
+    });
+    // the package stays on main
+    expect((await gh.repos.getContent({ owner, repo, path: "apps/web/Kptfile", ref: "main" })).status).toBe(
+      200,
+    );
+  });
+
   it("/propose-delete opens a labelled deletion proposal; approving it removes the package and keeps its tags", async () => {
     const { reply } = await say("bob", first, "/propose-delete");
     expect(reply).toContain("Proposed deleting **apps/web**");
@@ -252,7 +289,8 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     await expect(
       w.users.alice!.rest.repos.getContent({ owner, repo, path: "apps/web/Kptfile", ref: "main" }),
     ).rejects.toMatchObject({ status: 404 });
-    expect(Object.keys(await tags()).sort()).toEqual(["apps/web/v1", "apps/web/v2"]);
+    // its revision deleted on its own above, v1 is gone; v2 keeps its tag
+    expect(Object.keys(await tags()).sort()).toEqual(["apps/web/v2"]);
     // The catalog keeps the package's history and says, in the same job, that no revision will come.
     const catalog = await w.users.alice!.rest.repos.getContent({
       owner,

@@ -101,6 +101,8 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
       commit: tagged,
     });
     const del = repo.openPull(branch, { labels: [DELETION_LABEL], body: proposal1.body });
+    // it changes no file: nothing to check, and publish waits for no check
+    expect(await checkProposal(ctx, { pull: del.number })).toMatchObject({ kind: "skipped" });
     const outcome = await publishProposal(ctx, { pull: del.number, request: approve });
     expect(outcome).toEqual({ kind: "deleted", package: "apps/web", mergeSha: tagged, tag: "apps/web/v1" });
     expect(repo.tags()).toEqual({});

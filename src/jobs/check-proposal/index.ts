@@ -2,6 +2,7 @@ import type { FileEntry, PullRequest } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
+import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
@@ -45,6 +46,10 @@ export async function checkProposal(
   if (pr.baseRef !== ctx.baseBranch) {
     return { kind: "skipped", reason: `#${pr.number} targets ${pr.baseRef}, not ${ctx.baseBranch}` };
   }
+  // A published revision's deletion proposal changes no file (its diff against the base branch is only
+  // what the base branch moved since the tag): nothing to render or guard, and no check is required.
+  if (parseDeletionProposal(pr))
+    return { kind: "skipped", reason: `#${pr.number} proposes deleting a published revision's tag` };
   if (!input.force && (await upToDate(ctx, pr))) {
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
