@@ -2,6 +2,7 @@ import type { PullRequest } from "../../github/port.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/revision-deletion.js";
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
+import { removeFromCatalog } from "../catalog/withdraw.js";
 import type { JobContext } from "../context.js";
 import type { FinishedPublish } from "./finish.js";
 
@@ -35,6 +36,16 @@ async function finishRevisionDeletion(
   deletion: RevisionDeletion,
 ): Promise<FinishedPublish> {
   const tag = formatRevisionTag(deletion);
+  // The catalog stops offering it (a channel's head, or a revision others upgrade through, stays, said
+  // in the log: `porchlight catalog` edits it by hand). Before the pull request closes, so a crash here
+  // is finished by the next approval or the sweep.
+  const catalog = await removeFromCatalog(ctx.port, {
+    package: deletion.package,
+    revision: `v${deletion.revision}`,
+    author: ctx.bot.author,
+  });
+  if (catalog.kind === "refused")
+    ctx.log.warn({ pr: pr.number, tag, why: catalog.message }, "deleted revision left in the catalog");
   if (pr.state === "open") await ctx.port.updatePull(pr.number, { state: "closed" });
   await ctx.port.deleteBranch(pr.headRef);
   ctx.log.info({ pr: pr.number, tag, commit: deletion.commit }, "revision deleted");
