@@ -1,4 +1,4 @@
-import { type Document, isSeq, type YAMLSeq } from "yaml";
+import { type Document, isMap, isScalar, isSeq, type YAMLSeq } from "yaml";
 import { CatalogError } from "./errors.js";
 import { findHead, findPackage, reachingHead, upgradePath } from "./graph.js";
 import { parseCatalog } from "./parse.js";
@@ -290,10 +290,11 @@ function brokenPath(
   pkgName: string,
 ): { channel: string; path: string[] } | undefined {
   const afterPkg = findPackage(after, pkgName);
-  for (const channel of findPackage(before, pkgName)?.channels ?? []) {
-    const had = reachingHead(channel);
+  const beforePkg = findPackage(before, pkgName);
+  for (const channel of beforePkg?.channels ?? []) {
+    const had = reachingHead(beforePkg as CatalogPackage, channel);
     const still = afterPkg?.channels.find((c) => c.name === channel.name);
-    const has = still ? reachingHead(still) : new Set<string>();
+    const has = afterPkg && still ? reachingHead(afterPkg, still) : new Set<string>();
     for (const from of had) {
       if (has.has(from)) continue;
       const path = upgradePath(before, pkgName, from, channel.name);
@@ -314,6 +315,11 @@ function addToChannel(
   if (c < 0) {
     appendTo(doc, ["packages", p, "channels"], { name: channelName, entries: [{ name: revision }] });
     pkg.channels.push({ name: channelName, entries: [{ name: revision }] });
+    // The package's first channel is its default, as operator-registry's model takes the first it is given.
+    if (pkg.defaultChannel === undefined) {
+      setAfterName(doc, p, "defaultChannel", channelName);
+      pkg.defaultChannel = channelName;
+    }
     return;
   }
   const channel = pkg.channels[c] as CatalogPackage["channels"][number];
@@ -341,6 +347,14 @@ function requirePackage(catalog: Catalog, name: string): { pkg: CatalogPackage; 
   return { pkg: catalog.packages[p] as CatalogPackage, p };
 }
 
+/** Sets a field of package `p` right after its name, where a reader looks for it. */
+function setAfterName(doc: Document, p: number, key: string, value: string): void {
+  const pkg = doc.getIn(["packages", p], true);
+  if (!isMap(pkg)) return;
+  const at = pkg.items.findIndex((pair) => isScalar(pair.key) && pair.key.value === "name");
+  pkg.items.splice(at + 1, 0, doc.createPair(key, value));
+}
+
 /** Appends to the sequence at `path` (creating it), in block style so the file stays readable. */
 function appendTo(doc: Document, path: (string | number)[], value: unknown): void {
   const existing = doc.getIn(path, true);
@@ -354,7 +368,7 @@ function appendTo(doc: Document, path: (string | number)[], value: unknown): voi
 }
 
 function edit(text: string, file: string, change: (catalog: Catalog, doc: Document) => void): CatalogEdit {
-  const { catalog, document } = parseCatalog(text, file);
+  const { catalog, document } = parseCatalog(text, file, { fillDefaultChannels: true });
   change(structuredClone(catalog), document);
   const next = document.toString({ lineWidth: 0 });
   try {

@@ -15,12 +15,14 @@ export {
 export { CatalogError, formatCatalogProblem } from "./errors.js";
 export {
   channelHead,
+  defaultChannel,
   describeReference,
   findHead,
   findPackage,
   reachingHead,
   skippedIn,
   upgradePath,
+  upgradesFrom,
 } from "./graph.js";
 export { EMPTY_CATALOG, parseCatalog } from "./parse.js";
 export {

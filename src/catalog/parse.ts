@@ -1,4 +1,4 @@
-import { type Document, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, isScalar, isSeq, LineCounter, parseDocument } from "yaml";
 import {
   formatQuotedFieldPath,
   locate,
@@ -23,7 +23,11 @@ export const EMPTY_CATALOG = `# Published revisions, channels and upgrade edges 
  * Reads a catalog file, checking both its shape and the channel rules (one head per channel, every entry
  * reachable from it, no cycles). Throws a CatalogError whose problems name line, column and field.
  */
-export function parseCatalog(text: string, file = CATALOG_FILE): ParsedCatalog {
+export function parseCatalog(
+  text: string,
+  file = CATALOG_FILE,
+  options: { fillDefaultChannels?: boolean } = {},
+): ParsedCatalog {
   const lineCounter = new LineCounter();
   const document = parseDocument(text.trim() === "" ? EMPTY_CATALOG : text, {
     lineCounter,
@@ -44,6 +48,7 @@ export function parseCatalog(text: string, file = CATALOG_FILE): ParsedCatalog {
     const node = pointAt(locate(document.contents, path), { preferKey, missingAtParentKey: true });
     return { file, ...positionOf(node, lineCounter), field: formatQuotedFieldPath(path), message };
   };
+  if (options.fillDefaultChannels) fillDefaultChannels(document);
   const parsed = catalogSchema.safeParse(document.toJS());
   if (!parsed.success) {
     throw new CatalogError(
@@ -64,4 +69,21 @@ export function parseCatalog(text: string, file = CATALOG_FILE): ParsedCatalog {
     );
   }
   return { catalog: parsed.data, document };
+}
+
+/**
+ * Gives each package that has channels but no `defaultChannel` its first channel, as operator-registry's
+ * model takes the first channel it is given: catalogs written before `defaultChannel` existed get one on
+ * their next edit (a read still reports it missing).
+ */
+function fillDefaultChannels(document: Document): void {
+  const packages = document.get("packages", true);
+  if (!isSeq(packages)) return;
+  for (const pkg of packages.items) {
+    if (!isMap(pkg) || pkg.has("defaultChannel")) continue;
+    const first = pkg.getIn(["channels", 0, "name"]);
+    if (typeof first !== "string") continue;
+    const at = pkg.items.findIndex((pair) => isScalar(pair.key) && pair.key.value === "name");
+    pkg.items.splice(at + 1, 0, document.createPair("defaultChannel", first));
+  }
 }

@@ -4,6 +4,8 @@ import type { Catalog, CatalogPackage, DeprecationReference } from "./schema.js"
 
 export interface PackageSummary {
   name: string;
+  /** The channel a downstream that names none follows, as operator-registry's "get package" answers. */
+  defaultChannel?: string;
   revisions: number;
   latest?: string;
   channels: string[];
@@ -37,6 +39,7 @@ export interface ChannelSummary {
 export function listPackages(catalog: Catalog): PackageSummary[] {
   return catalog.packages.map((p) => ({
     name: p.name,
+    ...(p.defaultChannel ? { defaultChannel: p.defaultChannel } : {}),
     revisions: p.revisions.length,
     ...(p.revisions.length ? { latest: p.revisions[p.revisions.length - 1]?.revision } : {}),
     channels: p.channels.map((c) => c.name),

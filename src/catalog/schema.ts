@@ -24,6 +24,11 @@ const channelEntrySchema = z.strictObject({
   name: revisionName,
   replaces: revisionName.optional(),
   skips: z.array(revisionName).optional(),
+  /**
+   * A semver range (operator-registry's grammar): every revision in it may upgrade straight to this entry.
+   * Revision `vN` is read as version N.0.0; the range is checked in `checkCatalog`, which names its field.
+   */
+  skipRange: z.string().optional(),
 });
 
 const catalogChannelSchema = z.strictObject({
@@ -46,6 +51,11 @@ const deprecationSchema = z.strictObject({
 
 const catalogPackageSchema = z.strictObject({
   name: z.string().min(1),
+  /**
+   * The channel a downstream follows when it names none, as `olm.package`'s `defaultChannel`: required
+   * once the package has a channel, and one of its channels.
+   */
+  defaultChannel: z.string().optional(),
   revisions: z.array(catalogRevisionSchema),
   channels: z.array(catalogChannelSchema).default([]),
   deprecations: z.array(deprecationSchema).optional(),
@@ -70,6 +80,11 @@ export type CatalogChannel = z.infer<typeof catalogChannelSchema>;
 export type ChannelEntry = z.infer<typeof channelEntrySchema>;
 export type Deprecation = z.infer<typeof deprecationSchema>;
 export type DeprecationReference = z.infer<typeof deprecationReferenceSchema>;
+
+/** The version a revision stands for in a `skipRange`: `v12` → 12.0.0. */
+export function revisionVersion(revision: string): string {
+  return `${revisionNumber(revision)}.0.0`;
+}
 
 /** The number of a revision, `v12` → 12, for ordering. */
 export function revisionNumber(revision: string): number {

@@ -44,6 +44,7 @@ describe("catalog edits", () => {
       schema: porchlight.catalog/v1 # do not edit by hand
       packages:
         - name: basens
+          defaultChannel: stable
           revisions:
             - revision: v1
               commit: ${SHA}
@@ -218,6 +219,7 @@ describe("upgradePath", () => {
       schema: porchlight.catalog/v1
       packages:
       - name: basens
+        defaultChannel: stable
         revisions:
         - {revision: v1, commit: abcdef1, time: t}
         - {revision: v2, commit: abcdef2, time: t}
@@ -255,6 +257,7 @@ describe("parseCatalog", () => {
     schema: porchlight.catalog/v1
     packages:
     - name: basens
+      defaultChannel: stable
       revisions:
       - {revision: v1, commit: abcdef1, time: t}
       - {revision: v2, commit: abcdef2, time: t}
@@ -267,12 +270,12 @@ describe("parseCatalog", () => {
     {
       name: "two heads",
       entries: "    - name: v1\n    - name: v2\n",
-      problem: { line: 11, field: "packages[0].channels[0].entries", message: /several heads \(v1, v2\)/ },
+      problem: { line: 12, field: "packages[0].channels[0].entries", message: /several heads \(v1, v2\)/ },
     },
     {
       name: "a cycle",
       entries: "    - {name: v1, replaces: v2}\n    - {name: v2, replaces: v1}\n",
-      problem: { line: 11, message: /has no head: its replaces\/skips edges form a cycle/ },
+      problem: { line: 12, message: /has no head: its replaces\/skips edges form a cycle/ },
     },
     {
       name: "an entry nothing replaces",
@@ -283,7 +286,7 @@ describe("parseCatalog", () => {
       name: "an unknown revision",
       entries: "    - {name: v4, replaces: v3}\n    - name: v3\n",
       problem: {
-        line: 11,
+        line: 12,
         field: "packages[0].channels[0].entries[0].name",
         message: /v4 is not a published revision of basens/,
       },
@@ -292,7 +295,7 @@ describe("parseCatalog", () => {
       name: "a misspelt field",
       entries: "    - {name: v3, replace: v2}\n",
       problem: {
-        line: 11,
+        line: 12,
         column: 18,
         field: "packages[0].channels[0].entries[0].replace",
         message: /unknown field "replace"/,

@@ -118,7 +118,7 @@ function checkSequence(ops: Op[]): void {
     }
     // reachingHead (the removal's check, linear) agrees with upgradePath on every revision it names.
     if (raw) {
-      const reaching = reachingHead(raw);
+      const reaching = reachingHead(catalog.packages[0] as NonNullable<(typeof catalog.packages)[0]>, raw);
       for (const from of new Set([...(everIn.get(channel.name) ?? []), ...reaching]))
         expect(reaching.has(from), `${from} in ${channel.name}\n${text}`).toBe(
           upgradePath(catalog, "p", from, channel.name).ok,

@@ -125,6 +125,7 @@ describe("catalog jobs", () => {
         "schema: porchlight.catalog/v1",
         "packages:",
         "- name: basens",
+        "  defaultChannel: stable",
         "  revisions:",
         ...commits.map(
           (c, i) => `  - {revision: v${i + 1}, commit: ${c}, time: "2024-05-0${i + 1}T10:00:00Z"}`,
