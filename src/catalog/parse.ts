@@ -73,8 +73,9 @@ export function parseCatalog(
 
 /**
  * Gives each package that has channels but no `defaultChannel` its first channel, as operator-registry's
- * model takes the first channel it is given: catalogs written before `defaultChannel` existed get one on
- * their next edit (a read still reports it missing).
+ * model takes the first channel it is given. The operations and the bot's reads (`catalogState`) do it, so a
+ * catalog written before `defaultChannel` existed keeps working and gets one with its next edit; a plain
+ * read (the command line) reports it missing.
  */
 function fillDefaultChannels(document: Document): void {
   const packages = document.get("packages", true);

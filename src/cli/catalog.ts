@@ -43,7 +43,7 @@ Changes it, with the channel rules enforced (the same edits as /skip, /deprecate
   --repo DIR        read ${CATALOG_FILE} from branch ${CATALOG_BRANCH} of the git repository at DIR
   --repository R    read and change ${CATALOG_FILE} on branch ${CATALOG_BRANCH} of GitHub repository
                     OWNER/REPO (token in GH_TOKEN or GITHUB_TOKEN; --api-url as for porchlight rpkg)
-  --channel C       the channel for 'path' (needed when PKG has several), or to deprecate
+  --channel C       the channel for 'path' (default: the package's defaultChannel), or to deprecate
   --package         deprecate the whole package
   -m, --message M   why it is deprecated, and what to use instead
   -o, --output F    table (default), yaml or json
@@ -132,10 +132,11 @@ async function loadCatalog(
 /** `catalog list`: each package, its revision count, latest revision and channels. */
 function printPackages(io: CliIO, output: Output, catalog: Catalog): void {
   const rows = listPackages(catalog);
-  print(io, output, rows, ["PACKAGE", "REVISIONS", "LATEST", "CHANNELS"], (r) => [
+  print(io, output, rows, ["PACKAGE", "REVISIONS", "LATEST", "DEFAULT CHANNEL", "CHANNELS"], (r) => [
     r.name,
     String(r.revisions),
     r.latest ?? "-",
+    r.defaultChannel ?? "-",
     r.channels.join(",") || "-",
   ]);
 }
@@ -181,13 +182,13 @@ function printPath(
   catalog: Catalog,
   q: { pkg: string; from: string; channel: string | undefined },
 ): number {
-  const channels = findPackage(catalog, q.pkg)?.channels.map((c) => c.name) ?? [];
-  const channel = q.channel ?? (channels.length === 1 ? channels[0] : undefined);
+  const pkg = findPackage(catalog, q.pkg);
+  // No --channel: the package's default channel, where a downstream that names none lands.
+  const channel = q.channel ?? pkg?.defaultChannel;
   if (!channel) {
-    io.stderr(
-      `porchlight catalog path: ${q.pkg} has channels ${channels.join(", ") || "none"}; name one with --channel\n`,
-    );
-    return 2;
+    const reason = pkg ? `${q.pkg} is in no channel yet` : `the catalog has no package ${q.pkg}`;
+    io.stderr(`porchlight catalog path: ${reason}\n`);
+    return 1;
   }
   const result = upgradePath(catalog, q.pkg, q.from, channel);
   if (!result.ok) {

@@ -54,7 +54,7 @@ describe("porchlight catalog", () => {
     const r = run([], dir);
     expect(await r.code).toBe(0);
     expect(r.out.join("")).toBe(
-      "PACKAGE  REVISIONS  LATEST  CHANNELS\nbasens   3          v3      stable,beta\n",
+      "PACKAGE  REVISIONS  LATEST  DEFAULT CHANNEL  CHANNELS\nbasens   3          v3      stable           stable,beta\n",
     );
   });
 
@@ -70,13 +70,13 @@ describe("porchlight catalog", () => {
     expect(JSON.parse(r.out.join(""))[2]).toMatchObject({ revision: "v3", channels: ["stable", "beta"] });
   });
 
-  it("prints an upgrade path, asking for a channel when there are several", async () => {
+  it("prints an upgrade path, along the package's default channel when none is named", async () => {
     const ok = run(["path", "basens", "v1", "--channel", "beta"], dir);
     expect(await ok.code).toBe(0);
     expect(ok.out.join("")).toBe("v1 -> v2 -> v3\n");
-    const ambiguous = run(["path", "basens", "v1"], dir);
-    expect(await ambiguous.code).toBe(2);
-    expect(ambiguous.err.join("")).toMatch(/has channels stable, beta; name one with --channel/);
+    const byDefault = run(["path", "basens", "v1", "-o", "json"], dir);
+    expect(await byDefault.code).toBe(0);
+    expect(JSON.parse(byDefault.out.join(""))).toMatchObject({ channel: "stable", from: "v1", to: "v3" });
   });
 
   it("names an unknown package and what exists", async () => {

@@ -33,10 +33,14 @@ export async function readCatalog(port: RepoPort, refs?: readonly RefInfo[]): Pr
   return catalogState(text, head);
 }
 
-/** A catalog's text as a state to edit: parsed, or with the problem that keeps it from being read. */
+/**
+ * A catalog's text as a state to edit: parsed, or with the problem that keeps it from being read. A catalog
+ * written before packages had a `defaultChannel` is read with each package's first channel as its default
+ * (the next edit writes it), so upgrading porchlight does not stop fan-out or the catalog commands.
+ */
 export function catalogState(text: string, head: string | null, file = CATALOG_FILE): CatalogState {
   try {
-    return { head, text, catalog: parseCatalog(text, file).catalog };
+    return { head, text, catalog: parseCatalog(text, file, { fillDefaultChannels: true }).catalog };
   } catch (e) {
     const problem =
       e instanceof CatalogError ? describe(e) : `${file}: ${e instanceof Error ? e.message : String(e)}`;

@@ -119,13 +119,13 @@ describe("catalog jobs", () => {
   it("skips a revision in a channel that still offers it, though another channel skips it already", async () => {
     const { repo, tag } = upstream();
     const commits = [tag(1), tag(2), tag(3)];
-    // docs/catalog.md's example: stable is v1 -> v3 skipping v2; beta still offers v1 -> v2 -> v3.
+    // docs/catalog.md's example: stable is v1 -> v3 skipping v2; beta still offers v1 -> v2 -> v3. Written
+    // before packages had a defaultChannel: read with its first channel, stable, and written with it.
     repo.commit("porchlight/catalog", {
       "catalog.yaml": [
         "schema: porchlight.catalog/v1",
         "packages:",
         "- name: basens",
-        "  defaultChannel: stable",
         "  revisions:",
         ...commits.map(
           (c, i) => `  - {revision: v${i + 1}, commit: ${c}, time: "2024-05-0${i + 1}T10:00:00Z"}`,
@@ -142,6 +142,7 @@ describe("catalog jobs", () => {
     expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("committed");
     const beta = (await catalogOf(repo)).channels.find((c) => c.name === "beta")!;
     expect(beta.entries.find((e) => e.name === "v3")).toMatchObject({ replaces: "v1", skips: ["v2"] });
+    expect((await catalogOf(repo)).defaultChannel).toBe("stable");
     expect((await skipRevision(repo, { package: "basens", revision: "v2", author })).kind).toBe("unchanged");
   });
 
