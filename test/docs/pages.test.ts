@@ -197,13 +197,29 @@ describe("docs/catalog.md", () => {
   it("a channel with two heads is reported as the page shows", () => {
     const shown = docBlock(
       "docs/catalog.md",
-      "catalog.yaml:11:5: packages[0].channels[0].entries: channel stable has several heads (v1, v2); each needs to be replaced by a newer entry but one",
+      "catalog.yaml:12:5: packages[0].channels[0].entries: channel stable has several heads (v1, v2); each needs to be replaced by a newer entry but one",
     );
     // The example with stable's v3 entry made a v2 entry that replaces nothing.
     const twoHeads = example().replace(/ {4}- name: v3\n.*\n.*\n/, "    - name: v2\n");
     let problems: string[] = [];
     try {
       parseCatalog(twoHeads);
+    } catch (e) {
+      if (!(e instanceof CatalogError)) throw e;
+      problems = e.problems.map(formatCatalogProblem);
+    }
+    expect(problems).toEqual([shown.text.trimEnd()]);
+  });
+
+  it("an invalid skipRange is reported as the page shows", () => {
+    const shown = docBlock(
+      "docs/catalog.md",
+      'catalog.yaml:16:18: packages[0].channels[0].entries[1].skipRange: invalid skipRange ">v0.1.0": ">v" in ">v0.1.0" is not a comparison (<, <=, >, >=, =, == or !=)',
+    );
+    const text = example().replace("      skips: [v2]", '      skips: [v2]\n      skipRange: ">v0.1.0"');
+    let problems: string[] = [];
+    try {
+      parseCatalog(text);
     } catch (e) {
       if (!(e instanceof CatalogError)) throw e;
       problems = e.problems.map(formatCatalogProblem);
