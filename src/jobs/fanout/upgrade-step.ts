@@ -10,7 +10,8 @@ export interface UpgradeStep {
 /**
  * A variant following a channel goes to the channel's head; the way there along the channel's upgrade
  * graph, as operator-registry resolves it (from the deployed revision, each step to an entry that replaces
- * or skips the previous one, never to a skipped entry), is what its pull request crosses. Returns the path
+ * or skips the previous one or whose skipRange covers it, onto a skipped entry only when nothing else leads
+ * on), is what its pull request crosses. Returns the path
  * when it passes revisions between the deployed one and the head; undefined otherwise (or when the
  * deployed revision is not in the channel).
  */

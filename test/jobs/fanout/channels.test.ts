@@ -96,6 +96,48 @@ describe("fan-out following a catalog channel", () => {
     expect([...c1.pulls.values()].filter((p) => p.state === "open")).toHaveLength(1);
   });
 
+  it.each([
+    {
+      // valid for operator-registry, refused here before
+      graph: "v1; v2 skips v1; v3 skips v2; v4 replaces v3",
+      entries:
+        "    - {name: v1}\n    - {name: v2, skips: [v1]}\n    - {name: v3, skips: [v2]}\n    - {name: v4, replaces: v3}",
+      note: "Upgrade path in channel `stable`: v1 → v2 → v3 → v4.",
+    },
+    {
+      // v4's skipRange covers v1 (1.0.0): straight to v4, crossing nothing
+      graph: "v1; v2 replaces v1; v3 replaces v2; v4 replaces v3 with skipRange <2.0.0",
+      entries:
+        '    - {name: v1}\n    - {name: v2, replaces: v1}\n    - {name: v3, replaces: v2}\n    - {name: v4, replaces: v3, skipRange: "<2.0.0"}',
+      note: undefined,
+    },
+  ])("takes the path operator-registry takes from v1 in $graph", async ({ entries, note }) => {
+    const { up, c1, ctx } = await deployedV1();
+    for (const n of [2, 3, 4]) publish(up, "basens", n, { "a.yaml": `a: ${n}\n` });
+    const catalog = (entries: string) =>
+      [
+        "schema: porchlight.catalog/v1",
+        "packages:",
+        "- name: basens",
+        "  defaultChannel: stable",
+        "  revisions:",
+        ...[1, 2, 3, 4].map(
+          (n) => `  - {revision: v${n}, commit: ${up.refs.get(`refs/tags/basens/v${n}`)}, time: t}`,
+        ),
+        "  channels:",
+        "  - name: stable",
+        "    entries:",
+        entries,
+      ].join("\n");
+    up.commit("porchlight/catalog", { "catalog.yaml": catalog(entries) });
+    await reconcileFanout(ctx, "blueprints");
+    const pr = [...c1.pulls.values()].find((p) => p.state === "open")!;
+    expect(parseVariantPullRequestBody(pr.body)).toMatchObject({ from: "v1", to: "v4" });
+    if (note) expect(pr.body).toContain(note);
+    else expect(pr.body).not.toContain("Upgrade path in channel");
+    expect(c1.files(pr.headRef, "basens")["a.yaml"]).toContain("a: 4");
+  });
+
   it("tells the downstream's pull request what the upstream catalog deprecates of what it is on and brings", async () => {
     const { up, c1, ctx, rec } = await deployedV1();
     await rec(2, publish(up, "basens", 2, { "a.yaml": "a: 2\n" }));
