@@ -14,7 +14,8 @@ export type CommandArgs =
   | { verb: "render" }
   | { verb: "update"; target: UpdateTarget }
   | { verb: "propose-delete" }
-  | { verb: "promote"; channel: string }
+  /** `channel` absent: the package's default channel in the catalog. */
+  | { verb: "promote"; channel?: string }
   | { verb: "fanout" }
   | { verb: "adopt" }
   | CatalogCommandArgs
@@ -46,13 +47,8 @@ export function parseUpdateArgs(args: readonly string[]): Parsed<CommandArgs> {
 }
 
 export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
-  if (args.length !== 1) {
-    return rejected(
-      args.length === 0
-        ? "/promote needs a channel, like `/promote stable`"
-        : `/promote takes one channel (got "${args.join(" ")}")`,
-    );
-  }
+  if (args.length === 0) return parsed({ verb: "promote" });
+  if (args.length !== 1) return rejected(`/promote takes one channel (got "${args.join(" ")}")`);
   const channel = args[0] as string;
   if (!CHANNEL.test(channel))
     return rejected(`"${channel}" is not a channel name (lowercase letters, digits and '-')`);

@@ -61,9 +61,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     verb: "promote",
-    usage: "<channel>",
+    usage: "[channel]",
     permission: "write",
-    help: "Add the published revision to a channel of the catalog, like `stable`.",
+    help: "Add the published revision to a channel of the catalog, like `stable` (none: the package's default channel).",
     parseArgs: parsePromoteArgs,
   },
   {

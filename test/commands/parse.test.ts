@@ -91,9 +91,9 @@ describe("parseCommands: the slash-commands of a comment", () => {
     },
     { name: "an unknown verb with nothing close", body: "/deploy now", expected: ["?deploy→-"] },
     {
-      name: "/promote without a channel",
+      name: "/promote without a channel (the package's default channel)",
       body: "/promote",
-      expected: ["!promote: /promote needs a channel, like `/promote stable`"],
+      expected: ['1: {"verb":"promote"}'],
     },
     {
       name: "/promote with two channels",

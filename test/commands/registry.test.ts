@@ -46,12 +46,12 @@ describe("the verb registry", () => {
     const help = formatHelp();
     for (const spec of COMMANDS) expect(help).toContain(`/${spec.verb}`);
     expect(help).toContain("| `/update [revision|channel]` | write |");
-    expect(help).toContain("| `/promote <channel>` | write |");
+    expect(help).toContain("| `/promote [channel]` | write |");
   });
 });
 
 describe("decideCommands and the reply", () => {
-  const body = "/aprove\n/render\n/promote\n/help\n/deploy";
+  const body = "/aprove\n/render\n/promote stable beta\n/help\n/deploy";
 
   it("runs what the author may run and answers the rest at once", () => {
     const decisions = decideCommands(parseCommands(body), { login: "ana", permission: "write" });

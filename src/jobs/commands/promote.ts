@@ -1,5 +1,6 @@
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { promoteRevision } from "../catalog/promote.js";
+import { readCatalog } from "../catalog/read.js";
 import { repoName } from "../context.js";
 import { reconcileFanout } from "../fanout/index.js";
 import { fanoutContextOf } from "../fanout/jobs.js";
@@ -7,13 +8,12 @@ import { publishedAs } from "./target.js";
 import type { VerbHandler } from "./types.js";
 
 /**
- * `/promote <channel>` on a published revision's pull request: the revision its merge was tagged as joins
- * the channel in the catalog (replacing the channel's head), then downstreams following that channel are
- * brought to it.
+ * `/promote [channel]` on a published revision's pull request: the revision its merge was tagged as joins
+ * the channel (with none, the package's default channel) in the catalog, replacing the channel's head, then
+ * downstreams following that channel are brought to it.
  */
 export const promote: VerbHandler = async (ctx, { pr, args }) => {
   if (args.verb !== "promote") throw new Error("promote handler called for another verb");
-  const channel = args.channel;
   const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {
@@ -34,6 +34,18 @@ export const promote: VerbHandler = async (ctx, { pr, args }) => {
       kind: "refused",
       reason: `The merge of #${pr.number} carries no revision tag of ${pkg}; it was not published by porchlight.`,
     };
+  }
+  let channel = args.channel;
+  if (channel === undefined) {
+    const { catalog, problem } = await readCatalog(ctx.port);
+    channel = catalog?.packages.find((p) => p.name === pkg)?.defaultChannel;
+    if (channel === undefined)
+      return {
+        kind: "refused",
+        reason: problem
+          ? `Not promoted: ${problem}`
+          : `\`/promote\` with no channel promotes into the default channel of ${pkg}, and it has none yet (it is in no channel): name one, like \`/promote stable\`.`,
+      };
   }
   const known = ctx.config.channels.names;
   if (!known.includes(channel)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { channelHead, parseCatalog } from "../../../src/catalog/index.js";
 import { readCatalog } from "../../../src/jobs/catalog/read.js";
 import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
 import { removeFromCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
@@ -152,6 +153,30 @@ describe("fan-out and catalog commands", () => {
     expect(await say(up, inst, pr.number, "/promote gold")).toContain(
       "`gold` is not a channel of this repository",
     );
+  });
+
+  it("/promote with no channel promotes into the package's default channel", async () => {
+    const { inst, up } = world();
+    for (const n of [1, 2, 3]) await recordBasens(up, n);
+    up.branch("drafts/basens/ws", "main");
+    // v4 is published into beta only (its Kptfile says so); the package's default channel is stable.
+    up.commit("drafts/basens/ws", {
+      "basens/a.yaml": "a: 4\n",
+      "basens/Kptfile":
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n  annotations:\n    porchlight.dev/channels: beta\n",
+    });
+    const pr = up.openPull("drafts/basens/ws");
+    const merge = await up.mergePull(pr.number, { sha: up.resolve("drafts/basens/ws"), method: "merge" });
+    up.refs.set("refs/tags/basens/v4", merge);
+    await recordBasens(up, 4, merge);
+    const catalog = async () => parseCatalog((await readCatalog(up)).text).catalog;
+    expect(channelHead(await catalog(), "basens", "stable")).toBe("v3");
+
+    expect(await say(up, inst, pr.number, "/promote")).toContain(
+      "Added **basens** v4 to the `stable` channel",
+    );
+    expect((await catalog()).packages[0]?.defaultChannel).toBe("stable");
+    expect(channelHead(await catalog(), "basens", "stable")).toBe("v4");
   });
 });
 
