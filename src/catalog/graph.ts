@@ -365,8 +365,3 @@ function shortestPath(
   }
   return undefined;
 }
-
-/** The channel a downstream that names none follows: the package's `defaultChannel`. */
-export function defaultChannel(catalog: Catalog, pkgName: string): string | undefined {
-  return findPackage(catalog, pkgName)?.defaultChannel;
-}

@@ -15,7 +15,6 @@ export {
 export { CatalogError, formatCatalogProblem } from "./errors.js";
 export {
   channelHead,
-  defaultChannel,
   describeReference,
   findHead,
   findPackage,

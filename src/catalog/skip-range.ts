@@ -9,7 +9,7 @@ import { compare, parse, type SemVer } from "semver";
  * which OLM refuses, and it has no `!=` —, so the range is parsed here and only versions go to `semver`.
  * A revision `vN` is read as version N.0.0 (see docs/catalog.md).
  */
-export type SkipRange = (version: SemVer) => boolean;
+type SkipRange = (version: SemVer) => boolean;
 
 export type ParsedRange = { ok: true; range: SkipRange } | { ok: false; reason: string };
 
