@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { skip } from "../../src/catalog/index.js";
+import { parseDocument } from "yaml";
+import { parseCatalog, skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
@@ -238,6 +239,51 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     expect(after!.number).toBe(pr!.number);
     expect(parseVariantPullRequestBody(after!.body)?.to).toBe("v2");
     expect(await file("cluster-01", "basens/cm.yaml", after!.head.ref)).toContain('v: "2"');
+  }, 120_000);
+
+  it("a person's skipRange in the catalog: a stable follower's pull request takes the path operator-registry takes", async () => {
+    const catalogFile = async () => {
+      const { data } = await rest().repos.getContent({
+        owner,
+        repo: "blueprints",
+        path: "catalog.yaml",
+        ref: "porchlight/catalog",
+      });
+      const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+      return { text, sha: (data as { sha: string }).sha };
+    };
+    const latest = async () =>
+      parseCatalog((await catalogFile()).text).catalog.packages[0]!.revisions.at(-1)!.revision;
+    await publish({ Kptfile: KPTFILE(), "cm.yaml": cm({ a: "1", v: "a" }) });
+    const a = await latest();
+    // Every revision before `a` may upgrade straight to it (vN reads as N.0.0).
+    const { text, sha } = await catalogFile();
+    const doc = parseDocument(text);
+    const stable = parseCatalog(text).catalog.packages[0]!.channels.findIndex((c) => c.name === "stable");
+    const entries = parseCatalog(text).catalog.packages[0]!.channels[stable]!.entries;
+    doc.setIn(
+      ["packages", 0, "channels", stable, "entries", entries.findIndex((e) => e.name === a), "skipRange"],
+      `<${a.slice(1)}.0.0`,
+    );
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: "blueprints",
+      path: "catalog.yaml",
+      branch: "porchlight/catalog",
+      message: `skipRange on basens ${a}`,
+      content: Buffer.from(doc.toString({ lineWidth: 0 })).toString("base64"),
+      sha,
+    });
+    await publish({ Kptfile: KPTFILE(), "cm.yaml": cm({ a: "1", v: "b" }) });
+    const b = await latest();
+    await w.settle();
+
+    const [pr] = await openPulls("cluster-02");
+    const body = parseVariantPullRequestBody(pr!.body);
+    expect(body?.to).toBe(b);
+    const from = body && "from" in body ? body.from : undefined;
+    expect(from && Number(from.slice(1)) < Number(a.slice(1))).toBe(true);
+    expect(pr!.body).toContain(`Upgrade path in channel \`stable\`: ${from} → ${a} → ${b}.`);
   }, 120_000);
 });
 
