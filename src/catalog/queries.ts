@@ -33,7 +33,7 @@ export interface ChannelSummary {
   /** Its deprecation message, when it is deprecated. */
   deprecated?: string;
   /** Entries from the head down the replaces chain, as operator-registry lists them. */
-  entries: { name: string; replaces?: string; skips: string[] }[];
+  entries: { name: string; replaces?: string; skips: string[]; skipRange?: string }[];
 }
 
 export function listPackages(catalog: Catalog): PackageSummary[] {
@@ -65,14 +65,17 @@ export function listChannels(catalog: Catalog, pkgName: string): ChannelSummary[
     const byName = new Map(c.entries.map((e) => [e.name, e]));
     const ordered: ChannelSummary["entries"] = [];
     const seen = new Set<string>();
+    const summary = (e: (typeof c.entries)[number]) => ({
+      name: e.name,
+      ...(e.replaces ? { replaces: e.replaces } : {}),
+      skips: e.skips ?? [],
+      ...(e.skipRange ? { skipRange: e.skipRange } : {}),
+    });
     for (let e = head; e && !seen.has(e.name); e = e.replaces ? byName.get(e.replaces) : undefined) {
       seen.add(e.name);
-      ordered.push({ name: e.name, ...(e.replaces ? { replaces: e.replaces } : {}), skips: e.skips ?? [] });
+      ordered.push(summary(e));
     }
-    for (const e of c.entries) {
-      if (!seen.has(e.name))
-        ordered.push({ name: e.name, ...(e.replaces ? { replaces: e.replaces } : {}), skips: e.skips ?? [] });
-    }
+    for (const e of c.entries) if (!seen.has(e.name)) ordered.push(summary(e));
     return {
       name: c.name,
       ...(head ? { head: head.name } : {}),

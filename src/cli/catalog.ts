@@ -169,7 +169,7 @@ function printChannels(io: CliIO, output: Output, catalog: Catalog, pkgName: str
     c.entries
       .map(
         (e) =>
-          `${e.name}${e.replaces ? `<-${e.replaces}` : ""}${e.skips.length ? ` skips ${e.skips.join(",")}` : ""}`,
+          `${e.name}${e.replaces ? `<-${e.replaces}` : ""}${e.skips.length ? ` skips ${e.skips.join(",")}` : ""}${e.skipRange ? ` skipRange ${e.skipRange}` : ""}`,
       )
       .join("; "),
   ]);

@@ -206,6 +206,22 @@ describe("catalog edits", () => {
     );
   });
 
+  it("keeps a package's defaultChannel and an entry's skipRange, with their comments, through edits", () => {
+    let text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]], ["v3", ["stable"]]);
+    text = text
+      .replace("defaultChannel: stable", "defaultChannel: stable # where followers that name none land")
+      .replace(/(- name: v3\n(\s+)replaces: v2)/, '$1\n$2skipRange: "<2.0.0" # v1 jumps here');
+    text = skip(text, "basens", "v2").text;
+    text = publish(text, "v4", ["stable"]);
+    expect(text).toContain("defaultChannel: stable # where followers that name none land");
+    expect(text).toContain('skipRange: "<2.0.0" # v1 jumps here');
+    const { catalog } = parseCatalog(text);
+    expect(listChannels(catalog, "basens")?.[0]?.entries.find((e) => e.name === "v3")).toMatchObject({
+      skipRange: "<2.0.0",
+    });
+    expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v3", "v4"] });
+  });
+
   it("refuses a revision twice or out of order", () => {
     const text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]]);
     expect(() => publish(text, "v2", [])).toThrow(/in the catalog already/);
