@@ -136,7 +136,7 @@ export function removeRevision(
   revision: string,
   file = CATALOG_FILE,
 ): CatalogEdit {
-  const before = parseCatalog(text, file).catalog;
+  const before = parseCatalog(text, file, { fillDefaultChannels: true }).catalog;
   const out = edit(text, file, (catalog, doc) => {
     const { pkg, p } = requirePackage(catalog, pkgName);
     const r = pkg.revisions.findIndex((x) => x.revision === revision);

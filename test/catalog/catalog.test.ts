@@ -222,6 +222,17 @@ describe("catalog edits", () => {
     expect(upgradePath(catalog, "basens", "v1", "stable")).toEqual({ ok: true, path: ["v1", "v3", "v4"] });
   });
 
+  it("edits a catalog written before defaultChannel, giving each package its first channel as default", () => {
+    const legacy = catalogWith(
+      ["v1", ["beta", "stable"]],
+      ["v2", ["stable", "beta"]],
+      ["v3", ["stable", "beta"]],
+    ).replace(/\n\s+defaultChannel: beta/, "");
+    expect(() => parseCatalog(legacy)).toThrow(/has channels \(beta, stable\) but no defaultChannel/);
+    for (const edited of [removeRevision(legacy, "basens", "v1").text, skip(legacy, "basens", "v2").text])
+      expect(parseCatalog(edited).catalog.packages[0]?.defaultChannel).toBe("beta");
+  });
+
   it("refuses a revision twice or out of order", () => {
     const text = catalogWith(["v1", ["stable"]], ["v2", ["stable"]]);
     expect(() => publish(text, "v2", [])).toThrow(/in the catalog already/);
