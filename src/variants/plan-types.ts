@@ -10,6 +10,11 @@ export interface PackageRef {
 export interface PublishedRevision {
   revision: string;
   commit: string;
+  /**
+   * The workspace it was published from, as its tagged commit's `kpt:` line (or GitHub's merge message)
+   * says; Porch names a revision whose commit says neither `v<N>`, and so does this when it is absent.
+   */
+  workspace?: string;
   /** Catalog channels holding it (informational; channel heads come from `channelHeads`). */
   channels?: readonly string[];
 }
@@ -19,6 +24,11 @@ export interface UpstreamPackageState {
   revisions: readonly PublishedRevision[];
   /** Channel → head revision, resolved along the catalog's upgrade graph (see `upstreamFromCatalog`). */
   channelHeads?: Readonly<Record<string, string>>;
+  /**
+   * The upstream repository's base branch, Porch's registered branch: `workspaceName` naming it (Porch's
+   * placeholder revision, `main`) means the latest published revision, which the branch holds.
+   */
+  branch?: string;
 }
 
 /**

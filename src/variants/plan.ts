@@ -414,9 +414,10 @@ function resolveTarget(upstream: GitUpstream, state: UpstreamPackageState | unde
   if (!state || state.revisions.length === 0) {
     return { ok: false, reason: `${upstream.repo} has no published revision of ${upstream.package}` };
   }
-  let wanted = upstream.revision;
+  const published = () => state.revisions.map((r) => r.revision).join(", ");
+  const latest = () => latestRevision(state.revisions);
   if (upstream.channel !== undefined) {
-    wanted = state.channelHeads?.[upstream.channel];
+    const wanted = state.channelHeads?.[upstream.channel];
     if (!wanted) {
       const known = Object.keys(state.channelHeads ?? {}).join(", ") || "none";
       return {
@@ -424,16 +425,59 @@ function resolveTarget(upstream: GitUpstream, state: UpstreamPackageState | unde
         reason: `channel ${upstream.channel} of ${upstream.package} has no head in the catalog (channels: ${known})`,
       };
     }
+    return byRevision(upstream, state, wanted, published);
   }
+  const ws = upstream.workspaceName;
+  if (ws !== undefined) {
+    const found =
+      state.revisions.find((r) => workspaceOf(r) === ws) ?? (ws === state.branch ? latest() : undefined);
+    if (!found) {
+      const workspaces = state.revisions.map((r) => `${workspaceOf(r)} (${r.revision})`).join(", ");
+      return {
+        ok: false,
+        reason: `no published revision of ${upstream.package} was made in workspace ${ws} (workspaces: ${workspaces})`,
+      };
+    }
+    if (upstream.revision !== undefined && upstream.revision !== found.revision) {
+      return {
+        ok: false,
+        reason: `workspace ${ws} of ${upstream.package} is published as ${found.revision}, not ${upstream.revision}: give one of revision and workspaceName, or make them agree`,
+      };
+    }
+    return { ok: true, target: found };
+  }
+  if (upstream.revision === undefined) {
+    const found = latest();
+    return found ? { ok: true, target: found } : { ok: false, reason: `${upstream.package} has no revision` };
+  }
+  return byRevision(upstream, state, upstream.revision, published);
+}
+
+function byRevision(
+  upstream: GitUpstream,
+  state: UpstreamPackageState,
+  wanted: string,
+  published: () => string,
+): Resolved {
   const target = state.revisions.find((r) => r.revision === wanted);
   if (!target) {
-    const published = state.revisions.map((r) => r.revision).join(", ");
     return {
       ok: false,
-      reason: `revision ${wanted} of ${upstream.package} is not published (published: ${published})`,
+      reason: `revision ${wanted} of ${upstream.package} is not published (published: ${published()})`,
     };
   }
   return { ok: true, target };
+}
+
+/** The workspace a published revision was made in; `v<N>` when its commit does not say, as Porch names it. */
+function workspaceOf(r: PublishedRevision): string {
+  return r.workspace ?? r.revision;
+}
+
+/** The published revision with the highest number. */
+function latestRevision(revisions: readonly PublishedRevision[]): PublishedRevision | undefined {
+  const n = (r: PublishedRevision) => Number(r.revision.slice(1));
+  return revisions.reduce<PublishedRevision | undefined>((a, r) => (a && n(a) >= n(r) ? a : r), undefined);
 }
 
 /** The upstream index of one repository from its catalog: revisions, their channels and channel heads. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseSource, SourceRefError, sourceKind } from "../kpt/source-ref.js";
+import { workspaceProblem } from "../lifecycle/workspace.js";
 import { pipelineSchema } from "./kptfile-function.js";
 
 /** apiVersion and kind of a PackageVariant, as Porch spells them. */
@@ -15,11 +16,19 @@ export const dnsLabel = z
     "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit",
   );
 
-/** A published revision, `v3`; a bare number is read as `v<number>`. */
+/**
+ * A published revision, `v3`; a bare number is read as `v<number>`. Porch's `revision` is an int whose 0
+ * means none given (Go's zero value, omitted from its JSON): 0 is read as absent.
+ */
 const revisionSchema = z
-  .union([z.string(), z.number().int().positive()])
-  .transform((r) => (typeof r === "number" ? `v${r}` : r))
-  .pipe(z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3"));
+  .union([z.string(), z.number().int().nonnegative()])
+  .transform((r) => (r === 0 ? undefined : typeof r === "number" ? `v${r}` : r))
+  .pipe(
+    z
+      .string()
+      .regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3")
+      .optional(),
+  );
 
 /** A package path inside a repository: relative, slash-separated, no `.` or `..` segments. */
 export const packagePathSchema = z
@@ -50,19 +59,37 @@ export const deletionPolicySchema = z.enum(["delete", "orphan"], {
 /** Porch reserves these package-context keys for kpt itself. */
 const RESERVED_CONTEXT_KEYS = ["name", "package-path"] as const;
 
-/** Porch's upstream: a published revision (or, porchlight's addition, a catalog channel) of a git package. */
+/**
+ * Porch's upstream: a package and which of its revisions — the one published from workspace
+ * `workspaceName`, the one numbered `revision`, or with neither the latest published (as Porch takes its
+ * registered branch, which publishing brings to the latest) — or, porchlight's addition, the head of a
+ * catalog channel. `workspaceName` and `revision` may both be given (Porch reads the workspace): they must
+ * then name the same revision, which fan-out checks against the upstream.
+ */
 const gitUpstreamSchema = z
   .strictObject({
     repo: repositoryNameSchema,
     package: packagePathSchema,
     revision: revisionSchema.optional(),
+    workspaceName: z
+      .string()
+      .superRefine((w, ctx) => {
+        const problem = workspaceProblem(w);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      })
+      .optional(),
     /** porchlight's addition: follow the head of a catalog channel instead of a fixed revision. */
     channel: z.string().min(1).optional(),
   })
-  .refine((u) => (u.revision === undefined) !== (u.channel === undefined), {
-    message:
-      "set exactly one of revision (a fixed revision such as v3) or channel (follow a catalog channel)",
-    path: ["revision"],
+  .superRefine((u, ctx) => {
+    if (u.channel === undefined) return;
+    for (const field of ["revision", "workspaceName"] as const)
+      if (u[field] !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["channel"],
+          message: `set channel (follow a catalog channel) or ${field} (a fixed revision), not both`,
+        });
   });
 
 /** `oci://REGISTRY/REPO[//DIR]:TAG` or `…@sha256:HEX`, as `pkg get` takes it. */

@@ -45,11 +45,12 @@ export function sourceName(upstream: SourceUpstream): string {
 }
 
 /**
- * What the upstream follows: the revision or channel of a git package, the tag or digest of an image, the
+ * What the upstream follows: the revision, workspace or channel of a git package (`latest` with none), the tag or digest of an image, the
  * pin of a tarball (`latest` when unpinned: whatever the URL serves now).
  */
 export function upstreamVersion(upstream: Upstream): string {
-  if (!isSourceUpstream(upstream)) return upstream.channel ?? upstream.revision ?? "";
+  if (!isSourceUpstream(upstream))
+    return upstream.channel ?? upstream.revision ?? upstream.workspaceName ?? "latest";
   const src = sourceOf(upstream);
   if (src.digest) return shortDigest(src.digest);
   return src.kind === "oci" ? (src.tag ?? "latest") : "latest";

@@ -74,6 +74,29 @@ describe("parseVariantFile", () => {
     expect(variants[0]?.variant.spec.upstream).toEqual({ [field]: ref });
   });
 
+  it.each([
+    ["a workspace, as Porch names a revision", "workspaceName: ws-1", { workspaceName: "ws-1" }],
+    [
+      "a workspace and the revision it was published as",
+      "workspaceName: ws-1, revision: 3",
+      { workspaceName: "ws-1", revision: "v3" },
+    ],
+    ["neither (the latest published revision)", "", {}],
+    ["Porch's unset revision, 0, as none", "revision: 0", {}],
+  ])("reads an upstream naming %s", (_name, fields, expected) => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha1
+      kind: PackageVariant
+      metadata: {name: a}
+      spec:
+        upstream: {repo: up, package: p, ${fields}}
+        downstream: {repo: down, package: p}
+    `;
+    const { variants, problems } = parseVariantFile(FILE, text);
+    expect(problems).toEqual([]);
+    expect(variants[0]?.variant.spec.upstream).toEqual({ repo: "up", package: "p", ...expected });
+  });
+
   it("fills a missing upstream repo with the management repository", () => {
     const text = codeBlock`
       apiVersion: config.porch.kpt.dev/v1alpha1
@@ -176,7 +199,40 @@ describe("parseVariantFile", () => {
           downstream: {repo: down, package: p}
       `,
       expected: [
-        { line: 5, column: 46, field: "spec.upstream.revision", message: /exactly one of revision/ },
+        {
+          line: 5,
+          column: 59,
+          field: "spec.upstream.channel",
+          message: /channel .* or revision .*, not both/,
+        },
+      ],
+    },
+    {
+      name: "both a workspace and a channel",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, workspaceName: ws, channel: stable}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        { line: 5, column: 64, field: "spec.upstream.channel", message: /or workspaceName .*, not both/ },
+      ],
+    },
+    {
+      name: "a workspace name that no workspace can have",
+      text: codeBlock`
+        apiVersion: config.porch.kpt.dev/v1alpha1
+        kind: PackageVariant
+        metadata: {name: a}
+        spec:
+          upstream: {repo: up, package: p, workspaceName: My_WS}
+          downstream: {repo: down, package: p}
+      `,
+      expected: [
+        { line: 5, column: 51, field: "spec.upstream.workspaceName", message: /must use only lowercase/ },
       ],
     },
     {

@@ -307,3 +307,69 @@ describe("planFanout", () => {
     });
   });
 });
+
+describe("planFanout: which upstream revision", () => {
+  const index = (extra: object = {}): UpstreamIndex => ({
+    blueprints: {
+      basens: {
+        revisions: [
+          { revision: "v1", commit: SHA(1) },
+          { revision: "v2", commit: SHA(2), workspace: "ws-2" },
+          { revision: "v3", commit: SHA(3), workspace: "feature" },
+        ],
+        branch: "main",
+        ...extra,
+      },
+    },
+  });
+
+  it.each([
+    ["a workspace: the revision published from it", "workspaceName: ws-2", "v2"],
+    ["a workspace its commit does not name: v<N>, as Porch names it", "workspaceName: v1", "v1"],
+    ["the registered branch (Porch's main placeholder): the latest", "workspaceName: main", "v3"],
+    ["a workspace and the revision it was published as", "workspaceName: feature, revision: v3", "v3"],
+    ["neither revision nor workspace: the latest published", "", "v3"],
+  ])("%s", (_name, fields, to) => {
+    const variant = pv("a", fields);
+    const { actions } = planFanout({ variants: [variant], upstream: index(), downstream: {} });
+    expect(actions[0]).toMatchObject({ kind: "clone", to });
+  });
+
+  it.each([
+    [
+      "a workspace never published",
+      "workspaceName: nope",
+      "no published revision of basens was made in workspace nope (workspaces: v1 (v1), ws-2 (v2), feature (v3))",
+    ],
+    [
+      "a workspace and a revision that disagree",
+      "workspaceName: ws-2, revision: v3",
+      "workspace ws-2 of basens is published as v2, not v3: give one of revision and workspaceName, or make them agree",
+    ],
+  ])("skips %s, saying why", (_name, fields, reason) => {
+    const { actions } = planFanout({ variants: [pv("a", fields)], upstream: index(), downstream: {} });
+    expect(actions[0]).toMatchObject({ kind: "skip", why: "problem", reason });
+  });
+
+  it("moves a variant with no revision to each newly published revision", () => {
+    const variant = pv("a", "");
+    const state: DownstreamPackageState = {
+      exists: true,
+      lockedRevision: "v3",
+      managedBy: "a",
+      specHash: variantSpecHash(variant),
+    };
+    const four = index({
+      revisions: [
+        ...["v1", "v2", "v3"].map((revision, i) => ({ revision, commit: SHA(i + 1) })),
+        { revision: "v4", commit: SHA(4) },
+      ],
+    });
+    expect(
+      planFanout({ variants: [variant], upstream: index(), downstream: { a: state } }).actions[0],
+    ).toMatchObject({ kind: "nothing" });
+    expect(
+      planFanout({ variants: [variant], upstream: four, downstream: { a: state } }).actions[0],
+    ).toMatchObject({ kind: "update", from: "v3", to: "v4" });
+  });
+});

@@ -40,7 +40,7 @@ export function parseRetarget(body: string | null | undefined): Retarget | undef
 /** The variant as fan-out follows it while a retarget holds: the same, with its upstream revision or channel replaced. */
 export function retargeted(variant: PackageVariant, r: Retarget): PackageVariant {
   if (isSourceUpstream(variant.spec.upstream)) return variant;
-  const { revision: _r, channel: _c, ...upstream } = variant.spec.upstream;
+  const { revision: _r, channel: _c, workspaceName: _w, ...upstream } = variant.spec.upstream;
   return { ...variant, spec: { ...variant.spec, upstream: { ...upstream, ...r } } };
 }
 

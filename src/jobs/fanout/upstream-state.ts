@@ -1,3 +1,4 @@
+import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import {
   type PublishedRevision,
@@ -20,12 +21,20 @@ export interface UpstreamRepoState {
 export async function readUpstreamState(snapshot: RepoSnapshot): Promise<UpstreamRepoState> {
   const catalog = await readCatalog(snapshot.port, snapshot.refs);
   const byPackage = new Map<string, { n: number; r: PublishedRevision }[]>();
-  for (const [tag, sha] of snapshot.tags) {
+  const tags = [...snapshot.tags].flatMap(([tag, sha]) => {
     const parsed = parseRevisionTag(tag);
-    if (!parsed.ok) continue;
-    const list = byPackage.get(parsed.value.package) ?? [];
-    list.push({ n: parsed.value.revision, r: { revision: `v${parsed.value.revision}`, commit: sha } });
-    byPackage.set(parsed.value.package, list);
+    return parsed.ok ? [{ sha, ...parsed.value }] : [];
+  });
+  // Each revision's workspace, for `upstream.workspaceName`: one read of the tagged commits' messages.
+  const messages = tags.length ? await snapshot.port.commitMessages(tags.map((t) => t.sha)) : new Map();
+  for (const { sha, package: pkg, revision } of tags) {
+    const workspace = publishedWorkspace(messages.get(sha) ?? "", pkg);
+    const list = byPackage.get(pkg) ?? [];
+    list.push({
+      n: revision,
+      r: { revision: `v${revision}`, commit: sha, ...(workspace ? { workspace } : {}) },
+    });
+    byPackage.set(pkg, list);
   }
   const fromCatalog = catalog.catalog ? upstreamFromCatalog(catalog.catalog) : {};
   const packages: Record<string, UpstreamPackageState> = {};
@@ -35,7 +44,11 @@ export async function readUpstreamState(snapshot: RepoSnapshot): Promise<Upstrea
     const heads = Object.entries(fromCatalog[pkg]?.channelHeads ?? {}).filter(([, head]) =>
       published.has(head),
     );
-    packages[pkg] = { revisions, channelHeads: Object.fromEntries(heads) };
+    packages[pkg] = {
+      revisions,
+      channelHeads: Object.fromEntries(heads),
+      branch: snapshot.repository.defaultBranch,
+    };
   }
   return { packages, catalog };
 }

@@ -110,6 +110,37 @@ describe("fan-out reconciler", () => {
     expect(contextOf("cluster-02", "ns-b")).toContain("  name: basens\n  env: upstream\n");
   });
 
+  it("clones the revision published from a workspace, and the latest where the upstream names none", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", {
+      ".porchlight/variants/basens.yaml": [
+        variant("by-ws", "cluster-01").replace("revision: v1", "workspaceName: first"),
+        variant("latest", "cluster-02").replace(", revision: v1", ""),
+      ].join("---\n"),
+    });
+    for (const [n, ws] of [
+      [1, "first"],
+      [2, "second"],
+    ] as const) {
+      const files = { "basens/Kptfile": KPTFILE, "basens/cm.yaml": cm({ n: String(n) }) };
+      const sha = up.commit(
+        "main",
+        files,
+        `publish\n\nkpt:{"package":"basens","workspaceName":"${ws}","revision":"${n}"}`,
+      );
+      up.refs.set(`refs/tags/basens/v${n}`, sha);
+    }
+    inst.add("cluster-01");
+    inst.add("cluster-02");
+    expect((await reconcileFanout(fanoutContext(inst), "blueprints")).failures).toEqual([]);
+    const cloned = (repo: string) => {
+      const [pr] = [...inst.get(repo).pulls.values()];
+      return parseVariantPullRequestBody(pr?.body ?? "");
+    };
+    expect(cloned("cluster-01")).toMatchObject({ kind: "clone", to: "v1" });
+    expect(cloned("cluster-02")).toMatchObject({ kind: "clone", to: "v2" });
+  });
+
   it("makes no write call when run again with nothing to do", async () => {
     const w = world();
     await reconcileFanout(w.ctx, "blueprints");
