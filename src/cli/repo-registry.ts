@@ -23,7 +23,11 @@ const REPOSITORY_API_VERSION = "config.porch.kpt.dev/v1alpha1";
 const repositoryObject = z.looseObject({
   apiVersion: z.literal(REPOSITORY_API_VERSION),
   kind: z.literal("Repository"),
-  metadata: z.looseObject({ name: z.string(), namespace: z.string().optional() }),
+  metadata: z.looseObject({
+    name: z.string(),
+    namespace: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  }),
   spec: z.looseObject({
     description: z.string().optional(),
     content: z.literal("Package"),
@@ -57,6 +61,8 @@ export interface RegistrationInput {
   branch?: string;
   directory?: string;
   description?: string;
+  /** `metadata.labels`, which PackageVariantSet label selectors select repositories by. */
+  labels?: Record<string, string>;
   deployment?: boolean;
   createBranch?: boolean;
 }
@@ -73,7 +79,11 @@ export function registrationObject(input: RegistrationInput): RepositoryObject {
   return {
     apiVersion: REPOSITORY_API_VERSION,
     kind: "Repository",
-    metadata: { name: input.name, namespace: input.namespace },
+    metadata: {
+      name: input.name,
+      namespace: input.namespace,
+      ...(input.labels && Object.keys(input.labels).length ? { labels: input.labels } : {}),
+    },
     spec: {
       ...(input.description ? { description: input.description } : {}),
       content: "Package",

@@ -5,6 +5,7 @@ import { stringify } from "yaml";
 import { connectRepo } from "../github/connect.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
+import { parseLabels } from "./repo-labels.js";
 import {
   openRegistry,
   REGISTRY_REPO,
@@ -24,6 +25,7 @@ const FLAGS = {
   "no-headers": "switch",
   name: "value",
   description: "value",
+  labels: "value",
   branch: "value",
   directory: "value",
   deployment: "switch",
@@ -43,6 +45,7 @@ const HELP = `porchlight repo — Porch's repository registrations, kept in git 
 Usage:
   porchlight repo register REPOSITORY_URL --namespace=OWNER [--name=NAME] [--description=TEXT]
                            [--branch=main] [--directory=/] [--deployment] [--create-branch]
+                           [--labels=KEY=VALUE,...]
   porchlight repo get [NAME...] --namespace=OWNER [-o yaml|json|custom-columns=...|jsonpath=...] [--no-headers]
   porchlight repo unregister NAME... --namespace=OWNER
   porchlight repo sync NAME... | --all --namespace=OWNER
@@ -134,10 +137,13 @@ async function register(args: Args, namespace: string, access: Access, io: CliIO
   const [branch, directory, description] = ["branch", "directory", "description"].map((f) =>
     args.values.get(f),
   );
+  const labelsFlag = args.values.get("labels");
+  const labels = labelsFlag === undefined ? {} : parseLabels(labelsFlag);
   const obj = registrationObject({
     name,
     namespace,
     repo: address,
+    ...(Object.keys(labels).length ? { labels } : {}),
     ...(branch ? { branch } : {}),
     ...(directory ? { directory } : {}),
     ...(description ? { description } : {}),

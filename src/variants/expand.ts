@@ -333,7 +333,7 @@ function repositoryValue(repo: RepositoryInfo): ExprEnv[string] {
     name: repo.name,
     fullName: repo.fullName ?? repo.name,
     topics: repo.topics ?? [],
-    labels: {},
-    annotations: {},
+    labels: { ...repo.labels },
+    annotations: { ...repo.annotations },
   };
 }

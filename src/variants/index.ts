@@ -56,6 +56,13 @@ export {
   type RebaseFacts,
   rebaseWhenOf,
 } from "./rebase.js";
+export {
+  isRegistrationFile,
+  REGISTRATIONS_DIR,
+  REGISTRATIONS_REPO,
+  type RegistrationFile,
+  withRegistrations,
+} from "./registrations.js";
 export type { RepositoryInfo } from "./repositories.js";
 export {
   type ChecksState,

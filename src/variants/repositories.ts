@@ -1,4 +1,5 @@
 import { minimatch } from "minimatch";
+import { matchesLabels } from "./label-selector.js";
 import type { RepositorySelector } from "./set-schema.js";
 
 /** A repository the GitHub App installation can reach: what sets select from and variants may name. */
@@ -8,6 +9,12 @@ export interface RepositoryInfo {
   /** `owner/name`, which variant files may use too. */
   fullName?: string;
   topics?: readonly string[];
+  /**
+   * The labels and annotations of its registration (the Repository object `repo register` keeps in the
+   * namespace's `.porchlight` repository), which label selectors and expressions read, as Porch's.
+   */
+  labels?: Readonly<Record<string, string>>;
+  annotations?: Readonly<Record<string, string>>;
 }
 
 /** The repository a variant names, by `name` or `owner/name`. */
@@ -37,7 +44,8 @@ export function selectorAccounts(selector: RepositorySelector): string[] {
 
 /**
  * The repositories a PackageVariantSet's `repositorySelector` picks, in the order given: a name matching
- * any of `names` (globs; all names when absent), none of `excludeNames`, and every one of `topics`.
+ * any of `names` (globs; all names when absent), none of `excludeNames`, every one of `topics`, and
+ * registration labels matching `matchLabels` and `matchExpressions`.
  * A repository of another installation (named `owner/name`) is picked only by a `names` glob that spells
  * its owner (`other/cluster-*`, the owner in any case, as GitHub's): without one, a selector means the management repository's installation,
  * as before cross-installation fan-out.
@@ -63,6 +71,7 @@ export function selectRepositories(
     (r) =>
       picked(r) &&
       !selector.excludeNames?.some((g) => matches(r, g)) &&
-      (selector.topics ?? []).every((t) => r.topics?.includes(t)),
+      (selector.topics ?? []).every((t) => r.topics?.includes(t)) &&
+      matchesLabels(selector, r.labels),
   );
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { kptFunctionSchema } from "./kptfile-function.js";
+import { labelSelectorFields } from "./label-selector.js";
 import {
   adoptionPolicySchema,
   deletionPolicySchema,
@@ -52,34 +53,17 @@ const repositoryTargetSchema = z.strictObject({
 });
 
 /**
- * Porch selects Repository objects by Kubernetes labels; on GitHub a repository has a name and topics, so
- * porchlight selects by those: `names` (globs, any may match) and `topics` (all must be present).
+ * Porch's Kubernetes label selector over Repository objects — here the registrations' `metadata.labels`
+ * (`repo register --labels`) — and porchlight's additions for GitHub: `names` (globs, any may match),
+ * `excludeNames` and `topics` (all must be present). Every criterion given must hold; an empty selector
+ * selects every repository of the installation, as an empty label selector selects every object.
  */
-const repositorySelectorSchema = z
-  .strictObject({
-    names: z.array(z.string().min(1)).optional(),
-    topics: z.array(z.string().min(1)).optional(),
-    excludeNames: z.array(z.string().min(1)).optional(),
-    matchLabels: z.unknown().optional(),
-    matchExpressions: z.unknown().optional(),
-  })
-  .superRefine((s, ctx) => {
-    for (const field of ["matchLabels", "matchExpressions"] as const) {
-      if (s[field] !== undefined)
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          message: `${field} is not supported here: GitHub repositories have no labels`,
-        });
-    }
-    if (
-      !s.names?.length &&
-      !s.topics?.length &&
-      s.matchLabels === undefined &&
-      s.matchExpressions === undefined
-    )
-      ctx.addIssue({ code: "custom", path: [], message: "must select by `names` (globs) or `topics`" });
-  });
+const repositorySelectorSchema = z.strictObject({
+  names: z.array(z.string().min(1)).optional(),
+  topics: z.array(z.string().min(1)).optional(),
+  excludeNames: z.array(z.string().min(1)).optional(),
+  ...labelSelectorFields,
+});
 
 const downstreamTemplateSchema = z
   .strictObject({

@@ -85,6 +85,39 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
     expect(await w.cli(w.alice, ["repo", "get", NS])).toEqual({ code: 0, stdout: "", stderr: "" });
   });
 
+  it("registers labels, which the file holds as metadata.labels and repo get shows", async () => {
+    const reg = await w.cli(w.alice, [
+      "repo",
+      "register",
+      "acme/deploy",
+      NS,
+      "--name=edge",
+      "--labels=env=prod,example.com/tier=edge",
+    ]);
+    expect(reg).toEqual({ code: 0, stdout: "", stderr: "" });
+    const got = await w.cli(w.alice, ["repo", "get", "edge", NS, "--output=jsonpath={.metadata.labels}"]);
+    expect(JSON.parse(got.stdout)).toEqual({ env: "prod", "example.com/tier": "edge" });
+    expect((await w.cli(w.alice, ["repo", "unregister", "edge", NS])).code).toBe(0);
+  });
+
+  it.each([
+    ["no value", "env", /"env" is not KEY=VALUE/],
+    ["a key Kubernetes refuses", "-env=prod", /"-env" is not a label key/],
+    ["a value Kubernetes refuses", "env=prod east", /the value "prod east" of env is not a label value/],
+  ])("refuses --labels with %s, naming the flag", async (_what, labels, message) => {
+    const r = await w.cli(w.alice, [
+      "repo",
+      "register",
+      "acme/deploy",
+      NS,
+      "--name=bad",
+      `--labels=${labels}`,
+    ]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toContain("--labels");
+  });
+
   it("says what to do when the namespace has no registry repository and the caller cannot create it", async () => {
     w.forge.createUser("other", { type: "Organization" });
     const r = await w.cli(w.alice, ["repo", "register", "acme/deploy", "--namespace=other"]);

@@ -170,3 +170,119 @@ describe("selectRepositories across installations", () => {
     expect(loadVariants(files, context).problems).toEqual([]);
   });
 });
+
+describe("repositorySelector by registration labels (Kubernetes label-selector semantics)", () => {
+  const labelled: RepositoryInfo[] = [
+    { name: "blueprints", fullName: "acme/blueprints" },
+    { name: "edge-1", fullName: "acme/edge-1", topics: ["prod"], labels: { env: "prod", tier: "edge" } },
+    { name: "edge-2", fullName: "acme/edge-2", labels: { env: "dev", tier: "edge" } },
+    { name: "core-1", fullName: "acme/core-1", labels: { env: "prod" } },
+  ];
+  const pick = (selector: Parameters<typeof selectRepositories>[0]) =>
+    names(selectRepositories(selector, labelled));
+
+  it.each<[string, Parameters<typeof selectRepositories>[0], string[]]>([
+    ["matchLabels: every key with its value", { matchLabels: { env: "prod", tier: "edge" } }, ["edge-1"]],
+    [
+      "In: the label is one of the values",
+      { matchExpressions: [{ key: "env", operator: "In", values: ["dev", "qa"] }] },
+      ["edge-2"],
+    ],
+    [
+      "NotIn: the label is none of them, or absent",
+      { matchExpressions: [{ key: "env", operator: "NotIn", values: ["prod"] }] },
+      ["blueprints", "edge-2"],
+    ],
+    [
+      "Exists: the label is there",
+      { matchExpressions: [{ key: "tier", operator: "Exists" }] },
+      ["edge-1", "edge-2"],
+    ],
+    [
+      "DoesNotExist: the label is not",
+      { matchExpressions: [{ key: "tier", operator: "DoesNotExist" }] },
+      ["blueprints", "core-1"],
+    ],
+    [
+      "matchLabels and matchExpressions together: both",
+      { matchLabels: { env: "prod" }, matchExpressions: [{ key: "tier", operator: "DoesNotExist" }] },
+      ["core-1"],
+    ],
+    [
+      "labels with names and topics: all of them",
+      { names: ["edge-*"], topics: ["prod"], matchLabels: { tier: "edge" } },
+      ["edge-1"],
+    ],
+    ["an empty selector: every repository", {}, ["blueprints", "edge-1", "edge-2", "core-1"]],
+  ])("%s", (_name, selector, expected) => {
+    expect(pick(selector)).toEqual(expected);
+  });
+
+  it("expands a set over the repositories its label selector picks, their labels in expressions", () => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector:
+            matchLabels: {tier: edge}
+          template:
+            labelExprs:
+            - key: env
+              valueExpr: repository.labels.env
+    `;
+    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
+    const context = {
+      repositories: labelled,
+      packages: { blueprints: ["hello"] },
+      managementRepo: "blueprints",
+    };
+    const { variants, problems } = loadVariants(files, context);
+    expect(problems).toEqual([]);
+    expect(variants.map((v) => [v.variant.spec.downstream.repo, v.variant.spec.labels])).toEqual([
+      ["edge-1", { env: "prod" }],
+      ["edge-2", { env: "dev" }],
+    ]);
+  });
+
+  it.each([
+    [
+      "In without values",
+      "{key: env, operator: In}",
+      "spec.targets[0].repositorySelector.matchExpressions[0].values",
+      /values set can't be empty/,
+    ],
+    [
+      "Exists with values",
+      "{key: env, operator: Exists, values: [a]}",
+      "spec.targets[0].repositorySelector.matchExpressions[0].values",
+      /values set must be empty/,
+    ],
+    [
+      "an operator Kubernetes does not have",
+      "{key: env, operator: Equals, values: [a]}",
+      "spec.targets[0].repositorySelector.matchExpressions[0].operator",
+      /must be one of In, NotIn, Exists, DoesNotExist/,
+    ],
+  ])("refuses a requirement with %s, naming the field", (_name, requirement, field, message) => {
+    const text = codeBlock`
+      apiVersion: config.porch.kpt.dev/v1alpha2
+      kind: PackageVariantSet
+      metadata: {name: fleet}
+      spec:
+        upstream: {package: hello, revision: v1}
+        targets:
+        - repositorySelector:
+            matchExpressions: [${requirement}]
+    `;
+    const { problems } = loadVariants([{ path: "f.yaml", text }], {
+      repositories: labelled,
+      managementRepo: "blueprints",
+    });
+    expect(problems).toEqual([
+      expect.objectContaining({ file: "f.yaml", field, message: expect.stringMatching(message) }),
+    ]);
+  });
+});

@@ -21,6 +21,7 @@ import { type Elsewhere, listSelectedAccounts, reachElsewhere } from "./elsewher
 import { mapLimit } from "./limit.js";
 import { findManaged, readOpenPull } from "./managed.js";
 import { rebaseDue } from "./rebase.js";
+import { registeredMetadata, registrationFiles, registryOf } from "./registrations.js";
 import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { resolveSourceUpstreams } from "./source-upstream.js";
@@ -78,6 +79,8 @@ interface Repositories {
   keyOf(r: InstallationRepository): string;
   find(name: string): InstallationRepository | undefined;
   infoOf(r: InstallationRepository): RepositoryInfo;
+  /** The labels and annotations of the namespace's registrations, by full name (filled once read). */
+  registered: Map<string, Pick<RepositoryInfo, "labels" | "annotations">>;
 }
 
 /**
@@ -96,11 +99,14 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
     repos.snapshots.set(repos.keyOf(r), await readSnapshot(r, ctx.installation.repo(r)));
   });
   const management = repos.snapshots.get(repos.keyOf(managementRepo)) as RepoSnapshot;
+  const registrationProblems = readRegistrations(repos, managementRepo.id.owner);
   const files = [...management.tree]
     .filter(([path]) => isVariantFile(path))
     .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") }));
   const beyond = await reachBeyondInstallation(ctx, repos, managementRepo, management, files);
-  const { upstreamRepos, loaded, problems } = await readUpstreams(repos, files, beyond.context);
+  const upstreams = await readUpstreams(repos, files, beyond.context);
+  const { upstreamRepos, loaded } = upstreams;
+  const problems = [...registrationProblems, ...upstreams.problems];
   const read = await readVariants(ctx, repos, loaded.variants, upstreamRepos);
   const managed = await findManaged({
     snapshots: repos.snapshots,
@@ -147,14 +153,38 @@ function installationRepositories(listed: InstallationRepository[]): Repositorie
   const own = new Set(listed.map((r) => r.fullName));
   const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
   const all = [...listed];
+  const registered = new Map<string, Pick<RepositoryInfo, "labels" | "annotations">>();
   return {
     all,
     own,
     snapshots: new Map(),
     keyOf,
     find: (name) => all.find((r) => r.fullName === name || keyOf(r) === name),
-    infoOf: (r) => ({ name: keyOf(r), fullName: r.fullName, topics: r.topics }),
+    infoOf: (r) => ({
+      name: keyOf(r),
+      fullName: r.fullName,
+      topics: r.topics,
+      ...registered.get(r.fullName),
+    }),
+    registered,
   };
+}
+
+/**
+ * The registrations of the management repository's namespace (its owner's `.porchlight` repository, read
+ * with the others), whose labels and annotations label selectors and expressions see, into `repos`.
+ */
+function readRegistrations(repos: Repositories, owner: string): VariantProblem[] {
+  const registry = registryOf(repos.all, owner);
+  const snap = registry && repos.snapshots.get(repos.keyOf(registry));
+  if (!registry || !snap) return [];
+  const found = registeredMetadata(
+    repos.all.map(repos.infoOf),
+    registrationFiles(snap.tree),
+    registry.fullName,
+  );
+  for (const [name, m] of found.byFullName) repos.registered.set(name, m);
+  return found.problems;
 }
 
 /** What loadVariants is given once every repository variants name has been looked for. */

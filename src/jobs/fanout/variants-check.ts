@@ -6,11 +6,13 @@ import {
   isSourceUpstream,
   isVariantFile,
   loadVariants,
+  type RepositoryInfo,
   VARIANTS_DIR,
 } from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
 import { type JobContext, repoName } from "../context.js";
 import { listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
+import { readRegistrationFiles, registeredMetadata, registryOf } from "./registrations.js";
 import { shortName } from "./snapshot.js";
 
 /** The check run on a management repository's pull request that changes its variant files. */
@@ -46,7 +48,22 @@ export async function checkVariantFiles(
   const own = new Set(all.map((r) => r.fullName));
   const keyOf = (r: InstallationRepository) => (own.has(r.fullName) ? shortName(r) : r.fullName);
   const ports = new Map(all.map((r) => [r.fullName, installation.repo(r)] as const));
-  const repositories = all.map((r) => ({ name: keyOf(r), fullName: r.fullName, topics: r.topics }));
+  const registry = registryOf(all, ctx.port.id.owner);
+  const registrationPort = registry && ports.get(registry.fullName);
+  const registered =
+    registry && registrationPort
+      ? registeredMetadata(
+          all.map((r) => ({ name: keyOf(r), fullName: r.fullName })),
+          await readRegistrationFiles(registry, registrationPort),
+          registry.fullName,
+        ).byFullName
+      : new Map();
+  const repositories: RepositoryInfo[] = all.map((r) => ({
+    name: keyOf(r),
+    fullName: r.fullName,
+    topics: r.topics,
+    ...registered.get(r.fullName),
+  }));
   // Accounts sets select in by owner (`other/cluster-*`), and repositories named `owner/name` in the app's
   // other installations, as fan-out reaches them.
   const first = loadVariants(files, { repositories, managementRepo: ctx.port.id.repo });

@@ -141,6 +141,50 @@ describe("fan-out reconciler", () => {
     expect(cloned("cluster-02")).toMatchObject({ kind: "clone", to: "v2" });
   });
 
+  it("selects downstreams by the labels of their registrations in the namespace's .porchlight repository", async () => {
+    const inst = new FakeInstallation();
+    const up = inst.add("blueprints", {
+      ".porchlight/variants/fleet.yaml": `apiVersion: config.porch.kpt.dev/v1alpha2
+kind: PackageVariantSet
+metadata: {name: fleet}
+spec:
+  upstream: {package: basens, revision: 1}
+  targets:
+  - repositorySelector:
+      matchExpressions: [{key: env, operator: In, values: [prod]}]
+    template:
+      annotationExprs:
+      - {key: region, valueExpr: repository.annotations.region}
+`,
+    });
+    publish(up, "basens", 1, { Kptfile: KPTFILE });
+    const registration = (name: string, env: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: Repository
+metadata:
+  name: ${name}
+  namespace: acme
+  labels: {env: ${env}}
+  annotations: {region: eu-${name}}
+spec:
+  content: Package
+  type: git
+  git: {repo: "https://forge.test/acme/${name}.git", branch: main, directory: /}
+`;
+    inst.add(".porchlight", {
+      "repositories/cluster-01.yaml": registration("cluster-01", "prod"),
+      "repositories/cluster-02.yaml": registration("cluster-02", "dev"),
+    });
+    inst.add("cluster-01");
+    inst.add("cluster-02");
+    expect((await reconcileFanout(fanoutContext(inst), "blueprints")).failures).toEqual([]);
+    const [pr] = [...inst.get("cluster-01").pulls.values()];
+    expect(pr?.title).toBe("Clone blueprints/basens v1 into basens");
+    expect(inst.get("cluster-01").files(pr?.headRef ?? "", "basens").Kptfile).toContain(
+      "region: eu-cluster-01",
+    );
+    expect(inst.get("cluster-02").pulls.size).toBe(0);
+  });
+
   it("makes no write call when run again with nothing to do", async () => {
     const w = world();
     await reconcileFanout(w.ctx, "blueprints");

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * A Kubernetes label selector (metav1.LabelSelector), as Porch's PackageVariantSet takes it in
+ * `repositorySelector` and `objectSelector`: `matchLabels` (each key with that value) and
+ * `matchExpressions` (`In`, `NotIn`, `Exists`, `DoesNotExist`), all of them required at once. An empty
+ * selector selects everything, as in Kubernetes.
+ */
+const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
+
+const labelSelectorRequirementSchema = z
+  .strictObject({
+    key: z.string().min(1, "must not be empty"),
+    operator: z.enum(OPERATORS, { message: `must be one of ${OPERATORS.join(", ")}` }),
+    values: z.array(z.string()).optional(),
+  })
+  .superRefine((r, ctx) => {
+    // metav1.LabelSelectorAsSelector's rules, which Porch applies before it lists anything.
+    if ((r.operator === "In" || r.operator === "NotIn") && !r.values?.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["values"],
+        message: `for 'in', 'notin' operators, values set can't be empty`,
+      });
+    if ((r.operator === "Exists" || r.operator === "DoesNotExist") && r.values?.length)
+      ctx.addIssue({
+        code: "custom",
+        path: ["values"],
+        message: `values set must be empty for exists and does not exist`,
+      });
+  });
+
+/** The two fields of a label selector, to be spread into a selector's own schema. */
+export const labelSelectorFields = {
+  matchLabels: z.record(z.string(), z.string()).optional(),
+  matchExpressions: z.array(labelSelectorRequirementSchema).optional(),
+};
+
+export interface LabelSelector {
+  matchLabels?: Readonly<Record<string, string>> | undefined;
+  matchExpressions?: readonly z.infer<typeof labelSelectorRequirementSchema>[] | undefined;
+}
+
+/** Whether `labels` satisfy every requirement of the selector (an empty selector: always). */
+export function matchesLabels(s: LabelSelector, labels: Readonly<Record<string, string>> = {}): boolean {
+  const has = (k: string) => Object.hasOwn(labels, k);
+  for (const [k, v] of Object.entries(s.matchLabels ?? {})) if (!has(k) || labels[k] !== v) return false;
+  for (const r of s.matchExpressions ?? []) {
+    const present = has(r.key);
+    const value = labels[r.key];
+    const ok =
+      r.operator === "Exists"
+        ? present
+        : r.operator === "DoesNotExist"
+          ? !present
+          : r.operator === "In"
+            ? present && value !== undefined && (r.values ?? []).includes(value)
+            : !present || value === undefined || !(r.values ?? []).includes(value);
+    if (!ok) return false;
+  }
+  return true;
+}
