@@ -63,6 +63,7 @@ const STATE: Record<FanoutAction["kind"], string> = {
   skip: "⚠️ problem",
   "deletion-proposal": "🗑️ deletion pending",
   orphan: "🔓 release pending",
+  discard: "🗑️ proposal discarded",
 };
 
 /**

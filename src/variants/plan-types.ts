@@ -102,6 +102,11 @@ export interface ManagedPackage extends PackageRef {
   variant: string;
   deletionPolicy: DeletionPolicy;
   pullRequest?: OpenPullRequest;
+  /**
+   * Never published: the package is not on the downstream's base branch, only on the variant's branch,
+   * which `pullRequest` proposes (Porch's Draft or Proposed downstream revision).
+   */
+  unpublished?: boolean;
 }
 
 interface ActionBase {
@@ -159,7 +164,12 @@ export type FanoutAction =
       problems?: VariantProblem[];
     } & ActionBase)
   | ({ kind: "deletion-proposal"; downstream: PackageRef; branch: string } & ActionBase)
-  | ({ kind: "orphan"; downstream: PackageRef; branch: string } & ActionBase);
+  | ({ kind: "orphan"; downstream: PackageRef; branch: string } & ActionBase)
+  /**
+   * A downstream never published whose variant is gone with deletionPolicy delete: its pull request is
+   * closed and its branch deleted, as Porch deletes a Draft or Proposed revision it owns.
+   */
+  | ({ kind: "discard"; downstream: PackageRef; branch: string; pullRequest: number } & ActionBase);
 
 export interface FanoutPlan {
   actions: FanoutAction[];

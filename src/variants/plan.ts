@@ -89,6 +89,7 @@ function planRemoval(m: ManagedPackage, unsure: boolean): FanoutAction {
       reason: `variant ${m.variant} is not declared, but the variant files have problems; nothing is deleted until they are fixed`,
     };
   }
+  if (m.unpublished) return planUnpublishedRemoval(m, downstream, branch);
   const wanted = m.deletionPolicy === "orphan" ? "orphan" : "deletion";
   const close =
     m.pullRequest && m.pullRequest.kind !== wanted
@@ -120,6 +121,37 @@ function planRemoval(m: ManagedPackage, unsure: boolean): FanoutAction {
         reason: `variant ${m.variant} was removed and its deletionPolicy is delete: propose deleting the package`,
         ...(close ? { close } : {}),
       };
+}
+
+/**
+ * A downstream never published (only the variant's pull request holds it) whose variant is gone: with
+ * deletionPolicy delete the proposal is discarded — closed, its branch deleted —, as Porch deletes its
+ * Draft and Proposed revisions; with orphan it stays open, no longer updated, as Porch orphans them.
+ */
+function planUnpublishedRemoval(m: ManagedPackage, downstream: PackageRef, branch: string): FanoutAction {
+  const pr = m.pullRequest;
+  if (!pr)
+    return {
+      kind: "nothing",
+      variant: m.variant,
+      downstream,
+      reason: `variant ${m.variant} was removed; its downstream was never published`,
+    };
+  if (m.deletionPolicy === "orphan")
+    return {
+      kind: "nothing",
+      variant: m.variant,
+      downstream,
+      reason: `variant ${m.variant} was removed and its deletionPolicy is orphan: pull request #${pr.number}, never published, stays open and is no longer updated`,
+    };
+  return {
+    kind: "discard",
+    variant: m.variant,
+    downstream,
+    branch,
+    pullRequest: pr.number,
+    reason: `variant ${m.variant} was removed and its deletionPolicy is delete: pull request #${pr.number}, never published, is closed and its branch deleted`,
+  };
 }
 
 /** The upstream a variant follows: a git package, or an OCI image or tarball (read as a package source). */

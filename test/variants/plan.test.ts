@@ -248,6 +248,46 @@ describe("planFanout", () => {
     ]);
   });
 
+  it("discards the never-published downstream of a removed variant with deletionPolicy delete, and leaves an orphan's", () => {
+    const proposal = (number: number) => ({ number, kind: "update" as const, targetRevision: "v3" });
+    const plan = planFanout({
+      variants: [],
+      upstream,
+      downstream: {},
+      managed: [
+        {
+          repo: "cluster-01",
+          package: "basens",
+          variant: "gone",
+          deletionPolicy: "delete",
+          unpublished: true,
+          pullRequest: proposal(5),
+        },
+        {
+          repo: "cluster-02",
+          package: "basens",
+          variant: "kept",
+          deletionPolicy: "orphan",
+          unpublished: true,
+          pullRequest: proposal(6),
+        },
+      ],
+    });
+    expect(plan.actions).toEqual([
+      expect.objectContaining({
+        kind: "discard",
+        variant: "gone",
+        pullRequest: 5,
+        branch: "porchlight/variant/basens/gone",
+      }),
+      expect.objectContaining({
+        kind: "nothing",
+        variant: "kept",
+        reason: expect.stringContaining("#6, never published, stays open"),
+      }),
+    ]);
+  });
+
   it("deletes nothing while the variant files have problems", () => {
     const plan = planFanout({
       variants: [],

@@ -58,6 +58,8 @@ export async function execute(
     case "deletion-proposal":
     case "orphan":
       return proposeDeletion(ctx, state, action, report);
+    case "discard":
+      return discardProposal(state, action, report);
     case "nothing":
       return tendPullRequest(ctx, state, action, report, rollout);
     case "skip":
@@ -233,6 +235,19 @@ async function proposeDeletion(
     ...(pr ? { pullRequest: pr.number } : {}),
     reason: action.reason,
   };
+}
+
+/** A never-published downstream of a removed variant (deletionPolicy delete): its pull request closed, its branch deleted. */
+async function discardProposal(
+  state: FanoutState,
+  action: Extract<FanoutAction, { kind: "discard" }>,
+  report: FanoutReport,
+): Promise<FanoutAction> {
+  const snap = snapOf(state, action.downstream.repo);
+  await closePullRequests(snap, [{ number: action.pullRequest, reason: action.reason }]);
+  if (snap.branches.has(action.branch)) await snap.port.deleteBranch(action.branch);
+  report.pullRequests.push({ repo: snap.repository.fullName, number: action.pullRequest, action: "closed" });
+  return { kind: "nothing", variant: action.variant, downstream: action.downstream, reason: action.reason };
 }
 
 /**

@@ -26,7 +26,7 @@ export interface FanoutReport {
   /** What each variant's step did, as the dashboard shows it. */
   actions: FanoutAction[];
   /** Pull requests opened or edited, by `repo#number`. */
-  pullRequests: { repo: string; number: number; action: "created" | "updated" | "unchanged" }[];
+  pullRequests: { repo: string; number: number; action: "created" | "updated" | "unchanged" | "closed" }[];
   /** Pull requests merged and tagged now (automerge, auto-publish), by `repo#number` and tag. */
   published: { repo: string; number: number; tag: string }[];
   failures: { variant: string; error: string }[];

@@ -1,6 +1,6 @@
 import { parseDocument } from "yaml";
 import type { PullRequest } from "../../github/port.js";
-import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
+import { formatVariantBranch, parseVariantBranch } from "../../lifecycle/variant-branch.js";
 import { readKptfileFacts } from "../../variants/downstream-state.js";
 import {
   type LoadedVariant,
@@ -72,8 +72,39 @@ export async function findManaged(input: {
       const m = managedPackage(name, pkg, text, open);
       if (m) managed.push(m);
     }
+    managed.push(...(await findUnpublished(name, snap, upstreamUrl, input)));
   }
   return managed;
+}
+
+/**
+ * The downstreams of this management repository's variants that were never published: a fan-out pull
+ * request proposes the package, which the base branch does not hold. Only those whose variant is gone
+ * or moved are read (their branch's Kptfile: which variant, its deletion policy, its upstream).
+ */
+async function findUnpublished(
+  name: string,
+  snap: RepoSnapshot,
+  upstreamUrl: string,
+  input: { variants: readonly LoadedVariant[]; botEmail: string; pulls: Map<string, PullRequest> },
+): Promise<ManagedPackage[]> {
+  const out: ManagedPackage[] = [];
+  for (const pr of snap.pulls) {
+    const branch = parseVariantBranch(pr.headRef);
+    if (!branch.ok) continue;
+    const { package: pkg, variant } = branch.value;
+    if (snap.tree.has(`${pkg}/Kptfile`)) continue;
+    const active = input.variants.find((v) => v.variant.metadata.name === variant)?.variant.spec.downstream;
+    if (active?.repo === name && active.package === pkg) continue;
+    const text = (await snap.port.readTree(pr.headSha, pkg)).tree.get("Kptfile")?.toString("utf8");
+    if (text === undefined || readKptfileFacts(text).managedBy !== variant) continue;
+    if (normalizeUrl(upstreamRepoOf(text)) !== upstreamUrl) continue;
+    const found = await readOpenPull(snap, pr.headRef, input.botEmail);
+    if (found) input.pulls.set(`${name}/${pkg}`, found.pr);
+    const m = managedPackage(name, pkg, text, found?.open);
+    if (m) out.push({ ...m, unpublished: true });
+  }
+  return out;
 }
 
 function upstreamRepoOf(kptfileText: string): string {

@@ -270,6 +270,32 @@ spec:
     expect(Object.keys(c1.files(pr.headRef, "basens"))).toEqual([]);
   });
 
+  it("closes the never-published proposal of a removed variant (deletionPolicy delete) and deletes its branch, and leaves an orphan's open", async () => {
+    const w = world([
+      variant("basens-01", "cluster-01"),
+      variant("basens-02", "cluster-02", "  deletionPolicy: orphan\n"),
+    ]);
+    await reconcileFanout(w.ctx, "blueprints");
+    w.up.commit("main", { ".porchlight/variants/basens.yaml": "# no variants any more\n" });
+    const report = await reconcileFanout(w.ctx, "blueprints");
+    const c1 = w.inst.get("cluster-01");
+    const [discarded] = [...c1.pulls.values()];
+    expect(discarded?.state).toBe("closed");
+    expect(c1.refs.has(`refs/heads/${discarded?.headRef}`)).toBe(false);
+    const [kept] = [...w.inst.get("cluster-02").pulls.values()];
+    expect(kept?.state).toBe("open");
+    expect(report.actions.map((a) => [a.variant, a.kind])).toEqual([
+      ["basens-01", "nothing"],
+      ["basens-02", "nothing"],
+    ]);
+    expect(report.actions[0]?.reason).toContain("never published, is closed and its branch deleted");
+    expect(report.actions[1]?.reason).toContain("never published, stays open and is no longer updated");
+    // Converged: a run after that does nothing more.
+    w.inst.clearCalls();
+    await reconcileFanout(w.ctx, "blueprints");
+    expect(w.inst.calls().filter((c) => WRITES.includes(c.split(":")[1]!))).toEqual([]);
+  });
+
   it("reports a broken variant file on the dashboard and still fans out the others", async () => {
     const w = world([variant("basens-01", "cluster-01"), variant("basens-x", "nowhere")]);
     const report = await reconcileFanout(w.ctx, "blueprints");
