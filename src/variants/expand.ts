@@ -2,7 +2,10 @@ import { defaultPackageName } from "../kpt/source-ref.js";
 import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import { type ExprEnv, ExpressionError, type ExprValue, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
+import { type SelectableObject, selectObjects } from "./objects.js";
 import type { LoadedSet, LoadedVariant } from "./parse.js";
+import { resolveUpstream } from "./plan.js";
+import type { UpstreamIndex } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
 import {
@@ -43,11 +46,13 @@ interface TargetEntry {
 export function expandPackageVariantSet(
   loaded: LoadedSet,
   repositories: readonly RepositoryInfo[],
+  options: ExpandOptions = {},
 ): ExpandedSet {
   const { set, source } = loaded;
   const out: ExpandedSet = { variants: [], problems: [] };
   const upstream = set.spec.upstream;
   const up = upstreamNames(upstream);
+  const upstreamValue = upstreamVariable(upstream, options);
   const entries: TargetEntry[] = [];
   set.spec.targets.forEach((target, targetIndex) => {
     if (target.repositories) {
@@ -73,6 +78,21 @@ export function expandPackageVariantSet(
           target: repositoryValue(repo),
         });
       }
+    } else if (target.objectSelector) {
+      for (const o of selectObjects(target.objectSelector, options.objects ?? [])) {
+        entries.push({
+          targetIndex,
+          template: target.template,
+          repoDefault: o.name,
+          packageDefault: up.name,
+          target: {
+            name: o.name,
+            ...(o.namespace ? { namespace: o.namespace } : {}),
+            labels: { ...o.labels },
+            annotations: { ...o.annotations },
+          },
+        });
+      }
     }
   });
 
@@ -92,7 +112,7 @@ export function expandPackageVariantSet(
       });
     };
     try {
-      const variant = renderVariant(set.metadata.name, upstream, entry, repositories, (w) => {
+      const variant = renderVariant(set.metadata.name, upstream, upstreamValue, entry, repositories, (w) => {
         const field = formatQuotedFieldPath([...base, ...w.path]);
         if (warned.has(field)) return;
         warned.add(field);
@@ -177,12 +197,51 @@ function upstreamNames(upstream: Upstream): { name: string; repo: string; packag
   return { name: defaultPackageName(src), repo: ref.repo, package: ref.package };
 }
 
+export interface ExpandOptions {
+  /** The objects `objectSelector` selects from: those of the management repository (objects.ts). */
+  objects?: readonly SelectableObject[];
+  /** The upstream's published revisions, to name the one the set's upstream resolves to. */
+  upstream?: UpstreamIndex;
+  /** The namespace (GitHub owner) of an upstream named without one: the management repository's. */
+  namespace?: string;
+}
+
+/**
+ * The upstream as Porch's expressions see it, the upstream PackageRevision: its `name`
+ * (`<repo>.<package with / as .>.<workspace>`, the revision the upstream resolves to), `namespace` (the
+ * upstream repository's owner), `labels` and `annotations` (porchlight keeps none on a revision's
+ * object); and porchlight's `repo` and `package`. Without the published revisions at hand, the workspace
+ * is the one the upstream names, else `v<N>` for a revision, else `main` (Porch's placeholder).
+ */
+function upstreamVariable(upstream: Upstream, options: ExpandOptions): ExprEnv[string] {
+  const names = upstreamNames(upstream);
+  if (isSourceUpstream(upstream)) return { ...names, namespace: "", labels: {}, annotations: {} };
+  const slash = upstream.repo.indexOf("/");
+  const repo = slash >= 0 ? upstream.repo.slice(slash + 1) : upstream.repo;
+  const namespace = slash >= 0 ? upstream.repo.slice(0, slash) : (options.namespace ?? "");
+  const state = options.upstream?.[upstream.repo]?.[upstream.package];
+  const resolved = state ? resolveUpstream(upstream, state) : undefined;
+  const workspace =
+    upstream.workspaceName ??
+    (resolved?.ok ? (resolved.target.workspace ?? resolved.target.revision) : undefined) ??
+    upstream.revision ??
+    "main";
+  return {
+    ...names,
+    name: `${repo}.${upstream.package.replaceAll("/", ".")}.${workspace}`,
+    namespace,
+    labels: {},
+    annotations: {},
+  };
+}
+
 /** Evaluates one template expression; `path` is the field it is at, for a problem or a warning. */
 type Evaluate = (expr: string, path: PathSegment[]) => string;
 
 function renderVariant(
   setName: string,
   upstream: LoadedSet["set"]["spec"]["upstream"],
+  upstreamValue: ExprEnv[string],
   entry: TargetEntry,
   repositories: readonly RepositoryInfo[],
   warn: (w: OwnerInName) => void = () => {},
@@ -191,7 +250,7 @@ function renderVariant(
   const env: Record<string, ExprEnv[string]> = {
     repoDefault: entry.repoDefault,
     packageDefault: entry.packageDefault,
-    upstream: { ...upstreamNames(upstream), labels: {}, annotations: {} },
+    upstream: upstreamValue,
     target: entry.target,
   };
   const evaluate = templateEvaluator(env, warn);
@@ -199,7 +258,9 @@ function renderVariant(
     ? evaluate(t.downstream.repoExpr, ["downstream", "repoExpr"])
     : (t.downstream?.repo ?? entry.repoDefault);
   const found = findRepository(repo, repositories);
-  env.repository = found ? repositoryValue(found) : { name: repo, topics: [], labels: {}, annotations: {} };
+  env.repository = found
+    ? repositoryValue(found)
+    : { name: repo, namespace: "", topics: [], labels: {}, annotations: {} };
   const pkg = t.downstream?.packageExpr
     ? evaluate(t.downstream.packageExpr, ["downstream", "packageExpr"])
     : (t.downstream?.package ?? entry.packageDefault);
@@ -329,8 +390,11 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 }
 
 function repositoryValue(repo: RepositoryInfo): ExprEnv[string] {
+  const fullName = repo.fullName ?? repo.name;
   return {
     name: repo.name,
+    // A Porch namespace is a GitHub owner.
+    namespace: fullName.includes("/") ? fullName.slice(0, fullName.indexOf("/")) : "",
     fullName: repo.fullName ?? repo.name,
     topics: repo.topics ?? [],
     labels: { ...repo.labels },

@@ -15,13 +15,13 @@ export { downstreamState, managedPackage, readKptfileFacts } from "./downstream-
 export type { InjectableResource } from "./injection.js";
 
 export { isVariantFile, loadVariants, VARIANTS_DIR } from "./load.js";
-
 export {
   applyVariantMutations,
   type MutationOptions,
   type MutationResult,
   type VariantChange,
 } from "./mutations.js";
+export { type SelectableObject, selectableObjects } from "./objects.js";
 
 export {
   type LoadedVariant,

@@ -1,5 +1,5 @@
 import { formatQuotedFieldPath } from "../kpt/yaml-locate.js";
-import { expandPackageVariantSet } from "./expand.js";
+import { type ExpandOptions, expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, selectorAccounts } from "./repositories.js";
@@ -47,7 +47,7 @@ export function loadVariants(
     ParseOptions & {
       /** Accounts a selector names (`other/…`, lower case) where the app's installation is out of reach, and why. */
       unreachableAccounts?: Readonly<Record<string, string>>;
-    },
+    } & ExpandOptions,
 ): LoadedVariants {
   const all: LoadedVariant[] = [];
   const problems: VariantProblem[] = [];
@@ -76,7 +76,7 @@ export function loadVariants(
           });
         });
       });
-      const expanded = expandPackageVariantSet(set, context.repositories);
+      const expanded = expandPackageVariantSet(set, context.repositories, context);
       problems.push(...expanded.problems);
       all.push(...expanded.variants);
     }

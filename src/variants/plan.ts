@@ -200,7 +200,10 @@ function planVariant(variant: PackageVariant, input: FanoutInput): FanoutAction 
   const resolved =
     followed.kind === "source"
       ? resolveSource(followed.src, input.sources)
-      : resolveTarget(followed.upstream, input.upstream[followed.upstream.repo]?.[followed.upstream.package]);
+      : resolveUpstream(
+          followed.upstream,
+          input.upstream[followed.upstream.repo]?.[followed.upstream.package],
+        );
   if (!resolved.ok) return skipVariant(view, resolved.reason);
   const pr = view.state.pullRequest;
   const t: Targeted = {
@@ -442,7 +445,8 @@ function resolveSource(src: PackageSource, index: SourceIndex | undefined): Reso
   return { ok: true, target: { revision: found.digest, commit: found.digest } };
 }
 
-function resolveTarget(upstream: GitUpstream, state: UpstreamPackageState | undefined): Resolved {
+/** The published revision a git upstream resolves to (by channel, workspace, revision, or the latest), or why none. */
+export function resolveUpstream(upstream: GitUpstream, state: UpstreamPackageState | undefined): Resolved {
   if (!state || state.revisions.length === 0) {
     return { ok: false, reason: `${upstream.repo} has no published revision of ${upstream.package}` };
   }

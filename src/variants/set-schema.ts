@@ -65,6 +65,18 @@ const repositorySelectorSchema = z.strictObject({
   ...labelSelectorFields,
 });
 
+/**
+ * Porch's selector of arbitrary objects, one downstream each (named after the object): its apiVersion and
+ * kind, optionally its name, and a label selector. porchlight reads the objects from the management
+ * repository (src/variants/objects.ts).
+ */
+const objectSelectorSchema = z.strictObject({
+  apiVersion: z.string().min(1, "cannot be empty"),
+  kind: z.string().min(1, "cannot be empty"),
+  name: z.string().min(1).optional(),
+  ...labelSelectorFields,
+});
+
 const downstreamTemplateSchema = z
   .strictObject({
     repo: repositoryNameSchema.optional(),
@@ -141,17 +153,10 @@ const targetSchema = z
   .strictObject({
     repositories: z.array(repositoryTargetSchema).optional(),
     repositorySelector: repositorySelectorSchema.optional(),
-    objectSelector: z.unknown().optional(),
+    objectSelector: objectSelectorSchema.optional(),
     template: packageVariantTemplateSchema.optional(),
   })
   .superRefine((t, ctx) => {
-    if (t.objectSelector !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["objectSelector"],
-        message:
-          "objectSelector is not supported here: there is no cluster to select objects from; use repositories or repositorySelector",
-      });
     const count = [t.repositories, t.repositorySelector, t.objectSelector].filter(
       (x) => x !== undefined,
     ).length;

@@ -12,7 +12,9 @@ import {
   type PackageVariant,
   parseDownstreamsMarker,
   type RepositoryInfo,
+  type SelectableObject,
   type SourceIndex,
+  selectableObjects,
   type UpstreamIndex,
   type VariantProblem,
 } from "../../variants/index.js";
@@ -191,6 +193,10 @@ function readRegistrations(repos: Repositories, owner: string): VariantProblem[]
 interface VariantsContext {
   repositories: RepositoryInfo[];
   managementRepo: string;
+  /** What a set's objectSelector selects from: the management repository's objects. */
+  objects: SelectableObject[];
+  /** The management repository's owner: the namespace of its variants, as Porch's. */
+  namespace: string;
   unreachable: Elsewhere["unreachable"];
   unreachableAccounts: Record<string, string>;
 }
@@ -219,7 +225,16 @@ async function reachBeyondInstallation(
   const own = repos.own;
   const infos = repos.all.map(repos.infoOf);
   const managementKey = repos.keyOf(managementRepo);
-  const first = loadVariants(files, { repositories: infos, managementRepo: managementKey });
+  const objects = selectableObjects(
+    [...management.tree].map(([path, bytes]) => [path, bytes.toString("utf8")] as const),
+  );
+  const namespace = managementRepo.id.owner;
+  const first = loadVariants(files, {
+    repositories: infos,
+    managementRepo: managementKey,
+    objects,
+    namespace,
+  });
   const ownAccount = managementRepo.id.owner.toLowerCase();
   const selected = await listSelectedAccounts(
     ctx.installationFor,
@@ -228,7 +243,12 @@ async function reachBeyondInstallation(
   const candidates = selected.repositories.filter((c) => !own.has(c.repository.fullName));
   infos.push(...candidates.map((c) => repos.infoOf(c.repository)));
 
-  const named = loadVariants(files, { repositories: infos, managementRepo: managementKey });
+  const named = loadVariants(files, {
+    repositories: infos,
+    managementRepo: managementKey,
+    objects,
+    namespace,
+  });
   const used = new Set(
     named.variants.flatMap(({ variant: { spec } }) =>
       isSourceUpstream(spec.upstream) ? [spec.downstream.repo] : [spec.upstream.repo, spec.downstream.repo],
@@ -261,6 +281,8 @@ async function reachBeyondInstallation(
     context: {
       repositories: infos,
       managementRepo: managementKey,
+      objects,
+      namespace,
       unreachable: elsewhere.unreachable,
       unreachableAccounts: selected.unreachable,
     },
@@ -296,7 +318,8 @@ async function readUpstreams(
   const packages = Object.fromEntries(
     [...upstreamRepos].map(([name, u]) => [name, Object.keys(u.packages)] as const),
   );
-  const loaded = loadVariants(files, { ...context, packages });
+  const index = Object.fromEntries([...upstreamRepos].map(([name, u]) => [name, u.packages] as const));
+  const loaded = loadVariants(files, { ...context, packages, upstream: index });
   const problems = [...loaded.problems];
   for (const [name, u] of upstreamRepos) {
     if (u.catalog.problem)

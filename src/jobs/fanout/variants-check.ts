@@ -6,7 +6,9 @@ import {
   isSourceUpstream,
   isVariantFile,
   loadVariants,
+  parseVariantFile,
   type RepositoryInfo,
+  selectableObjects,
   VARIANTS_DIR,
 } from "../../variants/index.js";
 import { checkCompleted, reportCheck } from "../check-report.js";
@@ -84,11 +86,24 @@ export async function checkVariantFiles(
     ports.set(repository.fullName, port);
     repositories.push({ name: keyOf(repository), fullName: repository.fullName, topics: repository.topics });
   }
+  // A set's objectSelector selects among the objects of the repository as the pull request leaves it.
+  const selectsObjects = files.some((f) =>
+    parseVariantFile(f.path, f.text).sets.some((s) => s.set.spec.targets.some((t) => t.objectSelector)),
+  );
+  const objects = selectsObjects
+    ? selectableObjects(
+        [...(await ctx.port.readTree(pr.headSha)).tree].map(
+          ([path, bytes]) => [path, bytes.toString("utf8")] as const,
+        ),
+      )
+    : [];
   const context = {
     repositories,
     managementRepo: ctx.port.id.repo,
     unreachable: elsewhere.unreachable,
     unreachableAccounts: selected.unreachable,
+    objects,
+    namespace: ctx.port.id.owner,
   };
   const packages: Record<string, string[]> = {};
   for (const lv of loadVariants(files, context).variants) {

@@ -185,6 +185,32 @@ spec:
     expect(inst.get("cluster-02").pulls.size).toBe(0);
   });
 
+  it("fans out to one downstream per object an objectSelector picks from the management repository", async () => {
+    const inst = new FakeInstallation();
+    const cluster = (name: string, tier: string) =>
+      `apiVersion: infra.example.com/v1\nkind: Cluster\nmetadata:\n  name: ${name}\n  labels: {tier: ${tier}}\n`;
+    const up = inst.add("blueprints", {
+      "clusters/all.yaml": `${cluster("cluster-01", "edge")}---\n${cluster("cluster-02", "core")}`,
+      ".porchlight/variants/fleet.yaml": `apiVersion: config.porch.kpt.dev/v1alpha2
+kind: PackageVariantSet
+metadata: {name: fleet}
+spec:
+  upstream: {package: basens, revision: 1}
+  targets:
+  - objectSelector: {apiVersion: infra.example.com/v1, kind: Cluster, matchLabels: {tier: edge}}
+    template:
+      downstream: {packageExpr: "'ns-' + target.labels.tier"}
+`,
+    });
+    publish(up, "basens", 1, { Kptfile: KPTFILE });
+    inst.add("cluster-01");
+    inst.add("cluster-02");
+    expect((await reconcileFanout(fanoutContext(inst), "blueprints")).failures).toEqual([]);
+    const [pr] = [...inst.get("cluster-01").pulls.values()];
+    expect(pr?.title).toBe("Clone blueprints/basens v1 into ns-edge");
+    expect(inst.get("cluster-02").pulls.size).toBe(0);
+  });
+
   it("makes no write call when run again with nothing to do", async () => {
     const w = world();
     await reconcileFanout(w.ctx, "blueprints");
