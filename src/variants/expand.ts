@@ -3,7 +3,7 @@ import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
 import { type ExprEnv, ExpressionError, type ExprValue, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
 import { type SelectableObject, selectObjects } from "./objects.js";
-import type { LoadedSet, LoadedVariant } from "./parse.js";
+import { issueMessage, type LoadedSet, type LoadedVariant } from "./parse.js";
 import { resolveUpstream } from "./plan.js";
 import type { UpstreamIndex } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
@@ -130,9 +130,10 @@ export function expandPackageVariantSet(
       const parsed = packageVariantSchema.safeParse(variant);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
+          const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
           report(
-            issue.path.filter((s): s is PathSegment => typeof s !== "symbol").slice(1),
-            `${issue.message} (in the PackageVariant generated for ${entry.repoDefault}/${entry.packageDefault})`,
+            path.slice(1),
+            `${issueMessage(issue.message, path)} (in the PackageVariant generated for ${entry.repoDefault}/${entry.packageDefault})`,
           );
         }
         continue;

@@ -11,8 +11,8 @@ export const kptFunctionSchema = z
     name: z
       .string()
       .refine((n) => !n.includes("."), {
-        message:
-          "must not contain '.' (porchlight names the functions it adds PackageVariant.<variant>.<name>.<index>)",
+        // Porch's words; the functions a variant adds are named PackageVariant.<variant>.<name>.<index>.
+        message: "{field} must not contain '.'",
       })
       .optional(),
     configPath: z.string().optional(),
@@ -22,7 +22,7 @@ export const kptFunctionSchema = z
   })
   .passthrough()
   .refine((f) => f.image !== undefined || f.exec !== undefined, {
-    message: "a function needs an image (or exec)",
+    message: "{field} must not be empty",
     path: ["image"],
   });
 

@@ -15,6 +15,7 @@ import {
   variantSpecHash,
 } from "./tracking.js";
 import {
+  checkObjects,
   isYamlPath,
   readYamlFile,
   setIfChanged,
@@ -83,7 +84,9 @@ export function applyVariantMutations(
   const resourceFiles: YamlFile[] = [];
   for (const [path, text] of out) {
     if (path === KPTFILE || path.endsWith(`/${KPTFILE}`) || !isYamlPath(path)) continue;
-    resourceFiles.push(readYamlFile(path, text));
+    const file = readYamlFile(path, text);
+    checkObjects(file);
+    resourceFiles.push(file);
   }
   const injection = applyInjection(resourceFiles, variant, injectedResources);
   for (const file of resourceFiles)

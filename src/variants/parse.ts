@@ -129,10 +129,14 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
       continue;
     }
     const refused = (error: z.ZodError) => {
-      for (const issue of error.issues.flatMap(unionBranch))
-        result.problems.push({ ...issueToProblem(issue, root, problem), ...named });
+      for (const issue of porchOrder(error.issues.flatMap(unionBranch)))
+        result.problems.push({ ...issueToProblem(issue, root, problem, kind), ...named });
     };
     const locateField: Locate = (path) => positionAtPath(locate(root, path));
+    // Porch reports what an absent spec lacks, field by field: an upstream, a downstream, targets.
+    if (raw.spec === undefined || raw.spec === null) raw.spec = {};
+    if (kind === PACKAGE_VARIANT_SET_KIND && isRecord(raw.spec) && raw.spec.targets == null)
+      raw.spec.targets = [];
     if (kind === PACKAGE_VARIANT_KIND) {
       const parsed = packageVariantSchema.safeParse(raw);
       if (parsed.success) result.variants.push({ variant: parsed.data, source, locate: locateField });
@@ -166,7 +170,33 @@ function unionBranch(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
   return chosen.flatMap((i) => unionBranch({ ...i, path: [...issue.path, ...i.path] } as z.core.$ZodIssue));
 }
 
-function issueToProblem(issue: z.core.$ZodIssue, root: Node, problem: MakeProblem): VariantProblem {
+/**
+ * Issues in the order Porch lists its problems: one about a field (a target naming no kind of target)
+ * before those about the fields inside it, which the schema checks first; otherwise as found.
+ */
+function porchOrder(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const out: z.core.$ZodIssue[] = [];
+  const under = (inner: readonly PropertyKey[], outer: readonly PropertyKey[]) =>
+    inner.length > outer.length && outer.every((s, i) => inner[i] === s);
+  // An unknown key is about the key, under the object that holds it.
+  const pathOf = (i: z.core.$ZodIssue): PropertyKey[] =>
+    i.code === "unrecognized_keys" ? [...i.path, i.keys[0] ?? ""] : i.path;
+  // Porch checks the upstream first.
+  const upstreamFirst = (i: z.core.$ZodIssue) => (i.path[0] === "spec" && i.path[1] === "upstream" ? 0 : 1);
+  for (const issue of [...issues].sort((a, b) => upstreamFirst(a) - upstreamFirst(b))) {
+    const at = out.findIndex((o) => under(pathOf(o), pathOf(issue)));
+    if (at < 0) out.push(issue);
+    else out.splice(at, 0, issue);
+  }
+  return out;
+}
+
+function issueToProblem(
+  issue: z.core.$ZodIssue,
+  root: Node,
+  problem: MakeProblem,
+  kind: string,
+): VariantProblem {
   const path = issue.path.filter((s): s is PathSegment => typeof s !== "symbol");
   if (issue.code === "unrecognized_keys") {
     const key = issue.keys[0] ?? "";
@@ -186,9 +216,20 @@ function issueToProblem(issue: z.core.$ZodIssue, root: Node, problem: MakeProble
     );
   }
   if (!locate(root, path).exact && issue.code === "invalid_type") {
-    return problem(path, `missing required field ${formatQuotedFieldPath(path)}`, "add the field");
+    // In the words of Porch's controller of each kind.
+    const field = formatQuotedFieldPath(path);
+    return problem(
+      path,
+      kind === PACKAGE_VARIANT_SET_KIND ? `${field} is a required field` : `missing required field ${field}`,
+      "add the field",
+    );
   }
-  return problem(path, issue.message);
+  return problem(path, issueMessage(issue.message, path));
+}
+
+/** A schema's message with `{field}` replaced by the path of the field it is about, as Porch words it. */
+export function issueMessage(message: string, path: readonly PathSegment[]): string {
+  return message.replaceAll("{field}", formatQuotedFieldPath(path));
 }
 
 function defaultUpstreamRepo(raw: Record<string, unknown>, managementRepo: string | undefined): void {

@@ -25,7 +25,8 @@ export interface VariantProblem {
 /** One line per problem, `file:line:column: field: message (hint)`, for logs and the CLI. */
 export function formatProblem(p: VariantProblem): string {
   const where = `${p.file}:${p.line}:${p.column}`;
-  const field = p.field ? `${p.field}: ` : "";
+  // A message in Porch's words names its field already (`spec.adoptionPolicy field can only be …`).
+  const field = p.field && !p.message.startsWith(p.field) ? `${p.field}: ` : "";
   const hint = p.hint ? ` (${p.hint})` : "";
   const level = p.severity === "warning" ? "warning: " : "";
   return `${where}: ${level}${field}${p.message}${hint}`;

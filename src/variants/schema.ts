@@ -49,11 +49,15 @@ export const repositoryNameSchema = z
   .min(1, "must not be empty")
   .regex(/^[A-Za-z0-9._-]+(\/[A-Za-z0-9._-]+)?$/, "must be a repository name, `name` or `owner/name`");
 
-export const adoptionPolicySchema = z.enum(["adoptExisting", "adoptNone"], {
-  message: 'can only be "adoptNone" or "adoptExisting"',
+/**
+ * Porch's messages name the field they are about, `spec.adoptionPolicy field can only be …`: `{field}` in
+ * a message here is replaced by the field's path where the problem is reported (parse.ts issueMessage).
+ */
+const adoptionPolicySchema = z.enum(["adoptExisting", "adoptNone"], {
+  message: '{field} field can only be "adoptNone" or "adoptExisting"',
 });
-export const deletionPolicySchema = z.enum(["delete", "orphan"], {
-  message: 'can only be "orphan" or "delete"',
+const deletionPolicySchema = z.enum(["delete", "orphan"], {
+  message: '{field} can only be "orphan" or "delete"',
 });
 
 /** Porch reserves these package-context keys for kpt itself. */
@@ -163,25 +167,36 @@ const packageContextSchema = z
     removeKeys: z.array(z.string().min(1)).optional(),
   })
   .superRefine((pc, ctx) => {
+    // As Porch words it (field.Invalid): the field, the whole value as JSON, then what is wrong.
     for (const key of RESERVED_CONTEXT_KEYS) {
       if (pc.data && key in pc.data) {
-        ctx.addIssue({ code: "custom", path: ["data", key], message: `must not contain the key "${key}"` });
-      }
-      const i = pc.removeKeys?.indexOf(key) ?? -1;
-      if (i >= 0)
         ctx.addIssue({
           code: "custom",
-          path: ["removeKeys", i],
-          message: `must not contain the key "${key}"`,
+          path: ["data"],
+          message: `{field}: Invalid value: ${goJson(pc.data)}: must not contain the key "${key}"`,
+        });
+      }
+      if (pc.removeKeys?.includes(key))
+        ctx.addIssue({
+          code: "custom",
+          path: ["removeKeys"],
+          message: `{field}: Invalid value: ${goJson(pc.removeKeys)}: must not contain the key "${key}"`,
         });
     }
   });
+
+/** A value as Go's encoding/json writes it: a map's keys sorted. */
+function goJson(v: Record<string, string> | readonly string[]): string {
+  return Array.isArray(v)
+    ? JSON.stringify(v)
+    : JSON.stringify(Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+}
 
 const injectionSelectorSchema = z.strictObject({
   group: z.string().optional(),
   version: z.string().optional(),
   kind: z.string().optional(),
-  name: z.string().min(1, "must not be empty"),
+  name: z.string().min(1, "{field} must not be empty"),
 });
 
 const packageVariantSpecSchema = z.strictObject({

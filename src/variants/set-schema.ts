@@ -2,9 +2,8 @@ import { z } from "zod";
 import { kptFunctionSchema } from "./kptfile-function.js";
 import { labelSelectorFields } from "./label-selector.js";
 import {
-  adoptionPolicySchema,
-  deletionPolicySchema,
   dnsLabel,
+  isSourceUpstream,
   objectMetaSchema,
   packagePathSchema,
   repositoryNameSchema,
@@ -15,6 +14,9 @@ export const PACKAGE_VARIANT_SET_API_VERSION = "config.porch.kpt.dev/v1alpha2";
 export const PACKAGE_VARIANT_SET_KIND = "PackageVariantSet";
 
 const stringMap = z.record(z.string(), z.string());
+
+/** A refinement run even where the fields it reads have problems of their own. */
+const ALWAYS = { when: () => true };
 
 /** A computed map entry: a plain key or value, or an expression for it (only one of each). */
 const mapExprSchema = z
@@ -28,28 +30,28 @@ const mapExprSchema = z
     if (m.key !== undefined && m.keyExpr !== undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["keyExpr"],
-        message: "may specify only one of `key` and `keyExpr`",
+        path: [],
+        message: "{field} may specify only one of `key` and `keyExpr`",
       });
     if (m.value !== undefined && m.valueExpr !== undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["valueExpr"],
-        message: "may specify only one of `value` and `valueExpr`",
+        path: [],
+        message: "{field} may specify only one of `value` and `valueExpr`",
       });
     if (m.key === undefined && m.keyExpr === undefined)
-      ctx.addIssue({ code: "custom", path: ["key"], message: "must specify either `key` or `keyExpr`" });
+      ctx.addIssue({ code: "custom", path: [], message: "{field} must specify either `key` or `keyExpr`" });
     if (m.value === undefined && m.valueExpr === undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["value"],
-        message: "must specify either `value` or `valueExpr`",
+        path: [],
+        message: "{field} must specify either `value` or `valueExpr`",
       });
   });
 
 const repositoryTargetSchema = z.strictObject({
-  name: repositoryNameSchema,
-  packageNames: z.array(packagePathSchema).optional(),
+  name: z.string().min(1, "{field} cannot be empty").pipe(repositoryNameSchema),
+  packageNames: z.array(z.string().min(1, "{field} cannot be empty").pipe(packagePathSchema)).optional(),
 });
 
 /**
@@ -77,27 +79,12 @@ const objectSelectorSchema = z.strictObject({
   ...labelSelectorFields,
 });
 
-const downstreamTemplateSchema = z
-  .strictObject({
-    repo: repositoryNameSchema.optional(),
-    package: packagePathSchema.optional(),
-    repoExpr: z.string().optional(),
-    packageExpr: z.string().optional(),
-  })
-  .superRefine((d, ctx) => {
-    if (d.repo !== undefined && d.repoExpr !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["repoExpr"],
-        message: "may specify only one of `downstream.repo` and `downstream.repoExpr`",
-      });
-    if (d.package !== undefined && d.packageExpr !== undefined)
-      ctx.addIssue({
-        code: "custom",
-        path: ["packageExpr"],
-        message: "may specify only one of `downstream.package` and `downstream.packageExpr`",
-      });
-  });
+const downstreamTemplateSchema = z.strictObject({
+  repo: repositoryNameSchema.optional(),
+  package: packagePathSchema.optional(),
+  repoExpr: z.string().optional(),
+  packageExpr: z.string().optional(),
+});
 
 const functionTemplateSchema = z.intersection(
   kptFunctionSchema,
@@ -116,17 +103,25 @@ const injectionSelectorTemplateSchema = z
     if (i.name !== undefined && i.nameExpr !== undefined)
       ctx.addIssue({
         code: "custom",
-        path: ["nameExpr"],
-        message: "may specify only one of `name` and `nameExpr`",
+        path: [],
+        message: "{field} may specify only one of `name` and `nameExpr`",
       });
     if (i.name === undefined && i.nameExpr === undefined)
-      ctx.addIssue({ code: "custom", path: ["name"], message: "must specify either `name` or `nameExpr`" });
+      ctx.addIssue({ code: "custom", path: [], message: "{field} must specify either `name` or `nameExpr`" });
   });
 
-const packageVariantTemplateSchema = z.strictObject({
+/** A template's policies, in the words of Porch's set controller (no "field" after adoptionPolicy there). */
+const templateAdoptionPolicy = z.enum(["adoptExisting", "adoptNone"], {
+  message: '{field} can only be "adoptNone" or "adoptExisting"',
+});
+const templateDeletionPolicy = z.enum(["delete", "orphan"], {
+  message: '{field} can only be "orphan" or "delete"',
+});
+
+const packageVariantTemplateObject = z.strictObject({
   downstream: downstreamTemplateSchema.optional(),
-  adoptionPolicy: adoptionPolicySchema.optional(),
-  deletionPolicy: deletionPolicySchema.optional(),
+  adoptionPolicy: templateAdoptionPolicy.optional(),
+  deletionPolicy: templateDeletionPolicy.optional(),
   labels: stringMap.optional(),
   labelExprs: z.array(mapExprSchema).optional(),
   annotations: stringMap.optional(),
@@ -149,6 +144,23 @@ const packageVariantTemplateSchema = z.strictObject({
   paused: z.boolean().optional(),
 });
 
+/** The template, with Porch's checks of the downstream's values against its expressions (reported at the template). */
+const packageVariantTemplateSchema = packageVariantTemplateObject.superRefine((t, ctx) => {
+  const d = t.downstream;
+  if (d?.repo !== undefined && d.repoExpr !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "{field} may specify only one of `downstream.repo` and `downstream.repoExpr`",
+    });
+  if (d?.package !== undefined && d.packageExpr !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "{field} may specify only one of `downstream.package` and `downstream.packageExpr`",
+    });
+}, ALWAYS);
+
 const targetSchema = z
   .strictObject({
     repositories: z.array(repositoryTargetSchema).optional(),
@@ -164,17 +176,38 @@ const targetSchema = z
       ctx.addIssue({
         code: "custom",
         path: [],
-        message: "must specify one of `repositories`, `repositorySelector`, or `objectSelector`",
+        message: "{field} must specify one of `repositories`, `repositorySelector`, or `objectSelector`",
       });
     if (t.repositories && t.repositories.length === 0)
-      ctx.addIssue({ code: "custom", path: ["repositories"], message: "must have at least one repository" });
-  });
+      ctx.addIssue({
+        code: "custom",
+        path: ["repositories"],
+        message: "{field} must not be an empty list if specified",
+      });
+    // Checked whatever else is wrong in the target, as Porch lists every problem.
+  }, ALWAYS);
 
-const packageVariantSetSpecSchema = z.strictObject({
-  upstream: upstreamSchema,
-  targets: z.array(targetSchema).min(1, "must specify at least one item in spec.targets"),
-  paused: z.boolean().default(false),
-});
+const packageVariantSetSpecSchema = z
+  .strictObject({
+    upstream: upstreamSchema,
+    targets: z.array(targetSchema).min(1, "must specify at least one item in spec.targets"),
+    paused: z.boolean().default(false),
+  })
+  .superRefine((s, ctx) => {
+    // Porch's set, unlike its variant, names the upstream's revision: porchlight's channel does too.
+    const u = s.upstream;
+    if (
+      !isSourceUpstream(u) &&
+      u.revision === undefined &&
+      u.workspaceName === undefined &&
+      u.channel === undefined
+    )
+      ctx.addIssue({
+        code: "custom",
+        path: ["upstream"],
+        message: "either spec.upstream.revision or spec.upstream.workspaceName must be specified",
+      });
+  });
 
 export const packageVariantSetSchema = z.strictObject({
   apiVersion: z.literal(PACKAGE_VARIANT_SET_API_VERSION),

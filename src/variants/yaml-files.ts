@@ -1,4 +1,4 @@
-import { type Document, isSeq, parseAllDocuments, type YAMLSeq } from "yaml";
+import { type Document, isAlias, isScalar, isSeq, parseAllDocuments, type YAMLSeq } from "yaml";
 import { detectSeqIndent, formatDocuments } from "../kpt/format.js";
 import { normalizeComments } from "../kpt/format-comments.js";
 
@@ -32,6 +32,21 @@ export function readYamlFile(path: string, text: string): YamlFile {
     normalizeComments(doc, text);
   }
   return { path, original: text, docs, indentSeq: /^( *)[^\s#][^\n]*:[ \t]*\n\1 {2}- /m.test(text) };
+}
+
+/**
+ * Refuses a package file with a document that is no object, as Porch's controller refuses it before it
+ * applies a variant (the KRM SDK's ParseKubeObjects, `failed to extract objects: unhandled node kind N`,
+ * N being yaml.v3's kind of the document's root: 8 a scalar, 16 an alias). An empty document is none.
+ */
+export function checkObjects(file: YamlFile): void {
+  for (const doc of file.docs) {
+    const root = doc.contents;
+    if (root === null || (isScalar(root) && root.value === null)) continue;
+    const kind = isAlias(root) ? 16 : isScalar(root) ? 8 : undefined;
+    if (kind !== undefined)
+      throw new VariantMutationError(file.path, `failed to extract objects: unhandled node kind ${kind}`);
+  }
 }
 
 /**

@@ -182,8 +182,8 @@ describe("parseVariantFile", () => {
       expected: [
         {
           line: 9,
-          column: 13,
-          field: "spec.packageContext.data.name",
+          column: 7,
+          field: "spec.packageContext.data",
           message: /must not contain the key "name"/,
         },
       ],
