@@ -7,6 +7,7 @@ import { issueMessage, type LoadedSet, type LoadedVariant } from "./parse.js";
 import { resolveUpstream } from "./plan.js";
 import type { UpstreamIndex } from "./plan-types.js";
 import type { VariantProblem } from "./problem.js";
+import type { ObjectMetadata } from "./registrations.js";
 import { findRepository, type RepositoryInfo, selectRepositories } from "./repositories.js";
 import {
   isSourceUpstream,
@@ -205,13 +206,15 @@ export interface ExpandOptions {
   upstream?: UpstreamIndex;
   /** The namespace (GitHub owner) of an upstream named without one: the management repository's. */
   namespace?: string;
+  /** Package revisions' labels and annotations by revision name (`rpkg annotate`'s files). */
+  revisions?: ReadonlyMap<string, ObjectMetadata>;
 }
 
 /**
  * The upstream as Porch's expressions see it, the upstream PackageRevision: its `name`
  * (`<repo>.<package with / as .>.<workspace>`, the revision the upstream resolves to), `namespace` (the
- * upstream repository's owner), `labels` and `annotations` (porchlight keeps none on a revision's
- * object); and porchlight's `repo` and `package`. Without the published revisions at hand, the workspace
+ * upstream repository's owner), `labels` and `annotations` (those `rpkg annotate` keeps for it); and
+ * porchlight's `repo` and `package`. Without the published revisions at hand, the workspace
  * is the one the upstream names, else `v<N>` for a revision, else `main` (Porch's placeholder).
  */
 function upstreamVariable(upstream: Upstream, options: ExpandOptions): ExprEnv[string] {
@@ -227,12 +230,14 @@ function upstreamVariable(upstream: Upstream, options: ExpandOptions): ExprEnv[s
     (resolved?.ok ? (resolved.target.workspace ?? resolved.target.revision) : undefined) ??
     upstream.revision ??
     "main";
+  const name = `${repo}.${upstream.package.replaceAll("/", ".")}.${workspace}`;
+  const meta = options.revisions?.get(name);
   return {
     ...names,
-    name: `${repo}.${upstream.package.replaceAll("/", ".")}.${workspace}`,
+    name,
     namespace,
-    labels: {},
-    annotations: {},
+    labels: { ...meta?.labels },
+    annotations: { ...meta?.annotations },
   };
 }
 

@@ -58,9 +58,11 @@ export {
 } from "./rebase.js";
 export {
   isRegistrationFile,
+  type ObjectMetadata,
   REGISTRATIONS_DIR,
   REGISTRATIONS_REPO,
   type RegistrationFile,
+  revisionMetadata,
   withRegistrations,
 } from "./registrations.js";
 export type { RepositoryInfo } from "./repositories.js";

@@ -10,9 +10,45 @@ import type { RepositoryInfo } from "./repositories.js";
  * are `repository.labels` and `repository.annotations` in its expressions, as Porch's.
  */
 export const REGISTRATIONS_REPO = ".porchlight";
-export const REGISTRATIONS_DIR = "repositories";
-
 const stringMap = z.record(z.string(), z.string());
+export const REGISTRATIONS_DIR = "repositories";
+/** Where `porchlight rpkg annotate` keeps a revision's labels and annotations: `packagerevisions/<name>.yaml`. */
+const REVISION_METADATA_DIR = "packagerevisions";
+
+export interface ObjectMetadata {
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+}
+
+const metadataSchema = z.looseObject({
+  metadata: z.looseObject({ labels: stringMap.optional(), annotations: stringMap.optional() }),
+});
+
+/**
+ * The labels and annotations of package revisions, by revision name, from the registry's
+ * `packagerevisions/<name>.yaml` files (what Porch keeps on the PackageRevision object, and a set's
+ * expressions read as `upstream.labels` and `upstream.annotations`). A file that does not parse is none.
+ */
+export function revisionMetadata(files: Iterable<readonly [string, string]>): Map<string, ObjectMetadata> {
+  const out = new Map<string, ObjectMetadata>();
+  for (const [path, text] of files) {
+    const m = new RegExp(`^${REVISION_METADATA_DIR}/([^/]+)\\.ya?ml$`).exec(path);
+    if (!m?.[1]) continue;
+    let raw: unknown;
+    try {
+      raw = parse(text);
+    } catch {
+      continue;
+    }
+    const parsed = metadataSchema.safeParse(raw);
+    if (parsed.success)
+      out.set(m[1], {
+        labels: parsed.data.metadata.labels ?? {},
+        annotations: parsed.data.metadata.annotations ?? {},
+      });
+  }
+  return out;
+}
 
 const registrationSchema = z.looseObject({
   apiVersion: z.literal("config.porch.kpt.dev/v1alpha1"),

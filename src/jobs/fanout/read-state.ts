@@ -9,9 +9,11 @@ import {
   type LoadedVariant,
   loadVariants,
   type ManagedPackage,
+  type ObjectMetadata,
   type PackageVariant,
   parseDownstreamsMarker,
   type RepositoryInfo,
+  revisionMetadata,
   type SelectableObject,
   type SourceIndex,
   selectableObjects,
@@ -83,6 +85,8 @@ interface Repositories {
   infoOf(r: InstallationRepository): RepositoryInfo;
   /** The labels and annotations of the namespace's registrations, by full name (filled once read). */
   registered: Map<string, Pick<RepositoryInfo, "labels" | "annotations">>;
+  /** The labels and annotations of its package revisions (`rpkg annotate`), by revision name. */
+  revisions: Map<string, ObjectMetadata>;
 }
 
 /**
@@ -169,6 +173,7 @@ function installationRepositories(listed: InstallationRepository[]): Repositorie
       ...registered.get(r.fullName),
     }),
     registered,
+    revisions: new Map(),
   };
 }
 
@@ -180,6 +185,10 @@ function readRegistrations(repos: Repositories, owner: string): VariantProblem[]
   const registry = registryOf(repos.all, owner);
   const snap = registry && repos.snapshots.get(repos.keyOf(registry));
   if (!registry || !snap) return [];
+  for (const [name, m] of revisionMetadata(
+    [...snap.tree].map(([path, bytes]) => [path, bytes.toString("utf8")] as const),
+  ))
+    repos.revisions.set(name, m);
   const found = registeredMetadata(
     repos.all.map(repos.infoOf),
     registrationFiles(snap.tree),
@@ -197,6 +206,7 @@ interface VariantsContext {
   objects: SelectableObject[];
   /** The management repository's owner: the namespace of its variants, as Porch's. */
   namespace: string;
+  revisions: ReadonlyMap<string, ObjectMetadata>;
   unreachable: Elsewhere["unreachable"];
   unreachableAccounts: Record<string, string>;
 }
@@ -229,11 +239,13 @@ async function reachBeyondInstallation(
     [...management.tree].map(([path, bytes]) => [path, bytes.toString("utf8")] as const),
   );
   const namespace = managementRepo.id.owner;
+  const revisions = repos.revisions;
   const first = loadVariants(files, {
     repositories: infos,
     managementRepo: managementKey,
     objects,
     namespace,
+    revisions,
   });
   const ownAccount = managementRepo.id.owner.toLowerCase();
   const selected = await listSelectedAccounts(
@@ -248,6 +260,7 @@ async function reachBeyondInstallation(
     managementRepo: managementKey,
     objects,
     namespace,
+    revisions,
   });
   const used = new Set(
     named.variants.flatMap(({ variant: { spec } }) =>
@@ -283,6 +296,7 @@ async function reachBeyondInstallation(
       managementRepo: managementKey,
       objects,
       namespace,
+      revisions,
       unreachable: elsewhere.unreachable,
       unreachableAccounts: selected.unreachable,
     },

@@ -141,7 +141,7 @@ describe("fan-out reconciler", () => {
     expect(cloned("cluster-02")).toMatchObject({ kind: "clone", to: "v2" });
   });
 
-  it("selects downstreams by the labels of their registrations in the namespace's .porchlight repository", async () => {
+  it("selects downstreams by the labels of their registrations in the namespace's .porchlight repository, and expressions read them and the upstream revision's", async () => {
     const inst = new FakeInstallation();
     const up = inst.add("blueprints", {
       ".porchlight/variants/fleet.yaml": `apiVersion: config.porch.kpt.dev/v1alpha2
@@ -155,6 +155,7 @@ spec:
     template:
       annotationExprs:
       - {key: region, valueExpr: repository.annotations.region}
+      - {key: vendor, valueExpr: "upstream.name + ' by ' + upstream.labels.vendor"}
 `,
     });
     publish(up, "basens", 1, { Kptfile: KPTFILE });
@@ -173,6 +174,9 @@ spec:
     inst.add(".porchlight", {
       "repositories/cluster-01.yaml": registration("cluster-01", "prod"),
       "repositories/cluster-02.yaml": registration("cluster-02", "dev"),
+      // The upstream revision's labels, as `rpkg annotate` keeps them.
+      "packagerevisions/blueprints.basens.v1.yaml":
+        "apiVersion: porch.kpt.dev/v1alpha1\nkind: PackageRevision\nmetadata:\n  name: blueprints.basens.v1\n  labels: {vendor: bigco}\n",
     });
     inst.add("cluster-01");
     inst.add("cluster-02");
