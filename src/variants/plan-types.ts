@@ -25,6 +25,11 @@ export interface UpstreamPackageState {
   /** Channel → head revision, resolved along the catalog's upgrade graph (see `upstreamFromCatalog`). */
   channelHeads?: Readonly<Record<string, string>>;
   /**
+   * The catalog's `defaultChannel` for the package (OLM's): a variant naming no revision, workspace or
+   * channel follows its head; with none (a package no channel lists), the latest published revision.
+   */
+  defaultChannel?: string;
+  /**
    * The upstream repository's base branch, Porch's registered branch: `workspaceName` naming it (Porch's
    * placeholder revision, `main`) means the latest published revision, which the branch holds.
    */

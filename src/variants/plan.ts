@@ -483,6 +483,9 @@ export function resolveUpstream(upstream: GitUpstream, state: UpstreamPackageSta
     return { ok: true, target: found };
   }
   if (upstream.revision === undefined) {
+    // where the catalog keeps channels, its default channel's head (OLM's rule); else Porch's latest
+    const head = state.defaultChannel !== undefined ? state.channelHeads?.[state.defaultChannel] : undefined;
+    if (head !== undefined) return byRevision(upstream, state, head, published);
     const found = latest();
     return found ? { ok: true, target: found } : { ok: false, reason: `${upstream.package} has no revision` };
   }
@@ -532,6 +535,7 @@ export function upstreamFromCatalog(catalog: Catalog): Record<string, UpstreamPa
         channels: pkg.channels.filter((c) => c.entries.some((e) => e.name === r.revision)).map((c) => c.name),
       })),
       channelHeads,
+      ...(pkg.defaultChannel !== undefined ? { defaultChannel: pkg.defaultChannel } : {}),
     };
   }
   return out;

@@ -340,6 +340,7 @@ describe("planFanout", () => {
     text = promote(text, "basens", "v2", "stable").text;
     const index = upstreamFromCatalog(parseCatalog(text).catalog);
     expect(index.basens?.channelHeads).toEqual({ beta: "v3", stable: "v2" });
+    expect(index.basens?.defaultChannel).toBe("beta"); // the first channel a revision joined
     expect(index.basens?.revisions[1]).toEqual({
       revision: "v2",
       commit: SHA(1),
@@ -373,6 +374,15 @@ describe("planFanout: which upstream revision", () => {
     const variant = pv("a", fields);
     const { actions } = planFanout({ variants: [variant], upstream: index(), downstream: {} });
     expect(actions[0]).toMatchObject({ kind: "clone", to });
+  });
+
+  it("neither revision, workspace nor channel, where the catalog keeps channels: its default channel's head", () => {
+    const channels = index({ channelHeads: { stable: "v2", beta: "v3" }, defaultChannel: "stable" });
+    const { actions } = planFanout({ variants: [pv("a", "")], upstream: channels, downstream: {} });
+    expect(actions[0]).toMatchObject({ kind: "clone", to: "v2" });
+    // a revision named is that revision, whatever the default channel
+    const named = planFanout({ variants: [pv("a", "revision: v3")], upstream: channels, downstream: {} });
+    expect(named.actions[0]).toMatchObject({ kind: "clone", to: "v3" });
   });
 
   it.each([

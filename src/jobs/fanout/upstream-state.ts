@@ -44,9 +44,11 @@ export async function readUpstreamState(snapshot: RepoSnapshot): Promise<Upstrea
     const heads = Object.entries(fromCatalog[pkg]?.channelHeads ?? {}).filter(([, head]) =>
       published.has(head),
     );
+    const defaultChannel = fromCatalog[pkg]?.defaultChannel;
     packages[pkg] = {
       revisions,
       channelHeads: Object.fromEntries(heads),
+      ...(defaultChannel !== undefined ? { defaultChannel } : {}),
       branch: snapshot.repository.defaultBranch,
     };
   }
