@@ -2,7 +2,13 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { CatalogError, formatCatalogProblem, parseCatalog, removeRevision } from "../../src/catalog/index.js";
+import {
+  CatalogError,
+  formatCatalogProblem,
+  parseCatalog,
+  removeRevision,
+  upgradePath,
+} from "../../src/catalog/index.js";
 import { formatProblem, parseRepoConfig } from "../../src/config/index.js";
 import { parseKptfile } from "../../src/kpt/kptfile.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
@@ -209,6 +215,18 @@ describe("docs/catalog.md", () => {
       problems = e.problems.map(formatCatalogProblem);
     }
     expect(problems).toEqual([shown.text.trimEnd()]);
+  });
+
+  it("the skipRange example: downstreams on v1, v2 or v3 upgrade straight to v5, one on v4 along replaces", () => {
+    const entry = docBlock("docs/catalog.md", "- name: v5").text;
+    const revisions = [1, 2, 3, 4, 5]
+      .map((n) => `  - {revision: v${n}, commit: ${"a".repeat(6)}${n}, time: "2024-05-0${n}T10:00:00Z"}\n`)
+      .join("");
+    const text = `schema: porchlight.catalog/v1\npackages:\n- name: basens\n  defaultChannel: stable\n  revisions:\n${revisions}  channels:\n  - name: stable\n    entries:\n    - name: v4\n${entry}`;
+    const { catalog } = parseCatalog(text);
+    for (const from of ["v1", "v2", "v3"])
+      expect(upgradePath(catalog, "basens", from, "stable")).toEqual({ ok: true, path: [from, "v5"] });
+    expect(upgradePath(catalog, "basens", "v4", "stable")).toEqual({ ok: true, path: ["v4", "v5"] });
   });
 
   it("an invalid skipRange is reported as the page shows", () => {

@@ -64,6 +64,12 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   });
   const main = (await bot.rest.git.getRef({ ...repo, ref: "heads/main" })).data.object.sha;
   await bot.rest.git.listMatchingRefs({ ...repo, ref: "heads/" });
+  // GitHub's older single-ref form, the `url` of every ref: one ref, the refs under a prefix, or 404
+  await bot.request("GET /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: "heads/main" });
+  await bot.request("GET /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: "heads" });
+  await bot
+    .request("GET /repos/{owner}/{repo}/git/refs/{ref}", { ...repo, ref: "heads/nope" })
+    .catch(() => undefined);
   const commit = (await bot.rest.git.getCommit({ ...repo, commit_sha: main })).data;
   const side = (
     await bot.rest.git.createCommit({ ...repo, message: "side", tree: commit.tree.sha, parents: [main] })

@@ -74,7 +74,7 @@ export class Contract {
     if (o.contentType !== undefined && !/json/i.test(o.contentType)) {
       return typeof o.body === "string" ? [] : [`${label}: a ${o.contentType} body that is not text`];
     }
-    const op = this.paths[o.template]?.[o.method.toLowerCase()] as
+    const op = this.paths[documented(o)]?.[o.method.toLowerCase()] as
       | { responses?: Record<string, Json> }
       | undefined;
     if (!op?.responses) return this.checkEnterpriseOnly(o, label);
@@ -88,7 +88,7 @@ export class Contract {
     const schema = (resp.content as Record<string, { schema?: unknown }> | undefined)?.["application/json"]
       ?.schema;
     if (!schema) return o.body === undefined || o.body === "" || o.status === 204 ? [] : [];
-    return this.errors(this.compile(`${o.method} ${o.template} ${o.status}`, schema), o.body, label);
+    return this.errors(this.compile(`${o.method} ${documented(o)} ${o.status}`, schema), o.body, label);
   }
 
   /**
@@ -169,4 +169,16 @@ export function observe(octokit: Octokit, into: Observed[]): void {
       throw err;
     }
   });
+}
+
+/**
+ * The documented operation an answer is checked against. GitHub still serves `GET /git/refs/{ref}`, the
+ * older form and the `url` of every ref it answers, though its description no longer lists it: one ref
+ * there is the documented `GET /git/ref/{ref}`'s answer, several are `matching-refs`'.
+ */
+function documented(o: Observed): string {
+  if (o.method !== "GET" || o.template !== "/repos/{owner}/{repo}/git/refs/{ref}") return o.template;
+  return Array.isArray(o.body)
+    ? "/repos/{owner}/{repo}/git/matching-refs/{ref}"
+    : "/repos/{owner}/{repo}/git/ref/{ref}";
 }
