@@ -5,6 +5,18 @@ import type { BuiltinFunction } from "./types.js";
 export interface RuntimeHints {
   execAllowed?: boolean;
   containerAllowed?: boolean;
+  /**
+   * Who can allow a runtime: the person at the command line (its flags, the default), or the app's
+   * operator and the repository's configuration (a check run's reader cannot pass a flag).
+   */
+  allowedBy?: "flags" | "settings";
+}
+
+/** How a reader allows container functions, as `hints` says who can. */
+function allowContainer(hints: RuntimeHints): string {
+  return hints.allowedBy === "settings"
+    ? "the app's operator allows container functions (PORCHLIGHT_ALLOW_CONTAINER=1, with docker or podman on the app's host) and the repository lists `container` in `functions.runtimes` of .github/porchlight.yml"
+    : "pass --allow-container (needs docker or podman)";
 }
 
 /** The function's short name in an image reference: the last path segment, without tag or digest. */
@@ -59,9 +71,7 @@ function unsupportedMessage(image: string, reproduced: readonly string[], hints:
       ? `is pinned by digest only, so porchlight cannot tell which release of "${imageShortName(image)}" it is`
       : `names a release of "${imageShortName(image)}" that porchlight does not reproduce`;
   const pin = `pin one of the releases porchlight reproduces (${reproduced.join(", ")}, or vX.Y / latest for the newest of a line)`;
-  const container = hints.containerAllowed
-    ? ""
-    : "; or, to run the image itself, pass --allow-container (needs docker or podman)";
+  const container = hints.containerAllowed ? "" : `; or, to run the image itself, ${allowContainer(hints)}`;
   return `function image "${image}" ${what}: ${pin}${container}`;
 }
 
@@ -69,10 +79,14 @@ function unknownMessage(image: string, known: readonly string[], hints: RuntimeH
   const list = known.length > 0 ? known.join(", ") : "(none)";
   const ways: string[] = [];
   if (!hints.containerAllowed) {
-    ways.push("to run it as a container image, pass --allow-container (needs docker or podman)");
+    ways.push(`to run it as a container image, ${allowContainer(hints)}`);
   }
   if (!hints.execAllowed) {
-    ways.push("to run a local executable instead, use `exec:` in the Kptfile (or --exec) with --allow-exec");
+    ways.push(
+      hints.allowedBy === "settings"
+        ? "to run a local executable instead, use `exec:` in the Kptfile, which the app's operator allows with PORCHLIGHT_ALLOW_EXEC=1 and the repository with `exec` in `functions.runtimes`"
+        : "to run a local executable instead, use `exec:` in the Kptfile (or --exec) with --allow-exec",
+    );
   }
   const how = ways.length > 0 ? `; ${ways.join("; ")}` : "";
   return `function image "${image}" is not a builtin function (builtins: ${list})${how}`;

@@ -32,6 +32,8 @@ export interface RenderEnv {
   registry: FunctionRegistry;
   allowExec?: boolean;
   allowContainer?: boolean;
+  /** Who can allow exec and container functions, for the advice a refusal gives (RuntimeHints). */
+  allowedBy?: "flags" | "settings";
   /** Absolute directory of the tree root on disk (for kpt's package-path annotation). */
   rootDir?: string;
   /** Preferred container engine ("docker" or "podman", kpt's KPT_FN_RUNTIME); the other is tried too. */
@@ -329,7 +331,11 @@ function currentConfigItem(
 }
 
 export function runnersFor(env: RenderEnv, rootDir: string): StepContext["runners"] {
-  const hints = { execAllowed: env.allowExec, containerAllowed: env.allowContainer };
+  const hints = {
+    execAllowed: env.allowExec,
+    containerAllowed: env.allowContainer,
+    ...(env.allowedBy ? { allowedBy: env.allowedBy } : {}),
+  };
   return {
     builtin: env.runners?.builtin ?? new BuiltinRunner(env.registry, hints),
     exec: (baseDir: string) => env.runners?.exec ?? new ExecRunner(baseDir || rootDir),

@@ -182,6 +182,7 @@ function pickRunner(step: Step, ctx: StepContext): FunctionRunner {
   throw ctx.env.registry.refusal(image, {
     execAllowed: ctx.env.allowExec,
     containerAllowed: ctx.env.allowContainer,
+    ...(ctx.env.allowedBy ? { allowedBy: ctx.env.allowedBy } : {}),
   });
 }
 

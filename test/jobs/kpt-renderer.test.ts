@@ -165,4 +165,18 @@ describe("KptRenderer", () => {
       expect(result.findings.map(({ file, line }) => ({ file, line }))).toContainEqual(replicas);
     });
   });
+
+  it("advises the app's settings, not the command line's flags, for a function it may not run", async () => {
+    const kptfile =
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\npipeline:\n  mutators:\n    - image: example.com/acme/mystery:v1\n";
+    const result = await renderer.render(treeFromText({ Kptfile: kptfile, "cm.yaml": CM }), {
+      runtimes: ["builtin"],
+    });
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain(
+      "to run it as a container image, the app's operator allows container functions (PORCHLIGHT_ALLOW_CONTAINER=1, with docker or podman on the app's host) and the repository lists `container` in `functions.runtimes` of .github/porchlight.yml",
+    );
+    expect(result.error).toContain("which the app's operator allows with PORCHLIGHT_ALLOW_EXEC=1");
+    expect(result.error).not.toContain("--allow-");
+  });
 });

@@ -181,6 +181,8 @@ export class KptRenderer implements Renderer {
       registry: this.registry,
       allowExec: options.runtimes.includes("exec"),
       allowContainer: options.runtimes.includes("container"),
+      // the bot's checks are read by people who allow runtimes in settings, not with flags
+      allowedBy: "settings" as const,
       ...(this.imageCheck ? { imageCheck: this.imageCheck } : {}),
       run: this.run,
       ...(options.maxResources !== undefined ? { maxResources: options.maxResources } : {}),
