@@ -99,32 +99,48 @@ export function registrationObject(input: RegistrationInput): RepositoryObject {
   };
 }
 
-export class RegistryError extends Error {
-  override name = "RegistryError";
+/**
+ * The first field Porch's Repository validation keeps as it was (x-kubernetes-validations of
+ * config.porch.kpt.dev_repositories.yaml: a field set once is immutable), in Porch's message; undefined
+ * when `next` changes none of them.
+ */
+function immutableChange(old: AppliedObject, next: AppliedObject): string | undefined {
+  if (old.spec.type !== undefined && old.spec.type !== next.spec.type) return "spec.type is immutable";
+  for (const field of ["repo", "branch", "directory"] as const) {
+    const was = old.spec.git?.[field];
+    if (was !== undefined && next.spec.git?.[field] !== was) return `spec.git.${field} is immutable`;
+  }
+  return undefined;
 }
 
 /**
- * The GitHub repository `OWNER/REPO` a registered git address names: `https://HOST/OWNER/REPO(.git)`,
- * `git@HOST:OWNER/REPO.git` or `OWNER/REPO`. The host is not checked against the API's: the forge
- * and GitHub Enterprise serve git and the API on hosts of their own.
+ * A Repository object as `repo apply` takes it: what Porch's validation looks at before porchlight's
+ * own schema (repositoryObject) reads it, so a change of `spec.type` is refused as Porch refuses it.
  */
-export function repoIdOfAddress(address: string): { owner: string; repo: string } | undefined {
-  const trimmed = address.trim().replace(/\/+$/, "");
-  let path: string;
-  const scp = /^[^@/\s]+@[^:/\s]+:(.+)$/.exec(trimmed);
-  if (scp) path = scp[1] ?? "";
-  else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed)) {
-    try {
-      path = new URL(trimmed).pathname;
-    } catch {
-      return undefined;
-    }
-  } else path = trimmed;
-  const [owner, last] = path.split("/").filter(Boolean).slice(-2);
-  if (owner === undefined || last === undefined) return undefined;
-  const repo = last.replace(/\.git$/, "");
-  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(owner) || !/^[A-Za-z0-9._-]+$/.test(repo)) return undefined;
-  return { owner, repo };
+const appliedObject = z.looseObject({
+  apiVersion: z.literal(REPOSITORY_API_VERSION),
+  kind: z.literal("Repository"),
+  metadata: z.looseObject({ name: z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/) }),
+  spec: z.looseObject({
+    type: z.string().optional(),
+    git: z
+      .looseObject({
+        repo: z.string().optional(),
+        branch: z.string().optional(),
+        directory: z.string().optional(),
+      })
+      .optional(),
+  }),
+});
+type AppliedObject = z.infer<typeof appliedObject>;
+
+function problemOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  return `${issue?.path.join(".") || "the object"}: ${issue?.message ?? "invalid"}`;
+}
+
+export class RegistryError extends Error {
+  override name = "RegistryError";
 }
 
 /** One namespace's registrations. */
@@ -133,6 +149,15 @@ export interface Registry {
   get(name: string): Promise<RepositoryObject | undefined>;
   /** Writes `obj` (a new registration; an existing name is refused, as Kubernetes refuses it). */
   add(obj: RepositoryObject, author: CommitAuthor): Promise<void>;
+  /**
+   * Writes `obj` as `kubectl apply` does: a new name is created, an existing one replaced ("configured",
+   * or "unchanged" when nothing differs) unless it changes a field Porch makes immutable (refused with
+   * Porch's words: `spec.type`, `spec.git.repo`, `spec.git.branch`, `spec.git.directory`).
+   */
+  apply(
+    input: unknown,
+    author: CommitAuthor,
+  ): Promise<{ name: string; outcome: "created" | "configured" | "unchanged" }>;
   /** Removes `name`; false when it was not registered. */
   remove(name: string, author: CommitAuthor): Promise<boolean>;
 }
@@ -247,6 +272,43 @@ export async function openRegistry(
         opts.create ?? true,
       );
     },
+    async apply(input, author) {
+      const given = appliedObject.safeParse(input);
+      if (!given.success)
+        throw new RegistryError(`the Repository object is invalid: ${problemOf(given.error)}`);
+      const name = given.data.metadata.name;
+      // Porch's default, as its CRD sets it
+      const git = given.data.spec.git;
+      if (git && git.branch === undefined) git.branch = "main";
+      let outcome: "created" | "configured" | "unchanged" = "unchanged";
+      const file = `${name}.yaml`;
+      await store.write(
+        (files) => {
+          const before = files.get(file);
+          const old = before && readObject(appliedObject, before);
+          const refused = old?.ok ? immutableChange(old.value, given.data) : undefined;
+          if (refused)
+            throw new RegistryError(
+              `Repository.config.porch.kpt.dev "${name}" is invalid: <nil>: Invalid value: "object": ${refused}`,
+            );
+          const obj = repositoryObject.safeParse({
+            ...given.data,
+            metadata: { ...given.data.metadata, namespace },
+          });
+          if (!obj.success)
+            throw new RegistryError(
+              `Repository.config.porch.kpt.dev "${name}" is invalid: ${problemOf(obj.error)} (porchlight registers git repositories of packages: spec.type git, spec.git.repo, spec.content Package)`,
+            );
+          const text = Buffer.from(stringify(obj.data, { lineWidth: 0 }));
+          outcome = !before ? "created" : before.equals(text) ? "unchanged" : "configured";
+          files.set(file, text);
+        },
+        `Apply repository ${name} (${git?.repo ?? "no address"})`,
+        author,
+        opts.create ?? true,
+      );
+      return { name, outcome };
+    },
     async remove(name, author) {
       if (!(await read()).has(name)) return false;
       await store.write(
@@ -358,6 +420,5 @@ function readObject<T>(
   if (yamlError) return { ok: false, problem: yamlError.message };
   const parsed = schema.safeParse(doc.toJS());
   if (parsed.success) return { ok: true, value: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, problem: `${issue?.path.join(".") || "the file"}: ${issue?.message ?? "invalid"}` };
+  return { ok: false, problem: problemOf(parsed.error) };
 }

@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { stringify } from "yaml";
-import { connectRepo } from "../github/connect.js";
+import { isAbsolute, join } from "node:path";
+import { parseAllDocuments, stringify } from "yaml";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
+import { parseGitAddress } from "./repo-address.js";
 import { parseLabels } from "./repo-labels.js";
 import {
   openRegistry,
@@ -13,8 +13,9 @@ import {
   type RepositoryObject,
   registrationObject,
   registryAuthor,
-  repoIdOfAddress,
 } from "./repo-registry.js";
+import { readiness } from "./repo-status.js";
+import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure } from "./rpkg/errors.js";
 
@@ -38,6 +39,8 @@ const FLAGS = {
   "keep-auth-secret": "switch",
   all: "switch",
   "run-once": "value",
+  "request-timeout": "value",
+  filename: "value",
 } as const;
 
 const HELP = `porchlight repo — Porch's repository registrations, kept in git (as porchctl repo)
@@ -47,6 +50,8 @@ Usage:
                            [--branch=main] [--directory=/] [--deployment] [--create-branch]
                            [--labels=KEY=VALUE,...]
   porchlight repo get [NAME...] --namespace=OWNER [-o yaml|json|custom-columns=...|jsonpath=...] [--no-headers]
+                      [--request-timeout=30s]
+  porchlight repo apply -f FILE|- --namespace=OWNER
   porchlight repo unregister NAME... --namespace=OWNER
   porchlight repo sync NAME... | --all --namespace=OWNER
 
@@ -58,6 +63,15 @@ repository, and names its revisions NAME.<package>.<workspace>, as Porch does.
 porchlight reaches every repository with your token (GH_TOKEN or GITHUB_TOKEN); so is unregister's
 --keep-auth-secret (there is no secret). porchlight keeps no cache of a repository: every command reads
 git, so sync only checks that each registration's repository can be read (--run-once is accepted).
+
+Any git URL can be registered, as in Porch; porchlight reads the repositories of the GitHub it talks to
+(--api-url), and get shows any other as Ready False, with the reason (a host that does not resolve,
+a server that does not answer, or that it is not on that GitHub). Each readiness check waits at most
+--request-timeout (kubectl's: 500ms, 10s, 2m; 0 waits as long as it takes; default
+PORCHLIGHT_REQUEST_TIMEOUT, else 30s), so one repository that never answers holds no listing up.
+apply -f takes Repository objects (as get -o yaml prints them, or a file kubectl applies to Porch):
+a new name is registered, an existing one replaced, except its spec.type, spec.git.repo, spec.git.branch
+and spec.git.directory, which Porch makes immutable.
 `;
 
 /** `--deployment=true|false` is porchctl's other spelling of the switch. */
@@ -81,11 +95,16 @@ export const repoCommand: CliCommand = async (argv, io) => {
     io.stdout(HELP);
     return verb ? 0 : 2;
   }
-  if (!["register", "reg", "get", "list", "ls", "unregister", "unreg", "sync"].includes(verb))
+  if (!["register", "reg", "get", "list", "ls", "apply", "unregister", "unreg", "sync"].includes(verb))
     throw new UsageError(
-      `porchlight repo: unknown verb "${verb}"; known verbs: register, get, unregister, sync`,
+      `porchlight repo: unknown verb "${verb}"; known verbs: register, get, apply, unregister, sync`,
     );
-  const args = parseArgs(normalizeSwitches(rest), FLAGS, HELP, verb);
+  const args = parseArgs(
+    normalizeSwitches(rest).map((a) => (a === "-f" ? "--filename" : a)),
+    FLAGS,
+    HELP,
+    verb,
+  );
   if (args.switches.has("help")) {
     io.stdout(HELP);
     return 0;
@@ -104,10 +123,12 @@ export const repoCommand: CliCommand = async (argv, io) => {
     );
   const apiUrl =
     args.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
+  const timeoutMs = requestTimeoutMs(args.values.get("request-timeout"), io.env);
   const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-repo-"));
-  const access = { token, apiUrl, cacheDir };
+  const access = { token, apiUrl, cacheDir, timeoutMs };
   try {
     if (verb === "register" || verb === "reg") return await register(args, namespace, access, io);
+    if (verb === "apply") return await apply(args, namespace, access, io);
     if (verb === "unregister" || verb === "unreg") return await unregister(args, namespace, access, io);
     if (verb === "sync") return await sync(args, namespace, access, io);
     return await get(args, namespace, access, io);
@@ -122,18 +143,18 @@ export const repoCommand: CliCommand = async (argv, io) => {
 };
 
 type Args = ReturnType<typeof parseArgs>;
-type Access = { token: string; apiUrl: string | undefined; cacheDir: string };
+type Access = { token: string; apiUrl: string | undefined; cacheDir: string; timeoutMs: number | undefined };
 
 async function register(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
   const [address, ...more] = args.positional;
   if (!address || more.length > 0)
     throw new UsageError(`porchlight repo register takes one REPOSITORY_URL\n\n${HELP}`);
-  const id = repoIdOfAddress(address);
-  if (!id)
+  const parsed = parseGitAddress(address, access.apiUrl);
+  if (!parsed)
     throw new UsageError(
-      `porchlight repo register: "${address}" names no repository: give its git URL (https://github.com/OWNER/REPO.git) or OWNER/REPO`,
+      `porchlight repo register: "${address}" is not a git repository's address: give its URL (https://github.com/OWNER/REPO.git, ssh://…, git@HOST:PATH) or OWNER/REPO`,
     );
-  const name = args.values.get("name") ?? id.repo.toLowerCase();
+  const name = args.values.get("name") ?? defaultName(address);
   const [branch, directory, description] = ["branch", "directory", "description"].map((f) =>
     args.values.get(f),
   );
@@ -153,6 +174,52 @@ async function register(args: Args, namespace: string, access: Access, io: CliIO
   const registry = await openRegistry(access, namespace, { create: true });
   await registry.add(obj, await registryAuthor(access, io.env));
   return 0;
+}
+
+/** porchctl's default name: the address's last path segment, without `.git`, lower case. */
+function defaultName(address: string): string {
+  const last = address.replace(/\/+$/, "").split(/[/:]/).pop() ?? "";
+  return last.replace(/\.git$/, "").toLowerCase();
+}
+
+/** `repo apply -f FILE|-`: each Repository object of the file registered or replaced, as kubectl apply prints it. */
+async function apply(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
+  const file = args.values.get("filename");
+  if (!file || args.positional.length > 0)
+    throw new UsageError(`porchlight repo apply takes -f FILE (or -f - for standard input)\n\n${HELP}`);
+  const text =
+    file === "-"
+      ? await io.readStdin()
+      : await readFile(isAbsolute(file) ? file : join(io.cwd, file), "utf8");
+  const docs = parseAllDocuments(text);
+  const objects: unknown[] = [];
+  for (const doc of Array.isArray(docs) ? docs : [docs]) {
+    const problem = doc.errors[0];
+    if (problem) throw new RegistryError(`${file} is not YAML: ${problem.message}`);
+    const value: unknown = doc.toJS();
+    if (value === null || value === undefined) continue;
+    // kubectl takes a List of objects too (what `repo get -o yaml` prints for several)
+    const items =
+      typeof value === "object" && "kind" in value && value.kind === "List" && "items" in value
+        ? value.items
+        : [value];
+    objects.push(...(Array.isArray(items) ? items : [items]));
+  }
+  if (objects.length === 0) throw new RegistryError(`${file} holds no Repository object`);
+  const registry = await openRegistry(access, namespace, { create: true });
+  const who = await registryAuthor(access, io.env);
+  for (const obj of objects) {
+    const { name, outcome } = await registry.apply(stripStatus(obj), who);
+    io.stdout(`repository.config.porch.kpt.dev/${name} ${outcome}\n`);
+  }
+  return 0;
+}
+
+/** An object without the status `get` added: status is observed, never applied. */
+function stripStatus(obj: unknown): unknown {
+  if (typeof obj !== "object" || obj === null) return obj;
+  const { status: _status, ...rest } = obj as Record<string, unknown>;
+  return rest;
 }
 
 async function unregister(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
@@ -203,28 +270,9 @@ async function sync(args: Args, namespace: string, access: Access, io: CliIO): P
   return failed ? 1 : 0;
 }
 
-/** Ready as Porch reports it: the registered repository can be read with the caller's token. */
+/** The registration with Porch's Ready condition: whether porchlight can read its repository now (repo-status.ts). */
 async function withStatus(obj: RepositoryObject, access: Access): Promise<RepositoryObject> {
-  const id = repoIdOfAddress(obj.spec.git.repo);
-  let message = "Repository Ready";
-  let ready = false;
-  if (!id) message = `${obj.spec.git.repo} names no repository`;
-  else {
-    try {
-      await connectRepo({ ...access, repo: id });
-      ready = true;
-    } catch (e) {
-      message = describeFailure(e, `${id.owner}/${id.repo}`);
-    }
-  }
-  return {
-    ...obj,
-    status: {
-      conditions: [
-        { type: "Ready", status: ready ? "True" : "False", reason: ready ? "Ready" : "Error", message },
-      ],
-    },
-  };
+  return { ...obj, status: { conditions: [await readiness(obj, access, access.timeoutMs)] } };
 }
 
 async function get(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
-import { openRegistry, type RegistryAccess, repoIdOfAddress } from "./repo-registry.js";
+import { gitHostOf, parseGitAddress } from "./repo-address.js";
+import { openRegistry, type RegistryAccess } from "./repo-registry.js";
+import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure, FlagRefusal, RpkgError } from "./rpkg/errors.js";
 import type { Registration, RpkgEnv } from "./rpkg/repository.js";
@@ -14,7 +16,13 @@ import { VERBS } from "./rpkg/verbs.js";
  * `./rpkg/<verb>.ts`; this file parses the common flags, finds the token and turns failures into one
  * clear message.
  */
-const COMMON = { repository: "value", "api-url": "value", namespace: "value", verbose: "switch" } as const;
+const COMMON = {
+  repository: "value",
+  "api-url": "value",
+  namespace: "value",
+  verbose: "switch",
+  "request-timeout": "value",
+} as const;
 
 function help(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
@@ -33,6 +41,9 @@ on a terminal, or with -v (--verbose); otherwise stderr carries only failures, a
 The token comes from GH_TOKEN or GITHUB_TOKEN; --repository defaults to GITHUB_REPOSITORY.
 --api-url is GitHub's REST base (GitHub Enterprise: https://HOST/api/v3, or the embedded forge's URL);
 default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com.
+--request-timeout (kubectl's: 500ms, 10s, 2m; 0 waits as long as it takes; default
+PORCHLIGHT_REQUEST_TIMEOUT, else 30s) bounds how long \`get\` waits for one repository of a namespace:
+one that does not answer in time is reported and the others are listed.
 Run 'porchlight rpkg <verb> --help' for a verb's flags.
 `;
 }
@@ -71,12 +82,28 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
     const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
     const progress = progressOf(io, opts, parsed.switches.has("verbose"));
-    const env: RpkgEnv = { io, progress, token, apiUrl, cacheDir, verbose: parsed.switches.has("verbose") };
+    const env: RpkgEnv = {
+      io,
+      progress,
+      token,
+      apiUrl,
+      cacheDir,
+      verbose: parsed.switches.has("verbose"),
+      timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
+    };
     const namespace = parsed.values.get("namespace");
     if (namespace) env.namespace = namespace;
     let repository: string | undefined;
     try {
-      if (namespace) env.registrations = await registrationsOf({ token, apiUrl, cacheDir }, namespace);
+      if (namespace) {
+        const { registrations, elsewhere } = await registrationsOf({ token, apiUrl, cacheDir }, namespace);
+        env.registrations = registrations;
+        env.elsewhere = elsewhere;
+      }
+      const named = parsed.values.get("repository") ?? registeredByName(parsed.positional, env.elsewhere);
+      const unreadable = named === undefined ? undefined : env.elsewhere?.get(named);
+      if (named !== undefined && unreadable !== undefined)
+        throw new RpkgError(`repository "${named}" is not ready: ${unreadable}`);
       repository =
         repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
         registeredByName(parsed.positional, env.registrations);
@@ -120,7 +147,7 @@ function repositoryOf(
  * Porch's names carry their repository: `git.app.v1` is in the registration `git` (the longest
  * registered name that, with a dot, starts the first name given).
  */
-function registeredByName(names: readonly string[], registrations: RpkgEnv["registrations"]) {
+function registeredByName(names: readonly string[], registrations: ReadonlyMap<string, unknown> | undefined) {
   const first = names[0];
   if (!first || !registrations) return undefined;
   const match = [...registrations.keys()]
@@ -153,18 +180,28 @@ function unresolved(
     );
 }
 
-/** The namespace's registrations (repo-registry.ts), each by the GitHub repository and directory it names. */
+/**
+ * The namespace's registrations (repo-registry.ts): each of a repository on this GitHub by that repository
+ * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
+ */
 async function registrationsOf(
   access: RegistryAccess,
   namespace: string,
-): Promise<Map<string, Registration>> {
-  const out = new Map<string, Registration>();
+): Promise<{ registrations: Map<string, Registration>; elsewhere: Map<string, string> }> {
+  const registrations = new Map<string, Registration>();
+  const elsewhere = new Map<string, string>();
   for (const obj of await (await openRegistry(access, namespace)).list()) {
-    const id = repoIdOfAddress(obj.spec.git.repo);
+    const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
     const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
-    if (id) out.set(obj.metadata.name, { full: `${id.owner}/${id.repo}`, directory });
+    if (address?.kind === "github")
+      registrations.set(obj.metadata.name, { full: `${address.owner}/${address.repo}`, directory });
+    else
+      elsewhere.set(
+        obj.metadata.name,
+        `${obj.spec.git.repo} is not a repository of ${gitHostOf(access.apiUrl)}, where porchlight keeps package revisions (see \`porchlight repo get ${obj.metadata.name} --namespace=${namespace}\`)`,
+      );
   }
-  return out;
+  return { registrations, elsewhere };
 }
 
 /**

@@ -56,6 +56,8 @@ export interface ConnectOptions {
   rateLimitRetries?: number;
   /** Milliseconds per second of `retry-after` and of a 5xx back-off (default 1000; tests shorten it). */
   retryAfterUnitMs?: number;
+  /** Aborts the connection's API requests (a command's deadline for this repository). */
+  signal?: AbortSignal | undefined;
 }
 
 function permissionFrom(p: RestPermissions): Permission {
@@ -129,6 +131,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     userAgent: "porchlight-cli",
     ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
     ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   });
   const octokit: RestClient = client;
   const where = `${opts.repo.owner}/${opts.repo.repo}`;

@@ -298,6 +298,8 @@ export interface TokenClientOptions extends OctokitSettings {
   /** REST base URL; default https://api.github.com (GitHub Enterprise: `https://HOST/api/v3`). */
   apiUrl?: string;
   userAgent?: string;
+  /** Aborts every request of this client (a command's deadline for one repository). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -312,6 +314,7 @@ export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceT
     log: quiet,
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
+    ...(opts.signal ? { request: { signal: opts.signal } } : {}),
   });
 }
 

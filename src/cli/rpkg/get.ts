@@ -4,8 +4,9 @@ import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { UsageError } from "../io.js";
 import { formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
+import { withTimeout } from "../request-timeout.js";
 import { intFlag, type ParsedArgs } from "./args.js";
-import { FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
+import { describeFailure, FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
@@ -96,21 +97,40 @@ interface Listing {
   tasks: Map<PackageRevision, PorchTask[]>;
 }
 
-/** The repositories listed, each read: the one --repository names, else every registered one. */
+/**
+ * The repositories listed, each read: the one --repository names, else every registered one. Each has
+ * --request-timeout to answer; in a namespace's listing, one that fails or does not answer in time is
+ * reported on stderr and the others are listed (as Porch lists the repositories it can read), and each
+ * registration porchlight cannot read (a git URL elsewhere) is reported the same way.
+ */
 async function loadRepositories(args: ParsedArgs, env: RpkgEnv): Promise<Loaded[]> {
-  // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
-  const repos =
-    env.registrations && env.registrations.size > 0 && !args.values.get("repository")
-      ? await Promise.all([...env.registrations.keys()].map((n) => openRepository(env, n, "get")))
-      : [await openVerbRepository("get", args, env)];
-  return Promise.all(
-    repos.map(async (repo) => {
+  const read = (what: string, open: (signal: AbortSignal | undefined) => Promise<Repository>) =>
+    withTimeout(env.timeoutMs, what, async (signal) => {
+      const repo = await open(signal);
       const step = env.progress.step(`Reading package revisions of ${repo.full}`);
       const state = await repo.load();
       step.done(`${state.revisions.length} found`);
       return { repo, state };
-    }),
+    });
+  // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
+  if (!(env.registrations && env.registrations.size > 0 && !args.values.get("repository"))) {
+    const named = args.values.get("repository") ?? "the repository";
+    return [await read(`repository ${named}`, (signal) => openVerbRepository("get", args, env, signal))];
+  }
+  for (const [name, reason] of env.elsewhere ?? [])
+    env.io.stderr(`Warning: repository "${name}" is not listed: ${reason}\n`);
+  const names = [...env.registrations.keys()];
+  const settled = await Promise.allSettled(
+    names.map((n) => read(`repository "${n}"`, (signal) => openRepository(env, n, "get", signal))),
   );
+  return settled.flatMap((outcome, i) => {
+    if (outcome.status === "fulfilled") return [outcome.value];
+    const name = names[i] ?? "";
+    env.io.stderr(
+      `Warning: repository "${name}" is not listed: ${describeFailure(outcome.reason, env.registrations?.get(name)?.full ?? name)}\n`,
+    );
+    return [];
+  });
 }
 
 /**
@@ -127,9 +147,10 @@ function selectRevisions(
   let failed = false;
   if (args.positional.length > 0) {
     for (const name of args.positional) {
-      // loaded holds a repository at least: one per registration, or the one --repository names
-      const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0]!;
+      // none loaded: every registered repository failed or did not answer, as reported
+      const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0];
       try {
+        if (!where) throw new RevisionNotFound(name, "no registered repository could be read");
         repoOf.set(findRevision(where.repo, where.state, name), where.repo);
       } catch (e) {
         if (!(e instanceof RpkgError)) throw e;

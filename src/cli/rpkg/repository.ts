@@ -35,6 +35,10 @@ export interface RpkgEnv {
    * opens its repository, and a repository opened otherwise is named as it is registered.
    */
   registrations?: ReadonlyMap<string, Registration>;
+  /** Registrations of git URLs porchlight cannot read (not on this GitHub), by name, with the reason. */
+  elsewhere?: ReadonlyMap<string, string>;
+  /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
+  timeoutMs?: number | undefined;
 }
 
 /**
@@ -128,9 +132,16 @@ export async function openRepository(
   env: RpkgEnv,
   full: string | undefined,
   verb: string,
+  signal?: AbortSignal,
 ): Promise<Repository> {
   const id = parseRepositoryArg(registered(env, full)?.full ?? full, verb);
-  const conn = await connectRepo({ token: env.token, apiUrl: env.apiUrl, repo: id, cacheDir: env.cacheDir });
+  const conn = await connectRepo({
+    token: env.token,
+    apiUrl: env.apiUrl,
+    repo: id,
+    cacheDir: env.cacheDir,
+    signal,
+  });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });

@@ -51,8 +51,13 @@ async function forEachName(
 }
 
 /** The repository a verb names (`--repository`, else GITHUB_REPOSITORY), opened with its config. */
-export function openVerbRepository(verb: string, args: ParsedArgs, env: RpkgEnv): Promise<Repository> {
-  return openRepository(env, args.values.get("repository"), verb);
+export function openVerbRepository(
+  verb: string,
+  args: ParsedArgs,
+  env: RpkgEnv,
+  signal?: AbortSignal,
+): Promise<Repository> {
+  return openRepository(env, args.values.get("repository"), verb, signal);
 }
 
 /**
