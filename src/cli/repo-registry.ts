@@ -352,8 +352,23 @@ export function openRevisionMetadata(access: RegistryAccess, namespace: string) 
     async get(name: string): Promise<RevisionMetadata> {
       return parse(name, (await store.read()).get(file(name)));
     },
+    /** Every revision's metadata the namespace keeps, by revision name (one read of the directory). */
+    async all(): Promise<Map<string, RevisionMetadata>> {
+      const out = new Map<string, RevisionMetadata>();
+      for (const [path, bytes] of await store.read()) {
+        if (!path.endsWith(".yaml") || path.includes("/")) continue;
+        const name = path.slice(0, -".yaml".length);
+        out.set(name, parse(name, bytes));
+      }
+      return out;
+    },
     /** Applies `change` to `name`'s metadata and writes it (the file goes when nothing is left). */
-    async update(name: string, change: (m: RevisionMetadata) => void, author: CommitAuthor): Promise<void> {
+    async update(
+      name: string,
+      change: (m: RevisionMetadata) => void,
+      author: CommitAuthor,
+      message = `Annotate package revision ${name}`,
+    ): Promise<void> {
       await store.write(
         (files) => {
           const meta = parse(name, files.get(file(name)));
@@ -374,7 +389,7 @@ export function openRevisionMetadata(access: RegistryAccess, namespace: string) 
           };
           files.set(file(name), Buffer.from(stringify(obj, { lineWidth: 0 })));
         },
-        `Annotate package revision ${name}`,
+        message,
         author,
         true,
       );

@@ -4,10 +4,12 @@ import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { UsageError } from "../io.js";
 import { formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
+import type { RevisionMetadata } from "../repo-registry.js";
 import { withTimeout } from "../request-timeout.js";
+import { namespaceRevisionMetadata } from "./annotate.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import { describeFailure, FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
-import { findRevision } from "./names.js";
+import { findRevision, nameOf } from "./names.js";
 import { listObject, packageRevisionObject } from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import { type RevisionUpstream, readTasks, readUpstreams, upstreamColumns } from "./upstream-lock.js";
@@ -70,7 +72,7 @@ export const getVerb: Verb = {
     const listing: Listing = {
       revisions,
       repoFor,
-      ...(await readDetails(format, repos, revisions, repoFor)),
+      ...(await readDetails(format, env, repos, revisions, repoFor)),
     };
     if (format === "table" || format === "wide") {
       if (revisions.length === 0) {
@@ -95,6 +97,7 @@ interface Listing {
   repoFor: (r: PackageRevision) => Repository;
   upstreams: Map<PackageRevision, RevisionUpstream>;
   tasks: Map<PackageRevision, PorchTask[]>;
+  metadata: Map<PackageRevision, RevisionMetadata>;
 }
 
 /**
@@ -180,24 +183,40 @@ function selectRevisions(
 }
 
 /**
- * Where each downstream revision comes from (one Kptfile read per revision), and how each began
- * (spec.tasks): read only for the output forms that show them.
+ * Where each downstream revision comes from (one Kptfile read per revision), how each began
+ * (spec.tasks), and each revision's own labels and annotations (one read of each namespace's
+ * .porchlight): read only for the output forms that show them.
  */
 async function readDetails(
   format: string,
+  env: RpkgEnv,
   repos: readonly Repository[],
   revisions: readonly PackageRevision[],
   repoFor: (r: PackageRevision) => Repository,
-): Promise<Pick<Listing, "upstreams" | "tasks">> {
+): Promise<Pick<Listing, "upstreams" | "tasks" | "metadata">> {
   const upstreams = new Map<PackageRevision, RevisionUpstream>();
   const tasks = new Map<PackageRevision, PorchTask[]>();
+  const metadata = new Map<PackageRevision, RevisionMetadata>();
   if (format !== "table")
     for (const repo of repos) {
       const mine = revisions.filter((r) => repoFor(r) === repo);
       for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
       if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
     }
-  return { upstreams, tasks };
+  if (format !== "table" && format !== "wide") {
+    const namespaces = [...new Set(repos.map((r) => r.namespace))];
+    const byNamespace = new Map(
+      await Promise.all(
+        namespaces.map(async (ns) => [ns, await namespaceRevisionMetadata(env, ns)] as const),
+      ),
+    );
+    for (const r of revisions) {
+      const repo = repoFor(r);
+      const found = byNamespace.get(repo.namespace)?.get(nameOf(repo, r));
+      if (found) metadata.set(r, found);
+    }
+  }
+  return { upstreams, tasks, metadata };
 }
 
 /** porchctl's table; `wide` adds the upstream columns. */
@@ -215,9 +234,13 @@ function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: bool
  * as YAML or JSON (`form` "yaml" or "json": one named revision alone, else a list).
  */
 function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: ObjectFormat | string): void {
-  const { revisions, repoFor, upstreams, tasks } = listing;
+  const { revisions, repoFor, upstreams, tasks, metadata } = listing;
   const objects = revisions.map((r) =>
-    packageRevisionObject(repoFor(r), r, upstreams.get(r)?.lock, tasks.get(r)),
+    packageRevisionObject(repoFor(r), r, {
+      upstreamLock: upstreams.get(r)?.lock,
+      tasks: tasks.get(r),
+      metadata: metadata.get(r),
+    }),
   );
   const single = args.positional.length === 1 && objects.length === 1;
   if (typeof form !== "string") {

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
+import type { RevisionMetadata } from "../repo-registry.js";
+import { LATEST_LABEL } from "./metadata-changes.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
 import type { UpstreamLock } from "./upstream-lock.js";
 
 const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
-/** The label Porch puts on the latest published revision of a package. */
-const LATEST_LABEL = "kpt.dev/latest-revision";
 /** Where the revision lives on GitHub, for people and scripts. */
 const REF_ANNOTATION = "porchlight.dev/ref";
 const COMMIT_ANNOTATION = "porchlight.dev/commit";
@@ -32,23 +32,43 @@ export interface PackageRevisionObject {
     lifecycle: string;
     /** How the revision began (Porch keeps only that task), from its commits' `kpt:` lines. */
     tasks?: PorchTask[];
+    /** The labels and annotations of the package's Kptfile, as Porch's. */
+    packageMetadata?: PackageMetadata;
   };
   status: Record<string, unknown>;
+}
+
+/** Porch's `spec.packageMetadata`: the Kptfile's `metadata.labels` and `metadata.annotations`. */
+interface PackageMetadata {
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+/** What the object shows besides the revision itself, each read only where the output needs it. */
+export interface RevisionDetails {
+  upstreamLock?: UpstreamLock | undefined;
+  tasks?: PorchTask[] | undefined;
+  /** The revision's own labels and annotations (`rpkg label`, `rpkg annotate`), kept in git. */
+  metadata?: RevisionMetadata | undefined;
+  packageMetadata?: PackageMetadata | undefined;
 }
 
 /**
  * A revision as Porch's PackageRevision object (porch.kpt.dev/v1alpha1): the same names and fields
  * (`spec.packageName`, `workspaceName`, `revision`, `repository`, `lifecycle`), the repository's owner
  * in place of the namespace, and annotations saying where the revision lives on GitHub; a downstream
- * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does.
+ * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does. The
+ * revision's own labels and annotations come first; Porch's latest-revision label and porchlight's
+ * annotations of where it lives are computed, and win.
  */
 export function packageRevisionObject(
   repo: Pick<Repository, "name" | "full" | "namespace">,
   rev: PackageRevision,
-  upstreamLock?: UpstreamLock,
-  tasks?: PorchTask[],
+  details: RevisionDetails = {},
 ): PackageRevisionObject {
+  const { upstreamLock, tasks, metadata, packageMetadata } = details;
   const annotations: Record<string, string> = {
+    ...metadata?.annotations,
     [REF_ANNOTATION]: rev.ref,
     [COMMIT_ANNOTATION]: rev.sha,
   };
@@ -69,10 +89,14 @@ export function packageRevisionObject(
       repository: repo.name,
       lifecycle: rev.lifecycle,
       ...(tasks?.length ? { tasks } : {}),
+      ...(packageMetadata && (packageMetadata.labels || packageMetadata.annotations)
+        ? { packageMetadata }
+        : {}),
     },
     status: upstreamLock ? { upstreamLock } : {},
   };
-  if (rev.latest) obj.metadata.labels = { [LATEST_LABEL]: "true" };
+  const labels = { ...metadata?.labels, ...(rev.latest ? { [LATEST_LABEL]: "true" } : {}) };
+  if (Object.keys(labels).length > 0) obj.metadata.labels = labels;
   return obj;
 }
 

@@ -1,4 +1,4 @@
-import { annotateVerb } from "./annotate.js";
+import { annotateVerb, labelVerb } from "./annotate.js";
 import { approveVerb } from "./approve.js";
 import { cloneVerb } from "./clone.js";
 import { copyVerb } from "./copy.js";
@@ -30,4 +30,5 @@ export const VERBS: readonly Verb[] = [
   upgradeVerb,
   rollbackVerb,
   annotateVerb,
+  labelVerb,
 ];
