@@ -10,9 +10,15 @@ import { namespaceRevisionMetadata } from "./annotate.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import { describeFailure, FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
 import { findRevision, nameOf } from "./names.js";
-import { listObject, packageRevisionObject } from "./objects.js";
+import { listObject, type PackageMetadata, packageRevisionObject } from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
-import { type RevisionUpstream, readTasks, readUpstreams, upstreamColumns } from "./upstream-lock.js";
+import {
+  type RevisionUpstream,
+  readPackageMetadata,
+  readTasks,
+  readUpstreams,
+  upstreamColumns,
+} from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -98,6 +104,7 @@ interface Listing {
   upstreams: Map<PackageRevision, RevisionUpstream>;
   tasks: Map<PackageRevision, PorchTask[]>;
   metadata: Map<PackageRevision, RevisionMetadata>;
+  packageMetadata: Map<PackageRevision, PackageMetadata>;
 }
 
 /**
@@ -193,15 +200,19 @@ async function readDetails(
   repos: readonly Repository[],
   revisions: readonly PackageRevision[],
   repoFor: (r: PackageRevision) => Repository,
-): Promise<Pick<Listing, "upstreams" | "tasks" | "metadata">> {
+): Promise<Pick<Listing, "upstreams" | "tasks" | "metadata" | "packageMetadata">> {
   const upstreams = new Map<PackageRevision, RevisionUpstream>();
   const tasks = new Map<PackageRevision, PorchTask[]>();
   const metadata = new Map<PackageRevision, RevisionMetadata>();
+  const packageMetadata = new Map<PackageRevision, PackageMetadata>();
   if (format !== "table")
     for (const repo of repos) {
       const mine = revisions.filter((r) => repoFor(r) === repo);
       for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-      if (format !== "wide") for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
+      if (format !== "wide") {
+        for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
+        for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
+      }
     }
   if (format !== "table" && format !== "wide") {
     const namespaces = [...new Set(repos.map((r) => r.namespace))];
@@ -216,7 +227,7 @@ async function readDetails(
       if (found) metadata.set(r, found);
     }
   }
-  return { upstreams, tasks, metadata };
+  return { upstreams, tasks, metadata, packageMetadata };
 }
 
 /** porchctl's table; `wide` adds the upstream columns. */
@@ -234,12 +245,13 @@ function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: bool
  * as YAML or JSON (`form` "yaml" or "json": one named revision alone, else a list).
  */
 function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: ObjectFormat | string): void {
-  const { revisions, repoFor, upstreams, tasks, metadata } = listing;
+  const { revisions, repoFor, upstreams, tasks, metadata, packageMetadata } = listing;
   const objects = revisions.map((r) =>
     packageRevisionObject(repoFor(r), r, {
       upstreamLock: upstreams.get(r)?.lock,
       tasks: tasks.get(r),
       metadata: metadata.get(r),
+      packageMetadata: packageMetadata.get(r),
     }),
   );
   const single = args.positional.length === 1 && objects.length === 1;

@@ -39,7 +39,7 @@ export interface PackageRevisionObject {
 }
 
 /** Porch's `spec.packageMetadata`: the Kptfile's `metadata.labels` and `metadata.annotations`. */
-interface PackageMetadata {
+export interface PackageMetadata {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
 }

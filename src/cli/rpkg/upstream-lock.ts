@@ -2,6 +2,7 @@ import type { PackageRevision } from "../../lifecycle/index.js";
 import { type PorchTask, revisionTasks } from "../../lifecycle/kpt-trailer.js";
 import { parseKptfileText } from "../../merge/kptfile.js";
 import { hasUpstream, upstreamOf } from "../../merge/upstream.js";
+import type { PackageMetadata } from "./objects.js";
 import type { Repository } from "./repository.js";
 import { sameServerRepository } from "./upstream.js";
 
@@ -39,6 +40,47 @@ export async function readUpstreams(
     }),
   );
   return out;
+}
+
+/**
+ * Porch's `spec.packageMetadata` of each revision: its root Kptfile's `metadata.labels` and
+ * `metadata.annotations` (values as text; an empty object where the Kptfile has neither, as Porch
+ * shows it). A revision without a readable Kptfile is absent. One Kptfile read per revision.
+ */
+export async function readPackageMetadata(
+  repo: Repository,
+  revisions: readonly PackageRevision[],
+): Promise<Map<PackageRevision, PackageMetadata>> {
+  const out = new Map<PackageRevision, PackageMetadata>();
+  await Promise.all(
+    revisions.map(async (rev) => {
+      const file = `${repo.packageDir(rev.package)}/Kptfile`;
+      const text = await repo.conn.port.getFile(file, rev.sha);
+      if (text === undefined) return;
+      let kf: ReturnType<typeof parseKptfileText>;
+      try {
+        kf = parseKptfileText(text, file);
+      } catch {
+        return; // An unreadable Kptfile is the render check's to report; the listing goes on.
+      }
+      const meta: PackageMetadata = {};
+      const labels = textMap(kf.metadata?.labels);
+      const annotations = textMap(kf.metadata?.annotations);
+      if (labels) meta.labels = labels;
+      if (annotations) meta.annotations = annotations;
+      out.set(rev, meta);
+    }),
+  );
+  return out;
+}
+
+/** A YAML mapping's entries as text (a number or boolean as written), or undefined when none. */
+function textMap(value: unknown): Record<string, string> | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value).flatMap(([k, v]) =>
+    v === null || v === undefined || typeof v === "object" ? [] : [[k, String(v)] as const],
+  );
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
 }
 
 /** The upstream locks alone (Porch's `status.upstreamLock`, git only). */

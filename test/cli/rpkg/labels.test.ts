@@ -1,4 +1,7 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { type RpkgWorld, rpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
@@ -91,4 +94,23 @@ describe("rpkg label and annotate: a revision's own metadata, kept in git", () =
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });
+
+  it("shows the Kptfile's labels and annotations as spec.packageMetadata, as Porch does", async () => {
+    expect((await w.rpkg(w.alice, ["init", "meta", R, "--workspace=ws"])).code).toBe(0);
+    const dir = join(w.tmp, "meta");
+    expect((await w.rpkg(w.alice, ["pull", "blueprints.meta.ws", dir, R])).code).toBe(0);
+    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+    kf.metadata.labels = { app: "web", tier: 2 };
+    kf.metadata.annotations = { ...kf.metadata.annotations, team: "platform" };
+    writeFileSync(join(dir, "Kptfile"), stringify(kf));
+    expect((await w.rpkg(w.alice, ["push", "blueprints.meta.ws", dir, R])).code).toBe(0);
+
+    const r = await w.rpkg(w.alice, ["get", "blueprints.meta.ws", R, "-o", "json"]);
+    expect(JSON.parse(r.stdout).spec.packageMetadata).toEqual({
+      labels: { app: "web", tier: "2" },
+      annotations: { "config.kubernetes.io/local-config": "true", team: "platform" },
+    });
+    // the revision's own metadata is apart from its package's
+    expect(JSON.parse(r.stdout).metadata.labels).toBeUndefined();
+  }, 60_000);
 });
