@@ -105,6 +105,10 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
     expect(listed.code).toBe(0);
     expect(rows(listed.stdout).map((r) => r.split(" ")[0])).toEqual(["working.pkg.ws"]);
     expect(listed.stderr).toContain('Warning: repository "hanging" is not listed:');
+    // spec.repository, as Porch's hanging-repository test lists: only that repository is read
+    const one = await w.rpkg(w.alice, ["get", NS, "--field-selector=spec.repository=working"]);
+    expect(one.stderr).toBe("");
+    expect(rows(one.stdout).map((r) => r.split(" ")[0])).toEqual(["working.pkg.ws"]);
     const named = await w.rpkg(w.alice, ["get", NS, "--repository=hanging"]);
     expect(named.code).toBe(1);
     expect(named.stderr).toContain(`repository "hanging" is not ready: ${silentUrl} is not a repository of`);

@@ -11,7 +11,7 @@ export interface ParsedArgs {
 }
 
 /** Short forms, as kubectl and porchctl spell them. */
-const SHORT: Record<string, string> = { output: "o", help: "h", verbose: "v" };
+const SHORT: Record<string, string> = { output: "o", help: "h", verbose: "v", selector: "l" };
 
 /** A verb's flags, read by the CLI's one flags layer (options.ts), as maps the verbs look up by name. */
 export function parseArgs(args: readonly string[], spec: FlagSpec, usage: string, verb = ""): ParsedArgs {

@@ -6,9 +6,25 @@ import { UsageError } from "../io.js";
 import { formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
 import type { RevisionMetadata } from "../repo-registry.js";
 import { withTimeout } from "../request-timeout.js";
+import {
+  type FieldRequirement,
+  type LabelRequirement,
+  labelsMatch,
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+} from "../selectors.js";
 import { namespaceRevisionMetadata } from "./annotate.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import { describeFailure, FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
+import {
+  checkFieldSelector,
+  fieldsMatch,
+  readsKptfile,
+  repositorySelected,
+  type SelectableRevision,
+} from "./field-selectors.js";
+import { LATEST_LABEL } from "./metadata-changes.js";
 import { findRevision, nameOf } from "./names.js";
 import { listObject, type PackageMetadata, packageRevisionObject } from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
@@ -36,6 +52,15 @@ Flags:
                         or jsonpath=TEMPLATE over those objects, as kubectl prints them
   --no-headers          no header line in a table or custom columns
   --show-kptfile        print the root Kptfile of the one named revision, as it is in git
+  --field-selector SEL  only revisions whose fields match, as Porch selects them: spec.lifecycle,
+                        spec.repository, spec.packageName, spec.revision, spec.workspaceName,
+                        metadata.name, metadata.namespace, spec.packageMetadata.labels[KEY] (the
+                        Kptfile's labels); FIELD=VALUE, FIELD==VALUE or FIELD!=VALUE, comma-joined
+                        (all must hold). spec.repository=NAME reads only that repository.
+  -l, --selector SEL    only revisions whose labels (rpkg label, and Porch's kpt.dev/latest-revision)
+                        match a Kubernetes label selector: k=v, k==v, k!=v, 'k in (a,b)', 'k notin (a,b)',
+                        k, !k, comma-joined
+  --request-timeout D   how long one repository may take to answer (default 30s; 0: no limit)
 `;
 
 const FORMATS = ["table", "wide", "yaml", "json"] as const;
@@ -53,6 +78,8 @@ export const getVerb: Verb = {
     "no-headers": "switch",
     "show-kptfile": "switch",
     "all-namespaces": "switch",
+    "field-selector": "value",
+    selector: "value",
   },
   async run(args, env) {
     if (args.switches.has("show-kptfile")) return showKptfile(args, env);
@@ -70,16 +97,28 @@ export const getVerb: Verb = {
       );
     }
     const revisionFilter = intFlag(args, "revision", USAGE);
-    const loaded = await loadRepositories(args, env);
+    const selectors = readSelectors(args);
+    const loaded = await loadRepositories(args, env, selectors.fields);
     const repos = loaded.map(({ repo }) => repo);
-    const { repoOf, failed } = selectRevisions(args, env, loaded, revisionFilter);
-    const revisions = [...repoOf.keys()];
+    const { repoOf, failed } = selectRevisions(args, env, loaded, revisionFilter, selectors.fields);
     const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
-    const listing: Listing = {
-      revisions,
-      repoFor,
-      ...(await readDetails(format, env, repos, revisions, repoFor)),
+    const needs: Needs = {
+      upstreams: format !== "table",
+      tasks: format === "objects" || format === "yaml" || format === "json",
+      packageMetadata:
+        format === "objects" || format === "yaml" || format === "json" || readsKptfile(selectors.fields),
+      metadata: format === "objects" || format === "yaml" || format === "json" || selectors.labels.length > 0,
     };
+    const details = await readDetails(needs, env, repos, [...repoOf.keys()], repoFor);
+    const revisions = [...repoOf.keys()].filter(
+      (r) =>
+        fieldsMatch(
+          selectors.fields.filter((f) => readsKptfile([f])),
+          selectable(repoFor(r), r),
+          details.packageMetadata.get(r)?.labels,
+        ) && labelsMatch(selectors.labels, revisionLabels(r, details.metadata.get(r))),
+    );
+    const listing: Listing = { revisions, repoFor, ...details };
     if (format === "table" || format === "wide") {
       if (revisions.length === 0) {
         const [only] = repos;
@@ -90,6 +129,45 @@ export const getVerb: Verb = {
     return failed ? 1 : 0;
   },
 };
+
+/** The selectors `get` was given, checked before anything is read. */
+function readSelectors(args: ParsedArgs): { fields: FieldRequirement[]; labels: LabelRequirement[] } {
+  try {
+    const fields = parseFieldSelector(args.values.get("field-selector") ?? "");
+    const refused = checkFieldSelector(fields);
+    if (refused) throw new FlagRefusal(refused);
+    return { fields, labels: parseLabelSelector(args.values.get("selector") ?? "") };
+  } catch (e) {
+    if (e instanceof SelectorError) throw new FlagRefusal(e.message);
+    throw e;
+  }
+}
+
+/** A revision's fields as Porch's field selectors read them. */
+function selectable(repo: Repository, r: PackageRevision): SelectableRevision {
+  return {
+    name: nameOf(repo, r),
+    namespace: repo.namespace,
+    repository: repo.name,
+    packageName: r.package,
+    workspaceName: r.workspace,
+    revision: r.revision,
+    lifecycle: r.lifecycle,
+  };
+}
+
+/** A revision's labels as its object shows them: its own, and Porch's latest-revision label. */
+function revisionLabels(r: PackageRevision, own: RevisionMetadata | undefined): Record<string, string> {
+  return { ...own?.labels, ...(r.latest ? { [LATEST_LABEL]: "true" } : {}) };
+}
+
+/** What the output and the selectors need read besides the revisions themselves. */
+interface Needs {
+  upstreams: boolean;
+  tasks: boolean;
+  packageMetadata: boolean;
+  metadata: boolean;
+}
 
 /** A repository and its package revisions, as read. */
 interface Loaded {
@@ -113,7 +191,11 @@ interface Listing {
  * reported on stderr and the others are listed (as Porch lists the repositories it can read), and each
  * registration porchlight cannot read (a git URL elsewhere) is reported the same way.
  */
-async function loadRepositories(args: ParsedArgs, env: RpkgEnv): Promise<Loaded[]> {
+async function loadRepositories(
+  args: ParsedArgs,
+  env: RpkgEnv,
+  fields: readonly FieldRequirement[],
+): Promise<Loaded[]> {
   const read = (what: string, open: (signal: AbortSignal | undefined) => Promise<Repository>) =>
     withTimeout(env.timeoutMs, what, async (signal) => {
       const repo = await open(signal);
@@ -128,8 +210,9 @@ async function loadRepositories(args: ParsedArgs, env: RpkgEnv): Promise<Loaded[
     return [await read(`repository ${named}`, (signal) => openVerbRepository("get", args, env, signal))];
   }
   for (const [name, reason] of env.elsewhere ?? [])
-    env.io.stderr(`Warning: repository "${name}" is not listed: ${reason}\n`);
-  const names = [...env.registrations.keys()];
+    if (repositorySelected(fields, name))
+      env.io.stderr(`Warning: repository "${name}" is not listed: ${reason}\n`);
+  const names = [...env.registrations.keys()].filter((n) => repositorySelected(fields, n));
   const settled = await Promise.allSettled(
     names.map((n) => read(`repository "${n}"`, (signal) => openRepository(env, n, "get", signal))),
   );
@@ -152,7 +235,11 @@ function selectRevisions(
   env: RpkgEnv,
   loaded: readonly Loaded[],
   revisionFilter: number | undefined,
+  fields: readonly FieldRequirement[],
 ): { repoOf: Map<PackageRevision, Repository>; failed: boolean } {
+  // the requirements on the revision itself; those on its Kptfile wait for it to be read
+  const own = fields.filter((f) => !readsKptfile([f]));
+  const keep = (repo: Repository, r: PackageRevision) => fieldsMatch(own, selectable(repo, r), undefined);
   const repoOf = new Map<PackageRevision, Repository>();
   let failed = false;
   if (args.positional.length > 0) {
@@ -161,7 +248,8 @@ function selectRevisions(
       const where = loaded.find(({ repo }) => name.startsWith(`${repo.name}.`)) ?? loaded[0];
       try {
         if (!where) throw new RevisionNotFound(name, "no registered repository could be read");
-        repoOf.set(findRevision(where.repo, where.state, name), where.repo);
+        const found = findRevision(where.repo, where.state, name);
+        if (keep(where.repo, found)) repoOf.set(found, where.repo);
       } catch (e) {
         if (!(e instanceof RpkgError)) throw e;
         // kubectl's words for a name the server does not have
@@ -182,7 +270,8 @@ function selectRevisions(
         if (
           (pkg === undefined || r.package === pkg) &&
           (workspace === undefined || r.workspace === workspace) &&
-          (revisionFilter === undefined || r.revision === revisionFilter)
+          (revisionFilter === undefined || r.revision === revisionFilter) &&
+          keep(repo, r)
         )
           repoOf.set(r, repo);
   }
@@ -195,7 +284,7 @@ function selectRevisions(
  * .porchlight): read only for the output forms that show them.
  */
 async function readDetails(
-  format: string,
+  needs: Needs,
   env: RpkgEnv,
   repos: readonly Repository[],
   revisions: readonly PackageRevision[],
@@ -205,16 +294,14 @@ async function readDetails(
   const tasks = new Map<PackageRevision, PorchTask[]>();
   const metadata = new Map<PackageRevision, RevisionMetadata>();
   const packageMetadata = new Map<PackageRevision, PackageMetadata>();
-  if (format !== "table")
-    for (const repo of repos) {
-      const mine = revisions.filter((r) => repoFor(r) === repo);
-      for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-      if (format !== "wide") {
-        for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
-        for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
-      }
-    }
-  if (format !== "table" && format !== "wide") {
+  for (const repo of repos) {
+    const mine = revisions.filter((r) => repoFor(r) === repo);
+    if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
+    if (needs.tasks) for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
+    if (needs.packageMetadata)
+      for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
+  }
+  if (needs.metadata) {
     const namespaces = [...new Set(repos.map((r) => r.namespace))];
     const byNamespace = new Map(
       await Promise.all(

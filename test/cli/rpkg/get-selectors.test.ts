@@ -1,0 +1,104 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { type RpkgWorld, rpkgWorld } from "./world.js";
+
+const R = "--repository=acme/blueprints";
+
+/**
+ * `rpkg get --field-selector` and `-l`, as Porch's API e2e TestPackageRevisionFieldSelectors and
+ * TestPackageRevisionLabelSelectors select: basens published as revision 1 in workspace v1 (labelled
+ * kpt.dev/label=foo, its Kptfile labelled app=web), a draft of another package, and the registered
+ * branch's revisions.
+ */
+describe("rpkg get selects by field and by label", () => {
+  let w: RpkgWorld;
+  const names = async (...flags: string[]) => {
+    const r = await w.rpkg(w.alice, ["get", R, "--output=jsonpath={.items[*].metadata.name}", ...flags]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    return r.stdout.split(" ").filter(Boolean).sort();
+  };
+
+  beforeAll(async () => {
+    w = await rpkgWorld();
+    await w.forge.createRepo("acme/.porchlight", { autoInit: true });
+    w.forge.setPermission("acme/.porchlight", "alice", "write");
+    expect((await w.rpkg(w.alice, ["init", "basens", R, "--workspace=v1"])).code).toBe(0);
+    const dir = join(w.tmp, "basens");
+    expect((await w.rpkg(w.alice, ["pull", "blueprints.basens.v1", dir, R])).code).toBe(0);
+    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+    kf.metadata.labels = { app: "web" };
+    writeFileSync(join(dir, "Kptfile"), stringify(kf));
+    expect((await w.rpkg(w.alice, ["push", "blueprints.basens.v1", dir, R])).code).toBe(0);
+    expect((await w.rpkg(w.alice, ["label", "blueprints.basens.v1", "kpt.dev/label=foo", R])).code).toBe(0);
+    expect((await w.publish("acme/blueprints", "blueprints.basens.v1")).code).toBe(0);
+    expect((await w.rpkg(w.alice, ["init", "other", R, "--workspace=ws"])).code).toBe(0);
+  }, 120_000);
+  afterAll(() => w.stop());
+
+  it("selects by each of Porch's fields, and by several at once", async () => {
+    expect(await names()).toEqual(["blueprints.basens.main", "blueprints.basens.v1", "blueprints.other.ws"]);
+    expect(await names("--field-selector=spec.packageName=basens")).toEqual([
+      "blueprints.basens.main",
+      "blueprints.basens.v1",
+    ]);
+    expect(await names("--field-selector=spec.revision=1")).toEqual(["blueprints.basens.v1"]);
+    expect(await names("--field-selector=spec.workspaceName=v1")).toEqual(["blueprints.basens.v1"]);
+    expect(await names("--field-selector=spec.lifecycle=Published")).toEqual([
+      "blueprints.basens.main",
+      "blueprints.basens.v1",
+    ]);
+    expect(await names("--field-selector=spec.lifecycle==Draft")).toEqual(["blueprints.other.ws"]);
+    expect(await names("--field-selector=spec.revision=1,spec.packageName=basens")).toEqual([
+      "blueprints.basens.v1",
+    ]);
+    expect(await names("--field-selector=spec.lifecycle!=Published")).toEqual(["blueprints.other.ws"]);
+    expect(await names("--field-selector=spec.repository=blueprints,spec.revision=-1")).toEqual([
+      "blueprints.basens.main",
+    ]);
+    expect(await names("--field-selector=spec.repository=elsewhere")).toEqual([]);
+    // the Kptfile's labels, Porch's spec.packageMetadata.labels[KEY]
+    expect(await names("--field-selector=spec.packageMetadata.labels[app]=web")).toEqual([
+      "blueprints.basens.main",
+      "blueprints.basens.v1",
+    ]);
+  }, 60_000);
+
+  it("selects by label: the revision's own, and Porch's latest-revision", async () => {
+    expect(await names("-l", "kpt.dev/label=foo")).toEqual(["blueprints.basens.v1"]);
+    expect(await names("-l", "kpt.dev/label=bar")).toEqual([]);
+    expect(await names("--selector=kpt.dev/latest-revision=true")).toEqual(["blueprints.basens.v1"]);
+    expect(await names("-l", "kpt.dev/label in (foo,bar),kpt.dev/latest-revision")).toEqual([
+      "blueprints.basens.v1",
+    ]);
+    expect(await names("-l", "!kpt.dev/label")).toEqual(["blueprints.basens.main", "blueprints.other.ws"]);
+    // selectors work on the table too
+    const table = await w.rpkg(w.alice, ["get", R, "-l", "kpt.dev/label notin (foo)", "--no-headers"]);
+    expect(
+      table.stdout
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(["blueprints.basens.main", "blueprints.other.ws"]);
+  }, 60_000);
+
+  it.each([
+    [
+      ["--field-selector=spec.lifecycle=Done"],
+      'error: unsupported fieldSelector value "Done" for field "spec.lifecycle": a lifecycle is Draft, Proposed, Published, DeletionProposed\n',
+    ],
+    [
+      ["--field-selector=spec.colour=red"],
+      'error: "spec.colour" is not a known field selector: PackageRevisions are selected by metadata.name, metadata.namespace, spec.repository, spec.packageName, spec.workspaceName, spec.revision, spec.lifecycle and spec.packageMetadata.labels[KEY]\n',
+    ],
+    [
+      ["--field-selector=spec.lifecycle"],
+      "error: invalid selector: 'spec.lifecycle'; can't understand 'spec.lifecycle'\n",
+    ],
+    [["-l", "app web"], "error: unable to parse requirement: found 'web', expected: in, notin, =, ==, !=\n"],
+  ])("refuses %j before reading anything", async (flags, stderr) => {
+    expect(await w.rpkg(w.alice, ["get", R, ...flags])).toEqual({ code: 1, stdout: "", stderr });
+  });
+});
