@@ -16,7 +16,11 @@ type Step =
   | { kind: "all" }
   | { kind: "filter"; path: Step[]; op: "==" | "!=" | "exists"; value?: string | number };
 
-type Segment = { kind: "text"; text: string } | { kind: "path"; path: Step[] };
+type Segment =
+  | { kind: "text"; text: string }
+  | { kind: "path"; path: Step[] }
+  /** `{range PATH}…{end}`: the body once for each value PATH reaches, relative to it. */
+  | { kind: "range"; path: Step[]; body: Segment[] };
 
 /** The object format `-o VALUE` names, or undefined for a format that is none of these two. */
 export function parseObjectFormat(value: string): ObjectFormat | undefined {
@@ -67,28 +71,67 @@ function stripBraces(expr: string): string {
   return expr.startsWith("{") && expr.endsWith("}") ? expr.slice(1, -1) : expr;
 }
 
+/**
+ * A JSONPath template: text, `{PATH}`, `{"quoted text"}` (with `\n`, `\t` escapes), `{@}` (the current
+ * value), and `{range PATH}…{end}`, nested as deep as needed.
+ */
 function parseTemplate(template: string): Segment[] {
-  const out: Segment[] = [];
+  const stack: Segment[][] = [[]];
+  const open: Step[][] = [];
+  const top = () => stack[stack.length - 1] ?? [];
   let i = 0;
   while (i < template.length) {
-    const open = template.indexOf("{", i);
-    if (open < 0) {
-      out.push({ kind: "text", text: template.slice(i) });
+    const start = template.indexOf("{", i);
+    if (start < 0) {
+      top().push({ kind: "text", text: template.slice(i) });
       break;
     }
-    if (open > i) out.push({ kind: "text", text: template.slice(i, open) });
-    const close = template.indexOf("}", open);
+    if (start > i) top().push({ kind: "text", text: template.slice(i, start) });
+    const close = closingBrace(template, start);
     if (close < 0) throw new UsageError(`error parsing jsonpath ${template}, unclosed action`);
-    const expr = template.slice(open + 1, close).trim();
-    out.push({ kind: "path", path: parsePath(expr, template) });
+    const expr = template.slice(start + 1, close).trim();
+    const quoted = /^"((?:[^"\\]|\\.)*)"$/.exec(expr);
+    if (quoted)
+      top().push({
+        kind: "text",
+        text: (quoted[1] ?? "").replace(/\\(.)/g, (_, c: string) =>
+          c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c,
+        ),
+      });
+    else if (expr === "end") {
+      const body = stack.pop();
+      const path = open.pop();
+      if (!body || !path || stack.length === 0)
+        throw new UsageError(`error parsing jsonpath ${template}: {end} without a {range …} before it`);
+      top().push({ kind: "range", path, body });
+    } else if (/^range\s/.test(expr)) {
+      open.push(parsePath(expr.slice("range".length).trim(), template));
+      stack.push([]);
+    } else top().push({ kind: "path", path: parsePath(expr, template) });
     i = close + 1;
   }
-  return out;
+  if (stack.length !== 1)
+    throw new UsageError(`error parsing jsonpath ${template}: a {range …} has no {end}`);
+  return top();
+}
+
+/** The `}` closing the action opened at `open`, past quoted text that may hold one. */
+function closingBrace(template: string, open: number): number {
+  let quote = "";
+  for (let i = open + 1; i < template.length; i++) {
+    const c = template.charAt(i);
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "}") return i;
+  }
+  return -1;
 }
 
 function parsePath(expr: string, whole: string): Step[] {
   const steps: Step[] = [];
-  let i = expr.startsWith("$") ? 1 : 0;
+  let i = expr.startsWith("$") || expr.startsWith("@") ? 1 : 0;
   const fail = (): never => {
     throw new UsageError(`error parsing jsonpath ${whole}: unsupported expression "${expr}"`);
   };
@@ -172,6 +215,20 @@ function evaluate(root: unknown, path: Step[]): unknown[] {
   return current;
 }
 
+/** A template applied to `value`: each path's values space-separated, each range's body per value. */
+function render(template: readonly Segment[], value: unknown): string {
+  return template
+    .map((s) => {
+      if (s.kind === "text") return s.text;
+      const found = evaluate(value, s.path);
+      if (s.kind === "path") return found.map(text).join(" ");
+      // a range over one list ranges over its elements
+      const items = found.length === 1 && Array.isArray(found[0]) ? found[0] : found;
+      return items.map((item) => render(s.body, item)).join("");
+    })
+    .join("");
+}
+
 /** A value as kubectl prints it: strings bare, numbers and booleans as text, the rest as JSON. */
 function text(value: unknown): string {
   if (typeof value === "string") return value;
@@ -192,14 +249,11 @@ export function formatObjects(
   opts: { single?: boolean; noHeaders?: boolean; list?: unknown } = {},
 ): string {
   if (format.kind === "jsonpath") {
-    const apply = (root: unknown) =>
-      format.template
-        .map((s) => (s.kind === "text" ? s.text : evaluate(root, s.path).map(text).join(" ")))
-        .join("");
+    const apply = (root: unknown) => render(format.template, root);
     if (opts.single && objects.length === 1) return apply(objects[0]);
-    // a template over the list (`{.items[*]…}`) reads the list; any other, each object in turn
+    // a template over the list (`{.items[*]…}`, `{range .items[*]}`) reads the list; any other, each object in turn
     const overList = format.template.some(
-      (s) => s.kind === "path" && s.path[0]?.kind === "field" && s.path[0].name === "items",
+      (s) => s.kind !== "text" && s.path[0]?.kind === "field" && s.path[0].name === "items",
     );
     return overList ? apply(opts.list ?? { items: objects }) : objects.map(apply).join(" ");
   }

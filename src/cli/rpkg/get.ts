@@ -1,9 +1,10 @@
 import { stringify } from "yaml";
 import { KPTFILE_NAME } from "../../kpt/kptfile.js";
-import { formatRevisionTable, type PackageRevision } from "../../lifecycle/index.js";
+import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
+import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
 import { UsageError } from "../io.js";
-import { formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
+import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
 import type { RevisionMetadata } from "../repo-registry.js";
 import { withTimeout } from "../request-timeout.js";
 import {
@@ -26,7 +27,12 @@ import {
 } from "./field-selectors.js";
 import { LATEST_LABEL } from "./metadata-changes.js";
 import { findRevision, nameOf } from "./names.js";
-import { listObject, type PackageMetadata, packageRevisionObject } from "./objects.js";
+import {
+  listObject,
+  type PackageMetadata,
+  type PackageRevisionObject,
+  packageRevisionObject,
+} from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import {
   type RevisionUpstream,
@@ -61,9 +67,22 @@ Flags:
                         match a Kubernetes label selector: k=v, k==v, k!=v, 'k in (a,b)', 'k notin (a,b)',
                         k, !k, comma-joined
   --request-timeout D   how long one repository may take to answer (default 30s; 0: no limit)
+
+kubectl's printing flags, as porchctl has them:
+  -o name               packagerevision.porch.kpt.dev/NAME, one a line
+  -o jsonpath=TEMPLATE  kubectl's JSONPath: {.a.b}, [0], [*], [?(@.f=='v')], {"text"}, {@},
+                        {range PATH}...{end}
+  -o go-template=TEMPLATE  Go's text/template, the subset scripts use: {{.field.path}}, {{$.items}},
+                        {{range PIPE}}/{{if PIPE}}/{{with PIPE}} ... {{else}} ... {{end}}, printf (%s %v %d %q),
+                        index, len, eq, ne, not, and, or, pipes, {{- -}} trimming
+  --template TEMPLATE   the template of -o jsonpath or -o go-template
+  --show-kind           names as packagerevision.porch.kpt.dev/NAME in the table
+  --show-labels         a LABELS column: the revision's labels, k=v,...
+  -L, --label-columns KEY[,KEY]  a column per label (repeatable), headed by the key's last part
+  --sort-by PATH        sort by a JSONPath of the objects (.spec.revision, {.metadata.name}):
+                        numbers as numbers, a revision without the field first
 `;
 
-const FORMATS = ["table", "wide", "yaml", "json"] as const;
 const WIDE_COLUMNS = ["UPSTREAM", "UPSTREAMREVISION"] as const;
 
 export const getVerb: Verb = {
@@ -80,6 +99,11 @@ export const getVerb: Verb = {
     "all-namespaces": "switch",
     "field-selector": "value",
     selector: "value",
+    template: "value",
+    "show-kind": "switch",
+    "show-labels": "switch",
+    "label-columns": "list",
+    "sort-by": "value",
   },
   async run(args, env) {
     if (args.switches.has("show-kptfile")) return showKptfile(args, env);
@@ -88,26 +112,25 @@ export const getVerb: Verb = {
         "--all-namespaces is not supported: a namespace is a GitHub owner, and porchlight keeps no list of them",
         "list one namespace with --namespace=OWNER, or one repository with --repository=OWNER/REPO",
       );
-    const output = args.values.get("output") ?? "table";
-    const objectFormat = parseObjectFormat(output);
-    const format = objectFormat ? "objects" : output;
-    if (!objectFormat && !(FORMATS as readonly string[]).includes(output)) {
-      throw new UsageError(
-        `unknown --output "${output}"; known: table, wide, yaml, json, custom-columns=..., jsonpath=...\n\n${USAGE}`,
-      );
-    }
+    const form = outputForm(args);
+    const format = form.kind === "table" || form.kind === "wide" ? form.kind : "objects";
     const revisionFilter = intFlag(args, "revision", USAGE);
     const selectors = readSelectors(args);
     const loaded = await loadRepositories(args, env, selectors.fields);
     const repos = loaded.map(({ repo }) => repo);
     const { repoOf, failed } = selectRevisions(args, env, loaded, revisionFilter, selectors.fields);
     const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
+    // objects show everything, and a sort may read any field of them
+    const whole = format === "objects" || args.values.has("sort-by");
     const needs: Needs = {
-      upstreams: format !== "table",
-      tasks: format === "objects" || format === "yaml" || format === "json",
-      packageMetadata:
-        format === "objects" || format === "yaml" || format === "json" || readsKptfile(selectors.fields),
-      metadata: format === "objects" || format === "yaml" || format === "json" || selectors.labels.length > 0,
+      upstreams: format !== "table" || whole,
+      tasks: whole,
+      packageMetadata: whole || readsKptfile(selectors.fields),
+      metadata:
+        whole ||
+        selectors.labels.length > 0 ||
+        args.switches.has("show-labels") ||
+        args.lists.has("label-columns"),
     };
     const details = await readDetails(needs, env, repos, [...repoOf.keys()], repoFor);
     const revisions = [...repoOf.keys()].filter(
@@ -119,13 +142,15 @@ export const getVerb: Verb = {
         ) && labelsMatch(selectors.labels, revisionLabels(r, details.metadata.get(r))),
     );
     const listing: Listing = { revisions, repoFor, ...details };
-    if (format === "table" || format === "wide") {
+    const sortBy = args.values.get("sort-by");
+    if (sortBy !== undefined) listing.revisions = sortRevisions(listing, sortBy);
+    if (form.kind === "table" || form.kind === "wide") {
       if (revisions.length === 0) {
         const [only] = repos;
         if (!failed && only && repos.length === 1)
           env.io.stderr(`No package revisions found in ${only.full}.\n`);
-      } else printTable(args, env, listing, format === "wide");
-    } else printObjects(args, env, listing, objectFormat ?? format);
+      } else printTable(args, env, listing, form.kind === "wide");
+    } else printObjects(args, env, listing, form);
     return failed ? 1 : 0;
   },
 };
@@ -317,23 +342,92 @@ async function readDetails(
   return { upstreams, tasks, metadata, packageMetadata };
 }
 
-/** porchctl's table; `wide` adds the upstream columns. */
-function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): void {
-  const { revisions, repoFor, upstreams } = listing;
-  const columns = wide
-    ? { columns: WIDE_COLUMNS, values: (r: PackageRevision) => upstreamColumns(repoFor(r), upstreams.get(r)) }
-    : undefined;
-  const table = formatRevisionTable((r) => repoFor(r).name, revisions, columns);
-  env.io.stdout(args.switches.has("no-headers") ? table.slice(table.indexOf("\n") + 1) : table);
+/** What `-o` (and `--template`) ask for: porchctl's table, or the objects in one of kubectl's forms. */
+type OutputForm =
+  | { kind: "table" | "wide" | "yaml" | "json" | "name" }
+  | { kind: "format"; format: ObjectFormat }
+  | { kind: "go-template"; template: GoTemplate };
+
+const OUTPUTS =
+  "table, wide, yaml, json, name, custom-columns=..., jsonpath=..., go-template=... (or jsonpath and go-template with --template=...)";
+
+function outputForm(args: ParsedArgs): OutputForm {
+  const output = args.values.get("output") ?? "table";
+  const template = args.values.get("template");
+  if (template !== undefined && output !== "jsonpath" && output !== "go-template" && output !== "table")
+    throw new UsageError(`--template goes with -o jsonpath or -o go-template, not -o ${output}\n\n${USAGE}`);
+  if (output === "go-template" || output.startsWith("go-template=")) {
+    const text = output === "go-template" ? (template ?? "") : output.slice("go-template=".length);
+    if (text === "") throw new UsageError("template format specified but no template given");
+    return { kind: "go-template", template: parseGoTemplate(text) };
+  }
+  const objectFormat = parseObjectFormat(
+    output === "jsonpath" || (output === "table" && template !== undefined)
+      ? `jsonpath=${template ?? ""}`
+      : output,
+  );
+  if (objectFormat) return { kind: "format", format: objectFormat };
+  if (output === "table" || output === "wide" || output === "yaml" || output === "json" || output === "name")
+    return { kind: output };
+  throw new UsageError(`unknown --output "${output}"; known: ${OUTPUTS}\n\n${USAGE}`);
 }
 
+/** kubectl's kind prefix for `-o name` and `--show-kind`. */
+const KIND = "packagerevision.porch.kpt.dev";
+
 /**
- * The PackageRevision objects: through kubectl's custom columns or jsonpath (`form` an ObjectFormat), or
- * as YAML or JSON (`form` "yaml" or "json": one named revision alone, else a list).
+ * porchctl's table (`wide` adds the upstream columns), with kubectl's decorations: `--show-kind` names
+ * each revision with its kind, `-L KEY` adds a column per label (headed by the key's last part, upper
+ * case), `--show-labels` a LABELS column (`k=v,…` by key, `<none>`).
  */
-function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: ObjectFormat | string): void {
+function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): void {
+  const { revisions, repoFor, upstreams, metadata } = listing;
+  const labelColumns = (args.lists.get("label-columns") ?? []).flatMap((l) =>
+    l
+      .split(",")
+      .map((k) => k.trim())
+      .filter(Boolean),
+  );
+  const showLabels = args.switches.has("show-labels");
+  const header = [
+    "NAME",
+    "PACKAGE",
+    "WORKSPACENAME",
+    "REVISION",
+    "LATEST",
+    "LIFECYCLE",
+    "REPOSITORY",
+    ...(wide ? WIDE_COLUMNS : []),
+    ...labelColumns.map((k) => (k.split("/").pop() ?? k).toUpperCase()),
+    ...(showLabels ? ["LABELS"] : []),
+  ];
+  const rows = revisions.map((r) => {
+    const repo = repoFor(r);
+    const labels = revisionLabels(r, metadata.get(r));
+    const formatted = Object.keys(labels)
+      .sort()
+      .map((k) => `${k}=${labels[k]}`)
+      .join(",");
+    return [
+      `${args.switches.has("show-kind") ? `${KIND}/` : ""}${nameOf(repo, r)}`,
+      r.package,
+      r.workspace,
+      String(r.revision),
+      String(r.latest),
+      r.lifecycle,
+      repo.name,
+      ...(wide ? upstreamColumns(repo, upstreams.get(r)) : []),
+      ...labelColumns.map((k) => labels[k] ?? ""),
+      ...(showLabels ? [formatted || "<none>"] : []),
+    ];
+  });
+  env.io.stdout(alignColumns(args.switches.has("no-headers") ? rows : [header, ...rows]));
+}
+
+/** The listing's revisions as PackageRevision objects, with what was read of them. */
+function objectsOf(listing: Listing): PackageRevisionObject[] {
   const { revisions, repoFor, upstreams, tasks, metadata, packageMetadata } = listing;
-  const objects = revisions.map((r) =>
+  return revisions.map((r) =>
     packageRevisionObject(repoFor(r), r, {
       upstreamLock: upstreams.get(r)?.lock,
       tasks: tasks.get(r),
@@ -341,19 +435,49 @@ function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: Ob
       packageMetadata: packageMetadata.get(r),
     }),
   );
+}
+
+/**
+ * `--sort-by PATH` (a JSONPath, braces optional, as kubectl takes it): the revisions in the order of that
+ * field of their objects — numbers as numbers, anything else as text; a revision without it first.
+ */
+function sortRevisions(listing: Listing, sortBy: string): PackageRevision[] {
+  const expr = sortBy.startsWith("{") ? sortBy : `{${sortBy}}`;
+  const format = parseObjectFormat(`jsonpath=${expr}`);
+  if (format?.kind !== "jsonpath")
+    throw new UsageError(`--sort-by "${sortBy}" is not a JSONPath such as .spec.revision`);
+  const objects = objectsOf(listing);
+  const keys = objects.map((o) => formatObjects(format, [o], { single: true }));
+  const numeric = keys.every((k) => k === "" || /^-?\d+(\.\d+)?$/.test(k));
+  const order = listing.revisions.map((r, i) => ({ r, key: keys[i] ?? "" }));
+  order.sort((a, b) => {
+    if (a.key === "" || b.key === "") return a.key === b.key ? 0 : a.key === "" ? -1 : 1;
+    return numeric ? Number(a.key) - Number(b.key) : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  });
+  return order.map((o) => o.r);
+}
+
+/**
+ * The PackageRevision objects in one of kubectl's forms: custom columns or jsonpath, a go-template, one
+ * `kind/name` a line (`-o name`), or YAML or JSON (one named revision alone, else a list).
+ */
+function printObjects(args: ParsedArgs, env: RpkgEnv, listing: Listing, form: OutputForm): void {
+  const objects = objectsOf(listing);
   const single = args.positional.length === 1 && objects.length === 1;
-  if (typeof form !== "string") {
+  const list = listObject(objects);
+  if (form.kind === "format")
     env.io.stdout(
-      formatObjects(form, objects, {
-        single,
-        noHeaders: args.switches.has("no-headers"),
-        list: listObject(objects),
-      }),
+      formatObjects(form.format, objects, { single, noHeaders: args.switches.has("no-headers"), list }),
     );
-    return;
+  else if (form.kind === "go-template")
+    env.io.stdout(executeGoTemplate(form.template, single ? objects[0] : list));
+  else if (form.kind === "name") env.io.stdout(objects.map((o) => `${KIND}/${o.metadata.name}\n`).join(""));
+  else {
+    const out = single ? objects[0] : list;
+    env.io.stdout(
+      form.kind === "json" ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 }),
+    );
   }
-  const out = single ? objects[0] : listObject(objects);
-  env.io.stdout(form === "json" ? `${JSON.stringify(out, null, 4)}\n` : stringify(out, { lineWidth: 0 }));
 }
 
 /** `--show-kptfile NAME`: the revision's root Kptfile, byte for byte, as porchctl prints it. */

@@ -1,6 +1,6 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { UsageError } from "../io.js";
-import type { ParsedArgs } from "./args.js";
+import type { FlagSpec, ParsedArgs } from "./args.js";
 import { describeFailure, RpkgError } from "./errors.js";
 import { asProposal, findRevision, type ProposalRevision } from "./names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
@@ -14,7 +14,7 @@ export interface Verb {
   summary: string;
   usage: string;
   /** Value flags (`value`) and switches, besides the common --repository and --api-url. */
-  flags: Record<string, "value" | "switch">;
+  flags: FlagSpec;
   run(args: ParsedArgs, env: RpkgEnv): Promise<number>;
 }
 

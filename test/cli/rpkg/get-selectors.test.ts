@@ -101,4 +101,94 @@ describe("rpkg get selects by field and by label", () => {
   ])("refuses %j before reading anything", async (flags, stderr) => {
     expect(await w.rpkg(w.alice, ["get", R, ...flags])).toEqual({ code: 1, stdout: "", stderr });
   });
+
+  it("prints as kubectl's flags ask: -o name, --show-kind, --show-labels, -L, --sort-by", async () => {
+    const get = async (...flags: string[]) => {
+      const r = await w.rpkg(w.alice, ["get", R, ...flags]);
+      expect(r.stderr).toBe("");
+      return r.stdout;
+    };
+    expect(await get("-o", "name", "--field-selector=spec.packageName=basens")).toBe(
+      "packagerevision.porch.kpt.dev/blueprints.basens.main\npackagerevision.porch.kpt.dev/blueprints.basens.v1\n",
+    );
+    const kinds = await get("--show-kind", "--no-headers", "--field-selector=spec.revision=1");
+    expect(kinds.split(/\s+/)[0]).toBe("packagerevision.porch.kpt.dev/blueprints.basens.v1");
+    const labelled = await get(
+      "--show-labels",
+      "-L",
+      "kpt.dev/label",
+      "--field-selector=spec.packageName=basens",
+    );
+    expect(labelled.split("\n").map((l) => l.trim().split(/\s+/))).toEqual([
+      [
+        "NAME",
+        "PACKAGE",
+        "WORKSPACENAME",
+        "REVISION",
+        "LATEST",
+        "LIFECYCLE",
+        "REPOSITORY",
+        "LABEL",
+        "LABELS",
+      ],
+      ["blueprints.basens.main", "basens", "main", "-1", "false", "Published", "blueprints", "<none>"],
+      [
+        "blueprints.basens.v1",
+        "basens",
+        "v1",
+        "1",
+        "true",
+        "Published",
+        "blueprints",
+        "foo",
+        "kpt.dev/label=foo,kpt.dev/latest-revision=true",
+      ],
+      [""],
+    ]);
+    // sorted by a field of the objects: revision numbers as numbers (a draft has none: first)
+    const sorted = await get("--sort-by=.spec.revision", "-o", "name");
+    expect(sorted.split("\n").filter(Boolean)).toEqual([
+      "packagerevision.porch.kpt.dev/blueprints.other.ws",
+      "packagerevision.porch.kpt.dev/blueprints.basens.main",
+      "packagerevision.porch.kpt.dev/blueprints.basens.v1",
+    ]);
+    const byName = await get("--sort-by={.metadata.name}", "--no-headers");
+    expect(
+      byName
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => l.split(/\s+/)[0]),
+    ).toEqual(["blueprints.basens.main", "blueprints.basens.v1", "blueprints.other.ws"]);
+  }, 60_000);
+
+  it("prints through -o jsonpath with {range} and -o go-template", async () => {
+    const get = async (...flags: string[]) => (await w.rpkg(w.alice, ["get", R, ...flags])).stdout;
+    expect(
+      await get(
+        '-o=jsonpath={range .items[*]}{.metadata.name}{"\\t"}{.spec.lifecycle}{"\\n"}{end}',
+        "--sort-by=.metadata.name",
+      ),
+    ).toBe(
+      "blueprints.basens.main\tPublished\nblueprints.basens.v1\tPublished\nblueprints.other.ws\tDraft\n",
+    );
+    expect(
+      await get(
+        '-o=go-template={{range .items}}{{if .spec.revision}}{{printf "%s=v%d\\n" .metadata.name .spec.revision}}{{end}}{{end}}',
+        "--field-selector=spec.lifecycle=Published",
+        "--sort-by=.spec.revision",
+      ),
+    ).toBe("blueprints.basens.main=v-1\nblueprints.basens.v1=v1\n");
+    // one named revision: the template reads the object, as kubectl's does
+    expect(
+      await get(
+        "blueprints.basens.v1",
+        "-o",
+        "go-template",
+        '--template={{index .metadata.labels "kpt.dev/label"}}',
+      ),
+    ).toBe("foo");
+    const bad = await w.rpkg(w.alice, ["get", R, "-o", "go-template={{range .items}}"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("has no {{end}}");
+  }, 60_000);
 });
