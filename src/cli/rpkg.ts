@@ -108,7 +108,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
         repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
         registeredByName(parsed.positional, env.registrations);
       if (repository) parsed.values.set("repository", repository);
-      else if (namespace) unresolved(namespace, verb.name, parsed.positional, env.registrations);
+      else if (namespace) unresolved(namespace, verb.name, parsed.positional, env);
       return await verb.run(parsed, env);
     } catch (e) {
       if (e instanceof UsageError) throw e;
@@ -164,9 +164,15 @@ function unresolved(
   namespace: string,
   verb: string,
   names: readonly string[],
-  registrations: RpkgEnv["registrations"],
+  env: Pick<RpkgEnv, "registrations" | "elsewhere">,
 ): void {
-  const registered = [...(registrations?.keys() ?? [])];
+  const registered = [...(env.registrations?.keys() ?? [])];
+  const elsewhere = [...(env.elsewhere ?? [])];
+  if (registered.length === 0 && elsewhere.length > 0)
+    throw new RpkgError(
+      `namespace ${namespace} registers no repository porchlight can read: ${elsewhere.map(([name, why]) => `"${name}": ${why}`).join("; ")}`,
+      `register a repository of this GitHub with \`porchlight repo register --namespace=${namespace} OWNER/REPO\`, or name one with --repository=OWNER/REPO`,
+    );
   if (registered.length === 0)
     throw new RpkgError(
       `namespace ${namespace} has no Repository registrations that this token can read (they are kept in ${namespace}/.porchlight)`,

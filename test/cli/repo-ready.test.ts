@@ -67,6 +67,18 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
     ]);
     expect(message.stdout).toMatch(/repo\.invalid/);
     await w.cli(w.alice, ["repo", "unregister", "repo-with-error", NS]);
+
+    // a namespace whose only registration is such a URL: rpkg says so, rather than asking for --repository
+    w.forge.createUser("far", { type: "Organization" });
+    await w.forge.createRepo("far/.porchlight", { autoInit: true, private: true });
+    w.forge.setPermission("far/.porchlight", "alice", "admin");
+    const far = ["--namespace=far"];
+    expect((await w.cli(w.alice, ["repo", "register", "https://repo.invalid/x.git", ...far])).code).toBe(0);
+    const listed = await w.rpkg(w.alice, ["get", ...far]);
+    expect(listed.code).toBe(1);
+    expect(listed.stderr).toContain(
+      'namespace far registers no repository porchlight can read: "x": https://repo.invalid/x.git is not a repository of',
+    );
   });
 
   it("refuses an address that is no git address, saying what to give", async () => {
