@@ -90,6 +90,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       cacheDir,
       verbose: parsed.switches.has("verbose"),
       timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
+      timeoutSet: parsed.values.has("request-timeout") || Boolean(io.env.PORCHLIGHT_REQUEST_TIMEOUT),
     };
     const namespace = parsed.values.get("namespace");
     if (namespace) env.namespace = namespace;

@@ -153,7 +153,22 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
     } finally {
       w.forge.faults.remove(held);
     }
-    // and the operator's setting, when no flag is given
+    // a repository named alone waits as long as it takes, unless the timeout is set
+    const again = w.forge.faults.add({
+      route: "/repos/{owner}/{repo}/pulls",
+      method: "GET",
+      hang: true,
+      times: 1,
+    });
+    try {
+      const alone = await w.rpkg(w.alice, ["get", "--repository=acme/deploy", "--request-timeout=500ms"]);
+      expect(alone.code).toBe(1);
+      expect(alone.stderr).toContain("repository acme/deploy did not answer within 500ms");
+    } finally {
+      w.forge.faults.remove(again);
+    }
+    // and a bad duration is refused, saying how to write one
+
     const env = await w.rpkg(w.alice, ["get", NS, "--request-timeout=soon"]);
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('--request-timeout "soon" is not a duration');

@@ -211,8 +211,9 @@ interface Listing {
 }
 
 /**
- * The repositories listed, each read: the one --repository names, else every registered one. Each has
- * --request-timeout to answer; in a namespace's listing, one that fails or does not answer in time is
+ * The repositories listed, each read: the one --repository names, else every registered one. In a
+ * namespace's listing each has --request-timeout (default 30s) to answer (one named alone, only when the
+ * timeout is set); in a namespace's listing, one that fails or does not answer in time is
  * reported on stderr and the others are listed (as Porch lists the repositories it can read), and each
  * registration porchlight cannot read (a git URL elsewhere) is reported the same way.
  */
@@ -221,8 +222,12 @@ async function loadRepositories(
   env: RpkgEnv,
   fields: readonly FieldRequirement[],
 ): Promise<Loaded[]> {
-  const read = (what: string, open: (signal: AbortSignal | undefined) => Promise<Repository>) =>
-    withTimeout(env.timeoutMs, what, async (signal) => {
+  const read = (
+    what: string,
+    open: (signal: AbortSignal | undefined) => Promise<Repository>,
+    timeoutMs = env.timeoutMs,
+  ) =>
+    withTimeout(timeoutMs, what, async (signal) => {
       const repo = await open(signal);
       const step = env.progress.step(`Reading package revisions of ${repo.full}`);
       const state = await repo.load();
@@ -232,7 +237,10 @@ async function loadRepositories(
   // Porch lists a whole namespace: with --namespace and no --repository, every registered repository
   if (!(env.registrations && env.registrations.size > 0 && !args.values.get("repository"))) {
     const named = args.values.get("repository") ?? "the repository";
-    return [await read(`repository ${named}`, (signal) => openVerbRepository("get", args, env, signal))];
+    const bound = env.timeoutSet ? env.timeoutMs : undefined;
+    return [
+      await read(`repository ${named}`, (signal) => openVerbRepository("get", args, env, signal), bound),
+    ];
   }
   for (const [name, reason] of env.elsewhere ?? [])
     if (repositorySelected(fields, name))

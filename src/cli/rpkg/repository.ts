@@ -39,6 +39,11 @@ export interface RpkgEnv {
   elsewhere?: ReadonlyMap<string, string>;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
+  /**
+   * Whether the timeout was set (flag or PORCHLIGHT_REQUEST_TIMEOUT): only then does it bound a repository
+   * named alone, which has no others to hold up (a large one may take longer than the default to list).
+   */
+  timeoutSet?: boolean;
 }
 
 /**
