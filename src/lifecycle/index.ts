@@ -24,7 +24,6 @@ export {
 } from "./publish.js";
 export { indexRefs, type RefInfo, refConflict } from "./refs.js";
 
-export { formatRevisionTable } from "./revision-table.js";
 export { formatRevisionTag, parseRevisionTag } from "./revision-tag.js";
 export { planRollback } from "./rollback.js";
 export { formatSummary } from "./summary/format.js";

@@ -3,7 +3,6 @@ import { parse } from "yaml";
 import {
   type DiscoverInput,
   discoverRevisions,
-  formatRevisionTable,
   nextRevision,
   type PackageRevision,
   revisionName,
@@ -275,22 +274,5 @@ describe("revisionName", () => {
     expect(revisionName("blueprints", { package: "net/dns/coredns", workspace: "v2" })).toBe(
       "blueprints.net.dns.coredns.v2",
     );
-  });
-});
-
-describe("formatRevisionTable", () => {
-  it("prints the columns of porchctl rpkg get", () => {
-    const revs = discoverRevisions(
-      input(codeBlock`
-        refs:
-          - {ref: refs/tags/basens/v1, sha: a1}
-          - {ref: refs/heads/drafts/basens/edit, sha: d1}
-      `),
-    );
-    expect(formatRevisionTable("blueprints", revs)).toBe(codeBlock`
-      NAME                     PACKAGE   WORKSPACENAME   REVISION   LATEST   LIFECYCLE   REPOSITORY
-      blueprints.basens.v1     basens    v1              1          true     Published   blueprints
-      blueprints.basens.edit   basens    edit            0          false    Draft       blueprints
-    `);
   });
 });
