@@ -125,11 +125,13 @@ export interface FanoutCounts {
   /** Variants whose pull request or package was already as it should be. */
   unchanged: number;
   failed: { variant: string; error: string }[];
+  /** Variants left as they were because their file or plan has a problem (the dashboard lists them). */
+  problems: { variant: string; error: string }[];
 }
 
 function formatFanout(c: FanoutCounts): string {
   const prs = (n: number) => `${n} pull ${n === 1 ? "request" : "requests"}`;
-  const total = c.opened + c.updated + c.merged + c.unchanged + c.failed.length;
+  const total = c.opened + c.updated + c.merged + c.unchanged + c.failed.length + c.problems.length;
   if (total === 0) return "Fan-out ran: no variant targets this repository's packages; nothing to do.";
   const parts = [`opened ${prs(c.opened)}`, `updated ${c.updated}`];
   if (c.merged > 0) parts.push(`merged ${c.merged}`);
@@ -137,6 +139,10 @@ function formatFanout(c: FanoutCounts): string {
     `left ${c.unchanged} ${c.unchanged === 1 ? "variant" : "variants"} as ${c.unchanged === 1 ? "it was" : "they were"}`,
   );
   parts.push(`${c.failed.length} failed`);
+  if (c.problems.length > 0)
+    parts.push(
+      `${c.problems.length} ${c.problems.length === 1 ? "variant has a problem" : "variants have problems"}`,
+    );
   const failures = c.failed.length
     ? ` Failed: ${c.failed
         .slice(0, 5)
@@ -145,5 +151,13 @@ function formatFanout(c: FanoutCounts): string {
           "; ",
         )}${c.failed.length > 5 ? `; and ${c.failed.length - 5} more` : ""}. The dashboard issue shows every downstream.`
     : "";
-  return `Fan-out: ${parts.join(", ")}.${failures}`;
+  const problems = c.problems.length
+    ? ` Problems: ${c.problems
+        .slice(0, 5)
+        .map((p) => `\`${p.variant}\`: ${p.error}`)
+        .join(
+          "; ",
+        )}${c.problems.length > 5 ? `; and ${c.problems.length - 5} more` : ""}. The dashboard issue lists them all.`
+    : "";
+  return `Fan-out: ${parts.join(", ")}.${failures}${problems}`;
 }

@@ -25,13 +25,16 @@ function fanoutCounts(report: FanoutReport): FanoutCounts {
   const opened = by("created");
   const updated = by("updated");
   const failed = report.failures.map((f) => ({ variant: f.variant, error: f.error }));
-  // One row per variant: what is not opened, updated, merged or failed was left as it was.
+  // One row per variant: what is not opened, updated, merged, failed or held by a problem was left as it was.
   const variants = report.actions.length;
+  const problems = new Set(report.problems.map((p) => p.variant));
+  const held = report.actions.filter((a) => a.kind === "skip" && problems.has(a.variant)).length;
   return {
     opened,
     updated,
     merged: report.published.length,
-    unchanged: Math.max(0, variants - opened - updated - failed.length - report.published.length),
+    unchanged: Math.max(0, variants - opened - updated - failed.length - report.published.length - held),
     failed,
+    problems: report.problems.map((p) => ({ variant: p.variant, error: p.error })),
   };
 }

@@ -30,6 +30,11 @@ export interface FanoutReport {
   /** Pull requests merged and tagged now (automerge, auto-publish), by `repo#number` and tag. */
   published: { repo: string; number: number; tag: string }[];
   failures: { variant: string; error: string }[];
+  /**
+   * What the variants' files or plans got wrong (a bad field, an upstream not published, a target no
+   * selector finds): each variant left as it was for it, as the dashboard lists them.
+   */
+  problems: { variant: string; error: string }[];
   dashboard?: { number: number; action: "created" | "updated" | "unchanged" };
 }
 
@@ -54,10 +59,19 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const soaked = gate?.soakChecks.size
     ? await reportSoakChecks(state, plan.actions, gate.soakChecks)
     : new Set();
-  const report: FanoutReport = { management, actions: [], pullRequests: [], published: [], failures: [] };
+  const report: FanoutReport = {
+    management,
+    actions: [],
+    pullRequests: [],
+    published: [],
+    failures: [],
+    problems: [],
+  };
   const problems: VariantProblem[] = [...state.problems];
   const done = await executeActions(ctx, state, plan.actions, report, { gate, now });
   report.actions.push(...done);
+  report.problems.push(...variantProblems(problems, done, report.failures));
+
   if (gate?.soakChecks.size)
     await reportSoakChecks(state, done, new Map([...gate.soakChecks].filter(([v]) => !soaked.has(v))));
   const declared =
@@ -207,4 +221,30 @@ function settleRollouts(rollouts: RolloutStatus[], done: readonly FanoutAction[]
       }),
     })),
   }));
+}
+
+/**
+ * One entry per variant left as it was for a problem: its file's first problem (with where), else the
+ * reason its plan skipped it. A step that failed is a failure (report.failures), not a problem.
+ */
+function variantProblems(
+  problems: readonly VariantProblem[],
+  done: readonly FanoutAction[],
+  failures: readonly { variant: string }[],
+): { variant: string; error: string }[] {
+  const byVariant = new Map<string, string>();
+  for (const p of problems) {
+    const variant = p.variant ?? p.file;
+    if (!byVariant.has(variant))
+      byVariant.set(variant, `${p.file}:${p.line}:${p.column}: ${p.field ? `${p.field}: ` : ""}${p.message}`);
+  }
+  for (const a of done)
+    if (
+      a.kind === "skip" &&
+      a.why === "problem" &&
+      !byVariant.has(a.variant) &&
+      !failures.some((f) => f.variant === a.variant)
+    )
+      byVariant.set(a.variant, a.reason);
+  return [...byVariant].map(([variant, error]) => ({ variant, error }));
 }

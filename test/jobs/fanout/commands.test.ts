@@ -78,6 +78,30 @@ describe("fan-out and catalog commands", () => {
     expect(other.c1.pulls.size).toBe(0);
   });
 
+  it("/fanout counts the variants it left for a problem, and names them, where it said 0 failed", async () => {
+    const inst = new FakeInstallation();
+    const broken = VARIANT.replace("revision: v3", "revision: v9")
+      .replace("basens-01", "basens-02")
+      .replace("cluster-01", "cluster-02");
+    const badField = VARIANT.replace("basens-01", "basens-03").replace("downstream:", "downstreem:");
+    const up = inst.add("blueprints", {
+      ".porchlight/variants/v.yaml": VARIANT,
+      ".porchlight/variants/w.yaml": broken,
+      ".porchlight/variants/x.yaml": badField,
+    });
+    for (const n of [1, 2, 3]) publish(up, "basens", n, { Kptfile: KPTFILE, "a.yaml": `a: ${n}\n` });
+    inst.add("cluster-01");
+    inst.add("cluster-02");
+    up.commit("drafts/basens/x", { "basens/a.yaml": "a: 4\n" });
+    const reply = await say(up, inst, up.openPull("drafts/basens/x").number, "/fanout");
+    expect(reply).toContain(
+      "Fan-out: opened 1 pull request, updated 0, left 0 variants as they were, 0 failed, 2 variants have problems.",
+    );
+    expect(reply).toContain("`basens-02`: revision v9 of basens is not published (published: v1, v2, v3)");
+    expect(reply).toContain("`basens-03`: .porchlight/variants/x.yaml:");
+    expect(reply).toContain("The dashboard issue lists them all.");
+  });
+
   it("/update v2 retargets a fan-out pull request, and the retarget holds on the next runs", async () => {
     const { inst, c1 } = world();
     await reconcileFanout(fanoutContext(inst), "blueprints");
