@@ -19,8 +19,28 @@ const SPECIAL_FLOATS = new Set([
 ]);
 const NANS = new Set([".nan", ".NaN", ".NAN"]);
 const FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
-/** Go's strconv.ParseInt(s, 0, 64) syntax: sign, 0x/0o/0b/0 prefixes, underscores between digits. */
-const INT = /^[-+]?(0[xX](_?[0-9a-fA-F])+|0[oO](_?[0-7])+|0[bB](_?[01])+|0(_?[0-7])*|[1-9](_?[0-9])*)$/;
+/** Go's strconv.ParseInt(s, 0, 64) syntax once yaml.v3 has taken every `_` out: sign, 0x/0o/0b/0 prefixes. */
+const INT = /^([-+]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
+const INT64_MAX = 2n ** 63n - 1n;
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/**
+ * Whether yaml.v3 reads `plain` as an int: Go's ParseInt, or ParseUint, at base 0 and 64 bits takes it.
+ * One that overflows both is no int (yaml.v3 then tries it as a float, and else keeps a string).
+ */
+function goInt(plain: string): boolean {
+  const m = INT.exec(plain);
+  if (!m) return false;
+  const digits = m[2] ?? "";
+  const v = BigInt(/^0[0-7]+$/.test(digits) ? `0o${digits.slice(1)}` : digits.toLowerCase());
+  if (m[1] === "-") return v <= INT64_MAX + 1n;
+  return v <= (m[1] === "+" ? INT64_MAX : UINT64_MAX);
+}
+
+/** Whether yaml.v3 reads `plain` as a float: its float pattern, and Go's ParseFloat without overflow. */
+function goFloat(plain: string): boolean {
+  return FLOAT.test(plain) && Number.isFinite(Number(plain));
+}
 const TIMESTAMP =
   /^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(([Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(\.[0-9]*)?([ \t]*(Z|[-+][0-9]{1,2}(:[0-9]{2})?))?)?$/;
 
@@ -31,7 +51,9 @@ export function resolvesAsString(value: string): boolean {
   const c = value[0];
   if (c === undefined) return false;
   if ((c >= "0" && c <= "9") || c === "-" || c === "+" || c === ".") {
-    if (INT.test(value) || FLOAT.test(value)) return false;
+    // yaml.v3 takes every `_` out before it tries a number (resolve.go)
+    const plain = value.replaceAll("_", "");
+    if (goInt(plain) || goFloat(plain)) return false;
     if (TIMESTAMP.test(value)) return false;
   }
   return true;
