@@ -159,7 +159,8 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
-  await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
+  // what GET /app answered at start is the bot's identity: not asked for again at the first job
+  const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
     throw err;
   });
@@ -189,7 +190,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.limits ? { operatorLimits: opts.limits } : {}),
     log,
     ...(opts.now ? { now: opts.now } : {}),
-    identity: once(async () => botIdentity(await github.identity())),
+    identity: once(async () => botIdentity(checked ?? (await github.identity()))),
     installationLookup: () => installationLookup(github),
     mirror,
   };
@@ -559,9 +560,13 @@ function endpointOf(url: string): string {
  * refuses stops the start with one line saying so, rather than an app that says `ok` on /healthz and
  * answers every webhook with 500. GitHub unreachable is no verdict: logged, and the app starts.
  */
-async function checkCredentials(appId: string | number, github: AppPort, log: Logger): Promise<void> {
+async function checkCredentials(
+  appId: string | number,
+  github: AppPort,
+  log: Logger,
+): Promise<Awaited<ReturnType<AppPort["identity"]>> | undefined> {
   try {
-    await github.identity();
+    return await github.identity();
   } catch (e) {
     if (e instanceof GitHubError && ["unauthorized", "not-found", "forbidden"].includes(e.kind))
       throw new Error(
@@ -571,5 +576,6 @@ async function checkCredentials(appId: string | number, github: AppPort, log: Lo
       { err: e },
       "could not check the app's credentials at start (GitHub unreachable?); starting anyway",
     );
+    return undefined;
   }
 }

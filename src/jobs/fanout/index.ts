@@ -4,6 +4,7 @@ import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import {
   type FanoutAction,
   type FanoutPlan,
+  formatProblem,
   planFanout,
   type RolloutStatus,
   type VariantProblem,
@@ -235,8 +236,7 @@ function variantProblems(
   const byVariant = new Map<string, string>();
   for (const p of problems) {
     const variant = p.variant ?? p.file;
-    if (!byVariant.has(variant))
-      byVariant.set(variant, `${p.file}:${p.line}:${p.column}: ${p.field ? `${p.field}: ` : ""}${p.message}`);
+    if (!byVariant.has(variant)) byVariant.set(variant, formatProblem(p));
   }
   for (const a of done)
     if (
