@@ -6,8 +6,9 @@ import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
+/** A function that does not end within the bound (it sleeps): the command line stops the render. */
 const KPTFILE =
-  "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: spin\npipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/search-replace:v0.2.0\n    configMap:\n      by-value-regex: (a+)+$\n      put-value: b\n";
+  "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: spin\npipeline:\n  mutators:\n  - exec: sleep 20\n";
 const CM = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  v: ${"a".repeat(44)}!\n`;
 
 describe("the render bound of the installed command line and app", () => {
@@ -15,11 +16,15 @@ describe("the render bound of the installed command line and app", () => {
     const dir = mkdtempSync(join(tmpdir(), "porchlight-bound-"));
     writeFileSync(join(dir, "Kptfile"), KPTFILE);
     writeFileSync(join(dir, "cm.yaml"), CM);
-    const out = spawnSync(process.execPath, [join(ROOT, "bin", "porchlight.js"), "fn", "render", dir], {
-      env: { ...process.env, PORCHLIGHT_RENDER_TIMEOUT_MS: "1500" },
-      encoding: "utf8",
-      timeout: 120_000,
-    });
+    const out = spawnSync(
+      process.execPath,
+      [join(ROOT, "bin", "porchlight.js"), "fn", "render", dir, "--allow-exec"],
+      {
+        env: { ...process.env, PORCHLIGHT_RENDER_TIMEOUT_MS: "1500" },
+        encoding: "utf8",
+        timeout: 120_000,
+      },
+    );
     expect(out.signal).toBe("SIGKILL");
     expect(out.stderr).toContain(
       "porchlight fn render: stopped after 1.5 s: the render took longer than PORCHLIGHT_RENDER_TIMEOUT_MS allows (1500; default 300000), so nothing was written.",

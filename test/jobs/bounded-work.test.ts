@@ -12,7 +12,10 @@ import { MergeError, mergePackage } from "../../src/merge/index.js";
 const kptfile = (name: string, pipeline = "") =>
   `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${pipeline}`;
 const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: '1'\n";
-/** A package whose render never ends in JavaScript's regular expressions (kpt's RE2 has no such case). */
+/**
+ * A search-replace whose expression backtracks for ever in JavaScript's engine: in Go's, the functions'
+ * own (RE2), it runs in time linear in the value, as it does here.
+ */
 const BACKTRACKING = treeFromText({
   Kptfile: kptfile(
     "redos",
@@ -20,6 +23,11 @@ const BACKTRACKING = treeFromText({
   ),
   "cm.yaml": `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  v: ${"a".repeat(44)}!\n`,
 });
+/** A thread whose JavaScript never yields (the shape issue 55's five bytes had), standing for any such bug. */
+const SPINNING = {
+  kind: "built" as const,
+  url: new URL("./bounded-fixtures/spinning-worker.mjs", import.meta.url),
+};
 const LABELLED = treeFromText({
   Kptfile: kptfile(
     "web",
@@ -33,9 +41,11 @@ const setup = { env: {}, allow: [] };
 describe("package work on worker threads, bounded", () => {
   const roomy = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
   const tight = new BoundedWork({ timeoutMs: 1500, workers: 1, memoryMb: 1024 }, setup);
+  const spinning = new BoundedWork({ timeoutMs: 1500, workers: 1, memoryMb: 1024 }, setup, SPINNING);
   afterAll(async () => {
     await roomy.close();
     await tight.close();
+    await spinning.close();
   });
 
   it("renders as the renderer on this thread does, files, findings and all", async () => {
@@ -46,22 +56,25 @@ describe("package work on worker threads, bounded", () => {
     expect(there.findings).toEqual(here.findings);
   });
 
-  it("stops a render that never ends, says it took too long, and the app's thread kept running", async () => {
-    const renderer = new BoundedRenderer(tight);
-    // the thread is started and its modules loaded first: the bound is the render's own
-    expect((await renderer.render(LABELLED, { runtimes: ["builtin"] })).ok).toBe(true);
+  it("stops a render whose thread never yields, says it took too long, and the app's thread kept running", async () => {
+    const renderer = new BoundedRenderer(spinning);
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
-    const result = await renderer.render(BACKTRACKING, { runtimes: ["builtin"] });
+    const result = await renderer.render(LABELLED, { runtimes: ["builtin"] });
     clearInterval(ticker);
     expect(result.ok).toBe(false);
     expect(result.tookTooLong).toEqual({ afterMs: 1500 });
     expect(result.error).toMatch(/^Rendering the package took too long: porchlight stopped it after 2 s/);
-    expect(treeToText(result.tree)).toEqual(treeToText(BACKTRACKING));
+    expect(treeToText(result.tree)).toEqual(treeToText(LABELLED));
     expect(ticks).toBeGreaterThan(5);
-    // a new thread takes the next request
-    const next = await renderer.render(LABELLED, { runtimes: ["builtin"] });
-    expect(next.ok).toBe(true);
+  });
+
+  it("runs an expression JavaScript's engine backtracks on for ever in linear time, as Go's does", async () => {
+    const result = await new BoundedRenderer(tight).render(BACKTRACKING, { runtimes: ["builtin"] });
+    expect(result.ok).toBe(true);
+    // no match (the value ends in "!"), so nothing changes: the answer Go gives, at once
+    expect(result.findings.map((f) => f.message)).toEqual(["no matches"]);
+    expect(treeToText(result.tree)).toEqual(treeToText(BACKTRACKING));
   });
 
   it("kills a function process still running when its render is stopped", async () => {
@@ -78,6 +91,8 @@ describe("package work on worker threads, bounded", () => {
     expect((await renderer.render(LABELLED, { runtimes: ["builtin"] })).ok).toBe(true);
     const result = await renderer.render(tree, { runtimes: ["builtin", "exec"] });
     expect(result.tookTooLong).toBeDefined();
+    // a new thread takes the next request
+    expect((await renderer.render(LABELLED, { runtimes: ["builtin"] })).ok).toBe(true);
     const pid = Number(readFileSync(pidFile, "utf8"));
     // running or sleeping, not gone and not a zombie left unreaped
     const alive = () => {

@@ -9,6 +9,7 @@ import { catalogFunction } from "./util/catalog-function.js";
 import { isAbsolutePath, pathMatches } from "./util/catalog-path-match.js";
 import { errorResult } from "./util/catalog-results.js";
 import { goQuoteString } from "./util/go-quote.js";
+import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
 
 /**
  * search-replace, as gcr.io/kpt-fn/search-replace:v0.1.0 to v0.2.0 do it: finds scalar fields by value
@@ -78,11 +79,11 @@ function readSearchReplaceConfig(
   return cfg;
 }
 
-function compile(pattern: string): RegExp {
+function compile(pattern: string): GoRegexp {
   try {
-    return new RegExp(pattern);
+    return compileGoRegexp(pattern);
   } catch (e) {
-    throw new SearchReplaceError(`error parsing regexp: ${(e as Error).message}`);
+    throw new SearchReplaceError((e as Error).message);
   }
 }
 
@@ -102,7 +103,7 @@ function scalarText(node: Scalar): string {
 class SearchReplace {
   count = 0;
   readonly matches: Match[] = [];
-  private readonly regex: RegExp | undefined;
+  private readonly regex: GoRegexp | undefined;
   private file = "";
   private index: number | undefined;
 
@@ -138,7 +139,7 @@ class SearchReplace {
   /** Resolves `${n}` in `pattern` from the capture groups of `by-value-regex` over `value`. */
   private resolve(value: string, pattern: string): string {
     if (this.cfg.byValueRegex === "") return pattern;
-    const groups = compile(this.cfg.byValueRegex).exec(value) ?? [];
+    const groups = this.regex?.submatch(value) ?? [];
     let out = pattern;
     for (let i = 1; i < groups.length; i++) out = out.replaceAll(`\${${i}}`, groups[i] ?? "");
     if (/\$\{[0-9]+\}/.test(out)) throw new SearchReplaceError("unable to resolve capture groups");

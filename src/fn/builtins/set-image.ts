@@ -14,6 +14,7 @@ import {
 } from "./util/catalog-fnconfig.js";
 import { catalogFunction, itemShares, refuseAsFailure } from "./util/catalog-function.js";
 import { errorResult, infoResult } from "./util/catalog-results.js";
+import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
 import { perKind } from "./util/per-kind.js";
 
 /**
@@ -114,9 +115,9 @@ function readSetImageConfig(config: Document | undefined, release: string = NEWE
 }
 
 /** The expression isImageMatched tests with (undefined when the name makes none: nothing matches). */
-function imageMatcher(name: string): RegExp | undefined {
+function imageMatcher(name: string): GoRegexp | undefined {
   try {
-    return new RegExp(`^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`);
+    return compileGoRegexp(`^${name}(@sha256)?(:[a-zA-Z0-9_.{}-]*)?$`);
   } catch {
     return undefined;
   }
@@ -167,7 +168,7 @@ function visitImages(
   spec: ImageFieldSpec,
   at: number,
   rule: ImageRule,
-  matcher: RegExp | undefined,
+  matcher: GoRegexp | undefined,
   changes: ImageChange[],
 ): void {
   const key = spec.keys[at];

@@ -49,9 +49,14 @@ export class BoundedWork {
   private nextId = 0;
   private closed = false;
 
+  /**
+   * `script`: the worker module (default: porchlight's own, bounded-worker); another speaks the same
+   * protocol, as a test's thread that never answers does.
+   */
   constructor(
     private readonly settings: PackageWorkSettings,
     private readonly setup: WorkerSetup,
+    private readonly script: WorkerScript = workerScript(),
   ) {
     this.slots = Array.from({ length: Math.max(1, settings.workers) }, () => ({ busy: false }));
   }
@@ -179,7 +184,7 @@ export class BoundedWork {
       workerData: this.setup,
       resourceLimits: { maxOldGenerationSizeMb: this.settings.memoryMb },
     };
-    const script = workerScript();
+    const script = this.script;
     const worker =
       script.kind === "built"
         ? new Worker(script.url, options)
@@ -216,7 +221,9 @@ export class BoundedWork {
  * line's bundle (dist/bundle/bounded-worker.js, scripts/bundle-cli.mjs); from the sources (the tests,
  * tsx), the TypeScript file, loaded through tsx's loader.
  */
-function workerScript(): { kind: "built"; url: URL } | { kind: "source"; boot: string } {
+type WorkerScript = { kind: "built"; url: URL } | { kind: "source"; boot: string };
+
+function workerScript(): WorkerScript {
   const built = new URL("./bounded-worker.js", import.meta.url);
   if (existsSync(fileURLToPath(built))) return { kind: "built", url: built };
   const source = new URL("./bounded-worker.ts", import.meta.url);

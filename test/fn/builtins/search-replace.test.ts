@@ -73,6 +73,27 @@ describe("search-replace", () => {
     ]);
   });
 
+  it("reads by-value-regex as Go does: flags, Unicode classes, and no backtracking for ever", async () => {
+    const { output } = await runBuiltin(
+      searchReplace,
+      deployment,
+      cfg({
+        "by-path": "**.image",
+        "by-value-regex": "(?i)^\\pL+:(1\\.14\\..*)$",
+        "put-value": `NGINX:\${1}`,
+      }),
+    );
+    expect(output).toContain('image: "NGINX:1.14.1"');
+    expect(output).toContain("image: busybox:1.36 # helper");
+    const spin = `${"a".repeat(40)}!`;
+    const { results } = await runBuiltin(
+      searchReplace,
+      deployment.replace("my-nginx", spin),
+      cfg({ "by-value-regex": "(a+)+$", "put-value": "b" }),
+    );
+    expect(results.map((r) => r.message)).toEqual(["no matches"]);
+  });
+
   it("sets an absolute path, creating it, with the type its text reads as", async () => {
     const { output, results } = await runBuiltin(
       searchReplace,
@@ -165,6 +186,14 @@ describe("search-replace", () => {
       `invalid matcher \\"by-file-path\\", must be one of ${quoted(["by-value", "by-value-regex", "by-path", "put-value", "put-comment"])}`,
     ],
     ["v0.2.0", { "by-value-regex": "(.*)", "put-value": `\${2}` }, "unable to resolve capture groups"],
+    // Go's regexp (RE2) reads the expression: its syntax, its words for what it refuses
+    ["v0.2.0", { "by-value-regex": "(nginx" }, "error parsing regexp: missing closing ): `(nginx`"],
+    [
+      "v0.2.0",
+      { "by-value-regex": "nginx(?=:)" },
+      "error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
+    ],
+    ["v0.2.0", { "by-value-regex": "x{1001}" }, "error parsing regexp: invalid repeat count: `{1001}`"],
   ])("%s with %o fails with %s", async (release, data, message) => {
     const { results } = await runBuiltin(searchReplace, deployment, cfg(data), release);
     const errors = results.filter((r) => r.severity === "error");

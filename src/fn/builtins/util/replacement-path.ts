@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { compileGoRegexp, type GoRegexp } from "./go-regexp.js";
 import { scalarText } from "./yaml-scalar.js";
 
 /**
@@ -252,10 +253,10 @@ export function matchPath(root: Slot, parts: readonly string[]): Slot[] {
   return field ? matchPath(field, rest) : [];
 }
 
-function compileRegex(pattern: string): RegExp {
+function compileRegex(pattern: string): GoRegexp {
   try {
-    return new RegExp(pattern);
+    return compileGoRegexp(pattern);
   } catch (err) {
-    throw new PathError(`error parsing regexp: ${(err as Error).message}`);
+    throw new PathError((err as Error).message);
   }
 }

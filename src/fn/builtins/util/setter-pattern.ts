@@ -1,3 +1,5 @@
+import { compileGoRegexp, quoteMeta } from "./go-regexp.js";
+
 /**
  * Setter references as apply-setters reads them: a line comment `# kpt-set: <pattern>` where the pattern
  * holds `${name}` references, e.g. `# kpt-set: ${image}:${tag}`.
@@ -54,8 +56,8 @@ export function currentSetterValues(pattern: string, value: string): Map<string,
   const out = new Map<string, string>();
   if (refs.length === 0) return out;
   const literals = pattern.split(/\$\{[^}]*\}/);
-  const source = literals.map(escapeRegExp).join("(.*)");
-  const match = new RegExp(source).exec(value);
+  const source = literals.map(quoteMeta).join("(.*)");
+  const match = compileGoRegexp(source).submatch(value);
   if (!match) return out;
   const groups = match.slice(1);
   if (groups.length !== refs.length) return out;
@@ -79,9 +81,9 @@ export function currentSetterValuesByName(pattern: string, value: string): Map<s
   if (refs.length === 0) return out;
   const names = refs.map(refName);
   if (names.some((n) => !/^[A-Za-z0-9_]+$/.test(n))) return out;
-  let match: RegExpExecArray | null;
+  let match: string[] | undefined;
   try {
-    match = new RegExp(pattern.split(/\$\{[^}]*\}/).join("(.*)")).exec(value);
+    match = compileGoRegexp(pattern.split(/\$\{[^}]*\}/).join("(.*)")).submatch(value);
   } catch {
     return out;
   }
@@ -90,10 +92,6 @@ export function currentSetterValuesByName(pattern: string, value: string): Map<s
     out.set(name, match[i + 1] ?? "");
   });
   return out;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Replaces every `${name}` of the given values in the text. */
