@@ -67,24 +67,29 @@ export function applyInjection(
 ): { results: InjectionPointResult[]; changed: Set<string>; changes: { file: string; summary: string }[] } {
   const points: { file: YamlFile; doc: Document; result: InjectionPointResult }[] = [];
   const errors: string[] = [];
+  const hints = new Set<string>();
+  // Porch's validateInjectionPoints: each point's own error, then a clash with the point of the same
+  // condition type seen last (three points of one type are two clashes, first-second and second-third).
+  const lastOfType = new Map<string, string>();
   for (const file of files) {
     for (const doc of file.docs) {
       const value = getString(doc, ["metadata", "annotations", CONFIG_INJECTION_ANNOTATION]);
       if (value === undefined) continue;
       const kind = getString(doc, ["kind"]) ?? "";
       const name = getString(doc, ["metadata", "name"]) ?? "";
+      const conditionType = ["config", "injection", kind, name].join(".");
       if (value !== "required" && value !== "optional") {
         errors.push(
-          `${file.path}: ${kind}/${name} has invalid "${CONFIG_INJECTION_ANNOTATION}" annotation value of "${value}" (use required or optional)`,
+          `${file.path}: ${kind}/${name} has invalid "${CONFIG_INJECTION_ANNOTATION}" annotation value of "${value}"`,
         );
-        continue;
+        hints.add(`set ${CONFIG_INJECTION_ANNOTATION} to required or optional`);
       }
-      const conditionType = ["config", "injection", kind, name].join(".");
-      const clash = points.find((p) => p.result.conditionType === conditionType);
-      if (clash)
-        errors.push(
-          `duplicate injection conditionType "${conditionType}" (${clash.file.path} and ${file.path})`,
-        );
+      const clash = lastOfType.get(conditionType);
+      if (clash !== undefined) {
+        errors.push(`duplicate injection conditionType "${conditionType}" (${clash} and ${file.path})`);
+        hints.add("give each injection point its own kind and name");
+      }
+      lastOfType.set(conditionType, file.path);
       points.push({
         file,
         doc,
@@ -101,9 +106,10 @@ export function applyInjection(
     }
   }
   if (errors.length > 0) {
+    const at = [...new Set(points.map((p) => p.file.path))];
     throw new VariantMutationError(
-      errors.length === 1 ? (points[0]?.file.path ?? "package") : "package",
-      `errors in injection points: ${errors.join(", ")}`,
+      at.length === 1 && at[0] !== undefined ? at[0] : "package",
+      `errors in injection points: ${errors.join(", ")} (${[...hints].join("; ")})`,
     );
   }
 
@@ -138,7 +144,8 @@ export function applyInjection(
     }
     result.injected = true;
     result.injectedName = chosen.metadata.name;
-    result.message = `injected resource "${chosen.metadata.name}"`;
+    // Porch's message says "from cluster"; the resource came from the downstream repository here.
+    result.message = `injected resource "${chosen.metadata.name}" from the downstream repository`;
     const value = chosen[field];
     const before = JSON.stringify(doc.getIn([field]) === undefined ? null : doc.toJS()[field]);
     if (before !== JSON.stringify(value ?? null)) {
@@ -209,5 +216,6 @@ export function recordInjectionConditions(
 
 function sortBy(items: unknown[], key: string): void {
   const value = (n: unknown) => (isMap(n) ? String(n.get(key) ?? "") : "");
-  items.sort((a, b) => value(a).localeCompare(value(b)));
+  // Go's sort.Strings order (bytes), as Porch sorts them: "B" before "a".
+  items.sort((a, b) => (value(a) < value(b) ? -1 : value(a) > value(b) ? 1 : 0));
 }

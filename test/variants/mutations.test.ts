@@ -194,7 +194,11 @@ describe("applyVariantMutations", () => {
         replicas: 1
     `);
     expect(injection.map((r) => [r.conditionType, r.injected, r.message])).toEqual([
-      ["config.injection.ConfigMap.endpoints", true, 'injected resource "us-east1-endpoints"'],
+      [
+        "config.injection.ConfigMap.endpoints",
+        true,
+        'injected resource "us-east1-endpoints" from the downstream repository',
+      ],
       ["config.injection.Tuning.tuning", false, "no injectable resources of type example.com/v1.Tuning"],
     ]);
     const kptfile = files.get("Kptfile") as string;
@@ -207,7 +211,7 @@ describe("applyVariantMutations", () => {
         - type: config.injection.ConfigMap.endpoints
           status: "True"
           reason: ConfigInjected
-          message: injected resource "us-east1-endpoints"
+          message: injected resource "us-east1-endpoints" from the downstream repository
         - type: config.injection.Tuning.tuning
           status: "False"
           reason: NoResourceSelected
