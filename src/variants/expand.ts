@@ -353,10 +353,15 @@ function packageContextOf(
     ...optional(
       "removeKeys",
       pc.removeKeys || pc.removeKeyExprs
-        ? [
-            ...(pc.removeKeys ?? []),
-            ...(pc.removeKeyExprs ?? []).map((e, i) => evaluate(e, ["packageContext", "removeKeyExprs", i])),
-          ]
+        ? // Porch's copyAndOverlayStringSlice: each key once, in Go's sort.Strings order.
+          [
+            ...new Set([
+              ...(pc.removeKeys ?? []),
+              ...(pc.removeKeyExprs ?? []).map((e, i) =>
+                evaluate(e, ["packageContext", "removeKeyExprs", i]),
+              ),
+            ]),
+          ].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
         : undefined,
     ),
   };
