@@ -1,56 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { docBlock } from "../util/doc-blocks.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  greeting: "${v}"\n`;
-/** A Porch Repository object, as `porchlight repo register --labels` writes it to acme/.porchlight. */
-const registration = (name: string, env: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: Repository
-metadata:
-  name: ${name}
-  namespace: acme
-  labels: {env: ${env}}
-spec:
-  type: git
-  content: Package
-  git: {repo: "https://github.com/acme/${name}.git", branch: main, directory: /}
-`;
-const cluster = (name: string, tier: string) =>
-  `apiVersion: infra.example.com/v1\nkind: Cluster\nmetadata:\n  name: ${name}\n  labels: {tier: ${tier}}\n`;
-
-const BY_WORKSPACE = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata: {name: by-workspace}
-spec:
-  upstream: {package: hello, workspaceName: ws1}
-  downstream: {repo: cluster-01, package: hello-ws1}
-  deletionPolicy: orphan
-`;
-const LATEST = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata: {name: latest}
-spec:
-  upstream: {package: hello}
-  downstream: {repo: cluster-02, package: hello-latest}
-`;
-const FLEET = `apiVersion: config.porch.kpt.dev/v1alpha2
-kind: PackageVariantSet
-metadata: {name: fleet}
-spec:
-  upstream: {package: hello, workspaceName: ws1}
-  targets:
-  - repositorySelector: {matchLabels: {env: prod}}
-    template: {downstream: {package: hello-prod}}
-  - repositorySelector:
-      matchExpressions:
-      - {key: env, operator: NotIn, values: [prod]}
-      - {key: env, operator: Exists}
-    template: {downstream: {package: hello-dev}}
-  - objectSelector: {apiVersion: infra.example.com/v1, kind: Cluster, matchLabels: {tier: edge}}
-    template: {downstream: {packageExpr: "'hello-' + target.labels.tier"}}
-`;
+/** docs/variants.md's worked example: a Porch user's variant file, a registration, the objects. */
+const VARIANTS = docBlock(
+  "docs/variants.md",
+  "# .porchlight/variants/porch.yaml of acme/blueprints, as a Porch user writes it",
+).text;
+const REGISTRATION = docBlock("docs/variants.md", "# repositories/cluster-01.yaml of acme/.porchlight").text;
+const CLUSTERS = docBlock("docs/variants.md", "# clusters/fleet.yaml of acme/blueprints").text;
+/** The page's registration of cluster-01 (env: prod), for another repository and env. */
+const registration = (name: string, env: string) =>
+  REGISTRATION.replaceAll("cluster-01", name).replace("env: prod", `env: ${env}`);
+/** The variant file without the two PackageVariants: only the set is left. */
+const FLEET_ONLY = VARIANTS.split(/^---\n/m).find((d) => d.includes("kind: PackageVariantSet")) ?? "";
 
 /**
  * Issue 49: a Porch user's variant files, end to end — the fields porchlight once refused, on the forge
@@ -58,7 +25,8 @@ spec:
  * published from a workspace, an upstream naming no revision follows the latest, a set selects
  * repositories by the labels of their registrations (`matchLabels`, `matchExpressions`) and objects of the
  * management repository (`objectSelector`), and a removed variant's never-published downstream is
- * discarded (`deletionPolicy: delete`) or left alone (`orphan`).
+ * discarded (`deletionPolicy: delete`) or left alone (`orphan`). The files are docs/variants.md's worked
+ * example, and the assertions its table.
  */
 describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge over HTTP and git)", () => {
   let w: World;
@@ -87,8 +55,8 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
   beforeAll(async () => {
     w = await startWorld({
       "README.md": "# blueprints\n",
-      ".porchlight/variants/porch.yaml": [BY_WORKSPACE, LATEST, FLEET].join("---\n"),
-      "clusters/fleet.yaml": `${cluster("cluster-03", "edge")}---\n${cluster("cluster-02", "core")}`,
+      ".porchlight/variants/porch.yaml": VARIANTS,
+      "clusters/fleet.yaml": CLUSTERS,
       "hello/Kptfile": KPTFILE,
       "hello/cm.yaml": cm("draft"),
     });
@@ -153,7 +121,7 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
 
   it("removing variants discards a never-published downstream (deletionPolicy delete) and leaves an orphan's", async () => {
     const clone = await w.clone("alice");
-    await clone.push("main", { ".porchlight/variants/porch.yaml": FLEET }, "origin/main");
+    await clone.push("main", { ".porchlight/variants/porch.yaml": FLEET_ONLY }, "origin/main");
     await w.settle();
     await sweep(w);
     const latest = (await fanout("cluster-02"))["hello-latest"];
