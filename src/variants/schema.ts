@@ -18,11 +18,21 @@ export const dnsLabel = z
 
 /**
  * A published revision, `v3`; a bare number is read as `v<number>`. Porch's `revision` is an int whose 0
- * means none given (Go's zero value, omitted from its JSON): 0 is read as absent.
+ * means none given (Go's zero value, omitted from its JSON) and whose -1 is its placeholder revision, the
+ * registered branch's head: both are read as absent, the latest published revision.
  */
 const revisionSchema = z
-  .union([z.string(), z.number().int().nonnegative()])
-  .transform((r) => (r === 0 ? undefined : typeof r === "number" ? `v${r}` : r))
+  .union([
+    z.string(),
+    z
+      .number()
+      .int("must be a published revision such as v3 (or Porch's number 3)")
+      .min(
+        -1,
+        "must be a published revision such as v3 (or Porch's number 3; -1, Porch's placeholder, for the latest)",
+      ),
+  ])
+  .transform((r) => (r === 0 || r === -1 ? undefined : typeof r === "number" ? `v${r}` : r))
   .pipe(
     z
       .string()
