@@ -2,8 +2,13 @@ import { describe, expect, it } from "vitest";
 import { expandPackageVariantSet } from "../../../src/variants/expand.js";
 import { parseVariantFile } from "../../../src/variants/parse.js";
 import { planFanout } from "../../../src/variants/plan.js";
-import type { ManagedPackage, UpstreamIndex } from "../../../src/variants/plan-types.js";
+import type {
+  DownstreamPackageState,
+  ManagedPackage,
+  UpstreamIndex,
+} from "../../../src/variants/plan-types.js";
 import type { PackageVariant } from "../../../src/variants/schema.js";
+import { variantSpecHash } from "../../../src/variants/tracking.js";
 
 /**
  * Porch's controller tests, translated: nephio-project/porch at 74d82d569e37.
@@ -33,6 +38,108 @@ describe.each([
   ["packagevariant_controller_test.go", ""],
   ["packagevariant_controller-with-workspacename_test.go", "WS"],
 ])("Porch %s", (_file, ws) => {
+  /** Porch's my-pv: blueprints/foo revision 1 into deployments/bar, with this adoption policy. */
+  const myPv = (adoptionPolicy = "adoptNone"): PackageVariant => {
+    const { variants } = parseVariantFile(
+      "pv.yaml",
+      `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata: {name: my-pv}\nspec:\n  upstream: {repo: blueprints, package: foo, revision: 1}\n  downstream: {repo: deployments, package: bar}\n  adoptionPolicy: ${adoptionPolicy}\n`,
+    );
+    return (variants[0] as { variant: PackageVariant }).variant;
+  };
+  /** The variant's own open pull request proposing v1 (Porch's owned Draft): the downstream not yet merged. */
+  const ownDraft = (v: PackageVariant) => ({
+    exists: false,
+    pullRequest: {
+      number: 3,
+      kind: "update" as const,
+      targetRevision: "v1",
+      specHash: variantSpecHash(v),
+      draft: true,
+    },
+  });
+  const actionsOf = (v: PackageVariant, state?: DownstreamPackageState, managed: ManagedPackage[] = []) =>
+    planFanout({ variants: [v], upstream: UPSTREAM, downstream: state ? { "my-pv": state } : {}, managed })
+      .actions;
+
+  // getDownstreamPRs lists the downstream PackageRevisions the variant owns, deleting owned drafts of a
+  // package it no longer targets. Here the variant's downstream is its one branch and pull request, and
+  // the packages its Kptfile annotations claim; another's draft (an unowned one) is no input at all.
+  // Not translated: "one published and two drafts, all owned" (porchlight has one pull request per
+  // variant, never two drafts) and "three published, latest one not owned" (owner references by UID on
+  // several published revisions of one package; porchlight's package directory has one owner).
+  describe(`TestGetDownstreamPRs${ws}`, () => {
+    it("empty list", () => {
+      expect(actionsOf(myPv())).toEqual([expect.objectContaining({ kind: "clone", variant: "my-pv" })]);
+    });
+    it("two drafts, one owned", () => {
+      const v = myPv();
+      expect(actionsOf(v, ownDraft(v))).toEqual([
+        expect.objectContaining({ kind: "nothing", variant: "my-pv", pullRequest: 3 }),
+      ]);
+    });
+    it("one published and two drafts, all owned, drafts from different package", () => {
+      const v = myPv();
+      const published: DownstreamPackageState = {
+        exists: true,
+        lockedRevision: "v1",
+        managedBy: "my-pv",
+        specHash: variantSpecHash(v),
+      };
+      const drafts: ManagedPackage = {
+        repo: "deployments",
+        package: "foo",
+        variant: "my-pv",
+        deletionPolicy: "delete",
+        unpublished: true,
+        pullRequest: { number: 2, kind: "update", targetRevision: "v1", draft: true },
+      };
+      expect(actionsOf(v, published, [drafts])).toEqual([
+        expect.objectContaining({
+          kind: "nothing",
+          variant: "my-pv",
+          downstream: { repo: "deployments", package: "bar" },
+        }),
+        expect.objectContaining({
+          kind: "discard",
+          variant: "my-pv",
+          downstream: { repo: "deployments", package: "foo" },
+          pullRequest: 2,
+        }),
+      ]);
+    });
+  });
+
+  // The same listing with an adoption policy. An unowned PackageRevision of the variant's package is,
+  // here, the package in the downstream made by no variant (no porchlight annotations in its Kptfile).
+  describe(`TestAdoptionPolicy${ws}`, () => {
+    it("owned published, unowned draft, adoptExisting", () => {
+      const v = myPv("adoptExisting");
+      expect(actionsOf(v, { exists: true, lockedRevision: "v1" })).toEqual([
+        expect.objectContaining({
+          kind: "update",
+          variant: "my-pv",
+          reason: expect.stringContaining("adopt bar (adoptExisting)"),
+        }),
+      ]);
+    });
+    it("two drafts, one owned, adoptNone", () => {
+      const v = myPv("adoptNone");
+      expect(actionsOf(v, ownDraft(v))).toEqual([
+        expect.objectContaining({ kind: "nothing", variant: "my-pv", pullRequest: 3 }),
+      ]);
+    });
+    it("unowned draft, but package name doesn't match, adoptExisting", () => {
+      // deployments/foo, made by no variant, is no input: bar is cloned, foo neither adopted nor deleted.
+      expect(actionsOf(myPv("adoptExisting"))).toEqual([
+        expect.objectContaining({
+          kind: "clone",
+          variant: "my-pv",
+          downstream: { repo: "deployments", package: "bar" },
+        }),
+      ]);
+    });
+  });
+
   describe(`TestDeleteOrOrphan${ws}`, () => {
     type Lifecycle = "Draft" | "Proposed" | "Published" | "DeletionProposed";
     /** Porch's PackageRevision `my-pr` of package bar in deployments, owned by the removed `my-pv`. */
