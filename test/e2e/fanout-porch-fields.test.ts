@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { docBlock } from "../util/doc-blocks.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { publishDraft, startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
@@ -46,11 +46,7 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
   const branchExists = async (repo: string, branch: string) =>
     (await rest().repos.listBranches({ owner: "acme", repo })).data.some((b) => b.name === branch);
   let ws = 0;
-  const publish = async (v: string) => {
-    const { number } = await w.propose(`drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(v) });
-    const reply = await w.say("bob", number, "/approve");
-    if (!reply.includes("Published")) throw new Error(reply);
-  };
+  const publish = (v: string) => publishDraft(w, `drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(v) });
 
   beforeAll(async () => {
     w = await startWorld({

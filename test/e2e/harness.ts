@@ -205,6 +205,16 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
   };
 }
 
+/**
+ * Publishes a revision the way a team does: alice pushes `files` to draft `branch` and proposes it, bob
+ * approves; throws with the bot's reply when that did not publish.
+ */
+export async function publishDraft(w: World, branch: string, files: Record<string, string>): Promise<void> {
+  const { number } = await w.propose(branch, files);
+  const reply = await w.say("bob", number, "/approve");
+  if (!reply.includes("Published")) throw new Error(reply);
+}
+
 /** The app's sweep (what its schedule runs every few minutes), then all it started, settled. */
 export async function sweep(w: World): Promise<void> {
   await w.app.sweep();
