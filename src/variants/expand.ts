@@ -241,6 +241,13 @@ function upstreamVariable(upstream: Upstream, options: ExpandOptions): ExprEnv[s
   };
 }
 
+/** The set's upstream as the generated variant's file would say it: Porch's placeholder is `revision: -1`. */
+function asWritten(upstream: Upstream): PackageVariantInput["spec"]["upstream"] {
+  if (isSourceUpstream(upstream) || !upstream.placeholder) return upstream;
+  const { placeholder: _, ...rest } = upstream;
+  return { ...rest, revision: -1 };
+}
+
 /** Evaluates one template expression; `path` is the field it is at, for a problem or a warning. */
 type Evaluate = (expr: string, path: PathSegment[]) => string;
 
@@ -272,7 +279,7 @@ function renderVariant(
     : (t.downstream?.package ?? entry.packageDefault);
 
   const spec: PackageVariantInput["spec"] = {
-    upstream,
+    upstream: asWritten(upstream),
     downstream: { repo, package: pkg },
     ...(t.adoptionPolicy ? { adoptionPolicy: t.adoptionPolicy } : {}),
     ...(t.deletionPolicy ? { deletionPolicy: t.deletionPolicy } : {}),

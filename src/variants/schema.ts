@@ -16,10 +16,13 @@ export const dnsLabel = z
     "must be a DNS label: lowercase letters, digits and '-', starting and ending with a letter or digit",
   );
 
+/** What `revision: -1`, Porch's placeholder revision (the registered branch's head), reads as until the upstream is built. */
+const PLACEHOLDER_REVISION = "-1";
+
 /**
  * A published revision, `v3`; a bare number is read as `v<number>`. Porch's `revision` is an int whose 0
  * means none given (Go's zero value, omitted from its JSON) and whose -1 is its placeholder revision, the
- * registered branch's head: both are read as absent, the latest published revision.
+ * registered branch's head: 0 is read as absent, -1 as the latest published revision (gitUpstreamSchema).
  */
 const revisionSchema = z
   .union([
@@ -32,11 +35,15 @@ const revisionSchema = z
         "must be a published revision such as v3 (or Porch's number 3; -1, Porch's placeholder, for the latest)",
       ),
   ])
-  .transform((r) => (r === 0 || r === -1 ? undefined : typeof r === "number" ? `v${r}` : r))
+  .transform((r) =>
+    r === 0 ? undefined : r === -1 ? PLACEHOLDER_REVISION : typeof r === "number" ? `v${r}` : r,
+  )
   .pipe(
     z
-      .string()
-      .regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3")
+      .union([
+        z.literal(PLACEHOLDER_REVISION),
+        z.string().regex(/^v[1-9][0-9]*$/, "must be a published revision such as v3"),
+      ])
       .optional(),
   );
 
@@ -104,7 +111,14 @@ const gitUpstreamSchema = z
           path: ["channel"],
           message: `set channel (follow a catalog channel) or ${field} (a fixed revision), not both`,
         });
-  });
+  })
+  // Porch's placeholder names no published revision: the latest, as an upstream naming none. It stays
+  // marked, as a set must name a revision and the placeholder is one there.
+  .transform(({ revision, ...u }): typeof u & { revision?: string; placeholder?: true } =>
+    revision === PLACEHOLDER_REVISION
+      ? { ...u, placeholder: true }
+      : { ...u, ...(revision !== undefined ? { revision } : {}) },
+  );
 
 /** `oci://REGISTRY/REPO[//DIR]:TAG` or `…@sha256:HEX`, as `pkg get` takes it. */
 const ociReferenceSchema = z.string().superRefine((s, ctx) => {

@@ -194,11 +194,13 @@ const packageVariantSetSpecSchema = z
     paused: z.boolean().default(false),
   })
   .superRefine((s, ctx) => {
-    // Porch's set, unlike its variant, names the upstream's revision: porchlight's channel does too.
+    // Porch's set, unlike its variant, names the upstream's revision (its placeholder, -1, is one):
+    // porchlight's channel does too.
     const u = s.upstream;
     if (
       !isSourceUpstream(u) &&
       u.revision === undefined &&
+      !u.placeholder &&
       u.workspaceName === undefined &&
       u.channel === undefined
     )

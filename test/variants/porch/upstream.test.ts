@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { expandPackageVariantSet } from "../../../src/variants/expand.js";
 import { parseVariantFile } from "../../../src/variants/parse.js";
 import { resolveUpstream } from "../../../src/variants/plan.js";
 import type { PublishedRevision, UpstreamIndex } from "../../../src/variants/plan-types.js";
@@ -128,5 +129,24 @@ describe("Porch TestGetUpstreamPr (packagevariant_controller_test.go)", () => {
     expect(find("{repo: my-repo2, package: my-package2, revision: -1}", index(both, another))).toMatch(
       /^error: /,
     );
+  });
+});
+
+describe("revision -1, Porch's placeholder, on a set", () => {
+  // Porch's set validation asks for a revision other than 0 or a workspace: its placeholder -1 is one,
+  // and the variants it generates follow the branch, the latest published revision.
+  it("is a revision named, and each generated variant follows the latest", () => {
+    const parsed = parseVariantFile(
+      "pvs.yaml",
+      "apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata: {name: my-pvs}\nspec:\n  upstream: {repo: my-repo, package: my-package, revision: -1}\n  targets:\n  - repositories: [{name: r1}]\n",
+    );
+    expect(parsed.problems).toEqual([]);
+    const [set] = parsed.sets;
+    if (!set) throw new Error("no set");
+    const { variants, problems } = expandPackageVariantSet(set, [{ name: "r1" }]);
+    expect(problems).toEqual([]);
+    const upstream = variants[0]?.variant.spec.upstream as GitUpstream;
+    const state = { revisions: [1, 2].map((n) => ({ revision: `v${n}`, commit: String(n).repeat(40) })) };
+    expect(resolveUpstream(upstream, state)).toMatchObject({ ok: true, target: { revision: "v2" } });
   });
 });
