@@ -55,6 +55,12 @@ export function loadVariants(
   for (const file of [...files].sort((a, b) => a.path.localeCompare(b.path))) {
     const parsed = parseVariantFile(file.path, file.text, context);
     problems.push(...parsed.problems);
+    if (context.namespace !== undefined)
+      for (const d of [
+        ...parsed.variants.map((v) => ({ ...v, object: v.variant })),
+        ...parsed.sets.map((st) => ({ ...st, object: st.set })),
+      ])
+        problems.push(...namespaceWarning(d.object.metadata, d.source, d.locate, context.namespace));
     all.push(...parsed.variants);
     for (const set of parsed.sets) {
       set.set.spec.targets.forEach((target, t) => {
@@ -95,4 +101,31 @@ export function loadVariants(
     unknownRepositories: [...unknown].sort(),
     selectedAccounts: [...accounts].sort(),
   };
+}
+
+/**
+ * Porch reads a variant's repositories in its object's namespace; porchlight's namespace of a variant file
+ * is the owner of the repository holding it. A `metadata.namespace` naming another is a warning (the
+ * variant still runs, in the owner's namespace), not silently taken for what it is not.
+ */
+function namespaceWarning(
+  metadata: { name: string; namespace?: string | undefined },
+  source: LoadedVariant["source"],
+  locate: LoadedVariant["locate"],
+  namespace: string,
+): VariantProblem[] {
+  const said = metadata.namespace;
+  if (said === undefined || said === "" || said.toLowerCase() === namespace.toLowerCase()) return [];
+  const pos = locate?.(["metadata", "namespace"]) ?? { line: source.line, column: source.column };
+  return [
+    {
+      file: source.file,
+      ...pos,
+      field: "metadata.namespace",
+      variant: metadata.name,
+      severity: "warning",
+      message: `metadata.namespace is ${JSON.stringify(said)}, but a variant file's namespace is the owner of the repository holding it, ${namespace}: the variant runs in ${namespace}`,
+      hint: `remove metadata.namespace or set it to ${namespace}; to fan out in ${said}, keep the file in a repository of ${said}`,
+    },
+  ];
 }

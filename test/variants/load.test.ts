@@ -247,3 +247,29 @@ describe("loadVariants: validation across variants", () => {
     expect(isVariantFile("variants/a.yaml")).toBe(false);
   });
 });
+
+describe("loadVariants: metadata.namespace", () => {
+  const file = (namespace: string) => ({
+    path: ".porchlight/variants/ns.yaml",
+    text: `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: c1\n  namespace: ${namespace}\nspec:\n  upstream: {package: basens, revision: v1}\n  downstream: {repo: cluster-01, package: basens}\n`,
+  });
+  it("the management repository's owner, in any case, is the variant's namespace: nothing to say", () => {
+    const loaded = loadVariants([file("ACME")], { ...context, namespace: "acme" });
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.variants).toHaveLength(1);
+  });
+  it("another namespace is a warning at its line; the variant runs in the owner's", () => {
+    const loaded = loadVariants([file("porch-demo")], { ...context, namespace: "acme" });
+    expect(loaded.variants.map((v) => v.variant.metadata.name)).toEqual(["c1"]);
+    expect(loaded.problems).toEqual([
+      expect.objectContaining({
+        file: ".porchlight/variants/ns.yaml",
+        line: 5,
+        field: "metadata.namespace",
+        severity: "warning",
+        message:
+          'metadata.namespace is "porch-demo", but a variant file\'s namespace is the owner of the repository holding it, acme: the variant runs in acme',
+      }),
+    ]);
+  });
+});
