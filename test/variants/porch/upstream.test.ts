@@ -150,3 +150,54 @@ describe("revision -1, Porch's placeholder, on a set", () => {
     expect(resolveUpstream(upstream, state)).toMatchObject({ ok: true, target: { revision: "v2" } });
   });
 });
+
+/**
+ * packagevariantset_controller_test.go TestGetUpstreamPr: the set's upstream looked up step by step in a
+ * list of one PackageRevision of my-repo/my-package, workspace my-workspace, revision -1 — here the
+ * branch (Porch's placeholder), holding the one published revision, v1, made in workspace my-workspace.
+ * Porch's set controller takes a revision matching either the revision or the workspace named; here a
+ * set's upstream resolves as a variant's: the workspace, when named, decides — the last step differs on
+ * purpose (a workspace that made no revision is an error, whatever revision is named with it).
+ */
+describe("Porch TestGetUpstreamPr (packagevariantset_controller_test.go)", () => {
+  const state = {
+    revisions: [{ revision: "v1", commit: "1".repeat(40), workspace: "my-workspace" }],
+    branch: "main",
+  };
+  const find = (upstream: string) => {
+    const parsed = parseVariantFile(
+      "pvs.yaml",
+      `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata: {name: my-pvs}\nspec:\n  upstream: ${upstream}\n  targets:\n  - repositories: [{name: r1}]\n`,
+    );
+    const u = parsed.sets[0]?.set.spec.upstream as GitUpstream | undefined;
+    if (!u) return `error: ${parsed.problems.map((p) => p.message).join("; ")}`;
+    const r = resolveUpstream(u, u.repo === "my-repo" && u.package === "my-package" ? state : undefined);
+    return r.ok ? r.target.revision : `error: ${r.reason}`;
+  };
+  it.each<[string, string, string | RegExp]>([
+    ["empty upstream", "{}", /^error: /],
+    ["repo any-repo", "{repo: any-repo}", /^error: /],
+    ["repo my-repo", "{repo: my-repo}", /^error: /],
+    ["package any-package", "{repo: my-repo, package: any-package}", /^error: /],
+    ["package my-package, no revision nor workspace", "{repo: my-repo, package: my-package}", /^error: /],
+    [
+      "workspace any-workspace",
+      "{repo: my-repo, package: my-package, workspaceName: any-workspace}",
+      /^error: /,
+    ],
+    ["workspace my-workspace", "{repo: my-repo, package: my-package, workspaceName: my-workspace}", "v1"],
+    [
+      "workspace any-workspace, revision 0",
+      "{repo: my-repo, package: my-package, workspaceName: any-workspace, revision: 0}",
+      /^error: /,
+    ],
+  ])("%s", (_step, upstream, expected) => {
+    if (typeof expected === "string") expect(find(upstream)).toBe(expected);
+    else expect(find(upstream)).toMatch(expected);
+  });
+  it("workspace any-workspace, revision -1 (deliberate deviation: Porch takes the revision matching either)", () => {
+    expect(find("{repo: my-repo, package: my-package, workspaceName: any-workspace, revision: -1}")).toMatch(
+      /^error: no published revision of my-package was made in workspace any-workspace/,
+    );
+  });
+});
