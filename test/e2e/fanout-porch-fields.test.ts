@@ -68,10 +68,33 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
       w.forge.setPermission(`acme/${name}`, "alice", "write");
     }
     await w.settle();
+    // Before anything is published: each variant skipped, said on the dashboard; nothing proposed.
+    await sweep(w);
+    const [board] = (
+      await rest().issues.listForRepo({ owner: "acme", repo: "blueprints", labels: "porchlight/dashboard" })
+    ).data;
+    beforePublish = { board: board?.body ?? "", pulls: await fanout("cluster-01") };
     await publish("one");
   }, 120_000);
   afterAll(async () => {
     await w?.stop();
+  });
+
+  let beforePublish = { board: "", pulls: {} as Record<string, unknown> };
+
+  it("before hello is published, every variant is skipped, and the dashboard says why", () => {
+    expect(beforePublish.pulls).toEqual({});
+    for (const variant of [
+      "by-workspace",
+      "latest",
+      "fleet-cluster-01-hello-prod",
+      "fleet-cluster-02-hello-dev",
+      "fleet-cluster-03-hello-prod",
+      "fleet-cluster-03-hello-edge",
+    ])
+      expect(beforePublish.board).toContain(
+        `| \`${variant}\` | — | — | — | — | — | ⚠️ problem: repository "blueprints" has no published package "hello" |`,
+      );
   });
 
   it("publishing workspace ws1 proposes every downstream: by workspace, the latest, by labels and by object", async () => {
