@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { gitHostOf, parseGitAddress } from "./repo-address.js";
-import { openRegistry, type RegistryAccess } from "./repo-registry.js";
+import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure, FlagRefusal, RpkgError } from "./rpkg/errors.js";
@@ -60,12 +60,13 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       io.stdout(help());
       return verbName ? 0 : 2;
     }
-    const verb = VERBS.find((v) => v.name === verbName || v.aliases?.includes(verbName));
-    if (!verb) {
+    const entry = VERBS.find((v) => v.name === verbName || v.aliases?.includes(verbName));
+    if (!entry) {
       throw new UsageError(
         `porchlight rpkg: unknown verb "${verbName}"; known verbs: ${VERBS.map((v) => v.name).join(", ")}`,
       );
     }
+    const verb = await entry.load();
     const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage, verb.name);
     if (parsed.switches.has("help")) {
       io.stdout(verb.usage);
@@ -197,6 +198,8 @@ async function registrationsOf(
 ): Promise<{ registrations: Map<string, Registration>; elsewhere: Map<string, string> }> {
   const registrations = new Map<string, Registration>();
   const elsewhere = new Map<string, string>();
+  // loaded here, as the verbs are: a command without --namespace never reads a registry
+  const { openRegistry } = await import("./repo-registry.js");
   for (const obj of await (await openRegistry(access, namespace)).list()) {
     const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
     const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
