@@ -2,6 +2,7 @@ import Bottleneck from "bottleneck";
 import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
+import { httpFetch } from "./http-fetch.js";
 
 export interface OctokitSettings {
   /** Least time between two mutating calls of one installation: 1000 ms on GitHub, ~0 on the forge. */
@@ -314,7 +315,8 @@ export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceT
     log: quiet,
     ...(opts.userAgent ? { userAgent: opts.userAgent } : {}),
     ...(opts.apiUrl ? { baseUrl: opts.apiUrl.replace(/\/+$/, "") } : {}),
-    ...(opts.signal ? { request: { signal: opts.signal } } : {}),
+    // Node's own HTTP client, not the global fetch: a command starts some 70 ms sooner (http-fetch.ts)
+    request: { fetch: httpFetch, ...(opts.signal ? { signal: opts.signal } : {}) },
   });
 }
 
