@@ -7,15 +7,21 @@ const { join } = require("node:path");
 const { loadBundle, tuneForShortRun } = require("./short-run.js");
 
 const command = process.argv[2];
-if (command === "fn" || command === "pkg") tuneForShortRun();
+// `porchlight fn` runs from a CommonJS bundle of its own (the CLI with `fn` only), `rpkg` and `repo` from
+// another, each compiled from the code cache the build made for it by running it (scripts/code-cache.mjs,
+// scripts/rpkg-code-cache.mjs); every other command from the ES module bundle.
+const own = new Map([
+  ["fn", "fn.cjs"],
+  ["rpkg", "rpkg.cjs"],
+  ["repo", "rpkg.cjs"],
+]).get(command);
+if (own || command === "pkg") tuneForShortRun();
 
 // The environment as a plain object: the `yaml` parser reads process.env once per token (its
 // LOG_TOKENS switch), and Node's process.env is a slow native lookup — a tenth of a render's parse.
 // Child processes still get it (they are given process.env when they start).
 process.env = { ...process.env };
 
-// `porchlight fn` runs from a CommonJS bundle of its own (the CLI with `fn` only), compiled from the
-// code cache the build made (scripts/code-cache.mjs); every other command from the ES module bundle.
 const bundle = join(__dirname, "..", "dist", "bundle");
 // A checkout that was never installed (or whose build was removed): say what to run, not a stack.
 if (!require("node:fs").existsSync(join(bundle, "main.js"))) {
@@ -25,10 +31,9 @@ if (!require("node:fs").existsSync(join(bundle, "main.js"))) {
   );
   process.exit(1);
 }
-const cli =
-  command === "fn"
-    ? new Promise((done) => done(loadBundle(join(bundle, "fn.cjs"), join(bundle, "fn.cjs.cache")).exports))
-    : import("../dist/bundle/main.js");
+const cli = own
+  ? new Promise((done) => done(loadBundle(join(bundle, own), join(bundle, `${own}.cache`)).exports))
+  : import("../dist/bundle/main.js");
 
 cli
   .then(({ main }) => main(process.argv.slice(2)))

@@ -78,45 +78,51 @@ await build({
 });
 
 /**
- * The command groups other than `fn`, left out of the `fn` bundle: main.js loads one only when it is
- * run, and bin/porchlight.js runs them from the ES module bundle.
+ * The command groups a CommonJS bundle holds (`keep`, the modules of src/cli that main.js imports for
+ * them), the others left out: main.js loads a group only when it is run, and bin/porchlight.js runs the
+ * groups a bundle does not hold from the ES module bundle.
  */
-const fnOnly = {
-  name: "fn-only",
-  setup(b) {
-    b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) =>
-      args.importer === join(root, "dist", "cli", "main.js") &&
-      args.path !== "./fn.js" &&
-      args.path !== "./io.js"
-        ? { path: args.path, namespace: "not-fn" }
-        : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: "not-fn" }, (args) => ({
-      contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/bundle/fn.cjs: bin/porchlight.js runs it from dist/bundle/main.js`)});`,
-    }));
-  },
-};
+function groupsOnly(bundle, keep) {
+  return {
+    name: "groups-only",
+    setup(b) {
+      b.onResolve({ filter: /^\.\/[a-z]+\.js$/ }, (args) =>
+        args.importer === join(root, "dist", "cli", "main.js") && !keep.includes(args.path)
+          ? { path: args.path, namespace: "not-here" }
+          : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: "not-here" }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`${args.path} is not in dist/bundle/${bundle}: bin/porchlight.js runs it from dist/bundle/main.js`)});`,
+      }));
+    },
+  };
+}
 
 /**
  * Node's modules that a render runs without when its pipeline runs no process: a module of the bundle
  * that imports one of them gets it when it first reads a name from it (esbuild's output reads
  * `(0, import_x.name)` where the name is used), not when the module is evaluated. child_process and
  * crypto each cost some 4 ms of CPU to load, fs/promises some 4 ms with readline and the file watchers
- * it brings (a render that writes files in place uses none of them).
+ * it brings (a render that writes files in place uses none of them); https, with TLS, only a request to
+ * an https URL needs (the embedded forge speaks http). `ioredis` is the one package the
+ * command line's bundle leaves out that a module of it imports where it is evaluated (the GitHub
+ * client, for the app's clustered pacing): 30 ms of loading that no command of `rpkg` or `repo` uses.
  */
 const LAZY = new Set([
   "node:child_process",
   "node:crypto",
   "node:fs/promises",
+  "node:https",
   "node:os",
   "node:perf_hooks",
   "node:zlib",
+  "ioredis",
 ]);
 
-function lazyBuiltins(text) {
+function lazyRequires(text, bundle) {
   const names = [];
   const out = text.replace(
-    /^(\s*(?:var )?)(import_\w+) = require\("(node:[\w/]+)"\);$/gm,
+    /^(\s*(?:var )?)(import_\w+) = require\("((?:node:)?[\w/@-]+)"\);$/gm,
     (line, head, name, id) => {
       if (!LAZY.has(id)) return line;
       names.push(name);
@@ -126,10 +132,9 @@ function lazyBuiltins(text) {
   for (const name of names) {
     const other = out.match(new RegExp(`\\b${name}\\b(?!\\.\\w| = __porchlightLazy|[,;])`, "g"));
     if (other)
-      throw new Error(`fn.cjs uses ${name} other than by reading a name from it (${other.length} times)`);
+      throw new Error(`${bundle} uses ${name} other than by reading a name from it (${other.length} times)`);
   }
-  if (names.length === 0)
-    throw new Error("fn.cjs: no module of Node's to load lazily (esbuild's output changed?)");
+  if (names.length === 0) throw new Error(`${bundle}: no module to load lazily (esbuild's output changed?)`);
   const lazy =
     "var __porchlightLazy = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key] }); };";
   return `${lazy}\n${out}`;
@@ -140,27 +145,58 @@ function lazyBuiltins(text) {
  * decodes it faster. esbuild writes code in ASCII already; what is left is in comments, written as
  * escapes there.
  */
-function asciiOnly(text) {
+function asciiOnly(text, bundle) {
   return text.replace(/^.*[\u0080-\uffff].*$/gm, (line) => {
-    if (!/^\s*(\/\/|\/?\*)/.test(line)) throw new Error(`fn.cjs: a line of code that is not ASCII: ${line}`);
+    if (!/^\s*(\/\/|\/?\*)/.test(line))
+      throw new Error(`${bundle}: a line of code that is not ASCII: ${line}`);
     return line.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
   });
 }
 
-// The CLI once more, with `fn` only, as one CommonJS file that bin/porchlight.js compiles with V8's code
-// cache (Node 20 has none for ES modules), and the cache, made by a render (scripts/code-cache.mjs).
-const fnBundle = join(outdir, "fn.cjs");
-await build({
-  ...common,
-  plugins: [...common.plugins, fnOnly],
-  entryPoints: [join(root, "dist", "cli", "main.js")],
-  outfile: fnBundle,
-  format: "cjs",
-  // import.meta.url (where main.js finds package.json for --version) as CommonJS knows it.
-  define: { "import.meta.url": "__porchlightModuleUrl" },
-  banner: { js: 'var __porchlightModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
-writeFileSync(fnBundle, lazyBuiltins(asciiOnly(readFileSync(fnBundle, "utf8"))));
-execFileSync(process.execPath, [join(root, "scripts", "code-cache.mjs"), join(outdir, "fn.cjs")], {
-  stdio: "inherit",
+/**
+ * The command line once more, with the command groups `keep` names only, as one CommonJS file that
+ * bin/porchlight.js compiles with V8's code cache (Node 20 has none for ES modules), then the cache,
+ * made by running the bundle (`cacheScript`, in a process of its own).
+ */
+async function commandBundle(name, { keep, plugins = [], external: outside = external, cacheScript }) {
+  const file = join(outdir, name);
+  await build({
+    ...common,
+    external: outside,
+    plugins: [...plugins, ...common.plugins, groupsOnly(name, keep)],
+    entryPoints: [join(root, "dist", "cli", "main.js")],
+    outfile: file,
+    format: "cjs",
+    // import.meta.url (where main.js finds package.json for --version) as CommonJS knows it.
+    define: { "import.meta.url": "__porchlightModuleUrl" },
+    banner: { js: 'var __porchlightModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  });
+  writeFileSync(file, lazyRequires(asciiOnly(readFileSync(file, "utf8"), name), name));
+  execFileSync(process.execPath, [join(root, "scripts", cacheScript), file], { stdio: "inherit" });
+}
+
+// `porchlight fn`: its cache made by a render (scripts/code-cache.mjs).
+await commandBundle("fn.cjs", { keep: ["./fn.js", "./io.js"], cacheScript: "code-cache.mjs" });
+
+/**
+ * `porchlight rpkg` and `repo`, which talk to GitHub: the GitHub client (Octokit and its plugins, as
+ * probot puts them together) is bundled too, so that a command starts without loading some 300 files of
+ * node_modules. Of probot the command line needs its Octokit alone (src/github/octokit.ts): the rest
+ * (its server, logging, webhooks) is not bundled, and a module of the bundle that imported more of it
+ * would fail the build. Left out: what the app alone uses (the queue on Redis, metrics) and ajv, whose
+ * compiled validators require its runtime files by name.
+ */
+const probotOctokitOnly = {
+  name: "probot-octokit-only",
+  setup(b) {
+    b.onResolve({ filter: /^probot$/ }, () => ({
+      path: join(root, "node_modules", "probot", "lib", "octokit", "probot-octokit.js"),
+    }));
+  },
+};
+await commandBundle("rpkg.cjs", {
+  keep: ["./rpkg.js", "./repo.js", "./io.js"],
+  plugins: [probotOctokitOnly],
+  external: ["ajv", "bullmq", "ioredis", "prom-client"].flatMap((n) => [n, `${n}/*`]),
+  cacheScript: "rpkg-code-cache.mjs",
 });
