@@ -137,8 +137,10 @@ export async function httpFetch(input: string | URL, init: FetchInit = {}): Prom
   let headers: Record<string, string> = Object.fromEntries(
     Object.entries(init.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]),
   );
-  headers["accept-encoding"] ??= "gzip, deflate, br";
+  headers["accept-encoding"] ??= "gzip, deflate";
   let body = init.body === undefined || init.body === null ? undefined : Buffer.from(init.body);
+  // fetch's type of a text body that names none
+  if (typeof init.body === "string") headers["content-type"] ??= "text/plain;charset=UTF-8";
   for (let redirects = 0; ; redirects++) {
     if (body !== undefined) headers["content-length"] = String(body.byteLength);
     else if (method === "POST" || method === "PUT") headers["content-length"] = "0";
