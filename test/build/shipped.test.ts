@@ -54,8 +54,11 @@ describe("the forge in the bundle", () => {
   });
 });
 
-describe("the code cache of `porchlight fn`", () => {
-  const bundle = join(ROOT, "dist", "bundle", "fn.cjs");
+describe.each([
+  ["fn", "fn.cjs"],
+  ["rpkg and repo", "rpkg.cjs"],
+])("the code cache of `porchlight %s`", (_commands, file) => {
+  const bundle = join(ROOT, "dist", "bundle", file);
 
   it("is built beside its bundle, an ASCII file that imports no module at run time (vm.Script could not)", () => {
     expect(existsSync(`${bundle}.cache`)).toBe(true);
@@ -66,7 +69,7 @@ describe("the code cache of `porchlight fn`", () => {
     expect(code.filter((line) => /\bimport\(/.test(line))).toEqual([]);
   });
 
-  it("is taken by V8 under the flags bin/porchlight.js sets for fn, and refused under others", () => {
+  it("is taken by V8 under the flags bin/porchlight.js sets for its commands, and refused under others", () => {
     const load = (tune: boolean) =>
       execFileSync(
         process.execPath,
