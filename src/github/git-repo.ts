@@ -65,6 +65,11 @@ export class GitRepo {
   private readonly commits = new Set<string>();
   /** The last trees listed (`sha` and directory): a job lists a package's files, then reads them. */
   private readonly listed = new LRUCache<string, Promise<TreeEntry[]>>({ max: 8 });
+  /**
+   * The clone was made empty by this instance and nothing has been put in it since (a command line's
+   * clone, made for one command): it holds no commit, so none is asked of git.
+   */
+  private empty = false;
 
   constructor(
     private readonly url: string,
@@ -85,13 +90,15 @@ export class GitRepo {
 
   private init(): Promise<void> {
     this.ready ??= initOnce(this.gitDir, async () => {
-      await mkdir(this.gitDir, { recursive: true });
+      const made = await mkdir(this.gitDir, { recursive: true });
       await this.git(["init", "--bare", "--quiet"]);
+      this.empty = made !== undefined;
     });
     return this.ready;
   }
 
   private git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
+    if (args[0] !== "cat-file" && args[0] !== "ls-remote") this.empty = false;
     return runGit(args, { cwd: this.gitDir, input, env: { GIT_DIR: this.gitDir, ...env } });
   }
 
@@ -253,6 +260,7 @@ export class GitRepo {
   }
 
   private async hasCommit(sha: string): Promise<boolean> {
+    if (this.empty) return false;
     try {
       await this.git(["cat-file", "-e", `${sha}^{commit}`]);
       return true;
@@ -392,8 +400,7 @@ export class GitRepo {
   async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
     await this.init();
     const unique = [...new Set(shas)];
-    const missing: string[] = [];
-    for (const sha of unique) if (!(await this.hasCommit(sha))) missing.push(sha);
+    const missing = await this.missingCommits(unique);
     if (missing.length > 0) {
       await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
     }
@@ -406,6 +413,18 @@ export class GitRepo {
       out.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
     }
     return out;
+  }
+
+  /** Which of `shas` this clone lacks: one `cat-file` for all of them (not a process a commit). */
+  private async missingCommits(shas: readonly string[]): Promise<string[]> {
+    if (this.empty || shas.length === 0) return [...shas];
+    const out = await this.git(
+      ["cat-file", "--batch-check"],
+      shas.map((sha) => `${sha}^{commit}\n`).join(""),
+    );
+    // one line an object asked for, in order: `<id> commit <size>`, or `<what was asked> missing`
+    const lines = out.toString("utf8").split("\n");
+    return shas.filter((_, i) => lines[i]?.endsWith(" missing") !== false);
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */

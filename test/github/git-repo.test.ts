@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -113,6 +114,20 @@ describe("GitRepo", () => {
     const jobs = Array.from({ length: 8 }, () => new GitRepo(`file://${remote}`, cache, async () => ({})));
     const heads = await Promise.all(jobs.map((j) => j.fetch("main")));
     expect(heads).toEqual(jobs.map(() => first));
+  });
+
+  it("asks git once which of many commits a clone lacks, and nothing of a clone it just made", async () => {
+    const shas: string[] = [];
+    for (let i = 0; i < 12; i++) shas.push(await commitSha({ f: `${i}\n` }, shas.at(-1) ?? null));
+    const calls = await gitCalls(dir, async () => {
+      const fresh = new GitRepo(`file://${remote}`, join(dir, "fresh"), async () => ({}));
+      expect(await fresh.fetch(shas[5] as string)).toBe(shas[5]);
+      const messages = await fresh.commitMessages(shas);
+      expect([...messages]).toEqual(shas.map((sha) => [sha, "m"]));
+    });
+    // the fresh clone fetched at once; then one question for all twelve, and one fetch for those after the fifth
+    expect(calls.filter((c) => c.startsWith("cat-file"))).toEqual(["cat-file --batch-check"]);
+    expect(calls.filter((c) => / ?fetch /.test(c))).toHaveLength(2);
   });
 
   it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
@@ -233,4 +248,28 @@ function blobsIn(gitDir: string): string[] {
     .split("\n")
     .filter((l) => l.split(" ")[1] === "blob")
     .map((l) => l.split(" ")[0]!);
+}
+
+/**
+ * The git commands `work` ran (their arguments, `-c` settings left out), read from a `git` ahead of the
+ * real one on PATH that notes each call.
+ */
+async function gitCalls(dir: string, work: () => Promise<void>): Promise<string[]> {
+  const real = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
+  const bin = join(dir, "noting-git");
+  const log = join(dir, "git-calls.log");
+  mkdirSync(bin, { recursive: true });
+  writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`, { mode: 0o755 });
+  writeFileSync(log, "");
+  const path = process.env.PATH;
+  process.env.PATH = `${bin}:${path ?? ""}`;
+  try {
+    await work();
+  } finally {
+    process.env.PATH = path;
+  }
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.replace(/^(-c \S+ )+/, ""));
 }
