@@ -174,17 +174,24 @@ export async function openRepository(
     packageDir: (pkg) => (directory ? `${directory}/${pkg}` : pkg),
     async load() {
       const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
-      // A draft branch a publish left at its merged head is that published revision, not a Draft.
-      const merged = await mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch });
       // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
-      const baseDirs = base ? packageDirs((await conn.port.listFiles(base)).files.map((f) => f.path)) : [];
+      const onBase = async () => {
+        const dirs = base ? packageDirs((await conn.port.listFiles(base)).files.map((f) => f.path)) : [];
+        // after the base branch's fetch, which brings most tagged commits along
+        return { dirs, workspaces: await publishedWorkspaces(conn.port, refs) };
+      };
+      // A draft branch a publish left at its merged head is that published revision, not a Draft.
+      const [merged, { dirs, workspaces }] = await Promise.all([
+        mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch }),
+        onBase(),
+      ]);
       const discovered = discoverRevisions({
         refs,
         pullRequests: [...pulls, ...merged].map((p) => toPullInfo(canonical, p)),
         baseBranch,
-        basePackages: new Set(baseDirs),
-        publishedWorkspaces: await publishedWorkspaces(conn.port, refs),
+        basePackages: new Set(dirs),
+        publishedWorkspaces: workspaces,
       });
       const revisions = discovered
         .flatMap((r) => {

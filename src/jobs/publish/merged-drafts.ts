@@ -3,6 +3,7 @@ import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
+import { mapLimit } from "../fanout/limit.js";
 
 interface RepoState {
   refs: readonly RefInfo[];
@@ -17,15 +18,16 @@ interface RepoState {
  */
 export async function mergedDrafts(port: RepoPort, input: RepoState): Promise<PullRequest[]> {
   const open = new Set(input.openPulls.map((p) => p.headRef));
-  const found: PullRequest[] = [];
-  for (const [branch, sha] of indexRefs(input.refs).branches) {
-    if (open.has(branch) || !parsePackageBranch(branch).ok) continue;
-    const merged = (await port.listPullsFrom(branch)).find(
+  const asked = [...indexRefs(input.refs).branches].filter(
+    ([branch]) => !open.has(branch) && parsePackageBranch(branch).ok,
+  );
+  // a few listings at a time: a repository with many drafts not proposed waited for each in turn
+  const found = await mapLimit(asked, 8, async ([branch, sha]) =>
+    (await port.listPullsFrom(branch)).find(
       (p) => p.merged && p.mergeCommitSha && p.headSha === sha && p.baseRef === input.baseBranch,
-    );
-    if (merged) found.push(merged);
-  }
-  return found;
+    ),
+  );
+  return found.filter((p) => p !== undefined);
 }
 
 /**
