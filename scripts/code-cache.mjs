@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadBundle, tuneForShortRun } from "../bin/short-run.js";
+import { runForCache } from "./cache-run.mjs";
 
 /** The builtins most pipelines run, with a config each. */
 const PIPELINE = `pipeline:
@@ -37,17 +38,6 @@ const { exports, script } = loadBundle(bundle);
 const work = mkdtempSync(join(tmpdir(), "porchlight-code-cache-"));
 try {
   writePackage(work);
-  let errors = "";
-  const io = {
-    stdout: () => {},
-    stderr: (text) => {
-      errors += text;
-    },
-    readStdin: async () => "",
-    cwd: work,
-    env: { ...process.env },
-    isTTY: false,
-  };
   // Without a function, then with the builtins most pipelines run; each twice: the second run also
   // compiles what a render does only when a file it writes is already there. Caching the builtins'
   // code costs a render without functions nothing measurable (0.38 s CPU at 1,000 resources either
@@ -55,8 +45,7 @@ try {
   for (const pipeline of ["", PIPELINE]) {
     writeFileSync(join(work, "Kptfile"), kptfile("cache", pipeline));
     for (let i = 0; i < 2; i++) {
-      const code = await exports.main(["fn", "render", work], io);
-      if (code !== 0) throw new Error(`the render that makes the code cache failed:\n${errors}`);
+      await runForCache(exports.main, ["fn", "render", work], work, { ...process.env });
     }
   }
   writeFileSync(`${bundle}.cache`, script.createCachedData());

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startForge } from "@porchlight/forge";
 import { loadBundle, tuneForShortRun } from "../bin/short-run.js";
+import { runForCache } from "./cache-run.mjs";
 
 const bundle = process.argv[2];
 if (!bundle) throw new Error("usage: node scripts/rpkg-code-cache.mjs BUNDLE.cjs");
@@ -16,7 +17,7 @@ tuneForShortRun();
 const { exports, script } = loadBundle(bundle);
 
 const work = mkdtempSync(join(tmpdir(), "porchlight-rpkg-code-cache-"));
-const forge = await startForge({ dataDir: join(work, "forge") });
+const forge = await startForge();
 try {
   forge.setWebhookUrl(null);
   forge.createUser("acme", { type: "Organization" });
@@ -30,22 +31,12 @@ try {
     return pat;
   };
   const [alice, bob] = [person("alice"), person("bob")];
-  const run = async (token, argv) => {
-    let errors = "";
-    const io = {
-      stdout: () => {},
-      stderr: (text) => {
-        errors += text;
-      },
-      readStdin: async () => "",
-      cwd: work,
-      env: { PATH: process.env.PATH ?? "", GH_TOKEN: token, PORCHLIGHT_API_URL: forge.apiUrl },
-      isTTY: false,
-    };
-    const code = await exports.main(argv, io);
-    if (code !== 0)
-      throw new Error(`porchlight ${argv.join(" ")}, run to make the code cache, failed:\n${errors}`);
-  };
+  const run = (token, argv) =>
+    runForCache(exports.main, argv, work, {
+      PATH: process.env.PATH ?? "",
+      GH_TOKEN: token,
+      PORCHLIGHT_API_URL: forge.apiUrl,
+    });
   const R = "--repository=acme/blueprints";
   const name = "blueprints.app.cache";
   await run(alice, ["rpkg", "--help"]);
