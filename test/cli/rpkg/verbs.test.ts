@@ -1,26 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { CliIO } from "../../../src/cli/io.js";
-import { main } from "../../../src/cli/main.js";
 import { VERBS } from "../../../src/cli/rpkg/verbs.js";
+import { porchlight } from "../pkg-fixture.js";
 
-async function run(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => "",
-    cwd: process.cwd(),
-    env: {},
-    isTTY: false,
-  };
-  const code = await main(argv, io);
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => porchlight(process.cwd(), ...argv);
 
 describe("rpkg's verbs, each loaded when it runs", () => {
   it("are listed by --help as each verb's own module names and sums it up", async () => {
