@@ -598,6 +598,52 @@ const BY_ITEM_EDITS: ByItemEdit[] = [
     // One resource fewer than the package then holds (the two Kptfiles are not counted).
     8,
   ],
+  // kyaml moves a comment at a document's end unless the document is the last item of the list a step
+  // is given: the files that may hold a list's last item are rendered on every push, as they stand.
+  ["adds a file at the end of the list", (t) => put(t, "zz.yaml", configMap("zz", "after")), true],
+  ["removes it", (t) => t.delete("zz.yaml"), true],
+  [
+    "ends a file in the middle of the list with comment lines",
+    (t) => put(t, "jobs/web.yaml", `${text(t, "jobs/web.yaml")}  # indented\n# at the end\n`),
+    true,
+  ],
+  [
+    "adds a file at the end of the list ending in a comment line (the list's last item)",
+    (t) => put(t, "x.yaml", `${configMap("x", "last")}# the last\n`),
+    true,
+  ],
+  [
+    "ends the subpackage's file (its own pipeline's last item) with a comment line",
+    (t) => put(t, "db/db.yaml", `${text(t, "db/db.yaml")}# the db's last\n`),
+    true,
+  ],
+  // The renderer knows zz.yaml: it alone may hold the last item now, and x.yaml's render as the list's
+  // last must not be taken for x.yaml followed by it.
+  [
+    "puts the file at the end back, and changes another",
+    (t) => {
+      put(t, "zz.yaml", configMap("zz", "after"));
+      put(t, "local.yaml", text(t, "local.yaml").replace('replicas: "3"', 'replicas: "4"'));
+    },
+    true,
+    fileHas("x.yaml", "  # the last\n# the last\n"),
+  ],
+  [
+    "changes a value in another file while those comments stay",
+    (t) => put(t, "local.yaml", text(t, "local.yaml").replace('replicas: "4"', 'replicas: "5"')),
+    true,
+  ],
+  ["adds a file of comments only at the end", (t) => put(t, "zzz.yaml", "# nothing here\n"), true],
+  ["removes the file of comments", (t) => t.delete("zzz.yaml"), true],
+  ["removes the file at the end", (t) => t.delete("zz.yaml"), true],
+  [
+    "moves the commented file to the end of the list",
+    (t) => {
+      put(t, "zz/web.yaml", text(t, "jobs/web.yaml"));
+      t.delete("jobs/web.yaml");
+    },
+    true,
+  ],
   ["leaves the files as they are", () => {}, true],
 ];
 

@@ -86,8 +86,9 @@ interface SplitStep {
  * kpt fn render of packages whose pipelines run by item (FileWorkMemo): only the resource files the memo
  * does not hold are rendered, with every Kptfile (they are rendered every time), and each step's
  * results are combined from every resource's share in kpt's item order (depth first, each package's
- * Kptfile and then its files by path) as the function's own run would report them. Undefined where the
- * whole tree must be rendered: a `.krmignore`, a resource file ending in a comment line, a step that
+ * Kptfile and then its files by path) as the function's own run would report them. Where a resource
+ * file ends in a comment line, the files that may hold a list's last item are rendered too (LastItems).
+ * Undefined where the whole tree must be rendered: a `.krmignore`, a step that
  * is not a builtin run by item for its release
  * and config (a config file, selectors, a validator, exec or container functions), a render of the
  * files that fails, a resource that changes file, a step whose results the whole list decides
@@ -121,6 +122,9 @@ export async function renderByFile(
     const key = `${base}\0${path}\0${shas.get(path)}`;
     return { path, key, work: memo.get(key) };
   });
+  const owner = ownerOf(shape.order.map((p) => p.path));
+  const last = parts.commented ? lastItems(entries, steps, owner, memo) : undefined;
+  if (last) for (const e of entries) if (last.forced.has(e.path)) e.work = undefined;
   const partial: FileTree = new Map(kptfiles);
   for (const e of entries) if (!e.work) partial.set(e.path, fileOf(tree, e.path));
 
@@ -142,7 +146,6 @@ export async function renderByFile(
   if (!fresh) return undefined;
   for (const path of fresh.keys()) if (!partial.has(path)) return undefined;
 
-  const owner = ownerOf(shape.order.map((p) => p.path));
   const sharesOf = (path: string, n: number) => fileShares(fresh.get(path) ?? [], owner(path), n, steps);
   const kptfileShares = new Map<string, unknown[][]>();
   for (const path of kptfiles.keys()) {
@@ -150,9 +153,13 @@ export async function renderByFile(
     if (!shares) return undefined;
     kptfileShares.set(path, shares);
   }
-  const works = completeWorks(entries, outcome, tree, sharesOf, memo);
+  const works = completeWorks(entries, outcome, tree, sharesOf);
   if (!works) return undefined;
   const { done } = works;
+  const docsOf = new Map(done.map(({ path, work }) => [path, work.docs]));
+  const holders = last && lastHolders(last, (p) => docsOf.get(p) ?? 0);
+  if (last && !holders) return undefined;
+  for (const { path, key, work } of works.made) memo.set(holders?.has(path) ? `${key}${AS_LAST}` : key, work);
 
   let resources = 0;
   for (const { work } of done) resources += work.docs;
@@ -174,8 +181,8 @@ export async function renderByFile(
     if (work.out === null) out.delete(path);
     else if (work.out !== "same") out.set(path, work.out);
   }
-  memo.reused += files.length - works.made;
-  memo.rendered += works.made;
+  memo.reused += files.length - works.made.length;
+  memo.rendered += works.made.length;
   return {
     ...outcome,
     tree: out,
@@ -197,25 +204,82 @@ interface FileEntry {
 }
 
 /**
- * The tree's Kptfiles and its resource files (sorted), or undefined where the whole tree must be rendered:
- * a `.krmignore`, no root Kptfile, a resource file ending in a comment line.
+ * The tree's Kptfiles and its resource files (sorted), and whether one of those ends in a comment line;
+ * undefined where the whole tree must be rendered: a `.krmignore`, no root Kptfile.
  */
-function splitTree(tree: FileTree): { kptfiles: FileTree; files: string[] } | undefined {
+function splitTree(tree: FileTree): { kptfiles: FileTree; files: string[]; commented: boolean } | undefined {
   const kptfiles: FileTree = new Map();
   const files: string[] = [];
+  let commented = false;
   for (const [path, bytes] of tree) {
     if (path === ".krmignore" || path.endsWith("/.krmignore")) return undefined;
     if (isKptfilePath(path)) kptfiles.set(path, bytes);
     else if (isYamlFileName(path)) {
-      // What a whole render writes of such a file depends on where it is in the list (kyaml moves a
-      // comment after the last document of a file other than the list's last): rendered whole.
-      if (endsWithCommentLine(bytes)) return undefined;
+      if (!commented && endsWithCommentLine(bytes)) commented = true;
       files.push(path);
     }
   }
   if (!kptfiles.has(KPTFILE_NAME)) return undefined;
   files.sort();
-  return { kptfiles, files };
+  return { kptfiles, files, commented };
+}
+
+/** The memo's key of a file's render as the last item its package's pipeline is given (LastItems). */
+const AS_LAST = "\0last";
+
+/**
+ * What a step writes of a document ending in comment lines depends on whether it is the last item of
+ * the list the step is given (kyaml moves such a comment into the document's innermost block unless
+ * the ResourceList ends there: src/render/sync.ts `followed`), and a package's pipeline is given its
+ * subpackages' items, then its Kptfile and its own files by path. So where a resource file ends in a
+ * comment line, the files that may hold the last item of a package running steps — its own files from
+ * the last back to one the memo knows to hold a document — are rendered on every push (`forced`), as
+ * they stand in the whole list, and the one that holds the last item is kept under a key of its own;
+ * every other file holds no list's last item, in the whole render as in the files' render.
+ */
+interface LastItems {
+  /** Files rendered on every push, never taken from the memo. */
+  forced: Set<string>;
+  /** Each package running steps, and its own files in order. */
+  owned: Map<string, string[]>;
+}
+
+function lastItems(
+  entries: readonly FileEntry[],
+  steps: readonly SplitStep[],
+  owner: (path: string) => string,
+  memo: FileWorkMemo,
+): LastItems {
+  const running = new Set(steps.map((s) => s.pkg));
+  const owned = new Map<string, string[]>([...running].map((p) => [p, []]));
+  for (const e of entries) owned.get(owner(e.path))?.push(e.path);
+  const forced = new Set<string>();
+  const keyOf = new Map(entries.map((e) => [e.path, e.key]));
+  for (const paths of owned.values()) {
+    for (let i = paths.length - 1; i >= 0; i--) {
+      const path = paths[i] as string; // i < paths.length
+      forced.add(path);
+      const key = keyOf.get(path) ?? "";
+      const docs = (memo.get(`${key}${AS_LAST}`) ?? memo.get(key))?.docs ?? 0;
+      if (docs > 0) break;
+    }
+  }
+  return { forced, owned };
+}
+
+/**
+ * The file each package running steps has its last item in (its last own file holding a document), or
+ * undefined where one such file was not rendered as it stands (not forced): the whole tree is rendered.
+ */
+function lastHolders(last: LastItems, docsOf: (path: string) => number): Set<string> | undefined {
+  const holders = new Set<string>();
+  for (const paths of last.owned.values()) {
+    const holder = paths.findLast((p) => docsOf(p) > 0);
+    if (holder === undefined) continue;
+    if (!last.forced.has(holder)) return undefined;
+    holders.add(holder);
+  }
+  return holders;
 }
 
 /**
@@ -239,16 +303,17 @@ function fileShares(
 }
 
 /**
- * Every resource file with its render: the memo's, or the one just made (then kept in the memo), and how
- * many were made. Undefined where a file's shares are off.
+ * Every resource file with its render: the memo's, or the one just made (`made`, for the memo). Undefined
+ * where a file's shares are off.
  */
 function completeWorks(
   entries: readonly FileEntry[],
   outcome: RenderOutcome,
   tree: FileTree,
   sharesOf: (path: string, n: number) => unknown[][] | undefined,
-  memo: FileWorkMemo,
-): { done: { path: string; work: FileWork }[]; made: number } | undefined {
+):
+  | { done: { path: string; work: FileWork }[]; made: { path: string; key: string; work: FileWork }[] }
+  | undefined {
   const docs = new Map<string, number>();
   const visit = (pkg: KptPackage): void => {
     for (const f of pkg.resourceFiles) docs.set(f.path, f.docs.length);
@@ -256,7 +321,7 @@ function completeWorks(
   };
   if (outcome.root) visit(outcome.root);
   const done: { path: string; work: FileWork }[] = [];
-  const made: [string, FileWork][] = [];
+  const made: { path: string; key: string; work: FileWork }[] = [];
   for (const { path, key, work: kept } of entries) {
     let work = kept;
     if (!work) {
@@ -268,12 +333,11 @@ function completeWorks(
       const counted = shares.reduce((sum, list) => sum + list.length, 0);
       const size = (out instanceof Buffer ? out.length : 0) + counted * SHARE_BYTES + 100;
       work = { out, docs: n, shares, size };
-      made.push([key, work]);
+      made.push({ path, key, work });
     }
     done.push({ path, work });
   }
-  for (const [key, work] of made) memo.set(key, work);
-  return { done, made: made.length };
+  return { done, made };
 }
 
 /**
