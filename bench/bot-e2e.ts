@@ -25,6 +25,8 @@ export interface BotE2ERow {
   appCpuS: number;
   /** Of which its git processes (and the small process that starts them). */
   gitCpuS: number;
+  /** The render check's conclusion on the pushed commit, and "+ commit" when the bot committed the render. */
+  outcome: string;
   /** REST calls the app made (its installation token), and git smart-HTTP requests. */
   rest: number;
   git: number;
@@ -99,11 +101,21 @@ interface World {
   app: ServeProcess;
   dir: string;
   temp: string;
+  /** A second checkout of the person's, for the warm-up draft. */
   git(...args: string[]): Promise<string>;
+  warmGit(...args: string[]): Promise<string>;
+  warmDir: string;
+  /** Stops the app (SIGTERM) and starts it again with the same settings and cache directory. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
-async function startWorld(mode: "memory" | "redis", nodeArgs: string[], appEnv: Record<string, string>) {
+async function startWorld(
+  mode: "memory" | "redis",
+  nodeArgs: string[],
+  appEnv: Record<string, string>,
+  resources: number,
+) {
   const forge = await startForge();
   const creds = forge.createApp({ name: "porchlight", owner: "acme" });
   forge.createUser("acme", { type: "Organization" });
@@ -113,15 +125,32 @@ async function startWorld(mode: "memory" | "redis", nodeArgs: string[], appEnv: 
   const { pat } = forge.createUser("alice", { pat: true });
   forge.setPermission(repo, "alice", "write");
   const prefix = testPrefix("bot-e2e");
-  const env: Record<string, string> = { LOG_LEVEL: "warn", ...appEnv };
-  if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
-  const app = await spawnServe(forge, creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
-    await forge.stop();
-    throw e;
-  });
-  forge.setWebhookUrl(app.webhookUrl);
   const temp = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-"));
+  const env: Record<string, string> = {
+    LOG_LEVEL: "warn",
+    PORCHLIGHT_CACHE_DIR: join(temp, "cache"),
+    // the package's resources and the file the run adds (the default limit is 10,000)
+    PORCHLIGHT_MAX_PACKAGE_RESOURCES: String(Math.max(10_000, resources + 100)),
+    ...appEnv,
+  };
+  if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
+  const spawnApp = async () => {
+    const app = await spawnServe(forge, creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
+      await forge.stop();
+      throw e;
+    });
+    forge.setWebhookUrl(app.webhookUrl);
+    return app;
+  };
+  let app = await spawnApp();
+  const stopApp = async () => {
+    forge.setWebhookUrl(null);
+    const exited = new Promise((r) => app.child.once("exit", r));
+    app.child.kill("SIGTERM");
+    await exited;
+  };
   const dir = join(temp, "alice");
+  const warmDir = join(temp, "alice-warm");
   const u = new URL(forge.cloneUrl(repo));
   u.username = "alice";
   u.password = pat as string;
@@ -133,18 +162,33 @@ async function startWorld(mode: "memory" | "redis", nodeArgs: string[], appEnv: 
     GIT_COMMITTER_EMAIL: "alice@x",
   };
   await run("git", ["clone", "--quiet", u.toString(), dir], { env: genv });
-  const git = async (...args: string[]) =>
-    (await run("git", args, { cwd: dir, env: genv, maxBuffer: 64 << 20 })).stdout.trim();
-  const stop = async () => {
-    forge.setWebhookUrl(null);
-    const exited = new Promise((r) => app.child.once("exit", r));
-    app.child.kill("SIGTERM");
-    await exited;
-    await forge.stop();
-    rmSync(temp, { recursive: true, force: true });
-    if (mode === "redis") await dropPrefix(prefix);
-  };
-  return { forge, app, dir, temp, git, stop } satisfies World;
+  await run("git", ["clone", "--quiet", u.toString(), warmDir], { env: genv });
+  const gitIn =
+    (cwd: string) =>
+    async (...args: string[]) =>
+      (await run("git", args, { cwd, env: genv, maxBuffer: 64 << 20 })).stdout.trim();
+  const world = {
+    forge,
+    get app() {
+      return app;
+    },
+    dir,
+    temp,
+    git: gitIn(dir),
+    warmGit: gitIn(warmDir),
+    warmDir,
+    restart: async () => {
+      await stopApp();
+      app = await spawnApp();
+    },
+    stop: async () => {
+      await stopApp();
+      await forge.stop();
+      rmSync(temp, { recursive: true, force: true });
+      if (mode === "redis") await dropPrefix(prefix);
+    },
+  } satisfies World;
+  return world;
 }
 
 function write(dir: string, files: ReadonlyMap<string, Buffer | string>): void {
@@ -222,8 +266,13 @@ async function measure(w: World, edit: () => void): Promise<Measured> {
   }
   const self = cpu1.self - cpu0.self;
   const children = cpu1.children - cpu0.children;
+  const check = w.forge.core.store.data.checkRuns.find(
+    (r) => r.headSha === sha && r.name === "porchlight/render" && r.status === "completed",
+  );
+  const committed = mine.some((e) => e.path.endsWith("/git-receive-pack"));
   return {
     row: {
+      outcome: `${check?.conclusion ?? "none"}${committed ? " + commit" : ""}`,
       wallS: round(wallS, 2),
       appCpuS: round(self + children, 2),
       gitCpuS: round(children, 2),
@@ -242,56 +291,122 @@ async function measure(w: World, edit: () => void): Promise<Measured> {
 
 const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 
-/** The pushes of one run: first push, then edits, each measured; `onEdit` sees the one-file edit. */
+/** A push of the sequence: its name, and what it changes in the person's checkout (`dir`: the package). */
+interface Step {
+  push: string;
+  edit: (dir: string) => void;
+  /** Restart the app first (a deployment's restart: the same cache directory). */
+  restart?: boolean;
+}
+
+/** Changes the first `value:` of file `file` (a value no function touches) to `to`. */
+function editValue(dir: string, file: string, to: string): void {
+  const path = join(dir, file);
+  writeFileSync(path, readFileSync(path, "utf8").replace(/value: "?[a-z0-9-]+"?/, `value: "${to}"`));
+}
+
+/**
+ * The pushes a person makes to a draft of a large package, each after the one before (issue #52): the
+ * first push (the bot commits the render), edits the render writes nothing back for, a change outside
+ * the package, edits the render writes back (the bot commits again), several files at once, a file
+ * added and one removed, and an edit after the app restarted.
+ */
+function steps(resources: number): Step[] {
+  const pkg = generatePackage(resources, builtinPipeline());
+  // The resource files (of the root package and its subpackages), in the order the generator made them.
+  const files = [...pkg.keys()].filter((p) => /(^|\/)app-\d+\.yaml$/.test(p));
+  const at = (i: number) => files[i % files.length]!;
+  let n = 0;
+  const value = (dir: string, file = 0) => editValue(dir, at(file), `edit-${++n}`);
+  return [
+    { push: "first push", edit: (dir) => write(dir, pkg) },
+    { push: "one file edited (after the bot's commit)", edit: (dir) => value(dir) },
+    { push: "one file edited again", edit: (dir) => value(dir) },
+    { push: "and again", edit: (dir) => value(dir, 3) },
+    {
+      push: "change outside the package",
+      edit: (dir) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`),
+    },
+    { push: "one file edited (after a push outside)", edit: (dir) => value(dir) },
+    {
+      push: "one file edited, the render writes back (a comment at its end)",
+      edit: (dir) =>
+        writeFileSync(join(dir, at(6)), `${readFileSync(join(dir, at(6)), "utf8")}# note ${++n}\n`),
+    },
+    { push: "one file edited (after that bot commit)", edit: (dir) => value(dir) },
+    {
+      push: "one file edited, the render writes back (a field a function sets)",
+      edit: (dir) => {
+        const path = join(dir, at(9));
+        writeFileSync(path, readFileSync(path, "utf8").replace(/\n {2}namespace: \S+\n/, "\n"));
+      },
+    },
+    { push: "one file edited (after that bot commit, again)", edit: (dir) => value(dir) },
+    {
+      push: "five files edited at once",
+      edit: (dir) => {
+        for (const f of [12, 25, 38, 51, 64]) value(dir, f);
+      },
+    },
+    {
+      push: "a file added",
+      edit: (dir) =>
+        writeFileSync(
+          join(dir, "added.yaml"),
+          `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: added\ndata:\n  value: "1"\n`,
+        ),
+    },
+    { push: "a file removed", edit: (dir) => rmSync(join(dir, at(15))) },
+    { push: "one file edited (after a restart)", edit: (dir) => value(dir), restart: true },
+    { push: "one file edited (after a restart, again)", edit: (dir) => value(dir) },
+  ];
+}
+
+/**
+ * Warms the app up (modules loaded, code compiled) on a small package of another draft, pushed from the
+ * person's other checkout, then an edit of it after the bot's commit: the code a one-file push runs has
+ * run once (a bot that has served for a while), so the first measured edit is not also the first
+ * compile of that code.
+ */
+async function warmUp(w: World, round: number): Promise<void> {
+  const branch = `drafts/warm/w${round}`;
+  const warm = generatePackage(30, builtinPipeline());
+  await w.warmGit("checkout", "--quiet", "-B", `warm${round}`, "origin/main");
+  write(w.warmDir, new Map([...warm].map(([p, b]) => [`warm/${p}`, b])));
+  await w.warmGit("add", "-A");
+  await w.warmGit("commit", "--quiet", "-m", "warm");
+  await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+  await quiet(w);
+  await w.warmGit("fetch", "--quiet", "origin", branch);
+  await w.warmGit("reset", "--quiet", "--hard", "FETCH_HEAD");
+  editValue(join(w.warmDir, "warm"), "app-0.yaml", "warm-1");
+  await w.warmGit("commit", "--quiet", "-am", "warm edit");
+  await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+  await quiet(w);
+}
+
+/** The pushes of one run (steps), each measured; `onPush` sees each. */
 async function pushes(
   w: World,
   resources: number,
   onPush?: (push: string, m: Measured) => void,
 ): Promise<{ push: string; m: Measured }[]> {
   const out: { push: string; m: Measured }[] = [];
-  // Warm the app up (modules loaded, code compiled) on a small package of another draft.
-  const warm = generatePackage(30, builtinPipeline());
-  write(w.dir, new Map([...warm].map(([p, b]) => [`warm/${p}`, b])));
-  await w.git("add", "-A");
-  await w.git("commit", "--quiet", "-m", "warm");
-  await w.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/warm/w");
-  await quiet(w);
-  // And an edit of it after the bot's commit: the code a one-file push runs has run once (a bot that
-  // has served for a while), so the first measured edit is not also the first compile of that code.
-  await w.git("fetch", "--quiet", "origin", "drafts/warm/w");
-  await w.git("reset", "--quiet", "--hard", "FETCH_HEAD");
-  const warmFile = join(w.dir, "warm", "app-0.yaml");
-  writeFileSync(warmFile, readFileSync(warmFile, "utf8").replace(/value: "?[a-z0-9-]+"?/, 'value: "warm-1"'));
-  await w.git("commit", "--quiet", "-am", "warm edit");
-  await w.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/warm/w");
-  await w.git("checkout", "--quiet", "-b", "bench", "origin/main");
-  await quiet(w);
-
-  const pkg = generatePackage(resources, builtinPipeline());
-  out.push({
-    push: "first push",
-    m: await measure(w, () => write(w.dir, new Map([...pkg].map(([p, b]) => [`${PKG}/${p}`, b])))),
-  });
-  const pull = async () => {
+  await warmUp(w, 0);
+  const pkgDir = join(w.dir, PKG);
+  for (const step of steps(resources)) {
+    if (step.restart) {
+      await quiet(w);
+      await w.restart();
+      await warmUp(w, 1);
+    }
+    const m = await measure(w, () => step.edit(pkgDir));
+    out.push({ push: step.push, m });
+    onPush?.(step.push, m);
+    // The bot may have committed the render: the person pulls it before the next edit.
     await w.git("fetch", "--quiet", "origin", BRANCH);
     await w.git("reset", "--quiet", "--hard", "FETCH_HEAD");
-  };
-  await pull();
-  const edit = (n: number) => () => {
-    const path = join(w.dir, PKG, "app-0.yaml");
-    const text = readFileSync(path, "utf8");
-    writeFileSync(path, text.replace(/value: "?[a-z0-9-]+"?/, `value: "edit-${n}"`));
-  };
-  const first = await measure(w, edit(1));
-  out.push({ push: "one file edited", m: first });
-  await pull();
-  out.push({ push: "one file edited again", m: await measure(w, edit(2)) });
-  await pull();
-  out.push({
-    push: "change outside the package",
-    m: await measure(w, () => writeFileSync(join(w.dir, "README.md"), `# blueprints ${Date.now()}\n`)),
-  });
-  for (const { push, m } of out) onPush?.(push, m);
+  }
   return out;
 }
 
@@ -323,7 +438,7 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const routes: string[] = [];
   for (const mode of modes) {
     for (const resources of sizes) {
-      const w = await startWorld(mode, nodeArgs, appEnv);
+      const w = await startWorld(mode, nodeArgs, appEnv, resources);
       try {
         for (const { push, m } of await pushes(w, resources)) {
           rows.push({ mode, resources, push, ...m.row });
@@ -348,7 +463,7 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
 /** The app under `--cpu-prof` through the same pushes; the one-file edit's samples, broken down. */
 async function profileEdit(resources: number, appEnv: Record<string, string>): Promise<void> {
   const profDir = mkdtempSync(join(tmpdir(), "porchlight-bot-prof-"));
-  const w = await startWorld("memory", ["--cpu-prof", `--cpu-prof-dir=${profDir}`], appEnv);
+  const w = await startWorld("memory", ["--cpu-prof", `--cpu-prof-dir=${profDir}`], appEnv, resources);
   const windows = new Map<string, [number, number]>();
   try {
     await pushes(w, resources, (push, m) => {
@@ -357,20 +472,26 @@ async function profileEdit(resources: number, appEnv: Record<string, string>): P
   } finally {
     await w.stop();
   }
-  const file = readdirSync(profDir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) {
+  // One profile a thread: the app's main thread and its render threads (src/jobs/bounded), both apps'
+  // when the run restarts it.
+  const files = readdirSync(profDir).filter((f) => f.endsWith(".cpuprofile"));
+  if (files.length === 0) {
     console.log("no CPU profile was written");
     return;
   }
-  const profile = JSON.parse(readFileSync(join(profDir, file), "utf8")) as CpuProfile;
+  const profiles = files.map((f) => JSON.parse(readFileSync(join(profDir, f), "utf8")) as CpuProfile);
   for (const [push, window] of windows) {
-    if (push === "first push") continue;
-    console.log(
-      `\nwhere the app's CPU goes: ${push}, ${resources.toLocaleString("en-US")} resources (node --cpu-prof, the app's main thread; git processes apart)`,
-    );
-    console.log(profileBreakdown(profile, window));
+    for (const [i, profile] of profiles.entries()) {
+      if (profile.endTime < window[0] || profile.startTime > window[1]) continue;
+      const text = profileBreakdown(profile, window);
+      if (/^ {2}0 ms/.test(text)) continue;
+      console.log(
+        `\nwhere the app's CPU goes: ${push}, ${resources.toLocaleString("en-US")} resources (node --cpu-prof, thread ${files[i]}; git processes apart)`,
+      );
+      console.log(text);
+    }
   }
-  if (process.env.BOT_E2E_KEEP_PROFILE) console.log(`profile kept: ${join(profDir, file)}`);
+  if (process.env.BOT_E2E_KEEP_PROFILE) console.log(`profiles kept: ${profDir}`);
   else rmSync(profDir, { recursive: true, force: true });
 }
 

@@ -155,7 +155,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       : log.error({ err, repo: `${event.repo.owner}/${event.repo.repo}` }, "a fan-out request failed"),
   );
   const { probot, pacing } = appProbot(opts, log, metrics);
-  const cacheDir = opts.cacheDir ?? mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  // PORCHLIGHT_CACHE_DIR kept across restarts keeps the cache clones and the renderers' journal
+  const cacheDir =
+    opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
@@ -168,7 +170,11 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const allow = opts.baseUrl ? [endpointOf(opts.baseUrl)] : [];
   const work =
     opts.packageWork && !opts.renderer
-      ? new BoundedWork(opts.packageWork, { env: { ...process.env }, allow })
+      ? new BoundedWork(opts.packageWork, {
+          env: { ...process.env },
+          allow,
+          journalDir: join(cacheDir, "renders"),
+        })
       : undefined;
   const bounded = work && new BoundedRenderer(work);
   const { renderer, mirror } = operatorServicesFromEnv(process.env, {

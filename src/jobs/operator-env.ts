@@ -49,7 +49,13 @@ export function operatorServicesFromEnv(
  */
 export function kptRendererFromEnv(
   env: NodeJS.ProcessEnv,
-  opts: { allow?: readonly string[]; policy?: EgressPolicy; run?: RunOptions } = {},
+  opts: {
+    allow?: readonly string[];
+    policy?: EgressPolicy;
+    run?: RunOptions;
+    /** Where the renderer journals what it keeps (a restart renders as before); none: memory only. */
+    journalDir?: string;
+  } = {},
 ): KptRenderer {
   const policy = opts.policy ?? egressPolicyFromEnv(env, opts.allow);
   return new KptRenderer(
@@ -59,5 +65,6 @@ export function kptRendererFromEnv(
     undefined,
     undefined,
     imageEgressCheck(policy),
+    opts.journalDir,
   );
 }

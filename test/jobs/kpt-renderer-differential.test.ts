@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
@@ -700,5 +703,69 @@ describe("the bot's renderer over a package whose functions run by item", () => 
     // Five resource files: web, api, jobs/cron, local and db/db.
     expect(after.filesReused - before.filesReused).toBe(4);
     expect(after.filesRead + after.filesParsed - before.filesRead - before.filesParsed).toBe(1);
+  });
+});
+
+describe("the bot's renderer after a restart (its kept work journaled in the cache directory)", () => {
+  const journaled = (dir: string) =>
+    new KptRenderer(undefined, undefined, true, undefined, undefined, undefined, dir);
+  const editApi = (tree: FileTree, port: string): FileTree => {
+    const pushed: FileTree = new Map(tree);
+    put(pushed, "api.yaml", text(tree, "api.yaml").replace(/--port=\d+/, `--port=${port}`));
+    return pushed;
+  };
+
+  it("renders a one-file push from what the renderer before the restart kept: that file read, the same answer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-journal-"));
+    try {
+      const before = journaled(dir);
+      const rendered = (await before.render(byItemDraft(), BUILTIN)).tree;
+      await before.render(rendered, BUILTIN);
+      // The app restarts: a renderer that remembers nothing in memory, the same directory.
+      const after = journaled(dir);
+      const pushed = editApi(rendered, "9090");
+      const result = await after.render(pushed, BUILTIN);
+      expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
+      expect(after.stats.journalBytesRead).toBeGreaterThan(0);
+      // Five resource files: the four unchanged ones kept, the changed one read and rendered.
+      expect(after.stats.filesReused).toBe(4);
+      expect(after.stats.filesRead + after.stats.filesParsed).toBe(1);
+      expect(after.stats.placesFound).toBeLessThan(before.stats.placesFound);
+      // And restarted again: the journal the second renderer wrote serves the third.
+      const third = journaled(dir);
+      const again = editApi(result.tree, "7070");
+      expect(answer(await third.render(again, BUILTIN))).toEqual(
+        answer(await wholeRenderer().render(again, BUILTIN)),
+      );
+      expect(third.stats.filesReused).toBe(4);
+      // Journals of renderers before the last restart are let go of once their entries are written again.
+      expect(readdirSync(dir).filter((n) => n.endsWith(".journal"))).toHaveLength(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("renders as before from a journal cut short by a crash, or from none it can read", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-journal-"));
+    try {
+      const before = journaled(dir);
+      const rendered = (await before.render(byItemDraft(), BUILTIN)).tree;
+      await before.render(rendered, BUILTIN);
+      await before.render(editApi(rendered, "8181"), BUILTIN);
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        writeFileSync(path, readFileSync(path).subarray(0, readFileSync(path).length - 7));
+      }
+      const pushed = editApi(rendered, "9090");
+      const whole = answer(await wholeRenderer().render(pushed, BUILTIN));
+      expect(answer(await journaled(dir).render(pushed, BUILTIN))).toEqual(whole);
+      writeFileSync(join(dir, "garbage.journal"), "not a journal");
+      expect(answer(await journaled(dir).render(pushed, BUILTIN))).toEqual(whole);
+      // A directory that cannot be made (a file stands there): memory only, the same answer.
+      writeFileSync(join(dir, "file"), "");
+      expect(answer(await journaled(join(dir, "file", "renders")).render(pushed, BUILTIN))).toEqual(whole);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
@@ -84,7 +87,7 @@ const EDITS: Edit[] = [
     }),
   ],
   [
-    "ends a file with a comment line (kyaml moves it: rendered whole)",
+    "ends a file with a comment line (kyaml moves it)",
     (f) => ({ [`${PKG}/app-5.yaml`]: `${f[`${PKG}/app-5.yaml`]}# note\n` }),
   ],
   [
@@ -108,32 +111,40 @@ class GitLikeRepo extends FakeRepo {
 /** A renderer that keeps nothing between renders: every render is a cold, whole render. */
 const cold = () => new KptRenderer(undefined, undefined, true, new ParseCache(), null);
 
+/** The app's renderer, journaling what it keeps in `dir` (a restart's renderer reads it back). */
+const journaled = (dir: string) =>
+  new KptRenderer(undefined, undefined, true, undefined, undefined, undefined, dir);
+
+/** Two drafts, the same pushes: one rendered by `warm()` (which a test may replace: a restart), one cold. */
+function twins(warm: () => KptRenderer) {
+  const warmRepo = new GitLikeRepo();
+  const coldRepo = new GitLikeRepo();
+  for (const repo of [warmRepo, coldRepo]) {
+    repo.commit("main", { "README.md": "hi\n" });
+    repo.branch(BRANCH, "main");
+  }
+  const push = (files: Record<string, string | null>) => {
+    warmRepo.commit(BRANCH, files);
+    coldRepo.commit(BRANCH, files);
+  };
+  const renderBoth = async (name: string) => {
+    const a = await renderDraft({ ...jobContext(warmRepo), renderer: warm() }, { branch: BRANCH });
+    const b = await renderDraft({ ...jobContext(coldRepo), renderer: cold() }, { branch: BRANCH });
+    expect(a.kind, name).toBe(b.kind);
+    expect(warmRepo.files(BRANCH, PKG), `${name}: the committed bytes`).toEqual(coldRepo.files(BRANCH, PKG));
+    const check = (repo: FakeRepo, sha: string) =>
+      repo.runsOn(sha, "porchlight/render").map((r) => ({ ...r, id: 0, headSha: "" }));
+    const [ha, hb] = [warmRepo.resolve(BRANCH), coldRepo.resolve(BRANCH)];
+    expect(check(warmRepo, ha), `${name}: the check`).toEqual(check(coldRepo, hb));
+    return a.kind;
+  };
+  return { warmRepo, push, renderBoth };
+}
+
 describe("the bot's render of each push, from what it kept, against a cold render", () => {
   it("commits the same bytes and writes the same check as a renderer that kept nothing, push after push", async () => {
-    const warmRepo = new GitLikeRepo();
-    const coldRepo = new GitLikeRepo();
     const warm = new KptRenderer();
-    for (const repo of [warmRepo, coldRepo]) {
-      repo.commit("main", { "README.md": "hi\n" });
-      repo.branch(BRANCH, "main");
-    }
-    const push = (files: Record<string, string | null>) => {
-      warmRepo.commit(BRANCH, files);
-      coldRepo.commit(BRANCH, files);
-    };
-    const renderBoth = async (name: string) => {
-      const a = await renderDraft({ ...jobContext(warmRepo), renderer: warm }, { branch: BRANCH });
-      const b = await renderDraft({ ...jobContext(coldRepo), renderer: cold() }, { branch: BRANCH });
-      expect(a.kind, name).toBe(b.kind);
-      expect(warmRepo.files(BRANCH, PKG), `${name}: the committed bytes`).toEqual(
-        coldRepo.files(BRANCH, PKG),
-      );
-      const check = (repo: FakeRepo, sha: string) =>
-        repo.runsOn(sha, "porchlight/render").map((r) => ({ ...r, id: 0, headSha: "" }));
-      const [ha, hb] = [warmRepo.resolve(BRANCH), coldRepo.resolve(BRANCH)];
-      expect(check(warmRepo, ha), `${name}: the check`).toEqual(check(coldRepo, hb));
-      return a.kind;
-    };
+    const { warmRepo, push, renderBoth } = twins(() => warm);
 
     push(initialFiles());
     expect(await renderBoth("the first push")).toBe("pushed");
@@ -151,12 +162,108 @@ describe("the bot's render of each push, from what it kept, against a cold rende
       "changes outside the package: clean",
       "changes the Kptfile's pipeline: pushed",
       "adds a step to the Kptfile's pipeline: pushed",
-      "ends a file with a comment line (kyaml moves it: rendered whole): pushed",
+      "ends a file with a comment line (kyaml moves it): pushed",
       "removes that comment line: clean",
       "edits one file after the pipeline changed: clean",
     ]);
     // The warm renderer answered from what it kept: files reused, not every file rendered again.
     expect(warm.stats.filesReused).toBeGreaterThan(before.filesReused);
     expect(warm.stats.unchanged).toBeGreaterThan(before.unchanged);
+  });
+});
+
+/**
+ * The pushes a person makes to a draft, in the order a day brings them (issue #52), each after the
+ * one before: every one answered from what the renderer kept, never by rendering every file again.
+ */
+const DAY: (Edit | "restart")[] = [
+  ["edits one file", (f) => ({ [`${PKG}/app-1.yaml`]: f[`${PKG}/app-1.yaml`]!.replace('"1"', '"one"') })],
+  ["changes outside the package", () => ({ "README.md": "edited\n" })],
+  [
+    "edits one file after a push outside",
+    (f) => ({ [`${PKG}/app-2.yaml`]: f[`${PKG}/app-2.yaml`]!.replace('"2"', '"two"') }),
+  ],
+  [
+    "ends a file with a comment line",
+    (f) => ({ [`${PKG}/app-5.yaml`]: `${f[`${PKG}/app-5.yaml`]}# note\n` }),
+  ],
+  [
+    "edits one file after that render commit",
+    (f) => ({ [`${PKG}/app-1.yaml`]: f[`${PKG}/app-1.yaml`]!.replace('"one"', '"uno"') }),
+  ],
+  [
+    "removes a field a function sets",
+    (f) => ({ [`${PKG}/app-7.yaml`]: f[`${PKG}/app-7.yaml`]!.replace(/\n {2}namespace: web\n/, "\n") }),
+  ],
+  [
+    "edits one file after that render commit too",
+    (f) => ({ [`${PKG}/app-8.yaml`]: f[`${PKG}/app-8.yaml`]!.replace('"8"', '"eight"') }),
+  ],
+  [
+    "edits three files at once",
+    (f) =>
+      Object.fromEntries(
+        ["app-2.yaml", "app-10.yaml", "db/app-3.yaml"].map((p) => [
+          `${PKG}/${p}`,
+          f[`${PKG}/${p}`]!.replace(/value: "[^"]*"/, 'value: "x"'),
+        ]),
+      ),
+  ],
+  ["adds a file at the end of the list", () => ({ [`${PKG}/zz.yaml`]: configMap("zz", "z") })],
+  ["removes a file", () => ({ [`${PKG}/app-4.yaml`]: null })],
+  "restart",
+  [
+    "edits one file after a restart",
+    (f) => ({ [`${PKG}/app-8.yaml`]: f[`${PKG}/app-8.yaml`]!.replace('"eight"', '"ocho"') }),
+  ],
+  [
+    "edits one file after a restart, again",
+    (f) => ({ [`${PKG}/app-1.yaml`]: f[`${PKG}/app-1.yaml`]!.replace('"uno"', '"eins"') }),
+  ],
+];
+
+describe("a day of pushes to a draft, through the bot's render job, against a cold render", () => {
+  it("commits the same bytes and writes the same check, rendering only what each push changed, across a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-day-"));
+    try {
+      let warm = journaled(dir);
+      const { warmRepo, push, renderBoth } = twins(() => warm);
+      push(initialFiles());
+      expect(await renderBoth("the first push")).toBe("pushed");
+      const kinds: string[] = [];
+      for (const step of DAY) {
+        if (step === "restart") {
+          warm = journaled(dir);
+          continue;
+        }
+        const [name, change] = step;
+        push(change(warmRepo.files(BRANCH)));
+        const before = warm.stats;
+        const kind = await renderBoth(name);
+        kinds.push(`${name}: ${kind}`);
+        // From what it kept: the files not changed reused (or the whole tree known), never all rendered again.
+        const after = warm.stats;
+        const reused = after.filesReused - before.filesReused + (after.unchanged - before.unchanged);
+        expect(reused, `${name}: answered from what the renderer kept`).toBeGreaterThan(0);
+        expect(after.filesRendered - before.filesRendered, `${name}: files rendered`).toBeLessThan(8);
+      }
+      expect(kinds).toEqual([
+        "edits one file: clean",
+        "changes outside the package: clean",
+        "edits one file after a push outside: clean",
+        "ends a file with a comment line: pushed",
+        "edits one file after that render commit: clean",
+        "removes a field a function sets: pushed",
+        "edits one file after that render commit too: clean",
+        "edits three files at once: clean",
+        "adds a file at the end of the list: pushed",
+        "removes a file: clean",
+        "edits one file after a restart: clean",
+        "edits one file after a restart, again: clean",
+      ]);
+      expect(warm.stats.journalBytesRead).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -20,6 +20,7 @@ const abort = new AbortController();
 const renderer = kptRendererFromEnv(setup.env, {
   allow: setup.allow,
   run: { ...DEFAULT_RUN_OPTIONS, signal: abort.signal },
+  ...(setup.journalDir ? { journalDir: setup.journalDir } : {}),
 });
 
 /** The answer to one request and the buffers it moves back. */

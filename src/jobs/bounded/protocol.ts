@@ -52,6 +52,8 @@ export interface WorkerSetup {
   env: Record<string, string | undefined>;
   /** Endpoints the egress policy allows besides PORCHLIGHT_EGRESS_ALLOW. */
   allow: readonly string[];
+  /** Where the renderers journal what they keep (a restarted app renders as before); none: memory only. */
+  journalDir?: string;
 }
 
 /** An error as it crosses back: the errors callers tell apart keep their class. */

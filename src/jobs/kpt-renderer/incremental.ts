@@ -29,7 +29,7 @@ const PLACE_KEYS = [
 ];
 
 /** One resource file's part of a render of its package: what the file became, and what its resources reported. */
-interface FileWork {
+export interface FileWork {
   /** The file after the render: the same bytes as before, other bytes, or none (the file goes). */
   out: "same" | Buffer | null;
   /** Its documents (counted against maxResources). */
@@ -63,9 +63,36 @@ export class FileWorkMemo {
   }
 
   set(key: string, work: FileWork): void {
-    if (work.size <= this.maxBytes) this.entries.set(key, work);
-    else this.entries.delete(key);
+    if (work.size <= this.maxBytes) {
+      this.entries.set(key, work);
+      if (this.journaled) this.fresh.push([key, work]);
+    } else this.entries.delete(key);
   }
+
+  /** Whether entries kept are noted for takeFresh (a renderer with a RenderJournal drains them). */
+  journaled = false;
+
+  /** Entries kept since the last call (for a RenderJournal), in the order they were kept. */
+  takeFresh(): [string, FileWork][] {
+    return this.fresh.splice(0);
+  }
+
+  /** Puts back entries a RenderJournal read (earlier entries first: the last is the most recently used). */
+  restore(entries: readonly [string, FileWork][]): void {
+    for (const [key, work] of entries) if (work.size <= this.maxBytes) this.entries.set(key, work);
+  }
+
+  /** Every entry, least recently used first. */
+  kept(): [string, FileWork][] {
+    const out: [string, FileWork][] = [];
+    for (const key of this.entries.rkeys()) {
+      const value = this.entries.peek(key);
+      if (value) out.push([key, value]);
+    }
+    return out;
+  }
+
+  private readonly fresh: [string, FileWork][] = [];
 
   /** What the kept files are counted at. */
   get size(): number {

@@ -10,8 +10,9 @@ import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
-import { FileWorkMemo, renderByFile } from "./incremental.js";
-import { PlaceMemo, resultPlacer } from "./locate.js";
+import { type FileWork, FileWorkMemo, renderByFile } from "./incremental.js";
+import { PlaceMemo, type ResultPlace, resultPlacer } from "./locate.js";
+import { RenderJournal } from "./render-journal.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
@@ -46,6 +47,8 @@ export interface RendererStats {
   placesFound: number;
   /** Findings placed from an earlier render's placement: the files they may be in did not change. */
   placesRemembered: number;
+  /** Bytes of kept work read back from the journal at the first render (a restarted app's). */
+  journalBytesRead: number;
 }
 
 /**
@@ -83,10 +86,19 @@ export class KptRenderer implements Renderer {
     fileWork: FileWorkMemo | null = new FileWorkMemo(),
     /** Why a container function's image may not be pulled (the operator's egress policy), or undefined. */
     private readonly imageCheck?: (image: string) => Promise<string | undefined>,
+    /** Where the kept work is journaled (RenderJournal), for a restarted app to render as before; none: kept in memory only. */
+    journalDir?: string,
   ) {
     this.parses = parseCache;
     this.files = fileWork;
+    this.journal = journalDir === undefined ? undefined : new RenderJournal(journalDir);
+    if (this.journal) {
+      this.places.journaled = true;
+      if (this.files) this.files.journaled = true;
+    }
   }
+
+  private readonly journal: RenderJournal<FileWork, ResultPlace> | undefined;
 
   get stats(): RendererStats {
     return {
@@ -97,10 +109,20 @@ export class KptRenderer implements Renderer {
       filesRendered: this.files?.rendered ?? 0,
       placesFound: this.places.found,
       placesRemembered: this.places.remembered,
+      journalBytesRead: this.journal?.loadedBytes ?? 0,
     };
   }
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
+    this.readJournal();
+    try {
+      return await this.renderTree(tree, options);
+    } finally {
+      this.writeJournal();
+    }
+  }
+
+  private async renderTree(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     this.counts.renders++;
     const shas = new Map<string, string>();
     for (const [path, bytes] of tree) shas.set(path, options.blobIds?.get(path) ?? blobSha(bytes));
@@ -134,7 +156,31 @@ export class KptRenderer implements Renderer {
     const input = validationTree(tree, guardrails, configs);
     const outcome = await render(input, "", { ...this.env(options), writeFiles: false });
     this.counts.functionsRun += outcome.records.length;
-    return { ...this.result(tree, outcome), tree };
+    const result = { ...this.result(tree, outcome), tree };
+    this.writeJournal();
+    return result;
+  }
+
+  /** At the first render: what earlier renderers kept (a restart's), read back from the journal. */
+  private readJournal(): void {
+    if (!this.journal) return;
+    const read = this.journal.load();
+    if (read.files.length > 0) this.files?.restore(read.files);
+    if (read.places.length > 0) this.places.restore(read.places);
+    if (this.journal.wantsCompaction) this.compactJournal();
+  }
+
+  /** What the last render newly kept, appended to the journal. */
+  private writeJournal(): void {
+    if (!this.journal) return;
+    this.journal.append({ files: this.files?.takeFresh() ?? [], places: this.places.takeFresh() });
+    if (this.journal.wantsCompaction) this.compactJournal();
+  }
+
+  private compactJournal(): void {
+    this.files?.takeFresh();
+    this.places.takeFresh();
+    this.journal?.compact({ files: this.files?.kept() ?? [], places: this.places.kept() });
   }
 
   runtimesNeeded(tree: FileTree): Runtime[] {

@@ -53,7 +53,33 @@ export class PlaceMemo {
 
   set(key: string, place: ResultPlace): void {
     this.entries.set(key, { ...place });
+    if (this.journaled) this.fresh.push([key, { ...place }]);
   }
+
+  /** Whether places kept are noted for takeFresh (a renderer with a RenderJournal drains them). */
+  journaled = false;
+
+  /** Places kept since the last call (for a RenderJournal), in the order they were kept. */
+  takeFresh(): [string, ResultPlace][] {
+    return this.fresh.splice(0);
+  }
+
+  /** Puts back places a RenderJournal read (earlier entries first). */
+  restore(entries: readonly [string, ResultPlace][]): void {
+    for (const [key, place] of entries) this.entries.set(key, place);
+  }
+
+  /** Every place, least recently used first. */
+  kept(): [string, ResultPlace][] {
+    const out: [string, ResultPlace][] = [];
+    for (const key of this.entries.rkeys()) {
+      const value = this.entries.peek(key);
+      if (value) out.push([key, value]);
+    }
+    return out;
+  }
+
+  private readonly fresh: [string, ResultPlace][] = [];
 
   get size(): number {
     return this.entries.size;
