@@ -2,6 +2,7 @@ import type { RunOptions } from "../fn/runtime/types.js";
 import { attributionEnabled } from "../kpt/attribution.js";
 import { type EgressPolicy, egressPolicyFromEnv, imageEgressCheck } from "../sources/egress.js";
 import { KptRenderer } from "./kpt-renderer/index.js";
+import { RenderJournal } from "./kpt-renderer/render-journal.js";
 import { type MirrorAccess, mirrorAccessFromEnv } from "./mirror/index.js";
 import type { Renderer } from "./renderer.js";
 
@@ -65,6 +66,6 @@ export function kptRendererFromEnv(
     undefined,
     undefined,
     imageEgressCheck(policy),
-    opts.journalDir,
+    opts.journalDir === undefined ? undefined : new RenderJournal(opts.journalDir),
   );
 }

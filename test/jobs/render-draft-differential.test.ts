@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
+import { RenderJournal } from "../../src/jobs/kpt-renderer/render-journal.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
 import { blobSha, ParseCache } from "../../src/kpt/parse-cache.js";
 import { FakeRepo } from "./fake-repo.js";
@@ -113,7 +114,7 @@ const cold = () => new KptRenderer(undefined, undefined, true, new ParseCache(),
 
 /** The app's renderer, journaling what it keeps in `dir` (a restart's renderer reads it back). */
 const journaled = (dir: string) =>
-  new KptRenderer(undefined, undefined, true, undefined, undefined, undefined, dir);
+  new KptRenderer(undefined, undefined, true, undefined, undefined, undefined, new RenderJournal(dir));
 
 /** Two drafts, the same pushes: one rendered by `warm()` (which a test may replace: a restart), one cold. */
 function twins(warm: () => KptRenderer) {

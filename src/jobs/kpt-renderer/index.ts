@@ -12,7 +12,7 @@ import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { type FileWork, FileWorkMemo, renderByFile } from "./incremental.js";
 import { PlaceMemo, type ResultPlace, resultPlacer } from "./locate.js";
-import { RenderJournal } from "./render-journal.js";
+import type { RenderJournal } from "./render-journal.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
@@ -86,19 +86,16 @@ export class KptRenderer implements Renderer {
     fileWork: FileWorkMemo | null = new FileWorkMemo(),
     /** Why a container function's image may not be pulled (the operator's egress policy), or undefined. */
     private readonly imageCheck?: (image: string) => Promise<string | undefined>,
-    /** Where the kept work is journaled (RenderJournal), for a restarted app to render as before; none: kept in memory only. */
-    journalDir?: string,
+    /** Where the kept work is journaled, for a restarted app to render as before; none: kept in memory only. */
+    private readonly journal?: RenderJournal<FileWork, ResultPlace>,
   ) {
     this.parses = parseCache;
     this.files = fileWork;
-    this.journal = journalDir === undefined ? undefined : new RenderJournal(journalDir);
     if (this.journal) {
       this.places.journaled = true;
       if (this.files) this.files.journaled = true;
     }
   }
-
-  private readonly journal: RenderJournal<FileWork, ResultPlace> | undefined;
 
   get stats(): RendererStats {
     return {

@@ -20,7 +20,7 @@ export interface JournalEntries<F, P> {
   places: [string, P][];
 }
 
-/** A journal grown past this many bytes more than twice what it held when last written whole is written whole again. */
+/** By default, journals whose appends pass what the own one held when last written whole by this many bytes are written whole again. */
 const COMPACT_SLACK = 16 * 1024 * 1024;
 const SUFFIX = ".journal";
 
@@ -29,7 +29,8 @@ const SUFFIX = ".journal";
  * package from what it kept, as before the restart: each renderer (one a worker thread) appends what
  * each render newly kept — a push's few files, their findings' places — to a journal of its own in
  * `dir`, and at its first render reads every journal there (the processes' before it, and the other
- * threads'), then writes what it holds as its own journal and lets go of the journals older than itself.
+ * threads'). Once the journals read and its own appends pass what it holds by `slackBytes`, it writes
+ * what it holds as its own journal and lets go of the journals older than itself.
  * Entries are keyed by content (blob ids, the Kptfiles' bytes): an entry read back is never wrong, only
  * perhaps never used again. A record cut short (a crash mid-write) ends the reading of its journal;
  * a journal that cannot be read or written costs time (a render of what was not read), never a render.
@@ -45,10 +46,15 @@ export class RenderJournal<F, P> {
   private broken = false;
   /** The journals read that are older than this renderer: let go of once it has written what it holds. */
   private stale: string[] = [];
+  private staleBytes = 0;
   /** Bytes read at the first load: what the restarted renderer paid to read. */
   loadedBytes = 0;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    /** How far the journals may grow past what is kept before they are written whole again. */
+    private readonly slackBytes = COMPACT_SLACK,
+  ) {
     this.file = join(dir, `${randomUUID()}${SUFFIX}`);
   }
 
@@ -83,6 +89,7 @@ export class RenderJournal<F, P> {
       }
     }
     this.stale = journals.filter((j) => (j.mtime ?? 0) < this.created).map((j) => j.path);
+    this.staleBytes = this.loadedBytes;
     return out;
   }
 
@@ -103,9 +110,12 @@ export class RenderJournal<F, P> {
     }
   }
 
-  /** Whether the journal has grown enough past what is kept to be written whole again. */
+  /**
+   * Whether the journals have grown enough past what is kept to be written whole again: the own one's
+   * appends and the older journals read (let go of then) past what the own one held when written whole.
+   */
   get wantsCompaction(): boolean {
-    return this.stale.length > 0 || this.appended > this.whole + COMPACT_SLACK;
+    return this.appended + this.staleBytes > this.whole + this.slackBytes;
   }
 
   /** Writes everything kept (`entries`, least recently used first) as the own journal, and lets the stale ones go. */
@@ -130,6 +140,7 @@ export class RenderJournal<F, P> {
       }
     }
     this.stale = [];
+    this.staleBytes = 0;
   }
 }
 
