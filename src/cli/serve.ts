@@ -75,6 +75,9 @@ Environment (both modes):
                                        300000); each runs on a worker thread, so the app keeps serving
   PORCHLIGHT_RENDER_WORKERS            worker threads for that work (default 2)
   PORCHLIGHT_RENDER_MEMORY_MB          a worker thread's heap; past it that work fails (default 4096)
+  PORCHLIGHT_CACHE_DIR                 where the app keeps its cache clones and the renderer's journal;
+                                       kept across restarts, a restart renders as before (default: a new
+                                       temporary directory)
   PORCHLIGHT_ALLOW_EXEC=1              let Kptfiles run exec functions (off by default)
   PORCHLIGHT_ALLOW_CONTAINER=1         let Kptfiles run container functions (off by default)
   PORCHLIGHT_REGISTRY_CREDENTIALS      a YAML file of named registry logins, each for one registry and
