@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
-import { type Forge, startForge } from "@porchlight/forge";
 import { type ServeProcess, spawnServe } from "../test/e2e/serve-child.js";
 import { dropPrefix, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../test/util/redis.js";
 import { type CpuProfile, profileBreakdown } from "./cpu-profile.js";
+import { type ForgeView, forgeApart, forgeHere } from "./forge-view.js";
 import { builtinPipeline } from "./render.js";
 import { generatePackage } from "./render-package.js";
 
@@ -25,6 +25,8 @@ export interface BotE2ERow {
   appCpuS: number;
   /** Of which its git processes (and the small process that starts them). */
   gitCpuS: number;
+  /** The forge's CPU with its git children, when it runs in a process of its own (BOT_E2E_FORGE=apart). */
+  forgeCpuS?: number;
   /** The render check's conclusion on the pushed commit, and "+ commit" when the bot committed the render. */
   outcome: string;
   /** REST calls the app made (its installation token), and git smart-HTTP requests. */
@@ -81,6 +83,12 @@ function appCpu(pid: number): AppCpu {
   return { self: app.self, children };
 }
 
+/** A process's CPU seconds and its children's it waited for. */
+function forgeCpu(pid: number): number {
+  const c = statCpu(pid);
+  return c.self + c.waited;
+}
+
 function resetPeak(pid: number): void {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
@@ -97,12 +105,12 @@ function peakMiB(pid: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface World {
-  forge: Forge;
+  forge: ForgeView;
   app: ServeProcess;
   dir: string;
   temp: string;
-  /** A second checkout of the person's, for the warm-up draft. */
   git(...args: string[]): Promise<string>;
+  /** A second checkout of the person's, for the warm-up drafts. */
   warmGit(...args: string[]): Promise<string>;
   warmDir: string;
   /** Stops the app (SIGTERM) and starts it again with the same settings and cache directory. */
@@ -110,20 +118,17 @@ interface World {
   stop(): Promise<void>;
 }
 
+/**
+ * The forge (in this process, or in one of its own with BOT_E2E_FORGE=apart), the app as a child
+ * process serving it, and the person's two checkouts of the repository.
+ */
 async function startWorld(
   mode: "memory" | "redis",
   nodeArgs: string[],
   appEnv: Record<string, string>,
   resources: number,
 ) {
-  const forge = await startForge();
-  const creds = forge.createApp({ name: "porchlight", owner: "acme" });
-  forge.createUser("acme", { type: "Organization" });
-  const repo = "acme/blueprints";
-  await forge.createRepo(repo, { files: { "README.md": "# blueprints\n" } });
-  forge.createInstallation(creds.appId, "acme");
-  const { pat } = forge.createUser("alice", { pat: true });
-  forge.setPermission(repo, "alice", "write");
+  const forge = process.env.BOT_E2E_FORGE === "apart" ? await forgeApart() : await forgeHere();
   const prefix = testPrefix("bot-e2e");
   const temp = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-"));
   const env: Record<string, string> = {
@@ -135,25 +140,22 @@ async function startWorld(
   };
   if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
   const spawnApp = async () => {
-    const app = await spawnServe(forge, creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
+    const app = await spawnServe(forge, forge.creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
       await forge.stop();
       throw e;
     });
-    forge.setWebhookUrl(app.webhookUrl);
+    await forge.setWebhookUrl(app.webhookUrl);
     return app;
   };
   let app = await spawnApp();
   const stopApp = async () => {
-    forge.setWebhookUrl(null);
+    await forge.setWebhookUrl(null);
     const exited = new Promise((r) => app.child.once("exit", r));
     app.child.kill("SIGTERM");
     await exited;
   };
   const dir = join(temp, "alice");
   const warmDir = join(temp, "alice-warm");
-  const u = new URL(forge.cloneUrl(repo));
-  u.username = "alice";
-  u.password = pat as string;
   const genv = {
     ...process.env,
     GIT_AUTHOR_NAME: "alice",
@@ -161,13 +163,13 @@ async function startWorld(
     GIT_COMMITTER_NAME: "alice",
     GIT_COMMITTER_EMAIL: "alice@x",
   };
-  await run("git", ["clone", "--quiet", u.toString(), dir], { env: genv });
-  await run("git", ["clone", "--quiet", u.toString(), warmDir], { env: genv });
+  await run("git", ["clone", "--quiet", forge.cloneUrl, dir], { env: genv });
+  await run("git", ["clone", "--quiet", forge.cloneUrl, warmDir], { env: genv });
   const gitIn =
     (cwd: string) =>
     async (...args: string[]) =>
       (await run("git", args, { cwd, env: genv, maxBuffer: 64 << 20 })).stdout.trim();
-  const world = {
+  return {
     forge,
     get app() {
       return app;
@@ -188,7 +190,6 @@ async function startWorld(
       if (mode === "redis") await dropPrefix(prefix);
     },
   } satisfies World;
-  return world;
 }
 
 function write(dir: string, files: ReadonlyMap<string, Buffer | string>): void {
@@ -208,20 +209,14 @@ async function quiet(w: World): Promise<void> {
   let cpu = 0;
   let same = 0;
   while (same < 5) {
-    await w.forge.webhooks.idle();
+    await w.forge.idle();
     await sleep(100);
     const c = appCpu(pid);
-    const now = w.forge.requestLog.entries.length;
+    const now = await w.forge.requestCount();
     same = now === requests && c.self + c.children - cpu <= 0.02 ? same + 1 : 0;
     requests = now;
     cpu = c.self + c.children;
   }
-}
-
-function renderDone(w: World, sha: string): boolean {
-  return w.forge.core.store.data.checkRuns.some(
-    (r) => r.headSha === sha && r.name === "porchlight/render" && r.status === "completed",
-  );
 }
 
 interface Measured {
@@ -240,21 +235,26 @@ async function measure(w: World, edit: () => void): Promise<Measured> {
   const sha = await w.git("rev-parse", "HEAD");
   const pid = w.app.child.pid!;
   resetPeak(pid);
-  const from = w.forge.requestLog.entries.length;
+  const from = await w.forge.requestCount();
   const cpu0 = appCpu(pid);
+  const forge0 = w.forge.pid ? forgeCpu(w.forge.pid) : 0;
   const t0 = process.hrtime.bigint();
   await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
-  for (const start = Date.now(); !renderDone(w, sha); await sleep(2)) {
+  const start = Date.now();
+  let conclusion = await w.forge.renderCheck(sha);
+  while (conclusion === undefined) {
     if (w.app.child.exitCode !== null || Date.now() - start > 300_000)
       throw new Error(
         `no porchlight/render on ${sha} (the app's output follows)\n${w.app.output().slice(-4000)}`,
       );
+    await sleep(2);
+    conclusion = await w.forge.renderCheck(sha);
   }
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   await quiet(w);
   const t1 = process.hrtime.bigint();
   const cpu1 = appCpu(pid);
-  const mine = w.forge.requestLog.entries.slice(from).filter((e) => e.installationId !== null);
+  const mine = await w.forge.appRequestsSince(from);
   const byRoute: Record<string, number> = {};
   let git = 0;
   for (const e of mine) {
@@ -266,16 +266,14 @@ async function measure(w: World, edit: () => void): Promise<Measured> {
   }
   const self = cpu1.self - cpu0.self;
   const children = cpu1.children - cpu0.children;
-  const check = w.forge.core.store.data.checkRuns.find(
-    (r) => r.headSha === sha && r.name === "porchlight/render" && r.status === "completed",
-  );
   const committed = mine.some((e) => e.path.endsWith("/git-receive-pack"));
   return {
     row: {
-      outcome: `${check?.conclusion ?? "none"}${committed ? " + commit" : ""}`,
+      outcome: `${conclusion ?? "none"}${committed ? " + commit" : ""}`,
       wallS: round(wallS, 2),
       appCpuS: round(self + children, 2),
       gitCpuS: round(children, 2),
+      ...(w.forge.pid ? { forgeCpuS: round(forgeCpu(w.forge.pid) - forge0, 2) } : {}),
       rest: mine.length - git,
       git,
       peakMiB: peakMiB(pid),
@@ -363,26 +361,32 @@ function steps(resources: number): Step[] {
 }
 
 /**
- * Warms the app up (modules loaded, code compiled) on a small package of another draft, pushed from the
- * person's other checkout, then an edit of it after the bot's commit: the code a one-file push runs has
- * run once (a bot that has served for a while), so the first measured edit is not also the first
- * compile of that code.
+ * Warms the app up (modules loaded, code compiled, both render threads started: src/jobs/bounded) on two
+ * small packages of other drafts, pushed from the person's other checkout, then an edit of each after
+ * the bot's commit: the code a one-file push runs has run (a bot that has served for a while), so the
+ * first measured push is not also the first compile of that code.
  */
-async function warmUp(w: World, round: number): Promise<void> {
-  const branch = `drafts/warm/w${round}`;
-  const warm = generatePackage(30, builtinPipeline());
-  await w.warmGit("checkout", "--quiet", "-B", `warm${round}`, "origin/main");
-  write(w.warmDir, new Map([...warm].map(([p, b]) => [`warm/${p}`, b])));
-  await w.warmGit("add", "-A");
-  await w.warmGit("commit", "--quiet", "-m", "warm");
-  await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
-  await quiet(w);
-  await w.warmGit("fetch", "--quiet", "origin", branch);
-  await w.warmGit("reset", "--quiet", "--hard", "FETCH_HEAD");
-  editValue(join(w.warmDir, "warm"), "app-0.yaml", "warm-1");
-  await w.warmGit("commit", "--quiet", "-am", "warm edit");
-  await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
-  await quiet(w);
+async function warmUp(w: World): Promise<void> {
+  await w.warmGit("checkout", "--quiet", "-B", "warm", "origin/main");
+  // Two shapes (one subpackage, three): two packages, which the app's two render threads take one each.
+  for (const [name, size] of [
+    ["a", 30],
+    ["b", 300],
+  ] as const) {
+    const branch = `drafts/warm-${name}/w`;
+    const warm = generatePackage(size, builtinPipeline());
+    write(w.warmDir, new Map([...warm].map(([p, b]) => [`warm-${name}/${p}`, b])));
+    await w.warmGit("add", "-A");
+    await w.warmGit("commit", "--quiet", "-m", "warm");
+    await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+    await quiet(w);
+    await w.warmGit("fetch", "--quiet", "origin", branch);
+    await w.warmGit("reset", "--quiet", "--hard", "FETCH_HEAD");
+    editValue(join(w.warmDir, `warm-${name}`), "app-0.yaml", "warm-1");
+    await w.warmGit("commit", "--quiet", "-am", "warm edit");
+    await w.warmGit("push", "--quiet", "origin", `HEAD:refs/heads/${branch}`);
+    await quiet(w);
+  }
 }
 
 /** The pushes of one run (steps), each measured; `onPush` sees each. */
@@ -392,13 +396,14 @@ async function pushes(
   onPush?: (push: string, m: Measured) => void,
 ): Promise<{ push: string; m: Measured }[]> {
   const out: { push: string; m: Measured }[] = [];
-  await warmUp(w, 0);
+  await warmUp(w);
   const pkgDir = join(w.dir, PKG);
   for (const step of steps(resources)) {
     if (step.restart) {
+      // Restarted and measured cold: the first push after a restart starts a render thread, compiles
+      // the code it runs and reads back the renderer's journal (PORCHLIGHT_CACHE_DIR).
       await quiet(w);
       await w.restart();
-      await warmUp(w, 1);
     }
     const m = await measure(w, () => step.edit(pkgDir));
     out.push({ push: step.push, m });
@@ -411,17 +416,20 @@ async function pushes(
 }
 
 /**
- * The bot end to end (issue #38): the embedded forge in this process, `porchlight serve` in a child
- * process (in-process queue, and Redis when one answers), a draft of a generated package (five
- * builtins) pushed as a person would: the first push, one file edited (twice), a change outside the
- * package. Per push: wall time from `git push` to a completed `porchlight/render` check, the app's
- * CPU from /proc (its git processes included), REST and git requests, peak memory. Then the app
- * process is profiled (`node --cpu-prof`) through the same pushes at the largest size, and the
- * one-file edit's samples are broken down.
+ * The bot end to end (issues #38, #52): the embedded forge (in this process, or with BOT_E2E_FORGE=apart
+ * in one of its own, as a deployment has GitHub apart from the app), `porchlight serve` in a child
+ * process (in-process queue, and Redis when one answers), a draft of a generated package (five builtins)
+ * pushed as a person would (`steps`: the first push, edits the render writes nothing back for, a change
+ * outside the package, edits the render writes back, several files at once, a file added and one
+ * removed, an edit after the app restarted). Per push: wall time from `git push` to a completed
+ * `porchlight/render` check on the pushed commit, the check's outcome, the app's CPU from /proc (its git
+ * processes included), the forge's when apart, REST and git requests, peak memory. Then the app process
+ * is profiled (`node --cpu-prof`, every thread) through the same pushes at the largest size.
  *
  * BOT_E2E_SIZES (default 1000,10000), BOT_E2E_REDIS=0 skips Redis mode, BOT_E2E_PROFILE=0 skips the
- * profile, BOT_E2E_APP_ENV="K=V,K=V" adds to the app's environment, BOT_E2E_NODE_ARGS="--flag …" to its
- * node's options.
+ * profile (BOT_E2E_PROFILE_ONLY=1 runs the profile alone, BOT_E2E_KEEP_PROFILE=1 keeps its files),
+ * BOT_E2E_FORGE=apart runs the forge in a process of its own, BOT_E2E_APP_ENV="K=V,K=V" adds to the
+ * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options.
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);

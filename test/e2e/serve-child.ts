@@ -21,7 +21,8 @@ export interface ServeProcess {
  * The forge's webhook URL is left to the caller (one app, or a balancer in front of several).
  */
 export async function spawnServe(
-  forge: Forge,
+  /** The forge the app serves as GitHub (its URL is all the app is told). */
+  forge: Pick<Forge, "url">,
   creds: ReturnType<Forge["createApp"]>,
   env: Record<string, string>,
   name = "the app",
