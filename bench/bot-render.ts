@@ -50,10 +50,13 @@ export async function benchBotRender(): Promise<Record<string, number | string>[
   const edited = await step("a push that changes one file", edit(rendered, 1));
   await step("another such push", edit(edited, 2));
   await step("a push outside the package (same files)", edit(edited, 2));
-  // kyaml moves a comment that ends a file other than the list's last: such a file is rendered whole.
+  // kyaml moves a comment that ends a file other than the list's last: the file and each package's last
+  // files are rendered (the list's last item decides what is written of such a comment).
   const commented = new Map(edited);
   const other = [...edited.keys()].filter((p) => p.endsWith(".yaml") && p !== "app-0.yaml").sort()[0]!;
   commented.set(other, Buffer.from(`${edited.get(other)!.toString()}# edited\n`));
-  await step("a push ending a file in a comment (rendered whole)", commented);
+  const withComment = await step("a push ending a file in a comment", commented);
+  await step("its rendered files, pushed by the bot", withComment);
+  await step("a push that changes one file after that", edit(withComment, 3));
   return rows;
 }
