@@ -725,12 +725,18 @@ describe("the bot's renderer after a restart (its kept work journaled in the cac
     return pushed;
   };
 
-  it("renders a one-file push from what the renderer before the restart kept: that file read, the same answer", async () => {
+  /** A renderer journaling in a new directory that rendered the draft and the bot's commit of it. */
+  const afterFirstPush = async () => {
     const dir = mkdtempSync(join(tmpdir(), "porchlight-journal-"));
+    const before = journaled(dir);
+    const rendered = (await before.render(byItemDraft(), BUILTIN)).tree;
+    await before.render(rendered, BUILTIN);
+    return { dir, before, rendered };
+  };
+
+  it("renders a one-file push from what the renderer before the restart kept: that file read, the same answer", async () => {
+    const { dir, before, rendered } = await afterFirstPush();
     try {
-      const before = journaled(dir);
-      const rendered = (await before.render(byItemDraft(), BUILTIN)).tree;
-      await before.render(rendered, BUILTIN);
       // The app restarts: a renderer that remembers nothing in memory, the same directory.
       const after = journaled(dir);
       const pushed = editApi(rendered, "9090");
@@ -764,11 +770,8 @@ describe("the bot's renderer after a restart (its kept work journaled in the cac
   });
 
   it("renders as before from a journal cut short by a crash, or from none it can read", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "porchlight-journal-"));
+    const { dir, before, rendered } = await afterFirstPush();
     try {
-      const before = journaled(dir);
-      const rendered = (await before.render(byItemDraft(), BUILTIN)).tree;
-      await before.render(rendered, BUILTIN);
       await before.render(editApi(rendered, "8181"), BUILTIN);
       for (const name of readdirSync(dir)) {
         const path = join(dir, name);

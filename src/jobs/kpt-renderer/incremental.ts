@@ -12,6 +12,7 @@ import { type FileTree, fileOf } from "../../kpt/tree.js";
 import { isYamlFileName } from "../../kpt/yamlfile.js";
 import { functionConfigOf } from "../../render/fnconfig.js";
 import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
+import { oldestFirst } from "./render-journal.js";
 
 /** The default bound of a FileWorkMemo: what its entries are counted at (see FileWorkMemo). */
 const DEFAULT_FILE_WORK_BYTES = 64 * 1024 * 1024;
@@ -84,12 +85,7 @@ export class FileWorkMemo {
 
   /** Every entry, least recently used first. */
   kept(): [string, FileWork][] {
-    const out: [string, FileWork][] = [];
-    for (const key of this.entries.rkeys()) {
-      const value = this.entries.peek(key);
-      if (value) out.push([key, value]);
-    }
-    return out;
+    return oldestFirst(this.entries);
   }
 
   private readonly fresh: [string, FileWork][] = [];

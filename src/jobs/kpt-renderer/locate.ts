@@ -8,6 +8,7 @@ import { type FileTree, fileOf } from "../../kpt/tree.js";
 import { locate } from "../../kpt/yaml-locate.js";
 import { isYamlFileName, parseYamlFile } from "../../kpt/yamlfile.js";
 import { isInside, packageDirs } from "../packages.js";
+import { oldestFirst } from "./render-journal.js";
 
 /** Where a function result points: a package-relative file and a 1-based line. */
 export interface ResultPlace {
@@ -71,12 +72,7 @@ export class PlaceMemo {
 
   /** Every place, least recently used first. */
   kept(): [string, ResultPlace][] {
-    const out: [string, ResultPlace][] = [];
-    for (const key of this.entries.rkeys()) {
-      const value = this.entries.peek(key);
-      if (value) out.push([key, value]);
-    }
-    return out;
+    return oldestFirst(this.entries);
   }
 
   private readonly fresh: [string, ResultPlace][] = [];

@@ -13,6 +13,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { deserialize, serialize } from "node:v8";
+import type { LRUCache } from "lru-cache";
 
 /** What a journal keeps: the renderer's kept work, each entry under the key it is kept by in memory. */
 export interface JournalEntries<F, P> {
@@ -186,4 +187,14 @@ function isEntries<F, P>(value: unknown): value is JournalEntries<F, P> {
     "places" in value &&
     Array.isArray(value.places)
   );
+}
+
+/** A cache's entries least recently used first (as a journal writes them, so that reading them back keeps the order). */
+export function oldestFirst<V extends {}>(cache: LRUCache<string, V>): [string, V][] {
+  const out: [string, V][] = [];
+  for (const key of cache.rkeys()) {
+    const value = cache.peek(key);
+    if (value) out.push([key, value]);
+  }
+  return out;
 }
