@@ -19,17 +19,11 @@
  * Not in `npm test`: it needs a copy of Porch's repository, which CI does not fetch.
  */
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { startForge } from "@porchlight/forge";
-import { pino } from "pino";
 import { parse, stringify } from "yaml";
-import { TEST_KEY } from "../packages/forge/test/helpers.js";
-import { startAppServer } from "../src/app/server.js";
-import type { CliIO } from "../src/cli/io.js";
-import { main } from "../src/cli/main.js";
+import { type Outcome as StageOutcome, startPorchStage } from "./porch-forge.js";
 
 const run = promisify(execFile);
 const GITEA = "http://gitea.gitea.svc.cluster.local:3000";
@@ -52,12 +46,7 @@ interface TestCase {
   skip?: string;
 }
 
-interface Outcome {
-  ok: boolean;
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+type Outcome = StageOutcome;
 
 /** suite.go's reorderCommandStdout: the first line, then the others sorted, each ending in a line break. */
 function reorderLines(out: string): string {
@@ -136,93 +125,13 @@ async function main_(argv: string[]): Promise<number> {
   const cliDir = join(porch, "test/e2e/cli");
   const testdata = join(cliDir, "testdata");
 
-  const forge = await startForge();
-  const creds = forge.createApp({ name: "porchlight", owner: "nephio", privateKeyPem: TEST_KEY });
-  const app = await startAppServer({
-    appId: creds.appId,
-    privateKey: creds.privateKeyPem,
-    webhookSecret: creds.webhookSecret,
-    baseUrl: forge.apiUrl,
-    port: 0,
-    writeIntervalMs: 0,
-    retryAfterUnitMs: 1,
-    log: pino({ level: process.env.E2E_LOG ?? "silent" }),
-  });
-  forge.setWebhookUrl(app.webhookUrl);
-  const { pat } = forge.createUser("nephio", { pat: true, name: "Nephio" });
-  const token = pat as string;
-  const work = mkdtempSync(join(tmpdir(), "porch-e2e-"));
   // as suite.go prepares it: the directory the cases pull into, emptied once per run
   rmSync("/tmp/porch-e2e", { recursive: true, force: true });
   mkdirSync("/tmp/porch-e2e");
-  const git = (cwd: string, ...args: string[]) =>
-    run("git", ["-c", "user.name=nephio", "-c", "user.email=nephio@example.com", ...args], { cwd });
-
-  // Porch's suite recreates the repository in gitea; here its refs are reset to one fresh commit.
-  await forge.createRepo("nephio/porch-test", { autoInit: true, private: true });
-  const recreatePorchTest = async () => {
-    const url = forge.cloneUrl("nephio/porch-test", token);
-    const dir = mkdtempSync(join(work, "reset-"));
-    await git(dir, "init", "-q", "-b", "main");
-    await git(dir, "commit", "-q", "--allow-empty", "-m", "Initial commit");
-    const refs = (await git(dir, "ls-remote", url)).stdout
-      .split("\n")
-      .map((l) => l.split("\t")[1])
-      .filter((r): r is string => !!r && r !== "HEAD" && r !== "refs/heads/main" && !r.endsWith("^{}"));
-    await git(dir, "push", "-q", "--force", url, "main", ...refs.map((r) => `:${r}`));
-    rmSync(dir, { recursive: true, force: true });
-  };
-  await forge.createRepo("nephio/test-blueprints", { private: true });
-  const bundle = join(porch, "test/pkgs/test-pkgs/test-blueprints.bundle");
-  if (existsSync(bundle)) {
-    const dir = join(work, "test-blueprints");
-    await run("git", ["clone", "-q", bundle, dir]);
-    await git(dir, "push", "-q", forge.cloneUrl("nephio/test-blueprints", token), "--all");
-    await git(dir, "push", "-q", forge.cloneUrl("nephio/test-blueprints", token), "--tags");
-  }
-  forge.createInstallation(creds.appId, "nephio");
-
-  const settle = async () => {
-    for (let i = 0; i < 100; i++) {
-      const before = forge.webhooks.deliveries.length;
-      await forge.webhooks.idle();
-      await app.idle();
-      await forge.webhooks.idle();
-      if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
-    }
-  };
-
-  const porchlight = async (args: string[], stdin: string | undefined): Promise<Outcome> => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      readStdin: async () => stdin ?? "",
-      cwd: cliDir,
-      env: {
-        GH_TOKEN: token,
-        PATH: process.env.PATH ?? "",
-        GIT_AUTHOR_NAME: "nephio",
-        GIT_AUTHOR_EMAIL: "nephio@example.com",
-      },
-      isTTY: false,
-    };
-    const withApi = ["repo", "rpkg"].includes(args[0] ?? "") ? [...args, `--api-url=${forge.apiUrl}`] : args;
-    let exitCode: number;
-    try {
-      exitCode = await main(withApi, io);
-    } catch (e) {
-      stderr += `${(e as Error).message}\n`;
-      exitCode = 1;
-    }
-    await settle();
-    return { ok: true, exitCode, stdout, stderr };
-  };
+  const stage = await startPorchStage(porch, cliDir);
+  const { forge } = stage;
+  const porchlight = (args: string[], stdin: string | undefined): Promise<Outcome> =>
+    stage.porchlight(args, stdin === undefined ? {} : { stdin });
 
   const execute = async (c: Command): Promise<Outcome> => {
     const args = c.args.map((a) => a.replaceAll(GITEA, forge.url));
@@ -237,18 +146,16 @@ async function main_(argv: string[]): Promise<number> {
     if (cmd === "kpt" && rest[0] === "fn") return porchlight(["fn", ...rest.slice(1)], c.stdin);
     if (cmd === "kubectl")
       return {
-        ok: false,
         exitCode: 1,
         stdout: "",
         stderr: "porch-e2e: no porchlight twin for this kubectl command\n",
       };
     try {
       const r = await run(cmd as string, rest, { cwd: cliDir, encoding: "utf8" });
-      return { ok: true, exitCode: 0, stdout: r.stdout, stderr: r.stderr };
+      return { exitCode: 0, stdout: r.stdout, stderr: r.stderr };
     } catch (e) {
       const err = e as { code?: number; stdout?: string; stderr?: string };
       return {
-        ok: true,
         exitCode: typeof err.code === "number" ? err.code : 1,
         stdout: err.stdout ?? "",
         stderr: err.stderr ?? "",
@@ -266,13 +173,7 @@ async function main_(argv: string[]): Promise<number> {
       process.stdout.write(`${name}: skipped (${tc.skip})\n`);
       continue;
     }
-    if (!forge.core.store.user(name)) {
-      // the namespace, and the repository its registrations go to (`porchlight repo register` would
-      // create it for an owner of the organization)
-      forge.createUser(name, { type: "Organization" });
-      await forge.createRepo(`${name}/.porchlight`, { autoInit: true, private: true });
-      forge.setPermission(`${name}/.porchlight`, "nephio", "admin");
-    }
+    await stage.ensureNamespace(name);
     let casePassed = 0;
     for (const [i, c] of tc.commands.entries()) {
       total++;
@@ -288,15 +189,13 @@ async function main_(argv: string[]): Promise<number> {
       }
     }
     process.stdout.write(`${name}: ${casePassed}/${tc.commands.length}\n`);
-    if (tc.usesPorchTestRepo) await recreatePorchTest();
+    if (tc.usesPorchTestRepo) await stage.recreatePorchTest();
   }
   process.stdout.write(
     `\n${passed}/${total} commands pass (${((100 * passed) / Math.max(total, 1)).toFixed(1)}%)\n`,
   );
   if (!showDiff) for (const f of failures) process.stdout.write(`  FAIL ${f}\n`);
-  await app.close();
-  await forge.stop();
-  rmSync(work, { recursive: true, force: true });
+  await stage.close();
   return passed === total ? 0 : 1;
 }
 

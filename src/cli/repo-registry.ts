@@ -277,9 +277,10 @@ export async function openRegistry(
       if (!given.success)
         throw new RegistryError(`the Repository object is invalid: ${problemOf(given.error)}`);
       const name = given.data.metadata.name;
-      // Porch's default, as its CRD sets it
+      // Porch's defaults, as its CRD sets them
       const git = given.data.spec.git;
       if (git && git.branch === undefined) git.branch = "main";
+      if (given.data.spec.content === undefined) given.data.spec.content = "Package";
       let outcome: "created" | "configured" | "unchanged" = "unchanged";
       const file = `${name}.yaml`;
       await store.write(

@@ -204,7 +204,11 @@ async function registrationsOf(
     const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
     const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
     if (address?.kind === "github")
-      registrations.set(obj.metadata.name, { full: `${address.owner}/${address.repo}`, directory });
+      registrations.set(obj.metadata.name, {
+        full: `${address.owner}/${address.repo}`,
+        directory,
+        ...(obj.spec.deployment === true ? { deployment: true } : {}),
+      });
     else
       elsewhere.set(
         obj.metadata.name,

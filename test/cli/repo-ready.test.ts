@@ -254,11 +254,11 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
     ]);
     expect(after.stdout).toBe("Updated description for immutability test acme/deploy test-dir");
 
-    // a new one, without a branch: Porch's default
+    // a new one, without a branch or content (as Porch's TestRepositoryBranchDefault writes it): Porch's defaults
     const fresh = join(w.tmp, "fresh.yaml");
     writeFileSync(
       fresh,
-      "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: branch-default\nspec:\n  type: git\n  content: Package\n  git:\n    repo: acme/deploy\n",
+      "apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: branch-default\nspec:\n  type: git\n  git:\n    repo: acme/deploy\n",
     );
     expect((await w.cli(w.alice, ["repo", "apply", "-f", fresh, NS])).stdout).toBe(
       "repository.config.porch.kpt.dev/branch-default created\n",
@@ -268,8 +268,8 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
       "get",
       "branch-default",
       NS,
-      "--output=jsonpath={.spec.git.branch}",
+      "--output=jsonpath={.spec.git.branch} {.spec.content}",
     ]);
-    expect(branch.stdout).toBe("main");
+    expect(branch.stdout).toBe("main Package");
   }, 60_000);
 });

@@ -53,6 +53,8 @@ export interface RpkgEnv {
 export interface Registration {
   full: string;
   directory: string;
+  /** Porch's `spec.deployment`: a deployment repository, whose clones get the package context. */
+  deployment?: boolean;
 }
 
 /**
@@ -155,7 +157,8 @@ export async function openRepository(
       `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${loaded.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
     );
   }
-  const config = loaded.config;
+  // a registration as a deployment repository makes it one, as the repository's own configuration does
+  const config = registration?.deployment ? { ...loaded.config, deployment: true } : loaded.config;
   const baseBranch = config.baseBranch ?? conn.info.defaultBranch;
   const directory = registration?.directory ?? "";
   let me: Promise<Identity | undefined> | undefined;

@@ -91,6 +91,49 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(readFileSync(join(web, "package-context.yaml"), "utf8")).toContain("  name: example\n");
   });
 
+  it("a repository registered with --deployment is a deployment repository: its clones get the package context", async () => {
+    // as Porch's TestCloneIntoDeploymentRepository: the registration says so, the repository's own
+    // configuration does not
+    // (a namespace of its own: its registrations would name acme's repositories for the other cases)
+    w.forge.createUser("sites", { type: "Organization" });
+    await w.forge.createRepo("sites/.porchlight", { autoInit: true });
+    w.forge.setPermission("sites/.porchlight", "alice", "write");
+    await w.forge.createRepo("sites/deploy-reg", { files: { "README.md": "# reg\n" } });
+    w.forge.setPermission("sites/deploy-reg", "alice", "write");
+    const reg = await w.cli(w.alice, [
+      "repo",
+      "register",
+      "sites/deploy-reg",
+      "--namespace=sites",
+      "--name=deployreg",
+      "--deployment",
+    ]);
+    expect(reg.stderr).toBe("");
+    const r = await w.rpkg(w.alice, [
+      "clone",
+      "acme/blueprints:basens/v1",
+      "istions-deployment",
+      "--namespace=sites",
+      "--repository=deployreg",
+      "--workspace=clone-deployment-workspace",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toBe("deployreg.istions-deployment.clone-deployment-workspace created\n");
+    const dir = join(w.tmp, "deployreg-clone");
+    await w.rpkg(w.alice, [
+      "pull",
+      "deployreg.istions-deployment.clone-deployment-workspace",
+      dir,
+      "--namespace=sites",
+    ]);
+    expect(parse(readFileSync(join(dir, "package-context.yaml"), "utf8"))).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "kptfile.kpt.dev", annotations: { "config.kubernetes.io/local-config": "true" } },
+      data: { name: "istions-deployment" },
+    });
+  });
+
   it("names another repository's revision as OWNER/REPO:NAME, and refuses an existing package", async () => {
     const taken = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "web", DOWN]);
     expect(taken.code).toBe(1);
