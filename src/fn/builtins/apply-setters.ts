@@ -31,7 +31,7 @@ import { ScalarWriter, scalarText } from "./util/yaml-scalar.js";
 type Marked = { [NODE_TYPE]?: symbol };
 
 /**
- * apply-setters (kpt functions catalog v0.1.0 to v0.2.1): sets fields tagged with `# kpt-set: <pattern>`
+ * apply-setters (kpt functions catalog v0.1.0 to v0.2.2): sets fields tagged with `# kpt-set: <pattern>`
  * comments from setter values given as the config's `data` (a ConfigMap's, or any kind's: the catalog
  * reads only `data`). Scalars get the pattern with the references replaced (`${image}:${tag}`;
  * references without a value keep what the current value holds for them); a sequence tagged on its key
@@ -45,6 +45,9 @@ type Marked = { [NODE_TYPE]?: symbol };
  *   empty sequences are set, an empty value empties the list (`[]`) or writes `""`.
  * - v0.2.0: an empty setter list and a run that sets nothing pass, with "no matches for input setter(s)".
  * - v0.2.1: as v0.2.0 (a rebuild).
+ * - v0.2.2 (ghcr.io/kptdev/krm-functions-catalog, the release Porch's blueprints pin): as v0.2.1. Its tag
+ *   is newer than the catalog history readable here; that history, to the release workflow that published
+ *   it (September 2025), changes nothing of apply-setters after v0.2.1's commit but its image name.
  */
 export const applySetters: BuiltinFunction = {
   name: "apply-setters",

@@ -134,6 +134,33 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     });
   });
 
+  it("a clone of a blueprint pinning apply-setters:v0.2.2 (as Porch's bucket blueprint) is rendered", async () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a kpt setter comment, not a template
+    const setter = "# kpt-set: ${project-id}-${name}";
+    await w.forge.createRepo("acme/gcp-blueprints", {
+      files: {
+        "README.md": "# blueprints\n",
+        "bucket/Kptfile":
+          'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: bucket\n  annotations:\n    config.kubernetes.io/local-config: "true"\npipeline:\n  mutators:\n    - image: ghcr.io/kptdev/krm-functions-catalog/apply-setters:v0.2.2\n      configPath: setters.yaml\n',
+        "bucket/setters.yaml":
+          'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: setters\n  annotations:\n    config.kubernetes.io/local-config: "true"\ndata:\n  name: bucket2\n  project-id: blueprints-project\n',
+        "bucket/bucket.yaml": `apiVersion: storage.cnrm.cloud.google.com/v1beta1\nkind: StorageBucket\nmetadata:\n  name: blueprints-project-bucket ${setter}\n`,
+      },
+    });
+    w.forge.setPermission("acme/gcp-blueprints", "alice", "read");
+    const url = w.forge.cloneUrl("acme/gcp-blueprints");
+    const r = await w.rpkg(w.alice, ["clone", url, "my-bucket", DOWN, "--directory=bucket", "--ref=main"]);
+    expect(r.stderr).toBe("");
+    const dir = join(w.tmp, "my-bucket");
+    await w.rpkg(w.alice, ["pull", "deploy.my-bucket.v1", dir, DOWN]);
+    expect(readFileSync(join(dir, "bucket.yaml"), "utf8")).toContain(
+      `name: blueprints-project-bucket2 ${setter}\n`,
+    );
+    expect(parse(readFileSync(join(dir, "Kptfile"), "utf8")).status.conditions).toEqual([
+      { type: "Rendered", status: "True", reason: "RenderSuccess" },
+    ]);
+  });
+
   it("names another repository's revision as OWNER/REPO:NAME, and refuses an existing package", async () => {
     const taken = await w.rpkg(w.alice, ["clone", "acme/blueprints:basens/v1", "web", DOWN]);
     expect(taken.code).toBe(1);

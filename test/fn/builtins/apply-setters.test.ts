@@ -258,6 +258,7 @@ describe("apply-setters", () => {
     ["v0.1.0", []],
     ["v0.2.0", [{ message: "no matches for input setter(s)" }]],
     ["v0.2.1", [{ message: "no matches for input setter(s)" }]],
+    ["v0.2.2", [{ message: "no matches for input setter(s)" }]],
   ])("when no field matches, %s passes with results %o", async (release, expected) => {
     const { results } = await run("a: b # kpt-set: ${other}\n", "data:\n  name: x\n", release);
     expect(results).toEqual(expected);
