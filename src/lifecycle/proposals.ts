@@ -76,11 +76,16 @@ export type DeletionPlan =
     }
   | { kind: "refuse"; reason: string };
 
-/** `/propose-delete`: plan the pull request that removes a published package. */
+/**
+ * `/propose-delete`: plan the pull request that removes a published package. `onBaseBranch`: the package
+ * is on the base branch (its `.<branch>` revision), which is there to remove even when none of its
+ * revisions is tagged any more (each deleted on its own, as Porch deletes them).
+ */
 export function planDeletionProposal(input: {
   package: string;
   refs: readonly RefInfo[];
   pullRequests: readonly PullRequestInfo[];
+  onBaseBranch?: boolean;
 }): DeletionPlan {
   const { branches, tags } = indexRefs(input.refs);
   let latest = 0;
@@ -88,7 +93,7 @@ export function planDeletionProposal(input: {
     const t = parseRevisionTag(tag);
     if (t.ok && t.value.package === input.package) latest = Math.max(latest, t.value.revision);
   }
-  if (latest === 0) {
+  if (latest === 0 && !input.onBaseBranch) {
     return {
       kind: "refuse",
       reason: `${input.package} has no published revision to delete; close its draft instead.`,
@@ -100,7 +105,11 @@ export function planDeletionProposal(input: {
       return { kind: "refuse", reason: `Deleting ${input.package} is already proposed in #${pr.number}.` };
     }
   }
-  const workspace = freeWorkspace(input.package, `delete-v${latest}`, branches.keys());
+  const workspace = freeWorkspace(
+    input.package,
+    latest === 0 ? "delete" : `delete-v${latest}`,
+    branches.keys(),
+  );
   return {
     kind: "propose-deletion",
     package: input.package,

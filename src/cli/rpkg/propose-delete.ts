@@ -57,6 +57,8 @@ async function proposeRemoval(
     package: dir,
     refs: state.refs,
     pullRequests: state.pulls.map((p) => toPullInfo(repo.full, p)),
+    // listed as `.<branch>`, it is on the base branch, published revisions or none
+    onBaseBranch: true,
   });
   if (plan.kind === "refuse") throw new RpkgError(plan.reason);
   const step = env.progress.step(`Proposing the removal of ${rev.package} from ${repo.baseBranch}`);

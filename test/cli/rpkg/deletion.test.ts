@@ -123,4 +123,21 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
     expect(again).toMatchObject({ code: 0, stdout: "blueprints.app.first created\n" });
     expect(await table()).toEqual(["blueprints.app.first app first 0 false Draft blueprints"]);
   });
+  it("its tags deleted first, the .main revision is still there to delete (Porch's TestDeleteAndRecreate)", async () => {
+    expect((await w.rpkg(w.alice, ["init", "web", R, "--workspace=work"])).code).toBe(0);
+    expect((await w.publish("acme/blueprints", "blueprints.web.work")).code).toBe(0);
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.web.work", R])).code).toBe(0);
+    expect((await w.rpkg(w.alice, ["del", "blueprints.web.work", R])).code).toBe(0);
+    expect((await table()).filter((r) => r.includes(" web "))).toEqual([
+      "blueprints.web.main web main -1 false Published blueprints",
+    ]);
+    const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.web.main", R]);
+    expect(r).toEqual({ code: 0, stdout: "blueprints.web.main proposed for deletion\n", stderr: "" });
+    await greenChecks();
+    const del = await w.rpkg(w.alice, ["del", "blueprints.web.main", R]);
+    expect(del).toEqual({ code: 0, stdout: "blueprints.web.main deleted\n", stderr: "" });
+    expect((await table()).filter((r) => r.includes(" web "))).toEqual([]);
+    const again = await w.rpkg(w.alice, ["init", "web", R, "--workspace=work"]);
+    expect(again).toMatchObject({ code: 0, stdout: "blueprints.web.work created\n" });
+  });
 });
