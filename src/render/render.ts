@@ -68,6 +68,21 @@ export interface RenderEnv {
    * back exec and container functions of content no maintainer has vouched for yet (an adopted fork).
    */
   holdBack?: readonly ("exec" | "container")[];
+  /**
+   * kpt v1.0.0-beta.62's `kpt.dev/save-on-render-failure` (Porch's kpt; beta.56 has none): a render that
+   * fails still writes the resources as the functions that ran left them, in `outcome.partialTree`.
+   */
+  saveOnFailure?: boolean;
+}
+
+/** A render's failure, carrying the resources as far as the render got (the failing step's input). */
+class PartialRender extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly items: Document[],
+  ) {
+    super(errorMessage(cause));
+  }
 }
 
 export interface RenderOutcome {
@@ -97,6 +112,8 @@ export interface RenderOutcome {
   resourceCount?: number;
   /** Set when the tree holds more than `maxResources`: nothing ran. */
   tooManyResources?: { found: number; max: number };
+  /** With `saveOnFailure`, a failed render's files: the resources as the functions that ran left them. */
+  partialTree?: FileTree;
 }
 
 /**
@@ -169,13 +186,27 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
       );
     }
     outcome.ok = true;
-  } catch (e) {
+  } catch (caught) {
+    const e = caught instanceof PartialRender ? caught.cause : caught;
     outcome.error = {
       message: errorMessage(e),
       shown: e instanceof StepFailed && e.shown,
       bare: e instanceof KptfileInvalidError,
     };
     outcome.tree = tree;
+    if (caught instanceof PartialRender && env.writeFiles !== false) {
+      // kpt's hydrate: the root's resources as far as the failed render got, written as a render writes
+      if (env.attribution) for (const d of caught.items) attribute(d, "fn");
+      outcome.partialTree = itemsToTree(
+        tree,
+        resourceFilePaths(root),
+        caught.items,
+        packageDirs,
+        root.path,
+        [],
+        kept,
+      );
+    }
   }
   return outcome;
 }
@@ -234,27 +265,40 @@ async function renderPackage(
   kept: ResourceFile[],
 ): Promise<Document[]> {
   let items: Document[] = [];
-  for (const sub of pkg.subpackages) {
-    const subItems = await renderPackage(sub, tree, rootDir, packageDirs, ctx, outcome, kept);
-    for (const d of subItems) items.push(d);
-  }
   const absDir = pkg.path === "" ? rootDir : posix.join(rootDir, pkg.path);
+  const own = () => packageItems(pkg, tree, absDir, ctx, kept);
+  for (const sub of pkg.subpackages) {
+    try {
+      const subItems = await renderPackage(sub, tree, rootDir, packageDirs, ctx, outcome, kept);
+      for (const d of subItems) items.push(d);
+    } catch (e) {
+      // kpt keeps the package's own resources and what its subpackages gave, the failing one's partial
+      if (!(e instanceof PartialRender) || !ctx.env.saveOnFailure) throw e;
+      packageDirs.set(absDir, pkg.path);
+      throw new PartialRender(e.cause, [...own(), ...items, ...e.items]);
+    }
+  }
   packageDirs.set(absDir, pkg.path);
-  for (const d of packageItems(pkg, tree, absDir, ctx, kept)) items.push(d);
+  for (const d of own()) items.push(d);
   outcome.packageCount++;
   ctx.emit({ type: "package", path: pkg.path });
   const pipeline = pkg.kptfile.pipeline;
   checkFunctionConfigs(pkg, tree, true);
   if ((pipeline?.mutators?.length ?? 0) + (pipeline?.validators?.length ?? 0) === 0) checkKrm(items, ctx);
-  for (const fn of pipeline?.mutators ?? []) {
-    if (heldBack(fn, pkg, ctx.env, outcome)) continue;
-    items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
-    outcome.functionCount++;
-  }
-  for (const fn of pipeline?.validators ?? []) {
-    if (heldBack(fn, pkg, ctx.env, outcome)) continue;
-    await runFunction(fn, items, pkg, tree, absDir, ctx, true);
-    outcome.functionCount++;
+  try {
+    for (const fn of pipeline?.mutators ?? []) {
+      if (heldBack(fn, pkg, ctx.env, outcome)) continue;
+      items = await runFunction(fn, items, pkg, tree, absDir, ctx, false);
+      outcome.functionCount++;
+    }
+    for (const fn of pipeline?.validators ?? []) {
+      if (heldBack(fn, pkg, ctx.env, outcome)) continue;
+      await runFunction(fn, items, pkg, tree, absDir, ctx, true);
+      outcome.functionCount++;
+    }
+  } catch (e) {
+    // the resources as the mutators that ran left them (kpt's runMutators returns its input so far)
+    throw ctx.env.saveOnFailure ? new PartialRender(e, items) : e;
   }
   return items;
 }

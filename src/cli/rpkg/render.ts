@@ -8,6 +8,9 @@ import { formatKptfile, type PlainKptfile, parseKptfileText } from "../../merge/
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { type FunctionRecord, resultLine } from "../../render/results.js";
 
+/** kpt's Kptfile annotation (v1.0.0-beta.62) that writes a failed render's partial result. */
+const SAVE_ON_RENDER_FAILURE = "kpt.dev/save-on-render-failure";
+
 /** The annotation of a package revision that lets Porch push a draft whose render failed. */
 export const PUSH_ON_RENDER_FAILURE = "porch.kpt.dev/push-on-render-failure";
 
@@ -45,6 +48,7 @@ export async function renderAsPorch(
     registry,
     run: DEFAULT_RUN_OPTIONS,
     attribution: true,
+    saveOnFailure: savesOnFailure(tree.get(KPTFILE_NAME)),
     onEvent: (e) => {
       if (e.type === "fail") failed = e.name;
     },
@@ -54,7 +58,8 @@ export async function renderAsPorch(
     if (elsewhere.length > 0 && elsewhere.every((r) => runtimes?.includes(r)))
       return { status: "left-to-bot", tree };
   }
-  const out: FileTree = new Map(outcome.ok ? outcome.tree : tree);
+  // a failed render's files: as they came, or with save-on-render-failure as far as the render got
+  const out: FileTree = new Map(outcome.ok ? outcome.tree : (outcome.partialTree ?? tree));
   const kptfile = out.get(KPTFILE_NAME);
   if (kptfile) {
     const written = withRenderStatus(kptfile, outcome, failed);
@@ -66,6 +71,21 @@ export async function renderAsPorch(
   }));
   if (outcome.ok) return { status: "rendered", tree: out, steps };
   return { status: "failed", tree: out, message: outcome.error?.message ?? "the render failed", steps };
+}
+
+/**
+ * Whether the root Kptfile says `kpt.dev/save-on-render-failure: "true"` (any case, as kpt's ToCondition
+ * reads it): kpt v1.0.0-beta.62 then writes a failed render's partial result.
+ */
+function savesOnFailure(kptfile: Buffer | undefined): boolean {
+  if (!kptfile) return false;
+  try {
+    const kf = parseKptfileText(kptfile.toString("utf8"), KPTFILE_NAME);
+    const value = kf.metadata?.annotations?.[SAVE_ON_RENDER_FAILURE];
+    return typeof value === "string" && value.toLowerCase() === "true";
+  } catch {
+    return false; // the render reports a Kptfile it cannot read
+  }
 }
 
 /** Porch's kpt completes a catalog function's short name (`apply-setters:v0.2`) with ghcr.io/kptdev/krm-functions-catalog. */

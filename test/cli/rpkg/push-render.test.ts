@@ -97,6 +97,43 @@ describe("rpkg push renders as Porch does", () => {
     ]);
   });
 
+  it("with kpt.dev/save-on-render-failure in the Kptfile too, it pushes what the functions that ran made", async () => {
+    // Porch's TestRenderFailureWithSaveAndPushAnnotations: a working mutator, then one that fails; the
+    // revision is annotated push-on-render-failure (the case above)
+    const dir = await pull("save-partial");
+    writeFileSync(
+      join(dir, "cm2.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm2\ndata:\n  key: before-render\n",
+    );
+    const kf = kptfile(dir);
+    kf.metadata.annotations = { ...kf.metadata.annotations, "kpt.dev/save-on-render-failure": "true" };
+    kf.pipeline = {
+      mutators: [
+        {
+          image: "ghcr.io/kptdev/krm-functions-catalog/set-annotations:v0.1.4",
+          configMap: { "render-test": "partial" },
+        },
+        { image: "quay.io/nobody/no-such-function:v1" },
+      ],
+    };
+    writeFileSync(join(dir, "Kptfile"), stringify(kf));
+    const r = await w.rpkg(w.alice, ["push", NAME, dir, R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("Package pushed to remote despite render failure");
+    const back = await pull("saved-partial");
+    expect(parse(readFileSync(join(back, "cm2.yaml"), "utf8"))).toEqual({
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cm2", annotations: { "render-test": "partial" } },
+      data: { key: "before-render" },
+    });
+    const saved = kptfile(back);
+    expect(saved.metadata.annotations["kpt.dev/save-on-render-failure"]).toBe("true");
+    expect(saved.status.conditions).toEqual([
+      expect.objectContaining({ type: "Rendered", status: "False", reason: "RenderFailed" }),
+    ]);
+  });
+
   it("a pulled list without a resourceVersion is refused, as Porch refuses it", async () => {
     const list = (await w.rpkg(w.alice, ["pull", NAME, R])).stdout.replace(
       /\n\s+resourceVersion: .*\n/,
