@@ -27,7 +27,7 @@ const config = codeBlock`
 describe("set-annotations", () => {
   it.each([
     [
-      "adds annotations to metadata of every resource, in key order, and reports nothing",
+      "adds annotations to metadata of every resource, in key order, and reports each field it set (v0.1.5)",
       codeBlock`
         apiVersion: v1
         kind: ConfigMap
@@ -63,7 +63,14 @@ describe("set-annotations", () => {
             color: orange # replaced
             fruit: apple
       `,
-      [],
+      // one field of one file (the two resources carry no file annotations: the same key, as the Go map's)
+      [
+        {
+          message: 'set annotations: {"color":"orange","fruit":"apple"}',
+          field: { path: "metadata.annotations" },
+          file: {},
+        },
+      ],
     ],
     [
       "annotates pod templates of workloads, creating them as kustomize does",
@@ -143,6 +150,52 @@ describe("set-annotations", () => {
     const { output, results } = await runBuiltin(setAnnotations, input, cfg);
     expect(output).toBe(want);
     if (wantResults !== undefined) expect(results).toEqual(wantResults);
+  });
+
+  it("v0.1.5 reports each annotations field of each file, sorted by file, index and field; v0.1.4 reports nothing", async () => {
+    const input = codeBlock`
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata:
+        name: web
+        annotations:
+          internal.config.kubernetes.io/path: b.yaml
+          internal.config.kubernetes.io/index: "1"
+      spec:
+        template:
+          spec: {}
+      ---
+      apiVersion: v1
+      kind: Service
+      metadata:
+        name: web
+        annotations:
+          internal.config.kubernetes.io/path: b.yaml
+          internal.config.kubernetes.io/index: "0"
+      ---
+      apiVersion: v1
+      kind: Namespace
+      metadata:
+        name: a
+        annotations:
+          internal.config.kubernetes.io/path: a.yaml
+    `;
+    const cfg = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  team: a&b <c>\n";
+    const { results } = await runRelease("v0.1.5", input, cfg);
+    // Go's json.Marshal escapes &, < and >
+    const set = 'set annotations: {"team":"a\\u0026b \\u003cc\\u003e"}';
+    expect(results).toEqual([
+      { message: set, field: { path: "metadata.annotations" }, file: { path: "a.yaml" } },
+      { message: set, field: { path: "metadata.annotations" }, file: { path: "b.yaml" } },
+      { message: set, field: { path: "metadata.annotations" }, file: { path: "b.yaml", index: 1 } },
+      {
+        message: set,
+        field: { path: "spec.template.metadata.annotations" },
+        file: { path: "b.yaml", index: 1 },
+      },
+    ]);
+    expect((await runRelease("v0.1.4", input, cfg)).results).toEqual([]);
+    expect((await runRelease("v0.1.5", "", cfg)).results).toEqual([{ message: "no annotations applied" }]);
   });
 
   it.each([

@@ -128,6 +128,8 @@ export interface EntriesRun {
   trip: GoJsonTrip | undefined;
   /** Whether a resource whose root is not a mapping is passed over (set-annotations) or walked. */
   skipNonMap: boolean;
+  /** Called after each entry is set, with the map it was set in (kustomize's SetEntryCallback). */
+  onSet?: (doc: Document, map: YAMLMap, key: string, value: string) => void;
 }
 
 /**
@@ -187,10 +189,15 @@ export function entriesSplit(cfg: EntriesConfig, run: EntriesRun): ItemSplit | u
 /** Sets the config's entries in one resource: the failure's message, or undefined. */
 function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) => string | undefined {
   const specs = cfg.specs.map(compileFieldSpec);
+  let current: Document | undefined;
+  const onSet = run.onSet;
   const setters = cfg.entries.map(([key, value]) => {
     // Whether a new entry is quoted depends on the value alone: asked once, not at each field set.
     const quoteNew = isYaml11NonString(value);
-    return (map: YAMLMap): void => setEntry(map, key, value, quoteNew);
+    return (map: YAMLMap): void => {
+      setEntry(map, key, value, quoteNew);
+      if (onSet && current) onSet(current, map, key, value);
+    };
   });
   // The specs that select a kind of resource, worked out once per apiVersion and kind.
   const selecting = perKind((apiVersion, kind) => {
@@ -203,6 +210,7 @@ function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) =>
     // What a spec selects is read before any entry is set (no entry's path reaches apiVersion or kind
     // of the resource itself: the specs walk below its fields, never to its top-level scalars).
     const selected = selecting(apiVersionOf(doc), kindOf(doc));
+    current = doc;
     try {
       for (let e = 0; e < setters.length; e++) {
         //  e < setters.length, c < selected.length
