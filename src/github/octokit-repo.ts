@@ -48,6 +48,7 @@ function toPull(p: RestPull): PullRequest {
     labels: p.labels.map((l) => (typeof l === "string" ? l : (l.name ?? ""))).filter(Boolean),
     author: p.user?.login ?? "",
     mergeCommitSha: p.merge_commit_sha,
+    ...(p.merged_by ? { mergedBy: p.merged_by.login } : {}),
     url: p.html_url,
     ...(p.created_at ? { createdAt: p.created_at } : {}),
     ...(p.mergeable !== undefined ? { mergeable: p.mergeable } : {}),

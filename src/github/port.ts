@@ -34,6 +34,8 @@ export interface PullRequest {
   labels: string[];
   author: string;
   mergeCommitSha: string | null;
+  /** Who merged it; only a single pull request's read (`getPull`) says, listings leave it out. */
+  mergedBy?: string;
   url: string;
   /** When it was opened (RFC 3339); absent where the source does not say. */
   createdAt?: string;

@@ -24,6 +24,7 @@ export const restPull = z.looseObject({
   labels: z.array(z.union([z.string(), z.looseObject({ name: z.string().optional() })])),
   user: z.looseObject({ login: z.string() }).nullable(),
   merge_commit_sha: z.string().nullable(),
+  merged_by: z.looseObject({ login: z.string() }).nullish(),
   html_url: z.string(),
   created_at: z.string().optional(),
   mergeable: z.boolean().nullish(),

@@ -3,7 +3,7 @@ import { type PublishOutcome, type PublishRequest, publishProposal } from "../..
 import { REQUIRED_CHECKS } from "../../lifecycle/publish.js";
 import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { UsageError } from "../io.js";
-import { RpkgError } from "./errors.js";
+import { RpkgError, revisionConflict } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
@@ -39,7 +39,7 @@ export const approveVerb: Verb = {
       async (repo, rev) => {
         const step = env.progress.step(`Publishing #${rev.pullRequest} (${nameOf(repo, rev)})`);
         try {
-          const outcome = await approveAndPublish(repo, rev.pullRequest, wait);
+          const outcome = await approveAndPublish(repo, rev.pullRequest, wait, nameOf(repo, rev));
           // The name stays the revision's (Porch's name for life); the tag and revision go with progress.
           step.done(
             outcome.kind === "published"
@@ -100,6 +100,7 @@ export async function approveAndPublish(
   repo: Repository,
   pull: number,
   wait: CheckWait = DEFAULT_WAIT,
+  name = `#${pull}`,
 ): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {
   const pr = await repo.conn.port.getPull(pull);
   let request: PublishRequest;
@@ -129,5 +130,29 @@ export async function approveAndPublish(
     outcome = await publishProposal(ctx, { pull, request });
   }
   if (outcome.kind === "refused") throw new RpkgError(`${outcome.message} (#${pull} in ${repo.full})`);
+  if (outcome.kind === "published" && outcome.alreadyMerged)
+    await refuseIfAnotherApproved(repo, pull, name, request.kind === "review");
   return outcome;
+}
+
+/**
+ * Of two approvals at once exactly one publishes, as Porch's lock lets one request through: a proposal
+ * merged by someone other than this command — another approve, a person — while it approved is that
+ * request's, and this one gets Porch's conflict. The bot's merge is this approval's when it answers this
+ * command's own review (`reviewed`); without one (an author approving their own proposal) it answered
+ * another's.
+ */
+async function refuseIfAnotherApproved(
+  repo: Repository,
+  pull: number,
+  name: string,
+  reviewed: boolean,
+): Promise<void> {
+  const by = (await repo.conn.port.getPull(pull)).mergedBy;
+  if (by === undefined || (reviewed && by.endsWith("[bot]"))) return;
+  throw revisionConflict(
+    repo.namespace,
+    name,
+    `#${pull} in ${repo.full} was merged by ${by} while this approve ran: another approval published it`,
+  );
 }

@@ -10,7 +10,15 @@ import { afterAnswer, type JobContext } from "../context.js";
 import { ensureRevisionTag } from "./tag.js";
 
 export type FinishedPublish =
-  | { kind: "published"; package: string; revision: number; tag: string; mergeSha: string }
+  | {
+      kind: "published";
+      package: string;
+      revision: number;
+      tag: string;
+      mergeSha: string;
+      /** The pull request was merged before this job's merge (a run again, the bot, another approve). */
+      alreadyMerged?: boolean;
+    }
   /** A package removed from the base branch (merged), or with `tag` one published revision deleted. */
   | { kind: "deleted"; package: string; mergeSha: string; tag?: string }
   | { kind: "refused"; message: string };

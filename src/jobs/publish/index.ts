@@ -29,6 +29,11 @@ export type PublishRequest =
 
 export type PublishOutcome = FinishedPublish;
 
+/** A publish this job did not merge itself, said so. */
+function mergedBefore(outcome: FinishedPublish): FinishedPublish {
+  return outcome.kind === "published" ? { ...outcome, alreadyMerged: true } : outcome;
+}
+
 /**
  * Approve → publish. Reads the proposal, its reviews, checks and refs; decides (lifecycle's
  * decidePublish); merges naming the reviewed head SHA; then finishPublish: tags `<package>/v<N>` on the
@@ -54,7 +59,9 @@ export async function publishProposal(
   const pkg = draft.value.package;
   if (pr.merged && pr.mergeCommitSha) {
     const deletion = pr.labels.includes(DELETION_LABEL);
-    return finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion });
+    return mergedBefore(
+      await finishPublish(ctx, { pr, package: pkg, mergeSha: pr.mergeCommitSha, deletion }),
+    );
   }
   const facts = await gatherFacts(ctx.port, pr);
   const decision = decidePublish({
@@ -91,7 +98,9 @@ export async function publishProposal(
       const now = await ctx.port.getPull(pr.number);
       if (now.merged && now.mergeCommitSha) {
         const deletion = now.labels.includes(DELETION_LABEL);
-        return finishPublish(ctx, { pr: now, package: pkg, mergeSha: now.mergeCommitSha, deletion });
+        return mergedBefore(
+          await finishPublish(ctx, { pr: now, package: pkg, mergeSha: now.mergeCommitSha, deletion }),
+        );
       }
       return refused(
         e.kind === "conflict"

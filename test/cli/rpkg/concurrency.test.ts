@@ -80,6 +80,31 @@ describe("concurrent requests on one revision: exactly one wins, as in Porch", (
     expect(await openPulls("blueprints")).toEqual(["drafts/base/second"]);
   });
 
+  it("two approvals of one proposal: one publishes, the other is Porch's conflict", async () => {
+    // the bot's checks, green on the proposal's head (no bot runs here)
+    const bot = w.octokit(w.bot);
+    const [pr] = (await bot.rest.pulls.list({ owner: "acme", repo: "blueprints", state: "open" })).data;
+    for (const name of ["porchlight/render", "porchlight/guardrails"])
+      await bot.rest.checks.create({
+        owner: "acme",
+        repo: "blueprints",
+        name,
+        head_sha: pr?.head.sha ?? "",
+        status: "completed",
+        conclusion: "success",
+      });
+    const { lost } = await race(["approve", "blueprints.base.second", R]);
+    expect(lost?.stderr).toContain(
+      'Operation cannot be fulfilled on packagerevisions.porch.kpt.dev "blueprints.base.second": another request is already in progress',
+    );
+    const tags = (
+      await w
+        .octokit(w.alice)
+        .rest.git.listMatchingRefs({ owner: "acme", repo: "blueprints", ref: "tags/base/" })
+    ).data;
+    expect(tags.map((t) => t.ref)).toEqual(["refs/tags/base/v1", "refs/tags/base/v2"]);
+  });
+
   it("two deletions of one draft: one deletes", async () => {
     await race(["del", "blueprints.app.w1", R]);
     expect(await branches("blueprints")).not.toContain("drafts/app/w1");
@@ -87,9 +112,6 @@ describe("concurrent requests on one revision: exactly one wins, as in Porch", (
 
   it("two deletion proposals of one published revision: one pull request", async () => {
     await race(["propose-delete", "blueprints.base.first", R]);
-    expect((await openPulls("blueprints")).sort()).toEqual([
-      "deletionProposed/base/first",
-      "drafts/base/second",
-    ]);
+    expect((await openPulls("blueprints")).sort()).toEqual(["deletionProposed/base/first"]);
   });
 });
