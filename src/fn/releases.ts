@@ -4,7 +4,7 @@
  * Each list is the catalog's published versions of a function, oldest first, read from the git tags of
  * github.com/kptdev/krm-functions-catalog (`<name>/vX.Y.Z`, `go/<name>/vX.Y.Z`,
  * `functions/go/<name>/vX.Y.Z`, `functions/ts/<name>/vX.Y.Z`), and the ghcr.io/kptdev releases newer than
- * that history (apply-setters v0.2.2, set-annotations v0.1.5: Porch's blueprints and tests pin them). The catalog's registries also carry
+ * that history (apply-setters v0.2.2, set-annotations v0.1.5, search-replace v0.2.3: Porch's blueprints and tests pin them). The catalog's registries also carry
  * floating tags: `vX.Y` and `vX` point at the newest release of that line, `latest` (and `unstable`,
  * and no tag at all) at the newest release. A builtin declares which of these releases it reproduces;
  * the registry runs it only for those.
@@ -14,7 +14,7 @@ export const CATALOG_RELEASES: Readonly<Record<string, readonly string[]>> = {
   "apply-setters": ["v0.1.0", "v0.1.1", "v0.2.0", "v0.2.1", "v0.2.2"],
   "ensure-name-substring": ["v0.1.0", "v0.1.1", "v0.2.0"],
   kubeval: ["v0.1.0", "v0.1.1", "v0.1.2", "v0.2.0", "v0.2.1", "v0.3.0"],
-  "search-replace": ["v0.1.0", "v0.1.1", "v0.2.0"],
+  "search-replace": ["v0.1.0", "v0.1.1", "v0.2.0", "v0.2.3"],
   "set-annotations": ["v0.1.3", "v0.1.4", "v0.1.5"],
   "set-image": ["v0.1.0", "v0.1.1"],
   "set-labels": ["v0.1.3", "v0.1.4", "v0.1.5", "v0.2.0", "v0.2.1"],

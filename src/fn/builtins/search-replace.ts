@@ -12,7 +12,7 @@ import { goQuoteString } from "./util/go-quote.js";
 import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
 
 /**
- * search-replace, as gcr.io/kpt-fn/search-replace:v0.1.0 to v0.2.0 do it: finds scalar fields by value
+ * search-replace, as gcr.io/kpt-fn/search-replace:v0.1.0 to v0.2.0 and ghcr.io/kptdev's v0.2.3 do it: finds scalar fields by value
  * (`by-value`), by regular expression (`by-value-regex`) and/or by path pattern (`by-path`), and can
  * set their value (`put-value`, with `${1}` capture groups) or a line comment (`put-comment`). An
  * absolute `by-path` with only `put-value` creates the field when missing. One result per match.
@@ -23,6 +23,10 @@ import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
  *   by-value-regex, by-path is required, and no matches give one "no matches" result.
  * - v0.2.0 (search-replace/v0.2.0): `by-file-path` (a doublestar glob over the resource's file path)
  *   limits the files searched, and a config without a search matcher matches nothing instead of failing.
+ * - v0.2.3 (ghcr.io/kptdev/krm-functions-catalog, pinned by Porch's CLI tests): as v0.2.0. Built from the
+ *   catalog's 2025 master, whose search-replace code is v0.2.0's; kyaml went from v0.10.21 to v0.12.0,
+ *   which changes only the function's own output's list indentation, and kpt writes each file back in
+ *   its own indentation.
  */
 
 interface SearchReplaceConfig {

@@ -150,6 +150,7 @@ describe("search-replace", () => {
     ["v0.1.0", []],
     ["v0.1.1", [{ message: "no matches" }]],
     ["v0.2.0", [{ message: "no matches" }]],
+    ["v0.2.3", [{ message: "no matches" }]],
   ])("with no match, %s reports %o", async (release, expected) => {
     const { results } = await runBuiltin(searchReplace, deployment, cfg({ "by-value": "nothing" }), release);
     expect(results).toEqual(expected);
