@@ -1,6 +1,9 @@
+import type { PackageRevision } from "../../lifecycle/index.js";
+import { formatDeletionBranch } from "../../lifecycle/revision-deletion.js";
 import { approveAndPublish, checkWait } from "./approve.js";
 import { RpkgError, revisionConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
+import type { RepoState, Repository, RpkgEnv } from "./repository.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]
@@ -19,8 +22,11 @@ export const delVerb: Verb = {
   usage: USAGE,
   flags: { timeout: "value" },
   run: (args, env) =>
-    forEachRevision("del", USAGE, args, env, async (repo, rev, _state, name) => {
+    forEachRevision("del", USAGE, args, env, async (repo, rev, state, name) => {
       const branch = branchOf(rev);
+      // Porch's own deletion proposal (its deletionProposed/… branch, no pull request): carried out here
+      if (rev.lifecycle === "DeletionProposed" && rev.pullRequest === undefined && rev.revision > 0)
+        return deletePorchProposed(repo, rev, state, env);
       // As porchctl: deleting a DeletionProposed revision carries the deletion out (approve does too).
       if (rev.lifecycle === "DeletionProposed" && rev.pullRequest !== undefined) {
         const step = env.progress.step(`Deleting ${rev.package} (#${rev.pullRequest})`);
@@ -56,3 +62,31 @@ export const delVerb: Verb = {
       return `${nameOf(repo, rev)} deleted`;
     }),
 };
+
+/**
+ * Deletes a published revision Porch proposed for deletion itself (branch `deletionProposed/<pkg>/<ws>`,
+ * no pull request to review), as Porch's delete does: its tag, only while it points at the commit read
+ * (of two deletions at once exactly one deletes), then Porch's branch.
+ */
+async function deletePorchProposed(
+  repo: Repository,
+  rev: PackageRevision,
+  state: RepoState,
+  env: RpkgEnv,
+): Promise<string> {
+  const step = env.progress.step(`Deleting ${rev.ref}`);
+  const deleted = await repo.conn.port.deleteRefIf(rev.ref, rev.sha);
+  if (deleted !== "deleted") {
+    step.fail(deleted === "gone" ? "deleted by another request" : "moved");
+    throw revisionConflict(
+      repo.namespace,
+      nameOf(repo, rev),
+      `another request ${deleted === "gone" ? "deleted" : "moved"} ${rev.ref} in ${repo.full} at the same moment`,
+    );
+  }
+  const proposal = formatDeletionBranch({ package: repo.packageDir(rev.package), workspace: rev.workspace });
+  const at = state.refs.find((r) => r.ref === `refs/heads/${proposal}`);
+  if (at) await repo.conn.port.deleteRefIf(at.ref, at.sha);
+  step.done();
+  return `${nameOf(repo, rev)} deleted`;
+}

@@ -140,4 +140,23 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
     const again = await w.rpkg(w.alice, ["init", "web", R, "--workspace=work"]);
     expect(again).toMatchObject({ code: 0, stdout: "blueprints.web.work created\n" });
   });
+  it("del of a deletion Porch proposed itself (its deletionProposed/ branch, no pull request) deletes that tag", async () => {
+    expect((await w.rpkg(w.alice, ["init", "svc", R, "--workspace=one"])).code).toBe(0);
+    expect((await w.publish("acme/blueprints", "blueprints.svc.one")).code).toBe(0);
+    const tag = (await gh().rest.git.getRef({ ...repo, ref: "tags/svc/v1" })).data.object.sha;
+    // as Porch proposes a deletion: a branch at the revision's commit, and nothing else
+    await gh().rest.git.createRef({ ...repo, ref: "refs/heads/deletionProposed/svc/one", sha: tag });
+    expect((await table()).filter((r) => r.includes(" svc "))).toEqual([
+      "blueprints.svc.main svc main -1 false Published blueprints",
+      "blueprints.svc.one svc one 1 true DeletionProposed blueprints",
+    ]);
+    const del = await w.rpkg(w.alice, ["del", "blueprints.svc.one", R]);
+    expect(del).toEqual({ code: 0, stdout: "blueprints.svc.one deleted\n", stderr: "" });
+    const svcTags = (await gh().rest.git.listMatchingRefs({ ...repo, ref: "tags/svc/" })).data;
+    expect(svcTags).toEqual([]);
+    expect(await branches()).not.toContain("deletionProposed/svc/one");
+    expect((await table()).filter((r) => r.includes(" svc "))).toEqual([
+      "blueprints.svc.main svc main -1 false Published blueprints",
+    ]);
+  });
 });
