@@ -82,17 +82,7 @@ describe("concurrent requests on one revision: exactly one wins, as in Porch", (
 
   it("two approvals of one proposal: one publishes, the other is Porch's conflict", async () => {
     // the bot's checks, green on the proposal's head (no bot runs here)
-    const bot = w.octokit(w.bot);
-    const [pr] = (await bot.rest.pulls.list({ owner: "acme", repo: "blueprints", state: "open" })).data;
-    for (const name of ["porchlight/render", "porchlight/guardrails"])
-      await bot.rest.checks.create({
-        owner: "acme",
-        repo: "blueprints",
-        name,
-        head_sha: pr?.head.sha ?? "",
-        status: "completed",
-        conclusion: "success",
-      });
+    await w.greenChecks("acme/blueprints");
     const { lost } = await race(["approve", "blueprints.base.second", R]);
     expect(lost?.stderr).toContain(
       'Operation cannot be fulfilled on packagerevisions.porch.kpt.dev "blueprints.base.second": another request is already in progress',

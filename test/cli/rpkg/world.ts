@@ -29,6 +29,8 @@ export interface RpkgWorld {
   octokit(token: string): Octokit;
   /** Proposes `name` as alice, turns the required checks green as the bot, approves as bob. */
   publish(repository: string, name: string): Promise<Run>;
+  /** Turns the required checks green, as the bot, on the head of every open pull request of `repository`. */
+  greenChecks(repository: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,9 +79,13 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
     },
     octokit: (token) => new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet }),
     async publish(repository, name) {
-      const [owner, repo] = repository.split("/") as [string, string];
       const proposed = await world.rpkg(world.alice, ["propose", name, `--repository=${repository}`]);
       if (proposed.code !== 0) return proposed;
+      await world.greenChecks(repository);
+      return world.rpkg(world.bob, ["approve", name, `--repository=${repository}`]);
+    },
+    async greenChecks(repository) {
+      const [owner, repo] = repository.split("/") as [string, string];
       const gh = world.octokit(world.bot);
       const pulls = (await gh.rest.pulls.list({ owner, repo, state: "open" })).data;
       for (const pr of pulls) {
@@ -94,7 +100,6 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
           });
         }
       }
-      return world.rpkg(world.bob, ["approve", name, `--repository=${repository}`]);
     },
     async stop() {
       await forge.stop();
