@@ -1,4 +1,4 @@
-import { CATALOG_RELEASES, imageDigest, imageTag, resolveRelease } from "./releases.js";
+import { CATALOG_RELEASES, imageDigest, imageTag, releasesPublishedFor, resolveRelease } from "./releases.js";
 import type { BuiltinFunction } from "./types.js";
 
 /** How a pipeline step may be run, for the message given when an image is not a builtin. */
@@ -152,8 +152,9 @@ export class FunctionRegistry {
     const tag = imageTag(image);
     // A digest alone says nothing of the release; a tag beside a digest is read as the release.
     if (tag === undefined && imageDigest(image) !== undefined) return { kind: "unsupported", reproduced };
-    // The tag is resolved among the catalog's releases (`v0.4` is its newest v0.4.x), not only ours.
-    const catalog = CATALOG_RELEASES[imageShortName(image)] ?? reproduced;
+    // The tag is resolved among the catalog's releases its registry publishes (`v0.4` is the newest
+    // v0.4.x there), not only ours.
+    const catalog = releasesPublishedFor(imageShortName(image), image) ?? reproduced;
     const release = resolveRelease(tag, catalog);
     const fn =
       release === undefined ? undefined : fns.find((f) => (f.releases as string[]).includes(release));

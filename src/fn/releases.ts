@@ -4,8 +4,8 @@
  * Each list is the catalog's published versions of a function, oldest first, read from the git tags of
  * github.com/kptdev/krm-functions-catalog (`<name>/vX.Y.Z`, `go/<name>/vX.Y.Z`,
  * `functions/go/<name>/vX.Y.Z`, `functions/ts/<name>/vX.Y.Z`), and the ghcr.io/kptdev releases newer than
- * that history (apply-setters v0.2.2, set-annotations v0.1.5, search-replace v0.2.3: Porch's blueprints and tests pin them). The catalog's registries also carry
- * floating tags: `vX.Y` and `vX` point at the newest release of that line, `latest` (and `unstable`,
+ * that history (apply-setters v0.2.2, set-annotations v0.1.5, search-replace v0.2.3: Porch's blueprints
+ * and tests pin them; GHCR_ONLY). The catalog's registries also carry floating tags: `vX.Y` and `vX` point at the newest release of that line, `latest` (and `unstable`,
  * and no tag at all) at the newest release. A builtin declares which of these releases it reproduces;
  * the registry runs it only for those.
  */
@@ -49,6 +49,29 @@ export const CATALOG_RELEASES: Readonly<Record<string, readonly string[]>> = {
     "v0.5.1",
   ],
 };
+
+/**
+ * Releases published on ghcr.io/kptdev/krm-functions-catalog alone, after the catalog moved there: gcr.io/kpt-fn
+ * never had them, so there `set-annotations:v0.1` is still v0.1.4 (what kpt pulls), and only an image of
+ * the new registry names them, exactly or by a floating tag.
+ */
+const GHCR_ONLY: Readonly<Record<string, readonly string[]>> = {
+  "apply-setters": ["v0.2.2"],
+  "search-replace": ["v0.2.3"],
+  "set-annotations": ["v0.1.5"],
+};
+const GHCR_CATALOG = "ghcr.io/kptdev/";
+
+/**
+ * The catalog's releases of function `name` that the registry of `image` publishes (oldest first):
+ * all of them on ghcr.io/kptdev, those before the move anywhere else (gcr.io/kpt-fn, a mirror of it).
+ */
+export function releasesPublishedFor(name: string, image: string): readonly string[] | undefined {
+  const all = CATALOG_RELEASES[name];
+  if (all === undefined || image.trim().startsWith(GHCR_CATALOG)) return all;
+  const newOnly = GHCR_ONLY[name] ?? [];
+  return all.filter((r) => !newOnly.includes(r));
+}
 
 /** The tag of an image reference (`:v0.4.1`), or undefined for none; a digest is not a tag. */
 export function imageTag(image: string): string | undefined {

@@ -128,3 +128,24 @@ describe("FunctionRegistry with releases", () => {
     ]);
   });
 });
+
+describe("releases published on ghcr.io/kptdev alone", () => {
+  const registry = new FunctionRegistry([
+    fake("set-annotations", catalogReleases("set-annotations", "v0.1.3", "v0.1.5")),
+  ]);
+  const ghcr = "ghcr.io/kptdev/krm-functions-catalog/set-annotations";
+
+  it("are what the new registry's floating tags name", () => {
+    expect(registry.resolve(`${ghcr}:v0.1.5`).release).toBe("v0.1.5");
+    expect(registry.resolve(`${ghcr}:v0.1`).release).toBe("v0.1.5");
+    expect(registry.resolve(`${ghcr}:latest`).release).toBe("v0.1.5");
+    expect(registry.resolve(`${ghcr}:v0.1.4`).release).toBe("v0.1.4");
+  });
+
+  it("are not on gcr.io/kpt-fn: its floating tags keep the release kpt pulls there, and the exact one is none", () => {
+    expect(registry.resolve("gcr.io/kpt-fn/set-annotations:v0.1").release).toBe("v0.1.4");
+    expect(registry.resolve("gcr.io/kpt-fn/set-annotations").release).toBe("v0.1.4");
+    expect(registry.resolve("set-annotations:latest").release).toBe("v0.1.4");
+    expect(registry.find("gcr.io/kpt-fn/set-annotations:v0.1.5")).toBeUndefined();
+  });
+});
