@@ -346,6 +346,28 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
     expect(w.forge.errors).toEqual([]);
   }, 60_000);
 
+  it("a symbolic link in a same-repository proposal is named as a link, not refused as an unparsable resource", async () => {
+    const clone = await w.clone("alice");
+    await clone.git("checkout", "--quiet", "-B", "drafts/basens/linked", "origin/main");
+    symlinkSync("../policies/no-privileged.yaml", join(clone.dir, "basens/up.yaml"));
+    symlinkSync("../README.md", join(clone.dir, "basens/README.md"));
+    await clone.git("add", "-A");
+    await clone.git("commit", "--quiet", "-m", "link a policy in");
+    await clone.git("push", "--quiet", "origin", "HEAD:refs/heads/drafts/basens/linked");
+    const sha = await clone.git("rev-parse", "HEAD");
+    await alice().pulls.create({ owner, repo, head: "drafts/basens/linked", base: "main", title: "linked" });
+    await w.settle();
+    const render = (await checks(sha))["porchlight/render"];
+    expect(render?.conclusion).toBe("failure");
+    expect(render?.text).toContain(
+      "`basens/up.yaml` is a symbolic link; porchlight reads a package's files from git, where a link holds only the path it points to, and never follows links (kpt skips them): replace each link with the file it stands for",
+    );
+    // Only the YAML link is named (nothing reads the README), and not in kpt's reader's words.
+    expect(render?.text).not.toContain("basens/README.md");
+    expect(render?.text).not.toContain("wrong node kind");
+    expect(w.forge.errors).toEqual([]);
+  }, 60_000);
+
   it("/adopt of a fork whose pipeline has exec and container functions runs neither; a maintainer's approving review does", async () => {
     for (const mark of ["exec-adopted", "container-ran"]) rmSync(join(marks, mark), { force: true });
     const script = join(marks, "steal.sh");

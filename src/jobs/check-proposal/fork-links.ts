@@ -1,3 +1,4 @@
+import { isYamlFileName } from "../../kpt/yamlfile.js";
 import type { PackageCheck } from "./package-check.js";
 
 /**
@@ -12,14 +13,50 @@ export function forkLinksCheck(pkg: string, links: readonly string[]): PackageCh
   return {
     pkg,
     ok: false,
-    line: `\`${pkg}\`: this pull request comes from a fork and ${paths.map((p) => `\`${p}\``).join(", ")} ${paths.length === 1 ? "is a symbolic link" : "are symbolic links"}; porchlight never follows links and checks a fork's package only when it holds plain files: replace each link with the file it stands for`,
-    annotations: paths.map((path) => ({
-      path,
-      start_line: 1,
-      end_line: 1,
-      annotation_level: "failure" as const,
-      title: "symbolic link",
-      message: "A symbolic link in a fork's package is never followed; commit the file itself instead.",
-    })),
+    line: `\`${pkg}\`: this pull request comes from a fork and ${listed(paths)} ${linkWords(paths)}; porchlight never follows links and checks a fork's package only when it holds plain files: replace each link with the file it stands for`,
+    annotations: linkAnnotations(
+      paths,
+      "A symbolic link in a fork's package is never followed; commit the file itself instead.",
+    ),
   };
+}
+
+/**
+ * A same-repository package whose YAML files (the files kpt reads: `*.yaml`, `*.yml`, `Kptfile`)
+ * include symbolic links: porchlight reads a package from git, where a link is only the text of its
+ * target, and never follows it, so the check names each link as one (rather than failing to parse
+ * `../base/cm.yaml` as a resource). Links to other files are left alone: nothing reads them.
+ */
+export function packageLinksCheck(pkg: string, links: readonly string[]): PackageCheck | undefined {
+  const read = links.filter(isYamlFileName);
+  if (read.length === 0) return undefined;
+  const paths = read.map((l) => `${pkg}/${l}`);
+  return {
+    pkg,
+    ok: false,
+    line: `\`${pkg}\`: ${listed(paths)} ${linkWords(paths)}; porchlight reads a package's files from git, where a link holds only the path it points to, and never follows links (kpt skips them): replace each link with the file it stands for`,
+    annotations: linkAnnotations(
+      paths,
+      "A symbolic link to a YAML file is not followed; commit the file itself (a copy) instead.",
+    ),
+  };
+}
+
+function listed(paths: readonly string[]): string {
+  return paths.map((p) => `\`${p}\``).join(", ");
+}
+
+function linkWords(paths: readonly string[]): string {
+  return paths.length === 1 ? "is a symbolic link" : "are symbolic links";
+}
+
+function linkAnnotations(paths: readonly string[], message: string): PackageCheck["annotations"] {
+  return paths.map((path) => ({
+    path,
+    start_line: 1,
+    end_line: 1,
+    annotation_level: "failure" as const,
+    title: "symbolic link",
+    message,
+  }));
 }

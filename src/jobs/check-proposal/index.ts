@@ -19,7 +19,7 @@ import {
   sizeExceeded,
 } from "../limits.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
-import { forkLinksCheck } from "./fork-links.js";
+import { forkLinksCheck, packageLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
 import { combineChecks, type PackageCheck } from "./package-check.js";
 import { type ProposalPackage, proposalPackages } from "./proposal-packages.js";
@@ -196,7 +196,7 @@ async function checkPackage(
   const tree = read?.tree ?? new Map<string, Buffer>();
   const symlinks = read?.symlinks ?? [];
   const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
-  const links = isFork ? forkLinksCheck(p.path, symlinks) : undefined;
+  const links = isFork ? forkLinksCheck(p.path, symlinks) : packageLinksCheck(p.path, symlinks);
   // A fork's own branch runs builtins only (verifyRender refuses the rest); an adopted fork's
   // content on a draft here holds the rest back until a maintainer vouches for it.
   const plan =
