@@ -7,7 +7,7 @@ import { gitHostOf, parseGitAddress } from "./repo-address.js";
 import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
-import { describeFailure, FlagRefusal, RpkgError } from "./rpkg/errors.js";
+import { describeFailure, FlagRefusal, failureAdvice, RpkgError } from "./rpkg/errors.js";
 import type { Registration, RpkgEnv } from "./rpkg/repository.js";
 import { VERBS } from "./rpkg/verbs.js";
 
@@ -118,9 +118,9 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
         io.stderr(`error: ${e.message}\n`);
         return 1;
       }
-      // porchctl's (cobra's) failure line, its trailing space included; the hint under -v
+      // porchctl's (cobra's) failure line, its trailing space included; "did you mean", the hint under -v
       io.stderr(`Error: ${describeFailure(e, repository ?? "the repository")} \n`);
-      if (env.verbose && e instanceof RpkgError && e.hint) io.stderr(`  ${e.hint}\n`);
+      io.stderr(failureAdvice(e, env.verbose));
       return 1;
     } finally {
       await rm(cacheDir, { recursive: true, force: true });

@@ -42,7 +42,8 @@ export const delVerb: Verb = {
       if (rev.lifecycle === "Published" || !branch) {
         throw new RpkgError(
           `packagerevisions.porch.kpt.dev "${name}" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion`,
-          `run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then approve the deletion`,
+          undefined,
+          `with porchlight: run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then \`porchlight rpkg del\` (or \`rpkg approve\`) the DeletionProposed revision`,
         );
       }
       const step = env.progress.step(`Deleting ${branch}`);

@@ -10,10 +10,30 @@ export class RpkgError extends Error {
   constructor(
     message: string,
     readonly hint?: string,
+    /**
+     * Said on the next line with or without -v, where porchctl's words alone would mislead a porchlight
+     * user: "did you mean …?" for a mistyped name, porchlight's verb for a step porchctl words otherwise.
+     */
+    readonly advice?: string,
   ) {
     super(message);
     this.name = "RpkgError";
   }
+}
+
+/**
+ * The lines printed after a failure line (porchctl's own, kept as porchctl writes it): the advice
+ * always, the hint only with -v.
+ */
+export function failureAdvice(e: unknown, verbose: boolean | undefined): string {
+  if (!(e instanceof RpkgError)) return "";
+  const advice = e.advice === undefined ? "" : `  ${e.advice}\n`;
+  return `${advice}${verbose && e.hint ? `  ${e.hint}\n` : ""}`;
+}
+
+/** "did you mean …?" for the name closest to a mistyped one, or undefined when none is close. */
+export function didYouMean(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : `did you mean ${name}?`;
 }
 
 /**
@@ -29,8 +49,9 @@ export class RevisionNotFound extends RpkgError {
   constructor(
     readonly revisionName: string,
     hint: string,
+    advice?: string,
   ) {
-    super(`packagerevisions.porch.kpt.dev "${revisionName}" not found`, hint);
+    super(`packagerevisions.porch.kpt.dev "${revisionName}" not found`, hint, advice);
   }
 }
 

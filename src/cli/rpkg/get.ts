@@ -17,7 +17,7 @@ import {
 } from "../selectors.js";
 import { namespaceRevisionMetadata } from "./annotate.js";
 import { intFlag, type ParsedArgs } from "./args.js";
-import { describeFailure, FlagRefusal, RevisionNotFound, RpkgError } from "./errors.js";
+import { describeFailure, FlagRefusal, failureAdvice, RevisionNotFound, RpkgError } from "./errors.js";
 import {
   checkFieldSelector,
   fieldsMatch,
@@ -291,7 +291,7 @@ function selectRevisions(
             ? `Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev ${name}) \n`
             : `Error: ${e.message}\n`,
         );
-        if (env.verbose && e.hint) env.io.stderr(`  ${e.hint}\n`);
+        env.io.stderr(failureAdvice(e, env.verbose));
         failed = true;
       }
     }

@@ -1,3 +1,4 @@
+import { nearestName } from "../../config/nearest-name.js";
 import {
   DRAFT_PREFIX,
   type PackageRevision,
@@ -5,7 +6,7 @@ import {
   parseRevisionTag,
   revisionName,
 } from "../../lifecycle/index.js";
-import { RevisionNotFound, RpkgError } from "./errors.js";
+import { didYouMean, RevisionNotFound, RpkgError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The name `rpkg get` shows for a revision (Porch's `<repository>.<package>.<workspace>`). */
@@ -38,6 +39,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
     if (found) return found;
     throw new RpkgError(
       `no draft revision ${draft.value.package}/${draft.value.workspace} in ${repo.full}: drafts are branches ${DRAFT_PREFIX}${draft.value.package}/<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
+      undefined,
+      didYouMean(nearestRef(state, arg, "refs/heads/")),
     );
   }
   const tag = parseRevisionTag(arg);
@@ -46,12 +49,26 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
     if (found) return found;
     throw new RpkgError(
       `${tag.value.package} has no published revision v${tag.value.revision} in ${repo.full} (no tag ${arg}); list revisions with \`porchlight rpkg get --repository ${repo.full} --name ${tag.value.package}\``,
+      undefined,
+      didYouMean(nearestRef(state, arg, "refs/tags/")),
     );
   }
   throw new RevisionNotFound(
     arg,
     `no package revision named ${arg} in ${repo.full}: names look like ${repo.name}.<package>.<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
+    didYouMean(
+      nearestName(
+        arg,
+        state.revisions.map((r) => nameOf(repo, r)),
+      ),
+    ),
   );
+}
+
+/** The draft branch or revision tag (`prefix`, shown without it) closest to a mistyped one, if any is close. */
+function nearestRef(state: RepoState, arg: string, prefix: string): string | undefined {
+  const refs = state.revisions.filter((r) => r.ref.startsWith(prefix)).map((r) => r.ref.slice(prefix.length));
+  return nearestName(arg, refs);
 }
 
 /**

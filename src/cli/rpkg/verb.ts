@@ -1,7 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { UsageError } from "../io.js";
 import type { FlagSpec, ParsedArgs } from "./args.js";
-import { describeFailure, RpkgError } from "./errors.js";
+import { describeFailure, failureAdvice } from "./errors.js";
 import { asProposal, findRevision, type ProposalRevision } from "./names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
@@ -42,7 +42,7 @@ async function forEachName(
       const message = describeFailure(e, repository);
       messages.push(message);
       env.io.stderr(`${name} failed (${message})\n`);
-      if (env.verbose && e instanceof RpkgError && e.hint) env.io.stderr(`  ${e.hint}\n`);
+      env.io.stderr(failureAdvice(e, env.verbose));
     }
   }
   // porchctl's last line(s): every failure again, under "Error: errors:"

@@ -207,6 +207,24 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect(r.stderr).toContain("porchlight rpkg get --repository acme/blueprints");
   });
 
+  it("a mistyped revision name gets porchctl's not-found line and, without -v, the name meant", async () => {
+    const pull = await w.rpkg(w.alice, ["pull", "blueprints.apps.web.frist", R]);
+    expect(pull).toMatchObject({
+      code: 1,
+      stderr:
+        'Error: packagerevisions.porch.kpt.dev "blueprints.apps.web.frist" not found \n  did you mean blueprints.apps.web.first?\n',
+    });
+    const get = await w.rpkg(w.alice, ["get", "blueprints.aps.web.first", R]);
+    expect(get.stderr).toBe(
+      "Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev blueprints.aps.web.first) \n  did you mean blueprints.apps.web.first?\n",
+    );
+    // a draft branch, too; nothing is guessed for a name far from every revision's
+    const draft = await w.rpkg(w.alice, ["pull", "drafts/apps/web/firts", R]);
+    expect(draft.stderr).toContain("\n  did you mean drafts/apps/web/first?\n");
+    const far = await w.rpkg(w.alice, ["pull", "blueprints.something.else", R]);
+    expect(far.stderr).toBe('Error: packagerevisions.porch.kpt.dev "blueprints.something.else" not found \n');
+  });
+
   it("copy refuses an unpublished source", async () => {
     const r = await w.rpkg(w.alice, ["copy", "blueprints.apps.web.first", "--workspace=next", R]);
     expect(r.code).toBe(1);

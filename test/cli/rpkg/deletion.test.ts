@@ -19,6 +19,16 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
 
   const table = async () => rows((await w.rpkg(w.alice, ["get", R])).stdout);
 
+  it("del of a published revision says, besides porchctl's words, which porchlight verbs delete it", async () => {
+    const r = await w.rpkg(w.alice, ["del", "blueprints.app.first", R]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "blueprints.app.first failed (packagerevisions.porch.kpt.dev \"blueprints.app.first\" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion)\n" +
+        "  with porchlight: run `porchlight rpkg propose-delete blueprints.app.first --repository acme/blueprints`, then `porchlight rpkg del` (or `rpkg approve`) the DeletionProposed revision\n" +
+        "Error: errors:\n  packagerevisions.porch.kpt.dev \"blueprints.app.first\" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion \n",
+    );
+  });
+
   it("proposes deleting the revision it names, listed under that revision's name", async () => {
     const r = await w.rpkg(w.alice, ["propose-delete", "blueprints.app.first", R]);
     expect(r).toMatchObject({ code: 0, stdout: "blueprints.app.first proposed for deletion\n", stderr: "" });
