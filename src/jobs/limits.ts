@@ -33,11 +33,20 @@ export function sizeExceeded(
   limits: Limits,
   used: JobUsage = NO_USAGE,
 ): LimitExceeded | undefined {
-  const bytes = files.reduce((n, f) => n + f.size, 0);
+  return countExceeded({ files: files.length, bytes: files.reduce((n, f) => n + f.size, 0) }, limits, used);
+}
+
+/** sizeExceeded for a package already counted: its number of files and their bytes together. */
+export function countExceeded(
+  size: { files: number; bytes: number },
+  limits: Limits,
+  used: JobUsage = NO_USAGE,
+): LimitExceeded | undefined {
+  const { files, bytes } = size;
   const checks: [LimitName, number][] = [
-    ["packageFiles", files.length],
+    ["packageFiles", files],
     ["packageBytes", bytes],
-    ["jobFiles", used.files + files.length],
+    ["jobFiles", used.files + files],
     ["jobBytes", used.bytes + bytes],
   ];
   for (const [name, found] of checks) if (found > limits[name]) return { name, found, max: limits[name] };

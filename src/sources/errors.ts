@@ -9,3 +9,11 @@ export class SourceError extends Error {
     this.name = "SourceError";
   }
 }
+
+/**
+ * A source whose content itself is refused (larger than porchlight reads, an archive entry outside its
+ * root, a package over a limit): reading the same bytes again gives the same answer.
+ */
+export class ContentRefused extends SourceError {
+  override name = "ContentRefused";
+}

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { extract, pack } from "tar-stream";
 import type { FileTree } from "../kpt/tree.js";
-import { SourceError } from "./errors.js";
+import { ContentRefused, SourceError } from "./errors.js";
 
 /**
  * Tar and tar+gzip archives as FileTrees. Reading is liberal (gzip or not, `./` prefixes, pax and GNU
@@ -15,7 +15,7 @@ import { SourceError } from "./errors.js";
 export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
 
 /** An archive holding an entry named outside its root: refused whole, never skipped nor re-rooted. */
-export class EntryRefused extends SourceError {}
+export class EntryRefused extends ContentRefused {}
 
 function isGzip(bytes: Buffer): boolean {
   return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
@@ -27,6 +27,10 @@ export async function readTarball(bytes: Buffer, what: string): Promise<FileTree
   try {
     tar = isGzip(bytes) ? gunzipSync(bytes, { maxOutputLength: MAX_ARCHIVE_BYTES }) : bytes;
   } catch (err) {
+    if ((err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw new ContentRefused(
+        `${what}: unpacks to more than the ${MAX_ARCHIVE_BYTES} bytes porchlight reads (a package is far smaller)`,
+      );
     throw new SourceError(`${what}: not a readable gzip archive (${(err as Error).message})`);
   }
   const tree: FileTree = new Map();

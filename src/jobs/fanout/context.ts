@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { EffectiveLimits } from "../../config/limits.js";
 import type { Rollout } from "../../config/rollout-schema.js";
 import type { Runtime } from "../../config/schema.js";
 import type { InstallationLookup } from "../../github/installation-lookup.js";
@@ -33,6 +34,11 @@ export interface FanoutContext {
   registry?: RegistryAccess;
   /** The clock, for catalog times (tests pass a fixed one). */
   now?: () => Date;
+  /**
+   * The package limits an OCI or tarball upstream is read within before anything is pushed: the
+   * operator's, lowered by the management repository's own; absent: the defaults.
+   */
+  limits?: EffectiveLimits;
   /** The management repository's `rollout:` (its `.github/porchlight.yml`): fan-out in waves. */
   rollout?: Rollout;
 }

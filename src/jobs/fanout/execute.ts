@@ -86,7 +86,7 @@ async function proposeChange(
   const snap = snapOf(state, action.downstream.repo);
   await closePullRequests(snap, action.close);
   const upstream = action.source
-    ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache)
+    ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache, ctx.limits)
     : upstreamSource(snapOf(state, action.upstream.repo), action, cache);
   const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
   const content =

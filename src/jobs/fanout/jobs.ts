@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { DEFAULT_LIMITS, effectiveLimits } from "../../config/limits.js";
 import { loadRepoConfig } from "../../config/load.js";
 import type { RepoConfig } from "../../config/resolve.js";
 import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
@@ -19,7 +20,7 @@ import { reachManagement } from "./management.js";
 export function fanoutContextOf(
   ctx: JobContext,
   installation: InstallationPort,
-  config: Pick<RepoConfig, "rollout" | "registries"> = ctx.config,
+  config: Pick<RepoConfig, "rollout" | "registries" | "limits"> = ctx.config,
   /** The management repository (`owner/name`): whose registry credentials its upstreams are read with. */
   management: string = repoName(ctx),
 ): FanoutContext {
@@ -35,6 +36,7 @@ export function fanoutContextOf(
     ...(ctx.mirror ? { registry: scopedAccess(ctx.mirror, management, config.registries) } : {}),
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(config.rollout ? { rollout: config.rollout } : {}),
+    limits: effectiveLimits(ctx.operatorLimits ?? DEFAULT_LIMITS, config.limits),
   };
 }
 

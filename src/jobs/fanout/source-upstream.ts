@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS, type EffectiveLimits, effectiveLimits } from "../../config/limits.js";
 import {
   formatSource,
   type OciSource,
@@ -12,6 +13,7 @@ import { SourceError } from "../../sources/errors.js";
 import type { RegistryClient } from "../../sources/oci/client.js";
 import { noCredentials } from "../../sources/oci/credentials.js";
 import { pullPackage } from "../../sources/oci/package.js";
+import { type PackageSize, packageSize } from "../../sources/oci/refused-blobs.js";
 import { fetchTarball, TarballCache } from "../../sources/tarball-fetch.js";
 import {
   type FanoutAction,
@@ -22,6 +24,7 @@ import {
   sourceOf,
   type Upstream,
 } from "../../variants/index.js";
+import { countExceeded, limitMessage } from "../limits.js";
 import { type RegistryAccess, registryClient } from "../mirror/index.js";
 import { FanoutStepError } from "./context.js";
 import type { RepoSnapshot } from "./snapshot.js";
@@ -103,8 +106,10 @@ export function sourceUpstream(
   snap: RepoSnapshot,
   access: RegistryAccess = anonymous,
   cache: Map<string, Promise<FileTree>>,
+  limits: EffectiveLimits = effectiveLimits(DEFAULT_LIMITS, {}),
 ): UpstreamSource {
   const src = parseSource(action.source.source, "spec.upstream");
+  const admit = admitWithin(action.source.source, limits);
   const once = (key: string, read: () => Promise<FileTree>): Promise<FileTree> => {
     let tree = cache.get(key);
     if (!tree) {
@@ -113,8 +118,19 @@ export function sourceUpstream(
     }
     return tree;
   };
-  if (src.kind === "oci") return imageSource(src, action.source.digest, access, once);
-  return tarballSource(src, action.source.digest, snap, access, once);
+  if (src.kind === "oci") return imageSource(src, action.source.digest, { access, admit }, once);
+  return tarballSource(src, action.source.digest, snap, { access, admit }, once);
+}
+
+/**
+ * The package limits for a package read from an OCI image or a tarball, checked before anything is
+ * built or pushed: the refusal names the limit, the figure and the setting that raises it.
+ */
+function admitWithin(source: string, limits: EffectiveLimits): (size: PackageSize) => string | undefined {
+  return (size) => {
+    const over = countExceeded(size, limits.limits);
+    return over && `${limitMessage(source, over, limits)}; nothing was pushed`;
+  };
 }
 
 type Once = (key: string, read: () => Promise<FileTree>) => Promise<FileTree>;
@@ -138,13 +154,20 @@ function lockOf(local: FileTree, where: string, scheme: "oci" | "https") {
   return { ...info, lockCommit: info.lockCommit };
 }
 
-function imageSource(src: OciSource, digest: string, access: RegistryAccess, once: Once): UpstreamSource {
+function imageSource(
+  src: OciSource,
+  digest: string,
+  read: { access: RegistryAccess; admit: (size: PackageSize) => string | undefined },
+  once: Once,
+): UpstreamSource {
+  const { access } = read;
   const clients = new Map<string, RegistryClient>();
   const pull = (at: OciSource, atDigest: string, why: string): Promise<FileTree> =>
     once(`oci://${at.registry}/${at.repository}@${atDigest}\0${at.directory}`, () => {
       const client = clients.get(at.registry) ?? registryClient(access, at.registry);
       clients.set(at.registry, client);
-      return pullPackage(client, at.repository, atDigest, at.directory).then(
+      const opts = { admit: read.admit, ...(access.refusedBlobs ? { refused: access.refusedBlobs } : {}) };
+      return pullPackage(client, at.repository, atDigest, at.directory, opts).then(
         (p) => p.tree,
         (e: unknown) => stepError(`reading ${why} ${formatSource({ ...at, digest: atDigest })}`, e),
       );
@@ -176,9 +199,10 @@ function tarballSource(
   src: TarballSource,
   digest: string,
   snap: RepoSnapshot,
-  access: RegistryAccess,
+  read: { access: RegistryAccess; admit: (size: PackageSize) => string | undefined },
   once: Once,
 ): UpstreamSource {
+  const { access } = read;
   const tarballs = access.tarballs ?? new TarballCache();
   const opts = { cache: tarballs, ...(access.fetch ? { fetch: access.fetch } : {}) };
   const dirOf = (directory: string) => directory.replace(/^\/+|\/+$/g, "");
@@ -207,7 +231,10 @@ function tarballSource(
               : `${src.url} changed again while this run read it (sha256 ${got.digest}, planned ${digest}); the next run proposes what it holds then`,
           );
         }
-        return subtree(got.tree, dirOf(src.directory));
+        const pkg = subtree(got.tree, dirOf(src.directory));
+        const refusal = read.admit(packageSize(pkg));
+        if (refusal) throw new FanoutStepError(`reading the upstream tarball ${src.url}: ${refusal}`);
+        return pkg;
       }),
     async original(local, where) {
       const info = lockOf(local, where, "https");

@@ -9,6 +9,7 @@ import { RegistryClient } from "../../sources/oci/client.js";
 import { type CredentialLookup, dockerCredentials, noCredentials } from "../../sources/oci/credentials.js";
 import { OperatorCredentials } from "../../sources/oci/operator-credentials.js";
 import { pushPackage } from "../../sources/oci/package.js";
+import { RefusedBlobs } from "../../sources/oci/refused-blobs.js";
 import { TarballCache } from "../../sources/tarball-fetch.js";
 import type { JobContext } from "../context.js";
 
@@ -33,6 +34,11 @@ export interface MirrorAccess {
    */
   tarballs?: TarballCache;
   /**
+   * The image layers fan-out refused (too large, a package over a limit), by digest, kept for the
+   * process's life so that a refused layer is not downloaded again on every run; absent: read again.
+   */
+  refusedBlobs?: RefusedBlobs;
+  /**
    * The operator's named credentials and who may use them (PORCHLIGHT_REGISTRY_CREDENTIALS): when set,
    * each repository reaches registries with its own (scopedAccess) and `credentials` is not used.
    */
@@ -40,7 +46,10 @@ export interface MirrorAccess {
 }
 
 /** What reading a registry or tarball needs of that access (fan-out from an OCI or tarball upstream). */
-export type RegistryAccess = Pick<MirrorAccess, "credentials" | "fetch" | "tarballs" | "operator">;
+export type RegistryAccess = Pick<
+  MirrorAccess,
+  "credentials" | "fetch" | "tarballs" | "refusedBlobs" | "operator"
+>;
 
 /**
  * The operator's access, reaching only what the egress policy allows (`policy`: PORCHLIGHT_EGRESS_ALLOW
@@ -73,6 +82,7 @@ export function mirrorAccessFromEnv(
     credentials: operator ? noCredentials : dockerCredentials(env),
     serverUrl: serverUrl || env.GITHUB_SERVER_URL || "https://github.com",
     tarballs: new TarballCache(),
+    refusedBlobs: new RefusedBlobs(),
     fetch: egressFetch(policy),
     ...(operator ? { operator } : {}),
   };

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isLoopbackHost } from "../../kpt/source-ref.js";
 import { readBounded } from "../egress.js";
-import { SourceError } from "../errors.js";
+import { ContentRefused, SourceError } from "../errors.js";
 import { MAX_ARCHIVE_BYTES } from "../tar.js";
 import { type CredentialLookup, type Credentials, noCredentials } from "./credentials.js";
 import { MANIFEST_TYPES } from "./media-types.js";
@@ -404,7 +404,7 @@ export class RegistryClient {
       res,
       max,
       (n) =>
-        new RegistryError(
+        new ContentRefused(
           `${this.registry}: ${what} is ${n} bytes or more, more than the ${max} porchlight reads`,
         ),
     );

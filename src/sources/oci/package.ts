@@ -1,6 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { type FileTree, subtree } from "../../kpt/tree.js";
-import { SourceError } from "../errors.js";
+import { ContentRefused, SourceError } from "../errors.js";
 import { EntryRefused, entryPath, readTarball, writeTarGz } from "../tar.js";
 import { type Manifest, type RegistryClient, sha256Digest } from "./client.js";
 import {
@@ -11,6 +11,7 @@ import {
   OCI_MANIFEST,
   TITLE_ANNOTATION,
 } from "./media-types.js";
+import { type PackageSize, packageSize, type RefusedBlobs } from "./refused-blobs.js";
 import { indexManifests, manifestLayers, type ReadDescriptor, type ReadManifest, readJson } from "./wire.js";
 
 /**
@@ -59,37 +60,52 @@ async function resolveManifest(
   return { digest: top.digest, manifest: manifestOf(inner) };
 }
 
-/** The package at `directory` of the artifact `reference` points to. */
+export interface PullOptions {
+  /** Layers refused before, by digest: not downloaded again (kept across pulls by the caller). */
+  refused?: RefusedBlobs;
+  /** Why a package of this size is refused (the package limits), or undefined when it is taken. */
+  admit?: (size: PackageSize) => string | undefined;
+}
+
+/**
+ * The package at `directory` of the artifact `reference` points to. A layer refused for its content
+ * (too large, an entry outside its root, not a tar, or a package `admit` refuses) is remembered in
+ * `refused` by digest and answered from there the next time, without a download.
+ */
 export async function pullPackage(
   client: RegistryClient,
   repository: string,
   reference: string,
   directory: string,
+  opts: PullOptions = {},
 ): Promise<PulledPackage> {
   const { digest, manifest } = await resolveManifest(client, repository, reference);
   const what = `oci://${client.registry}/${repository}@${digest}`;
   const layers = manifest.layers;
   const seen: string[] = [];
+  const dir = directory.replace(/^\/+|\/+$/g, "");
   for (const layer of layers) {
     if (layer.annotations?.[TITLE_ANNOTATION] && !/tar/.test(layer.mediaType)) continue;
-    const bytes = await client.blob(repository, layer.digest);
-    let tree: FileTree;
-    try {
-      tree = await readTarball(bytes, `${what} layer ${layer.digest}`);
-    } catch (err) {
-      if (err instanceof EntryRefused) throw err;
-      seen.push(`${layer.mediaType} (not a tar)`);
+    const tree = await readLayer(
+      client,
+      repository,
+      layer.digest,
+      { what: `${what} layer ${layer.digest}`, dir },
+      opts,
+    );
+    if (typeof tree === "string") {
+      seen.push(`${layer.mediaType} (${tree})`);
       continue;
     }
-    const pkg = subtree(tree, directory.replace(/^\/+|\/+$/g, ""));
-    if (pkg.has(KPTFILE)) return { digest, tree: pkg };
+    const pkg = subtree(tree, dir);
+    if (pkg.has(KPTFILE)) return { digest, tree: admitted(pkg, layer.digest, dir, opts) };
     // ORAS pushes a directory as one tar+gzip layer titled by the directory's name, its entries under
     // that name (`oras push … ./web` → `web/Kptfile`): the package is read from inside it.
     const titled = layer.annotations?.[TITLE_ANNOTATION];
     const title = titled ? titledPath(titled, what, layer.digest) : "";
     if (title) {
-      const inner = subtree(tree, `${title}/${directory.replace(/^\/+|\/+$/g, "")}`.replace(/\/+$/, ""));
-      if (inner.has(KPTFILE)) return { digest, tree: inner };
+      const inner = subtree(tree, `${title}/${dir}`.replace(/\/+$/, ""));
+      if (inner.has(KPTFILE)) return { digest, tree: admitted(inner, layer.digest, dir, opts) };
     }
     seen.push(`${layer.mediaType} (no ${directory === "/" ? "" : `${directory.slice(1)}/`}Kptfile)`);
   }
@@ -101,12 +117,56 @@ export async function pullPackage(
       const title = titledPath(l.annotations?.[TITLE_ANNOTATION] ?? "", what, l.digest);
       files.set(title, await client.blob(repository, l.digest));
     }
-    const pkg = subtree(files, directory.replace(/^\/+|\/+$/g, ""));
-    if (pkg.has(KPTFILE)) return { digest, tree: pkg };
+    const pkg = subtree(files, dir);
+    if (pkg.has(KPTFILE)) return { digest, tree: admitted(pkg, digest, dir, opts) };
   }
   throw new SourceError(
     `${what}: no layer holds a package (a tar or tar+gzip layer with ${directory === "/" ? "a Kptfile at its root" : `${directory.slice(1)}/Kptfile`}); layers: ${seen.join(", ") || "none"}`,
   );
+}
+
+/**
+ * A layer's files, or why it holds no archive ("not a tar"); refused layers throw ContentRefused, from
+ * `opts.refused` without a download when refused before.
+ */
+async function readLayer(
+  client: RegistryClient,
+  repository: string,
+  digest: string,
+  at: { what: string; dir: string },
+  opts: PullOptions,
+): Promise<FileTree | string> {
+  const { what, dir } = at;
+  const known = opts.refused?.blob(digest);
+  if (known?.kind === "refused")
+    throw new ContentRefused(`${known.reason} (refused when first read; not downloaded again)`);
+  if (known?.kind === "not-a-tar") return known.reason;
+  // the package at this directory was over a limit: refused again unless the limit was raised since
+  const size = opts.refused?.measured(digest, dir);
+  const refusal = size && opts.admit?.(size);
+  if (refusal) throw new ContentRefused(`${refusal} (counted when first read; not downloaded again)`);
+  const remember = (err: unknown): never => {
+    if (err instanceof ContentRefused) opts.refused?.refuse(digest, { kind: "refused", reason: err.message });
+    throw err;
+  };
+  // a registry that cannot be reached or refuses the login is not remembered: the next run asks again
+  const bytes = await client.blob(repository, digest).catch(remember);
+  try {
+    return await readTarball(bytes, what);
+  } catch (err) {
+    if (!(err instanceof SourceError) || err instanceof ContentRefused) return remember(err);
+    opts.refused?.refuse(digest, { kind: "not-a-tar", reason: "not a tar" });
+    return "not a tar";
+  }
+}
+
+/** The package, unless `opts.admit` refuses its size: then remembered as measured, and refused. */
+function admitted(pkg: FileTree, digest: string, dir: string, opts: PullOptions): FileTree {
+  const size = packageSize(pkg);
+  const refusal = opts.admit?.(size);
+  if (refusal === undefined) return pkg;
+  opts.refused?.measure(digest, dir, size);
+  throw new ContentRefused(refusal);
 }
 
 interface PackageArtifact {
