@@ -2,6 +2,8 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
+import { shareReaders } from "../github/connect.js";
+import { GitHubError } from "../github/errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
 import { parseGitAddress } from "./repo-address.js";
@@ -173,7 +175,27 @@ async function register(args: Args, namespace: string, access: Access, io: CliIO
   });
   const registry = await openRegistry(access, namespace, { create: true });
   await registry.add(obj, await registryAuthor(access, io.env));
+  await shareRegistration(access, namespace, obj, io);
   return 0;
+}
+
+/**
+ * The registration readable by whoever can read the repository it registers: they are given read
+ * access to OWNER/.porchlight (kept private: it names every registered repository), so that
+ * `rpkg --namespace` finds it for them too. When the caller may not do that, a warning says who must.
+ */
+async function shareRegistration(access: Access, namespace: string, obj: RepositoryObject, io: CliIO) {
+  const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
+  if (address?.kind !== "github") return;
+  const registry = { owner: namespace, repo: REGISTRY_REPO };
+  try {
+    await shareReaders(access, { owner: address.owner, repo: address.repo }, registry);
+  } catch (e) {
+    if (!(e instanceof GitHubError)) throw e;
+    io.stderr(
+      `Warning: the people who can read ${address.owner}/${address.repo} could not be given read access to ${namespace}/${REGISTRY_REPO} (${e.message}); until an administrator of ${namespace}/${REGISTRY_REPO} gives it to them, \`rpkg --namespace=${namespace}\` does not find registration "${obj.metadata.name}" for them\n`,
+    );
+  }
 }
 
 /** porchctl's default name: the address's last path segment, without `.git`, lower case. */
@@ -211,6 +233,8 @@ async function apply(args: Args, namespace: string, access: Access, io: CliIO): 
   for (const obj of objects) {
     const { name, outcome } = await registry.apply(stripStatus(obj), who);
     io.stdout(`repository.config.porch.kpt.dev/${name} ${outcome}\n`);
+    const applied = outcome === "unchanged" ? undefined : await registry.get(name);
+    if (applied) await shareRegistration(access, namespace, applied, io);
   }
   return 0;
 }

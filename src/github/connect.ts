@@ -121,6 +121,29 @@ export async function createOwnedRepository(
   });
 }
 
+/**
+ * Gives read access on `to` to everyone who can read `from` and cannot read `to` yet (GitHub's
+ * collaborators of each, organization members with access included): listing `from`'s needs push
+ * access there, adding to `to` admin. Returns the logins given access (on GitHub, someone outside an
+ * organization gets an invitation to accept). Throws a GitHubError GitHub's refusal maps to.
+ */
+export async function shareReaders(access: AccountAccess, from: RepoId, to: RepoId): Promise<string[]> {
+  const octokit = accountClient(access);
+  const readers = async (id: RepoId) =>
+    mapGitHubErrors(`listing the collaborators of ${id.owner}/${id.repo}`, () =>
+      octokit.paginate(octokit.rest.repos.listCollaborators, { ...id, affiliation: "all", per_page: 100 }),
+    );
+  const already = new Set((await readers(to)).map((u) => u.login.toLowerCase()));
+  const missing = (await readers(from))
+    .filter((u) => u.permissions?.pull && !already.has(u.login.toLowerCase()))
+    .map((u) => u.login);
+  for (const username of missing)
+    await mapGitHubErrors(`giving ${username} read access to ${to.owner}/${to.repo}`, () =>
+      octokit.rest.repos.addCollaborator({ ...to, username, permission: "pull" }),
+    );
+  return missing;
+}
+
 /** Reads the repository (`GET /repos/{owner}/{repo}`) and returns a connection to it. */
 export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection> {
   // A person's commands are sequential and few: writes are not paced, rate limits are waited out.

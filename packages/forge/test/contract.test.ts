@@ -52,6 +52,7 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await bot.rest.repos.getAllTopics(repo);
   await root.rest.repos.addCollaborator({ ...repo, username: "carol", permission: "pull" });
   await bot.rest.repos.getCollaboratorPermissionLevel({ ...repo, username: "alice" });
+  await alice.rest.repos.listCollaborators({ ...repo, affiliation: "all", per_page: 100 });
   await bot.rest.repos.listBranches(repo);
   await bot.rest.repos.getBranch({ ...repo, branch: "main" });
   await bot.rest.repos.getBranch({ ...repo, branch: "nope" }).catch(() => undefined);

@@ -104,7 +104,14 @@ export function describeFailure(e: unknown, repository: string): string {
         return e.message;
     }
   }
+  if (e instanceof GitCommandError && writeRefused(e))
+    return `the token may read ${repository} but not write to it (git push was refused: HTTP 403); ask an administrator of ${repository} to give you write access (on GitHub: the repository's Settings → Collaborators and teams; a repository just created has no collaborators but its owners)`;
   if (e instanceof GitCommandError) return `git failed talking to ${repository}: ${e.message}`;
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+/** A push git's server refused for permission (GitHub: "Permission to O/R.git denied to U", HTTP 403). */
+function writeRefused(e: GitCommandError): boolean {
+  return e.args[0] === "push" && (/Permission to \S+ denied/.test(e.stderr) || /error: 403\b/.test(e.stderr));
 }

@@ -143,6 +143,36 @@ export function repoRoutes(r: Router): void {
     });
   });
 
+  // GitHub's listing needs push access; it names each collaborator with the permission they hold
+  r.add("GET", "/repos/{owner}/{repo}/collaborators", "token", (ctx) => {
+    const repo = repoFor(ctx, "write");
+    const owner = ctx.core.store.user(repo.ownerLogin);
+    const logins = [
+      ...(owner && owner.type !== "Organization" ? [owner.login] : []),
+      ...Object.keys(repo.collaborators),
+    ];
+    const users = logins
+      .map((login) => ctx.core.store.user(login))
+      .filter(
+        (u): u is NonNullable<typeof u> =>
+          u !== undefined && ctx.core.store.permission(repo, u.login) !== "none",
+      );
+    return paginate(ctx, users, (user) => {
+      const level = ctx.core.store.permission(repo, user.login);
+      return {
+        ...simpleUser(ctx.core, user),
+        permissions: {
+          admin: atLeast(level, "admin"),
+          maintain: atLeast(level, "maintain"),
+          push: atLeast(level, "write"),
+          triage: atLeast(level, "triage"),
+          pull: atLeast(level, "read"),
+        },
+        role_name: level,
+      };
+    });
+  });
+
   r.add("PUT", "/repos/{owner}/{repo}/collaborators/{username}", "token", (ctx) => {
     const repo = repoFor(ctx, "admin");
     const p = (ctx.body.permission ?? "push") as string;
