@@ -8,7 +8,7 @@ import type { Router } from "../router.js";
 import { restCommitShape } from "../shapes/commit.js";
 import { fullRepoShape, repoShape } from "../shapes/repo.js";
 import { simpleUser } from "../shapes/user.js";
-import type { Permission } from "../types.js";
+import type { Permission, UserRec } from "../types.js";
 import { paginate } from "./paginate.js";
 
 function viewerLogin(ctx: Ctx): string | undefined {
@@ -30,6 +30,21 @@ async function createFromBody(ctx: Ctx, owner: string) {
     if (inst.repositorySelection === "selected") inst.repositoryIds.push(repo.id);
   }
   return created(fullRepoShape(ctx.core, repo, viewerLogin(ctx)));
+}
+
+/** GitHub's collaborator: the user, what their permission lets them do, and its name. */
+function collaborator(ctx: Ctx, user: UserRec, level: Permission) {
+  return {
+    ...simpleUser(ctx.core, user),
+    permissions: {
+      admin: atLeast(level, "admin"),
+      maintain: atLeast(level, "maintain"),
+      push: atLeast(level, "write"),
+      triage: atLeast(level, "triage"),
+      pull: atLeast(level, "read"),
+    },
+    role_name: level,
+  };
 }
 
 /** Repositories: create, get, update, list, topics, branches, collaborators. */
@@ -129,17 +144,7 @@ export function repoRoutes(r: Router): void {
     return ok({
       permission,
       role_name: level === "none" ? "none" : level,
-      user: {
-        ...simpleUser(ctx.core, user),
-        permissions: {
-          admin: atLeast(level, "admin"),
-          maintain: atLeast(level, "maintain"),
-          push: atLeast(level, "write"),
-          triage: atLeast(level, "triage"),
-          pull: atLeast(level, "read"),
-        },
-        role_name: level,
-      },
+      user: collaborator(ctx, user, level),
     });
   });
 
@@ -157,20 +162,9 @@ export function repoRoutes(r: Router): void {
         (u): u is NonNullable<typeof u> =>
           u !== undefined && ctx.core.store.permission(repo, u.login) !== "none",
       );
-    return paginate(ctx, users, (user) => {
-      const level = ctx.core.store.permission(repo, user.login);
-      return {
-        ...simpleUser(ctx.core, user),
-        permissions: {
-          admin: atLeast(level, "admin"),
-          maintain: atLeast(level, "maintain"),
-          push: atLeast(level, "write"),
-          triage: atLeast(level, "triage"),
-          pull: atLeast(level, "read"),
-        },
-        role_name: level,
-      };
-    });
+    return paginate(ctx, users, (user) =>
+      collaborator(ctx, user, ctx.core.store.permission(repo, user.login)),
+    );
   });
 
   r.add("PUT", "/repos/{owner}/{repo}/collaborators/{username}", "token", (ctx) => {
