@@ -189,7 +189,12 @@ async function shareRegistration(access: Access, namespace: string, obj: Reposit
   if (address?.kind !== "github") return;
   const registry = { owner: namespace, repo: REGISTRY_REPO };
   try {
-    await shareReaders(access, { owner: address.owner, repo: address.repo }, registry);
+    const given = await shareReaders(access, { owner: address.owner, repo: address.repo }, registry);
+    // said, never done silently: access to a private repository was given
+    if (given.length > 0)
+      io.stderr(
+        `gave read access to ${namespace}/${REGISTRY_REPO} to ${given.join(", ")} (they can read ${address.owner}/${address.repo}), so that \`rpkg --namespace=${namespace}\` finds registration "${obj.metadata.name}" for them\n`,
+      );
   } catch (e) {
     if (!(e instanceof GitHubError)) throw e;
     io.stderr(

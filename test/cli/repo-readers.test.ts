@@ -20,10 +20,12 @@ describe("repository registrations are readable by whoever can read the register
   afterAll(() => w.stop());
 
   it("a site administrator's register creates OWNER/.porchlight private, and the repository's readers can list it", async () => {
+    // giving access is said, with whom
     expect(await w.cli(site, ["repo", "register", "acme/blueprints", NS, "--name=bp"])).toEqual({
       code: 0,
       stdout: "",
-      stderr: "",
+      stderr:
+        'gave read access to acme/.porchlight to alice, bob, carol (they can read acme/blueprints), so that `rpkg --namespace=acme` finds registration "bp" for them\n',
     });
     const registry = await w.octokit(site).rest.repos.get({ owner: "acme", repo: ".porchlight" });
     expect(registry.data.private).toBe(true);
@@ -69,7 +71,8 @@ describe("repository registrations are readable by whoever can read the register
     expect(applied).toEqual({
       code: 0,
       stdout: "repository.config.porch.kpt.dev/deploy configured\n",
-      stderr: "",
+      stderr:
+        'gave read access to acme/.porchlight to dave (they can read acme/deploy), so that `rpkg --namespace=acme` finds registration "deploy" for them\n',
     });
     const seen = await w.cli(dave, ["repo", "get", NS]);
     expect(seen.code).toBe(0);

@@ -29,7 +29,12 @@ describe("porchlight repo: Porch's repository registrations, in git", () => {
       "Blue prints",
       "--repo-basic-password=secret",
     ]);
-    expect(reg).toEqual({ code: 0, stdout: "", stderr: "" });
+    expect(reg).toEqual({
+      code: 0,
+      stdout: "",
+      stderr:
+        'gave read access to acme/.porchlight to bob, carol (they can read acme/blueprints), so that `rpkg --namespace=acme` finds registration "bp" for them\n',
+    });
 
     const file = await w
       .octokit(w.alice)
