@@ -37,6 +37,8 @@ describe("the Octokit adapter, answered by GitHub's documented examples", () => 
       createdAt: "2011-01-26T19:01:12Z",
       // Only a single pull request's read says whether it merges cleanly (the rebase policy reads it).
       mergeable: true,
+      // who merged it, as the single read gives it (the example names one though it is not merged)
+      mergedBy: "octocat",
     });
   });
 
