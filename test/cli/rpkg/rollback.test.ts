@@ -127,7 +127,7 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     const r = await catalog(w.carol, ["skip", "app", "v1"]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^porchlight catalog skip: .*Permission to acme\/blueprints.git denied to carol/,
+      /^porchlight catalog skip: the token may read acme\/blueprints but not write to it \(git push was refused: HTTP 403\); ask an administrator of acme\/blueprints to give you write access/,
     );
   });
 });
