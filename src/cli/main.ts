@@ -31,6 +31,10 @@ const COMMANDS: Record<string, CommandEntry> = {
     summary: "published revisions, channels and upgrade paths",
     load: async () => (await import("./catalog.js")).catalogCommand,
   },
+  api: {
+    summary: "serve Porch's Kubernetes-style API over GitHub, for kubectl",
+    load: async () => (await import("./api.js")).apiCommand,
+  },
   serve: {
     summary: "run the GitHub App (on GitHub, or on a seeded embedded forge)",
     load: async () => (await import("./serve.js")).serveCommand,

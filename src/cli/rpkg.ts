@@ -192,7 +192,7 @@ function unresolved(
  * The namespace's registrations (repo-registry.ts): each of a repository on this GitHub by that repository
  * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
  */
-async function registrationsOf(
+export async function registrationsOf(
   access: RegistryAccess,
   namespace: string,
 ): Promise<{ registrations: Map<string, Registration>; elsewhere: Map<string, string> }> {

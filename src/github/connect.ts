@@ -101,6 +101,19 @@ export async function tokenIdentity(access: AccountAccess): Promise<Identity | u
   }
 }
 
+/** Whether `login` names a user or organization the token can see (`GET /users/{login}`). */
+export async function accountExists(access: AccountAccess, login: string): Promise<boolean> {
+  try {
+    await mapGitHubErrors(`reading the account ${login}`, () =>
+      accountClient(access).rest.users.getByUsername({ username: login }),
+    );
+    return true;
+  } catch (e) {
+    if (e instanceof GitHubError && e.kind === "not-found") return false;
+    throw e;
+  }
+}
+
 /**
  * Creates repository `owner/name` (private, with a first commit): under the token's user when `owner`
  * is that user, else in the organization `owner`. Throws a GitHubError GitHub's refusal maps to.

@@ -37,7 +37,7 @@ describe("porchlight", () => {
     const c = captured();
     expect(await main(["rednder"], c.io)).toBe(2);
     expect(c.err()).toBe(
-      'porchlight: unknown command "rednder"; known commands: fn, pkg, rpkg, repo, catalog, serve, action, forge\n',
+      'porchlight: unknown command "rednder"; known commands: fn, pkg, rpkg, repo, catalog, api, serve, action, forge\n',
     );
   });
 

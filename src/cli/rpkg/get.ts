@@ -169,7 +169,7 @@ function readSelectors(args: ParsedArgs): { fields: FieldRequirement[]; labels: 
 }
 
 /** A revision's fields as Porch's field selectors read them. */
-function selectable(repo: Repository, r: PackageRevision): SelectableRevision {
+export function selectable(repo: Repository, r: PackageRevision): SelectableRevision {
   return {
     name: nameOf(repo, r),
     namespace: repo.namespace,
@@ -182,12 +182,15 @@ function selectable(repo: Repository, r: PackageRevision): SelectableRevision {
 }
 
 /** A revision's labels as its object shows them: its own, and Porch's latest-revision label. */
-function revisionLabels(r: PackageRevision, own: RevisionMetadata | undefined): Record<string, string> {
+export function revisionLabels(
+  r: PackageRevision,
+  own: RevisionMetadata | undefined,
+): Record<string, string> {
   return { ...own?.labels, ...(r.latest ? { [LATEST_LABEL]: "true" } : {}) };
 }
 
 /** What the output and the selectors need read besides the revisions themselves. */
-interface Needs {
+export interface Needs {
   upstreams: boolean;
   tasks: boolean;
   packageMetadata: boolean;
@@ -201,7 +204,7 @@ interface Loaded {
 }
 
 /** The revisions to print, each with its repository, and what the output form shows besides. */
-interface Listing {
+export interface Listing {
   revisions: PackageRevision[];
   repoFor: (r: PackageRevision) => Repository;
   upstreams: Map<PackageRevision, RevisionUpstream>;
@@ -316,7 +319,7 @@ function selectRevisions(
  * (spec.tasks), and each revision's own labels and annotations (one read of each namespace's
  * .porchlight): read only for the output forms that show them.
  */
-async function readDetails(
+export async function readDetails(
   needs: Needs,
   env: RpkgEnv,
   repos: readonly Repository[],
@@ -433,7 +436,7 @@ function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: bool
 }
 
 /** The listing's revisions as PackageRevision objects, with what was read of them. */
-function objectsOf(listing: Listing): PackageRevisionObject[] {
+export function objectsOf(listing: Listing): PackageRevisionObject[] {
   const { revisions, repoFor, upstreams, tasks, metadata, packageMetadata } = listing;
   return revisions.map((r) =>
     packageRevisionObject(repoFor(r), r, {

@@ -1,0 +1,168 @@
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
+import { selfSignedCertificate } from "../porchapi/self-signed.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../porchapi/server.js";
+import { type CliCommand, UsageError } from "./io.js";
+import { kubeconfigYaml } from "./kubeconfig.js";
+import { parseCommandArgs } from "./options.js";
+import { porchStores } from "./porch-store/index.js";
+import { waitForSignal } from "./signals.js";
+
+const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--kubeconfig FILE] [--namespace NS]
+  Serve Porch's own Kubernetes-style API (porch.kpt.dev/v1alpha1 packagerevisions and
+  packagerevisionresources) over GitHub, so that kubectl and Porch's clients work unchanged. Each
+  request acts on GitHub as the token it carries (Authorization: Bearer <GitHub token>, a
+  kubeconfig user's token:). A namespace is a GitHub owner; its repositories are those registered
+  with \`porchlight repo register\`. docs/porch-api.md says what is served.
+
+Options:
+  --host H          address to listen on (default 127.0.0.1)
+  --port N          port (default 9443; 0: any free port)
+  --api-url URL     GitHub's REST base (default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com)
+  --kubeconfig FILE write a kubeconfig there for GH_TOKEN's (or GITHUB_TOKEN's) holder, then serve
+  --namespace NS    that kubeconfig's namespace (a GitHub owner)
+  -h, --help        this text
+
+  It is served over HTTPS (kubectl sends a token only over TLS): with the operator's certificate, or
+  one of its own, which the kubeconfig it writes trusts.
+
+Environment:
+  PORCHLIGHT_API_TLS_CERT, PORCHLIGHT_API_TLS_KEY  PEM files: the certificate to serve HTTPS with
+  PORCHLIGHT_API_HTTP=loopback|any  plain HTTP instead (behind a TLS proxy; any: on any address)
+  PORCHLIGHT_API_WATCH_POLL_MS    how often a watch reads the state again (default 5000)
+`;
+
+const OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "api-url": { type: "string" },
+  kubeconfig: { type: "string" },
+  namespace: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** How Porch's API is started, by `api` and by `serve`. */
+export interface PorchApiStart {
+  host: string;
+  port: number;
+  apiUrl: string | undefined;
+  env: NodeJS.ProcessEnv;
+  /** Where the API's own certificate is kept (serve's data folder); none: a new one each start. */
+  certDir?: string | undefined;
+}
+
+function wholeEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number, not "${text}"`);
+  return Number(text);
+}
+
+/**
+ * The API's TLS: the operator's certificate (PORCHLIGHT_API_TLS_CERT and _KEY), else one of its own
+ * (kept in `certDir` when given, so kubeconfigs written once keep working), or none with PORCHLIGHT_API_HTTP
+ * (`loopback`, or `any` address): kubectl sends a token only over TLS.
+ */
+async function tlsOf(start: PorchApiStart): Promise<{ cert: string; key: string } | undefined> {
+  const { env } = start;
+  const certFile = env.PORCHLIGHT_API_TLS_CERT;
+  const keyFile = env.PORCHLIGHT_API_TLS_KEY;
+  if (Boolean(certFile) !== Boolean(keyFile))
+    throw new UsageError(
+      "PORCHLIGHT_API_TLS_CERT and PORCHLIGHT_API_TLS_KEY go together: set both (PEM files) or neither",
+    );
+  if (certFile && keyFile)
+    return { cert: await readFile(certFile, "utf8"), key: await readFile(keyFile, "utf8") };
+  const plain = env.PORCHLIGHT_API_HTTP;
+  if (plain === "loopback" || plain === "any") return undefined;
+  if (plain !== undefined && plain !== "")
+    throw new UsageError(`PORCHLIGHT_API_HTTP is loopback or any (plain HTTP, no TLS), not "${plain}"`);
+  if (!start.certDir) return selfSignedCertificate([start.host], new Date());
+  const [certPath, keyPath] = [join(start.certDir, "porch-api.crt"), join(start.certDir, "porch-api.key")];
+  if (existsSync(certPath) && existsSync(keyPath))
+    return { cert: await readFile(certPath, "utf8"), key: await readFile(keyPath, "utf8") };
+  const made = selfSignedCertificate([start.host], new Date());
+  await writeFile(keyPath, made.key, { mode: 0o600 });
+  await writeFile(certPath, made.cert);
+  return made;
+}
+
+/** Starts Porch's API with its stores over GitHub; its cache clones go to a folder removed on close. */
+export async function startPorchApi(start: PorchApiStart): Promise<PorchApiServer & { caPem?: string }> {
+  const { env } = start;
+  const tls = await tlsOf(start);
+  const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
+  let server: PorchApiServer;
+  try {
+    server = await listenPorchApi(
+      { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
+      {
+        stores: porchStores({ apiUrl: start.apiUrl, cacheRoot, env }),
+        watchPollMs: wholeEnv(env, "PORCHLIGHT_API_WATCH_POLL_MS", 5000),
+        maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
+      },
+    );
+  } catch (e) {
+    await rm(cacheRoot, { recursive: true, force: true });
+    if (e instanceof Error && /plain HTTP/.test(e.message)) throw new UsageError(`porchlight: ${e.message}`);
+    throw e;
+  }
+  return {
+    url: server.url,
+    ...(tls ? { caPem: tls.cert } : {}),
+    close: async () => {
+      await server.close();
+      await rm(cacheRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+/** `porchlight api`: Porch's API alone, for one token holder on a laptop or a team's server. */
+export const apiCommand: CliCommand = async (args, io) => {
+  const { values, positionals } = parseCommandArgs("api", args, OPTIONS, USAGE);
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (positionals.length)
+    throw new UsageError(`porchlight api: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
+  const port = values.port ?? "9443";
+  if (!/^\d+$/.test(port))
+    throw new UsageError(`porchlight api: --port must be a port number, not "${port}"`);
+  const apiUrl = values["api-url"] || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
+  const server = await startPorchApi({
+    host: values.host ?? "127.0.0.1",
+    port: Number(port),
+    apiUrl,
+    env: io.env,
+  });
+  io.stdout(`porchlight api: Porch's API at ${server.url}\n`);
+  if (values.kubeconfig) {
+    const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
+    if (!token) {
+      await server.close();
+      throw new UsageError(
+        "porchlight api: --kubeconfig writes GH_TOKEN's (or GITHUB_TOKEN's) token: set one",
+      );
+    }
+    await writeFile(
+      values.kubeconfig,
+      kubeconfigYaml({
+        server: server.url,
+        name: "porchlight",
+        user: "github",
+        token,
+        namespace: values.namespace ?? "default",
+        caPem: server.caPem,
+      }),
+      { mode: 0o600 },
+    );
+    io.stdout(`  export KUBECONFIG=${values.kubeconfig}\n`);
+  }
+  await waitForSignal();
+  await server.close();
+  return 0;
+};

@@ -1,0 +1,99 @@
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { GitHubError } from "../../github/errors.js";
+import { GitCommandError } from "../../github/git-process.js";
+import { ApiError } from "../../porchapi/status.js";
+import type { Caller } from "../../porchapi/store.js";
+import { silentProgress } from "../progress.js";
+import { RegistryError } from "../repo-registry.js";
+import { FlagRefusal, RevisionNotFound, RpkgError } from "../rpkg/errors.js";
+import type { RpkgEnv } from "../rpkg/repository.js";
+import { registrationsOf } from "../rpkg.js";
+
+/** Where the stores reach GitHub: its REST base, and a folder for each caller's cache clones. */
+export interface StoreSettings {
+  apiUrl: string | undefined;
+  cacheRoot: string;
+  /** The environment commits take their author from (GIT_AUTHOR_NAME…), as rpkg's. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * rpkg's environment for one request: the caller's token (every read and write acts as them on GitHub),
+ * a cache folder of their own (one caller's clones never serve another), the namespace and its
+ * registrations. Output goes nowhere: the API answers with objects, not lines.
+ */
+export async function requestEnv(
+  settings: StoreSettings,
+  caller: Caller,
+  namespace: string,
+): Promise<RpkgEnv> {
+  const cacheDir = join(
+    settings.cacheRoot,
+    createHash("sha256").update(caller.token).digest("hex").slice(0, 24),
+  );
+  await mkdir(cacheDir, { recursive: true });
+  const env: RpkgEnv = {
+    io: {
+      stdout: () => {},
+      stderr: () => {},
+      readStdin: async () => "",
+      cwd: cacheDir,
+      env: settings.env,
+      isTTY: false,
+    },
+    progress: silentProgress,
+    token: caller.token,
+    apiUrl: settings.apiUrl,
+    cacheDir,
+    namespace,
+  };
+  const { registrations, elsewhere } = await asApiErrors(() =>
+    registrationsOf({ token: caller.token, apiUrl: settings.apiUrl, cacheDir }, namespace),
+  );
+  env.registrations = registrations;
+  env.elsewhere = elsewhere;
+  return env;
+}
+
+/** GitHub's and rpkg's failures as the API's: 404, 403, 409, 400… with their messages. */
+function apiErrorOf(e: unknown): unknown {
+  if (e instanceof ApiError) return e;
+  if (e instanceof GitHubError) {
+    const reason =
+      e.kind === "not-found"
+        ? "NotFound"
+        : e.kind === "unauthorized"
+          ? "Unauthorized"
+          : e.kind === "forbidden"
+            ? "Forbidden"
+            : e.kind === "conflict"
+              ? "Conflict"
+              : e.kind === "validation"
+                ? "Invalid"
+                : "InternalError";
+    return new ApiError(reason, e.message);
+  }
+  if (e instanceof RevisionNotFound) return new ApiError("NotFound", e.message);
+  if (e instanceof FlagRefusal) return new ApiError("BadRequest", e.message);
+  if (e instanceof RpkgError) {
+    const message = e.hint ? `${e.message} (${e.hint})` : e.message;
+    if (/^Operation cannot be fulfilled/.test(e.message)) return new ApiError("Conflict", message);
+    if (/already exists/.test(e.message)) return new ApiError("AlreadyExists", message);
+    return new ApiError("BadRequest", message);
+  }
+  if (e instanceof RegistryError) return new ApiError("BadRequest", e.message);
+  if (e instanceof GitCommandError && /Authentication failed|403|401/.test(e.message))
+    return new ApiError("Forbidden", "GitHub refused the caller's token for this git operation");
+  return e;
+}
+
+/** Runs `fn`, its failures as the API's. */
+export async function asApiErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw apiErrorOf(e);
+  }
+}

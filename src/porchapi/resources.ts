@@ -1,0 +1,185 @@
+import { PORCH } from "./schemas-porch.js";
+
+/** One column of `kubectl get`'s table: its header, type, and where its value is in the object. */
+interface PrinterColumn {
+  name: string;
+  type: "string" | "integer" | "boolean" | "date";
+  /** `wide` only (`kubectl get -o wide`) above 0. */
+  priority?: number;
+  description: string;
+  /** The cell of an object. */
+  cell(obj: KubeObject): unknown;
+}
+
+/** An object of this API, as JSON. */
+export type KubeObject = Record<string, unknown> & {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: Record<string, unknown>;
+};
+
+/** One resource the API serves: its names, verbs, table and schema. */
+export interface ApiResource {
+  group: string;
+  version: string;
+  /** The plural, as in the URL: `packagerevisions`. */
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: readonly string[];
+  shortNames?: readonly string[];
+  categories?: readonly string[];
+  /** Its subresources: `approval` (PackageRevision's), each with its verbs. */
+  subresources: readonly { name: string; verbs: readonly string[] }[];
+  columns: readonly PrinterColumn[];
+  /** Its schema's name in the OpenAPI documents. */
+  schema: string;
+  /** The fields `fieldSelector` may name. */
+  selectableFields: readonly string[];
+}
+
+const path = (obj: KubeObject, ...keys: string[]): unknown => {
+  let at: unknown = obj;
+  for (const k of keys)
+    at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[k] : undefined;
+  return at;
+};
+
+const name: PrinterColumn = {
+  name: "Name",
+  type: "string",
+  description: "The object's name.",
+  cell: (o) => path(o, "metadata", "name"),
+};
+const spec = (
+  header: string,
+  field: string,
+  type: PrinterColumn["type"],
+  description: string,
+): PrinterColumn => ({
+  name: header,
+  type,
+  description,
+  cell: (o) => path(o, "spec", field) ?? (type === "integer" ? 0 : ""),
+});
+
+const READ = ["get", "list", "watch"] as const;
+
+const PORCH_GROUP = "porch.kpt.dev";
+const PORCH_VERSION = "v1alpha1";
+
+/** The columns both of Porch's revision tables start with. */
+const REVISION_COLUMNS: readonly PrinterColumn[] = [
+  name,
+  spec("Package", "packageName", "string", "The package's path in its repository."),
+  spec("WorkspaceName", "workspaceName", "string", "The revision's workspace."),
+  spec("Revision", "revision", "integer", "The revision's number once published."),
+];
+const REPOSITORY_COLUMN = spec(
+  "Repository",
+  "repository",
+  "string",
+  "The repository registration holding it.",
+);
+
+/** Porch's columns (its API server's table convertors), in its order. */
+const PACKAGE_REVISIONS: ApiResource = {
+  group: PORCH_GROUP,
+  version: PORCH_VERSION,
+  resource: "packagerevisions",
+  singular: "packagerevision",
+  kind: "PackageRevision",
+  namespaced: true,
+  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+  subresources: [{ name: "approval", verbs: ["get", "patch", "update"] }],
+  columns: [
+    ...REVISION_COLUMNS,
+    {
+      name: "Latest",
+      type: "boolean",
+      description: "Whether it is the package's latest published revision.",
+      cell: (o) => path(o, "metadata", "labels", "kpt.dev/latest-revision") === "true",
+    },
+    spec("Lifecycle", "lifecycle", "string", "Draft, Proposed, Published or DeletionProposed."),
+    REPOSITORY_COLUMN,
+  ],
+  schema: `${PORCH}.PackageRevision`,
+  selectableFields: [
+    "metadata.name",
+    "metadata.namespace",
+    "spec.revision",
+    "spec.packageName",
+    "spec.repository",
+    "spec.workspaceName",
+    "spec.lifecycle",
+  ],
+};
+
+const PACKAGE_REVISION_RESOURCES: ApiResource = {
+  group: PORCH_GROUP,
+  version: PORCH_VERSION,
+  resource: "packagerevisionresources",
+  singular: "packagerevisionresources",
+  kind: "PackageRevisionResources",
+  namespaced: true,
+  verbs: [...READ, "patch", "update"],
+  subresources: [],
+  columns: [
+    ...REVISION_COLUMNS,
+    REPOSITORY_COLUMN,
+    {
+      name: "Files",
+      type: "integer",
+      description: "How many files the package has.",
+      cell: (o) => Object.keys((path(o, "spec", "resources") as object | undefined) ?? {}).length,
+    },
+  ],
+  schema: `${PORCH}.PackageRevisionResources`,
+  selectableFields: PACKAGE_REVISIONS.selectableFields,
+};
+
+/**
+ * Namespaces: GitHub owners. Only read one at a time (kubectl asks whether the namespace of a NotFound
+ * exists); porchlight keeps no list of every owner.
+ */
+const NAMESPACES: ApiResource = {
+  group: "",
+  version: "v1",
+  resource: "namespaces",
+  singular: "namespace",
+  kind: "Namespace",
+  namespaced: false,
+  verbs: ["get"],
+  shortNames: ["ns"],
+  subresources: [],
+  columns: [
+    name,
+    {
+      name: "Status",
+      type: "string",
+      description: "Active: the GitHub owner exists.",
+      cell: (o) => path(o, "status", "phase"),
+    },
+  ],
+  schema: "io.k8s.api.core.v1.Namespace",
+  selectableFields: ["metadata.name"],
+};
+
+/** Every resource the API serves, in discovery's order. */
+export const API_RESOURCES: readonly ApiResource[] = [
+  NAMESPACES,
+  PACKAGE_REVISIONS,
+  PACKAGE_REVISION_RESOURCES,
+];
+
+/** The groups, each with its one version, in discovery's order; the core group's name is "". */
+export function apiGroups(): { group: string; version: string; resources: ApiResource[] }[] {
+  const out: { group: string; version: string; resources: ApiResource[] }[] = [];
+  for (const r of API_RESOURCES) {
+    const known = out.find((g) => g.group === r.group);
+    if (known) known.resources.push(r);
+    else out.push({ group: r.group, version: r.version, resources: [r] });
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+import type { KubeObject } from "./resources.js";
+
+/**
+ * The port the API serves through: one store a resource, each acting on GitHub as the caller (their
+ * token), never as the app. A failure is an ApiError (status.ts): NotFound, Conflict, Forbidden…
+ */
+export interface Caller {
+  /** The GitHub token the request carried (`Authorization: Bearer …`). */
+  token: string;
+}
+
+export interface ListOptions {
+  labelSelector?: string | undefined;
+  fieldSelector?: string | undefined;
+}
+
+export interface ResourceStore {
+  /** A resource without it is read one object at a time (namespaces: porchlight keeps no list of owners). */
+  list?(caller: Caller, namespace: string, opts: ListOptions): Promise<KubeObject[]>;
+  get(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
+  create?(caller: Caller, namespace: string, obj: KubeObject): Promise<KubeObject>;
+  /**
+   * Replaces the object (or its `subresource`) with `obj`; `current` is the object as read for this
+   * request, whose resourceVersion the store holds against git's (a moved ref is a Conflict).
+   */
+  update?(
+    caller: Caller,
+    namespace: string,
+    obj: KubeObject,
+    current: KubeObject,
+    subresource?: string,
+  ): Promise<KubeObject>;
+  /** Deletes the object; returns it as it was. */
+  delete?(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
+}
+
+/** The stores, by resource (plural). A resource without a store is not served. */
+export type PorchStores = Readonly<Record<string, ResourceStore>>;
