@@ -1,8 +1,10 @@
 import type { PorchStores } from "../../porchapi/store.js";
 import type { StoreSettings } from "./context.js";
+import { createRevision } from "./create.js";
 import { getNamespace } from "./namespaces.js";
-import { getResources, listResources } from "./resources.js";
+import { getResources, listResources, updateResources } from "./resources.js";
 import { getRevision, listRevisions } from "./revisions.js";
+import { deleteRevision, updateRevision } from "./writes.js";
 
 /** The stores of Porch's API over GitHub, as rpkg reaches it: each request acts with the caller's token. */
 export function porchStores(settings: StoreSettings): PorchStores {
@@ -11,10 +13,14 @@ export function porchStores(settings: StoreSettings): PorchStores {
     packagerevisions: {
       list: (caller, ns, opts) => listRevisions(settings, caller, ns, opts),
       get: (caller, ns, name) => getRevision(settings, caller, ns, name),
+      create: (caller, ns, obj) => createRevision(settings, caller, ns, obj),
+      update: (caller, ns, obj, current, sub) => updateRevision(settings, caller, ns, obj, current, sub),
+      delete: (caller, ns, name) => deleteRevision(settings, caller, ns, name),
     },
     packagerevisionresources: {
       list: (caller, ns, opts) => listResources(settings, caller, ns, opts),
       get: (caller, ns, name) => getResources(settings, caller, ns, name),
+      update: (caller, ns, obj, current) => updateResources(settings, caller, ns, obj, current),
     },
   };
 }

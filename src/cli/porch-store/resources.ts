@@ -1,10 +1,16 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { KubeObject } from "../../porchapi/resources.js";
+import { ApiError } from "../../porchapi/status.js";
 import type { Caller, ListOptions } from "../../porchapi/store.js";
 import { nameOf } from "../rpkg/names.js";
+import { pushVerb } from "../rpkg/push.js";
 import type { Repository } from "../rpkg/repository.js";
+import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 import { findNamed, listRevisions, withVersion } from "./revisions.js";
+import { runVerb } from "./run-verb.js";
 
 /**
  * PackageRevisionResources: a revision's files, each by its path in the package with its content, as
@@ -41,4 +47,52 @@ export async function getResources(settings: StoreSettings, caller: Caller, ns: 
 export async function listResources(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const revisions = await listRevisions(settings, caller, ns, opts);
   return Promise.all(revisions.map((r) => getResources(settings, caller, ns, String(r.metadata?.name))));
+}
+
+/** A path of `spec.resources` that stays inside the package, or an Invalid answer naming it. */
+function checkPath(name: string, path: string): void {
+  if (path === "" || path.startsWith("/") || path.split("/").some((p) => p === ".." || p === "." || p === ""))
+    throw new ApiError(
+      "Invalid",
+      `PackageRevisionResources.porch.kpt.dev "${name}" is invalid: spec.resources[${JSON.stringify(path)}]: a file's path is relative to the package, without . or .. parts`,
+    );
+}
+
+/**
+ * An update of a revision's files: pushed to its draft as `rpkg push` pushes a folder (the files are the
+ * whole package), rendered as Porch renders a push — a render that fails is refused unless the revision
+ * says porch.kpt.dev/push-on-render-failure — and answered with the files as pushed.
+ */
+export async function updateResources(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  obj: KubeObject,
+  current: KubeObject,
+): Promise<KubeObject> {
+  const name = String(current.metadata?.name);
+  const resources = (obj.spec as { resources?: unknown } | undefined)?.resources;
+  if (typeof resources !== "object" || resources === null)
+    throw new ApiError(
+      "Invalid",
+      `PackageRevisionResources.porch.kpt.dev "${name}" is invalid: spec.resources: Required value`,
+    );
+  const files = Object.entries(resources as Record<string, unknown>);
+  for (const [path] of files) checkPath(name, path);
+  await asApiErrors(async () => {
+    const env = await requestEnv(settings, caller, ns);
+    const { repo } = await findNamed(env, ns, name);
+    await requireWrite(repo, "update", "packagerevisionresources", name);
+    const dir = await mkdtemp(join(env.cacheDir, "push-"));
+    try {
+      for (const [path, content] of files) {
+        await mkdir(dirname(join(dir, path)), { recursive: true });
+        await writeFile(join(dir, path), String(content));
+      }
+      await runVerb(env, pushVerb, { positional: [name, dir], values: { repository: repo.name } });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+  return getResources(settings, caller, ns, name);
 }

@@ -1,0 +1,157 @@
+import type { KubeObject } from "../../porchapi/resources.js";
+import { ApiError } from "../../porchapi/status.js";
+import type { Caller } from "../../porchapi/store.js";
+import { cloneVerb } from "../rpkg/clone.js";
+import { copyVerb } from "../rpkg/copy.js";
+import { initVerb } from "../rpkg/init.js";
+import { openRepository } from "../rpkg/repository.js";
+import { upgradeVerb } from "../rpkg/upgrade.js";
+import { requireWrite } from "./authorize.js";
+import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { getRevision } from "./revisions.js";
+import type { VerbCall } from "./run-verb.js";
+import { runVerb } from "./run-verb.js";
+import { newRevisionName, writeMetadata } from "./writes.js";
+
+type Fields = Record<string, unknown>;
+const fieldsOf = (v: unknown): Fields => (typeof v === "object" && v !== null ? (v as Fields) : {});
+const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+function invalid(name: string, field: string, message: string): ApiError {
+  return new ApiError("Invalid", `PackageRevision.porch.kpt.dev "${name}" is invalid: ${field}: ${message}`, {
+    name,
+    group: "porch.kpt.dev",
+    kind: "PackageRevision",
+    causes: [{ reason: "FieldValueInvalid", field, message }],
+  });
+}
+
+/**
+ * rpkg's verb for the revision's first task, as Porch's create takes it: none or `init` (a new package),
+ * `clone` (of a revision of this API, or a git address), `edit` (a copy of another revision of the same
+ * package), `upgrade` (a downstream revision moved to a newer upstream revision).
+ */
+function taskCall(name: string, spec: Fields, repository: string) {
+  const tasks = Array.isArray(spec.tasks) ? spec.tasks : [];
+  if (tasks.length > 1)
+    throw invalid(name, "spec.tasks", "a new revision takes one task (init, clone, edit or upgrade)");
+  const task = fieldsOf(tasks[0] ?? { type: "init" });
+  const pkg = String(spec.packageName);
+  const workspace = String(spec.workspaceName);
+  const values = { repository, workspace };
+  const type = task.type;
+  if (type === "init") {
+    const init = fieldsOf(task.init);
+    const keywords = Array.isArray(init.keywords) ? init.keywords.map(String).join(",") : undefined;
+    const call: VerbCall = {
+      positional: [pkg],
+      values: {
+        ...values,
+        ...(text(init.description) ? { description: String(init.description) } : {}),
+        ...(keywords ? { keywords } : {}),
+        ...(text(init.site) ? { site: String(init.site) } : {}),
+      },
+    };
+    return { verb: initVerb, call };
+  }
+  if (type === "clone") {
+    const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
+    const byName = text(fieldsOf(up.upstreamRef).name);
+    const git = fieldsOf(up.git);
+    if (byName) return { verb: cloneVerb, call: { positional: [byName, pkg], values } };
+    if (text(git.repo))
+      return {
+        verb: cloneVerb,
+        call: {
+          positional: [String(git.repo), pkg],
+          values: {
+            ...values,
+            ...(text(git.ref) ? { ref: String(git.ref) } : {}),
+            ...(text(git.directory) ? { directory: String(git.directory) } : {}),
+          },
+        },
+      };
+    throw invalid(
+      name,
+      "spec.tasks[0].clone.upstreamRef",
+      "name the upstream: upstreamRef.name (a package revision) or git.repo",
+    );
+  }
+  if (type === "edit") {
+    const source = text(fieldsOf(fieldsOf(task.edit).sourceRef).name);
+    if (!source) throw invalid(name, "spec.tasks[0].edit.sourceRef.name", "name the revision to copy");
+    return { verb: copyVerb, call: { positional: [source], values } };
+  }
+  if (type === "upgrade") return undefined;
+  throw invalid(
+    name,
+    "spec.tasks[0].type",
+    `"${String(type)}" is not a task a revision is created with: use init, clone, edit or upgrade`,
+  );
+}
+
+/** Upgrade: the local revision moved to the new upstream revision's number, as `rpkg upgrade --revision`. */
+async function upgradeCall(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  name: string,
+  spec: Fields,
+  repository: string,
+) {
+  const task = fieldsOf(fieldsOf((spec.tasks as unknown[])[0]).upgrade);
+  const local = text(fieldsOf(task.localPackageRevisionRef).name);
+  const upstream = text(fieldsOf(task.newUpstreamRef).name);
+  if (!local || !upstream)
+    throw invalid(name, "spec.tasks[0].upgrade", "name localPackageRevisionRef.name and newUpstreamRef.name");
+  const target = await getRevision(settings, caller, ns, upstream);
+  const revision = fieldsOf(target.spec).revision;
+  const call: VerbCall = {
+    positional: [local],
+    values: {
+      repository,
+      workspace: String(spec.workspaceName),
+      revision: String(revision ?? 0),
+      ...(text(task.strategy) ? { strategy: String(task.strategy) } : {}),
+    },
+  };
+  return { verb: upgradeVerb, call };
+}
+
+/** Creates a PackageRevision as Porch does: its name REPOSITORY.PACKAGE.WORKSPACE, its first task run. */
+export async function createRevision(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  obj: KubeObject,
+): Promise<KubeObject> {
+  const spec = fieldsOf(obj.spec);
+  const given = text(obj.metadata?.name) ?? "";
+  for (const f of ["repository", "packageName", "workspaceName"])
+    if (!text(spec[f])) throw invalid(given, `spec.${f}`, "Required value");
+  const name = newRevisionName(spec);
+  if (given !== "" && given !== name)
+    throw invalid(
+      given,
+      "metadata.name",
+      `a new revision is named REPOSITORY.PACKAGE.WORKSPACE: ${name} (or leave the name out)`,
+    );
+  if (spec.lifecycle !== undefined && spec.lifecycle !== "Draft")
+    throw invalid(name, "spec.lifecycle", "a new revision is a Draft: propose it with an update");
+  await asApiErrors(async () => {
+    const env = await requestEnv(settings, caller, ns);
+    const repository = String(spec.repository);
+    if (!env.registrations?.has(repository))
+      throw invalid(
+        name,
+        "spec.repository",
+        `no repository "${repository}" is registered in namespace ${ns}`,
+      );
+    await requireWrite(await openRepository(env, repository, "init"), "create", "packagerevisions", name);
+    const { verb, call } =
+      taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
+    await runVerb(env, verb, call);
+    await writeMetadata(env, ns, name, obj);
+  });
+  return getRevision(settings, caller, ns, name);
+}

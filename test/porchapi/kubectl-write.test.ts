@@ -1,0 +1,219 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../cli/rpkg/world.js";
+import { KUBECTL_MISSING } from "../util/kubectl.js";
+import { type ApiWorld, apiWorld } from "./world.js";
+
+const NAME = "blueprints.web.first";
+
+const DRAFT = `apiVersion: porch.kpt.dev/v1alpha1
+kind: PackageRevision
+metadata:
+  name: ${NAME}
+  namespace: acme
+  labels:
+    team: web
+spec:
+  packageName: web
+  workspaceName: first
+  repository: blueprints
+  tasks:
+  - type: init
+    init:
+      description: a web server
+`;
+
+/**
+ * A package revision's life through Porch's API with the real kubectl, as a Porch user lives it: a draft
+ * applied (init task), its files replaced through packagerevisionresources, labelled and annotated,
+ * proposed by setting its lifecycle, approved through the approval subresource (a tag on the forge),
+ * waited for; a reader refused; a revision made outside the API seen by `kubectl get -w`.
+ */
+describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl", () => {
+  let w: ApiWorld;
+
+  beforeAll(async () => {
+    w = await apiWorld({ watchPollMs: 100 });
+  }, 120_000);
+  afterAll(() => w.stop());
+
+  it("creates a draft with kubectl apply (init task), and apply again changes only its labels", async () => {
+    const r = await w.kubectl("alice", ["apply", "-f", "-"], { stdin: DRAFT });
+    expect(r).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} created\n` });
+    const listed = await w.rpkg(w.alice, ["get", NAME, "--namespace=acme"]);
+    expect(rows(listed.stdout)).toEqual([`${NAME} web first 0 false Draft blueprints`]);
+    const again = await w.kubectl("alice", ["apply", "-f", "-"], {
+      stdin: DRAFT.replace("team: web", "team: frontend"),
+    });
+    expect(again).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} configured\n` });
+    const labels = await w.kubectl("alice", [
+      "get",
+      "packagerevision",
+      NAME,
+      "-o",
+      "jsonpath={.metadata.labels.team}",
+    ]);
+    expect(labels.stdout).toBe("frontend");
+  });
+
+  it("replaces the draft's files through packagerevisionresources, and refuses a stale version with 409", async () => {
+    const got = await w.kubectl("alice", ["get", "packagerevisionresources", NAME, "-o", "json"]);
+    const obj = JSON.parse(got.stdout) as { spec: { resources: Record<string, string> } };
+    obj.spec.resources["config.yaml"] =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web-config\ndata:\n  greeting: hello\n";
+    const r = await w.kubectl("alice", ["replace", "-f", "-"], { stdin: JSON.stringify(obj) });
+    expect(r).toMatchObject({ code: 0, stdout: `packagerevisionresources.porch.kpt.dev/${NAME} replaced\n` });
+    const after = JSON.parse(
+      (await w.kubectl("alice", ["get", "packagerevisionresources", NAME, "-o", "json"])).stdout,
+    ) as {
+      spec: { resources: Record<string, string> };
+    };
+    expect(after.spec.resources["config.yaml"]).toContain("greeting: hello");
+    expect(after.spec.resources.Kptfile).toContain("type: Rendered");
+    // the object read before the push names the version before it
+    const stale = await w.kubectl("alice", ["replace", "-f", "-"], { stdin: JSON.stringify(obj) });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr).toMatch(
+      new RegExp(
+        `^Error from server \\(Conflict\\).*Operation cannot be fulfilled on packagerevisionresources\\.porch\\.kpt\\.dev "${NAME.replaceAll(".", "\\.")}"`,
+      ),
+    );
+  });
+
+  it("labels and annotates with kubectl, kept in git", async () => {
+    expect((await w.kubectl("alice", ["label", "packagerevision", NAME, "tier=gold"])).stdout).toBe(
+      `packagerevision.porch.kpt.dev/${NAME} labeled\n`,
+    );
+    expect((await w.kubectl("alice", ["annotate", "packagerevision", NAME, "owner=alice"])).stdout).toBe(
+      `packagerevision.porch.kpt.dev/${NAME} annotated\n`,
+    );
+    const r = await w.rpkg(w.alice, ["get", NAME, "--namespace=acme", "-o", "json"]);
+    const obj = JSON.parse(r.stdout) as {
+      metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+    };
+    expect(obj.metadata.labels).toEqual({ team: "frontend", tier: "gold" });
+    expect(obj.metadata.annotations.owner).toBe("alice");
+  });
+
+  it("refuses a reader's write with 403, naming their permission", async () => {
+    const r = await w.kubectl("carol", ["label", "packagerevision", NAME, "tier=silver", "--overwrite"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^Error from server \(Forbidden\): .*User "carol" cannot update resource "packagerevisions".*carol has read permission on acme\/blueprints/,
+    );
+    const created = await w.kubectl("carol", ["apply", "-f", "-"], {
+      stdin: DRAFT.replaceAll("first", "second").replace(`name: ${NAME}`, "name: blueprints.web.second"),
+    });
+    expect(created.code).toBe(1);
+    expect(created.stderr).toMatch(/\(Forbidden\)/);
+  });
+
+  it("proposes by the lifecycle, publishes through the approval subresource (a tag on the forge), and waits for it", async () => {
+    const proposed = await w.kubectl("alice", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--type=merge",
+      "-p",
+      '{"spec":{"lifecycle":"Proposed"}}',
+    ]);
+    expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
+    // the bot's checks, green on the proposal's head (as the app would report them)
+    const gh = w.octokit(w.bot);
+    const [pr] = (await gh.rest.pulls.list({ owner: "acme", repo: "blueprints", state: "open" })).data;
+    for (const name of ["porchlight/render", "porchlight/guardrails"])
+      await gh.rest.checks.create({
+        owner: "acme",
+        repo: "blueprints",
+        name,
+        head_sha: pr?.head.sha ?? "",
+        status: "completed",
+        conclusion: "success",
+      });
+    const waiting = w.kubectl("alice", [
+      "wait",
+      "packagerevision",
+      NAME,
+      "--for=jsonpath={.spec.lifecycle}=Published",
+      "--timeout=60s",
+    ]);
+    const approved = await w.kubectl("bob", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--subresource=approval",
+      "--type=merge",
+      "-p",
+      '{"spec":{"lifecycle":"Published"}}',
+    ]);
+    expect(approved).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
+    expect(await waiting).toMatchObject({
+      code: 0,
+      stdout: `packagerevision.porch.kpt.dev/${NAME} condition met\n`,
+    });
+    const tag = await w
+      .octokit(w.alice)
+      .rest.git.getRef({ owner: "acme", repo: "blueprints", ref: "tags/web/v1" });
+    expect(tag.status).toBe(200);
+  });
+
+  it("refuses publishing by an update of the lifecycle, and deletes a draft", async () => {
+    const copy = DRAFT.replaceAll("first", "second")
+      .replace(`name: ${NAME}`, "name: blueprints.web.second")
+      .replace(
+        / {2}tasks:[\s\S]*$/,
+        `  tasks:\n  - type: edit\n    edit:\n      sourceRef:\n        name: ${NAME}\n`,
+      );
+    expect((await w.kubectl("alice", ["apply", "-f", "-"], { stdin: copy })).code).toBe(0);
+    const refused = await w.kubectl("alice", [
+      "patch",
+      "packagerevision",
+      "blueprints.web.second",
+      "--type=merge",
+      "-p",
+      '{"spec":{"lifecycle":"Published"}}',
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      'The PackageRevision "blueprints.web.second" is invalid: spec.lifecycle: cannot change from Draft to Published: a proposal is published through the approval subresource (kubectl patch --subresource=approval)\n',
+    );
+    const deleted = await w.kubectl("alice", ["delete", "packagerevision", "blueprints.web.second"]);
+    expect(deleted).toMatchObject({
+      code: 0,
+      stdout: 'packagerevision.porch.kpt.dev "blueprints.web.second" deleted\n',
+    });
+    expect((await w.kubectl("alice", ["get", "packagerevision", "blueprints.web.second"])).stderr).toMatch(
+      /\(NotFound\)/,
+    );
+  });
+
+  it("shows in kubectl get -w a draft made outside the API", async () => {
+    const child = spawn("kubectl", ["get", "packagerevisions", "-w", "--output-watch-events"], {
+      env: { PATH: process.env.PATH ?? "", HOME: w.tmp, KUBECONFIG: w.kubeconfig("carol") },
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    const seen = (text: string) =>
+      new Promise<void>((resolve) => {
+        const look = () => (out.includes(text) ? resolve() : setTimeout(look, 50));
+        look();
+      });
+    try {
+      await seen(NAME);
+      expect(
+        (await w.rpkg(w.alice, ["init", "outside", "--repository=acme/deploy", "--workspace=ws"])).code,
+      ).toBe(0);
+      await seen("deploy.outside.ws");
+      expect(
+        out
+          .split("\n")
+          .find((l) => l.includes("deploy.outside.ws"))
+          ?.split(/\s+/),
+      ).toEqual(["ADDED", "deploy.outside.ws", "outside", "ws", "0", "false", "Draft", "deploy"]);
+    } finally {
+      child.kill();
+    }
+  });
+});
