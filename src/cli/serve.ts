@@ -24,6 +24,7 @@ import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { checkPrivateKey, checkServeEnv } from "./serve-env.js";
 import { nextSteps, startServeForge } from "./serve-forge.js";
+import { registerSeeded, servePorchApiOnForge } from "./serve-porch-api.js";
 import { waitForSignal } from "./signals.js";
 
 /** The limits' variables with their defaults, from the one table the app reads them with. */
@@ -93,6 +94,8 @@ ${LIMIT_LINES}
 Environment (embedded forge):
   PORCHLIGHT_DATA                      as --data
   FORGE_PORT                           the forge's port (default: the last one with --data, else any free)
+  PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default any free; HTTPS, a
+                                       kubeconfig per seeded user in the data folder: docs/porch-api.md)
 `;
 
 const OPTIONS = {
@@ -267,6 +270,8 @@ export const serveCommand: CliCommand = async (args, io) => {
   checkEgressAllow(io.env);
   let forge: Forge | undefined;
   let app: AppServer;
+  let porchApi: { close: () => Promise<void> } | undefined;
+  let stopped: Promise<void> | undefined;
   if (creds) {
     if (values.data ?? io.env.PORCHLIGHT_DATA)
       io.stderr(
@@ -302,6 +307,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     const started = await startServeForge(io.env, dataDir);
     forge = started.forge;
     const { world } = started;
+    await registerSeeded(forge, world);
     const seededApp = forge.app(world.appId);
     if (!seededApp) throw new Error("the seeded forge has no app");
     const running = forge;
@@ -327,10 +333,16 @@ export const serveCommand: CliCommand = async (args, io) => {
       throw err;
     });
     forge.setWebhookUrl(app.webhookUrl);
+    // a stop asked for while Porch's API starts is heard, and ends serve once it has started
+    stopped = waitForSignal();
     io.stdout(nextSteps(forge.url, app, world, dataDir));
+    const api = await servePorchApiOnForge(io.env, forge, world);
+    porchApi = api;
+    io.stdout(api.text);
   }
-  await waitForSignal();
+  await (stopped ?? waitForSignal());
   io.stdout("porchlight: shutting down, finishing queued jobs…\n");
+  await porchApi?.close();
   await app.close();
   await forge?.stop();
   return 0;

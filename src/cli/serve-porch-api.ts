@@ -1,0 +1,78 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Forge, SeedResult } from "@porchlight/forge";
+import { startPorchApi } from "./api.js";
+import { kubeconfigYaml } from "./kubeconfig.js";
+import { openRegistry, registrationObject } from "./repo-registry.js";
+
+/**
+ * The seeded repositories registered in the organization's namespace (its `.porchlight` repository, as
+ * `porchlight repo register` keeps them), each seeded user reading it as they read the repositories, so
+ * that `kubectl get packagerevisions -n acme` lists the seeded packages. Registered once: a data folder
+ * that holds the registrations keeps them as they are.
+ */
+export async function registerSeeded(forge: Forge, world: SeedResult): Promise<void> {
+  const cacheDir = await mkdtemp(join(forge.dataDir, "registry-"));
+  try {
+    const access = { token: world.admin.pat, apiUrl: forge.apiUrl, cacheDir };
+    const registry = await openRegistry(access, world.org, { create: true });
+    for (const full of world.repos) {
+      const name = full.split("/")[1] ?? full;
+      if (await registry.get(name)) continue;
+      await registry.add(
+        registrationObject({ name, namespace: world.org, repo: full, deployment: name.startsWith("deploy") }),
+        { name: "porchlight", email: "porchlight@users.noreply.github.com" },
+      );
+    }
+  } finally {
+    await rm(cacheDir, { recursive: true, force: true });
+  }
+  for (const u of world.users) forge.setPermission(`${world.org}/.porchlight`, u.login, u.permission);
+}
+
+/**
+ * `serve` on the embedded forge serves Porch's API too (the seeded repositories registered first, before
+ * the app listens for their pushes: registerSeeded) (PORCHLIGHT_API_PORT, default any free port), over
+ * HTTPS with a certificate kept in the data folder, and writes there a kubeconfig for each seeded user.
+ * Returns what to print and how to stop it.
+ */
+export async function servePorchApiOnForge(
+  env: NodeJS.ProcessEnv,
+  forge: Forge,
+  world: SeedResult,
+): Promise<{ text: string; close: () => Promise<void> }> {
+  const port = env.PORCHLIGHT_API_PORT ?? "0";
+  const server = await startPorchApi({
+    host: "127.0.0.1",
+    port: Number(port),
+    apiUrl: forge.apiUrl,
+    env,
+    certDir: forge.dataDir,
+  });
+  const files: string[] = [];
+  for (const u of world.users) {
+    const file = join(forge.dataDir, `kubeconfig-${u.login}.yaml`);
+    await writeFile(
+      file,
+      kubeconfigYaml({
+        server: server.url,
+        name: "porchlight",
+        user: u.login,
+        token: u.pat,
+        namespace: world.org,
+        caPem: server.caPem,
+      }),
+      { mode: 0o600 },
+    );
+    files.push(`  ${u.login}\t${u.permission}\t${file}`);
+  }
+  const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
+  const text = [
+    `Porch's API, for kubectl: ${server.url} (docs/porch-api.md); a kubeconfig for each user:`,
+    ...files,
+    `  export KUBECONFIG=${join(forge.dataDir, `kubeconfig-${writer?.login}.yaml`)}`,
+    `  kubectl get packagerevisions -n ${world.org}`,
+    "",
+  ].join("\n");
+  return { text, close: server.close };
+}

@@ -1,0 +1,52 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { serveCommand } from "../../src/cli/serve.js";
+import { rows } from "../cli/rpkg/world.js";
+import { KUBECTL_MISSING } from "../util/kubectl.js";
+
+const kubectl = (kubeconfig: string, args: string[], home: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+    execFile(
+      "kubectl",
+      args,
+      { env: { PATH: process.env.PATH ?? "", KUBECONFIG: kubeconfig, HOME: home } },
+      (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }),
+    ),
+  );
+
+/**
+ * `npm start` (serve on the embedded forge) serves Porch's API: a newcomer exports the KUBECONFIG it
+ * prints and lists the seeded package revisions with kubectl.
+ */
+describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API for kubectl", () => {
+  it("prints export KUBECONFIG=…, and kubectl get packagerevisions -n acme lists the seeded revisions", async () => {
+    let out = "";
+    const running = serveCommand([], {
+      stdout: (t) => {
+        out += t;
+      },
+      stderr: () => {},
+      readStdin: async () => "",
+      cwd: process.cwd(),
+      env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" },
+      isTTY: false,
+    });
+    while (!out.includes("kubectl get packagerevisions"))
+      await new Promise((resolve) => setImmediate(resolve));
+    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "";
+    expect(kubeconfig).toMatch(/kubeconfig-reviewer\.yaml$/);
+    const home = mkdtempSync(join(tmpdir(), "kube-home-"));
+    const r = await kubectl(kubeconfig, ["get", "packagerevisions", "-n", "acme"], home);
+    rmSync(home, { recursive: true, force: true });
+    expect(r.stderr).toBe("");
+    expect(rows(r.stdout)).toEqual([
+      "blueprints.hello.main hello main -1 false Published blueprints",
+      "blueprints.hello.v1 hello v1 1 true Published blueprints",
+    ]);
+    process.emit("SIGTERM");
+    expect(await running).toBe(0);
+  });
+});
