@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { API_RESOURCES, type ApiResource, apiGroups } from "./resources.js";
 import type { Schema } from "./schema-dsl.js";
+import { CONFIG_SCHEMAS } from "./schemas-config.js";
 import { META, META_SCHEMAS } from "./schemas-meta.js";
 import { PORCH_SCHEMAS } from "./schemas-porch.js";
 
@@ -9,7 +10,7 @@ import { PORCH_SCHEMAS } from "./schemas-porch.js";
  * (schemas-*.ts) and the resource table: `kubectl explain` reads them, and kubectl's field validation
  * finds in them that the server validates fields itself (the PATCH operation's `fieldValidation`).
  */
-const ALL_SCHEMAS: Record<string, Schema> = { ...META_SCHEMAS, ...PORCH_SCHEMAS };
+const ALL_SCHEMAS: Record<string, Schema> = { ...META_SCHEMAS, ...PORCH_SCHEMAS, ...CONFIG_SCHEMAS };
 
 /** Every schema, with each served kind's (and its list's) group-version-kind marked, as the API server does. */
 function schemas(): Record<string, Schema> {

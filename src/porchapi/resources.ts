@@ -166,11 +166,60 @@ const NAMESPACES: ApiResource = {
   selectableFields: ["metadata.name"],
 };
 
+/** Porch's Repository: the registrations porchlight keeps in the namespace's `.porchlight` repository. */
+const REPOSITORIES: ApiResource = {
+  group: "config.porch.kpt.dev",
+  version: "v1alpha1",
+  resource: "repositories",
+  singular: "repository",
+  kind: "Repository",
+  namespaced: true,
+  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+  subresources: [],
+  // Porch's CRD's printer columns (Age aside: a registration file has no creation time)
+  columns: [
+    name,
+    spec("Type", "type", "string", "git."),
+    spec("Content", "content", "string", "Package."),
+    {
+      name: "Sync Schedule",
+      type: "string",
+      description: "Not used: porchlight reads the repository on every request.",
+      cell: (o) => path(o, "spec", "sync", "schedule") ?? "",
+    },
+    spec("Deployment", "deployment", "boolean", "Whether it is a deployment repository."),
+    {
+      name: "Ready",
+      type: "string",
+      description: "Whether porchlight can read it with the caller's token.",
+      cell: (o) =>
+        ((path(o, "status", "conditions") as { type?: string; status?: string }[] | undefined) ?? []).find(
+          (c) => c.type === "Ready",
+        )?.status ?? "",
+    },
+    {
+      name: "Address",
+      type: "string",
+      description: "The git repository's address.",
+      cell: (o) => path(o, "spec", "git", "repo") ?? "",
+    },
+    {
+      name: "Branch",
+      type: "string",
+      description: "The branch its packages are published to.",
+      cell: (o) => path(o, "spec", "git", "branch") ?? "",
+    },
+  ],
+  schema: "dev.kpt.porch.config.v1alpha1.Repository",
+  selectableFields: ["metadata.name", "metadata.namespace"],
+};
+
 /** Every resource the API serves, in discovery's order. */
 export const API_RESOURCES: readonly ApiResource[] = [
   NAMESPACES,
   PACKAGE_REVISIONS,
   PACKAGE_REVISION_RESOURCES,
+  REPOSITORIES,
 ];
 
 /** The groups, each with its one version, in discovery's order; the core group's name is "". */

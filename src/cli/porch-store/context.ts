@@ -19,6 +19,16 @@ export interface StoreSettings {
   env: NodeJS.ProcessEnv;
 }
 
+/** The caller's own folder of cache clones. */
+export async function callerCache(settings: StoreSettings, caller: Caller): Promise<string> {
+  const cacheDir = join(
+    settings.cacheRoot,
+    createHash("sha256").update(caller.token).digest("hex").slice(0, 24),
+  );
+  await mkdir(cacheDir, { recursive: true });
+  return cacheDir;
+}
+
 /**
  * rpkg's environment for one request: the caller's token (every read and write acts as them on GitHub),
  * a cache folder of their own (one caller's clones never serve another), the namespace and its
@@ -29,11 +39,7 @@ export async function requestEnv(
   caller: Caller,
   namespace: string,
 ): Promise<RpkgEnv> {
-  const cacheDir = join(
-    settings.cacheRoot,
-    createHash("sha256").update(caller.token).digest("hex").slice(0, 24),
-  );
-  await mkdir(cacheDir, { recursive: true });
+  const cacheDir = await callerCache(settings, caller);
   const env: RpkgEnv = {
     io: {
       stdout: () => {},

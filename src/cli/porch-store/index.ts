@@ -2,6 +2,7 @@ import type { PorchStores } from "../../porchapi/store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
 import { getNamespace } from "./namespaces.js";
+import { repositoryStore } from "./repositories.js";
 import { getResources, listResources, updateResources } from "./resources.js";
 import { getRevision, listRevisions } from "./revisions.js";
 import { deleteRevision, updateRevision } from "./writes.js";
@@ -22,6 +23,7 @@ export function porchStores(settings: StoreSettings): PorchStores {
       get: (caller, ns, name) => getResources(settings, caller, ns, name),
       update: (caller, ns, obj, current) => updateResources(settings, caller, ns, obj, current),
     },
+    repositories: repositoryStore(settings),
   };
 }
 
