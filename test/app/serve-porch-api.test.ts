@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../src/cli/serve.js";
 import { rows } from "../cli/rpkg/world.js";
+import { docBlock } from "../util/doc-blocks.js";
 import { KUBECTL_MISSING } from "../util/kubectl.js";
 
 const kubectl = (kubeconfig: string, args: string[], home: string) =>
@@ -39,7 +40,12 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
     const kubeconfig = /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "";
     expect(kubeconfig).toMatch(/kubeconfig-reviewer\.yaml$/);
     const home = mkdtempSync(join(tmpdir(), "kube-home-"));
-    const r = await kubectl(kubeconfig, ["get", "packagerevisions", "-n", "acme"], home);
+    // docs/porch-api.md's first command, as a newcomer types it
+    const [command, ...args] = docBlock("docs/porch-api.md", "kubectl get packagerevisions -n acme")
+      .text.trim()
+      .split(/\s+/);
+    expect(command).toBe("kubectl");
+    const r = await kubectl(kubeconfig, args, home);
     rmSync(home, { recursive: true, force: true });
     expect(r.stderr).toBe("");
     expect(rows(r.stdout)).toEqual([

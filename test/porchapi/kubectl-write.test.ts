@@ -56,6 +56,14 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     expect(labels.stdout).toBe("frontend");
   });
 
+  it("refuses a field Porch's schema does not have, as the API server's strict field validation does", async () => {
+    const r = await w.kubectl("alice", ["apply", "-f", "-"], {
+      stdin: DRAFT.replace("  packageName: web", "  packageName: web\n  bogus: 1"),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
+  });
+
   it("replaces the draft's files through packagerevisionresources, and refuses a stale version with 409", async () => {
     const got = await w.kubectl("alice", ["get", "packagerevisionresources", NAME, "-o", "json"]);
     const obj = JSON.parse(got.stdout) as { spec: { resources: Record<string, string> } };
