@@ -95,11 +95,21 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     expect((await w.kubectl("alice", ["annotate", "packagerevision", NAME, "owner=alice"])).stdout).toBe(
       `packagerevision.porch.kpt.dev/${NAME} annotated\n`,
     );
+    // kubectl patch --type=json: a JSON patch
+    const patched = await w.kubectl("alice", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--type=json",
+      "-p",
+      '[{"op":"add","path":"/metadata/labels/zone","value":"eu"},{"op":"remove","path":"/metadata/labels/zone"},{"op":"add","path":"/metadata/labels/size","value":"s"}]',
+    ]);
+    expect(patched.stdout).toBe(`packagerevision.porch.kpt.dev/${NAME} patched\n`);
     const r = await w.rpkg(w.alice, ["get", NAME, "--namespace=acme", "-o", "json"]);
     const obj = JSON.parse(r.stdout) as {
       metadata: { labels: Record<string, string>; annotations: Record<string, string> };
     };
-    expect(obj.metadata.labels).toEqual({ team: "frontend", tier: "gold" });
+    expect(obj.metadata.labels).toEqual({ team: "frontend", tier: "gold", size: "s" });
     expect(obj.metadata.annotations.owner).toBe("alice");
   });
 
