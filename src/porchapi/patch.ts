@@ -1,4 +1,7 @@
+import fastJsonPatch, { type Operation } from "fast-json-patch";
 import { ApiError } from "./status.js";
+
+const { applyPatch: applyJsonPatch, JsonPatchError } = fastJsonPatch;
 
 /**
  * The patches kubectl sends: JSON merge patch (RFC 7386: `kubectl apply`, `label`, `annotate` and
@@ -33,89 +36,34 @@ function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
-/** A JSON pointer's tokens (`/a/b~1c` → a, b/c). */
-function tokens(pointer: unknown): string[] {
-  if (typeof pointer !== "string" || (pointer !== "" && !pointer.startsWith("/")))
-    throw new ApiError(
-      "BadRequest",
-      `the JSON patch path ${JSON.stringify(pointer)} is not a JSON pointer such as /metadata/labels`,
-    );
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
+/** Why a JSON patch could not be applied, in words a kubectl user acts on (fast-json-patch's error names). */
+const JSON_PATCH_REASONS: Record<string, string> = {
+  OPERATION_PATH_UNRESOLVABLE: "nothing is at that path (or its parent)",
+  OPERATION_FROM_UNRESOLVABLE: "nothing is at its from path",
+  OPERATION_PATH_ILLEGAL_ARRAY_INDEX: "the list index is not a number",
+  OPERATION_VALUE_OUT_OF_BOUNDS: "the list index is past the list's end",
+  OPERATION_VALUE_REQUIRED: "it has no value",
+  OPERATION_PATH_INVALID: "its path is not a JSON pointer such as /metadata/labels",
+  OPERATION_FROM_REQUIRED: "it has no from path",
+  OPERATION_OP_INVALID: 'its op is none of "add", "remove", "replace", "move", "copy" and "test"',
+  OPERATION_NOT_AN_OBJECT: "it is not an object {op, path, value}",
+  OPERATION_PATH_CANNOT_ADD: "its parent is not an object or list",
+  OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED: "its value is not JSON",
+};
 
-function parentOf(doc: unknown, path: string[], op: string): { parent: unknown; key: string } {
-  let at = doc;
-  for (const t of path.slice(0, -1)) {
-    at = Array.isArray(at) ? at[Number(t)] : isObject(at) ? at[t] : undefined;
-    if (at === undefined)
-      throw new ApiError(
-        "BadRequest",
-        `the JSON patch's ${op} at /${path.join("/")}: /${path.slice(0, path.indexOf(t) + 1).join("/")} does not exist`,
-      );
-  }
-  return { parent: at, key: path[path.length - 1] ?? "" };
-}
-
-function getAt(doc: unknown, path: string[]): unknown {
-  let at = doc;
-  for (const t of path) at = Array.isArray(at) ? at[Number(t)] : isObject(at) ? at[t] : undefined;
-  return at;
-}
-
-function remove(doc: unknown, path: string[], op: string): unknown {
-  const { parent, key } = parentOf(doc, path, op);
-  if (Array.isArray(parent)) return parent.splice(Number(key), 1)[0];
-  if (!isObject(parent) || !(key in parent))
-    throw new ApiError("BadRequest", `the JSON patch's ${op} at /${path.join("/")}: nothing is there`);
-  const old = parent[key];
-  delete parent[key];
-  return old;
-}
-
-function add(doc: unknown, path: string[], value: unknown, op: string): unknown {
-  if (path.length === 0) return value;
-  const { parent, key } = parentOf(doc, path, op);
-  if (Array.isArray(parent)) parent.splice(key === "-" ? parent.length : Number(key), 0, value);
-  else if (isObject(parent)) parent[key] = value;
-  else
-    throw new ApiError(
-      "BadRequest",
-      `the JSON patch's ${op} at /${path.join("/")}: its parent is not an object or list`,
-    );
-  return doc;
-}
-
+/** RFC 6902, as fast-json-patch applies it (validated, on a copy); a failed `test` is Invalid. */
 function jsonPatch(target: unknown, patch: unknown): unknown {
   if (!Array.isArray(patch))
     throw new ApiError("BadRequest", "a JSON patch is a list of operations ([{op, path, value}])");
-  let doc: unknown = structuredClone(target);
-  for (const step of patch) {
-    if (!isObject(step))
-      throw new ApiError("BadRequest", "each JSON patch operation is an object {op, path, value}");
-    const path = tokens(step.path);
-    const op = String(step.op);
-    if (op === "add") doc = add(doc, path, step.value, op);
-    else if (op === "remove") remove(doc, path, op);
-    else if (op === "replace") {
-      remove(doc, path, op);
-      doc = add(doc, path, step.value, op);
-    } else if (op === "move" || op === "copy") {
-      const from = tokens(step.from);
-      const value = op === "move" ? remove(doc, from, op) : structuredClone(getAt(doc, from));
-      doc = add(doc, path, value, op);
-    } else if (op === "test") {
-      if (JSON.stringify(getAt(doc, path)) !== JSON.stringify(step.value))
-        throw new ApiError("Invalid", `the JSON patch's test at ${String(step.path)} failed`);
-    } else
-      throw new ApiError(
-        "BadRequest",
-        `unknown JSON patch operation "${op}": use add, remove, replace, move, copy or test`,
-      );
+  try {
+    return applyJsonPatch(structuredClone(target), patch as Operation[], true, false).newDocument;
+  } catch (e) {
+    if (!(e instanceof JsonPatchError)) throw e;
+    const step = e.index === undefined ? "" : ` ${e.index + 1}`;
+    const op = e.operation as Partial<Operation> | undefined;
+    const what = `the JSON patch's operation${step} (${String(op?.op)} ${String(op?.path)})`;
+    if (e.name === "TEST_OPERATION_FAILED")
+      throw new ApiError("Invalid", `${what} failed: the value there is not the one given`);
+    throw new ApiError("BadRequest", `${what}: ${JSON_PATCH_REASONS[e.name] ?? e.message.split("\n")[0]}`);
   }
-  return doc;
 }
