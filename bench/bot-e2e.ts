@@ -398,7 +398,10 @@ async function pushes(
   const out: { push: string; m: Measured }[] = [];
   await warmUp(w);
   const pkgDir = join(w.dir, PKG);
-  for (const step of steps(resources)) {
+  // BOT_E2E_PUSHES=N: the first N pushes only (1: the first push alone).
+  const all = steps(resources);
+  const limit = Number(process.env.BOT_E2E_PUSHES ?? all.length);
+  for (const step of all.slice(0, limit > 0 ? limit : all.length)) {
     if (step.restart) {
       // Restarted and measured cold: the first push after a restart starts a render thread, compiles
       // the code it runs and reads back the renderer's journal (PORCHLIGHT_CACHE_DIR).
@@ -429,7 +432,8 @@ async function pushes(
  * BOT_E2E_SIZES (default 1000,10000), BOT_E2E_REDIS=0 skips Redis mode, BOT_E2E_PROFILE=0 skips the
  * profile (BOT_E2E_PROFILE_ONLY=1 runs the profile alone, BOT_E2E_KEEP_PROFILE=1 keeps its files),
  * BOT_E2E_FORGE=apart runs the forge in a process of its own, BOT_E2E_APP_ENV="K=V,K=V" adds to the
- * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options.
+ * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options, BOT_E2E_PUSHES=N measures the
+ * first N pushes only (1: the first push and the bot's commit of its render).
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);
