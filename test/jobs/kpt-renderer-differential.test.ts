@@ -691,6 +691,28 @@ describe("the bot's renderer over a package whose functions run by item", () => 
     }
   });
 
+  // The bot's commit of a render holds exactly the render's output, but rendering that output is not
+  // the render again: set-namespace reports on its own output that no value changed. What a file's
+  // render keeps (its output and its resources' shares of the results) is its own input's, never taken
+  // over from the render that wrote it.
+  it("renders the bot's commit of a first push anew, though a function reports otherwise on its own output", async () => {
+    const bot = new KptRenderer();
+    const tree = byItemDraft();
+    const first = await bot.render(tree, BUILTIN);
+    await bot.committed(first.tree, BUILTIN);
+    const commit = await bot.render(first.tree, BUILTIN);
+    const says = (r: RenderResult) =>
+      r.findings.filter((f) => f.function.includes("set-namespace")).map((f) => f.message);
+    // The function's second run differs from its first: the case checks something.
+    expect(says(first).join("\n")).toMatch(/value\(s\) changed/);
+    expect(says(commit)).not.toEqual(says(first));
+    expect(answer(commit)).toEqual(answer(await wholeRenderer().render(first.tree, BUILTIN)));
+    const pushed: FileTree = new Map(first.tree);
+    put(pushed, "local.yaml", text(first.tree, "local.yaml").replace('replicas: "3"', 'replicas: "4"'));
+    const edited = await bot.render(pushed, BUILTIN);
+    expect(answer(edited)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
+  });
+
   it("reads and renders only the changed file of a one-file push", async () => {
     const bot = new KptRenderer();
     const rendered = (await bot.render(byItemDraft(), BUILTIN)).tree;
