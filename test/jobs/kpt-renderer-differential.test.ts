@@ -700,6 +700,8 @@ describe("the bot's renderer over a package whose functions run by item", () => 
     const tree = byItemDraft();
     const first = await bot.render(tree, BUILTIN);
     await bot.committed(first.tree, BUILTIN);
+    // The files the placer read of the push's output were not read again.
+    expect(bot.stats.filesHandedOver).toBeGreaterThan(0);
     const commit = await bot.render(first.tree, BUILTIN);
     const says = (r: RenderResult) =>
       r.findings.filter((f) => f.function.includes("set-namespace")).map((f) => f.message);

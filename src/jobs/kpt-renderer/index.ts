@@ -5,11 +5,12 @@ import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from "../../fn/runtime/types.js";
 import { isKptfilePath } from "../../kpt/kptfile.js";
-import { blobSha, ParseCache } from "../../kpt/parse-cache.js";
+import { blobSha, type ParseCache } from "../../kpt/parse-cache.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
+import { HandoverParseCache } from "./handover.js";
 import { type FileWork, FileWorkMemo, renderByFile } from "./incremental.js";
 import { PlaceMemo, type ResultPlace, resultPlacer } from "./locate.js";
 import type { RenderJournal } from "./render-journal.js";
@@ -47,6 +48,11 @@ export interface RendererStats {
   placesFound: number;
   /** Findings placed from an earlier render's placement: the files they may be in did not change. */
   placesRemembered: number;
+  /**
+   * Resource files whose documents the render took from the last render's finding placer instead of
+   * reading them (the bot's commit of that render's output: HandoverParseCache).
+   */
+  filesHandedOver: number;
   /** Bytes of kept work read back from the journal at the first render (a restarted app's). */
   journalBytesRead: number;
 }
@@ -81,7 +87,7 @@ export class KptRenderer implements Renderer {
     private readonly run: RunOptions = DEFAULT_RUN_OPTIONS,
     /** kpt's attribution on Config Connector resources (KPT_DISABLE_ATTRIBUTION turns it off, as in kpt). */
     private readonly attribution = true,
-    parseCache: ParseCache = new ParseCache(),
+    parseCache: ParseCache = new HandoverParseCache(),
     /** None: every render renders the whole tree (what the by-file renders are checked against). */
     fileWork: FileWorkMemo | null = new FileWorkMemo(),
     /** Why a container function's image may not be pulled (the operator's egress policy), or undefined. */
@@ -102,6 +108,7 @@ export class KptRenderer implements Renderer {
       ...this.counts,
       filesParsed: this.parses.parsed,
       filesRead: this.parses.read,
+      filesHandedOver: this.parses instanceof HandoverParseCache ? this.parses.handedOver : 0,
       filesReused: this.files?.reused ?? 0,
       filesRendered: this.files?.rendered ?? 0,
       placesFound: this.places.found,
@@ -112,9 +119,12 @@ export class KptRenderer implements Renderer {
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     this.readJournal();
+    const handover = this.parses instanceof HandoverParseCache ? this.parses : undefined;
+    handover?.beginRender();
     try {
       return await this.renderTree(tree, options);
     } finally {
+      handover?.endRender();
       this.writeJournal();
     }
   }
@@ -238,7 +248,15 @@ export class KptRenderer implements Renderer {
     const placed = outcome.ok ? outcome.tree : input;
     const known = (path: string) =>
       shas && placed.get(path) === input.get(path) ? shas.get(path) : undefined;
-    const place = resultPlacer(placed, this.places, known);
+    // What the placer reads of the files the render changed is what the render of the bot's commit of
+    // them reads next (the files it left as they were are kept by file: FileWorkMemo).
+    const handover = outcome.ok && this.parses instanceof HandoverParseCache ? this.parses : undefined;
+    const offer =
+      handover &&
+      ((path: string, text: string, docs: Document[]) => {
+        if (placed.get(path) !== input.get(path)) handover.offer(text, docs);
+      });
+    const place = resultPlacer(placed, this.places, known, offer);
     const findings: RenderFinding[] = [];
     for (const rec of outcome.records) {
       const fn = rec.image ?? rec.exec ?? "function";

@@ -97,8 +97,10 @@ export function resultPlacer(
   memo?: PlaceMemo,
   /** A file's blob id where the caller knows it (else it is hashed when needed). */
   knownSha?: (path: string) => string | undefined,
+  /** Told the documents of each file the fast reader read (read only here: see HandoverParseCache). */
+  onRead?: (path: string, text: string, docs: Document[]) => void,
 ): (r: FunctionResult, packageDir?: string) => ResultPlace {
-  const reader = new PlacerFiles(tree, knownSha);
+  const reader = new PlacerFiles(tree, knownSha, onRead);
   return (r, packageDir = "") => {
     const path = r.file?.path;
     // A result that names no file may be in any file of the tree: worked out each time.
@@ -130,6 +132,7 @@ class PlacerFiles {
   constructor(
     readonly tree: FileTree,
     private readonly knownSha: ((path: string) => string | undefined) | undefined,
+    private readonly onRead: ((path: string, text: string, docs: Document[]) => void) | undefined,
   ) {}
 
   /** The file parsed as YAML; null for a file that is not YAML, or not there, or does not parse. */
@@ -139,7 +142,10 @@ class PlacerFiles {
       let value: ParsedFile | null = null;
       if (bytes && isYamlFileName(path)) {
         try {
-          value = parseYamlFile(bytes.toString("utf8"), path);
+          const text = bytes.toString("utf8");
+          const read = parseYamlFile(text, path);
+          value = read;
+          if (read.fast) this.onRead?.(path, text, read.docs);
         } catch {
           value = null;
         }
