@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname, tmpdir } from "node:os";
@@ -156,14 +156,16 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   );
   const { probot, pacing } = appProbot(opts, log, metrics);
   // PORCHLIGHT_CACHE_DIR kept across restarts keeps the cache clones and the renderers' journal
-  const cacheDir =
-    opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  const kept = opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR;
+  // a folder of the app's own making is the app's to remove when it stops (cache clones are large)
+  const cacheDir = kept || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
+    if (!kept) rmSync(cacheDir, { recursive: true, force: true });
     throw err;
   });
   // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
@@ -273,6 +275,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await pacing?.close();
       await work?.close();
       gitSpawner.release();
+      if (!kept) rmSync(cacheDir, { recursive: true, force: true });
     },
   };
 }

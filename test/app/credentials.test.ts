@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { startForge } from "@porchlight/forge";
 import { describe, expect, it } from "vitest";
 import { startAppServer } from "../../src/app/server.js";
@@ -29,21 +32,36 @@ describe("the app's credentials, checked at start", () => {
     }
   });
 
-  it("the right ones start the app", async () => {
+  it("the right ones start the app, and its cache folder of its own making goes when it stops", async () => {
     const forge = await startForge();
     const creds = forge.createApp({ name: "porchlight", owner: "acme" });
     const { log } = capturedLog();
-    const app = await startAppServer({
-      appId: creds.appId,
-      privateKey: creds.privateKeyPem,
-      webhookSecret: creds.webhookSecret,
-      baseUrl: forge.apiUrl,
-      port: 0,
-      writeIntervalMs: 0,
-      log,
-    });
-    expect((await fetch(new URL("/healthz", app.url))).status).toBe(200);
-    await app.close();
-    await forge.stop();
+    // no PORCHLIGHT_CACHE_DIR: the app makes a folder in the temporary directory
+    const tmp = mkdtempSync(join(tmpdir(), "porchlight-tmp-"));
+    const saved = { TMPDIR: process.env.TMPDIR, PORCHLIGHT_CACHE_DIR: process.env.PORCHLIGHT_CACHE_DIR };
+    process.env.TMPDIR = tmp;
+    delete process.env.PORCHLIGHT_CACHE_DIR;
+    try {
+      const app = await startAppServer({
+        appId: creds.appId,
+        privateKey: creds.privateKeyPem,
+        webhookSecret: creds.webhookSecret,
+        baseUrl: forge.apiUrl,
+        port: 0,
+        writeIntervalMs: 0,
+        log,
+      });
+      expect((await fetch(new URL("/healthz", app.url))).status).toBe(200);
+      expect(readdirSync(tmp).filter((f) => f.startsWith("porchlight-cache-"))).toHaveLength(1);
+      await app.close();
+      expect(readdirSync(tmp)).toEqual([]);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+      rmSync(tmp, { recursive: true, force: true });
+      await forge.stop();
+    }
   });
 });
