@@ -8,7 +8,7 @@ import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
 import { blobId, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
-import type { CommitAuthor, FileEntry, PushResult } from "./port.js";
+import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.js";
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
@@ -428,20 +428,22 @@ export class GitRepo {
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
-  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+  async history(head: string, limit: number): Promise<HistoryCommit[]> {
     const log = await this.git([
       "log",
       "--date-order",
       `--max-count=${limit}`,
-      "--format=%H%x00%B%x1e",
+      "--format=%H%x00%ae%x00%aI%x00%B%x1e",
       head,
     ]);
     return log
       .toString("utf8")
       .split("\x1e")
       .flatMap((entry) => {
-        const nul = entry.indexOf("\0");
-        return nul < 0 ? [] : [{ sha: entry.slice(0, nul).trim(), message: entry.slice(nul + 1) }];
+        const [sha, authorEmail, date, ...rest] = entry.split("\0");
+        if (sha === undefined || date === undefined || rest.length === 0) return [];
+        const message = rest.join("\0");
+        return [{ sha: sha.trim(), message, authorEmail: authorEmail ?? "", authorDate: new Date(date) }];
       });
   }
 

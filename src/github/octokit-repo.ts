@@ -10,6 +10,7 @@ import type {
   CheckRunState,
   CommitInfo,
   FileEntry,
+  HistoryCommit,
   IssueComment,
   Permission,
   PullRequest,
@@ -504,7 +505,7 @@ export class OctokitRepo implements RepoPort {
     return this.git.commitMessages(shas);
   }
 
-  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+  async history(head: string, limit: number): Promise<HistoryCommit[]> {
     return this.git.history(await this.git.fetch(head), limit);
   }
 

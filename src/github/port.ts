@@ -214,9 +214,10 @@ export interface RepoPort {
   commitMessages(shas: readonly string[]): Promise<Map<string, string>>;
   /**
    * The commits reachable from `head`, newest first by committer date (`git log --date-order`), at most
-   * `limit`, with their messages, by git: Porch reads a revision's tasks from their `kpt:` lines.
+   * `limit`, with their messages and authors, by git: Porch reads a revision's tasks from their `kpt:`
+   * lines, and who published it, and when, from their authors.
    */
-  history(head: string, limit: number): Promise<{ sha: string; message: string }[]>;
+  history(head: string, limit: number): Promise<HistoryCommit[]>;
   /** When commit `sha` was committed (its committer date), by git. */
   commitTime(sha: string): Promise<Date>;
   /** The open issue labelled `label` whose body carries `marker`, with its body and labels; undefined when none. */
@@ -245,6 +246,14 @@ export interface IssueComment {
   /** When it was written, and last edited (equal when never edited): ISO 8601, to the second, as GitHub's. */
   createdAt: string;
   updatedAt: string;
+}
+
+/** A commit of a history: its message, and its author's email and date (`%ae`, `%aI`). */
+export interface HistoryCommit {
+  sha: string;
+  message: string;
+  authorEmail: string;
+  authorDate: Date;
 }
 
 export interface CommitInfo {

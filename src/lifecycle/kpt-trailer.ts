@@ -141,3 +141,26 @@ export function revisionTasks(messages: readonly string[], pkg: string, workspac
   }
   return first ? [first] : [];
 }
+
+/** Who published a revision and when (Porch's `status.publishedBy` and `status.publishTimestamp`). */
+export interface PublishInfo {
+  by: string;
+  at: Date;
+}
+
+/**
+ * Who published revision `pkg` and when, from its history (newest first), as Porch's git repository reads
+ * it: for a revision on a tag, the author of the tagged commit (`onTag`, the history's first); for the
+ * registered branch's revision (`.main`), the author of the newest commit whose `kpt:` line names the
+ * package; undefined when none does (a package pushed by hand), as Porch leaves both fields out.
+ */
+export function publishInfo(
+  history: readonly { message: string; authorEmail: string; authorDate: Date }[],
+  pkg: string,
+  onTag: boolean,
+): PublishInfo | undefined {
+  const commit = onTag
+    ? history[0]
+    : history.find((c) => kptAnnotations(c.message).some((a) => a.package === pkg));
+  return commit ? { by: commit.authorEmail, at: commit.authorDate } : undefined;
+}

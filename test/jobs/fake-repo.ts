@@ -6,6 +6,7 @@ import type {
   CommitAuthor,
   CommitInfo,
   FileEntry,
+  HistoryCommit,
   IssueComment,
   Permission,
   PullRequest,
@@ -539,13 +540,18 @@ export class FakeRepo implements RepoPort {
     return new Map(shas.map((sha) => [sha, this.commitOf(this.resolve(sha)).message]));
   }
 
-  async history(head: string, limit: number): Promise<{ sha: string; message: string }[]> {
+  async history(head: string, limit: number): Promise<HistoryCommit[]> {
     this.calls.push("history");
     const all = [...this.ancestors(this.resolve(head))].map((s) => this.commitOf(s));
     // newest first: the order commits were made in (the counter in their sha), as committer dates give it
     const order = [...this.commits.keys()];
     all.sort((a, b) => order.indexOf(b.sha) - order.indexOf(a.sha));
-    return all.slice(0, limit).map((c) => ({ sha: c.sha, message: c.message }));
+    return all.slice(0, limit).map((c) => ({
+      sha: c.sha,
+      message: c.message,
+      authorEmail: c.author.email,
+      authorDate: c.time ?? new Date(0),
+    }));
   }
 
   async commitTime(sha: string): Promise<Date> {

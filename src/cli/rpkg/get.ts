@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
-import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
+import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
 import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
 import { UsageError } from "../io.js";
 import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
@@ -36,8 +36,8 @@ import {
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 import {
   type RevisionUpstream,
+  readHistories,
   readPackageMetadata,
-  readTasks,
   readUpstreams,
   upstreamColumns,
 } from "./upstream-lock.js";
@@ -209,6 +209,8 @@ export interface Listing {
   repoFor: (r: PackageRevision) => Repository;
   upstreams: Map<PackageRevision, RevisionUpstream>;
   tasks: Map<PackageRevision, PorchTask[]>;
+  /** Who published each published revision and when, read with its tasks. */
+  published: Map<PackageRevision, PublishInfo>;
   metadata: Map<PackageRevision, RevisionMetadata>;
   packageMetadata: Map<PackageRevision, PackageMetadata>;
 }
@@ -325,15 +327,20 @@ export async function readDetails(
   repos: readonly Repository[],
   revisions: readonly PackageRevision[],
   repoFor: (r: PackageRevision) => Repository,
-): Promise<Pick<Listing, "upstreams" | "tasks" | "metadata" | "packageMetadata">> {
+): Promise<Pick<Listing, "upstreams" | "tasks" | "published" | "metadata" | "packageMetadata">> {
   const upstreams = new Map<PackageRevision, RevisionUpstream>();
   const tasks = new Map<PackageRevision, PorchTask[]>();
+  const published = new Map<PackageRevision, PublishInfo>();
   const metadata = new Map<PackageRevision, RevisionMetadata>();
   const packageMetadata = new Map<PackageRevision, PackageMetadata>();
   for (const repo of repos) {
     const mine = revisions.filter((r) => repoFor(r) === repo);
     if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-    if (needs.tasks) for (const [r, t] of await readTasks(repo, mine)) tasks.set(r, t);
+    if (needs.tasks) {
+      const read = await readHistories(repo, mine);
+      for (const [r, t] of read.tasks) tasks.set(r, t);
+      for (const [r, p] of read.published) published.set(r, p);
+    }
     if (needs.packageMetadata)
       for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
   }
@@ -350,7 +357,7 @@ export async function readDetails(
       if (found) metadata.set(r, found);
     }
   }
-  return { upstreams, tasks, metadata, packageMetadata };
+  return { upstreams, tasks, published, metadata, packageMetadata };
 }
 
 /** What `-o` (and `--template`) ask for: porchctl's table, or the objects in one of kubectl's forms. */
@@ -442,6 +449,7 @@ export function objectsOf(listing: Listing): PackageRevisionObject[] {
     packageRevisionObject(repoFor(r), r, {
       upstreamLock: upstreams.get(r)?.lock,
       tasks: tasks.get(r),
+      published: listing.published.get(r),
       metadata: metadata.get(r),
       packageMetadata: packageMetadata.get(r),
     }),

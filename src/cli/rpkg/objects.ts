@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { PackageRevision } from "../../lifecycle/index.js";
-import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
+import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
 import type { RevisionMetadata } from "../repo-registry.js";
 import { LATEST_LABEL } from "./metadata-changes.js";
 import { nameOf } from "./names.js";
@@ -48,6 +48,8 @@ export interface PackageMetadata {
 export interface RevisionDetails {
   upstreamLock?: UpstreamLock | undefined;
   tasks?: PorchTask[] | undefined;
+  /** Who published the revision and when (`status.publishedBy`, `status.publishTimestamp`). */
+  published?: PublishInfo | undefined;
   /** The revision's own labels and annotations (`rpkg label`, `rpkg annotate`), kept in git. */
   metadata?: RevisionMetadata | undefined;
   packageMetadata?: PackageMetadata | undefined;
@@ -57,7 +59,8 @@ export interface RevisionDetails {
  * A revision as Porch's PackageRevision object (porch.kpt.dev/v1alpha1): the same names and fields
  * (`spec.packageName`, `workspaceName`, `revision`, `repository`, `lifecycle`), the repository's owner
  * in place of the namespace, and annotations saying where the revision lives on GitHub; a downstream
- * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does. The
+ * revision's `status.upstreamLock` says which upstream revision it carries, as Porch's does, and a
+ * published one's `status.publishedBy` and `publishTimestamp` who published it and when. The
  * revision's own labels and annotations come first; Porch's latest-revision label and porchlight's
  * annotations of where it lives are computed, and win.
  */
@@ -66,7 +69,7 @@ export function packageRevisionObject(
   rev: PackageRevision,
   details: RevisionDetails = {},
 ): PackageRevisionObject {
-  const { upstreamLock, tasks, metadata, packageMetadata } = details;
+  const { upstreamLock, tasks, published, metadata, packageMetadata } = details;
   const annotations: Record<string, string> = {
     ...metadata?.annotations,
     [REF_ANNOTATION]: rev.ref,
@@ -93,7 +96,13 @@ export function packageRevisionObject(
         ? { packageMetadata }
         : {}),
     },
-    status: upstreamLock ? { upstreamLock } : {},
+    status: {
+      ...(upstreamLock ? { upstreamLock } : {}),
+      // Porch's metav1.Time: RFC 3339 in UTC, to the second
+      ...(published
+        ? { publishedBy: published.by, publishTimestamp: published.at.toISOString().replace(/\.\d+Z$/, "Z") }
+        : {}),
+    },
   };
   const labels = { ...metadata?.labels, ...(rev.latest ? { [LATEST_LABEL]: "true" } : {}) };
   if (Object.keys(labels).length > 0) obj.metadata.labels = labels;

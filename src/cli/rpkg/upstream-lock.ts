@@ -1,5 +1,5 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
-import { type PorchTask, revisionTasks } from "../../lifecycle/kpt-trailer.js";
+import { type PorchTask, type PublishInfo, publishInfo, revisionTasks } from "../../lifecycle/kpt-trailer.js";
 import { parseKptfileText } from "../../merge/kptfile.js";
 import { hasUpstream, upstreamOf } from "../../merge/upstream.js";
 import type { PackageMetadata } from "./objects.js";
@@ -152,22 +152,31 @@ export function upstreamColumns(repo: Repository, upstream: RevisionUpstream | u
 /** How many commits back a revision's tasks are looked for: a draft's history, then its base's. */
 const TASK_HISTORY = 200;
 
-/** Each revision's tasks (revisionTasks), from the `kpt:` lines of its history: one git log per revision. */
-export async function readTasks(
+/**
+ * Each revision's tasks (revisionTasks) and, for a published one, who published it and when
+ * (publishInfo), from its history: one git log per revision, of the commits the clone has.
+ */
+export async function readHistories(
   repo: Repository,
   revisions: readonly PackageRevision[],
-): Promise<Map<PackageRevision, PorchTask[]>> {
-  const out = new Map<PackageRevision, PorchTask[]>();
+): Promise<{ tasks: Map<PackageRevision, PorchTask[]>; published: Map<PackageRevision, PublishInfo> }> {
+  const tasks = new Map<PackageRevision, PorchTask[]>();
+  const published = new Map<PackageRevision, PublishInfo>();
   await Promise.all(
     revisions.map(async (rev) => {
       const history = await repo.conn.port.history(rev.sha, TASK_HISTORY);
-      const tasks = revisionTasks(
+      const dir = repo.packageDir(rev.package);
+      const found = revisionTasks(
         history.map((c) => c.message),
-        repo.packageDir(rev.package),
+        dir,
         rev.workspace,
       );
-      if (tasks.length > 0) out.set(rev, tasks);
+      if (found.length > 0) tasks.set(rev, found);
+      // Porch's LifecycleIsPublished: a revision proposed for deletion is still published
+      if (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed") return;
+      const info = publishInfo(history, dir, rev.ref.startsWith("refs/tags/"));
+      if (info) published.set(rev, info);
     }),
   );
-  return out;
+  return { tasks, published };
 }
