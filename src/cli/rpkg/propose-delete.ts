@@ -1,10 +1,10 @@
+import { proposeRevisionDeletion } from "../../jobs/publish/propose-revision-deletion.js";
 import {
   DELETION_LABEL,
   formatRevisionTag,
   type PackageRevision,
   planDeletionProposal,
 } from "../../lifecycle/index.js";
-import { formatDeletionBranch, formatDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { baseSha } from "./drafts.js";
 import { RpkgError, revisionConflict } from "./errors.js";
 import { nameOf } from "./names.js";
@@ -91,37 +91,27 @@ async function proposeRemoval(
 
 /**
  * A published revision: branch `deletionProposed/<package>/<ws>`, one empty commit on the tagged commit,
- * and a pull request from it that names the tag (revision-deletion.ts). Approved, the tag goes.
+ * and a pull request from it that names the tag (jobs/publish/propose-revision-deletion.ts, as
+ * `/propose-delete v2` makes it). Approved, the tag goes.
  */
 async function proposeTagDeletion(repo: Repository, rev: PackageRevision, env: RpkgEnv): Promise<void> {
   const dir = repo.packageDir(rev.package);
-  const tag = formatRevisionTag({ package: dir, revision: rev.revision });
-  const branch = formatDeletionBranch({ package: dir, workspace: rev.workspace });
-  const step = env.progress.step(`Proposing the deletion of ${tag}`);
-  const { tree } = await repo.conn.port.readTree(rev.sha, dir);
-  const pushed = await repo.conn.port.commitTree({
-    branch,
-    parent: rev.sha,
-    dir,
-    tree,
-    allowEmpty: true,
-    message: `Propose deleting revision ${tag}`,
-    author: await repo.author(),
-    exclusive: true,
-  });
-  if (!pushed.ok) {
-    step.fail();
-    throw raced(repo, rev, branch);
-  }
-  const proposal = formatDeletionProposal({
+  const step = env.progress.step(
+    `Proposing the deletion of ${formatRevisionTag({ package: dir, revision: rev.revision })}`,
+  );
+  const proposed = await proposeRevisionDeletion(repo.conn.port, {
     package: dir,
     workspace: rev.workspace,
     revision: rev.revision,
     commit: rev.sha,
+    baseBranch: repo.baseBranch,
+    author: await repo.author(),
   });
-  const pr = await repo.conn.port.createPull({ head: branch, base: repo.baseBranch, ...proposal });
-  await repo.conn.port.addLabels(pr.number, [DELETION_LABEL]);
-  step.done(`#${pr.number}`);
+  if (proposed.kind === "raced") {
+    step.fail();
+    throw raced(repo, rev, proposed.branch);
+  }
+  step.done(`#${proposed.pull.number}`);
 }
 
 /** Another request proposed the same deletion at the same moment: it pushed the branch first. */
