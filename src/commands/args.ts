@@ -1,5 +1,6 @@
 import type { Parsed } from "../lifecycle/result.js";
 import { parsed, rejected } from "../lifecycle/result.js";
+import { parseRevisionTag } from "../lifecycle/revision-tag.js";
 import type { CatalogCommandArgs } from "./catalog-args.js";
 
 /** What `/update` moves the draft to: a published revision, the newest on a channel, or the newest. */
@@ -13,7 +14,8 @@ export type CommandArgs =
   | { verb: "reject" }
   | { verb: "render" }
   | { verb: "update"; target: UpdateTarget }
-  | { verb: "propose-delete" }
+  /** Without a revision: the whole package; with one (`v2`, or its tag `basens/v2`): that revision alone. */
+  | { verb: "propose-delete"; package?: string; revision?: number }
   /** `channel` absent: the package's default channel in the catalog. */
   | { verb: "promote"; channel?: string }
   | { verb: "fanout" }
@@ -44,6 +46,22 @@ export function parseUpdateArgs(args: readonly string[]): Parsed<CommandArgs> {
     return parsed({ verb: "update", target: { kind: "revision", revision: Number(revision[1]) } });
   if (CHANNEL.test(arg)) return parsed({ verb: "update", target: { kind: "channel", channel: arg } });
   return rejected(`/update takes a revision like \`v3\` or a channel like \`stable\`; "${arg}" is neither`);
+}
+
+/** `/propose-delete`: the whole package; `/propose-delete v2` or `basens/v2`: that published revision alone. */
+export function parseProposeDeleteArgs(args: readonly string[]): Parsed<CommandArgs> {
+  if (args.length === 0) return parsed({ verb: "propose-delete" });
+  const usage =
+    "like `/propose-delete v2` (a revision of this pull request's package) or `/propose-delete basens/v2` (its tag)";
+  if (args.length > 1)
+    return rejected(`/propose-delete takes one revision, ${usage} (got "${args.join(" ")}")`);
+  const word = args[0] as string;
+  const bare = REVISION.exec(word);
+  if (bare) return parsed({ verb: "propose-delete", revision: Number(bare[1]) });
+  const tag = parseRevisionTag(word);
+  if (tag.ok)
+    return parsed({ verb: "propose-delete", package: tag.value.package, revision: tag.value.revision });
+  return rejected(`/propose-delete takes a published revision, ${usage}; "${word}" is neither`);
 }
 
 export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {

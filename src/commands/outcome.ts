@@ -8,6 +8,8 @@ export type CommandOutcome =
   | { kind: "rendered"; commitSha?: string }
   | { kind: "updated"; package: string; target: UpdateTarget; revision: number; commitSha?: string }
   | { kind: "deletion-proposed"; package: string; revision: number }
+  /** One published revision's deletion proposed (its tag), in pull request `pull`; `existing`: asked before. */
+  | { kind: "revision-deletion-proposed"; tag: string; pull: number; existing: boolean }
   | { kind: "promoted"; package: string; revision: number; channel: string }
   | ({ kind: "fanout" } & FanoutCounts)
   | { kind: "rollout"; action: "resume" | "hold" }
@@ -61,7 +63,9 @@ export function formatOutcome(outcome: CommandOutcome): string {
       return `Updated **${outcome.package}** to upstream revision v${outcome.revision}${what}${pushed}.`;
     }
     case "deletion-proposed":
-      return `Proposed deleting **${outcome.package}**: revision v${outcome.revision} is now DeletionProposed. Approve to delete, or close to keep it.`;
+      return `Proposed deleting **${outcome.package}**, the whole package: revision v${outcome.revision} is now DeletionProposed. Approve to remove the package from the base branch (its tags stay), or close to keep it. To delete one revision alone, name it: \`/propose-delete v${outcome.revision}\`.`;
+    case "revision-deletion-proposed":
+      return `${outcome.existing ? "Already proposed" : "Proposed"} deleting revision **${outcome.tag}** alone in #${outcome.pull}: it is now DeletionProposed. Approve #${outcome.pull} to delete its tag (the package's other revisions stay), or \`/reject\` it to keep it.`;
     case "promoted":
       return `Added **${outcome.package}** v${outcome.revision} to the \`${outcome.channel}\` channel.`;
     case "fanout":

@@ -4,6 +4,7 @@ import {
   type CommandArgs,
   noArgs,
   parsePromoteArgs,
+  parseProposeDeleteArgs,
   parseRolloutArgs,
   parseUpdateArgs,
   type Verb,
@@ -54,10 +55,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     verb: "propose-delete",
-    usage: "",
+    usage: "[revision]",
     permission: "write",
-    help: "Propose deleting the package: its latest published revision becomes DeletionProposed.",
-    parseArgs: noArgs("propose-delete"),
+    help: "Propose deleting a published revision alone (`v2`, or its tag `basens/v2`): approving the proposal deletes its tag, the other revisions stay. Without one, the whole package: approving removes it from the base branch (its tags stay).",
+    parseArgs: parseProposeDeleteArgs,
   },
   {
     verb: "promote",

@@ -83,6 +83,21 @@ describe("parseCommands: the slash-commands of a comment", () => {
       expected: ['1: {"verb":"promote","channel":"beta"}'],
     },
     { name: "/propose-delete", body: "/propose-delete", expected: ['1: {"verb":"propose-delete"}'] },
+    {
+      name: "/propose-delete of one revision, bare or by its tag",
+      body: "/propose-delete v2\n/propose-delete basens/v3",
+      expected: [
+        '1: {"verb":"propose-delete","revision":2}',
+        '2: {"verb":"propose-delete","package":"basens","revision":3}',
+      ],
+    },
+    {
+      name: "/propose-delete of something not a revision",
+      body: "/propose-delete latest",
+      expected: [
+        '!propose-delete: /propose-delete takes a published revision, like `/propose-delete v2` (a revision of this pull request\'s package) or `/propose-delete basens/v2` (its tag); "latest" is neither',
+      ],
+    },
     { name: "a misspelt verb, with the one meant", body: "/aprove", expected: ["?aprove→approve"] },
     {
       name: "a misspelt hyphenated verb",

@@ -1,9 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
-import { main } from "../../src/cli/main.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { rpkgAs, startWorld, sweep, type World } from "./harness.js";
 
 const HELLO_KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -40,24 +38,7 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
   const tags = async (repo: string) =>
     (await gh("alice").repos.listTags({ owner, repo })).data.map((t) => t.name).sort();
   /** `porchlight rpkg ARGS` in-process, as `user`, against the forge. */
-  const rpkg = async (user: string, args: string[]) => {
-    let stdout = "";
-    let stderr = "";
-    const io: CliIO = {
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      readStdin: async () => "",
-      cwd: process.cwd(),
-      env: { GH_TOKEN: w.users[user]!.pat, PATH: process.env.PATH ?? "" },
-      isTTY: false,
-    };
-    const code = await main(["rpkg", ...args, `--api-url=${w.forge.apiUrl}`], io);
-    return { code, stdout, stderr };
-  };
+  const rpkg = (user: string, args: string[]) => rpkgAs(w, user, args);
   /** The table's rows without padding. */
   const rows = (table: string) =>
     table

@@ -12,6 +12,7 @@ import type { Runtime } from "../../src/config/schema.js";
 import type { PackageWorkSettings } from "../../src/jobs/bounded/bounded.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
+import { porchlightWith } from "../cli/pkg-fixture.js";
 
 export interface World {
   forge: Forge;
@@ -290,4 +291,10 @@ export function botWrites(w: World): number {
   return w.forge.requestLog.entries.filter(
     (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
   ).length;
+}
+
+/** `porchlight rpkg ARGS` in-process, as `user` (their token), against the world's forge. */
+export function rpkgAs(w: World, user: string, args: string[]) {
+  const env = { GH_TOKEN: w.users[user]?.pat ?? "", PATH: process.env.PATH ?? "" };
+  return porchlightWith(process.cwd(), env, "rpkg", ...args, `--api-url=${w.forge.apiUrl}`);
 }
