@@ -155,5 +155,11 @@ describe("status.publishedBy and publishTimestamp, as Porch reads them", () => {
     });
     expect(s.publishedBy).toBe(merged.data.author.email);
     expect(s.publishTimestamp).toBe(merged.data.author.date.replace(/\.\d+Z$/, "Z"));
+    // proposed for deletion, it is still published (Porch's LifecycleIsPublished), by the same person
+    expect((await w.rpkg(w.alice, ["propose-delete", "blueprints.web.w1", R])).code).toBe(0);
+    expect(await status("blueprints.web.w1")).toMatchObject({
+      publishedBy: s.publishedBy,
+      publishTimestamp: s.publishTimestamp,
+    });
   });
 });
