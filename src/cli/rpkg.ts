@@ -120,7 +120,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       }
       // porchctl's (cobra's) failure line, its trailing space included; "did you mean", the hint under -v
       io.stderr(`Error: ${describeFailure(e, repository ?? "the repository")} \n`);
-      io.stderr(failureAdvice(e, env.verbose));
+      io.stderr(failureAdvice(e, env.verbose, io.isTTY));
       return 1;
     } finally {
       await rm(cacheDir, { recursive: true, force: true });

@@ -11,8 +11,9 @@ export class RpkgError extends Error {
     message: string,
     readonly hint?: string,
     /**
-     * Said on the next line with or without -v, where porchctl's words alone would mislead a porchlight
-     * user: "did you mean …?" for a mistyped name, porchlight's verb for a step porchctl words otherwise.
+     * Said on the next line to a person at a terminal (and with -v), where porchctl's words alone would
+     * mislead a porchlight user: "did you mean …?" for a mistyped name, porchlight's verb for a step
+     * porchctl words otherwise. A script reading stderr gets porchctl's bytes alone, as with progress.
      */
     readonly advice?: string,
   ) {
@@ -22,12 +23,12 @@ export class RpkgError extends Error {
 }
 
 /**
- * The lines printed after a failure line (porchctl's own, kept as porchctl writes it): the advice
- * always, the hint only with -v.
+ * The lines printed after a failure line (porchctl's own, kept as porchctl writes it): the advice on a
+ * terminal or with -v, the hint only with -v.
  */
-export function failureAdvice(e: unknown, verbose: boolean | undefined): string {
+export function failureAdvice(e: unknown, verbose: boolean | undefined, terminal: boolean): string {
   if (!(e instanceof RpkgError)) return "";
-  const advice = e.advice === undefined ? "" : `  ${e.advice}\n`;
+  const advice = e.advice === undefined || !(verbose || terminal) ? "" : `  ${e.advice}\n`;
   return `${advice}${verbose && e.hint ? `  ${e.hint}\n` : ""}`;
 }
 

@@ -296,7 +296,7 @@ function selectRevisions(
             ? `Error: the server could not find the requested resource (get packagerevisions.porch.kpt.dev ${name}) \n`
             : `Error: ${e.message}\n`,
         );
-        env.io.stderr(failureAdvice(e, env.verbose));
+        env.io.stderr(failureAdvice(e, env.verbose, env.io.isTTY));
         failed = true;
       }
     }

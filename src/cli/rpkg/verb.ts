@@ -42,7 +42,7 @@ async function forEachName(
       const message = describeFailure(e, repository);
       messages.push(message);
       env.io.stderr(`${name} failed (${message})\n`);
-      env.io.stderr(failureAdvice(e, env.verbose));
+      env.io.stderr(failureAdvice(e, env.verbose, env.io.isTTY));
     }
   }
   // porchctl's last line(s): every failure again, under "Error: errors:"

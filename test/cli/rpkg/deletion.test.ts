@@ -20,7 +20,12 @@ describe("rpkg propose-delete and del, one revision at a time, as Porch", () => 
   const table = async () => rows((await w.rpkg(w.alice, ["get", R])).stdout);
 
   it("del of a published revision says, besides porchctl's words, which porchlight verbs delete it", async () => {
-    const r = await w.rpkg(w.alice, ["del", "blueprints.app.first", R]);
+    const porchctl =
+      "blueprints.app.first failed (packagerevisions.porch.kpt.dev \"blueprints.app.first\" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion)\n" +
+      "Error: errors:\n  packagerevisions.porch.kpt.dev \"blueprints.app.first\" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion \n";
+    // a script gets porchctl's words alone; a person at a terminal, porchlight's verbs as well
+    expect((await w.rpkg(w.alice, ["del", "blueprints.app.first", R])).stderr).toBe(porchctl);
+    const r = await w.rpkg(w.alice, ["del", "blueprints.app.first", R], { tty: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       "blueprints.app.first failed (packagerevisions.porch.kpt.dev \"blueprints.app.first\" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion)\n" +
