@@ -64,7 +64,8 @@ export async function servePorchApiOnForge(
       }),
       { mode: 0o600 },
     );
-    files.push(`  ${u.login}\t${u.permission}\t${file}`);
+    // not in the users table's shape (login, permission, token): a script reads that table by its first word
+    files.push(`  for ${u.login} (${u.permission}): ${file}`);
   }
   const writer = world.users.find((u) => u.permission === "write") ?? world.users[0];
   const text = [

@@ -39,6 +39,10 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
       await new Promise((resolve) => setImmediate(resolve));
     const kubeconfig = /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "";
     expect(kubeconfig).toMatch(/kubeconfig-reviewer\.yaml$/);
+    // the users table is still read by a line's first word: each user's line is that table's alone
+    const reviewer = out.split("\n").filter((l) => l.trim().split(/\s+/)[0] === "reviewer");
+    expect(reviewer).toHaveLength(1);
+    expect(reviewer[0]).toMatch(/^ {2}reviewer\twrite\tghp_\w+$/);
     const home = mkdtempSync(join(tmpdir(), "kube-home-"));
     // docs/porch-api.md's first command, as a newcomer types it
     const [command, ...args] = docBlock("docs/porch-api.md", "kubectl get packagerevisions -n acme")
