@@ -159,13 +159,16 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   const kept = opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR;
   // a folder of the app's own making is the app's to remove when it stops (cache clones are large)
   const cacheDir = kept || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  const dropCache = () => {
+    if (!kept) rmSync(cacheDir, { recursive: true, force: true });
+  };
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
   const blobs = new BlobCache();
   const github = probotAppPort(probot, cacheDir, blobs);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {
     await pacing?.close();
-    if (!kept) rmSync(cacheDir, { recursive: true, force: true });
+    dropCache();
     throw err;
   });
   // the GitHub the app serves (GitHub Enterprise, the embedded forge) is reached wherever it is
@@ -275,7 +278,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       await pacing?.close();
       await work?.close();
       gitSpawner.release();
-      if (!kept) rmSync(cacheDir, { recursive: true, force: true });
+      dropCache();
     },
   };
 }
