@@ -25,33 +25,43 @@ export function legacyCoreVersions(): Record<string, unknown> {
   return { kind: "APIVersions", versions: ["v1"], serverAddressByClientCIDRs: null };
 }
 
-const named = () => apiGroups().filter((g) => g.group !== "");
+/** The named groups, each with its versions, the preferred first. */
+function named(): { group: string; versions: string[] }[] {
+  const out: { group: string; versions: string[] }[] = [];
+  for (const g of apiGroups()) {
+    if (g.group === "") continue;
+    const known = out.find((x) => x.group === g.group);
+    if (known) known.versions.push(g.version);
+    else out.push({ group: g.group, versions: [g.version] });
+  }
+  return out;
+}
 
 function groupVersion(group: string, version: string) {
   return { groupVersion: `${group}/${version}`, version };
 }
 
-function apiGroup(group: string, version: string): Record<string, unknown> {
+function apiGroup(group: string, versions: readonly string[]): Record<string, unknown> {
   return {
     name: group,
-    versions: [groupVersion(group, version)],
-    preferredVersion: groupVersion(group, version),
+    versions: versions.map((v) => groupVersion(group, v)),
+    preferredVersion: groupVersion(group, versions[0] ?? ""),
   };
 }
 
-/** `/apis`: every group and its version. */
+/** `/apis`: every group and its versions. */
 export function legacyGroupList(): Record<string, unknown> {
   return {
     kind: "APIGroupList",
     apiVersion: "v1",
-    groups: named().map((g) => apiGroup(g.group, g.version)),
+    groups: named().map((g) => apiGroup(g.group, g.versions)),
   };
 }
 
 /** `/apis/GROUP`, or undefined for a group not served. */
 export function legacyGroup(group: string): Record<string, unknown> | undefined {
   const found = named().find((g) => g.group === group);
-  return found && { kind: "APIGroup", apiVersion: "v1", ...apiGroup(found.group, found.version) };
+  return found && { kind: "APIGroup", apiVersion: "v1", ...apiGroup(found.group, found.versions) };
 }
 
 /** `/apis/GROUP/VERSION`: its resources and their subresources, or undefined. */
@@ -107,17 +117,17 @@ function discoveryResource(r: ApiResource): Record<string, unknown> {
 
 /** The aggregated document: `/apis` with every named group, `/api` with the core group. */
 export function aggregatedDiscovery(core: boolean): Record<string, unknown> {
-  return {
-    kind: "APIGroupDiscoveryList",
-    apiVersion: "apidiscovery.k8s.io/v2",
-    metadata: {},
-    items: apiGroups()
-      .filter((g) => (g.group === "") === core)
-      .map((g) => ({
-        metadata: g.group ? { name: g.group } : {},
-        versions: [
-          { version: g.version, resources: g.resources.map(discoveryResource), freshness: "Current" },
-        ],
-      })),
-  };
+  const items: { metadata: Record<string, string>; versions: Record<string, unknown>[] }[] = [];
+  for (const g of apiGroups()) {
+    if ((g.group === "") !== core) continue;
+    const version = {
+      version: g.version,
+      resources: g.resources.map(discoveryResource),
+      freshness: "Current",
+    };
+    const known = items.find((i) => (i.metadata.name ?? "") === g.group);
+    if (known) known.versions.push(version);
+    else items.push({ metadata: g.group ? { name: g.group } : {}, versions: [version] });
+  }
+  return { kind: "APIGroupDiscoveryList", apiVersion: "apidiscovery.k8s.io/v2", metadata: {}, items };
 }

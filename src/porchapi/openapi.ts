@@ -4,13 +4,19 @@ import type { Schema } from "./schema-dsl.js";
 import { CONFIG_SCHEMAS } from "./schemas-config.js";
 import { META, META_SCHEMAS } from "./schemas-meta.js";
 import { PORCH_SCHEMAS } from "./schemas-porch.js";
+import { VARIANT_SCHEMAS } from "./schemas-variants.js";
 
 /**
  * The OpenAPI documents (v3 per group-version, and v2 whole), generated from the one set of schemas
  * (schemas-*.ts) and the resource table: `kubectl explain` reads them, and kubectl's field validation
  * finds in them that the server validates fields itself (the PATCH operation's `fieldValidation`).
  */
-const ALL_SCHEMAS: Record<string, Schema> = { ...META_SCHEMAS, ...PORCH_SCHEMAS, ...CONFIG_SCHEMAS };
+const ALL_SCHEMAS: Record<string, Schema> = {
+  ...META_SCHEMAS,
+  ...PORCH_SCHEMAS,
+  ...CONFIG_SCHEMAS,
+  ...VARIANT_SCHEMAS,
+};
 
 /** Every schema, with each served kind's (and its list's) group-version-kind marked, as the API server does. */
 function schemas(): Record<string, Schema> {

@@ -214,21 +214,69 @@ const REPOSITORIES: ApiResource = {
   selectableFields: ["metadata.name", "metadata.namespace"],
 };
 
+/**
+ * Porch's PackageVariant and PackageVariantSet: the variant files of the namespace's management
+ * repositories. Porch's CRDs declare no printer columns, so kubectl shows the name (and the API server
+ * Age, which a variant file does not have: git keeps no creation time of a document).
+ */
+const variantResource = (kind: string, version: string): ApiResource => ({
+  group: "config.porch.kpt.dev",
+  version,
+  resource: `${kind.toLowerCase()}s`,
+  singular: kind.toLowerCase(),
+  kind,
+  namespaced: true,
+  verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
+  subresources: [],
+  columns: [name],
+  schema: `dev.kpt.porch.config.${version}.${kind}`,
+  selectableFields: ["metadata.name", "metadata.namespace"],
+});
+
 /** Every resource the API serves, in discovery's order. */
 export const API_RESOURCES: readonly ApiResource[] = [
   NAMESPACES,
   PACKAGE_REVISIONS,
   PACKAGE_REVISION_RESOURCES,
   REPOSITORIES,
+  variantResource("PackageVariant", "v1alpha1"),
+  // Porch's CRD serves its v1alpha2 only (v1alpha1: served false), and porchlight's files are v1alpha2
+  variantResource("PackageVariantSet", "v1alpha2"),
 ];
 
-/** The groups, each with its one version, in discovery's order; the core group's name is "". */
-export function apiGroups(): { group: string; version: string; resources: ApiResource[] }[] {
-  const out: { group: string; version: string; resources: ApiResource[] }[] = [];
+/** One version of a group, with its resources; the core group's name is "". */
+export interface GroupVersion {
+  group: string;
+  version: string;
+  resources: ApiResource[];
+}
+
+/**
+ * The group-versions, in discovery's order: a group's versions by Kubernetes' version priority (v1 before
+ * v1beta2 before v1alpha2 before v1alpha1), as the API server orders them, its first the preferred one.
+ */
+export function apiGroups(): GroupVersion[] {
+  const out: GroupVersion[] = [];
   for (const r of API_RESOURCES) {
-    const known = out.find((g) => g.group === r.group);
+    const known = out.find((g) => g.group === r.group && g.version === r.version);
     if (known) known.resources.push(r);
     else out.push({ group: r.group, version: r.version, resources: [r] });
   }
-  return out;
+  const firstOf = new Map<string, number>();
+  out.forEach((g, i) => {
+    if (!firstOf.has(g.group)) firstOf.set(g.group, i);
+  });
+  return out.sort(
+    (a, b) =>
+      (firstOf.get(a.group) ?? 0) - (firstOf.get(b.group) ?? 0) ||
+      versionPriority(b.version) - versionPriority(a.version),
+  );
+}
+
+/** Kubernetes' version priority: GA over beta over alpha, then the higher numbers. */
+function versionPriority(version: string): number {
+  const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(version);
+  if (!m) return -1;
+  const stage = m[2] === undefined ? 2 : m[2] === "beta" ? 1 : 0;
+  return stage * 1e8 + Number(m[1]) * 1e4 + Number(m[3] ?? 0);
 }

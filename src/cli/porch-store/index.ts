@@ -5,6 +5,7 @@ import { getNamespace } from "./namespaces.js";
 import { repositoryStore } from "./repositories.js";
 import { getResources, listResources, updateResources } from "./resources.js";
 import { getRevision, listRevisions } from "./revisions.js";
+import { variantStore } from "./variants.js";
 import { deleteRevision, updateRevision } from "./writes.js";
 
 /** The stores of Porch's API over GitHub, as rpkg reaches it: each request acts with the caller's token. */
@@ -24,6 +25,8 @@ export function porchStores(settings: StoreSettings): PorchStores {
       update: (caller, ns, obj, current) => updateResources(settings, caller, ns, obj, current),
     },
     repositories: repositoryStore(settings),
+    packagevariants: variantStore(settings, "PackageVariant"),
+    packagevariantsets: variantStore(settings, "PackageVariantSet"),
   };
 }
 

@@ -1,0 +1,166 @@
+import { connectRepo, type RepoConnection } from "../../github/connect.js";
+import type { PullRequest } from "../../github/port.js";
+import { revisionName } from "../../lifecycle/discover.js";
+import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
+import { formatProblem, type VariantProblem } from "../../variants/index.js";
+import type { VariantDocument } from "./variant-files.js";
+
+/** One of Porch's conditions of a PackageVariant(Set): Stalled or Ready. */
+interface Condition {
+  type: "Stalled" | "Ready";
+  status: "True" | "False" | "Unknown";
+  reason: string;
+  message: string;
+}
+
+/** What one request reads of the downstream repositories, each at most once. */
+export interface StatusReader {
+  /** The pull requests from `branch` of `full` (newest first), or why they cannot be read. */
+  pullsFrom(full: string, branch: string): Promise<PullRequest[] | string>;
+  /** The registration name of `full` in the namespace (its GitHub name when unregistered). */
+  registrationOf(full: string): string;
+}
+
+export function statusReader(
+  access: { token: string; apiUrl: string | undefined; cacheDir: string },
+  registrations: ReadonlyMap<string, { full: string }>,
+): StatusReader {
+  const conns = new Map<string, Promise<RepoConnection>>();
+  const connect = (full: string) => {
+    const known = conns.get(full);
+    if (known) return known;
+    const [owner = "", repo = ""] = full.split("/");
+    const made = connectRepo({ ...access, repo: { owner, repo } });
+    conns.set(full, made);
+    return made;
+  };
+  return {
+    async pullsFrom(full, branch) {
+      try {
+        return await (await connect(full)).port.listPullsFrom(branch);
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    },
+    registrationOf(full) {
+      for (const [name, r] of registrations) if (r.full.toLowerCase() === full.toLowerCase()) return name;
+      return full.slice(full.indexOf("/") + 1);
+    },
+  };
+}
+
+const VALID: Condition = {
+  type: "Stalled",
+  status: "False",
+  reason: "Valid",
+  message: "all validation checks passed",
+};
+
+/** Stalled from the document's problems, in Porch's words; undefined Ready when it is valid. */
+function validity(problems: readonly VariantProblem[], kind: string): Condition[] | undefined {
+  const errors = problems.filter((p) => p.severity !== "warning");
+  if (errors.length === 0) return undefined;
+  const message = errors.map(formatProblem).join("; ");
+  return [
+    { type: "Stalled", status: "True", reason: "ValidationError", message },
+    {
+      type: "Ready",
+      status: "False",
+      reason: kind === "PackageVariant" ? "Error" : "ValidationError",
+      message: kind === "PackageVariant" ? "invalid packagevariant object" : message,
+    },
+  ];
+}
+
+const record = (v: unknown): Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+/**
+ * A PackageVariant's status as porchlight knows it: Stalled from its validation, Ready from what fan-out
+ * did in the downstream repository — the pull request of its branch `porchlight/variant/PACKAGE/NAME`
+ * (open: the downstream's draft or proposal; merged: published), and that revision in downstreamTargets.
+ */
+export async function packageVariantStatus(
+  doc: VariantDocument,
+  problems: readonly VariantProblem[],
+  reader: StatusReader,
+): Promise<Record<string, unknown>> {
+  const invalid = validity(problems, doc.kind);
+  if (invalid) return { conditions: invalid };
+  const spec = record(doc.data.spec);
+  const downstream = record(spec.downstream);
+  const repo = String(downstream.repo ?? "");
+  const pkg = String(downstream.package ?? "");
+  const full = repo.includes("/") ? repo : `${doc.repo.full.split("/")[0]}/${repo}`;
+  const ready = (status: Condition["status"], reason: string, message: string): Condition => ({
+    type: "Ready",
+    status,
+    reason,
+    message,
+  });
+  if (spec.paused === true)
+    return {
+      conditions: [VALID, ready("False", "Paused", "spec.paused: fan-out leaves the downstream alone")],
+    };
+  const pulls = await reader.pullsFrom(full, formatVariantBranch({ package: pkg, variant: doc.name }));
+  if (typeof pulls === "string")
+    return { conditions: [VALID, ready("Unknown", "Error", `cannot read ${full}: ${pulls}`)] };
+  const pr = pulls[0];
+  if (!pr)
+    return {
+      conditions: [
+        VALID,
+        ready(
+          "False",
+          "Pending",
+          `fan-out has opened no pull request in ${full} yet: it does once the upstream has a published revision (the dashboard issue of ${doc.repo.full} says why a variant waits)`,
+        ),
+      ],
+    };
+  const target = {
+    name: revisionName(reader.registrationOf(full), { package: pkg, workspace: doc.name }),
+  };
+  if (pr.state === "closed" && !pr.merged)
+    return {
+      conditions: [
+        VALID,
+        ready("False", "Error", `the downstream pull request ${pr.url} was closed without merging`),
+      ],
+    };
+  const what = pr.merged ? "was merged (published)" : "proposes it";
+  return {
+    conditions: [
+      VALID,
+      ready(
+        "True",
+        "NoErrors",
+        `successfully ensured downstream package variant: pull request ${pr.url} ${what}`,
+      ),
+    ],
+    downstreamTargets: [target],
+  };
+}
+
+/**
+ * A PackageVariantSet's status: Stalled from its validation. Fan-out expands a set when it runs, against
+ * the installation's repositories, and keeps no record of it but the generated variants' pull requests and
+ * the dashboard: Ready is Unknown, saying where to look.
+ */
+export function packageVariantSetStatus(
+  doc: VariantDocument,
+  problems: readonly VariantProblem[],
+): Record<string, unknown> {
+  const invalid = validity(problems, doc.kind);
+  if (invalid) return { conditions: invalid };
+  return {
+    conditions: [
+      VALID,
+      {
+        type: "Ready",
+        status: "Unknown",
+        reason: "ExpandedAtFanout",
+        message: `fan-out generates this set's variants when it runs; each one's pull request is on the dashboard issue of ${doc.repo.full}`,
+      },
+    ],
+  };
+}

@@ -1,0 +1,296 @@
+import type { KubeObject } from "../../porchapi/resources.js";
+import { ApiError, conflict, notFound } from "../../porchapi/status.js";
+import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
+import { parseVariantFile, VARIANTS_DIR, type VariantProblem } from "../../variants/index.js";
+import { registryAuthor } from "../repo-registry.js";
+import type { Registration } from "../rpkg/repository.js";
+import { registrationsOf } from "../rpkg.js";
+import { labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError } from "../selectors.js";
+import { asApiErrors, callerCache, type StoreSettings } from "./context.js";
+import { withVersion } from "./revisions.js";
+import {
+  commitVariantFiles,
+  documentText,
+  editFile,
+  type ManagementRepo,
+  openManagement,
+  requireVariantWrite,
+  type VariantDocument,
+  variantDocuments,
+} from "./variant-files.js";
+import { packageVariantSetStatus, packageVariantStatus, statusReader } from "./variant-status.js";
+
+const GROUP = "config.porch.kpt.dev";
+
+type Kind = "PackageVariant" | "PackageVariantSet";
+
+/** What one request reads of a namespace: its registrations and its management repositories' variants. */
+interface NamespaceVariants {
+  access: { token: string; apiUrl: string | undefined; cacheDir: string };
+  registrations: Map<string, Registration>;
+  /** Every document of the kind, the first of a name winning (repository, then file, then position). */
+  documents: VariantDocument[];
+  /** The management repositories read, by `owner/name` in lower case. */
+  repos: Map<string, ManagementRepo>;
+}
+
+/**
+ * Porch's PackageVariant and PackageVariantSet objects of a namespace: the documents of the variant files
+ * (`.porchlight/variants/*.yaml`, on the default branch) of the repositories registered in it, which is
+ * where fan-out reads them (docs/variants.md). Create commits a file to the upstream's repository (the
+ * management repository by default), update and delete the document's own file; each as the caller.
+ */
+export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore {
+  const resource = `${kind.toLowerCase()}s`;
+  const missing = (name: string, ns: string) =>
+    notFound(resource, GROUP, name, `no variant file of a repository registered in namespace ${ns} holds it`);
+  const read = async (caller: Caller, ns: string): Promise<NamespaceVariants> => {
+    const access = {
+      token: caller.token,
+      apiUrl: settings.apiUrl,
+      cacheDir: await callerCache(settings, caller),
+    };
+    const { registrations } = await registrationsOf(access, ns);
+    const fulls = [...new Set([...registrations.values()].map((r) => r.full.toLowerCase()))].sort();
+    const settled = await Promise.allSettled(fulls.map((full) => openManagement(access, full)));
+    const repos = new Map<string, ManagementRepo>();
+    settled.forEach((s, i) => {
+      if (s.status === "fulfilled") repos.set(fulls[i] as string, s.value);
+    });
+    const seen = new Set<string>();
+    const documents = [...repos.values()]
+      .flatMap(variantDocuments)
+      .filter((d) => d.kind === kind && !seen.has(d.name) && seen.add(d.name));
+    return { access, registrations, documents, repos };
+  };
+  const objectsOf = async (nv: NamespaceVariants, ns: string, docs: readonly VariantDocument[]) => {
+    const reader = statusReader(nv.access, nv.registrations);
+    return Promise.all(
+      docs.map(async (d) => {
+        const problems = documentProblems(d);
+        const status =
+          kind === "PackageVariant"
+            ? await packageVariantStatus(d, problems, reader)
+            : packageVariantSetStatus(d, problems);
+        const metadata = { ...(d.data.metadata as Record<string, unknown>), namespace: ns };
+        return withVersion({ ...d.data, metadata, status } as KubeObject);
+      }),
+    );
+  };
+  const find = async (caller: Caller, ns: string, name: string) => {
+    const nv = await read(caller, ns);
+    const doc = nv.documents.find((d) => d.name === name);
+    if (!doc) throw missing(name, ns);
+    return { nv, doc };
+  };
+  const get = (caller: Caller, ns: string, name: string) =>
+    asApiErrors(async () => {
+      const { nv, doc } = await find(caller, ns, name);
+      return (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
+    });
+  const author = (nv: NamespaceVariants) => registryAuthor(nv.access, settings.env);
+  const stale = (name: string) =>
+    conflict(
+      resource,
+      GROUP,
+      name,
+      "the variant files changed while porchlight wrote them; read it again and retry",
+    );
+
+  return {
+    list: (caller, ns, opts) =>
+      asApiErrors(async () => {
+        const { labels, names } = selectors(opts, resource);
+        const nv = await read(caller, ns);
+        const kept = nv.documents.filter((d) => {
+          const meta = d.data.metadata as { labels?: Record<string, string> };
+          return (names === undefined || names === d.name) && labelsMatch(labels, meta.labels ?? {});
+        });
+        return objectsOf(nv, ns, kept);
+      }),
+    get,
+    create: (caller, ns, obj) =>
+      asApiErrors(async () => {
+        const name = nameOf(obj, kind);
+        const nv = await read(caller, ns);
+        if (nv.documents.some((d) => d.name === name))
+          throw new ApiError("AlreadyExists", `${resource}.${GROUP} "${name}" already exists`, {
+            name,
+            group: GROUP,
+            kind: resource,
+          });
+        const full = managementOf(obj, kind, ns, nv.registrations);
+        const repo = nv.repos.get(full.toLowerCase()) ?? (await openManagement(nv.access, full));
+        await requireVariantWrite(repo, "create", resource, name, ns);
+        const text = checked(obj, kind, ns, repo, `${name}.yaml`);
+        const file = `${name}.yaml`;
+        await commitVariantFiles(
+          repo,
+          (files) => {
+            const before = files.get(file)?.toString("utf8");
+            files.set(file, Buffer.from(before ? `${before.replace(/\n*$/, "\n")}---\n${text}` : text));
+          },
+          `Add ${kind} ${name} (kubectl)`,
+          await author(nv),
+          () => stale(name),
+        );
+        return get(caller, ns, name);
+      }),
+    update: (caller, ns, obj, current) =>
+      asApiErrors(async () => {
+        const name = nameOf(obj, kind);
+        const { nv, doc } = await find(caller, ns, name);
+        const fresh = (await objectsOf(nv, ns, [doc]))[0];
+        if (fresh?.metadata?.resourceVersion !== current.metadata?.resourceVersion) throw stale(name);
+        await requireVariantWrite(doc.repo, "update", resource, name, ns);
+        const text = checked(obj, kind, ns, doc.repo, doc.path);
+        await commitVariantFiles(
+          doc.repo,
+          (files) => files.set(doc.path, Buffer.from(editFile(fileText(doc), doc.index, text) ?? text)),
+          `Update ${kind} ${name} (kubectl)`,
+          await author(nv),
+          () => stale(name),
+        );
+        return get(caller, ns, name);
+      }),
+    delete: (caller, ns, name) =>
+      asApiErrors(async () => {
+        const { nv, doc } = await find(caller, ns, name);
+        const [gone] = await objectsOf(nv, ns, [doc]);
+        await requireVariantWrite(doc.repo, "delete", resource, name, ns);
+        await commitVariantFiles(
+          doc.repo,
+          (files) => {
+            const left = editFile(fileText(doc), doc.index, undefined);
+            if (left === undefined) files.delete(doc.path);
+            else files.set(doc.path, Buffer.from(left));
+          },
+          `Delete ${kind} ${name} (kubectl)`,
+          await author(nv),
+          () => stale(name),
+        );
+        return gone as KubeObject;
+      }),
+  };
+}
+
+const fileText = (doc: VariantDocument) => doc.repo.files.get(doc.path)?.toString("utf8") ?? "";
+
+/** The object's name, or 422 naming metadata.name. */
+function nameOf(obj: KubeObject, kind: Kind): string {
+  const name = obj.metadata?.name;
+  if (typeof name === "string" && name !== "") return name;
+  throw new ApiError(
+    "Invalid",
+    `${kind}.${GROUP} "" is invalid: metadata.name: Required value: name is required`,
+    {
+      group: GROUP,
+      kind,
+      causes: [
+        { reason: "FieldValueRequired", message: "Required value: name is required", field: "metadata.name" },
+      ],
+    },
+  );
+}
+
+/**
+ * The management repository an object created through the API is written to: its upstream's repository
+ * (fan-out's default management repository, which publishing there runs), or for an OCI or tarball
+ * upstream its downstream's. A name is a registration of the namespace, else a repository of its owner,
+ * else `owner/name` as written.
+ */
+function managementOf(
+  obj: KubeObject,
+  kind: Kind,
+  ns: string,
+  registrations: ReadonlyMap<string, Registration>,
+): string {
+  const spec = (obj.spec ?? {}) as {
+    upstream?: Record<string, unknown>;
+    downstream?: Record<string, unknown>;
+  };
+  const upstream = spec.upstream ?? {};
+  const source = upstream.oci !== undefined || upstream.tarball !== undefined;
+  const repo = source ? spec.downstream?.repo : upstream.repo;
+  if (typeof repo !== "string" || repo === "") {
+    const field = source ? "spec.downstream.repo" : "spec.upstream.repo";
+    const message = `Required value: through the API it names the repository whose variant files keep the ${kind} (.porchlight/variants/)`;
+    const name = String(obj.metadata?.name ?? "");
+    throw new ApiError("Invalid", `${kind}.${GROUP} "${name}" is invalid: ${field}: ${message}`, {
+      name,
+      group: GROUP,
+      kind,
+      causes: [{ reason: "FieldValueRequired", message, field }],
+    });
+  }
+  const registered = registrations.get(repo);
+  if (registered) return registered.full;
+  return repo.includes("/") ? repo : `${ns}/${repo}`;
+}
+
+/** The metadata a variant file keeps: what Kubernetes sets on its own (uid, versions, times) is left out. */
+const SERVER_SET = ["resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "selfLink"];
+
+/**
+ * The object as its variant file's document, checked by src/variants' parser as fan-out will read it: any
+ * error (a warning passes) is 422 Invalid, each problem a cause naming its field.
+ */
+function checked(obj: KubeObject, kind: Kind, ns: string, repo: ManagementRepo, path: string): string {
+  const { status: _, ...written } = obj;
+  const metadata: Record<string, unknown> = { ...written.metadata };
+  for (const key of SERVER_SET) delete metadata[key];
+  if (repo.full.split("/")[0]?.toLowerCase() === ns.toLowerCase()) metadata.namespace = ns;
+  else delete metadata.namespace;
+  const text = documentText({ ...written, metadata });
+  const file = `${VARIANTS_DIR}/${path}`;
+  const parsed = parseVariantFile(file, text, { managementRepo: repo.full.split("/")[1] ?? repo.full });
+  const errors = parsed.problems.filter((p) => p.severity !== "warning");
+  if (errors.length === 0) return text;
+  const name = String(metadata.name ?? "");
+  const said = (p: VariantProblem) => `${p.message}${p.hint ? ` (${p.hint})` : ""}`;
+  const listed = errors.map((p) =>
+    p.field && !p.message.startsWith(p.field) ? `${p.field}: ${said(p)}` : said(p),
+  );
+  throw new ApiError(
+    "Invalid",
+    `${kind}.${GROUP} "${name}" is invalid: ${listed.length === 1 ? listed[0] : `[${listed.join(", ")}]`}`,
+    {
+      name,
+      group: GROUP,
+      kind,
+      // kubectl prints each cause after its field: a message in Porch's words, which starts with it, loses it
+      causes: errors.map((p) => ({
+        reason: /required field|Required value/.test(p.message) ? "FieldValueRequired" : "FieldValueInvalid",
+        message: p.field && said(p).startsWith(`${p.field} `) ? said(p).slice(p.field.length + 1) : said(p),
+        field: p.field,
+      })),
+    },
+  );
+}
+
+/** The problems src/variants' parser finds in one document (its file parsed, those naming it). */
+function documentProblems(doc: VariantDocument): VariantProblem[] {
+  const parsed = parseVariantFile(`${VARIANTS_DIR}/${doc.path}`, fileText(doc), {
+    managementRepo: doc.repo.full.split("/")[1] ?? doc.repo.full,
+  });
+  return parsed.problems.filter((p) => p.variant === doc.name);
+}
+
+/** Label selectors, and metadata.name as the one field selector a variant file answers. */
+function selectors(opts: ListOptions, resource: string) {
+  try {
+    let names: string | undefined;
+    for (const f of parseFieldSelector(opts.fieldSelector ?? "")) {
+      if (f.field !== "metadata.name" || f.op === "!=")
+        throw new ApiError(
+          "BadRequest",
+          `"${f.field}" is not a known field selector: only "metadata.name=NAME" selects ${resource}`,
+        );
+      names = f.value;
+    }
+    return { labels: parseLabelSelector(opts.labelSelector ?? ""), names };
+  } catch (e) {
+    if (e instanceof SelectorError) throw new ApiError("BadRequest", e.message);
+    throw e;
+  }
+}

@@ -1,0 +1,243 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startPorchApi } from "../../src/cli/api.js";
+import { kubeconfigYaml } from "../../src/cli/kubeconfig.js";
+import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { publishDraft, startWorld, type World } from "../e2e/harness.js";
+import { KUBECTL_MISSING } from "../util/kubectl.js";
+
+const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
+const cm = (v: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  greeting: "${v}"\n`;
+const registration = (name: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: Repository
+metadata:
+  name: ${name}
+  namespace: acme
+spec:
+  content: Package
+  type: git
+  git:
+    repo: acme/${name}
+    branch: main
+    directory: /
+`;
+
+/** A Porch user's PackageVariant, as they would kubectl apply it to Porch. */
+const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
+kind: PackageVariant
+metadata:
+  name: hello-01
+  namespace: acme
+spec:
+  upstream:
+    repo: blueprints
+    package: hello
+  downstream:
+    repo: cluster-01
+    package: hello
+  annotations:
+    owner: sre
+`;
+const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
+kind: PackageVariantSet
+metadata:
+  name: fleet
+spec:
+  upstream:
+    repo: blueprints
+    package: hello
+    revision: -1
+  targets:
+  - repositories:
+    - name: cluster-01
+      packageNames: [hello-fleet]
+`;
+
+type User = "alice" | "rita";
+
+/**
+ * Issue 51's "a PackageVariant applied with kubectl opens its downstream pull request": Porch's
+ * PackageVariant and PackageVariantSet through the real kubectl against Porch's API served over the forge,
+ * with the app answering the forge's webhooks — the object applied is a variant file committed to the
+ * upstream's repository as the caller, and publishing the upstream fans it out.
+ */
+describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fanned out by the app", () => {
+  let w: World;
+  let api: Awaited<ReturnType<typeof startPorchApi>>;
+  let home: string;
+  const kubectl = (user: User, args: string[], stdin?: string) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(
+        "kubectl",
+        args,
+        {
+          env: { PATH: process.env.PATH ?? "", HOME: home, KUBECONFIG: join(home, `${user}.yaml`) },
+          timeout: 60_000,
+        },
+        (err, stdout, stderr) =>
+          resolve({ code: err ? (typeof err.code === "number" ? err.code : 1) : 0, stdout, stderr }),
+      );
+      if (stdin !== undefined) child.stdin?.end(stdin);
+    });
+  const rest = () => w.users.alice!.rest;
+  const variantFiles = async () => {
+    const { data } = await rest().repos.getContent({
+      owner: "acme",
+      repo: "blueprints",
+      path: ".porchlight/variants",
+    });
+    return Array.isArray(data) ? data.map((f) => f.name).sort() : [];
+  };
+
+  beforeAll(async () => {
+    w = await startWorld({
+      "README.md": "# blueprints\n",
+      "hello/Kptfile": KPTFILE,
+      "hello/cm.yaml": cm("draft"),
+    });
+    await w.forge.createRepo("acme/.porchlight", {
+      files: {
+        "repositories/blueprints.yaml": registration("blueprints"),
+        "repositories/cluster-01.yaml": registration("cluster-01"),
+      },
+    });
+    await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
+    for (const repo of ["acme/.porchlight", "acme/cluster-01"]) {
+      w.forge.setPermission(repo, "alice", "write");
+      w.forge.setPermission(repo, "rita", "read");
+    }
+    await w.settle();
+    api = await startPorchApi({
+      host: "127.0.0.1",
+      port: 0,
+      apiUrl: w.forge.apiUrl,
+      env: { PORCHLIGHT_API_WATCH_POLL_MS: "100" },
+    });
+    home = mkdtempSync(join(tmpdir(), "porchlight-kube-"));
+    for (const user of ["alice", "rita"] as const)
+      writeFileSync(
+        join(home, `${user}.yaml`),
+        kubeconfigYaml({
+          server: api.url,
+          name: "porchlight",
+          user,
+          token: w.users[user]?.pat ?? "",
+          namespace: "acme",
+          ...(api.caPem ? { caPem: api.caPem } : {}),
+        }),
+      );
+  }, 120_000);
+  afterAll(async () => {
+    await api?.close();
+    await w?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("lists both kinds in discovery, PackageVariantSet at v1alpha2 as Porch serves it, and explains them", async () => {
+    const r = await kubectl("rita", ["api-resources", "--api-group=config.porch.kpt.dev", "-o", "wide"]);
+    expect(r.stderr).toBe("");
+    const lines = r.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((l) => l.split(/\s+/).slice(0, 4).join(" "));
+    expect(lines).toEqual([
+      "packagevariants config.porch.kpt.dev/v1alpha1 true PackageVariant",
+      "packagevariantsets config.porch.kpt.dev/v1alpha2 true PackageVariantSet",
+      "repositories config.porch.kpt.dev/v1alpha1 true Repository",
+    ]);
+    const explained = await kubectl("rita", ["explain", "packagevariant.spec.upstream.workspaceName"]);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toMatch(/The revision published from that workspace/);
+  });
+
+  it("refuses a reader's apply with 403 and an invalid spec with 422 naming the field; nothing is committed", async () => {
+    const reader = await kubectl("rita", ["apply", "-f", "-"], VARIANT);
+    expect(reader.code).toBe(1);
+    expect(reader.stderr).toMatch(/\(Forbidden\)/);
+    expect(reader.stderr).toMatch(/rita has read permission on acme\/blueprints/);
+    const invalid = await kubectl(
+      "alice",
+      ["apply", "-f", "-"],
+      VARIANT.replace("  annotations:", "  adoptionPolicy: adoptAll\n  annotations:"),
+    );
+    expect(invalid.code).toBe(1);
+    expect(invalid.stderr).toMatch(/PackageVariant.* "hello-01" is invalid/);
+    expect(invalid.stderr).toMatch(/spec\.adoptionPolicy/);
+    await expect(variantFiles()).rejects.toThrow(/Not Found/);
+  });
+
+  it("commits an applied PackageVariant to the upstream's variant files; publishing opens its downstream pull request", async () => {
+    const applied = await kubectl("alice", ["apply", "-f", "-"], VARIANT);
+    expect(applied).toMatchObject({
+      code: 0,
+      stdout: "packagevariant.config.porch.kpt.dev/hello-01 created\n",
+    });
+    expect(await variantFiles()).toEqual(["hello-01.yaml"]);
+    const pending = await kubectl("rita", [
+      "get",
+      "packagevariant",
+      "hello-01",
+      "-o",
+      'jsonpath={.status.conditions[?(@.type=="Ready")].reason}',
+    ]);
+    expect(pending.stdout).toBe("Pending");
+
+    await w.settle();
+    await publishDraft(w, "drafts/hello/ws1", { "hello/cm.yaml": cm("one") });
+    const pulls = (await rest().pulls.list({ owner: "acme", repo: "cluster-01", state: "open" })).data;
+    expect(pulls.map((p) => [p.head.ref, parseVariantPullRequestBody(p.body)?.variant])).toEqual([
+      ["porchlight/variant/hello/hello-01", "hello-01"],
+    ]);
+
+    const ready = await kubectl("rita", [
+      "wait",
+      "packagevariant/hello-01",
+      "--for=condition=Ready",
+      "--timeout=20s",
+    ]);
+    expect(ready).toMatchObject({
+      code: 0,
+      stdout: "packagevariant.config.porch.kpt.dev/hello-01 condition met\n",
+    });
+    const yaml = await kubectl("rita", ["get", "packagevariant", "hello-01", "-o", "yaml"]);
+    expect(yaml.stdout).toContain("downstreamTargets:\n  - name: cluster-01.hello.hello-01\n");
+    expect(yaml.stdout).toMatch(/reason: NoErrors/);
+    expect(yaml.stdout).toMatch(/type: Stalled/);
+    const listed = await kubectl("rita", ["get", "packagevariants"]);
+    expect(listed.stdout).toBe("NAME\nhello-01\n");
+  });
+
+  it("applies, reads and deletes a PackageVariantSet; deleting the last variant keeps the directory for fan-out", async () => {
+    const applied = await kubectl("alice", ["apply", "-f", "-"], SET);
+    expect(applied).toMatchObject({
+      code: 0,
+      stdout: "packagevariantset.config.porch.kpt.dev/fleet created\n",
+    });
+    const stalled = await kubectl("rita", [
+      "get",
+      "packagevariantset",
+      "fleet",
+      "-o",
+      'jsonpath={.status.conditions[?(@.type=="Stalled")].reason}',
+    ]);
+    expect(stalled.stdout).toBe("Valid");
+    const refused = await kubectl("rita", ["delete", "packagevariant", "hello-01"]);
+    expect(refused.stderr).toMatch(/\(Forbidden\)/);
+    for (const [kind, name] of [
+      ["packagevariantset", "fleet"],
+      ["packagevariant", "hello-01"],
+    ] as const) {
+      const deleted = await kubectl("alice", ["delete", kind, name]);
+      expect(deleted).toMatchObject({ code: 0, stdout: `${kind}.config.porch.kpt.dev "${name}" deleted\n` });
+    }
+    expect(await variantFiles()).toEqual(["README.md"]);
+    expect((await kubectl("rita", ["get", "packagevariants"])).stderr).toBe(
+      "No resources found in acme namespace.\n",
+    );
+  });
+});
