@@ -32,7 +32,7 @@ export interface VariantDocument {
   data: Record<string, unknown>;
 }
 
-export const VARIANT_KINDS = ["PackageVariant", "PackageVariantSet"] as const;
+const VARIANT_KINDS = ["PackageVariant", "PackageVariantSet"] as const;
 
 /** The management repository `full`, its variant files read at the default branch's head. */
 export async function openManagement(

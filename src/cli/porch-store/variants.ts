@@ -34,16 +34,9 @@ interface NamespaceVariants {
   repos: Map<string, ManagementRepo>;
 }
 
-/**
- * Porch's PackageVariant and PackageVariantSet objects of a namespace: the documents of the variant files
- * (`.porchlight/variants/*.yaml`, on the default branch) of the repositories registered in it, which is
- * where fan-out reads them (docs/variants.md). Create commits a file to the upstream's repository (the
- * management repository by default), update and delete the document's own file; each as the caller.
- */
-export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore {
+/** How one kind's objects are read: the namespace's variant documents, and their objects with status. */
+function variantReads(settings: StoreSettings, kind: Kind) {
   const resource = `${kind.toLowerCase()}s`;
-  const missing = (name: string, ns: string) =>
-    notFound(resource, GROUP, name, `no variant file of a repository registered in namespace ${ns} holds it`);
   const read = async (caller: Caller, ns: string): Promise<NamespaceVariants> => {
     const access = {
       token: caller.token,
@@ -52,6 +45,7 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
     };
     const { registrations } = await registrationsOf(access, ns);
     const fulls = [...new Set([...registrations.values()].map((r) => r.full.toLowerCase()))].sort();
+    // a repository the caller cannot read holds no objects of theirs, as rpkg get leaves it out
     const settled = await Promise.allSettled(fulls.map((full) => openManagement(access, full)));
     const repos = new Map<string, ManagementRepo>();
     settled.forEach((s, i) => {
@@ -80,7 +74,13 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
   const find = async (caller: Caller, ns: string, name: string) => {
     const nv = await read(caller, ns);
     const doc = nv.documents.find((d) => d.name === name);
-    if (!doc) throw missing(name, ns);
+    if (!doc)
+      throw notFound(
+        resource,
+        GROUP,
+        name,
+        `no variant file of a repository registered in namespace ${ns} holds it`,
+      );
     return { nv, doc };
   };
   const get = (caller: Caller, ns: string, name: string) =>
@@ -88,6 +88,17 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
       const { nv, doc } = await find(caller, ns, name);
       return (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
     });
+  return { resource, read, objectsOf, find, get };
+}
+
+/**
+ * Porch's PackageVariant and PackageVariantSet objects of a namespace: the documents of the variant files
+ * (`.porchlight/variants/*.yaml`, on the default branch) of the repositories registered in it, which is
+ * where fan-out reads them (docs/variants.md). Create commits a file to the upstream's repository (the
+ * management repository by default), update and delete the document's own file; each as the caller.
+ */
+export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore {
+  const { resource, read, objectsOf, find, get } = variantReads(settings, kind);
   const author = (nv: NamespaceVariants) => registryAuthor(nv.access, settings.env);
   const stale = (name: string) =>
     conflict(
