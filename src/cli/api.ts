@@ -12,8 +12,9 @@ import { porchStores } from "./porch-store/index.js";
 import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--kubeconfig FILE] [--namespace NS]
-  Serve Porch's own Kubernetes-style API (porch.kpt.dev/v1alpha1 packagerevisions and
-  packagerevisionresources) over GitHub, so that kubectl and Porch's clients work unchanged. Each
+  Serve Porch's own Kubernetes-style API (porch.kpt.dev packagerevisions and
+  packagerevisionresources; config.porch.kpt.dev repositories, packagevariants and
+  packagevariantsets) over GitHub, so that kubectl and Porch's clients work unchanged. Each
   request acts on GitHub as the token it carries (Authorization: Bearer <GitHub token>, a
   kubeconfig user's token:). A namespace is a GitHub owner; its repositories are those registered
   with \`porchlight repo register\`. docs/porch-api.md says what is served.
