@@ -23,7 +23,7 @@ const kubectl = (kubeconfig: string, args: string[], home: string) =>
  * prints and lists the seeded package revisions with kubectl.
  */
 describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API for kubectl", () => {
-  it("prints export KUBECONFIG=…, and kubectl get packagerevisions -n acme lists the seeded revisions", async () => {
+  it("prints export KUBECONFIG=…, and kubectl get packagerevisions -n acme lists the seeded revisions (and packagevariants its variants)", async () => {
     let out = "";
     const running = serveCommand([], {
       stdout: (t) => {
@@ -50,7 +50,12 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
       .split(/\s+/);
     expect(command).toBe("kubectl");
     const r = await kubectl(kubeconfig, args, home);
+    // the seeded variant files of acme/blueprints, as Porch's PackageVariant objects
+    const variants = await kubectl(kubeconfig, ["get", "packagevariants", "-n", "acme", "-o", "name"], home);
     rmSync(home, { recursive: true, force: true });
+    expect(variants.stdout).toBe(
+      "packagevariant.config.porch.kpt.dev/hello-dev\npackagevariant.config.porch.kpt.dev/hello-prod\n",
+    );
     expect(r.stderr).toBe("");
     expect(rows(r.stdout)).toEqual([
       "blueprints.hello.main hello main -1 false Published blueprints",

@@ -156,6 +156,9 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     const explained = await kubectl("rita", ["explain", "packagevariant.spec.upstream.workspaceName"]);
     expect(explained.code).toBe(0);
     expect(explained.stdout).toMatch(/The revision published from that workspace/);
+    const set = await kubectl("rita", ["explain", "packagevariantset.spec.targets.repositorySelector.names"]);
+    expect(set.stdout).toMatch(/VERSION: +v1alpha2/);
+    expect(set.stdout).toMatch(/porchlight's addition: repository names, any may match/);
   });
 
   it("refuses a reader's apply with 403 and an invalid spec with 422 naming the field; nothing is committed", async () => {

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import {
+  aggregatedDiscovery,
+  legacyGroup,
+  legacyGroupList,
+  legacyResourceList,
+} from "../../src/porchapi/discovery.js";
+import { openApiV3, openApiV3Root } from "../../src/porchapi/openapi.js";
+
+interface AggregatedGroup {
+  metadata: { name?: string };
+  versions: { version: string; resources: { resource: string }[] }[];
+}
+
+/**
+ * A group served at two versions (config.porch.kpt.dev: repositories and packagevariants at v1alpha1,
+ * packagevariantsets at v1alpha2 only, as Porch's CRDs serve them): both discovery forms and the OpenAPI
+ * documents say the same, the higher version preferred as the API server prefers it.
+ */
+describe("discovery of a group with two versions", () => {
+  it("lists both versions, v1alpha2 preferred, in the legacy documents", () => {
+    const config = legacyGroup("config.porch.kpt.dev");
+    expect(config).toMatchObject({
+      versions: [
+        { groupVersion: "config.porch.kpt.dev/v1alpha2", version: "v1alpha2" },
+        { groupVersion: "config.porch.kpt.dev/v1alpha1", version: "v1alpha1" },
+      ],
+      preferredVersion: { groupVersion: "config.porch.kpt.dev/v1alpha2", version: "v1alpha2" },
+    });
+    expect((legacyGroupList().groups as unknown[]).length).toBe(2);
+    const names = (gv: string) =>
+      ((legacyResourceList("config.porch.kpt.dev", gv)?.resources ?? []) as { name: string }[]).map(
+        (r) => r.name,
+      );
+    expect(names("v1alpha1")).toEqual(["repositories", "packagevariants"]);
+    expect(names("v1alpha2")).toEqual(["packagevariantsets"]);
+  });
+
+  it("gives the aggregated document the same versions and resources, in the same order", () => {
+    const items = aggregatedDiscovery(false).items as AggregatedGroup[];
+    const config = items.find((i) => i.metadata.name === "config.porch.kpt.dev");
+    expect(config?.versions.map((v) => [v.version, v.resources.map((r) => r.resource)])).toEqual([
+      ["v1alpha2", ["packagevariantsets"]],
+      ["v1alpha1", ["repositories", "packagevariants"]],
+    ]);
+  });
+
+  it("serves an OpenAPI v3 document for each version, with its own resources' paths", () => {
+    const root = openApiV3Root().paths as Record<string, unknown>;
+    expect(Object.keys(root)).toContain("apis/config.porch.kpt.dev/v1alpha2");
+    const paths = Object.keys(openApiV3("config.porch.kpt.dev", "v1alpha2")?.paths as object);
+    expect(paths).toEqual([
+      "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets",
+      "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets/{name}",
+    ]);
+  });
+});
