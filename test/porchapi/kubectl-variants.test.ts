@@ -174,6 +174,15 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     expect(invalid.code).toBe(1);
     expect(invalid.stderr).toMatch(/PackageVariant.* "hello-01" is invalid/);
     expect(invalid.stderr).toMatch(/spec\.adoptionPolicy/);
+    const elsewhere = await kubectl(
+      "alice",
+      ["apply", "-f", "-"],
+      VARIANT.replace("repo: blueprints", "repo: elsewhere"),
+    );
+    expect(elsewhere.code).toBe(1);
+    expect(elsewhere.stderr).toMatch(
+      /spec\.upstream\.repo: Invalid value: "elsewhere": no repository registered in namespace acme is elsewhere/,
+    );
     expect(await variantFiles()).toEqual([]);
   });
 

@@ -204,11 +204,14 @@ function nameOf(obj: KubeObject, kind: Kind): string {
   );
 }
 
+/** porchlight's annotation choosing the management repository an object created through the API goes to. */
+const MANAGEMENT_ANNOTATION = "porchlight.dev/management-repository";
+
 /**
- * The management repository an object created through the API is written to: its upstream's repository
- * (fan-out's default management repository, which publishing there runs), or for an OCI or tarball
- * upstream its downstream's. A name is a registration of the namespace, else a repository of its owner,
- * else `owner/name` as written.
+ * The management repository an object created through the API is written to: the repository the
+ * annotation porchlight.dev/management-repository names, else its upstream's (fan-out's default
+ * management repository, which publishing there fans out). It must be registered in the namespace (by
+ * registration name, OWNER/NAME, or NAME of the namespace's owner), where the API reads variant files.
  */
 function managementOf(
   obj: KubeObject,
@@ -216,27 +219,35 @@ function managementOf(
   ns: string,
   registrations: ReadonlyMap<string, Registration>,
 ): string {
-  const spec = (obj.spec ?? {}) as {
-    upstream?: Record<string, unknown>;
-    downstream?: Record<string, unknown>;
-  };
-  const upstream = spec.upstream ?? {};
-  const source = upstream.oci !== undefined || upstream.tarball !== undefined;
-  const repo = source ? spec.downstream?.repo : upstream.repo;
-  if (typeof repo !== "string" || repo === "") {
-    const field = source ? "spec.downstream.repo" : "spec.upstream.repo";
-    const message = `Required value: through the API it names the repository whose variant files keep the ${kind} (.porchlight/variants/)`;
-    const name = String(obj.metadata?.name ?? "");
-    throw new ApiError("Invalid", `${kind}.${GROUP} "${name}" is invalid: ${field}: ${message}`, {
+  const spec = (obj.spec ?? {}) as { upstream?: Record<string, unknown> };
+  const annotations = (obj.metadata?.annotations ?? {}) as Record<string, unknown>;
+  const chosen = annotations[MANAGEMENT_ANNOTATION];
+  const field =
+    chosen !== undefined ? `metadata.annotations[${MANAGEMENT_ANNOTATION}]` : "spec.upstream.repo";
+  const repo = chosen ?? spec.upstream?.repo;
+  const name = String(obj.metadata?.name ?? "");
+  const invalid = (reason: string, message: string) =>
+    new ApiError("Invalid", `${kind}.${GROUP} "${name}" is invalid: ${field}: ${message}`, {
       name,
       group: GROUP,
       kind,
-      causes: [{ reason: "FieldValueRequired", message, field }],
+      causes: [{ reason, message, field }],
     });
-  }
-  const registered = registrations.get(repo);
-  if (registered) return registered.full;
-  return repo.includes("/") ? repo : `${ns}/${repo}`;
+  if (typeof repo !== "string" || repo === "")
+    throw invalid(
+      "FieldValueRequired",
+      `Required value: through the API it names the repository whose .porchlight/variants/ keeps the ${kind} (for an OCI or tarball upstream, set the annotation ${MANAGEMENT_ANNOTATION}: NAME)`,
+    );
+  const wanted = [repo, `${ns}/${repo}`].map((r) => r.toLowerCase());
+  const full =
+    registrations.get(repo)?.full ??
+    [...registrations.values()].find((r) => wanted.includes(r.full.toLowerCase()))?.full;
+  if (full === undefined)
+    throw invalid(
+      "FieldValueInvalid",
+      `Invalid value: "${repo}": no repository registered in namespace ${ns} is ${repo}, and the API reads variant files of registered repositories only (register it: kubectl apply a Repository, or porchlight repo register)`,
+    );
+  return full;
 }
 
 /** The metadata a variant file keeps: what Kubernetes sets on its own (uid, versions, times) is left out. */
