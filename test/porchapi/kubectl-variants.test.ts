@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -256,7 +256,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     );
   });
 
-  it("labels one document of a hand-written file in place, keeping the others' bytes; a stale replace is 409", async () => {
+  it("watches a hand-written file pushed with git, labels one of its documents in place, keeping the others' bytes; a stale replace is 409", async () => {
     const other =
       "# the team's variants\n" +
       VARIANT.replace("hello-01", "team-a").replace(
@@ -267,7 +267,28 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
       "package: hello\n  annotations",
       "package: team-b\n  annotations",
     );
-    await (await w.clone("alice")).push("main", { ".porchlight/variants/team.yaml": `${other}---\n${mine}` });
+    const watch = spawn("kubectl", ["get", "packagevariants", "-w", "--output-watch-events"], {
+      env: { PATH: process.env.PATH ?? "", HOME: home, KUBECONFIG: join(home, "rita.yaml") },
+    });
+    let events = "";
+    watch.stdout.on("data", (c: Buffer) => {
+      events += c.toString();
+    });
+    try {
+      // a file pushed with git, outside the API, is seen by a watch
+      await (await w.clone("alice")).push("main", {
+        ".porchlight/variants/team.yaml": `${other}---\n${mine}`,
+      });
+      while (!events.includes("team-b")) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(
+        events
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/).join(" ")),
+      ).toEqual(["EVENT NAME", "ADDED team-a", "ADDED team-b"]);
+    } finally {
+      watch.kill();
+    }
     await w.settle();
     const listed = await kubectl("rita", ["get", "packagevariants", "-o", "name"]);
     expect(listed.stdout).toBe(
