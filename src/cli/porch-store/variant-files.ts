@@ -81,6 +81,13 @@ export function documentText(obj: Record<string, unknown>): string {
  */
 export function editFile(file: string, index: number, text: string | undefined): string | undefined {
   const docs: Document[] = parseAllDocuments(file) as Document[];
+  const broken = docs.find((d) => d.errors.length > 0);
+  // a document that does not parse cannot be written back as it was: the file is fixed in git first
+  if (broken)
+    throw new ApiError(
+      "Conflict",
+      `the variant file holding it is not valid YAML (${broken.errors[0]?.message.split("\n")[0] ?? ""}): fix the file in git, then try again`,
+    );
   const parts = docs.flatMap((d, i) => {
     if (i !== index) return [String(d)];
     return text === undefined ? [] : [text];

@@ -18,6 +18,12 @@ describe("editing one document of a variant file", () => {
     expect(editFile(file, index, text)).toBe(expected);
   });
 
+  it("refuses to rewrite a file with a document that is not YAML, which it could not write back", () => {
+    expect(() => editFile(`${A}---\nkey: [unclosed\n`, 0, "new: 1\n")).toThrow(
+      /the variant file holding it is not valid YAML .*: fix the file in git, then try again/,
+    );
+  });
+
   it("leaves nothing when its one document is removed", () => {
     expect(editFile(A, 0, undefined)).toBeUndefined();
   });
