@@ -6,7 +6,7 @@ import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
-import { blobId, writeBlob } from "./git-objects.js";
+import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.js";
 
@@ -517,15 +517,19 @@ export class GitRepo {
     for (const e of existing)
       if (!input.tree.has(e.path.slice(prefix.length))) lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
     // Only what changed is written: a file whose blob the parent holds at the same path stays as it is.
+    const fresh: { id: string; content: Buffer }[] = [];
     for (const [rel, bytes] of input.tree) {
       const path = `${prefix}${rel}`;
       const id = blobId(bytes);
       this.blobs?.set(this.gitDir, id, bytes);
       const old = before.get(path);
       if (old?.id === id) continue;
-      await writeBlob(this.gitDir, bytes, id);
+      fresh.push({ id, content: bytes });
       lines.push(`${old?.mode ?? "100644"} ${id}\t${path}`);
     }
+    if (fresh.length >= PACK_FROM)
+      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((b) => b.content)), env);
+    else for (const b of fresh) await writeBlob(this.gitDir, b.content, b.id);
     if (lines.length === 0 && input.parent && !input.allowEmpty) return { ok: false, reason: "unchanged" };
     await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
     const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();

@@ -1,11 +1,11 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BlobCache } from "../../src/github/blob-cache.js";
-import { blobId } from "../../src/github/git-objects.js";
+import { blobId, PACK_FROM } from "../../src/github/git-objects.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
 
@@ -34,6 +34,56 @@ describe("GitRepo", () => {
     ((await commit(files, parent, branch)) as { sha: string }).sha;
   /** The bare repository a GitRepo keeps of the remote under its cache folder. */
   const cloneIn = (cache: string) => join(dir, cache, `${remote.replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+
+  it("a commit of many files writes one pack with deltas: every file back from the remote, the store sound", async () => {
+    // PACK_FROM files and more: one pack (git fast-import), not a loose object each. Sizes that need one to three bytes
+    // of a pack entry's head (15, 2,047 and more), an empty file, the same bytes twice.
+    const files: Record<string, string> = {
+      "empty.yaml": "",
+      "twin-a.yaml": "same\n",
+      "twin-b.yaml": "same\n",
+    };
+    for (let i = 0; i < PACK_FROM + 20; i++) files[`app/f-${i}.yaml`] = `n: ${i}\n${"x".repeat(i * 97)}\n`;
+    files["big.yaml"] = `${"y".repeat(300_000)}\n`;
+    const sha = await commitSha(files);
+    const cache = cloneIn("cache");
+    const packed = () => {
+      const idx = readdirSync(join(cache, "objects", "pack")).filter((f) => f.endsWith(".idx"));
+      const listed = idx.map((f) =>
+        execFileSync("git", ["verify-pack", "-v", join(cache, "objects", "pack", f)], { encoding: "utf8" }),
+      );
+      return { packs: idx.length, ids: new Set(listed.join("\n").match(/^[0-9a-f]{40}(?= blob)/gm)) };
+    };
+    const first = packed();
+    expect(first.packs).toBe(1);
+    const ids = new Set(Object.values(files).map((t) => blobId(Buffer.from(t))));
+    expect(first.ids).toEqual(ids);
+    execFileSync("git", ["--git-dir", cache, "fsck", "--full", "--no-dangling"]);
+    // The remote got every file as it was committed.
+    const check = join(dir, "check");
+    execFileSync("git", ["clone", "--quiet", "--branch", "main", remote, check]);
+    expect(execFileSync("git", ["-C", check, "rev-parse", "HEAD"], { encoding: "utf8" }).trim()).toBe(sha);
+    for (const [path, text] of Object.entries(files))
+      expect(readFileSync(join(check, path), "utf8")).toBe(text);
+    execFileSync("git", ["--git-dir", remote, "fsck", "--full", "--no-dangling"]);
+    // git wrote the pack: its blobs stored as deltas where smaller, and the push sent them so.
+    const remotePacks = readdirSync(join(remote, "objects", "pack")).filter((f) => f.endsWith(".idx"));
+    const deltas = remotePacks
+      .map((f) =>
+        execFileSync("git", ["verify-pack", "-v", join(remote, "objects", "pack", f)], { encoding: "utf8" }),
+      )
+      .join("\n")
+      .match(/^[0-9a-f]{40} blob +\d+ \d+ \d+ \d+ [0-9a-f]{40}$/gm);
+    expect(deltas?.length ?? 0).toBeGreaterThan(PACK_FROM / 2);
+    // A few files after it: a loose object, as git's own receiving side unpacks fewer than 100.
+    await commitSha({ ...files, "app/f-0.yaml": "edited\n" }, sha);
+    expect(packed().packs).toBe(1);
+    const edited = blobId(Buffer.from("edited\n"));
+    expect(execFileSync("git", ["--git-dir", cache, "cat-file", "-p", edited], { encoding: "utf8" })).toBe(
+      "edited\n",
+    );
+    expect(readdirSync(join(cache, "objects", edited.slice(0, 2)))).toContain(edited.slice(2));
+  });
 
   it("commits a tree under a directory, reads it back, and lists the refs", async () => {
     const first = await repo.commitTree({
