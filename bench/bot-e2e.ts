@@ -140,10 +140,13 @@ async function startWorld(
   };
   if (mode === "redis") Object.assign(env, { REDIS_URL: TEST_REDIS_URL, PORCHLIGHT_REDIS_PREFIX: prefix });
   const spawnApp = async () => {
-    const app = await spawnServe(forge, forge.creds, env, "the app", nodeArgs).catch(async (e: unknown) => {
-      await forge.stop();
-      throw e;
-    });
+    const fromBuild = process.env.BOT_E2E_APP === "built";
+    const app = await spawnServe(forge, forge.creds, env, "the app", nodeArgs, fromBuild).catch(
+      async (e: unknown) => {
+        await forge.stop();
+        throw e;
+      },
+    );
     await forge.setWebhookUrl(app.webhookUrl);
     return app;
   };
@@ -433,7 +436,9 @@ async function pushes(
  * profile (BOT_E2E_PROFILE_ONLY=1 runs the profile alone, BOT_E2E_KEEP_PROFILE=1 keeps its files),
  * BOT_E2E_FORGE=apart runs the forge in a process of its own, BOT_E2E_APP_ENV="K=V,K=V" adds to the
  * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options, BOT_E2E_PUSHES=N measures the
- * first N pushes only (1: the first push and the bot's commit of its render).
+ * first N pushes only (1: the first push and the bot's commit of its render), BOT_E2E_APP=built runs
+ * the app from the build (`bin/porchlight.js serve`, as a deployment runs it; `npm run build` first)
+ * rather than from its sources through tsx (whose keepNames wraps every function the code makes).
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);

@@ -15,7 +15,8 @@ export interface ServeProcess {
 }
 
 /**
- * `porchlight serve` (the sources, through tsx) as a child process against the forge, as the app
+ * `porchlight serve` (the sources, through tsx; or `bin/porchlight.js`, the build as a deployment runs
+ * it, with `fromBuild`) as a child process against the forge, as the app
  * `creds` names, with no periodic sweep (what a restart recovers, the start-up sweep recovers); `env`
  * adds to or overrides its environment. Resolves once it listens; `name` names it in an early exit.
  * The forge's webhook URL is left to the caller (one app, or a balancer in front of several).
@@ -28,8 +29,11 @@ export async function spawnServe(
   name = "the app",
   /** Options for node itself, before the script (e.g. `--cpu-prof`). */
   nodeArgs: readonly string[] = [],
+  /** Run the build (`npm run build`) rather than the sources through tsx. */
+  fromBuild = false,
 ): Promise<ServeProcess> {
-  const argv = [...nodeArgs, ...FROM_SOURCE, "test/e2e/app-process.ts", "serve"];
+  const script = fromBuild ? ["bin/porchlight.js"] : [...FROM_SOURCE, "test/e2e/app-process.ts"];
+  const argv = [...nodeArgs, ...script, "serve"];
   const child = spawn(process.execPath, argv, {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
