@@ -3,7 +3,6 @@ import type { AppDeps } from "../app/deps.js";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
-import { PorchlightEvents } from "../jobs/events.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import type { Renderer } from "../jobs/renderer.js";
 import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
@@ -23,8 +22,6 @@ export interface ActionDeps {
   deps: AppDeps;
   /** Filled as jobs finish: what the run reports and decides its exit code by. */
   outcomes: JobOutcome[];
-  /** Failures outside jobs: a published-event listener that threw (fan-out could not be queued). */
-  problems: string[];
 }
 
 /**
@@ -33,7 +30,6 @@ export interface ActionDeps {
  */
 export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
   const outcomes: JobOutcome[] = [];
-  const problems: string[] = [];
   const metrics = new Metrics();
   const queues = new RepoQueues(1, (outcome) => {
     outcomes.push(outcome);
@@ -42,20 +38,13 @@ export function createActionDeps(opts: ActionDepsOptions): ActionDeps {
     if (!outcome.ok)
       opts.log.error({ err: outcome.error, repo: outcome.repo, key: outcome.key }, "job failed");
   });
-  const events = new PorchlightEvents((err, event) => {
-    const tag = "tag" in event ? event.tag : `the fan-out of ${event.repo.owner}/${event.repo.repo}`;
-    opts.log.error({ err, tag }, "a porchlight event listener failed");
-    problems.push(`after publishing ${tag}: ${err instanceof Error ? err.message : String(err)}`);
-  });
   const identity = opts.identity;
   // the workflow's env: PORCHLIGHT_OCI_* from its secrets (e.g. GITHUB_TOKEN for ghcr.io)
   const { renderer, mirror } = operatorServicesFromEnv(process.env, { renderer: opts.renderer });
   return {
     outcomes,
-    problems,
     deps: {
       queues,
-      events,
       metrics,
       renderer,
       cacheDir: opts.cacheDir,

@@ -2,7 +2,6 @@ import type { AppDeps } from "../app/deps.js";
 import { enqueueJob } from "../app/run-job.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import type { SweepResult } from "../jobs/reconcile.js";
-import { enqueueFanoutSweep } from "./fanout.js";
 
 /**
  * The periodic reconcile of the workflow's own repository (the hosted app sweeps every repository
@@ -29,7 +28,16 @@ export async function reconcileHere(
       result = outcome as SweepResult;
     },
   });
-  await enqueueFanoutSweep(deps, connect, repository);
+  // The fan-out half: missing catalog entries recorded, variants reconciled.
+  await enqueueJob(deps, {
+    kind: "fanout",
+    key: "sweep",
+    origin: "sweep",
+    connect,
+    repository,
+    task: "fanout-sweep",
+    args: {},
+  });
   await deps.queues.idle();
   return result;
 }

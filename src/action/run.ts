@@ -15,7 +15,6 @@ import { createLogger, maskSecrets } from "../ops/logger.js";
 import { createActionDeps } from "./deps.js";
 import { ActionEnvError, readActionEnv } from "./env.js";
 import { type ActionMode, modeOf, payloadRefusal, readPayload } from "./events.js";
-import { fanoutOnPublish } from "./fanout.js";
 import { actionIdentity } from "./identity.js";
 import { actionProbot } from "./probot.js";
 import { reconcileHere } from "./reconcile.js";
@@ -71,11 +70,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     throw e;
   }
   const cacheDir = await mkdtemp(join(opts.env.RUNNER_TEMP || tmpdir(), "porchlight-cache-"));
-  const {
-    deps,
-    outcomes,
-    problems: afterPublish,
-  } = createActionDeps({
+  const { deps, outcomes } = createActionDeps({
     identity: actionIdentity(opts.env),
     operatorRuntimes: operatorRuntimesFromEnv(opts.env),
     operatorLimits,
@@ -95,13 +90,12 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
     // The workflow's token is the installation: a fresh door on it for every job.
     const octokit: RestClient = await probot.auth();
     const connect = async () => installationPort(octokit, cacheDir);
-    fanoutOnPublish(deps, connect);
     if (mode.kind === "webhook") {
       const event = { id: env.runId, name: mode.name, payload: await readPayload(env.eventPath) };
       if (!isHandledEvent(event)) throw new Error(payloadRefusal(env.eventPath, event));
       await probot.load(porchlightApp(deps));
       await probot.receive(event);
-      // A job may publish, and publishing queues fan-out: wait until nothing is left.
+      // A job may publish, and its outbox queues the fan-out (the same jobs as the app's): wait until nothing is left.
       await deps.queues.idle();
     } else {
       sweep = await reconcileHere(deps, connect, await (await connect()).repository(env.repository));
@@ -115,7 +109,7 @@ export async function runAction(opts: ActionRunOptions): Promise<number> {
   const summary = {
     event: mode.kind === "webhook" ? mode.name : "reconcile",
     repository: `${env.repository.owner}/${env.repository.repo}`,
-    problems: [...problems, ...afterPublish.map(maskSecrets)],
+    problems,
     outcomes,
     sweep,
   };

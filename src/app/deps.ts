@@ -3,8 +3,8 @@ import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import type { BlobCache } from "../github/blob-cache.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
+import type { InstallationPort, RepoId } from "../github/port.js";
 import type { BotIdentity } from "../jobs/context.js";
-import type { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import type { PackageEngine } from "../jobs/package-engine.js";
 import type { ParkedJobs } from "../jobs/parked.js";
@@ -18,7 +18,6 @@ export interface AppDeps {
   queues: RepoQueues;
   /** Set when the app runs as one of several replicas (REDIS_URL): jobs go to Redis, not `queues`. */
   distributed?: { enqueue(job: JobData): Promise<Enqueued> };
-  events: PorchlightEvents;
   metrics: Metrics;
   renderer: Renderer;
   /** Merges and variants' mutations within the operator's bound; absent: on the app's thread. */
@@ -36,6 +35,13 @@ export interface AppDeps {
   now?: () => Date;
   /** The app's bot user and commit author (read once from `GET /app`). */
   identity: () => Promise<BotIdentity>;
+  /**
+   * The installation of a repository outside a job's own (a follow-up job there: a management repository
+   * in another account); absent outside the hosted app, where the token is the only installation.
+   */
+  otherInstallation?: (
+    repo: RepoId,
+  ) => Promise<{ installationId: number; connect: () => Promise<InstallationPort> }>;
   /** A fresh lookup of the app's installations by repository, one per job (fan-out across accounts). */
   installationLookup?: () => InstallationLookup;
   /** Registry access for mirroring published revisions (publish.oci); absent: no mirroring. */

@@ -3,6 +3,7 @@ import { defaultConfig } from "../config/resolve.js";
 import { GitHubError } from "../github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
+import { type FollowUp, followUpKey, rootOutbox } from "../jobs/outbox.js";
 import type { Enqueued, JobOrigin, JobOutcome } from "../jobs/repo-queue.js";
 import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
@@ -153,7 +154,7 @@ async function runJobSteps(deps: AppDeps, req: JobRequest): Promise<void> {
     renderer: deps.renderer,
     ...(deps.engine ? { engine: deps.engine } : {}),
     bot: await deps.identity(),
-    events: deps.events,
+    outbox: rootOutbox((followUp) => queueFollowUp(deps, req, followUp)),
     log,
     operatorRuntimes: deps.operatorRuntimes,
     ...(deps.operatorLimits ? { operatorLimits: deps.operatorLimits } : {}),
@@ -174,4 +175,36 @@ async function runJobSteps(deps: AppDeps, req: JobRequest): Promise<void> {
   } finally {
     end();
   }
+}
+
+/**
+ * A follow-up a job recorded in its outbox (src/jobs/outbox.ts), queued as a job of its own: on the
+ * job's own installation (its repository, or another the installation reaches), or, for a repository
+ * of another installation, on that one (found by the repository; the Action's token is its only
+ * installation). Resolves once the queue holds it (Redis, in the distributed mode).
+ */
+export async function queueFollowUp(deps: AppDeps, req: JobRequest, followUp: FollowUp): Promise<void> {
+  const { target } = followUp;
+  const where =
+    target.kind === "here"
+      ? { repository: req.repository, installationId: req.installationId, connect: req.connect }
+      : target.kind === "elsewhere" && deps.otherInstallation
+        ? { repository: target.repository, ...(await deps.otherInstallation(target.repository.id)) }
+        : { repository: target.repository, installationId: req.installationId, connect: req.connect };
+  const { installationId, ...rest } = where;
+  const job = {
+    kind: "fanout",
+    key: followUpKey(followUp),
+    ...rest,
+    ...(installationId ? { installationId } : {}),
+  };
+  if (followUp.task === "fanout-published") {
+    await enqueueJob(deps, { ...job, task: "fanout-published", args: followUp.event });
+    return;
+  }
+  deps.log.info(
+    { repo: where.repository.fullName, reason: followUp.reason },
+    "fan-out queued: checks finished downstream",
+  );
+  await enqueueJob(deps, { ...job, task: "fanout-wanted", args: {} });
 }

@@ -16,7 +16,6 @@ import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import type { AppPort } from "../github/port.js";
 import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
 import { BoundedRenderer } from "../jobs/bounded/renderer.js";
-import { PorchlightEvents } from "../jobs/events.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import { ParkedJobs } from "../jobs/parked.js";
@@ -27,7 +26,6 @@ import { scheduleSweeps } from "../jobs/sweep-schedule.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import type { AppDeps } from "./deps.js";
-import { enqueueFanout, enqueueFanoutWanted } from "./fanout.js";
 import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";
 import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
@@ -111,7 +109,6 @@ export interface AppServer {
   url: string;
   webhookUrl: string;
   queues: RepoQueues;
-  events: PorchlightEvents;
   metrics: Metrics;
   /** Resolves when no job is waiting or running (distributed mode: in the whole fleet). */
   idle(): Promise<void>;
@@ -149,11 +146,6 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     jobDone(outcome);
     metrics.queueDepth.set(queues.size);
   });
-  const events = new PorchlightEvents((err, event) =>
-    "tag" in event
-      ? log.error({ err, tag: event.tag }, "a published-event listener failed")
-      : log.error({ err, repo: `${event.repo.owner}/${event.repo.repo}` }, "a fan-out request failed"),
-  );
   const { probot, pacing } = appProbot(opts, log, metrics);
   // PORCHLIGHT_CACHE_DIR kept across restarts keeps the cache clones and the renderers' journal
   const kept = opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR;
@@ -191,7 +183,6 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   });
   const deps: AppDeps = {
     queues,
-    events,
     metrics,
     renderer,
     ...(bounded ? { engine: bounded } : {}),
@@ -203,6 +194,10 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     ...(opts.now ? { now: opts.now } : {}),
     identity: once(async () => botIdentity(checked ?? (await github.identity()))),
     installationLookup: () => installationLookup(github),
+    otherInstallation: async (repo) => {
+      const installationId = await github.installationIdOf(repo);
+      return { installationId, connect: () => github.installation(installationId) };
+    },
     mirror,
   };
   const sweep = sweeper(deps, github);
@@ -212,8 +207,6 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     : undefined;
   const parked = parkJobs(opts, deps);
   deps.parked = parked;
-  events.onPublished((event) => enqueueFanout(deps, github, event));
-  events.onFanoutWanted((event) => enqueueFanoutWanted(deps, github, event));
   const webhookPath = opts.webhookPath ?? WEBHOOK_PATH;
   await probot.load(porchlightApp(deps));
   const webhooks = appWebhooks(opts, deps, {
@@ -263,7 +256,6 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     url,
     webhookUrl: `${url}${webhookPath}`,
     queues,
-    events,
     metrics,
     idle: () => (redisQueue ? redisQueue.idle() : queues.idle()),
     ...(redisQueue ? { redisQueue } : {}),

@@ -7,11 +7,11 @@ import { checkProposal } from "../jobs/check-proposal/index.js";
 import { answerCommands } from "../jobs/commands/answer.js";
 import { replyMarker } from "../jobs/commands/reply.js";
 import type { JobContext } from "../jobs/context.js";
-import type { PublishedEvent } from "../jobs/events.js";
 import { onChecksFinished } from "../jobs/fanout/checks-finished.js";
 import { fanoutAfterPublish, fanoutNow, sweepFanout } from "../jobs/fanout/jobs.js";
 import { resumeVariantPull } from "../jobs/fanout/resume.js";
 import { checkVariantFiles } from "../jobs/fanout/variants-check.js";
+import type { PublishedEvent } from "../jobs/outbox.js";
 import { publishMergedPull } from "../jobs/publish/on-merge.js";
 import { onReview } from "../jobs/publish/on-review.js";
 import { reconcileRepo } from "../jobs/reconcile.js";
@@ -72,7 +72,7 @@ const TASKS = {
   merged: task({ args: pull, work: (ctx, a) => publishMergedPull(ctx, a) }),
   variants: task({
     args: pull,
-    work: (ctx, a) => (ctx.installation ? checkVariantFiles(ctx, ctx.installation, a) : Promise.resolve()),
+    work: (ctx, a) => checkVariantFiles(ctx, ctx.installation, a),
   }),
   publish: task({
     args: z.looseObject({
@@ -101,16 +101,16 @@ const TASKS = {
   /** The repository's own fan-out, now (checks finished on one of its downstreams). */
   "fanout-wanted": task({
     args: none,
-    work: (ctx) => (ctx.installation ? fanoutNow(ctx, ctx.installation) : Promise.resolve()),
+    work: (ctx) => fanoutNow(ctx, ctx.installation),
   }),
   reconcile: task({ args: none, work: (ctx) => reconcileRepo(ctx) }),
   "fanout-sweep": task({
     args: none,
-    work: (ctx) => (ctx.installation ? sweepFanout(ctx, ctx.installation) : Promise.resolve()),
+    work: (ctx) => sweepFanout(ctx, ctx.installation),
   }),
   "fanout-published": task({
     args: publishedEvent,
-    work: (ctx, a) => (ctx.installation ? fanoutAfterPublish(ctx, ctx.installation, a) : Promise.resolve()),
+    work: (ctx, a) => fanoutAfterPublish(ctx, ctx.installation, a),
   }),
 };
 

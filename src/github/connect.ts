@@ -36,6 +36,8 @@ export interface Identity {
 export interface RepoConnection {
   port: RepoPort;
   info: RepoInfo;
+  /** What the token reaches, as an installation's door (as a workflow's token is the Action's installation). */
+  installation: InstallationPort;
   /** A file of a repository the token reads, at its default branch (configuration files). */
   readFile: InstallationPort["readFile"];
   whoami(): Promise<Identity | undefined>;
@@ -192,6 +194,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
   return {
     port: installation.repo(repository),
     info,
+    installation,
     readFile: (file) => installation.readFile(file),
     async whoami() {
       try {

@@ -5,8 +5,8 @@ import { effectiveRuntimes } from "../config/runtimes.js";
 import type { Runtime } from "../config/schema.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
 import type { CommitAuthor, InstallationPort, RepoPort } from "../github/port.js";
-import type { PorchlightEvents } from "./events.js";
 import type { MirrorAccess } from "./mirror/index.js";
+import { type Outbox, scopedOutbox } from "./outbox.js";
 import type { PackageEngine } from "./package-engine.js";
 import type { Renderer } from "./renderer.js";
 
@@ -18,7 +18,8 @@ export interface BotIdentity {
 
 /**
  * Everything a job needs, passed explicitly (no module state): the repository's door to GitHub, its
- * resolved configuration and base branch, the render engine, the bot's identity, the app's events.
+ * resolved configuration and base branch, the render engine, the bot's identity, the installation it acts
+ * in, and the outbox where it records the jobs it implies.
  */
 export interface JobContext {
   port: RepoPort;
@@ -29,14 +30,21 @@ export interface JobContext {
   /** Merges and variants' mutations (the app's within its bound); absent: inProcessEngine. */
   engine?: PackageEngine;
   bot: BotIdentity;
-  events: PorchlightEvents;
+  /**
+   * The jobs this one implies (a published revision's fan-out, a management repository's fan-out):
+   * queued through the runner's queue when the work returns, before its deferred steps (outbox.ts).
+   */
+  outbox: Outbox;
   log: Logger;
   /** The runtimes the app's operator allows (builtin, and exec/container only when opted in). */
   operatorRuntimes: readonly Runtime[];
   /** What a package and a job may cost, as the operator set it; absent: the defaults. */
   operatorLimits?: Limits;
-  /** The installation's other repositories, for jobs that span them (fan-out); absent in single-repository runs. */
-  installation?: InstallationPort;
+  /**
+   * The installation the job acts in (fan-out spans its repositories): the app's installation, the
+   * Action's or the command line's token.
+   */
+  installation: InstallationPort;
   /** The app's other installations by repository (fan-out to another account); absent outside the hosted app. */
   installationFor?: InstallationLookup;
   /**
@@ -81,9 +89,12 @@ export const CHECK = {
 } as const;
 
 /**
- * Runs `work` with its own `defer`, then the steps it deferred — only if `work` succeeded. A job runs
- * its work this way, and so does a part of a job that answers on its own (the sweep's resumed
- * publishes), so a step never outlives an answer that failed.
+ * Runs `work` with its own `defer` and outbox; then queues the follow-ups it recorded (even when it
+ * failed after recording them: what they follow happened), then runs the steps it deferred — only if
+ * `work` succeeded. A job runs its work this way, and so does a part of a job that answers on its own
+ * (the sweep's resumed publishes), so a step never outlives an answer that failed, and a step that
+ * removes the marker of unfinished work (a published draft's branch) never runs before the follow-up
+ * that work implies is queued.
  */
 export async function withDeferred<T>(ctx: JobContext, work: (ctx: JobContext) => Promise<T>): Promise<T> {
   const steps = new Map<string, () => Promise<void>>();
@@ -92,7 +103,15 @@ export async function withDeferred<T>(ctx: JobContext, work: (ctx: JobContext) =
     steps.set(key, step);
     return true;
   };
-  const result = await work({ ...ctx, defer });
+  const outbox = scopedOutbox(ctx.outbox);
+  let result: T;
+  try {
+    result = await work({ ...ctx, defer, outbox });
+  } catch (e) {
+    await outbox.send().catch((err: unknown) => ctx.log.error({ err }, "follow-up jobs could not be queued"));
+    throw e;
+  }
+  await outbox.send();
   for (const step of steps.values()) await step();
   return result;
 }

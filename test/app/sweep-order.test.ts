@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { AppDeps } from "../../src/app/deps.js";
-import { enqueueFanout } from "../../src/app/fanout.js";
-import type { JobData } from "../../src/app/run-job.js";
+import { type JobData, type JobRequest, queueFollowUp } from "../../src/app/run-job.js";
 import { sweepInstallations } from "../../src/app/sweep.js";
 import type { AppPort, InstallationPort, InstallationRepository } from "../../src/github/port.js";
-import { PorchlightEvents } from "../../src/jobs/events.js";
 import { type JobSpec, RepoQueues } from "../../src/jobs/repo-queue.js";
 import { Metrics } from "../../src/ops/metrics.js";
 
@@ -40,10 +38,26 @@ class Recorder extends RepoQueues {
 function deps(): AppDeps & { queues: Recorder } {
   return {
     queues: new Recorder(1),
-    events: new PorchlightEvents(),
     metrics: new Metrics(),
   } as unknown as AppDeps & { queues: Recorder };
 }
+
+/** A publish job of r9 (as a webhook queued it), whose outbox holds v1's fan-out. */
+const publishJob: JobRequest = {
+  kind: "command",
+  key: "#1",
+  task: "command",
+  args: { issue: 1, commentId: 1 },
+  repository: repository(9),
+  installationId: 7,
+  connect: () => app.installation(7),
+};
+const queueFanout = (d: AppDeps) =>
+  queueFollowUp(d, publishJob, {
+    task: "fanout-published",
+    target: { kind: "here" },
+    event: { repo: { owner: "acme", repo: "r9" }, package: "app", revision: 1, tag: "app/v1", commit: "c" },
+  });
 
 describe("which jobs the sweep queues, and at what rank", () => {
   /** A sweep of r0–r2 and then a publish in r9: each job's repository, key and origin, in order. */
@@ -60,7 +74,7 @@ describe("which jobs the sweep queues, and at what rank", () => {
   it("in one process: the sweep's jobs are the sweep's, a publish's fan-out is an event's", async () => {
     const d = deps();
     await sweepInstallations(d, app);
-    await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
+    await queueFanout(d);
     expect(d.queues.specs.map((s) => `${s.repo} ${s.key} ${s.origin}`)).toEqual(QUEUED);
   });
 
@@ -74,7 +88,7 @@ describe("which jobs the sweep queues, and at what rank", () => {
       },
     };
     await sweepInstallations(d, app);
-    await enqueueFanout(d, app, { repo: { owner: "acme", repo: "r9" }, tag: "app/v1" } as never);
+    await queueFanout(d);
     expect(sent.map((j) => `${j.repository.fullName} ${j.kind}:${j.key} ${j.origin ?? "event"}`)).toEqual(
       QUEUED,
     );

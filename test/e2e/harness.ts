@@ -27,6 +27,12 @@ export interface World {
   propose(branch: string, files: Record<string, string>, user?: string): Promise<{ number: number }>;
   /** Comments `body` on #`n` of the repository as `user`, settles; the bot's reply to it ("" when none). */
   say(user: string, n: number, body: string): Promise<string>;
+  /**
+   * The app stopped and another started with the same settings, the webhooks sent to it (`app` is the new
+   * one). `abandon`: the old one leaves its running jobs as a process that dies would (with Redis, another
+   * replica takes them up once their lock expires).
+   */
+  restart(opts?: { abandon?: boolean }): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,24 +92,26 @@ export interface WorldOptions {
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme", privateKeyPem: TEST_KEY });
-  const app = await startAppServer({
-    appId: creds.appId,
-    privateKey: creds.privateKeyPem,
-    webhookSecret: creds.webhookSecret,
-    baseUrl: forge.apiUrl,
-    port: 0,
-    writeIntervalMs: 0,
-    retryAfterUnitMs: 1,
-    ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
-    ...(opts.renderer ? { renderer: opts.renderer } : {}),
-    ...(opts.mirror ? { mirror: opts.mirror } : {}),
-    ...(opts.now ? { now: opts.now } : {}),
-    ...(opts.maxWaitS !== undefined ? { maxWaitS: opts.maxWaitS } : {}),
-    ...(opts.parkPollMs !== undefined ? { parkPollMs: opts.parkPollMs } : {}),
-    ...(opts.redis ? { redis: opts.redis } : {}),
-    ...(opts.packageWork ? { packageWork: opts.packageWork } : {}),
-    log: pino({ level: process.env.E2E_LOG ?? "silent" }),
-  });
+  const startApp = () =>
+    startAppServer({
+      appId: creds.appId,
+      privateKey: creds.privateKeyPem,
+      webhookSecret: creds.webhookSecret,
+      baseUrl: forge.apiUrl,
+      port: 0,
+      writeIntervalMs: 0,
+      retryAfterUnitMs: 1,
+      ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
+      ...(opts.renderer ? { renderer: opts.renderer } : {}),
+      ...(opts.mirror ? { mirror: opts.mirror } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.maxWaitS !== undefined ? { maxWaitS: opts.maxWaitS } : {}),
+      ...(opts.parkPollMs !== undefined ? { parkPollMs: opts.parkPollMs } : {}),
+      ...(opts.redis ? { redis: opts.redis } : {}),
+      ...(opts.packageWork ? { packageWork: opts.packageWork } : {}),
+      log: pino({ level: process.env.E2E_LOG ?? "silent" }),
+    });
+  let app = await startApp();
   forge.setWebhookUrl(app.webhookUrl);
   forge.createUser("acme", { type: "Organization" });
   const repo = "acme/blueprints";
@@ -191,13 +199,21 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
   };
   return {
     forge,
-    app,
+    get app() {
+      return app;
+    },
     repo,
     users,
     settle,
     clone,
     propose,
     say,
+    restart: async ({ abandon = false } = {}) => {
+      forge.setWebhookUrl(null);
+      await app.close({ abandon });
+      app = await startApp();
+      forge.setWebhookUrl(app.webhookUrl);
+    },
     stop: async () => {
       await app.close();
       await forge.stop();

@@ -28,10 +28,16 @@ describe("slash-commands", () => {
     expect(repo.tags()).toEqual({});
   });
 
-  it("answers an unknown verb with the nearest known one, and a verb not installed yet by name", async () => {
+  it("answers an unknown verb with the nearest known one", async () => {
     const { say } = await setup();
     expect(await say("bob", "/aprove")).toContain("did you mean `/approve`");
-    expect(await say("bob", "/fanout")).toContain("`/fanout` needs the app's installation");
+  });
+
+  it("/fanout runs the fan-out in the job's installation: with no variants, it says there is nothing to do", async () => {
+    const { say } = await setup();
+    expect(await say("bob", "/fanout")).toContain(
+      "Fan-out ran: no variant targets this repository's packages; nothing to do.",
+    );
   });
 
   it("/reject closes the proposal and keeps the branch", async () => {

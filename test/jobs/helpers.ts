@@ -2,9 +2,10 @@ import { pino } from "pino";
 import { defaultConfig, type RepoConfig } from "../../src/config/resolve.js";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import type { JobContext } from "../../src/jobs/context.js";
-import { PorchlightEvents, type PublishedEvent } from "../../src/jobs/events.js";
+import type { FollowUp, Outbox, PublishedEvent } from "../../src/jobs/outbox.js";
 import { FakeRenderer } from "./fake-renderer.js";
 import { type FakeRepo, fakeRepoWith } from "./fake-repo.js";
+import { FakeInstallation } from "./fanout/fake-installation.js";
 
 export const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n";
 
@@ -14,25 +15,39 @@ export function cm(name: string, extra = ""): string {
 
 export interface TestJobContext extends JobContext {
   renderer: FakeRenderer;
+  /** The published revisions whose fan-out the job recorded in its outbox. */
   published: PublishedEvent[];
+  /** Every follow-up the job recorded, in order. */
+  followUps: FollowUp[];
 }
 
 export function jobContext(port: FakeRepo, config: Partial<RepoConfig> = {}): TestJobContext {
-  const events = new PorchlightEvents();
   const published: PublishedEvent[] = [];
-  events.onPublished((e) => {
-    published.push(e);
-  });
+  const followUps: FollowUp[] = [];
+  // Every follow-up as recorded, again or not (the runner's outbox queues one per key and job; a test
+  // sees what the job asked for).
+  const outbox: Outbox = {
+    add: (f) => {
+      followUps.push(f);
+      if (f.task === "fanout-published") published.push(f.event);
+    },
+    send: async () => {},
+  };
+  // The installation holds the repository, as the app's does.
+  const installation = new FakeInstallation();
+  installation.repos.set(port.id.repo, { repo: port, topics: [] });
   return {
     port,
     config: { ...defaultConfig(), ...config },
     baseBranch: "main",
     renderer: new FakeRenderer(),
     bot: { login: "porchlight[bot]", author: { name: "porchlight[bot]", email: "bot@porchlight.test" } },
-    events,
+    outbox,
+    installation,
     log: pino({ level: "silent" }),
     operatorRuntimes: ["builtin"],
     published,
+    followUps,
   };
 }
 

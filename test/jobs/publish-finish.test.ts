@@ -35,7 +35,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     expect(repo.deletedBranches).toEqual([BRANCH]);
   });
 
-  it("a run after a crash between tagging and the branch deletion emits the event again and deletes the branch", async () => {
+  it("a run after a crash between tagging and the branch deletion queues the fan-out again and deletes the branch", async () => {
     const { repo, pr, ctx } = await proposal();
     const merge = await repo.mergePull(pr.number, { sha: pr.headSha, method: "merge" });
     await repo.createTag("apps/web/v1", merge);
@@ -44,7 +44,7 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
     expect(ctx.published).toEqual([expect.objectContaining({ tag: "apps/web/v1", commit: merge })]);
     expect(hasBranch(repo, BRANCH)).toBe(false);
-    // Finished: a further run changes nothing and emits nothing.
+    // Finished: a further run changes nothing and queues nothing.
     await publishProposal(ctx, { pull: pr.number, request: approve });
     expect(ctx.published).toHaveLength(1);
     expect(repo.deletedBranches).toEqual([BRANCH]);

@@ -12,7 +12,7 @@ const R = "# rendered\n";
 const proposal = checkedProposal;
 
 describe("publish", () => {
-  it("merges the reviewed head, tags v1 on the merge commit, comments and emits the event", async () => {
+  it("merges the reviewed head, tags v1 on the merge commit, comments and queues its fan-out", async () => {
     const { repo, pr, ctx } = await proposal();
     const review = repo.review(pr.number, "bob");
     const outcome = await onReview(ctx, {

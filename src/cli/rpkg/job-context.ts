@@ -1,6 +1,6 @@
 import pino from "pino";
 import type { JobContext } from "../../jobs/context.js";
-import { PorchlightEvents } from "../../jobs/events.js";
+import { rootOutbox } from "../../jobs/outbox.js";
 import type { Renderer } from "../../jobs/renderer.js";
 import type { Repository } from "./repository.js";
 
@@ -13,8 +13,9 @@ const noRenderer: Renderer = {
 
 /**
  * The context the bot's jobs run with, for the same jobs run from the command line: the same
- * RepoPort, configuration and base branch, the token's user as the actor, no listeners (the bot's
- * reconcile sweep picks up what a published event would have started), and a silent log.
+ * RepoPort, configuration and base branch, the token's user as the actor and its door as the
+ * installation, and a silent log. The command line has no queue: the follow-ups its jobs record (a
+ * publish's fan-out) are left to the bot, which the merge's own event (`merged`) and the sweep start.
  */
 export async function jobContext(repo: Repository): Promise<JobContext> {
   const who = await repo.whoami();
@@ -24,7 +25,8 @@ export async function jobContext(repo: Repository): Promise<JobContext> {
     baseBranch: repo.baseBranch,
     renderer: noRenderer,
     bot: { login: who?.login ?? "porchlight-rpkg", author: await repo.author() },
-    events: new PorchlightEvents(),
+    installation: repo.conn.installation,
+    outbox: rootOutbox(async () => {}),
     log: pino({ level: "silent" }),
     operatorRuntimes: ["builtin"],
   };

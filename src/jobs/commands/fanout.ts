@@ -6,12 +6,6 @@ import type { VerbHandler } from "./types.js";
 
 /** `/fanout`: reconcile this repository's variants now (what the periodic sweep would do). */
 export const fanout: VerbHandler = async (ctx) => {
-  if (!ctx.installation) {
-    return {
-      kind: "refused",
-      reason: "`/fanout` needs the app's installation, which this run does not have.",
-    };
-  }
   const report = await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
   return { kind: "fanout", ...fanoutCounts(report) };
 };

@@ -61,6 +61,6 @@ export const promote: VerbHandler = async (ctx, { pr, args }) => {
     author: ctx.bot.author,
   });
   if (out.kind === "refused") return { kind: "refused", reason: `Not promoted: ${out.message}` };
-  if (ctx.installation) await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
+  await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
   return { kind: "promoted", package: pkg, revision, channel };
 };

@@ -38,6 +38,6 @@ export async function rolloutCommand(
       if (has.has(label)) await ctx.port.removeLabel(input.issue, label);
     if (!has.has(ROLLOUT_LABELS.resume)) await ctx.port.addLabels(input.issue, [ROLLOUT_LABELS.resume]);
   }
-  if (ctx.installation) await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
+  await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
   return { kind: "rollout", action: input.action };
 }

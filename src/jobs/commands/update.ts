@@ -37,12 +37,6 @@ export const update: VerbHandler = async (ctx, { pr, args }) => {
   }
   if (pr.state !== "open")
     return { kind: "refused", reason: `#${pr.number} is closed; nothing to retarget.` };
-  if (!ctx.installation) {
-    return {
-      kind: "refused",
-      reason: "`/update` needs the app's installation, which this run does not have.",
-    };
-  }
   const management = await reachManagement(ctx, marker.upstream.repo);
   if (!management)
     return {

@@ -3,7 +3,7 @@ import type { PullRequest, RepoPort } from "../../github/port.js";
 import { passes } from "../../lifecycle/check-run.js";
 import type { PackageVariant } from "../../variants/index.js";
 import { CHECK } from "../context.js";
-import type { PorchlightEvents } from "../events.js";
+import type { FollowUpTarget, Outbox } from "../outbox.js";
 import { managementOf } from "../publish/finish.js";
 import { ensureRevisionTag } from "../publish/tag.js";
 import { AUTO_PUBLISH_ANNOTATION } from "./context.js";
@@ -20,7 +20,7 @@ function wantsAutoPublish(variant: PackageVariant): boolean {
 /**
  * A variant annotated `porchlight.dev/auto-publish: "true"`: once every check on its update pull
  * request's head has passed (the proposal's guardrails among them, and any commit status), publish it as the bot publishes a proposal — merge
- * naming the checked head SHA, tag `<package>/v<N>` on the merge commit, announce it. Conflicts or a
+ * naming the checked head SHA, tag `<package>/v<N>` on the merge commit, its fan-out in the outbox. Conflicts or a
  * failing or pending check wait for a person or the next run.
  */
 export async function autoPublish(
@@ -31,7 +31,9 @@ export async function autoPublish(
     conflicts: number;
     /** A rollout step's automerge, with the downstream's merge method (else the annotation decides). */
     automerge?: { method: MergeMethod };
-    events?: PorchlightEvents;
+    /** Where the published revision's fan-out is recorded, and for which repository's queue. */
+    outbox: Outbox;
+    target: FollowUpTarget;
   },
 ): Promise<AutoPublishOutcome> {
   if (!input.automerge && !wantsAutoPublish(input.variant)) return { kind: "off" };
@@ -63,13 +65,17 @@ export async function autoPublish(
   });
   const tag = await ensureRevisionTag(port, pkg, mergeSha, await port.listRefs());
   if (tag.created)
-    await input.events?.emitPublished({
-      repo: port.id,
-      package: pkg,
-      revision: tag.revision,
-      tag: tag.tag,
-      commit: mergeSha,
-      ...managementOf(input.pr),
+    input.outbox.add({
+      task: "fanout-published",
+      target: input.target,
+      event: {
+        repo: port.id,
+        package: pkg,
+        revision: tag.revision,
+        tag: tag.tag,
+        commit: mergeSha,
+        ...managementOf(input.pr),
+      },
     });
   return { kind: "published", tag: tag.tag, mergeSha };
 }

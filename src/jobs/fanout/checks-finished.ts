@@ -16,8 +16,8 @@ export interface ChecksFinishedOutcome {
  * fan-out pull request recently merged into (a rollout step waits for those checks before its next
  * wave), the fan-out of the management repository that opened it is asked for now, on that repository's
  * own queue: the automerge, the next wave and the dashboard follow the event, not the sweep. Anything
- * else is left alone. Reads only; delivered twice, it asks twice, and the second fan-out finds nothing
- * to do.
+ * else is left alone. Reads only; the fan-out is a job in the outbox. Delivered twice, it asks twice,
+ * and the second fan-out finds nothing to do.
  */
 export async function onChecksFinished(
   ctx: JobContext,
@@ -44,7 +44,7 @@ export async function onChecksFinished(
     }
     if (fanout.includes(reached.repository.fullName)) continue;
     fanout.push(reached.repository.fullName);
-    await ctx.events.emitFanoutWanted({ repo: reached.repository.id, reason });
+    ctx.outbox.add({ task: "fanout-wanted", target: reached.target, reason });
   }
   return { fanout };
 }

@@ -5,8 +5,8 @@ import type { Runtime } from "../../config/schema.js";
 import type { InstallationLookup } from "../../github/installation-lookup.js";
 import type { InstallationPort } from "../../github/port.js";
 import type { BotIdentity } from "../context.js";
-import type { PorchlightEvents } from "../events.js";
 import type { RegistryAccess } from "../mirror/index.js";
+import type { Outbox } from "../outbox.js";
 import type { PackageEngine } from "../package-engine.js";
 import type { Renderer } from "../renderer.js";
 
@@ -25,8 +25,8 @@ export interface FanoutContext {
   log: Logger;
   /** The runtimes downstream pipelines may use (the operator's; builtin unless opted in). */
   runtimes: readonly Runtime[];
-  /** The app's events: an auto-published downstream revision is announced like any other. */
-  events?: PorchlightEvents;
+  /** The job's outbox: an auto-published downstream revision's fan-out is queued like any other. */
+  outbox: Outbox;
   /**
    * How the bot reaches OCI registries and tarballs for the management repository's upstreams: the
    * credentials the operator allows it (scopedAccess); absent: anonymous.

@@ -292,7 +292,11 @@ async function tendPullRequest(
     variant: lv.variant,
     conflicts: action.conflicts ?? 0,
     ...(automerge ? { automerge } : {}),
-    ...(ctx.events ? { events: ctx.events } : {}),
+    outbox: ctx.outbox,
+    // fan-out's repositories of another installation go by `owner/name` (read-state.ts)
+    target: action.downstream.repo.includes("/")
+      ? { kind: "elsewhere", repository: snap.repository }
+      : { kind: "installation", repository: snap.repository },
   });
   if (published.kind === "waiting" && automerge && ctx.rollout && pr.createdAt) {
     const timeout = durationMs(timeoutText);

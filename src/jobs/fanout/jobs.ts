@@ -7,8 +7,8 @@ import { indexRefs } from "../../lifecycle/refs.js";
 import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
 import { type JobContext, repoName } from "../context.js";
-import type { PublishedEvent } from "../events.js";
 import { type MirrorAccess, mirrorRevision, scopedAccess, sweepMirror } from "../mirror/index.js";
+import type { PublishedEvent } from "../outbox.js";
 import type { FanoutContext } from "./context.js";
 import { type FanoutReport, reconcileFanout } from "./index.js";
 import { reachManagement } from "./management.js";
@@ -32,7 +32,7 @@ export function fanoutContextOf(
     bot: ctx.bot,
     log: ctx.log,
     runtimes: ctx.operatorRuntimes,
-    events: ctx.events,
+    outbox: ctx.outbox,
     ...(ctx.mirror ? { registry: scopedAccess(ctx.mirror, management, config.registries) } : {}),
     ...(ctx.now ? { now: ctx.now } : {}),
     ...(config.rollout ? { rollout: config.rollout } : {}),

@@ -16,7 +16,6 @@ export async function resumeVariantPull(
   ctx: JobContext,
   input: { pull: number },
 ): Promise<FanoutReport | undefined> {
-  if (!ctx.installation) return undefined;
   const pr = await ctx.port.getPull(input.pull);
   const marker = parseVariantPullRequestBody(pr.body);
   // The repository managing it: a git upstream's repository (the default), or, for an image or tarball,

@@ -25,12 +25,13 @@ export type FinishedPublish =
 
 /**
  * What follows the merge of a proposal, each step done only if missing, so a run after a crash
- * finishes the job: the revision tag on the merge commit, the published event, then the draft branch
- * deleted, as Porch's published revision has no draft left (GitHub's "delete branch on merge") —
- * once the job has answered (`afterAnswer`). The branch is the marker of an unfinished publish,
- * answer included: while it still points at the merged head, the
- * event is emitted again (its listeners are idempotent) so a crash between tagging and emitting loses
- * nothing. A branch that moved after the merge holds new work: it stays, a draft again.
+ * finishes the job: the revision tag on the merge commit, the fan-out job recorded in the job's outbox,
+ * then the draft branch deleted, as Porch's published revision has no draft left (GitHub's "delete
+ * branch on merge") — once the job has answered and its follow-ups are queued (`afterAnswer`,
+ * withDeferred). The branch is the marker of an unfinished publish, answer and fan-out included: while
+ * it still points at the merged head, the fan-out is recorded again (the fan-out job is idempotent), so
+ * a crash between tagging and queueing loses nothing. A branch that moved after the merge holds new
+ * work: it stays, a draft again.
  *
  * Without `refs` (a run after the merge, not the one that merged), an untagged merge older than the
  * package's latest revision is not tagged: a later publish already contains it, and a higher number
@@ -99,17 +100,21 @@ export async function finishPublish(
   }
   const tag = await ensureRevisionTag(ctx.port, pkg, mergeSha, refs);
   // The first finish of this publish in the job (answering it again within the job finds the branch
-  // still there: its deletion is already queued, and the event already emitted).
+  // still there: its deletion is already queued, and the fan-out already recorded).
   const finishing = branchLeft && (ctx.defer ? ctx.defer(draftKey, deleteDraft) : true);
   if (tag.created || finishing || input.announce) {
     ctx.log.info({ pr: pr.number, tag: tag.tag, commit: mergeSha, again: !tag.created }, "published");
-    await ctx.events.emitPublished({
-      repo: ctx.port.id,
-      package: pkg,
-      revision: tag.revision,
-      tag: tag.tag,
-      commit: mergeSha,
-      ...managementOf(pr),
+    ctx.outbox.add({
+      task: "fanout-published",
+      target: { kind: "here" },
+      event: {
+        repo: ctx.port.id,
+        package: pkg,
+        revision: tag.revision,
+        tag: tag.tag,
+        commit: mergeSha,
+        ...managementOf(pr),
+      },
     });
   }
   if (finishing && !ctx.defer) await deleteDraft();

@@ -37,7 +37,7 @@ function mergedBefore(outcome: FinishedPublish): FinishedPublish {
 /**
  * Approve → publish. Reads the proposal, its reviews, checks and refs; decides (lifecycle's
  * decidePublish); merges naming the reviewed head SHA; then finishPublish: tags `<package>/v<N>` on the
- * merge commit, emits the published event and deletes the draft branch. A proposal already merged (a
+ * merge commit, records its fan-out in the job's outbox and deletes the draft branch. A proposal already merged (a
  * job run again after a crash, or someone else merging first, even between this job's read and its
  * merge) only gets what is missing, and the outcome says it was already published.
  */

@@ -9,7 +9,7 @@ const MERGED_MARKER = "<!-- porchlight:publish merged -->";
 
 /**
  * A proposal merged on GitHub itself (the merge button, the API, a merge queue) → published now, not at
- * the next sweep: the revision tag on the merge commit, the published event (catalog, fan-out, the
+ * the next sweep: the revision tag on the merge commit, the fan-out job (catalog, fan-out, the
  * management repository's dashboard), the draft branch deleted, any `/approve` that asked answered.
  * What counts is what the sweep counts (`isMergedDraft`): a draft branch of this repository merged
  * into the default branch. A fork's branch with a draft's name, another base, or any other branch
@@ -29,7 +29,7 @@ export async function publishMergedPull(
   const taggedBefore = tagOn(draft.value.package, mergeSha, await ctx.port.listRefs());
   return withDeferred(ctx, async (scoped) => {
     // the merge's own event announces it (catalog, fan-out) even when the tag and the draft's deletion
-    // were made by another hand before this job ran (`rpkg approve`): listeners are idempotent
+    // were made by another hand before this job ran (`rpkg approve`): the fan-out job is idempotent
     const outcome = await resumePublish(scoped, pr, true);
     if (!outcome) return undefined;
     if (outcome.kind === "refused") {

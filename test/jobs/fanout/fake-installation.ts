@@ -2,6 +2,7 @@ import { pino } from "pino";
 import { GitHubError } from "../../../src/github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../../../src/github/port.js";
 import type { FanoutContext } from "../../../src/jobs/fanout/context.js";
+import { rootOutbox } from "../../../src/jobs/outbox.js";
 import { FakeRenderer } from "../fake-renderer.js";
 import { FakeRepo } from "../fake-repo.js";
 
@@ -88,6 +89,7 @@ export function fanoutContext(installation: FakeInstallation): FanoutContext & {
     bot: BOT,
     log: pino({ level: "silent" }),
     runtimes: ["builtin"],
+    outbox: rootOutbox(async () => {}),
     now: () => new Date("2024-05-01T10:00:00Z"),
   };
 }
