@@ -93,6 +93,28 @@ describe("render on push to a draft branch", () => {
     expect(files["cm.yaml"]).toMatch(/# rendered\n$/);
   });
 
+  it("a branch that moves under every push: a failing check on the last head it rendered, retried at the next sweep", async () => {
+    const { repo, ctx } = setup();
+    const heads: string[] = [];
+    repo.beforePush = (branch) => {
+      heads.push(repo.resolve(branch));
+      repo.commit(branch, { [`apps/web/other-${heads.length}.yaml`]: cm(`other${heads.length}`) }, "someone else");
+    };
+    const outcome = await renderDraft(ctx, { branch: BRANCH });
+    expect(heads).toHaveLength(3);
+    const last = heads[2] as string;
+    expect(outcome).toEqual({
+      kind: "failed",
+      headSha: last,
+      error: `the branch ${BRANCH} kept moving while porchlight rendered it; push again to retry`,
+    });
+    const [check] = repo.runsOn(last, "porchlight/render");
+    expect(check).toMatchObject({ conclusion: "failure", title: "Rendering apps/web did not finish" });
+    // not done: the next run renders the branch's head again
+    repo.beforePush = undefined;
+    expect((await renderDraft(ctx, { branch: BRANCH })).kind).toBe("pushed");
+  });
+
   it("fails a draft whose package has no Kptfile", async () => {
     const repo = fakeRepoWith({ "README.md": "hi\n" });
     repo.branch("drafts/apps/none/ws", "main");

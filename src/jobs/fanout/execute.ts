@@ -151,6 +151,7 @@ async function pushChecked(
       pkg: action.downstream.package,
       sha: pushed.sha,
       findings: content.findings,
+      verdict: { kind: "rendered", commit: { kind: "as-is" } },
     });
   }
   return pushed;

@@ -9,13 +9,16 @@ import type { RenderFinding, RenderOptions, RenderResult } from "../renderer.js"
 import { infoScope, widenScope } from "./annotation-scope.js";
 import { pushRender } from "./push-render.js";
 import { type DraftHead, readDraft } from "./read-draft.js";
-import { renderDone, reportRefusedName, reportRender } from "./report.js";
+import { type RenderVerdict, renderDone, reportRefusedName, reportRender } from "./report.js";
 
 export type RenderDraftOutcome =
   | { kind: "skipped"; reason: string }
   | { kind: "failed"; headSha: string; error: string }
   | { kind: "clean"; headSha: string; heldBack?: string[] }
   | { kind: "pushed"; headSha: string; commitSha: string; heldBack?: string[] };
+
+/** What the attempts came to: an outcome, or every push lost its race, the last on `headSha`. */
+type Attempts = RenderDraftOutcome | { kind: "raced"; headSha: string; error: string };
 
 /** How often a push that lost a race (non-fast-forward) is retried on the new head. */
 const PUSH_ATTEMPTS = 3;
@@ -45,17 +48,16 @@ export async function renderDraft(
     const outcome = await renderAttempts(ctx, { ...input, pkg }, (sha) => {
       seen = sha;
     });
-    if (outcome.kind === "failed" && outcome.headSha === "" && seen) {
-      await reportRender(ctx.port, { pkg, sha: seen, findings: [], error: outcome.error, incomplete: true });
-      return { ...outcome, headSha: seen };
-    }
-    return outcome;
+    if (outcome.kind !== "raced") return outcome;
+    const { headSha, error } = outcome;
+    await reportRender(ctx.port, { pkg, sha: headSha, findings: [], verdict: { kind: "incomplete", error } });
+    return { kind: "failed", headSha, error };
   } catch (e) {
     if (!seen) throw e;
     const why = e instanceof Error ? e.message : String(e);
     ctx.log.warn({ err: e, branch: input.branch, sha: seen }, "render could not finish");
     const error = `porchlight could not finish rendering ${seen.slice(0, 7)}: ${why}`;
-    await reportRender(ctx.port, { pkg, sha: seen, findings: [], error, incomplete: true });
+    await reportRender(ctx.port, { pkg, sha: seen, findings: [], verdict: { kind: "incomplete", error } });
     return { kind: "failed", headSha: seen, error };
   }
 }
@@ -64,9 +66,9 @@ async function renderAttempts(
   ctx: JobContext,
   input: { branch: string; force?: boolean; pkg: string },
   onHead: (sha: string) => void,
-): Promise<RenderDraftOutcome> {
+): Promise<Attempts> {
   const pkg = input.pkg;
-  for (let attempt = 1; attempt <= PUSH_ATTEMPTS; attempt++) {
+  for (let attempt = 1; ; attempt++) {
     const head = await readDraft(ctx.port, input.branch, pkg);
     if (!head) return { kind: "skipped", reason: `the branch ${input.branch} no longer exists` };
     const stillHeld = async () =>
@@ -81,13 +83,14 @@ async function renderAttempts(
     if (rendered.kind !== "rendered") return rendered;
     const outcome = await commitRender(ctx, { branch: input.branch, pkg, sha: head.sha, ...rendered });
     if (outcome !== "lost a race") return outcome;
+    if (attempt === PUSH_ATTEMPTS)
+      return {
+        kind: "raced",
+        headSha: head.sha,
+        error: `the branch ${input.branch} kept moving while porchlight rendered it; push again to retry`,
+      };
     ctx.log.info({ branch: input.branch, attempt }, "render push lost a race; rendering the new head");
   }
-  return {
-    kind: "failed",
-    headSha: "",
-    error: `the branch ${input.branch} kept moving while porchlight rendered it; push again to retry`,
-  };
 }
 
 /**
@@ -107,19 +110,11 @@ async function refuseName(ctx: JobContext, branch: string, reason: string): Prom
 async function failOn(
   ctx: JobContext,
   at: { pkg: string; sha: string },
-  error: string,
-  more: { findings?: readonly RenderFinding[]; limit?: string; tookTooLong?: boolean } = {},
+  verdict: Exclude<RenderVerdict, { kind: "rendered" | "incomplete" }>,
+  findings: readonly RenderFinding[] = [],
 ): Promise<RenderDraftOutcome> {
-  const { findings = [], limit, tookTooLong } = more;
-  await reportRender(ctx.port, {
-    pkg: at.pkg,
-    sha: at.sha,
-    findings,
-    error,
-    ...(limit ? { limit } : {}),
-    ...(tookTooLong ? { tookTooLong } : {}),
-  });
-  return { kind: "failed", headSha: at.sha, error };
+  await reportRender(ctx.port, { pkg: at.pkg, sha: at.sha, findings, verdict });
+  return { kind: "failed", headSha: at.sha, error: verdict.error };
 }
 
 /**
@@ -132,16 +127,20 @@ async function refusedBeforeReading(
 ): Promise<RenderDraftOutcome | undefined> {
   const at = { pkg, sha: head.sha };
   if (!underPackageRoot(pkg, ctx.config.packageRoot))
-    return failOn(ctx, at, `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.`);
+    return failOn(ctx, at, { kind: "failed", error: `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.` });
   if (!head.files.some((f) => f.path === "Kptfile")) {
     const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
-    return failOn(ctx, at, error);
+    return failOn(ctx, at, { kind: "failed", error });
   }
   const limits = jobLimits(ctx);
   const oversized = sizeExceeded(head.files, limits.limits);
   if (!oversized) return undefined;
   ctx.log.info({ branch, sha: head.sha, ...oversized }, "package over a limit");
-  return failOn(ctx, at, limitMessage(pkg, oversized, limits), { limit: oversized.name });
+  return failOn(ctx, at, {
+    kind: "over-limit",
+    limit: oversized.name,
+    error: limitMessage(pkg, oversized, limits),
+  });
 }
 
 interface Rendered {
@@ -168,7 +167,8 @@ async function renderHead(
   if (result.tooManyResources) {
     const exceeded = resourcesExceeded(result.tooManyResources, allowance, limits.limits);
     ctx.log.info({ branch, sha, ...exceeded }, "package over a limit");
-    return failOn(ctx, { pkg, sha }, limitMessage(pkg, exceeded, limits), { limit: exceeded.name });
+    const error = limitMessage(pkg, exceeded, limits);
+    return failOn(ctx, { pkg, sha }, { kind: "over-limit", limit: exceeded.name, error });
   }
   if (!result.ok) {
     const tookTooLong = result.tookTooLong !== undefined;
@@ -176,10 +176,13 @@ async function renderHead(
       { branch, sha, ...(tookTooLong ? { stoppedAfterMs: result.tookTooLong?.afterMs } : {}) },
       "render failed",
     );
-    return failOn(ctx, { pkg, sha }, result.error ?? "the pipeline failed", {
-      findings: result.findings,
-      tookTooLong,
-    });
+    const error = result.error ?? "the pipeline failed";
+    return failOn(
+      ctx,
+      { pkg, sha },
+      { kind: tookTooLong ? "took-too-long" : "failed", error },
+      result.findings,
+    );
   }
   return { kind: "rendered", tree, result, options, heldBack };
 }
@@ -196,7 +199,8 @@ async function commitRender(
   const scope = await infoScope(ctx.port, { sha, pkg, tree });
   const infoOn = scope ? { infoScope: scope } : {};
   const clean = async (): Promise<RenderDraftOutcome> => {
-    await reportRender(ctx.port, { pkg, sha, findings: result.findings, ...heldBack, ...infoOn });
+    const verdict: RenderVerdict = { kind: "rendered", commit: { kind: "as-is" }, ...heldBack };
+    await reportRender(ctx.port, { pkg, sha, findings: result.findings, verdict, ...infoOn });
     return { kind: "clean", headSha: sha, ...heldBack };
   };
   if (treesEqual(result.tree, tree)) return clean();
@@ -215,11 +219,15 @@ async function commitRender(
     pkg,
     sha: pushed.sha,
     findings,
-    renderedFrom: sha,
-    ...heldBack,
+    verdict: { kind: "rendered", commit: { kind: "render-of", from: sha }, ...heldBack },
     ...(widened ? { infoScope: widened } : {}),
   });
-  await reportRender(ctx.port, { pkg, sha, findings, pushedAs: pushed.sha, ...heldBack, ...infoOn });
+  const verdict: RenderVerdict = {
+    kind: "rendered",
+    commit: { kind: "pushed", as: pushed.sha },
+    ...heldBack,
+  };
+  await reportRender(ctx.port, { pkg, sha, findings, verdict, ...infoOn });
   ctx.log.info({ branch, from: sha, commit: pushed.sha }, "render pushed");
   // The bot's commit is the next push's input: the renderer keeps what renders it.
   await ctx.renderer.committed?.(result.tree, r.options).catch((e: unknown) => {

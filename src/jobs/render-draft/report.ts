@@ -25,27 +25,42 @@ const FINISHED = "porchlight:rendered";
  */
 const HELD = "porchlight:rendered-held";
 
-export interface RenderReport {
-  pkg: string;
-  sha: string;
-  findings: readonly RenderFinding[];
-  /** The render failed with this message (nothing was pushed). */
-  error?: string;
+/**
+ * What a render of one commit came to, one case each: the check's conclusion, title and summary follow
+ * from the case, and a case added is a compile error wherever one is left unsaid.
+ */
+export type RenderVerdict =
   /** The bot could not finish (not the package's fault): the check says so and a sweep retries it. */
-  incomplete?: boolean;
+  | { kind: "incomplete"; error: string }
   /**
    * The render was stopped past the operator's bound (PORCHLIGHT_RENDER_TIMEOUT_MS): the error says
    * after how long. Done for this head, as any failure: the same files would run as long again.
    */
-  tookTooLong?: boolean;
+  | { kind: "took-too-long"; error: string }
   /** The render did not run: the package is over this limit (the error says which and how to raise it). */
-  limit?: string;
+  | { kind: "over-limit"; limit: string; error: string }
+  /** The function pipeline failed with this message (nothing was pushed). */
+  | { kind: "failed"; error: string }
+  /**
+   * Rendered; with `heldBack`, builtins only: those functions wait (not run) until a maintainer vouches
+   * for the content (adopted-trust.ts).
+   */
+  | { kind: "rendered"; commit: RenderedCommit; heldBack?: readonly string[] };
+
+/** Where a render's result is, seen from the commit the check is on. */
+export type RenderedCommit =
+  /** This commit's files are the pipeline's output (it changed nothing, or the push was refused). */
+  | { kind: "as-is" }
   /** The rendered result was pushed as this commit. */
-  pushedAs?: string;
-  /** This commit holds the result the bot rendered from `renderedFrom`. */
-  renderedFrom?: string;
-  /** Functions held back (not run) until a maintainer vouches for the content: see adopted-trust.ts. */
-  heldBack?: readonly string[];
+  | { kind: "pushed"; as: string }
+  /** This commit holds the result the bot rendered from `from`. */
+  | { kind: "render-of"; from: string };
+
+export interface RenderReport {
+  pkg: string;
+  sha: string;
+  findings: readonly RenderFinding[];
+  verdict: RenderVerdict;
   /**
    * The files whose info results are annotated (annotation-scope.ts); the others' are counted in the
    * summary, annotated on the checks of the commits that changed them. Undefined: every file's.
@@ -55,61 +70,111 @@ export interface RenderReport {
 
 /** `porchlight/render` on one commit of a draft: every function result annotated, and a summary. */
 export function reportRender(port: RepoPort, r: RenderReport): Promise<number> {
-  const counts = findingCounts(r.findings);
-  let conclusion: Conclusion = "success";
-  let title: string;
-  let summary: string;
-  if (r.error !== undefined && r.incomplete) {
-    conclusion = "failure";
-    title = `Rendering ${r.pkg} did not finish`;
-    summary = `porchlight could not finish rendering \`${r.pkg}\`, so nothing was committed. This is not a problem in the package: it is tried again at the next sweep, or push again.\n\n${r.error}`;
-  } else if (r.error !== undefined && r.tookTooLong) {
-    conclusion = "failure";
-    title = `Rendering ${r.pkg} took too long`;
-    summary = `porchlight stopped rendering \`${r.pkg}\`, so nothing was committed: a function or a file of the package kept the renderer busy past the bound the app's operator set. This commit is not rendered again; push a change (\`porchlight fn render ${r.pkg}\` in a clone shows where it spends the time), or ask the operator to raise the bound.\n\n${r.error}`;
-  } else if (r.error !== undefined && r.limit !== undefined) {
-    conclusion = "failure";
-    title = `${r.pkg} is over the ${r.limit} limit`;
-    summary = `porchlight did not render \`${r.pkg}\`, so nothing was committed: the package is over one of porchlight's limits.\n\n${r.error}`;
-  } else if (r.error !== undefined) {
-    conclusion = "failure";
-    title = `Rendering ${r.pkg} failed`;
-    summary = `The function pipeline of \`${r.pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${r.error}`;
-  } else if (r.heldBack?.length) {
-    conclusion = "action_required";
-    const n = r.heldBack.length;
-    title = `Rendered ${r.pkg} with builtins only: ${n} ${n === 1 ? "function waits" : "functions wait"} for a maintainer`;
-    const done = r.pushedAs
-      ? `porchlight committed what the builtin functions changed as ${r.pushedAs}.`
-      : r.renderedFrom
-        ? `This commit is porchlight's render of ${r.renderedFrom.slice(0, 7)} with builtin functions only.`
-        : "The committed files are the builtin functions' output.";
-    summary = `${done} Results: ${counts}.\n\n${heldBackText(r.heldBack)}`;
-  } else if (r.pushedAs) {
-    title = `Rendered ${r.pkg}: pushed ${r.pushedAs.slice(0, 7)}`;
-    summary = `The pipeline changed files, so porchlight committed the rendered package as ${r.pushedAs}. Results: ${counts}.`;
-  } else if (r.renderedFrom) {
-    title = `Rendered ${r.pkg} (${counts})`;
-    summary = `This commit is porchlight's render of ${r.renderedFrom.slice(0, 7)}. Results: ${counts}.`;
-  } else {
-    title = `Rendered ${r.pkg} (${counts})`;
-    summary = `The committed files are the pipeline's output. Results: ${counts}.`;
-  }
+  const said = verdictText(r.pkg, r.verdict, findingCounts(r.findings));
+  let summary = said.summary;
   const { shown, elsewhere } = scopedFindings(r.findings, r.infoScope);
   if (elsewhere > 0) {
     const n = elsewhere.toLocaleString("en-US");
     summary += `\n\n${n} info ${elsewhere === 1 ? "result is" : "results are"} on files this commit did not change: annotated on the checks of the commits that changed them.`;
   }
+  const v = r.verdict;
   return reportCheck(port, {
     name: CHECK.render,
     headSha: r.sha,
-    externalId: r.incomplete ? INCOMPLETE : r.heldBack?.length && r.error === undefined ? HELD : FINISHED,
-    conclusion,
-    title,
+    externalId:
+      v.kind === "incomplete" ? INCOMPLETE : v.kind === "rendered" && v.heldBack?.length ? HELD : FINISHED,
+    conclusion: said.conclusion,
+    title: said.title,
     summary,
     annotations: findingAnnotations(r.pkg, shown),
     seeAll: `Run \`porchlight fn render ${r.pkg}\` (or \`kpt fn render ${r.pkg}\`) in a clone to see them all.`,
   });
+}
+
+/** A verdict as the check says it. */
+function verdictText(
+  pkg: string,
+  v: RenderVerdict,
+  counts: string,
+): { conclusion: Conclusion; title: string; summary: string } {
+  switch (v.kind) {
+    case "incomplete":
+      return {
+        conclusion: "failure",
+        title: `Rendering ${pkg} did not finish`,
+        summary: `porchlight could not finish rendering \`${pkg}\`, so nothing was committed. This is not a problem in the package: it is tried again at the next sweep, or push again.\n\n${v.error}`,
+      };
+    case "took-too-long":
+      return {
+        conclusion: "failure",
+        title: `Rendering ${pkg} took too long`,
+        summary: `porchlight stopped rendering \`${pkg}\`, so nothing was committed: a function or a file of the package kept the renderer busy past the bound the app's operator set. This commit is not rendered again; push a change (\`porchlight fn render ${pkg}\` in a clone shows where it spends the time), or ask the operator to raise the bound.\n\n${v.error}`,
+      };
+    case "over-limit":
+      return {
+        conclusion: "failure",
+        title: `${pkg} is over the ${v.limit} limit`,
+        summary: `porchlight did not render \`${pkg}\`, so nothing was committed: the package is over one of porchlight's limits.\n\n${v.error}`,
+      };
+    case "failed":
+      return {
+        conclusion: "failure",
+        title: `Rendering ${pkg} failed`,
+        summary: `The function pipeline of \`${pkg}\` failed, so nothing was committed. Fix the problem and push again.\n\n${v.error}`,
+      };
+    case "rendered":
+      return v.heldBack?.length
+        ? heldBackSaid(pkg, v.commit, v.heldBack, counts)
+        : renderedText(pkg, v.commit, counts);
+  }
+}
+
+function renderedText(
+  pkg: string,
+  commit: RenderedCommit,
+  counts: string,
+): { conclusion: Conclusion; title: string; summary: string } {
+  switch (commit.kind) {
+    case "pushed":
+      return {
+        conclusion: "success",
+        title: `Rendered ${pkg}: pushed ${commit.as.slice(0, 7)}`,
+        summary: `The pipeline changed files, so porchlight committed the rendered package as ${commit.as}. Results: ${counts}.`,
+      };
+    case "render-of":
+      return {
+        conclusion: "success",
+        title: `Rendered ${pkg} (${counts})`,
+        summary: `This commit is porchlight's render of ${commit.from.slice(0, 7)}. Results: ${counts}.`,
+      };
+    case "as-is":
+      return {
+        conclusion: "success",
+        title: `Rendered ${pkg} (${counts})`,
+        summary: `The committed files are the pipeline's output. Results: ${counts}.`,
+      };
+  }
+}
+
+/** A render with builtins only, the other functions waiting for a maintainer. */
+function heldBackSaid(
+  pkg: string,
+  commit: RenderedCommit,
+  heldBack: readonly string[],
+  counts: string,
+): { conclusion: Conclusion; title: string; summary: string } {
+  const n = heldBack.length;
+  const done =
+    commit.kind === "pushed"
+      ? `porchlight committed what the builtin functions changed as ${commit.as}.`
+      : commit.kind === "render-of"
+        ? `This commit is porchlight's render of ${commit.from.slice(0, 7)} with builtin functions only.`
+        : "The committed files are the builtin functions' output.";
+  return {
+    conclusion: "action_required",
+    title: `Rendered ${pkg} with builtins only: ${n} ${n === 1 ? "function waits" : "functions wait"} for a maintainer`,
+    summary: `${done} Results: ${counts}.\n\n${heldBackText(heldBack)}`,
+  };
 }
 
 /**
