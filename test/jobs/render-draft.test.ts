@@ -98,7 +98,11 @@ describe("render on push to a draft branch", () => {
     const heads: string[] = [];
     repo.beforePush = (branch) => {
       heads.push(repo.resolve(branch));
-      repo.commit(branch, { [`apps/web/other-${heads.length}.yaml`]: cm(`other${heads.length}`) }, "someone else");
+      repo.commit(
+        branch,
+        { [`apps/web/other-${heads.length}.yaml`]: cm(`other${heads.length}`) },
+        "someone else",
+      );
     };
     const outcome = await renderDraft(ctx, { branch: BRANCH });
     expect(heads).toHaveLength(3);
