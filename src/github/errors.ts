@@ -8,7 +8,8 @@ export type GitHubErrorKind =
   | "forbidden"
   | "validation"
   | "conflict"
-  | "not-mergeable"
+  | "not-allowed"
+  | "merge-refused"
   | "rate-limited"
   | "server"
   | "network";
@@ -87,7 +88,8 @@ export function toGitHubError(e: unknown, what: string): unknown {
     case 404:
       return new GitHubError("not-found", message, 404);
     case 405:
-      return new GitHubError("not-mergeable", message, 405);
+      // GitHub's "Method Not Allowed": the action is refused on this resource as it is now (a merge)
+      return new NotAllowed(message, detail);
     case 409:
       return new GitHubError("conflict", message, 409);
     case 422:
@@ -95,6 +97,62 @@ export function toGitHubError(e: unknown, what: string): unknown {
     default:
       return new GitHubError(e.status >= 500 ? "server" : "validation", message, e.status);
   }
+}
+
+/** A 405 from GitHub, with GitHub's own message (`detail`) kept apart from where it was asked. */
+export class NotAllowed extends GitHubError {
+  constructor(
+    message: string,
+    /** GitHub's message alone: "Pull Request is not mergeable", "Merge commits are not allowed on this repository.", … */
+    readonly detail: string,
+  ) {
+    super("not-allowed", message, 405);
+  }
+}
+
+/**
+ * Why GitHub refused a merge (a 405 from `PUT /pulls/{n}/merge`), one case each, told apart by GitHub's
+ * message, which each keeps: the pull request cannot be merged as it is (conflicts, or it is closed or
+ * merged already), the base branch moved during the merge, the repository does not allow this merge
+ * method, the pull request is a draft, a rebase merge cannot replay its commits, or the base branch's
+ * protection or rules ask for something first (reviews, checks; GitHub's message says which).
+ */
+export type MergeRefusal = { github: string } & (
+  | { kind: "not-mergeable" }
+  | { kind: "base-moved" }
+  | { kind: "method-not-allowed" }
+  | { kind: "draft" }
+  | { kind: "not-rebaseable" }
+  | { kind: "protected" }
+);
+
+/** A merge GitHub refused: `refusal` says why, in GitHub's words too. */
+export class MergeRefused extends GitHubError {
+  constructor(
+    message: string,
+    readonly refusal: MergeRefusal,
+  ) {
+    super("merge-refused", message, 405);
+    this.name = "MergeRefused";
+  }
+}
+
+/** A merge's failure as the door reports it: a 405 becomes a MergeRefused naming its case; others pass. */
+export function asMergeRefused(e: unknown): unknown {
+  if (!(e instanceof NotAllowed)) return e;
+  const github = e.detail;
+  const kind: MergeRefusal["kind"] = /not mergeable/i.test(github)
+    ? "not-mergeable"
+    : /base branch was modified/i.test(github)
+      ? "base-moved"
+      : /(merge commits|squash merges|rebase merges) are not allowed/i.test(github)
+        ? "method-not-allowed"
+        : /draft/i.test(github)
+          ? "draft"
+          : /can(no|')t be rebased/i.test(github)
+            ? "not-rebaseable"
+            : "protected";
+  return new MergeRefused(e.message, { kind, github });
 }
 
 /**

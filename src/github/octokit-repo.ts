@@ -3,7 +3,7 @@ import { isPermission, toPermission } from "../api/permission.js";
 import type { FileTree } from "../kpt/tree.js";
 import { batchAnnotations } from "../lifecycle/check-run.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
+import { asMergeRefused, GitHubError, mapGitHubErrors, statusOf } from "./errors.js";
 import type { GitRepo } from "./git-repo.js";
 import type {
   CheckRunInput,
@@ -195,7 +195,7 @@ export class OctokitRepo implements RepoPort {
     number: number,
     input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },
   ): Promise<string> {
-    return this.call(`merging pull request #${number}`, async () => {
+    const merging = this.call(`merging pull request #${number}`, async () => {
       const { data } = await this.octokit.rest.pulls.merge({
         ...this.id,
         pull_number: number,
@@ -205,6 +205,9 @@ export class OctokitRepo implements RepoPort {
         ...(input.message ? { commit_message: input.message } : {}),
       });
       return data.sha;
+    });
+    return merging.catch((e: unknown) => {
+      throw asMergeRefused(e);
     });
   }
 

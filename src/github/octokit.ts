@@ -31,7 +31,7 @@ export interface OctokitSettings {
 
 /**
  * Statuses that asking again cannot change, so @octokit/plugin-retry must not retry them (its default
- * list, plus 405 and 409: "Pull Request is not mergeable", "Head branch was modified" answer a merge
+ * list, plus 405 and 409: "Pull Request is not mergeable" (or another refusal), "Head branch was modified" answer a merge
  * whose pull request changed; retried, each cost three more calls and 14 s before the job could look
  * again and see, say, that someone else had merged it).
  */

@@ -160,7 +160,10 @@ export interface RepoPort {
     number: number,
     input: { title?: string; body?: string; state?: "open" | "closed" },
   ): Promise<void>;
-  /** Merges only if the head is still `sha` (GitHub refuses otherwise): the reviewed content is what merges. */
+  /**
+   * Merges only if the head is still `sha` (GitHub refuses otherwise, a `conflict`): the reviewed content
+   * is what merges. A merge GitHub refuses otherwise is a MergeRefused naming why (errors.ts).
+   */
   mergePull(
     number: number,
     input: { sha: string; method: "merge" | "squash" | "rebase"; title?: string; message?: string },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSION_LEVELS } from "../../src/api/permission.js";
-import { GitHubError } from "../../src/github/errors.js";
+import { GitHubError, type MergeRefused } from "../../src/github/errors.js";
 import type { Permission, RepoPort } from "../../src/github/port.js";
 import { treeFromText } from "../../src/kpt/tree.js";
 
@@ -256,7 +256,10 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       expect((await port.listRecentlyClosedPulls()).map((p) => p.number)).toContain(pull);
       expect((await port.readTree("main", "apps/web")).sha).toBe(merged);
       const again = await port.mergePull(pull, { sha: draft, method: "merge" }).catch((e: unknown) => e);
-      expect((again as GitHubError).kind).toBe("not-mergeable");
+      expect((again as MergeRefused).refusal).toEqual({
+        kind: "not-mergeable",
+        github: "Pull Request is not mergeable",
+      });
     });
 
     it("creates a tag once, and deletes a branch, once or twice", async () => {

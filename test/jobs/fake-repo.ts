@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { GitHubError } from "../../src/github/errors.js";
+import { GitHubError, MergeRefused } from "../../src/github/errors.js";
 import type {
   CheckRunInput,
   CheckRunState,
@@ -74,6 +74,8 @@ export class FakeRepo implements RepoPort {
   readonly calls: string[] = [];
   defaultBranch = "main";
   beforePush?: (branch: string) => void;
+  /** What GitHub answers the next merges instead of merging (branch protection, a merge method not allowed). */
+  refuseMerge?: MergeRefused;
   private nextId = 1;
   private counter = 0;
 
@@ -359,7 +361,12 @@ export class FakeRepo implements RepoPort {
   ): Promise<string> {
     this.calls.push("mergePull");
     const pr = this.livePull(number);
-    if (pr.state !== "open") throw new GitHubError("not-mergeable", "Pull Request is not mergeable", 405);
+    if (pr.state !== "open")
+      throw new MergeRefused(`merging pull request #${number}: Pull Request is not mergeable (HTTP 405)`, {
+        kind: "not-mergeable",
+        github: "Pull Request is not mergeable",
+      });
+    if (this.refuseMerge) throw this.refuseMerge;
     if (pr.headSha !== input.sha) {
       throw new GitHubError("conflict", "Head branch was modified. Review and try the merge again.", 409);
     }

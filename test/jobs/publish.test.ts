@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { MergeRefused } from "../../src/github/errors.js";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { publishProposal } from "../../src/jobs/publish/index.js";
 import { onReview } from "../../src/jobs/publish/on-review.js";
@@ -95,6 +96,40 @@ describe("publish", () => {
     });
     expect(outcome).toMatchObject({ kind: "refused", message: expect.stringContaining("head moved") });
   });
+
+  it.each([
+    [
+      "method-not-allowed",
+      "Merge commits are not allowed on this repository.",
+      "Not published: this repository does not allow merge merges (Merge commits are not allowed on this repository.); set `mergeMethod` in `.github/porchlight.yml` to one it allows and approve again.",
+    ],
+    [
+      "protected",
+      "At least 1 approving review is required by reviewers with write access.",
+      "Not published: GitHub refused the merge (At least 1 approving review is required by reviewers with write access.): the rules of `main` ask for that first; approve again once they are met.",
+    ],
+    [
+      "not-mergeable",
+      "Pull Request is not mergeable",
+      "Not published: GitHub cannot merge this pull request (Pull Request is not mergeable). Resolve conflicts with `main` and approve again.",
+    ],
+  ] as const)(
+    "a merge GitHub refuses (%s) is refused with GitHub's reason and what to do; nothing is tagged",
+    async (kind, github, message) => {
+      const { repo, pr, ctx } = await proposal();
+      repo.refuseMerge = new MergeRefused(`merging pull request #${pr.number}: ${github} (HTTP 405)`, {
+        kind,
+        github,
+      });
+      const outcome = await publishProposal(ctx, {
+        pull: pr.number,
+        request: { kind: "command", user: "bob" },
+      });
+      expect(outcome).toEqual({ kind: "refused", message });
+      expect(repo.tags()).toEqual({});
+      expect(ctx.published).toEqual([]);
+    },
+  );
 
   it("finishes a publish that crashed after the merge: tags it, once", async () => {
     const { repo, pr, ctx } = await proposal();

@@ -1,5 +1,5 @@
 import { forkNotDraft } from "../../commands/authorize.js";
-import { GitHubError } from "../../github/errors.js";
+import { GitHubError, type MergeRefusal, MergeRefused } from "../../github/errors.js";
 import type { PullRequest } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { annotateMessage } from "../../lifecycle/kpt-trailer.js";
@@ -92,7 +92,7 @@ export async function publishProposal(
       }),
     });
   } catch (e) {
-    if (e instanceof GitHubError && (e.kind === "conflict" || e.kind === "not-mergeable")) {
+    if (e instanceof GitHubError && (e.kind === "conflict" || e instanceof MergeRefused)) {
       // Someone merged it meanwhile (`rpkg approve` and the bot answering its review, a person on
       // GitHub): not a failure; the publish is finished (tagged if it is not yet) and reported as is.
       const now = await ctx.port.getPull(pr.number);
@@ -103,9 +103,9 @@ export async function publishProposal(
         );
       }
       return refused(
-        e.kind === "conflict"
-          ? `Not published: the head moved after ${decision.mergeSha.slice(0, 7)} was reviewed; review the new head and approve again.`
-          : `Not published: GitHub cannot merge this pull request (${e.message}). Resolve conflicts with \`${ctx.baseBranch}\` and approve again.`,
+        e instanceof MergeRefused
+          ? mergeRefusedText(e.refusal, { pr: pr.number, base: ctx.baseBranch, method: decision.mergeMethod })
+          : `Not published: the head moved after ${decision.mergeSha.slice(0, 7)} was reviewed; review the new head and approve again.`,
       );
     }
     throw e;
@@ -169,4 +169,23 @@ async function deleteRevision(
 
 function refused(message: string): PublishOutcome {
   return { kind: "refused", message };
+}
+
+/** Why GitHub refused the merge, in GitHub's words and with what to do, one case each. */
+function mergeRefusedText(r: MergeRefusal, at: { pr: number; base: string; method: string }): string {
+  const github = r.github;
+  switch (r.kind) {
+    case "not-mergeable":
+      return `Not published: GitHub cannot merge this pull request (${github}). Resolve conflicts with \`${at.base}\` and approve again.`;
+    case "base-moved":
+      return `Not published: \`${at.base}\` moved while GitHub merged #${at.pr} (${github}); approve again.`;
+    case "method-not-allowed":
+      return `Not published: this repository does not allow ${at.method} merges (${github}); set \`mergeMethod\` in \`.github/porchlight.yml\` to one it allows and approve again.`;
+    case "draft":
+      return `Not published: #${at.pr} is a draft pull request on GitHub (${github}); mark it ready for review and approve again.`;
+    case "not-rebaseable":
+      return `Not published: GitHub cannot rebase #${at.pr} onto \`${at.base}\` (${github}); bring the draft up to date with \`${at.base}\`, or use another \`mergeMethod\`, and approve again.`;
+    case "protected":
+      return `Not published: GitHub refused the merge (${github}): the rules of \`${at.base}\` ask for that first; approve again once they are met.`;
+  }
 }
