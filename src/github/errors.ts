@@ -100,7 +100,7 @@ export function toGitHubError(e: unknown, what: string): unknown {
 }
 
 /** A 405 from GitHub, with GitHub's own message (`detail`) kept apart from where it was asked. */
-export class NotAllowed extends GitHubError {
+class NotAllowed extends GitHubError {
   constructor(
     message: string,
     /** GitHub's message alone: "Pull Request is not mergeable", "Merge commits are not allowed on this repository.", … */

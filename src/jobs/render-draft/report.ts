@@ -48,7 +48,7 @@ export type RenderVerdict =
   | { kind: "rendered"; commit: RenderedCommit; heldBack?: readonly string[] };
 
 /** Where a render's result is, seen from the commit the check is on. */
-export type RenderedCommit =
+type RenderedCommit =
   /** This commit's files are the pipeline's output (it changed nothing, or the push was refused). */
   | { kind: "as-is" }
   /** The rendered result was pushed as this commit. */
