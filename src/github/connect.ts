@@ -159,6 +159,19 @@ export async function shareReaders(access: AccountAccess, from: RepoId, to: Repo
   return missing;
 }
 
+/**
+ * The owners of the repositories named `name` the token's user can see among their own and those they
+ * collaborate on or reach as an organization member (`GET /user/repos`), sorted.
+ */
+export async function ownersOfRepositoriesNamed(access: AccountAccess, name: string): Promise<string[]> {
+  const octokit = accountClient(access);
+  const repos = await mapGitHubErrors("listing the token user's repositories", () =>
+    octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { per_page: 100 }),
+  );
+  const owners = repos.filter((r) => r.name === name).map((r) => r.owner.login);
+  return [...new Set(owners)].sort();
+}
+
 /** Reads the repository (`GET /repos/{owner}/{repo}`) and returns a connection to it. */
 export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection> {
   // A person's commands are sequential and few: writes are not paced, rate limits are waited out.

@@ -18,6 +18,11 @@ export function patchTypeOf(contentType: string | undefined): PatchType | undefi
   return undefined;
 }
 
+/** Server-side apply's content type (apply.ts): a configuration, not a patch of the object. */
+export function isApplyPatch(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";")[0]?.trim() === "application/apply-patch+yaml";
+}
+
 export function applyPatch(target: unknown, type: PatchType, patch: unknown): unknown {
   return type === "merge" ? mergePatch(target, patch) : jsonPatch(target, patch);
 }

@@ -140,8 +140,8 @@ const PACKAGE_REVISION_RESOURCES: ApiResource = {
 };
 
 /**
- * Namespaces: GitHub owners. Only read one at a time (kubectl asks whether the namespace of a NotFound
- * exists); porchlight keeps no list of every owner.
+ * Namespaces: GitHub owners. Read one at a time (kubectl asks whether the namespace of a NotFound
+ * exists), and listed as the owners whose registrations the caller can see (what `-A` covers).
  */
 const NAMESPACES: ApiResource = {
   group: "",
@@ -150,7 +150,7 @@ const NAMESPACES: ApiResource = {
   singular: "namespace",
   kind: "Namespace",
   namespaced: false,
-  verbs: ["get"],
+  verbs: ["get", "list"],
   shortNames: ["ns"],
   subresources: [],
   columns: [

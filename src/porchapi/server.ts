@@ -8,6 +8,7 @@ import {
   legacyResourceList,
   wantsAggregated,
 } from "./discovery.js";
+import { WatchHistory } from "./history.js";
 import { openApiV2, openApiV3, openApiV3Root } from "./openapi.js";
 import { API_RESOURCES, type ApiResource } from "./resources.js";
 import { parseRoute, type Route } from "./routes.js";
@@ -127,6 +128,7 @@ function resourceOf(route: Extract<Route, { kind: "object" }>): ApiResource {
 
 /** The request handler of Porch's API: discovery, OpenAPI, and the resources through their stores. */
 export function porchApiHandler(opts: PorchApiOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const history = new WatchHistory();
   return (req, res) => {
     const run = async () => {
       const url = new URL(req.url ?? "/", "http://porchlight");
@@ -143,7 +145,7 @@ export function porchApiHandler(opts: PorchApiOptions): (req: IncomingMessage, r
       const resource = resourceOf(route);
       const store = opts.stores[resource.resource];
       if (!store) throw new ApiError("NotFound", "the server could not find the requested resource");
-      await handleObject({ req, res, url, route, resource, store, caller, opts });
+      await handleObject({ req, res, url, route, resource, store, caller, opts, history });
     };
     run().catch((err) => sendError(res, err, opts));
   };

@@ -9,6 +9,7 @@ export type StatusReason =
   | "NotFound"
   | "AlreadyExists"
   | "Conflict"
+  | "Expired"
   | "Invalid"
   | "MethodNotAllowed"
   | "NotAcceptable"
@@ -24,6 +25,7 @@ const CODES: Record<StatusReason, number> = {
   NotFound: 404,
   AlreadyExists: 409,
   Conflict: 409,
+  Expired: 410,
   Invalid: 422,
   MethodNotAllowed: 405,
   NotAcceptable: 406,

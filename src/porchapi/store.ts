@@ -14,11 +14,18 @@ export interface ListOptions {
   fieldSelector?: string | undefined;
 }
 
+/** How a write is made: `dryRun` (`?dryRun=All`) checks and answers the object it would make, changing nothing. */
+export interface WriteOptions {
+  dryRun?: boolean;
+}
+
 export interface ResourceStore {
+  /** Whether its writes take `dryRun` (without it, a dry run is refused rather than carried out). */
+  readonly dryRun?: boolean;
   /** A resource without it is read one object at a time (namespaces: porchlight keeps no list of owners). */
   list?(caller: Caller, namespace: string, opts: ListOptions): Promise<KubeObject[]>;
   get(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
-  create?(caller: Caller, namespace: string, obj: KubeObject): Promise<KubeObject>;
+  create?(caller: Caller, namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
   /**
    * Replaces the object (or its `subresource`) with `obj`; `current` is the object as read for this
    * request, whose resourceVersion the store holds against git's (a moved ref is a Conflict).
@@ -29,9 +36,10 @@ export interface ResourceStore {
     obj: KubeObject,
     current: KubeObject,
     subresource?: string,
+    opts?: WriteOptions,
   ): Promise<KubeObject>;
   /** Deletes the object; returns it as it was. */
-  delete?(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
+  delete?(caller: Caller, namespace: string, name: string, opts?: WriteOptions): Promise<KubeObject>;
 }
 
 /** The stores, by resource (plural). A resource without a store is not served. */

@@ -1,14 +1,16 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
 import { unknownFields } from "./fields.js";
+import { historyScope, stateOf, type WatchHistory } from "./history.js";
 import { schemaOf } from "./openapi.js";
-import { applyPatch, patchTypeOf } from "./patch.js";
+import { applyPatch, isApplyPatch, patchTypeOf } from "./patch.js";
 import type { ApiResource, KubeObject } from "./resources.js";
 import type { Route } from "./routes.js";
 import type { PorchApiOptions } from "./server.js";
 import { send } from "./server.js";
 import { ApiError, conflict, successStatus } from "./status.js";
-import type { Caller, ResourceStore } from "./store.js";
+import type { Caller, ListOptions, ResourceStore, WriteOptions } from "./store.js";
 import { includeObjectOf, toTable, wantsTable } from "./table.js";
 import { watchObjects } from "./watch.js";
 
@@ -22,6 +24,8 @@ export interface ObjectRequest {
   store: ResourceStore;
   caller: Caller;
   opts: PorchApiOptions;
+  /** The states lists and watches answered, where a watch resumes from. */
+  history: WatchHistory;
 }
 
 const rvOf = (o: KubeObject) => String(o.metadata?.resourceVersion ?? "");
@@ -33,7 +37,7 @@ export function listVersion(objects: readonly KubeObject[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-async function readBody(req: IncomingMessage, max: number): Promise<unknown> {
+async function readText(req: IncomingMessage, max: number): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -45,7 +49,11 @@ async function readBody(req: IncomingMessage, max: number): Promise<unknown> {
       );
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function readBody(req: IncomingMessage, max: number): Promise<unknown> {
+  const text = await readText(req, max);
   try {
     return JSON.parse(text);
   } catch (e) {
@@ -72,14 +80,51 @@ function validateFields(x: ObjectRequest, obj: unknown): void {
   );
 }
 
-function namespaceOf(x: ObjectRequest): string {
-  const ns = x.route.namespace;
-  if (!ns)
+/**
+ * `dryRun=All`: the write is checked (the object, the caller's permission, the store's own rules) and
+ * answered as it would be made, and nothing is written. Any other value is refused, as the API server's.
+ */
+function dryRunOf(x: ObjectRequest, fromBody: readonly unknown[] = []): WriteOptions {
+  const values = [...x.url.searchParams.getAll("dryRun"), ...fromBody.map(String)];
+  if (values.length === 0) return {};
+  const bad = values.find((v) => v !== "All");
+  if (bad !== undefined)
+    throw new ApiError("BadRequest", `dryRun: Unsupported value: "${bad}": supported values: "All"`);
+  if (!x.store.dryRun)
     throw new ApiError(
       "BadRequest",
-      `${x.resource.resource} are listed one namespace (a GitHub owner) at a time: name it with -n OWNER; porchlight keeps no list of every owner`,
+      `dryRun is not served for ${x.resource.resource}: their writes are checked only as they are made`,
     );
-  return ns;
+  return { dryRun: true };
+}
+
+/** The request's namespace; "" for a list or watch across every namespace (`kubectl get -A`). */
+function namespaceOf(x: ObjectRequest): string {
+  const ns = x.route.namespace;
+  if (ns) return ns;
+  if (x.route.name === undefined && (x.req.method ?? "GET") === "GET") return "";
+  throw new ApiError(
+    "BadRequest",
+    `a ${x.resource.singular} is in a namespace (a GitHub owner): name it with -n OWNER`,
+  );
+}
+
+/**
+ * The objects of namespace `ns`, or with "" of every namespace the caller can see (the namespaces store's
+ * list: the owners whose registrations they can read), each object naming its own.
+ */
+export async function listIn(x: ObjectRequest, ns: string, opts: ListOptions): Promise<KubeObject[]> {
+  const list = x.store.list;
+  if (!list) return [];
+  if (ns !== "" || !x.resource.namespaced) return list(x.caller, ns, opts);
+  const namespaces = x.opts.stores.namespaces?.list;
+  if (!namespaces)
+    throw new ApiError(
+      "BadRequest",
+      `${x.resource.resource} are listed one namespace at a time: use -n OWNER`,
+    );
+  const names = (await namespaces(x.caller, "", {})).map((o) => String(o.metadata?.name));
+  return (await Promise.all(names.map((n) => list(x.caller, n, opts)))).flat();
 }
 
 function checkObject(x: ObjectRequest, body: unknown, name: string | undefined): KubeObject {
@@ -96,11 +141,6 @@ function checkObject(x: ObjectRequest, body: unknown, name: string | undefined):
     throw new ApiError(
       "BadRequest",
       `the name of the object (${String(own)}) does not match the name in the URL (${name})`,
-    );
-  if (x.url.searchParams.has("dryRun"))
-    throw new ApiError(
-      "BadRequest",
-      "dryRun is not supported: porchlight's writes are git pushes, and it cannot push for pretend",
     );
   return { apiVersion: want, kind: x.resource.kind, ...obj };
 }
@@ -121,8 +161,13 @@ async function list(x: ObjectRequest, ns: string): Promise<void> {
     await watchObjects(x, ns, opts);
     return;
   }
-  const items = await store.list(x.caller, ns, opts);
+  const items = await listIn(x, ns, opts);
   const resourceVersion = listVersion(items);
+  x.history.remember(
+    historyScope(x.caller.token, x.resource.resource, ns, opts),
+    resourceVersion,
+    stateOf(items),
+  );
   if (wantsTable(x.req.headers.accept))
     send(
       x.res,
@@ -151,7 +196,50 @@ function answer(x: ObjectRequest, obj: KubeObject, code = 200): void {
   else send(x.res, code, obj);
 }
 
+/** The object, or undefined where there is none (an apply creates it). */
+async function existing(x: ObjectRequest, ns: string, name: string): Promise<KubeObject | undefined> {
+  try {
+    return await x.store.get(x.caller, ns, name);
+  } catch (e) {
+    if (e instanceof ApiError && e.reason === "NotFound") return undefined;
+    throw e;
+  }
+}
+
+/** Server-side apply (apply.ts): the object as the field manager's configuration makes it, created or updated. */
+async function apply(x: ObjectRequest, ns: string, name: string): Promise<void> {
+  const applied = parseApplied(await readText(x.req, x.opts.maxBodyBytes));
+  const current = x.route.subresource === undefined ? await existing(x, ns, name) : undefined;
+  if (x.route.subresource !== undefined)
+    throw new ApiError(
+      "UnsupportedMediaType",
+      "server-side apply is served for objects, not their subresources",
+    );
+  const params = x.url.searchParams;
+  const req: ApplyRequest = {
+    manager: params.get("fieldManager"),
+    force: params.get("force") === "true",
+    apiVersion: `${x.resource.group}/${x.resource.version}`,
+    resource: x.resource.resource,
+    group: x.resource.group,
+    name,
+  };
+  const next = serverSideApply(current, applied, req);
+  validateFields(x, next);
+  const obj = checkObject(x, next, name);
+  if (current === undefined) {
+    if (!x.store.create) throw new ApiError("NotFound", `${x.resource.resource} "${name}" not found`);
+    return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
+  }
+  const sent = (applied as KubeObject).metadata?.resourceVersion;
+  if (sent !== undefined && sent !== "" && sent !== rvOf(current))
+    throw conflict(x.resource.resource, x.resource.group, name);
+  if (!x.store.update) throw new ApiError("MethodNotAllowed", `${x.resource.resource} cannot be updated`);
+  answer(x, await x.store.update(x.caller, ns, obj, current, undefined, dryRunOf(x)));
+}
+
 async function update(x: ObjectRequest, ns: string, name: string): Promise<void> {
+  if (x.req.method === "PATCH" && isApplyPatch(x.req.headers["content-type"])) return apply(x, ns, name);
   if (!x.store.update) throw new ApiError("MethodNotAllowed", `${x.resource.resource} cannot be updated`);
   const current = await x.store.get(x.caller, ns, name);
   const body = await readBody(x.req, x.opts.maxBodyBytes);
@@ -161,7 +249,7 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
     if (!type)
       throw new ApiError(
         "UnsupportedMediaType",
-        `the patch type ${String(x.req.headers["content-type"])} is not supported: use application/merge-patch+json or application/json-patch+json (server-side apply is not served yet)`,
+        `the patch type ${String(x.req.headers["content-type"])} is not supported: use application/merge-patch+json, application/json-patch+json or application/apply-patch+yaml (server-side apply)`,
       );
     next = applyPatch(current, type, body);
   } else next = body;
@@ -170,7 +258,7 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
   const sent = obj.metadata?.resourceVersion;
   if (sent !== undefined && sent !== "" && sent !== rvOf(current))
     throw conflict(x.resource.resource, x.resource.group, name);
-  answer(x, await x.store.update(x.caller, ns, obj, current, x.route.subresource));
+  answer(x, await x.store.update(x.caller, ns, obj, current, x.route.subresource, dryRunOf(x)));
 }
 
 /** Serves one resource request by its method: list, watch, get, create, update, patch or delete. */
@@ -186,23 +274,47 @@ export async function handleObject(x: ObjectRequest): Promise<void> {
       throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}`);
     const body = await readBody(x.req, x.opts.maxBodyBytes);
     validateFields(x, body);
-    return answer(x, await x.store.create(x.caller, ns, checkObject(x, body, undefined)), 201);
+    const obj = checkObject(x, body, undefined);
+    return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
   }
   if (method === "GET") return answer(x, await x.store.get(x.caller, ns, name));
   if (method === "PUT" || method === "PATCH") return update(x, ns, name);
-  if (method === "DELETE" && x.store.delete && subresource === undefined) {
-    const gone = await x.store.delete(x.caller, ns, name);
-    const uid = gone.metadata?.uid;
-    return send(
-      x.res,
-      200,
-      successStatus({
-        name,
-        group: x.resource.group,
-        kind: x.resource.resource,
-        ...(typeof uid === "string" ? { uid } : {}),
-      }),
-    );
-  }
+  if (method === "DELETE" && x.store.delete && subresource === undefined) return remove(x, ns, name);
   throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}/${name}`);
+}
+
+/**
+ * DELETE, with its DeleteOptions (the body kubectl sends): `dryRun` (kubectl delete --dry-run=server sends
+ * it there, not in the query) and `preconditions` (a resourceVersion or uid that must still be the object's).
+ */
+async function remove(x: ObjectRequest, ns: string, name: string): Promise<void> {
+  const text = (await readText(x.req, x.opts.maxBodyBytes)).trim();
+  let options: { dryRun?: unknown; preconditions?: { resourceVersion?: unknown; uid?: unknown } } = {};
+  try {
+    if (text !== "") options = JSON.parse(text) as typeof options;
+  } catch (e) {
+    throw new ApiError("BadRequest", `the DeleteOptions body is not JSON: ${(e as Error).message}`);
+  }
+  const dryRun = dryRunOf(x, Array.isArray(options.dryRun) ? options.dryRun : []);
+  const pre = options.preconditions;
+  if (pre?.resourceVersion !== undefined || pre?.uid !== undefined) {
+    const current = await x.store.get(x.caller, ns, name);
+    if (
+      (pre.resourceVersion !== undefined && pre.resourceVersion !== rvOf(current)) ||
+      (pre.uid !== undefined && pre.uid !== current.metadata?.uid)
+    )
+      throw conflict(x.resource.resource, x.resource.group, name, "the object's precondition failed");
+  }
+  const gone = await (x.store.delete as NonNullable<ResourceStore["delete"]>)(x.caller, ns, name, dryRun);
+  const uid = gone.metadata?.uid;
+  send(
+    x.res,
+    200,
+    successStatus({
+      name,
+      group: x.resource.group,
+      kind: x.resource.resource,
+      ...(typeof uid === "string" ? { uid } : {}),
+    }),
+  );
 }

@@ -1,22 +1,24 @@
+import { asDeleted, historyScope, keyOf, stateOf } from "./history.js";
 import type { KubeObject } from "./resources.js";
 import { ApiError, statusObject } from "./status.js";
 import type { ListOptions } from "./store.js";
 import { includeObjectOf, toTable, wantsTable } from "./table.js";
-import { listVersion, type ObjectRequest } from "./verbs.js";
+import { listIn, type ObjectRequest } from "./verbs.js";
 
 /**
  * `watch=true`: a stream of ADDED, MODIFIED and DELETED events, one JSON object a line. The state is read
  * again every `watchPollMs` and compared by each object's resourceVersion (its git state), so a change
  * made by a `git push`, a pull request merged on GitHub or the bot shows as one made through the API.
- * A watch from the version a list gave starts there; one from another version (a change came between)
- * first reports every object as MODIFIED, so none is missed; from "" or "0", every object as ADDED.
+ * A watch from a version this server gave (a list's, or an event's: where informers resume) reports what
+ * changed since that state, deletions included; from "" or "0", every object as ADDED; from a version it
+ * no longer knows, an ERROR event 410 Expired, on which clients list again (as the API server's).
  */
 type EventType = "ADDED" | "MODIFIED" | "DELETED";
 
 export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptions): Promise<void> {
   const params = x.url.searchParams;
-  const store = x.store;
-  const list = () => (store.list ? store.list(x.caller, ns, opts) : Promise.resolve([]));
+  const list = async () => stateOf(await listIn(x, ns, opts));
+  const scope = historyScope(x.caller.token, x.resource.resource, ns, opts);
   const table = wantsTable(x.req.headers.accept);
   const include = includeObjectOf(params.get("includeObject"));
   let closed = false;
@@ -28,39 +30,51 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
   x.req.on("close", stop);
   const seconds = Number(params.get("timeoutSeconds") ?? "0");
   const timer = seconds > 0 ? setTimeout(stop, seconds * 1000) : undefined;
-  const emit = (type: EventType, obj: KubeObject) => {
-    const object = table
-      ? toTable(x.resource, [obj], { include, resourceVersion: String(obj.metadata?.resourceVersion ?? "") })
-      : obj;
+  const write = (type: EventType | "ERROR", object: unknown) =>
     x.res.write(`${JSON.stringify({ type, object })}\n`);
+  let known = new Map<string, KubeObject>();
+  // each event is remembered as the state after it: a client resuming from its version misses nothing
+  const emit = (type: EventType, obj: KubeObject) => {
+    const name = keyOf(obj);
+    if (type === "DELETED") known.delete(name);
+    else known.set(name, obj);
+    const version = String(obj.metadata?.resourceVersion ?? "");
+    x.history.remember(scope, version, new Map(known));
+    write(type, table ? toTable(x.resource, [obj], { include, resourceVersion: version }) : obj);
+  };
+  const report = (now: ReadonlyMap<string, KubeObject>) => {
+    for (const [name, o] of now) {
+      const was = known.get(name);
+      if (!was) emit("ADDED", o);
+      else if (was.metadata?.resourceVersion !== o.metadata?.resourceVersion) emit("MODIFIED", o);
+    }
+    for (const [name, o] of [...known]) if (!now.has(name)) emit("DELETED", asDeleted(o));
   };
   try {
-    let known = byName(await list());
+    const first = await list();
     x.res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
     x.res.flushHeaders();
     const from = params.get("resourceVersion") ?? "";
-    if (from === "" || from === "0") for (const o of known.values()) emit("ADDED", o);
-    else if (from !== listVersion([...known.values()])) for (const o of known.values()) emit("MODIFIED", o);
+    const was = from === "" || from === "0" ? new Map() : x.history.recall(scope, from);
+    if (!was) {
+      write("ERROR", statusObject(expired(from)));
+      return;
+    }
+    known = new Map(was);
+    report(first);
     while (!closed) {
       await new Promise<void>((done) => {
         wake = done;
         setTimeout(done, x.opts.watchPollMs);
       });
       if (closed) break;
-      const now = byName(await list());
-      for (const [name, o] of now) {
-        const was = known.get(name);
-        if (!was) emit("ADDED", o);
-        else if (was.metadata?.resourceVersion !== o.metadata?.resourceVersion) emit("MODIFIED", o);
-      }
-      for (const [name, o] of known) if (!now.has(name)) emit("DELETED", o);
-      known = now;
+      report(await list());
     }
   } catch (err) {
     if (!x.res.headersSent) throw err;
     const api =
       err instanceof ApiError ? err : new ApiError("InternalError", String((err as Error)?.message ?? err));
-    x.res.write(`${JSON.stringify({ type: "ERROR", object: statusObject(api) })}\n`);
+    write("ERROR", statusObject(api));
   } finally {
     if (timer) clearTimeout(timer);
     x.req.off("close", stop);
@@ -68,6 +82,9 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
   }
 }
 
-function byName(objects: readonly KubeObject[]): Map<string, KubeObject> {
-  return new Map(objects.map((o) => [String(o.metadata?.name), o]));
+function expired(from: string): ApiError {
+  return new ApiError(
+    "Expired",
+    `too old resource version: ${from} (this server does not know that state: it keeps the states it answered since it started, the newest 1024; list again and watch from the list's version)`,
+  );
 }

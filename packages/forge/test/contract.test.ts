@@ -47,6 +47,7 @@ async function scenario(w: World, seen: Observed[]): Promise<void> {
   await alice.rest.repos.createForAuthenticatedUser({ name: "scratch" });
   await bot.rest.repos.listForOrg({ org: "acme" });
   await alice.rest.repos.listForUser({ username: "alice" });
+  await alice.rest.repos.listForAuthenticatedUser();
   await root.rest.repos.update({ ...repo, description: "kpt packages" });
   await bot.rest.repos.replaceAllTopics({ ...repo, names: ["kpt", "blueprints"] });
   await bot.rest.repos.getAllTopics(repo);

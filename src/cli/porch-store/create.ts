@@ -1,6 +1,6 @@
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
-import type { Caller } from "../../porchapi/store.js";
+import type { Caller, WriteOptions } from "../../porchapi/store.js";
 import { cloneVerb } from "../rpkg/clone.js";
 import { copyVerb } from "../rpkg/copy.js";
 import { initVerb } from "../rpkg/init.js";
@@ -8,7 +8,7 @@ import { openRepository } from "../rpkg/repository.js";
 import { upgradeVerb } from "../rpkg/upgrade.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
-import { getRevision } from "./revisions.js";
+import { findNamed, getRevision } from "./revisions.js";
 import type { VerbCall } from "./run-verb.js";
 import { runVerb } from "./run-verb.js";
 import { newRevisionName, writeMetadata } from "./writes.js";
@@ -118,12 +118,17 @@ async function upgradeCall(
   return { verb: upgradeVerb, call };
 }
 
-/** Creates a PackageRevision as Porch does: its name REPOSITORY.PACKAGE.WORKSPACE, its first task run. */
+/**
+ * Creates a PackageRevision as Porch does: its name REPOSITORY.PACKAGE.WORKSPACE, its first task run. A
+ * dry run checks the object, the registration, the caller's permission, the task and that the name is
+ * free, and answers the Draft it would make without its files (they are made by the task).
+ */
 export async function createRevision(
   settings: StoreSettings,
   caller: Caller,
   ns: string,
   obj: KubeObject,
+  opts: WriteOptions = {},
 ): Promise<KubeObject> {
   const spec = fieldsOf(obj.spec);
   const given = text(obj.metadata?.name) ?? "";
@@ -150,8 +155,31 @@ export async function createRevision(
     await requireWrite(await openRepository(env, repository, "init"), "create", "packagerevisions", name);
     const { verb, call } =
       taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
+    if (opts.dryRun) return refuseTaken(env, ns, name);
     await runVerb(env, verb, call);
     await writeMetadata(env, ns, name, obj);
   });
-  return getRevision(settings, caller, ns, name);
+  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
+  return {
+    ...obj,
+    metadata: { ...obj.metadata, name, namespace: ns },
+    spec: { ...spec, lifecycle: "Draft" },
+  };
+}
+
+/** AlreadyExists when a revision is named `name` in the namespace. */
+async function refuseTaken(env: Parameters<typeof findNamed>[0], ns: string, name: string): Promise<void> {
+  const found = await findNamed(env, ns, name).then(
+    () => true,
+    (e: unknown) => {
+      if (e instanceof ApiError && e.reason === "NotFound") return false;
+      throw e;
+    },
+  );
+  if (found)
+    throw new ApiError("AlreadyExists", `packagerevisions.porch.kpt.dev "${name}" already exists`, {
+      name,
+      group: "porch.kpt.dev",
+      kind: "packagerevisions",
+    });
 }

@@ -1,7 +1,8 @@
-import { accountExists } from "../../github/connect.js";
+import { accountExists, ownersOfRepositoriesNamed } from "../../github/connect.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { notFound } from "../../porchapi/status.js";
 import type { Caller } from "../../porchapi/store.js";
+import { REGISTRY_REPO } from "../repo-registry.js";
 import { asApiErrors, type StoreSettings } from "./context.js";
 
 /** A namespace is a GitHub owner: it exists when the caller's token can see that user or organization. */
@@ -15,5 +16,25 @@ export async function getNamespace(
   );
   // kubectl prints this as it prints a missing namespace of a cluster
   if (!exists) throw notFound("namespaces", "", name);
-  return { apiVersion: "v1", kind: "Namespace", metadata: { name }, spec: {}, status: { phase: "Active" } };
+  return namespaceObject(name);
+}
+
+const namespaceObject = (name: string): KubeObject => ({
+  apiVersion: "v1",
+  kind: "Namespace",
+  metadata: { name },
+  spec: {},
+  status: { phase: "Active" },
+});
+
+/**
+ * The namespaces a list across all of them (`kubectl get -A`) covers: the owners whose registrations
+ * repository (`OWNER/.porchlight`) the caller can see — their own account, and the organizations and
+ * users whose repositories they reach. An owner without registrations has no revisions to list.
+ */
+export async function visibleNamespaces(settings: StoreSettings, caller: Caller): Promise<KubeObject[]> {
+  const owners = await asApiErrors(() =>
+    ownersOfRepositoriesNamed({ token: caller.token, apiUrl: settings.apiUrl }, REGISTRY_REPO),
+  );
+  return owners.map(namespaceObject);
 }

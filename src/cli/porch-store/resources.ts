@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
-import type { Caller, ListOptions } from "../../porchapi/store.js";
+import type { Caller, ListOptions, WriteOptions } from "../../porchapi/store.js";
 import { nameOf } from "../rpkg/names.js";
 import { pushVerb } from "../rpkg/push.js";
 import type { Repository } from "../rpkg/repository.js";
@@ -61,7 +61,8 @@ function checkPath(name: string, path: string): void {
 /**
  * An update of a revision's files: pushed to its draft as `rpkg push` pushes a folder (the files are the
  * whole package), rendered as Porch renders a push — a render that fails is refused unless the revision
- * says porch.kpt.dev/push-on-render-failure — and answered with the files as pushed.
+ * says porch.kpt.dev/push-on-render-failure — and answered with the files as pushed. A dry run checks the
+ * paths and the caller's permission and answers the object sent (the render is not run).
  */
 export async function updateResources(
   settings: StoreSettings,
@@ -69,6 +70,7 @@ export async function updateResources(
   ns: string,
   obj: KubeObject,
   current: KubeObject,
+  opts: WriteOptions = {},
 ): Promise<KubeObject> {
   const name = String(current.metadata?.name);
   const resources = (obj.spec as { resources?: unknown } | undefined)?.resources;
@@ -83,6 +85,7 @@ export async function updateResources(
     const env = await requestEnv(settings, caller, ns);
     const { repo } = await findNamed(env, ns, name);
     await requireWrite(repo, "update", "packagerevisionresources", name);
+    if (opts.dryRun) return;
     const dir = await mkdtemp(join(env.cacheDir, "push-"));
     try {
       for (const [path, content] of files) {
@@ -94,5 +97,6 @@ export async function updateResources(
       await rm(dir, { recursive: true, force: true });
     }
   });
+  if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
   return getResources(settings, caller, ns, name);
 }

@@ -1,10 +1,10 @@
 import { revisionName } from "../../lifecycle/index.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
-import type { Caller } from "../../porchapi/store.js";
+import type { Caller, WriteOptions } from "../../porchapi/store.js";
 import { openRevisionMetadata, registryAuthor } from "../repo-registry.js";
 import { approveVerb } from "../rpkg/approve.js";
-import { delVerb } from "../rpkg/del.js";
+import { delVerb, publishedDeletion } from "../rpkg/del.js";
 import { LATEST_LABEL } from "../rpkg/metadata-changes.js";
 import { proposeVerb } from "../rpkg/propose.js";
 import { proposeDeleteVerb } from "../rpkg/propose-delete.js";
@@ -116,6 +116,8 @@ function lifecycleVerb(name: string, from: unknown, to: unknown, approval: boole
 /**
  * An update of a PackageRevision (or of its approval): its own labels and annotations written to git,
  * and a lifecycle change carried out by rpkg's verb for it (propose, reject, propose-delete, approve).
+ * A dry run checks the caller's permission, the immutable fields and the lifecycle move, and answers the
+ * object as the update would leave it, writing nothing.
  */
 export async function updateRevision(
   settings: StoreSettings,
@@ -124,31 +126,64 @@ export async function updateRevision(
   obj: KubeObject,
   current: KubeObject,
   subresource: string | undefined,
+  opts: WriteOptions = {},
 ): Promise<KubeObject> {
   const name = String(current.metadata?.name);
+  const spec = fieldsOf(obj.spec);
+  const was = fieldsOf(current.spec);
   await asApiErrors(async () => {
     const env = await requestEnv(settings, caller, ns);
     const { repo } = await findNamed(env, ns, name);
     const approval = subresource === "approval";
     await requireWrite(repo, approval ? "approve" : "update", "packagerevisions", name);
-    const spec = fieldsOf(obj.spec);
-    const was = fieldsOf(current.spec);
     checkImmutable(name, spec, was);
-    if (!approval) await writeMetadata(env, ns, name, obj, current);
     const verb = lifecycleVerb(name, was.lifecycle, spec.lifecycle, approval);
+    if (opts.dryRun) return;
+    if (!approval) await writeMetadata(env, ns, name, obj, current);
     if (verb) await runVerb(env, verb, { positional: [name], values: { repository: repo.name } });
   });
-  return getRevision(settings, caller, ns, name);
+  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
+  const { labels, annotations } = ownMetadata(obj);
+  const latest = textMap(current.metadata?.labels)[LATEST_LABEL];
+  return {
+    ...current,
+    metadata: {
+      ...current.metadata,
+      labels: { ...labels, ...(latest === undefined ? {} : { [LATEST_LABEL]: latest }) },
+      annotations: { ...annotations, ...computedAnnotations(current) },
+    },
+    spec: { ...was, lifecycle: spec.lifecycle ?? was.lifecycle },
+  };
 }
 
-/** Deletes a revision as `rpkg del` does (a published one needs a deletion proposal first, as Porch's). */
-export async function deleteRevision(settings: StoreSettings, caller: Caller, ns: string, name: string) {
+const computedAnnotations = (obj: KubeObject) =>
+  Object.fromEntries(
+    Object.entries(textMap(obj.metadata?.annotations)).filter(([k]) => COMPUTED_ANNOTATIONS.has(k)),
+  );
+
+/**
+ * Deletes a revision as `rpkg del` does (a published one needs a deletion proposal first, as Porch's). A
+ * dry run checks the caller's permission and that refusal, and deletes nothing.
+ */
+export async function deleteRevision(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  name: string,
+  opts: WriteOptions = {},
+) {
   const current = await getRevision(settings, caller, ns, name);
   await asApiErrors(async () => {
     const env = await requestEnv(settings, caller, ns);
-    const { repo } = await findNamed(env, ns, name);
+    const { repo, rev } = await findNamed(env, ns, name);
     await requireWrite(repo, "delete", "packagerevisions", name);
-    await runVerb(env, delVerb, { positional: [name], values: { repository: repo.name } });
+    if (!opts.dryRun) await runVerb(env, delVerb, { positional: [name], values: { repository: repo.name } });
+    else if (rev.lifecycle === "Published")
+      throw new ApiError("Forbidden", publishedDeletion(name), {
+        name,
+        group: "porch.kpt.dev",
+        kind: "packagerevisions",
+      });
   });
   return current;
 }

@@ -41,7 +41,7 @@ export const delVerb: Verb = {
       }
       if (rev.lifecycle === "Published" || !branch) {
         throw new RpkgError(
-          `packagerevisions.porch.kpt.dev "${name}" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion`,
+          publishedDeletion(name),
           undefined,
           `with porchlight: run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then \`porchlight rpkg del\` (or \`rpkg approve\`) the DeletionProposed revision`,
         );
@@ -90,4 +90,9 @@ async function deletePorchProposed(
   if (at) await repo.conn.port.deleteRefIf(at.ref, at.sha);
   step.done();
   return `${nameOf(repo, rev)} deleted`;
+}
+
+/** Porch's refusal to delete a published revision (`name`) that was not proposed for deletion. */
+export function publishedDeletion(name: string): string {
+  return `packagerevisions.porch.kpt.dev "${name}" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion`;
 }

@@ -94,6 +94,14 @@ export function repoRoutes(r: Router): void {
 
   r.add("POST", "/user/repos", "token", (ctx) => createFromBody(ctx, actor(ctx).login));
 
+  // the repositories the user owns or is a collaborator on (GitHub's default affiliations; the forge
+  // keeps no organization membership beyond collaborators), public or private
+  r.add("GET", "/user/repos", "token", (ctx) => {
+    const login = actor(ctx).login;
+    const repos = ctx.core.store.data.repos.filter((x) => ctx.core.store.permission(x, login) !== "none");
+    return paginate(ctx, repos, (x) => repoShape(ctx.core, x, { permissionsFor: login }));
+  });
+
   for (const template of ["/orgs/{org}/repos", "/users/{username}/repos"]) {
     r.add("GET", template, "token", (ctx) => {
       const login = (ctx.params.org ?? ctx.params.username ?? "").toLowerCase();
