@@ -95,7 +95,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API: dry runs and resume
     expect(got.stdout).toBe("blueprints.kept.v1 Draft ;");
     const pulls = await w.octokit(w.alice).rest.pulls.list({ owner: "acme", repo: "blueprints" });
     expect(pulls.data).toEqual([]);
-  });
+  }, 180_000);
 
   it("checks a dry run as the write: a taken name, a reader, a lifecycle Porch does not allow, a bad value", async () => {
     const taken = await w.kubectl("alice", ["create", "--dry-run=server", "-f", "-"], {
@@ -128,7 +128,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API: dry runs and resume
     );
     expect(registration.status).toBe(400);
     expect((await w.rpkg(w.alice, ["get", "blueprints.kept.v1", "--namespace=acme"])).code).toBe(0);
-  });
+  }, 180_000);
 
   it("reports a deletion made between a list and a watch from the list's version", async () => {
     expect((await w.kubectl("alice", ["apply", "-f", "-"], { stdin: draft("doomed") })).code).toBe(0);
@@ -137,7 +137,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API: dry runs and resume
     expect((await w.rpkg(w.alice, ["del", "blueprints.doomed.v1", "--namespace=acme"])).code).toBe(0);
     const seen = await watchFrom(before.metadata.resourceVersion);
     expect(seen.map((e) => [e.type, e.object.metadata?.name])).toEqual([["DELETED", "blueprints.doomed.v1"]]);
-  });
+  }, 180_000);
 
   it("resumes a watch from an event's version as informers do, and answers an unknown version 410 Expired", async () => {
     const all = await watchFrom("");
@@ -148,7 +148,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API: dry runs and resume
     expect(since.map((e) => [e.type, e.object.metadata?.name])).toEqual([["ADDED", "blueprints.later.v1"]]);
     const unknown = await watchFrom("0123456789abcdef");
     expect(unknown.map((e) => [e.type, e.object.code, e.object.reason])).toEqual([["ERROR", 410, "Expired"]]);
-  });
+  }, 180_000);
 
   it("serves server-side apply: field managers own what they apply, a change of another's field is a 409 conflict unless forced", async () => {
     const applied = (manager: string, labels: string, extra: string[] = []) =>
@@ -194,5 +194,51 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API: dry runs and resume
     });
     expect(missing.status).toBe(400);
     expect(JSON.parse(missing.body).message).toMatch(/^fieldManager is required for apply requests/);
-  });
+  }, 180_000);
+
+  it("lists across every namespace the caller can see (-A): the owners whose registrations they read", async () => {
+    w.forge.createUser("globex", { type: "Organization" });
+    for (const repo of ["globex/.porchlight", "globex/pkgs"]) {
+      await w.forge.createRepo(repo, { autoInit: true });
+      w.forge.setPermission(repo, "alice", "write");
+    }
+    expect((await w.cli(w.alice, ["repo", "register", "globex/pkgs", "--namespace=globex"])).code).toBe(0);
+    expect((await w.rpkg(w.alice, ["init", "app", "--repository=globex/pkgs", "--workspace=v1"])).code).toBe(
+      0,
+    );
+    const names = (user: "alice" | "carol", args: string[]) =>
+      w.kubectl(user, [
+        ...args,
+        "-o",
+        "jsonpath={range .items[*]}{.metadata.namespace}/{.metadata.name} {end}",
+      ]);
+    expect((await names("alice", ["get", "namespaces"])).stdout).toBe("/acme /globex ");
+    const all = await names("alice", ["get", "packagerevisions", "-A"]);
+    expect(all.stdout.trim().split(" ").sort()).toEqual([
+      "acme/blueprints.kept.v1",
+      "acme/blueprints.later.v1",
+      "acme/blueprints.ssa.v1",
+      "globex/pkgs.app.v1",
+    ]);
+    // carol reads acme's repositories only
+    expect(
+      (await names("carol", ["get", "packagerevisions", "--all-namespaces"])).stdout.trim().split(" ").sort(),
+    ).toEqual(["acme/blueprints.kept.v1", "acme/blueprints.later.v1", "acme/blueprints.ssa.v1"]);
+    const table = await w.kubectl("alice", [
+      "get",
+      "packagerevisions",
+      "-A",
+      "--field-selector=spec.repository=pkgs",
+    ]);
+    expect(table.stdout.split("\n")[1]?.split(/\s+/)).toEqual([
+      "globex",
+      "pkgs.app.v1",
+      "app",
+      "v1",
+      "0",
+      "false",
+      "Draft",
+      "pkgs",
+    ]);
+  }, 180_000);
 });
