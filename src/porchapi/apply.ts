@@ -16,7 +16,7 @@ import { ApiError } from "./status.js";
  * own fields: an update or patch (kubectl edit, label, client-side apply) changes values but not who
  * owns them, so it never conflicts and a later apply by the owner sets its values again.
  */
-export const MANAGED_FIELDS = "porchlight.dev/managed-fields";
+const MANAGED_FIELDS = "porchlight.dev/managed-fields";
 
 type Path = readonly string[];
 type Managed = Record<string, Path[]>;

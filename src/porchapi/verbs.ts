@@ -31,7 +31,7 @@ export interface ObjectRequest {
 const rvOf = (o: KubeObject) => String(o.metadata?.resourceVersion ?? "");
 
 /** A list's resourceVersion: what its objects' versions give, so a watch can tell whether it changed since. */
-export function listVersion(objects: readonly KubeObject[]): string {
+function listVersion(objects: readonly KubeObject[]): string {
   const h = createHash("sha1");
   for (const o of objects) h.update(`${String(o.metadata?.name)}@${rvOf(o)}\n`);
   return h.digest("hex").slice(0, 16);

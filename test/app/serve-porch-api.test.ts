@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -8,15 +8,80 @@ import { rows } from "../cli/rpkg/world.js";
 import { docBlock } from "../util/doc-blocks.js";
 import { KUBECTL_MISSING } from "../util/kubectl.js";
 
-const kubectl = (kubeconfig: string, args: string[], home: string) =>
-  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-    execFile(
+const kubectl = (kubeconfig: string, args: string[], home: string, stdin?: string) =>
+  new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+    const child = execFile(
       "kubectl",
       args,
       { env: { PATH: process.env.PATH ?? "", KUBECONFIG: kubeconfig, HOME: home } },
       (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }),
+    );
+    if (stdin !== undefined) child.stdin?.end(stdin);
+  });
+
+const git = (cwd: string, args: string[]) =>
+  new Promise<void>((resolve, reject) =>
+    execFile(
+      "git",
+      args,
+      {
+        cwd,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: cwd,
+          GIT_AUTHOR_NAME: "Reviewer",
+          GIT_AUTHOR_EMAIL: "reviewer@example.com",
+          GIT_COMMITTER_NAME: "Reviewer",
+          GIT_COMMITTER_EMAIL: "reviewer@example.com",
+        },
+      },
+      (err, _out, stderr) => (err ? reject(new Error(`git ${args.join(" ")}: ${stderr}`)) : resolve()),
     ),
   );
+
+/** `porchlight serve` on the embedded forge, started as npm start starts it, until `stop`. */
+async function serveDemo(env: Record<string, string> = {}) {
+  let out = "";
+  const running = serveCommand([], {
+    stdout: (t) => {
+      out += t;
+    },
+    stderr: () => {},
+    readStdin: async () => "",
+    cwd: process.cwd(),
+    env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env },
+    isTTY: false,
+  });
+  while (!out.includes("kubectl get packagerevisions")) await new Promise((resolve) => setImmediate(resolve));
+  const kubeconfigOf = (login: string) => new RegExp(`for ${login} \\(\\w+\\): (\\S+)`).exec(out)?.[1] ?? "";
+  const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
+  const forge = /forge: (\S+)/.exec(out)?.[1] ?? "";
+  return {
+    out,
+    kubeconfigOf,
+    pat,
+    forge,
+    async stop() {
+      process.emit("SIGTERM");
+      return running;
+    },
+  };
+}
+
+const DRAFT = `apiVersion: porch.kpt.dev/v1alpha1
+kind: PackageRevision
+metadata:
+  name: blueprints.greeting.first
+  namespace: acme
+spec:
+  packageName: greeting
+  workspaceName: first
+  repository: blueprints
+  tasks:
+  - type: init
+    init:
+      description: a greeting
+`;
 
 /**
  * `npm start` (serve on the embedded forge) serves Porch's API: a newcomer exports the KUBECONFIG it
@@ -64,4 +129,88 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API fo
     process.emit("SIGTERM");
     expect(await running).toBe(0);
   });
+
+  it("lives a revision as issue #51's done-when says: a reader refused, a draft applied, pushed, proposed, approved into a tag; a git push's draft in kubectl get -w", async () => {
+    const demo = await serveDemo({ PORCHLIGHT_API_WATCH_POLL_MS: "200" });
+    const home = mkdtempSync(join(tmpdir(), "kube-home-"));
+    const as = (login: string, args: string[], stdin?: string) =>
+      kubectl(demo.kubeconfigOf(login), args, home, stdin);
+    try {
+      const refused = await as("reader", ["label", "packagerevision", "blueprints.hello.v1", "tier=gold"]);
+      expect(refused.stderr).toMatch(/^Error from server \(Forbidden\): .*reader has read permission/);
+      expect((await as("reviewer", ["apply", "-f", "-"], DRAFT)).stdout).toBe(
+        "packagerevision.porch.kpt.dev/blueprints.greeting.first created\n",
+      );
+      const files = JSON.parse(
+        (await as("reviewer", ["get", "packagerevisionresources", "blueprints.greeting.first", "-o", "json"]))
+          .stdout,
+      ) as { spec: { resources: Record<string, string> } };
+      files.spec.resources["greeting.yaml"] =
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: greeting\ndata:\n  text: hello\n";
+      expect((await as("reviewer", ["replace", "-f", "-"], JSON.stringify(files))).code).toBe(0);
+      const proposed = await as("reviewer", [
+        "patch",
+        "packagerevision",
+        "blueprints.greeting.first",
+        "--type=merge",
+        "-p",
+        '{"spec":{"lifecycle":"Proposed"}}',
+      ]);
+      expect(proposed.code).toBe(0);
+      const approved = await as("maintainer", [
+        "patch",
+        "packagerevision",
+        "blueprints.greeting.first",
+        "--subresource=approval",
+        "--type=merge",
+        "-p",
+        '{"spec":{"lifecycle":"Published"}}',
+      ]);
+      expect(approved.stderr).toBe("");
+      // the tag on the forge, as git sees it
+      const clone = join(home, "blueprints");
+      const url = demo.forge.replace("://", `://reviewer:${demo.pat("reviewer")}@`);
+      await git(home, ["clone", "-q", `${url}/acme/blueprints.git`, clone]);
+      await git(clone, ["rev-parse", "--verify", "-q", "refs/tags/greeting/v1"]);
+
+      // a draft made by a plain git push, seen by kubectl get -w
+      const watch = spawn("kubectl", ["get", "packagerevisions", "-w", "--output-watch-events"], {
+        env: { PATH: process.env.PATH ?? "", HOME: home, KUBECONFIG: demo.kubeconfigOf("reader") },
+      });
+      let seen = "";
+      watch.stdout.on("data", (c: Buffer) => {
+        seen += c.toString();
+      });
+      const until = (text: string) =>
+        new Promise<void>((resolve) => {
+          const look = () => (seen.includes(text) ? resolve() : setTimeout(look, 50));
+          look();
+        });
+      try {
+        await until("blueprints.greeting.first");
+        await git(clone, ["checkout", "-q", "-b", "drafts/pushed/by-git"]);
+        mkdirSync(join(clone, "pushed"));
+        writeFileSync(
+          join(clone, "pushed", "Kptfile"),
+          "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pushed\n",
+        );
+        await git(clone, ["add", "."]);
+        await git(clone, ["commit", "-q", "-m", "pushed: a draft made with git"]);
+        await git(clone, ["push", "-q", "origin", "drafts/pushed/by-git"]);
+        await until("blueprints.pushed.by-git");
+        expect(
+          seen
+            .split("\n")
+            .find((l) => l.includes("blueprints.pushed.by-git"))
+            ?.split(/\s+/)
+            .slice(0, 2),
+        ).toEqual(["ADDED", "blueprints.pushed.by-git"]);
+      } finally {
+        watch.kill();
+      }
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+      expect(await demo.stop()).toBe(0);
+    }
+  }, 240_000);
 });
