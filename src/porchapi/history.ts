@@ -7,19 +7,40 @@ export type ListState = ReadonlyMap<string, KubeObject>;
 
 /** How many states the server keeps; a watch from one it no longer has is answered 410 Expired. */
 const STATES_KEPT = 1024;
+/** And how much of its memory they take at most (their objects as JSON; files of packagerevisionresources add up). */
+const BYTES_KEPT = 64 * 1024 * 1024;
 
 /**
  * The states the server told clients of, by the resourceVersion it gave them: a list's version (the
  * state it answered) and each watch event's object version (the state after that event, which is
  * where client-go's and client-node's informers resume a dropped watch). A watch from one of these
  * reports exactly what changed since, deletions included; git keeps no history of what a listing
- * showed, so these are kept in memory, per server, the newest STATES_KEPT of them.
+ * showed, so these are kept in memory, per server, the newest STATES_KEPT of them within BYTES_KEPT.
  *
  * Scoped by caller, resource, namespace and selectors: a version names a state only for the same
  * question asked by the same token.
  */
 export class WatchHistory {
-  private readonly states = new LRUCache<string, ListState>({ max: STATES_KEPT });
+  /** Each object's size as JSON, measured once: the same object is in many states. */
+  private readonly sizes = new WeakMap<KubeObject, number>();
+  private readonly states = new LRUCache<string, ListState>({
+    max: STATES_KEPT,
+    maxSize: BYTES_KEPT,
+    sizeCalculation: (state) => {
+      let bytes = 1;
+      for (const o of state.values()) bytes += this.sizeOf(o);
+      return Math.min(bytes, BYTES_KEPT);
+    },
+  });
+
+  private sizeOf(o: KubeObject): number {
+    let n = this.sizes.get(o);
+    if (n === undefined) {
+      n = JSON.stringify(o).length;
+      this.sizes.set(o, n);
+    }
+    return n;
+  }
 
   remember(scope: string, version: string, state: ListState): void {
     if (version !== "") this.states.set(`${scope}\n${version}`, state);
