@@ -8,31 +8,12 @@ import { main } from "../../src/cli/main.js";
 import { formatHelp } from "../../src/commands/help.js";
 import { startWorld, type World } from "../e2e/harness.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
+import { nginxDeployment, nginxKptfile } from "../util/krm.js";
 import { captureIO } from "./helpers.js";
 import { onForge, recorded } from "./payloads.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-image:v0.1
-      configMap:
-        name: nginx
-        newTag: "1.27"
-`;
-const deployment = (tag: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          image: nginx:${tag}
-`;
+const KPTFILE = nginxKptfile();
+const deployment = (tag: string) => nginxDeployment(tag);
 
 /**
  * The Actions entry point on GitHub's recorded event payloads (from @octokit/webhooks-examples),

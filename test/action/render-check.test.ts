@@ -8,33 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { main } from "../../src/cli/main.js";
 import { GIT_IDENTITY } from "../util/git-identity.js";
+import { nginxDeployment, nginxKptfile } from "../util/krm.js";
 import { captureIO } from "./helpers.js";
 
 const run = promisify(execFile);
 const ROOT = join(import.meta.dirname, "../..");
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-image:v0.1
-      configMap:
-        name: nginx
-        newTag: "1.27"
-`;
-const deployment = (tag: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          image: nginx:${tag}
-`;
+const KPTFILE = nginxKptfile();
+const deployment = (tag: string) => nginxDeployment(tag);
 
 interface Step {
   name?: string;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { startForge } from "@porchlight/forge";
 import { describe, expect, it } from "vitest";
 import { startAppServer } from "../../src/app/server.js";
+import { appOnForge } from "../e2e/harness.js";
 import { capturedLog } from "./webhook/http.js";
 
 describe("the app's credentials, checked at start", () => {
@@ -43,12 +44,7 @@ describe("the app's credentials, checked at start", () => {
     delete process.env.PORCHLIGHT_CACHE_DIR;
     try {
       const app = await startAppServer({
-        appId: creds.appId,
-        privateKey: creds.privateKeyPem,
-        webhookSecret: creds.webhookSecret,
-        baseUrl: forge.apiUrl,
-        port: 0,
-        writeIntervalMs: 0,
+        ...appOnForge(forge, creds),
         log,
       });
       expect((await fetch(new URL("/healthz", app.url))).status).toBe(200);

@@ -1,6 +1,7 @@
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
+import { appOnForge } from "../e2e/harness.js";
 import { capturedLog, deliver, rawRequest, sign, streamChunked } from "./webhook/http.js";
 
 /**
@@ -32,12 +33,7 @@ async function start(webhookMaxBytes?: number): Promise<Running> {
   const installation = forge.createInstallation(creds.appId, "acme").id;
   const { log, lines } = capturedLog();
   const app = await startAppServer({
-    appId: creds.appId,
-    privateKey: creds.privateKeyPem,
-    webhookSecret: creds.webhookSecret,
-    baseUrl: forge.apiUrl,
-    port: 0,
-    writeIntervalMs: 0,
+    ...appOnForge(forge, creds),
     log,
     ...(webhookMaxBytes ? { webhookMaxBytes } : {}),
   });

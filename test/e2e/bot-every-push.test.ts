@@ -1,23 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kptfile, configMap as krmConfigMap, pipeline } from "../util/krm.js";
 import { startWorld, type World } from "./harness.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0
-      configMap:
-        team: web
-`;
-const configMap = (name: string) => `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: ${name}
-data:
-  n: "${name}"
-`;
+const KPTFILE = kptfile(
+  "web",
+  pipeline(["ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0", { team: "web" }]),
+);
+const configMap = (name: string) => krmConfigMap(name, { n: name });
 
 /**
  * One bot, many pushes to one branch: the long-running case. Every head a user pushes ends up

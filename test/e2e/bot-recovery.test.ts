@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import {
   branchHead,
   checkRuns,
@@ -13,14 +14,7 @@ import {
 
 const GOOD_CONFIG = "mergeMethod: merge\n";
 const BROKEN_CONFIG = "mergeMethod: merge\nrequiredApprovals: lots\n";
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: c1
-spec:
-  upstream: {package: apps/web, channel: stable}
-  downstream: {repo: cluster-01, package: web}
-`;
+const VARIANT = packageVariant({ name: "c1", upstream: "apps/web", repo: "cluster-01", package: "web" });
 
 /**
  * What the bot does when things go wrong: a broken configuration, a rollback, GitHub's secondary rate

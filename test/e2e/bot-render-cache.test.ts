@@ -1,18 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { kptfile, pipeline } from "../util/krm.js";
 import { startWorld, type World } from "./harness.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0
-      configMap:
-        team: web
-`;
+const KPTFILE = kptfile(
+  "web",
+  pipeline(["ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2.0", { team: "web" }]),
+);
 const FILES = 20;
 /** Files `yaml`'s parser reads (a comment line), which the renderer keeps; the fast reader's it reads again. */
 const configMap = (n: number, value = "1") =>

@@ -1,41 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
 import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
+import { NO_PRIVILEGED, nginxDeployment, nginxKptfile } from "../util/krm.js";
 import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-image:v0.1
-      configMap:
-        name: nginx
-        newTag: "1.27"
-`;
-const deployment = (tag: string, extra = "") => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          image: nginx:${tag}
-${extra}`;
-const POLICY = `apiVersion: fn.kpt.dev/v1alpha1
-kind: StarlarkRun
-metadata:
-  name: no-privileged
-  annotations:
-    config.kubernetes.io/local-config: "true"
-source: |
-  for r in ctx.resource_list["items"]:
-    if r["kind"] == "ConfigMap" and r.get("data", {}).get("privileged") == "true":
-      fail("ConfigMap " + r["metadata"]["name"] + " asks for privileged mode")
-`;
+const KPTFILE = nginxKptfile();
+const deployment = (tag: string, extra = "") => nginxDeployment(tag, "web", extra);
+const POLICY = NO_PRIVILEGED;
 const CONFIG = `guardrails:
   - name: no-privileged
     image: starlark

@@ -2,16 +2,12 @@ import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
+import { kptfile, settings } from "../util/krm.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-`;
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+const KPTFILE = kptfile("web");
+const cm = settings;
 
 const FLOOD = 200;
 

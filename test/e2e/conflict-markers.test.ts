@@ -1,17 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kptfile, packageVariant, settings } from "../util/krm.js";
 import { startWorld, type World } from "./harness.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: c1
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: cluster-01, package: basens}
-`;
+const KPTFILE = kptfile("basens");
+const cm = settings;
+const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-01" });
 
 /**
  * Conflict markers block: a fan-out update whose merge left them opens as a draft with a failing check

@@ -1,23 +1,12 @@
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kptfile, packageVariant, settings } from "../util/krm.js";
 import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-`;
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: c1
-spec:
-  upstream: {package: apps/web, channel: stable}
-  downstream: {repo: cluster-01, package: web}
-`;
+const KPTFILE = kptfile("web");
+const cm = settings;
+const VARIANT = packageVariant({ name: "c1", upstream: "apps/web", repo: "cluster-01", package: "web" });
 
 /**
  * The app killed with SIGKILL at the worst moments, then started again: the forge (in this process)

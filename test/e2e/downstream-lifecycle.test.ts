@@ -1,25 +1,12 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
 import { rpkgAs, startWorld, sweep, type World } from "./harness.js";
 
-const HELLO_KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: hello
-  annotations:
-    porchlight.dev/channels: stable
-`;
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  greeting: "${v}"\n`;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: dev
-spec:
-  upstream: {package: hello, channel: stable}
-  downstream: {repo: deploy-dev, package: hello}
-`;
+const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
+const cm = (v: string) => configMap("hello", { greeting: v });
+const VARIANT = packageVariant({ name: "dev", upstream: "hello", repo: "deploy-dev" });
 
 /**
  * Issue 19's story: a downstream package is a package revision like any other. The fan-out branch is

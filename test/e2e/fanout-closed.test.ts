@@ -1,18 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { kptfile, packageVariant, settings } from "../util/krm.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: c1
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: cluster-01, package: basens}
-`;
+const KPTFILE = kptfile("basens");
+const cm = settings;
+const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-01" });
 
 /**
  * A downstream pull request closed without merging means "not this revision, for this downstream"

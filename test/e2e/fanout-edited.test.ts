@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { kptfile, packageVariant, settings } from "../util/krm.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
 /**
  * A person pushes to a fan-out pull request: fan-out stops updating it and says so (label and a line in
  * the body), keeps it at its revision when a newer one is published, and `/update` hands it back.
  */
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: c1
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: cluster-01, package: basens}
-`;
+const cm = settings;
+const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-01" });
 const BRANCH = "porchlight/variant/basens/c1";
 
 describe("a fan-out pull request someone else pushed to", () => {
@@ -43,7 +36,7 @@ describe("a fan-out pull request someone else pushed to", () => {
   beforeAll(async () => {
     w = await startWorld({
       ".porchlight/variants/c1.yaml": VARIANT,
-      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+      "basens/Kptfile": kptfile("basens"),
       "basens/cm.yaml": cm("0"),
     });
     await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": "# cluster-01\n" } });

@@ -1,20 +1,12 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
 import { botWrites, startWorld, sweep, type World } from "./harness.js";
 
-const HELLO_KPTFILE =
-  "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n  annotations:\n    porchlight.dev/channels: stable\n";
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\ndata:\n  greeting: "${v}"\n`;
-const variant = (name: string, repo: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-spec:
-  upstream: {package: hello, channel: stable}
-  downstream: {repo: ${repo}, package: hello}
-`;
+const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
+const cm = (v: string) => configMap("hello", { greeting: v });
+const variant = (name: string, repo: string) => packageVariant({ name, upstream: "hello", repo });
 
 /**
  * Issue 19: fan-out across installations of the same app. `acme/blueprints` (installation A, org acme)

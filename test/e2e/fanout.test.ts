@@ -2,35 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { parseCatalog, skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
+import { configMap, kptfile, onChannels, packageVariant, topicSet } from "../util/krm.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
-const KPTFILE = (channels?: string) => `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: basens
-${channels ? `  annotations:\n    porchlight.dev/channels: ${channels}\n` : ""}`;
-const cm = (data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
-const pv = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: ${repo}, package: basens}
-${extra}`;
-const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
-kind: PackageVariantSet
-metadata:
-  name: edge
-spec:
-  upstream: {package: basens, channel: stable}
-  targets:
-  - repositorySelector:
-      topics: [edge]
-`;
+const KPTFILE = (channels?: string) => kptfile("basens", channels ? onChannels(channels) : "");
+const cm = (data: Record<string, string>) => configMap("settings", data);
+const pv = (name: string, repo: string, extra = "") =>
+  packageVariant({ name, upstream: "basens", repo, extra });
+const SET = topicSet("edge", "basens", "edge");
 const VARIANTS = [
   pv("c1", "cluster-01"),
   pv("c2", "cluster-02"),

@@ -4,27 +4,14 @@ import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
 import { RedisQueue } from "../../src/jobs/redis-queue.js";
+import { kptfile, settings, topicSet } from "../util/krm.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 import { alive, type Replica, roundRobin, startReplica } from "./fleet-process.js";
 
 const DOWNSTREAMS = Number(process.env.FLEET_DOWNSTREAMS ?? 30);
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: basens
-`;
-const cm = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
-const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
-kind: PackageVariantSet
-metadata:
-  name: edge
-spec:
-  upstream: {package: basens, channel: stable}
-  targets:
-  - repositorySelector:
-      topics: [edge]
-`;
+const KPTFILE = kptfile("basens");
+const cm = settings;
+const SET = topicSet("edge", "basens", "edge");
 
 describe.skipIf(!hasRedis)(
   `three replicas as child processes on one Redis, the forge over HTTP and git${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,

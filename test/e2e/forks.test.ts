@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { configMap, kptfile, NO_PRIVILEGED, topicSet } from "../util/krm.js";
 import { commentsOn, startWorld, sweep, type World } from "./harness.js";
 
 const run = promisify(execFile);
@@ -15,22 +16,9 @@ const run = promisify(execFile);
  */
 const owner = "acme";
 const repo = "blueprints";
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const cm = (name: string, data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
-const POLICY = `apiVersion: fn.kpt.dev/v1alpha1
-kind: StarlarkRun
-metadata:
-  name: no-privileged
-  annotations:
-    config.kubernetes.io/local-config: "true"
-source: |
-  for r in ctx.resource_list["items"]:
-    if r["kind"] == "ConfigMap" and r.get("data", {}).get("privileged") == "true":
-      fail("ConfigMap " + r["metadata"]["name"] + " asks for privileged mode")
-`;
+const KPTFILE = kptfile("basens");
+const cm = configMap;
+const POLICY = NO_PRIVILEGED;
 const NO_POLICY = POLICY.replace(/source: \|[\s\S]*$/, "source: |\n  pass\n");
 const CONFIG = `guardrails:
   - name: no-privileged
@@ -39,16 +27,7 @@ const CONFIG = `guardrails:
 functions:
   runtimes: [builtin, exec, container]
 `;
-const SET = `apiVersion: config.porch.kpt.dev/v1alpha2
-kind: PackageVariantSet
-metadata:
-  name: edge
-spec:
-  upstream: {package: basens, channel: stable}
-  targets:
-  - repositorySelector:
-      topics: [edge]
-`;
+const SET = topicSet("edge", "basens", "edge");
 /** A pipeline naming an exec function (a program on the app's host) and a container function. */
 const untrustedKptfile = (script: string, tag: string) =>
   `${KPTFILE}pipeline:\n  mutators:\n    - exec: ${script} ${tag}\n    - image: example.com/evil/steal:v1\n`;

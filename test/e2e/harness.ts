@@ -7,12 +7,18 @@ import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
-import { type AppServer, type RedisSettings, startAppServer } from "../../src/app/server.js";
+import {
+  type AppServer,
+  type AppServerOptions,
+  type RedisSettings,
+  startAppServer,
+} from "../../src/app/server.js";
 import type { Runtime } from "../../src/config/schema.js";
 import type { PackageWorkSettings } from "../../src/jobs/bounded/bounded.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
 import { porchlightWith } from "../cli/pkg-fixture.js";
+import { kptfile, pipeline, settings } from "../util/krm.js";
 
 export interface World {
   forge: Forge;
@@ -88,18 +94,25 @@ export interface WorldOptions {
   packageWork?: PackageWorkSettings;
 }
 
+/** The options that point the app at the forge as the app `creds` (no write pacing, any free port). */
+export function appOnForge(forge: Forge, creds: ReturnType<Forge["createApp"]>) {
+  return {
+    appId: creds.appId,
+    privateKey: creds.privateKeyPem,
+    webhookSecret: creds.webhookSecret,
+    baseUrl: forge.apiUrl,
+    port: 0,
+    writeIntervalMs: 0,
+  } satisfies AppServerOptions;
+}
+
 /** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme", privateKeyPem: TEST_KEY });
   const startApp = () =>
     startAppServer({
-      appId: creds.appId,
-      privateKey: creds.privateKeyPem,
-      webhookSecret: creds.webhookSecret,
-      baseUrl: forge.apiUrl,
-      port: 0,
-      writeIntervalMs: 0,
+      ...appOnForge(forge, creds),
       retryAfterUnitMs: 1,
       ...(opts.operatorRuntimes ? { operatorRuntimes: opts.operatorRuntimes } : {}),
       ...(opts.renderer ? { renderer: opts.renderer } : {}),
@@ -264,25 +277,13 @@ export async function branchHead(w: World, branch: string, repo = w.repo): Promi
 }
 
 /** The package `web` of the bot's tests: its pipeline labels its resources `team: web` (set-labels). */
-export const WEB_KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: web
-`;
+export const WEB_KPTFILE = kptfile(
+  "web",
+  pipeline(["ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2", { team: "web" }]),
+);
 
 /** The ConfigMap `settings` of the package `web`, holding `v`. */
-export const webSettings = (v: string) => `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-data:
-  v: "${v}"
-`;
+export const webSettings = settings;
 
 /** The bodies of the comments on issue or pull request `n` of `repo` (default the world's), oldest first. */
 export async function commentsOn(w: World, n: number, repo = w.repo): Promise<string[]> {

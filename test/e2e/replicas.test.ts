@@ -11,32 +11,14 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
+import { nginxDeployment, nginxKptfile } from "../util/krm.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
+import { appOnForge } from "./harness.js";
 
 const run = promisify(execFile);
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: app
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-image:v0.1
-      configMap:
-        name: nginx
-        newTag: "1.27"
-`;
-const DEPLOYMENT = (n: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web-${n}
-spec:
-  template:
-    spec:
-      containers:
-        - name: app
-          image: nginx:1.25
-`;
+const KPTFILE = nginxKptfile("app");
+const DEPLOYMENT = (n: number) => nginxDeployment("1.25", `web-${n}`);
 
 /**
  * The renderer of every replica in the test: kpt's, with a count of renders running at once (all of
@@ -93,12 +75,7 @@ describe.skipIf(!hasRedis)(
 
     const startReplica = async (name: string, url = TEST_REDIS_URL) => {
       const app = await startAppServer({
-        appId: creds.appId,
-        privateKey: creds.privateKeyPem,
-        webhookSecret: creds.webhookSecret,
-        baseUrl: forge.apiUrl,
-        port: 0,
-        writeIntervalMs: 0,
+        ...appOnForge(forge, creds),
         retryAfterUnitMs: 1,
         renderer: probe,
         redis: {

@@ -1,6 +1,7 @@
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
 
 /**
@@ -11,15 +12,8 @@ import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
  * no comments.
  */
 const REPOS = ["dev-1", "dev-2", "prod-1"];
-const pv = (repo: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${repo}
-  labels: {env: ${repo.split("-")[0]}}
-spec:
-  upstream: {package: web, channel: stable}
-  downstream: {repo: ${repo}, package: web}
-`;
+const pv = (repo: string) =>
+  packageVariant({ name: repo, labels: `{env: ${repo.split("-")[0]}}`, upstream: "web", repo });
 const CONFIG = `rollout:
   steps:
     - name: dev

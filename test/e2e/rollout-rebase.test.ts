@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
 /**
@@ -13,14 +14,7 @@ const CONFIG = `rollout:
       variants: [dev-2]
       rebaseWhen: behind-base-branch
 `;
-const variant = (name: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: ${name}, package: basens}
-`;
+const variant = (name: string) => packageVariant({ name, upstream: "basens", repo: name });
 
 describe("the rebase policy of open fan-out pull requests", () => {
   let w: World;

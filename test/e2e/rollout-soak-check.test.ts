@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
 /**
@@ -14,15 +15,7 @@ const CONFIG = `rollout:
       automerge: true
       minimumReleaseAge: 30m
 `;
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: dev-1
-  labels: {env: dev}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: dev-1, package: basens}
-`;
+const VARIANT = packageVariant({ name: "dev-1", labels: "{env: dev}", upstream: "basens", repo: "dev-1" });
 
 describe("a soak shown as a pending check on the pull request", () => {
   let w: World;

@@ -1,4 +1,5 @@
 import { expect } from "vitest";
+import { packageVariant, settings } from "../util/krm.js";
 import { startWorld, sweep, sweepWrites, type World, type WorldOptions } from "./harness.js";
 
 /**
@@ -28,19 +29,11 @@ export interface DevRollout {
 }
 
 /** The ConfigMap `settings`, holding `v`. */
-export const settingsConfigMap = (v: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
+export const settingsConfigMap = settings;
 
 /** The PackageVariant that fans package `pkg` (channel stable) out to dev-1, named `dev-1-<pkg>`. */
-export const devVariant = (pkg: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: dev-1-${pkg}
-  labels: {env: dev}
-spec:
-  upstream: {package: ${pkg}, channel: stable}
-  downstream: {repo: dev-1, package: ${pkg}}
-`;
+export const devVariant = (pkg: string) =>
+  packageVariant({ name: `dev-1-${pkg}`, labels: "{env: dev}", upstream: pkg, repo: "dev-1" });
 
 const OWNER = "acme";
 

@@ -1,5 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import { startWorld, type World } from "./harness.js";
 
 /**
@@ -11,15 +12,8 @@ import { startWorld, type World } from "./harness.js";
  */
 const ENVS = ["dev", "stg", "prod"] as const;
 const REPOS = ENVS.flatMap((env) => [1, 2, 3].map((n) => `${env}-${n}`));
-const pv = (repo: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${repo}
-  labels: {env: ${repo.split("-")[0]}}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: ${repo}, package: basens}
-`;
+const pv = (repo: string) =>
+  packageVariant({ name: repo, labels: `{env: ${repo.split("-")[0]}}`, upstream: "basens", repo });
 /** The app's clock starts now; the freeze window is its minutes 25 to 34 (one cron expression each, UTC). */
 const START = Date.now();
 const FREEZE = Array.from({ length: 10 }, (_, i) => {

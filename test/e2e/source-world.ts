@@ -1,5 +1,6 @@
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
+import { configMap, kptfile } from "../util/krm.js";
 import { botWrites, startWorld, type World } from "./harness.js";
 
 /**
@@ -23,13 +24,10 @@ export interface SourceWorld {
   sweep(): Promise<void>;
 }
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
+const KPTFILE = kptfile("web");
 
 /** The ConfigMap `settings` holding `data`. */
-export const settingsWith = (data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
+export const settingsWith = (data: Record<string, string>) => configMap("settings", data);
 
 /** The package `web` (its Kptfile and `files`) as the bytes of each file, for an image or an archive. */
 export const webPackage = (files: Record<string, string>) =>

@@ -3,6 +3,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import { startAppServer } from "../../src/app/server.js";
+import { appOnForge } from "./harness.js";
 
 /**
  * Restarted while the installation's GitHub budget is spent: the start-up sweep fails, /healthz says degraded
@@ -20,12 +21,7 @@ describe("a start-up sweep that meets a spent rate limit (forge over HTTP)", () 
     forge.rateLimit.primary({ windowMs: 60_000 });
     forge.rateLimit.exhaust(`installation:${installation}`);
     const app = await startAppServer({
-      appId: creds.appId,
-      privateKey: creds.privateKeyPem,
-      webhookSecret: creds.webhookSecret,
-      baseUrl: forge.apiUrl,
-      port: 0,
-      writeIntervalMs: 0,
+      ...appOnForge(forge, creds),
       maxWaitS: 5,
       now,
       sweepAtStart: true,

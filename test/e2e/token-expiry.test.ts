@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { packageVariant } from "../util/krm.js";
 import { type Ci, startCi } from "./ci-app.js";
 import { startWorld, sweep, type World } from "./harness.js";
 
@@ -11,15 +12,8 @@ import { startWorld, sweep, type World } from "./harness.js";
  * creation for GitHub's replication delay and waits 1 + 2 + 3 s before giving up on the token, which a
  * clock moved for the forge and the app alone made it do at every wave (9 s of this test's 16).
  */
-const pv = (name: string, env: string) => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-  labels: {env: ${env}}
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: ${name}, package: basens}
-`;
+const pv = (name: string, env: string) =>
+  packageVariant({ name, labels: `{env: ${env}}`, upstream: "basens", repo: name });
 const CONFIG = `rollout:
   steps:
     - name: dev

@@ -3,33 +3,18 @@ import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
 import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { kptfile, noBadValue, pipeline } from "../util/krm.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { jobContext } from "./helpers.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: blue
-  validators:
+const KPTFILE = kptfile(
+  "web",
+  `${pipeline(["ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2", { team: "blue" }])}  validators:
     - image: gcr.io/kpt-fn/starlark:v0.5
       configPath: check.yaml
-`;
-const CHECK = `apiVersion: fn.kpt.dev/v1alpha1
-kind: StarlarkRun
-metadata:
-  name: check
-  annotations:
-    config.kubernetes.io/local-config: "true"
-source: |
-  for r in ctx.resource_list["items"]:
-    if r["kind"] == "ConfigMap" and r["data"].get("a") == "bad":
-      fail("ConfigMap " + r["metadata"]["name"] + " has a bad value")
-`;
+`,
+);
+const CHECK = noBadValue("check");
 /** A file `yaml`'s parser reads (the fast reader leaves comment lines to it): what the cache keeps. */
 const cm = (name: string, value = "1") =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name} # the ${name} map\ndata:\n  # the value\n  a: "${value}"\n`;

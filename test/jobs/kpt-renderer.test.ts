@@ -1,29 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { kptfile, noBadValue, pipeline } from "../util/krm.js";
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: web
-pipeline:
-  mutators:
-    - image: ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2
-      configMap:
-        team: blue
-`;
+const KPTFILE = kptfile(
+  "web",
+  pipeline(["ghcr.io/kptdev/krm-functions-catalog/set-labels:v0.2", { team: "blue" }]),
+);
 const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  a: '1'\n";
-const STARLARK = `apiVersion: fn.kpt.dev/v1alpha1
-kind: StarlarkRun
-metadata:
-  name: no-latest
-  annotations:
-    config.kubernetes.io/local-config: "true"
-source: |
-  for r in ctx.resource_list["items"]:
-    if r["kind"] == "ConfigMap" and r["data"].get("a") == "bad":
-      fail("ConfigMap " + r["metadata"]["name"] + " has a bad value")
-`;
+const STARLARK = noBadValue("no-latest");
 
 describe("KptRenderer", () => {
   const renderer = new KptRenderer();

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { InjectableResource } from "../../src/variants/injection.js";
 import { applyVariantMutations } from "../../src/variants/mutations.js";
-import { parseVariantFile } from "../../src/variants/parse.js";
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { codeBlock } from "../util/codeblock.js";
+import { onlyVariant } from "./porch/fixtures.js";
 
 function variant(spec = ""): PackageVariant {
   const text = codeBlock`
@@ -14,9 +14,7 @@ function variant(spec = ""): PackageVariant {
       upstream: {repo: blueprints, package: basens, revision: v2}
       downstream: {repo: cluster-01, package: basens}
   `;
-  const { variants, problems } = parseVariantFile("v.yaml", text + spec);
-  expect(problems).toEqual([]);
-  return (variants[0] as { variant: PackageVariant }).variant;
+  return onlyVariant(text + spec);
 }
 
 const KPTFILE = codeBlock`

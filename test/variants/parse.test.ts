@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { formatProblem } from "../../src/variants/problem.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantSpec } from "../util/krm.js";
 
 const FILE = ".porchlight/variants/basens.yaml";
 
@@ -61,13 +62,9 @@ describe("parseVariantFile", () => {
     ["an OCI", "oci", `oci://registry.example/blueprints/web//apps/web@sha256:${"a".repeat(64)}`],
     ["a tarball", "tarball", `https://example.com/web-1.2.tar.gz//web#sha256=${"a".repeat(64)}`],
   ])("reads %s upstream as written, without a repository filled in", (_kind, field, ref) => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha1
-      kind: PackageVariant
-      metadata: {name: a}
-      spec:
-        upstream: {${field}: "${ref}"}
-        downstream: {repo: down, package: web}
+    const text = variantSpec`
+      upstream: {${field}: "${ref}"}
+      downstream: {repo: down, package: web}
     `;
     const { variants, problems } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
     expect(problems).toEqual([]);
@@ -84,13 +81,9 @@ describe("parseVariantFile", () => {
     ["neither (the latest published revision)", "", {}],
     ["Porch's unset revision, 0, as none", "revision: 0", {}],
   ])("reads an upstream naming %s", (_name, fields, expected) => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha1
-      kind: PackageVariant
-      metadata: {name: a}
-      spec:
-        upstream: {repo: up, package: p, ${fields}}
-        downstream: {repo: down, package: p}
+    const text = variantSpec`
+      upstream: {repo: up, package: p, ${fields}}
+      downstream: {repo: down, package: p}
     `;
     const { variants, problems } = parseVariantFile(FILE, text);
     expect(problems).toEqual([]);
@@ -98,13 +91,9 @@ describe("parseVariantFile", () => {
   });
 
   it("fills a missing upstream repo with the management repository", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha1
-      kind: PackageVariant
-      metadata: {name: a}
-      spec:
-        upstream: {package: p, revision: v1}
-        downstream: {repo: down, package: p}
+    const text = variantSpec`
+      upstream: {package: p, revision: v1}
+      downstream: {repo: down, package: p}
     `;
     const { variants } = parseVariantFile(FILE, text, { managementRepo: "acme/blueprints" });
     expect(variants[0]?.variant.spec.upstream).toMatchObject({ repo: "acme/blueprints" });
@@ -117,15 +106,11 @@ describe("parseVariantFile", () => {
   }> = [
     {
       name: "a missing required field, at its parent",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream:
-            package: p
-            revision: v1
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream:
+          package: p
+          revision: v1
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -138,14 +123,10 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a misspelt field, at its key",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
-          downstream: {repo: down, package: p}
-          adoptonPolicy: adoptExisting
+      text: variantSpec`
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+        adoptonPolicy: adoptExisting
       `,
       expected: [
         { line: 7, column: 3, field: "spec.adoptonPolicy", message: /unknown field "adoptonPolicy"/ },
@@ -153,14 +134,10 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a policy Porch does not know",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
-          downstream: {repo: down, package: p}
-          deletionPolicy: keep
+      text: variantSpec`
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+        deletionPolicy: keep
       `,
       expected: [
         { line: 7, column: 19, field: "spec.deletionPolicy", message: /can only be "orphan" or "delete"/ },
@@ -168,16 +145,12 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a reserved package-context key",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
-          downstream: {repo: down, package: p}
-          packageContext:
-            data:
-              name: nope
+      text: variantSpec`
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+        packageContext:
+          data:
+            name: nope
       `,
       expected: [
         {
@@ -190,13 +163,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "both a revision and a channel",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, revision: v1, channel: stable}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {repo: up, package: p, revision: v1, channel: stable}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -209,13 +178,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "both a workspace and a channel",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, workspaceName: ws, channel: stable}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {repo: up, package: p, workspaceName: ws, channel: stable}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         { line: 5, column: 64, field: "spec.upstream.channel", message: /or workspaceName .*, not both/ },
@@ -223,13 +188,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a workspace name that no workspace can have",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, workspaceName: My_WS}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {repo: up, package: p, workspaceName: My_WS}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         { line: 5, column: 51, field: "spec.upstream.workspaceName", message: /must use only lowercase/ },
@@ -237,14 +198,10 @@ describe("parseVariantFile", () => {
     },
     {
       name: "an OCI upstream that is a tarball URL",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream:
-            oci: https://example.com/web.tar.gz
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream:
+          oci: https://example.com/web.tar.gz
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -257,14 +214,10 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a tarball upstream that is no archive URL",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream:
-            tarball: https://example.com/web.zip
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream:
+          tarball: https://example.com/web.zip
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -277,13 +230,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a tarball upstream over plain http to another host",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {tarball: "http://example.com/web.tar.gz"}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {tarball: "http://example.com/web.tar.gz"}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -296,13 +245,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a tarball upstream with a bad pin",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {tarball: "https://example.com/web.tar.gz#sha256=abc"}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {tarball: "https://example.com/web.tar.gz#sha256=abc"}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -315,13 +260,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "an image under tarball",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {tarball: "oci://registry.example/web:v1"}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {tarball: "oci://registry.example/web:v1"}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -334,13 +275,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "an OCI upstream with an uppercase repository",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {oci: "oci://registry.example/Web:v1"}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {oci: "oci://registry.example/Web:v1"}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         {
@@ -353,13 +290,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "an OCI upstream with Porch's git fields besides",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {oci: "oci://registry.example/web:v1", revision: v1}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {oci: "oci://registry.example/web:v1", revision: v1}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         { line: 5, column: 52, field: "spec.upstream.revision", message: /unknown field "revision"/ },
@@ -367,13 +300,9 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a git upstream with a misspelt field, reported as Porch's form",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, pakage: p, revision: v1}
-          downstream: {repo: down, package: p}
+      text: variantSpec`
+        upstream: {repo: up, pakage: p, revision: v1}
+        downstream: {repo: down, package: p}
       `,
       expected: [
         { line: 5, column: 3, field: "spec.upstream.package", message: /missing required field/ },
@@ -403,17 +332,13 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a function name with a dot",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
-          downstream: {repo: down, package: p}
-          pipeline:
-            mutators:
-            - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4
-              name: set.ns
+      text: variantSpec`
+        upstream: {repo: up, package: p, revision: v1}
+        downstream: {repo: down, package: p}
+        pipeline:
+          mutators:
+          - image: ghcr.io/kptdev/krm-functions-catalog/set-namespace:v0.4
+            name: set.ns
       `,
       expected: [
         { line: 10, column: 13, field: "spec.pipeline.mutators[0].name", message: /must not contain '.'/ },

@@ -5,17 +5,11 @@ import { recordPublished } from "../../../src/jobs/catalog/record-publish.js";
 import { deprecateInCatalog, skipRevision } from "../../../src/jobs/catalog/withdraw.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { kptfile, packageVariant } from "../../util/krm.js";
 import { BOT, FakeInstallation, fanoutContext, publish } from "./fake-installation.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: basens-01
-spec:
-  upstream: {package: basens, channel: stable}
-  downstream: {repo: cluster-01, package: basens}
-`;
+const KPTFILE = kptfile("basens");
+const VARIANT = packageVariant({ name: "basens-01", upstream: "basens", repo: "cluster-01" });
 
 /** A variant following stable, whose downstream has merged the clone of v1 (recorded in stable). */
 async function deployedV1() {

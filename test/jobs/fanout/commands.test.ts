@@ -7,19 +7,13 @@ import { runCommands } from "../../../src/jobs/commands/index.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { sweepFanout } from "../../../src/jobs/fanout/jobs.js";
 import { formatVariantPullRequest, parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { kptfile, packageVariant } from "../../util/krm.js";
 import type { FakeRepo } from "../fake-repo.js";
 import { jobContext } from "../helpers.js";
 import { BOT, FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const VARIANT = `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: basens-01
-spec:
-  upstream: {package: basens, revision: v3}
-  downstream: {repo: cluster-01, package: basens}
-`;
+const KPTFILE = kptfile("basens");
+const VARIANT = packageVariant({ name: "basens-01", upstream: "basens", revision: "v3", repo: "cluster-01" });
 
 function world() {
   const inst = new FakeInstallation();

@@ -3,18 +3,13 @@ import { GitHubError } from "../../../src/github/errors.js";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { renderDraft } from "../../../src/jobs/render-draft/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { kptfile, packageVariant } from "../../util/krm.js";
 import { jobContext } from "../helpers.js";
 import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const pv = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-spec:
-  upstream: {package: basens, revision: v1}
-  downstream: {repo: ${repo}, package: basens}
-${extra}`;
+const KPTFILE = kptfile("basens");
+const pv = (name: string, repo: string, extra = "") =>
+  packageVariant({ name, upstream: "basens", revision: "v1", repo, extra });
 
 function world(variants: string[]) {
   const inst = new FakeInstallation();

@@ -1,22 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { reconcileFanout } from "../../../src/jobs/fanout/index.js";
 import { parseVariantPullRequestBody } from "../../../src/variants/index.js";
+import { configMap, kptfile, packageVariant } from "../../util/krm.js";
 import { FakeInstallation, fanoutContext, publish, WRITES } from "./fake-installation.js";
 
-const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
-const cm = (data: Record<string, string>) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n${Object.entries(data)
-    .map(([k, v]) => `  ${k}: "${v}"\n`)
-    .join("")}`;
+const KPTFILE = kptfile("basens");
+const cm = (data: Record<string, string>) => configMap("settings", data);
 
-const variant = (name: string, repo: string, extra = "") => `apiVersion: config.porch.kpt.dev/v1alpha1
-kind: PackageVariant
-metadata:
-  name: ${name}
-spec:
-  upstream: {package: basens, revision: v1}
-  downstream: {repo: ${repo}, package: basens}
-${extra}`;
+const variant = (name: string, repo: string, extra = "") =>
+  packageVariant({ name, upstream: "basens", revision: "v1", repo, extra });
 
 function world(
   variants = [

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type InjectableResource, VariantMutationError } from "../../../src/variants/index.js";
 import { applyVariantMutations } from "../../../src/variants/mutations.js";
-import { parseVariantFile } from "../../../src/variants/parse.js";
 import type { PackageVariant } from "../../../src/variants/schema.js";
+import { onlyVariant, PRR_CONTEXT, PRR_KPTFILE } from "./fixtures.js";
 
 /**
  * Porch's controller tests, translated: nephio-project/porch at 74d82d569e37,
@@ -20,24 +20,8 @@ import type { PackageVariant } from "../../../src/variants/schema.js";
  * `from cluster`. Kptfiles are compared as YAML data without porchlight's tracking annotations.
  */
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: prr
-  annotations:
-    config.kubernetes.io/local-config: "true"
-info:
-  description: Example
-`;
-const CONTEXT = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kptfile.kpt.dev
-  annotations:
-    config.kubernetes.io/local-config: "true"
-data:
-  name: example
-`;
+const KPTFILE = PRR_KPTFILE;
+const CONTEXT = PRR_CONTEXT;
 
 /** fake_client.go's List: three ConfigMaps and three Teams "in the cluster". */
 const FAKE_CLUSTER: InjectableResource[] = [
@@ -60,12 +44,9 @@ const FAKE_CLUSTER: InjectableResource[] = [
 ];
 
 function variant(upstreamRevision: string, injectors = ""): PackageVariant {
-  const { variants, problems } = parseVariantFile(
-    "pv.yaml",
+  return onlyVariant(
     `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata: {name: my-pv}\nspec:\n  upstream: {repo: blueprints, package: foo, ${upstreamRevision}}\n  downstream: {repo: deployments, package: bar}\n${injectors}`,
   );
-  expect(problems).toEqual([]);
-  return (variants[0] as { variant: PackageVariant }).variant;
 }
 
 /** A ConfigMap or other object, annotated as an injection point with `value`. */

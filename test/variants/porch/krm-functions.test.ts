@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { applyVariantMutations } from "../../../src/variants/mutations.js";
-import { parseVariantFile } from "../../../src/variants/parse.js";
 import type { PackageVariant } from "../../../src/variants/schema.js";
+import { onlyVariant, PRR_KPTFILE } from "./fixtures.js";
 
 /**
  * Porch's controller tests, translated: nephio-project/porch at 74d82d569e37,
@@ -13,24 +13,13 @@ import type { PackageVariant } from "../../../src/variants/schema.js";
  * comments case is checked apart. As in Porch's test, applying the variant again changes nothing.
  */
 
-const KPTFILE_HEAD = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: prr
-  annotations:
-    config.kubernetes.io/local-config: "true"
-info:
-  description: Example
-`;
+const KPTFILE_HEAD = PRR_KPTFILE;
 const C = "ghcr.io/kptdev/krm-functions-catalog";
 
 function variant(upstream: string, pipeline: string): PackageVariant {
-  const { variants, problems } = parseVariantFile(
-    "pv.yaml",
+  return onlyVariant(
     `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: my-pv\nspec:\n  upstream:\n    repo: blueprints\n    package: foo\n    ${upstream}\n  downstream:\n    repo: deployments\n    package: bar\n${pipeline ? `  pipeline:\n${pipeline}` : ""}`,
   );
-  expect(problems).toEqual([]);
-  return (variants[0] as { variant: PackageVariant }).variant;
 }
 
 /** The Kptfile's pipeline after applying, without porchlight's tracking annotations (not Porch's). */

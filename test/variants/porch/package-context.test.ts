@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyVariantMutations } from "../../../src/variants/mutations.js";
-import { parseVariantFile } from "../../../src/variants/parse.js";
 import type { PackageVariant } from "../../../src/variants/schema.js";
+import { onlyVariant, PRR_CONTEXT, PRR_KPTFILE } from "./fixtures.js";
 
 /**
  * Porch's controller tests, translated: nephio-project/porch at 74d82d569e37,
@@ -11,32 +11,13 @@ import type { PackageVariant } from "../../../src/variants/schema.js";
  * so does each row, package-context.yaml byte for byte.
  */
 
-const KPTFILE = `apiVersion: kpt.dev/v1
-kind: Kptfile
-metadata:
-  name: prr
-  annotations:
-    config.kubernetes.io/local-config: "true"
-info:
-  description: Example
-`;
-const CONTEXT = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: kptfile.kpt.dev
-  annotations:
-    config.kubernetes.io/local-config: "true"
-data:
-  name: example
-`;
+const KPTFILE = PRR_KPTFILE;
+const CONTEXT = PRR_CONTEXT;
 
 function variant(upstream: string, spec: string): PackageVariant {
-  const { variants, problems } = parseVariantFile(
-    "pv.yaml",
+  return onlyVariant(
     `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: my-pv\nspec:\n  upstream:\n    repo: blueprints\n    package: foo\n    ${upstream}\n  downstream:\n    repo: deployments\n    package: bar\n${spec}`,
   );
-  expect(problems).toEqual([]);
-  return (variants[0] as { variant: PackageVariant }).variant;
 }
 
 const rows: { go: string; spec: string; initial: string; expected: string }[] = [
