@@ -1,18 +1,2 @@
-import type { CliIO } from "../../src/cli/io.js";
-
-/** A CLI IO that records what a command prints. */
-export function captureIO(over: Partial<CliIO> = {}): CliIO & { out(): string; err(): string } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => "",
-    cwd: process.cwd(),
-    env: {},
-    isTTY: false,
-    ...over,
-    out: () => out.join(""),
-    err: () => err.join(""),
-  };
-}
+/** The CLI IO that records what a command prints (test/util/cli-io.ts). */
+export { captureIO } from "../util/cli-io.js";

@@ -2,6 +2,7 @@ import { type Forge, startForge } from "@porchlight/forge";
 import nock from "nock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serveCommand } from "../../src/cli/serve.js";
+import { captureIO } from "../util/cli-io.js";
 import { deliver, rawRequest, sign } from "./webhook/http.js";
 
 /**
@@ -35,14 +36,7 @@ describe("porchlight serve against a GitHub Enterprise host", () => {
     forge.createUser("acme", { type: "Organization" });
     await forge.createRepo("acme/blueprints", { files: { "README.md": "hi\n" } });
     const installation = forge.createInstallation(creds.appId, "acme").id;
-    let out = "";
-    const running = serveCommand([], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: process.cwd(),
+    const io = captureIO({
       env: {
         APP_ID: String(creds.appId),
         PRIVATE_KEY: creds.privateKeyPem,
@@ -53,10 +47,10 @@ describe("porchlight serve against a GitHub Enterprise host", () => {
         PORT: "0",
         PORCHLIGHT_WEBHOOK_MAX_BYTES: "100000",
       },
-      isTTY: false,
     });
-    while (!out.includes("listening on")) await new Promise((resolve) => setImmediate(resolve));
-    const webhookUrl = /webhooks at (\S+?),/.exec(out)?.[1] ?? "";
+    const running = serveCommand([], io);
+    while (!io.out().includes("listening on")) await new Promise((resolve) => setImmediate(resolve));
+    const webhookUrl = /webhooks at (\S+?),/.exec(io.out())?.[1] ?? "";
     const push = (id: number) =>
       JSON.stringify({
         ref: "refs/heads/feature",

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { serveCommand } from "../../src/cli/serve.js";
 import { rows } from "../cli/rpkg/world.js";
+import { captureIO } from "../util/cli-io.js";
 import { docBlock } from "../util/doc-blocks.js";
 import { KUBECTL_MISSING } from "../util/kubectl.js";
 
@@ -41,18 +42,10 @@ const git = (cwd: string, args: string[]) =>
 
 /** `porchlight serve` on the embedded forge, started as npm start starts it, until `stop`. */
 async function serveDemo(env: Record<string, string> = {}) {
-  let out = "";
-  const running = serveCommand([], {
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: () => {},
-    readStdin: async () => "",
-    cwd: process.cwd(),
-    env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env },
-    isTTY: false,
-  });
-  while (!out.includes("kubectl get packagerevisions")) await new Promise((resolve) => setImmediate(resolve));
+  const io = captureIO({ env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env } });
+  const running = serveCommand([], io);
+  while (!io.out().includes("kubectl get packagerevisions")) await new Promise((resolve) => setImmediate(resolve));
+  const out = io.out();
   const kubeconfigOf = (login: string) => new RegExp(`for ${login} \\(\\w+\\): (\\S+)`).exec(out)?.[1] ?? "";
   const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
   const forge = /forge: (\S+)/.exec(out)?.[1] ?? "";
@@ -89,23 +82,19 @@ spec:
  */
 describe.skipIf(KUBECTL_MISSING !== undefined)("porchlight serve: Porch's API for kubectl", () => {
   it("prints export KUBECONFIG=…, and kubectl get packagerevisions -n acme lists the seeded revisions (and packagevariants its variants)", async () => {
-    let out = "";
-    const running = serveCommand([], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: process.cwd(),
+    const io = captureIO({
       env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" },
-      isTTY: false,
     });
-    while (!out.includes("kubectl get packagerevisions"))
+    const running = serveCommand([], io);
+    while (!io.out().includes("kubectl get packagerevisions"))
       await new Promise((resolve) => setImmediate(resolve));
-    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "";
+    const kubeconfig = /export KUBECONFIG=(\S+)/.exec(io.out())?.[1] ?? "";
     expect(kubeconfig).toMatch(/kubeconfig-reviewer\.yaml$/);
     // the users table is still read by a line's first word: each user's line is that table's alone
-    const reviewer = out.split("\n").filter((l) => l.trim().split(/\s+/)[0] === "reviewer");
+    const reviewer = io
+      .out()
+      .split("\n")
+      .filter((l) => l.trim().split(/\s+/)[0] === "reviewer");
     expect(reviewer).toHaveLength(1);
     expect(reviewer[0]).toMatch(/^ {2}reviewer\twrite\tghp_\w+$/);
     const home = mkdtempSync(join(tmpdir(), "kube-home-"));

@@ -4,28 +4,24 @@ import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
 import { PORCHLIGHT_FOLDER } from "../../src/cli/serve-forge.js";
+import { captureIO } from "../util/cli-io.js";
 
 describe("porchlight serve without credentials", () => {
   it("runs the app against a seeded embedded forge, says what to do next, and stops on SIGTERM", async () => {
-    let out = "";
-    const running = serveCommand([], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: process.cwd(),
+    const io = captureIO({
       env: { PORT: "0", LOG_LEVEL: "silent" },
-      isTTY: false,
     });
-    while (!out.includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
-    const appUrl = /app: {3}(\S+)/.exec(out)?.[1];
+    const running = serveCommand([], io);
+    while (!io.out().includes("Try it:")) await new Promise((resolve) => setImmediate(resolve));
+    const appUrl = /app: {3}(\S+)/.exec(io.out())?.[1];
     expect((await fetch(`${appUrl}/healthz`)).status).toBe(200);
-    expect(out).toContain("git clone http://");
+    expect(io.out()).toContain("git clone http://");
     // The steps it prints are the README's, with this forge's port and these users' tokens.
-    const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] as string;
-    const steps = out
-      .slice(out.indexOf("Try it"), out.indexOf("Users ("))
+    const pat = (login: string) =>
+      new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(io.out())?.[1] as string;
+    const steps = io
+      .out()
+      .slice(io.out().indexOf("Try it"), io.out().indexOf("Users ("))
       .split("\n")
       .slice(1)
       .filter((l) => l.trim() !== "")
@@ -44,7 +40,7 @@ describe("porchlight serve without credentials", () => {
     for (const step of steps) expect(readme).toContain(step);
     process.emit("SIGTERM");
     expect(await running).toBe(0);
-    expect(out).toContain("shutting down");
+    expect(io.out()).toContain("shutting down");
   });
 });
 

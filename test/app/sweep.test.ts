@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
 import { serveCommand } from "../../src/cli/serve.js";
 import { WEB_KPTFILE, webSettings } from "../e2e/harness.js";
+import { captureIO } from "../util/cli-io.js";
 
 /**
  * A forge where a draft branch was pushed while no app listened (the webhook went nowhere): only a
@@ -46,14 +47,7 @@ describe("the sweep of a long-running app", () => {
     const world = await worldWithMissedPush();
     forge = world.forge;
     const host = new URL(forge.url).host;
-    let out = "";
-    const running = serveCommand([], {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: process.cwd(),
+    const io = captureIO({
       env: {
         APP_ID: String(world.creds.appId),
         PRIVATE_KEY: world.creds.privateKeyPem,
@@ -65,13 +59,13 @@ describe("the sweep of a long-running app", () => {
         PORCHLIGHT_WRITE_INTERVAL_MS: "0",
         LOG_LEVEL: "silent",
       },
-      isTTY: false,
     });
+    const running = serveCommand([], io);
     try {
       // The default interval is 15 minutes: only a start-up sweep renders it within the wait.
       const check = await forge.waitFor(() => renderCheck(forge!, world.sha), "porchlight/render", 20_000);
       expect(check.status).toBe("completed");
-      expect(out).toContain("porchlight: listening on");
+      expect(io.out()).toContain("porchlight: listening on");
     } finally {
       process.emit("SIGTERM");
       expect(await running).toBe(0);

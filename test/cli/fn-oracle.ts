@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createFnCommand } from "../../src/cli/fn.js";
-import { type CliIO, UsageError } from "../../src/cli/io.js";
+import { UsageError } from "../../src/cli/io.js";
 import { normalizeDurations, readFiles, testRegistry } from "../render/harness.js";
+import { captureIO } from "../util/cli-io.js";
 
 /** What one `fn` command did: exit code, output (the work directory written as <base>), the files after. */
 export interface FnRun {
@@ -16,26 +17,13 @@ export interface FnRun {
 
 /** `porchlight fn ARGS` in-process, as bin/porchlight runs it (usage errors printed, their exit code). */
 async function porchlightFn(args: string[], cwd: string, stdin = ""): Promise<Omit<FnRun, "files">> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => stdin,
-    cwd,
-    env: {},
-    isTTY: false,
-  };
+  const io = captureIO({ readStdin: async () => stdin, cwd });
   try {
     const code = await createFnCommand(testRegistry)(args, io);
-    return { code, stdout, stderr };
+    return { code, stdout: io.out(), stderr: io.err() };
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    return { code: e.exitCode, stdout, stderr: `${stderr}${e.message}\n` };
+    return { code: e.exitCode, stdout: io.out(), stderr: `${io.err()}${e.message}\n` };
   }
 }
 

@@ -7,23 +7,10 @@ import { startForge } from "@porchlight/forge";
 import { afterEach, describe, expect, it } from "vitest";
 import { appJwt, git, quiet } from "../../packages/forge/test/helpers.js";
 import { forgeCommand } from "../../src/cli/forge.js";
-import type { CliIO } from "../../src/cli/io.js";
 import { FROM_SOURCE } from "../e2e/serve-child.js";
+import { captureIO } from "../util/cli-io.js";
 
-function io(): CliIO & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    out,
-    err,
-    stdout: (t) => out.push(t),
-    stderr: (t) => err.push(t),
-    readStdin: async () => "",
-    cwd: process.cwd(),
-    env: {},
-    isTTY: false,
-  };
-}
+const io = () => captureIO();
 
 /** The app's installation, as a client with an installation token, from the app id and key the seed printed. */
 async function installationClient(apiUrl: string, printed: string): Promise<Octokit> {
@@ -54,7 +41,7 @@ describe("forge seed and CLI", () => {
     const data = tmp();
     const cli = io();
     expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
-    const printed = cli.out.join("");
+    const printed = cli.out();
     const readerPat = /user reader \(read\) PAT: (\S+)/.exec(printed)?.[1] ?? "";
     expect(printed).toMatch(/WEBHOOK_SECRET=\w+/);
 
@@ -117,7 +104,7 @@ describe("forge seed and CLI", () => {
     const data = tmp();
     const cli = io();
     expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
-    const printed = cli.out.join("");
+    const printed = cli.out();
     const adminPat = /site administrator admin \(creates organizations and repositories\) PAT: (\S+)/.exec(
       printed,
     )?.[1];
@@ -205,7 +192,7 @@ describe("forge seed and CLI", () => {
     // seed prints, and remembers, where the forge of this folder serves
     const cli = io();
     expect(await forgeCommand(["seed", "--data", data], cli)).toBe(0);
-    expect(cli.out.join("")).toContain(`GHE_HOST=${new URL(first.url).host}`);
+    expect(cli.out()).toContain(`GHE_HOST=${new URL(first.url).host}`);
   });
 
   it("explains a missing --data and an unknown subcommand", async () => {

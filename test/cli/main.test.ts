@@ -1,27 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
+import { captureIO } from "../util/cli-io.js";
 
-function captured(): { io: CliIO; out: () => string; err: () => string } {
-  let out = "";
-  let err = "";
-  return {
-    io: {
-      stdout: (t) => {
-        out += t;
-      },
-      stderr: (t) => {
-        err += t;
-      },
-      readStdin: async () => "",
-      cwd: process.cwd(),
-      env: {},
-      isTTY: false,
-    },
-    out: () => out,
-    err: () => err,
-  };
+function captured() {
+  const io = captureIO();
+  return { io, out: io.out, err: io.err };
 }
 
 describe("porchlight", () => {

@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
 import { readTree, treeFromText, treeToText, writeTree } from "../../src/kpt/tree.js";
+import { captureIO } from "../util/cli-io.js";
 
 /** Temp git repositories and an in-process CLI for the `porchlight pkg` tests. */
 
@@ -31,22 +31,9 @@ export function porchlight(cwd: string, ...argv: string[]): Promise<Run> {
 
 /** The CLI with an environment of the test's choosing (credentials, DOCKER_CONFIG). */
 export async function porchlightWith(cwd: string, env: NodeJS.ProcessEnv, ...argv: string[]): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => "",
-    cwd,
-    env,
-    isTTY: false,
-  };
+  const io = captureIO({ cwd, env });
   const code = await main(argv, io);
-  return { code, stdout, stderr };
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 export async function files(dir: string): Promise<Record<string, string>> {

@@ -4,8 +4,8 @@ import { type Forge, type SeedResult, seed, startForge } from "@porchlight/forge
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppServer, startAppServer } from "../../src/app/server.js";
-import type { CliIO } from "../../src/cli/io.js";
 import { main } from "../../src/cli/main.js";
+import { captureIO } from "../util/cli-io.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
 
 const squash = (s: string) => s.trim().split(/\s+/).join(" ");
@@ -80,20 +80,10 @@ describe("docs/fanout.md's story, typed as written against the seeded forge", ()
       }
       const cli = /^(?:(GH_TOKEN)=(\S+) )?npx porchlight (.*)$/.exec(line);
       if (cli) {
-        let stderr = "";
-        const io: CliIO = {
-          stdout: (t) => {
-            stdout += t;
-          },
-          stderr: (t) => {
-            stderr += t;
-          },
-          readStdin: async () => "",
-          cwd: process.cwd(),
-          env: { ...env, ...(cli[1] ? { GH_TOKEN: cli[2]! } : {}) },
-          isTTY: false,
-        };
+        const io = captureIO({ env: { ...env, ...(cli[1] ? { GH_TOKEN: cli[2]! } : {}) } });
         const code = await main(cli[3]!.split(/\s+/), io);
+        stdout = io.out();
+        const stderr = io.err();
         expect({ line: step.line, code, stderr: stderr.includes("failed") ? stderr : "" }).toEqual({
           line: step.line,
           code: 0,

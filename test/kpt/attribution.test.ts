@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createFnCommand } from "../../src/cli/fn.js";
-import type { CliIO } from "../../src/cli/io.js";
 import { defaultRegistry } from "../../src/fn/registry.js";
 import { attribute, recordAction } from "../../src/kpt/attribution.js";
 import { formatDocuments } from "../../src/kpt/format.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+import { captureIO } from "../util/cli-io.js";
 
 /** Config Connector resources in the shapes kpt's attribution treats differently. */
 const INPUT = `apiVersion: storage.cnrm.cloud.google.com/v1beta1
@@ -128,15 +128,7 @@ describe("attribution on render", () => {
     dirs.push(dir);
     writeFileSync(join(dir, "Kptfile"), "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: kcc\n");
     writeFileSync(join(dir, "resources.yaml"), input);
-    const io: CliIO = {
-      stdout: () => {},
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: dir,
-      env,
-      isTTY: false,
-    };
-    expect(await createFnCommand(defaultRegistry)(["render", dir], io)).toBe(0);
+    expect(await createFnCommand(defaultRegistry)(["render", dir], captureIO({ cwd: dir, env }))).toBe(0);
     return readFileSync(join(dir, "resources.yaml"), "utf8");
   }
 

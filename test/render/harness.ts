@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Document } from "yaml";
 import { createFnCommand } from "../../src/cli/fn.js";
-import type { CliIO } from "../../src/cli/io.js";
 import { defaultRegistry, type FunctionRegistry } from "../../src/fn/registry.js";
 import { type BuiltinFunction, FunctionError } from "../../src/fn/types.js";
 import { getString } from "../../src/kpt/resource.js";
+import { captureIO } from "../util/cli-io.js";
 
 export interface CliRun {
   code: number;
@@ -21,22 +21,9 @@ export async function runFn(
   registry: () => FunctionRegistry = testRegistry,
   stdin = "",
 ): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
-  const io: CliIO = {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    readStdin: async () => stdin,
-    cwd,
-    env: {},
-    isTTY: false,
-  };
+  const io = captureIO({ readStdin: async () => stdin, cwd });
   const code = await createFnCommand(registry)(args, io);
-  return { code, stdout, stderr };
+  return { code, stdout: io.out(), stderr: io.err() };
 }
 
 /** kpt prints durations; tests compare everything else. */

@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { TEST_KEY } from "../../../packages/forge/test/helpers.js";
-import type { CliIO } from "../../../src/cli/io.js";
 import { main } from "../../../src/cli/main.js";
+import { captureIO } from "../../util/cli-io.js";
 
 interface Run {
   code: number;
@@ -60,22 +60,14 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
     tmp,
     rpkg: (token, args, opts = {}) => world.cli(token, ["rpkg", ...args], opts),
     async cli(token, argv, opts = {}) {
-      let stdout = "";
-      let stderr = "";
-      const io: CliIO = {
-        stdout: (t) => {
-          stdout += t;
-        },
-        stderr: (t) => {
-          stderr += t;
-        },
+      const io = captureIO({
         readStdin: async () => opts.stdin ?? "",
         cwd: opts.cwd ?? tmp,
         env: { GH_TOKEN: token, PATH: process.env.PATH ?? "" },
         isTTY: opts.tty ?? false,
-      };
+      });
       const code = await main([...argv, `--api-url=${forge.apiUrl}`], io);
-      return { code, stdout, stderr };
+      return { code, stdout: io.out(), stderr: io.err() };
     },
     octokit: (token) => new Octokit({ baseUrl: forge.apiUrl, auth: token, log: quiet }),
     async publish(repository, name) {
