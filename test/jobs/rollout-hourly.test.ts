@@ -3,25 +3,15 @@ import type { Rollout } from "../../src/config/rollout-schema.js";
 import type { FanoutState } from "../../src/jobs/fanout/read-state.js";
 import { gateByRollout } from "../../src/jobs/fanout/rollout.js";
 import type { RepoSnapshot } from "../../src/jobs/fanout/snapshot.js";
-import type { FanoutAction, PackageVariant } from "../../src/variants/index.js";
+import type { FanoutAction } from "../../src/variants/index.js";
+import { envVariant } from "../util/krm.js";
 import { FakeRepo } from "./fake-repo.js";
 
 const NOW = new Date();
 const ago = (minutes: number) => new Date(NOW.getTime() - minutes * 60_000).toISOString();
 const ROLLOUT: Rollout = { prHourlyLimit: 1, steps: [{ name: "all", labels: { env: "dev" } }] };
 
-const variant = (name: string): PackageVariant => ({
-  apiVersion: "config.porch.kpt.dev/v1alpha1",
-  kind: "PackageVariant",
-  metadata: { name, labels: { env: "dev" } },
-  spec: {
-    upstream: { repo: "blueprints", package: "basens", channel: "stable" },
-    downstream: { repo: name, package: "basens" },
-    adoptionPolicy: "adoptNone",
-    deletionPolicy: "delete",
-    paused: false,
-  },
-});
+const variant = (name: string) => envVariant(name, "dev");
 
 /**
  * dev-1 is up to date (its update merged just now, in the last commit of its default branch); dev-2 needs

@@ -1,3 +1,4 @@
+import type { PackageVariant } from "../../src/variants/schema.js";
 import { codeBlock } from "./codeblock.js";
 /**
  * The package files the tests build again and again — a Kptfile, a ConfigMap, a PackageVariant, a set
@@ -135,3 +136,20 @@ export function variantSpec(strings: TemplateStringsArray, ...values: unknown[])
     .join("\n");
   return `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata: {name: a}\nspec:\n${spec}`;
 }
+
+/**
+ * A PackageVariant as parsed (Porch's defaults filled in): `name` follows basens on channel stable into
+ * the repository `name`, labelled `env`.
+ */
+export const envVariant = (name: string, env: string): PackageVariant => ({
+  apiVersion: "config.porch.kpt.dev/v1alpha1",
+  kind: "PackageVariant",
+  metadata: { name, labels: { env } },
+  spec: {
+    upstream: { repo: "blueprints", package: "basens", channel: "stable" },
+    downstream: { repo: name, package: "basens" },
+    adoptionPolicy: "adoptNone",
+    deletionPolicy: "delete",
+    paused: false,
+  },
+});

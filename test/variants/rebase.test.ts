@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Rollout } from "../../src/config/rollout-schema.js";
-import { type PackageVariant, planRebase, type RebaseFacts, rebaseWhenOf } from "../../src/variants/index.js";
+import { planRebase, type RebaseFacts, rebaseWhenOf } from "../../src/variants/index.js";
+import { envVariant } from "../util/krm.js";
 
-const variant = (name: string, env: string): PackageVariant => ({
-  apiVersion: "config.porch.kpt.dev/v1alpha1",
-  kind: "PackageVariant",
-  metadata: { name, labels: { env } },
-  spec: {
-    upstream: { repo: "blueprints", package: "basens", channel: "stable" },
-    downstream: { repo: name, package: "basens" },
-    adoptionPolicy: "adoptNone",
-    deletionPolicy: "delete",
-    paused: false,
-  },
-});
+const variant = envVariant;
 
 const facts = (over: Partial<RebaseFacts>): RebaseFacts => ({
   behind: true,

@@ -2,24 +2,13 @@ import { describe, expect, it } from "vitest";
 import type { Rollout } from "../../src/config/rollout-schema.js";
 import {
   type FanoutAction,
-  type PackageVariant,
   planRollout,
   type RolloutFacts,
   type RolloutInput,
 } from "../../src/variants/index.js";
+import { envVariant } from "../util/krm.js";
 
-const variant = (name: string, env: string): PackageVariant => ({
-  apiVersion: "config.porch.kpt.dev/v1alpha1",
-  kind: "PackageVariant",
-  metadata: { name, labels: { env } },
-  spec: {
-    upstream: { repo: "blueprints", package: "basens", channel: "stable" },
-    downstream: { repo: name, package: "basens" },
-    adoptionPolicy: "adoptNone",
-    deletionPolicy: "delete",
-    paused: false,
-  },
-});
+const variant = envVariant;
 const VARIANTS = ["dev-1", "dev-2", "stg-1", "stg-2", "prod-1", "prod-2", "prod-3"].map((n) =>
   variant(n, n.split("-")[0] as string),
 );
