@@ -35,7 +35,9 @@ function tuneForShortRun() {
  */
 function loadBundle(bundle, cacheFile) {
   const file = resolve(bundle);
-  const source = readFileSync(file, "utf8");
+  // The build writes the bundles in ASCII (scripts/bundle-cli.mjs): read as latin1 they are the same
+  // text, made without UTF-8's decoding (half the read's CPU for rpkg's 3 MB).
+  const source = readFileSync(file, "latin1");
   let cachedData;
   try {
     cachedData = cacheFile ? readFileSync(cacheFile) : undefined;

@@ -103,7 +103,8 @@ function groupsOnly(bundle, keep) {
  * that imports one of them gets it when it first reads a name from it (esbuild's output reads
  * `(0, import_x.name)` where the name is used), not when the module is evaluated. child_process and
  * crypto each cost some 4 ms of CPU to load, fs/promises some 4 ms with readline and the file watchers
- * it brings (a render that writes files in place uses none of them); https, with TLS, only a request to
+ * it brings (a render that writes files in place uses none of them); worker_threads only a command that
+ * starts a thread (the watchdog of fn's render bound, which rpkg and repo never arm); https, with TLS, only a request to
  * an https URL needs (the embedded forge speaks http). `ioredis` is the one package the
  * command line's bundle leaves out that a module of it imports where it is evaluated (the GitHub
  * client, for the app's clustered pacing): 30 ms of loading that no command of `rpkg` or `repo` uses.
@@ -115,6 +116,7 @@ const LAZY = new Set([
   "node:https",
   "node:os",
   "node:perf_hooks",
+  "node:worker_threads",
   "node:zlib",
   "ioredis",
 ]);
