@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { LRUCache } from "lru-cache";
 import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -46,6 +45,9 @@ const MAINTENANCE_EVERY = 20;
  * history again: every push to a 1,000-file draft was a pack of 2,000 objects.
  */
 const TIPS = "refs/porchlight/tips";
+/** How many trees a GitRepo keeps listed (`entries`). */
+const LISTED_KEPT = 8;
+
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
@@ -63,8 +65,12 @@ export class GitRepo {
   private ready: Promise<void> | undefined;
   /** Commits this clone is known to hold (fetched or written by this instance): not asked of git again. */
   private readonly commits = new Set<string>();
-  /** The last trees listed (`sha` and directory): a job lists a package's files, then reads them. */
-  private readonly listed = new LRUCache<string, Promise<TreeEntry[]>>({ max: 8 });
+  /**
+   * The last trees listed (`sha` and directory, the newest last): a job lists a package's files, then
+   * reads them. A Map kept to LISTED_KEPT, not lru-cache, whose Node build loads perf_hooks and
+   * diagnostics_channel when first imported — a tenth of `rpkg get`'s start, for eight entries.
+   */
+  private readonly listed = new Map<string, Promise<TreeEntry[]>>();
   /**
    * The clone was made empty by this instance and nothing has been put in it since (a command line's
    * clone, made for one command): it holds no commit, so none is asked of git.
@@ -273,11 +279,19 @@ export class GitRepo {
   private entries(sha: string, dir: string): Promise<TreeEntry[]> {
     const key = `${sha}\0${dir}`;
     let listed = this.listed.get(key);
+    // the newest last: taken out and put back, so the oldest is the first to go
+    this.listed.delete(key);
     if (!listed) {
       listed = this.lsTree(sha, dir);
-      // A commit's tree never changes; a few are kept (a job reads a head, its base, a tag).
-      this.listed.set(key, listed);
-      listed.catch(() => this.listed.delete(key));
+      listed.catch(() => {
+        if (this.listed.get(key) === listed) this.listed.delete(key);
+      });
+    }
+    // A commit's tree never changes; a few are kept (a job reads a head, its base, a tag).
+    this.listed.set(key, listed);
+    for (const oldest of this.listed.keys()) {
+      if (this.listed.size <= LISTED_KEPT) break;
+      this.listed.delete(oldest);
     }
     return listed;
   }
