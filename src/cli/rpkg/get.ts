@@ -1,5 +1,4 @@
 import { stringify } from "yaml";
-import { KPTFILE_NAME } from "../../kpt/kptfile.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
 import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
@@ -15,7 +14,6 @@ import {
   parseLabelSelector,
   SelectorError,
 } from "../selectors.js";
-import { namespaceRevisionMetadata } from "./annotate.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import { describeFailure, FlagRefusal, failureAdvice, RevisionNotFound, RpkgError } from "./errors.js";
 import {
@@ -34,13 +32,7 @@ import {
   packageRevisionObject,
 } from "./objects.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
-import {
-  type RevisionUpstream,
-  readHistories,
-  readPackageMetadata,
-  readUpstreams,
-  upstreamColumns,
-} from "./upstream-lock.js";
+import type { RevisionUpstream } from "./upstream-lock.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -149,7 +141,7 @@ export const getVerb: Verb = {
         const [only] = repos;
         if (!failed && only && repos.length === 1)
           env.io.stderr(`No package revisions found in ${only.full}.\n`);
-      } else printTable(args, env, listing, form.kind === "wide");
+      } else await printTable(args, env, listing, form.kind === "wide");
     } else printObjects(args, env, listing, form);
     return failed ? 1 : 0;
   },
@@ -244,7 +236,11 @@ async function loadRepositories(
     const named = args.values.get("repository") ?? "the repository";
     const bound = env.timeoutSet ? env.timeoutMs : undefined;
     return [
-      await read(`repository ${named}`, (signal) => openVerbRepository("get", args, env, signal), bound),
+      await read(
+        `repository ${named}`,
+        (signal) => openVerbRepository("get", args, env, signal, true),
+        bound,
+      ),
     ];
   }
   for (const [name, reason] of env.elsewhere ?? [])
@@ -252,7 +248,7 @@ async function loadRepositories(
       env.io.stderr(`Warning: repository "${name}" is not listed: ${reason}\n`);
   const names = [...env.registrations.keys()].filter((n) => repositorySelected(fields, n));
   const settled = await Promise.allSettled(
-    names.map((n) => read(`repository "${n}"`, (signal) => openRepository(env, n, "get", signal))),
+    names.map((n) => read(`repository "${n}"`, (signal) => openRepository(env, n, "get", signal, true))),
   );
   return settled.flatMap((outcome, i) => {
     if (outcome.status === "fulfilled") return [outcome.value];
@@ -319,7 +315,9 @@ function selectRevisions(
 /**
  * Where each downstream revision comes from (one Kptfile read per revision), how each began
  * (spec.tasks), and each revision's own labels and annotations (one read of each namespace's
- * .porchlight): read only for the output forms that show them.
+ * .porchlight): read only for the output forms that show them. What reads them (Kptfiles and their
+ * merge, the namespace's registry) is loaded only then: porchctl's table, the listing a person types
+ * most, starts without it.
  */
 export async function readDetails(
   needs: Needs,
@@ -333,18 +331,22 @@ export async function readDetails(
   const published = new Map<PackageRevision, PublishInfo>();
   const metadata = new Map<PackageRevision, RevisionMetadata>();
   const packageMetadata = new Map<PackageRevision, PackageMetadata>();
-  for (const repo of repos) {
-    const mine = revisions.filter((r) => repoFor(r) === repo);
-    if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-    if (needs.tasks) {
-      const read = await readHistories(repo, mine);
-      for (const [r, t] of read.tasks) tasks.set(r, t);
-      for (const [r, p] of read.published) published.set(r, p);
+  if (needs.upstreams || needs.tasks || needs.packageMetadata) {
+    const { readHistories, readPackageMetadata, readUpstreams } = await import("./upstream-lock.js");
+    for (const repo of repos) {
+      const mine = revisions.filter((r) => repoFor(r) === repo);
+      if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
+      if (needs.tasks) {
+        const read = await readHistories(repo, mine);
+        for (const [r, t] of read.tasks) tasks.set(r, t);
+        for (const [r, p] of read.published) published.set(r, p);
+      }
+      if (needs.packageMetadata)
+        for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
     }
-    if (needs.packageMetadata)
-      for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
   }
   if (needs.metadata) {
+    const { namespaceRevisionMetadata } = await import("./annotate.js");
     const namespaces = [...new Set(repos.map((r) => r.namespace))];
     const byNamespace = new Map(
       await Promise.all(
@@ -398,8 +400,9 @@ const KIND = "packagerevision.porch.kpt.dev";
  * each revision with its kind, `-L KEY` adds a column per label (headed by the key's last part, upper
  * case), `--show-labels` a LABELS column (`k=v,…` by key, `<none>`).
  */
-function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): void {
+async function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): Promise<void> {
   const { revisions, repoFor, upstreams, metadata } = listing;
+  const upstreamColumns = wide ? (await import("./upstream-lock.js")).upstreamColumns : undefined;
   const labelColumns = (args.lists.get("label-columns") ?? []).flatMap((l) =>
     l
       .split(",")
@@ -434,7 +437,7 @@ function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: bool
       String(r.latest),
       r.lifecycle,
       repo.name,
-      ...(wide ? upstreamColumns(repo, upstreams.get(r)) : []),
+      ...(upstreamColumns ? upstreamColumns(repo, upstreams.get(r)) : []),
       ...labelColumns.map((k) => labels[k] ?? ""),
       ...(showLabels ? [formatted || "<none>"] : []),
     ];
@@ -511,6 +514,7 @@ async function showKptfile(args: ParsedArgs, env: RpkgEnv): Promise<number> {
   const name = args.positional[0] as string;
   const repo = await openVerbRepository("get", args, env);
   const rev = findRevision(repo, await repo.load(), name);
+  const { KPTFILE_NAME } = await import("../../kpt/kptfile.js");
   const text = await repo.conn.port.getFile(`${repo.packageDir(rev.package)}/${KPTFILE_NAME}`, rev.sha);
   if (text === undefined) throw new RpkgError(`package revision "${name}" does not contain a root Kptfile`);
   env.io.stdout(text);
