@@ -3,15 +3,15 @@ import { z } from "zod";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import type { CommitAuthor } from "../github/port.js";
+import { REGISTRY_REPO } from "./repo-address.js";
 
 /**
  * Porch's Repository objects (`porchctl repo register`), kept in git: a Porch namespace is a GitHub
  * owner, and its registrations are files `repositories/<name>.yaml` on the default branch of that
- * owner's `.porchlight` repository, each the very Repository object (config.porch.kpt.dev/v1alpha1)
- * Porch keeps in Kubernetes — `kubectl apply -f` takes it as it is. No credential is ever written
- * there: porchlight reaches the registered repository with the caller's token.
+ * owner's `.porchlight` repository (REGISTRY_REPO), each the very Repository object
+ * (config.porch.kpt.dev/v1alpha1) Porch keeps in Kubernetes — `kubectl apply -f` takes it as it is. No
+ * credential is ever written there: porchlight reaches the registered repository with the caller's token.
  */
-export const REGISTRY_REPO = ".porchlight";
 const REGISTRY_DIR = "repositories";
 const REPOSITORY_API_VERSION = "config.porch.kpt.dev/v1alpha1";
 
