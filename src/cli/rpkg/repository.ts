@@ -135,11 +135,19 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
   };
 }
 
+/**
+ * The repository `full` names (a registered name, or OWNER/REPO), connected and with its configuration
+ * read. `readAhead`, for a verb whose first step is `load()`: the refs and the open pull requests that
+ * load reads first are asked for while the configuration is read (they depend on the repository alone,
+ * the configuration only names the base branch), so that a listing waits for one round of requests
+ * fewer; a later load reads afresh.
+ */
 export async function openRepository(
   env: RpkgEnv,
   full: string | undefined,
   verb: string,
   signal?: AbortSignal,
+  readAhead = false,
 ): Promise<Repository> {
   const id = parseRepositoryArg(registered(env, full)?.full ?? full, verb);
   const conn = await connectRepo({
@@ -150,6 +158,10 @@ export async function openRepository(
     signal,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
+  const refsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+  let ahead = readAhead ? refsAndPulls() : undefined;
+  // a failure is load's to report; a configuration that fails first is reported instead, as before
+  ahead?.catch(() => {});
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
@@ -176,7 +188,9 @@ export async function openRepository(
     directory,
     packageDir: (pkg) => (directory ? `${directory}/${pkg}` : pkg),
     async load() {
-      const [refs, pulls] = await Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
+      const read = ahead ?? refsAndPulls();
+      ahead = undefined;
+      const [refs, pulls] = await read;
       // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
       const onBase = async () => {

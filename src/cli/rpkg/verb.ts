@@ -50,14 +50,18 @@ async function forEachName(
   return messages.length === 0 ? 0 : 1;
 }
 
-/** The repository a verb names (`--repository`, else GITHUB_REPOSITORY), opened with its config. */
+/**
+ * The repository a verb names (`--repository`, else GITHUB_REPOSITORY), opened with its config;
+ * `readAhead` when the verb's next step is `repo.load()` (openRepository).
+ */
 export function openVerbRepository(
   verb: string,
   args: ParsedArgs,
   env: RpkgEnv,
   signal?: AbortSignal,
+  readAhead = false,
 ): Promise<Repository> {
-  return openRepository(env, args.values.get("repository"), verb, signal);
+  return openRepository(env, args.values.get("repository"), verb, signal, readAhead);
 }
 
 /**
@@ -70,7 +74,7 @@ export async function openRevision(
   env: RpkgEnv,
   name: string,
 ): Promise<{ repo: Repository; state: RepoState; rev: PackageRevision }> {
-  const repo = await openVerbRepository(verb, args, env);
+  const repo = await openVerbRepository(verb, args, env, undefined, true);
   const state = await repo.load();
   return { repo, state, rev: findRevision(repo, state, name) };
 }
@@ -89,7 +93,7 @@ export async function forEachRevision(
 ): Promise<number> {
   if (args.positional.length === 0)
     throw new UsageError(`rpkg ${verb} needs PACKAGE_REV_NAME...\n\n${usage}`);
-  const repo = await openVerbRepository(verb, args, env);
+  const repo = await openVerbRepository(verb, args, env, undefined, true);
   return forEachName(args.positional, env, repo.full, async (name) => {
     const state = await repo.load();
     return act(repo, findRevision(repo, state, name), state, name);
