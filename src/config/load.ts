@@ -1,5 +1,4 @@
-import { CONFIG_PATH, extendsTarget, parseRepoConfig } from "./parse.js";
-import type { ConfigProblem } from "./problem.js";
+import { CONFIG_PATH, type ConfigProblem } from "./problem.js";
 import { type RepoConfig, resolveConfig } from "./resolve.js";
 import type { RepoConfigFile } from "./schema.js";
 
@@ -63,6 +62,8 @@ export async function loadRepoConfig(
     if ("error" in got) return unreadable(file, cannot(got.error));
     if (got.text === undefined) return { ok: true, config: resolveConfig(undefined, undefined) };
   }
+  // the parser and its schema, loaded only for a file there is (most repositories have none)
+  const { extendsTarget, parseRepoConfig } = await import("./parse.js");
   const files: RepoConfigFile[] = [];
   const seen: FileId[] = [];
   for (let text: string | undefined = got.text; ; ) {

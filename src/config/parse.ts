@@ -4,10 +4,10 @@ import { formatFieldPath, locate, pointAt, type Span, spanOf, spanOfOffsets } fr
 import { describeValue, issueMessage } from "./issue-message.js";
 import { knownFields } from "./known-fields.js";
 import { nearestName } from "./nearest-name.js";
-import type { ConfigProblem } from "./problem.js";
+import { CONFIG_PATH, type ConfigProblem } from "./problem.js";
 import { type RepoConfigFile, RepoConfigFileSchema } from "./schema.js";
 
-export const CONFIG_PATH = ".github/porchlight.yml";
+export { CONFIG_PATH };
 
 /** What `_extends` may name, as probot reads it: `repo`, `owner/repo`, optionally `:path.yml`. */
 const EXTENDS = /^(?:([a-z\d](?:[a-z\d]|-(?=[a-z\d])){0,38})\/)?([-_.\w]+)(?::([-_./\w]+\.ya?ml))?$/i;

@@ -1,3 +1,9 @@
+/**
+ * The repository's configuration file. Here, with the problems it is named in, rather than in parse.ts:
+ * what only looks for the file (load.ts, before it knows whether there is one) loads no schema.
+ */
+export const CONFIG_PATH = ".github/porchlight.yml";
+
 /** One thing wrong with a configuration file, located for a check run annotation. */
 export interface ConfigProblem {
   /** The file's path in the repository, e.g. `.github/porchlight.yml`. */

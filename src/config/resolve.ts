@@ -1,7 +1,12 @@
 import type { RepoLimits } from "./limits.js";
 import type { Rollout } from "./rollout-schema.js";
 import type { Guardrail, MergeMethod, RepoConfigFile, Runtime, VersioningScheme } from "./schema.js";
-import { DEFAULT_CHANNEL_NAMES } from "./schema.js";
+
+/**
+ * The channels a repository has when it names none. Here, not in schema.ts: a repository without a
+ * configuration file resolves its configuration without loading the schema.
+ */
+export const DEFAULT_CHANNEL_NAMES: readonly string[] = ["stable", "beta"];
 
 /** The configuration a repository runs with: every field set, after the defaults step. */
 export interface RepoConfig {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { MERGE_METHODS, type MergeMethod } from "../api/merge-method.js";
 import { refNameProblem } from "../lifecycle/git-ref.js";
+import { DEFAULT_CHANNEL_NAMES } from "./resolve.js";
 import { RolloutSchema } from "./rollout-schema.js";
 
 /**
@@ -19,9 +20,6 @@ export type { MergeMethod };
 
 const VERSIONING_SCHEMES = ["integer"] as const;
 export type VersioningScheme = (typeof VERSIONING_SCHEMES)[number];
-
-/** The channels a repository has when it names none (resolve.ts takes them from here). */
-export const DEFAULT_CHANNEL_NAMES: readonly string[] = ["stable", "beta"];
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
