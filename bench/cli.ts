@@ -38,7 +38,7 @@ async function porchlight(
   w: RpkgWorld,
   token: string,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  opts: { cwd?: string; env?: Record<string, string | undefined>; node?: boolean } = {},
 ): Promise<Timed> {
   const cpuFile = join(w.tmp, "cpu");
   rmSync(cpuFile, { force: true });
@@ -50,7 +50,9 @@ async function porchlight(
     ...opts.env,
   };
   const start = performance.now();
-  const child = spawn(process.execPath, ["-r", join(import.meta.dirname, "cli-cpu.cjs"), BIN, ...args], {
+  // `node: true`: Node alone (`node -e 0`), what no command can start faster than
+  const script = opts.node ? ["-e", "0"] : [BIN, ...args];
+  const child = spawn(process.execPath, ["-r", join(import.meta.dirname, "cli-cpu.cjs"), ...script], {
     cwd: opts.cwd ?? w.tmp,
     env,
   });
@@ -96,7 +98,9 @@ async function oneRound(w: RpkgWorld, i: number, samples: Map<string, Samples>):
     return t;
   };
   const bare = { env: { NODE_EXTRA_CA_CERTS: undefined } };
+  await measure("node -e 0 (Node alone, for reference)", w.alice, [], { node: true });
   await measure("rpkg --help", w.alice, ["rpkg", "--help"]);
+  await measure("repo --help", w.alice, ["repo", "--help"]);
   await measure("rpkg --help, no NODE_EXTRA_CA_CERTS", w.alice, ["rpkg", "--help"], bare);
   await measure("rpkg get", w.alice, ["rpkg", "get", REPOSITORY]);
   await measure("rpkg get, no NODE_EXTRA_CA_CERTS", w.alice, ["rpkg", "get", REPOSITORY], bare);
