@@ -1,6 +1,6 @@
+import type { RepoConfig } from "../../config/index.js";
 import { loadRepoConfig } from "../../config/load.js";
 import { formatProblem } from "../../config/problem.js";
-import type { RepoConfig } from "../../config/resolve.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest, RepoPort } from "../../github/port.js";
 import { packageDirs } from "../../jobs/packages.js";
