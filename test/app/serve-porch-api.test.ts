@@ -42,9 +42,12 @@ const git = (cwd: string, args: string[]) =>
 
 /** `porchlight serve` on the embedded forge, started as npm start starts it, until `stop`. */
 async function serveDemo(env: Record<string, string> = {}) {
-  const io = captureIO({ env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env } });
+  const io = captureIO({
+    env: { PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0", ...env },
+  });
   const running = serveCommand([], io);
-  while (!io.out().includes("kubectl get packagerevisions")) await new Promise((resolve) => setImmediate(resolve));
+  while (!io.out().includes("kubectl get packagerevisions"))
+    await new Promise((resolve) => setImmediate(resolve));
   const out = io.out();
   const kubeconfigOf = (login: string) => new RegExp(`for ${login} \\(\\w+\\): (\\S+)`).exec(out)?.[1] ?? "";
   const pat = (login: string) => new RegExp(`^  ${login}\\t\\w+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
