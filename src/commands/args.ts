@@ -1,7 +1,6 @@
 import type { Parsed } from "../lifecycle/result.js";
 import { parsed, rejected } from "../lifecycle/result.js";
 import { parseRevisionTag } from "../lifecycle/revision-tag.js";
-import type { CatalogCommandArgs } from "./catalog-args.js";
 
 /** What `/update` moves the draft to: a published revision, the newest on a channel, or the newest. */
 export type UpdateTarget =
@@ -9,32 +8,40 @@ export type UpdateTarget =
   | { kind: "revision"; revision: number }
   | { kind: "channel"; channel: string };
 
-export type CommandArgs =
-  | { verb: "approve" }
-  | { verb: "reject" }
-  | { verb: "render" }
-  | { verb: "update"; target: UpdateTarget }
-  /** Without a revision: the whole package; with one (`v2`, or its tag `basens/v2`): that revision alone. */
-  | { verb: "propose-delete"; package?: string; revision?: number }
-  /** `channel` absent: the package's default channel in the catalog. */
-  | { verb: "promote"; channel?: string }
-  | { verb: "fanout" }
-  | { verb: "adopt" }
-  | CatalogCommandArgs
-  | { verb: "rollout"; action: "resume" | "hold" }
-  | { verb: "help" };
+/** `/update`'s arguments. */
+export interface UpdateArgs {
+  verb: "update";
+  target: UpdateTarget;
+}
 
-export type Verb = CommandArgs["verb"];
+/** Without a revision: the whole package; with one (`v2`, or its tag `basens/v2`): that revision alone. */
+export interface ProposeDeleteArgs {
+  verb: "propose-delete";
+  package?: string;
+  revision?: number;
+}
+
+/** `channel` absent: the package's default channel in the catalog. */
+export interface PromoteArgs {
+  verb: "promote";
+  channel?: string;
+}
+
+export interface RolloutArgs {
+  verb: "rollout";
+  action: "resume" | "hold";
+}
 
 const REVISION = /^v([1-9][0-9]*)$/;
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
-export function noArgs<V extends Verb>(verb: V): (args: readonly string[]) => Parsed<{ verb: V }> {
+/** The parser of a verb that takes no arguments. */
+export function noArgs<const V extends string>(verb: V): (args: readonly string[]) => Parsed<{ verb: V }> {
   return (args) =>
     args.length === 0 ? parsed({ verb }) : rejected(`/${verb} takes no arguments (got "${args.join(" ")}")`);
 }
 
-export function parseUpdateArgs(args: readonly string[]): Parsed<CommandArgs> {
+export function parseUpdateArgs(args: readonly string[]): Parsed<UpdateArgs> {
   if (args.length === 0) return parsed({ verb: "update", target: { kind: "latest" } });
   if (args.length > 1)
     return rejected(
@@ -49,7 +56,7 @@ export function parseUpdateArgs(args: readonly string[]): Parsed<CommandArgs> {
 }
 
 /** `/propose-delete`: the whole package; `/propose-delete v2` or `basens/v2`: that published revision alone. */
-export function parseProposeDeleteArgs(args: readonly string[]): Parsed<CommandArgs> {
+export function parseProposeDeleteArgs(args: readonly string[]): Parsed<ProposeDeleteArgs> {
   if (args.length === 0) return parsed({ verb: "propose-delete" });
   const usage =
     "like `/propose-delete v2` (a revision of this pull request's package) or `/propose-delete basens/v2` (its tag)";
@@ -64,7 +71,7 @@ export function parseProposeDeleteArgs(args: readonly string[]): Parsed<CommandA
   return rejected(`/propose-delete takes a published revision, ${usage}; "${word}" is neither`);
 }
 
-export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
+export function parsePromoteArgs(args: readonly string[]): Parsed<PromoteArgs> {
   if (args.length === 0) return parsed({ verb: "promote" });
   if (args.length !== 1) return rejected(`/promote takes one channel (got "${args.join(" ")}")`);
   const channel = args[0] as string;
@@ -73,7 +80,7 @@ export function parsePromoteArgs(args: readonly string[]): Parsed<CommandArgs> {
   return parsed({ verb: "promote", channel });
 }
 
-export function parseRolloutArgs(args: readonly string[]): Parsed<CommandArgs> {
+export function parseRolloutArgs(args: readonly string[]): Parsed<RolloutArgs> {
   const [action, ...rest] = args;
   if ((action === "resume" || action === "hold") && rest.length === 0)
     return parsed({ verb: "rollout", action });

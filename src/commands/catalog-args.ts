@@ -18,11 +18,14 @@ export type DeprecateTarget =
   | { kind: "channel"; channel: string }
   | { kind: "package" };
 
-export type CatalogCommandArgs =
-  | ({ verb: "skip" } & RevisionArg)
-  | ({ verb: "remove" } & RevisionArg)
-  | ({ verb: "rollback" } & RevisionArg)
-  | { verb: "deprecate"; target: DeprecateTarget; message?: string };
+/** `/skip`, `/remove`, `/rollback`: the verb and at most one revision. */
+export type RevisionVerbArgs<V extends "skip" | "remove" | "rollback"> = { verb: V } & RevisionArg;
+
+export interface DeprecateArgs {
+  verb: "deprecate";
+  target: DeprecateTarget;
+  message?: string;
+}
 
 const REVISION = /^v([1-9][0-9]*)$/;
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -39,9 +42,9 @@ function parseRevisionArg(verb: string, word: string): Parsed<RevisionArg> {
 }
 
 /** `/skip`, `/remove`, `/rollback`: at most one revision. */
-export function revisionVerb(
-  verb: "skip" | "remove" | "rollback",
-): (args: readonly string[]) => Parsed<CatalogCommandArgs> {
+export function revisionVerb<V extends "skip" | "remove" | "rollback">(
+  verb: V,
+): (args: readonly string[]) => Parsed<RevisionVerbArgs<V>> {
   return (args) => {
     if (args.length > 1)
       return rejected(`/${verb} takes one revision, like \`/${verb} v2\` (got "${args.join(" ")}")`);
@@ -55,9 +58,9 @@ export function revisionVerb(
  * `/deprecate [v2 | basens/v2 | channel beta | package] [message…]`: the target first, then the message
  * users of it are shown (the rest of the line).
  */
-export function parseDeprecateArgs(args: readonly string[]): Parsed<CatalogCommandArgs> {
+export function parseDeprecateArgs(args: readonly string[]): Parsed<DeprecateArgs> {
   const [first, ...rest] = args;
-  const withMessage = (target: DeprecateTarget, words: readonly string[]): Parsed<CatalogCommandArgs> =>
+  const withMessage = (target: DeprecateTarget, words: readonly string[]): Parsed<DeprecateArgs> =>
     parsed({ verb: "deprecate", target, ...(words.length ? { message: words.join(" ") } : {}) });
   if (first === undefined) return withMessage({ kind: "revision" }, []);
   if (first === "channel") {

@@ -1,11 +1,9 @@
-import type { CommandArgs } from "./args.js";
 import { type Actor, authorize } from "./authorize.js";
-import { formatHelp } from "./help.js";
 import type { CommandOutcome } from "./outcome.js";
 import type { ParsedCommand } from "./parse.js";
-import { COMMANDS, type CommandSpec, knownVerbs } from "./registry.js";
+import { type CommandArgs, type CommandSpec, knownVerbs } from "./registry.js";
 
-/** For each command of a comment: run it, or answer at once (help, a refusal, a mistake). */
+/** For each command of a comment: run it, or answer at once (a refusal, a mistake). */
 export type CommandDecision =
   | { kind: "run"; text: string; spec: CommandSpec; args: CommandArgs }
   | { kind: "answer"; text: string; outcome: CommandOutcome };
@@ -13,16 +11,12 @@ export type CommandDecision =
 /**
  * What to do with each command of a comment, in order, before anything touches GitHub: unknown verbs and
  * bad arguments are answered with what was wrong, commands the author may not run with the permission
- * they need, `/help` with the generated table. The rest are for the github layer to carry out.
+ * they need. The rest are for src/jobs/commands to carry out, each by its verb's handler.
  */
-export function decideCommands(
-  commands: readonly ParsedCommand[],
-  actor: Actor,
-  registry: readonly CommandSpec[] = COMMANDS,
-): CommandDecision[] {
+export function decideCommands(commands: readonly ParsedCommand[], actor: Actor): CommandDecision[] {
   return commands.map((c): CommandDecision => {
     if (c.kind === "unknown") {
-      const outcome: CommandOutcome = { kind: "unknown", verb: c.verb, known: knownVerbs(registry) };
+      const outcome: CommandOutcome = { kind: "unknown", verb: c.verb, known: knownVerbs() };
       if (c.suggestion) outcome.suggestion = c.suggestion;
       return { kind: "answer", text: c.text, outcome };
     }
@@ -31,8 +25,6 @@ export function decideCommands(
     const allowed = authorize(actor, `\`/${c.spec.verb}\``, c.spec.permission);
     if (!allowed.ok)
       return { kind: "answer", text: c.text, outcome: { kind: "refused", reason: allowed.reason } };
-    if (c.args.verb === "help")
-      return { kind: "answer", text: c.text, outcome: { kind: "help", text: formatHelp(registry) } };
     return { kind: "run", text: c.text, spec: c.spec, args: c.args };
   });
 }

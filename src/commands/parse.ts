@@ -1,7 +1,6 @@
 import { nearestName } from "../config/nearest-name.js";
-import type { CommandArgs, Verb } from "./args.js";
 import { plainLines } from "./markdown-lines.js";
-import { COMMANDS, type CommandSpec, knownVerbs } from "./registry.js";
+import { COMMANDS, type CommandArgs, type CommandSpec, knownVerbs, type Verb } from "./registry.js";
 
 /** One slash-command line of a comment, read. `line` is 1-based, `text` the line as written. */
 export type ParsedCommand =
@@ -12,7 +11,6 @@ export type ParsedCommand =
 export interface ParseOptions {
   /** The repository's channels: a channel argument outside them is refused, with the nearest one. */
   channels?: readonly string[];
-  registry?: readonly CommandSpec[];
 }
 
 const COMMAND_LINE = /^ {0,3}\/([A-Za-z][A-Za-z0-9-]*)(?=\s|$)(.*)$/;
@@ -23,16 +21,15 @@ const COMMAND_LINE = /^ {0,3}\/([A-Za-z][A-Za-z0-9-]*)(?=\s|$)(.*)$/;
  * a space or the line's end). An unknown word comes back as `unknown` with the nearest known verb.
  */
 export function parseCommands(body: string, options: ParseOptions = {}): ParsedCommand[] {
-  const registry = options.registry ?? COMMANDS;
   const commands: ParsedCommand[] = [];
   for (const { line, text } of plainLines(body)) {
     const match = COMMAND_LINE.exec(text);
     if (!match?.[1]) continue;
     const verb = match[1].toLowerCase();
     const trimmed = text.trim();
-    const spec = registry.find((c) => c.verb === verb);
+    const spec = COMMANDS.find((c) => c.verb === verb);
     if (!spec) {
-      const suggestion = nearestName(verb, knownVerbs(registry));
+      const suggestion = nearestName(verb, knownVerbs());
       commands.push(
         suggestion
           ? { kind: "unknown", line, text: trimmed, verb, suggestion }

@@ -57,7 +57,7 @@ describe("decideCommands and the reply", () => {
     const decisions = decideCommands(parseCommands(body), { login: "ana", permission: "write" });
     expect(
       decisions.map((d) => (d.kind === "run" ? `run ${d.spec.verb}` : `answer ${d.outcome.kind}`)),
-    ).toEqual(["answer unknown", "run render", "answer invalid", "answer help", "answer unknown"]);
+    ).toEqual(["answer unknown", "run render", "answer invalid", "run help", "answer unknown"]);
   });
 
   it("refuses commands the author lacks permission for, but still helps", () => {
@@ -69,7 +69,7 @@ describe("decideCommands and the reply", () => {
         reason: "@bo, `/approve` needs write permission on this repository; you have read permission.",
       },
     });
-    expect(decisions[1]).toMatchObject({ kind: "answer", outcome: { kind: "help" } });
+    expect(decisions[1]).toMatchObject({ kind: "run", spec: { verb: "help" } });
   });
 
   it("answers a single command in one sentence, with a marker naming the comment", () => {

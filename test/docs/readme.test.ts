@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { serveCommand } from "../../src/cli/serve.js";
+import { COMMANDS } from "../../src/commands/index.js";
 import { captureIO } from "../action/helpers.js";
 import { docBlock, PROJECT, shellSteps } from "../util/doc-blocks.js";
 
@@ -152,4 +153,12 @@ describe("README.md: five minutes on your laptop, typed as written", () => {
       expect(await serving).toBe(0);
     }
   }, 180_000);
+});
+
+describe("README.md: the slash-commands", () => {
+  it("names every verb of the table (src/commands/registry.ts)", () => {
+    const readme = readFileSync(join(PROJECT, "README.md"), "utf8");
+    const named = new Set([...readme.matchAll(/`\/([a-z-]+)[ `]/g)].map((m) => m[1]));
+    expect(COMMANDS.map((c) => c.verb).filter((verb) => !named.has(verb))).toEqual([]);
+  });
 });

@@ -112,4 +112,20 @@ describe("slash-commands", () => {
     await runCommands(ctx, { issue: pr.number, commentId: 999, body: "looks good", author: "bob" });
     expect(repo.comments.length).toBe(before);
   });
+
+  it("in an issue, refuses a pull request's verbs, runs a catalog verb and /help, and reads the issue as no pull request once", async () => {
+    const { repo, ctx } = await setup();
+    const issue = 900;
+    const c = repo.addComment(issue, "/render\n/help\n/skip v1\n/approve");
+    repo.calls.length = 0;
+    await runCommands(ctx, { issue, commentId: c.id, body: c.body, author: "bob" });
+    const reply = repo.comments.find((x) => x.body.includes(`reply comment=${c.id}`))?.body ?? "";
+    expect(reply).toContain("- `/render`: `/render` works in a pull request, not in an issue.");
+    expect(reply).toContain("| `/rollout resume|hold` | write |");
+    expect(reply).toContain("- `/skip v1`: ");
+    expect(reply).toContain("- `/approve`: `/approve` works in a pull request, not in an issue.");
+    // Not found is not remembered (the pull request may be read for each command that needs it), and
+    // /help needs none.
+    expect(repo.calls.filter((call) => call === "getPull")).toHaveLength(3);
+  });
 });

@@ -20,7 +20,7 @@ const adoptWorkspace = (pull: number): string => `fork-pr-${pull}`;
  * it is rendered with builtins only, and the answer names the functions held back. The fork's pull request and branch are left as they are. Said again after the
  * fork changed, it pushes the new content onto the same draft.
  */
-export const adopt: VerbHandler = async (ctx, { pr, actor }) => {
+export const adopt: VerbHandler<"adopt"> = async (ctx, { pr, actor }) => {
   if (!fromFork(ctx, pr)) {
     return refused(
       `\`/adopt\` copies a fork's pull request into a draft; #${pr.number}'s branch \`${pr.headRef}\` is already in this repository.`,

@@ -2,7 +2,7 @@ import { parseCommands } from "../../commands/parse.js";
 import { type CommandGroup, pendingCommands } from "../../commands/pending.js";
 import { replyMarker } from "../../commands/reply.js";
 import type { JobContext } from "../context.js";
-import { type CommandEntry, executeCommands, type VerbHandlers } from "./index.js";
+import { type CommandEntry, executeCommands } from "./index.js";
 import { formatEditedReply, formatGroupReply } from "./reply.js";
 
 export interface AnswerCommandsResult {
@@ -26,7 +26,7 @@ export interface AnswerCommandsResult {
  */
 export async function answerCommands(
   ctx: JobContext,
-  input: { issue: number; commentId?: number; handlers?: VerbHandlers },
+  input: { issue: number; commentId?: number },
 ): Promise<AnswerCommandsResult> {
   const comments = await ctx.port.listComments(input.issue);
   if (input.commentId !== undefined && !comments.some((c) => c.id === input.commentId))
@@ -54,11 +54,7 @@ export async function answerCommands(
 }
 
 /** One group: its commands carried out once per author (each as that author), then its one reply. */
-async function answerGroup(
-  ctx: JobContext,
-  input: { issue: number; handlers?: VerbHandlers },
-  group: CommandGroup,
-): Promise<void> {
+async function answerGroup(ctx: JobContext, input: { issue: number }, group: CommandGroup): Promise<void> {
   const authors: { author: string; count: number; entries: CommandEntry[] }[] = [];
   for (const a of group.authors) {
     const entries = await executeCommands(ctx, {
@@ -66,7 +62,6 @@ async function answerGroup(
       commentId: a.first.id,
       body: a.first.body,
       author: a.author,
-      ...(input.handlers ? { handlers: input.handlers } : {}),
     });
     authors.push({ author: a.author, count: a.ids.length, entries });
   }

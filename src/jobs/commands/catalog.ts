@@ -1,9 +1,11 @@
 import type { DeprecationReference } from "../../catalog/index.js";
 import type { DeprecateTarget } from "../../commands/catalog-args.js";
+import type { PullRequest } from "../../github/port.js";
 import { deprecateInCatalog, removeFromCatalog, skipRevision } from "../catalog/withdraw.js";
 import type { CatalogWrite } from "../catalog/write.js";
+import type { JobContext } from "../context.js";
 import { packageOfPull, resolveRevision } from "./target.js";
-import type { AnywhereVerbHandler, HandlerResult } from "./types.js";
+import type { HandlerResult, VerbHandler } from "./types.js";
 
 /**
  * `/skip`, `/remove` and `/deprecate`: catalog edits on branch `porchlight/catalog`, said on a proposal of
@@ -11,8 +13,7 @@ import type { AnywhereVerbHandler, HandlerResult } from "./types.js";
  * the revision's tag (`/skip basens/v2`). Each is level-triggered: said again, it answers that the
  * catalog says so already and writes nothing.
  */
-export const skip: AnywhereVerbHandler = async (ctx, { pr, args }) => {
-  if (args.verb !== "skip") throw new Error("skip handler called for another verb");
+export const skip: VerbHandler<"skip"> = async (ctx, { pr, args }) => {
   const target = await resolveRevision(ctx, pr, args, "skip");
   if (!target.ok) return { kind: "refused", reason: target.reason };
   const { package: pkg, revision } = target.value;
@@ -24,8 +25,7 @@ export const skip: AnywhereVerbHandler = async (ctx, { pr, args }) => {
   return answer(out, "skip", pkg, `v${revision}`);
 };
 
-export const remove: AnywhereVerbHandler = async (ctx, { pr, args }) => {
-  if (args.verb !== "remove") throw new Error("remove handler called for another verb");
+export const remove: VerbHandler<"remove"> = async (ctx, { pr, args }) => {
   const target = await resolveRevision(ctx, pr, args, "remove");
   if (!target.ok) return { kind: "refused", reason: target.reason };
   const { package: pkg, revision } = target.value;
@@ -37,8 +37,7 @@ export const remove: AnywhereVerbHandler = async (ctx, { pr, args }) => {
   return answer(out, "remove", pkg, `v${revision}`);
 };
 
-export const deprecate: AnywhereVerbHandler = async (ctx, { pr, args, actor }) => {
-  if (args.verb !== "deprecate") throw new Error("deprecate handler called for another verb");
+export const deprecate: VerbHandler<"deprecate"> = async (ctx, { pr, args, actor }) => {
   const found = await deprecationOf(ctx, pr, args.target);
   if (!found.ok) return { kind: "refused", reason: found.reason };
   const { package: pkg, reference, what } = found.value;
@@ -54,8 +53,8 @@ export const deprecate: AnywhereVerbHandler = async (ctx, { pr, args, actor }) =
 };
 
 async function deprecationOf(
-  ctx: Parameters<AnywhereVerbHandler>[0],
-  pr: Parameters<AnywhereVerbHandler>[1]["pr"],
+  ctx: JobContext,
+  pr: PullRequest | null,
   target: DeprecateTarget,
 ): Promise<
   | { ok: true; value: { package: string; reference: DeprecationReference; what: string } }

@@ -5,7 +5,7 @@ import { fanoutContextOf } from "../fanout/jobs.js";
 import type { VerbHandler } from "./types.js";
 
 /** `/fanout`: reconcile this repository's variants now (what the periodic sweep would do). */
-export const fanout: VerbHandler = async (ctx) => {
+export const fanout: VerbHandler<"fanout"> = async (ctx) => {
   const report = await reconcileFanout(fanoutContextOf(ctx, ctx.installation), repoName(ctx));
   return { kind: "fanout", ...fanoutCounts(report) };
 };

@@ -1,63 +1,15 @@
-import type { Verb } from "../../commands/args.js";
 import { type Actor, forkNotDraft } from "../../commands/authorize.js";
 import { decideCommands } from "../../commands/decide.js";
 import { parseCommands } from "../../commands/parse.js";
+import { type ArgsOf, type CommandSpec, type Scope, VERBS, type Verb } from "../../commands/registry.js";
 import { parseReplyMarker } from "../../commands/reply.js";
 import { GitHubError } from "../../github/errors.js";
 import type { IssueComment, PullRequest } from "../../github/port.js";
+import { type Parsed, parsed, rejected } from "../../lifecycle/result.js";
 import { fromFork, type JobContext } from "../context.js";
-import { adopt } from "./adopt.js";
-import { approve } from "./approve.js";
-import { deprecate, remove, skip } from "./catalog.js";
-import { fanout } from "./fanout.js";
-import { promote } from "./promote.js";
-import { proposeDelete } from "./propose-delete.js";
-import { reject } from "./reject.js";
-import { render } from "./render.js";
+import { HANDLERS } from "./handlers.js";
 import { formatCommandReply, replyMarker } from "./reply.js";
-import { rollback } from "./rollback.js";
-import { rolloutCommand } from "./rollout.js";
-import type { AnywhereVerbHandler, HandlerResult, VerbHandler } from "./types.js";
-import { update } from "./update.js";
-
-/** Verbs that also run in an issue, and on a fork's pull request: the catalog's, naming a revision by its tag. */
-const ANYWHERE_VERBS = ["skip", "deprecate", "remove", "rollback"] as const;
-type AnywhereVerb = (typeof ANYWHERE_VERBS)[number];
-
-/** The verbs this installation carries out; fan-out and catalog plug theirs in here. */
-export type VerbHandlers = Record<Exclude<Verb, "help" | "rollout" | AnywhereVerb>, VerbHandler> &
-  Record<AnywhereVerb, AnywhereVerbHandler>;
-
-function isAnywhere(verb: Verb): verb is AnywhereVerb {
-  return (ANYWHERE_VERBS as readonly Verb[]).includes(verb);
-}
-
-function defaultHandlers(): VerbHandlers {
-  return {
-    approve,
-    reject,
-    render,
-    "propose-delete": proposeDelete,
-    update,
-    promote,
-    fanout,
-    adopt,
-    skip,
-    deprecate,
-    remove,
-    rollback,
-  };
-}
-
-/** Verbs that treat the pull request's branch as a draft: never carried out on a fork's branch. */
-const DRAFT_VERBS: ReadonlySet<Verb> = new Set([
-  "approve",
-  "reject",
-  "render",
-  "update",
-  "propose-delete",
-  "promote",
-]);
+import type { Given, HandlerResult } from "./types.js";
 
 export type RunCommandsOutcome =
   | { kind: "none" }
@@ -75,7 +27,6 @@ export interface CommentCommands {
   commentId: number;
   body: string;
   author: string;
-  handlers?: VerbHandlers;
 }
 
 /**
@@ -105,79 +56,80 @@ function answeredIds(comments: readonly IssueComment[], botLogin: string): Set<n
 
 /** Carries out a comment's commands in order, as its author; what each came to. Writes no reply. */
 export async function executeCommands(ctx: JobContext, input: CommentCommands): Promise<CommandEntry[]> {
-  const parsed = parseCommands(input.body);
+  const commands = parseCommands(input.body);
   const actor: Actor = { login: input.author, permission: await ctx.port.permissionOf(input.author) };
-  const handlers = input.handlers ?? defaultHandlers();
+  const thread = threadOf(ctx, input.issue);
   const entries: CommandEntry[] = [];
-  let pr: PullRequest | null | undefined;
-  for (const decision of decideCommands(parsed, actor)) {
+  for (const decision of decideCommands(commands, actor)) {
     if (decision.kind === "answer") {
       entries.push({ command: decision.text, result: decision.outcome });
       continue;
     }
-    if (decision.args.verb === "rollout") {
-      entries.push({
-        command: decision.text,
-        result: await rolloutCommand(ctx, { issue: input.issue, action: decision.args.action }).catch(
-          (e: unknown) => ({
-            kind: "refused" as const,
-            reason: `\`/rollout\` failed: ${e instanceof Error ? e.message : String(e)}. Try again.`,
-          }),
-        ),
-      });
-      continue;
-    }
-    pr ??= await pullOrNull(ctx, input.issue);
-    const verb = decision.args.verb as Exclude<Verb, "help" | "rollout">;
-    if (isAnywhere(verb)) {
-      // A fork's branch names nothing of this repository: there the revision is named by its tag, as in an issue.
-      const here = pr && !fromFork(ctx, pr) ? pr : null;
-      const handler = handlers[verb];
-      entries.push({
-        command: decision.text,
-        result: await runOne(ctx, decision.args.verb, pr?.number ?? input.issue, () =>
-          handler(ctx, {
-            pr: here,
-            issue: input.issue,
-            actor,
-            args: decision.args,
-            commentId: input.commentId,
-          }),
-        ),
-      });
-      continue;
-    }
-    if (!pr) {
-      entries.push({
-        command: decision.text,
-        result: {
-          kind: "refused",
-          reason: `\`/${decision.spec.verb}\` works in a pull request, not in an issue.`,
-        },
-      });
-      continue;
-    }
-    if (DRAFT_VERBS.has(verb) && fromFork(ctx, pr)) {
-      entries.push({
-        command: decision.text,
-        result: { kind: "refused", reason: forkNotDraft(verb, pr.number, pr.headRepo) },
-      });
-      continue;
-    }
+    const { args } = decision;
     entries.push({
       command: decision.text,
-      result: await runOne(ctx, verb, pr.number, () =>
-        handlers[verb](ctx, {
-          pr: pr as PullRequest,
-          actor,
-          args: decision.args,
-          commentId: input.commentId,
-        }),
-      ),
+      result: await carryOut(ctx, thread, { verb: args.verb, args, actor, commentId: input.commentId }),
     });
-    if (verb === "approve" || verb === "reject") pr = undefined;
   }
   return entries;
+}
+
+/** The issue or pull request a comment's commands were written on; the pull request read when first needed. */
+interface Thread {
+  issue: number;
+  /** The pull request, or null in an issue. */
+  pull(): Promise<PullRequest | null>;
+  /** Read it again when next needed (a command merged or closed it). */
+  forget(): void;
+}
+
+function threadOf(ctx: JobContext, issue: number): Thread {
+  let pr: PullRequest | null | undefined;
+  return {
+    issue,
+    pull: async () => (pr ??= await pullOrNull(ctx, issue)),
+    forget: () => {
+      pr = undefined;
+    },
+  };
+}
+
+/** What a verb of each scope is given, or why it does not run here (src/commands/registry.ts `Scope`). */
+const GIVE: {
+  readonly [S in Scope]: (ctx: JobContext, thread: Thread, spec: CommandSpec) => Promise<Parsed<Given[S]>>;
+} = {
+  "pull-request": async (ctx, thread, spec) => {
+    const pr = await thread.pull();
+    if (!pr) return rejected(`\`/${spec.verb}\` works in a pull request, not in an issue.`);
+    if (spec.changes !== "none" && fromFork(ctx, pr))
+      return rejected(forkNotDraft(spec.verb, pr.number, pr.headRepo));
+    return parsed({ pr });
+  },
+  "pull-request-or-issue": async (ctx, thread) => {
+    const pr = await thread.pull();
+    return parsed({ pr: pr && !fromFork(ctx, pr) ? pr : null, issue: thread.issue });
+  },
+  issue: async (_ctx, thread) => parsed({ issue: thread.issue }),
+};
+
+/**
+ * One command, by its verb's table entry: what its scope gives it (or the refusal), then its handler;
+ * a verb that closes the pull request has the next command read it again.
+ */
+async function carryOut<V extends Verb>(
+  ctx: JobContext,
+  thread: Thread,
+  command: { verb: V; args: ArgsOf<V>; actor: Actor; commentId: number },
+): Promise<HandlerResult> {
+  const { verb, args, actor, commentId } = command;
+  const spec = VERBS[verb];
+  const given = await GIVE[spec.scope](ctx, thread, spec);
+  if (!given.ok) return { kind: "refused", reason: given.reason };
+  const result = await runOne(ctx, verb, thread.issue, () =>
+    HANDLERS[verb](ctx, { ...given.value, actor, args, commentId }),
+  );
+  if (spec.changes === "closes") thread.forget();
+  return result;
 }
 
 async function runOne(

@@ -12,8 +12,7 @@ import type { VerbHandler } from "./types.js";
  * the channel (with none, the package's default channel) in the catalog, replacing the channel's head, then
  * downstreams following that channel are brought to it.
  */
-export const promote: VerbHandler = async (ctx, { pr, args }) => {
-  if (args.verb !== "promote") throw new Error("promote handler called for another verb");
+export const promote: VerbHandler<"promote"> = async (ctx, { pr, args }) => {
   const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {

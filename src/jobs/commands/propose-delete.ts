@@ -17,9 +17,8 @@ import type { HandlerResult, VerbHandler } from "./types.js";
  * deletes the package; its tags stay. A run after a crash picks up what the earlier one left: the
  * deletion branch it pushed (not a second `delete-v<N>-2`), and the pull request it opened (labelled now).
  */
-export const proposeDelete: VerbHandler = async (ctx, { pr, args }) => {
-  if (args.verb === "propose-delete" && args.revision !== undefined)
-    return revisionDeletion(ctx, pr, args.package, args.revision);
+export const proposeDelete: VerbHandler<"propose-delete"> = async (ctx, { pr, args }) => {
+  if (args.revision !== undefined) return revisionDeletion(ctx, pr, args.package, args.revision);
   const draft = parsePackageBranch(pr.headRef);
   if (!draft.ok) {
     return {

@@ -4,7 +4,7 @@ import { renderDraft } from "../render-draft/index.js";
 import type { VerbHandler } from "./types.js";
 
 /** `/render`: render the draft again now, even if its head was rendered before. */
-export const render: VerbHandler = async (ctx, { pr }) => {
+export const render: VerbHandler<"render"> = async (ctx, { pr }) => {
   if (pr.headRepo !== repoName(ctx)) {
     return {
       kind: "refused",

@@ -1,13 +1,12 @@
 import { proposeRollback } from "../rollback/index.js";
 import { outsideProposal, packageOfPull } from "./target.js";
-import type { AnywhereVerbHandler } from "./types.js";
+import type { VerbHandler } from "./types.js";
 
 /**
  * `/rollback [revision]` on a proposal of the package (or `/rollback basens/v2` in an issue): proposes a
  * new revision with an earlier revision's content, by default the one before the latest.
  */
-export const rollback: AnywhereVerbHandler = async (ctx, { pr, args, actor }) => {
-  if (args.verb !== "rollback") throw new Error("rollback handler called for another verb");
+export const rollback: VerbHandler<"rollback"> = async (ctx, { pr, args, actor }) => {
   const pkg = args.package ?? packageOfPull(pr);
   if (!pkg) {
     return {

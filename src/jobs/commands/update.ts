@@ -17,8 +17,7 @@ import type { VerbHandler } from "./types.js";
  * merged or closed. The
  * choice is kept in the pull request body; fan-out then rewrites the pull request for it at once.
  */
-export const update: VerbHandler = async (ctx, { pr, args }) => {
-  if (args.verb !== "update") throw new Error("update handler called for another verb");
+export const update: VerbHandler<"update"> = async (ctx, { pr, args }) => {
   const branch = parseVariantBranch(pr.headRef);
   const marker = parseVariantPullRequestBody(pr.body);
   if (branch.ok && marker?.source) {
