@@ -1,27 +1,28 @@
 import { readFile } from "node:fs/promises";
+import { ACTION_EVENTS } from "../app/events.js";
 import { actionPayloadProblem } from "../app/webhook/payloads.js";
 
-/** The events porchlight's workflow listens to, handled as the hosted app handles their webhooks. */
-export const WEBHOOK_EVENTS = ["push", "pull_request", "issue_comment", "pull_request_review"] as const;
 /** The events that start the periodic reconcile of the workflow's repository. */
 export const RECONCILE_EVENTS = ["schedule", "workflow_dispatch"] as const;
 
-type WebhookEventName = (typeof WEBHOOK_EVENTS)[number];
-
+/**
+ * `webhook`: one of the events the Action takes (src/app/events.ts, `onActions`), handled as the hosted
+ * app handles its webhook.
+ */
 export type ActionMode =
-  | { kind: "webhook"; name: WebhookEventName }
+  | { kind: "webhook"; name: string }
   | { kind: "reconcile" }
   | { kind: "ignored"; reason: string };
 
 /** What a run started by `eventName` does. */
 export function modeOf(eventName: string): ActionMode {
-  const webhook = WEBHOOK_EVENTS.find((name) => name === eventName);
+  const webhook = ACTION_EVENTS.find((name) => name === eventName);
   if (webhook) return { kind: "webhook", name: webhook };
   if (RECONCILE_EVENTS.some((name) => name === eventName)) return { kind: "reconcile" };
   return {
     kind: "ignored",
     reason:
-      `porchlight does nothing on "${eventName}" events; it handles ${WEBHOOK_EVENTS.join(", ")} ` +
+      `porchlight does nothing on "${eventName}" events; it handles ${ACTION_EVENTS.join(", ")} ` +
       `and reconciles on ${RECONCILE_EVENTS.join(" and ")}. Remove "${eventName}" from the workflow's \`on:\`.`,
   };
 }

@@ -25,7 +25,7 @@ export type Scope = "pull-request" | "pull-request-or-issue" | "issue";
  * request; `closes`: as `draft`, and merges or closes the pull request, so the comment's next command
  * reads it again.
  */
-export type PullRequestChange = "none" | "draft" | "closes";
+type PullRequestChange = "none" | "draft" | "closes";
 
 /** One slash-command verb: everything the parser, the permission check, `/help` and the dispatch need. */
 interface Spec<V extends string, S extends Scope, A> {

@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { z } from "zod";
-import { RECONCILE_EVENTS, WEBHOOK_EVENTS } from "../../src/action/events.js";
+import { RECONCILE_EVENTS } from "../../src/action/events.js";
+import { ACTION_EVENTS } from "../../src/app/events.js";
 import { main } from "../../src/cli/main.js";
+import { COMMANDS } from "../../src/commands/index.js";
 import { captureIO } from "./helpers.js";
 
 /** The fields of a GitHub Actions workflow these files use, as GitHub's workflow syntax defines them. */
@@ -127,7 +129,7 @@ describe("the workflows users copy", () => {
 
   it("runs the app on the four events it handles, with the app's write permissions", () => {
     const wf = load("porchlight.yml");
-    expect(Object.keys(wf.on).sort()).toEqual([...WEBHOOK_EVENTS].sort());
+    expect(Object.keys(wf.on).sort()).toEqual([...ACTION_EVENTS].sort());
     expect(wf.on.push).toEqual({ branches: ["drafts/**"] });
     expect(wf.permissions).toEqual({
       contents: "write",
@@ -141,6 +143,15 @@ describe("the workflows users copy", () => {
     expect(when).toContain("github.event.pull_request.head.repo.full_name == github.repository");
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(wf.jobs.porchlight?.steps.at(-1)?.env?.GITHUB_TOKEN).toBe("${{ secrets.GITHUB_TOKEN }}");
+  });
+
+  it("runs on a plain issue's comment for the verbs that work there, and only those", () => {
+    const when = load("porchlight.yml").jobs.porchlight?.if ?? "";
+    const named = [...when.matchAll(/contains\(github\.event\.comment\.body, '\/([a-z-]+)'\)/g)].map(
+      (m) => m[1],
+    );
+    const inIssues = COMMANDS.filter((c) => c.scope === "pull-request-or-issue").map((c) => c.verb);
+    expect(named.sort()).toEqual(inIssues.sort());
   });
 
   it("reconciles on a schedule and on demand, serialized with the event runs", () => {

@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { RECONCILE_EVENTS } from "../../src/action/events.js";
+import { ACTION_EVENTS, EVENTS } from "../../src/app/events.js";
 import { main } from "../../src/cli/main.js";
 import { captureIO } from "../action/helpers.js";
 import { type DocBlock, docBlock, PROJECT, shellSteps } from "../util/doc-blocks.js";
@@ -72,6 +74,23 @@ describe("docs/actions.md's workflow snippets", () => {
     const io = captureIO();
     expect(await main([...(entry?.[2] ?? "").split(" "), "--help"], io)).toBe(0);
     expect(steps.some((s) => s.run?.startsWith("npm ci --prefix .porchlight"))).toBe(true);
+  });
+});
+
+describe("the events of the table (src/app/events.ts) in the docs", () => {
+  it("docs/actions.md's table of what runs names the events the Action takes, and the reconcile's", () => {
+    const page = readFileSync(join(PROJECT, "docs/actions.md"), "utf8");
+    const table = page.slice(page.indexOf("| Event | What runs |"));
+    const rows = table.slice(0, table.indexOf("\n\n")).split("\n").slice(2);
+    const named = new Set(
+      rows.flatMap((row) => [...(row.split("|")[1]?.matchAll(/`([a-z_]+)`/g) ?? [])].map((m) => m[1])),
+    );
+    expect([...named].sort()).toEqual([...ACTION_EVENTS, ...RECONCILE_EVENTS].sort());
+  });
+
+  it("app.yml subscribes the app to every event it handles", () => {
+    const manifest = parse(readFileSync(join(PROJECT, "app.yml"), "utf8")) as { default_events: string[] };
+    for (const event of Object.keys(EVENTS)) expect(manifest.default_events).toContain(event);
   });
 });
 

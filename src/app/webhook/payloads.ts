@@ -1,103 +1,28 @@
 import { z } from "zod";
+import { EVENTS, INSTALLATION } from "../events.js";
 
 /**
- * The fields of each event the handlers (src/app/handlers.ts) read, and nothing more: a payload that
- * lacks one is refused at the edge with the field's name, instead of failing inside a handler or a job.
- * Keep these in step with the handlers; unknown fields pass.
+ * The payload checks of the events porchlight handles (src/app/events.ts declares each event's fields):
+ * a payload that lacks a field its handlers read is refused at the edge with the field's name, instead
+ * of failing inside a handler or a job.
  */
-const repository = z.object({
-  name: z.string().min(1),
-  owner: z.object({ login: z.string().min(1) }),
-  clone_url: z.string().min(1),
-  default_branch: z.string().min(1),
-});
-const installation = z.object({ id: z.number().int().positive() });
-const login = z.object({ login: z.string() }).nullish();
-const files = z.array(z.string()).nullish();
-/** The part of every handled event that names its installation. */
-const withInstallation = z.object({ installation });
-const checkPulls = z.array(z.object({ head: z.object({ ref: z.string() }) }));
-
-const SCHEMAS = {
-  push: z.object({
-    ref: z.string(),
-    after: z.string(),
-    deleted: z.boolean().optional(),
-    commits: z.array(z.object({ added: files, modified: files })),
-    sender: login,
-    repository,
-    installation,
-  }),
-  pull_request: z.object({
-    pull_request: z.object({
-      number: z.number().int().positive(),
-      head: z.object({ sha: z.string().min(1), ref: z.string().min(1) }),
-    }),
-    repository,
-    installation,
-  }),
-  pull_request_review: z.object({
-    review: z.object({
-      id: z.number().int(),
-      state: z.string(),
-      user: login,
-      commit_id: z.string(),
-    }),
-    pull_request: z.object({ number: z.number().int().positive(), head: z.object({ sha: z.string() }) }),
-    repository,
-    installation,
-  }),
-  issue_comment: z.object({
-    comment: z.object({
-      id: z.number().int(),
-      body: z.string().nullish(),
-      user: z.object({ login: z.string(), type: z.string().optional() }).nullish(),
-    }),
-    issue: z.object({ number: z.number().int().positive() }),
-    repository,
-    installation,
-  }),
-  check_run: z.object({
-    check_run: z.object({
-      head_sha: z.string().min(1),
-      check_suite: z.object({ head_branch: z.string().nullish() }).nullish(),
-      pull_requests: checkPulls,
-    }),
-    repository,
-    installation,
-  }),
-  check_suite: z.object({
-    check_suite: z.object({
-      head_sha: z.string().min(1),
-      head_branch: z.string().nullish(),
-      pull_requests: checkPulls,
-    }),
-    repository,
-    installation,
-  }),
-  status: z.object({
-    sha: z.string().min(1),
-    state: z.string(),
-    branches: z.array(z.object({ name: z.string() })),
-    repository,
-    installation,
-  }),
-} as const;
-
-/** The events whose handlers queue work: the ones src/app/probot-app.ts listens to. */
-export const HANDLED_EVENTS = Object.keys(SCHEMAS);
+const SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
+  Object.entries(EVENTS).map(([event, spec]) => [event, spec.payload]),
+);
 
 /**
- * The same fields for an event a GitHub Actions run hands to the handlers (src/action/run.ts): the
- * workflow's token is the installation, and the payload GitHub writes to `GITHUB_EVENT_PATH` names none
- * (the handlers then connect with the token they were given).
+ * The same fields for an event a GitHub Actions run hands to the handlers (src/action/run.ts), for the
+ * events the Action takes: the workflow's token is the installation, and the payload GitHub writes to
+ * `GITHUB_EVENT_PATH` names none (the handlers then connect with the token they were given).
  */
 const ACTION_SCHEMAS: Record<string, z.ZodType> = Object.fromEntries(
-  Object.entries(SCHEMAS).map(([event, schema]) => [
-    event,
-    schema.extend({ installation: installation.optional() }),
-  ]),
+  Object.entries(EVENTS)
+    .filter(([, spec]) => spec.onActions)
+    .map(([event, spec]) => [event, spec.payload.extend({ installation: INSTALLATION.optional() })]),
 );
+
+/** The part of every handled event that names its installation. */
+const withInstallation = z.object({ installation: INSTALLATION });
 
 export interface PayloadProblem {
   /** The field's path (`repository.clone_url`), or `(payload)` for the payload itself. */

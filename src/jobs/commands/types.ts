@@ -18,7 +18,7 @@ export interface Given {
 }
 
 /** One command to carry out: where it was written (as its scope gives it), who wrote it, its arguments. */
-export type VerbInput<V extends Verb> = Given[ScopeOf<V>] & {
+type VerbInput<V extends Verb> = Given[ScopeOf<V>] & {
   actor: Actor;
   args: ArgsOf<V>;
   commentId: number;
