@@ -12,7 +12,8 @@ const ROOT = join(import.meta.dirname, "../..");
 const SRC = join(ROOT, "src");
 const GITHUB_PACKAGES = /^(probot|@probot\/|@octokit\/|octokit$|bottleneck)/;
 const WIRING = [
-  "src/app/probot-app.ts", // the probot app: which event starts which job
+  "src/app/events.ts", // the table of events: which webhook starts which handler
+  "src/app/probot-app.ts", // the probot app: the table's routes registered
   "src/app/handlers.ts", // probot's event context in, jobs out
   "src/app/server.ts", // the Probot that receives webhooks
   "src/action/probot.ts", // the Probot a workflow run hands its event to
