@@ -328,9 +328,13 @@ describe("README.md's layout", () => {
       .filter((d) => d.isDirectory())
       .map((d) => d.name);
     expect([...named].sort()).toEqual([...dirs].sort());
+    // a file the block names is one of src/ or, on test/'s lines, of test/
+    const files = ["src", "test"].flatMap((d) =>
+      readdirSync(join(PROJECT, d), { recursive: true }).map((p) => `/${String(p)}`),
+    );
     for (const file of [...block.text.matchAll(/\b([\w-]+\.ts)\b/g)].map((m) => m[1]))
       expect(
-        readdirSync(join(PROJECT, "src"), { recursive: true }).some((p) => String(p).endsWith(`/${file}`)),
+        files.some((p) => p.endsWith(`/${file}`)),
         file,
       ).toBe(true);
     expect(existsSync(join(PROJECT, "test/e2e"))).toBe(true);
