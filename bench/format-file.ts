@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
 import { detectSeqIndent, formatDocuments } from "../src/kpt/format.js";
-import { normalizeComments } from "../src/kpt/format-comments.js";
+import { normalizeComments } from "../src/kpt/yaml/format-comments.js";
 
 const text = readFileSync(process.argv[2]!, "utf8");
 const docs = parseAllDocuments(text).filter((d) => d.contents !== null);

@@ -18,7 +18,7 @@ const KEPT: Record<string, { count: number; why: string }> = {
     count: 2,
     why: "a stream's undocumented ref/unref (the forge's own cat-file pool)",
   },
-  "kpt/yaml-fast.ts": {
+  "kpt/yaml/yaml-fast.ts": {
     count: 2,
     why: "yaml's schema internals the fast reader relies on (pinned, test/kpt/yaml-internals.test.ts)",
   },

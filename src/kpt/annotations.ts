@@ -1,5 +1,11 @@
 import { isMap, isScalar, Scalar, type YAMLMap } from "yaml";
-import { markEndFoot } from "./comment-runs.js";
+import {
+  headComment,
+  markEndFoot,
+  setHeadComment,
+  setTrailingComment,
+  trailingComment,
+} from "./yaml/comments.js";
 
 /**
  * The annotations kpt reads and writes on resources, with kpt's meaning.
@@ -93,13 +99,14 @@ export function annotationsToSet(metadata: YAMLMap, dropFoot: boolean): YAMLMap 
   if (isMap(current) && current.items.length > 0) return current;
   if (at >= 0) {
     metadata.items.splice(at, 1);
-    if (dropFoot && at === metadata.items.length) metadata.comment = undefined;
+    if (dropFoot && at === metadata.items.length) setTrailingComment(metadata, undefined);
   }
   const created = new (metadata.constructor as new () => YAMLMap)();
   const key = new Scalar("annotations");
-  if (metadata.comment) {
-    key.commentBefore = `${metadata.comment}\n`;
-    metadata.comment = undefined;
+  const foot = trailingComment(metadata);
+  if (foot) {
+    setHeadComment(key, `${foot}\n`);
+    setTrailingComment(metadata, undefined);
   }
   metadata.add({ key, value: created });
   return created;
@@ -114,17 +121,19 @@ export function dropAnnotationsField(metadata: YAMLMap): void {
   const at = metadata.items.findIndex((p) => keyText(p.key) === "annotations");
   if (at < 0) return;
   const [pair] = metadata.items.splice(at, 1);
-  const before = isScalar(pair?.key) ? pair.key.commentBefore : undefined;
+  const before = isScalar(pair?.key) ? headComment(pair.key) : undefined;
   if (!before?.endsWith("\n")) return;
   const foot = before.slice(0, -1);
   const next = metadata.items[at];
   if (next === undefined) {
-    metadata.comment = metadata.comment ? `${foot}\n${metadata.comment}` : foot;
+    const own = trailingComment(metadata);
+    setTrailingComment(metadata, own ? `${foot}\n${own}` : foot);
     // metadata's own foot, written at its column (yaml.v3 holds it on its last key), after a nested
     // block too
     markEndFoot(metadata);
   } else if (isScalar(next.key)) {
-    next.key.commentBefore = next.key.commentBefore ? `${before}${next.key.commentBefore}` : before;
+    const head = headComment(next.key);
+    setHeadComment(next.key, head ? `${before}${head}` : before);
   }
 }
 
@@ -134,9 +143,10 @@ export function dropAnnotationsField(metadata: YAMLMap): void {
  */
 export function appendAfterFoot(map: YAMLMap, key: string, value: Scalar): void {
   const k = new Scalar(key);
-  if (map.comment) {
-    k.commentBefore = `${map.comment}\n`;
-    map.comment = undefined;
+  const foot = trailingComment(map);
+  if (foot) {
+    setHeadComment(k, `${foot}\n`);
+    setTrailingComment(map, undefined);
   }
   map.add({ key: k, value });
 }

@@ -1,5 +1,6 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
-import { asNode, commentText, flowText, flowValueText, isComplexKey } from "./format.js";
+import { asNode, flowText, flowValueText, isComplexKey } from "./format.js";
+import { headComment, trailingComment } from "./yaml/comments.js";
 
 /**
  * Flow collections that hold comments, written as yaml.v3's emitter writes them (a merge can give a
@@ -21,21 +22,21 @@ import { asNode, commentText, flowText, flowValueText, isComplexKey } from "./fo
  * own head comment is one of them (not where a block sequence writes it above the item).
  */
 export function hasInnerComments(node: Node, head = true): boolean {
-  return (head && Boolean(node.commentBefore)) || hasNestedComments(node);
+  return (head && Boolean(headComment(node))) || hasNestedComments(node);
 }
 
 function hasNestedComments(node: Node): boolean {
   if (isSeq(node)) {
     return node.items.some(
-      (i) => isNode(i) && (Boolean(i.commentBefore) || Boolean(i.comment) || hasNestedComments(i)),
+      (i) => isNode(i) && (Boolean(headComment(i)) || Boolean(trailingComment(i)) || hasNestedComments(i)),
     );
   }
   if (isMap(node)) {
     return (node.items as Pair[]).some(
       (p) =>
-        (isNode(p.key) && Boolean(p.key.commentBefore)) ||
+        (isNode(p.key) && Boolean(headComment(p.key))) ||
         (isNode(p.value) &&
-          (Boolean(p.value.comment) || Boolean(p.value.commentBefore) || hasNestedComments(p.value))),
+          (Boolean(trailingComment(p.value)) || Boolean(headComment(p.value)) || hasNestedComments(p.value))),
     );
   }
   return false;
@@ -48,7 +49,7 @@ function hasNestedComments(node: Node): boolean {
  */
 export function flowWithComments(node: Node, indent: number, head = true): string {
   const e = new FlowEmitter(indent - 2);
-  const before = head ? (node.commentBefore ?? undefined) : undefined;
+  const before = head ? headComment(node) : undefined;
   if (isSeq(node)) e.seq(node, before, undefined);
   else if (isMap(node)) e.map(node, before, undefined);
   else e.scalar(flowText(node, false));
@@ -114,15 +115,15 @@ class FlowEmitter {
     this.indent = this.indents.pop() ?? 0;
   }
 
-  /** yaml.v3's write_comment: each line as `#text`, a blank line as is, ending with a line break. */
-  private comment(text: string): void {
+  /** yaml.v3's write_comment: each line as it is (`#text`), a blank line too, ending with a line break. */
+  private commentLines(text: string): void {
     text.split("\n").forEach((l, i) => {
       if (l === "") {
         this.lineBreak();
         return;
       }
       if (i > 0 && this.column === 0) this.writeIndent();
-      this.put(`#${commentText(l)}`);
+      this.put(l);
       this.indention = false;
       this.lineBreak();
     });
@@ -133,20 +134,20 @@ class FlowEmitter {
   private head(text: string | undefined, tail = false): void {
     if (!text) return;
     this.writeIndent();
-    this.comment(text);
+    this.commentLines(text);
     if (tail) this.footIndent = Math.max(this.indent, 0);
   }
 
   private line(text: string | null | undefined): void {
     if (!text) return;
     if (!this.whitespace) this.put(" ");
-    this.comment(text);
+    this.commentLines(text);
   }
 
   private foot(text: string | undefined): void {
     if (!text) return;
     this.writeIndent();
-    this.comment(text);
+    this.commentLines(text);
     this.footIndent = Math.max(this.indent, 0);
   }
 
@@ -168,7 +169,7 @@ class FlowEmitter {
     let trail = false;
     items.forEach((item, i) => {
       if (i > 0 && !trail) this.indicator(",", false, false);
-      this.head(join(i === 0 ? head : undefined, item?.commentBefore) || undefined);
+      this.head(join(i === 0 ? head : undefined, item ? headComment(item) : undefined) || undefined);
       if (this.column === 0) this.writeIndent();
       const last = i === items.length - 1;
       trail = this.item(item, last ? foot : undefined);
@@ -183,7 +184,7 @@ class FlowEmitter {
   /** One item of a sequence; true when it ends with a comma of its own (a comment followed it). */
   private item(item: Node | null, foot: string | undefined): boolean {
     if (isLeaf(item)) {
-      const line = item?.comment ?? undefined;
+      const line = item ? trailingComment(item) : undefined;
       this.scalar(flowText(item, false));
       if (!line && !foot) return false;
       this.indicator(",", false, false);
@@ -208,7 +209,7 @@ class FlowEmitter {
     pairs.forEach((pair, i) => {
       if (i > 0 && !trail) this.indicator(",", false, false);
       const key = asNode(pair.key);
-      this.head(join(i === 0 ? head : undefined, key?.commentBefore) || undefined);
+      this.head(join(i === 0 ? head : undefined, key ? headComment(key) : undefined) || undefined);
       if (this.column === 0) this.writeIndent();
       if (isComplexKey(key)) this.scalar(`? ${flowText(key, true)} `);
       else this.scalar(flowText(key, true));
@@ -228,14 +229,14 @@ class FlowEmitter {
       return false;
     }
     if (isLeaf(value)) {
-      const line = value.comment ?? undefined;
+      const line = trailingComment(value);
       this.scalar(flowValueText(value));
       if (!line) return false;
       this.indicator(",", false, false);
       this.line(line);
       return true;
     }
-    this.collection(value, value.commentBefore ?? undefined, undefined);
+    this.collection(value, headComment(value), undefined);
     return false;
   }
 
@@ -245,7 +246,7 @@ class FlowEmitter {
    * after its closing bracket.
    */
   private collection(node: Node, head: string | undefined, foot: string | undefined): void {
-    const own = node.comment ?? undefined;
+    const own = trailingComment(node);
     const flow = (node as { flow?: boolean }).flow === true;
     const end = flow ? foot : join(own, foot) || undefined;
     if (isMap(node)) this.map(node, head, end);

@@ -12,9 +12,17 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { endFoot, feetOnly, HASH_SPACE, keyFoot } from "./comment-runs.js";
 import { flowWithComments, hasInnerComments } from "./format-flow.js";
 import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
+import {
+  endFoot,
+  feetOnly,
+  footComment,
+  headComment,
+  keyFoot,
+  lineComment,
+  trailingComment,
+} from "./yaml/comments.js";
 
 /**
  * A serializer that writes YAML documents the way kpt writes package files: kyaml over the yaml.v3
@@ -42,7 +50,7 @@ export function formatDocuments(docs: readonly Document[], seqIndent: readonly S
  */
 export function commentBlock(text: string, indent: number): string {
   const w = new Writer(false);
-  w.comment(text.replace(/\n+$/, ""), indent, "head");
+  w.commentLines(text.replace(/\n+$/, ""), indent, "head");
   return w.text();
 }
 
@@ -59,10 +67,12 @@ export function formatDocument(
 ): string {
   const w = new Writer(seqIndent === "wide", rootComment);
   const root = doc.contents as Node | null;
-  if (doc.commentBefore && documentComments) {
+  const docHead = headComment(doc);
+  const docFoot = footComment(doc);
+  if (docHead && documentComments) {
     // yaml.v3 writes a document's head comment, then a blank line (as it was read: kpt's reader keeps
     // as the document's the comment lines that a blank line separates from the content).
-    w.comment(doc.commentBefore, 0, "top");
+    w.commentLines(docHead, 0, "top");
     w.line("");
   }
   if (root === null || root === undefined) {
@@ -70,7 +80,7 @@ export function formatDocument(
   } else {
     w.root(root);
   }
-  if (doc.comment && documentComments) w.comment(doc.comment, 0, "foot");
+  if (docFoot && documentComments) w.commentLines(docFoot, 0, "foot");
   return w.text();
 }
 
@@ -101,7 +111,7 @@ class Writer {
    * the same indentation (a compact list's foot on its last scalar item, then the next key).
    */
   private blockFoot(text: string, indent: number): void {
-    this.comment(text, indent, "foot");
+    this.commentLines(text, indent, "foot");
     this.foot = { end: this.out.length, indent };
   }
 
@@ -113,7 +123,7 @@ class Writer {
   /** Writes a block's entries knowing that its foot comment, if any, follows them. */
   private footFollows(node: Node, write: () => void): void {
     const more = this.more;
-    this.more = more || Boolean(node.comment);
+    this.more = more || Boolean(footComment(node));
     write();
     this.more = more;
   }
@@ -134,7 +144,7 @@ class Writer {
    * one for a run of them, and drops leading and trailing ones; "head" (before an entry) keeps them, a
    * trailing one too; "foot" (after a block) keeps inner blank lines only.
    */
-  comment(text: string, indent: number, mode: CommentMode): void {
+  commentLines(text: string, indent: number, mode: CommentMode): void {
     const pad = " ".repeat(indent);
     const lines = text.split("\n");
     let trailingBlank = false;
@@ -150,7 +160,7 @@ class Writer {
         if (mode !== "top" || written > 0) this.out.push("");
         continue;
       }
-      this.out.push(`${pad}#${commentText(l)}`);
+      this.out.push(`${pad}${l}`);
       written++;
     }
     if (mode === "top" && written > 0 && this.out[this.out.length - 1] === "") this.out.pop();
@@ -158,7 +168,7 @@ class Writer {
   }
 
   /**
-   * The comment lines above an entry or a sequence item (`node`'s commentBefore), `afterSibling` when
+   * The comment lines above an entry or a sequence item (`node`'s head comment), `afterSibling` when
    * an entry or item comes before it in its block. yaml.v3 reads the comment lines right after the
    * previous entry's content, up to a blank line, as that entry's foot and writes a blank line after
    * them; the blank line after a head comment it drops. So a blank line after the comment stays only
@@ -168,33 +178,35 @@ class Writer {
   private head(text: string, indent: number, node: Node, afterSibling: boolean): void {
     const body = text.replace(/\n+$/, "");
     const foot = afterSibling && !node.spaceBefore && (!body.includes("\n\n") || feetOnly(node));
-    this.comment(foot ? text : body, indent, "head");
+    this.commentLines(foot ? text : body, indent, "head");
   }
 
   root(node: Node): void {
+    const head = headComment(node);
+    const foot = footComment(node);
     if (isMap(node) && !node.flow && node.items.length > 0) {
-      if (node.commentBefore && this.rootComment) this.comment(node.commentBefore, 0, "top");
+      if (head && this.rootComment) this.commentLines(head, 0, "top");
       const props = collectionProps(node);
       if (props !== "") this.out.push(props.slice(1));
       this.mapItems(node.items as Pair[], 0, true);
-      if (node.comment) {
+      if (foot) {
         // right after a block's foot at its column (a compact list's, the last entry's): a blank line
         this.afterFoot(0);
-        this.comment(node.comment, 0, "foot");
+        this.commentLines(foot, 0, "foot");
       }
       return;
     }
     if (isSeq(node) && !node.flow && node.items.length > 0) {
-      if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+      if (head) this.commentLines(head, 0, "top");
       const props = collectionProps(node);
       if (props !== "") this.out.push(props.slice(1));
-      this.seqItems(node.items.map(asNode), 0, Boolean(node.comment));
-      if (node.comment) this.comment(node.comment, 0, "foot");
+      this.seqItems(node.items.map(asNode), 0, Boolean(foot));
+      if (foot) this.commentLines(foot, 0, "foot");
       return;
     }
-    if (node.commentBefore) this.comment(node.commentBefore, 0, "top");
+    if (head) this.commentLines(head, 0, "top");
     const s = this.inline(node, 0);
-    this.pushWithPrefix("", s.lines, s.comment, s.flow);
+    this.pushWithPrefix("", s.lines, s.trailing, s.flow);
   }
 
   /** Block mapping entries at `indent`. The first entry may be written after a prefix (`- `) by the caller. */
@@ -207,7 +219,7 @@ class Writer {
       this.more = more || i < pairs.length - 1;
       if (i > 0) this.afterFoot(indent);
       const key = asNode(pair.key);
-      const keyComment = isNodeLike(key) ? key.commentBefore : undefined;
+      const keyComment = isNodeLike(key) ? headComment(key) : undefined;
       const prefix = i === 0 && firstPrefix !== undefined ? firstPrefix : pad;
       if (keyComment) {
         if (i === 0 && firstPrefix !== undefined) {
@@ -216,7 +228,7 @@ class Writer {
           this.entry(pair, indent, pad);
           continue;
         }
-        if (top && i === 0) this.comment(keyComment, indent, "top");
+        if (top && i === 0) this.commentLines(keyComment, indent, "top");
         else this.head(keyComment, indent, key as Node, i > 0);
       }
       this.entry(pair, indent, prefix);
@@ -238,7 +250,7 @@ class Writer {
     const lines = text.replace(/^\n+|\n+$/g, "").split("\n");
     const pad = " ".repeat(indent);
     lines.forEach((l, i) => {
-      this.out.push(l === "" ? "" : `${i === 0 ? prefix : pad}#${commentText(l)}`);
+      this.out.push(l === "" ? "" : `${i === 0 ? prefix : pad}${l}`);
     });
   }
 
@@ -254,52 +266,52 @@ class Writer {
       return;
     }
     const value = asNode(pair.value);
-    const keyLineComment = isNodeLike(pair.key) && (pair.key as Node).comment;
+    const keyLineComment = isNodeLike(pair.key) ? trailingComment(pair.key as Node) : undefined;
     // Most values: a scalar written as it is (oneLineText), with no comment of its own; its line made
     // in one go.
-    if (isScalar(value) && value.comment == null && !value.commentBefore) {
+    if (isScalar(value) && lineComment(value) === undefined && !headComment(value)) {
       const text = oneLineText(value);
       if (text !== undefined) {
         this.out.push(
-          keyLineComment
-            ? `${prefix}${keyText}: ${text} #${commentText(keyLineComment)}`
-            : `${prefix}${keyText}: ${text}`,
+          keyLineComment ? `${prefix}${keyText}: ${text} ${keyLineComment}` : `${prefix}${keyText}: ${text}`,
         );
         return;
       }
     }
     const head = `${prefix}${keyText}:`;
     if (value === null || value === undefined) {
-      this.out.push(keyLineComment ? `${head} #${commentText(keyLineComment)}` : head);
+      this.out.push(keyLineComment ? `${head} ${keyLineComment}` : head);
       return;
     }
     if (isMap(value) && !value.flow && value.items.length > 0) {
       const line = head + collectionProps(value);
-      this.out.push(keyLineComment ? `${line} #${commentText(keyLineComment)}` : line);
-      if (value.commentBefore) this.head(value.commentBefore, indent + 2, value, false);
+      this.out.push(keyLineComment ? `${line} ${keyLineComment}` : line);
+      const valueHead = headComment(value);
+      if (valueHead) this.head(valueHead, indent + 2, value, false);
       this.footFollows(value, () => this.mapItems(value.items as Pair[], indent + 2, false));
-      if (value.comment) {
+      const foot = footComment(value);
+      if (foot) {
         const at = keyFoot(value) || endFoot(value) ? indent + 2 : this.footAt(value, indent + 2);
         this.afterFoot(at);
-        this.comment(value.comment, at, "foot");
+        this.commentLines(foot, at, "foot");
       }
       return;
     }
     if (isSeq(value) && !value.flow && value.items.length > 0) {
       const line = head + collectionProps(value);
-      this.out.push(keyLineComment ? `${line} #${commentText(keyLineComment)}` : line);
+      this.out.push(keyLineComment ? `${line} ${keyLineComment}` : line);
       const seqIndent = this.wide ? indent + 2 : indent;
-      if (value.commentBefore) this.head(value.commentBefore, seqIndent, value, false);
-      this.footFollows(value, () =>
-        this.seqItems(value.items.map(asNode), seqIndent, Boolean(value.comment)),
-      );
-      if (value.comment) this.blockFoot(value.comment, this.footAt(value, seqIndent));
+      const valueHead = headComment(value);
+      if (valueHead) this.head(valueHead, seqIndent, value, false);
+      const foot = footComment(value);
+      this.footFollows(value, () => this.seqItems(value.items.map(asNode), seqIndent, Boolean(foot)));
+      if (foot) this.blockFoot(foot, this.footAt(value, seqIndent));
       return;
     }
-    if (value.commentBefore && !isMap(value) && !isSeq(value))
-      this.head(value.commentBefore, indent, value, false);
+    const valueHead = headComment(value);
+    if (valueHead && !isMap(value) && !isSeq(value)) this.head(valueHead, indent, value, false);
     const s = this.inline(value, indent);
-    this.pushWithPrefix(`${head} `, s.lines, s.comment ?? (keyLineComment || undefined), s.flow);
+    this.pushWithPrefix(`${head} `, s.lines, s.trailing ?? (keyLineComment || undefined), s.flow);
   }
 
   /**
@@ -310,7 +322,7 @@ class Writer {
     const key = asNode(pair.key);
     if (isScalar(key)) {
       const keyLines = scalarText(key, { flow: false, key: false, indent });
-      this.pushWithPrefix(`${prefix}? `, keyLines, key.comment ?? undefined);
+      this.pushWithPrefix(`${prefix}? `, keyLines, lineComment(key));
     } else this.explicitPart(key as Node, indent, `${prefix}? `, false);
     const value = asNode(pair.value);
     const pad = this.pad(indent);
@@ -333,7 +345,8 @@ class Writer {
       const props = collectionProps(node);
       if (props !== "") this.out.push(indicator.trimEnd() + props);
       this.mapItems(node.items as Pair[], inner, false, props === "" ? indicator : undefined);
-      if (node.comment) this.comment(node.comment, inner, "foot");
+      const foot = footComment(node);
+      if (foot) this.commentLines(foot, inner, "foot");
       return;
     }
     if (isSeq(node) && !node.flow && node.items.length > 0) {
@@ -345,12 +358,13 @@ class Writer {
         node.items.forEach((item, i) => {
           this.seqItem(asNode(item), inner, i === 0 ? `${indicator}- ` : `${this.pad(inner)}- `);
         });
-      if (node.comment) this.comment(node.comment, inner, "foot");
+      const foot = footComment(node);
+      if (foot) this.commentLines(foot, inner, "foot");
       return;
     }
     // a key's head comment is written above its `?` (mapItems), not inside its flow collection
     const s = this.inline(node, indent, head);
-    this.pushWithPrefix(indicator, s.lines, s.comment, s.flow);
+    this.pushWithPrefix(indicator, s.lines, s.trailing, s.flow);
   }
 
   /** `footed`: the list has a foot comment, written after its items. */
@@ -359,7 +373,8 @@ class Writer {
     const more = this.more;
     items.forEach((item, i) => {
       this.more = more || i < items.length - 1;
-      if (isNodeLike(item) && item.commentBefore) this.head(item.commentBefore, indent, item, i > 0);
+      const head = isNodeLike(item) ? headComment(item) : undefined;
+      if (head) this.head(head, indent, item as Node, i > 0);
       this.seqItem(item, indent, `${pad}- `);
     });
     this.more = more;
@@ -376,7 +391,8 @@ class Writer {
     const at = this.out.length - 1;
     const line = this.out[at];
     // its line comment, if any, after it: `- {k: v,} # c`
-    const after = `}${last.comment ? ` #${commentText(last.comment)}` : ""}`;
+    const comment = lineComment(last);
+    const after = `}${comment ? ` ${comment}` : ""}`;
     if (line?.endsWith(after)) this.out[at] = `${line.slice(0, -after.length)},${after}`;
   }
 
@@ -387,10 +403,11 @@ class Writer {
       if (props !== "") this.out.push(prefix.trimEnd() + props);
       const first = props === "" ? prefix : undefined;
       this.footFollows(item, () => this.mapItems(item.items as Pair[], indent + 2, false, first));
-      if (item.comment) {
+      const foot = footComment(item);
+      if (foot) {
         const at = keyFoot(item) || endFoot(item) ? indent + 2 : this.footAt(item, indent + 2);
         this.afterFoot(at);
-        this.comment(item.comment, at, "foot");
+        this.commentLines(foot, at, "foot");
       }
       return;
     }
@@ -399,22 +416,24 @@ class Writer {
       const props = collectionProps(item);
       if (props !== "") this.out.push(prefix.trimEnd() + props);
       inner.forEach((sub, i) => {
-        if (i === 0 && props === "" && isNodeLike(sub) && sub.commentBefore) {
+        const head = isNodeLike(sub) ? headComment(sub) : undefined;
+        if (i === 0 && props === "" && head) {
           // `- # comment` then the inner list on the next line, as yaml.v3 writes its first item's head comment
-          this.commentAfterPrefix(sub.commentBefore, prefix, indent + 2);
+          this.commentAfterPrefix(head, prefix, indent + 2);
           this.seqItem(sub, indent + 2, `${" ".repeat(indent + 2)}- `);
           return;
         }
-        if (isNodeLike(sub) && sub.commentBefore) this.head(sub.commentBefore, indent + 2, sub, i > 0);
+        if (head) this.head(head, indent + 2, sub as Node, i > 0);
         this.seqItem(
           sub,
           indent + 2,
           i === 0 && props === "" ? `${prefix}- ` : `${" ".repeat(indent + 2)}- `,
         );
       });
-      if (item.comment) {
+      const foot = footComment(item);
+      if (foot) {
         this.commaBeforeFoot(inner[inner.length - 1]);
-        this.comment(item.comment, indent + 2, "foot");
+        this.commentLines(foot, indent + 2, "foot");
       }
       return;
     }
@@ -424,13 +443,13 @@ class Writer {
     }
     // the item's head comment is written above its `- ` (seqItems), not again inside a flow collection
     const s = this.inline(item, indent, false);
-    this.pushWithPrefix(prefix, s.lines, s.comment, s.flow);
+    this.pushWithPrefix(prefix, s.lines, s.trailing, s.flow);
   }
 
   /** `flow`: the lines are one flow collection or quoted scalar, its line comment after its end. */
   private pushWithPrefix(prefix: string, lines: string[], comment: string | undefined, flow = false): void {
     if (flow && comment !== undefined && lines.length > 1) {
-      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} #${commentText(comment)}`];
+      lines = [...lines.slice(0, -1), `${lines[lines.length - 1]} ${comment}`];
       comment = undefined;
     }
     // By index, not destructured: a rest element goes through the array's iterator, an object per line
@@ -438,7 +457,7 @@ class Writer {
     const first = lines[0] ?? "";
     const firstLine = first === "" ? prefix.trimEnd() : `${prefix}${first}`;
     // A block scalar carries its line comment on the header line.
-    this.out.push(comment !== undefined ? `${firstLine} #${commentText(comment)}` : firstLine);
+    this.out.push(comment !== undefined ? `${firstLine} ${comment}` : firstLine);
     for (const line of lines.slice(1)) this.out.push(line);
   }
 
@@ -458,16 +477,16 @@ class Writer {
     node: Node,
     indent: number,
     head = true,
-  ): { lines: string[]; comment?: string; flow?: boolean } {
-    const comment = node.comment ?? undefined;
+  ): { lines: string[]; trailing?: string; flow?: boolean } {
+    const comment = trailingComment(node);
     if (isScalar(node)) {
       const lines = scalarText(node, { flow: false, key: false, indent });
       // a quoted value on more than one line has its line comment after the closing quote
-      return { lines, comment, flow: lines.length > 1 && /^(?:[&!]\S* )*['"]/.test(lines[0]!) };
+      return { lines, trailing: comment, flow: lines.length > 1 && /^(?:[&!]\S* )*['"]/.test(lines[0]!) };
     }
     if (hasInnerComments(node, head))
-      return { lines: flowWithComments(node, indent + 2, head).split("\n"), comment, flow: true };
-    return { lines: [flowText(node, false)], comment };
+      return { lines: flowWithComments(node, indent + 2, head).split("\n"), trailing: comment, flow: true };
+    return { lines: [flowText(node, false)], trailing: comment };
   }
 }
 
@@ -722,7 +741,7 @@ function innermostIndent(node: YAMLMap | YAMLSeq, indent: number, wide: boolean)
   const tail = node.items[node.items.length - 1];
   const inner = isMap(node) ? (isPair(tail) ? tail.value : undefined) : tail;
   if (!isBlock(inner)) return indent;
-  if (inner.comment) return undefined;
+  if (footComment(inner)) return undefined;
   const at = isMap(inner) || isSeq(node) || wide ? indent + 2 : indent;
   return innermostIndent(inner, at, wide);
 }
@@ -885,12 +904,4 @@ function withoutComment(line: string): string {
     }
   }
   return line;
-}
-
-/**
- * A comment line's text after `#`: a lone `#` comes back from the parser as a space and is written
- * bare; `# ` read from the source is HASH_SPACE (comment-runs.ts); any other text as it is.
- */
-export function commentText(text: string): string {
-  return text === " " ? "" : text === HASH_SPACE ? " " : text;
 }

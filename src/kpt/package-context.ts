@@ -1,8 +1,8 @@
 import { Document } from "yaml";
 import { detectSeqIndent, formatDocument, formatDocuments } from "./format.js";
-import { normalizeComments } from "./format-comments.js";
 import { getString } from "./resource.js";
 import type { FileTree } from "./tree.js";
+import { normalizeComments } from "./yaml/format-comments.js";
 import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
 
 /** The file and ConfigMap holding a package's context (kpt's builtin `gen-pkg-context`). */

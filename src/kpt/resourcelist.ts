@@ -1,11 +1,11 @@
 import { Document, isMap, isNode, isSeq, type LineCounter, type Node, type Pair, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../api/resource-list.js";
-import { commentLineText } from "./comment-runs.js";
 import { KptError } from "./errors.js";
 import { commentBlock, formatDocument } from "./format.js";
 import { readFunctionResults } from "./function-results.js";
 import { apiVersionOf, kindOf } from "./resource.js";
 import { LinesUp } from "./text-lines.js";
+import { headComment, setHeadComment } from "./yaml/comments.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
 import { parseYamlFile } from "./yamlfile.js";
 
@@ -82,9 +82,12 @@ function placeItemHeadComments(node: Node, text: string): void {
     if (l.length - l.trimStart().length !== (dash[1] ?? "").length) break;
     above.unshift(l.trimStart());
   }
-  node.commentBefore = above.length > 0 ? above.map(commentLineText).join("\n") : undefined;
-  if (below.length > 0) key.commentBefore = below.map((l) => (l === "" ? "" : commentLineText(l))).join("\n");
+  // the lines as they are, `#` kept (the `\r` of a CRLF line ending no part of them)
+  setHeadComment(node, above.length > 0 ? above.map(withoutCr).join("\n") : undefined);
+  if (below.length > 0) setHeadComment(key, below.map(withoutCr).join("\n"));
 }
+
+const withoutCr = (line: string): string => (line.endsWith("\r") ? line.slice(0, -1) : line);
 
 /** A document whose contents are `node` (the node is reused: its comments come along). */
 function documentOf(node: Node): Document {
@@ -107,7 +110,8 @@ export function formatResourceList(list: ResourceList): string {
     // The node's head comment goes above the `- `; its first key's, after it (`- # comment`).
     for (const item of list.items) {
       const root = item.contents;
-      if (isNode(root) && root.commentBefore) parts.push(commentBlock(root.commentBefore, 0));
+      const head = isNode(root) ? headComment(root) : undefined;
+      if (head) parts.push(commentBlock(head, 0));
       parts.push(
         nest(formatDocument(item, "compact", { documentComments: false, rootComment: false }), "- "),
       );

@@ -6,6 +6,7 @@ import {
   WRITER_CLEARED_ANNOTATIONS,
 } from "../kpt/annotations.js";
 import { apiGroup } from "../kpt/resource.js";
+import { lineComment, setLineComment } from "../kpt/yaml/comments.js";
 import { field, fieldPair, isTaggedNull, type MaybeNode, scalarText } from "./nodes.js";
 import type { YamlDoc } from "./yamldoc.js";
 
@@ -43,7 +44,7 @@ export function metadataComment(doc: YamlDoc): string {
   const pair = metadataPair(doc);
   if (!pair || !isPair(pair)) return "";
   const key = pair.key as Scalar | null;
-  return key?.comment ?? "";
+  return key ? (lineComment(key) ?? "") : "";
 }
 
 /** `[namespace, name]` from a `kpt-merge: ns/name` comment, or undefined. */
@@ -94,9 +95,9 @@ export function addMergeComment(doc: YamlDoc): void {
   if (!pair || !isMap(pair.value)) return;
   const key = pair.key as MaybeNode;
   if (!(key instanceof Scalar)) return;
-  if (!(key.comment ?? "").includes(MERGE_COMMENT_PREFIX))
-    key.comment = ` ${MERGE_COMMENT_PREFIX} ${namespace}/${name}`;
-  const nsName = nsAndNameForMerge(key.comment ?? "");
+  if (!(lineComment(key) ?? "").includes(MERGE_COMMENT_PREFIX))
+    setLineComment(key, `# ${MERGE_COMMENT_PREFIX} ${namespace}/${name}`);
+  const nsName = nsAndNameForMerge(lineComment(key) ?? "");
   const idNs = (nsName ? nsName[0] : namespace) || "default";
   const idName = nsName ? nsName[1] : name;
   const value = `${apiGroup(top(doc, "apiVersion"))}|${top(doc, "kind")}|${idNs}|${idName}`;

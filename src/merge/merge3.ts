@@ -1,4 +1,12 @@
 import { isMap, isScalar, isSeq, type Node, Scalar, type YAMLMap, type YAMLSeq } from "yaml";
+import {
+  headComment,
+  lineComment,
+  setHeadComment,
+  setLineComment,
+  setTrailingComment,
+  trailingComment,
+} from "../kpt/yaml/comments.js";
 import { type CommentSchema, commentSchema, type ListKeys, listKeys } from "./listkeys.js";
 import {
   canonical,
@@ -143,7 +151,7 @@ function visitScalar([dest, origin, updated]: Sources): Node | null {
 
 function styleless(node: MaybeNode): string {
   if (!isScalar(node)) return canonical(node);
-  return JSON.stringify([String(node.value), node.comment ?? "", node.commentBefore ?? ""]);
+  return JSON.stringify([String(node.value), lineComment(node) ?? "", headComment(node) ?? ""]);
 }
 
 /** Lists without merge keys (and type changes): taken whole from the side that changed. */
@@ -213,28 +221,29 @@ function walkMap(
 function commentsToKeys(map: YAMLMap, element: boolean, foots: Map<Scalar, string>): void {
   const first = map.items[0]?.key;
   const last = map.items[map.items.length - 1]?.key;
-  if (!element && isScalar(first) && map.commentBefore) {
-    first.commentBefore = first.commentBefore
-      ? `${map.commentBefore}\n${first.commentBefore}`
-      : map.commentBefore;
-    map.commentBefore = undefined;
+  const mapHead = headComment(map);
+  if (!element && isScalar(first) && mapHead) {
+    const firstHead = headComment(first);
+    setHeadComment(first, firstHead ? `${mapHead}\n${firstHead}` : mapHead);
+    setHeadComment(map, undefined);
   }
-  if (isScalar(last) && map.comment) {
-    foots.set(last, map.comment);
-    map.comment = undefined;
+  const mapFoot = trailingComment(map);
+  if (isScalar(last) && mapFoot) {
+    foots.set(last, mapFoot);
+    setTrailingComment(map, undefined);
   }
   // a key's head comment that a blank line ends or cuts (`foot\n`, `foot\n\nhead`) starts with the
   // previous key's foot, as commentsToMap writes it (and kpt's annotation set after a foot leaves it)
   map.items.forEach((pair, i) => {
     const prev = map.items[i - 1]?.key;
     const key = pair.key;
-    if (!isScalar(prev) || !isScalar(key) || !key.commentBefore || foots.has(prev)) return;
-    const text = key.commentBefore;
+    const text = isScalar(key) ? headComment(key) : undefined;
+    if (!isScalar(prev) || !isScalar(key) || !text || foots.has(prev)) return;
     const cut = text.endsWith("\n") && !text.includes("\n\n") ? text.length - 1 : text.indexOf("\n\n");
     if (cut <= 0) return;
     foots.set(prev, text.slice(0, cut));
     const head = text.slice(cut).replace(/^\n+/, "");
-    key.commentBefore = head === "" ? undefined : head;
+    setHeadComment(key, head === "" ? undefined : head);
   });
 }
 
@@ -248,14 +257,19 @@ function commentsToMap(map: YAMLMap, element: boolean, foots: Map<Scalar, string
     foots.delete(key);
     const next = map.items[i + 1]?.key;
     // yaml.v3 writes a foot comment followed by a blank line when more follows
-    if (isScalar(next))
-      next.commentBefore = `${foot}\n${next.commentBefore ? `\n${next.commentBefore}` : ""}`;
-    else map.comment = map.comment ? `${foot}\n${map.comment}` : foot;
+    if (isScalar(next)) {
+      const head = headComment(next);
+      setHeadComment(next, `${foot}\n${head ? `\n${head}` : ""}`);
+    } else {
+      const own = trailingComment(map);
+      setTrailingComment(map, own ? `${foot}\n${own}` : foot);
+    }
   });
   const first = map.items[0]?.key;
-  if (!element && isScalar(first) && first.commentBefore) {
-    map.commentBefore = first.commentBefore;
-    first.commentBefore = undefined;
+  const firstHead = isScalar(first) ? headComment(first) : undefined;
+  if (!element && isScalar(first) && firstHead) {
+    setHeadComment(map, firstHead);
+    setHeadComment(first, undefined);
   }
 }
 
@@ -273,8 +287,8 @@ function fieldContext(
     const value = values[i];
     const key = keys[i];
     const schema =
-      (isScalar(value) ? schemaOf(value.comment, value.commentBefore) : undefined) ??
-      (key ? schemaOf(key.comment, key.commentBefore) : undefined);
+      (isScalar(value) ? schemaOf(lineComment(value), headComment(value)) : undefined) ??
+      (key ? schemaOf(lineComment(key), headComment(key)) : undefined);
     if (schema) return { ...ctx, keysFor: (p) => schema.keysAt(p.slice(depth)) };
   }
   return ctx;
@@ -312,7 +326,7 @@ function visitKey([dest, origin, updated]: KeySources, foots: Map<Scalar, string
   const text = (k: Scalar | undefined) =>
     k === undefined
       ? ""
-      : JSON.stringify([String(k.value), k.comment ?? "", k.commentBefore ?? "", foots.get(k) ?? ""]);
+      : JSON.stringify([String(k.value), lineComment(k) ?? "", headComment(k) ?? "", foots.get(k) ?? ""]);
   const chosen =
     (updated === undefined) !== (origin === undefined)
       ? updated
@@ -321,12 +335,14 @@ function visitKey([dest, origin, updated]: KeySources, foots: Map<Scalar, string
         : (dest === undefined || text(dest) === text(origin)) && text(origin) !== text(updated)
           ? updated
           : dest;
-  return chosen ? { before: chosen.commentBefore, line: chosen.comment, foot: foots.get(chosen) } : undefined;
+  return chosen
+    ? { before: headComment(chosen), line: lineComment(chosen), foot: foots.get(chosen) }
+    : undefined;
 }
 
 function setComments(k: Scalar, c: KeyComments, foots: Map<Scalar, string>): void {
-  k.commentBefore = c.before ?? undefined;
-  k.comment = c.line ?? undefined;
+  setHeadComment(k, c.before ?? undefined);
+  setLineComment(k, c.line ?? undefined);
   if (c.foot === undefined) foots.delete(k);
   else foots.set(k, c.foot);
 }
@@ -379,11 +395,12 @@ function walkAssociative(
   }
   const target: YAMLSeq = isSeq(dest) ? dest : newSeq();
   // the `yaml` parser keeps the first element's head comment on the list: back on the element
-  const head = target.commentBefore;
+  const head = headComment(target);
   const firstItem = target.items[0];
   if (head && isMap(firstItem)) {
-    firstItem.commentBefore = firstItem.commentBefore ? `${head}\n${firstItem.commentBefore}` : head;
-    target.commentBefore = undefined;
+    const itemHead = headComment(firstItem);
+    setHeadComment(firstItem, itemHead ? `${head}\n${itemHead}` : head);
+    setHeadComment(target, undefined);
   }
 
   const seen = new Set<string>();
@@ -428,9 +445,10 @@ function walkAssociative(
     }
   }
   const first = target.items[0];
-  if (isMap(first) && first.commentBefore) {
-    target.commentBefore = first.commentBefore;
-    first.commentBefore = undefined;
+  const firstHead = isMap(first) ? headComment(first) : undefined;
+  if (isMap(first) && firstHead) {
+    setHeadComment(target, firstHead);
+    setHeadComment(first, undefined);
   }
   // an emptied list stays as `[]` (kpt's element setter leaves the empty list in place); a list removed
   // upstream went above

@@ -1,4 +1,5 @@
 import { isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { headComment, lineComment, trailingComment } from "../kpt/yaml/comments.js";
 
 /** Small helpers over `yaml` nodes as the merge sees them (scalars held as source strings). */
 
@@ -75,19 +76,20 @@ export function canonical(node: MaybeNode): string {
     return JSON.stringify([
       node.type ?? "PLAIN",
       String(node.value),
-      node.comment ?? "",
+      lineComment(node) ?? "",
       node.tag ?? "",
-      node.commentBefore ?? "",
+      headComment(node) ?? "",
     ]);
   }
   if (isMap(node)) {
     const parts = node.items.map(
       (p) => `${canonical(p.key as MaybeNode)}:${canonical(p.value as MaybeNode)}`,
     );
-    return `{${parts.join(",")}|${node.comment ?? ""}|${node.commentBefore ?? ""}}`;
+    return `{${parts.join(",")}|${trailingComment(node) ?? ""}|${headComment(node) ?? ""}}`;
   }
   if (isSeq(node)) {
-    return `[${node.items.map((i) => canonical(i as MaybeNode)).join(",")}|${node.comment ?? ""}|${node.commentBefore ?? ""}]`;
+    const items = node.items.map((i) => canonical(i as MaybeNode)).join(",");
+    return `[${items}|${trailingComment(node) ?? ""}|${headComment(node) ?? ""}]`;
   }
   return JSON.stringify(String(node));
 }

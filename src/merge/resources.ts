@@ -1,7 +1,14 @@
 import { isMap, type YAMLMap } from "yaml";
 import { TRANSIENT_ANNOTATIONS } from "../kpt/annotations.js";
-import { clearEndFeet, hasEndFeet } from "../kpt/comment-runs.js";
 import { apiGroup } from "../kpt/resource.js";
+import {
+  clearEndFeet,
+  footComment,
+  hasEndFeet,
+  setFootComment,
+  setTrailingComment,
+  trailingComment,
+} from "../kpt/yaml/comments.js";
 import {
   addMergeComment,
   clearUpdateAnnotations,
@@ -177,7 +184,7 @@ function refuseDuplicates(read: ReturnType<typeof readResources>): void {
       throw new MergeError(
         `${r.path}: ${what(first)} and ${what(r)} (documents ${first.index + 1} and ${r.index + 1}) ` +
           `are the same resource to the merge in the ${SIDE_NAMES[side]} package` +
-          (comment ? ` (both \`# ${comment}\`)` : "") +
+          (comment ? ` (both \`${comment}\`)` : "") +
           ", so it cannot tell which one upstream's changes belong to; if one is a copy you made, remove the " +
           "`# kpt-merge:` comment from its `metadata:` line (and its internal.kpt.dev/upstream-identifier " +
           "annotation) so it is your own resource, then update again",
@@ -189,7 +196,7 @@ function refuseDuplicates(read: ReturnType<typeof readResources>): void {
 
 /** A resource as the merge compares it: its content and the comment that ends its document. */
 function whole(r: PkgResource): string {
-  return `${canonical(r.y.doc.contents as YAMLMap)}|${r.y.doc.comment ?? ""}`;
+  return `${canonical(r.y.doc.contents as YAMLMap)}|${footComment(r.y.doc) ?? ""}`;
 }
 
 /**
@@ -198,9 +205,11 @@ function whole(r: PkgResource): string {
  */
 function footOnRoot(y: YamlDoc): void {
   const root = y.doc.contents;
-  if (!y.doc.comment || !isMap(root)) return;
-  root.comment = root.comment ? `${root.comment}\n${y.doc.comment}` : y.doc.comment;
-  y.doc.comment = null;
+  const foot = footComment(y.doc);
+  if (!foot || !isMap(root)) return;
+  const own = trailingComment(root);
+  setTrailingComment(root, own ? `${own}\n${foot}` : foot);
+  setFootComment(y.doc, undefined);
 }
 
 /** Groups resources into files, in index order (stable), and formats them as kpt writes them. */

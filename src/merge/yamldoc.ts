@@ -1,7 +1,7 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
 import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/format.js";
-import { normalizeComments, startsPiece } from "../kpt/format-comments.js";
+import { normalizeComments, startsPiece } from "../kpt/yaml/format-comments.js";
 import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
 import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
 

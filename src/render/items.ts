@@ -8,11 +8,12 @@ import {
   TRANSIENT_ANNOTATIONS,
 } from "../kpt/annotations.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
-import { normalizeComments } from "../kpt/format-comments.js";
 import type { KptFormDoc } from "../kpt/kpt-form.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
+import { headComment, setHeadComment, setTrailingComment, trailingComment } from "../kpt/yaml/comments.js";
+import { normalizeComments } from "../kpt/yaml/format-comments.js";
 import { newScalar, readPair } from "../kpt/yaml-nodes.js";
 
 /** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
@@ -148,7 +149,7 @@ function setKptAnnotations(doc: Document, entries: readonly (readonly [string, s
     scalar.type = "QUOTE_SINGLE";
     // As `set(key, scalar)`, which adds `new Pair(key, scalar)`.
     // a new key after the map's foot goes below it, after a blank line (as kyaml's field setter appends)
-    if (annotations.comment && !annotations.has(key)) appendAfterFoot(annotations, key, scalar);
+    if (trailingComment(annotations) && !annotations.has(key)) appendAfterFoot(annotations, key, scalar);
     else annotations.add(readPair(key, scalar), true);
   }
 }
@@ -220,16 +221,18 @@ function keepPairs(map: YAMLMap, keep: (key: string, pair: unknown) => boolean):
   let feet: string[] = [];
   for (const pair of items) {
     const key = pair.key as Node | null;
-    const before = isScalar(key) ? key.commentBefore : undefined;
+    const before = isScalar(key) ? headComment(key) : undefined;
     if (keep(isScalar(key) ? String(key.value) : String(key), pair)) {
-      if (feet.length > 0 && isScalar(key)) key.commentBefore = `${feet.join("\n")}\n${before ?? ""}`;
+      if (feet.length > 0 && isScalar(key)) setHeadComment(key, `${feet.join("\n")}\n${before ?? ""}`);
       feet = [];
       kept.push(pair);
     } else if (before?.endsWith("\n")) feet.push(before.slice(0, -1));
   }
   if (kept.length === items.length) return;
-  if (map.comment && kept[kept.length - 1] !== items[items.length - 1]) map.comment = undefined;
-  if (feet.length > 0) map.comment = [...feet, ...(map.comment ? [map.comment] : [])].join("\n");
+  if (trailingComment(map) && kept[kept.length - 1] !== items[items.length - 1])
+    setTrailingComment(map, undefined);
+  const foot = trailingComment(map);
+  if (feet.length > 0) setTrailingComment(map, [...feet, ...(foot ? [foot] : [])].join("\n"));
   map.items = kept;
 }
 

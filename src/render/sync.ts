@@ -1,9 +1,19 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
-import { copyEndFoot, endFeetAfterTrip, footBeforeText } from "../kpt/comment-runs.js";
-import { dashCommentsAfterTrip } from "../kpt/dash-comments.js";
 import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
+import {
+  copyHeadComment,
+  copyTrailingComment,
+  dashCommentsAfterTrip,
+  endFeetAfterTrip,
+  footAbove,
+  footComment,
+  headComment,
+  setFootComment,
+  setHeadComment,
+  trailingComment,
+} from "../kpt/yaml/comments.js";
 
 /**
  * What kpt does to the output of a function process (kyaml's FunctionFilter): each output resource
@@ -55,18 +65,19 @@ function byEntryKey(pairs: readonly Pair[]): Map<string, Pair> {
 
 /** kyaml's copyFieldComments: the input's comment goes where the output's node has none of its own. */
 function copyOne(from: Node, to: Node): void {
-  if (from.commentBefore && !to.commentBefore) to.commentBefore = from.commentBefore;
-  else if (from.commentBefore && to.commentBefore) {
+  const head = headComment(from);
+  const toHead = headComment(to);
+  if (head && !toHead) copyHeadComment(from, to);
+  else if (head && toHead) {
     // the foot of the entry before, which yaml.v3 holds on that entry's key, apart from this head
-    const foot = footBeforeText(from);
-    if (foot !== undefined && footBeforeText(to) === undefined)
-      to.commentBefore = `${foot}\n${to.commentBefore}`;
+    const foot = footAbove(from);
+    if (foot !== undefined && footAbove(to) === undefined) setHeadComment(to, `${foot}\n${toHead}`);
   }
-  // (the same comment read back: where yaml.v3 holds it, the input tells — copyEndFoot)
-  if (from.comment && (!to.comment || to.comment === from.comment)) {
-    to.comment = from.comment;
-    copyEndFoot(from, to);
-  }
+  // (the same comment read back: where yaml.v3 holds it, the input tells, its marks copied with it)
+  const after = trailingComment(from);
+  if (!after) return;
+  const toAfter = trailingComment(to);
+  if (!toAfter || toAfter === after) copyTrailingComment(from, to);
 }
 
 /** kyaml's comments.CopyComments: a comment of the input wins where the same field exists in both. */
@@ -135,10 +146,11 @@ function asNode(v: unknown): Node | null {
  */
 function documentCommentsToNode(from: Document, to: Document): void {
   const node = to.contents as Node | null;
-  if (node && isNode(node) && from.commentBefore && !node.commentBefore)
-    node.commentBefore = from.commentBefore;
-  if (from === to || to.commentBefore) to.commentBefore = null;
-  if (from !== to && from.comment && !to.comment) to.comment = from.comment;
+  const head = headComment(from);
+  if (node && isNode(node) && head && !headComment(node)) setHeadComment(node, head);
+  if (from === to || headComment(to)) setHeadComment(to, undefined);
+  const foot = footComment(from);
+  if (from !== to && foot && !footComment(to)) setFootComment(to, foot);
 }
 
 /**

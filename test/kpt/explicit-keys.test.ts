@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/format-comments.js";
+import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 import { hasKpt } from "../render/kpt-oracle.js";
 

@@ -13,7 +13,7 @@ import {
   plainByRules,
   plainSafe,
 } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/format-comments.js";
+import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 import { functionRoundTrip } from "../../src/render/sync.js";
 import { hasKpt } from "../render/kpt-oracle.js";

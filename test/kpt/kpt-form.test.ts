@@ -4,9 +4,9 @@ import { describe, expect, it } from "vitest";
 import { type Document, isMap, isScalar, type Pair } from "yaml";
 import { generatePackage, reindented } from "../../bench/render-package.js";
 import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/format-comments.js";
 import { type KptFormDoc, readKptForm } from "../../src/kpt/kpt-form.js";
 import { getString } from "../../src/kpt/resource.js";
+import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 import { conformanceDir } from "../conformance/realworld.js";
 import {

@@ -18,8 +18,8 @@ import {
   YAMLSeq,
 } from "yaml";
 import { generatePackage } from "../../bench/render-package.js";
-import { normalizeComments } from "../../src/kpt/format-comments.js";
-import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml-fast.js";
+import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
+import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml/yaml-fast.js";
 import { conformanceDir } from "../conformance/realworld.js";
 import { blockYaml, generatedMapping, yamlFiles } from "./generated-yaml.js";
 

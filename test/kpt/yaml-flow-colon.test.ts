@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/format-comments.js";
+import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
 import { parseYamlFile } from "../../src/kpt/yamlfile.js";
 
 const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";

@@ -15,7 +15,7 @@ const PROJECT = join(import.meta.dirname, "../..");
 const json = (path: string) => JSON.parse(readFileSync(join(PROJECT, path), "utf8"));
 
 /**
- * The fast reader (src/kpt/yaml-fast.ts, yaml-nodes.ts) makes `yaml`'s nodes without `yaml`'s
+ * The fast reader (src/kpt/yaml/yaml-fast.ts, yaml-nodes.ts) makes `yaml`'s nodes without `yaml`'s
  * constructors, relying on how this release marks them. A `yaml` that does it otherwise must fail here,
  * loudly and by name, before any render writes a file wrong — so `yaml` is pinned to one version, and
  * moving it means reading these again (test/kpt/yaml-fast.test.ts then compares whole documents).

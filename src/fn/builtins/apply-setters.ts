@@ -10,6 +10,7 @@ import {
   type YAMLSeq,
 } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
+import { headComment, lineComment, setHeadComment, setLineComment } from "../../kpt/yaml/comments.js";
 import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
 import { atLeast, catalogReleases, newestRelease } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
@@ -225,7 +226,7 @@ class SetterRun {
     const kind = nodeKind(node);
     if (kind === MAP_KIND) this.walkMap(node as YAMLMap, inFlow);
     else if (kind === SEQ_KIND) this.walkSeq(node as YAMLSeq, inFlow);
-    else if (kind === SCALAR_KIND && (node as Scalar).comment) this.visitScalar(node as Scalar, inFlow);
+    else if (kind === SCALAR_KIND && lineComment(node as Scalar)) this.visitScalar(node as Scalar, inFlow);
   }
 
   private walkMap(map: YAMLMap, inFlow: boolean): void {
@@ -246,7 +247,7 @@ class SetterRun {
       if (typeof child !== "object" || child === null) continue;
       const kind = (child as Marked)[NODE_TYPE];
       if (kind === SCALAR_KIND) {
-        if (!(child as Scalar).comment) continue;
+        if (!lineComment(child as Scalar)) continue;
         path.push(pair.key);
         this.visitScalar(child as Scalar, flow);
       } else if (kind === MAP_KIND) {
@@ -269,7 +270,7 @@ class SetterRun {
       if (typeof child !== "object" || child === null) continue;
       const kind = (child as Marked)[NODE_TYPE];
       if (kind === SCALAR_KIND) {
-        if (!(child as Scalar).comment) continue;
+        if (!lineComment(child as Scalar)) continue;
         path.push(i);
         this.visitScalar(child as Scalar, flow);
       } else if (kind === MAP_KIND) {
@@ -318,12 +319,12 @@ class SetterRun {
       if (value === "") {
         seq.items = [];
         seq.flow = true;
-        seq.comment = tag.line;
+        setLineComment(seq, tag.line);
       } else {
         seq.items = parseArrayValue(value);
         seq.flow = false;
-        if (key) key.comment = joinComment(tag.line, key.comment);
-        else seq.commentBefore = joinComment(tag.line, seq.commentBefore);
+        if (key) setLineComment(key, joinComment(tag.line, lineComment(key)));
+        else setHeadComment(seq, joinComment(tag.line, headComment(seq)));
       }
       this.changes.push({ file, index: this.index, field, value });
       this.noteChange(pair.key);
@@ -334,7 +335,7 @@ class SetterRun {
     const legacy = this.legacy;
     // apply-setters/v0.1.0 skips null fields (kyaml's IsNilOrEmpty).
     if (legacy && (node.value === null || node.value === undefined)) return;
-    const compiled = this.compile(setterPatternOf(node.comment));
+    const compiled = this.compile(setterPatternOf(lineComment(node)));
     if (!compiled) return;
     let next = compiled.filled;
     if (compiled.open) {
@@ -408,18 +409,18 @@ interface SeqTag {
 
 function seqSetterComment(key: Node | undefined, seq: YAMLSeq): SeqTag | undefined {
   if (seq.flow) {
-    const comment = seq.comment;
+    const comment = lineComment(seq);
     if (!comment) return undefined;
-    return { line: firstLine(comment), remove: () => (seq.comment = restLines(comment)) };
+    return { line: firstLine(comment), remove: () => setLineComment(seq, restLines(comment)) };
   }
-  if (key?.comment) {
-    const comment = key.comment;
-    return { line: firstLine(comment), remove: () => (key.comment = restLines(comment)) };
+  const keyComment = key ? lineComment(key) : undefined;
+  if (key && keyComment) {
+    return { line: firstLine(keyComment), remove: () => setLineComment(key, restLines(keyComment)) };
   }
-  // The yaml library keeps a comment on the key's line (`env: # c`) as the sequence's comment-before.
-  const before = seq.commentBefore;
+  // The yaml library keeps a comment on the key's line (`env: # c`) as the sequence's head comment.
+  const before = headComment(seq);
   if (!before) return undefined;
-  return { line: firstLine(before), remove: () => (seq.commentBefore = restLines(before)) };
+  return { line: firstLine(before), remove: () => setHeadComment(seq, restLines(before)) };
 }
 
 function firstLine(comment: string): string {
@@ -427,12 +428,12 @@ function firstLine(comment: string): string {
   return nl < 0 ? comment : comment.slice(0, nl);
 }
 
-function restLines(comment: string): string | null {
+function restLines(comment: string): string | undefined {
   const nl = comment.indexOf("\n");
-  return nl < 0 ? null : comment.slice(nl + 1);
+  return nl < 0 ? undefined : comment.slice(nl + 1);
 }
 
-function joinComment(line: string, rest: string | null | undefined): string {
+function joinComment(line: string, rest: string | undefined): string {
   return rest ? `${line}\n${rest}` : line;
 }
 

@@ -1,6 +1,7 @@
 import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
+import { setLineComment } from "../../kpt/yaml/comments.js";
 import { atLeast, newestRelease } from "../releases.js";
 import type { BuiltinFunction, FunctionResult, ResourceList } from "../types.js";
 import { ensureChildMap, rootMap, setScalarImplied } from "./util/catalog-fields.js";
@@ -178,7 +179,7 @@ class SearchReplace {
       if (!isSeq(pair.value) || pair.value.items.length === 0 || !isScalar(pair.key)) continue;
       const pathToKey = `${path}.${String(pair.key.value).trim()}`;
       if (!this.pathMatch(pathToKey.startsWith(".") ? pathToKey.slice(1) : pathToKey)) continue;
-      pair.key.comment = ` ${comment.replace(/^#\s?/, "")}`;
+      setLineComment(pair.key, putCommentText(comment));
       const items = pair.value.items.map((item) => (isScalar(item) ? scalarText(item) : String(item)));
       // The catalog prints the list in flow style, then leaves it in block style under the commented key.
       pair.value.flow = false;
@@ -203,7 +204,7 @@ class SearchReplace {
       (pathMatch && byValue === "" && byValueRegex === "");
     if (!matched) return;
     this.count += 1;
-    if (putComment !== "") node.comment = ` ${this.resolve(value, putComment).replace(/^#\s?/, "")}`;
+    if (putComment !== "") setLineComment(node, putCommentText(this.resolve(value, putComment)));
     if (putValue !== "") setScalarImplied(node, this.resolve(value, putValue));
     if (this.file !== "") {
       this.matches.push({
@@ -281,3 +282,9 @@ export const searchReplace: BuiltinFunction = catalogFunction({
     return input;
   },
 });
+
+/** A put-comment as the line comment it becomes: `# ` and its text, its own leading `#` (and a space) dropped. */
+function putCommentText(comment: string): string {
+  const text = comment.replace(/^#\s?/, "");
+  return text === "" ? "#" : `# ${text}`;
+}

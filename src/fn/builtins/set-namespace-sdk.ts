@@ -12,6 +12,7 @@ import {
   type ResourceHead,
   resourceHead,
 } from "../../kpt/resource.js";
+import { copyComments } from "../../kpt/yaml/comments.js";
 import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
@@ -109,10 +110,7 @@ function setStringPair(map: YAMLMap, pair: Pair | undefined, key: string, value:
   const node = newScalar(value);
   if (pair) {
     const old = pair.value as Node | null;
-    if (old && typeof old === "object") {
-      node.commentBefore = old.commentBefore;
-      node.comment = old.comment;
-    }
+    if (old && typeof old === "object") copyComments(old, node);
     pair.value = node;
   } else {
     map.items.push(readPair(newScalar(key), node));
@@ -250,8 +248,7 @@ class Pass {
     // The subjects go back through JSON (SliceSubObjects.MarshalJSON), comments of the list kept.
     const old = pair.value;
     const out = jsonRoundTripNode(old, doc, "kyaml");
-    out.commentBefore = old.commentBefore;
-    out.comment = old.comment;
+    copyComments(old, out);
     pair.value = out;
   }
 

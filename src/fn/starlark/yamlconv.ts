@@ -10,6 +10,7 @@ import {
   YAMLMap,
   YAMLSeq,
 } from "yaml";
+import { copyComments } from "../../kpt/yaml/comments.js";
 import { fail } from "./errors.js";
 import { fromBytes, toBytes } from "./utf8.js";
 import { isInt, None, StarFloat, typeName, type Value } from "./values/core.js";
@@ -124,8 +125,7 @@ export function starToYaml(v: Value, origin: unknown, depth: number, claims: Cla
   if (v instanceof StarList || v instanceof StarTuple) return listToYaml(v, origin, depth, claims);
   const node = scalarOf(v) ?? unconvertible(v, depth);
   if (isScalar(origin)) {
-    node.comment = origin.comment;
-    node.commentBefore = origin.commentBefore;
+    copyComments(origin, node);
     node.spaceBefore = origin.spaceBefore;
   }
   return node;
@@ -218,8 +218,7 @@ function listToYaml(l: StarList | StarTuple, origin: unknown, depth: number, cla
 function restyledKey(key: unknown, text: string): Scalar {
   const node = new Scalar(text);
   if (isScalar(key)) {
-    node.comment = key.comment;
-    node.commentBefore = key.commentBefore;
+    copyComments(key, node);
     node.spaceBefore = key.spaceBefore;
   }
   return node;

@@ -1,5 +1,6 @@
 import { type Document, isMap, isSeq, type Node, Scalar, type YAMLMap } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
+import { copyComments } from "../../../kpt/yaml/comments.js";
 import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
 import type { FunctionContext, ItemSplit, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
@@ -107,8 +108,7 @@ function setEntry(map: YAMLMap, key: string, value: string, quoteNew: boolean): 
     const old = existing.value;
     if (old instanceof Scalar) {
       node.type = old.type;
-      node.comment = old.comment;
-      node.commentBefore = old.commentBefore;
+      copyComments(old, node);
     }
     existing.value = node;
     return;

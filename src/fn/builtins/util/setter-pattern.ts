@@ -5,8 +5,8 @@ import { compileGoRegexp, quoteMeta } from "./go-regexp.js";
  * holds `${name}` references, e.g. `# kpt-set: ${image}:${tag}`.
  */
 
-/** What a comment (as the yaml library stores it, without `#`) must start with to be a setter comment. */
-const SETTER_COMMENT = " kpt-set: ";
+/** What a comment (its raw text, `#` kept) must start with to be a setter comment. */
+const SETTER_COMMENT = "# kpt-set: ";
 
 /** One setter value, in the order the function config lists them. */
 export interface SetterValue {

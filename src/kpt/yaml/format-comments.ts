@@ -9,6 +9,7 @@ import {
   type Pair,
   type Scalar,
 } from "yaml";
+import { lineStart } from "../text-lines.js";
 import {
   column,
   commentLineText,
@@ -22,7 +23,6 @@ import {
   placeValueRun,
 } from "./comment-runs.js";
 import { markHashSpaces } from "./hash-space.js";
-import { lineStart } from "./text-lines.js";
 import { isCommonYaml } from "./yaml-fast.js";
 
 /**

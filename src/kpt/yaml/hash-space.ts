@@ -1,6 +1,6 @@
 import { type Document, isMap, isNode, isSeq, type Node, type Pair } from "yaml";
+import { LinesUp, lineStart } from "../text-lines.js";
 import { commentLineText, HASH_SPACE } from "./comment-runs.js";
-import { LinesUp, lineStart } from "./text-lines.js";
 
 /**
  * The `# ` lines (one space after the `#`, nothing else) of every comment, told from a bare `#`: the

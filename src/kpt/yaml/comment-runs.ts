@@ -9,7 +9,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { lineStart } from "./text-lines.js";
+import { lineStart } from "../text-lines.js";
 
 /**
  * A comment line's text as the `yaml` parser keeps it: after the `#`, a lone `#` as a space; the `\r`
@@ -276,9 +276,27 @@ export function markEndFoot(node: Node): void {
   (node as { [END_FOOT]?: boolean })[END_FOOT] = true;
 }
 
-/** Gives `to` the endFoot mark of `from` (a comment copied from one to the other goes with its mark). */
-export function copyEndFoot(from: Node, to: Node): void {
-  if (endFoot(from)) (to as { [END_FOOT]?: boolean })[END_FOOT] = true;
+/** Gives `to` the marks of `from` among `marks` (each a node's own, symbol-keyed, property). */
+function copySome(from: Node, to: Node, marks: readonly symbol[]): void {
+  for (const mark of marks) {
+    const value: unknown = Reflect.get(from, mark);
+    if (value !== undefined) Reflect.set(to, mark, value);
+  }
+}
+
+/** Gives `to` the marks of `from`'s head comment: the foot of the entry before in it, feet only. */
+export function copyHeadMarks(from: Node, to: Node): void {
+  copySome(from, to, [FOOT_BEFORE, FEET_ONLY]);
+}
+
+/** Gives `to` the marks of `from`'s foot: where kpt writes it (keyFoot, endFoot). */
+export function copyFootMarks(from: Node, to: Node): void {
+  copySome(from, to, [KEY_FOOT, END_FOOT]);
+}
+
+/** Gives `to` every mark `from` has: a copy of a node's comments keeps where yaml.v3 holds them. */
+export function copyMarks(from: Node, to: Node): void {
+  copySome(from, to, [FOOT_BEFORE, FEET_ONLY, KEY_FOOT, END_FOOT, HAS_END_FEET]);
 }
 
 /** Drops the endFoot marks of `node` and every block below it. */

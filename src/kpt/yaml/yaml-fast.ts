@@ -1,6 +1,5 @@
 import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
-import { commentLineText } from "./comment-runs.js";
-import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
+import { readMap, readPair, readScalar, readSeq, sameSchema } from "../yaml-nodes.js";
 import {
   COLON,
   DASH,
@@ -11,7 +10,8 @@ import {
   quotedEnd,
   SPACE,
   startsPlainKey,
-} from "./yaml-scan.js";
+} from "../yaml-scan.js";
+import { commentLineText } from "./comment-runs.js";
 
 /**
  * A reader for the YAML that package files are mostly made of, building the very `yaml` Documents
