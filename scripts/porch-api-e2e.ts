@@ -51,6 +51,7 @@ import {
 import { dirname, join, relative } from "node:path";
 import { parse, parseDocument, stringify } from "yaml";
 import { type Outcome, type PorchStage, startPorchStage } from "./porch-forge.js";
+import { type PorchApiClient, startPorchApiClient } from "./porch-api-http.js";
 
 const UNTRANSLATED: Record<string, string> = {
   TestMetricsEndpoint:
@@ -113,8 +114,11 @@ const prName = (repo: string, pkg: string, ws: string) => `${repo}.${pkg.replace
 
 interface Resources {
   name: string;
+  /** rpkg: the directory pulled; the API: "" (its object is kept instead). */
   dir: string;
   files: Record<string, string>;
+  /** the API: the PackageRevisionResources object read. */
+  object?: Obj;
 }
 
 interface RegisterOpts {
@@ -312,6 +316,22 @@ class Porch {
     return this.run(["rpkg", "push", r.name, dir]);
   }
 
+  /** An upgrade task: LOCAL moved to the upstream revision `to` (rpkg: by its number). */
+  upgrade(local: string, ws: string, to: Obj): Promise<Outcome> {
+    return this.run(["rpkg", "upgrade", local, `--workspace=${ws}`, `--revision=${to.spec.revision}`]);
+  }
+
+  /** metadata.labels (or annotations) added to a revision's. */
+  async addMeta(kind: "label" | "annotate", name: string, values: Record<string, string>): Promise<void> {
+    await this.must(["rpkg", kind, name, ...Object.entries(values).map(([k, v]) => `${k}=${v}`)]);
+  }
+
+  /** The revisions of namespace NS; none when it cannot be listed. */
+  async listIn(ns: string): Promise<Obj[]> {
+    const o = await this.run(["rpkg", "get", "-o", "json"], undefined, ns);
+    return o.exitCode === 0 ? (JSON.parse(o.stdout || '{"items":[]}').items ?? []) : [];
+  }
+
   /** The renderStatus of the revision's last render, from its Kptfile. */
   async renderStatus(name: string): Promise<{ err: string; exitCode: number }> {
     const kf = parse((await this.resources(name)).files.Kptfile ?? "") ?? {};
@@ -335,6 +355,174 @@ class Porch {
       if (!(k in want) && k !== LATEST && !k.startsWith("porchlight.dev/")) args.push(`${k}-`);
     if (args.length === 0) return;
     await this.must(["rpkg", kind, name, ...args, "--overwrite"]);
+  }
+}
+
+const PR = "porch.kpt.dev/v1alpha1";
+
+/**
+ * `--through=api`: the same client, each PackageRevision and PackageRevisionResources call made on
+ * porchlight's Porch API as Porch's Go tests make it (Create with spec.tasks, Update of spec.lifecycle
+ * and of metadata, the approval subresource, Delete, Get and List with selectors); an answer other
+ * than 2xx is a failed call whose stderr is the Status's message. Repositories stay `porchlight repo`.
+ */
+class ApiPorch extends Porch {
+  constructor(
+    stage: PorchStage,
+    ns: string,
+    t: T,
+    readonly api: PorchApiClient,
+  ) {
+    super(stage, ns, t);
+  }
+
+  path(kind: "packagerevisions" | "packagerevisionresources", name = "", ns = this.ns): string {
+    return `/apis/${PR}/namespaces/${ns}/${kind}${name ? `/${name}` : ""}`;
+  }
+
+  /** One request, the stage's work settled after, as an Outcome (stdout: the answer's JSON). */
+  async call(method: string, path: string, body?: unknown): Promise<Outcome> {
+    const a = await this.api.call(method, path, body);
+    await this.stage.settle();
+    const ok = a.status >= 200 && a.status < 300;
+    return {
+      exitCode: ok ? 0 : 1,
+      stdout: ok ? JSON.stringify(a.body) : "",
+      stderr: ok ? "" : `${a.status}: ${a.body?.message ?? JSON.stringify(a.body)}\n`,
+    };
+  }
+
+  override async get(name: string): Promise<Obj | undefined> {
+    const o = await this.call("GET", this.path("packagerevisions", name));
+    return o.exitCode === 0 ? JSON.parse(o.stdout) : undefined;
+  }
+
+  override async list(...selectors: string[]): Promise<Obj[]> {
+    const query = new URLSearchParams();
+    for (let i = 0; i < selectors.length; i += 2)
+      query.set(selectors[i] === "-l" ? "labelSelector" : "fieldSelector", selectors[i + 1] ?? "");
+    const q = query.size > 0 ? `?${query}` : "";
+    const o = await this.call("GET", `${this.path("packagerevisions")}${q}`);
+    if (o.exitCode !== 0) this.t.fatalf(`list packagerevisions${q}: ${o.stderr.trim()}`);
+    return JSON.parse(o.stdout).items ?? [];
+  }
+
+  override async listIn(ns: string): Promise<Obj[]> {
+    const o = await this.call("GET", this.path("packagerevisions", "", ns));
+    return o.exitCode === 0 ? (JSON.parse(o.stdout).items ?? []) : [];
+  }
+
+  create(repo: string, pkg: string, ws: string, task: Obj): Promise<Outcome> {
+    return this.call("POST", this.path("packagerevisions"), {
+      apiVersion: PR,
+      kind: "PackageRevision",
+      metadata: { namespace: this.ns },
+      spec: { packageName: pkg, repository: repo, workspaceName: ws, lifecycle: "Draft", tasks: [task] },
+    });
+  }
+
+  override init(
+    repo: string,
+    pkg: string,
+    ws: string,
+    info: { description?: string; keywords?: string[]; site?: string } = {},
+  ): Promise<Outcome> {
+    return this.create(repo, pkg, ws, { type: "init", init: info });
+  }
+
+  override clone(
+    repo: string,
+    pkg: string,
+    ws: string,
+    source: string,
+    git?: { ref: string; directory: string },
+  ): Promise<Outcome> {
+    const upstreamRef = git
+      ? { type: "git", git: { repo: source, ref: git.ref, directory: git.directory } }
+      : { upstreamRef: { name: source } };
+    return this.create(repo, pkg, ws, { type: "clone", clone: { upstreamRef } });
+  }
+
+  /** An edit task: a new revision of SOURCE's package, in its repository. */
+  override async copy(source: string, ws: string): Promise<Outcome> {
+    const pr = await this.get(source);
+    if (!pr) return { exitCode: 1, stdout: "", stderr: `${source} not found\n` };
+    return this.create(pr.spec.repository, pr.spec.packageName, ws, {
+      type: "edit",
+      edit: { sourceRef: { name: source } },
+    });
+  }
+
+  override async upgrade(local: string, ws: string, to: Obj): Promise<Outcome> {
+    const pr = await this.get(local);
+    if (!pr) return { exitCode: 1, stdout: "", stderr: `${local} not found\n` };
+    return this.create(pr.spec.repository, pr.spec.packageName, ws, {
+      type: "upgrade",
+      upgrade: {
+        newUpstreamRef: { name: to.metadata.name },
+        localPackageRevisionRef: { name: local },
+      },
+    });
+  }
+
+  /** Update of spec.lifecycle (Published: through the approval subresource); del: Delete. */
+  override async lifecycle(
+    verb: "propose" | "approve" | "propose-delete" | "reject" | "del",
+    name: string,
+  ): Promise<Outcome> {
+    const path = this.path("packagerevisions", name);
+    if (verb === "del") return this.call("DELETE", path);
+    const got = await this.call("GET", path);
+    if (got.exitCode !== 0) return got;
+    const pr = JSON.parse(got.stdout);
+    const from = pr.spec.lifecycle;
+    const to = {
+      propose: "Proposed",
+      approve: "Published",
+      "propose-delete": "DeletionProposed",
+      reject: from === "DeletionProposed" ? "Published" : "Draft",
+    }[verb];
+    pr.spec.lifecycle = to;
+    const viaApproval = verb === "approve" || (verb === "reject" && from === "Proposed");
+    return this.call("PUT", viaApproval ? `${path}/approval` : path, pr);
+  }
+
+  override async resources(name: string): Promise<Resources> {
+    const o = await this.call("GET", this.path("packagerevisionresources", name));
+    if (o.exitCode !== 0) this.t.fatalf(`get packagerevisionresources ${name}: ${o.stderr.trim()}`);
+    const prr = JSON.parse(o.stdout);
+    const files: Record<string, string> = { ...(prr.spec?.resources ?? {}) };
+    delete files[".KptRevisionMetadata"];
+    return { name, dir: "", files, object: prr };
+  }
+
+  override pushResources(r: Resources): Promise<Outcome> {
+    const prr = structuredClone(r.object);
+    prr.spec.resources = { ...prr.spec.resources, ...r.files };
+    return this.call("PUT", this.path("packagerevisionresources", r.name), prr);
+  }
+
+  override async setMeta(
+    kind: "label" | "annotate",
+    name: string,
+    want: Record<string, string>,
+    have: Record<string, string>,
+  ) {
+    const pr = await this.mustGet(name);
+    const field = kind === "label" ? "labels" : "annotations";
+    const current: Record<string, string> = pr.metadata[field] ?? {};
+    for (const k of Object.keys(have)) if (!(k in want) && k !== LATEST) delete current[k];
+    pr.metadata[field] = { ...current, ...want };
+    const o = await this.call("PUT", this.path("packagerevisions", name), pr);
+    if (o.exitCode !== 0) this.t.fatalf(`update ${name}'s ${field}: ${o.stderr.trim()}`);
+  }
+
+  override async addMeta(kind: "label" | "annotate", name: string, values: Record<string, string>) {
+    const pr = await this.mustGet(name);
+    const field = kind === "label" ? "labels" : "annotations";
+    pr.metadata[field] = { ...(pr.metadata[field] ?? {}), ...values };
+    const o = await this.call("PUT", this.path("packagerevisions", name), pr);
+    if (o.exitCode !== 0) this.t.fatalf(`update ${name}'s ${field}: ${o.stderr.trim()}`);
   }
 }
 
@@ -696,7 +884,7 @@ const TESTS: Record<string, Test> = {
     await p.register(p.porchTestUrl, "package-upgrade");
     const list = await p.list();
     const v1 = p.find(list, "test-blueprints", "basens", 1);
-    p.find(list, "test-blueprints", "basens", 2);
+    const v2 = p.find(list, "test-blueprints", "basens", 2);
     const c = await p.clone("package-upgrade", "testns", "test-workspace", v1.metadata.name);
     if (c.exitCode !== 0) t.fatalf(`clone: ${c.stderr.trim()}`);
     const name = prName("package-upgrade", "testns", "test-workspace");
@@ -705,31 +893,19 @@ const TESTS: Record<string, Test> = {
     const u = await p.pushResources(r);
     if (u.exitCode !== 0) t.fatalf(`update: ${u.stderr.trim()}`);
     await p.publish(name);
-    const up = await p.run(["rpkg", "upgrade", name, "--workspace=test-workspace-upgrade", "--revision=2"]);
+    const up = await p.upgrade(name, "test-workspace-upgrade", v2);
     if (up.exitCode !== 0) t.fatalf(`upgrade: ${up.stderr.trim()}`);
     const upName = prName("package-upgrade", "testns", "test-workspace-upgrade");
     const rr = await p.resources(upName);
     t.check("resourcequota.yaml" in rr.files, "Updated package should contain 'resourcequota.yaml` file");
     await p.publish(upName);
     const main = p.find(list, "test-blueprints", "basens", -1);
-    const toMain = await p.run([
-      "rpkg",
-      "upgrade",
-      upName,
-      "--workspace=test-workspace-main-upgrade",
-      "--revision=-1",
-    ]);
+    const toMain = await p.upgrade(upName, "test-workspace-main-upgrade", main);
     t.check(
       toMain.exitCode !== 0 && toMain.stderr.includes("placeholder package revision"),
       `Expected error upgrading to the placeholder package revision, got: ${toMain.stderr.trim()}`,
     );
-    const ofMain = await p.run([
-      "rpkg",
-      "upgrade",
-      main.metadata.name,
-      "--workspace=test-workspace-main-upgrade",
-      "--revision=2",
-    ]);
+    const ofMain = await p.upgrade(main.metadata.name, "test-workspace-main-upgrade", v2);
     t.check(
       ofMain.exitCode !== 0 && ofMain.stderr.includes("placeholder package revision"),
       `Expected error upgrading the placeholder package revision, got: ${ofMain.stderr.trim()}`,
@@ -862,7 +1038,7 @@ metadata:
     const repo = "render-fail-push";
     await p.register(p.porchTestUrl, repo);
     const name = await p.draft(repo, "test-push-on-fail", "workspace");
-    await p.must(["rpkg", "annotate", name, "porch.kpt.dev/push-on-render-failure=true"]);
+    await p.addMeta("annotate", name, { "porch.kpt.dev/push-on-render-failure": "true" });
     const r = await p.resources(name);
     r.files["configmap.yaml"] =
       "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: test-cm\ndata:\n  key: before-render\n";
@@ -881,7 +1057,7 @@ metadata:
     const repo = "render-fail-save-push";
     await p.register(p.porchTestUrl, repo);
     const name = await p.draft(repo, "test-save-and-push", "workspace");
-    await p.must(["rpkg", "annotate", name, "porch.kpt.dev/push-on-render-failure=true"]);
+    await p.addMeta("annotate", name, { "porch.kpt.dev/push-on-render-failure": "true" });
     const r = await p.resources(name);
     setKptfileMeta(r, t, "annotations", { "kpt.dev/save-on-render-failure": "true" });
     addMutator(r, t, {
@@ -1073,8 +1249,8 @@ metadata:
     const o = await p.init("pkg-rev-labels", "new-package", "workspace", { description: "this is a test" });
     if (o.exitCode !== 0) t.fatalf(`create: ${o.stderr.trim()}`);
     const name = prName("pkg-rev-labels", "new-package", "workspace");
-    await p.must(["rpkg", "label", name, "kpt.dev/label=foo"]);
-    await p.must(["rpkg", "annotate", name, "kpt.dev/anno=foo", "kpt.dev/other-anno=bar"]);
+    await p.addMeta("label", name, { "kpt.dev/label": "foo" });
+    await p.addMeta("annotate", name, { "kpt.dev/anno": "foo", "kpt.dev/other-anno": "bar" });
     const annos = { "kpt.dev/anno": "foo", "kpt.dev/other-anno": "bar" };
     await validateLabelsAndAnnos(p, name, { "kpt.dev/label": "foo" }, annos);
     await p.mustLifecycle("propose", name);
@@ -1097,8 +1273,8 @@ metadata:
     await p.register(p.blueprintsUrl, "test-blueprints");
     const basens = p.find(await p.list(), "test-blueprints", "basens", 1);
     await validateLabelsAndAnnos(p, basens.metadata.name, {}, {});
-    await p.must(["rpkg", "label", basens.metadata.name, "kpt.dev/label=foo"]);
-    await p.must(["rpkg", "annotate", basens.metadata.name, "kpt.dev/anno=foo"]);
+    await p.addMeta("label", basens.metadata.name, { "kpt.dev/label": "foo" });
+    await p.addMeta("annotate", basens.metadata.name, { "kpt.dev/anno": "foo" });
     await validateLabelsAndAnnos(
       p,
       basens.metadata.name,
@@ -1137,7 +1313,7 @@ metadata:
     const o = await p.init(repo, "new-package", "workspace", { description: "this is a test" });
     if (o.exitCode !== 0) t.fatalf(`create: ${o.stderr.trim()}`);
     const name = prName(repo, "new-package", "workspace");
-    await p.must(["rpkg", "label", name, "kpt.dev/label=foo"]);
+    await p.addMeta("label", name, { "kpt.dev/label": "foo" });
     await p.publish(name);
     for (const [label, sel, want] of [
       ["ExistingLabel", "kpt.dev/label=foo", 1],
@@ -1194,8 +1370,7 @@ data:
   async TestPackageRevisionInMultipleNamespaces(p, t) {
     const registerAndTest = async (repo: string, ns: string, old: Obj[]) => {
       await p.register(p.blueprintsUrl, repo, { namespace: ns });
-      const o = await p.run(["rpkg", "get", "-o", "json"], undefined, ns);
-      let prs: Obj[] = JSON.parse(o.stdout || '{"items":[]}').items ?? [];
+      let prs: Obj[] = await p.listIn(ns);
       if (prs.length === 0) t.errorf(`no PackageRevisions found in repo: ${repo}`);
       prs = prs.filter(
         (pr) =>
@@ -1473,7 +1648,7 @@ data:
     await p.register(p.blueprintsUrl, "test-blueprints");
     const list = await p.list();
     const v1 = p.find(list, "test-blueprints", "basens", 1);
-    p.find(list, "test-blueprints", "basens", 2);
+    const v2 = p.find(list, "test-blueprints", "basens", 2);
     await p.register(p.porchTestUrl, "concurrent-package-update");
     const c = await p.clone(
       "concurrent-package-update",
@@ -1484,7 +1659,7 @@ data:
     if (c.exitCode !== 0) t.fatalf(`clone: ${c.stderr.trim()}`);
     const name = prName("concurrent-package-update", "testns-concurrent", "test-workspace");
     // an update of the draft's clone task to basens v2: the draft upgraded in place, as Porch's update
-    const update = () => p.run(["rpkg", "upgrade", name, "--workspace=test-workspace-v2", "--revision=2"]);
+    const update = () => p.upgrade(name, "test-workspace-v2", v2);
     assertConcurrent(t, await Promise.all([update(), update()]), "package update");
   },
 
@@ -1630,7 +1805,7 @@ async function main(argv: string[]): Promise<number> {
   const porch = argv.find((a, i) => !a.startsWith("--") && argv[i - 1] !== "--test");
   if (!porch || !existsSync(join(porch, "test/e2e/api"))) {
     process.stderr.write(
-      "usage: npm run porch-api-e2e -- PORCH_CHECKOUT [--test NAME]...\n(PORCH_CHECKOUT: a copy of nephio-project/porch, holding test/e2e/api)\n",
+      "usage: npm run porch-api-e2e -- PORCH_CHECKOUT [--through=rpkg|api] [--test NAME]...\n(PORCH_CHECKOUT: a copy of nephio-project/porch, holding test/e2e/api)\n",
     );
     return 2;
   }
@@ -1650,31 +1825,47 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const only = argv.flatMap((a, i) => (a === "--test" ? [argv[i + 1] as string] : []));
+  const through = argv.find((a) => a.startsWith("--through="))?.slice("--through=".length) ?? "rpkg";
+  if (through !== "rpkg" && through !== "api") {
+    process.stderr.write(`porch-api-e2e: --through=${through}: use --through=rpkg (the default) or --through=api\n`);
+    return 2;
+  }
   const stage = await startPorchStage(porch, process.cwd());
+  const api = through === "api" ? await startPorchApiClient(stage.forge.apiUrl, stage.token) : undefined;
   let passed = 0;
   let total = 0;
+  // each test starts with a fresh hour of GitHub's budget (Porch's suite has no such limit); what it
+  // spent is counted, for the cost of one client against the other
+  const spent: number[] = [];
   const failures: string[] = [];
   for (const [i, name] of goTests.entries()) {
     const test = TESTS[name];
     if (!test || (only.length > 0 && !only.includes(name))) continue;
     total++;
+    stage.restRequests({ fresh: true });
     const t = new T();
-    const p = new Porch(stage, `porch-test-${i}`, t);
+    const ns = `porch-test-${i}`;
+    const p = api ? new ApiPorch(stage, ns, t, api) : new Porch(stage, ns, t);
     try {
       await test(p, t);
     } catch (e) {
       if (!(e instanceof Fatal)) t.errors.push(`threw: ${(e as Error).stack ?? e}`);
     }
+    spent.push(stage.restRequests());
     if (p.usedPorchTest) await stage.recreatePorchTest();
     if (t.errors.length === 0) passed++;
     else failures.push(`${name}:\n    ${t.errors.join("\n    ")}`);
-    process.stdout.write(`${t.errors.length === 0 ? "PASS" : "FAIL"} ${name}\n`);
+    process.stdout.write(`${t.errors.length === 0 ? "PASS" : "FAIL"} ${name} (${spent.at(-1)} GitHub requests)\n`);
   }
   process.stdout.write(
-    `\n${passed}/${total} translated tests pass; not translated (${Object.keys(UNTRANSLATED).length}, Kubernetes' own machinery):\n`,
+    `\n${passed}/${total} translated tests pass through ${through}; not translated (${Object.keys(UNTRANSLATED).length}, Kubernetes' own machinery):\n`,
+  );
+  process.stdout.write(
+    `GitHub REST requests of nephio's token: ${spent.reduce((a, b) => a + b, 0)} in all, at most ${Math.max(0, ...spent)} in one test\n`,
   );
   for (const [n, why] of Object.entries(UNTRANSLATED)) process.stdout.write(`  ${n}: ${why}\n`);
   for (const f of failures) process.stdout.write(`FAIL ${f}\n`);
+  await api?.close();
   await stage.close();
   return passed === total ? 0 : 1;
 }

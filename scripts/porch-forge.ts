@@ -34,6 +34,13 @@ export interface PorchStage {
   /** An organization as a namespace, with the repository its registrations go to. */
   ensureNamespace(name: string): Promise<void>;
   git(cwd: string, ...args: string[]): Promise<{ stdout: string }>;
+  /**
+   * The GitHub REST requests nephio's token has spent in this rate-limit window; `fresh` opens a new
+   * window (the count back to 0, as GitHub's hourly reset).
+   */
+  restRequests(opts?: { fresh?: boolean }): number;
+  /** Waits until the forge's webhooks and the app's work are done (after a write not made by `porchlight`). */
+  settle(): Promise<void>;
   work: string;
   close(): Promise<void>;
 }
@@ -84,6 +91,13 @@ export async function startPorchStage(porch: string, cwd: string): Promise<Porch
     token,
     work,
     git,
+    settle,
+    restRequests(opts = {}) {
+      const key = `user:${forge.core.store.user("nephio")?.id}`;
+      const used = forge.rateLimit.snapshot(key).used;
+      if (opts.fresh) forge.rateLimit.reset();
+      return used;
+    },
     async porchlight(args, opts = {}) {
       let stdout = "";
       let stderr = "";
