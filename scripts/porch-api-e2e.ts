@@ -316,6 +316,11 @@ class Porch {
     return this.run(["rpkg", "push", r.name, dir]);
   }
 
+  /** An edit task of SOURCE making a revision of REPO/PKG; rpkg copy cannot name them (undefined). */
+  editAs(_source: string, _repo: string, _pkg: string, _ws: string): Promise<Outcome | undefined> {
+    return Promise.resolve(undefined);
+  }
+
   /** An upgrade task: LOCAL moved to the upstream revision `to` (rpkg: by its number). */
   upgrade(local: string, ws: string, to: Obj): Promise<Outcome> {
     return this.run(["rpkg", "upgrade", local, `--workspace=${ws}`, `--revision=${to.spec.revision}`]);
@@ -451,6 +456,10 @@ class ApiPorch extends Porch {
       type: "edit",
       edit: { sourceRef: { name: source } },
     });
+  }
+
+  override editAs(source: string, repo: string, pkg: string, ws: string): Promise<Outcome> {
+    return this.create(repo, pkg, ws, { type: "edit", edit: { sourceRef: { name: source } } });
   }
 
   override async upgrade(local: string, ws: string, to: Obj): Promise<Outcome> {
@@ -947,8 +956,11 @@ const TESTS: Record<string, Test> = {
     const o = await p.init(repo, "simple-package", "workspace");
     if (o.exitCode !== 0) t.fatalf(`create: ${o.stderr.trim()}`);
     const pr = prName(repo, "simple-package", "workspace");
-    // an edit task naming another package: porchctl's copy takes no package name, so the client cannot
-    // make that request; the create Porch refuses is refused before it is sent
+    // an edit task naming another package: porchctl's copy takes no package name, so only the API can
+    // make that request
+    const other = await p.editAs(pr, repo, "other-package", "workspace2");
+    if (other)
+      t.check(other.exitCode !== 0, "Expected error for source revision being from different package");
     const unpublished = await p.copy(pr, "workspace2");
     t.check(unpublished.exitCode !== 0, "Expected error for source revision not being published");
     await p.publish(pr);
@@ -1827,7 +1839,9 @@ async function main(argv: string[]): Promise<number> {
   const only = argv.flatMap((a, i) => (a === "--test" ? [argv[i + 1] as string] : []));
   const through = argv.find((a) => a.startsWith("--through="))?.slice("--through=".length) ?? "rpkg";
   if (through !== "rpkg" && through !== "api") {
-    process.stderr.write(`porch-api-e2e: --through=${through}: use --through=rpkg (the default) or --through=api\n`);
+    process.stderr.write(
+      `porch-api-e2e: --through=${through}: use --through=rpkg (the default) or --through=api\n`,
+    );
     return 2;
   }
   const stage = await startPorchStage(porch, process.cwd());
@@ -1855,7 +1869,9 @@ async function main(argv: string[]): Promise<number> {
     if (p.usedPorchTest) await stage.recreatePorchTest();
     if (t.errors.length === 0) passed++;
     else failures.push(`${name}:\n    ${t.errors.join("\n    ")}`);
-    process.stdout.write(`${t.errors.length === 0 ? "PASS" : "FAIL"} ${name} (${spent.at(-1)} GitHub requests)\n`);
+    process.stdout.write(
+      `${t.errors.length === 0 ? "PASS" : "FAIL"} ${name} (${spent.at(-1)} GitHub requests)\n`,
+    );
   }
   process.stdout.write(
     `\n${passed}/${total} translated tests pass through ${through}; not translated (${Object.keys(UNTRANSLATED).length}, Kubernetes' own machinery):\n`,

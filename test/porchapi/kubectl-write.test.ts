@@ -182,6 +182,17 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
         / {2}tasks:[\s\S]*$/,
         `  tasks:\n  - type: edit\n    edit:\n      sourceRef:\n        name: ${NAME}\n`,
       );
+    const otherPackage = copy
+      .replace("name: blueprints.web.second", "name: blueprints.api.second")
+      .replace("packageName: web", "packageName: api");
+    const mismatch = await w.kubectl("alice", ["apply", "-f", "-"], { stdin: otherPackage });
+    expect(mismatch.code).toBe(1);
+    expect(mismatch.stderr).toContain(
+      `spec.tasks[0].edit.sourceRef.name: source revision must be from same package blueprints/api: ${NAME} is blueprints/web`,
+    );
+    expect((await w.kubectl("alice", ["get", "packagerevision", "blueprints.api.second"])).stderr).toMatch(
+      /\(NotFound\)/,
+    );
     expect((await w.kubectl("alice", ["apply", "-f", "-"], { stdin: copy })).code).toBe(0);
     const refused = await w.kubectl("alice", [
       "patch",

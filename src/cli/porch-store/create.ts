@@ -90,6 +90,29 @@ function taskCall(name: string, spec: Fields, repository: string) {
   );
 }
 
+/**
+ * An edit makes a new revision of its source's own package, as Porch's edit task: a source of another
+ * package or repository is refused (rpkg copy takes no package name, so only the API can ask it).
+ */
+async function checkEditSource(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  name: string,
+  spec: Fields,
+) {
+  const task = fieldsOf((spec.tasks as unknown[] | undefined)?.[0]);
+  if (task.type !== "edit") return;
+  const source = String(fieldsOf(fieldsOf(task.edit).sourceRef).name);
+  const src = fieldsOf((await getRevision(settings, caller, ns, source)).spec);
+  if (src.packageName !== spec.packageName || src.repository !== spec.repository)
+    throw invalid(
+      name,
+      "spec.tasks[0].edit.sourceRef.name",
+      `source revision must be from same package ${String(spec.repository)}/${String(spec.packageName)}: ${source} is ${String(src.repository)}/${String(src.packageName)} (an edit makes a new revision of its source's package; use a clone task for another package)`,
+    );
+}
+
 /** Upgrade: the local revision moved to the new upstream revision's number, as `rpkg upgrade --revision`. */
 async function upgradeCall(
   settings: StoreSettings,
@@ -155,6 +178,7 @@ export async function createRevision(
     await requireWrite(await openRepository(env, repository, "init"), "create", "packagerevisions", name);
     const { verb, call } =
       taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
+    await checkEditSource(settings, caller, ns, name, spec);
     if (opts.dryRun) return refuseTaken(env, ns, name);
     await runVerb(env, verb, call);
     await writeMetadata(env, ns, name, obj);
