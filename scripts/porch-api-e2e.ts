@@ -1,8 +1,10 @@
 /**
- * `npm run porch-api-e2e -- PORCH_CHECKOUT [--test NAME]...`: Porch's API end-to-end suite
- * (PORCH_CHECKOUT/test/e2e/api/*_test.go) translated test by test to porchlight, run against `porchlight
- * repo` and `porchlight rpkg` on the embedded forge with the app serving it (scripts/porch-forge.ts).
- * Each test keeps the Go test's own steps, assertions and expected values; only the client changes.
+ * `npm run porch-api-e2e -- PORCH_CHECKOUT [--through=rpkg|api] [--test NAME]...`: Porch's API end-to-end
+ * suite (PORCH_CHECKOUT/test/e2e/api/*_test.go) translated test by test to porchlight, run against
+ * `porchlight repo` and `porchlight rpkg` on the embedded forge with the app serving it
+ * (scripts/porch-forge.ts), or with `--through=api` its PackageRevision calls made on porchlight's Porch
+ * API instead (ApiPorch below). Each test keeps the Go test's own steps, assertions and expected values;
+ * only the client changes.
  *
  * The translation, stated once:
  * - a namespace is a GitHub owner: each test runs in an organization of its own (Porch's suite shares
@@ -50,8 +52,8 @@ import {
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { parse, parseDocument, stringify } from "yaml";
-import { type Outcome, type PorchStage, startPorchStage } from "./porch-forge.js";
 import { type PorchApiClient, startPorchApiClient } from "./porch-api-http.js";
+import { type Outcome, type PorchStage, startPorchStage } from "./porch-forge.js";
 
 const UNTRANSLATED: Record<string, string> = {
   TestMetricsEndpoint:
