@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
-import { RedisQueue } from "../src/jobs/redis-queue.js";
+import { RedisQueue } from "../src/queue/redis-queue.js";
 import { alive, type Replica, roundRobin, startReplica } from "../test/e2e/fleet-process.js";
 import { dropPrefix, REDIS_MISSING, testPrefix } from "../test/util/redis.js";
 

@@ -1,8 +1,8 @@
 // Prints a YAML file reformatted as kpt writes it (for comparing with kpt output by hand).
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
-import { detectSeqIndent, formatDocuments } from "../src/kpt/format.js";
-import { normalizeComments } from "../src/kpt/yaml/format-comments.js";
+import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../src/kpt/yaml/format.js";
 
 const text = readFileSync(process.argv[2]!, "utf8");
 const docs = parseAllDocuments(text).filter((d) => d.contents !== null);

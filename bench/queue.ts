@@ -1,5 +1,5 @@
-import { RedisQueue } from "../src/jobs/redis-queue.js";
-import { RepoQueues } from "../src/jobs/repo-queue.js";
+import { RedisQueue } from "../src/queue/redis-queue.js";
+import { RepoQueues } from "../src/queue/repo-queue.js";
 import { dropPrefix, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../test/util/redis.js";
 
 /** What the other repositories' jobs waited, with and without a flood in one repository. */

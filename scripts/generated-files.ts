@@ -1,7 +1,7 @@
 /**
  * `npx tsx scripts/generated-files.ts DIR [--count N] [--seed S] [--no-seq-in-seq]`: writes N (default
  * 500) generated resource files into DIR (emptied first), for `npm run differential -- files DIR`: each a
- * resource whose body is a generated mapping (test/kpt/generated-yaml.ts) laid out compact or wide, with
+ * resource whose body is a generated mapping (test/kpt/yaml/generated-yaml.ts) laid out compact or wide, with
  * comment lines and blank lines put in at any line and column, comments of every form (`# note`, `#`,
  * `# `, `#x`, `#  two`), line comments after scalars, flow collections and block scalars, a document's
  * last comments, sometimes a second document and no final line break. Shapes the corpus of public
@@ -9,7 +9,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import fc from "fast-check";
-import { blockYaml, generatedMapping, inserted, insertions } from "../test/kpt/generated-yaml.js";
+import { blockYaml, generatedMapping, inserted, insertions } from "../test/kpt/yaml/generated-yaml.js";
 
 function main(args: readonly string[]): number {
   const dir = args.find((a, i) => !a.startsWith("--") && !args[i - 1]?.match(/^--(count|seed)$/));

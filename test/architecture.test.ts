@@ -94,6 +94,50 @@ describe("src/'s layers (docs/architecture.md)", () => {
   });
 });
 
+/** docs/architecture.md's table of rooms: a folder inside a layer, and what else of its layer it may import. */
+function rooms(): { room: string; allowed: string[] }[] {
+  const text = readFileSync(join(PROJECT, "docs/architecture.md"), "utf8");
+  return [...text.matchAll(/^\| `(\w+(?:\/[\w-]+)+)` \|[^|]*\| ([^|]*) \|$/gm)].map((m) => ({
+    room: m[1] as string,
+    allowed: [...(m[2] as string).matchAll(/`([^`]+)`/g)].map((f) => f[1] as string),
+  }));
+}
+
+describe("the rooms inside a layer (docs/architecture.md)", () => {
+  const table = rooms();
+  const layerOf = (path: string) => path.split("/")[0] as string;
+  /** The outermost room that holds `path` (a room inside a room shares its floor). */
+  const roomOf = (path: string) =>
+    table
+      .map((r) => r.room)
+      .find((room) => path.startsWith(`${room}/`) && !table.some((o) => room.startsWith(`${o.room}/`)));
+
+  it("the table names folders that exist", () => {
+    expect(table.length).toBeGreaterThan(0);
+    for (const { room, allowed } of table) {
+      expect(existsSync(join(SRC, room)), room).toBe(true);
+      for (const a of allowed) expect(existsSync(join(SRC, a)), `${room}: ${a}`).toBe(true);
+    }
+  });
+
+  it("a room imports, of its own layer, only itself and the files its row names", () => {
+    const leaving: string[] = [];
+    for (const file of sources(SRC)) {
+      const path = relative(SRC, file);
+      const room = roomOf(path);
+      if (!room) continue;
+      const allowed = table.filter((r) => path.startsWith(`${r.room}/`)).flatMap((r) => r.allowed);
+      for (const { spec } of importsOf(file)) {
+        const target = relative(SRC, normalize(join(dirname(file), spec))).replace(/\.js$/, ".ts");
+        if (layerOf(target) !== layerOf(path) || target.startsWith(`${room}/`)) continue;
+        if (allowed.some((a) => target === a || target.startsWith(`${a}/`))) continue;
+        leaving.push(`${relative(PROJECT, file)}: ${spec} (room ${room})`);
+      }
+    }
+    expect(leaving).toEqual([]);
+  });
+});
+
 describe("the workspace packages beside src/ (docs/architecture.md)", () => {
   const table = packages();
 

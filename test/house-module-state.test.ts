@@ -21,12 +21,13 @@ const SINGLETONS: Record<string, string> = {
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
   "fn/starlark/resolve.ts OUTER":
     "a closure's free variable → the binding it captures: a side table on nodes (weak)",
-  "kpt/yaml/comment-runs.ts footAtEnd":
+  "kpt/yaml/comments/comment-runs.ts footAtEnd":
     "which nodes hold a foot comment read at a file's end: a side table on nodes (weak)",
-  "kpt/yaml/comment-runs.ts valueFootAtEnd": "as footAtEnd, the foot of the node's last value (weak)",
-  "kpt/yaml/comment-runs.ts footBefore":
+  "kpt/yaml/comments/comment-runs.ts valueFootAtEnd":
+    "as footAtEnd, the foot of the node's last value (weak)",
+  "kpt/yaml/comments/comment-runs.ts footBefore":
     "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
-  "kpt/yaml/comment-runs.ts keptValueFoot":
+  "kpt/yaml/comments/comment-runs.ts keptValueFoot":
     "feet kept above a key through a trip: a side table on nodes (weak)",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
 };

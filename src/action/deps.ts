@@ -5,8 +5,8 @@ import type { Runtime } from "../config/schema.js";
 import type { BotIdentity } from "../jobs/context.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import type { Renderer } from "../jobs/renderer.js";
-import { type JobOutcome, RepoQueues } from "../jobs/repo-queue.js";
 import { Metrics } from "../ops/metrics.js";
+import { type JobOutcome, RepoQueues } from "../queue/repo-queue.js";
 
 export interface ActionDepsOptions {
   identity: BotIdentity;

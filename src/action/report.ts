@@ -1,6 +1,6 @@
 import type { SweepResult } from "../jobs/reconcile.js";
-import type { JobOutcome } from "../jobs/repo-queue.js";
 import { maskSecrets } from "../ops/logger.js";
+import type { JobOutcome } from "../queue/repo-queue.js";
 import { annotation } from "./workflow-commands.js";
 
 export interface RunSummary {

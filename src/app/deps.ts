@@ -7,10 +7,10 @@ import type { InstallationPort, RepoId } from "../github/port.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import type { PackageEngine } from "../jobs/package-engine.js";
-import type { ParkedJobs } from "../jobs/parked.js";
 import type { Renderer } from "../jobs/renderer.js";
-import type { Enqueued, RepoQueues } from "../jobs/repo-queue.js";
 import type { Metrics } from "../ops/metrics.js";
+import type { ParkedJobs } from "../queue/parked.js";
+import type { Enqueued, RepoQueues } from "../queue/repo-queue.js";
 import type { JobData, JobRequest } from "./run-job.js";
 
 /** What the app's handlers share; one per running app, passed explicitly. */

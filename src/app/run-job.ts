@@ -4,7 +4,7 @@ import { GitHubError } from "../github/errors.js";
 import type { InstallationPort, InstallationRepository } from "../github/port.js";
 import { type JobContext, withDeferred } from "../jobs/context.js";
 import { type FollowUp, followUpKey, rootOutbox } from "../jobs/outbox.js";
-import type { Enqueued, JobOrigin, JobOutcome } from "../jobs/repo-queue.js";
+import type { Enqueued, JobOrigin, JobOutcome } from "../queue/repo-queue.js";
 import { reportConfigProblems } from "./config.js";
 import type { AppDeps } from "./deps.js";
 import { sweepActions } from "./sweep-actions.js";

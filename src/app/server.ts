@@ -18,13 +18,13 @@ import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.j
 import { BoundedRenderer } from "../jobs/bounded/renderer.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
-import { ParkedJobs } from "../jobs/parked.js";
-import { RedisQueue } from "../jobs/redis-queue.js";
 import type { Renderer } from "../jobs/renderer.js";
-import { RepoQueues } from "../jobs/repo-queue.js";
-import { scheduleSweeps } from "../jobs/sweep-schedule.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
+import { ParkedJobs } from "../queue/parked.js";
+import { RedisQueue } from "../queue/redis-queue.js";
+import { RepoQueues } from "../queue/repo-queue.js";
+import { scheduleSweeps } from "../queue/sweep-schedule.js";
 import type { AppDeps } from "./deps.js";
 import { botIdentity, once } from "./identity.js";
 import { porchlightApp } from "./probot-app.js";

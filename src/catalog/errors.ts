@@ -1,4 +1,4 @@
-import type { PathSegment } from "../kpt/yaml-locate.js";
+import type { PathSegment } from "../kpt/yaml/yaml-locate.js";
 
 /** One thing wrong with a catalog file or an operation on it. */
 export interface CatalogProblem {

@@ -6,7 +6,7 @@ import {
   pointAt,
   positionAt,
   positionOf,
-} from "../kpt/yaml-locate.js";
+} from "../kpt/yaml/yaml-locate.js";
 import { CatalogError, type CatalogProblem, type GraphViolation } from "./errors.js";
 import { checkCatalog } from "./graph.js";
 import { CATALOG_FILE, CATALOG_SCHEMA, type Catalog, catalogSchema } from "./schema.js";

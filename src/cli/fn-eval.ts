@@ -8,7 +8,7 @@ import { readResourceList } from "../fn/runtime/wire.js";
 import { FunctionError } from "../fn/types.js";
 import type { Selector } from "../kpt/kptfile.js";
 import { readTree } from "../kpt/tree.js";
-import { parseYamlFile } from "../kpt/yamlfile.js";
+import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
 import { evalFunction, evalItems } from "../render/eval.js";
 import { configMapDocument } from "../render/fnconfig.js";
 import { keyValues, lastValue, type ParsedArgs, parseArgs } from "./fn-args.js";

@@ -1,10 +1,10 @@
 import type { Document } from "yaml";
-import { formatDocuments } from "../kpt/format.js";
 import { krmIgnoredInTree } from "../kpt/krmignore.js";
 import { indexAnnotation, pathAnnotation } from "../kpt/resource.js";
 import { parseResourceList } from "../kpt/resourcelist.js";
 import { type FileTree, fileOf } from "../kpt/tree.js";
-import { isYamlFileName, parseYamlFile } from "../kpt/yamlfile.js";
+import { formatDocuments } from "../kpt/yaml/format.js";
+import { isYamlFileName, parseYamlFile } from "../kpt/yaml/yamlfile.js";
 import { itemSeqIndent, packageItemsFromFiles, stripTransient } from "../render/items.js";
 import { itemsForOutput } from "../render/write.js";
 

@@ -2,8 +2,8 @@ import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Document, isMap, isSeq, YAMLMap, YAMLSeq } from "yaml";
-import { formatDocument } from "../kpt/format.js";
 import { KPTFILE_NAME, parseKptfile, type Selector } from "../kpt/kptfile.js";
+import { formatDocument } from "../kpt/yaml/format.js";
 
 /** The function `fn eval --save` adds to a Kptfile, in kpt's field order. */
 export interface SavedFunction {

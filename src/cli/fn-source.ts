@@ -3,7 +3,7 @@ import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { writeResourceList } from "../fn/runtime/wire.js";
 import { readTree, writeTree } from "../kpt/tree.js";
-import { parseYamlFile } from "../kpt/yamlfile.js";
+import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
 import { lastValue, parseArgs } from "./fn-args.js";
 import { itemsOfTree, resourceListToTree } from "./fn-list.js";
 import { unwrap } from "./fn-run.js";

@@ -1,6 +1,13 @@
 import { type Document, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
-import { formatFieldPath, locate, pointAt, type Span, spanOf, spanOfOffsets } from "../kpt/yaml-locate.js";
+import {
+  formatFieldPath,
+  locate,
+  pointAt,
+  type Span,
+  spanOf,
+  spanOfOffsets,
+} from "../kpt/yaml/yaml-locate.js";
 import { describeValue, issueMessage } from "./issue-message.js";
 import { knownFields } from "./known-fields.js";
 import { nearestName } from "./nearest-name.js";

@@ -2,8 +2,8 @@ import { type Document, isScalar, type LineCounter, visit } from "yaml";
 import type { z } from "zod";
 import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
-import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
-import { parseYamlFile } from "./yamlfile.js";
+import { formatFieldPath, locate, pointAt, positionOf } from "./yaml/yaml-locate.js";
+import { parseYamlFile } from "./yaml/yamlfile.js";
 
 export type { KptFunction, Kptfile, Selector } from "./kptfile-schema.js";
 

@@ -1,9 +1,9 @@
 import { Document } from "yaml";
-import { detectSeqIndent, formatDocument, formatDocuments } from "./format.js";
 import { getString } from "./resource.js";
 import type { FileTree } from "./tree.js";
-import { normalizeComments } from "./yaml/format-comments.js";
-import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
+import { normalizeComments } from "./yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocument, formatDocuments } from "./yaml/format.js";
+import { isYamlFileName, parseYamlFile } from "./yaml/yamlfile.js";
 
 /** The file and ConfigMap holding a package's context (kpt's builtin `gen-pkg-context`). */
 export const PACKAGE_CONTEXT_FILE = "package-context.yaml";

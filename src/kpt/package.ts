@@ -1,12 +1,12 @@
 import type { Document } from "yaml";
 import { KptError } from "./errors.js";
-import { type KptForm, readKptForm } from "./kpt-form.js";
 import { isKptfilePath, KPTFILE_NAME, type Kptfile, parseKptfile } from "./kptfile.js";
 import { krmIgnoreMatcher } from "./krmignore.js";
-import type { ParseCache } from "./parse-cache.js";
 import { type FileTree, fileOf } from "./tree.js";
-import { decodeUtf8 } from "./utf8.js";
-import { isYamlFileName, parseYamlFile } from "./yamlfile.js";
+import { type KptForm, readKptForm } from "./yaml/kpt-form.js";
+import type { ParseCache } from "./yaml/parse-cache.js";
+import { decodeUtf8 } from "./yaml/utf8.js";
+import { isYamlFileName, parseYamlFile } from "./yaml/yamlfile.js";
 
 /** A file of YAML documents within a package. */
 export interface ResourceFile {

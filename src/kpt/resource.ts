@@ -1,6 +1,6 @@
 import { Document, isMap, isScalar, isSeq, type Pair, parseDocument, type Scalar, type YAMLMap } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "./annotations.js";
-import { NODE_TYPE, PAIR_KIND, SCALAR_KIND } from "./yaml-nodes.js";
+import { NODE_TYPE, PAIR_KIND, SCALAR_KIND } from "./yaml/yaml-nodes.js";
 
 /**
  * A node's kind mark (yaml-nodes.ts), read inline by pairValue and firstValues: what every step reads of

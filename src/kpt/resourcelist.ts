@@ -1,13 +1,13 @@
 import { Document, isMap, isNode, isSeq, type LineCounter, type Node, type Pair, type YAMLSeq } from "yaml";
 import type { FunctionResult, ResourceList } from "../api/resource-list.js";
 import { KptError } from "./errors.js";
-import { commentBlock, formatDocument } from "./format.js";
 import { readFunctionResults } from "./function-results.js";
 import { apiVersionOf, kindOf } from "./resource.js";
-import { LinesUp } from "./text-lines.js";
 import { headComment, setHeadComment } from "./yaml/comments.js";
-import { formatFieldPath, locate, pointAt, positionOf } from "./yaml-locate.js";
-import { parseYamlFile } from "./yamlfile.js";
+import { commentBlock, formatDocument } from "./yaml/format.js";
+import { LinesUp } from "./yaml/text-lines.js";
+import { formatFieldPath, locate, pointAt, positionOf } from "./yaml/yaml-locate.js";
+import { parseYamlFile } from "./yaml/yamlfile.js";
 
 const RESOURCE_LIST_API_VERSION = "config.kubernetes.io/v1";
 const RESOURCE_LIST_KIND = "ResourceList";

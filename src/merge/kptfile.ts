@@ -1,6 +1,6 @@
 import { Document, isMap, isSeq, parseDocument, visit } from "yaml";
 import { KptfileError } from "../kpt/errors.js";
-import { formatDocument } from "../kpt/format.js";
+import { formatDocument } from "../kpt/yaml/format.js";
 import { asKptStruct, kptfileData, STRUCT_LISTS } from "./kptfile-struct.js";
 import type { ListKeys } from "./listkeys.js";
 import { merge3 } from "./merge3.js";

@@ -1,7 +1,7 @@
 import { isAlias, isScalar } from "yaml";
 import { attribute, type CommandGroup } from "../kpt/attribution.js";
 import { krmIgnoreMatcher } from "../kpt/krmignore.js";
-import { decodeUtf8 } from "../kpt/utf8.js";
+import { decodeUtf8 } from "../kpt/yaml/utf8.js";
 import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
 import { addMergeComment, clearWriterAnnotations } from "./match.js";

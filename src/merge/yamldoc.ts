@@ -1,9 +1,9 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
-import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/format.js";
-import { normalizeComments, startsPiece } from "../kpt/yaml/format-comments.js";
-import { mergeKeysAsText } from "../kpt/yaml-nodes.js";
-import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yamlfile.js";
+import { normalizeComments, startsPiece } from "../kpt/yaml/comments/format-comments.js";
+import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/yaml/format.js";
+import { mergeKeysAsText } from "../kpt/yaml/yaml-nodes.js";
+import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yaml/yamlfile.js";
 
 /**
  * YAML documents as kpt's merge reads and writes them. Reading: the failsafe schema (every scalar is

@@ -2,7 +2,7 @@ import { type Document, parseDocument, type YAMLMap } from "yaml";
 import { KptfileInvalidError } from "../kpt/errors.js";
 import type { KptFunction } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
-import { parseYamlFile } from "../kpt/yamlfile.js";
+import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
 
 /**
  * A pipeline step's functionConfig, as kpt builds it: from `configPath` (the file's resource, read from

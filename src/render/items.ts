@@ -7,14 +7,14 @@ import {
   LEGACY_ANNOTATION,
   TRANSIENT_ANNOTATIONS,
 } from "../kpt/annotations.js";
-import { detectSeqIndent, type SeqIndent } from "../kpt/format.js";
-import type { KptFormDoc } from "../kpt/kpt-form.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
+import { normalizeComments } from "../kpt/yaml/comments/format-comments.js";
 import { headComment, setHeadComment, setTrailingComment, trailingComment } from "../kpt/yaml/comments.js";
-import { normalizeComments } from "../kpt/yaml/format-comments.js";
-import { newScalar, readPair } from "../kpt/yaml-nodes.js";
+import { detectSeqIndent, type SeqIndent } from "../kpt/yaml/format.js";
+import type { KptFormDoc } from "../kpt/yaml/kpt-form.js";
+import { newScalar, readPair } from "../kpt/yaml/yaml-nodes.js";
 
 /** The pairs of file annotations kpt keeps in step: [current form, `config.kubernetes.io/` form]. */
 export const FILE_ANNOTATION_PAIRS = [

@@ -1,6 +1,6 @@
 import { Document } from "yaml";
 import type { FunctionResult } from "../fn/types.js";
-import { formatDocument } from "../kpt/format.js";
+import { formatDocument } from "../kpt/yaml/format.js";
 
 /** What one function run produced, as kpt records it in results.yaml (a FunctionResultList item). */
 export interface FunctionRecord {

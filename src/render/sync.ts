@@ -1,6 +1,5 @@
 import { type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, parseDocument } from "yaml";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
-import { blockOrFallback } from "../kpt/format.js";
 import { getAnnotation } from "../kpt/resource.js";
 import {
   copyHeadComment,
@@ -14,6 +13,7 @@ import {
   setHeadComment,
   trailingComment,
 } from "../kpt/yaml/comments.js";
+import { blockOrFallback } from "../kpt/yaml/format.js";
 
 /**
  * What kpt does to the output of a function process (kyaml's FunctionFilter): each output resource

@@ -1,10 +1,10 @@
 import { posix } from "node:path";
 import { type Document, isMap } from "yaml";
 import { ANNOTATION } from "../kpt/annotations.js";
-import { formatDocuments, type SeqIndent } from "../kpt/format.js";
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
+import { formatDocuments, type SeqIndent } from "../kpt/yaml/format.js";
 import { setKptAnnotation, takePlace } from "./items.js";
 
 /**

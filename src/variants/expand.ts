@@ -1,5 +1,5 @@
 import { defaultPackageName } from "../kpt/source-ref.js";
-import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
+import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml/yaml-locate.js";
 import { type ExprEnv, ExpressionError, type ExprValue, evaluateExpression } from "./expressions.js";
 import { packageVariantName } from "./naming.js";
 import { type SelectableObject, selectObjects } from "./objects.js";

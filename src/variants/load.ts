@@ -1,4 +1,4 @@
-import { formatQuotedFieldPath } from "../kpt/yaml-locate.js";
+import { formatQuotedFieldPath } from "../kpt/yaml/yaml-locate.js";
 import { type ExpandOptions, expandPackageVariantSet } from "./expand.js";
 import { type LoadedVariant, type ParseOptions, parseVariantFile } from "./parse.js";
 import type { VariantProblem } from "./problem.js";

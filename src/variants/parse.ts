@@ -9,7 +9,7 @@ import {
   pointAt,
   positionAt,
   positionOf,
-} from "../kpt/yaml-locate.js";
+} from "../kpt/yaml/yaml-locate.js";
 import type { VariantProblem } from "./problem.js";
 import {
   PACKAGE_VARIANT_API_VERSION,

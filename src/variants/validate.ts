@@ -1,4 +1,4 @@
-import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml-locate.js";
+import { formatQuotedFieldPath, type PathSegment } from "../kpt/yaml/yaml-locate.js";
 import type { LoadedVariant } from "./parse.js";
 import type { VariantProblem } from "./problem.js";
 import { findRepository, type RepositoryInfo } from "./repositories.js";

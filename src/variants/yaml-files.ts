@@ -1,6 +1,6 @@
 import { type Document, isAlias, isScalar, isSeq, parseAllDocuments, type YAMLSeq } from "yaml";
-import { detectSeqIndent, formatDocuments } from "../kpt/format.js";
-import { normalizeComments } from "../kpt/yaml/format-comments.js";
+import { normalizeComments } from "../kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../kpt/yaml/format.js";
 
 /** A bad package file met while applying a variant: the whole mutation is refused, nothing half-done. */
 export class VariantMutationError extends Error {

@@ -3,8 +3,8 @@ import type { AppDeps } from "../../src/app/deps.js";
 import { type JobData, type JobRequest, queueFollowUp } from "../../src/app/run-job.js";
 import { sweepInstallations } from "../../src/app/sweep.js";
 import type { AppPort, InstallationPort, InstallationRepository } from "../../src/github/port.js";
-import { type JobSpec, RepoQueues } from "../../src/jobs/repo-queue.js";
 import { Metrics } from "../../src/ops/metrics.js";
+import { type JobSpec, RepoQueues } from "../../src/queue/repo-queue.js";
 
 const repository = (n: number): InstallationRepository => ({
   id: { owner: "acme", repo: `r${n}` },

@@ -3,7 +3,7 @@ import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
-import { RedisQueue } from "../../src/jobs/redis-queue.js";
+import { RedisQueue } from "../../src/queue/redis-queue.js";
 import { kptfile, settings, topicSet } from "../util/krm.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 import { alive, type Replica, roundRobin, startReplica } from "./fleet-process.js";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
-import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { ParseCache } from "../../src/kpt/yaml/parse-cache.js";
 import { kptfile, noBadValue, pipeline } from "../util/krm.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { jobContext } from "./helpers.js";

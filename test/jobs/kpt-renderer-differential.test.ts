@@ -7,8 +7,8 @@ import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { RenderJournal } from "../../src/jobs/kpt-renderer/render-journal.js";
 import type { RenderResult } from "../../src/jobs/renderer.js";
-import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { ParseCache } from "../../src/kpt/yaml/parse-cache.js";
 
 /**
  * The bot's renderer lives across pushes and remembers (parsed files by blob, trees that rendered to

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { RenderJournal } from "../../src/jobs/kpt-renderer/render-journal.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
-import { blobSha, ParseCache } from "../../src/kpt/parse-cache.js";
+import { blobSha, ParseCache } from "../../src/kpt/yaml/parse-cache.js";
 import { FakeRepo } from "./fake-repo.js";
 import { jobContext } from "./helpers.js";
 

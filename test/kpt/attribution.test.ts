@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createFnCommand } from "../../src/cli/fn.js";
 import { defaultRegistry } from "../../src/fn/registry.js";
 import { attribute, recordAction } from "../../src/kpt/attribution.js";
-import { formatDocuments } from "../../src/kpt/format.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+import { formatDocuments } from "../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../src/kpt/yaml/yamlfile.js";
 import { captureIO } from "../util/cli-io.js";
 
 /** Config Connector resources in the shapes kpt's attribution treats differently. */

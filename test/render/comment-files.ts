@@ -6,7 +6,7 @@ import {
   inserted,
   laidOutYaml,
   layouts,
-} from "../kpt/generated-yaml.js";
+} from "../kpt/yaml/generated-yaml.js";
 import type { RenderMode } from "./bounded-render.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LinesUp, lineStart } from "../../src/kpt/text-lines.js";
+import { LinesUp, lineStart } from "../../src/kpt/yaml/text-lines.js";
 import { type KptCase, kptCases } from "./kpt-cases.js";
 
 /**

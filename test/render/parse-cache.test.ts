@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../../src/fn/runtime/types.js";
-import { ParseCache } from "../../src/kpt/parse-cache.js";
 import { type FileTree, readTree, treeToText } from "../../src/kpt/tree.js";
+import { ParseCache } from "../../src/kpt/yaml/parse-cache.js";
 import { type RenderOutcome, render } from "../../src/render/render.js";
 import { listPackages, REALWORLD_DIR, replacePipeline } from "../conformance/realworld.js";
 

@@ -1,7 +1,6 @@
 import { stringify } from "yaml";
 import type { KrmItem } from "../../fn/types.js";
 import { ANNOTATION, LEGACY_ANNOTATION } from "../../kpt/annotations.js";
-import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../kpt/format.js";
 import {
   deleteAnnotation,
   getAnnotation,
@@ -11,7 +10,8 @@ import {
 } from "../../kpt/resource.js";
 import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
 import type { FileTree } from "../../kpt/tree.js";
-import { parseYamlFile } from "../../kpt/yamlfile.js";
+import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../kpt/yaml/format.js";
+import { parseYamlFile } from "../../kpt/yaml/yamlfile.js";
 import { RpkgError } from "./errors.js";
 
 /** Porch writes this file next to the package on `rpkg pull`; `rpkg push` reads it back and drops it. */

@@ -11,7 +11,7 @@ import {
 } from "yaml";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { headComment, lineComment, setHeadComment, setLineComment } from "../../kpt/yaml/comments.js";
-import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml-nodes.js";
+import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml/yaml-nodes.js";
 import { atLeast, catalogReleases, newestRelease } from "../releases.js";
 import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";

@@ -13,7 +13,7 @@ import {
   resourceHead,
 } from "../../kpt/resource.js";
 import { copyComments } from "../../kpt/yaml/comments.js";
-import { newScalar, readPair } from "../../kpt/yaml-nodes.js";
+import { newScalar, readPair } from "../../kpt/yaml/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
 import type { BuiltinFunction, FunctionResult, ItemSplit, ResourceList } from "../types.js";

@@ -1,6 +1,6 @@
 import type { Document, Node } from "yaml";
 import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
-import { normalizeComments } from "../../kpt/yaml/format-comments.js";
+import { normalizeComments } from "../../kpt/yaml/comments/format-comments.js";
 import type { ResourceList } from "../types.js";
 
 /** The ResourceList as kpt writes it to a function's stdin (kpt's own writer, shared with the CLI). */

@@ -1,4 +1,4 @@
-import { isYamlFileName } from "../../kpt/yamlfile.js";
+import { isYamlFileName } from "../../kpt/yaml/yamlfile.js";
 import type { PackageCheck } from "./package-check.js";
 
 /**

@@ -9,7 +9,7 @@ import {
   toPlain,
 } from "../../kpt/resource.js";
 import type { FileTree } from "../../kpt/tree.js";
-import { parseYamlFile } from "../../kpt/yamlfile.js";
+import { parseYamlFile } from "../../kpt/yaml/yamlfile.js";
 import type { ResourceId } from "../../lifecycle/summary/types.js";
 
 /** One resource of a package as the summary compares it. */

@@ -1,5 +1,5 @@
 import type { Document } from "yaml";
-import { ParseCache } from "../../kpt/parse-cache.js";
+import { ParseCache } from "../../kpt/yaml/parse-cache.js";
 
 /**
  * A ParseCache that also takes, once, the documents the renderer's finding placer read of a render's

@@ -9,7 +9,7 @@ import { isKptfilePath, KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { type KptPackage, loadPackage } from "../../kpt/package.js";
 import { getAnnotationsOf } from "../../kpt/resource.js";
 import { type FileTree, fileOf } from "../../kpt/tree.js";
-import { isYamlFileName } from "../../kpt/yamlfile.js";
+import { isYamlFileName } from "../../kpt/yaml/yamlfile.js";
 import { functionConfigOf } from "../../render/fnconfig.js";
 import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
 import { oldestFirst } from "./render-journal.js";

@@ -2,11 +2,11 @@ import { posix } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { Document, LineCounter, Node } from "yaml";
 import type { FunctionResult } from "../../fn/types.js";
-import { blobSha } from "../../kpt/parse-cache.js";
 import { kindOf, nameOf, namespaceOf } from "../../kpt/resource.js";
 import { type FileTree, fileOf } from "../../kpt/tree.js";
-import { locate } from "../../kpt/yaml-locate.js";
-import { isYamlFileName, parseYamlFile } from "../../kpt/yamlfile.js";
+import { blobSha } from "../../kpt/yaml/parse-cache.js";
+import { locate } from "../../kpt/yaml/yaml-locate.js";
+import { isYamlFileName, parseYamlFile } from "../../kpt/yaml/yamlfile.js";
 import { isInside, packageDirs } from "../packages.js";
 import { oldestFirst } from "./render-journal.js";
 

@@ -1,5 +1,11 @@
 import { type Document, isDocument, isMap, isSeq, type Node } from "yaml";
-import { copyFootMarks, copyHeadMarks, copyMarks, footBeforeText, HASH_SPACE } from "./comment-runs.js";
+import {
+  copyFootMarks,
+  copyHeadMarks,
+  copyMarks,
+  footBeforeText,
+  HASH_SPACE,
+} from "./comments/comment-runs.js";
 
 /**
  * The comment model, as yaml.v3 (kpt's reader and writer) holds it: every node has a head comment (the
@@ -31,8 +37,8 @@ export {
   hasEndFeet,
   keyFoot,
   markEndFoot,
-} from "./comment-runs.js";
-export { dashCommentsAfterTrip } from "./dash-comments.js";
+} from "./comments/comment-runs.js";
+export { dashCommentsAfterTrip } from "./comments/dash-comments.js";
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
 

@@ -1,5 +1,6 @@
 import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
-import { readMap, readPair, readScalar, readSeq, sameSchema } from "../yaml-nodes.js";
+import { commentLineText } from "./comments/comment-runs.js";
+import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
 import {
   COLON,
   DASH,
@@ -10,8 +11,7 @@ import {
   quotedEnd,
   SPACE,
   startsPlainKey,
-} from "../yaml-scan.js";
-import { commentLineText } from "./comment-runs.js";
+} from "./yaml-scan.js";
 
 /**
  * A reader for the YAML that package files are mostly made of, building the very `yaml` Documents
@@ -23,7 +23,7 @@ import { commentLineText } from "./comment-runs.js";
  * `---` between documents, empty lines between entries, the comment lines above a document's first
  * key (a licence header). Anything else — another comment line, a line of spaces, an anchor or tag, a tab, a folded scalar, an error — and it gives up on the whole file and returns undefined: the caller
  * then reads the file with `yaml` as before, so every file is read exactly as `yaml` reads it.
- * test/kpt/yaml-fast.test.ts holds the two readers' results equal over generated and real files.
+ * test/kpt/yaml/yaml-fast.test.ts holds the two readers' results equal over generated and real files.
  */
 export function parseCommonYaml(
   text: string,
@@ -159,7 +159,7 @@ class Reader {
       this.schema = doc.schema;
       this.sharedSchema = sameSchema(doc.schema);
       this.tags = doc.schema.tags as unknown as Tag[];
-      // yaml's schema always holds its string tag there (the internals test/kpt/yaml-internals.test.ts pins)
+      // yaml's schema always holds its string tag there (the internals test/kpt/yaml/yaml-internals.test.ts pins)
       this.strTag = (doc.schema as unknown as Record<symbol, Tag>)[SCALAR_TAG]!;
       this.tagOptions = doc.options;
       if (explicit) (doc.directives as { docStart: boolean | null }).docStart = true;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { applyReplacements } from "../../../src/fn/builtins/apply-replacements.js";
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
-import { detectSeqIndent, formatDocuments } from "../../../src/kpt/format.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 
 const HEADER = "apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\n";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { applySetters } from "../../../src/fn/builtins/apply-setters.js";
 import { FunctionError, type FunctionResult, type ResourceList } from "../../../src/fn/types.js";
-import { detectSeqIndent, formatDocuments } from "../../../src/kpt/format.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 
 async function run(

@@ -15,8 +15,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type Document, parseDocument } from "yaml";
 import { defaultRegistry } from "../../../src/fn/registry.js";
 import type { ResourceList } from "../../../src/fn/types.js";
-import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../../src/kpt/format.js";
-import { parseYamlFile } from "../../../src/kpt/yamlfile.js";
+import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 /**
  * Fixture packages in kpt's fn-render e2e layout (test/fixtures/render/<function>-<case>/: a package

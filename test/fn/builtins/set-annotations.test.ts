@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { setAnnotations } from "../../../src/fn/builtins/set-annotations.js";
-import { formatDocuments } from "../../../src/kpt/format.js";
+import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 import { parseItems, runBuiltin } from "./catalog-harness.js";
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { setLabelsKustomize } from "../../../src/fn/builtins/set-labels.js";
 import type { FunctionResult } from "../../../src/fn/types.js";
-import { formatDocuments } from "../../../src/kpt/format.js";
+import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 import { parseItems } from "./catalog-harness.js";
 

@@ -6,7 +6,7 @@ import { goFormatFloat } from "../../../src/fn/builtins/util/go-json-roundtrip.j
 import { defaultRegistry } from "../../../src/fn/registry.js";
 import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
 import type { BuiltinFunction, ResourceList } from "../../../src/fn/types.js";
-import { formatDocuments } from "../../../src/kpt/format.js";
+import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
 import { parseItems } from "./catalog-harness.js";
 

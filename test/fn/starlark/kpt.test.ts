@@ -3,7 +3,7 @@ import { type Document, parseAllDocuments, parseDocument } from "yaml";
 import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
 import { runStarlark, starlarkFunction } from "../../../src/fn/starlark/index.js";
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
-import { formatDocument } from "../../../src/kpt/format.js";
+import { formatDocument } from "../../../src/kpt/yaml/format.js";
 
 function list(items: string, fnConfig: string): ResourceList {
   return {

@@ -1,6 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, parseDocument, type Scalar, YAMLMap } from "yaml";
 import { pairValue } from "../../../kpt/resource.js";
-import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
+import { newScalar, readPair } from "../../../kpt/yaml/yaml-nodes.js";
 
 /**
  * Walking and editing nested fields of a resource the way the catalog functions (and kustomize's field

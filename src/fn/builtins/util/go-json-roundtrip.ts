@@ -9,7 +9,7 @@ import {
   type Node,
   Scalar,
 } from "yaml";
-import { resolvesAsString } from "../../../kpt/format-scalar.js";
+import { resolvesAsString } from "../../../kpt/yaml/format-scalar.js";
 import { pairKey } from "./kustomize-fieldspec.js";
 import { scalarText } from "./yaml-scalar.js";
 

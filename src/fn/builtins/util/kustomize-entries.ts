@@ -1,7 +1,7 @@
 import { type Document, isMap, isSeq, type Node, Scalar, type YAMLMap } from "yaml";
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
 import { copyComments } from "../../../kpt/yaml/comments.js";
-import { newScalar, readPair } from "../../../kpt/yaml-nodes.js";
+import { newScalar, readPair } from "../../../kpt/yaml/yaml-nodes.js";
 import type { FunctionContext, ItemSplit, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";

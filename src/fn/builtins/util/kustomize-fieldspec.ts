@@ -17,7 +17,7 @@ import {
   readPair,
   SCALAR_KIND,
   SEQ_KIND,
-} from "../../../kpt/yaml-nodes.js";
+} from "../../../kpt/yaml/yaml-nodes.js";
 
 /**
  * kustomize's field specs as its label and annotation filters apply them (api/filters/fsslice and

@@ -2,14 +2,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
-import { renderDraft } from "../../src/jobs/render-draft/index.js";
-import { KptError } from "../../src/kpt/errors.js";
-import { loadPackage } from "../../src/kpt/package.js";
-import { decodeUtf8, firstInvalidByte } from "../../src/kpt/utf8.js";
-import { fakeRepoWith } from "../jobs/fake-repo.js";
-import { jobContext } from "../jobs/helpers.js";
-import { runFn } from "../render/harness.js";
+import { KptRenderer } from "../../../src/jobs/kpt-renderer/index.js";
+import { renderDraft } from "../../../src/jobs/render-draft/index.js";
+import { KptError } from "../../../src/kpt/errors.js";
+import { loadPackage } from "../../../src/kpt/package.js";
+import { decodeUtf8, firstInvalidByte } from "../../../src/kpt/yaml/utf8.js";
+import { fakeRepoWith } from "../../jobs/fake-repo.js";
+import { jobContext } from "../../jobs/helpers.js";
+import { runFn } from "../../render/harness.js";
 
 const KPTFILE = `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -94,7 +94,7 @@ describe("files that are not UTF-8", () => {
 
 describe("a merge (pkg update, fan-out) over a file that is not UTF-8", () => {
   it("refuses it, naming the file and the byte, instead of merging replacement characters into it", async () => {
-    const { mergePackage } = await import("../../src/merge/index.js");
+    const { mergePackage } = await import("../../../src/merge/index.js");
     const kf = Buffer.from("apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n");
     const cm = (v: string) =>
       Buffer.from(`apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm\ndata:\n  v: "${v}"\n`);

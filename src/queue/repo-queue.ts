@@ -3,7 +3,7 @@ import { FairTurns, installationOf } from "./fair-turns.js";
 /**
  * One queue per repository: a repository's jobs run one at a time, in arrival order, so two quick
  * pushes or two commands never race; different repositories run in parallel (up to `concurrency`).
- * A free slot goes to whoever's turn it is (src/jobs/fair-turns.ts): installations take turns, and
+ * A free slot goes to whoever's turn it is (src/queue/fair-turns.ts): installations take turns, and
  * within an installation its repositories take turns, so a repository with a deep backlog (or an
  * installation with many busy repositories) holds one slot at a time and never makes another
  * repository's job wait for more than its own turn.

@@ -11,7 +11,7 @@ import { type Document, Pair, Scalar, Schema, visit, YAMLMap, YAMLSeq } from "ya
  * share, itself made from the class's prototype: `instanceof`, `constructor`, the methods, `clone`
  * (which keeps the prototype) and every own property (`value`, `source`, `type`; `key` and `value`;
  * `items`) are as `yaml` makes them, `range` too once read (below); one hidden class for every scalar
- * read, one for every pair, one for every mapping. test/kpt/yaml-fast.test.ts holds the nodes read equal to
+ * read, one for every pair, one for every mapping. test/kpt/yaml/yaml-fast.test.ts holds the nodes read equal to
  * `yaml`'s, kinds included.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { resolvesAsString } from "../../src/kpt/format-scalar.js";
+import { resolvesAsString } from "../../../src/kpt/yaml/format-scalar.js";
 
 /**
  * Which plain texts yaml.v3 reads as strings, as its resolve.go decides (every `_` taken out, then Go's

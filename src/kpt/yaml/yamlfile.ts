@@ -9,9 +9,9 @@ import {
   visit,
   type YAMLError,
 } from "yaml";
-import { YamlError } from "./errors.js";
+import { YamlError } from "../errors.js";
 import { goYamlError } from "./go-yaml-errors.js";
-import { parseCommonYaml } from "./yaml/yaml-fast.js";
+import { parseCommonYaml } from "./yaml-fast.js";
 import { mayHoldFlowColon, parseWithFlowColons } from "./yaml-flow-colon.js";
 import { orphanItemError, parseWithFlowKeys } from "./yaml-flow-key.js";
 import { mergeKeysAsText } from "./yaml-nodes.js";

@@ -2,13 +2,13 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Document, isMap, isScalar, type Pair } from "yaml";
-import { generatePackage, reindented } from "../../bench/render-package.js";
-import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
-import { type KptFormDoc, readKptForm } from "../../src/kpt/kpt-form.js";
-import { getString } from "../../src/kpt/resource.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
-import { conformanceDir } from "../conformance/realworld.js";
+import { generatePackage, reindented } from "../../../bench/render-package.js";
+import { getString } from "../../../src/kpt/resource.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
+import { type KptFormDoc, readKptForm } from "../../../src/kpt/yaml/kpt-form.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { conformanceDir } from "../../conformance/realworld.js";
 import {
   blockYaml,
   generatedMapping,

@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
-import { hasKpt } from "../render/kpt-oracle.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { hasKpt } from "../../render/kpt-oracle.js";
 
 const HEADER = "apiVersion: v1\nkind: A\nmetadata:\n  name: x\n";
 

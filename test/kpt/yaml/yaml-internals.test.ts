@@ -9,16 +9,16 @@ import {
   SCALAR_KIND,
   SEQ_KIND,
   sameSchema,
-} from "../../src/kpt/yaml-nodes.js";
+} from "../../../src/kpt/yaml/yaml-nodes.js";
 
-const PROJECT = join(import.meta.dirname, "../..");
+const PROJECT = join(import.meta.dirname, "../../..");
 const json = (path: string) => JSON.parse(readFileSync(join(PROJECT, path), "utf8"));
 
 /**
  * The fast reader (src/kpt/yaml/yaml-fast.ts, yaml-nodes.ts) makes `yaml`'s nodes without `yaml`'s
  * constructors, relying on how this release marks them. A `yaml` that does it otherwise must fail here,
  * loudly and by name, before any render writes a file wrong — so `yaml` is pinned to one version, and
- * moving it means reading these again (test/kpt/yaml-fast.test.ts then compares whole documents).
+ * moving it means reading these again (test/kpt/yaml/yaml-fast.test.ts then compares whole documents).
  */
 describe("the yaml internals the fast reader relies on", () => {
   it("yaml is pinned to the exact version installed", () => {

@@ -10,6 +10,7 @@ import {
   type Scalar,
 } from "yaml";
 import { lineStart } from "../text-lines.js";
+import { isCommonYaml } from "../yaml-fast.js";
 import {
   column,
   commentLineText,
@@ -23,7 +24,6 @@ import {
   placeValueRun,
 } from "./comment-runs.js";
 import { markHashSpaces } from "./hash-space.js";
-import { isCommonYaml } from "./yaml-fast.js";
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to

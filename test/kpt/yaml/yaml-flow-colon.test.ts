@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { formatDocuments } from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
 

@@ -7,8 +7,8 @@ import {
   type PointOptions,
   pointAt,
   positionOf,
-} from "../../src/kpt/yaml-locate.js";
-import { codeBlock } from "../util/codeblock.js";
+} from "../../../src/kpt/yaml/yaml-locate.js";
+import { codeBlock } from "../../util/codeblock.js";
 
 const text = codeBlock`
   spec:

@@ -54,7 +54,7 @@ export interface KptForm {
  * - empty lines, which format.ts drops, but for one after comment lines where kpt keeps it too (take
  *   says where) and a run of them in a document's head comment; `---` between documents or before the
  *   first; spaces at a line's end; a last line without its line break.
- * Anything else, and the caller reads and formats the file as before. test/kpt/kpt-form.test.ts holds
+ * Anything else, and the caller reads and formats the file as before. test/kpt/yaml/kpt-form.test.ts holds
  * the text given equal to formatting the documents read for every file this vouches for.
  */
 export function readKptForm(text: string): KptForm | undefined {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNode, isPair, isScalar, Pair, parseDocument, Scalar, visit, type YAMLMap } from "yaml";
-import { newScalar, readPair } from "../../src/kpt/yaml-nodes.js";
+import { newScalar, readPair } from "../../../src/kpt/yaml/yaml-nodes.js";
 
 /** What code can tell of a node: its kind, class, own properties, and what yaml makes of it. */
 function observed(node: object): unknown {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { detectSeqIndent, formatDocuments } from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 /**
- * Comment lines after a nested block, placed as yaml.v3 reads them (src/kpt/yaml/comment-runs.ts). Each
+ * Comment lines after a nested block, placed as yaml.v3 reads them (src/kpt/yaml/comments/comment-runs.ts). Each
  * case: the input, and the bytes kpt v1.0.0-beta.56 wrote for it (`kpt pkg update` rewriting the file
  * unchanged, so one read and one write, no function trip).
  */

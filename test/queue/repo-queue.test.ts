@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RepoQueues } from "../../src/jobs/repo-queue.js";
+import { RepoQueues } from "../../src/queue/repo-queue.js";
 
 /** A job that records its start and end, and finishes when released. */
 function gate() {

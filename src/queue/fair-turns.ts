@@ -2,7 +2,7 @@ import type { JobOrigin } from "./repo-queue.js";
 
 /**
  * Whose turn it is: the scheduling both job queues share (this one in one process, its Lua twin in
- * src/jobs/fair-redis.ts for Redis; docs/operations.md "Fair turns").
+ * src/queue/fair-redis.ts for Redis; docs/operations.md "Fair turns").
  *
  * A repository is *ready* when it has a job waiting and none running (one job per repository at a
  * time). A repository with an event's job waiting is in the `event` class, otherwise in the `sweep`

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Document, parseDocument } from "yaml";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
 import {
   canPlain,
   detectSeqIndent,
@@ -12,13 +13,12 @@ import {
   formatDocuments,
   plainByRules,
   plainSafe,
-} from "../../src/kpt/format.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
-import { functionRoundTrip } from "../../src/render/sync.js";
-import { hasKpt } from "../render/kpt-oracle.js";
+} from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { functionRoundTrip } from "../../../src/render/sync.js";
+import { hasKpt } from "../../render/kpt-oracle.js";
 
-const CORPUS = join(import.meta.dirname, "../fixtures/render/_format");
+const CORPUS = join(import.meta.dirname, "../../fixtures/render/_format");
 const cases = readdirSync(CORPUS)
   .filter((f) => f.endsWith(".yaml"))
   .map((f) => f.slice(0, -".yaml".length))

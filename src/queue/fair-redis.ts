@@ -1,8 +1,8 @@
 /**
- * The Redis side of the fair queue (src/jobs/redis-queue.ts): each repository's jobs wait in a list of
+ * The Redis side of the fair queue (src/queue/redis-queue.ts): each repository's jobs wait in a list of
  * their own; BullMQ holds *turns*, one for each repository ready to run, not bound to any job. The
  * worker that takes a turn asks `START` which job it runs: the one whose turn it is now, by
- * src/jobs/fair-turns.ts's rules, here as Lua, so every change is one atomic step in Redis and a
+ * src/queue/fair-turns.ts's rules, here as Lua, so every change is one atomic step in Redis and a
  * replica killed between two of them leaves nothing half-done: a job is in its repository's list or
  * bound to a turn BullMQ holds.
  *

@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { ENQUEUE } from "../../src/jobs/fair-redis.js";
-import { type QueuedJob, RedisQueue, type RedisQueueOptions } from "../../src/jobs/redis-queue.js";
+import { ENQUEUE } from "../../src/queue/fair-redis.js";
+import { type QueuedJob, RedisQueue, type RedisQueueOptions } from "../../src/queue/redis-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 
 /** A promise and the function that settles it. */

@@ -17,10 +17,10 @@ import {
   YAMLMap,
   YAMLSeq,
 } from "yaml";
-import { generatePackage } from "../../bench/render-package.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { isCommonYaml, parseCommonYaml } from "../../src/kpt/yaml/yaml-fast.js";
-import { conformanceDir } from "../conformance/realworld.js";
+import { generatePackage } from "../../../bench/render-package.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { isCommonYaml, parseCommonYaml } from "../../../src/kpt/yaml/yaml-fast.js";
+import { conformanceDir } from "../../conformance/realworld.js";
 import { blockYaml, generatedMapping, yamlFiles } from "./generated-yaml.js";
 
 const OPTIONS = { keepSourceTokens: false, prettyErrors: true, uniqueKeys: true } as const;

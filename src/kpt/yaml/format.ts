@@ -12,8 +12,6 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { flowWithComments, hasInnerComments } from "./format-flow.js";
-import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 import {
   endFoot,
   feetOnly,
@@ -22,7 +20,9 @@ import {
   keyFoot,
   lineComment,
   trailingComment,
-} from "./yaml/comments.js";
+} from "./comments.js";
+import { flowWithComments, hasInnerComments } from "./format-flow.js";
+import { hasUnprintable, hasUnprintableExceptTab, quoteDouble, resolvesAsString } from "./format-scalar.js";
 
 /**
  * A serializer that writes YAML documents the way kpt writes package files: kyaml over the yaml.v3
@@ -830,7 +830,7 @@ for (const c of "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-
 /**
  * True for most of the values a package holds (names, labels, images without a tag): a letter or digit,
  * then letters, digits and `-` `.` `_` `/`; plainByRules holds these plain in every context, after the
- * dozen scans it makes. test/kpt/format.test.ts holds the two in agreement.
+ * dozen scans it makes. test/kpt/yaml/format.test.ts holds the two in agreement.
  */
 export function plainSafe(value: string): boolean {
   const n = value.length;

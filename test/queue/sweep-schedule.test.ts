@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scheduleSweeps, type Timers } from "../../src/jobs/sweep-schedule.js";
+import { scheduleSweeps, type Timers } from "../../src/queue/sweep-schedule.js";
 
 /** Timers fired by hand: what is armed, and `fire()` runs the one armed timer. */
 function manualTimers() {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { RedisQueue } from "../../src/jobs/redis-queue.js";
-import { type JobOrigin, RepoQueues } from "../../src/jobs/repo-queue.js";
+import { RedisQueue } from "../../src/queue/redis-queue.js";
+import { type JobOrigin, RepoQueues } from "../../src/queue/repo-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
 
 /** A job queue as the tests drive it: both backends, one contract. */

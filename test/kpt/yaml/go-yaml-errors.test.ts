@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { YamlError } from "../../src/kpt/errors.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
-import { skipWithoutKpt } from "../util/kpt.js";
+import { YamlError } from "../../../src/kpt/errors.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
+import { skipWithoutKpt } from "../../util/kpt.js";
 
 const HEAD = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\n";
 

@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { isMap, type Pair, type Scalar, Scalar as ScalarNode, type YAMLMap } from "yaml";
-import { formatDocument } from "../../src/kpt/format.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
 import {
   copyComments,
   footComment,
   headComment,
   lineComment,
   setLineComment,
-} from "../../src/kpt/yaml/comments.js";
-import { normalizeComments } from "../../src/kpt/yaml/format-comments.js";
-import { parseYamlFile } from "../../src/kpt/yamlfile.js";
+} from "../../../src/kpt/yaml/comments.js";
+import { formatDocument } from "../../../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 function read(text: string) {
   const [doc] = parseYamlFile(text, "f.yaml").docs;

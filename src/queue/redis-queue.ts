@@ -8,10 +8,10 @@ import type { Enqueued, JobOrigin } from "./repo-queue.js";
 /**
  * The job queue shared by several replicas, on BullMQ (docs/scaling.md says why this shape):
  *
- * - a job waits in Redis in its repository's own list (src/jobs/fair-redis.ts); the BullMQ queue holds
+ * - a job waits in Redis in its repository's own list (src/queue/fair-redis.ts); the BullMQ queue holds
  *   *turns*, one per repository ready to run (one with a job waiting and none running), and each
  *   replica's worker takes up to `concurrency` of them at once. A worker that takes a turn runs the job
- *   whose turn it is at that moment, by the rules of one process (src/jobs/fair-turns.ts): one job per
+ *   whose turn it is at that moment, by the rules of one process (src/queue/fair-turns.ts): one job per
  *   repository at a time; a repository with an event's job waiting before any with only the sweep's
  *   (their turns also carry BullMQ's `priority` 1, so the events' are taken first); among them,
  *   installations take turns and, within one, its repositories. So a repository with a deep backlog
@@ -116,7 +116,7 @@ export class RedisQueue {
   private readonly worker: Worker;
   readonly name: string;
   private readonly lockMs: number;
-  /** Where the fair queue's keys live (src/jobs/fair-redis.ts). */
+  /** Where the fair queue's keys live (src/queue/fair-redis.ts). */
   private readonly base: string;
   private repairTimer: NodeJS.Timeout | undefined;
   private here = 0;

@@ -1,5 +1,5 @@
 import { isUtf8 } from "node:buffer";
-import { KptError } from "./errors.js";
+import { KptError } from "../errors.js";
 
 /**
  * A package file's text, as kpt reads it: UTF-8 or nothing. kpt (yaml.v3) refuses any other byte

@@ -1,6 +1,6 @@
 import { isAlias, isMap, isNode, isScalar, isSeq, type Node, type Pair } from "yaml";
+import { headComment, trailingComment } from "./comments.js";
 import { asNode, flowText, flowValueText, isComplexKey } from "./format.js";
-import { headComment, trailingComment } from "./yaml/comments.js";
 
 /**
  * Flow collections that hold comments, written as yaml.v3's emitter writes them (a merge can give a
