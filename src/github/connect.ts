@@ -203,7 +203,8 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     cloneUrl: data.clone_url,
     permission: permissionFrom(data.permissions),
   };
-  const installation = installationPort(client, opts.cacheDir);
+  // a command's clone lives for the command: its refs are read in process (git-refs-http.ts)
+  const installation = installationPort(client, opts.cacheDir, undefined, true);
   return {
     port: installation.repo(repository),
     info,

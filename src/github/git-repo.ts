@@ -7,6 +7,7 @@ import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
 import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
+import { lsRemoteHttp } from "./git-refs-http.js";
 import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.js";
 
 /**
@@ -60,6 +61,18 @@ interface TreeEntry {
   path: string;
 }
 
+/** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
+function extraHeaders(env: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, name] of Object.entries(env)) {
+    if (!/^GIT_CONFIG_KEY_\d+$/.test(key) || name.toLowerCase() !== "http.extraheader") continue;
+    const value = env[key.replace("KEY", "VALUE")] ?? "";
+    const colon = value.indexOf(":");
+    if (colon > 0) headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
 export class GitRepo {
   private readonly gitDir: string;
   private ready: Promise<void> | undefined;
@@ -90,6 +103,12 @@ export class GitRepo {
      * fetches the whole history.
      */
     private readonly shallow = false,
+    /**
+     * List the refs in this process over smart HTTP (git-refs-http.ts) when the URL is http(s), not with
+     * `git ls-remote`: the command line's clone, made for one command, whose listing otherwise waits on
+     * three git processes starting.
+     */
+    private readonly refsInProcess = false,
   ) {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
@@ -160,6 +179,16 @@ export class GitRepo {
 
   /** All branches and tags of the remote, in one request. */
   async lsRemote(): Promise<RefInfo[]> {
+    if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
+      // the clone is made meanwhile: the fetch that follows a listing then does not wait for `git init`
+      this.init().catch(() => {});
+      try {
+        return await lsRemoteHttp(this.url, extraHeaders(await this.authEnv()));
+      } catch (e) {
+        if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
+        return lsRemoteHttp(this.url, extraHeaders(await this.authEnv(true)));
+      }
+    }
     const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
     return out
       .split("\n")
@@ -409,36 +438,58 @@ export class GitRepo {
 
   /**
    * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
-   * the `kpt:` lines of a tagged commit tell a published revision's workspace.
+   * the `kpt:` lines of a tagged commit tell a published revision's workspace. One `cat-file --batch`
+   * answers both which commits the clone lacks and the messages of the others (a second, after the
+   * fetch, those of the ones it lacked).
    */
   async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
     await this.init();
     const unique = [...new Set(shas)];
-    const missing = await this.missingCommits(unique);
+    const out = new Map<string, string>();
+    const missing = this.empty ? unique : await this.readMessages(unique, out);
     if (missing.length > 0) {
       await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
-    }
-    const out = new Map<string, string>();
-    if (unique.length === 0) return out;
-    const log = await this.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...unique]);
-    for (const entry of log.toString("utf8").split("\x1e")) {
-      const nul = entry.indexOf("\0");
-      if (nul < 0) continue;
-      out.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
+      const gone = await this.readMessages(missing, out);
+      if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`);
     }
     return out;
   }
 
-  /** Which of `shas` this clone lacks: one `cat-file` for all of them (not a process a commit). */
-  private async missingCommits(shas: readonly string[]): Promise<string[]> {
-    if (this.empty || shas.length === 0) return [...shas];
-    const out = await this.git(
-      ["cat-file", "--batch-check"],
-      shas.map((sha) => `${sha}^{commit}\n`).join(""),
-    );
-    // one line an object asked for, in order: `<id> commit <size>`, or `<what was asked> missing`
-    const lines = out.toString("utf8").split("\n");
-    return shas.filter((_, i) => lines[i]?.endsWith(" missing") !== false);
+  /**
+   * Reads the messages of the commits `shas` this clone holds into `into` (by commit id, as `git log`'s
+   * `%B` gives them: the raw bytes after the headers); returns the ones it lacks. A message in an
+   * encoding other than UTF-8 is left to `git log`, which re-encodes it.
+   */
+  private async readMessages(shas: readonly string[], into: Map<string, string>): Promise<string[]> {
+    if (shas.length === 0) return [];
+    const batch = await this.git(["cat-file", "--batch"], shas.map((sha) => `${sha}^{commit}\n`).join(""));
+    const missing: string[] = [];
+    const encoded: string[] = [];
+    let at = 0;
+    for (const sha of shas) {
+      // `<id> commit <size>`, the object's bytes and a line break; or `<what was asked> missing`
+      const nl = batch.indexOf(10, at);
+      const head = batch.toString("latin1", at, nl).split(" ");
+      if (head.length !== 3) {
+        missing.push(sha);
+        at = nl + 1;
+        continue;
+      }
+      const body = batch.subarray(nl + 1, nl + 1 + Number(head[2]));
+      at = nl + 1 + body.length + 1;
+      const blank = body.indexOf("\n\n");
+      const headers = body.toString("utf8", 0, blank < 0 ? body.length : blank + 1);
+      if (/^encoding (?!utf-?8\n)/im.test(headers)) encoded.push(head[0] as string);
+      else into.set(head[0] as string, blank < 0 ? "" : body.toString("utf8", blank + 2));
+    }
+    if (encoded.length > 0) {
+      const log = await this.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...encoded]);
+      for (const entry of log.toString("utf8").split("\x1e")) {
+        const nul = entry.indexOf("\0");
+        if (nul >= 0) into.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
+      }
+    }
+    return missing;
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */

@@ -27,7 +27,13 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
  * between jobs but the bare clones under `cacheDir` and, when given, files' bytes by blob id in
  * `blobs` (the app's, for its life): build one per job.
  */
-export function installationPort(rest: RestClient, cacheDir: string, blobs?: BlobCache): InstallationPort {
+export function installationPort(
+  rest: RestClient,
+  cacheDir: string,
+  blobs?: BlobCache,
+  /** Refs listed over HTTP in this process, not by `git ls-remote` (the command line: GitRepo's refsInProcess). */
+  refsInProcess = false,
+): InstallationPort {
   const ports = new Map<string, RepoPort>();
   let listing: Promise<InstallationRepository[]> | undefined;
   // `renew`: git was refused with the cached token (it expired before the cache let it go): a new one.
@@ -84,7 +90,7 @@ export function installationPort(rest: RestClient, cacheDir: string, blobs?: Blo
         port = new OctokitRepo(
           rest,
           repository.id,
-          new GitRepo(repository.cloneUrl, cacheDir, gitEnv, blobs),
+          new GitRepo(repository.cloneUrl, cacheDir, gitEnv, blobs, false, refsInProcess),
         );
         ports.set(key, port);
       }

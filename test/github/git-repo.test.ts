@@ -175,9 +175,33 @@ describe("GitRepo", () => {
       const messages = await fresh.commitMessages(shas);
       expect([...messages]).toEqual(shas.map((sha) => [sha, "m"]));
     });
-    // the fresh clone fetched at once; then one question for all twelve, and one fetch for those after the fifth
-    expect(calls.filter((c) => c.startsWith("cat-file"))).toEqual(["cat-file --batch-check"]);
+    // the fresh clone fetched at once; then one question for all twelve (the messages of the six it has
+    // with it), one fetch for those after the fifth, and one question for their messages
+    expect(calls.filter((c) => c.startsWith("cat-file"))).toEqual(["cat-file --batch", "cat-file --batch"]);
     expect(calls.filter((c) => / ?fetch /.test(c))).toHaveLength(2);
+    expect(calls.filter((c) => c.startsWith("log"))).toEqual([]);
+  });
+
+  it("reads commit messages as git log's %B gives them: several lines, none, another encoding", async () => {
+    const work = join(dir, "work");
+    const g = (...args: string[]) =>
+      execFileSync("git", ["-C", work, "-c", "user.name=A", "-c", "user.email=a@example.com", ...args], {
+        encoding: "utf8",
+      });
+    execFileSync("git", ["clone", "-q", remote, work]);
+    g("commit", "-q", "--allow-empty", "-m", "subject", "-m", "body line\n\nkpt: x\n");
+    g("commit", "-q", "--allow-empty", "--allow-empty-message", "--cleanup=verbatim", "-m", "");
+    g("-c", "i18n.commitEncoding=ISO-8859-1", "commit", "-q", "--allow-empty", "-m", "caf\u00e9");
+    g("push", "-q", "origin", "HEAD:main");
+    const shas = g("rev-list", "HEAD", "--max-count=3").trim().split("\n");
+    const expected = new Map(
+      shas.map((sha) => [sha, g("log", "--no-walk", "--format=%B%x1e", sha).split("\x1e")[0] as string]),
+    );
+    // the message's UTF-8 bytes said to be ISO-8859-1: git log re-encodes them, as the clone must too
+    expect(expected.get(shas[0] as string)).toBe("caf\u00c3\u00a9\n");
+    const fresh = new GitRepo(`file://${remote}`, join(dir, "fresh"), async () => ({}));
+    await fresh.fetch(shas[0] as string);
+    expect(await fresh.commitMessages(shas)).toEqual(expected);
   });
 
   it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
