@@ -140,8 +140,10 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
  * The repository `full` names (a registered name, or OWNER/REPO), connected and with its configuration
  * read. `readAhead`, for a verb whose first step is `load()`: the refs and the open pull requests that
  * load reads first are asked for while the configuration is read (they depend on the repository alone,
- * the configuration only names the base branch), so that a listing waits for one round of requests
- * fewer; a later load reads afresh.
+ * the configuration only names the base branch), and the default branch's files as soon as the refs
+ * name its commit (the base branch, unless the configuration names another), so that a listing waits
+ * for the configuration neither before its refs nor before the base branch's fetch; a later load reads
+ * afresh.
  */
 export async function openRepository(
   env: RpkgEnv,
@@ -161,8 +163,15 @@ export async function openRepository(
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const refsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
   let ahead = readAhead ? refsAndPulls() : undefined;
+  // The default branch's files too, once its commit is known: the base branch unless the configuration
+  // names another (then load lists that one), so the listing's fetch does not wait for the configuration.
+  let baseAhead = ahead?.then(([refs]) => {
+    const sha = indexRefs(refs).branches.get(conn.info.defaultBranch);
+    return sha === undefined ? undefined : conn.port.listFiles(sha);
+  });
   // a failure is load's to report; a configuration that fails first is reported instead, as before
   ahead?.catch(() => {});
+  baseAhead?.catch(() => {});
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
@@ -190,12 +199,15 @@ export async function openRepository(
     packageDir: (pkg) => (directory ? `${directory}/${pkg}` : pkg),
     async load() {
       const read = ahead ?? refsAndPulls();
+      const listedAhead = baseBranch === conn.info.defaultBranch ? baseAhead : undefined;
       ahead = undefined;
+      baseAhead = undefined;
       const [refs, pulls] = await read;
       // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
       const onBase = async () => {
-        const dirs = base ? packageDirs((await conn.port.listFiles(base)).files.map((f) => f.path)) : [];
+        const listing = base ? ((await listedAhead) ?? (await conn.port.listFiles(base))) : undefined;
+        const dirs = listing ? packageDirs(listing.files.map((f) => f.path)) : [];
         // after the base branch's fetch, which brings most tagged commits along
         return { dirs, workspaces: await publishedWorkspaces(conn.port, refs) };
       };
