@@ -856,25 +856,54 @@ export function detectSeqIndent(doc: Document, text: string): SeqIndent {
   return seqIndentIn(text, range ? range[0] : 0, range ? Math.min(range[2], text.length) : text.length);
 }
 
-/** detectSeqIndent of the document that spans `text` from `from` to `to`. */
+/**
+ * detectSeqIndent of the document that spans `text` from `from` to `to`: at the first `- ` line under a
+ * bare `key:` line (comment lines passed over), whether the dash is at the key's column or two past it.
+ * Only a line whose first character after its spaces and tabs is `-` can decide, so only those lines,
+ * and the line before each, are cut out of the text and read as seqLine reads them: a document's other
+ * lines cost a scan of their first characters and no string (a render reads every document so).
+ */
 export function seqIndentIn(text: string, from: number, to: number): SeqIndent {
-  // Line by line, up to the first line that decides (most documents decide early).
-  let keyLine: string | undefined;
+  // The last line that is not a comment line, as a range of `text` (seqLine makes it when needed).
+  let keyStart = -1;
+  let keyEnd = -1;
   for (let start = from; start <= to; ) {
     const nl = text.indexOf("\n", start);
     const end = nl < 0 || nl > to ? to : nl;
-    const raw = text.slice(start, end);
-    start = end + 1;
-    if (raw.trimStart().startsWith("#")) continue;
-    // `- # comment` is a dash line (kyaml reads the raw line's `- `); without its comment it would be a bare `-`
-    const line = /^ *- +#/.test(raw) ? raw.slice(0, raw.indexOf("- ") + 2) : withoutComment(raw);
-    if (keyLine !== undefined) {
-      const decided = seqIndentOf(keyLine, line);
-      if (decided) return decided;
+    let i = start;
+    let c = text.charCodeAt(i);
+    while (i < end && (c === SPACE_CODE || c === TAB_CODE)) c = text.charCodeAt(++i);
+    let kind: "comment" | "dash" | "other";
+    if (i === end || (c > SPACE_CODE && c < 127 && c !== HASH_CODE && c !== DASH_CODE)) kind = "other";
+    else if (c === HASH_CODE) kind = "comment";
+    else if (c === DASH_CODE) kind = "dash";
+    // Any other character (a control character, one past ASCII) may be white space to trimStart: the
+    // line is read as seqLine reads it.
+    else kind = text.slice(start, end).trimStart().startsWith("#") ? "comment" : "dash";
+    if (kind !== "comment") {
+      if (kind === "dash" && keyStart >= 0) {
+        const decided = seqIndentOf(seqLine(text.slice(keyStart, keyEnd)), seqLine(text.slice(start, end)));
+        if (decided) return decided;
+      }
+      keyStart = start;
+      keyEnd = end;
     }
-    keyLine = line;
+    start = end + 1;
   }
   return "compact";
+}
+
+const SPACE_CODE = 32;
+const TAB_CODE = 9;
+const HASH_CODE = 35;
+const DASH_CODE = 45;
+
+/**
+ * A line that is not a comment line as seqIndentOf reads it: without its comment, but `- # comment`
+ * as a dash line (kyaml reads the raw line's `- `; without its comment it would be a bare `-`).
+ */
+function seqLine(raw: string): string {
+  return /^ *- +#/.test(raw) ? raw.slice(0, raw.indexOf("- ") + 2) : withoutComment(raw);
 }
 
 /** "compact" or "wide" when `line` is the first `- ` under the bare `key:` line `keyLine`. */

@@ -13,6 +13,7 @@ import {
   formatDocuments,
   plainByRules,
   plainSafe,
+  seqIndentIn,
 } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 import { functionRoundTrip } from "../../../src/render/sync.js";
@@ -164,6 +165,83 @@ describe("detectSeqIndent", () => {
     expect(detect("a:\n  - x\nb:\n- 1\n- 2\n- 3\n")).toBe("wide");
     expect(detect("a: # note\n- x\nb:\n  - 1\n")).toBe("compact");
     expect(detect("a:\n  # note\n  - x\nb:\n- 1\n")).toBe("wide");
+  });
+
+  it("reads only the lines that may decide, and decides as reading every line does", () => {
+    // Every line read as the reader before this one read it: cut out, its comment removed, then tested.
+    const everyLine = (text: string, from: number, to: number): string => {
+      let keyLine: string | undefined;
+      for (let start = from; start <= to; ) {
+        const nl = text.indexOf("\n", start);
+        const end = nl < 0 || nl > to ? to : nl;
+        const raw = text.slice(start, end);
+        start = end + 1;
+        if (raw.trimStart().startsWith("#")) continue;
+        const line = /^ *- +#/.test(raw) ? raw.slice(0, raw.indexOf("- ") + 2) : withoutComment(raw);
+        if (keyLine !== undefined) {
+          const dash = line.indexOf("- ");
+          const key = keyLine.trim();
+          if (
+            dash >= 0 &&
+            line.slice(0, dash).trim() === "" &&
+            key.endsWith(":") &&
+            key.indexOf(":") === key.length - 1
+          ) {
+            const keyIndent = keyLine.length - keyLine.trimStart().length;
+            if (dash === keyIndent) return "compact";
+            if (dash - keyIndent === 2) return "wide";
+          }
+        }
+        keyLine = line;
+      }
+      return "compact";
+    };
+    const withoutComment = (line: string): string => {
+      let quote = "";
+      for (let i = 0; i < line.length; i++) {
+        const c = line[i];
+        if (quote) {
+          if (c === quote) quote = "";
+        } else if (c === '"' || c === "'") quote = c;
+        else if (c === "#" && (i === 0 || line[i - 1] === " " || line[i - 1] === "\t"))
+          return line.slice(0, i).trimEnd();
+      }
+      return line;
+    };
+    // Lines of keys, dashes and comments, indented by spaces, tabs and characters trimStart takes for
+    // white space (or not: a control character, DEL).
+    const piece = fc.constantFrom(
+      " ",
+      "  ",
+      "\t",
+      "\u00a0",
+      "\ufeff",
+      "\r",
+      "\u0001",
+      "\u007f",
+      "- ",
+      "-",
+      "#",
+      "# c",
+      "a:",
+      "b",
+      ": ",
+      "'#'",
+      '"',
+      "x",
+    );
+    const line = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
+    const text = fc.array(line, { maxLength: 8 }).map((l) => l.join("\n"));
+    fc.assert(
+      fc.property(text, fc.nat(), fc.nat(), (t, a, b) => {
+        const from = t.length === 0 ? 0 : a % (t.length + 1);
+        const to = from + (t.length === 0 ? 0 : b % (t.length - from + 1));
+        expect(seqIndentIn(t, from, to)).toBe(everyLine(t, from, to));
+      }),
+      { numRuns: 3000 },
+    );
+    expect(seqIndentIn("a:\n\t\u00a0- x\n", 0, 10)).toBe(everyLine("a:\n\t\u00a0- x\n", 0, 10));
+    expect(seqIndentIn("a:\n # c\n  - # d\n", 0, 16)).toBe("wide");
   });
 });
 
