@@ -1,7 +1,8 @@
-import { type Document, isScalar, type LineCounter, visit } from "yaml";
+import { type Document, isScalar, type LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
 import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
+import { kptfileData } from "./kptfile-struct.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml/yaml-locate.js";
 import { parseYamlFile } from "./yaml/yamlfile.js";
 
@@ -71,6 +72,100 @@ export function parseKptfile(text: string, file: string): ParsedKptfile {
     throw error;
   }
   return { doc, kptfile: result.data };
+}
+
+/**
+ * Every reader of a Kptfile's text is here; the rest of porchlight asks one of them (test/house-kptfile.test.ts
+ * fails on a YAML parse of a Kptfile outside src/kpt):
+ *
+ * - `parseKptfile`: kpt's own reading, for a package porchlight renders or edits as kpt would: every
+ *   problem an error naming the file, line and field.
+ * - `readKptfileStruct`: the Kptfile as kpt's Go struct holds it (kptfile-struct.ts), for the verbs
+ *   that read and rewrite it as kpt's `pkg get`/`update` do.
+ * - `kptfileDocument`: the document to edit and write back with its comments and layout, unchecked.
+ * - `readKptfileFields`: the few fields porchlight reads of a Kptfile it does not own (a downstream's,
+ *   a published revision's), leniently: it never throws.
+ */
+
+// biome-ignore lint/suspicious/noExplicitAny: a Kptfile read as plain data, shaped as kpt's struct (kptfile-struct.ts)
+export type PlainKptfile = Record<string, any>;
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A Kptfile read as plain data in kpt's struct (string leaves as their text, as yaml.v3 decodes them into
+ * Go strings) without the schema's checks: kpt's update reads what its decoder accepts, and porchlight
+ * keeps the fields it does not know. An error names the file when the text is no YAML or no mapping.
+ */
+export function readKptfileStruct(text: string, file: string): PlainKptfile {
+  const doc = parseDocument(text);
+  const err = doc.errors[0];
+  if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
+  const value = kptfileData(doc);
+  if (!isObject(value)) throw new KptfileError({ file }, "the Kptfile is not a YAML mapping");
+  return value;
+}
+
+/**
+ * A Kptfile's document, to change a few fields and write it back with its comments and layout (a
+ * downstream's tracking annotations removed, the pipeline replaced by the guardrails'), without kpt's
+ * checks. An error names the file when the text is no YAML.
+ */
+export function kptfileDocument(text: string, file: string): Document {
+  const doc = parseDocument(text);
+  const err = doc.errors[0];
+  if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
+  return doc;
+}
+
+/** The fields porchlight reads of a Kptfile it does not validate, each only where it has its shape. */
+export interface KptfileFields {
+  /** `metadata.annotations`, those whose value is a string. */
+  annotations: Readonly<Record<string, string>>;
+  /** `upstream.git.repo`. */
+  upstreamRepo?: string;
+  /** `upstreamLock.git.ref`, e.g. `basens/v3` or `drafts/basens/ws1`. */
+  lockRef?: string;
+  /** `upstreamLock.git.commit`. */
+  lockCommit?: string;
+  /** `upstreamLock.oci.image`. */
+  lockImage?: string;
+}
+
+/**
+ * A Kptfile's annotations and upstream, read leniently: a Kptfile that is no YAML (or holds more than one
+ * document) has none, a part that is not a mapping holds nothing, a field that is not a string is not
+ * there. It never throws: its callers (fan-out planning, the catalog's channels) read other people's
+ * Kptfiles and treat what they cannot read as absent.
+ */
+export function readKptfileFields(text: string): KptfileFields {
+  let data: unknown;
+  try {
+    const doc = parseDocument(text);
+    if (doc.errors.length > 0) return { annotations: {} };
+    data = doc.toJS();
+  } catch {
+    // toJS refuses a document whose aliases expand past yaml's limit
+    return { annotations: {} };
+  }
+  const at = (value: unknown, key: string): unknown => (isObject(value) ? value[key] : undefined);
+  const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+  const annotations: Record<string, string> = {};
+  const raw = at(at(data, "metadata"), "annotations");
+  if (isObject(raw)) for (const [k, v] of Object.entries(raw)) if (typeof v === "string") annotations[k] = v;
+  const lock = at(data, "upstreamLock");
+  const fields: KptfileFields = { annotations };
+  const upstreamRepo = str(at(at(at(data, "upstream"), "git"), "repo"));
+  const lockRef = str(at(at(lock, "git"), "ref"));
+  const lockCommit = str(at(at(lock, "git"), "commit"));
+  const lockImage = str(at(at(lock, "oci"), "image"));
+  if (upstreamRepo !== undefined) fields.upstreamRepo = upstreamRepo;
+  if (lockRef !== undefined) fields.lockRef = lockRef;
+  if (lockCommit !== undefined) fields.lockCommit = lockCommit;
+  if (lockImage !== undefined) fields.lockImage = lockImage;
+  return fields;
 }
 
 /** A scalar's text as kyaml reads it for apiVersion and kind; nothing for a null or a collection. */

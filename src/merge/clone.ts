@@ -1,6 +1,7 @@
+import { type PlainKptfile, readKptfileStruct } from "../kpt/kptfile.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
-import { formatKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
+import { formatKptfile } from "./kptfile.js";
 import { KPTFILE } from "./layout.js";
 import { normalizedFiles } from "./package-merge.js";
 import type { UpdateStrategy, UpstreamLock } from "./types.js";
@@ -30,7 +31,7 @@ export function clonedPackage(
     tree.set(p, text === undefined || text === b.toString("utf8") ? b : Buffer.from(text));
   }
   const existing = files.get(KPTFILE);
-  const kf: PlainKptfile = existing ? parseKptfileText(existing.toString("utf8"), KPTFILE) : {};
+  const kf: PlainKptfile = existing ? readKptfileStruct(existing.toString("utf8"), KPTFILE) : {};
   kf.apiVersion = kf.apiVersion ?? "kpt.dev/v1";
   kf.kind = kf.kind ?? "Kptfile";
   // kpt writes the fetched Kptfile's metadata over a new one naming the package: its namespace is not kept

@@ -1,7 +1,7 @@
-import { Document, isMap, isSeq, parseDocument, visit } from "yaml";
-import { KptfileError } from "../kpt/errors.js";
+import { Document, isMap, isSeq, visit } from "yaml";
+import { type PlainKptfile, readKptfileStruct } from "../kpt/kptfile.js";
+import { asKptStruct, STRUCT_LISTS } from "../kpt/kptfile-struct.js";
 import { formatDocument } from "../kpt/yaml/format.js";
-import { asKptStruct, kptfileData, STRUCT_LISTS } from "./kptfile-struct.js";
 import type { ListKeys } from "./listkeys.js";
 import { merge3 } from "./merge3.js";
 import { field, isMissingOrNull, type MaybeNode } from "./nodes.js";
@@ -10,14 +10,11 @@ import { MergeError } from "./types.js";
 /**
  * The Kptfile during `pkg get` and `pkg update`, as kpt handles it: read into kpt's Kptfile structure
  * and written back from it (so fields come out in kpt's order, sequences indented, comments gone —
- * exactly what kpt writes; kptfile-struct.ts), and merged 3-way on that structure: annotations, labels,
+ * exactly what kpt writes; kpt/kptfile-struct.ts), and merged 3-way on that structure: annotations, labels,
  * info, pipeline, inventory and status merge (functions matched by name, or by image/exec when no
  * function has a name; other lists taken whole); name, namespace, upstream and upstreamLock stay the
  * local ones unless told otherwise.
  */
-
-// biome-ignore lint/suspicious/noExplicitAny: a Kptfile read as plain data, shaped as kpt's struct (kptfile-struct.ts)
-export type PlainKptfile = Record<string, any>;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -50,15 +47,6 @@ const BASE_60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
  */
 function quotedByGoEncoder(value: string): boolean {
   return OLD_BOOLS.has(value) || BASE_60_FLOAT.test(value);
-}
-
-export function parseKptfileText(text: string, file: string): PlainKptfile {
-  const doc = parseDocument(text);
-  const err = doc.errors[0];
-  if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
-  const value = kptfileData(doc);
-  if (!isObject(value)) throw new KptfileError({ file }, "the Kptfile is not a YAML mapping");
-  return value;
 }
 
 const SYNTHETIC_PREFIX = "_kpt-merge_";
@@ -196,7 +184,7 @@ function setOrDelete(obj: Record<string, unknown>, key: string, value: unknown):
 export function setUpdateStrategy(tree: Map<string, Buffer>, strategy: string): void {
   const bytes = tree.get("Kptfile");
   if (!bytes) return;
-  const kf = parseKptfileText(bytes.toString("utf8"), "Kptfile");
+  const kf = readKptfileStruct(bytes.toString("utf8"), "Kptfile");
   kf.upstream = { ...(kf.upstream ?? { type: "git" }), updateStrategy: strategy };
   tree.set("Kptfile", Buffer.from(formatKptfile(kf)));
 }

@@ -1,5 +1,5 @@
+import { readKptfileStruct } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
-import { parseKptfileText } from "./kptfile.js";
 import { hasUpstream } from "./upstream.js";
 
 /** Where packages are in a tree and which files each owns, as kpt's update walks them. */
@@ -30,7 +30,7 @@ export function isRemotePackage(tree: FileTree, dir: string): boolean {
   const bytes = tree.get(join(dir, KPTFILE));
   if (!bytes) return false;
   try {
-    const kf = parseKptfileText(bytes.toString("utf8"), join(dir, KPTFILE));
+    const kf = readKptfileStruct(bytes.toString("utf8"), join(dir, KPTFILE));
     return hasUpstream(kf);
   } catch {
     return false;

@@ -1,8 +1,9 @@
 import { isAlias, isScalar } from "yaml";
 import { attribute, type CommandGroup } from "../kpt/attribution.js";
+import { type PlainKptfile, readKptfileStruct } from "../kpt/kptfile.js";
 import { krmIgnoreMatcher } from "../kpt/krmignore.js";
 import { decodeUtf8 } from "../kpt/yaml/utf8.js";
-import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "./kptfile.js";
+import { formatKptfile, mergeKptfile } from "./kptfile.js";
 import { isYamlPath, join, KPTFILE } from "./layout.js";
 import { addMergeComment, clearWriterAnnotations } from "./match.js";
 import { mergeResources, type TextFiles } from "./resources.js";
@@ -59,7 +60,7 @@ function holdsDocuments(t: string, file: string): boolean {
 
 export function readKptfile(files: Map<string, Buffer>, file: string): PlainKptfile {
   const b = files.get(KPTFILE);
-  return b ? parseKptfileText(b.toString("utf8"), file) : {};
+  return b ? readKptfileStruct(b.toString("utf8"), file) : {};
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PlainKptfile } from "../kpt/kptfile.js";
 import {
   formatSource,
   isDigest,
@@ -10,7 +11,6 @@ import {
   UPSTREAM_LOCK_ANNOTATION,
 } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
-import type { PlainKptfile } from "./kptfile.js";
 import { KPTFILE } from "./layout.js";
 import { readKptfile } from "./package-merge.js";
 import { MergeError, type UpdateStrategy, type UpstreamLock } from "./types.js";

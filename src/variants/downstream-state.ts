@@ -1,5 +1,4 @@
-import { parseDocument } from "yaml";
-import { z } from "zod";
+import { readKptfileFields } from "../kpt/kptfile.js";
 import { parseSource, sourceKind, UPSTREAM_LOCK_ANNOTATION } from "../kpt/source-ref.js";
 import type { DownstreamPackageState, ManagedPackage, OpenPullRequest } from "./plan-types.js";
 import type { DeletionPolicy } from "./schema.js";
@@ -21,37 +20,16 @@ export interface KptfileFacts {
   specHash?: string;
 }
 
-/** The text of a Kptfile field fan-out reads; anything else there is no fact. */
-const text = z.string().optional().catch(undefined);
-/** A part of the Kptfile that is not a mapping holds no facts. */
-const part = <T extends z.ZodRawShape>(shape: T) => z.object(shape).optional().catch(undefined);
-
-/** The parts of a downstream Kptfile fan-out reads, each read only where it has its shape. */
-const kptfileFactsSchema = z
-  .object({
-    upstreamLock: part({ git: part({ ref: text, commit: text }), oci: part({ image: text }) }),
-    metadata: part({ annotations: z.record(z.string(), z.unknown()).optional().catch(undefined) }),
-  })
-  .catch({});
-
 /**
  * What fan-out needs from a downstream Kptfile: its upstream lock (Porch takes the part of the ref after
  * the last `/` as the revision; a ref on a draft is no published revision) and porchlight's tracking
  * annotations. A Kptfile that cannot be read gives no facts, which plans as "no upstream lock".
  */
 export function readKptfileFacts(kptfileText: string): KptfileFacts {
-  const doc = parseDocument(kptfileText);
-  if (doc.errors.length > 0) return {};
-  const js = kptfileFactsSchema.parse(doc.toJS());
-  const ref = js.upstreamLock?.git?.ref;
+  const { annotations, lockRef: ref, lockCommit, lockImage: image } = readKptfileFields(kptfileText);
   const last = ref?.slice(ref.lastIndexOf("/") + 1);
-  const annotations = js.metadata?.annotations ?? {};
-  const str = (k: string) => {
-    const v = annotations[k];
-    return typeof v === "string" ? v : undefined;
-  };
+  const str = (k: string): string | undefined => annotations[k];
   const policy = str(DELETION_POLICY_ANNOTATION);
-  const image = js.upstreamLock?.oci?.image;
   const sourceLock = str(UPSTREAM_LOCK_ANNOTATION) ?? (image !== undefined ? `oci://${image}` : undefined);
   const lockedDigest = sourceLock ? digestOf(sourceLock) : undefined;
   return {
@@ -60,7 +38,7 @@ export function readKptfileFacts(kptfileText: string): KptfileFacts {
     ...(ref && !ref.startsWith("drafts/") && last && /^v[1-9][0-9]*$/.test(last)
       ? { lockedRevision: last }
       : {}),
-    ...(js.upstreamLock?.git?.commit !== undefined ? { lockedCommit: js.upstreamLock.git.commit } : {}),
+    ...(lockCommit !== undefined ? { lockedCommit: lockCommit } : {}),
     ...(str(MANAGED_BY_ANNOTATION) ? { managedBy: str(MANAGED_BY_ANNOTATION) } : {}),
     ...(policy === "delete" || policy === "orphan" ? { deletionPolicy: policy } : {}),
     ...(str(SPEC_HASH_ANNOTATION) ? { specHash: str(SPEC_HASH_ANNOTATION) } : {}),

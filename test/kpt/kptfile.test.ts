@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { KptError } from "../../src/kpt/errors.js";
-import { parseKptfile } from "../../src/kpt/kptfile.js";
+import {
+  kptfileDocument,
+  parseKptfile,
+  readKptfileFields,
+  readKptfileStruct,
+} from "../../src/kpt/kptfile.js";
 import { codeBlock } from "../util/codeblock.js";
 
 describe("parseKptfile", () => {
@@ -197,5 +202,81 @@ describe("parseKptfile", () => {
     const { doc } = parseKptfile(text, "Kptfile");
     doc.setIn(["info", "description"], "d");
     expect(doc.toString()).toContain("name: a # the name");
+  });
+});
+
+describe("the Kptfile readers beside kpt's", () => {
+  const DOWNSTREAM = codeBlock`
+    apiVersion: kpt.dev/v1
+    kind: Kptfile
+    metadata:
+      name: basens # the package
+      annotations:
+        porchlight.dev/channels: stable
+        count: 3
+    upstream:
+      git: {repo: https://github.com/acme/blueprints, ref: basens/v2}
+    upstreamLock:
+      git: {ref: basens/v2, commit: abc}
+      oci: {image: registry.example/basens@sha256:00}
+  `;
+
+  it.each<[string, string, unknown]>([
+    [
+      "reads annotations (string values), upstream and lock",
+      DOWNSTREAM,
+      {
+        annotations: { "porchlight.dev/channels": "stable" },
+        upstreamRepo: "https://github.com/acme/blueprints",
+        lockRef: "basens/v2",
+        lockCommit: "abc",
+        lockImage: "registry.example/basens@sha256:00",
+      },
+    ],
+    [
+      "finds nothing in a part of another shape",
+      "upstream: [a]\nupstreamLock: {git: {ref: 7}}\nmetadata: {annotations: x}\n",
+      { annotations: {} },
+    ],
+    ["finds nothing in text that is no YAML", "metadata: {name: [\n", { annotations: {} }],
+    [
+      "finds nothing in two documents",
+      "metadata: {annotations: {a: b}}\n---\nkind: Kptfile\n",
+      { annotations: {} },
+    ],
+    [
+      "finds nothing in a key defined twice",
+      "metadata: {}\nmetadata: {annotations: {a: b}}\n",
+      { annotations: {} },
+    ],
+    ["finds nothing in an empty file or a list", "", { annotations: {} }],
+    [
+      "never throws where aliases expand past yaml's limit",
+      `metadata: {annotations: {a: b}}\na: &a [x]\n${Array.from({ length: 200 }, (_, i) => `b${i}: [*a, *a, *a, *a, *a]`).join("\n")}\n`,
+      { annotations: {} },
+    ],
+  ])("readKptfileFields %s", (_, text, fields) => {
+    expect(readKptfileFields(text)).toEqual(fields);
+  });
+
+  it("readKptfileStruct reads string leaves as their text and names the file of a Kptfile it cannot read", () => {
+    expect(readKptfileStruct("metadata: {name: app}\ninfo: {description: 1.0}\n", "a/Kptfile")).toEqual({
+      metadata: { name: "app" },
+      info: { description: "1.0" },
+    });
+    expect(() => readKptfileStruct("metadata: [\n", "a/Kptfile")).toThrow(/^a\/Kptfile: invalid YAML: /);
+    expect(() => readKptfileStruct("- a\n", "a/Kptfile")).toThrow(
+      "a/Kptfile: the Kptfile is not a YAML mapping",
+    );
+  });
+
+  it("kptfileDocument keeps comments and layout through an edit, and names the file of text that is no YAML", () => {
+    const doc = kptfileDocument(DOWNSTREAM, "Kptfile");
+    doc.deleteIn(["upstreamLock", "oci"]);
+    expect(doc.toString()).toContain("  name: basens # the package\n");
+    expect(doc.toString()).not.toContain("oci:");
+    expect(() => kptfileDocument("a: b\na: c\n", "pkg/Kptfile")).toThrow(
+      /^pkg\/Kptfile: invalid YAML: Map keys must be unique/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatKptfile, mergeKptfile, parseKptfileText } from "../../src/merge/kptfile.js";
+import { readKptfileStruct } from "../../src/kpt/kptfile.js";
+import { formatKptfile, mergeKptfile } from "../../src/merge/kptfile.js";
 import { MergeError } from "../../src/merge/types.js";
 
 /**
@@ -11,7 +12,7 @@ import { MergeError } from "../../src/merge/types.js";
 const head = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n`;
 
 function update(origin: string, updated: string, local: string): string {
-  const read = (t: string) => parseKptfileText(t, "sub/Kptfile");
+  const read = (t: string) => readKptfileStruct(t, "sub/Kptfile");
   return formatKptfile(mergeKptfile(read(local), read(updated), read(origin), false, "sub/Kptfile"));
 }
 

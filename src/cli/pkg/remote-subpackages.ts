@@ -1,5 +1,6 @@
+import { type PlainKptfile, readKptfileStruct } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
-import { formatKptfile, mergeKptfile, type PlainKptfile, parseKptfileText } from "../../merge/kptfile.js";
+import { formatKptfile, mergeKptfile } from "../../merge/kptfile.js";
 import { dirOf, join, KPTFILE, within } from "../../merge/layout.js";
 import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
 
@@ -22,7 +23,7 @@ export async function withRemoteSubpackages(tree: FileTree, opts: UpstreamOption
   const stack = directSubpackages(out, "");
   for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
     const kfPath = join(dir, KPTFILE);
-    const kf = parseKptfileText(out.get(kfPath)?.toString("utf8") ?? "", kfPath);
+    const kf = readKptfileStruct(out.get(kfPath)?.toString("utf8") ?? "", kfPath);
     if (kf.upstream && !kf.upstreamLock) {
       await fetchInto(out, dir, kf, opts).catch((err: unknown) => {
         if (!(err instanceof UpstreamError) || err.message.startsWith(`${kfPath}:`)) throw err;
@@ -84,7 +85,7 @@ async function fetchInto(
     const fetched = files.get(KPTFILE);
     const merged = mergeKptfile(
       kf,
-      fetched ? parseKptfileText(fetched.toString("utf8"), kfPath) : {},
+      fetched ? readKptfileStruct(fetched.toString("utf8"), kfPath) : {},
       {},
       false,
       kfPath,

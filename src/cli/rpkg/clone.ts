@@ -1,11 +1,11 @@
 import { basename } from "node:path";
-import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import { KPTFILE_NAME, readKptfileStruct } from "../../kpt/kptfile.js";
 import { generatePackageContext } from "../../kpt/package-context.js";
 import { sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { clonedPackage, isStrategy, STRATEGIES, type UpdateStrategy } from "../../merge/index.js";
-import { formatKptfile, parseKptfileText } from "../../merge/kptfile.js";
+import { formatKptfile } from "../../merge/kptfile.js";
 import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
 import { UsageError } from "../io.js";
 import { parseRepoSpec } from "../pkg/repospec.js";
@@ -230,7 +230,7 @@ function cloneTask(
 function porchKptfile(tree: FileTree, name: string, strategyGiven: boolean): void {
   const bytes = tree.get(KPTFILE_NAME);
   if (!bytes) return;
-  const kf = parseKptfileText(bytes.toString("utf8"), KPTFILE_NAME);
+  const kf = readKptfileStruct(bytes.toString("utf8"), KPTFILE_NAME);
   for (const part of [kf.upstream, kf.upstreamLock]) {
     const git = part?.git;
     if (git && typeof git.directory === "string") git.directory = git.directory.replace(/^\/+/, "");

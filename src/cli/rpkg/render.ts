@@ -2,9 +2,9 @@ import type { Runtime } from "../../config/index.js";
 import { defaultRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS } from "../../fn/runtime/types.js";
 import type { FunctionResult } from "../../fn/types.js";
-import { KPTFILE_NAME } from "../../kpt/kptfile.js";
+import { KPTFILE_NAME, type PlainKptfile, readKptfileStruct } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
-import { formatKptfile, type PlainKptfile, parseKptfileText } from "../../merge/kptfile.js";
+import { formatKptfile } from "../../merge/kptfile.js";
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
 import { type FunctionRecord, resultLine } from "../../render/results.js";
 
@@ -80,7 +80,7 @@ export async function renderAsPorch(
 function savesOnFailure(kptfile: Buffer | undefined): boolean {
   if (!kptfile) return false;
   try {
-    const kf = parseKptfileText(kptfile.toString("utf8"), KPTFILE_NAME);
+    const kf = readKptfileStruct(kptfile.toString("utf8"), KPTFILE_NAME);
     const value = kf.metadata?.annotations?.[SAVE_ON_RENDER_FAILURE];
     return typeof value === "string" && value.toLowerCase() === "true";
   } catch {
@@ -121,7 +121,7 @@ function withRenderStatus(
 ): Buffer | undefined {
   let kf: PlainKptfile;
   try {
-    kf = parseKptfileText(bytes.toString("utf8"), KPTFILE_NAME);
+    kf = readKptfileStruct(bytes.toString("utf8"), KPTFILE_NAME);
   } catch {
     return undefined; // kpt leaves a Kptfile it cannot read as it is; the render error says why
   }

@@ -1,6 +1,6 @@
+import { readKptfileStruct } from "../../kpt/kptfile.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { type PorchTask, type PublishInfo, publishInfo, revisionTasks } from "../../lifecycle/kpt-trailer.js";
-import { parseKptfileText } from "../../merge/kptfile.js";
 import { hasUpstream, upstreamOf } from "../../merge/upstream.js";
 import type { PackageMetadata } from "./objects.js";
 import type { Repository } from "./repository.js";
@@ -57,9 +57,9 @@ export async function readPackageMetadata(
       const file = `${repo.packageDir(rev.package)}/Kptfile`;
       const text = await repo.conn.port.getFile(file, rev.sha);
       if (text === undefined) return;
-      let kf: ReturnType<typeof parseKptfileText>;
+      let kf: ReturnType<typeof readKptfileStruct>;
       try {
-        kf = parseKptfileText(text, file);
+        kf = readKptfileStruct(text, file);
       } catch {
         return; // An unreadable Kptfile is the render check's to report; the listing goes on.
       }
@@ -94,9 +94,9 @@ export async function readUpstreamLocks(
 }
 
 function upstreamOfKptfile(text: string, file: string): RevisionUpstream | undefined {
-  let kf: ReturnType<typeof parseKptfileText>;
+  let kf: ReturnType<typeof readKptfileStruct>;
   try {
-    kf = parseKptfileText(text, file);
+    kf = readKptfileStruct(text, file);
   } catch {
     return undefined; // An unreadable Kptfile is the render check's to report; the listing goes on.
   }

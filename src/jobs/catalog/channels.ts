@@ -1,5 +1,5 @@
-import { parseDocument } from "yaml";
 import { CHANNELS_ANNOTATION } from "../../catalog/annotations.js";
+import { readKptfileFields } from "../../kpt/kptfile.js";
 
 const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
@@ -10,9 +10,8 @@ const CHANNEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
  */
 export function publishChannels(kptfileText: string | undefined, defaultChannel: string): string[] {
   if (kptfileText !== undefined) {
-    const doc = parseDocument(kptfileText);
-    const value = doc.errors.length ? undefined : doc.getIn(["metadata", "annotations", CHANNELS_ANNOTATION]);
-    if (typeof value === "string") {
+    const value = readKptfileFields(kptfileText).annotations[CHANNELS_ANNOTATION];
+    if (value !== undefined) {
       return [...new Set(value.split(",").map((c) => c.trim()))].filter((c) => CHANNEL.test(c));
     }
   }

@@ -1,5 +1,6 @@
-import { isCollection, parseDocument } from "yaml";
+import { isCollection } from "yaml";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
+import { kptfileDocument } from "../../kpt/kptfile.js";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import {
   DELETION_POLICY_ANNOTATION,
@@ -49,7 +50,7 @@ export async function proposeRemoval(
 function released(tree: FileTree, pkg: string): FileTree {
   const text = tree.get("Kptfile")?.toString("utf8");
   if (text === undefined) throw new FanoutStepError(`${pkg}/Kptfile is missing`);
-  const doc = parseDocument(text);
+  const doc = kptfileDocument(text, `${pkg}/Kptfile`);
   for (const key of [MANAGED_BY_ANNOTATION, DELETION_POLICY_ANNOTATION, SPEC_HASH_ANNOTATION])
     doc.deleteIn(["metadata", "annotations", key]);
   const annotations = doc.getIn(["metadata", "annotations"]);

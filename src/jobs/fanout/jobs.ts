@@ -1,8 +1,8 @@
-import { parseDocument } from "yaml";
 import { DEFAULT_LIMITS, effectiveLimits } from "../../config/limits.js";
 import { loadRepoConfig } from "../../config/load.js";
 import type { RepoConfig } from "../../config/resolve.js";
 import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
+import { readKptfileFields } from "../../kpt/kptfile.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
 import { recordMissingRevisions, recordPublished } from "../catalog/record-publish.js";
@@ -108,9 +108,8 @@ export async function fanoutAfterPublish(
 async function refreshManagement(ctx: JobContext, event: PublishedEvent): Promise<void> {
   const kptfile = await ctx.port.getFile(`${event.package}/Kptfile`, event.commit);
   if (!kptfile || !readKptfileFacts(kptfile).managedBy) return;
-  const doc = parseDocument(kptfile);
-  const url = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
-  const m = typeof url === "string" ? /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url) : null;
+  const url = readKptfileFields(kptfile).upstreamRepo;
+  const m = url !== undefined ? /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url) : null;
   // A git upstream's repository, else (an OCI image or a tarball) the one the fan-out proposal named.
   const management = m ? `${m[1]}/${m[2]}` : event.management;
   if (!management || management.toLowerCase() === repoName(ctx).toLowerCase()) return;

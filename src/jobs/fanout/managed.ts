@@ -1,5 +1,5 @@
-import { parseDocument } from "yaml";
 import type { PullRequest } from "../../github/port.js";
+import { readKptfileFields } from "../../kpt/kptfile.js";
 import { formatVariantBranch, parseVariantBranch } from "../../lifecycle/variant-branch.js";
 import { readKptfileFacts } from "../../variants/downstream-state.js";
 import {
@@ -108,9 +108,7 @@ async function findUnpublished(
 }
 
 function upstreamRepoOf(kptfileText: string): string {
-  const doc = parseDocument(kptfileText);
-  const repo = doc.errors.length ? undefined : doc.getIn(["upstream", "git", "repo"]);
-  return typeof repo === "string" ? repo : "";
+  return readKptfileFields(kptfileText).upstreamRepo ?? "";
 }
 
 /** A clone URL compared loosely: no scheme, credentials, `.git` or trailing slash. */

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { type Document, parseDocument } from "yaml";
+import type { Document } from "yaml";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry, type FunctionRegistry } from "../../fn/registry.js";
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from "../../fn/runtime/types.js";
-import { isKptfilePath } from "../../kpt/kptfile.js";
+import { isKptfilePath, kptfileDocument } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { blobSha, type ParseCache } from "../../kpt/yaml/parse-cache.js";
 import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
@@ -301,7 +301,7 @@ function validationTree(
   const out: FileTree = new Map(tree);
   for (const [path, bytes] of tree) {
     if (isKptfilePath(path)) {
-      const doc = parseDocument(bytes.toString("utf8"));
+      const doc = kptfileDocument(bytes.toString("utf8"), path);
       doc.delete("pipeline");
       if (path === "Kptfile") setValidators(doc, guardrails);
       out.set(path, Buffer.from(doc.toString()));
