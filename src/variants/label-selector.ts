@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { labelsMatch, requirementsOf, type StructuredLabelSelector } from "../api/label-selector.js";
 
 /**
  * A Kubernetes label selector (metav1.LabelSelector), as Porch's PackageVariantSet takes it in
  * `repositorySelector` and `objectSelector`: `matchLabels` (each key with that value) and
  * `matchExpressions` (`In`, `NotIn`, `Exists`, `DoesNotExist`), all of them required at once. An empty
- * selector selects everything, as in Kubernetes.
+ * selector selects everything, as in Kubernetes. The schema is PackageVariantSet's; the matching is
+ * src/api/label-selector.ts's, the one reader of label selectors.
  */
 const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist"] as const;
 
@@ -36,27 +38,9 @@ export const labelSelectorFields = {
   matchExpressions: z.array(labelSelectorRequirementSchema).optional(),
 };
 
-export interface LabelSelector {
-  matchLabels?: Readonly<Record<string, string>> | undefined;
-  matchExpressions?: readonly z.infer<typeof labelSelectorRequirementSchema>[] | undefined;
-}
+export type LabelSelector = StructuredLabelSelector;
 
 /** Whether `labels` satisfy every requirement of the selector (an empty selector: always). */
 export function matchesLabels(s: LabelSelector, labels: Readonly<Record<string, string>> = {}): boolean {
-  const has = (k: string) => Object.hasOwn(labels, k);
-  for (const [k, v] of Object.entries(s.matchLabels ?? {})) if (!has(k) || labels[k] !== v) return false;
-  for (const r of s.matchExpressions ?? []) {
-    const present = has(r.key);
-    const value = labels[r.key];
-    const ok =
-      r.operator === "Exists"
-        ? present
-        : r.operator === "DoesNotExist"
-          ? !present
-          : r.operator === "In"
-            ? present && value !== undefined && (r.values ?? []).includes(value)
-            : !present || value === undefined || !(r.values ?? []).includes(value);
-    if (!ok) return false;
-  }
-  return true;
+  return labelsMatch(requirementsOf(s), labels);
 }

@@ -1,44 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { labelsMatch, parseFieldSelector, parseLabelSelector } from "../../src/cli/selectors.js";
-
-describe("label selectors, in Kubernetes' syntax", () => {
-  const labels = { app: "web", tier: "front", "kpt.dev/latest-revision": "true" };
-  it.each([
-    ["", true],
-    ["app=web", true],
-    ["app==web", true],
-    ["app!=web", false],
-    ["app!=db", true],
-    ["missing!=x", true],
-    ["app in (db, web)", true],
-    ["app in (db)", false],
-    ["app notin (db,cache)", true],
-    ["missing notin (db)", true],
-    ["app", true],
-    ["!app", false],
-    ["!missing", true],
-    ["app=web,tier=front", true],
-    ["app=web, tier=back", false],
-    ["kpt.dev/latest-revision=true", true],
-    ["app=", false],
-    ["tier in (front,)", true],
-  ])("%j selects: %s", (selector, selected) => {
-    expect(labelsMatch(parseLabelSelector(selector), labels)).toBe(selected);
-  });
-
-  it.each([
-    ["app web", "unable to parse requirement: found 'web', expected: in, notin, =, ==, !="],
-    ["app in (a", "unable to parse requirement: found '', expected: ',' or ')'"],
-    ["app in a", "unable to parse requirement: found 'a', expected: '('"],
-    ["!", "unable to parse requirement: found '', expected: identifier"],
-    ["=x", "unable to parse requirement: found '=', expected: !, identifier"],
-    ["Bad_Prefix/x=1", 'invalid label key "Bad_Prefix/x"'],
-    ["app=a b", "unable to parse requirement: found 'b', expected: ','"],
-    ["app=-x", 'invalid label value "-x"'],
-  ])("refuses %j", (selector, message) => {
-    expect(() => parseLabelSelector(selector)).toThrow(message);
-  });
-});
+import { parseFieldSelector } from "../../src/cli/selectors.js";
 
 describe("field selectors", () => {
   it("reads =, == and != terms, comma-joined, with backslash escapes", () => {

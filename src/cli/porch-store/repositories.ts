@@ -1,3 +1,4 @@
+import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
@@ -8,7 +9,7 @@ import {
   registryAuthor,
 } from "../repo-registry.js";
 import { readiness } from "../repo-status.js";
-import { labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError } from "../selectors.js";
+import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, callerCache, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 

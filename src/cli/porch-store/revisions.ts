@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, notFound } from "../../porchapi/status.js";
@@ -12,7 +13,7 @@ import {
 import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../rpkg/get.js";
 import { nameOf } from "../rpkg/names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "../rpkg/repository.js";
-import { labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError } from "../selectors.js";
+import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 
 /** Everything a PackageRevision object shows is read: the API answers whole objects. */

@@ -1,3 +1,4 @@
+import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, conflict, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
@@ -5,7 +6,7 @@ import { parseVariantFile, VARIANTS_DIR, type VariantProblem } from "../../varia
 import { registryAuthor } from "../repo-registry.js";
 import type { Registration } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
-import { labelsMatch, parseFieldSelector, parseLabelSelector, SelectorError } from "../selectors.js";
+import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, callerCache, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 import {

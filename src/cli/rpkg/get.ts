@@ -1,4 +1,10 @@
 import { stringify } from "yaml";
+import {
+  type LabelRequirement,
+  labelsMatch,
+  parseLabelSelector,
+  SelectorError,
+} from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
 import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
@@ -6,14 +12,7 @@ import { UsageError } from "../io.js";
 import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
 import type { RevisionMetadata } from "../repo-registry.js";
 import { withTimeout } from "../request-timeout.js";
-import {
-  type FieldRequirement,
-  type LabelRequirement,
-  labelsMatch,
-  parseFieldSelector,
-  parseLabelSelector,
-  SelectorError,
-} from "../selectors.js";
+import { type FieldRequirement, parseFieldSelector } from "../selectors.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import { describeFailure, FlagRefusal, failureAdvice, RevisionNotFound, RpkgError } from "./errors.js";
 import {
@@ -57,7 +56,7 @@ Flags:
                         (all must hold). spec.repository=NAME reads only that repository.
   -l, --selector SEL    only revisions whose labels (rpkg label, and Porch's kpt.dev/latest-revision)
                         match a Kubernetes label selector: k=v, k==v, k!=v, 'k in (a,b)', 'k notin (a,b)',
-                        k, !k, comma-joined
+                        k, !k, k>1, k<1, comma-joined
   --request-timeout D   how long one repository may take to answer (default 30s; 0: no limit)
 
 kubectl's printing flags, as porchctl has them:

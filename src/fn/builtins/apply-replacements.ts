@@ -1,11 +1,11 @@
 import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
+import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
 import { isEmptyConfig } from "./util/catalog-fnconfig.js";
 import { catalogFunction } from "./util/catalog-function.js";
 import { goQuoteString } from "./util/go-quote.js";
-import { LabelSelectorError, parseLabelSelector } from "./util/label-selector.js";
 import {
   type FieldOptions,
   parseReplacements,
@@ -77,7 +77,7 @@ function isReplacementFailure(err: unknown): err is Error {
     err instanceof ReplacementError ||
     err instanceof PathError ||
     err instanceof ReplacementConfigError ||
-    err instanceof LabelSelectorError
+    err instanceof SelectorError
   );
 }
 
@@ -158,7 +158,7 @@ function applyTarget(items: readonly Document[], value: Node, target: TargetSele
 function metadataMatcher(selector: Selector): (doc: Document) => boolean {
   const labels = parseLabelSelector(selector.labelSelector);
   const annotations = parseLabelSelector(selector.annotationSelector);
-  return (doc) => annotations.matches(getAnnotations(doc)) && labels.matches(getLabels(doc));
+  return (doc) => labelsMatch(annotations, getAnnotations(doc)) && labelsMatch(labels, getLabels(doc));
 }
 
 function applyToDocument(

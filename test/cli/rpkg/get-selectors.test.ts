@@ -97,7 +97,10 @@ describe("rpkg get selects by field and by label", () => {
       ["--field-selector=spec.lifecycle"],
       "error: invalid selector: 'spec.lifecycle'; can't understand 'spec.lifecycle'\n",
     ],
-    [["-l", "app web"], "error: unable to parse requirement: found 'web', expected: in, notin, =, ==, !=\n"],
+    [
+      ["-l", "app web"],
+      `error: label selector "app web": unable to parse requirement: found 'web', expected: in, notin, =, ==, !=, gt, lt\n`,
+    ],
   ])("refuses %j before reading anything", async (flags, stderr) => {
     expect(await w.rpkg(w.alice, ["get", R, ...flags])).toEqual({ code: 1, stdout: "", stderr });
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { LabelSelectorError, parseLabelSelector } from "../../../src/fn/builtins/util/label-selector.js";
 import {
   lookupPath,
   matchPath,
@@ -49,29 +48,6 @@ describe("replacement field paths", () => {
 
   it("refuses an index past the end of a target list", () => {
     expect(() => images("spec.containers.5.image")).toThrow("index 5 specified but only 3 elements found");
-  });
-});
-
-describe("label selectors", () => {
-  const labels = { app: "web", tier: "front", version: "3" };
-  it.each([
-    ["", true],
-    ["app=web", true],
-    ["app==web,tier=front", true],
-    ["app!=web", false],
-    ["tier in (front, back)", true],
-    ["tier notin (front)", false],
-    ["app", true],
-    ["!app", false],
-    ["!missing", true],
-    ["version>2", true],
-    ["version<2", false],
-  ])("%j matches: %s", (selector, matches) => {
-    expect(parseLabelSelector(selector).matches(labels)).toBe(matches);
-  });
-
-  it("rejects a malformed requirement", () => {
-    expect(() => parseLabelSelector("app=(web")).toThrow(LabelSelectorError);
   });
 });
 
