@@ -89,9 +89,18 @@ export interface CommitAuthor {
 
 export type PushResult = { ok: true; sha: string } | { ok: false; reason: "non-fast-forward" | "unchanged" };
 
-export interface RepoPort {
+/**
+ * One repository, through the door, in the roles its callers play (docs/architecture.md, "Narrow
+ * doors"): a function takes the role it uses — `RepoFiles` to read a package, `RepoChecks` to write a
+ * check run — so its signature says what it touches and a test's fake implements only that. `RepoPort`
+ * is all of them: what a job holds, and what the adapters (Octokit and git, the forge) implement.
+ */
+interface RepoRole {
   readonly id: RepoId;
+}
 
+/** Reading the repository's git data: refs, trees, files, commits (by git, or REST where named). */
+export interface RepoFiles extends RepoRole {
   /** Every branch and tag, in one request (git ls-remote), peeled tags included. */
   listRefs(): Promise<RefInfo[]>;
   /**
@@ -115,6 +124,25 @@ export interface RepoPort {
    * that differ between the two: what this commit changed in a package.
    */
   parentChange(sha: string, dir?: string): Promise<{ parent: string | null; paths: string[] }>;
+  /** A file's text at `ref`, or undefined when absent. */
+  getFile(path: string, ref: string): Promise<string | undefined>;
+
+  /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
+  listCommits(base: string, head: string): Promise<CommitInfo[]>;
+  /** The messages of commits `shas` (fetched where needed, in one request), by git. */
+  commitMessages(shas: readonly string[]): Promise<Map<string, string>>;
+  /**
+   * The commits reachable from `head`, newest first by committer date (`git log --date-order`), at most
+   * `limit`, with their messages and authors, by git: Porch reads a revision's tasks from their `kpt:`
+   * lines, and who published it, and when, from their authors.
+   */
+  history(head: string, limit: number): Promise<HistoryCommit[]>;
+  /** When commit `sha` was committed (its committer date), by git. */
+  commitTime(sha: string): Promise<Date>;
+}
+
+/** Writing the repository's git data: commits pushed, tags created, refs deleted. */
+export interface RepoPushes extends RepoRole {
   /**
    * Commits `tree` as the new content of `dir` ("" = whole repository) on top of `parent` and pushes
    * it to `branch` without force; a branch that moved meanwhile gives non-fast-forward, a tree equal
@@ -143,6 +171,21 @@ export interface RepoPort {
     exclusive?: boolean;
   }): Promise<PushResult>;
 
+  /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
+  createTag(name: string, sha: string): Promise<"created" | "exists">;
+
+  /**
+   * Deletes `ref` (a full name, `refs/tags/…` or `refs/heads/…`) only if it still points at `sha`, by git
+   * (a push with lease): "gone" when it no longer exists, "moved" when it points elsewhere.
+   */
+  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved">;
+
+  /** Deletes branch `name`; a branch already gone is fine. */
+  deleteBranch(name: string): Promise<void>;
+}
+
+/** Pull requests: read, opened, edited, merged, reviewed, labelled. */
+export interface RepoPulls extends RepoRole {
   getPull(number: number): Promise<PullRequest>;
   listOpenPulls(): Promise<PullRequest[]>;
   /** Every pull request (open or closed) from branch `head` of this repository, newest first. */
@@ -171,9 +214,10 @@ export interface RepoPort {
   listReviews(number: number): Promise<Review[]>;
   addLabels(issue: number, labels: string[]): Promise<void>;
   removeLabel(issue: number, label: string): Promise<void>;
+}
 
-  permissionOf(user: string): Promise<Permission>;
-
+/** Comments, reactions and issues: what porchlight says in a repository. */
+export interface RepoConversation extends RepoRole {
   /** Finds the comment carrying `marker` and edits it, or creates it; never duplicates. */
   ensureComment(
     issue: number,
@@ -187,42 +231,6 @@ export interface RepoPort {
   findComment(issue: number, marker: string): Promise<{ id: number; body: string } | undefined>;
   react(commentId: number, content: "eyes" | "+1" | "-1" | "rocket" | "confused"): Promise<void>;
 
-  listCheckRuns(headSha: string): Promise<CheckRunState[]>;
-  /**
-   * The latest commit status of each context on `sha` (CI that reports statuses, not check runs), as
-   * check states named by their context: pending is in progress; success passes; failure and error fail.
-   */
-  listCommitStatuses(sha: string): Promise<CheckRunState[]>;
-  /** Creates the run for (name, headSha) or updates the existing one; annotations go 50 per call. */
-  upsertCheckRun(input: CheckRunInput): Promise<number>;
-
-  /** Creates tag `name` on `sha`; "exists" when the tag is already there (on any commit). */
-  createTag(name: string, sha: string): Promise<"created" | "exists">;
-
-  /**
-   * Deletes `ref` (a full name, `refs/tags/…` or `refs/heads/…`) only if it still points at `sha`, by git
-   * (a push with lease): "gone" when it no longer exists, "moved" when it points elsewhere.
-   */
-  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved">;
-
-  /** Deletes branch `name`; a branch already gone is fine. */
-  deleteBranch(name: string): Promise<void>;
-
-  /** A file's text at `ref`, or undefined when absent. */
-  getFile(path: string, ref: string): Promise<string | undefined>;
-
-  /** The commits reachable from `head` but not from `base` (`git log base..head`), newest first, by git. */
-  listCommits(base: string, head: string): Promise<CommitInfo[]>;
-  /** The messages of commits `shas` (fetched where needed, in one request), by git. */
-  commitMessages(shas: readonly string[]): Promise<Map<string, string>>;
-  /**
-   * The commits reachable from `head`, newest first by committer date (`git log --date-order`), at most
-   * `limit`, with their messages and authors, by git: Porch reads a revision's tasks from their `kpt:`
-   * lines, and who published it, and when, from their authors.
-   */
-  history(head: string, limit: number): Promise<HistoryCommit[]>;
-  /** When commit `sha` was committed (its committer date), by git. */
-  commitTime(sha: string): Promise<Date>;
   /** The open issue labelled `label` whose body carries `marker`, with its body and labels; undefined when none. */
   findIssue(input: {
     label: string;
@@ -239,6 +247,31 @@ export interface RepoPort {
     body: string;
   }): Promise<{ number: number; action: "created" | "updated" | "unchanged" }>;
 }
+
+/** Check runs and commit statuses. */
+export interface RepoChecks extends RepoRole {
+  listCheckRuns(headSha: string): Promise<CheckRunState[]>;
+  /**
+   * The latest commit status of each context on `sha` (CI that reports statuses, not check runs), as
+   * check states named by their context: pending is in progress; success passes; failure and error fail.
+   */
+  listCommitStatuses(sha: string): Promise<CheckRunState[]>;
+  /** Creates the run for (name, headSha) or updates the existing one; annotations go 50 per call. */
+  upsertCheckRun(input: CheckRunInput): Promise<number>;
+}
+
+/** Who may do what in the repository. */
+export interface RepoAccess extends RepoRole {
+  permissionOf(user: string): Promise<Permission>;
+}
+
+export interface RepoPort
+  extends RepoFiles,
+    RepoPushes,
+    RepoPulls,
+    RepoConversation,
+    RepoChecks,
+    RepoAccess {}
 
 export interface IssueComment {
   id: number;

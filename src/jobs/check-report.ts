@@ -1,4 +1,4 @@
-import type { CheckRunInput, RepoPort } from "../github/port.js";
+import type { CheckRunInput, RepoChecks } from "../github/port.js";
 import { isKptfilePath } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
@@ -31,7 +31,7 @@ export interface CheckReport {
  * MAX_ANNOTATIONS_PER_CHECK annotations, the most severe first; the summary says how many more there
  * were and where to see them.
  */
-export async function reportCheck(port: RepoPort, report: CheckReport): Promise<number> {
+export async function reportCheck(port: RepoChecks, report: CheckReport): Promise<number> {
   const { kept, omitted } = capAnnotations(report.annotations ?? []);
   const summary = omitted === 0 ? report.summary : `${report.summary}\n\n${moreNote(omitted, report.seeAll)}`;
   const fitted = fitCheckOutput({
@@ -64,7 +64,7 @@ function moreNote(omitted: number, seeAll?: string): string {
  * check of a head that was passed over for a newer one does not count: that head was never checked.
  */
 export async function checkCompleted(
-  port: RepoPort,
+  port: RepoChecks,
   sha: string,
   names: readonly string[],
 ): Promise<boolean> {

@@ -7,7 +7,7 @@ import {
   formatCatalogProblem,
   parseCatalog,
 } from "../../catalog/index.js";
-import type { RepoPort } from "../../github/port.js";
+import type { RepoFiles } from "../../github/port.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 
 export interface CatalogState {
@@ -25,7 +25,7 @@ export interface CatalogState {
  * the ls-remote). A broken catalog is returned with its problem, never thrown: fan-out still runs for
  * variants that follow fixed revisions.
  */
-export async function readCatalog(port: RepoPort, refs?: readonly RefInfo[]): Promise<CatalogState> {
+export async function readCatalog(port: RepoFiles, refs?: readonly RefInfo[]): Promise<CatalogState> {
   const head = indexRefs(refs ?? (await port.listRefs())).branches.get(CATALOG_BRANCH) ?? null;
   const text = head
     ? ((await port.readTree(head)).tree.get(CATALOG_FILE)?.toString("utf8") ?? EMPTY_CATALOG)

@@ -1,4 +1,4 @@
-import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { PullRequest, RepoFiles } from "../../github/port.js";
 import { formatDraftBranch } from "../../lifecycle/draft-branch.js";
 import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
@@ -69,7 +69,7 @@ export const proposeDelete: VerbHandler<"propose-delete"> = async (ctx, { pr, ar
  * is never taken for one.
  */
 async function leftoverDeletionBranch(
-  port: RepoPort,
+  port: RepoFiles,
   pkg: string,
   revision: number,
   refs: readonly RefInfo[],

@@ -1,3 +1,4 @@
+import type { RepoConversation } from "../../github/port.js";
 import {
   DASHBOARD_MARKER,
   DASHBOARD_TITLE,
@@ -8,7 +9,6 @@ import {
   type VariantProblem,
 } from "../../variants/index.js";
 import { DASHBOARD_LABEL } from "./context.js";
-import type { RepoSnapshot } from "./snapshot.js";
 
 /**
  * The dashboard issue of the management (by default the upstream) repository, edited in place: one row
@@ -16,7 +16,7 @@ import type { RepoSnapshot } from "./snapshot.js";
  * dashboard is not written.
  */
 export async function writeDashboard(
-  snap: RepoSnapshot,
+  port: RepoConversation,
   input: {
     variants: readonly PackageVariant[];
     actions: readonly FanoutAction[];
@@ -38,7 +38,7 @@ export async function writeDashboard(
     ...(input.rollouts ? { rollouts: input.rollouts } : {}),
     ...(input.elsewhere ? { elsewhere: input.elsewhere } : {}),
   });
-  return snap.port.ensureIssue({
+  return port.ensureIssue({
     marker: DASHBOARD_MARKER,
     label: DASHBOARD_LABEL,
     title: DASHBOARD_TITLE,

@@ -177,7 +177,7 @@ function writeFanoutDashboard(
   gate: RolloutGate | undefined,
 ): ReturnType<typeof writeDashboard> {
   const owners = new Map([...state.snapshots].map(([name, s]) => [name, s.repository.fullName]));
-  return writeDashboard(state.management, {
+  return writeDashboard(state.management.port, {
     variants: state.declared,
     actions,
     problems,

@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS, effectiveLimits } from "../../config/limits.js";
 import { loadRepoConfig } from "../../config/load.js";
 import type { RepoConfig } from "../../config/resolve.js";
-import type { InstallationPort, InstallationRepository, RepoPort } from "../../github/port.js";
+import type { InstallationPort, InstallationRepository, RepoFiles } from "../../github/port.js";
 import { readKptfileFields } from "../../kpt/kptfile.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { readKptfileFacts, VARIANTS_DIR } from "../../variants/index.js";
@@ -173,7 +173,7 @@ async function mirrorOrLog(ctx: JobContext, push: () => Promise<unknown>): Promi
  * only then does a run read the whole installation. Removing variants keeps the directory until their
  * deletion proposals are open.
  */
-async function hasVariantFiles(port: RepoPort, baseBranch: string): Promise<boolean> {
+async function hasVariantFiles(port: RepoFiles, baseBranch: string): Promise<boolean> {
   const base = indexRefs(await port.listRefs()).branches.get(baseBranch);
   if (!base) return false;
   return (await port.readTree(base, VARIANTS_DIR)).tree.size > 0;

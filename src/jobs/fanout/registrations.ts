@@ -1,4 +1,4 @@
-import type { InstallationRepository, RepoPort } from "../../github/port.js";
+import type { InstallationRepository, RepoFiles } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import {
   isRegistrationFile,
@@ -29,7 +29,7 @@ export function registrationFiles(tree: FileTree): RegistrationFile[] {
 /** The same, read from the registry (for a check, which reads no snapshot). */
 export async function readRegistrationFiles(
   registry: InstallationRepository,
-  port: RepoPort,
+  port: RepoFiles,
 ): Promise<RegistrationFile[]> {
   const { tree } = await port.readTree(registry.defaultBranch, REGISTRATIONS_DIR);
   return registrationFiles(

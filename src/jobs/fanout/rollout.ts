@@ -1,5 +1,5 @@
 import type { Rollout } from "../../config/rollout-schema.js";
-import type { CheckRunState, PullRequest, RepoPort } from "../../github/port.js";
+import type { CheckRunState, PullRequest, RepoChecks, RepoPulls } from "../../github/port.js";
 import { passes } from "../../lifecycle/check-run.js";
 import { VARIANT_PREFIX } from "../../lifecycle/variant-branch.js";
 import {
@@ -41,7 +41,7 @@ function checksState(runs: readonly CheckRunState[]): ChecksState {
  * The checks on a commit as the rollout reads them: its check runs and its commit statuses (CI that
  * reports statuses), the statuses read only when no run failed already.
  */
-async function commitChecksState(port: RepoPort, sha: string): Promise<ChecksState> {
+async function commitChecksState(port: RepoChecks, sha: string): Promise<ChecksState> {
   const runs = await port.listCheckRuns(sha);
   const ofRuns = checksState(runs);
   if (ofRuns.state === "failed") return ofRuns;
@@ -164,7 +164,7 @@ async function publishTime(state: FanoutState, up: PackageRef, revision: string)
  * target. Only changes are written.
  */
 export async function recordRollout(
-  port: RepoPort,
+  port: RepoPulls,
   issue: { number: number; labels: readonly string[] },
   plan: Pick<RolloutPlan, "stop" | "complete">,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { CommitAuthor, RepoPort } from "../../github/port.js";
+import type { CommitAuthor, RepoFiles, RepoPushes } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 
@@ -22,7 +22,7 @@ function pathOf(digest: string, directory: string): string {
 
 /** The content kept for `digest` (and the directory inside it), or undefined when none was kept. */
 export async function readKeptSource(
-  port: RepoPort,
+  port: RepoFiles,
   digest: string,
   directory: string,
 ): Promise<FileTree | undefined> {
@@ -34,7 +34,7 @@ export async function readKeptSource(
 
 /** Keeps `tree` as the content of `digest` (and directory), unless it is kept already. */
 export async function keepSource(
-  port: RepoPort,
+  port: RepoFiles & RepoPushes,
   input: { digest: string; directory: string; tree: FileTree; source: string; author: CommitAuthor },
 ): Promise<"kept" | "present"> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { RepoPort } from "../../github/port.js";
+import type { RepoFiles } from "../../github/port.js";
 import { type FileTree, subtree } from "../../kpt/tree.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
@@ -176,7 +176,7 @@ export async function mirrorRevision(
  * Read from git (one ls-remote, the commit's files); undefined when none is alike.
  */
 async function identicalSibling(
-  port: RepoPort,
+  port: RepoFiles,
   rev: { package: string; commit: string },
   tree: FileTree,
   prefix: string,

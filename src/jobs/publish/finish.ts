@@ -1,4 +1,4 @@
-import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { PullRequest, RepoFiles } from "../../github/port.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
@@ -126,7 +126,7 @@ export async function finishPublish(
  * not) and `mergeSha` carries no tag of the package; else undefined.
  */
 async function laterRevision(
-  port: RepoPort,
+  port: RepoFiles,
   pkg: string,
   mergeSha: string,
   refs: readonly RefInfo[],

@@ -1,5 +1,5 @@
 import type { Permission } from "../../api/permission.js";
-import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { PullRequest, RepoAccess, RepoChecks, RepoFiles, RepoPulls } from "../../github/port.js";
 import type { CheckRunInfo, ReviewInfo } from "../../lifecycle/publish.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
 
@@ -14,7 +14,10 @@ export interface PublishFacts {
  * Everything decidePublish needs, read once: reviews with each reviewer's permission (asked once per
  * person), the head's check runs, and every ref in one ls-remote, however many revisions there are.
  */
-export async function gatherFacts(port: RepoPort, pr: PullRequest): Promise<PublishFacts> {
+export async function gatherFacts(
+  port: RepoFiles & RepoPulls & RepoChecks & RepoAccess,
+  pr: PullRequest,
+): Promise<PublishFacts> {
   const cache = new Map<string, Promise<Permission>>();
   const permissionOf = (user: string): Promise<Permission> => {
     let p = cache.get(user);

@@ -1,4 +1,4 @@
-import type { PullRequest, RepoPort } from "../../github/port.js";
+import type { PullRequest, RepoPort, RepoPulls } from "../../github/port.js";
 import { DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
@@ -16,7 +16,7 @@ interface RepoState {
  * left unfinished (their branch not deleted yet), or repositories published before drafts were
  * deleted. Only branches without an open proposal are asked about, one listing each.
  */
-export async function mergedDrafts(port: RepoPort, input: RepoState): Promise<PullRequest[]> {
+export async function mergedDrafts(port: RepoPulls, input: RepoState): Promise<PullRequest[]> {
   const open = new Set(input.openPulls.map((p) => p.headRef));
   const asked = [...indexRefs(input.refs).branches].filter(
     ([branch]) => !open.has(branch) && parsePackageBranch(branch).ok,

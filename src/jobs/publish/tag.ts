@@ -1,4 +1,4 @@
-import type { RepoPort } from "../../github/port.js";
+import type { RepoFiles, RepoPushes } from "../../github/port.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
@@ -21,7 +21,7 @@ const TAG_ATTEMPTS = 10;
  * answer; else the next free number is tried. Tags are never moved, and a commit gets one revision.
  */
 export async function ensureRevisionTag(
-  port: RepoPort,
+  port: RepoFiles & RepoPushes,
   pkg: string,
   commit: string,
   refs: readonly RefInfo[],

@@ -1,4 +1,4 @@
-import type { CommitAuthor, PushResult, RepoPort } from "../../github/port.js";
+import type { CommitAuthor, PushResult, RepoPushes } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 
 /** The bot's render commit message; the trailer lets people (and the bot) recognise it. */
@@ -8,7 +8,7 @@ function renderCommitMessage(pkg: string, fromSha: string): string {
 
 /** Pushes the rendered package on top of the head it was rendered from, never with force. */
 export function pushRender(
-  port: RepoPort,
+  port: RepoPushes,
   input: { branch: string; pkg: string; headSha: string; tree: FileTree; author: CommitAuthor },
 ): Promise<PushResult> {
   return port.commitTree({

@@ -1,4 +1,4 @@
-import type { FileEntry, RepoPort } from "../../github/port.js";
+import type { FileEntry, RepoFiles } from "../../github/port.js";
 
 export interface DraftHead {
   sha: string;
@@ -11,7 +11,11 @@ export interface DraftHead {
  * branch is fetched by its ref, one request pair for head and files; only when that fails are the
  * branches listed, to tell a branch deleted meanwhile from a failure to report.
  */
-export async function readDraft(port: RepoPort, branch: string, pkg: string): Promise<DraftHead | undefined> {
+export async function readDraft(
+  port: RepoFiles,
+  branch: string,
+  pkg: string,
+): Promise<DraftHead | undefined> {
   const ref = `refs/heads/${branch}`;
   try {
     return await port.listFiles(ref, pkg);

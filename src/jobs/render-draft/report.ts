@@ -1,4 +1,4 @@
-import type { RepoPort } from "../../github/port.js";
+import type { RepoChecks, RepoPort } from "../../github/port.js";
 import { heldBackText } from "../adopted-trust.js";
 import {
   type Conclusion,
@@ -183,7 +183,7 @@ function heldBackSaid(
  * rendered. A render that held functions back counts while no maintainer has vouched for the content.
  */
 export async function renderDone(
-  port: RepoPort,
+  port: RepoChecks,
   sha: string,
   /** Whether functions are still held back at `sha` (asked only of a render that held some back). */
   stillHeld: () => Promise<boolean> = async () => false,
