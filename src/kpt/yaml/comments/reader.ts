@@ -1,0 +1,619 @@
+import { type CST, Parser } from "yaml";
+
+/**
+ * A structural comment reader: the comments of a YAML text as yaml.v3 (kpt's reader) gives them to its
+ * nodes, worked out from the `yaml` library's CST by the steps yaml.v3 takes, not by rules over raw lines.
+ *
+ * yaml.v3 cuts comments in its scanner, between two tokens: the comment after a token on its line is
+ * that token's line comment; the comment lines below it are cut into runs, a run that starts on the
+ * line after the token and ends at a blank line, or one at a column left of the open block, being a
+ * foot of what came before and the rest heads of what comes next. A block that closes is closed at the
+ * first comment run at its own column, so the runs before it are the block's foot. Its parser then
+ * collects the runs onto events (a head above a `- ` that opens a block is the block's, its "stem"),
+ * and its decoder moves a foot that a key took to the entry before it and a mapping's foot to its last
+ * key. This module follows those steps over tokens made from the CST, and returns the result as data:
+ * each CST node's head, line and foot comment (raw lines, `#` kept, joined by `\n`), and each
+ * document's head and foot.
+ */
+
+/** yaml.v3's three comments of one node, raw. */
+export interface NodeComments {
+  head?: string;
+  line?: string;
+  foot?: string;
+}
+
+/** The comments of one document: its own head and foot, and each node's (keyed by its CST token). */
+export interface DocumentComments {
+  head?: string;
+  foot?: string;
+  /** A blank line between the document's content and its foot (kpt writes it back). */
+  footAfterBlank?: boolean;
+  nodes: Map<CST.Token, NodeComments>;
+}
+
+type Kind = "node" | "key" | "value" | "entry" | "bmap" | "bseq" | "bend" | "docend";
+
+interface Tok {
+  kind: Kind;
+  start: number;
+  end: number;
+  /** For `node`: the CST token the node is; for `bmap`/`bseq`/`bend`: the collection. */
+  cst?: CST.Token;
+  /** The fetch that made the token (the scanner's order), and that the parser first sees it after. */
+  seq: number;
+  /** A scalar, alias or flow collection that might be a key: the scanner reads one token past it. */
+  ahead?: boolean;
+  /** For `node`: a mapping's key (kind `node`) and, if first, the mapping. */
+  keyOf?: CST.BlockMap;
+  first?: boolean;
+  /** A comment follows the token on its line. */
+  lineComment?: boolean;
+  /** For `entry`: the sequence. */
+  seqOf?: CST.BlockSequence;
+}
+
+interface Run {
+  kind: "head" | "line" | "foot";
+  text: string;
+  /** The token position the parser compares (a token at or after it takes the run). */
+  mark: number;
+  start: number;
+  startCol: number;
+  end: number;
+  /** Where the scan that cut the run began. */
+  scan: number;
+  seq: number;
+}
+
+/** Offsets of line starts, to turn offsets into lines and columns. */
+class Lines {
+  private readonly starts: number[] = [0];
+  constructor(readonly text: string) {
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
+  }
+  line(offset: number): number {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+  col(offset: number): number {
+    return offset - this.starts[this.line(offset)]!;
+  }
+}
+
+/**
+ * Reads the comments of every document of `text` as yaml.v3 places them. `cst`: the text's CST documents
+ * (`yaml`'s Parser) when the caller composes nodes from them (keyed by the same tokens), else parsed here.
+ */
+export function readComments(text: string, cst?: readonly CST.Token[]): DocumentComments[] {
+  const lines = new Lines(text);
+  const out: DocumentComments[] = [];
+  for (const doc of cst ?? new Parser().parse(text)) {
+    if (doc.type !== "document") continue;
+    const toks = tokensOf(doc);
+    const { begin, explicit } = docBegin(doc, text, out.length === 0 ? 0 : doc.offset);
+    out.push(place(toks, text, lines, begin, docEnd(doc, text), explicit));
+  }
+  return out;
+}
+
+/**
+ * Where a document's comments begin, and whether yaml.v3 reads it as an explicit document. kpt cuts a
+ * file into pieces at its `---` lines (the line, comment and all, is cut out) and reads each piece; of
+ * a run of `---` lines one after another, every other one is left first in its piece (the file's first
+ * line always), and yaml.v3 reads that one as an explicit start: the comment on it, and the comment
+ * lines after it, head the first node, with no document head.
+ */
+function docBegin(doc: CST.Document, text: string, start: number): { begin: number; explicit: boolean } {
+  const marker = doc.start.find((s) => s.type === "doc-start");
+  if (!marker) return { begin: start, explicit: false };
+  if (leftFirst(text, marker.offset)) return { begin: marker.offset + 3, explicit: true };
+  const nl = text.indexOf("\n", marker.offset);
+  return { begin: nl < 0 ? text.length : nl + 1, explicit: false };
+}
+
+/** Whether kpt's cut leaves the `---` line at `at` first in its piece (see docBegin). */
+function leftFirst(text: string, at: number): boolean {
+  let before = 0;
+  let line = at;
+  while (line > 0) {
+    const prev = text.lastIndexOf("\n", line - 2) + 1;
+    if (prev >= line || !text.startsWith("---", prev)) break;
+    before++;
+    line = prev;
+  }
+  return line === 0 ? before % 2 === 0 : before % 2 === 1;
+}
+
+/** Where a document ends: the start of the next `---` (or `...`) line after its content, or the text's end. */
+function docEnd(doc: CST.Document, text: string): number {
+  const re = /^(?:---|\.\.\.)(?=[ \t\r\n]|$)/gm;
+  re.lastIndex = (doc.value?.offset ?? doc.offset) + 1;
+  const m = re.exec(text);
+  return m ? m.index : text.length;
+}
+
+/** The scanner's tokens of one document's content, in the order yaml.v3 fetches them. */
+function tokensOf(doc: CST.Document): Tok[] {
+  const toks: Tok[] = [];
+  let seq = 0;
+  const push = (t: Omit<Tok, "seq">): void => {
+    toks.push({ ...t, seq: seq++ });
+  };
+  const props = (list: readonly CST.SourceToken[] | undefined): void => {
+    for (const s of list ?? []) {
+      if (s.type === "anchor" || s.type === "tag")
+        push({ kind: "node", start: s.offset, end: s.offset + s.source.length, ahead: true });
+      else if (s.type === "seq-item-ind") push({ kind: "entry", start: s.offset, end: s.offset + 1 });
+      else if (s.type === "map-value-ind") push({ kind: "value", start: s.offset, end: s.offset + 1 });
+    }
+  };
+  const node = (t: CST.Token | undefined, extra?: Partial<Tok>): void => {
+    if (!t) return;
+    switch (t.type) {
+      case "block-map":
+        t.items.forEach((item, i) => {
+          props(item.start);
+          if (item.key) node(item.key, { keyOf: t, first: i === 0 });
+          props(item.sep);
+          node(item.value);
+        });
+        return;
+      case "block-seq":
+        t.items.forEach((item, i) => {
+          if (i === 0) {
+            const dash = item.start.find((s) => s.type === "seq-item-ind");
+            if (dash) push({ kind: "bseq", start: dash.offset, end: dash.offset, cst: t });
+          }
+          for (const s of item.start)
+            if (s.type === "seq-item-ind")
+              push({ kind: "entry", start: s.offset, end: s.offset + 1, seqOf: t });
+          for (const s of item.start)
+            if (s.type === "anchor" || s.type === "tag")
+              push({ kind: "node", start: s.offset, end: s.offset + s.source.length, ahead: true });
+          node(item.value);
+        });
+        return;
+      case "flow-collection": {
+        const close = t.end.find((s) => s.type === "flow-map-end" || s.type === "flow-seq-end");
+        const end = close ? close.offset + 1 : t.offset + 1;
+        push({ kind: "node", start: t.offset, end, cst: t, ahead: true, ...extra });
+        return;
+      }
+      case "block-scalar": {
+        const head = t.props[t.props.length - 1];
+        const bodyStart = head && "source" in head ? head.offset + head.source.length : t.offset;
+        push({ kind: "node", start: t.offset, end: bodyStart + t.source.length, cst: t, ...extra });
+        return;
+      }
+      case "alias":
+      case "scalar":
+      case "single-quoted-scalar":
+      case "double-quoted-scalar":
+        push({
+          kind: "node",
+          start: t.offset,
+          end: t.offset + t.source.length,
+          cst: t,
+          ahead: true,
+          ...extra,
+        });
+        return;
+      default:
+        return;
+    }
+  };
+  node(doc.value);
+  return toks;
+}
+
+/** The comment text of the line from `at` (a `#`) to its end, without a carriage return. */
+function commentAt(text: string, at: number): string {
+  let end = at;
+  while (end < text.length && text[end] !== "\n" && text[end] !== "\r") end++;
+  return text.slice(at, end);
+}
+
+/** Skips spaces and tabs. */
+function blanks(text: string, at: number): number {
+  let i = at;
+  while (text[i] === " " || text[i] === "\t") i++;
+  return i;
+}
+
+/**
+ * Works out the comments of one document from its tokens: scans the text between tokens as yaml.v3's
+ * scanner does (line comments, runs of comment lines, the closing of blocks), then hands the runs to
+ * nodes as its parser and decoder do.
+ */
+function place(
+  toks: Tok[],
+  text: string,
+  lines: Lines,
+  begin: number,
+  end: number,
+  explicit: boolean,
+): DocumentComments {
+  const runs: Run[] = [];
+  const queue: Tok[] = [];
+  const indents: { col: number; cst: CST.Token }[] = [];
+  let prev: Tok | undefined;
+  let beforeValue: Tok | undefined;
+  let fetch = 0;
+  const scan = (from: number, to: number, col: number): void => {
+    gap(text, lines, from, to, {
+      prev,
+      beforeValue,
+      indent: indents.length > 0 ? indents[indents.length - 1]!.col : 0,
+      seq: fetch,
+      runs,
+    });
+    // the blocks that end before the next token (yaml.v3's unroll), each closed at the first comment
+    // run of this scan at its own column
+    while (indents.length > 0 && indents[indents.length - 1]!.col > col) {
+      const open = indents.pop()!;
+      let mark = from - 1;
+      let stop = mark;
+      for (let i = runs.length - 1; i >= 0; i--) {
+        const r = runs[i]!;
+        if (r.kind === "line" || r.end < stop) break;
+        if (r.startCol === open.col) mark = r.start;
+        stop = r.scan;
+      }
+      queue.push({ kind: "bend", start: mark, end: mark, cst: open.cst, seq: fetch });
+    }
+  };
+  for (const t of toks) {
+    if (t.kind === "bseq") {
+      const col = lines.col(t.start);
+      const top = indents.length > 0 ? indents[indents.length - 1]!.col : -1;
+      if (top < col) {
+        // (the sequence start goes in after the blocks the dash closes)
+        scan(prev ? prev.end : begin, t.start, col);
+        indents.push({ col, cst: t.cst! });
+        queue.push({ ...t, seq: fetch });
+        prev = { ...t, kind: "entry", start: t.start, end: t.start };
+        continue;
+      }
+      continue;
+    }
+    const from = prev ? prev.end : begin;
+    if (!(prev && prev.start === t.start && prev.kind === "entry" && t.kind === "entry")) {
+      fetch++;
+      scan(from, t.start, lines.col(t.start));
+    }
+    if (t.keyOf && t.first) {
+      const col = lines.col(t.start);
+      const top = indents.length > 0 ? indents[indents.length - 1]!.col : -1;
+      if (top < col) indents.push({ col, cst: t.keyOf });
+      queue.push({ kind: "bmap", start: t.start, end: t.start, cst: t.keyOf, seq: fetch + 1 });
+    }
+    if (t.keyOf) queue.push({ kind: "key", start: t.start, end: t.start, seq: fetch + 1 });
+    const tok = { ...t, seq: fetch };
+    queue.push(tok);
+    if (t.kind === "value") beforeValue = undefined;
+    else beforeValue = tok;
+    lineComment(text, lines, tok, t.kind === "value" ? prev : tok, runs, fetch);
+    prev = tok;
+  }
+  fetch++;
+  scan(prev ? prev.end : begin, end, -1);
+  queue.push({ kind: "docend", start: end, end, seq: fetch });
+  return hand(queue, runs, explicit, text);
+}
+
+/** The comment after `tok` on its line (not after a `- `, whose comment heads what follows it). */
+function lineComment(
+  text: string,
+  lines: Lines,
+  tok: Tok,
+  owner: Tok | undefined,
+  runs: Run[],
+  seq: number,
+): void {
+  if (tok.kind === "entry" || tok.kind === "bseq") return;
+  if (tok.end > 0 && text[tok.end - 1] === "\n") return;
+  const at = blanks(text, tok.end);
+  if (text[at] !== "#") return;
+  if (at === tok.end && tok.end > 0 && text[tok.end - 1] !== " " && text[tok.end - 1] !== "\t") return;
+  const line = commentAt(text, at);
+  runs.push({
+    kind: "line",
+    text: line,
+    mark: (owner ?? tok).start,
+    start: at,
+    startCol: lines.col(at),
+    end: at + line.length,
+    scan: tok.end,
+    seq,
+  });
+  tok.end = at + line.length;
+  tok.lineComment = true;
+}
+
+interface GapState {
+  prev: Tok | undefined;
+  beforeValue: Tok | undefined;
+  indent: number;
+  seq: number;
+  runs: Run[];
+}
+
+/**
+ * Cuts the comment lines between two tokens into runs, as yaml.v3's scanner does: a run that starts on
+ * the line after the token before and ends at the first blank line, or one left of the open block, is
+ * a foot of what came before; a run at a column left of the open block ends the run before it; what is
+ * left heads the next token.
+ */
+function gap(text: string, lines: Lines, from: number, to: number, st: GapState): void {
+  const i = text.indexOf("#", from);
+  if (i < 0 || i >= to) return;
+  const scanStart = from;
+  let newlines = 0;
+  for (let k = from; k < i; k++) if (text[k] === "\n") newlines++;
+  const startLine = lines.line(i);
+  const startCol = lines.col(i);
+  // the line the scan began on: a plain scalar reads on over the line breaks after it, to the `#`
+  const plain = st.prev?.kind === "node" && st.prev.cst?.type === "scalar" && !st.prev.lineComment;
+  const scanLine = plain ? startLine : lines.line(from);
+  // (a document's first scan begins its piece of the file, on the piece's first line: no foot there)
+  let footLine = -1;
+  if (st.prev && scanLine > 0) {
+    footLine = startLine - newlines + 1;
+    if (newlines === 0 && startCol > 1) footLine++;
+  }
+  const prevIsValue = st.prev?.kind === "value";
+  let mark = st.prev ? (st.prev.kind === "value" && st.beforeValue ? st.prev.start : st.prev.start) : 0;
+  let firstEmpty = newlines <= 1;
+  let recentEmpty = false;
+  let buf: string[] = [];
+  let bufStart = -1;
+  let bufCol = -1;
+  let bufLine = -1;
+  let scanMark = scanStart;
+  const flush = (at: number): void => {
+    st.runs.push({
+      kind: "foot",
+      text: buf.join("\n"),
+      mark,
+      start: bufStart,
+      startCol: bufCol,
+      end: at,
+      scan: scanMark,
+      seq: st.seq,
+    });
+    scanMark = at;
+    mark = at;
+    buf = [];
+  };
+  // walk line by line from the first `#`: a blank line (or the text's end) may end a run, a comment
+  // line adds to it, anything else ends the scan
+  let pos = i;
+  let lineNo = startLine;
+  let first = true;
+  for (;;) {
+    const at = first ? pos : blanks(text, pos);
+    const col = first ? startCol : at - pos;
+    first = false;
+    const c = text[at];
+    if (at >= text.length || c === "\n" || c === "\r") {
+      if (!recentEmpty) {
+        if (firstEmpty && ((bufLine === footLine && !prevIsValue) || bufCol < st.indent)) {
+          if (buf.length > 0) {
+            if (bufCol < st.indent) mark = bufStart;
+            flush(at);
+          }
+        } else if (buf.length > 0 && at < text.length) buf.push("");
+      }
+      if (at >= text.length) {
+        pos = at;
+        break;
+      }
+      firstEmpty = false;
+      recentEmpty = true;
+      pos = text.indexOf("\n", at) + 1;
+      if (pos === 0) break;
+      lineNo++;
+      continue;
+    }
+    if (buf.length > 0 && col < st.indent && col !== bufCol) flush(at);
+    if (c !== "#") {
+      pos = at;
+      break;
+    }
+    if (buf.length === 0) {
+      bufStart = at;
+      bufCol = col;
+      bufLine = lineNo;
+    }
+    buf.push(commentAt(text, at));
+    recentEmpty = false;
+    const nl = text.indexOf("\n", at);
+    if (nl < 0) {
+      pos = text.length;
+      // the text's end right after the comment: a break, as yaml.v3 reads it
+      first = false;
+      continue;
+    }
+    pos = nl + 1;
+    lineNo++;
+  }
+  if (buf.length > 0) {
+    st.runs.push({
+      kind: "head",
+      text: buf.join("\n"),
+      mark: bufStart,
+      start: bufStart,
+      startCol: bufCol,
+      end: pos,
+      scan: scanMark,
+      seq: st.seq,
+    });
+  }
+}
+
+/** The parser's and decoder's part: each run onto the node yaml.v3 gives it. */
+function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): DocumentComments {
+  const nodes = new Map<CST.Token, NodeComments>();
+  const out: DocumentComments = { nodes };
+  let head: string[] = [];
+  let line: string[] = [];
+  let foot: string[] = [];
+  let at = 0;
+  let started = false;
+  let stem: string[] | undefined;
+  let priorHead = -1;
+  let lastNode: Tok | undefined;
+  const unfold = (tok: Tok, visible: number): void => {
+    while (at < runs.length) {
+      const r = runs[at]!;
+      if (r.seq > visible || tok.start < r.mark) return;
+      if (r.kind === "head") {
+        if (tok.kind === "bend") return;
+        head.push(r.text);
+      } else if (r.kind === "foot") foot.push(r.text);
+      else line.push(r.text);
+      at++;
+    }
+  };
+  const take = (): NodeComments => {
+    const c: NodeComments = {};
+    // (a head keeps the blank line after it, as yaml.v3 cuts it: kpt writes it back above the node)
+    if (head.length > 0) c.head = head.join("\n");
+    if (line.length > 0) c.line = line.join("\n");
+    if (foot.length > 0) c.foot = foot.join("\n");
+    head = [];
+    line = [];
+    foot = [];
+    return c;
+  };
+  const mapKeys = new Map<CST.Token, CST.Token[]>();
+  const endFeet = new Map<CST.Token, string>();
+  const order: CST.Token[] = [];
+  for (let q = 0; q < queue.length; q++) {
+    const tok = queue[q]!;
+    unfold(tok, tok.seq + (tok.ahead ? 1 : 0));
+    if (!started && tok.kind !== "docend") {
+      started = true;
+      if (!explicit) splitDocumentHead(head, out);
+    }
+    if (tok.kind === "entry") {
+      priorHead = head.length;
+      continue;
+    }
+    if ((tok.kind === "bmap" || tok.kind === "bseq") && priorHead > 0) {
+      stem = head.slice(0, priorHead);
+      head = head.slice(priorHead);
+    }
+    if (tok.kind !== "bmap" && tok.kind !== "bseq") priorHead = -1;
+    if (tok.kind === "bmap" || tok.kind === "bseq") {
+      if (stem && tok.cst) nodes.set(tok.cst, { head: stem.join("\n") });
+      stem = undefined;
+      priorHead = -1;
+      continue;
+    }
+    if (tok.kind === "node") lastNode = tok;
+    if (tok.kind === "node" && tok.cst) {
+      const c = take();
+      const had = nodes.get(tok.cst);
+      nodes.set(tok.cst, { ...had, ...c });
+      if (tok.keyOf) {
+        const keys = mapKeys.get(tok.keyOf) ?? [];
+        keys.push(tok.cst);
+        mapKeys.set(tok.keyOf, keys);
+      }
+      continue;
+    }
+    if (tok.kind === "bend" && tok.cst) {
+      const c = take();
+      if (c.foot !== undefined) endFeet.set(tok.cst, c.foot);
+      order.push(tok.cst);
+      continue;
+    }
+    if (tok.kind === "docend") {
+      const c = take();
+      const f = c.foot ?? c.head;
+      if (f !== undefined) out.foot = f;
+      if (f !== undefined && lastNode) out.footAfterBlank = blankAfter(text, lastNode.end);
+    }
+  }
+  decode(nodes, mapKeys, endFeet, order);
+  return out;
+}
+
+/** Whether a blank line follows the line `at` (a content token's end) is on. */
+function blankAfter(text: string, at: number): boolean {
+  const nl = text.indexOf("\n", at);
+  if (nl < 0) return false;
+  const next = text.indexOf("\n", nl + 1);
+  return next >= 0 && text.slice(nl + 1, next).trim() === "";
+}
+
+/** yaml.v3's document start: the head comment up to its last blank line is the document's. */
+function splitDocumentHead(head: string[], out: DocumentComments): void {
+  const all = head.join("\n");
+  for (let i = all.length - 1; i > 0; i--) {
+    if (all[i] !== "\n") continue;
+    if (i === all.length - 1) {
+      out.head = all.slice(0, i);
+      head.splice(0, head.length, ...(all.slice(i + 1) === "" ? [] : [all.slice(i + 1)]));
+      return;
+    }
+    if (all[i - 1] === "\n") {
+      out.head = all.slice(0, i - 1);
+      head.splice(0, head.length, all.slice(i + 1));
+      return;
+    }
+  }
+}
+
+/** yaml.v3's decoder: a foot a key took is the entry before's; a value's foot its key's; a mapping's its last key's. */
+function decode(
+  nodes: Map<CST.Token, NodeComments>,
+  mapKeys: Map<CST.Token, CST.Token[]>,
+  endFeet: Map<CST.Token, string>,
+  order: readonly CST.Token[],
+): void {
+  const values = new Map<CST.Token, CST.Token | undefined>();
+  for (const map of mapKeys.keys()) {
+    if (map.type !== "block-map") continue;
+    for (const item of map.items) if (item.key) values.set(item.key, item.value);
+  }
+  for (const coll of order) {
+    const keys = mapKeys.get(coll);
+    if (!keys) {
+      const f = endFeet.get(coll);
+      if (f !== undefined) nodes.set(coll, { ...nodes.get(coll), foot: f });
+      continue;
+    }
+    const map = coll;
+    keys.forEach((k, i) => {
+      const kc = nodes.get(k) ?? {};
+      if (kc.foot !== undefined && i > 0) {
+        const before = nodes.get(keys[i - 1]!) ?? {};
+        before.foot = kc.foot;
+        nodes.set(keys[i - 1]!, before);
+        delete kc.foot;
+      }
+      const v = values.get(k);
+      const vc = v ? nodes.get(v) : undefined;
+      if (vc?.foot !== undefined && kc.foot === undefined && v) {
+        kc.foot = vc.foot;
+        delete vc.foot;
+      }
+      nodes.set(k, kc);
+    });
+    const end = endFeet.get(map);
+    if (end !== undefined && keys.length > 0) {
+      const last = nodes.get(keys[keys.length - 1]!) ?? {};
+      last.foot = end;
+      nodes.set(keys[keys.length - 1]!, last);
+    }
+  }
+}

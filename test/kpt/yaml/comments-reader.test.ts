@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { readComments } from "../../../src/kpt/yaml/comments/reader.js";
+
+/**
+ * The structural comment reader, one table: a text, and the comments yaml.v3 gives its first document
+ * (`doc`) and its nodes, each node named by its source text (a collection by its CST type).
+ */
+function table(text: string): Record<string, unknown> {
+  const doc = readComments(text)[0]!;
+  const out: Record<string, unknown> = {};
+  if (doc.head !== undefined || doc.foot !== undefined) out.doc = { head: doc.head, foot: doc.foot };
+  for (const [token, c] of doc.nodes) {
+    if (Object.keys(c).length === 0) continue;
+    out["source" in token && typeof token.source === "string" ? token.source : token.type] = c;
+  }
+  return out;
+}
+
+const CASES: [string, string, Record<string, unknown>][] = [
+  [
+    "a head above the first key, a line comment after a value",
+    "# h\na: 1 # l\n",
+    { a: { head: "# h" }, 1: { line: "# l" } },
+  ],
+  [
+    "comment lines a blank line ends, above the first key: the document's head",
+    "# d\n\n# h\na: 1\n",
+    { doc: { head: "# d", foot: undefined }, a: { head: "# h" } },
+  ],
+  [
+    "a run below a value, ended by a blank line: the key's foot",
+    "a: 1\n# f\n\nb: 2\n",
+    { a: { foot: "# f" } },
+  ],
+  [
+    "a run at a nested block's column before it closes: its last key's foot",
+    "a:\n  b: 1\n  # f\nc: 2\n",
+    { b: { foot: "# f" } },
+  ],
+  [
+    "a run left of the open block: the foot of the entry it closes",
+    "a:\n  b: 1\n# f\n\nc: 2\n",
+    { a: { foot: "# f" } },
+  ],
+  [
+    "a head above `- ` that opens a mapping: the mapping's (its stem)",
+    "# s\n- a: 1\n",
+    { "block-map": { head: "# s" } },
+  ],
+  ["a comment after `key:` over a block: the key's line comment", "a: # l\n  b: 1\n", { a: { line: "# l" } }],
+  [
+    "a run after a blank line at the end: the document's foot",
+    "a: 1\n\n# end\n",
+    { doc: { head: undefined, foot: "# end" } },
+  ],
+  [
+    "an explicit start: its comment and the lines after it head the first key",
+    "--- # s\n\n# h\na: 1\n",
+    { a: { head: "# s\n\n# h" } },
+  ],
+  ["after a block scalar: the next key's head", "a: |\n  x\n# c\nb: 1\n", { b: { head: "# c" } }],
+  ["below an item at the end: the item's foot", "a:\n- x\n# f\n", { x: { foot: "# f" } }],
+];
+
+describe("readComments", () => {
+  it.each(CASES)("%s", (_name, text, want) => {
+    expect(table(text)).toEqual(want);
+  });
+
+  it("reads every document of a text, each on its own", () => {
+    const docs = readComments("a: 1 # one\n---\n# two\nb: 2\n");
+    expect(docs).toHaveLength(2);
+    expect([...docs[1]!.nodes.values()].find((c) => c.head !== undefined)).toEqual({ head: "# two" });
+  });
+});
