@@ -1,0 +1,312 @@
+/**
+ * Shadow run of the structural comment reader (src/kpt/yaml/comments/reader.ts) against today's
+ * (parseYamlFile + normalizeComments, read through the door src/kpt/yaml/comments.ts): reads every YAML
+ * file of the corpus with both and compares, node by node, the head, line and foot comment the door
+ * reports.
+ *
+ * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--classes] DIR...
+ *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
+ *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
+ *   --show: how many differing files to print, each with its first differing node paths (default 10).
+ * Prints the agreement figure: files where every node agrees, of the files today's reader reads, and
+ * how many of the others differ only in blank lines (where a blank line between comments is held).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import {
+  Composer,
+  type CST,
+  type Document,
+  isMap,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  Parser,
+} from "yaml";
+import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
+import { footComment, headComment, lineComment } from "../src/kpt/yaml/comments.js";
+import { isEmptyDocument, isYamlFileName, parseYamlFile } from "../src/kpt/yaml/yamlfile.js";
+import { ALL_SHAPES, generate } from "./comments-gen.js";
+
+/** One node's comments as the door reports them. */
+interface Seen {
+  head?: string;
+  line?: string;
+  foot?: string;
+}
+type Table = Map<string, Seen>;
+
+/** Today's reader, through the door. */
+function today(text: string): Table[] {
+  const docs = parseYamlFile(text, "x.yaml").docs;
+  return docs.map((doc) => {
+    normalizeComments(doc, text);
+    const table: Table = new Map();
+    put(table, "doc", { head: headComment(doc), foot: footComment(doc) });
+    walk(doc.contents as Node | null, "$", table, (n) => ({
+      head: headComment(n),
+      line: lineComment(n),
+      foot: footComment(n),
+    }));
+    return table;
+  });
+}
+
+function put(table: Table, path: string, seen: Seen): void {
+  const clean: Seen = {};
+  for (const [k, v] of Object.entries(seen)) if (v !== undefined && v !== "") clean[k as keyof Seen] = v;
+  if (Object.keys(clean).length > 0) table.set(path, clean);
+}
+
+function walk(node: Node | null | undefined, path: string, table: Table, get: (n: Node) => Seen): void {
+  if (!node) return;
+  put(table, path, get(node));
+  if (isMap(node)) {
+    for (const pair of node.items as Pair<Node, Node>[]) {
+      const key = pair.key;
+      const name = isScalar(key) ? String(key.source ?? key.value) : "?";
+      if (key) put(table, `${path}.${name}#key`, get(key));
+      walk(pair.value, `${path}.${name}`, table, get);
+    }
+  } else if (isSeq(node)) {
+    node.items.forEach((item, i) => {
+      walk(item as Node, `${path}[${i}]`, table, get);
+    });
+  }
+}
+
+/** The new reader, turned into what the door reports: yaml.v3's model as kpt writes it. */
+function shadow(text: string): Table[] {
+  const cst = [...new Parser().parse(text)];
+  const docs: Document[] = [...new Composer({ keepSourceTokens: true, uniqueKeys: false }).compose(cst)];
+  const read = readComments(text, cst);
+  const out: Table[] = [];
+  docs.forEach((doc, i) => {
+    if (isEmptyDocument(doc)) return;
+    const dc: DocumentComments = read[i] ?? { nodes: new Map() };
+    const table: Table = new Map();
+    put(table, "doc", {
+      head: dc.head,
+      foot: dc.foot !== undefined && dc.footAfterBlank ? `\n${dc.foot}` : dc.foot,
+    });
+    door(doc.contents as Node | null, "$", table, dc);
+    out.push(table);
+  });
+  return out;
+}
+
+function of(node: Node | null | undefined, dc: DocumentComments): NodeComments {
+  const t = (node as { srcToken?: CST.Token } | null | undefined)?.srcToken;
+  return (t && dc.nodes.get(t)) || {};
+}
+
+function join2(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return `${a}\n${b}`;
+}
+
+/**
+ * yaml.v3's comments of the tree at `node`, as the door holds them: the head of a nested block
+ * collection's first entry is the collection's; the foot of an entry other than a mapping's last opens
+ * the next key's head (a blank line after it kept as an empty line); a block mapping's last key's foot
+ * is the mapping's.
+ */
+function door(
+  node: Node | null | undefined,
+  path: string,
+  table: Table,
+  dc: DocumentComments,
+  nested = false,
+): void {
+  if (!node) return;
+  const own = of(node, dc);
+  const block = (isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0;
+  let head = own.head;
+  if (isMap(node)) {
+    const pairs = node.items as Pair<Node, Node>[];
+    let footBefore: string | undefined;
+    pairs.forEach((pair, i) => {
+      const key = pair.key;
+      const name = isScalar(key) ? String(key.source ?? key.value) : "?";
+      const kc = of(key, dc);
+      const last = i === pairs.length - 1;
+      let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
+      if (i === 0 && nested && block) {
+        head = join2(head, keyHead);
+        keyHead = undefined;
+      }
+      // an empty value holds its key's line comment
+      const empty = isScalar(pair.value) && (pair.value as { srcToken?: unknown }).srcToken === undefined;
+      put(table, `${path}.${name}#key`, { head: keyHead, line: empty ? undefined : kc.line });
+      footBefore = last ? undefined : kc.foot;
+      door(pair.value, `${path}.${name}`, table, dc, true);
+      if (empty && kc.line !== undefined)
+        put(table, `${path}.${name}`, { ...table.get(`${path}.${name}`), line: kc.line });
+    });
+    const lastFoot = pairs.length > 0 ? of(pairs[pairs.length - 1]!.key, dc).foot : undefined;
+    put(table, path, { head, foot: block ? lastFoot : undefined, line: block ? undefined : own.line });
+    return;
+  }
+  if (isSeq(node)) {
+    // an item's foot: the next item's head, or the sequence's foot after the last
+    let footBefore: string | undefined;
+    let foot = own.foot;
+    node.items.forEach((item, i) => {
+      const ic = of(item as Node, dc);
+      const last = i === node.items.length - 1;
+      const itemHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, ic.head);
+      door(item as Node, `${path}[${i}]`, table, dc, false);
+      const t = table.get(`${path}[${i}]`) ?? {};
+      if (i === 0 && nested && block) {
+        head = join2(head, itemHead);
+        delete t.head;
+      } else if (itemHead !== undefined) t.head = itemHead;
+      else delete t.head;
+      const itemFoot = isMap(item) || isSeq(item) ? undefined : ic.foot;
+      if (itemFoot !== undefined) {
+        delete t.foot;
+        if (last) foot = join2(itemFoot, foot);
+        else footBefore = itemFoot;
+      }
+      if (!last || itemFoot === undefined) footBefore = itemFoot;
+      if (Object.keys(t).length > 0) table.set(`${path}[${i}]`, t);
+      else table.delete(`${path}[${i}]`);
+    });
+    put(table, path, { head, foot: block ? foot : undefined, line: block ? undefined : own.line });
+    return;
+  }
+  put(table, path, { head: own.head, line: own.line });
+}
+
+function files(dir: string, out: string[]): void {
+  if (!statSync(dir).isDirectory()) {
+    out.push(dir);
+    return;
+  }
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === ".git") continue;
+    const p = join(dir, name);
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) files(p, out);
+    else if (isYamlFileName(p) && st.size < 2_000_000) out.push(p);
+  }
+}
+
+/**
+ * The foot of the root block and the document's foot are written alike (after the content, at column
+ * 0); today's reader holds some on one, yaml.v3 on the other: compare them as one.
+ */
+function rootFootToDocument(t: Table): void {
+  const root = t.get("$");
+  if (root?.foot === undefined) return;
+  const doc = t.get("doc") ?? {};
+  doc.foot = join2(root.foot, doc.foot);
+  t.set("doc", doc);
+  delete root.foot;
+  if (Object.keys(root).length === 0) t.delete("$");
+}
+
+/** A comment's text without its blank lines: what is left when only blank lines differ. */
+function unblank(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const t = raw
+    .split("\n")
+    .filter((l) => l !== "")
+    .join("\n");
+  return t === "" ? undefined : t;
+}
+
+function compare(a: Table[], b: Table[], blanks = true): string[] {
+  const diffs: string[] = [];
+  if (a.length !== b.length) diffs.push(`documents: today ${a.length}, shadow ${b.length}`);
+  for (let d = 0; d < Math.min(a.length, b.length); d++) {
+    for (const t of [a[d]!, b[d]!]) rootFootToDocument(t);
+    const paths = new Set([...a[d]!.keys(), ...b[d]!.keys()]);
+    for (const p of paths) {
+      const x = a[d]!.get(p) ?? {};
+      const y = b[d]!.get(p) ?? {};
+      for (const f of ["head", "line", "foot"] as const) {
+        const same = blanks ? x[f] === y[f] : unblank(x[f]) === unblank(y[f]);
+        if (!same)
+          diffs.push(`doc ${d} ${p} ${f}: today ${JSON.stringify(x[f])}, shadow ${JSON.stringify(y[f])}`);
+      }
+    }
+  }
+  return diffs;
+}
+
+function main(): number {
+  const args = process.argv.slice(2);
+  const opt = (name: string): string | undefined => {
+    const i = args.indexOf(`--${name}`);
+    if (i < 0) return undefined;
+    const v = args[i + 1];
+    args.splice(i, 2);
+    return v;
+  };
+  const show = Number(opt("show") ?? "10");
+  const generated = opt("generated");
+  const inputs: { name: string; text: string }[] = [];
+  const paths: string[] = [];
+  for (const dir of args) files(dir, paths);
+  for (const p of paths) inputs.push({ name: p, text: readFileSync(p, "utf8") });
+  if (generated) {
+    const [from, to] = generated.split("-").map(Number) as [number, number];
+    const shapes = new Set(ALL_SHAPES);
+    for (let seed = from; seed <= to; seed++) {
+      for (const [name, text] of generate(seed, shapes)) inputs.push({ name: `gen:${seed}/${name}`, text });
+    }
+  }
+  let read = 0;
+  let same = 0;
+  let shown = 0;
+  let crashed = 0;
+  let blankOnly = 0;
+  const classes = new Map<string, number>();
+  for (const { name, text } of inputs) {
+    let a: Table[];
+    try {
+      a = today(text);
+    } catch {
+      continue;
+    }
+    read++;
+    let diffs: string[];
+    try {
+      diffs = compare(a, shadow(text));
+    } catch (e) {
+      crashed++;
+      diffs = [`shadow reader failed: ${(e as Error).message}`];
+    }
+    if (diffs.length === 0) {
+      same++;
+      continue;
+    }
+    if (compare(a, shadow(text), false).length === 0) blankOnly++;
+    const cls = diffs[0]!.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
+    classes.set(cls, (classes.get(cls) ?? 0) + 1);
+    if (shown++ < show) {
+      console.log(`--- ${name}`);
+      for (const d of diffs.slice(0, 4)) console.log(`  ${d}`);
+    }
+  }
+  console.log(
+    `\nclasses (first difference per file): ${JSON.stringify([...classes].sort((x, y) => y[1] - x[1]))}`,
+  );
+  const pct = (n: number): string => `${((100 * n) / Math.max(read, 1)).toFixed(2)}%`;
+  console.log(`agreement: ${same} of ${read} files (${pct(same)}); shadow failed on ${crashed}`);
+  console.log(
+    `differing only in blank lines: ${blankOnly}; agreement but for them: ${same + blankOnly} (${pct(same + blankOnly)})`,
+  );
+  return 0;
+}
+
+process.exitCode = main();
