@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchHead, checkRuns, startWorld, type World } from "./harness.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { branchHead, checkRuns, useWorld } from "./harness.js";
 
 /** A package whose validator finds one error in each of `n` Services (and none in the Kptfile). */
 const KPTFILE = `apiVersion: kpt.dev/v1
@@ -25,14 +25,10 @@ const services = (n: number) =>
  * counting 500.
  */
 describe("a check's annotations and its summary count the same findings (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
-  beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n" });
-  });
+  const w = useWorld({ "README.md": "# blueprints\n" });
   afterAll(async () => {
-    expect(w?.forge.errors).toEqual([]);
-    await w?.stop();
+    expect(w.forge.errors).toEqual([]);
   });
 
   const renderCheck = async (head: string) => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kptfile, configMap as krmConfigMap, pipeline } from "../util/krm.js";
-import { startWorld, type World } from "./harness.js";
+import { useWorld } from "./harness.js";
 
 const KPTFILE = kptfile(
   "web",
@@ -13,7 +13,6 @@ const configMap = (name: string) => krmConfigMap(name, { n: name });
  * checked — the second and third push as surely as the first, and a push to an open proposal.
  */
 describe("porchlight bot checks every push, not only the first (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
   const head = async (branch: string) =>
@@ -24,16 +23,11 @@ describe("porchlight bot checks every push, not only the first (forge over HTTP 
       .map((r) => `${r.name}=${r.conclusion}`)
       .sort();
 
-  beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": "guardrails: []\n",
-      "apps/web/Kptfile": KPTFILE,
-      "apps/web/cm-0.yaml": configMap("cm-0"),
-    });
-  });
-  afterAll(async () => {
-    await w?.stop();
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": "guardrails: []\n",
+    "apps/web/Kptfile": KPTFILE,
+    "apps/web/cm-0.yaml": configMap("cm-0"),
   });
 
   const branch = "drafts/apps/web/many";

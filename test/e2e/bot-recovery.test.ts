@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
 import {
   branchHead,
   checkRuns,
   commentsOn,
-  startWorld,
   sweep,
   tagsOf,
+  useWorld,
   WEB_KPTFILE,
-  type World,
   webSettings,
 } from "./harness.js";
 
@@ -22,7 +21,6 @@ const VARIANT = packageVariant({ name: "c1", upstream: "apps/web", repo: "cluste
  * repository the previous one left.
  */
 describe("porchlight bot recovers (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = (user = "alice") => w.users[user]!.rest;
   const comments = (n: number) => commentsOn(w, n);
@@ -70,17 +68,14 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     return (await comments(n)).find((c) => c.includes(`reply comment=${data.id}`)) ?? "";
   };
 
-  beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": GOOD_CONFIG,
-      "apps/web/Kptfile": WEB_KPTFILE,
-      "apps/web/cm.yaml": webSettings("0"),
-    });
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": GOOD_CONFIG,
+    "apps/web/Kptfile": WEB_KPTFILE,
+    "apps/web/cm.yaml": webSettings("0"),
   });
   afterAll(async () => {
-    expect(w?.forge.errors).toEqual([]);
-    await w?.stop();
+    expect(w.forge.errors).toEqual([]);
   });
 
   it("a broken .github/porchlight.yml fails porchlight/config at its file and line, stops the bot, and fixing it resumes", async () => {

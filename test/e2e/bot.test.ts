@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
 import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
 import { NO_PRIVILEGED, nginxDeployment, nginxKptfile } from "../util/krm.js";
-import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
+import { commentsOn, tagsOf, useWorld } from "./harness.js";
 
 const KPTFILE = nginxKptfile();
 const deployment = (tag: string, extra = "") => nginxDeployment(tag, "web", extra);
@@ -14,7 +14,6 @@ const CONFIG = `guardrails:
 `;
 
 describe("porchlight bot end to end (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const pulls = (user = "alice") => w.users[user]!.rest.pulls;
   const issues = (user = "alice") => w.users[user]!.rest.issues;
@@ -42,17 +41,12 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
     return { id: data.id, reply: reply ?? "" };
   };
 
-  beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": CONFIG,
-      "policies/no-privileged.yaml": POLICY,
-      "apps/web/Kptfile": KPTFILE,
-      "apps/web/deployment.yaml": deployment("1.27"),
-    });
-  });
-  afterAll(async () => {
-    await w?.stop();
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": CONFIG,
+    "policies/no-privileged.yaml": POLICY,
+    "apps/web/Kptfile": KPTFILE,
+    "apps/web/deployment.yaml": deployment("1.27"),
   });
 
   let first: number;

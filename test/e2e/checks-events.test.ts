@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Ci, startCi } from "./ci-app.js";
-import { startWorld, type World } from "./harness.js";
+import { useWorld } from "./harness.js";
 import { settingsConfigMap as cm, devVariant } from "./rollout-world.js";
 
 /**
@@ -30,7 +30,6 @@ const OWNER = "acme";
 const DOWNSTREAMS = ["dev-1", "dev-2", "stg-1"];
 
 describe("checks and statuses drive automerge, rollout gates and the dashboard (forge over HTTP and git)", () => {
-  let w: World;
   let ci: Ci;
   const rest = () => w.users.alice!.rest;
   const pulls = async (repo: string) =>
@@ -45,18 +44,18 @@ describe("checks and statuses drive automerge, rollout gates and the dashboard (
   const sweeps = async () => (await w.app.metrics.sweeps.get()).values.reduce((n, v) => n + v.value, 0);
   const sweepActions = async () => (await w.app.metrics.sweepActions.get()).values;
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": CONFIG,
+    ".porchlight/variants/fleet.yaml": [
+      variant("dev-1", "dev"),
+      variant("dev-2", "dev"),
+      variant("stg-1", "staging"),
+    ].join("---\n"),
+    "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+    "basens/cm.yaml": cm("0"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": CONFIG,
-      ".porchlight/variants/fleet.yaml": [
-        variant("dev-1", "dev"),
-        variant("dev-2", "dev"),
-        variant("stg-1", "staging"),
-      ].join("---\n"),
-      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-      "basens/cm.yaml": cm("0"),
-    });
     for (const repo of DOWNSTREAMS) {
       await w.forge.createRepo(`${OWNER}/${repo}`, { files: { "README.md": `# ${repo}\n` } });
       w.forge.setPermission(`${OWNER}/${repo}`, "alice", "write");
@@ -66,9 +65,8 @@ describe("checks and statuses drive automerge, rollout gates and the dashboard (
     await w.settle();
   }, 60_000);
   afterAll(async () => {
-    expect(w?.forge.errors).toEqual([]);
+    expect(w.forge.errors).toEqual([]);
     ci?.close();
-    await w?.stop();
   });
 
   it("merges each fan-out pull request when its CI finishes, opens the next wave when the merges' CI passes, and leaves the sweep nothing", async () => {

@@ -1,26 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
-import { startWorld, tagsOf, WEB_KPTFILE, type World, webSettings } from "./harness.js";
+import { tagsOf, useWorld, WEB_KPTFILE, webSettings } from "./harness.js";
 
 /**
  * Commands written while the bot is busy on the same pull request (the forge holds its first command's
  * permission lookup): what runs is what the comments say when their turn comes, read from GitHub.
  */
 describe("commands queued behind a running one (forge over HTTP and git)", () => {
-  let w: World;
   /** How far the forge's clock runs ahead of the system's: an edit a few seconds after the comment. */
   let skew = 0;
   const [owner, repo] = ["acme", "blueprints"];
 
-  beforeAll(async () => {
-    w = await startWorld(
-      { "apps/web/Kptfile": WEB_KPTFILE, "apps/web/settings.yaml": webSettings("0") },
-      { forgeNow: () => new Date(Date.now() + skew) },
-    );
-  });
-  afterAll(async () => {
-    await w?.stop();
-  });
+  const w = useWorld(
+    { "apps/web/Kptfile": WEB_KPTFILE, "apps/web/settings.yaml": webSettings("0") },
+    { forgeNow: () => new Date(Date.now() + skew) },
+  );
 
   const comment = async (body: string) =>
     (await w.users.bob!.rest.issues.createComment({ owner, repo, issue_number: number, body })).data.id;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchHead, checkRuns, startWorld, WEB_KPTFILE, type World, webSettings } from "./harness.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { branchHead, checkRuns, useWorld, WEB_KPTFILE, webSettings } from "./harness.js";
 
 const BROKEN = `mergeMethod: fast-forward
 guardrails:
@@ -13,21 +13,17 @@ guardrails:
  * keeps running with the default branch's configuration.
  */
 describe("a pull request changing the configuration (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
 
-  beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": "mergeMethod: merge\n",
-      "apps/web/Kptfile": WEB_KPTFILE,
-      "apps/web/cm.yaml": webSettings("0"),
-    });
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": "mergeMethod: merge\n",
+    "apps/web/Kptfile": WEB_KPTFILE,
+    "apps/web/cm.yaml": webSettings("0"),
   });
   afterAll(async () => {
-    expect(w?.forge.errors).toEqual([]);
-    await w?.stop();
+    expect(w.forge.errors).toEqual([]);
   });
 
   it("fails porchlight/config at each problem's line, still runs with main's configuration, and passes once fixed", async () => {

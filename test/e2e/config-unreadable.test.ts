@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { branchHead, checkRuns, startWorld, sweep, WEB_KPTFILE, type World, webSettings } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { branchHead, checkRuns, sweep, useWorld, WEB_KPTFILE, webSettings } from "./harness.js";
 
 /**
  * GitHub cannot serve `.github/porchlight.yml` (a 502 on every read): porchlight must not run with a
@@ -8,18 +8,11 @@ import { branchHead, checkRuns, startWorld, sweep, WEB_KPTFILE, type World, webS
  * GitHub answers again.
  */
 describe("a configuration GitHub cannot serve (forge over HTTP and git)", () => {
-  let w: World;
-
-  beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": "mergeMethod: squash\n",
-      "apps/web/Kptfile": WEB_KPTFILE,
-      "apps/web/cm.yaml": webSettings("0"),
-    });
-  });
-  afterAll(async () => {
-    await w?.stop();
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": "mergeMethod: squash\n",
+    "apps/web/Kptfile": WEB_KPTFILE,
+    "apps/web/cm.yaml": webSettings("0"),
   });
 
   it("stops the draft's render with a failing porchlight/config saying why, and renders once it can read it", async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { startWorld, type World } from "./harness.js";
+import { useWorld } from "./harness.js";
 
 const KPTFILE = kptfile("basens");
 const cm = settings;
@@ -11,7 +11,6 @@ const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-
  * naming each file and line, and any proposal holding them fails its check and is not published.
  */
 describe("conflict markers block (forge over HTTP and git)", () => {
-  let w: World;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const guardrails = async (repo: string, sha: string) => {
@@ -28,14 +27,14 @@ describe("conflict markers block (forge over HTTP and git)", () => {
   };
   const approve = (n: number) => w.say("bob", n, "/approve");
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/c1.yaml": VARIANT,
+    "basens/Kptfile": KPTFILE,
+    "basens/cm.yaml": cm("0"),
+    "basens/README.md": "line one\nline two\n",
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/c1.yaml": VARIANT,
-      "basens/Kptfile": KPTFILE,
-      "basens/cm.yaml": cm("0"),
-      "basens/README.md": "line one\nline two\n",
-    });
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission("acme/cluster-01", "alice", "write");
     await w.settle();
@@ -45,9 +44,6 @@ describe("conflict markers block (forge over HTTP and git)", () => {
     await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: clone!.number, sha: clone!.head.sha });
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("a fan-out update whose merge left markers is a draft, its guardrails check fails at each file and line, and its body lists the local edits upstream replaced", async () => {
     const { data: local } = await rest().repos.getContent({

@@ -1,8 +1,8 @@
 import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
-import { rpkgAs, startWorld, sweep, type World } from "./harness.js";
+import { rpkgAs, sweep, useWorld, type World } from "./harness.js";
 
 const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
 const cm = (v: string) => configMap("hello", { greeting: v });
@@ -14,7 +14,6 @@ const VARIANT = packageVariant({ name: "dev", upstream: "hello", repo: "deploy-d
  * it with `/approve` (merge plus tag `hello/vN`, N the downstream's own), and `rpkg get` lists it.
  */
 describe("downstream packages are package revisions (forge over HTTP and git)", () => {
-  let w: World;
   const owner = "acme";
   const DOWN = "deploy-dev";
   const gh = (user: string) => w.users[user]!.rest;
@@ -47,13 +46,13 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     if (!reply.includes("Published")) throw new Error(reply);
   };
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/dev.yaml": VARIANT,
+    "hello/Kptfile": HELLO_KPTFILE,
+    "hello/cm.yaml": cm("hi"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/dev.yaml": VARIANT,
-      "hello/Kptfile": HELLO_KPTFILE,
-      "hello/cm.yaml": cm("hi"),
-    });
     await w.forge.createRepo(`acme/${DOWN}`, { files: { "README.md": `# ${DOWN}\n` } });
     // dana maintains the downstream only: she may read the blueprints, not approve there.
     const { pat } = w.forge.createUser("dana", { pat: true });
@@ -63,9 +62,6 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     w.forge.setPermission(`acme/${DOWN}`, "alice", "read");
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("publish hello v1 upstream → the fan-out proposal is a Proposed revision in rpkg get of the downstream", async () => {
     await publishUpstream("v1");

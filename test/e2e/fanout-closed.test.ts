@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { sweep, useWorld } from "./harness.js";
 
 const KPTFILE = kptfile("basens");
 const cm = settings;
@@ -13,7 +13,6 @@ const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-
  * gets a new pull request, and reopening it resumes it.
  */
 describe("a closed fan-out pull request (forge over HTTP and git)", () => {
-  let w: World;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const pulls = async (state: "open" | "all") =>
@@ -40,13 +39,13 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
   };
   const target = (p: { body: string | null }) => parseVariantPullRequestBody(p.body)?.to;
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/c1.yaml": VARIANT,
+    "basens/Kptfile": KPTFILE,
+    "basens/cm.yaml": cm("0"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/c1.yaml": VARIANT,
-      "basens/Kptfile": KPTFILE,
-      "basens/cm.yaml": cm("0"),
-    });
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission("acme/cluster-01", "alice", "write");
     await w.settle();
@@ -55,9 +54,6 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
     await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: clone!.number, sha: clone!.head.sha });
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   let declined: number;
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { sweep, useWorld } from "./harness.js";
 
 /**
  * A person pushes to a fan-out pull request: fan-out stops updating it and says so (label and a line in
@@ -11,7 +11,6 @@ const VARIANT = packageVariant({ name: "c1", upstream: "basens", repo: "cluster-
 const BRANCH = "porchlight/variant/basens/c1";
 
 describe("a fan-out pull request someone else pushed to", () => {
-  let w: World;
   const owner = "acme";
   const repo = "cluster-01";
   const rest = () => w.users.alice!.rest;
@@ -33,19 +32,16 @@ describe("a fan-out pull request someone else pushed to", () => {
     if (!reply.includes("Published")) throw new Error(reply);
   };
 
+  const w = useWorld({
+    ".porchlight/variants/c1.yaml": VARIANT,
+    "basens/Kptfile": kptfile("basens"),
+    "basens/cm.yaml": cm("0"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      ".porchlight/variants/c1.yaml": VARIANT,
-      "basens/Kptfile": kptfile("basens"),
-      "basens/cm.yaml": cm("0"),
-    });
     await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission(`acme/${repo}`, "alice", "write");
     await w.settle();
   }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("is labelled and says so in its body, and stays at its revision when a newer one is published", async () => {
     await publish("1");

@@ -1,8 +1,8 @@
 import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
-import { botWrites, startWorld, sweep, type World } from "./harness.js";
+import { botWrites, sweep, useWorld } from "./harness.js";
 
 const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
 const cm = (v: string) => configMap("hello", { greeting: v });
@@ -14,7 +14,6 @@ const variant = (name: string, repo: string) => packageVariant({ name, upstream:
  * installation B on org `other`, and `stranger/deploy-x`, where the app is not installed.
  */
 describe("fan-out across installations (forge over HTTP and git)", () => {
-  let w: World;
   let instA: number;
   let instB: number;
   let dana: Octokit;
@@ -55,15 +54,15 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     return out;
   };
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/local.yaml": variant("local", "cluster-01"),
+    ".porchlight/variants/dev.yaml": variant("dev", "other/deploy-dev"),
+    ".porchlight/variants/x.yaml": variant("x", "stranger/deploy-x"),
+    "hello/Kptfile": HELLO_KPTFILE,
+    "hello/cm.yaml": cm("hi"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/local.yaml": variant("local", "cluster-01"),
-      ".porchlight/variants/dev.yaml": variant("dev", "other/deploy-dev"),
-      ".porchlight/variants/x.yaml": variant("x", "stranger/deploy-x"),
-      "hello/Kptfile": HELLO_KPTFILE,
-      "hello/cm.yaml": cm("hi"),
-    });
     const appId = w.forge.core.store.data.installations[0]!.appId;
     instA = w.forge.core.store.data.installations[0]!.id;
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
@@ -78,9 +77,6 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     await w.forge.createRepo("stranger/deploy-x", { files: { "README.md": "# x\n" } });
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("a publish in installation A opens the fan-out proposal in installation B's repository, as B", async () => {
     await publishUpstream("v1");

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { docBlock } from "../util/doc-blocks.js";
-import { publishDraft, startWorld, sweep, type World } from "./harness.js";
+import { publishDraft, sweep, useWorld } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
@@ -29,7 +29,6 @@ const FLEET_ONLY = VARIANTS.split(/^---\n/m).find((d) => d.includes("kind: Packa
  * example, and the assertions its table.
  */
 describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge over HTTP and git)", () => {
-  let w: World;
   const rest = () => w.users.alice!.rest;
   /** The fan-out pull requests of `repo`: package → [state, target revision, branch]. */
   const fanout = async (repo: string) => {
@@ -48,14 +47,14 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
   let ws = 0;
   const publish = (v: string) => publishDraft(w, `drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(v) });
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/porch.yaml": VARIANTS,
+    "clusters/fleet.yaml": CLUSTERS,
+    "hello/Kptfile": KPTFILE,
+    "hello/cm.yaml": cm("draft"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/porch.yaml": VARIANTS,
-      "clusters/fleet.yaml": CLUSTERS,
-      "hello/Kptfile": KPTFILE,
-      "hello/cm.yaml": cm("draft"),
-    });
     await w.forge.createRepo("acme/.porchlight", {
       files: {
         "repositories/cluster-01.yaml": registration("cluster-01", "prod"),
@@ -76,9 +75,6 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
     beforePublish = { board: board?.body ?? "", pulls: await fanout("cluster-01") };
     await publish("one");
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   let beforePublish = { board: "", pulls: {} as Record<string, unknown> };
 

@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { botWrites, startWorld, sweep, type World } from "./harness.js";
+import { botWrites, sweep, useWorld } from "./harness.js";
 
 const HELLO_KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
@@ -25,7 +25,6 @@ spec:
  * installation B; `other/web` and the excluded `other/cluster-99` are left alone.
  */
 describe("a repositorySelector across installations (forge over HTTP and git)", () => {
-  let w: World;
   let instB: number;
   let dana: Octokit;
   let approval = 0;
@@ -50,13 +49,13 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     return out;
   };
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/fleet.yaml": FLEET,
+    "hello/Kptfile": HELLO_KPTFILE,
+    "hello/cm.yaml": cm("hi"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/fleet.yaml": FLEET,
-      "hello/Kptfile": HELLO_KPTFILE,
-      "hello/cm.yaml": cm("hi"),
-    });
     const appId = w.forge.core.store.data.installations[0]!.appId;
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission("acme/cluster-01", "alice", "write");
@@ -76,9 +75,6 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     if (!reply.includes("Published")) throw new Error(reply);
     approval = number;
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("proposes the package in every selected repository, in each installation as that installation", async () => {
     for (const repo of ["cluster-01", "cluster-02"]) {

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { parseCatalog, skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant, topicSet } from "../util/krm.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { sweep, useWorld, type World } from "./harness.js";
 
 const KPTFILE = (channels?: string) => kptfile("basens", channels ? onChannels(channels) : "");
 const cm = (data: Record<string, string>) => configMap("settings", data);
@@ -19,7 +19,6 @@ const VARIANTS = [
 const CLUSTERS = ["cluster-01", "cluster-02", "cluster-03"];
 
 describe("fan-out end to end (forge over HTTP and git)", () => {
-  let w: World;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const openPulls = async (repo: string) =>
@@ -70,14 +69,14 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     });
   };
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".porchlight/variants/fleet.yaml": VARIANTS,
+    "basens/Kptfile": KPTFILE(),
+    "basens/cm.yaml": cm({ a: "1" }),
+    "basens/README.md": "line one\nline two\n",
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".porchlight/variants/fleet.yaml": VARIANTS,
-      "basens/Kptfile": KPTFILE(),
-      "basens/cm.yaml": cm({ a: "1" }),
-      "basens/README.md": "line one\nline two\n",
-    });
     for (const repo of [...CLUSTERS, "edge-01", "other"]) {
       await w.forge.createRepo(`acme/${repo}`, {
         files: { "README.md": `# ${repo}\n` },
@@ -87,9 +86,6 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     }
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("on publish, clones into each downstream with one pull request, a set selecting repositories by topic", async () => {
     await publish({ "cm.yaml": cm({ a: "1", v: "1" }) });

@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import {
   type AppServer,
@@ -232,6 +233,45 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
       await forge.stop();
       rmSync(temp, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The world of the describe block that calls this: started (`files` and `opts` as `startWorld` takes
+ * them) before its tests and its own `beforeAll` hooks, stopped after its own `afterAll` hooks. Each
+ * member is the started world's, so the block's helpers and hooks use it as they would the world.
+ */
+export function useWorld(files: Record<string, string>, opts: WorldOptions = {}): World {
+  let world: World | undefined;
+  beforeAll(async () => {
+    world = await startWorld(files, opts);
+  }, 120_000);
+  afterAll(async () => {
+    await world?.stop();
+  });
+  const started = (): World => {
+    if (!world) throw new Error("the world is not started yet: use it in a test or a hook");
+    return world;
+  };
+  return {
+    get forge() {
+      return started().forge;
+    },
+    get app() {
+      return started().app;
+    },
+    get repo() {
+      return started().repo;
+    },
+    get users() {
+      return started().users;
+    },
+    settle: () => started().settle(),
+    clone: (user, other) => started().clone(user, other),
+    propose: (branch, f, user) => started().propose(branch, f, user),
+    say: (user, n, body) => started().say(user, n, body),
+    restart: (o) => started().restart(o),
+    stop: () => started().stop(),
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWorld, type World } from "./harness.js";
+import { useWorld } from "./harness.js";
 
 const KPTFILE = (name: string) => `apiVersion: kpt.dev/v1
 kind: Kptfile
@@ -25,7 +25,6 @@ data:
  * draft pushed at the same time is rendered as usual.
  */
 describe("a package over a limit (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo, other] = ["acme", "blueprints", "clusters"];
   const rest = () => w.users.alice!.rest;
   const checks = async (r: string, ref: string) =>
@@ -33,16 +32,15 @@ describe("a package over a limit (forge over HTTP and git)", () => {
   const head = async (r: string, branch: string) =>
     (await rest().git.getRef({ owner, repo: r, ref: `heads/${branch}` })).data.object.sha;
 
+  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE("web") });
   beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE("web") });
     await w.forge.createRepo(`${owner}/${other}`, {
       files: { "README.md": "# clusters\n", "apps/web/Kptfile": KPTFILE("web") },
     });
     w.forge.setPermission(`${owner}/${other}`, "alice", "write");
   });
   afterAll(async () => {
-    expect(w?.forge.errors).toEqual([]);
-    await w?.stop();
+    expect(w.forge.errors).toEqual([]);
   });
 
   it("fails the oversized draft's render check with the limit, the figure and the setting; another repository's draft still renders", async () => {

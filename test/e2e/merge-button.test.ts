@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { botWrites, commentsOn, startWorld, tagsOf, type World } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { botWrites, commentsOn, tagsOf, useWorld } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
@@ -12,7 +12,6 @@ const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name
  * merged branch that is no draft is left alone.
  */
 describe("a proposal merged on GitHub by hand (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
   const comments = (n: number) => commentsOn(w, n);
@@ -37,12 +36,7 @@ describe("a proposal merged on GitHub by hand (forge over HTTP and git)", () => 
       .filter((d) => (d.payload.pull_request as { number: number }).number === n)
       .at(-1);
 
-  beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
-  });
-  afterAll(async () => {
-    await w?.stop();
-  });
+  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
 
   it("is tagged, its draft branch deleted and the publish said once, without a sweep", async () => {
     const pr = await open("drafts/apps/web/by-hand", { "apps/web/cm.yaml": cm("one") });

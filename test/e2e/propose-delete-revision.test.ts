@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commentsOn, rpkgAs, startWorld, tagsOf, type World, webSettings } from "./harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { commentsOn, rpkgAs, tagsOf, useWorld, webSettings } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 
@@ -10,7 +10,6 @@ const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n
  * revisions and the package on main stay, and the latest revision is the one before.
  */
 describe("/propose-delete <revision>: one published revision, as rpkg propose-delete", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const R = "--repository=acme/blueprints";
   let second: number;
@@ -22,8 +21,8 @@ describe("/propose-delete <revision>: one published revision, as rpkg propose-de
       .slice(1)
       .map((l) => l.trim().split(/\s+/).join(" "));
 
+  const w = useWorld({ "README.md": "# blueprints\n" });
   beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n" });
     const first = await w.propose("drafts/apps/web/first", {
       "apps/web/Kptfile": KPTFILE,
       "apps/web/settings.yaml": webSettings("1"),
@@ -33,9 +32,6 @@ describe("/propose-delete <revision>: one published revision, as rpkg propose-de
       "apps/web/settings.yaml": webSettings("2"),
     }));
     expect(await w.say("bob", second, "/approve")).toContain("Published");
-  });
-  afterAll(async () => {
-    await w?.stop();
   });
 
   it("refuses a revision that was never published, naming the ones that were", async () => {

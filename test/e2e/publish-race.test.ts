@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { commentsOn, startWorld, tagsOf, type World } from "./harness.js";
+import { describe, expect, it } from "vitest";
+import { commentsOn, tagsOf, useWorld } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
@@ -12,7 +12,6 @@ const MERGE_ROUTE = "/repos/{owner}/{repo}/pulls/{pull_number}/merge";
  * publisher would), at that exact point.
  */
 describe("a publish job that finds its proposal merged by someone else (forge over HTTP and git)", () => {
-  let w: World;
   const [owner, repo] = ["acme", "blueprints"];
   const rest = () => w.users.alice!.rest;
   const comments = (n: number) => commentsOn(w, n);
@@ -55,12 +54,7 @@ describe("a publish job that finds its proposal merged by someone else (forge ov
   const mergeAsAlice = async (pr: { number: number; head: { sha: string } }) =>
     (await rest().pulls.merge({ owner, repo, pull_number: pr.number, sha: pr.head.sha })).data.sha;
 
-  beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
-  });
-  afterAll(async () => {
-    await w?.stop();
-  });
+  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
 
   it("merged and tagged meanwhile: the review is answered with the revision, no false failure, no second tag", async () => {
     const pr = await proposal();

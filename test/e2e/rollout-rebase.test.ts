@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { sweep, useWorld } from "./harness.js";
 
 /**
  * The rebase policy (`rebaseWhen`): after each downstream's default branch moved under its open fan-out
@@ -17,7 +17,6 @@ const CONFIG = `rollout:
 const variant = (name: string) => packageVariant({ name, upstream: "basens", repo: name });
 
 describe("the rebase policy of open fan-out pull requests", () => {
-  let w: World;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
   const openPull = async (repo: string) => {
@@ -43,23 +42,20 @@ describe("the rebase policy of open fan-out pull requests", () => {
             r.route.includes("/pulls")),
       ).length;
 
+  const w = useWorld({
+    ".github/porchlight.yml": CONFIG,
+    ".porchlight/variants/dev-1.yaml": variant("dev-1"),
+    ".porchlight/variants/dev-2.yaml": variant("dev-2"),
+    "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+    "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      ".github/porchlight.yml": CONFIG,
-      ".porchlight/variants/dev-1.yaml": variant("dev-1"),
-      ".porchlight/variants/dev-2.yaml": variant("dev-2"),
-      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-      "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
-    });
     for (const repo of ["dev-1", "dev-2"]) {
       await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
       w.forge.setPermission(`acme/${repo}`, "alice", "write");
     }
     await w.settle();
   }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("never leaves a pull request behind its moved base alone; behind-base-branch rebuilds it once", async () => {
     const { number } = await w.propose("drafts/basens/one", {
@@ -111,26 +107,22 @@ describe("the rebase policy of open fan-out pull requests", () => {
  * once the default branch adds the same file differently (GitHub: not mergeable), it is rebuilt on it once.
  */
 describe("rebaseWhen: conflicted", () => {
-  let w: World;
   const owner = "acme";
   const repo = "lab-1";
   const rest = () => w.users.alice!.rest;
   const openPull = async () => (await rest().pulls.list({ owner, repo, state: "open" })).data[0]!;
 
+  const w = useWorld({
+    ".github/porchlight.yml": `rollout:\n  rebaseWhen: conflicted\n  steps:\n    - name: lab\n      variants: [${repo}]\n`,
+    ".porchlight/variants/lab.yaml": variant(repo),
+    "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+    "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      ".github/porchlight.yml": `rollout:\n  rebaseWhen: conflicted\n  steps:\n    - name: lab\n      variants: [${repo}]\n`,
-      ".porchlight/variants/lab.yaml": variant(repo),
-      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-      "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
-    });
     await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
     w.forge.setPermission(`acme/${repo}`, "alice", "write");
     await w.settle();
   }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("leaves a pull request that still merges cleanly, and rebuilds it once it conflicts", async () => {
     const { number } = await w.propose("drafts/basens/one", {

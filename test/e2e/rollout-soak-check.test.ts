@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
-import { startWorld, sweep, type World } from "./harness.js";
+import { sweep, useWorld } from "./harness.js";
 
 /**
  * `soak: pending-check`: the soaking step's pull request opens at once with a pending check run
@@ -18,7 +18,6 @@ const CONFIG = `rollout:
 const VARIANT = packageVariant({ name: "dev-1", labels: "{env: dev}", upstream: "basens", repo: "dev-1" });
 
 describe("a soak shown as a pending check on the pull request", () => {
-  let w: World;
   let offset = 0;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
@@ -28,23 +27,20 @@ describe("a soak shown as a pending check on the pull request", () => {
       (r) => r.name === "porchlight/rollout",
     );
 
+  const w = useWorld(
+    {
+      ".github/porchlight.yml": CONFIG,
+      ".porchlight/variants/dev.yaml": VARIANT,
+      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+      "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
+    },
+    { now: () => new Date(Date.now() + offset) },
+  );
   beforeAll(async () => {
-    w = await startWorld(
-      {
-        ".github/porchlight.yml": CONFIG,
-        ".porchlight/variants/dev.yaml": VARIANT,
-        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-        "basens/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n",
-      },
-      { now: () => new Date(Date.now() + offset) },
-    );
     await w.forge.createRepo("acme/dev-1", { files: { "README.md": "# dev-1\n" } });
     w.forge.setPermission("acme/dev-1", "alice", "read");
     await w.settle();
   }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("opens the pull request with the check pending, and merges it once soaked", async () => {
     const { number } = await w.propose("drafts/basens/one", {

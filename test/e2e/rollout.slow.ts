@@ -1,7 +1,7 @@
 import { Octokit } from "@octokit/rest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
-import { startWorld, type World } from "./harness.js";
+import { useWorld } from "./harness.js";
 
 /**
  * The issue's story on the embedded forge: three waves over 9 downstreams (3 dev, 3 staging, 3 prod),
@@ -38,7 +38,6 @@ const cm = (v: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
 
 describe("progressive rollout end to end (forge over HTTP and git, virtual clock)", () => {
-  let w: World;
   let offset = 0;
   const owner = "acme";
   const rest = () => w.users.alice!.rest;
@@ -107,17 +106,17 @@ describe("progressive rollout end to end (forge over HTTP and git, virtual clock
     if (!reply.includes("Published")) throw new Error(reply);
   };
 
+  const w = useWorld(
+    {
+      "README.md": "# blueprints\n",
+      ".github/porchlight.yml": CONFIG,
+      ".porchlight/variants/fleet.yaml": REPOS.map(pv).join("---\n"),
+      "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
+      "basens/cm.yaml": cm("0"),
+    },
+    { now: () => new Date(Date.now() + offset) },
+  );
   beforeAll(async () => {
-    w = await startWorld(
-      {
-        "README.md": "# blueprints\n",
-        ".github/porchlight.yml": CONFIG,
-        ".porchlight/variants/fleet.yaml": REPOS.map(pv).join("---\n"),
-        "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",
-        "basens/cm.yaml": cm("0"),
-      },
-      { now: () => new Date(Date.now() + offset) },
-    );
     for (const repo of REPOS) {
       await w.forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
       w.forge.setPermission(`acme/${repo}`, "alice", "write");
@@ -127,9 +126,6 @@ describe("progressive rollout end to end (forge over HTTP and git, virtual clock
     ci = () => new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.installationToken(installation.id) });
     await w.settle();
   }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("opens the dev wave only, automerges it without a person, and soaks before staging", async () => {
     await publish("1");

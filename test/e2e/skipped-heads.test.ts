@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Clone, startWorld, sweep, type World } from "./harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Clone, sweep, useWorld } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n";
 const configMap = (name: string) =>
@@ -12,7 +12,6 @@ const LIST_CHECKS = "/repos/{owner}/{repo}/commits/{ref}/check-runs";
  * checked — while the app is busy, and after a restart that lost its queue.
  */
 describe("every head of a proposal gets a status (forge over HTTP and git)", () => {
-  let w: World;
   let alice: Clone;
   const [owner, repo] = ["acme", "blueprints"];
   const branch = "drafts/apps/web/burst";
@@ -57,20 +56,17 @@ describe("every head of a proposal gets a status (forge over HTTP and git)", () 
     ]);
   };
 
+  const w = useWorld({
+    "README.md": "# blueprints\n",
+    ".github/porchlight.yml": "guardrails: []\n",
+    "apps/web/Kptfile": KPTFILE,
+    "apps/web/cm-0.yaml": configMap("cm-0"),
+  });
   beforeAll(async () => {
-    w = await startWorld({
-      "README.md": "# blueprints\n",
-      ".github/porchlight.yml": "guardrails: []\n",
-      "apps/web/Kptfile": KPTFILE,
-      "apps/web/cm-0.yaml": configMap("cm-0"),
-    });
     await w.propose(branch, { "apps/web/cm-1.yaml": configMap("cm-1") });
     alice = await w.clone("alice");
     await alice.git("checkout", "--quiet", "-B", branch, `origin/${branch}`);
   }, 60_000);
-  afterAll(async () => {
-    await w?.stop();
-  });
 
   it("three pushes while the app is busy: the last head is checked, the two before it name it", async () => {
     // The first push's job is held at its first read of check runs: the app is busy, the rest queue.
