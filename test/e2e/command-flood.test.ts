@@ -1,10 +1,9 @@
-import { Octokit } from "@octokit/rest";
-import { type Forge, startForge } from "@porchlight/forge";
+import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseReplyMarker } from "../../src/commands/reply.js";
 import { kptfile, settings } from "../util/krm.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
-import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
+import { type ChildWorld, kill9, proposeEdit, startApp, startChildWorld, stopApp } from "./app-child.js";
 
 const KPTFILE = kptfile("web");
 const cm = settings;
@@ -23,9 +22,10 @@ describe.each([
   ["Redis queue", true],
 ] as const)("a flood of commands, the app killed mid-flood and restarted (%s)", (_mode, redis) => {
   const skip = redis && !hasRedis;
-  let forge: Forge;
-  let creds: ReturnType<Forge["createApp"]>;
-  const apps: AppProcess[] = [];
+  let w: ChildWorld;
+  let forge: ChildWorld["forge"];
+  let creds: ChildWorld["creds"];
+  let apps: ChildWorld["apps"];
   const owner = "acme";
   const prefix = testPrefix("command-flood");
   let rest: (user: string) => Octokit;
@@ -35,30 +35,16 @@ describe.each([
 
   beforeAll(async () => {
     if (skip) return;
-    forge = await startForge();
-    creds = forge.createApp({ name: "porchlight", owner });
-    forge.setWebhookUrl(null);
-    forge.createUser(owner, { type: "Organization" });
-    await forge.createRepo("acme/blueprints", {
-      files: {
-        "README.md": "# blueprints\n",
-        ".github/porchlight.yml": "mergeMethod: merge\n",
-        "apps/web/Kptfile": KPTFILE,
-        "apps/web/cm.yaml": cm("0"),
-      },
+    w = await startChildWorld({
+      "README.md": "# blueprints\n",
+      ".github/porchlight.yml": "mergeMethod: merge\n",
+      "apps/web/Kptfile": KPTFILE,
+      "apps/web/cm.yaml": cm("0"),
     });
-    forge.createInstallation(creds.appId, owner);
-    const pats: Record<string, string> = {};
-    for (const login of ["alice", "bob"]) {
-      pats[login] = forge.createUser(login, { pat: true }).pat as string;
-      forge.setPermission("acme/blueprints", login, "write");
-    }
-    rest = (user) => new Octokit({ baseUrl: forge.apiUrl, auth: pats[user] });
+    ({ forge, creds, apps, rest } = w);
   });
   afterAll(async () => {
-    for (const a of apps)
-      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill("SIGKILL");
-    await forge?.stop();
+    await w?.stop();
     if (redis && !skip) await dropPrefix(prefix);
   });
 
@@ -86,32 +72,10 @@ describe.each([
     `${FLOOD} × /approve, kill -9 while the first runs, restart: each comment answered once, in one reply, published once${skip ? ` (${REDIS_MISSING})` : ""}`,
     async () => {
       apps.push(await startApp(forge, creds, env));
-      const main = (await rest("alice").git.getRef({ owner, repo: "blueprints", ref: "heads/main" })).data
-        .object.sha;
-      await rest("alice").git.createRef({
-        owner,
-        repo: "blueprints",
-        ref: "refs/heads/drafts/apps/web/one",
-        sha: main,
-      });
-      await rest("alice").repos.createOrUpdateFileContents({
-        owner,
-        repo: "blueprints",
+      const pr = await proposeEdit(w, "drafts/apps/web/one", {
         path: "apps/web/cm.yaml",
-        branch: "drafts/apps/web/one",
+        text: cm("1"),
         message: "v: 1",
-        content: Buffer.from(cm("1")).toString("base64"),
-        sha: (
-          (await rest("alice").repos.getContent({ owner, repo: "blueprints", path: "apps/web/cm.yaml" }))
-            .data as { sha: string }
-        ).sha,
-      });
-      const { data: pr } = await rest("alice").pulls.create({
-        owner,
-        repo: "blueprints",
-        head: "drafts/apps/web/one",
-        base: "main",
-        title: "one",
       });
       await forge.waitFor(() => {
         const p = pullOf(pr.number);

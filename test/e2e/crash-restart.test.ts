@@ -1,8 +1,7 @@
-import { Octokit } from "@octokit/rest";
-import { type Forge, startForge } from "@porchlight/forge";
+import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
+import { type ChildWorld, kill9, proposeEdit, startApp, startChildWorld, stopApp } from "./app-child.js";
 
 const KPTFILE = kptfile("web");
 const cm = settings;
@@ -13,40 +12,28 @@ const VARIANT = packageVariant({ name: "c1", upstream: "apps/web", repo: "cluste
  * holds the request the test wants the app to die in (a hang fault), so the kill lands exactly there.
  */
 describe("porchlight killed mid-job and restarted (app as a child process, forge over HTTP and git)", () => {
-  let forge: Forge;
-  let creds: ReturnType<Forge["createApp"]>;
-  const apps: AppProcess[] = [];
+  let w: ChildWorld;
+  let forge: ChildWorld["forge"];
+  let creds: ChildWorld["creds"];
+  let apps: ChildWorld["apps"];
   const owner = "acme";
   let rest: (user: string) => Octokit;
 
   beforeAll(async () => {
-    forge = await startForge();
-    creds = forge.createApp({ name: "porchlight", owner });
-    forge.setWebhookUrl(null);
-    forge.createUser(owner, { type: "Organization" });
-    await forge.createRepo("acme/blueprints", {
-      files: {
+    w = await startChildWorld(
+      {
         "README.md": "# blueprints\n",
         ".github/porchlight.yml": "mergeMethod: merge\n",
         ".porchlight/variants/fleet.yaml": VARIANT,
         "apps/web/Kptfile": KPTFILE,
         "apps/web/cm.yaml": cm("0"),
       },
-    });
-    await forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
-    forge.createInstallation(creds.appId, owner);
-    const pats: Record<string, string> = {};
-    for (const login of ["alice", "bob"]) {
-      pats[login] = forge.createUser(login, { pat: true }).pat as string;
-      forge.setPermission("acme/blueprints", login, "write");
-      forge.setPermission("acme/cluster-01", login, "read");
-    }
-    rest = (user) => new Octokit({ baseUrl: forge.apiUrl, auth: pats[user] });
+      ["cluster-01"],
+    );
+    ({ forge, creds, apps, rest } = w);
   });
   afterAll(async () => {
-    for (const a of apps)
-      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill("SIGKILL");
-    await forge?.stop();
+    await w?.stop();
   });
 
   const store = () => forge.core.store.data;
@@ -68,34 +55,10 @@ describe("porchlight killed mid-job and restarted (app as a child process, forge
   it("kill -9 between the merge and the tag, then mid fan-out: the tag, the reply and the downstream PR each exist once", async () => {
     apps.push(await startApp(forge, creds));
     // A proposal, checked by the first app.
-    const main = (await rest("alice").git.getRef({ owner, repo: "blueprints", ref: "heads/main" })).data
-      .object.sha;
-    await rest("alice").git.createRef({
-      owner,
-      repo: "blueprints",
-      ref: "refs/heads/drafts/apps/web/one",
-      sha: main,
-    });
-    await rest("alice").repos.createOrUpdateFileContents({
-      owner,
-      repo: "blueprints",
+    const pr = await proposeEdit(w, "drafts/apps/web/one", {
       path: "apps/web/cm.yaml",
-      branch: "drafts/apps/web/one",
+      text: cm("1"),
       message: "v: 1",
-      content: Buffer.from(cm("1")).toString("base64"),
-      sha: (
-        (await rest("alice").repos.getContent({ owner, repo: "blueprints", path: "apps/web/cm.yaml" }))
-          .data as {
-          sha: string;
-        }
-      ).sha,
-    });
-    const { data: pr } = await rest("alice").pulls.create({
-      owner,
-      repo: "blueprints",
-      head: "drafts/apps/web/one",
-      base: "main",
-      title: "one",
     });
     await forge.waitFor(() => {
       const p = pullOf("blueprints", pr.number);

@@ -1,8 +1,7 @@
-import { Octokit } from "@octokit/rest";
-import { type Forge, startForge } from "@porchlight/forge";
+import type { Octokit } from "@octokit/rest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packageVariant } from "../util/krm.js";
-import { type AppProcess, kill9, startApp, stopApp } from "./app-child.js";
+import { type ChildWorld, kill9, proposeEdit, startApp, startChildWorld, stopApp } from "./app-child.js";
 
 /**
  * A rollout interrupted twice by kill -9 (the app a child process, the forge in this process holding the
@@ -27,9 +26,10 @@ const cm = (v: string) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  v: "${v}"\n`;
 
 describe("a rollout killed mid-wave and restarted", () => {
-  let forge: Forge;
-  let creds: ReturnType<Forge["createApp"]>;
-  const apps: AppProcess[] = [];
+  let w: ChildWorld;
+  let forge: ChildWorld["forge"];
+  let creds: ChildWorld["creds"];
+  let apps: ChildWorld["apps"];
   const owner = "acme";
   let alice: Octokit;
   let bob: Octokit;
@@ -44,56 +44,29 @@ describe("a rollout killed mid-wave and restarted", () => {
   };
 
   beforeAll(async () => {
-    forge = await startForge();
-    creds = forge.createApp({ name: "porchlight", owner });
-    forge.setWebhookUrl(null);
-    forge.createUser(owner, { type: "Organization" });
-    await forge.createRepo("acme/blueprints", {
-      files: {
+    w = await startChildWorld(
+      {
         ".github/porchlight.yml": CONFIG,
         ".porchlight/variants/fleet.yaml": REPOS.map(pv).join("---\n"),
         "web/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: web\n",
         "web/cm.yaml": cm("0"),
       },
-    });
-    for (const repo of REPOS)
-      await forge.createRepo(`acme/${repo}`, { files: { "README.md": `# ${repo}\n` } });
-    forge.createInstallation(creds.appId, owner);
-    const pats: Record<string, string> = {};
-    for (const login of ["alice", "bob"]) {
-      pats[login] = forge.createUser(login, { pat: true }).pat as string;
-      forge.setPermission("acme/blueprints", login, "write");
-      for (const repo of REPOS) forge.setPermission(`acme/${repo}`, login, "read");
-    }
-    alice = new Octokit({ baseUrl: forge.apiUrl, auth: pats.alice });
-    bob = new Octokit({ baseUrl: forge.apiUrl, auth: pats.bob });
+      REPOS,
+    );
+    ({ forge, creds, apps } = w);
+    alice = w.rest("alice");
+    bob = w.rest("bob");
   });
   afterAll(async () => {
-    for (const a of apps)
-      if (a.child.exitCode === null && a.child.signalCode === null) a.child.kill("SIGKILL");
-    await forge?.stop();
+    await w?.stop();
   });
 
   it("ends with one pull request per downstream, each merged and tagged once, and one dashboard", async () => {
     await start();
-    const main = (await alice.git.getRef({ owner, repo: "blueprints", ref: "heads/main" })).data.object.sha;
-    await alice.git.createRef({ owner, repo: "blueprints", ref: "refs/heads/drafts/web/one", sha: main });
-    const old = (await alice.repos.getContent({ owner, repo: "blueprints", path: "web/cm.yaml" })).data;
-    await alice.repos.createOrUpdateFileContents({
-      owner,
-      repo: "blueprints",
+    const pr = await proposeEdit(w, "drafts/web/one", {
       path: "web/cm.yaml",
-      branch: "drafts/web/one",
+      text: cm("1"),
       message: "v: 1",
-      content: Buffer.from(cm("1")).toString("base64"),
-      sha: (old as { sha: string }).sha,
-    });
-    const { data: pr } = await alice.pulls.create({
-      owner,
-      repo: "blueprints",
-      head: "drafts/web/one",
-      base: "main",
-      title: "one",
     });
     await forge.waitFor(
       () =>
