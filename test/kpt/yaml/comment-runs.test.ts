@@ -4,6 +4,14 @@ import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.j
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 /**
+ * The resource headers the cases start with, each written once: a case's input and kpt's bytes for it
+ * both begin with one (kpt writes a header as it reads it).
+ */
+const CONFIG_MAP_A = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+const KIND_A_X = "apiVersion: v1\nkind: A\nmetadata:\n  name: x\n";
+const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
+
+/**
  * Comment lines after a nested block, placed as yaml.v3 reads them (src/kpt/yaml/comments/comment-runs.ts). Each
  * case: the input, and the bytes kpt v1.0.0-beta.56 wrote for it (`kpt pkg update` rewriting the file
  * unchanged, so one read and one write, no function trip).
@@ -11,11 +19,7 @@ import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 const CASES: [string, string, string][] = [
   [
     "a piece at a list item's mapping column ended by a blank line: that mapping's foot, written at its column",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-l:
+    `${KIND_A_X}l:
 - f:
     g: 1
   # c1
@@ -28,11 +32,7 @@ m:
 
   - n: 1
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-l:
+    `${KIND_A_X}l:
 - f:
     g: 1
   # c1
@@ -336,11 +336,7 @@ spec:
   ],
   [
     "a piece ended by a blank line: the foot of the block at its column (written at that column, whatever follows), else of the entry before the next key",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-e:
+    `${KIND_A_X}e:
   f:
     g: 1
   # c3
@@ -360,11 +356,7 @@ k:
   # c7
 l: 1
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-e:
+    `${KIND_A_X}e:
   f:
     g: 1
   # c3
@@ -420,11 +412,7 @@ describe("comments after a nested block go where yaml.v3 puts them", () => {
 const BLANK_CASES: [string, string, string][] = [
   [
     "a mapping's foot right after a list's foot at the same column (the list re-indented compact): a blank line between",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l0:
   - a
   l2:
@@ -434,11 +422,7 @@ data:
 # c1
   # c2
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l0:
   - a
   l2:
@@ -452,21 +436,13 @@ data:
   ],
   [
     "a comment right under a key with a blank line after it is the first entry's head: the blank line goes",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   # c1
 
   x: "1"
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   # c1
   x: "1"
   y: "2"
@@ -474,21 +450,13 @@ data:
   ],
   [
     "a comment after an entry's line, then a blank line, is that entry's foot: the blank line stays",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
 
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
 
@@ -497,22 +465,14 @@ data:
   ],
   [
     "a comment a blank line separates from the entry before is the next entry's head: both blank lines go",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
 
   # c1
 
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
   y: "2"
@@ -520,11 +480,7 @@ data:
   ],
   [
     "a foot and a head in one run: the blank line between stays, the one after the head goes",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
 
@@ -532,11 +488,7 @@ data:
 
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
 
@@ -546,11 +498,7 @@ data:
   ],
   [
     "a head with a blank line inside it keeps that one and not the one after it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
 
   # c1
@@ -559,11 +507,7 @@ data:
 
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
 
@@ -573,11 +517,7 @@ data:
   ],
   [
     "a run of blank lines after a comment is read as one",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
 
   # c1
@@ -585,11 +525,7 @@ data:
 
   y: "2"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   x: "1"
   # c1
   y: "2"
@@ -597,22 +533,14 @@ data:
   ],
   [
     "top-level entries follow the same rule",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-extra: 1
+    `${CONFIG_MAP_A}extra: 1
 
 # c1
 
 data:
   x: "1"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-extra: 1
+    `${CONFIG_MAP_A}extra: 1
 # c1
 data:
   x: "1"
@@ -620,22 +548,14 @@ data:
   ],
   [
     "a sequence's items follow the same rule",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - a
 
 # c1
 
 - b
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - a
 # c1
 - b
@@ -643,22 +563,14 @@ list:
   ],
   [
     "a wide sequence's items too",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - a
 
   # c1
 
   - b
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - a
   # c1
   - b
@@ -666,42 +578,26 @@ list:
   ],
   [
     "a comment above a sequence's first item",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   # c1
 
   - a
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 # c1
 - a
 `,
   ],
   [
     "a foot after a scalar item and two blank lines: one blank line",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - v0
   # c0
 
 
   - v1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - v0
   # c0
 
@@ -710,11 +606,7 @@ list:
   ],
   [
     "a document's foot comment keeps a blank line between its comment lines",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k0:
     s0: x0
     s2: x2
@@ -722,11 +614,7 @@ data:
 
 # c2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k0:
     s0: x0
     s2: x2
@@ -737,22 +625,14 @@ data:
   ],
   [
     "at a document's end, a foot left of every block that ends there (no comment at column 0) is the root's foot, written at column 0 with no blank line before it; what a blank line ends it from is the document's foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
     s1: x1
  # c0
 
  # c1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
     s1: x1
 # c0
@@ -762,11 +642,7 @@ data:
   ],
   [
     "a foot before the next key that a blank line came before is still written with a blank line after it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k1:
     s0: x0
 
@@ -774,11 +650,7 @@ data:
 # c2
   s2: x2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k1:
     s0: x0
     # c1
@@ -789,11 +661,7 @@ data:
   ],
   [
     "comment lines above an entry after a scalar keep a blank line among them, the first indented further than the entry",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
     s1: x1
 
@@ -802,11 +670,7 @@ data:
     # c3
     s2: x2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
     s1: x1
     # c1
@@ -817,11 +681,7 @@ data:
   ],
   [
     "at a document's end, comment lines after the last blank line are dropped when a foot that no block takes came before them (yaml.v3's document end keeps them as a head, which nothing writes)",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   s2: x2
   # c0
 # c1
@@ -830,11 +690,7 @@ data:
 
 # end
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   s2: x2
   # c0
 # c1
@@ -923,11 +779,7 @@ metadata:
   ],
   [
     "a flow sequence or mapping item's head comment is written above its `- ` only",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l:
   - [a, b]
   # note
@@ -939,11 +791,7 @@ data:
   - [x, # y
      z]
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l:
   - [a, b]
   # note
@@ -973,11 +821,7 @@ describe("head comments after a first `---` and above flow items are written as 
 const FIRST_SCALAR_CASES: [string, string, string][] = [
   [
     "comment lines under the last of several dashes on a line (`- -`) go as under a `-` alone",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l1:
   - -
 
@@ -992,11 +836,7 @@ data:
       # c4
         s3: x3
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l1:
   - - # c1
       s0: x0
@@ -1010,11 +850,7 @@ data:
   ],
   [
     "a foot given to a mapping's only key from above its value is written at that key's column, with more after it",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   k0:
   # c0
  # c1
@@ -1024,11 +860,7 @@ data:
       s1: x1
   k1: 2
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   k0:
     # c1
     # c2
@@ -1041,11 +873,7 @@ data:
   ],
   [
     "a key given a foot from above keeps its value's foot when the next key's foot replaces its own: the value's foot, then that one",
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l0:
 
   # a
@@ -1056,11 +884,7 @@ data:
  # c2
     s1: x1
 `,
-    `apiVersion: v1
-kind: A
-metadata:
-  name: x
-data:
+    `${KIND_A_X}data:
   l0:
   # b
   - s0: x0
@@ -1074,11 +898,7 @@ data:
   ],
   [
     "a comment left of a mapping item's end, up to a blank line, is the foot of the next item's scalar: written after it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     s1: x1
   # c0
@@ -1086,11 +906,7 @@ list:
   - v1
   - s0: x0
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     s1: x1
   - v1
@@ -1101,11 +917,7 @@ list:
   ],
   [
     "such a foot before a mapping item is its first key's: written after that entry, a blank line before the next",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   k1:
     s0: x0
@@ -1115,11 +927,7 @@ list:
     s0: x0
   s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   k1:
     s0: x0
@@ -1132,11 +940,7 @@ list:
   ],
   [
     "such a foot before a mapping item of one key is that key's: written after the entry at the mapping's indentation",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   k1:
     s0: x0
@@ -1146,11 +950,7 @@ list:
     s0: x0
 - v2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   k1:
     s0: x0
@@ -1162,11 +962,7 @@ list:
   ],
   [
     "such a foot before a list item is its first item's",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - - a
   - b
 # c0
@@ -1174,11 +970,7 @@ list:
 - - c
   - d
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - - a
   - b
 - - c
@@ -1189,11 +981,7 @@ list:
   ],
   [
     "a comment between `key:` and its block value, left of the key, up to a blank line: the foot of the value's first key",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - k0:
   # c0
   # c1
@@ -1203,11 +991,7 @@ list:
       s0: x0
       s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - k0:
       s0: x0
       # c0
@@ -1219,11 +1003,7 @@ list:
   ],
   [
     "a foot given to the next item keeps the blank line after it before that item's own foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     s2: x2
     # c0
@@ -1235,11 +1015,7 @@ list:
 data:
   s0: x0
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     s2: x2
     # c0
@@ -1253,11 +1029,7 @@ data:
   ],
   [
     "a foot given to a mapping item's only key follows that entry's own foot, a blank line between",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1268,11 +1040,7 @@ list:
 data:
   s0: x0
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1286,11 +1054,7 @@ data:
   ],
   [
     "a foot given to a mapping item's first key is lost when the next key has a foot of its own, which yaml.v3 moves there",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1302,11 +1066,7 @@ list:
   # h0
     s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1319,11 +1079,7 @@ list:
   ],
   [
     "so is one given after `key:` to the first key of its value",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - l0:
   # a0
 
@@ -1332,11 +1088,7 @@ list:
 
         s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - l0:
       - s0: x0
         # b0
@@ -1346,21 +1098,13 @@ list:
   ],
   [
     "at the end of a document, a comment at a list's column ends with the mapping holding the list: its foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l2:
     - s0: x0
     # c0
     # c1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l2:
     - s0: x0
   # c0
@@ -1369,11 +1113,7 @@ data:
   ],
   [
     "so does the first piece of a run at a list's column, the rest is the document's foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k1:
     l0:
       - s0: x0
@@ -1381,11 +1121,7 @@ data:
 
       # c2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k1:
     l0:
       - s0: x0
@@ -1396,11 +1132,7 @@ data:
   ],
   [
     "a foot given to a mapping item's first key follows the foot of that entry's value, before the next key's head",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1412,11 +1144,7 @@ list:
     # h0
     s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1431,11 +1159,7 @@ list:
   ],
   [
     "a foot given to a list item comes before that item's own foot, in one comment",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1447,11 +1171,7 @@ list:
   # h0
   - v2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - s0: x0
     k1:
       s0: x0
@@ -1465,22 +1185,14 @@ list:
   ],
   [
     "after a scalar value, a foot left of the mapping up to a blank line is the next key's, which replaces the value's foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   s0: x0
   # c0
 # c1
 
   s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   s0: x0
   # c1
 
@@ -1489,22 +1201,14 @@ data:
   ],
   [
     "after a scalar value, comment lines up to a line left of them are the value's foot: a blank line after them",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   # c0
   # c1
 # c2
   s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
 - s0: x0
   # c0
   # c1
@@ -1515,11 +1219,7 @@ list:
   ],
   [
     "after a scalar item, a foot left of the list up to a blank line is the next item's, written after it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - v0
   # c0
 # c1
@@ -1527,11 +1227,7 @@ list:
   - v1
   - v2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-list:
+    `${CONFIG_MAP_A}list:
   - v0
   # c0
 
@@ -1543,22 +1239,14 @@ list:
   ],
   [
     "a blank line after the content stays before the document's foot when a run at the document's end is cut",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
   k0:
     s2: x2
 
     # c1
 # end
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
   k0:
     s2: x2
     # c1
@@ -1568,22 +1256,14 @@ a:
   ],
   [
     "at the document's end a foot up to the first comment at column 0 is the root mapping's, the rest the document's, a blank line before it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l0:
     - s0: x0
 # c0
     # c1
 # c2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l0:
     - s0: x0
       # c0
@@ -1594,21 +1274,13 @@ data:
   ],
   [
     "a foot at column 0 at the document's end is the root mapping's: no blank line before it",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
   k0:
     s2: x2
     # c1
 # end
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
   k0:
     s2: x2
     # c1
@@ -1617,11 +1289,7 @@ a:
   ],
   [
     "comment lines between a `-` alone on its line and the item's first key are that key's head, written after the `- `",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 # b0
 -
   # c0
@@ -1629,11 +1297,7 @@ a:
   s0: x0
   s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 # b0
 - # c0
   # c1
@@ -1643,11 +1307,7 @@ a:
   ],
   [
     "comment lines between a scalar item and a `-` alone on its line are the next item's head, with no blank line after them unless one was there",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 - v0
 # c0
 -
@@ -1658,11 +1318,7 @@ a:
 -
   s0: x0
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 - v0
 # c0
 - s0: x0
@@ -1674,11 +1330,7 @@ a:
   ],
   [
     "after a `-` alone on its line, a comment right under it up to a blank line is the foot of the item's first key (written after its entry); one after a blank line is the key's head",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 -
   # c0
 
@@ -1690,11 +1342,7 @@ a:
   # c2
   s0: x0
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 - # c1
   s0: x0
   # c0
@@ -1706,11 +1354,7 @@ a:
   ],
   [
     "a foot before a `-` alone on its line that no block's end takes and the foot right after the `-` are one comment of the item's first key",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 - s0: x0
 # c0
 
@@ -1728,11 +1372,7 @@ a:
   s0: x0
 b: x
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-a:
+    `${CONFIG_MAP_A}a:
 - s0: x0
 - s0: x0
   # c0
@@ -1748,11 +1388,7 @@ b: x
   ],
   [
     "a scalar's own foot, then the foot yaml.v3 gave to its key, then a blank line before the next entry",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
 # c0
 
@@ -1761,11 +1397,7 @@ data:
 
     s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   k:
     s0: x0
     # c1
@@ -1777,11 +1409,7 @@ data:
   ],
   [
     "a list item's mapping of one entry whose end takes a foot loses the foot its key had from after the `-` (yaml.v3's decoder gives the mapping's foot to its last key in place of it)",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l:
   -
     # c0
@@ -1792,11 +1420,7 @@ data:
     # cB
   k: v
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l:
   - s0: x0
     # cA
@@ -1806,11 +1430,7 @@ data:
   ],
   [
     "a mapping's last value's foot goes to its key, and the mapping's end foot then takes its place (yaml.v3's decoder): the deeper comment is dropped",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   m:
     s1: x1
      # c0
@@ -1819,11 +1439,7 @@ data:
     # c3
   l2: "1"
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   m:
     s1: x1
     # c1
@@ -1833,11 +1449,7 @@ data:
   ],
   [
     "a one-entry item mapping whose key had a foot from before the `-`: its value keeps its own foot, written before the end foot that replaces the key's",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l0:
     - s0: x0
   # c1
@@ -1850,11 +1462,7 @@ data:
       # c3
   s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l0:
     - s0: x0
       # c1
@@ -1868,11 +1476,7 @@ data:
   ],
   [
     "a value's foot kept beside the next key's foot that replaced its key's: both feet and the blank line after them, as after any foot",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
     # c0
  # c1
@@ -1883,11 +1487,7 @@ data:
 
       s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   # c1
   - s0: x0
@@ -1900,11 +1500,7 @@ data:
   ],
   [
     "a head comment after a `-` alone on its line keeps a blank line among its lines",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   -
 
@@ -1914,11 +1510,7 @@ data:
     s0: x0
     s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   - # c1
 
@@ -1929,11 +1521,7 @@ data:
   ],
   [
     "a foot after `key:` that a blank line ended, joined to one after the `-`: the blank line between them stays, and the one after them",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   # c0
 
@@ -1946,11 +1534,7 @@ data:
     s0: x0
     s1: x1
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   # c2
   - s0: x0
@@ -1964,11 +1548,7 @@ data:
   ],
   [
     "a foot that a closing list gives the next item's first key: that item's value keeps its own foot when the next key's foot replaces the key's",
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   - - s0: x0
     # c0
@@ -1982,11 +1562,7 @@ data:
     s1: x1
   - v2
 `,
-    `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: a
-data:
+    `${CONFIG_MAP_A}data:
   l1:
   - - s0: x0
   - s0: x0
@@ -2010,8 +1586,6 @@ describe("a foot no closing block takes goes to the next scalar, as yaml.v3 give
     expect(rendered(input, { copied: true })).toBe(kpt);
   });
 });
-
-const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
 
 /**
  * Comment lines that end a file with no final line break: yaml.v3 unrolls at that end only the blocks
