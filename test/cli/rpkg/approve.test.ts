@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { rows, useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 const repo = { owner: "acme", repo: "blueprints" };
 
 describe("rpkg approve publishes through the bot's publish job", () => {
-  let w: RpkgWorld;
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     await w.rpkg(w.alice, ["init", "app", R, "--workspace=w1"]);
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   const greenChecks = async () => {

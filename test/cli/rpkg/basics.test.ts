@@ -1,19 +1,13 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+import { rows, useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 
 describe("rpkg init, get, pull, push, copy, del against the forge", () => {
-  let w: RpkgWorld;
-  beforeAll(async () => {
-    w = await rpkgWorld();
-  });
-  afterAll(async () => {
-    await w.stop();
-  });
+  const w = useRpkgWorld();
 
   it("lists nothing in a repository without packages", async () => {
     const r = await w.rpkg(w.alice, ["get", R]);

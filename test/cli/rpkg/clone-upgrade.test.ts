@@ -1,15 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+import { rows, useRpkgWorld } from "./world.js";
 
 const UP = "--repository=acme/blueprints";
 const DOWN = "--repository=acme/deploy";
 
 describe("rpkg clone and upgrade: downstream packages follow upstream revisions", () => {
-  let w: RpkgWorld;
   /** Pulls `name`, lets `edit` change the files, pushes them back. */
   const edit = async (repo: string, name: string, dir: string, change: (dir: string) => void) => {
     const path = join(w.tmp, dir);
@@ -22,8 +21,8 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
   const setData = (file: string, from: string, to: string) =>
     writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
 
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     await w.rpkg(w.alice, ["init", "basens", UP, "--workspace=first"]);
     await edit(UP, "blueprints.basens.first", "basens-1", (dir) =>
       writeFileSync(
@@ -33,9 +32,6 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     );
     const published = await w.publish("acme/blueprints", "blueprints.basens.first");
     expect(published.stdout).toBe("blueprints.basens.first approved\n");
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   it("clones a published revision of another repository, recording upstream and lock", async () => {

@@ -1,6 +1,6 @@
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 const D = "--repository=acme/deploy";
@@ -12,14 +12,10 @@ const CONFLICT = "another request is already in progress";
  * Porch's conflict and exit 1, and nothing is made twice.
  */
 describe("concurrent requests on one revision: exactly one wins, as in Porch", () => {
-  let w: RpkgWorld;
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     expect((await w.rpkg(w.alice, ["init", "base", R, "--workspace=first"])).code).toBe(0);
     expect((await w.publish("acme/blueprints", "blueprints.base.first")).code).toBe(0);
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   /** Runs the same command twice at once; returns the winner and the loser, checking there is one of each. */

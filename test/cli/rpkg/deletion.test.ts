@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { rows, useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 const repo = { owner: "acme", repo: "blueprints" };
 
 describe("rpkg propose-delete and del, one revision at a time, as Porch", () => {
-  let w: RpkgWorld;
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     expect((await w.rpkg(w.alice, ["init", "app", R, "--workspace=first"])).code).toBe(0);
     expect((await w.publish("acme/blueprints", "blueprints.app.first")).code).toBe(0);
     expect((await w.rpkg(w.alice, ["copy", "blueprints.app.first", "--workspace=second", R])).code).toBe(0);
     expect((await w.publish("acme/blueprints", "blueprints.app.second")).code).toBe(0);
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   const table = async () => rows((await w.rpkg(w.alice, ["get", R])).stdout);

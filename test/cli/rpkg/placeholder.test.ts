@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { rows, useRpkgWorld } from "./world.js";
 
 const UP = "--repository=acme/blueprints";
 const DOWN = "--repository=acme/deploy";
 
 describe("the .main revision is a placeholder, as in Porch: no revision is made from it", () => {
-  let w: RpkgWorld;
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     expect((await w.rpkg(w.alice, ["init", "app", UP, "--workspace=first"])).code).toBe(0);
     expect((await w.publish("acme/blueprints", "blueprints.app.first")).code).toBe(0);
     expect(
       (await w.rpkg(w.alice, ["clone", "blueprints.app.first", "web", DOWN, "--workspace=first"])).code,
     ).toBe(0);
     expect((await w.publish("acme/deploy", "deploy.web.first")).code).toBe(0);
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   const branches = async (repo: string) =>

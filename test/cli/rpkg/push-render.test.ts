@@ -1,24 +1,20 @@
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 const NAME = "blueprints.app.w1";
 
 /** Porch renders what `rpkg push` sends, records the outcome in the Kptfile, and refuses a failed render. */
 describe("rpkg push renders as Porch does", () => {
-  let w: RpkgWorld;
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     // where the namespace acme keeps its revisions' annotations (an owner of acme makes it once)
     await w.forge.createRepo("acme/.porchlight", { autoInit: true });
     w.forge.setPermission("acme/.porchlight", "alice", "write");
     expect((await w.rpkg(w.alice, ["init", "app", R, "--workspace=w1"])).code).toBe(0);
-  });
-  afterAll(async () => {
-    await w.stop();
   });
 
   const pull = async (dir: string) => {

@@ -1,16 +1,15 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../../src/catalog/index.js";
 import { connectRepo } from "../../../src/github/connect.js";
 import { recordMissingRevisions } from "../../../src/jobs/catalog/record-publish.js";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { useRpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 const repo = { owner: "acme", repo: "blueprints" };
 
 describe("rpkg rollback and catalog skip|deprecate|remove against the forge", () => {
-  let w: RpkgWorld;
   const file = async (path: string, ref: string) => {
     const { data } = await w.octokit(w.alice).rest.repos.getContent({ ...repo, path, ref });
     return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
@@ -41,16 +40,13 @@ describe("rpkg rollback and catalog skip|deprecate|remove against the forge", ()
     expect((await w.publish("acme/blueprints", `blueprints.app.${workspace}`)).code).toBe(0);
   };
 
+  const w = useRpkgWorld();
   beforeAll(async () => {
-    w = await rpkgWorld();
     await w.rpkg(w.alice, ["init", "app", R, "--workspace=w1"]);
     await w.publish("acme/blueprints", "blueprints.app.w1");
     await release("w2", "second\n");
     await release("w3", "third\n");
   }, 120_000);
-  afterAll(async () => {
-    await w.stop();
-  });
 
   it("rpkg rollback proposes the old revision's files as a new draft, once", async () => {
     const v1Readme = await file("app/README.md", "app/v1");

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { useRpkgWorld } from "./world.js";
 
 const B = "--repository=acme/blueprints";
 const D = "--repository=acme/deploy";
@@ -15,13 +15,7 @@ const metadata = (kptfile: string) => /\nmetadata:\n((?: {2}.*\n)+)/.exec(kptfil
  * labels and an annotation it added) comes out of an upgrade with its keys where they were.
  */
 describe("rpkg upgrade and the downstream's Kptfile", () => {
-  let w: RpkgWorld;
-  beforeAll(async () => {
-    w = await rpkgWorld();
-  });
-  afterAll(async () => {
-    await w?.stop();
-  });
+  const w = useRpkgWorld();
 
   const edit = async (name: string, repo: string, change: (dir: string) => void) => {
     const dir = join(w.tmp, `${name}-edit`);

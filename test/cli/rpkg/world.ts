@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
+import { afterAll, beforeAll } from "vitest";
 import { TEST_KEY } from "../../../packages/forge/test/helpers.js";
 import { main } from "../../../src/cli/main.js";
 import { captureIO } from "../../util/cli-io.js";
@@ -35,6 +36,26 @@ export interface RpkgWorld {
 }
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
+/**
+ * The rpkg world of the describe block that calls this: started before its tests and its own
+ * `beforeAll` hooks, stopped after its own `afterAll` hooks; each member is the started world's.
+ */
+export function useRpkgWorld(): RpkgWorld {
+  let world: RpkgWorld | undefined;
+  beforeAll(async () => {
+    world = await rpkgWorld();
+  });
+  afterAll(async () => {
+    await world?.stop();
+  });
+  return new Proxy({} as RpkgWorld, {
+    get(_, key) {
+      if (!world) throw new Error("the rpkg world is not started yet: use it in a test or a hook");
+      return Reflect.get(world, key);
+    },
+  });
+}
 
 /** A forge with org acme, repositories acme/blueprints and acme/deploy (one commit on main each). */
 export async function rpkgWorld(): Promise<RpkgWorld> {
