@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { firstDifference } from "../cli/get-differential.js";
 import { KPT_MISSING } from "../util/kpt.js";
+import { testSize } from "../util/test-size.js";
 import { boundedRenders, type Rendered, type RenderMode } from "./bounded-render.js";
 import { commentFiles, leftOut } from "./comment-files.js";
 import { type Job, jobKey, kptRenders } from "./kpt-batch.js";
@@ -29,16 +30,18 @@ import { type Job, jobKey, kptRenders } from "./kpt-batch.js";
  *   at two columns or more before another document (kpt copies one into the next document).
  *
  * PORCHLIGHT_PROPERTY_SEED sets the seed (a failure prints it), PORCHLIGHT_PROPERTY_COUNT the number of
- * files; PORCHLIGHT_PROPERTY_DUMP, a path, gets every difference from kpt (the failure shows three).
+ * files: 300 in `npm test` (each file holds several of every kind of line above, so 300 hold every
+ * kind many times over), 1,000 in `npm run test:full`. PORCHLIGHT_PROPERTY_DUMP, a path, gets every
+ * difference from kpt (the failure shows three).
  */
 const SEED = Number(process.env.PORCHLIGHT_PROPERTY_SEED ?? 55);
-const COUNT = Number(process.env.PORCHLIGHT_PROPERTY_COUNT ?? 1000);
+const COUNT = testSize("PORCHLIGHT_PROPERTY_COUNT", 300, 1000);
 const MODES: readonly RenderMode[] = ["none", "cat"];
 /** Generous: a file renders in milliseconds, so no machine is slow enough to pass it but by a loop. */
 const BUDGET_MS = 10_000;
 /**
- * For the whole run, which a loop never reaches (the budget stops it first): some 15 s of CPU, which
- * a machine shared with other test files stretches past the suite's default.
+ * For the whole run, which a loop never reaches (the budget stops it first): some 15 s of CPU at 1,000
+ * files, which a machine shared with other test files stretches past the suite's default.
  */
 const RUN_MS = 300_000;
 const REPLAY = `PORCHLIGHT_PROPERTY_SEED=${SEED} PORCHLIGHT_PROPERTY_COUNT=${COUNT}`;
