@@ -111,16 +111,7 @@ export class RateLimiter {
    */
   check(key: string, who: string, mutation: boolean): Record<string, string> {
     const b = this.bucket(key);
-    const headers = (): Record<string, string> => {
-      const s = this.snapshot(key);
-      return {
-        "x-ratelimit-limit": String(s.limit),
-        "x-ratelimit-remaining": String(s.remaining),
-        "x-ratelimit-reset": String(s.reset),
-        "x-ratelimit-used": String(s.used),
-        "x-ratelimit-resource": "core",
-      };
-    };
+    const headers = () => this.headers(key);
     if (b.used >= this.limit) {
       throw new ApiError(this.primaryStatus, `API rate limit exceeded for ${who}.`, {
         headers: headers(),
@@ -130,6 +121,27 @@ export class RateLimiter {
     if (mutation) this.checkSecondary(key, headers);
     b.used += 1;
     return headers();
+  }
+
+  /**
+   * Gives back the request `check` counted: a conditional request answered 304 Not Modified, which
+   * GitHub does not count against the primary limit. Returns the headers to send with the 304.
+   */
+  uncount(key: string): Record<string, string> {
+    const b = this.bucket(key);
+    b.used = Math.max(0, b.used - 1);
+    return this.headers(key);
+  }
+
+  private headers(key: string): Record<string, string> {
+    const s = this.snapshot(key);
+    return {
+      "x-ratelimit-limit": String(s.limit),
+      "x-ratelimit-remaining": String(s.remaining),
+      "x-ratelimit-reset": String(s.reset),
+      "x-ratelimit-used": String(s.used),
+      "x-ratelimit-resource": "core",
+    };
   }
 
   private checkSecondary(key: string, headers: () => Record<string, string>): void {

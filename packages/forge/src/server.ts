@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { actorOf, authenticate, installationIdOf, type Principal } from "./auth.js";
 import { type Ctx, ForgeCore, rateKey } from "./context.js";
+import { etagOf, notModified } from "./etag.js";
 import { Faults } from "./faults.js";
 import { GitStore } from "./git.js";
 import { matchGitPath, serveGit } from "./githttp.js";
@@ -222,8 +223,30 @@ export class ForgeServer {
         };
       }
     }
+    if (method === "GET") ({ reply, headers } = this.conditional(req, principal, reply, headers));
     send(res, { ...reply, headers: { ...headers, ...reply.headers } });
     this.log(method, route.template, path, principal, reply.status);
+  }
+
+  /**
+   * A GET's answer with its ETag, or 304 Not Modified when the request's `If-None-Match` names it — not
+   * counted against the primary limit, as on GitHub (`headers`: the rate-limit headers, given back).
+   */
+  private conditional(
+    req: IncomingMessage,
+    principal: Principal,
+    reply: Reply,
+    headers: Record<string, string>,
+  ): { reply: Reply; headers: Record<string, string> } {
+    const etag = etagOf(reply);
+    if (etag === undefined) return { reply, headers };
+    if (!notModified(req, etag)) return { reply: { ...reply, headers: { ...reply.headers, etag } }, headers };
+    const { "content-type": _, ...kept } = reply.headers ?? {};
+    const counted = principal.kind !== "anonymous" && principal.kind !== "app";
+    return {
+      reply: { status: 304, headers: { ...kept, etag } },
+      headers: counted ? this.core.rateLimit.uncount(rateKey(principal).key) : headers,
+    };
   }
 }
 

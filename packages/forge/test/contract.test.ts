@@ -323,3 +323,78 @@ describe("contract: responses match GitHub's OpenAPI description, payloads its w
     expect([...new Set(problems)]).toEqual([]);
   });
 });
+
+describe("contract: conditional requests as GitHub answers them", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await world();
+  });
+  afterAll(async () => {
+    await w.cleanup();
+  });
+
+  /** A GET as `w.octokit` makes it, with `If-None-Match` when `etag` is given: its status and headers. */
+  const get = async (route: string, params: Record<string, unknown>, etag?: string) => {
+    try {
+      const res = await w.octokit.request(`GET ${route}`, {
+        ...params,
+        headers: { ...(params.headers as object), ...(etag ? { "if-none-match": etag } : {}) },
+      });
+      return { status: res.status, headers: res.headers, data: res.data as unknown };
+    } catch (e) {
+      const err = e as { status: number; response: { headers: Record<string, string>; data: unknown } };
+      return { status: err.status, headers: err.response.headers, data: err.response.data };
+    }
+  };
+
+  it("sends an ETag with a GET and answers 304 without a body, uncounted, while nothing changed", async () => {
+    const cases: [string, Record<string, unknown>][] = [
+      ["/repos/{owner}/{repo}", repo],
+      ["/repos/{owner}/{repo}/pulls", { ...repo, state: "open" }],
+      ["/repos/{owner}/{repo}/contents/{path}", { ...repo, path: "README.md" }],
+      [
+        "/repos/{owner}/{repo}/contents/{path}",
+        { ...repo, path: "README.md", headers: { accept: "application/vnd.github.raw" } },
+      ],
+    ];
+    for (const [route, params] of cases) {
+      const first = await get(route, params);
+      expect(first.status, route).toBe(200);
+      const etag = String(first.headers.etag);
+      expect(etag, route).toMatch(/^(W\/)?"[0-9a-f]{40}"$/);
+      const used = Number(first.headers["x-ratelimit-used"]);
+      const again = await get(route, params, etag);
+      expect(again.status, route).toBe(304);
+      expect(again.data === undefined || again.data === "", route).toBe(true);
+      expect(again.headers.etag, route).toBe(etag);
+      expect(Number(again.headers["x-ratelimit-used"]), route).toBe(used);
+      // a tag that is not the current one is answered in full, and counted
+      const other = await get(route, params, 'W/"0000000000000000000000000000000000000000"');
+      expect(other.status, route).toBe(200);
+      expect(Number(other.headers["x-ratelimit-used"]), route).toBe(used + 1);
+    }
+    // the raw and JSON answers of one path have tags of their own (GitHub varies them by Accept)
+    const json = await get("/repos/{owner}/{repo}/contents/{path}", { ...repo, path: "README.md" });
+    const raw = await get("/repos/{owner}/{repo}/contents/{path}", {
+      ...repo,
+      path: "README.md",
+      headers: { accept: "application/vnd.github.raw" },
+    });
+    expect(raw.headers.etag).not.toBe(json.headers.etag);
+  });
+
+  it("answers in full once the resource changed", async () => {
+    const before = await get("/repos/{owner}/{repo}/pulls", { ...repo, state: "open" });
+    const wd = await Workdir.clone(w, "acme/blueprints");
+    await wd.commit("drafts/etag", { "etag/Kptfile": "kind: Kptfile\n" });
+    await w.octokit.rest.pulls.create({ ...repo, title: "etag", head: "drafts/etag", base: "main" });
+    const after = await get(
+      "/repos/{owner}/{repo}/pulls",
+      { ...repo, state: "open" },
+      String(before.headers.etag),
+    );
+    expect(after.status).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((after.data as { title: string }[]).map((p) => p.title)).toContain("etag");
+  });
+});
