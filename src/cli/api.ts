@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConditionalCache } from "../github/conditional-cache.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../porchapi/server.js";
@@ -101,7 +102,8 @@ export async function startPorchApi(start: PorchApiStart): Promise<PorchApiServe
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
       {
-        stores: porchStores({ apiUrl: start.apiUrl, cacheRoot, env }),
+        // one cache of GitHub's answers for the server's life, kept per caller's token
+        stores: porchStores({ apiUrl: start.apiUrl, cacheRoot, env, conditional: new ConditionalCache() }),
         watchPollMs: wholeEnv(env, "PORCHLIGHT_API_WATCH_POLL_MS", 5000),
         maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
       },

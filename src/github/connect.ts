@@ -1,3 +1,4 @@
+import type { ConditionalCache } from "./conditional-cache.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
@@ -60,6 +61,8 @@ export interface ConnectOptions {
   retryAfterUnitMs?: number;
   /** Aborts the connection's API requests (a command's deadline for this repository). */
   signal?: AbortSignal | undefined;
+  /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
+  conditional?: ConditionalCache | undefined;
 }
 
 function permissionFrom(p: RestPermissions): Permission {
@@ -76,6 +79,8 @@ function permissionFrom(p: RestPermissions): Permission {
 export interface AccountAccess {
   token: string;
   apiUrl?: string | undefined;
+  /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
+  conditional?: ConditionalCache | undefined;
 }
 
 function accountClient(access: AccountAccess): RestClient {
@@ -85,6 +90,7 @@ function accountClient(access: AccountAccess): RestClient {
     maxWaitS: 60,
     userAgent: "porchlight-cli",
     ...(access.apiUrl ? { apiUrl: access.apiUrl } : {}),
+    conditional: access.conditional,
   });
 }
 
@@ -183,6 +189,7 @@ export async function connectRepo(opts: ConnectOptions): Promise<RepoConnection>
     ...(opts.apiUrl ? { apiUrl: opts.apiUrl } : {}),
     ...(opts.retryAfterUnitMs !== undefined ? { retryAfterUnitMs: opts.retryAfterUnitMs } : {}),
     ...(opts.signal ? { signal: opts.signal } : {}),
+    conditional: opts.conditional,
   });
   const octokit: RestClient = client;
   const where = `${opts.repo.owner}/${opts.repo.repo}`;

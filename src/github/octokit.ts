@@ -2,6 +2,8 @@ import Bottleneck from "bottleneck";
 import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
+import { conditionalGets } from "./conditional.js";
+import type { ConditionalCache } from "./conditional-cache.js";
 import { httpFetch } from "./http-fetch.js";
 
 export interface OctokitSettings {
@@ -301,6 +303,11 @@ export interface TokenClientOptions extends OctokitSettings {
   userAgent?: string;
   /** Aborts every request of this client (a command's deadline for one repository). */
   signal?: AbortSignal;
+  /**
+   * GETs asked again as conditional requests, their answers kept here for this token (a long-running
+   * server's, as Porch's API: a 304 is not counted against the token's hourly budget).
+   */
+  conditional?: ConditionalCache | undefined;
 }
 
 /**
@@ -309,7 +316,10 @@ export interface TokenClientOptions extends OctokitSettings {
  */
 export function tokenOctokit(token: string, opts: TokenClientOptions): InstanceType<typeof ProbotOctokit> {
   if (opts.apiUrl !== undefined) checkApiUrl(opts.apiUrl);
-  const Client = porchlightOctokit(opts);
+  const Plain = porchlightOctokit(opts);
+  const Client = opts.conditional
+    ? (Plain.plugin(conditionalGets(opts.conditional.forToken(token))) as typeof Plain)
+    : Plain;
   return new Client({
     auth: { token },
     log: quiet,

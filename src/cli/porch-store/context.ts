@@ -1,12 +1,13 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import type { ConditionalCache } from "../../github/conditional-cache.js";
 import { GitHubError } from "../../github/errors.js";
 import { GitCommandError } from "../../github/git-process.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller } from "../../porchapi/store.js";
 import { silentProgress } from "../progress.js";
-import { RegistryError } from "../repo-registry.js";
+import { type RegistryAccess, RegistryError } from "../repo-registry.js";
 import { FlagRefusal, RevisionNotFound, RpkgError } from "../rpkg/errors.js";
 import type { RpkgEnv } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
@@ -15,12 +16,28 @@ import { registrationsOf } from "../rpkg.js";
 export interface StoreSettings {
   apiUrl: string | undefined;
   cacheRoot: string;
+  /**
+   * GitHub's answers to the callers' GETs, kept per token and asked again as conditional requests: each
+   * API request reads its namespace's registrations and repositories afresh, and what did not change
+   * costs a 304, which GitHub does not count against the caller's hourly budget.
+   */
+  conditional?: ConditionalCache;
   /** The environment commits take their author from (GIT_AUTHOR_NAME…), as rpkg's. */
   env: NodeJS.ProcessEnv;
 }
 
+/** How the caller reaches GitHub: their token, their folder of cache clones, their kept answers. */
+export async function callerAccess(settings: StoreSettings, caller: Caller): Promise<RegistryAccess> {
+  return {
+    token: caller.token,
+    apiUrl: settings.apiUrl,
+    cacheDir: await callerCache(settings, caller),
+    conditional: settings.conditional,
+  };
+}
+
 /** The caller's own folder of cache clones. */
-export async function callerCache(settings: StoreSettings, caller: Caller): Promise<string> {
+async function callerCache(settings: StoreSettings, caller: Caller): Promise<string> {
   const cacheDir = join(
     settings.cacheRoot,
     createHash("sha256").update(caller.token).digest("hex").slice(0, 24),
@@ -39,7 +56,8 @@ export async function requestEnv(
   caller: Caller,
   namespace: string,
 ): Promise<RpkgEnv> {
-  const cacheDir = await callerCache(settings, caller);
+  const access = await callerAccess(settings, caller);
+  const { cacheDir } = access;
   const env: RpkgEnv = {
     io: {
       stdout: () => {},
@@ -53,11 +71,10 @@ export async function requestEnv(
     token: caller.token,
     apiUrl: settings.apiUrl,
     cacheDir,
+    conditional: settings.conditional,
     namespace,
   };
-  const { registrations, elsewhere } = await asApiErrors(() =>
-    registrationsOf({ token: caller.token, apiUrl: settings.apiUrl, cacheDir }, namespace),
-  );
+  const { registrations, elsewhere } = await asApiErrors(() => registrationsOf(access, namespace));
   env.registrations = registrations;
   env.elsewhere = elsewhere;
   return env;

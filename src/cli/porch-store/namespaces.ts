@@ -12,7 +12,7 @@ export async function getNamespace(
   name: string,
 ): Promise<KubeObject> {
   const exists = await asApiErrors(() =>
-    accountExists({ token: caller.token, apiUrl: settings.apiUrl }, name),
+    accountExists({ token: caller.token, apiUrl: settings.apiUrl, conditional: settings.conditional }, name),
   );
   // kubectl prints this as it prints a missing namespace of a cluster
   if (!exists) throw notFound("namespaces", "", name);
@@ -34,7 +34,10 @@ const namespaceObject = (name: string): KubeObject => ({
  */
 export async function visibleNamespaces(settings: StoreSettings, caller: Caller): Promise<KubeObject[]> {
   const owners = await asApiErrors(() =>
-    ownersOfRepositoriesNamed({ token: caller.token, apiUrl: settings.apiUrl }, REGISTRY_REPO),
+    ownersOfRepositoriesNamed(
+      { token: caller.token, apiUrl: settings.apiUrl, conditional: settings.conditional },
+      REGISTRY_REPO,
+    ),
   );
   return owners.map(namespaceObject);
 }

@@ -10,7 +10,7 @@ import {
 } from "../repo-registry.js";
 import { readiness } from "../repo-status.js";
 import { parseFieldSelector } from "../selectors.js";
-import { asApiErrors, callerCache, type StoreSettings } from "./context.js";
+import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 
 /** How long one registration's Ready check may take (a git URL elsewhere that never answers). */
@@ -22,11 +22,7 @@ const READY_TIMEOUT_MS = 10_000;
  * Ready condition: whether porchlight can read it with the caller's token.
  */
 export function repositoryStore(settings: StoreSettings): ResourceStore {
-  const access = async (caller: Caller): Promise<RegistryAccess> => ({
-    token: caller.token,
-    apiUrl: settings.apiUrl,
-    cacheDir: await callerCache(settings, caller),
-  });
+  const access = (caller: Caller): Promise<RegistryAccess> => callerAccess(settings, caller);
   const withStatus = async (a: RegistryAccess, obj: RepositoryObject): Promise<KubeObject> =>
     withVersion({ ...obj, status: { conditions: [await readiness(obj, a, READY_TIMEOUT_MS)] } });
   const get = async (caller: Caller, ns: string, name: string) =>

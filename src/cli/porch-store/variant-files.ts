@@ -3,6 +3,7 @@ import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor } from "../../github/port.js";
 import { ApiError } from "../../porchapi/status.js";
 import { VARIANTS_DIR } from "../../variants/index.js";
+import type { RegistryAccess } from "../repo-registry.js";
 
 /**
  * The variant files of one management repository, `.porchlight/variants/` on its default branch, read
@@ -35,10 +36,7 @@ export interface VariantDocument {
 const VARIANT_KINDS = ["PackageVariant", "PackageVariantSet"] as const;
 
 /** The management repository `full`, its variant files read at the default branch's head. */
-export async function openManagement(
-  access: { token: string; apiUrl: string | undefined; cacheDir: string },
-  full: string,
-): Promise<ManagementRepo> {
+export async function openManagement(access: RegistryAccess, full: string): Promise<ManagementRepo> {
   const [owner = "", repo = ""] = full.split("/");
   const conn = await connectRepo({ ...access, repo: { owner, repo } });
   const head =

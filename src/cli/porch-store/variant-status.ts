@@ -3,6 +3,7 @@ import type { PullRequest } from "../../github/port.js";
 import { revisionName } from "../../lifecycle/discover.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import { formatProblem, type VariantProblem } from "../../variants/index.js";
+import type { RegistryAccess } from "../repo-registry.js";
 import type { VariantDocument } from "./variant-files.js";
 
 /** One of Porch's conditions of a PackageVariant(Set): Stalled or Ready. */
@@ -22,7 +23,7 @@ export interface StatusReader {
 }
 
 export function statusReader(
-  access: { token: string; apiUrl: string | undefined; cacheDir: string },
+  access: RegistryAccess,
   registrations: ReadonlyMap<string, { full: string }>,
 ): StatusReader {
   const conns = new Map<string, Promise<RepoConnection>>();

@@ -7,7 +7,7 @@ import { registryAuthor } from "../repo-registry.js";
 import type { Registration } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
 import { parseFieldSelector } from "../selectors.js";
-import { asApiErrors, callerCache, type StoreSettings } from "./context.js";
+import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 import {
   commitVariantFiles,
@@ -39,11 +39,7 @@ interface NamespaceVariants {
 function variantReads(settings: StoreSettings, kind: Kind) {
   const resource = `${kind.toLowerCase()}s`;
   const read = async (caller: Caller, ns: string): Promise<NamespaceVariants> => {
-    const access = {
-      token: caller.token,
-      apiUrl: settings.apiUrl,
-      cacheDir: await callerCache(settings, caller),
-    };
+    const access = await callerAccess(settings, caller);
     const { registrations } = await registrationsOf(access, ns);
     const fulls = [...new Set([...registrations.values()].map((r) => r.full.toLowerCase()))].sort();
     // a repository the caller cannot read holds no objects of theirs, as rpkg get leaves it out

@@ -54,7 +54,12 @@ export async function writeMetadata(
   const want = ownMetadata(obj);
   const was = current ? ownMetadata(current) : { labels: {}, annotations: {} };
   if (same(want.labels, was.labels) && same(want.annotations, was.annotations)) return;
-  const access = { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir };
+  const access = {
+    token: env.token,
+    apiUrl: env.apiUrl,
+    cacheDir: env.cacheDir,
+    conditional: env.conditional,
+  };
   await openRevisionMetadata(access, ns).update(
     name,
     (m) => {

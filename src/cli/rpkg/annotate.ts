@@ -30,7 +30,7 @@ Flags:
 `;
 
 function access(env: RpkgEnv) {
-  return { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir };
+  return { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir, conditional: env.conditional };
 }
 
 function store(env: RpkgEnv, repo: Pick<Repository, "namespace">) {

@@ -1,6 +1,7 @@
 import type { RepoConfig } from "../../config/index.js";
 import { loadRepoConfig } from "../../config/load.js";
 import { formatProblem } from "../../config/problem.js";
+import type { ConditionalCache } from "../../github/conditional-cache.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest, RepoPort } from "../../github/port.js";
 import { packageDirs } from "../../jobs/packages.js";
@@ -27,6 +28,8 @@ export interface RpkgEnv {
   apiUrl: string | undefined;
   /** A directory for bare cache clones, removed when the command ends. */
   cacheDir: string;
+  /** Where GETs keep their answers, asked again as conditional requests (the API server's, per token). */
+  conditional?: ConditionalCache | undefined;
   /** -v: hints after failures (RpkgError.hint), besides progress. */
   verbose?: boolean;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -159,6 +162,7 @@ export async function openRepository(
     repo: id,
     cacheDir: env.cacheDir,
     signal,
+    conditional: env.conditional,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
   const refsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
