@@ -1853,6 +1853,7 @@ async function main(argv: string[]): Promise<number> {
   // each test starts with a fresh hour of GitHub's budget (Porch's suite has no such limit); what it
   // spent is counted, for the cost of one client against the other
   const spent: number[] = [];
+  let notModified = 0;
   const failures: string[] = [];
   for (const [i, name] of goTests.entries()) {
     const test = TESTS[name];
@@ -1867,19 +1868,21 @@ async function main(argv: string[]): Promise<number> {
     } catch (e) {
       if (!(e instanceof Fatal)) t.errors.push(`threw: ${(e as Error).stack ?? e}`);
     }
-    spent.push(stage.restRequests());
+    const used = stage.restRequests();
+    spent.push(used.counted);
+    notModified += used.notModified;
     if (p.usedPorchTest) await stage.recreatePorchTest();
     if (t.errors.length === 0) passed++;
     else failures.push(`${name}:\n    ${t.errors.join("\n    ")}`);
     process.stdout.write(
-      `${t.errors.length === 0 ? "PASS" : "FAIL"} ${name} (${spent.at(-1)} GitHub requests)\n`,
+      `${t.errors.length === 0 ? "PASS" : "FAIL"} ${name} (${used.counted} GitHub requests counted, ${used.notModified} answered 304)\n`,
     );
   }
   process.stdout.write(
     `\n${passed}/${total} translated tests pass through ${through}; not translated (${Object.keys(UNTRANSLATED).length}, Kubernetes' own machinery):\n`,
   );
   process.stdout.write(
-    `GitHub REST requests of nephio's token: ${spent.reduce((a, b) => a + b, 0)} in all, at most ${Math.max(0, ...spent)} in one test\n`,
+    `GitHub REST requests of nephio's token counted against its budget: ${spent.reduce((a, b) => a + b, 0)} in all, at most ${Math.max(0, ...spent)} in one test; besides, ${notModified} conditional requests answered 304 Not Modified (not counted)\n`,
   );
   for (const [n, why] of Object.entries(UNTRANSLATED)) process.stdout.write(`  ${n}: ${why}\n`);
   for (const f of failures) process.stdout.write(`FAIL ${f}\n`);

@@ -35,10 +35,11 @@ export interface PorchStage {
   ensureNamespace(name: string): Promise<void>;
   git(cwd: string, ...args: string[]): Promise<{ stdout: string }>;
   /**
-   * The GitHub REST requests nephio's token has spent in this rate-limit window; `fresh` opens a new
-   * window (the count back to 0, as GitHub's hourly reset).
+   * The GitHub REST requests nephio's token has spent in this rate-limit window (`counted`: those GitHub
+   * counts against the hourly budget; `notModified`: the conditional requests answered 304, which it does
+   * not count); `fresh` opens a new window (the counts back to 0, as GitHub's hourly reset).
    */
-  restRequests(opts?: { fresh?: boolean }): number;
+  restRequests(opts?: { fresh?: boolean }): { counted: number; notModified: number };
   /** Waits until the forge's webhooks and the app's work are done (after a write not made by `porchlight`). */
   settle(): Promise<void>;
   work: string;
@@ -86,6 +87,8 @@ export async function startPorchStage(porch: string, cwd: string): Promise<Porch
     }
   };
 
+  // where the request log stood when the rate-limit window opened
+  let windowStart = forge.requestLog.entries.length;
   return {
     forge,
     token,
@@ -94,9 +97,16 @@ export async function startPorchStage(porch: string, cwd: string): Promise<Porch
     settle,
     restRequests(opts = {}) {
       const key = `user:${forge.core.store.user("nephio")?.id}`;
-      const used = forge.rateLimit.snapshot(key).used;
-      if (opts.fresh) forge.rateLimit.reset();
-      return used;
+      const counted = forge.rateLimit.snapshot(key).used;
+      const log = forge.requestLog.entries;
+      const notModified = log
+        .slice(windowStart)
+        .filter((e) => e.login === "nephio" && e.status === 304).length;
+      if (opts.fresh) {
+        forge.rateLimit.reset();
+        windowStart = log.length;
+      }
+      return { counted, notModified };
     },
     async porchlight(args, opts = {}) {
       let stdout = "";
