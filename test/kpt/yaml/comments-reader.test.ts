@@ -60,6 +60,11 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ],
   ["after a block scalar: the next key's head", "a: |\n  x\n# c\nb: 1\n", { b: { head: "# c" } }],
   ["below an item at the end: the item's foot", "a:\n- x\n# f\n", { x: { foot: "# f" } }],
+  [
+    "a run after a blank line, last before `---`: the document's foot (kpt cuts the `---` line away)",
+    "a:\n  b: 1\n\n    # f\n---\nc: 2\n",
+    { doc: { head: undefined, foot: "# f" } },
+  ],
 ];
 
 describe("readComments", () => {

@@ -248,6 +248,8 @@ function place(
   let fetch = 0;
   const scan = (from: number, to: number, col: number): void => {
     gap(text, lines, from, to, {
+      // the last scan reads to the end of the document's piece of the file (kpt cuts at `---` lines)
+      eof: col < 0 ? to : text.length,
       prev,
       beforeValue,
       indent: indents.length > 0 ? indents[indents.length - 1]!.col : 0,
@@ -338,6 +340,8 @@ function lineComment(
 }
 
 interface GapState {
+  /** Where the scan meets the end of its text. */
+  eof: number;
   prev: Tok | undefined;
   beforeValue: Tok | undefined;
   indent: number;
@@ -402,16 +406,16 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
     const col = first ? startCol : at - pos;
     first = false;
     const c = text[at];
-    if (at >= text.length || c === "\n" || c === "\r") {
+    if (at >= st.eof || c === "\n" || c === "\r") {
       if (!recentEmpty) {
         if (firstEmpty && ((bufLine === footLine && !prevIsValue) || bufCol < st.indent)) {
           if (buf.length > 0) {
             if (bufCol < st.indent) mark = bufStart;
             flush(at);
           }
-        } else if (buf.length > 0 && at < text.length) buf.push("");
+        } else if (buf.length > 0 && at < st.eof) buf.push("");
       }
-      if (at >= text.length) {
+      if (at >= st.eof) {
         pos = at;
         break;
       }
@@ -435,8 +439,8 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
     buf.push(commentAt(text, at));
     recentEmpty = false;
     const nl = text.indexOf("\n", at);
-    if (nl < 0) {
-      pos = text.length;
+    if (nl < 0 || nl >= st.eof) {
+      pos = Math.min(st.eof, text.length);
       // the text's end right after the comment: a break, as yaml.v3 reads it
       first = false;
       continue;
