@@ -7,7 +7,8 @@
  * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--classes] DIR...
  *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
  *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
- *   --show: how many differing files to print, each with its first differing node paths (default 10).
+ *   --show: how many differing files to print, each with its first differing node paths (default 10);
+ *   --structural: print and classify only the files that differ in more than blank lines.
  * Prints the agreement figure: files where every node agrees, of the files today's reader reads, and
  * how many of the others differ only in blank lines (where a blank line between comments is held).
  */
@@ -102,6 +103,16 @@ function of(node: Node | null | undefined, dc: DocumentComments): NodeComments {
   return (t && dc.nodes.get(t)) || {};
 }
 
+/**
+ * The foot below a pair: its key's, after its value's when both have one (yaml.v3's decoder moves a
+ * value's foot to its key only when the key has none; kpt writes the value's first).
+ */
+function pairFoot(pair: Pair<Node, Node>, dc: DocumentComments): string | undefined {
+  const kf = of(pair.key, dc).foot;
+  const vf = isScalar(pair.value) ? of(pair.value, dc).foot : undefined;
+  return vf !== undefined && kf !== undefined ? `${vf}\n\n${kf}` : kf;
+}
+
 function join2(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;
   if (b === undefined) return a;
@@ -141,12 +152,12 @@ function door(
       // an empty value holds its key's line comment
       const empty = isScalar(pair.value) && (pair.value as { srcToken?: unknown }).srcToken === undefined;
       put(table, `${path}.${name}#key`, { head: keyHead, line: empty ? undefined : kc.line });
-      footBefore = last ? undefined : kc.foot;
+      footBefore = last ? undefined : pairFoot(pair, dc);
       door(pair.value, `${path}.${name}`, table, dc, true);
       if (empty && kc.line !== undefined)
         put(table, `${path}.${name}`, { ...table.get(`${path}.${name}`), line: kc.line });
     });
-    const lastFoot = pairs.length > 0 ? of(pairs[pairs.length - 1]!.key, dc).foot : undefined;
+    const lastFoot = pairs.length > 0 ? pairFoot(pairs[pairs.length - 1]!, dc) : undefined;
     put(table, path, { head, foot: block ? lastFoot : undefined, line: block ? undefined : own.line });
     return;
   }
@@ -253,6 +264,8 @@ function main(): number {
     return v;
   };
   const show = Number(opt("show") ?? "10");
+  const structural = args.includes("--structural");
+  if (structural) args.splice(args.indexOf("--structural"), 1);
   const generated = opt("generated");
   const inputs: { name: string; text: string }[] = [];
   const paths: string[] = [];
@@ -290,7 +303,12 @@ function main(): number {
       same++;
       continue;
     }
-    if (compare(a, shadow(text), false).length === 0) blankOnly++;
+    const apart = compare(today(text), shadow(text), false);
+    if (apart.length === 0) blankOnly++;
+    if (structural) {
+      if (apart.length === 0) continue;
+      diffs = apart;
+    }
     const cls = diffs[0]!.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
     classes.set(cls, (classes.get(cls) ?? 0) + 1);
     if (shown++ < show) {
