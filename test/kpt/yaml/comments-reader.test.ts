@@ -61,6 +61,11 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ["after a block scalar: the next key's head", "a: |\n  x\n# c\nb: 1\n", { b: { head: "# c" } }],
   ["below an item at the end: the item's foot", "a:\n- x\n# f\n", { x: { foot: "# f" } }],
   [
+    "a run that closes a block sequence: no comment on a sequence's end, the next node's foot (kpt moves it there)",
+    "a:\n  - - b: 1\n# x\n    # f\n\n  - - c: 2\n      d: 3\n",
+    { b: { foot: "# x" }, c: { foot: "# f" } },
+  ],
+  [
     "a run after a blank line, last before `---`: the document's foot (kpt cuts the `---` line away)",
     "a:\n  b: 1\n\n    # f\n---\nc: 2\n",
     { doc: { head: undefined, foot: "# f" } },

@@ -535,6 +535,8 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): Docum
       continue;
     }
     if (tok.kind === "bend" && tok.cst) {
+      // a block sequence's end takes no comments: what it unfolded waits for the next event
+      if (tok.cst.type === "block-seq") continue;
       const c = take();
       if (c.foot !== undefined) endFeet.set(tok.cst, c.foot);
       order.push(tok.cst);
