@@ -66,6 +66,11 @@ const CASES: [string, string, Record<string, unknown>][] = [
     { b: { foot: "# x" }, c: { foot: "# f" } },
   ],
   [
+    "at the end, a foot left of the open block and a run after a blank line: the root's last key's foot, then the document's (kpt writes both)",
+    "a:\n  b: 1\n # f\n\n    # d\n",
+    { doc: { head: undefined, foot: "# d" }, a: { foot: "# f" } },
+  ],
+  [
     "a run after a blank line, last before `---`: the document's foot (kpt cuts the `---` line away)",
     "a:\n  b: 1\n\n    # f\n---\nc: 2\n",
     { doc: { head: undefined, foot: "# f" } },

@@ -256,11 +256,20 @@ function place(
       seq: fetch,
       runs,
     });
-    // the blocks that end before the next token (yaml.v3's unroll), each closed at the first comment
-    // run of this scan at its own column
+    // the blocks that end before the next token (yaml.v3's unroll); at the end of the text, the blocks
+    // right of the column the text ends at close there, the rest at the end of the text (the stream's end
+    // closes them, after every comment run but one at their column)
+    if (col >= 0) unroll(col, from);
+    else {
+      unroll(lines.col(to), from);
+      unroll(-1, to);
+    }
+  };
+  // each block closed at the first comment run of the scan from `scanAt` at its own column
+  const unroll = (col: number, scanAt: number): void => {
     while (indents.length > 0 && indents[indents.length - 1]!.col > col) {
       const open = indents.pop()!;
-      let mark = from - 1;
+      let mark = scanAt - 1;
       let stop = mark;
       for (let i = runs.length - 1; i >= 0; i--) {
         const r = runs[i]!;
