@@ -71,6 +71,11 @@ const CASES: [string, string, Record<string, unknown>][] = [
     { doc: { head: undefined, foot: "# d" }, a: { foot: "# f" } },
   ],
   [
+    "comment lines right below a block scalar in a list, at its column: the scalar's foot (kpt writes them there)",
+    "a:\n  - >-\n    x\n  # f\nb: 1\n",
+    { "    x\n": { foot: "# f" } },
+  ],
+  [
     "a run after a blank line, last before `---`: the document's foot (kpt cuts the `---` line away)",
     "a:\n  b: 1\n\n    # f\n---\nc: 2\n",
     { doc: { head: undefined, foot: "# f" } },

@@ -189,7 +189,7 @@ function tokensOf(doc: CST.Document): Tok[] {
       case "block-scalar": {
         const head = t.props[t.props.length - 1];
         const bodyStart = head && "source" in head ? head.offset + head.source.length : t.offset;
-        push({ kind: "node", start: t.offset, end: bodyStart + t.source.length, cst: t, ...extra });
+        push({ kind: "node", start: t.offset, end: bodyStart + t.source.length, cst: t, ahead: true, ...extra });
         return;
       }
       case "alias":
