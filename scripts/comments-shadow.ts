@@ -90,12 +90,20 @@ function shadow(text: string): Table[] {
     const table: Table = new Map();
     put(table, "doc", {
       head: dc.head,
-      foot: dc.foot !== undefined && dc.footAfterBlank ? `\n${dc.foot}` : dc.foot,
+      foot: documentFoot(dc.foot),
     });
     door(doc.contents as Node | null, "$", table, dc);
     out.push(table);
   });
   return out;
+}
+
+/**
+ * A document's foot as the door holds it: kpt writes a blank line above it (also where the file has none,
+ * as after a dedented foot: checked with kpt fn render) and none after it at the end of the document.
+ */
+function documentFoot(foot: string | undefined): string | undefined {
+  return foot === undefined ? undefined : `\n${foot.replace(/\n+$/, "")}`;
 }
 
 function of(node: Node | null | undefined, dc: DocumentComments): NodeComments {

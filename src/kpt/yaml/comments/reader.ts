@@ -27,8 +27,6 @@ export interface NodeComments {
 export interface DocumentComments {
   head?: string;
   foot?: string;
-  /** A blank line between the document's content and its foot (kpt writes it back). */
-  footAfterBlank?: boolean;
   nodes: Map<CST.Token, NodeComments>;
 }
 
@@ -189,7 +187,14 @@ function tokensOf(doc: CST.Document): Tok[] {
       case "block-scalar": {
         const head = t.props[t.props.length - 1];
         const bodyStart = head && "source" in head ? head.offset + head.source.length : t.offset;
-        push({ kind: "node", start: t.offset, end: bodyStart + t.source.length, cst: t, ahead: true, ...extra });
+        push({
+          kind: "node",
+          start: t.offset,
+          end: bodyStart + t.source.length,
+          cst: t,
+          ahead: true,
+          ...extra,
+        });
         return;
       }
       case "alias":
@@ -316,7 +321,7 @@ function place(
   fetch++;
   scan(prev ? prev.end : begin, end, -1);
   queue.push({ kind: "docend", start: end, end, seq: fetch });
-  return hand(queue, runs, explicit, text);
+  return hand(queue, runs, explicit);
 }
 
 /** The comment after `tok` on its line (not after a `- `, whose comment heads what follows it). */
@@ -472,7 +477,7 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
 }
 
 /** The parser's and decoder's part: each run onto the node yaml.v3 gives it. */
-function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): DocumentComments {
+function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
   const nodes = new Map<CST.Token, NodeComments>();
   const out: DocumentComments = { nodes };
   let head: string[] = [];
@@ -482,7 +487,6 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): Docum
   let started = false;
   let stem: string[] | undefined;
   let priorHead = -1;
-  let lastNode: Tok | undefined;
   const unfold = (tok: Tok, visible: number): void => {
     while (at < runs.length) {
       const r = runs[at]!;
@@ -531,7 +535,6 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): Docum
       priorHead = -1;
       continue;
     }
-    if (tok.kind === "node") lastNode = tok;
     if (tok.kind === "node" && tok.cst) {
       const c = take();
       const had = nodes.get(tok.cst);
@@ -555,19 +558,10 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, text: string): Docum
       const c = take();
       const f = c.foot ?? c.head;
       if (f !== undefined) out.foot = f;
-      if (f !== undefined && lastNode) out.footAfterBlank = blankAfter(text, lastNode.end);
     }
   }
   decode(nodes, mapKeys, endFeet, order);
   return out;
-}
-
-/** Whether a blank line follows the line `at` (a content token's end) is on. */
-function blankAfter(text: string, at: number): boolean {
-  const nl = text.indexOf("\n", at);
-  if (nl < 0) return false;
-  const next = text.indexOf("\n", nl + 1);
-  return next >= 0 && text.slice(nl + 1, next).trim() === "";
 }
 
 /** yaml.v3's document start: the head comment up to its last blank line is the document's. */
