@@ -4,7 +4,7 @@
  * file of the corpus with both and compares, node by node, the head, line and foot comment the door
  * reports.
  *
- * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--classes] DIR...
+ * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural] DIR...
  *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
  *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
  *   --show: how many differing files to print, each with its first differing node paths (default 10);

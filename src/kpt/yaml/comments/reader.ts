@@ -75,12 +75,14 @@ class Lines {
     let hi = this.starts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
+      // (mid lies between lo and hi, both indexes of starts)
       if (this.starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
     return lo;
   }
   col(offset: number): number {
+    // (line() answers an index of starts)
     return offset - this.starts[this.line(offset)]!;
   }
 }
@@ -257,7 +259,7 @@ function place(
       eof: col < 0 ? to : text.length,
       prev,
       beforeValue,
-      indent: indents.length > 0 ? indents[indents.length - 1]!.col : 0,
+      indent: indents.at(-1)?.col ?? 0,
       seq: fetch,
       runs,
     });
@@ -272,11 +274,12 @@ function place(
   };
   // each block closed at the first comment run of the scan from `scanAt` at its own column
   const unroll = (col: number, scanAt: number): void => {
-    while (indents.length > 0 && indents[indents.length - 1]!.col > col) {
-      const open = indents.pop()!;
+    for (let open = indents.at(-1); open && open.col > col; open = indents.at(-1)) {
+      indents.pop();
       let mark = scanAt - 1;
       let stop = mark;
       for (let i = runs.length - 1; i >= 0; i--) {
+        // (i counts down from the last run)
         const r = runs[i]!;
         if (r.kind === "line" || r.end < stop) break;
         if (r.startCol === open.col) mark = r.start;
@@ -288,10 +291,11 @@ function place(
   for (const t of toks) {
     if (t.kind === "bseq") {
       const col = lines.col(t.start);
-      const top = indents.length > 0 ? indents[indents.length - 1]!.col : -1;
+      const top = indents.at(-1)?.col ?? -1;
       if (top < col) {
         // (the sequence start goes in after the blocks the dash closes)
         scan(prev ? prev.end : begin, t.start, col);
+        // (tokensOf gives a sequence's start its sequence)
         indents.push({ col, cst: t.cst! });
         queue.push({ ...t, seq: fetch });
         prev = { ...t, kind: "entry", start: t.start, end: t.start };
@@ -306,7 +310,7 @@ function place(
     }
     if (t.keyOf && t.first) {
       const col = lines.col(t.start);
-      const top = indents.length > 0 ? indents[indents.length - 1]!.col : -1;
+      const top = indents.at(-1)?.col ?? -1;
       if (top < col) indents.push({ col, cst: t.keyOf });
       queue.push({ kind: "bmap", start: t.start, end: t.start, cst: t.keyOf, seq: fetch + 1 });
     }
@@ -489,6 +493,7 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
   let priorHead = -1;
   const unfold = (tok: Tok, visible: number): void => {
     while (at < runs.length) {
+      // (at < runs.length)
       const r = runs[at]!;
       if (r.seq > visible || tok.start < r.mark) return;
       if (r.kind === "head") {
@@ -514,6 +519,7 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
   const endFeet = new Map<CST.Token, string>();
   const order: CST.Token[] = [];
   for (let q = 0; q < queue.length; q++) {
+    // (q < queue.length)
     const tok = queue[q]!;
     unfold(tok, tok.seq + (tok.ahead ? 1 : 0));
     if (!started && tok.kind !== "docend") {
@@ -604,10 +610,11 @@ function decode(
     const map = coll;
     keys.forEach((k, i) => {
       const kc = nodes.get(k) ?? {};
-      if (kc.foot !== undefined && i > 0) {
-        const before = nodes.get(keys[i - 1]!) ?? {};
+      const prior = i > 0 ? keys[i - 1] : undefined;
+      if (kc.foot !== undefined && prior) {
+        const before = nodes.get(prior) ?? {};
         before.foot = kc.foot;
-        nodes.set(keys[i - 1]!, before);
+        nodes.set(prior, before);
         delete kc.foot;
       }
       const v = values.get(k);
@@ -619,10 +626,11 @@ function decode(
       nodes.set(k, kc);
     });
     const end = endFeet.get(map);
-    if (end !== undefined && keys.length > 0) {
-      const last = nodes.get(keys[keys.length - 1]!) ?? {};
+    const lastKey = keys.at(-1);
+    if (end !== undefined && lastKey) {
+      const last = nodes.get(lastKey) ?? {};
       last.foot = end;
-      nodes.set(keys[keys.length - 1]!, last);
+      nodes.set(lastKey, last);
     }
   }
 }
