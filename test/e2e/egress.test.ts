@@ -1,16 +1,7 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { operatorServicesFromEnv } from "../../src/jobs/operator-env.js";
 import { writeTarGz } from "../../src/sources/tar.js";
-import type { World } from "./harness.js";
-import {
-  type SourceWorld,
-  settingsWith,
-  sourceVariant,
-  startSourceWorld,
-  webPackage,
-} from "./source-world.js";
+import { serveLoopback, settingsWith, sourceVariant, useSourceWorld, webPackage } from "./source-world.js";
 
 /**
  * A repository writer names the upstream URLs fan-out fetches; the bot fetches them from the operator's
@@ -20,42 +11,31 @@ import {
  * refused without echoing anything it would have answered; the allowed server's variant is cloned.
  */
 describe("egress: fan-out fetches only what the operator's policy allows (forge over HTTP and git)", () => {
-  let world: SourceWorld;
-  let w: World;
-  let front: Server;
-  let secret: Server;
   const secretHits: string[] = [];
-
-  beforeAll(async () => {
-    secret = createServer((req, res) => {
+  const world = useSourceWorld(async (stopAfter) => {
+    const secret = await serveLoopback((req, res) => {
       secretHits.push(req.url ?? "");
       res.writeHead(200).end("SECRET-METRICS porchlight_jobs_total 42");
     });
-    await new Promise<void>((r) => secret.listen(0, "127.0.0.1", r));
-    const secretUrl = `http://127.0.0.1:${(secret.address() as AddressInfo).port}/metrics`;
+    stopAfter(secret.close);
+    const secretUrl = `${secret.base}/metrics`;
     const body = await writeTarGz(webPackage({ "cm.yaml": settingsWith({ a: "1" }) }));
-    front = createServer((req, res) => {
+    const front = await serveLoopback((req, res) => {
       if (req.url === "/web.tar.gz") return void res.writeHead(200).end(body);
       if (req.url === "/sneaky.tar.gz") return void res.writeHead(302, { location: secretUrl }).end();
       res.writeHead(404).end();
     });
-    await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
-    const base = `http://127.0.0.1:${(front.address() as AddressInfo).port}`;
+    stopAfter(front.close);
+    const base = front.base;
     const { mirror } = operatorServicesFromEnv({ PORCHLIGHT_EGRESS_ALLOW: new URL(base).host });
-    world = await startSourceWorld(
-      [
+    return {
+      variants: [
         sourceVariant("web-01", `tarball: ${base}/web.tar.gz`),
         sourceVariant("sneaky-01", `tarball: ${base}/sneaky.tar.gz`, "sneaky"),
         sourceVariant("direct-01", `tarball: ${secretUrl.replace("/metrics", "/pkg.tar.gz")}`, "direct"),
       ].join("---\n"),
       mirror,
-    );
-    w = world.w;
-  }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-    await new Promise((r) => front?.close(r));
-    await new Promise((r) => secret?.close(r));
+    };
   });
 
   it("clones from the allowed server, refuses the redirect and the direct URL, and never asks the service behind them", async () => {

@@ -1,16 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RegistryClient } from "../../src/sources/oci/client.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import type { World } from "./harness.js";
-import {
-  mirrorAccess,
-  type SourceWorld,
-  sourceVariant,
-  startSourceWorld,
-  webPackage,
-} from "./source-world.js";
+import { mirrorAccess, sourceVariant, useSourceWorld, webPackage } from "./source-world.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 
@@ -22,15 +15,13 @@ const b64 = (s: string) => Buffer.from(s).toString("base64");
 describe.skipIf(!hasRegistry)(
   `fan-out reads a private image with the credential its repository may use ${REGISTRY_MISSING ?? ""}`,
   () => {
-    let w: World;
     let registry: TestRegistry;
     const owner = "acme";
-    const rest = () => w.users.alice!.rest;
-    let world: SourceWorld;
-
-    beforeAll(async () => {
+    const rest = () => world.w.users.alice!.rest;
+    const world = useSourceWorld(async (stopAfter) => {
       const login = { username: "acme-bot", password: "s3cret" };
       registry = await startRegistry({ login });
+      stopAfter(() => registry.stop());
       await pushPackage(
         new RegistryClient(registry.host, { credentials: async () => login }),
         "private/web",
@@ -45,16 +36,11 @@ describe.skipIf(!hasRegistry)(
 `,
         "registries.yaml",
       );
-      world = await startSourceWorld(
-        sourceVariant("web-01", `oci: oci://${registry.host}/private/web:stable`),
-        mirrorAccess({ operator }),
-        { ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n` },
-      );
-      w = world.w;
-    }, 120_000);
-    afterAll(async () => {
-      await w?.stop();
-      await registry?.stop();
+      return {
+        variants: sourceVariant("web-01", `oci: oci://${registry.host}/private/web:stable`),
+        mirror: mirrorAccess({ operator }),
+        files: { ".github/porchlight.yml": `registries:\n  "${registry.host}": other-local\n` },
+      };
     });
 
     it("naming a login the operator keeps for another owner: refused on the dashboard, naming the field", async () => {
@@ -80,7 +66,7 @@ describe.skipIf(!hasRegistry)(
         content: Buffer.from("requiredApprovals: 1\n").toString("base64"),
         sha: (data as { sha: string }).sha,
       });
-      await w.settle();
+      await world.w.settle();
       await world.sweep();
       const pulls = await rest().pulls.list({ owner, repo: "cluster-01", state: "open" });
       expect(pulls.data.map((p) => p.title)).toEqual([

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
-import type { World } from "./harness.js";
 import {
   settingsWith as cm,
   webPackage as image,
   mirrorAccess,
-  type SourceWorld,
   sourceVariant,
-  startSourceWorld,
+  useSourceWorld,
 } from "./source-world.js";
 
 /**
@@ -22,35 +20,28 @@ import {
 describe.skipIf(!hasRegistry)(
   `fan-out from an OCI upstream, through the forge and a real registry ${REGISTRY_MISSING ?? ""}`,
   () => {
-    let w: World;
     let registry: TestRegistry;
     const requests: string[] = [];
     const owner = "acme";
-    const rest = () => w.users.alice!.rest;
+    const rest = () => world.w.users.alice!.rest;
     const source = () => `oci://${registry.host}/blueprints/web:stable`;
     const push = (files: Record<string, string>) =>
       pushPackage(new RegistryClient(registry.host), "blueprints/web", "stable", image(files), {});
-    let world: SourceWorld;
     let first = "";
-
-    beforeAll(async () => {
+    const world = useSourceWorld(async (stopAfter) => {
       registry = await startRegistry();
+      stopAfter(() => registry.stop());
       first = (await push({ "cm.yaml": cm({ a: "1", v: "1" }) })).digest;
-      const access = mirrorAccess({
+      const mirror = mirrorAccess({
         fetch: async (input, init) => {
           requests.push(`${init?.method ?? "GET"} ${new URL(String(input)).pathname}`);
           return fetch(input, init);
         },
       });
-      world = await startSourceWorld(
-        sourceVariant("web-01", `oci: oci://${registry.host}/blueprints/web:stable`),
-        access,
-      );
-      w = world.w;
-    }, 120_000);
-    afterAll(async () => {
-      await w?.stop();
-      await registry?.stop();
+      return {
+        variants: sourceVariant("web-01", `oci: oci://${registry.host}/blueprints/web:stable`),
+        mirror,
+      };
     });
 
     it("clones the image the tag points to into the downstream, with a pull request naming source, tag and digest", async () => {
@@ -74,7 +65,7 @@ describe.skipIf(!hasRegistry)(
       expect(kptfile).not.toContain("upstreamLock");
       expect(await world.file("web/cm.yaml", pr.head.ref)).toContain('v: "1"');
       await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: pr.number, sha: pr.head.sha });
-      await w.settle();
+      await world.w.settle();
     }, 120_000);
 
     it("the merged clone is published in the downstream and the management dashboard shows it at once, with no sweep", async () => {
@@ -89,11 +80,10 @@ describe.skipIf(!hasRegistry)(
 
     it("a sweep with the tag unchanged sends one manifest request and writes nothing", async () => {
       await world.sweep(); // the first run after the merge rewrites the pull request's state: merged
-      const before = world.writes();
-      requests.length = 0;
-      await world.sweep();
-      expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
-      expect(world.writes()).toBe(before);
+      expect(await world.sweepLogging(requests)).toEqual({
+        logged: ["HEAD /v2/blueprints/web/manifests/stable"],
+        writes: 0,
+      });
       expect(await world.openPulls()).toEqual([]);
     }, 120_000);
 
@@ -124,11 +114,10 @@ describe.skipIf(!hasRegistry)(
       );
 
       // The same state again: the open pull request already proposes it.
-      const before = world.writes();
-      requests.length = 0;
-      await world.sweep();
-      expect(requests).toEqual(["HEAD /v2/blueprints/web/manifests/stable"]);
-      expect(world.writes()).toBe(before);
+      expect(await world.sweepLogging(requests)).toEqual({
+        logged: ["HEAD /v2/blueprints/web/manifests/stable"],
+        writes: 0,
+      });
     }, 120_000);
   },
 );

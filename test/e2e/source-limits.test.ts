@@ -1,18 +1,16 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RegistryClient } from "../../src/sources/oci/client.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { RefusedBlobs } from "../../src/sources/oci/refused-blobs.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { TarballCache } from "../../src/sources/tarball-fetch.js";
-import { hasRegistry, startRegistry, type TestRegistry } from "../util/registry.js";
+import { hasRegistry, startRegistry } from "../util/registry.js";
 import {
   settingsWith as cm,
   mirrorAccess,
-  type SourceWorld,
+  serveLoopback,
   sourceVariant,
-  startSourceWorld,
+  useSourceWorld,
   webPackage,
 } from "./source-world.js";
 
@@ -30,33 +28,30 @@ const BIG = { "big.yaml": cm({ blob: "x".repeat(10_000) }) };
  * downloaded again by the next run.
  */
 describe("fan-out from an image or a tarball over the package limits", () => {
-  let server: Server;
   let base = "";
-  let registry: TestRegistry | undefined;
-  let world: SourceWorld;
   const requests: string[] = [];
   const bodies = new Map<string, Buffer>();
-
-  beforeAll(async () => {
+  const world = useSourceWorld(async (stopAfter) => {
     bodies.set("/many.tar.gz", await writeTarGz(webPackage(MANY)));
     bodies.set("/big.tar.gz", await writeTarGz(webPackage(BIG)));
-    server = createServer((req, res) => {
+    const server = await serveLoopback((req, res) => {
       const body = bodies.get(req.url ?? "");
       if (!body) return void res.writeHead(404).end();
       res.writeHead(200, { "content-type": "application/gzip" }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stopAfter(server.close);
+    base = server.base;
     const variants = [
       sourceVariant("many-01", `tarball: ${base}/many.tar.gz`, "many"),
       sourceVariant("big-01", `tarball: ${base}/big.tar.gz`, "big"),
     ];
     if (hasRegistry) {
-      registry = await startRegistry();
+      const registry = await startRegistry();
+      stopAfter(() => registry.stop());
       await pushPackage(new RegistryClient(registry.host), "blueprints/many", "stable", webPackage(MANY), {});
       variants.push(sourceVariant("image-01", `oci: oci://${registry.host}/blueprints/many:stable`, "image"));
     }
-    const access = mirrorAccess({
+    const mirror = mirrorAccess({
       tarballs: new TarballCache(),
       refusedBlobs: new RefusedBlobs(),
       fetch: async (input, init) => {
@@ -64,12 +59,7 @@ describe("fan-out from an image or a tarball over the package limits", () => {
         return fetch(input, init);
       },
     });
-    world = await startSourceWorld(variants.join("---\n"), access, { ".github/porchlight.yml": CONFIG });
-  }, 120_000);
-  afterAll(async () => {
-    await world?.w.stop();
-    await registry?.stop();
-    await new Promise((resolve) => server?.close(resolve));
+    return { variants: variants.join("---\n"), mirror, files: { ".github/porchlight.yml": CONFIG } };
   });
 
   const rowOf = (board: string, pkg: string) =>

@@ -1,3 +1,6 @@
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { configMap, kptfile } from "../util/krm.js";
@@ -22,6 +25,8 @@ export interface SourceWorld {
   dashboard(): Promise<string>;
   /** A sweep, settled. */
   sweep(): Promise<void>;
+  /** A sweep, settled: what it added to `log` (emptied first: a server's or a fetch's), and the bot's writes. */
+  sweepLogging(log: string[]): Promise<{ logged: string[]; writes: number }>;
 }
 
 const KPTFILE = kptfile("web");
@@ -76,6 +81,10 @@ export async function startSourceWorld(
   w.forge.setPermission("acme/cluster-01", "alice", "write");
   await w.settle();
   const rest = () => w.users.alice!.rest;
+  const sweep = async () => {
+    await w.app.sweep();
+    await w.settle();
+  };
   const contentOf = async (path: string, ref?: string) => {
     const { data } = await rest().repos.getContent({
       owner: "acme",
@@ -109,9 +118,67 @@ export async function startSourceWorld(
       ).data;
       return issue?.body ?? "";
     },
-    sweep: async () => {
-      await w.app.sweep();
-      await w.settle();
+    sweep,
+    sweepLogging: async (log) => {
+      const before = botWrites(w);
+      log.length = 0;
+      await sweep();
+      return { logged: [...log], writes: botWrites(w) - before };
     },
+  };
+}
+
+/** What a describe block's set-up hands startSourceWorld: its variants, the app's access, files beside them. */
+export interface SourceWorldSetup {
+  variants: string;
+  mirror: MirrorAccess;
+  files?: Record<string, string>;
+}
+
+/**
+ * Starts a describe block's source world before its tests from what `setup` prepares (a registry, a
+ * tarball server: each handed to `stopAfter`), and stops the world, then those, last started first,
+ * after them.
+ */
+export function useSourceWorld(
+  setup: (stopAfter: (stop: () => Promise<void>) => void) => Promise<SourceWorldSetup>,
+): SourceWorld {
+  let world: SourceWorld | undefined;
+  const stops: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    const { variants, mirror, files } = await setup((stop) => stops.push(stop));
+    world = await startSourceWorld(variants, mirror, files);
+  }, 120_000);
+  afterAll(async () => {
+    await world?.w.stop();
+    for (const stop of stops.reverse()) await stop();
+  });
+  const started = (): SourceWorld => {
+    if (!world) throw new Error("the source world is not started yet: use it in a test or a hook");
+    return world;
+  };
+  return {
+    get w() {
+      return started().w;
+    },
+    openPulls: () => started().openPulls(),
+    file: (path, ref) => started().file(path, ref),
+    editFile: (path, edit) => started().editFile(path, edit),
+    writes: () => started().writes(),
+    dashboard: () => started().dashboard(),
+    sweep: () => started().sweep(),
+    sweepLogging: (log) => started().sweepLogging(log),
+  };
+}
+
+/** An HTTP server on a free loopback port answering with `handler`: its base URL, and how to close it. */
+export async function serveLoopback(
+  handler: RequestListener,
+): Promise<{ base: string; close(): Promise<void> }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

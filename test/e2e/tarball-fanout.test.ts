@@ -1,19 +1,16 @@
 import { createHash } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SOURCES_BRANCH } from "../../src/jobs/fanout/source-store.js";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { writeTarGz } from "../../src/sources/tar.js";
 import { TarballCache } from "../../src/sources/tarball-fetch.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import type { World } from "./harness.js";
 import {
   settingsWith as cm,
   mirrorAccess,
-  type SourceWorld,
+  serveLoopback,
   sourceVariant,
-  startSourceWorld,
+  useSourceWorld,
   webPackage,
 } from "./source-world.js";
 
@@ -27,23 +24,19 @@ const sha = (b: Buffer) => `sha256:${createHash("sha256").update(b).digest("hex"
  * is pinned by sha256 (never asked again). A run with nothing new writes nothing.
  */
 describe("fan-out from a tarball upstream, through the forge and an http server on loopback", () => {
-  let w: World;
-  let server: Server;
   let base = "";
   let body: Buffer = Buffer.alloc(0);
   /** What the server was asked: `GET /web.tar.gz 200` or `… 304`. */
   const served: string[] = [];
   const owner = "acme";
-  const rest = () => w.users.alice!.rest;
+  const rest = () => world.w.users.alice!.rest;
   const url = () => `${base}/web.tar.gz`;
-  let world: SourceWorld;
   let first = "";
   let access: MirrorAccess;
-
-  beforeAll(async () => {
+  const world = useSourceWorld(async (stopAfter) => {
     body = await archive({ "cm.yaml": cm({ a: "1", v: "1" }) });
     first = sha(body);
-    server = createServer((req, res) => {
+    const server = await serveLoopback((req, res) => {
       const etag = `"${sha(body).slice(7, 23)}"`;
       if (req.headers["if-none-match"] === etag) {
         served.push(`${req.method} ${req.url} 304`);
@@ -54,21 +47,16 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
       if (req.url !== "/web.tar.gz") return void res.writeHead(404).end();
       res.writeHead(200, { etag, "content-type": "application/gzip" }).end(body);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    stopAfter(server.close);
+    base = server.base;
     access = mirrorAccess({ tarballs: new TarballCache() });
-    world = await startSourceWorld(
-      [
+    return {
+      variants: [
         sourceVariant("web-01", `tarball: ${base}/web.tar.gz`),
         sourceVariant("pinned-01", `tarball: ${base}/web.tar.gz#sha256=${first.slice(7)}`, "pinned"),
       ].join("---\n"),
-      access,
-    );
-    w = world.w;
-  }, 120_000);
-  afterAll(async () => {
-    await w?.stop();
-    await new Promise((resolve) => server?.close(resolve));
+      mirror: access,
+    };
   });
 
   it("clones the tarball into each downstream, the Kptfile locked at the sha256 of its bytes", async () => {
@@ -105,26 +93,19 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
     for (const pr of pulls) {
       await rest().pulls.merge({ owner, repo: "cluster-01", pull_number: pr.number, sha: pr.head.sha });
     }
-    await w.settle();
+    await world.w.settle();
   }, 120_000);
 
   it("a run with the content unchanged asks once, conditionally (304), and writes nothing", async () => {
     // the runs after the merges rewrite the dashboard: the clones merged, then published downstream
     await world.sweep();
     await world.sweep();
-    const before = world.writes();
-    served.length = 0;
-    await world.sweep();
-    expect(served).toEqual(["GET /web.tar.gz 304"]);
-    expect(world.writes()).toBe(before);
+    expect(await world.sweepLogging(served)).toEqual({ logged: ["GET /web.tar.gz 304"], writes: 0 });
     expect(await world.openPulls()).toEqual([]);
 
     // The validators live in memory: a restarted bot downloads once, finds the same digest, writes nothing.
     access.tarballs = new TarballCache();
-    served.length = 0;
-    await world.sweep();
-    expect(served).toEqual(["GET /web.tar.gz 200"]);
-    expect(world.writes()).toBe(before);
+    expect(await world.sweepLogging(served)).toEqual({ logged: ["GET /web.tar.gz 200"], writes: 0 });
   }, 120_000);
 
   it("new content at the URL: an update whose 3-way merge keeps the downstream's edits; the pinned variant stays", async () => {
@@ -154,11 +135,7 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
     expect(await world.file("pinned/cm.yaml")).toContain('v: "1"');
 
     // The same state again: the open pull request already proposes it; one 304, no write.
-    const before = world.writes();
-    served.length = 0;
-    await world.sweep();
-    expect(served).toEqual(["GET /web.tar.gz 304"]);
-    expect(world.writes()).toBe(before);
+    expect(await world.sweepLogging(served)).toEqual({ logged: ["GET /web.tar.gz 304"], writes: 0 });
   }, 120_000);
 
   it("closed, it is not proposed again; reopened, fan-out takes it up at once, without waiting for a sweep", async () => {
@@ -170,12 +147,12 @@ describe("fan-out from a tarball upstream, through the forge and an http server 
     };
     const [pr] = await world.openPulls();
     await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "closed" });
-    await w.settle();
+    await world.w.settle();
     await world.sweep();
     expect(await world.openPulls()).toEqual([]);
     expect(await dashboardRow()).toContain(`skipped: #${pr!.number} closed`);
     await rest().pulls.update({ owner, repo: "cluster-01", pull_number: pr!.number, state: "open" });
-    await w.settle(); // the reopened webhook only: no sweep
+    await world.w.settle(); // the reopened webhook only: no sweep
     expect(await dashboardRow()).toContain(`waiting for approval: pull request #${pr!.number} proposes`);
   }, 120_000);
 });
