@@ -89,7 +89,6 @@ describe("porchlight as a GitHub Action on recorded events", () => {
 
   beforeAll(async () => {
     w = await startWorld({
-      "README.md": "# blueprints\n",
       "apps/web/Kptfile": KPTFILE,
       "apps/web/deployment.yaml": deployment("1.27"),
     });

@@ -26,7 +26,7 @@ const services = (n: number) =>
  */
 describe("a check's annotations and its summary count the same findings (forge over HTTP and git)", () => {
   const [owner, repo] = ["acme", "blueprints"];
-  const w = useWorld({ "README.md": "# blueprints\n" });
+  const w = useWorld({});
   afterAll(async () => {
     expect(w.forge.errors).toEqual([]);
   });

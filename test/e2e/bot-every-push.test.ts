@@ -24,7 +24,6 @@ describe("porchlight bot checks every push, not only the first (forge over HTTP 
       .sort();
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": "guardrails: []\n",
     "apps/web/Kptfile": KPTFILE,
     "apps/web/cm-0.yaml": configMap("cm-0"),

@@ -69,7 +69,6 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": GOOD_CONFIG,
     "apps/web/Kptfile": WEB_KPTFILE,
     "apps/web/cm.yaml": webSettings("0"),

@@ -36,7 +36,6 @@ describe("porchlight bot renders only what a push changed (forge over HTTP and g
     for (let i = 0; i < FILES; i++) pkg[`cm-${i}.yaml`] = configMap(i);
     const rendered = await new KptRenderer().render(treeFromText(pkg), { runtimes: ["builtin"] });
     const files: Record<string, string> = {
-      "README.md": "# blueprints\n",
       ".github/porchlight.yml": "guardrails: []\n",
     };
     for (const [path, text] of Object.entries(treeToText(rendered.tree))) files[`apps/web/${path}`] = text;

@@ -42,7 +42,6 @@ describe("porchlight bot end to end (forge over HTTP and git)", () => {
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": CONFIG,
     "policies/no-privileged.yaml": POLICY,
     "apps/web/Kptfile": KPTFILE,

@@ -29,7 +29,6 @@ describe("a render that never ends, bounded (forge over HTTP and git)", () => {
   beforeAll(async () => {
     w = await startWorld(
       {
-        "README.md": "# blueprints\n",
         ".github/porchlight.yml": "functions:\n  runtimes: [builtin, exec]\n",
         "spin/Kptfile": KPTFILE("spin"),
         "spin/cm.yaml": CM("c", "a"),

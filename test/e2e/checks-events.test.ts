@@ -45,7 +45,6 @@ describe("checks and statuses drive automerge, rollout gates and the dashboard (
   const sweepActions = async () => (await w.app.metrics.sweepActions.get()).values;
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": CONFIG,
     ".porchlight/variants/fleet.yaml": [
       variant("dev-1", "dev"),

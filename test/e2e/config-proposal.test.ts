@@ -17,7 +17,6 @@ describe("a pull request changing the configuration (forge over HTTP and git)", 
   const rest = () => w.users.alice!.rest;
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": "mergeMethod: merge\n",
     "apps/web/Kptfile": WEB_KPTFILE,
     "apps/web/cm.yaml": webSettings("0"),

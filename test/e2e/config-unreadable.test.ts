@@ -9,7 +9,6 @@ import { branchHead, checkRuns, sweep, useWorld, WEB_KPTFILE, webSettings } from
  */
 describe("a configuration GitHub cannot serve (forge over HTTP and git)", () => {
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": "mergeMethod: squash\n",
     "apps/web/Kptfile": WEB_KPTFILE,
     "apps/web/cm.yaml": webSettings("0"),

@@ -28,7 +28,6 @@ describe("conflict markers block (forge over HTTP and git)", () => {
   const approve = (n: number) => w.say("bob", n, "/approve");
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/c1.yaml": VARIANT,
     "basens/Kptfile": KPTFILE,
     "basens/cm.yaml": cm("0"),

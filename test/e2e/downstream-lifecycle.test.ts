@@ -47,7 +47,6 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/dev.yaml": VARIANT,
     "hello/Kptfile": HELLO_KPTFILE,
     "hello/cm.yaml": cm("hi"),

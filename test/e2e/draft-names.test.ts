@@ -8,7 +8,7 @@ const CM = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: '
 describe("a draft branch whose name porchlight cannot use (forge over HTTP and git)", () => {
   let w: World;
   beforeAll(async () => {
-    w = await startWorld({ "README.md": "# blueprints\n", "hello/Kptfile": KPTFILE, "hello/cm.yaml": CM });
+    w = await startWorld({ "hello/Kptfile": KPTFILE, "hello/cm.yaml": CM });
   }, 120_000);
   afterAll(() => w?.stop());
 

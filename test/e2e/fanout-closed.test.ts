@@ -40,7 +40,6 @@ describe("a closed fan-out pull request (forge over HTTP and git)", () => {
   const target = (p: { body: string | null }) => parseVariantPullRequestBody(p.body)?.to;
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/c1.yaml": VARIANT,
     "basens/Kptfile": KPTFILE,
     "basens/cm.yaml": cm("0"),

@@ -55,7 +55,6 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/local.yaml": variant("local", "cluster-01"),
     ".porchlight/variants/dev.yaml": variant("dev", "other/deploy-dev"),
     ".porchlight/variants/x.yaml": variant("x", "stranger/deploy-x"),

@@ -48,7 +48,6 @@ describe("Porch's PackageVariant and PackageVariantSet fields, fanned out (forge
   const publish = (v: string) => publishDraft(w, `drafts/hello/ws${++ws}`, { "hello/cm.yaml": cm(v) });
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/porch.yaml": VARIANTS,
     "clusters/fleet.yaml": CLUSTERS,
     "hello/Kptfile": KPTFILE,

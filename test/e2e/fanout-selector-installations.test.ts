@@ -50,7 +50,6 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/fleet.yaml": FLEET,
     "hello/Kptfile": HELLO_KPTFILE,
     "hello/cm.yaml": cm("hi"),

@@ -70,7 +70,6 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".porchlight/variants/fleet.yaml": VARIANTS,
     "basens/Kptfile": KPTFILE(),
     "basens/cm.yaml": cm({ a: "1" }),

@@ -107,7 +107,6 @@ describe("pull requests from forks end to end (forge over HTTP and git)", () => 
 
     w = await startWorld(
       {
-        "README.md": "# blueprints\n",
         ".github/porchlight.yml": CONFIG,
         "policies/no-privileged.yaml": POLICY,
         ".porchlight/variants/fleet.yaml": SET,

@@ -107,7 +107,7 @@ export function appOnForge(forge: Forge, creds: ReturnType<Forge["createApp"]>) 
   } satisfies AppServerOptions;
 }
 
-/** A forge with `acme/blueprints` holding `files`, the app installed, and users at each level. */
+/** A forge with `acme/blueprints` holding its README and `files`, the app installed, and users at each level. */
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme", privateKeyPem: TEST_KEY });
@@ -129,7 +129,10 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
   forge.setWebhookUrl(app.webhookUrl);
   forge.createUser("acme", { type: "Organization" });
   const repo = "acme/blueprints";
-  await forge.createRepo(repo, { files, private: opts.public !== true });
+  await forge.createRepo(repo, {
+    files: { "README.md": "# blueprints\n", ...files },
+    private: opts.public !== true,
+  });
   forge.createInstallation(creds.appId, "acme");
   const users: World["users"] = {};
   for (const [login, level] of [

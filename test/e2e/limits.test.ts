@@ -32,7 +32,7 @@ describe("a package over a limit (forge over HTTP and git)", () => {
   const head = async (r: string, branch: string) =>
     (await rest().git.getRef({ owner, repo: r, ref: `heads/${branch}` })).data.object.sha;
 
-  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE("web") });
+  const w = useWorld({ "apps/web/Kptfile": KPTFILE("web") });
   beforeAll(async () => {
     await w.forge.createRepo(`${owner}/${other}`, {
       files: { "README.md": "# clusters\n", "apps/web/Kptfile": KPTFILE("web") },

@@ -36,7 +36,7 @@ describe("a proposal merged on GitHub by hand (forge over HTTP and git)", () => 
       .filter((d) => (d.payload.pull_request as { number: number }).number === n)
       .at(-1);
 
-  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
+  const w = useWorld({ "apps/web/Kptfile": KPTFILE });
 
   it("is tagged, its draft branch deleted and the publish said once, without a sweep", async () => {
     const pr = await open("drafts/apps/web/by-hand", { "apps/web/cm.yaml": cm("one") });

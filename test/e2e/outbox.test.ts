@@ -51,7 +51,6 @@ describe.skipIf(!hasRedis)(
     beforeAll(async () => {
       w = await startWorld(
         {
-          "README.md": "# blueprints\n",
           ".porchlight/variants/fleet.yaml": VARIANT,
           "basens/Kptfile": KPTFILE,
           "basens/cm.yaml": cm("0"),

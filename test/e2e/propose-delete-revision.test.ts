@@ -21,7 +21,7 @@ describe("/propose-delete <revision>: one published revision, as rpkg propose-de
       .slice(1)
       .map((l) => l.trim().split(/\s+/).join(" "));
 
-  const w = useWorld({ "README.md": "# blueprints\n" });
+  const w = useWorld({});
   beforeAll(async () => {
     const first = await w.propose("drafts/apps/web/first", {
       "apps/web/Kptfile": KPTFILE,

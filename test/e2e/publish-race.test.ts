@@ -54,7 +54,7 @@ describe("a publish job that finds its proposal merged by someone else (forge ov
   const mergeAsAlice = async (pr: { number: number; head: { sha: string } }) =>
     (await rest().pulls.merge({ owner, repo, pull_number: pr.number, sha: pr.head.sha })).data.sha;
 
-  const w = useWorld({ "README.md": "# blueprints\n", "apps/web/Kptfile": KPTFILE });
+  const w = useWorld({ "apps/web/Kptfile": KPTFILE });
 
   it("merged and tagged meanwhile: the review is answered with the revision, no false failure, no second tag", async () => {
     const pr = await proposal();

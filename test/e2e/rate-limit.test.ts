@@ -29,7 +29,6 @@ describe.each(QUEUES)(
       if (skip) return;
       w = await startWorld(
         {
-          "README.md": "# blueprints\n",
           "apps/web/Kptfile": WEB_KPTFILE,
           "apps/web/cm.yaml": webSettings("0"),
         },

@@ -52,7 +52,6 @@ export async function startDevRollout(
   opts: WorldOptions = {},
 ): Promise<DevRollout> {
   const files: Record<string, string> = {
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": config,
     ".porchlight/variants/dev.yaml": packages.map(devVariant).join("---\n"),
   };

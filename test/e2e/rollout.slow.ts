@@ -108,7 +108,6 @@ describe("progressive rollout end to end (forge over HTTP and git, virtual clock
 
   const w = useWorld(
     {
-      "README.md": "# blueprints\n",
       ".github/porchlight.yml": CONFIG,
       ".porchlight/variants/fleet.yaml": REPOS.map(pv).join("---\n"),
       "basens/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n",

@@ -57,7 +57,6 @@ describe("every head of a proposal gets a status (forge over HTTP and git)", () 
   };
 
   const w = useWorld({
-    "README.md": "# blueprints\n",
     ".github/porchlight.yml": "guardrails: []\n",
     "apps/web/Kptfile": KPTFILE,
     "apps/web/cm-0.yaml": configMap("cm-0"),

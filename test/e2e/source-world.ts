@@ -73,10 +73,7 @@ export async function startSourceWorld(
   mirror: MirrorAccess,
   files: Record<string, string> = {},
 ): Promise<SourceWorld> {
-  const w = await startWorld(
-    { "README.md": "# blueprints\n", ".porchlight/variants/web.yaml": variants, ...files },
-    { mirror },
-  );
+  const w = await startWorld({ ".porchlight/variants/web.yaml": variants, ...files }, { mirror });
   await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
   w.forge.setPermission("acme/cluster-01", "alice", "write");
   await w.settle();
