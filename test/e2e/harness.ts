@@ -6,7 +6,6 @@ import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
-import { afterAll, beforeAll } from "vitest";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import {
   type AppServer,
@@ -20,6 +19,7 @@ import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import type { Renderer } from "../../src/jobs/renderer.js";
 import { porchlightWith } from "../cli/pkg-fixture.js";
 import { kptfile, pipeline, settings } from "../util/krm.js";
+import { useStarted } from "../util/use-started.js";
 
 export interface World {
   forge: Forge;
@@ -245,37 +245,12 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
  * member is the started world's, so the block's helpers and hooks use it as they would the world.
  */
 export function useWorld(files: Record<string, string>, opts: WorldOptions = {}): World {
-  let world: World | undefined;
-  beforeAll(async () => {
-    world = await startWorld(files, opts);
-  }, 120_000);
-  afterAll(async () => {
-    await world?.stop();
-  });
-  const started = (): World => {
-    if (!world) throw new Error("the world is not started yet: use it in a test or a hook");
-    return world;
-  };
-  return {
-    get forge() {
-      return started().forge;
-    },
-    get app() {
-      return started().app;
-    },
-    get repo() {
-      return started().repo;
-    },
-    get users() {
-      return started().users;
-    },
-    settle: () => started().settle(),
-    clone: (user, other) => started().clone(user, other),
-    propose: (branch, f, user) => started().propose(branch, f, user),
-    say: (user, n, body) => started().say(user, n, body),
-    restart: (o) => started().restart(o),
-    stop: () => started().stop(),
-  };
+  return useStarted(
+    "the world",
+    () => startWorld(files, opts),
+    async (world) => world?.stop(),
+    120_000,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevRollout, startDevRollout } from "./rollout-world.js";
+import { describe, expect, it } from "vitest";
+import { useDevRollout } from "./rollout-world.js";
 
 /**
  * `/rollout hold` and `/rollout resume` on the dashboard issue over real HTTP and git: a hold (write
@@ -14,15 +14,7 @@ const CONFIG = `rollout:
 `;
 
 describe("/rollout hold and resume on the dashboard issue (forge over HTTP and git)", () => {
-  let r: DevRollout;
-
-  beforeAll(async () => {
-    r = await startDevRollout(CONFIG, ["basens"]);
-  }, 60_000);
-  afterAll(async () => {
-    expect(r?.w.forge.errors).toEqual([]);
-    await r?.w.stop();
-  });
+  const r = useDevRollout(CONFIG, ["basens"]);
 
   it("/rollout hold stops pull requests from opening (write permission only); /rollout resume opens them", async () => {
     const { w } = r;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DevRollout, startDevRollout } from "./rollout-world.js";
+import { describe, expect, it } from "vitest";
+import { useDevRollout } from "./rollout-world.js";
 
 /**
  * prConcurrentLimit over real HTTP and git: two packages fan out to one downstream
@@ -14,15 +14,7 @@ const CONFIG = `rollout:
 `;
 
 describe("prConcurrentLimit across packages (forge over HTTP and git)", () => {
-  let r: DevRollout;
-
-  beforeAll(async () => {
-    r = await startDevRollout(CONFIG, ["basens", "web"]);
-  }, 60_000);
-  afterAll(async () => {
-    expect(r?.w.forge.errors).toEqual([]);
-    await r?.w.stop();
-  });
+  const r = useDevRollout(CONFIG, ["basens", "web"]);
 
   it("prConcurrentLimit: one open per repository, the other held and listed, opened once the first merges", async () => {
     await r.publish("basens", "1");

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { packageVariant, settings } from "../util/krm.js";
+import { useStarted } from "../util/use-started.js";
 import { startWorld, sweep, sweepWrites, type World, type WorldOptions } from "./harness.js";
 
 /**
@@ -96,4 +97,20 @@ export async function startDevRollout(
     sweep: () => sweep(w),
     writesOfSweep: () => sweepWrites(w),
   };
+}
+
+/**
+ * The describe block's dev rollout (`startDevRollout`'s arguments), started before its tests and, after
+ * them, checked to have left no forge errors and stopped. Each member is the started rollout's.
+ */
+export function useDevRollout(config: string, packages: string[], opts: WorldOptions = {}): DevRollout {
+  return useStarted(
+    "the rollout",
+    () => startDevRollout(config, packages, opts),
+    async (rollout) => {
+      expect(rollout?.w.forge.errors).toEqual([]);
+      await rollout?.w.stop();
+    },
+    60_000,
+  );
 }

@@ -1,9 +1,9 @@
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll } from "vitest";
 import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { configMap, kptfile } from "../util/krm.js";
+import { useStarted } from "../util/use-started.js";
 import { botWrites, startWorld, type World } from "./harness.js";
 
 /**
@@ -19,8 +19,6 @@ export interface SourceWorld {
   file(path: string, ref?: string): Promise<string>;
   /** Alice commits `edit` of a file of cluster-01 on its default branch (a downstream's own change). */
   editFile(path: string, edit: (text: string) => string): Promise<void>;
-  /** How many writes the bot has made so far: REST writes and git pushes by the installation. */
-  writes(): number;
   /** The dashboard issue's body ("" when there is none). */
   dashboard(): Promise<string>;
   /** A sweep, settled. */
@@ -68,7 +66,7 @@ async function variantPulls(w: World) {
 }
 
 /** Starts the world: `variants` as .porchlight/variants/web.yaml, `files` beside it, `mirror` as the app's. */
-export async function startSourceWorld(
+async function startSourceWorld(
   variants: string,
   mirror: MirrorAccess,
   files: Record<string, string> = {},
@@ -108,7 +106,6 @@ export async function startSourceWorld(
       });
       await w.settle();
     },
-    writes: () => botWrites(w),
     dashboard: async () => {
       const [issue] = (
         await rest().issues.listForRepo({ owner: "acme", repo: "blueprints", labels: "porchlight/dashboard" })
@@ -140,32 +137,19 @@ export interface SourceWorldSetup {
 export function useSourceWorld(
   setup: (stopAfter: (stop: () => Promise<void>) => void) => Promise<SourceWorldSetup>,
 ): SourceWorld {
-  let world: SourceWorld | undefined;
   const stops: (() => Promise<void>)[] = [];
-  beforeAll(async () => {
-    const { variants, mirror, files } = await setup((stop) => stops.push(stop));
-    world = await startSourceWorld(variants, mirror, files);
-  }, 120_000);
-  afterAll(async () => {
-    await world?.w.stop();
-    for (const stop of stops.reverse()) await stop();
-  });
-  const started = (): SourceWorld => {
-    if (!world) throw new Error("the source world is not started yet: use it in a test or a hook");
-    return world;
-  };
-  return {
-    get w() {
-      return started().w;
+  return useStarted(
+    "the source world",
+    async () => {
+      const { variants, mirror, files } = await setup((stop) => stops.push(stop));
+      return startSourceWorld(variants, mirror, files);
     },
-    openPulls: () => started().openPulls(),
-    file: (path, ref) => started().file(path, ref),
-    editFile: (path, edit) => started().editFile(path, edit),
-    writes: () => started().writes(),
-    dashboard: () => started().dashboard(),
-    sweep: () => started().sweep(),
-    sweepLogging: (log) => started().sweepLogging(log),
-  };
+    async (world) => {
+      await world?.w.stop();
+      for (const stop of stops.reverse()) await stop();
+    },
+    120_000,
+  );
 }
 
 /** An HTTP server on a free loopback port answering with `handler`: its base URL, and how to close it. */

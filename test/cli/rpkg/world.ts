@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
-import { afterAll, beforeAll } from "vitest";
 import { TEST_KEY } from "../../../packages/forge/test/helpers.js";
 import { main } from "../../../src/cli/main.js";
 import { captureIO } from "../../util/cli-io.js";
+import { useStarted } from "../../util/use-started.js";
 
 interface Run {
   code: number;
@@ -42,19 +42,7 @@ const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {}
  * `beforeAll` hooks, stopped after its own `afterAll` hooks; each member is the started world's.
  */
 export function useRpkgWorld(): RpkgWorld {
-  let world: RpkgWorld | undefined;
-  beforeAll(async () => {
-    world = await rpkgWorld();
-  });
-  afterAll(async () => {
-    await world?.stop();
-  });
-  return new Proxy({} as RpkgWorld, {
-    get(_, key) {
-      if (!world) throw new Error("the rpkg world is not started yet: use it in a test or a hook");
-      return Reflect.get(world, key);
-    },
-  });
+  return useStarted("the rpkg world", rpkgWorld, async (world) => world?.stop());
 }
 
 /** A forge with org acme, repositories acme/blueprints and acme/deploy (one commit on main each). */
