@@ -115,7 +115,8 @@ interface SplitStep {
  * is not a builtin run by item for its release
  * and config (a config file, selectors, a validator, exec or container functions), a render of the
  * files that fails, a resource that changes file, a step whose results the whole list decides
- * (ItemSplit: a duplicate id, an error), more resources than `maxResources`.
+ * (ItemSplit: a duplicate id, an error), more resources than `maxResources`. The outcome's results
+ * may be the memo's own shares: read them, never change them.
  */
 export async function renderByFile(
   tree: FileTree,
@@ -387,8 +388,10 @@ function combineRecords(
     const results = step.split.combine(shares);
     const record = rendered[s];
     if (!results || !record) return undefined;
-    // The shares are kept: what goes out is a copy.
-    records.push({ ...record, results: structuredClone(results) });
+    // The results may be the kept shares themselves (set-image's are): KptRenderer.result, the one
+    // reader of these records, only reads them and copies what it keeps into findings. A copy here
+    // (structuredClone) was a fifth of an incremental render's CPU at 10,000 resources.
+    records.push({ ...record, results });
   }
   return records;
 }
