@@ -146,6 +146,8 @@ async function refusedBeforeReading(
 interface Rendered {
   kind: "rendered";
   tree: FileTree;
+  /** The git blob id of each file of `tree`, where the read told them. */
+  blobs: ReadonlyMap<string, string> | undefined;
   result: RenderResult;
   options: RenderOptions;
   heldBack: { heldBack?: string[] };
@@ -184,7 +186,7 @@ async function renderHead(
       result.findings,
     );
   }
-  return { kind: "rendered", tree, result, options, heldBack };
+  return { kind: "rendered", tree, blobs, result, options, heldBack };
 }
 
 /**
@@ -229,9 +231,27 @@ async function commitRender(
   };
   await reportRender(ctx.port, { pkg, sha, findings, verdict, ...infoOn });
   ctx.log.info({ branch, from: sha, commit: pushed.sha }, "render pushed");
-  // The bot's commit is the next push's input: the renderer keeps what renders it.
-  await ctx.renderer.committed?.(result.tree, r.options).catch((e: unknown) => {
+  // The bot's commit is the next push's input: the renderer keeps what renders it. The files the
+  // render left as they were keep their blob ids (the renderer hashes only the files it wrote).
+  const blobIds = keptBlobIds(r.blobs, tree, result.tree);
+  const options = blobIds ? { ...r.options, blobIds } : r.options;
+  await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
     ctx.log.warn({ err: e, branch, commit: pushed.sha }, "rendering the bot's commit failed");
   });
   return { kind: "pushed", headSha: sha, commitSha: pushed.sha, ...heldBack };
+}
+
+/** The blob ids of the files `after` holds as `before` held them; undefined where none were known. */
+function keptBlobIds(
+  blobs: ReadonlyMap<string, string> | undefined,
+  before: FileTree,
+  after: FileTree,
+): Map<string, string> | undefined {
+  if (!blobs) return undefined;
+  const out = new Map<string, string>();
+  for (const [path, bytes] of after) {
+    const id = blobs.get(path);
+    if (id !== undefined && before.get(path)?.equals(bytes)) out.set(path, id);
+  }
+  return out;
 }
