@@ -10,7 +10,8 @@
  *   --show: how many differing files to print, each with its first differing node paths (default 10);
  *   --structural: print and classify only the files that differ in more than blank lines.
  * Prints the agreement figure: files where every node agrees, of the files today's reader reads, and
- * how many of the others differ only in blank lines (where a blank line between comments is held).
+ * how many of the others differ only in blank lines (the reader gives their counts as data, headBlanks;
+ * the shadow's door below holds them as today's readers do).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -106,9 +107,35 @@ function documentFoot(foot: string | undefined): string | undefined {
   return foot === undefined ? undefined : `\n${foot.replace(/\n+$/, "")}`;
 }
 
-function of(node: Node | null | undefined, dc: DocumentComments): NodeComments {
+/**
+ * A node's comments as today's readers hold them: the blank lines after a head or a foot dropped (kpt's
+ * render writes none there); `lifted`: the head of a nested block's first entry (which the block takes)
+ * or of the root's first entry keeps each stretch of blank lines at the file's count (headBlanks), as a
+ * plain format writes it back, unless a foot was cut from the same comment lines before it.
+ */
+function of(node: Node | null | undefined, dc: DocumentComments, lifted = false): NodeComments {
   const t = (node as { srcToken?: CST.Token } | null | undefined)?.srcToken;
-  return (t && dc.nodes.get(t)) || {};
+  const c = (t && dc.nodes.get(t)) || {};
+  return {
+    ...c,
+    head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
+    foot: bare(c.foot),
+  };
+}
+
+/** A head with each of its empty lines written as the file's count of blank lines it stands for. */
+function withBlanks(raw: string | undefined, blanks: readonly number[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let i = 0;
+  return raw
+    .split("\n")
+    .map((l) => (l === "" ? "\n".repeat(Math.max(0, (blanks?.[i++] ?? 1) - 1)) : l))
+    .join("\n");
+}
+
+/** A comment without the blank lines after its last line. */
+function bare(raw: string | undefined): string | undefined {
+  return raw?.replace(/\n+$/, "");
 }
 
 /**
@@ -141,8 +168,8 @@ function door(
   nested = false,
 ): void {
   if (!node) return;
-  const own = of(node, dc);
   const block = (isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0;
+  const own = of(node, dc, nested && block);
   let head = own.head;
   if (isMap(node)) {
     const pairs = node.items as Pair<Node, Node>[];
@@ -150,7 +177,7 @@ function door(
     pairs.forEach((pair, i) => {
       const key = pair.key;
       const name = isScalar(key) ? String(key.source ?? key.value) : "?";
-      const kc = of(key, dc);
+      const kc = of(key, dc, i === 0 && ((nested && block) || path === "$"));
       const last = i === pairs.length - 1;
       let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
       if (i === 0 && nested && block) {
@@ -174,7 +201,7 @@ function door(
     let footBefore: string | undefined;
     let foot = own.foot;
     node.items.forEach((item, i) => {
-      const ic = of(item as Node, dc);
+      const ic = of(item as Node, dc, i === 0 && ((nested && block) || path === "$"));
       const last = i === node.items.length - 1;
       const itemHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, ic.head);
       door(item as Node, `${path}[${i}]`, table, dc, false);

@@ -56,7 +56,22 @@ const CASES: [string, string, Record<string, unknown>][] = [
   [
     "an explicit start: its comment and the lines after it head the first key",
     "--- # s\n\n# h\na: 1\n",
-    { a: { head: "# s\n\n# h" } },
+    { a: { head: "# s\n\n# h", headBlanks: [1] } },
+  ],
+  [
+    "blank lines after a head: one empty line in its text, the file's count of them beside it",
+    "a:\n  # h\n\n\n  b: 1\n",
+    { b: { head: "# h\n", headBlanks: [2] } },
+  ],
+  [
+    "blank lines within a head and after it: a count for each stretch, in order",
+    "a:\n  # x\n\n\n  # y\n\n  b: 1\n",
+    { b: { head: "# x\n\n# y\n", headBlanks: [2, 1] } },
+  ],
+  [
+    "a head after a foot cut from the same comment lines (left of the open block, a blank line after it): said so",
+    "a:\n  k:\n # f\n\n    # h\n\n    b: 1\n",
+    { b: { head: "# h\n", headBlanks: [1], headAfterFoot: true, foot: "# f" } },
   ],
   ["after a block scalar: the next key's head", "a: |\n  x\n# c\nb: 1\n", { b: { head: "# c" } }],
   ["below an item at the end: the item's foot", "a:\n- x\n# f\n", { x: { foot: "# f" } }],

@@ -21,6 +21,16 @@ export interface NodeComments {
   head?: string;
   line?: string;
   foot?: string;
+  /**
+   * How many blank lines of the file each empty line of the head stands for, in order (yaml.v3 cuts a
+   * stretch of blank lines to one): kpt's render writes none after a head, a plain format the file's count.
+   */
+  headBlanks?: number[];
+  /**
+   * The head follows a foot cut in the same stretch of comment lines (the foot of what came before,
+   * ended by a blank line or by a column left of the open block).
+   */
+  headAfterFoot?: boolean;
 }
 
 /** The comments of one document: its own head and foot, and each node's (keyed by its CST token). */
@@ -62,6 +72,10 @@ interface Run {
   /** Where the scan that cut the run began. */
   scan: number;
   seq: number;
+  /** The file's count of blank lines for each empty line of `text`, in order. */
+  blanks: number[];
+  /** Another run of the same scan comes before this one. */
+  afterRun: boolean;
 }
 
 /** Offsets of line starts, to turn offsets into lines and columns. */
@@ -352,6 +366,8 @@ function lineComment(
     end: at + line.length,
     scan: tok.end,
     seq,
+    blanks: [],
+    afterRun: false,
   });
   tok.end = at + line.length;
   tok.lineComment = true;
@@ -395,6 +411,9 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
   let firstEmpty = newlines <= 1;
   let recentEmpty = false;
   let buf: string[] = [];
+  let counts: number[] = [];
+  let flushed = false;
+  let before = false;
   let bufStart = -1;
   let bufCol = -1;
   let bufLine = -1;
@@ -409,10 +428,14 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
       end: at,
       scan: scanMark,
       seq: st.seq,
+      blanks: counts,
+      afterRun: before,
     });
+    flushed = true;
     scanMark = at;
     mark = at;
     buf = [];
+    counts = [];
   };
   // walk line by line from the first `#`: a blank line (or the text's end) may end a run, a comment
   // line adds to it, anything else ends the scan
@@ -431,8 +454,11 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
             if (bufCol < st.indent) mark = bufStart;
             flush(at);
           }
-        } else if (buf.length > 0 && at < st.eof) buf.push("");
-      }
+        } else if (buf.length > 0 && at < st.eof) {
+          buf.push("");
+          counts.push(1);
+        }
+      } else if (buf.at(-1) === "" && at < st.eof) counts.push((counts.pop() ?? 0) + 1);
       if (at >= st.eof) {
         pos = at;
         break;
@@ -450,6 +476,7 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
       break;
     }
     if (buf.length === 0) {
+      before = flushed;
       bufStart = at;
       bufCol = col;
       bufLine = lineNo;
@@ -476,6 +503,8 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
       end: pos,
       scan: scanMark,
       seq: st.seq,
+      blanks: counts,
+      afterRun: before,
     });
   }
 }
@@ -485,11 +514,14 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
   const nodes = new Map<CST.Token, NodeComments>();
   const out: DocumentComments = { nodes };
   let head: string[] = [];
+  let headCounts: number[] = [];
+  let headBefore: boolean[] = [];
   let line: string[] = [];
   let foot: string[] = [];
   let at = 0;
   let started = false;
   let stem: string[] | undefined;
+  let stemBefore = false;
   let priorHead = -1;
   const unfold = (tok: Tok, visible: number): void => {
     while (at < runs.length) {
@@ -499,6 +531,8 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
       if (r.kind === "head") {
         if (tok.kind === "bend") return;
         head.push(r.text);
+        headCounts.push(...r.blanks);
+        headBefore.push(r.afterRun);
       } else if (r.kind === "foot") foot.push(r.text);
       else line.push(r.text);
       at++;
@@ -508,9 +542,14 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
     const c: NodeComments = {};
     // (a head keeps the blank line after it, as yaml.v3 cuts it: kpt writes it back above the node)
     if (head.length > 0) c.head = head.join("\n");
+    const blanks = headCounts.slice(headCounts.length - empties(c.head));
+    if (blanks.length > 0) c.headBlanks = blanks;
+    if (head.length > 0 && headBefore[0]) c.headAfterFoot = true;
     if (line.length > 0) c.line = line.join("\n");
     if (foot.length > 0) c.foot = foot.join("\n");
     head = [];
+    headCounts = [];
+    headBefore = [];
     line = [];
     foot = [];
     return c;
@@ -524,7 +563,11 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
     unfold(tok, tok.seq + (tok.ahead ? 1 : 0));
     if (!started && tok.kind !== "docend") {
       started = true;
-      if (!explicit) splitDocumentHead(head, out);
+      if (!explicit) {
+        splitDocumentHead(head, out);
+        headCounts = headCounts.slice(headCounts.length - empties(head.join("\n")));
+        if (out.head !== undefined) headBefore = head.map(() => false);
+      }
     }
     if (tok.kind === "entry") {
       priorHead = head.length;
@@ -532,11 +575,20 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
     }
     if ((tok.kind === "bmap" || tok.kind === "bseq") && priorHead > 0) {
       stem = head.slice(0, priorHead);
+      stemBefore = headBefore[0] ?? false;
       head = head.slice(priorHead);
+      headBefore = headBefore.slice(priorHead);
     }
     if (tok.kind !== "bmap" && tok.kind !== "bseq") priorHead = -1;
     if (tok.kind === "bmap" || tok.kind === "bseq") {
-      if (stem && tok.cst) nodes.set(tok.cst, { head: stem.join("\n") });
+      if (stem && tok.cst) {
+        const text = stem.join("\n");
+        const blanks = headCounts.splice(0, empties(text));
+        const c: NodeComments = { head: text };
+        if (blanks.length > 0) c.headBlanks = blanks;
+        if (stemBefore) c.headAfterFoot = true;
+        nodes.set(tok.cst, c);
+      }
       stem = undefined;
       priorHead = -1;
       continue;
@@ -568,6 +620,11 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
   }
   decode(nodes, mapKeys, endFeet, order);
   return out;
+}
+
+/** The empty lines of a comment's text (each a stretch of blank lines of the file). */
+function empties(text: string | undefined): number {
+  return text === undefined ? 0 : text.split("\n").filter((l) => l === "").length;
 }
 
 /** yaml.v3's document start: the head comment up to its last blank line is the document's. */
