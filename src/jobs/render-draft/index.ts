@@ -241,7 +241,11 @@ async function commitRender(
   return { kind: "pushed", headSha: sha, commitSha: pushed.sha, ...heldBack };
 }
 
-/** The blob ids of the files `after` holds as `before` held them; undefined where none were known. */
+/**
+ * The blob ids of the files `after` holds as `before` held them; undefined where none were known. A
+ * file the render left alone is the same Buffer in both trees (the renderer hands on what it did not
+ * write), so only the files it wrote are compared byte by byte.
+ */
 function keptBlobIds(
   blobs: ReadonlyMap<string, string> | undefined,
   before: FileTree,
@@ -251,7 +255,9 @@ function keptBlobIds(
   const out = new Map<string, string>();
   for (const [path, bytes] of after) {
     const id = blobs.get(path);
-    if (id !== undefined && before.get(path)?.equals(bytes)) out.set(path, id);
+    if (id === undefined) continue;
+    const was = before.get(path);
+    if (was === bytes || was?.equals(bytes)) out.set(path, id);
   }
   return out;
 }
