@@ -1,5 +1,13 @@
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
@@ -35,6 +43,12 @@ export interface BotE2ERow {
   /** The app process's peak resident memory during this push (VmHWM, reset before it). */
   peakMiB: number;
   load: string;
+  /**
+   * The first push only: `porchlight fn render` of the same package (a fresh copy, from the build), its
+   * process's CPU right before the run's world started and right after it stopped (issue #52 asks the
+   * first push for at most 1.5 times it).
+   */
+  fnRenderCpuS?: [number, number];
 }
 
 interface AppCpu {
@@ -455,17 +469,29 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const routes: string[] = [];
   for (const mode of modes) {
     for (const resources of sizes) {
+      const before = fnRenderCpu(resources);
       const w = await startWorld(mode, nodeArgs, appEnv, resources);
+      const made: BotE2ERow[] = [];
       try {
         for (const { push, m } of await pushes(w, resources)) {
-          rows.push({ mode, resources, push, ...m.row });
-          console.log(JSON.stringify(rows.at(-1)));
+          made.push({ mode, resources, push, ...m.row });
+          console.log(JSON.stringify(made.at(-1)));
           if (mode === "memory" && resources === Math.max(...sizes) && push !== "first push")
             routes.push(`${push}: ${JSON.stringify(m.byRoute)}`);
         }
       } finally {
         await w.stop();
       }
+      const after = fnRenderCpu(resources);
+      const first = made.find((r) => r.push === "first push");
+      if (first && before !== undefined && after !== undefined) {
+        first.fnRenderCpuS = [before, after];
+        const ratios = [before, after].map((c) => (first.appCpuS / c).toFixed(2)).join(", ");
+        console.log(
+          `first push at ${resources} resources: ${first.appCpuS} s of app CPU; porchlight fn render of the same package ${before} s before the run, ${after} s after it: ${ratios} times the renderer`,
+        );
+      }
+      rows.push(...made);
     }
   }
   console.log(
@@ -475,6 +501,28 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   if (process.env.BOT_E2E_PROFILE !== "0") await profileEdit(Math.max(...sizes), appEnv);
   else if (process.env.BOT_E2E_PROFILE_ONLY) await profileEdit(Math.max(...sizes), appEnv);
   return rows;
+}
+
+/**
+ * The CPU seconds (user + system) of `porchlight fn render` over a fresh copy of the package the first
+ * push writes, from the build (bin/porchlight.js); undefined when the build is not there. Read from this
+ * process's waited-for children's CPU (/proc), which the synchronous run alone adds to.
+ */
+function fnRenderCpu(resources: number): number | undefined {
+  const cli = join(import.meta.dirname, "..", "bin", "porchlight.js");
+  if (!existsSync(join(import.meta.dirname, "..", "dist", "bundle", "fn.cjs"))) return undefined;
+  const dir = mkdtempSync(join(tmpdir(), "porchlight-bot-e2e-fn-"));
+  try {
+    write(dir, generatePackage(resources, builtinPipeline()));
+    const start = statCpu(process.pid).waited;
+    const r = spawnSync(process.execPath, [cli, "fn", "render", dir], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    if (r.status !== 0) throw new Error(`porchlight fn render failed:\n${r.stderr}`);
+    return Math.round((statCpu(process.pid).waited - start) * 100) / 100;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The app under `--cpu-prof` through the same pushes; the one-file edit's samples, broken down. */
