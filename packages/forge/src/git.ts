@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
+import { readRef, readRefs } from "./reffiles.js";
 
 export interface GitPerson {
   name: string;
@@ -285,8 +286,13 @@ export class GitStore {
     await runGit(dir, ["config", "uploadpack.allowAnySHA1InWant", "true"]);
   }
 
-  /** Every ref with the object it points at. */
+  /**
+   * Every ref with the object it points at, ordered by name: read from the repository's files
+   * (reffiles.ts), or from `git for-each-ref` where they are not plain.
+   */
   async refs(dir: string): Promise<Map<string, string>> {
+    const read = await readRefs(dir);
+    if (read.kind === "read") return read.refs;
     const { stdout } = await runGit(dir, ["for-each-ref", "--format=%(objectname) %(refname)"]);
     const out = new Map<string, string>();
     for (const line of stdout.split("\n")) {
@@ -300,6 +306,10 @@ export class GitStore {
   async resolve(dir: string, rev: string): Promise<string | null> {
     // A ref's name can move at any push: only an object id, whose commit never changes, goes to the reader.
     if (FULL_SHA.test(rev)) return (await this.read(dir, `${rev}^{commit}`, false))?.sha ?? null;
+    // A name under refs/ is read from the files once, then its object id peeled by the reader.
+    const ref = await readRef(dir, rev);
+    if (ref.kind === "read")
+      return ref.sha && ((await this.read(dir, `${ref.sha}^{commit}`, false))?.sha ?? null);
     const { stdout, code } = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${rev}^{commit}`], {
       allowFail: true,
     });
