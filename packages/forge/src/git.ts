@@ -473,36 +473,57 @@ export class GitStore {
 
   private async diffOf(dir: string, base: string | null, head: string): Promise<FileChange[]> {
     const from = base ?? (await this.emptyTree(dir));
-    const [ns, num] = await Promise.all([
-      runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--raw", "--abbrev=40", from, head]),
-      runGit(dir, ["diff-tree", "-r", "-z", "-M", "--no-commit-id", "--numstat", from, head]),
+    // One process for both: the raw records (status, ids, names), then the line counts.
+    const { stdout } = await runGit(dir, [
+      "diff-tree",
+      "-r",
+      "-z",
+      "-M",
+      "--no-commit-id",
+      "--raw",
+      "--numstat",
+      "--abbrev=40",
+      from,
+      head,
     ]);
-    const counts = parseNumstat(num.stdout);
-    const tokens = ns.stdout.split("\0");
-    const out: FileChange[] = [];
-    for (let i = 0; i < tokens.length; i++) {
-      const meta = tokens[i];
-      if (!meta?.startsWith(":")) continue;
-      const [, , , newSha, status] = meta.slice(1).split(" ") as [string, string, string, string, string];
+    const tokens = stdout.split("\0");
+    const raw: { status: string; newSha: string; first: string; second?: string }[] = [];
+    let i = 0;
+    // Each raw record is its metadata and one name (two for a rename or copy); the first token at a
+    // record's start that is no metadata begins the counts, whose names may start with ":" too.
+    for (; i < tokens.length && tokens[i]!.startsWith(":"); ) {
+      const [, , , newSha, status] = tokens[i]!.slice(1).split(" ") as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      const first = tokens[i + 1] ?? "";
+      const pair = status[0] === "R" || status[0] === "C";
+      raw.push({ status, newSha, first, ...(pair ? { second: tokens[i + 2] ?? "" } : {}) });
+      i += pair ? 3 : 2;
+    }
+    const counts = parseNumstat(tokens.slice(i));
+    return raw.map(({ status, newSha, first, second }) => {
       const kind = status[0];
-      const first = tokens[++i] ?? "";
-      const second = kind === "R" || kind === "C" ? (tokens[++i] ?? "") : undefined;
       const filename = second ?? first;
-      const c = counts.get(filename) ?? { additions: 0, deletions: 0 };
-      out.push({
+      return {
         status: kind === "A" ? "added" : kind === "D" ? "removed" : kind === "R" ? "renamed" : "modified",
         filename,
         ...(second ? { previousFilename: first } : {}),
         sha: newSha,
-        ...c,
-      });
-    }
-    return out;
+        ...(counts.get(filename) ?? { additions: 0, deletions: 0 }),
+      };
+    });
   }
 
-  async emptyTree(dir: string): Promise<string> {
-    const { stdout } = await runGit(dir, ["hash-object", "-t", "tree", "-w", "--stdin"], { input: "" });
-    return stdout.trim();
+  /** The empty tree's id, written once per repository (the answer is kept, as a merge base's is). */
+  emptyTree(dir: string): Promise<string> {
+    return this.settled(dir, "empty-tree", [], async () => {
+      const { stdout } = await runGit(dir, ["hash-object", "-t", "tree", "-w", "--stdin"], { input: "" });
+      return stdout.trim();
+    });
   }
 
   /** A three-way merge without a worktree: the merged tree, or the conflicting paths. */
@@ -570,9 +591,8 @@ export class GitStore {
   }
 }
 
-function parseNumstat(out: string): Map<string, { additions: number; deletions: number }> {
+function parseNumstat(tokens: string[]): Map<string, { additions: number; deletions: number }> {
   const counts = new Map<string, { additions: number; deletions: number }>();
-  const tokens = out.split("\0");
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i];
     if (!t) continue;
