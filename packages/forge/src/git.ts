@@ -3,6 +3,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import { type CatFileObject, CatFileReader, ReaderGone } from "./catfile.js";
+import { historyAsStored, lineBack, type ParentsOf } from "./history.js";
 import { readRef, readRefs } from "./reffiles.js";
 
 export interface GitPerson {
@@ -436,13 +437,45 @@ export class GitStore {
     });
   }
 
+  /** A commit's parents read through the reader (null: no such commit). */
+  private parentsOf(dir: string): ParentsOf {
+    return async (sha) => (await this.commit(dir, sha))?.parents ?? null;
+  }
+
+  /**
+   * `revs` (full object ids) peeled to their commits, where a question about them may be answered by
+   * walking the commits through the reader (history.ts); null where git is to answer.
+   */
+  private async walkable(dir: string, revs: string[]): Promise<string[] | null> {
+    if (!revs.every((r) => FULL_SHA.test(r)) || !(await historyAsStored(dir))) return null;
+    const ids: string[] = [];
+    for (const rev of revs) {
+      const id = await this.resolve(dir, rev);
+      if (!id) return null;
+      ids.push(id);
+    }
+    return ids;
+  }
+
+  /** Whether `ancestor` is `descendant` or behind it, where one line of history says; null: ask git. */
+  private async ancestryByWalk(dir: string, ancestor: string, descendant: string): Promise<boolean | null> {
+    const ids = await this.walkable(dir, [ancestor, descendant]);
+    const line = ids && (await lineBack(this.parentsOf(dir), ids[1]!, ids[0]!));
+    // A root reached first: the walk was the descendant's whole history, and the ancestor not in it.
+    return line ? line.reached === "stop" : null;
+  }
+
   async isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
     // Exit 1 says "not an ancestor"; anything else (a missing object) says nothing for good.
     const { code } = await this.settled(
       dir,
       "is-ancestor",
       [ancestor, descendant],
-      () => runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], { allowFail: true }),
+      async () => {
+        const walked = await this.ancestryByWalk(dir, ancestor, descendant);
+        if (walked !== null) return { stdout: "", code: walked ? 0 : 1 };
+        return runGit(dir, ["merge-base", "--is-ancestor", ancestor, descendant], { allowFail: true });
+      },
       (r) => r.code === 0 || r.code === 1,
     );
     return code === 0;
@@ -453,17 +486,35 @@ export class GitStore {
       dir,
       "merge-base",
       [a, b],
-      () => runGit(dir, ["merge-base", a, b], { allowFail: true }),
+      async () => {
+        // One behind the other on one line of history: the one behind is the merge base.
+        const ids = await this.walkable(dir, [a, b]);
+        if (ids) {
+          const parents = this.parentsOf(dir);
+          for (const [behind, ahead] of [ids, [...ids].reverse()] as [string, string][]) {
+            if ((await lineBack(parents, ahead, behind))?.reached === "stop")
+              return { stdout: behind, code: 0 };
+          }
+        }
+        return runGit(dir, ["merge-base", a, b], { allowFail: true });
+      },
       (r) => r.code === 0,
     );
     return code === 0 ? stdout.trim() : null;
   }
 
   /** Commits reachable from `include` but from none of `exclude`, oldest first. */
-  async revList(dir: string, include: string, exclude: string[] = []): Promise<string[]> {
-    const args = ["rev-list", "--reverse", "--topo-order", include, ...exclude.map((e) => `^${e}`)];
-    const { stdout } = await this.settled(dir, "rev-list", [include, ...exclude], () => runGit(dir, args));
-    return stdout.split("\n").filter(Boolean);
+  revList(dir: string, include: string, exclude: string[] = []): Promise<string[]> {
+    return this.settled(dir, "rev-list", [include, ...exclude], async () => {
+      // One line of history from `include` down to its root, or to the one commit excluded.
+      if (exclude.length <= 1) {
+        const ids = await this.walkable(dir, [include, ...exclude]);
+        const line = ids && (await lineBack(this.parentsOf(dir), ids[0]!, ids[1] ?? null));
+        if (line && line.reached === (exclude.length ? "stop" : "root")) return line.commits.reverse();
+      }
+      const args = ["rev-list", "--reverse", "--topo-order", include, ...exclude.map((e) => `^${e}`)];
+      return (await runGit(dir, args)).stdout.split("\n").filter(Boolean);
+    });
   }
 
   /** Files changed from `base` to `head` with line counts (`base` null: against the empty tree). */
