@@ -72,8 +72,7 @@ describe("questions about history answered from the commits where history is one
 
   beforeAll(async () => {
     await store.init("acme", "history", "main");
-    let parent: string | null = null;
-    for (let i = 0; i < 4; i++) c.push((parent = await commitOn(parent, `c${i}`)));
+    for (let i = 0; i < 4; i++) c.push(await commitOn(c.at(-1) ?? null, `c${i}`));
     s1 = await commitOn(c[1]!, "s1");
     const tree = (await runGit(dir, ["rev-parse", `${c[3]}^{tree}`])).stdout.trim();
     m = await store.commitTree(dir, tree, [c[3]!, s1], "merge", author);
