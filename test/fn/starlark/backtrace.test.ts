@@ -4,7 +4,7 @@ import { StarlarkEvalError } from "../../../src/fn/starlark/errors.js";
 import { execFile } from "../../../src/fn/starlark/interp.js";
 import { runStarlark } from "../../../src/fn/starlark/kpt.js";
 import { FunctionError } from "../../../src/fn/types.js";
-import { KPT_DIALECT } from "./helpers.js";
+import { KPT_DIALECT, starlarkCases } from "./helpers.js";
 
 function failure(src: string): StarlarkEvalError {
   try {
@@ -16,59 +16,8 @@ function failure(src: string): StarlarkEvalError {
   throw new Error("expected a run-time error");
 }
 
-type Case = [name: string, src: string, backtrace: string];
-
-// Go's EvalError.Backtrace(): frames at the call's '(' and the failing operation (operator, '[', '.').
-const cases: Case[] = [
-  [
-    "index in nested calls",
-    'def f(x):\n  return x["a"]\ndef g():\n  return f({})\ng()\n',
-    'Traceback (most recent call last):\n  t.star:5:2: in <toplevel>\n  t.star:4:11: in g\n  t.star:2:11: in f\nError: key "a" not in dict',
-  ],
-  [
-    "failing builtin is named",
-    'x = 1\nfail("boom", x)\n',
-    "Traceback (most recent call last):\n  t.star:2:5: in <toplevel>\nError in fail: fail: boom 1",
-  ],
-  [
-    "failing method is named",
-    "d = {}\nd.pop(1)\n",
-    "Traceback (most recent call last):\n  t.star:2:6: in <toplevel>\nError in pop: pop: missing key",
-  ],
-  [
-    "binary operator position",
-    'x = 1\ny = x + "a"\n',
-    "Traceback (most recent call last):\n  t.star:2:7: in <toplevel>\nError: unknown binary op: int + string",
-  ],
-  [
-    "unbound local at the identifier",
-    "def f():\n  print(y)\n  y = 1\nf()\n",
-    "Traceback (most recent call last):\n  t.star:4:2: in <toplevel>\n  t.star:2:9: in f\nError: local variable y referenced before assignment",
-  ],
-  [
-    "attribute at the dot",
-    "x = 1\ny = x.nope\n",
-    "Traceback (most recent call last):\n  t.star:2:6: in <toplevel>\nError: int has no .nope field or method",
-  ],
-  [
-    "argument binding in the callee",
-    "def f(a):\n  pass\nf(1, 2)\n",
-    "Traceback (most recent call last):\n  t.star:3:2: in <toplevel>\n  t.star:1:1: in f\nError: function f accepts 1 positional argument (2 given)",
-  ],
-  [
-    "for over a non-iterable at the for",
-    "def f():\n  for c in 'ab':\n    pass\nf()\n",
-    "Traceback (most recent call last):\n  t.star:4:2: in <toplevel>\n  t.star:2:3: in f\nError: string value is not iterable",
-  ],
-  [
-    "lambda frames",
-    "f = lambda x: x // 0\nf(1)\n",
-    "Traceback (most recent call last):\n  t.star:2:2: in <toplevel>\n  t.star:1:17: in lambda\nError: floored division by zero",
-  ],
-];
-
 describe("run-time errors carry Go's backtrace", () => {
-  it.each(cases)("%s", (_name, src, want) => {
+  it.each(starlarkCases("backtrace.yaml"))("$name", ({ src, want }) => {
     expect(failure(src).backtrace()).toBe(want);
   });
 
