@@ -44,6 +44,24 @@ ${v.labels ? `  labels: ${v.labels}\n` : ""}spec:
   downstream: {repo: ${v.repo}, package: ${v.package ?? v.upstream}}
 ${v.extra ?? ""}`;
 
+/** `spec` (YAML lines, each ending in a newline) indented under a resource's `spec:`. */
+const underSpec = (spec: string) =>
+  spec
+    .split("\n")
+    .map((l) => (l === "" ? l : `  ${l}`))
+    .join("\n");
+
+/**
+ * A PackageVariant `name` as the variant tests write one: its metadata in flow style, its `upstream`
+ * (flow YAML, braces included) first in `spec`, then `spec`'s other lines (each ending in a newline).
+ */
+export const variantDoc = (name: string, upstream: string, spec = "") =>
+  `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata: {name: ${name}}\nspec:\n  upstream: ${upstream}\n${underSpec(spec)}`;
+
+/** A PackageVariantSet `name`, written as variantDoc writes a PackageVariant. */
+export const variantSetDoc = (name: string, upstream: string, spec = "") =>
+  `apiVersion: config.porch.kpt.dev/v1alpha2\nkind: PackageVariantSet\nmetadata: {name: ${name}}\nspec:\n  upstream: ${upstream}\n${underSpec(spec)}`;
+
 /** A PackageVariantSet `name` fanning `upstream` (channel stable) out to the repositories of topic `topic`. */
 export const topicSet = (
   name: string,

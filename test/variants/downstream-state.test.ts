@@ -5,6 +5,7 @@ import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantDoc } from "../util/krm.js";
 
 const KPTFILE = codeBlock`
   apiVersion: kpt.dev/v1
@@ -44,17 +45,16 @@ describe("reading a downstream back", () => {
   });
 
   it("converges: after the variant is applied at the target, the plan is nothing", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha1
-      kind: PackageVariant
-      metadata: {name: c1}
-      spec:
-        upstream: {repo: blueprints, package: basens, revision: v2}
+    const text = variantDoc(
+      "c1",
+      "{repo: blueprints, package: basens, revision: v2}",
+      codeBlock`
         downstream: {repo: cluster-01, package: basens}
         deletionPolicy: orphan
         pipeline:
           mutators: [{image: set-namespace:v0.4, configMap: {namespace: a}}]
-    `;
+    `,
+    );
     const variant = parseVariantFile("v.yaml", text).variants[0]?.variant as PackageVariant;
     const upstream = { blueprints: { basens: { revisions: [{ revision: "v2", commit: "2".repeat(40) }] } } };
 

@@ -4,7 +4,7 @@ import { parse } from "yaml";
 import { variantFileJsonSchema } from "../../src/variants/json-schema.js";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { codeBlock } from "../util/codeblock.js";
-import { variantSpec } from "../util/krm.js";
+import { variantSetDoc, variantSpec } from "../util/krm.js";
 
 const ajv = new Ajv2020.default({ strict: false, allErrors: true });
 const validate = ajv.compile(variantFileJsonSchema());
@@ -17,17 +17,16 @@ describe("variantFileJsonSchema", () => {
       pipeline:
         mutators: [{image: set-labels:v0.2, configMap: {a: b}}]
     `,
-    codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {repo: up, package: p, channel: stable}
+    variantSetDoc(
+      "fleet",
+      "{repo: up, package: p, channel: stable}",
+      codeBlock`
         targets:
         - repositorySelector: {topics: [prod]}
           template:
             labelExprs: [{key: a, valueExpr: repository.name}]
     `,
+    ),
     variantSpec`
       upstream: {oci: "oci://registry.example/blueprints/web:stable"}
       downstream: {repo: down, package: web}

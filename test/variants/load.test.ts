@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isVariantFile, loadVariants } from "../../src/variants/load.js";
 import type { RepositoryInfo } from "../../src/variants/repositories.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantSetDoc } from "../util/krm.js";
 
 const repositories: RepositoryInfo[] = [
   { name: "blueprints", fullName: "acme/blueprints", topics: [] },
@@ -27,18 +28,17 @@ const pv = (name: string, downstream: string, extra = "") => codeBlock`
 
 describe("loadVariants: PackageVariantSet expansion", () => {
   it("expands a set on an OCI image: one variant per selected repository, the package named after the image's directory", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: web}
-      spec:
-        upstream: {oci: "oci://registry.example/pkgs/blueprints//apps/web:stable"}
+    const text = variantSetDoc(
+      "web",
+      '{oci: "oci://registry.example/pkgs/blueprints//apps/web:stable"}',
+      codeBlock`
         targets:
         - repositorySelector: {topics: [prod]}
           template:
             annotations: {from: upstream-repo}
             annotationExprs: [{key: image, valueExpr: upstream.repo}]
-    `;
+    `,
+    );
     const { variants, problems } = loadVariants([{ path: ".porchlight/variants/web.yaml", text }], context);
     expect(problems).toEqual([]);
     expect(
@@ -57,12 +57,10 @@ describe("loadVariants: PackageVariantSet expansion", () => {
   });
 
   it("unrolls explicit repositories, once per package name, as Porch does", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: ns}
-      spec:
-        upstream: {repo: blueprints, package: basens, revision: v2}
+    const text = variantSetDoc(
+      "ns",
+      "{repo: blueprints, package: basens, revision: v2}",
+      codeBlock`
         targets:
         - repositories:
           - name: cluster-01
@@ -70,7 +68,8 @@ describe("loadVariants: PackageVariantSet expansion", () => {
             packageNames: [ns-a, ns-b]
           template:
             labels: {package-type: namespace}
-    `;
+    `,
+    );
     const { variants, problems } = loadVariants([{ path: ".porchlight/variants/ns.yaml", text }], context);
     expect(problems).toEqual([]);
     expect(variants.map((v) => [v.variant.metadata.name, v.variant.spec.downstream])).toEqual([
@@ -83,12 +82,10 @@ describe("loadVariants: PackageVariantSet expansion", () => {
   });
 
   it("selects repositories by topic and evaluates simple expressions", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: web}
-      spec:
-        upstream: {package: apps/web, channel: stable}
+    const text = variantSetDoc(
+      "web",
+      "{package: apps/web, channel: stable}",
+      codeBlock`
         targets:
         - repositorySelector: {topics: [prod], names: ["cluster-*"]}
           template:
@@ -104,7 +101,8 @@ describe("loadVariants: PackageVariantSet expansion", () => {
             injectors:
             - nameExpr: "repository.name + '-endpoints'"
               kind: ConfigMap
-    `;
+    `,
+    );
     const { variants, problems } = loadVariants([{ path: ".porchlight/variants/web.yaml", text }], context);
     // target.topics is a list, not a string: reported at the expression, the set's other fields unharmed
     expect(problems).toHaveLength(2);
@@ -119,12 +117,10 @@ describe("loadVariants: PackageVariantSet expansion", () => {
   });
 
   it("renders a selector target into variants with expressions applied", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: web}
-      spec:
-        upstream: {package: apps/web, channel: stable}
+    const text = variantSetDoc(
+      "web",
+      "{package: apps/web, channel: stable}",
+      codeBlock`
         targets:
         - repositorySelector: {topics: [prod]}
           template:
@@ -142,7 +138,8 @@ describe("loadVariants: PackageVariantSet expansion", () => {
                 configMapExprs:
                 - key: cluster
                   valueExpr: repoDefault
-    `;
+    `,
+    );
     const { variants, problems } = loadVariants([{ path: ".porchlight/variants/web.yaml", text }], context);
     expect(problems).toEqual([]);
     expect(variants.map((v) => v.variant.spec.downstream.package)).toEqual([
@@ -158,18 +155,17 @@ describe("loadVariants: PackageVariantSet expansion", () => {
   });
 
   it("refuses an expression that does not give a string, naming the file and field", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: ns}
-      spec:
-        upstream: {package: basens, revision: v1}
+    const text = variantSetDoc(
+      "ns",
+      "{package: basens, revision: v1}",
+      codeBlock`
         targets:
         - repositories: [{name: cluster-01}]
           template:
             downstream:
               packageExpr: "size(repoDefault)"
-    `;
+    `,
+    );
     const { problems } = loadVariants([{ path: ".porchlight/variants/ns.yaml", text }], context);
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatchObject({

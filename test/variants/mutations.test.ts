@@ -3,17 +3,17 @@ import type { InjectableResource } from "../../src/variants/injection.js";
 import { applyVariantMutations } from "../../src/variants/mutations.js";
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantDoc } from "../util/krm.js";
 import { onlyVariant } from "./porch/fixtures.js";
 
 function variant(spec = ""): PackageVariant {
-  const text = codeBlock`
-    apiVersion: config.porch.kpt.dev/v1alpha1
-    kind: PackageVariant
-    metadata: {name: my-pv}
-    spec:
-      upstream: {repo: blueprints, package: basens, revision: v2}
+  const text = variantDoc(
+    "my-pv",
+    "{repo: blueprints, package: basens, revision: v2}",
+    codeBlock`
       downstream: {repo: cluster-01, package: basens}
-  `;
+  `,
+  );
   return onlyVariant(text + spec);
 }
 

@@ -4,6 +4,7 @@ import { selectableObjects, selectObjects } from "../../src/variants/objects.js"
 import type { UpstreamIndex } from "../../src/variants/plan-types.js";
 import type { RepositoryInfo } from "../../src/variants/repositories.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantSetDoc } from "../util/krm.js";
 
 const cluster = (name: string, labels: string) => codeBlock`
   apiVersion: infra.example.com/v1
@@ -78,12 +79,11 @@ describe("a set's template expressions see what Porch gives them", () => {
       },
     },
   };
-  const set = (upstreamFields: string, target: string) => codeBlock`
-    apiVersion: config.porch.kpt.dev/v1alpha2
-    kind: PackageVariantSet
-    metadata: {name: fleet}
-    spec:
-      upstream: {package: apps/basens, ${upstreamFields}}
+  const set = (upstreamFields: string, target: string) =>
+    variantSetDoc(
+      "fleet",
+      `{package: apps/basens, ${upstreamFields}}`,
+      codeBlock`
       targets:
       - ${target}
         template:
@@ -91,7 +91,8 @@ describe("a set's template expressions see what Porch gives them", () => {
           - {key: upstream, valueExpr: "upstream.name + ' in ' + upstream.namespace"}
           - {key: repository, valueExpr: "repository.namespace + '/' + repository.name + ' ' + repository.labels.env + ' ' + repository.annotations.owner"}
           - {key: target, valueExpr: "string(target)"}
-  `;
+  `,
+    );
   const load = (text: string, withIndex = true) =>
     loadVariants([{ path: ".porchlight/variants/fleet.yaml", text }], {
       repositories,

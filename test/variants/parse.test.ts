@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { parseVariantFile } from "../../src/variants/parse.js";
 import { formatProblem } from "../../src/variants/problem.js";
 import { codeBlock } from "../util/codeblock.js";
-import { variantSpec } from "../util/krm.js";
+import { variantDoc, variantSetDoc, variantSpec } from "../util/krm.js";
 
 const FILE = ".porchlight/variants/basens.yaml";
 
@@ -311,14 +311,13 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a name that is not a DNS label",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: My.Variant}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
+      text: variantDoc(
+        "My.Variant",
+        "{repo: up, package: p, revision: v1}",
+        codeBlock`
           downstream: {repo: down, package: p}
       `,
+      ),
       expected: [{ line: 3, column: 18, field: "metadata.name", message: /DNS label/ }],
     },
     {
@@ -346,16 +345,15 @@ describe("parseVariantFile", () => {
     },
     {
       name: "a set target with two kinds of targeting",
-      text: codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha2
-        kind: PackageVariantSet
-        metadata: {name: fleet}
-        spec:
-          upstream: {repo: up, package: p, revision: v1}
+      text: variantSetDoc(
+        "fleet",
+        "{repo: up, package: p, revision: v1}",
+        codeBlock`
           targets:
           - repositories: [{name: c1}]
             repositorySelector: {topics: [prod]}
       `,
+      ),
       expected: [
         { line: 7, column: 5, field: "spec.targets[0]", message: /must specify one of `repositories`/ },
       ],

@@ -6,19 +6,19 @@ import type { DownstreamPackageState, SourceIndex } from "../../src/variants/pla
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantDoc } from "../util/krm.js";
 
 const IMAGE = "oci://registry.example/blueprints/web";
 const D = (c: string) => `sha256:${c.repeat(64)}`;
 
 function pv(oci: string): PackageVariant {
-  const text = codeBlock`
-    apiVersion: config.porch.kpt.dev/v1alpha1
-    kind: PackageVariant
-    metadata: {name: a}
-    spec:
-      upstream: {oci: "${oci}"}
+  const text = variantDoc(
+    "a",
+    `{oci: "${oci}"}`,
+    codeBlock`
       downstream: {repo: cluster-01, package: web}
-  `;
+  `,
+  );
   const { variants, problems } = parseVariantFile("v.yaml", text, { managementRepo: "blueprints" });
   expect(problems).toEqual([]);
   return (variants[0] as { variant: PackageVariant }).variant;
@@ -136,14 +136,13 @@ describe("planFanout with a tarball upstream", () => {
   const tarball = (source: string): PackageVariant => {
     const { variants, problems } = parseVariantFile(
       "v.yaml",
-      codeBlock`
-        apiVersion: config.porch.kpt.dev/v1alpha1
-        kind: PackageVariant
-        metadata: {name: a}
-        spec:
-          upstream: {tarball: "${source}"}
+      variantDoc(
+        "a",
+        `{tarball: "${source}"}`,
+        codeBlock`
           downstream: {repo: cluster-01, package: web}
       `,
+      ),
       { managementRepo: "blueprints" },
     );
     expect(problems).toEqual([]);

@@ -6,6 +6,7 @@ import {
   selectRepositories,
 } from "../../src/variants/repositories.js";
 import { codeBlock } from "../util/codeblock.js";
+import { variantSetDoc } from "../util/krm.js";
 
 // The management repository's installation (acme) names its repositories by short name; the app's
 // installations on other accounts by `owner/name`, as fan-out reads them.
@@ -50,15 +51,14 @@ describe("selectRepositories across installations", () => {
   });
 
   it("loadVariants reports the accounts sets select in, and expands into them", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector: {names: ["cluster-*", "other/cluster-*"], topics: [prod]}
-    `;
+    `,
+    );
     const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
     const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
     const { variants, problems, selectedAccounts } = loadVariants(files, context);
@@ -73,16 +73,15 @@ describe("selectRepositories across installations", () => {
   });
 
   it("names a selector glob whose account the app does not reach, at its line, and selects the rest", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector:
             names: ["cluster-*", "nowhere/cluster-*"]
-    `;
+    `,
+    );
     const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
     const context = {
       repositories,
@@ -104,12 +103,10 @@ describe("selectRepositories across installations", () => {
   });
 
   it("warns, at its line, where repository.name of another account's repository (owner/name) goes where only a name is meant, and still runs the variant", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector: {names: ["cluster-*", "other/cluster-*"]}
           template:
@@ -122,7 +119,8 @@ describe("selectRepositories across installations", () => {
             annotationExprs:
             - key: full
               valueExpr: repository.fullName
-    `;
+    `,
+    );
     const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
     const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
     const { variants, problems } = loadVariants(files, context);
@@ -154,17 +152,16 @@ describe("selectRepositories across installations", () => {
   });
 
   it("does not warn for repository.name of the management repository's installation", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector: {names: ["cluster-*"]}
           template:
             downstream: {packageExpr: "'web-' + repository.name"}
-    `;
+    `,
+    );
     const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
     const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
     expect(loadVariants(files, context).problems).toEqual([]);
@@ -219,12 +216,10 @@ describe("repositorySelector by registration labels (Kubernetes label-selector s
   });
 
   it("expands a set over the repositories its label selector picks, their labels in expressions", () => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector:
             matchLabels: {tier: edge}
@@ -232,7 +227,8 @@ describe("repositorySelector by registration labels (Kubernetes label-selector s
             labelExprs:
             - key: env
               valueExpr: repository.labels.env
-    `;
+    `,
+    );
     const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
     const context = {
       repositories: labelled,
@@ -267,16 +263,15 @@ describe("repositorySelector by registration labels (Kubernetes label-selector s
       /must be one of In, NotIn, Exists, DoesNotExist/,
     ],
   ])("refuses a requirement with %s, naming the field", (_name, requirement, field, message) => {
-    const text = codeBlock`
-      apiVersion: config.porch.kpt.dev/v1alpha2
-      kind: PackageVariantSet
-      metadata: {name: fleet}
-      spec:
-        upstream: {package: hello, revision: v1}
+    const text = variantSetDoc(
+      "fleet",
+      "{package: hello, revision: v1}",
+      codeBlock`
         targets:
         - repositorySelector:
             matchExpressions: [${requirement}]
-    `;
+    `,
+    );
     const { problems } = loadVariants([{ path: "f.yaml", text }], {
       repositories: labelled,
       managementRepo: "blueprints",
