@@ -4,6 +4,7 @@ import {
   branchHead,
   checkRuns,
   commentsOn,
+  fileOf,
   sweep,
   tagsOf,
   useWorld,
@@ -25,10 +26,8 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
   const rest = (user = "alice") => w.users[user]!.rest;
   const comments = (n: number) => commentsOn(w, n);
   const tags = () => tagsOf(w, "apps/web/");
-  const text = async (path: string, ref: string, r = repo) => {
-    const { data } = await rest().repos.getContent({ owner, repo: r, path, ref });
-    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-  };
+  const text = async (path: string, ref: string, r = repo) =>
+    (await fileOf(w, `${owner}/${r}`, path, ref)).text;
   const packageFiles = async (ref: string) => {
     const { data } = await rest().git.getTree({ owner, repo, tree_sha: ref, recursive: "true" });
     return Object.fromEntries(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseCatalog } from "../../src/catalog/index.js";
-import { commentsOn, startWorld, sweep, type World } from "./harness.js";
+import { commentsOn, fileOf, startWorld, sweep, type World } from "./harness.js";
 
 const KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: basens\n";
 const cm = (v: string) =>
@@ -27,10 +27,7 @@ describe("catalog commands end to end (forge over HTTP and git)", () => {
   };
   const head = async (branch: string) =>
     (await rest().git.getRef({ owner, repo, ref: `heads/${branch}` })).data.object.sha;
-  const file = async (path: string, ref: string) => {
-    const { data } = await rest().repos.getContent({ owner, repo, path, ref });
-    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-  };
+  const file = async (path: string, ref: string) => (await fileOf(w, `${owner}/${repo}`, path, ref)).text;
   const catalog = async () =>
     parseCatalog(await file("catalog.yaml", "porchlight/catalog")).catalog.packages[0]!;
   const stable = async () => (await catalog()).channels.find((c) => c.name === "stable")!;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { useWorld } from "./harness.js";
+import { editFile, useWorld } from "./harness.js";
 
 const KPTFILE = kptfile("basens");
 const cm = settings;
@@ -45,32 +45,14 @@ describe("conflict markers block (forge over HTTP and git)", () => {
   }, 120_000);
 
   it("a fan-out update whose merge left markers is a draft, its guardrails check fails at each file and line, and its body lists the local edits upstream replaced", async () => {
-    const { data: local } = await rest().repos.getContent({
-      owner,
-      repo: "cluster-01",
-      path: "basens/README.md",
-    });
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo: "cluster-01",
-      path: "basens/README.md",
-      message: "local edit",
-      content: Buffer.from("line one\nline two, as cluster-01 says\n").toString("base64"),
-      sha: (local as { sha: string }).sha,
-    });
-    const { data: localCm } = await rest().repos.getContent({
-      owner,
-      repo: "cluster-01",
-      path: "basens/cm.yaml",
-    });
-    const cmText = Buffer.from((localCm as { content: string }).content, "base64").toString("utf8");
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo: "cluster-01",
-      path: "basens/cm.yaml",
+    await editFile(
+      w,
+      "acme/cluster-01",
+      "basens/README.md",
+      () => "line one\nline two, as cluster-01 says\n",
+    );
+    await editFile(w, "acme/cluster-01", "basens/cm.yaml", (text) => text.replace('v: "1"', 'v: "local"'), {
       message: "local value",
-      content: Buffer.from(cmText.replace('v: "1"', 'v: "local"')).toString("base64"),
-      sha: (localCm as { sha: string }).sha,
     });
     await w.settle();
     const pr = await propose({

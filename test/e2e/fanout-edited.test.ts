@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { kptfile, packageVariant, settings } from "../util/krm.js";
-import { sweep, useWorld } from "./harness.js";
+import { fileOf, sweep, useWorld } from "./harness.js";
 
 /**
  * A person pushes to a fan-out pull request: fan-out stops updating it and says so (label and a line in
@@ -21,10 +21,7 @@ describe("a fan-out pull request someone else pushed to", () => {
   };
   const labels = (p: { labels: ({ name?: string } | string)[] }) =>
     p.labels.map((l) => (typeof l === "string" ? l : l.name));
-  const fileOnBranch = async () => {
-    const { data } = await rest().repos.getContent({ owner, repo, path: "basens/cm.yaml", ref: BRANCH });
-    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-  };
+  const fileOnBranch = async () => (await fileOf(w, `${owner}/${repo}`, "basens/cm.yaml", BRANCH)).text;
   let ws = 0;
   const publish = async (v: string) => {
     const { number } = await w.propose(`drafts/basens/ws${++ws}`, { "basens/cm.yaml": cm(v) });

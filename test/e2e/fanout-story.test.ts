@@ -7,6 +7,7 @@ import { type AppServer, startAppServer } from "../../src/app/server.js";
 import { main } from "../../src/cli/main.js";
 import { captureIO } from "../util/cli-io.js";
 import { docBlock, shellSteps } from "../util/doc-blocks.js";
+import { settleApp } from "./harness.js";
 
 const squash = (s: string) => s.trim().split(/\s+/).join(" ");
 
@@ -19,16 +20,7 @@ describe("docs/fanout.md's story, typed as written against the seeded forge", ()
   let forge: Forge;
   let world: SeedResult;
   let app: AppServer;
-  const settle = async () => {
-    for (let i = 0; i < 100; i++) {
-      const before = forge.webhooks.deliveries.length;
-      await forge.webhooks.idle();
-      await app.idle();
-      await forge.webhooks.idle();
-      if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
-    }
-    throw new Error("the forge and the app did not settle");
-  };
+  const settle = () => settleApp(forge, app);
 
   beforeAll(async () => {
     forge = await startForge();

@@ -3,7 +3,7 @@ import { parseDocument } from "yaml";
 import { parseCatalog, skip } from "../../src/catalog/index.js";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant, topicSet } from "../util/krm.js";
-import { sweep, useWorld, type World } from "./harness.js";
+import { editFile, fileOf, sweep, useWorld, type World } from "./harness.js";
 
 const KPTFILE = (channels?: string) => kptfile("basens", channels ? onChannels(channels) : "");
 const cm = (data: Record<string, string>) => configMap("settings", data);
@@ -25,10 +25,8 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
     (await rest().pulls.list({ owner, repo, state: "open" })).data.filter((p) =>
       p.head.ref.startsWith("porchlight/variant/"),
     );
-  const file = async (repo: string, path: string, ref: string) => {
-    const { data } = await rest().repos.getContent({ owner, repo, path, ref });
-    return Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-  };
+  const file = async (repo: string, path: string, ref: string) =>
+    (await fileOf(w, `${owner}/${repo}`, path, ref)).text;
   const dashboard = async () => {
     const issues = (
       await rest().issues.listForRepo({ owner, repo: "blueprints", labels: "porchlight/dashboard" })
@@ -56,18 +54,8 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
         await rest().pulls.merge({ owner, repo, pull_number: p.number, sha: p.head.sha });
     await w.settle();
   };
-  const editDownstream = async (repo: string, path: string, edit: (text: string) => string) => {
-    const text = await file(repo, path, "main");
-    const { data } = await rest().repos.getContent({ owner, repo, path, ref: "main" });
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo,
-      path,
-      message: `local edit of ${path}`,
-      content: Buffer.from(edit(text)).toString("base64"),
-      sha: (data as { sha: string }).sha,
-    });
-  };
+  const editDownstream = (repo: string, path: string, edit: (text: string) => string) =>
+    editFile(w, `${owner}/${repo}`, path, edit, { message: `local edit of ${path}` });
 
   const w = useWorld({
     ".porchlight/variants/fleet.yaml": VARIANTS,
@@ -178,21 +166,9 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
   }, 120_000);
 
   it("a revision a person skips in the catalog is not offered to /update; another one is", async () => {
-    const { data } = await rest().repos.getContent({
-      owner,
-      repo: "blueprints",
-      path: "catalog.yaml",
-      ref: "porchlight/catalog",
-    });
-    const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo: "blueprints",
-      path: "catalog.yaml",
-      branch: "porchlight/catalog",
+    await editFile(w, `${owner}/blueprints`, "catalog.yaml", (text) => skip(text, "basens", "v3").text, {
       message: "skip basens v3",
-      content: Buffer.from(skip(text, "basens", "v3").text).toString("base64"),
-      sha: (data as { sha: string }).sha,
+      branch: "porchlight/catalog",
     });
     const [pr] = await openPulls("cluster-01");
     const { data: comment } = await rest().issues.createComment({
@@ -216,37 +192,26 @@ describe("fan-out end to end (forge over HTTP and git)", () => {
   }, 120_000);
 
   it("a person's skipRange in the catalog: a stable follower's pull request takes the path operator-registry takes", async () => {
-    const catalogFile = async () => {
-      const { data } = await rest().repos.getContent({
-        owner,
-        repo: "blueprints",
-        path: "catalog.yaml",
-        ref: "porchlight/catalog",
-      });
-      const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
-      return { text, sha: (data as { sha: string }).sha };
-    };
+    const catalogText = async () =>
+      (await fileOf(w, `${owner}/blueprints`, "catalog.yaml", "porchlight/catalog")).text;
     const latest = async () =>
-      parseCatalog((await catalogFile()).text).catalog.packages[0]!.revisions.at(-1)!.revision;
+      parseCatalog(await catalogText()).catalog.packages[0]!.revisions.at(-1)!.revision;
     await publish({ Kptfile: KPTFILE(), "cm.yaml": cm({ a: "1", v: "a" }) });
     const a = await latest();
     // Every revision before `a` may upgrade straight to it (vN reads as N.0.0).
-    const { text, sha } = await catalogFile();
-    const doc = parseDocument(text);
-    const stable = parseCatalog(text).catalog.packages[0]!.channels.findIndex((c) => c.name === "stable");
-    const entries = parseCatalog(text).catalog.packages[0]!.channels[stable]!.entries;
-    doc.setIn(
-      ["packages", 0, "channels", stable, "entries", entries.findIndex((e) => e.name === a), "skipRange"],
-      `<${a.slice(1)}.0.0`,
-    );
-    await rest().repos.createOrUpdateFileContents({
-      owner,
-      repo: "blueprints",
-      path: "catalog.yaml",
-      branch: "porchlight/catalog",
+    const withSkipRange = (text: string) => {
+      const doc = parseDocument(text);
+      const stable = parseCatalog(text).catalog.packages[0]!.channels.findIndex((c) => c.name === "stable");
+      const entries = parseCatalog(text).catalog.packages[0]!.channels[stable]!.entries;
+      doc.setIn(
+        ["packages", 0, "channels", stable, "entries", entries.findIndex((e) => e.name === a), "skipRange"],
+        `<${a.slice(1)}.0.0`,
+      );
+      return doc.toString({ lineWidth: 0 });
+    };
+    await editFile(w, `${owner}/blueprints`, "catalog.yaml", withSkipRange, {
       message: `skipRange on basens ${a}`,
-      content: Buffer.from(doc.toString({ lineWidth: 0 })).toString("base64"),
-      sha,
+      branch: "porchlight/catalog",
     });
     await publish({ Kptfile: KPTFILE(), "cm.yaml": cm({ a: "1", v: "b" }) });
     const b = await latest();

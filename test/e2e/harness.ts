@@ -108,6 +108,18 @@ export function appOnForge(forge: Forge, creds: ReturnType<Forge["createApp"]>) 
 }
 
 /** A forge with `acme/blueprints` holding its README and `files`, the app installed, and users at each level. */
+/** Waits until every webhook of `forge` is delivered and every job they started in `app` has run. */
+export async function settleApp(forge: Forge, app: AppServer): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const before = forge.webhooks.deliveries.length;
+    await forge.webhooks.idle();
+    await app.idle();
+    await forge.webhooks.idle();
+    if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
+  }
+  throw new Error("the forge and the app did not settle");
+}
+
 export async function startWorld(files: Record<string, string>, opts: WorldOptions = {}): Promise<World> {
   const forge = await startForge(opts.forgeNow ? { now: opts.forgeNow } : {});
   const creds = forge.createApp({ name: "porchlight", owner: "acme", privateKeyPem: TEST_KEY });
@@ -145,16 +157,7 @@ export async function startWorld(files: Record<string, string>, opts: WorldOptio
     users[login] = { pat: pat as string, rest: new Octokit({ baseUrl: forge.apiUrl, auth: pat }) };
   }
   const temp = mkdtempSync(join(tmpdir(), "porchlight-e2e-"));
-  const settle = async () => {
-    for (let i = 0; i < 100; i++) {
-      const before = forge.webhooks.deliveries.length;
-      await forge.webhooks.idle();
-      await app.idle();
-      await forge.webhooks.idle();
-      if (forge.webhooks.deliveries.length === before && app.queues.size === 0) return;
-    }
-    throw new Error("the forge and the app did not settle");
-  };
+  const settle = () => settleApp(forge, app);
   const clone = async (user: string, other = repo): Promise<Clone> => {
     const u = new URL(forge.cloneUrl(other));
     u.username = user;
@@ -285,6 +288,43 @@ export async function sweepWrites(w: World): Promise<string[]> {
 export async function checkRuns(w: World, ref: string, repo = w.repo) {
   const [owner, name] = repo.split("/") as [string, string];
   return (await w.users.alice!.rest.checks.listForRef({ owner, repo: name, ref })).data.check_runs;
+}
+
+/** File `path` of `repo` (`owner/name`) at `ref` (default its default branch), as alice reads it through the contents API. */
+export async function fileOf(w: World, repo: string, path: string, ref?: string) {
+  const [owner, name] = repo.split("/") as [string, string];
+  const { data } = await w.users.alice!.rest.repos.getContent({
+    owner,
+    repo: name,
+    path,
+    ...(ref ? { ref } : {}),
+  });
+  const file = data as { content: string; sha: string };
+  return { text: Buffer.from(file.content, "base64").toString("utf8"), sha: file.sha };
+}
+
+/**
+ * Alice's commit through the contents API: file `path` of `repo` (`owner/name`) rewritten by `edit` (its
+ * text in, the new text out), with `message`, on `branch` (default the default branch). Does not settle.
+ */
+export async function editFile(
+  w: World,
+  repo: string,
+  path: string,
+  edit: (text: string) => string,
+  { message = "local edit", branch }: { message?: string; branch?: string } = {},
+): Promise<void> {
+  const [owner, name] = repo.split("/") as [string, string];
+  const { text, sha } = await fileOf(w, repo, path, branch);
+  await w.users.alice!.rest.repos.createOrUpdateFileContents({
+    owner,
+    repo: name,
+    path,
+    message,
+    content: Buffer.from(edit(text)).toString("base64"),
+    sha,
+    ...(branch ? { branch } : {}),
+  });
 }
 
 /** The commit `branch` of `repo` (default the world's) points at, as alice sees it. */

@@ -3,6 +3,7 @@ import { RegistryClient } from "../../src/sources/oci/client.js";
 import { OperatorCredentials } from "../../src/sources/oci/operator-credentials.js";
 import { pushPackage } from "../../src/sources/oci/package.js";
 import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from "../util/registry.js";
+import { editFile } from "./harness.js";
 import { mirrorAccess, sourceVariant, useSourceWorld, webPackage } from "./source-world.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
@@ -53,18 +54,8 @@ describe.skipIf(!hasRegistry)(
     }, 120_000);
 
     it("naming none, the one the operator allows it reads the private image and fan-out clones it", async () => {
-      const { data } = await rest().repos.getContent({
-        owner,
-        repo: "blueprints",
-        path: ".github/porchlight.yml",
-      });
-      await rest().repos.createOrUpdateFileContents({
-        owner,
-        repo: "blueprints",
-        path: ".github/porchlight.yml",
+      await editFile(world.w, "acme/blueprints", ".github/porchlight.yml", () => "requiredApprovals: 1\n", {
         message: "use the default login",
-        content: Buffer.from("requiredApprovals: 1\n").toString("base64"),
-        sha: (data as { sha: string }).sha,
       });
       await world.w.settle();
       await world.sweep();

@@ -4,7 +4,7 @@ import type { MirrorAccess } from "../../src/jobs/mirror/index.js";
 import { noCredentials } from "../../src/sources/oci/credentials.js";
 import { configMap, kptfile } from "../util/krm.js";
 import { useStarted } from "../util/use-started.js";
-import { botWrites, startWorld, type World } from "./harness.js";
+import { botWrites, editFile, fileOf, startWorld, type World } from "./harness.js";
 
 /**
  * The world of the fan-out e2e files whose upstream is not a git package (an OCI image, a tarball):
@@ -80,30 +80,12 @@ async function startSourceWorld(
     await w.app.sweep();
     await w.settle();
   };
-  const contentOf = async (path: string, ref?: string) => {
-    const { data } = await rest().repos.getContent({
-      owner: "acme",
-      repo: "cluster-01",
-      path,
-      ...(ref ? { ref } : {}),
-    });
-    const file = data as { content: string; sha: string };
-    return { text: Buffer.from(file.content, "base64").toString("utf8"), sha: file.sha };
-  };
   return {
     w,
     openPulls: () => variantPulls(w),
-    file: async (path, ref) => (await contentOf(path, ref)).text,
+    file: async (path, ref) => (await fileOf(w, "acme/cluster-01", path, ref)).text,
     editFile: async (path, edit) => {
-      const { text, sha } = await contentOf(path);
-      await rest().repos.createOrUpdateFileContents({
-        owner: "acme",
-        repo: "cluster-01",
-        path,
-        message: "local edit",
-        content: Buffer.from(edit(text)).toString("base64"),
-        sha,
-      });
+      await editFile(w, "acme/cluster-01", path, edit);
       await w.settle();
     },
     dashboard: async () => {
