@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rows } from "../cli/rpkg/world.js";
+import { PORCH_COLUMNS, rows } from "../cli/rpkg/world.js";
 import { KUBECTL_MISSING, kubectlVersion } from "../util/kubectl.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
@@ -67,15 +67,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API read with kubectl", 
   it("lists with Porch's columns what rpkg get lists in the namespace", async () => {
     const k = await w.kubectl("carol", ["get", "packagerevisions"]);
     expect(k.stderr).toBe("");
-    expect(k.stdout.split("\n")[0]?.split(/\s+/)).toEqual([
-      "NAME",
-      "PACKAGE",
-      "WORKSPACENAME",
-      "REVISION",
-      "LATEST",
-      "LIFECYCLE",
-      "REPOSITORY",
-    ]);
+    expect(k.stdout.split("\n")[0]?.split(/\s+/)).toEqual(PORCH_COLUMNS);
     const rpkg = await w.rpkg(w.carol, ["get", NS]);
     expect(rows(k.stdout)).toEqual(rows(rpkg.stdout));
     expect(rows(k.stdout)).toContain("blueprints.hello.v1 hello v1 1 true Published blueprints");

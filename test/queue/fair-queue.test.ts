@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { RedisQueue } from "../../src/queue/redis-queue.js";
 import { type JobOrigin, RepoQueues } from "../../src/queue/repo-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
+import { gate, until } from "../util/waits.js";
 
 /** A job queue as the tests drive it: both backends, one contract. */
 interface Backend {
@@ -52,22 +53,6 @@ const backends: [string, boolean, (concurrency: number, run: Run) => Promise<Bac
     },
   ],
 ];
-
-/** A promise and the function that settles it. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-/** Event-loop turns (and Redis round trips meanwhile) until `ok()`; no clock in the assertion. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (ok()) return;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  throw new Error(`never happened: ${what}`);
-}
 
 describe.each(backends)("fair turns, the job queue %s", (_name, available, open) => {
   const opened: Backend[] = [];

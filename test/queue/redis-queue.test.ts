@@ -3,22 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ENQUEUE } from "../../src/queue/fair-redis.js";
 import { type QueuedJob, RedisQueue, type RedisQueueOptions } from "../../src/queue/redis-queue.js";
 import { dropPrefix, hasRedis, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../util/redis.js";
-
-/** A promise and the function that settles it. */
-function gate(): { promise: Promise<void>; open: () => void } {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-/** Event-loop turns (and Redis round trips meanwhile) until `ok()`; no clock in the assertion. */
-async function until(ok: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (ok()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`never happened: ${what}`);
-}
+import { gate, until } from "../util/waits.js";
 
 describe.skipIf(!hasRedis)(
   `the shared job queue on Redis${REDIS_MISSING ? ` (skipped: ${REDIS_MISSING})` : ""}`,
@@ -91,7 +76,7 @@ describe.skipIf(!hasRedis)(
       ];
       await a.start({ sweepAtStart: false });
       const enqueued = [await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 1"))];
-      await until(() => started.length === 1, "the first push's job started");
+      await until(() => started.length === 1, "the first push's job started", 10);
       enqueued.push(await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 2")));
       enqueued.push(await a.enqueue(job("acme/one", "render:drafts/app/v1", "push 3")));
       first.open();
@@ -123,7 +108,7 @@ describe.skipIf(!hasRedis)(
       await a.start({ sweepAtStart: false });
       for (let i = 0; i < 12; i++)
         await a.enqueue({ ...job(`acme/s${i}`, "reconcile:sweep"), origin: "sweep" });
-      await until(() => started.length === 1, "the sweep's first job started");
+      await until(() => started.length === 1, "the sweep's first job started", 10);
       // A push to another repository, and a command on the repository whose sweep job is running.
       await a.enqueue({ ...job("acme/hook", "render:drafts/app/v2"), origin: "event" });
       await a.enqueue(job("acme/s0", "command:7"));
@@ -155,13 +140,13 @@ describe.skipIf(!hasRedis)(
       await a.start({ sweepAtStart: false });
       // Installation "small": a push being rendered, and a command on that repository behind it.
       await a.enqueue(job("small/app", "render:drafts/app/v1"));
-      await until(() => started.length === 1, "the render started");
+      await until(() => started.length === 1, "the render started", 10);
       await a.enqueue(job("small/app", "command:4"));
       // Then installation "big" publishes: its fan-out opens proposals in six repositories at once.
       for (let i = 1; i <= 6; i++) await a.enqueue(job(`big/edge-${i}`, "check:1"));
-      await until(() => started.length >= 2, "the burst's first job started in the free slot");
+      await until(() => started.length >= 2, "the burst's first job started in the free slot", 10);
       first.open();
-      await until(() => started.length >= 3, "the render's slot taken again");
+      await until(() => started.length >= 3, "the render's slot taken again", 10);
       burst.open();
       await a.idle();
 
@@ -241,7 +226,7 @@ describe.skipIf(!hasRedis)(
       };
       const [a, b, c] = [0, 1, 2].map(() => replica({ run: async () => {}, sweep, sweepIntervalMs: 100 }));
       await Promise.all([a, b, c].map((q) => q?.start({ sweepAtStart: false })));
-      await until(() => sweeps.length >= 5, "five sweeps");
+      await until(() => sweeps.length >= 5, "five sweeps", 10);
       await Promise.all([a, b, c].map((q) => q?.close()));
 
       const periods = sweeps.map((id) => Math.floor(Number(id.split(":").pop()) / 100));

@@ -10,26 +10,22 @@ import { parseVariantFile } from "../../src/variants/parse.js";
 import { planFanout } from "../../src/variants/plan.js";
 import type { DownstreamPackageState } from "../../src/variants/plan-types.js";
 import { variantSpecHash } from "../../src/variants/tracking.js";
-import { codeBlock } from "../util/codeblock.js";
+import { variantDoc } from "../util/krm.js";
 
 const { variants } = parseVariantFile(
   "v.yaml",
-  codeBlock`
-    apiVersion: config.porch.kpt.dev/v1alpha1
-    kind: PackageVariant
-    metadata: {name: c1}
-    spec:
-      upstream: {repo: blueprints, package: basens, channel: stable}
-      downstream: {repo: cluster-01, package: basens}
-    ---
-    apiVersion: config.porch.kpt.dev/v1alpha1
-    kind: PackageVariant
-    metadata: {name: c2}
-    spec:
-      upstream: {repo: blueprints, package: basens, revision: v1}
-      downstream: {repo: cluster-02, package: basens}
-      paused: true
-  `,
+  [
+    variantDoc(
+      "c1",
+      "{repo: blueprints, package: basens, channel: stable}",
+      "downstream: {repo: cluster-01, package: basens}\n",
+    ),
+    variantDoc(
+      "c2",
+      "{repo: blueprints, package: basens, revision: v1}",
+      "downstream: {repo: cluster-02, package: basens}\npaused: true\n",
+    ),
+  ].join("---\n"),
 );
 const pvs = variants.map((v) => v.variant);
 const heldHash = variantSpecHash(pvs[0]!);

@@ -4,7 +4,7 @@ import { applyVariantMutations } from "../../src/variants/mutations.js";
 import type { PackageVariant } from "../../src/variants/schema.js";
 import { codeBlock } from "../util/codeblock.js";
 import { variantDoc } from "../util/krm.js";
-import { onlyVariant } from "./porch/fixtures.js";
+import { onlyVariant, packageContext } from "./porch/fixtures.js";
 
 function variant(spec = ""): PackageVariant {
   const text = variantDoc(
@@ -31,17 +31,7 @@ const KPTFILE = codeBlock`
         tier: backend
 `;
 
-const CONTEXT = codeBlock`
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: kptfile.kpt.dev
-    annotations:
-      config.kubernetes.io/local-config: "true"
-  data:
-    name: basens
-    stale: yes-please-remove
-`;
+const CONTEXT = packageContext("  name: basens\n  stale: yes-please-remove\n");
 
 const ENDPOINTS = codeBlock`
   # filled in per cluster

@@ -19,6 +19,19 @@ const repositories: RepositoryInfo[] = [
 ];
 const names = (r: RepositoryInfo[]) => r.map((x) => x.name);
 
+/** loadVariants over `text` as .porchlight/variants/fleet.yaml, package hello in blueprints, among `repos`. */
+const loadFleet = (
+  text: string,
+  repos = repositories,
+  more: Partial<Parameters<typeof loadVariants>[1]> = {},
+) =>
+  loadVariants([{ path: ".porchlight/variants/fleet.yaml", text }], {
+    repositories: repos,
+    packages: { blueprints: ["hello"] },
+    managementRepo: "blueprints",
+    ...more,
+  });
+
 describe("selectRepositories across installations", () => {
   it("keeps a selector without an owner in the management repository's installation", () => {
     expect(names(selectRepositories({ names: ["cluster-*"] }, repositories))).toEqual(["cluster-01"]);
@@ -59,9 +72,7 @@ describe("selectRepositories across installations", () => {
         - repositorySelector: {names: ["cluster-*", "other/cluster-*"], topics: [prod]}
     `,
     );
-    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
-    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
-    const { variants, problems, selectedAccounts } = loadVariants(files, context);
+    const { variants, problems, selectedAccounts } = loadFleet(text);
     expect(problems).toEqual([]);
     expect(selectedAccounts).toEqual(["other"]);
     expect(variants.map((v) => v.variant.spec.downstream)).toEqual([
@@ -82,14 +93,9 @@ describe("selectRepositories across installations", () => {
             names: ["cluster-*", "nowhere/cluster-*"]
     `,
     );
-    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
-    const context = {
-      repositories,
-      packages: { blueprints: ["hello"] },
-      managementRepo: "blueprints",
+    const { variants, problems } = loadFleet(text, repositories, {
       unreachableAccounts: { nowhere: "the porchlight app is not installed on nowhere" },
-    };
-    const { variants, problems } = loadVariants(files, context);
+    });
     expect(problems).toEqual([
       expect.objectContaining({
         file: ".porchlight/variants/fleet.yaml",
@@ -121,9 +127,7 @@ describe("selectRepositories across installations", () => {
               valueExpr: repository.fullName
     `,
     );
-    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
-    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
-    const { variants, problems } = loadVariants(files, context);
+    const { variants, problems } = loadFleet(text);
     // repoExpr is where owner/name is meant; fullName says it is the full name. One warning per field,
     // however many repositories of other accounts the field is evaluated for.
     expect(problems).toEqual([
@@ -162,9 +166,7 @@ describe("selectRepositories across installations", () => {
             downstream: {packageExpr: "'web-' + repository.name"}
     `,
     );
-    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
-    const context = { repositories, packages: { blueprints: ["hello"] }, managementRepo: "blueprints" };
-    expect(loadVariants(files, context).problems).toEqual([]);
+    expect(loadFleet(text).problems).toEqual([]);
   });
 });
 
@@ -229,13 +231,7 @@ describe("repositorySelector by registration labels (Kubernetes label-selector s
               valueExpr: repository.labels.env
     `,
     );
-    const files = [{ path: ".porchlight/variants/fleet.yaml", text }];
-    const context = {
-      repositories: labelled,
-      packages: { blueprints: ["hello"] },
-      managementRepo: "blueprints",
-    };
-    const { variants, problems } = loadVariants(files, context);
+    const { variants, problems } = loadFleet(text, labelled);
     expect(problems).toEqual([]);
     expect(variants.map((v) => [v.variant.spec.downstream.repo, v.variant.spec.labels])).toEqual([
       ["edge-1", { env: "prod" }],

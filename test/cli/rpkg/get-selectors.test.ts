@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { type RpkgWorld, rpkgWorld } from "./world.js";
+import { PORCH_COLUMNS, type RpkgWorld, rpkgWorld } from "./world.js";
 
 const R = "--repository=acme/blueprints";
 
@@ -123,17 +123,7 @@ describe("rpkg get selects by field and by label", () => {
       "--field-selector=spec.packageName=basens",
     );
     expect(labelled.split("\n").map((l) => l.trim().split(/\s+/))).toEqual([
-      [
-        "NAME",
-        "PACKAGE",
-        "WORKSPACENAME",
-        "REVISION",
-        "LATEST",
-        "LIFECYCLE",
-        "REPOSITORY",
-        "LABEL",
-        "LABELS",
-      ],
+      [...PORCH_COLUMNS, "LABEL", "LABELS"],
       ["blueprints.basens.main", "basens", "main", "-1", "false", "Published", "blueprints", "<none>"],
       [
         "blueprints.basens.v1",

@@ -110,6 +110,17 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
   return world;
 }
 
+/** The header of Porch's package revision table, as `rpkg get` and `kubectl get packagerevisions` print it. */
+export const PORCH_COLUMNS = [
+  "NAME",
+  "PACKAGE",
+  "WORKSPACENAME",
+  "REVISION",
+  "LATEST",
+  "LIFECYCLE",
+  "REPOSITORY",
+];
+
 /** The columns of `rpkg get` without the padding: one string per row. */
 export function rows(table: string): string[] {
   return table

@@ -13,16 +13,18 @@ info:
   description: Example
 `;
 
-/** Its package-context.yaml, as Porch's tests write it. */
-export const PRR_CONTEXT = `apiVersion: v1
+/** A package-context.yaml (the local-config ConfigMap kptfile.kpt.dev) whose data is `data` (YAML lines). */
+export const packageContext = (data: string) => `apiVersion: v1
 kind: ConfigMap
 metadata:
   name: kptfile.kpt.dev
   annotations:
     config.kubernetes.io/local-config: "true"
 data:
-  name: example
-`;
+${data}`;
+
+/** Its package-context.yaml, as Porch's tests write it. */
+export const PRR_CONTEXT = packageContext("  name: example\n");
 
 /** The one PackageVariant `text` holds, the test failing on any problem parsing it. */
 export function onlyVariant(text: string): PackageVariant {
