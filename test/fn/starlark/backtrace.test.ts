@@ -17,7 +17,7 @@ function failure(src: string): StarlarkEvalError {
 }
 
 describe("run-time errors carry Go's backtrace", () => {
-  it.each(starlarkCases("backtrace.yaml"))("$name", ({ src, want }) => {
+  it.each(starlarkCases("backtrace.yaml"))("%s", (_name, src, want) => {
     expect(failure(src).backtrace()).toBe(want);
   });
 

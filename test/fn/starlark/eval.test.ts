@@ -6,7 +6,7 @@ import { evalX, KPT_DIALECT, starlarkCases, starlarkSections } from "./helpers.j
 describe("starlark evaluation (Go dialect)", () => {
   for (const [section, cases] of starlarkSections("eval.yaml")) {
     describe(section, () => {
-      it.each(cases)("$name", ({ src, want }) => {
+      it.each(cases)("%s", (_name, src, want) => {
         expect(evalX(src)).toBe(want);
       });
     });
@@ -14,7 +14,7 @@ describe("starlark evaluation (Go dialect)", () => {
 });
 
 describe("starlark evaluation (kpt dialect: set, while, recursion, global reassign)", () => {
-  it.each(starlarkCases("eval-kpt.yaml"))("$name", ({ src, want }) => {
+  it.each(starlarkCases("eval-kpt.yaml"))("%s", (_name, src, want) => {
     expect(evalX(src, KPT_DIALECT)).toBe(want);
   });
 });

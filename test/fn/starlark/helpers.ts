@@ -19,11 +19,7 @@ export function evalX(src: string, dialect: DialectOptions = {}): string {
 export const KPT_DIALECT: DialectOptions = { set: true, recursion: true, globalReassign: true };
 
 /** A case of a table in cases/: its name (the test's), the script, and what it must give. */
-export interface StarlarkCase {
-  name: string;
-  src: string;
-  want: string;
-}
+export type StarlarkCase = [name: string, src: string, want: string];
 
 const CASE_FIELDS = ["name", "src", "want"] as const;
 
@@ -36,7 +32,7 @@ function readCases(file: string, where: string, list: unknown): StarlarkCase[] {
     const extra = Object.keys(fields).find((k) => !(CASE_FIELDS as readonly string[]).includes(k));
     if (extra !== undefined)
       throw new Error(`${file}: ${where}[${i}] has ${extra}, not one of name, src, want`);
-    return { name: fields.name, src: fields.src, want: fields.want } as StarlarkCase;
+    return [fields.name, fields.src, fields.want] as StarlarkCase;
   });
 }
 
@@ -44,7 +40,7 @@ function readTable(file: string): unknown {
   return parse(readFileSync(new URL(`cases/${file}`, import.meta.url), "utf8"));
 }
 
-/** The cases of `cases/<file>`, a YAML list of {name, src, want}. */
+/** The cases of `cases/<file>`, a YAML list of {name, src, want}, as [name, src, want]. */
 export function starlarkCases(file: string): StarlarkCase[] {
   return readCases(file, "the file", readTable(file));
 }

@@ -19,7 +19,7 @@ function run(src: string): string {
 }
 
 describe("load('encoding/json.star', 'json'): go.starlark.net/lib/json", () => {
-  it.each(starlarkCases("json.yaml"))("$name", ({ src, want }) => {
+  it.each(starlarkCases("json.yaml"))("%s", (_name, src, want) => {
     expect(run(src)).toBe(want);
   });
 });
