@@ -2,7 +2,16 @@ import { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
 import { configMap, kptfile, onChannels, packageVariant } from "../util/krm.js";
-import { botWrites, sweep, useWorld } from "./harness.js";
+import {
+  botWrites,
+  branchHead,
+  branchHeads,
+  checkRuns,
+  dashboardOf,
+  expectRedeliveryWritesNothing,
+  sweep,
+  useWorld,
+} from "./harness.js";
 
 const HELLO_KPTFILE = kptfile("hello", onChannels("stable"));
 const cm = (v: string) => configMap("hello", { greeting: v });
@@ -21,16 +30,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     (await gh.pulls.list({ owner, repo, state: "all" })).data.filter((p) =>
       p.head.ref.startsWith("porchlight/variant/"),
     );
-  const dashboard = async () => {
-    const [issue] = (
-      await w.users.alice!.rest.issues.listForRepo({
-        owner: "acme",
-        repo: "blueprints",
-        labels: "porchlight/dashboard",
-      })
-    ).data;
-    return issue?.body ?? "";
-  };
+  const dashboard = () => dashboardOf(w);
   let ws = 0;
   let approval = 0;
   const publishUpstream = async (greeting: string) => {
@@ -41,18 +41,12 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
   };
   /** What the bot wrote: REST writes, and the heads of every branch of the downstreams. */
   const writes = () => botWrites(w);
-  const heads = async () => {
-    const out: Record<string, string> = {};
-    for (const [gh, owner, repo] of [
-      [dana, "other", "deploy-dev"],
-      [w.users.alice!.rest, "acme", "cluster-01"],
-      [w.users.alice!.rest, "acme", "blueprints"],
-    ] as const) {
-      for (const b of (await gh.repos.listBranches({ owner, repo })).data)
-        out[`${owner}/${repo}@${b.name}`] = b.commit.sha;
-    }
-    return out;
-  };
+  const heads = () =>
+    branchHeads([
+      [dana, "other/deploy-dev"],
+      [w.users.alice!.rest, "acme/cluster-01"],
+      [w.users.alice!.rest, "acme/blueprints"],
+    ]);
 
   const w = useWorld({
     ".porchlight/variants/local.yaml": variant("local", "cluster-01"),
@@ -118,18 +112,7 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
   it("the same event again writes nothing; nor does the sweep after the first", async () => {
     const before = await heads();
     const board = await dashboard();
-    const delivery = w.forge.webhooks
-      .find("issue_comment", "created")
-      .filter((d) => (d.payload as { issue?: { number?: number } }).issue?.number === approval)
-      .at(-1)!;
-    const count = writes();
-    w.forge.webhooks.redeliver(delivery.id);
-    await w.settle();
-    expect(writes()).toBe(count);
-    await sweep(w);
-    const afterFirstSweep = writes();
-    await sweep(w);
-    expect(writes()).toBe(afterFirstSweep);
+    await expectRedeliveryWritesNothing(w, approval);
     // `/fanout` runs the same reconcile now: it answers, and writes nothing in any downstream.
     const from = w.forge.requestLog.entries.length;
     expect(await w.say("bob", approval, "/fanout")).not.toBe("");
@@ -148,21 +131,9 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     await w.propose("variants-more", {
       ".porchlight/variants/prod.yaml": variant("prod", "other/deploy-prod"),
     });
-    const head = (
-      await w.users.alice!.rest.repos.getBranch({
-        owner: "acme",
-        repo: "blueprints",
-        branch: "variants-more",
-      })
-    ).data.commit.sha;
-    const [run] = (
-      await w.users.alice!.rest.checks.listForRef({
-        owner: "acme",
-        repo: "blueprints",
-        ref: head,
-        check_name: "porchlight/variants",
-      })
-    ).data.check_runs;
+    const [run] = (await checkRuns(w, await branchHead(w, "variants-more"))).filter(
+      (r) => r.name === "porchlight/variants",
+    );
     expect(run?.conclusion).toBe("failure");
     const summary = run?.output.summary ?? "";
     expect(summary).toContain("the porchlight app is not installed on stranger/deploy-x");

@@ -1,7 +1,14 @@
 import { Octokit } from "@octokit/rest";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parseVariantPullRequestBody } from "../../src/variants/index.js";
-import { botWrites, sweep, useWorld } from "./harness.js";
+import {
+  branchHead,
+  branchHeads,
+  checkRuns,
+  dashboardOf,
+  expectRedeliveryWritesNothing,
+  useWorld,
+} from "./harness.js";
 
 const HELLO_KPTFILE = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n";
 const cm = (v: string) =>
@@ -32,22 +39,15 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     (await gh.pulls.list({ owner, repo, state: "all" })).data.filter((p) =>
       p.head.ref.startsWith("porchlight/variant/"),
     );
-  const writes = () => botWrites(w);
-  const heads = async () => {
-    const out: Record<string, string> = {};
-    for (const [gh, owner, repo] of [
-      [dana, "other", "cluster-01"],
-      [dana, "other", "cluster-02"],
-      [dana, "other", "cluster-99"],
-      [dana, "other", "web"],
-      [w.users.alice!.rest, "acme", "cluster-01"],
-      [w.users.alice!.rest, "acme", "blueprints"],
-    ] as const) {
-      for (const b of (await gh.repos.listBranches({ owner, repo })).data)
-        out[`${owner}/${repo}@${b.name}`] = b.commit.sha;
-    }
-    return out;
-  };
+  const heads = () =>
+    branchHeads([
+      [dana, "other/cluster-01"],
+      [dana, "other/cluster-02"],
+      [dana, "other/cluster-99"],
+      [dana, "other/web"],
+      [w.users.alice!.rest, "acme/cluster-01"],
+      [w.users.alice!.rest, "acme/blueprints"],
+    ]);
 
   const w = useWorld({
     ".porchlight/variants/fleet.yaml": FLEET,
@@ -103,32 +103,14 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     const nowhere = w.forge.requestLog.entries.filter((e) => e.path.includes("/nowhere"));
     expect(nowhere.length).toBeGreaterThan(0);
     expect(nowhere.every((e) => e.path === "/users/nowhere/installation" && e.status === 404)).toBe(true);
-    const [board] = (
-      await w.users.alice!.rest.issues.listForRepo({
-        owner: "acme",
-        repo: "blueprints",
-        labels: "porchlight/dashboard",
-      })
-    ).data;
-    expect(board?.body).toContain(
+    expect(await dashboardOf(w)).toContain(
       "nowhere/cluster-* selects nothing: the porchlight app is not installed on nowhere",
     );
   }, 120_000);
 
   it("the same event again writes nothing; nor does the sweep, twice", async () => {
     const before = await heads();
-    const delivery = w.forge.webhooks
-      .find("issue_comment", "created")
-      .filter((d) => (d.payload as { issue?: { number?: number } }).issue?.number === approval)
-      .at(-1)!;
-    const count = writes();
-    w.forge.webhooks.redeliver(delivery.id);
-    await w.settle();
-    expect(writes()).toBe(count);
-    await sweep(w);
-    const afterFirstSweep = writes();
-    await sweep(w);
-    expect(writes()).toBe(afterFirstSweep);
+    await expectRedeliveryWritesNothing(w, approval);
     expect(await heads()).toEqual(before);
     for (const repo of ["cluster-01", "cluster-02"])
       expect((await fanoutPulls(dana, "other", repo)).length).toBe(1);
@@ -138,17 +120,9 @@ describe("a repositorySelector across installations (forge over HTTP and git)", 
     await w.propose("variants-web", {
       ".porchlight/variants/fleet.yaml": `${FLEET}    template:\n      downstream:\n        packageExpr: "'web-' + repository.name"\n`,
     });
-    const head = (
-      await w.users.alice!.rest.repos.getBranch({ owner: "acme", repo: "blueprints", branch: "variants-web" })
-    ).data.commit.sha;
-    const [run] = (
-      await w.users.alice!.rest.checks.listForRef({
-        owner: "acme",
-        repo: "blueprints",
-        ref: head,
-        check_name: "porchlight/variants",
-      })
-    ).data.check_runs;
+    const [run] = (await checkRuns(w, await branchHead(w, "variants-web"))).filter(
+      (r) => r.name === "porchlight/variants",
+    );
     // The nowhere account is still an error; the owner/name in a package path a warning, the variants run.
     expect(run?.conclusion).toBe("failure");
     expect(run?.output.title).toBe("1 problem in variant files, 1 warning");

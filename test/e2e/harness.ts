@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { Octokit } from "@octokit/rest";
 import { type Forge, startForge } from "@porchlight/forge";
 import { pino } from "pino";
+import { expect } from "vitest";
 import { TEST_KEY } from "../../packages/forge/test/helpers.js";
 import {
   type AppServer,
@@ -343,6 +344,17 @@ export const WEB_KPTFILE = kptfile(
 /** The ConfigMap `settings` of the package `web`, holding `v`. */
 export const webSettings = settings;
 
+/** The body of the world's dashboard (its issue labelled porchlight/dashboard), as alice reads it; "" when none. */
+export async function dashboardOf(w: World): Promise<string> {
+  const [owner, repo] = w.repo.split("/") as [string, string];
+  const { data } = await w.users.alice!.rest.issues.listForRepo({
+    owner,
+    repo,
+    labels: "porchlight/dashboard",
+  });
+  return data[0]?.body ?? "";
+}
+
 /** The bodies of the comments on issue or pull request `n` of `repo` (default the world's), oldest first. */
 export async function commentsOn(w: World, n: number, repo = w.repo): Promise<string[]> {
   const [owner, name] = repo.split("/") as [string, string];
@@ -361,11 +373,44 @@ export async function tagsOf(w: World, prefix = "", repo = w.repo): Promise<Reco
   return Object.fromEntries(data.map((r) => [r.ref.slice("refs/tags/".length), r.object.sha]));
 }
 
+/** The head of every branch of each repository (`owner/name`, read with its Octokit): `owner/name@branch` → sha. */
+export async function branchHeads(
+  repos: readonly (readonly [Octokit, string])[],
+): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const [gh, full] of repos) {
+    const [owner, repo] = full.split("/") as [string, string];
+    for (const b of (await gh.repos.listBranches({ owner, repo })).data)
+      out[`${full}@${b.name}`] = b.commit.sha;
+  }
+  return out;
+}
+
 /** How many writes the bot has made so far: REST writes and git pushes by an installation. */
 export function botWrites(w: World): number {
   return w.forge.requestLog.entries.filter(
     (e) => e.method !== "GET" && e.installationId !== null && !e.route.endsWith("git-upload-pack"),
   ).length;
+}
+
+/**
+ * The last comment on #`n` delivered again: the bot writes nothing for it, and of two sweeps after it
+ * the second writes nothing either.
+ */
+export async function expectRedeliveryWritesNothing(w: World, n: number): Promise<void> {
+  const delivery = w.forge.webhooks
+    .find("issue_comment", "created")
+    .filter((d) => (d.payload as { issue?: { number?: number } }).issue?.number === n)
+    .at(-1);
+  if (delivery === undefined) throw new Error(`no comment on #${n} was delivered`);
+  const count = botWrites(w);
+  w.forge.webhooks.redeliver(delivery.id);
+  await w.settle();
+  expect(botWrites(w)).toBe(count);
+  await sweep(w);
+  const afterFirstSweep = botWrites(w);
+  await sweep(w);
+  expect(botWrites(w)).toBe(afterFirstSweep);
 }
 
 /** `porchlight rpkg ARGS` in-process, as `user` (their token), against the world's forge. */
