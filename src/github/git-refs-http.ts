@@ -40,7 +40,7 @@ export async function lsRemoteHttp(url: string, headers: Record<string, string>)
 }
 
 /** One exchange; an answer other than 200 fails as git says it. */
-async function exchange(
+export async function exchange(
   base: string,
   url: string,
   init: { method?: string; headers: Record<string, string>; body?: string },
@@ -64,12 +64,13 @@ function refused(stderr: string): GitCommandError {
   return new GitCommandError(["ls-remote"], 128, `${stderr}\n`);
 }
 
-function pkt(text: string): string {
+/** `text` as one pkt-line. */
+export function pkt(text: string): string {
   return (Buffer.byteLength(text) + 4).toString(16).padStart(4, "0") + text;
 }
 
 /** The pkt-lines of `bytes` as text; a flush (or delimiter) packet is null. */
-function pktLines(bytes: Buffer, base: string): (string | null)[] {
+export function pktLines(bytes: Buffer, base: string): (string | null)[] {
   const out: (string | null)[] = [];
   for (let at = 0; at < bytes.length; ) {
     const size = Number.parseInt(bytes.toString("latin1", at, at + 4), 16);

@@ -5,6 +5,7 @@ import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
+import { fetchPackHttp, lsRefHttp, packObjects, unsupportedFetch } from "./git-fetch-http.js";
 import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
@@ -49,6 +50,12 @@ const TIPS = "refs/porchlight/tips";
 /** How many trees a GitRepo keeps listed (`entries`). */
 const LISTED_KEPT = 8;
 
+/** The most commits a fetch in process offers as `have` (the branch's own tip first). */
+const HAVES_OFFERED = 32;
+
+/** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
+const UNPACK_LIMIT = 100;
+
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
@@ -89,6 +96,8 @@ export class GitRepo {
    * clone, made for one command): it holds no commit, so none is asked of git.
    */
   private empty = false;
+  /** Why branches are not fetched in process (the server's advertisement said so), once asked; undefined: they are. */
+  private unsupported: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly url: string,
@@ -109,6 +118,12 @@ export class GitRepo {
      * three git processes starting.
      */
     private readonly refsInProcess = false,
+    /**
+     * Fetch a branch the clone already holds an earlier commit of in this process over smart HTTP
+     * (git-fetch-http.ts) when the URL is http(s), git writing only the pack; anything unusual (a
+     * server without protocol v2, a refused request, an answer not understood) is fetched by `git fetch`.
+     */
+    private readonly fetchInProcess = true,
   ) {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
@@ -214,6 +229,8 @@ export class GitRepo {
       return ref;
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
+    const fetched = await this.fetchBranchInProcess(src).catch(() => undefined);
+    if (fetched) return fetched;
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
     // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
     const local = `refs/porchlight/fetch/${randomUUID()}`;
@@ -230,6 +247,80 @@ export class GitRepo {
       (await this.takeRef(local));
     this.commits.add(sha);
     return sha;
+  }
+
+  /**
+   * Branch `src` fetched in this process (git-fetch-http.ts): its commit listed, then, unless the clone
+   * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
+   * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
+   * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
+   * it (or of another branch) here to offer, a shallow clone, or a server that does not speak v2.
+   * Fails as the request failed; the caller then asks git.
+   */
+  private async fetchBranchInProcess(src: string): Promise<string | undefined> {
+    if (!this.fetchInProcess || this.shallow || !/^https?:\/\//.test(this.url)) return undefined;
+    if (!src.startsWith("refs/heads/")) return undefined;
+    const haves = await this.haves(src);
+    if (haves.length === 0) return undefined;
+    return this.withHeaders(async (headers) => {
+      this.unsupported ??= unsupportedFetch(this.url, headers).catch((e: unknown) => {
+        this.unsupported = undefined;
+        throw e;
+      });
+      if ((await this.unsupported) !== undefined) return undefined;
+      const sha = await lsRefHttp(this.url, headers, src);
+      if (sha === undefined) return undefined;
+      if (!this.commits.has(sha) && !haves.includes(sha)) {
+        const pack = await fetchPackHttp(this.url, headers, { want: sha, haves });
+        if (packObjects(pack) > 0)
+          await this.git(
+            packObjects(pack) < UNPACK_LIMIT
+              ? ["unpack-objects", "-q"]
+              : ["index-pack", "--stdin", "--fix-thin"],
+            pack,
+          );
+      }
+      await this.keepTip(src, sha);
+      this.commits.add(sha);
+      // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
+      // small packs written here are packed together in time
+      if (Math.random() < 1 / MAINTENANCE_EVERY) {
+        await this.pruneTips();
+        await this.git(["maintenance", "run", "--auto", "--quiet"]);
+      }
+      return sha;
+    });
+  }
+
+  /** `ask` with the credentials as HTTP headers; refused once (an expired token), asked again with new ones. */
+  private async withHeaders<T>(ask: (headers: Record<string, string>) => Promise<T>): Promise<T> {
+    try {
+      return await ask(extraHeaders(await this.authEnv()));
+    } catch (e) {
+      if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
+      return ask(extraHeaders(await this.authEnv(true)));
+    }
+  }
+
+  /**
+   * The commits this clone holds whole (tips: each fetched or pushed with all it reaches), branch
+   * `src`'s own first, then other branches' up to HAVES_OFFERED.
+   */
+  private async haves(src: string): Promise<string[]> {
+    const own = this.tipFile(src);
+    const read = (file: string) =>
+      readFile(file, "utf8").then(
+        (t) => t.trim(),
+        () => "",
+      );
+    const names = await readdir(this.tipsDir()).catch(() => [] as string[]);
+    const others = names
+      .filter((n) => !n.startsWith("."))
+      .map((n) => join(this.tipsDir(), n))
+      .filter((f) => f !== own)
+      .slice(0, HAVES_OFFERED - 1);
+    const shas = await Promise.all([own, ...others].map(read));
+    return [...new Set(shas.filter((s) => /^[0-9a-f]{40}$/.test(s)))];
   }
 
   /**

@@ -1,0 +1,146 @@
+import { GitCommandError } from "./git-process.js";
+import { exchange, pkt, pktLines } from "./git-refs-http.js";
+
+/**
+ * A branch fetched in this process over git's smart HTTP, protocol v2 (what `git fetch` asks, without
+ * git): the branch's commit from `ls-refs`, then one `fetch` naming it as `want` and the commits the
+ * cache clone already holds as `have`, answered with a pack of what the clone lacks. A push to a draft
+ * fetched with `git fetch` started four processes (git, `git remote-http` twice, index-pack or
+ * unpack-objects) and ran a connectivity check over the new objects; here only the pack's writer
+ * runs (git-repo.ts). Anything this does not speak (a server that answers protocol v0, no `fetch`
+ * command, another object format) is `unsupported`, and git-repo.ts asks git.
+ */
+
+/** Request headers as git sends them for protocol v2. */
+function v2Headers(headers: Record<string, string>): Record<string, string> {
+  return { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
+}
+
+/**
+ * Whether the server at `url` answers protocol v2 with a `fetch` command over SHA-1 objects: its
+ * advertisement, asked once per clone (git-repo.ts keeps the answer). Undefined when it does; else why not.
+ */
+export async function unsupportedFetch(
+  url: string,
+  headers: Record<string, string>,
+): Promise<string | undefined> {
+  const base = url.replace(/\/+$/, "");
+  const advert = await exchange(base, `${base}/info/refs?service=git-upload-pack`, {
+    headers: v2Headers(headers),
+  });
+  const lines = pktLines(advert, base);
+  const start = lines[0]?.startsWith("# service=") ? lines.indexOf(null) + 1 : 0;
+  const caps = lines.slice(start).flatMap((l) => (l === null ? [] : [l.replace(/\n$/, "")]));
+  if (caps[0] !== "version 2") return "the server does not answer protocol v2";
+  if (!caps.some((c) => c === "fetch" || c.startsWith("fetch="))) return "the server offers no fetch command";
+  const format = caps.find((c) => c.startsWith("object-format="));
+  if (format !== undefined && format !== "object-format=sha1") return `the server's ${format}`;
+  return undefined;
+}
+
+/** The commit `ref` (a full ref name) names on the server, or undefined when it has no such ref: one `ls-refs`. */
+export async function lsRefHttp(
+  url: string,
+  headers: Record<string, string>,
+  ref: string,
+): Promise<string | undefined> {
+  const base = url.replace(/\/+$/, "");
+  const body = [pkt("command=ls-refs\n"), "0001", pkt(`ref-prefix ${ref}\n`), "0000"].join("");
+  const answer = await exchange(base, `${base}/git-upload-pack`, post(headers, body));
+  for (const line of pktLines(answer, base)) {
+    if (line === null) continue;
+    const [sha = "", name = ""] = line.replace(/\n$/, "").split(" ");
+    if (name !== ref) continue;
+    if (!/^[0-9a-f]{40}$/.test(sha)) throw protocolError(base, `a ref listed as ${JSON.stringify(line)}`);
+    return sha;
+  }
+  return undefined;
+}
+
+/**
+ * The pack of commit `want` and what it reaches, less what `haves` (commits the clone holds with all
+ * they reach) reach: a thin pack (its deltas may name objects the clone holds), `PACK` and its objects.
+ */
+export async function fetchPackHttp(
+  url: string,
+  headers: Record<string, string>,
+  input: { want: string; haves: readonly string[] },
+): Promise<Buffer> {
+  const base = url.replace(/\/+$/, "");
+  const body = [
+    pkt("command=fetch\n"),
+    "0001",
+    pkt("thin-pack\n"),
+    pkt("no-progress\n"),
+    pkt("ofs-delta\n"),
+    pkt(`want ${input.want}\n`),
+    ...input.haves.map((h) => pkt(`have ${h}\n`)),
+    pkt("done\n"),
+    "0000",
+  ].join("");
+  return packOf(await exchange(base, `${base}/git-upload-pack`, post(headers, body)), base);
+}
+
+function post(headers: Record<string, string>, body: string) {
+  return {
+    method: "POST",
+    headers: {
+      ...v2Headers(headers),
+      "content-type": "application/x-git-upload-pack-request",
+      accept: "application/x-git-upload-pack-result",
+    },
+    body,
+  };
+}
+
+function protocolError(base: string, what: string): GitCommandError {
+  return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`);
+}
+
+/**
+ * The pack in a v2 `fetch` answer: sections (acknowledgments, shallow-info, …) each ended by a
+ * delimiter, then `packfile` and the pack in side-band packets (1: data, 2: progress, 3: an error),
+ * ended by a flush.
+ */
+export function packOf(answer: Buffer, base: string): Buffer {
+  const chunks: Buffer[] = [];
+  let section: string | undefined;
+  for (let at = 0; at < answer.length; ) {
+    const size = Number.parseInt(answer.toString("latin1", at, at + 4), 16);
+    if (!Number.isInteger(size) || (size > 2 && size < 4) || at + Math.max(size, 4) > answer.length)
+      throw protocolError(base, "bad line length");
+    const payload = answer.subarray(at + 4, size <= 2 ? at + 4 : at + size);
+    at += size <= 2 ? 4 : size;
+    if (section === "packfile") {
+      if (size === 0) return pack(Buffer.concat(chunks), base);
+      const band = payload[0];
+      if (band === 1) chunks.push(payload.subarray(1));
+      else if (band === 3)
+        throw new GitCommandError(["fetch"], 128, `remote: ${payload.toString("utf8", 1).trim()}\n`);
+      else if (band !== 2) throw protocolError(base, `side-band ${band ?? "(none)"}`);
+      continue;
+    }
+    if (size <= 2) {
+      // a section's end
+      section = undefined;
+      continue;
+    }
+    const line = payload.toString("utf8").replace(/\n$/, "");
+    if (line.startsWith("ERR ")) throw new GitCommandError(["fetch"], 128, `remote: ${line.slice(4)}\n`);
+    if (section === undefined) section = line;
+  }
+  throw protocolError(base, section === "packfile" ? "a pack not ended" : "an answer without a pack");
+}
+
+/** `bytes` when it is a version 2 or 3 pack (the clone's writer checks the rest). */
+function pack(bytes: Buffer, base: string): Buffer {
+  const version = bytes.length >= 12 ? bytes.readUInt32BE(4) : 0;
+  if (bytes.toString("latin1", 0, 4) !== "PACK" || (version !== 2 && version !== 3))
+    throw protocolError(base, "a pack without its header");
+  return bytes;
+}
+
+/** How many objects a pack holds (its header says). */
+export function packObjects(pack: Buffer): number {
+  return pack.readUInt32BE(8);
+}
