@@ -56,6 +56,21 @@ describe("package work on worker threads, bounded", () => {
     expect(there.findings).toEqual(here.findings);
   });
 
+  it("answers a render that changed nothing with the files it was given, and one that changed a file with its output", async () => {
+    const renderer = new BoundedRenderer(roomy);
+    const first = await renderer.render(LABELLED, { runtimes: ["builtin"] });
+    // the labels set: a file changed, the output sent back
+    expect(treeToText(first.tree)["cm.yaml"]).toContain("team: blue");
+    expect(first.tree).not.toBe(LABELLED);
+    // rendered again, the output renders to itself: no tree comes back, the one given is the result's
+    const again = await renderer.render(first.tree, { runtimes: ["builtin"] });
+    expect(again.ok).toBe(true);
+    expect(again.tree).toBe(first.tree);
+    const here = await new KptRenderer().render(first.tree, { runtimes: ["builtin"] });
+    expect(treeToText(again.tree)).toEqual(treeToText(here.tree));
+    expect(again.findings).toEqual(here.findings);
+  });
+
   it("stops a render whose thread never yields, says it took too long, and the app's thread kept running", async () => {
     const renderer = new BoundedRenderer(spinning);
     let ticks = 0;

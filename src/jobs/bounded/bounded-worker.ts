@@ -5,6 +5,7 @@
  */
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { DEFAULT_RUN_OPTIONS } from "../../fn/runtime/types.js";
+import type { FileTree } from "../../kpt/tree.js";
 import { mergePackage } from "../../merge/index.js";
 import { applyVariantMutations } from "../../variants/index.js";
 import { kptRendererFromEnv } from "../operator-env.js";
@@ -27,7 +28,10 @@ const renderer = kptRendererFromEnv(setup.env, {
 async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["op"]], ArrayBuffer[]]> {
   switch (request.op) {
     case "render": {
-      const { tree, ...rest } = await renderer.render(unpackTree(request.tree), request.options);
+      const input = unpackTree(request.tree);
+      const { tree, ...rest } = await renderer.render(input, request.options);
+      // a render that changed nothing (most pushes) answers without the tree: the host has it
+      if (sameFiles(tree, input)) return [{ ...rest, tree: null }, []];
       const wire = packTree(tree);
       return [{ ...rest, tree: wire }, [wire.bytes]];
     }
@@ -58,6 +62,18 @@ async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["o
     case "mutate":
       return [applyVariantMutations(request.files, request.variant, request.injectable, request.options), []];
   }
+}
+
+/** Whether two trees hold the same paths in the same order, each with the same bytes. */
+function sameFiles(a: FileTree, b: FileTree): boolean {
+  if (a.size !== b.size) return false;
+  const other = b.entries();
+  for (const [path, bytes] of a) {
+    const next = other.next();
+    if (next.done || next.value[0] !== path) return false;
+    if (next.value[1] !== bytes && !next.value[1].equals(bytes)) return false;
+  }
+  return true;
 }
 
 /**

@@ -40,7 +40,8 @@ export type WorkRequest =
 
 /** What each request answers, trees packed. */
 export interface WorkReplies {
-  render: Omit<RenderResult, "tree"> & { tree: WireTree };
+  /** `tree` null: the render changed no file (the request's tree is the result's, in its order). */
+  render: Omit<RenderResult, "tree"> & { tree: WireTree | null };
   committed: null;
   validate: Omit<RenderResult, "tree">;
   merge: { tree: WireTree; conflicts: MergeConflict[]; changes: MergeChange[] };

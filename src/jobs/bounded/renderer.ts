@@ -36,7 +36,7 @@ export class BoundedRenderer implements Renderer, PackageEngine {
         "Rendering the package",
         packageKey(tree),
       );
-      return { ...rest, tree: unpackTree(out) };
+      return { ...rest, tree: out === null ? tree : unpackTree(out) };
     } catch (e) {
       return stopped(e, tree);
     }
