@@ -1,12 +1,13 @@
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { blobId } from "../../src/github/git-objects.js";
 import { BoundedWork } from "../../src/jobs/bounded/bounded.js";
 import { BoundedRenderer } from "../../src/jobs/bounded/renderer.js";
 import { packTree, unpackTree } from "../../src/jobs/bounded/wire.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
-import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
 import { MergeError, mergePackage } from "../../src/merge/index.js";
 
 const kptfile = (name: string, pipeline = "") =>
@@ -69,6 +70,33 @@ describe("package work on worker threads, bounded", () => {
     const here = await new KptRenderer().render(first.tree, { runtimes: ["builtin"] });
     expect(treeToText(again.tree)).toEqual(treeToText(here.tree));
     expect(again.findings).toEqual(here.findings);
+  });
+
+  it("answers the same files rendered again with the same options from its memo, not a worker: by blob ids, and only renders that changed nothing", async () => {
+    const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
+    try {
+      const renderer = new BoundedRenderer(work);
+      const asked = vi.spyOn(work, "run");
+      const ids = (tree: FileTree, edited = "") =>
+        new Map([...tree].map(([p, b]) => [p, p === edited ? "f".repeat(40) : blobId(b)]));
+      // the labels set: a render that changed a file is not kept
+      const first = await renderer.render(LABELLED, { runtimes: ["builtin"], blobIds: ids(LABELLED) });
+      await renderer.render(LABELLED, { runtimes: ["builtin"], blobIds: ids(LABELLED) });
+      expect(asked).toHaveBeenCalledTimes(2);
+      const out = first.tree;
+      const once = await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      const again = await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      expect(asked).toHaveBeenCalledTimes(3);
+      expect(again).toEqual(once);
+      expect(again.tree).toBe(out);
+      // another file's id, other options, no ids: the worker renders
+      await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out, "cm.yaml") });
+      await renderer.render(out, { runtimes: ["builtin", "exec"], blobIds: ids(out) });
+      await renderer.render(out, { runtimes: ["builtin"] });
+      expect(asked).toHaveBeenCalledTimes(6);
+    } finally {
+      await work.close();
+    }
   });
 
   it("stops a render whose thread never yields, says it took too long, and the app's thread kept running", async () => {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry } from "../../fn/registry.js";
 import type { FileTree } from "../../kpt/tree.js";
@@ -16,6 +17,29 @@ import type { BoundedWork } from "./bounded.js";
 import { WorkerStopped, WorkTookTooLong } from "./errors.js";
 import { packTree, unpackTree } from "./wire.js";
 
+/** How many unchanged renders BoundedRenderer keeps (a few per draft being pushed to). */
+const SAME_TREES_KEPT = 64;
+
+/**
+ * The identity of a render's input: every file's path and git blob id in the tree's order, and the
+ * options (runtimes allowed, held back, the resource limit). Undefined when a file's blob id is not
+ * known (the caller read no ids): no memo then.
+ */
+function sameTreeKey(tree: FileTree, options: RenderOptions): string | undefined {
+  const ids = options.blobIds;
+  if (!ids) return undefined;
+  const hash = createHash("sha1");
+  hash.update(
+    JSON.stringify([options.runtimes, options.holdBack ?? null, options.maxResources ?? null, tree.size]),
+  );
+  for (const path of tree.keys()) {
+    const id = ids.get(path);
+    if (id === undefined) return undefined;
+    hash.update(`${path.length}:${path}${id}`);
+  }
+  return hash.digest("hex");
+}
+
 /**
  * The Renderer and PackageEngine the app uses: each render, guardrail run, merge and mutation done on
  * one of BoundedWork's worker threads within the operator's bound. A render or guardrail run stopped
@@ -24,10 +48,20 @@ import { packTree, unpackTree } from "./wire.js";
  */
 export class BoundedRenderer implements Renderer, PackageEngine {
   private readonly registry = defaultRegistry();
+  /**
+   * Renders that changed no file, by the files' blob ids and the options (sameTreeKey): the same tree
+   * rendered again — a push outside the package, the same files pushed again — is answered from here,
+   * not by a worker. Only builtin pipelines that succeeded (an exec or container function may answer
+   * otherwise the next time; a render stopped or refused is not kept).
+   */
+  private readonly rendered = new LRUCache<string, Omit<RenderResult, "tree">>({ max: SAME_TREES_KEPT });
 
   constructor(private readonly work: BoundedWork) {}
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
+    const key = sameTreeKey(tree, options);
+    const memo = key === undefined ? undefined : this.rendered.get(key);
+    if (memo) return { ...memo, findings: [...memo.findings], tree };
     const wire = packTree(tree);
     try {
       const { tree: out, ...rest } = await this.work.run(
@@ -36,10 +70,17 @@ export class BoundedRenderer implements Renderer, PackageEngine {
         "Rendering the package",
         packageKey(tree),
       );
+      if (out === null && key !== undefined && rest.ok && this.deterministic(tree))
+        this.rendered.set(key, { ...rest, findings: [...rest.findings] });
       return { ...rest, tree: out === null ? tree : unpackTree(out) };
     } catch (e) {
       return stopped(e, tree);
     }
+  }
+
+  /** Whether the package's pipelines run builtins only: their output is a function of the files alone. */
+  private deterministic(tree: FileTree): boolean {
+    return this.runtimesNeeded(tree).every((r) => r === "builtin");
   }
 
   async validate(
