@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { BoundedWork } from "../../src/jobs/bounded/bounded.js";
+import { BoundedRenderer } from "../../src/jobs/bounded/renderer.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { RenderJournal } from "../../src/jobs/kpt-renderer/render-journal.js";
 import { renderDraft } from "../../src/jobs/render-draft/index.js";
+import type { Renderer } from "../../src/jobs/renderer.js";
 import { blobSha, ParseCache } from "../../src/kpt/yaml/parse-cache.js";
 import { FakeRepo } from "./fake-repo.js";
 import { jobContext } from "./helpers.js";
@@ -117,7 +120,7 @@ const journaled = (dir: string) =>
   new KptRenderer(undefined, undefined, true, undefined, undefined, undefined, new RenderJournal(dir));
 
 /** Two drafts, the same pushes: one rendered by `warm()` (which a test may replace: a restart), one cold. */
-function twins(warm: () => KptRenderer) {
+function twins(warm: () => Renderer) {
   const warmRepo = new GitLikeRepo();
   const coldRepo = new GitLikeRepo();
   for (const repo of [warmRepo, coldRepo]) {
@@ -264,6 +267,106 @@ describe("a day of pushes to a draft, through the bot's render job, against a co
       ]);
       expect(warm.stats.journalBytesRead).toBeGreaterThan(0);
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * The pushes the app answers without rendering (BoundedRenderer's same-tree memo) or from what its
+ * worker kept, each followed by an edit: through the app's renderer on a worker thread, against a cold
+ * render, across a restart (a new worker and memo, the journal read back).
+ */
+const SAME_TREES: (Edit | "restart")[] = [
+  ["edits one file", (f) => ({ [`${PKG}/app-1.yaml`]: f[`${PKG}/app-1.yaml`]!.replace('"1"', '"one"') })],
+  ["changes outside the package", () => ({ "README.md": "edited\n" })],
+  ["changes outside the package again", () => ({ "README.md": "edited again\n" })],
+  [
+    "edits one file after a push outside",
+    (f) => ({ [`${PKG}/app-2.yaml`]: f[`${PKG}/app-2.yaml`]!.replace('"2"', '"two"') }),
+  ],
+  [
+    "reverts that edit (files rendered before)",
+    (f) => ({ [`${PKG}/app-2.yaml`]: f[`${PKG}/app-2.yaml`]!.replace('"two"', '"2"') }),
+  ],
+  [
+    "edits one file after the revert",
+    (f) => ({ [`${PKG}/app-10.yaml`]: f[`${PKG}/app-10.yaml`]!.replace('"10"', '"ten"') }),
+  ],
+  [
+    "ends a file with a comment line",
+    (f) => ({ [`${PKG}/app-5.yaml`]: `${f[`${PKG}/app-5.yaml`]}# note\n` }),
+  ],
+  ["changes outside the package after the render commit", () => ({ "README.md": "and again\n" })],
+  [
+    "edits one file after that render commit",
+    (f) => ({ [`${PKG}/app-1.yaml`]: f[`${PKG}/app-1.yaml`]!.replace('"one"', '"uno"') }),
+  ],
+  "restart",
+  ["changes outside the package after a restart", () => ({ "README.md": "restarted\n" })],
+  [
+    "edits one file after a restart",
+    (f) => ({ [`${PKG}/app-8.yaml`]: f[`${PKG}/app-8.yaml`]!.replace('"8"', '"ocho"') }),
+  ],
+];
+
+describe("pushes answered from the same-tree memo, through the app's renderer on a worker thread, against a cold render", () => {
+  it("commits the same bytes and writes the same check, the trees rendered before answered without a worker", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "porchlight-same-"));
+    const start = () =>
+      new BoundedWork(
+        { timeoutMs: 120_000, workers: 1, memoryMb: 1024 },
+        { env: {}, allow: [], journalDir: dir },
+      );
+    let work = start();
+    try {
+      let warm = new BoundedRenderer(work);
+      let asked = vi.spyOn(work, "run");
+      const { warmRepo, push, renderBoth } = twins(() => warm);
+      push(initialFiles());
+      expect(await renderBoth("the first push")).toBe("pushed");
+      const kinds: string[] = [];
+      const workerRenders: string[] = [];
+      for (const step of SAME_TREES) {
+        if (step === "restart") {
+          await work.close();
+          work = start();
+          warm = new BoundedRenderer(work);
+          asked = vi.spyOn(work, "run");
+          continue;
+        }
+        const [name, change] = step;
+        push(change(warmRepo.files(BRANCH)));
+        const before = asked.mock.calls.filter(([r]) => r.op === "render").length;
+        kinds.push(`${name}: ${await renderBoth(name)}`);
+        if (asked.mock.calls.filter(([r]) => r.op === "render").length > before) workerRenders.push(name);
+      }
+      expect(kinds).toEqual([
+        "edits one file: clean",
+        "changes outside the package: clean",
+        "changes outside the package again: clean",
+        "edits one file after a push outside: clean",
+        "reverts that edit (files rendered before): clean",
+        "edits one file after the revert: clean",
+        "ends a file with a comment line: pushed",
+        "changes outside the package after the render commit: clean",
+        "edits one file after that render commit: clean",
+        "changes outside the package after a restart: clean",
+        "edits one file after a restart: clean",
+      ]);
+      // the pushes whose package files a render had already answered went to no worker
+      expect(workerRenders).toEqual([
+        "edits one file",
+        "edits one file after a push outside",
+        "edits one file after the revert",
+        "ends a file with a comment line",
+        "changes outside the package after the render commit",
+        "edits one file after that render commit",
+        "changes outside the package after a restart",
+        "edits one file after a restart",
+      ]);
+    } finally {
+      await work.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
