@@ -7,35 +7,14 @@ import { exchange, pkt, pktLines } from "./git-refs-http.js";
  * cache clone already holds as `have`, answered with a pack of what the clone lacks. A push to a draft
  * fetched with `git fetch` started four processes (git, `git remote-http` twice, index-pack or
  * unpack-objects) and ran a connectivity check over the new objects; here only the pack's writer
- * runs (git-repo.ts). Anything this does not speak (a server that answers protocol v0, no `fetch`
- * command, another object format) is `unsupported`, and git-repo.ts asks git.
+ * runs (git-repo.ts). The service's advertisement (the GET git asks first) is not asked: a server
+ * that answers the `ls-refs` as protocol v2 has the `fetch` command too. Anything else (a server that
+ * answers v0, another object format, an answer not understood) fails here, and git-repo.ts asks git.
  */
 
 /** Request headers as git sends them for protocol v2. */
 function v2Headers(headers: Record<string, string>): Record<string, string> {
   return { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
-}
-
-/**
- * Whether the server at `url` answers protocol v2 with a `fetch` command over SHA-1 objects: its
- * advertisement, asked once per clone (git-repo.ts keeps the answer). Undefined when it does; else why not.
- */
-export async function unsupportedFetch(
-  url: string,
-  headers: Record<string, string>,
-): Promise<string | undefined> {
-  const base = url.replace(/\/+$/, "");
-  const advert = await exchange(base, `${base}/info/refs?service=git-upload-pack`, {
-    headers: v2Headers(headers),
-  });
-  const lines = pktLines(advert, base);
-  const start = lines[0]?.startsWith("# service=") ? lines.indexOf(null) + 1 : 0;
-  const caps = lines.slice(start).flatMap((l) => (l === null ? [] : [l.replace(/\n$/, "")]));
-  if (caps[0] !== "version 2") return "the server does not answer protocol v2";
-  if (!caps.some((c) => c === "fetch" || c.startsWith("fetch="))) return "the server offers no fetch command";
-  const format = caps.find((c) => c.startsWith("object-format="));
-  if (format !== undefined && format !== "object-format=sha1") return `the server's ${format}`;
-  return undefined;
 }
 
 /** The commit `ref` (a full ref name) names on the server, or undefined when it has no such ref: one `ls-refs`. */
@@ -47,14 +26,19 @@ export async function lsRefHttp(
   const base = url.replace(/\/+$/, "");
   const body = [pkt("command=ls-refs\n"), "0001", pkt(`ref-prefix ${ref}\n`), "0000"].join("");
   const answer = await exchange(base, `${base}/git-upload-pack`, post(headers, body));
-  for (const line of pktLines(answer, base)) {
+  const lines = pktLines(answer, base);
+  // protocol v2's answer: `OID NAME[ attributes]` lines and a flush; anything else (a server that
+  // answers v0, an object format other than SHA-1) is not understood here
+  if (lines.at(-1) !== null) throw protocolError(base, "an ls-refs answer not ended");
+  let found: string | undefined;
+  for (const line of lines) {
     if (line === null) continue;
     const [sha = "", name = ""] = line.replace(/\n$/, "").split(" ");
-    if (name !== ref) continue;
-    if (!/^[0-9a-f]{40}$/.test(sha)) throw protocolError(base, `a ref listed as ${JSON.stringify(line)}`);
-    return sha;
+    if (!/^[0-9a-f]{40}$/.test(sha) || name === "")
+      throw protocolError(base, `a ref listed as ${JSON.stringify(line.slice(0, 80))}`);
+    if (name === ref) found = sha;
   }
-  return undefined;
+  return found;
 }
 
 /**

@@ -5,7 +5,7 @@ import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import type { BlobCache } from "./blob-cache.js";
-import { fetchPackHttp, lsRefHttp, packObjects, unsupportedFetch } from "./git-fetch-http.js";
+import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
 import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
@@ -96,8 +96,6 @@ export class GitRepo {
    * clone, made for one command): it holds no commit, so none is asked of git.
    */
   private empty = false;
-  /** Why branches are not fetched in process (the server's advertisement said so), once asked; undefined: they are. */
-  private unsupported: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly url: string,
@@ -263,11 +261,6 @@ export class GitRepo {
     const haves = await this.haves(src);
     if (haves.length === 0) return undefined;
     return this.withHeaders(async (headers) => {
-      this.unsupported ??= unsupportedFetch(this.url, headers).catch((e: unknown) => {
-        this.unsupported = undefined;
-        throw e;
-      });
-      if ((await this.unsupported) !== undefined) return undefined;
       const sha = await lsRefHttp(this.url, headers, src);
       if (sha === undefined) return undefined;
       if (!this.commits.has(sha) && !haves.includes(sha)) {
