@@ -73,13 +73,14 @@ describe("porchlight bot renders only what a push changed (forge over HTTP and g
       expect(await head()).toBe(pushed);
       expect((await renderCheck(pushed))?.conclusion).toBe("success");
       // What the push cost the app on GitHub: whether the head and its parent were checked (one listing
-      // each: the report reuses the head's), the check, and one fetch of the branch (three git requests).
+      // each: the report reuses the head's), the check, and one fetch of the branch, in process (two git
+      // requests: ls-refs and fetch; git's own fetch asked the advertisement first, three).
       const app = w.forge.requestLog.entries.slice(from).filter((e) => e.installationId !== null);
       const count = (method: string, suffix: string) =>
         app.filter((e) => e.method === method && e.route.endsWith(suffix)).length;
       expect(count("GET", "/check-runs")).toBe(2);
       expect(count("POST", "/check-runs") + count("PATCH", "/check-runs/{check_run_id}")).toBe(1);
-      expect(app.filter((e) => e.path.includes(".git/")).length).toBe(3);
+      expect(app.filter((e) => e.path.includes(".git/")).length).toBe(2);
       at = pushed;
     }
     expect(renderer.stats.functionsRun).toBe(ran);
