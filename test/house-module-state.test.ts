@@ -16,7 +16,7 @@ const SINGLETONS: Record<string, string> = {
   "github/git-process.ts spawner": "the app's one git spawner process (docs/architecture.md, Conventions)",
   "github/git-process.ts holders": "how many users hold the git spawner, to release it when the last goes",
   "github/git-repo.ts initialising":
-    "cache clones being initialised in this process: two jobs' `git init` in one directory clash",
+    "cache clones being initialised in this process: two jobs making one clone at once make it once",
   "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
   "fn/starlark/resolve.ts OUTER":

@@ -22,7 +22,7 @@ import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.
 /**
  * The cache clones being (or already) initialised in this process, by directory: two jobs reading one
  * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
- * GitRepo of it, and two `git init` at once in one directory fail on git's config lock.
+ * GitRepo of it, and the clone is made once (writeBareRepository), its files never written twice at once.
  */
 const initialising = new Map<string, Promise<void>>();
 
@@ -35,6 +35,25 @@ function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
     ready.catch(() => initialising.delete(gitDir));
   }
   return ready;
+}
+
+/**
+ * What `git init --bare` writes that git needs to take a directory for a bare repository, written here
+ * without starting git (a command line's listing then starts none at all): the configuration, the object
+ * and ref directories, then HEAD, by which git recognises a repository — last, so that a repository is
+ * never seen half made. A file already there is left as it is (a clone made before, by git or by this).
+ */
+async function writeBareRepository(gitDir: string): Promise<void> {
+  for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags"])
+    await mkdir(join(gitDir, ...dir.split("/")), { recursive: true });
+  const config = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n";
+  for (const [name, text] of [
+    ["config", config],
+    ["HEAD", "ref: refs/heads/main\n"],
+  ] as const)
+    await writeFile(join(gitDir, name), text, { flag: "wx" }).catch((e: NodeJS.ErrnoException) => {
+      if (e.code !== "EEXIST") throw e;
+    });
 }
 
 /** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
@@ -129,7 +148,7 @@ export class GitRepo {
   private init(): Promise<void> {
     this.ready ??= initOnce(this.gitDir, async () => {
       const made = await mkdir(this.gitDir, { recursive: true });
-      await this.git(["init", "--bare", "--quiet"]);
+      await writeBareRepository(this.gitDir);
       this.empty = made !== undefined;
     });
     return this.ready;
@@ -193,7 +212,7 @@ export class GitRepo {
   /** All branches and tags of the remote, in one request. */
   async lsRemote(): Promise<RefInfo[]> {
     if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
-      // the clone is made meanwhile: the fetch that follows a listing then does not wait for `git init`
+      // the clone is made meanwhile (a few files, no git process): a fetch after the listing does not wait
       this.init().catch(() => {});
       try {
         return await lsRemoteHttp(this.url, extraHeaders(await this.authEnv()));
