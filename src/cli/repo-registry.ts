@@ -1,6 +1,6 @@
 import { parseDocument, stringify } from "yaml";
 import { z } from "zod";
-import type { ConditionalCache } from "../github/conditional-cache.js";
+import type { AnswerCache } from "../github/conditional.js";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import type { CommitAuthor } from "../github/port.js";
@@ -168,7 +168,7 @@ export interface RegistryAccess {
   apiUrl: string | undefined;
   cacheDir: string;
   /** Where GETs keep their answers, asked again as conditional requests (the API server's, per token). */
-  conditional?: ConditionalCache | undefined;
+  conditional?: AnswerCache | undefined;
 }
 
 /**

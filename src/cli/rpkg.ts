@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { gitHostOf, parseGitAddress } from "./repo-address.js";
@@ -83,12 +84,17 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
     const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-rpkg-"));
     const progress = progressOf(io, opts, parsed.switches.has("verbose"));
+    // across commands: commits' facts and GitHub's answers, each asked again only as GitHub allows
+    const root = cacheRoot(io.env);
+    const disk = root === undefined ? undefined : new DiskCache(root);
     const env: RpkgEnv = {
       io,
       progress,
       token,
       apiUrl,
       cacheDir,
+      conditional: disk,
+      disk,
       verbose: parsed.switches.has("verbose"),
       timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
       timeoutSet: parsed.values.has("request-timeout") || Boolean(io.env.PORCHLIGHT_REQUEST_TIMEOUT),
@@ -98,7 +104,10 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
     let repository: string | undefined;
     try {
       if (namespace) {
-        const { registrations, elsewhere } = await registrationsOf({ token, apiUrl, cacheDir }, namespace);
+        const { registrations, elsewhere } = await registrationsOf(
+          { token, apiUrl, cacheDir, conditional: disk },
+          namespace,
+        );
         env.registrations = registrations;
         env.elsewhere = elsewhere;
       }

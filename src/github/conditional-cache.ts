@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import type { Kept, TokenAnswers } from "./conditional.js";
+import type { AnswerCache, Kept, TokenAnswers } from "./conditional.js";
 
 /** How many bytes the answers kept take at most, across every token (default 64 MiB). */
 const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
@@ -12,7 +12,7 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024;
  * answer never hides a change (nothing is kept by time). Bounded (least recently used go first), and
  * keyed by a digest of the token: one caller's answers never serve another.
  */
-export class ConditionalCache {
+export class ConditionalCache implements AnswerCache {
   private readonly kept: LRUCache<string, Kept>;
 
   constructor(opts: { maxBytes?: number } = {}) {

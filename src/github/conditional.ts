@@ -12,6 +12,15 @@ export interface TokenAnswers {
   keep(url: string, accept: string, answer: Omit<Kept, "etag"> & { etag: string | undefined }): void;
 }
 
+/**
+ * Where a client's answers are kept, per token: in memory for a server's life (conditional-cache.ts), or
+ * on disk across a person's commands (cli/disk-cache.ts). Either way a kept answer is only ever served
+ * after GitHub answered 304 to its ETag: it never hides a change.
+ */
+export interface AnswerCache {
+  forToken(token: string): TokenAnswers;
+}
+
 interface RequestOptions {
   method?: string;
   headers?: Record<string, string | undefined>;

@@ -1,4 +1,4 @@
-import type { ConditionalCache } from "./conditional-cache.js";
+import type { AnswerCache } from "./conditional.js";
 import { GitHubError, mapGitHubErrors, toGitHubError } from "./errors.js";
 import { installationPort, repositoryOf } from "./installation.js";
 import { tokenOctokit } from "./octokit.js";
@@ -62,7 +62,7 @@ export interface ConnectOptions {
   /** Aborts the connection's API requests (a command's deadline for this repository). */
   signal?: AbortSignal | undefined;
   /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
-  conditional?: ConditionalCache | undefined;
+  conditional?: AnswerCache | undefined;
 }
 
 function permissionFrom(p: RestPermissions): Permission {
@@ -80,7 +80,7 @@ export interface AccountAccess {
   token: string;
   apiUrl?: string | undefined;
   /** Where GETs keep their answers, asked again as conditional requests (a server's, per token). */
-  conditional?: ConditionalCache | undefined;
+  conditional?: AnswerCache | undefined;
 }
 
 function accountClient(access: AccountAccess): RestClient {

@@ -2,8 +2,7 @@ import Bottleneck from "bottleneck";
 import { Redis } from "ioredis";
 import { ProbotOctokit } from "probot";
 import type { Metrics } from "../ops/metrics.js";
-import { conditionalGets } from "./conditional.js";
-import type { ConditionalCache } from "./conditional-cache.js";
+import { type AnswerCache, conditionalGets } from "./conditional.js";
 import { httpFetch } from "./http-fetch.js";
 
 export interface OctokitSettings {
@@ -305,9 +304,10 @@ export interface TokenClientOptions extends OctokitSettings {
   signal?: AbortSignal;
   /**
    * GETs asked again as conditional requests, their answers kept here for this token (a long-running
-   * server's, as Porch's API: a 304 is not counted against the token's hourly budget).
+   * server's, as Porch's API, in memory; the command line's on disk: a 304 is not counted against the
+   * token's hourly budget).
    */
-  conditional?: ConditionalCache | undefined;
+  conditional?: AnswerCache | undefined;
 }
 
 /**

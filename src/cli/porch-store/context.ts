@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { ConditionalCache } from "../../github/conditional-cache.js";
+import type { AnswerCache } from "../../github/conditional.js";
 import { GitHubError } from "../../github/errors.js";
 import { GitCommandError } from "../../github/git-process.js";
 import { ApiError } from "../../porchapi/status.js";
@@ -21,7 +21,7 @@ export interface StoreSettings {
    * API request reads its namespace's registrations and repositories afresh, and what did not change
    * costs a 304, which GitHub does not count against the caller's hourly budget.
    */
-  conditional?: ConditionalCache;
+  conditional?: AnswerCache;
   /** The environment commits take their author from (GIT_AUTHOR_NAME…), as rpkg's. */
   env: NodeJS.ProcessEnv;
 }

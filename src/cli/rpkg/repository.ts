@@ -1,10 +1,9 @@
 import type { RepoConfig } from "../../config/index.js";
 import { loadRepoConfig } from "../../config/load.js";
 import { formatProblem } from "../../config/problem.js";
-import type { ConditionalCache } from "../../github/conditional-cache.js";
+import type { AnswerCache } from "../../github/conditional.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
-import type { CommitAuthor, PullRequest, RepoPort } from "../../github/port.js";
-import { packageDirs } from "../../jobs/packages.js";
+import type { CommitAuthor, PullRequest } from "../../github/port.js";
 import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
@@ -16,8 +15,10 @@ import {
   type RefInfo,
 } from "../../lifecycle/index.js";
 import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
+import type { DiskCache } from "../disk-cache.js";
 import { type CliIO, UsageError } from "../io.js";
 import type { Progress } from "../progress.js";
+import { type CommitFacts, commitFacts } from "./commit-facts.js";
 import { RpkgError } from "./errors.js";
 
 /** What every rpkg verb runs with: passed in, never global. */
@@ -28,8 +29,13 @@ export interface RpkgEnv {
   apiUrl: string | undefined;
   /** A directory for bare cache clones, removed when the command ends. */
   cacheDir: string;
-  /** Where GETs keep their answers, asked again as conditional requests (the API server's, per token). */
-  conditional?: ConditionalCache | undefined;
+  /**
+   * Where GETs keep their answers, asked again as conditional requests (the API server's in memory, per
+   * token; the command line's on disk, `disk`).
+   */
+  conditional?: AnswerCache | undefined;
+  /** The command line's cache across commands (cli/disk-cache.ts): commits' facts, read before git. */
+  disk?: DiskCache | undefined;
   /** -v: hints after failures (RpkgError.hint), besides progress. */
   verbose?: boolean;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -165,13 +171,14 @@ export async function openRepository(
     conditional: env.conditional,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;
+  const facts = commitFacts(conn.port, env.disk);
   const refsAndPulls = () => Promise.all([conn.port.listRefs(), conn.port.listOpenPulls()]);
   let ahead = readAhead ? refsAndPulls() : undefined;
   // The default branch's files too, once its commit is known: the base branch unless the configuration
   // names another (then load lists that one), so the listing's fetch does not wait for the configuration.
   let baseAhead = ahead?.then(([refs]) => {
     const sha = indexRefs(refs).branches.get(conn.info.defaultBranch);
-    return sha === undefined ? undefined : conn.port.listFiles(sha);
+    return sha === undefined ? undefined : facts.packagesAt(sha);
   });
   // a failure is load's to report; a configuration that fails first is reported instead, as before
   ahead?.catch(() => {});
@@ -210,10 +217,9 @@ export async function openRepository(
       // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
       const onBase = async () => {
-        const listing = base ? ((await listedAhead) ?? (await conn.port.listFiles(base))) : undefined;
-        const dirs = listing ? packageDirs(listing.files.map((f) => f.path)) : [];
+        const dirs = base ? ((await listedAhead) ?? (await facts.packagesAt(base))) : [];
         // after the base branch's fetch, which brings most tagged commits along
-        return { dirs, workspaces: await publishedWorkspaces(conn.port, refs) };
+        return { dirs, workspaces: await publishedWorkspaces(facts, refs) };
       };
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
       const [merged, { dirs, workspaces }] = await Promise.all([
@@ -246,9 +252,12 @@ export async function openRepository(
   };
 }
 
-/** Each revision tag's workspace, from its commit's message (one fetch of the commits for all). */
+/**
+ * Each revision tag's workspace, from its commit's message (one fetch of the commits for all, of those
+ * the disk cache does not hold).
+ */
 async function publishedWorkspaces(
-  port: Pick<RepoPort, "commitMessages">,
+  facts: Pick<CommitFacts, "messages">,
   refs: readonly RefInfo[],
 ): Promise<Map<string, string>> {
   const tags = [...indexRefs(refs).tags].flatMap(([tag, sha]) => {
@@ -257,7 +266,7 @@ async function publishedWorkspaces(
   });
   const out = new Map<string, string>();
   if (tags.length === 0) return out;
-  const messages = await port.commitMessages(tags.map((t) => t.sha));
+  const messages = await facts.messages(tags.map((t) => t.sha));
   for (const { tag, sha, pkg } of tags) {
     const workspace = publishedWorkspace(messages.get(sha) ?? "", pkg);
     if (workspace) out.set(tag, workspace);

@@ -23,16 +23,26 @@ export interface RpkgWorld {
   /** An installation token of a porchlight app on acme (plays the bot: check runs). */
   bot: string;
   tmp: string;
-  /** Runs `porchlight rpkg ARGS` in-process as the token's user, against the forge. */
-  rpkg(token: string, args: string[], opts?: { stdin?: string; cwd?: string; tty?: boolean }): Promise<Run>;
+  /**
+   * Runs `porchlight rpkg ARGS` in-process as the token's user, against the forge; `env` adds to the
+   * command's environment (GH_TOKEN and PATH; no HOME, so no cache on disk unless XDG_CACHE_HOME is given).
+   */
+  rpkg(token: string, args: string[], opts?: RunOptions): Promise<Run>;
   /** Runs `porchlight COMMAND ARGS` (any command taking --api-url) the same way. */
-  cli(token: string, argv: string[], opts?: { stdin?: string; cwd?: string; tty?: boolean }): Promise<Run>;
+  cli(token: string, argv: string[], opts?: RunOptions): Promise<Run>;
   octokit(token: string): Octokit;
   /** Proposes `name` as alice, turns the required checks green as the bot, approves as bob. */
   publish(repository: string, name: string): Promise<Run>;
   /** Turns the required checks green, as the bot, on the head of every open pull request of `repository`. */
   greenChecks(repository: string): Promise<void>;
   stop(): Promise<void>;
+}
+
+interface RunOptions {
+  stdin?: string;
+  cwd?: string;
+  tty?: boolean;
+  env?: Record<string, string>;
 }
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -72,7 +82,7 @@ export async function rpkgWorld(): Promise<RpkgWorld> {
       const io = captureIO({
         readStdin: async () => opts.stdin ?? "",
         cwd: opts.cwd ?? tmp,
-        env: { GH_TOKEN: token, PATH: process.env.PATH ?? "" },
+        env: { GH_TOKEN: token, PATH: process.env.PATH ?? "", ...opts.env },
         isTTY: opts.tty ?? false,
       });
       const code = await main([...argv, `--api-url=${forge.apiUrl}`], io);
