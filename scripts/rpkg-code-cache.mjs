@@ -36,6 +36,8 @@ try {
       PATH: process.env.PATH ?? "",
       GH_TOKEN: token,
       PORCHLIGHT_API_URL: forge.apiUrl,
+      // the commands' cache on disk (cli/disk-cache.ts), in the work directory: its code is compiled too
+      XDG_CACHE_HOME: join(work, "cache"),
     });
   const R = "--repository=acme/blueprints";
   const name = "blueprints.app.cache";
@@ -45,7 +47,8 @@ try {
   await run(alice, ["repo", "register", "--namespace=acme", "acme/blueprints"]);
   await run(alice, ["repo", "get", "--namespace=acme"]);
   await run(alice, ["rpkg", "init", "app", "--workspace=cache", R]);
-  // twice: the second listing also compiles what a listing of revisions already seen does
+  // twice: the second listing also compiles what a listing of revisions already seen does (read from
+  // the cache on disk)
   await run(alice, ["rpkg", "get", R]);
   await run(alice, ["rpkg", "get", R]);
   await run(alice, ["rpkg", "pull", name, join(work, "app"), R]);
