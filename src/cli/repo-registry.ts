@@ -4,6 +4,7 @@ import type { AnswerCache } from "../github/conditional.js";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import type { CommitAuthor } from "../github/port.js";
+import type { DiskCache } from "./disk-cache.js";
 import { REGISTRY_REPO } from "./repo-address.js";
 
 /**
@@ -169,6 +170,8 @@ export interface RegistryAccess {
   cacheDir: string;
   /** Where GETs keep their answers, asked again as conditional requests (the API server's, per token). */
   conditional?: AnswerCache | undefined;
+  /** The command line's cache across commands (cli/disk-cache.ts): a registry's files by commit. */
+  disk?: DiskCache | undefined;
 }
 
 /**
@@ -185,6 +188,17 @@ interface NamespaceStore {
     author: CommitAuthor,
     create: boolean,
   ): Promise<void>;
+}
+
+/** Files kept in the cache on disk (path → base64), or undefined for anything else. */
+function filesOf(kept: unknown): Map<string, Buffer> | undefined {
+  if (typeof kept !== "object" || kept === null || Array.isArray(kept)) return undefined;
+  const files = new Map<string, Buffer>();
+  for (const [path, text] of Object.entries(kept)) {
+    if (typeof text !== "string") return undefined;
+    files.set(path, Buffer.from(text, "base64"));
+  }
+  return files;
 }
 
 function namespaceStore(access: RegistryAccess, namespace: string, dir: string): NamespaceStore {
@@ -209,7 +223,15 @@ function namespaceStore(access: RegistryAccess, namespace: string, dir: string):
     async read() {
       const c = await connect(false);
       const head = c && (await headOf(c));
-      return c && head ? (await c.port.readTree(head, dir)).tree : new Map();
+      if (!c || !head) return new Map();
+      // a commit's files never change: read from git once, then from the cache on disk
+      const fact = `files.${dir.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}`;
+      const kept = filesOf(access.disk?.commitFact(head, fact));
+      if (kept) return kept;
+      const { tree } = await c.port.readTree(head, dir);
+      const encoded = Object.fromEntries([...tree].map(([path, bytes]) => [path, bytes.toString("base64")]));
+      access.disk?.keepCommitFact(head, fact, encoded);
+      return tree;
     },
     async write(change, message, author, create) {
       const c = await connect(create);

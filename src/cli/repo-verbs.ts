@@ -4,6 +4,7 @@ import { isAbsolute, join } from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 import { shareReaders } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
+import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliIO, UsageError } from "./io.js";
 import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
 import { parseGitAddress, REGISTRY_REPO } from "./repo-address.js";
@@ -11,6 +12,7 @@ import { HELP } from "./repo-help.js";
 import { parseLabels } from "./repo-labels.js";
 import {
   openRegistry,
+  type RegistryAccess,
   RegistryError,
   type RepositoryObject,
   registrationObject,
@@ -33,7 +35,10 @@ export async function runRepoVerb(
   io: CliIO,
 ): Promise<number> {
   const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-repo-"));
-  const access = { ...account, cacheDir };
+  // across commands, as rpkg's (cli/disk-cache.ts): the registry's files by commit, GitHub's answers
+  const root = cacheRoot(io.env);
+  const disk = root === undefined ? undefined : new DiskCache(root);
+  const access = { ...account, cacheDir, disk, conditional: disk };
   try {
     if (verb === "register" || verb === "reg") return await register(args, namespace, access, io);
     if (verb === "apply") return await apply(args, namespace, access, io);
@@ -51,7 +56,7 @@ export async function runRepoVerb(
 }
 
 type Args = ReturnType<typeof parseArgs>;
-type Access = { token: string; apiUrl: string | undefined; cacheDir: string; timeoutMs: number | undefined };
+type Access = RegistryAccess & { timeoutMs: number | undefined };
 
 async function register(args: Args, namespace: string, access: Access, io: CliIO): Promise<number> {
   const [address, ...more] = args.positional;

@@ -105,7 +105,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
     try {
       if (namespace) {
         const { registrations, elsewhere } = await registrationsOf(
-          { token, apiUrl, cacheDir, conditional: disk },
+          { token, apiUrl, cacheDir, conditional: disk, disk },
           namespace,
         );
         env.registrations = registrations;

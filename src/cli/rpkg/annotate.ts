@@ -30,7 +30,13 @@ Flags:
 `;
 
 function access(env: RpkgEnv) {
-  return { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir, conditional: env.conditional };
+  return {
+    token: env.token,
+    apiUrl: env.apiUrl,
+    cacheDir: env.cacheDir,
+    conditional: env.conditional,
+    disk: env.disk,
+  };
 }
 
 function store(env: RpkgEnv, repo: Pick<Repository, "namespace">) {

@@ -7,10 +7,10 @@ import { type RpkgWorld, rows, rpkgWorld } from "./world.js";
 const R = "--repository=acme/blueprints";
 
 /**
- * `rpkg get` with the command line's cache on disk (XDG_CACHE_HOME): a second listing reads what it
- * knows of commits from there and starts no git process, and still lists what changed since — the cache
- * is keyed by commit SHA, and GitHub's answers are served only after a 304. The git processes are
- * counted by a `git` first on PATH that logs each run made in a command's cache clone, then runs git.
+ * `rpkg get` and `repo get` with the command line's cache on disk (XDG_CACHE_HOME): a second listing
+ * reads what it knows of commits from there and starts no git process, and still lists what changed
+ * since — the cache is keyed by commit SHA, and GitHub's answers are served only after a 304. The git
+ * processes are counted by a `git` first on PATH that logs each run made in a command's cache clone.
  */
 describe("rpkg get with the cache on disk", () => {
   let w: RpkgWorld;
@@ -39,7 +39,7 @@ describe("rpkg get with the cache on disk", () => {
     const git = execFileSync("sh", ["-c", "command -v git"], { encoding: "utf8" }).trim();
     writeFileSync(
       join(bin, "git"),
-      `#!/bin/sh\ncase "$PWD" in */porchlight-rpkg-*) echo "$*" >> '${log}';; esac\nexec '${git}' "$@"\n`,
+      `#!/bin/sh\ncase "$PWD" in */porchlight-rpkg-*|*/porchlight-repo-*) echo "$*" >> '${log}';; esac\nexec '${git}' "$@"\n`,
     );
     chmodSync(join(bin, "git"), 0o755);
     process.env.PATH = `${bin}:${path}`;
@@ -101,6 +101,27 @@ describe("rpkg get with the cache on disk", () => {
     expect(gitRuns().length).toBeGreaterThan(0);
     expect(await get(cache)).toBe(fresh);
     expect(gitRuns()).toEqual([]);
+  });
+
+  it("lists a namespace's registrations from the cache the second time, and a new one at once", async () => {
+    await w.forge.createRepo("acme/.porchlight", { autoInit: true });
+    w.forge.setPermission("acme/.porchlight", "alice", "write");
+    const repo = async (args: string[], env?: Record<string, string>) => {
+      const r = await w.cli(w.alice, ["repo", ...args, "--namespace=acme"], env ? { env } : {});
+      expect(r).toMatchObject({ code: 0 });
+      return r.stdout;
+    };
+    await repo(["register", "acme/blueprints"]);
+    const fresh = await repo(["get"]);
+    gitRuns();
+    expect(await repo(["get"], cache)).toBe(fresh);
+    expect(gitRuns().length).toBeGreaterThan(0);
+    expect(await repo(["get"], cache)).toBe(fresh);
+    expect(gitRuns()).toEqual([]);
+    await repo(["register", "acme/deploy"]);
+    const more = await repo(["get"]);
+    expect(more).toContain("deploy");
+    expect(await repo(["get"], cache)).toBe(more);
   });
 
   it("ignores a corrupt entry, and mends it", async () => {
