@@ -13,7 +13,7 @@ import { isAbsolute, join } from "node:path";
 import type { AnswerCache, Kept, TokenAnswers } from "../github/conditional.js";
 
 /** How many entries each part of the cache (commits/, answers/) holds at most; past it the oldest go. */
-export const CACHE_ENTRIES = 4096;
+const CACHE_ENTRIES = 4096;
 
 /** The cache's version, in each entry: an entry another version wrote is not read. */
 const FORMAT = 1;

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
@@ -42,18 +43,23 @@ function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
  * without starting git (a command line's listing then starts none at all): the configuration, the object
  * and ref directories, then HEAD, by which git recognises a repository — last, so that a repository is
  * never seen half made. A file already there is left as it is (a clone made before, by git or by this).
+ * Synchronous (a few small files, once a clone): the clone is whole when init() returns, so a command
+ * that ends at once and removes its clone's directory never races with its making.
  */
-async function writeBareRepository(gitDir: string): Promise<void> {
+function writeBareRepository(gitDir: string): void {
   for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags"])
-    await mkdir(join(gitDir, ...dir.split("/")), { recursive: true });
+    mkdirSync(join(gitDir, ...dir.split("/")), { recursive: true });
   const config = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n";
   for (const [name, text] of [
     ["config", config],
     ["HEAD", "ref: refs/heads/main\n"],
-  ] as const)
-    await writeFile(join(gitDir, name), text, { flag: "wx" }).catch((e: NodeJS.ErrnoException) => {
-      if (e.code !== "EEXIST") throw e;
-    });
+  ] as const) {
+    try {
+      writeFileSync(join(gitDir, name), text, { flag: "wx" });
+    } catch (e) {
+      if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
+    }
+  }
 }
 
 /** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
@@ -147,8 +153,8 @@ export class GitRepo {
 
   private init(): Promise<void> {
     this.ready ??= initOnce(this.gitDir, async () => {
-      const made = await mkdir(this.gitDir, { recursive: true });
-      await writeBareRepository(this.gitDir);
+      const made = mkdirSync(this.gitDir, { recursive: true });
+      writeBareRepository(this.gitDir);
       this.empty = made !== undefined;
     });
     return this.ready;
