@@ -5,9 +5,19 @@ import { codeBlock } from "./codeblock.js";
  * selecting repositories by topic — written once, so a test names only what makes its case.
  */
 
+/**
+ * A resource of `kind` (in `apiVersion`) named `name`: the four lines every inline resource opens with.
+ * `rest` (YAML lines, each ending in a newline) follows its `metadata.name`: more metadata indented by
+ * two, then the resource's other fields.
+ */
+export const resource = (apiVersion: string, kind: string, name: string, rest = "") =>
+  `apiVersion: ${apiVersion}\nkind: ${kind}\nmetadata:\n  name: ${name}\n${rest}`;
+
+/** Resources as one stream, `---` between them, as a package's items are written. */
+export const stream = (...docs: string[]) => docs.join("---\n");
+
 /** A Kptfile of package `name`; `rest` (YAML lines, each ending in a newline) follows its `metadata.name`. */
-export const kptfile = (name: string, rest = "") =>
-  `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n${rest}`;
+export const kptfile = (name: string, rest = "") => resource("kpt.dev/v1", "Kptfile", name, rest);
 
 /** A ConfigMap `name` whose data is `data`, each value double-quoted, in order. */
 export const configMap = (name: string, data: Record<string, string>) =>

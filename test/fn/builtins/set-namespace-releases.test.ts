@@ -8,6 +8,7 @@ import { FunctionExitError } from "../../../src/fn/runtime/errors.js";
 import type { BuiltinFunction, ResourceList } from "../../../src/fn/types.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
+import { kptfile, resource, stream } from "../../util/krm.js";
 import { parseItems } from "./catalog-harness.js";
 
 /** Runs a builtin as the given release and writes its items as kpt would (the kpt formatter). */
@@ -21,14 +22,18 @@ async function run(fn: BuiltinFunction, release: string, resources: string, conf
   return { output: formatDocuments(out.items), results: out.results, exitCode: out.exitCode };
 }
 
-const configMap = (ns: string) => codeBlock`
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    namespace: ${ns}
-`;
+const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
+const configMap = (ns: string) => cm("function-input", `data:\n  namespace: ${ns}\n`);
+/** `metadata.namespace`, a line to follow `metadata.name`. */
+const inNs = (ns: string) => `  namespace: ${ns}\n`;
+/** A CustomResourceDefinition `name` whose conversion webhook's service is `service` (its YAML lines). */
+const crdOf = (name: string, service: string) =>
+  resource(
+    "apiextensions.k8s.io/v1",
+    "CustomResourceDefinition",
+    name,
+    `spec:\n  conversion:\n    webhook:\n      clientConfig:\n        service:\n${service.replace(/^/gm, "          ")}\n`,
+  );
 
 describe("set-namespace releases: which implementation a tag runs", () => {
   it.each([
@@ -45,67 +50,24 @@ describe("set-namespace releases: which implementation a tag runs", () => {
 
 describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => {
   it("gives the Kptfile and every resource not known to be cluster-scoped the namespace, and renames the Namespace", async () => {
-    const input = codeBlock`
-      apiVersion: kpt.dev/v1
-      kind: Kptfile
-      metadata:
-        name: app
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-      ---
-      apiVersion: rbac.authorization.k8s.io/v1
-      kind: ClusterRole
-      metadata:
-        name: reader
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: old
-    `;
+    const reader = resource("rbac.authorization.k8s.io/v1", "ClusterRole", "reader");
+    const input = stream(kptfile("app"), cm("cm"), reader, resource("v1", "Namespace", "old"));
     const { output, results } = await run(setNamespaceKustomize, "v0.1.3", input, configMap("prod"));
-    expect(output).toBe(codeBlock`
-      apiVersion: kpt.dev/v1
-      kind: Kptfile
-      metadata:
-        name: app
-        namespace: prod
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-        namespace: prod
-      ---
-      apiVersion: rbac.authorization.k8s.io/v1
-      kind: ClusterRole
-      metadata:
-        name: reader
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: prod
-    `);
+    expect(output).toBe(
+      stream(
+        kptfile("app", inNs("prod")),
+        cm("cm", inNs("prod")),
+        reader,
+        resource("v1", "Namespace", "prod"),
+      ),
+    );
     expect(results).toEqual([]);
   });
 
-  const localConfig = codeBlock`
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: setters
-      annotations:
-        config.kubernetes.io/local-config: "true"
-    ---
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: cm
-  `;
+  const localConfig = stream(
+    cm("setters", '  annotations:\n    config.kubernetes.io/local-config: "true"\n'),
+    cm("cm"),
+  );
   it.each([
     ["v0.1.3", "drops it (kpt then deletes the file)", ["cm"]],
     ["v0.1.4", "keeps it, with the namespace", ["setters", "cm"]],
@@ -116,26 +78,25 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
     expect(docs.map((d) => d.getIn(["metadata", "namespace"]))).toEqual(names.map(() => "prod"));
   });
 
-  const binding = codeBlock`
-    apiVersion: rbac.authorization.k8s.io/v1
-    kind: RoleBinding
-    metadata:
-      name: rb
-      namespace: old
-    subjects:
-      - kind: ServiceAccount
-        name: default
-      - kind: ServiceAccount
-        name: app
-        namespace: old
-      - kind: User
-        name: jane
-    ---
-    apiVersion: v1
-    kind: ServiceAccount
-    metadata:
-      name: app
-  `;
+  const binding = stream(
+    resource(
+      "rbac.authorization.k8s.io/v1",
+      "RoleBinding",
+      "rb",
+      codeBlock`
+          namespace: old
+        subjects:
+          - kind: ServiceAccount
+            name: default
+          - kind: ServiceAccount
+            name: app
+            namespace: old
+          - kind: User
+            name: jane
+      `,
+    ),
+    resource("v1", "ServiceAccount", "app"),
+  );
   it.each([
     ["v0.1.4", ["prod", "old", undefined]],
     ["v0.2.0", ["prod", "prod", undefined]],
@@ -180,108 +141,41 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
     ["v0.1.3", "SetNamespaceConfig", "fieldSpecs"],
     ["v0.1.4", "SetNamespace", "additionalNamespaceFields"],
   ])("%s sets the namespace at the config's own field specs (%s, %s)", async (release, kind, key) => {
-    const config = codeBlock`
-      apiVersion: fn.kpt.dev/v1alpha1
-      kind: ${kind}
-      metadata:
-        name: c
-      namespace: prod
-      ${key}:
-        - group: example.com
-          kind: Db
-          path: spec/ref/namespace
-          create: true
-    `;
-    const input = "apiVersion: example.com/v1\nkind: Db\nmetadata:\n  name: db\nspec:\n  size: 1\n";
-    const { output } = await run(setNamespaceKustomize, release, input, config);
-    expect(output).toBe(codeBlock`
-      apiVersion: example.com/v1
-      kind: Db
-      metadata:
-        name: db
-        namespace: prod
-      spec:
-        size: 1
-        ref:
-          namespace: prod
-    `);
+    const config = resource(
+      "fn.kpt.dev/v1alpha1",
+      kind,
+      "c",
+      `namespace: prod\n${key}:\n  - group: example.com\n    kind: Db\n    path: spec/ref/namespace\n    create: true\n`,
+    );
+    const db = (rest: string) => resource("example.com/v1", "Db", "db", rest);
+    const { output } = await run(setNamespaceKustomize, release, db("spec:\n  size: 1\n"), config);
+    expect(output).toBe(db(`${inNs("prod")}spec:\n  size: 1\n  ref:\n    namespace: prod\n`));
   });
 
   it.each([
     ["v0.1.3", "old", "svc"],
     ["v0.1.4", "prod", "svc"],
   ])("a CRD's conversion webhook service at %s: namespace %s", async (release, want) => {
-    const crd = codeBlock`
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: dbs.example.com
-      spec:
-        conversion:
-          webhook:
-            clientConfig:
-              service:
-                name: svc
-                namespace: old
-    `;
+    const crd = crdOf("dbs.example.com", "name: svc\nnamespace: old");
     const { output } = await run(setNamespaceKustomize, release, crd, configMap("prod"));
     expect(
       parseItems(output)[0]!.getIn(["spec", "conversion", "webhook", "clientConfig", "service", "namespace"]),
     ).toBe(want);
   });
 
-  const styled = codeBlock`
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: cm # the name
-    data:
-      quoted: 'text'
-      answer: yes
-      big: 1000000
-      whole: 1.0
-      list: [a, b]
-      empty:
-  `;
+  const styled = cm(
+    "cm # the name",
+    "data:\n  quoted: 'text'\n  answer: yes\n  big: 1000000\n  whole: 1.0\n  list: [a, b]\n  empty:\n",
+  );
+  /** The styled ConfigMap as `release` writes it back, its `answer` and `big` as given. */
+  const styledOut = (answer: string, big: string) =>
+    cm(
+      "cm # the name",
+      `${inNs("prod")}data:\n  quoted: text\n  answer: ${answer}\n  big: ${big}\n  whole: 1\n  list:\n  - a\n  - b\n  empty: null\n`,
+    );
   it.each([
-    [
-      "v0.1.3",
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: cm # the name
-          namespace: prod
-        data:
-          quoted: text
-          answer: true
-          big: 1000000
-          whole: 1
-          list:
-          - a
-          - b
-          empty: null
-      `,
-    ],
-    [
-      "v0.1.4",
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: cm # the name
-          namespace: prod
-        data:
-          quoted: text
-          answer: "yes"
-          big: 1e+06
-          whole: 1
-          list:
-          - a
-          - b
-          empty: null
-      `,
-    ],
+    ["v0.1.3", styledOut("true", "1000000")],
+    ["v0.1.4", styledOut('"yes"', "1e+06")],
   ])("%s writes every value as its trip through Go maps leaves it", async (release, want) => {
     const { output } = await run(setNamespaceKustomize, release, styled, configMap("prod"));
     expect(output).toBe(want);
@@ -290,97 +184,31 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
   // Both Go YAML libraries read numbers with strconv.ParseInt(s, 0, 64) after dropping underscores, so a
   // leading zero is octal (yaml.v3's resolve.go keeps 1.1's `0777` "for compatibility") and `1_000` is
   // a number; JavaScript's YAML 1.2 reader takes them for 17 and a string.
-  const numbers = codeBlock`
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: cm
-    data:
-      octal: 017
-      grouped: 1_000
-      infinite: .inf
-  `;
+  const numbers = (octal: string, grouped: string, meta = "") =>
+    cm("cm", `${meta}data:\n  octal: ${octal}\n  grouped: ${grouped}\n  infinite: .inf\n`);
   it.each([
     ["v0.1.3", "15", "1000"],
     ["v0.1.4", "15", "1000"],
   ])("%s reads numbers as Go's YAML libraries do", async (release, octal, grouped) => {
-    const { output } = await run(setNamespaceKustomize, release, numbers, configMap("prod"));
-    expect(output).toBe(codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-        namespace: prod
-      data:
-        octal: ${octal}
-        grouped: ${grouped}
-        infinite: .inf
-    `);
+    const { output } = await run(setNamespaceKustomize, release, numbers("017", "1_000"), configMap("prod"));
+    expect(output).toBe(numbers(octal, grouped, inNs("prod")));
   });
 });
 
 describe("set-namespace v0.3 (the first SDK releases)", () => {
   it("replaces the namespace the namespaced resources share, and writes every visited field back", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: svc
-        namespace: 'old'
-      ---
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: dbs.example.com
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-    `;
+    const svc = (ns: string) => resource("v1", "Service", "svc", inNs(ns));
+    const crd = resource("apiextensions.k8s.io/v1", "CustomResourceDefinition", "dbs.example.com");
+    const input = stream(svc("'old'"), crd, cm("cm"));
     const { output, results, exitCode } = await run(setNamespaceSdk, "v0.3.4", input, configMap("prod"));
-    expect(output).toBe(codeBlock`
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: svc
-        namespace: prod
-      ---
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: dbs.example.com
-      spec:
-        conversion:
-          webhook:
-            clientConfig:
-              service:
-                namespace: ""
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-    `);
+    expect(output).toBe(stream(svc("prod"), crdOf("dbs.example.com", 'namespace: ""'), cm("cm")));
     expect(results).toEqual([
       { message: 'namespace "old" updated to "prod", 1 values changed', severity: "info" },
     ]);
     expect(exitCode).toBe(0);
   });
 
-  const twoNamespaces = codeBlock`
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: a
-      namespace: x
-    ---
-    apiVersion: v1
-    kind: ConfigMap
-    metadata:
-      name: b
-      namespace: y
-  `;
+  const twoNamespaces = stream(cm("a", inNs("x")), cm("b", inNs("y")));
   it.each([
     ["v0.3.1", "x,y"],
     ["v0.3.4", '"x,y"'],
@@ -405,7 +233,7 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
   );
 
   it("v0.3.2 fails on an index out of range when no resource has a namespace; v0.3.3 says so", async () => {
-    const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n";
+    const input = cm("a");
     const error = await run(setNamespaceSdk, "v0.3.2", input, configMap("prod")).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FunctionExitError);
     expect((error as FunctionExitError).results).toEqual([
@@ -419,23 +247,18 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
     ["v0.3.1", "old"],
     ["v0.3.2", "prod"],
   ])("RoleBinding subjects at %s: %s", async (release, want) => {
-    const input = codeBlock`
-      apiVersion: rbac.authorization.k8s.io/v1
-      kind: RoleBinding
-      metadata:
-        name: rb
-        namespace: old
-      subjects:
-        - kind: ServiceAccount
-          name: app
-          namespace: old
-    `;
+    const input = resource(
+      "rbac.authorization.k8s.io/v1",
+      "RoleBinding",
+      "rb",
+      `${inNs("old")}subjects:\n  - kind: ServiceAccount\n    name: app\n    namespace: old\n`,
+    );
     const { output } = await run(setNamespaceSdk, release, input, configMap("prod"));
     expect(parseItems(output)[0]!.getIn(["subjects", 0, "namespace"])).toBe(want);
   });
 
   it("v0.3.3 alone adds its stray `set image` result", async () => {
-    const input = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: old\n";
+    const input = cm("a", inNs("old"));
     const { results } = await run(setNamespaceSdk, "v0.3.3", input, configMap("prod"));
     expect(results[1]).toEqual({
       message: "set image from old to prod",
@@ -461,34 +284,13 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
 
 describe("set-namespace v0.4 (every namespace field gets the new namespace)", () => {
   it("replaces every other namespace and fills an unset one of a namespace-scoped kind", async () => {
-    const input = codeBlock`
-      apiVersion: kpt.dev/v1
-      kind: Kptfile
-      metadata:
-        name: app
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: a
-        namespace: x
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: b
-        namespace: y
-      ---
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: c
-      ---
-      apiVersion: example.com/v1
-      kind: Db
-      metadata:
-        name: d
-    `;
+    const input = stream(
+      kptfile("app"),
+      cm("a", inNs("x")),
+      cm("b", inNs("y")),
+      resource("apps/v1", "Deployment", "c"),
+      resource("example.com/v1", "Db", "d"),
+    );
     const { output, results, exitCode } = await run(setNamespaceSdk, "v0.4.1", input, configMap("prod"));
     const docs = parseItems(output);
     expect(docs.map((d) => d.getIn(["metadata", "namespace"]))).toEqual([
@@ -505,13 +307,10 @@ describe("set-namespace v0.4 (every namespace field gets the new namespace)", ()
   });
 
   it.each([
-    [
-      "reports two resources with the same id as an error result and succeeds",
-      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n",
-    ],
+    ["reports two resources with the same id as an error result and succeeds", stream(cm("a"), cm("a"))],
     [
       "tells duplicates by the ids the resources have after the pass (two namespaces made one)",
-      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: y\n",
+      stream(cm("a", inNs("x")), cm("a", inNs("y"))),
     ],
   ])("%s", async (_name, input) => {
     const { results, exitCode } = await run(setNamespaceSdk, "v0.4.1", input, configMap("prod"));
