@@ -4,6 +4,7 @@ import { setLabelsKustomize } from "../../../src/fn/builtins/set-labels.js";
 import type { FunctionResult } from "../../../src/fn/types.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
+import { kptfile, resource, stream } from "../../util/krm.js";
 import { parseItems } from "./catalog-harness.js";
 
 /**
@@ -26,69 +27,32 @@ async function run(
   return { output: formatDocuments(out.items), results: out.results };
 }
 
-const tierBackend = codeBlock`
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: function-input
-  data:
-    tier: backend
-`;
+const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
+/** The function config as a ConfigMap whose `data` is `data` (YAML lines, each ending in a newline). */
+const functionInput = (data: string) => cm("function-input", `data:\n${data.replace(/^(?=.)/gm, "  ")}`);
+const tierBackend = functionInput("tier: backend\n");
+/** `labels:` holding `tier: backend`, indented by `indent` spaces. */
+const tierLabel = (indent: number) =>
+  `${" ".repeat(indent)}labels:\n${" ".repeat(indent + 2)}tier: backend\n`;
 
 describe("set-labels v0.1.x (kustomize's label transformer)", () => {
   it.each(["v0.1.3", "v0.1.4", "v0.1.5"])(
     "%s labels the Kptfile and a Deployment's selector and pod template, creating both, and reports nothing",
     async (release) => {
-      const input = codeBlock`
-        apiVersion: kpt.dev/v1
-        kind: Kptfile
-        metadata:
-          name: app
-        ---
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: nginx
-          namespace: staging
-        spec:
-          replicas: 3
-      `;
+      const nginx = (rest: string) =>
+        resource("apps/v1", "Deployment", "nginx", `  namespace: staging\n${rest}`);
+      const input = stream(kptfile("app"), nginx("spec:\n  replicas: 3\n"));
       const { output, results } = await run(release, input, tierBackend);
-      expect(output).toBe(codeBlock`
-        apiVersion: kpt.dev/v1
-        kind: Kptfile
-        metadata:
-          name: app
-          labels:
-            tier: backend
-        ---
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: nginx
-          namespace: staging
-          labels:
-            tier: backend
-        spec:
-          replicas: 3
-          selector:
-            matchLabels:
-              tier: backend
-          template:
-            metadata:
-              labels:
-                tier: backend
-      `);
+      const spec = `spec:\n  replicas: 3\n  selector:\n    matchLabels:\n      tier: backend\n  template:\n    metadata:\n`;
+      expect(output).toBe(
+        stream(kptfile("app", tierLabel(2)), nginx(`${tierLabel(2)}${spec}${tierLabel(6)}`)),
+      );
       expect(results).toEqual([]);
     },
   );
 
   it("labels every element's selector where a field spec path crosses a sequence (topology spread constraints)", async () => {
-    const input = codeBlock`
-      apiVersion: apps/v1
-      kind: StatefulSet
-      metadata:
-        name: db
+    const spec = codeBlock`
       spec:
         template:
           spec:
@@ -98,6 +62,7 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
                     app: db
               - maxSkew: 1
     `;
+    const input = resource("apps/v1", "StatefulSet", "db", spec);
     const { output } = await run("v0.1.4", input, tierBackend);
     expect(output).toContain(
       [
@@ -116,19 +81,10 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
     ["v0.1.4", ["the-map"]],
     ["v0.1.5", ["the-map", "local"]],
   ])("%s keeps only the resources %j, local config included from v0.1.5", async (release, names) => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: the-map
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: local
-        annotations:
-          config.kubernetes.io/local-config: "false"
-    `;
+    const input = stream(
+      cm("the-map"),
+      cm("local", '  annotations:\n    config.kubernetes.io/local-config: "false"\n'),
+    );
     const { output } = await run(release, input, tierBackend);
     expect([...output.matchAll(/^ {2}name: (\S+)$/gm)].map((m) => m[1])).toEqual(names);
   });
@@ -139,13 +95,7 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
     ["v0.1.4", 'a: PROJECT_ID\nb: "8080"\nc: true\nd: 1000000\ne: 1.5\nf: null\n'],
     ["v0.1.5", 'a: PROJECT_ID\nb: "8080"\nc: "yes"\nd: 1e+06\ne: 1.5\nf: null\n'],
   ])("%s prints every value as the Go round trip does", async (release, data) => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: m
-        labels:
-          tier: backend
+    const values = codeBlock`
       data:
         a: 'PROJECT_ID'
         b: '8080'
@@ -154,6 +104,7 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
         e: 1.50
         f: ~
     `;
+    const input = cm("m", `${tierLabel(2)}${values}`);
     const { output } = await run(release, input, tierBackend);
     expect(output.slice(output.lastIndexOf("\ndata:\n") + 7)).toBe(
       `${data.replace(/^/gm, "  ").trimEnd()}\n`,
@@ -161,23 +112,8 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
   });
 
   it("adds new labels in the Go encoder's key order (numbers by value) after the existing ones", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: m
-        labels:
-          zone: a
-    `;
-    const config = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: function-input
-      data:
-        tier10: ten
-        tier9: nine
-    `;
+    const input = cm("m", "  labels:\n    zone: a\n");
+    const config = functionInput("tier10: ten\ntier9: nine\n");
     const { output } = await run("v0.1.4", input, config);
     expect(output).toContain("  labels:\n    zone: a\n    tier9: nine\n    tier10: ten\n");
   });
@@ -219,21 +155,13 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
     ["v0.1.4", "fieldSpecs"],
     ["v0.1.5", "additionalLabelFields"],
   ])("%s also labels the %s of the kinds they select", async (release, field) => {
-    const input = codeBlock`
-      apiVersion: dev.example.com/v1
-      kind: MyResource
-      metadata:
-        name: mine
-      spec:
-        selector:
-          labels:
-            foo: bar
-    `;
-    const config = codeBlock`
-      apiVersion: fn.kpt.dev/v1alpha1
-      kind: SetLabelConfig
-      metadata:
-        name: my-config
+    const spec = "spec:\n  selector:\n    labels:\n      foo: bar\n";
+    const input = resource("dev.example.com/v1", "MyResource", "mine", spec);
+    const config = resource(
+      "fn.kpt.dev/v1alpha1",
+      "SetLabelConfig",
+      "my-config",
+      codeBlock`
       labels:
         color: orange
       ${field}:
@@ -241,24 +169,14 @@ describe("set-labels v0.1.x (kustomize's label transformer)", () => {
           group: dev.example.com
           path: spec/selector/labels
           create: true
-    `;
+    `,
+    );
     const { output } = await run(release, input, config);
     expect(output).toContain("    labels:\n      foo: bar\n      color: orange\n");
   });
 
   it("refuses two resources with one id, as kustomize's resource map does (namespace default is no namespace)", async () => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: cm
-        namespace: default
-    `;
+    const input = stream(cm("cm"), cm("cm", "  namespace: default\n"));
     const { results } = await run("v0.1.4", input, tierBackend);
     expect(results).toEqual([
       {

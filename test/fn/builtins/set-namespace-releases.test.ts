@@ -26,6 +26,8 @@ const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
 const configMap = (ns: string) => cm("function-input", `data:\n  namespace: ${ns}\n`);
 /** `metadata.namespace`, a line to follow `metadata.name`. */
 const inNs = (ns: string) => `  namespace: ${ns}\n`;
+/** A RoleBinding `rb`; `rest` as resource() takes it. */
+const roleBinding = (rest: string) => resource("rbac.authorization.k8s.io/v1", "RoleBinding", "rb", rest);
 /** A CustomResourceDefinition `name` whose conversion webhook's service is `service` (its YAML lines). */
 const crdOf = (name: string, service: string) =>
   resource(
@@ -79,11 +81,7 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
   });
 
   const binding = stream(
-    resource(
-      "rbac.authorization.k8s.io/v1",
-      "RoleBinding",
-      "rb",
-      codeBlock`
+    roleBinding(codeBlock`
           namespace: old
         subjects:
           - kind: ServiceAccount
@@ -93,8 +91,7 @@ describe("set-namespace v0.1–v0.2 (kustomize's namespace transformer)", () => 
             namespace: old
           - kind: User
             name: jane
-      `,
-    ),
+      `),
     resource("v1", "ServiceAccount", "app"),
   );
   it.each([
@@ -247,10 +244,7 @@ describe("set-namespace v0.3 (the first SDK releases)", () => {
     ["v0.3.1", "old"],
     ["v0.3.2", "prod"],
   ])("RoleBinding subjects at %s: %s", async (release, want) => {
-    const input = resource(
-      "rbac.authorization.k8s.io/v1",
-      "RoleBinding",
-      "rb",
+    const input = roleBinding(
       `${inNs("old")}subjects:\n  - kind: ServiceAccount\n    name: app\n    namespace: old\n`,
     );
     const { output } = await run(setNamespaceSdk, release, input, configMap("prod"));
