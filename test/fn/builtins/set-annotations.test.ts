@@ -3,6 +3,7 @@ import { parseDocument } from "yaml";
 import { setAnnotations } from "../../../src/fn/builtins/set-annotations.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
+import { resource, stream } from "../../util/krm.js";
 import { parseItems, runBuiltin } from "./catalog-harness.js";
 
 /** Runs the given release and writes the output with kpt's formatter. */
@@ -14,55 +15,35 @@ async function runRelease(release: string, resources: string, config: string) {
   return { output: formatDocuments(out.items), results: out.results };
 }
 
-const config = codeBlock`
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: my-config
-  data:
-    fruit: apple
-    color: orange
-`;
+const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
+const config = cm("my-config", "data:\n  fruit: apple\n  color: orange\n");
+/** `annotations:` holding `lines` (YAML, each ending in a newline), the whole indented by `indent` spaces. */
+const annotations = (indent: number, lines: string) =>
+  `annotations:\n${lines.replace(/^(?=.)/gm, "  ")}`.replace(/^(?=.)/gm, " ".repeat(indent));
+/** The annotations kpt keeps a resource's file and index in. */
+const fileOf = (path: string, index?: string) =>
+  annotations(
+    2,
+    `internal.config.kubernetes.io/path: ${path}\n${index === undefined ? "" : `internal.config.kubernetes.io/index: "${index}"\n`}`,
+  );
 
 describe("set-annotations", () => {
+  const statefulSet = (rest: string) => resource("apps/v1", "StatefulSet", "db", rest);
+  const mine = (rest: string) => resource("example.com/v1", "MyOwnKind", "mine", rest);
+  const other = (rest = "") => resource("example.com/v1", "Other", "other", rest);
+  const a1 = annotations(2, 'a: "1"\n');
   it.each([
     [
       "adds annotations to metadata of every resource, in key order, and reports each field it set (v0.1.5)",
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: the-map
-        data:
-          some-key: some-value
-        ---
-        apiVersion: v1
-        kind: Namespace
-        metadata:
-          name: ns
-          annotations:
-            color: blue # replaced
-      `,
+      stream(
+        cm("the-map", "data:\n  some-key: some-value\n"),
+        resource("v1", "Namespace", "ns", annotations(2, "color: blue # replaced\n")),
+      ),
       config,
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: the-map
-          annotations:
-            color: orange
-            fruit: apple
-        data:
-          some-key: some-value
-        ---
-        apiVersion: v1
-        kind: Namespace
-        metadata:
-          name: ns
-          annotations:
-            color: orange # replaced
-            fruit: apple
-      `,
+      stream(
+        cm("the-map", `${annotations(2, "color: orange\nfruit: apple\n")}data:\n  some-key: some-value\n`),
+        resource("v1", "Namespace", "ns", annotations(2, "color: orange # replaced\nfruit: apple\n")),
+      ),
       // one field of one file (the two resources carry no file annotations: the same key, as the Go map's)
       [
         {
@@ -74,76 +55,30 @@ describe("set-annotations", () => {
     ],
     [
       "annotates pod templates of workloads, creating them as kustomize does",
-      codeBlock`
-        apiVersion: apps/v1
-        kind: StatefulSet
-        metadata:
-          name: db
-        spec:
-          template:
-            spec:
-              containers: []
-      `,
+      statefulSet("spec:\n  template:\n    spec:\n      containers: []\n"),
       "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetAnnotations\nmetadata:\n  name: x\nannotations:\n  owner: team-a\n",
-      codeBlock`
-        apiVersion: apps/v1
-        kind: StatefulSet
-        metadata:
-          name: db
-          annotations:
-            owner: team-a
-        spec:
-          template:
-            spec:
-              containers: []
-            metadata:
-              annotations:
-                owner: team-a
-      `,
+      statefulSet(
+        `${annotations(2, "owner: team-a\n")}spec:\n  template:\n    spec:\n      containers: []\n    metadata:\n${annotations(6, "owner: team-a\n")}`,
+      ),
       undefined,
     ],
     [
       "also sets additionalAnnotationFields of the kinds they select",
-      codeBlock`
-        apiVersion: example.com/v1
-        kind: MyOwnKind
-        metadata:
-          name: mine
-        data: {}
-        ---
-        apiVersion: example.com/v1
-        kind: Other
-        metadata:
-          name: other
-      `,
-      codeBlock`
-        apiVersion: fn.kpt.dev/v1alpha1
-        kind: SetAnnotations
-        metadata:
-          name: x
-        annotations:
-          a: "1"
-        additionalAnnotationFields:
-          - path: data/selector/annotations
-            kind: MyOwnKind
-            create: true
-      `,
-      codeBlock`
-        apiVersion: example.com/v1
-        kind: MyOwnKind
-        metadata:
-          name: mine
+      stream(mine("data: {}\n"), other()),
+      resource(
+        "fn.kpt.dev/v1alpha1",
+        "SetAnnotations",
+        "x",
+        codeBlock`
           annotations:
             a: "1"
-        data: { selector: { annotations: { a: "1" } } }
-        ---
-        apiVersion: example.com/v1
-        kind: Other
-        metadata:
-          name: other
-          annotations:
-            a: "1"
-      `,
+          additionalAnnotationFields:
+            - path: data/selector/annotations
+              kind: MyOwnKind
+              create: true
+        `,
+      ),
+      stream(mine(`${a1}data: { selector: { annotations: { a: "1" } } }\n`), other(a1)),
       undefined,
     ],
   ])("%s", async (_name, input, cfg, want, wantResults) => {
@@ -153,33 +88,11 @@ describe("set-annotations", () => {
   });
 
   it("v0.1.5 reports each annotations field of each file, sorted by file, index and field; v0.1.4 reports nothing", async () => {
-    const input = codeBlock`
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: web
-        annotations:
-          internal.config.kubernetes.io/path: b.yaml
-          internal.config.kubernetes.io/index: "1"
-      spec:
-        template:
-          spec: {}
-      ---
-      apiVersion: v1
-      kind: Service
-      metadata:
-        name: web
-        annotations:
-          internal.config.kubernetes.io/path: b.yaml
-          internal.config.kubernetes.io/index: "0"
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: a
-        annotations:
-          internal.config.kubernetes.io/path: a.yaml
-    `;
+    const input = stream(
+      resource("apps/v1", "Deployment", "web", `${fileOf("b.yaml", "1")}spec:\n  template:\n    spec: {}\n`),
+      resource("v1", "Service", "web", fileOf("b.yaml", "0")),
+      resource("v1", "Namespace", "a", fileOf("a.yaml")),
+    );
     const cfg = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: x\ndata:\n  team: a&b <c>\n";
     const { results } = await runRelease("v0.1.5", input, cfg);
     // Go's json.Marshal escapes &, < and >
@@ -222,21 +135,10 @@ describe("set-annotations", () => {
     ["v0.1.3", "  name: app\n  annotations:\n    owner: PROJECT_ID\n    abc: def\n"],
     ["v0.1.4", "  name: app\n  annotations:\n    owner: 'PROJECT_ID'\n    abc: def\n---\n"],
   ])("%s annotates as its kustomize did", async (release, metadata) => {
-    const input = codeBlock`
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: app
-        annotations:
-          owner: 'PROJECT_ID'
-      ---
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: local
-        annotations:
-          config.kubernetes.io/local-config: "true"
-    `;
+    const input = stream(
+      resource("v1", "Namespace", "app", annotations(2, "owner: 'PROJECT_ID'\n")),
+      cm("local", annotations(2, 'config.kubernetes.io/local-config: "true"\n')),
+    );
     const { output } = await runRelease(
       release,
       input,
@@ -262,29 +164,12 @@ describe("set-annotations", () => {
   it("tells resources of one name apart by group, version, kind and namespace, and refuses a later one of a seen id", async () => {
     // Four resources named `a`: three ids, the fourth the second's (group apps, version v1, kind
     // Deployment, no namespace being "default"); a cluster-scoped kind has no namespace at all.
-    const input = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: a
-      ---
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: a
-      ---
-      apiVersion: v1
-      kind: Namespace
-      metadata:
-        name: a
-        namespace: x
-      ---
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: a
-        namespace: default
-    `;
+    const input = stream(
+      cm("a"),
+      resource("apps/v1", "Deployment", "a"),
+      resource("v1", "Namespace", "a", "  namespace: x\n"),
+      resource("apps/v1", "Deployment", "a", "  namespace: default\n"),
+    );
     const { results } = await runRelease("v0.1.4", input, config);
     expect(results).toEqual([
       {
