@@ -5,6 +5,7 @@ import { BuiltinRunner } from "../../../src/fn/runtime/builtin.js";
 import { DEFAULT_RUN_OPTIONS } from "../../../src/fn/runtime/types.js";
 import { parseResource } from "../../../src/kpt/resource.js";
 import { codeBlock } from "../../util/codeblock.js";
+import { resource, stream } from "../../util/krm.js";
 import { runBuiltin } from "./catalog-harness.js";
 
 const rule = (r: Partial<{ name: string; newName: string; newTag: string; digest: string }>) => ({
@@ -14,6 +15,8 @@ const rule = (r: Partial<{ name: string; newName: string; newTag: string; digest
   digest: "",
   ...r,
 });
+
+const configMap = (name: string, rest: string) => resource("v1", "ConfigMap", name, rest);
 
 describe("set-image", () => {
   it.each([
@@ -34,11 +37,7 @@ describe("set-image", () => {
   });
 
   it("sets matching container and init container images in pod templates and pods", async () => {
-    const input = codeBlock`
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: my-nginx
+    const deployment = codeBlock`
         annotations:
           config.kubernetes.io/path: deploy.yaml
           config.kubernetes.io/index: '0'
@@ -51,26 +50,12 @@ describe("set-image", () => {
             containers:
               - name: nginx
                 image: "nginx:1.14.2" # pinned
-      ---
-      apiVersion: v1
-      kind: Pod
-      metadata:
-        name: pod
-      spec:
-        containers:
-          - name: nginx
-            image: nginx
     `;
-    const cfg = codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: c
-      data:
-        name: nginx
-        newName: bitnami/nginx
-        newTag: 1.21.4
-    `;
+    const input = stream(
+      resource("apps/v1", "Deployment", "my-nginx", deployment),
+      resource("v1", "Pod", "pod", "spec:\n  containers:\n    - name: nginx\n      image: nginx\n"),
+    );
+    const cfg = configMap("c", "data:\n  name: nginx\n  newName: bitnami/nginx\n  newTag: 1.21.4\n");
     const { output, results } = await runBuiltin(setImage, input, cfg);
     expect(output).toBe(
       input
@@ -94,34 +79,28 @@ describe("set-image", () => {
   });
 
   it("uses additionalImageFields of a SetImage config and never touches CRDs", async () => {
-    const input = codeBlock`
-      apiVersion: example.com/v1
-      kind: App
-      metadata:
-        name: app
-      spec:
-        image: nginx:1
-      ---
-      apiVersion: apiextensions.k8s.io/v1
-      kind: CustomResourceDefinition
-      metadata:
-        name: apps.example.com
-      spec:
-        containers:
-          - image: nginx:1
-    `;
-    const cfg = codeBlock`
-      apiVersion: fn.kpt.dev/v1alpha1
-      kind: SetImage
-      metadata:
-        name: c
+    const input = stream(
+      resource("example.com/v1", "App", "app", "spec:\n  image: nginx:1\n"),
+      resource(
+        "apiextensions.k8s.io/v1",
+        "CustomResourceDefinition",
+        "apps.example.com",
+        "spec:\n  containers:\n    - image: nginx:1\n",
+      ),
+    );
+    const cfg = resource(
+      "fn.kpt.dev/v1alpha1",
+      "SetImage",
+      "c",
+      codeBlock`
       image:
         name: nginx
         newTag: "2"
       additionalImageFields:
         - kind: App
           path: spec/image
-    `;
+    `,
+    );
     const { output, results } = await runBuiltin(setImage, input, cfg);
     expect(output).toBe(input.replace("image: nginx:1\n", "image: nginx:2\n"));
     expect(results.map((r) => r.message)).toEqual(["set image from nginx:1 to nginx:2"]);
