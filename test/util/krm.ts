@@ -16,6 +16,13 @@ export const resource = (apiVersion: string, kind: string, name: string, rest = 
 /** Resources as one stream, `---` between them, as a package's items are written. */
 export const stream = (...docs: string[]) => docs.join("---\n");
 
+/**
+ * `key:` holding `lines` (YAML, each ending in a newline), the whole indented by `indent` spaces: a
+ * resource's labels or annotations under `metadata` (indent 2), or deeper.
+ */
+export const nested = (key: string, indent: number, lines: string) =>
+  `${key}:\n${lines.replace(/^(?=.)/gm, "  ")}`.replace(/^(?=.)/gm, " ".repeat(indent));
+
 /** A Kptfile of package `name`; `rest` (YAML lines, each ending in a newline) follows its `metadata.name`. */
 export const kptfile = (name: string, rest = "") => resource("kpt.dev/v1", "Kptfile", name, rest);
 

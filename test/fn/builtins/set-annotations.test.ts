@@ -3,7 +3,7 @@ import { parseDocument } from "yaml";
 import { setAnnotations } from "../../../src/fn/builtins/set-annotations.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
-import { resource, stream } from "../../util/krm.js";
+import { nested, resource, stream } from "../../util/krm.js";
 import { parseItems, runBuiltin } from "./catalog-harness.js";
 
 /** Runs the given release and writes the output with kpt's formatter. */
@@ -17,9 +17,7 @@ async function runRelease(release: string, resources: string, config: string) {
 
 const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
 const config = cm("my-config", "data:\n  fruit: apple\n  color: orange\n");
-/** `annotations:` holding `lines` (YAML, each ending in a newline), the whole indented by `indent` spaces. */
-const annotations = (indent: number, lines: string) =>
-  `annotations:\n${lines.replace(/^(?=.)/gm, "  ")}`.replace(/^(?=.)/gm, " ".repeat(indent));
+const annotations = (indent: number, lines: string) => nested("annotations", indent, lines);
 /** The annotations kpt keeps a resource's file and index in. */
 const fileOf = (path: string, index?: string) =>
   annotations(

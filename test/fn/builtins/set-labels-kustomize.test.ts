@@ -4,7 +4,7 @@ import { setLabelsKustomize } from "../../../src/fn/builtins/set-labels.js";
 import type { FunctionResult } from "../../../src/fn/types.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
-import { kptfile, resource, stream } from "../../util/krm.js";
+import { kptfile, nested, resource, stream } from "../../util/krm.js";
 import { parseItems } from "./catalog-harness.js";
 
 /**
@@ -32,8 +32,7 @@ const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
 const functionInput = (data: string) => cm("function-input", `data:\n${data.replace(/^(?=.)/gm, "  ")}`);
 const tierBackend = functionInput("tier: backend\n");
 /** `labels:` holding `tier: backend`, indented by `indent` spaces. */
-const tierLabel = (indent: number) =>
-  `${" ".repeat(indent)}labels:\n${" ".repeat(indent + 2)}tier: backend\n`;
+const tierLabel = (indent: number) => nested("labels", indent, "tier: backend\n");
 
 describe("set-labels v0.1.x (kustomize's label transformer)", () => {
   it.each(["v0.1.3", "v0.1.4", "v0.1.5"])(

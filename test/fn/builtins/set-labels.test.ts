@@ -1,195 +1,66 @@
 import { describe, expect, it } from "vitest";
 import { setLabels } from "../../../src/fn/builtins/set-labels.js";
-import { codeBlock } from "../../util/codeblock.js";
+import { nested, resource, stream } from "../../util/krm.js";
 import { runBuiltin } from "./catalog-harness.js";
 
-const config = codeBlock`
-  apiVersion: v1
-  kind: ConfigMap
-  metadata:
-    name: my-config
-  data:
-    fruit: apple
-    color: orange
-`;
+const cm = (name: string, rest = "") => resource("v1", "ConfigMap", name, rest);
+const config = cm("my-config", "data:\n  fruit: apple\n  color: orange\n");
+const labels = (indent: number, lines: string) => nested("labels", indent, lines);
+/** The labels `config` sets, indented by `indent` spaces, under `key`. */
+const fruitColor = (indent: number, key = "labels") => nested(key, indent, "color: orange\nfruit: apple\n");
+const tier = (indent: number) => labels(indent, "tier: backend\n");
+const service = (rest: string) =>
+  resource("v1", "Service", "the-service", `  namespace: the-namespace\n${rest}`);
+const deployment = (rest: string) => resource("apps/v1", "Deployment", "app", rest);
+/** A pod template whose first topology spread constraint selects `color`, the second nothing. */
+const topology = (color: string) =>
+  `spec:\n  template:\n    spec:\n      topologySpreadConstraints:\n        - maxSkew: 1\n          labelSelector:\n            matchLabels:\n              color: ${color}\n        - maxSkew: 2\n`;
+const cron = (rest: string) => resource("batch/v1", "CronJob", "cron", rest);
+const job = (rest: string) => resource("batch/v1", "Job", "job", rest);
+const secret = (rest = "") => resource("v1", "Secret", "s", rest);
+const local = cm("local", nested("annotations", 2, 'config.kubernetes.io/local-config: "true"\n'));
 
 describe("set-labels", () => {
   it.each([
     [
       "sets metadata labels and a Service's selector, counting every label at every field",
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: the-map
-        data:
-          some-key: some-value
-        ---
-        apiVersion: v1
-        kind: Service
-        metadata:
-          name: the-service
-          namespace: the-namespace
-        spec:
-          selector:
-            foo: bar
-      `,
+      stream(cm("the-map", "data:\n  some-key: some-value\n"), service("spec:\n  selector:\n    foo: bar\n")),
       config,
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: the-map
-          labels:
-            color: orange
-            fruit: apple
-        data:
-          some-key: some-value
-        ---
-        apiVersion: v1
-        kind: Service
-        metadata:
-          name: the-service
-          namespace: the-namespace
-          labels:
-            color: orange
-            fruit: apple
-        spec:
-          selector:
-            foo: bar
-            color: orange
-            fruit: apple
-      `,
+      stream(
+        cm("the-map", `${fruitColor(2)}data:\n  some-key: some-value\n`),
+        service(`${fruitColor(2)}spec:\n  selector:\n    foo: bar\n    color: orange\n    fruit: apple\n`),
+      ),
       [{ message: "set 6 labels in total", severity: "info" }],
     ],
     [
       "updates a Deployment's selector and pod template, and only existing topology selectors",
-      codeBlock`
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: app
-          labels:
-            color: blue # was blue
-        spec:
-          template:
-            spec:
-              topologySpreadConstraints:
-                - maxSkew: 1
-                  labelSelector:
-                    matchLabels:
-                      color: blue
-                - maxSkew: 2
-      `,
+      deployment(`${labels(2, "color: blue # was blue\n")}${topology("blue")}`),
       config,
-      codeBlock`
-        apiVersion: apps/v1
-        kind: Deployment
-        metadata:
-          name: app
-          labels:
-            color: orange # was blue
-            fruit: apple
-        spec:
-          template:
-            spec:
-              topologySpreadConstraints:
-                - maxSkew: 1
-                  labelSelector:
-                    matchLabels:
-                      color: orange
-                - maxSkew: 2
-            metadata:
-              labels:
-                color: orange
-                fruit: apple
-          selector:
-            matchLabels:
-              color: orange
-              fruit: apple
-      `,
+      deployment(
+        `${labels(2, "color: orange # was blue\nfruit: apple\n")}${topology("orange")}    metadata:\n${fruitColor(6)}  selector:\n${fruitColor(4, "matchLabels")}`,
+      ),
       [{ message: "set 10 labels in total", severity: "info" }],
     ],
     [
       "updates CronJob job templates and leaves a Job's missing selector alone",
-      codeBlock`
-        apiVersion: batch/v1
-        kind: CronJob
-        metadata:
-          name: cron
-        spec:
-          jobTemplate:
-            spec:
-              template:
-                metadata: {}
-        ---
-        apiVersion: batch/v1
-        kind: Job
-        metadata:
-          name: job
-        spec:
-          template: {}
-      `,
+      stream(
+        cron("spec:\n  jobTemplate:\n    spec:\n      template:\n        metadata: {}\n"),
+        job("spec:\n  template: {}\n"),
+      ),
       "apiVersion: fn.kpt.dev/v1alpha1\nkind: SetLabels\nmetadata:\n  name: x\nlabels:\n  tier: backend\n",
-      codeBlock`
-        apiVersion: batch/v1
-        kind: CronJob
-        metadata:
-          name: cron
-          labels:
-            tier: backend
-        spec:
-          jobTemplate:
-            spec:
-              template:
-                metadata: { labels: { tier: backend } }
-            metadata:
-              labels:
-                tier: backend
-        ---
-        apiVersion: batch/v1
-        kind: Job
-        metadata:
-          name: job
-          labels:
-            tier: backend
-        spec:
-          template: { metadata: { labels: { tier: backend } } }
-      `,
+      stream(
+        cron(
+          `${tier(2)}spec:\n  jobTemplate:\n    spec:\n      template:\n        metadata: { labels: { tier: backend } }\n    metadata:\n${tier(6)}`,
+        ),
+        job(`${tier(2)}spec:\n  template: { metadata: { labels: { tier: backend } } }\n`),
+      ),
       undefined,
     ],
     [
       "skips local-config resources and quotes values that would not read back as strings",
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: local
-          annotations:
-            config.kubernetes.io/local-config: "true"
-        ---
-        apiVersion: v1
-        kind: Secret
-        metadata:
-          name: s
-      `,
+      stream(local, secret()),
       'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  enabled: "true"\n  port: "8080"\n',
-      codeBlock`
-        apiVersion: v1
-        kind: ConfigMap
-        metadata:
-          name: local
-          annotations:
-            config.kubernetes.io/local-config: "true"
-        ---
-        apiVersion: v1
-        kind: Secret
-        metadata:
-          name: s
-          labels:
-            enabled: "true"
-            port: "8080"
-      `,
+      stream(local, secret(labels(2, 'enabled: "true"\nport: "8080"\n'))),
       undefined,
     ],
   ])("%s", async (_name, input, cfg, want, wantResults) => {
