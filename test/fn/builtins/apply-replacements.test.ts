@@ -4,6 +4,7 @@ import { applyReplacements } from "../../../src/fn/builtins/apply-replacements.j
 import { FunctionError, type ResourceList } from "../../../src/fn/types.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { codeBlock } from "../../util/codeblock.js";
+import { resource } from "../../util/krm.js";
 
 const HEADER = "apiVersion: fn.kpt.dev/v1alpha1\nkind: ApplyReplacements\nmetadata:\n  name: r\n";
 
@@ -29,20 +30,22 @@ async function runError(input: string, replacements: string, release?: string): 
   throw new Error("expected the function to fail");
 }
 
-const twoContainers = (name: string, kind = "Deployment", apiVersion = "apps/v1") => codeBlock`
-  apiVersion: ${apiVersion}
-  kind: ${kind}
-  metadata:
-    name: ${name}
-  spec:
-    template:
+const twoContainers = (name: string, kind = "Deployment", apiVersion = "apps/v1") =>
+  resource(
+    apiVersion,
+    kind,
+    name,
+    codeBlock`
       spec:
-        containers:
-          - image: nginx:1.7.9
-            name: nginx-tagged
-          - image: postgres:1.8.0
-            name: postgresdb
-`;
+        template:
+          spec:
+            containers:
+              - image: nginx:1.7.9
+                name: nginx-tagged
+              - image: postgres:1.8.0
+                name: postgresdb
+    `,
+  );
 
 const copiedImage = (name: string, kind = "Deployment", apiVersion = "apps/v1") =>
   twoContainers(name, kind, apiVersion).replace("postgres:1.8.0", "nginx:1.7.9");

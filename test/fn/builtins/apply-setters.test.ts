@@ -30,6 +30,18 @@ async function runError(input: string, config: string, release?: string): Promis
   throw new Error("expected the function to fail");
 }
 
+/** A Deployment whose nginx container's image is `image`, marked as the pattern `\${image}:\${tag}`. */
+const imagePattern = (image: string) => codeBlock`
+  apiVersion: apps/v1
+  kind: Deployment
+  spec:
+    template:
+      spec:
+        containers:
+          - name: nginx
+            image: ${image} # kpt-set: \${image}:\${tag}
+`;
+
 describe("apply-setters", () => {
   it.each([
     {
@@ -65,26 +77,8 @@ describe("apply-setters", () => {
     {
       name: "fills a pattern of several setters",
       config: "data:\n  image: ubuntu\n  tag: 1.8.0\n",
-      input: codeBlock`
-        apiVersion: apps/v1
-        kind: Deployment
-        spec:
-          template:
-            spec:
-              containers:
-                - name: nginx
-                  image: nginx:1.7.9 # kpt-set: \${image}:\${tag}
-      `,
-      expected: codeBlock`
-        apiVersion: apps/v1
-        kind: Deployment
-        spec:
-          template:
-            spec:
-              containers:
-                - name: nginx
-                  image: ubuntu:1.8.0 # kpt-set: \${image}:\${tag}
-      `,
+      input: imagePattern("nginx:1.7.9"),
+      expected: imagePattern("ubuntu:1.8.0"),
     },
     {
       name: "keeps the current value of a reference that has no setter value",
