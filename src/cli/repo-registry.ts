@@ -225,7 +225,8 @@ function namespaceStore(access: RegistryAccess, namespace: string, dir: string):
       const head = c && (await headOf(c));
       if (!c || !head) return new Map();
       // a commit's files never change: read from git once, then from the cache on disk
-      const fact = `files.${dir.toLowerCase().replace(/[^a-z0-9-]+/g, "-")}`;
+      // the directory hex-encoded: one name per directory (a lowercased, dashed name could be two's)
+      const fact = `files.${Buffer.from(dir).toString("hex")}`;
       const kept = filesOf(access.disk?.commitFact(head, fact));
       if (kept) return kept;
       const { tree } = await c.port.readTree(head, dir);
