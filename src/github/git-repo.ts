@@ -220,12 +220,7 @@ export class GitRepo {
     if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
       // the clone is made meanwhile (a few files, no git process): a fetch after the listing does not wait
       this.init().catch(() => {});
-      try {
-        return await lsRemoteHttp(this.url, extraHeaders(await this.authEnv()));
-      } catch (e) {
-        if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
-        return lsRemoteHttp(this.url, extraHeaders(await this.authEnv(true)));
-      }
+      return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
     }
     const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
     return out
