@@ -121,6 +121,9 @@ describe("publish", () => {
         kind,
         github,
       });
+      // GitHub's pull request says it conflicts (mergeable: false) when it is not mergeable
+      const live = repo.pulls.get(pr.number);
+      if (live && kind === "not-mergeable") live.mergeable = false;
       const outcome = await publishProposal(ctx, {
         pull: pr.number,
         request: { kind: "command", user: "bob" },
@@ -160,6 +163,34 @@ describe("publish when someone else merged first", () => {
       request: { kind: "command", user: "bob" },
     });
     expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1", mergeSha: theirs });
+    expect(repo.tags()).toEqual({ "apps/web/v1": theirs });
+    expect(ctx.published).toHaveLength(1);
+  });
+
+  it("a merge refused while another merge of it lands waits for that merge: tagged once, reported", async () => {
+    const { repo, pr, ctx } = await proposal();
+    const merge = repo.mergePull.bind(repo);
+    const read = repo.getPull.bind(repo);
+    let theirs = "";
+    repo.mergePull = async (n, input) => {
+      repo.mergePull = merge;
+      // the other approval's merge is under way: GitHub refuses this one, and the pull request reads open
+      // and unmerged once more before that merge lands
+      let reads = 0;
+      repo.getPull = async (m) => {
+        if (++reads === 2) theirs = await merge(n, input);
+        return read(m);
+      };
+      throw new MergeRefused(`merging pull request #${n}: Pull Request is not mergeable (HTTP 405)`, {
+        kind: "not-mergeable",
+        github: "Pull Request is not mergeable",
+      });
+    };
+    const outcome = await publishProposal(ctx, {
+      pull: pr.number,
+      request: { kind: "command", user: "bob" },
+    });
+    expect(outcome).toMatchObject({ kind: "published", tag: "apps/web/v1", alreadyMerged: true });
     expect(repo.tags()).toEqual({ "apps/web/v1": theirs });
     expect(ctx.published).toHaveLength(1);
   });

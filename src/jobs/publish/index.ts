@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { forkNotDraft } from "../../commands/authorize.js";
 import { GitHubError, type MergeRefusal, MergeRefused } from "../../github/errors.js";
 import type { PullRequest } from "../../github/port.js";
@@ -95,7 +96,9 @@ export async function publishProposal(
     if (e instanceof GitHubError && (e.kind === "conflict" || e instanceof MergeRefused)) {
       // Someone merged it meanwhile (`rpkg approve` and the bot answering its review, a person on
       // GitHub): not a failure; the publish is finished (tagged if it is not yet) and reported as is.
-      const now = await ctx.port.getPull(pr.number);
+      const now = mayBeAnotherMerge(e)
+        ? await settledPull(ctx, pr.number, decision.mergeSha)
+        : await ctx.port.getPull(pr.number);
       if (now.merged && now.mergeCommitSha) {
         const deletion = now.labels.includes(DELETION_LABEL);
         return mergedBefore(
@@ -165,6 +168,34 @@ async function deleteRevision(
     if (decision.kind === "refuse") return refused(decision.message.replace(/^Not published/, "Not deleted"));
   }
   return carryOutRevisionDeletion(ctx, pr, deletion);
+}
+
+/** A refusal another merge of the same pull request, under way, would cause (not a rule nor a setting). */
+function mayBeAnotherMerge(e: GitHubError): boolean {
+  return e instanceof MergeRefused
+    ? e.refusal.kind === "not-mergeable" || e.refusal.kind === "base-moved"
+    : e.kind === "conflict";
+}
+
+/** How long a refused merge waits for another merge of the same pull request to land: 7.75 s at most. */
+const MERGE_SETTLE_DELAYS_MS = [250, 500, 1000, 2000, 2000, 2000];
+
+/**
+ * The pull request after GitHub refused this job's merge. Another merge of it may be under way (two
+ * approvals at once: GitHub refuses the second while the first lands, and the pull request reads open and
+ * unmerged until it has): while it is open, unmerged, still at the reviewed head and not known to
+ * conflict, it is read again, a few times, with growing pauses. A pull request that conflicts, is closed
+ * or has a new head is answered at once.
+ */
+async function settledPull(ctx: JobContext, pull: number, reviewedHead: string): Promise<PullRequest> {
+  let now = await ctx.port.getPull(pull);
+  for (const ms of MERGE_SETTLE_DELAYS_MS) {
+    if (now.merged || now.state !== "open" || now.mergeable === false || now.headSha !== reviewedHead)
+      return now;
+    await sleep(ms);
+    now = await ctx.port.getPull(pull);
+  }
+  return now;
 }
 
 function refused(message: string): PublishOutcome {
