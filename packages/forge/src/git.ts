@@ -664,7 +664,9 @@ function parseNumstat(tokens: string[]): Map<string, { additions: number; deleti
 
 /**
  * Writes a commit whose tree is `parent`'s tree with `files` applied (content, or null to delete),
- * using a throwaway index; returns the new commit's sha. The caller moves the ref.
+ * using a throwaway index; returns the new commit's sha. The caller moves the ref. The index is changed
+ * by one `update-index --index-info` (mode 0 removes a path), which needs no work tree, as the forge's
+ * bare repositories have none (`--force-remove` does).
  */
 export async function commitFiles(
   git: GitStore,
@@ -680,16 +682,17 @@ export async function commitFiles(
   const env = { GIT_INDEX_FILE: opts.tmpIndex };
   if (opts.parent) await runGit(dir, ["read-tree", opts.parent], { env });
   else await runGit(dir, ["read-tree", "--empty"], { env });
+  const entries: string[] = [];
   for (const [path, content] of Object.entries(opts.files)) {
     if (content === null) {
-      await runGit(dir, ["update-index", "--force-remove", path], { env });
+      entries.push(`0 ${ZERO_SHA}\t${path}\0`);
       continue;
     }
-    const { stdout } = await runGit(dir, ["hash-object", "-w", "--stdin"], {
-      input: content,
-    });
-    await runGit(dir, ["update-index", "--add", "--cacheinfo", `100644,${stdout.trim()},${path}`], { env });
+    const { stdout } = await runGit(dir, ["hash-object", "-w", "--stdin"], { input: content });
+    entries.push(`100644 ${stdout.trim()}\t${path}\0`);
   }
+  if (entries.length > 0)
+    await runGit(dir, ["update-index", "-z", "--index-info"], { env, input: entries.join("") });
   const { stdout: tree } = await runGit(dir, ["write-tree"], { env });
   rmSync(opts.tmpIndex, { force: true });
   return git.commitTree(dir, tree.trim(), opts.parent ? [opts.parent] : [], opts.message, opts.author);
