@@ -81,6 +81,14 @@ const HAVES_OFFERED = 32;
 /** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
 const UNPACK_LIMIT = 100;
 
+/**
+ * Servers whose answer the fetch in process did not understand (one that speaks protocol v0 only, a
+ * proxy that drops the Git-Protocol header), by URL, until when `git fetch` is asked directly: a failed
+ * try costs one request per push. Asked again after V2_RETRY_MS, in case it was a passing fault.
+ */
+const notV2Until = new Map<string, number>();
+const V2_RETRY_MS = 10 * 60_000;
+
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
@@ -247,7 +255,11 @@ export class GitRepo {
       return ref;
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
-    const fetched = await this.fetchBranchInProcess(src).catch(() => undefined);
+    const fetched = await this.fetchBranchInProcess(src).catch((e: unknown) => {
+      if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
+        notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
+      return undefined;
+    });
     if (fetched) return fetched;
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
     // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
@@ -272,11 +284,12 @@ export class GitRepo {
    * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
    * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
    * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
-   * it (or of another branch) here to offer, a shallow clone, or a server that does not speak v2.
+   * it (or of another branch) here to offer, a shallow clone, or a server that did not speak v2 lately.
    * Fails as the request failed; the caller then asks git.
    */
   private async fetchBranchInProcess(src: string): Promise<string | undefined> {
     if (!this.fetchInProcess || this.shallow || !/^https?:\/\//.test(this.url)) return undefined;
+    if ((notV2Until.get(this.url) ?? 0) > Date.now()) return undefined;
     if (!src.startsWith("refs/heads/")) return undefined;
     const haves = await this.haves(src);
     if (haves.length === 0) return undefined;

@@ -194,6 +194,13 @@ describe("a branch fetched in process over smart HTTP (protocol v2: want the hea
       expect(treeToText(await bot.readTree(sha, "app"))).toEqual(
         treeToText(files(300, (i) => `n: ${i}\nv0: ${i}\n`)),
       );
+      // the next fetch from that server goes to git at once: no ls-refs asked in vain
+      const next = await push(files(300, (i) => `n: ${i}\nv0 again: ${i}\n`));
+      const again = gitRequests();
+      expect(await bot.fetch(`refs/heads/${BRANCH}`)).toBe(next);
+      const last = gitRequests();
+      expect(last.get - again.get).toBe(1);
+      expect(last.post - again.post).toBe(1);
     });
   });
 
