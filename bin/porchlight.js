@@ -31,8 +31,20 @@ if (!require("node:fs").existsSync(join(bundle, "main.js"))) {
   );
   process.exit(1);
 }
+// A bundle's own code cache, for the Node that runs when the build's does not fit it (another V8), is
+// kept in the user's cache directory once the command has finished (bin/short-run.js), named by what
+// the command does: `rpkg get`, `rpkg get --help`.
+const run = () => {
+  const [group, verb] = process.argv.slice(2, 4).map((a) => (a && /^[\w-]+$/.test(a) ? a : ""));
+  const help = process.argv.slice(3).some((a) => a === "--help" || a === "-h");
+  return [group, verb.startsWith("-") ? "" : verb, help ? "--help" : ""].filter(Boolean).join(" ");
+};
+let loaded;
 const cli = own
-  ? new Promise((done) => done(loadBundle(join(bundle, own), join(bundle, `${own}.cache`)).exports))
+  ? new Promise((done) => {
+      loaded = loadBundle(join(bundle, own), join(bundle, `${own}.cache`), { env: process.env, run: run() });
+      done(loaded.exports);
+    })
   : import("../dist/bundle/main.js");
 
 cli
@@ -45,4 +57,5 @@ cli
       process.stderr.write(`porchlight: ${err instanceof Error ? err.message : String(err)}\n`);
       process.exitCode = 1;
     },
-  );
+  )
+  .then(() => loaded?.keep());
