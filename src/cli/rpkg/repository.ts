@@ -4,7 +4,7 @@ import { formatProblem } from "../../config/problem.js";
 import type { AnswerCache } from "../../github/conditional.js";
 import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor, PullRequest } from "../../github/port.js";
-import { mergedDrafts } from "../../jobs/publish/merged-drafts.js";
+import { mergedDraftPulls, mergedInto } from "../../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
   discoverRevisions,
@@ -149,10 +149,11 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
  * The repository `full` names (a registered name, or OWNER/REPO), connected and with its configuration
  * read. `readAhead`, for a verb whose first step is `load()`: the refs and the open pull requests that
  * load reads first are asked for while the configuration is read (they depend on the repository alone,
- * the configuration only names the base branch), and the default branch's files as soon as the refs
- * name its commit (the base branch, unless the configuration names another), so that a listing waits
- * for the configuration neither before its refs nor before the base branch's fetch; a later load reads
- * afresh.
+ * the configuration only names the base branch), then the default branch's files as soon as the refs
+ * name its commit (the base branch, unless the configuration names another) and the pull requests of
+ * draft branches without an open one (merged at their head: whichever branch they were merged into), so
+ * that a listing waits for the configuration neither before its refs nor before the base branch's fetch
+ * or those listings; a later load reads afresh.
  */
 export async function openRepository(
   env: RpkgEnv,
@@ -180,9 +181,12 @@ export async function openRepository(
     const sha = indexRefs(refs).branches.get(conn.info.defaultBranch);
     return sha === undefined ? undefined : facts.packagesAt(sha);
   });
+  // And the listings of draft branches merged at their head, whose base branch load checks then.
+  let draftsAhead = ahead?.then(([refs, openPulls]) => mergedDraftPulls(conn.port, { refs, openPulls }));
   // a failure is load's to report; a configuration that fails first is reported instead, as before
   ahead?.catch(() => {});
   baseAhead?.catch(() => {});
+  draftsAhead?.catch(() => {});
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
@@ -211,8 +215,10 @@ export async function openRepository(
     async load() {
       const read = ahead ?? refsAndPulls();
       const listedAhead = baseBranch === conn.info.defaultBranch ? baseAhead : undefined;
+      const drafts = draftsAhead;
       ahead = undefined;
       baseAhead = undefined;
+      draftsAhead = undefined;
       const [refs, pulls] = await read;
       // The packages on the base branch: its `.<branch>` revisions, as Porch lists its registered branch.
       const base = indexRefs(refs).branches.get(baseBranch);
@@ -223,7 +229,9 @@ export async function openRepository(
       };
       // A draft branch a publish left at its merged head is that published revision, not a Draft.
       const [merged, { dirs, workspaces }] = await Promise.all([
-        mergedDrafts(conn.port, { refs, openPulls: pulls, baseBranch }),
+        (drafts ?? mergedDraftPulls(conn.port, { refs, openPulls: pulls })).then((p) =>
+          mergedInto(p, baseBranch),
+        ),
         onBase(),
       ]);
       const discovered = discoverRevisions({

@@ -17,17 +17,37 @@ interface RepoState {
  * deleted. Only branches without an open proposal are asked about, one listing each.
  */
 export async function mergedDrafts(port: RepoPulls, input: RepoState): Promise<PullRequest[]> {
+  return mergedInto(await mergedDraftPulls(port, input), input.baseBranch);
+}
+
+/**
+ * mergedDrafts's listings, every pull request of each branch merged at its head, into any branch: they
+ * depend on the refs and the open pull requests alone, so a command can ask them before it knows its
+ * base branch (from the configuration), then keep those `mergedInto` it.
+ */
+export async function mergedDraftPulls(
+  port: RepoPulls,
+  input: Omit<RepoState, "baseBranch">,
+): Promise<PullRequest[]> {
   const open = new Set(input.openPulls.map((p) => p.headRef));
   const asked = [...indexRefs(input.refs).branches].filter(
     ([branch]) => !open.has(branch) && parsePackageBranch(branch).ok,
   );
   // a few listings at a time: a repository with many drafts not proposed waited for each in turn
   const found = await mapLimit(asked, 8, async ([branch, sha]) =>
-    (await port.listPullsFrom(branch)).find(
-      (p) => p.merged && p.mergeCommitSha && p.headSha === sha && p.baseRef === input.baseBranch,
-    ),
+    (await port.listPullsFrom(branch)).filter((p) => p.merged && p.mergeCommitSha && p.headSha === sha),
   );
-  return found.filter((p) => p !== undefined);
+  return found.flat();
+}
+
+/** Of mergedDraftPulls's pull requests, the first of each branch merged into `baseBranch`. */
+export function mergedInto(pulls: readonly PullRequest[], baseBranch: string): PullRequest[] {
+  const branches = new Set<string>();
+  return pulls.filter((p) => {
+    if (p.baseRef !== baseBranch || branches.has(p.headRef)) return false;
+    branches.add(p.headRef);
+    return true;
+  });
 }
 
 /**
