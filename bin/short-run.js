@@ -108,16 +108,18 @@ function ownCodeCache(file, env) {
   } catch {
     return undefined;
   }
-  const key = [
-    `${basename(file)} ${stat.size} ${stat.mtimeMs}`,
-    `${process.version} ${process.versions.v8} ${process.arch}`,
-    [...process.execArgv.filter((a) => a.startsWith("--")), env.NODE_OPTIONS ?? "", ...shortRunFlags()].join(
-      " ",
-    ),
-  ].join(" | ");
+  const node = `${process.version} ${process.versions.v8} ${process.arch}`;
+  const flags = [
+    ...process.execArgv.filter((a) => a.startsWith("--")),
+    env.NODE_OPTIONS ?? "",
+    ...shortRunFlags(),
+  ].join(" ");
+  const build = `${basename(file)} ${stat.size} ${stat.mtimeMs}`;
+  const key = [build, node, flags].join(" | ");
   const dir = join(root, "code");
-  // one name per bundle and V8, then the key's digest: a new build or other flags replace the file
-  const prefix = `${basename(file)}-${process.versions.v8.replace(/[^\w.-]/g, "_")}-`;
+  // a name per bundle, V8 and flags (runs under other flags, --cpu-prof say, keep a file of their own),
+  // then the build's: the file of an earlier build is replaced
+  const prefix = `${basename(file)}-${process.versions.v8.replace(/[^\w.-]/g, "_")}-${fnv1a(`${node} ${flags}`)}-`;
   const path = join(dir, `${prefix}${fnv1a(key)}.cache`);
   return {
     read() {
@@ -145,7 +147,7 @@ function ownCodeCache(file, env) {
         fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
         fs.writeFileSync(temporary, data, { mode: 0o600 });
         fs.renameSync(temporary, path);
-        // the caches of this bundle and V8 under another key (an earlier build, other flags) go
+        // the caches of this bundle, V8 and flags for another build go
         for (const name of fs.readdirSync(dir))
           if (name.startsWith(prefix) && name.endsWith(".cache") && join(dir, name) !== path)
             fs.rmSync(join(dir, name), { force: true });
