@@ -168,7 +168,9 @@ export class GitRepo {
     return this.ready;
   }
 
-  private git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
+  /** Runs git in the clone, made first if it is not there yet (a command may need none: see lsRemote). */
+  private async git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
+    await this.init();
     if (args[0] !== "cat-file" && args[0] !== "ls-remote") this.empty = false;
     return runGit(args, { cwd: this.gitDir, input, env: { GIT_DIR: this.gitDir, ...env } });
   }
@@ -226,8 +228,8 @@ export class GitRepo {
   /** All branches and tags of the remote, in one request. */
   async lsRemote(): Promise<RefInfo[]> {
     if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
-      // the clone is made meanwhile (a few files, no git process): a fetch after the listing does not wait
-      this.init().catch(() => {});
+      // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
+      // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
       return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
     }
     const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
