@@ -75,8 +75,10 @@ console.log(JSON.stringify(cacheUsed));`,
         { encoding: "utf8", env: { XDG_CACHE_HOME: home } },
       ),
     );
+  // the help as the built command line prints it (a cache it keeps goes to a directory of the test's)
   const expected = spawnSync(process.execPath, [join(ROOT, "bin", "porchlight.js"), "rpkg", "--help"], {
     encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", XDG_CACHE_HOME: fresh() },
   });
 
   it("is written after a first run, then used, and grows with each command run", () => {
