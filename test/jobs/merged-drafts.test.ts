@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import type { PullRequest, RepoPulls } from "../../src/github/port.js";
+import { mergedDraftPulls, mergedDrafts, mergedInto } from "../../src/jobs/publish/merged-drafts.js";
+
+const sha = (c: string) => c.repeat(40);
+
+function pull(number: number, headRef: string, headSha: string, baseRef: string, merged = true): PullRequest {
+  return {
+    number,
+    title: `#${number}`,
+    body: "",
+    state: "closed",
+    merged,
+    draft: false,
+    headRef,
+    headSha,
+    headRepo: "acme/blueprints",
+    baseRef,
+    baseSha: sha("0"),
+    labels: [],
+    author: "alice",
+    mergeCommitSha: merged ? sha("f") : null,
+    url: "",
+  };
+}
+
+/** A repository's pull requests by head branch, newest first; counts the listings asked. */
+function pulls(byBranch: Record<string, PullRequest[]>) {
+  const asked: string[] = [];
+  const port = {
+    id: { owner: "acme", repo: "blueprints" },
+    listPullsFrom: async (head: string) => {
+      asked.push(head);
+      return byBranch[head] ?? [];
+    },
+  } as unknown as RepoPulls;
+  return { port, asked };
+}
+
+describe("merged drafts", () => {
+  const refs = [
+    { ref: "refs/heads/main", sha: sha("1") },
+    { ref: "refs/heads/drafts/app/a", sha: sha("a") },
+    { ref: "refs/heads/drafts/app/b", sha: sha("b") },
+    { ref: "refs/heads/drafts/app/c", sha: sha("c") },
+  ];
+  const byBranch = {
+    // merged at its head into another branch first (newest), then into main
+    "drafts/app/a": [pull(3, "drafts/app/a", sha("a"), "release"), pull(2, "drafts/app/a", sha("a"), "main")],
+    // merged, but the branch moved on since
+    "drafts/app/b": [pull(4, "drafts/app/b", sha("9"), "main")],
+    // closed without a merge
+    "drafts/app/c": [pull(5, "drafts/app/c", sha("c"), "main", false)],
+  };
+
+  it("are asked before the base branch is known, then the first merged into it kept per branch", async () => {
+    const { port, asked } = pulls(byBranch);
+    const listed = await mergedDraftPulls(port, { refs, openPulls: [] });
+    expect(listed.map((p) => p.number)).toEqual([3, 2]);
+    expect(mergedInto(listed, "main").map((p) => p.number)).toEqual([2]);
+    expect(mergedInto(listed, "release").map((p) => p.number)).toEqual([3]);
+    expect(asked.sort()).toEqual(["drafts/app/a", "drafts/app/b", "drafts/app/c"]);
+  });
+
+  it("are what mergedDrafts finds, and a branch with an open pull request is not asked about", async () => {
+    const { port, asked } = pulls(byBranch);
+    const open = [{ ...pull(6, "drafts/app/b", sha("b"), "main", false), state: "open" as const }];
+    const found = await mergedDrafts(port, { refs, openPulls: open, baseBranch: "main" });
+    expect(found.map((p) => p.number)).toEqual([2]);
+    expect(asked.sort()).toEqual(["drafts/app/a", "drafts/app/c"]);
+  });
+});
