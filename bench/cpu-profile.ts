@@ -17,10 +17,27 @@ function placeOf(url: string, name: string): string {
   if (url === "") return name.startsWith("(") ? name : "(native)";
   const src = /\/src\/(.+)\/[^/]+$/.exec(url) ?? /\/src\/([^/]+)$/.exec(url);
   if (src && !url.includes("node_modules")) return `src/${src[1]}`;
+  if (ownBuild(url)) return "dist/bundle (the project's build)";
   const mod = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (mod) return mod[1]!;
   if (url.startsWith("node:")) return "node";
   return url;
+}
+
+/** Whether a frame is the project's own code: its sources (tsx), or the build's bundle (BOT_E2E_APP=built). */
+function ownCode(url: string): boolean {
+  return (/\/src\//.test(url) || ownBuild(url)) && !url.includes("node_modules");
+}
+
+function ownBuild(url: string): boolean {
+  return /\/dist\/bundle\/[^/]+\.c?js$/.test(url);
+}
+
+/** A project function's name and where it is: its source file, or the bundle's chunk and line. */
+function ownKey(f: CpuProfile["nodes"][number]["callFrame"]): string {
+  const name = f.functionName || "(anonymous)";
+  if (ownBuild(f.url)) return `${name} ${f.url.replace(/^.*\/dist\/bundle\//, "")}:${f.lineNumber + 1}`;
+  return `${name} ${f.url.replace(/^.*\/src\//, "src/")}`;
 }
 
 /**
@@ -48,8 +65,8 @@ export function profileBreakdown(profile: CpuProfile, window: [number, number], 
     const seen = new Set<string>();
     for (let id: number | undefined = leaf.id; id !== undefined; id = parent.get(id)) {
       const f = byId.get(id)!.callFrame;
-      if (!/\/src\//.test(f.url) || f.url.includes("node_modules")) continue;
-      const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\/src\//, "src/")}`;
+      if (!ownCode(f.url)) continue;
+      const key = ownKey(f);
       if (seen.has(key)) continue;
       seen.add(key);
       inclusive.set(key, (inclusive.get(key) ?? 0) + dt);

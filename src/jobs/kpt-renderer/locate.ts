@@ -125,9 +125,15 @@ export function resultPlacer(
 class PlacerFiles {
   private readonly parsed = new Map<string, ParsedFile | null>();
   private packages: string[] | undefined;
+  /** Per pipeline package: it and the packages below it, the directories a file name it gives may be in. */
+  private readonly dirs = new Map<string, string[]>();
   private readonly shas = new Map<string, string>();
-  /** Per pipeline package and file name: the files it may be, and their paths and blob SHAs as a key. */
-  private readonly named = new Map<string, { files: string[]; key: string }>();
+  /**
+   * Per pipeline package, then file name: the files it may be, and their paths and blob SHAs as a key.
+   * Maps in maps, not one map under a key made of both: a large package's results name thousands of
+   * files, each looked up here once a result (a key made per lookup cost a tenth of a render).
+   */
+  private readonly named = new Map<string, Map<string, { files: string[]; key: string }>>();
 
   constructor(
     readonly tree: FileTree,
@@ -157,19 +163,34 @@ class PlacerFiles {
 
   /** The tree-relative files `path` may be, the pipeline's own package first, then its subpackages'. */
   filesNamed(path: string, packageDir: string): string[] {
-    this.packages ??= packageDirs(this.tree.keys());
-    const under = this.packages.filter((d) => d !== packageDir && isInside(d, packageDir));
-    return [packageDir, ...under].map((d) => posix.join(d, path)).filter((p) => this.tree.has(p));
+    let dirs = this.dirs.get(packageDir);
+    if (!dirs) {
+      this.packages ??= packageDirs(this.tree.keys());
+      const under = this.packages.filter((d) => d !== packageDir && isInside(d, packageDir));
+      dirs = [packageDir, ...under];
+      this.dirs.set(packageDir, dirs);
+    }
+    const files: string[] = [];
+    for (const d of dirs) {
+      const p = posix.join(d, path);
+      if (this.tree.has(p)) files.push(p);
+    }
+    return files;
   }
 
   /** filesNamed, with their paths and blob SHAs as a memo key. */
   filesOf(path: string, packageDir: string): { files: string[]; key: string } {
-    const at = JSON.stringify([packageDir, path]);
-    let known = this.named.get(at);
+    let inPackage = this.named.get(packageDir);
+    if (!inPackage) {
+      inPackage = new Map();
+      this.named.set(packageDir, inPackage);
+    }
+    let known = inPackage.get(path);
     if (!known) {
+      const at = JSON.stringify([packageDir, path]);
       const files = this.filesNamed(path, packageDir);
       known = { files, key: JSON.stringify([at, ...files.map((p) => `${p}\0${this.shaOf(p)}`)]) };
-      this.named.set(at, known);
+      inPackage.set(path, known);
     }
     return known;
   }
