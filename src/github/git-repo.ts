@@ -668,6 +668,7 @@ export class GitRepo {
     replaces?: string;
     dir: string;
     tree: FileTree;
+    blobIds?: ReadonlyMap<string, string>;
     message: string;
     author: CommitAuthor;
     kpt?: KptAnnotation | null;
@@ -704,7 +705,7 @@ export class GitRepo {
     const fresh: { id: string; content: Buffer }[] = [];
     for (const [rel, bytes] of input.tree) {
       const path = `${prefix}${rel}`;
-      const id = blobId(bytes);
+      const id = input.blobIds?.get(rel) ?? blobId(bytes);
       this.blobs?.set(this.gitDir, id, bytes);
       const old = before.get(path);
       if (old?.id === id) continue;

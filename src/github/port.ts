@@ -155,6 +155,11 @@ export interface RepoPushes extends RepoRole {
     replaces?: string;
     dir: string;
     tree: FileTree;
+    /**
+     * The git blob id of files of `tree` where the caller knows it (git listed the file, and the caller
+     * hands on its very bytes): those are not hashed again. A wrong id would commit other bytes.
+     */
+    blobIds?: ReadonlyMap<string, string>;
     message: string;
     author: CommitAuthor;
     /**

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { blobId } from "../../src/github/git-objects.js";
 import { BoundedWork } from "../../src/jobs/bounded/bounded.js";
 import { BoundedRenderer } from "../../src/jobs/bounded/renderer.js";
-import { packTree, unpackTree } from "../../src/jobs/bounded/wire.js";
+import { packChanges, packTree, unpackChanges, unpackTree } from "../../src/jobs/bounded/wire.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
 import { MergeError, mergePackage } from "../../src/merge/index.js";
@@ -63,6 +63,15 @@ describe("package work on worker threads, bounded", () => {
     // the labels set: a file changed, the output sent back
     expect(treeToText(first.tree)["cm.yaml"]).toContain("team: blue");
     expect(first.tree).not.toBe(LABELLED);
+    // only the files written cross back: the others are the Buffers given (notes.txt)
+    const written = [...first.tree].filter(([path, bytes]) => bytes !== LABELLED.get(path)).map(([p]) => p);
+    const changed = [...first.tree].filter(([path, bytes]) => !LABELLED.get(path)?.equals(bytes));
+    expect(written).toEqual(changed.map(([p]) => p));
+    expect(written).toContain("cm.yaml");
+    expect(written).not.toContain("notes.txt");
+    const onThisThread = await new KptRenderer().render(LABELLED, { runtimes: ["builtin"] });
+    expect([...first.tree.keys()]).toEqual([...onThisThread.tree.keys()]);
+    expect(treeToText(first.tree)).toEqual(treeToText(onThisThread.tree));
     // rendered again, the output renders to itself: no tree comes back, the one given is the result's
     const again = await renderer.render(first.tree, { runtimes: ["builtin"] });
     expect(again.ok).toBe(true);
@@ -182,5 +191,23 @@ describe("a file tree across threads", () => {
     expect(back.get("empty")?.length).toBe(0);
     expect([...(back.get("dir/b") ?? [])]).toEqual([0, 255, 10]);
     expect(Buffer.isBuffer(back.get("a"))).toBe(true);
+  });
+
+  it("carries a tree made from another as the files it wrote, in its own order; the others are the first's own Buffers", () => {
+    const from = treeFromText({ Kptfile: "k", "a.yaml": "a", "b.yaml": "b", "gone.yaml": "g" });
+    // b.yaml the same bytes in another Buffer, a.yaml changed, gone.yaml removed, new.yaml added, the order changed
+    const made: FileTree = new Map([
+      ["new.yaml", Buffer.from("n")],
+      ["b.yaml", Buffer.from("b")],
+      ["Kptfile", from.get("Kptfile")!],
+      ["a.yaml", Buffer.from("a2")],
+    ]);
+    const wire = structuredClone(packChanges(made, from));
+    expect(unpackTree(wire.written).size).toBe(2);
+    const back = unpackChanges(wire, from);
+    expect([...back.keys()]).toEqual(["new.yaml", "b.yaml", "Kptfile", "a.yaml"]);
+    expect(treeToText(back)).toEqual(treeToText(made));
+    expect(back.get("b.yaml")).toBe(from.get("b.yaml"));
+    expect(back.get("Kptfile")).toBe(from.get("Kptfile"));
   });
 });

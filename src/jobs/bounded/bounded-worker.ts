@@ -11,7 +11,7 @@ import { applyVariantMutations } from "../../variants/index.js";
 import { kptRendererFromEnv } from "../operator-env.js";
 import type { WorkerSetup, WorkReplies, WorkReply, WorkRequest } from "./protocol.js";
 import { toWireError } from "./protocol.js";
-import { packTree, unpackTree } from "./wire.js";
+import { packChanges, packTree, unpackTree } from "./wire.js";
 
 const port = parentPort;
 if (!port) throw new Error("bounded-worker.ts runs as a worker thread (jobs/bounded/bounded.ts starts it)");
@@ -30,10 +30,11 @@ async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["o
     case "render": {
       const input = unpackTree(request.tree);
       const { tree, ...rest } = await renderer.render(input, request.options);
-      // a render that changed nothing (most pushes) answers without the tree: the host has it
+      // a render that changed nothing (most pushes) answers without the tree: the host has it; one
+      // that wrote files answers with those alone
       if (sameFiles(tree, input)) return [{ ...rest, tree: null }, []];
-      const wire = packTree(tree);
-      return [{ ...rest, tree: wire }, [wire.bytes]];
+      const changes = packChanges(tree, input);
+      return [{ ...rest, tree: changes }, [changes.written.bytes]];
     }
     case "committed":
       await renderer.committed(unpackTree(request.tree), request.options);

@@ -9,7 +9,7 @@ import type {
 } from "../../variants/index.js";
 import { VariantMutationError } from "../../variants/index.js";
 import type { RenderOptions, RenderResult } from "../renderer.js";
-import type { WireTree } from "./wire.js";
+import type { WireChanges, WireTree } from "./wire.js";
 
 /** The work a worker thread does: the Renderer's and the PackageEngine's calls, trees packed. */
 export type WorkRequest =
@@ -40,8 +40,11 @@ export type WorkRequest =
 
 /** What each request answers, trees packed. */
 export interface WorkReplies {
-  /** `tree` null: the render changed no file (the request's tree is the result's, in its order). */
-  render: Omit<RenderResult, "tree"> & { tree: WireTree | null };
+  /**
+   * `tree` null: the render changed no file (the request's tree is the result's, in its order); else
+   * the result's paths and the files the render wrote (every other file is the request's).
+   */
+  render: Omit<RenderResult, "tree"> & { tree: WireChanges | null };
   committed: null;
   validate: Omit<RenderResult, "tree">;
   merge: { tree: WireTree; conflicts: MergeConflict[]; changes: MergeChange[] };

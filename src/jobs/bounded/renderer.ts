@@ -15,7 +15,7 @@ import type { PackageEngine } from "../package-engine.js";
 import type { Renderer, RenderOptions, RenderResult } from "../renderer.js";
 import type { BoundedWork } from "./bounded.js";
 import { WorkerStopped, WorkTookTooLong } from "./errors.js";
-import { packTree, unpackTree } from "./wire.js";
+import { packTree, unpackChanges, unpackTree } from "./wire.js";
 
 /** How many unchanged renders BoundedRenderer keeps (a few per draft being pushed to). */
 const SAME_TREES_KEPT = 64;
@@ -72,7 +72,7 @@ export class BoundedRenderer implements Renderer, PackageEngine {
       );
       if (out === null && key !== undefined && rest.ok && this.deterministic(tree))
         this.rendered.set(key, { ...rest, findings: [...rest.findings] });
-      return { ...rest, tree: out === null ? tree : unpackTree(out) };
+      return { ...rest, tree: out === null ? tree : unpackChanges(out, tree) };
     } catch (e) {
       return stopped(e, tree);
     }

@@ -13,6 +13,42 @@ export interface WireTree {
   bytes: ArrayBuffer;
 }
 
+/**
+ * A tree made from another (a render's output from its input) as it crosses back: its paths in order and
+ * the bytes of the files that differ from the other's, new files included. A one-file edit the render
+ * writes back to moves one file, not the package (nor are the others copied twice to pack them).
+ */
+export interface WireChanges {
+  paths: string[];
+  written: WireTree;
+}
+
+/** `tree` as changes to `from` (every file of `tree` that `from` holds with other bytes, or not at all). */
+export function packChanges(tree: FileTree, from: FileTree): WireChanges {
+  const written: FileTree = new Map();
+  for (const [path, bytes] of tree) {
+    const was = from.get(path);
+    if (was !== bytes && !was?.equals(bytes)) written.set(path, bytes);
+  }
+  return { paths: [...tree.keys()], written: packTree(written) };
+}
+
+/**
+ * The tree `changes` describes over `from`: the files written from the message's buffer, every other
+ * file `from`'s own Buffer (a caller can tell them unchanged by identity).
+ */
+export function unpackChanges(changes: WireChanges, from: FileTree): FileTree {
+  const written = unpackTree(changes.written);
+  const tree: FileTree = new Map();
+  for (const path of changes.paths) {
+    const bytes = written.get(path) ?? from.get(path);
+    if (bytes === undefined)
+      throw new Error(`the render's output names ${path}, which it neither wrote nor was given`);
+    tree.set(path, bytes);
+  }
+  return tree;
+}
+
 /** A tree packed for a message; its buffer goes in the message's transfer list. */
 export function packTree(tree: FileTree): WireTree {
   const paths = [...tree.keys()];

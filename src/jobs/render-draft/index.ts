@@ -206,11 +206,15 @@ async function commitRender(
     return { kind: "clean", headSha: sha, ...heldBack };
   };
   if (treesEqual(result.tree, tree)) return clean();
+  // The files the render left as they were keep their blob ids (only the files it wrote are hashed),
+  // for the commit and for the renderer's render of it.
+  const blobIds = keptBlobIds(r.blobs, tree, result.tree);
   const pushed = await pushRender(ctx.port, {
     branch,
     pkg,
     headSha: sha,
     tree: result.tree,
+    ...(blobIds ? { blobIds } : {}),
     author: ctx.bot.author,
   });
   if (!pushed.ok) return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
@@ -231,9 +235,7 @@ async function commitRender(
   };
   await reportRender(ctx.port, { pkg, sha, findings, verdict, ...infoOn });
   ctx.log.info({ branch, from: sha, commit: pushed.sha }, "render pushed");
-  // The bot's commit is the next push's input: the renderer keeps what renders it. The files the
-  // render left as they were keep their blob ids (the renderer hashes only the files it wrote).
-  const blobIds = keptBlobIds(r.blobs, tree, result.tree);
+  // The bot's commit is the next push's input: the renderer keeps what renders it.
   const options = blobIds ? { ...r.options, blobIds } : r.options;
   await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
     ctx.log.warn({ err: e, branch, commit: pushed.sha }, "rendering the bot's commit failed");
