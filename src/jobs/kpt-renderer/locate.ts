@@ -121,6 +121,9 @@ export function resultPlacer(
   };
 }
 
+/** A relative path posix.join leaves as it is: no empty, `.` or `..` segment, no leading or trailing slash. */
+const PLAIN_PATH = /^(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+
 /** The tree as one placer reads it: each file parsed, and its blob SHA worked out, at most once. */
 class PlacerFiles {
   private readonly parsed = new Map<string, ParsedFile | null>();
@@ -171,8 +174,10 @@ class PlacerFiles {
       this.dirs.set(packageDir, dirs);
     }
     const files: string[] = [];
+    // A plain relative path (what results name) joined as posix.join would, without its normalizing.
+    const plain = PLAIN_PATH.test(path);
     for (const d of dirs) {
-      const p = posix.join(d, path);
+      const p = plain ? (d === "" ? path : `${d}/${path}`) : posix.join(d, path);
       if (this.tree.has(p)) files.push(p);
     }
     return files;
