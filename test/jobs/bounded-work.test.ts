@@ -81,6 +81,27 @@ describe("package work on worker threads, bounded", () => {
     expect(again.findings).toEqual(here.findings);
   });
 
+  it("renders a push after its own write-back as a renderer that remembers nothing does (the write-back's files alone crossed back)", async () => {
+    const renderer = new BoundedRenderer(roomy);
+    const options = (tree: FileTree) => ({
+      runtimes: ["builtin" as const],
+      blobIds: new Map([...tree].map(([p, b]) => [p, blobId(b)])),
+    });
+    const first = await renderer.render(LABELLED, options(LABELLED));
+    await renderer.committed(first.tree, options(first.tree));
+    const pushed: FileTree = new Map(first.tree);
+    pushed.set("cm.yaml", Buffer.from(treeToText(first.tree)["cm.yaml"]!.replace("a: '1'", "a: '2'")));
+    pushed.set("more.yaml", Buffer.from(CM.replace("name: web", "name: more")));
+    const next = await renderer.render(pushed, options(pushed));
+    const fresh = await new KptRenderer(undefined, undefined, true, undefined, null).render(pushed, {
+      runtimes: ["builtin"],
+    });
+    expect(next.ok).toBe(true);
+    expect(treeToText(next.tree)).toEqual(treeToText(fresh.tree));
+    expect(next.findings).toEqual(fresh.findings);
+    expect(treeToText(next.tree)["more.yaml"]).toContain("team: blue");
+  });
+
   it("answers the same files rendered again with the same options from its memo, not a worker: by blob ids, and only renders that changed nothing", async () => {
     const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
     try {

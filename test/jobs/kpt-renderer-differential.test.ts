@@ -793,6 +793,29 @@ describe("the bot's renderer after a restart (its kept work journaled in the cac
     }
   });
 
+  it("renders the second push after a restart as any push: the journal read once, that push's file alone read", async () => {
+    const { dir, rendered } = await afterFirstPush();
+    try {
+      const after = journaled(dir);
+      const first = editApi(rendered, "9090");
+      const one = await after.render(first, BUILTIN);
+      expect(answer(one)).toEqual(answer(await wholeRenderer().render(first, BUILTIN)));
+      const read = after.stats;
+      const second = editApi(one.tree, "7070");
+      const two = await after.render(second, BUILTIN);
+      expect(answer(two)).toEqual(answer(await wholeRenderer().render(second, BUILTIN)));
+      const now = after.stats;
+      expect(now.journalBytesRead).toBe(read.journalBytesRead);
+      expect(now.filesReused - read.filesReused).toBe(4);
+      expect(now.filesRead + now.filesParsed - read.filesRead - read.filesParsed).toBe(1);
+      // as the first push after the restart: the places of the changed file's findings alone worked out
+      expect(now.placesFound - read.placesFound).toBeLessThanOrEqual(read.placesFound);
+      expect(now.placesRemembered - read.placesRemembered).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("renders as before from a journal cut short by a crash, or from none it can read", async () => {
     const { dir, before, rendered } = await afterFirstPush();
     try {
