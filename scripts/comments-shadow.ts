@@ -28,16 +28,40 @@ import {
 } from "yaml";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
-import { footComment, headComment, lineComment } from "../src/kpt/yaml/comments.js";
+import {
+  endFoot,
+  feetOnly,
+  footAbove,
+  footComment,
+  hasEndFeet,
+  headComment,
+  keyFoot,
+  lineComment,
+} from "../src/kpt/yaml/comments.js";
 import { isEmptyDocument, isYamlFileName, parseYamlFile } from "../src/kpt/yaml/yamlfile.js";
 import { ALL_SHAPES, generate } from "./comments-gen.js";
 
-/** One node's comments as the door reports them. */
+/**
+ * One node's comments as the door reports them, and the marks the formatter reads beside them: where
+ * kpt writes a block mapping's foot (endFoot: the mapping's end took it; keyFoot: its only key's own),
+ * a key's or item's head made of feet only (feetOnly), the foot of the entry before at the start of a
+ * key's head (footAbove), and, on the document, whether some mapping's end took a foot (endFeet).
+ */
 interface Seen {
   head?: string;
   line?: string;
   foot?: string;
+  endFoot?: string;
+  keyFoot?: string;
+  feetOnly?: string;
+  footAbove?: string;
+  endFeet?: string;
 }
+const COMMENTS = ["head", "line", "foot"] as const;
+const MARKS = ["endFoot", "keyFoot", "feetOnly", "footAbove", "endFeet"] as const;
+type Field = (typeof COMMENTS)[number] | (typeof MARKS)[number];
+
+const flag = (b: boolean): string | undefined => (b ? "yes" : undefined);
 type Table = Map<string, Seen>;
 
 /** Today's reader, through the door. */
@@ -46,11 +70,19 @@ function today(text: string): Table[] {
   return docs.map((doc) => {
     normalizeComments(doc, text);
     const table: Table = new Map();
-    put(table, "doc", { head: headComment(doc), foot: footComment(doc) });
+    put(table, "doc", {
+      head: headComment(doc),
+      foot: footComment(doc),
+      endFeet: flag(hasEndFeet(doc.contents)),
+    });
     walk(doc.contents as Node | null, "$", table, (n) => ({
       head: headComment(n),
       line: lineComment(n),
       foot: footComment(n),
+      endFoot: flag(isMap(n) && endFoot(n)),
+      keyFoot: flag(isMap(n) && keyFoot(n)),
+      feetOnly: flag(feetOnly(n)),
+      footAbove: footAbove(n),
     }));
     return table;
   });
@@ -92,6 +124,7 @@ function shadow(text: string): Table[] {
     put(table, "doc", {
       head: dc.head,
       foot: documentFoot(dc.foot),
+      endFeet: flag(dc.endFeet === true),
     });
     door(doc.contents as Node | null, "$", table, dc);
     out.push(table);
@@ -180,20 +213,39 @@ function door(
       const kc = of(key, dc, i === 0 && ((nested && block) || path === "$"));
       const last = i === pairs.length - 1;
       let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
+      // the foot of the entry before, handed back to its key from this one after a block value
+      const prior = pairs[i - 1];
+      const above =
+        footBefore !== undefined && prior && isBlockNode(prior.value) && of(prior.key, dc).footFromNext
+          ? `${footBefore}\n`
+          : undefined;
+      const onlyFeet = flag(footBefore !== undefined && kc.head === undefined);
       if (i === 0 && nested && block) {
         head = join2(head, keyHead);
         keyHead = undefined;
       }
       // an empty value holds its key's line comment
       const empty = isScalar(pair.value) && (pair.value as { srcToken?: unknown }).srcToken === undefined;
-      put(table, `${path}.${name}#key`, { head: keyHead, line: empty ? undefined : kc.line });
+      put(table, `${path}.${name}#key`, {
+        head: keyHead,
+        line: empty ? undefined : kc.line,
+        footAbove: above,
+        feetOnly: keyHead === undefined ? undefined : onlyFeet,
+      });
       footBefore = last ? undefined : pairFoot(pair, dc);
       door(pair.value, `${path}.${name}`, table, dc, true);
       if (empty && kc.line !== undefined)
         put(table, `${path}.${name}`, { ...table.get(`${path}.${name}`), line: kc.line });
     });
     const lastFoot = pairs.length > 0 ? pairFoot(pairs[pairs.length - 1]!, dc) : undefined;
-    put(table, path, { head, foot: block ? lastFoot : undefined, line: block ? undefined : own.line });
+    put(table, path, {
+      head,
+      foot: block ? lastFoot : undefined,
+      line: block ? undefined : own.line,
+      // (the root mapping's foot is written at column 0 whatever took it: today's reader marks none)
+      endFoot: flag(own.endFoot === true && path !== "$"),
+      keyFoot: flag(own.keyFoot === true),
+    });
     return;
   }
   if (isSeq(node)) {
@@ -209,8 +261,10 @@ function door(
       if (i === 0 && nested && block) {
         head = join2(head, itemHead);
         delete t.head;
-      } else if (itemHead !== undefined) t.head = itemHead;
-      else delete t.head;
+      } else if (itemHead !== undefined) {
+        t.head = itemHead;
+        if (footBefore !== undefined && ic.head === undefined) t.feetOnly = "yes";
+      } else delete t.head;
       const itemFoot = isMap(item) || isSeq(item) ? undefined : ic.foot;
       if (itemFoot !== undefined) {
         delete t.foot;
@@ -225,6 +279,10 @@ function door(
     return;
   }
   put(table, path, { head: own.head, line: own.line });
+}
+
+function isBlockNode(node: unknown): boolean {
+  return (isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0;
 }
 
 function files(dir: string, out: string[]): void {
@@ -270,19 +328,49 @@ function unblank(raw: string | undefined): string | undefined {
   return t === "" ? undefined : t;
 }
 
-function compare(a: Table[], b: Table[], blanks = true): string[] {
-  const diffs: string[] = [];
-  if (a.length !== b.length) diffs.push(`documents: today ${a.length}, shadow ${b.length}`);
+/**
+ * A mark where it changes what is written: where a mapping's foot is written (endFoot, keyFoot) only
+ * for a nested mapping with a foot (the root's is written at column 0), feetOnly only for a head with a
+ * blank line among its lines (format.ts keeps the blank line after it then). `raw`: every mark as set.
+ */
+function effective(path: string, seen: Seen, f: Field, raw: boolean): string | undefined {
+  if (raw) return seen[f];
+  if (f === "endFoot" || f === "keyFoot")
+    return path !== "$" && seen.foot !== undefined ? seen[f] : undefined;
+  if (f === "feetOnly") return seen.head?.replace(/\n+$/, "").includes("\n\n") ? seen[f] : undefined;
+  return seen[f];
+}
+
+interface Diff {
+  field: Field;
+  text: string;
+}
+
+function compare(a: Table[], b: Table[], blanks = true, raw = false): Diff[] {
+  const diffs: Diff[] = [];
+  if (a.length !== b.length)
+    diffs.push({ field: "head", text: `documents: today ${a.length}, shadow ${b.length}` });
   for (let d = 0; d < Math.min(a.length, b.length); d++) {
     for (const t of [a[d]!, b[d]!]) rootFootToDocument(t);
     const paths = new Set([...a[d]!.keys(), ...b[d]!.keys()]);
     for (const p of paths) {
       const x = a[d]!.get(p) ?? {};
       const y = b[d]!.get(p) ?? {};
-      for (const f of ["head", "line", "foot"] as const) {
+      for (const f of COMMENTS) {
         const same = blanks ? x[f] === y[f] : unblank(x[f]) === unblank(y[f]);
         if (!same)
-          diffs.push(`doc ${d} ${p} ${f}: today ${JSON.stringify(x[f])}, shadow ${JSON.stringify(y[f])}`);
+          diffs.push({
+            field: f,
+            text: `doc ${d} ${p} ${f}: today ${JSON.stringify(x[f])}, shadow ${JSON.stringify(y[f])}`,
+          });
+      }
+      for (const f of MARKS) {
+        const [u, v] = [effective(p, x, f, raw), effective(p, y, f, raw)];
+        if (u !== v)
+          diffs.push({
+            field: f,
+            text: `doc ${d} ${p} ${f}: today ${JSON.stringify(u)}, shadow ${JSON.stringify(v)}`,
+          });
       }
     }
   }
@@ -301,6 +389,8 @@ function main(): number {
   const show = Number(opt("show") ?? "10");
   const structural = args.includes("--structural");
   if (structural) args.splice(args.indexOf("--structural"), 1);
+  const asSet = args.includes("--as-set");
+  if (asSet) args.splice(args.indexOf("--as-set"), 1);
   const generated = opt("generated");
   const inputs: { name: string; text: string }[] = [];
   const paths: string[] = [];
@@ -319,6 +409,11 @@ function main(): number {
   let crashed = 0;
   let blankOnly = 0;
   const classes = new Map<string, number>();
+  // files differing in each field: the marks where they change what is written, and as set
+  const byField = new Map<string, number>();
+  const count = (key: string): void => {
+    byField.set(key, (byField.get(key) ?? 0) + 1);
+  };
   for (const { name, text } of inputs) {
     let a: Table[];
     try {
@@ -327,13 +422,16 @@ function main(): number {
       continue;
     }
     read++;
-    let diffs: string[];
+    let diffs: Diff[];
     try {
-      diffs = compare(a, shadow(text));
+      diffs = compare(a, shadow(text), true, asSet);
+      for (const f of new Set(compare(today(text), shadow(text), true, true).map((d) => d.field)))
+        if ((MARKS as readonly string[]).includes(f)) count(`${f} (as set)`);
     } catch (e) {
       crashed++;
-      diffs = [`shadow reader failed: ${(e as Error).message}`];
+      diffs = [{ field: "head", text: `shadow reader failed: ${(e as Error).message}` }];
     }
+    for (const f of new Set(diffs.map((d) => d.field))) count(f);
     if (diffs.length === 0) {
       same++;
       continue;
@@ -344,16 +442,20 @@ function main(): number {
       if (apart.length === 0) continue;
       diffs = apart;
     }
-    const cls = diffs[0]!.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
+    const cls = diffs[0]!.text.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
     classes.set(cls, (classes.get(cls) ?? 0) + 1);
     if (shown++ < show) {
       console.log(`--- ${name}`);
-      for (const d of diffs.slice(0, 4)) console.log(`  ${d}`);
+      for (const d of diffs.slice(0, 4)) console.log(`  ${d.text}`);
     }
   }
   console.log(
     `\nclasses (first difference per file): ${JSON.stringify([...classes].sort((x, y) => y[1] - x[1]))}`,
   );
+  const fields = [...COMMENTS, ...MARKS].flatMap((f) =>
+    (MARKS as readonly string[]).includes(f) ? [f, `${f} (as set)`] : [f],
+  );
+  console.log(`files differing, per field: ${fields.map((f) => `${f} ${byField.get(f) ?? 0}`).join(", ")}`);
   const pct = (n: number): string => `${((100 * n) / Math.max(read, 1)).toFixed(2)}%`;
   console.log(`agreement: ${same} of ${read} files (${pct(same)}); shadow failed on ${crashed}`);
   console.log(

@@ -8,7 +8,8 @@ import { readComments } from "../../../src/kpt/yaml/comments/reader.js";
 function table(text: string): Record<string, unknown> {
   const doc = readComments(text)[0]!;
   const out: Record<string, unknown> = {};
-  if (doc.head !== undefined || doc.foot !== undefined) out.doc = { head: doc.head, foot: doc.foot };
+  if (doc.head !== undefined || doc.foot !== undefined || doc.endFeet)
+    out.doc = { head: doc.head, foot: doc.foot, ...(doc.endFeet ? { endFeet: true } : {}) };
   for (const [token, c] of doc.nodes) {
     if (Object.keys(c).length === 0) continue;
     out["source" in token && typeof token.source === "string" ? token.source : token.type] = c;
@@ -40,7 +41,7 @@ const CASES: [string, string, Record<string, unknown>][] = [
   [
     "a run left of the open block: the foot of the entry it closes",
     "a:\n  b: 1\n# f\n\nc: 2\n",
-    { a: { foot: "# f" } },
+    { a: { foot: "# f", footFromNext: true } },
   ],
   [
     "a head above `- ` that opens a mapping: the mapping's (its stem)",
@@ -71,7 +72,10 @@ const CASES: [string, string, Record<string, unknown>][] = [
   [
     "a head after a foot cut from the same comment lines (left of the open block, a blank line after it): said so",
     "a:\n  k:\n # f\n\n    # h\n\n    b: 1\n",
-    { b: { head: "# h\n", headBlanks: [1], headAfterFoot: true, foot: "# f" } },
+    {
+      b: { head: "# h\n", headBlanks: [1], headAfterFoot: true, foot: "# f" },
+      "block-map": { keyFoot: true },
+    },
   ],
   ["after a block scalar: the next key's head", "a: |\n  x\n# c\nb: 1\n", { b: { head: "# c" } }],
   ["below an item at the end: the item's foot", "a:\n- x\n# f\n", { x: { foot: "# f" } }],
@@ -83,7 +87,7 @@ const CASES: [string, string, Record<string, unknown>][] = [
   [
     "at the end, a foot left of the open block and a run after a blank line: the root's last key's foot, then the document's (kpt writes both)",
     "a:\n  b: 1\n # f\n\n    # d\n",
-    { doc: { head: undefined, foot: "# d" }, a: { foot: "# f" } },
+    { doc: { head: undefined, foot: "# d" }, a: { foot: "# f" }, "block-map": { endFoot: true } },
   ],
   [
     "comment lines right below a block scalar in a list, at its column: the scalar's foot (kpt writes them there)",
@@ -94,6 +98,31 @@ const CASES: [string, string, Record<string, unknown>][] = [
     "a run after a blank line, last before `---`: the document's foot (kpt cuts the `---` line away)",
     "a:\n  b: 1\n\n    # f\n---\nc: 2\n",
     { doc: { head: undefined, foot: "# f" } },
+  ],
+  [
+    "a run a nested mapping's end takes (a piece at its column after its last value's foot): the mapping says so, and the document",
+    "a:\n  b:\n    c: 1\n    # v\n  # e\nd: 2\n",
+    {
+      doc: { head: undefined, foot: undefined, endFeet: true },
+      b: { foot: "# e" },
+      c: { foot: "# v" },
+      "block-map": { endFoot: true },
+    },
+  ],
+  [
+    "a foot after a `-` alone on its line, over a one-key mapping: the key's own, the mapping says so",
+    "l:\n-\n  # f\n\n  a: 1\n",
+    { a: { foot: "# f" }, "block-map": { keyFoot: true } },
+  ],
+  [
+    "a foot the next key took after a scalar value, left of the block: handed back to the key before, said so",
+    "x:\n  a: 1\n # f\n\n  b: 2\n",
+    { a: { foot: "# f", footFromNext: true } },
+  ],
+  [
+    "a foot right below a nested block's last value: the value's, no mark",
+    "a:\n  - b: 1\n    # f\n\n  - c: 2\n",
+    { b: { foot: "# f" } },
   ],
 ];
 

@@ -31,12 +31,30 @@ export interface NodeComments {
    * ended by a blank line or by a column left of the open block).
    */
   headAfterFoot?: boolean;
+  /**
+   * A block mapping whose end took a foot (the comment lines after it up to the first at its column):
+   * yaml.v3's decoder gives it to the last key, whose foot its encoder writes after the entry at the
+   * key's column whatever follows — where kyaml's merge walk does not keep it.
+   */
+  endFoot?: boolean;
+  /**
+   * A block mapping of one key whose foot is the key's own (taken at the key, not handed to it by the
+   * decoder from its value or the mapping's end): written at the key's column too.
+   */
+  keyFoot?: boolean;
+  /**
+   * A key whose foot the decoder handed back from the next key (a run the next key took, after a
+   * block value): kpt writes it above the next key, apart from that key's own head.
+   */
+  footFromNext?: boolean;
 }
 
 /** The comments of one document: its own head and foot, and each node's (keyed by its CST token). */
 export interface DocumentComments {
   head?: string;
   foot?: string;
+  /** Some block mapping below the document's root took a foot at its end (endFoot). */
+  endFeet?: boolean;
   nodes: Map<CST.Token, NodeComments>;
 }
 
@@ -112,7 +130,9 @@ export function readComments(text: string, cst?: readonly CST.Token[]): Document
     if (doc.type !== "document") continue;
     const toks = tokensOf(doc);
     const { begin, explicit } = docBegin(doc, text, out.length === 0 ? 0 : doc.offset);
-    out.push(place(toks, text, lines, begin, docEnd(doc, text), explicit));
+    const dc = place(toks, text, lines, begin, docEnd(doc, text), explicit);
+    for (const [t, c] of dc.nodes) if (c.endFoot && t !== doc.value) dc.endFeet = true;
+    out.push(dc);
   }
   return out;
 }
@@ -665,15 +685,17 @@ function decode(
       continue;
     }
     const map = coll;
+    let ownFoot = false;
     keys.forEach((k, i) => {
       const kc = nodes.get(k) ?? {};
       const prior = i > 0 ? keys[i - 1] : undefined;
       if (kc.foot !== undefined && prior) {
         const before = nodes.get(prior) ?? {};
         before.foot = kc.foot;
+        before.footFromNext = true;
         nodes.set(prior, before);
         delete kc.foot;
-      }
+      } else if (kc.foot !== undefined) ownFoot = true;
       const v = values.get(k);
       const vc = v ? nodes.get(v) : undefined;
       if (vc?.foot !== undefined && kc.foot === undefined && v) {
@@ -687,7 +709,9 @@ function decode(
     if (end !== undefined && lastKey) {
       const last = nodes.get(lastKey) ?? {};
       last.foot = end;
+      delete last.footFromNext;
       nodes.set(lastKey, last);
-    }
+      nodes.set(map, { ...nodes.get(map), endFoot: true });
+    } else if (ownFoot && keys.length === 1) nodes.set(map, { ...nodes.get(map), keyFoot: true });
   }
 }
