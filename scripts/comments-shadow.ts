@@ -56,6 +56,8 @@ interface Seen {
   feetOnly?: string;
   footAbove?: string;
   endFeet?: string;
+  /** A mapping whose last value is a block that ends with it (not compared: where endFoot tells). */
+  innerBlock?: string;
 }
 const COMMENTS = ["head", "line", "foot"] as const;
 const MARKS = ["endFoot", "keyFoot", "feetOnly", "footAbove", "endFeet"] as const;
@@ -80,6 +82,7 @@ function today(text: string): Table[] {
       line: lineComment(n),
       foot: footComment(n),
       endFoot: flag(isMap(n) && endFoot(n)),
+      innerBlock: flag(isMap(n) && endsInBlock(n)),
       keyFoot: flag(isMap(n) && keyFoot(n)),
       feetOnly: flag(feetOnly(n)),
       footAbove: footAbove(n),
@@ -244,6 +247,7 @@ function door(
       line: block ? undefined : own.line,
       // (the root mapping's foot is written at column 0 whatever took it: today's reader marks none)
       endFoot: flag(own.endFoot === true && path !== "$"),
+      innerBlock: flag(endsInBlock(node)),
       keyFoot: flag(own.keyFoot === true),
     });
     return;
@@ -279,6 +283,11 @@ function door(
     return;
   }
   put(table, path, { head: own.head, line: own.line });
+}
+
+/** A mapping whose last entry's value is a block collection, which ends where the mapping ends. */
+function endsInBlock(node: Node): boolean {
+  return isMap(node) && isBlockNode((node.items.at(-1) as Pair | undefined)?.value);
 }
 
 function isBlockNode(node: unknown): boolean {
@@ -329,14 +338,22 @@ function unblank(raw: string | undefined): string | undefined {
 }
 
 /**
- * A mark where it changes what is written: where a mapping's foot is written (endFoot, keyFoot) only
- * for a nested mapping with a foot (the root's is written at column 0), feetOnly only for a head with a
- * blank line among its lines (format.ts keeps the blank line after it then). `raw`: every mark as set.
+ * A mark where it changes what is written: where a mapping's foot is written (endFoot, keyFoot) only for
+ * a nested mapping with a foot whose last value is a block ending with it (else the mapping is the
+ * innermost block ending there, where format.ts writes the foot anyway, and a function's trip leaves it
+ * there: endFeetAfterTrip), the document's endFeet only where such an endFoot is, feetOnly only for a
+ * head with a blank line among its lines (format.ts keeps the blank line after it then). `raw`: every
+ * mark as set.
  */
-function effective(path: string, seen: Seen, f: Field, raw: boolean): string | undefined {
+function effective(table: Table, path: string, f: Field, raw: boolean): string | undefined {
+  const seen = table.get(path) ?? {};
   if (raw) return seen[f];
   if (f === "endFoot" || f === "keyFoot")
-    return path !== "$" && seen.foot !== undefined ? seen[f] : undefined;
+    return path !== "$" && seen.foot !== undefined && seen.innerBlock ? seen[f] : undefined;
+  if (f === "endFeet")
+    return seen[f] && [...table.keys()].some((p) => effective(table, p, "endFoot", false))
+      ? seen[f]
+      : undefined;
   if (f === "feetOnly") return seen.head?.replace(/\n+$/, "").includes("\n\n") ? seen[f] : undefined;
   return seen[f];
 }
@@ -365,7 +382,7 @@ function compare(a: Table[], b: Table[], blanks = true, raw = false): Diff[] {
           });
       }
       for (const f of MARKS) {
-        const [u, v] = [effective(p, x, f, raw), effective(p, y, f, raw)];
+        const [u, v] = [effective(a[d]!, p, f, raw), effective(b[d]!, p, f, raw)];
         if (u !== v)
           diffs.push({
             field: f,
