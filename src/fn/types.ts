@@ -56,6 +56,8 @@ export interface ItemSplit {
   item(doc: KrmItem): unknown;
   /** The run's results from every item's share, in item order; undefined where the whole list decides. */
   combine(shares: readonly unknown[]): FunctionResult[] | undefined;
+  /** What a run over this run's own output does, where it provably changes nothing (absent: not promised). */
+  rerun?: Rerun;
 }
 
 /** A split whose items' shares always decide the results: combine never leaves them to the whole list. */
@@ -72,4 +74,39 @@ export class FunctionError extends Error {
     super(message);
     this.name = "FunctionError";
   }
+}
+
+/**
+ * A field of a resource as a path of keys, sequence elements included as `*`: `["spec", "replicas"]`,
+ * `["spec", "containers", "*", "image"]`; `**` stands for any run of keys (none included), so
+ * `["**", "namespace"]` is every field named `namespace`. What a Rerun says it reads and writes, each a
+ * leaf: a scalar, or a sequence of scalars, never a map (a step that reads a map names its entries).
+ */
+export type FieldPattern = readonly string[];
+
+/** An item a function's run may change on its own output, or whose second share it cannot tell. */
+export const UNSETTLED: unique symbol = Symbol("unsettled");
+
+/**
+ * A function run again over its own output (ItemSplit.rerun), declared beside its code for a config
+ * (and release) under which that run provably changes no item: kpt renders the bot's commit of a
+ * render again, and where every step of the pipeline declares this (and no later step writes what an
+ * earlier one reads or writes) the bot answers that render from the first one's shares, running
+ * nothing (src/jobs/kpt-renderer/settled.ts). A declaration that does not hold changes what a check
+ * says: test/jobs/kpt-renderer-settled.test.ts renders each one twice and compares.
+ */
+export interface Rerun {
+  /**
+   * The item's share of a run over the item this run left, from its share of this run; UNSETTLED
+   * where that run could change the item (or the share cannot be told from this one).
+   */
+  again(share: unknown): unknown;
+  /**
+   * Every field whose value decides what a run does to the item and reports of it, and every field
+   * it may write, from the item's share of this run: a later step that writes one of them may make
+   * this one's second run differ.
+   */
+  reads(share: unknown): readonly FieldPattern[];
+  /** Every field a run may write in the item, from the item's share of this run. */
+  writes(share: unknown): readonly FieldPattern[];
 }

@@ -72,4 +72,11 @@ export interface Renderer {
    * push renders only what it changed. Optional: a renderer that keeps nothing has nothing to do.
    */
   committed?(tree: FileTree, options: RenderOptions): Promise<void>;
+  /**
+   * The render of `tree`, the bot's commit of the last render's output, where the pipeline's functions
+   * declare what it is (each step's run over its own output changes nothing, and reports what it
+   * declares: fn/types.ts Rerun) and nothing needs running; kept as committed() keeps it. Undefined where
+   * that is not provably the answer: the caller renders the commit (committed()). Optional.
+   */
+  settled?(tree: FileTree, options: RenderOptions): Promise<RenderResult | undefined>;
 }

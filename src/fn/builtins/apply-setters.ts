@@ -9,11 +9,19 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { headComment, lineComment, setHeadComment, setLineComment } from "../../kpt/yaml/comments.js";
 import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml/yaml-nodes.js";
 import { atLeast, catalogReleases, newestRelease } from "../releases.js";
-import { type BuiltinFunction, FunctionError, type FunctionResult } from "../types.js";
+import {
+  type BuiltinFunction,
+  type FieldPattern,
+  FunctionError,
+  type FunctionResult,
+  type Rerun,
+  UNSETTLED,
+} from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
 import {
   currentSetterValues,
@@ -108,7 +116,40 @@ export const applySetters: BuiltinFunction = {
         }
         return setterResults(changes, release);
       },
+      rerun: SETTERS_RERUN,
     };
+  },
+};
+
+/** The file annotations a change names its resource by (read, never written by a setter run that keeps them). */
+const FILE_FIELDS: readonly FieldPattern[] = [
+  ANNOTATION.path,
+  ANNOTATION.index,
+  ANNOTATION.internalPath,
+  ANNOTATION.internalIndex,
+].map((key) => ["metadata", "annotations", key]);
+
+/**
+ * From v0.2.0 on, a run over its own output sets every tagged field again to the same value and reports
+ * the same changes: a field's new value is its pattern (the comment, which the run keeps) filled with the
+ * config's values, and only where a setter the pattern names is not given the field's current value (the
+ * one this run wrote). A share that set nothing sets nothing again. It reads the fields it sets and the
+ * file annotations, and writes the fields it set; where it set a file annotation the change's own file
+ * would change, so nothing is promised.
+ */
+const SETTERS_RERUN: Rerun = {
+  again(share) {
+    const changes = (share as { changes?: Change[]; error?: string } | undefined)?.changes;
+    if ((share as { error?: string } | undefined)?.error !== undefined) return UNSETTLED;
+    if (changes?.some((c) => c.keys[0] === "metadata" && c.keys[1] === "annotations")) return UNSETTLED;
+    return share;
+  },
+  reads(share) {
+    return [...FILE_FIELDS, ...this.writes(share)];
+  },
+  writes(share) {
+    // A sequence set is a field with its elements: what is below a field set is written too.
+    return ((share as { changes?: Change[] } | undefined)?.changes ?? []).map((c) => [...c.keys, "**"]);
   },
 };
 
@@ -134,6 +175,8 @@ interface Change {
   /** The resource's index in its file (kpt's result does not say it; the bot places findings by it). */
   index: number | undefined;
   field: string;
+  /** The field as keys, an element by its index (FieldPattern): what a second run sets again. */
+  keys: string[];
   value: string;
 }
 
@@ -284,6 +327,15 @@ class SetterRun {
     }
   }
 
+  /** The path of the node being visited (and `key` below it), as keys. */
+  private keysOf(key?: unknown): string[] {
+    const keys = this.path.map((segment) =>
+      typeof segment === "number" ? String(segment) : keyText(segment),
+    );
+    if (key !== undefined) keys.push(keyText(key));
+    return keys;
+  }
+
   private fieldPath(extra = ""): string {
     let joined = "";
     for (const segment of this.path) {
@@ -326,7 +378,7 @@ class SetterRun {
         if (key) setLineComment(key, joinComment(tag.line, lineComment(key)));
         else setHeadComment(seq, joinComment(tag.line, headComment(seq)));
       }
-      this.changes.push({ file, index: this.index, field, value });
+      this.changes.push({ file, index: this.index, field, keys: this.keysOf(pair.key), value });
       this.noteChange(pair.key);
     }
   }
@@ -359,7 +411,7 @@ class SetterRun {
     } else {
       this.writer.set(node, next, inFlow);
     }
-    this.changes.push({ file, index: this.index, field: this.fieldPath(), value: next });
+    this.changes.push({ file, index: this.index, field: this.fieldPath(), keys: this.keysOf(), value: next });
     this.noteChange();
   }
 

@@ -39,6 +39,12 @@ async function answer(request: WorkRequest): Promise<[WorkReplies[WorkRequest["o
     case "committed":
       await renderer.committed(unpackTree(request.tree), request.options);
       return [null, []];
+    case "settled": {
+      const result = await renderer.settled(unpackTree(request.tree), request.options);
+      if (!result) return [null, []];
+      const { tree: _same, ...rest } = result;
+      return [rest, []];
+    }
     case "validate": {
       const tree = unpackTree(request.tree);
       const { tree: _same, ...rest } = await renderer.validate(

@@ -15,6 +15,7 @@ import type { WireChanges, WireTree } from "./wire.js";
 export type WorkRequest =
   | { op: "render"; tree: WireTree; options: RenderOptions }
   | { op: "committed"; tree: WireTree; options: RenderOptions }
+  | { op: "settled"; tree: WireTree; options: RenderOptions }
   | {
       op: "validate";
       tree: WireTree;
@@ -46,6 +47,8 @@ export interface WorkReplies {
    */
   render: Omit<RenderResult, "tree"> & { tree: WireChanges | null };
   committed: null;
+  /** null: not told by the declarations (the render's tree is the request's). */
+  settled: Omit<RenderResult, "tree"> | null;
   validate: Omit<RenderResult, "tree">;
   merge: { tree: WireTree; conflicts: MergeConflict[]; changes: MergeChange[] };
   mutate: MutationResult;

@@ -118,6 +118,22 @@ export class BoundedRenderer implements Renderer, PackageEngine {
     );
   }
 
+  async settled(tree: FileTree, options: RenderOptions): Promise<RenderResult | undefined> {
+    const wire = packTree(tree);
+    const out = await this.work.run(
+      { op: "settled", tree: wire, options },
+      [wire.bytes],
+      "Answering the render of the bot's commit",
+      packageKey(tree),
+    );
+    if (out === null) return undefined;
+    // It renders to itself: the same-tree memo answers it next (the proposal's check, a sweep).
+    const key = sameTreeKey(tree, options);
+    if (key !== undefined && this.deterministic(tree))
+      this.rendered.set(key, { ...out, findings: [...out.findings] });
+    return { ...out, tree };
+  }
+
   async merge(input: MergeInput): Promise<MergeResult> {
     const original = packTree(input.original);
     const updated = packTree(input.updated);

@@ -13,6 +13,7 @@ import { isYamlFileName } from "../../kpt/yaml/yamlfile.js";
 import { functionConfigOf } from "../../render/fnconfig.js";
 import { type RenderEnv, type RenderOutcome, render } from "../../render/render.js";
 import { oldestFirst } from "./render-journal.js";
+import { NOT_RUN, type SettledShares } from "./settled.js";
 
 /** The default bound of a FileWorkMemo: what its entries are counted at (see FileWorkMemo). */
 const DEFAULT_FILE_WORK_BYTES = 64 * 1024 * 1024;
@@ -126,7 +127,7 @@ export async function renderByFile(
   memo: FileWorkMemo,
   /** Everything else the render depends on (what may run, attribution), as text. */
   salt: string,
-): Promise<RenderOutcome | undefined> {
+): Promise<(RenderOutcome & { byFile: ByFileRender }) | undefined> {
   const parts = splitTree(tree);
   if (!parts) return undefined;
   const { kptfiles, files } = parts;
@@ -135,12 +136,7 @@ export async function renderByFile(
   const steps = splitSteps(shape, tree, env.registry);
   if (!steps) return undefined;
 
-  // Every Kptfile (the pipelines, their configs, which package owns which file) is in every file's key.
-  const baseHash = createHash("sha256").update(salt);
-  for (const [path, bytes] of [...kptfiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    baseHash.update(`\0${path}\0`).update(bytes);
-  }
-  const base = baseHash.digest("hex");
+  const base = fileWorkBase(kptfiles, salt);
   const entries: FileEntry[] = files.map((path) => {
     // The key as text (a digest per file cost more than the lookups it keys).
     const key = `${base}\0${path}\0${shas.get(path)}`;
@@ -217,7 +213,80 @@ export async function renderByFile(
       ...done.filter(({ work }) => work.out !== null).map(({ path }) => path),
     ],
     resourceCount: resources,
+    byFile: { steps, pipelines: pipelinesText(shape.order), works: done },
   };
+}
+
+/** What a render by file leaves for the render of its output (settleOutput). */
+export interface ByFileRender {
+  steps: readonly SplitStep[];
+  /** The packages' pipelines, as text: the output's must be the same for its steps to be these. */
+  pipelines: string;
+  /** Each resource file of the input and its render. */
+  works: readonly { path: string; work: FileWork }[];
+}
+
+/**
+ * Puts into the memo the render of `out`, the output of the render by file `last`, as the steps'
+ * declarations tell it (Rerun, SettledShares): every resource file rendering to itself, its resources
+ * reporting their declared second shares. True where every resource file of `out` was so told (the
+ * render of `out` then renders its Kptfiles only); false, the memo untouched, where one was not: a step
+ * without a declaration, an item a step may change, a later step writing what an earlier one looks at,
+ * a pipeline the render changed.
+ */
+export function settleOutput(
+  out: FileTree,
+  /** Each file's git blob SHA, as the render of `out` keys it. */
+  shas: ReadonlyMap<string, string>,
+  last: ByFileRender,
+  memo: FileWorkMemo,
+  salt: string,
+  settled: SettledShares,
+): boolean {
+  const parts = splitTree(out);
+  if (!parts) return false;
+  const shape = packageShape(parts.kptfiles);
+  if (!shape || pipelinesText(shape.order) !== last.pipelines) return false;
+  const base = fileWorkBase(parts.kptfiles, salt);
+  const reruns = last.steps.map((s) => s.split.rerun);
+  const kept: [string, FileWork][] = [];
+  let files = 0;
+  for (const { path, work } of last.works) {
+    if (work.out === null) continue;
+    files++;
+    const sha = shas.get(path);
+    if (sha === undefined || !out.has(path)) return false;
+    const shares: unknown[][] = work.shares.map(() => []);
+    for (let d = 0; d < work.docs; d++) {
+      const mine = work.shares.map((list) => (list.length === 0 ? NOT_RUN : list[d]));
+      const again = settled.again(reruns, mine);
+      if (!again) return false;
+      again.forEach((share, s) => {
+        if (share !== NOT_RUN) shares[s]?.push(share);
+      });
+    }
+    const counted = shares.reduce((sum, list) => sum + list.length, 0);
+    kept.push([
+      `${base}\0${path}\0${sha}`,
+      { out: "same", docs: work.docs, shares, size: counted * SHARE_BYTES + 100 },
+    ]);
+  }
+  if (files !== parts.files.length) return false;
+  for (const [key, work] of kept) memo.set(key, work);
+  return true;
+}
+
+/** Every Kptfile (the pipelines, their configs, which package owns which file) is in every file's key. */
+function fileWorkBase(kptfiles: FileTree, salt: string): string {
+  const baseHash = createHash("sha256").update(salt);
+  for (const [path, bytes] of [...kptfiles].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    baseHash.update(`\0${path}\0`).update(bytes);
+  }
+  return baseHash.digest("hex");
+}
+
+function pipelinesText(order: readonly KptPackage[]): string {
+  return JSON.stringify(order.map((p) => [p.path, p.kptfile.pipeline ?? null]));
 }
 
 /** A resource file of the tree, the key of its render in the memo, and the render when the memo holds it. */

@@ -11,9 +11,10 @@ import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.
 import { treesEqual } from "../packages.js";
 import type { Renderer, RenderFinding, RenderOptions, RenderResult } from "../renderer.js";
 import { HandoverParseCache } from "./handover.js";
-import { type FileWork, FileWorkMemo, renderByFile } from "./incremental.js";
+import { type ByFileRender, type FileWork, FileWorkMemo, renderByFile, settleOutput } from "./incremental.js";
 import { PlaceMemo, type ResultPlace, resultPlacer } from "./locate.js";
 import type { RenderJournal } from "./render-journal.js";
+import { SettledShares } from "./settled.js";
 
 /** Where guardrail config files are placed in the package handed to the validators. */
 const GUARDRAIL_DIR = ".porchlight-guardrails";
@@ -81,6 +82,9 @@ export class KptRenderer implements Renderer {
     },
   );
   private readonly counts = { renders: 0, unchanged: 0, functionsRun: 0 };
+  /** The last render, where it was by file and changed files: its output, and what settled() needs of it. */
+  private last: { out: FileTree; settings: string; byFile: ByFileRender } | undefined;
+  private readonly settledShares = new SettledShares();
 
   constructor(
     private readonly registry: FunctionRegistry = defaultRegistry(),
@@ -150,6 +154,10 @@ export class KptRenderer implements Renderer {
     const outcome = byFile ?? (await render(tree, "", env));
     this.counts.functionsRun += outcome.records.length;
     const result = this.result(tree, outcome, shas);
+    this.last =
+      byFile && result.ok && !treesEqual(result.tree, tree)
+        ? { out: result.tree, settings: this.settings(options), byFile: byFile.byFile }
+        : undefined;
     if (result.ok && treesEqual(result.tree, tree)) this.remember(key, result);
     return result;
   }
@@ -201,6 +209,27 @@ export class KptRenderer implements Renderer {
    */
   async committed(tree: FileTree, options: RenderOptions): Promise<void> {
     if (this.files) await this.render(tree, options);
+  }
+
+  /**
+   * The render of the bot's commit of the last render's output, told by the functions' declarations
+   * (Rerun: each step of the pipeline says what a run over its own output does) instead of run: each
+   * resource file kept as rendering to itself, reporting its declared second shares, then rendered as
+   * any push is (the Kptfiles run, the results combined and placed), so the next push starts from it as
+   * from committed(). Undefined, nothing kept, where that is not provably the render's answer: the last
+   * render was not by file or its output is not `tree`, a step declares nothing, a later step writes
+   * what an earlier one looks at (settled.ts); the caller renders the commit then (committed()).
+   */
+  async settled(tree: FileTree, options: RenderOptions): Promise<RenderResult | undefined> {
+    const last = this.last;
+    if (!last || !this.files || last.settings !== this.settings(options) || !treesEqual(last.out, tree))
+      return undefined;
+    const shas = new Map<string, string>();
+    for (const [path, bytes] of tree) shas.set(path, options.blobIds?.get(path) ?? blobSha(bytes));
+    if (!settleOutput(tree, shas, last.byFile, this.files, last.settings, this.settledShares))
+      return undefined;
+    const result = await this.render(tree, { ...options, blobIds: shas });
+    return result.ok && treesEqual(result.tree, tree) ? result : undefined;
   }
 
   /** What a render depends on besides the files, maxResources apart. */

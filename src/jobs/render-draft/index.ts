@@ -218,13 +218,20 @@ async function commitRender(
     author: ctx.bot.author,
   });
   if (!pushed.ok) return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
+  // The bot's commit is the next push's input: the renderer keeps what renders it, with those blob ids.
+  const options = blobIds ? { ...r.options, blobIds } : r.options;
+  // Its render, where the functions declare it (nothing run): what its check says. Else the first
+  // render's results, and the commit rendered after the checks are written.
+  const settled = await ctx.renderer.settled?.(result.tree, options).catch((e: unknown) => {
+    ctx.log.warn({ err: e, branch, commit: pushed.sha }, "answering the render of the bot's commit failed");
+    return undefined;
+  });
   // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
   const widened = widenScope(scope, tree, result.tree);
-  const findings = result.findings;
   await reportRender(ctx.port, {
     pkg,
     sha: pushed.sha,
-    findings,
+    findings: settled?.findings ?? result.findings,
     verdict: { kind: "rendered", commit: { kind: "render-of", from: sha }, ...heldBack },
     ...(widened ? { infoScope: widened } : {}),
   });
@@ -233,13 +240,13 @@ async function commitRender(
     commit: { kind: "pushed", as: pushed.sha },
     ...heldBack,
   };
-  await reportRender(ctx.port, { pkg, sha, findings, verdict, ...infoOn });
-  ctx.log.info({ branch, from: sha, commit: pushed.sha }, "render pushed");
-  // The bot's commit is the next push's input: the renderer keeps what renders it.
-  const options = blobIds ? { ...r.options, blobIds } : r.options;
-  await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
-    ctx.log.warn({ err: e, branch, commit: pushed.sha }, "rendering the bot's commit failed");
-  });
+  await reportRender(ctx.port, { pkg, sha, findings: result.findings, verdict, ...infoOn });
+  ctx.log.info({ branch, from: sha, commit: pushed.sha, settled: settled !== undefined }, "render pushed");
+  if (!settled) {
+    await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
+      ctx.log.warn({ err: e, branch, commit: pushed.sha }, "rendering the bot's commit failed");
+    });
+  }
   return { kind: "pushed", headSha: sha, commitSha: pushed.sha, ...heldBack };
 }
 
