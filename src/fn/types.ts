@@ -78,9 +78,11 @@ export class FunctionError extends Error {
 
 /**
  * A field of a resource as a path of keys, sequence elements included as `*`: `["spec", "replicas"]`,
- * `["spec", "containers", "*", "image"]`; `**` stands for any run of keys (none included), so
- * `["**", "namespace"]` is every field named `namespace`. What a Rerun says it reads and writes, each a
- * leaf: a scalar, or a sequence of scalars, never a map (a step that reads a map names its entries).
+ * `["spec", "containers", "*", "image"]` (`*` meets an index, never a map's key); `**` stands for any run of keys (none included), so
+ * `["**", "namespace"]` is every field named `namespace`. What a Rerun says it reads, writes and
+ * creates. A field read or written is a leaf (a scalar, or a sequence with its elements named too); a
+ * map is named where its presence is read or it may be created, and two steps meet where one field is
+ * named by both (no pattern holds another).
  */
 export type FieldPattern = readonly string[];
 
@@ -107,6 +109,11 @@ export interface Rerun {
    * this one's second run differ.
    */
   reads(share: unknown): readonly FieldPattern[];
-  /** Every field a run may write in the item, from the item's share of this run. */
+  /** Every field a run may write (set, or add) in the item, from the item's share of this run. */
   writes(share: unknown): readonly FieldPattern[];
+  /**
+   * Every map a run may add to the item where it is missing (as a leaf's parent): a step that reads
+   * whether such a map is there names it among its reads. Absent: none.
+   */
+  creates?(share: unknown): readonly FieldPattern[];
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { builtinPipeline } from "../../bench/render.js";
+import { generatePackage } from "../../bench/render-package.js";
 import { type Rerun, UNSETTLED } from "../../src/fn/types.js";
 import { KptRenderer } from "../../src/jobs/kpt-renderer/index.js";
 import { fieldsOverlap, NOT_RUN, SettledShares } from "../../src/jobs/kpt-renderer/settled.js";
@@ -20,6 +22,50 @@ const setters = (data: string) =>
     .split("\n")
     .map((l) => `      ${l}`)
     .join("\n")}\n`;
+
+const step = (image: string, config: string) =>
+  `pipeline:\n  mutators:\n  - image: gcr.io/kpt-fn/${image}\n    configMap:\n      ${config.replaceAll("\n  ", "\n      ")}\n`;
+
+const RBAC = `apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: read
+subjects:
+- kind: ServiceAccount
+  name: app
+  namespace: prod
+roleRef:
+  kind: ClusterRole
+  name: view
+  apiGroup: rbac.authorization.k8s.io
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata:
+  name: db
+  namespace: prod
+spec:
+  selector:
+    matchLabels:
+      app: db
+  template:
+    metadata:
+      labels:
+        app: db
+    spec:
+      containers:
+      - name: db
+        image: nginx:1.0
+      affinity:
+        podAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector:
+              matchLabels:
+                app: db
+  volumeClaimTemplates:
+  - metadata:
+      name: data
+`;
 
 const DEPLOY = `apiVersion: apps/v1
 kind: Deployment
@@ -90,6 +136,67 @@ describe("the render of the bot's commit, told by the functions' declarations", 
     expectDeclared(await renderTwice(tree));
   });
 
+  it("set-namespace (v0.4): every namespace field holds the new one, none changed again", async () => {
+    const tree = pkg(step("set-namespace:v0.4.1", "namespace: shop"), {
+      "deploy.yaml": DEPLOY,
+      "rbac.yaml": RBAC,
+      "ns.yaml": "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: prod\n",
+    });
+    const r = await renderTwice(tree);
+    expect(r.first.findings.map((f) => f.message).join()).toContain("updated to");
+    expectDeclared(r);
+  });
+
+  it("set-labels: each label set again, counted again", async () => {
+    const tree = pkg(step("set-labels:v0.2.0", "team: web\n  tier: front"), {
+      "deploy.yaml": DEPLOY,
+      "rbac.yaml": RBAC,
+      "svc.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: web\nspec:\n  ports:\n  - port: 80\n",
+      "np.yaml":
+        "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: np\nspec:\n  podSelector:\n    matchLabels:\n      app: web\n  ingress:\n  - from:\n    - podSelector:\n        matchLabels:\n          app: x\n",
+    });
+    expectDeclared(await renderTwice(tree));
+  });
+
+  it("set-annotations (v0.1.4): each annotation set again, in the maps the first run added", async () => {
+    const tree = pkg(step("set-annotations:v0.1.4", 'owner: team-a\n  note: "yes"'), {
+      "deploy.yaml": DEPLOY,
+      "bare.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bare\nspec:\n  replicas: 1\n",
+      "cron.yaml": "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: c\nspec:\n  schedule: x\n",
+    });
+    expectDeclared(await renderTwice(tree));
+  });
+
+  it("set-image: an image renamed is not matched again; one retagged is set again to itself", async () => {
+    for (const config of [
+      "name: nginx\n  newName: bitnami/nginx\n  newTag: 1.21.4",
+      'name: nginx\n  newTag: "2.0"',
+    ]) {
+      const tree = pkg(step("set-image:v0.1.1", config), { "deploy.yaml": DEPLOY, "rbac.yaml": RBAC });
+      const r = await renderTwice(tree);
+      expect(r.first.findings.map((f) => f.message).join()).toContain("set image from nginx:1.0");
+      expectDeclared(r);
+    }
+  });
+
+  it("the bench's pipeline of five builtins over a generated package: told, as a second render says", async () => {
+    const r = await renderTwice(generatePackage(60, builtinPipeline()));
+    expectDeclared(r);
+  });
+
+  it("set-labels then set-annotations, where the annotations add a template the labels would be set in: rendered, never told", async () => {
+    const tree = pkg(
+      `${step("set-labels:v0.2.0", "team: web")}${step("set-annotations:v0.1.4", "owner: a").replace("pipeline:\n  mutators:\n", "")}`,
+      {
+        "bare.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: bare\nspec:\n  replicas: 1\n",
+      },
+    );
+    const r = await renderTwice(tree);
+    expect(r.settled).toBeUndefined();
+    // what it would have got wrong: the second render sets the label in the template the first added
+    expect(r.real.tree.get("bare.yaml")?.toString()).not.toBe(r.first.tree.get("bare.yaml")?.toString());
+  });
+
   it("a pipeline of declared steps that do not meet: told, as a second render says", async () => {
     const tree = pkg(
       `pipeline:\n  mutators:\n${setters('replicas: "3"')}${setters('tag: "1.2"\nmode: slow')}`,
@@ -100,7 +207,7 @@ describe("the render of the bot's commit, told by the functions' declarations", 
 
   it("a pipeline with a step that declares nothing is rendered, never told", async () => {
     const tree = pkg(
-      `pipeline:\n  mutators:\n${setters('replicas: "3"')}  - image: gcr.io/kpt-fn/set-namespace:v0.4.1\n    configMap:\n      namespace: other\n`,
+      `pipeline:\n  mutators:\n${setters('replicas: "3"')}  - image: gcr.io/kpt-fn/ensure-name-substring:v0.2.0\n    configMap:\n      prepend: x-\n`,
       { "deploy.yaml": DEPLOY },
     );
     const r = await renderTwice(tree);
@@ -162,6 +269,7 @@ describe("a pipeline's steps told together", () => {
     expect(fieldsOverlap(["**", "namespace"], ["spec", "replicas"])).toBe(false);
     expect(fieldsOverlap(["spec", "args", "**"], ["spec", "args", "0"])).toBe(true);
     expect(fieldsOverlap(["spec", "args", "**"], ["spec", "args"])).toBe(true);
+    expect(fieldsOverlap(["spec", "*", "image"], ["spec", "template", "image"])).toBe(false);
     // a field holds no other (fields are leaves)
     expect(fieldsOverlap(["spec"], ["spec", "replicas"])).toBe(false);
   });

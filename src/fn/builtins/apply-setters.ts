@@ -148,8 +148,13 @@ const SETTERS_RERUN: Rerun = {
     return [...FILE_FIELDS, ...this.writes(share)];
   },
   writes(share) {
-    // A sequence set is a field with its elements: what is below a field set is written too.
-    return ((share as { changes?: Change[] } | undefined)?.changes ?? []).map((c) => [...c.keys, "**"]);
+    const out: FieldPattern[] = [];
+    for (const c of (share as { changes?: Change[] } | undefined)?.changes ?? []) {
+      out.push(c.keys);
+      // A sequence set is written with its elements (scalars).
+      if (c.seq) out.push([...c.keys, "*"]);
+    }
+    return out;
   },
 };
 
@@ -177,6 +182,8 @@ interface Change {
   field: string;
   /** The field as keys, an element by its index (FieldPattern): what a second run sets again. */
   keys: string[];
+  /** A sequence was set (its elements with it). */
+  seq?: true;
   value: string;
 }
 
@@ -378,7 +385,7 @@ class SetterRun {
         if (key) setLineComment(key, joinComment(tag.line, lineComment(key)));
         else setHeadComment(seq, joinComment(tag.line, headComment(seq)));
       }
-      this.changes.push({ file, index: this.index, field, keys: this.keysOf(pair.key), value });
+      this.changes.push({ file, index: this.index, field, keys: this.keysOf(pair.key), seq: true, value });
       this.noteChange(pair.key);
     }
   }

@@ -2,7 +2,14 @@ import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import { annotationIn, apiVersionOf, kindOf, resourceHead } from "../../kpt/resource.js";
 import { atLeast, newestRelease } from "../releases.js";
-import type { BuiltinFunction, DecidingSplit, FunctionResult } from "../types.js";
+import {
+  type BuiltinFunction,
+  type DecidingSplit,
+  type FieldPattern,
+  type FunctionResult,
+  type Rerun,
+  UNSETTLED,
+} from "../types.js";
 import { childMap, entryNode, rootMap } from "./util/catalog-fields.js";
 import {
   configMapData,
@@ -269,6 +276,47 @@ function imageSplit(cfg: SetImageConfig): DecidingSplit {
       for (const share of shares) if (share) results.push(...(share as FunctionResult[]));
       return results.length === 0 ? [infoResult("no images changed")] : results;
     },
+    rerun: imageRerun(cfg, matcher),
+  };
+}
+
+/**
+ * A run over its own output finds each image it set, and sets it again where the rule still matches
+ * it: to the same image where the rule keeps its name (`set image from X to X`), else nothing is
+ * promised (a new name the rule's name matches again, a digest after a tag). An image it did not match
+ * it leaves, as before. It reads the images at its field specs, the resource's id and file annotations
+ * (its results name them); it writes the images.
+ */
+function imageRerun(cfg: SetImageConfig, matcher: GoRegexp | undefined): Rerun {
+  const images: FieldPattern[] = cfg.fields.map((fs) =>
+    fs.keys.flatMap((k, i) => (fs.each[i] ? [k, "*"] : [k])),
+  );
+  const reads: FieldPattern[] = [
+    ["apiVersion"],
+    ["kind"],
+    ["metadata", "name"],
+    ["metadata", "namespace"],
+    ...[ANNOTATION.path, ANNOTATION.index, ANNOTATION.internalPath, ANNOTATION.internalIndex].map(
+      (key): FieldPattern => ["metadata", "annotations", key],
+    ),
+    ...images,
+  ];
+  return {
+    again(share) {
+      if (!share) return share;
+      const out: FunctionResult[] = [];
+      for (const r of share as FunctionResult[]) {
+        // `set image from <from> to <to>`: an image holds no space.
+        const to = r.message.slice(r.message.lastIndexOf(" ") + 1);
+        const again = applyImageRule(to, cfg.image, matcher);
+        if (again === undefined) continue;
+        if (again !== to) return UNSETTLED;
+        out.push({ ...r, message: `set image from ${to} to ${to}` });
+      }
+      return out.length > 0 ? out : undefined;
+    },
+    reads: () => reads,
+    writes: () => images,
   };
 }
 

@@ -2,7 +2,7 @@ import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, DecidingSplit, FunctionResult } from "../types.js";
+import type { BuiltinFunction, DecidingSplit, FieldPattern, FunctionResult, Rerun } from "../types.js";
 import {
   childMap,
   childMaps,
@@ -274,8 +274,72 @@ function labelsSplit(cfg: Extract<SetLabelsConfig, { labels: Labels }>): Decidin
       results.push(infoResult(objects === 0 ? "no input resources" : `set ${count} labels in total`));
       return results;
     },
+    rerun: labelsRerun(labels),
   };
 }
+
+/**
+ * A run over its own output sets each label again to the value it holds (and counts it: the count is of
+ * labels set, changed or not), at the same fields: which fields is decided by the kind and by which of
+ * the maps it looks for are there, and the maps it adds (metadata, spec, the selector) are ones it sets
+ * the labels in whatever it finds. So the share is the same.
+ */
+function labelsRerun(labels: Labels): Rerun {
+  const writes: FieldPattern[] = [];
+  for (const [key] of labels) for (const map of LABEL_MAPS) writes.push(["**", map, key]);
+  const reads: FieldPattern[] = [
+    ["apiVersion"],
+    ["kind"],
+    ["metadata", "annotations", ANNOTATION_LOCAL_CONFIG],
+    ...LOOKED_FOR.map((name): FieldPattern => ["**", name]),
+    ...LOOKED_FOR_LISTS.map((name): FieldPattern => ["**", name, "*"]),
+    ...writes,
+  ];
+  return { again: (share) => share, reads: () => reads, writes: () => writes, creates: () => LABELS_CREATES };
+}
+
+/** The maps a label is set in. */
+const LABEL_MAPS = ["labels", "selector", "matchLabels"];
+
+const ANNOTATION_LOCAL_CONFIG = "config.kubernetes.io/local-config";
+
+/** The sequences of maps LabelSetter looks for, by name, wherever they are (their elements too). */
+const LOOKED_FOR_LISTS = [
+  "topologySpreadConstraints",
+  "preferredDuringSchedulingIgnoredDuringExecution",
+  "requiredDuringSchedulingIgnoredDuringExecution",
+  "volumeClaimTemplates",
+  "ingress",
+  "egress",
+  "from",
+  "to",
+];
+
+/** The maps (and sequences) LabelSetter looks for, by name, wherever they are. */
+const LOOKED_FOR = [
+  "metadata",
+  "labels",
+  "spec",
+  "template",
+  "jobTemplate",
+  "selector",
+  "matchLabels",
+  "podSelector",
+  "labelSelector",
+  "affinity",
+  ...AFFINITIES,
+  "podAffinityTerm",
+  ...LOOKED_FOR_LISTS,
+];
+
+/** What a run may add where missing: metadata and its labels (of the resource or a template), the spec and its selector. */
+const LABELS_CREATES: readonly FieldPattern[] = [
+  ["**", "metadata"],
+  ["**", "metadata", "labels"],
+  ["spec"],
+  ["spec", "selector"],
+  ["spec", "selector", "matchLabels"],
+];
 
 export const setLabels: BuiltinFunction = catalogFunction({
   name: "set-labels",

@@ -16,7 +16,15 @@ import { copyComments } from "../../kpt/yaml/comments.js";
 import { newScalar, readPair } from "../../kpt/yaml/yaml-nodes.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
-import type { BuiltinFunction, FunctionResult, ItemSplit, ResourceList } from "../types.js";
+import {
+  type BuiltinFunction,
+  type FieldPattern,
+  type FunctionResult,
+  type ItemSplit,
+  type Rerun,
+  type ResourceList,
+  UNSETTLED,
+} from "../types.js";
 import { configMapData, isConfigMap, isEmptyConfig, isGVK, topString } from "./util/catalog-fnconfig.js";
 import { catalogFunction } from "./util/catalog-function.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
@@ -407,6 +415,8 @@ interface V04Share {
   old: string[];
   /** It has a namespaced depends-on annotation (the whole list's are rewritten then). */
   dependsOn: boolean;
+  /** A binding: its subjects go through JSON (V04_RERUN: it writes all of them). */
+  subjects?: true;
 }
 
 /**
@@ -441,7 +451,15 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
             head.name,
           )
         : sdkId(doc);
-      return { id, count, old: old.size === 0 ? NO_OLD : [...old], dependsOn: pass.sawNamespacedDependsOn };
+      const share: V04Share = {
+        id,
+        count,
+        old: old.size === 0 ? NO_OLD : [...old],
+        dependsOn: pass.sawNamespacedDependsOn,
+      };
+      const kind = head?.kind ?? kindOf(doc);
+      if (kind === "ClusterRoleBinding" || kind === "RoleBinding") share.subjects = true;
+      return share;
     },
     combine(shares) {
       const total = sumV04(shares as readonly V04Share[]);
@@ -453,8 +471,51 @@ function splitV04(newNamespace: string, release: string): ItemSplit {
       }
       return [resultV04(total.count, total.old, newNamespace)];
     },
+    rerun: V04_RERUN,
   };
 }
+
+/**
+ * v0.4 over its own output: every namespace field it sets already holds the new namespace, so it
+ * changes none and counts none (the subjects of a binding go through JSON again, as they came out).
+ * A resource with a namespaced depends-on annotation is the whole list's (combine): nothing promised.
+ */
+const V04_RERUN: Rerun = {
+  again(share) {
+    const s = share as V04Share;
+    if (s.dependsOn) return UNSETTLED;
+    return { ...s, count: 0, old: NO_OLD };
+  },
+  reads: (share) => ((share as V04Share).subjects ? V04_BINDING_READS : V04_READS),
+  writes: (share) => ((share as V04Share).subjects ? V04_BINDING_WRITES : V04_WRITES),
+  creates: () => [["metadata"]],
+};
+
+const V04_WRITES: readonly FieldPattern[] = [
+  [...NAMESPACE_PATH],
+  [...NAME_PATH],
+  CRD_SERVICE_NAMESPACE,
+  API_SERVICE_NAMESPACE,
+];
+
+/** A binding's: its subjects too, all of them (they go through JSON), and the list where it adds one. */
+const V04_BINDING_WRITES: readonly FieldPattern[] = [
+  ...V04_WRITES,
+  ["subjects"],
+  ["subjects", "*"],
+  ["subjects", "*", "**"],
+];
+
+/** The id (apiVersion, kind, name, namespace), local config, depends-on, and the fields it sets. */
+const V04_READS: readonly FieldPattern[] = [
+  ["apiVersion"],
+  ["kind"],
+  ["metadata", "annotations", ANNOTATION.localConfig],
+  ["metadata", "annotations", ANNOTATION.dependsOn],
+  ...V04_WRITES,
+];
+
+const V04_BINDING_READS: readonly FieldPattern[] = [...V04_READS, ...V04_BINDING_WRITES];
 
 function sumV04(shares: readonly V04Share[]): { count: number; old: Set<string>; dependsOn: boolean } {
   const total = { count: 0, old: new Set<string>(), dependsOn: false };

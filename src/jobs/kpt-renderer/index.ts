@@ -219,11 +219,16 @@ export class KptRenderer implements Renderer {
    * from committed(). Undefined, nothing kept, where that is not provably the render's answer: the last
    * render was not by file or its output is not `tree`, a step declares nothing, a later step writes
    * what an earlier one looks at (settled.ts); the caller renders the commit then (committed()).
+   * A renderer that keeps nothing (no FileWorkMemo) answers by rendering the tree, every function run:
+   * the reference the told answers are checked against (test/jobs/render-draft-differential.test.ts).
    */
   async settled(tree: FileTree, options: RenderOptions): Promise<RenderResult | undefined> {
+    if (!this.files) {
+      const again = await this.render(tree, options);
+      return again.ok && treesEqual(again.tree, tree) ? again : undefined;
+    }
     const last = this.last;
-    if (!last || !this.files || last.settings !== this.settings(options) || !treesEqual(last.out, tree))
-      return undefined;
+    if (!last || last.settings !== this.settings(options) || !treesEqual(last.out, tree)) return undefined;
     const shas = new Map<string, string>();
     for (const [path, bytes] of tree) shas.set(path, options.blobIds?.get(path) ?? blobSha(bytes));
     if (!settleOutput(tree, shas, last.byFile, this.files, last.settings, this.settledShares))

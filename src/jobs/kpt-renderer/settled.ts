@@ -7,7 +7,8 @@ import { type FieldPattern, type Rerun, UNSETTLED } from "../../fn/types.js";
  *
  * Each step declares that a run over its own output changes nothing (and what it reports then). The
  * second render gives step i not its own output but the pipeline's, which differs from it in what the
- * steps after i wrote; so where a later step writes a field step i reads or writes, nothing is promised.
+ * steps after i wrote or added; so where a later step writes (or adds) a field step i reads or writes,
+ * nothing is promised.
  * Where none does, each step sees its own output in every field it looks at: it changes nothing, and
  * reports what it declared.
  */
@@ -33,7 +34,8 @@ export class SettledShares {
       const next = rerun.again(share);
       if (next === UNSETTLED) return undefined;
       const writes = rerun.writes(share);
-      for (const earlier of looked) if (this.anyOverlap(writes, earlier)) return undefined;
+      const changes = [...writes, ...(rerun.creates?.(share) ?? [])];
+      for (const earlier of looked) if (this.anyOverlap(changes, earlier)) return undefined;
       out.push(next);
       looked.push([...rerun.reads(share), ...writes]);
     }
@@ -59,11 +61,7 @@ export class SettledShares {
 /** A step's share where it did not run over the resource (its package is not below the step's). */
 export const NOT_RUN: unique symbol = Symbol("not run");
 
-/**
- * Whether some field is a field of both `a` and `b`. Fields are leaves (FieldPattern): a scalar or a
- * sequence of scalars, never a map, so one field does not hold another and a field of both is the one
- * place two steps meet.
- */
+/** Whether some field is named by both `a` and `b` (FieldPattern: where two steps meet). */
 export function fieldsOverlap(a: FieldPattern, b: FieldPattern): boolean {
   const seen = new Set<number>();
   const go = (i: number, j: number): boolean => {
@@ -76,8 +74,13 @@ export function fieldsOverlap(a: FieldPattern, b: FieldPattern): boolean {
     if (x === "**") return go(i + 1, j) || (j < b.length && go(i, j + 1));
     if (y === "**") return go(i, j + 1) || (i < a.length && go(i + 1, j));
     if (x === undefined || y === undefined) return false;
-    if (x === y || x === "*" || y === "*") return go(i + 1, j + 1);
+    if (x === y || (x === "*" && isElement(y)) || (y === "*" && isElement(x))) return go(i + 1, j + 1);
     return false;
   };
   return go(0, 0);
+}
+
+/** `*` stands for a sequence's elements: it meets `*` and an index, never a map's key. */
+function isElement(segment: string): boolean {
+  return segment === "*" || /^\d+$/.test(segment);
 }

@@ -2,13 +2,14 @@ import { type Document, isMap, isSeq, type Node, Scalar, type YAMLMap } from "ya
 import { apiVersionOf, kindOf } from "../../../kpt/resource.js";
 import { copyComments } from "../../../kpt/yaml/comments.js";
 import { newScalar, readPair } from "../../../kpt/yaml/yaml-nodes.js";
-import type { FunctionContext, ItemSplit, ResourceList } from "../../types.js";
+import type { FieldPattern, FunctionContext, ItemSplit, Rerun, ResourceList } from "../../types.js";
 import { sortedEntries } from "./catalog-fields.js";
 import { configMapData, isConfigMap, isGVK, stringEntries } from "./catalog-fnconfig.js";
 import { errorResult } from "./catalog-results.js";
 import { type GoJsonTrip, isYaml11NonString, jsonRoundTrip, syncOrder } from "./go-json-roundtrip.js";
 import {
   applyCompiledFieldSpec,
+  type CompiledFieldSpec,
   compileFieldSpec,
   type FieldSpec,
   FieldSpecError,
@@ -170,19 +171,71 @@ export function setEntries(
 export function entriesSplit(cfg: EntriesConfig, run: EntriesRun): ItemSplit | undefined {
   if (run.trip || !run.includeLocalConfig) return undefined;
   const apply = entriesApplier(cfg, run);
+  const rerun = entriesRerun(cfg);
+  const specs = cfg.specs.map(compileFieldSpec);
+  const selecting = perKind((apiVersion, kind) => {
+    const target = specTarget(apiVersion, kind);
+    return specs.filter((c) => fieldSpecSelects(c.spec, target));
+  });
   return {
     item(doc) {
       const id = resourceIdKey(doc);
-      return apply(doc) === undefined ? id : { failed: id };
+      // Where a map above the entries is missing, the run adds it (its Rerun then says so).
+      const made = rerun && selecting(apiVersionOf(doc), kindOf(doc)).some((c) => !parentsThere(doc, c));
+      if (apply(doc) !== undefined) return { failed: id };
+      return made ? { made: id } : id;
     },
     combine(shares) {
       const seen = new Set<unknown>();
       for (const share of shares) {
-        if (typeof share !== "string" || seen.has(share)) return undefined;
-        seen.add(share);
+        const id = typeof share === "string" ? share : (share as { made?: string }).made;
+        if (id === undefined || seen.has(id)) return undefined;
+        seen.add(id);
       }
       return [];
     },
+    ...(rerun ? { rerun } : {}),
+  };
+}
+
+/** Whether every map above the entries' map of `c` is in the resource. */
+function parentsThere(doc: Document, c: CompiledFieldSpec): boolean {
+  let node: unknown = doc.contents;
+  for (let i = 0; i < c.segments.length - 1; i++) {
+    if (!isMap(node)) return false;
+    node = node.get(c.segments[i]!.name, true); // i < segments.length
+  }
+  return isMap(node);
+}
+
+/**
+ * A run over its own output, where every spec adds what is missing and none walks a sequence (the
+ * catalog's set-annotations specs): each entry is set again to the value it holds, in the map the first
+ * run set it in or added, and the run reports nothing; the share is the resource's id as before (the
+ * maps it added are there now). It reads the resource's id and writes the entries; it adds each spec's
+ * map, and the maps above it where the first run found them missing.
+ */
+function entriesRerun(cfg: EntriesConfig): Rerun | undefined {
+  if (cfg.specs.some((s) => !s.create || s.path.includes("[]"))) return undefined;
+  const paths = cfg.specs.map((s) => compileFieldSpec(s).segments.map((g) => g.name));
+  const writes: FieldPattern[] = paths.flatMap((p) => cfg.entries.map(([key]) => [...p, key]));
+  const maps: FieldPattern[] = paths;
+  const above: FieldPattern[] = [
+    ...maps,
+    ...paths.flatMap((p) => p.slice(0, -1).map((_, i) => p.slice(0, i + 1))),
+  ];
+  const reads: FieldPattern[] = [
+    ["apiVersion"],
+    ["kind"],
+    ["metadata", "name"],
+    ["metadata", "namespace"],
+    ...writes,
+  ];
+  return {
+    again: (share) => (typeof share === "string" ? share : (share as { made: string }).made),
+    reads: () => reads,
+    writes: () => writes,
+    creates: (share) => (typeof share === "string" ? maps : above),
   };
 }
 
