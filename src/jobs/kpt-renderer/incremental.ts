@@ -213,7 +213,7 @@ export async function renderByFile(
       ...done.filter(({ work }) => work.out !== null).map(({ path }) => path),
     ],
     resourceCount: resources,
-    byFile: { steps, pipelines: pipelinesText(shape.order), works: done },
+    byFile: { steps, pipelines: pipelinesText(shape.order), base, works: done },
   };
 }
 
@@ -222,6 +222,8 @@ export interface ByFileRender {
   steps: readonly SplitStep[];
   /** The packages' pipelines, as text: the output's must be the same for its steps to be these. */
   pipelines: string;
+  /** The input's Kptfiles and settings, as the memo's keys begin (fileWorkBase). */
+  base: string;
   /** Each resource file of the input and its render. */
   works: readonly { path: string; work: FileWork }[];
 }
@@ -256,6 +258,9 @@ export function settleOutput(
     files++;
     const sha = shas.get(path);
     if (sha === undefined || !out.has(path)) return false;
+    // A file the render left as it was, under the same Kptfiles, is its own output: the memo's render of
+    // it is the render of the output's file (a write-back of one file settles that file alone).
+    if (work.out === "same" && base === last.base && memo.get(`${base}\0${path}\0${sha}`)) continue;
     const shares: unknown[][] = work.shares.map(() => []);
     for (let d = 0; d < work.docs; d++) {
       const mine = work.shares.map((list) => (list.length === 0 ? NOT_RUN : list[d]));
