@@ -9,7 +9,6 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
-import { ANNOTATION } from "../../kpt/annotations.js";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { headComment, lineComment, setHeadComment, setLineComment } from "../../kpt/yaml/comments.js";
 import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml/yaml-nodes.js";
@@ -23,6 +22,7 @@ import {
   UNSETTLED,
 } from "../types.js";
 import { goQuoteString, goStringList } from "./util/go-quote.js";
+import { FILE_FIELDS } from "./util/rerun-fields.js";
 import {
   currentSetterValues,
   currentSetterValuesByName,
@@ -120,14 +120,6 @@ export const applySetters: BuiltinFunction = {
     };
   },
 };
-
-/** The file annotations a change names its resource by (read, never written by a setter run that keeps them). */
-const FILE_FIELDS: readonly FieldPattern[] = [
-  ANNOTATION.path,
-  ANNOTATION.index,
-  ANNOTATION.internalPath,
-  ANNOTATION.internalIndex,
-].map((key) => ["metadata", "annotations", key]);
 
 /**
  * From v0.2.0 on, a run over its own output sets every tagged field again to the same value and reports

@@ -23,6 +23,7 @@ import { catalogFunction, itemShares, refuseAsFailure } from "./util/catalog-fun
 import { errorResult, infoResult } from "./util/catalog-results.js";
 import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
 import { perKind } from "./util/per-kind.js";
+import { FILE_FIELDS, ID_FIELDS } from "./util/rerun-fields.js";
 
 /**
  * set-image, as gcr.io/kpt-fn/set-image:v0.1 does it (kustomize's image tag filter): every container
@@ -291,16 +292,7 @@ function imageRerun(cfg: SetImageConfig, matcher: GoRegexp | undefined): Rerun {
   const images: FieldPattern[] = cfg.fields.map((fs) =>
     fs.keys.flatMap((k, i) => (fs.each[i] ? [k, "*"] : [k])),
   );
-  const reads: FieldPattern[] = [
-    ["apiVersion"],
-    ["kind"],
-    ["metadata", "name"],
-    ["metadata", "namespace"],
-    ...[ANNOTATION.path, ANNOTATION.index, ANNOTATION.internalPath, ANNOTATION.internalIndex].map(
-      (key): FieldPattern => ["metadata", "annotations", key],
-    ),
-    ...images,
-  ];
+  const reads: FieldPattern[] = [...ID_FIELDS, ...FILE_FIELDS, ...images];
   return {
     again(share) {
       if (!share) return share;

@@ -1,4 +1,5 @@
 import { type Document, isMap, isScalar, isSeq, type YAMLMap } from "yaml";
+import { ANNOTATION } from "../../kpt/annotations.js";
 import { apiVersionOf, isLocalConfig, kindOf, nameOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { FunctionExitError } from "../runtime/errors.js";
@@ -28,6 +29,7 @@ import { errorResult, infoResult, warningResult } from "./util/catalog-results.j
 import { type EntriesConfig, readEntriesConfig, setEntries } from "./util/kustomize-entries.js";
 import { COMMON_LABELS } from "./util/kustomize-fieldspec.js";
 import { perKind } from "./util/per-kind.js";
+import { annotationField, GVK_FIELDS } from "./util/rerun-fields.js";
 
 /**
  * set-labels, as gcr.io/kpt-fn/set-labels:v0.2 does it: adds or replaces the given labels in
@@ -288,9 +290,8 @@ function labelsRerun(labels: Labels): Rerun {
   const writes: FieldPattern[] = [];
   for (const [key] of labels) for (const map of LABEL_MAPS) writes.push(["**", map, key]);
   const reads: FieldPattern[] = [
-    ["apiVersion"],
-    ["kind"],
-    ["metadata", "annotations", ANNOTATION_LOCAL_CONFIG],
+    ...GVK_FIELDS,
+    annotationField(ANNOTATION.localConfig),
     ...LOOKED_FOR.map((name): FieldPattern => ["**", name]),
     ...LOOKED_FOR_LISTS.map((name): FieldPattern => ["**", name, "*"]),
     ...writes,
@@ -300,8 +301,6 @@ function labelsRerun(labels: Labels): Rerun {
 
 /** The maps a label is set in. */
 const LABEL_MAPS = ["labels", "selector", "matchLabels"];
-
-const ANNOTATION_LOCAL_CONFIG = "config.kubernetes.io/local-config";
 
 /** The sequences of maps LabelSetter looks for, by name, wherever they are (their elements too). */
 const LOOKED_FOR_LISTS = [

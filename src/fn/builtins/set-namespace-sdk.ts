@@ -31,6 +31,7 @@ import { configErrorResult, errorResult, infoResult } from "./util/catalog-resul
 import { knownNamespaceScope } from "./util/catalog-scope.js";
 import { jsonRoundTripNode } from "./util/go-json-roundtrip.js";
 import { goQuoteString } from "./util/go-quote.js";
+import { annotationField, GVK_FIELDS } from "./util/rerun-fields.js";
 
 /**
  * set-namespace v0.3.0–v0.4.1, the releases on the kpt functions SDK. Namespace fields are
@@ -508,10 +509,9 @@ const V04_BINDING_WRITES: readonly FieldPattern[] = [
 
 /** The id (apiVersion, kind, name, namespace), local config, depends-on, and the fields it sets. */
 const V04_READS: readonly FieldPattern[] = [
-  ["apiVersion"],
-  ["kind"],
-  ["metadata", "annotations", ANNOTATION.localConfig],
-  ["metadata", "annotations", ANNOTATION.dependsOn],
+  ...GVK_FIELDS,
+  annotationField(ANNOTATION.localConfig),
+  annotationField(ANNOTATION.dependsOn),
   ...V04_WRITES,
 ];
 

@@ -20,6 +20,7 @@ import {
 } from "./kustomize-fieldspec.js";
 import { duplicateResourceId, resourceIdKey, withoutLocalConfig } from "./kustomize-resmap.js";
 import { perKind } from "./per-kind.js";
+import { ID_FIELDS } from "./rerun-fields.js";
 
 /**
  * What set-labels v0.1.x and set-annotations v0.1.x share around kustomize's label and annotation
@@ -224,13 +225,7 @@ function entriesRerun(cfg: EntriesConfig): Rerun | undefined {
     ...maps,
     ...paths.flatMap((p) => p.slice(0, -1).map((_, i) => p.slice(0, i + 1))),
   ];
-  const reads: FieldPattern[] = [
-    ["apiVersion"],
-    ["kind"],
-    ["metadata", "name"],
-    ["metadata", "namespace"],
-    ...writes,
-  ];
+  const reads: FieldPattern[] = [...ID_FIELDS, ...writes];
   return {
     again: (share) => (typeof share === "string" ? share : (share as { made: string }).made),
     reads: () => reads,
