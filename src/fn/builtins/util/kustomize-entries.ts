@@ -171,13 +171,10 @@ export function setEntries(
  */
 export function entriesSplit(cfg: EntriesConfig, run: EntriesRun): ItemSplit | undefined {
   if (run.trip || !run.includeLocalConfig) return undefined;
-  const apply = entriesApplier(cfg, run);
-  const rerun = entriesRerun(cfg);
-  const specs = cfg.specs.map(compileFieldSpec);
-  const selecting = perKind((apiVersion, kind) => {
-    const target = specTarget(apiVersion, kind);
-    return specs.filter((c) => fieldSpecSelects(c.spec, target));
-  });
+  const compiled = compiledSpecs(cfg);
+  const apply = entriesApplier(cfg, run, compiled);
+  const rerun = entriesRerun(cfg, compiled.specs);
+  const { selecting } = compiled;
   return {
     item(doc) {
       const id = resourceIdKey(doc);
@@ -216,9 +213,9 @@ function parentsThere(doc: Document, c: CompiledFieldSpec): boolean {
  * maps it added are there now). It reads the resource's id and writes the entries; it adds each spec's
  * map, and the maps above it where the first run found them missing.
  */
-function entriesRerun(cfg: EntriesConfig): Rerun | undefined {
+function entriesRerun(cfg: EntriesConfig, specs: readonly CompiledFieldSpec[]): Rerun | undefined {
   if (cfg.specs.some((s) => !s.create || s.path.includes("[]"))) return undefined;
-  const paths = cfg.specs.map((s) => compileFieldSpec(s).segments.map((g) => g.name));
+  const paths = specs.map((c) => c.segments.map((g) => g.name));
   const writes: FieldPattern[] = paths.flatMap((p) => cfg.entries.map(([key]) => [...p, key]));
   const maps: FieldPattern[] = paths;
   const above: FieldPattern[] = [
@@ -234,9 +231,25 @@ function entriesRerun(cfg: EntriesConfig): Rerun | undefined {
   };
 }
 
-/** Sets the config's entries in one resource: the failure's message, or undefined. */
-function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) => string | undefined {
+/**
+ * The config's field specs compiled, and those that select a kind of resource, worked out once per
+ * apiVersion and kind.
+ */
+function compiledSpecs(cfg: EntriesConfig) {
   const specs = cfg.specs.map(compileFieldSpec);
+  const selecting = perKind((apiVersion, kind) => {
+    const target = specTarget(apiVersion, kind);
+    return specs.filter((c) => fieldSpecSelects(c.spec, target));
+  });
+  return { specs, selecting };
+}
+
+/** Sets the config's entries in one resource: the failure's message, or undefined. */
+function entriesApplier(
+  cfg: EntriesConfig,
+  run: EntriesRun,
+  { selecting }: ReturnType<typeof compiledSpecs> = compiledSpecs(cfg),
+): (doc: Document) => string | undefined {
   let current: Document | undefined;
   const onSet = run.onSet;
   const setters = cfg.entries.map(([key, value]) => {
@@ -246,11 +259,6 @@ function entriesApplier(cfg: EntriesConfig, run: EntriesRun): (doc: Document) =>
       setEntry(map, key, value, quoteNew);
       if (onSet && current) onSet(current, map, key, value);
     };
-  });
-  // The specs that select a kind of resource, worked out once per apiVersion and kind.
-  const selecting = perKind((apiVersion, kind) => {
-    const target = specTarget(apiVersion, kind);
-    return specs.filter((c) => fieldSpecSelects(c.spec, target));
   });
   return (doc) => {
     if (run.skipNonMap && !isMap(doc.contents)) return undefined;
