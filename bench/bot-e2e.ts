@@ -11,6 +11,7 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { Octokit } from "@octokit/rest";
 import { type ServeProcess, spawnServe } from "../test/e2e/serve-child.js";
 import { dropPrefix, REDIS_MISSING, TEST_REDIS_URL, testPrefix } from "../test/util/redis.js";
 import { type CpuProfile, profileBreakdown } from "./cpu-profile.js";
@@ -21,6 +22,16 @@ import { generatePackage } from "./render-package.js";
 const run = promisify(execFile);
 const PKG = "apps/big";
 const BRANCH = `drafts/${PKG}/bench`;
+const CHECK_RENDER = "porchlight/render";
+/** Written by the proposal's check (check-proposal) alone: with it, both checks of a push have run. */
+const PROPOSAL_CHECKS = [CHECK_RENDER, "porchlight/guardrails"] as const;
+
+/** Alice opens the draft's proposal: its pull request into main. */
+async function openProposal(w: World): Promise<void> {
+  const [owner, repo] = ["acme", "blueprints"];
+  const alice = new Octokit({ baseUrl: w.forge.apiUrl, auth: w.forge.alicePat });
+  await alice.pulls.create({ owner, repo, head: BRANCH, base: "main", title: PKG });
+}
 
 /** One push, end to end: the forge in this process, the app (`porchlight serve`) in its own. */
 export interface BotE2ERow {
@@ -243,12 +254,35 @@ interface Measured {
   byRoute: Record<string, number>;
 }
 
-/** Commits what `edit` changed, pushes it to the draft branch, and measures the app until it is quiet. */
-async function measure(w: World, edit: () => void): Promise<Measured> {
+/** Waits for each check run of `names` on `sha` to complete; the first's conclusion. */
+async function checksDone(w: World, sha: string, names: readonly string[]): Promise<string | null> {
+  const start = Date.now();
+  const conclusions: (string | null)[] = [];
+  for (const name of names) {
+    let conclusion = await w.forge.check(sha, name);
+    while (conclusion === undefined) {
+      if (w.app.child.exitCode !== null || Date.now() - start > 300_000)
+        throw new Error(`no ${name} on ${sha} (the app's output follows)\n${w.app.output().slice(-4000)}`);
+      await sleep(2);
+      conclusion = await w.forge.check(sha, name);
+    }
+    conclusions.push(conclusion);
+  }
+  return conclusions[0] ?? null;
+}
+
+/**
+ * Commits what `edit` changed, pushes it to the draft branch (or, for a step that opens the proposal,
+ * opens the draft's pull request on its head), and measures the app until it is quiet.
+ */
+async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> {
   await quiet(w);
-  edit();
-  await w.git("add", "-A");
-  await w.git("commit", "--quiet", "-m", "edit");
+  const opening = step.act === "open proposal";
+  if (!opening) {
+    step.edit(pkgDir);
+    await w.git("add", "-A");
+    await w.git("commit", "--quiet", "-m", "edit");
+  }
   const sha = await w.git("rev-parse", "HEAD");
   const pid = w.app.child.pid!;
   resetPeak(pid);
@@ -256,17 +290,9 @@ async function measure(w: World, edit: () => void): Promise<Measured> {
   const cpu0 = appCpu(pid);
   const forge0 = w.forge.pid ? forgeCpu(w.forge.pid) : 0;
   const t0 = process.hrtime.bigint();
-  await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
-  const start = Date.now();
-  let conclusion = await w.forge.renderCheck(sha);
-  while (conclusion === undefined) {
-    if (w.app.child.exitCode !== null || Date.now() - start > 300_000)
-      throw new Error(
-        `no porchlight/render on ${sha} (the app's output follows)\n${w.app.output().slice(-4000)}`,
-      );
-    await sleep(2);
-    conclusion = await w.forge.renderCheck(sha);
-  }
+  if (opening) await openProposal(w);
+  else await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
+  const conclusion = await checksDone(w, sha, step.checks ?? [CHECK_RENDER]);
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   await quiet(w);
   const t1 = process.hrtime.bigint();
@@ -310,6 +336,10 @@ const round = (n: number, d: number) => Math.round(n * 10 ** d) / 10 ** d;
 interface Step {
   push: string;
   edit: (dir: string) => void;
+  /** Not a push: alice opens the draft's proposal (its pull request) on the head she has. */
+  act?: "open proposal";
+  /** The check runs on the head that end the step (default: porchlight/render). */
+  checks?: readonly string[];
   /** Restart the app first (a deployment's restart: the same cache directory). */
   restart?: boolean;
 }
@@ -324,7 +354,9 @@ function editValue(dir: string, file: string, to: string): void {
  * The pushes a person makes to a draft of a large package, each after the one before (issue #52): the
  * first push (the bot commits the render), edits the render writes nothing back for, a change outside
  * the package, edits the render writes back (the bot commits again), several files at once, a file
- * added and one removed, and an edit after the app restarted.
+ * added and one removed, an edit after the app restarted, then the draft proposed (its pull request
+ * opened: the proposal's checks) and edits with the proposal open (the draft's render and the
+ * proposal's checks both run).
  */
 function steps(resources: number): Step[] {
   const pkg = generatePackage(resources, builtinPipeline());
@@ -374,6 +406,24 @@ function steps(resources: number): Step[] {
     { push: "a file removed", edit: (dir) => rmSync(join(dir, at(15))) },
     { push: "one file edited (after a restart)", edit: (dir) => value(dir), restart: true },
     { push: "one file edited (after a restart, again)", edit: (dir) => value(dir) },
+    {
+      push: "the proposal opened (its head checked)",
+      edit: () => {},
+      act: "open proposal",
+      checks: PROPOSAL_CHECKS.slice(1),
+    },
+    { push: "one file edited (the proposal open)", edit: (dir) => value(dir), checks: PROPOSAL_CHECKS },
+    {
+      push: "one file edited, the render writes back (the proposal open)",
+      edit: (dir) =>
+        writeFileSync(join(dir, at(20)), `${readFileSync(join(dir, at(20)), "utf8")}# note ${++n}\n`),
+      checks: PROPOSAL_CHECKS,
+    },
+    {
+      push: "one file edited (the proposal open, after that bot commit)",
+      edit: (dir) => value(dir),
+      checks: PROPOSAL_CHECKS,
+    },
   ];
 }
 
@@ -425,7 +475,7 @@ async function pushes(
       await quiet(w);
       await w.restart();
     }
-    const m = await measure(w, () => step.edit(pkgDir));
+    const m = await measure(w, step, pkgDir);
     out.push({ push: step.push, m });
     onPush?.(step.push, m);
     // The bot may have committed the render: the person pulls it before the next edit.

@@ -17,6 +17,9 @@ export interface ForgeView {
   url: string;
   /** The repository's clone URL with alice's token in it. */
   cloneUrl: string;
+  /** The forge's REST API, and alice's token for it (she opens the proposal). */
+  apiUrl: string;
+  alicePat: string;
   creds: ReturnType<Forge["createApp"]>;
   setWebhookUrl(url: string | null): Promise<void>;
   /** Resolves when no webhook delivery is pending. */
@@ -25,8 +28,8 @@ export interface ForgeView {
   requestCount(): Promise<number>;
   /** The app's requests from the `from`-th request the forge served on. */
   appRequestsSince(from: number): Promise<AppRequest[]>;
-  /** The `porchlight/render` check on `sha` once completed: its conclusion; undefined before. */
-  renderCheck(sha: string): Promise<string | null | undefined>;
+  /** The check run `name` on `sha` once completed: its conclusion; undefined before. */
+  check(sha: string, name: string): Promise<string | null | undefined>;
   /** The forge's process when it has one of its own (its CPU is read from /proc). */
   pid?: number;
   stop(): Promise<void>;
@@ -45,7 +48,7 @@ async function setUp(forge: Forge) {
   const u = new URL(forge.cloneUrl(REPO));
   u.username = "alice";
   u.password = pat as string;
-  return { url: forge.url, cloneUrl: u.toString(), creds };
+  return { url: forge.url, cloneUrl: u.toString(), apiUrl: forge.apiUrl, alicePat: pat as string, creds };
 }
 
 function appRequests(forge: Forge, from: number): AppRequest[] {
@@ -55,9 +58,9 @@ function appRequests(forge: Forge, from: number): AppRequest[] {
     .map((e) => ({ method: e.method, path: e.path, route: e.route }));
 }
 
-function renderCheck(forge: Forge, sha: string): string | null | undefined {
+function check(forge: Forge, sha: string, name: string): string | null | undefined {
   const run = forge.core.store.data.checkRuns.find(
-    (r) => r.headSha === sha && r.name === "porchlight/render" && r.status === "completed",
+    (r) => r.headSha === sha && r.name === name && r.status === "completed",
   );
   return run ? run.conclusion : undefined;
 }
@@ -72,7 +75,7 @@ export async function forgeHere(): Promise<ForgeView> {
     idle: () => forge.webhooks.idle(),
     requestCount: async () => forge.requestLog.entries.length,
     appRequestsSince: async (from) => appRequests(forge, from),
-    renderCheck: async (sha) => renderCheck(forge, sha),
+    check: async (sha, name) => check(forge, sha, name),
     stop: () => forge.stop(),
   };
 }
@@ -82,7 +85,7 @@ type Ask =
   | { op: "idle" }
   | { op: "requestCount" }
   | { op: "appRequestsSince"; from: number }
-  | { op: "renderCheck"; sha: string }
+  | { op: "check"; sha: string; name: string }
   | { op: "stop" };
 
 /** The forge in a process of its own (this file, run as a child of the bench), asked over IPC. */
@@ -116,7 +119,7 @@ export async function forgeApart(): Promise<ForgeView> {
     idle: () => ask({ op: "idle" }),
     requestCount: () => ask({ op: "requestCount" }),
     appRequestsSince: (from) => ask({ op: "appRequestsSince", from }),
-    renderCheck: async (sha) => (await ask<string | null>({ op: "renderCheck", sha })) ?? undefined,
+    check: async (sha, name) => (await ask<string | null>({ op: "check", sha, name })) ?? undefined,
     ...(child.pid ? { pid: child.pid } : {}),
     stop: async () => {
       const exited = new Promise((r) => child.once("exit", r));
@@ -144,10 +147,9 @@ async function serveForge(): Promise<void> {
           return forge.requestLog.entries.length;
         case "appRequestsSince":
           return appRequests(forge, q.from);
-        case "renderCheck":
+        case "check":
           // (a completed check always has a conclusion: null crosses IPC where undefined does not)
-          // (a completed check always has a conclusion: null crosses IPC where undefined does not)
-          return renderCheck(forge, q.sha) ?? null;
+          return check(forge, q.sha, q.name) ?? null;
         case "stop":
           await forge.stop();
           process.exit(0);
