@@ -12,7 +12,7 @@ const SRC = join(import.meta.dirname, "..", "src");
  * its reason. A new entry is a decision: a Kptfile's text is read through src/kpt/kptfile.ts.
  */
 const ALLOWED: Record<string, string> = {
-  "jobs/check-proposal/resources.ts packageResources":
+  "jobs/check-proposal/resources.ts fileResources":
     "parses the package's .yaml files (a Kptfile has none) and skips a document of kind Kptfile among them",
   "render/fnconfig.ts functionConfigOf":
     "parses a function's config file; the Kptfile is named in the errors, as where configPath is written",

@@ -21,6 +21,8 @@ const SINGLETONS: Record<string, string> = {
     "servers that did not answer the fetch in process, by URL, for ten minutes: each job makes its own GitRepo, and a request lost on every push is what it spares",
   "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
+  "jobs/check-proposal/resources.ts byBlob":
+    "a file's resources by git blob id (lru-cache, bounded by size): a push to a proposal parses only the files it changed, as each job makes its own context",
   "fn/starlark/resolve.ts OUTER":
     "a closure's free variable → the binding it captures: a side table on nodes (weak)",
   "kpt/yaml/comments/comment-runs.ts footAtEnd":

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { blobId } from "../../src/github/git-objects.js";
 import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { summarizePackage } from "../../src/jobs/check-proposal/summarize.js";
-import { treeFromText } from "../../src/kpt/tree.js";
+import { type FileTree, treeFromText } from "../../src/kpt/tree.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { cm, jobContext, KPTFILE } from "./helpers.js";
 
@@ -132,5 +133,33 @@ describe("package change summary", () => {
     ]);
     expect(s.rbac).toEqual([expect.objectContaining({ change: "added", details: ["get, list on pods"] })]);
     expect(s.namespaces).toEqual({ added: ["extra"], removed: [] });
+  });
+
+  it("compares push after push by the files' blob ids: each change seen, a moved resource no change", () => {
+    const blobs = (tree: FileTree) => new Map([...tree].map(([path, bytes]) => [path, blobId(bytes)]));
+    const base = treeFromText({ "d.yaml": deployment("nginx:1.0"), "a.yaml": cm("a"), "b.yaml": cm("b") });
+    const summarize = (files: Record<string, string>) => {
+      const head = treeFromText(files);
+      const s = summarizePackage({
+        package: "apps/web",
+        base,
+        head,
+        baseBlobs: blobs(base),
+        headBlobs: blobs(head),
+      });
+      return s.resources.map((r) => `${r.change} ${r.resource.kind}/${r.resource.name} in ${r.file}`).sort();
+    };
+    const first = { "d.yaml": deployment("nginx:1.1"), "a.yaml": cm("a"), "b.yaml": cm("b") };
+    expect(summarize(first)).toEqual(["changed Deployment/web in d.yaml"]);
+    // the next push: the deployment back as the base has it, a ConfigMap changed, one moved to another file
+    const second = { "d.yaml": deployment("nginx:1.0"), "a.yaml": cm("a2"), "moved/b.yaml": cm("b") };
+    expect(summarize(second)).toEqual(["added ConfigMap/a2 in a.yaml", "removed ConfigMap/a in a.yaml"]);
+    const third = { ...second, "d.yaml": deployment("nginx:1.2", "staging") };
+    expect(summarize(third)).toEqual([
+      "added ConfigMap/a2 in a.yaml",
+      "added Deployment/web in d.yaml",
+      "removed ConfigMap/a in a.yaml",
+      "removed Deployment/web in d.yaml",
+    ]);
   });
 });

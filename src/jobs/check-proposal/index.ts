@@ -165,11 +165,14 @@ async function checkPackages(
     used.resources += checked.render.resources ?? 0;
     checks.renders.push(checked.render);
     checks.guards.push(...checked.guards);
+    const base = baseFiles.length === 0 ? undefined : await ctx.port.readTree(trees.base.sha, p.path);
     checks.summaries.push(
       summarizePackage({
         package: p.path,
-        base: baseFiles.length === 0 ? new Map() : (await ctx.port.readTree(trees.base.sha, p.path)).tree,
+        base: base?.tree ?? new Map(),
         head: checked.tree,
+        ...(base?.blobs ? { baseBlobs: base.blobs } : {}),
+        ...(checked.blobs ? { headBlobs: checked.blobs } : {}),
         revision: nextRevision(p.path, trees.refs),
         deletion: p.deletion,
       }),
@@ -189,11 +192,12 @@ async function checkPackage(
   allowance: ReturnType<typeof resourceAllowance>,
 ): Promise<
   | { tooManyResources: NonNullable<PackageCheck["tooManyResources"]> }
-  | { render: PackageCheck; guards: PackageCheck[]; tree: FileTree }
+  | { render: PackageCheck; guards: PackageCheck[]; tree: FileTree; blobs?: ReadonlyMap<string, string> }
 > {
   const { pr, head, isFork } = trees;
   const read = p.deletion ? undefined : await ctx.port.readTree(head.sha, p.path);
   const tree = read?.tree ?? new Map<string, Buffer>();
+  const blobs = read?.blobs;
   const symlinks = read?.symlinks ?? [];
   const common = { pkg: p.path, tree, deletion: p.deletion, isFork };
   const links = isFork ? forkLinksCheck(p.path, symlinks) : packageLinksCheck(p.path, symlinks);
@@ -212,6 +216,7 @@ async function checkPackage(
       maxResources: allowance.max,
       ...(plan ? { plan } : {}),
       ...(infoScope ? { infoScope } : {}),
+      ...(blobs ? { blobIds: blobs } : {}),
     }));
   if (render.tooManyResources) return { tooManyResources: render.tooManyResources };
   // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
@@ -221,7 +226,7 @@ async function checkPackage(
   ];
   const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
   if (markers) guards.push(markers);
-  return { render, guards, tree };
+  return { render, guards, tree, ...(blobs ? { blobs } : {}) };
 }
 
 /** A package left out of the summary because it is over a limit. */

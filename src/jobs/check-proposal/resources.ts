@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Document } from "yaml";
 import {
   apiVersionOf,
@@ -20,30 +21,61 @@ export interface PackageResource {
   value: unknown;
 }
 
+/** A file's resources as the summary compares them, apart from the file's path. */
+type FileResources = readonly Omit<PackageResource, "file">[];
+
+/**
+ * Each file's resources by its git blob id, so that a push to a proposal parses only the files it
+ * changed: the summary compares the base's files with the head's on every push, and both sides' other
+ * files are the blobs it read before. Bounded by the files' size (a few large packages); the values are
+ * never changed after they are made, so the base and the head share them (deepEqual answers at once).
+ */
+const byBlob = new LRUCache<string, FileResources>({
+  maxSize: 32 << 20,
+  sizeCalculation: (_v, key) => Math.max(1, Number(key.slice(key.indexOf(":") + 1))),
+});
+
 /**
  * The package's deployable resources by `apiVersion-group/kind/namespace/name`: KRM documents of its
  * YAML files, without the Kptfile and local-config resources (they are not applied to a cluster).
- * A file that does not parse is skipped here: the render check reports it.
+ * A file that does not parse is skipped here: the render check reports it. `blobs`: the files' git
+ * blob ids, where the caller read them (a file read before is not parsed again).
  */
-export function packageResources(tree: FileTree): Map<string, PackageResource> {
+export function packageResources(
+  tree: FileTree,
+  blobs?: ReadonlyMap<string, string>,
+): Map<string, PackageResource> {
   const out = new Map<string, PackageResource>();
   for (const [file, bytes] of [...tree].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!file.endsWith(".yaml") && !file.endsWith(".yml")) continue;
-    let docs: Document[];
-    try {
-      docs = parseYamlFile(bytes.toString("utf8"), file).docs;
-    } catch {
-      continue;
+    const blob = blobs?.get(file);
+    const key = blob === undefined ? undefined : `${blob}:${bytes.length}`;
+    let found = key === undefined ? undefined : byBlob.get(key);
+    if (!found) {
+      found = fileResources(bytes, file);
+      if (key !== undefined) byBlob.set(key, found);
     }
-    for (const doc of docs) {
-      if (!isKrm(doc) || kindOf(doc) === "Kptfile" || isLocalConfig(doc)) continue;
-      const id: ResourceId = { apiVersion: apiVersionOf(doc), kind: kindOf(doc), name: nameOf(doc) };
-      const ns = namespaceOf(doc);
-      if (ns) id.namespace = ns;
-      const group = id.apiVersion.includes("/") ? id.apiVersion.split("/")[0] : "";
-      const key = `${group}/${id.kind}/${ns}/${id.name}`;
-      out.set(key, { id, key, file, value: stripKptAnnotations(toPlain(doc)) });
-    }
+    for (const r of found) out.set(r.key, { ...r, file });
+  }
+  return out;
+}
+
+/** The deployable resources of one file (none where it does not parse). */
+function fileResources(bytes: Buffer, file: string): FileResources {
+  let docs: Document[];
+  try {
+    docs = parseYamlFile(bytes.toString("utf8"), file).docs;
+  } catch {
+    return [];
+  }
+  const out: Omit<PackageResource, "file">[] = [];
+  for (const doc of docs) {
+    if (!isKrm(doc) || kindOf(doc) === "Kptfile" || isLocalConfig(doc)) continue;
+    const id: ResourceId = { apiVersion: apiVersionOf(doc), kind: kindOf(doc), name: nameOf(doc) };
+    const ns = namespaceOf(doc);
+    if (ns) id.namespace = ns;
+    const group = id.apiVersion.includes("/") ? id.apiVersion.split("/")[0] : "";
+    out.push({ id, key: `${group}/${id.kind}/${ns}/${id.name}`, value: stripKptAnnotations(toPlain(doc)) });
   }
   return out;
 }

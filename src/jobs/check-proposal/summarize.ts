@@ -15,11 +15,14 @@ export function summarizePackage(input: {
   package: string;
   base: FileTree;
   head: FileTree;
+  /** The trees' git blob ids, where read: a file read before is not parsed again. */
+  baseBlobs?: ReadonlyMap<string, string>;
+  headBlobs?: ReadonlyMap<string, string>;
   revision?: number;
   deletion?: boolean;
 }): PackageChangeSummary {
-  const before = packageResources(input.base);
-  const after = packageResources(input.head);
+  const before = packageResources(input.base, input.baseBlobs);
+  const after = packageResources(input.head, input.headBlobs);
   const resources: ResourceChange[] = [];
   const images: ImageChange[] = [];
   const rbac: RbacChange[] = [];

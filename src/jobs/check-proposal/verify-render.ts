@@ -22,6 +22,8 @@ export async function verifyRender(
     plan?: RenderPlan;
     /** The files whose info results are annotated (check-report.ts changeScope); absent: every file's. */
     infoScope?: ReadonlySet<string>;
+    /** The files' git blob ids, where read (the renderer answers a tree it rendered before from them). */
+    blobIds?: ReadonlyMap<string, string>;
   },
 ): Promise<PackageCheck> {
   const { pkg } = input;
@@ -39,6 +41,7 @@ export async function verifyRender(
     runtimes: input.plan?.runtimes ?? allowedRuntimes(ctx),
     ...(input.plan?.holdBack.length ? { holdBack: input.plan.holdBack } : {}),
     ...(input.maxResources !== undefined ? { maxResources: input.maxResources } : {}),
+    ...(input.blobIds ? { blobIds: input.blobIds } : {}),
   });
   if (result.tooManyResources) {
     return { pkg, ok: false, line: "", annotations: [], tooManyResources: result.tooManyResources };

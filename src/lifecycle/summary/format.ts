@@ -6,6 +6,7 @@ import type {
   ImageChange,
   PackageChangeSummary,
   RbacChange,
+  ResourceChange,
   ResourceId,
   SummaryInput,
 } from "./types.js";
@@ -39,7 +40,11 @@ export function formatSummary(input: SummaryInput, limit = MAX_COMMENT_CHARS): s
   const packages = [...input.packages].sort((a, b) =>
     a.package < b.package ? -1 : a.package > b.package ? 1 : 0,
   );
+  // The resource tables alone too long for a comment (a new package of thousands of resources): the
+  // full text is not made (its rows sorted, then thrown away).
+  const tables = packages.reduce((n, p) => p.resources.reduce((m, r) => m + resourceRow(r).length + 1, n), 0);
   for (const detail of ["full", "compact"] as const) {
+    if (detail === "full" && header.length + tables > limit) continue;
     const body = `${header}${packages.map((p) => formatPackage(p, detail)).join("\n")}`;
     if (body.length <= limit) return body;
   }
@@ -73,9 +78,7 @@ function formatPackage(p: PackageChangeSummary, detail: Detail): string {
   lines.push(countLine(p), "");
   if (detail === "full" && p.resources.length > 0) {
     lines.push("| | Resource | File |", "|---|---|---|");
-    for (const r of sortedResources(p)) {
-      lines.push(`| ${SIGN[r.change]} | ${cell(resourceName(r.resource))} | ${r.file ? cell(r.file) : ""} |`);
-    }
+    for (const r of sortedResources(p)) lines.push(resourceRow(r));
     lines.push("");
   }
   if (p.images.length > 0) lines.push("**Images**", "", ...p.images.map(imageLine), "");
@@ -87,6 +90,11 @@ function formatPackage(p: PackageChangeSummary, detail: Detail): string {
   ];
   if (ns.length > 0) lines.push(`**Namespaces:** ${ns.join(", ")}`, "");
   return lines.join("\n");
+}
+
+/** A resource's row of the package's table. */
+function resourceRow(r: ResourceChange): string {
+  return `| ${SIGN[r.change]} | ${cell(resourceName(r.resource))} | ${r.file ? cell(r.file) : ""} |`;
 }
 
 function countLine(p: PackageChangeSummary): string {
