@@ -4,7 +4,12 @@
  * file of the corpus with both and compares, node by node, the head, line and foot comment the door
  * reports.
  *
- * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural] DIR...
+ * Also, with a flag each, the other contexts today's reader is called in (see readings): `--items`, a
+ * ResourceList's items as a function's output is read; `--pieces`, the merge's pieces of a file;
+ * `--crlf`, the file's CRLF form; `--all`: all three. Each context is compared and counted on its own.
+ *
+ * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural]
+ *          [--items] [--pieces] [--crlf] [--all] DIR...
  *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
  *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
  *   --show: how many differing files to print, each with its first differing node paths (default 10);
@@ -26,6 +31,7 @@ import {
   type Pair,
   Parser,
 } from "yaml";
+import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
 import {
@@ -39,6 +45,7 @@ import {
   lineComment,
 } from "../src/kpt/yaml/comments.js";
 import { isEmptyDocument, isYamlFileName, parseYamlFile } from "../src/kpt/yaml/yamlfile.js";
+import { parseYamlDocs } from "../src/merge/yamldoc.js";
 import { ALL_SHAPES, generate } from "./comments-gen.js";
 
 /**
@@ -71,24 +78,29 @@ function today(text: string): Table[] {
   const docs = parseYamlFile(text, "x.yaml").docs;
   return docs.map((doc) => {
     normalizeComments(doc, text);
-    const table: Table = new Map();
-    put(table, "doc", {
-      head: headComment(doc),
-      foot: footComment(doc),
-      endFeet: flag(hasEndFeet(doc.contents)),
-    });
-    walk(doc.contents as Node | null, "$", table, (n) => ({
-      head: headComment(n),
-      line: lineComment(n),
-      foot: footComment(n),
-      endFoot: flag(isMap(n) && endFoot(n)),
-      innerBlock: flag(isMap(n) && endsInBlock(n)),
-      keyFoot: flag(isMap(n) && keyFoot(n)),
-      feetOnly: flag(feetOnly(n)),
-      footAbove: footAbove(n),
-    }));
-    return table;
+    return tableOf(doc);
   });
+}
+
+/** A document's comments, placed already, as the door reports them. */
+function tableOf(doc: Document): Table {
+  const table: Table = new Map();
+  put(table, "doc", {
+    head: headComment(doc),
+    foot: footComment(doc),
+    endFeet: flag(hasEndFeet(doc.contents)),
+  });
+  walk(doc.contents as Node | null, "$", table, (n) => ({
+    head: headComment(n),
+    line: lineComment(n),
+    foot: footComment(n),
+    endFoot: flag(isMap(n) && endFoot(n)),
+    innerBlock: flag(isMap(n) && endsInBlock(n)),
+    keyFoot: flag(isMap(n) && keyFoot(n)),
+    feetOnly: flag(feetOnly(n)),
+    footAbove: footAbove(n),
+  }));
+  return table;
 }
 
 function put(table: Table, path: string, seen: Seen): void {
@@ -394,6 +406,176 @@ function compare(a: Table[], b: Table[], blanks = true, raw = false): Diff[] {
   return diffs;
 }
 
+/** The contexts today's reader is called in, each compared on its own (see readings). */
+const CONTEXTS = ["file", "items", "pieces", "crlf"] as const;
+type Context = (typeof CONTEXTS)[number];
+
+/**
+ * Both readings of a corpus file in one context: today's tables, and a thunk for the shadow's; undefined
+ * where today's reader does not read it or the context does not apply (a file already in CRLF; items:
+ * a file with a document whose root is no mapping, which no ResourceList holds).
+ * - file: the file, as a package's file is read;
+ * - items: its documents written as a ResourceList's items as porchlight's function wire writes them
+ *   (wire.ts's writeResourceList, kpt's writer: `kpt fn source` prints the same but for the path
+ *   annotations), read back as the wire reads a function's output (readResourceList: each item a
+ *   document, its comments placed with listItem/end), against the structural reading of the whole
+ *   ResourceList text, each item's nodes re-rooted (shadowItems);
+ * - pieces: the file cut into the merge's pieces (src/merge/yamldoc.ts's parseYamlDocs: fileStart,
+ *   pieceStart, the failsafe schema), against the structural reading of the whole file, document by
+ *   document (the reader knows where kyaml's cut leaves each `---` line);
+ * - crlf: the file with its lines ended in CRLF, as scripts/comments-diff.ts --crlf writes it.
+ */
+function readings(text: string, ctx: Context): { a: Table[]; b: () => Table[] } | undefined {
+  switch (ctx) {
+    case "file":
+      return { a: today(text), b: () => shadow(text) };
+    case "crlf": {
+      if (text.includes("\r")) return undefined;
+      const crlf = text.replaceAll("\n", "\r\n");
+      return { a: today(crlf), b: () => shadow(crlf) };
+    }
+    case "pieces":
+      return { a: parseYamlDocs(text, "x.yaml").map((d) => tableOf(d.doc)), b: () => shadow(text) };
+    case "items": {
+      const list = itemsText(text);
+      if (list === undefined) return undefined;
+      return { a: readResourceList(list, "x").items.map(tableOf), b: () => shadowItems(list) };
+    }
+  }
+}
+
+/** A file's documents as porchlight's wire writes them to a function: a ResourceList's items. */
+function itemsText(text: string): string | undefined {
+  const docs = parseYamlFile(text, "x.yaml").docs;
+  if (docs.length === 0 || !docs.every((d) => isMap(d.contents))) return undefined;
+  for (const d of docs) normalizeComments(d, text);
+  return writeResourceList({ items: docs });
+}
+
+/**
+ * The structural reading of a ResourceList's text, each item's tree as the door reports it for a
+ * document of its own: the paths under `$.items[i]` re-rooted at `$`. The item is yaml.v3's node of the
+ * sequence, which kpt takes out of the list: its own comments only, no document's (a head over the
+ * first `- ` is the sequence's, where door puts it); the root mapping's marks as for a document's root.
+ */
+function shadowItems(list: string): Table[] {
+  const cst = [...new Parser().parse(list)];
+  const [doc] = [...new Composer({ keepSourceTokens: true, uniqueKeys: false }).compose(cst)];
+  const [dc] = readComments(list, cst);
+  if (!doc || !dc || !isMap(doc.contents)) return [];
+  const whole: Table = new Map();
+  door(doc.contents as Node, "$", whole, dc);
+  const items = doc.contents.get("items", true);
+  if (!isSeq(items)) return [];
+  return items.items.map((_, i) => {
+    const prefix = `$.items[${i}]`;
+    const t: Table = new Map();
+    for (const [p, seen] of whole) {
+      const rest = p.slice(prefix.length);
+      if (p.startsWith(prefix) && (rest === "" || rest.startsWith(".") || rest.startsWith("[")))
+        t.set(`$${rest}`, { ...seen });
+    }
+    const root = t.get("$");
+    if (root) {
+      delete root.endFoot;
+      if (Object.keys(root).length === 0) t.delete("$");
+    }
+    if ([...t].some(([p, seen]) => p !== "$" && seen.endFoot)) t.set("doc", { endFeet: "yes" });
+    return t;
+  });
+}
+
+interface Tally {
+  read: number;
+  same: number;
+  crashed: number;
+  blankOnly: number;
+  classes: Map<string, number>;
+  /** Files differing in each field: the marks where they change what is written, and as set. */
+  byField: Map<string, number>;
+  shown: number;
+}
+
+function compareAll(
+  inputs: readonly { name: string; text: string }[],
+  ctx: Context,
+  o: { show: number; structural: boolean; asSet: boolean },
+): Tally {
+  const tally: Tally = {
+    read: 0,
+    same: 0,
+    crashed: 0,
+    blankOnly: 0,
+    classes: new Map(),
+    byField: new Map(),
+    shown: 0,
+  };
+  const count = (key: string): void => {
+    tally.byField.set(key, (tally.byField.get(key) ?? 0) + 1);
+  };
+  for (const { name, text } of inputs) {
+    // each comparison takes fresh tables (compare folds the root's foot into the document's)
+    const fresh = (): { a: Table[]; b: () => Table[] } | undefined => {
+      try {
+        return readings(text, ctx);
+      } catch {
+        return undefined;
+      }
+    };
+    const r = fresh();
+    if (!r) continue;
+    tally.read++;
+    let diffs: Diff[];
+    try {
+      diffs = compare(r.a, r.b(), true, o.asSet);
+      const again = fresh()!;
+      for (const f of new Set(compare(again.a, again.b(), true, true).map((d) => d.field)))
+        if ((MARKS as readonly string[]).includes(f)) count(`${f} (as set)`);
+    } catch (e) {
+      tally.crashed++;
+      diffs = [{ field: "head", text: `shadow reader failed: ${(e as Error).message}` }];
+    }
+    for (const f of new Set(diffs.map((d) => d.field))) count(f);
+    if (diffs.length === 0) {
+      tally.same++;
+      continue;
+    }
+    let apart: Diff[] = diffs;
+    try {
+      const again = fresh()!;
+      apart = compare(again.a, again.b(), false);
+    } catch {
+      // (counted above)
+    }
+    if (apart.length === 0) tally.blankOnly++;
+    if (o.structural) {
+      if (apart.length === 0) continue;
+      diffs = apart;
+    }
+    const cls = diffs[0]!.text.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
+    tally.classes.set(cls, (tally.classes.get(cls) ?? 0) + 1);
+    if (tally.shown++ < o.show) {
+      console.log(`--- [${ctx}] ${name}`);
+      for (const d of diffs.slice(0, 4)) console.log(`  ${d.text}`);
+    }
+  }
+  return tally;
+}
+
+function report(ctx: Context, t: Tally): void {
+  console.log(`\n== ${ctx}`);
+  console.log(`classes (first difference per file): ${JSON.stringify([...t.classes].sort((x, y) => y[1] - x[1]))}`);
+  const fields = [...COMMENTS, ...MARKS].flatMap((f) =>
+    (MARKS as readonly string[]).includes(f) ? [f, `${f} (as set)`] : [f],
+  );
+  console.log(`files differing, per field: ${fields.map((f) => `${f} ${t.byField.get(f) ?? 0}`).join(", ")}`);
+  const pct = (n: number): string => `${((100 * n) / Math.max(t.read, 1)).toFixed(2)}%`;
+  console.log(`agreement: ${t.same} of ${t.read} files (${pct(t.same)}); shadow failed on ${t.crashed}`);
+  console.log(
+    `differing only in blank lines: ${t.blankOnly}; agreement but for them: ${t.same + t.blankOnly} (${pct(t.same + t.blankOnly)})`,
+  );
+}
+
 function main(): number {
   const args = process.argv.slice(2);
   const opt = (name: string): string | undefined => {
@@ -403,11 +585,17 @@ function main(): number {
     args.splice(i, 2);
     return v;
   };
+  const has = (name: string): boolean => {
+    const i = args.indexOf(`--${name}`);
+    if (i >= 0) args.splice(i, 1);
+    return i >= 0;
+  };
   const show = Number(opt("show") ?? "10");
-  const structural = args.includes("--structural");
-  if (structural) args.splice(args.indexOf("--structural"), 1);
-  const asSet = args.includes("--as-set");
-  if (asSet) args.splice(args.indexOf("--as-set"), 1);
+  const structural = has("structural");
+  const asSet = has("as-set");
+  const all = has("all");
+  const contexts: Context[] = ["file"];
+  for (const ctx of ["items", "pieces", "crlf"] as const) if (has(ctx) || all) contexts.push(ctx);
   const generated = opt("generated");
   const inputs: { name: string; text: string }[] = [];
   const paths: string[] = [];
@@ -420,64 +608,12 @@ function main(): number {
       for (const [name, text] of generate(seed, shapes)) inputs.push({ name: `gen:${seed}/${name}`, text });
     }
   }
-  let read = 0;
-  let same = 0;
-  let shown = 0;
-  let crashed = 0;
-  let blankOnly = 0;
-  const classes = new Map<string, number>();
-  // files differing in each field: the marks where they change what is written, and as set
-  const byField = new Map<string, number>();
-  const count = (key: string): void => {
-    byField.set(key, (byField.get(key) ?? 0) + 1);
-  };
-  for (const { name, text } of inputs) {
-    let a: Table[];
-    try {
-      a = today(text);
-    } catch {
-      continue;
-    }
-    read++;
-    let diffs: Diff[];
-    try {
-      diffs = compare(a, shadow(text), true, asSet);
-      for (const f of new Set(compare(today(text), shadow(text), true, true).map((d) => d.field)))
-        if ((MARKS as readonly string[]).includes(f)) count(`${f} (as set)`);
-    } catch (e) {
-      crashed++;
-      diffs = [{ field: "head", text: `shadow reader failed: ${(e as Error).message}` }];
-    }
-    for (const f of new Set(diffs.map((d) => d.field))) count(f);
-    if (diffs.length === 0) {
-      same++;
-      continue;
-    }
-    const apart = compare(today(text), shadow(text), false);
-    if (apart.length === 0) blankOnly++;
-    if (structural) {
-      if (apart.length === 0) continue;
-      diffs = apart;
-    }
-    const cls = diffs[0]!.text.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
-    classes.set(cls, (classes.get(cls) ?? 0) + 1);
-    if (shown++ < show) {
-      console.log(`--- ${name}`);
-      for (const d of diffs.slice(0, 4)) console.log(`  ${d.text}`);
-    }
-  }
-  console.log(
-    `\nclasses (first difference per file): ${JSON.stringify([...classes].sort((x, y) => y[1] - x[1]))}`,
-  );
-  const fields = [...COMMENTS, ...MARKS].flatMap((f) =>
-    (MARKS as readonly string[]).includes(f) ? [f, `${f} (as set)`] : [f],
-  );
-  console.log(`files differing, per field: ${fields.map((f) => `${f} ${byField.get(f) ?? 0}`).join(", ")}`);
-  const pct = (n: number): string => `${((100 * n) / Math.max(read, 1)).toFixed(2)}%`;
-  console.log(`agreement: ${same} of ${read} files (${pct(same)}); shadow failed on ${crashed}`);
-  console.log(
-    `differing only in blank lines: ${blankOnly}; agreement but for them: ${same + blankOnly} (${pct(same + blankOnly)})`,
-  );
+  const tallies = contexts.map((ctx) => [ctx, compareAll(inputs, ctx, { show, structural, asSet })] as const);
+  for (const [ctx, t] of tallies) report(ctx, t);
+  if (tallies.length > 1)
+    console.log(
+      `\nper context, files differing / compared: ${tallies.map(([c, t]) => `${c} ${t.read - t.same}/${t.read}`).join(", ")}`,
+    );
   return 0;
 }
 
