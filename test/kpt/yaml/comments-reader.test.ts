@@ -124,6 +124,21 @@ const CASES: [string, string, Record<string, unknown>][] = [
     "a:\n  - b: 1\n    # f\n\n  - c: 2\n",
     { b: { foot: "# f" } },
   ],
+  [
+    "at the end, a run left of the root's column then one after it, a blank line last: the document's foot (kpt writes a blank line above it)",
+    "a:\n  b: 1\n# f\n # d\n\n",
+    { doc: { head: undefined, foot: "# d" }, b: { foot: "# f" } },
+  ],
+  [
+    "the same with two blank lines last: the root's last key's foot (kpt writes it right below)",
+    "a:\n  b: 1\n# f\n # d\n\n\n",
+    { a: { foot: "# d" }, b: { foot: "# f" }, "block-map": { endFoot: true } },
+  ],
+  [
+    "the same in CRLF lines: as in LF lines (kpt writes each form's foot where it writes the LF form's)",
+    "a:\r\n  b: 1\r\n# f\r\n # d\r\n\r\n",
+    { doc: { head: undefined, foot: "# d" }, b: { foot: "# f" } },
+  ],
 ];
 
 describe("readComments", () => {

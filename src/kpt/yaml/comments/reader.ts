@@ -303,7 +303,8 @@ function place(
     if (col >= 0) unroll(col, from);
     else {
       unroll(lines.col(to), from);
-      unroll(-1, to);
+      // (the end's last line break read as one character: a CRLF file's comments close as its LF form's)
+      unroll(-1, text[to - 1] === "\n" && text[to - 2] === "\r" ? to - 1 : to);
     }
   };
   // each block closed at the first comment run of the scan from `scanAt` at its own column
