@@ -139,6 +139,11 @@ const CASES: [string, string, Record<string, unknown>][] = [
     "a:\r\n  b: 1\r\n# f\r\n # d\r\n\r\n",
     { doc: { head: undefined, foot: "# d" }, b: { foot: "# f" } },
   ],
+  [
+    "after a block scalar and a blank line, a run a blank line ends: the next item's head, not a foot (the scalar's own line breaks count as the scanner's)",
+    "a:\n- run: |\n    x\n\n# c\n\n- b: 1\n  z: 2\n",
+    { "block-map": { head: "# c\n", headBlanks: [1] } },
+  ],
 ];
 
 describe("readComments", () => {

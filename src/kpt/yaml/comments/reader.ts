@@ -416,6 +416,8 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
   const scanStart = from;
   let newlines = 0;
   for (let k = from; k < i; k++) if (text[k] === "\n") newlines++;
+  // a block scalar reads the line breaks at its end: yaml.v3's scanner counts them with those after it
+  if (st.prev?.kind === "node" && st.prev.cst?.type === "block-scalar") newlines += endBreaks(st.prev.cst.source);
   const startLine = lines.line(i);
   const startCol = lines.col(i);
   // the line the scan began on: a plain scalar reads on over the line breaks after it, to the `#`
@@ -528,6 +530,13 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
       afterRun: before,
     });
   }
+}
+
+/** The line breaks among the blanks at the end of `source`. */
+function endBreaks(source: string): number {
+  let n = 0;
+  for (let k = source.length - 1; k >= 0 && " \t\r\n".includes(source.charAt(k)); k--) if (source[k] === "\n") n++;
+  return n;
 }
 
 /** The parser's and decoder's part: each run onto the node yaml.v3 gives it. */
