@@ -33,6 +33,7 @@ import {
 } from "yaml";
 import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { kindOf } from "../src/kpt/resource.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
 import {
   endFoot,
@@ -417,7 +418,7 @@ type Context = (typeof CONTEXTS)[number];
  * - file: the file, as a package's file is read;
  * - items: its documents written as a ResourceList's items as porchlight's function wire writes them
  *   (wire.ts's writeResourceList, kpt's writer: `kpt fn source` prints the same but for the path
- *   annotations), read back as the wire reads a function's output (readResourceList: each item a
+ *   annotations), or the file itself where it is a ResourceList (`kpt fn source DIR` into a file), read back as the wire reads a function's output (readResourceList: each item a
  *   document, its comments placed with listItem/end), against the structural reading of the whole
  *   ResourceList text, each item's nodes re-rooted (shadowItems);
  * - pieces: the file cut into the merge's pieces (src/merge/yamldoc.ts's parseYamlDocs: fileStart,
@@ -444,10 +445,14 @@ function readings(text: string, ctx: Context): { a: Table[]; b: () => Table[] } 
   }
 }
 
-/** A file's documents as porchlight's wire writes them to a function: a ResourceList's items. */
+/**
+ * A file's documents as porchlight's wire writes them to a function: a ResourceList's items; a file that
+ * is a ResourceList already (a function's output, `kpt fn source`'s) as it is.
+ */
 function itemsText(text: string): string | undefined {
   const docs = parseYamlFile(text, "x.yaml").docs;
   if (docs.length === 0 || !docs.every((d) => isMap(d.contents))) return undefined;
+  if (docs.length === 1 && kindOf(docs[0]!) === "ResourceList") return text;
   for (const d of docs) normalizeComments(d, text);
   return writeResourceList({ items: docs });
 }
