@@ -5,20 +5,23 @@
  * reports.
  *
  * Also, with a flag each, the other contexts today's reader is called in (see readings): `--items`, a
- * ResourceList's items as a function's output is read; `--pieces`, the merge's pieces of a file;
+ * ResourceList's items as a function's output is read, written by kpt's writer (`items`) and as the
+ * file's own lines (`raw-items`); `--pieces`, the merge's pieces of a file;
  * `--crlf`, the file's CRLF form; `--all`: all three. Each context is compared and counted on its own.
  *
- * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural]
+ * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural] [--keep DIR]
  *          [--items] [--pieces] [--crlf] [--all] DIR...
  *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
  *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
  *   --show: how many differing files to print, each with its first differing node paths (default 10);
- *   --structural: print and classify only the files that differ in more than blank lines.
+ *   --structural: print and classify only the files that differ in more than blank lines;
+ *   --keep: write each differing file, in its context's form (the ResourceList, the CRLF text), to
+ *     DIR/CONTEXT/N.yaml, to ask kpt which reading is right.
  * Prints the agreement figure: files where every node agrees, of the files today's reader reads, and
  * how many of the others differ only in blank lines (the reader gives their counts as data, headBlanks;
  * the shadow's door below holds them as today's readers do).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   Composer,
@@ -408,7 +411,7 @@ function compare(a: Table[], b: Table[], blanks = true, raw = false): Diff[] {
 }
 
 /** The contexts today's reader is called in, each compared on its own (see readings). */
-const CONTEXTS = ["file", "items", "pieces", "crlf"] as const;
+const CONTEXTS = ["file", "items", "raw-items", "pieces", "crlf"] as const;
 type Context = (typeof CONTEXTS)[number];
 
 /**
@@ -421,28 +424,38 @@ type Context = (typeof CONTEXTS)[number];
  *   annotations), or the file itself where it is a ResourceList (`kpt fn source DIR` into a file), read back as the wire reads a function's output (readResourceList: each item a
  *   document, its comments placed with listItem/end), against the structural reading of the whole
  *   ResourceList text, each item's nodes re-rooted (shadowItems);
+ * - raw-items: the same with the documents' own lines as the items (rawItemsText), as a function that
+ *   writes YAML its own way might give them back;
  * - pieces: the file cut into the merge's pieces (src/merge/yamldoc.ts's parseYamlDocs: fileStart,
  *   pieceStart, the failsafe schema), against the structural reading of the whole file, document by
  *   document (the reader knows where kyaml's cut leaves each `---` line);
  * - crlf: the file with its lines ended in CRLF, as scripts/comments-diff.ts --crlf writes it.
  */
-function readings(text: string, ctx: Context): { a: Table[]; b: () => Table[] } | undefined {
+function readings(text: string, ctx: Context): Reading | undefined {
   switch (ctx) {
     case "file":
-      return { a: today(text), b: () => shadow(text) };
+      return { a: today(text), b: () => shadow(text), text };
     case "crlf": {
       if (text.includes("\r")) return undefined;
       const crlf = text.replaceAll("\n", "\r\n");
-      return { a: today(crlf), b: () => shadow(crlf) };
+      return { a: today(crlf), b: () => shadow(crlf), text: crlf };
     }
     case "pieces":
-      return { a: parseYamlDocs(text, "x.yaml").map((d) => tableOf(d.doc)), b: () => shadow(text) };
-    case "items": {
-      const list = itemsText(text);
+      return { a: parseYamlDocs(text, "x.yaml").map((d) => tableOf(d.doc)), b: () => shadow(text), text };
+    case "items":
+    case "raw-items": {
+      const list = ctx === "items" ? itemsText(text) : rawItemsText(text);
       if (list === undefined) return undefined;
-      return { a: readResourceList(list, "x").items.map(tableOf), b: () => shadowItems(list) };
+      return { a: readResourceList(list, "x").items.map(tableOf), b: () => shadowItems(list), text: list };
     }
   }
+}
+
+/** Today's tables, the shadow's (a thunk), and the text both read (the context's form of the file). */
+interface Reading {
+  a: Table[];
+  b: () => Table[];
+  text: string;
 }
 
 /**
@@ -458,10 +471,31 @@ function itemsText(text: string): string | undefined {
 }
 
 /**
+ * A file's documents as a function that writes YAML its own way might give them back: each document's
+ * lines as they are, two columns in, under `items:` (its first content line's two new columns a `- `;
+ * `---` lines cut out). Only where every document is a mapping of block style.
+ */
+function rawItemsText(text: string): string | undefined {
+  const docs = parseYamlFile(text, "x.yaml").docs;
+  if (docs.length === 0 || !docs.every((d) => isMap(d.contents) && !d.contents.flow)) return undefined;
+  if (docs.length === 1 && kindOf(docs[0]!) === "ResourceList") return undefined;
+  if (/^(%|\.\.\.)/m.test(text) || text.includes("\t")) return undefined;
+  const items: string[] = [];
+  for (const chunk of text.split(/^---(?:[ \t].*)?\n/m)) {
+    const lines = chunk.replace(/\n$/, "").split("\n");
+    const first = lines.findIndex((l) => /^\s*[^\s#]/.test(l));
+    if (first < 0) continue;
+    items.push(lines.map((l, i) => (i === first ? `- ${l}` : l === "" ? "" : `  ${l}`)).join("\n"));
+  }
+  if (items.length !== docs.length) return undefined;
+  return `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items.join("\n")}\n`;
+}
+
+/**
  * The structural reading of a ResourceList's text, each item's tree as the door reports it for a
  * document of its own: the paths under `$.items[i]` re-rooted at `$`. The item is yaml.v3's node of the
  * sequence, which kpt takes out of the list: its own comments only, no document's (a head over the
- * first `- ` is the sequence's, where door puts it); the root mapping's marks as for a document's root.
+ * first `- ` too, which door gives the sequence); the root mapping's marks as for a document's root.
  */
 function shadowItems(list: string): Table[] {
   const cst = [...new Parser().parse(list)];
@@ -480,11 +514,13 @@ function shadowItems(list: string): Table[] {
       if (p.startsWith(prefix) && (rest === "" || rest.startsWith(".") || rest.startsWith("[")))
         t.set(`$${rest}`, { ...seen });
     }
-    const root = t.get("$");
-    if (root) {
-      delete root.endFoot;
-      if (Object.keys(root).length === 0) t.delete("$");
-    }
+    const root = t.get("$") ?? {};
+    delete root.endFoot;
+    // the head above the first `- `: the item's own in yaml.v3 (door gives it to the sequence, where a
+    // file's is written); kpt writes it over the item's file
+    if (i === 0) root.head = of(items.items[0] as Node, dc).head;
+    t.delete("$");
+    put(t, "$", root);
     if ([...t].some(([p, seen]) => p !== "$" && seen.endFoot)) t.set("doc", { endFeet: "yes" });
     return t;
   });
@@ -504,7 +540,7 @@ interface Tally {
 function compareAll(
   inputs: readonly { name: string; text: string }[],
   ctx: Context,
-  o: { show: number; structural: boolean; asSet: boolean },
+  o: { show: number; structural: boolean; asSet: boolean; keep?: string },
 ): Tally {
   const tally: Tally = {
     read: 0,
@@ -520,7 +556,7 @@ function compareAll(
   };
   for (const { name, text } of inputs) {
     // each comparison takes fresh tables (compare folds the root's foot into the document's)
-    const fresh = (): { a: Table[]; b: () => Table[] } | undefined => {
+    const fresh = (): Reading | undefined => {
       try {
         return readings(text, ctx);
       } catch {
@@ -559,8 +595,12 @@ function compareAll(
     }
     const cls = diffs[0]!.text.replace(/^doc \d+ \S+ /, "").replace(/: today.*/, "");
     tally.classes.set(cls, (tally.classes.get(cls) ?? 0) + 1);
+    if (o.keep) {
+      mkdirSync(join(o.keep, ctx), { recursive: true });
+      writeFileSync(join(o.keep, ctx, `${tally.read - tally.same}.yaml`), r.text);
+    }
     if (tally.shown++ < o.show) {
-      console.log(`--- [${ctx}] ${name}`);
+      console.log(`--- [${ctx}] ${name}${o.keep ? ` (kept as ${ctx}/${tally.read - tally.same}.yaml)` : ""}`);
       for (const d of diffs.slice(0, 4)) console.log(`  ${d.text}`);
     }
   }
@@ -600,8 +640,10 @@ function main(): number {
   const asSet = has("as-set");
   const all = has("all");
   const contexts: Context[] = ["file"];
-  for (const ctx of ["items", "pieces", "crlf"] as const) if (has(ctx) || all) contexts.push(ctx);
+  for (const ctx of ["items", "pieces", "crlf"] as const)
+    if (has(ctx) || all) contexts.push(...(ctx === "items" ? (["items", "raw-items"] as const) : [ctx]));
   const generated = opt("generated");
+  const keep = opt("keep");
   const inputs: { name: string; text: string }[] = [];
   const paths: string[] = [];
   for (const dir of args) files(dir, paths);
@@ -613,7 +655,7 @@ function main(): number {
       for (const [name, text] of generate(seed, shapes)) inputs.push({ name: `gen:${seed}/${name}`, text });
     }
   }
-  const tallies = contexts.map((ctx) => [ctx, compareAll(inputs, ctx, { show, structural, asSet })] as const);
+  const tallies = contexts.map((ctx) => [ctx, compareAll(inputs, ctx, { show, structural, asSet, keep })] as const);
   for (const [ctx, t] of tallies) report(ctx, t);
   if (tallies.length > 1)
     console.log(
