@@ -417,7 +417,8 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
   let newlines = 0;
   for (let k = from; k < i; k++) if (text[k] === "\n") newlines++;
   // a block scalar reads the line breaks at its end: yaml.v3's scanner counts them with those after it
-  if (st.prev?.kind === "node" && st.prev.cst?.type === "block-scalar") newlines += endBreaks(st.prev.cst.source);
+  if (st.prev?.kind === "node" && st.prev.cst?.type === "block-scalar")
+    newlines += endBreaks(st.prev.cst.source);
   const startLine = lines.line(i);
   const startCol = lines.col(i);
   // the line the scan began on: a plain scalar reads on over the line breaks after it, to the `#`
@@ -535,7 +536,8 @@ function gap(text: string, lines: Lines, from: number, to: number, st: GapState)
 /** The line breaks among the blanks at the end of `source`. */
 function endBreaks(source: string): number {
   let n = 0;
-  for (let k = source.length - 1; k >= 0 && " \t\r\n".includes(source.charAt(k)); k--) if (source[k] === "\n") n++;
+  for (let k = source.length - 1; k >= 0 && " \t\r\n".includes(source.charAt(k)); k--)
+    if (source[k] === "\n") n++;
   return n;
 }
 
