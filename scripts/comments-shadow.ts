@@ -35,8 +35,8 @@ import {
   Parser,
 } from "yaml";
 import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
-import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
 import { kindOf } from "../src/kpt/resource.js";
+import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
 import {
   endFoot,
@@ -609,7 +609,9 @@ function compareAll(
 
 function report(ctx: Context, t: Tally): void {
   console.log(`\n== ${ctx}`);
-  console.log(`classes (first difference per file): ${JSON.stringify([...t.classes].sort((x, y) => y[1] - x[1]))}`);
+  console.log(
+    `classes (first difference per file): ${JSON.stringify([...t.classes].sort((x, y) => y[1] - x[1]))}`,
+  );
   const fields = [...COMMENTS, ...MARKS].flatMap((f) =>
     (MARKS as readonly string[]).includes(f) ? [f, `${f} (as set)`] : [f],
   );
@@ -655,7 +657,9 @@ function main(): number {
       for (const [name, text] of generate(seed, shapes)) inputs.push({ name: `gen:${seed}/${name}`, text });
     }
   }
-  const tallies = contexts.map((ctx) => [ctx, compareAll(inputs, ctx, { show, structural, asSet, keep })] as const);
+  const tallies = contexts.map(
+    (ctx) => [ctx, compareAll(inputs, ctx, { show, structural, asSet, keep })] as const,
+  );
   for (const [ctx, t] of tallies) report(ctx, t);
   if (tallies.length > 1)
     console.log(
