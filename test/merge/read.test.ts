@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import type { Node, YAMLMap } from "yaml";
 import { YamlError } from "../../src/kpt/errors.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
+import { headComment } from "../../src/kpt/yaml/comments.js";
 import { mergePackage } from "../../src/merge/index.js";
 import { parseYamlDocs, splitDocuments } from "../../src/merge/yamldoc.js";
 
@@ -28,6 +30,13 @@ describe("cutting files into documents", () => {
     const docs = parseYamlDocs("# head\n---\na: 1\n", "f.yaml");
     expect(docs).toHaveLength(1);
     expect(docs[0]!.doc.commentBefore).toBeFalsy();
+  });
+
+  it("keeps the comment on a --- line kpt's cut leaves first in a piece, as kpt pkg get does", () => {
+    // kyaml cuts at "\n---…\n": of two --- lines in a row, the second starts a piece, comment and all
+    const docs = parseYamlDocs("a: 1\n--- # d\n--- # e\nb: 2\n--- # f\nc: 3\n", "f.yaml");
+    const firstKey = (i: number) => (docs[i]!.doc.contents as YAMLMap).items[0]!.key as Node;
+    expect(docs.map((_, i) => headComment(firstKey(i)))).toEqual([undefined, "# e", undefined]);
   });
 
   it("reports a syntax error at its line in the file, not in the document", () => {

@@ -162,8 +162,11 @@ function splitDocumentHead(
     ? /^---(?:[ \t]+(#[^\r\n]*))?[ \t]*\r?\n$/.exec(text.slice(sepStart, from))
     : null;
   const onSeparator = separator?.[1];
-  const explicitStart = separator !== null && (fileStart || onSeparator === undefined);
-  if (onSeparator !== undefined && fileStart) lines.unshift(commentLineText(onSeparator));
+  // A piece of a file (the merge reads one at a time) whose `---` line kyaml's cut left first in it
+  // reads as the file's first piece does: the line's comment kept.
+  const readsFirst = fileStart || (sepStart === 0 && pieceStart === true);
+  const explicitStart = separator !== null && (readsFirst || onSeparator === undefined);
+  if (onSeparator !== undefined && readsFirst) lines.unshift(commentLineText(onSeparator));
   let k = explicitStart ? 0 : lines.length;
   while (k > 0 && lines[k - 1] !== "") k--;
   const keyHead = lines.slice(k);
