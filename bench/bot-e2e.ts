@@ -51,6 +51,8 @@ export interface BotE2ERow {
   /** REST calls the app made (its installation token), and git smart-HTTP requests. */
   rest: number;
   git: number;
+  /** The app's CPU seconds by thread name (/proc/PID/task), its git processes apart. */
+  threads: Record<string, number>;
   /** The app process's peak resident memory during this push (VmHWM, reset before it). */
   peakMiB: number;
   load: string;
@@ -106,6 +108,47 @@ function appCpu(pid: number): AppCpu {
     children += c.self + c.waited;
   }
   return { self: app.self, children };
+}
+
+/**
+ * The CPU seconds of each thread of a process by thread id, with the thread's name (/proc's comm, or
+ * "main", or its order of start where the name is only "node"), from /proc/PID/task.
+ */
+function threadCpu(pid: number): Map<string, { name: string; cpu: number }> {
+  const out = new Map<string, { name: string; cpu: number }>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const tid of tids) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+      // Node 20 names every thread "node": the others by their order of start (the tid past the
+      // process's; V8's platform threads start first, worker threads when the app starts them)
+      const name = tid === String(pid) ? "main" : comm === "node" ? `+${Number(tid) - pid}` : comm;
+      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      out.set(tid, { name, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+
+/** What each named kind of thread used between two `threadCpu` readings (a thread's ended CPU is lost). */
+function threadDelta(
+  before: Map<string, { name: string; cpu: number }>,
+  after: Map<string, { name: string; cpu: number }>,
+): Record<string, number> {
+  const by: Record<string, number> = {};
+  for (const [tid, t] of after) {
+    const d = t.cpu - (before.get(tid)?.cpu ?? 0);
+    if (d <= 0) continue;
+    by[t.name] = round((by[t.name] ?? 0) + d, 2);
+  }
+  return by;
 }
 
 /** A process's CPU seconds and its children's it waited for. */
@@ -288,6 +331,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   resetPeak(pid);
   const from = await w.forge.requestCount();
   const cpu0 = appCpu(pid);
+  const threads0 = threadCpu(pid);
   const forge0 = w.forge.pid ? forgeCpu(w.forge.pid) : 0;
   const t0 = process.hrtime.bigint();
   if (opening) await openProposal(w);
@@ -297,6 +341,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   await quiet(w);
   const t1 = process.hrtime.bigint();
   const cpu1 = appCpu(pid);
+  const threads = threadDelta(threads0, threadCpu(pid));
   const mine = await w.forge.appRequestsSince(from);
   const byRoute: Record<string, number> = {};
   let git = 0;
@@ -319,6 +364,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
       ...(w.forge.pid ? { forgeCpuS: round(forgeCpu(w.forge.pid) - forge0, 2) } : {}),
       rest: mine.length - git,
       git,
+      threads,
       peakMiB: peakMiB(pid),
       load: loadavg()
         .slice(0, 2)
@@ -606,7 +652,8 @@ async function profileEdit(resources: number, appEnv: Record<string, string>): P
       console.log(text);
     }
   }
-  if (process.env.BOT_E2E_KEEP_PROFILE) console.log(`profiles kept: ${profDir}`);
+  if (process.env.BOT_E2E_KEEP_PROFILE)
+    console.log(`profiles kept: ${profDir}; the pushes' windows (µs): ${JSON.stringify([...windows])}`);
   else rmSync(profDir, { recursive: true, force: true });
 }
 
