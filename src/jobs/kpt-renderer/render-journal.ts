@@ -8,7 +8,6 @@ import {
   renameSync,
   statSync,
   unlinkSync,
-  writeFileSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -100,9 +99,7 @@ export class RenderJournal<F, P> {
     try {
       const fd = openSync(this.file, "a");
       try {
-        const bytes = frame(entries);
-        writeSync(fd, bytes);
-        this.appended += bytes.length;
+        this.appended += writeFrame(fd, entries);
       } finally {
         closeSync(fd);
       }
@@ -123,11 +120,16 @@ export class RenderJournal<F, P> {
   compact(entries: JournalEntries<F, P>): void {
     if (this.broken) return;
     try {
-      const bytes = frame(entries);
       const temp = `${this.file}.${randomUUID()}.tmp`;
-      writeFileSync(temp, bytes);
+      const fd = openSync(temp, "w");
+      let written: number;
+      try {
+        written = writeFrame(fd, entries);
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temp, this.file);
-      this.whole = bytes.length;
+      this.whole = written;
       this.appended = 0;
     } catch {
       this.broken = true;
@@ -153,12 +155,22 @@ function statOf(path: string): number | undefined {
   }
 }
 
-/** One record: its length (4 bytes, big-endian), then the entries as V8 serializes them. */
-function frame<F, P>(entries: JournalEntries<F, P>): Buffer {
+/**
+ * Writes one record at `fd`: its length (4 bytes, big-endian), then the entries as V8 serializes them
+ * (a first push's are megabytes: written as they are, not copied behind the length). Returns its bytes.
+ */
+function writeFrame<F, P>(fd: number, entries: JournalEntries<F, P>): number {
   const body = serialize(entries);
   const head = Buffer.alloc(4);
   head.writeUInt32BE(body.length);
-  return Buffer.concat([head, body]);
+  writeAll(fd, head);
+  writeAll(fd, body);
+  return head.length + body.length;
+}
+
+/** Writes all of `bytes` (writeSync may write part of them). */
+function writeAll(fd: number, bytes: Uint8Array): void {
+  for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
 }
 
 function* records<F, P>(bytes: Buffer): Generator<JournalEntries<F, P>> {
