@@ -502,6 +502,12 @@ async function warmUp(w: World): Promise<void> {
   }
 }
 
+/** The app's CPU seconds since its process started (its git processes included). */
+function startCpu(w: World): number {
+  const c = appCpu(w.app.child.pid!);
+  return round(c.self + c.children, 2);
+}
+
 /** The pushes of one run (steps), each measured; `onPush` sees each. */
 async function pushes(
   w: World,
@@ -509,6 +515,10 @@ async function pushes(
   onPush?: (push: string, m: Measured) => void,
 ): Promise<{ push: string; m: Measured }[]> {
   const out: { push: string; m: Measured }[] = [];
+  await quiet(w);
+  console.log(
+    `the app's start: ${startCpu(w)} s of CPU until it was quiet (its render threads' start included)`,
+  );
   await warmUp(w);
   const pkgDir = join(w.dir, PKG);
   // BOT_E2E_PUSHES=N: the first N pushes only (1: the first push alone).
@@ -520,6 +530,8 @@ async function pushes(
       // the code it runs and reads back the renderer's journal (PORCHLIGHT_CACHE_DIR).
       await quiet(w);
       await w.restart();
+      await quiet(w);
+      console.log(`the app's start after a restart: ${startCpu(w)} s of CPU until it was quiet`);
     }
     const m = await measure(w, step, pkgDir);
     out.push({ push: step.push, m });

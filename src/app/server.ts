@@ -223,6 +223,9 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     parked,
     sweepHealth,
   });
+  // Listening: the render threads start now, idle (their modules loaded, the journal read back), so
+  // the first push after a start does not pay them; readiness does not wait on them.
+  work?.start();
   // Distributed mode: the fleet's sweep is a BullMQ job scheduler, one sweep per period (redis-queue.ts).
   const schedule = redisQueue
     ? undefined

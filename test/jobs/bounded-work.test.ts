@@ -29,6 +29,11 @@ const SPINNING = {
   kind: "built" as const,
   url: new URL("./bounded-fixtures/spinning-worker.mjs", import.meta.url),
 };
+/** A thread that fails while it loads its modules, before it says it is ready. */
+const FAILING = {
+  kind: "built" as const,
+  url: new URL("./bounded-fixtures/failing-worker.mjs", import.meta.url),
+};
 const LABELLED = treeFromText({
   Kptfile: kptfile(
     "web",
@@ -124,6 +129,38 @@ describe("package work on worker threads, bounded", () => {
       await renderer.render(out, { runtimes: ["builtin", "exec"], blobIds: ids(out) });
       await renderer.render(out, { runtimes: ["builtin"] });
       expect(asked).toHaveBeenCalledTimes(6);
+    } finally {
+      await work.close();
+    }
+  });
+
+  it("starts its threads before any request (a server's start), idle, and renders on them as on threads started by a request", async () => {
+    const work = new BoundedWork({ timeoutMs: 120_000, workers: 2, memoryMb: 1024 }, setup);
+    try {
+      work.start();
+      work.start();
+      const renderer = new BoundedRenderer(work);
+      const here = await new KptRenderer().render(LABELLED, { runtimes: ["builtin"] });
+      const there = await renderer.render(LABELLED, { runtimes: ["builtin"] });
+      expect(there.ok).toBe(true);
+      expect(treeToText(there.tree)).toEqual(treeToText(here.tree));
+      expect(there.findings).toEqual(here.findings);
+    } finally {
+      await work.close();
+    }
+  });
+
+  it("fails the first request on a thread started early that could not start, and the next request starts a new one", async () => {
+    const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup, FAILING);
+    try {
+      work.start();
+      // the thread's failure to start is no unhandled rejection: the app goes on until a request takes it
+      await new Promise((r) => setTimeout(r, 300));
+      const first = await new BoundedRenderer(work).render(LABELLED, { runtimes: ["builtin"] });
+      expect(first.ok).toBe(false);
+      expect(first.error).toMatch(/did not start: .*this worker cannot load/);
+      const second = await new BoundedRenderer(work).render(LABELLED, { runtimes: ["builtin"] });
+      expect(second.error).toMatch(/did not start: .*this worker cannot load/);
     } finally {
       await work.close();
     }

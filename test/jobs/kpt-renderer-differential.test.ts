@@ -793,6 +793,24 @@ describe("the bot's renderer after a restart (its kept work journaled in the cac
     }
   });
 
+  it("reads the journal back when told to (a thread started idle), so that the first push after a restart reads nothing more of it", async () => {
+    const { dir, rendered } = await afterFirstPush();
+    try {
+      const after = journaled(dir);
+      after.restore();
+      const read = after.stats.journalBytesRead;
+      expect(read).toBeGreaterThan(0);
+      const pushed = editApi(rendered, "9090");
+      const result = await after.render(pushed, BUILTIN);
+      expect(answer(result)).toEqual(answer(await wholeRenderer().render(pushed, BUILTIN)));
+      expect(after.stats.journalBytesRead).toBe(read);
+      expect(after.stats.filesReused).toBe(4);
+      expect(after.stats.filesRead + after.stats.filesParsed).toBe(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("renders the second push after a restart as any push: the journal read once, that push's file alone read", async () => {
     const { dir, rendered } = await afterFirstPush();
     try {

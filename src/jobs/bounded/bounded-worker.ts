@@ -109,3 +109,6 @@ serve(port);
 
 // loaded: requests may come (the host's bound on each starts now)
 port.postMessage({ op: "ready" });
+// What earlier renderers kept (a restarted app's journal) is read back now, while the thread is idle,
+// not by the first render that comes (a request already posted is answered after it: one thread).
+setImmediate(() => renderer.restore());

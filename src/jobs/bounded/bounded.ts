@@ -80,6 +80,22 @@ export class BoundedWork {
     }
   }
 
+  /**
+   * Starts every worker thread now, idle, rather than at the first requests: each loads its modules
+   * and reads back the renderers' journal while nothing waits on it (a server's start, after it
+   * listens). A thread that fails to start fails the request that waits on it, as one started then.
+   */
+  start(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (slot.thread) continue;
+      const thread = this.spawn();
+      // the request that takes this thread awaits `ready` and says why it did not start
+      thread.ready.catch(() => undefined);
+      slot.thread = thread;
+    }
+  }
+
   /** Ends every worker thread; later requests fail. */
   async close(): Promise<void> {
     this.closed = true;

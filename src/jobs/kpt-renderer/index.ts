@@ -176,6 +176,15 @@ export class KptRenderer implements Renderer {
     return result;
   }
 
+  /**
+   * Reads back what earlier renderers kept (a restart's journal) now, not at the first render: a thread
+   * that starts idle pays it before a push waits on it. Later calls, and the first render after one,
+   * read nothing.
+   */
+  restore(): void {
+    this.readJournal();
+  }
+
   /** At the first render: what earlier renderers kept (a restart's), read back from the journal. */
   private readJournal(): void {
     if (!this.journal) return;
