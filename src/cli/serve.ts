@@ -371,15 +371,16 @@ function redisSettings(env: NodeJS.ProcessEnv): { redis?: RedisSettings } {
 export type { CliIO };
 
 /**
- * Under V8 11 (Node 20), a function is optimised after four times V8's default budget of calls and
- * loops, as `porchlight fn` does (bin/short-run.js), for the render threads the app starts after this:
- * the first push of a large package spent about 0.75 s of V8's background threads optimising (measured
- * by moving it to the render thread, --no-concurrent-recompilation), for functions most of which ran
- * once. With the budget raised (bench/bot-e2e.ts, by thread, 10,000 resources) those threads used
- * 1.37–1.59 → 0.86–1.03 s, the render thread 1.1–1.3 → 1.25–1.4 s, and the edits after it were no
- * slower. A function hot for weeks is optimised all the same, a little later. V8 12 and later (Node 22,
+ * Under V8 11 (Node 20), a function is optimised after eight times V8's default budget of calls and
+ * loops (`porchlight fn`, a short run, takes four: bin/short-run.js), for the render threads the app
+ * starts after this: the first push of a large package spent about 0.75 s of V8's background threads
+ * optimising (measured by moving it to the render thread, --no-concurrent-recompilation), for functions
+ * most of which ran once. Measured with bench/bot-e2e.ts by thread at 10,000 resources, those threads
+ * and the render thread: 1.37–1.59 and 1.1–1.3 s at V8's budget, 1.2 and 1.3 at twice it, 0.85–1.05
+ * and 1.3–1.4 at four times, 0.65–0.9 and 1.3–1.5 at eight, 0.6 and 1.5 at sixteen; the edits after it
+ * were no slower. A function hot for weeks is optimised all the same, a little later. V8 12 and later (Node 22,
  * 24) count invocations instead and have no such flag.
  */
 function optimiseLater(): void {
-  if (process.versions.v8.startsWith("11.")) setFlagsFromString("--interrupt-budget=540672");
+  if (process.versions.v8.startsWith("11.")) setFlagsFromString("--interrupt-budget=1081344");
 }
