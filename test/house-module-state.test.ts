@@ -33,6 +33,8 @@ const SINGLETONS: Record<string, string> = {
     "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
   "kpt/yaml/comments/comment-runs.ts keptValueFoot":
     "feet kept above a key through a trip: a side table on nodes (weak)",
+  "kpt/yaml/comments/format-comments.ts lastRead":
+    "the structural comment reader's data for the last text read: a file's documents, placed one after another, read it once",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
 };
 

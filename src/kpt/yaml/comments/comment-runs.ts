@@ -1042,3 +1042,25 @@ function commentOnLaterLine(node: Node, text: string): boolean {
   const hash = tail.indexOf("#");
   return hash >= 0 && tail.slice(0, hash).includes("\n");
 }
+
+/**
+ * The marks of one node as the structural reader works them out (apply.ts), set where true (or, for
+ * `footBefore`, given): the same symbol-keyed properties place sets, read by the same functions.
+ */
+export function setMarks(
+  node: Node,
+  marks: { footBefore?: string; feetOnly?: boolean; keyFoot?: boolean; endFoot?: boolean; endFeet?: boolean },
+): void {
+  const n = node as {
+    [FOOT_BEFORE]?: string;
+    [FEET_ONLY]?: boolean;
+    [KEY_FOOT]?: boolean;
+    [END_FOOT]?: boolean;
+    [HAS_END_FEET]?: boolean;
+  };
+  if (marks.footBefore !== undefined) n[FOOT_BEFORE] = marks.footBefore;
+  if (marks.feetOnly) n[FEET_ONLY] = true;
+  if (marks.keyFoot) n[KEY_FOOT] = true;
+  if (marks.endFoot) n[END_FOOT] = true;
+  if (marks.endFeet) n[HAS_END_FEET] = true;
+}

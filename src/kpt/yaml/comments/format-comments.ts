@@ -23,7 +23,26 @@ import {
   placeScalarRun,
   placeValueRun,
 } from "./comment-runs.js";
+import { applyComments, readTextComments, type TextComments } from "./apply.js";
 import { markHashSpaces } from "./hash-space.js";
+
+/**
+ * Which reader places the comments (issue #53, stage 3): `PORCHLIGHT_COMMENT_READER=structural` places
+ * them from the structural reader's data (reader.ts, through apply.ts), else the rules below do. Read
+ * once at load: a process reads every file with one reader.
+ */
+const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
+
+/**
+ * The last text the structural reader read, and what it read: the callers place a file's documents one
+ * after another, each with the whole text, and the text is read once for them all.
+ */
+let lastRead: { text: string; read: TextComments } | undefined;
+
+function structuralRead(text: string): TextComments {
+  if (lastRead?.text !== text) lastRead = { text, read: readTextComments(text) };
+  return lastRead.read;
+}
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -61,6 +80,13 @@ export function normalizeComments(
   // document has no head comment, its first key none above it.
   if (isCommonYaml(doc)) {
     if (!listItem) noDocumentHead(doc);
+    return;
+  }
+  // the structural reader for a document of its own, or a piece whose `---` line start needs no
+  // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules)
+  if (STRUCTURAL && !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined))) {
+    if (!text.includes("#")) return;
+    applyComments(doc, structuralRead(text));
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);

@@ -1,0 +1,233 @@
+import { type CST, type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, Parser } from "yaml";
+import { HASH_SPACE, setMarks } from "./comment-runs.js";
+import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
+
+/**
+ * The switch-over of issue #53: a document's comments placed from the structural reader's data
+ * (reader.ts, readComments) into `yaml`'s slots and the marks format.ts reads, where format-comments.ts
+ * (normalizeComments) re-cuts the raw text today. Each node is found by its source offset: a composed
+ * node's `range[0]` is its CST token's offset (a block collection and its first entry's key share one:
+ * they are told apart by the token's type). What is set is what the door (comments.ts) reports, the
+ * same as scripts/comments-shadow.ts compares with today's readers.
+ */
+
+/** The comments readComments gives, by the offset of their CST token: block collections apart. */
+interface ByOffset {
+  node: Map<number, NodeComments>;
+  block: Map<number, NodeComments>;
+}
+
+/** What one text's comments are, read once for all its documents. */
+export interface TextComments {
+  index: ByOffset;
+  docs: { start: number; comments: DocumentComments }[];
+}
+
+/** Reads the comments of every document of `text` (readComments), indexed by source offset. */
+export function readTextComments(text: string): TextComments {
+  const cst = [...new Parser().parse(text)];
+  const read = readComments(text, cst);
+  const index: ByOffset = { node: new Map(), block: new Map() };
+  const docs: TextComments["docs"] = [];
+  let i = 0;
+  for (const token of cst) {
+    if (token.type !== "document") continue;
+    const comments = read[i++];
+    if (!comments) continue;
+    docs.push({ start: token.offset, comments });
+    for (const [t, c] of comments.nodes) {
+      const into = t.type === "block-map" || t.type === "block-seq" ? index.block : index.node;
+      into.set((t as CST.Token & { offset: number }).offset, c);
+    }
+  }
+  return { index, docs };
+}
+
+/**
+ * Sets the comments of `doc` (composed from `text`, whose comments `read` holds) and their marks as
+ * yaml.v3 reads them; every slot the parser filled is cleared first.
+ */
+export function applyComments(doc: Document, read: TextComments): void {
+  const root = doc.contents as Node | null;
+  clear(root);
+  const start = root?.range?.[0] ?? doc.range?.[0] ?? 0;
+  let dc: DocumentComments | undefined;
+  for (const d of read.docs) if (d.start <= start) dc = d.comments;
+  const slots = doc as Slots;
+  slots.commentBefore = fromRaw(dc?.head);
+  slots.comment = fromRaw(documentFoot(dc?.foot));
+  if (!root) return;
+  place(root, "$", read.index);
+  if (dc?.endFeet) setMarks(root, { endFeet: true });
+}
+
+type Slots = { commentBefore?: string | null; comment?: string | null };
+
+/** Raw comment lines (`#` kept) as `yaml`'s slots hold them (comments.ts's fromRaw). */
+function fromRaw(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  return raw
+    .split("\n")
+    .map((l) => {
+      if (l === "" || !l.startsWith("#")) return l;
+      return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
+    })
+    .join("\n");
+}
+
+function clear(node: unknown): void {
+  if (!isNode(node)) return;
+  (node as Slots).commentBefore = undefined;
+  (node as Slots).comment = undefined;
+  if (isMap(node)) {
+    for (const pair of node.items as Pair[]) {
+      clear(pair.key);
+      clear(pair.value);
+    }
+  } else if (isSeq(node)) for (const item of node.items) clear(item);
+}
+
+/**
+ * A document's foot as kpt writes it: a blank line above it (also where the file has none, as after a
+ * dedented foot) and none after it.
+ */
+function documentFoot(foot: string | undefined): string | undefined {
+  return foot === undefined ? undefined : `\n${foot.replace(/\n+$/, "")}`;
+}
+
+function isBlock(node: unknown): boolean {
+  return (isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0;
+}
+
+/** An empty value (`key:`, `-`): no token of its own, so no comments of its own. */
+function isEmpty(node: unknown): boolean {
+  return isScalar(node) && !!node.range && node.range[0] === node.range[1] && !node.source;
+}
+
+/**
+ * A node's comments as the door holds them: the blank lines after a head or a foot dropped (kpt's
+ * render writes none there); `lifted`: the head of a nested block's first entry (which the block takes)
+ * or of the root's first entry keeps each stretch of blank lines at the file's count (headBlanks), as
+ * a plain format writes it back, unless a foot was cut from the same comment lines before it.
+ */
+function of(node: unknown, index: ByOffset, lifted = false): NodeComments {
+  if (!isNode(node) || !node.range || isEmpty(node)) return {};
+  const from = isBlock(node) ? index.block : index.node;
+  const c = from.get(node.range[0]) ?? {};
+  return {
+    ...c,
+    head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
+    foot: bare(c.foot),
+  };
+}
+
+/** A head with each of its empty lines written as the file's count of blank lines it stands for. */
+function withBlanks(raw: string | undefined, blanks: readonly number[] | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  let i = 0;
+  return raw
+    .split("\n")
+    .map((l) => (l === "" ? "\n".repeat(Math.max(0, (blanks?.[i++] ?? 1) - 1)) : l))
+    .join("\n");
+}
+
+/** A comment without the blank lines after its last line. */
+function bare(raw: string | undefined): string | undefined {
+  return raw?.replace(/\n+$/, "");
+}
+
+function join2(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return `${a}\n${b}`;
+}
+
+/**
+ * The foot below a pair: its key's, after its value's when both have one (yaml.v3's decoder moves a
+ * value's foot to its key only when the key has none; kpt writes the value's first).
+ */
+function pairFoot(pair: Pair, index: ByOffset): string | undefined {
+  const kf = of(pair.key, index).foot;
+  const vf = isScalar(pair.value) ? of(pair.value, index).foot : undefined;
+  return vf !== undefined && kf !== undefined ? `${vf}\n\n${kf}` : kf;
+}
+
+/**
+ * Places yaml.v3's comments of the tree at `node` as the door holds them: the head of a nested block
+ * collection's first entry is the collection's; the foot of an entry other than a mapping's last opens
+ * the next key's head (a blank line after it kept as an empty line: footAbove, feetOnly); a block
+ * mapping's last key's foot is the mapping's. Returns the node's head (the caller may lift it).
+ */
+function place(node: Node, path: string, index: ByOffset, nested = false): void {
+  const block = isBlock(node);
+  const own = of(node, index, nested && block);
+  let head = own.head;
+  const slots = node as Slots;
+  if (isMap(node)) {
+    const pairs = node.items as Pair[];
+    let footBefore: string | undefined;
+    pairs.forEach((pair, i) => {
+      const key = pair.key;
+      const kc = of(key, index, i === 0 && ((nested && block) || path === "$"));
+      const last = i === pairs.length - 1;
+      let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
+      const prior = pairs[i - 1];
+      const above =
+        footBefore !== undefined && prior && isBlock(prior.value) && of(prior.key, index).footFromNext
+          ? `${footBefore}\n`
+          : undefined;
+      const onlyFeet = footBefore !== undefined && kc.head === undefined;
+      if (i === 0 && nested && block) {
+        head = join2(head, keyHead);
+        keyHead = undefined;
+      }
+      const empty = isEmpty(pair.value) || pair.value === null;
+      if (isNode(key)) {
+        const ks = key as Slots;
+        ks.commentBefore = fromRaw(keyHead);
+        ks.comment = empty ? undefined : fromRaw(kc.line);
+        setMarks(key, { footBefore: fromRaw(above), feetOnly: keyHead !== undefined && onlyFeet });
+        if (footBefore !== undefined) key.spaceBefore = false;
+      }
+      footBefore = last ? undefined : pairFoot(pair, index);
+      if (isNode(pair.value)) {
+        place(pair.value, `${path}.`, index, true);
+        if (empty && kc.line !== undefined) (pair.value as Slots).comment = fromRaw(kc.line);
+      }
+    });
+    const lastPair = pairs.at(-1);
+    const lastFoot = lastPair ? pairFoot(lastPair, index) : undefined;
+    slots.commentBefore = fromRaw(head);
+    slots.comment = fromRaw(block ? lastFoot : own.line);
+    setMarks(node, { endFoot: own.endFoot === true && path !== "$", keyFoot: own.keyFoot === true });
+    return;
+  }
+  if (isSeq(node)) {
+    let footBefore: string | undefined;
+    let foot = own.foot;
+    node.items.forEach((item, i) => {
+      if (!isNode(item)) return;
+      const ic = of(item, index, i === 0 && ((nested && block) || path === "$"));
+      const last = i === node.items.length - 1;
+      const itemHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, ic.head);
+      place(item, `${path}[]`, index, false);
+      const is = item as Slots;
+      if (i === 0 && nested && block) {
+        head = join2(head, itemHead);
+        is.commentBefore = undefined;
+      } else if (itemHead !== undefined) {
+        is.commentBefore = fromRaw(itemHead);
+        if (footBefore !== undefined && ic.head === undefined) setMarks(item, { feetOnly: true });
+        if (footBefore !== undefined) item.spaceBefore = false;
+      } else is.commentBefore = undefined;
+      const itemFoot = isMap(item) || isSeq(item) ? undefined : ic.foot;
+      if (itemFoot !== undefined && last) foot = join2(itemFoot, foot);
+      if (!last || itemFoot === undefined) footBefore = itemFoot;
+    });
+    slots.commentBefore = fromRaw(head);
+    slots.comment = fromRaw(block ? foot : own.line);
+    return;
+  }
+  slots.commentBefore = fromRaw(own.head);
+  slots.comment = fromRaw(own.line);
+}
