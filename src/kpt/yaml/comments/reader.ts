@@ -131,10 +131,65 @@ export function readComments(text: string, cst?: readonly CST.Token[]): Document
     const toks = tokensOf(doc);
     const { begin, explicit } = docBegin(doc, text, out.length === 0 ? 0 : doc.offset);
     const dc = place(toks, text, lines, begin, docEnd(doc, text), explicit);
+    headerComments(toks, text, dc);
+    footAboveLastMarker(text, docEnd(doc, text), dc);
     for (const [t, c] of dc.nodes) if (c.endFoot && t !== doc.value) dc.endFeet = true;
     out.push(dc);
   }
   return out;
+}
+
+/**
+ * A block scalar's header comment (`k: | # c`, a bare `#` and `# ` too): the comment after its header
+ * on its line, yaml.v3's line comment of the scalar. The CST holds it among the scalar's props, inside
+ * the token (which the scan steps over whole).
+ */
+function headerComments(toks: readonly Tok[], text: string, dc: DocumentComments): void {
+  for (const t of toks) {
+    if (t.cst?.type !== "block-scalar") continue;
+    const comment = t.cst.props.find((p) => p.type === "comment");
+    if (!comment || !("source" in comment)) continue;
+    const c = dc.nodes.get(t.cst) ?? {};
+    if (c.line === undefined) dc.nodes.set(t.cst, { ...c, line: commentAt(text, comment.offset) });
+  }
+}
+
+/**
+ * A last `---` line with no line break after it, right below comment lines at column 0: kpt's cut
+ * (at "\n---…\n") leaves it in the last piece, and yaml.v3 reads those comment lines as the
+ * document's foot, ended by the document's start that follows (kpt writes it after a blank line), not
+ * as a foot of the blocks that end there. `end`: where the document ends.
+ */
+function footAboveLastMarker(text: string, end: number, dc: DocumentComments): void {
+  if (end >= text.length || text.indexOf("\n", end) >= 0 || !text.startsWith("---", end)) return;
+  const above: string[] = [];
+  let at = end;
+  while (at > 0) {
+    const start = text.lastIndexOf("\n", at - 2) + 1;
+    const line = text.slice(start, at - 1).replace(/\r$/, "");
+    if (!line.startsWith("#")) break;
+    above.unshift(line);
+    at = start;
+  }
+  if (above.length === 0) return;
+  const foot = above.join("\n");
+  for (const [t, c] of dc.nodes) {
+    if (c.foot === undefined || (c.foot !== foot && !c.foot.endsWith(`\n${foot}`))) continue;
+    const rest = c.foot.slice(0, c.foot.length - foot.length).replace(/\n$/, "");
+    if (rest === "") {
+      delete c.foot;
+      delete c.footFromNext;
+    } else c.foot = rest;
+    dc.nodes.set(t, c);
+    dc.foot = dc.foot === undefined ? foot : `${foot}\n${dc.foot}`;
+    // a mapping whose end took the foot no longer has one
+    for (const [m, mc] of dc.nodes) {
+      if (!mc.endFoot || m.type !== "block-map") continue;
+      const last = m.items.at(-1)?.key;
+      if (!last || dc.nodes.get(last)?.foot === undefined) delete mc.endFoot;
+    }
+    return;
+  }
 }
 
 /**
