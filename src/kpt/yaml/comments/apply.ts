@@ -54,11 +54,18 @@ export function applyComments(doc: Document, read: TextComments): void {
   let dc: DocumentComments | undefined;
   for (const d of read.docs) if (d.start <= start) dc = d.comments;
   const slots = doc as Slots;
-  slots.commentBefore = fromRaw(dc?.head);
-  slots.comment = fromRaw(documentFoot(dc?.foot));
+  // (null where there is none, as the composer and the fast reader leave a document's slots)
+  slots.commentBefore = fromRaw(dc?.head) ?? null;
+  slots.comment = fromRaw(documentFoot(dc?.foot)) ?? null;
   if (!root) return;
   place(root, "$", read.index);
   if (dc?.endFeet) setMarks(root, { endFeet: true });
+  // a root mapping's head and its first key's, as the fast reader leaves them where there are none
+  const first = isMap(root) && !root.flow ? (root.items[0] as Pair | undefined)?.key : undefined;
+  if (isNode(first)) {
+    (root as Slots).commentBefore ??= null;
+    (first as Slots).commentBefore ??= null;
+  }
 }
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
@@ -75,10 +82,16 @@ function fromRaw(raw: string | undefined): string | undefined {
     .join("\n");
 }
 
+/**
+ * Clears the slots the parser filled, but inside a flow collection: the reader reads one as a token,
+ * as yaml.v3's scanner does for what is around it; the comments between its items stay where the
+ * `yaml` parser put them (a line comment after an item, `[x, # y`), as today's reader leaves them.
+ */
 function clear(node: unknown): void {
   if (!isNode(node)) return;
   (node as Slots).commentBefore = undefined;
   (node as Slots).comment = undefined;
+  if (isFlow(node)) return;
   if (isMap(node)) {
     for (const pair of node.items as Pair[]) {
       clear(pair.key);
@@ -93,6 +106,10 @@ function clear(node: unknown): void {
  */
 function documentFoot(foot: string | undefined): string | undefined {
   return foot === undefined ? undefined : `\n${foot.replace(/\n+$/, "")}`;
+}
+
+function isFlow(node: unknown): boolean {
+  return (isMap(node) || isSeq(node)) && node.flow === true;
 }
 
 function isBlock(node: unknown): boolean {
@@ -163,7 +180,7 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
   const own = of(node, index, nested && block);
   let head = own.head;
   const slots = node as Slots;
-  if (isMap(node)) {
+  if (isMap(node) && !isFlow(node)) {
     const pairs = node.items as Pair[];
     let footBefore: string | undefined;
     pairs.forEach((pair, i) => {
@@ -184,8 +201,10 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
       const empty = isEmpty(pair.value) || pair.value === null;
       if (isNode(key)) {
         const ks = key as Slots;
+        // a collection as a key (`? a: 1 # c`): its own comments inside, its head above the `?`
+        if (isMap(key) || isSeq(key)) place(key, `${path}?`, index, false);
         ks.commentBefore = fromRaw(keyHead);
-        ks.comment = empty ? undefined : fromRaw(kc.line);
+        if (!isMap(key) && !isSeq(key)) ks.comment = empty ? undefined : fromRaw(kc.line);
         setMarks(key, { footBefore: fromRaw(above), feetOnly: keyHead !== undefined && onlyFeet });
         if (footBefore !== undefined) key.spaceBefore = false;
       }
@@ -202,7 +221,7 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
     setMarks(node, { endFoot: own.endFoot === true && path !== "$", keyFoot: own.keyFoot === true });
     return;
   }
-  if (isSeq(node)) {
+  if (isSeq(node) && !isFlow(node)) {
     let footBefore: string | undefined;
     let foot = own.foot;
     node.items.forEach((item, i) => {
@@ -220,7 +239,8 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
         if (footBefore !== undefined && ic.head === undefined) setMarks(item, { feetOnly: true });
         if (footBefore !== undefined) item.spaceBefore = false;
       } else is.commentBefore = undefined;
-      const itemFoot = isMap(item) || isSeq(item) ? undefined : ic.foot;
+      // (a flow collection is one node, as a scalar is: its foot is the item's)
+      const itemFoot = isBlock(item) ? undefined : ic.foot;
       if (itemFoot !== undefined && last) foot = join2(itemFoot, foot);
       if (!last || itemFoot === undefined) footBefore = itemFoot;
     });

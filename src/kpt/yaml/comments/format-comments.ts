@@ -11,6 +11,7 @@ import {
 } from "yaml";
 import { lineStart } from "../text-lines.js";
 import { isCommonYaml } from "../yaml-fast.js";
+import { applyComments, readTextComments, type TextComments } from "./apply.js";
 import {
   column,
   commentLineText,
@@ -23,7 +24,6 @@ import {
   placeScalarRun,
   placeValueRun,
 } from "./comment-runs.js";
-import { applyComments, readTextComments, type TextComments } from "./apply.js";
 import { markHashSpaces } from "./hash-space.js";
 
 /**
@@ -85,7 +85,10 @@ export function normalizeComments(
   // the structural reader for a document of its own, or a piece whose `---` line start needs no
   // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules)
   if (STRUCTURAL && !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined))) {
-    if (!text.includes("#")) return;
+    if (!text.includes("#")) {
+      noDocumentHead(doc);
+      return;
+    }
     applyComments(doc, structuralRead(text));
     return;
   }
