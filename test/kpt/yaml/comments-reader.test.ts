@@ -208,6 +208,25 @@ describe("readComments, where placing every test file's comments found it wrong"
   });
 });
 
+describe("readComments, where porchlight deviates from kpt", () => {
+  it("keeps the foot yaml.v3 puts a mapping's end's foot in place of, where a text ends with no line break (kpt loses it)", () => {
+    // kpt v1.0.0-beta.56 writes `    # END` alone (docs/kpt-compat.md, Deviations)
+    expect(table("b:\n  c:\n    d: 1\n  # A\n# END")).toEqual({
+      doc: { head: undefined, foot: undefined, endFeet: true },
+      d: { foot: "# A\n# END" },
+      "block-map": { endFoot: true },
+    });
+    expect(written("b:\n  c:\n    d: 1\n  # A\n# END")).toBe(
+      `${HEADER}b:\n  c:\n    d: 1\n    # A\n    # END\n`,
+    );
+    // with a final line break, the two are apart, as kpt reads them
+    expect(table("b:\n  c:\n    d: 1\n  # A\n# END\n")).toMatchObject({
+      d: { foot: "# A" },
+      b: { foot: "# END" },
+    });
+  });
+});
+
 describe("readComments", () => {
   it.each(CASES)("%s", (_name, text, want) => {
     expect(table(text)).toEqual(want);

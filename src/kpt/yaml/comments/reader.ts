@@ -415,7 +415,8 @@ function place(
   fetch++;
   scan(prev ? prev.end : begin, end, -1);
   queue.push({ kind: "docend", start: end, end, seq: fetch });
-  return hand(queue, runs, explicit);
+  // (a text that ends with no line break after the document: see decode)
+  return hand(queue, runs, explicit, end === text.length && !text.endsWith("\n"));
 }
 
 /** The comment after `tok` on its line (not after a `- `, whose comment heads what follows it). */
@@ -597,7 +598,7 @@ function endBreaks(source: string): number {
 }
 
 /** The parser's and decoder's part: each run onto the node yaml.v3 gives it. */
-function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
+function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): DocumentComments {
   const nodes = new Map<CST.Token, NodeComments>();
   const out: DocumentComments = { nodes };
   let head: string[] = [];
@@ -705,7 +706,7 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean): DocumentComments {
       if (f !== undefined) out.foot = f;
     }
   }
-  decode(nodes, mapKeys, endFeet, order);
+  decode(nodes, mapKeys, endFeet, order, openEnd);
   return out;
 }
 
@@ -738,6 +739,7 @@ function decode(
   mapKeys: Map<CST.Token, CST.Token[]>,
   endFeet: Map<CST.Token, string>,
   order: readonly CST.Token[],
+  openEnd: boolean,
 ): void {
   const values = new Map<CST.Token, CST.Token | undefined>();
   for (const map of mapKeys.keys()) {
@@ -775,7 +777,11 @@ function decode(
     const lastKey = keys.at(-1);
     if (end !== undefined && lastKey) {
       const last = nodes.get(lastKey) ?? {};
-      last.foot = end;
+      // yaml.v3 puts the end's foot in place of the key's own; where a text ends with no line break
+      // (`openEnd`) kpt loses it, and porchlight keeps it, written first (a deviation,
+      // docs/kpt-compat.md: "A foot kpt loses where a text ends with no final line break")
+      const kept = openEnd && last.foot !== undefined && !last.footFromNext;
+      last.foot = kept ? `${last.foot}\n${end}` : end;
       delete last.footFromNext;
       nodes.set(lastKey, last);
       nodes.set(map, { ...nodes.get(map), endFoot: true });
