@@ -128,15 +128,21 @@ function isEmpty(node: unknown): boolean {
  * a plain format writes it back, unless a foot was cut from the same comment lines before it.
  */
 function of(node: unknown, index: ByOffset, lifted = false): NodeComments {
-  if (!isNode(node) || !node.range || isEmpty(node)) return {};
+  if (!isNode(node) || !node.range || isEmpty(node)) return NONE;
   const from = isBlock(node) ? index.block : index.node;
-  const c = from.get(node.range[0]) ?? {};
+  const c = from.get(node.range[0]);
+  // (most nodes have no comment: the reader gives them an empty record)
+  if (c === undefined || !(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext))
+    return NONE;
   return {
     ...c,
     head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
     foot: bare(c.foot),
   };
 }
+
+/** No comments (shared: callers only read it). */
+const NONE: NodeComments = Object.freeze({});
 
 /** A head with each of its empty lines written as the file's count of blank lines it stands for. */
 function withBlanks(raw: string | undefined, blanks: readonly number[] | undefined): string | undefined {
