@@ -37,6 +37,7 @@ import {
 import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
 import { kindOf } from "../src/kpt/resource.js";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { bare, withBlanks } from "../src/kpt/yaml/comments/raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
 import {
   endFoot,
@@ -173,21 +174,6 @@ function of(node: Node | null | undefined, dc: DocumentComments, lifted = false)
     head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
     foot: bare(c.foot),
   };
-}
-
-/** A head with each of its empty lines written as the file's count of blank lines it stands for. */
-function withBlanks(raw: string | undefined, blanks: readonly number[] | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  let i = 0;
-  return raw
-    .split("\n")
-    .map((l) => (l === "" ? "\n".repeat(Math.max(0, (blanks?.[i++] ?? 1) - 1)) : l))
-    .join("\n");
-}
-
-/** A comment without the blank lines after its last line. */
-function bare(raw: string | undefined): string | undefined {
-  return raw?.replace(/\n+$/, "");
 }
 
 /**

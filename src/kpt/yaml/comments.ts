@@ -1,11 +1,6 @@
 import { type Document, isDocument, isMap, isSeq, type Node } from "yaml";
-import {
-  copyFootMarks,
-  copyHeadMarks,
-  copyMarks,
-  footBeforeText,
-  HASH_SPACE,
-} from "./comments/comment-runs.js";
+import { copyFootMarks, copyHeadMarks, copyMarks, footBeforeText } from "./comments/comment-runs.js";
+import { fromRaw, toRaw } from "./comments/raw.js";
 
 /**
  * The comment model, as yaml.v3 (kpt's reader and writer) holds it: every node has a head comment (the
@@ -48,27 +43,6 @@ type Slots = { commentBefore?: string | null; comment?: string | null };
  */
 function isBlock(node: unknown): boolean {
   return (isMap(node) || isSeq(node)) && !node.flow && node.items.length > 0;
-}
-
-/** The slot's text (a line's text after `#`, `# ` as HASH_SPACE) as raw comment lines. */
-function toRaw(text: string | null | undefined): string | undefined {
-  if (text === null || text === undefined) return undefined;
-  return text
-    .split("\n")
-    .map((l) => (l === "" ? "" : l === " " ? "#" : l === HASH_SPACE ? "# " : `#${l}`))
-    .join("\n");
-}
-
-/** Raw comment lines as the slot holds them (toRaw undone); a line without its `#` is taken as text. */
-function fromRaw(raw: string | null | undefined): string | undefined {
-  if (raw === null || raw === undefined) return undefined;
-  return raw
-    .split("\n")
-    .map((l) => {
-      if (l === "" || !l.startsWith("#")) return l;
-      return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
-    })
-    .join("\n");
 }
 
 /** The comment lines above `node` (its head comment, after any foot footAbove names), raw. */

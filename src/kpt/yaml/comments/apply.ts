@@ -1,5 +1,6 @@
 import { type CST, type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, Parser } from "yaml";
-import { HASH_SPACE, setMarks } from "./comment-runs.js";
+import { setMarks } from "./comment-runs.js";
+import { bare, fromRaw, withBlanks } from "./raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
 
 /**
@@ -70,18 +71,6 @@ export function applyComments(doc: Document, read: TextComments): void {
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
 
-/** Raw comment lines (`#` kept) as `yaml`'s slots hold them (comments.ts's fromRaw). */
-function fromRaw(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  return raw
-    .split("\n")
-    .map((l) => {
-      if (l === "" || !l.startsWith("#")) return l;
-      return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
-    })
-    .join("\n");
-}
-
 /**
  * Clears the slots the parser filled, but inside a flow collection: the reader reads one as a token,
  * as yaml.v3's scanner does for what is around it; the comments between its items stay where the
@@ -143,21 +132,6 @@ function of(node: unknown, index: ByOffset, lifted = false): NodeComments {
 
 /** No comments (shared: callers only read it). */
 const NONE: NodeComments = Object.freeze({});
-
-/** A head with each of its empty lines written as the file's count of blank lines it stands for. */
-function withBlanks(raw: string | undefined, blanks: readonly number[] | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  let i = 0;
-  return raw
-    .split("\n")
-    .map((l) => (l === "" ? "\n".repeat(Math.max(0, (blanks?.[i++] ?? 1) - 1)) : l))
-    .join("\n");
-}
-
-/** A comment without the blank lines after its last line. */
-function bare(raw: string | undefined): string | undefined {
-  return raw?.replace(/\n+$/, "");
-}
 
 function join2(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;

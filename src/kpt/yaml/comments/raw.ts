@@ -1,0 +1,46 @@
+import { HASH_SPACE } from "./comment-runs.js";
+
+/**
+ * Raw comment text (each line as written, `#` kept, an empty line for a blank one) and the form `yaml`'s
+ * comment slots hold it in (a line's text after `#`, `# ` as HASH_SPACE), both ways; and the two ways a
+ * reader's raw head or foot is written back.
+ */
+
+/** The slot's text as raw comment lines. */
+export function toRaw(text: string | null | undefined): string | undefined {
+  if (text === null || text === undefined) return undefined;
+  return text
+    .split("\n")
+    .map((l) => (l === "" ? "" : l === " " ? "#" : l === HASH_SPACE ? "# " : `#${l}`))
+    .join("\n");
+}
+
+/** Raw comment lines as the slot holds them (toRaw undone); a line without its `#` is taken as text. */
+export function fromRaw(raw: string | null | undefined): string | undefined {
+  if (raw === null || raw === undefined) return undefined;
+  return raw
+    .split("\n")
+    .map((l) => {
+      if (l === "" || !l.startsWith("#")) return l;
+      return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
+    })
+    .join("\n");
+}
+
+/** A head with each of its empty lines written as the file's count of blank lines it stands for. */
+export function withBlanks(
+  raw: string | undefined,
+  blanks: readonly number[] | undefined,
+): string | undefined {
+  if (raw === undefined) return undefined;
+  let i = 0;
+  return raw
+    .split("\n")
+    .map((l) => (l === "" ? "\n".repeat(Math.max(0, (blanks?.[i++] ?? 1) - 1)) : l))
+    .join("\n");
+}
+
+/** A comment without the blank lines after its last line. */
+export function bare(raw: string | undefined): string | undefined {
+  return raw?.replace(/\n+$/, "");
+}
