@@ -35,6 +35,8 @@ const SINGLETONS: Record<string, string> = {
     "feet kept above a key through a trip: a side table on nodes (weak)",
   "kpt/yaml/comments/format-comments.ts lastRead":
     "the structural comment reader's data for the last text read: a file's documents, placed one after another, read it once",
+  "kpt/yaml/comments/apply.ts lastTokens":
+    "the syntax tree of the last text parsed whole, for the structural reader that places its comments right after: the text parsed once (one text at a time, only with PORCHLIGHT_COMMENT_READER=structural)",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
 };
 

@@ -1,15 +1,18 @@
 import {
+  Composer,
   type Document,
   isMap,
   isPair,
   isScalar,
   isSeq,
   LineCounter,
+  Parser,
   parseAllDocuments,
   visit,
   type YAMLError,
 } from "yaml";
 import { YamlError } from "../errors.js";
+import { keepTokens } from "./comments/apply.js";
 import { goYamlError } from "./go-yaml-errors.js";
 import { parseCommonYaml } from "./yaml-fast.js";
 import { mayHoldFlowColon, parseWithFlowColons } from "./yaml-flow-colon.js";
@@ -41,8 +44,13 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   const read = parseCommonYaml(text, { ...PARSE_OPTIONS, lineCounter: common });
   if (read) return { docs: read, lineCounter: common, fast: true };
   let lineCounter = new LineCounter();
-  const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
-  let docs: Document[] = Array.isArray(all) ? all : [all];
+  let docs = composeKeepingTokens(text, lineCounter);
+  if (!docs) {
+    // errors or warnings: read again as parseAllDocuments does, which gives them their positions
+    lineCounter = new LineCounter();
+    const all = parseAllDocuments(text, { ...PARSE_OPTIONS, lineCounter });
+    docs = Array.isArray(all) ? all : [all];
+  }
   if (docs.some((d) => d.errors.some(cutQuote))) {
     // a quoted scalar yaml.v3 reads whole, its continuation lines not indented past its key
     const again = new LineCounter();
@@ -78,6 +86,19 @@ export function parseYamlFile(text: string, file: string): ParsedYamlFile {
   const last = kept[kept.length - 1];
   if (last && text !== "" && !text.endsWith("\n")) blockScalarAtEnd(last, text.length);
   return { docs: kept, lineCounter, fast: false };
+}
+
+/**
+ * The documents of `text` as parseAllDocuments composes them, its syntax tree kept for the comment
+ * reader (keepTokens: the text parsed once); undefined where a document has an error or a warning,
+ * which parseAllDocuments gives positions (prettyErrors).
+ */
+function composeKeepingTokens(text: string, lineCounter: LineCounter): Document[] | undefined {
+  const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
+  const docs: Document[] = Array.from(new Composer({ ...PARSE_OPTIONS, lineCounter }).compose(tokens));
+  if (docs.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
+  keepTokens(text, tokens);
+  return docs;
 }
 
 /** The `yaml` parser's error for a quoted scalar it ended before its closing quote. */

@@ -24,9 +24,29 @@ export interface TextComments {
   docs: { start: number; comments: DocumentComments }[];
 }
 
+/**
+ * Which reader places the comments (issue #53, stage 3): `PORCHLIGHT_COMMENT_READER=structural` places
+ * them from the structural reader's data (reader.ts, through this module), else format-comments.ts's
+ * rules do. Read once at load: a process reads every file with one reader.
+ */
+export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
+
+/**
+ * The syntax tree of the last text `yaml` parsed whole (yamlfile.ts), kept for the structural reader:
+ * the callers place a file's comments right after they parse it, and the text is then parsed once.
+ * Only with the structural reader; one text at a time.
+ */
+let lastTokens: { text: string; tokens: readonly CST.Token[] } | undefined;
+
+/** Keeps the syntax tree `text` was composed from, for readTextComments (with the structural reader). */
+export function keepTokens(text: string, tokens: readonly CST.Token[]): void {
+  if (STRUCTURAL) lastTokens = { text, tokens };
+}
+
 /** Reads the comments of every document of `text` (readComments), indexed by source offset. */
 export function readTextComments(text: string): TextComments {
-  const cst = [...new Parser().parse(text)];
+  const cst = lastTokens?.text === text ? lastTokens.tokens : [...new Parser().parse(text)];
+  lastTokens = undefined;
   const read = readComments(text, cst);
   const index: ByOffset = { node: new Map(), block: new Map() };
   const docs: TextComments["docs"] = [];

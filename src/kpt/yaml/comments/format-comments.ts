@@ -11,7 +11,7 @@ import {
 } from "yaml";
 import { lineStart } from "../text-lines.js";
 import { isCommonYaml } from "../yaml-fast.js";
-import { applyComments, readTextComments, type TextComments } from "./apply.js";
+import { applyComments, readTextComments, STRUCTURAL, type TextComments } from "./apply.js";
 import {
   column,
   commentLineText,
@@ -25,13 +25,6 @@ import {
   placeValueRun,
 } from "./comment-runs.js";
 import { markHashSpaces } from "./hash-space.js";
-
-/**
- * Which reader places the comments (issue #53, stage 3): `PORCHLIGHT_COMMENT_READER=structural` places
- * them from the structural reader's data (reader.ts, through apply.ts), else the rules below do. Read
- * once at load: a process reads every file with one reader.
- */
-const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
 
 /**
  * The last text the structural reader read, and what it read: the callers place a file's documents one
