@@ -30,10 +30,7 @@ type FileResources = readonly Omit<PackageResource, "file">[];
  * files are the blobs it read before. Bounded by the files' size (a few large packages); the values are
  * never changed after they are made, so the base and the head share them (deepEqual answers at once).
  */
-const byBlob = new LRUCache<string, FileResources>({
-  maxSize: 32 << 20,
-  sizeCalculation: (_v, key) => Math.max(1, Number(key.slice(key.indexOf(":") + 1))),
-});
+const byBlob = new LRUCache<string, FileResources>({ maxSize: 32 << 20 });
 
 /**
  * The package's deployable resources by `apiVersion-group/kind/namespace/name`: KRM documents of its
@@ -49,11 +46,11 @@ export function packageResources(
   for (const [file, bytes] of [...tree].sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!file.endsWith(".yaml") && !file.endsWith(".yml")) continue;
     const blob = blobs?.get(file);
-    const key = blob === undefined ? undefined : `${blob}:${bytes.length}`;
-    let found = key === undefined ? undefined : byBlob.get(key);
+    let found = blob === undefined ? undefined : byBlob.get(blob);
     if (!found) {
       found = fileResources(bytes, file);
-      if (key !== undefined) byBlob.set(key, found);
+      // (sized by the file's bytes: what it costs to read again)
+      if (blob !== undefined) byBlob.set(blob, found, { size: Math.max(1, bytes.length) });
     }
     for (const r of found) out.set(r.key, { ...r, file });
   }
