@@ -33,10 +33,8 @@ const SINGLETONS: Record<string, string> = {
     "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
   "kpt/yaml/comments/comment-runs.ts keptValueFoot":
     "feet kept above a key through a trip: a side table on nodes (weak)",
-  "kpt/yaml/comments/format-comments.ts lastRead":
-    "the structural comment reader's data for the last text read: a file's documents, placed one after another, read it once",
-  "kpt/yaml/comments/apply.ts lastTokens":
-    "the syntax tree of the last text parsed whole, for the structural reader that places its comments right after: the text parsed once (one text at a time, only with PORCHLIGHT_COMMENT_READER=structural)",
+  "kpt/yaml/comments/apply.ts last":
+    "the last text parsed whole, its syntax tree and then what the structural reader read of it: a file's documents, placed right after the parse, parse and read it once (one text at a time, only with PORCHLIGHT_COMMENT_READER=structural)",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
 };
 

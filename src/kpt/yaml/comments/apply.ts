@@ -32,21 +32,28 @@ export interface TextComments {
 export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
 
 /**
- * The syntax tree of the last text `yaml` parsed whole (yamlfile.ts), kept for the structural reader:
- * the callers place a file's comments right after they parse it, and the text is then parsed once.
- * Only with the structural reader; one text at a time.
+ * The last text: the syntax tree `yaml` composed it from (yamlfile.ts), until the structural reader reads
+ * it, then what it read. The callers place a file's comments right after they parse it, each of its
+ * documents with the whole text: the text is parsed once and read once. Only with the structural
+ * reader; one text at a time.
  */
-let lastTokens: { text: string; tokens: readonly CST.Token[] } | undefined;
+let last: { text: string; tokens?: readonly CST.Token[]; read?: TextComments } | undefined;
 
 /** Keeps the syntax tree `text` was composed from, for readTextComments (with the structural reader). */
 export function keepTokens(text: string, tokens: readonly CST.Token[]): void {
-  if (STRUCTURAL) lastTokens = { text, tokens };
+  if (STRUCTURAL) last = { text, tokens };
 }
 
-/** Reads the comments of every document of `text` (readComments), indexed by source offset. */
+/** The comments of every document of `text` (readComments), indexed by source offset. */
 export function readTextComments(text: string): TextComments {
-  const cst = lastTokens?.text === text ? lastTokens.tokens : [...new Parser().parse(text)];
-  lastTokens = undefined;
+  const kept = last?.text === text ? last : undefined;
+  if (kept?.read) return kept.read;
+  const read = indexed(text, kept?.tokens ?? [...new Parser().parse(text)]);
+  last = { text, read };
+  return read;
+}
+
+function indexed(text: string, cst: readonly CST.Token[]): TextComments {
   const read = readComments(text, cst);
   const index: ByOffset = { node: new Map(), block: new Map() };
   const docs: TextComments["docs"] = [];
@@ -114,7 +121,7 @@ function clear(node: unknown): void {
  * dedented foot) and none after it.
  */
 function documentFoot(foot: string | undefined): string | undefined {
-  return foot === undefined ? undefined : `\n${foot.replace(/\n+$/, "")}`;
+  return foot === undefined ? undefined : `\n${bare(foot)}`;
 }
 
 function isFlow(node: unknown): boolean {
@@ -173,7 +180,7 @@ function pairFoot(pair: Pair, index: ByOffset): string | undefined {
  * Places yaml.v3's comments of the tree at `node` as the door holds them: the head of a nested block
  * collection's first entry is the collection's; the foot of an entry other than a mapping's last opens
  * the next key's head (a blank line after it kept as an empty line: footAbove, feetOnly); a block
- * mapping's last key's foot is the mapping's. Returns the node's head (the caller may lift it).
+ * mapping's last key's foot is the mapping's.
  */
 function place(node: Node, path: string, index: ByOffset, nested = false): void {
   const block = isBlock(node);

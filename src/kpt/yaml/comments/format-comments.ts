@@ -11,7 +11,7 @@ import {
 } from "yaml";
 import { lineStart } from "../text-lines.js";
 import { isCommonYaml } from "../yaml-fast.js";
-import { applyComments, readTextComments, STRUCTURAL, type TextComments } from "./apply.js";
+import { applyComments, readTextComments, STRUCTURAL } from "./apply.js";
 import {
   column,
   commentLineText,
@@ -25,17 +25,6 @@ import {
   placeValueRun,
 } from "./comment-runs.js";
 import { markHashSpaces } from "./hash-space.js";
-
-/**
- * The last text the structural reader read, and what it read: the callers place a file's documents one
- * after another, each with the whole text, and the text is read once for them all.
- */
-let lastRead: { text: string; read: TextComments } | undefined;
-
-function structuralRead(text: string): TextComments {
-  if (lastRead?.text !== text) lastRead = { text, read: readTextComments(text) };
-  return lastRead.read;
-}
 
 /**
  * Moves comments the `yaml` parser attaches differently from yaml.v3 (which kpt reads files with) to
@@ -82,7 +71,7 @@ export function normalizeComments(
       noDocumentHead(doc);
       return;
     }
-    applyComments(doc, structuralRead(text));
+    applyComments(doc, readTextComments(text));
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
