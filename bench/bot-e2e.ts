@@ -69,20 +69,26 @@ interface AppCpu {
   children: number;
 }
 
-/** utime, stime, cutime and cstime of a process, in seconds, from /proc (0 when it is gone). */
-function statCpu(pid: number): { self: number; waited: number } {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return { self: 0, waited: 0 };
-  }
-  const fields = text.split(") ")[1]!.split(" ");
+/**
+ * utime, stime, cutime and cstime, in seconds, of a /proc stat file (a process's, `/proc/PID/stat`, or
+ * one thread's, `/proc/PID/task/TID/stat`); throws when it is gone.
+ */
+function readStat(path: string): { self: number; waited: number } {
+  const fields = readFileSync(path, "utf8").split(") ")[1]!.split(" ");
   const hz = 100;
   return {
     self: (Number(fields[11]) + Number(fields[12])) / hz,
     waited: (Number(fields[13]) + Number(fields[14])) / hz,
   };
+}
+
+/** utime, stime, cutime and cstime of a process, in seconds, from /proc (0 when it is gone). */
+function statCpu(pid: number): { self: number; waited: number } {
+  try {
+    return readStat(`/proc/${pid}/stat`);
+  } catch {
+    return { self: 0, waited: 0 };
+  }
 }
 
 /** The processes `pid` started that still run (the app's git spawner), from /proc. */
@@ -128,8 +134,7 @@ function threadCpu(pid: number): Map<string, { name: string; cpu: number }> {
       // Node 20 names every thread "node": the others by their order of start (the tid past the
       // process's; V8's platform threads start first, worker threads when the app starts them)
       const name = tid === String(pid) ? "main" : comm === "node" ? `+${Number(tid) - pid}` : comm;
-      const fields = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ");
-      out.set(tid, { name, cpu: (Number(fields[11]) + Number(fields[12])) / 100 });
+      out.set(tid, { name, cpu: readStat(`/proc/${pid}/task/${tid}/stat`).self });
     } catch {
       // the thread ended between the listing and the read
     }
@@ -300,7 +305,7 @@ interface Measured {
 /** Waits for each check run of `names` on `sha` to complete; the first's conclusion. */
 async function checksDone(w: World, sha: string, names: readonly string[]): Promise<string | null> {
   const start = Date.now();
-  const conclusions: (string | null)[] = [];
+  let first: string | null | undefined;
   for (const name of names) {
     let conclusion = await w.forge.check(sha, name);
     while (conclusion === undefined) {
@@ -309,9 +314,9 @@ async function checksDone(w: World, sha: string, names: readonly string[]): Prom
       await sleep(2);
       conclusion = await w.forge.check(sha, name);
     }
-    conclusions.push(conclusion);
+    first ??= conclusion;
   }
-  return conclusions[0] ?? null;
+  return first ?? null;
 }
 
 /**
