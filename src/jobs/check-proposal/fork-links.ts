@@ -28,17 +28,34 @@ export function forkLinksCheck(pkg: string, links: readonly string[]): PackageCh
  * `../base/cm.yaml` as a resource). Links to other files are left alone: nothing reads them.
  */
 export function packageLinksCheck(pkg: string, links: readonly string[]): PackageCheck | undefined {
+  const problem = packageLinksProblem(pkg, links);
+  if (!problem) return undefined;
+  return {
+    pkg,
+    ok: false,
+    line: `\`${pkg}\`: ${problem.text}`,
+    annotations: linkAnnotations(
+      problem.paths,
+      "A symbolic link to a YAML file is not followed; commit the file itself (a copy) instead.",
+    ),
+  };
+}
+
+/**
+ * The YAML files of a same-repository package that are symbolic links (`links` relative to the
+ * package), as repository paths and the sentence naming them; undefined when there are none. The draft
+ * render says it too, before a link's target path is parsed as a resource.
+ */
+export function packageLinksProblem(
+  pkg: string,
+  links: readonly string[],
+): { paths: string[]; text: string } | undefined {
   const read = links.filter(isYamlFileName);
   if (read.length === 0) return undefined;
   const paths = read.map((l) => `${pkg}/${l}`);
   return {
-    pkg,
-    ok: false,
-    line: `\`${pkg}\`: ${listed(paths)} ${linkWords(paths)}; porchlight reads a package's files from git, where a link holds only the path it points to, and never follows links (kpt skips them): replace each link with the file it stands for`,
-    annotations: linkAnnotations(
-      paths,
-      "A symbolic link to a YAML file is not followed; commit the file itself (a copy) instead.",
-    ),
+    paths,
+    text: `${listed(paths)} ${linkWords(paths)}; porchlight reads a package's files from git, where a link holds only the path it points to, and never follows links (kpt skips them): replace each link with the file it stands for`,
   };
 }
 

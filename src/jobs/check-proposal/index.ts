@@ -1,6 +1,7 @@
 import type { FileEntry, PullRequest } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { nextRevision } from "../../lifecycle/discover.js";
+import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
 import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js";
@@ -18,6 +19,7 @@ import {
   resourcesExceeded,
   sizeExceeded,
 } from "../limits.js";
+import { renderDone } from "../render-draft/report.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck, packageLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
@@ -32,7 +34,8 @@ export type CheckProposalOutcome =
   | { kind: "checked"; headSha: string; render: boolean; guardrails: boolean; packages: string[] };
 
 /**
- * A proposal opened or updated → `porchlight/render` (committed files equal the rendered output),
+ * A proposal opened or updated → `porchlight/render` (committed files equal the rendered output; on a
+ * draft's head its render's check, see renderedByItsDraft),
  * `porchlight/guardrails` (repository validators, and no package file holding conflict markers) and
  * the one summary comment, edited in place.
  * Level-triggered: when both checks completed on the head and the summary describes it, nothing to do.
@@ -75,12 +78,14 @@ export async function checkProposal(
   // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
   await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
-  await reportCheck(ctx.port, {
-    name: CHECK.render,
-    headSha: pr.headSha,
-    ...render,
-    seeAll: `Run \`porchlight fn render\` on ${where} in a clone of this branch to see them all.`,
-  });
+  if (!(await renderedByItsDraft(ctx, pr, isFork, packages))) {
+    await reportCheck(ctx.port, {
+      name: CHECK.render,
+      headSha: pr.headSha,
+      ...render,
+      seeAll: `Run \`porchlight fn render\` on ${where} in a clone of this branch to see them all.`,
+    });
+  }
   await reportCheck(ctx.port, {
     name: CHECK.guardrails,
     headSha: pr.headSha,
@@ -99,6 +104,27 @@ export async function checkProposal(
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
+}
+
+/**
+ * Whether the head's `porchlight/render` is the draft render's, which then stands for the proposal: the
+ * proposal comes from a draft (or fan-out) branch of this repository and changes that draft's package
+ * alone, and the draft render finished on this head (its mark; a render that held functions back does
+ * not count). The same renderer on the same files says the same; writing it again replaced the draft's
+ * run (GitHub shows the latest) with one re-annotating every info result of the package at every head,
+ * ten writes for 500 notices, and without the draft's mark, so the next sweep rendered the head again.
+ */
+async function renderedByItsDraft(
+  ctx: JobContext,
+  pr: PullRequest,
+  isFork: boolean,
+  packages: readonly ProposalPackage[],
+): Promise<boolean> {
+  const [only, ...more] = packages;
+  if (isFork || !only || more.length > 0 || only.deletion) return false;
+  const branch = parsePackageBranch(pr.headRef);
+  if (!branch.ok || branch.value.package !== only.path) return false;
+  return renderDone(ctx.port, pr.headSha);
 }
 
 /** What a proposal's packages are checked on: its head and base trees' files, the refs, whether a fork's. */

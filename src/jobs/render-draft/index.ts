@@ -2,6 +2,7 @@ import type { FileTree } from "../../kpt/tree.js";
 import { DRAFT_PREFIX } from "../../lifecycle/draft-branch.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { contentTrust, renderPlan } from "../adopted-trust.js";
+import { packageLinksProblem } from "../check-proposal/fork-links.js";
 import { CHECK, type JobContext, jobLimits } from "../context.js";
 import { limitMessage, resourceAllowance, resourcesExceeded, sizeExceeded } from "../limits.js";
 import { outsidePackageRoot, treesEqual, underPackageRoot } from "../packages.js";
@@ -127,10 +128,10 @@ async function refusedBeforeReading(
 ): Promise<RenderDraftOutcome | undefined> {
   const at = { pkg, sha: head.sha };
   if (!underPackageRoot(pkg, ctx.config.packageRoot))
-    return failOn(ctx, at, { kind: "failed", error: `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.` });
+    return failOn(ctx, at, { kind: "refused", error: `${outsidePackageRoot(pkg, ctx.config.packageRoot)}.` });
   if (!head.files.some((f) => f.path === "Kptfile")) {
     const error = `There is no package at \`${pkg}\`: the draft branch has no \`${pkg}/Kptfile\`. Add one (kpt pkg init) or rename the branch.`;
-    return failOn(ctx, at, { kind: "failed", error });
+    return failOn(ctx, at, { kind: "refused", error });
   }
   const limits = jobLimits(ctx);
   const oversized = sizeExceeded(head.files, limits.limits);
@@ -158,7 +159,9 @@ async function renderHead(
   ctx: JobContext,
   { branch, pkg, sha }: { branch: string; pkg: string; sha: string },
 ): Promise<Rendered | RenderDraftOutcome> {
-  const { tree, blobs } = await ctx.port.readTree(sha, pkg);
+  const { tree, blobs, symlinks } = await ctx.port.readTree(sha, pkg);
+  const links = packageLinksProblem(pkg, symlinks ?? []);
+  if (links) return failOn(ctx, { pkg, sha }, { kind: "refused", error: `${links.text}.` });
   const limits = jobLimits(ctx);
   const allowance = resourceAllowance(limits.limits);
   // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.

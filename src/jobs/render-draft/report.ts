@@ -42,6 +42,11 @@ export type RenderVerdict =
   /** The function pipeline failed with this message (nothing was pushed). */
   | { kind: "failed"; error: string }
   /**
+   * Not rendered, before any function ran: the draft is no package porchlight renders as it stands (no
+   * Kptfile, outside the package root, a YAML file that is a symbolic link); the error says what to change.
+   */
+  | { kind: "refused"; error: string }
+  /**
    * Rendered; with `heldBack`, builtins only: those functions wait (not run) until a maintainer vouches
    * for the content (adopted-trust.ts).
    */
@@ -115,6 +120,12 @@ function verdictText(
         conclusion: "failure",
         title: `${pkg} is over the ${v.limit} limit`,
         summary: `porchlight did not render \`${pkg}\`, so nothing was committed: the package is over one of porchlight's limits.\n\n${v.error}`,
+      };
+    case "refused":
+      return {
+        conclusion: "failure",
+        title: `${pkg} was not rendered`,
+        summary: `porchlight did not render \`${pkg}\`, so nothing was committed.\n\n${v.error}`,
       };
     case "failed":
       return {
