@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
-import type { BlobCache } from "../github/blob-cache.js";
 import type { InstallationLookup } from "../github/installation-lookup.js";
+import type { GitObjectCache } from "../github/object-cache.js";
 import type { InstallationPort, RepoId } from "../github/port.js";
 import type { BotIdentity } from "../jobs/context.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
@@ -25,7 +25,7 @@ export interface AppDeps {
   /** Where bare cache clones of repositories live. */
   cacheDir: string;
   /** Files' bytes by blob id, kept for the app's life (absent: every job reads its files from git). */
-  blobs?: BlobCache;
+  blobs?: GitObjectCache;
   /** The runtimes the operator allows (exec/container only with explicit opt-in). */
   operatorRuntimes: Runtime[];
   /** What a package and a job may cost (PORCHLIGHT_MAX_*); absent: the defaults. */

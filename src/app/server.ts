@@ -8,10 +8,10 @@ import { Probot } from "probot";
 import type { Limits } from "../config/limits.js";
 import type { Runtime } from "../config/schema.js";
 import { probotAppPort } from "../github/app-port.js";
-import { BlobCache } from "../github/blob-cache.js";
 import { GitHubError } from "../github/errors.js";
 import { acquireGitSpawner } from "../github/git-process.js";
 import { installationLookup } from "../github/installation-lookup.js";
+import { GitObjectCache } from "../github/object-cache.js";
 import { clusteredPacing, porchlightOctokit } from "../github/octokit.js";
 import type { AppPort } from "../github/port.js";
 import { BoundedWork, type PackageWorkSettings } from "../jobs/bounded/bounded.js";
@@ -155,7 +155,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
     if (!kept) rmSync(cacheDir, { recursive: true, force: true });
   };
   // Files' bytes by blob id, for every job of the app's life: a push reads only the blobs it changed.
-  const blobs = new BlobCache();
+  const blobs = new GitObjectCache();
   const github = probotAppPort(probot, cacheDir, blobs);
   // what GET /app answered at start is the bot's identity: not asked for again at the first job
   const checked = await checkCredentials(opts.appId, github, log).catch(async (err: unknown) => {

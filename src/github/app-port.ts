@@ -1,8 +1,8 @@
 import type { Probot } from "probot";
-import type { BlobCache } from "./blob-cache.js";
 import { mapGitHubErrors } from "./errors.js";
 import { installationPort } from "./installation.js";
 import { installationAccess } from "./installation-access.js";
+import type { GitObjectCache } from "./object-cache.js";
 import type { RestClient } from "./octokit-repo.js";
 import type { AppPort } from "./port.js";
 import { parseResponse, restApp, restInstallation } from "./responses.js";
@@ -11,7 +11,7 @@ import { parseResponse, restApp, restInstallation } from "./responses.js";
  * The hosted app's door: probot authenticates as the app (JWT) or as one of its installations; every
  * failure comes out as a GitHubError naming what was asked.
  */
-export function probotAppPort(probot: Probot, cacheDir: string, blobs?: BlobCache): AppPort {
+export function probotAppPort(probot: Probot, cacheDir: string, blobs?: GitObjectCache): AppPort {
   const asApp = async (): Promise<RestClient> => probot.auth();
   const asInstallation = async (id: number): Promise<RestClient> => probot.auth(id);
   const call = mapGitHubErrors;

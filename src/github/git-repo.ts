@@ -5,12 +5,15 @@ import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import type { BlobCache } from "./blob-cache.js";
 import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
 import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
+import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.js";
+
+/** A commit named by its full id (SHA-1), not by a ref. */
+const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
@@ -93,14 +96,6 @@ const V2_RETRY_MS = 10 * 60_000;
 const TIP_DAYS = 14;
 
 /** A file of a commit's tree, as `ls-tree -r -l` lists it. */
-interface TreeEntry {
-  mode: string;
-  id: string;
-  size: number;
-  /** Relative to the directory listed. */
-  path: string;
-}
-
 /** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
 function extraHeaders(env: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -136,7 +131,7 @@ export class GitRepo {
     /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
     private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
     /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
-    private readonly blobs?: BlobCache,
+    private readonly blobs?: GitObjectCache,
     /**
      * Fetch a commit alone, not its history (`--depth=1`), as kpt fetches an upstream: `pkg get` of a
      * large repository reads one commit's tree. Asking for every branch (an abbreviated commit) then
@@ -245,15 +240,15 @@ export class GitRepo {
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
   async fetch(ref: string): Promise<string> {
     await this.init();
-    const isSha = /^[0-9a-f]{40}$/.test(ref);
-    if (isSha && (this.commits.has(ref) || (await this.hasCommit(ref)))) {
-      this.commits.add(ref);
+    const isSha = COMMIT_ID.test(ref);
+    if (isSha && (this.holds(ref) || (await this.hasCommit(ref)))) {
+      this.held(ref);
       return ref;
     }
     if (isSha) {
       // A commit named by its id needs no ref to find it by: the objects alone are fetched.
       await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
-      this.commits.add(ref);
+      this.held(ref);
       return ref;
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
@@ -277,7 +272,7 @@ export class GitRepo {
     const sha =
       (src.startsWith("refs/heads/") ? await this.takeLooseRef(local, src) : undefined) ??
       (await this.takeRef(local));
-    this.commits.add(sha);
+    this.held(sha);
     return sha;
   }
 
@@ -298,7 +293,7 @@ export class GitRepo {
     return this.withHeaders(async (headers) => {
       const sha = await lsRefHttp(this.url, headers, src);
       if (sha === undefined) return undefined;
-      if (!this.commits.has(sha) && !haves.includes(sha)) {
+      if (!this.holds(sha) && !haves.includes(sha)) {
         const pack = await fetchPackHttp(this.url, headers, { want: sha, haves });
         if (packObjects(pack) > 0)
           await this.git(
@@ -309,7 +304,7 @@ export class GitRepo {
           );
       }
       await this.keepTip(src, sha);
-      this.commits.add(sha);
+      this.held(sha);
       // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
       // small packs written here are packed together in time
       if (Math.random() < 1 / MAINTENANCE_EVERY) {
@@ -348,7 +343,7 @@ export class GitRepo {
       .filter((f) => f !== own)
       .slice(0, HAVES_OFFERED - 1);
     const shas = await Promise.all([own, ...others].map(read));
-    return [...new Set(shas.filter((s) => /^[0-9a-f]{40}$/.test(s)))];
+    return [...new Set(shas.filter((s) => COMMIT_ID.test(s)))];
   }
 
   /**
@@ -361,7 +356,7 @@ export class GitRepo {
     const file = join(this.gitDir, ...local.split("/"));
     const text = await readFile(file, "utf8").catch(() => "");
     const sha = text.trim();
-    if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
+    if (!COMMIT_ID.test(sha)) return undefined;
     // A rename is atomic: two fetches of one branch at once leave either's commit, both good to offer.
     await mkdir(this.tipsDir(), { recursive: true });
     await rename(file, this.tipFile(branchRef)).catch(() => unlink(file));
@@ -413,6 +408,17 @@ export class GitRepo {
     return match.ref;
   }
 
+  /** Commit `sha` is in the clone (fetched, made, found): for this instance, and the app's other jobs. */
+  private held(sha: string): void {
+    this.commits.add(sha);
+    this.blobs?.setHolds(this.gitDir, sha);
+  }
+
+  /** Whether this instance, or another job within the hour (GitObjectCache), saw commit `sha` in the clone. */
+  private holds(sha: string): boolean {
+    return this.commits.has(sha) || this.blobs?.holds(this.gitDir, sha) === true;
+  }
+
   private async hasCommit(sha: string): Promise<boolean> {
     if (this.empty) return false;
     try {
@@ -430,7 +436,8 @@ export class GitRepo {
     // the newest last: taken out and put back, so the oldest is the first to go
     this.listed.delete(key);
     if (!listed) {
-      listed = this.lsTree(sha, dir);
+      const known = this.blobs?.tree(this.gitDir, sha, dir);
+      listed = known ? Promise.resolve([...known]) : this.lsTree(sha, dir);
       listed.catch(() => {
         if (this.listed.get(key) === listed) this.listed.delete(key);
       });
@@ -447,7 +454,7 @@ export class GitRepo {
   private async lsTree(sha: string, dir: string): Promise<TreeEntry[]> {
     const args = ["ls-tree", "-r", "-z", "-l", "--full-tree", sha];
     if (dir !== "") args.push("--", dir);
-    return (await this.git(args))
+    const entries = (await this.git(args))
       .toString("utf8")
       .split("\0")
       .filter(Boolean)
@@ -458,6 +465,8 @@ export class GitRepo {
         const path = line.slice(tab + 1);
         return [{ mode, id, size: Number(size), path: dir === "" ? path : path.slice(dir.length + 1) }];
       });
+    this.blobs?.setTree(this.gitDir, sha, dir, entries);
+    return entries;
   }
 
   /** The files of commit `sha` below `dir` ("" = all) with their sizes, from the tree alone (no blob is read). */
@@ -467,7 +476,7 @@ export class GitRepo {
 
   /**
    * The files of commit `sha` below `dir` ("" = all), paths relative to `dir`, with their blob ids and
-   * the paths that are symbolic links (mode 120000). Only the blobs the BlobCache lacks are read.
+   * the paths that are symbolic links (mode 120000). Only the blobs the GitObjectCache lacks are read.
    */
   async readFiles(
     sha: string,
@@ -637,9 +646,19 @@ export class GitRepo {
     return new Date(out.toString("utf8").trim());
   }
 
+  /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
   async changedPaths(base: string, head: string): Promise<string[]> {
     const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
-    return out.toString("utf8").split("\0").filter(Boolean);
+    const paths = out.toString("utf8").split("\0").filter(Boolean);
+    this.blobs?.setChangedPaths(this.gitDir, base, head, paths);
+    return paths;
+  }
+
+  /** changedPaths' answer for two commit ids asked before (in any job), with nothing fetched or run. */
+  changedPathsKnown(base: string, head: string): string[] | undefined {
+    if (!COMMIT_ID.test(base) || !COMMIT_ID.test(head)) return undefined;
+    const known = this.blobs?.changedPaths(this.gitDir, base, head);
+    return known && [...known];
   }
 
   /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed: one `diff-tree`. */
@@ -734,7 +753,7 @@ export class GitRepo {
     const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
     const message = kpt ? annotateMessage(input.message, kpt) : input.message;
     const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
-    this.commits.add(commit);
+    this.held(commit);
     try {
       const ref = `refs/heads/${input.branch}`;
       const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];

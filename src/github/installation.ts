@@ -1,7 +1,7 @@
-import type { BlobCache } from "./blob-cache.js";
 import { GitHubError, mapGitHubErrors } from "./errors.js";
 import { tokenAuthEnv } from "./git-process.js";
 import { GitRepo } from "./git-repo.js";
+import type { GitObjectCache } from "./object-cache.js";
 import { OctokitRepo, type RestClient } from "./octokit-repo.js";
 import type { InstallationPort, InstallationRepository, RepoId, RepoPort } from "./port.js";
 import { parseResponse, type RestRepository, restRepository } from "./responses.js";
@@ -30,7 +30,7 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
 export function installationPort(
   rest: RestClient,
   cacheDir: string,
-  blobs?: BlobCache,
+  blobs?: GitObjectCache,
   /** Refs listed over HTTP in this process, not by `git ls-remote` (the command line: GitRepo's refsInProcess). */
   refsInProcess = false,
 ): InstallationPort {

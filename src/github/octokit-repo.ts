@@ -112,6 +112,8 @@ export class OctokitRepo implements RepoPort {
   }
 
   async changedPaths(base: string, head: string): Promise<string[]> {
+    const known = this.git.changedPathsKnown(base, head);
+    if (known) return known;
     // Compared by the commits fetched: a branch name is fetched to a ref of its own, never `base` itself.
     const [b, h] = [await this.git.fetch(base), await this.git.fetch(head)];
     return this.git.changedPaths(b, h);

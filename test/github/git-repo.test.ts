@@ -4,9 +4,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BlobCache } from "../../src/github/blob-cache.js";
 import { blobId, PACK_FROM } from "../../src/github/git-objects.js";
 import { GitRepo } from "../../src/github/git-repo.js";
+import { GitObjectCache } from "../../src/github/object-cache.js";
 import { treeFromText, treeToText } from "../../src/kpt/tree.js";
 
 const author = { name: "porchlight[bot]", email: "bot@example.com" };
@@ -206,7 +206,7 @@ describe("GitRepo", () => {
 
   it("reads from git only the blobs its cache lacks, and writes only the files a commit changed", async () => {
     const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "app/b.yaml": "b\n" });
-    const blobs = new BlobCache();
+    const blobs = new GitObjectCache();
     const job = () => new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}), blobs);
     const cacheDir = cloneIn("bot");
 
@@ -245,6 +245,35 @@ describe("GitRepo", () => {
     expect(treeToText(after.tree)).toEqual({ Kptfile: "k\n", "a.yaml": "a2\n", "b.yaml": "b2\n" });
     expect([blobs.hits, blobs.misses]).toEqual([5, 4]);
     expect(git(remote, "show", `${(pushed as { sha: string }).sha}:app/b.yaml`)).toBe("b2");
+  });
+
+  it("a job asks git nothing an earlier job asked of the same commits: commits held, trees, changed paths", async () => {
+    const first = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a\n", "README.md": "r\n" });
+    const second = await commitSha({ "app/Kptfile": "k\n", "app/a.yaml": "a2\n", "README.md": "r\n" }, first);
+    const cache = new GitObjectCache();
+    const job = () => new GitRepo(`file://${remote}`, join(dir, "bot"), async () => ({}), cache);
+    const one = job();
+    expect([await one.fetch(first), await one.fetch(second)]).toEqual([first, second]);
+    expect(await one.changedPaths(first, second)).toEqual(["app/a.yaml"]);
+    expect((await one.listFiles(second)).map((f) => f.path)).toEqual([
+      "README.md",
+      "app/Kptfile",
+      "app/a.yaml",
+    ]);
+
+    // The clone taken away: were the next job to run git, it would fail.
+    await rm(cloneIn("bot"), { recursive: true });
+    const two = job();
+    expect(await two.fetch(second)).toBe(second);
+    expect(two.changedPathsKnown(first, second)).toEqual(["app/a.yaml"]);
+    // a directory's files cut from the whole tree listed before
+    expect(await two.listFiles(second, "app")).toEqual([
+      { path: "Kptfile", size: 2 },
+      { path: "a.yaml", size: 3 },
+    ]);
+    // not asked before: nothing known, and a branch name is never answered from the cache
+    expect(two.changedPathsKnown(second, first)).toBeUndefined();
+    expect(two.changedPathsKnown("main", second)).toBeUndefined();
   });
 
   it("fetches one commit without its history when shallow, and the whole history when every branch is asked for", async () => {

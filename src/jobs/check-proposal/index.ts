@@ -1,4 +1,4 @@
-import type { FileEntry, PullRequest } from "../../github/port.js";
+import type { CheckRunState, FileEntry, PullRequest } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { nextRevision } from "../../lifecycle/discover.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
@@ -19,7 +19,7 @@ import {
   resourcesExceeded,
   sizeExceeded,
 } from "../limits.js";
-import { renderDone } from "../render-draft/report.js";
+import { finishedRender } from "../render-draft/report.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck, packageLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
@@ -35,7 +35,7 @@ export type CheckProposalOutcome =
 
 /**
  * A proposal opened or updated → `porchlight/render` (committed files equal the rendered output; on a
- * draft's head its render's check, see renderedByItsDraft),
+ * draft's head its render's check, see renderOfItsDraft),
  * `porchlight/guardrails` (repository validators, and no package file holding conflict markers) and
  * the one summary comment, edited in place.
  * Level-triggered: when both checks completed on the head and the summary describes it, nothing to do.
@@ -72,13 +72,18 @@ export async function checkProposal(
     packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const checks = await checkPackages(ctx, { pr, head, base, refs, isFork, changed }, packages);
+  const draftRender = await renderOfItsDraft(ctx, pr, isFork, packages);
+  const checks = await checkPackages(
+    ctx,
+    { pr, head, base, refs, isFork, changed, draftRendered: draftRender !== undefined },
+    packages,
+  );
   const render = combineChecks("Render", checks.renders);
   const guardrails = combineChecks("Guardrails", checks.guards);
   // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
   await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
-  if (!(await renderedByItsDraft(ctx, pr, isFork, packages))) {
+  if (!draftRender) {
     await reportCheck(ctx.port, {
       name: CHECK.render,
       headSha: pr.headSha,
@@ -100,7 +105,7 @@ export async function checkProposal(
   return {
     kind: "checked",
     headSha: pr.headSha,
-    render: render.conclusion === "success",
+    render: (draftRender?.conclusion ?? render.conclusion) === "success",
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
@@ -114,17 +119,17 @@ export async function checkProposal(
  * run (GitHub shows the latest) with one re-annotating every info result of the package at every head,
  * ten writes for 500 notices, and without the draft's mark, so the next sweep rendered the head again.
  */
-async function renderedByItsDraft(
+async function renderOfItsDraft(
   ctx: JobContext,
   pr: PullRequest,
   isFork: boolean,
   packages: readonly ProposalPackage[],
-): Promise<boolean> {
+): Promise<CheckRunState | undefined> {
   const [only, ...more] = packages;
-  if (isFork || !only || more.length > 0 || only.deletion) return false;
+  if (isFork || !only || more.length > 0 || only.deletion) return undefined;
   const branch = parsePackageBranch(pr.headRef);
-  if (!branch.ok || branch.value.package !== only.path) return false;
-  return renderDone(ctx.port, pr.headSha);
+  if (!branch.ok || branch.value.package !== only.path) return undefined;
+  return finishedRender(ctx.port, pr.headSha);
 }
 
 /** What a proposal's packages are checked on: its head and base trees' files, the refs, whether a fork's. */
@@ -136,6 +141,8 @@ interface ProposalTrees {
   isFork: boolean;
   /** The paths the proposal changes against its base (repository-relative). */
   changed: readonly string[];
+  /** The head's render check is its draft render's (renderOfItsDraft): the render is not verified again. */
+  draftRendered: boolean;
 }
 
 /** Each package's render and guardrail checks and its summary, in the proposal's order. */
@@ -235,15 +242,19 @@ async function checkPackage(
   const prefix = `${p.path}/`;
   const changedHere = trees.changed.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
   const infoScope = changeScope(changedHere, tree);
+  // The draft render's check stands on the head: its verdict is not worked out again.
+  const draftRendered: PackageCheck = { pkg: p.path, ok: true, line: "", annotations: [] };
   const render =
     links ??
-    (await verifyRender(ctx, {
-      ...common,
-      maxResources: allowance.max,
-      ...(plan ? { plan } : {}),
-      ...(infoScope ? { infoScope } : {}),
-      ...(blobs ? { blobIds: blobs } : {}),
-    }));
+    (trees.draftRendered
+      ? draftRendered
+      : await verifyRender(ctx, {
+          ...common,
+          maxResources: allowance.max,
+          ...(plan ? { plan } : {}),
+          ...(infoScope ? { infoScope } : {}),
+          ...(blobs ? { blobIds: blobs } : {}),
+        }));
   if (render.tooManyResources) return { tooManyResources: render.tooManyResources };
   // Guardrail policies come from the base branch for a fork: its author cannot loosen them.
   const readConfig = (path: string) => ctx.port.getFile(path, isFork ? trees.base.sha : head.sha);

@@ -1,4 +1,4 @@
-import type { RepoChecks, RepoPort } from "../../github/port.js";
+import type { CheckRunState, RepoChecks, RepoPort } from "../../github/port.js";
 import { heldBackText } from "../adopted-trust.js";
 import {
   type Conclusion,
@@ -203,6 +203,12 @@ export async function renderDone(
   const done = runs.filter((r) => r.name === CHECK.render && r.status === "completed");
   if (done.some((r) => r.externalId === FINISHED)) return true;
   return done.some((r) => r.externalId === HELD) && (await stillHeld());
+}
+
+/** The render check on `sha` this job finished (renderDone's mark, nothing held back), if any. */
+export async function finishedRender(port: RepoChecks, sha: string): Promise<CheckRunState | undefined> {
+  const runs = await port.listCheckRuns(sha);
+  return runs.find((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
 }
 
 /**

@@ -1,0 +1,104 @@
+import { LRUCache } from "lru-cache";
+
+/** The default bound of a GitObjectCache: the bytes of the files it keeps. */
+const DEFAULT_BLOB_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Files' bytes by repository and git blob id, kept across jobs (the app keeps one for its life), so a
+ * job reading a package reads from git only the blobs no earlier job read or wrote: a push that edits
+ * one file of a large draft reads that file, and the files the bot committed are never read back. A
+ * blob id names its content (git checks it), so what is kept is never stale; it is kept per repository
+ * all the same, so one repository's reads never answer another's. Bounded: past `maxBytes` the least
+ * recently used files go, which only costs reading them again.
+ *
+ * It keeps, the same way, what else git answers of objects named by their ids, which never changes: a
+ * commit's tree listed (a directory's, or the whole tree's, from which any directory's is cut), the paths
+ * two commits differ in, and which commits the clone holds. A push to a proposal's branch starts the
+ * draft's render, the proposal's check, its configuration's check and its variant files' check, each
+ * asking some of these of the same commits; only the first runs git for each.
+ */
+export class GitObjectCache {
+  private readonly blobs: LRUCache<string, Buffer>;
+  private readonly comparisons = new LRUCache<string, readonly string[]>({ max: 256 });
+  /** Trees listed, bounded by their entries (a 10,000-file tree is some 1 MB of them). */
+  private readonly trees = new LRUCache<string, readonly TreeEntry[]>({
+    maxSize: 200_000,
+    sizeCalculation: (entries) => entries.length + 1,
+  });
+  /**
+   * Commits the clone held when last asked, for an hour: a commit fetched by id is no ref's, and git's
+   * housekeeping may prune it once it is two weeks old; asked after an hour, git is asked again.
+   */
+  private readonly held = new LRUCache<string, true>({ max: 4096, ttl: 60 * 60 * 1000 });
+  /** Blobs answered from the cache, and read from git, since it was made. */
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly maxBytes = DEFAULT_BLOB_CACHE_BYTES) {
+    this.blobs = new LRUCache<string, Buffer>({
+      maxSize: maxBytes,
+      // An empty file still takes an entry.
+      sizeCalculation: (bytes) => Math.max(1, bytes.length),
+    });
+  }
+
+  get(repo: string, id: string): Buffer | undefined {
+    const hit = this.blobs.get(`${repo}\0${id}`);
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit;
+  }
+
+  set(repo: string, id: string, bytes: Buffer): void {
+    if (bytes.length <= this.maxBytes) this.blobs.set(`${repo}\0${id}`, bytes);
+  }
+
+  /** The paths commit `head` changes since its merge base with `base` (both ids), if asked before. */
+  changedPaths(repo: string, base: string, head: string): readonly string[] | undefined {
+    return this.comparisons.get(`${repo}\0${base}...${head}`);
+  }
+
+  setChangedPaths(repo: string, base: string, head: string, paths: readonly string[]): void {
+    this.comparisons.set(`${repo}\0${base}...${head}`, paths);
+  }
+
+  /** Commit `sha`'s blobs below `dir` ("" = the whole tree), if listed before: cut from the whole tree's. */
+  tree(repo: string, sha: string, dir: string): readonly TreeEntry[] | undefined {
+    const listed = this.trees.get(`${repo}\0${sha}\0${dir}`);
+    if (listed || dir === "") return listed;
+    const all = this.trees.get(`${repo}\0${sha}\0`);
+    if (!all) return undefined;
+    const prefix = `${dir}/`;
+    return all
+      .filter((e) => e.path.startsWith(prefix))
+      .map((e) => ({ ...e, path: e.path.slice(prefix.length) }));
+  }
+
+  setTree(repo: string, sha: string, dir: string, entries: readonly TreeEntry[]): void {
+    this.trees.set(`${repo}\0${sha}\0${dir}`, entries);
+    this.held.set(`${repo}\0${sha}`, true);
+  }
+
+  /** Whether the clone held commit `sha` when last asked, within the hour. */
+  holds(repo: string, sha: string): boolean {
+    return this.held.get(`${repo}\0${sha}`) === true;
+  }
+
+  setHolds(repo: string, sha: string): void {
+    this.held.set(`${repo}\0${sha}`, true);
+  }
+
+  /** The bytes kept. */
+  get size(): number {
+    return this.blobs.calculatedSize;
+  }
+}
+
+/** A blob of a commit's tree as `git ls-tree -l` lists it. */
+export interface TreeEntry {
+  mode: string;
+  id: string;
+  size: number;
+  /** Relative to the directory listed. */
+  path: string;
+}
