@@ -161,5 +161,13 @@ describe("package change summary", () => {
       "removed ConfigMap/a in a.yaml",
       "removed Deployment/web in d.yaml",
     ]);
+    // a.yaml's bytes, read before, now at another path: the change names the file they are in now
+    const { "a.yaml": a2, ...rest } = third;
+    expect(summarize({ ...rest, "renamed.yaml": a2 })).toEqual([
+      "added ConfigMap/a2 in renamed.yaml",
+      "added Deployment/web in d.yaml",
+      "removed ConfigMap/a in a.yaml",
+      "removed Deployment/web in d.yaml",
+    ]);
   });
 });

@@ -19,10 +19,15 @@ export interface PackageResource {
   key: string;
   file: string;
   value: unknown;
+  /** Its workload's containers' images by container name (none: not a workload), read once. */
+  containers: ReadonlyMap<string, string | undefined>;
 }
 
-/** A file's resources as the summary compares them, apart from the file's path. */
-type FileResources = readonly Omit<PackageResource, "file">[];
+/** A file's resources as the summary compares them, and the path they were read at. */
+interface FileResources {
+  file: string;
+  resources: readonly PackageResource[];
+}
 
 /**
  * Each file's resources by its git blob id, so that a push to a proposal parses only the files it
@@ -47,34 +52,71 @@ export function packageResources(
     if (!file.endsWith(".yaml") && !file.endsWith(".yml")) continue;
     const blob = blobs?.get(file);
     let found = blob === undefined ? undefined : byBlob.get(blob);
+    // The same bytes at another path (a file copied or moved): the same resources, named at this one.
+    if (found && found.file !== file)
+      found = { file, resources: found.resources.map((r) => ({ ...r, file })) };
     if (!found) {
-      found = fileResources(bytes, file);
+      found = { file, resources: fileResources(bytes, file) };
       // (sized by the file's bytes: what it costs to read again)
       if (blob !== undefined) byBlob.set(blob, found, { size: Math.max(1, bytes.length) });
     }
-    for (const r of found) out.set(r.key, { ...r, file });
+    // each resource object as made once: unchanged files' resources are the same objects at every head
+    for (const r of found.resources) out.set(r.key, r);
   }
   return out;
 }
 
 /** The deployable resources of one file (none where it does not parse). */
-function fileResources(bytes: Buffer, file: string): FileResources {
+function fileResources(bytes: Buffer, file: string): PackageResource[] {
   let docs: Document[];
   try {
     docs = parseYamlFile(bytes.toString("utf8"), file).docs;
   } catch {
     return [];
   }
-  const out: Omit<PackageResource, "file">[] = [];
+  const out: PackageResource[] = [];
   for (const doc of docs) {
     if (!isKrm(doc) || kindOf(doc) === "Kptfile" || isLocalConfig(doc)) continue;
     const id: ResourceId = { apiVersion: apiVersionOf(doc), kind: kindOf(doc), name: nameOf(doc) };
     const ns = namespaceOf(doc);
     if (ns) id.namespace = ns;
     const group = id.apiVersion.includes("/") ? id.apiVersion.split("/")[0] : "";
-    out.push({ id, key: `${group}/${id.kind}/${ns}/${id.name}`, value: stripKptAnnotations(toPlain(doc)) });
+    const value = stripKptAnnotations(toPlain(doc));
+    out.push({ id, key: `${group}/${id.kind}/${ns}/${id.name}`, file, value, containers: containers(value) });
   }
   return out;
+}
+
+/** A value at a path of plain data, or undefined. */
+function at(value: unknown, ...path: string[]): unknown {
+  let v = value;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
+}
+
+/** Containers of a workload, wherever its pod template sits: each one's image by its name. */
+function containers(value: unknown): Map<string, string | undefined> {
+  const specs = [
+    at(value, "spec"),
+    at(value, "spec", "template", "spec"),
+    at(value, "spec", "jobTemplate", "spec", "template", "spec"),
+  ];
+  const out = new Map<string, string | undefined>();
+  for (const spec of specs) {
+    for (const c of [...list(at(spec, "initContainers")), ...list(at(spec, "containers"))]) {
+      const name = at(c, "name");
+      const image = at(c, "image");
+      if (typeof name === "string" && name) out.set(name, typeof image === "string" ? image : undefined);
+    }
+  }
+  return out;
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
 }
 
 /** kpt's bookkeeping annotations say where a resource sits, not what it is: ignore them. */

@@ -70,32 +70,15 @@ function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-/** Containers of a workload, wherever its pod template sits. */
-function containers(value: unknown): Map<string, string | undefined> {
-  const specs = [
-    at(value, "spec"),
-    at(value, "spec", "template", "spec"),
-    at(value, "spec", "jobTemplate", "spec", "template", "spec"),
-  ];
-  const out = new Map<string, string | undefined>();
-  for (const spec of specs) {
-    for (const c of [...list(at(spec, "initContainers")), ...list(at(spec, "containers"))]) {
-      const name = str(at(c, "name"));
-      if (name) out.set(name, str(at(c, "image")));
-    }
-  }
-  return out;
-}
-
 function imageChanges(b: PackageResource | undefined, a: PackageResource | undefined): ImageChange[] {
-  const before = b ? containers(b.value) : new Map<string, string | undefined>();
-  const after = a ? containers(a.value) : new Map<string, string | undefined>();
+  const before = b?.containers;
+  const after = a?.containers;
   const resource = (a ?? b)?.id;
-  if (!resource) return [];
+  if (!resource || (!before?.size && !after?.size)) return [];
   const out: ImageChange[] = [];
-  for (const name of new Set([...before.keys(), ...after.keys()])) {
-    const from = before.get(name);
-    const to = after.get(name);
+  for (const name of new Set([...(before?.keys() ?? []), ...(after?.keys() ?? [])])) {
+    const from = before?.get(name);
+    const to = after?.get(name);
     if (from === to) continue;
     const change: ImageChange = { resource, container: name };
     if (from !== undefined) change.from = from;

@@ -42,13 +42,27 @@ export function formatSummary(input: SummaryInput, limit = MAX_COMMENT_CHARS): s
   );
   // The resource tables alone too long for a comment (a new package of thousands of resources): the
   // full text is not made (its rows sorted, then thrown away).
-  const tables = packages.reduce((n, p) => p.resources.reduce((m, r) => m + resourceRow(r).length + 1, n), 0);
+  const tablesFit = fitsIn(
+    limit - header.length,
+    packages.flatMap((p) => p.resources),
+    (r) => resourceRow(r).length + 1,
+  );
   for (const detail of ["full", "compact"] as const) {
-    if (detail === "full" && header.length + tables > limit) continue;
+    if (detail === "full" && !tablesFit) continue;
     const body = `${header}${packages.map((p) => formatPackage(p, detail)).join("\n")}`;
     if (body.length <= limit) return body;
   }
   return fitPackages(header, packages, limit);
+}
+
+/** Whether the items' lengths add up to at most `room`: counted until they are over, not further. */
+function fitsIn<T>(room: number, items: readonly T[], length: (item: T) => number): boolean {
+  let left = room;
+  for (const item of items) {
+    left -= length(item);
+    if (left < 0) return false;
+  }
+  return true;
 }
 
 /** As many compact package sections as fit, then a note naming how many are left out. */
