@@ -211,26 +211,47 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   return outcome;
 }
 
+type NeededRuntime = "builtin" | "exec" | "container";
+
 /**
  * The runtimes the tree's pipelines need: always builtin; exec for an `exec:` function; container for
  * an image no builtin stands for. A Kptfile that does not parse is skipped (the render reports it).
+ * `memo`: what each Kptfile's text needs, kept by the caller (a renderer asks it of every push's tree,
+ * whose Kptfiles seldom change).
  */
 export function runtimesNeeded(
   tree: FileTree,
   registry: FunctionRegistry,
-): ("builtin" | "exec" | "container")[] {
-  const needed = new Set<"builtin" | "exec" | "container">(["builtin"]);
+  memo?: {
+    get(text: string): readonly NeededRuntime[] | undefined;
+    set(text: string, needed: readonly NeededRuntime[]): void;
+  },
+): NeededRuntime[] {
+  const needed = new Set<NeededRuntime>(["builtin"]);
   for (const [path, bytes] of tree) {
     if (!isKptfilePath(path)) continue;
-    try {
-      const { kptfile } = parseKptfile(bytes.toString("utf8"), path);
-      for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {
-        if (fn.exec) needed.add("exec");
-        else if (fn.image && !registry.find(fn.image)) needed.add("container");
-      }
-    } catch {
-      // The render reports a Kptfile that does not parse.
+    const text = bytes.toString("utf8");
+    let found = memo?.get(text);
+    if (!found) {
+      found = kptfileRuntimes(text, path, registry);
+      memo?.set(text, found);
     }
+    for (const r of found) needed.add(r);
+  }
+  return [...needed];
+}
+
+/** The runtimes one Kptfile's pipeline needs beyond builtins, in the order first met (none where it does not parse). */
+function kptfileRuntimes(text: string, path: string, registry: FunctionRegistry): NeededRuntime[] {
+  const needed = new Set<NeededRuntime>();
+  try {
+    const { kptfile } = parseKptfile(text, path);
+    for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {
+      if (fn.exec) needed.add("exec");
+      else if (fn.image && !registry.find(fn.image)) needed.add("container");
+    }
+  } catch {
+    // The render reports a Kptfile that does not parse.
   }
   return [...needed];
 }

@@ -55,6 +55,8 @@ export class BoundedRenderer implements Renderer, PackageEngine {
    * otherwise the next time; a render stopped or refused is not kept).
    */
   private readonly rendered = new LRUCache<string, Omit<RenderResult, "tree">>({ max: SAME_TREES_KEPT });
+  /** The runtimes each Kptfile's text needs beyond builtins (runtimesNeeded): a few hundred bytes each. */
+  private readonly kptfileRuntimes = new LRUCache<string, readonly Runtime[]>({ max: 1024 });
 
   constructor(private readonly work: BoundedWork) {}
 
@@ -103,9 +105,12 @@ export class BoundedRenderer implements Renderer, PackageEngine {
     }
   }
 
-  /** Read on this thread: the Kptfiles' pipelines only, parsed, no function run and nothing formatted. */
+  /**
+   * Read on this thread: the Kptfiles' pipelines only, parsed, no function run and nothing formatted;
+   * each Kptfile's text parsed once (a push's render and its proposal's check ask it of the same files).
+   */
   runtimesNeeded(tree: FileTree): Runtime[] {
-    return runtimesNeeded(tree, this.registry);
+    return runtimesNeeded(tree, this.registry, this.kptfileRuntimes);
   }
 
   async committed(tree: FileTree, options: RenderOptions): Promise<void> {

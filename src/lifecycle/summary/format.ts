@@ -47,12 +47,14 @@ export function formatSummary(input: SummaryInput, limit = MAX_COMMENT_CHARS): s
     packages.flatMap((p) => p.resources),
     (r) => resourceRow(r).length + 1,
   );
-  for (const detail of ["full", "compact"] as const) {
-    if (detail === "full" && !tablesFit) continue;
-    const body = `${header}${packages.map((p) => formatPackage(p, detail)).join("\n")}`;
+  if (tablesFit) {
+    const body = `${header}${packages.map((p) => formatPackage(p, "full")).join("\n")}`;
     if (body.length <= limit) return body;
   }
-  return fitPackages(header, packages, limit);
+  const compact = packages.map((p) => formatPackage(p, "compact"));
+  const body = `${header}${compact.join("\n")}`;
+  if (body.length <= limit) return body;
+  return fitPackages(header, compact, limit);
 }
 
 /** Whether the items' lengths add up to at most `room`: counted until they are over, not further. */
@@ -66,11 +68,11 @@ function fitsIn<T>(room: number, items: readonly T[], length: (item: T) => numbe
 }
 
 /** As many compact package sections as fit, then a note naming how many are left out. */
-function fitPackages(header: string, packages: PackageChangeSummary[], limit: number): string {
+function fitPackages(header: string, sections: readonly string[], limit: number): string {
   let body = header;
-  for (const [i, p] of packages.entries()) {
-    const section = `${formatPackage(p, "compact")}\n`;
-    const rest = packages.length - i;
+  for (const [i, compact] of sections.entries()) {
+    const section = `${compact}\n`;
+    const rest = sections.length - i;
     const note = `_…and ${rest} more ${rest === 1 ? "package" : "packages"} not shown: this comment has a size limit. The check run lists every change._\n`;
     if (body.length + section.length + note.length > limit) {
       // A first section too large on its own is cut rather than left out: the reviewer sees its start.
