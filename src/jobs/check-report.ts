@@ -1,4 +1,4 @@
-import type { CheckRunInput, RepoChecks } from "../github/port.js";
+import type { CheckRunInput, CheckRunState, RepoChecks } from "../github/port.js";
 import { isKptfilePath } from "../kpt/kptfile.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { CheckAnnotation } from "../lifecycle/check-run.js";
@@ -68,7 +68,11 @@ export async function checkCompleted(
   sha: string,
   names: readonly string[],
 ): Promise<boolean> {
-  const runs = await port.listCheckRuns(sha);
+  return completedIn(await port.listCheckRuns(sha), names);
+}
+
+/** checkCompleted, of a commit's runs listed already. */
+export function completedIn(runs: readonly CheckRunState[], names: readonly string[]): boolean {
   return names.every((n) =>
     runs.some((r) => r.name === n && r.status === "completed" && r.externalId !== SUPERSEDED_CHECK),
   );

@@ -8,7 +8,7 @@ import { formatSummary, SUMMARY_MARKER } from "../../lifecycle/summary/format.js
 import { summaryNeedsUpdate } from "../../lifecycle/summary/parse.js";
 import type { PackageChangeSummary } from "../../lifecycle/summary/types.js";
 import { renderPlan } from "../adopted-trust.js";
-import { changeScope, checkCompleted, reportCheck } from "../check-report.js";
+import { changeScope, completedIn, reportCheck } from "../check-report.js";
 import { CHECK, fromFork, type JobContext, jobLimits } from "../context.js";
 import {
   type JobUsage,
@@ -53,7 +53,8 @@ export async function checkProposal(
   // what the base branch moved since the tag): nothing to render or guard, and no check is required.
   if (parseDeletionProposal(pr))
     return { kind: "skipped", reason: `#${pr.number} proposes deleting a published revision's tag` };
-  if (!input.force && (await upToDate(ctx, pr))) {
+  const headRuns = await ctx.port.listCheckRuns(pr.headSha);
+  if (!input.force && (await upToDate(ctx, pr, headRuns))) {
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
   const [head, base, changed, refs] = await Promise.all([
@@ -72,7 +73,7 @@ export async function checkProposal(
     packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
-  const draftRender = await renderOfItsDraft(ctx, pr, isFork, packages);
+  const draftRender = renderOfItsDraft(pr, isFork, packages, headRuns);
   const checks = await checkPackages(
     ctx,
     { pr, head, base, refs, isFork, changed, draftRendered: draftRender !== undefined },
@@ -119,17 +120,17 @@ export async function checkProposal(
  * run (GitHub shows the latest) with one re-annotating every info result of the package at every head,
  * ten writes for 500 notices, and without the draft's mark, so the next sweep rendered the head again.
  */
-async function renderOfItsDraft(
-  ctx: JobContext,
+function renderOfItsDraft(
   pr: PullRequest,
   isFork: boolean,
   packages: readonly ProposalPackage[],
-): Promise<CheckRunState | undefined> {
+  headRuns: readonly CheckRunState[],
+): CheckRunState | undefined {
   const [only, ...more] = packages;
   if (isFork || !only || more.length > 0 || only.deletion) return undefined;
   const branch = parsePackageBranch(pr.headRef);
   if (!branch.ok || branch.value.package !== only.path) return undefined;
-  return finishedRender(ctx.port, pr.headSha);
+  return finishedRender(headRuns);
 }
 
 /** What a proposal's packages are checked on: its head and base trees' files, the refs, whether a fork's. */
@@ -295,8 +296,12 @@ async function markSkipped(ctx: JobContext, pr: PullRequest): Promise<void> {
   }
 }
 
-async function upToDate(ctx: JobContext, pr: PullRequest): Promise<boolean> {
-  if (!(await checkCompleted(ctx.port, pr.headSha, [CHECK.render, CHECK.guardrails]))) return false;
+async function upToDate(
+  ctx: JobContext,
+  pr: PullRequest,
+  headRuns: readonly CheckRunState[],
+): Promise<boolean> {
+  if (!completedIn(headRuns, [CHECK.render, CHECK.guardrails])) return false;
   const summary = await ctx.port.findComment(pr.number, SUMMARY_MARKER);
   return !summaryNeedsUpdate(summary?.body, pr.headSha);
 }

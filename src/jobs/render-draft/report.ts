@@ -205,9 +205,8 @@ export async function renderDone(
   return done.some((r) => r.externalId === HELD) && (await stillHeld());
 }
 
-/** The render check on `sha` this job finished (renderDone's mark, nothing held back), if any. */
-export async function finishedRender(port: RepoChecks, sha: string): Promise<CheckRunState | undefined> {
-  const runs = await port.listCheckRuns(sha);
+/** Of a commit's check runs, the render check this job finished (renderDone's mark, nothing held back). */
+export function finishedRender(runs: readonly CheckRunState[]): CheckRunState | undefined {
   return runs.find((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === FINISHED);
 }
 
