@@ -24,9 +24,17 @@ const explicit = (n: number, inner: Buffer) => tlv(0xa0 + n, inner);
 const bits = (b: Buffer) => tlv(0x03, Buffer.concat([Buffer.from([0]), b]));
 const octets = (b: Buffer) => tlv(0x04, b);
 
+/**
+ * A non-negative INTEGER in DER's one encoding: no leading zero byte but the one a high bit needs (a
+ * random serial starting with a zero byte, one in 256, was otherwise refused by OpenSSL as "illegal
+ * padding", and the API did not start).
+ */
 function integer(b: Buffer): Buffer {
-  const first = b[0] ?? 0;
-  return tlv(0x02, first & 0x80 ? Buffer.concat([Buffer.from([0]), b]) : b);
+  let start = 0;
+  while (start < b.length - 1 && b[start] === 0) start++;
+  const minimal = b.subarray(start);
+  const first = minimal[0] ?? 0;
+  return tlv(0x02, first & 0x80 ? Buffer.concat([Buffer.from([0]), minimal]) : minimal);
 }
 
 function oid(dotted: string): Buffer {
@@ -65,14 +73,21 @@ function altNames(hosts: readonly string[]): Buffer {
   );
 }
 
-/** A certificate for `hosts` (with localhost and 127.0.0.1), valid from a day before `now` for ten years. */
-export function selfSignedCertificate(hosts: readonly string[], now: Date): Certificate {
+/**
+ * A certificate for `hosts` (with localhost and 127.0.0.1), valid from a day before `now` for ten years;
+ * `serial`: its serial number's bytes (random).
+ */
+export function selfSignedCertificate(
+  hosts: readonly string[],
+  now: Date,
+  serial: Buffer = randomBytes(16),
+): Certificate {
   const { publicKey, privateKey } = generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   const names = [...new Set(["localhost", "127.0.0.1", ...hosts.filter((h) => isIP(h) !== 6)])];
   const day = 24 * 3600 * 1000;
   const tbs = seq(
     explicit(0, integer(Buffer.from([2]))),
-    integer(randomBytes(16)),
+    integer(serial),
     seq(oid(ECDSA_SHA256)),
     name("porchlight"),
     seq(utcTime(new Date(now.getTime() - day)), utcTime(new Date(now.getTime() + 3650 * day))),

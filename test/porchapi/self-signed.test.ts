@@ -1,4 +1,5 @@
 import { createPrivateKey, X509Certificate } from "node:crypto";
+import { createSecureContext } from "node:tls";
 import { describe, expect, it } from "vitest";
 import { selfSignedCertificate } from "../../src/porchapi/self-signed.js";
 
@@ -15,5 +16,22 @@ describe("the API's self-signed certificate", () => {
     expect(cert.checkPrivateKey(createPrivateKey(made.key))).toBe(true);
     expect(new Date(cert.validFrom).getTime()).toBeLessThan(now.getTime());
     expect(new Date(cert.validTo).getTime()).toBeGreaterThan(now.getTime() + 365 * 24 * 3600 * 1000);
+  });
+
+  it("serves with any serial number, those starting with zero bytes too (one start in 256 failed to)", () => {
+    const now = new Date("2030-06-01T12:00:00Z");
+    for (const serial of [
+      `00${"7f".repeat(15)}`,
+      `0000${"80".repeat(14)}`,
+      "ff".repeat(16),
+      "00".repeat(16),
+    ]) {
+      const made = selfSignedCertificate([], now, Buffer.from(serial, "hex"));
+      // what an HTTPS server does with it first: OpenSSL reads the certificate and its key
+      expect(() => createSecureContext(made)).not.toThrow();
+      expect(new X509Certificate(made.cert).serialNumber.replace(/^0+/, "")).toBe(
+        serial.replace(/^0+/, "").toUpperCase() || "",
+      );
+    }
   });
 });
