@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { kptfile, configMap as krmConfigMap, pipeline } from "../util/krm.js";
-import { useWorld } from "./harness.js";
+import { type Clone, useWorld } from "./harness.js";
 
 const KPTFILE = kptfile(
   "web",
@@ -22,6 +22,20 @@ describe("porchlight bot checks every push, not only the first (forge over HTTP 
       .filter((r) => r.status === "completed")
       .map((r) => `${r.name}=${r.conclusion}`)
       .sort();
+
+  /**
+   * Alice's force push, again where the bot's render commit landed while git pushed (the server's
+   * update of the branch then finds it moved and refuses, as GitHub does): what a person does next.
+   */
+  const forcePush = async (alice: Clone) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await alice.git("push", "--quiet", "--force", "origin", `HEAD:refs/heads/${branch}`);
+      } catch (e) {
+        if (attempt === 3 || !/cannot lock ref|failed to update ref/.test(String(e))) throw e;
+      }
+    }
+  };
 
   const w = useWorld({
     ".github/porchlight.yml": "guardrails: []\n",
@@ -78,7 +92,7 @@ describe("porchlight bot checks every push, not only the first (forge over HTTP 
       alice.write({ [`apps/web/cm-${n}.yaml`]: configMap(`cm-${n}`) });
       await alice.git("add", "-A");
       await alice.git("commit", "--quiet", "-m", `push ${n}`);
-      await alice.git("push", "--quiet", "--force", "origin", `HEAD:refs/heads/${branch}`);
+      await forcePush(alice);
       last = await alice.git("rev-parse", "HEAD");
     }
     await w.settle();
