@@ -55,28 +55,45 @@ export interface DocumentComments {
   foot?: string;
   /** Some block mapping below the document's root took a foot at its end (endFoot). */
   endFeet?: boolean;
+  /** Only the nodes with a comment (or a mark) have a record. */
   nodes: Map<CST.Token, NodeComments>;
 }
 
 type Kind = "node" | "key" | "value" | "entry" | "bmap" | "bseq" | "bend" | "docend";
 
+/**
+ * One of the scanner's tokens. Every field is set (undefined or false where it does not apply), in the
+ * order tok() sets them: the reader makes one for each token of a file, and objects of one shape are
+ * what V8 reads fastest (spreading tokens of a dozen shapes was a third of the reader's time).
+ */
 interface Tok {
   kind: Kind;
   start: number;
   end: number;
   /** For `node`: the CST token the node is; for `bmap`/`bseq`/`bend`: the collection. */
-  cst?: CST.Token;
+  cst: CST.Token | undefined;
   /** The fetch that made the token (the scanner's order), and that the parser first sees it after. */
   seq: number;
   /** A scalar, alias or flow collection that might be a key: the scanner reads one token past it. */
-  ahead?: boolean;
+  ahead: boolean;
   /** For `node`: a mapping's key (kind `node`) and, if first, the mapping. */
-  keyOf?: CST.BlockMap;
-  first?: boolean;
+  keyOf: CST.BlockMap | undefined;
+  first: boolean;
   /** A comment follows the token on its line. */
-  lineComment?: boolean;
-  /** For `entry`: the sequence. */
-  seqOf?: CST.BlockSequence;
+  lineComment: boolean;
+}
+
+function tok(
+  kind: Kind,
+  start: number,
+  end: number,
+  seq: number,
+  cst?: CST.Token,
+  ahead = false,
+  keyOf?: CST.BlockMap,
+  first = false,
+): Tok {
+  return { kind, start, end, cst, seq, ahead, keyOf, first, lineComment: false };
 }
 
 interface Run {
@@ -231,75 +248,62 @@ function docEnd(doc: CST.Document, text: string): number {
 /** The scanner's tokens of one document's content, in the order yaml.v3 fetches them. */
 function tokensOf(doc: CST.Document): Tok[] {
   const toks: Tok[] = [];
-  let seq = 0;
-  const push = (t: Omit<Tok, "seq">): void => {
-    toks.push({ ...t, seq: seq++ });
-  };
   const props = (list: readonly CST.SourceToken[] | undefined): void => {
-    for (const s of list ?? []) {
+    if (!list) return;
+    for (const s of list) {
       if (s.type === "anchor" || s.type === "tag")
-        push({ kind: "node", start: s.offset, end: s.offset + s.source.length, ahead: true });
-      else if (s.type === "seq-item-ind") push({ kind: "entry", start: s.offset, end: s.offset + 1 });
-      else if (s.type === "map-value-ind") push({ kind: "value", start: s.offset, end: s.offset + 1 });
+        toks.push(tok("node", s.offset, s.offset + s.source.length, toks.length, undefined, true));
+      else if (s.type === "seq-item-ind") toks.push(tok("entry", s.offset, s.offset + 1, toks.length));
+      else if (s.type === "map-value-ind") toks.push(tok("value", s.offset, s.offset + 1, toks.length));
     }
   };
-  const node = (t: CST.Token | undefined, extra?: Partial<Tok>): void => {
+  // a node: `keyOf` the mapping it is a key of (`first`: its first)
+  const node = (t: CST.Token | undefined, keyOf?: CST.BlockMap, first = false): void => {
     if (!t) return;
     switch (t.type) {
       case "block-map":
-        t.items.forEach((item, i) => {
+        for (let i = 0; i < t.items.length; i++) {
+          // (i < t.items.length)
+          const item = t.items[i]!;
           props(item.start);
-          if (item.key) node(item.key, { keyOf: t, first: i === 0 });
+          if (item.key) node(item.key, t, i === 0);
           props(item.sep);
           node(item.value);
-        });
+        }
         return;
       case "block-seq":
-        t.items.forEach((item, i) => {
+        for (let i = 0; i < t.items.length; i++) {
+          // (i < t.items.length)
+          const item = t.items[i]!;
           if (i === 0) {
             const dash = item.start.find((s) => s.type === "seq-item-ind");
-            if (dash) push({ kind: "bseq", start: dash.offset, end: dash.offset, cst: t });
+            if (dash) toks.push(tok("bseq", dash.offset, dash.offset, toks.length, t));
           }
           for (const s of item.start)
-            if (s.type === "seq-item-ind")
-              push({ kind: "entry", start: s.offset, end: s.offset + 1, seqOf: t });
+            if (s.type === "seq-item-ind") toks.push(tok("entry", s.offset, s.offset + 1, toks.length));
           for (const s of item.start)
             if (s.type === "anchor" || s.type === "tag")
-              push({ kind: "node", start: s.offset, end: s.offset + s.source.length, ahead: true });
+              toks.push(tok("node", s.offset, s.offset + s.source.length, toks.length, undefined, true));
           node(item.value);
-        });
+        }
         return;
       case "flow-collection": {
         const close = t.end.find((s) => s.type === "flow-map-end" || s.type === "flow-seq-end");
         const end = close ? close.offset + 1 : t.offset + 1;
-        push({ kind: "node", start: t.offset, end, cst: t, ahead: true, ...extra });
+        toks.push(tok("node", t.offset, end, toks.length, t, true, keyOf, first));
         return;
       }
       case "block-scalar": {
         const head = t.props[t.props.length - 1];
         const bodyStart = head && "source" in head ? head.offset + head.source.length : t.offset;
-        push({
-          kind: "node",
-          start: t.offset,
-          end: bodyStart + t.source.length,
-          cst: t,
-          ahead: true,
-          ...extra,
-        });
+        toks.push(tok("node", t.offset, bodyStart + t.source.length, toks.length, t, true, keyOf, first));
         return;
       }
       case "alias":
       case "scalar":
       case "single-quoted-scalar":
       case "double-quoted-scalar":
-        push({
-          kind: "node",
-          start: t.offset,
-          end: t.offset + t.source.length,
-          cst: t,
-          ahead: true,
-          ...extra,
-        });
+        toks.push(tok("node", t.offset, t.offset + t.source.length, toks.length, t, true, keyOf, first));
         return;
       default:
         return;
@@ -342,16 +346,26 @@ function place(
   let prev: Tok | undefined;
   let beforeValue: Tok | undefined;
   let fetch = 0;
+  // the first `#` at or after `hashFrom` (Infinity: none): found once for the scans it is ahead of, not
+  // searched for again from each token (a long stretch without comments read once, not once a token)
+  let hash = -1;
+  let hashFrom = 0;
   const scan = (from: number, to: number, col: number): void => {
-    gap(text, lines, from, to, {
-      // the last scan reads to the end of the document's piece of the file (kpt cuts at `---` lines)
-      eof: col < 0 ? to : text.length,
-      prev,
-      beforeValue,
-      indent: indents.at(-1)?.col ?? 0,
-      seq: fetch,
-      runs,
-    });
+    if (from < hashFrom || hash < from) {
+      hashFrom = from;
+      hash = text.indexOf("#", from);
+      if (hash < 0) hash = Number.POSITIVE_INFINITY;
+    }
+    if (hash < to)
+      gap(text, lines, from, hash, {
+        // the last scan reads to the end of the document's piece of the file (kpt cuts at `---` lines)
+        eof: col < 0 ? to : text.length,
+        prev,
+        beforeValue,
+        indent: indents.at(-1)?.col ?? 0,
+        seq: fetch,
+        runs,
+      });
     // the blocks that end before the next token (yaml.v3's unroll); at the end of the text, the blocks
     // right of the column the text ends at close there, the rest at the end of the text (the stream's end
     // closes them, after every comment run but one at their column)
@@ -375,7 +389,7 @@ function place(
         if (r.startCol === open.col) mark = r.start;
         stop = r.scan;
       }
-      queue.push({ kind: "bend", start: mark, end: mark, cst: open.cst, seq: fetch });
+      queue.push(tok("bend", mark, mark, fetch, open.cst));
     }
   };
   for (const t of toks) {
@@ -387,8 +401,9 @@ function place(
         scan(prev ? prev.end : begin, t.start, col);
         // (tokensOf gives a sequence's start its sequence)
         indents.push({ col, cst: t.cst! });
-        queue.push({ ...t, seq: fetch });
-        prev = { ...t, kind: "entry", start: t.start, end: t.start };
+        t.seq = fetch;
+        queue.push(t);
+        prev = tok("entry", t.start, t.start, fetch, t.cst);
         continue;
       }
       continue;
@@ -402,19 +417,20 @@ function place(
       const col = lines.col(t.start);
       const top = indents.at(-1)?.col ?? -1;
       if (top < col) indents.push({ col, cst: t.keyOf });
-      queue.push({ kind: "bmap", start: t.start, end: t.start, cst: t.keyOf, seq: fetch + 1 });
+      queue.push(tok("bmap", t.start, t.start, fetch + 1, t.keyOf));
     }
-    if (t.keyOf) queue.push({ kind: "key", start: t.start, end: t.start, seq: fetch + 1 });
-    const tok = { ...t, seq: fetch };
-    queue.push(tok);
+    if (t.keyOf) queue.push(tok("key", t.start, t.start, fetch + 1));
+    // (the token itself goes on: tokensOf made it for this document's reading alone)
+    t.seq = fetch;
+    queue.push(t);
     if (t.kind === "value") beforeValue = undefined;
-    else beforeValue = tok;
-    lineComment(text, lines, tok, t.kind === "value" ? prev : tok, runs, fetch);
-    prev = tok;
+    else beforeValue = t;
+    lineComment(text, lines, t, t.kind === "value" ? prev : t, runs, fetch);
+    prev = t;
   }
   fetch++;
   scan(prev ? prev.end : begin, end, -1);
-  queue.push({ kind: "docend", start: end, end, seq: fetch });
+  queue.push(tok("docend", end, end, fetch));
   // (a text that ends with no line break after the document: see decode)
   return hand(queue, runs, explicit, end === text.length && !text.endsWith("\n"));
 }
@@ -464,11 +480,9 @@ interface GapState {
  * Cuts the comment lines between two tokens into runs, as yaml.v3's scanner does: a run that starts on
  * the line after the token before and ends at the first blank line, or one left of the open block, is
  * a foot of what came before; a run at a column left of the open block ends the run before it; what is
- * left heads the next token.
+ * left heads the next token. `i`: the first `#` after `from`, before the next token.
  */
-function gap(text: string, lines: Lines, from: number, to: number, st: GapState): void {
-  const i = text.indexOf("#", from);
-  if (i < 0 || i >= to) return;
+function gap(text: string, lines: Lines, from: number, i: number, st: GapState): void {
   const scanStart = from;
   let newlines = 0;
   for (let k = from; k < i; k++) if (text[k] === "\n") newlines++;
@@ -626,7 +640,13 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
       at++;
     }
   };
-  const take = (): NodeComments => {
+  // what was unfolded since the last take, undefined where nothing was (most nodes: no record for them)
+  const take = (): NodeComments | undefined => {
+    if (head.length === 0 && line.length === 0 && foot.length === 0) {
+      if (headCounts.length > 0) headCounts = [];
+      if (headBefore.length > 0) headBefore = [];
+      return undefined;
+    }
     const c: NodeComments = {};
     // (a head keeps the blank line after it, as yaml.v3 cuts it: kpt writes it back above the node)
     if (head.length > 0) c.head = head.join("\n");
@@ -684,7 +704,7 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
     if (tok.kind === "node" && tok.cst) {
       const c = take();
       const had = nodes.get(tok.cst);
-      nodes.set(tok.cst, { ...had, ...c });
+      if (c !== undefined) nodes.set(tok.cst, had ? Object.assign(had, c) : c);
       if (tok.keyOf) {
         const keys = mapKeys.get(tok.keyOf) ?? [];
         keys.push(tok.cst);
@@ -696,13 +716,13 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
       // a block sequence's end takes no comments: what it unfolded waits for the next event
       if (tok.cst.type === "block-seq") continue;
       const c = take();
-      if (c.foot !== undefined) endFeet.set(tok.cst, c.foot);
+      if (c?.foot !== undefined) endFeet.set(tok.cst, c.foot);
       order.push(tok.cst);
       continue;
     }
     if (tok.kind === "docend") {
       const c = take();
-      const f = c.foot ?? c.head;
+      const f = c?.foot ?? c?.head;
       if (f !== undefined) out.foot = f;
     }
   }
@@ -756,7 +776,8 @@ function decode(
     const map = coll;
     let ownFoot = false;
     keys.forEach((k, i) => {
-      const kc = nodes.get(k) ?? {};
+      const had = nodes.get(k);
+      const kc = had ?? {};
       const prior = i > 0 ? keys[i - 1] : undefined;
       if (kc.foot !== undefined && prior) {
         const before = nodes.get(prior) ?? {};
@@ -771,7 +792,8 @@ function decode(
         kc.foot = vc.foot;
         delete vc.foot;
       }
-      nodes.set(k, kc);
+      // (a key with no comment has no record)
+      if (had || kc.foot !== undefined) nodes.set(k, kc);
     });
     const end = endFeet.get(map);
     const lastKey = keys.at(-1);

@@ -1,0 +1,77 @@
+/**
+ * The comment reader's cost in process: parses the 1,000 resource files of the bench's 10,000-resource
+ * package (render-package.ts), each given comment lines (a licence header, a line above each document's
+ * `spec:` or `data:`, a foot after its last entry), places their comments (normalizeComments) and formats
+ * them, a few passes, and prints each pass's CPU time (the process's: the machine is shared) and a digest of the output. The reader is chosen at
+ * load (PORCHLIGHT_COMMENT_READER), so compare the two in alternating processes:
+ *
+ *   for r in 1 2 3; do for m in rules structural; do
+ *     PORCHLIGHT_COMMENT_READER=$m npx tsx bench/comment-reader.ts; done; done
+ *
+ * Arguments: [passes (default 5)] [resources (default 10000)].
+ */
+import { createHash } from "node:crypto";
+import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { detectSeqIndent, formatDocuments } from "../src/kpt/yaml/format.js";
+import { parseYamlFile } from "../src/kpt/yaml/yamlfile.js";
+import { generatePackage } from "./render-package.js";
+
+const passes = Number(process.argv[2] ?? 5);
+const resources = Number(process.argv[3] ?? 10_000);
+
+/** A file of the package with comment lines a person might write: none the fast reader reads. */
+function commented(text: string): string {
+  const docs = text.split("---\n").map((doc) => {
+    const withHead = doc.replace(/^(spec|data):/m, "# what it holds\n$1:");
+    return `${withHead}# end of ${/^kind: (\w+)/m.exec(doc)?.[1] ?? "resource"}\n`;
+  });
+  return `# Copyright 2026 The Authors\n# SPDX-License-Identifier: Apache-2.0\n\n${docs.join("---\n")}`;
+}
+
+const files: [string, string][] = [];
+for (const [path, bytes] of generatePackage(resources, "")) {
+  if (!path.endsWith(".yaml")) continue;
+  files.push([path, commented(bytes.toString("utf8"))]);
+}
+
+/** The process's CPU time (user and system, all its threads: the collector's too), in microseconds. */
+function cpu(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+const parse: number[] = [];
+const place: number[] = [];
+const format: number[] = [];
+let digest = "";
+for (let p = 0; p < passes; p++) {
+  const hash = createHash("sha256");
+  let parsed = 0;
+  let placed = 0;
+  let formatted = 0;
+  for (const [path, text] of files) {
+    const t0 = cpu();
+    const { docs } = parseYamlFile(text, path);
+    const tp = cpu();
+    for (const d of docs) normalizeComments(d, text);
+    const t1 = cpu();
+    hash.update(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, text)),
+      ),
+    );
+    parsed += tp - t0;
+    placed += t1 - tp;
+    formatted += cpu() - t1;
+  }
+  parse.push(parsed / 1e6);
+  place.push(placed / 1e6);
+  format.push(formatted / 1e6);
+  digest = hash.digest("hex").slice(0, 16);
+}
+
+const fmt = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(" ");
+console.log(
+  `${process.env.PORCHLIGHT_COMMENT_READER ?? "(default)"}: ${files.length} files; CPU s/pass: parse ${fmt(parse)}; place ${fmt(place)}; format ${fmt(format)}; output ${digest}`,
+);
