@@ -73,11 +73,11 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
 
 /**
  * Sets the comments of `doc` (composed from `text`, whose comments `read` holds) and their marks as
- * yaml.v3 reads them; every slot the parser filled is cleared first.
+ * yaml.v3 reads them; every slot the parser filled is set again (place() sets both slots of every node
+ * it walks to: the parser's comments are gone, but inside a flow collection, see place).
  */
 export function applyComments(doc: Document, read: TextComments): void {
   const root = doc.contents as Node | null;
-  clear(root);
   const start = root?.range?.[0] ?? doc.range?.[0] ?? 0;
   let dc: DocumentComments | undefined;
   for (const d of read.docs) if (d.start <= start) dc = d.comments;
@@ -97,24 +97,6 @@ export function applyComments(doc: Document, read: TextComments): void {
 }
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
-
-/**
- * Clears the slots the parser filled, but inside a flow collection: the reader reads one as a token,
- * as yaml.v3's scanner does for what is around it; the comments between its items stay where the
- * `yaml` parser put them (a line comment after an item, `[x, # y`), as today's reader leaves them.
- */
-function clear(node: unknown): void {
-  if (!isNode(node)) return;
-  (node as Slots).commentBefore = undefined;
-  (node as Slots).comment = undefined;
-  if (isFlow(node)) return;
-  if (isMap(node)) {
-    for (const pair of node.items as Pair[]) {
-      clear(pair.key);
-      clear(pair.value);
-    }
-  } else if (isSeq(node)) for (const item of node.items) clear(item);
-}
 
 /**
  * A document's foot as kpt writes it: a blank line above it (also where the file has none, as after a
@@ -144,12 +126,11 @@ function isEmpty(node: unknown): boolean {
  * a plain format writes it back, unless a foot was cut from the same comment lines before it.
  */
 function of(node: unknown, index: ByOffset, lifted = false): NodeComments {
-  if (!isNode(node) || !node.range || isEmpty(node)) return NONE;
-  const from = isBlock(node) ? index.block : index.node;
-  const c = from.get(node.range[0]);
-  // (most nodes have no comment: the reader gives them an empty record)
-  if (c === undefined || !(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext))
-    return NONE;
+  if (!isNode(node) || !node.range) return NONE;
+  const c = (isBlock(node) ? index.block : index.node).get(node.range[0]);
+  // (most nodes have no comment: the reader gives them no record)
+  if (c === undefined || isEmpty(node)) return NONE;
+  if (!(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext)) return NONE;
   return {
     ...c,
     head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
@@ -168,10 +149,9 @@ function join2(a: string | undefined, b: string | undefined): string | undefined
 
 /**
  * The foot below a pair: its key's, after its value's when both have one (yaml.v3's decoder moves a
- * value's foot to its key only when the key has none; kpt writes the value's first).
+ * value's foot to its key only when the key has none; kpt writes the value's first). `kf`: the key's.
  */
-function pairFoot(pair: Pair, index: ByOffset): string | undefined {
-  const kf = of(pair.key, index).foot;
+function pairFoot(pair: Pair, kf: string | undefined, index: ByOffset): string | undefined {
   const vf = isScalar(pair.value) ? of(pair.value, index).foot : undefined;
   return vf !== undefined && kf !== undefined ? `${vf}\n\n${kf}` : kf;
 }
@@ -190,14 +170,19 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
   if (isMap(node) && !isFlow(node)) {
     const pairs = node.items as Pair[];
     let footBefore: string | undefined;
-    pairs.forEach((pair, i) => {
+    // the key before's comments (a foot handed back from this key is written above it) and its pair's foot
+    let priorKc: NodeComments = NONE;
+    let lastFoot: string | undefined;
+    for (let i = 0; i < pairs.length; i++) {
+      // (i < pairs.length)
+      const pair = pairs[i]!;
       const key = pair.key;
       const kc = of(key, index, i === 0 && ((nested && block) || path === "$"));
       const last = i === pairs.length - 1;
       let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
       const prior = pairs[i - 1];
       const above =
-        footBefore !== undefined && prior && isBlock(prior.value) && of(prior.key, index).footFromNext
+        footBefore !== undefined && prior && isBlock(prior.value) && priorKc.footFromNext
           ? `${footBefore}\n`
           : undefined;
       const onlyFeet = footBefore !== undefined && kc.head === undefined;
@@ -212,20 +197,23 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
         if (isMap(key) || isSeq(key)) place(key, `${path}?`, index, false);
         ks.commentBefore = fromRaw(keyHead);
         if (!isMap(key) && !isSeq(key)) ks.comment = empty ? undefined : fromRaw(kc.line);
-        setMarks(key, { footBefore: fromRaw(above), feetOnly: keyHead !== undefined && onlyFeet });
+        const feetOnly = keyHead !== undefined && onlyFeet;
+        if (above !== undefined || feetOnly) setMarks(key, { footBefore: fromRaw(above), feetOnly });
         if (footBefore !== undefined) key.spaceBefore = false;
       }
-      footBefore = last ? undefined : pairFoot(pair, index);
+      const foot = pairFoot(pair, kc.foot, index);
+      if (last) lastFoot = foot;
+      footBefore = last ? undefined : foot;
+      priorKc = kc;
       if (isNode(pair.value)) {
         place(pair.value, `${path}.`, index, true);
         if (empty && kc.line !== undefined) (pair.value as Slots).comment = fromRaw(kc.line);
       }
-    });
-    const lastPair = pairs.at(-1);
-    const lastFoot = lastPair ? pairFoot(lastPair, index) : undefined;
+    }
     slots.commentBefore = fromRaw(head);
     slots.comment = fromRaw(block ? lastFoot : own.line);
-    setMarks(node, { endFoot: own.endFoot === true && path !== "$", keyFoot: own.keyFoot === true });
+    const endFoot = own.endFoot === true && path !== "$";
+    if (endFoot || own.keyFoot) setMarks(node, { endFoot, keyFoot: own.keyFoot === true });
     return;
   }
   if (isSeq(node) && !isFlow(node)) {

@@ -18,13 +18,14 @@ export function toRaw(text: string | null | undefined): string | undefined {
 /** Raw comment lines as the slot holds them (toRaw undone); a line without its `#` is taken as text. */
 export function fromRaw(raw: string | null | undefined): string | undefined {
   if (raw === null || raw === undefined) return undefined;
-  return raw
-    .split("\n")
-    .map((l) => {
-      if (l === "" || !l.startsWith("#")) return l;
-      return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
-    })
-    .join("\n");
+  // (most comments are one line)
+  if (!raw.includes("\n")) return slotLine(raw);
+  return raw.split("\n").map(slotLine).join("\n");
+}
+
+function slotLine(l: string): string {
+  if (l === "" || !l.startsWith("#")) return l;
+  return l === "#" ? " " : l === "# " ? HASH_SPACE : l.slice(1);
 }
 
 /** A head with each of its empty lines written as the file's count of blank lines it stands for. */
@@ -33,6 +34,8 @@ export function withBlanks(
   blanks: readonly number[] | undefined,
 ): string | undefined {
   if (raw === undefined) return undefined;
+  // (an empty line that stands for one blank line is written as it is)
+  if (!blanks?.some((n) => n > 1)) return raw;
   let i = 0;
   return raw
     .split("\n")
@@ -42,5 +45,8 @@ export function withBlanks(
 
 /** A comment without the blank lines after its last line. */
 export function bare(raw: string | undefined): string | undefined {
-  return raw?.replace(/\n+$/, "");
+  if (raw === undefined) return undefined;
+  let end = raw.length;
+  while (end > 0 && raw.charCodeAt(end - 1) === 10) end--;
+  return end === raw.length ? raw : raw.slice(0, end);
 }
