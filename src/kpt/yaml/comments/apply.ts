@@ -12,10 +12,32 @@ import { type DocumentComments, type NodeComments, readComments } from "./reader
  * same as scripts/comments-shadow.ts compares with today's readers.
  */
 
+/**
+ * A node's comments as the door holds them (of()): the blank lines after a head or a foot dropped (kpt's
+ * render writes none there). Worked out once for each node with a comment, when the text is read.
+ */
+interface Placed {
+  head: string | undefined;
+  line: string | undefined;
+  foot: string | undefined;
+  endFoot: boolean;
+  keyFoot: boolean;
+  footFromNext: boolean;
+}
+
+/**
+ * A node's comments as placed, and as placed where its head is `lifted` (see of()); the same record
+ * where the two heads are one.
+ */
+interface Both {
+  plain: Placed;
+  lifted: Placed;
+}
+
 /** The comments readComments gives, by the offset of their CST token: block collections apart. */
 interface ByOffset {
-  node: Map<number, NodeComments>;
-  block: Map<number, NodeComments>;
+  node: Map<number, Both>;
+  block: Map<number, Both>;
 }
 
 /** What one text's comments are, read once for all its documents. */
@@ -64,8 +86,10 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
     if (!comments) continue;
     docs.push({ start: token.offset, comments });
     for (const [t, c] of comments.nodes) {
+      // (a record left with nothing in it: the decoder moved its foot)
+      if (!(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext)) continue;
       const into = t.type === "block-map" || t.type === "block-seq" ? index.block : index.node;
-      into.set((t as CST.Token & { offset: number }).offset, c);
+      into.set((t as CST.Token & { offset: number }).offset, both(c));
     }
   }
   return { index, docs };
@@ -86,7 +110,7 @@ export function applyComments(doc: Document, read: TextComments): void {
   slots.commentBefore = fromRaw(dc?.head) ?? null;
   slots.comment = fromRaw(documentFoot(dc?.foot)) ?? null;
   if (!root) return;
-  place(root, "$", read.index);
+  place(root, true, read.index);
   if (dc?.endFeet) setMarks(root, { endFeet: true });
   // a root mapping's head and its first key's, as the fast reader leaves them where there are none
   const first = isMap(root) && !root.flow ? (root.items[0] as Pair | undefined)?.key : undefined;
@@ -119,27 +143,43 @@ function isEmpty(node: unknown): boolean {
   return isScalar(node) && !!node.range && node.range[0] === node.range[1] && !node.source;
 }
 
+/** A node's comments as placed, both ways (see of()). */
+function both(c: NodeComments): Both {
+  const plain: Placed = {
+    head: bare(c.head),
+    line: c.line,
+    foot: bare(c.foot),
+    endFoot: c.endFoot === true,
+    keyFoot: c.keyFoot === true,
+    footFromNext: c.footFromNext === true,
+  };
+  const head = c.headAfterFoot ? plain.head : withBlanks(c.head, c.headBlanks);
+  return { plain, lifted: head === plain.head ? plain : { ...plain, head } };
+}
+
 /**
  * A node's comments as the door holds them: the blank lines after a head or a foot dropped (kpt's
  * render writes none there); `lifted`: the head of a nested block's first entry (which the block takes)
  * or of the root's first entry keeps each stretch of blank lines at the file's count (headBlanks), as
  * a plain format writes it back, unless a foot was cut from the same comment lines before it.
  */
-function of(node: unknown, index: ByOffset, lifted = false): NodeComments {
+function of(node: unknown, index: ByOffset, lifted = false): Placed {
   if (!isNode(node) || !node.range) return NONE;
   const c = (isBlock(node) ? index.block : index.node).get(node.range[0]);
   // (most nodes have no comment: the reader gives them no record)
   if (c === undefined || isEmpty(node)) return NONE;
-  if (!(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext)) return NONE;
-  return {
-    ...c,
-    head: lifted && !c.headAfterFoot ? withBlanks(c.head, c.headBlanks) : bare(c.head),
-    foot: bare(c.foot),
-  };
+  return lifted ? c.lifted : c.plain;
 }
 
 /** No comments (shared: callers only read it). */
-const NONE: NodeComments = Object.freeze({});
+const NONE: Placed = Object.freeze({
+  head: undefined,
+  line: undefined,
+  foot: undefined,
+  endFoot: false,
+  keyFoot: false,
+  footFromNext: false,
+});
 
 function join2(a: string | undefined, b: string | undefined): string | undefined {
   if (a === undefined) return b;
@@ -162,7 +202,7 @@ function pairFoot(pair: Pair, kf: string | undefined, index: ByOffset): string |
  * the next key's head (a blank line after it kept as an empty line: footAbove, feetOnly); a block
  * mapping's last key's foot is the mapping's.
  */
-function place(node: Node, path: string, index: ByOffset, nested = false): void {
+function place(node: Node, root: boolean, index: ByOffset, nested = false): void {
   const block = isBlock(node);
   const own = of(node, index, nested && block);
   let head = own.head;
@@ -171,13 +211,13 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
     const pairs = node.items as Pair[];
     let footBefore: string | undefined;
     // the key before's comments (a foot handed back from this key is written above it) and its pair's foot
-    let priorKc: NodeComments = NONE;
+    let priorKc: Placed = NONE;
     let lastFoot: string | undefined;
     for (let i = 0; i < pairs.length; i++) {
       // (i < pairs.length)
       const pair = pairs[i]!;
       const key = pair.key;
-      const kc = of(key, index, i === 0 && ((nested && block) || path === "$"));
+      const kc = of(key, index, i === 0 && ((nested && block) || root));
       const last = i === pairs.length - 1;
       let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
       const prior = pairs[i - 1];
@@ -194,7 +234,7 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
       if (isNode(key)) {
         const ks = key as Slots;
         // a collection as a key (`? a: 1 # c`): its own comments inside, its head above the `?`
-        if (isMap(key) || isSeq(key)) place(key, `${path}?`, index, false);
+        if (isMap(key) || isSeq(key)) place(key, false, index, false);
         ks.commentBefore = fromRaw(keyHead);
         if (!isMap(key) && !isSeq(key)) ks.comment = empty ? undefined : fromRaw(kc.line);
         const feetOnly = keyHead !== undefined && onlyFeet;
@@ -206,13 +246,13 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
       footBefore = last ? undefined : foot;
       priorKc = kc;
       if (isNode(pair.value)) {
-        place(pair.value, `${path}.`, index, true);
+        place(pair.value, false, index, true);
         if (empty && kc.line !== undefined) (pair.value as Slots).comment = fromRaw(kc.line);
       }
     }
     slots.commentBefore = fromRaw(head);
     slots.comment = fromRaw(block ? lastFoot : own.line);
-    const endFoot = own.endFoot === true && path !== "$";
+    const endFoot = own.endFoot === true && !root;
     if (endFoot || own.keyFoot) setMarks(node, { endFoot, keyFoot: own.keyFoot === true });
     return;
   }
@@ -221,10 +261,10 @@ function place(node: Node, path: string, index: ByOffset, nested = false): void 
     let foot = own.foot;
     node.items.forEach((item, i) => {
       if (!isNode(item)) return;
-      const ic = of(item, index, i === 0 && ((nested && block) || path === "$"));
+      const ic = of(item, index, i === 0 && ((nested && block) || root));
       const last = i === node.items.length - 1;
       const itemHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, ic.head);
-      place(item, `${path}[]`, index, false);
+      place(item, false, index, false);
       const is = item as Slots;
       if (i === 0 && nested && block) {
         head = join2(head, itemHead);
