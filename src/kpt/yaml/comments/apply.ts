@@ -220,9 +220,9 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
       const kc = of(key, index, i === 0 && ((nested && block) || root));
       const last = i === pairs.length - 1;
       let keyHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, kc.head);
-      const prior = pairs[i - 1];
+      // (a foot before: the pair before is there)
       const above =
-        footBefore !== undefined && prior && isBlock(prior.value) && priorKc.footFromNext
+        footBefore !== undefined && priorKc.footFromNext && isBlock(pairs[i - 1]?.value)
           ? `${footBefore}\n`
           : undefined;
       const onlyFeet = footBefore !== undefined && kc.head === undefined;

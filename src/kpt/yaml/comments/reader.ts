@@ -116,10 +116,29 @@ interface Run {
 /** Offsets of line starts, to turn offsets into lines and columns. */
 class Lines {
   private readonly starts: number[] = [0];
+  /** The line last answered: the reader asks mostly in order, each time at or a line or two after it. */
+  private at = 0;
   constructor(readonly text: string) {
     for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1);
   }
   line(offset: number): number {
+    const starts = this.starts;
+    let at = this.at;
+    // (at is an index of starts)
+    if (starts[at]! <= offset) {
+      for (let k = 0; k < 4; k++) {
+        const next = starts[at + 1];
+        if (next === undefined || next > offset) {
+          this.at = at;
+          return at;
+        }
+        at++;
+      }
+    }
+    this.at = this.search(offset);
+    return this.at;
+  }
+  private search(offset: number): number {
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -703,12 +722,14 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
     }
     if (tok.kind === "node" && tok.cst) {
       const c = take();
-      const had = nodes.get(tok.cst);
-      if (c !== undefined) nodes.set(tok.cst, had ? Object.assign(had, c) : c);
+      if (c !== undefined) {
+        const had = nodes.get(tok.cst);
+        nodes.set(tok.cst, had ? Object.assign(had, c) : c);
+      }
       if (tok.keyOf) {
-        const keys = mapKeys.get(tok.keyOf) ?? [];
-        keys.push(tok.cst);
-        mapKeys.set(tok.keyOf, keys);
+        const keys = tok.first ? undefined : mapKeys.get(tok.keyOf);
+        if (keys) keys.push(tok.cst);
+        else mapKeys.set(tok.keyOf, [tok.cst]);
       }
       continue;
     }
@@ -761,11 +782,6 @@ function decode(
   order: readonly CST.Token[],
   openEnd: boolean,
 ): void {
-  const values = new Map<CST.Token, CST.Token | undefined>();
-  for (const map of mapKeys.keys()) {
-    if (map.type !== "block-map") continue;
-    for (const item of map.items) if (item.key) values.set(item.key, item.value);
-  }
   for (const coll of order) {
     const keys = mapKeys.get(coll);
     if (!keys) {
@@ -775,7 +791,11 @@ function decode(
     }
     const map = coll;
     let ownFoot = false;
+    // each key's value: its item's, the items read in step with the keys (each key is an item's, in order)
+    const items = (map as CST.BlockMap).items;
+    let j = 0;
     keys.forEach((k, i) => {
+      while (j < items.length && items[j]?.key !== k) j++;
       const had = nodes.get(k);
       const kc = had ?? {};
       const prior = i > 0 ? keys[i - 1] : undefined;
@@ -786,7 +806,7 @@ function decode(
         nodes.set(prior, before);
         delete kc.foot;
       } else if (kc.foot !== undefined) ownFoot = true;
-      const v = values.get(k);
+      const v = items[j]?.value;
       const vc = v ? nodes.get(v) : undefined;
       if (vc?.foot !== undefined && kc.foot === undefined && v) {
         kc.foot = vc.foot;
