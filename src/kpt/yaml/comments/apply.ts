@@ -1,4 +1,4 @@
-import { type CST, type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, Parser } from "yaml";
+import { type CST, type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, Parser, type Scalar } from "yaml";
 import { setMarks } from "./comment-runs.js";
 import { bare, fromRaw, withBlanks } from "./raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
@@ -164,9 +164,19 @@ function both(c: NodeComments): Both {
  * a plain format writes it back, unless a foot was cut from the same comment lines before it.
  */
 function of(node: unknown, index: ByOffset, lifted = false): Placed {
+  // (most nodes are scalars: one lookup)
+  if (isScalar(node)) return ofScalar(node, index, lifted);
   if (!isNode(node) || !node.range) return NONE;
   const c = (isBlock(node) ? index.block : index.node).get(node.range[0]);
   // (most nodes have no comment: the reader gives them no record)
+  if (c === undefined || isEmpty(node)) return NONE;
+  return lifted ? c.lifted : c.plain;
+}
+
+/** A scalar's comments (of()). */
+function ofScalar(node: Scalar, index: ByOffset, lifted = false): Placed {
+  if (!node.range) return NONE;
+  const c = index.node.get(node.range[0]);
   if (c === undefined || isEmpty(node)) return NONE;
   return lifted ? c.lifted : c.plain;
 }
@@ -192,7 +202,7 @@ function join2(a: string | undefined, b: string | undefined): string | undefined
  * value's foot to its key only when the key has none; kpt writes the value's first). `kf`: the key's.
  */
 function pairFoot(pair: Pair, kf: string | undefined, index: ByOffset): string | undefined {
-  const vf = isScalar(pair.value) ? of(pair.value, index).foot : undefined;
+  const vf = isScalar(pair.value) ? ofScalar(pair.value, index).foot : undefined;
   return vf !== undefined && kf !== undefined ? `${vf}\n\n${kf}` : kf;
 }
 
@@ -203,10 +213,16 @@ function pairFoot(pair: Pair, kf: string | undefined, index: ByOffset): string |
  * mapping's last key's foot is the mapping's.
  */
 function place(node: Node, root: boolean, index: ByOffset, nested = false): void {
+  const slots = node as Slots;
+  if (isScalar(node)) {
+    const own = ofScalar(node, index);
+    slots.commentBefore = fromRaw(own.head);
+    slots.comment = fromRaw(own.line);
+    return;
+  }
   const block = isBlock(node);
   const own = of(node, index, nested && block);
   let head = own.head;
-  const slots = node as Slots;
   if (isMap(node) && !isFlow(node)) {
     const pairs = node.items as Pair[];
     let footBefore: string | undefined;
@@ -234,9 +250,10 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
       if (isNode(key)) {
         const ks = key as Slots;
         // a collection as a key (`? a: 1 # c`): its own comments inside, its head above the `?`
-        if (isMap(key) || isSeq(key)) place(key, false, index, false);
+        const collection = isMap(key) || isSeq(key);
+        if (collection) place(key, false, index, false);
         ks.commentBefore = fromRaw(keyHead);
-        if (!isMap(key) && !isSeq(key)) ks.comment = empty ? undefined : fromRaw(kc.line);
+        if (!collection) ks.comment = empty ? undefined : fromRaw(kc.line);
         const feetOnly = keyHead !== undefined && onlyFeet;
         if (above !== undefined || feetOnly) setMarks(key, { footBefore: fromRaw(above), feetOnly });
         if (footBefore !== undefined) key.spaceBefore = false;
