@@ -164,11 +164,18 @@ export function readComments(text: string, cst?: readonly CST.Token[]): Document
   const out: DocumentComments[] = [];
   for (const doc of cst ?? new Parser().parse(text)) {
     if (doc.type !== "document") continue;
-    const toks = tokensOf(doc);
     const { begin, explicit } = docBegin(doc, text, out.length === 0 ? 0 : doc.offset);
-    const dc = place(toks, text, lines, begin, docEnd(doc, text), explicit);
+    const end = docEnd(doc, text);
+    // a document without a `#` in its piece of the file has no comment (most, in most files)
+    const hash = text.indexOf("#", begin);
+    if (hash < 0 || hash >= end) {
+      out.push({ nodes: new Map() });
+      continue;
+    }
+    const toks = tokensOf(doc);
+    const dc = place(toks, text, lines, begin, end, explicit);
     headerComments(toks, text, dc);
-    footAboveLastMarker(text, docEnd(doc, text), dc);
+    footAboveLastMarker(text, end, dc);
     for (const [t, c] of dc.nodes) if (c.endFoot && t !== doc.value) dc.endFeet = true;
     out.push(dc);
   }
