@@ -57,6 +57,17 @@ export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
 }
 
+const HEADED = new WeakSet<Document>();
+
+/**
+ * True for a document parseCommonYaml read (not a copy of one) with comment lines above its first key
+ * and no other comment line: normalizeComments places them by its rules with the structural reader on
+ * too, rather than parse the file again for that reader's syntax tree (the fast reader keeps none).
+ */
+export function isHeadedCommonYaml(doc: Document): boolean {
+  return HEADED.has(doc);
+}
+
 /** Characters the reader leaves to `yaml`: tabs, carriage returns, a byte order mark, escapes, anchors' aliases. */
 const UNREAD = /[\t\r\uFEFF\\]/;
 
@@ -176,6 +187,7 @@ class Reader {
         if (explicit) map.commentBefore = head.text;
         else if (head.spaced) doc.commentBefore = head.text;
         else (map.items[0] as Pair<Scalar>).key.commentBefore = head.text;
+        HEADED.add(doc);
       } else COMMON.add(doc);
       docs.push(doc);
       if (this.pos >= text.length) return docs;

@@ -10,7 +10,7 @@ import {
   type Scalar,
 } from "yaml";
 import { lineStart } from "../text-lines.js";
-import { isCommonYaml } from "../yaml-fast.js";
+import { isCommonYaml, isHeadedCommonYaml } from "../yaml-fast.js";
 import { applyComments, readTextComments, STRUCTURAL } from "./apply.js";
 import {
   column,
@@ -65,8 +65,11 @@ export function normalizeComments(
     return;
   }
   // the structural reader for a document of its own, or a piece whose `---` line start needs no
-  // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules)
-  if (STRUCTURAL && !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined))) {
+  // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules);
+  // not for a document the fast reader read with a head above its first key (a licence header): the
+  // rules place that head, where the reader would parse the whole file again for its syntax tree
+  const own = !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined));
+  if (STRUCTURAL && own && !isHeadedCommonYaml(doc)) {
     if (!text.includes("#")) {
       noDocumentHead(doc);
       return;
