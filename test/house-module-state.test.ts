@@ -36,6 +36,8 @@ const SINGLETONS: Record<string, string> = {
   "kpt/yaml/comments/apply.ts last":
     "the last text parsed whole, its syntax tree and then what the structural reader read of it: a file's documents, placed right after the parse, parse and read it once (one text at a time, only with PORCHLIGHT_COMMENT_READER=structural)",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
+  "kpt/yaml/yaml-fast.ts HEADED":
+    "documents the fast reader made with a head above the first key: a side table on nodes (weak)",
 };
 
 /** Collections a module starts empty (so fills while it runs), and `let`/`var` bindings. */

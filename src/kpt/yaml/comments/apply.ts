@@ -1,4 +1,15 @@
-import { type CST, type Document, isMap, isNode, isScalar, isSeq, type Node, type Pair, Parser, type Scalar } from "yaml";
+import {
+  type CST,
+  type Document,
+  isMap,
+  isNode,
+  isScalar,
+  isSeq,
+  type Node,
+  type Pair,
+  Parser,
+  type Scalar,
+} from "yaml";
 import { setMarks } from "./comment-runs.js";
 import { bare, fromRaw, withBlanks } from "./raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
