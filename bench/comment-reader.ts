@@ -10,7 +10,8 @@
  *     PORCHLIGHT_COMMENT_READER=$m npx tsx bench/comment-reader.ts; done; done
  *
  * Arguments: [passes (default 5)] [resources (default 10000)] [header: the licence header alone, the
- * documents' own line comments (`# kpt-set`, `# the service`) the only other comments].
+ * documents' own line comments (`# kpt-set`, `# the service`) the only other comments; one: the header
+ * and one comment line, in the file's first document].
  */
 import { createHash } from "node:crypto";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
@@ -21,10 +22,13 @@ import { generatePackage } from "./render-package.js";
 const passes = Number(process.argv[2] ?? 5);
 const resources = Number(process.argv[3] ?? 10_000);
 const headerOnly = process.argv[4] === "header";
+const oneLine = process.argv[4] === "one";
 
 /** A file of the package with comment lines a person might write: none the fast reader reads. */
 function commented(text: string): string {
-  if (headerOnly) return `# Copyright 2026 The Authors\n# SPDX-License-Identifier: Apache-2.0\n\n${text}`;
+  const licence = "# Copyright 2026 The Authors\n# SPDX-License-Identifier: Apache-2.0\n\n";
+  if (headerOnly) return `${licence}${text}`;
+  if (oneLine) return `${licence}${text.replace(/^(spec|data):/m, "# what it holds\n$1:")}`;
   const docs = text.split("---\n").map((doc) => {
     const withHead = doc.replace(/^(spec|data):/m, "# what it holds\n$1:");
     return `${withHead}# end of ${/^kind: (\w+)/m.exec(doc)?.[1] ?? "resource"}\n`;
@@ -86,5 +90,5 @@ for (let p = 0; p < passes; p++) {
 
 const fmt = (xs: number[]): string => xs.map((x) => x.toFixed(2)).join(" ");
 console.log(
-  `${process.env.PORCHLIGHT_COMMENT_READER ?? "(default)"}: ${files.length} files${headerOnly ? " (header)" : ""}; CPU s/pass: parse+place ${fmt(parsePlace)} (place ${fmt(place)}); format ${fmt(format)}; output ${digest}`,
+  `${process.env.PORCHLIGHT_COMMENT_READER ?? "(default)"}: ${files.length} files${process.argv[4] ? ` (${process.argv[4]})` : ""}; CPU s/pass: parse+place ${fmt(parsePlace)} (place ${fmt(place)}); format ${fmt(format)}; output ${digest}`,
 );
