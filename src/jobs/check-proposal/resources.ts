@@ -88,7 +88,7 @@ function fileResources(bytes: Buffer, file: string): PackageResource[] {
 }
 
 /** A value at a path of plain data, or undefined. */
-function at(value: unknown, ...path: string[]): unknown {
+export function at(value: unknown, ...path: string[]): unknown {
   let v = value;
   for (const key of path) {
     if (v === null || typeof v !== "object") return undefined;
@@ -115,7 +115,8 @@ function containers(value: unknown): Map<string, string | undefined> {
   return out;
 }
 
-function list(value: unknown): unknown[] {
+/** A value of plain data as a list (none where it is not one). */
+export function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 

@@ -5,7 +5,7 @@ import type {
   RbacChange,
   ResourceChange,
 } from "../../lifecycle/summary/types.js";
-import { deepEqual, type PackageResource, packageResources } from "./resources.js";
+import { at, deepEqual, list, type PackageResource, packageResources } from "./resources.js";
 
 /**
  * What publishing would change in one package: the base branch's files against the proposal's,
@@ -52,22 +52,8 @@ export function summarizePackage(input: {
   return summary;
 }
 
-/** A value at a path of plain data, or undefined. */
-function at(value: unknown, ...path: string[]): unknown {
-  let v = value;
-  for (const key of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
-  return v;
-}
-
 function str(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
-}
-
-function list(value: unknown): unknown[] {
-  return Array.isArray(value) ? value : [];
 }
 
 function imageChanges(b: PackageResource | undefined, a: PackageResource | undefined): ImageChange[] {
