@@ -26,8 +26,8 @@ const octets = (b: Buffer) => tlv(0x04, b);
 
 /**
  * A non-negative INTEGER in DER's one encoding: no leading zero byte but the one a high bit needs (a
- * random serial starting with a zero byte, one in 256, was otherwise refused by OpenSSL as "illegal
- * padding", and the API did not start).
+ * random serial starting with a zero byte and then one below 0x80, one in 512, was otherwise refused
+ * by OpenSSL as "illegal padding", and the API did not start).
  */
 function integer(b: Buffer): Buffer {
   let start = 0;
