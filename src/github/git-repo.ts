@@ -95,7 +95,6 @@ const V2_RETRY_MS = 10 * 60_000;
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
-/** A file of a commit's tree, as `ls-tree -r -l` lists it. */
 /** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
 function extraHeaders(env: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};

@@ -5,7 +5,7 @@ import { BuiltinRunner } from "../fn/runtime/builtin.js";
 import { ContainerRunner, detectEngine } from "../fn/runtime/container.js";
 import { FunctionExitError } from "../fn/runtime/errors.js";
 import { ExecRunner } from "../fn/runtime/exec.js";
-import type { FunctionRunner, FunctionSpec, RunOptions } from "../fn/runtime/types.js";
+import type { FunctionRunner, FunctionSpec, RunOptions, RuntimeKind } from "../fn/runtime/types.js";
 import type { FunctionResult } from "../fn/types.js";
 import { ANNOTATION } from "../kpt/annotations.js";
 import { attribute } from "../kpt/attribution.js";
@@ -46,7 +46,7 @@ export interface RenderEnv {
   execDir?: string;
   run: RunOptions;
   /** Replaces the default runner of a kind (tests). */
-  runners?: Partial<Record<"builtin" | "exec" | "container", FunctionRunner>>;
+  runners?: Partial<Record<RuntimeKind, FunctionRunner>>;
   onEvent?: (event: RenderEvent) => void;
   /** False: skip building the files (the caller only wants the items, e.g. for `--output stdout`). */
   writeFiles?: boolean;
@@ -211,8 +211,6 @@ export async function render(tree: FileTree, rootPath: string, env: RenderEnv): 
   return outcome;
 }
 
-type NeededRuntime = "builtin" | "exec" | "container";
-
 /**
  * The runtimes the tree's pipelines need: always builtin; exec for an `exec:` function; container for
  * an image no builtin stands for. A Kptfile that does not parse is skipped (the render reports it).
@@ -223,11 +221,11 @@ export function runtimesNeeded(
   tree: FileTree,
   registry: FunctionRegistry,
   memo?: {
-    get(text: string): readonly NeededRuntime[] | undefined;
-    set(text: string, needed: readonly NeededRuntime[]): void;
+    get(text: string): readonly RuntimeKind[] | undefined;
+    set(text: string, needed: readonly RuntimeKind[]): void;
   },
-): NeededRuntime[] {
-  const needed = new Set<NeededRuntime>(["builtin"]);
+): RuntimeKind[] {
+  const needed = new Set<RuntimeKind>(["builtin"]);
   for (const [path, bytes] of tree) {
     if (!isKptfilePath(path)) continue;
     const text = bytes.toString("utf8");
@@ -242,8 +240,8 @@ export function runtimesNeeded(
 }
 
 /** The runtimes one Kptfile's pipeline needs beyond builtins, in the order first met (none where it does not parse). */
-function kptfileRuntimes(text: string, path: string, registry: FunctionRegistry): NeededRuntime[] {
-  const needed = new Set<NeededRuntime>();
+function kptfileRuntimes(text: string, path: string, registry: FunctionRegistry): RuntimeKind[] {
+  const needed = new Set<RuntimeKind>();
   try {
     const { kptfile } = parseKptfile(text, path);
     for (const fn of [...(kptfile.pipeline?.mutators ?? []), ...(kptfile.pipeline?.validators ?? [])]) {

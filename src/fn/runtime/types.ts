@@ -7,7 +7,7 @@ export interface FunctionSpec {
 }
 
 /** The runtimes a function can run in. */
-type RuntimeKind = "builtin" | "exec" | "container";
+export type RuntimeKind = "builtin" | "exec" | "container";
 
 /** Limits and cancellation for one run of a function. */
 export interface RunOptions {

@@ -239,21 +239,16 @@ async function checkPackage(
   // content on a draft here holds the rest back until a maintainer vouches for it.
   const plan =
     isFork || p.deletion ? undefined : await renderPlan(ctx, { tree, head: pr.headSha, branch: pr.headRef });
-  // Info results are annotated on the files the proposal changes (errors and warnings on every file).
-  const prefix = `${p.path}/`;
-  const changedHere = trees.changed.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length));
-  const infoScope = changeScope(changedHere, tree);
-  // The draft render's check stands on the head: its verdict is not worked out again.
-  const draftRendered: PackageCheck = { pkg: p.path, ok: true, line: "", annotations: [] };
   const render =
     links ??
+    // The draft render's check stands on the head: its verdict is not worked out again.
     (trees.draftRendered
-      ? draftRendered
+      ? { pkg: p.path, ok: true, line: "", annotations: [] }
       : await verifyRender(ctx, {
           ...common,
           maxResources: allowance.max,
           ...(plan ? { plan } : {}),
-          ...(infoScope ? { infoScope } : {}),
+          ...infoScopeOf(p.path, trees.changed, tree),
           ...(blobs ? { blobIds: blobs } : {}),
         }));
   if (render.tooManyResources) return { tooManyResources: render.tooManyResources };
@@ -265,6 +260,23 @@ async function checkPackage(
   const markers = p.deletion ? undefined : conflictMarkerCheck(p.path, tree);
   if (markers) guards.push(markers);
   return { render, guards, tree, ...(blobs ? { blobs } : {}) };
+}
+
+/**
+ * The files of package `pkg` whose info results the render check annotates: those the proposal changes
+ * (errors and warnings on every file); none given where every file's are.
+ */
+function infoScopeOf(
+  pkg: string,
+  changed: readonly string[],
+  tree: FileTree,
+): { infoScope?: ReadonlySet<string> } {
+  const prefix = `${pkg}/`;
+  const infoScope = changeScope(
+    changed.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length)),
+    tree,
+  );
+  return infoScope ? { infoScope } : {};
 }
 
 /** A package left out of the summary because it is over a limit. */

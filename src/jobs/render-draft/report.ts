@@ -200,9 +200,11 @@ export async function renderDone(
   stillHeld: () => Promise<boolean> = async () => false,
 ): Promise<boolean> {
   const runs = await port.listCheckRuns(sha);
-  const done = runs.filter((r) => r.name === CHECK.render && r.status === "completed");
-  if (done.some((r) => r.externalId === FINISHED)) return true;
-  return done.some((r) => r.externalId === HELD) && (await stillHeld());
+  if (finishedRender(runs)) return true;
+  return (
+    runs.some((r) => r.name === CHECK.render && r.status === "completed" && r.externalId === HELD) &&
+    (await stillHeld())
+  );
 }
 
 /** Of a commit's check runs, the render check this job finished (renderDone's mark, nothing held back). */
