@@ -52,13 +52,20 @@ export async function loadRepoConfig(
   const cannot = (error: string) =>
     `cannot be read (${error}); porchlight does nothing on this repository until it can, and tries again at the next event or sweep`;
 
+  // The organisation's file is asked for beside the repository's own, not after it: a job or a command
+  // waits one round trip for its configuration, not two. Its answer counts only where the repository
+  // has no file of its own (most have neither; a conditional request of the same file again is free).
+  const org: FileId | undefined =
+    repo.repo === ".github" ? undefined : { owner: repo.owner, repo: ".github", path: CONFIG_PATH };
+  const ownRead = tryRead(own);
+  const orgRead = org && tryRead(org);
   let file = own;
-  let got = await tryRead(own);
+  let got = await ownRead;
   if ("error" in got) return unreadable(own, cannot(got.error));
   if (got.text === undefined) {
-    if (repo.repo === ".github") return { ok: true, config: resolveConfig(undefined, undefined) };
-    file = { owner: repo.owner, repo: ".github", path: CONFIG_PATH };
-    got = await tryRead(file);
+    if (!org || !orgRead) return { ok: true, config: resolveConfig(undefined, undefined) };
+    file = org;
+    got = await orgRead;
     if ("error" in got) return unreadable(file, cannot(got.error));
     if (got.text === undefined) return { ok: true, config: resolveConfig(undefined, undefined) };
   }

@@ -63,12 +63,31 @@ describe("loading a repository's configuration", () => {
       const read = reader({ [OWN]: error, [ORG]: "mergeMethod: rebase\n" });
       const loaded = await loadRepoConfig(read, REPO);
       expect(loaded.ok).toBe(false);
-      expect(read.asked).toEqual([OWN]);
+      // both asked at once; the organisation's answer is not used
+      expect(read.asked).toEqual([OWN, ORG]);
       expect(await problems({ [OWN]: error })).toEqual([
         `.github/porchlight.yml:1:1: cannot be read (${error.message}); porchlight does nothing on this repository until it can, and tries again at the next event or sweep`,
       ]);
     },
   );
+
+  it("asks for the organisation's file beside the repository's own: one round trip, not two", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const read: ReadConfigFile = async (f) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setImmediate(resolve));
+      inFlight--;
+      return f.repo === ".github" ? "mergeMethod: rebase\n" : undefined;
+    };
+    expect(await loadRepoConfig(read, REPO)).toMatchObject({ ok: true, config: { mergeMethod: "rebase" } });
+    expect(most).toBe(2);
+    // the organisation's own repository has no organisation file above it
+    const asked = reader({});
+    await loadRepoConfig(asked, { owner: "acme", repo: ".github" });
+    expect(asked.asked).toEqual(["acme/.github:.github/porchlight.yml"]);
+  });
 
   it("stops when the organisation's file cannot be read, naming that file", async () => {
     expect(

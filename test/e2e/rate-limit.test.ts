@@ -60,7 +60,7 @@ describe.each(QUEUES)(
         // each refused call asked once, then the job parked: not asked again and again for the hour (maxWaitS)
         const refused = w.forge.requestLog
           .filter({ status: 403, installationId: installation })
-          .map((r) => `${r.method} ${r.route}`);
+          .map((r) => `${r.method} ${r.path}`);
         expect(refused.length).toBeGreaterThan(0);
         expect(refused).toEqual([...new Set(refused)]);
         const health = await text("/healthz");
