@@ -152,6 +152,8 @@ interface Rendered {
   result: RenderResult;
   options: RenderOptions;
   heldBack: { heldBack?: string[] };
+  /** The files of the package whose info results the head's check annotates (infoScope). */
+  scope: Promise<ReadonlySet<string> | undefined>;
 }
 
 /** The package at the head read and rendered; a render that failed or went over a limit is reported. */
@@ -162,6 +164,11 @@ async function renderHead(
   const { tree, blobs, symlinks } = await ctx.port.readTree(sha, pkg);
   const links = packageLinksProblem(pkg, symlinks ?? []);
   if (links) return failOn(ctx, { pkg, sha }, { kind: "refused", error: `${links.text}.` });
+  // Which files the check annotates asks git and GitHub about the parent: asked while the render runs
+  // (on its thread), so the check is written as soon as the render is done. A failure is the check's
+  // to report, where commitRender waits for it.
+  const scope = infoScope(ctx.port, { sha, pkg, tree });
+  scope.catch(() => {});
   const limits = jobLimits(ctx);
   const allowance = resourceAllowance(limits.limits);
   // An adopted fork's content no maintainer vouched for yet: builtins only, the rest held back.
@@ -189,7 +196,7 @@ async function renderHead(
       result.findings,
     );
   }
-  return { kind: "rendered", tree, blobs, result, options, heldBack };
+  return { kind: "rendered", tree, blobs, result, options, heldBack, scope };
 }
 
 /**
@@ -201,7 +208,7 @@ async function commitRender(
   r: Omit<Rendered, "kind"> & { branch: string; pkg: string; sha: string },
 ): Promise<RenderDraftOutcome | "lost a race"> {
   const { branch, pkg, sha, tree, result, heldBack } = r;
-  const scope = await infoScope(ctx.port, { sha, pkg, tree });
+  const scope = await r.scope;
   const infoOn = scope ? { infoScope: scope } : {};
   const clean = async (): Promise<RenderDraftOutcome> => {
     const verdict: RenderVerdict = { kind: "rendered", commit: { kind: "as-is" }, ...heldBack };
@@ -223,6 +230,14 @@ async function commitRender(
   if (!pushed.ok) return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
   // The bot's commit is the next push's input: the renderer keeps what renders it, with those blob ids.
   const options = blobIds ? { ...r.options, blobIds } : r.options;
+  // The pushed head's check, written while the bot's commit is answered (the two checks are apart).
+  const verdict: RenderVerdict = {
+    kind: "rendered",
+    commit: { kind: "pushed", as: pushed.sha },
+    ...heldBack,
+  };
+  const reported = reportRender(ctx.port, { pkg, sha, findings: result.findings, verdict, ...infoOn });
+  reported.catch(() => {});
   // Its render, where the functions declare it (nothing run): what its check says. Else the first
   // render's results, and the commit rendered after the checks are written.
   const settled = await ctx.renderer.settled?.(result.tree, options).catch((e: unknown) => {
@@ -231,19 +246,16 @@ async function commitRender(
   });
   // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
   const widened = widenScope(scope, tree, result.tree);
-  await reportRender(ctx.port, {
-    pkg,
-    sha: pushed.sha,
-    findings: settled?.findings ?? result.findings,
-    verdict: { kind: "rendered", commit: { kind: "render-of", from: sha }, ...heldBack },
-    ...(widened ? { infoScope: widened } : {}),
-  });
-  const verdict: RenderVerdict = {
-    kind: "rendered",
-    commit: { kind: "pushed", as: pushed.sha },
-    ...heldBack,
-  };
-  await reportRender(ctx.port, { pkg, sha, findings: result.findings, verdict, ...infoOn });
+  await Promise.all([
+    reported,
+    reportRender(ctx.port, {
+      pkg,
+      sha: pushed.sha,
+      findings: settled?.findings ?? result.findings,
+      verdict: { kind: "rendered", commit: { kind: "render-of", from: sha }, ...heldBack },
+      ...(widened ? { infoScope: widened } : {}),
+    }),
+  ]);
   ctx.log.info({ branch, from: sha, commit: pushed.sha, settled: settled !== undefined }, "render pushed");
   if (!settled) {
     await ctx.renderer.committed?.(result.tree, options).catch((e: unknown) => {
