@@ -1,5 +1,5 @@
 import { GitCommandError } from "./git-process.js";
-import { exchange, pkt, pktLines } from "./git-refs-http.js";
+import { exchange, lsRefs, pkt, protocolError, v2Post } from "./git-refs-http.js";
 
 /**
  * A branch fetched in this process over git's smart HTTP, protocol v2 (what `git fetch` asks, without
@@ -12,33 +12,13 @@ import { exchange, pkt, pktLines } from "./git-refs-http.js";
  * answers v0, another object format, an answer not understood) fails here, and git-repo.ts asks git.
  */
 
-/** Request headers as git sends them for protocol v2. */
-function v2Headers(headers: Record<string, string>): Record<string, string> {
-  return { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
-}
-
 /** The commit `ref` (a full ref name) names on the server, or undefined when it has no such ref: one `ls-refs`. */
 export async function lsRefHttp(
   url: string,
   headers: Record<string, string>,
   ref: string,
 ): Promise<string | undefined> {
-  const base = url.replace(/\/+$/, "");
-  const body = [pkt("command=ls-refs\n"), "0001", pkt(`ref-prefix ${ref}\n`), "0000"].join("");
-  const answer = await exchange(base, `${base}/git-upload-pack`, post(headers, body));
-  const lines = pktLines(answer, base);
-  // protocol v2's answer: `OID NAME[ attributes]` lines and a flush; anything else (a server that
-  // answers v0, an object format other than SHA-1) is not understood here
-  if (lines.at(-1) !== null) throw protocolError(base, "an ls-refs answer not ended");
-  let found: string | undefined;
-  for (const line of lines) {
-    if (line === null) continue;
-    const [sha = "", name = ""] = line.replace(/\n$/, "").split(" ");
-    if (!/^[0-9a-f]{40}$/.test(sha) || name === "")
-      throw protocolError(base, `a ref listed as ${JSON.stringify(line.slice(0, 80))}`);
-    if (name === ref) found = sha;
-  }
-  return found;
+  return (await lsRefs(url.replace(/\/+$/, ""), headers, [ref])).find((r) => r.ref === ref)?.sha;
 }
 
 /**
@@ -62,23 +42,7 @@ export async function fetchPackHttp(
     pkt("done\n"),
     "0000",
   ].join("");
-  return packOf(await exchange(base, `${base}/git-upload-pack`, post(headers, body)), base);
-}
-
-function post(headers: Record<string, string>, body: string) {
-  return {
-    method: "POST",
-    headers: {
-      ...v2Headers(headers),
-      "content-type": "application/x-git-upload-pack-request",
-      accept: "application/x-git-upload-pack-result",
-    },
-    body,
-  };
-}
-
-function protocolError(base: string, what: string): GitCommandError {
-  return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`);
+  return packOf(await exchange(base, `${base}/git-upload-pack`, v2Post(headers, body)), base);
 }
 
 /**

@@ -4,8 +4,9 @@ import { httpFetch } from "./http-fetch.js";
 
 /**
  * `git ls-remote --heads --tags URL` without git: the refs read in this process over git's smart HTTP
- * (protocol v2's `ls-refs`, as git asks it: the service's advertisement, then one POST), through Node's
- * own HTTP client (http-fetch.ts, the connection kept alive for the next request). The command line's
+ * (protocol v2's `ls-refs`, one POST; the service's advertisement first only where that is not answered,
+ * see lsRefsDirect), through Node's own HTTP client (http-fetch.ts, the connection kept alive for the
+ * next request). The command line's
  * listing waited some 0.1–0.25 s on the three processes git starts for it (git, `git remote-http`,
  * `git-remote-http`) before its one request went out. The answer is ls-remote's: every branch and tag
  * in the server's order, an annotated tag followed by its peeled commit as `refs/tags/NAME^{}`. A
@@ -16,27 +17,75 @@ import { httpFetch } from "./http-fetch.js";
 export async function lsRemoteHttp(url: string, headers: Record<string, string>): Promise<RefInfo[]> {
   const base = url.replace(/\/+$/, "");
   const common = { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
+  const direct = await lsRefsDirect(base, headers);
+  if (direct) return direct;
   const advert = await exchange(base, `${base}/info/refs?service=git-upload-pack`, { headers: common });
   const lines = pktLines(advert, base);
   // `# service=git-upload-pack` and a flush come first over HTTP
   const start = lines[0]?.startsWith("# service=") ? lines.indexOf(null) + 1 : 0;
   if (lines[start] !== "version 2\n") return headsAndTags(v0Refs(lines.slice(start)));
-  const body = [pkt("command=ls-refs\n"), "0001", pkt("peel\n")]
+  return headsAndTags(await lsRefs(base, headers, ["refs/heads/", "refs/tags/"], { peel: true }));
+}
+
+/**
+ * Protocol v2 over HTTP is stateless: each POST carries its whole command, and the advertisement git
+ * asks for first only tells a client that the server speaks v2. So `ls-refs` is asked straight away,
+ * one round trip where git makes two. Undefined where the answer is not an `ls-refs` answer (a server
+ * that speaks only protocol v0, or wants the advertisement first, or refuses): the caller then asks as
+ * git does, whose answer (or refusal) is the one reported.
+ */
+async function lsRefsDirect(base: string, headers: Record<string, string>): Promise<RefInfo[] | undefined> {
+  try {
+    return headsAndTags(await lsRefs(base, headers, ["refs/heads/", "refs/tags/"], { peel: true }));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Protocol v2's `ls-refs` of the refs under `prefixes` (annotated tags followed by their peeled commit
+ * with `peel`), asked without the advertisement. An answer that is not one — `OID NAME[ ATTR…]` lines
+ * (SHA-1) and a flush, nothing else: a server that answers v0 or an `ERR` line, another object format —
+ * fails as git's protocol error.
+ */
+export async function lsRefs(
+  base: string,
+  headers: Record<string, string>,
+  prefixes: readonly string[],
+  opts: { peel?: boolean } = {},
+): Promise<RefInfo[]> {
+  const body = [pkt("command=ls-refs\n"), "0001", ...(opts.peel ? [pkt("peel\n")] : [])]
     .concat(
-      ["refs/heads/", "refs/tags/"].map((p) => pkt(`ref-prefix ${p}\n`)),
+      prefixes.map((p) => pkt(`ref-prefix ${p}\n`)),
       "0000",
     )
     .join("");
-  const answer = await exchange(base, `${base}/git-upload-pack`, {
+  const lines = pktLines(await exchange(base, `${base}/git-upload-pack`, v2Post(headers, body)), base);
+  if (lines.at(-1) !== null) throw protocolError(base, "an ls-refs answer not ended");
+  for (const line of lines.slice(0, -1))
+    if (line === null || !/^[0-9a-f]{40} \S+(?: \S+)*\n?$/.test(line))
+      throw protocolError(base, `a ref listed as ${JSON.stringify(line?.slice(0, 80) ?? "a flush")}`);
+  return v2Refs(lines);
+}
+
+/** A POST of protocol v2's command `body` to the upload-pack service, with git's headers. */
+export function v2Post(headers: Record<string, string>, body: string) {
+  return {
     method: "POST",
     headers: {
-      ...common,
+      ...headers,
+      "git-protocol": "version=2",
+      "user-agent": "git/porchlight",
       "content-type": "application/x-git-upload-pack-request",
       accept: "application/x-git-upload-pack-result",
     },
     body,
-  });
-  return headsAndTags(v2Refs(pktLines(answer, base)));
+  };
+}
+
+/** git's words for an answer it does not understand. */
+export function protocolError(base: string, what: string): GitCommandError {
+  return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`);
 }
 
 /** One exchange; an answer other than 200 fails as git says it. */
@@ -70,7 +119,7 @@ export function pkt(text: string): string {
 }
 
 /** The pkt-lines of `bytes` as text; a flush (or delimiter) packet is null. */
-export function pktLines(bytes: Buffer, base: string): (string | null)[] {
+function pktLines(bytes: Buffer, base: string): (string | null)[] {
   const out: (string | null)[] = [];
   for (let at = 0; at < bytes.length; ) {
     const size = Number.parseInt(bytes.toString("latin1", at, at + 4), 16);

@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import { type Forge, startForge } from "@porchlight/forge";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tokenAuthEnv } from "../../src/github/git-process.js";
-import { lsRemoteHttp } from "../../src/github/git-refs-http.js";
+import { lsRemoteHttp, pkt } from "../../src/github/git-refs-http.js";
 import { GitRepo } from "../../src/github/git-repo.js";
 
 // git runs beside the forge, which answers from this process: never a synchronous child
@@ -60,7 +60,12 @@ describe("refs over smart HTTP in process (git ls-remote's answer without git)",
   });
 
   it("lists what git ls-remote --heads --tags lists, in its order, peeled tags included (protocol v2)", async () => {
+    const asked = forge.requestLog.entries.length;
     const refs = await lsRemoteHttp(url, basic(token));
+    // one round trip: v2's ls-refs asked straight away, without the advertisement git asks for first
+    expect(forge.requestLog.entries.slice(asked).map((e) => `${e.method} ${e.path}`)).toEqual([
+      "POST /acme/refs.git/git-upload-pack",
+    ]);
     expect(refs.some((r) => r.ref === "refs/tags/app/v2^{}")).toBe(true);
     expect(lines(refs)).toBe(await gitLsRemote(url, token));
     expect(await lsRemoteHttp(`${forge.url}/acme/empty.git`, basic(token))).toEqual([]);
@@ -77,9 +82,15 @@ describe("refs over smart HTTP in process (git ls-remote's answer without git)",
         encoding: "buffer",
       })
     ).stdout;
-    let requests = 0;
-    const server: Server = createServer((_req, res) => {
-      requests++;
+    const requests: string[] = [];
+    const server: Server = createServer((req, res) => {
+      requests.push(`${req.method} ${req.url?.replace(/^.*\.git/, "")}`);
+      // git's v0 upload-pack reads `want` lines: a v2 command is a protocol error to it
+      if (req.method === "POST") {
+        res.setHeader("content-type", "application/x-git-upload-pack-result");
+        res.end(`${pkt("ERR protocol error: expected 'want ', got 'command=ls-refs'")}`);
+        return;
+      }
       res.setHeader("content-type", "application/x-git-upload-pack-advertisement");
       res.end(Buffer.concat([Buffer.from("001e# service=git-upload-pack\n0000"), advert]));
     });
@@ -87,7 +98,8 @@ describe("refs over smart HTTP in process (git ls-remote's answer without git)",
     try {
       const v0 = `http://127.0.0.1:${(server.address() as AddressInfo).port}/acme/refs.git`;
       expect(lines(await lsRemoteHttp(v0, {}))).toBe(await gitLsRemote(url, token));
-      expect(requests).toBe(1);
+      // v2's command first, not answered as v2; then the advertisement, as git asks
+      expect(requests).toEqual(["POST /git-upload-pack", "GET /info/refs?service=git-upload-pack"]);
     } finally {
       server.close();
     }
