@@ -3,15 +3,18 @@ import { mkdir, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 
+/** A kind of git object this module writes. */
+type ObjectType = "blob" | "tree" | "commit";
+
 /**
- * Writes a blob into a repository's object store as a loose object, the way `git hash-object -w`
- * does, without a process per file: the header `blob <size>\0`, SHA-1 of header and content, zlib at
- * git's own level for loose objects (core.looseCompression unset: 1, best speed). Returns the blob's
- * id. An object already present is not rewritten.
+ * Writes an object into a repository's object store as a loose object, the way `git hash-object -w`
+ * does, without a process: the header `TYPE <size>\0`, SHA-1 of header and content, zlib at git's own
+ * level for loose objects (core.looseCompression unset: 1, best speed). Returns the object's id. An
+ * object already present is not rewritten.
  */
-export async function writeBlob(gitDir: string, content: Buffer, id?: string): Promise<string> {
-  const header = Buffer.from(`blob ${content.length}\0`);
-  const sha = id ?? blobId(content);
+async function writeObject(gitDir: string, type: ObjectType, content: Buffer, id?: string): Promise<string> {
+  const header = Buffer.from(`${type} ${content.length}\0`);
+  const sha = id ?? objectId(type, content);
   const dir = join(gitDir, "objects", sha.slice(0, 2));
   const file = join(dir, sha.slice(2));
   if (await exists(file)) return sha;
@@ -20,6 +23,122 @@ export async function writeBlob(gitDir: string, content: Buffer, id?: string): P
   await writeFile(temp, deflateSync(Buffer.concat([header, content]), { level: 1 }));
   await rename(temp, file);
   return sha;
+}
+
+/** A file's bytes written as a blob (writeObject); `id`, where known, is not computed again. */
+export function writeBlob(gitDir: string, content: Buffer, id?: string): Promise<string> {
+  return writeObject(gitDir, "blob", content, id);
+}
+
+/** One entry of a tree object: a file (mode 100644, 100755, 120000), a tree (40000) or a submodule. */
+export interface TreeItem {
+  mode: string;
+  name: string;
+  id: string;
+}
+
+/** A tree's mode as git writes it in a tree object (`ls-tree` prints it `040000`). */
+export const TREE_MODE = "40000";
+
+/**
+ * A tree object's content, as `git mktree` (and `write-tree`) writes it: each entry `MODE NAME\0` and
+ * the 20 bytes of its id, in git's order — names compared byte by byte, a tree's as if it ended in
+ * `/` (git's base_name_compare), so `a.txt` comes before the tree `a` and the tree `a` before `a0`.
+ */
+export function treeObject(items: readonly TreeItem[]): Buffer {
+  const key = (i: TreeItem) => Buffer.from(i.mode === TREE_MODE ? `${i.name}/` : i.name, "utf8");
+  const sorted = items.map((i) => ({ i, k: key(i) })).sort((a, b) => Buffer.compare(a.k, b.k));
+  return Buffer.concat(
+    sorted.flatMap(({ i }) => [Buffer.from(`${i.mode} ${i.name}\0`, "utf8"), Buffer.from(i.id, "hex")]),
+  );
+}
+
+/** The entries of a tree object's content (what `cat-file --batch` gives for a tree). */
+export function parseTree(content: Buffer): TreeItem[] {
+  const items: TreeItem[] = [];
+  for (let at = 0; at < content.length; ) {
+    const space = content.indexOf(0x20, at);
+    const nul = content.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > content.length) throw new Error("a tree object cut short");
+    const mode = content.toString("latin1", at, space);
+    const name = content.toString("utf8", space + 1, nul);
+    items.push({ mode, name, id: content.toString("hex", nul + 1, nul + 21) });
+    at = nul + 21;
+  }
+  return items;
+}
+
+/**
+ * Writes the trees of `files` (paths relative to the tree's root, `/`-separated, each with its mode and
+ * blob id), the deepest first, as loose objects; the root tree's id, or undefined for no files (git
+ * keeps no empty tree in another).
+ */
+export async function writeTrees(
+  gitDir: string,
+  files: ReadonlyMap<string, { mode: string; id: string }>,
+): Promise<string | undefined> {
+  if (files.size === 0) return undefined;
+  const here: TreeItem[] = [];
+  const below = new Map<string, Map<string, { mode: string; id: string }>>();
+  for (const [path, f] of files) {
+    const slash = path.indexOf("/");
+    if (slash < 0) {
+      here.push({ mode: f.mode, name: path, id: f.id });
+      continue;
+    }
+    const dir = path.slice(0, slash);
+    let inner = below.get(dir);
+    if (!inner) below.set(dir, (inner = new Map()));
+    inner.set(path.slice(slash + 1), f);
+  }
+  for (const [name, inner] of below) {
+    const id = await writeTrees(gitDir, inner);
+    if (id) here.push({ mode: TREE_MODE, name, id });
+  }
+  return writeObject(gitDir, "tree", treeObject(here));
+}
+
+/** Writes a tree object of `items` (treeObject); its id. */
+export function writeTree(gitDir: string, items: readonly TreeItem[]): Promise<string> {
+  return writeObject(gitDir, "tree", treeObject(items));
+}
+
+/** Who made a commit, and when (seconds since the epoch, UTC). */
+export interface Signature {
+  name: string;
+  email: string;
+  seconds: number;
+}
+
+/**
+ * Whether writeCommit writes what `git commit-tree` writes for this author and message: git drops `<`,
+ * `>` and line breaks from a name or an e-mail address and trims odd characters at their ends, and a
+ * message holding NUL is cut there. Elsewhere the caller asks git.
+ */
+export function commitAsGitWrites(author: { name: string; email: string }, message: string): boolean {
+  const plain = (s: string) => s !== "" && !/[<>\n\0]/.test(s) && !/^[\s.,:;"'\\]|[\s.,:;"'\\]$/.test(s);
+  return plain(author.name) && plain(author.email) && !message.includes("\0");
+}
+
+/**
+ * Writes a commit object as `git commit-tree TREE [-p PARENT] -F -` writes it with the same author,
+ * committer and time (in UTC); its id. For an author and message commitAsGitWrites accepts.
+ */
+export function writeCommit(
+  gitDir: string,
+  input: { tree: string; parent: string | null; author: Signature; message: string },
+): Promise<string> {
+  const { name, email, seconds } = input.author;
+  const who = `${name} <${email}> ${seconds} +0000`;
+  const text = [
+    `tree ${input.tree}`,
+    ...(input.parent ? [`parent ${input.parent}`] : []),
+    `author ${who}`,
+    `committer ${who}`,
+    "",
+    input.message,
+  ].join("\n");
+  return writeObject(gitDir, "commit", Buffer.from(text, "utf8"));
 }
 
 /**
@@ -45,7 +164,11 @@ const NEWLINE = Buffer.from("\n");
 
 /** git's object id of a file's bytes, as `git hash-object` computes it: SHA-1 of `blob <size>\0` and the bytes. */
 export function blobId(content: Buffer): string {
-  return createHash("sha1").update(`blob ${content.length}\0`).update(content).digest("hex");
+  return objectId("blob", content);
+}
+
+function objectId(type: ObjectType, content: Buffer): string {
+  return createHash("sha1").update(`${type} ${content.length}\0`).update(content).digest("hex");
 }
 
 async function exists(path: string): Promise<boolean> {

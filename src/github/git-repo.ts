@@ -6,7 +6,19 @@ import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
-import { blobId, fastImportBlobs, PACK_FROM, writeBlob } from "./git-objects.js";
+import {
+  blobId,
+  commitAsGitWrites,
+  fastImportBlobs,
+  PACK_FROM,
+  parseTree,
+  TREE_MODE,
+  type TreeItem,
+  writeBlob,
+  writeCommit,
+  writeTree,
+  writeTrees,
+} from "./git-objects.js";
 import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
@@ -94,6 +106,27 @@ const V2_RETRY_MS = 10 * 60_000;
 
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
+
+/** What GitRepo.commitTree commits: `tree` as the content of `dir` on top of `parent`, for `branch`. */
+interface CommitInput {
+  branch: string;
+  parent: string | null;
+  replaces?: string;
+  dir: string;
+  tree: FileTree;
+  blobIds?: ReadonlyMap<string, string>;
+  message: string;
+  author: CommitAuthor;
+  kpt?: KptAnnotation | null;
+  allowEmpty?: boolean;
+  exclusive?: boolean;
+}
+
+/** The commit's message: with the kpt annotation its branch implies (or the one given; none for null). */
+function commitMessage(input: CommitInput): string {
+  const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
+  return kpt ? annotateMessage(input.message, kpt) : input.message;
+}
 
 /** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
 function extraHeaders(env: Record<string, string>): Record<string, string> {
@@ -678,34 +711,121 @@ export class GitRepo {
 
   /**
    * Commits `tree` as the content of `dir` on top of `parent` and pushes it to `branch` without force.
-   * Blobs are written straight into the object store; the tree is built in a throwaway index.
+   * The objects are written in this process (commitObjects) where it writes what git would; else the
+   * tree is built in a throwaway index by git (commitWithIndex).
    */
-  async commitTree(input: {
-    branch: string;
-    parent: string | null;
-    replaces?: string;
-    dir: string;
-    tree: FileTree;
-    blobIds?: ReadonlyMap<string, string>;
-    message: string;
-    author: CommitAuthor;
-    kpt?: KptAnnotation | null;
-    allowEmpty?: boolean;
-    exclusive?: boolean;
-  }): Promise<PushResult> {
+  async commitTree(input: CommitInput): Promise<PushResult> {
     await this.init();
+    const message = commitMessage(input);
+    const made = (await this.commitObjects(input, message)) ?? (await this.commitWithIndex(input, message));
+    if (made === "unchanged") return { ok: false, reason: "unchanged" };
+    return this.pushCommit(input, made);
+  }
+
+  /**
+   * The commit written in this process: the new blobs (as loose objects, or one pack from PACK_FROM on),
+   * the trees of `dir` from the files' blob ids (a file keeps the parent's mode), each tree above it
+   * with its entry replaced, and the commit object — as `write-tree` and `commit-tree` write them,
+   * without the six git processes of an index (read-tree, ls-files, update-index, write-tree, rev-parse,
+   * commit-tree). Undefined where git must make it: an author or message git would write otherwise, a
+   * path of `dir` that is not a tree in the parent.
+   */
+  private async commitObjects(
+    input: CommitInput,
+    message: string,
+  ): Promise<string | "unchanged" | undefined> {
+    if (!commitAsGitWrites(input.author, message)) return undefined;
+    const parts = input.dir === "" ? [] : input.dir.split("/");
+    const chain = input.parent ? await this.treeChain(input.parent, parts) : { root: undefined, trees: [] };
+    if (!chain) return undefined;
+    const before = new Map(
+      (input.parent ? await this.entries(input.parent, input.dir) : []).map((e) => [e.path, e]),
+    );
+    const files = new Map<string, { mode: string; id: string }>();
+    const fresh: { id: string; content: Buffer }[] = [];
+    for (const [rel, bytes] of input.tree) {
+      const id = input.blobIds?.get(rel) ?? blobId(bytes);
+      this.blobs?.set(this.gitDir, id, bytes);
+      const old = before.get(rel);
+      files.set(rel, { mode: old?.mode ?? "100644", id });
+      if (old?.id !== id) fresh.push({ id, content: bytes });
+    }
+    await this.writeBlobs(fresh);
+    let child = await writeTrees(this.gitDir, files);
+    for (let k = parts.length - 1; k >= 0; k--) {
+      const name = parts[k] ?? "";
+      const items = (chain.trees[k] ?? []).filter((i) => i.name !== name);
+      if (child) items.push({ mode: TREE_MODE, name, id: child });
+      // a directory left with nothing is no tree (git keeps none empty), but the root is one
+      child = items.length > 0 || k === 0 ? await writeTree(this.gitDir, items) : undefined;
+    }
+    const tree = child ?? (await writeTree(this.gitDir, []));
+    if (input.parent && !input.allowEmpty && tree === chain.root) return "unchanged";
+    const author = { ...input.author, seconds: Math.floor(Date.now() / 1000) };
+    const commit = await writeCommit(this.gitDir, { tree, parent: input.parent, author, message });
+    this.held(commit);
+    return commit;
+  }
+
+  /**
+   * The parent's root tree id, and the entries of its trees along `parts` (a directory's path): the
+   * root's, then each directory's down to the one holding the last part (one `cat-file --batch`). A
+   * directory the parent lacks has none (undefined, and so do those below it). Undefined where a part is
+   * not a tree (a file).
+   */
+  private async treeChain(
+    parent: string,
+    parts: readonly string[],
+  ): Promise<{ root: string; trees: (TreeItem[] | undefined)[] } | undefined> {
+    const names = [
+      `${parent}^{tree}`,
+      ...parts.slice(0, -1).map((_, k) => `${parent}:${parts.slice(0, k + 1).join("/")}`),
+    ];
+    const out = await this.git(["cat-file", "--batch"], `${names.join("\n")}\n`);
+    const trees: (TreeItem[] | undefined)[] = [];
+    let root: string | undefined;
+    let offset = 0;
+    for (let k = 0; k < names.length; k++) {
+      const nl = out.indexOf(10, offset);
+      const header = out.toString("utf8", offset, nl);
+      offset = nl + 1;
+      if (header.endsWith(" missing")) {
+        if (k === 0) return undefined;
+        trees.push(undefined);
+        continue;
+      }
+      const [id = "", type, size] = header.split(" ");
+      if (type !== "tree") return undefined;
+      const end = offset + Number(size);
+      trees.push(parseTree(out.subarray(offset, end)));
+      root ??= id;
+      offset = end + 1;
+    }
+    return root === undefined ? undefined : { root, trees };
+  }
+
+  /** Blobs into the object store: loose objects, or one pack by `git fast-import` from PACK_FROM on. */
+  private async writeBlobs(fresh: readonly { id: string; content: Buffer }[]): Promise<void> {
+    if (fresh.length >= PACK_FROM)
+      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((b) => b.content)));
+    else for (const b of fresh) await writeBlob(this.gitDir, b.content, b.id);
+  }
+
+  /** The commit made by git in a throwaway index (where commitObjects cannot write it). */
+  private async commitWithIndex(input: CommitInput, message: string): Promise<string | "unchanged"> {
     const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
     try {
-      return await this.commitWithIndex(input, { GIT_INDEX_FILE: index });
+      return await this.commitInIndex(input, message, { GIT_INDEX_FILE: index });
     } finally {
       await rm(index, { force: true });
     }
   }
 
-  private async commitWithIndex(
-    input: Parameters<GitRepo["commitTree"]>[0],
+  private async commitInIndex(
+    input: CommitInput,
+    message: string,
     env: Record<string, string>,
-  ): Promise<PushResult> {
+  ): Promise<string | "unchanged"> {
     const prefix = input.dir === "" ? "" : `${input.dir}/`;
     if (input.parent) await this.git(["read-tree", input.parent], undefined, env);
     else await this.git(["read-tree", "--empty"], undefined, env);
@@ -730,15 +850,13 @@ export class GitRepo {
       fresh.push({ id, content: bytes });
       lines.push(`${old?.mode ?? "100644"} ${id}\t${path}`);
     }
-    if (fresh.length >= PACK_FROM)
-      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((b) => b.content)), env);
-    else for (const b of fresh) await writeBlob(this.gitDir, b.content, b.id);
-    if (lines.length === 0 && input.parent && !input.allowEmpty) return { ok: false, reason: "unchanged" };
+    await this.writeBlobs(fresh);
+    if (lines.length === 0 && input.parent && !input.allowEmpty) return "unchanged";
     await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
     const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
     if (input.parent && !input.allowEmpty) {
       const parentTree = (await this.git(["rev-parse", `${input.parent}^{tree}`])).toString("utf8").trim();
-      if (parentTree === treeSha) return { ok: false, reason: "unchanged" };
+      if (parentTree === treeSha) return "unchanged";
     }
     const who = input.author;
     const commitEnv = {
@@ -749,10 +867,13 @@ export class GitRepo {
     };
     const args = ["commit-tree", treeSha, "-F", "-"];
     if (input.parent) args.push("-p", input.parent);
-    const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
-    const message = kpt ? annotateMessage(input.message, kpt) : input.message;
     const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
     this.held(commit);
+    return commit;
+  }
+
+  /** Pushes `commit` to the branch (with a lease where it replaces a commit), never with force. */
+  private async pushCommit(input: CommitInput, commit: string): Promise<PushResult> {
     try {
       const ref = `refs/heads/${input.branch}`;
       const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];
