@@ -339,6 +339,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   const threads0 = threadCpu(pid);
   const forge0 = w.forge.pid ? forgeCpu(w.forge.pid) : 0;
   const t0 = process.hrtime.bigint();
+  const e0 = performance.timeOrigin + performance.now();
   if (opening) await openProposal(w);
   else await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
   const conclusion = await checksDone(w, sha, step.checks ?? [CHECK_RENDER]);
@@ -348,6 +349,13 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   const cpu1 = appCpu(pid);
   const threads = threadDelta(threads0, threadCpu(pid));
   const mine = await w.forge.appRequestsSince(from);
+  // BOT_E2E_SEQ=1: the push's requests in order, each with when it was answered (ms after the push began)
+  if (process.env.BOT_E2E_SEQ)
+    console.log(
+      [`${step.push}: wall ${wallS.toFixed(2)} s`]
+        .concat(mine.map((e) => `  ${(e.atMs - e0).toFixed(0)} ms ${e.method} ${e.path}`))
+        .join("\n"),
+    );
   const byRoute: Record<string, number> = {};
   let git = 0;
   for (const e of mine) {
@@ -565,7 +573,8 @@ async function pushes(
  * app's environment, BOT_E2E_NODE_ARGS="--flag …" to its node's options, BOT_E2E_PUSHES=N measures the
  * first N pushes only (1: the first push and the bot's commit of its render), BOT_E2E_APP=built runs
  * the app from the build (`bin/porchlight.js serve`, as a deployment runs it; `npm run build` first)
- * rather than from its sources through tsx (whose keepNames wraps every function the code makes).
+ * rather than from its sources through tsx (whose keepNames wraps every function the code makes),
+ * BOT_E2E_SEQ=1 prints each push's requests in order with when each was answered.
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);

@@ -6,6 +6,8 @@ export interface AppRequest {
   method: string;
   path: string;
   route: string;
+  /** When the forge answered it, in milliseconds since the epoch (the bench may run the forge apart). */
+  atMs: number;
 }
 
 /**
@@ -55,7 +57,7 @@ function appRequests(forge: Forge, from: number): AppRequest[] {
   return forge.requestLog.entries
     .slice(from)
     .filter((e) => e.installationId !== null)
-    .map((e) => ({ method: e.method, path: e.path, route: e.route }));
+    .map((e) => ({ method: e.method, path: e.path, route: e.route, atMs: performance.timeOrigin + e.at }));
 }
 
 function check(forge: Forge, sha: string, name: string): string | null | undefined {

@@ -45,7 +45,7 @@ export const TREE_MODE = "40000";
  * the 20 bytes of its id, in git's order — names compared byte by byte, a tree's as if it ended in
  * `/` (git's base_name_compare), so `a.txt` comes before the tree `a` and the tree `a` before `a0`.
  */
-export function treeObject(items: readonly TreeItem[]): Buffer {
+function treeObject(items: readonly TreeItem[]): Buffer {
   const key = (i: TreeItem) => Buffer.from(i.mode === TREE_MODE ? `${i.name}/` : i.name, "utf8");
   const sorted = items.map((i) => ({ i, k: key(i) })).sort((a, b) => Buffer.compare(a.k, b.k));
   return Buffer.concat(
@@ -87,8 +87,8 @@ export async function writeTrees(
       continue;
     }
     const dir = path.slice(0, slash);
-    let inner = below.get(dir);
-    if (!inner) below.set(dir, (inner = new Map()));
+    const inner = below.get(dir) ?? new Map<string, { mode: string; id: string }>();
+    below.set(dir, inner);
     inner.set(path.slice(slash + 1), f);
   }
   for (const [name, inner] of below) {
