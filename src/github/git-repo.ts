@@ -171,9 +171,9 @@ export class GitRepo {
      */
     private readonly shallow = false,
     /**
-     * List the refs in this process over smart HTTP (git-refs-http.ts) when the URL is http(s), not with
-     * `git ls-remote`: the command line's clone, made for one command, whose listing otherwise waits on
-     * three git processes starting.
+     * List the refs in this process over smart HTTP (git-refs-http.ts) when the URL is http(s), and
+     * never with `git ls-remote`: the command line's clone, made for one command, which is made only
+     * when git first runs in it. Else (the app's) the listing is asked of git where the request fails.
      */
     private readonly refsInProcess = false,
     /**
@@ -252,12 +252,28 @@ export class GitRepo {
     return shallowFile ? ["--unshallow"] : [];
   }
 
-  /** All branches and tags of the remote, in one request. */
+  /**
+   * All branches and tags of the remote, in one request: read in this process over smart HTTP
+   * (git-refs-http.ts) where the URL is http(s), else by `git ls-remote` — whose three processes (git,
+   * `git remote-http`, `git-remote-http`) a listing otherwise waits on. A command's failure is the
+   * answer; the app's asks git instead (as its fetch does: git-fetch-http.ts), and a server that did not
+   * answer as protocol v2 is asked by git for a while.
+   */
   async lsRemote(): Promise<RefInfo[]> {
     if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
       // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
       // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
       return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
+    }
+    if (/^https?:\/\//.test(this.url) && (notV2Until.get(this.url) ?? 0) <= Date.now()) {
+      const listed = await this.withHeaders((headers) => lsRemoteHttp(this.url, headers)).catch(
+        (e: unknown) => {
+          if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
+            notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
+          return undefined;
+        },
+      );
+      if (listed) return listed;
     }
     const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
     return out

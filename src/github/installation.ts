@@ -31,7 +31,7 @@ export function installationPort(
   rest: RestClient,
   cacheDir: string,
   blobs?: GitObjectCache,
-  /** Refs listed over HTTP in this process, not by `git ls-remote` (the command line: GitRepo's refsInProcess). */
+  /** Refs listed over HTTP in this process alone, never by `git ls-remote` (the command line: GitRepo's refsInProcess). */
   refsInProcess = false,
 ): InstallationPort {
   const ports = new Map<string, RepoPort>();

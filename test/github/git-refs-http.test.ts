@@ -136,4 +136,14 @@ describe("refs over smart HTTP in process (git ls-remote's answer without git)",
     const main = refs.find((r) => r.ref === "refs/heads/main")?.sha as string;
     expect(await repo.fetch(main)).toBe(main);
   });
+
+  it("the app's GitRepo lists its refs so too: one request, no git started", async () => {
+    const app = new GitRepo(url, join(tmp, "app-cache"), async () => tokenAuthEnv(token));
+    const from = forge.requestLog.entries.length;
+    expect(lines(await app.lsRemote())).toBe(await gitLsRemote(url, token));
+    // git ls-remote asks the advertisement first (GET info/refs); the listing in process does not
+    expect(forge.requestLog.entries.slice(from, from + 1).map((e) => `${e.method} ${e.path}`)).toEqual([
+      "POST /acme/refs.git/git-upload-pack",
+    ]);
+  });
 });
