@@ -219,6 +219,16 @@ async function commitRender(
   // The files the render left as they were keep their blob ids (only the files it wrote are hashed),
   // for the commit and for the renderer's render of it.
   const blobIds = keptBlobIds(r.blobs, tree, result.tree);
+  // The bot's commit is the next push's input: the renderer keeps what renders it, with those blob ids.
+  const options = blobIds ? { ...r.options, blobIds } : r.options;
+  // Its render, where the functions declare it (nothing run): what its check says. Else the first
+  // render's results, and the commit rendered after the checks are written. Asked of the render thread
+  // while git pushes the commit (a push that then fails leaves the renderer holding a tree that renders
+  // to itself, which costs only its room).
+  const settling = ctx.renderer.settled?.(result.tree, options).catch((e: unknown) => {
+    ctx.log.warn({ err: e, branch, from: sha }, "answering the render of the bot's commit failed");
+    return undefined;
+  });
   const pushed = await pushRender(ctx.port, {
     branch,
     pkg,
@@ -227,9 +237,10 @@ async function commitRender(
     ...(blobIds ? { blobIds } : {}),
     author: ctx.bot.author,
   });
-  if (!pushed.ok) return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
-  // The bot's commit is the next push's input: the renderer keeps what renders it, with those blob ids.
-  const options = blobIds ? { ...r.options, blobIds } : r.options;
+  if (!pushed.ok) {
+    await settling;
+    return pushed.reason === "non-fast-forward" ? "lost a race" : clean();
+  }
   // The pushed head's check, written while the bot's commit is answered (the two checks are apart).
   const verdict: RenderVerdict = {
     kind: "rendered",
@@ -238,12 +249,7 @@ async function commitRender(
   };
   const reported = reportRender(ctx.port, { pkg, sha, findings: result.findings, verdict, ...infoOn });
   reported.catch(() => {});
-  // Its render, where the functions declare it (nothing run): what its check says. Else the first
-  // render's results, and the commit rendered after the checks are written.
-  const settled = await ctx.renderer.settled?.(result.tree, options).catch((e: unknown) => {
-    ctx.log.warn({ err: e, branch, commit: pushed.sha }, "answering the render of the bot's commit failed");
-    return undefined;
-  });
+  const settled = await settling;
   // The bot's commit is the head a reviewer sees: its check annotates what the push and the render changed.
   const widened = widenScope(scope, tree, result.tree);
   await Promise.all([
