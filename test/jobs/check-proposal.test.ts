@@ -9,16 +9,16 @@ import { cm, jobContext, KPTFILE } from "./helpers.js";
 const BRANCH = "drafts/apps/web/edit-1";
 const R = "# rendered\n";
 
-function setup(files: Record<string, string> = { "apps/web/cm.yaml": `${cm("web")}${R}` }) {
+function setup(files: Record<string, string> = { "apps/web/cm.yaml": `${cm("web")}${R}` }, branch = BRANCH) {
   const repo = fakeRepoWith({
     "README.md": "hi\n",
     "apps/web/Kptfile": KPTFILE,
     "apps/web/cm.yaml": `${cm("web")}${R}`,
   });
   repo.refs.set("refs/tags/apps/web/v1", repo.resolve("main"));
-  repo.branch(BRANCH, "main");
-  repo.commit(BRANCH, files);
-  const pr = repo.openPull(BRANCH);
+  repo.branch(branch, "main");
+  repo.commit(branch, files);
+  const pr = repo.openPull(branch);
   return { repo, pr, ctx: jobContext(repo) };
 }
 
@@ -43,7 +43,8 @@ describe("proposal checks", () => {
   });
 
   it("fails render when committed files are not the rendered output, annotating each file", async () => {
-    const { repo, pr, ctx } = setup({ "apps/web/cm.yaml": cm("web2") });
+    // A branch porchlight does not render (no draft's): its proposal's render is the check's to verify.
+    const { repo, pr, ctx } = setup({ "apps/web/cm.yaml": cm("web2") }, "edit-web");
     const outcome = await checkProposal(ctx, { pull: pr.number });
     expect(outcome).toMatchObject({ render: false });
     const [run] = repo.runsOn(pr.headSha, "porchlight/render");

@@ -104,9 +104,10 @@ describe("the proposal's render check annotates info results on the files the pr
       [`${PKG}/Kptfile`]: KPTFILE,
       ...Object.fromEntries(["a", "b", "c", "d"].map((n) => [`${PKG}/${n}.yaml`, cm(n)])),
     });
-    repo.branch(BRANCH, "main");
-    repo.commit(BRANCH, edit);
-    const pr = repo.openPull(BRANCH);
+    // A branch porchlight does not render (no draft's): its proposal's render is the check's to verify.
+    repo.branch("edit-web", "main");
+    repo.commit("edit-web", edit);
+    const pr = repo.openPull("edit-web");
     const ctx = jobContext(repo);
     ctx.renderer.render = async (tree) => ({ ok: true, tree, findings: noticesPerFile(tree) });
     const run = () => repo.runsOn(pr.headSha, "porchlight/render").at(-1);

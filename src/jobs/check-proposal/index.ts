@@ -19,6 +19,7 @@ import {
   resourcesExceeded,
   sizeExceeded,
 } from "../limits.js";
+import { renderDraft } from "../render-draft/index.js";
 import { finishedRender } from "../render-draft/report.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck, packageLinksCheck } from "./fork-links.js";
@@ -42,7 +43,12 @@ export type CheckProposalOutcome =
  */
 export async function checkProposal(
   ctx: JobContext,
-  input: { pull: number; force?: boolean },
+  input: {
+    pull: number;
+    force?: boolean;
+    /** The draft's render was run by this job already (renderFirst): the head it left is checked. */
+    rendered?: boolean;
+  },
 ): Promise<CheckProposalOutcome> {
   const pr = await ctx.port.getPull(input.pull);
   if (pr.state !== "open") return { kind: "skipped", reason: `#${pr.number} is not open` };
@@ -57,11 +63,17 @@ export async function checkProposal(
   if (!input.force && (await upToDate(ctx, pr, headRuns))) {
     return { kind: "skipped", reason: `#${pr.number} is already checked at ${pr.headSha.slice(0, 7)}` };
   }
+  const listing = ctx.port.listRefs();
   const [head, base, changed, refs] = await Promise.all([
     ctx.port.listFiles(pr.headSha),
-    ctx.port.listFiles(`refs/heads/${ctx.baseBranch}`),
+    // The base branch's head as the refs name it: a commit the cache clone mostly holds, asked no more.
+    listing.then((all) =>
+      ctx.port.listFiles(
+        all.find((r) => r.ref === `refs/heads/${ctx.baseBranch}`)?.sha ?? `refs/heads/${ctx.baseBranch}`,
+      ),
+    ),
     ctx.port.changedPaths(pr.baseSha, pr.headSha),
-    ctx.port.listRefs(),
+    listing,
   ]);
   const isFork = fromFork(ctx, pr);
   const packages = proposalPackages({
@@ -73,6 +85,14 @@ export async function checkProposal(
     packageRoot: ctx.config.packageRoot,
   });
   if (packages.length === 0) return { kind: "skipped", reason: `#${pr.number} touches no package` };
+  if (!input.rendered && rendersFirst(pr, isFork, packages, headRuns)) {
+    const rendered = await renderDraft(ctx, { branch: pr.headRef });
+    // The head rendered (or moved: the render's commit is the proposal's head now): checked as it is.
+    if (rendered.kind !== "skipped") return checkProposal(ctx, { ...input, rendered: true });
+  }
+  // Before the head's own checks (a job that dies in between leaves the head unchecked, so it runs
+  // again), and before the head's packages are read: the heads passed over show it at once.
+  await markSkipped(ctx, pr);
   const draftRender = renderOfItsDraft(pr, isFork, packages, headRuns);
   const checks = await checkPackages(
     ctx,
@@ -81,8 +101,6 @@ export async function checkProposal(
   );
   const render = combineChecks("Render", checks.renders);
   const guardrails = combineChecks("Guardrails", checks.guards);
-  // Before the head's own checks: a job that dies in between leaves the head unchecked, so it runs again.
-  await markSkipped(ctx, pr);
   const where = packages.map((p) => p.path).join(" ");
   if (!draftRender) {
     await reportCheck(ctx.port, {
@@ -126,11 +144,31 @@ function renderOfItsDraft(
   packages: readonly ProposalPackage[],
   headRuns: readonly CheckRunState[],
 ): CheckRunState | undefined {
+  return isItsDraft(pr, isFork, packages) ? finishedRender(headRuns) : undefined;
+}
+
+/** The proposal is its draft's alone: from a draft (or fan-out) branch of this repository, changing that package. */
+function isItsDraft(pr: PullRequest, isFork: boolean, packages: readonly ProposalPackage[]): boolean {
   const [only, ...more] = packages;
-  if (isFork || !only || more.length > 0 || only.deletion) return undefined;
+  if (isFork || !only || more.length > 0 || only.deletion) return false;
   const branch = parsePackageBranch(pr.headRef);
-  if (!branch.ok || branch.value.package !== only.path) return undefined;
-  return finishedRender(headRuns);
+  return branch.ok && branch.value.package === only.path;
+}
+
+/**
+ * Whether the draft's render runs first, in this job: the proposal is its draft's alone and no render
+ * reached the head yet (the push's render job comes after this one: GitHub sends a push's events in no
+ * set order). Checked as it stands, the head got a render check saying its files differ from the
+ * rendered output, guardrails and a summary, all replaced moments later when the render committed on
+ * top of it; rendered first, the check is the draft render's and the rest go to the head it leaves.
+ */
+function rendersFirst(
+  pr: PullRequest,
+  isFork: boolean,
+  packages: readonly ProposalPackage[],
+  headRuns: readonly CheckRunState[],
+): boolean {
+  return isItsDraft(pr, isFork, packages) && !headRuns.some((r) => r.name === CHECK.render);
 }
 
 /** What a proposal's packages are checked on: its head and base trees' files, the refs, whether a fork's. */
