@@ -90,15 +90,16 @@ export async function checkProposal(
     // The head rendered (or moved: the render's commit is the proposal's head now): checked as it is.
     if (rendered.kind !== "skipped") return checkProposal(ctx, { ...input, rendered: true });
   }
-  // Before the head's own checks (a job that dies in between leaves the head unchecked, so it runs
-  // again), and before the head's packages are read: the heads passed over show it at once.
-  await markSkipped(ctx, pr);
+  // Done before the head's own checks (a job that dies in between leaves the head unchecked, so it runs
+  // again); asked while the head's packages are checked, so the heads passed over show it at once and
+  // the head's checks wait for no more than its writes.
+  const marking = markSkipped(ctx, pr);
   const draftRender = renderOfItsDraft(pr, isFork, packages, headRuns);
   const checks = await checkPackages(
     ctx,
     { pr, head, base, refs, isFork, changed, draftRendered: draftRender !== undefined },
     packages,
-  );
+  ).finally(() => marking);
   const render = combineChecks("Render", checks.renders);
   const guardrails = combineChecks("Guardrails", checks.guards);
   const where = packages.map((p) => p.path).join(" ");
