@@ -40,6 +40,11 @@ export interface BotE2ERow {
   push: string;
   /** From `git push` starting to `porchlight/render` completed on the pushed commit. */
   wallS: number;
+  /**
+   * With the proposal open: from `git push` starting to both checks completed on the proposal's head as
+   * it is then (the bot's render commit, when it wrote one: the head a reviewer sees).
+   */
+  proposalWallS?: number;
   /** The app process's CPU (user + system) from the push until it went quiet, its git children included. */
   appCpuS: number;
   /** Of which its git processes (and the small process that starts them). */
@@ -344,6 +349,13 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
   else await w.git("push", "--quiet", "origin", `HEAD:refs/heads/${BRANCH}`);
   const conclusion = await checksDone(w, sha, step.checks ?? [CHECK_RENDER]);
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
+  let proposalWallS: number | undefined;
+  if (step.checks === PROPOSAL_CHECKS) {
+    // The bot's render commit is pushed before the pushed commit's checks complete: the head is final.
+    const head = await w.forge.proposalHead();
+    if (head && head !== sha) await checksDone(w, head, PROPOSAL_CHECKS);
+    proposalWallS = round(Number(process.hrtime.bigint() - t0) / 1e9, 2);
+  }
   await quiet(w);
   const t1 = process.hrtime.bigint();
   const cpu1 = appCpu(pid);
@@ -372,6 +384,7 @@ async function measure(w: World, step: Step, pkgDir: string): Promise<Measured> 
     row: {
       outcome: `${conclusion ?? "none"}${committed ? " + commit" : ""}`,
       wallS: round(wallS, 2),
+      ...(proposalWallS !== undefined ? { proposalWallS } : {}),
       appCpuS: round(self + children, 2),
       gitCpuS: round(children, 2),
       ...(w.forge.pid ? { forgeCpuS: round(forgeCpu(w.forge.pid) - forge0, 2) } : {}),

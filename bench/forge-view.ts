@@ -32,6 +32,8 @@ export interface ForgeView {
   appRequestsSince(from: number): Promise<AppRequest[]>;
   /** The check run `name` on `sha` once completed: its conclusion; undefined before. */
   check(sha: string, name: string): Promise<string | null | undefined>;
+  /** The head commit of the repository's open pull request (the proposal), if one is open. */
+  proposalHead(): Promise<string | undefined>;
   /** The forge's process when it has one of its own (its CPU is read from /proc). */
   pid?: number;
   stop(): Promise<void>;
@@ -60,6 +62,10 @@ function appRequests(forge: Forge, from: number): AppRequest[] {
     .map((e) => ({ method: e.method, path: e.path, route: e.route, atMs: performance.timeOrigin + e.at }));
 }
 
+function proposalHead(forge: Forge): string | undefined {
+  return forge.core.store.data.issues.find((i) => i.pull && i.state === "open")?.pull?.headSha;
+}
+
 function check(forge: Forge, sha: string, name: string): string | null | undefined {
   const run = forge.core.store.data.checkRuns.find(
     (r) => r.headSha === sha && r.name === name && r.status === "completed",
@@ -78,6 +84,7 @@ export async function forgeHere(): Promise<ForgeView> {
     requestCount: async () => forge.requestLog.entries.length,
     appRequestsSince: async (from) => appRequests(forge, from),
     check: async (sha, name) => check(forge, sha, name),
+    proposalHead: async () => proposalHead(forge),
     stop: () => forge.stop(),
   };
 }
@@ -88,6 +95,7 @@ type Ask =
   | { op: "requestCount" }
   | { op: "appRequestsSince"; from: number }
   | { op: "check"; sha: string; name: string }
+  | { op: "proposalHead" }
   | { op: "stop" };
 
 /** The forge in a process of its own (this file, run as a child of the bench), asked over IPC. */
@@ -122,6 +130,7 @@ export async function forgeApart(): Promise<ForgeView> {
     requestCount: () => ask({ op: "requestCount" }),
     appRequestsSince: (from) => ask({ op: "appRequestsSince", from }),
     check: async (sha, name) => (await ask<string | null>({ op: "check", sha, name })) ?? undefined,
+    proposalHead: async () => (await ask<string | null>({ op: "proposalHead" })) ?? undefined,
     ...(child.pid ? { pid: child.pid } : {}),
     stop: async () => {
       const exited = new Promise((r) => child.once("exit", r));
@@ -152,6 +161,8 @@ async function serveForge(): Promise<void> {
         case "check":
           // (a completed check always has a conclusion: null crosses IPC where undefined does not)
           return check(forge, q.sha, q.name) ?? null;
+        case "proposalHead":
+          return proposalHead(forge) ?? null;
         case "stop":
           await forge.stop();
           process.exit(0);
