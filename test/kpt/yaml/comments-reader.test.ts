@@ -53,6 +53,16 @@ const CASES: [string, string, Record<string, unknown>][] = [
   ],
   ["a comment after `key:` over a block: the key's line comment", "a: # l\n  b: 1\n", { a: { line: "# l" } }],
   [
+    "a head above a later `- ` whose item holds no comment: its mapping's (a block read though no `#` is in it)",
+    "a:\n- b: 1\n  c: 2\n# s\n- d: 1\n  e: 2\n",
+    { "block-map": { head: "# s" } },
+  ],
+  [
+    "a run after a nested block with no comment in it, left of its column: the foot of its last key",
+    "a:\n  b:\n    c: 1\n  # f\nd: 2\n",
+    { c: { foot: "# f" } },
+  ],
+  [
     "a run after a blank line at the end: the document's foot",
     "a: 1\n\n# end\n",
     { doc: { head: undefined, foot: "# end" } },

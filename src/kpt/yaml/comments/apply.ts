@@ -45,10 +45,18 @@ interface Both {
   lifted: Placed;
 }
 
-/** The comments readComments gives, by the offset of their CST token: block collections apart. */
+/**
+ * The comments readComments gives, by the offset of their CST token: block collections apart; with
+ * every such offset in order and the text, to tell a part of the tree with no comment (quiet()).
+ */
 interface ByOffset {
   node: Map<number, Both>;
   block: Map<number, Both>;
+  offsets: number[];
+  text: string;
+  /** The first `#` at or after `hashFrom` (Infinity: none), found once for the asks it is ahead of. */
+  hash: number;
+  hashFrom: number;
 }
 
 /** What one text's comments are, read once for all its documents. */
@@ -88,7 +96,7 @@ export function readTextComments(text: string): TextComments {
 
 function indexed(text: string, cst: readonly CST.Token[]): TextComments {
   const read = readComments(text, cst);
-  const index: ByOffset = { node: new Map(), block: new Map() };
+  const index: ByOffset = { node: new Map(), block: new Map(), offsets: [], text, hash: -1, hashFrom: 0 };
   const docs: TextComments["docs"] = [];
   let i = 0;
   for (const token of cst) {
@@ -100,9 +108,12 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
       // (a record left with nothing in it: the decoder moved its foot)
       if (!(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext)) continue;
       const into = t.type === "block-map" || t.type === "block-seq" ? index.block : index.node;
-      into.set((t as CST.Token & { offset: number }).offset, both(c));
+      const offset = (t as CST.Token & { offset: number }).offset;
+      into.set(offset, both(c));
+      index.offsets.push(offset);
     }
   }
+  index.offsets.sort((a, b) => a - b);
   return { index, docs };
 }
 
@@ -227,8 +238,7 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
   const slots = node as Slots;
   if (isScalar(node)) {
     const own = ofScalar(node, index);
-    slots.commentBefore = fromRaw(own.head);
-    slots.comment = fromRaw(own.line);
+    setSlots(slots, own.head, own.line);
     return;
   }
   const block = isBlock(node);
@@ -263,8 +273,8 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
         // a collection as a key (`? a: 1 # c`): its own comments inside, its head above the `?`
         const collection = isMap(key) || isSeq(key);
         if (collection) place(key, false, index, false);
-        ks.commentBefore = fromRaw(keyHead);
-        if (!collection) ks.comment = empty ? undefined : fromRaw(kc.line);
+        setBefore(ks, keyHead);
+        if (!collection) setAfter(ks, empty ? undefined : kc.line);
         const feetOnly = keyHead !== undefined && onlyFeet;
         if (above !== undefined || feetOnly) setMarks(key, { footBefore: fromRaw(above), feetOnly });
         if (footBefore !== undefined) key.spaceBefore = false;
@@ -274,12 +284,12 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
       footBefore = last ? undefined : foot;
       priorKc = kc;
       if (isNode(pair.value)) {
-        place(pair.value, false, index, true);
+        if (!quiet(pair.value, isNode(key) && key.range ? key.range[0] : 0, index))
+          place(pair.value, false, index, true);
         if (empty && kc.line !== undefined) (pair.value as Slots).comment = fromRaw(kc.line);
       }
     }
-    slots.commentBefore = fromRaw(head);
-    slots.comment = fromRaw(block ? lastFoot : own.line);
+    setSlots(slots, head, block ? lastFoot : own.line);
     const endFoot = own.endFoot === true && !root;
     if (endFoot || own.keyFoot) setMarks(node, { endFoot, keyFoot: own.keyFoot === true });
     return;
@@ -287,30 +297,82 @@ function place(node: Node, root: boolean, index: ByOffset, nested = false): void
   if (isSeq(node) && !isFlow(node)) {
     let footBefore: string | undefined;
     let foot = own.foot;
+    // where the item before ends (quiet())
+    let from = node.range?.[0] ?? 0;
     node.items.forEach((item, i) => {
       if (!isNode(item)) return;
+      const quietItem = quiet(item, from, index);
+      from = item.range?.[1] ?? 0;
       const ic = of(item, index, i === 0 && ((nested && block) || root));
       const last = i === node.items.length - 1;
       const itemHead = join2(footBefore === undefined ? undefined : `${footBefore}\n`, ic.head);
-      place(item, false, index, false);
+      if (!quietItem) place(item, false, index, false);
       const is = item as Slots;
       if (i === 0 && nested && block) {
         head = join2(head, itemHead);
-        is.commentBefore = undefined;
+        setBefore(is, undefined);
       } else if (itemHead !== undefined) {
         is.commentBefore = fromRaw(itemHead);
         if (footBefore !== undefined && ic.head === undefined) setMarks(item, { feetOnly: true });
         if (footBefore !== undefined) item.spaceBefore = false;
-      } else is.commentBefore = undefined;
+      } else setBefore(is, undefined);
       // (a flow collection is one node, as a scalar is: its foot is the item's)
       const itemFoot = isBlock(item) ? undefined : ic.foot;
       if (itemFoot !== undefined && last) foot = join2(itemFoot, foot);
       if (!last || itemFoot === undefined) footBefore = itemFoot;
     });
-    slots.commentBefore = fromRaw(head);
-    slots.comment = fromRaw(block ? foot : own.line);
+    setSlots(slots, head, block ? foot : own.line);
     return;
   }
-  slots.commentBefore = fromRaw(own.head);
-  slots.comment = fromRaw(own.line);
+  setSlots(slots, own.head, own.line);
+}
+
+/**
+ * Whether placing would change nothing in the block collection `node`: no comment of the reader's in it
+ * (no record at an offset in its range) and none of the parser's (no `#` from `from`, where the entry
+ * before it ends or its key starts, to its range's end: the parser gives a node and those below it only
+ * comments of its own tokens and of those before it from there). Most of a commented file's blocks are.
+ */
+function quiet(node: unknown, from: number, index: ByOffset): boolean {
+  if (!isBlock(node) || !(node as Node).range) return false;
+  // (isBlock: a collection with a range)
+  const [start, , end] = (node as Node).range!;
+  if (from < index.hashFrom || index.hash < from) {
+    index.hashFrom = from;
+    const at = index.text.indexOf("#", from);
+    index.hash = at < 0 ? Number.POSITIVE_INFINITY : at;
+  }
+  if (index.hash < end) return false;
+  // the first record at or after `start`
+  const offsets = index.offsets;
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    // (mid < offsets.length)
+    if (offsets[mid]! < start) lo = mid + 1;
+    else hi = mid;
+  }
+  // (lo < offsets.length where it is read)
+  return lo === offsets.length || offsets[lo]! > end;
+}
+
+/**
+ * Sets a node's two slots from raw comments. A slot the node does not have is left out where it stays
+ * empty: most nodes have no comment, and a property added to each of them changes their shape (slower to
+ * add, and slower for the formatter to read).
+ */
+function setSlots(slots: Slots, head: string | undefined, line: string | undefined): void {
+  setBefore(slots, head);
+  setAfter(slots, line);
+}
+
+function setBefore(slots: Slots, raw: string | undefined): void {
+  if (raw !== undefined) slots.commentBefore = fromRaw(raw);
+  else if (slots.commentBefore !== undefined) slots.commentBefore = undefined;
+}
+
+function setAfter(slots: Slots, raw: string | undefined): void {
+  if (raw !== undefined) slots.comment = fromRaw(raw);
+  else if (slots.comment !== undefined) slots.comment = undefined;
 }

@@ -59,7 +59,7 @@ export interface DocumentComments {
   nodes: Map<CST.Token, NodeComments>;
 }
 
-type Kind = "node" | "key" | "value" | "entry" | "bmap" | "bseq" | "bend" | "docend";
+type Kind = "node" | "value" | "entry" | "bmap" | "bseq" | "bend" | "docend";
 
 /**
  * One of the scanner's tokens. Every field is set (undefined or false where it does not apply), in the
@@ -172,7 +172,7 @@ export function readComments(text: string, cst?: readonly CST.Token[]): Document
       out.push({ nodes: new Map() });
       continue;
     }
-    const toks = tokensOf(doc);
+    const toks = tokensOf(doc, text, end);
     const dc = place(toks, text, lines, begin, end, explicit);
     headerComments(toks, text, dc);
     footAboveLastMarker(text, end, dc);
@@ -271,9 +271,32 @@ function docEnd(doc: CST.Document, text: string): number {
   return m ? m.index : text.length;
 }
 
-/** The scanner's tokens of one document's content, in the order yaml.v3 fetches them. */
-function tokensOf(doc: CST.Document): Tok[] {
+/**
+ * The scanner's tokens of one document's content, in the order yaml.v3 fetches them; `end`: where the
+ * document ends. A block collection that is a key's value or a list's item is left out where no `#`
+ * lies from the last token before it that takes comments (its key, or the last node before its `- `)
+ * to the next token after it: no comment is cut there or waits to be taken, so its tokens would take
+ * none, and the blocks it opens close before the next token with none either (most of a commented
+ * file's blocks; quiet() in apply.ts leaves them as the parser read them).
+ */
+function tokensOf(doc: CST.Document, text: string, end: number): Tok[] {
   const toks: Tok[] = [];
+  // the first `#` at or after `hashFrom` (Infinity: none), as in place()
+  let hash = -1;
+  let hashFrom = 0;
+  // where the last token that takes comments starts (a node's: a `- `, a `:`, an anchor or a tag takes
+  // none): the comments cut after it wait for the tokens after it
+  let taker = 0;
+  const quiet = (to: number): boolean => {
+    const from = taker;
+    if (from < hashFrom || hash < from) {
+      hashFrom = from;
+      hash = text.indexOf("#", from);
+      if (hash < 0) hash = Number.POSITIVE_INFINITY;
+    }
+    return hash >= to;
+  };
+  const block = (t: CST.Token | undefined): boolean => t?.type === "block-map" || t?.type === "block-seq";
   const props = (list: readonly CST.SourceToken[] | undefined): void => {
     if (!list) return;
     for (const s of list) {
@@ -284,44 +307,53 @@ function tokensOf(doc: CST.Document): Tok[] {
     }
   };
   // a node: `keyOf` the mapping it is a key of (`first`: its first)
-  const node = (t: CST.Token | undefined, keyOf?: CST.BlockMap, first = false): void => {
+  // `bound`: where the next token after the node starts, or after (the document's end)
+  const node = (t: CST.Token | undefined, bound: number, keyOf?: CST.BlockMap, first = false): void => {
     if (!t) return;
     switch (t.type) {
       case "block-map":
         for (let i = 0; i < t.items.length; i++) {
           // (i < t.items.length)
           const item = t.items[i]!;
+          const next = t.items[i + 1];
+          // (the next key, or its value: at or after the next token)
+          const after = (next && (next.key?.offset ?? next.value?.offset)) ?? bound;
           props(item.start);
-          if (item.key) node(item.key, t, i === 0);
+          if (item.key) node(item.key, after, t, i === 0);
           props(item.sep);
-          node(item.value);
+          if (!(block(item.value) && quiet(after))) node(item.value, after);
         }
         return;
       case "block-seq":
         for (let i = 0; i < t.items.length; i++) {
           // (i < t.items.length)
           const item = t.items[i]!;
-          if (i === 0) {
-            const dash = item.start.find((s) => s.type === "seq-item-ind");
-            if (dash) toks.push(tok("bseq", dash.offset, dash.offset, toks.length, t));
-          }
+          const dash = item.start.find((s) => s.type === "seq-item-ind");
+          if (i === 0 && dash) toks.push(tok("bseq", dash.offset, dash.offset, toks.length, t));
           for (const s of item.start)
             if (s.type === "seq-item-ind") toks.push(tok("entry", s.offset, s.offset + 1, toks.length));
           for (const s of item.start)
             if (s.type === "anchor" || s.type === "tag")
               toks.push(tok("node", s.offset, s.offset + s.source.length, toks.length, undefined, true));
-          node(item.value);
+          const next = t.items[i + 1];
+          // (the next item's `- `, or its value: at or after the next token)
+          const after =
+            (next && (next.start.find((s) => s.type === "seq-item-ind")?.offset ?? next.value?.offset)) ??
+            bound;
+          if (!(block(item.value) && quiet(after))) node(item.value, after);
         }
         return;
       case "flow-collection": {
         const close = t.end.find((s) => s.type === "flow-map-end" || s.type === "flow-seq-end");
-        const end = close ? close.offset + 1 : t.offset + 1;
-        toks.push(tok("node", t.offset, end, toks.length, t, true, keyOf, first));
+        const stop = close ? close.offset + 1 : t.offset + 1;
+        taker = t.offset;
+        toks.push(tok("node", t.offset, stop, toks.length, t, true, keyOf, first));
         return;
       }
       case "block-scalar": {
         const head = t.props[t.props.length - 1];
         const bodyStart = head && "source" in head ? head.offset + head.source.length : t.offset;
+        taker = t.offset;
         toks.push(tok("node", t.offset, bodyStart + t.source.length, toks.length, t, true, keyOf, first));
         return;
       }
@@ -329,13 +361,14 @@ function tokensOf(doc: CST.Document): Tok[] {
       case "scalar":
       case "single-quoted-scalar":
       case "double-quoted-scalar":
+        taker = t.offset;
         toks.push(tok("node", t.offset, t.offset + t.source.length, toks.length, t, true, keyOf, first));
         return;
       default:
         return;
     }
   };
-  node(doc.value);
+  node(doc.value, end);
   return toks;
 }
 
@@ -445,7 +478,6 @@ function place(
       if (top < col) indents.push({ col, cst: t.keyOf });
       queue.push(tok("bmap", t.start, t.start, fetch + 1, t.keyOf));
     }
-    if (t.keyOf) queue.push(tok("key", t.start, t.start, fetch + 1));
     // (the token itself goes on: tokensOf made it for this document's reading alone)
     t.seq = fetch;
     queue.push(t);
@@ -688,7 +720,6 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
     foot = [];
     return c;
   };
-  const mapKeys = new Map<CST.Token, CST.Token[]>();
   const endFeet = new Map<CST.Token, string>();
   const order: CST.Token[] = [];
   for (let q = 0; q < queue.length; q++) {
@@ -733,11 +764,6 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
         const had = nodes.get(tok.cst);
         nodes.set(tok.cst, had ? Object.assign(had, c) : c);
       }
-      if (tok.keyOf) {
-        const keys = tok.first ? undefined : mapKeys.get(tok.keyOf);
-        if (keys) keys.push(tok.cst);
-        else mapKeys.set(tok.keyOf, [tok.cst]);
-      }
       continue;
     }
     if (tok.kind === "bend" && tok.cst) {
@@ -754,7 +780,7 @@ function hand(queue: Tok[], runs: Run[], explicit: boolean, openEnd: boolean): D
       if (f !== undefined) out.foot = f;
     }
   }
-  decode(nodes, mapKeys, endFeet, order, openEnd);
+  decode(nodes, endFeet, order, openEnd);
   return out;
 }
 
@@ -784,14 +810,15 @@ function splitDocumentHead(head: string[], out: DocumentComments): void {
 /** yaml.v3's decoder: a foot a key took is the entry before's; a value's foot its key's; a mapping's its last key's. */
 function decode(
   nodes: Map<CST.Token, NodeComments>,
-  mapKeys: Map<CST.Token, CST.Token[]>,
   endFeet: Map<CST.Token, string>,
   order: readonly CST.Token[],
   openEnd: boolean,
 ): void {
+  // (a document with no comment: nothing to move)
+  if (nodes.size === 0 && endFeet.size === 0) return;
   for (const coll of order) {
-    const keys = mapKeys.get(coll);
-    if (!keys) {
+    const keys = leafKeys(coll);
+    if (keys.length === 0) {
       const f = endFeet.get(coll);
       if (f !== undefined) nodes.set(coll, { ...nodes.get(coll), foot: f });
       continue;
@@ -837,3 +864,26 @@ function decode(
     } else if (ownFoot && keys.length === 1) nodes.set(map, { ...nodes.get(map), keyFoot: true });
   }
 }
+
+/**
+ * A block mapping's keys that are one token each (a scalar, an alias, a flow collection: the keys the
+ * scanner's tokens name, tokensOf's `keyOf`), in order.
+ */
+function leafKeys(map: CST.Token): CST.Token[] {
+  const keys: CST.Token[] = [];
+  if (map.type !== "block-map") return keys;
+  for (const item of map.items) {
+    const k = item.key;
+    if (k && LEAF.has(k.type)) keys.push(k);
+  }
+  return keys;
+}
+
+const LEAF: ReadonlySet<string> = new Set([
+  "alias",
+  "scalar",
+  "single-quoted-scalar",
+  "double-quoted-scalar",
+  "block-scalar",
+  "flow-collection",
+]);
