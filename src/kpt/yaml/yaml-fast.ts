@@ -57,15 +57,23 @@ export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
 }
 
-const HEADED = new WeakSet<Document>();
+/** The comment lines above a document's first key, as the fast reader read them. */
+export interface CommonHead {
+  /** The lines as written (`#` kept), joined by `\n`. */
+  raw: string;
+  /** Blank lines part them from the first key (a document without `---`). */
+  spaced: boolean;
+}
+
+const HEADED = new WeakMap<Document, CommonHead>();
 
 /**
- * True for a document parseCommonYaml read (not a copy of one) with comment lines above its first key
- * and no other comment line: normalizeComments places them by its rules with the structural reader on
- * too, rather than parse the file again for that reader's syntax tree (the fast reader keeps none).
+ * The head of a document parseCommonYaml read (not a copy of one) with comment lines above its first
+ * key and no other comment line, as it read them; undefined for any other document. The structural
+ * reader's placing takes it from here (the fast reader keeps no syntax tree to read it from).
  */
-export function isHeadedCommonYaml(doc: Document): boolean {
-  return HEADED.has(doc);
+export function commonYamlHead(doc: Document): CommonHead | undefined {
+  return HEADED.get(doc);
 }
 
 /** Characters the reader leaves to `yaml`: tabs, carriage returns, a byte order mark, escapes, anchors' aliases. */
@@ -187,7 +195,7 @@ class Reader {
         if (explicit) map.commentBefore = head.text;
         else if (head.spaced) doc.commentBefore = head.text;
         else (map.items[0] as Pair<Scalar>).key.commentBefore = head.text;
-        HEADED.add(doc);
+        HEADED.set(doc, { raw: head.raw, spaced: head.spaced });
       } else COMMON.add(doc);
       docs.push(doc);
       if (this.pos >= text.length) return docs;
@@ -199,16 +207,19 @@ class Reader {
    * document without `---`). Leaves `pos` at the key's line. Gives up on any other run of comment and
    * empty lines: comments after an empty line, before a `---`.
    */
-  private headComment(explicit: boolean): { text: string; spaced: boolean } | undefined {
+  private headComment(explicit: boolean): { text: string; raw: string; spaced: boolean } | undefined {
     const text = this.text;
     if (text.charCodeAt(this.pos) !== HASH) return undefined;
     const lines: string[] = [];
+    const from = this.pos;
     while (text.charCodeAt(this.pos) === HASH) {
       const nl = text.indexOf("\n", this.pos);
       // The composer keeps a comment's text as written after `#`, a lone `#` as one space.
       lines.push(text.slice(this.pos + 1, nl) || " ");
       this.pos = nl + 1;
     }
+    // (the lines as written: from the first `#` to the last line's break, left out)
+    const raw = text.slice(from, this.pos - 1);
     let spaced = false;
     while (text.charCodeAt(this.pos) === NL) {
       spaced = true;
@@ -217,7 +228,7 @@ class Reader {
     if (spaced && explicit) giveUp();
     if (this.pos >= text.length || text.startsWith("---", this.pos) || this.lineIndent(this.pos) !== 0)
       giveUp();
-    return { text: lines.join("\n"), spaced };
+    return { text: lines.join("\n"), raw, spaced };
   }
 
   /**

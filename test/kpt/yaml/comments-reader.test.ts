@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { applyComments, readTextComments } from "../../../src/kpt/yaml/comments/apply.js";
+import { applyComments, applyCommonHead, readTextComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { readComments } from "../../../src/kpt/yaml/comments/reader.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
+import { commonYamlHead } from "../../../src/kpt/yaml/yaml-fast.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
 /**
@@ -215,6 +216,30 @@ describe("readComments, where placing every test file's comments found it wrong"
   it.each(RENDERED)("%s", (_name, text, want, kpt) => {
     expect(table(text)).toEqual(want);
     expect(written(text)).toBe(HEADER + kpt);
+  });
+});
+
+describe("a licence header the fast reader read, placed from what it read", () => {
+  // kpt's render writes the head as yaml.v3 cut it: the document's, a blank line after it, where a
+  // blank line parts it from the first key; the first key's where none does (and after `---`)
+  it.each([
+    ["a blank line after it: the document's head", "# c\n# \n#\n\n\na: 1 # l\n", "# c\n# \n#\n\na: 1 # l\n"],
+    ["right above the first key: the key's", "# c\n# d\na: 1\n", "# c\n# d\na: 1\n"],
+    ["after `---`: the first key's", "---\n# c\na: 1\n---\n# d\nb: 2\n", "# c\na: 1\n---\n# d\nb: 2\n"],
+  ])("%s", (_name, text, want) => {
+    const { docs, fast } = parseYamlFile(text, "f.yaml");
+    expect(fast).toBe(true);
+    for (const doc of docs) {
+      const head = commonYamlHead(doc);
+      expect(head).toBeDefined();
+      if (head) applyCommonHead(doc, head);
+    }
+    expect(
+      formatDocuments(
+        docs,
+        docs.map((d) => detectSeqIndent(d, text)),
+      ),
+    ).toBe(want);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   Parser,
   type Scalar,
 } from "yaml";
+import type { CommonHead } from "../yaml-fast.js";
 import { setMarks } from "./comment-runs.js";
 import { bare, fromRaw, withBlanks } from "./raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
@@ -143,6 +144,23 @@ export function applyComments(doc: Document, read: TextComments): void {
 }
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
+
+/**
+ * Sets the comments of a document the fast reader read with comment lines above its first key (and no
+ * other comment line: the line comments after its scalars it placed as yaml.v3 does) from what it read
+ * (yaml-fast.ts, commonYamlHead): yaml.v3 gives the lines to the document where blank lines part them
+ * from the key (a document head, which kpt writes followed by a blank line), else to the first key (a
+ * document after `---` has no blank line there in what the fast reader reads).
+ */
+export function applyCommonHead(doc: Document, head: CommonHead): void {
+  const root = doc.contents as Node | null;
+  const key = isMap(root) ? (root.items[0] as Pair | undefined)?.key : undefined;
+  if (!isMap(root) || !isNode(key)) return;
+  const text = fromRaw(head.raw) ?? null;
+  (doc as Slots).commentBefore = head.spaced ? text : null;
+  (root as Slots).commentBefore = null;
+  (key as Slots).commentBefore = head.spaced ? null : text;
+}
 
 /**
  * A document's foot as kpt writes it: a blank line above it (also where the file has none, as after a

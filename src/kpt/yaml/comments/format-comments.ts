@@ -10,8 +10,8 @@ import {
   type Scalar,
 } from "yaml";
 import { lineStart } from "../text-lines.js";
-import { isCommonYaml, isHeadedCommonYaml } from "../yaml-fast.js";
-import { applyComments, readTextComments, STRUCTURAL } from "./apply.js";
+import { commonYamlHead, isCommonYaml } from "../yaml-fast.js";
+import { applyComments, applyCommonHead, readTextComments, STRUCTURAL } from "./apply.js";
 import {
   column,
   commentLineText,
@@ -66,10 +66,15 @@ export function normalizeComments(
   }
   // the structural reader for a document of its own, or a piece whose `---` line start needs no
   // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules);
-  // not for a document the fast reader read with a head above its first key (a licence header): the
-  // rules place that head, where the reader would parse the whole file again for its syntax tree
+  // a document the fast reader read with a head above its first key (a licence header) placed from
+  // what it read (it keeps no syntax tree for the reader)
   const own = !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined));
-  if (STRUCTURAL && own && !isHeadedCommonYaml(doc)) {
+  if (STRUCTURAL && own) {
+    const head = commonYamlHead(doc);
+    if (head) {
+      applyCommonHead(doc, head);
+      return;
+    }
     if (!text.includes("#")) {
       noDocumentHead(doc);
       return;
