@@ -55,8 +55,8 @@ let digest = "";
 for (let p = 0; p < passes; p++) {
   const hash = createHash("sha256");
   // a CPU reading per phase, not per file (a reading costs some 50 µs here); a file's comments placed
-  // right after it is parsed, as the callers do (the structural reader reads the syntax tree parseYamlFile
-  // kept of the last text); the wall clock, cheap to read, splits the two
+  // right after it is parsed (the structural reader reads a text's syntax tree as parseYamlFile composes
+  // it: its part is in the parse); the wall clock, cheap to read, splits the two
   let placing = 0;
   let all = 0;
   const t0 = cpu();

@@ -33,11 +33,13 @@ const SINGLETONS: Record<string, string> = {
     "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
   "kpt/yaml/comments/comment-runs.ts keptValueFoot":
     "feet kept above a key through a trip: a side table on nodes (weak)",
+  "kpt/yaml/comments/apply.ts READ":
+    "what the structural reader read of the text each document was composed from, read as it is composed (placed later: a render reads the whole package first): a side table on documents (weak)",
   "kpt/yaml/comments/apply.ts last":
-    "the last text parsed whole, its syntax tree and then what the structural reader read of it: a file's documents, placed right after the parse, parse and read it once (one text at a time, only with PORCHLIGHT_COMMENT_READER=structural)",
+    "the last text read for documents READ does not know, and what was read of it: its documents, placed one after another, read once (one text at a time)",
   "kpt/yaml/yaml-fast.ts COMMON": "documents the fast reader made: a side table on nodes (weak)",
   "kpt/yaml/yaml-fast.ts HEADED":
-    "documents the fast reader made with a head above the first key: a side table on nodes (weak)",
+    "documents the fast reader made with a head above the first key, and that head as read: a side table on nodes (weak)",
 };
 
 /** Collections a module starts empty (so fills while it runs), and `let`/`var` bindings. */

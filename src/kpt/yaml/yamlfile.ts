@@ -97,7 +97,7 @@ function composeKeepingTokens(text: string, lineCounter: LineCounter): Document[
   const tokens = Array.from(new Parser(lineCounter.addNewLine).parse(text));
   const docs: Document[] = Array.from(new Composer({ ...PARSE_OPTIONS, lineCounter }).compose(tokens));
   if (docs.some((d) => d.errors.length > 0 || d.warnings.length > 0)) return undefined;
-  keepTokens(text, tokens);
+  keepTokens(text, tokens, docs);
   return docs;
 }
 

@@ -60,10 +60,13 @@ interface ByOffset {
   hashFrom: number;
 }
 
-/** What one text's comments are, read once for all its documents. */
+/**
+ * What one text's comments are, read once for all its documents: each document's own head and foot
+ * (no syntax tree kept: a text's reading may be held as long as its documents).
+ */
 export interface TextComments {
   index: ByOffset;
-  docs: { start: number; comments: DocumentComments }[];
+  docs: { start: number; comments: Pick<DocumentComments, "head" | "foot" | "endFeet"> }[];
 }
 
 /**
@@ -74,23 +77,39 @@ export interface TextComments {
 export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
 
 /**
- * The last text: the syntax tree `yaml` composed it from (yamlfile.ts), until the structural reader reads
- * it, then what it read. The callers place a file's comments right after they parse it, each of its
- * documents with the whole text: the text is parsed once and read once. Only with the structural
- * reader; one text at a time.
+ * What the structural reader read of the text each document was composed from (yamlfile.ts), read
+ * from the syntax tree the documents were composed from as they are composed: their callers place
+ * their comments later (a render reads the whole package first), and the syntax tree is not kept.
+ * Only with the structural reader, and only for a text with a `#`.
  */
-let last: { text: string; tokens?: readonly CST.Token[]; read?: TextComments } | undefined;
+const READ = new WeakMap<Document, TextComments>();
 
-/** Keeps the syntax tree `text` was composed from, for readTextComments (with the structural reader). */
-export function keepTokens(text: string, tokens: readonly CST.Token[]): void {
-  if (STRUCTURAL) last = { text, tokens };
+/**
+ * The last text read for documents READ does not know (composed elsewhere, or read again by another
+ * of yamlfile.ts's ways), and what was read of it: its documents, placed one after another, read once.
+ */
+let last: { text: string; read: TextComments } | undefined;
+
+/** Reads the comments of `text`, from the syntax tree `docs` were composed from (with the structural reader). */
+export function keepTokens(text: string, tokens: readonly CST.Token[], docs: readonly Document[]): void {
+  if (!STRUCTURAL || !text.includes("#")) return;
+  let read: TextComments;
+  try {
+    read = indexed(text, tokens);
+  } catch {
+    // (read again where the comments are placed, failing there as it would have: a text parsed for
+    // another reader, a ResourceList's, places none)
+    return;
+  }
+  for (const doc of docs) READ.set(doc, read);
 }
 
-/** The comments of every document of `text` (readComments), indexed by source offset. */
-export function readTextComments(text: string): TextComments {
-  const kept = last?.text === text ? last : undefined;
-  if (kept?.read) return kept.read;
-  const read = indexed(text, kept?.tokens ?? [...new Parser().parse(text)]);
+/** The comments of every document of `text` (readComments), indexed by source offset; `doc`: one of them. */
+export function readTextComments(text: string, doc?: Document): TextComments {
+  const kept = doc ? READ.get(doc) : undefined;
+  if (kept && kept.index.text === text) return kept;
+  if (last?.text === text) return last.read;
+  const read = indexed(text, [...new Parser().parse(text)]);
   last = { text, read };
   return read;
 }
@@ -104,7 +123,10 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
     if (token.type !== "document") continue;
     const comments = read[i++];
     if (!comments) continue;
-    docs.push({ start: token.offset, comments });
+    docs.push({
+      start: token.offset,
+      comments: { head: comments.head, foot: comments.foot, endFeet: comments.endFeet },
+    });
     for (const [t, c] of comments.nodes) {
       // (a record left with nothing in it: the decoder moved its foot)
       if (!(c.head ?? c.line ?? c.foot ?? c.endFoot ?? c.keyFoot ?? c.footFromNext)) continue;
@@ -126,7 +148,7 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
 export function applyComments(doc: Document, read: TextComments): void {
   const root = doc.contents as Node | null;
   const start = root?.range?.[0] ?? doc.range?.[0] ?? 0;
-  let dc: DocumentComments | undefined;
+  let dc: TextComments["docs"][number]["comments"] | undefined;
   for (const d of read.docs) if (d.start <= start) dc = d.comments;
   const slots = doc as Slots;
   // (null where there is none, as the composer and the fast reader leave a document's slots)

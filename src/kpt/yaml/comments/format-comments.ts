@@ -79,7 +79,7 @@ export function normalizeComments(
       noDocumentHead(doc);
       return;
     }
-    applyComments(doc, readTextComments(text));
+    applyComments(doc, readTextComments(text, doc));
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
