@@ -70,17 +70,18 @@ export interface TextComments {
 }
 
 /**
- * Which reader places the comments (issue #53, stage 3): `PORCHLIGHT_COMMENT_READER=structural` places
- * them from the structural reader's data (reader.ts, through this module), else format-comments.ts's
- * rules do. Read once at load: a process reads every file with one reader.
+ * Which reader places a whole file's comments (issue #53, stage 3): the structural reader's data
+ * (reader.ts, through this module), unless `PORCHLIGHT_COMMENT_READER=rules` asks for format-comments.ts's
+ * rules (kept for the shadow run, scripts/comments-shadow.ts, and for the contexts still on them: a
+ * ResourceList's items, a merge's pieces). Read once at load: a process reads every file with one reader.
  */
-export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER === "structural";
+export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER !== "rules";
 
 /**
  * What the structural reader read of the text each document was composed from (yamlfile.ts), read
  * from the syntax tree the documents were composed from as they are composed: their callers place
  * their comments later (a render reads the whole package first), and the syntax tree is not kept.
- * Only with the structural reader, and only for a text with a `#`.
+ * Only with the structural reader (the default), and only for a text with a `#`.
  */
 const READ = new WeakMap<Document, TextComments>();
 
