@@ -9,7 +9,10 @@
  * file's own lines (`raw-items`); `--pieces`, the merge's pieces of a file;
  * `--crlf`, the file's CRLF form; `--all`: all three. Each context is compared and counted on its own.
  *
- * usage: tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural] [--keep DIR]
+ * Today's readers are the rules, which the structural reader replaced as the default: run it with
+ * PORCHLIGHT_COMMENT_READER=rules (it refuses to run without, comparing the reader with itself).
+ *
+ * usage: PORCHLIGHT_COMMENT_READER=rules tsx scripts/comments-shadow.ts [--generated FROM-TO] [--show N] [--structural] [--keep DIR]
  *          [--items] [--pieces] [--crlf] [--all] DIR...
  *   DIR: directories read recursively for *.yaml, *.yml and Kptfile;
  *   --generated: also the files scripts/comments-diff.ts writes for those seeds (all shapes);
@@ -36,6 +39,7 @@ import {
 } from "yaml";
 import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
 import { kindOf } from "../src/kpt/resource.js";
+import { STRUCTURAL } from "../src/kpt/yaml/comments/apply.js";
 import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
 import { bare, withBlanks } from "../src/kpt/yaml/comments/raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "../src/kpt/yaml/comments/reader.js";
@@ -610,6 +614,12 @@ function report(ctx: Context, t: Tally): void {
 }
 
 function main(): number {
+  if (STRUCTURAL) {
+    process.stderr.write(
+      "comments-shadow compares the structural reader with the rules: run it with PORCHLIGHT_COMMENT_READER=rules\n",
+    );
+    return 2;
+  }
   const args = process.argv.slice(2);
   const opt = (name: string): string | undefined => {
     const i = args.indexOf(`--${name}`);
