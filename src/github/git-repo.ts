@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
-import { annotateMessage, annotationForBranch, type KptAnnotation } from "../lifecycle/kpt-trailer.js";
+import { annotateMessage, annotationForBranch } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
 import {
@@ -22,7 +22,7 @@ import {
 import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
-import type { CommitAuthor, FileEntry, HistoryCommit, PushResult } from "./port.js";
+import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
 
 /** A commit named by its full id (SHA-1), not by a ref. */
 const COMMIT_ID = /^[0-9a-f]{40}$/;
@@ -107,20 +107,8 @@ const V2_RETRY_MS = 10 * 60_000;
 /** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
 const TIP_DAYS = 14;
 
-/** What GitRepo.commitTree commits: `tree` as the content of `dir` on top of `parent`, for `branch`. */
-interface CommitInput {
-  branch: string;
-  parent: string | null;
-  replaces?: string;
-  dir: string;
-  tree: FileTree;
-  blobIds?: ReadonlyMap<string, string>;
-  message: string;
-  author: CommitAuthor;
-  kpt?: KptAnnotation | null;
-  allowEmpty?: boolean;
-  exclusive?: boolean;
-}
+/** What GitRepo.commitTree commits: the port's (`tree` as the content of `dir` on top of `parent`). */
+type CommitInput = Parameters<RepoPushes["commitTree"]>[0];
 
 /** The commit's message: with the kpt annotation its branch implies (or the one given; none for null). */
 function commitMessage(input: CommitInput): string {
