@@ -122,6 +122,16 @@ class Scanner {
   /** Where the document starts (its `---` line, or the text's start): detectSeqIndent reads from there. */
   private from = 0;
   /**
+   * Where the document's piece of kpt's cut starts, its line 0 to yaml.v3 (the line after a `---` line
+   * kpt cuts out, the text's start): -1 where that line is a `---` line (a first one, left in its piece).
+   */
+  private pieceLine = 0;
+  /**
+   * The start of the line after a plain scalar with no comment after it: yaml.v3's scan of the comment
+   * lines below such a value begins on their first line (on its piece's first line too).
+   */
+  private plainEnd = -1;
+  /**
    * The document's sequence indentation as detectSeqIndent finds it: the first sequence, in line order,
    * whose `- ` is at its key line's indentation or two further decides. Undefined while none has
    * decided; null when a literal came first (its lines may decide: detectSeqIndent is asked then).
@@ -176,6 +186,7 @@ class Scanner {
     if (leading) {
       this.put(0, 4, "");
       this.pos = 4;
+      this.pieceLine = -1;
     }
     for (;;) {
       this.doc = { metadata: "absent", annotations: "absent" };
@@ -195,6 +206,7 @@ class Scanner {
       if (!text.startsWith("---\n", this.pos)) no();
       this.from = this.pos;
       this.pos += 4;
+      this.pieceLine = this.pos;
       if (this.pos >= text.length) no();
     }
   }
@@ -304,12 +316,18 @@ class Scanner {
       if (i !== this.line && this.commentColumn !== ind) no();
       // One empty line may follow the comment lines right after an entry (yaml.v3's foot of it); the
       // comment lines after that are the next entry's head, and kpt drops an empty line after a head.
+      // yaml.v3 may cut no foot after an entry on its piece's first line (after a line comment, or a
+      // quoted value): none is vouched for there.
+      const first =
+        this.pieceLine >= 0 &&
+        this.plainEnd !== this.pos &&
+        text.lastIndexOf("\n", this.pos - 2) + 1 === this.pieceLine;
       let emptied = false;
       while (i !== this.line) {
         if (ind !== out) this.put(i, i + ind, pad(out));
         i = text.indexOf("\n", i + ind) + 1;
         if (text.charCodeAt(i) === NL) {
-          if (spaced || emptied || text.charCodeAt(i + 1) === NL) no();
+          if (spaced || emptied || first || text.charCodeAt(i + 1) === NL) no();
           emptied = true;
           i++;
         }
@@ -532,7 +550,7 @@ class Scanner {
     PLAIN_REST.lastIndex = start + 1;
     PLAIN_REST.test(text);
     this.pos = PLAIN_REST.lastIndex;
-    this.lineEnd();
+    if (!this.lineEnd()) this.plainEnd = this.pos;
     if (!told) return undefined;
     const source = text.slice(start, PLAIN_REST.lastIndex);
     return resolvesAsString(source) ? source : undefined;
@@ -547,9 +565,10 @@ class Scanner {
 
   /**
    * After a value: the line break (spaces before it go), or spaces, a comment (written one space after
-   * the value; not empty, not ending in a space), the line break. Leaves `pos` at the next line.
+   * the value; not empty, not ending in a space), the line break. Leaves `pos` at the next line; gives
+   * whether a comment came.
    */
-  private lineEnd(): void {
+  private lineEnd(): boolean {
     const text = this.text;
     const at = this.pos;
     let i = at;
@@ -565,6 +584,7 @@ class Scanner {
       if (text.charCodeAt(i - 1) === SPACE) no();
     }
     this.pos = i + 1;
+    return c !== NL;
   }
 
   /** `[a, "b"]` or `[]` at `pos`, then the line's end. */

@@ -265,6 +265,10 @@ metadata:
       "a:\n  b: 1\n# c\n\nd: 2\n",
       "a:\n  l:\n  - x\n  # c\n\n  b: 1\n",
       "a: 1\n\n# c\n\nb: 2\n",
+      // an empty line after comment lines right after the first line of kpt's piece (the text's, the
+      // line after a `---` line), where yaml.v3 cuts no foot after a line comment: kpt drops it
+      "a: 1 # c\n# d\n\nb: 2\n",
+      "a: 1\n---\nb: 1 # c\n# d\n\nc: 2\n",
       // comment lines elsewhere than at the column of what follows them, or where format.ts moves them
       "a: 1\n# c\n",
       "a:\n  b: 1\n  # c\nd: 2\n",

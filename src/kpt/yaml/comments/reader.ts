@@ -409,6 +409,7 @@ function place(
   // searched for again from each token (a long stretch without comments read once, not once a token)
   let hash = -1;
   let hashFrom = 0;
+  const pieceLine = lines.line(begin);
   const scan = (from: number, to: number, col: number): void => {
     if (from < hashFrom || hash < from) {
       hashFrom = from;
@@ -419,6 +420,7 @@ function place(
       gap(text, lines, from, hash, {
         // the last scan reads to the end of the document's piece of the file (kpt cuts at `---` lines)
         eof: col < 0 ? to : text.length,
+        pieceLine,
         prev,
         beforeValue,
         indent: indents.at(-1)?.col ?? 0,
@@ -527,6 +529,8 @@ function lineComment(
 interface GapState {
   /** Where the scan meets the end of its text. */
   eof: number;
+  /** The first line of the document's piece of the file (kpt reads each piece on its own). */
+  pieceLine: number;
   prev: Tok | undefined;
   beforeValue: Tok | undefined;
   indent: number;
@@ -552,9 +556,10 @@ function gap(text: string, lines: Lines, from: number, i: number, st: GapState):
   // the line the scan began on: a plain scalar reads on over the line breaks after it, to the `#`
   const plain = st.prev?.kind === "node" && st.prev.cst?.type === "scalar" && !st.prev.lineComment;
   const scanLine = plain ? startLine : lines.line(from);
-  // (a document's first scan begins its piece of the file, on the piece's first line: no foot there)
+  // (a document's first scan begins its piece of the file, on the piece's first line: no foot there,
+  // nor after a scan that began on that line, the piece's line 0 to yaml.v3)
   let footLine = -1;
-  if (st.prev && scanLine > 0) {
+  if (st.prev && scanLine > st.pieceLine) {
     footLine = startLine - newlines + 1;
     if (newlines === 0 && startCol > 1) footLine++;
   }
