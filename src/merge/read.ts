@@ -22,8 +22,7 @@ export interface ReadResources {
 type Side = "local" | "original" | "updated";
 
 function parse(text: string, path: string, chunk?: DocChunk): YamlDoc[] {
-  const docs =
-    chunk === undefined ? parseYamlDocs(text, path) : parseChunk(text, path, chunk.line, chunk.pieceStart);
+  const docs = chunk === undefined ? parseYamlDocs(text, path) : parseChunk(chunk, path);
   for (const d of docs) addMergeComment(d);
   return docs;
 }

@@ -1,5 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
+import { WholeFile } from "../kpt/yaml/comments/apply.js";
 import { normalizeComments, startsPiece } from "../kpt/yaml/comments/format-comments.js";
 import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/yaml/format.js";
 import { mergeKeysAsText } from "../kpt/yaml/yaml-nodes.js";
@@ -26,8 +27,8 @@ const PARSE_OPTIONS = { schema: "failsafe", keepSourceTokens: false, uniqueKeys:
  */
 export function parseYamlDocs(text: string, file: string): YamlDoc[] {
   const chunks = splitDocuments(text);
-  if (!chunks) return parseChunk(text, file, 0);
-  return chunks.flatMap((c) => parseChunk(c.text, file, c.line, c.pieceStart));
+  if (!chunks) return parseChunk({ text, line: 0 }, file);
+  return chunks.flatMap((c) => parseChunk(c, file));
 }
 
 /** Under the failsafe schema an empty document, `~` and `null` are plain strings: nulls to kyaml. */
@@ -37,11 +38,9 @@ function plainNull(node: unknown): boolean {
   );
 }
 
-/**
- * Parses one piece of a file (see splitDocuments) starting at 0-based line `lineOffset` (for error
- * positions); empty documents are dropped.
- */
-export function parseChunk(text: string, file: string, lineOffset: number, pieceStart?: boolean): YamlDoc[] {
+/** Parses one piece of a file (see splitDocuments), or a whole file; empty documents are dropped. */
+export function parseChunk(chunk: DocChunk, file: string): YamlDoc[] {
+  const { text, line: lineOffset, pieceStart, whole } = chunk;
   const docs = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: YamlDoc[] = [];
@@ -61,7 +60,7 @@ export function parseChunk(text: string, file: string, lineOffset: number, piece
     emptyScalarsAsNull(doc);
     mergeKeysAsText(doc, text);
     // a piece after the file's first starts at its `---` line, whose comment kpt drops
-    normalizeComments(doc, text, { fileStart: lineOffset === 0, pieceStart });
+    normalizeComments(doc, text, { fileStart: lineOffset === 0, pieceStart, piece: whole });
     // the reader's derivation (kyaml's DeriveSeqIndentStyle: comment lines between a key and its
     // first `- ` are skipped), so a get or update writes a list as a render does
     const [start, , end] = doc.range;
@@ -99,6 +98,11 @@ export interface DocChunk {
    * piece (format-comments.ts's startsPiece over the whole file; the chunk alone cannot tell).
    */
   pieceStart?: boolean;
+  /**
+   * The file the chunk is cut from, and where in it: the structural comment reader reads the file
+   * whole (with PORCHLIGHT_COMMENT_READER=structural).
+   */
+  whole?: { of: WholeFile; at: number };
 }
 
 /**
@@ -108,6 +112,7 @@ export interface DocChunk {
  */
 export function splitDocuments(text: string): DocChunk[] | undefined {
   const chunks: DocChunk[] = [];
+  const whole = new WholeFile(text);
   let chunkStart = 0;
   let chunkLine = 0;
   let line = 0;
@@ -118,20 +123,22 @@ export function splitDocuments(text: string): DocChunk[] | undefined {
     const c = text.charCodeAt(at);
     if (c === 37 /* % */ || (c === 46 /* . */ && text.startsWith("...", at))) return undefined;
     if (c === 45 /* - */ && text.startsWith("---", at) && (end === at + 3 || /\s/.test(text[at + 3]!))) {
-      if (at > chunkStart) chunks.push(chunk(text, chunkStart, at, chunkLine));
+      if (at > chunkStart) chunks.push(chunk(whole, chunkStart, at, chunkLine));
       chunkStart = at;
       chunkLine = line;
     }
     at = end + 1;
     line++;
   }
-  if (text.length > chunkStart) chunks.push(chunk(text, chunkStart, text.length, chunkLine));
+  if (text.length > chunkStart) chunks.push(chunk(whole, chunkStart, text.length, chunkLine));
   return chunks;
 }
 
-function chunk(text: string, from: number, to: number, line: number): DocChunk {
+function chunk(whole: WholeFile, from: number, to: number, line: number): DocChunk {
+  const text = whole.text;
   const c: DocChunk = { text: text.slice(from, to), line };
   if (from > 0) c.pieceStart = startsPiece(text, from);
+  c.whole = { of: whole, at: from };
   return c;
 }
 

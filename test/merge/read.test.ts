@@ -10,15 +10,16 @@ const KF = "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: p\n";
 
 describe("cutting files into documents", () => {
   it("cuts at --- lines, keeping each document's own separator and its line", () => {
-    expect(splitDocuments("a: 1\n---\nb: 2\n--- # two\nc: 3\n")).toEqual([
-      { text: "a: 1\n", line: 0 },
-      { text: "---\nb: 2\n", line: 1, pieceStart: false },
-      { text: "--- # two\nc: 3\n", line: 3, pieceStart: false },
+    const chunks = splitDocuments("a: 1\n---\nb: 2\n--- # two\nc: 3\n");
+    expect(chunks?.map(({ whole, ...c }) => ({ ...c, at: whole?.at }))).toEqual([
+      { text: "a: 1\n", line: 0, at: 0 },
+      { text: "---\nb: 2\n", line: 1, pieceStart: false, at: 5 },
+      { text: "--- # two\nc: 3\n", line: 3, pieceStart: false, at: 14 },
     ]);
   });
 
   it("does not cut at --- inside a line or at ---x", () => {
-    expect(splitDocuments("a: ---\n---x: 1\n")).toEqual([{ text: "a: ---\n---x: 1\n", line: 0 }]);
+    expect(splitDocuments("a: ---\n---x: 1\n")).toMatchObject([{ text: "a: ---\n---x: 1\n", line: 0 }]);
   });
 
   it("refuses files with directives or document-end markers", () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { applyComments, applyCommonHead, readTextComments } from "../../../src/kpt/yaml/comments/apply.js";
+import { parseResourceList } from "../../../src/kpt/resourcelist.js";
+import {
+  applyComments,
+  applyCommonHead,
+  applyItemComments,
+  readTextComments,
+  WholeFile,
+} from "../../../src/kpt/yaml/comments/apply.js";
 import { readComments } from "../../../src/kpt/yaml/comments/reader.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { commonYamlHead } from "../../../src/kpt/yaml/yaml-fast.js";
@@ -240,6 +247,81 @@ describe("a licence header the fast reader read, placed from what it read", () =
         docs.map((d) => detectSeqIndent(d, text)),
       ),
     ).toBe(want);
+  });
+});
+
+/**
+ * Where kpt reads a ResourceList's items (a function's output) otherwise than today's rules do: the items
+ * (after `items:`), and the files kpt v1.0.0-beta.56's `fn eval --exec` (a function printing the list)
+ * writes of them, one an item, which the reader's comments of the whole list, placed item by item by
+ * apply.ts, give.
+ */
+const ITEMS: [string, string, string[]][] = [
+  [
+    "comment lines after a blank line at the end of the list's last item: none of the item's (kpt drops them)",
+    "- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  data:\n    k: v\n\n    # c\n",
+    ["apiVersion: v1\nkind: A\nmetadata:\n  name: a\ndata:\n  k: v\n"],
+  ],
+  [
+    "comment lines after a blank line at the end of an item, a foot before them: the next item's second key's head",
+    "- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n  data:\n    k: v\n    # f\n\n    # c\n" +
+      "- apiVersion: v1\n  kind: B\n  metadata:\n    name: b\n",
+    [
+      "apiVersion: v1\nkind: A\nmetadata:\n  name: a\ndata:\n  k: v\n  # f\n",
+      "apiVersion: v1\n# c\n\nkind: B\nmetadata:\n  name: b\n",
+    ],
+  ],
+  [
+    "comment lines over the first `- ` at another column than its dash (a licence header): the item's head",
+    "  # licence\n- apiVersion: v1\n  kind: A\n  metadata:\n    name: a\n",
+    ["# licence\napiVersion: v1\nkind: A\nmetadata:\n  name: a\n"],
+  ],
+];
+
+/** The items of a ResourceList holding `items`, their comments placed from the reader's data, each written. */
+function itemsWritten(items: string): string[] {
+  const text = `apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n${items}`;
+  const read = readTextComments(text);
+  return parseResourceList(text, "stdin").items.map((doc) => {
+    applyItemComments(doc, read);
+    return formatDocuments([doc]);
+  });
+}
+
+describe("readComments of a ResourceList, its items placed one by one as kpt takes them out of it", () => {
+  it.each(ITEMS)("%s", (_name, items, kpt) => {
+    expect(itemsWritten(items)).toEqual(kpt);
+  });
+});
+
+/**
+ * The merge's pieces of a file (merge/yamldoc.ts cuts it at its `---` lines and parses each): a piece's
+ * comments placed from the reader's reading of the whole file, which knows where kpt's cut starts the
+ * piece; the bytes are kpt v1.0.0-beta.56's `fn render` (no function) of the file, its reader kpt's get
+ * and update read with.
+ */
+function piecesWritten(text: string): string {
+  const whole = new WholeFile(text);
+  const cuts = [0, ...[...text.matchAll(/^---$/gm)].map((m) => m.index), text.length];
+  const docs = cuts.slice(1).flatMap((end, i) => {
+    const at = cuts[i]!;
+    const piece = parseYamlFile(text.slice(at, end), "f.yaml").docs;
+    for (const doc of piece) applyComments(doc, whole.piece(at, end));
+    return piece;
+  });
+  return formatDocuments(docs);
+}
+
+describe("readComments of a piece of a file, as kpt's cut leaves it", () => {
+  it("reads no foot after a flow collection on a piece's first line (yaml.v3's line 0): a blank line after its comment lines dropped", () => {
+    const text = `${HEADER}---\nmetadata: {name: y}\n# d\n\napiVersion: v1\nkind: B\n`;
+    const kpt = `${HEADER}---\nmetadata: {name: y}\n# d\napiVersion: v1\nkind: B\n`;
+    expect(piecesWritten(text)).toBe(kpt);
+    // the file read whole, as a render reads it, the same
+    expect(written(text.slice(HEADER.length))).toBe(kpt);
+    // a `---` line kpt's cut leaves first in its piece (the second of two) is the piece's line 0: a foot there
+    const left = `${HEADER}---\n---\nmetadata: {name: y}\n# d\n\napiVersion: v1\nkind: B\n`;
+    expect(piecesWritten(left)).toBe(`${HEADER}---\nmetadata: {name: y}\n# d\n\napiVersion: v1\nkind: B\n`);
   });
 });
 

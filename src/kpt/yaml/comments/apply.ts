@@ -67,6 +67,11 @@ interface ByOffset {
 export interface TextComments {
   index: ByOffset;
   docs: { start: number; comments: Pick<DocumentComments, "head" | "foot" | "endFeet"> }[];
+  /**
+   * The offsets of the block mappings below a document's root whose end took a foot (endFoot), in
+   * order: a ResourceList's item holds such a mapping where one lies inside it (applyItemComments).
+   */
+  endFeet: number[];
 }
 
 /**
@@ -119,6 +124,7 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
   const read = readComments(text, cst);
   const index: ByOffset = { node: new Map(), block: new Map(), offsets: [], text, hash: -1, hashFrom: 0 };
   const docs: TextComments["docs"] = [];
+  const endFeet: number[] = [];
   let i = 0;
   for (const token of cst) {
     if (token.type !== "document") continue;
@@ -135,10 +141,11 @@ function indexed(text: string, cst: readonly CST.Token[]): TextComments {
       const offset = (t as CST.Token & { offset: number }).offset;
       into.set(offset, both(c));
       index.offsets.push(offset);
+      if (c.endFoot && t !== token.value) endFeet.push(offset);
     }
   }
   index.offsets.sort((a, b) => a - b);
-  return { index, docs };
+  return { index, docs, endFeet: endFeet.sort((a, b) => a - b) };
 }
 
 /**
@@ -164,6 +171,72 @@ export function applyComments(doc: Document, read: TextComments): void {
     (root as Slots).commentBefore ??= null;
     (first as Slots).commentBefore ??= null;
   }
+}
+
+/**
+ * Sets the comments of a ResourceList's item (`doc` holds a node of the list's text, whose comments
+ * `read` holds) as kpt takes it out of the list: yaml.v3's node of the sequence with its own comments
+ * and none of a document's — the head over its `- ` its own (the first item's too, which a file's
+ * document gives its sequence), the comment lines after the list's last item the sequence's foot and
+ * not the item's, and its first key's head as yaml.v3 holds it (not a file's count of blank lines).
+ */
+export function applyItemComments(doc: Document, read: TextComments): void {
+  const slots = doc as Slots;
+  slots.commentBefore = null;
+  slots.comment = null;
+  const item = doc.contents as Node | null;
+  if (!item?.range) return;
+  place(item, false, read.index);
+  if (endFootIn(read.endFeet, item.range[0], item.range[2])) setMarks(item, { endFeet: true });
+}
+
+/** Whether one of `offsets` (in order) lies after `from` and before `to`. */
+function endFootIn(offsets: readonly number[], from: number, to: number): boolean {
+  let lo = 0;
+  let hi = offsets.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    // (mid < offsets.length)
+    if (offsets[mid]! <= from) lo = mid + 1;
+    else hi = mid;
+  }
+  const found = offsets[lo];
+  return found !== undefined && found < to;
+}
+
+/**
+ * A file whose documents are parsed one piece at a time (the merge's pieces, merge/yamldoc.ts, cut at
+ * its `---` lines): the structural reader reads the file whole, where it knows which `---` line kpt's
+ * cut leaves first in its piece, once, when a piece is first placed (a caller may place the pieces of
+ * several files in turn).
+ */
+export class WholeFile {
+  private read: TextComments | undefined;
+  constructor(readonly text: string) {}
+
+  /** The comments of the piece from offset `at` to `end`, at the piece's own offsets. */
+  piece(at: number, end: number): TextComments {
+    this.read ??= readTextComments(this.text);
+    return pieceOf(this.read, at, end);
+  }
+}
+
+/** What `read` holds of the documents that start from `at` to `end`, each offset less `at`. */
+function pieceOf(read: TextComments, at: number, end: number): TextComments {
+  const within = (o: number) => o >= at && o < end;
+  const shifted = (m: Map<number, Both>) =>
+    new Map([...m].filter(([o]) => within(o)).map(([o, c]) => [o - at, c] as const));
+  const index: ByOffset = {
+    node: shifted(read.index.node),
+    block: shifted(read.index.block),
+    offsets: read.index.offsets.filter(within).map((o) => o - at),
+    text: read.index.text.slice(at, end),
+    hash: -1,
+    hashFrom: 0,
+  };
+  const docs = read.docs.filter((d) => within(d.start)).map((d) => ({ ...d, start: d.start - at }));
+  const endFeet = read.endFeet.filter(within).map((o) => o - at);
+  return { index, docs, endFeet };
 }
 
 type Slots = { commentBefore?: string | null; comment?: string | null };

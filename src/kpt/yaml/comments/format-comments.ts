@@ -11,7 +11,14 @@ import {
 } from "yaml";
 import { lineStart } from "../text-lines.js";
 import { commonYamlHead, isCommonYaml } from "../yaml-fast.js";
-import { applyComments, applyCommonHead, readTextComments, STRUCTURAL } from "./apply.js";
+import {
+  applyComments,
+  applyCommonHead,
+  applyItemComments,
+  readTextComments,
+  STRUCTURAL,
+  type WholeFile,
+} from "./apply.js";
 import {
   column,
   commentLineText,
@@ -40,7 +47,9 @@ import { markHashSpaces } from "./hash-space.js";
  * - a blank line before a document's last comment is kept.
  * Call once after parsing, before any edit; the document is changed in place. `listItem`: the document
  * is an item of a ResourceList read from `text`; `end`: where the comment lines after it end, at the
- * line of what follows it (offset, and column; -1 at the text's end).
+ * line of what follows it (offset, and column; -1 at the text's end). `piece`: `text` is the piece of a
+ * file from offset `at` (the merge's, whose reading of `---` lines fileStart and pieceStart give the
+ * rules; the structural reader reads the whole file and knows).
  */
 export function normalizeComments(
   doc: Document,
@@ -50,11 +59,13 @@ export function normalizeComments(
     end: itemEnd,
     fileStart = true,
     pieceStart,
+    piece,
   }: {
     listItem?: boolean;
     end?: { offset: number; col: number };
     fileStart?: boolean;
     pieceStart?: boolean;
+    piece?: { of: WholeFile; at: number };
   } = {},
 ): void {
   // An item of a ResourceList has no document head (resourcelist.ts places the comments over its `- `).
@@ -64,22 +75,26 @@ export function normalizeComments(
     if (!listItem) noDocumentHead(doc);
     return;
   }
-  // the structural reader for a document of its own, or a piece whose `---` line start needs no
-  // telling (a ResourceList's items, and a piece the cut left after a `---` line, keep today's rules);
+  // the structural reader, given the context: a document of its own, an item of a ResourceList (the
+  // reader reads the whole list), a piece of a file (the reader reads the whole file; a piece cut after
+  // a `---` line without it keeps the rules: its text alone cannot tell how kpt's cut reads that line);
   // a document the fast reader read with a head above its first key (a licence header) placed from
   // what it read (it keeps no syntax tree for the reader)
-  const own = !listItem && (!text.startsWith("---") || (fileStart && pieceStart === undefined));
-  if (STRUCTURAL && own) {
-    const head = commonYamlHead(doc);
+  const told =
+    listItem || piece !== undefined || !text.startsWith("---") || (fileStart && pieceStart === undefined);
+  if (STRUCTURAL && told) {
+    const head = listItem ? undefined : commonYamlHead(doc);
     if (head) {
       applyCommonHead(doc, head);
       return;
     }
     if (!text.includes("#")) {
-      noDocumentHead(doc);
+      if (!listItem) noDocumentHead(doc);
       return;
     }
-    applyComments(doc, readTextComments(text, doc));
+    if (listItem) applyItemComments(doc, readTextComments(text));
+    else if (piece) applyComments(doc, piece.of.piece(piece.at, piece.at + text.length));
+    else applyComments(doc, readTextComments(text, doc));
     return;
   }
   if (text.includes("\r")) withoutCarriageReturns(doc);
