@@ -16,16 +16,22 @@ const settings = (name: string, extra = "") =>
  * annotated on the files the push changed; and a sweep afterwards finds the head rendered and writes
  * nothing.
  */
-describe("a draft's proposal: the draft render's check stands on each head (forge over HTTP and git)", () => {
-  const [owner, repo] = ["acme", "blueprints"];
-  const rest = () => w.users.alice!.rest;
-  const w = useWorld({ ".github/porchlight.yml": "guardrails: []\n" });
-  const branch = "drafts/apps/web/v1";
+const [owner, repo] = ["acme", "blueprints"];
+const branch = "drafts/apps/web/v1";
 
+/** A world whose repository runs no guardrails, and every run of a check on a commit of it. */
+function proposalWorld() {
+  const w = useWorld({ ".github/porchlight.yml": "guardrails: []\n" });
+  const rest = () => w.users.alice!.rest;
   /** Every run of a check on `sha`, the replaced ones too (GitHub's `filter=all`). */
   const allRuns = async (sha: string, name: string) =>
     (await rest().checks.listForRef({ owner, repo, ref: sha, check_name: name, filter: "all" })).data
       .check_runs;
+  return { w, rest, allRuns };
+}
+
+describe("a draft's proposal: the draft render's check stands on each head (forge over HTTP and git)", () => {
+  const { w, rest, allRuns } = proposalWorld();
   const annotatedPaths = async (runId: number) =>
     (await rest().checks.listAnnotations({ owner, repo, check_run_id: runId, per_page: 100 })).data
       .map((a) => `${a.path} ${a.annotation_level}`)
@@ -73,13 +79,7 @@ describe("a draft's proposal: the draft render's check stands on each head (forg
  * first (the push's render job after it finds the head rendered), and checks the head the render left.
  */
 describe("a draft's proposal told of a push before the draft is (forge over HTTP and git)", () => {
-  const [owner, repo] = ["acme", "blueprints"];
-  const rest = () => w.users.alice!.rest;
-  const w = useWorld({ ".github/porchlight.yml": "guardrails: []\n" });
-  const branch = "drafts/apps/web/v1";
-  const allRuns = async (sha: string, name: string) =>
-    (await rest().checks.listForRef({ owner, repo, ref: sha, check_name: name, filter: "all" })).data
-      .check_runs;
+  const { w, rest, allRuns } = proposalWorld();
   const delivery = (event: string, action: string | undefined, after: string) =>
     w.forge.waitFor(
       () =>
