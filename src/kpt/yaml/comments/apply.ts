@@ -75,10 +75,11 @@ export interface TextComments {
 }
 
 /**
- * Which reader places a whole file's comments (issue #53, stage 3): the structural reader's data
- * (reader.ts, through this module), unless `PORCHLIGHT_COMMENT_READER=rules` asks for format-comments.ts's
- * rules (kept for the shadow run, scripts/comments-shadow.ts, and for the contexts still on them: a
- * ResourceList's items, a merge's pieces). Read once at load: a process reads every file with one reader.
+ * Which reader places the comments (issue #53, stage 3): the structural reader's data (reader.ts,
+ * through this module) for a whole file, a ResourceList's items and a merge's pieces, unless
+ * `PORCHLIGHT_COMMENT_READER=rules` asks for format-comments.ts's rules (kept for the shadow run,
+ * scripts/comments-shadow.ts, until they are removed). Read once at load: a process reads every file
+ * with one reader.
  */
 export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER !== "rules";
 
@@ -192,16 +193,21 @@ export function applyItemComments(doc: Document, read: TextComments): void {
 
 /** Whether one of `offsets` (in order) lies after `from` and before `to`. */
 function endFootIn(offsets: readonly number[], from: number, to: number): boolean {
+  const found = offsets[firstFrom(offsets, from + 1)];
+  return found !== undefined && found < to;
+}
+
+/** The index of the first of `offsets` (in order) at or after `at`; `offsets.length` where none is. */
+function firstFrom(offsets: readonly number[], at: number): number {
   let lo = 0;
   let hi = offsets.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     // (mid < offsets.length)
-    if (offsets[mid]! <= from) lo = mid + 1;
+    if (offsets[mid]! < at) lo = mid + 1;
     else hi = mid;
   }
-  const found = offsets[lo];
-  return found !== undefined && found < to;
+  return lo;
 }
 
 /**
@@ -459,14 +465,7 @@ function quiet(node: unknown, from: number, index: ByOffset): boolean {
   if (index.hash < end) return false;
   // the first record at or after `start`
   const offsets = index.offsets;
-  let lo = 0;
-  let hi = offsets.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    // (mid < offsets.length)
-    if (offsets[mid]! < start) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = firstFrom(offsets, start);
   // (lo < offsets.length where it is read)
   return lo === offsets.length || offsets[lo]! > end;
 }
