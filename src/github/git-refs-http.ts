@@ -16,10 +16,11 @@ import { httpFetch } from "./http-fetch.js";
  */
 export async function lsRemoteHttp(url: string, headers: Record<string, string>): Promise<RefInfo[]> {
   const base = url.replace(/\/+$/, "");
-  const common = { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
   const direct = await lsRefsDirect(base, headers);
   if (direct) return direct;
-  const advert = await exchange(base, `${base}/info/refs?service=git-upload-pack`, { headers: common });
+  const advert = await exchange(base, `${base}/info/refs?service=git-upload-pack`, {
+    headers: v2Headers(headers),
+  });
   const lines = pktLines(advert, base);
   // `# service=git-upload-pack` and a flush come first over HTTP
   const start = lines[0]?.startsWith("# service=") ? lines.indexOf(null) + 1 : 0;
@@ -68,14 +69,17 @@ export async function lsRefs(
   return v2Refs(lines);
 }
 
+/** Request headers as git sends them for protocol v2. */
+function v2Headers(headers: Record<string, string>): Record<string, string> {
+  return { ...headers, "git-protocol": "version=2", "user-agent": "git/porchlight" };
+}
+
 /** A POST of protocol v2's command `body` to the upload-pack service, with git's headers. */
 export function v2Post(headers: Record<string, string>, body: string) {
   return {
     method: "POST",
     headers: {
-      ...headers,
-      "git-protocol": "version=2",
-      "user-agent": "git/porchlight",
+      ...v2Headers(headers),
       "content-type": "application/x-git-upload-pack-request",
       accept: "application/x-git-upload-pack-result",
     },

@@ -97,9 +97,10 @@ const HAVES_OFFERED = 32;
 const UNPACK_LIMIT = 100;
 
 /**
- * Servers whose answer the fetch in process did not understand (one that speaks protocol v0 only, a
- * proxy that drops the Git-Protocol header), by URL, until when `git fetch` is asked directly: a failed
- * try costs one request per push. Asked again after V2_RETRY_MS, in case it was a passing fault.
+ * Servers whose answer the fetch or the refs' listing in process did not understand (one that speaks
+ * protocol v0 only, a proxy that drops the Git-Protocol header), by URL, until when git is asked
+ * directly: a failed try costs one request per push. Asked again after V2_RETRY_MS, in case it was a
+ * passing fault.
  */
 const notV2Until = new Map<string, number>();
 const V2_RETRY_MS = 10 * 60_000;
@@ -253,16 +254,8 @@ export class GitRepo {
       // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
       return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
     }
-    if (/^https?:\/\//.test(this.url) && (notV2Until.get(this.url) ?? 0) <= Date.now()) {
-      const listed = await this.withHeaders((headers) => lsRemoteHttp(this.url, headers)).catch(
-        (e: unknown) => {
-          if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
-            notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
-          return undefined;
-        },
-      );
-      if (listed) return listed;
-    }
+    const listed = await this.inProcess(() => this.withHeaders((headers) => lsRemoteHttp(this.url, headers)));
+    if (listed) return listed;
     const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
     return out
       .split("\n")
@@ -288,11 +281,9 @@ export class GitRepo {
       return ref;
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
-    const fetched = await this.fetchBranchInProcess(src).catch((e: unknown) => {
-      if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
-        notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
-      return undefined;
-    });
+    const fetched = this.fetchInProcess
+      ? await this.inProcess(() => this.fetchBranchInProcess(src))
+      : undefined;
     if (fetched) return fetched;
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
     // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
@@ -313,17 +304,29 @@ export class GitRepo {
   }
 
   /**
+   * What `ask` answers over smart HTTP in this process, or undefined where git is to be asked instead:
+   * the URL is not http(s), the server did not answer as protocol v2 lately (notV2Until), or `ask`
+   * failed (a protocol error marks the server so).
+   */
+  private async inProcess<T>(ask: () => Promise<T | undefined>): Promise<T | undefined> {
+    if (!/^https?:\/\//.test(this.url) || (notV2Until.get(this.url) ?? 0) > Date.now()) return undefined;
+    return ask().catch((e: unknown) => {
+      if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
+        notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
+      return undefined;
+    });
+  }
+
+  /**
    * Branch `src` fetched in this process (git-fetch-http.ts): its commit listed, then, unless the clone
    * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
    * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
    * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
-   * it (or of another branch) here to offer, a shallow clone, or a server that did not speak v2 lately.
-   * Fails as the request failed; the caller then asks git.
+   * it (or of another branch) here to offer, a shallow clone. Fails as the request failed; the caller
+   * (through inProcess, which also leaves a server that did not speak v2 lately to git) then asks git.
    */
   private async fetchBranchInProcess(src: string): Promise<string | undefined> {
-    if (!this.fetchInProcess || this.shallow || !/^https?:\/\//.test(this.url)) return undefined;
-    if ((notV2Until.get(this.url) ?? 0) > Date.now()) return undefined;
-    if (!src.startsWith("refs/heads/")) return undefined;
+    if (this.shallow || !src.startsWith("refs/heads/")) return undefined;
     const haves = await this.haves(src);
     if (haves.length === 0) return undefined;
     return this.withHeaders(async (headers) => {
@@ -740,22 +743,14 @@ export class GitRepo {
   ): Promise<string | "unchanged" | undefined> {
     if (!commitAsGitWrites(input.author, message)) return undefined;
     const parts = input.dir === "" ? [] : input.dir.split("/");
-    const chain = input.parent ? await this.treeChain(input.parent, parts) : { root: undefined, trees: [] };
+    // the parent's trees along the path and its files in `dir`, asked at once
+    const [chain, listed] = input.parent
+      ? await Promise.all([this.treeChain(input.parent, parts), this.entries(input.parent, input.dir)])
+      : [{ root: undefined, trees: [] }, []];
     if (!chain) return undefined;
-    const before = new Map(
-      (input.parent ? await this.entries(input.parent, input.dir) : []).map((e) => [e.path, e]),
-    );
-    const files = new Map<string, { mode: string; id: string }>();
-    const fresh: { id: string; content: Buffer }[] = [];
-    for (const [rel, bytes] of input.tree) {
-      const id = input.blobIds?.get(rel) ?? blobId(bytes);
-      this.blobs?.set(this.gitDir, id, bytes);
-      const old = before.get(rel);
-      files.set(rel, { mode: old?.mode ?? "100644", id });
-      if (old?.id !== id) fresh.push({ id, content: bytes });
-    }
-    await this.writeBlobs(fresh);
-    let child = await writeTrees(this.gitDir, files);
+    const before = new Map(listed.map((e) => [e.path, e]));
+    const written = await this.writeFiles(input, (rel) => before.get(rel));
+    let child = await writeTrees(this.gitDir, new Map(written.map((f) => [f.rel, f])));
     for (let k = parts.length - 1; k >= 0; k--) {
       const name = parts[k] ?? "";
       const items = (chain.trees[k] ?? []).filter((i) => i.name !== name);
@@ -808,11 +803,27 @@ export class GitRepo {
     return root === undefined ? undefined : { root, trees };
   }
 
-  /** Blobs into the object store: loose objects, or one pack by `git fast-import` from PACK_FROM on. */
-  private async writeBlobs(fresh: readonly { id: string; content: Buffer }[]): Promise<void> {
+  /**
+   * Each file of `input.tree` with its blob id (the caller's, else hashed; its bytes kept by blob id for
+   * the next job) and mode (the one `old` gives it in the parent, else a plain file's), `changed` where the
+   * parent does not hold that blob there. Only what changed is written into the object store: loose
+   * objects, or one pack by `git fast-import` from PACK_FROM on.
+   */
+  private async writeFiles(
+    input: CommitInput,
+    old: (rel: string) => { mode: string; id: string } | undefined,
+  ): Promise<{ rel: string; mode: string; id: string; changed: boolean }[]> {
+    const files = [...input.tree].map(([rel, bytes]) => {
+      const id = input.blobIds?.get(rel) ?? blobId(bytes);
+      this.blobs?.set(this.gitDir, id, bytes);
+      const was = old(rel);
+      return { rel, mode: was?.mode ?? "100644", id, changed: was?.id !== id, bytes };
+    });
+    const fresh = files.filter((f) => f.changed);
     if (fresh.length >= PACK_FROM)
-      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((b) => b.content)));
-    else for (const b of fresh) await writeBlob(this.gitDir, b.content, b.id);
+      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((f) => f.bytes)));
+    else for (const f of fresh) await writeBlob(this.gitDir, f.bytes, f.id);
+    return files;
   }
 
   /** The commit made by git in a throwaway index (where commitObjects cannot write it). */
@@ -843,18 +854,8 @@ export class GitRepo {
     const lines: string[] = [];
     for (const e of existing)
       if (!input.tree.has(e.path.slice(prefix.length))) lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
-    // Only what changed is written: a file whose blob the parent holds at the same path stays as it is.
-    const fresh: { id: string; content: Buffer }[] = [];
-    for (const [rel, bytes] of input.tree) {
-      const path = `${prefix}${rel}`;
-      const id = input.blobIds?.get(rel) ?? blobId(bytes);
-      this.blobs?.set(this.gitDir, id, bytes);
-      const old = before.get(path);
-      if (old?.id === id) continue;
-      fresh.push({ id, content: bytes });
-      lines.push(`${old?.mode ?? "100644"} ${id}\t${path}`);
-    }
-    await this.writeBlobs(fresh);
+    for (const f of await this.writeFiles(input, (rel) => before.get(`${prefix}${rel}`)))
+      if (f.changed) lines.push(`${f.mode} ${f.id}\t${prefix}${f.rel}`);
     if (lines.length === 0 && input.parent && !input.allowEmpty) return "unchanged";
     await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
     const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
