@@ -134,6 +134,27 @@ describe("package work on worker threads, bounded", () => {
     }
   });
 
+  it("keeps its memo within a byte bound: a render past it is rendered again by a worker", async () => {
+    const work = new BoundedWork({ timeoutMs: 120_000, workers: 1, memoryMb: 1024 }, setup);
+    try {
+      // room for one kept render (set-labels' one finding: some 150 bytes serialized), not two
+      const renderer = new BoundedRenderer(work, 200);
+      const asked = vi.spyOn(work, "run");
+      const ids = (tree: FileTree) => new Map([...tree].map(([p, b]) => [p, blobId(b)]));
+      const out = (await renderer.render(LABELLED, { runtimes: ["builtin"], blobIds: ids(LABELLED) })).tree;
+      const other = new Map(out).set("notes.txt", Buffer.from("other files\n"));
+      const first = await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      expect(asked).toHaveBeenCalledTimes(2);
+      await renderer.render(other, { runtimes: ["builtin"], blobIds: ids(other) });
+      const again = await renderer.render(out, { runtimes: ["builtin"], blobIds: ids(out) });
+      expect(asked).toHaveBeenCalledTimes(4);
+      expect(again).toEqual(first);
+    } finally {
+      await work.close();
+    }
+  });
+
   it("starts its threads before any request (a server's start), idle, and renders on them as on threads started by a request", async () => {
     const work = new BoundedWork({ timeoutMs: 120_000, workers: 2, memoryMb: 1024 }, setup);
     try {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { deserialize, serialize } from "node:v8";
 import { LRUCache } from "lru-cache";
 import type { Guardrail, Runtime } from "../../config/schema.js";
 import { defaultRegistry } from "../../fn/registry.js";
@@ -17,8 +18,15 @@ import type { BoundedWork } from "./bounded.js";
 import { WorkerStopped, WorkTookTooLong } from "./errors.js";
 import { packTree, unpackChanges, unpackTree } from "./wire.js";
 
-/** How many unchanged renders BoundedRenderer keeps (a few per draft being pushed to). */
+/** How many unchanged renders BoundedRenderer keeps (a few per draft being pushed to)... */
 const SAME_TREES_KEPT = 64;
+/**
+ * ...and in how many bytes: each kept serialized, off the JavaScript heap. A 10,000-resource package's
+ * render reports 6,670 findings, about 1 MiB, and the render of every edit is kept. Kept as objects and
+ * by count alone, they grew the app's heap after each major collection from 38 to 95 MiB over 60 pushes
+ * (node --trace-gc and heap snapshots through bench/bot-e2e.ts), each collection marking them all again.
+ */
+const SAME_TREES_BYTES = 16 << 20;
 
 /**
  * The identity of a render's input: every file's path and git blob id in the tree's order, and the
@@ -54,16 +62,25 @@ export class BoundedRenderer implements Renderer, PackageEngine {
    * not by a worker. Only builtin pipelines that succeeded (an exec or container function may answer
    * otherwise the next time; a render stopped or refused is not kept).
    */
-  private readonly rendered = new LRUCache<string, Omit<RenderResult, "tree">>({ max: SAME_TREES_KEPT });
+  private readonly rendered: LRUCache<string, Buffer>;
   /** The runtimes each Kptfile's text needs beyond builtins (runtimesNeeded): a few hundred bytes each. */
   private readonly kptfileRuntimes = new LRUCache<string, readonly Runtime[]>({ max: 1024 });
 
-  constructor(private readonly work: BoundedWork) {}
+  constructor(
+    private readonly work: BoundedWork,
+    memoBytes = SAME_TREES_BYTES,
+  ) {
+    this.rendered = new LRUCache({
+      max: SAME_TREES_KEPT,
+      maxSize: memoBytes,
+      sizeCalculation: (b) => b.length,
+    });
+  }
 
   async render(tree: FileTree, options: RenderOptions): Promise<RenderResult> {
     const key = sameTreeKey(tree, options);
     const memo = key === undefined ? undefined : this.rendered.get(key);
-    if (memo) return { ...memo, findings: [...memo.findings], tree };
+    if (memo) return { ...(deserialize(memo) as Omit<RenderResult, "tree">), tree };
     const wire = packTree(tree);
     try {
       const { tree: out, ...rest } = await this.work.run(
@@ -72,12 +89,16 @@ export class BoundedRenderer implements Renderer, PackageEngine {
         "Rendering the package",
         packageKey(tree),
       );
-      if (out === null && key !== undefined && rest.ok && this.deterministic(tree))
-        this.rendered.set(key, { ...rest, findings: [...rest.findings] });
+      if (out === null && rest.ok) this.remember(key, tree, rest);
       return { ...rest, tree: out === null ? tree : unpackChanges(out, tree) };
     } catch (e) {
       return stopped(e, tree);
     }
+  }
+
+  /** Keeps a render that changed nothing, where its tree has a key and its output depends on the files alone. */
+  private remember(key: string | undefined, tree: FileTree, result: Omit<RenderResult, "tree">): void {
+    if (key !== undefined && this.deterministic(tree)) this.rendered.set(key, serialize(result));
   }
 
   /** Whether the package's pipelines run builtins only: their output is a function of the files alone. */
@@ -133,9 +154,7 @@ export class BoundedRenderer implements Renderer, PackageEngine {
     );
     if (out === null) return undefined;
     // It renders to itself: the same-tree memo answers it next (the proposal's check, a sweep).
-    const key = sameTreeKey(tree, options);
-    if (key !== undefined && this.deterministic(tree))
-      this.rendered.set(key, { ...out, findings: [...out.findings] });
+    this.remember(sameTreeKey(tree, options), tree, out);
     return { ...out, tree };
   }
 
