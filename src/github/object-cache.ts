@@ -30,6 +30,8 @@ export class GitObjectCache {
    * housekeeping may prune it once it is two weeks old; asked after an hour, git is asked again.
    */
   private readonly held = new LRUCache<string, true>({ max: 4096, ttl: 60 * 60 * 1000 });
+  /** The last tree listed of each repository's directory, whose entries the next listing shares. */
+  private readonly lastListed = new LRUCache<string, readonly TreeEntry[]>({ max: 256 });
   /** Blobs answered from the cache, and read from git, since it was made. */
   hits = 0;
   misses = 0;
@@ -74,7 +76,16 @@ export class GitObjectCache {
       .map((e) => ({ ...e, path: e.path.slice(prefix.length) }));
   }
 
-  setTree(repo: string, sha: string, dir: string, entries: readonly TreeEntry[]): void {
+  /**
+   * Keeps commit `sha`'s listing of `dir`. Its entries unchanged since the directory's last listing are
+   * that listing's own objects (sharedEntries): the trees of a branch's pushes, kept side by side, hold
+   * each file once and not once a push (a 10,000-file tree is 10,000 objects more for each collection
+   * of the app's heap to mark, and a megabyte).
+   */
+  setTree(repo: string, sha: string, dir: string, entries: TreeEntry[]): void {
+    const last = this.lastListed.get(`${repo}\0${dir}`);
+    if (last) sharedEntries(entries, last);
+    this.lastListed.set(`${repo}\0${dir}`, entries);
     this.trees.set(`${repo}\0${sha}\0${dir}`, entries);
     this.held.set(`${repo}\0${sha}`, true);
   }
@@ -92,6 +103,34 @@ export class GitObjectCache {
   get size(): number {
     return this.blobs.calculatedSize;
   }
+}
+
+/**
+ * Puts in `entries` the entries of `last` (another listing of the same directory) that are the same
+ * file: both are in git's order, so each path is looked for a few entries on from the last match (a
+ * file added or removed), then by name. The entries that changed get strings of their own: `git
+ * ls-tree`'s output, which they are cut from, is not kept alive by them.
+ */
+function sharedEntries(entries: TreeEntry[], last: readonly TreeEntry[]): void {
+  let byPath: Map<string, number> | undefined;
+  let next = 0;
+  for (const [i, e] of entries.entries()) {
+    let k = next;
+    while (k < last.length && k < next + 8 && last[k]?.path !== e.path) k++;
+    if (last[k]?.path !== e.path) {
+      byPath ??= new Map(last.map((l, n) => [l.path, n]));
+      k = byPath.get(e.path) ?? -1;
+    }
+    const same = last[k];
+    if (same) next = k + 1;
+    if (same && same.id === e.id && same.mode === e.mode && same.size === e.size) entries[i] = same;
+    else entries[i] = { mode: own(e.mode), id: own(e.id), size: e.size, path: own(e.path) };
+  }
+}
+
+/** A copy of `s` that does not point into the string it was cut from. */
+function own(s: string): string {
+  return Buffer.from(s, "utf8").toString("utf8");
 }
 
 /** A blob of a commit's tree as `git ls-tree -l` lists it. */

@@ -39,4 +39,36 @@ describe("GitObjectCache", () => {
     expect(cache.holds("r", "c1")).toBe(true);
     expect(cache.holds("r", "c2")).toBe(false);
   });
+
+  it("lists a commit like its parent with the parent's unchanged entries, whatever was edited, added or removed", () => {
+    const cache = new GitObjectCache();
+    const entry = (path: string, id = `id-${path}`) => ({ mode: "100644", id, size: 1, path });
+    const files = Array.from({ length: 40 }, (_, i) => `pkg/f${String(i).padStart(2, "0")}.yaml`);
+    cache.setTree(
+      "r",
+      "c1",
+      "",
+      files.map((p) => entry(p)),
+    );
+    const first = cache.tree("r", "c1", "")!;
+    // f03 edited, f10 removed, a file added before f20, f21-f35 removed (past any few entries on), mode of f38 changed
+    const next = files
+      .filter((p) => p !== "pkg/f10.yaml" && !/f(2[1-9]|3[0-5])/.test(p))
+      .flatMap((p) => (p === "pkg/f20.yaml" ? [entry("pkg/f19b.yaml"), entry(p)] : [entry(p)]))
+      .map((e) => (e.path === "pkg/f03.yaml" ? { ...e, id: "edited" } : e))
+      .map((e) => (e.path === "pkg/f38.yaml" ? { ...e, mode: "100755" } : e));
+    const expected = next.map((e) => ({ ...e }));
+    cache.setTree("r", "c2", "", next);
+    const second = cache.tree("r", "c2", "")!;
+    expect(second).toEqual(expected);
+    const byPath = new Map(first.map((e) => [e.path, e]));
+    const shared = second.filter((e) => byPath.get(e.path) === e).map((e) => e.path);
+    expect(shared).toEqual(
+      expected
+        .map((e) => e.path)
+        .filter((p) => !["pkg/f03.yaml", "pkg/f19b.yaml", "pkg/f38.yaml"].includes(p)),
+    );
+    // the first commit's listing is unchanged
+    expect(cache.tree("r", "c1", "")!.map((e) => e.id)).toEqual(files.map((p) => `id-${p}`));
+  });
 });
