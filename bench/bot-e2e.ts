@@ -430,6 +430,28 @@ function editValue(dir: string, file: string, to: string): void {
  * opened: the proposal's checks) and edits with the proposal open (the draft's render and the
  * proposal's checks both run).
  */
+/** The pushes BOT_E2E_REPEAT makes, by name, each with issue #52's bound on its app CPU (s). */
+const REPEATED = [
+  { push: "change outside the package (repeated)", bound: 0.1 },
+  { push: "one file edited (repeated)", bound: 0.35 },
+] as const;
+
+/** The least, median, 90th percentile and most app CPU of each repeated push (BOT_E2E_REPEAT). */
+function repeatSummary(rows: readonly BotE2ERow[]): string[] {
+  return REPEATED.flatMap(({ push, bound }) => {
+    const cpu = rows
+      .filter((r) => r.push === push)
+      .map((r) => r.appCpuS)
+      .sort((a, b) => a - b);
+    if (cpu.length === 0) return [];
+    const at = (q: number) => cpu[Math.min(cpu.length - 1, Math.floor(q * cpu.length))]!;
+    const over = cpu.filter((c) => c > bound).length;
+    return [
+      `${push}, ${cpu.length} times: app CPU least ${cpu[0]} s, median ${at(0.5)}, 90th percentile ${at(0.9)}, most ${cpu.at(-1)}; ${over} over ${bound} s`,
+    ];
+  });
+}
+
 function steps(resources: number): Step[] {
   const pkg = generatePackage(resources, builtinPipeline());
   // The resource files (of the root package and its subpackages), in the order the generator made them.
@@ -437,8 +459,21 @@ function steps(resources: number): Step[] {
   const at = (i: number) => files[i % files.length]!;
   let n = 0;
   const value = (dir: string, file = 0) => editValue(dir, at(file), `edit-${++n}`);
+  // BOT_E2E_REPEAT=N: after the first push, N more as a working day has them, a change outside the
+  // package and a one-file edit in turn (each after the other kind), measured apart (repeatSummary).
+  const day = Array.from(
+    { length: Number(process.env.BOT_E2E_REPEAT ?? 0) },
+    (_, i): Step =>
+      i % 2 === 0
+        ? {
+            push: REPEATED[0].push,
+            edit: (dir) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`),
+          }
+        : { push: REPEATED[1].push, edit: (dir) => value(dir, i) },
+  );
   return [
     { push: "first push", edit: (dir) => write(dir, pkg) },
+    ...day,
     { push: "one file edited (after the bot's commit)", edit: (dir) => value(dir) },
     { push: "one file edited again", edit: (dir) => value(dir) },
     { push: "and again", edit: (dir) => value(dir, 3) },
@@ -587,7 +622,10 @@ async function pushes(
  * first N pushes only (1: the first push and the bot's commit of its render), BOT_E2E_APP=built runs
  * the app from the build (`bin/porchlight.js serve`, as a deployment runs it; `npm run build` first)
  * rather than from its sources through tsx (whose keepNames wraps every function the code makes),
- * BOT_E2E_SEQ=1 prints each push's requests in order with when each was answered.
+ * BOT_E2E_SEQ=1 prints each push's requests in order with when each was answered. BOT_E2E_REPEAT=N
+ * adds N pushes after the first, a change outside the package and a one-file edit in turn, and prints
+ * each kind's spread: where a major collection of the app's heap (the garbage of earlier pushes) lands
+ * in a push's window, that push pays for it, so one push of a kind is one sample.
  */
 export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
   const sizes = (process.env.BOT_E2E_SIZES ?? "1000,10000").split(",").map(Number);
@@ -611,12 +649,14 @@ export async function benchBotEndToEnd(): Promise<BotE2ERow[]> {
         for (const { push, m } of await pushes(w, resources)) {
           made.push({ mode, resources, push, ...m.row });
           console.log(JSON.stringify(made.at(-1)));
-          if (mode === "memory" && resources === Math.max(...sizes) && push !== "first push")
+          const repeated = REPEATED.some((r) => r.push === push);
+          if (mode === "memory" && resources === Math.max(...sizes) && push !== "first push" && !repeated)
             routes.push(`${push}: ${JSON.stringify(m.byRoute)}`);
         }
       } finally {
         await w.stop();
       }
+      for (const line of repeatSummary(made)) console.log(line);
       const after = fnRenderCpu(resources);
       const first = made.find((r) => r.push === "first push");
       if (first && before !== undefined && after !== undefined) {
