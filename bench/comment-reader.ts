@@ -3,11 +3,10 @@
  * package (render-package.ts), each given comment lines (a licence header, a line above each document's
  * `spec:` or `data:`, a foot after its last entry), places their comments (normalizeComments) and formats
  * them, a few passes, and prints each pass's CPU time (the process's: the machine is shared; the part
- * of it placing the comments took, by the wall clock's share) and a digest of the output. The reader is chosen at
- * load (PORCHLIGHT_COMMENT_READER), so compare the two in alternating processes:
+ * of it placing the comments took, by the wall clock's share) and a digest of the output (the same
+ * digest before and after a change to the reader: the same bytes).
  *
- *   for r in 1 2 3; do for m in rules structural; do
- *     PORCHLIGHT_COMMENT_READER=$m npx tsx bench/comment-reader.ts; done; done
+ *   npx tsx bench/comment-reader.ts [passes] [resources] [header|one|items]
  *
  * Arguments: [passes (default 5)] [resources (default 10000)] [header: the licence header alone, the
  * documents' own line comments (`# kpt-set`, `# the service`) the only other comments; one: the header
@@ -19,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { readResourceList, writeResourceList } from "../src/fn/runtime/wire.js";
 import { parseResourceList } from "../src/kpt/resourcelist.js";
-import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../src/kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../src/kpt/yaml/yamlfile.js";
 import { generatePackage } from "./render-package.js";
@@ -100,7 +99,7 @@ function benchFiles(): void {
   }
 
   console.log(
-    `${process.env.PORCHLIGHT_COMMENT_READER ?? "(default)"}: ${files.length} files${process.argv[4] ? ` (${process.argv[4]})` : ""}; CPU s/pass: parse+place ${fmt(parsePlace)} (place ${fmt(place)}); format ${fmt(format)}; output ${digest}`,
+    `${files.length} files${process.argv[4] ? ` (${process.argv[4]})` : ""}; CPU s/pass: parse+place ${fmt(parsePlace)} (place ${fmt(place)}); format ${fmt(format)}; output ${digest}`,
   );
 }
 
@@ -137,6 +136,6 @@ function benchItems(): void {
   }
   const place = read.map((r, i) => r - (parse[i] ?? 0));
   console.log(
-    `${process.env.PORCHLIGHT_COMMENT_READER ?? "(default)"}: 1 ResourceList of ${docs.length} items (${(list.length / 1e6).toFixed(1)} MB); CPU s/pass: parse ${fmt(parse)}; parse+place ${fmt(read)} (place ${fmt(place)}); output ${digest}`,
+    `1 ResourceList of ${docs.length} items (${(list.length / 1e6).toFixed(1)} MB); CPU s/pass: parse ${fmt(parse)}; parse+place ${fmt(read)} (place ${fmt(place)}); output ${digest}`,
   );
 }

@@ -1,7 +1,7 @@
 // Prints a YAML file reformatted as kpt writes it (for comparing with kpt output by hand).
 import { readFileSync } from "node:fs";
 import { parseAllDocuments } from "yaml";
-import { normalizeComments } from "../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../src/kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../src/kpt/yaml/format.js";
 
 const text = readFileSync(process.argv[2]!, "utf8");

@@ -1,7 +1,6 @@
 /**
- * The generator of scripts/comments-diff.ts (and of scripts/comments-shadow.ts's corpus): packages of
- * ConfigMaps with comment lines and blank lines sprinkled between their lines, in the shapes that script
- * documents.
+ * The generator of scripts/comments-diff.ts: packages of ConfigMaps with comment lines and blank lines
+ * sprinkled between their lines, in the shapes that script documents.
  */
 export const ALL_SHAPES = ["cols", "lists", "dash", "docs", "dedent"];
 

@@ -25,14 +25,6 @@ const SINGLETONS: Record<string, string> = {
     "a file's resources by git blob id (lru-cache, bounded by size): a push to a proposal parses only the files it changed, as each job makes its own context",
   "fn/starlark/resolve.ts OUTER":
     "a closure's free variable → the binding it captures: a side table on nodes (weak)",
-  "kpt/yaml/comments/comment-runs.ts footAtEnd":
-    "which nodes hold a foot comment read at a file's end: a side table on nodes (weak)",
-  "kpt/yaml/comments/comment-runs.ts valueFootAtEnd":
-    "as footAtEnd, the foot of the node's last value (weak)",
-  "kpt/yaml/comments/comment-runs.ts footBefore":
-    "keys whose comment is a foot of the entry above: a side table on nodes (weak)",
-  "kpt/yaml/comments/comment-runs.ts keptValueFoot":
-    "feet kept above a key through a trip: a side table on nodes (weak)",
   "kpt/yaml/comments/apply.ts READ":
     "what the structural reader read of the text each document was composed from, read as it is composed (placed later: a render reads the whole package first): a side table on documents (weak)",
   "kpt/yaml/comments/apply.ts last":

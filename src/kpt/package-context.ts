@@ -1,7 +1,7 @@
 import { Document } from "yaml";
 import { getString } from "./resource.js";
 import type { FileTree } from "./tree.js";
-import { normalizeComments } from "./yaml/comments/format-comments.js";
+import { normalizeComments } from "./yaml/comments/apply.js";
 import { detectSeqIndent, formatDocument, formatDocuments } from "./yaml/format.js";
 import { isYamlFileName, parseYamlFile } from "./yaml/yamlfile.js";
 

@@ -138,7 +138,7 @@ export function mergeResources(
         onReplaced: (f) => replaced.push(f),
       });
       if (merged === null) continue;
-      // a foot a mapping's end took (comment-runs' endFoot) is written after kyaml's merge walk as any
+      // a foot a mapping's end took (the endFoot mark) is written after kyaml's merge walk as any
       // block's foot, not at the mapping's last key (kpt's bytes: merge fixture foot-before-outer-foot)
       if ([dest, origin, upd].some((r) => r && hasEndFeet(r.y.doc.contents))) clearEndFeet(merged);
       dest.y.doc.contents = merged as YAMLMap;

@@ -1,7 +1,6 @@
 import { type Document, isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import { YamlError } from "../kpt/errors.js";
-import { WholeFile } from "../kpt/yaml/comments/apply.js";
-import { normalizeComments, startsPiece } from "../kpt/yaml/comments/format-comments.js";
+import { normalizeComments, WholeFile } from "../kpt/yaml/comments/apply.js";
 import { formatDocument, type SeqIndent, seqIndentIn } from "../kpt/yaml/format.js";
 import { mergeKeysAsText } from "../kpt/yaml/yaml-nodes.js";
 import { blockScalarAtEnd, isEmptyDocument } from "../kpt/yaml/yamlfile.js";
@@ -40,7 +39,7 @@ function plainNull(node: unknown): boolean {
 
 /** Parses one piece of a file (see splitDocuments), or a whole file; empty documents are dropped. */
 export function parseChunk(chunk: DocChunk, file: string): YamlDoc[] {
-  const { text, line: lineOffset, pieceStart, whole } = chunk;
+  const { text, line: lineOffset, whole } = chunk;
   const docs = parseAllDocuments(text, PARSE_OPTIONS);
   const list = Array.isArray(docs) ? docs : [docs];
   const out: YamlDoc[] = [];
@@ -59,8 +58,9 @@ export function parseChunk(chunk: DocChunk, file: string): YamlDoc[] {
     if (!text.endsWith("\n")) blockScalarAtEnd(doc, text.length);
     emptyScalarsAsNull(doc);
     mergeKeysAsText(doc, text);
-    // a piece after the file's first starts at its `---` line, whose comment kpt drops
-    normalizeComments(doc, text, { fileStart: lineOffset === 0, pieceStart, piece: whole });
+    // a piece after the file's first starts at its `---` line: the reader reads the whole file, and
+    // knows whether kpt's cut leaves that line (and its comment) first in the piece
+    normalizeComments(doc, text, { piece: whole });
     // the reader's derivation (kyaml's DeriveSeqIndentStyle: comment lines between a key and its
     // first `- ` are skipped), so a get or update writes a list as a render does
     const [start, , end] = doc.range;
@@ -94,13 +94,8 @@ export interface DocChunk {
   /** 0-based line of the chunk in the file. */
   line: number;
   /**
-   * For a chunk after the file's first line: whether kyaml's cut leaves its `---` line first in its
-   * piece (format-comments.ts's startsPiece over the whole file; the chunk alone cannot tell).
-   */
-  pieceStart?: boolean;
-  /**
-   * The file the chunk is cut from, and where in it: the structural comment reader reads the file
-   * whole (with PORCHLIGHT_COMMENT_READER=structural).
+   * The file the chunk is cut from, and where in it: the comment reader reads the file whole (the
+   * chunk alone cannot tell how kyaml's cut reads its `---` line).
    */
   whole?: { of: WholeFile; at: number };
 }
@@ -135,11 +130,7 @@ export function splitDocuments(text: string): DocChunk[] | undefined {
 }
 
 function chunk(whole: WholeFile, from: number, to: number, line: number): DocChunk {
-  const text = whole.text;
-  const c: DocChunk = { text: text.slice(from, to), line };
-  if (from > 0) c.pieceStart = startsPiece(text, from);
-  c.whole = { of: whole, at: from };
-  return c;
+  return { text: whole.text.slice(from, to), line, whole: { of: whole, at: from } };
 }
 
 /** One document as kyaml writes it (ends with a newline). */

@@ -10,7 +10,7 @@ import {
 import type { KptPackage, ResourceFile } from "../kpt/package.js";
 import { getAnnotation, kindOf, nameOf, namespaceOf, pathAnnotation } from "../kpt/resource.js";
 import type { FileTree } from "../kpt/tree.js";
-import { normalizeComments } from "../kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../kpt/yaml/comments/apply.js";
 import { headComment, setHeadComment, setTrailingComment, trailingComment } from "../kpt/yaml/comments.js";
 import { detectSeqIndent, type SeqIndent } from "../kpt/yaml/format.js";
 import type { KptFormDoc } from "../kpt/yaml/kpt-form.js";

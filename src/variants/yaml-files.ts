@@ -1,5 +1,5 @@
 import { type Document, isAlias, isScalar, isSeq, parseAllDocuments, type YAMLSeq } from "yaml";
-import { normalizeComments } from "../kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../kpt/yaml/format.js";
 
 /** A bad package file met while applying a variant: the whole mutation is refused, nothing half-done. */

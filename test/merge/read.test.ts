@@ -13,8 +13,8 @@ describe("cutting files into documents", () => {
     const chunks = splitDocuments("a: 1\n---\nb: 2\n--- # two\nc: 3\n");
     expect(chunks?.map(({ whole, ...c }) => ({ ...c, at: whole?.at }))).toEqual([
       { text: "a: 1\n", line: 0, at: 0 },
-      { text: "---\nb: 2\n", line: 1, pieceStart: false, at: 5 },
-      { text: "--- # two\nc: 3\n", line: 3, pieceStart: false, at: 14 },
+      { text: "---\nb: 2\n", line: 1, at: 5 },
+      { text: "--- # two\nc: 3\n", line: 3, at: 14 },
     ]);
   });
 

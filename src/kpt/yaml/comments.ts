@@ -1,5 +1,5 @@
 import { type Document, isDocument, isMap, isSeq, type Node } from "yaml";
-import { copyFootMarks, copyHeadMarks, copyMarks, footBeforeText } from "./comments/comment-runs.js";
+import { copyFootMarks, copyHeadMarks, copyMarks, footBeforeText } from "./comments/marks.js";
 import { fromRaw, toRaw } from "./comments/raw.js";
 
 /**
@@ -8,10 +8,11 @@ import { fromRaw, toRaw } from "./comments/raw.js";
  * end it). Each is the comment's raw text: its lines joined by `\n`, each line as written (`# text`,
  * `#` kept; a lone `#` and `# ` told apart), an empty line for a blank line between them.
  *
- * The one door to `yaml`'s comment slots (`commentBefore`, `comment`): this folder's readers
- * (yaml-fast.ts, format-comments.ts and the run placing of comment-runs.ts) fill them where yaml.v3 would
- * hold each comment; everything else reads and writes comments here, and copies them with their marks
- * (copyComments). test/house-comments.test.ts refuses the slots anywhere else.
+ * The one door to `yaml`'s comment slots (`commentBefore`, `comment`): the readers fill them where yaml.v3
+ * would hold each comment (the structural reader, comments/reader.ts, placed by comments/apply.ts; the
+ * fast reader, yaml-fast.ts, as it makes the nodes); everything else reads and writes comments here, and
+ * copies them with their marks (copyComments). test/house-comments.test.ts refuses the slots anywhere
+ * else.
  *
  * Where the slots hold yaml.v3's comments:
  * - head: `commentBefore` of a key, a list item, a root node. The reader leaves a foot yaml.v3 gives to
@@ -22,18 +23,10 @@ import { fromRaw, toRaw } from "./comments/raw.js";
  * - a document's own head and foot: its `commentBefore` and `comment`.
  */
 
-// The marks that say where kpt writes a block's foot and a key's head (comment-runs.ts), and what a
-// function's trip does to them.
-export {
-  clearEndFeet,
-  endFeetAfterTrip,
-  endFoot,
-  feetOnly,
-  hasEndFeet,
-  keyFoot,
-  markEndFoot,
-} from "./comments/comment-runs.js";
-export { dashCommentsAfterTrip } from "./comments/dash-comments.js";
+// The marks that say where kpt writes a block's foot and a key's head (comments/marks.ts), and what a
+// function's trip does to comments (comments/trip.ts).
+export { clearEndFeet, endFoot, feetOnly, hasEndFeet, keyFoot, markEndFoot } from "./comments/marks.js";
+export { dashCommentsAfterTrip, endFeetAfterTrip } from "./comments/trip.js";
 
 type Slots = { commentBefore?: string | null; comment?: string | null };
 

@@ -1,5 +1,5 @@
 import { Document, type LineCounter, type Pair, Scalar, type Schema, YAMLMap, YAMLSeq } from "yaml";
-import { commentLineText } from "./comments/comment-runs.js";
+import { commentLineText } from "./comments/raw.js";
 import { readMap, readPair, readScalar, readSeq, sameSchema } from "./yaml-nodes.js";
 import {
   COLON,
@@ -51,7 +51,7 @@ const COMMON = new WeakSet<Document>();
 /**
  * True for a document parseCommonYaml read (not a copy of one) with no comment line: a comment only
  * at the end of a scalar's line, where `yaml` and yaml.v3 agree. (A document with a head comment is
- * placed as any other, by format-comments.ts.)
+ * placed from what the fast reader read of it: comments/apply.ts, applyCommonHead.)
  */
 export function isCommonYaml(doc: Document): boolean {
   return COMMON.has(doc);
@@ -491,7 +491,7 @@ class Reader {
     if (text.charCodeAt(i) === HASH) {
       if (i === at) giveUp();
       const nl = text.indexOf("\n", i);
-      // as the composer keeps it, a lone `#` as one space; `# ` told apart (comment-runs' HASH_SPACE)
+      // as the composer keeps it, a lone `#` as one space; `# ` told apart (raw.ts' HASH_SPACE)
       comment = commentLineText(text.slice(i, nl));
       i = nl;
     }

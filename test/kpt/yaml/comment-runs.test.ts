@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 
@@ -12,7 +12,7 @@ const KIND_A_X = "apiVersion: v1\nkind: A\nmetadata:\n  name: x\n";
 const HEADER = "apiVersion: v1\nkind: X\nmetadata:\n  name: x\n";
 
 /**
- * Comment lines after a nested block, placed as yaml.v3 reads them (src/kpt/yaml/comments/comment-runs.ts). Each
+ * Comment lines after a nested block, placed as yaml.v3 reads them (src/kpt/yaml/comments/reader.ts). Each
  * case: the input, and the bytes kpt v1.0.0-beta.56 wrote for it (`kpt pkg update` rewriting the file
  * unchanged, so one read and one write, no function trip).
  */
@@ -815,7 +815,7 @@ describe("head comments after a first `---` and above flow items are written as 
 /**
  * A foot that no closing block takes (left of the block that ends, at no closing block's column, up to
  * a blank line) and that comes before a sequence's next item, or after a `key:` whose block value
- * follows: yaml.v3 gives it to the next scalar it reads (see footOfFirstScalar in comment-runs.ts).
+ * follows: yaml.v3 gives it to the next scalar it reads (its decoder hands it to the entry before, reader.ts).
  * kpt's bytes as above (`kpt fn render` of a package without a pipeline: one read, one write).
  */
 const FIRST_SCALAR_CASES: [string, string, string][] = [

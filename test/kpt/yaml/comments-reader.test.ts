@@ -251,7 +251,7 @@ describe("a licence header the fast reader read, placed from what it read", () =
 });
 
 /**
- * Where kpt reads a ResourceList's items (a function's output) otherwise than today's rules do: the items
+ * How kpt reads a ResourceList's items (a function's output) where the rules the reader replaced did not: the items
  * (after `items:`), and the files kpt v1.0.0-beta.56's `fn eval --exec` (a function printing the list)
  * writes of them, one an item, which the reader's comments of the whole list, placed item by item by
  * apply.ts, give.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isMap, type Pair, type Scalar, Scalar as ScalarNode, type YAMLMap } from "yaml";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import {
   copyComments,
   footComment,

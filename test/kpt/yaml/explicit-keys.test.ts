@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 import { hasKpt } from "../../render/kpt-oracle.js";

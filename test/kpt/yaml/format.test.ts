@@ -5,7 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { Document, parseDocument } from "yaml";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import {
   canPlain,
   detectSeqIndent,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type Document, isMap, isScalar, type Pair } from "yaml";
 import { generatePackage, reindented } from "../../../bench/render-package.js";
 import { getString } from "../../../src/kpt/resource.js";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { detectSeqIndent, formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { type KptFormDoc, readKptForm } from "../../../src/kpt/yaml/kpt-form.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";

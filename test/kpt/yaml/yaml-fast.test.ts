@@ -18,7 +18,7 @@ import {
   YAMLSeq,
 } from "yaml";
 import { generatePackage } from "../../../bench/render-package.js";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { isCommonYaml, parseCommonYaml } from "../../../src/kpt/yaml/yaml-fast.js";
 import { conformanceDir } from "../../conformance/realworld.js";
 import { blockYaml, generatedMapping, yamlFiles } from "./generated-yaml.js";

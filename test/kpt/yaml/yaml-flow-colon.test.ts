@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeComments } from "../../../src/kpt/yaml/comments/format-comments.js";
+import { normalizeComments } from "../../../src/kpt/yaml/comments/apply.js";
 import { formatDocuments } from "../../../src/kpt/yaml/format.js";
 import { parseYamlFile } from "../../../src/kpt/yaml/yamlfile.js";
 

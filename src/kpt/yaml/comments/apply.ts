@@ -10,19 +10,65 @@ import {
   Parser,
   type Scalar,
 } from "yaml";
-import type { CommonHead } from "../yaml-fast.js";
-import { setMarks } from "./comment-runs.js";
+import { type CommonHead, commonYamlHead, isCommonYaml } from "../yaml-fast.js";
+import { setMarks } from "./marks.js";
 import { bare, fromRaw, withBlanks } from "./raw.js";
 import { type DocumentComments, type NodeComments, readComments } from "./reader.js";
 
 /**
- * The switch-over of issue #53: a document's comments placed from the structural reader's data
- * (reader.ts, readComments) into `yaml`'s slots and the marks format.ts reads, where format-comments.ts
- * (normalizeComments) re-cuts the raw text today. Each node is found by its source offset: a composed
- * node's `range[0]` is its CST token's offset (a block collection and its first entry's key share one:
- * they are told apart by the token's type). What is set is what the door (comments.ts) reports, the
- * same as scripts/comments-shadow.ts compares with today's readers.
+ * A document's comments placed where yaml.v3 (kpt's reader) holds them: from the structural reader's
+ * data (reader.ts, readComments) into `yaml`'s slots and the marks format.ts reads (marks.ts). Each
+ * node is found by its source offset: a composed node's `range[0]` is its CST token's offset (a block
+ * collection and its first entry's key share one: they are told apart by the token's type). What is set
+ * is what the door (comments.ts) reports.
  */
+
+/**
+ * Places the comments of `doc`, composed from `text`, where yaml.v3 holds them (the parser's are
+ * replaced), given the context as data: a document of its own (a file's); `listItem`, an item of a
+ * ResourceList read from `text` (the reader reads the whole list; an item has no document head);
+ * `piece`, a piece of a file cut at its `---` lines from offset `at` (the merge's: the reader reads the
+ * whole file, and knows which `---` line kpt's cut leaves first in its piece). A document the fast
+ * reader read is placed from what it read (it keeps no syntax tree): comments only after scalars, where
+ * `yaml` and yaml.v3 agree, or also comment lines above its first key (a licence header). Call once
+ * after parsing, before any edit; the document is changed in place.
+ */
+export function normalizeComments(
+  doc: Document,
+  text: string,
+  { listItem = false, piece }: { listItem?: boolean; piece?: { of: WholeFile; at: number } } = {},
+): void {
+  if (isCommonYaml(doc)) {
+    if (!listItem) noDocumentHead(doc);
+    return;
+  }
+  const head = listItem ? undefined : commonYamlHead(doc);
+  if (head) {
+    applyCommonHead(doc, head);
+    return;
+  }
+  if (!text.includes("#")) {
+    if (!listItem) noDocumentHead(doc);
+    return;
+  }
+  if (listItem) applyItemComments(doc, readTextComments(text));
+  else if (piece) applyComments(doc, piece.of.piece(piece.at, piece.at + text.length));
+  else applyComments(doc, readTextComments(text, doc));
+}
+
+/**
+ * A document with no comment line (the fast reader's, or a text with no `#`): the slots above its first
+ * key (the document's, its root mapping's, the key's) set to null, as the fast reader leaves them.
+ */
+function noDocumentHead(doc: Document): void {
+  const map = doc.contents;
+  if (!isMap(map) || !map.range || map.items.length === 0) return;
+  const key = (map.items[0] as Pair).key;
+  if (!isNode(key)) return;
+  doc.commentBefore = null;
+  map.commentBefore = null;
+  (key as Node).commentBefore = null;
+}
 
 /**
  * A node's comments as the door holds them (of()): the blank lines after a head or a foot dropped (kpt's
@@ -75,19 +121,10 @@ export interface TextComments {
 }
 
 /**
- * Which reader places the comments (issue #53, stage 3): the structural reader's data (reader.ts,
- * through this module) for a whole file, a ResourceList's items and a merge's pieces, unless
- * `PORCHLIGHT_COMMENT_READER=rules` asks for format-comments.ts's rules (kept for the shadow run,
- * scripts/comments-shadow.ts, until they are removed). Read once at load: a process reads every file
- * with one reader.
- */
-export const STRUCTURAL = process.env.PORCHLIGHT_COMMENT_READER !== "rules";
-
-/**
  * What the structural reader read of the text each document was composed from (yamlfile.ts), read
  * from the syntax tree the documents were composed from as they are composed: their callers place
  * their comments later (a render reads the whole package first), and the syntax tree is not kept.
- * Only with the structural reader (the default), and only for a text with a `#`.
+ * Only for a text with a `#`.
  */
 const READ = new WeakMap<Document, TextComments>();
 
@@ -97,9 +134,9 @@ const READ = new WeakMap<Document, TextComments>();
  */
 let last: { text: string; read: TextComments } | undefined;
 
-/** Reads the comments of `text`, from the syntax tree `docs` were composed from (with the structural reader). */
+/** Reads the comments of `text`, from the syntax tree `docs` were composed from. */
 export function keepTokens(text: string, tokens: readonly CST.Token[], docs: readonly Document[]): void {
-  if (!STRUCTURAL || !text.includes("#")) return;
+  if (!text.includes("#")) return;
   let read: TextComments;
   try {
     read = indexed(text, tokens);

@@ -1,10 +1,26 @@
-import { HASH_SPACE } from "./comment-runs.js";
-
 /**
  * Raw comment text (each line as written, `#` kept, an empty line for a blank one) and the form `yaml`'s
  * comment slots hold it in (a line's text after `#`, `# ` as HASH_SPACE), both ways; and the two ways a
  * reader's raw head or foot is written back.
  */
+
+/**
+ * A comment line `# ` (one space, nothing after it) in a slot: the `yaml` parser gives `#` and `# `
+ * alike as " ", which format.ts writes as a lone `#`; yaml.v3 keeps the space, and kpt writes `# `
+ * back. Not a character a YAML comment can hold (NUL is not printable), so no comment's own text is
+ * mistaken for it.
+ */
+const HASH_SPACE = "\u0000";
+
+/**
+ * A comment line's text as a slot holds it: after the `#`, a lone `#` as a space, `# ` as HASH_SPACE;
+ * the `\r` of a CRLF line ending is no part of it. (The fast reader's line comments, yaml-fast.ts.)
+ */
+export function commentLineText(line: string): string {
+  const end = line.endsWith("\r") ? line.length - 1 : line.length;
+  const text = line.slice(1, end);
+  return text === "" ? " " : text === " " ? HASH_SPACE : text;
+}
 
 /** The slot's text as raw comment lines. */
 export function toRaw(text: string | null | undefined): string | undefined {
