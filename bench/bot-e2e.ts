@@ -459,16 +459,15 @@ function steps(resources: number): Step[] {
   const at = (i: number) => files[i % files.length]!;
   let n = 0;
   const value = (dir: string, file = 0) => editValue(dir, at(file), `edit-${++n}`);
+  // a change outside the package: the repository's README, two levels up
+  const outside = (dir: string) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`);
   // BOT_E2E_REPEAT=N: after the first push, N more as a working day has them, a change outside the
   // package and a one-file edit in turn (each after the other kind), measured apart (repeatSummary).
   const day = Array.from(
     { length: Number(process.env.BOT_E2E_REPEAT ?? 0) },
     (_, i): Step =>
       i % 2 === 0
-        ? {
-            push: REPEATED[0].push,
-            edit: (dir) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`),
-          }
+        ? { push: REPEATED[0].push, edit: outside }
         : { push: REPEATED[1].push, edit: (dir) => value(dir, i) },
   );
   return [
@@ -477,10 +476,7 @@ function steps(resources: number): Step[] {
     { push: "one file edited (after the bot's commit)", edit: (dir) => value(dir) },
     { push: "one file edited again", edit: (dir) => value(dir) },
     { push: "and again", edit: (dir) => value(dir, 3) },
-    {
-      push: "change outside the package",
-      edit: (dir) => writeFileSync(join(dir, "..", "..", "README.md"), `# ${++n}\n`),
-    },
+    { push: "change outside the package", edit: outside },
     { push: "one file edited (after a push outside)", edit: (dir) => value(dir) },
     {
       push: "one file edited, the render writes back (a comment at its end)",
