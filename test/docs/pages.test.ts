@@ -320,9 +320,9 @@ describe("docs/fanout.md's rollout dashboard", () => {
   });
 });
 
-describe("README.md's layout", () => {
+describe("docs/development.md's layout", () => {
   it("names every directory of src/, and only those", () => {
-    const block = docBlock("README.md", "src/");
+    const block = docBlock("docs/development.md", "src/");
     const named = [...block.text.matchAll(/^ {2}([\w-]+)\/ /gm)].map((m) => m[1]);
     const dirs = readdirSync(join(PROJECT, "src"), { withFileTypes: true })
       .filter((d) => d.isDirectory())
@@ -341,7 +341,7 @@ describe("README.md's layout", () => {
   });
 
   it("names every workspace package of packages/", () => {
-    const named = [...docBlock("README.md", "src/").text.matchAll(/^packages\/([\w-]+)\/$/gm)].map(
+    const named = [...docBlock("docs/development.md", "src/").text.matchAll(/^packages\/([\w-]+)\/$/gm)].map(
       (m) => m[1],
     );
     const dirs = readdirSync(join(PROJECT, "packages"), { withFileTypes: true })
