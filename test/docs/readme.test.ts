@@ -162,3 +162,61 @@ describe("README.md: the slash-commands", () => {
     expect(COMMANDS.map((c) => c.verb).filter((verb) => !named.has(verb))).toEqual([]);
   });
 });
+
+describe("README.md: the command table", () => {
+  /** Each row's `porchlight COMMAND [SUB|SUB…]`: the command and the subcommands the row names. */
+  const rows = () =>
+    readFileSync(join(PROJECT, "README.md"), "utf8")
+      .split("\n")
+      .flatMap((line) => {
+        const cell = /^\| `porchlight ([^`]*)`/.exec(line)?.[1];
+        if (cell === undefined) return [];
+        const [command = "", next = ""] = cell.replace(/\\\|/g, "|").split(/\s+/);
+        const subs = next.replace(/^\[|\]$/g, "").split("|");
+        return [{ command, subs: subs.every((s) => /^[a-z][a-z-]*$/.test(s)) ? subs : [] }];
+      });
+
+  it("names commands and subcommands that `porchlight --help` and each command's --help list", async () => {
+    const table = rows();
+    expect(table.length).toBeGreaterThan(10);
+    const top = await porchlight(["--help"]);
+    const missing: string[] = [];
+    for (const { command, subs } of table) {
+      if (!new RegExp(`^ {2}${command} `, "m").test(top.out)) missing.push(command);
+      const help = await porchlight([command, "--help"]);
+      expect(help.code, command).toBe(0);
+      const text = help.out + help.err;
+      for (const sub of subs)
+        if (!new RegExp(`(^ {2}|porchlight ${command} )${sub}\\b`, "m").test(text))
+          missing.push(`${command} ${sub}`);
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("README.md: a front door", () => {
+  const readme = () => readFileSync(join(PROJECT, "README.md"), "utf8");
+
+  it("stays under 300 lines: the benchmarks' record lives in docs/benchmarks.md", () => {
+    expect(readme().split("\n").length).toBeLessThan(300);
+    expect(readme()).toContain("](docs/benchmarks.md)");
+    expect(readFileSync(join(PROJECT, "docs/benchmarks.md"), "utf8")).toMatch(/^## Current figures$/m);
+  });
+
+  it("runs only npm scripts package.json has", () => {
+    const scripts = Object.keys(
+      (JSON.parse(readFileSync(join(PROJECT, "package.json"), "utf8")) as { scripts: object }).scripts,
+    );
+    for (const page of ["README.md", "docs/development.md", "docs/benchmarks.md"]) {
+      const text = readFileSync(join(PROJECT, page), "utf8");
+      const named = [...text.matchAll(/`npm (?:run )?([\w:-]+)/g)]
+        .map((m) => m[1] as string)
+        .filter((s) => !["ci", "link", "run"].includes(s));
+      expect(named.length, page).toBeGreaterThan(0);
+      expect(
+        named.filter((s) => !scripts.includes(s)),
+        page,
+      ).toEqual([]);
+    }
+  });
+});
