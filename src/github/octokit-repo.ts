@@ -171,6 +171,21 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
+  listPullsOfCommit(sha: string): Promise<PullRequest[]> {
+    const what = `listing the pull requests of ${sha.slice(0, 7)}`;
+    return this.call(what, async () => {
+      const pulls = await this.octokit.paginate(
+        this.octokit.rest.repos.listPullRequestsAssociatedWithCommit,
+        {
+          ...this.id,
+          commit_sha: sha,
+          per_page: 100,
+        },
+      );
+      return parseResponse(restPull.array(), pulls, what).map(toPull);
+    });
+  }
+
   createPull(input: {
     head: string;
     base: string;

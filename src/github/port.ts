@@ -197,6 +197,11 @@ export interface RepoPulls extends RepoRole {
   listPullsFrom(head: string): Promise<PullRequest[]>;
   /** The most recently updated closed pull requests, newest first: one page, one request. */
   listRecentlyClosedPulls(): Promise<PullRequest[]>;
+  /**
+   * The pull requests commit `sha` belongs to (GitHub's "pull requests associated with a commit"): for a
+   * commit of the default branch, the merged one that brought it there, whose merge commit it may be.
+   */
+  listPullsOfCommit(sha: string): Promise<PullRequest[]>;
   createPull(input: {
     head: string;
     base: string;

@@ -26,8 +26,9 @@ export interface SweepResult {
 }
 
 /**
- * The periodic sweep of one repository: every unfinished publish finished (a draft branch still at
- * its merged head, or a recent merge without its tag: tag, event, branch deleted) and the requests
+ * The periodic sweep of one repository: every unfinished revision deletion finished, every unfinished
+ * publish finished (a draft branch still at its merged head, or a recent merge without its tag and not
+ * labelled deleted: tag, event, branch deleted) and the requests
  * that asked for it answered, every other draft branch rendered, every open proposal checked and its
  * unanswered commands answered (a crash loses the queued job, never the comment), each brought one
  * step toward its desired state. Jobs skip what is already done,
@@ -49,6 +50,11 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
   };
   const { branches } = indexRefs(refs);
   const merged = new Set<string>();
+  // Before the publishes: a deletion finished here labels its publish deleted, which that look then skips.
+  await attempt("unfinished revision deletions", async () => {
+    const finished = await finishRevisionDeletions(ctx, { refs, openPulls: pulls });
+    if (finished > 0) resumed.push(`${finished} revision deletion(s)`);
+  });
   await attempt("unfinished publishes", async () => {
     for (const pr of await unfinishedPublishes(ctx.port, {
       refs,
@@ -69,10 +75,6 @@ export async function reconcileRepo(ctx: JobContext): Promise<SweepResult> {
         }),
       );
     }
-  });
-  await attempt("unfinished revision deletions", async () => {
-    const finished = await finishRevisionDeletions(ctx, { refs, openPulls: pulls });
-    if (finished > 0) resumed.push(`${finished} revision deletion(s)`);
   });
   for (const branch of branches.keys()) {
     if (!parsePackageBranch(branch).ok || merged.has(branch)) continue;

@@ -254,6 +254,12 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       });
       expect((await port.listOpenPulls()).map((p) => p.number)).not.toContain(pull);
       expect((await port.listRecentlyClosedPulls()).map((p) => p.number)).toContain(pull);
+      // the merge commit names its pull request (how a revision's deletion finds the publish to mark)
+      expect(
+        (await port.listPullsOfCommit(merged))
+          .filter((p) => p.merged)
+          .map((p) => [p.number, p.mergeCommitSha]),
+      ).toEqual([[pull, merged]]);
       expect((await port.readTree("main", "apps/web")).sha).toBe(merged);
       const again = await port.mergePull(pull, { sha: draft, method: "merge" }).catch((e: unknown) => e);
       expect((again as MergeRefused).refusal).toEqual({

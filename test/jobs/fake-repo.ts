@@ -335,6 +335,14 @@ export class FakeRepo implements RepoPort {
       .map((p) => ({ ...p, labels: [...p.labels] }));
   }
 
+  async listPullsOfCommit(sha: string): Promise<PullRequest[]> {
+    this.calls.push("listPullsOfCommit");
+    return [...this.pulls.keys()]
+      .map((n) => this.livePull(n))
+      .filter((p) => p.headSha === sha || p.mergeCommitSha === sha)
+      .map((p) => ({ ...p, labels: [...p.labels] }));
+  }
+
   async createPull(input: Parameters<RepoPort["createPull"]>[0]): Promise<PullRequest> {
     this.calls.push("createPull");
     const pr = this.openPull(input.head, {

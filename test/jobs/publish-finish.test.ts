@@ -3,7 +3,7 @@ import { checkProposal } from "../../src/jobs/check-proposal/index.js";
 import { publishProposal } from "../../src/jobs/publish/index.js";
 import { mergedDrafts } from "../../src/jobs/publish/merged-drafts.js";
 import { reconcileRepo } from "../../src/jobs/reconcile.js";
-import { DELETION_LABEL } from "../../src/lifecycle/labels.js";
+import { DELETED_LABEL, DELETION_LABEL } from "../../src/lifecycle/labels.js";
 import { formatDeletionProposal } from "../../src/lifecycle/revision-deletion.js";
 import { fakeRepoWith } from "./fake-repo.js";
 import { cm, jobContext, KPTFILE } from "./helpers.js";
@@ -238,5 +238,70 @@ describe("publish leaves no draft behind, and finishes after a crash", () => {
     const found = await mergedDrafts(repo, { refs, openPulls, baseBranch: ctx.baseBranch });
     expect(found.map((p) => p.number)).toEqual([pr.number]);
     expect(repo.calls).toEqual(["listPullsFrom", "listPullsFrom"]);
+  });
+});
+
+describe("a deleted revision stays deleted (issue #67)", () => {
+  /** v1 published from the proposal, then its deletion proposal (naming `commit`, default its tag's). */
+  async function publishedThenProposedForDeletion(commit?: string) {
+    const { repo, pr, ctx } = await proposal();
+    await publishProposal(ctx, { pull: pr.number, request: approve });
+    const tagged = repo.tags()["apps/web/v1"] as string;
+    const branch = "deletionProposed/apps/web/edit-1";
+    repo.branch(branch, tagged);
+    repo.commit(branch, {}, "Propose deleting revision apps/web/v1");
+    const { body } = formatDeletionProposal({
+      package: "apps/web",
+      workspace: "edit-1",
+      revision: 1,
+      commit: commit ?? tagged,
+    });
+    const del = repo.openPull(branch, { labels: [DELETION_LABEL], body });
+    return { repo, pr, ctx, del, tagged };
+  }
+  const labelsOf = async (repo: { getPull(n: number): Promise<{ labels: string[] }> }, n: number) =>
+    (await repo.getPull(n)).labels;
+
+  it("labels the publish deleted; sweeps and an /approve of the merged proposal never tag it again", async () => {
+    const { repo, pr, ctx, del } = await publishedThenProposedForDeletion();
+    expect(await publishProposal(ctx, { pull: del.number, request: approve })).toMatchObject({
+      kind: "deleted",
+      tag: "apps/web/v1",
+    });
+    expect(await labelsOf(repo, pr.number)).toContain(DELETED_LABEL);
+    for (let i = 0; i < 3; i++) expect((await reconcileRepo(ctx)).resumed).toEqual([]);
+    expect(repo.tags()).toEqual({});
+    expect(await publishProposal(ctx, { pull: pr.number, request: approve })).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining(`#${pr.number} published a revision that was deleted since`),
+    });
+    expect(repo.tags()).toEqual({});
+    expect(ctx.published).toHaveLength(1);
+    // the way back: the label removed, the sweep publishes the merge again
+    await repo.removeLabel(pr.number, DELETED_LABEL);
+    expect((await reconcileRepo(ctx)).resumed).toEqual([`#${pr.number}`]);
+    expect(Object.keys(repo.tags())).toEqual(["apps/web/v1"]);
+  });
+
+  it("a deletion the sweep finishes (the tag gone by other hands while proposed) labels the publish first", async () => {
+    const { repo, pr, ctx, del, tagged } = await publishedThenProposedForDeletion();
+    expect(await repo.deleteRefIf("refs/tags/apps/web/v1", tagged)).toBe("deleted");
+    expect((await reconcileRepo(ctx)).resumed).toEqual(["1 revision deletion(s)"]);
+    expect((await repo.getPull(del.number)).state).toBe("closed");
+    expect(await labelsOf(repo, pr.number)).toContain(DELETED_LABEL);
+    expect((await reconcileRepo(ctx)).resumed).toEqual([]);
+    expect(repo.tags()).toEqual({});
+  });
+
+  it("a deletion refused (the tag moved since it was proposed) takes its label back", async () => {
+    const { repo, pr, ctx, del, tagged } = await publishedThenProposedForDeletion();
+    // the tag moved to another commit after the proposal named `tagged`
+    expect(await repo.deleteRefIf("refs/tags/apps/web/v1", tagged)).toBe("deleted");
+    await repo.createTag("apps/web/v1", repo.resolve("refs/heads/deletionProposed/apps/web/edit-1"));
+    expect(await publishProposal(ctx, { pull: del.number, request: approve })).toMatchObject({
+      kind: "refused",
+      message: expect.stringContaining("no longer points at"),
+    });
+    expect(await labelsOf(repo, pr.number)).not.toContain(DELETED_LABEL);
   });
 });

@@ -1,3 +1,4 @@
+import { markDeleted, unmarkDeleted } from "../../jobs/publish/deleted-mark.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { formatDeletionBranch } from "../../lifecycle/revision-deletion.js";
 import { approveAndPublish, checkWait } from "./approve.js";
@@ -67,7 +68,8 @@ export const delVerb: Verb = {
 /**
  * Deletes a published revision Porch proposed for deletion itself (branch `deletionProposed/<pkg>/<ws>`,
  * no pull request to review), as Porch's delete does: its tag, only while it points at the commit read
- * (of two deletions at once exactly one deletes), then Porch's branch.
+ * (of two deletions at once exactly one deletes), then Porch's branch; the pull request that published it,
+ * if porchlight did, labelled deleted first (jobs/publish/deleted-mark.ts).
  */
 async function deletePorchProposed(
   repo: Repository,
@@ -76,7 +78,10 @@ async function deletePorchProposed(
   env: RpkgEnv,
 ): Promise<string> {
   const step = env.progress.step(`Deleting ${rev.ref}`);
+  // the record first, as the bot's deletion writes it: the sweep never publishes the merge again
+  const marked = await markDeleted(repo.conn.port, rev.sha);
   const deleted = await repo.conn.port.deleteRefIf(rev.ref, rev.sha);
+  if (deleted === "moved") await unmarkDeleted(repo.conn.port, marked);
   if (deleted !== "deleted") {
     step.fail(deleted === "gone" ? "deleted by another request" : "moved");
     throw revisionConflict(

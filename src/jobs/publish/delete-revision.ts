@@ -4,12 +4,15 @@ import { parseDeletionProposal, type RevisionDeletion } from "../../lifecycle/re
 import { formatRevisionTag } from "../../lifecycle/revision-tag.js";
 import { removeFromCatalog } from "../catalog/withdraw.js";
 import type { JobContext } from "../context.js";
+import { markDeleted, unmarkDeleted } from "./deleted-mark.js";
 import type { FinishedPublish } from "./finish.js";
 
 /**
- * The approved deletion of one published revision (lifecycle/revision-deletion.ts): its tag deleted
- * only while it still points at the proposed commit (a compare-and-swap by git), then the pull request
- * closed unmerged and its `deletionProposed/…` branch deleted. Each step is done only if missing: a tag
+ * The approved deletion of one published revision (lifecycle/revision-deletion.ts): the pull request that
+ * published it labelled `porchlight/deleted` (deleted-mark.ts: what keeps the sweep and every other door
+ * from publishing it again), its tag deleted only while it still points at the proposed commit (a
+ * compare-and-swap by git), then the pull request closed unmerged and its `deletionProposed/…` branch
+ * deleted. Each step is done only if missing: a tag
  * already gone was deleted by this proposal's approval (a crash after it, a second delivery), so what
  * is left is finished and the outcome is the same.
  */
@@ -19,8 +22,11 @@ export async function carryOutRevisionDeletion(
   deletion: RevisionDeletion,
 ): Promise<FinishedPublish> {
   const tag = formatRevisionTag(deletion);
+  // The record first (deleted-mark.ts): a tag gone with its publish unlabelled is what the sweep publishes again.
+  const marked = await markDeleted(ctx.port, deletion.commit);
   const deleted = await ctx.port.deleteRefIf(`refs/tags/${tag}`, deletion.commit);
   if (deleted === "moved") {
+    await unmarkDeleted(ctx.port, marked);
     return {
       kind: "refused",
       message: `Not deleted: the tag \`${tag}\` no longer points at ${deletion.commit.slice(0, 7)}, the commit proposed for deletion; close this pull request and propose the deletion again.`,
@@ -46,6 +52,8 @@ async function finishRevisionDeletion(
   });
   if (catalog.kind === "refused")
     ctx.log.warn({ pr: pr.number, tag, why: catalog.message }, "deleted revision left in the catalog");
+  // The repository's fan-out and dashboard learn it now, not at the next sweep (no event says a tag went).
+  ctx.outbox.add({ task: "fanout-wanted", target: { kind: "here" }, reason: `revision ${tag} deleted` });
   if (pr.state === "open") await ctx.port.updatePull(pr.number, { state: "closed" });
   await ctx.port.deleteBranch(pr.headRef);
   ctx.log.info({ pr: pr.number, tag, commit: deletion.commit }, "revision deleted");
@@ -54,7 +62,9 @@ async function finishRevisionDeletion(
 
 /**
  * The open revision-deletion proposals whose tag is already gone (a crash between deleting it and
- * closing the pull request), finished: what the sweep does for them.
+ * closing the pull request, or a tag deleted by hand while it was proposed), finished: what the sweep
+ * does for them. Their publish is labelled deleted first, so that the sweep's look for unfinished
+ * publishes, after this, leaves it alone.
  */
 export async function finishRevisionDeletions(
   ctx: JobContext,
@@ -65,6 +75,7 @@ export async function finishRevisionDeletions(
   for (const pr of input.openPulls) {
     const deletion = parseDeletionProposal(pr);
     if (!deletion || tags.has(formatRevisionTag(deletion))) continue;
+    await markDeleted(ctx.port, deletion.commit);
     await finishRevisionDeletion(ctx, pr, deletion);
     finished++;
   }

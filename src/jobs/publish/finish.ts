@@ -1,5 +1,5 @@
 import type { PullRequest, RepoFiles } from "../../github/port.js";
-import { DELETION_LABEL } from "../../lifecycle/labels.js";
+import { DELETED_LABEL, DELETION_LABEL } from "../../lifecycle/labels.js";
 import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { formatRevisionTag, parseRevisionTag } from "../../lifecycle/revision-tag.js";
@@ -7,6 +7,7 @@ import { conflictMarkers } from "../../merge/index.js";
 import { parseVariantPullRequestBody } from "../../variants/index.js";
 import { recordDeleted } from "../catalog/withdraw.js";
 import { afterAnswer, type JobContext } from "../context.js";
+import { isDeletedPublish } from "./deleted-mark.js";
 import { ensureRevisionTag } from "./tag.js";
 
 export type FinishedPublish =
@@ -32,6 +33,9 @@ export type FinishedPublish =
  * it still points at the merged head, the fan-out is recorded again (the fan-out job is idempotent), so
  * a crash between tagging and queueing loses nothing. A branch that moved after the merge holds new
  * work: it stays, a draft again.
+ *
+ * A merge labelled `porchlight/deleted` whose tag is gone is never tagged again: its revision was
+ * deleted on purpose (deleted-mark.ts), and a draft branch left at its head is deleted.
  *
  * Without `refs` (a run after the merge, not the one that merged), an untagged merge older than the
  * package's latest revision is not tagged: a later publish already contains it, and a higher number
@@ -73,6 +77,15 @@ export async function finishPublish(
       );
     if (branchLeft) await afterAnswer(ctx, draftKey, deleteDraft);
     return { kind: "deleted", package: pkg, mergeSha };
+  }
+  // Published once and deleted since (deleted-mark.ts): never tagged again, by any door.
+  if (isDeletedPublish(pr) && !tagOn(pkg, mergeSha, refs)) {
+    if (branchLeft) await afterAnswer(ctx, draftKey, deleteDraft);
+    ctx.log.debug({ pr: pr.number, commit: mergeSha }, "merged proposal's revision deleted; not tagged");
+    return {
+      kind: "refused",
+      message: `Not published: #${pr.number} published a revision that was deleted since (the pull request is labelled \`${DELETED_LABEL}\`). To publish this content again, remove the label and approve again, or propose it anew.`,
+    };
   }
   if (!input.refs) {
     const later = await laterRevision(ctx.port, pkg, mergeSha, refs);

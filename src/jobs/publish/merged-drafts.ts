@@ -4,6 +4,7 @@ import { parsePackageBranch } from "../../lifecycle/package-branch.js";
 import { indexRefs, type RefInfo } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { mapLimit } from "../fanout/limit.js";
+import { isDeletedPublish } from "./deleted-mark.js";
 
 interface RepoState {
   refs: readonly RefInfo[];
@@ -53,7 +54,8 @@ export function mergedInto(pulls: readonly PullRequest[], baseBranch: string): P
 /**
  * Every publish left unfinished: the merged drafts above, and recently merged proposals whose merge
  * commit carries no revision tag of their package, whose branch is gone (GitHub's "automatically
- * delete head branches" removes it at the merge, before the bot could tag). One more request.
+ * delete head branches" removes it at the merge, before the bot could tag), and which are not labelled
+ * `porchlight/deleted` (a revision deleted since: its tag is gone on purpose). One more request.
  */
 export async function unfinishedPublishes(port: RepoPort, input: RepoState): Promise<PullRequest[]> {
   const found = await mergedDrafts(port, input);
@@ -65,7 +67,8 @@ export async function unfinishedPublishes(port: RepoPort, input: RepoState): Pro
   const seen = new Set(found.map((p) => p.number));
   for (const pr of await port.listRecentlyClosedPulls()) {
     if (seen.has(pr.number) || !isMergedDraft(port, pr, input.baseBranch)) continue;
-    if (pr.labels.includes(DELETION_LABEL)) continue;
+    // a package's removal publishes no tag; a revision deleted since was published once (deleted-mark.ts)
+    if (pr.labels.includes(DELETION_LABEL) || isDeletedPublish(pr)) continue;
     const draft = parsePackageBranch(pr.headRef);
     if (draft.ok && tagged.has(`${draft.value.package}@${pr.mergeCommitSha}`)) continue;
     found.push(pr);
