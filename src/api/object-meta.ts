@@ -26,7 +26,7 @@ const DNS1123_SUBDOMAIN_MSG =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 /** The longest name part of a key, and the longest label value. */
-export const QUALIFIED_NAME_MAX = 63;
+const QUALIFIED_NAME_MAX = 63;
 /** The longest prefix of a key (a DNS-1123 subdomain). */
 const PREFIX_MAX = 253;
 /** What an object's annotations, keys and values, may weigh together (the API server's 256 KiB). */
@@ -165,4 +165,28 @@ export function annotationProblems(
       field,
     });
   return out;
+}
+
+function mapProblems(
+  map: unknown,
+  field: string,
+  check: (m: Readonly<Record<string, unknown>>, field: string) => FieldProblem[],
+): FieldProblem[] {
+  if (map === undefined || map === null) return [];
+  if (typeof map !== "object" || Array.isArray(map))
+    return [invalid(field, JSON.stringify(map) ?? String(map), "must be a map of strings to strings")];
+  return check(map as Record<string, unknown>, field);
+}
+
+/**
+ * The problems of the `labels` and `annotations` of `holder`, an object's metadata (`field`: `metadata`)
+ * or any part that carries the two maps (a PackageVariant's `spec`), each naming its field.
+ */
+export function labelsAndAnnotationsProblems(holder: unknown, field: string): FieldProblem[] {
+  const at = (key: string) =>
+    typeof holder === "object" && holder !== null ? (holder as Record<string, unknown>)[key] : undefined;
+  return [
+    ...mapProblems(at("labels"), `${field}.labels`, labelProblems),
+    ...mapProblems(at("annotations"), `${field}.annotations`, annotationProblems),
+  ];
 }

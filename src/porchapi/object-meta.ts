@@ -1,9 +1,4 @@
-import {
-  annotationProblems,
-  type FieldProblem,
-  fieldProblemText,
-  labelProblems,
-} from "../api/object-meta.js";
+import { type FieldProblem, fieldProblemText, labelsAndAnnotationsProblems } from "../api/object-meta.js";
 import type { ApiResource, KubeObject } from "./resources.js";
 import { ApiError } from "./status.js";
 
@@ -24,34 +19,10 @@ const fieldsAt = (obj: unknown, path: readonly string[]): unknown =>
     obj,
   );
 
-function mapProblems(
-  map: unknown,
-  field: string,
-  check: (m: Readonly<Record<string, unknown>>, field: string) => FieldProblem[],
-): FieldProblem[] {
-  if (map === undefined || map === null) return [];
-  if (typeof map !== "object" || Array.isArray(map))
-    return [
-      {
-        reason: "FieldValueInvalid",
-        message: `Invalid value: ${JSON.stringify(map)}: must be a map of strings to strings`,
-        field,
-      },
-    ];
-  return check(map as Record<string, unknown>, field);
-}
-
 /** The problems of the labels and annotations `obj` carries, each naming its field. */
-export function labelAndAnnotationProblems(resource: ApiResource, obj: KubeObject): FieldProblem[] {
+function labelAndAnnotationProblems(resource: ApiResource, obj: KubeObject): FieldProblem[] {
   const places = [["metadata"], ...(PLACES[resource.kind] ?? [])];
-  return places.flatMap((path) => {
-    const at = fieldsAt(obj, path);
-    const field = path.join(".");
-    return [
-      ...mapProblems(fieldsAt(at, ["labels"]), `${field}.labels`, labelProblems),
-      ...mapProblems(fieldsAt(at, ["annotations"]), `${field}.annotations`, annotationProblems),
-    ];
-  });
+  return places.flatMap((path) => labelsAndAnnotationsProblems(fieldsAt(obj, path), path.join(".")));
 }
 
 /**
