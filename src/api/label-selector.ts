@@ -7,6 +7,8 @@
  * `matchExpressions` with In, NotIn, Exists, DoesNotExist), read into the same requirements.
  */
 
+import { labelValueProblems, qualifiedNameProblems } from "./object-meta.js";
+
 export type LabelRequirement =
   | { key: string; op: "exists" | "!exists" }
   | { key: string; op: "=" | "!="; value: string }
@@ -56,21 +58,15 @@ function lex(selector: string): Token[] {
   return out;
 }
 
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
 function checkKey(key: string): void {
-  const slash = key.lastIndexOf("/");
-  const [prefix, name] = slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : [undefined, key];
-  if ((prefix !== undefined && !DNS_SUBDOMAIN.test(prefix)) || name.length > 63 || !NAME_PART.test(name))
+  if (qualifiedNameProblems(key).length > 0)
     throw new SelectorError(
       `unable to parse requirement: invalid label key "${key}": a key is an optional DNS subdomain prefix and "/", then 1 to 63 letters, digits, "-", "_" or ".", beginning and ending with a letter or digit (for example kpt.dev/label)`,
     );
 }
 
 function checkValue(value: string): void {
-  if (value.length > 63 || !LABEL_VALUE.test(value))
+  if (labelValueProblems(value).length > 0)
     throw new SelectorError(
       `unable to parse requirement: invalid label value "${value}": a value is empty or up to 63 letters, digits, "-", "_" or ".", beginning and ending with a letter or digit`,
     );

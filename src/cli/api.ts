@@ -10,6 +10,7 @@ import { type CliCommand, UsageError } from "./io.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { parseCommandArgs } from "./options.js";
 import { porchStores } from "./porch-store/index.js";
+import { writePrivateFile } from "./private-file.js";
 import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--kubeconfig FILE] [--namespace NS]
@@ -87,7 +88,7 @@ async function tlsOf(start: PorchApiStart): Promise<{ cert: string; key: string 
   if (existsSync(certPath) && existsSync(keyPath))
     return { cert: await readFile(certPath, "utf8"), key: await readFile(keyPath, "utf8") };
   const made = selfSignedCertificate([start.host], new Date());
-  await writeFile(keyPath, made.key, { mode: 0o600 });
+  await writePrivateFile(keyPath, made.key);
   await writeFile(certPath, made.cert);
   return made;
 }
@@ -151,7 +152,8 @@ export const apiCommand: CliCommand = async (args, io) => {
         "porchlight api: --kubeconfig writes GH_TOKEN's (or GITHUB_TOKEN's) token: set one",
       );
     }
-    await writeFile(
+    // the token's holder's alone (0600), also over a file that was there with a looser mode
+    await writePrivateFile(
       values.kubeconfig,
       kubeconfigYaml({
         server: server.url,
@@ -161,7 +163,6 @@ export const apiCommand: CliCommand = async (args, io) => {
         namespace: values.namespace ?? "default",
         caPem: server.caPem,
       }),
-      { mode: 0o600 },
     );
     io.stdout(`  export KUBECONFIG=${values.kubeconfig}\n`);
   }

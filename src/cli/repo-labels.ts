@@ -1,10 +1,5 @@
+import { labelValueProblems, qualifiedNameProblems } from "../api/object-meta.js";
 import { UsageError } from "./io.js";
-
-/** A label key as Kubernetes takes it: an optional DNS-subdomain prefix and `/`, then a name of at most 63. */
-const NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
-const PREFIX = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-/** A label value: empty, or a name of at most 63. */
-const VALUE = /^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$/;
 
 /**
  * `--labels k=v,k2=v2` of `repo register`: the registration's `metadata.labels`, which PackageVariantSet
@@ -22,16 +17,15 @@ export function parseLabels(text: string): Record<string, string> {
       );
     const key = pair.slice(0, eq).trim();
     const value = pair.slice(eq + 1).trim();
-    const slash = key.lastIndexOf("/");
-    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-    const name = slash >= 0 ? key.slice(slash + 1) : key;
-    if (!NAME.test(name) || (prefix !== undefined && (prefix.length > 253 || !PREFIX.test(prefix))))
+    const keyProblems = qualifiedNameProblems(key);
+    if (keyProblems.length > 0)
       throw new UsageError(
-        `porchlight repo register: --labels: "${key}" is not a label key: a name of at most 63 letters, digits, '-', '_' and '.' starting and ending with a letter or digit, optionally after a DNS prefix and '/'`,
+        `porchlight repo register: --labels: "${key}" is not a label key: ${keyProblems.join("; ")}`,
       );
-    if (!VALUE.test(value))
+    const valueProblems = labelValueProblems(value);
+    if (valueProblems.length > 0)
       throw new UsageError(
-        `porchlight repo register: --labels: the value "${value}" of ${key} is not a label value: at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit`,
+        `porchlight repo register: --labels: the value "${value}" of ${key} is not a label value: ${valueProblems.join("; ")}`,
       );
     out[key] = value;
   }

@@ -1,5 +1,6 @@
 import { parseDocument, stringify } from "yaml";
 import { z } from "zod";
+import { fieldProblemText, labelsAndAnnotationsProblems } from "../api/object-meta.js";
 import type { AnswerCache } from "../github/conditional.js";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
@@ -303,6 +304,10 @@ export async function openRegistry(
       if (!given.success)
         throw new RegistryError(`the Repository object is invalid: ${problemOf(given.error)}`);
       const name = given.data.metadata.name;
+      // labels and annotations as the API server takes them: nothing it would refuse is committed
+      const meta = labelsAndAnnotationsProblems(given.data.metadata, "metadata").map(fieldProblemText);
+      if (meta.length > 0)
+        throw new RegistryError(`Repository.config.porch.kpt.dev "${name}" is invalid: ${meta.join(", ")}`);
       // Porch's defaults, as its CRD sets them
       const git = given.data.spec.git;
       if (git && git.branch === undefined) git.branch = "main";

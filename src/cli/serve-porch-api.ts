@@ -1,8 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Forge, SeedResult } from "@porchlight/forge";
 import { startPorchApi } from "./api.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
+import { writePrivateFile } from "./private-file.js";
 import { openRegistry, registrationObject } from "./repo-registry.js";
 
 /**
@@ -52,7 +53,8 @@ export async function servePorchApiOnForge(
   const files: string[] = [];
   for (const u of world.users) {
     const file = join(forge.dataDir, `kubeconfig-${u.login}.yaml`);
-    await writeFile(
+    // the user's token: 0600, also over the file an earlier serve left in the data folder
+    await writePrivateFile(
       file,
       kubeconfigYaml({
         server: server.url,
@@ -62,7 +64,6 @@ export async function servePorchApiOnForge(
         namespace: world.org,
         caPem: server.caPem,
       }),
-      { mode: 0o600 },
     );
     // not in the users table's shape (login, permission, token): a script reads that table by its first word
     files.push(`  for ${u.login} (${u.permission}): ${file}`);

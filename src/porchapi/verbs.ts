@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
 import { unknownFields } from "./fields.js";
 import { historyScope, stateOf, type WatchHistory } from "./history.js";
+import { checkLabelsAndAnnotations } from "./object-meta.js";
 import { schemaOf } from "./openapi.js";
 import { applyPatch, isApplyPatch, patchTypeOf } from "./patch.js";
 import type { ApiResource, KubeObject } from "./resources.js";
@@ -142,6 +143,8 @@ function checkObject(x: ObjectRequest, body: unknown, name: string | undefined):
       "BadRequest",
       `the name of the object (${String(own)}) does not match the name in the URL (${name})`,
     );
+  // before any store sees it: a refused object is never committed
+  checkLabelsAndAnnotations(x.resource, obj, String(own ?? name ?? ""));
   return { apiVersion: want, kind: x.resource.kind, ...obj };
 }
 

@@ -271,5 +271,22 @@ describe("porchlight repo: any git URL, Ready with its reason, bounded waits, im
       "--output=jsonpath={.spec.git.branch} {.spec.content}",
     ]);
     expect(branch.stdout).toBe("main Package");
+
+    // labels and annotations the API server would refuse are not committed
+    const registry = async () =>
+      (await w.octokit(w.alice).rest.repos.getBranch({ owner: "acme", repo: ".porchlight", branch: "main" }))
+        .data.commit.sha;
+    const before = await registry();
+    const labelled = join(w.tmp, "labelled.yaml");
+    writeFileSync(
+      labelled,
+      'apiVersion: config.porch.kpt.dev/v1alpha1\nkind: Repository\nmetadata:\n  name: labelled\n  labels:\n    "../../etc passwd": x\nspec:\n  type: git\n  git:\n    repo: acme/deploy\n',
+    );
+    const refused = await w.cli(w.alice, ["repo", "apply", "-f", labelled, NS]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      'Error: Repository.config.porch.kpt.dev "labelled" is invalid: metadata.labels: Invalid value: "../../etc passwd": a qualified name must consist',
+    );
+    expect(await registry()).toBe(before);
   }, 60_000);
 });

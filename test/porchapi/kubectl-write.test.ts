@@ -37,6 +37,24 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
   }, 120_000);
   afterAll(() => w.stop());
 
+  /** Every ref of the registrations repository and of acme/blueprints: what a write would move or add. */
+  const heads = async () =>
+    Promise.all(
+      [".porchlight", "blueprints"].map(async (repo) =>
+        (await w.octokit(w.alice).rest.git.listMatchingRefs({ owner: "acme", repo, ref: "" })).data.map(
+          (r) => `${r.ref} ${r.object.sha}`,
+        ),
+      ),
+    );
+  /** A JSON merge patch of revision `name`, over HTTPS as alice. */
+  const patch = (name: string, body: unknown) =>
+    w.request(`/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions/${name}`, {
+      token: w.alice,
+      method: "PATCH",
+      headers: { "content-type": "application/merge-patch+json" },
+      body: JSON.stringify(body),
+    });
+
   it("creates a draft with kubectl apply (init task), and apply again changes only its labels", async () => {
     const r = await w.kubectl("alice", ["apply", "-f", "-"], { stdin: DRAFT });
     expect(r).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} created\n` });
@@ -111,6 +129,113 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     };
     expect(obj.metadata.labels).toEqual({ team: "frontend", tier: "gold", size: "s" });
     expect(obj.metadata.annotations.owner).toBe("alice");
+  });
+
+  it("refuses a label key, a label value and annotations Kubernetes refuses with 422 Invalid naming the field, committing nothing", async () => {
+    const before = await heads();
+    // kubectl label checks keys itself: a merge patch carries the key to the server as any client may
+    const key = await w.kubectl("alice", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--type=merge",
+      "-p",
+      '{"metadata":{"labels":{"../../etc passwd":"x"}}}',
+    ]);
+    expect(key.code).toBe(1);
+    expect(key.stderr).toContain(
+      `The PackageRevision "${NAME}" is invalid: metadata.labels: Invalid value: "../../etc passwd": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
+    const nul = await patch(NAME, { metadata: { labels: { tier: "gold\u0000" } } });
+    expect(nul.status).toBe(422);
+    expect(JSON.parse(nul.body)).toMatchObject({
+      kind: "Status",
+      status: "Failure",
+      reason: "Invalid",
+      code: 422,
+      details: {
+        name: NAME,
+        group: "porch.kpt.dev",
+        kind: "PackageRevision",
+        causes: [
+          {
+            reason: "FieldValueInvalid",
+            field: "metadata.labels",
+            message: expect.stringMatching(
+              /^Invalid value: "gold\\x00": a valid label must be an empty string/,
+            ),
+          },
+        ],
+      },
+    });
+    const big = await patch(NAME, { metadata: { annotations: { note: "x".repeat(1 << 20) } } });
+    expect(big.status).toBe(422);
+    expect(JSON.parse(big.body)).toMatchObject({
+      message: `PackageRevision.porch.kpt.dev "${NAME}" is invalid: metadata.annotations: Too long: must have at most 262144 bytes`,
+      details: { causes: [{ reason: "FieldValueTooLong", field: "metadata.annotations" }] },
+    });
+    // a new revision with a bad label is not made at all
+    const created = await w.kubectl("alice", ["apply", "-f", "-"], {
+      stdin: DRAFT.replaceAll("first", "bad").replace("team: web", '"../../etc passwd": x'),
+    });
+    expect(created.code).toBe(1);
+    expect(created.stderr).toMatch(/The PackageRevision "blueprints\.web\.bad" is invalid: metadata\.labels/);
+    expect(await heads()).toEqual(before);
+    const r = await w.rpkg(w.alice, ["get", NAME, "--namespace=acme", "-o", "json"]);
+    expect(
+      (JSON.parse(r.stdout) as { metadata: { labels: Record<string, string> } }).metadata.labels,
+    ).toEqual({
+      team: "frontend",
+      tier: "gold",
+      size: "s",
+    });
+  });
+
+  it("refuses a Repository's and a PackageVariant's labels and annotations Kubernetes refuses, committing nothing", async () => {
+    const before = await heads();
+    const repository = await w.request("/apis/config.porch.kpt.dev/v1alpha1/namespaces/acme/repositories", {
+      token: w.alice,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: "config.porch.kpt.dev/v1alpha1",
+        kind: "Repository",
+        metadata: { name: "extra", namespace: "acme", labels: { "../../etc passwd": "x" } },
+        spec: {
+          content: "Package",
+          type: "git",
+          git: { repo: "acme/deploy", branch: "main", directory: "/" },
+        },
+      }),
+    });
+    expect(repository.status).toBe(422);
+    expect(JSON.parse(repository.body)).toMatchObject({
+      reason: "Invalid",
+      details: { kind: "Repository", causes: [{ field: "metadata.labels" }] },
+    });
+    const variant = await w.request("/apis/config.porch.kpt.dev/v1alpha1/namespaces/acme/packagevariants", {
+      token: w.alice,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        apiVersion: "config.porch.kpt.dev/v1alpha1",
+        kind: "PackageVariant",
+        metadata: { name: "web-deploy", namespace: "acme" },
+        spec: {
+          upstream: { repo: "blueprints", package: "web" },
+          downstream: { repo: "deploy", package: "web" },
+          labels: { env: "prod eu" },
+          annotations: { "bad key": "x" },
+        },
+      }),
+    });
+    expect(variant.status).toBe(422);
+    const status = JSON.parse(variant.body) as { message: string; details: { causes: { field: string }[] } };
+    expect(status.details.causes.map((c) => c.field)).toEqual(["spec.labels", "spec.annotations"]);
+    expect(status.message).toMatch(
+      /^PackageVariant\.config\.porch\.kpt\.dev "web-deploy" is invalid: \[spec\.labels: Invalid value: "prod eu": a valid label must be/,
+    );
+    expect(await heads()).toEqual(before);
   });
 
   it("refuses a reader's write with 403, naming their permission", async () => {

@@ -1,6 +1,6 @@
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Forge } from "./forge.js";
+import { writePrivateFile } from "./private-file.js";
 import type { Permission } from "./types.js";
 
 interface SeedOptions {
@@ -181,7 +181,8 @@ export async function seed(forge: Forge, opts: SeedOptions = {}): Promise<SeedRe
     pat: adminToken?.token ?? forge.createUser("admin", { pat: true, siteAdmin: true }).pat!,
   };
   const privateKeyPath = opts.privateKeyPath ?? join(forge.dataDir, "porchlight-app.pem");
-  writeFileSync(privateKeyPath, app.privateKeyPem, { mode: 0o600 });
+  // 0600 also over a key file an earlier seed left readable by others
+  writePrivateFile(privateKeyPath, app.privateKeyPem);
   return {
     admin,
     appId: app.appId,

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { isoTime } from "./http.js";
+import { writePrivateFile } from "./private-file.js";
 import {
   emptyData,
   type ForgeData,
@@ -17,7 +18,10 @@ const MAX_DELIVERIES = 1000;
 /**
  * The forge's metadata: one JSON document kept in memory and written to `<dataDir>/forge.json`
  * after each change, so a forge restarted on the same directory sees the same world. Webhook
- * deliveries stay in memory only: they are large, and a restarted forge starts a fresh log.
+ * deliveries stay in memory only: they are large, and a restarted forge starts a fresh log. It holds
+ * every user's token, each app's private key and webhook secret: the file is its owner's alone (0600,
+ * every write a new file, and one an older forge left looser tightened when it is opened), in a folder
+ * made 0700.
  */
 export class Store {
   data: ForgeData;
@@ -26,14 +30,17 @@ export class Store {
     private readonly file: string | null,
     readonly now: () => Date,
   ) {
-    this.data =
-      file && existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as ForgeData) : emptyData();
+    const kept = file !== null && existsSync(file);
+    // a file an older forge wrote readable by others is tightened at once, not at the next change
+    if (kept && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+    this.data = kept ? (JSON.parse(readFileSync(file, "utf8")) as ForgeData) : emptyData();
     this.data.deliveries ??= [];
   }
 
   /** A store persisted in `dir`, or (null) kept in memory only. */
   static inDir(dir: string | null, now: () => Date): Store {
-    if (dir) mkdirSync(dir, { recursive: true });
+    // a folder made here is its owner's alone; one the operator made is left as they made it
+    if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
     return new Store(dir ? join(dir, "forge.json") : null, now);
   }
 
@@ -51,9 +58,7 @@ export class Store {
       this.data.deliveries.splice(0, this.data.deliveries.length - MAX_DELIVERIES);
     }
     if (!this.file) return;
-    const tmp = `${this.file}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ ...this.data, deliveries: [] }));
-    renameSync(tmp, this.file);
+    writePrivateFile(this.file, JSON.stringify({ ...this.data, deliveries: [] }));
   }
 
   user(login: string): UserRec | undefined {

@@ -1,3 +1,9 @@
+import {
+  ANNOTATIONS_MAX_BYTES,
+  annotationsBytes,
+  labelValueProblems,
+  qualifiedNameProblems,
+} from "../../api/object-meta.js";
 import { UsageError } from "../io.js";
 import { RpkgError } from "./errors.js";
 
@@ -8,25 +14,6 @@ export const LATEST_LABEL = "kpt.dev/latest-revision";
 export interface MetadataChanges {
   set: Map<string, string>;
   remove: string[];
-}
-
-/** A label value: empty, or up to 63 letters, digits, `-`, `_`, `.`, starting and ending alphanumeric. */
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/**
- * Why `key` is no Kubernetes label or annotation key (an optional DNS subdomain prefix and `/`, then a
- * name of up to 63 letters, digits, `-`, `_`, `.`, alphanumeric at both ends), or undefined.
- */
-function keyProblem(key: string): string | undefined {
-  const slash = key.lastIndexOf("/");
-  const [prefix, name] = slash >= 0 ? [key.slice(0, slash), key.slice(slash + 1)] : [undefined, key];
-  if (prefix !== undefined && (prefix.length > 253 || !DNS_SUBDOMAIN.test(prefix)))
-    return `its prefix "${prefix}" must be a DNS subdomain: lower case letters, digits, "-" and "." (for example kpt.dev)`;
-  if (name.length > 63 || !NAME_PART.test(name))
-    return `its name "${name}" must be 1 to 63 letters, digits, "-", "_" or ".", beginning and ending with a letter or digit`;
-  return undefined;
 }
 
 /**
@@ -49,18 +36,19 @@ export function parseMetadataChanges(
           ? [arg.slice(0, -1), undefined]
           : ["", ""];
     if (key === "") throw new UsageError(`"${arg}" is neither KEY=VALUE nor KEY-\n\n${usage}`);
-    const problem = keyProblem(key);
-    if (problem) throw new UsageError(`invalid ${kind} key "${key}": ${problem}`);
+    // Kubernetes reads an annotation's key in lower case: its prefix may have capitals, a label's not
+    const problems = qualifiedNameProblems(kind === "annotation" ? key.toLowerCase() : key);
+    if (problems.length > 0)
+      throw new UsageError(`invalid ${kind} key ${shortQuote(key)}: ${problems.join("; ")}`);
     if (kind === "label" && key === LATEST_LABEL)
       throw new UsageError(
         `${LATEST_LABEL} is Porch's own label, on the latest published revision of each package: porchlight sets it, a client cannot`,
       );
     if (value === undefined) remove.push(key);
     else {
-      if (kind === "label" && (value.length > 63 || !LABEL_VALUE.test(value)))
-        throw new UsageError(
-          `invalid label value "${value}" for ${key}: a label value is empty or up to 63 letters, digits, "-", "_" or ".", beginning and ending with a letter or digit`,
-        );
+      const bad = kind === "label" ? labelValueProblems(value) : [];
+      if (bad.length > 0)
+        throw new UsageError(`invalid label value ${shortQuote(value)} for ${key}: ${bad.join("; ")}`);
       set.set(key, value);
     }
   }
@@ -69,7 +57,8 @@ export function parseMetadataChanges(
 
 /**
  * `changes` applied to `current` (a revision's labels or annotations) in place, as kubectl applies them:
- * a key that already has another value is refused unless `overwrite`, naming it and its value.
+ * a key that already has another value is refused unless `overwrite`, naming it and its value, and
+ * annotations past Kubernetes' 256 KiB (keys and values) are refused, as the API server refuses them.
  */
 export function applyMetadataChanges(
   current: Record<string, string>,
@@ -88,4 +77,15 @@ export function applyMetadataChanges(
   }
   for (const [k, v] of changes.set) current[k] = v;
   for (const k of changes.remove) delete current[k];
+  const bytes = kind === "annotation" ? annotationsBytes(current) : 0;
+  if (bytes > ANNOTATIONS_MAX_BYTES)
+    throw new RpkgError(
+      `the revision's annotations would come to ${bytes} bytes (keys and values), over Kubernetes' limit of ${ANNOTATIONS_MAX_BYTES} (256 KiB): keep large data in the package's files, not in annotations; nothing was written`,
+    );
 }
+
+/** A value in a message: quoted, cut past 64 characters (a megabyte argument is not echoed back). */
+const shortQuote = (value: string) =>
+  value.length <= 64
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, 64))}... (${value.length} characters)`;

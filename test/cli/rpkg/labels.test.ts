@@ -86,14 +86,46 @@ describe("rpkg label and annotate: a revision's own metadata, kept in git", () =
   it.each([
     [["kpt.dev/latest-revision=false"], "kpt.dev/latest-revision is Porch's own label"],
     [["bad key=v"], 'invalid label key "bad key"'],
-    [["Kpt.Dev/x=v"], 'its prefix "Kpt.Dev" must be a DNS subdomain'],
-    [["k=has space"], 'invalid label value "has space" for k'],
+    [
+      ["Kpt.Dev/x=v"],
+      'invalid label key "Kpt.Dev/x": prefix part a lowercase RFC 1123 subdomain must consist',
+    ],
+    [["../../etc passwd=x"], 'invalid label key "../../etc passwd": a qualified name must consist'],
+    [["k=has space"], 'invalid label value "has space" for k: a valid label must be an empty string'],
+    [["k=a\u0000b"], 'invalid label value "a\\u0000b" for k'],
+    [[`k=${"v".repeat(64)}`], "must be no more than 63 characters"],
     [["k"], '"k" is neither KEY=VALUE nor KEY-'],
   ])("refuses %j, saying what a label looks like", async (changes, message) => {
     const r = await w.rpkg(w.alice, ["label", NAME, ...changes, R]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
   });
+
+  it("refuses an annotation key or annotations Kubernetes refuses, committing nothing; takes a key's capital prefix as it does", async () => {
+    const head = async () =>
+      (await w.octokit(w.alice).rest.repos.getBranch({ owner: "acme", repo: ".porchlight", branch: "main" }))
+        .data.commit.sha;
+    const before = await head();
+    const key = await w.rpkg(w.alice, ["annotate", NAME, "../../etc passwd=x", R]);
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('invalid annotation key "../../etc passwd": a qualified name must consist');
+    // 200 KiB more, over what is there: each argument alone is under the limit, together they are not
+    const big = await w.rpkg(w.alice, [
+      "annotate",
+      NAME,
+      `a=${"x".repeat(200 * 1024)}`,
+      `b=${"y".repeat(60 * 1024)}`,
+      R,
+    ]);
+    expect(big.code).toBe(1);
+    expect(big.stderr).toMatch(
+      /the revision's annotations would come to 26\d{4} bytes \(keys and values\), over Kubernetes' limit of 262144 \(256 KiB\).*nothing was written/,
+    );
+    expect(await head()).toBe(before);
+    // Kubernetes reads an annotation key in lower case, and takes any value
+    expect((await w.rpkg(w.alice, ["annotate", NAME, "Example.COM/Owner=a b\tc", R])).code).toBe(0);
+    expect(own((await json(NAME)).metadata.annotations)["Example.COM/Owner"]).toBe("a b\tc");
+  }, 60_000);
 
   it("shows the Kptfile's labels and annotations as spec.packageMetadata, as Porch does", async () => {
     expect((await w.rpkg(w.alice, ["init", "meta", R, "--workspace=ws"])).code).toBe(0);
