@@ -12,6 +12,7 @@ import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import type { ParsedArgs } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
+import { rpkgEgress, withinEgress } from "./egress.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { renderAsPorch } from "./render.js";
@@ -36,9 +37,19 @@ Flags:
   --strategy S       update strategy recorded for upgrades: ${STRATEGIES.join(", ")} (default resource-merge)
 `;
 
-/** A git URL or path, as opposed to a package revision name. */
+/**
+ * A git address, as opposed to a package revision name: a URL, a path, `….git`, and what git reads as an
+ * address besides (`TRANSPORT::ADDRESS`, ssh's `USER@HOST:PATH`, text starting with `-`), so that the
+ * egress policy, not a failed look-up of a revision, answers those.
+ */
 export function isGitSource(source: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.endsWith(".git") || /^\.{0,2}\//.test(source);
+  return (
+    /^[a-z][a-z0-9+.-]*:(\/\/|:)/i.test(source) ||
+    source.endsWith(".git") ||
+    /^\.{0,2}\//.test(source) ||
+    /^[^/:@]+@[^/:]+:/.test(source) ||
+    source.startsWith("-")
+  );
 }
 
 export const cloneVerb: Verb = {
@@ -130,7 +141,8 @@ async function openCloneSource(
         `an OCI or tarball SOURCE names its directory and version itself (//DIR, :TAG, @sha256:…)\n\n${USAGE}`,
       );
     }
-    const upstream = await openUpstream(other.repo, { env: env.io.env });
+    const egress = { policy: rpkgEgress(env), field: "SOURCE" };
+    const upstream = await withinEgress(() => openUpstream(other.repo, { env: env.io.env, egress }));
     return { upstream, directory: other.directory, ref: other.ref, ociOrTarball: true };
   }
   if (isGitSource(source)) {
@@ -143,9 +155,10 @@ async function openCloneSource(
     const ref = args.values.get("ref") ?? refPart;
     // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any
     const here = sameServerRepository(repoUrl, repo.conn.info.cloneUrl);
+    const egress = { policy: rpkgEgress(env), field: "SOURCE" };
     const upstream = here
       ? repositoryUpstream(await openRepository(env, here, "clone"))
-      : await openUpstream(repoUrl);
+      : await withinEgress(() => openUpstream(repoUrl, { egress }));
     return { upstream, directory, ref, ociOrTarball: false };
   }
   const found = await locateSourceRevision(env, repo, state, source);
