@@ -42,12 +42,12 @@ export async function judgeLocation(policy: EgressPolicy, location: string): Pro
     ok: false,
     refusal: `"${location}" is refused by the egress policy: ${why}`,
   });
+  if (location.startsWith("-")) return refused(`it starts with "-", which git reads as an option; ${HOW}`);
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what is refused
   if (/[\s\x00-\x1f\x7f\\]/.test(location))
     return refused(
       `it holds whitespace, a control character or a backslash, which URL parsers and git read differently; ${HOW}`,
     );
-  if (location.startsWith("-")) return refused(`it starts with "-", which git reads as an option; ${HOW}`);
   const oci = /^oci:\/\//i.test(location);
   const text = oci ? `https://${location.slice("oci://".length)}` : location;
   if (!/^https?:\/\/[^/]/i.test(text)) return refused(`it is ${notHttps(location)}: ${WHY}; ${HOW}`);

@@ -27,8 +27,10 @@ kpt pkg get does: the Kptfile records the upstream and the commit (upstreamLock)
 can later merge newer upstream revisions into it.
 
 SOURCE is a package revision (as \`rpkg get\` names it, or OWNER/REPO:NAME for another repository),
-a git repository URL with --directory and --ref, an OCI image oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…]
-or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…] (docs/sources.md).
+a git repository's https URL with --directory and --ref, an OCI image
+oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…] or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…]
+(docs/sources.md). What SOURCE names keeps to the egress policy: https to a public address, this
+GitHub, or what PORCHLIGHT_EGRESS_ALLOW allows; no local path or file://.
 
 Flags:
   --workspace W      workspace of the new revision (default v1)
