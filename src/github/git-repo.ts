@@ -23,6 +23,7 @@ import { GitCommandError, runGit } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
+import { fenceEnv, type UpstreamFence } from "./upstream-fence.js";
 
 /** A commit named by its full id (SHA-1), not by a ref. */
 const COMMIT_ID = /^[0-9a-f]{40}$/;
@@ -145,6 +146,8 @@ export class GitRepo {
    * clone, made for one command): it holds no commit, so none is asked of git.
    */
   private empty = false;
+  /** The environment keeping git to an upstream's fence (GitRepo.upstream); none for the app's clones. */
+  private fence: Record<string, string> | undefined;
 
   constructor(
     private readonly url: string,
@@ -175,6 +178,23 @@ export class GitRepo {
     this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
   }
 
+  /**
+   * A clone of a repository a caller named (an upstream), one commit deep as kpt fetches one: no
+   * credentials, git kept within `fence` (upstream-fence.ts) on every command that reaches the remote, and
+   * nothing asked over HTTP in this process, where the fence would not hold.
+   */
+  static upstream(url: string, cacheDir: string, fence: UpstreamFence): GitRepo {
+    if (url.startsWith("-"))
+      throw new GitCommandError(
+        ["ls-remote"],
+        null,
+        `"${url}" is no repository: git would read it as an option`,
+      );
+    const repo = new GitRepo(url, cacheDir, async () => ({}), undefined, true, false, false);
+    repo.fence = fenceEnv(fence);
+    return repo;
+  }
+
   private init(): Promise<void> {
     this.ready ??= initOnce(this.gitDir, async () => {
       const made = mkdirSync(this.gitDir, { recursive: true });
@@ -202,7 +222,7 @@ export class GitRepo {
       else await this.pruneTips();
     }
     try {
-      return await this.git(args, undefined, await this.authEnv());
+      return await this.git(args, undefined, { ...this.fence, ...(await this.authEnv()) });
     } catch (e) {
       // An installation token can expire before the client's cache lets it go: renew it once, ask again.
       if (
@@ -210,7 +230,7 @@ export class GitRepo {
         !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
       )
         throw e;
-      return this.git(args, undefined, await this.authEnv(true));
+      return this.git(args, undefined, { ...this.fence, ...(await this.authEnv(true)) });
     }
   }
 
@@ -309,7 +329,8 @@ export class GitRepo {
    * failed (a protocol error marks the server so).
    */
   private async inProcess<T>(ask: () => Promise<T | undefined>): Promise<T | undefined> {
-    if (!/^https?:\/\//.test(this.url) || (notV2Until.get(this.url) ?? 0) > Date.now()) return undefined;
+    if (this.fence || !/^https?:\/\//.test(this.url) || (notV2Until.get(this.url) ?? 0) > Date.now())
+      return undefined;
     return ask().catch((e: unknown) => {
       if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
         notV2Until.set(this.url, Date.now() + V2_RETRY_MS);

@@ -41,7 +41,8 @@ const RANGES = REFUSED.map(([net, prefix, type, kind]) => {
   return { list, type, kind };
 });
 
-class EgressRefused extends SourceError {
+/** A request the egress policy refuses: its message names what was refused and why. */
+export class EgressRefused extends SourceError {
   override name = "EgressRefused";
 }
 
@@ -157,6 +158,16 @@ export function egressPolicy(allow: readonly string[]): EgressPolicy {
       return undefined;
     },
   };
+}
+
+/**
+ * The allow-list entry for `url`'s endpoint (`HOST:PORT`, the scheme's port when it names none): the GitHub
+ * (GitHub Enterprise, the embedded forge) the operator configured, allowed because it is configured — on
+ * that one port, whatever its address — and nothing else of its host.
+ */
+export function endpointOf(url: string | URL): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === "http:" ? "80" : "443")}`;
 }
 
 /** The operator's policy: PORCHLIGHT_EGRESS_ALLOW, comma- or space-separated, plus `extra` (the embedded forge). */
@@ -334,13 +345,34 @@ export function imageRegistry(image: string): URL {
  * what the app does not fetch itself but has another program fetch (a container engine's image pull).
  */
 async function egressRefusal(policy: EgressPolicy, url: URL): Promise<string | undefined> {
-  if (policy.allowsEndpoint(url)) return undefined;
+  const judged = await judgeHost(policy, url);
+  return judged.ok ? undefined : judged.refusal;
+}
+
+/** What `url`'s host is judged under `policy`: refused, or reachable at the addresses checked now. */
+export type HostVerdict =
+  | {
+      ok: true /** Checked now; empty for an endpoint the operator allows as such (none checked). */;
+      addresses: string[];
+    }
+  | { ok: false; refusal: string };
+
+/**
+ * `url`'s host judged under `policy` before any connection: an address in the URL as it is, a name by every
+ * address it resolves to now (a name that resolves to none is not refused here: the connection fails).
+ */
+export async function judgeHost(policy: EgressPolicy, url: URL): Promise<HostVerdict> {
+  if (policy.allowsEndpoint(url)) return { ok: true, addresses: [] };
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(host)) return policy.refusal(host, host);
-  const addresses = await new Promise<LookupAddress[]>((resolve) =>
-    dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found)),
-  );
-  return addresses.map((a) => policy.refusal(a.address, host)).find(Boolean);
+  const addresses = isIP(host)
+    ? [host]
+    : (
+        await new Promise<LookupAddress[]>((resolve) =>
+          dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found)),
+        )
+      ).map((a) => a.address);
+  const refusal = addresses.map((a) => policy.refusal(a, host)).find(Boolean);
+  return refusal ? { ok: false, refusal } : { ok: true, addresses };
 }
 
 /** A check of a container function's image: its registry kept to `policy`, else what was refused. */

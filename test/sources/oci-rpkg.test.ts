@@ -11,6 +11,8 @@ import { hasRegistry, REGISTRY_MISSING, startRegistry, type TestRegistry } from 
 describe.skipIf(!hasRegistry)(`rpkg clone from an OCI image ${REGISTRY_MISSING ?? ""}`, () => {
   let w: RpkgWorld;
   let registry: TestRegistry;
+  /** rpkg as alice, the operator allowing the test's registry (on loopback). */
+  const rpkg = (args: string[]) => w.rpkg(w.alice, args, { env: { PORCHLIGHT_EGRESS_ALLOW: registry.host } });
 
   beforeAll(async () => {
     [w, registry] = await Promise.all([rpkgWorld(), startRegistry()]);
@@ -32,12 +34,12 @@ describe.skipIf(!hasRegistry)(`rpkg clone from an OCI image ${REGISTRY_MISSING ?
       {},
     );
     const source = `oci://${registry.host}/blueprints/basens:v2`;
-    const r = await w.rpkg(w.alice, ["clone", source, "team-ns", "--repository=acme/deploy"]);
+    const r = await rpkg(["clone", source, "team-ns", "--repository=acme/deploy"]);
     expect(r.stderr).not.toContain("failed");
     expect(r).toMatchObject({ code: 0, stdout: "deploy.team-ns.v1 created\n" });
 
     const dir = join(w.tmp, "team-ns");
-    await w.rpkg(w.alice, ["pull", "deploy.team-ns.v1", dir, "--repository=acme/deploy"]);
+    await rpkg(["pull", "deploy.team-ns.v1", dir, "--repository=acme/deploy"]);
     const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
     expect(kf.metadata.name).toBe("team-ns");
     expect(kf.metadata.annotations).toEqual({
@@ -46,13 +48,7 @@ describe.skipIf(!hasRegistry)(`rpkg clone from an OCI image ${REGISTRY_MISSING ?
     });
     expect(readFileSync(join(dir, "ns.yaml"), "utf8")).toContain("name: example");
     // -o wide names the image and the tag it follows, as for a git upstream its repository and revision
-    const wide = await w.rpkg(w.alice, [
-      "get",
-      "deploy.team-ns.v1",
-      "-o",
-      "wide",
-      "--repository=acme/deploy",
-    ]);
+    const wide = await rpkg(["get", "deploy.team-ns.v1", "-o", "wide", "--repository=acme/deploy"]);
     expect(wide.stdout).toMatch(
       new RegExp(
         `deploy\\.team-ns\\.v1 .* oci://${registry.host.replace(/\./g, "\\.")}/blueprints/basens +v2\\s*$`,
@@ -60,7 +56,7 @@ describe.skipIf(!hasRegistry)(`rpkg clone from an OCI image ${REGISTRY_MISSING ?
       ),
     );
 
-    const flags = await w.rpkg(w.alice, ["clone", source, "other", "--repository=acme/deploy", "--ref=v1"]);
+    const flags = await rpkg(["clone", source, "other", "--repository=acme/deploy", "--ref=v1"]);
     expect(flags.code).not.toBe(0);
     expect(flags.stderr).toContain("names its directory and version itself");
   });

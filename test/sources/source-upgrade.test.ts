@@ -27,22 +27,27 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
   let server: Server;
   const served = new Map<string, Buffer>();
   let base = "";
+  /** rpkg as alice, the operator allowing the test's tarball server and registry (both on loopback). */
+  const rpkg = (args: string[]) =>
+    w.rpkg(w.alice, args, {
+      env: { PORCHLIGHT_EGRESS_ALLOW: [new URL(base).host, registry?.host ?? ""].join(" ") },
+    });
 
   /** Clones SOURCE as PKG, changes its size to large (a downstream edit), publishes it as v1. */
   const cloneEditPublish = async (source: string, pkg: string) => {
-    const cloned = await w.rpkg(w.alice, ["clone", source, pkg, DOWN, "--workspace=first"]);
+    const cloned = await rpkg(["clone", source, pkg, DOWN, "--workspace=first"]);
     expect(cloned.stderr).not.toContain("failed");
     expect(cloned.code).toBe(0);
     const dir = join(w.tmp, `${pkg}-edit`);
-    expect((await w.rpkg(w.alice, ["pull", `deploy.${pkg}.first`, dir, DOWN])).code).toBe(0);
+    expect((await rpkg(["pull", `deploy.${pkg}.first`, dir, DOWN])).code).toBe(0);
     const cm = join(dir, "cm.yaml");
     writeFileSync(cm, readFileSync(cm, "utf8").replace("size: small", "size: large"));
-    expect((await w.rpkg(w.alice, ["push", `deploy.${pkg}.first`, dir, DOWN])).code).toBe(0);
+    expect((await rpkg(["push", `deploy.${pkg}.first`, dir, DOWN])).code).toBe(0);
     expect((await w.publish("acme/deploy", `deploy.${pkg}.first`)).code).toBe(0);
   };
   const pulled = async (name: string) => {
     const dir = join(w.tmp, `${name}-pulled`);
-    expect((await w.rpkg(w.alice, ["pull", name, dir, DOWN])).code).toBe(0);
+    expect((await rpkg(["pull", name, dir, DOWN])).code).toBe(0);
     return {
       cm: readFileSync(join(dir, "cm.yaml"), "utf8"),
       annotations: parse(readFileSync(join(dir, "Kptfile"), "utf8")).metadata.annotations,
@@ -75,17 +80,17 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
       const source = `oci://${host}/blueprints/web:stable`;
       await cloneEditPublish(source, "web");
 
-      const same = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=same", DOWN]);
+      const same = await rpkg(["upgrade", "web/v1", "--workspace=same", DOWN]);
       expect(same).toMatchObject({
         code: 0,
         stdout: "deploy.web.first is up to date with its upstream; no draft created\n",
       });
-      const revision = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=x", "--revision=2", DOWN]);
+      const revision = await rpkg(["upgrade", "web/v1", "--workspace=x", "--revision=2", DOWN]);
       expect(revision.code).toBe(2);
       expect(revision.stderr).toContain("which has no package revisions: name a tag, digest or tarball URL");
 
       const second = (await push("green")).digest;
-      const r = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=up", DOWN]);
+      const r = await rpkg(["upgrade", "web/v1", "--workspace=up", DOWN]);
       expect(r.stderr).not.toContain("failed");
       expect(r).toMatchObject({ code: 0, stdout: "deploy.web.first upgraded to deploy.web.up\n" });
       const up = await pulled("deploy.web.up");
@@ -97,7 +102,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
       });
 
       // --ref: back to the first image, by digest
-      const back = await w.rpkg(w.alice, ["upgrade", "web/v1", "--workspace=back", `--ref=${first}`, DOWN]);
+      const back = await rpkg(["upgrade", "web/v1", "--workspace=back", `--ref=${first}`, DOWN]);
       expect(back.stdout).toBe("deploy.web.first is up to date with its upstream; no draft created\n");
     },
   );
@@ -107,15 +112,9 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
     await cloneEditPublish(`${base}/web-1.tar.gz`, "site");
     served.set("/web-2.tar.gz", await writeTarGz(treeFromText(files("red"))));
 
-    const none = await w.rpkg(w.alice, ["upgrade", "site/v1", "--workspace=none", DOWN]);
+    const none = await rpkg(["upgrade", "site/v1", "--workspace=none", DOWN]);
     expect(none.stdout).toBe("deploy.site.first is up to date with its upstream; no draft created\n");
-    const r = await w.rpkg(w.alice, [
-      "upgrade",
-      "site/v1",
-      "--workspace=up",
-      `--ref=${base}/web-2.tar.gz`,
-      DOWN,
-    ]);
+    const r = await rpkg(["upgrade", "site/v1", "--workspace=up", `--ref=${base}/web-2.tar.gz`, DOWN]);
     expect(r.stderr).not.toContain("failed");
     expect(r).toMatchObject({ code: 0, stdout: "deploy.site.first upgraded to deploy.site.up\n" });
     const up = await pulled("deploy.site.up");
@@ -128,13 +127,7 @@ describe("rpkg upgrade of a package cloned from an OCI image or a tarball", () =
 
     // The original gone from its URL: refused with what to do, nothing pushed.
     served.delete("/web-1.tar.gz");
-    const gone = await w.rpkg(w.alice, [
-      "upgrade",
-      "site/v1",
-      "--workspace=gone",
-      `--ref=${base}/web-2.tar.gz`,
-      DOWN,
-    ]);
+    const gone = await rpkg(["upgrade", "site/v1", "--workspace=gone", `--ref=${base}/web-2.tar.gz`, DOWN]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain(`upgrading site/v1 from ${base}/web-1.tar.gz: cannot download`);
   });

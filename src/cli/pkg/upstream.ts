@@ -3,9 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GitCommandError } from "../../github/git-process.js";
 import { GitRepo } from "../../github/git-repo.js";
+import { LOCAL_FENCE, serverFence } from "../../github/upstream-fence.js";
 import { sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import type { RefInfo } from "../../lifecycle/refs.js";
+import { type EgressPolicy, egressFetch } from "../../sources/egress.js";
+import { checkLocation } from "../../sources/location.js";
 import { dockerCredentials } from "../../sources/oci/credentials.js";
 import { openSourceUpstream, type SourceOptions } from "../../sources/upstream.js";
 
@@ -67,6 +70,14 @@ export interface UpstreamOptions extends SourceOptions {
    * written as a file holding its target's path.
    */
   onSymlink?: (path: string) => void;
+  /**
+   * The egress policy a fetch made for someone else keeps to (rpkg's clone and upgrade, which Porch's API
+   * server runs): `repo` judged before anything connects (src/sources/location.ts; a refusal is
+   * EgressRefused, its message led by `field`), git kept to https (upstream-fence.ts), images and
+   * tarballs fetched through the policy. Without it, the command line's own fetch (`pkg get` on the
+   * user's machine) reads what kpt reads, a local path too.
+   */
+  egress?: { policy: EgressPolicy; field: string };
 }
 
 /**
@@ -74,17 +85,24 @@ export interface UpstreamOptions extends SourceOptions {
  * URL or a path; `<repo>.git` is tried too, as kpt records repositories without it).
  */
 export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Promise<Upstream> {
+  const { egress } = opts;
+  const judged = egress && (await checkLocation(egress.policy, repo, egress.field));
   if (sourceKind(repo)) {
-    const { env, ...rest } = opts;
-    return openSourceUpstream(repo, { credentials: dockerCredentials(env ?? process.env), ...rest });
+    const { env, egress: _policy, ...rest } = opts;
+    return openSourceUpstream(repo, {
+      credentials: dockerCredentials(env ?? process.env),
+      ...(egress ? { fetch: egressFetch(egress.policy) } : {}),
+      ...rest,
+    });
   }
+  // git is given the URL as judged; the Kptfile records `repo` as written
+  const fence = judged ? serverFence(judged.url, judged.addresses) : LOCAL_FENCE;
+  const address = judged ? judged.url.href : repo;
   const cache = await mkdtemp(join(tmpdir(), "porchlight-upstream-"));
-  const noAuth = async () => ({});
   let firstError: unknown;
-  for (const url of repo.endsWith(".git") ? [repo] : [repo, `${repo}.git`]) {
-    // one commit deep, as kpt fetches an upstream
-    const git = new GitRepo(url, cache, noAuth, undefined, true);
+  for (const url of address.endsWith(".git") ? [address] : [address, `${address}.git`]) {
     try {
+      const git = GitRepo.upstream(url, cache, fence);
       const refs = await git.lsRemote();
       return upstreamOver(repo, git, refs, cache, opts.onSymlink);
     } catch (err) {

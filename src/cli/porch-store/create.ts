@@ -1,10 +1,12 @@
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller, WriteOptions } from "../../porchapi/store.js";
+import { judgeLocation } from "../../sources/location.js";
 import { cloneVerb } from "../rpkg/clone.js";
 import { copyVerb } from "../rpkg/copy.js";
+import { rpkgEgress } from "../rpkg/egress.js";
 import { initVerb } from "../rpkg/init.js";
-import { openRepository } from "../rpkg/repository.js";
+import { openRepository, type RpkgEnv } from "../rpkg/repository.js";
 import { upgradeVerb } from "../rpkg/upgrade.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
@@ -113,6 +115,21 @@ async function checkEditSource(
     );
 }
 
+/**
+ * A clone's git address judged by the egress policy before anything connects to it (the verb judges it
+ * again, as `rpkg clone` does): a refusal is Invalid, naming the field and the policy.
+ */
+async function checkCloneEgress(env: RpkgEnv, name: string, spec: Fields): Promise<void> {
+  const task = fieldsOf((spec.tasks as unknown[] | undefined)?.[0]);
+  if (task.type !== "clone") return;
+  const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
+  const repo = text(fieldsOf(up.git).repo);
+  if (text(fieldsOf(up.upstreamRef).name) || repo === undefined) return;
+  const field = "spec.tasks[0].clone.upstreamRef.git.repo";
+  const verdict = await judgeLocation(rpkgEgress(env), repo);
+  if (!verdict.ok) throw invalid(name, field, verdict.refusal);
+}
+
 /** Upgrade: the local revision moved to the new upstream revision's number, as `rpkg upgrade --revision`. */
 async function upgradeCall(
   settings: StoreSettings,
@@ -179,6 +196,7 @@ export async function createRevision(
     const { verb, call } =
       taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
     await checkEditSource(settings, caller, ns, name, spec);
+    await checkCloneEgress(env, name, spec);
     if (opts.dryRun) return refuseTaken(env, ns, name);
     await runVerb(env, verb, call);
     await writeMetadata(env, ns, name, obj);

@@ -12,6 +12,7 @@ import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import type { ParsedArgs } from "./args.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
+import { rpkgEgress, withinEgress } from "./egress.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { renderAsPorch } from "./render.js";
@@ -26,8 +27,10 @@ kpt pkg get does: the Kptfile records the upstream and the commit (upstreamLock)
 can later merge newer upstream revisions into it.
 
 SOURCE is a package revision (as \`rpkg get\` names it, or OWNER/REPO:NAME for another repository),
-a git repository URL with --directory and --ref, an OCI image oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…]
-or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…] (docs/sources.md).
+a git repository's https URL with --directory and --ref, an OCI image
+oci://REGISTRY/REPO[//DIR][:TAG|@sha256:…] or a tarball https://…/PKG.tar.gz[//DIR][#sha256=…]
+(docs/sources.md). What SOURCE names keeps to the egress policy: https to a public address, this
+GitHub, or what PORCHLIGHT_EGRESS_ALLOW allows; no local path or file://.
 
 Flags:
   --workspace W      workspace of the new revision (default v1)
@@ -36,9 +39,19 @@ Flags:
   --strategy S       update strategy recorded for upgrades: ${STRATEGIES.join(", ")} (default resource-merge)
 `;
 
-/** A git URL or path, as opposed to a package revision name. */
+/**
+ * A git address, as opposed to a package revision name: a URL, a path, `….git`, and what git reads as an
+ * address besides (`TRANSPORT::ADDRESS`, ssh's `USER@HOST:PATH`, text starting with `-`), so that the
+ * egress policy, not a failed look-up of a revision, answers those.
+ */
 export function isGitSource(source: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || source.endsWith(".git") || /^\.{0,2}\//.test(source);
+  return (
+    /^[a-z][a-z0-9+.-]*:(\/\/|:)/i.test(source) ||
+    source.endsWith(".git") ||
+    /^\.{0,2}\//.test(source) ||
+    /^[^/:@]+@[^/:]+:/.test(source) ||
+    source.startsWith("-")
+  );
 }
 
 export const cloneVerb: Verb = {
@@ -130,7 +143,8 @@ async function openCloneSource(
         `an OCI or tarball SOURCE names its directory and version itself (//DIR, :TAG, @sha256:…)\n\n${USAGE}`,
       );
     }
-    const upstream = await openUpstream(other.repo, { env: env.io.env });
+    const egress = { policy: rpkgEgress(env), field: "SOURCE" };
+    const upstream = await withinEgress(() => openUpstream(other.repo, { env: env.io.env, egress }));
     return { upstream, directory: other.directory, ref: other.ref, ociOrTarball: true };
   }
   if (isGitSource(source)) {
@@ -143,9 +157,10 @@ async function openCloneSource(
     const ref = args.values.get("ref") ?? refPart;
     // a repository on this server (GitHub, the forge) is read with the caller's token, as rpkg reads any
     const here = sameServerRepository(repoUrl, repo.conn.info.cloneUrl);
+    const egress = { policy: rpkgEgress(env), field: "SOURCE" };
     const upstream = here
       ? repositoryUpstream(await openRepository(env, here, "clone"))
-      : await openUpstream(repoUrl);
+      : await withinEgress(() => openUpstream(repoUrl, { egress }));
     return { upstream, directory, ref, ociOrTarball: false };
   }
   const found = await locateSourceRevision(env, repo, state, source);

@@ -3,11 +3,13 @@ import type { FileTree } from "../../kpt/tree.js";
 import { formatRevisionTag, indexRefs, parseRevisionTag } from "../../lifecycle/index.js";
 import { isStrategy, mergePackage, upstreamOf } from "../../merge/index.js";
 import { SourceError } from "../../sources/errors.js";
+import { checkLocation } from "../../sources/location.js";
 import { UsageError } from "../io.js";
 import { openUpstream } from "../pkg/upstream.js";
 import { intFlag } from "./args.js";
 import { discoverUpgrades } from "./discover.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
+import { rpkgEgress, withinEgress } from "./egress.js";
 import { RpkgError } from "./errors.js";
 import { nameOf, refusePlaceholder } from "./names.js";
 import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
@@ -180,7 +182,13 @@ async function upgradeFromSource(
 ): Promise<{ tree: FileTree; commit: string; label: string } | undefined> {
   const { up, name, dir } = input;
   const ref = input.ref ?? up.ref;
-  const source = await openUpstream(up.repo, { env: env.io.env });
+  // the Kptfile's upstream and --ref are the caller's words: judged before anything connects to them
+  const policy = rpkgEgress(env);
+  const egress = { policy, field: `${dir}/Kptfile upstream` };
+  const source = await withinEgress(async () => {
+    if (input.ref && /^https?:/i.test(input.ref)) await checkLocation(policy, input.ref, "--ref");
+    return openUpstream(up.repo, { env: env.io.env, egress });
+  });
   try {
     let resolved: { commit: string; resolvedRef: string };
     let updated: FileTree;

@@ -1,6 +1,7 @@
-import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Octokit } from "@octokit/rest";
+import { startForge } from "@porchlight/forge";
 import { beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { rows, useRpkgWorld } from "./world.js";
@@ -272,37 +273,44 @@ describe("rpkg clone and upgrade: downstream packages follow upstream revisions"
     expect(none.stderr).toContain("no upstream");
   });
 
-  it("clones from a git repository URL with --directory and --ref", async () => {
-    const src = join(w.tmp, "upstream-src");
-    mkdirSync(join(src, "pkgs", "hello"), { recursive: true });
-    writeFileSync(
-      join(src, "pkgs", "hello", "Kptfile"),
-      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n",
-    );
-    writeFileSync(
-      join(src, "pkgs", "hello", "cm.yaml"),
-      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\n",
-    );
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd: src });
-    git("init", "-q", "-b", "main");
-    git("add", ".");
-    git("commit", "-q", "-m", "hello");
-    git("tag", "pkgs/hello/v3");
-    const r = await w.rpkg(w.alice, [
-      "clone",
-      `file://${src}`,
-      "hello",
-      DOWN,
-      "--directory=pkgs/hello",
-      "--ref=v3",
-    ]);
-    expect(r.stderr).not.toContain("failed");
-    expect(r).toMatchObject({ code: 0, stdout: "deploy.hello.v1 created\n" });
-    const dir = join(w.tmp, "hello");
-    await w.rpkg(w.alice, ["pull", "deploy.hello.v1", dir, DOWN]);
-    const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
-    expect(kf.upstream.git).toMatchObject({ repo: `file://${src}`, directory: "pkgs/hello", ref: "v3" });
-    expect(kf.upstreamLock.git.ref).toBe("pkgs/hello/v3");
+  it("clones from a git repository elsewhere with --directory and --ref, where the operator allows it", async () => {
+    // another git server (a second forge, on loopback): reached only as PORCHLIGHT_EGRESS_ALLOW lets it
+    const other = await startForge();
+    try {
+      other.createUser("olive", { type: "Organization" });
+      await other.createRepo("olive/pkgs", {
+        private: false,
+        files: {
+          "pkgs/hello/Kptfile": "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: hello\n",
+          "pkgs/hello/cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: hello\n",
+        },
+      });
+      const { pat } = other.createUser("oscar", { pat: true });
+      other.setPermission("olive/pkgs", "oscar", "write");
+      const gh = new Octokit({ baseUrl: other.apiUrl, auth: pat });
+      const main = await gh.rest.git.getRef({ owner: "olive", repo: "pkgs", ref: "heads/main" });
+      await gh.rest.git.createRef({
+        owner: "olive",
+        repo: "pkgs",
+        ref: "refs/tags/pkgs/hello/v3",
+        sha: main.data.object.sha,
+      });
+      const url = other.cloneUrl("olive/pkgs");
+      const args = ["clone", url, "hello", DOWN, "--directory=pkgs/hello", "--ref=v3"];
+      const refused = await w.rpkg(w.alice, args);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`SOURCE: "${url}" is refused by the egress policy`);
+      const r = await w.rpkg(w.alice, args, {
+        env: { PORCHLIGHT_EGRESS_ALLOW: new URL(url).host },
+      });
+      expect(r).toMatchObject({ code: 0, stdout: "deploy.hello.v1 created\n", stderr: "" });
+      const dir = join(w.tmp, "hello");
+      await w.rpkg(w.alice, ["pull", "deploy.hello.v1", dir, DOWN]);
+      const kf = parse(readFileSync(join(dir, "Kptfile"), "utf8"));
+      expect(kf.upstream.git).toMatchObject({ repo: url, directory: "pkgs/hello", ref: "v3" });
+      expect(kf.upstreamLock.git.ref).toBe("pkgs/hello/v3");
+    } finally {
+      await other.stop();
+    }
   });
 });

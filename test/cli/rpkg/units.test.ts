@@ -112,6 +112,10 @@ describe("sources and upstreams", () => {
     ["https://github.com/o/r.git", true],
     ["file:///tmp/x", true],
     ["./local/repo", true],
+    // what git reads as an address, so that the egress policy answers it, not a revision look-up
+    ["ext::sh", true],
+    ["git@github.com:o/r", true],
+    ["-uhello", true],
     ["blueprints.app.v1", false],
     ["app/v1", false],
     ["acme/blueprints:app/v1", false],
