@@ -77,6 +77,41 @@ function stateCell(state: string, reason: string): string {
   return reason.startsWith(words) ? `${icon}${cell(reason)}` : `${state}: ${cell(reason)}`;
 }
 
+/** What a variant's row of the dashboard says, read back from the issue body. */
+export interface DashboardRow {
+  /** The revision (or digest, shortened) the row's step was to bring; absent where the row says `—`. */
+  target?: string;
+  /** The state cell as written: `✅ up to date`, `⚠️ problem: …`. */
+  state: string;
+  /** Why the variant is left as it was, when the row is a problem. */
+  problem?: string;
+}
+
+/**
+ * The row of variant `name` in a dashboard body, as renderDashboard wrote it (cells split at the pipes
+ * `cell` did not escape); undefined when the body has no row for it. How a reader that is not fan-out
+ * (Porch's API: a PackageVariant's status) learns what fan-out's last run did with a variant.
+ */
+export function parseDashboardRow(body: string | null | undefined, name: string): DashboardRow | undefined {
+  const variant = code(name);
+  for (const line of (body ?? "").split("\n")) {
+    if (!line.startsWith("| ") || !line.endsWith(" |")) continue;
+    const cells = line
+      .slice(1, -1)
+      .split(/(?<!\\)\|/)
+      .map((c) => c.trim().replace(/\\\|/g, "|"));
+    if (cells.length !== 8 || cells[1] !== variant) continue;
+    const [target = "—", , state = ""] = cells.slice(5);
+    const problem = state.startsWith(`${STATE.skip}: `)
+      ? state.slice(STATE.skip.length + 2)
+      : state.startsWith(STATE.skip)
+        ? state.replace(/^\S+\s+/, "")
+        : undefined;
+    return { ...(target !== "—" ? { target } : {}), state, ...(problem !== undefined ? { problem } : {}) };
+  }
+  return undefined;
+}
+
 /** True when an issue body is porchlight's dashboard. */
 export function isDashboardBody(body: string | null | undefined): boolean {
   return (body ?? "").includes(DASHBOARD_MARKER);

@@ -7,6 +7,7 @@
 export {
   DASHBOARD_MARKER,
   DASHBOARD_TITLE,
+  parseDashboardRow,
   parseDownstreamsMarker,
   renderDashboard,
 } from "./dashboard.js";

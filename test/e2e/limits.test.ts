@@ -75,4 +75,53 @@ describe("a package over a limit (forge over HTTP and git)", () => {
       ["porchlight/render", "success"],
     ]);
   });
+
+  it("a draft rendered within the limits, proposed after the repository lowered one: render fails naming it, as guardrails say", async () => {
+    await (await w.clone("alice", `${owner}/${other}`)).push("drafts/apps/web/later", {
+      "apps/web/a.yaml": cm("a"),
+      "apps/web/b.yaml": cm("b"),
+    });
+    await w.settle();
+    // The bot's render commit (set-labels labels the ConfigMaps) is the head the proposal starts from.
+    const at = await head(other, "drafts/apps/web/later");
+    expect((await checks(other, at)).map((r) => [r.name, r.conclusion])).toEqual([
+      ["porchlight/render", "success"],
+    ]);
+    // The repository lowers packageFiles below the draft's 3 files, then the draft is proposed.
+    await rest().repos.createOrUpdateFileContents({
+      owner,
+      repo: other,
+      path: ".github/porchlight.yml",
+      message: "lower the package limits",
+      content: Buffer.from("limits:\n  packageFiles: 2\n").toString("base64"),
+    });
+    await w.settle();
+    await rest().pulls.create({
+      owner,
+      repo: other,
+      head: "drafts/apps/web/later",
+      base: "main",
+      title: "later",
+    });
+    await w.settle();
+
+    const byName = Object.fromEntries((await checks(other, at)).map((r) => [r.name, r]));
+    expect(byName["porchlight/render"]).toMatchObject({
+      conclusion: "failure",
+      output: { title: "apps/web is over the packageFiles limit" },
+    });
+    expect(byName["porchlight/render"]!.output.summary).toContain(
+      "`apps/web`: holds 3 files, more than the limit of 2 files per package (`packageFiles`); split the package into smaller ones, or this repository set it: raise `limits.packageFiles` in .github/porchlight.yml",
+    );
+    expect(byName["porchlight/guardrails"]).toMatchObject({ conclusion: "failure" });
+    expect(byName["porchlight/guardrails"]!.output.summary).toContain(
+      "`apps/web`: not checked, porchlight/render says why",
+    );
+    // The head counts as rendered: a sweep does not render it again to say it passed.
+    await w.app.sweep();
+    await w.settle();
+    expect((await checks(other, at)).find((r) => r.name === "porchlight/render")).toMatchObject({
+      conclusion: "failure",
+    });
+  });
 });

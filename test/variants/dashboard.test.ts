@@ -3,6 +3,7 @@ import {
   DASHBOARD_MARKER,
   formatDownstreamsMarker,
   isDashboardBody,
+  parseDashboardRow,
   parseDownstreamsMarker,
   renderDashboard,
 } from "../../src/variants/dashboard.js";
@@ -166,5 +167,38 @@ describe("renderDashboard", () => {
     expect(renderDashboard({ ...input, elsewhere: [] })).toBe(body);
     expect(parseDownstreamsMarker(body)).toEqual([]);
     expect(formatDownstreamsMarker(["not a repo", "a/b -->"])).toBe("");
+  });
+
+  it("gives a variant's row back: its target and its state, a problem's reason with its pipes", () => {
+    const reason =
+      "reading the upstream: `a|b` holds 8 files, more than the limit of 5 files (`packageFiles`)";
+    const failed = renderDashboard({
+      ...input,
+      plan: {
+        actions: plan.actions.map((a) =>
+          a.variant === "c1"
+            ? {
+                kind: "skip",
+                why: "problem",
+                variant: "c1",
+                downstream: { repo: "cluster-01", package: "basens" },
+                deployed: "v1",
+                target: "v2",
+                reason,
+              }
+            : a,
+        ),
+      },
+    });
+    expect(parseDashboardRow(failed, "c1")).toEqual({
+      target: "v2",
+      state: `⚠️ problem: ${reason}`,
+      problem: reason,
+    });
+    expect(parseDashboardRow(body, "c2")).toEqual({ state: "⏸️ paused: the variant is paused" });
+    expect(parseDashboardRow(body, "c1")).toMatchObject({ target: "v2" });
+    expect(parseDashboardRow(body, "c1")?.problem).toBeUndefined();
+    expect(parseDashboardRow(body, "c3")).toBeUndefined();
+    expect(parseDashboardRow(undefined, "c1")).toBeUndefined();
   });
 });

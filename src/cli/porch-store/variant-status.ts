@@ -1,8 +1,14 @@
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { PullRequest } from "../../github/port.js";
+import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
 import { revisionName } from "../../lifecycle/discover.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
-import { formatProblem, type VariantProblem } from "../../variants/index.js";
+import {
+  DASHBOARD_MARKER,
+  formatProblem,
+  parseDashboardRow,
+  type VariantProblem,
+} from "../../variants/index.js";
 import type { RegistryAccess } from "../repo-registry.js";
 import type { VariantDocument } from "./variant-files.js";
 
@@ -20,6 +26,8 @@ export interface StatusReader {
   pullsFrom(full: string, branch: string): Promise<PullRequest[] | string>;
   /** The registration name of `full` in the namespace (its GitHub name when unregistered). */
   registrationOf(full: string): string;
+  /** The body of the fan-out dashboard issue of a management repository ("" when none can be read). */
+  dashboardOf(repo: VariantDocument["repo"]): Promise<string>;
 }
 
 export function statusReader(
@@ -27,6 +35,7 @@ export function statusReader(
   registrations: ReadonlyMap<string, { full: string }>,
 ): StatusReader {
   const conns = new Map<string, Promise<RepoConnection>>();
+  const dashboards = new Map<string, Promise<string>>();
   const connect = (full: string) => {
     const known = conns.get(full);
     if (known) return known;
@@ -42,6 +51,17 @@ export function statusReader(
       } catch (e) {
         return e instanceof Error ? e.message : String(e);
       }
+    },
+    dashboardOf(repo) {
+      let body = dashboards.get(repo.full);
+      if (!body) {
+        body = repo.conn.port
+          .findIssue({ label: DASHBOARD_LABEL, marker: DASHBOARD_MARKER })
+          .then((issue) => issue?.body ?? "")
+          .catch(() => "");
+        dashboards.set(repo.full, body);
+      }
+      return body;
     },
     registrationOf(full) {
       for (const [name, r] of registrations) if (r.full.toLowerCase() === full.toLowerCase()) return name;
@@ -102,6 +122,20 @@ export async function packageVariantStatus(
   if (spec.paused === true)
     return {
       conditions: [VALID, ready("False", "Paused", "spec.paused: fan-out leaves the downstream alone")],
+    };
+  // A step fan-out's last run could not do (an upstream over a package limit, a merge it cannot make):
+  // the downstream is not what the variant asks, whatever pull request an earlier run opened.
+  const row = parseDashboardRow(await reader.dashboardOf(doc.repo), doc.name);
+  if (row?.problem !== undefined && row.target)
+    return {
+      conditions: [
+        VALID,
+        ready(
+          "False",
+          "Error",
+          `fan-out could not bring ${row.target} to ${pkg} in ${full} (its last run, on the dashboard issue of ${doc.repo.full}): ${row.problem}`,
+        ),
+      ],
     };
   const pulls = await reader.pullsFrom(full, formatVariantBranch({ package: pkg, variant: doc.name }));
   if (typeof pulls === "string")

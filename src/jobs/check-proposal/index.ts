@@ -20,7 +20,7 @@ import {
   sizeExceeded,
 } from "../limits.js";
 import { renderDraft } from "../render-draft/index.js";
-import { finishedRender } from "../render-draft/report.js";
+import { finishedRender, reportRender } from "../render-draft/report.js";
 import { conflictMarkerCheck } from "./conflict-markers.js";
 import { forkLinksCheck, packageLinksCheck } from "./fork-links.js";
 import { runGuardrails } from "./guardrails.js";
@@ -103,7 +103,19 @@ export async function checkProposal(
   const render = combineChecks("Render", checks.renders);
   const guardrails = combineChecks("Guardrails", checks.guards);
   const where = packages.map((p) => p.path).join(" ");
-  if (!draftRender) {
+  const [over] = checks.overLimit;
+  if (draftRender && over && draftRender.conclusion !== "failure") {
+    // The draft's render passed (fan-out rendered what it pushed; the limit was lowered since; the
+    // package came within the management repository's limits, not this one's): guardrails say render
+    // tells why the package was not checked, so render says it, as the draft render says a package over
+    // a limit — and marks the head rendered, so no sweep renders it again to say it passed.
+    await reportRender(ctx.port, {
+      pkg: over.pkg,
+      sha: pr.headSha,
+      findings: [],
+      verdict: { kind: "over-limit", limit: over.exceeded.name, error: over.message },
+    });
+  } else if (!draftRender) {
     await reportCheck(ctx.port, {
       name: CHECK.render,
       headSha: pr.headSha,
@@ -125,7 +137,7 @@ export async function checkProposal(
   return {
     kind: "checked",
     headSha: pr.headSha,
-    render: (draftRender?.conclusion ?? render.conclusion) === "success",
+    render: (over ? render.conclusion : (draftRender?.conclusion ?? render.conclusion)) === "success",
     guardrails: guardrails.conclusion === "success",
     packages: packages.map((p) => p.path),
   };
@@ -190,6 +202,8 @@ interface PackageChecks {
   renders: PackageCheck[];
   guards: PackageCheck[];
   summaries: PackageChangeSummary[];
+  /** The packages over a limit, in the proposal's order: their render check says so. */
+  overLimit: { pkg: string; exceeded: LimitExceeded; message: string }[];
 }
 
 /**
@@ -205,9 +219,11 @@ async function checkPackages(
 ): Promise<PackageChecks> {
   const limits = jobLimits(ctx);
   const used: JobUsage = { ...NO_USAGE };
-  const checks: PackageChecks = { renders: [], guards: [], summaries: [] };
+  const checks: PackageChecks = { renders: [], guards: [], summaries: [], overLimit: [] };
   const overLimit = (pkg: string, exceeded: LimitExceeded): void => {
-    checks.renders.push({ pkg, ok: false, line: limitMessage(pkg, exceeded, limits), annotations: [] });
+    const message = limitMessage(pkg, exceeded, limits);
+    checks.overLimit.push({ pkg, exceeded, message });
+    checks.renders.push({ pkg, ok: false, line: message, annotations: [] });
     checks.guards.push({
       pkg,
       ok: false,

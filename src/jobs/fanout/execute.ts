@@ -9,11 +9,11 @@ import {
   isSourceUpstream,
   type LoadedVariant,
   parseVariantPullRequestBody,
-  readKptfileFacts,
   revisionLabel,
   variantPullRequestLabels,
 } from "../../variants/index.js";
 import { renderDone, reportRender } from "../render-draft/report.js";
+import { admitWithin, fanoutLimits } from "./admit.js";
 import { autoPublish } from "./auto-publish.js";
 import { buildClone } from "./clone.js";
 import { AUTOMERGE_FAILED_LABEL, type FanoutContext, FanoutStepError } from "./context.js";
@@ -21,6 +21,7 @@ import { proposeRemoval } from "./deletion.js";
 import { isDeploymentRepository } from "./deployment.js";
 import { deprecationNote } from "./deprecation-note.js";
 import { EDITED_LABEL, parseTakeover, withEditedLine, withTakeover } from "./edited.js";
+import { gitUpstream } from "./git-upstream.js";
 import type { FanoutReport } from "./index.js";
 import { closePullRequests, upsertPullRequest } from "./open-pr.js";
 import { type BranchPush, pushVariantBranch } from "./push.js";
@@ -87,7 +88,12 @@ async function proposeChange(
   await closePullRequests(snap, action.close);
   const upstream = action.source
     ? sourceUpstream({ ...action, source: action.source }, snap, ctx.registry, cache, ctx.limits)
-    : upstreamSource(snapOf(state, action.upstream.repo), action, cache);
+    : gitUpstream(
+        snapOf(state, action.upstream.repo),
+        action,
+        cache,
+        admitWithin(action.upstream.package, fanoutLimits(ctx)),
+      );
   const input = { variant: lv.variant, upstream, downstreamTree: snap.tree };
   const content =
     action.kind === "clone"
@@ -356,42 +362,6 @@ function commitMessage(action: ChangeAction): string {
   return action.kind === "clone"
     ? `Clone ${up} ${action.to} into ${action.downstream.package} (variant ${action.variant})`
     : `Update ${action.downstream.package} from ${action.from} to ${action.to} of ${up} (variant ${action.variant})`;
-}
-
-/** A git upstream: the package at its tag `<package>/<to>`; the original at the locked revision's tag (or commit). */
-function upstreamSource(
-  snap: RepoSnapshot,
-  action: ChangeAction,
-  cache: Map<string, Promise<FileTree>>,
-): UpstreamSource {
-  const dir = action.upstream.package;
-  const read = (ref: string) => {
-    const key = `${snap.repository.fullName}\0${ref}\0${dir}`;
-    let tree = cache.get(key);
-    if (!tree) {
-      tree = snap.port
-        .readTree(/^[0-9a-f]{40}$/.test(ref) ? ref : `refs/tags/${ref}`, dir)
-        .then((r) => r.tree);
-      cache.set(key, tree);
-    }
-    return tree;
-  };
-  const tag = `${dir}/${action.to}`;
-  return {
-    lock: {
-      repo: snap.repository.cloneUrl,
-      directory: `/${dir}`,
-      ref: tag,
-      resolvedRef: tag,
-      commit: action.toCommit,
-    },
-    target: () => read(tag),
-    async original(local) {
-      const facts = readKptfileFacts(local.get("Kptfile")?.toString("utf8") ?? "");
-      const ref = facts.lockedRevision ? `${dir}/${facts.lockedRevision}` : facts.lockedCommit;
-      return ref ? read(ref) : new Map();
-    },
-  };
 }
 
 /** A pull request body with notes after it, each a paragraph; the body as it is when there are none. */

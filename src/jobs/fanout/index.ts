@@ -155,18 +155,30 @@ async function executeActions(
         if (!(e instanceof FanoutStepError))
           ctx.log.warn({ err: e, variant: action.variant }, "fan-out step failed");
         report.failures.push({ variant: action.variant, error });
-        done[i] = {
-          kind: "skip",
-          why: "problem",
-          variant: action.variant,
-          ...("downstream" in action && action.downstream ? { downstream: action.downstream } : {}),
-          reason: error,
-        };
+        done[i] = failedStep(action, error);
       }
     }
   });
   if (stop) throw stop;
   return done;
+}
+
+/**
+ * A step that failed, as the dashboard shows it: a problem, with the revision it was to bring (a clone's
+ * or an update's target) and the one the downstream carries, so the row (and the variant's status in
+ * Porch's API, which reads it) tells a step fan-out could not do from a variant it could not plan.
+ */
+function failedStep(action: FanoutAction, error: string): FanoutAction {
+  const change = action.kind === "clone" || action.kind === "update" ? action : undefined;
+  return {
+    kind: "skip",
+    why: "problem",
+    variant: action.variant,
+    ...("downstream" in action && action.downstream ? { downstream: action.downstream } : {}),
+    ...(change?.kind === "update" ? { deployed: change.from } : {}),
+    ...(change ? { target: change.to } : {}),
+    reason: error,
+  };
 }
 
 /** The management repository's dashboard issue, written with what this run did. */

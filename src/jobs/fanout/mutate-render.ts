@@ -7,8 +7,10 @@ import {
   VariantMutationError,
 } from "../../variants/index.js";
 import { WorkerStopped, WorkTookTooLong } from "../bounded/errors.js";
+import { limitMessage, resourceAllowance, resourcesExceeded } from "../limits.js";
 import { inProcessEngine } from "../package-engine.js";
 import type { RenderFinding } from "../renderer.js";
+import { fanoutLimits } from "./admit.js";
 import { type FanoutContext, FanoutStepError } from "./context.js";
 
 export interface FinishedPackage {
@@ -53,7 +55,16 @@ export async function mutateAndRender(
   }
   const tree: FileTree = new Map(binary);
   for (const [path, text] of mutated.files) tree.set(path, Buffer.from(text));
-  const rendered = await ctx.renderer.render(tree, { runtimes: ctx.runtimes });
+  // The resources are counted as the draft render counts them: past the limit no function runs.
+  const limits = fanoutLimits(ctx);
+  const allowance = resourceAllowance(limits.limits);
+  const rendered = await ctx.renderer.render(tree, { runtimes: ctx.runtimes, maxResources: allowance.max });
+  if (rendered.tooManyResources) {
+    const over = resourcesExceeded(rendered.tooManyResources, allowance, limits.limits);
+    throw new FanoutStepError(
+      `rendering ${input.where}: ${limitMessage(input.where, over, limits)}; nothing was pushed`,
+    );
+  }
   if (!rendered.ok) {
     const where = rendered.findings
       .filter((f) => f.severity === "error")

@@ -13,7 +13,7 @@ import { SourceError } from "../../sources/errors.js";
 import type { RegistryClient } from "../../sources/oci/client.js";
 import { noCredentials } from "../../sources/oci/credentials.js";
 import { pullPackage } from "../../sources/oci/package.js";
-import { type PackageSize, packageSize } from "../../sources/oci/refused-blobs.js";
+import { packageSize } from "../../sources/oci/refused-blobs.js";
 import { fetchTarball, TarballCache } from "../../sources/tarball-fetch.js";
 import {
   type FanoutAction,
@@ -24,8 +24,8 @@ import {
   sourceOf,
   type Upstream,
 } from "../../variants/index.js";
-import { countExceeded, limitMessage } from "../limits.js";
 import { type RegistryAccess, registryClient } from "../mirror/index.js";
+import { type Admit, admitWithin } from "./admit.js";
 import { FanoutStepError } from "./context.js";
 import type { RepoSnapshot } from "./snapshot.js";
 import { readKeptSource } from "./source-store.js";
@@ -122,17 +122,6 @@ export function sourceUpstream(
   return tarballSource(src, action.source.digest, snap, { access, admit }, once);
 }
 
-/**
- * The package limits for a package read from an OCI image or a tarball, checked before anything is
- * built or pushed: the refusal names the limit, the figure and the setting that raises it.
- */
-function admitWithin(source: string, limits: EffectiveLimits): (size: PackageSize) => string | undefined {
-  return (size) => {
-    const over = countExceeded(size, limits.limits);
-    return over && `${limitMessage(source, over, limits)}; nothing was pushed`;
-  };
-}
-
 type Once = (key: string, read: () => Promise<FileTree>) => Promise<FileTree>;
 
 function stepError(what: string, e: unknown): never {
@@ -157,7 +146,7 @@ function lockOf(local: FileTree, where: string, scheme: "oci" | "https") {
 function imageSource(
   src: OciSource,
   digest: string,
-  read: { access: RegistryAccess; admit: (size: PackageSize) => string | undefined },
+  read: { access: RegistryAccess; admit: Admit },
   once: Once,
 ): UpstreamSource {
   const { access } = read;
@@ -199,7 +188,7 @@ function tarballSource(
   src: TarballSource,
   digest: string,
   snap: RepoSnapshot,
-  read: { access: RegistryAccess; admit: (size: PackageSize) => string | undefined },
+  read: { access: RegistryAccess; admit: Admit },
   once: Once,
 ): UpstreamSource {
   const { access } = read;
