@@ -31,7 +31,7 @@ import { porchlightApp } from "./probot-app.js";
 import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
 import { sweepInstallations } from "./sweep.js";
 import { readJobData } from "./tasks.js";
-import { ByteBudget } from "./webhook/budget.js";
+import { ByteBudget } from "../ops/byte-budget.js";
 import { DeliveryLedger } from "./webhook/deliveries.js";
 import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
 

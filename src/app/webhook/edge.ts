@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { InstallationAccess } from "../../github/port.js";
-import { type BodyPace, declaredLength, readBoundedBody } from "./body.js";
-import { ByteBudget } from "./budget.js";
+import { type BodyPace, declaredLength, readBoundedBody } from "../../ops/body.js";
+import { ByteBudget } from "../../ops/byte-budget.js";
 import type { DeliveryLedger } from "./deliveries.js";
 import { handledInstallation } from "./payloads.js";
 import {

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import type { ByteBudget } from "./budget.js";
+import type { ByteBudget } from "./byte-budget.js";
 
 export type BodyRead =
   | { ok: true; bytes: Buffer }
