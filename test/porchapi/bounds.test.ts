@@ -167,6 +167,21 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API within its bounds", 
     expect(calls()).toBe(after);
   }, 60_000);
 
+  it("cancels a watch's poll in flight when its client goes: its request to GitHub ends with it", async () => {
+    const watching = open(`${REVISIONS}?watch=true`, { token: w.bob });
+    expect((await watching.head).statusCode).toBe(200);
+    // the next poll is held at its first read of a repository, as a slow GitHub would hold it
+    const held = w.forge.faults.add({ route: "/repos/{owner}/{repo}", method: "GET", hang: true });
+    try {
+      await until("a poll is held", () => w.forge.faults.holding(held) > 0);
+      watching.req.destroy();
+      // the server gives up that request (the forge sees its client go) rather than wait for it
+      await until("the held poll is cancelled", () => w.forge.faults.holding(held) === 0, 10_000);
+    } finally {
+      w.forge.faults.remove(held);
+    }
+  }, 60_000);
+
   it("answers a token GitHub refuses 401 before reading its body, and makes no folder for it", async () => {
     const folders = () => readdirSync(w.cacheRoot);
     const had = folders();
@@ -261,7 +276,9 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API within its bounds", 
     for (const token of [w.alice, w.bob, w.carol])
       expect((await w.request(REVISIONS, { token })).status).toBe(200);
     await until("one caller's folder left", () => readdirSync(w.cacheRoot).length <= 1).catch((e) => {
-      throw new Error(`${(e as Error).message}: ${JSON.stringify(readdirSync(w.cacheRoot).map((d) => [d, readdirSync(`${w.cacheRoot}/${d}`, { recursive: true }).length]))}`);
+      throw new Error(
+        `${(e as Error).message}: ${JSON.stringify(readdirSync(w.cacheRoot).map((d) => [d, readdirSync(`${w.cacheRoot}/${d}`, { recursive: true }).length]))}`,
+      );
     });
   }, 60_000);
 });
