@@ -22,7 +22,7 @@ export interface ApiBounds {
   stopMs: number;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export const DEFAULT_API_BOUNDS: ApiBounds = {
   watchPollMs: 5000,
