@@ -19,6 +19,7 @@ import { BoundedRenderer } from "../jobs/bounded/renderer.js";
 import type { MirrorAccess } from "../jobs/mirror/index.js";
 import { operatorServicesFromEnv } from "../jobs/operator-env.js";
 import type { Renderer } from "../jobs/renderer.js";
+import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
 import { ParkedJobs } from "../queue/parked.js";
@@ -31,7 +32,6 @@ import { porchlightApp } from "./probot-app.js";
 import { enqueueJob, type JobData, JobParked, type JobRequest, runJob } from "./run-job.js";
 import { sweepInstallations } from "./sweep.js";
 import { readJobData } from "./tasks.js";
-import { ByteBudget } from "./webhook/budget.js";
 import { DeliveryLedger } from "./webhook/deliveries.js";
 import { DEFAULT_WEBHOOK_MAX_BYTES, PENDING_BODIES, webhookEdge } from "./webhook/edge.js";
 

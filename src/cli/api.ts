@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../porchapi/server.js";
+import { apiBoundsFromEnv } from "./api-bounds.js";
 import { type CliCommand, UsageError } from "./io.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { parseCommandArgs } from "./options.js";
-import { porchStores } from "./porch-store/index.js";
+import { CallerFolders, porchStores, tokenCheck } from "./porch-store/index.js";
 import { writePrivateFile } from "./private-file.js";
 import { waitForSignal } from "./signals.js";
 
@@ -36,6 +36,9 @@ Environment:
   PORCHLIGHT_API_TLS_CERT, PORCHLIGHT_API_TLS_KEY  PEM files: the certificate to serve HTTPS with
   PORCHLIGHT_API_HTTP=loopback|any  plain HTTP instead (behind a TLS proxy; any: on any address)
   PORCHLIGHT_API_WATCH_POLL_MS    how often a watch reads the state again (default 5000)
+  PORCHLIGHT_API_MAX_WATCHES, PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN, PORCHLIGHT_API_MAX_BODY_BYTES,
+  PORCHLIGHT_API_MAX_PENDING_BYTES, PORCHLIGHT_API_BODY_IDLE_MS, PORCHLIGHT_API_BODY_MS,
+  PORCHLIGHT_API_STOP_MS, PORCHLIGHT_API_CACHED_CALLERS   the API's bounds (docs/porch-api.md)
 `;
 
 const OPTIONS = {
@@ -55,13 +58,6 @@ export interface PorchApiStart {
   env: NodeJS.ProcessEnv;
   /** Where the API's own certificate is kept (serve's data folder); none: a new one each start. */
   certDir?: string | undefined;
-}
-
-function wholeEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  if (!/^\d+$/.test(text)) throw new UsageError(`${name} must be a whole number, not "${text}"`);
-  return Number(text);
 }
 
 /**
@@ -94,20 +90,25 @@ async function tlsOf(start: PorchApiStart): Promise<{ cert: string; key: string 
 }
 
 /** Starts Porch's API with its stores over GitHub; its cache clones go to a folder removed on close. */
-export async function startPorchApi(start: PorchApiStart): Promise<PorchApiServer & { caPem?: string }> {
+export async function startPorchApi(
+  start: PorchApiStart,
+): Promise<PorchApiServer & { caPem?: string; cacheRoot: string }> {
   const { env } = start;
   const tls = await tlsOf(start);
+  const { cachedCallers, ...bounds } = apiBoundsFromEnv(env);
   const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
   let server: PorchApiServer;
   try {
+    // one cache of GitHub's answers for the server's life, kept per caller's token
+    const settings = {
+      apiUrl: start.apiUrl,
+      folders: new CallerFolders(cacheRoot, cachedCallers),
+      env,
+      conditional: new ConditionalCache(),
+    };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
-      {
-        // one cache of GitHub's answers for the server's life, kept per caller's token
-        stores: porchStores({ apiUrl: start.apiUrl, cacheRoot, env, conditional: new ConditionalCache() }),
-        watchPollMs: wholeEnv(env, "PORCHLIGHT_API_WATCH_POLL_MS", 5000),
-        maxBodyBytes: DEFAULT_MAX_BODY_BYTES,
-      },
+      { stores: porchStores(settings), authenticate: tokenCheck(settings), ...bounds },
     );
   } catch (e) {
     await rm(cacheRoot, { recursive: true, force: true });
@@ -116,6 +117,7 @@ export async function startPorchApi(start: PorchApiStart): Promise<PorchApiServe
   }
   return {
     url: server.url,
+    cacheRoot,
     ...(tls ? { caPem: tls.cert } : {}),
     close: async () => {
       await server.close();

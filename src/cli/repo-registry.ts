@@ -173,6 +173,8 @@ export interface RegistryAccess {
   conditional?: AnswerCache | undefined;
   /** The command line's cache across commands (cli/disk-cache.ts): a registry's files by commit. */
   disk?: DiskCache | undefined;
+  /** Aborts its requests to GitHub (an API request whose client went). */
+  signal?: AbortSignal | undefined;
 }
 
 /**

@@ -109,6 +109,30 @@ export async function tokenIdentity(access: AccountAccess): Promise<Identity | u
   }
 }
 
+/**
+ * Whether GitHub accepts the token (`GET /user`): only a 401 says no. An installation's token, which has
+ * no user, is answered 403 there, and is a token all the same; any other failure is thrown.
+ */
+export async function tokenAccepted(access: AccountAccess & { signal?: AbortSignal }): Promise<boolean> {
+  const client = tokenOctokit(access.token, {
+    writeIntervalMs: 0,
+    rateLimitRetries: 0,
+    maxWaitS: 0,
+    userAgent: "porchlight-cli",
+    ...(access.apiUrl ? { apiUrl: access.apiUrl } : {}),
+    ...(access.signal ? { signal: access.signal } : {}),
+    conditional: access.conditional,
+  });
+  try {
+    await mapGitHubErrors("checking the token", () => client.rest.users.getAuthenticated());
+    return true;
+  } catch (e) {
+    if (e instanceof GitHubError && e.kind === "unauthorized") return false;
+    if (e instanceof GitHubError && e.kind === "forbidden") return true;
+    throw e;
+  }
+}
+
 /** Whether `login` names a user or organization the token can see (`GET /users/{login}`). */
 export async function accountExists(access: AccountAccess, login: string): Promise<boolean> {
   try {

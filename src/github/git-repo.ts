@@ -43,6 +43,14 @@ const COMMIT_ID = /^[0-9a-f]{40}$/;
  */
 const initialising = new Map<string, Promise<void>>();
 
+/**
+ * Forgets the cache clones under `dir`, whose folder is being removed (a server's caller's folder, no
+ * longer kept): a clone made there again is initialised again, and the process keeps no entry for it.
+ */
+export function forgetCacheClones(dir: string): void {
+  for (const gitDir of initialising.keys()) if (gitDir.startsWith(`${dir}/`)) initialising.delete(gitDir);
+}
+
 function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
   let ready = initialising.get(gitDir);
   if (!ready) {

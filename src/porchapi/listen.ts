@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import { isIP } from "node:net";
-import { type PorchApiOptions, porchApiHandler } from "./server.js";
+import { type PorchApiOptions, porchApi } from "./server.js";
 
 /** Where and how Porch's API listens. */
 export interface ListenOptions {
@@ -19,6 +19,10 @@ export interface ListenOptions {
 export interface PorchApiServer {
   /** `http(s)://HOST:PORT`, as a kubeconfig's `server:`. */
   url: string;
+  /**
+   * Stops: no new connection is taken, every request in flight is cancelled and its connection closed,
+   * and it resolves once they have ended, or after the API's `stopMs` with what is left let go.
+   */
   close(): Promise<void>;
 }
 
@@ -38,7 +42,8 @@ export async function listenPorchApi(listen: ListenOptions, api: PorchApiOptions
     throw new Error(
       `Porch's API would listen on ${listen.host} over plain HTTP, where callers' GitHub tokens cross the network in clear: serve it over TLS (PORCHLIGHT_API_TLS_CERT and PORCHLIGHT_API_TLS_KEY, or no PORCHLIGHT_API_HTTP for a certificate of its own), listen on 127.0.0.1, or set PORCHLIGHT_API_HTTP=any to allow it`,
     );
-  const handler = porchApiHandler(api);
+  const served = porchApi(api);
+  const handler = served.handle;
   const server: Server = listen.tls ? createHttpsServer(listen.tls, handler) : createHttpServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -49,10 +54,11 @@ export async function listenPorchApi(listen: ListenOptions, api: PorchApiOptions
   const host = listen.host.includes(":") && !listen.host.startsWith("[") ? `[${listen.host}]` : listen.host;
   return {
     url: `${listen.tls ? "https" : "http"}://${host}:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await served.stop();
+      await closed;
+    },
   };
 }

@@ -1,3 +1,5 @@
+import { ApiError } from "./status.js";
+
 /**
  * A request path of the API, parsed: discovery, OpenAPI, or a resource (`/apis/GROUP/VERSION[/namespaces/NS]
  * /RESOURCE[/NAME[/SUBRESOURCE]]`).
@@ -23,8 +25,50 @@ export type Route =
     }
   | { kind: "unknown" };
 
+/** The most segments a path of the API has: `/apis/GROUP/VERSION/namespaces/NS/RESOURCE/NAME/SUBRESOURCE`. */
+const MAX_SEGMENTS = 8;
+/** The longest segment: a Kubernetes object name (a DNS subdomain) is at most 253 characters. */
+const MAX_SEGMENT = 253;
+
+/**
+ * The path's segments, decoded; a path no client of the API sends (bad percent-encoding, a control
+ * character or a slash inside a name, more segments than any route has, a name longer than Kubernetes
+ * allows) is a BadRequest that quotes the client's own input, before anything reads a store with it.
+ */
+function segmentsOf(pathname: string): string[] {
+  const raw = pathname.split("/").filter(Boolean);
+  if (raw.length > MAX_SEGMENTS)
+    throw new ApiError(
+      "BadRequest",
+      `the request path has ${raw.length} segments; the API's paths have at most ${MAX_SEGMENTS} (/apis/GROUP/VERSION/namespaces/NAMESPACE/RESOURCE/NAME/SUBRESOURCE)`,
+    );
+  return raw.map((segment) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      throw new ApiError(
+        "BadRequest",
+        `the request path's segment "${segment.slice(0, 64)}" is not valid percent-encoding (a % is followed by two hexadecimal digits of UTF-8)`,
+      );
+    }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+    if (/[\u0000-\u001f\u007f/]/.test(text))
+      throw new ApiError(
+        "BadRequest",
+        `the request path's segment ${JSON.stringify(text.slice(0, 64))} holds a control character or a slash, which no name of the API has`,
+      );
+    if (text.length > MAX_SEGMENT)
+      throw new ApiError(
+        "BadRequest",
+        `the request path's segment "${text.slice(0, 64)}…" is ${text.length} characters long; a name has at most ${MAX_SEGMENT}`,
+      );
+    return text;
+  });
+}
+
 export function parseRoute(pathname: string): Route {
-  const parts = pathname.split("/").filter(Boolean).map(decodeURIComponent);
+  const parts = segmentsOf(pathname);
   const [first, second, third, fourth] = parts;
   if (parts.length === 1 && ["healthz", "livez", "readyz"].includes(first ?? "")) return { kind: "health" };
   if (parts.length === 1 && first === "version") return { kind: "version" };

@@ -1,4 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { closeAfterAnswer } from "../ops/body.js";
+import { ByteBudget } from "../ops/byte-budget.js";
+import type { ApiBounds } from "./bounds.js";
 import {
   AGGREGATED_TYPE,
   aggregatedDiscovery,
@@ -9,25 +12,26 @@ import {
   wantsAggregated,
 } from "./discovery.js";
 import { WatchHistory } from "./history.js";
+import { readRequestBody } from "./intake.js";
 import { openApiV2, openApiV3, openApiV3Root } from "./openapi.js";
 import { API_RESOURCES, type ApiResource } from "./resources.js";
 import { parseRoute, type Route } from "./routes.js";
 import { ApiError, statusObject } from "./status.js";
 import type { Caller, PorchStores } from "./store.js";
 import { handleObject } from "./verbs.js";
+import { WatchSlots } from "./watch-slots.js";
 
-/** How the API serves: its stores, and its bounds. */
-export interface PorchApiOptions {
+/** How the API serves: its stores, how it tells a caller's token is one, and its bounds. */
+export interface PorchApiOptions extends ApiBounds {
   stores: PorchStores;
-  /** How often a watch reads the state again to report changes (also those made by git pushes). */
-  watchPollMs: number;
-  /** The largest request body taken; past it, 413. */
-  maxBodyBytes: number;
+  /**
+   * Whether GitHub knows the caller's token (a token it refuses is answered 401 before the request's
+   * body is read or anything is made for it).
+   */
+  authenticate(caller: Caller): Promise<boolean>;
   /** Reports a failure that is the server's own (an InternalError answered). */
   onError?: (err: unknown) => void;
 }
-
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 /** What the server reports to `GET /version` (kubectl version asks). */
 const VERSION = {
@@ -53,29 +57,39 @@ export function send(
   res.end(text);
 }
 
-function sendError(res: ServerResponse, err: unknown, opts: PorchApiOptions): void {
+/**
+ * A failure as a Status. One that is not the API's own (a bug, a file system error) is answered with a
+ * message that names nothing of the server (no path, no stack): the operator's log has the error.
+ */
+function sendError(req: IncomingMessage, res: ServerResponse, err: unknown, opts: PorchApiOptions): void {
   const api =
     err instanceof ApiError
       ? err
-      : new ApiError("InternalError", `Internal error occurred: ${(err as Error)?.message ?? String(err)}`);
+      : new ApiError(
+          "InternalError",
+          "Internal error occurred: the server failed this request; its log says why",
+        );
   if (!(err instanceof ApiError)) opts.onError?.(err);
-  if (res.headersSent) {
+  if (res.headersSent || res.destroyed) {
     res.end();
     return;
   }
+  // a body not read (refused before it, or cut) is not read now: the answer goes, then the connection
+  if (!req.complete) closeAfterAnswer(req, res);
+  const retry = api.details?.retryAfterSeconds;
+  if (retry !== undefined) res.setHeader("Retry-After", String(retry));
   send(res, api.code, statusObject(api));
 }
 
+const UNAUTHORIZED =
+  "Unauthorized: send a GitHub token as `Authorization: Bearer TOKEN` (a kubeconfig user's `token:`); porchlight acts on GitHub as that token";
+
 /** The caller, from `Authorization: Bearer <GitHub token>`; 401 without one. */
-function callerOf(req: IncomingMessage): Caller {
+function callerOf(req: IncomingMessage, signal: AbortSignal): Caller {
   const header = req.headers.authorization ?? "";
   const m = /^Bearer\s+(\S+)$/i.exec(header);
-  if (!m?.[1])
-    throw new ApiError(
-      "Unauthorized",
-      "Unauthorized: send a GitHub token as `Authorization: Bearer TOKEN` (a kubeconfig user's `token:`); porchlight acts on GitHub as that token",
-    );
-  return { token: m[1] };
+  if (!m?.[1]) throw new ApiError("Unauthorized", UNAUTHORIZED);
+  return { token: m[1], signal };
 }
 
 function discovery(route: Route, req: IncomingMessage, res: ServerResponse): boolean {
@@ -126,27 +140,80 @@ function resourceOf(route: Extract<Route, { kind: "object" }>): ApiResource {
   return r;
 }
 
-/** The request handler of Porch's API: discovery, OpenAPI, and the resources through their stores. */
-export function porchApiHandler(opts: PorchApiOptions): (req: IncomingMessage, res: ServerResponse) => void {
+/** Porch's API as a request handler, and how to stop it. */
+export interface PorchApi {
+  handle(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Cancels every request in flight (their signals abort, so their calls to GitHub end) and waits for
+   * them to end, `stopMs` at most: past it, what is left is let go and the stop goes on.
+   */
+  stop(): Promise<void>;
+}
+
+/** Porch's API: discovery, OpenAPI, and the resources through their stores, within its bounds. */
+export function porchApi(opts: PorchApiOptions): PorchApi {
   const history = new WatchHistory();
-  return (req, res) => {
-    const run = async () => {
-      const url = new URL(req.url ?? "/", "http://porchlight");
-      const route = parseRoute(url.pathname);
-      if (route.kind === "health") {
-        res.writeHead(200, { "Content-Type": "text/plain" });
-        res.end("ok");
-        return;
-      }
-      const caller = callerOf(req);
-      if (req.method === "GET" && discovery(route, req, res)) return;
-      if (route.kind !== "object")
-        throw new ApiError("NotFound", "the server could not find the requested resource");
-      const resource = resourceOf(route);
-      const store = opts.stores[resource.resource];
-      if (!store) throw new ApiError("NotFound", "the server could not find the requested resource");
-      await handleObject({ req, res, url, route, resource, store, caller, opts, history });
-    };
-    run().catch((err) => sendError(res, err, opts));
+  const watches = new WatchSlots(opts.maxWatches, opts.maxWatchesPerToken);
+  const budget = new ByteBudget(opts.maxPendingBodyBytes);
+  const inFlight = new Map<Promise<void>, AbortController>();
+  const serve = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
+    const url = new URL(req.url ?? "/", "http://porchlight");
+    const route = parseRoute(url.pathname);
+    if (route.kind === "health") {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.end("ok");
+      return;
+    }
+    const caller = callerOf(req, signal);
+    // before anything else is read or made for it: a token GitHub does not know gets nothing more
+    if (!(await opts.authenticate(caller)))
+      throw new ApiError("Unauthorized", `${UNAUTHORIZED}; GitHub does not accept the token sent`);
+    if (req.method === "GET" && discovery(route, req, res)) return;
+    if (route.kind !== "object")
+      throw new ApiError("NotFound", "the server could not find the requested resource");
+    const resource = resourceOf(route);
+    const store = opts.stores[resource.resource];
+    if (!store) throw new ApiError("NotFound", "the server could not find the requested resource");
+    const body = await readRequestBody(req, opts, budget);
+    try {
+      await handleObject({
+        req,
+        res,
+        url,
+        route,
+        resource,
+        store,
+        caller,
+        opts,
+        history,
+        watches,
+        body: body.text,
+      });
+    } finally {
+      body.release();
+    }
+  };
+  return {
+    handle(req, res) {
+      const cancel = new AbortController();
+      // the request ends when its answer is sent or its connection closes, whichever comes first
+      res.once("close", () => cancel.abort());
+      const work = serve(req, res, cancel.signal).catch((err) => {
+        // cancelled with its client gone: nobody to answer, and no failure of the server's
+        if (cancel.signal.aborted && res.destroyed) return;
+        sendError(req, res, err, opts);
+      });
+      inFlight.set(work, cancel);
+      work.finally(() => inFlight.delete(work));
+    },
+    async stop() {
+      for (const cancel of inFlight.values()) cancel.abort();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, opts.stopMs);
+      });
+      await Promise.race([Promise.allSettled([...inFlight.keys()]), late]);
+      clearTimeout(timer);
+    },
   };
 }

@@ -15,6 +15,7 @@ export type StatusReason =
   | "NotAcceptable"
   | "UnsupportedMediaType"
   | "RequestEntityTooLarge"
+  | "TooManyRequests"
   | "Timeout"
   | "InternalError";
 
@@ -31,6 +32,7 @@ const CODES: Record<StatusReason, number> = {
   NotAcceptable: 406,
   UnsupportedMediaType: 415,
   RequestEntityTooLarge: 413,
+  TooManyRequests: 429,
   Timeout: 504,
   InternalError: 500,
 };
@@ -49,6 +51,8 @@ export interface StatusDetails {
   group?: string;
   kind?: string;
   causes?: StatusCause[];
+  /** When to try again (a 429: what clients wait before they do; also sent as `Retry-After`). */
+  retryAfterSeconds?: number;
 }
 
 /** A failure the API answers as a Status; anything else thrown is an InternalError. */
@@ -58,9 +62,11 @@ export class ApiError extends Error {
     readonly reason: StatusReason,
     message: string,
     readonly details?: StatusDetails,
+    /** The HTTP code, where it is not the reason's own (a body too slow: 408 with reason Timeout). */
+    code?: number,
   ) {
     super(message);
-    this.code = CODES[reason];
+    this.code = code ?? CODES[reason];
   }
 }
 

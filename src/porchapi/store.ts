@@ -7,6 +7,11 @@ import type { KubeObject } from "./resources.js";
 export interface Caller {
   /** The GitHub token the request carried (`Authorization: Bearer …`). */
   token: string;
+  /**
+   * Aborted when the request ends: its client went, the answer was sent, or the server stops. A store
+   * passes it to its requests to GitHub, so that no work goes on for a request nobody waits for.
+   */
+  signal: AbortSignal;
 }
 
 export interface ListOptions {

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
 import { unknownFields } from "./fields.js";
 import { historyScope, stateOf, type WatchHistory } from "./history.js";
+import { MAX_BODY_DEPTH, parseJsonBody, tooDeep, valueDepth } from "./intake.js";
 import { checkLabelsAndAnnotations } from "./object-meta.js";
 import { schemaOf } from "./openapi.js";
 import { applyPatch, isApplyPatch, patchTypeOf } from "./patch.js";
@@ -14,6 +15,7 @@ import { ApiError, conflict, successStatus } from "./status.js";
 import type { Caller, ListOptions, ResourceStore, WriteOptions } from "./store.js";
 import { includeObjectOf, toTable, wantsTable } from "./table.js";
 import { watchObjects } from "./watch.js";
+import type { WatchSlots } from "./watch-slots.js";
 
 /** One resource request, as the handler parsed it. */
 export interface ObjectRequest {
@@ -27,6 +29,10 @@ export interface ObjectRequest {
   opts: PorchApiOptions;
   /** The states lists and watches answered, where a watch resumes from. */
   history: WatchHistory;
+  /** The watches open now, within the server's bounds. */
+  watches: WatchSlots;
+  /** The request's body, read within the server's bounds (intake.ts); "" for none. */
+  body: string;
 }
 
 const rvOf = (o: KubeObject) => String(o.metadata?.resourceVersion ?? "");
@@ -36,30 +42,6 @@ function listVersion(objects: readonly KubeObject[]): string {
   const h = createHash("sha1");
   for (const o of objects) h.update(`${String(o.metadata?.name)}@${rvOf(o)}\n`);
   return h.digest("hex").slice(0, 16);
-}
-
-async function readText(req: IncomingMessage, max: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > max)
-      throw new ApiError(
-        "RequestEntityTooLarge",
-        `the request body is larger than ${max} bytes, the limit of this server`,
-      );
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-async function readBody(req: IncomingMessage, max: number): Promise<unknown> {
-  const text = await readText(req, max);
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new ApiError("BadRequest", `the request body is not JSON: ${(e as Error).message}`);
-  }
 }
 
 /** `fieldValidation` (Strict by default, as kubectl asks): unknown fields refused, or reported as warnings. */
@@ -211,7 +193,8 @@ async function existing(x: ObjectRequest, ns: string, name: string): Promise<Kub
 
 /** Server-side apply (apply.ts): the object as the field manager's configuration makes it, created or updated. */
 async function apply(x: ObjectRequest, ns: string, name: string): Promise<void> {
-  const applied = parseApplied(await readText(x.req, x.opts.maxBodyBytes));
+  const applied = parseApplied(x.body);
+  if (valueDepth(applied, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) throw tooDeep("the apply configuration");
   const current = x.route.subresource === undefined ? await existing(x, ns, name) : undefined;
   if (x.route.subresource !== undefined)
     throw new ApiError(
@@ -245,7 +228,7 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
   if (x.req.method === "PATCH" && isApplyPatch(x.req.headers["content-type"])) return apply(x, ns, name);
   if (!x.store.update) throw new ApiError("MethodNotAllowed", `${x.resource.resource} cannot be updated`);
   const current = await x.store.get(x.caller, ns, name);
-  const body = await readBody(x.req, x.opts.maxBodyBytes);
+  const body = parseJsonBody(x.body);
   let next: unknown;
   if (x.req.method === "PATCH") {
     const type = patchTypeOf(x.req.headers["content-type"]);
@@ -275,7 +258,7 @@ export async function handleObject(x: ObjectRequest): Promise<void> {
     if (method === "GET") return list(x, ns);
     if (method !== "POST" || !x.store.create)
       throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}`);
-    const body = await readBody(x.req, x.opts.maxBodyBytes);
+    const body = parseJsonBody(x.body);
     validateFields(x, body);
     const obj = checkObject(x, body, undefined);
     return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
@@ -291,13 +274,9 @@ export async function handleObject(x: ObjectRequest): Promise<void> {
  * it there, not in the query) and `preconditions` (a resourceVersion or uid that must still be the object's).
  */
 async function remove(x: ObjectRequest, ns: string, name: string): Promise<void> {
-  const text = (await readText(x.req, x.opts.maxBodyBytes)).trim();
-  let options: { dryRun?: unknown; preconditions?: { resourceVersion?: unknown; uid?: unknown } } = {};
-  try {
-    if (text !== "") options = JSON.parse(text) as typeof options;
-  } catch (e) {
-    throw new ApiError("BadRequest", `the DeleteOptions body is not JSON: ${(e as Error).message}`);
-  }
+  const text = x.body.trim();
+  type DeleteOptions = { dryRun?: unknown; preconditions?: { resourceVersion?: unknown; uid?: unknown } };
+  const options = (text === "" ? {} : (parseJsonBody(text, "the DeleteOptions body") ?? {})) as DeleteOptions;
   const dryRun = dryRunOf(x, Array.isArray(options.dryRun) ? options.dryRun : []);
   const pre = options.preconditions;
   if (pre?.resourceVersion !== undefined || pre?.uid !== undefined) {

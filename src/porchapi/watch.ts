@@ -12,6 +12,10 @@ import { listIn, type ObjectRequest } from "./verbs.js";
  * A watch from a version this server gave (a list's, or an event's: where informers resume) reports what
  * changed since that state, deletions included; from "" or "0", every object as ADDED; from a version it
  * no longer knows, an ERROR event 410 Expired, on which clients list again (as the API server's).
+ *
+ * A watch holds one of the server's slots (watch-slots.ts) while it is open; when its client goes (or
+ * the server stops), the request's signal ends it: the poll in flight is cancelled with it (the stores
+ * pass the signal to every request to GitHub) and no other starts.
  */
 type EventType = "ADDED" | "MODIFIED" | "DELETED";
 
@@ -21,13 +25,15 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
   const scope = historyScope(x.caller.token, x.resource.resource, ns, opts);
   const table = wantsTable(x.req.headers.accept);
   const include = includeObjectOf(params.get("includeObject"));
+  const release = x.watches.take(x.caller.token);
+  const gone = x.caller.signal;
   let closed = false;
   let wake: (() => void) | undefined;
   const stop = () => {
     closed = true;
     wake?.();
   };
-  x.req.on("close", stop);
+  gone.addEventListener("abort", stop);
   const seconds = Number(params.get("timeoutSeconds") ?? "0");
   const timer = seconds > 0 ? setTimeout(stop, seconds * 1000) : undefined;
   const write = (type: EventType | "ERROR", object: unknown) =>
@@ -51,6 +57,7 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
     for (const [name, o] of [...known]) if (!now.has(name)) emit("DELETED", asDeleted(o));
   };
   try {
+    if (gone.aborted) return;
     const first = await list();
     x.res.writeHead(200, { "Content-Type": "application/json", "Transfer-Encoding": "chunked" });
     x.res.flushHeaders();
@@ -64,21 +71,30 @@ export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptio
     report(first);
     while (!closed) {
       await new Promise<void>((done) => {
-        wake = done;
-        setTimeout(done, x.opts.watchPollMs);
+        const poll = setTimeout(done, x.opts.watchPollMs);
+        wake = () => {
+          clearTimeout(poll);
+          done();
+        };
       });
       if (closed) break;
-      report(await list());
+      const now = await list();
+      if (closed) break;
+      report(now);
     }
   } catch (err) {
+    // the client went, or the server stops: nothing is left to tell
+    if (gone.aborted || closed) return;
     if (!x.res.headersSent) throw err;
     const api =
       err instanceof ApiError ? err : new ApiError("InternalError", String((err as Error)?.message ?? err));
     write("ERROR", statusObject(api));
   } finally {
     if (timer) clearTimeout(timer);
-    x.req.off("close", stop);
-    x.res.end();
+    gone.removeEventListener("abort", stop);
+    release();
+    // a watch refused before its stream began is answered by the handler, with its Status
+    if (x.res.headersSent) x.res.end();
   }
 }
 

@@ -16,6 +16,10 @@ interface Kubectl {
 export interface ApiWorld extends RpkgWorld {
   /** Porch's API, served by porchlight over the forge. */
   url: string;
+  /** Its certificate (PEM), for a client of the test's own. */
+  caPem: string;
+  /** The folder of its callers' cache clones. */
+  cacheRoot: string;
   /** Runs the real kubectl as `user` (alice, bob: write; carol: read), with their kubeconfig. */
   kubectl(
     user: "alice" | "bob" | "carol",
@@ -36,7 +40,9 @@ export interface ApiWorld extends RpkgWorld {
  * registered in namespace acme, and Porch's API served over it on a free loopback port, each user with
  * a kubeconfig of their own (their PAT as the token, namespace acme).
  */
-export async function apiWorld(opts: { watchPollMs?: number } = {}): Promise<ApiWorld> {
+export async function apiWorld(
+  opts: { watchPollMs?: number; env?: Record<string, string> } = {},
+): Promise<ApiWorld> {
   const w = await rpkgWorld();
   await w.forge.createRepo("acme/.porchlight", { autoInit: true });
   for (const u of ["alice", "bob"]) w.forge.setPermission("acme/.porchlight", u, "write");
@@ -49,7 +55,7 @@ export async function apiWorld(opts: { watchPollMs?: number } = {}): Promise<Api
     host: "127.0.0.1",
     port: 0,
     apiUrl: w.forge.apiUrl,
-    env: { PORCHLIGHT_API_WATCH_POLL_MS: String(opts.watchPollMs ?? 200) },
+    env: { PORCHLIGHT_API_WATCH_POLL_MS: String(opts.watchPollMs ?? 200), ...opts.env },
   });
   const home = join(w.tmp, "kube");
   mkdirSync(home, { recursive: true });
@@ -70,6 +76,8 @@ export async function apiWorld(opts: { watchPollMs?: number } = {}): Promise<Api
   const stop = w.stop;
   return Object.assign(w, {
     url: server.url,
+    caPem: server.caPem ?? "",
+    cacheRoot: server.cacheRoot,
     kubeconfig,
     kubectl: (user: keyof typeof tokens, args: string[], o: { stdin?: string; timeoutMs?: number } = {}) =>
       new Promise<Kubectl>((resolve) => {

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
 import type { InstallationAccess } from "../../github/port.js";
-import { type BodyPace, declaredLength, readBoundedBody } from "./body.js";
-import { ByteBudget } from "./budget.js";
+import { type BodyPace, closeAfterAnswer, declaredLength, readBoundedBody } from "../../ops/body.js";
+import { ByteBudget } from "../../ops/byte-budget.js";
 import type { DeliveryLedger } from "./deliveries.js";
 import { handledInstallation } from "./payloads.js";
 import {
@@ -168,30 +168,6 @@ export function webhookEdge(opts: WebhookEdgeOptions): Handler {
       pool.give(held, source);
     }
   };
-}
-
-/** How long a refused upload may go on being discarded after its answer before the socket is cut. */
-const LINGER_MS = 2000;
-
-/**
- * Ends the connection of a refused upload without reading its body into memory, so that the sender
- * still gets the answer: once it is sent, our side of the socket is closed (FIN), whatever else arrives
- * is dropped as it comes, and the socket is destroyed when the sender closes its side or after
- * LINGER_MS. Destroying at once would reset a connection the sender is still writing to, and many
- * clients then lose the answer (a "lingering close", as web servers do).
- */
-function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
-  const socket = req.socket;
-  req.removeAllListeners("data");
-  req.on("data", () => {});
-  req.resume();
-  res.once("finish", () => {
-    socket.end();
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once("end", () => socket.destroy());
-    socket.once("close", () => clearTimeout(timer));
-  });
 }
 
 /** Whether a handler failed because the shared queue could not take its job (an error of ioredis). */

@@ -1,6 +1,3 @@
-import { createHash } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { join } from "node:path";
 import type { AnswerCache } from "../../github/conditional.js";
 import { GitHubError } from "../../github/errors.js";
 import { GitCommandError } from "../../github/git-process.js";
@@ -11,11 +8,13 @@ import { type RegistryAccess, RegistryError } from "../repo-registry.js";
 import { FlagRefusal, RevisionNotFound, RpkgError } from "../rpkg/errors.js";
 import type { RpkgEnv } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
+import type { CallerFolders } from "./caller-folders.js";
 
 /** Where the stores reach GitHub: its REST base, and a folder for each caller's cache clones. */
 export interface StoreSettings {
   apiUrl: string | undefined;
-  cacheRoot: string;
+  /** Each caller's folder of cache clones, the most recently used kept (caller-folders.ts). */
+  folders: CallerFolders;
   /**
    * GitHub's answers to the callers' GETs, kept per token and asked again as conditional requests: each
    * API request reads its namespace's registrations and repositories afresh, and what did not change
@@ -26,24 +25,18 @@ export interface StoreSettings {
   env: NodeJS.ProcessEnv;
 }
 
-/** How the caller reaches GitHub: their token, their folder of cache clones, their kept answers. */
+/**
+ * How the caller reaches GitHub: their token, their folder of cache clones (held for the request), their
+ * kept answers, and the request's signal, which ends their requests to GitHub when the request ends.
+ */
 export async function callerAccess(settings: StoreSettings, caller: Caller): Promise<RegistryAccess> {
   return {
     token: caller.token,
     apiUrl: settings.apiUrl,
-    cacheDir: await callerCache(settings, caller),
+    cacheDir: await settings.folders.hold(caller.token, caller.signal),
     conditional: settings.conditional,
+    signal: caller.signal,
   };
-}
-
-/** The caller's own folder of cache clones. */
-async function callerCache(settings: StoreSettings, caller: Caller): Promise<string> {
-  const cacheDir = join(
-    settings.cacheRoot,
-    createHash("sha256").update(caller.token).digest("hex").slice(0, 24),
-  );
-  await mkdir(cacheDir, { recursive: true });
-  return cacheDir;
 }
 
 /**
@@ -72,6 +65,7 @@ export async function requestEnv(
     apiUrl: settings.apiUrl,
     cacheDir,
     conditional: settings.conditional,
+    signal: caller.signal,
     namespace,
   };
   const { registrations, elsewhere } = await asApiErrors(() => registrationsOf(access, namespace));

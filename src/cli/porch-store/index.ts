@@ -36,4 +36,6 @@ export function porchStores(settings: StoreSettings): PorchStores {
   };
 }
 
+export { CallerFolders } from "./caller-folders.js";
+export { tokenCheck } from "./token-check.js";
 export type { StoreSettings };

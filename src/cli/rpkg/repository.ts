@@ -47,6 +47,8 @@ export interface RpkgEnv {
   registrations?: ReadonlyMap<string, Registration>;
   /** Registrations of git URLs porchlight cannot read (not on this GitHub), by name, with the reason. */
   elsewhere?: ReadonlyMap<string, string>;
+  /** Aborts every repository's requests to GitHub (the API's: the request's client went). */
+  signal?: AbortSignal | undefined;
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
   /**
@@ -168,7 +170,7 @@ export async function openRepository(
     apiUrl: env.apiUrl,
     repo: id,
     cacheDir: env.cacheDir,
-    signal,
+    signal: signal && env.signal ? AbortSignal.any([signal, env.signal]) : (signal ?? env.signal),
     conditional: env.conditional,
   });
   const canonical = `${conn.info.id.owner}/${conn.info.id.repo}`;

@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { ByteBudget } from "../../../src/app/webhook/budget.js";
 import { type WebhookEdgeOptions, type WebhookEvent, webhookEdge } from "../../../src/app/webhook/edge.js";
 import type { InstallationAccess } from "../../../src/github/port.js";
+import { ByteBudget } from "../../../src/ops/byte-budget.js";
 import { capturedLog, deliver, rawRequest, sign, streamChunked } from "./http.js";
 
 const SECRET = "s3cret";

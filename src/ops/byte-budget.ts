@@ -1,8 +1,9 @@
 /**
- * Bytes of webhook bodies held at once, across all requests: each body is capped on its own, and this
- * caps their sum, so many slow uploads at once (which cannot be told from GitHub's until their
- * signature is checked, that is, until they are read) cannot take the process's memory. One address
- * may hold `perSource` of it at most, so one sender cannot take it all. One per server.
+ * Bytes of request bodies held at once, across all requests of one server (the webhook edge's, Porch's
+ * API's): each body is capped on its own, and this caps their sum, so many slow uploads at once (a
+ * webhook cannot be told from GitHub's until its signature is checked, that is, until it is read) cannot
+ * take the process's memory. One address may hold `perSource` of it at most, so one sender cannot take
+ * it all.
  */
 export class ByteBudget {
   #used = 0;

@@ -1,5 +1,5 @@
-import type { IncomingMessage } from "node:http";
-import type { ByteBudget } from "./budget.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ByteBudget } from "./byte-budget.js";
 
 export type BodyRead =
   | { ok: true; bytes: Buffer }
@@ -95,5 +95,29 @@ export function readBoundedBody(
     req.on("end", onEnd);
     req.on("close", onClose);
     req.on("error", onClose);
+  });
+}
+
+/** How long a refused upload may go on being discarded after its answer before the socket is cut. */
+const LINGER_MS = 2000;
+
+/**
+ * Ends the connection of a refused upload without reading its body into memory, so that the sender
+ * still gets the answer: once it is sent, our side of the socket is closed (FIN), whatever else arrives
+ * is dropped as it comes, and the socket is destroyed when the sender closes its side or after
+ * LINGER_MS. Destroying at once would reset a connection the sender is still writing to, and many
+ * clients then lose the answer (a "lingering close", as web servers do).
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  req.removeAllListeners("data");
+  req.on("data", () => {});
+  req.resume();
+  res.once("finish", () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("end", () => socket.destroy());
+    socket.once("close", () => clearTimeout(timer));
   });
 }
