@@ -28,32 +28,6 @@ import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js
 const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 /**
- * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
- * from `url` with a fresh token on every network call. All of porchlight's git runs through
- * git-process.ts's runGit — these cache clones, worktree.ts's questions about a user's checkout, the
- * Action's changed-packages and `porchlight catalog --repo` — except the forge's, which keeps a runner
- * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
- * blobs without git at all.
- */
-/**
- * The cache clones being (or already) initialised in this process, by directory: two jobs reading one
- * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
- * GitRepo of it, and the clone is made once (writeBareRepository), its files never written twice at once.
- */
-const initialising = new Map<string, Promise<void>>();
-
-function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
-  let ready = initialising.get(gitDir);
-  if (!ready) {
-    ready = init();
-    initialising.set(gitDir, ready);
-    // A failed init is tried again by the next job.
-    ready.catch(() => initialising.delete(gitDir));
-  }
-  return ready;
-}
-
-/**
  * What `git init --bare` writes that git needs to take a directory for a bare repository, written here
  * without starting git (a command line's listing then starts none at all): the configuration, the object
  * and ref directories, then HEAD, by which git recognises a repository — last, so that a repository is
@@ -129,6 +103,14 @@ function extraHeaders(env: Record<string, string>): Record<string, string> {
   return headers;
 }
 
+/**
+ * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
+ * from `url` with a fresh token on every network call. All of porchlight's git runs through
+ * git-process.ts's runGit — these cache clones, worktree.ts's questions about a user's checkout, the
+ * Action's changed-packages and `porchlight catalog --repo` — except the forge's, which keeps a runner
+ * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
+ * blobs without git at all.
+ */
 export class GitRepo {
   private readonly gitDir: string;
   private ready: Promise<void> | undefined;
@@ -176,12 +158,20 @@ export class GitRepo {
   }
 
   private init(): Promise<void> {
-    this.ready ??= initOnce(this.gitDir, async () => {
-      const made = mkdirSync(this.gitDir, { recursive: true });
-      writeBareRepository(this.gitDir);
-      this.empty = made !== undefined;
-    });
+    this.ready ??= this.make();
     return this.ready;
+  }
+
+  /**
+   * Makes the clone where it is not there yet. Synchronous to the end (no `await`): two jobs opening one
+   * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
+   * GitRepo of it, and the one that comes second finds the clone whole, its files never written twice at
+   * once; a failed making is tried again by the next GitRepo.
+   */
+  private async make(): Promise<void> {
+    const made = mkdirSync(this.gitDir, { recursive: true });
+    writeBareRepository(this.gitDir);
+    this.empty = made !== undefined;
   }
 
   /** Runs git in the clone, made first if it is not there yet (a command may need none: see lsRemote). */
