@@ -1,5 +1,4 @@
 import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
@@ -19,37 +18,11 @@ import {
   writeTree,
   writeTrees,
 } from "./git-objects.js";
-import { GitCommandError, runGit } from "./git-process.js";
+import { GitCommandError } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
+import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
-
-/** A commit named by its full id (SHA-1), not by a ref. */
-const COMMIT_ID = /^[0-9a-f]{40}$/;
-
-/**
- * What `git init --bare` writes that git needs to take a directory for a bare repository, written here
- * without starting git (a command line's listing then starts none at all): the configuration, the object
- * and ref directories, then HEAD, by which git recognises a repository — last, so that a repository is
- * never seen half made. A file already there is left as it is (a clone made before, by git or by this).
- * Synchronous (a few small files, once a clone): the clone is whole when init() returns, so a command
- * that ends at once and removes its clone's directory never races with its making.
- */
-function writeBareRepository(gitDir: string): void {
-  for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags"])
-    mkdirSync(join(gitDir, ...dir.split("/")), { recursive: true });
-  const config = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n";
-  for (const [name, text] of [
-    ["config", config],
-    ["HEAD", "ref: refs/heads/main\n"],
-  ] as const) {
-    try {
-      writeFileSync(join(gitDir, name), text, { flag: "wx" });
-    } catch (e) {
-      if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
-    }
-  }
-}
 
 /** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
 const MAINTENANCE_EVERY = 20;
@@ -112,29 +85,21 @@ function extraHeaders(env: Record<string, string>): Record<string, string> {
  * blobs without git at all.
  */
 export class GitRepo {
-  private readonly gitDir: string;
-  private ready: Promise<void> | undefined;
-  /** Commits this clone is known to hold (fetched or written by this instance): not asked of git again. */
-  private readonly commits = new Set<string>();
+  private readonly clone: CacheClone;
   /**
    * The last trees listed (`sha` and directory, the newest last): a job lists a package's files, then
    * reads them. A Map kept to LISTED_KEPT, not lru-cache, whose Node build loads perf_hooks and
    * diagnostics_channel when first imported — a tenth of `rpkg get`'s start, for eight entries.
    */
   private readonly listed = new Map<string, Promise<TreeEntry[]>>();
-  /**
-   * The clone was made empty by this instance and nothing has been put in it since (a command line's
-   * clone, made for one command): it holds no commit, so none is asked of git.
-   */
-  private empty = false;
 
   constructor(
     private readonly url: string,
     cacheDir: string,
     /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
-    private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
+    private readonly authEnv: AuthEnv,
     /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
-    private readonly blobs?: GitObjectCache,
+    blobs?: GitObjectCache,
     /**
      * Fetch a commit alone, not its history (`--depth=1`), as kpt fetches an upstream: `pkg get` of a
      * large repository reads one commit's tree. Asking for every branch (an abbreviated commit) then
@@ -154,35 +119,11 @@ export class GitRepo {
      */
     private readonly fetchInProcess = true,
   ) {
-    this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
-  }
-
-  private init(): Promise<void> {
-    this.ready ??= this.make();
-    return this.ready;
-  }
-
-  /**
-   * Makes the clone where it is not there yet. Synchronous to the end (no `await`): two jobs opening one
-   * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
-   * GitRepo of it, and the one that comes second finds the clone whole, its files never written twice at
-   * once; a failed making is tried again by the next GitRepo.
-   */
-  private async make(): Promise<void> {
-    const made = mkdirSync(this.gitDir, { recursive: true });
-    writeBareRepository(this.gitDir);
-    this.empty = made !== undefined;
-  }
-
-  /** Runs git in the clone, made first if it is not there yet (a command may need none: see lsRemote). */
-  private async git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
-    await this.init();
-    if (args[0] !== "cat-file" && args[0] !== "ls-remote") this.empty = false;
-    return runGit(args, { cwd: this.gitDir, input, env: { GIT_DIR: this.gitDir, ...env } });
+    this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
   }
 
   private async remote(args: string[]): Promise<Buffer> {
-    await this.init();
+    await this.clone.init();
     if (this.shallow && args[0] === "fetch")
       args = [...args.slice(0, 1), ...(await this.depthArgs(args)), ...args.slice(1)];
     // After a fetch git checks whether the clone wants maintenance (a process of its own: a third of a
@@ -192,7 +133,7 @@ export class GitRepo {
       else await this.pruneTips();
     }
     try {
-      return await this.git(args, undefined, await this.authEnv());
+      return await this.clone.git(args, undefined, await this.authEnv());
     } catch (e) {
       // An installation token can expire before the client's cache lets it go: renew it once, ask again.
       if (
@@ -200,7 +141,7 @@ export class GitRepo {
         !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
       )
         throw e;
-      return this.git(args, undefined, await this.authEnv(true));
+      return this.clone.git(args, undefined, await this.authEnv(true));
     }
   }
 
@@ -227,7 +168,7 @@ export class GitRepo {
   /** A shallow clone's fetch: one commit deep, or its whole history when every branch is asked for. */
   private async depthArgs(args: string[]): Promise<string[]> {
     if (!args.some((a) => a.includes("refs/heads/*"))) return ["--depth=1"];
-    const shallowFile = await stat(join(this.gitDir, "shallow")).catch(() => undefined);
+    const shallowFile = await stat(join(this.clone.gitDir, "shallow")).catch(() => undefined);
     return shallowFile ? ["--unshallow"] : [];
   }
 
@@ -258,16 +199,16 @@ export class GitRepo {
 
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
   async fetch(ref: string): Promise<string> {
-    await this.init();
+    await this.clone.init();
     const isSha = COMMIT_ID.test(ref);
-    if (isSha && (this.holds(ref) || (await this.hasCommit(ref)))) {
-      this.held(ref);
+    if (isSha && (this.clone.holds(ref) || (await this.clone.hasCommit(ref)))) {
+      this.clone.held(ref);
       return ref;
     }
     if (isSha) {
       // A commit named by its id needs no ref to find it by: the objects alone are fetched.
       await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
-      this.held(ref);
+      this.clone.held(ref);
       return ref;
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
@@ -289,7 +230,7 @@ export class GitRepo {
     const sha =
       (src.startsWith("refs/heads/") ? await this.takeLooseRef(local, src) : undefined) ??
       (await this.takeRef(local));
-    this.held(sha);
+    this.clone.held(sha);
     return sha;
   }
 
@@ -322,10 +263,10 @@ export class GitRepo {
     return this.withHeaders(async (headers) => {
       const sha = await lsRefHttp(this.url, headers, src);
       if (sha === undefined) return undefined;
-      if (!this.holds(sha) && !haves.includes(sha)) {
+      if (!this.clone.holds(sha) && !haves.includes(sha)) {
         const pack = await fetchPackHttp(this.url, headers, { want: sha, haves });
         if (packObjects(pack) > 0)
-          await this.git(
+          await this.clone.git(
             packObjects(pack) < UNPACK_LIMIT
               ? ["unpack-objects", "-q"]
               : ["index-pack", "--stdin", "--fix-thin"],
@@ -333,12 +274,12 @@ export class GitRepo {
           );
       }
       await this.keepTip(src, sha);
-      this.held(sha);
+      this.clone.held(sha);
       // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
       // small packs written here are packed together in time
       if (Math.random() < 1 / MAINTENANCE_EVERY) {
         await this.pruneTips();
-        await this.git(["maintenance", "run", "--auto", "--quiet"]);
+        await this.clone.git(["maintenance", "run", "--auto", "--quiet"]);
       }
       return sha;
     });
@@ -382,7 +323,7 @@ export class GitRepo {
    * there (packed meanwhile): git is asked then.
    */
   private async takeLooseRef(local: string, branchRef: string): Promise<string | undefined> {
-    const file = join(this.gitDir, ...local.split("/"));
+    const file = join(this.clone.gitDir, ...local.split("/"));
     const text = await readFile(file, "utf8").catch(() => "");
     const sha = text.trim();
     if (!COMMIT_ID.test(sha)) return undefined;
@@ -401,7 +342,7 @@ export class GitRepo {
   }
 
   private tipsDir(): string {
-    return join(this.gitDir, ...TIPS.split("/"));
+    return join(this.clone.gitDir, ...TIPS.split("/"));
   }
 
   /** The loose ref file of a branch's tip. */
@@ -423,9 +364,9 @@ export class GitRepo {
 
   private async takeRef(local: string): Promise<string> {
     try {
-      return (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
+      return (await this.clone.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
     } finally {
-      await this.git(["update-ref", "-d", local]);
+      await this.clone.git(["update-ref", "-d", local]);
     }
   }
 
@@ -437,27 +378,6 @@ export class GitRepo {
     return match.ref;
   }
 
-  /** Commit `sha` is in the clone (fetched, made, found): for this instance, and the app's other jobs. */
-  private held(sha: string): void {
-    this.commits.add(sha);
-    this.blobs?.setHolds(this.gitDir, sha);
-  }
-
-  /** Whether this instance, or another job within the hour (GitObjectCache), saw commit `sha` in the clone. */
-  private holds(sha: string): boolean {
-    return this.commits.has(sha) || this.blobs?.holds(this.gitDir, sha) === true;
-  }
-
-  private async hasCommit(sha: string): Promise<boolean> {
-    if (this.empty) return false;
-    try {
-      await this.git(["cat-file", "-e", `${sha}^{commit}`]);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
   /** The blobs of commit `sha` below `dir` ("" = all): one `ls-tree`, remembered for the instance's next question. */
   private entries(sha: string, dir: string): Promise<TreeEntry[]> {
     const key = `${sha}\0${dir}`;
@@ -465,7 +385,7 @@ export class GitRepo {
     // the newest last: taken out and put back, so the oldest is the first to go
     this.listed.delete(key);
     if (!listed) {
-      const known = this.blobs?.tree(this.gitDir, sha, dir);
+      const known = this.clone.blobs?.tree(this.clone.gitDir, sha, dir);
       listed = known ? Promise.resolve([...known]) : this.lsTree(sha, dir);
       listed.catch(() => {
         if (this.listed.get(key) === listed) this.listed.delete(key);
@@ -483,7 +403,7 @@ export class GitRepo {
   private async lsTree(sha: string, dir: string): Promise<TreeEntry[]> {
     const args = ["ls-tree", "-r", "-z", "-l", "--full-tree", sha];
     if (dir !== "") args.push("--", dir);
-    const entries = (await this.git(args))
+    const entries = (await this.clone.git(args))
       .toString("utf8")
       .split("\0")
       .filter(Boolean)
@@ -494,7 +414,7 @@ export class GitRepo {
         const path = line.slice(tab + 1);
         return [{ mode, id, size: Number(size), path: dir === "" ? path : path.slice(dir.length + 1) }];
       });
-    this.blobs?.setTree(this.gitDir, sha, dir, entries);
+    this.clone.blobs?.setTree(this.clone.gitDir, sha, dir, entries);
     return entries;
   }
 
@@ -519,19 +439,19 @@ export class GitRepo {
     for (const e of entries) {
       blobs.set(e.path, e.id);
       if (e.mode === "120000") symlinks.push(e.path);
-      const kept = this.blobs?.get(this.gitDir, e.id);
+      const kept = this.clone.blobs?.get(this.clone.gitDir, e.id);
       if (kept) tree.set(e.path, kept);
       else missing.push(e);
     }
     if (missing.length > 0) {
-      const batch = await this.git(["cat-file", "--batch"], `${missing.map((e) => e.id).join("\n")}\n`);
+      const batch = await this.clone.git(["cat-file", "--batch"], `${missing.map((e) => e.id).join("\n")}\n`);
       let offset = 0;
       for (const entry of missing) {
         const nl = batch.indexOf(10, offset);
         const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
         const start = nl + 1;
         const bytes = Buffer.from(batch.subarray(start, start + size));
-        this.blobs?.set(this.gitDir, entry.id, bytes);
+        this.clone.blobs?.set(this.clone.gitDir, entry.id, bytes);
         tree.set(entry.path, bytes);
         offset = start + size + 1;
       }
@@ -573,16 +493,16 @@ export class GitRepo {
 
   /** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */
   async resolveCommit(rev: string): Promise<string | undefined> {
-    await this.init();
-    const out = await this.git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).catch(
-      () => undefined,
-    );
+    await this.clone.init();
+    const out = await this.clone
+      .git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`])
+      .catch(() => undefined);
     return out?.toString("utf8").trim() || undefined;
   }
 
   /** The commits of fetched `head` not reachable from fetched `base`, newest first, with their authors. */
   async log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
-    const out = await this.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
+    const out = await this.clone.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
     return out
       .toString("utf8")
       .split("\n")
@@ -600,10 +520,10 @@ export class GitRepo {
    * fetch, those of the ones it lacked).
    */
   async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
-    await this.init();
+    await this.clone.init();
     const unique = [...new Set(shas)];
     const out = new Map<string, string>();
-    const missing = this.empty ? unique : await this.readMessages(unique, out);
+    const missing = this.clone.isEmpty ? unique : await this.readMessages(unique, out);
     if (missing.length > 0) {
       await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
       const gone = await this.readMessages(missing, out);
@@ -619,7 +539,10 @@ export class GitRepo {
    */
   private async readMessages(shas: readonly string[], into: Map<string, string>): Promise<string[]> {
     if (shas.length === 0) return [];
-    const batch = await this.git(["cat-file", "--batch"], shas.map((sha) => `${sha}^{commit}\n`).join(""));
+    const batch = await this.clone.git(
+      ["cat-file", "--batch"],
+      shas.map((sha) => `${sha}^{commit}\n`).join(""),
+    );
     const missing: string[] = [];
     const encoded: string[] = [];
     let at = 0;
@@ -640,7 +563,7 @@ export class GitRepo {
       else into.set(head[0] as string, blank < 0 ? "" : body.toString("utf8", blank + 2));
     }
     if (encoded.length > 0) {
-      const log = await this.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...encoded]);
+      const log = await this.clone.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...encoded]);
       for (const entry of log.toString("utf8").split("\x1e")) {
         const nul = entry.indexOf("\0");
         if (nul >= 0) into.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
@@ -651,7 +574,7 @@ export class GitRepo {
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
   async history(head: string, limit: number): Promise<HistoryCommit[]> {
-    const log = await this.git([
+    const log = await this.clone.git([
       "log",
       "--date-order",
       `--max-count=${limit}`,
@@ -671,22 +594,22 @@ export class GitRepo {
 
   /** The committer date of `sha`. */
   async commitTime(sha: string): Promise<Date> {
-    const out = await this.git(["show", "-s", "--format=%cI", sha]);
+    const out = await this.clone.git(["show", "-s", "--format=%cI", sha]);
     return new Date(out.toString("utf8").trim());
   }
 
   /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
   async changedPaths(base: string, head: string): Promise<string[]> {
-    const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
+    const out = await this.clone.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
     const paths = out.toString("utf8").split("\0").filter(Boolean);
-    this.blobs?.setChangedPaths(this.gitDir, base, head, paths);
+    this.clone.blobs?.setChangedPaths(this.clone.gitDir, base, head, paths);
     return paths;
   }
 
   /** changedPaths' answer for two commit ids asked before (in any job), with nothing fetched or run. */
   changedPathsKnown(base: string, head: string): string[] | undefined {
     if (!COMMIT_ID.test(base) || !COMMIT_ID.test(head)) return undefined;
-    const known = this.blobs?.changedPaths(this.gitDir, base, head);
+    const known = this.clone.blobs?.changedPaths(this.clone.gitDir, base, head);
     return known && [...known];
   }
 
@@ -696,7 +619,7 @@ export class GitRepo {
     args.push("--always", "--format=%P", sha);
     if (dir !== "") args.push("--", dir);
     // The parents, then (after a line break) each path, every field ended by a NUL.
-    const [parents = "", ...paths] = (await this.git(args)).toString("utf8").split("\0");
+    const [parents = "", ...paths] = (await this.clone.git(args)).toString("utf8").split("\0");
     return {
       parent: parents.trim().split(" ")[0] || null,
       paths: paths
@@ -712,7 +635,7 @@ export class GitRepo {
    * tree is built in a throwaway index by git (commitWithIndex).
    */
   async commitTree(input: CommitInput): Promise<PushResult> {
-    await this.init();
+    await this.clone.init();
     const message = commitMessage(input);
     const made = (await this.commitObjects(input, message)) ?? (await this.commitWithIndex(input, message));
     if (made === "unchanged") return { ok: false, reason: "unchanged" };
@@ -740,19 +663,19 @@ export class GitRepo {
     if (!chain) return undefined;
     const before = new Map(listed.map((e) => [e.path, e]));
     const written = await this.writeFiles(input, (rel) => before.get(rel));
-    let child = await writeTrees(this.gitDir, new Map(written.map((f) => [f.rel, f])));
+    let child = await writeTrees(this.clone.gitDir, new Map(written.map((f) => [f.rel, f])));
     for (let k = parts.length - 1; k >= 0; k--) {
       const name = parts[k] ?? "";
       const items = (chain.trees[k] ?? []).filter((i) => i.name !== name);
       if (child) items.push({ mode: TREE_MODE, name, id: child });
       // a directory left with nothing is no tree (git keeps none empty), but the root is one
-      child = items.length > 0 || k === 0 ? await writeTree(this.gitDir, items) : undefined;
+      child = items.length > 0 || k === 0 ? await writeTree(this.clone.gitDir, items) : undefined;
     }
-    const tree = child ?? (await writeTree(this.gitDir, []));
+    const tree = child ?? (await writeTree(this.clone.gitDir, []));
     if (input.parent && !input.allowEmpty && tree === chain.root) return "unchanged";
     const author = { ...input.author, seconds: Math.floor(Date.now() / 1000) };
-    const commit = await writeCommit(this.gitDir, { tree, parent: input.parent, author, message });
-    this.held(commit);
+    const commit = await writeCommit(this.clone.gitDir, { tree, parent: input.parent, author, message });
+    this.clone.held(commit);
     return commit;
   }
 
@@ -770,7 +693,7 @@ export class GitRepo {
       `${parent}^{tree}`,
       ...parts.slice(0, -1).map((_, k) => `${parent}:${parts.slice(0, k + 1).join("/")}`),
     ];
-    const out = await this.git(["cat-file", "--batch"], `${names.join("\n")}\n`);
+    const out = await this.clone.git(["cat-file", "--batch"], `${names.join("\n")}\n`);
     const trees: (TreeItem[] | undefined)[] = [];
     let root: string | undefined;
     let offset = 0;
@@ -805,20 +728,20 @@ export class GitRepo {
   ): Promise<{ rel: string; mode: string; id: string; changed: boolean }[]> {
     const files = [...input.tree].map(([rel, bytes]) => {
       const id = input.blobIds?.get(rel) ?? blobId(bytes);
-      this.blobs?.set(this.gitDir, id, bytes);
+      this.clone.blobs?.set(this.clone.gitDir, id, bytes);
       const was = old(rel);
       return { rel, mode: was?.mode ?? "100644", id, changed: was?.id !== id, bytes };
     });
     const fresh = files.filter((f) => f.changed);
     if (fresh.length >= PACK_FROM)
-      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((f) => f.bytes)));
-    else for (const f of fresh) await writeBlob(this.gitDir, f.bytes, f.id);
+      await this.clone.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((f) => f.bytes)));
+    else for (const f of fresh) await writeBlob(this.clone.gitDir, f.bytes, f.id);
     return files;
   }
 
   /** The commit made by git in a throwaway index (where commitObjects cannot write it). */
   private async commitWithIndex(input: CommitInput, message: string): Promise<string | "unchanged"> {
-    const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
+    const index = join(this.clone.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
     try {
       return await this.commitInIndex(input, message, { GIT_INDEX_FILE: index });
     } finally {
@@ -832,9 +755,9 @@ export class GitRepo {
     env: Record<string, string>,
   ): Promise<string | "unchanged"> {
     const prefix = input.dir === "" ? "" : `${input.dir}/`;
-    if (input.parent) await this.git(["read-tree", input.parent], undefined, env);
-    else await this.git(["read-tree", "--empty"], undefined, env);
-    const existing = (await this.git(["ls-files", "-z", "--stage"], undefined, env))
+    if (input.parent) await this.clone.git(["read-tree", input.parent], undefined, env);
+    else await this.clone.git(["read-tree", "--empty"], undefined, env);
+    const existing = (await this.clone.git(["ls-files", "-z", "--stage"], undefined, env))
       .toString("utf8")
       .split("\0")
       .filter(Boolean)
@@ -847,10 +770,12 @@ export class GitRepo {
     for (const f of await this.writeFiles(input, (rel) => before.get(`${prefix}${rel}`)))
       if (f.changed) lines.push(`${f.mode} ${f.id}\t${prefix}${f.rel}`);
     if (lines.length === 0 && input.parent && !input.allowEmpty) return "unchanged";
-    await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
-    const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
+    await this.clone.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
+    const treeSha = (await this.clone.git(["write-tree"], undefined, env)).toString("utf8").trim();
     if (input.parent && !input.allowEmpty) {
-      const parentTree = (await this.git(["rev-parse", `${input.parent}^{tree}`])).toString("utf8").trim();
+      const parentTree = (await this.clone.git(["rev-parse", `${input.parent}^{tree}`]))
+        .toString("utf8")
+        .trim();
       if (parentTree === treeSha) return "unchanged";
     }
     const who = input.author;
@@ -862,8 +787,8 @@ export class GitRepo {
     };
     const args = ["commit-tree", treeSha, "-F", "-"];
     if (input.parent) args.push("-p", input.parent);
-    const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
-    this.held(commit);
+    const commit = (await this.clone.git(args, message, commitEnv)).toString("utf8").trim();
+    this.clone.held(commit);
     return commit;
   }
 
