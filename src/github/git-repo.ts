@@ -1,5 +1,5 @@
-import { createHash, randomUUID } from "node:crypto";
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch } from "../lifecycle/kpt-trailer.js";
@@ -21,24 +21,15 @@ import {
 import { GitCommandError } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
+import { keepTip, pruneTips, takeLooseRef, tipsOffered } from "./git-repo/tips.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
 
 /** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
 const MAINTENANCE_EVERY = 20;
 
-/**
- * Where the last commit fetched from or pushed to each branch is kept (one ref a branch, named by a digest
- * of the branch's ref so that any branch name makes one flat file name). Without them the clone holds
- * no ref, so a fetch has nothing to offer git's negotiation and the server sends the branch's whole
- * history again: every push to a 1,000-file draft was a pack of 2,000 objects.
- */
-const TIPS = "refs/porchlight/tips";
 /** How many trees a GitRepo keeps listed (`entries`). */
 const LISTED_KEPT = 8;
-
-/** The most commits a fetch in process offers as `have` (the branch's own tip first). */
-const HAVES_OFFERED = 32;
 
 /** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
 const UNPACK_LIMIT = 100;
@@ -51,9 +42,6 @@ const UNPACK_LIMIT = 100;
  */
 const notV2Until = new Map<string, number>();
 const V2_RETRY_MS = 10 * 60_000;
-
-/** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
-const TIP_DAYS = 14;
 
 /** What GitRepo.commitTree commits: the port's (`tree` as the content of `dir` on top of `parent`). */
 type CommitInput = Parameters<RepoPushes["commitTree"]>[0];
@@ -130,7 +118,7 @@ export class GitRepo {
     // small fetch's cost); one fetch in MAINTENANCE_EVERY still does, which keeps a clone tidy for weeks.
     if (args[0] === "fetch") {
       if (Math.random() >= 1 / MAINTENANCE_EVERY) args = ["-c", "maintenance.auto=false", ...args];
-      else await this.pruneTips();
+      else await pruneTips(this.clone.gitDir);
     }
     try {
       return await this.clone.git(args, undefined, await this.authEnv());
@@ -228,7 +216,7 @@ export class GitRepo {
       `+${src}:${local}`,
     ]);
     const sha =
-      (src.startsWith("refs/heads/") ? await this.takeLooseRef(local, src) : undefined) ??
+      (src.startsWith("refs/heads/") ? await takeLooseRef(this.clone.gitDir, local, src) : undefined) ??
       (await this.takeRef(local));
     this.clone.held(sha);
     return sha;
@@ -258,7 +246,7 @@ export class GitRepo {
    */
   private async fetchBranchInProcess(src: string): Promise<string | undefined> {
     if (this.shallow || !src.startsWith("refs/heads/")) return undefined;
-    const haves = await this.haves(src);
+    const haves = await tipsOffered(this.clone.gitDir, src);
     if (haves.length === 0) return undefined;
     return this.withHeaders(async (headers) => {
       const sha = await lsRefHttp(this.url, headers, src);
@@ -273,12 +261,12 @@ export class GitRepo {
             pack,
           );
       }
-      await this.keepTip(src, sha);
+      await keepTip(this.clone.gitDir, src, sha);
       this.clone.held(sha);
       // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
       // small packs written here are packed together in time
       if (Math.random() < 1 / MAINTENANCE_EVERY) {
-        await this.pruneTips();
+        await pruneTips(this.clone.gitDir);
         await this.clone.git(["maintenance", "run", "--auto", "--quiet"]);
       }
       return sha;
@@ -292,73 +280,6 @@ export class GitRepo {
     } catch (e) {
       if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
       return ask(extraHeaders(await this.authEnv(true)));
-    }
-  }
-
-  /**
-   * The commits this clone holds whole (tips: each fetched or pushed with all it reaches), branch
-   * `src`'s own first, then other branches' up to HAVES_OFFERED.
-   */
-  private async haves(src: string): Promise<string[]> {
-    const own = this.tipFile(src);
-    const read = (file: string) =>
-      readFile(file, "utf8").then(
-        (t) => t.trim(),
-        () => "",
-      );
-    const names = await readdir(this.tipsDir()).catch(() => [] as string[]);
-    const others = names
-      .filter((n) => !n.startsWith("."))
-      .map((n) => join(this.tipsDir(), n))
-      .filter((f) => f !== own)
-      .slice(0, HAVES_OFFERED - 1);
-    const shas = await Promise.all([own, ...others].map(read));
-    return [...new Set(shas.filter((s) => COMMIT_ID.test(s)))];
-  }
-
-  /**
-   * The commit a branch just fetched to `local` names, read from the ref's file, which then becomes the
-   * branch's tip (`TIPS`): a fetch writes the ref as a loose file, and a branch names a commit (git
-   * refuses anything else), so two git processes per push are saved. Undefined when the file is not
-   * there (packed meanwhile): git is asked then.
-   */
-  private async takeLooseRef(local: string, branchRef: string): Promise<string | undefined> {
-    const file = join(this.clone.gitDir, ...local.split("/"));
-    const text = await readFile(file, "utf8").catch(() => "");
-    const sha = text.trim();
-    if (!COMMIT_ID.test(sha)) return undefined;
-    // A rename is atomic: two fetches of one branch at once leave either's commit, both good to offer.
-    await mkdir(this.tipsDir(), { recursive: true });
-    await rename(file, this.tipFile(branchRef)).catch(() => unlink(file));
-    return sha;
-  }
-
-  /** After a push: the branch's tip is the commit pushed, whose objects this clone wrote. */
-  private async keepTip(branchRef: string, sha: string): Promise<void> {
-    await mkdir(this.tipsDir(), { recursive: true });
-    const temp = join(this.tipsDir(), `.${randomUUID()}`);
-    await writeFile(temp, `${sha}\n`);
-    await rename(temp, this.tipFile(branchRef));
-  }
-
-  private tipsDir(): string {
-    return join(this.clone.gitDir, ...TIPS.split("/"));
-  }
-
-  /** The loose ref file of a branch's tip. */
-  private tipFile(branchRef: string): string {
-    return join(this.tipsDir(), createHash("sha1").update(branchRef).digest("hex"));
-  }
-
-  /** Tips neither fetched nor pushed for TIP_DAYS go, so that git may let their objects go too. */
-  private async pruneTips(): Promise<void> {
-    const dir = this.tipsDir();
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const before = Date.now() - TIP_DAYS * 86_400_000;
-    for (const name of names) {
-      const file = join(dir, name);
-      const mtime = (await stat(file).catch(() => undefined))?.mtimeMs;
-      if (mtime !== undefined && mtime < before) await unlink(file).catch(() => undefined);
     }
   }
 
@@ -818,7 +739,7 @@ export class GitRepo {
       }
       throw e;
     }
-    await this.keepTip(`refs/heads/${input.branch}`, commit);
+    await keepTip(this.clone.gitDir, `refs/heads/${input.branch}`, commit);
     return { ok: true, sha: commit };
   }
 }
