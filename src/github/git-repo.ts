@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { rm, stat } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch } from "../lifecycle/kpt-trailer.js";
@@ -21,12 +21,10 @@ import {
 import { GitCommandError } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
+import { maintenanceDue, remote, withHeaders } from "./git-repo/remote.js";
 import { keepTip, pruneTips, takeLooseRef, tipsOffered } from "./git-repo/tips.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
-
-/** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
-const MAINTENANCE_EVERY = 20;
 
 /** How many trees a GitRepo keeps listed (`entries`). */
 const LISTED_KEPT = 8;
@@ -52,18 +50,6 @@ function commitMessage(input: CommitInput): string {
   return kpt ? annotateMessage(input.message, kpt) : input.message;
 }
 
-/** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
-function extraHeaders(env: Record<string, string>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, name] of Object.entries(env)) {
-    if (!/^GIT_CONFIG_KEY_\d+$/.test(key) || name.toLowerCase() !== "http.extraheader") continue;
-    const value = env[key.replace("KEY", "VALUE")] ?? "";
-    const colon = value.indexOf(":");
-    if (colon > 0) headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
  * from `url` with a fresh token on every network call. All of porchlight's git runs through
@@ -85,7 +71,7 @@ export class GitRepo {
     private readonly url: string,
     cacheDir: string,
     /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
-    private readonly authEnv: AuthEnv,
+    authEnv: AuthEnv,
     /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
     blobs?: GitObjectCache,
     /**
@@ -110,29 +96,6 @@ export class GitRepo {
     this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
   }
 
-  private async remote(args: string[]): Promise<Buffer> {
-    await this.clone.init();
-    if (this.shallow && args[0] === "fetch")
-      args = [...args.slice(0, 1), ...(await this.depthArgs(args)), ...args.slice(1)];
-    // After a fetch git checks whether the clone wants maintenance (a process of its own: a third of a
-    // small fetch's cost); one fetch in MAINTENANCE_EVERY still does, which keeps a clone tidy for weeks.
-    if (args[0] === "fetch") {
-      if (Math.random() >= 1 / MAINTENANCE_EVERY) args = ["-c", "maintenance.auto=false", ...args];
-      else await pruneTips(this.clone.gitDir);
-    }
-    try {
-      return await this.clone.git(args, undefined, await this.authEnv());
-    } catch (e) {
-      // An installation token can expire before the client's cache lets it go: renew it once, ask again.
-      if (
-        !(e instanceof GitCommandError) ||
-        !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
-      )
-        throw e;
-      return this.clone.git(args, undefined, await this.authEnv(true));
-    }
-  }
-
   /**
    * Deletes `ref` (a full name) only while it still points at `sha` (a push with lease): "gone" when it
    * no longer exists, "moved" when it points elsewhere — a compare-and-swap, so of two deletions one
@@ -140,7 +103,7 @@ export class GitRepo {
    */
   async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
     try {
-      await this.remote(["push", "--quiet", `--force-with-lease=${ref}:${sha}`, this.url, `:${ref}`]);
+      await remote(this.clone, ["push", "--quiet", `--force-with-lease=${ref}:${sha}`, this.url, `:${ref}`]);
       return "deleted";
     } catch (e) {
       if (
@@ -151,13 +114,6 @@ export class GitRepo {
       const now = (await this.lsRemote()).find((r) => r.ref === ref);
       return now ? "moved" : "gone";
     }
-  }
-
-  /** A shallow clone's fetch: one commit deep, or its whole history when every branch is asked for. */
-  private async depthArgs(args: string[]): Promise<string[]> {
-    if (!args.some((a) => a.includes("refs/heads/*"))) return ["--depth=1"];
-    const shallowFile = await stat(join(this.clone.gitDir, "shallow")).catch(() => undefined);
-    return shallowFile ? ["--unshallow"] : [];
   }
 
   /**
@@ -171,11 +127,13 @@ export class GitRepo {
     if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
       // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
       // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
-      return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
+      return withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers));
     }
-    const listed = await this.inProcess(() => this.withHeaders((headers) => lsRemoteHttp(this.url, headers)));
+    const listed = await this.inProcess(() =>
+      withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers)),
+    );
     if (listed) return listed;
-    const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
+    const out = (await remote(this.clone, ["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
     return out
       .split("\n")
       .filter((l) => l.includes("\t"))
@@ -195,7 +153,7 @@ export class GitRepo {
     }
     if (isSha) {
       // A commit named by its id needs no ref to find it by: the objects alone are fetched.
-      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
+      await remote(this.clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
       this.clone.held(ref);
       return ref;
     }
@@ -207,7 +165,7 @@ export class GitRepo {
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
     // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
     const local = `refs/porchlight/fetch/${randomUUID()}`;
-    await this.remote([
+    await remote(this.clone, [
       "fetch",
       "--quiet",
       "--no-tags",
@@ -248,7 +206,7 @@ export class GitRepo {
     if (this.shallow || !src.startsWith("refs/heads/")) return undefined;
     const haves = await tipsOffered(this.clone.gitDir, src);
     if (haves.length === 0) return undefined;
-    return this.withHeaders(async (headers) => {
+    return withHeaders(this.clone, async (headers) => {
       const sha = await lsRefHttp(this.url, headers, src);
       if (sha === undefined) return undefined;
       if (!this.clone.holds(sha) && !haves.includes(sha)) {
@@ -263,24 +221,14 @@ export class GitRepo {
       }
       await keepTip(this.clone.gitDir, src, sha);
       this.clone.held(sha);
-      // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
+      // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote.ts): the loose objects and
       // small packs written here are packed together in time
-      if (Math.random() < 1 / MAINTENANCE_EVERY) {
+      if (maintenanceDue()) {
         await pruneTips(this.clone.gitDir);
         await this.clone.git(["maintenance", "run", "--auto", "--quiet"]);
       }
       return sha;
     });
-  }
-
-  /** `ask` with the credentials as HTTP headers; refused once (an expired token), asked again with new ones. */
-  private async withHeaders<T>(ask: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-    try {
-      return await ask(extraHeaders(await this.authEnv()));
-    } catch (e) {
-      if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
-      return ask(extraHeaders(await this.authEnv(true)));
-    }
   }
 
   private async takeRef(local: string): Promise<string> {
@@ -395,13 +343,13 @@ export class GitRepo {
 
   /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
   async defaultBranch(): Promise<string | undefined> {
-    const out = (await this.remote(["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");
+    const out = (await remote(this.clone, ["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");
     return /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
   }
 
   /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
   async fetchAll(): Promise<void> {
-    await this.remote([
+    await remote(this.clone, [
       "fetch",
       "--quiet",
       "--no-tags",
@@ -446,7 +394,14 @@ export class GitRepo {
     const out = new Map<string, string>();
     const missing = this.clone.isEmpty ? unique : await this.readMessages(unique, out);
     if (missing.length > 0) {
-      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
+      await remote(this.clone, [
+        "fetch",
+        "--quiet",
+        "--no-tags",
+        "--no-write-fetch-head",
+        this.url,
+        ...missing,
+      ]);
       const gone = await this.readMessages(missing, out);
       if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`);
     }
@@ -718,7 +673,7 @@ export class GitRepo {
     try {
       const ref = `refs/heads/${input.branch}`;
       const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];
-      const out = await this.remote([
+      const out = await remote(this.clone, [
         "push",
         input.exclusive ? "--porcelain" : "--quiet",
         ...lease,
