@@ -4,7 +4,6 @@ import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
 import { annotateMessage, annotationForBranch } from "../lifecycle/kpt-trailer.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
 import {
   blobId,
   commitAsGitWrites,
@@ -21,25 +20,15 @@ import {
 import { GitCommandError } from "./git-process.js";
 import { lsRemoteHttp } from "./git-refs-http.js";
 import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
-import { maintenanceDue, remote, withHeaders } from "./git-repo/remote.js";
-import { keepTip, pruneTips, takeLooseRef, tipsOffered } from "./git-repo/tips.js";
+import { fetchBranchInProcess, inProcess } from "./git-repo/in-process.js";
+import { NotV2Servers } from "./git-repo/not-v2.js";
+import { remote, withHeaders } from "./git-repo/remote.js";
+import { keepTip, takeLooseRef } from "./git-repo/tips.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
 
 /** How many trees a GitRepo keeps listed (`entries`). */
 const LISTED_KEPT = 8;
-
-/** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
-const UNPACK_LIMIT = 100;
-
-/**
- * Servers whose answer the fetch or the refs' listing in process did not understand (one that speaks
- * protocol v0 only, a proxy that drops the Git-Protocol header), by URL, until when git is asked
- * directly: a failed try costs one request per push. Asked again after V2_RETRY_MS, in case it was a
- * passing fault.
- */
-const notV2Until = new Map<string, number>();
-const V2_RETRY_MS = 10 * 60_000;
 
 /** What GitRepo.commitTree commits: the port's (`tree` as the content of `dir` on top of `parent`). */
 type CommitInput = Parameters<RepoPushes["commitTree"]>[0];
@@ -60,6 +49,8 @@ function commitMessage(input: CommitInput): string {
  */
 export class GitRepo {
   private readonly clone: CacheClone;
+  /** Servers left to git for a while (the app's, kept in its GitObjectCache across jobs). */
+  private readonly notV2: NotV2Servers;
   /**
    * The last trees listed (`sha` and directory, the newest last): a job lists a package's files, then
    * reads them. A Map kept to LISTED_KEPT, not lru-cache, whose Node build loads perf_hooks and
@@ -79,7 +70,7 @@ export class GitRepo {
      * large repository reads one commit's tree. Asking for every branch (an abbreviated commit) then
      * fetches the whole history.
      */
-    private readonly shallow = false,
+    shallow = false,
     /**
      * List the refs in this process over smart HTTP (git-refs-http.ts) when the URL is http(s), and
      * never with `git ls-remote`: the command line's clone, made for one command, which is made only
@@ -94,6 +85,7 @@ export class GitRepo {
     private readonly fetchInProcess = true,
   ) {
     this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
+    this.notV2 = blobs?.notV2 ?? new NotV2Servers();
   }
 
   /**
@@ -129,7 +121,7 @@ export class GitRepo {
       // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
       return withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers));
     }
-    const listed = await this.inProcess(() =>
+    const listed = await inProcess(this.url, this.notV2, () =>
       withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers)),
     );
     if (listed) return listed;
@@ -159,7 +151,7 @@ export class GitRepo {
     }
     const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
     const fetched = this.fetchInProcess
-      ? await this.inProcess(() => this.fetchBranchInProcess(src))
+      ? await inProcess(this.url, this.notV2, () => fetchBranchInProcess(this.clone, src))
       : undefined;
     if (fetched) return fetched;
     // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
@@ -178,57 +170,6 @@ export class GitRepo {
       (await this.takeRef(local));
     this.clone.held(sha);
     return sha;
-  }
-
-  /**
-   * What `ask` answers over smart HTTP in this process, or undefined where git is to be asked instead:
-   * the URL is not http(s), the server did not answer as protocol v2 lately (notV2Until), or `ask`
-   * failed (a protocol error marks the server so).
-   */
-  private async inProcess<T>(ask: () => Promise<T | undefined>): Promise<T | undefined> {
-    if (!/^https?:\/\//.test(this.url) || (notV2Until.get(this.url) ?? 0) > Date.now()) return undefined;
-    return ask().catch((e: unknown) => {
-      if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
-        notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
-      return undefined;
-    });
-  }
-
-  /**
-   * Branch `src` fetched in this process (git-fetch-http.ts): its commit listed, then, unless the clone
-   * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
-   * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
-   * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
-   * it (or of another branch) here to offer, a shallow clone. Fails as the request failed; the caller
-   * (through inProcess, which also leaves a server that did not speak v2 lately to git) then asks git.
-   */
-  private async fetchBranchInProcess(src: string): Promise<string | undefined> {
-    if (this.shallow || !src.startsWith("refs/heads/")) return undefined;
-    const haves = await tipsOffered(this.clone.gitDir, src);
-    if (haves.length === 0) return undefined;
-    return withHeaders(this.clone, async (headers) => {
-      const sha = await lsRefHttp(this.url, headers, src);
-      if (sha === undefined) return undefined;
-      if (!this.clone.holds(sha) && !haves.includes(sha)) {
-        const pack = await fetchPackHttp(this.url, headers, { want: sha, haves });
-        if (packObjects(pack) > 0)
-          await this.clone.git(
-            packObjects(pack) < UNPACK_LIMIT
-              ? ["unpack-objects", "-q"]
-              : ["index-pack", "--stdin", "--fix-thin"],
-            pack,
-          );
-      }
-      await keepTip(this.clone.gitDir, src, sha);
-      this.clone.held(sha);
-      // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote.ts): the loose objects and
-      // small packs written here are packed together in time
-      if (maintenanceDue()) {
-        await pruneTips(this.clone.gitDir);
-        await this.clone.git(["maintenance", "run", "--auto", "--quiet"]);
-      }
-      return sha;
-    });
   }
 
   private async takeRef(local: string): Promise<string> {
