@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { type FileTree, fileOf } from "../kpt/tree.js";
@@ -18,12 +17,13 @@ import {
   writeTrees,
 } from "./git-objects.js";
 import { GitCommandError } from "./git-process.js";
-import { lsRemoteHttp } from "./git-refs-http.js";
 import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
-import { fetchBranchInProcess, inProcess } from "./git-repo/in-process.js";
+import { fetchAll, fetchRef } from "./git-repo/fetch.js";
+import type { InProcessUse } from "./git-repo/in-process.js";
 import { NotV2Servers } from "./git-repo/not-v2.js";
-import { remote, withHeaders } from "./git-repo/remote.js";
-import { keepTip, takeLooseRef } from "./git-repo/tips.js";
+import { defaultBranch, deleteRefIf, listRefs } from "./git-repo/refs.js";
+import { remote } from "./git-repo/remote.js";
+import { keepTip } from "./git-repo/tips.js";
 import type { GitObjectCache, TreeEntry } from "./object-cache.js";
 import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
 
@@ -49,8 +49,8 @@ function commitMessage(input: CommitInput): string {
  */
 export class GitRepo {
   private readonly clone: CacheClone;
-  /** Servers left to git for a while (the app's, kept in its GitObjectCache across jobs). */
-  private readonly notV2: NotV2Servers;
+  /** What is asked in this process (the servers left to git: the app's, kept in its GitObjectCache). */
+  private readonly use: InProcessUse;
   /**
    * The last trees listed (`sha` and directory, the newest last): a job lists a package's files, then
    * reads them. A Map kept to LISTED_KEPT, not lru-cache, whose Node build loads perf_hooks and
@@ -76,116 +76,41 @@ export class GitRepo {
      * never with `git ls-remote`: the command line's clone, made for one command, which is made only
      * when git first runs in it. Else (the app's) the listing is asked of git where the request fails.
      */
-    private readonly refsInProcess = false,
+    refsInProcess = false,
     /**
      * Fetch a branch the clone already holds an earlier commit of in this process over smart HTTP
      * (git-fetch-http.ts) when the URL is http(s), git writing only the pack; anything unusual (a
      * server without protocol v2, a refused request, an answer not understood) is fetched by `git fetch`.
      */
-    private readonly fetchInProcess = true,
+    fetchInProcess = true,
   ) {
     this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
-    this.notV2 = blobs?.notV2 ?? new NotV2Servers();
+    this.use = { refsOnly: refsInProcess, fetch: fetchInProcess, notV2: blobs?.notV2 ?? new NotV2Servers() };
   }
 
-  /**
-   * Deletes `ref` (a full name) only while it still points at `sha` (a push with lease): "gone" when it
-   * no longer exists, "moved" when it points elsewhere — a compare-and-swap, so of two deletions one
-   * deletes and the other learns it was gone.
-   */
-  async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
-    try {
-      await remote(this.clone, ["push", "--quiet", `--force-with-lease=${ref}:${sha}`, this.url, `:${ref}`]);
-      return "deleted";
-    } catch (e) {
-      if (
-        !(e instanceof GitCommandError) ||
-        !/rejected|stale info|does not exist|unable to delete/.test(e.stderr)
-      )
-        throw e;
-      const now = (await this.lsRemote()).find((r) => r.ref === ref);
-      return now ? "moved" : "gone";
-    }
+  /** All branches and tags of the remote, in one request (refs.ts). */
+  lsRemote(): Promise<RefInfo[]> {
+    return listRefs(this.clone, this.use);
   }
 
-  /**
-   * All branches and tags of the remote, in one request: read in this process over smart HTTP
-   * (git-refs-http.ts) where the URL is http(s), else by `git ls-remote` — whose three processes (git,
-   * `git remote-http`, `git-remote-http`) a listing otherwise waits on. A command's failure is the
-   * answer; the app's asks git instead (as its fetch does: git-fetch-http.ts), and a server that did not
-   * answer as protocol v2 is asked by git for a while.
-   */
-  async lsRemote(): Promise<RefInfo[]> {
-    if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
-      // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
-      // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
-      return withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers));
-    }
-    const listed = await inProcess(this.url, this.notV2, () =>
-      withHeaders(this.clone, (headers) => lsRemoteHttp(this.url, headers)),
-    );
-    if (listed) return listed;
-    const out = (await remote(this.clone, ["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
-    return out
-      .split("\n")
-      .filter((l) => l.includes("\t"))
-      .map((l) => {
-        const [sha, ref] = l.split("\t") as [string, string];
-        return { sha, ref };
-      });
+  /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
+  defaultBranch(): Promise<string | undefined> {
+    return defaultBranch(this.clone);
+  }
+
+  /** Deletes `ref` (a full name) only while it still points at `sha`: a compare-and-swap (refs.ts). */
+  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    return deleteRefIf(this.clone, this.use, ref, sha);
   }
 
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
-  async fetch(ref: string): Promise<string> {
-    await this.clone.init();
-    const isSha = COMMIT_ID.test(ref);
-    if (isSha && (this.clone.holds(ref) || (await this.clone.hasCommit(ref)))) {
-      this.clone.held(ref);
-      return ref;
-    }
-    if (isSha) {
-      // A commit named by its id needs no ref to find it by: the objects alone are fetched.
-      await remote(this.clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
-      this.clone.held(ref);
-      return ref;
-    }
-    const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
-    const fetched = this.fetchInProcess
-      ? await inProcess(this.url, this.notV2, () => fetchBranchInProcess(this.clone, src))
-      : undefined;
-    if (fetched) return fetched;
-    // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
-    // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
-    const local = `refs/porchlight/fetch/${randomUUID()}`;
-    await remote(this.clone, [
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      this.url,
-      `+${src}:${local}`,
-    ]);
-    const sha =
-      (src.startsWith("refs/heads/") ? await takeLooseRef(this.clone.gitDir, local, src) : undefined) ??
-      (await this.takeRef(local));
-    this.clone.held(sha);
-    return sha;
+  fetch(ref: string): Promise<string> {
+    return fetchRef(this.clone, this.use, ref);
   }
 
-  private async takeRef(local: string): Promise<string> {
-    try {
-      return (await this.clone.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
-    } finally {
-      await this.clone.git(["update-ref", "-d", local]);
-    }
-  }
-
-  private async qualify(name: string): Promise<string> {
-    const refs = await this.lsRemote();
-    const match =
-      refs.find((r) => r.ref === `refs/heads/${name}`) ?? refs.find((r) => r.ref === `refs/tags/${name}`);
-    if (!match) throw new GitCommandError(["fetch"], 128, `couldn't find remote ref ${name}`);
-    return match.ref;
+  /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
+  fetchAll(): Promise<void> {
+    return fetchAll(this.clone);
   }
 
   /** The blobs of commit `sha` below `dir` ("" = all): one `ls-tree`, remembered for the instance's next question. */
@@ -280,25 +205,6 @@ export class GitRepo {
   /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */
   async symlinks(sha: string, dir = ""): Promise<string[]> {
     return (await this.entries(sha, dir)).filter((e) => e.mode === "120000").map((e) => e.path);
-  }
-
-  /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
-  async defaultBranch(): Promise<string | undefined> {
-    const out = (await remote(this.clone, ["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");
-    return /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
-  }
-
-  /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
-  async fetchAll(): Promise<void> {
-    await remote(this.clone, [
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      this.url,
-      "+refs/heads/*:refs/porchlight/all/heads/*",
-      "+refs/tags/*:refs/porchlight/all/tags/*",
-    ]);
   }
 
   /** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */

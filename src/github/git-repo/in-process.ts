@@ -5,6 +5,16 @@ import type { NotV2Servers } from "./not-v2.js";
 import { maintenanceDue, withHeaders } from "./remote.js";
 import { keepTip, pruneTips, tipsOffered } from "./tips.js";
 
+/** What a GitRepo asks over smart HTTP in this process rather than of git (its constructor says which). */
+export interface InProcessUse {
+  /** The refs are listed in process alone, never by `git ls-remote` (the command line's clone). */
+  readonly refsOnly: boolean;
+  /** A branch the clone holds an earlier commit of is fetched in process. */
+  readonly fetch: boolean;
+  /** The servers left to git for a while. */
+  readonly notV2: NotV2Servers;
+}
+
 /** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
 const UNPACK_LIMIT = 100;
 
