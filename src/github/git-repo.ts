@@ -17,9 +17,19 @@ import {
   writeTrees,
 } from "./git-objects.js";
 import { GitCommandError } from "./git-process.js";
-import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
+import { type AuthEnv, CacheClone } from "./git-repo/clone.js";
+import {
+  changedPaths,
+  changedPathsKnown,
+  commitTime,
+  history,
+  log,
+  parentChange,
+  resolveCommit,
+} from "./git-repo/commits.js";
 import { fetchAll, fetchRef } from "./git-repo/fetch.js";
 import type { InProcessUse } from "./git-repo/in-process.js";
+import { commitMessages } from "./git-repo/messages.js";
 import { NotV2Servers } from "./git-repo/not-v2.js";
 import { defaultBranch, deleteRefIf, listRefs } from "./git-repo/refs.js";
 import { remote } from "./git-repo/remote.js";
@@ -131,148 +141,43 @@ export class GitRepo {
   }
 
   /** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */
-  async resolveCommit(rev: string): Promise<string | undefined> {
-    await this.clone.init();
-    const out = await this.clone
-      .git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`])
-      .catch(() => undefined);
-    return out?.toString("utf8").trim() || undefined;
+  resolveCommit(rev: string): Promise<string | undefined> {
+    return resolveCommit(this.clone, rev);
   }
 
   /** The commits of fetched `head` not reachable from fetched `base`, newest first, with their authors. */
-  async log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
-    const out = await this.clone.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
-    return out
-      .toString("utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => {
-        const [sha, name, email] = l.split("\0") as [string, string, string];
-        return { sha, name, email };
-      });
+  log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
+    return log(this.clone, base, head);
   }
 
-  /**
-   * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
-   * the `kpt:` lines of a tagged commit tell a published revision's workspace. One `cat-file --batch`
-   * answers both which commits the clone lacks and the messages of the others (a second, after the
-   * fetch, those of the ones it lacked).
-   */
-  async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
-    await this.clone.init();
-    const unique = [...new Set(shas)];
-    const out = new Map<string, string>();
-    const missing = this.clone.isEmpty ? unique : await this.readMessages(unique, out);
-    if (missing.length > 0) {
-      await remote(this.clone, [
-        "fetch",
-        "--quiet",
-        "--no-tags",
-        "--no-write-fetch-head",
-        this.url,
-        ...missing,
-      ]);
-      const gone = await this.readMessages(missing, out);
-      if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`);
-    }
-    return out;
-  }
-
-  /**
-   * Reads the messages of the commits `shas` this clone holds into `into` (by commit id, as `git log`'s
-   * `%B` gives them: the raw bytes after the headers); returns the ones it lacks. A message in an
-   * encoding other than UTF-8 is left to `git log`, which re-encodes it.
-   */
-  private async readMessages(shas: readonly string[], into: Map<string, string>): Promise<string[]> {
-    if (shas.length === 0) return [];
-    const batch = await this.clone.git(
-      ["cat-file", "--batch"],
-      shas.map((sha) => `${sha}^{commit}\n`).join(""),
-    );
-    const missing: string[] = [];
-    const encoded: string[] = [];
-    let at = 0;
-    for (const sha of shas) {
-      // `<id> commit <size>`, the object's bytes and a line break; or `<what was asked> missing`
-      const nl = batch.indexOf(10, at);
-      const head = batch.toString("latin1", at, nl).split(" ");
-      if (head.length !== 3) {
-        missing.push(sha);
-        at = nl + 1;
-        continue;
-      }
-      const body = batch.subarray(nl + 1, nl + 1 + Number(head[2]));
-      at = nl + 1 + body.length + 1;
-      const blank = body.indexOf("\n\n");
-      const headers = body.toString("utf8", 0, blank < 0 ? body.length : blank + 1);
-      if (/^encoding (?!utf-?8\n)/im.test(headers)) encoded.push(head[0] as string);
-      else into.set(head[0] as string, blank < 0 ? "" : body.toString("utf8", blank + 2));
-    }
-    if (encoded.length > 0) {
-      const log = await this.clone.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...encoded]);
-      for (const entry of log.toString("utf8").split("\x1e")) {
-        const nul = entry.indexOf("\0");
-        if (nul >= 0) into.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
-      }
-    }
-    return missing;
+  /** The messages of commits `shas`, fetched first where this clone lacks them (messages.ts). */
+  commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
+    return commitMessages(this.clone, shas);
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
-  async history(head: string, limit: number): Promise<HistoryCommit[]> {
-    const log = await this.clone.git([
-      "log",
-      "--date-order",
-      `--max-count=${limit}`,
-      "--format=%H%x00%ae%x00%aI%x00%B%x1e",
-      head,
-    ]);
-    return log
-      .toString("utf8")
-      .split("\x1e")
-      .flatMap((entry) => {
-        const [sha, authorEmail, date, ...rest] = entry.split("\0");
-        if (sha === undefined || date === undefined || rest.length === 0) return [];
-        const message = rest.join("\0");
-        return [{ sha: sha.trim(), message, authorEmail: authorEmail ?? "", authorDate: new Date(date) }];
-      });
+  history(head: string, limit: number): Promise<HistoryCommit[]> {
+    return history(this.clone, head, limit);
   }
 
   /** The committer date of `sha`. */
-  async commitTime(sha: string): Promise<Date> {
-    const out = await this.clone.git(["show", "-s", "--format=%cI", sha]);
-    return new Date(out.toString("utf8").trim());
+  commitTime(sha: string): Promise<Date> {
+    return commitTime(this.clone, sha);
   }
 
   /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
-  async changedPaths(base: string, head: string): Promise<string[]> {
-    const out = await this.clone.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
-    const paths = out.toString("utf8").split("\0").filter(Boolean);
-    this.clone.blobs?.setChangedPaths(this.clone.gitDir, base, head, paths);
-    return paths;
+  changedPaths(base: string, head: string): Promise<string[]> {
+    return changedPaths(this.clone, base, head);
   }
 
   /** changedPaths' answer for two commit ids asked before (in any job), with nothing fetched or run. */
   changedPathsKnown(base: string, head: string): string[] | undefined {
-    if (!COMMIT_ID.test(base) || !COMMIT_ID.test(head)) return undefined;
-    const known = this.clone.blobs?.changedPaths(this.clone.gitDir, base, head);
-    return known && [...known];
+    return changedPathsKnown(this.clone, base, head);
   }
 
-  /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed: one `diff-tree`. */
-  async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
-    const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--root", "-m", "--first-parent"];
-    args.push("--always", "--format=%P", sha);
-    if (dir !== "") args.push("--", dir);
-    // The parents, then (after a line break) each path, every field ended by a NUL.
-    const [parents = "", ...paths] = (await this.clone.git(args)).toString("utf8").split("\0");
-    return {
-      parent: parents.trim().split(" ")[0] || null,
-      paths: paths
-        .map((p) => p.replace(/^\n/, ""))
-        .filter(Boolean)
-        .map((p) => (dir === "" ? p : p.slice(dir.length + 1))),
-    };
+  /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed. */
+  parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
+    return parentChange(this.clone, sha, dir);
   }
 
   /**
