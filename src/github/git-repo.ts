@@ -27,6 +27,9 @@ import type { FileEntry, HistoryCommit, PushResult } from "./port.js";
  * Action's changed-packages and `porchlight catalog --repo` — except the forge's, which keeps a runner
  * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
  * blobs without git at all.
+ *
+ * A facade: each method is a function of git-repo/, over the clone (clone.ts), its trees' reader
+ * (trees.ts) and what is asked in this process (in-process.ts); docs/architecture.md's rooms name them.
  */
 export class GitRepo {
   private readonly clone: CacheClone;
