@@ -15,10 +15,6 @@ const SRC = join(import.meta.dirname, "..", "src");
 const SINGLETONS: Record<string, string> = {
   "github/git-process.ts spawner": "the app's one git spawner process (docs/architecture.md, Conventions)",
   "github/git-process.ts holders": "how many users hold the git spawner, to release it when the last goes",
-  "github/git-repo.ts initialising":
-    "cache clones being initialised in this process: two jobs making one clone at once make it once",
-  "github/git-repo.ts notV2Until":
-    "servers that did not answer the fetch in process, by URL, for ten minutes: each job makes its own GitRepo, and a request lost on every push is what it spares",
   "variants/expressions.ts loaded": "the CEL library, loaded on first use (its import costs 90 ms)",
   "variants/expressions.ts programs": "compiled CEL programs by source text (lru-cache, bounded)",
   "jobs/check-proposal/resources.ts byBlob":

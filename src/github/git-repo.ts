@@ -1,32 +1,26 @@
-import { createHash, randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { type FileTree, fileOf } from "../kpt/tree.js";
-import { annotateMessage, annotationForBranch } from "../lifecycle/kpt-trailer.js";
+import type { FileTree } from "../kpt/tree.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { fetchPackHttp, lsRefHttp, packObjects } from "./git-fetch-http.js";
+import { GitCommandError } from "./git-process.js";
+import { type AuthEnv, CacheClone } from "./git-repo/clone.js";
+import { type CommitInput, commitTree } from "./git-repo/commit.js";
 import {
-  blobId,
-  commitAsGitWrites,
-  fastImportBlobs,
-  PACK_FROM,
-  parseTree,
-  TREE_MODE,
-  type TreeItem,
-  writeBlob,
-  writeCommit,
-  writeTree,
-  writeTrees,
-} from "./git-objects.js";
-import { GitCommandError, runGit } from "./git-process.js";
-import { lsRemoteHttp } from "./git-refs-http.js";
-import type { GitObjectCache, TreeEntry } from "./object-cache.js";
-import type { FileEntry, HistoryCommit, PushResult, RepoPushes } from "./port.js";
+  changedPaths,
+  changedPathsKnown,
+  commitTime,
+  history,
+  log,
+  parentChange,
+  resolveCommit,
+} from "./git-repo/commits.js";
+import { fetchAll, fetchRef } from "./git-repo/fetch.js";
+import type { InProcessUse } from "./git-repo/in-process.js";
+import { commitMessages } from "./git-repo/messages.js";
+import { NotV2Servers } from "./git-repo/not-v2.js";
+import { defaultBranch, deleteRefIf, listRefs } from "./git-repo/refs.js";
+import { TreeReader } from "./git-repo/trees.js";
+import type { GitObjectCache } from "./object-cache.js";
+import type { FileEntry, HistoryCommit, PushResult } from "./port.js";
 import { fenceEnv, type UpstreamFence } from "./upstream-fence.js";
-
-/** A commit named by its full id (SHA-1), not by a ref. */
-const COMMIT_ID = /^[0-9a-f]{40}$/;
 
 /**
  * A repository's content, through git: a bare cache clone per repository under `cacheDir`, fetched
@@ -35,155 +29,45 @@ const COMMIT_ID = /^[0-9a-f]{40}$/;
  * Action's changed-packages and `porchlight catalog --repo` — except the forge's, which keeps a runner
  * of its own as it plays GitHub's server side (bare repositories, http-backend); git-objects.ts writes
  * blobs without git at all.
+ *
+ * A facade: each method is a function of git-repo/, over the clone (clone.ts), its trees' reader
+ * (trees.ts) and what is asked in this process (in-process.ts); docs/architecture.md's rooms name them.
  */
-/**
- * The cache clones being (or already) initialised in this process, by directory: two jobs reading one
- * repository at once (a fan-out reading a downstream while that downstream's own job runs) each have a
- * GitRepo of it, and the clone is made once (writeBareRepository), its files never written twice at once.
- */
-const initialising = new Map<string, Promise<void>>();
-
-/**
- * Forgets the cache clones under `dir`, whose folder is being removed (a server's caller's folder, no
- * longer kept): a clone made there again is initialised again, and the process keeps no entry for it.
- */
-export function forgetCacheClones(dir: string): void {
-  for (const gitDir of initialising.keys()) if (gitDir.startsWith(`${dir}/`)) initialising.delete(gitDir);
-}
-
-function initOnce(gitDir: string, init: () => Promise<void>): Promise<void> {
-  let ready = initialising.get(gitDir);
-  if (!ready) {
-    ready = init();
-    initialising.set(gitDir, ready);
-    // A failed init is tried again by the next job.
-    ready.catch(() => initialising.delete(gitDir));
-  }
-  return ready;
-}
-
-/**
- * What `git init --bare` writes that git needs to take a directory for a bare repository, written here
- * without starting git (a command line's listing then starts none at all): the configuration, the object
- * and ref directories, then HEAD, by which git recognises a repository — last, so that a repository is
- * never seen half made. A file already there is left as it is (a clone made before, by git or by this).
- * Synchronous (a few small files, once a clone): the clone is whole when init() returns, so a command
- * that ends at once and removes its clone's directory never races with its making.
- */
-function writeBareRepository(gitDir: string): void {
-  for (const dir of ["objects/info", "objects/pack", "refs/heads", "refs/tags"])
-    mkdirSync(join(gitDir, ...dir.split("/")), { recursive: true });
-  const config = "[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = true\n";
-  for (const [name, text] of [
-    ["config", config],
-    ["HEAD", "ref: refs/heads/main\n"],
-  ] as const) {
-    try {
-      writeFileSync(join(gitDir, name), text, { flag: "wx" });
-    } catch (e) {
-      if (!(e instanceof Error && "code" in e && e.code === "EEXIST")) throw e;
-    }
-  }
-}
-
-/** One fetch in this many lets git run its automatic maintenance (gc) on the cache clone. */
-const MAINTENANCE_EVERY = 20;
-
-/**
- * Where the last commit fetched from or pushed to each branch is kept (one ref a branch, named by a digest
- * of the branch's ref so that any branch name makes one flat file name). Without them the clone holds
- * no ref, so a fetch has nothing to offer git's negotiation and the server sends the branch's whole
- * history again: every push to a 1,000-file draft was a pack of 2,000 objects.
- */
-const TIPS = "refs/porchlight/tips";
-/** How many trees a GitRepo keeps listed (`entries`). */
-const LISTED_KEPT = 8;
-
-/** The most commits a fetch in process offers as `have` (the branch's own tip first). */
-const HAVES_OFFERED = 32;
-
-/** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
-const UNPACK_LIMIT = 100;
-
-/**
- * Servers whose answer the fetch or the refs' listing in process did not understand (one that speaks
- * protocol v0 only, a proxy that drops the Git-Protocol header), by URL, until when git is asked
- * directly: a failed try costs one request per push. Asked again after V2_RETRY_MS, in case it was a
- * passing fault.
- */
-const notV2Until = new Map<string, number>();
-const V2_RETRY_MS = 10 * 60_000;
-
-/** A tip not fetched or pushed for this long is let go (its branch is likely gone), at maintenance. */
-const TIP_DAYS = 14;
-
-/** What GitRepo.commitTree commits: the port's (`tree` as the content of `dir` on top of `parent`). */
-type CommitInput = Parameters<RepoPushes["commitTree"]>[0];
-
-/** The commit's message: with the kpt annotation its branch implies (or the one given; none for null). */
-function commitMessage(input: CommitInput): string {
-  const kpt = input.kpt === null ? undefined : (input.kpt ?? annotationForBranch(input.branch));
-  return kpt ? annotateMessage(input.message, kpt) : input.message;
-}
-
-/** The `http.extraHeader` values of git's environment (GIT_CONFIG_KEY_n/VALUE_n: the token), as headers. */
-function extraHeaders(env: Record<string, string>): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, name] of Object.entries(env)) {
-    if (!/^GIT_CONFIG_KEY_\d+$/.test(key) || name.toLowerCase() !== "http.extraheader") continue;
-    const value = env[key.replace("KEY", "VALUE")] ?? "";
-    const colon = value.indexOf(":");
-    if (colon > 0) headers[value.slice(0, colon).trim().toLowerCase()] = value.slice(colon + 1).trim();
-  }
-  return headers;
-}
-
 export class GitRepo {
-  private readonly gitDir: string;
-  private ready: Promise<void> | undefined;
-  /** Commits this clone is known to hold (fetched or written by this instance): not asked of git again. */
-  private readonly commits = new Set<string>();
-  /**
-   * The last trees listed (`sha` and directory, the newest last): a job lists a package's files, then
-   * reads them. A Map kept to LISTED_KEPT, not lru-cache, whose Node build loads perf_hooks and
-   * diagnostics_channel when first imported — a tenth of `rpkg get`'s start, for eight entries.
-   */
-  private readonly listed = new Map<string, Promise<TreeEntry[]>>();
-  /**
-   * The clone was made empty by this instance and nothing has been put in it since (a command line's
-   * clone, made for one command): it holds no commit, so none is asked of git.
-   */
-  private empty = false;
-  /** The environment keeping git to an upstream's fence (GitRepo.upstream); none for the app's clones. */
-  private fence: Record<string, string> | undefined;
+  private readonly clone: CacheClone;
+  /** What is asked in this process (the servers left to git: the app's, kept in its GitObjectCache). */
+  private use: InProcessUse;
+  private readonly trees: TreeReader;
 
   constructor(
-    private readonly url: string,
+    url: string,
     cacheDir: string,
     /** git's credentials; `renew`: the last ones were refused (an expired token), get new ones. */
-    private readonly authEnv: (renew?: boolean) => Promise<Record<string, string>>,
+    authEnv: AuthEnv,
     /** Files' bytes by blob id, kept across jobs (the app's): blobs found there are not read from git. */
-    private readonly blobs?: GitObjectCache,
+    blobs?: GitObjectCache,
     /**
      * Fetch a commit alone, not its history (`--depth=1`), as kpt fetches an upstream: `pkg get` of a
      * large repository reads one commit's tree. Asking for every branch (an abbreviated commit) then
      * fetches the whole history.
      */
-    private readonly shallow = false,
+    shallow = false,
     /**
      * List the refs in this process over smart HTTP (git-refs-http.ts) when the URL is http(s), and
      * never with `git ls-remote`: the command line's clone, made for one command, which is made only
      * when git first runs in it. Else (the app's) the listing is asked of git where the request fails.
      */
-    private readonly refsInProcess = false,
+    refsInProcess = false,
     /**
      * Fetch a branch the clone already holds an earlier commit of in this process over smart HTTP
      * (git-fetch-http.ts) when the URL is http(s), git writing only the pack; anything unusual (a
      * server without protocol v2, a refused request, an answer not understood) is fetched by `git fetch`.
      */
-    private readonly fetchInProcess = true,
+    fetchInProcess = true,
   ) {
-    this.gitDir = join(cacheDir, `${url.replace(/^[a-z]+:\/\//, "").replace(/[^A-Za-z0-9._-]+/g, "_")}.git`);
+    this.clone = new CacheClone(url, cacheDir, authEnv, blobs, shallow);
+    this.trees = new TreeReader(this.clone);
+    this.use = { refsOnly: refsInProcess, fetch: fetchInProcess, notV2: blobs?.notV2 ?? new NotV2Servers() };
   }
 
   /**
@@ -198,741 +82,102 @@ export class GitRepo {
         null,
         `"${url}" is no repository: git would read it as an option`,
       );
-    const repo = new GitRepo(url, cacheDir, async () => ({}), undefined, true, false, false);
-    repo.fence = fenceEnv(fence);
+    const env = fenceEnv(fence);
+    const repo = new GitRepo(url, cacheDir, async () => env, undefined, true, false, false);
+    repo.use = { ...repo.use, fenced: true };
     return repo;
   }
 
-  private init(): Promise<void> {
-    this.ready ??= initOnce(this.gitDir, async () => {
-      const made = mkdirSync(this.gitDir, { recursive: true });
-      writeBareRepository(this.gitDir);
-      this.empty = made !== undefined;
-    });
-    return this.ready;
+  /** All branches and tags of the remote, in one request (refs.ts). */
+  lsRemote(): Promise<RefInfo[]> {
+    return listRefs(this.clone, this.use);
   }
 
-  /** Runs git in the clone, made first if it is not there yet (a command may need none: see lsRemote). */
-  private async git(args: string[], input?: string | Buffer, env?: Record<string, string>): Promise<Buffer> {
-    await this.init();
-    if (args[0] !== "cat-file" && args[0] !== "ls-remote") this.empty = false;
-    return runGit(args, { cwd: this.gitDir, input, env: { GIT_DIR: this.gitDir, ...env } });
+  /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
+  defaultBranch(): Promise<string | undefined> {
+    return defaultBranch(this.clone);
   }
 
-  private async remote(args: string[]): Promise<Buffer> {
-    await this.init();
-    if (this.shallow && args[0] === "fetch")
-      args = [...args.slice(0, 1), ...(await this.depthArgs(args)), ...args.slice(1)];
-    // After a fetch git checks whether the clone wants maintenance (a process of its own: a third of a
-    // small fetch's cost); one fetch in MAINTENANCE_EVERY still does, which keeps a clone tidy for weeks.
-    if (args[0] === "fetch") {
-      if (Math.random() >= 1 / MAINTENANCE_EVERY) args = ["-c", "maintenance.auto=false", ...args];
-      else await this.pruneTips();
-    }
-    try {
-      return await this.git(args, undefined, { ...this.fence, ...(await this.authEnv()) });
-    } catch (e) {
-      // An installation token can expire before the client's cache lets it go: renew it once, ask again.
-      if (
-        !(e instanceof GitCommandError) ||
-        !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
-      )
-        throw e;
-      return this.git(args, undefined, { ...this.fence, ...(await this.authEnv(true)) });
-    }
-  }
-
-  /**
-   * Deletes `ref` (a full name) only while it still points at `sha` (a push with lease): "gone" when it
-   * no longer exists, "moved" when it points elsewhere — a compare-and-swap, so of two deletions one
-   * deletes and the other learns it was gone.
-   */
-  async deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
-    try {
-      await this.remote(["push", "--quiet", `--force-with-lease=${ref}:${sha}`, this.url, `:${ref}`]);
-      return "deleted";
-    } catch (e) {
-      if (
-        !(e instanceof GitCommandError) ||
-        !/rejected|stale info|does not exist|unable to delete/.test(e.stderr)
-      )
-        throw e;
-      const now = (await this.lsRemote()).find((r) => r.ref === ref);
-      return now ? "moved" : "gone";
-    }
-  }
-
-  /** A shallow clone's fetch: one commit deep, or its whole history when every branch is asked for. */
-  private async depthArgs(args: string[]): Promise<string[]> {
-    if (!args.some((a) => a.includes("refs/heads/*"))) return ["--depth=1"];
-    const shallowFile = await stat(join(this.gitDir, "shallow")).catch(() => undefined);
-    return shallowFile ? ["--unshallow"] : [];
-  }
-
-  /**
-   * All branches and tags of the remote, in one request: read in this process over smart HTTP
-   * (git-refs-http.ts) where the URL is http(s), else by `git ls-remote` — whose three processes (git,
-   * `git remote-http`, `git-remote-http`) a listing otherwise waits on. A command's failure is the
-   * answer; the app's asks git instead (as its fetch does: git-fetch-http.ts), and a server that did not
-   * answer as protocol v2 is asked by git for a while.
-   */
-  async lsRemote(): Promise<RefInfo[]> {
-    if (this.refsInProcess && /^https?:\/\//.test(this.url)) {
-      // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
-      // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
-      return this.withHeaders((headers) => lsRemoteHttp(this.url, headers));
-    }
-    const listed = await this.inProcess(() => this.withHeaders((headers) => lsRemoteHttp(this.url, headers)));
-    if (listed) return listed;
-    const out = (await this.remote(["ls-remote", "--heads", "--tags", this.url])).toString("utf8");
-    return out
-      .split("\n")
-      .filter((l) => l.includes("\t"))
-      .map((l) => {
-        const [sha, ref] = l.split("\t") as [string, string];
-        return { sha, ref };
-      });
+  /** Deletes `ref` (a full name) only while it still points at `sha`: a compare-and-swap (refs.ts). */
+  deleteRefIf(ref: string, sha: string): Promise<"deleted" | "gone" | "moved"> {
+    return deleteRefIf(this.clone, this.use, ref, sha);
   }
 
   /** Makes `ref` (a branch or tag name, a full ref, or a commit SHA) available locally; returns its commit. */
-  async fetch(ref: string): Promise<string> {
-    await this.init();
-    const isSha = COMMIT_ID.test(ref);
-    if (isSha && (this.holds(ref) || (await this.hasCommit(ref)))) {
-      this.held(ref);
-      return ref;
-    }
-    if (isSha) {
-      // A commit named by its id needs no ref to find it by: the objects alone are fetched.
-      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ref]);
-      this.held(ref);
-      return ref;
-    }
-    const src = ref.startsWith("refs/") ? ref : await this.qualify(ref);
-    const fetched = this.fetchInProcess
-      ? await this.inProcess(() => this.fetchBranchInProcess(src))
-      : undefined;
-    if (fetched) return fetched;
-    // A ref of its own per fetch: fetches running at once (Promise.all in a job, or two jobs sharing
-    // this cache) would otherwise race on one ref, failing to lock it or reading each other's commit.
-    const local = `refs/porchlight/fetch/${randomUUID()}`;
-    await this.remote([
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      this.url,
-      `+${src}:${local}`,
-    ]);
-    const sha =
-      (src.startsWith("refs/heads/") ? await this.takeLooseRef(local, src) : undefined) ??
-      (await this.takeRef(local));
-    this.held(sha);
-    return sha;
+  fetch(ref: string): Promise<string> {
+    return fetchRef(this.clone, this.use, ref);
   }
 
-  /**
-   * What `ask` answers over smart HTTP in this process, or undefined where git is to be asked instead:
-   * the URL is not http(s), the server did not answer as protocol v2 lately (notV2Until), or `ask`
-   * failed (a protocol error marks the server so).
-   */
-  private async inProcess<T>(ask: () => Promise<T | undefined>): Promise<T | undefined> {
-    if (this.fence || !/^https?:\/\//.test(this.url) || (notV2Until.get(this.url) ?? 0) > Date.now())
-      return undefined;
-    return ask().catch((e: unknown) => {
-      if (e instanceof GitCommandError && /protocol error/.test(e.stderr))
-        notV2Until.set(this.url, Date.now() + V2_RETRY_MS);
-      return undefined;
-    });
-  }
-
-  /**
-   * Branch `src` fetched in this process (git-fetch-http.ts): its commit listed, then, unless the clone
-   * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
-   * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
-   * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
-   * it (or of another branch) here to offer, a shallow clone. Fails as the request failed; the caller
-   * (through inProcess, which also leaves a server that did not speak v2 lately to git) then asks git.
-   */
-  private async fetchBranchInProcess(src: string): Promise<string | undefined> {
-    if (this.shallow || !src.startsWith("refs/heads/")) return undefined;
-    const haves = await this.haves(src);
-    if (haves.length === 0) return undefined;
-    return this.withHeaders(async (headers) => {
-      const sha = await lsRefHttp(this.url, headers, src);
-      if (sha === undefined) return undefined;
-      if (!this.holds(sha) && !haves.includes(sha)) {
-        const pack = await fetchPackHttp(this.url, headers, { want: sha, haves });
-        if (packObjects(pack) > 0)
-          await this.git(
-            packObjects(pack) < UNPACK_LIMIT
-              ? ["unpack-objects", "-q"]
-              : ["index-pack", "--stdin", "--fix-thin"],
-            pack,
-          );
-      }
-      await this.keepTip(src, sha);
-      this.held(sha);
-      // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote()): the loose objects and
-      // small packs written here are packed together in time
-      if (Math.random() < 1 / MAINTENANCE_EVERY) {
-        await this.pruneTips();
-        await this.git(["maintenance", "run", "--auto", "--quiet"]);
-      }
-      return sha;
-    });
-  }
-
-  /** `ask` with the credentials as HTTP headers; refused once (an expired token), asked again with new ones. */
-  private async withHeaders<T>(ask: (headers: Record<string, string>) => Promise<T>): Promise<T> {
-    try {
-      return await ask(extraHeaders(await this.authEnv()));
-    } catch (e) {
-      if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
-      return ask(extraHeaders(await this.authEnv(true)));
-    }
-  }
-
-  /**
-   * The commits this clone holds whole (tips: each fetched or pushed with all it reaches), branch
-   * `src`'s own first, then other branches' up to HAVES_OFFERED.
-   */
-  private async haves(src: string): Promise<string[]> {
-    const own = this.tipFile(src);
-    const read = (file: string) =>
-      readFile(file, "utf8").then(
-        (t) => t.trim(),
-        () => "",
-      );
-    const names = await readdir(this.tipsDir()).catch(() => [] as string[]);
-    const others = names
-      .filter((n) => !n.startsWith("."))
-      .map((n) => join(this.tipsDir(), n))
-      .filter((f) => f !== own)
-      .slice(0, HAVES_OFFERED - 1);
-    const shas = await Promise.all([own, ...others].map(read));
-    return [...new Set(shas.filter((s) => COMMIT_ID.test(s)))];
-  }
-
-  /**
-   * The commit a branch just fetched to `local` names, read from the ref's file, which then becomes the
-   * branch's tip (`TIPS`): a fetch writes the ref as a loose file, and a branch names a commit (git
-   * refuses anything else), so two git processes per push are saved. Undefined when the file is not
-   * there (packed meanwhile): git is asked then.
-   */
-  private async takeLooseRef(local: string, branchRef: string): Promise<string | undefined> {
-    const file = join(this.gitDir, ...local.split("/"));
-    const text = await readFile(file, "utf8").catch(() => "");
-    const sha = text.trim();
-    if (!COMMIT_ID.test(sha)) return undefined;
-    // A rename is atomic: two fetches of one branch at once leave either's commit, both good to offer.
-    await mkdir(this.tipsDir(), { recursive: true });
-    await rename(file, this.tipFile(branchRef)).catch(() => unlink(file));
-    return sha;
-  }
-
-  /** After a push: the branch's tip is the commit pushed, whose objects this clone wrote. */
-  private async keepTip(branchRef: string, sha: string): Promise<void> {
-    await mkdir(this.tipsDir(), { recursive: true });
-    const temp = join(this.tipsDir(), `.${randomUUID()}`);
-    await writeFile(temp, `${sha}\n`);
-    await rename(temp, this.tipFile(branchRef));
-  }
-
-  private tipsDir(): string {
-    return join(this.gitDir, ...TIPS.split("/"));
-  }
-
-  /** The loose ref file of a branch's tip. */
-  private tipFile(branchRef: string): string {
-    return join(this.tipsDir(), createHash("sha1").update(branchRef).digest("hex"));
-  }
-
-  /** Tips neither fetched nor pushed for TIP_DAYS go, so that git may let their objects go too. */
-  private async pruneTips(): Promise<void> {
-    const dir = this.tipsDir();
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const before = Date.now() - TIP_DAYS * 86_400_000;
-    for (const name of names) {
-      const file = join(dir, name);
-      const mtime = (await stat(file).catch(() => undefined))?.mtimeMs;
-      if (mtime !== undefined && mtime < before) await unlink(file).catch(() => undefined);
-    }
-  }
-
-  private async takeRef(local: string): Promise<string> {
-    try {
-      return (await this.git(["rev-parse", `${local}^{commit}`])).toString("utf8").trim();
-    } finally {
-      await this.git(["update-ref", "-d", local]);
-    }
-  }
-
-  private async qualify(name: string): Promise<string> {
-    const refs = await this.lsRemote();
-    const match =
-      refs.find((r) => r.ref === `refs/heads/${name}`) ?? refs.find((r) => r.ref === `refs/tags/${name}`);
-    if (!match) throw new GitCommandError(["fetch"], 128, `couldn't find remote ref ${name}`);
-    return match.ref;
-  }
-
-  /** Commit `sha` is in the clone (fetched, made, found): for this instance, and the app's other jobs. */
-  private held(sha: string): void {
-    this.commits.add(sha);
-    this.blobs?.setHolds(this.gitDir, sha);
-  }
-
-  /** Whether this instance, or another job within the hour (GitObjectCache), saw commit `sha` in the clone. */
-  private holds(sha: string): boolean {
-    return this.commits.has(sha) || this.blobs?.holds(this.gitDir, sha) === true;
-  }
-
-  private async hasCommit(sha: string): Promise<boolean> {
-    if (this.empty) return false;
-    try {
-      await this.git(["cat-file", "-e", `${sha}^{commit}`]);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** The blobs of commit `sha` below `dir` ("" = all): one `ls-tree`, remembered for the instance's next question. */
-  private entries(sha: string, dir: string): Promise<TreeEntry[]> {
-    const key = `${sha}\0${dir}`;
-    let listed = this.listed.get(key);
-    // the newest last: taken out and put back, so the oldest is the first to go
-    this.listed.delete(key);
-    if (!listed) {
-      const known = this.blobs?.tree(this.gitDir, sha, dir);
-      listed = known ? Promise.resolve([...known]) : this.lsTree(sha, dir);
-      listed.catch(() => {
-        if (this.listed.get(key) === listed) this.listed.delete(key);
-      });
-    }
-    // A commit's tree never changes; a few are kept (a job reads a head, its base, a tag).
-    this.listed.set(key, listed);
-    for (const oldest of this.listed.keys()) {
-      if (this.listed.size <= LISTED_KEPT) break;
-      this.listed.delete(oldest);
-    }
-    return listed;
-  }
-
-  private async lsTree(sha: string, dir: string): Promise<TreeEntry[]> {
-    const args = ["ls-tree", "-r", "-z", "-l", "--full-tree", sha];
-    if (dir !== "") args.push("--", dir);
-    const entries = (await this.git(args))
-      .toString("utf8")
-      .split("\0")
-      .filter(Boolean)
-      .flatMap((line) => {
-        const tab = line.indexOf("\t");
-        const [mode, type, id, size] = line.slice(0, tab).split(/ +/) as [string, string, string, string];
-        if (type !== "blob") return [];
-        const path = line.slice(tab + 1);
-        return [{ mode, id, size: Number(size), path: dir === "" ? path : path.slice(dir.length + 1) }];
-      });
-    this.blobs?.setTree(this.gitDir, sha, dir, entries);
-    return entries;
+  /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
+  fetchAll(): Promise<void> {
+    return fetchAll(this.clone);
   }
 
   /** The files of commit `sha` below `dir` ("" = all) with their sizes, from the tree alone (no blob is read). */
-  async listFiles(sha: string, dir = ""): Promise<FileEntry[]> {
-    return (await this.entries(sha, dir)).map((e) => ({ path: e.path, size: e.size }));
+  listFiles(sha: string, dir = ""): Promise<FileEntry[]> {
+    return this.trees.listFiles(sha, dir);
   }
 
-  /**
-   * The files of commit `sha` below `dir` ("" = all), paths relative to `dir`, with their blob ids and
-   * the paths that are symbolic links (mode 120000). Only the blobs the GitObjectCache lacks are read.
-   */
-  async readFiles(
+  /** The files of commit `sha` below `dir` ("" = all), with their blob ids and symbolic links (trees.ts). */
+  readFiles(
     sha: string,
     dir = "",
   ): Promise<{ tree: FileTree; blobs: Map<string, string>; symlinks: string[] }> {
-    const entries = await this.entries(sha, dir);
-    const tree: FileTree = new Map();
-    const blobs = new Map<string, string>();
-    const symlinks: string[] = [];
-    const missing: TreeEntry[] = [];
-    for (const e of entries) {
-      blobs.set(e.path, e.id);
-      if (e.mode === "120000") symlinks.push(e.path);
-      const kept = this.blobs?.get(this.gitDir, e.id);
-      if (kept) tree.set(e.path, kept);
-      else missing.push(e);
-    }
-    if (missing.length > 0) {
-      const batch = await this.git(["cat-file", "--batch"], `${missing.map((e) => e.id).join("\n")}\n`);
-      let offset = 0;
-      for (const entry of missing) {
-        const nl = batch.indexOf(10, offset);
-        const size = Number(batch.subarray(offset, nl).toString("utf8").split(" ")[2]);
-        const start = nl + 1;
-        const bytes = Buffer.from(batch.subarray(start, start + size));
-        this.blobs?.set(this.gitDir, entry.id, bytes);
-        tree.set(entry.path, bytes);
-        offset = start + size + 1;
-      }
-    }
-    // In the tree's order, whichever way each file came.
-    const ordered: FileTree = new Map();
-    for (const e of entries) ordered.set(e.path, fileOf(tree, e.path));
-    return { tree: ordered, blobs, symlinks };
+    return this.trees.readFiles(sha, dir);
   }
 
   /** The files of commit `sha` below `dir` ("" = all), paths relative to `dir`. */
   async readTree(sha: string, dir = ""): Promise<FileTree> {
-    return (await this.readFiles(sha, dir)).tree;
+    return (await this.trees.readFiles(sha, dir)).tree;
   }
 
   /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */
-  async symlinks(sha: string, dir = ""): Promise<string[]> {
-    return (await this.entries(sha, dir)).filter((e) => e.mode === "120000").map((e) => e.path);
-  }
-
-  /** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
-  async defaultBranch(): Promise<string | undefined> {
-    const out = (await this.remote(["ls-remote", "--symref", this.url, "HEAD"])).toString("utf8");
-    return /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
-  }
-
-  /** Fetches every branch and tag, for commits the remote does not serve by name (abbreviated SHAs). */
-  async fetchAll(): Promise<void> {
-    await this.remote([
-      "fetch",
-      "--quiet",
-      "--no-tags",
-      "--no-write-fetch-head",
-      this.url,
-      "+refs/heads/*:refs/porchlight/all/heads/*",
-      "+refs/tags/*:refs/porchlight/all/tags/*",
-    ]);
+  symlinks(sha: string, dir = ""): Promise<string[]> {
+    return this.trees.symlinks(sha, dir);
   }
 
   /** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */
-  async resolveCommit(rev: string): Promise<string | undefined> {
-    await this.init();
-    const out = await this.git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).catch(
-      () => undefined,
-    );
-    return out?.toString("utf8").trim() || undefined;
+  resolveCommit(rev: string): Promise<string | undefined> {
+    return resolveCommit(this.clone, rev);
   }
 
   /** The commits of fetched `head` not reachable from fetched `base`, newest first, with their authors. */
-  async log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
-    const out = await this.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
-    return out
-      .toString("utf8")
-      .split("\n")
-      .filter(Boolean)
-      .map((l) => {
-        const [sha, name, email] = l.split("\0") as [string, string, string];
-        return { sha, name, email };
-      });
+  log(base: string, head: string): Promise<{ sha: string; name: string; email: string }[]> {
+    return log(this.clone, base, head);
   }
 
-  /**
-   * The messages of commits `shas`, fetched first where this clone lacks them (one fetch for all):
-   * the `kpt:` lines of a tagged commit tell a published revision's workspace. One `cat-file --batch`
-   * answers both which commits the clone lacks and the messages of the others (a second, after the
-   * fetch, those of the ones it lacked).
-   */
-  async commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
-    await this.init();
-    const unique = [...new Set(shas)];
-    const out = new Map<string, string>();
-    const missing = this.empty ? unique : await this.readMessages(unique, out);
-    if (missing.length > 0) {
-      await this.remote(["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", this.url, ...missing]);
-      const gone = await this.readMessages(missing, out);
-      if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`);
-    }
-    return out;
-  }
-
-  /**
-   * Reads the messages of the commits `shas` this clone holds into `into` (by commit id, as `git log`'s
-   * `%B` gives them: the raw bytes after the headers); returns the ones it lacks. A message in an
-   * encoding other than UTF-8 is left to `git log`, which re-encodes it.
-   */
-  private async readMessages(shas: readonly string[], into: Map<string, string>): Promise<string[]> {
-    if (shas.length === 0) return [];
-    const batch = await this.git(["cat-file", "--batch"], shas.map((sha) => `${sha}^{commit}\n`).join(""));
-    const missing: string[] = [];
-    const encoded: string[] = [];
-    let at = 0;
-    for (const sha of shas) {
-      // `<id> commit <size>`, the object's bytes and a line break; or `<what was asked> missing`
-      const nl = batch.indexOf(10, at);
-      const head = batch.toString("latin1", at, nl).split(" ");
-      if (head.length !== 3) {
-        missing.push(sha);
-        at = nl + 1;
-        continue;
-      }
-      const body = batch.subarray(nl + 1, nl + 1 + Number(head[2]));
-      at = nl + 1 + body.length + 1;
-      const blank = body.indexOf("\n\n");
-      const headers = body.toString("utf8", 0, blank < 0 ? body.length : blank + 1);
-      if (/^encoding (?!utf-?8\n)/im.test(headers)) encoded.push(head[0] as string);
-      else into.set(head[0] as string, blank < 0 ? "" : body.toString("utf8", blank + 2));
-    }
-    if (encoded.length > 0) {
-      const log = await this.git(["log", "--no-walk=unsorted", "--format=%H%x00%B%x1e", ...encoded]);
-      for (const entry of log.toString("utf8").split("\x1e")) {
-        const nul = entry.indexOf("\0");
-        if (nul >= 0) into.set(entry.slice(0, nul).trim(), entry.slice(nul + 1));
-      }
-    }
-    return missing;
+  /** The messages of commits `shas`, fetched first where this clone lacks them (messages.ts). */
+  commitMessages(shas: readonly string[]): Promise<Map<string, string>> {
+    return commitMessages(this.clone, shas);
   }
 
   /** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
-  async history(head: string, limit: number): Promise<HistoryCommit[]> {
-    const log = await this.git([
-      "log",
-      "--date-order",
-      `--max-count=${limit}`,
-      "--format=%H%x00%ae%x00%aI%x00%B%x1e",
-      head,
-    ]);
-    return log
-      .toString("utf8")
-      .split("\x1e")
-      .flatMap((entry) => {
-        const [sha, authorEmail, date, ...rest] = entry.split("\0");
-        if (sha === undefined || date === undefined || rest.length === 0) return [];
-        const message = rest.join("\0");
-        return [{ sha: sha.trim(), message, authorEmail: authorEmail ?? "", authorDate: new Date(date) }];
-      });
+  history(head: string, limit: number): Promise<HistoryCommit[]> {
+    return history(this.clone, head, limit);
   }
 
   /** The committer date of `sha`. */
-  async commitTime(sha: string): Promise<Date> {
-    const out = await this.git(["show", "-s", "--format=%cI", sha]);
-    return new Date(out.toString("utf8").trim());
+  commitTime(sha: string): Promise<Date> {
+    return commitTime(this.clone, sha);
   }
 
   /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
-  async changedPaths(base: string, head: string): Promise<string[]> {
-    const out = await this.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
-    const paths = out.toString("utf8").split("\0").filter(Boolean);
-    this.blobs?.setChangedPaths(this.gitDir, base, head, paths);
-    return paths;
+  changedPaths(base: string, head: string): Promise<string[]> {
+    return changedPaths(this.clone, base, head);
   }
 
   /** changedPaths' answer for two commit ids asked before (in any job), with nothing fetched or run. */
   changedPathsKnown(base: string, head: string): string[] | undefined {
-    if (!COMMIT_ID.test(base) || !COMMIT_ID.test(head)) return undefined;
-    const known = this.blobs?.changedPaths(this.gitDir, base, head);
-    return known && [...known];
+    return changedPathsKnown(this.clone, base, head);
   }
 
-  /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed: one `diff-tree`. */
-  async parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
-    const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--root", "-m", "--first-parent"];
-    args.push("--always", "--format=%P", sha);
-    if (dir !== "") args.push("--", dir);
-    // The parents, then (after a line break) each path, every field ended by a NUL.
-    const [parents = "", ...paths] = (await this.git(args)).toString("utf8").split("\0");
-    return {
-      parent: parents.trim().split(" ")[0] || null,
-      paths: paths
-        .map((p) => p.replace(/^\n/, ""))
-        .filter(Boolean)
-        .map((p) => (dir === "" ? p : p.slice(dir.length + 1))),
-    };
+  /** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed. */
+  parentChange(sha: string, dir = ""): Promise<{ parent: string | null; paths: string[] }> {
+    return parentChange(this.clone, sha, dir);
   }
 
-  /**
-   * Commits `tree` as the content of `dir` on top of `parent` and pushes it to `branch` without force.
-   * The objects are written in this process (commitObjects) where it writes what git would; else the
-   * tree is built in a throwaway index by git (commitWithIndex).
-   */
-  async commitTree(input: CommitInput): Promise<PushResult> {
-    await this.init();
-    const message = commitMessage(input);
-    const made = (await this.commitObjects(input, message)) ?? (await this.commitWithIndex(input, message));
-    if (made === "unchanged") return { ok: false, reason: "unchanged" };
-    return this.pushCommit(input, made);
-  }
-
-  /**
-   * The commit written in this process: the new blobs (as loose objects, or one pack from PACK_FROM on),
-   * the trees of `dir` from the files' blob ids (a file keeps the parent's mode), each tree above it
-   * with its entry replaced, and the commit object — as `write-tree` and `commit-tree` write them,
-   * without the six git processes of an index (read-tree, ls-files, update-index, write-tree, rev-parse,
-   * commit-tree). Undefined where git must make it: an author or message git would write otherwise, a
-   * path of `dir` that is not a tree in the parent.
-   */
-  private async commitObjects(
-    input: CommitInput,
-    message: string,
-  ): Promise<string | "unchanged" | undefined> {
-    if (!commitAsGitWrites(input.author, message)) return undefined;
-    const parts = input.dir === "" ? [] : input.dir.split("/");
-    // the parent's trees along the path and its files in `dir`, asked at once
-    const [chain, listed] = input.parent
-      ? await Promise.all([this.treeChain(input.parent, parts), this.entries(input.parent, input.dir)])
-      : [{ root: undefined, trees: [] }, []];
-    if (!chain) return undefined;
-    const before = new Map(listed.map((e) => [e.path, e]));
-    const written = await this.writeFiles(input, (rel) => before.get(rel));
-    let child = await writeTrees(this.gitDir, new Map(written.map((f) => [f.rel, f])));
-    for (let k = parts.length - 1; k >= 0; k--) {
-      const name = parts[k] ?? "";
-      const items = (chain.trees[k] ?? []).filter((i) => i.name !== name);
-      if (child) items.push({ mode: TREE_MODE, name, id: child });
-      // a directory left with nothing is no tree (git keeps none empty), but the root is one
-      child = items.length > 0 || k === 0 ? await writeTree(this.gitDir, items) : undefined;
-    }
-    const tree = child ?? (await writeTree(this.gitDir, []));
-    if (input.parent && !input.allowEmpty && tree === chain.root) return "unchanged";
-    const author = { ...input.author, seconds: Math.floor(Date.now() / 1000) };
-    const commit = await writeCommit(this.gitDir, { tree, parent: input.parent, author, message });
-    this.held(commit);
-    return commit;
-  }
-
-  /**
-   * The parent's root tree id, and the entries of its trees along `parts` (a directory's path): the
-   * root's, then each directory's down to the one holding the last part (one `cat-file --batch`). A
-   * directory the parent lacks has none (undefined, and so do those below it). Undefined where a part is
-   * not a tree (a file).
-   */
-  private async treeChain(
-    parent: string,
-    parts: readonly string[],
-  ): Promise<{ root: string; trees: (TreeItem[] | undefined)[] } | undefined> {
-    const names = [
-      `${parent}^{tree}`,
-      ...parts.slice(0, -1).map((_, k) => `${parent}:${parts.slice(0, k + 1).join("/")}`),
-    ];
-    const out = await this.git(["cat-file", "--batch"], `${names.join("\n")}\n`);
-    const trees: (TreeItem[] | undefined)[] = [];
-    let root: string | undefined;
-    let offset = 0;
-    for (let k = 0; k < names.length; k++) {
-      const nl = out.indexOf(10, offset);
-      const header = out.toString("utf8", offset, nl);
-      offset = nl + 1;
-      if (header.endsWith(" missing")) {
-        if (k === 0) return undefined;
-        trees.push(undefined);
-        continue;
-      }
-      const [id = "", type, size] = header.split(" ");
-      if (type !== "tree") return undefined;
-      const end = offset + Number(size);
-      trees.push(parseTree(out.subarray(offset, end)));
-      root ??= id;
-      offset = end + 1;
-    }
-    return root === undefined ? undefined : { root, trees };
-  }
-
-  /**
-   * Each file of `input.tree` with its blob id (the caller's, else hashed; its bytes kept by blob id for
-   * the next job) and mode (the one `old` gives it in the parent, else a plain file's), `changed` where the
-   * parent does not hold that blob there. Only what changed is written into the object store: loose
-   * objects, or one pack by `git fast-import` from PACK_FROM on.
-   */
-  private async writeFiles(
-    input: CommitInput,
-    old: (rel: string) => { mode: string; id: string } | undefined,
-  ): Promise<{ rel: string; mode: string; id: string; changed: boolean }[]> {
-    const files = [...input.tree].map(([rel, bytes]) => {
-      const id = input.blobIds?.get(rel) ?? blobId(bytes);
-      this.blobs?.set(this.gitDir, id, bytes);
-      const was = old(rel);
-      return { rel, mode: was?.mode ?? "100644", id, changed: was?.id !== id, bytes };
-    });
-    const fresh = files.filter((f) => f.changed);
-    if (fresh.length >= PACK_FROM)
-      await this.git(["fast-import", "--quiet"], fastImportBlobs(fresh.map((f) => f.bytes)));
-    else for (const f of fresh) await writeBlob(this.gitDir, f.bytes, f.id);
-    return files;
-  }
-
-  /** The commit made by git in a throwaway index (where commitObjects cannot write it). */
-  private async commitWithIndex(input: CommitInput, message: string): Promise<string | "unchanged"> {
-    const index = join(this.gitDir, `index-${process.pid}-${Math.random().toString(36).slice(2)}`);
-    try {
-      return await this.commitInIndex(input, message, { GIT_INDEX_FILE: index });
-    } finally {
-      await rm(index, { force: true });
-    }
-  }
-
-  private async commitInIndex(
-    input: CommitInput,
-    message: string,
-    env: Record<string, string>,
-  ): Promise<string | "unchanged"> {
-    const prefix = input.dir === "" ? "" : `${input.dir}/`;
-    if (input.parent) await this.git(["read-tree", input.parent], undefined, env);
-    else await this.git(["read-tree", "--empty"], undefined, env);
-    const existing = (await this.git(["ls-files", "-z", "--stage"], undefined, env))
-      .toString("utf8")
-      .split("\0")
-      .filter(Boolean)
-      .map((l) => ({ mode: l.slice(0, 6), id: l.slice(7, 47), path: l.slice(l.indexOf("\t") + 1) }))
-      .filter((e) => e.path.startsWith(prefix));
-    const before = new Map(existing.map((e) => [e.path, e]));
-    const lines: string[] = [];
-    for (const e of existing)
-      if (!input.tree.has(e.path.slice(prefix.length))) lines.push(`0 ${"0".repeat(40)}\t${e.path}`);
-    for (const f of await this.writeFiles(input, (rel) => before.get(`${prefix}${rel}`)))
-      if (f.changed) lines.push(`${f.mode} ${f.id}\t${prefix}${f.rel}`);
-    if (lines.length === 0 && input.parent && !input.allowEmpty) return "unchanged";
-    await this.git(["update-index", "-z", "--index-info"], lines.map((l) => `${l}\0`).join(""), env);
-    const treeSha = (await this.git(["write-tree"], undefined, env)).toString("utf8").trim();
-    if (input.parent && !input.allowEmpty) {
-      const parentTree = (await this.git(["rev-parse", `${input.parent}^{tree}`])).toString("utf8").trim();
-      if (parentTree === treeSha) return "unchanged";
-    }
-    const who = input.author;
-    const commitEnv = {
-      GIT_AUTHOR_NAME: who.name,
-      GIT_AUTHOR_EMAIL: who.email,
-      GIT_COMMITTER_NAME: who.name,
-      GIT_COMMITTER_EMAIL: who.email,
-    };
-    const args = ["commit-tree", treeSha, "-F", "-"];
-    if (input.parent) args.push("-p", input.parent);
-    const commit = (await this.git(args, message, commitEnv)).toString("utf8").trim();
-    this.held(commit);
-    return commit;
-  }
-
-  /** Pushes `commit` to the branch (with a lease where it replaces a commit), never with force. */
-  private async pushCommit(input: CommitInput, commit: string): Promise<PushResult> {
-    try {
-      const ref = `refs/heads/${input.branch}`;
-      const lease = input.replaces ? [`--force-with-lease=${ref}:${input.replaces}`] : [];
-      const out = await this.remote([
-        "push",
-        input.exclusive ? "--porcelain" : "--quiet",
-        ...lease,
-        this.url,
-        `${commit}:${ref}`,
-      ]);
-      // `=`: the branch was already at this very commit — another request pushed the same (a commit is
-      // the same to the second when its tree, parent, message, author and time are)
-      if (input.exclusive && /^=\t/m.test(out.toString("utf8")))
-        return { ok: false, reason: "non-fast-forward" };
-    } catch (e) {
-      // (with --porcelain the reason is on stdout; stderr says only that the push failed)
-      if (
-        e instanceof GitCommandError &&
-        /non-fast-forward|fetch first|rejected|stale info|failed to push some refs/.test(e.stderr)
-      ) {
-        return { ok: false, reason: "non-fast-forward" };
-      }
-      throw e;
-    }
-    await this.keepTip(`refs/heads/${input.branch}`, commit);
-    return { ok: true, sha: commit };
+  /** Commits `tree` as the content of `dir` on top of `parent` and pushes it to `branch` without force (commit.ts). */
+  commitTree(input: CommitInput): Promise<PushResult> {
+    return commitTree(this.clone, this.trees, input);
   }
 }

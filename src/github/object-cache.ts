@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { NotV2Servers } from "./git-repo/not-v2.js";
 
 /** The default bound of a GitObjectCache: the bytes of the files it keeps. */
 const DEFAULT_BLOB_CACHE_BYTES = 64 * 1024 * 1024;
@@ -32,6 +33,11 @@ export class GitObjectCache {
   private readonly held = new LRUCache<string, true>({ max: 4096, ttl: 60 * 60 * 1000 });
   /** The last tree listed of each repository's directory, whose entries the next listing shares. */
   private readonly lastListed = new LRUCache<string, readonly TreeEntry[]>({ max: 256 });
+  /**
+   * The servers that did not answer the app's requests in protocol v2 lately, left to git for a while:
+   * not an object's, but kept across jobs as these are, by the one the app keeps for its life.
+   */
+  readonly notV2 = new NotV2Servers();
   /** Blobs answered from the cache, and read from git, since it was made. */
   hits = 0;
   misses = 0;

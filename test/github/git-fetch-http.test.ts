@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { packOf } from "../../src/github/git-fetch-http.js";
 import { GitCommandError, tokenAuthEnv } from "../../src/github/git-process.js";
 import { GitRepo } from "../../src/github/git-repo.js";
+import { GitObjectCache } from "../../src/github/object-cache.js";
 import { type FileTree, treeFromText, treeToText } from "../../src/kpt/tree.js";
 
 // git runs beside the forge, which answers from this process: never a synchronous child
@@ -201,6 +202,22 @@ describe("a branch fetched in process over smart HTTP (protocol v2: want the hea
       const last = gitRequests();
       expect(last.get - again.get).toBe(1);
       expect(last.post - again.post).toBe(1);
+    });
+
+    it("is left to git by the app's next jobs too, which share its GitObjectCache", async () => {
+      const blobs = new GitObjectCache();
+      const job = () => new GitRepo(proxyUrl, join(tmp, "v0-app"), auth(token), blobs, false, false, true);
+      await job().fetch(`refs/heads/${BRANCH}`);
+      // the first job holding a tip asks in process, is not answered in v2, and goes to git
+      await push(files(300, (i) => `n: ${i}\nv0 app: ${i}\n`));
+      await job().fetch(`refs/heads/${BRANCH}`);
+      // the next job goes to git at once: its advertisement and one upload-pack, no ls-refs in vain
+      const next = await push(files(300, (i) => `n: ${i}\nv0 app again: ${i}\n`));
+      const before = gitRequests();
+      expect(await job().fetch(`refs/heads/${BRANCH}`)).toBe(next);
+      const after = gitRequests();
+      expect(after.get - before.get).toBe(1);
+      expect(after.post - before.post).toBe(1);
     });
   });
 

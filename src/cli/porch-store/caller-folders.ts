@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { forgetCacheClones } from "../../github/git-repo.js";
 
 /** How many callers' folders of cache clones the API keeps by default (PORCHLIGHT_API_CACHED_CALLERS). */
 export const DEFAULT_CACHED_CALLERS = 16;
@@ -54,7 +53,6 @@ export class CallerFolders {
       if (this.#folders.size <= this.max) return;
       if (folder.users > 0) continue;
       this.#folders.delete(key);
-      forgetCacheClones(folder.dir);
       rm(folder.dir, { recursive: true, force: true, maxRetries: 5 }).catch(() => {});
     }
   }

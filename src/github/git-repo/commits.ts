@@ -1,0 +1,87 @@
+import type { HistoryCommit } from "../port.js";
+import { type CacheClone, COMMIT_ID } from "./clone.js";
+
+/** The full SHA of the fetched commit `rev` names (e.g. an abbreviated SHA), or undefined. */
+export async function resolveCommit(clone: CacheClone, rev: string): Promise<string | undefined> {
+  await clone.init();
+  const out = await clone.git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]).catch(() => undefined);
+  return out?.toString("utf8").trim() || undefined;
+}
+
+/** The commits of fetched `head` not reachable from fetched `base`, newest first, with their authors. */
+export async function log(
+  clone: CacheClone,
+  base: string,
+  head: string,
+): Promise<{ sha: string; name: string; email: string }[]> {
+  const out = await clone.git(["log", "--format=%H%x00%an%x00%ae", `${base}..${head}`]);
+  return out
+    .toString("utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => {
+      const [sha, name, email] = l.split("\0") as [string, string, string];
+      return { sha, name, email };
+    });
+}
+
+/** Up to `limit` commits reachable from `head` (a commit this clone has), newest first by committer date. */
+export async function history(clone: CacheClone, head: string, limit: number): Promise<HistoryCommit[]> {
+  const log = await clone.git([
+    "log",
+    "--date-order",
+    `--max-count=${limit}`,
+    "--format=%H%x00%ae%x00%aI%x00%B%x1e",
+    head,
+  ]);
+  return log
+    .toString("utf8")
+    .split("\x1e")
+    .flatMap((entry) => {
+      const [sha, authorEmail, date, ...rest] = entry.split("\0");
+      if (sha === undefined || date === undefined || rest.length === 0) return [];
+      const message = rest.join("\0");
+      return [{ sha: sha.trim(), message, authorEmail: authorEmail ?? "", authorDate: new Date(date) }];
+    });
+}
+
+/** The committer date of `sha`. */
+export async function commitTime(clone: CacheClone, sha: string): Promise<Date> {
+  const out = await clone.git(["show", "-s", "--format=%cI", sha]);
+  return new Date(out.toString("utf8").trim());
+}
+
+/** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
+export async function changedPaths(clone: CacheClone, base: string, head: string): Promise<string[]> {
+  const out = await clone.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);
+  const paths = out.toString("utf8").split("\0").filter(Boolean);
+  clone.blobs?.setChangedPaths(clone.gitDir, base, head, paths);
+  return paths;
+}
+
+/** changedPaths' answer for two commit ids asked before (in any job), with nothing fetched or run. */
+export function changedPathsKnown(clone: CacheClone, base: string, head: string): string[] | undefined {
+  if (!COMMIT_ID.test(base) || !COMMIT_ID.test(head)) return undefined;
+  const known = clone.blobs?.changedPaths(clone.gitDir, base, head);
+  return known && [...known];
+}
+
+/** The first parent of fetched commit `sha` and the paths below `dir` (relative to it) it changed: one `diff-tree`. */
+export async function parentChange(
+  clone: CacheClone,
+  sha: string,
+  dir = "",
+): Promise<{ parent: string | null; paths: string[] }> {
+  const args = ["diff-tree", "-r", "-z", "--no-renames", "--name-only", "--root", "-m", "--first-parent"];
+  args.push("--always", "--format=%P", sha);
+  if (dir !== "") args.push("--", dir);
+  // The parents, then (after a line break) each path, every field ended by a NUL.
+  const [parents = "", ...paths] = (await clone.git(args)).toString("utf8").split("\0");
+  return {
+    parent: parents.trim().split(" ")[0] || null,
+    paths: paths
+      .map((p) => p.replace(/^\n/, ""))
+      .filter(Boolean)
+      .map((p) => (dir === "" ? p : p.slice(dir.length + 1))),
+  };
+}

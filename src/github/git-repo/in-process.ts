@@ -1,0 +1,78 @@
+import { fetchPackHttp, lsRefHttp, packObjects } from "../git-fetch-http.js";
+import { GitCommandError } from "../git-process.js";
+import type { CacheClone } from "./clone.js";
+import type { NotV2Servers } from "./not-v2.js";
+import { maintenanceDue, withHeaders } from "./remote.js";
+import { keepTip, pruneTips, tipsOffered } from "./tips.js";
+
+/** What a GitRepo asks over smart HTTP in this process rather than of git (its constructor says which). */
+export interface InProcessUse {
+  /** The refs are listed in process alone, never by `git ls-remote` (the command line's clone). */
+  readonly refsOnly: boolean;
+  /** A branch the clone holds an earlier commit of is fetched in process. */
+  readonly fetch: boolean;
+  /** The servers left to git for a while. */
+  readonly notV2: NotV2Servers;
+  /**
+   * Nothing is asked in this process: a clone of an upstream a caller named, kept within a fence that git
+   * itself holds (upstream-fence.ts) and that a request made here would not.
+   */
+  readonly fenced?: boolean;
+}
+
+/** A pack of fewer objects than this is unpacked into loose objects, a larger one kept as a pack (git's fetch.unpackLimit). */
+const UNPACK_LIMIT = 100;
+
+/**
+ * What `ask` answers over smart HTTP in this process, or undefined where git is to be asked instead:
+ * the clone is fenced, the URL is not http(s), the server did not answer as protocol v2 lately (`notV2`), or `ask` failed (a
+ * protocol error marks the server so).
+ */
+export async function inProcess<T>(
+  url: string,
+  use: InProcessUse,
+  ask: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  if (use.fenced || !/^https?:\/\//.test(url) || use.notV2.has(url)) return undefined;
+  return ask().catch((e: unknown) => {
+    if (e instanceof GitCommandError && /protocol error/.test(e.stderr)) use.notV2.add(url);
+    return undefined;
+  });
+}
+
+/**
+ * Branch `src` fetched in this process (git-fetch-http.ts): its commit listed, then, unless the clone
+ * holds it, a pack of what the clone lacks, written by `git unpack-objects` (a small pack) or `git
+ * index-pack` — no connectivity check, as the pack answers `have`s that are this clone's own tips,
+ * complete with their history. Undefined where git is to fetch it: not a branch, no earlier commit of
+ * it (or of another branch) here to offer, a shallow clone. Fails as the request failed; the caller
+ * (through inProcess, which also leaves a server that did not speak v2 lately to git) then asks git.
+ */
+export async function fetchBranchInProcess(clone: CacheClone, src: string): Promise<string | undefined> {
+  if (clone.shallow || !src.startsWith("refs/heads/")) return undefined;
+  const haves = await tipsOffered(clone.gitDir, src);
+  if (haves.length === 0) return undefined;
+  return withHeaders(clone, async (headers) => {
+    const sha = await lsRefHttp(clone.url, headers, src);
+    if (sha === undefined) return undefined;
+    if (!clone.holds(sha) && !haves.includes(sha)) {
+      const pack = await fetchPackHttp(clone.url, headers, { want: sha, haves });
+      if (packObjects(pack) > 0)
+        await clone.git(
+          packObjects(pack) < UNPACK_LIMIT
+            ? ["unpack-objects", "-q"]
+            : ["index-pack", "--stdin", "--fix-thin"],
+          pack,
+        );
+    }
+    await keepTip(clone.gitDir, src, sha);
+    clone.held(sha);
+    // what `git fetch` does after one fetch in MAINTENANCE_EVERY (remote.ts): the loose objects and
+    // small packs written here are packed together in time
+    if (maintenanceDue()) {
+      await pruneTips(clone.gitDir);
+      await clone.git(["maintenance", "run", "--auto", "--quiet"]);
+    }
+    return sha;
+  });
+}

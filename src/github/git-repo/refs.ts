@@ -1,0 +1,64 @@
+import type { RefInfo } from "../../lifecycle/refs.js";
+import { GitCommandError } from "../git-process.js";
+import { lsRemoteHttp } from "../git-refs-http.js";
+import type { CacheClone } from "./clone.js";
+import { type InProcessUse, inProcess } from "./in-process.js";
+import { remote, withHeaders } from "./remote.js";
+
+/**
+ * All branches and tags of the remote, in one request: read in this process over smart HTTP
+ * (git-refs-http.ts) where the URL is http(s), else by `git ls-remote` — whose three processes (git,
+ * `git remote-http`, `git-remote-http`) a listing otherwise waits on. A command's failure is the
+ * answer; the app's asks git instead (as its fetch does: git-fetch-http.ts), and a server that did not
+ * answer as protocol v2 is asked by git for a while.
+ */
+export async function listRefs(clone: CacheClone, use: InProcessUse): Promise<RefInfo[]> {
+  if (use.refsOnly && !use.fenced && /^https?:\/\//.test(clone.url)) {
+    // the clone is made when git first runs in it, or a fetch or a commit needs it: a command whose
+    // listing needs nothing else (`rpkg get` with the commits' facts on disk) makes and removes no files
+    return withHeaders(clone, (headers) => lsRemoteHttp(clone.url, headers));
+  }
+  const listed = await inProcess(clone.url, use, () =>
+    withHeaders(clone, (headers) => lsRemoteHttp(clone.url, headers)),
+  );
+  if (listed) return listed;
+  const out = (await remote(clone, ["ls-remote", "--heads", "--tags", clone.url])).toString("utf8");
+  return out
+    .split("\n")
+    .filter((l) => l.includes("\t"))
+    .map((l) => {
+      const [sha, ref] = l.split("\t") as [string, string];
+      return { sha, ref };
+    });
+}
+
+/** The branch the remote's HEAD names, or undefined when the remote does not say (`pkg get` without a ref). */
+export async function defaultBranch(clone: CacheClone): Promise<string | undefined> {
+  const out = (await remote(clone, ["ls-remote", "--symref", clone.url, "HEAD"])).toString("utf8");
+  return /^ref: refs\/heads\/(\S+)\tHEAD$/m.exec(out)?.[1];
+}
+
+/**
+ * Deletes `ref` (a full name) only while it still points at `sha` (a push with lease): "gone" when it
+ * no longer exists, "moved" when it points elsewhere — a compare-and-swap, so of two deletions one
+ * deletes and the other learns it was gone.
+ */
+export async function deleteRefIf(
+  clone: CacheClone,
+  use: InProcessUse,
+  ref: string,
+  sha: string,
+): Promise<"deleted" | "gone" | "moved"> {
+  try {
+    await remote(clone, ["push", "--quiet", `--force-with-lease=${ref}:${sha}`, clone.url, `:${ref}`]);
+    return "deleted";
+  } catch (e) {
+    if (
+      !(e instanceof GitCommandError) ||
+      !/rejected|stale info|does not exist|unable to delete/.test(e.stderr)
+    )
+      throw e;
+    const now = (await listRefs(clone, use)).find((r) => r.ref === ref);
+    return now ? "moved" : "gone";
+  }
+}
