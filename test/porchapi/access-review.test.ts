@@ -17,13 +17,18 @@ const stores = reviewStores(async (_caller, ns) => {
 });
 const caller: Caller = { token: "t", signal: new AbortController().signal };
 
+/** A review created, as the API creates it for a POST. */
+async function create(resource: string, kind: string, spec: Record<string, unknown>) {
+  const make = stores[resource]?.create;
+  if (!make) throw new Error(`${resource} is created`);
+  return make(caller, "", { apiVersion: "authorization.k8s.io/v1", kind, spec });
+}
+
 const review = async (attributes: Record<string, string>) => {
-  const made = await stores.selfsubjectaccessreviews?.create?.(caller, "", {
-    apiVersion: "authorization.k8s.io/v1",
-    kind: "SelfSubjectAccessReview",
-    spec: { resourceAttributes: { namespace: "acme", group: "porch.kpt.dev", ...attributes } },
+  const made = await create("selfsubjectaccessreviews", "SelfSubjectAccessReview", {
+    resourceAttributes: { namespace: "acme", group: "porch.kpt.dev", ...attributes },
   });
-  const status = made?.status as { allowed: boolean; reason: string };
+  const status = made.status as { allowed: boolean; reason: string };
   return `${status.allowed ? "yes" : "no"} - ${status.reason}`;
 };
 
@@ -81,12 +86,8 @@ describe("kubectl auth can-i's answers", () => {
 
   it("lists, per resource, the verbs that hold in the namespace, reading its access once", async () => {
     asked.length = 0;
-    const made = await stores.selfsubjectrulesreviews?.create?.(caller, "", {
-      apiVersion: "authorization.k8s.io/v1",
-      kind: "SelfSubjectRulesReview",
-      spec: { namespace: "acme" },
-    });
-    const rules = (made?.status as { resourceRules: { verbs: string[]; resources: string[] }[] })
+    const made = await create("selfsubjectrulesreviews", "SelfSubjectRulesReview", { namespace: "acme" });
+    const rules = (made.status as { resourceRules: { verbs: string[]; resources: string[] }[] })
       .resourceRules;
     const of = (resource: string) => rules.find((r) => r.resources.includes(resource))?.verbs;
     expect(of("packagerevisions")).toEqual(["create", "delete", "get", "list", "patch", "update", "watch"]);
