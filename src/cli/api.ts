@@ -9,6 +9,7 @@ import { apiBoundsFromEnv } from "./api-bounds.js";
 import { type CliCommand, UsageError } from "./io.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { parseCommandArgs } from "./options.js";
+import { namespaceAccess } from "./porch-access.js";
 import { CallerFolders, porchStores, tokenCheck } from "./porch-store/index.js";
 import { writePrivateFile } from "./private-file.js";
 import { waitForSignal } from "./signals.js";
@@ -108,7 +109,12 @@ export async function startPorchApi(
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
-      { stores: porchStores(settings), authenticate: tokenCheck(settings), ...bounds },
+      {
+        stores: porchStores(settings),
+        authenticate: tokenCheck(settings),
+        access: namespaceAccess(settings),
+        ...bounds,
+      },
     );
   } catch (e) {
     await rm(cacheRoot, { recursive: true, force: true });

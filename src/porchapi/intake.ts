@@ -7,11 +7,13 @@ import { ApiError } from "./status.js";
 /** A request body read whole; its bytes stay taken from the budget until `release`. */
 export interface RequestBody {
   text: string;
+  /** The same, as sent (a protobuf body is not text). */
+  bytes: Buffer;
   release(): void;
 }
 
 /** Nothing to read: a GET, or a request that sent no body. */
-const NO_BODY: RequestBody = { text: "", release: () => {} };
+const NO_BODY: RequestBody = { text: "", bytes: Buffer.alloc(0), release: () => {} };
 
 /** Whether the request carries a body (a Content-Length above 0, or a chunked one). */
 function hasBody(req: IncomingMessage): boolean {
@@ -40,6 +42,7 @@ export async function readRequestBody(
     let given = false;
     return {
       text: read.bytes.toString("utf8"),
+      bytes: read.bytes,
       release: () => {
         if (!given) budget.give(size);
         given = true;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { API_RESOURCES, type ApiResource, apiGroups } from "./resources.js";
 import type { Schema } from "./schema-dsl.js";
+import { AUTHORIZATION_SCHEMAS } from "./schemas-authorization.js";
 import { CONFIG_SCHEMAS } from "./schemas-config.js";
 import { META, META_SCHEMAS } from "./schemas-meta.js";
 import { PORCH_SCHEMAS } from "./schemas-porch.js";
@@ -16,6 +17,7 @@ const ALL_SCHEMAS: Record<string, Schema> = {
   ...PORCH_SCHEMAS,
   ...CONFIG_SCHEMAS,
   ...VARIANT_SCHEMAS,
+  ...AUTHORIZATION_SCHEMAS,
 };
 
 /** Every schema, with each served kind's (and its list's) group-version-kind marked, as the API server does. */
@@ -83,7 +85,7 @@ const WRITE_PARAMS = [
   QUERY("fieldManager", "The name of the actor making the change."),
   QUERY(
     "fieldValidation",
-    "Ignore, Warn or Strict (the default): what to do with fields the schema does not have. Strict refuses them.",
+    "Ignore, Warn (the default) or Strict: what to do with fields the schema does not have. Strict refuses them; Warn drops them with a warning; Ignore drops them.",
   ),
 ];
 
@@ -107,21 +109,27 @@ const PATCH_BODY = {
 
 /** The operations of one resource's collection, object and subresource paths, as its verbs allow. */
 function resourcePaths(r: ApiResource): Record<string, unknown> {
-  const base = r.group
-    ? `/apis/${r.group}/${r.version}/namespaces/{namespace}/${r.resource}`
-    : `/api/${r.version}/${r.resource}`;
+  const base = !r.group
+    ? `/api/${r.version}/${r.resource}`
+    : r.namespaced
+      ? `/apis/${r.group}/${r.version}/namespaces/{namespace}/${r.resource}`
+      : `/apis/${r.group}/${r.version}/${r.resource}`;
   const scope = r.namespaced
     ? [{ name: "namespace", in: "path", required: true, schema: { type: "string" } }]
     : [];
   const named = [...scope, { name: "name", in: "path", required: true, schema: { type: "string" } }];
   const can = (verb: string) => r.verbs.includes(verb);
   const out: Record<string, unknown> = {};
-  if (can("list"))
+  if (can("list") || can("create"))
     out[base] = {
       parameters: scope,
-      get: operation(r, "list", "list", undefined, `${r.schema}List`, LIST_PARAMS),
+      ...(can("list")
+        ? { get: operation(r, "list", "list", undefined, `${r.schema}List`, LIST_PARAMS) }
+        : {}),
       ...(can("create") ? { post: operation(r, "post", "create", r.schema, r.schema, WRITE_PARAMS) } : {}),
     };
+  // a resource only created (a review) has no objects to read
+  if (!can("get")) return out;
   out[`${base}/{name}`] = {
     parameters: named,
     get: operation(r, "get", "read", undefined, r.schema),
@@ -140,7 +148,9 @@ function resourcePaths(r: ApiResource): Record<string, unknown> {
     out[`${base}/{name}/${s.name}`] = {
       parameters: named,
       get: operation(r, "get", `read ${s.name} of`, undefined, r.schema),
-      put: operation(r, "put", `replace ${s.name} of`, r.schema, r.schema, WRITE_PARAMS),
+      ...(s.verbs.includes("update")
+        ? { put: operation(r, "put", `replace ${s.name} of`, r.schema, r.schema, WRITE_PARAMS) }
+        : {}),
     };
   return out;
 }

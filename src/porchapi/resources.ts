@@ -1,3 +1,4 @@
+import { AUTHORIZATION } from "./schemas-authorization.js";
 import { PORCH } from "./schemas-porch.js";
 
 /** One column of `kubectl get`'s table: its header, type, and where its value is in the object. */
@@ -30,8 +31,11 @@ export interface ApiResource {
   verbs: readonly string[];
   shortNames?: readonly string[];
   categories?: readonly string[];
-  /** Its subresources: `approval` (PackageRevision's), each with its verbs. */
-  subresources: readonly { name: string; verbs: readonly string[] }[];
+  /**
+   * Its subresources, each with its verbs: `approval` (PackageRevision's), `status` (Repository's, read
+   * only). A verb a subresource does not list is refused (verbs.ts).
+   */
+  subresources: readonly { name: string; verbs: readonly string[]; why?: string }[];
   columns: readonly PrinterColumn[];
   /** Its schema's name in the OpenAPI documents. */
   schema: string;
@@ -175,14 +179,23 @@ const REPOSITORIES: ApiResource = {
   kind: "Repository",
   namespaced: true,
   verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-  subresources: [],
+  // Porch's CRD: `kubectl get repo`
+  shortNames: ["repo"],
+  subresources: [
+    {
+      name: "status",
+      verbs: ["get"],
+      // Porch's controller writes it; porchlight has no controller and nothing to keep a written one in
+      why: "a Repository's status is what porchlight reads of the repository from GitHub on each request",
+    },
+  ],
   // Porch's CRD's printer columns (Age aside: a registration file has no creation time)
   columns: [
     name,
     spec("Type", "type", "string", "git."),
     spec("Content", "content", "string", "Package."),
     {
-      name: "Sync Schedule",
+      name: "Sync schedule",
       type: "string",
       description: "Not used: porchlight reads the repository on every request.",
       cell: (o) => path(o, "spec", "sync", "schedule") ?? "",
@@ -233,6 +246,24 @@ const variantResource = (kind: string, version: string): ApiResource => ({
   selectableFields: ["metadata.name", "metadata.namespace"],
 });
 
+/**
+ * authorization.k8s.io's self reviews (access-review.ts): `kubectl auth can-i` creates one and reads
+ * the answer; nothing is kept.
+ */
+const selfReview = (kind: string): ApiResource => ({
+  group: "authorization.k8s.io",
+  version: "v1",
+  resource: `${kind.toLowerCase()}s`,
+  singular: "",
+  kind,
+  namespaced: false,
+  verbs: ["create"],
+  subresources: [],
+  columns: [name],
+  schema: `${AUTHORIZATION}.${kind}`,
+  selectableFields: [],
+});
+
 /** Every resource the API serves, in discovery's order. */
 export const API_RESOURCES: readonly ApiResource[] = [
   NAMESPACES,
@@ -242,6 +273,8 @@ export const API_RESOURCES: readonly ApiResource[] = [
   variantResource("PackageVariant", "v1alpha1"),
   // Porch's CRD serves its v1alpha2 only (v1alpha1: served false), and porchlight's files are v1alpha2
   variantResource("PackageVariantSet", "v1alpha2"),
+  selfReview("SelfSubjectAccessReview"),
+  selfReview("SelfSubjectRulesReview"),
 ];
 
 /** One version of a group, with its resources; the core group's name is "". */

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { closeAfterAnswer } from "../ops/body.js";
 import { ByteBudget } from "../ops/byte-budget.js";
+import { reviewStores } from "./access-review.js";
 import type { ApiBounds } from "./bounds.js";
 import {
   AGGREGATED_TYPE,
@@ -14,10 +15,11 @@ import {
 import { WatchHistory } from "./history.js";
 import { readRequestBody } from "./intake.js";
 import { openApiV2, openApiV3, openApiV3Root } from "./openapi.js";
+import { PROTOBUF, protobufAsJson } from "./protobuf.js";
 import { API_RESOURCES, type ApiResource } from "./resources.js";
 import { parseRoute, type Route } from "./routes.js";
 import { ApiError, statusObject } from "./status.js";
-import type { Caller, PorchStores } from "./store.js";
+import type { Caller, NamespaceAccessPort, PorchStores } from "./store.js";
 import { handleObject } from "./verbs.js";
 import { WatchSlots } from "./watch-slots.js";
 
@@ -29,6 +31,8 @@ export interface PorchApiOptions extends ApiBounds {
    * body is read or anything is made for it).
    */
   authenticate(caller: Caller): Promise<boolean>;
+  /** The caller's GitHub permissions in a namespace, which `kubectl auth can-i` is answered from. */
+  access?: NamespaceAccessPort;
   /** Reports a failure that is the server's own (an InternalError answered). */
   onError?: (err: unknown) => void;
 }
@@ -156,6 +160,7 @@ export function porchApi(opts: PorchApiOptions): PorchApi {
   const watches = new WatchSlots(opts.maxWatches, opts.maxWatchesPerToken);
   const budget = new ByteBudget(opts.maxPendingBodyBytes);
   const inFlight = new Map<Promise<void>, AbortController>();
+  const reviews = reviewStores(opts.access);
   const serve = async (req: IncomingMessage, res: ServerResponse, signal: AbortSignal) => {
     const url = new URL(req.url ?? "/", "http://porchlight");
     const route = parseRoute(url.pathname);
@@ -172,7 +177,7 @@ export function porchApi(opts: PorchApiOptions): PorchApi {
     if (route.kind !== "object")
       throw new ApiError("NotFound", "the server could not find the requested resource");
     const resource = resourceOf(route);
-    const store = opts.stores[resource.resource];
+    const store = opts.stores[resource.resource] ?? reviews[resource.resource];
     if (!store) throw new ApiError("NotFound", "the server could not find the requested resource");
     const body = await readRequestBody(req, opts, budget);
     try {
@@ -187,7 +192,10 @@ export function porchApi(opts: PorchApiOptions): PorchApi {
         opts,
         history,
         watches,
-        body: body.text,
+        // kubectl sends its built-in kinds (a review) in protobuf; the rest of the API reads JSON
+        body: (req.headers["content-type"] ?? "").startsWith(PROTOBUF)
+          ? protobufAsJson(body.bytes)
+          : body.text,
       });
     } finally {
       body.release();

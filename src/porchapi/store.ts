@@ -1,3 +1,4 @@
+import type { Permission } from "../api/permission.js";
 import type { KubeObject } from "./resources.js";
 
 /**
@@ -49,3 +50,25 @@ export interface ResourceStore {
 
 /** The stores, by resource (plural). A resource without a store is not served. */
 export type PorchStores = Readonly<Record<string, ResourceStore>>;
+
+/** A repository of a namespace the caller reaches, and their GitHub permission on it. */
+export interface RepositoryAccess {
+  /** Its registration's name in the namespace (Porch's Repository name), or the repository's for the registry. */
+  name: string;
+  /** `owner/repo`. */
+  repository: string;
+  permission: Permission;
+}
+
+/**
+ * What the caller may do in a namespace, as GitHub says it: their permission on each repository
+ * registered there (the packages, and the variant files of management repositories) and on the one
+ * that keeps the registrations (`OWNER/.porchlight`, Repository objects); undefined where they see none.
+ */
+export interface NamespaceAccess {
+  registrations: readonly RepositoryAccess[];
+  registry: RepositoryAccess | undefined;
+}
+
+/** How the API learns a caller's access to a namespace (`kubectl auth can-i` asks it). */
+export type NamespaceAccessPort = (caller: Caller, namespace: string) => Promise<NamespaceAccess>;

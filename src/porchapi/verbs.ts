@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
-import { unknownFields } from "./fields.js";
+import { checkedFields } from "./fields.js";
 import { historyScope, stateOf, type WatchHistory } from "./history.js";
 import { MAX_BODY_DEPTH, parseJsonBody, tooDeep, valueDepth } from "./intake.js";
 import { checkLabelsAndAnnotations } from "./object-meta.js";
@@ -13,6 +13,7 @@ import type { PorchApiOptions } from "./server.js";
 import { send } from "./server.js";
 import { ApiError, conflict, successStatus } from "./status.js";
 import type { Caller, ListOptions, ResourceStore, WriteOptions } from "./store.js";
+import { checkCreate, checkUpdate } from "./strategy.js";
 import { includeObjectOf, toTable, wantsTable } from "./table.js";
 import { watchObjects } from "./watch.js";
 import type { WatchSlots } from "./watch-slots.js";
@@ -44,23 +45,12 @@ function listVersion(objects: readonly KubeObject[]): string {
   return h.digest("hex").slice(0, 16);
 }
 
-/** `fieldValidation` (Strict by default, as kubectl asks): unknown fields refused, or reported as warnings. */
-function validateFields(x: ObjectRequest, obj: unknown): void {
-  const mode = x.url.searchParams.get("fieldValidation") ?? "Strict";
-  if (mode === "Ignore") return;
-  const schema = schemaOf(x.resource.schema);
-  if (!schema) return;
-  const unknown = unknownFields(obj, schema, schemaOf);
-  if (unknown.length === 0) return;
-  if (mode === "Strict")
-    throw new ApiError(
-      "BadRequest",
-      `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(", ")}`,
-    );
-  x.res.setHeader(
-    "Warning",
-    unknown.map((f) => `299 - "unknown field \\"${f}\\""`),
-  );
+/** The object as `fieldValidation` leaves it (fields.ts), its warnings sent as the API server's. */
+function validateFields(x: ObjectRequest, obj: unknown): unknown {
+  const mode = x.url.searchParams.get("fieldValidation");
+  const checked = checkedFields(obj, schemaOf(x.resource.schema), schemaOf, mode);
+  if (checked.warnings.length > 0) x.res.setHeader("Warning", checked.warnings);
+  return checked.value;
 }
 
 /**
@@ -211,12 +201,13 @@ async function apply(x: ObjectRequest, ns: string, name: string): Promise<void> 
     name,
   };
   const next = serverSideApply(current, applied, req);
-  validateFields(x, next);
-  const obj = checkObject(x, next, name);
+  const obj = checkObject(x, validateFields(x, next), name);
   if (current === undefined) {
     if (!x.store.create) throw new ApiError("NotFound", `${x.resource.resource} "${name}" not found`);
+    checkCreate(x.resource, obj, name);
     return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
   }
+  checkUpdate(x.resource, obj, current, undefined);
   const sent = (applied as KubeObject).metadata?.resourceVersion;
   if (sent !== undefined && sent !== "" && sent !== rvOf(current))
     throw conflict(x.resource.resource, x.resource.group, name);
@@ -239,8 +230,8 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
       );
     next = applyPatch(current, type, body);
   } else next = body;
-  validateFields(x, next);
-  const obj = checkObject(x, next, name);
+  const obj = checkObject(x, validateFields(x, next), name);
+  checkUpdate(x.resource, obj, current, x.route.subresource);
   const sent = obj.metadata?.resourceVersion;
   if (sent !== undefined && sent !== "" && sent !== rvOf(current))
     throw conflict(x.resource.resource, x.resource.group, name);
@@ -251,16 +242,22 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
 export async function handleObject(x: ObjectRequest): Promise<void> {
   const ns = x.resource.namespaced ? namespaceOf(x) : "";
   const { name, subresource } = x.route;
-  if (subresource !== undefined && !x.resource.subresources.some((s) => s.name === subresource))
+  const sub = x.resource.subresources.find((s) => s.name === subresource);
+  if (subresource !== undefined && !sub)
     throw new ApiError("NotFound", "the server could not find the requested resource");
   const method = x.req.method ?? "GET";
+  const verb = ({ GET: "get", PUT: "update", PATCH: "patch" } as Record<string, string>)[method];
+  if (sub && name !== undefined && !sub.verbs.includes(verb ?? method))
+    throw new ApiError(
+      "MethodNotAllowed",
+      `${method} is not allowed on ${x.resource.resource}/${name}/${subresource}: it serves ${sub.verbs.join(", ")}${sub.why ? ` (${sub.why})` : ""}`,
+    );
   if (name === undefined) {
     if (method === "GET") return list(x, ns);
     if (method !== "POST" || !x.store.create)
       throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}`);
-    const body = parseJsonBody(x.body);
-    validateFields(x, body);
-    const obj = checkObject(x, body, undefined);
+    const obj = checkObject(x, validateFields(x, parseJsonBody(x.body)), undefined);
+    checkCreate(x.resource, obj, String(obj.metadata?.name ?? ""));
     return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
   }
   if (method === "GET") return answer(x, await x.store.get(x.caller, ns, name));

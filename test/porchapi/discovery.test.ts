@@ -27,12 +27,16 @@ describe("discovery of a group with two versions", () => {
       ],
       preferredVersion: { groupVersion: "config.porch.kpt.dev/v1alpha2", version: "v1alpha2" },
     });
-    expect((legacyGroupList().groups as unknown[]).length).toBe(2);
+    expect((legacyGroupList().groups as { name: string }[]).map((g) => g.name)).toEqual([
+      "porch.kpt.dev",
+      "config.porch.kpt.dev",
+      "authorization.k8s.io",
+    ]);
     const names = (gv: string) =>
       ((legacyResourceList("config.porch.kpt.dev", gv)?.resources ?? []) as { name: string }[]).map(
         (r) => r.name,
       );
-    expect(names("v1alpha1")).toEqual(["repositories", "packagevariants"]);
+    expect(names("v1alpha1")).toEqual(["repositories", "repositories/status", "packagevariants"]);
     expect(names("v1alpha2")).toEqual(["packagevariantsets"]);
   });
 
@@ -52,6 +56,63 @@ describe("discovery of a group with two versions", () => {
     expect(paths).toEqual([
       "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets",
       "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets/{name}",
+    ]);
+  });
+});
+
+/** What Porch's CRDs and kube's authorization group declare, in both discovery forms and OpenAPI. */
+describe("discovery of Porch's short names, status subresources and the self reviews", () => {
+  it("gives repositories Porch's short name and a read-only status subresource, in both forms", () => {
+    const legacy = legacyResourceList("config.porch.kpt.dev", "v1alpha1")?.resources as {
+      name: string;
+      shortNames?: string[];
+      verbs: string[];
+    }[];
+    expect(legacy.filter((r) => r.name.startsWith("repositories"))).toMatchObject([
+      { name: "repositories", shortNames: ["repo"] },
+      { name: "repositories/status", verbs: ["get"] },
+    ]);
+    const items = aggregatedDiscovery(false).items as {
+      metadata: { name?: string };
+      versions: { resources: Record<string, unknown>[] }[];
+    }[];
+    const config = items.find((i) => i.metadata.name === "config.porch.kpt.dev");
+    const repositories = config?.versions[1]?.resources.find((r) => r.resource === "repositories");
+    expect(repositories).toMatchObject({
+      shortNames: ["repo"],
+      subresources: [{ subresource: "status", verbs: ["get"] }],
+    });
+    // Porch's aggregated API server declares no short names for its revisions
+    const porch = legacyResourceList("porch.kpt.dev", "v1alpha1")?.resources as { shortNames?: string[] }[];
+    expect(porch.every((r) => r.shortNames === undefined)).toBe(true);
+  });
+
+  it("serves the self reviews kubectl auth can-i creates, cluster-wide and create only", () => {
+    const auth = legacyResourceList("authorization.k8s.io", "v1");
+    expect(auth?.resources).toEqual([
+      {
+        name: "selfsubjectaccessreviews",
+        singularName: "",
+        namespaced: false,
+        kind: "SelfSubjectAccessReview",
+        verbs: ["create"],
+      },
+      {
+        name: "selfsubjectrulesreviews",
+        singularName: "",
+        namespaced: false,
+        kind: "SelfSubjectRulesReview",
+        verbs: ["create"],
+      },
+    ]);
+    const paths = openApiV3("authorization.k8s.io", "v1")?.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths)).toEqual([
+      "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+      "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+    ]);
+    expect(Object.keys(paths["/apis/authorization.k8s.io/v1/selfsubjectaccessreviews"] ?? {})).toEqual([
+      "parameters",
+      "post",
     ]);
   });
 });

@@ -61,7 +61,11 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API read with kubectl", 
     const groups = JSON.parse((await w.request("/apis", { token: w.carol })).body) as {
       groups: { name: string }[];
     };
-    expect(groups.groups.map((g) => g.name)).toEqual(["porch.kpt.dev", "config.porch.kpt.dev"]);
+    expect(groups.groups.map((g) => g.name)).toEqual([
+      "porch.kpt.dev",
+      "config.porch.kpt.dev",
+      "authorization.k8s.io",
+    ]);
   });
 
   it("lists with Porch's columns what rpkg get lists in the namespace", async () => {

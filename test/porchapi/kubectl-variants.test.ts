@@ -151,7 +151,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     expect(lines).toEqual([
       "packagevariants config.porch.kpt.dev/v1alpha1 true PackageVariant",
       "packagevariantsets config.porch.kpt.dev/v1alpha2 true PackageVariantSet",
-      "repositories config.porch.kpt.dev/v1alpha1 true Repository",
+      "repositories repo config.porch.kpt.dev/v1alpha1 true",
     ]);
     const explained = await kubectl("rita", ["explain", "packagevariant.spec.upstream.workspaceName"]);
     expect(explained.code).toBe(0);
