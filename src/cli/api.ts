@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
@@ -157,6 +158,7 @@ export const apiCommand: CliCommand = async (args, io) => {
       values.kubeconfig,
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: apiUrl ?? DEFAULT_API_URL,
         name: "porchlight",
         user: "github",
         token,

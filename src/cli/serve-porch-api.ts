@@ -58,6 +58,7 @@ export async function servePorchApiOnForge(
       file,
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: forge.apiUrl,
         name: "porchlight",
         user: u.login,
         token: u.pat,

@@ -60,6 +60,7 @@ export async function apiWorld(opts: { watchPollMs?: number } = {}): Promise<Api
       kubeconfig(user as keyof typeof tokens),
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: w.forge.apiUrl,
         name: "porchlight",
         user,
         token,
