@@ -2,7 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { kubeconfigYaml } from "../../src/cli/kubeconfig.js";
 import { kubeContext } from "../../src/cli/kubeconfig-load.js";
+import { docBlock } from "../util/doc-blocks.js";
 
 /** A kubeconfig with one cluster, user and context each, named by `n`, current unless `current` says. */
 const config = (
@@ -53,6 +56,22 @@ describe("a kubeconfig, read as kubectl reads it", () => {
       server: "https://a.example:6443",
       namespace: "ns-a",
     });
+  });
+
+  it("is written as docs/rpkg.md shows a cluster: its extension names the GitHub, which is read back", () => {
+    const doc = parse(docBlock("docs/rpkg.md", "clusters:").text) as { clusters: unknown };
+    const text = kubeconfigYaml({
+      server: "https://127.0.0.1:8443",
+      githubApiUrl: "https://api.github.com",
+      name: "porchlight",
+      user: "u",
+      token: "t",
+      namespace: "acme",
+    });
+    expect((parse(text) as { clusters: unknown }).clusters).toEqual(doc.clusters);
+    expect(kubeContext({ kubeconfig: file("written.yaml", text) }, {})?.githubApiUrl).toBe(
+      "https://api.github.com",
+    );
   });
 
   it("merges KUBECONFIG's files: the first to name an entry or set current-context wins; missing files and repeats are skipped", () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { rows } from "../cli/rpkg/world.js";
 import { captureIO } from "../util/cli-io.js";
+import { docBlock } from "../util/doc-blocks.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
 /**
@@ -30,6 +31,13 @@ describe("porchlight rpkg with a kubeconfig porchlight wrote", () => {
       const r = await w.rpkg(w.alice, ["init", pkg, "--repository=acme/blueprints", "--workspace=v1"]);
       expect(r.stderr).toBe("");
     }
+    const r = await w.rpkg(w.alice, [
+      "init",
+      "hello",
+      "--repository=acme/blueprints",
+      "--workspace=my-change",
+    ]);
+    expect(r.stderr).toBe("");
   }, 120_000);
   afterAll(() => w.stop());
 
@@ -51,6 +59,30 @@ describe("porchlight rpkg with a kubeconfig porchlight wrote", () => {
     });
     expect(chosen).toMatchObject({ code: 0, stderr: "", stdout: "blueprints.four.v1 proposed\n" });
     expect(await authorOf("drafts/four/v1")).toBe("alice");
+  });
+
+  it("runs docs/rpkg.md's example: the kubeconfig exported, get lists its namespace, propose acts as its user", async () => {
+    const [exported, ...commands] = docBlock(
+      "docs/rpkg.md",
+      "export KUBECONFIG=/path/to/data/kubeconfig-reviewer.yaml",
+    )
+      .text.trim()
+      .split("\n")
+      .map((l) => l.replace(/\s+#.*$/, ""));
+    expect(exported).toBe("export KUBECONFIG=/path/to/data/kubeconfig-reviewer.yaml");
+    const outs: string[] = [];
+    for (const line of commands) {
+      const [command, group, ...args] = line.split(/\s+/);
+      expect([command, group]).toEqual(["porchlight", "rpkg"]);
+      const r = await rpkg(args, { KUBECONFIG: w.kubeconfig("alice") });
+      expect(r).toMatchObject({ code: 0, stderr: "" });
+      outs.push(r.stdout);
+    }
+    expect(rows(outs[0] ?? "")).toContain(
+      "blueprints.hello.my-change hello my-change 0 false Draft blueprints",
+    );
+    expect(outs[1]).toBe("blueprints.hello.my-change proposed\n");
+    expect(await authorOf("drafts/hello/my-change")).toBe("alice");
   });
 
   it("lets GH_TOKEN, --api-url and -n win over the kubeconfig", async () => {
