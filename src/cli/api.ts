@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
@@ -12,9 +13,10 @@ import { parseCommandArgs } from "./options.js";
 import { namespaceAccess } from "./porch-access.js";
 import { CallerFolders, porchStores, tokenCheck } from "./porch-store/index.js";
 import { writePrivateFile } from "./private-file.js";
+import { rememberedPort, rememberPort } from "./remembered-ports.js";
 import { waitForSignal } from "./signals.js";
 
-const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--kubeconfig FILE] [--namespace NS]
+const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--kubeconfig FILE] [--namespace NS] [--data DIR]
   Serve Porch's own Kubernetes-style API (porch.kpt.dev packagerevisions and
   packagerevisionresources; config.porch.kpt.dev repositories, packagevariants and
   packagevariantsets) over GitHub, so that kubectl and Porch's clients work unchanged. Each
@@ -24,10 +26,12 @@ const USAGE = `Usage: porchlight api [--host H] [--port N] [--api-url URL] [--ku
 
 Options:
   --host H          address to listen on (default 127.0.0.1)
-  --port N          port (default 9443; 0: any free port)
+  --port N          port (default 9443, or with --data the port it had last time if free; 0: any free port)
   --api-url URL     GitHub's REST base (default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com)
   --kubeconfig FILE write a kubeconfig there for GH_TOKEN's (or GITHUB_TOKEN's) holder, then serve
   --namespace NS    that kubeconfig's namespace (a GitHub owner)
+  --data DIR        keep the API's certificate and port in DIR, so that the kubeconfig stays the same
+                    across restarts (a copy of it, or a context merged from it, keeps working)
   -h, --help        this text
 
   It is served over HTTPS (kubectl sends a token only over TLS): with the operator's certificate, or
@@ -48,6 +52,7 @@ const OPTIONS = {
   "api-url": { type: "string" },
   kubeconfig: { type: "string" },
   namespace: { type: "string" },
+  data: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -132,6 +137,31 @@ export async function startPorchApi(
   };
 }
 
+/**
+ * Porch's API for a data folder (`dataDir`, which keeps its certificate too): on `port` when given, else
+ * on the port the folder's API had last time when it is free, else on `fallback`; the port it gets is
+ * remembered for the next start. So the kubeconfigs written for it (their server and CA) stay the same
+ * across restarts, and a copy of one, or a context merged from one, keeps working.
+ */
+export async function startPorchApiIn(
+  start: Omit<PorchApiStart, "port" | "certDir">,
+  dataDir: string,
+  port: { given: number | undefined; fallback: number; command: string },
+): Promise<Awaited<ReturnType<typeof startPorchApi>>> {
+  const last = port.given === undefined ? rememberedPort(dataDir, "apiPort", port.command) : undefined;
+  const at = (p: number) => startPorchApi({ ...start, port: p, certDir: dataDir });
+  let server: Awaited<ReturnType<typeof startPorchApi>>;
+  try {
+    server = await at(port.given ?? last ?? port.fallback);
+  } catch (e) {
+    // last time's port, taken meanwhile: another one (the kubeconfigs are then written anew)
+    if (last === undefined || (e as NodeJS.ErrnoException).code !== "EADDRINUSE") throw e;
+    server = await at(port.fallback === last ? 0 : port.fallback);
+  }
+  rememberPort(dataDir, "apiPort", server.url);
+  return server;
+}
+
 /** `porchlight api`: Porch's API alone, for one token holder on a laptop or a team's server. */
 export const apiCommand: CliCommand = async (args, io) => {
   const { values, positionals } = parseCommandArgs("api", args, OPTIONS, USAGE);
@@ -141,16 +171,15 @@ export const apiCommand: CliCommand = async (args, io) => {
   }
   if (positionals.length)
     throw new UsageError(`porchlight api: unknown argument "${positionals.join(" ")}"\n\n${USAGE}`);
-  const port = values.port ?? "9443";
-  if (!/^\d+$/.test(port))
+  const port = values.port;
+  if (port !== undefined && !/^\d+$/.test(port))
     throw new UsageError(`porchlight api: --port must be a port number, not "${port}"`);
   const apiUrl = values["api-url"] || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
-  const server = await startPorchApi({
-    host: values.host ?? "127.0.0.1",
-    port: Number(port),
-    apiUrl,
-    env: io.env,
-  });
+  const start = { host: values.host ?? "127.0.0.1", apiUrl, env: io.env };
+  const given = port === undefined ? undefined : Number(port);
+  const server = values.data
+    ? await startPorchApiIn(start, values.data, { given, fallback: 9443, command: "api" })
+    : await startPorchApi({ ...start, port: given ?? 9443 });
   io.stdout(`porchlight api: Porch's API at ${server.url}\n`);
   if (values.kubeconfig) {
     const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
@@ -165,6 +194,7 @@ export const apiCommand: CliCommand = async (args, io) => {
       values.kubeconfig,
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: apiUrl ?? DEFAULT_API_URL,
         name: "porchlight",
         user: "github",
         token,

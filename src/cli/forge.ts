@@ -11,7 +11,7 @@ import {
 } from "@porchlight/forge";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
-import { rememberedForgePort, rememberForgePort } from "./serve-forge.js";
+import { rememberedForgePort, rememberForgePort } from "./remembered-ports.js";
 import { waitForSignal } from "./signals.js";
 
 const USAGE = `Usage:

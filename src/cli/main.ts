@@ -3,6 +3,8 @@ import { type CliCommand, type CliIO, processIO, UsageError } from "./io.js";
 
 interface CommandEntry {
   summary: string;
+  /** Other names for the command: porchctl's (`rpackage` for `rpkg`, Porch's pkg/cli/commands/rpkg/rpkgcmd.go). */
+  aliases?: readonly string[];
   load: () => Promise<CliCommand>;
 }
 
@@ -21,6 +23,7 @@ const COMMANDS: Record<string, CommandEntry> = {
   },
   rpkg: {
     summary: "package revisions in a GitHub repository, as porchctl rpkg",
+    aliases: ["rpackage"],
     load: async () => (await import("./rpkg.js")).rpkgCommand,
   },
   repo: {
@@ -79,7 +82,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     io.stdout(`porchlight ${packageVersion()}\n`);
     return 0;
   }
-  const entry = COMMANDS[name];
+  const entry = COMMANDS[name] ?? Object.values(COMMANDS).find((c) => c.aliases?.includes(name));
   if (!entry) {
     io.stderr(`porchlight: unknown command "${name}"; known commands: ${Object.keys(COMMANDS).join(", ")}\n`);
     return 2;

@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { KubeconfigError } from "./kubeconfig-load.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { gitHostOf, parseGitAddress } from "./repo-address.js";
 import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
+import { rpkgAccess } from "./rpkg/access.js";
 import { parseArgs } from "./rpkg/args.js";
 import { describeFailure, FlagRefusal, failureAdvice, RpkgError } from "./rpkg/errors.js";
 import type { Registration, RpkgEnv } from "./rpkg/repository.js";
@@ -21,6 +23,10 @@ const COMMON = {
   repository: "value",
   "api-url": "value",
   namespace: "value",
+  kubeconfig: "value",
+  context: "value",
+  cluster: "value",
+  user: "value",
   verbose: "switch",
   "request-timeout": "value",
 } as const;
@@ -29,19 +35,28 @@ function help(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
   return `porchlight rpkg — package revisions on GitHub, as porchctl rpkg does them in Porch
 
-Usage: porchlight rpkg <verb> [args] --repository=OWNER/REPO [--api-url=URL] [-v]
+Usage: porchlight rpkg <verb> [args] [--kubeconfig=FILE] [--context=NAME] [-n NAMESPACE]
+       porchlight rpkg <verb> [args] --repository=OWNER/REPO [--api-url=URL] [-v]
 
 Verbs:
 ${VERBS.map((v) => `  ${v.name.padEnd(width + 2)}${v.summary}`).join("\n")}
 
+porchctl's other names for them work too: ${VERBS.flatMap((v) => (v.aliases ?? []).map((a) => `${a} (${v.name})`)).join(", ")}.
+
 A revision is named as \`rpkg get\` prints it (<repo>.<package>.<workspace>), or by its git ref:
 drafts/<package>/<workspace> (a draft or proposal) or <package>/v<N> (a published revision).
 
---namespace=OWNER with --repository=REPO is Porch's spelling of OWNER/REPO. Progress goes to stderr
-on a terminal, or with -v (--verbose); otherwise stderr carries only failures, as porchctl's.
-The token comes from GH_TOKEN or GITHUB_TOKEN; --repository defaults to GITHUB_REPOSITORY.
---api-url is GitHub's REST base (GitHub Enterprise: https://HOST/api/v3, or the embedded forge's URL);
-default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com.
+As porchctl, rpkg reads a kubeconfig (--kubeconfig FILE, else the files KUBECONFIG lists, else
+~/.kube/config; --context, else its current-context; --cluster, --user) that porchlight wrote
+(\`porchlight api --kubeconfig\`, \`porchlight serve\`): its user's token (a GitHub token), the GitHub
+its cluster's extension "porchlight" names, its namespace. GH_TOKEN, --api-url and --namespace win over
+it; with GH_TOKEN set and none of those four flags, no kubeconfig is read (docs/rpkg.md).
+--namespace (-n) is a GitHub owner; with --repository=REPO it is Porch's spelling of OWNER/REPO. Progress
+goes to stderr on a terminal, or with -v (--verbose); otherwise stderr carries only failures, as porchctl's.
+The token comes from GH_TOKEN or GITHUB_TOKEN, else the kubeconfig; --repository defaults to
+GITHUB_REPOSITORY. --api-url is GitHub's REST base (GitHub Enterprise: https://HOST/api/v3, or the
+embedded forge's URL); default PORCHLIGHT_API_URL, GITHUB_API_URL, then https://api.github.com (with a
+kubeconfig: its GitHub).
 --request-timeout (kubectl's: 500ms, 10s, 2m; 0 waits as long as it takes; default
 PORCHLIGHT_REQUEST_TIMEOUT, else 30s) bounds how long \`get\` waits for one repository of a namespace:
 one that does not answer in time is reported and the others are listed.
@@ -73,15 +88,28 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       io.stdout(verb.usage);
       return 0;
     }
-    const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
-    if (!token) {
-      io.stderr(
-        "porchlight rpkg: no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can read and write the repository\n",
+    let access: ReturnType<typeof rpkgAccess>;
+    try {
+      access = rpkgAccess(
+        {
+          apiUrl: parsed.values.get("api-url"),
+          namespace: parsed.values.get("namespace"),
+          repository: parsed.values.get("repository"),
+          kube: {
+            kubeconfig: parsed.values.get("kubeconfig"),
+            context: parsed.values.get("context"),
+            cluster: parsed.values.get("cluster"),
+            user: parsed.values.get("user"),
+          },
+        },
+        io.env,
       );
+    } catch (e) {
+      if (!(e instanceof KubeconfigError)) throw e;
+      io.stderr(`porchlight rpkg: ${e.message}\n`);
       return 1;
     }
-    const apiUrl =
-      parsed.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
+    const { token, apiUrl, namespace } = access;
     // node:fs's calls, not fs/promises's: loading fs/promises (and the readline modules it brings) cost
     // every command 2–3 ms of CPU, for one directory made and removed
     const cacheDir = mkdtempSync(join(tmpdir(), "porchlight-rpkg-"));
@@ -101,7 +129,6 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
       timeoutSet: parsed.values.has("request-timeout") || Boolean(io.env.PORCHLIGHT_REQUEST_TIMEOUT),
     };
-    const namespace = parsed.values.get("namespace");
     if (namespace) env.namespace = namespace;
     let repository: string | undefined;
     try {

@@ -1,43 +1,9 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Forge, type SeedResult, seed, startForge } from "@porchlight/forge";
 import type { AppServer } from "../app/server.js";
 import { UsageError } from "./io.js";
-
-/** What `serve` and `forge` remember in a data folder besides the forge's own state. */
-interface ServeState {
-  forgePort: number;
-}
-
-const STATE_FILE = "serve.json";
-
-/** The port the forge of `dataDir` listened on last time, or undefined (`command` names who asks). */
-export function rememberedForgePort(dataDir: string, command: string): number | undefined {
-  const file = join(dataDir, STATE_FILE);
-  if (!existsSync(file)) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, "utf8"));
-  } catch (err) {
-    throw new UsageError(
-      `porchlight ${command}: ${file} is not valid JSON (${(err as Error).message}); fix it or delete it (the forge then picks a new port)`,
-    );
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-    throw new UsageError(
-      `porchlight ${command}: ${file} is not a JSON object; fix it or delete it (the forge then picks a new port)`,
-    );
-  // A port that is no whole number is forgotten, as a missing one: the forge picks a new port.
-  const port: unknown = "forgePort" in parsed ? parsed.forgePort : undefined;
-  return typeof port === "number" && Number.isInteger(port) ? port : undefined;
-}
-
-/** Remembers the port the forge of `dataDir` listens on, for the next start with that folder. */
-export function rememberForgePort(dataDir: string, forgeUrl: string): void {
-  const state: ServeState = { forgePort: Number(new URL(forgeUrl).port) };
-  writeFileSync(join(dataDir, STATE_FILE), `${JSON.stringify(state)}\n`);
-}
+import { rememberedForgePort, rememberForgePort, STATE_FILE } from "./remembered-ports.js";
 
 /**
  * The embedded forge of `serve` without credentials, seeded (seeding is idempotent: a data folder

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Forge, SeedResult } from "@porchlight/forge";
-import { startPorchApi } from "./api.js";
+import { startPorchApiIn } from "./api.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { writePrivateFile } from "./private-file.js";
 import { openRegistry, registrationObject } from "./repo-registry.js";
@@ -33,8 +33,9 @@ export async function registerSeeded(forge: Forge, world: SeedResult): Promise<v
 
 /**
  * `serve` on the embedded forge serves Porch's API too (the seeded repositories registered first, before
- * the app listens for their pushes: registerSeeded) (PORCHLIGHT_API_PORT, default any free port), over
- * HTTPS with a certificate kept in the data folder, and writes there a kubeconfig for each seeded user.
+ * the app listens for their pushes: registerSeeded) (PORCHLIGHT_API_PORT, default the port it had last
+ * time in that data folder when free, else any free port), over HTTPS with a certificate kept in the data
+ * folder, and writes there a kubeconfig for each seeded user: the same bytes at each restart.
  * Returns what to print and how to stop it.
  */
 export async function servePorchApiOnForge(
@@ -42,13 +43,11 @@ export async function servePorchApiOnForge(
   forge: Forge,
   world: SeedResult,
 ): Promise<{ text: string; close: () => Promise<void> }> {
-  const port = env.PORCHLIGHT_API_PORT ?? "0";
-  const server = await startPorchApi({
-    host: "127.0.0.1",
-    port: Number(port),
-    apiUrl: forge.apiUrl,
-    env,
-    certDir: forge.dataDir,
+  const port = env.PORCHLIGHT_API_PORT;
+  const server = await startPorchApiIn({ host: "127.0.0.1", apiUrl: forge.apiUrl, env }, forge.dataDir, {
+    given: port === undefined ? undefined : Number(port),
+    fallback: 0,
+    command: "serve",
   });
   const files: string[] = [];
   for (const u of world.users) {
@@ -58,6 +57,7 @@ export async function servePorchApiOnForge(
       file,
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: forge.apiUrl,
         name: "porchlight",
         user: u.login,
         token: u.pat,

@@ -95,8 +95,9 @@ ${LIMIT_LINES}
 Environment (embedded forge):
   PORCHLIGHT_DATA                      as --data
   FORGE_PORT                           the forge's port (default: the last one with --data, else any free)
-  PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default any free; HTTPS, a
-                                       kubeconfig per seeded user in the data folder: docs/porch-api.md)
+  PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default: the last one with
+                                       --data if free, else any free; HTTPS, a kubeconfig per seeded
+                                       user in the data folder, the same at each restart: docs/porch-api.md)
 `;
 
 const OPTIONS = {

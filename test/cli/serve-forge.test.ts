@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { rememberedForgePort, rememberForgePort } from "../../src/cli/serve-forge.js";
+import {
+  rememberedForgePort,
+  rememberedPort,
+  rememberForgePort,
+  rememberPort,
+} from "../../src/cli/remembered-ports.js";
 
 describe("the forge port a data folder remembers", () => {
   const dir = mkdtempSync(join(tmpdir(), "porchlight-serve-state-"));
@@ -13,6 +18,15 @@ describe("the forge port a data folder remembers", () => {
     expect(rememberedForgePort(dir, "serve")).toBeUndefined();
     rememberForgePort(dir, "http://127.0.0.1:41234");
     expect(rememberedForgePort(dir, "serve")).toBe(41234);
+  });
+
+  it("is kept when the API's port is remembered, and keeps the API's when the forge's is (porchlight forge seed)", () => {
+    rememberForgePort(dir, "http://127.0.0.1:41234");
+    rememberPort(dir, "apiPort", "https://127.0.0.1:41235");
+    rememberForgePort(dir, "http://127.0.0.1:41236");
+    expect([rememberedForgePort(dir, "forge"), rememberedPort(dir, "apiPort", "forge")]).toEqual([
+      41236, 41235,
+    ]);
   });
 
   it("is forgotten when it is no whole number, so the forge picks a new one", () => {

@@ -126,6 +126,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
         join(home, `${user}.yaml`),
         kubeconfigYaml({
           server: api.url,
+          githubApiUrl: w.forge.apiUrl,
           name: "porchlight",
           user,
           token: w.users[user]?.pat ?? "",

@@ -66,6 +66,7 @@ export async function apiWorld(
       kubeconfig(user as keyof typeof tokens),
       kubeconfigYaml({
         server: server.url,
+        githubApiUrl: w.forge.apiUrl,
         name: "porchlight",
         user,
         token,

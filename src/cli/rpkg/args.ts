@@ -19,6 +19,7 @@ const SHORT: Record<string, string> = {
   verbose: "v",
   selector: "l",
   "label-columns": "L",
+  namespace: "n",
 };
 
 /** A verb's flags, read by the CLI's one flags layer (options.ts), as maps the verbs look up by name. */

@@ -18,7 +18,6 @@ revision, the package on the base branch, merged once its checks are green, whic
 
 export const delVerb: Verb = {
   name: "del",
-  aliases: ["delete"],
   summary: "Delete draft or proposed revisions (published ones: propose-delete first).",
   usage: USAGE,
   flags: { timeout: "value" },

@@ -8,8 +8,6 @@ import { openRepository, type RepoState, type Repository, type RpkgEnv } from ".
 /** One `rpkg` subcommand: its usage text, its own flags, and what it does. */
 export interface Verb {
   name: string;
-  /** Other names porchctl accepts for it (`delete` for `del`). */
-  aliases?: readonly string[];
   /** One line for the group's help. */
   summary: string;
   usage: string;

@@ -2,12 +2,16 @@ import type { Verb } from "./verb.js";
 
 /**
  * A verb as `porchlight rpkg --help` lists it, and its module, loaded only when the verb runs: `rpkg
- * get` does not load what `approve` publishes with, nor `--help` any of them. Name, aliases and summary
- * are the verb's own (its module's), repeated here so that listing them loads nothing; a test holds the
- * two together.
+ * get` does not load what `approve` publishes with, nor `--help` any of them. Name and summary are the
+ * verb's own (its module's), repeated here so that listing them loads nothing; a test holds the two
+ * together. The aliases are this table's alone.
  */
 export interface VerbEntry {
   name: string;
+  /**
+   * The other names porchctl's cobra command gives the verb (its `Aliases`, at Porch's main:
+   * nephio-project/porch pkg/cli/commands/rpkg/<verb>/command.go), each running the verb.
+   */
   aliases?: readonly string[];
   summary: string;
   load(): Promise<Verb>;
@@ -17,6 +21,7 @@ export interface VerbEntry {
 export const VERBS: readonly VerbEntry[] = [
   {
     name: "get",
+    aliases: ["list"],
     summary: "List package revisions (table, or PackageRevision objects with -o yaml|json).",
     load: async () => (await import("./get.js")).getVerb,
   },
@@ -27,16 +32,19 @@ export const VERBS: readonly VerbEntry[] = [
   },
   {
     name: "copy",
+    aliases: ["edit"],
     summary: "Create a new draft revision of a package from a published one.",
     load: async () => (await import("./copy.js")).copyVerb,
   },
   {
     name: "pull",
+    aliases: ["source", "read"],
     summary: "Read a revision's files into a directory, or as a ResourceList on stdout.",
     load: async () => (await import("./pull.js")).pullVerb,
   },
   {
     name: "push",
+    aliases: ["sink", "write"],
     summary: "Replace a draft's files from a directory or a ResourceList on stdin.",
     load: async () => (await import("./push.js")).pushVerb,
   },
@@ -63,6 +71,7 @@ export const VERBS: readonly VerbEntry[] = [
   },
   {
     name: "propose-delete",
+    aliases: ["propose-del"],
     summary: "Propose deleting a published revision (a pull request, label porchlight/deletion).",
     load: async () => (await import("./propose-delete.js")).proposeDeleteVerb,
   },

@@ -11,18 +11,51 @@ describe("rpkg's verbs, each loaded when it runs", () => {
     const width = Math.max(...VERBS.map((v) => v.name.length)) + 2;
     for (const entry of VERBS) {
       const verb = await entry.load();
-      expect({ name: entry.name, aliases: entry.aliases, summary: entry.summary }).toEqual({
+      expect({ name: entry.name, summary: entry.summary }).toEqual({
         name: verb.name,
-        aliases: verb.aliases,
         summary: verb.summary,
       });
       expect(help.stdout.split("\n")).toContain(`  ${verb.name.padEnd(width)}${verb.summary}`);
     }
   });
 
-  it("runs a verb named by an alias, and prints its usage with --help", async () => {
-    const del = await (VERBS.find((v) => v.name === "del")?.load() ?? Promise.reject(new Error("no del")));
-    expect(await run(["rpkg", "delete", "--help"])).toEqual({ code: 0, stdout: del.usage, stderr: "" });
+  /**
+   * porchctl's other names for its rpkg verbs: the `Aliases` of each cobra command at Porch's main
+   * (nephio-project/porch 74d82d5): pkg/cli/commands/rpkg/get/command.go (list), pull/command.go
+   * (source, read), push/command.go (sink, write), del/command.go (delete), copy/command.go (edit),
+   * proposedelete/command.go (propose-del); init, clone, propose, approve, reject and upgrade have none.
+   */
+  const PORCHCTL_ALIASES: Record<string, string> = {
+    list: "get",
+    source: "pull",
+    read: "pull",
+    sink: "push",
+    write: "push",
+    delete: "del",
+    edit: "copy",
+    "propose-del": "propose-delete",
+  };
+
+  it("are porchctl's aliases, each in the table once, under the verb porchctl gives it", () => {
+    const table = Object.fromEntries(VERBS.flatMap((v) => (v.aliases ?? []).map((a) => [a, v.name])));
+    expect(table).toEqual(PORCHCTL_ALIASES);
+  });
+
+  it.each(Object.entries(PORCHCTL_ALIASES))("runs %s as %s (its usage with --help)", async (alias, name) => {
+    const verb = await (VERBS.find((v) => v.name === name)?.load() ?? Promise.reject(new Error(name)));
+    expect(await run(["rpkg", alias, "--help"])).toEqual({ code: 0, stdout: verb.usage, stderr: "" });
+  });
+
+  it("takes porchctl's other name for the group, rpackage (pkg/cli/commands/rpkg/rpkgcmd.go)", async () => {
+    const get = await (VERBS.find((v) => v.name === "get")?.load() ?? Promise.reject(new Error("no get")));
+    expect(await run(["rpackage", "list", "--help"])).toEqual({ code: 0, stdout: get.usage, stderr: "" });
+  });
+
+  it("lists the aliases in rpkg --help, each with its verb", async () => {
+    const help = await run(["rpkg", "--help"]);
+    expect(help.stdout).toContain(
+      "porchctl's other names for them work too: list (get), edit (copy), source (pull), read (pull), sink (push), write (push), delete (del), propose-del (propose-delete).",
+    );
   });
 
   it("names them all for a verb that is none of them", async () => {
