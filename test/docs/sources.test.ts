@@ -59,6 +59,15 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
       .replace(/@sha256:4f1c…e9/, `@${digests.blueprints}`)
       .replace(/#sha256=9b2e…01/, `#sha256=${tarballPin}`);
 
+  /**
+   * rpkg acts as a server would: it reaches a repository's sources only within the egress policy, and this
+   * world's registry and web server are on loopback, which the operator allows here as one would an
+   * internal registry (the page's ghcr.io and example.com are public addresses).
+   */
+  const allowed = () => ({
+    env: { PORCHLIGHT_EGRESS_ALLOW: `${registry.host} ${new URL(web).host}` },
+  });
+
   /** `porchlight ARGS` in-process, in `cwd`, with `env`. */
   const cli = async (args: string[], cwd: string, env: Record<string, string> = {}) => {
     const io = captureIO({ cwd, env: { PATH: process.env.PATH ?? "", ...env } });
@@ -170,7 +179,9 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
     results.push(await run(update, fromImage));
     results.push(await run(updateTag, fromImage));
     results.push(await run(updateTarball, fromTarball));
-    results.push(await w.cli(w.alice, argv(fill(clone)).slice(1)).then((r) => ({ line: clone, ...r })));
+    results.push(
+      await w.cli(w.alice, argv(fill(clone)).slice(1), allowed()).then((r) => ({ line: clone, ...r })),
+    );
     expect(results.filter((r) => r.code !== 0)).toEqual([]);
 
     expect(readFileSync(join(fromImage, "basens/ns.yaml"), "utf8")).toContain("name: team-b");
@@ -189,12 +200,11 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
     expect((await w.publish("acme/deploy", "deploy.team-ns.v1")).code).toBe(0);
     expect(
       (
-        await w.rpkg(w.alice, [
-          "clone",
-          `${web}/releases/site-1.2.0.tar.gz`,
-          "site",
-          "--repository=acme/deploy",
-        ])
+        await w.rpkg(
+          w.alice,
+          ["clone", `${web}/releases/site-1.2.0.tar.gz`, "site", "--repository=acme/deploy"],
+          allowed(),
+        )
       ).code,
     ).toBe(0);
     expect((await w.publish("acme/deploy", "deploy.site.v1")).code).toBe(0);
@@ -206,16 +216,16 @@ describe.skipIf(!hasRegistry)(`docs/sources.md's commands ${REGISTRY_MISSING ?? 
     ).map((s) => s.line);
     expect(lines).toHaveLength(3);
     const [again, toV4, site] = lines as [string, string, string];
-    const same = await w.cli(w.alice, argv(fill(again)).slice(1));
+    const same = await w.cli(w.alice, argv(fill(again)).slice(1), allowed());
     expect(same).toMatchObject({
       code: 0,
       stdout: "deploy.team-ns.v1 is up to date with its upstream; no draft created\n",
     });
-    expect(await w.cli(w.alice, argv(fill(toV4)).slice(1))).toMatchObject({
+    expect(await w.cli(w.alice, argv(fill(toV4)).slice(1), allowed())).toMatchObject({
       code: 0,
       stdout: "deploy.team-ns.v1 upgraded to deploy.team-ns.up\n",
     });
-    expect(await w.cli(w.alice, argv(fill(site)).slice(1))).toMatchObject({
+    expect(await w.cli(w.alice, argv(fill(site)).slice(1), allowed())).toMatchObject({
       code: 0,
       stdout: "deploy.site.v1 upgraded to deploy.site.up\n",
     });
