@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
+import { type ApplyRequest, parseApplied, recordUpdate, serverSideApply } from "./apply.js";
 import { unknownFields } from "./fields.js";
 import { historyScope, stateOf, type WatchHistory } from "./history.js";
 import { checkLabelsAndAnnotations } from "./object-meta.js";
@@ -226,6 +226,8 @@ async function apply(x: ObjectRequest, ns: string, name: string): Promise<void> 
     resource: x.resource.resource,
     group: x.resource.group,
     name,
+    ownership: x.store.managedFields ? "managedFields" : "annotation",
+    now: new Date(),
   };
   const next = serverSideApply(current, applied, req);
   validateFields(x, next);
@@ -257,11 +259,26 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
     next = applyPatch(current, type, body);
   } else next = body;
   validateFields(x, next);
-  const obj = checkObject(x, next, name);
+  const obj = recorded(x, current, checkObject(x, next, name));
   const sent = obj.metadata?.resourceVersion;
   if (sent !== undefined && sent !== "" && sent !== rvOf(current))
     throw conflict(x.resource.resource, x.resource.group, name);
   answer(x, await x.store.update(x.caller, ns, obj, current, x.route.subresource, dryRunOf(x)));
+}
+
+/**
+ * The object with its writer's Update entry in managedFields, for a store that keeps them (a write to a
+ * subresource changes nothing the store keeps); the manager is `fieldManager`, else the first word of the
+ * User-Agent, as the API server names it.
+ */
+function recorded(x: ObjectRequest, current: KubeObject, obj: KubeObject): KubeObject {
+  if (!x.store.managedFields || x.route.subresource !== undefined) return obj;
+  const agent = (x.req.headers["user-agent"] ?? "unknown").split("/")[0] || "unknown";
+  return recordUpdate(current, obj, {
+    manager: x.url.searchParams.get("fieldManager") || agent,
+    apiVersion: `${x.resource.group}/${x.resource.version}`,
+    now: new Date(),
+  });
 }
 
 /** Serves one resource request by its method: list, watch, get, create, update, patch or delete. */
@@ -277,7 +294,7 @@ export async function handleObject(x: ObjectRequest): Promise<void> {
       throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}`);
     const body = await readBody(x.req, x.opts.maxBodyBytes);
     validateFields(x, body);
-    const obj = checkObject(x, body, undefined);
+    const obj = recorded(x, {}, checkObject(x, body, undefined));
     return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
   }
   if (method === "GET") return answer(x, await x.store.get(x.caller, ns, name));
@@ -309,6 +326,10 @@ async function remove(x: ObjectRequest, ns: string, name: string): Promise<void>
       throw conflict(x.resource.resource, x.resource.group, name, "the object's precondition failed");
   }
   const gone = await (x.store.delete as NonNullable<ResourceStore["delete"]>)(x.caller, ns, name, dryRun);
+  // finalizers hold it: the object is answered as it now is, marked for deletion (the API server's 200)
+  const finalizers = gone.metadata?.finalizers;
+  if (gone.metadata?.deletionTimestamp && Array.isArray(finalizers) && finalizers.length > 0)
+    return send(x.res, 200, gone);
   const uid = gone.metadata?.uid;
   send(
     x.res,
