@@ -1,4 +1,4 @@
-import { type Document, isScalar, isSeq, parseAllDocuments } from "yaml";
+import { type Document, isScalar, isSeq, Parser, parseAllDocuments } from "yaml";
 import type { VariantFile } from "./load.js";
 
 /**
@@ -46,11 +46,17 @@ function documentsOf(text: string): Document[] | undefined {
   return docs.some((d) => d.errors.length > 0) ? undefined : docs;
 }
 
-/** Documents back into a file, each after its own `---`; undefined when none is left. */
-function fileOf(docs: readonly Document[]): string | undefined {
-  if (docs.length === 0) return undefined;
-  return docs
-    .map((d) => String(d).replace(/^---[ \t]*\n/, ""))
+/** Each document's own text (a comment above the first goes with it, one after a document with that one). */
+function pieces(text: string): string[] {
+  const starts = [...new Parser().parse(text)].flatMap((t) => (t.type === "document" ? [t.offset] : []));
+  return starts.map((at, i) => text.slice(i === 0 ? 0 : at, starts[i + 1] ?? text.length));
+}
+
+/** Document texts back into a file, each after its own `---`; undefined when none is left. */
+function fileOf(texts: readonly string[]): string | undefined {
+  if (texts.length === 0) return undefined;
+  return texts
+    .map((p) => p.replace(/^---[ \t]*\n/, ""))
     .map((p) => (p.endsWith("\n") ? p : `${p}\n`))
     .join("---\n");
 }
@@ -80,7 +86,8 @@ export function withoutTerminating(files: readonly VariantFile[]): {
       return false;
     });
     if (left.length === docs.length) return [f];
-    const text = fileOf(left);
+    const texts = pieces(f.text);
+    const text = fileOf(texts.filter((_, i) => left.includes(docs[i] as Document)));
     return text === undefined ? [] : [{ path: f.path, text }];
   });
   return { files: kept, terminating };
@@ -110,10 +117,12 @@ export function releaseFinalizer(
   const finalizers = finalizersOf(metadata);
   if (!finalizers.includes(finalizer)) return unchanged;
   const left = finalizers.filter((f) => f !== finalizer);
+  const texts = pieces(text);
   if (left.length === 0 && isTerminating(metadata))
-    return { changed: true, text: fileOf(docs.filter((_, i) => i !== at)) };
+    return { changed: true, text: fileOf(texts.filter((_, i) => i !== at)) };
   const seq = doc.getIn(["metadata", "finalizers"]);
   if (left.length === 0) doc.deleteIn(["metadata", "finalizers"]);
   else if (isSeq(seq)) seq.items = seq.items.filter((item) => !(isScalar(item) && item.value === finalizer));
-  return { changed: true, text: fileOf(docs) };
+  // the document edited is written again; the others keep their bytes
+  return { changed: true, text: fileOf(texts.map((t, i) => (i === at ? String(doc) : t))) };
 }
