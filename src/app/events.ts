@@ -79,7 +79,7 @@ export const EVENTS = eventTable({
       ref: z.string(),
       after: z.string(),
       deleted: z.boolean().optional(),
-      commits: z.array(z.object({ added: files, modified: files })),
+      commits: z.array(z.object({ added: files, modified: files, removed: files })),
       sender: login,
       repository,
       installation,

@@ -8,6 +8,7 @@ import type { RestRepository } from "../github/responses.js";
 import { DRAFT_PREFIX } from "../lifecycle/draft-branch.js";
 import { parsePackageBranch } from "../lifecycle/package-branch.js";
 import { VARIANT_PREFIX } from "../lifecycle/variant-branch.js";
+import { VARIANTS_DIR } from "../variants/index.js";
 import type { AppDeps } from "./deps.js";
 import { enqueueJob } from "./run-job.js";
 
@@ -40,7 +41,8 @@ function fromEvent(
 /**
  * push → render the draft's package. A push to the default branch that changes the config → check it;
  * when it is valid (again), the repository is reconciled at once: whatever porchlight left undone
- * while the configuration was broken is done now, without waiting for the periodic sweep.
+ * while the configuration was broken is done now, without waiting for the periodic sweep. One that
+ * changes `.porchlight/variants/` → the repository's fan-out, now.
  */
 export async function onPush(deps: AppDeps, context: Context<"push">): Promise<void> {
   const p = context.payload;
@@ -58,6 +60,17 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
   const touchedConfig = p.commits.some((c) =>
     [...(c.added ?? []), ...(c.modified ?? [])].includes(CONFIG_PATH),
   );
+  // A variant added, edited or removed on the default branch (by git, or through Porch's API, which
+  // commits there) fans out now, as a publish does; the sweep only catches what this missed.
+  if (branch === p.repository.default_branch && touchesVariants(p.commits)) {
+    await enqueueJob(deps, {
+      ...common,
+      kind: "fanout",
+      key: `variants:${p.after}`,
+      task: "fanout-wanted",
+      args: {},
+    });
+  }
   if (branch === p.repository.default_branch && touchedConfig) {
     await enqueueJob(deps, {
       ...common,
@@ -67,6 +80,28 @@ export async function onPush(deps: AppDeps, context: Context<"push">): Promise<v
       args: { sha: p.after },
     });
   }
+}
+
+/**
+ * GitHub lists at most 2,048 commits of a push (and a forced push may list none of what changed): a
+ * push at that bound is taken as touching the variant files, since fan-out finding nothing to do costs
+ * only a read.
+ */
+const LISTED_COMMITS = 2048;
+
+function touchesVariants(
+  commits: readonly {
+    added?: string[] | undefined;
+    modified?: string[] | undefined;
+    removed?: string[] | undefined;
+  }[],
+): boolean {
+  if (commits.length >= LISTED_COMMITS) return true;
+  return commits.some((c) =>
+    [...(c.added ?? []), ...(c.modified ?? []), ...(c.removed ?? [])].some((f) =>
+      f.startsWith(`${VARIANTS_DIR}/`),
+    ),
+  );
 }
 
 /** A proposal opened or updated → its checks and summary. */

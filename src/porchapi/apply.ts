@@ -11,17 +11,33 @@ import { ApiError } from "./status.js";
  * set — unless `force=true`, which takes the field over. Maps are merged key by key; lists are atomic
  * (Porch's kinds have no list merge keys).
  *
- * Where porchlight keeps ownership: in the annotation MANAGED_FIELDS (JSON: manager → field paths), a
- * revision's own annotation kept in git as its labels are, not in `metadata.managedFields`. Only applies
- * own fields: an update or patch (kubectl edit, label, client-side apply) changes values but not who
- * owns them, so it never conflicts and a later apply by the owner sets its values again.
+ * Where ownership is kept depends on the store (`Ownership`): in `metadata.managedFields`, as the API
+ * server keeps it (one entry per manager and operation: manager, operation Apply or Update, apiVersion,
+ * time, fieldsType FieldsV1, fieldsV1), for a store that keeps that field with the object (the variant
+ * files); else in the annotation MANAGED_FIELDS (JSON: manager → field paths), a revision's own annotation
+ * kept in git as its labels are, where only applies own fields. With managedFields, an update or patch
+ * records an Update entry for its field manager holding the fields it changed, taken from their other
+ * owners, as the API server records it (recordUpdate).
  */
 const MANAGED_FIELDS = "porchlight.dev/managed-fields";
 
-type Path = readonly string[];
-type Managed = Record<string, Path[]>;
+/** Where a store keeps who owns which field. */
+type Ownership = "managedFields" | "annotation";
 
-/** The fields that name the object rather than set its content: never owned. */
+type Path = readonly string[];
+
+/** One manager's fields, as an entry of `metadata.managedFields`. */
+interface Entry {
+  manager: string;
+  operation: "Apply" | "Update";
+  apiVersion: string;
+  time: string;
+  fields: Path[];
+  /** Entries read as they were written keep their other keys (subresource…). */
+  rest?: Record<string, unknown>;
+}
+
+/** The fields that name the object or that the server sets, rather than its content: never owned. */
 const IDENTITY = new Set([
   "apiVersion",
   "kind",
@@ -30,11 +46,19 @@ const IDENTITY = new Set([
   "metadata.resourceVersion",
   "metadata.uid",
   "metadata.managedFields",
+  "metadata.creationTimestamp",
+  "metadata.deletionTimestamp",
+  "metadata.deletionGracePeriodSeconds",
+  "metadata.generation",
+  "metadata.selfLink",
   "status",
 ]);
 
 const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Kubernetes' time of a managedFields entry: RFC 3339 to the second. */
+const timeOf = (now: Date) => `${now.toISOString().slice(0, 19)}Z`;
 
 /** The body of an apply: YAML (JSON is YAML), one object. */
 export function parseApplied(text: string): unknown {
@@ -76,15 +100,86 @@ function removeAt(obj: Record<string, unknown>, p: Path): void {
   if (isMap(parent)) delete parent[p[p.length - 1] as string];
 }
 
-function managedOf(obj: KubeObject | undefined): Managed {
+/** FieldsV1 (`{"f:spec":{"f:upstream":{}}}`) of leaf paths, and back. */
+function toFieldsV1(paths: readonly Path[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of paths) {
+    let at = out;
+    for (const k of p) {
+      const f = `f:${k}`;
+      if (!isMap(at[f])) at[f] = {};
+      at = at[f] as Record<string, unknown>;
+    }
+  }
+  return out;
+}
+
+function fromFieldsV1(v: unknown, at: string[] = []): Path[] {
+  if (!isMap(v)) return [];
+  const keys = Object.keys(v);
+  // a set itself (`.`), an empty set, or list items (`k:`, `v:`, `i:`: the list is atomic here) own the field
+  if (at.length > 0 && (keys.length === 0 || keys.some((k) => k === "." || !k.startsWith("f:")))) return [at];
+  return keys.flatMap((k) => (k.startsWith("f:") ? fromFieldsV1(v[k], [...at, k.slice(2)]) : []));
+}
+
+function entriesOf(obj: KubeObject | undefined, ownership: Ownership, apiVersion: string): Entry[] {
+  if (ownership === "managedFields") {
+    const list = obj?.metadata?.managedFields;
+    if (!Array.isArray(list)) return [];
+    return list.flatMap((e): Entry[] => {
+      if (!isMap(e) || typeof e.manager !== "string") return [];
+      const { manager, operation, apiVersion: v, time, fieldsV1, ...rest } = e;
+      return [
+        {
+          manager,
+          operation: operation === "Apply" ? "Apply" : "Update",
+          apiVersion: typeof v === "string" ? v : apiVersion,
+          time: typeof time === "string" ? time : "",
+          fields: fromFieldsV1(fieldsV1),
+          ...(Object.keys(rest).length > 0 ? { rest } : {}),
+        },
+      ];
+    });
+  }
   const text = (obj?.metadata?.annotations as Record<string, unknown> | undefined)?.[MANAGED_FIELDS];
-  if (typeof text !== "string") return {};
+  if (typeof text !== "string") return [];
   try {
     const m = JSON.parse(text) as unknown;
-    return isMap(m) ? (m as Managed) : {};
+    if (!isMap(m)) return [];
+    return Object.entries(m).map(([manager, fields]) => ({
+      manager,
+      operation: "Apply" as const,
+      apiVersion,
+      time: "",
+      fields: Array.isArray(fields) ? (fields as Path[]) : [],
+    }));
   } catch {
-    return {};
+    return [];
   }
+}
+
+/** The entries written back where the store keeps them. */
+function keepEntries(next: Record<string, unknown>, entries: readonly Entry[], ownership: Ownership): void {
+  const live = entries.filter((e) => e.fields.length > 0);
+  if (ownership === "annotation") {
+    const kept: Record<string, Path[]> = {};
+    for (const e of live) if (e.operation === "Apply") kept[e.manager] = e.fields;
+    setAt(next, ["metadata", "annotations", MANAGED_FIELDS], JSON.stringify(kept));
+    return;
+  }
+  const metadata = isMap(next.metadata) ? next.metadata : {};
+  next.metadata = {
+    ...metadata,
+    managedFields: live.map((e) => ({
+      manager: e.manager,
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      time: e.time,
+      ...e.rest,
+      fieldsType: "FieldsV1",
+      fieldsV1: toFieldsV1(e.fields),
+    })),
+  };
 }
 
 /** What one apply asks: who applies, whether it takes conflicting fields over, and for which object. */
@@ -95,6 +190,10 @@ export interface ApplyRequest {
   resource: string;
   group: string;
   name: string;
+  /** Where the store keeps ownership. */
+  ownership: Ownership;
+  /** The time an entry of managedFields records. */
+  now: Date;
 }
 
 /** The object an apply of `applied` by `req.manager` makes of `current` (undefined: a new object). */
@@ -110,36 +209,81 @@ export function serverSideApply(
     );
   if (!isMap(applied)) throw new ApiError("BadRequest", "the apply configuration is not an object");
   const manager = req.manager;
-  const managed = managedOf(current);
+  const entries = entriesOf(current, req.ownership, req.apiVersion);
+  const own = (e: Entry) => e.manager === manager && e.operation === "Apply";
+  const mine = entries.find(own);
   const fields = leaves(applied);
-  const owners = (p: Path) =>
-    Object.entries(managed)
-      .filter(([m, paths]) => m !== manager && paths.some((q) => key(q) === key(p)))
-      .map(([m]) => m);
+  const owners = (p: Path) => entries.filter((e) => !own(e) && e.fields.some((q) => key(q) === key(p)));
   const conflicts = fields.flatMap((p) =>
     current !== undefined && !isDeepStrictEqual(valueAt(current, p), valueAt(applied, p))
-      ? owners(p).map((m) => ({ field: shown(p), manager: m }))
+      ? owners(p).map((e) => ({ field: shown(p), manager: e.manager, path: p, entry: e }))
       : [],
   );
   if (conflicts.length > 0 && !req.force) throw applyConflict(conflicts, req);
   const next = structuredClone(current ?? {}) as Record<string, unknown>;
   const now = new Set(fields.map(key));
-  for (const p of managed[manager] ?? []) if (!now.has(key(p)) && owners(p).length === 0) removeAt(next, p);
+  for (const p of mine?.fields ?? []) if (!now.has(key(p)) && owners(p).length === 0) removeAt(next, p);
   for (const p of fields) setAt(next, p, valueAt(applied, p));
   for (const k of ["apiVersion", "kind"]) if (applied[k] !== undefined) next[k] = applied[k];
   const metadata = isMap(next.metadata) ? next.metadata : {};
   next.metadata = { ...metadata, name: req.name };
-  const taken = new Set(conflicts.map((c) => `${c.manager}\n${c.field}`));
-  const kept: Managed = {};
-  for (const [m, paths] of Object.entries(managed)) {
-    if (m === manager) continue;
-    // forced: the conflicting fields are taken over; a field both set to the same value stays shared
-    const left = paths.filter((q) => !taken.has(`${m}\n${shown(q)}`));
-    if (left.length > 0) kept[m] = left;
-  }
-  kept[manager] = fields;
-  setAt(next, ["metadata", "annotations", MANAGED_FIELDS], JSON.stringify(kept));
+  // forced: the conflicting fields are taken over; a field both set to the same value stays shared
+  const kept = entries.map((e) =>
+    own(e)
+      ? { ...e, fields, apiVersion: req.apiVersion, time: timeOf(req.now) }
+      : {
+          ...e,
+          fields: e.fields.filter((q) => !conflicts.some((c) => c.entry === e && key(c.path) === key(q))),
+        },
+  );
+  if (!mine)
+    kept.push({ manager, operation: "Apply", apiVersion: req.apiVersion, time: timeOf(req.now), fields });
+  keepEntries(next, kept, req.ownership);
   return next as KubeObject;
+}
+
+/**
+ * An update's or a patch's managedFields (ownership kept there only): the leaf fields whose value it
+ * changed become its manager's Update entry (added to the one it has), taken from every other entry, and
+ * a field it removed is nobody's; an update that changes nothing records nothing. As the API server, the
+ * manager is `fieldManager`, else the first word of the client's User-Agent.
+ */
+export function recordUpdate(
+  current: KubeObject,
+  next: KubeObject,
+  req: { manager: string; apiVersion: string; now: Date },
+): KubeObject {
+  const entries = entriesOf(current, "managedFields", req.apiVersion);
+  const changed = [
+    ...leaves(next).filter((p) => !isDeepStrictEqual(valueAt(current, p), valueAt(next, p))),
+    ...leaves(current).filter((p) => valueAt(next, p) === undefined),
+  ];
+  if (changed.length === 0) {
+    const metadata = isMap(next.metadata) ? next.metadata : {};
+    return { ...next, metadata: { ...metadata, managedFields: current.metadata?.managedFields } };
+  }
+  const gone = (p: Path) => valueAt(next, p) === undefined;
+  const touched = new Set(changed.map(key));
+  const mine = (e: Entry) => e.manager === req.manager && e.operation === "Update";
+  const kept = entries.map((e) => ({
+    ...e,
+    fields: e.fields.filter((q) => !touched.has(key(q)) && !gone(q)),
+  }));
+  const set = changed.filter((p) => !gone(p));
+  const at = kept.findIndex(mine);
+  const before = entries.find(mine)?.fields.filter((q) => !touched.has(key(q)) && !gone(q)) ?? [];
+  const entry: Entry = {
+    manager: req.manager,
+    operation: "Update",
+    apiVersion: req.apiVersion,
+    time: timeOf(req.now),
+    fields: [...before, ...set],
+  };
+  if (at >= 0) kept[at] = entry;
+  else kept.push(entry);
+  const out = structuredClone(next) as Record<string, unknown>;
+  keepEntries(out, kept, "managedFields");
+  return out as KubeObject;
 }
 
 function applyConflict(conflicts: { field: string; manager: string }[], req: ApplyRequest): ApiError {

@@ -151,6 +151,14 @@ function resourcePaths(r: ApiResource): Record<string, unknown> {
       ...(s.verbs.includes("update")
         ? { put: operation(r, "put", `replace ${s.name} of`, r.schema, r.schema, WRITE_PARAMS) }
         : {}),
+      ...(s.verbs.includes("patch")
+        ? {
+            patch: {
+              ...operation(r, "patch", `partially update ${s.name} of`, undefined, r.schema, WRITE_PARAMS),
+              requestBody: PATCH_BODY,
+            },
+          }
+        : {}),
     };
   return out;
 }

@@ -229,8 +229,9 @@ const REPOSITORIES: ApiResource = {
 
 /**
  * Porch's PackageVariant and PackageVariantSet: the variant files of the namespace's management
- * repositories. Porch's CRDs declare no printer columns, so kubectl shows the name (and the API server
- * Age, which a variant file does not have: git keeps no creation time of a document).
+ * repositories. Porch's CRDs declare no printer columns, so kubectl shows the name; they declare the
+ * status subresource (Porch's controllers write it with `Status().Update`), served here too: porchlight's
+ * fan-out is their controller, and works the status out on every read.
  */
 const variantResource = (kind: string, version: string): ApiResource => ({
   group: "config.porch.kpt.dev",
@@ -240,7 +241,7 @@ const variantResource = (kind: string, version: string): ApiResource => ({
   kind,
   namespaced: true,
   verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
-  subresources: [],
+  subresources: [{ name: "status", verbs: ["get", "patch", "update"] }],
   columns: [name],
   schema: `dev.kpt.porch.config.${version}.${kind}`,
   selectableFields: ["metadata.name", "metadata.namespace"],

@@ -28,6 +28,11 @@ export interface WriteOptions {
 export interface ResourceStore {
   /** Whether its writes take `dryRun` (without it, a dry run is refused rather than carried out). */
   readonly dryRun?: boolean;
+  /**
+   * Whether it keeps `metadata.managedFields` as given with the object (server-side apply's and updates'
+   * entries, apply.ts); without it, apply keeps ownership in an annotation and updates record none.
+   */
+  readonly managedFields?: boolean;
   /** A resource without it is read one object at a time (namespaces: porchlight keeps no list of owners). */
   list?(caller: Caller, namespace: string, opts: ListOptions): Promise<KubeObject[]>;
   get(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
@@ -44,7 +49,10 @@ export interface ResourceStore {
     subresource?: string,
     opts?: WriteOptions,
   ): Promise<KubeObject>;
-  /** Deletes the object; returns it as it was. */
+  /**
+   * Deletes the object; returns it as it was. An object with finalizers is not removed but marked
+   * (`metadata.deletionTimestamp`) and returned so, still there, as the API server does.
+   */
   delete?(caller: Caller, namespace: string, name: string, opts?: WriteOptions): Promise<KubeObject>;
 }
 

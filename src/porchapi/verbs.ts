@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { type ApplyRequest, parseApplied, serverSideApply } from "./apply.js";
+import { type ApplyRequest, parseApplied, recordUpdate, serverSideApply } from "./apply.js";
 import { checkedFields } from "./fields.js";
 import { historyScope, stateOf, type WatchHistory } from "./history.js";
 import { MAX_BODY_DEPTH, parseJsonBody, tooDeep, valueDepth } from "./intake.js";
@@ -199,6 +199,8 @@ async function apply(x: ObjectRequest, ns: string, name: string): Promise<void> 
     resource: x.resource.resource,
     group: x.resource.group,
     name,
+    ownership: x.store.managedFields ? "managedFields" : "annotation",
+    now: new Date(),
   };
   const next = serverSideApply(current, applied, req);
   const obj = checkObject(x, validateFields(x, next), name);
@@ -230,12 +232,27 @@ async function update(x: ObjectRequest, ns: string, name: string): Promise<void>
       );
     next = applyPatch(current, type, body);
   } else next = body;
-  const obj = checkObject(x, validateFields(x, next), name);
+  const obj = recorded(x, current, checkObject(x, validateFields(x, next), name));
   checkUpdate(x.resource, obj, current, x.route.subresource);
   const sent = obj.metadata?.resourceVersion;
   if (sent !== undefined && sent !== "" && sent !== rvOf(current))
     throw conflict(x.resource.resource, x.resource.group, name);
   answer(x, await x.store.update(x.caller, ns, obj, current, x.route.subresource, dryRunOf(x)));
+}
+
+/**
+ * The object with its writer's Update entry in managedFields, for a store that keeps them (a write to a
+ * subresource changes nothing the store keeps); the manager is `fieldManager`, else the first word of the
+ * User-Agent, as the API server names it.
+ */
+function recorded(x: ObjectRequest, current: KubeObject, obj: KubeObject): KubeObject {
+  if (!x.store.managedFields || x.route.subresource !== undefined) return obj;
+  const agent = (x.req.headers["user-agent"] ?? "unknown").split("/")[0] || "unknown";
+  return recordUpdate(current, obj, {
+    manager: x.url.searchParams.get("fieldManager") || agent,
+    apiVersion: `${x.resource.group}/${x.resource.version}`,
+    now: new Date(),
+  });
 }
 
 /** Serves one resource request by its method: list, watch, get, create, update, patch or delete. */
@@ -256,7 +273,7 @@ export async function handleObject(x: ObjectRequest): Promise<void> {
     if (method === "GET") return list(x, ns);
     if (method !== "POST" || !x.store.create)
       throw new ApiError("MethodNotAllowed", `${method} is not allowed on ${x.resource.resource}`);
-    const obj = checkObject(x, validateFields(x, parseJsonBody(x.body)), undefined);
+    const obj = recorded(x, {}, checkObject(x, validateFields(x, parseJsonBody(x.body)), undefined));
     checkCreate(x.resource, obj, String(obj.metadata?.name ?? ""));
     return answer(x, await x.store.create(x.caller, ns, obj, dryRunOf(x)), 201);
   }
@@ -285,6 +302,10 @@ async function remove(x: ObjectRequest, ns: string, name: string): Promise<void>
       throw conflict(x.resource.resource, x.resource.group, name, "the object's precondition failed");
   }
   const gone = await (x.store.delete as NonNullable<ResourceStore["delete"]>)(x.caller, ns, name, dryRun);
+  // finalizers hold it: the object is answered as it now is, marked for deletion (the API server's 200)
+  const finalizers = gone.metadata?.finalizers;
+  if (gone.metadata?.deletionTimestamp && Array.isArray(finalizers) && finalizers.length > 0)
+    return send(x.res, 200, gone);
   const uid = gone.metadata?.uid;
   send(
     x.res,

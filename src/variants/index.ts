@@ -23,12 +23,10 @@ export {
   type VariantChange,
 } from "./mutations.js";
 export { type SelectableObject, selectableObjects } from "./objects.js";
-
 export {
   type LoadedVariant,
   parseVariantFile,
 } from "./parse.js";
-
 export { planFanout, revisionLabel, upstreamFromCatalog } from "./plan.js";
 export type {
   DeclinedPullRequest,
@@ -82,11 +80,19 @@ export {
   type PackageVariant,
   type Upstream,
 } from "./schema.js";
-
 export {
   sourceKey,
   sourceOf,
 } from "./source-upstream.js";
+export {
+  finalizersOf,
+  isTerminating,
+  PACKAGE_VARIANT_FINALIZER,
+  releaseFinalizer,
+  type TerminatingVariant,
+  VARIANTS_README,
+  withoutTerminating,
+} from "./terminating.js";
 export {
   DELETION_POLICY_ANNOTATION,
   MANAGED_BY_ANNOTATION,

@@ -36,8 +36,14 @@ describe("discovery of a group with two versions", () => {
       ((legacyResourceList("config.porch.kpt.dev", gv)?.resources ?? []) as { name: string }[]).map(
         (r) => r.name,
       );
-    expect(names("v1alpha1")).toEqual(["repositories", "repositories/status", "packagevariants"]);
-    expect(names("v1alpha2")).toEqual(["packagevariantsets"]);
+    // both kinds' status subresource, as Porch's CRDs declare it (its controllers' Status().Update)
+    expect(names("v1alpha1")).toEqual([
+      "repositories",
+      "repositories/status",
+      "packagevariants",
+      "packagevariants/status",
+    ]);
+    expect(names("v1alpha2")).toEqual(["packagevariantsets", "packagevariantsets/status"]);
   });
 
   it("gives the aggregated document the same versions and resources, in the same order", () => {
@@ -46,6 +52,16 @@ describe("discovery of a group with two versions", () => {
     expect(config?.versions.map((v) => [v.version, v.resources.map((r) => r.resource)])).toEqual([
       ["v1alpha2", ["packagevariantsets"]],
       ["v1alpha1", ["repositories", "packagevariants"]],
+    ]);
+    const set = config?.versions[0]?.resources[0] as {
+      subresources?: { subresource: string; verbs: string[] }[];
+    };
+    expect(set.subresources).toEqual([
+      {
+        subresource: "status",
+        responseKind: { group: "config.porch.kpt.dev", version: "v1alpha2", kind: "PackageVariantSet" },
+        verbs: ["get", "patch", "update"],
+      },
     ]);
   });
 
@@ -56,7 +72,12 @@ describe("discovery of a group with two versions", () => {
     expect(paths).toEqual([
       "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets",
       "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets/{name}",
+      "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets/{name}/status",
     ]);
+    const status = ((openApiV3("config.porch.kpt.dev", "v1alpha2")?.paths ?? {}) as Record<string, object>)[
+      "/apis/config.porch.kpt.dev/v1alpha2/namespaces/{namespace}/packagevariantsets/{name}/status"
+    ];
+    expect(Object.keys(status ?? {})).toEqual(["parameters", "get", "put", "patch"]);
   });
 });
 

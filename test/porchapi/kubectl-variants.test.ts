@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -194,14 +195,26 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
       stdout: "packagevariant.config.porch.kpt.dev/hello-01 created\n",
     });
     expect(await variantFiles()).toEqual(["hello-01.yaml"]);
-    const pending = await kubectl("rita", [
-      "get",
-      "packagevariant",
-      "hello-01",
-      "-o",
-      'jsonpath={.status.conditions[?(@.type=="Ready")].reason}',
+    // the upstream has no published revision yet: the status says so, not just "Pending"
+    const unpublished = JSON.parse(
+      (await kubectl("rita", ["get", "packagevariant", "hello-01", "-o", "json"])).stdout,
+    ) as { status: { conditions: { type: string; status: string; reason: string; message: string }[] } };
+    expect(unpublished.status.conditions).toEqual([
+      {
+        type: "Stalled",
+        status: "True",
+        reason: "ValidationError",
+        message: expect.stringMatching(
+          /^could not find upstream package revision: hello of blueprints has no published revision \(no tag hello\/vN in acme\/blueprints\)/,
+        ),
+      },
+      {
+        type: "Ready",
+        status: "False",
+        reason: "Error",
+        message: expect.stringMatching(/no published revision/),
+      },
     ]);
-    expect(pending.stdout).toBe("Pending");
 
     await w.settle();
     await publishDraft(w, "drafts/hello/ws1", { "hello/cm.yaml": cm("one") });
@@ -228,6 +241,194 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     expect(listed.stdout).toBe("NAME\nhello-01\n");
   });
 
+  /** One HTTPS request to the API as alice, its status and JSON body. */
+  const call = (method: string, path: string, body?: unknown, type = "application/json") =>
+    new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const req = request(
+        `${api.url}${path}`,
+        {
+          method,
+          ...(api.caPem ? { ca: api.caPem } : {}),
+          headers: { authorization: `Bearer ${w.users.alice?.pat ?? ""}`, "content-type": type },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => {
+            text += c;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body));
+    });
+  const PV = "/apis/config.porch.kpt.dev/v1alpha1/namespaces/acme/packagevariants";
+  const second = (name: string, extra = "") =>
+    VARIANT.replace("hello-01", name)
+      .replace("repo: cluster-01\n    package: hello", `repo: cluster-01\n    package: ${name}`)
+      .replace("metadata:\n", `metadata:\n${extra}`);
+  const openPulls = async () =>
+    (await rest().pulls.list({ owner: "acme", repo: "cluster-01", state: "open" })).data.map(
+      (p) => p.head.ref,
+    );
+
+  it("fans out a variant applied with kubectl on its push, with no sweep: its downstream pull request opens", async () => {
+    // the upstream is published (above); the app's sweep never runs in this world
+    const applied = await kubectl("alice", ["apply", "-f", "-"], second("hello-02"));
+    expect(applied.code).toBe(0);
+    await w.settle();
+    expect(await openPulls()).toContain("porchlight/variant/hello-02/hello-02");
+  });
+
+  it("keeps uid, creationTimestamp and porchlight's finalizer in git; serves the status subresource, each write to its own part", async () => {
+    const read = async () =>
+      JSON.parse((await kubectl("rita", ["get", "packagevariant", "hello-02", "-o", "json"])).stdout) as {
+        metadata: Record<string, unknown>;
+        spec: Record<string, unknown>;
+        status: { conditions: { type: string; reason: string }[] };
+      };
+    const first = await read();
+    expect(first.metadata.finalizers).toEqual(["config.porch.kpt.dev/packagevariants"]);
+    expect(first.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(first.metadata.creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const again = await read();
+    expect([again.metadata.uid, again.metadata.creationTimestamp]).toEqual([
+      first.metadata.uid,
+      first.metadata.creationTimestamp,
+    ]);
+
+    const status = await call("GET", `${PV}/hello-02/status`);
+    expect(status.status).toBe(200);
+    expect((status.body.status as { conditions: unknown[] }).conditions).toEqual(first.status.conditions);
+    // a write to /status changes no spec; a write to the object changes no status
+    const viaStatus = await call(
+      "PATCH",
+      `${PV}/hello-02/status`,
+      { spec: { annotations: { owner: "nobody" } }, status: { conditions: [] } },
+      "application/merge-patch+json",
+    );
+    expect(viaStatus.status).toBe(200);
+    expect((viaStatus.body.spec as { annotations: unknown }).annotations).toEqual({ owner: "sre" });
+    expect((viaStatus.body.status as { conditions: unknown[] }).conditions).toEqual(first.status.conditions);
+    const viaObject = await call(
+      "PATCH",
+      `${PV}/hello-02`,
+      { spec: { annotations: { owner: "sre", tier: "edge" } }, status: { conditions: [] } },
+      "application/merge-patch+json",
+    );
+    expect(viaObject.status).toBe(200);
+    expect((viaObject.body.spec as { annotations: unknown }).annotations).toEqual({
+      owner: "sre",
+      tier: "edge",
+    });
+    expect((viaObject.body.status as { conditions: unknown[] }).conditions).toEqual(first.status.conditions);
+    const discovery = await call("GET", "/apis/config.porch.kpt.dev/v1alpha1");
+    expect(
+      (discovery.body.resources as { name: string; verbs: string[] }[]).find(
+        (r) => r.name === "packagevariants/status",
+      )?.verbs,
+    ).toEqual(["get", "patch", "update"]);
+  });
+
+  it("keeps one managedFields entry per manager: two server-side applies by kubectl, then kubectl label's update", async () => {
+    const doc = second("hello-03");
+    for (const text of [doc, doc.replace("owner: sre", "owner: platform")]) {
+      const applied = await kubectl("alice", ["apply", "--server-side", "-f", "-"], text);
+      expect(applied.stderr).toBe("");
+    }
+    const labelled = await kubectl("alice", ["label", "packagevariant", "hello-03", "tier=edge"]);
+    expect(labelled.code).toBe(0);
+    const obj = JSON.parse(
+      (await kubectl("rita", ["get", "packagevariant", "hello-03", "-o", "json", "--show-managed-fields"]))
+        .stdout,
+    ) as {
+      metadata: { managedFields: Record<string, unknown>[]; annotations?: Record<string, string> };
+      spec: { annotations: Record<string, string> };
+    };
+    expect(obj.spec.annotations).toEqual({ owner: "platform" });
+    expect(obj.metadata.annotations?.["porchlight.dev/managed-fields"]).toBeUndefined();
+    expect(
+      obj.metadata.managedFields.map((e) => [e.manager, e.operation, e.apiVersion, e.fieldsType]),
+    ).toEqual([
+      ["kubectl", "Apply", "config.porch.kpt.dev/v1alpha1", "FieldsV1"],
+      ["kubectl-label", "Update", "config.porch.kpt.dev/v1alpha1", "FieldsV1"],
+    ]);
+    expect(obj.metadata.managedFields[0]?.fieldsV1).toMatchObject({
+      "f:spec": { "f:annotations": { "f:owner": {} }, "f:downstream": { "f:package": {}, "f:repo": {} } },
+    });
+    expect(obj.metadata.managedFields[1]?.fieldsV1).toEqual({
+      "f:metadata": { "f:labels": { "f:tier": {} } },
+    });
+    expect(obj.metadata.managedFields[0]?.time).toMatch(/Z$/);
+    // kept in git with the object
+    const { data } = await rest().repos.getContent({
+      owner: "acme",
+      repo: "blueprints",
+      path: ".porchlight/variants/hello-03.yaml",
+    });
+    const text = Buffer.from((data as { content: string }).content, "base64").toString("utf8");
+    expect(text).toMatch(/managedFields:\n/);
+    expect(text.match(/manager: kubectl\n/g)).toHaveLength(1);
+  });
+
+  it("marks a variant with finalizers for deletion; fan-out acts by its deletionPolicy and releases its finalizer; the last one removed, it is gone", async () => {
+    await w.settle();
+    expect(await openPulls()).toContain("porchlight/variant/hello-03/hello-03");
+    const held = await kubectl("alice", [
+      "patch",
+      "packagevariant",
+      "hello-03",
+      "--type=merge",
+      "-p",
+      '{"metadata":{"finalizers":["example.com/hold","config.porch.kpt.dev/packagevariants"]}}',
+    ]);
+    expect(held.code).toBe(0);
+    await w.settle();
+    const deleted = await call("DELETE", `${PV}/hello-03`);
+    expect(deleted.status).toBe(200);
+    expect(deleted.body.kind).toBe("PackageVariant");
+    const meta = deleted.body.metadata as Record<string, unknown>;
+    expect(meta.deletionTimestamp).toMatch(/Z$/);
+    expect(meta.deletionGracePeriodSeconds).toBe(0);
+    expect(meta.finalizers).toEqual(["example.com/hold", "config.porch.kpt.dev/packagevariants"]);
+    // the push fans out: the never-published downstream pull request is discarded (deletionPolicy
+    // delete), and porchlight's finalizer comes off; the other holds the object
+    await w.settle();
+    expect(await openPulls()).not.toContain("porchlight/variant/hello-03/hello-03");
+    const left = JSON.parse(
+      (await kubectl("rita", ["get", "packagevariant", "hello-03", "-o", "json"])).stdout,
+    ) as {
+      metadata: Record<string, unknown>;
+    };
+    expect(left.metadata.finalizers).toEqual(["example.com/hold"]);
+    expect(left.metadata.deletionTimestamp).toBe(meta.deletionTimestamp);
+    const added = await kubectl("alice", [
+      "patch",
+      "packagevariant",
+      "hello-03",
+      "--type=json",
+      "-p",
+      '[{"op":"add","path":"/metadata/finalizers/-","value":"example.com/more"}]',
+    ]);
+    expect(added.code).toBe(1);
+    expect(added.stderr).toMatch(
+      /metadata\.finalizers: Forbidden: no new finalizers can be added if the object is being deleted/,
+    );
+    const released = await kubectl("alice", [
+      "patch",
+      "packagevariant",
+      "hello-03",
+      "--type=json",
+      "-p",
+      '[{"op":"remove","path":"/metadata/finalizers"}]',
+    ]);
+    expect(released.code).toBe(0);
+    const gone = await kubectl("rita", ["get", "packagevariant", "hello-03"]);
+    expect(gone.stderr).toMatch(/NotFound/);
+    expect(await variantFiles()).not.toContain("hello-03.yaml");
+  });
+
   it("applies, reads and deletes a PackageVariantSet; deleting the last variant keeps the directory for fan-out", async () => {
     const applied = await kubectl("alice", ["apply", "-f", "-"], SET);
     expect(applied).toMatchObject({
@@ -247,6 +448,7 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariants with kubectl, fa
     for (const [kind, name] of [
       ["packagevariantset", "fleet"],
       ["packagevariant", "hello-01"],
+      ["packagevariant", "hello-02"],
     ] as const) {
       const deleted = await kubectl("alice", ["delete", kind, name]);
       expect(deleted).toMatchObject({ code: 0, stdout: `${kind}.config.porch.kpt.dev "${name}" deleted\n` });

@@ -2,7 +2,7 @@ import { type Document, parseAllDocuments, stringify } from "yaml";
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor } from "../../github/port.js";
 import { ApiError } from "../../porchapi/status.js";
-import { VARIANTS_DIR } from "../../variants/index.js";
+import { VARIANTS_DIR, VARIANTS_README } from "../../variants/index.js";
 import type { RegistryAccess } from "../repo-registry.js";
 
 /**
@@ -98,14 +98,6 @@ export function editFile(file: string, index: number, text: string | undefined):
     .join("---\n");
 }
 
-/** What a directory left without variant files keeps, so fan-out still runs and carries out deletions. */
-const README = `# Variant files
-
-PackageVariant and PackageVariantSet objects, one or more YAML documents a file, that porchlight's fan-out
-reads (docs/variants.md). The last one was deleted through Porch's API; this file keeps the directory, so
-fan-out still runs here and carries out their deletion policies.
-`;
-
 /**
  * Commits `change` to the repository's variant files on top of the head they were read at, as `author`.
  * A branch moved since then is a Conflict (the caller reads again), as Kubernetes' optimistic locking.
@@ -119,7 +111,7 @@ export async function commitVariantFiles(
 ): Promise<void> {
   const files = new Map(repo.files);
   change(files);
-  if (files.size === 0) files.set("README.md", Buffer.from(README));
+  if (files.size === 0) files.set("README.md", Buffer.from(VARIANTS_README));
   const result = await repo.conn.port.commitTree({
     branch: repo.conn.info.defaultBranch,
     parent: repo.head,

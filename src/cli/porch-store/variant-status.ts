@@ -2,6 +2,7 @@ import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { PullRequest } from "../../github/port.js";
 import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
 import { revisionName } from "../../lifecycle/discover.js";
+import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import {
   DASHBOARD_MARKER,
@@ -26,6 +27,10 @@ export interface StatusReader {
   pullsFrom(full: string, branch: string): Promise<PullRequest[] | string>;
   /** The registration name of `full` in the namespace (its GitHub name when unregistered). */
   registrationOf(full: string): string;
+  /** The repository (`owner/name`) registration `name` of the namespace is, if any. */
+  repositoryOf(name: string): string | undefined;
+  /** The published revisions of package `pkg` of `full` (its tags `pkg/vN`), ascending, or why not. */
+  publishedOf(full: string, pkg: string): Promise<number[] | string>;
   /** The body of the fan-out dashboard issue of a management repository ("" when none can be read). */
   dashboardOf(repo: VariantDocument["repo"]): Promise<string>;
 }
@@ -62,6 +67,23 @@ export function statusReader(
         dashboards.set(repo.full, body);
       }
       return body;
+    },
+    async publishedOf(full, pkg) {
+      try {
+        const refs = await (await connect(full)).port.listRefs();
+        return refs
+          .flatMap((r) => {
+            if (!r.ref.startsWith("refs/tags/")) return [];
+            const tag = parseRevisionTag(r.ref);
+            return tag.ok && tag.value.package === pkg ? [tag.value.revision] : [];
+          })
+          .sort((a, b) => a - b);
+      } catch (e) {
+        return e instanceof Error ? e.message : String(e);
+      }
+    },
+    repositoryOf(name) {
+      return registrations.get(name)?.full;
     },
     registrationOf(full) {
       for (const [name, r] of registrations) if (r.full.toLowerCase() === full.toLowerCase()) return name;
@@ -141,17 +163,26 @@ export async function packageVariantStatus(
   if (typeof pulls === "string")
     return { conditions: [VALID, ready("Unknown", "Error", `cannot read ${full}: ${pulls}`)] };
   const pr = pulls[0];
-  if (!pr)
+  if (!pr) {
+    const missing = await missingUpstream(spec, doc, reader);
+    if (missing)
+      return {
+        conditions: [
+          { type: "Stalled", status: "True", reason: "ValidationError", message: missing },
+          ready("False", "Error", missing),
+        ],
+      };
     return {
       conditions: [
         VALID,
         ready(
           "False",
           "Pending",
-          `fan-out has opened no pull request in ${full} yet: it does once the upstream has a published revision (the dashboard issue of ${doc.repo.full} says why a variant waits)`,
+          `fan-out has opened no pull request in ${full} yet: the upstream revision is published, and the next fan-out run of ${doc.repo.full} opens it (its dashboard issue says why a variant waits)`,
         ),
       ],
     };
+  }
   const target = {
     name: revisionName(reader.registrationOf(full), { package: pkg, workspace: doc.name }),
   };
@@ -174,6 +205,35 @@ export async function packageVariantStatus(
     ],
     downstreamTargets: [target],
   };
+}
+
+/**
+ * Why a git upstream has no revision to fan out, as Porch's controller stalls on an upstream it cannot
+ * find ("could not find upstream package revision"), saying which revisions of the package are published:
+ * none, or not the one `revision` names. Undefined when there is one (or it cannot be told: an OCI or
+ * tarball upstream, the registered branch's head as `workspaceName: main`, a repository not readable).
+ */
+async function missingUpstream(
+  spec: Record<string, unknown>,
+  doc: VariantDocument,
+  reader: StatusReader,
+): Promise<string | undefined> {
+  const upstream = record(spec.upstream);
+  const repo = upstream.repo;
+  const pkg = upstream.package;
+  if (typeof repo !== "string" || typeof pkg !== "string" || upstream.workspaceName === "main") return;
+  const full =
+    reader.repositoryOf(repo) ?? (repo.includes("/") ? repo : `${doc.repo.full.split("/")[0]}/${repo}`);
+  const published = await reader.publishedOf(full, pkg);
+  if (typeof published === "string") return;
+  const wanted =
+    typeof upstream.revision === "number" && upstream.revision > 0 ? upstream.revision : undefined;
+  const lead = `could not find upstream package revision: ${pkg} of ${repo}`;
+  if (published.length === 0)
+    return `${lead} has no published revision (no tag ${pkg}/vN in ${full}): publish one, and fan-out opens the downstream pull request`;
+  if (wanted !== undefined && !published.includes(wanted))
+    return `${lead} has no published revision ${wanted}: its published revisions are ${published.map((r) => `v${r}`).join(", ")} (spec.upstream.revision names one of them, or none for the latest)`;
+  return;
 }
 
 /**

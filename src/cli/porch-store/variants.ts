@@ -1,8 +1,17 @@
+import { createHash, randomUUID } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, conflict, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
-import { parseVariantFile, VARIANTS_DIR, type VariantProblem } from "../../variants/index.js";
+import {
+  finalizersOf,
+  isTerminating,
+  PACKAGE_VARIANT_FINALIZER,
+  parseVariantFile,
+  VARIANTS_DIR,
+  type VariantProblem,
+} from "../../variants/index.js";
 import { registryAuthor } from "../repo-registry.js";
 import type { Registration } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
@@ -63,7 +72,8 @@ function variantReads(settings: StoreSettings, kind: Kind) {
           kind === "PackageVariant"
             ? await packageVariantStatus(d, problems, reader)
             : packageVariantSetStatus(d, problems);
-        const metadata = { ...(d.data.metadata as Record<string, unknown>), namespace: ns };
+        const written = d.data.metadata as Record<string, unknown>;
+        const metadata = { ...written, namespace: ns, uid: written.uid ?? derivedUid(d) };
         return withVersion({ ...d.data, metadata, status } as KubeObject);
       }),
     );
@@ -106,6 +116,7 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
     );
 
   return {
+    managedFields: true,
     list: (caller, ns, opts) =>
       asApiErrors(async () => {
         const { labels, names } = selectors(opts, resource);
@@ -130,7 +141,7 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
         const full = managementOf(obj, kind, ns, nv.registrations);
         const repo = nv.repos.get(full.toLowerCase()) ?? (await openManagement(nv.access, full));
         await requireVariantWrite(repo, "create", resource, name, ns);
-        const text = checked(obj, kind, ns, repo, `${name}.yaml`);
+        const text = checked(obj, kind, ns, repo, `${name}.yaml`, created(obj, kind));
         const file = `${name}.yaml`;
         await commitVariantFiles(
           repo,
@@ -144,28 +155,61 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
         );
         return get(caller, ns, name);
       }),
-    update: (caller, ns, obj, current) =>
+    update: (caller, ns, obj, current, subresource) =>
       asApiErrors(async () => {
         const name = nameOf(obj, kind);
         const { nv, doc } = await find(caller, ns, name);
-        const fresh = (await objectsOf(nv, ns, [doc]))[0];
-        if (fresh?.metadata?.resourceVersion !== current.metadata?.resourceVersion) throw stale(name);
+        const fresh = (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
+        if (!sameDocument(fresh, current)) throw stale(name);
         await requireVariantWrite(doc.repo, "update", resource, name, ns);
-        const text = checked(obj, kind, ns, doc.repo, doc.path);
+        // porchlight's fan-out is the controller and works the status out from GitHub on every read: a
+        // status written is not kept (it would go stale), and a write to /status changes nothing else
+        if (subresource === "status") return fresh;
+        const meta = updated(obj, doc, kind);
+        // the last finalizer of an object being deleted gone: the object goes, as the API server removes it
+        const gone = isTerminating(meta) && finalizersOf(meta).length === 0;
+        const text = gone ? undefined : checked(obj, kind, ns, doc.repo, doc.path, meta);
         await commitVariantFiles(
           doc.repo,
-          (files) => files.set(doc.path, Buffer.from(editFile(fileText(doc), doc.index, text) ?? text)),
-          `Update ${kind} ${name} (kubectl)`,
+          (files) => {
+            const next = editFile(fileText(doc), doc.index, text);
+            if (next === undefined) files.delete(doc.path);
+            else files.set(doc.path, Buffer.from(next));
+          },
+          gone
+            ? `Delete ${kind} ${name}: its last finalizer removed (kubectl)`
+            : `Update ${kind} ${name} (kubectl)`,
           await author(nv),
           () => stale(name),
         );
-        return get(caller, ns, name);
+        return gone ? fresh : get(caller, ns, name);
       }),
     delete: (caller, ns, name) =>
       asApiErrors(async () => {
         const { nv, doc } = await find(caller, ns, name);
         const [gone] = await objectsOf(nv, ns, [doc]);
         await requireVariantWrite(doc.repo, "delete", resource, name, ns);
+        const meta = doc.data.metadata as Record<string, unknown>;
+        // finalizers hold it: marked for deletion, for its controllers (porchlight's fan-out for its own)
+        if (finalizersOf(meta).length > 0) {
+          if (isTerminating(meta)) return gone as KubeObject;
+          const marked = {
+            ...doc.data,
+            metadata: { ...meta, deletionTimestamp: kubeTime(new Date()), deletionGracePeriodSeconds: 0 },
+          };
+          await commitVariantFiles(
+            doc.repo,
+            (files) =>
+              files.set(
+                doc.path,
+                Buffer.from(editFile(fileText(doc), doc.index, documentText(marked)) ?? ""),
+              ),
+            `Mark ${kind} ${name} for deletion: finalizers ${finalizersOf(meta).join(", ")} (kubectl)`,
+            await author(nv),
+            () => stale(name),
+          );
+          return get(caller, ns, name);
+        }
         await commitVariantFiles(
           doc.repo,
           (files) => {
@@ -180,6 +224,18 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
         return gone as KubeObject;
       }),
   };
+}
+
+/**
+ * Whether two reads of an object show the same document: its status (fan-out's, read from GitHub each
+ * time) may move between them, as a controller's status write does, without making a write stale.
+ */
+function sameDocument(a: KubeObject, b: KubeObject): boolean {
+  const doc = ({ status: _, metadata, ...rest }: KubeObject) => {
+    const { resourceVersion: _rv, ...meta } = metadata ?? {};
+    return { ...rest, metadata: meta };
+  };
+  return isDeepStrictEqual(doc(a), doc(b));
 }
 
 const fileText = (doc: VariantDocument) => doc.repo.files.get(doc.path)?.toString("utf8") ?? "";
@@ -247,17 +303,103 @@ function managementOf(
   return full;
 }
 
-/** The metadata a variant file keeps: what Kubernetes sets on its own (uid, versions, times) is left out. */
-const SERVER_SET = ["resourceVersion", "uid", "creationTimestamp", "generation", "managedFields", "selfLink"];
+/**
+ * What the API server sets on its own and a client's write never changes. The file keeps uid,
+ * creationTimestamp and the deletion's marks (set by porchlight: created, updated, deleted); the
+ * resourceVersion is the object's digest, never written.
+ */
+const SERVER_SET = [
+  "resourceVersion",
+  "uid",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "generation",
+  "selfLink",
+] as const;
+
+/** Kubernetes' metav1.Time: RFC 3339 to the second. */
+const kubeTime = (at: Date) => `${at.toISOString().slice(0, 19)}Z`;
+
+/**
+ * A uid for a document written by hand (one created through the API keeps the one it was given): stable
+ * across reads, from where the document is and what it is.
+ */
+function derivedUid(d: VariantDocument): string {
+  const h = createHash("sha1").update(`${d.repo.full.toLowerCase()}\n${d.kind}\n${d.name}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((Number.parseInt(h[16] ?? "0", 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+/**
+ * The server's metadata of an object created through the API: a new uid, the time, and porchlight's
+ * finalizer on a PackageVariant, as Porch's controller adds it to every one it sees.
+ */
+function created(obj: KubeObject, kind: Kind): Record<string, unknown> {
+  const finalizers = finalizersOf(obj.metadata);
+  if (kind === "PackageVariant" && !finalizers.includes(PACKAGE_VARIANT_FINALIZER))
+    finalizers.push(PACKAGE_VARIANT_FINALIZER);
+  return {
+    uid: randomUUID(),
+    creationTimestamp: kubeTime(new Date()),
+    ...(finalizers.length > 0 ? { finalizers } : {}),
+  };
+}
+
+/**
+ * The server's metadata of an update: what the file holds (uid, creation and deletion marks), and the
+ * finalizers the client wrote — none added to an object being deleted (422, as the API server), and
+ * porchlight's own kept on a PackageVariant not being deleted, as Porch's controller puts it back.
+ */
+function updated(obj: KubeObject, doc: VariantDocument, kind: Kind): Record<string, unknown> {
+  const stored = doc.data.metadata as Record<string, unknown>;
+  const kept = Object.fromEntries(
+    SERVER_SET.flatMap((k) => (stored[k] !== undefined ? [[k, stored[k]]] : [])),
+  );
+  const finalizers = finalizersOf(obj.metadata);
+  if (isTerminating(stored)) {
+    const before = finalizersOf(stored);
+    const added = finalizers.filter((f) => !before.includes(f));
+    if (added.length > 0)
+      throw new ApiError(
+        "Invalid",
+        `${kind}.${GROUP} "${doc.name}" is invalid: metadata.finalizers: Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`,
+        {
+          name: doc.name,
+          group: GROUP,
+          kind,
+          causes: [
+            {
+              reason: "FieldValueForbidden",
+              message: "Forbidden: no new finalizers can be added if the object is being deleted",
+              field: "metadata.finalizers",
+            },
+          ],
+        },
+      );
+  } else if (kind === "PackageVariant" && !finalizers.includes(PACKAGE_VARIANT_FINALIZER))
+    finalizers.push(PACKAGE_VARIANT_FINALIZER);
+  return { ...kept, finalizers };
+}
 
 /**
  * The object as its variant file's document, checked by src/variants' parser as fan-out will read it: any
  * error (a warning passes) is 422 Invalid, each problem a cause naming its field.
  */
-function checked(obj: KubeObject, kind: Kind, ns: string, repo: ManagementRepo, path: string): string {
+function checked(
+  obj: KubeObject,
+  kind: Kind,
+  ns: string,
+  repo: ManagementRepo,
+  path: string,
+  server: Record<string, unknown>,
+): string {
   const { status: _, ...written } = obj;
   const metadata: Record<string, unknown> = { ...written.metadata };
-  for (const key of SERVER_SET) delete metadata[key];
+  for (const key of [...SERVER_SET, "finalizers"]) delete metadata[key];
+  for (const [key, value] of Object.entries(server))
+    if (key !== "finalizers" || (Array.isArray(value) && value.length > 0)) metadata[key] = value;
+  if (Array.isArray(metadata.managedFields) && metadata.managedFields.length === 0)
+    delete metadata.managedFields;
   if (repo.full.split("/")[0]?.toLowerCase() === ns.toLowerCase()) metadata.namespace = ns;
   else delete metadata.namespace;
   const text = documentText({ ...written, metadata });

@@ -13,6 +13,7 @@ import { type FanoutContext, FanoutStepError } from "./context.js";
 import { writeDashboard } from "./dashboard.js";
 import { readDeclined } from "./declined.js";
 import { execute } from "./execute.js";
+import { releaseFinalizers } from "./finalize.js";
 import { mapLimit } from "./limit.js";
 import { type FanoutState, readFanoutState } from "./read-state.js";
 import { gateByRollout, recordRollout, reportSoakChecks } from "./rollout.js";
@@ -37,6 +38,8 @@ export interface FanoutReport {
    */
   problems: { variant: string; error: string }[];
   dashboard?: { number: number; action: "created" | "updated" | "unchanged" };
+  /** PackageVariants being deleted whose finalizer this run removed (finalize.ts). */
+  released?: string[];
 }
 
 /**
@@ -71,6 +74,8 @@ export async function reconcileFanout(ctx: FanoutContext, management: string): P
   const problems: VariantProblem[] = [...state.problems];
   const done = await executeActions(ctx, state, plan.actions, report, { gate, now });
   report.actions.push(...done);
+  if (state.terminating.length > 0)
+    report.released = await releaseFinalizers(ctx, state, done, report.failures);
   report.problems.push(...variantProblems(problems, done, report.failures));
 
   if (gate?.soakChecks.size)

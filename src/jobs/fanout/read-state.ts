@@ -17,8 +17,10 @@ import {
   type SelectableObject,
   type SourceIndex,
   selectableObjects,
+  type TerminatingVariant,
   type UpstreamIndex,
   type VariantProblem,
+  withoutTerminating,
 } from "../../variants/index.js";
 import { DASHBOARD_LABEL, type FanoutContext } from "./context.js";
 import { type Elsewhere, listSelectedAccounts, reachElsewhere } from "./elsewhere.js";
@@ -38,6 +40,8 @@ const READ_CONCURRENCY = 8;
 /** Everything one fan-out run decides from, read once. */
 export interface FanoutState {
   management: RepoSnapshot;
+  /** The variant documents being deleted: left out of `variants`, their finalizers released once acted on. */
+  terminating: TerminatingVariant[];
   /** The valid variants, repositories named by their short name, retargets applied. */
   variants: LoadedVariant[];
   problems: VariantProblem[];
@@ -106,9 +110,12 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   });
   const management = repos.snapshots.get(repos.keyOf(managementRepo)) as RepoSnapshot;
   const registrationProblems = readRegistrations(repos, managementRepo.id.owner);
-  const files = [...management.tree]
-    .filter(([path]) => isVariantFile(path))
-    .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") }));
+  // a variant being deleted (its deletionTimestamp set through Porch's API) is a variant removed
+  const { files, terminating } = withoutTerminating(
+    [...management.tree]
+      .filter(([path]) => isVariantFile(path))
+      .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") })),
+  );
   const beyond = await reachBeyondInstallation(ctx, repos, managementRepo, management, files);
   const upstreams = await readUpstreams(repos, files, beyond.context);
   const { upstreamRepos, loaded } = upstreams;
@@ -137,6 +144,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
   );
   return {
     management,
+    terminating,
     variants: read.variants,
     problems,
     upstream,
