@@ -1,3 +1,5 @@
+import { goQuoteString } from "./go-quote.js";
+
 /**
  * Kubernetes' rules for labels and annotations, the one reader of them (docs/architecture.md: on the floor,
  * beside the label selectors, since Porch's API, `rpkg label`/`annotate` and `repo register --labels` all
@@ -86,30 +88,9 @@ export const fieldProblemText = (p: FieldProblem): string => `${p.field}: ${p.me
 /** Past this length a value is shown cut, with its size: a message never carries a megabyte back. */
 const SHOWN_MAX = 128;
 
-/** A string as Go's %q writes it (the API server quotes a bad value so): escapes for quotes, `\`, controls. */
-function goQuote(value: string): string {
-  const named: Record<string, string> = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\x07": "\\a",
-    "\b": "\\b",
-    "\f": "\\f",
-    "\n": "\\n",
-    "\r": "\\r",
-    "\t": "\\t",
-    "\v": "\\v",
-  };
-  let out = "";
-  for (const ch of value) {
-    const code = ch.codePointAt(0) ?? 0;
-    out += named[ch] ?? (code < 0x20 || code === 0x7f ? `\\x${code.toString(16).padStart(2, "0")}` : ch);
-  }
-  return `"${out}"`;
-}
-
 function shown(value: string): string {
-  if (value.length <= SHOWN_MAX) return goQuote(value);
-  return `${goQuote(value.slice(0, SHOWN_MAX))}... (${Buffer.byteLength(value)} bytes)`;
+  if (value.length <= SHOWN_MAX) return goQuoteString(value);
+  return `${goQuoteString(value.slice(0, SHOWN_MAX))}... (${Buffer.byteLength(value)} bytes)`;
 }
 
 const invalid = (field: string, value: string, detail: string): FieldProblem => ({

@@ -1,8 +1,8 @@
 import { existsSync, writeFileSync } from "node:fs";
 import { basename, posix, resolve } from "node:path";
 import { Document, visit } from "yaml";
+import { goQuoteString } from "../../api/go-quote.js";
 import { encoderStyle } from "../../fn/builtins/util/go-json-roundtrip.js";
-import { goQuoteString } from "../../fn/builtins/util/go-quote.js";
 import { KPTFILE_API_VERSION, KPTFILE_NAME } from "../../kpt/kptfile.js";
 import { PACKAGE_CONTEXT_FILE, packageContextText } from "../../kpt/package-context.js";
 import { formatDocument } from "../../kpt/yaml/format.js";

@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import { goQuoteString } from "../../fn/builtins/util/go-quote.js";
+import { goQuoteString } from "../../api/go-quote.js";
 
 /**
  * The text of `kpt pkg tree` (kpt v1.0.0-beta.56's TreeWriter over the treeprint library), from the

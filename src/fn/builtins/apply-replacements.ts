@@ -1,11 +1,11 @@
 import { type Document, isMap, isScalar, isSeq, type Node, parseDocument, Scalar } from "yaml";
+import { goQuoteString } from "../../api/go-quote.js";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import { apiVersionOf, getAnnotations, getLabels, kindOf } from "../../kpt/resource.js";
 import { atLeast } from "../releases.js";
 import { type BuiltinFunction, FunctionError } from "../types.js";
 import { isEmptyConfig } from "./util/catalog-fnconfig.js";
 import { catalogFunction } from "./util/catalog-function.js";
-import { goQuoteString } from "./util/go-quote.js";
 import {
   type FieldOptions,
   parseReplacements,

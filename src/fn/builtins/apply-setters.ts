@@ -9,6 +9,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from "yaml";
+import { goQuoteString, goStringList } from "../../api/go-quote.js";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { headComment, lineComment, setHeadComment, setLineComment } from "../../kpt/yaml/comments.js";
 import { MAP_KIND, NODE_TYPE, nodeKind, SCALAR_KIND, SEQ_KIND } from "../../kpt/yaml/yaml-nodes.js";
@@ -21,7 +22,6 @@ import {
   type Rerun,
   UNSETTLED,
 } from "../types.js";
-import { goQuoteString, goStringList } from "./util/go-quote.js";
 import { FILE_FIELDS } from "./util/rerun-fields.js";
 import {
   currentSetterValues,

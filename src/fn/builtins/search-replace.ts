@@ -1,5 +1,6 @@
 import { minimatch } from "minimatch";
 import { Document, isMap, isScalar, isSeq, type Scalar, type YAMLMap } from "yaml";
+import { goQuoteString } from "../../api/go-quote.js";
 import { indexAnnotation, pathAnnotation } from "../../kpt/resource.js";
 import { setLineComment } from "../../kpt/yaml/comments.js";
 import { atLeast, newestRelease } from "../releases.js";
@@ -9,7 +10,6 @@ import { stringEntries } from "./util/catalog-fnconfig.js";
 import { catalogFunction } from "./util/catalog-function.js";
 import { isAbsolutePath, pathMatches } from "./util/catalog-path-match.js";
 import { errorResult } from "./util/catalog-results.js";
-import { goQuoteString } from "./util/go-quote.js";
 import { compileGoRegexp, type GoRegexp } from "./util/go-regexp.js";
 
 /**

@@ -1,4 +1,5 @@
 import { Document, isMap, isScalar, isSeq, type Node, Pair, Scalar, YAMLMap, YAMLSeq } from "yaml";
+import { goQuoteString } from "../../api/go-quote.js";
 import { ANNOTATION } from "../../kpt/annotations.js";
 import {
   annotationIn,
@@ -30,7 +31,6 @@ import { catalogFunction } from "./util/catalog-function.js";
 import { configErrorResult, errorResult, infoResult } from "./util/catalog-results.js";
 import { knownNamespaceScope } from "./util/catalog-scope.js";
 import { jsonRoundTripNode } from "./util/go-json-roundtrip.js";
-import { goQuoteString } from "./util/go-quote.js";
 import { annotationField, GVK_FIELDS } from "./util/rerun-fields.js";
 
 /**
