@@ -228,14 +228,30 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API within its bounds", 
     expect(status(large).message).toMatch(
       /1048576, the limit of this server \(PORCHLIGHT_API_MAX_BODY_BYTES\)/,
     );
-    // two bodies of nearly 1 MiB held open (a byte now and then, so that neither is idle) take the budget
-    const held = [post(MIB, " ".repeat(MIB - 64 * KIB)), post(MIB, " ".repeat(MIB - 64 * KIB))];
+    // two bodies of nearly 1 MiB held open (a byte now and then, so that neither is idle) take the budget;
+    // one the server cut meanwhile (a machine so busy that no byte came within the idle bound) is sent again
+    const hold = () => {
+      const h = { ...post(MIB, " ".repeat(MIB - 64 * KIB)), cut: false };
+      h.answer.then(
+        () => {
+          h.cut = true;
+        },
+        () => {
+          h.cut = true;
+        },
+      );
+      return h;
+    };
+    const held = [hold(), hold()];
     const trickle = setInterval(() => {
-      for (const h of held) h.req.write(" ");
+      for (const h of held) if (!h.cut) h.req.write(" ");
     }, 200);
     try {
       // the server has both bodies' bytes once a third, of 16 KiB, no longer fits
       await until("the budget is taken", async () => {
+        held.forEach((h, i) => {
+          if (h.cut) held[i] = hold();
+        });
         const third = await post(256 * KIB, `${" ".repeat(256 * KIB - 2)}{}`, true).answer;
         if (third.status !== 429) return false;
         expect(status(third)).toMatchObject({ reason: "TooManyRequests", code: 429 });
