@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PorchError } from "../porch/errors.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
@@ -8,7 +9,7 @@ import { gitHostOf, parseGitAddress } from "./repo-address.js";
 import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
-import { describeFailure, FlagRefusal, failureAdvice, RpkgError } from "./rpkg/errors.js";
+import { describeFailure, FlagRefusal, failureAdvice } from "./rpkg/errors.js";
 import type { Registration, RpkgEnv } from "./rpkg/repository.js";
 import { VERBS } from "./rpkg/verbs.js";
 
@@ -116,7 +117,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       const named = parsed.values.get("repository") ?? registeredByName(parsed.positional, env.elsewhere);
       const unreadable = named === undefined ? undefined : env.elsewhere?.get(named);
       if (named !== undefined && unreadable !== undefined)
-        throw new RpkgError(`repository "${named}" is not ready: ${unreadable}`);
+        throw new PorchError("bad-request", `repository "${named}" is not ready: ${unreadable}`);
       repository =
         repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
         registeredByName(parsed.positional, env.registrations);
@@ -182,18 +183,21 @@ function unresolved(
   const registered = [...(env.registrations?.keys() ?? [])];
   const elsewhere = [...(env.elsewhere ?? [])];
   if (registered.length === 0 && elsewhere.length > 0)
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `namespace ${namespace} registers no repository porchlight can read: ${elsewhere.map(([name, why]) => `"${name}": ${why}`).join("; ")}`,
       `register a repository of this GitHub with \`porchlight repo register --namespace=${namespace} OWNER/REPO\`, or name one with --repository=OWNER/REPO`,
     );
   if (registered.length === 0)
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `namespace ${namespace} has no Repository registrations that this token can read (they are kept in ${namespace}/.porchlight)`,
       `register one with \`porchlight repo register --namespace=${namespace} URL\`, get read access to ${namespace}/.porchlight, or name the repository with --repository=OWNER/REPO`,
     );
   // init and clone name a new package, not a revision: their usage says --repository is needed
   if (!["get", "init", "clone"].includes(verb) && names[0])
-    throw new RpkgError(
+    throw new PorchError(
+      "not-found",
       `${names[0]} is in none of the repositories registered in namespace ${namespace} (${registered.join(", ")}): names look like REPOSITORY.PACKAGE.WORKSPACE`,
       `list them with \`porchlight rpkg get --namespace=${namespace}\``,
     );

@@ -2,8 +2,8 @@ import { GitHubError } from "../../github/errors.js";
 import { type PublishOutcome, type PublishRequest, publishProposal } from "../../jobs/publish/index.js";
 import { REQUIRED_CHECKS } from "../../lifecycle/publish.js";
 import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
+import { PorchError, revisionConflict } from "../../porch/errors.js";
 import { UsageError } from "../io.js";
-import { RpkgError, revisionConflict } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf } from "./names.js";
 import type { Repository } from "./repository.js";
@@ -116,7 +116,8 @@ export async function approveAndPublish(
     if (!(e instanceof GitHubError) || e.kind !== "validation") throw e;
     const me = await repo.whoami();
     if (!me) {
-      throw new RpkgError(
+      throw new PorchError(
+        "forbidden",
         `GitHub refused your approval of #${pull} in ${repo.full} (${e.message}); you cannot approve your own proposal: someone else with write permission must approve it`,
       );
     }
@@ -129,7 +130,8 @@ export async function approveAndPublish(
   if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {
     outcome = await publishProposal(ctx, { pull, request });
   }
-  if (outcome.kind === "refused") throw new RpkgError(`${outcome.message} (#${pull} in ${repo.full})`);
+  if (outcome.kind === "refused")
+    throw new PorchError("bad-request", `${outcome.message} (#${pull} in ${repo.full})`);
   if (outcome.kind === "published" && outcome.alreadyMerged)
     await refuseIfAnotherApproved(repo, pull, name, request.kind === "review");
   return outcome;

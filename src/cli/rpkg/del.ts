@@ -1,8 +1,8 @@
 import { markDeleted, unmarkDeleted } from "../../jobs/publish/deleted-mark.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { formatDeletionBranch } from "../../lifecycle/revision-deletion.js";
+import { PorchError, revisionConflict } from "../../porch/errors.js";
 import { approveAndPublish, checkWait } from "./approve.js";
-import { RpkgError, revisionConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import type { RepoState, Repository, RpkgEnv } from "./repository.js";
 import { forEachRevision, type Verb } from "./verb.js";
@@ -41,7 +41,8 @@ export const delVerb: Verb = {
         return `${nameOf(repo, rev)} deleted`;
       }
       if (rev.lifecycle === "Published" || !branch) {
-        throw new RpkgError(
+        throw new PorchError(
+          "forbidden",
           publishedDeletion(name),
           undefined,
           `with porchlight: run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then \`porchlight rpkg del\` (or \`rpkg approve\`) the DeletionProposed revision`,

@@ -7,6 +7,7 @@ import {
 } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
+import { PorchError, RevisionNotFound } from "../../porch/errors.js";
 import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
 import { UsageError } from "../io.js";
 import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
@@ -14,7 +15,7 @@ import type { RevisionMetadata } from "../repo-registry.js";
 import { withTimeout } from "../request-timeout.js";
 import { type FieldRequirement, parseFieldSelector } from "../selectors.js";
 import { intFlag, type ParsedArgs } from "./args.js";
-import { describeFailure, FlagRefusal, failureAdvice, RevisionNotFound, RpkgError } from "./errors.js";
+import { describeFailure, FlagRefusal, failureAdvice } from "./errors.js";
 import {
   checkFieldSelector,
   fieldsMatch,
@@ -99,7 +100,8 @@ export const getVerb: Verb = {
   async run(args, env) {
     if (args.switches.has("show-kptfile")) return showKptfile(args, env);
     if (args.switches.has("all-namespaces"))
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         "--all-namespaces is not supported: a namespace is a GitHub owner, and porchlight keeps no list of them",
         "list one namespace with --namespace=OWNER, or one repository with --repository=OWNER/REPO",
       );
@@ -284,7 +286,7 @@ function selectRevisions(
         const found = findRevision(where.repo, where.state, name);
         if (keep(where.repo, found)) repoOf.set(found, where.repo);
       } catch (e) {
-        if (!(e instanceof RpkgError)) throw e;
+        if (!(e instanceof PorchError)) throw e;
         // kubectl's words for a name the server does not have
         env.io.stderr(
           e instanceof RevisionNotFound
@@ -515,7 +517,8 @@ async function showKptfile(args: ParsedArgs, env: RpkgEnv): Promise<number> {
   const rev = findRevision(repo, await repo.load(), name);
   const { KPTFILE_NAME } = await import("../../kpt/kptfile.js");
   const text = await repo.conn.port.getFile(`${repo.packageDir(rev.package)}/${KPTFILE_NAME}`, rev.sha);
-  if (text === undefined) throw new RpkgError(`package revision "${name}" does not contain a root Kptfile`);
+  if (text === undefined)
+    throw new PorchError("not-found", `package revision "${name}" does not contain a root Kptfile`);
   env.io.stdout(text);
   return 0;
 }

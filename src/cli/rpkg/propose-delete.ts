@@ -5,8 +5,8 @@ import {
   type PackageRevision,
   planDeletionProposal,
 } from "../../lifecycle/index.js";
+import { PorchError, revisionConflict } from "../../porch/errors.js";
 import { baseSha } from "./drafts.js";
-import { RpkgError, revisionConflict } from "./errors.js";
 import { nameOf } from "./names.js";
 import { type RepoState, type Repository, type RpkgEnv, toPullInfo } from "./repository.js";
 import { forEachRevision, type Verb } from "./verb.js";
@@ -31,7 +31,8 @@ export const proposeDeleteVerb: Verb = {
       if (rev.lifecycle === "DeletionProposed")
         return { notice: `${nameOf(repo, rev)} is already proposed for deletion` };
       if (rev.lifecycle !== "Published") {
-        throw new RpkgError(
+        throw new PorchError(
+          "bad-request",
           `can only propose published packages for deletion; package ${name} is not published`,
           `${name} is ${rev.lifecycle}${rev.lifecycle === "Draft" || rev.lifecycle === "Proposed" ? `; delete it with \`porchlight rpkg del ${name}\`` : ""}`,
         );
@@ -60,7 +61,7 @@ async function proposeRemoval(
     // listed as `.<branch>`, it is on the base branch, published revisions or none
     onBaseBranch: true,
   });
-  if (plan.kind === "refuse") throw new RpkgError(plan.reason);
+  if (plan.kind === "refuse") throw new PorchError("bad-request", plan.reason);
   const step = env.progress.step(`Proposing the removal of ${rev.package} from ${repo.baseBranch}`);
   const pushed = await repo.conn.port.commitTree({
     branch: plan.branch,
@@ -74,7 +75,8 @@ async function proposeRemoval(
   if (!pushed.ok) {
     step.fail();
     if (pushed.reason === "unchanged")
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${rev.package} is already gone from ${repo.baseBranch} in ${repo.full}; nothing to delete`,
       );
     throw raced(repo, rev, plan.branch);

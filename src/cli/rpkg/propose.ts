@@ -1,6 +1,6 @@
 import { GitHubError } from "../../github/errors.js";
 import { transitionProblem } from "../../lifecycle/index.js";
-import { RpkgError, revisionConflict } from "./errors.js";
+import { PorchError, revisionConflict } from "../../porch/errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
@@ -31,9 +31,11 @@ export const proposeVerb: Verb = {
     forEachRevision("propose", USAGE, args, env, async (repo, rev, _state, name) => {
       const problem = transitionProblem(rev.lifecycle, "Proposed");
       const branch = branchOf(rev);
-      if (problem || !branch) throw new RpkgError(`cannot propose ${name}: ${problem ?? "it is published"}`);
+      if (problem || !branch)
+        throw new PorchError("bad-request", `cannot propose ${name}: ${problem ?? "it is published"}`);
       if (rev.pullRequest !== undefined) {
-        throw new RpkgError(
+        throw new PorchError(
+          "bad-request",
           `${name} already has pull request #${rev.pullRequest}, opened as a draft pull request; mark it "ready for review" on GitHub to propose it`,
         );
       }
@@ -56,7 +58,8 @@ export const proposeVerb: Verb = {
         if (!(e instanceof GitHubError) || e.kind !== "validation" || !/no commits between/i.test(e.message))
           throw e;
         step.fail("nothing to propose");
-        throw new RpkgError(
+        throw new PorchError(
+          "bad-request",
           `${name} has no changes to propose: its branch ${branch} holds nothing that ${repo.baseBranch} does not have (a copy that was not edited yet). Change it first (\`porchlight rpkg pull ${name} DIR\`, edit, \`porchlight rpkg push ${name} DIR\`), or delete it with \`porchlight rpkg del ${name}\``,
         );
       }

@@ -1,5 +1,5 @@
 import { reject } from "../../jobs/commands/reject.js";
-import { RpkgError } from "./errors.js";
+import { PorchError } from "../../porch/errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf } from "./names.js";
 import { forEachProposal, type Verb } from "./verb.js";
@@ -36,7 +36,7 @@ export const rejectVerb: Verb = {
         });
         if (result.kind === "refused") {
           step.fail();
-          throw new RpkgError(result.reason);
+          throw new PorchError("bad-request", result.reason);
         }
         step.done();
         const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";

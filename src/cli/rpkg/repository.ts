@@ -15,11 +15,11 @@ import {
   type RefInfo,
 } from "../../lifecycle/index.js";
 import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
+import { PorchError } from "../../porch/errors.js";
 import type { DiskCache } from "../disk-cache.js";
 import { type CliIO, UsageError } from "../io.js";
 import type { Progress } from "../progress.js";
 import { type CommitFacts, commitFacts } from "./commit-facts.js";
-import { RpkgError } from "./errors.js";
 
 /** What every rpkg verb runs with: passed in, never global. */
 export interface RpkgEnv {
@@ -36,7 +36,7 @@ export interface RpkgEnv {
   conditional?: AnswerCache | undefined;
   /** The command line's cache across commands (cli/disk-cache.ts): commits' facts, read before git. */
   disk?: DiskCache | undefined;
-  /** -v: hints after failures (RpkgError.hint), besides progress. */
+  /** -v: hints after failures (PorchError.hint), besides progress. */
   verbose?: boolean;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
   namespace?: string;
@@ -56,6 +56,11 @@ export interface RpkgEnv {
    * named alone, which has no others to hold up (a large one may take longer than the default to list).
    */
   timeoutSet?: boolean;
+  /**
+   * Told each failure of a multi-name verb, typed, with the text it printed for it (the API, which runs
+   * a verb for one name, answers with that text and the failure's kind).
+   */
+  onFailure?: (error: unknown, said: string) => void;
 }
 
 /**
@@ -192,7 +197,8 @@ export async function openRepository(
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${loaded.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
     );
   }

@@ -1,6 +1,6 @@
 import { parseRevisionTag } from "../../lifecycle/index.js";
+import { PorchError } from "../../porch/errors.js";
 import type { Upstream } from "../pkg/upstream.js";
-import { RpkgError } from "./errors.js";
 import { findRevision, nameOf } from "./names.js";
 import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
@@ -28,7 +28,10 @@ export function repositoryUpstream(repo: Repository): Upstream {
         const commit = sha(full);
         if (commit) return { commit, resolvedRef };
       }
-      throw new RpkgError(`${repo.full} has no branch or tag ${ref}${d ? ` (nor ${d}/${ref})` : ""}`);
+      throw new PorchError(
+        "bad-request",
+        `${repo.full} has no branch or tag ${ref}${d ? ` (nor ${d}/${ref})` : ""}`,
+      );
     },
     async read(commit, directory) {
       return (await repo.conn.port.readTree(commit, directory.replace(/^\/+|\/+$/g, ""))).tree;

@@ -41,6 +41,7 @@ async function forEachName(
     } catch (e) {
       const message = describeFailure(e, repository);
       messages.push(message);
+      env.onFailure?.(e, message);
       env.io.stderr(`${name} failed (${message})\n`);
       env.io.stderr(failureAdvice(e, env.verbose, env.io.isTTY));
     }
