@@ -2,15 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PorchError } from "../porch/errors.js";
+import type { RegistryAccess } from "../porch/registrations.js";
+import { gitHostOf, parseGitAddress } from "../porch/repo-address.js";
+import type { Registration } from "../porch/repository.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
-import { gitHostOf, parseGitAddress } from "./repo-address.js";
-import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
-import { describeFailure, FlagRefusal, failureAdvice } from "./rpkg/errors.js";
-import type { Registration, RpkgEnv } from "./rpkg/repository.js";
+import type { RpkgEnv } from "./rpkg/env.js";
+import { asUsageError, describeFailure, FlagRefusal, failureAdvice } from "./rpkg/errors.js";
 import { VERBS } from "./rpkg/verbs.js";
 
 /**
@@ -98,6 +99,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       cacheDir,
       conditional: disk,
       disk,
+      authorEnv: io.env,
       verbose: parsed.switches.has("verbose"),
       timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
       timeoutSet: parsed.values.has("request-timeout") || Boolean(io.env.PORCHLIGHT_REQUEST_TIMEOUT),
@@ -125,7 +127,8 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       else if (namespace) unresolved(namespace, verb.name, parsed.positional, env);
       return await verb.run(parsed, env);
     } catch (e) {
-      if (e instanceof UsageError) throw e;
+      const usage = asUsageError(e);
+      if (usage instanceof UsageError) throw usage;
       if (e instanceof FlagRefusal) {
         io.stderr(`error: ${e.message}\n`);
         return 1;
@@ -204,7 +207,7 @@ function unresolved(
 }
 
 /**
- * The namespace's registrations (repo-registry.ts): each of a repository on this GitHub by that repository
+ * The namespace's registrations (porch/registrations.ts): each of a repository on this GitHub by that repository
  * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
  */
 export async function registrationsOf(
@@ -214,7 +217,7 @@ export async function registrationsOf(
   const registrations = new Map<string, Registration>();
   const elsewhere = new Map<string, string>();
   // loaded here, as the verbs are: a command without --namespace never reads a registry
-  const { openRegistry } = await import("./repo-registry.js");
+  const { openRegistry } = await import("../porch/registrations.js");
   for (const obj of await (await openRegistry(access, namespace)).list()) {
     const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
     const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");

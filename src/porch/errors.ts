@@ -62,6 +62,8 @@ export class PorchError extends Error {
       /** Seconds to wait before trying again (rate-limited). */
       retryAfter?: number;
       origin?: PorchErrorOrigin;
+      /** The request named its target wrongly (a repository that is no OWNER/REPO): the command line's usage error. */
+      usage?: boolean;
     } = {},
   ) {
     super(message);

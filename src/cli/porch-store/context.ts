@@ -1,10 +1,10 @@
 import type { AnswerCache } from "../../github/conditional.js";
+import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
 import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller } from "../../porchapi/store.js";
 import { silentProgress } from "../progress.js";
-import { type RegistryAccess, RegistryError } from "../repo-registry.js";
-import type { RpkgEnv } from "../rpkg/repository.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import { registrationsOf } from "../rpkg.js";
 import type { CallerFolders } from "./caller-folders.js";
 
@@ -60,6 +60,7 @@ export async function requestEnv(
     },
     progress: silentProgress,
     token: caller.token,
+    authorEnv: settings.env,
     apiUrl: settings.apiUrl,
     cacheDir,
     conditional: settings.conditional,

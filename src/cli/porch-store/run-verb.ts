@@ -1,7 +1,7 @@
 import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { ParsedArgs } from "../rpkg/args.js";
-import type { RpkgEnv } from "../rpkg/repository.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import type { Verb } from "../rpkg/verb.js";
 import { asApiErrors } from "./context.js";
 

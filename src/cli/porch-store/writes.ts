@@ -1,15 +1,15 @@
 import { revisionName } from "../../lifecycle/index.js";
+import { LATEST_LABEL } from "../../porch/objects.js";
+import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller, WriteOptions } from "../../porchapi/store.js";
-import { openRevisionMetadata, registryAuthor } from "../repo-registry.js";
 import { approveVerb } from "../rpkg/approve.js";
 import { delVerb, publishedDeletion } from "../rpkg/del.js";
-import { LATEST_LABEL } from "../rpkg/metadata-changes.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import { proposeVerb } from "../rpkg/propose.js";
 import { proposeDeleteVerb } from "../rpkg/propose-delete.js";
 import { rejectVerb } from "../rpkg/reject.js";
-import type { RpkgEnv } from "../rpkg/repository.js";
 import type { Verb } from "../rpkg/verb.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";

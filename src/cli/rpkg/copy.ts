@@ -1,7 +1,7 @@
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
 import { PorchError } from "../../porch/errors.js";
+import { nameOf, refNameOf, refusePlaceholder } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
-import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg copy SOURCE_PACKAGE_REV_NAME --repository=OWNER/REPO --workspace=W

@@ -2,9 +2,10 @@ import { markDeleted, unmarkDeleted } from "../../jobs/publish/deleted-mark.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { formatDeletionBranch } from "../../lifecycle/revision-deletion.js";
 import { PorchError, revisionConflict } from "../../porch/errors.js";
+import { branchOf, nameOf } from "../../porch/names.js";
+import type { RepoState, Repository } from "../../porch/repository.js";
 import { approveAndPublish, checkWait } from "./approve.js";
-import { branchOf, nameOf } from "./names.js";
-import type { RepoState, Repository, RpkgEnv } from "./repository.js";
+import type { RpkgEnv } from "./env.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]

@@ -1,11 +1,11 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { PorchError } from "../../porch/errors.js";
+import { nameOf } from "../../porch/names.js";
+import { openRepository, type Registration, type Repository } from "../../porch/repository.js";
+import { readUpstreamLocks, sameServerRepository, type UpstreamLock } from "../../porch/upstream-lock.js";
 import { alignColumns } from "../kubectl-output.js";
 import type { ParsedArgs } from "./args.js";
-import { nameOf } from "./names.js";
-import { openRepository, type Registration, type Repository, type RpkgEnv } from "./repository.js";
-import { sameServerRepository } from "./upstream.js";
-import { readUpstreamLocks, type UpstreamLock } from "./upstream-lock.js";
+import type { RpkgEnv } from "./env.js";
 import { openVerbRepository } from "./verb.js";
 
 /** One revision of the namespace, with the repository (registration) it is listed in. */

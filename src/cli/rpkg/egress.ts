@@ -1,6 +1,6 @@
 import { PorchError } from "../../porch/errors.js";
 import { type EgressPolicy, EgressRefused, egressPolicyFromEnv, endpointOf } from "../../sources/egress.js";
-import type { RpkgEnv } from "./repository.js";
+import type { RpkgEnv } from "./env.js";
 
 /**
  * The egress policy of rpkg's verbs, which Porch's API server runs on its callers' behalf: what a clone or

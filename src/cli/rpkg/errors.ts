@@ -1,4 +1,5 @@
 import { PorchError, porchErrorOf } from "../../porch/errors.js";
+import { UsageError } from "../io.js";
 
 /**
  * The lines printed after a failure line (porchctl's own, kept as porchctl writes it): the advice on a
@@ -10,11 +11,6 @@ export function failureAdvice(e: unknown, verbose: boolean | undefined, terminal
   return `${advice}${verbose && e.hint ? `  ${e.hint}\n` : ""}`;
 }
 
-/** "did you mean …?" for the name closest to a mistyped one, or undefined when none is close. */
-export function didYouMean(name: string | undefined): string | undefined {
-  return name === undefined ? undefined : `did you mean ${name}?`;
-}
-
 /**
  * A refusal porchctl makes while checking its flags, before it asks the server anything: printed as
  * porchctl prints those (`error: …`, lower case, no trailing space), exit 1.
@@ -24,6 +20,11 @@ export class FlagRefusal extends PorchError {
     super("bad-request", message);
     this.name = "FlagRefusal";
   }
+}
+
+/** A target the engine found named wrongly (`--repository` that is no OWNER/REPO) as the command line's usage error. */
+export function asUsageError(e: unknown): unknown {
+  return e instanceof PorchError && e.more.usage ? new UsageError(e.message) : e;
 }
 
 /** porchctl's exit code for a failure: 1, whatever the kind (cobra's, for any error a command returns). */

@@ -1,8 +1,8 @@
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
 import { PorchError } from "../../porch/errors.js";
+import { initFiles } from "../../porch/init-files.js";
+import { nameOf } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
-import { initFiles } from "./init-files.js";
-import { nameOf } from "./names.js";
 import { renderAsPorch } from "./render.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 

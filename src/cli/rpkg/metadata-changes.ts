@@ -5,10 +5,8 @@ import {
   qualifiedNameProblems,
 } from "../../api/object-meta.js";
 import { PorchError } from "../../porch/errors.js";
+import { LATEST_LABEL } from "../../porch/objects.js";
 import { UsageError } from "../io.js";
-
-/** The label Porch computes for the latest published revision of a package: never set by a client. */
-export const LATEST_LABEL = "kpt.dev/latest-revision";
 
 /** What `kubectl label` / `kubectl annotate` arguments ask: keys to set (KEY=VALUE) and to remove (KEY-). */
 export interface MetadataChanges {

@@ -5,10 +5,11 @@ import {
   type PackageRevision,
   planDeletionProposal,
 } from "../../lifecycle/index.js";
+import { baseSha } from "../../porch/drafts.js";
 import { PorchError, revisionConflict } from "../../porch/errors.js";
-import { baseSha } from "./drafts.js";
-import { nameOf } from "./names.js";
-import { type RepoState, type Repository, type RpkgEnv, toPullInfo } from "./repository.js";
+import { nameOf } from "../../porch/names.js";
+import { type RepoState, type Repository, toPullInfo } from "../../porch/repository.js";
+import type { RpkgEnv } from "./env.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose-delete PACKAGE_REV_NAME... --repository=OWNER/REPO

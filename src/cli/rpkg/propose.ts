@@ -1,7 +1,7 @@
 import { GitHubError } from "../../github/errors.js";
 import { transitionProblem } from "../../lifecycle/index.js";
 import { PorchError, revisionConflict } from "../../porch/errors.js";
-import { branchOf, nameOf } from "./names.js";
+import { branchOf, nameOf } from "../../porch/names.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose PACKAGE_REV_NAME... --repository=OWNER/REPO

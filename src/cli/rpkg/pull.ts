@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeTree } from "../../kpt/tree.js";
 import { PorchError } from "../../porch/errors.js";
+import { nameOf } from "../../porch/names.js";
+import { packageRevisionObject } from "../../porch/objects.js";
+import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "../../porch/resources.js";
 import { UsageError } from "../io.js";
-import { nameOf } from "./names.js";
-import { packageRevisionObject } from "./objects.js";
-import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "./resources.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg pull PACKAGE_REV_NAME [DIR] --repository=OWNER/REPO

@@ -2,18 +2,18 @@ import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
 import { PorchError, resourcesConflict } from "../../porch/errors.js";
-import { UsageError } from "../io.js";
-import { revisionAnnotations } from "./annotate.js";
-import { branchOf, nameOf } from "./names.js";
-import { packageRevisionObject } from "./objects.js";
-import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
+import { branchOf, nameOf } from "../../porch/names.js";
+import { packageRevisionObject } from "../../porch/objects.js";
 import {
   isResourceFile,
   pulledVersion,
   REVISION_METADATA_FILE,
   resourceListToTree,
   revisionMetadata,
-} from "./resources.js";
+} from "../../porch/resources.js";
+import { UsageError } from "../io.js";
+import { revisionAnnotations } from "./annotate.js";
+import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg push PACKAGE_REV_NAME [DIR|-] --repository=OWNER/REPO

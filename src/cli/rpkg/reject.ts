@@ -1,7 +1,7 @@
 import { reject } from "../../jobs/commands/reject.js";
 import { PorchError } from "../../porch/errors.js";
+import { nameOf } from "../../porch/names.js";
 import { jobContext } from "./job-context.js";
-import { nameOf } from "./names.js";
 import { forEachProposal, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg reject PACKAGE_REV_NAME... --repository=OWNER/REPO

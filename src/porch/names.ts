@@ -1,13 +1,12 @@
-import { nearestName } from "../../config/nearest-name.js";
+import { nearestName } from "../config/nearest-name.js";
 import {
   DRAFT_PREFIX,
   type PackageRevision,
   parseDraftBranch,
   parseRevisionTag,
   revisionName,
-} from "../../lifecycle/index.js";
-import { PorchError, RevisionNotFound } from "../../porch/errors.js";
-import { didYouMean } from "./errors.js";
+} from "../lifecycle/index.js";
+import { PorchError, RevisionNotFound } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The name `rpkg get` shows for a revision (Porch's `<repository>.<package>.<workspace>`). */
@@ -133,4 +132,9 @@ export function refusePlaceholder(
     `Internal error occurred: ${role} may not be the placeholder package revision ${repo.name}/${name}`,
     `${name} stands for the package on ${rev.workspace}, not a revision of it: name a published revision of ${rev.package} instead (\`porchlight rpkg get --repository ${repo.full} --name ${rev.package}\`)`,
   );
+}
+
+/** "did you mean …?" for the name closest to a mistyped one, or undefined when none is close. */
+function didYouMean(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : `did you mean ${name}?`;
 }

@@ -1,13 +1,13 @@
-import type { FileTree } from "../../kpt/tree.js";
+import type { FileTree } from "../kpt/tree.js";
 import {
   formatDraftBranch,
   indexRefs,
   packagePathProblem,
   refConflict,
   workspaceProblem,
-} from "../../lifecycle/index.js";
-import { annotationForBranch, type PorchTask } from "../../lifecycle/kpt-trailer.js";
-import { creationConflict, PorchError } from "../../porch/errors.js";
+} from "../lifecycle/index.js";
+import { annotationForBranch, type PorchTask } from "../lifecycle/kpt-trailer.js";
+import { creationConflict, PorchError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The commit the base branch points at; a repository without it cannot hold drafts yet. */

@@ -1,18 +1,18 @@
 import { stringify } from "yaml";
-import type { KrmItem } from "../../fn/types.js";
-import { ANNOTATION, LEGACY_ANNOTATION } from "../../kpt/annotations.js";
+import type { KrmItem } from "../fn/types.js";
+import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import {
   deleteAnnotation,
   getAnnotation,
   indexAnnotation,
   pathAnnotation,
   setAnnotation,
-} from "../../kpt/resource.js";
-import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
-import type { FileTree } from "../../kpt/tree.js";
-import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../kpt/yaml/format.js";
-import { parseYamlFile } from "../../kpt/yaml/yamlfile.js";
-import { PorchError } from "../../porch/errors.js";
+} from "../kpt/resource.js";
+import { formatResourceList, parseResourceList } from "../kpt/resourcelist.js";
+import type { FileTree } from "../kpt/tree.js";
+import { detectSeqIndent, formatDocuments, type SeqIndent } from "../kpt/yaml/format.js";
+import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
+import { PorchError } from "./errors.js";
 
 /** Porch writes this file next to the package on `rpkg pull`; `rpkg push` reads it back and drops it. */
 export const REVISION_METADATA_FILE = ".KptRevisionMetadata";
