@@ -3,10 +3,10 @@ import { type PublishOutcome, type PublishRequest, publishProposal } from "../..
 import { REQUIRED_CHECKS } from "../../lifecycle/publish.js";
 import { parseDeletionProposal } from "../../lifecycle/revision-deletion.js";
 import { PorchError, revisionConflict } from "../../porch/errors.js";
+import { jobContext } from "../../porch/job-context.js";
 import { nameOf } from "../../porch/names.js";
 import type { Repository } from "../../porch/repository.js";
 import { UsageError } from "../io.js";
-import { jobContext } from "./job-context.js";
 import { forEachProposal, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg approve PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]

@@ -1,8 +1,8 @@
 import { proposeRollback } from "../../jobs/rollback/index.js";
 import { PorchError } from "../../porch/errors.js";
+import { jobContext } from "../../porch/job-context.js";
 import { nameOf } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { jobContext } from "./job-context.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg rollback PACKAGE_REV_NAME --repository=OWNER/REPO
