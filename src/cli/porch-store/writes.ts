@@ -1,11 +1,12 @@
 import { revisionName } from "../../lifecycle/index.js";
+import { publishedDeletion } from "../../porch/delete.js";
 import { LATEST_LABEL } from "../../porch/objects.js";
 import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller, WriteOptions } from "../../porchapi/store.js";
 import { approveVerb } from "../rpkg/approve.js";
-import { delVerb, publishedDeletion } from "../rpkg/del.js";
+import { delVerb } from "../rpkg/del.js";
 import type { RpkgEnv } from "../rpkg/env.js";
 import { proposeVerb } from "../rpkg/propose.js";
 import { proposeDeleteVerb } from "../rpkg/propose-delete.js";
