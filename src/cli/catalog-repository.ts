@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openRepository, type Repository } from "../porch/repository.js";
 import { type CliIO, UsageError } from "./io.js";
-import { createProgress } from "./progress.js";
-import { describeFailure } from "./rpkg/errors.js";
-import { openRepository, type Repository } from "./rpkg/repository.js";
+import { asUsageError, describeFailure } from "./rpkg/errors.js";
 
 /**
  * Runs `work` on GitHub repository `full` (`--repository`), opened as `porchlight rpkg` opens one: the
@@ -24,11 +23,15 @@ export async function withRepository<T>(
   const cacheDir = await mkdtemp(join(tmpdir(), "porchlight-catalog-"));
   try {
     const apiUrl = opts.apiUrl || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
-    const progress = createProgress({ write: io.stderr, tty: io.isTTY });
-    const repo = await openRepository({ io, progress, token, apiUrl, cacheDir }, opts.full, opts.command);
+    const repo = await openRepository(
+      { token, apiUrl, cacheDir, authorEnv: io.env },
+      opts.full,
+      opts.command,
+    );
     return await work(repo);
   } catch (e) {
-    if (e instanceof UsageError) throw e;
+    const usage = asUsageError(e);
+    if (usage instanceof UsageError) throw usage;
     return { failed: describeFailure(e, opts.full) };
   } finally {
     await rm(cacheDir, { recursive: true, force: true });

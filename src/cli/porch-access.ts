@@ -1,8 +1,8 @@
 import { connectRepo } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
+import { REGISTRY_REPO } from "../porch/repo-address.js";
 import type { Caller, NamespaceAccess, NamespaceAccessPort, RepositoryAccess } from "../porchapi/store.js";
 import type { StoreSettings } from "./porch-store/index.js";
-import { REGISTRY_REPO } from "./repo-address.js";
 import { registrationsOf } from "./rpkg.js";
 
 /**

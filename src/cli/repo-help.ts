@@ -1,4 +1,4 @@
-import { REGISTRY_REPO } from "./repo-address.js";
+import { REGISTRY_REPO } from "../porch/repo-address.js";
 
 /**
  * `porchlight repo`'s flags (parsed by repo.ts, before any verb is loaded) and help, apart from its

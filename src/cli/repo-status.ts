@@ -1,6 +1,6 @@
 import { connectRepo } from "../github/connect.js";
-import { type GitAddress, gitHostOf, parseGitAddress } from "./repo-address.js";
-import type { RegistryAccess, RepositoryObject } from "./repo-registry.js";
+import type { RegistryAccess, RepositoryObject } from "../porch/registrations.js";
+import { type GitAddress, gitHostOf, parseGitAddress } from "../porch/repo-address.js";
 import { RequestTimeout, withTimeout } from "./request-timeout.js";
 import { describeFailure } from "./rpkg/errors.js";
 

@@ -4,12 +4,6 @@ import { isAbsolute, join } from "node:path";
 import { parseAllDocuments, stringify } from "yaml";
 import { shareReaders } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
-import { cacheRoot, DiskCache } from "./disk-cache.js";
-import { type CliIO, UsageError } from "./io.js";
-import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
-import { parseGitAddress, REGISTRY_REPO } from "./repo-address.js";
-import { HELP } from "./repo-help.js";
-import { parseLabels } from "./repo-labels.js";
 import {
   openRegistry,
   type RegistryAccess,
@@ -17,7 +11,13 @@ import {
   type RepositoryObject,
   registrationObject,
   registryAuthor,
-} from "./repo-registry.js";
+} from "../porch/registrations.js";
+import { parseGitAddress, REGISTRY_REPO } from "../porch/repo-address.js";
+import { cacheRoot, DiskCache } from "./disk-cache.js";
+import { type CliIO, UsageError } from "./io.js";
+import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
+import { HELP } from "./repo-help.js";
+import { parseLabels } from "./repo-labels.js";
 import { readiness } from "./repo-status.js";
 import type { parseArgs } from "./rpkg/args.js";
 import { describeFailure } from "./rpkg/errors.js";

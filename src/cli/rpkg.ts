@@ -1,17 +1,19 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PorchError } from "../porch/errors.js";
+import type { RegistryAccess } from "../porch/registrations.js";
+import { gitHostOf, parseGitAddress } from "../porch/repo-address.js";
+import type { Registration } from "../porch/repository.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { KubeconfigError } from "./kubeconfig-load.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
-import { gitHostOf, parseGitAddress } from "./repo-address.js";
-import type { RegistryAccess } from "./repo-registry.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { rpkgAccess } from "./rpkg/access.js";
 import { parseArgs } from "./rpkg/args.js";
-import { describeFailure, FlagRefusal, failureAdvice, RpkgError } from "./rpkg/errors.js";
-import type { Registration, RpkgEnv } from "./rpkg/repository.js";
+import type { RpkgEnv } from "./rpkg/env.js";
+import { asUsageError, describeFailure, FlagRefusal, failureAdvice } from "./rpkg/errors.js";
 import { VERBS } from "./rpkg/verbs.js";
 
 /**
@@ -125,6 +127,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       cacheDir,
       conditional: disk,
       disk,
+      authorEnv: io.env,
       verbose: parsed.switches.has("verbose"),
       timeoutMs: requestTimeoutMs(parsed.values.get("request-timeout"), io.env),
       timeoutSet: parsed.values.has("request-timeout") || Boolean(io.env.PORCHLIGHT_REQUEST_TIMEOUT),
@@ -143,7 +146,7 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       const named = parsed.values.get("repository") ?? registeredByName(parsed.positional, env.elsewhere);
       const unreadable = named === undefined ? undefined : env.elsewhere?.get(named);
       if (named !== undefined && unreadable !== undefined)
-        throw new RpkgError(`repository "${named}" is not ready: ${unreadable}`);
+        throw new PorchError("bad-request", `repository "${named}" is not ready: ${unreadable}`);
       repository =
         repositoryOf(parsed.values.get("repository"), namespace, io, env.registrations) ??
         registeredByName(parsed.positional, env.registrations);
@@ -151,7 +154,8 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       else if (namespace) unresolved(namespace, verb.name, parsed.positional, env);
       return await verb.run(parsed, env);
     } catch (e) {
-      if (e instanceof UsageError) throw e;
+      const usage = asUsageError(e);
+      if (usage instanceof UsageError) throw usage;
       if (e instanceof FlagRefusal) {
         io.stderr(`error: ${e.message}\n`);
         return 1;
@@ -209,25 +213,28 @@ function unresolved(
   const registered = [...(env.registrations?.keys() ?? [])];
   const elsewhere = [...(env.elsewhere ?? [])];
   if (registered.length === 0 && elsewhere.length > 0)
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `namespace ${namespace} registers no repository porchlight can read: ${elsewhere.map(([name, why]) => `"${name}": ${why}`).join("; ")}`,
       `register a repository of this GitHub with \`porchlight repo register --namespace=${namespace} OWNER/REPO\`, or name one with --repository=OWNER/REPO`,
     );
   if (registered.length === 0)
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `namespace ${namespace} has no Repository registrations that this token can read (they are kept in ${namespace}/.porchlight)`,
       `register one with \`porchlight repo register --namespace=${namespace} URL\`, get read access to ${namespace}/.porchlight, or name the repository with --repository=OWNER/REPO`,
     );
   // init and clone name a new package, not a revision: their usage says --repository is needed
   if (!["get", "init", "clone"].includes(verb) && names[0])
-    throw new RpkgError(
+    throw new PorchError(
+      "not-found",
       `${names[0]} is in none of the repositories registered in namespace ${namespace} (${registered.join(", ")}): names look like REPOSITORY.PACKAGE.WORKSPACE`,
       `list them with \`porchlight rpkg get --namespace=${namespace}\``,
     );
 }
 
 /**
- * The namespace's registrations (repo-registry.ts): each of a repository on this GitHub by that repository
+ * The namespace's registrations (porch/registrations.ts): each of a repository on this GitHub by that repository
  * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
  */
 export async function registrationsOf(
@@ -237,7 +244,7 @@ export async function registrationsOf(
   const registrations = new Map<string, Registration>();
   const elsewhere = new Map<string, string>();
   // loaded here, as the verbs are: a command without --namespace never reads a registry
-  const { openRegistry } = await import("./repo-registry.js");
+  const { openRegistry } = await import("../porch/registrations.js");
   for (const obj of await (await openRegistry(access, namespace)).list()) {
     const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
     const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");

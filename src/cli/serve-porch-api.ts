@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Forge, SeedResult } from "@porchlight/forge";
+import { openRegistry, registrationObject } from "../porch/registrations.js";
 import { startPorchApiIn } from "./api.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { writePrivateFile } from "./private-file.js";
-import { openRegistry, registrationObject } from "./repo-registry.js";
 
 /**
  * The seeded repositories registered in the organization's namespace (its `.porchlight` repository, as

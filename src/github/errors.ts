@@ -99,6 +99,17 @@ export function toGitHubError(e: unknown, what: string): unknown {
   }
 }
 
+/**
+ * Why GitHub refused to open a pull request (a 422), told apart by its message, which each keeps: one is
+ * open from that branch already, or the branch has no commit the base lacks; undefined for any other.
+ */
+export function pullRefusalOf(e: unknown): "exists" | "no-commits" | undefined {
+  if (!(e instanceof GitHubError) || e.kind !== "validation") return undefined;
+  if (/already exists/i.test(e.message)) return "exists";
+  if (/no commits between/i.test(e.message)) return "no-commits";
+  return undefined;
+}
+
 /** A 405 from GitHub, with GitHub's own message (`detail`) kept apart from where it was asked. */
 class NotAllowed extends GitHubError {
   constructor(

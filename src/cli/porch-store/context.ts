@@ -1,12 +1,10 @@
 import type { AnswerCache } from "../../github/conditional.js";
-import { GitHubError } from "../../github/errors.js";
-import { GitCommandError } from "../../github/git-process.js";
+import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
+import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller } from "../../porchapi/store.js";
 import { silentProgress } from "../progress.js";
-import { type RegistryAccess, RegistryError } from "../repo-registry.js";
-import { FlagRefusal, RevisionNotFound, RpkgError } from "../rpkg/errors.js";
-import type { RpkgEnv } from "../rpkg/repository.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import { registrationsOf } from "../rpkg.js";
 import type { CallerFolders } from "./caller-folders.js";
 
@@ -62,6 +60,7 @@ export async function requestEnv(
     },
     progress: silentProgress,
     token: caller.token,
+    authorEnv: settings.env,
     apiUrl: settings.apiUrl,
     cacheDir,
     conditional: settings.conditional,
@@ -74,36 +73,10 @@ export async function requestEnv(
   return env;
 }
 
-/** GitHub's and rpkg's failures as the API's: 404, 403, 409, 400… with their messages. */
+/** The registry's and the engine's failures as the API's: 404, 403, 409, 400… with their messages. */
 function apiErrorOf(e: unknown): unknown {
-  if (e instanceof ApiError) return e;
-  if (e instanceof GitHubError) {
-    const reason =
-      e.kind === "not-found"
-        ? "NotFound"
-        : e.kind === "unauthorized"
-          ? "Unauthorized"
-          : e.kind === "forbidden"
-            ? "Forbidden"
-            : e.kind === "conflict"
-              ? "Conflict"
-              : e.kind === "validation"
-                ? "Invalid"
-                : "InternalError";
-    return new ApiError(reason, e.message);
-  }
-  if (e instanceof RevisionNotFound) return new ApiError("NotFound", e.message);
-  if (e instanceof FlagRefusal) return new ApiError("BadRequest", e.message);
-  if (e instanceof RpkgError) {
-    const message = e.hint ? `${e.message} (${e.hint})` : e.message;
-    if (/^Operation cannot be fulfilled/.test(e.message)) return new ApiError("Conflict", message);
-    if (/already exists/.test(e.message)) return new ApiError("AlreadyExists", message);
-    return new ApiError("BadRequest", message);
-  }
   if (e instanceof RegistryError) return new ApiError("BadRequest", e.message);
-  if (e instanceof GitCommandError && /Authentication failed|403|401/.test(e.message))
-    return new ApiError("Forbidden", "GitHub refused the caller's token for this git operation");
-  return e;
+  return apiErrorOfPorch(e);
 }
 
 /** Runs `fn`, its failures as the API's. */

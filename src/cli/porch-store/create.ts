@@ -1,3 +1,4 @@
+import { openRepository } from "../../porch/repository.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller, WriteOptions } from "../../porchapi/store.js";
@@ -5,8 +6,8 @@ import { judgeLocation } from "../../sources/location.js";
 import { cloneVerb } from "../rpkg/clone.js";
 import { copyVerb } from "../rpkg/copy.js";
 import { rpkgEgress } from "../rpkg/egress.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import { initVerb } from "../rpkg/init.js";
-import { openRepository, type RpkgEnv } from "../rpkg/repository.js";
 import { upgradeVerb } from "../rpkg/upgrade.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";

@@ -1,15 +1,15 @@
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
 import {
   openRegistry,
   type RegistryAccess,
   type RepositoryObject,
   registryAuthor,
-} from "../repo-registry.js";
+} from "../../porch/registrations.js";
+import { parseFieldSelector } from "../../porch/selectors.js";
+import type { KubeObject } from "../../porchapi/resources.js";
+import { ApiError, notFound } from "../../porchapi/status.js";
+import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
 import { readiness } from "../repo-status.js";
-import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 

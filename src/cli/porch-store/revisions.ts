@@ -1,19 +1,20 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions } from "../../porchapi/store.js";
 import {
   checkFieldSelector,
   fieldsMatch,
   readsKptfile,
   repositorySelected,
-} from "../rpkg/field-selectors.js";
+} from "../../porch/field-selectors.js";
+import { nameOf } from "../../porch/names.js";
+import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
+import { parseFieldSelector } from "../../porch/selectors.js";
+import type { KubeObject } from "../../porchapi/resources.js";
+import { ApiError, notFound } from "../../porchapi/status.js";
+import type { Caller, ListOptions } from "../../porchapi/store.js";
+import type { RpkgEnv } from "../rpkg/env.js";
 import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../rpkg/get.js";
-import { nameOf } from "../rpkg/names.js";
-import { openRepository, type RepoState, type Repository, type RpkgEnv } from "../rpkg/repository.js";
-import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 
 /** Everything a PackageRevision object shows is read: the API answers whole objects. */

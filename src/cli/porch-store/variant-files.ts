@@ -1,9 +1,9 @@
 import { type Document, parseAllDocuments, stringify } from "yaml";
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor } from "../../github/port.js";
+import type { RegistryAccess } from "../../porch/registrations.js";
 import { ApiError } from "../../porchapi/status.js";
 import { VARIANTS_DIR, VARIANTS_README } from "../../variants/index.js";
-import type { RegistryAccess } from "../repo-registry.js";
 
 /**
  * The variant files of one management repository, `.porchlight/variants/` on its default branch, read

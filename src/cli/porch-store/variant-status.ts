@@ -4,13 +4,13 @@ import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
 import { revisionName } from "../../lifecycle/discover.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
+import type { RegistryAccess } from "../../porch/registrations.js";
 import {
   DASHBOARD_MARKER,
   formatProblem,
   parseDashboardRow,
   type VariantProblem,
 } from "../../variants/index.js";
-import type { RegistryAccess } from "../repo-registry.js";
 import type { VariantDocument } from "./variant-files.js";
 
 /** One of Porch's conditions of a PackageVariant(Set): Stalled or Ready. */

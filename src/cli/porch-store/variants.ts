@@ -1,6 +1,9 @@
 import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import { registryAuthor } from "../../porch/registrations.js";
+import type { Registration } from "../../porch/repository.js";
+import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, conflict, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
@@ -12,10 +15,7 @@ import {
   VARIANTS_DIR,
   type VariantProblem,
 } from "../../variants/index.js";
-import { registryAuthor } from "../repo-registry.js";
-import type { Registration } from "../rpkg/repository.js";
 import { registrationsOf } from "../rpkg.js";
-import { parseFieldSelector } from "../selectors.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 import {

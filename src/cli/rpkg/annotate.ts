@@ -1,9 +1,10 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
+import { nameOf } from "../../porch/names.js";
+import { openRevisionMetadata, type RevisionMetadata, registryAuthor } from "../../porch/registrations.js";
+import type { Repository } from "../../porch/repository.js";
 import { UsageError } from "../io.js";
-import { openRevisionMetadata, type RevisionMetadata, registryAuthor } from "../repo-registry.js";
+import type { RpkgEnv } from "./env.js";
 import { applyMetadataChanges, parseMetadataChanges } from "./metadata-changes.js";
-import { nameOf } from "./names.js";
-import type { Repository, RpkgEnv } from "./repository.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const ANNOTATE_USAGE = `porchlight rpkg annotate PACKAGE_REV_NAME KEY=VALUE... [KEY-]... [--overwrite]

@@ -7,17 +7,19 @@ import type { PorchTask } from "../../lifecycle/kpt-trailer.js";
 import { clonedPackage, isStrategy, STRATEGIES, type UpdateStrategy } from "../../merge/index.js";
 import { formatKptfile } from "../../merge/kptfile.js";
 import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
+import { PorchError } from "../../porch/errors.js";
+import { nameOf, refNameOf, refusePlaceholder } from "../../porch/names.js";
+import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
+import { sameServerRepository } from "../../porch/upstream-lock.js";
 import { UsageError } from "../io.js";
 import { parseRepoSpec } from "../pkg/repospec.js";
 import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import type { ParsedArgs } from "./args.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
 import { rpkgEgress, withinEgress } from "./egress.js";
-import { RpkgError } from "./errors.js";
-import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
+import type { RpkgEnv } from "./env.js";
 import { renderAsPorch } from "./render.js";
-import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
-import { locateSourceRevision, repositoryUpstream, sameServerRepository } from "./upstream.js";
+import { locateSourceRevision, repositoryUpstream } from "./upstream.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg clone SOURCE TARGET_PACKAGE --repository=OWNER/REPO [flags]
@@ -85,7 +87,8 @@ export const cloneVerb: Verb = {
       state.revisions.some((r) => r.package === target) ||
       (await repo.conn.port.getFile(`${repo.packageDir(target)}/Kptfile`, repo.baseBranch)) !== undefined
     ) {
-      throw new RpkgError(
+      throw new PorchError(
+        "already-exists",
         `Internal error occurred: \`clone\` cannot create a new revision for package "${target}" that already exists in repo "${repo.name}"; make subsequent revisions using \`copy\``,
         `clone into a new package name, or upgrade it with \`porchlight rpkg upgrade\` (${repo.full})`,
       );
@@ -190,7 +193,8 @@ async function createClone(
   const { commit, resolvedRef } = await upstream.resolve(ref, directory);
   const files = await upstream.read(commit, directory);
   if (files.size === 0) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `${upstream.repo} has no directory ${directory} at ${ref}; check --directory and --ref`,
     );
   }

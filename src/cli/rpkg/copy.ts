@@ -1,7 +1,7 @@
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
+import { PorchError } from "../../porch/errors.js";
+import { nameOf, refNameOf, refusePlaceholder } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
-import { RpkgError } from "./errors.js";
-import { nameOf, refNameOf, refusePlaceholder } from "./names.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg copy SOURCE_PACKAGE_REV_NAME --repository=OWNER/REPO --workspace=W
@@ -28,7 +28,8 @@ export const copyVerb: Verb = {
     // Porch's copy is an edit task; its source is never the placeholder
     refusePlaceholder("source revision", repo, rev);
     if (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed") {
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${source} is ${rev.lifecycle}: only a published revision can be copied; publish it first (\`porchlight rpkg propose\`, then \`approve\`) or keep editing the draft`,
       );
     }

@@ -1,10 +1,5 @@
-import { markDeleted, unmarkDeleted } from "../../jobs/publish/deleted-mark.js";
-import type { PackageRevision } from "../../lifecycle/index.js";
-import { formatDeletionBranch } from "../../lifecycle/revision-deletion.js";
-import { approveAndPublish, checkWait } from "./approve.js";
-import { RpkgError, revisionConflict } from "./errors.js";
-import { branchOf, nameOf } from "./names.js";
-import type { RepoState, Repository, RpkgEnv } from "./repository.js";
+import { deleteRevision } from "../../porch/delete.js";
+import { checkWait } from "./approve.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg del PACKAGE_REV_NAME... --repository=OWNER/REPO [--timeout 5m]
@@ -23,80 +18,7 @@ export const delVerb: Verb = {
   flags: { timeout: "value" },
   run: (args, env) =>
     forEachRevision("del", USAGE, args, env, async (repo, rev, state, name) => {
-      const branch = branchOf(rev);
-      // Porch's own deletion proposal (its deletionProposed/… branch, no pull request): carried out here
-      if (rev.lifecycle === "DeletionProposed" && rev.pullRequest === undefined && rev.revision > 0)
-        return deletePorchProposed(repo, rev, state, env);
-      // As porchctl: deleting a DeletionProposed revision carries the deletion out (approve does too).
-      if (rev.lifecycle === "DeletionProposed" && rev.pullRequest !== undefined) {
-        const step = env.progress.step(`Deleting ${rev.package} (#${rev.pullRequest})`);
-        try {
-          await approveAndPublish(repo, rev.pullRequest, checkWait(args.values.get("timeout")));
-        } catch (e) {
-          step.fail();
-          throw e;
-        }
-        step.done();
-        return `${nameOf(repo, rev)} deleted`;
-      }
-      if (rev.lifecycle === "Published" || !branch) {
-        throw new RpkgError(
-          publishedDeletion(name),
-          undefined,
-          `with porchlight: run \`porchlight rpkg propose-delete ${name} --repository ${repo.full}\`, then \`porchlight rpkg del\` (or \`rpkg approve\`) the DeletionProposed revision`,
-        );
-      }
-      const step = env.progress.step(`Deleting ${branch}`);
-      // only while the branch is where it was read: of two deletions at once, exactly one deletes
-      const deleted = await repo.conn.port.deleteRefIf(`refs/heads/${branch}`, rev.sha);
-      if (deleted !== "deleted") {
-        step.fail(deleted === "gone" ? "deleted by another request" : "changed by another request");
-        throw revisionConflict(
-          repo.namespace,
-          nameOf(repo, rev),
-          `another request ${deleted === "gone" ? "deleted" : "pushed to"} ${branch} in ${repo.full} at the same moment; see where it is with \`porchlight rpkg get --repository ${repo.full}\``,
-        );
-      }
-      if (rev.pullRequest !== undefined)
-        await repo.conn.port.updatePull(rev.pullRequest, { state: "closed" });
-      step.done();
-      return `${nameOf(repo, rev)} deleted`;
+      const wait = () => checkWait(args.values.get("timeout"));
+      return `${(await deleteRevision(env, { repo, rev, state, name, wait })).name} deleted`;
     }),
 };
-
-/**
- * Deletes a published revision Porch proposed for deletion itself (branch `deletionProposed/<pkg>/<ws>`,
- * no pull request to review), as Porch's delete does: its tag, only while it points at the commit read
- * (of two deletions at once exactly one deletes), then Porch's branch; the pull request that published it,
- * if porchlight did, labelled deleted first (jobs/publish/deleted-mark.ts).
- */
-async function deletePorchProposed(
-  repo: Repository,
-  rev: PackageRevision,
-  state: RepoState,
-  env: RpkgEnv,
-): Promise<string> {
-  const step = env.progress.step(`Deleting ${rev.ref}`);
-  // the record first, as the bot's deletion writes it: the sweep never publishes the merge again
-  const marked = await markDeleted(repo.conn.port, rev.sha);
-  const deleted = await repo.conn.port.deleteRefIf(rev.ref, rev.sha);
-  if (deleted === "moved") await unmarkDeleted(repo.conn.port, marked);
-  if (deleted !== "deleted") {
-    step.fail(deleted === "gone" ? "deleted by another request" : "moved");
-    throw revisionConflict(
-      repo.namespace,
-      nameOf(repo, rev),
-      `another request ${deleted === "gone" ? "deleted" : "moved"} ${rev.ref} in ${repo.full} at the same moment`,
-    );
-  }
-  const proposal = formatDeletionBranch({ package: repo.packageDir(rev.package), workspace: rev.workspace });
-  const at = state.refs.find((r) => r.ref === `refs/heads/${proposal}`);
-  if (at) await repo.conn.port.deleteRefIf(at.ref, at.sha);
-  step.done();
-  return `${nameOf(repo, rev)} deleted`;
-}
-
-/** Porch's refusal to delete a published revision (`name`) that was not proposed for deletion. */
-export function publishedDeletion(name: string): string {
-  return `packagerevisions.porch.kpt.dev "${name}" is forbidden: published PackageRevisions must be proposed for deletion by setting spec.lifecycle to 'DeletionProposed' prior to deletion`;
-}

@@ -1,11 +1,11 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
+import { PorchError } from "../../porch/errors.js";
+import { nameOf } from "../../porch/names.js";
+import { openRepository, type Registration, type Repository } from "../../porch/repository.js";
+import { readUpstreamLocks, sameServerRepository, type UpstreamLock } from "../../porch/upstream-lock.js";
 import { alignColumns } from "../kubectl-output.js";
 import type { ParsedArgs } from "./args.js";
-import { RpkgError } from "./errors.js";
-import { nameOf } from "./names.js";
-import { openRepository, type Registration, type Repository, type RpkgEnv } from "./repository.js";
-import { sameServerRepository } from "./upstream.js";
-import { readUpstreamLocks, type UpstreamLock } from "./upstream-lock.js";
+import type { RpkgEnv } from "./env.js";
 import { openVerbRepository } from "./verb.js";
 
 /** One revision of the namespace, with the repository (registration) it is listed in. */
@@ -23,7 +23,7 @@ interface Listed {
  */
 export async function discoverUpgrades(mode: string, args: ParsedArgs, env: RpkgEnv): Promise<number> {
   if (mode !== "upstream" && mode !== "downstream")
-    throw new RpkgError("argument for 'discover' must be one of 'upstream' or 'downstream'");
+    throw new PorchError("bad-request", "argument for 'discover' must be one of 'upstream' or 'downstream'");
   // the whole namespace, as porchctl lists it: every registration, else the one repository
   const repos =
     env.registrations && env.registrations.size > 0
@@ -58,7 +58,8 @@ export async function discoverUpgrades(mode: string, args: ParsedArgs, env: Rpkg
     if (args.positional.length > 0) {
       const missing = args.positional.filter((n) => !named(n));
       if (missing.length > 0)
-        throw new RpkgError(
+        throw new PorchError(
+          "not-found",
           `errors:\n  ${missing.map((n) => `could not find package revision ${n}`).join("\n  ")}`,
         );
       chosen = args.positional.map((n) => named(n) as Listed);

@@ -1,6 +1,6 @@
+import { PorchError } from "../../porch/errors.js";
 import { type EgressPolicy, EgressRefused, egressPolicyFromEnv, endpointOf } from "../../sources/egress.js";
-import { RpkgError } from "./errors.js";
-import type { RpkgEnv } from "./repository.js";
+import type { RpkgEnv } from "./env.js";
 
 /**
  * The egress policy of rpkg's verbs, which Porch's API server runs on its callers' behalf: what a clone or
@@ -18,7 +18,8 @@ export async function withinEgress<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (e) {
     if (e instanceof EgressRefused)
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         e.message,
         "a clone or an upgrade reads its upstream over https from a public address, the GitHub rpkg serves, or a host the operator allows (PORCHLIGHT_EGRESS_ALLOW)",
       );

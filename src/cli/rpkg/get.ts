@@ -7,31 +7,33 @@ import {
 } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
-import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
-import { UsageError } from "../io.js";
-import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
-import type { RevisionMetadata } from "../repo-registry.js";
-import { withTimeout } from "../request-timeout.js";
-import { type FieldRequirement, parseFieldSelector } from "../selectors.js";
-import { intFlag, type ParsedArgs } from "./args.js";
-import { describeFailure, FlagRefusal, failureAdvice, RevisionNotFound, RpkgError } from "./errors.js";
+import { PorchError, RevisionNotFound } from "../../porch/errors.js";
 import {
   checkFieldSelector,
   fieldsMatch,
   readsKptfile,
   repositorySelected,
   type SelectableRevision,
-} from "./field-selectors.js";
-import { LATEST_LABEL } from "./metadata-changes.js";
-import { findRevision, nameOf } from "./names.js";
+} from "../../porch/field-selectors.js";
+import { findRevision, nameOf } from "../../porch/names.js";
 import {
+  LATEST_LABEL,
   listObject,
   type PackageMetadata,
   type PackageRevisionObject,
   packageRevisionObject,
-} from "./objects.js";
-import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
-import type { RevisionUpstream } from "./upstream-lock.js";
+} from "../../porch/objects.js";
+import type { RevisionMetadata } from "../../porch/registrations.js";
+import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
+import { type FieldRequirement, parseFieldSelector } from "../../porch/selectors.js";
+import type { RevisionUpstream } from "../../porch/upstream-lock.js";
+import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
+import { UsageError } from "../io.js";
+import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
+import { withTimeout } from "../request-timeout.js";
+import { intFlag, type ParsedArgs } from "./args.js";
+import type { RpkgEnv } from "./env.js";
+import { describeFailure, FlagRefusal, failureAdvice } from "./errors.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg get [PACKAGE_REV_NAME...] --repository=OWNER/REPO [flags]
@@ -99,7 +101,8 @@ export const getVerb: Verb = {
   async run(args, env) {
     if (args.switches.has("show-kptfile")) return showKptfile(args, env);
     if (args.switches.has("all-namespaces"))
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         "--all-namespaces is not supported: a namespace is a GitHub owner, and porchlight keeps no list of them",
         "list one namespace with --namespace=OWNER, or one repository with --repository=OWNER/REPO",
       );
@@ -284,7 +287,7 @@ function selectRevisions(
         const found = findRevision(where.repo, where.state, name);
         if (keep(where.repo, found)) repoOf.set(found, where.repo);
       } catch (e) {
-        if (!(e instanceof RpkgError)) throw e;
+        if (!(e instanceof PorchError)) throw e;
         // kubectl's words for a name the server does not have
         env.io.stderr(
           e instanceof RevisionNotFound
@@ -331,7 +334,9 @@ export async function readDetails(
   const metadata = new Map<PackageRevision, RevisionMetadata>();
   const packageMetadata = new Map<PackageRevision, PackageMetadata>();
   if (needs.upstreams || needs.tasks || needs.packageMetadata) {
-    const { readHistories, readPackageMetadata, readUpstreams } = await import("./upstream-lock.js");
+    const { readHistories, readPackageMetadata, readUpstreams } = await import(
+      "../../porch/upstream-lock.js"
+    );
     for (const repo of repos) {
       const mine = revisions.filter((r) => repoFor(r) === repo);
       if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
@@ -401,7 +406,7 @@ const KIND = "packagerevision.porch.kpt.dev";
  */
 async function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide: boolean): Promise<void> {
   const { revisions, repoFor, upstreams, metadata } = listing;
-  const upstreamColumns = wide ? (await import("./upstream-lock.js")).upstreamColumns : undefined;
+  const upstreamColumns = wide ? (await import("../../porch/upstream-lock.js")).upstreamColumns : undefined;
   const labelColumns = (args.lists.get("label-columns") ?? []).flatMap((l) =>
     l
       .split(",")
@@ -515,7 +520,8 @@ async function showKptfile(args: ParsedArgs, env: RpkgEnv): Promise<number> {
   const rev = findRevision(repo, await repo.load(), name);
   const { KPTFILE_NAME } = await import("../../kpt/kptfile.js");
   const text = await repo.conn.port.getFile(`${repo.packageDir(rev.package)}/${KPTFILE_NAME}`, rev.sha);
-  if (text === undefined) throw new RpkgError(`package revision "${name}" does not contain a root Kptfile`);
+  if (text === undefined)
+    throw new PorchError("not-found", `package revision "${name}" does not contain a root Kptfile`);
   env.io.stdout(text);
   return 0;
 }

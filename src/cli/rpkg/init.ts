@@ -1,8 +1,8 @@
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
+import { PorchError } from "../../porch/errors.js";
+import { initFiles } from "../../porch/init-files.js";
+import { nameOf } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
-import { RpkgError } from "./errors.js";
-import { initFiles } from "./init-files.js";
-import { nameOf } from "./names.js";
 import { renderAsPorch } from "./render.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 
@@ -33,7 +33,8 @@ export const initVerb: Verb = {
     const dir = repo.packageDir(pkg);
     const existing = state.revisions.find((r) => r.package === pkg);
     if (existing || (await repo.conn.port.getFile(`${dir}/Kptfile`, repo.baseBranch)) !== undefined) {
-      throw new RpkgError(
+      throw new PorchError(
+        "already-exists",
         `Internal error occurred: package "${pkg}" already exists in repository "${repo.name}"`,
         `make a new revision of it with \`porchlight rpkg copy\` (${repo.full})`,
       );

@@ -4,11 +4,9 @@ import {
   labelValueProblems,
   qualifiedNameProblems,
 } from "../../api/object-meta.js";
+import { PorchError } from "../../porch/errors.js";
+import { LATEST_LABEL } from "../../porch/objects.js";
 import { UsageError } from "../io.js";
-import { RpkgError } from "./errors.js";
-
-/** The label Porch computes for the latest published revision of a package: never set by a client. */
-export const LATEST_LABEL = "kpt.dev/latest-revision";
 
 /** What `kubectl label` / `kubectl annotate` arguments ask: keys to set (KEY=VALUE) and to remove (KEY-). */
 export interface MetadataChanges {
@@ -69,7 +67,8 @@ export function applyMetadataChanges(
   const clash = [...changes.set].filter(([k, v]) => current[k] !== undefined && current[k] !== v);
   if (clash.length > 0 && !overwrite) {
     const which = clash.map(([k]) => `'${k}' already has a value (${current[k]})`).join(", ");
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       kind === "annotation"
         ? `--overwrite is false but found the following declared annotation(s): ${which}`
         : `${which}, and --overwrite is false`,
@@ -78,10 +77,12 @@ export function applyMetadataChanges(
   for (const [k, v] of changes.set) current[k] = v;
   for (const k of changes.remove) delete current[k];
   const bytes = kind === "annotation" ? annotationsBytes(current) : 0;
-  if (bytes > ANNOTATIONS_MAX_BYTES)
-    throw new RpkgError(
-      `the revision's annotations would come to ${bytes} bytes (keys and values), over Kubernetes' limit of ${ANNOTATIONS_MAX_BYTES} (256 KiB): keep large data in the package's files, not in annotations; nothing was written`,
-    );
+  if (bytes > ANNOTATIONS_MAX_BYTES) {
+    const message = `the revision's annotations would come to ${bytes} bytes (keys and values), over Kubernetes' limit of ${ANNOTATIONS_MAX_BYTES} (256 KiB): keep large data in the package's files, not in annotations; nothing was written`;
+    throw new PorchError("invalid", message, undefined, undefined, {
+      causes: [{ field: "metadata.annotations", reason: "FieldValueTooLong", message }],
+    });
+  }
 }
 
 /** A value in a message: quoted, cut past 64 characters (a megabyte argument is not echoed back). */

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeTree } from "../../kpt/tree.js";
+import { PorchError } from "../../porch/errors.js";
+import { nameOf } from "../../porch/names.js";
+import { packageRevisionObject } from "../../porch/objects.js";
+import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "../../porch/resources.js";
 import { UsageError } from "../io.js";
-import { RpkgError } from "./errors.js";
-import { nameOf } from "./names.js";
-import { packageRevisionObject } from "./objects.js";
-import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "./resources.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg pull PACKAGE_REV_NAME [DIR] --repository=OWNER/REPO
@@ -24,7 +24,8 @@ export const pullVerb: Verb = {
     if (!name || extra.length > 0) throw new UsageError(`rpkg pull takes PACKAGE_REV_NAME [DIR]\n\n${USAGE}`);
     const target = dir === undefined ? undefined : resolve(env.io.cwd, dir);
     if (target && existsSync(target)) {
-      throw new RpkgError(
+      throw new PorchError(
+        "already-exists",
         `${dir} already exists; pull into a new directory (rpkg pull never overwrites files)`,
       );
     }
@@ -33,7 +34,8 @@ export const pullVerb: Verb = {
     const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
     if (tree.size === 0) {
       step.fail();
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${nameOf(repo, rev)} has no files at ${repo.packageDir(rev.package)} on ${rev.ref} in ${repo.full}`,
       );
     }

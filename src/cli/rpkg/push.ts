@@ -1,19 +1,19 @@
 import { existsSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type FileTree, readTree } from "../../kpt/tree.js";
-import { UsageError } from "../io.js";
-import { revisionAnnotations } from "./annotate.js";
-import { RpkgError, resourcesConflict } from "./errors.js";
-import { branchOf, nameOf } from "./names.js";
-import { packageRevisionObject } from "./objects.js";
-import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
+import { PorchError, resourcesConflict } from "../../porch/errors.js";
+import { branchOf, nameOf } from "../../porch/names.js";
+import { packageRevisionObject } from "../../porch/objects.js";
 import {
   isResourceFile,
   pulledVersion,
   REVISION_METADATA_FILE,
   resourceListToTree,
   revisionMetadata,
-} from "./resources.js";
+} from "../../porch/resources.js";
+import { UsageError } from "../io.js";
+import { revisionAnnotations } from "./annotate.js";
+import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg push PACKAGE_REV_NAME [DIR|-] --repository=OWNER/REPO
@@ -42,7 +42,8 @@ export const pushVerb: Verb = {
     } else {
       const dir = resolve(env.io.cwd, source);
       if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-        throw new RpkgError(
+        throw new PorchError(
+          "bad-request",
           `${source} is not a directory; push a package directory, or '-' for a ResourceList on stdin`,
         );
       }
@@ -52,7 +53,8 @@ export const pushVerb: Verb = {
     const { repo, rev } = await openRevision("push", args, env, name);
     const branch = branchOf(rev);
     if (!branch || rev.lifecycle !== "Draft") {
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${name} is ${rev.lifecycle}: only a Draft takes new files.${rev.lifecycle === "Proposed" ? ` Reject the proposal first (\`porchlight rpkg reject ${name}\`), or push to the branch ${branch} directly.` : " Make a new draft with `porchlight rpkg copy`."}`,
       );
     }
@@ -65,12 +67,14 @@ export const pushVerb: Verb = {
     // Porch's optimistic lock: a pulled package names the version it was pulled at, which must be the
     // draft's head (a package without .KptRevisionMetadata goes on top of whatever the draft is at)
     if (pulledAt === "")
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         "Internal error occurred: resourceVersion must be specified for an update",
         `${REVISION_METADATA_FILE} names no metadata.resourceVersion: pull ${name} again, reapply your changes and push`,
       );
     if (pulledAt !== undefined && pulledAt !== rev.sha)
-      throw new RpkgError(
+      throw new PorchError(
+        "conflict",
         `Internal error occurred: Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "${nameOf(repo, rev)}": the object has been modified; please apply your changes to the latest version and try again`,
         `it was pulled at ${pulledAt.slice(0, 12)} and ${repo.full} has it at ${rev.sha.slice(0, 12)}: pull it again, reapply your changes and push`,
       );
@@ -83,7 +87,8 @@ export const pushVerb: Verb = {
     const rendered = await renderAsPorch(local, repo.config.functions.runtimes);
     const pushAnyway = (await revisionAnnotations(env, repo, rev))[PUSH_ON_RENDER_FAILURE] === "true";
     if (rendered.status === "failed" && !pushAnyway) {
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `error rendering package in kpt function pipeline. Package NOT pushed to remote. Fix locally (until 'kpt fn render' succeeds) and retry. Details: ${rendered.message}`,
         `to push it as it is, annotate the revision: porchlight rpkg annotate ${name} ${PUSH_ON_RENDER_FAILURE}=true`,
       );
@@ -123,7 +128,8 @@ export const pushVerb: Verb = {
       writeFileSync(pulledFrom, revisionMetadata({ ...meta, resourceVersion: result.sha }));
     }
     if (rendered.status === "failed") {
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `error rendering package in kpt function pipeline. Package pushed to remote despite render failure. Details: ${rendered.message}`,
       );
     }

@@ -1,7 +1,4 @@
-import { reject } from "../../jobs/commands/reject.js";
-import { RpkgError } from "./errors.js";
-import { jobContext } from "./job-context.js";
-import { nameOf } from "./names.js";
+import { rejectProposal } from "../../porch/reject.js";
 import { forEachProposal, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg reject PACKAGE_REV_NAME... --repository=OWNER/REPO
@@ -24,23 +21,8 @@ export const rejectVerb: Verb = {
       env,
       (name, lifecycle) => `cannot reject ${name} with lifecycle '${lifecycle}'`,
       async (repo, rev) => {
-        const pr = await repo.conn.port.getPull(rev.pullRequest);
-        const login = (await repo.whoami())?.login ?? "you";
-        const ctx = await jobContext(repo);
-        const step = env.progress.step(`Closing pull request #${pr.number}`);
-        const result = await reject(ctx, {
-          pr,
-          actor: { login, permission: repo.conn.info.permission },
-          args: { verb: "reject" },
-          commentId: 0,
-        });
-        if (result.kind === "refused") {
-          step.fail();
-          throw new RpkgError(result.reason);
-        }
-        step.done();
-        const what = rev.lifecycle === "DeletionProposed" ? "deletion" : "approval";
-        return `${nameOf(repo, rev)} no longer proposed for ${what}`;
+        const done = await rejectProposal(env, { repo, rev });
+        return `${done.name} no longer proposed for ${done.proposedFor}`;
       },
     ),
 };

@@ -1,8 +1,8 @@
 import { proposeRollback } from "../../jobs/rollback/index.js";
+import { PorchError } from "../../porch/errors.js";
+import { jobContext } from "../../porch/job-context.js";
+import { nameOf } from "../../porch/names.js";
 import { UsageError } from "../io.js";
-import { RpkgError } from "./errors.js";
-import { jobContext } from "./job-context.js";
-import { nameOf } from "./names.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg rollback PACKAGE_REV_NAME --repository=OWNER/REPO
@@ -27,11 +27,13 @@ export const rollbackVerb: Verb = {
       );
     const { repo, rev } = await openRevision("rollback", args, env, source);
     if (rev.revision === -1)
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${source} is the package as it is on ${repo.baseBranch}, not a published revision: a rollback goes back to one of its numbered revisions (\`porchlight rpkg get --name ${rev.package}\` lists them)`,
       );
     if (rev.revision === 0 || (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed")) {
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${source} is ${rev.lifecycle}: a rollback goes back to a published revision; name one as \`porchlight rpkg get --repository ${repo.full}\` lists it`,
       );
     }
@@ -44,7 +46,7 @@ export const rollbackVerb: Verb = {
     });
     if (out.kind === "refused") {
       step.fail();
-      throw new RpkgError(out.reason);
+      throw new PorchError("bad-request", out.reason);
     }
     step.done(`#${out.pull}`);
     const name = nameOf(repo, { package: rev.package, workspace: out.branch.split("/").at(-1) as string });

@@ -2,18 +2,20 @@ import { isDigest, sourceKind } from "../../kpt/source-ref.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { formatRevisionTag, indexRefs, parseRevisionTag } from "../../lifecycle/index.js";
 import { isStrategy, mergePackage, upstreamOf } from "../../merge/index.js";
+import { createDraft, newDraftBranch } from "../../porch/drafts.js";
+import { PorchError } from "../../porch/errors.js";
+import { nameOf, refusePlaceholder } from "../../porch/names.js";
+import { openRepository, type Repository } from "../../porch/repository.js";
+import { sameServerRepository } from "../../porch/upstream-lock.js";
 import { SourceError } from "../../sources/errors.js";
 import { checkLocation } from "../../sources/location.js";
 import { UsageError } from "../io.js";
 import { openUpstream } from "../pkg/upstream.js";
 import { intFlag } from "./args.js";
 import { discoverUpgrades } from "./discover.js";
-import { createDraft, newDraftBranch } from "./drafts.js";
 import { rpkgEgress, withinEgress } from "./egress.js";
-import { RpkgError } from "./errors.js";
-import { nameOf, refusePlaceholder } from "./names.js";
-import { openRepository, type Repository, type RpkgEnv } from "./repository.js";
-import { repositoryUpstream, revisionNameOfTag, sameServerRepository } from "./upstream.js";
+import type { RpkgEnv } from "./env.js";
+import { repositoryUpstream, revisionNameOfTag } from "./upstream.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N | --ref=REF] --repository=OWNER/REPO
@@ -52,7 +54,8 @@ export const upgradeVerb: Verb = {
     if (discover !== undefined) return discoverUpgrades(discover, args, env);
     const strategy = args.values.get("strategy");
     if (strategy !== undefined && !isStrategy(strategy))
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `invalid strategy "${strategy}"; must be one of: [resource-merge fast-forward force-delete-replace copy-merge]`,
       );
     const [name, ...extra] = args.positional;
@@ -63,7 +66,7 @@ export const upgradeVerb: Verb = {
     // -1 names the upstream's `.main`, a placeholder (refused below, naming it); other negatives, porchctl's refusal
     const placeholderTarget = /^-[0-9]+$/.test(args.values.get("revision") ?? "");
     if (placeholderTarget && args.values.get("revision") !== "-1")
-      throw new RpkgError("revision must be positive (and not main)");
+      throw new PorchError("bad-request", "revision must be positive (and not main)");
     const wanted = placeholderTarget ? undefined : intFlag(args, "revision", USAGE);
     const { repo, state, rev } = await openRevision("upgrade", args, env, name);
     refusePlaceholder("source revision", repo, rev);
@@ -158,7 +161,8 @@ function refuseConflicts(
 ): void {
   if (result.conflicts.length === 0) return;
   const list = result.conflicts.map((c) => `  ${at.dir}/${c.file}:${c.lines[0]}-${c.lines[1]}: ${c.message}`);
-  throw new RpkgError(
+  throw new PorchError(
+    "bad-request",
     `upgrading ${at.name} to ${at.target} conflicts with its local changes; nothing was pushed:\n${list.join("\n")}\nResolve them in a draft (\`porchlight rpkg copy\`, then \`pull\`/\`push\`) and try again`,
   );
 }
@@ -199,7 +203,8 @@ async function upgradeFromSource(
       updated = await source.read(resolved.commit, up.directory);
       original = up.lockCommit ? await source.read(up.lockCommit, up.directory) : new Map();
     } catch (e) {
-      if (e instanceof SourceError) throw new RpkgError(`upgrading ${name} from ${up.repo}: ${e.message}`);
+      if (e instanceof SourceError)
+        throw new PorchError("bad-request", `upgrading ${name} from ${up.repo}: ${e.message}`);
       throw e;
     }
     const recorded = input.strategy ?? up.strategy ?? "resource-merge";
@@ -236,7 +241,8 @@ async function upstreamRepository(
   if (url === repo.conn.info.cloneUrl) return repo;
   const full = sameServerRepository(url, repo.conn.info.cloneUrl);
   if (!full) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `${name} was cloned from ${url}, which is not a repository on this server; rpkg upgrade follows package revisions of GitHub repositories: update it with \`porchlight pkg update\` instead`,
     );
   }
@@ -249,7 +255,8 @@ async function upstreamRepository(
  */
 function refuseMainTarget(upstream: Repository, pkg: string): never {
   const name = nameOf(upstream, { package: pkg, workspace: upstream.baseBranch });
-  throw new RpkgError(
+  throw new PorchError(
+    "bad-request",
     `revision must be positive (and not main): target upstream revision may not be the placeholder package revision ${upstream.name}/${name}`,
     `--revision names a published revision of ${pkg} (1, 2, …); leave it out for the latest`,
   );
@@ -271,10 +278,12 @@ function targetTag(
     }
   }
   if (wanted !== undefined) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `revision ${wanted} does not exist for package ${pkg} in ${upstream.full}${latest ? ` (its latest is v${latest})` : ""}`,
     );
   }
-  if (latest === 0) throw new RpkgError(`${pkg} has no published revision in ${upstream.full} to upgrade to`);
+  if (latest === 0)
+    throw new PorchError("bad-request", `${pkg} has no published revision in ${upstream.full} to upgrade to`);
   return formatRevisionTag({ package: pkg, revision: latest });
 }

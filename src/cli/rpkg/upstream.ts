@@ -1,8 +1,9 @@
 import { parseRevisionTag } from "../../lifecycle/index.js";
+import { PorchError } from "../../porch/errors.js";
+import { findRevision, nameOf } from "../../porch/names.js";
+import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
 import type { Upstream } from "../pkg/upstream.js";
-import { RpkgError } from "./errors.js";
-import { findRevision, nameOf } from "./names.js";
-import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
+import type { RpkgEnv } from "./env.js";
 
 /**
  * A porchlight repository as kpt's upstream (what `pkg get` and `pkg update` read: resolve a ref as kpt
@@ -28,28 +29,16 @@ export function repositoryUpstream(repo: Repository): Upstream {
         const commit = sha(full);
         if (commit) return { commit, resolvedRef };
       }
-      throw new RpkgError(`${repo.full} has no branch or tag ${ref}${d ? ` (nor ${d}/${ref})` : ""}`);
+      throw new PorchError(
+        "bad-request",
+        `${repo.full} has no branch or tag ${ref}${d ? ` (nor ${d}/${ref})` : ""}`,
+      );
     },
     async read(commit, directory) {
       return (await repo.conn.port.readTree(commit, directory.replace(/^\/+|\/+$/g, ""))).tree;
     },
     close: async () => {},
   };
-}
-
-/** `OWNER/REPO` of a clone URL on the same server as `like` (`https://HOST/OWNER/REPO[.git]`). */
-export function sameServerRepository(url: string, like: string): string | undefined {
-  let u: URL;
-  let l: URL;
-  try {
-    u = new URL(url);
-    l = new URL(like);
-  } catch {
-    return undefined;
-  }
-  if (u.host !== l.host) return undefined;
-  const m = /^\/?(.*\/)?([^/]+)\/([^/]+?)(\.git)?\/?$/.exec(u.pathname);
-  return m ? `${m[2]}/${m[3]}` : undefined;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
+import { asProposal, findRevision, type ProposalRevision } from "../../porch/names.js";
+import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
 import { UsageError } from "../io.js";
 import type { FlagSpec, ParsedArgs } from "./args.js";
+import type { RpkgEnv } from "./env.js";
 import { describeFailure, failureAdvice } from "./errors.js";
-import { asProposal, findRevision, type ProposalRevision } from "./names.js";
-import { openRepository, type RepoState, type Repository, type RpkgEnv } from "./repository.js";
 
 /** One `rpkg` subcommand: its usage text, its own flags, and what it does. */
 export interface Verb {
@@ -39,6 +40,7 @@ async function forEachName(
     } catch (e) {
       const message = describeFailure(e, repository);
       messages.push(message);
+      env.onFailure?.(e, message);
       env.io.stderr(`${name} failed (${message})\n`);
       env.io.stderr(failureAdvice(e, env.verbose, env.io.isTTY));
     }

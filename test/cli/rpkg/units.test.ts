@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { UsageError } from "../../../src/cli/io.js";
 import { intFlag, parseArgs } from "../../../src/cli/rpkg/args.js";
 import { isGitSource } from "../../../src/cli/rpkg/clone.js";
-import type { RpkgError } from "../../../src/cli/rpkg/errors.js";
-import { findRevision } from "../../../src/cli/rpkg/names.js";
-import type { RepoState, Repository } from "../../../src/cli/rpkg/repository.js";
-import { resourceListToTree, treeToResourceList } from "../../../src/cli/rpkg/resources.js";
-import { sameServerRepository } from "../../../src/cli/rpkg/upstream.js";
 import { treeFromText, treeToText } from "../../../src/kpt/tree.js";
 import { discoverRevisions } from "../../../src/lifecycle/index.js";
+import type { PorchError } from "../../../src/porch/errors.js";
+import { findRevision } from "../../../src/porch/names.js";
+import type { RepoState, Repository } from "../../../src/porch/repository.js";
+import { resourceListToTree, treeToResourceList } from "../../../src/porch/resources.js";
+import { sameServerRepository } from "../../../src/porch/upstream-lock.js";
 
 describe("rpkg flags", () => {
   const spec = { repository: "value", output: "value", force: "switch" } as const;
@@ -71,7 +71,7 @@ describe("package revision names", () => {
     try {
       findRevision(repo, s, "blueprints.nope.x");
     } catch (e) {
-      expect((e as RpkgError).hint).toBe(
+      expect((e as PorchError).hint).toBe(
         "no package revision named blueprints.nope.x in acme/blueprints: names look like blueprints.<package>.<workspace>; list them with `porchlight rpkg get --repository acme/blueprints`",
       );
     }

@@ -1,5 +1,5 @@
 import { stringify } from "yaml";
-import type { FileTree } from "../../kpt/tree.js";
+import type { FileTree } from "../kpt/tree.js";
 
 export interface InitInput {
   /** The package's directory name (the last part of its path). */

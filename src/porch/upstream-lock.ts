@@ -1,10 +1,9 @@
-import { readKptfileStruct } from "../../kpt/kptfile.js";
-import type { PackageRevision } from "../../lifecycle/index.js";
-import { type PorchTask, type PublishInfo, publishInfo, revisionTasks } from "../../lifecycle/kpt-trailer.js";
-import { hasUpstream, upstreamOf } from "../../merge/upstream.js";
+import { readKptfileStruct } from "../kpt/kptfile.js";
+import type { PackageRevision } from "../lifecycle/index.js";
+import { type PorchTask, type PublishInfo, publishInfo, revisionTasks } from "../lifecycle/kpt-trailer.js";
+import { hasUpstream, upstreamOf } from "../merge/upstream.js";
 import type { PackageMetadata } from "./objects.js";
 import type { Repository } from "./repository.js";
-import { sameServerRepository } from "./upstream.js";
 
 /** The upstream a revision's Kptfile records, as Porch's `status.upstreamLock` (type git). */
 export interface UpstreamLock {
@@ -179,4 +178,19 @@ export async function readHistories(
     }),
   );
   return { tasks, published };
+}
+
+/** `OWNER/REPO` of a clone URL on the same server as `like` (`https://HOST/OWNER/REPO[.git]`). */
+export function sameServerRepository(url: string, like: string): string | undefined {
+  let u: URL;
+  let l: URL;
+  try {
+    u = new URL(url);
+    l = new URL(like);
+  } catch {
+    return undefined;
+  }
+  if (u.host !== l.host) return undefined;
+  const m = /^\/?(.*\/)?([^/]+)\/([^/]+?)(\.git)?\/?$/.exec(u.pathname);
+  return m ? `${m[2]}/${m[3]}` : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseGitAddress } from "../../src/cli/repo-address.js";
 import { requestTimeoutMs } from "../../src/cli/request-timeout.js";
+import { parseGitAddress } from "../../src/porch/repo-address.js";
 
 describe("a registered git address, seen from the GitHub the command talks to", () => {
   const forge = "http://127.0.0.1:4000/api/v3";

@@ -5,7 +5,7 @@ import type { AnswerCache } from "../github/conditional.js";
 import { connectRepo, createOwnedRepository, type RepoConnection, tokenIdentity } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import type { CommitAuthor } from "../github/port.js";
-import type { DiskCache } from "./disk-cache.js";
+import type { CommitFactCache } from "./commit-facts.js";
 import { REGISTRY_REPO } from "./repo-address.js";
 
 /**
@@ -172,7 +172,7 @@ export interface RegistryAccess {
   /** Where GETs keep their answers, asked again as conditional requests (the API server's, per token). */
   conditional?: AnswerCache | undefined;
   /** The command line's cache across commands (cli/disk-cache.ts): a registry's files by commit. */
-  disk?: DiskCache | undefined;
+  disk?: CommitFactCache | undefined;
   /** Aborts its requests to GitHub (an API request whose client went). */
   signal?: AbortSignal | undefined;
 }

@@ -1,12 +1,12 @@
-import { nearestName } from "../../config/nearest-name.js";
+import { nearestName } from "../config/nearest-name.js";
 import {
   DRAFT_PREFIX,
   type PackageRevision,
   parseDraftBranch,
   parseRevisionTag,
   revisionName,
-} from "../../lifecycle/index.js";
-import { didYouMean, RevisionNotFound, RpkgError } from "./errors.js";
+} from "../lifecycle/index.js";
+import { PorchError, RevisionNotFound } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The name `rpkg get` shows for a revision (Porch's `<repository>.<package>.<workspace>`). */
@@ -27,7 +27,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
   if (byName.length === 1) return byName[0] as PackageRevision;
   if (byName.length > 1) {
     const refs = byName.map((r) => r.ref.replace(/^refs\/(heads|tags)\//, "")).join(" and ");
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `${arg} names more than one revision in ${repo.full} (${refs}); name one by its ref instead, e.g. \`${byName[0]?.ref.replace(/^refs\/(heads|tags)\//, "")}\``,
     );
   }
@@ -37,7 +38,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
   if (draft.ok) {
     const found = state.revisions.find((r) => r.ref === `refs/heads/${arg}`);
     if (found) return found;
-    throw new RpkgError(
+    throw new PorchError(
+      "not-found",
       `no draft revision ${draft.value.package}/${draft.value.workspace} in ${repo.full}: drafts are branches ${DRAFT_PREFIX}${draft.value.package}/<workspace>; list them with \`porchlight rpkg get --repository ${repo.full}\``,
       undefined,
       didYouMean(nearestRef(state, arg, "refs/heads/")),
@@ -47,7 +49,8 @@ export function findRevision(repo: Repository, state: RepoState, arg: string): P
   if (tag.ok) {
     const found = state.revisions.find((r) => r.ref === `refs/tags/${arg}`);
     if (found) return found;
-    throw new RpkgError(
+    throw new PorchError(
+      "not-found",
       `${tag.value.package} has no published revision v${tag.value.revision} in ${repo.full} (no tag ${arg}); list revisions with \`porchlight rpkg get --repository ${repo.full} --name ${tag.value.package}\``,
       undefined,
       didYouMean(nearestRef(state, arg, "refs/tags/")),
@@ -95,10 +98,10 @@ export type ProposalRevision = PackageRevision & {
   pullRequest: number;
 };
 
-/** `rev` as a proposal (it has a pull request), or an RpkgError with `refusal`'s text. */
+/** `rev` as a proposal (it has a pull request), or an PorchError with `refusal`'s text. */
 export function asProposal(rev: PackageRevision, refusal: () => string): ProposalRevision {
   if ((rev.lifecycle !== "Proposed" && rev.lifecycle !== "DeletionProposed") || rev.pullRequest === undefined)
-    throw new RpkgError(refusal());
+    throw new PorchError("bad-request", refusal());
   return rev as ProposalRevision;
 }
 
@@ -124,8 +127,14 @@ export function refusePlaceholder(
 ): void {
   if (rev.revision !== -1) return;
   const name = nameOf(repo, rev);
-  throw new RpkgError(
+  throw new PorchError(
+    "bad-request",
     `Internal error occurred: ${role} may not be the placeholder package revision ${repo.name}/${name}`,
     `${name} stands for the package on ${rev.workspace}, not a revision of it: name a published revision of ${rev.package} instead (\`porchlight rpkg get --repository ${repo.full} --name ${rev.package}\`)`,
   );
+}
+
+/** "did you mean …?" for the name closest to a mistyped one, or undefined when none is close. */
+function didYouMean(name: string | undefined): string | undefined {
+  return name === undefined ? undefined : `did you mean ${name}?`;
 }

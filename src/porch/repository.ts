@@ -1,10 +1,10 @@
-import type { RepoConfig } from "../../config/index.js";
-import { loadRepoConfig } from "../../config/load.js";
-import { formatProblem } from "../../config/problem.js";
-import type { AnswerCache } from "../../github/conditional.js";
-import { connectRepo, type Identity, type RepoConnection } from "../../github/connect.js";
-import type { CommitAuthor, PullRequest } from "../../github/port.js";
-import { mergedDraftPulls, mergedInto } from "../../jobs/publish/merged-drafts.js";
+import type { RepoConfig } from "../config/index.js";
+import { loadRepoConfig } from "../config/load.js";
+import { formatProblem } from "../config/problem.js";
+import type { AnswerCache } from "../github/conditional.js";
+import { connectRepo, type Identity, type RepoConnection } from "../github/connect.js";
+import type { CommitAuthor, PullRequest } from "../github/port.js";
+import { mergedDraftPulls, mergedInto } from "../jobs/publish/merged-drafts.js";
 import {
   byPackageThenRevision,
   discoverRevisions,
@@ -13,18 +13,17 @@ import {
   type PullRequestInfo,
   parseRevisionTag,
   type RefInfo,
-} from "../../lifecycle/index.js";
-import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
-import type { DiskCache } from "../disk-cache.js";
-import { type CliIO, UsageError } from "../io.js";
-import type { Progress } from "../progress.js";
-import { type CommitFacts, commitFacts } from "./commit-facts.js";
-import { RpkgError } from "./errors.js";
+} from "../lifecycle/index.js";
+import { publishedWorkspace } from "../lifecycle/kpt-trailer.js";
+import { type CommitFactCache, type CommitFacts, commitFacts } from "./commit-facts.js";
+import { PorchError } from "./errors.js";
 
-/** What every rpkg verb runs with: passed in, never global. */
-export interface RpkgEnv {
-  io: CliIO;
-  progress: Progress;
+/**
+ * What the engine's operations run with: who acts (the token), where GitHub is, the caches, the
+ * namespace and its registrations, and the signal that ends the work. Passed in, never global; the doors
+ * add their own (rpkg: its output and progress, cli/rpkg/env.ts).
+ */
+export interface PorchEnv {
   token: string;
   apiUrl: string | undefined;
   /** A directory for bare cache clones, removed when the command ends. */
@@ -35,9 +34,9 @@ export interface RpkgEnv {
    */
   conditional?: AnswerCache | undefined;
   /** The command line's cache across commands (cli/disk-cache.ts): commits' facts, read before git. */
-  disk?: DiskCache | undefined;
-  /** -v: hints after failures (RpkgError.hint), besides progress. */
-  verbose?: boolean;
+  disk?: CommitFactCache | undefined;
+  /** The environment commits take their author from (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL). */
+  authorEnv: Readonly<Record<string, string | undefined>>;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
   namespace?: string;
   /**
@@ -74,7 +73,7 @@ export interface Registration {
  * opened as OWNER/REPO is all of it; a registration of one directory of it names only that directory's
  * packages).
  */
-function registered(env: RpkgEnv, full: string | undefined): ({ name: string } & Registration) | undefined {
+function registered(env: PorchEnv, full: string | undefined): ({ name: string } & Registration) | undefined {
   if (!full || !env.registrations) return undefined;
   const byName = env.registrations.get(full);
   if (byName) return { name: full, ...byName };
@@ -123,14 +122,18 @@ export interface Repository {
   whoami(): Promise<Identity | undefined>;
 }
 
+/** A repository named wrongly: the command line answers it as a usage error (its usage, exit 2). */
+const usage = (message: string) =>
+  new PorchError("bad-request", message, undefined, undefined, { usage: true });
+
 function parseRepositoryArg(full: string | undefined, verb: string): { owner: string; repo: string } {
   if (!full) {
-    throw new UsageError(
+    throw usage(
       `rpkg ${verb} needs --repository=OWNER/REPO: the GitHub repository holding the packages (or set GITHUB_REPOSITORY)`,
     );
   }
   const m = /^([A-Za-z0-9][A-Za-z0-9-]*)\/([A-Za-z0-9._-]+)$/.exec(full);
-  if (!m) throw new UsageError(`--repository "${full}" is not OWNER/REPO (for example acme/blueprints)`);
+  if (!m) throw usage(`--repository "${full}" is not OWNER/REPO (for example acme/blueprints)`);
   return { owner: m[1] as string, repo: (m[2] as string).replace(/\.git$/, "") };
 }
 
@@ -158,7 +161,7 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
  * or those listings; a later load reads afresh.
  */
 export async function openRepository(
-  env: RpkgEnv,
+  env: PorchEnv,
   full: string | undefined,
   verb: string,
   signal?: AbortSignal,
@@ -192,7 +195,8 @@ export async function openRepository(
   const registration = registered(env, full) ?? registered(env, canonical);
   const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!loaded.ok) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `the configuration of ${canonical} is invalid; fix it on ${conn.info.defaultBranch}:\n${loaded.problems.map((p) => `  ${formatProblem(p)}`).join("\n")}`,
     );
   }
@@ -255,8 +259,9 @@ export async function openRepository(
     whoami,
     async author() {
       const who = await whoami();
-      const name = env.io.env.GIT_AUTHOR_NAME ?? who?.name ?? who?.login ?? "porchlight rpkg";
-      const email = env.io.env.GIT_AUTHOR_EMAIL ?? who?.email ?? "porchlight-rpkg@users.noreply.github.com";
+      const name = env.authorEnv.GIT_AUTHOR_NAME ?? who?.name ?? who?.login ?? "porchlight rpkg";
+      const email =
+        env.authorEnv.GIT_AUTHOR_EMAIL ?? who?.email ?? "porchlight-rpkg@users.noreply.github.com";
       return { name, email };
     },
   };

@@ -1,6 +1,14 @@
-import type { RepoPort } from "../../github/port.js";
-import { packageDirs } from "../../jobs/packages.js";
-import type { DiskCache } from "../disk-cache.js";
+import type { RepoPort } from "../github/port.js";
+import { packageDirs } from "../jobs/packages.js";
+
+/**
+ * Where facts of commits are kept across runs (the command line's cache on disk, cli/disk-cache.ts): a
+ * commit's facts never change, so what is kept is never asked of git again.
+ */
+export interface CommitFactCache {
+  commitFact(sha: string, kind: string): unknown;
+  keepCommitFact(sha: string, kind: string, value: unknown): void;
+}
 
 /**
  * What a listing reads of commits, which never changes for a commit: read from the disk cache first
@@ -20,7 +28,7 @@ const MESSAGE = "message";
 
 export function commitFacts(
   port: Pick<RepoPort, "listFiles" | "commitMessages">,
-  disk: DiskCache | undefined,
+  disk: CommitFactCache | undefined,
 ): CommitFacts {
   return {
     async packagesAt(sha) {

@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
-import type { PackageRevision } from "../../lifecycle/index.js";
-import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
-import type { RevisionMetadata } from "../repo-registry.js";
-import { LATEST_LABEL } from "./metadata-changes.js";
+import type { PackageRevision } from "../lifecycle/index.js";
+import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import { nameOf } from "./names.js";
+import type { RevisionMetadata } from "./registrations.js";
 import type { Repository } from "./repository.js";
 import type { UpstreamLock } from "./upstream-lock.js";
 
 const PORCH_API_VERSION = "porch.kpt.dev/v1alpha1";
+
+/** The label Porch computes for the latest published revision of a package: never set by a client. */
+export const LATEST_LABEL = "kpt.dev/latest-revision";
 /** Where the revision lives on GitHub, for people and scripts. */
 const REF_ANNOTATION = "porchlight.dev/ref";
 const COMMIT_ANNOTATION = "porchlight.dev/commit";

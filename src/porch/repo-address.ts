@@ -11,7 +11,7 @@ export type GitAddress =
   /** A git repository elsewhere: `url` is probed anonymously (no token leaves for another host). */
   | { kind: "elsewhere"; url: string; host: string };
 
-/** The repository of a namespace's owner that keeps the namespace's Porch objects (repo-registry.ts). */
+/** The repository of a namespace's owner that keeps the namespace's Porch objects (registrations.ts). */
 export const REGISTRY_REPO = ".porchlight";
 
 /** URL schemes git clones from (`ext::` and other remote helpers are not addresses of a repository). */

@@ -1,4 +1,4 @@
-import type { FieldRequirement } from "../selectors.js";
+import type { FieldRequirement } from "./selectors.js";
 
 /** What Porch's field selectors read of a PackageRevision (api/porch/v1alpha1 PackageRevisionSelectableFields). */
 export interface SelectableRevision {

@@ -1,20 +1,21 @@
-import type { FileTree } from "../../kpt/tree.js";
+import type { FileTree } from "../kpt/tree.js";
 import {
   formatDraftBranch,
   indexRefs,
   packagePathProblem,
   refConflict,
   workspaceProblem,
-} from "../../lifecycle/index.js";
-import { annotationForBranch, type PorchTask } from "../../lifecycle/kpt-trailer.js";
-import { creationConflict, RpkgError } from "./errors.js";
+} from "../lifecycle/index.js";
+import { annotationForBranch, type PorchTask } from "../lifecycle/kpt-trailer.js";
+import { creationConflict, PorchError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
 /** The commit the base branch points at; a repository without it cannot hold drafts yet. */
 export function baseSha(repo: Repository, state: RepoState): string {
   const sha = indexRefs(state.refs).branches.get(repo.baseBranch);
   if (!sha) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `${repo.full} has no branch ${repo.baseBranch} to start drafts from; push a first commit to it (or set baseBranch in .github/porchlight.yml)`,
     );
   }
@@ -24,17 +25,20 @@ export function baseSha(repo: Repository, state: RepoState): string {
 /** Checks a new draft's name: a valid package path and workspace, and a branch that can be created. */
 export function newDraftBranch(repo: Repository, state: RepoState, pkg: string, workspace: string): string {
   const problem = packagePathProblem(pkg) ?? workspaceProblem(workspace);
-  if (problem) throw new RpkgError(`cannot create a revision of ${pkg} in ${repo.full}: ${problem}`);
+  if (problem)
+    throw new PorchError("bad-request", `cannot create a revision of ${pkg} in ${repo.full}: ${problem}`);
   const branch = formatDraftBranch({ package: repo.packageDir(pkg), workspace });
   const branches = [...indexRefs(state.refs).branches.keys()];
   if (branches.includes(branch)) {
-    throw new RpkgError(
+    throw new PorchError(
+      "already-exists",
       `${pkg} already has a revision with workspace ${workspace} in ${repo.full} (branch ${branch}); choose another --workspace`,
     );
   }
   const clash = refConflict(branch, branches);
   if (clash) {
-    throw new RpkgError(
+    throw new PorchError(
+      "bad-request",
       `the draft branch ${branch} cannot be created next to the branch ${clash} in ${repo.full} (git keeps branches as paths); choose another --workspace`,
     );
   }

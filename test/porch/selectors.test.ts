@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseFieldSelector } from "../../src/cli/selectors.js";
+import { parseFieldSelector } from "../../src/porch/selectors.js";
 
 describe("field selectors", () => {
   it("reads =, == and != terms, comma-joined, with backslash escapes", () => {

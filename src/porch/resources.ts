@@ -1,18 +1,18 @@
 import { stringify } from "yaml";
-import type { KrmItem } from "../../fn/types.js";
-import { ANNOTATION, LEGACY_ANNOTATION } from "../../kpt/annotations.js";
+import type { KrmItem } from "../fn/types.js";
+import { ANNOTATION, LEGACY_ANNOTATION } from "../kpt/annotations.js";
 import {
   deleteAnnotation,
   getAnnotation,
   indexAnnotation,
   pathAnnotation,
   setAnnotation,
-} from "../../kpt/resource.js";
-import { formatResourceList, parseResourceList } from "../../kpt/resourcelist.js";
-import type { FileTree } from "../../kpt/tree.js";
-import { detectSeqIndent, formatDocuments, type SeqIndent } from "../../kpt/yaml/format.js";
-import { parseYamlFile } from "../../kpt/yaml/yamlfile.js";
-import { RpkgError } from "./errors.js";
+} from "../kpt/resource.js";
+import { formatResourceList, parseResourceList } from "../kpt/resourcelist.js";
+import type { FileTree } from "../kpt/tree.js";
+import { detectSeqIndent, formatDocuments, type SeqIndent } from "../kpt/yaml/format.js";
+import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
+import { PorchError } from "./errors.js";
 
 /** Porch writes this file next to the package on `rpkg pull`; `rpkg push` reads it back and drops it. */
 export const REVISION_METADATA_FILE = ".KptRevisionMetadata";
@@ -125,7 +125,8 @@ export function resourceListToTree(text: string, source: string, current?: FileT
     if (!path) {
       const kind = doc.get("kind") ?? "item";
       const name = doc.getIn(["metadata", "name"]) ?? `#${order}`;
-      throw new RpkgError(
+      throw new PorchError(
+        "bad-request",
         `${source}: ${String(kind)} ${String(name)} has no ${ANNOTATION.path} annotation, so it belongs to no file; add one (e.g. resources.yaml)`,
       );
     }

@@ -1,7 +1,7 @@
 import pino from "pino";
-import type { JobContext } from "../../jobs/context.js";
-import { rootOutbox } from "../../jobs/outbox.js";
-import type { Renderer } from "../../jobs/renderer.js";
+import type { JobContext } from "../jobs/context.js";
+import { rootOutbox } from "../jobs/outbox.js";
+import type { Renderer } from "../jobs/renderer.js";
 import type { Repository } from "./repository.js";
 
 /** The CLI runs lifecycle jobs but never renders: rendering a draft is the bot's job on push. */

@@ -1,0 +1,130 @@
+import { GitHubError } from "../github/errors.js";
+import { type PublishOutcome, type PublishRequest, publishProposal } from "../jobs/publish/index.js";
+import { REQUIRED_CHECKS } from "../lifecycle/publish.js";
+import { parseDeletionProposal } from "../lifecycle/revision-deletion.js";
+import { PorchError, revisionConflict } from "./errors.js";
+import { jobContext } from "./job-context.js";
+import { nameOf, type ProposalRevision } from "./names.js";
+import type { Repository } from "./repository.js";
+import type { OpEnv } from "./steps.js";
+
+/**
+ * Approves a proposal (Proposed → Published, or DeletionProposed → deleted) as publish does for every
+ * door: the review, the checks waited for, the bot's publish job. Answers the revision's name (Porch's
+ * for life) and what publishing did.
+ */
+export async function approve(
+  env: OpEnv,
+  { repo, rev, wait }: { repo: Repository; rev: ProposalRevision; wait: CheckWait },
+): Promise<{ name: string; outcome: Exclude<PublishOutcome, { kind: "refused" }> }> {
+  const name = nameOf(repo, rev);
+  const step = env.progress.step(`Publishing #${rev.pullRequest} (${name})`);
+  try {
+    const outcome = await approveAndPublish(repo, rev.pullRequest, wait, name);
+    // The name stays the revision's (Porch's name for life); the tag and revision go with progress.
+    step.done(
+      outcome.kind === "published"
+        ? `revision ${outcome.revision}, tag ${outcome.tag}`
+        : `package ${outcome.package} deleted`,
+    );
+    return { name, outcome };
+  } catch (e) {
+    step.fail();
+    throw e;
+  }
+}
+
+/** How long approve waits for the proposal head's checks, and how often it looks. */
+export interface CheckWait {
+  timeoutMs: number;
+  pollMs: number;
+}
+
+export const DEFAULT_WAIT: CheckWait = { timeoutMs: 5 * 60_000, pollMs: 1000 };
+
+/**
+ * Porch's approve is synchronous: right after `propose`, the bot's render and guardrail checks of the
+ * head may not have run yet. Waits until each required check has completed on `sha` (whatever its
+ * conclusion: publish then decides, and names a failed one), at most `timeoutMs`; past that, publish
+ * refuses naming the checks that have not run. Ctrl-C ends the wait as it ends the command.
+ */
+async function waitForChecks(repo: Repository, sha: string, wait: CheckWait): Promise<void> {
+  const deadline = Date.now() + wait.timeoutMs;
+  for (;;) {
+    const runs = await repo.conn.port.listCheckRuns(sha);
+    const pending = REQUIRED_CHECKS.filter(
+      (name) => !runs.some((r) => r.name === name && r.headSha === sha && r.status === "completed"),
+    );
+    if (pending.length === 0 || Date.now() + wait.pollMs > deadline) return;
+    await new Promise((done) => setTimeout(done, wait.pollMs));
+  }
+}
+
+/**
+ * An approving review of the head as the token's user, then the bot's publish job. GitHub refuses a
+ * review of one's own pull request; the job then decides as for `/approve` by the author (it counts no
+ * approval from the author). If the bot published first (it reacts to the review too), the job finds
+ * the merged pull request and only reports its tag.
+ */
+export async function approveAndPublish(
+  repo: Repository,
+  pull: number,
+  wait: CheckWait = DEFAULT_WAIT,
+  name = `#${pull}`,
+): Promise<Exclude<PublishOutcome, { kind: "refused" }>> {
+  const pr = await repo.conn.port.getPull(pull);
+  let request: PublishRequest;
+  try {
+    const user = await repo.conn.approvePull(pull, pr.headSha, "Approved with `porchlight rpkg approve`.");
+    // the review is the record; the approval is the caller's, as Porch's approve (their own proposal's too,
+    // unless the repository's configuration sets requiredApprovals)
+    request =
+      user.toLowerCase() === pr.author.toLowerCase()
+        ? { kind: "command", user, porchApprove: true }
+        : { kind: "review", user, commitId: pr.headSha };
+  } catch (e) {
+    if (!(e instanceof GitHubError) || e.kind !== "validation") throw e;
+    const me = await repo.whoami();
+    if (!me) {
+      throw new PorchError(
+        "forbidden",
+        `GitHub refused your approval of #${pull} in ${repo.full} (${e.message}); you cannot approve your own proposal: someone else with write permission must approve it`,
+      );
+    }
+    request = { kind: "command", user: me.login, porchApprove: true };
+  }
+  // A revision's deletion proposal changes no file: no check runs on it, none is waited for.
+  if (!parseDeletionProposal(pr)) await waitForChecks(repo, pr.headSha, wait);
+  const ctx = await jobContext(repo);
+  let outcome = await publishProposal(ctx, { pull, request });
+  if (outcome.kind === "refused" && (await repo.conn.port.getPull(pull)).merged) {
+    outcome = await publishProposal(ctx, { pull, request });
+  }
+  if (outcome.kind === "refused")
+    throw new PorchError("bad-request", `${outcome.message} (#${pull} in ${repo.full})`);
+  if (outcome.kind === "published" && outcome.alreadyMerged)
+    await refuseIfAnotherApproved(repo, pull, name, request.kind === "review");
+  return outcome;
+}
+
+/**
+ * Of two approvals at once exactly one publishes, as Porch's lock lets one request through: a proposal
+ * merged by someone other than this command — another approve, a person — while it approved is that
+ * request's, and this one gets Porch's conflict. The bot's merge is this approval's when it answers this
+ * command's own review (`reviewed`); without one (an author approving their own proposal) it answered
+ * another's.
+ */
+async function refuseIfAnotherApproved(
+  repo: Repository,
+  pull: number,
+  name: string,
+  reviewed: boolean,
+): Promise<void> {
+  const by = (await repo.conn.port.getPull(pull)).mergedBy;
+  if (by === undefined || (reviewed && by.endsWith("[bot]"))) return;
+  throw revisionConflict(
+    repo.namespace,
+    name,
+    `#${pull} in ${repo.full} was merged by ${by} while this approve ran: another approval published it`,
+  );
+}
