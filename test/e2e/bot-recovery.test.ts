@@ -163,6 +163,13 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     await w.forge.createRepo("acme/cluster-01", { files: { "README.md": "# cluster-01\n" } });
     w.forge.setPermission("acme/cluster-01", "alice", "write");
     await writeMain(".porchlight/variants/fleet.yaml", VARIANT);
+    await w.settle();
+    // The variant's push fans out at once: the newest revision published so far is proposed downstream.
+    const [first, ...others] = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
+    expect(others).toEqual([]);
+    expect(first?.head.ref).toMatch(/^porchlight\/variant\//);
+    const proposedBefore = await text("web/cm.yaml", first!.head.ref, "cluster-01");
+    expect(proposedBefore).not.toContain('v: "3"');
     await push("drafts/apps/web/third", { "apps/web/cm.yaml": webSettings("3") });
     const n = await propose("drafts/apps/web/third");
 
@@ -175,7 +182,10 @@ describe("porchlight bot recovers (forge over HTTP and git)", () => {
     w.forge.setWebhookUrl(w.app.webhookUrl);
     await w.settle();
     expect(await text("catalog.yaml", "porchlight/catalog")).not.toContain("v4");
-    expect((await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data).toEqual([]);
+    // nothing of v4 reached the downstream: its one pull request still proposes what it did
+    const open = (await rest().pulls.list({ owner, repo: "cluster-01", state: "open" })).data;
+    expect(open.map((p) => p.number)).toEqual([first!.number]);
+    expect(await text("web/cm.yaml", first!.head.ref, "cluster-01")).toBe(proposedBefore);
 
     await sweep(w);
     expect(await text("catalog.yaml", "porchlight/catalog")).toContain(merge.sha);

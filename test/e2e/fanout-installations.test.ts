@@ -200,8 +200,8 @@ describe("fan-out across installations (forge over HTTP and git)", () => {
     await alice.git("rm", "--quiet", ".porchlight/variants/dev.yaml");
     await alice.git("commit", "--quiet", "-m", "drop the dev variant");
     await alice.git("push", "--quiet", "origin", "HEAD:refs/heads/main");
+    // the push that removes the variant fans out on its own event: no sweep needed
     await w.settle();
-    await sweep(w);
     const deletions = (
       await dana.pulls.list({ owner: "other", repo: "deploy-dev", state: "open" })
     ).data.filter((p) => p.labels.some((l) => l.name === "porchlight/deletion"));
