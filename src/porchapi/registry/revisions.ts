@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import type { RpkgEnv } from "../../cli/rpkg/env.js";
+import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../../cli/rpkg/get.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import {
   checkFieldSelector,
@@ -10,11 +12,9 @@ import {
 import { nameOf } from "../../porch/names.js";
 import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions } from "../../porchapi/store.js";
-import type { RpkgEnv } from "../rpkg/env.js";
-import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../rpkg/get.js";
+import type { KubeObject } from "../resources.js";
+import { ApiError, notFound } from "../status.js";
+import type { Caller, ListOptions } from "../store.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 
 /** Everything a PackageRevision object shows is read: the API answers whole objects. */
