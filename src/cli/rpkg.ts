@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PorchError } from "../porch/errors.js";
-import type { RegistryAccess } from "../porch/registrations.js";
-import { gitHostOf, parseGitAddress } from "../porch/repo-address.js";
-import type { Registration } from "../porch/repository.js";
+import { registrationsOf } from "../porch/namespace.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { KubeconfigError } from "./kubeconfig-load.js";
@@ -231,36 +229,6 @@ function unresolved(
       `${names[0]} is in none of the repositories registered in namespace ${namespace} (${registered.join(", ")}): names look like REPOSITORY.PACKAGE.WORKSPACE`,
       `list them with \`porchlight rpkg get --namespace=${namespace}\``,
     );
-}
-
-/**
- * The namespace's registrations (porch/registrations.ts): each of a repository on this GitHub by that repository
- * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
- */
-export async function registrationsOf(
-  access: RegistryAccess,
-  namespace: string,
-): Promise<{ registrations: Map<string, Registration>; elsewhere: Map<string, string> }> {
-  const registrations = new Map<string, Registration>();
-  const elsewhere = new Map<string, string>();
-  // loaded here, as the verbs are: a command without --namespace never reads a registry
-  const { openRegistry } = await import("../porch/registrations.js");
-  for (const obj of await (await openRegistry(access, namespace)).list()) {
-    const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
-    const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
-    if (address?.kind === "github")
-      registrations.set(obj.metadata.name, {
-        full: `${address.owner}/${address.repo}`,
-        directory,
-        ...(obj.spec.deployment === true ? { deployment: true } : {}),
-      });
-    else
-      elsewhere.set(
-        obj.metadata.name,
-        `${obj.spec.git.repo} is not a repository of ${gitHostOf(access.apiUrl)}, where porchlight keeps package revisions (see \`porchlight repo get ${obj.metadata.name} --namespace=${namespace}\`)`,
-      );
-  }
-  return { registrations, elsewhere };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { silentProgress } from "../../cli/progress.js";
 import type { RpkgEnv } from "../../cli/rpkg/env.js";
-import { registrationsOf } from "../../cli/rpkg.js";
 import type { AnswerCache } from "../../github/conditional.js";
+import { registrationsOf } from "../../porch/namespace.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
 import { apiErrorOfPorch } from "../porch-errors.js";
 import { ApiError } from "../status.js";

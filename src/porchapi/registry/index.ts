@@ -36,6 +36,7 @@ export function porchStores(settings: StoreSettings): PorchStores {
   };
 }
 
+export { namespaceAccess } from "./access.js";
 export { CallerFolders } from "./caller-folders.js";
 export { tokenCheck } from "./token-check.js";
 export type { StoreSettings };

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
-import { registrationsOf } from "../../cli/rpkg.js";
+import { registrationsOf } from "../../porch/namespace.js";
 import { registryAuthor } from "../../porch/registrations.js";
 import type { Registration } from "../../porch/repository.js";
 import { parseFieldSelector } from "../../porch/selectors.js";

@@ -1,9 +1,9 @@
-import { connectRepo } from "../github/connect.js";
-import { GitHubError } from "../github/errors.js";
-import { REGISTRY_REPO } from "../porch/repo-address.js";
-import type { StoreSettings } from "../porchapi/registry/index.js";
-import type { Caller, NamespaceAccess, NamespaceAccessPort, RepositoryAccess } from "../porchapi/store.js";
-import { registrationsOf } from "./rpkg.js";
+import { connectRepo } from "../../github/connect.js";
+import { GitHubError } from "../../github/errors.js";
+import { registrationsOf } from "../../porch/namespace.js";
+import { REGISTRY_REPO } from "../../porch/repo-address.js";
+import type { Caller, NamespaceAccess, NamespaceAccessPort, RepositoryAccess } from "../store.js";
+import { callerAccess, type StoreSettings } from "./context.js";
 
 /**
  * The caller's GitHub permissions in a namespace, for `kubectl auth can-i`: on each repository
@@ -13,13 +13,7 @@ import { registrationsOf } from "./rpkg.js";
  */
 export function namespaceAccess(settings: StoreSettings): NamespaceAccessPort {
   return async (caller: Caller, namespace: string): Promise<NamespaceAccess> => {
-    const access = {
-      token: caller.token,
-      apiUrl: settings.apiUrl,
-      cacheDir: await settings.folders.hold(caller.token, caller.signal),
-      conditional: settings.conditional,
-      signal: caller.signal,
-    };
+    const access = await callerAccess(settings, caller);
     const reach = async (name: string, full: string): Promise<RepositoryAccess | undefined> => {
       const [owner = "", repo = ""] = full.split("/");
       try {

@@ -1,0 +1,33 @@
+import type { RegistryAccess } from "./registrations.js";
+import { gitHostOf, parseGitAddress } from "./repo-address.js";
+import type { Registration } from "./repository.js";
+
+/**
+ * A namespace's registrations (registrations.ts): each of a repository on this GitHub by that repository
+ * and directory, and each of a git URL elsewhere (which porchlight cannot read) with the reason.
+ */
+export async function registrationsOf(
+  access: RegistryAccess,
+  namespace: string,
+): Promise<{ registrations: Map<string, Registration>; elsewhere: Map<string, string> }> {
+  const registrations = new Map<string, Registration>();
+  const elsewhere = new Map<string, string>();
+  // loaded here, as the verbs are: a command without --namespace never reads a registry
+  const { openRegistry } = await import("./registrations.js");
+  for (const obj of await (await openRegistry(access, namespace)).list()) {
+    const address = parseGitAddress(obj.spec.git.repo, access.apiUrl);
+    const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
+    if (address?.kind === "github")
+      registrations.set(obj.metadata.name, {
+        full: `${address.owner}/${address.repo}`,
+        directory,
+        ...(obj.spec.deployment === true ? { deployment: true } : {}),
+      });
+    else
+      elsewhere.set(
+        obj.metadata.name,
+        `${obj.spec.git.repo} is not a repository of ${gitHostOf(access.apiUrl)}, where porchlight keeps package revisions (see \`porchlight repo get ${obj.metadata.name} --namespace=${namespace}\`)`,
+      );
+  }
+  return { registrations, elsewhere };
+}
