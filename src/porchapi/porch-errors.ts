@@ -56,3 +56,16 @@ export function apiErrorOfPorch(e: unknown): unknown {
     ...(retry === undefined ? {} : { retryAfterSeconds: retry }),
   });
 }
+
+/**
+ * A lifecycle operation's failure (propose, reject, approve, propose-delete, delete) as the API answers
+ * it: the kind's reason with the engine's message alone, as porchctl words the refusal (its hint names
+ * porchlight's commands, no help to a kubectl user); what GitHub or git refused, and anything not the
+ * engine's, as apiErrorOfPorch answers it.
+ */
+export function apiErrorOfOperation(e: unknown): unknown {
+  const p = porchErrorOf(e);
+  if (!(p instanceof PorchError) || p.more.origin !== undefined) return apiErrorOfPorch(e);
+  const reason = reasonOf(p.kind);
+  return reason === undefined ? p : new ApiError(reason, p.message);
+}

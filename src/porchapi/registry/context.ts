@@ -1,7 +1,6 @@
-import { silentProgress } from "../../cli/progress.js";
-import type { RpkgEnv } from "../../cli/rpkg/env.js";
 import type { AnswerCache } from "../../github/conditional.js";
 import { registrationsOf } from "../../porch/namespace.js";
+import type { OpEnv } from "../../porch/steps.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
 import { apiErrorOfPorch } from "../porch-errors.js";
 import { ApiError } from "../status.js";
@@ -37,40 +36,27 @@ export async function callerAccess(settings: StoreSettings, caller: Caller): Pro
   };
 }
 
+/** Steps the API shows nobody: it answers with objects, not progress. */
+const unseen: OpEnv["progress"] = {
+  step: () => ({ tick() {}, done() {}, fail() {} }),
+};
+
 /**
- * rpkg's environment for one request: the caller's token (every read and write acts as them on GitHub),
- * a cache folder of their own (one caller's clones never serve another), the namespace and its
- * registrations. Output goes nowhere: the API answers with objects, not lines.
+ * The engine's environment for one request: the caller's token (every read and write acts as them on
+ * GitHub), a cache folder of their own (one caller's clones never serve another), the namespace and its
+ * registrations.
  */
-export async function requestEnv(
-  settings: StoreSettings,
-  caller: Caller,
-  namespace: string,
-): Promise<RpkgEnv> {
+export async function requestEnv(settings: StoreSettings, caller: Caller, namespace: string): Promise<OpEnv> {
   const access = await callerAccess(settings, caller);
-  const { cacheDir } = access;
-  const env: RpkgEnv = {
-    io: {
-      stdout: () => {},
-      stderr: () => {},
-      readStdin: async () => "",
-      cwd: cacheDir,
-      env: settings.env,
-      isTTY: false,
-    },
-    progress: silentProgress,
-    token: caller.token,
-    authorEnv: settings.env,
-    apiUrl: settings.apiUrl,
-    cacheDir,
-    conditional: settings.conditional,
-    signal: caller.signal,
-    namespace,
-  };
   const { registrations, elsewhere } = await asApiErrors(() => registrationsOf(access, namespace));
-  env.registrations = registrations;
-  env.elsewhere = elsewhere;
-  return env;
+  return {
+    ...access,
+    progress: unseen,
+    authorEnv: settings.env,
+    namespace,
+    registrations,
+    elsewhere,
+  };
 }
 
 /** The registry's and the engine's failures as the API's: 404, 403, 409, 400… with their messages. */

@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
-import type { RpkgEnv } from "../../cli/rpkg/env.js";
-import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../../cli/rpkg/get.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import {
   checkFieldSelector,
@@ -9,8 +7,9 @@ import {
   readsKptfile,
   repositorySelected,
 } from "../../porch/field-selectors.js";
+import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../../porch/listing.js";
 import { nameOf } from "../../porch/names.js";
-import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
+import { openRepository, type PorchEnv, type RepoState, type Repository } from "../../porch/repository.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError, notFound } from "../status.js";
@@ -44,7 +43,7 @@ function selectors(opts: ListOptions) {
 
 /** The revisions of `loaded` as objects, with everything read, kept where `keep` holds. */
 async function objectsOfLoaded(
-  env: RpkgEnv,
+  env: PorchEnv,
   loaded: readonly { repo: Repository; state: RepoState }[],
   keep: (repo: Repository, r: PackageRevision) => boolean,
 ): Promise<{ listing: Listing; objects: KubeObject[] }> {
@@ -64,7 +63,7 @@ async function objectsOfLoaded(
 }
 
 /** The repositories of the namespace's registrations `names`, each read; one GitHub refuses is left out. */
-async function loadAll(env: RpkgEnv, names: readonly string[]) {
+async function loadAll(env: PorchEnv, names: readonly string[]) {
   const settled = await Promise.allSettled(
     names.map(async (n) => {
       const repo = await openRepository(env, n, "get");
@@ -99,14 +98,14 @@ export async function listRevisions(settings: StoreSettings, caller: Caller, ns:
 }
 
 /** The registration a revision's name starts with (`blueprints.hello.v1` is in `blueprints`), longest first. */
-function registrationOf(env: RpkgEnv, name: string): string | undefined {
+function registrationOf(env: PorchEnv, name: string): string | undefined {
   return [...(env.registrations?.keys() ?? [])]
     .filter((n) => name.startsWith(`${n}.`))
     .sort((a, b) => b.length - a.length)[0];
 }
 
 /** One revision, found by its name, with its repository and state. */
-export async function findNamed(env: RpkgEnv, ns: string, name: string) {
+export async function findNamed(env: PorchEnv, ns: string, name: string) {
   const registration = registrationOf(env, name);
   const missing = () =>
     notFound(
@@ -125,6 +124,15 @@ export async function findNamed(env: RpkgEnv, ns: string, name: string) {
   return { repo, state, rev };
 }
 
+/** The object of a revision found (findNamed), with everything read. */
+export async function objectOfFound(
+  env: PorchEnv,
+  { repo, state, rev }: Awaited<ReturnType<typeof findNamed>>,
+): Promise<KubeObject> {
+  const { objects } = await objectsOfLoaded(env, [{ repo, state }], (_, r) => r === rev);
+  return objects[0] as KubeObject;
+}
+
 export async function getRevision(
   settings: StoreSettings,
   caller: Caller,
@@ -133,8 +141,6 @@ export async function getRevision(
 ): Promise<KubeObject> {
   return asApiErrors(async () => {
     const env = await requestEnv(settings, caller, ns);
-    const { repo, state, rev } = await findNamed(env, ns, name);
-    const { objects } = await objectsOfLoaded(env, [{ repo, state }], (_, r) => r === rev);
-    return objects[0] as KubeObject;
+    return objectOfFound(env, await findNamed(env, ns, name));
   });
 }

@@ -1,60 +1,37 @@
-import { approveVerb } from "../../cli/rpkg/approve.js";
-import { delVerb } from "../../cli/rpkg/del.js";
-import type { RpkgEnv } from "../../cli/rpkg/env.js";
-import { proposeVerb } from "../../cli/rpkg/propose.js";
-import { proposeDeleteVerb } from "../../cli/rpkg/propose-delete.js";
-import { rejectVerb } from "../../cli/rpkg/reject.js";
-import type { Verb } from "../../cli/rpkg/verb.js";
-import { revisionName } from "../../lifecycle/index.js";
-import { publishedDeletion } from "../../porch/delete.js";
-import { LATEST_LABEL } from "../../porch/objects.js";
+import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
+import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
+import { asProposal } from "../../porch/names.js";
+import { propose } from "../../porch/propose.js";
+import { proposeDelete } from "../../porch/propose-delete.js";
 import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
+import { rejectProposal } from "../../porch/reject.js";
+import type { OpEnv } from "../../porch/steps.js";
+import { apiErrorOfOperation } from "../porch-errors.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError } from "../status.js";
 import type { Caller, WriteOptions } from "../store.js";
-import { requireWrite } from "./authorize.js";
-import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
-import { findNamed, getRevision } from "./revisions.js";
-import { runVerb } from "./run-verb.js";
-
-/** What porchlight computes on every read (where the revision lives): not the revision's own annotations. */
-const COMPUTED_ANNOTATIONS = new Set([
-  "porchlight.dev/ref",
-  "porchlight.dev/commit",
-  "porchlight.dev/pull-request",
-]);
-
-type Fields = Record<string, unknown>;
-const fieldsOf = (v: unknown): Fields => (typeof v === "object" && v !== null ? (v as Fields) : {});
-const textMap = (v: unknown): Record<string, string> =>
-  Object.fromEntries(Object.entries(fieldsOf(v)).map(([k, x]) => [k, String(x)]));
-
-/** The labels and annotations an object sets that are the revision's own (kept in git), not computed. */
-function ownMetadata(obj: KubeObject): {
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
-} {
-  const { [LATEST_LABEL]: _, ...labels } = textMap(obj.metadata?.labels);
-  const annotations = Object.fromEntries(
-    Object.entries(textMap(obj.metadata?.annotations)).filter(([k]) => !COMPUTED_ANNOTATIONS.has(k)),
-  );
-  return { labels, annotations };
-}
-
-const same = (a: Record<string, string>, b: Record<string, string>) =>
-  JSON.stringify(Object.entries(a).sort()) === JSON.stringify(Object.entries(b).sort());
+import { requestEnv, type StoreSettings } from "./context.js";
+import { repositoryTarget, type Write } from "./door.js";
+import {
+  changedMetadata,
+  checkImmutable,
+  fieldsOf,
+  type LifecycleMove,
+  lifecycleMove,
+  updatedObject,
+} from "./revision-strategy.js";
+import { findNamed, getRevision, objectOfFound } from "./revisions.js";
 
 /** Writes the revision's own labels and annotations where the object changes them. */
 export async function writeMetadata(
-  env: RpkgEnv,
+  env: OpEnv,
   ns: string,
   name: string,
   obj: KubeObject,
   current?: KubeObject,
 ) {
-  const want = ownMetadata(obj);
-  const was = current ? ownMetadata(current) : { labels: {}, annotations: {} };
-  if (same(want.labels, was.labels) && same(want.annotations, was.annotations)) return;
+  const want = changedMetadata(obj, current);
+  if (!want) return;
   const access = {
     token: env.token,
     apiUrl: env.apiUrl,
@@ -67,63 +44,45 @@ export async function writeMetadata(
       m.labels = want.labels;
       m.annotations = want.annotations;
     },
-    await registryAuthor(access, env.io.env),
+    await registryAuthor(access, env.authorEnv),
     `Update package revision ${name}`,
   );
 }
 
-/** The spec fields a revision keeps for life: a change to one is Invalid, as Porch's. */
-const IMMUTABLE = ["packageName", "workspaceName", "repository", "revision"] as const;
-
-function checkImmutable(name: string, spec: Fields, was: Fields): void {
-  const causes = IMMUTABLE.filter((f) => spec[f] !== undefined && spec[f] !== was[f]).map((f) => ({
-    reason: "FieldValueInvalid",
-    field: `spec.${f}`,
-    message: `field is immutable (it was ${JSON.stringify(was[f])})`,
-  }));
-  if (causes.length > 0)
-    throw new ApiError(
-      "Invalid",
-      `PackageRevision.porch.kpt.dev "${name}" is invalid: ${causes.map((c) => `${c.field}: ${c.message}`).join(", ")}`,
-      { name, group: "porch.kpt.dev", kind: "PackageRevision", causes },
-    );
+/** Runs a lifecycle operation of the engine, its failure as the API answers an operation's. */
+async function operation<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw apiErrorOfOperation(e);
+  }
 }
 
-/** The verb that moves a revision from one lifecycle to another by an update, as Porch's update allows. */
-function lifecycleVerb(name: string, from: unknown, to: unknown, approval: boolean): Verb | undefined {
-  if (to === undefined || to === from) return undefined;
-  if (from === "Draft" && to === "Proposed" && !approval) return proposeVerb;
-  if (from === "Proposed" && to === "Draft") return rejectVerb;
-  if (from === "Proposed" && to === "Published" && approval) return approveVerb;
-  if (from === "Published" && to === "DeletionProposed" && !approval) return proposeDeleteVerb;
-  if (from === "DeletionProposed" && to === "Published") return rejectVerb;
-  const how =
-    to === "Published"
-      ? "a proposal is published through the approval subresource (kubectl patch --subresource=approval)"
-      : "Draft → Proposed, Proposed → Draft or (approval) Published, Published → DeletionProposed, DeletionProposed → Published";
-  throw new ApiError(
-    "Invalid",
-    `PackageRevision.porch.kpt.dev "${name}" is invalid: spec.lifecycle: cannot change from ${String(from)} to ${String(to)}${approval ? " through approval" : ""}: ${how}`,
-    {
-      name,
-      group: "porch.kpt.dev",
-      kind: "PackageRevision",
-      causes: [
-        {
-          reason: "FieldValueInvalid",
-          field: "spec.lifecycle",
-          message: `cannot change from ${String(from)} to ${String(to)}${approval ? " through approval" : ""}: ${how}`,
-        },
-      ],
-    },
-  );
+/** Carries out a lifecycle move on the revision found, with the engine's operation for it. */
+async function move(env: OpEnv, to: LifecycleMove, found: Awaited<ReturnType<typeof findNamed>>, name: string) {
+  const { repo, state, rev } = found;
+  const refused = (verb: string, why = "") => () => `cannot ${verb} ${name} with lifecycle '${rev.lifecycle}'${why}`;
+  await operation(async () => {
+    switch (to) {
+      case "propose":
+        return propose(env, { repo, rev, name });
+      case "reject":
+        return rejectProposal(env, { repo, rev: asProposal(rev, refused("reject")) });
+      case "approve": {
+        const proposal = asProposal(rev, refused("approve", ": only a proposal is approved"));
+        return approve(env, { repo, rev: proposal, wait: DEFAULT_WAIT });
+      }
+      case "propose-delete":
+        return proposeDelete(env, { repo, rev, state, name });
+    }
+  });
 }
 
 /**
  * An update of a PackageRevision (or of its approval): its own labels and annotations written to git,
- * and a lifecycle change carried out by rpkg's verb for it (propose, reject, propose-delete, approve).
- * A dry run checks the caller's permission, the immutable fields and the lifecycle move, and answers the
- * object as the update would leave it, writing nothing.
+ * and a lifecycle change carried out by the engine's operation for it (propose, reject, propose-delete,
+ * approve). A dry run checks the caller's permission, the immutable fields and the lifecycle move, and
+ * answers the object as the update would leave it, writing nothing.
  */
 export async function updateRevision(
   settings: StoreSettings,
@@ -133,43 +92,31 @@ export async function updateRevision(
   current: KubeObject,
   subresource: string | undefined,
   opts: WriteOptions = {},
-): Promise<KubeObject> {
+): Promise<Write> {
   const name = String(current.metadata?.name);
-  const spec = fieldsOf(obj.spec);
-  const was = fieldsOf(current.spec);
-  await asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo } = await findNamed(env, ns, name);
-    const approval = subresource === "approval";
-    await requireWrite(repo, approval ? "approve" : "update", "packagerevisions", name);
-    checkImmutable(name, spec, was);
-    const verb = lifecycleVerb(name, was.lifecycle, spec.lifecycle, approval);
-    if (opts.dryRun) return;
-    if (!approval) await writeMetadata(env, ns, name, obj, current);
-    if (verb) await runVerb(env, verb, { positional: [name], values: { repository: repo.name } });
-  });
-  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
-  const { labels, annotations } = ownMetadata(obj);
-  const latest = textMap(current.metadata?.labels)[LATEST_LABEL];
+  const approval = subresource === "approval";
+  const env = await requestEnv(settings, caller, ns);
+  const found = await findNamed(env, ns, name);
   return {
-    ...current,
-    metadata: {
-      ...current.metadata,
-      labels: { ...labels, ...(latest === undefined ? {} : { [LATEST_LABEL]: latest }) },
-      annotations: { ...annotations, ...computedAnnotations(current) },
+    name,
+    target: repositoryTarget(found.repo),
+    ...(approval ? { verb: "approve" } : {}),
+    async run() {
+      const was = fieldsOf(current.spec);
+      const spec = fieldsOf(obj.spec);
+      checkImmutable(name, spec, was);
+      const to = lifecycleMove(name, was.lifecycle, spec.lifecycle, approval);
+      if (opts.dryRun) return updatedObject(obj, current);
+      if (!approval) await writeMetadata(env, ns, name, obj, current);
+      if (to) await move(env, to, found, name);
+      return getRevision(settings, caller, ns, name);
     },
-    spec: { ...was, lifecycle: spec.lifecycle ?? was.lifecycle },
   };
 }
 
-const computedAnnotations = (obj: KubeObject) =>
-  Object.fromEntries(
-    Object.entries(textMap(obj.metadata?.annotations)).filter(([k]) => COMPUTED_ANNOTATIONS.has(k)),
-  );
-
 /**
- * Deletes a revision as `rpkg del` does (a published one needs a deletion proposal first, as Porch's). A
- * dry run checks the caller's permission and that refusal, and deletes nothing.
+ * Deletes a revision with the engine's delete (a published one needs a deletion proposal first, as
+ * Porch's). A dry run checks the caller's permission and that refusal, and deletes nothing.
  */
 export async function deleteRevision(
   settings: StoreSettings,
@@ -177,27 +124,24 @@ export async function deleteRevision(
   ns: string,
   name: string,
   opts: WriteOptions = {},
-) {
-  const current = await getRevision(settings, caller, ns, name);
-  await asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo, rev } = await findNamed(env, ns, name);
-    await requireWrite(repo, "delete", "packagerevisions", name);
-    if (!opts.dryRun) await runVerb(env, delVerb, { positional: [name], values: { repository: repo.name } });
-    else if (rev.lifecycle === "Published")
-      throw new ApiError("Forbidden", publishedDeletion(name), {
-        name,
-        group: "porch.kpt.dev",
-        kind: "packagerevisions",
-      });
-  });
-  return current;
-}
-
-/** The name Porch gives a new revision: REPOSITORY.PACKAGE.WORKSPACE. */
-export function newRevisionName(spec: Fields): string {
-  return revisionName(String(spec.repository), {
-    package: String(spec.packageName),
-    workspace: String(spec.workspaceName),
-  });
+): Promise<Write> {
+  const env = await requestEnv(settings, caller, ns);
+  const found = await findNamed(env, ns, name);
+  const current = await objectOfFound(env, found);
+  const { repo, state, rev } = found;
+  return {
+    name,
+    target: repositoryTarget(repo),
+    async run() {
+      if (!opts.dryRun)
+        await operation(() => deleteOperation(env, { repo, rev, state, name, wait: () => DEFAULT_WAIT }));
+      else if (rev.lifecycle === "Published")
+        throw new ApiError("Forbidden", publishedDeletion(name), {
+          name,
+          group: "porch.kpt.dev",
+          kind: "packagerevisions",
+        });
+      return current;
+    },
+  };
 }
