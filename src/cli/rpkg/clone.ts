@@ -10,6 +10,7 @@ import { UPSTREAM_IDENTIFIER } from "../../merge/match.js";
 import { createDraft, newDraftBranch } from "../../porch/drafts.js";
 import { PorchError } from "../../porch/errors.js";
 import { nameOf, refNameOf, refusePlaceholder } from "../../porch/names.js";
+import { renderAsPorch } from "../../porch/render.js";
 import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
 import { sameServerRepository } from "../../porch/upstream-lock.js";
 import { UsageError } from "../io.js";
@@ -18,7 +19,6 @@ import { openUpstream, type Upstream } from "../pkg/upstream.js";
 import type { ParsedArgs } from "./args.js";
 import { rpkgEgress, withinEgress } from "./egress.js";
 import type { RpkgEnv } from "./env.js";
-import { renderAsPorch } from "./render.js";
 import { locateSourceRevision, repositoryUpstream } from "./upstream.js";
 import { openVerbRepository, type Verb } from "./verb.js";
 

@@ -4,6 +4,7 @@ import { type FileTree, readTree } from "../../kpt/tree.js";
 import { PorchError, resourcesConflict } from "../../porch/errors.js";
 import { branchOf, nameOf } from "../../porch/names.js";
 import { packageRevisionObject } from "../../porch/objects.js";
+import { type PorchStep, PUSH_ON_RENDER_FAILURE, renderAsPorch } from "../../porch/render.js";
 import {
   isResourceFile,
   pulledVersion,
@@ -11,9 +12,9 @@ import {
   resourceListToTree,
   revisionMetadata,
 } from "../../porch/resources.js";
+import { resultLine } from "../../render/results.js";
 import { UsageError } from "../io.js";
 import { revisionAnnotations } from "./annotate.js";
-import { PUSH_ON_RENDER_FAILURE, porchRenderLines, renderAsPorch } from "./render.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg push PACKAGE_REV_NAME [DIR|-] --repository=OWNER/REPO
@@ -137,3 +138,14 @@ export const pushVerb: Verb = {
     return 0;
   },
 };
+
+/** What porchctl push prints on stderr of the render it caused: each function run, and its results. */
+function porchRenderLines(steps: readonly PorchStep[]): string {
+  let out = "";
+  for (const step of steps) {
+    out += `[RUNNING] ${JSON.stringify(step.image)} \n`;
+    if (step.results.length > 0)
+      out += `[Results]: ${step.results.map((r) => resultLine(r).replaceAll("\n", " ").trim()).join(", ")}\n`;
+  }
+  return out;
+}

@@ -1,12 +1,12 @@
-import type { Runtime } from "../../config/index.js";
-import { defaultRegistry } from "../../fn/registry.js";
-import { DEFAULT_RUN_OPTIONS } from "../../fn/runtime/types.js";
-import type { FunctionResult } from "../../fn/types.js";
-import { KPTFILE_NAME, type PlainKptfile, readKptfileStruct } from "../../kpt/kptfile.js";
-import type { FileTree } from "../../kpt/tree.js";
-import { formatKptfile } from "../../merge/kptfile.js";
-import { type RenderOutcome, render, runtimesNeeded } from "../../render/render.js";
-import { type FunctionRecord, resultLine } from "../../render/results.js";
+import type { Runtime } from "../config/index.js";
+import { defaultRegistry } from "../fn/registry.js";
+import { DEFAULT_RUN_OPTIONS } from "../fn/runtime/types.js";
+import type { FunctionResult } from "../fn/types.js";
+import { KPTFILE_NAME, type PlainKptfile, readKptfileStruct } from "../kpt/kptfile.js";
+import type { FileTree } from "../kpt/tree.js";
+import { formatKptfile } from "../merge/kptfile.js";
+import { type RenderOutcome, render, runtimesNeeded } from "../render/render.js";
+import type { FunctionRecord } from "../render/results.js";
 
 /** kpt's Kptfile annotation (v1.0.0-beta.62) that writes a failed render's partial result. */
 const SAVE_ON_RENDER_FAILURE = "kpt.dev/save-on-render-failure";
@@ -100,17 +100,6 @@ function porchImage(image: string, tree: FileTree): string {
       ),
   );
   return named ? `ghcr.io/kptdev/krm-functions-catalog/${short}` : image;
-}
-
-/** What porchctl push prints on stderr of the render it caused: each function run, and its results. */
-export function porchRenderLines(steps: readonly PorchStep[]): string {
-  let out = "";
-  for (const step of steps) {
-    out += `[RUNNING] ${JSON.stringify(step.image)} \n`;
-    if (step.results.length > 0)
-      out += `[Results]: ${step.results.map((r) => resultLine(r).replaceAll("\n", " ").trim()).join(", ")}\n`;
-  }
-  return out;
 }
 
 /** The root Kptfile with the render's outcome recorded as kpt v1.0.0-beta.62 records it. */
