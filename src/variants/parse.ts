@@ -124,6 +124,7 @@ export function parseVariantFile(file: string, text: string, options: ParseOptio
           kind === undefined ? "missing required field kind" : `unknown kind ${JSON.stringify(kind)}`,
           `a variant file holds ${KNOWN_KINDS}`,
         ),
+        ...(kind === undefined ? { missing: true as const } : {}),
         ...named,
       });
       continue;
@@ -218,11 +219,14 @@ function issueToProblem(
   if (!locate(root, path).exact && issue.code === "invalid_type") {
     // In the words of Porch's controller of each kind.
     const field = formatQuotedFieldPath(path);
-    return problem(
-      path,
-      kind === PACKAGE_VARIANT_SET_KIND ? `${field} is a required field` : `missing required field ${field}`,
-      "add the field",
-    );
+    return {
+      ...problem(
+        path,
+        kind === PACKAGE_VARIANT_SET_KIND ? `${field} is a required field` : `missing required field ${field}`,
+        "add the field",
+      ),
+      missing: true,
+    };
   }
   return problem(path, issueMessage(issue.message, path));
 }

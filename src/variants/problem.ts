@@ -15,6 +15,8 @@ export interface VariantProblem {
   message: string;
   /** What to do about it. */
   hint?: string;
+  /** The field is missing, not wrong (Kubernetes' FieldValueRequired, where the API answers it). */
+  missing?: true;
   /**
    * `warning`: the variant still runs as written, but likely not as meant (the check passes, the annotation
    * and the dashboard say so). Absent: an error, and the variant at fault is skipped.

@@ -1,21 +1,25 @@
 import type { PorchStores } from "../store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
+import { door } from "./door.js";
 import { getNamespace, visibleNamespaces } from "./namespaces.js";
-import { repositoryStore } from "./repositories.js";
+import { repositoryStorage } from "./repositories.js";
 import { getResources, listResources, updateResources } from "./resources.js";
 import { getRevision, listRevisions } from "./revisions.js";
-import { variantStore } from "./variants.js";
+import { variantStorage } from "./variants.js";
 import { deleteRevision, updateRevision } from "./writes.js";
 
-/** The stores of Porch's API over GitHub, as rpkg reaches it: each request acts with the caller's token. */
+/**
+ * Porch's API over GitHub, one storage a resource, each acting with the caller's token and calling the
+ * engine (src/porch) directly; every write goes through the door (door.ts), which authorizes it once.
+ */
 export function porchStores(settings: StoreSettings): PorchStores {
   return {
     namespaces: {
       get: (caller, _ns, name) => getNamespace(settings, caller, name),
       list: (caller) => visibleNamespaces(settings, caller),
     },
-    packagerevisions: {
+    packagerevisions: door("porch.kpt.dev", "packagerevisions", {
       dryRun: true,
       list: (caller, ns, opts) => listRevisions(settings, caller, ns, opts),
       get: (caller, ns, name) => getRevision(settings, caller, ns, name),
@@ -23,16 +27,20 @@ export function porchStores(settings: StoreSettings): PorchStores {
       update: (caller, ns, obj, current, sub, o) =>
         updateRevision(settings, caller, ns, obj, current, sub, o),
       delete: (caller, ns, name, o) => deleteRevision(settings, caller, ns, name, o),
-    },
-    packagerevisionresources: {
+    }),
+    packagerevisionresources: door("porch.kpt.dev", "packagerevisionresources", {
       dryRun: true,
       list: (caller, ns, opts) => listResources(settings, caller, ns, opts),
       get: (caller, ns, name) => getResources(settings, caller, ns, name),
       update: (caller, ns, obj, current, _sub, o) => updateResources(settings, caller, ns, obj, current, o),
-    },
-    repositories: repositoryStore(settings),
-    packagevariants: variantStore(settings, "PackageVariant"),
-    packagevariantsets: variantStore(settings, "PackageVariantSet"),
+    }),
+    repositories: door("config.porch.kpt.dev", "repositories", repositoryStorage(settings)),
+    packagevariants: door("config.porch.kpt.dev", "packagevariants", variantStorage(settings, "PackageVariant")),
+    packagevariantsets: door(
+      "config.porch.kpt.dev",
+      "packagevariantsets",
+      variantStorage(settings, "PackageVariantSet"),
+    ),
   };
 }
 

@@ -9,8 +9,9 @@ import {
 import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError, notFound } from "../status.js";
-import type { Caller, ListOptions, ResourceStore } from "../store.js";
+import type { Caller, ListOptions } from "../store.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
+import type { Storage, Write } from "./door.js";
 import { withVersion } from "./revisions.js";
 
 /** How long one registration's Ready check may take (a git URL elsewhere that never answers). */
@@ -21,7 +22,7 @@ const READY_TIMEOUT_MS = 10_000;
  * `porchlight repo` keeps them (create, update and delete commit there, as the caller), each with Porch's
  * Ready condition: whether porchlight can read it with the caller's token.
  */
-export function repositoryStore(settings: StoreSettings): ResourceStore {
+export function repositoryStorage(settings: StoreSettings): Storage {
   const access = (caller: Caller): Promise<RegistryAccess> => callerAccess(settings, caller);
   const withStatus = async (a: RegistryAccess, obj: RepositoryObject): Promise<KubeObject> =>
     withVersion({ ...obj, status: { conditions: [await readiness(obj, a, READY_TIMEOUT_MS)] } });
@@ -32,7 +33,7 @@ export function repositoryStore(settings: StoreSettings): ResourceStore {
       if (!obj) throw notFound("repositories", "config.porch.kpt.dev", name);
       return withStatus(a, obj);
     });
-  const write = async (caller: Caller, ns: string, obj: KubeObject) =>
+  const apply = async (caller: Caller, ns: string, obj: KubeObject) =>
     asApiErrors(async () => {
       const a = await access(caller);
       const { status: _, ...written } = obj;
@@ -45,6 +46,8 @@ export function repositoryStore(settings: StoreSettings): ResourceStore {
       );
       return name;
     });
+  // GitHub decides who may commit to the registrations repository: no permission is checked first
+  const write = (name: string, run: () => Promise<KubeObject>): Write => ({ name, target: undefined, run });
   return {
     list: (caller, ns, opts) =>
       asApiErrors(async () => {
@@ -63,16 +66,17 @@ export function repositoryStore(settings: StoreSettings): ResourceStore {
       const name = String(obj.metadata?.name ?? "");
       if (await exists(caller, ns, name))
         throw new ApiError("AlreadyExists", `repositories.config.porch.kpt.dev "${name}" already exists`);
-      return get(caller, ns, await write(caller, ns, obj));
+      return write(name, async () => get(caller, ns, await apply(caller, ns, obj)));
     },
-    update: async (caller, ns, obj) => get(caller, ns, await write(caller, ns, obj)),
+    update: async (caller, ns, obj) =>
+      write(String(obj.metadata?.name ?? ""), async () => get(caller, ns, await apply(caller, ns, obj))),
     delete: async (caller, ns, name) => {
       const current = await get(caller, ns, name);
-      await asApiErrors(async () => {
+      return write(name, async () => {
         const a = await access(caller);
         await (await openRegistry(a, ns)).remove(name, await registryAuthor(a, settings.env));
+        return current;
       });
-      return current;
     },
   };
   async function exists(caller: Caller, ns: string, name: string): Promise<boolean> {

@@ -1,16 +1,14 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
-import { pushVerb } from "../../cli/rpkg/push.js";
+import type { FileTree } from "../../kpt/tree.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "../../porch/names.js";
+import { push } from "../../porch/push.js";
 import type { Repository } from "../../porch/repository.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError } from "../status.js";
 import type { Caller, ListOptions, WriteOptions } from "../store.js";
-import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { repositoryTarget, type Write } from "./door.js";
 import { findNamed, listRevisions, withVersion } from "./revisions.js";
-import { runVerb } from "./run-verb.js";
 
 /**
  * PackageRevisionResources: a revision's files, each by its path in the package with its content, as
@@ -59,9 +57,18 @@ function checkPath(name: string, path: string): void {
 }
 
 /**
- * An update of a revision's files: pushed to its draft as `rpkg push` pushes a folder (the files are the
- * whole package), rendered as Porch renders a push — a render that fails is refused unless the revision
- * says porch.kpt.dev/push-on-render-failure — and answered with the files as pushed. A dry run checks the
+ * The files of `spec.resources` as a package's tree, in path order, as a folder of them reads (a file
+ * under a `.git` directory is not the package's).
+ */
+function treeOf(files: readonly [string, unknown][]): FileTree {
+  const kept = files.filter(([path]) => !path.split("/").slice(0, -1).includes(".git"));
+  return new Map(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, c]) => [p, Buffer.from(String(c))]));
+}
+
+/**
+ * An update of a revision's files: pushed to its draft by the engine's push (the files are the whole
+ * package), rendered as Porch renders a push — a render that fails is refused unless the revision says
+ * porch.kpt.dev/push-on-render-failure — and answered with the files as pushed. A dry run checks the
  * paths and the caller's permission and answers the object sent (the render is not run).
  */
 export async function updateResources(
@@ -71,7 +78,7 @@ export async function updateResources(
   obj: KubeObject,
   current: KubeObject,
   opts: WriteOptions = {},
-): Promise<KubeObject> {
+): Promise<Write> {
   const name = String(current.metadata?.name);
   const resources = (obj.spec as { resources?: unknown } | undefined)?.resources;
   if (typeof resources !== "object" || resources === null)
@@ -81,22 +88,15 @@ export async function updateResources(
     );
   const files = Object.entries(resources as Record<string, unknown>);
   for (const [path] of files) checkPath(name, path);
-  await asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo } = await findNamed(env, ns, name);
-    await requireWrite(repo, "update", "packagerevisionresources", name);
-    if (opts.dryRun) return;
-    const dir = await mkdtemp(join(env.cacheDir, "push-"));
-    try {
-      for (const [path, content] of files) {
-        await mkdir(dirname(join(dir, path)), { recursive: true });
-        await writeFile(join(dir, path), String(content));
-      }
-      await runVerb(env, pushVerb, { positional: [name, dir], values: { repository: repo.name } });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-  if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
-  return getResources(settings, caller, ns, name);
+  const env = await requestEnv(settings, caller, ns);
+  const { repo, rev } = await findNamed(env, ns, name);
+  return {
+    name,
+    target: repositoryTarget(repo),
+    async run() {
+      if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
+      await push(env, { repo, rev, name, files: treeOf(files) });
+      return getResources(settings, caller, ns, name);
+    },
+  };
 }

@@ -124,22 +124,3 @@ export async function commitVariantFiles(
   if (!result.ok && result.reason === "non-fast-forward") throw conflict();
 }
 
-const WRITERS = new Set(["write", "maintain", "admin"]);
-
-/** The caller may push to the management repository, or a 403 in Kubernetes' words naming their permission. */
-export async function requireVariantWrite(
-  repo: ManagementRepo,
-  verb: string,
-  resource: string,
-  name: string,
-  namespace: string,
-): Promise<void> {
-  const permission = repo.conn.info.permission;
-  if (WRITERS.has(permission)) return;
-  const who = (await repo.conn.whoami())?.login ?? "the token's user";
-  throw new ApiError(
-    "Forbidden",
-    `${resource}.config.porch.kpt.dev "${name}" is forbidden: User "${who}" cannot ${verb} resource "${resource}" in API group "config.porch.kpt.dev" in the namespace "${namespace}": ${who} has ${permission} permission on ${repo.full}, which keeps the variant files, and ${verb} needs write`,
-    { name, group: "config.porch.kpt.dev", kind: resource },
-  );
-}

@@ -15,8 +15,9 @@ import {
 } from "../../variants/index.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError, conflict, notFound } from "../status.js";
-import type { Caller, ListOptions, ResourceStore } from "../store.js";
+import type { Caller, ListOptions } from "../store.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
+import type { Storage, WriteTarget } from "./door.js";
 import { withVersion } from "./revisions.js";
 import {
   commitVariantFiles,
@@ -24,7 +25,6 @@ import {
   editFile,
   type ManagementRepo,
   openManagement,
-  requireVariantWrite,
   type VariantDocument,
   variantDocuments,
 } from "./variant-files.js";
@@ -102,9 +102,10 @@ function variantReads(settings: StoreSettings, kind: Kind) {
  * Porch's PackageVariant and PackageVariantSet objects of a namespace: the documents of the variant files
  * (`.porchlight/variants/*.yaml`, on the default branch) of the repositories registered in it, which is
  * where fan-out reads them (docs/variants.md). Create commits a file to the upstream's repository (the
- * management repository by default), update and delete the document's own file; each as the caller.
+ * management repository by default), update and delete the document's own file; each as the caller, once
+ * the door found their permission there lets them write.
  */
-export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore {
+export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
   const { resource, read, objectsOf, find, get } = variantReads(settings, kind);
   const author = (nv: NamespaceVariants) => registryAuthor(nv.access, settings.env);
   const stale = (name: string) =>
@@ -114,6 +115,14 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
       name,
       "the variant files changed while porchlight wrote them; read it again and retry",
     );
+
+  /** The management repository a write lands in: the caller's permission there decides. */
+  const where = (repo: ManagementRepo): WriteTarget => ({
+    full: repo.full,
+    permission: repo.conn.info.permission,
+    whoami: repo.conn.whoami,
+    keeps: "the variant files",
+  });
 
   return {
     managedFields: true,
@@ -128,101 +137,113 @@ export function variantStore(settings: StoreSettings, kind: Kind): ResourceStore
         return objectsOf(nv, ns, kept);
       }),
     get,
-    create: (caller, ns, obj) =>
-      asApiErrors(async () => {
-        const name = nameOf(obj, kind);
-        const nv = await read(caller, ns);
-        if (nv.documents.some((d) => d.name === name))
-          throw new ApiError("AlreadyExists", `${resource}.${GROUP} "${name}" already exists`, {
-            name,
-            group: GROUP,
-            kind: resource,
-          });
-        const full = managementOf(obj, kind, ns, nv.registrations);
-        const repo = nv.repos.get(full.toLowerCase()) ?? (await openManagement(nv.access, full));
-        await requireVariantWrite(repo, "create", resource, name, ns);
-        const text = checked(obj, kind, ns, repo, `${name}.yaml`, created(obj, kind));
-        const file = `${name}.yaml`;
-        await commitVariantFiles(
-          repo,
-          (files) => {
-            const before = files.get(file)?.toString("utf8");
-            files.set(file, Buffer.from(before ? `${before.replace(/\n*$/, "\n")}---\n${text}` : text));
-          },
-          `Add ${kind} ${name} (kubectl)`,
-          await author(nv),
-          () => stale(name),
-        );
-        return get(caller, ns, name);
-      }),
-    update: (caller, ns, obj, current, subresource) =>
-      asApiErrors(async () => {
-        const name = nameOf(obj, kind);
-        const { nv, doc } = await find(caller, ns, name);
-        const fresh = (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
-        if (!sameDocument(fresh, current)) throw stale(name);
-        await requireVariantWrite(doc.repo, "update", resource, name, ns);
-        // porchlight's fan-out is the controller and works the status out from GitHub on every read: a
-        // status written is not kept (it would go stale), and a write to /status changes nothing else
-        if (subresource === "status") return fresh;
-        const meta = updated(obj, doc, kind);
-        // the last finalizer of an object being deleted gone: the object goes, as the API server removes it
-        const gone = isTerminating(meta) && finalizersOf(meta).length === 0;
-        const text = gone ? undefined : checked(obj, kind, ns, doc.repo, doc.path, meta);
-        await commitVariantFiles(
-          doc.repo,
-          (files) => {
-            const next = editFile(fileText(doc), doc.index, text);
-            if (next === undefined) files.delete(doc.path);
-            else files.set(doc.path, Buffer.from(next));
-          },
-          gone
-            ? `Delete ${kind} ${name}: its last finalizer removed (kubectl)`
-            : `Update ${kind} ${name} (kubectl)`,
-          await author(nv),
-          () => stale(name),
-        );
-        return gone ? fresh : get(caller, ns, name);
-      }),
-    delete: (caller, ns, name) =>
-      asApiErrors(async () => {
-        const { nv, doc } = await find(caller, ns, name);
-        const [gone] = await objectsOf(nv, ns, [doc]);
-        await requireVariantWrite(doc.repo, "delete", resource, name, ns);
-        const meta = doc.data.metadata as Record<string, unknown>;
-        // finalizers hold it: marked for deletion, for its controllers (porchlight's fan-out for its own)
-        if (finalizersOf(meta).length > 0) {
-          if (isTerminating(meta)) return gone as KubeObject;
-          const marked = {
-            ...doc.data,
-            metadata: { ...meta, deletionTimestamp: kubeTime(new Date()), deletionGracePeriodSeconds: 0 },
-          };
+    async create(caller, ns, obj) {
+      const name = nameOf(obj, kind);
+      const nv = await read(caller, ns);
+      if (nv.documents.some((d) => d.name === name))
+        throw new ApiError("AlreadyExists", `${resource}.${GROUP} "${name}" already exists`, {
+          name,
+          group: GROUP,
+          kind: resource,
+        });
+      const full = managementOf(obj, kind, ns, nv.registrations);
+      const repo = nv.repos.get(full.toLowerCase()) ?? (await openManagement(nv.access, full));
+      return {
+        name,
+        target: where(repo),
+        async run() {
+          const text = checked(obj, kind, ns, repo, `${name}.yaml`, created(obj, kind));
+          const file = `${name}.yaml`;
           await commitVariantFiles(
-            doc.repo,
-            (files) =>
-              files.set(
-                doc.path,
-                Buffer.from(editFile(fileText(doc), doc.index, documentText(marked)) ?? ""),
-              ),
-            `Mark ${kind} ${name} for deletion: finalizers ${finalizersOf(meta).join(", ")} (kubectl)`,
+            repo,
+            (files) => {
+              const before = files.get(file)?.toString("utf8");
+              files.set(file, Buffer.from(before ? `${before.replace(/\n*$/, "\n")}---\n${text}` : text));
+            },
+            `Add ${kind} ${name} (kubectl)`,
             await author(nv),
             () => stale(name),
           );
           return get(caller, ns, name);
-        }
-        await commitVariantFiles(
-          doc.repo,
-          (files) => {
-            const left = editFile(fileText(doc), doc.index, undefined);
-            if (left === undefined) files.delete(doc.path);
-            else files.set(doc.path, Buffer.from(left));
-          },
-          `Delete ${kind} ${name} (kubectl)`,
-          await author(nv),
-          () => stale(name),
-        );
-        return gone as KubeObject;
-      }),
+        },
+      };
+    },
+    async update(caller, ns, obj, current, subresource) {
+      const name = nameOf(obj, kind);
+      const { nv, doc } = await find(caller, ns, name);
+      const fresh = (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
+      if (!sameDocument(fresh, current)) throw stale(name);
+      return {
+        name,
+        target: where(doc.repo),
+        async run() {
+          // porchlight's fan-out is the controller and works the status out from GitHub on every read: a
+          // status written is not kept (it would go stale), and a write to /status changes nothing else
+          if (subresource === "status") return fresh;
+          const meta = updated(obj, doc, kind);
+          // the last finalizer of an object being deleted gone: the object goes, as the API server removes it
+          const gone = isTerminating(meta) && finalizersOf(meta).length === 0;
+          const text = gone ? undefined : checked(obj, kind, ns, doc.repo, doc.path, meta);
+          await commitVariantFiles(
+            doc.repo,
+            (files) => {
+              const next = editFile(fileText(doc), doc.index, text);
+              if (next === undefined) files.delete(doc.path);
+              else files.set(doc.path, Buffer.from(next));
+            },
+            gone
+              ? `Delete ${kind} ${name}: its last finalizer removed (kubectl)`
+              : `Update ${kind} ${name} (kubectl)`,
+            await author(nv),
+            () => stale(name),
+          );
+          return gone ? fresh : get(caller, ns, name);
+        },
+      };
+    },
+    async delete(caller, ns, name) {
+      const { nv, doc } = await find(caller, ns, name);
+      const [gone] = await objectsOf(nv, ns, [doc]);
+      return {
+        name,
+        target: where(doc.repo),
+        async run() {
+          const meta = doc.data.metadata as Record<string, unknown>;
+          // finalizers hold it: marked for deletion, for its controllers (porchlight's fan-out for its own)
+          if (finalizersOf(meta).length > 0) {
+            if (isTerminating(meta)) return gone as KubeObject;
+            const marked = {
+              ...doc.data,
+              metadata: { ...meta, deletionTimestamp: kubeTime(new Date()), deletionGracePeriodSeconds: 0 },
+            };
+            await commitVariantFiles(
+              doc.repo,
+              (files) =>
+                files.set(
+                  doc.path,
+                  Buffer.from(editFile(fileText(doc), doc.index, documentText(marked)) ?? ""),
+                ),
+              `Mark ${kind} ${name} for deletion: finalizers ${finalizersOf(meta).join(", ")} (kubectl)`,
+              await author(nv),
+              () => stale(name),
+            );
+            return get(caller, ns, name);
+          }
+          await commitVariantFiles(
+            doc.repo,
+            (files) => {
+              const left = editFile(fileText(doc), doc.index, undefined);
+              if (left === undefined) files.delete(doc.path);
+              else files.set(doc.path, Buffer.from(left));
+            },
+            `Delete ${kind} ${name} (kubectl)`,
+            await author(nv),
+            () => stale(name),
+          );
+          return gone as KubeObject;
+        },
+      };
+    },
   };
 }
 
@@ -421,7 +442,7 @@ function checked(
       kind,
       // kubectl prints each cause after its field: a message in Porch's words, which starts with it, loses it
       causes: errors.map((p) => ({
-        reason: /required field|Required value/.test(p.message) ? "FieldValueRequired" : "FieldValueInvalid",
+        reason: p.missing ? "FieldValueRequired" : "FieldValueInvalid",
         message: p.field && said(p).startsWith(`${p.field} `) ? said(p).slice(p.field.length + 1) : said(p),
         field: p.field,
       })),
