@@ -4,6 +4,7 @@ import { attributionEnabled } from "../kpt/attribution.js";
 import { KptError, kptfileKptText } from "../kpt/errors.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import { formatDiff, isStrategy, MergeError, STRATEGIES, type UpdateStrategy } from "../merge/index.js";
+import { UpstreamError } from "../porch/upstream.js";
 import { SourceError } from "../sources/errors.js";
 import { missingPathError } from "./go-errors.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
@@ -14,7 +15,6 @@ import { initCommand } from "./pkg/init.js";
 import { parseRepoSpec, RepoSpecError } from "./pkg/repospec.js";
 import { treeCommand } from "./pkg/tree.js";
 import { updatePackage } from "./pkg/update.js";
-import { UpstreamError } from "./pkg/upstream.js";
 
 const HELP = `porchlight pkg — fetch, update and compare kpt packages (as kpt pkg does)
 

@@ -1,4 +1,6 @@
-import { openRepository, type Repository } from "./repository.js";
+import type { PackageRevision } from "../lifecycle/index.js";
+import { findRevision } from "./names.js";
+import { openRepository, type RepoState, type Repository } from "./repository.js";
 import type { OpEnv } from "./steps.js";
 
 /**
@@ -8,4 +10,16 @@ import type { OpEnv } from "./steps.js";
  */
 export function repositoryOf(env: OpEnv, repository: string | Repository, verb: string): Promise<Repository> {
   return typeof repository === "string" ? openRepository(env, repository, verb) : Promise.resolve(repository);
+}
+
+/** The revision `name` names in the repository, with the repository's revisions as read (a not-found listing what exists otherwise). */
+export async function revisionOf(
+  env: OpEnv,
+  repository: string | Repository,
+  verb: string,
+  name: string,
+): Promise<{ repo: Repository; state: RepoState; rev: PackageRevision }> {
+  const repo = await repositoryOf(env, repository, verb);
+  const state = await repo.load();
+  return { repo, state, rev: findRevision(repo, state, name) };
 }

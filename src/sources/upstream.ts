@@ -7,7 +7,7 @@ import { fetchTarball } from "./tarball-fetch.js";
 
 /**
  * An OCI repository or a tarball URL as the upstream of `pkg get|update|diff` and `rpkg clone`: the
- * same shape as a git upstream (src/cli/pkg/upstream.ts) — a ref resolves to a "commit", which is the
+ * same shape as a git upstream (src/porch/upstream.ts) — a ref resolves to a "commit", which is the
  * digest here, and a directory is read at it. A floating tag resolves to the digest it points to now;
  * a tarball's digest is the sha256 of its bytes, checked against a pin when the source has one.
  */

@@ -1,7 +1,7 @@
 import { readTree } from "../../kpt/tree.js";
 import { diffFileTrees, type PackageDiff, upstreamOf } from "../../merge/index.js";
+import { openUpstream, type UpstreamOptions } from "../../porch/upstream.js";
 import { checkLocalKptfile, upstreamTrees } from "./update.js";
-import { openUpstream, type UpstreamOptions } from "./upstream.js";
 
 /** `pkg diff`: local changes since the package was fetched, and upstream changes up to `ref`. */
 export async function diffPackage(

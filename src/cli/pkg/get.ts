@@ -3,9 +3,9 @@ import { basename } from "node:path";
 import { generatePackageContext } from "../../kpt/package-context.js";
 import { writeTree } from "../../kpt/tree.js";
 import { clonedPackage, type UpdateStrategy } from "../../merge/index.js";
+import { openUpstream, UpstreamError, type UpstreamOptions } from "../../porch/upstream.js";
 import { withRemoteSubpackages } from "./remote-subpackages.js";
 import type { RepoSpec } from "./repospec.js";
-import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
 
 /**
  * `pkg get`: the package at `spec` copied into `localDir`, as kpt writes it (see clonedPackage), its

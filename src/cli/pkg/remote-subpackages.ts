@@ -2,7 +2,7 @@ import { type PlainKptfile, readKptfileStruct } from "../../kpt/kptfile.js";
 import type { FileTree } from "../../kpt/tree.js";
 import { formatKptfile, mergeKptfile } from "../../merge/kptfile.js";
 import { dirOf, join, KPTFILE, within } from "../../merge/layout.js";
-import { openUpstream, UpstreamError, type UpstreamOptions } from "./upstream.js";
+import { openUpstream, UpstreamError, type UpstreamOptions } from "../../porch/upstream.js";
 
 /**
  * kpt's `pkg get` fetches, after the package, every remote subpackage in it — a directory whose Kptfile

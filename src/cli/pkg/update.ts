@@ -14,7 +14,7 @@ import {
 } from "../../merge/index.js";
 import { setUpdateStrategy } from "../../merge/kptfile.js";
 import { isRemotePackage, join, packageDirs, within } from "../../merge/layout.js";
-import { openUpstream, type Upstream, type UpstreamOptions } from "./upstream.js";
+import { openUpstream, type Upstream, type UpstreamOptions } from "../../porch/upstream.js";
 
 /**
  * `pkg update` on disk: reads the local package, fetches the upstream its Kptfile names (the original

@@ -3,19 +3,20 @@ import type { FileTree } from "../../kpt/tree.js";
 import { formatRevisionTag, indexRefs, parseRevisionTag } from "../../lifecycle/index.js";
 import { isStrategy, mergePackage, upstreamOf } from "../../merge/index.js";
 import { createDraft, newDraftBranch } from "../../porch/drafts.js";
+import { withinEgress } from "../../porch/egress.js";
 import { PorchError } from "../../porch/errors.js";
 import { nameOf, refusePlaceholder } from "../../porch/names.js";
 import { openRepository, type Repository } from "../../porch/repository.js";
+import { repositoryUpstream, revisionNameOfTag } from "../../porch/revision-upstream.js";
+import { openUpstream } from "../../porch/upstream.js";
 import { sameServerRepository } from "../../porch/upstream-lock.js";
 import { SourceError } from "../../sources/errors.js";
 import { checkLocation } from "../../sources/location.js";
 import { UsageError } from "../io.js";
-import { openUpstream } from "../pkg/upstream.js";
 import { intFlag } from "./args.js";
 import { discoverUpgrades } from "./discover.js";
-import { rpkgEgress, withinEgress } from "./egress.js";
+import { rpkgEgress } from "./egress.js";
 import type { RpkgEnv } from "./env.js";
-import { repositoryUpstream, revisionNameOfTag } from "./upstream.js";
 import { openRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg upgrade PACKAGE_REV_NAME --workspace=W [--revision=N | --ref=REF] --repository=OWNER/REPO

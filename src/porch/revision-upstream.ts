@@ -1,9 +1,8 @@
-import { parseRevisionTag } from "../../lifecycle/index.js";
-import { PorchError } from "../../porch/errors.js";
-import { findRevision, nameOf } from "../../porch/names.js";
-import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
-import type { Upstream } from "../pkg/upstream.js";
-import type { RpkgEnv } from "./env.js";
+import { parseRevisionTag } from "../lifecycle/index.js";
+import { PorchError } from "./errors.js";
+import { findRevision, nameOf } from "./names.js";
+import { openRepository, type PorchEnv, type RepoState, type Repository } from "./repository.js";
+import type { Upstream } from "./upstream.js";
 
 /**
  * A porchlight repository as kpt's upstream (what `pkg get` and `pkg update` read: resolve a ref as kpt
@@ -47,7 +46,7 @@ export function repositoryUpstream(repo: Repository): Upstream {
  * `blueprints.app.v1`) in that repository of the same owner.
  */
 export async function locateSourceRevision(
-  env: RpkgEnv,
+  env: PorchEnv,
   target: Repository,
   targetState: RepoState,
   source: string,
@@ -78,7 +77,7 @@ export async function locateSourceRevision(
  * by the repository itself; undefined when no revision has that tag.
  */
 export async function revisionNameOfTag(
-  env: RpkgEnv,
+  env: PorchEnv,
   near: Repository,
   tag: string,
 ): Promise<string | undefined> {

@@ -1,16 +1,16 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GitCommandError } from "../../github/git-process.js";
-import { GitRepo } from "../../github/git-repo.js";
-import { LOCAL_FENCE, serverFence } from "../../github/upstream-fence.js";
-import { sourceKind } from "../../kpt/source-ref.js";
-import type { FileTree } from "../../kpt/tree.js";
-import type { RefInfo } from "../../lifecycle/refs.js";
-import { type EgressPolicy, egressFetch } from "../../sources/egress.js";
-import { checkLocation } from "../../sources/location.js";
-import { dockerCredentials } from "../../sources/oci/credentials.js";
-import { openSourceUpstream, type SourceOptions } from "../../sources/upstream.js";
+import { GitCommandError } from "../github/git-process.js";
+import { GitRepo } from "../github/git-repo.js";
+import { LOCAL_FENCE, serverFence } from "../github/upstream-fence.js";
+import { sourceKind } from "../kpt/source-ref.js";
+import type { FileTree } from "../kpt/tree.js";
+import type { RefInfo } from "../lifecycle/refs.js";
+import { type EgressPolicy, egressFetch } from "../sources/egress.js";
+import { checkLocation } from "../sources/location.js";
+import { dockerCredentials } from "../sources/oci/credentials.js";
+import { openSourceUpstream, type SourceOptions } from "../sources/upstream.js";
 
 /**
  * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff`, read through GitRepo into a
