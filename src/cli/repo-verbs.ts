@@ -13,12 +13,12 @@ import {
   registryAuthor,
 } from "../porch/registrations.js";
 import { parseGitAddress, REGISTRY_REPO } from "../porch/repo-address.js";
+import { readiness } from "../porch/repo-status.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliIO, UsageError } from "./io.js";
 import { alignColumns, formatObjects, parseObjectFormat } from "./kubectl-output.js";
 import { HELP } from "./repo-help.js";
 import { parseLabels } from "./repo-labels.js";
-import { readiness } from "./repo-status.js";
 import type { parseArgs } from "./rpkg/args.js";
 import { describeFailure } from "./rpkg/errors.js";
 

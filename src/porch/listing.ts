@@ -2,7 +2,12 @@ import type { PackageRevision } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { SelectableRevision } from "./field-selectors.js";
 import { nameOf } from "./names.js";
-import { LATEST_LABEL, type PackageMetadata, type PackageRevisionObject, packageRevisionObject } from "./objects.js";
+import {
+  LATEST_LABEL,
+  type PackageMetadata,
+  type PackageRevisionObject,
+  packageRevisionObject,
+} from "./objects.js";
 import type { RevisionMetadata } from "./registrations.js";
 import type { PorchEnv, Repository } from "./repository.js";
 import type { RevisionUpstream } from "./upstream-lock.js";

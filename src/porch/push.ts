@@ -3,7 +3,7 @@ import type { PackageRevision } from "../lifecycle/index.js";
 import { PorchError, resourcesConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
 import { openRevisionMetadata } from "./registrations.js";
-import { PUSH_ON_RENDER_FAILURE, type PorchStep, renderAsPorch } from "./render.js";
+import { type PorchStep, PUSH_ON_RENDER_FAILURE, renderAsPorch } from "./render.js";
 import type { Repository } from "./repository.js";
 import { isResourceFile, pulledVersion, REVISION_METADATA_FILE, resourceListToTree } from "./resources.js";
 import type { OpEnv } from "./steps.js";
@@ -42,7 +42,10 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
   const fromList = "list" in args.files ? args.files : undefined;
   const current = fromList === undefined ? undefined : (await repo.conn.port.readTree(rev.sha, dir)).tree;
   // each file's sequence indentation from the draft where the list does not say it
-  const local = fromList === undefined ? new Map(args.files as FileTree) : resourceListToTree(fromList.list, fromList.source, current);
+  const local =
+    fromList === undefined
+      ? new Map(args.files as FileTree)
+      : resourceListToTree(fromList.list, fromList.source, current);
   const pulledAt = pulledVersion(local);
   local.delete(REVISION_METADATA_FILE);
   // Porch's optimistic lock: a pulled package names the version it was pulled at, which must be the
@@ -66,7 +69,13 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
   // Porch renders what is pushed, and refuses the push when the render fails, unless the revision
   // carries porch.kpt.dev/push-on-render-failure: "true"
   const rendered = await renderAsPorch(local, repo.config.functions.runtimes);
-  const access = { token: env.token, apiUrl: env.apiUrl, cacheDir: env.cacheDir, conditional: env.conditional, disk: env.disk };
+  const access = {
+    token: env.token,
+    apiUrl: env.apiUrl,
+    cacheDir: env.cacheDir,
+    conditional: env.conditional,
+    disk: env.disk,
+  };
   const own = await openRevisionMetadata(access, repo.namespace).get(nameOf(repo, rev));
   const pushAnyway = own.annotations[PUSH_ON_RENDER_FAILURE] === "true";
   if (rendered.status === "failed" && !pushAnyway) {

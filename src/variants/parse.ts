@@ -222,7 +222,9 @@ function issueToProblem(
     return {
       ...problem(
         path,
-        kind === PACKAGE_VARIANT_SET_KIND ? `${field} is a required field` : `missing required field ${field}`,
+        kind === PACKAGE_VARIANT_SET_KIND
+          ? `${field} is a required field`
+          : `missing required field ${field}`,
         "add the field",
       ),
       missing: true,

@@ -6,31 +6,29 @@ import {
   SelectorError,
 } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
-import type { PorchTask, PublishInfo } from "../../lifecycle/kpt-trailer.js";
 import { PorchError, RevisionNotFound } from "../../porch/errors.js";
 import {
   checkFieldSelector,
   fieldsMatch,
   readsKptfile,
   repositorySelected,
-  type SelectableRevision,
 } from "../../porch/field-selectors.js";
-import { findRevision, nameOf } from "../../porch/names.js";
 import {
-  LATEST_LABEL,
-  listObject,
-  type PackageMetadata,
-  type PackageRevisionObject,
-  packageRevisionObject,
-} from "../../porch/objects.js";
-import type { RevisionMetadata } from "../../porch/registrations.js";
+  type Listing,
+  type Needs,
+  objectsOf,
+  readDetails,
+  revisionLabels,
+  selectable,
+} from "../../porch/listing.js";
+import { findRevision, nameOf } from "../../porch/names.js";
+import { listObject } from "../../porch/objects.js";
 import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
 import { type FieldRequirement, parseFieldSelector } from "../../porch/selectors.js";
-import type { RevisionUpstream } from "../../porch/upstream-lock.js";
+import { withTimeout } from "../../porch/timeout.js";
 import { executeGoTemplate, type GoTemplate, parseGoTemplate } from "../go-template.js";
 import { UsageError } from "../io.js";
 import { alignColumns, formatObjects, type ObjectFormat, parseObjectFormat } from "../kubectl-output.js";
-import { withTimeout } from "../request-timeout.js";
 import { intFlag, type ParsedArgs } from "./args.js";
 import type { RpkgEnv } from "./env.js";
 import { describeFailure, FlagRefusal, failureAdvice } from "./errors.js";
@@ -162,51 +160,10 @@ function readSelectors(args: ParsedArgs): { fields: FieldRequirement[]; labels: 
   }
 }
 
-/** A revision's fields as Porch's field selectors read them. */
-export function selectable(repo: Repository, r: PackageRevision): SelectableRevision {
-  return {
-    name: nameOf(repo, r),
-    namespace: repo.namespace,
-    repository: repo.name,
-    packageName: r.package,
-    workspaceName: r.workspace,
-    revision: r.revision,
-    lifecycle: r.lifecycle,
-  };
-}
-
-/** A revision's labels as its object shows them: its own, and Porch's latest-revision label. */
-export function revisionLabels(
-  r: PackageRevision,
-  own: RevisionMetadata | undefined,
-): Record<string, string> {
-  return { ...own?.labels, ...(r.latest ? { [LATEST_LABEL]: "true" } : {}) };
-}
-
-/** What the output and the selectors need read besides the revisions themselves. */
-export interface Needs {
-  upstreams: boolean;
-  tasks: boolean;
-  packageMetadata: boolean;
-  metadata: boolean;
-}
-
 /** A repository and its package revisions, as read. */
 interface Loaded {
   repo: Repository;
   state: RepoState;
-}
-
-/** The revisions to print, each with its repository, and what the output form shows besides. */
-export interface Listing {
-  revisions: PackageRevision[];
-  repoFor: (r: PackageRevision) => Repository;
-  upstreams: Map<PackageRevision, RevisionUpstream>;
-  tasks: Map<PackageRevision, PorchTask[]>;
-  /** Who published each published revision and when, read with its tasks. */
-  published: Map<PackageRevision, PublishInfo>;
-  metadata: Map<PackageRevision, RevisionMetadata>;
-  packageMetadata: Map<PackageRevision, PackageMetadata>;
 }
 
 /**
@@ -314,58 +271,6 @@ function selectRevisions(
   return { repoOf, failed };
 }
 
-/**
- * Where each downstream revision comes from (one Kptfile read per revision), how each began
- * (spec.tasks), and each revision's own labels and annotations (one read of each namespace's
- * .porchlight): read only for the output forms that show them. What reads them (Kptfiles and their
- * merge, the namespace's registry) is loaded only then: porchctl's table, the listing a person types
- * most, starts without it.
- */
-export async function readDetails(
-  needs: Needs,
-  env: RpkgEnv,
-  repos: readonly Repository[],
-  revisions: readonly PackageRevision[],
-  repoFor: (r: PackageRevision) => Repository,
-): Promise<Pick<Listing, "upstreams" | "tasks" | "published" | "metadata" | "packageMetadata">> {
-  const upstreams = new Map<PackageRevision, RevisionUpstream>();
-  const tasks = new Map<PackageRevision, PorchTask[]>();
-  const published = new Map<PackageRevision, PublishInfo>();
-  const metadata = new Map<PackageRevision, RevisionMetadata>();
-  const packageMetadata = new Map<PackageRevision, PackageMetadata>();
-  if (needs.upstreams || needs.tasks || needs.packageMetadata) {
-    const { readHistories, readPackageMetadata, readUpstreams } = await import(
-      "../../porch/upstream-lock.js"
-    );
-    for (const repo of repos) {
-      const mine = revisions.filter((r) => repoFor(r) === repo);
-      if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
-      if (needs.tasks) {
-        const read = await readHistories(repo, mine);
-        for (const [r, t] of read.tasks) tasks.set(r, t);
-        for (const [r, p] of read.published) published.set(r, p);
-      }
-      if (needs.packageMetadata)
-        for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
-    }
-  }
-  if (needs.metadata) {
-    const { namespaceRevisionMetadata } = await import("./annotate.js");
-    const namespaces = [...new Set(repos.map((r) => r.namespace))];
-    const byNamespace = new Map(
-      await Promise.all(
-        namespaces.map(async (ns) => [ns, await namespaceRevisionMetadata(env, ns)] as const),
-      ),
-    );
-    for (const r of revisions) {
-      const repo = repoFor(r);
-      const found = byNamespace.get(repo.namespace)?.get(nameOf(repo, r));
-      if (found) metadata.set(r, found);
-    }
-  }
-  return { upstreams, tasks, published, metadata, packageMetadata };
-}
-
 /** What `-o` (and `--template`) ask for: porchctl's table, or the objects in one of kubectl's forms. */
 type OutputForm =
   | { kind: "table" | "wide" | "yaml" | "json" | "name" }
@@ -447,20 +352,6 @@ async function printTable(args: ParsedArgs, env: RpkgEnv, listing: Listing, wide
     ];
   });
   env.io.stdout(alignColumns(args.switches.has("no-headers") ? rows : [header, ...rows]));
-}
-
-/** The listing's revisions as PackageRevision objects, with what was read of them. */
-export function objectsOf(listing: Listing): PackageRevisionObject[] {
-  const { revisions, repoFor, upstreams, tasks, metadata, packageMetadata } = listing;
-  return revisions.map((r) =>
-    packageRevisionObject(repoFor(r), r, {
-      upstreamLock: upstreams.get(r)?.lock,
-      tasks: tasks.get(r),
-      published: listing.published.get(r),
-      metadata: metadata.get(r),
-      packageMetadata: packageMetadata.get(r),
-    }),
-  );
 }
 
 /**

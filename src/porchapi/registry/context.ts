@@ -1,7 +1,7 @@
 import type { AnswerCache } from "../../github/conditional.js";
 import { registrationsOf } from "../../porch/namespace.js";
-import type { OpEnv } from "../../porch/steps.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
+import type { OpEnv } from "../../porch/steps.js";
 import { apiErrorOfPorch } from "../porch-errors.js";
 import { ApiError } from "../status.js";
 import type { Caller } from "../store.js";

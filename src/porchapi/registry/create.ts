@@ -1,23 +1,19 @@
-import { cloneVerb } from "../../cli/rpkg/clone.js";
-import { copyVerb } from "../../cli/rpkg/copy.js";
-import { rpkgEgress } from "../../cli/rpkg/egress.js";
-import type { RpkgEnv } from "../../cli/rpkg/env.js";
-import { initVerb } from "../../cli/rpkg/init.js";
-import { upgradeVerb } from "../../cli/rpkg/upgrade.js";
-import { openRepository } from "../../porch/repository.js";
+import { clone } from "../../porch/clone.js";
+import { copy } from "../../porch/copy.js";
+import { porchEgress, upstreamAccess } from "../../porch/egress.js";
+import { init } from "../../porch/init.js";
+import { openRepository, type Repository } from "../../porch/repository.js";
+import type { OpEnv } from "../../porch/steps.js";
 import { judgeLocation } from "../../sources/location.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError } from "../status.js";
 import type { Caller, WriteOptions } from "../store.js";
-import { requireWrite } from "./authorize.js";
-import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { requestEnv, type StoreSettings } from "./context.js";
+import { repositoryTarget, type Write } from "./door.js";
+import { type Fields, fieldsOf, newRevisionName } from "./revision-strategy.js";
 import { findNamed, getRevision } from "./revisions.js";
-import type { VerbCall } from "./run-verb.js";
-import { runVerb } from "./run-verb.js";
-import { newRevisionName, writeMetadata } from "./writes.js";
+import { writeMetadata } from "./writes.js";
 
-type Fields = Record<string, unknown>;
-const fieldsOf = (v: unknown): Fields => (typeof v === "object" && v !== null ? (v as Fields) : {});
 const text = (v: unknown) => (typeof v === "string" ? v : undefined);
 
 function invalid(name: string, field: string, message: string): ApiError {
@@ -29,50 +25,53 @@ function invalid(name: string, field: string, message: string): ApiError {
   });
 }
 
+/** The engine's operation that makes a new revision: its first task, as Porch's create takes it. */
+type Task =
+  | { type: "init"; description?: string; keywords?: string[]; site?: string }
+  /** `git`: the source is a git address (else a package revision's name). */
+  | { type: "clone"; source: string; git: boolean; directory?: string; ref?: string }
+  | { type: "edit"; source: string }
+  | { type: "upgrade" };
+
 /**
- * rpkg's verb for the revision's first task, as Porch's create takes it: none or `init` (a new package),
- * `clone` (of a revision of this API, or a git address), `edit` (a copy of another revision of the same
- * package), `upgrade` (a downstream revision moved to a newer upstream revision).
+ * The revision's first task, as Porch's create takes it: none or `init` (a new package), `clone` (of a
+ * revision of this API, or a git address), `edit` (a copy of another revision of the same package),
+ * `upgrade` (a downstream revision moved to a newer upstream revision).
  */
-function taskCall(name: string, spec: Fields, repository: string) {
+function taskOf(name: string, spec: Fields): Task {
   const tasks = Array.isArray(spec.tasks) ? spec.tasks : [];
   if (tasks.length > 1)
     throw invalid(name, "spec.tasks", "a new revision takes one task (init, clone, edit or upgrade)");
   const task = fieldsOf(tasks[0] ?? { type: "init" });
-  const pkg = String(spec.packageName);
-  const workspace = String(spec.workspaceName);
-  const values = { repository, workspace };
   const type = task.type;
   if (type === "init") {
     const init = fieldsOf(task.init);
-    const keywords = Array.isArray(init.keywords) ? init.keywords.map(String).join(",") : undefined;
-    const call: VerbCall = {
-      positional: [pkg],
-      values: {
-        ...values,
-        ...(text(init.description) ? { description: String(init.description) } : {}),
-        ...(keywords ? { keywords } : {}),
-        ...(text(init.site) ? { site: String(init.site) } : {}),
-      },
+    const keywords = Array.isArray(init.keywords)
+      ? init.keywords
+          .flatMap((k) => String(k).split(","))
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
+    return {
+      type,
+      ...(text(init.description) ? { description: String(init.description) } : {}),
+      ...(keywords.length > 0 ? { keywords } : {}),
+      ...(text(init.site) ? { site: String(init.site) } : {}),
     };
-    return { verb: initVerb, call };
   }
   if (type === "clone") {
     const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
     const byName = text(fieldsOf(up.upstreamRef).name);
     const git = fieldsOf(up.git);
-    if (byName) return { verb: cloneVerb, call: { positional: [byName, pkg], values } };
-    if (text(git.repo))
+    if (byName) return { type, source: byName, git: false };
+    const repo = text(git.repo);
+    if (repo)
       return {
-        verb: cloneVerb,
-        call: {
-          positional: [String(git.repo), pkg],
-          values: {
-            ...values,
-            ...(text(git.ref) ? { ref: String(git.ref) } : {}),
-            ...(text(git.directory) ? { directory: String(git.directory) } : {}),
-          },
-        },
+        type,
+        source: repo,
+        git: true,
+        ...(text(git.ref) ? { ref: String(git.ref) } : {}),
+        ...(text(git.directory) ? { directory: String(git.directory) } : {}),
       };
     throw invalid(
       name,
@@ -83,9 +82,9 @@ function taskCall(name: string, spec: Fields, repository: string) {
   if (type === "edit") {
     const source = text(fieldsOf(fieldsOf(task.edit).sourceRef).name);
     if (!source) throw invalid(name, "spec.tasks[0].edit.sourceRef.name", "name the revision to copy");
-    return { verb: copyVerb, call: { positional: [source], values } };
+    return { type, source };
   }
-  if (type === "upgrade") return undefined;
+  if (type === "upgrade") return { type };
   throw invalid(
     name,
     "spec.tasks[0].type",
@@ -120,26 +119,15 @@ async function checkEditSource(
  * A clone's git address judged by the egress policy before anything connects to it (the verb judges it
  * again, as `rpkg clone` does): a refusal is Invalid, naming the field and the policy.
  */
-async function checkCloneEgress(env: RpkgEnv, name: string, spec: Fields): Promise<void> {
-  const task = fieldsOf((spec.tasks as unknown[] | undefined)?.[0]);
-  if (task.type !== "clone") return;
-  const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
-  const repo = text(fieldsOf(up.git).repo);
-  if (text(fieldsOf(up.upstreamRef).name) || repo === undefined) return;
+async function checkCloneEgress(settings: StoreSettings, name: string, task: Task): Promise<void> {
+  if (task.type !== "clone" || !task.git) return;
   const field = "spec.tasks[0].clone.upstreamRef.git.repo";
-  const verdict = await judgeLocation(rpkgEgress(env), repo);
+  const verdict = await judgeLocation(porchEgress(settings.env, settings.apiUrl), task.source);
   if (!verdict.ok) throw invalid(name, field, verdict.refusal);
 }
 
 /** Upgrade: the local revision moved to the new upstream revision's number, as `rpkg upgrade --revision`. */
-async function upgradeCall(
-  settings: StoreSettings,
-  caller: Caller,
-  ns: string,
-  name: string,
-  spec: Fields,
-  repository: string,
-) {
+async function upgradeOf(settings: StoreSettings, caller: Caller, ns: string, name: string, spec: Fields) {
   const task = fieldsOf(fieldsOf((spec.tasks as unknown[])[0]).upgrade);
   const local = text(fieldsOf(task.localPackageRevisionRef).name);
   const upstream = text(fieldsOf(task.newUpstreamRef).name);
@@ -147,22 +135,62 @@ async function upgradeCall(
     throw invalid(name, "spec.tasks[0].upgrade", "name localPackageRevisionRef.name and newUpstreamRef.name");
   const target = await getRevision(settings, caller, ns, upstream);
   const revision = fieldsOf(target.spec).revision;
-  const call: VerbCall = {
-    positional: [local],
-    values: {
-      repository,
-      workspace: String(spec.workspaceName),
-      revision: String(revision ?? 0),
-      ...(text(task.strategy) ? { strategy: String(task.strategy) } : {}),
-    },
+  return {
+    local,
+    revision: Number(revision ?? 0),
+    ...(text(task.strategy) ? { strategy: String(task.strategy) } : {}),
   };
-  return { verb: upgradeVerb, call };
+}
+
+/** Runs the task's operation of the engine: the new revision made in `repo`. */
+async function runTask(
+  settings: StoreSettings,
+  env: OpEnv,
+  repo: Repository,
+  spec: Fields,
+  task: Task,
+  upgrade: Awaited<ReturnType<typeof upgradeOf>> | undefined,
+): Promise<void> {
+  const workspace = String(spec.workspaceName);
+  const pkg = String(spec.packageName);
+  const upstreams = upstreamAccess(settings.env, settings.apiUrl);
+  switch (task.type) {
+    case "init":
+      await init(env, {
+        repository: repo,
+        package: pkg,
+        workspace,
+        description: task.description,
+        keywords: task.keywords,
+        site: task.site,
+      });
+      return;
+    case "clone":
+      await clone(
+        { ...env, upstreams },
+        {
+          repository: repo,
+          source: task.source,
+          package: pkg,
+          workspace,
+          directory: task.directory,
+          ref: task.ref,
+        },
+      );
+      return;
+    case "edit":
+      await copy(env, { repository: repo, source: task.source, workspace });
+      return;
+    case "upgrade":
+      await upgradeRevision({ ...env, upstreams }, repo, workspace, upgrade as NonNullable<typeof upgrade>);
+      return;
+  }
 }
 
 /**
- * Creates a PackageRevision as Porch does: its name REPOSITORY.PACKAGE.WORKSPACE, its first task run. A
- * dry run checks the object, the registration, the caller's permission, the task and that the name is
- * free, and answers the Draft it would make without its files (they are made by the task).
+ * Creates a PackageRevision as Porch does: its name REPOSITORY.PACKAGE.WORKSPACE, its first task run by
+ * the engine. A dry run checks the object, the registration, the caller's permission, the task and that
+ * the name is free, and answers the Draft it would make without its files (they are made by the task).
  */
 export async function createRevision(
   settings: StoreSettings,
@@ -170,7 +198,7 @@ export async function createRevision(
   ns: string,
   obj: KubeObject,
   opts: WriteOptions = {},
-): Promise<KubeObject> {
+): Promise<Write> {
   const spec = fieldsOf(obj.spec);
   const given = text(obj.metadata?.name) ?? "";
   for (const f of ["repository", "packageName", "workspaceName"])
@@ -184,34 +212,36 @@ export async function createRevision(
     );
   if (spec.lifecycle !== undefined && spec.lifecycle !== "Draft")
     throw invalid(name, "spec.lifecycle", "a new revision is a Draft: propose it with an update");
-  await asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const repository = String(spec.repository);
-    if (!env.registrations?.has(repository))
-      throw invalid(
-        name,
-        "spec.repository",
-        `no repository "${repository}" is registered in namespace ${ns}`,
-      );
-    await requireWrite(await openRepository(env, repository, "init"), "create", "packagerevisions", name);
-    const { verb, call } =
-      taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
-    await checkEditSource(settings, caller, ns, name, spec);
-    await checkCloneEgress(env, name, spec);
-    if (opts.dryRun) return refuseTaken(env, ns, name);
-    await runVerb(env, verb, call);
-    await writeMetadata(env, ns, name, obj);
-  });
-  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
+  const env = await requestEnv(settings, caller, ns);
+  const repository = String(spec.repository);
+  if (!env.registrations?.has(repository))
+    throw invalid(name, "spec.repository", `no repository "${repository}" is registered in namespace ${ns}`);
+  const repo = await openRepository(env, repository, "init");
   return {
-    ...obj,
-    metadata: { ...obj.metadata, name, namespace: ns },
-    spec: { ...spec, lifecycle: "Draft" },
+    name,
+    target: repositoryTarget(repo),
+    async run() {
+      const task = taskOf(name, spec);
+      const upgrade = task.type === "upgrade" ? await upgradeOf(settings, caller, ns, name, spec) : undefined;
+      await checkEditSource(settings, caller, ns, name, spec);
+      await checkCloneEgress(settings, name, task);
+      if (opts.dryRun) {
+        await refuseTaken(env, ns, name);
+        return {
+          ...obj,
+          metadata: { ...obj.metadata, name, namespace: ns },
+          spec: { ...spec, lifecycle: "Draft" },
+        };
+      }
+      await runTask(settings, env, repo, spec, task, upgrade);
+      await writeMetadata(env, ns, name, obj);
+      return getRevision(settings, caller, ns, name);
+    },
   };
 }
 
 /** AlreadyExists when a revision is named `name` in the namespace. */
-async function refuseTaken(env: Parameters<typeof findNamed>[0], ns: string, name: string): Promise<void> {
+async function refuseTaken(env: OpEnv, ns: string, name: string): Promise<void> {
   const found = await findNamed(env, ns, name).then(
     () => true,
     (e: unknown) => {

@@ -108,7 +108,10 @@ export function door(group: string, resource: string, storage: Storage): Resourc
         }
       : {}),
     ...(remove
-      ? { delete: (caller, ns, name, opts = {}) => through("delete", ns, () => remove(caller, ns, name, opts)) }
+      ? {
+          delete: (caller, ns, name, opts = {}) =>
+            through("delete", ns, () => remove(caller, ns, name, opts)),
+        }
       : {}),
   };
 }

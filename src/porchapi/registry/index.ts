@@ -35,7 +35,11 @@ export function porchStores(settings: StoreSettings): PorchStores {
       update: (caller, ns, obj, current, _sub, o) => updateResources(settings, caller, ns, obj, current, o),
     }),
     repositories: door("config.porch.kpt.dev", "repositories", repositoryStorage(settings)),
-    packagevariants: door("config.porch.kpt.dev", "packagevariants", variantStorage(settings, "PackageVariant")),
+    packagevariants: door(
+      "config.porch.kpt.dev",
+      "packagevariants",
+      variantStorage(settings, "PackageVariant"),
+    ),
     packagevariantsets: door(
       "config.porch.kpt.dev",
       "packagevariantsets",

@@ -1,11 +1,11 @@
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
-import { readiness } from "../../cli/repo-status.js";
 import {
   openRegistry,
   type RegistryAccess,
   type RepositoryObject,
   registryAuthor,
 } from "../../porch/registrations.js";
+import { readiness } from "../../porch/repo-status.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError, notFound } from "../status.js";

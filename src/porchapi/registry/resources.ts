@@ -62,7 +62,9 @@ function checkPath(name: string, path: string): void {
  */
 function treeOf(files: readonly [string, unknown][]): FileTree {
   const kept = files.filter(([path]) => !path.split("/").slice(0, -1).includes(".git"));
-  return new Map(kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, c]) => [p, Buffer.from(String(c))]));
+  return new Map(
+    kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([p, c]) => [p, Buffer.from(String(c))]),
+  );
 }
 
 /**

@@ -84,12 +84,16 @@ export function lifecycleMove(
       ? "a proposal is published through the approval subresource (kubectl patch --subresource=approval)"
       : "Draft → Proposed, Proposed → Draft or (approval) Published, Published → DeletionProposed, DeletionProposed → Published";
   const message = `cannot change from ${String(from)} to ${String(to)}${approval ? " through approval" : ""}: ${how}`;
-  throw new ApiError("Invalid", `PackageRevision.porch.kpt.dev "${name}" is invalid: spec.lifecycle: ${message}`, {
-    name,
-    group: "porch.kpt.dev",
-    kind: "PackageRevision",
-    causes: [{ reason: "FieldValueInvalid", field: "spec.lifecycle", message }],
-  });
+  throw new ApiError(
+    "Invalid",
+    `PackageRevision.porch.kpt.dev "${name}" is invalid: spec.lifecycle: ${message}`,
+    {
+      name,
+      group: "porch.kpt.dev",
+      kind: "PackageRevision",
+      causes: [{ reason: "FieldValueInvalid", field: "spec.lifecycle", message }],
+    },
+  );
 }
 
 /** A dry run's answer to an update: `current` as the update would leave it (its own metadata, its lifecycle). */

@@ -123,4 +123,3 @@ export async function commitVariantFiles(
   });
   if (!result.ok && result.reason === "non-fast-forward") throw conflict();
 }
-

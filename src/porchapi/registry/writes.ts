@@ -59,9 +59,17 @@ async function operation<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 /** Carries out a lifecycle move on the revision found, with the engine's operation for it. */
-async function move(env: OpEnv, to: LifecycleMove, found: Awaited<ReturnType<typeof findNamed>>, name: string) {
+async function move(
+  env: OpEnv,
+  to: LifecycleMove,
+  found: Awaited<ReturnType<typeof findNamed>>,
+  name: string,
+) {
   const { repo, state, rev } = found;
-  const refused = (verb: string, why = "") => () => `cannot ${verb} ${name} with lifecycle '${rev.lifecycle}'${why}`;
+  const refused =
+    (verb: string, why = "") =>
+    () =>
+      `cannot ${verb} ${name} with lifecycle '${rev.lifecycle}'${why}`;
   await operation(async () => {
     switch (to) {
       case "propose":

@@ -1,8 +1,8 @@
 import { connectRepo } from "../github/connect.js";
-import type { RegistryAccess, RepositoryObject } from "../porch/registrations.js";
-import { type GitAddress, gitHostOf, parseGitAddress } from "../porch/repo-address.js";
-import { RequestTimeout, withTimeout } from "./request-timeout.js";
-import { describeFailure } from "./rpkg/errors.js";
+import { describeFailure } from "./failure-text.js";
+import type { RegistryAccess, RepositoryObject } from "./registrations.js";
+import { type GitAddress, gitHostOf, parseGitAddress } from "./repo-address.js";
+import { RequestTimeout, withTimeout } from "./timeout.js";
 
 /** Porch's Ready condition of a Repository (config.porch.kpt.dev `Ready`, reasons `Ready` and `Error`). */
 export interface ReadyCondition {
