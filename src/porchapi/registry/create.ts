@@ -4,6 +4,7 @@ import { porchEgress, upstreamAccess } from "../../porch/egress.js";
 import { init } from "../../porch/init.js";
 import { openRepository, type Repository } from "../../porch/repository.js";
 import type { OpEnv } from "../../porch/steps.js";
+import { upgrade } from "../../porch/upgrade.js";
 import { judgeLocation } from "../../sources/location.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError } from "../status.js";
@@ -126,7 +127,7 @@ async function checkCloneEgress(settings: StoreSettings, name: string, task: Tas
   if (!verdict.ok) throw invalid(name, field, verdict.refusal);
 }
 
-/** Upgrade: the local revision moved to the new upstream revision's number, as `rpkg upgrade --revision`. */
+/** Upgrade: the local revision moved to the new upstream revision's number (Porch names the revision, the engine its number). */
 async function upgradeOf(settings: StoreSettings, caller: Caller, ns: string, name: string, spec: Fields) {
   const task = fieldsOf(fieldsOf((spec.tasks as unknown[])[0]).upgrade);
   const local = text(fieldsOf(task.localPackageRevisionRef).name);
@@ -136,7 +137,7 @@ async function upgradeOf(settings: StoreSettings, caller: Caller, ns: string, na
   const target = await getRevision(settings, caller, ns, upstream);
   const revision = fieldsOf(target.spec).revision;
   return {
-    local,
+    name: local,
     revision: Number(revision ?? 0),
     ...(text(task.strategy) ? { strategy: String(task.strategy) } : {}),
   };
@@ -149,7 +150,7 @@ async function runTask(
   repo: Repository,
   spec: Fields,
   task: Task,
-  upgrade: Awaited<ReturnType<typeof upgradeOf>> | undefined,
+  upgrading: Awaited<ReturnType<typeof upgradeOf>> | undefined,
 ): Promise<void> {
   const workspace = String(spec.workspaceName);
   const pkg = String(spec.packageName);
@@ -182,7 +183,10 @@ async function runTask(
       await copy(env, { repository: repo, source: task.source, workspace });
       return;
     case "upgrade":
-      await upgradeRevision({ ...env, upstreams }, repo, workspace, upgrade as NonNullable<typeof upgrade>);
+      await upgrade(
+        { ...env, upstreams },
+        { repository: repo, workspace, ...(upgrading as NonNullable<typeof upgrading>) },
+      );
       return;
   }
 }
@@ -222,7 +226,8 @@ export async function createRevision(
     target: repositoryTarget(repo),
     async run() {
       const task = taskOf(name, spec);
-      const upgrade = task.type === "upgrade" ? await upgradeOf(settings, caller, ns, name, spec) : undefined;
+      const upgrading =
+        task.type === "upgrade" ? await upgradeOf(settings, caller, ns, name, spec) : undefined;
       await checkEditSource(settings, caller, ns, name, spec);
       await checkCloneEgress(settings, name, task);
       if (opts.dryRun) {
@@ -233,7 +238,7 @@ export async function createRevision(
           spec: { ...spec, lifecycle: "Draft" },
         };
       }
-      await runTask(settings, env, repo, spec, task, upgrade);
+      await runTask(settings, env, repo, spec, task, upgrading);
       await writeMetadata(env, ns, name, obj);
       return getRevision(settings, caller, ns, name);
     },

@@ -22,7 +22,7 @@ const textMap = (v: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(fieldsOf(v)).map(([k, x]) => [k, String(x)]));
 
 /** The labels and annotations an object sets that are the revision's own (kept in git), not computed. */
-export function ownMetadata(obj: KubeObject): {
+function ownMetadata(obj: KubeObject): {
   labels: Record<string, string>;
   annotations: Record<string, string>;
 } {
