@@ -11,87 +11,9 @@ import { ApiError } from "../status.js";
 import type { Caller, WriteOptions } from "../store.js";
 import { requestEnv, type StoreSettings } from "./context.js";
 import { repositoryTarget, type Write } from "./door.js";
-import { type Fields, fieldsOf, newRevisionName } from "./revision-strategy.js";
+import { type Fields, fieldsOf, invalid, prepareForCreate, type Task, taskOf } from "./revision-strategy.js";
 import { findNamed, getRevision } from "./revisions.js";
 import { writeMetadata } from "./writes.js";
-
-const text = (v: unknown) => (typeof v === "string" ? v : undefined);
-
-function invalid(name: string, field: string, message: string): ApiError {
-  return new ApiError("Invalid", `PackageRevision.porch.kpt.dev "${name}" is invalid: ${field}: ${message}`, {
-    name,
-    group: "porch.kpt.dev",
-    kind: "PackageRevision",
-    causes: [{ reason: "FieldValueInvalid", field, message }],
-  });
-}
-
-/** The engine's operation that makes a new revision: its first task, as Porch's create takes it. */
-type Task =
-  | { type: "init"; description?: string; keywords?: string[]; site?: string }
-  /** `git`: the source is a git address (else a package revision's name). */
-  | { type: "clone"; source: string; git: boolean; directory?: string; ref?: string }
-  | { type: "edit"; source: string }
-  | { type: "upgrade" };
-
-/**
- * The revision's first task, as Porch's create takes it: none or `init` (a new package), `clone` (of a
- * revision of this API, or a git address), `edit` (a copy of another revision of the same package),
- * `upgrade` (a downstream revision moved to a newer upstream revision).
- */
-function taskOf(name: string, spec: Fields): Task {
-  const tasks = Array.isArray(spec.tasks) ? spec.tasks : [];
-  if (tasks.length > 1)
-    throw invalid(name, "spec.tasks", "a new revision takes one task (init, clone, edit or upgrade)");
-  const task = fieldsOf(tasks[0] ?? { type: "init" });
-  const type = task.type;
-  if (type === "init") {
-    const init = fieldsOf(task.init);
-    const keywords = Array.isArray(init.keywords)
-      ? init.keywords
-          .flatMap((k) => String(k).split(","))
-          .map((k) => k.trim())
-          .filter(Boolean)
-      : [];
-    return {
-      type,
-      ...(text(init.description) ? { description: String(init.description) } : {}),
-      ...(keywords.length > 0 ? { keywords } : {}),
-      ...(text(init.site) ? { site: String(init.site) } : {}),
-    };
-  }
-  if (type === "clone") {
-    const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
-    const byName = text(fieldsOf(up.upstreamRef).name);
-    const git = fieldsOf(up.git);
-    if (byName) return { type, source: byName, git: false };
-    const repo = text(git.repo);
-    if (repo)
-      return {
-        type,
-        source: repo,
-        git: true,
-        ...(text(git.ref) ? { ref: String(git.ref) } : {}),
-        ...(text(git.directory) ? { directory: String(git.directory) } : {}),
-      };
-    throw invalid(
-      name,
-      "spec.tasks[0].clone.upstreamRef",
-      "name the upstream: upstreamRef.name (a package revision) or git.repo",
-    );
-  }
-  if (type === "edit") {
-    const source = text(fieldsOf(fieldsOf(task.edit).sourceRef).name);
-    if (!source) throw invalid(name, "spec.tasks[0].edit.sourceRef.name", "name the revision to copy");
-    return { type, source };
-  }
-  if (type === "upgrade") return { type };
-  throw invalid(
-    name,
-    "spec.tasks[0].type",
-    `"${String(type)}" is not a task a revision is created with: use init, clone, edit or upgrade`,
-  );
-}
 
 /**
  * An edit makes a new revision of its source's own package, as Porch's edit task: a source of another
@@ -103,10 +25,10 @@ async function checkEditSource(
   ns: string,
   name: string,
   spec: Fields,
+  task: Task,
 ) {
-  const task = fieldsOf((spec.tasks as unknown[] | undefined)?.[0]);
   if (task.type !== "edit") return;
-  const source = String(fieldsOf(fieldsOf(task.edit).sourceRef).name);
+  const { source } = task;
   const src = fieldsOf((await getRevision(settings, caller, ns, source)).spec);
   if (src.packageName !== spec.packageName || src.repository !== spec.repository)
     throw invalid(
@@ -117,8 +39,8 @@ async function checkEditSource(
 }
 
 /**
- * A clone's git address judged by the egress policy before anything connects to it (the verb judges it
- * again, as `rpkg clone` does): a refusal is Invalid, naming the field and the policy.
+ * A clone's git address judged by the egress policy before anything connects to it (the engine's clone
+ * judges it again): a refusal is Invalid, naming the field and the policy.
  */
 async function checkCloneEgress(settings: StoreSettings, name: string, task: Task): Promise<void> {
   if (task.type !== "clone" || !task.git) return;
@@ -127,20 +49,10 @@ async function checkCloneEgress(settings: StoreSettings, name: string, task: Tas
   if (!verdict.ok) throw invalid(name, field, verdict.refusal);
 }
 
-/** Upgrade: the local revision moved to the new upstream revision's number (Porch names the revision, the engine its number). */
-async function upgradeOf(settings: StoreSettings, caller: Caller, ns: string, name: string, spec: Fields) {
-  const task = fieldsOf(fieldsOf((spec.tasks as unknown[])[0]).upgrade);
-  const local = text(fieldsOf(task.localPackageRevisionRef).name);
-  const upstream = text(fieldsOf(task.newUpstreamRef).name);
-  if (!local || !upstream)
-    throw invalid(name, "spec.tasks[0].upgrade", "name localPackageRevisionRef.name and newUpstreamRef.name");
+/** The number of the upstream revision an upgrade names (Porch names the revision, the engine its number). */
+async function upstreamRevision(settings: StoreSettings, caller: Caller, ns: string, upstream: string) {
   const target = await getRevision(settings, caller, ns, upstream);
-  const revision = fieldsOf(target.spec).revision;
-  return {
-    name: local,
-    revision: Number(revision ?? 0),
-    ...(text(task.strategy) ? { strategy: String(task.strategy) } : {}),
-  };
+  return Number(fieldsOf(target.spec).revision ?? 0);
 }
 
 /** Runs the task's operation of the engine: the new revision made in `repo`. */
@@ -150,7 +62,7 @@ async function runTask(
   repo: Repository,
   spec: Fields,
   task: Task,
-  upgrading: Awaited<ReturnType<typeof upgradeOf>> | undefined,
+  revision: number | undefined,
 ): Promise<void> {
   const workspace = String(spec.workspaceName);
   const pkg = String(spec.packageName);
@@ -185,7 +97,7 @@ async function runTask(
     case "upgrade":
       await upgrade(
         { ...env, upstreams },
-        { repository: repo, workspace, ...(upgrading as NonNullable<typeof upgrading>) },
+        { repository: repo, workspace, name: task.name, revision, strategy: task.strategy },
       );
       return;
   }
@@ -203,19 +115,7 @@ export async function createRevision(
   obj: KubeObject,
   opts: WriteOptions = {},
 ): Promise<Write> {
-  const spec = fieldsOf(obj.spec);
-  const given = text(obj.metadata?.name) ?? "";
-  for (const f of ["repository", "packageName", "workspaceName"])
-    if (!text(spec[f])) throw invalid(given, `spec.${f}`, "Required value");
-  const name = newRevisionName(spec);
-  if (given !== "" && given !== name)
-    throw invalid(
-      given,
-      "metadata.name",
-      `a new revision is named REPOSITORY.PACKAGE.WORKSPACE: ${name} (or leave the name out)`,
-    );
-  if (spec.lifecycle !== undefined && spec.lifecycle !== "Draft")
-    throw invalid(name, "spec.lifecycle", "a new revision is a Draft: propose it with an update");
+  const { name, spec } = prepareForCreate(obj);
   const env = await requestEnv(settings, caller, ns);
   const repository = String(spec.repository);
   if (!env.registrations?.has(repository))
@@ -226,9 +126,9 @@ export async function createRevision(
     target: repositoryTarget(repo),
     async run() {
       const task = taskOf(name, spec);
-      const upgrading =
-        task.type === "upgrade" ? await upgradeOf(settings, caller, ns, name, spec) : undefined;
-      await checkEditSource(settings, caller, ns, name, spec);
+      const revision =
+        task.type === "upgrade" ? await upstreamRevision(settings, caller, ns, task.upstream) : undefined;
+      await checkEditSource(settings, caller, ns, name, spec, task);
       await checkCloneEgress(settings, name, task);
       if (opts.dryRun) {
         await refuseTaken(env, ns, name);
@@ -238,7 +138,7 @@ export async function createRevision(
           spec: { ...spec, lifecycle: "Draft" },
         };
       }
-      await runTask(settings, env, repo, spec, task, upgrading);
+      await runTask(settings, env, repo, spec, task, revision);
       await writeMetadata(env, ns, name, obj);
       return getRevision(settings, caller, ns, name);
     },

@@ -116,9 +116,125 @@ export function updatedObject(obj: KubeObject, current: KubeObject): KubeObject 
 }
 
 /** The name Porch gives a new revision: REPOSITORY.PACKAGE.WORKSPACE. */
-export function newRevisionName(spec: Fields): string {
+function newRevisionName(spec: Fields): string {
   return revisionName(String(spec.repository), {
     package: String(spec.packageName),
     workspace: String(spec.workspaceName),
   });
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+
+export function invalid(name: string, field: string, message: string): ApiError {
+  return new ApiError("Invalid", `PackageRevision.porch.kpt.dev "${name}" is invalid: ${field}: ${message}`, {
+    name,
+    group: "porch.kpt.dev",
+    kind: "PackageRevision",
+    causes: [{ reason: "FieldValueInvalid", field, message }],
+  });
+}
+
+/** The engine's operation that makes a new revision: its first task, as Porch's create takes it. */
+export type Task =
+  | { type: "init"; description?: string; keywords?: string[]; site?: string }
+  /** `git`: the source is a git address (else a package revision's name). */
+  | { type: "clone"; source: string; git: boolean; directory?: string; ref?: string }
+  | { type: "edit"; source: string }
+  /** `name`, the local revision, moved to the revision `upstream` names. */
+  | { type: "upgrade"; name: string; upstream: string; strategy?: string };
+
+/**
+ * The revision's first task, as Porch's create takes it: none or `init` (a new package), `clone` (of a
+ * revision of this API, or a git address), `edit` (a copy of another revision of the same package),
+ * `upgrade` (a downstream revision moved to a newer upstream revision).
+ */
+export function taskOf(name: string, spec: Fields): Task {
+  const tasks = Array.isArray(spec.tasks) ? spec.tasks : [];
+  if (tasks.length > 1)
+    throw invalid(name, "spec.tasks", "a new revision takes one task (init, clone, edit or upgrade)");
+  const task = fieldsOf(tasks[0] ?? { type: "init" });
+  const type = task.type;
+  if (type === "init") {
+    const init = fieldsOf(task.init);
+    const keywords = Array.isArray(init.keywords)
+      ? init.keywords
+          .flatMap((k) => String(k).split(","))
+          .map((k) => k.trim())
+          .filter(Boolean)
+      : [];
+    return {
+      type,
+      ...(text(init.description) ? { description: String(init.description) } : {}),
+      ...(keywords.length > 0 ? { keywords } : {}),
+      ...(text(init.site) ? { site: String(init.site) } : {}),
+    };
+  }
+  if (type === "clone") {
+    const up = fieldsOf(fieldsOf(task.clone).upstreamRef);
+    const byName = text(fieldsOf(up.upstreamRef).name);
+    const git = fieldsOf(up.git);
+    if (byName) return { type, source: byName, git: false };
+    const repo = text(git.repo);
+    if (repo)
+      return {
+        type,
+        source: repo,
+        git: true,
+        ...(text(git.ref) ? { ref: String(git.ref) } : {}),
+        ...(text(git.directory) ? { directory: String(git.directory) } : {}),
+      };
+    throw invalid(
+      name,
+      "spec.tasks[0].clone.upstreamRef",
+      "name the upstream: upstreamRef.name (a package revision) or git.repo",
+    );
+  }
+  if (type === "edit") {
+    const source = text(fieldsOf(fieldsOf(task.edit).sourceRef).name);
+    if (!source) throw invalid(name, "spec.tasks[0].edit.sourceRef.name", "name the revision to copy");
+    return { type, source };
+  }
+  if (type === "upgrade") {
+    const upgrade = fieldsOf(task.upgrade);
+    const local = text(fieldsOf(upgrade.localPackageRevisionRef).name);
+    const upstream = text(fieldsOf(upgrade.newUpstreamRef).name);
+    if (!local || !upstream)
+      throw invalid(
+        name,
+        "spec.tasks[0].upgrade",
+        "name localPackageRevisionRef.name and newUpstreamRef.name",
+      );
+    return {
+      type,
+      name: local,
+      upstream,
+      ...(text(upgrade.strategy) ? { strategy: String(upgrade.strategy) } : {}),
+    };
+  }
+  throw invalid(
+    name,
+    "spec.tasks[0].type",
+    `"${String(type)}" is not a task a revision is created with: use init, clone, edit or upgrade`,
+  );
+}
+
+/**
+ * What a create is given, checked before anything is read (Porch's PrepareForCreate and the fields it
+ * requires): the revision's name REPOSITORY.PACKAGE.WORKSPACE (a name given must be that one), a Draft.
+ */
+export function prepareForCreate(obj: KubeObject): { name: string; spec: Fields } {
+  const spec = fieldsOf(obj.spec);
+  const given = text(obj.metadata?.name) ?? "";
+  for (const f of ["repository", "packageName", "workspaceName"])
+    if (!text(spec[f])) throw invalid(given, `spec.${f}`, "Required value");
+  const name = newRevisionName(spec);
+  if (given !== "" && given !== name)
+    throw invalid(
+      given,
+      "metadata.name",
+      `a new revision is named REPOSITORY.PACKAGE.WORKSPACE: ${name} (or leave the name out)`,
+    );
+  if (spec.lifecycle !== undefined && spec.lifecycle !== "Draft")
+    throw invalid(name, "spec.lifecycle", "a new revision is a Draft: propose it with an update");
+  return { name, spec };
 }
