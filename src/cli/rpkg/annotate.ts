@@ -1,9 +1,7 @@
-import type { PackageRevision } from "../../lifecycle/index.js";
+import { metadataStore } from "../../porch/metadata.js";
 import { nameOf } from "../../porch/names.js";
-import { openRevisionMetadata, type RevisionMetadata, registryAuthor } from "../../porch/registrations.js";
-import type { Repository } from "../../porch/repository.js";
+import { registryAuthor } from "../../porch/registrations.js";
 import { UsageError } from "../io.js";
-import type { RpkgEnv } from "./env.js";
 import { applyMetadataChanges, parseMetadataChanges } from "./metadata-changes.js";
 import { openRevision, type Verb } from "./verb.js";
 
@@ -30,37 +28,6 @@ Flags:
   --overwrite   replace a label that already has a value (refused otherwise, as kubectl refuses)
 `;
 
-function access(env: RpkgEnv) {
-  return {
-    token: env.token,
-    apiUrl: env.apiUrl,
-    cacheDir: env.cacheDir,
-    conditional: env.conditional,
-    disk: env.disk,
-  };
-}
-
-function store(env: RpkgEnv, repo: Pick<Repository, "namespace">) {
-  return openRevisionMetadata(access(env), repo.namespace);
-}
-
-/** The annotations of revision `rev` (none where nothing was annotated). */
-export async function revisionAnnotations(
-  env: RpkgEnv,
-  repo: Repository,
-  rev: PackageRevision,
-): Promise<Record<string, string>> {
-  return (await store(env, repo).get(nameOf(repo, rev))).annotations;
-}
-
-/** Every revision's own labels and annotations in `namespace`, by revision name. */
-export function namespaceRevisionMetadata(
-  env: RpkgEnv,
-  namespace: string,
-): Promise<Map<string, RevisionMetadata>> {
-  return store(env, { namespace }).all();
-}
-
 /** `rpkg annotate` and `rpkg label`: kubectl's verbs over the revision's metadata kept in git. */
 function metadataVerb(kind: "label" | "annotation"): Verb {
   const [name, usage, done] =
@@ -77,8 +44,8 @@ function metadataVerb(kind: "label" | "annotation"): Verb {
       const changes = parseMetadataChanges(rest, kind, usage);
       const { repo, rev } = await openRevision(name, args, env, revName);
       const full = nameOf(repo, rev);
-      const author = await registryAuthor(access(env), env.io.env);
-      await store(env, repo).update(
+      const author = await registryAuthor(env, env.io.env);
+      await metadataStore(env, repo.namespace).update(
         full,
         (meta) =>
           applyMetadataChanges(

@@ -350,7 +350,7 @@ export async function readDetails(
     }
   }
   if (needs.metadata) {
-    const { namespaceRevisionMetadata } = await import("./annotate.js");
+    const { namespaceRevisionMetadata } = await import("../../porch/metadata.js");
     const namespaces = [...new Set(repos.map((r) => r.namespace))];
     const byNamespace = new Map(
       await Promise.all(
