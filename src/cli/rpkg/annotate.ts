@@ -1,9 +1,7 @@
-import { metadataStore } from "../../porch/metadata.js";
-import { nameOf } from "../../porch/names.js";
-import { registryAuthor } from "../../porch/registrations.js";
+import { changeMetadata } from "../../porch/metadata.js";
 import { UsageError } from "../io.js";
-import { applyMetadataChanges, parseMetadataChanges } from "./metadata-changes.js";
-import { openRevision, type Verb } from "./verb.js";
+import { parseMetadataChanges } from "./metadata-changes.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const ANNOTATE_USAGE = `porchlight rpkg annotate PACKAGE_REV_NAME KEY=VALUE... [KEY-]... [--overwrite]
 
@@ -42,21 +40,13 @@ function metadataVerb(kind: "label" | "annotation"): Verb {
       if (!revName || rest.length === 0)
         throw new UsageError(`rpkg ${name} takes PACKAGE_REV_NAME and KEY=VALUE or KEY-\n\n${usage}`);
       const changes = parseMetadataChanges(rest, kind, usage);
-      const { repo, rev } = await openRevision(name, args, env, revName);
-      const full = nameOf(repo, rev);
-      const author = await registryAuthor(env, env.io.env);
-      await metadataStore(env, repo.namespace).update(
-        full,
-        (meta) =>
-          applyMetadataChanges(
-            kind === "label" ? meta.labels : meta.annotations,
-            changes,
-            args.switches.has("overwrite"),
-            kind,
-          ),
-        author,
-        `${kind === "label" ? "Label" : "Annotate"} package revision ${full}`,
-      );
+      const { name: full } = await changeMetadata(env, {
+        repository: await openVerbRepository(name, args, env, undefined, true),
+        name: revName,
+        kind,
+        changes,
+        overwrite: args.switches.has("overwrite"),
+      });
       env.io.stdout(`packagerevision.porch.kpt.dev/${full} ${done}\n`);
       return 0;
     },
