@@ -3,7 +3,12 @@ import type { PackageRevision } from "../lifecycle/index.js";
 import { PorchError } from "./errors.js";
 import { nameOf } from "./names.js";
 import { revisionOf } from "./open.js";
-import { openRevisionMetadata, type RevisionMetadata, registryAuthor } from "./registrations.js";
+import {
+  openRevisionMetadata,
+  RegistryError,
+  type RevisionMetadata,
+  registryAuthor,
+} from "./registrations.js";
 import type { PorchEnv, Repository } from "./repository.js";
 import type { OpEnv } from "./steps.js";
 
@@ -28,7 +33,19 @@ export async function revisionAnnotations(
   repo: Repository,
   rev: PackageRevision,
 ): Promise<Record<string, string>> {
-  return (await metadataStore(env, repo.namespace).get(nameOf(repo, rev))).annotations;
+  return (await asBadRequest(metadataStore(env, repo.namespace).get(nameOf(repo, rev)))).annotations;
+}
+
+/**
+ * A namespace whose .porchlight repository cannot keep its metadata (none, and none can be made; a file
+ * that is no PackageRevision) as a bad request, in the registry's words.
+ */
+async function asBadRequest<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw e instanceof RegistryError ? new PorchError("bad-request", e.message) : e;
+  }
 }
 
 /** Every revision's own labels and annotations in `namespace`, by revision name. */
@@ -102,7 +119,7 @@ export async function changeMetadata(
   );
   const full = nameOf(repo, rev);
   const author = await registryAuthor(access(env), env.authorEnv);
-  await metadataStore(env, repo.namespace).update(
+  const update = metadataStore(env, repo.namespace).update(
     full,
     (meta) =>
       applyMetadataChanges(
@@ -114,5 +131,6 @@ export async function changeMetadata(
     author,
     `${kind === "label" ? "Label" : "Annotate"} package revision ${full}`,
   );
+  await asBadRequest(update);
   return { name: full };
 }
