@@ -176,3 +176,26 @@ describe("the workspace packages beside src/ (docs/architecture.md)", () => {
     expect(importing).toEqual([...importers].sort());
   });
 });
+
+describe("Porch's engine and its command line (issue #68)", () => {
+  it("src/porch/ prints nothing and reads no argv: its doors say what its operations answer", () => {
+    const printing = sources(join(SRC, "porch")).flatMap((file) =>
+      readFileSync(file, "utf8")
+        .split("\n")
+        .flatMap((line, i) =>
+          /\bconsole\.|\bprocess\.(stdout|stderr|argv)\b/.test(line)
+            ? [`${relative(PROJECT, file)}:${i + 1}`]
+            : [],
+        ),
+    );
+    expect(printing).toEqual([]);
+  });
+
+  it("src/cli/rpkg/ keeps to parsing, progress and porchctl's output: 2,500 lines at most", () => {
+    const dir = join(SRC, "cli/rpkg");
+    const lines = readdirSync(dir)
+      .filter((f) => f.endsWith(".ts"))
+      .reduce((n, f) => n + readFileSync(join(dir, f), "utf8").split("\n").length - 1, 0);
+    expect(lines, "move what an rpkg verb does into src/porch/, as an operation").toBeLessThanOrEqual(2500);
+  });
+});

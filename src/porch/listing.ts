@@ -87,18 +87,11 @@ export async function readDetails(
     }
   }
   if (needs.metadata) {
-    const { openRevisionMetadata } = await import("./registrations.js");
-    const access = {
-      token: env.token,
-      apiUrl: env.apiUrl,
-      cacheDir: env.cacheDir,
-      conditional: env.conditional,
-      disk: env.disk,
-    };
+    const { namespaceRevisionMetadata } = await import("./metadata.js");
     const namespaces = [...new Set(repos.map((r) => r.namespace))];
     const byNamespace = new Map(
       await Promise.all(
-        namespaces.map(async (ns) => [ns, await openRevisionMetadata(access, ns).all()] as const),
+        namespaces.map(async (ns) => [ns, await namespaceRevisionMetadata(env, ns)] as const),
       ),
     );
     for (const r of revisions) {

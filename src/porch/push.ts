@@ -1,36 +1,51 @@
 import type { FileTree } from "../kpt/tree.js";
-import type { PackageRevision } from "../lifecycle/index.js";
 import { PorchError, resourcesConflict } from "./errors.js";
+import { revisionAnnotations } from "./metadata.js";
 import { branchOf, nameOf } from "./names.js";
-import { openRevisionMetadata } from "./registrations.js";
+import { packageRevisionObject } from "./objects.js";
+import { revisionOf } from "./open.js";
 import { type PorchStep, PUSH_ON_RENDER_FAILURE, renderAsPorch } from "./render.js";
 import type { Repository } from "./repository.js";
-import { isResourceFile, pulledVersion, REVISION_METADATA_FILE, resourceListToTree } from "./resources.js";
+import {
+  isResourceFile,
+  pulledVersion,
+  REVISION_METADATA_FILE,
+  resourceListToTree,
+  revisionMetadata,
+} from "./resources.js";
 import type { OpEnv } from "./steps.js";
 
-/** What `push` replaces a draft's files with. */
+/** What `push` replaces a draft's files with, and who hears of its render and its new version. */
 export interface PushArgs {
-  repo: Repository;
-  rev: PackageRevision;
-  /** The revision as the caller named it (their words in a refusal). */
+  /** The draft's repository: its registered name or OWNER/REPO, or one already opened. */
+  repository: string | Repository;
+  /** The draft as the caller named it. */
   name: string;
   /**
-   * The package's files (`.KptRevisionMetadata`, where a pull left it, names the version they were
-   * pulled at), or a ResourceList's text: the files it cannot carry (README.md…) keep the draft's.
+   * A package's files (a pulled folder's `.KptRevisionMetadata` names the version they were pulled at,
+   * which must be the draft's head), or a ResourceList (`source` names it in a refusal) whose files
+   * replace the draft's resources, the files it cannot carry (README.md…) keeping their content.
    */
-  files: FileTree | { list: string; source: string };
-  /** Told the render's function runs before anything is pushed (porchctl prints them). */
-  rendered?: (steps: readonly PorchStep[]) => void;
+  files: { tree: FileTree } | { resourceList: string; source: string };
+  /** Told the functions the render ran, before anything is pushed (porchctl prints them). */
+  onRender?: (steps: readonly PorchStep[]) => void;
+  /**
+   * Told the pushed version's `.KptRevisionMetadata` once the draft is at it (a pulled folder keeps it, so
+   * the next push from it goes on top), before a render failure pushed anyway is reported.
+   */
+  onPushed?: (revisionMetadata: string) => void;
 }
 
 /**
- * Replaces a draft's files as Porch's update of its resources does: held to the version a pulled package
- * names (Porch's optimistic lock), rendered, refused when the render fails unless the revision says
- * porch.kpt.dev/push-on-render-failure, and committed only where the draft still is (of two pushes at
- * once exactly one lands). Answers the new commit, or none when nothing changed.
+ * Replaces a draft's files as Porch's update of its PackageRevisionResources: rendered as Porch renders
+ * them, refused when the render fails (unless the revision is annotated
+ * porch.kpt.dev/push-on-render-failure: "true": then pushed, and the failure reported after), and
+ * refused when it was pulled at another version or another push moved it first. Answers the revision's
+ * name and its new version (undefined when the files changed nothing).
  */
 export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; sha: string | undefined }> {
-  const { repo, rev, name } = args;
+  const { name } = args;
+  const { repo, rev } = await revisionOf(env, args.repository, "push", name);
   const branch = branchOf(rev);
   if (!branch || rev.lifecycle !== "Draft") {
     throw new PorchError(
@@ -39,13 +54,11 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
     );
   }
   const dir = repo.packageDir(rev.package);
-  const fromList = "list" in args.files ? args.files : undefined;
-  const current = fromList === undefined ? undefined : (await repo.conn.port.readTree(rev.sha, dir)).tree;
+  const { files } = args;
+  const current = "tree" in files ? undefined : (await repo.conn.port.readTree(rev.sha, dir)).tree;
   // each file's sequence indentation from the draft where the list does not say it
-  const local =
-    fromList === undefined
-      ? new Map(args.files as FileTree)
-      : resourceListToTree(fromList.list, fromList.source, current);
+  const local: FileTree =
+    "tree" in files ? new Map(files.tree) : resourceListToTree(files.resourceList, files.source, current);
   const pulledAt = pulledVersion(local);
   local.delete(REVISION_METADATA_FILE);
   // Porch's optimistic lock: a pulled package names the version it was pulled at, which must be the
@@ -69,15 +82,7 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
   // Porch renders what is pushed, and refuses the push when the render fails, unless the revision
   // carries porch.kpt.dev/push-on-render-failure: "true"
   const rendered = await renderAsPorch(local, repo.config.functions.runtimes);
-  const access = {
-    token: env.token,
-    apiUrl: env.apiUrl,
-    cacheDir: env.cacheDir,
-    conditional: env.conditional,
-    disk: env.disk,
-  };
-  const own = await openRevisionMetadata(access, repo.namespace).get(nameOf(repo, rev));
-  const pushAnyway = own.annotations[PUSH_ON_RENDER_FAILURE] === "true";
+  const pushAnyway = (await revisionAnnotations(env, repo, rev))[PUSH_ON_RENDER_FAILURE] === "true";
   if (rendered.status === "failed" && !pushAnyway) {
     throw new PorchError(
       "bad-request",
@@ -85,7 +90,7 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
       `to push it as it is, annotate the revision: porchlight rpkg annotate ${name} ${PUSH_ON_RENDER_FAILURE}=true`,
     );
   }
-  if (rendered.status !== "left-to-bot") args.rendered?.(rendered.steps);
+  if (rendered.status !== "left-to-bot") args.onRender?.(rendered.steps);
   const step = env.progress.step(`Pushing ${local.size} files to ${branch}`);
   const result = await repo.conn.port.commitTree({
     branch,
@@ -108,11 +113,13 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
     );
   }
   if (!result.ok) {
-    // porchctl says "pushed" for a push that changed nothing too; the step says which
+    // porchctl says "pushed" for a push that changed nothing too; the progress line says which
     step.done("no changes");
     return { name: nameOf(repo, rev), sha: undefined };
   }
   step.done(result.sha.slice(0, 7));
+  const meta = packageRevisionObject(repo, rev).metadata;
+  args.onPushed?.(revisionMetadata({ ...meta, resourceVersion: result.sha }));
   if (rendered.status === "failed") {
     throw new PorchError(
       "bad-request",

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { GitCommandError } from "../github/git-process.js";
 import { GitRepo } from "../github/git-repo.js";
 import { LOCAL_FENCE, serverFence } from "../github/upstream-fence.js";
+import { unreachableKptText } from "../kpt/git-texts.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { RefInfo } from "../lifecycle/refs.js";
@@ -112,19 +113,8 @@ export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Pr
   await rm(cache, { recursive: true, force: true });
   throw new UpstreamError(
     `cannot reach upstream repository "${repo}": ${cause(firstError)}; check the repository URL or path and that git can clone it`,
-    unreachableKptText(repo, firstError),
+    unreachableKptText(repo, firstError instanceof GitCommandError ? firstError.stderr : ""),
   );
-}
-
-/** kpt's words for a repository git cannot list, by what git said (kpt's gitutil sorts it so), with git's own. */
-function unreachableKptText(repo: string, err: unknown): string {
-  const stderr = err instanceof GitCommandError ? err.stderr : "";
-  const details = stderr ? `\nDetails:\n${stderr}` : "";
-  if (stderr.includes("could not read Username"))
-    return `Repository "${repo}" requires authentication. kpt does not support this for the 'https' protocol. Please use the 'git' protocol instead.\n${details}`;
-  if (stderr.includes("Could not resolve host")) return `Unable to access repository "${repo}".\n${details}`;
-  if (/fatal: repository '.*' not found/.test(stderr)) return `Repository "${repo}" not found.\n${details}`;
-  return `Failed to execute git command "git ls-remote" against repo "${repo}"\n${details}`;
 }
 
 function upstreamOver(

@@ -1,11 +1,7 @@
-import type { PackageRevision } from "../../lifecycle/index.js";
-import { nameOf } from "../../porch/names.js";
-import { openRevisionMetadata, type RevisionMetadata, registryAuthor } from "../../porch/registrations.js";
-import type { Repository } from "../../porch/repository.js";
+import { changeMetadata } from "../../porch/metadata.js";
 import { UsageError } from "../io.js";
-import type { RpkgEnv } from "./env.js";
-import { applyMetadataChanges, parseMetadataChanges } from "./metadata-changes.js";
-import { openRevision, type Verb } from "./verb.js";
+import { parseMetadataChanges } from "./metadata-changes.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const ANNOTATE_USAGE = `porchlight rpkg annotate PACKAGE_REV_NAME KEY=VALUE... [KEY-]... [--overwrite]
 
@@ -30,37 +26,6 @@ Flags:
   --overwrite   replace a label that already has a value (refused otherwise, as kubectl refuses)
 `;
 
-function access(env: RpkgEnv) {
-  return {
-    token: env.token,
-    apiUrl: env.apiUrl,
-    cacheDir: env.cacheDir,
-    conditional: env.conditional,
-    disk: env.disk,
-  };
-}
-
-function store(env: RpkgEnv, repo: Pick<Repository, "namespace">) {
-  return openRevisionMetadata(access(env), repo.namespace);
-}
-
-/** The annotations of revision `rev` (none where nothing was annotated). */
-export async function revisionAnnotations(
-  env: RpkgEnv,
-  repo: Repository,
-  rev: PackageRevision,
-): Promise<Record<string, string>> {
-  return (await store(env, repo).get(nameOf(repo, rev))).annotations;
-}
-
-/** Every revision's own labels and annotations in `namespace`, by revision name. */
-export function namespaceRevisionMetadata(
-  env: RpkgEnv,
-  namespace: string,
-): Promise<Map<string, RevisionMetadata>> {
-  return store(env, { namespace }).all();
-}
-
 /** `rpkg annotate` and `rpkg label`: kubectl's verbs over the revision's metadata kept in git. */
 function metadataVerb(kind: "label" | "annotation"): Verb {
   const [name, usage, done] =
@@ -75,21 +40,13 @@ function metadataVerb(kind: "label" | "annotation"): Verb {
       if (!revName || rest.length === 0)
         throw new UsageError(`rpkg ${name} takes PACKAGE_REV_NAME and KEY=VALUE or KEY-\n\n${usage}`);
       const changes = parseMetadataChanges(rest, kind, usage);
-      const { repo, rev } = await openRevision(name, args, env, revName);
-      const full = nameOf(repo, rev);
-      const author = await registryAuthor(access(env), env.io.env);
-      await store(env, repo).update(
-        full,
-        (meta) =>
-          applyMetadataChanges(
-            kind === "label" ? meta.labels : meta.annotations,
-            changes,
-            args.switches.has("overwrite"),
-            kind,
-          ),
-        author,
-        `${kind === "label" ? "Label" : "Annotate"} package revision ${full}`,
-      );
+      const { name: full } = await changeMetadata(env, {
+        repository: await openVerbRepository(name, args, env, undefined, true),
+        name: revName,
+        kind,
+        changes,
+        overwrite: args.switches.has("overwrite"),
+      });
       env.io.stdout(`packagerevision.porch.kpt.dev/${full} ${done}\n`);
       return 0;
     },

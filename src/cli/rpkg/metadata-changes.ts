@@ -1,18 +1,7 @@
-import {
-  ANNOTATIONS_MAX_BYTES,
-  annotationsBytes,
-  labelValueProblems,
-  qualifiedNameProblems,
-} from "../../api/object-meta.js";
-import { PorchError } from "../../porch/errors.js";
+import { labelValueProblems, qualifiedNameProblems } from "../../api/object-meta.js";
+import type { MetadataChanges } from "../../porch/metadata.js";
 import { LATEST_LABEL } from "../../porch/objects.js";
 import { UsageError } from "../io.js";
-
-/** What `kubectl label` / `kubectl annotate` arguments ask: keys to set (KEY=VALUE) and to remove (KEY-). */
-export interface MetadataChanges {
-  set: Map<string, string>;
-  remove: string[];
-}
 
 /**
  * `KEY=VALUE` and `KEY-` arguments, checked as Kubernetes checks labels (`kind` "label": the value too) or
@@ -51,38 +40,6 @@ export function parseMetadataChanges(
     }
   }
   return { set, remove };
-}
-
-/**
- * `changes` applied to `current` (a revision's labels or annotations) in place, as kubectl applies them:
- * a key that already has another value is refused unless `overwrite`, naming it and its value, and
- * annotations past Kubernetes' 256 KiB (keys and values) are refused, as the API server refuses them.
- */
-export function applyMetadataChanges(
-  current: Record<string, string>,
-  changes: MetadataChanges,
-  overwrite: boolean,
-  kind: "label" | "annotation",
-): void {
-  const clash = [...changes.set].filter(([k, v]) => current[k] !== undefined && current[k] !== v);
-  if (clash.length > 0 && !overwrite) {
-    const which = clash.map(([k]) => `'${k}' already has a value (${current[k]})`).join(", ");
-    throw new PorchError(
-      "bad-request",
-      kind === "annotation"
-        ? `--overwrite is false but found the following declared annotation(s): ${which}`
-        : `${which}, and --overwrite is false`,
-    );
-  }
-  for (const [k, v] of changes.set) current[k] = v;
-  for (const k of changes.remove) delete current[k];
-  const bytes = kind === "annotation" ? annotationsBytes(current) : 0;
-  if (bytes > ANNOTATIONS_MAX_BYTES) {
-    const message = `the revision's annotations would come to ${bytes} bytes (keys and values), over Kubernetes' limit of ${ANNOTATIONS_MAX_BYTES} (256 KiB): keep large data in the package's files, not in annotations; nothing was written`;
-    throw new PorchError("invalid", message, undefined, undefined, {
-      causes: [{ field: "metadata.annotations", reason: "FieldValueTooLong", message }],
-    });
-  }
 }
 
 /** A value in a message: quoted, cut past 64 characters (a megabyte argument is not echoed back). */

@@ -2,11 +2,10 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { writeTree } from "../../kpt/tree.js";
 import { PorchError } from "../../porch/errors.js";
-import { nameOf } from "../../porch/names.js";
-import { packageRevisionObject } from "../../porch/objects.js";
-import { REVISION_METADATA_FILE, revisionMetadata, treeToResourceList } from "../../porch/resources.js";
+import { pull } from "../../porch/pull.js";
+import { REVISION_METADATA_FILE, treeToResourceList } from "../../porch/resources.js";
 import { UsageError } from "../io.js";
-import { openRevision, type Verb } from "./verb.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg pull PACKAGE_REV_NAME [DIR] --repository=OWNER/REPO
 
@@ -29,19 +28,10 @@ export const pullVerb: Verb = {
         `${dir} already exists; pull into a new directory (rpkg pull never overwrites files)`,
       );
     }
-    const { repo, rev } = await openRevision("pull", args, env, name);
-    const step = env.progress.step(`Reading ${nameOf(repo, rev)}`);
-    const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
-    if (tree.size === 0) {
-      step.fail();
-      throw new PorchError(
-        "bad-request",
-        `${nameOf(repo, rev)} has no files at ${repo.packageDir(rev.package)} on ${rev.ref} in ${repo.full}`,
-      );
-    }
-    const meta = packageRevisionObject(repo, rev).metadata;
-    tree.set(REVISION_METADATA_FILE, Buffer.from(revisionMetadata({ ...meta, resourceVersion: rev.sha })));
-    step.done(`${tree.size - 1} files`);
+    const { tree } = await pull(env, {
+      repository: await openVerbRepository("pull", args, env, undefined, true),
+      name,
+    });
     if (target) await writeTree(target, new Map(), tree);
     else env.io.stdout(treeToResourceList(tree));
     return 0;

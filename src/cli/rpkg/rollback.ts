@@ -1,9 +1,6 @@
-import { proposeRollback } from "../../jobs/rollback/index.js";
-import { PorchError } from "../../porch/errors.js";
-import { jobContext } from "../../porch/job-context.js";
-import { nameOf } from "../../porch/names.js";
+import { rollback } from "../../porch/rollback.js";
 import { UsageError } from "../io.js";
-import { openRevision, type Verb } from "./verb.js";
+import { openVerbRepository, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg rollback PACKAGE_REV_NAME --repository=OWNER/REPO
 
@@ -25,32 +22,11 @@ export const rollbackVerb: Verb = {
       throw new UsageError(
         `rpkg rollback takes one PACKAGE_REV_NAME, the revision to go back to\n\n${USAGE}`,
       );
-    const { repo, rev } = await openRevision("rollback", args, env, source);
-    if (rev.revision === -1)
-      throw new PorchError(
-        "bad-request",
-        `${source} is the package as it is on ${repo.baseBranch}, not a published revision: a rollback goes back to one of its numbered revisions (\`porchlight rpkg get --name ${rev.package}\` lists them)`,
-      );
-    if (rev.revision === 0 || (rev.lifecycle !== "Published" && rev.lifecycle !== "DeletionProposed")) {
-      throw new PorchError(
-        "bad-request",
-        `${source} is ${rev.lifecycle}: a rollback goes back to a published revision; name one as \`porchlight rpkg get --repository ${repo.full}\` lists it`,
-      );
-    }
-    const step = env.progress.step(`Proposing ${rev.package} with the content of v${rev.revision}`);
-    const ctx = await jobContext(repo);
-    const out = await proposeRollback(ctx, {
-      package: repo.packageDir(rev.package),
-      toRevision: rev.revision,
-      requestedBy: ctx.bot.login,
+    const out = await rollback(env, {
+      repository: await openVerbRepository("rollback", args, env, undefined, true),
+      name: source,
     });
-    if (out.kind === "refused") {
-      step.fail();
-      throw new PorchError("bad-request", out.reason);
-    }
-    step.done(`#${out.pull}`);
-    const name = nameOf(repo, { package: rev.package, workspace: out.branch.split("/").at(-1) as string });
-    env.io.stdout(`${name} ${out.existing ? "already proposed" : "proposed"} (#${out.pull})\n`);
+    env.io.stdout(`${out.name} ${out.existing ? "already proposed" : "proposed"} (#${out.pull})\n`);
     return 0;
   },
 };

@@ -65,21 +65,6 @@ export function openVerbRepository(
 }
 
 /**
- * The opening the single-revision verbs share (pull, push, copy, upgrade): the repository opened, its
- * revisions read, and the one `name` names found (an error listing what exists otherwise).
- */
-export async function openRevision(
-  verb: string,
-  args: ParsedArgs,
-  env: RpkgEnv,
-  name: string,
-): Promise<{ repo: Repository; state: RepoState; rev: PackageRevision }> {
-  const repo = await openVerbRepository(verb, args, env, undefined, true);
-  const state = await repo.load();
-  return { repo, state, rev: findRevision(repo, state, name) };
-}
-
-/**
  * The opening the multi-revision verbs share (del, propose, propose-delete, approve, reject): at least
  * one name, the repository opened once, then for each name the revisions read afresh (an earlier name
  * may have changed them), its revision found and `act` run on it, as forEachName reports.

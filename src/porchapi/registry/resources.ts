@@ -91,13 +91,13 @@ export async function updateResources(
   const files = Object.entries(resources as Record<string, unknown>);
   for (const [path] of files) checkPath(name, path);
   const env = await requestEnv(settings, caller, ns);
-  const { repo, rev } = await findNamed(env, ns, name);
+  const { repo } = await findNamed(env, ns, name);
   return {
     name,
     target: repositoryTarget(repo),
     async run() {
       if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
-      await push(env, { repo, rev, name, files: treeOf(files) });
+      await push(env, { repository: repo, name, files: { tree: treeOf(files) } });
       return getResources(settings, caller, ns, name);
     },
   };

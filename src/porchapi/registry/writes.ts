@@ -1,5 +1,6 @@
 import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
+import { revisionConflict } from "../../porch/errors.js";
 import { asProposal } from "../../porch/names.js";
 import { propose } from "../../porch/propose.js";
 import { proposeDelete } from "../../porch/propose-delete.js";
@@ -18,6 +19,7 @@ import {
   fieldsOf,
   type LifecycleMove,
   lifecycleMove,
+  movedSince,
   updatedObject,
 } from "./revision-strategy.js";
 import { findNamed, getRevision, objectOfFound } from "./revisions.js";
@@ -105,6 +107,9 @@ export async function updateRevision(
   const approval = subresource === "approval";
   const env = await requestEnv(settings, caller, ns);
   const found = await findNamed(env, ns, name);
+  // Porch's lock: another request moved the revision between this request's read and now
+  const moved = movedSince(current, found.rev);
+  if (moved) throw revisionConflict(ns, name, `${moved}: read it again`);
   return {
     name,
     target: repositoryTarget(found.repo),
