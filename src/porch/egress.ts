@@ -1,4 +1,6 @@
+import { KptError } from "../kpt/errors.js";
 import { SourceRefError } from "../kpt/source-ref.js";
+import { MergeError } from "../merge/index.js";
 import { type EgressPolicy, EgressRefused, egressPolicyFromEnv, endpointOf } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
 import { PorchError } from "./errors.js";
@@ -39,9 +41,10 @@ export function upstreamAccess(vars: NodeJS.ProcessEnv, apiUrl: string | undefin
 }
 
 /**
- * A failure reaching or reading an upstream as the engine's: the egress policy's refusal (its hint what
- * the policy allows), and what the upstream answered (unreachable, no such ref, a digest that does not
- * match its pin, a source named wrongly) as bad requests in their own words. Anything else passes as is.
+ * A failure reaching, reading or merging an upstream's package as the engine's: the egress policy's
+ * refusal (its hint what the policy allows), and what the upstream answered (unreachable, no such ref, a
+ * digest that does not match its pin, a source named wrongly) or held (a Kptfile kpt cannot read, no
+ * upstream to upgrade from, a merge refused) as bad requests in their own words. Anything else passes as is.
  */
 export function upstreamFailure(e: unknown): unknown {
   if (e instanceof EgressRefused)
@@ -50,7 +53,13 @@ export function upstreamFailure(e: unknown): unknown {
       e.message,
       "a clone or an upgrade reads its upstream over https from a public address, the GitHub rpkg serves, or a host the operator allows (PORCHLIGHT_EGRESS_ALLOW)",
     );
-  if (e instanceof UpstreamError || e instanceof SourceError || e instanceof SourceRefError)
+  if (
+    e instanceof UpstreamError ||
+    e instanceof SourceError ||
+    e instanceof SourceRefError ||
+    e instanceof MergeError ||
+    e instanceof KptError
+  )
     return new PorchError("bad-request", e.message);
   return e;
 }

@@ -5,7 +5,7 @@ import { isStrategy, mergePackage, type UpdateStrategy, upstreamOf } from "../me
 import { SourceError } from "../sources/errors.js";
 import { checkLocation } from "../sources/location.js";
 import { createDraft, newDraftBranch } from "./drafts.js";
-import { type FetchEnv, withinEgress } from "./egress.js";
+import { type FetchEnv, upstreamFailure, withinEgress } from "./egress.js";
 import { PorchError } from "./errors.js";
 import { nameOf, refusePlaceholder } from "./names.js";
 import { revisionOf } from "./open.js";
@@ -55,6 +55,17 @@ const misapplied = (message: string) =>
  * undefined when it was up to date.
  */
 export async function upgrade(
+  env: OpEnv & FetchEnv,
+  args: UpgradeArgs,
+): Promise<{ from: string; name: string | undefined }> {
+  try {
+    return await upgradeRevision(env, args);
+  } catch (e) {
+    throw upstreamFailure(e);
+  }
+}
+
+async function upgradeRevision(
   env: OpEnv & FetchEnv,
   args: UpgradeArgs,
 ): Promise<{ from: string; name: string | undefined }> {

@@ -14,10 +14,11 @@ import { dockerCredentials } from "../sources/oci/credentials.js";
 import { openSourceUpstream, type SourceOptions } from "../sources/upstream.js";
 
 /**
- * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff`, read through GitRepo into a
- * throwaway cache: refs resolved as kpt resolves them (a `<directory>/<ref>` tag first, for the package's
- * directory and then each one above it, then a tag, a branch, a commit), directories read at a commit.
- * Nothing is written outside the cache.
+ * The upstream git repository of a `pkg get` / `pkg update` / `pkg diff` and of the engine's `clone` and
+ * `upgrade` (an OCI image or a tarball through src/sources), read through GitRepo into a throwaway
+ * cache: refs resolved as kpt resolves them (a `<directory>/<ref>` tag first, for the package's directory
+ * and then each one above it, then a tag, a branch, a commit), directories read at a commit. Nothing is
+ * written outside the cache.
  */
 
 /** A problem with the upstream the user can act on (unreachable, no such ref or directory). */
