@@ -1,3 +1,5 @@
+import { ownerReferencesOf } from "../../porch/owners.js";
+import { kptfileChanges } from "../../porch/readiness.js";
 import { openRepository } from "../../porch/repository.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
@@ -11,6 +13,7 @@ import { initVerb } from "../rpkg/init.js";
 import { upgradeVerb } from "../rpkg/upgrade.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { writeKptfile } from "./resources.js";
 import { findNamed, getRevision } from "./revisions.js";
 import type { VerbCall } from "./run-verb.js";
 import { runVerb } from "./run-verb.js";
@@ -198,9 +201,12 @@ export async function createRevision(
       taskCall(name, spec, repository) ?? (await upgradeCall(settings, caller, ns, name, spec, repository));
     await checkEditSource(settings, caller, ns, name, spec);
     await checkCloneEgress(env, name, spec);
+    ownerReferencesOf(name, obj.metadata?.ownerReferences);
     if (opts.dryRun) return refuseTaken(env, ns, name);
     await runVerb(env, verb, call);
     await writeMetadata(env, ns, name, obj);
+    const changes = kptfileChanges(obj, "create");
+    if (changes) await writeKptfile(settings, caller, ns, name, changes);
   });
   if (!opts.dryRun) return getRevision(settings, caller, ns, name);
   return {

@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "../../porch/names.js";
+import { type KptfileChanges, patchKptfile } from "../../porch/readiness.js";
 import type { Repository } from "../../porch/repository.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
@@ -27,7 +28,8 @@ async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<
     spec: {
       packageName: rev.package,
       workspaceName: rev.workspace,
-      ...(rev.revision > 0 ? { revision: rev.revision } : {}),
+      // the placeholder's -1 too, as Porch's (its revision key's)
+      ...(rev.revision !== 0 ? { revision: rev.revision } : {}),
       repository: repo.name,
       resources,
     },
@@ -99,4 +101,26 @@ export async function updateResources(
   });
   if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
   return getResources(settings, caller, ns, name);
+}
+
+/**
+ * A draft's Kptfile with `changes` written into it as Porch writes a PackageRevision update's gates,
+ * conditions and package metadata (readiness.ts patchKptfile), pushed and rendered as an update of its
+ * files; nothing is pushed when the Kptfile already says it all.
+ */
+export async function writeKptfile(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  name: string,
+  changes: KptfileChanges,
+): Promise<void> {
+  const current = await getResources(settings, caller, ns, name);
+  const spec = current.spec as { packageName?: string; resources: Record<string, string> };
+  const text = spec.resources.Kptfile;
+  if (text === undefined) return;
+  const next = patchKptfile(text, `${String(spec.packageName ?? name)}/Kptfile`, changes);
+  if (next === undefined) return;
+  const resources = { ...spec.resources, Kptfile: next };
+  await updateResources(settings, caller, ns, { ...current, spec: { ...spec, resources } }, current);
 }

@@ -1,6 +1,8 @@
 import { revisionName } from "../../lifecycle/index.js";
 import { publishedDeletion } from "../../porch/delete.js";
 import { LATEST_LABEL } from "../../porch/objects.js";
+import { ownerReferencesOf, sameOwners } from "../../porch/owners.js";
+import { kptfileChanges } from "../../porch/readiness.js";
 import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError } from "../../porchapi/status.js";
@@ -14,6 +16,7 @@ import { rejectVerb } from "../rpkg/reject.js";
 import type { Verb } from "../rpkg/verb.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { writeKptfile } from "./resources.js";
 import { findNamed, getRevision } from "./revisions.js";
 import { runVerb } from "./run-verb.js";
 
@@ -54,7 +57,14 @@ export async function writeMetadata(
 ) {
   const want = ownMetadata(obj);
   const was = current ? ownMetadata(current) : { labels: {}, annotations: {} };
-  if (same(want.labels, was.labels) && same(want.annotations, was.annotations)) return;
+  const owners = ownerReferencesOf(name, obj.metadata?.ownerReferences);
+  const hadOwners = ownerReferencesOf(name, current?.metadata?.ownerReferences);
+  if (
+    same(want.labels, was.labels) &&
+    same(want.annotations, was.annotations) &&
+    sameOwners(owners, hadOwners)
+  )
+    return;
   const access = {
     token: env.token,
     apiUrl: env.apiUrl,
@@ -66,6 +76,7 @@ export async function writeMetadata(
     (m) => {
       m.labels = want.labels;
       m.annotations = want.annotations;
+      m.ownerReferences = owners;
     },
     await registryAuthor(access, env.io.env),
     `Update package revision ${name}`,
@@ -144,8 +155,12 @@ export async function updateRevision(
     await requireWrite(repo, approval ? "approve" : "update", "packagerevisions", name);
     checkImmutable(name, spec, was);
     const verb = lifecycleVerb(name, was.lifecycle, spec.lifecycle, approval);
+    ownerReferencesOf(name, obj.metadata?.ownerReferences);
     if (opts.dryRun) return;
     if (!approval) await writeMetadata(env, ns, name, obj, current);
+    // a draft's gates, conditions and package metadata go into its Kptfile, as Porch writes them
+    const changes = approval || was.lifecycle !== "Draft" ? undefined : kptfileChanges(obj);
+    if (changes) await writeKptfile(settings, caller, ns, name, changes);
     if (verb) await runVerb(env, verb, { positional: [name], values: { repository: repo.name } });
   });
   if (!opts.dryRun) return getRevision(settings, caller, ns, name);
@@ -155,6 +170,7 @@ export async function updateRevision(
     ...current,
     metadata: {
       ...current.metadata,
+      ownerReferences: obj.metadata?.ownerReferences,
       labels: { ...labels, ...(latest === undefined ? {} : { [LATEST_LABEL]: latest }) },
       annotations: { ...annotations, ...computedAnnotations(current) },
     },
