@@ -13,11 +13,11 @@ import type { Repository } from "./repository.js";
  * status directly: a controller writes the Kptfile (a PUT of its PackageRevisionResources), or updates
  * the PackageRevision, whose gates and conditions Porch writes back into the Kptfile (patchKptfile).
  */
-export interface ReadinessGate {
+interface ReadinessGate {
   conditionType: string;
 }
 
-export interface Condition {
+interface Condition {
   type: string;
   /** "True", "False" or "Unknown". */
   status: string;
@@ -157,7 +157,9 @@ export function patchKptfile(kptfile: string, file: string, changes: KptfileChan
   if (changes.gates) changed = syncGates(doc, current.gates, changes.gates) || changed;
   if (changes.conditions) changed = syncConditions(doc, current.conditions, changes.conditions) || changed;
   if (!changed) return undefined;
-  const styles = parsed.docs.map((d) => detectSeqIndent(d, kptfile));
+  // a Kptfile whose lists do not say their style gets kpt's for Kptfiles (merge/kptfile.ts: wide)
+  const decided = /^[ \t]*- /m.test(kptfile);
+  const styles = parsed.docs.map((d) => (decided ? detectSeqIndent(d, kptfile) : "wide"));
   return formatDocuments(parsed.docs, styles);
 }
 

@@ -91,7 +91,7 @@ const REPOSITORY_COLUMN = spec(
  * How long ago `at` (RFC 3339) was, as the API server prints a CRD's date column (apimachinery's
  * duration.HumanDuration): `45s`, `3m20s`, `2h5m`, `3d4h`, `1y30d`; `<unknown>` without one.
  */
-export function age(at: unknown, now = Date.now()): string {
+function age(at: unknown, now = Date.now()): string {
   const t = typeof at === "string" ? Date.parse(at) : Number.NaN;
   if (Number.isNaN(t)) return "<unknown>";
   const seconds = Math.floor((now - t) / 1000);
