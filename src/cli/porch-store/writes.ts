@@ -157,11 +157,13 @@ export async function updateRevision(
     const verb = lifecycleVerb(name, was.lifecycle, spec.lifecycle, approval);
     ownerReferencesOf(name, obj.metadata?.ownerReferences);
     if (opts.dryRun) return;
-    if (!approval) await writeMetadata(env, ns, name, obj, current);
     // a draft's gates, conditions and package metadata go into its Kptfile, as Porch writes them
     const changes = approval || was.lifecycle !== "Draft" ? undefined : kptfileChanges(obj);
     if (changes) await writeKptfile(settings, caller, ns, name, changes);
+    // the move before the labels: a watch between the two sees the moved revision (a controller acting on
+    // Drafts does not act twice), and a refused move writes no labels
     if (verb) await runVerb(env, verb, { positional: [name], values: { repository: repo.name } });
+    if (!approval) await writeMetadata(env, ns, name, obj, current);
   });
   if (!opts.dryRun) return getRevision(settings, caller, ns, name);
   const { labels, annotations } = ownMetadata(obj);
