@@ -4,6 +4,7 @@ import { GitCommandError } from "./git-process.js";
 import { type AuthEnv, CacheClone } from "./git-repo/clone.js";
 import { type CommitInput, commitTree } from "./git-repo/commit.js";
 import {
+  addedAt,
   changedPaths,
   changedPathsKnown,
   commitTime,
@@ -159,6 +160,11 @@ export class GitRepo {
   /** The committer date of `sha`. */
   commitTime(sha: string): Promise<Date> {
     return commitTime(this.clone, sha);
+  }
+
+  /** When each file below `dir` was last added in the history of fetched `head`. */
+  addedAt(head: string, dir: string): Promise<Map<string, Date>> {
+    return addedAt(this.clone, head, dir);
   }
 
   /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */

@@ -533,6 +533,10 @@ export class OctokitRepo implements RepoPort {
     return this.git.commitTime(await this.git.fetch(sha));
   }
 
+  async addedAt(head: string, dir: string): Promise<Map<string, Date>> {
+    return this.git.addedAt(await this.git.fetch(head), dir);
+  }
+
   /** The open issue (not a pull request) labelled `label` whose body carries `marker`. */
   private async openIssueMarked(input: { label: string; marker: string }) {
     const { data: issues } = await this.octokit.rest.issues.listForRepo({

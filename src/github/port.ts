@@ -139,6 +139,11 @@ export interface RepoFiles extends RepoRole {
   history(head: string, limit: number): Promise<HistoryCommit[]>;
   /** When commit `sha` was committed (its committer date), by git. */
   commitTime(sha: string): Promise<Date>;
+  /**
+   * When each file below `dir` that `head` holds was added (the committer date of the newest commit
+   * reachable from `head` that added it), by path relative to `dir`: one git log, by git.
+   */
+  addedAt(head: string, dir: string): Promise<Map<string, Date>>;
 }
 
 /** Writing the repository's git data: commits pushed, tags created, refs deleted. */

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import type { PackageRevision } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import { nameOf } from "./names.js";
-import type { RevisionMetadata } from "./registrations.js";
+import type { Readiness } from "./readiness.js";
+import type { OwnerReference, RevisionMetadata } from "./registrations.js";
 import type { Repository } from "./repository.js";
 import type { UpstreamLock } from "./upstream-lock.js";
 
@@ -24,6 +25,8 @@ export interface PackageRevisionObject {
     uid: string;
     labels?: Record<string, string>;
     annotations: Record<string, string>;
+    /** Who owns the revision (a PackageVariant, by uid), kept in git with its labels and annotations. */
+    ownerReferences?: OwnerReference[];
   };
   spec: {
     packageName: string;
@@ -35,15 +38,22 @@ export interface PackageRevisionObject {
     /** How the revision began (Porch keeps only that task), from its commits' `kpt:` lines. */
     tasks?: PorchTask[];
     /** The labels and annotations of the package's Kptfile, as Porch's. */
-    packageMetadata?: PackageMetadata;
+    packageMetadata?: Omit<PackageMetadata, "readiness">;
+    /** The Kptfile's `info.readinessGates`, as Porch's (omitted when none). */
+    readinessGates?: Readiness["gates"];
   };
   status: Record<string, unknown>;
 }
 
-/** Porch's `spec.packageMetadata`: the Kptfile's `metadata.labels` and `metadata.annotations`. */
+/**
+ * Porch's `spec.packageMetadata`: the Kptfile's `metadata.labels` and `metadata.annotations`; read with
+ * them, the Kptfile's gates and conditions (readiness.ts), which the object shows as
+ * `spec.readinessGates` and `status.conditions`.
+ */
 export interface PackageMetadata {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  readiness?: Readiness;
 }
 
 /** What the object shows besides the revision itself, each read only where the output needs it. */
@@ -71,7 +81,8 @@ export function packageRevisionObject(
   rev: PackageRevision,
   details: RevisionDetails = {},
 ): PackageRevisionObject {
-  const { upstreamLock, tasks, published, metadata, packageMetadata } = details;
+  const { upstreamLock, tasks, published, metadata } = details;
+  const { readiness, ...packageMetadata } = details.packageMetadata ?? {};
   const annotations: Record<string, string> = {
     ...metadata?.annotations,
     [REF_ANNOTATION]: rev.ref,
@@ -86,6 +97,7 @@ export function packageRevisionObject(
       namespace: repo.namespace,
       uid: porchUid(repo.namespace, nameOf(repo, rev)),
       annotations,
+      ...(metadata?.ownerReferences?.length ? { ownerReferences: metadata.ownerReferences } : {}),
     },
     spec: {
       packageName: rev.package,
@@ -94,22 +106,22 @@ export function packageRevisionObject(
       repository: repo.name,
       lifecycle: rev.lifecycle,
       ...(tasks?.length ? { tasks } : {}),
-      ...(packageMetadata && (packageMetadata.labels || packageMetadata.annotations)
-        ? { packageMetadata }
-        : {}),
+      ...(packageMetadata.labels || packageMetadata.annotations ? { packageMetadata } : {}),
+      ...(readiness?.gates.length ? { readinessGates: readiness.gates } : {}),
     },
     status: {
       ...(upstreamLock ? { upstreamLock } : {}),
-      // Porch's metav1.Time: RFC 3339 in UTC, to the second
-      ...(published
-        ? { publishedBy: published.by, publishTimestamp: published.at.toISOString().replace(/\.\d+Z$/, "Z") }
-        : {}),
+      ...(published ? { publishedBy: published.by, publishTimestamp: timestamp(published.at) } : {}),
+      ...(readiness?.conditions.length ? { conditions: readiness.conditions } : {}),
     },
   };
   const labels = { ...metadata?.labels, ...(rev.latest ? { [LATEST_LABEL]: "true" } : {}) };
   if (Object.keys(labels).length > 0) obj.metadata.labels = labels;
   return obj;
 }
+
+/** Porch's metav1.Time: RFC 3339 in UTC, to the second. */
+export const timestamp = (at: Date) => at.toISOString().replace(/\.\d+Z$/, "Z");
 
 /**
  * The uid Porch gives a PackageRevision: a name-based (SHA-1) UUID of its namespace and name in

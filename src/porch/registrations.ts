@@ -49,11 +49,23 @@ export type RepositoryObject = z.infer<typeof repositoryObject> & {
   status?: { conditions: { type: string; status: string; reason: string; message: string }[] };
 };
 
-/** The labels and annotations of a PackageRevision object as its metadata file holds them. */
+/** One of `metadata.ownerReferences`, as Kubernetes' OwnerReference. */
+const ownerReference = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+export type OwnerReference = z.infer<typeof ownerReference>;
+
+/** The labels, annotations and owners of a PackageRevision object as its metadata file holds them. */
 const revisionMetadataObject = z.looseObject({
   metadata: z.looseObject({
     labels: z.record(z.string(), z.string()).optional(),
     annotations: z.record(z.string(), z.string()).optional(),
+    ownerReferences: z.array(ownerReference).optional(),
   }),
 });
 
@@ -163,6 +175,11 @@ export interface Registry {
   ): Promise<{ name: string; outcome: "created" | "configured" | "unchanged" }>;
   /** Removes `name`; false when it was not registered. */
   remove(name: string, author: CommitAuthor): Promise<boolean>;
+  /**
+   * When each registration was made, by name: the commit that added its file (its newest add, when it
+   * was removed and registered again), from git, so the same across restarts (`creationTimestamp`).
+   */
+  created(): Promise<Map<string, Date>>;
 }
 
 export interface RegistryAccess {
@@ -184,6 +201,8 @@ export interface RegistryAccess {
 interface NamespaceStore {
   /** The directory's files; none when the repository or its branch does not exist yet. */
   read(): Promise<Map<string, Buffer>>;
+  /** When each file of the directory was added (its newest add), by path. */
+  addedAt(): Promise<Map<string, Date>>;
   /** Applies `change` to the directory's files and commits them, retrying when the branch moved. */
   write(
     change: (files: Map<string, Buffer>) => void,
@@ -236,6 +255,12 @@ function namespaceStore(access: RegistryAccess, namespace: string, dir: string):
       const encoded = Object.fromEntries([...tree].map(([path, bytes]) => [path, bytes.toString("base64")]));
       access.disk?.keepCommitFact(head, fact, encoded);
       return tree;
+    },
+    async addedAt() {
+      const c = await connect(false);
+      const head = c && (await headOf(c));
+      if (!c || !head) return new Map();
+      return c.port.addedAt(head, dir);
     },
     async write(change, message, author, create) {
       const c = await connect(create);
@@ -353,6 +378,15 @@ export async function openRegistry(
       );
       return true;
     },
+    async created() {
+      const added = await store.addedAt();
+      const out = new Map<string, Date>();
+      for (const [name, obj] of await read()) {
+        const at = added.get(`${name}.yaml`);
+        if (at) out.set(obj.metadata.name, at);
+      }
+      return out;
+    },
   };
 }
 
@@ -362,25 +396,32 @@ const REVISION_METADATA_DIR = "packagerevisions";
 export interface RevisionMetadata {
   labels: Record<string, string>;
   annotations: Record<string, string>;
+  /** `metadata.ownerReferences` (a PackageVariant's controller reference, by uid), in their order. */
+  ownerReferences: OwnerReference[];
 }
 
 /**
- * The labels and annotations of `namespace`'s package revisions (`kubectl annotate packagerevision`,
- * `porchlight rpkg annotate`): files `packagerevisions/<name>.yaml` in `<namespace>/.porchlight`, each a
- * PackageRevision object holding only its metadata. A revision without a file has none.
+ * The labels, annotations and owner references of `namespace`'s package revisions (`kubectl annotate
+ * packagerevision`, `porchlight rpkg annotate`, a controller's adopt or orphan): files
+ * `packagerevisions/<name>.yaml` in `<namespace>/.porchlight`, each a PackageRevision object holding only
+ * its metadata. A revision without a file has none.
  */
 export function openRevisionMetadata(access: RegistryAccess, namespace: string) {
   const store = namespaceStore(access, namespace, REVISION_METADATA_DIR);
   const file = (name: string) => `${name}.yaml`;
   const parse = (name: string, bytes: Buffer | undefined): RevisionMetadata => {
-    if (!bytes) return { labels: {}, annotations: {} };
+    if (!bytes) return { labels: {}, annotations: {}, ownerReferences: [] };
     const obj = readObject(revisionMetadataObject, bytes);
     if (!obj.ok)
       throw new RegistryError(
         `${namespace}/${REGISTRY_REPO}: ${REVISION_METADATA_DIR}/${file(name)} is not a PackageRevision object (${obj.problem}); fix or remove it`,
       );
     const meta = obj.value.metadata;
-    return { labels: { ...meta.labels }, annotations: { ...meta.annotations } };
+    return {
+      labels: { ...meta.labels },
+      annotations: { ...meta.annotations },
+      ownerReferences: [...(meta.ownerReferences ?? [])],
+    };
   };
   return {
     async get(name: string): Promise<RevisionMetadata> {
@@ -407,7 +448,8 @@ export function openRevisionMetadata(access: RegistryAccess, namespace: string) 
         (files) => {
           const meta = parse(name, files.get(file(name)));
           change(meta);
-          if (Object.keys(meta.labels).length + Object.keys(meta.annotations).length === 0) {
+          const size = Object.keys(meta.labels).length + Object.keys(meta.annotations).length;
+          if (size + meta.ownerReferences.length === 0) {
             files.delete(file(name));
             return;
           }
@@ -419,6 +461,7 @@ export function openRevisionMetadata(access: RegistryAccess, namespace: string) 
               namespace,
               ...(Object.keys(meta.labels).length > 0 ? { labels: meta.labels } : {}),
               ...(Object.keys(meta.annotations).length > 0 ? { annotations: meta.annotations } : {}),
+              ...(meta.ownerReferences.length > 0 ? { ownerReferences: meta.ownerReferences } : {}),
             },
           };
           files.set(file(name), Buffer.from(stringify(obj, { lineWidth: 0 })));

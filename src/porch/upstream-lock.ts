@@ -3,6 +3,7 @@ import type { PackageRevision } from "../lifecycle/index.js";
 import { type PorchTask, type PublishInfo, publishInfo, revisionTasks } from "../lifecycle/kpt-trailer.js";
 import { hasUpstream, upstreamOf } from "../merge/upstream.js";
 import type { PackageMetadata } from "./objects.js";
+import { readinessOf } from "./readiness.js";
 import type { Repository } from "./repository.js";
 
 /** The upstream a revision's Kptfile records, as Porch's `status.upstreamLock` (type git). */
@@ -44,7 +45,8 @@ export async function readUpstreams(
 /**
  * Porch's `spec.packageMetadata` of each revision: its root Kptfile's `metadata.labels` and
  * `metadata.annotations` (values as text; an empty object where the Kptfile has neither, as Porch
- * shows it). A revision without a readable Kptfile is absent. One Kptfile read per revision.
+ * shows it), and its readiness gates and conditions (readiness.ts). A revision without a readable
+ * Kptfile is absent. One Kptfile read per revision.
  */
 export async function readPackageMetadata(
   repo: Repository,
@@ -67,6 +69,7 @@ export async function readPackageMetadata(
       const annotations = textMap(kf.metadata?.annotations);
       if (labels) meta.labels = labels;
       if (annotations) meta.annotations = annotations;
+      meta.readiness = readinessOf(kf);
       out.set(rev, meta);
     }),
   );

@@ -227,6 +227,15 @@ export function serverSideApply(
   for (const k of ["apiVersion", "kind"]) if (applied[k] !== undefined) next[k] = applied[k];
   const metadata = isMap(next.metadata) ? next.metadata : {};
   next.metadata = { ...metadata, name: req.name };
+  // an apply that changes nothing (the same fields, the same values) leaves the object as it was, its
+  // entry's time too: a GitOps agent applying on every sync makes no new version
+  if (
+    mine !== undefined &&
+    mine.apiVersion === req.apiVersion &&
+    isDeepStrictEqual(mine.fields.map(key).sort(), [...now].sort()) &&
+    isDeepStrictEqual(withoutOwnership(next, req.ownership), withoutOwnership(current, req.ownership))
+  )
+    return structuredClone(current) as KubeObject;
   // forced: the conflicting fields are taken over; a field both set to the same value stays shared
   const kept = entries.map((e) =>
     own(e)
@@ -240,6 +249,17 @@ export function serverSideApply(
     kept.push({ manager, operation: "Apply", apiVersion: req.apiVersion, time: timeOf(req.now), fields });
   keepEntries(next, kept, req.ownership);
   return next as KubeObject;
+}
+
+/** An object without what records its fields' managers (to tell whether an apply changed anything else). */
+function withoutOwnership(obj: unknown, ownership: Ownership): unknown {
+  if (!isMap(obj) || !isMap(obj.metadata)) return obj;
+  const { managedFields: _, ...metadata } = obj.metadata;
+  if (ownership === "annotation" && isMap(metadata.annotations)) {
+    const { [MANAGED_FIELDS]: __, ...annotations } = metadata.annotations;
+    return { ...obj, metadata: { ...metadata, annotations } };
+  }
+  return { ...obj, metadata };
 }
 
 /**

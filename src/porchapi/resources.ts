@@ -87,6 +87,32 @@ const REPOSITORY_COLUMN = spec(
   "The repository registration holding it.",
 );
 
+/**
+ * How long ago `at` (RFC 3339) was, as the API server prints a CRD's date column (apimachinery's
+ * duration.HumanDuration): `45s`, `3m20s`, `2h5m`, `3d4h`, `1y30d`; `<unknown>` without one.
+ */
+function age(at: unknown, now = Date.now()): string {
+  const t = typeof at === "string" ? Date.parse(at) : Number.NaN;
+  if (Number.isNaN(t)) return "<unknown>";
+  const seconds = Math.floor((now - t) / 1000);
+  if (seconds < -1) return "<invalid>";
+  if (seconds < 0) return "0s";
+  if (seconds < 120) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  const part = (n: number, unit: string, rest: number, restUnit: string) =>
+    rest === 0 ? `${n}${unit}` : `${n}${unit}${rest}${restUnit}`;
+  if (minutes < 10) return part(minutes, "m", seconds % 60, "s");
+  if (minutes < 180) return `${minutes}m`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 8) return part(hours, "h", minutes % 60, "m");
+  if (hours < 48) return `${hours}h`;
+  const days = Math.floor(hours / 24);
+  if (hours < 24 * 8) return part(days, "d", hours % 24, "h");
+  if (hours < 24 * 365 * 2) return `${days}d`;
+  if (hours < 24 * 365 * 8) return part(Math.floor(days / 365), "y", days % 365, "d");
+  return `${Math.floor(days / 365)}y`;
+}
+
 /** Porch's columns (its API server's table convertors), in its order. */
 const PACKAGE_REVISIONS: ApiResource = {
   group: PORCH_GROUP,
@@ -189,7 +215,7 @@ const REPOSITORIES: ApiResource = {
       why: "a Repository's status is what porchlight reads of the repository from GitHub on each request",
     },
   ],
-  // Porch's CRD's printer columns (Age aside: a registration file has no creation time)
+  // Porch's CRD's printer columns
   columns: [
     name,
     spec("Type", "type", "string", "git."),
@@ -221,6 +247,12 @@ const REPOSITORIES: ApiResource = {
       type: "string",
       description: "The branch its packages are published to.",
       cell: (o) => path(o, "spec", "git", "branch") ?? "",
+    },
+    {
+      name: "Age",
+      type: "date",
+      description: "How long ago it was registered (the commit that added its registration).",
+      cell: (o) => age(path(o, "metadata", "creationTimestamp")),
     },
   ],
   schema: "dev.kpt.porch.config.v1alpha1.Repository",

@@ -132,6 +132,10 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       const time = await port.commitTime(draft);
       expect(Number.isNaN(time.getTime())).toBe(false);
       expect(Math.abs(time.getTime() - Date.now())).toBeLessThan(3_600_000);
+      // when each file of a directory was added: the draft's commit added both, at its time
+      const added = await port.addedAt(draft, "apps/web");
+      expect([...added.keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
+      expect(added.get("cm.yaml")?.getTime()).toBe(time.getTime());
     });
 
     it("opens a pull request and finds it by number, as open, and by its branch", async () => {

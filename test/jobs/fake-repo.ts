@@ -574,6 +574,23 @@ export class FakeRepo implements RepoPort {
     return this.commitOf(this.resolve(sha)).time ?? new Date();
   }
 
+  async addedAt(head: string, dir: string): Promise<Map<string, Date>> {
+    this.calls.push("addedAt");
+    const prefix = dir === "" ? "" : `${dir}/`;
+    const out = new Map<string, Date>();
+    // oldest first, so each path ends with its newest add
+    const order = [...this.commits.keys()];
+    const chain = [...this.ancestors(this.resolve(head))].sort((a, b) => order.indexOf(a) - order.indexOf(b));
+    for (const sha of chain) {
+      const c = this.commitOf(sha);
+      const before = c.parents[0] ? this.commitOf(c.parents[0]).tree : new Map<string, Buffer>();
+      for (const path of c.tree.keys())
+        if (path.startsWith(prefix) && !before.has(path))
+          out.set(path.slice(prefix.length), c.time ?? new Date());
+    }
+    return out;
+  }
+
   async findIssue(input: { label: string; marker: string }) {
     this.calls.push("findIssue");
     const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));

@@ -115,7 +115,12 @@ describe("a watch-driven controller on @kubernetes/client-node against Porch's A
       body: draft("deploy", "app"),
     })) as Revision;
     expect(made.metadata?.name).toBe("deploy.app.v1");
-    await until(() => revision("deploy.app.v1")?.spec?.lifecycle === "Proposed");
+    // one patch, two writes in git (the proposal, then the label): the informer sees both
+    await until(
+      () =>
+        revision("deploy.app.v1")?.spec?.lifecycle === "Proposed" &&
+        revision("deploy.app.v1")?.metadata?.labels !== undefined,
+    );
     expect(revision("deploy.app.v1")?.metadata?.labels).toEqual({ "proposed-by": "controller" });
     const pulls = await w.octokit(w.alice).rest.pulls.list({ owner: "acme", repo: "deploy", state: "open" });
     expect(pulls.data.map((p) => p.head.ref)).toEqual(["drafts/app/v1"]);
@@ -135,7 +140,11 @@ describe("a watch-driven controller on @kubernetes/client-node against Porch's A
     await git(dir, "add", ".");
     await git(dir, "commit", "-q", "-m", "pushed: a draft made with git");
     await git(dir, "push", "-q", "origin", "drafts/pushed/ws1");
-    await until(() => revision("deploy.pushed.ws1")?.spec?.lifecycle === "Proposed");
+    await until(
+      () =>
+        revision("deploy.pushed.ws1")?.spec?.lifecycle === "Proposed" &&
+        revision("deploy.pushed.ws1")?.metadata?.labels !== undefined,
+    );
     expect(revision("deploy.pushed.ws1")?.metadata?.labels).toEqual({ "proposed-by": "controller" });
     expect(c.acted.filter((n) => n === "deploy.pushed.ws1").length).toBeGreaterThanOrEqual(1);
 

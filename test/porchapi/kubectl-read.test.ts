@@ -83,10 +83,14 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API read with kubectl", 
     };
     const r = JSON.parse((await w.rpkg(w.carol, ["get", NS, "-o", "json"])).stdout) as { items: unknown[] };
     for (const item of k.items) expect(item.metadata.resourceVersion).toMatch(/^[0-9a-f]{16}$/);
-    const withoutVersion = k.items.map(({ metadata: { resourceVersion: _, ...meta }, ...rest }) => ({
-      ...rest,
-      metadata: meta,
-    }));
+    for (const item of k.items) expect(item.metadata.creationTimestamp).toMatch(/^\d{4}-.*Z$/);
+    // the API's own: its version, and its creation time (which rpkg get reads only for the API)
+    const withoutVersion = k.items.map(
+      ({ metadata: { resourceVersion: _, creationTimestamp: __, ...meta }, ...rest }) => ({
+        ...rest,
+        metadata: meta,
+      }),
+    );
     expect(withoutVersion).toEqual(r.items);
     const one = await w.kubectl("carol", ["get", "packagerevision", "blueprints.hello.v1", "-o", "yaml"]);
     expect(one.stdout).toContain("kind: PackageRevision\n");

@@ -37,10 +37,12 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("repositories with kubectl", () =
       "READY",
       "ADDRESS",
       "BRANCH",
+      "AGE",
     ]);
-    expect(rows(listed.stdout).map((r) => r.split(" ").slice(0, 2).concat(r.split(" ").slice(-3)))).toEqual([
-      ["blueprints", "git", "True", "acme/blueprints", "main"],
-      ["deploy", "git", "True", "acme/deploy", "main"],
+    // AGE: since the commit that registered it (seconds ago here)
+    expect(rows(listed.stdout).map((r) => r.split(" ").slice(0, 2).concat(r.split(" ").slice(-4)))).toEqual([
+      ["blueprints", "git", "True", "acme/blueprints", "main", expect.stringMatching(/^\d+s$/)],
+      ["deploy", "git", "True", "acme/deploy", "main", expect.stringMatching(/^\d+s$/)],
     ]);
     const applied = await w.kubectl("alice", ["apply", "-f", "-"], { stdin: REPOSITORY });
     expect(applied).toMatchObject({

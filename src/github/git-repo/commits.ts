@@ -51,6 +51,28 @@ export async function commitTime(clone: CacheClone, sha: string): Promise<Date> 
   return new Date(out.toString("utf8").trim());
 }
 
+/**
+ * When each file below `dir` was last added in the history of fetched `head` (newest first, the first
+ * add of a path seen is its newest): one `git log --diff-filter=A`. Paths relative to `dir`.
+ */
+export async function addedAt(clone: CacheClone, head: string, dir: string): Promise<Map<string, Date>> {
+  const args = ["log", "--diff-filter=A", "--no-renames", "--name-only", "-z", "--format=%x1e%cI", head];
+  const out = await clone.git([...args, "--", dir === "" ? "." : dir]);
+  const prefix = dir === "" ? "" : `${dir.replace(/\/+$/, "")}/`;
+  const added = new Map<string, Date>();
+  for (const entry of out.toString("utf8").split("\x1e")) {
+    const [head = "", ...paths] = entry.split("\0");
+    // the date, a line break, then the paths each ended by a NUL (the first after the break)
+    const [date = "", first = ""] = head.split("\n").map((l) => l.trim());
+    const at = new Date(date);
+    if (Number.isNaN(at.getTime())) continue;
+    for (const path of [first, ...paths].map((p) => p.replace(/^\n/, "")).filter(Boolean))
+      if (path.startsWith(prefix) && !added.has(path.slice(prefix.length)))
+        added.set(path.slice(prefix.length), at);
+  }
+  return added;
+}
+
 /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */
 export async function changedPaths(clone: CacheClone, base: string, head: string): Promise<string[]> {
   const out = await clone.git(["diff", "--name-only", "-z", "--no-renames", `${base}...${head}`]);

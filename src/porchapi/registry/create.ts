@@ -2,6 +2,8 @@ import { clone } from "../../porch/clone.js";
 import { copy } from "../../porch/copy.js";
 import { porchEgress, upstreamAccess } from "../../porch/egress.js";
 import { init } from "../../porch/init.js";
+import { ownerReferencesOf } from "../../porch/owners.js";
+import { kptfileChanges } from "../../porch/readiness.js";
 import { openRepository, type Repository } from "../../porch/repository.js";
 import type { OpEnv } from "../../porch/steps.js";
 import { upgrade } from "../../porch/upgrade.js";
@@ -11,6 +13,7 @@ import { ApiError } from "../status.js";
 import type { Caller, WriteOptions } from "../store.js";
 import { requestEnv, type StoreSettings } from "./context.js";
 import { repositoryTarget, type Write } from "./door.js";
+import { writeKptfile } from "./resources.js";
 import { type Fields, fieldsOf, invalid, prepareForCreate, type Task, taskOf } from "./revision-strategy.js";
 import { findNamed, getRevision } from "./revisions.js";
 import { writeMetadata } from "./writes.js";
@@ -130,6 +133,7 @@ export async function createRevision(
         task.type === "upgrade" ? await upstreamRevision(settings, caller, ns, task.upstream) : undefined;
       await checkEditSource(settings, caller, ns, name, spec, task);
       await checkCloneEgress(settings, name, task);
+      ownerReferencesOf(name, obj.metadata?.ownerReferences);
       if (opts.dryRun) {
         await refuseTaken(env, ns, name);
         return {
@@ -140,6 +144,8 @@ export async function createRevision(
       }
       await runTask(settings, env, repo, spec, task, revision);
       await writeMetadata(env, ns, name, obj);
+      const changes = kptfileChanges(obj, "create");
+      if (changes) await writeKptfile(env, ns, name, changes);
       return getRevision(settings, caller, ns, name);
     },
   };

@@ -1,4 +1,5 @@
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import { withCreationTime } from "../../porch/created.js";
 import {
   openRegistry,
   type RegistryAccess,
@@ -24,14 +25,20 @@ const READY_TIMEOUT_MS = 10_000;
  */
 export function repositoryStorage(settings: StoreSettings): Storage {
   const access = (caller: Caller): Promise<RegistryAccess> => callerAccess(settings, caller);
-  const withStatus = async (a: RegistryAccess, obj: RepositoryObject): Promise<KubeObject> =>
-    withVersion({ ...obj, status: { conditions: [await readiness(obj, a, READY_TIMEOUT_MS)] } });
+  const withStatus = async (a: RegistryAccess, obj: RepositoryObject, created?: Date): Promise<KubeObject> =>
+    withVersion(
+      withCreationTime(
+        { ...obj, status: { conditions: [await readiness(obj, a, READY_TIMEOUT_MS)] } },
+        created,
+      ),
+    );
   const get = async (caller: Caller, ns: string, name: string) =>
     asApiErrors(async () => {
       const a = await access(caller);
-      const obj = await (await openRegistry(a, ns)).get(name);
+      const registry = await openRegistry(a, ns);
+      const obj = await registry.get(name);
       if (!obj) throw notFound("repositories", "config.porch.kpt.dev", name);
-      return withStatus(a, obj);
+      return withStatus(a, obj, (await registry.created()).get(name));
     });
   const apply = async (caller: Caller, ns: string, obj: KubeObject) =>
     asApiErrors(async () => {
@@ -53,13 +60,14 @@ export function repositoryStorage(settings: StoreSettings): Storage {
       asApiErrors(async () => {
         const { labels, names } = selectors(opts);
         const a = await access(caller);
-        const all = await (await openRegistry(a, ns)).list();
+        const registry = await openRegistry(a, ns);
+        const [all, created] = await Promise.all([registry.list(), registry.created()]);
         const kept = all.filter(
           (o) =>
             (names === undefined || names === o.metadata.name) &&
             labelsMatch(labels, o.metadata.labels ?? {}),
         );
-        return Promise.all(kept.map((o) => withStatus(a, o)));
+        return Promise.all(kept.map((o) => withStatus(a, o, created.get(o.metadata.name))));
       }),
     get,
     async create(caller, ns, obj) {

@@ -2,7 +2,9 @@ import type { FileTree } from "../../kpt/tree.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "../../porch/names.js";
 import { push } from "../../porch/push.js";
+import { type KptfileChanges, patchKptfile } from "../../porch/readiness.js";
 import type { Repository } from "../../porch/repository.js";
+import type { OpEnv } from "../../porch/steps.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError } from "../status.js";
 import type { Caller, ListOptions, WriteOptions } from "../store.js";
@@ -25,7 +27,8 @@ async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<
     spec: {
       packageName: rev.package,
       workspaceName: rev.workspace,
-      ...(rev.revision > 0 ? { revision: rev.revision } : {}),
+      // the placeholder's -1 too, as Porch's (its revision key's)
+      ...(rev.revision !== 0 ? { revision: rev.revision } : {}),
       repository: repo.name,
       resources,
     },
@@ -101,4 +104,26 @@ export async function updateResources(
       return getResources(settings, caller, ns, name);
     },
   };
+}
+
+/**
+ * A draft's Kptfile with `changes` written into it as Porch writes a PackageRevision update's gates,
+ * conditions and package metadata (readiness.ts patchKptfile), pushed and rendered by the engine's push
+ * as an update of its files; nothing is pushed when the Kptfile already says it all.
+ */
+export async function writeKptfile(
+  env: OpEnv,
+  ns: string,
+  name: string,
+  changes: KptfileChanges,
+): Promise<void> {
+  const { repo, rev } = await findNamed(env, ns, name);
+  const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
+  const text = tree.get("Kptfile")?.toString("utf8");
+  if (text === undefined) return;
+  const next = patchKptfile(text, `${rev.package}/Kptfile`, changes);
+  if (next === undefined) return;
+  const files = new Map(tree);
+  files.set("Kptfile", Buffer.from(next));
+  await push(env, { repository: repo, name, files: { tree: files } });
 }

@@ -22,7 +22,7 @@ const textMap = (v: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(fieldsOf(v)).map(([k, x]) => [k, String(x)]));
 
 /** The labels and annotations an object sets that are the revision's own (kept in git), not computed. */
-function ownMetadata(obj: KubeObject): {
+export function ownMetadata(obj: KubeObject): {
   labels: Record<string, string>;
   annotations: Record<string, string>;
 } {
@@ -123,6 +123,7 @@ export function updatedObject(obj: KubeObject, current: KubeObject): KubeObject 
     ...current,
     metadata: {
       ...current.metadata,
+      ownerReferences: obj.metadata?.ownerReferences,
       labels: { ...labels, ...(latest === undefined ? {} : { [LATEST_LABEL]: latest }) },
       annotations: { ...annotations, ...computed },
     },

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
+import { readCreationTimes, withCreationTime } from "../../porch/created.js";
 import {
   checkFieldSelector,
   fieldsMatch,
@@ -25,7 +26,12 @@ const ALL = { upstreams: true, tasks: true, packageMetadata: true, metadata: tru
  * on GitHub is a new version, and the same state is the same version on every read.
  */
 export function withVersion<T extends KubeObject>(obj: T): T {
-  const version = createHash("sha1").update(JSON.stringify(obj)).digest("hex").slice(0, 16);
+  // keys sorted: the same object read in another order (a file written again) is the same version
+  const sorted = (_: string, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v;
+  const version = createHash("sha1").update(JSON.stringify(obj, sorted)).digest("hex").slice(0, 16);
   return { ...obj, metadata: { ...obj.metadata, resourceVersion: version } };
 }
 
@@ -59,7 +65,11 @@ async function objectsOfLoaded(
     repoFor,
   );
   const listing: Listing = { revisions: [...repoOf.keys()], repoFor, ...details };
-  return { listing, objects: objectsOf(listing).map((o) => withVersion({ ...o })) };
+  const created = await readCreationTimes(loaded, listing.revisions, repoFor);
+  const objects = objectsOf(listing).map((o, i) =>
+    withVersion(withCreationTime({ ...o }, created.get(listing.revisions[i] as PackageRevision))),
+  );
+  return { listing, objects };
 }
 
 /** The repositories of the namespace's registrations `names`, each read; one GitHub refuses is left out. */

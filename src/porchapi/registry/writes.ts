@@ -2,8 +2,10 @@ import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
 import { revisionConflict } from "../../porch/errors.js";
 import { asProposal } from "../../porch/names.js";
+import { ownerReferencesOf, sameOwners } from "../../porch/owners.js";
 import { propose } from "../../porch/propose.js";
 import { proposeDelete } from "../../porch/propose-delete.js";
+import { kptfileChanges } from "../../porch/readiness.js";
 import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
 import { rejectProposal } from "../../porch/reject.js";
 import type { OpEnv } from "../../porch/steps.js";
@@ -13,6 +15,7 @@ import { ApiError } from "../status.js";
 import type { Caller, WriteOptions } from "../store.js";
 import { requestEnv, type StoreSettings } from "./context.js";
 import { repositoryTarget, type Write } from "./door.js";
+import { writeKptfile } from "./resources.js";
 import {
   changedMetadata,
   checkImmutable,
@@ -20,6 +23,7 @@ import {
   type LifecycleMove,
   lifecycleMove,
   movedSince,
+  ownMetadata,
   updatedObject,
 } from "./revision-strategy.js";
 import { findNamed, getRevision, objectOfFound } from "./revisions.js";
@@ -32,8 +36,11 @@ export async function writeMetadata(
   obj: KubeObject,
   current?: KubeObject,
 ) {
-  const want = changedMetadata(obj, current);
-  if (!want) return;
+  const owners = ownerReferencesOf(name, obj.metadata?.ownerReferences);
+  const hadOwners = ownerReferencesOf(name, current?.metadata?.ownerReferences);
+  const changed = changedMetadata(obj, current);
+  if (!changed && sameOwners(owners, hadOwners)) return;
+  const want = changed ?? ownMetadata(obj);
   const access = {
     token: env.token,
     apiUrl: env.apiUrl,
@@ -45,6 +52,7 @@ export async function writeMetadata(
     (m) => {
       m.labels = want.labels;
       m.annotations = want.annotations;
+      m.ownerReferences = owners;
     },
     await registryAuthor(access, env.authorEnv),
     `Update package revision ${name}`,
@@ -119,9 +127,15 @@ export async function updateRevision(
       const spec = fieldsOf(obj.spec);
       checkImmutable(name, spec, was);
       const to = lifecycleMove(name, was.lifecycle, spec.lifecycle, approval);
+      ownerReferencesOf(name, obj.metadata?.ownerReferences);
       if (opts.dryRun) return updatedObject(obj, current);
-      if (!approval) await writeMetadata(env, ns, name, obj, current);
+      // a draft's gates, conditions and package metadata go into its Kptfile, as Porch writes them
+      const changes = approval || was.lifecycle !== "Draft" ? undefined : kptfileChanges(obj);
+      if (changes) await writeKptfile(env, ns, name, changes);
+      // the move before the labels: a watch between the two sees the moved revision (a controller acting
+      // on Drafts does not act twice), and a refused move writes no labels
       if (to) await move(env, to, found, name);
+      if (!approval) await writeMetadata(env, ns, name, obj, current);
       return getRevision(settings, caller, ns, name);
     },
   };
