@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
+import { RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
 import { apiBoundsFromEnv } from "./api-bounds.js";
@@ -64,7 +65,19 @@ export interface PorchApiStart {
   env: NodeJS.ProcessEnv;
   /** Where the API's own certificate is kept (serve's data folder); none: a new one each start. */
   certDir?: string | undefined;
+  /**
+   * The app's change notification (`porchlight serve`: the app and the API in one process): `listen` is
+   * given a function the app calls with `owner/repo` for each webhook of a repository it receives. With
+   * it, the index of package revisions is kept by those events (read again past
+   * PORCHLIGHT_API_INDEX_MAX_AGE_MS all the same); without it (`porchlight api`), each read asks GitHub
+   * whether anything changed (conditional requests) and watched namespaces are read every
+   * PORCHLIGHT_API_WATCH_POLL_MS, once for all their watchers.
+   */
+  changes?: ((listen: (repository: string) => void) => void) | undefined;
 }
+
+/** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
+const DEFAULT_INDEX_MAX_AGE_MS = 60_000;
 
 /**
  * The API's TLS: the operator's certificate (PORCHLIGHT_API_TLS_CERT and _KEY), else one of its own
@@ -104,13 +117,29 @@ export async function startPorchApi(
   const { cachedCallers, ...bounds } = apiBoundsFromEnv(env);
   const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
   let server: PorchApiServer;
+  let index: RevisionIndex | undefined;
   try {
     // one cache of GitHub's answers for the server's life, kept per caller's token
+    const conditional = new ConditionalCache();
+    const live = start.changes !== undefined;
+    const maxAgeMs = live ? indexMaxAge(env) : 0;
+    index = new RevisionIndex({
+      apiUrl: start.apiUrl,
+      cacheDir: join(cacheRoot, "index"),
+      conditional,
+      authorEnv: env,
+      maxAgeMs,
+      // without webhooks, a watched namespace is read every poll, once for all its watchers
+      pollMs: live ? maxAgeMs : bounds.watchPollMs,
+    });
+    const known = index;
+    start.changes?.((repository) => known.repositoryChanged(repository));
     const settings = {
       apiUrl: start.apiUrl,
       folders: new CallerFolders(cacheRoot, cachedCallers),
       env,
-      conditional: new ConditionalCache(),
+      conditional,
+      index,
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
@@ -122,6 +151,7 @@ export async function startPorchApi(
       },
     );
   } catch (e) {
+    index?.stop();
     await rm(cacheRoot, { recursive: true, force: true });
     if (e instanceof Error && /plain HTTP/.test(e.message)) throw new UsageError(`porchlight: ${e.message}`);
     throw e;
@@ -131,10 +161,22 @@ export async function startPorchApi(
     cacheRoot,
     ...(tls ? { caPem: tls.cert } : {}),
     close: async () => {
+      index?.stop();
       await server.close();
       await rm(cacheRoot, { recursive: true, force: true });
     },
   };
+}
+
+/** PORCHLIGHT_API_INDEX_MAX_AGE_MS: how old the index's reading may be where webhooks keep it. */
+function indexMaxAge(env: NodeJS.ProcessEnv): number {
+  const text = env.PORCHLIGHT_API_INDEX_MAX_AGE_MS;
+  if (text === undefined || text === "") return DEFAULT_INDEX_MAX_AGE_MS;
+  if (!/^\d+$/.test(text))
+    throw new UsageError(
+      `PORCHLIGHT_API_INDEX_MAX_AGE_MS must be a whole number of milliseconds (default ${DEFAULT_INDEX_MAX_AGE_MS}), not "${text}"`,
+    );
+  return Number(text);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { AnswerCache } from "../../github/conditional.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
+import type { RevisionIndex } from "../../porch/revision-index.js";
 import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
 import { ApiError } from "../../porchapi/status.js";
 import type { Caller } from "../../porchapi/store.js";
@@ -21,6 +22,11 @@ export interface StoreSettings {
   conditional?: AnswerCache;
   /** The environment commits take their author from (GIT_AUTHOR_NAME…), as rpkg's. */
   env: NodeJS.ProcessEnv;
+  /**
+   * The index of the namespaces' package revisions (src/porch/revision-index.ts) that lists, gets and
+   * watches read; each write here tells it what changed.
+   */
+  index: RevisionIndex;
 }
 
 /**

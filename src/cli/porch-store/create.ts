@@ -202,7 +202,11 @@ export async function createRevision(
     await runVerb(env, verb, call);
     await writeMetadata(env, ns, name, obj);
   });
-  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
+  if (!opts.dryRun) {
+    // what was written is read again from GitHub, not from the index as it was before the write
+    settings.index.namespaceChanged(ns);
+    return getRevision(settings, caller, ns, name);
+  }
   return {
     ...obj,
     metadata: { ...obj.metadata, name, namespace: ns },

@@ -1,4 +1,4 @@
-import type { PorchStores } from "../../porchapi/store.js";
+import type { PorchStores, ResourceStore } from "../../porchapi/store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
 import { getNamespace, visibleNamespaces } from "./namespaces.js";
@@ -10,7 +10,7 @@ import { deleteRevision, updateRevision } from "./writes.js";
 
 /** The stores of Porch's API over GitHub, as rpkg reaches it: each request acts with the caller's token. */
 export function porchStores(settings: StoreSettings): PorchStores {
-  return {
+  const stores: Record<string, ResourceStore> = {
     namespaces: {
       get: (caller, _ns, name) => getNamespace(settings, caller, name),
       list: (caller) => visibleNamespaces(settings, caller),
@@ -33,6 +33,33 @@ export function porchStores(settings: StoreSettings): PorchStores {
     repositories: repositoryStore(settings),
     packagevariants: variantStore(settings, "PackageVariant"),
     packagevariantsets: variantStore(settings, "PackageVariantSet"),
+  };
+  const revisions = stores.packagerevisions as ResourceStore;
+  stores.packagerevisions = {
+    ...revisions,
+    changes: (caller, ns, onChange) => settings.index.subscribe(caller, ns, onChange),
+  };
+  return Object.fromEntries(
+    Object.entries(stores).map(([resource, store]) => [resource, telling(settings, store)]),
+  );
+}
+
+/**
+ * The store, each of its writes telling the index that its namespace changed (whether it succeeded or
+ * not: a write that failed halfway may have pushed), so that lists and watches see it at once.
+ */
+function telling(settings: StoreSettings, store: ResourceStore): ResourceStore {
+  const told = <T>(ns: string, work: Promise<T>): Promise<T> =>
+    work.finally(() => settings.index.namespaceChanged(ns));
+  const { create, update } = store;
+  const remove = store.delete;
+  return {
+    ...store,
+    ...(create ? { create: (c, ns, obj, o) => told(ns, create(c, ns, obj, o)) } : {}),
+    ...(update
+      ? { update: (c, ns, obj, current, sub, o) => told(ns, update(c, ns, obj, current, sub, o)) }
+      : {}),
+    ...(remove ? { delete: (c, ns, name, o) => told(ns, remove(c, ns, name, o)) } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "../../porch/names.js";
 import type { Repository } from "../../porch/repository.js";
 import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError } from "../../porchapi/status.js";
+import { ApiError, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions, WriteOptions } from "../../porchapi/store.js";
 import { pushVerb } from "../rpkg/push.js";
 import { requireWrite } from "./authorize.js";
@@ -16,8 +16,12 @@ import { runVerb } from "./run-verb.js";
  * PackageRevisionResources: a revision's files, each by its path in the package with its content, as
  * Porch's (`spec.resources`), read from the revision's commit.
  */
-async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<KubeObject> {
-  const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
+async function resourcesObject(
+  settings: StoreSettings,
+  repo: Repository,
+  rev: PackageRevision,
+): Promise<KubeObject> {
+  const tree = await settings.index.filesAt(repo, rev.sha, repo.packageDir(rev.package));
   const resources: Record<string, string> = {};
   for (const path of [...tree.keys()].sort()) resources[path] = (tree.get(path) as Buffer).toString("utf8");
   return withVersion({
@@ -35,11 +39,15 @@ async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<
   });
 }
 
+/** A revision's files, read at its commit (kept by commit): the revision found in the caller's view of the index. */
 export async function getResources(settings: StoreSettings, caller: Caller, ns: string, name: string) {
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo, rev } = await findNamed(env, ns, name);
-    return resourcesObject(repo, rev);
+    const view = await settings.index.view(caller, ns);
+    for (const { repo, revisions } of view.repositories) {
+      const found = revisions.find((r) => r.object.metadata.name === name);
+      if (found) return resourcesObject(settings, repo, found.rev);
+    }
+    throw notFound("packagerevisionresources", "porch.kpt.dev", name);
   });
 }
 
@@ -98,5 +106,6 @@ export async function updateResources(
     }
   });
   if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
+  settings.index.namespaceChanged(ns);
   return getResources(settings, caller, ns, name);
 }

@@ -1,24 +1,16 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
-import type { PackageRevision } from "../../lifecycle/index.js";
-import {
-  checkFieldSelector,
-  fieldsMatch,
-  readsKptfile,
-  repositorySelected,
-} from "../../porch/field-selectors.js";
+import { checkFieldSelector, fieldsMatch, repositorySelected } from "../../porch/field-selectors.js";
 import { nameOf } from "../../porch/names.js";
-import { openRepository, type RepoState, type Repository } from "../../porch/repository.js";
+import { openRepository } from "../../porch/repository.js";
+import type { IndexedRevision } from "../../porch/revision-index.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../../porchapi/resources.js";
 import { ApiError, notFound } from "../../porchapi/status.js";
 import type { Caller, ListOptions } from "../../porchapi/store.js";
 import type { RpkgEnv } from "../rpkg/env.js";
-import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../rpkg/get.js";
-import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
-
-/** Everything a PackageRevision object shows is read: the API answers whole objects. */
-const ALL = { upstreams: true, tasks: true, packageMetadata: true, metadata: true };
+import { selectable } from "../rpkg/get.js";
+import { asApiErrors, type StoreSettings } from "./context.js";
 
 /**
  * An object's resourceVersion: a digest of the object itself, which git alone makes (the revision's ref
@@ -42,59 +34,34 @@ function selectors(opts: ListOptions) {
   }
 }
 
-/** The revisions of `loaded` as objects, with everything read, kept where `keep` holds. */
-async function objectsOfLoaded(
-  env: RpkgEnv,
-  loaded: readonly { repo: Repository; state: RepoState }[],
-  keep: (repo: Repository, r: PackageRevision) => boolean,
-): Promise<{ listing: Listing; objects: KubeObject[] }> {
-  const repoOf = new Map<PackageRevision, Repository>();
-  for (const { repo, state } of loaded)
-    for (const r of state.revisions) if (keep(repo, r)) repoOf.set(r, repo);
-  const repoFor = (r: PackageRevision) => repoOf.get(r) as Repository;
-  const details = await readDetails(
-    ALL,
-    env,
-    loaded.map((l) => l.repo),
-    [...repoOf.keys()],
-    repoFor,
-  );
-  const listing: Listing = { revisions: [...repoOf.keys()], repoFor, ...details };
-  return { listing, objects: objectsOf(listing).map((o) => withVersion({ ...o })) };
+/**
+ * The namespace's revisions the caller's token reads, from the index (src/porch/revision-index.ts),
+ * each with its repository; `known`: as the index holds them, unrefreshed (a watch woken by a change).
+ */
+async function viewOf(settings: StoreSettings, caller: Caller, ns: string, known = false) {
+  const view = await settings.index.view(caller, ns, { known });
+  return {
+    view,
+    rows: view.repositories.flatMap((repo) => repo.revisions.map((r) => ({ repo: repo.repo, r }))),
+  };
 }
 
-/** The repositories of the namespace's registrations `names`, each read; one GitHub refuses is left out. */
-async function loadAll(env: RpkgEnv, names: readonly string[]) {
-  const settled = await Promise.allSettled(
-    names.map(async (n) => {
-      const repo = await openRepository(env, n, "get");
-      return { repo, state: await repo.load() };
-    }),
-  );
-  return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-}
+/** An object of the index, the request's own to change (a patch, an apply). */
+const copyOf = (o: IndexedRevision["object"]): KubeObject => structuredClone({ ...o });
 
 /** PackageRevisions of a namespace: the revisions of its registered repositories, as `rpkg get` lists them. */
 export async function listRevisions(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const { fields, labels } = selectors(opts);
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const names = [...(env.registrations?.keys() ?? [])].filter((n) => repositorySelected(fields, n));
-    const own = fields.filter((f) => !readsKptfile([f]));
-    const { listing, objects } = await objectsOfLoaded(env, await loadAll(env, names), (repo, r) =>
-      fieldsMatch(own, selectable(repo, r), undefined),
-    );
-    const kptfileFields = fields.filter((f) => readsKptfile([f]));
-    return objects.filter((_, i) => {
-      const r = listing.revisions[i] as PackageRevision;
-      return (
-        fieldsMatch(
-          kptfileFields,
-          selectable(listing.repoFor(r), r),
-          listing.packageMetadata.get(r)?.labels,
-        ) && labelsMatch(labels, revisionLabels(r, listing.metadata.get(r)))
-      );
-    });
+    const { rows } = await viewOf(settings, caller, ns, opts.known);
+    return rows
+      .filter(
+        ({ repo, r }) =>
+          repositorySelected(fields, repo.name) &&
+          fieldsMatch(fields, selectable(repo, r.rev), r.packageLabels) &&
+          labelsMatch(labels, r.object.metadata.labels ?? {}),
+      )
+      .map(({ r }) => copyOf(r.object));
   });
 }
 
@@ -132,9 +99,17 @@ export async function getRevision(
   name: string,
 ): Promise<KubeObject> {
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo, state, rev } = await findNamed(env, ns, name);
-    const { objects } = await objectsOfLoaded(env, [{ repo, state }], (_, r) => r === rev);
-    return objects[0] as KubeObject;
+    const { view, rows } = await viewOf(settings, caller, ns);
+    const found = rows.find(({ r }) => r.object.metadata.name === name);
+    if (found) return copyOf(found.r.object);
+    const registration = [...view.registrations.keys()].some((n) => name.startsWith(`${n}.`));
+    throw notFound(
+      "packagerevisions",
+      "porch.kpt.dev",
+      name,
+      registration
+        ? undefined
+        : `no repository registered in namespace ${ns} starts its name (names look like REPOSITORY.PACKAGE.WORKSPACE)`,
+    );
   });
 }

@@ -148,7 +148,11 @@ export async function updateRevision(
     if (!approval) await writeMetadata(env, ns, name, obj, current);
     if (verb) await runVerb(env, verb, { positional: [name], values: { repository: repo.name } });
   });
-  if (!opts.dryRun) return getRevision(settings, caller, ns, name);
+  if (!opts.dryRun) {
+    // what was written is read again from GitHub, not from the index as it was before the write
+    settings.index.namespaceChanged(ns);
+    return getRevision(settings, caller, ns, name);
+  }
   const { labels, annotations } = ownMetadata(obj);
   const latest = textMap(current.metadata?.labels)[LATEST_LABEL];
   return {
