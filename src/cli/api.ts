@@ -116,6 +116,8 @@ export async function startPorchApi(
   const tls = await tlsOf(start);
   const { cachedCallers, ...bounds } = apiBoundsFromEnv(env);
   const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
+  // the index's clones, beside the callers' folders (which are each one caller's)
+  const indexRoot = await mkdtemp(join(tmpdir(), "porchlight-api-index-"));
   let server: PorchApiServer;
   let index: RevisionIndex | undefined;
   try {
@@ -125,7 +127,7 @@ export async function startPorchApi(
     const maxAgeMs = live ? indexMaxAge(env) : 0;
     index = new RevisionIndex({
       apiUrl: start.apiUrl,
-      cacheDir: join(cacheRoot, "index"),
+      cacheDir: indexRoot,
       conditional,
       authorEnv: env,
       maxAgeMs,
@@ -152,6 +154,7 @@ export async function startPorchApi(
     );
   } catch (e) {
     index?.stop();
+    await rm(indexRoot, { recursive: true, force: true });
     await rm(cacheRoot, { recursive: true, force: true });
     if (e instanceof Error && /plain HTTP/.test(e.message)) throw new UsageError(`porchlight: ${e.message}`);
     throw e;
@@ -163,6 +166,7 @@ export async function startPorchApi(
     close: async () => {
       index?.stop();
       await server.close();
+      await rm(indexRoot, { recursive: true, force: true });
       await rm(cacheRoot, { recursive: true, force: true });
     },
   };

@@ -314,7 +314,12 @@ export const serveCommand: CliCommand = async (args, io) => {
     const seededApp = forge.app(world.appId);
     if (!seededApp) throw new Error("the seeded forge has no app");
     const running = forge;
+    // the app's webhooks keep Porch's API's index of package revisions current (one process)
+    const heard: ((repository: string) => void)[] = [];
     app = await startAppServer({
+      onRepositoryEvent: (repository) => {
+        for (const tell of heard) tell(repository);
+      },
       appId: world.appId,
       privateKey: seededApp.privateKeyPem,
       webhookSecret: world.webhookSecret,
@@ -339,7 +344,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     // a stop asked for while Porch's API starts is heard, and ends serve once it has started
     stopped = waitForSignal();
     io.stdout(nextSteps(forge.url, app, world, dataDir));
-    const api = await servePorchApiOnForge(io.env, forge, world);
+    const api = await servePorchApiOnForge(io.env, forge, world, (listen) => heard.push(listen));
     porchApi = api;
     io.stdout(api.text);
   }

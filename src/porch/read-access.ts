@@ -44,7 +44,7 @@ export class ReadAccess {
     if (known !== undefined) return known;
     let asked = this.#asking.get(key);
     if (!asked) {
-      asked = this.#ask(reader.token, full).then((ok) => {
+      asked = this.#ask(reader, full).then((ok) => {
         this.#answers.set(key, ok);
         return ok;
       });
@@ -52,10 +52,18 @@ export class ReadAccess {
       const done = asked;
       done.finally(() => this.#asking.delete(key)).catch(() => {});
     }
-    return asked;
+    try {
+      return await asked;
+    } catch (e) {
+      // the question another asked failed with their request (it ended): this one asks for itself
+      if (reader.signal?.aborted) throw e;
+      const ok = await this.#ask(reader, full);
+      this.#answers.set(key, ok);
+      return ok;
+    }
   }
 
-  async #ask(token: string, full: string): Promise<boolean> {
+  async #ask({ token, signal }: Reader, full: string): Promise<boolean> {
     const [owner = "", repo = ""] = full.split("/");
     try {
       await connectRepo({
@@ -65,6 +73,7 @@ export class ReadAccess {
         cacheDir: this.settings.cacheDir,
         conditional: this.settings.conditional,
         rateLimitRetries: 0,
+        signal,
       });
       return true;
     } catch (e) {

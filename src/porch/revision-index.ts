@@ -108,7 +108,7 @@ interface Freshness {
 }
 
 interface Watcher {
-  token: string;
+  reader: Reader;
   onChange: () => void;
 }
 
@@ -271,7 +271,7 @@ export class RevisionIndex {
    * once for all its watchers, with a watcher's token.
    */
   subscribe(reader: Reader, ns: string, onChange: () => void): () => void {
-    const watcher: Watcher = { token: reader.token, onChange };
+    const watcher: Watcher = { reader, onChange };
     if (ns === "") {
       this.#everywhere.add(watcher);
       return () => this.#everywhere.delete(watcher);
@@ -331,18 +331,20 @@ export class RevisionIndex {
   }
 
   async #refreshWatched(ns: string, state: NamespaceState): Promise<void> {
-    const tokens = [...new Set([...state.watchers, ...this.#everywhere].map((w) => w.token))];
     const before = this.#digest(state);
-    // each dirty thing read with the token of a watcher who reads it: the first that can
-    for (const token of tokens) {
-      const dirty = [...state.fresh].filter(([, f]) => f.dirty).map(([k]) => k);
-      if (dirty.length === 0) break;
-      await this.view({ token }, ns).catch(() => undefined);
+    // each dirty thing read with the token of a watcher who reads it (the first that can), ended with
+    // that watcher's request: a watch whose client went asks GitHub nothing more
+    const tried = new Set<string>();
+    for (const { reader } of [...state.watchers, ...this.#everywhere]) {
+      if (tried.has(reader.token) || reader.signal?.aborted) continue;
+      tried.add(reader.token);
+      if (![...state.fresh.values()].some((f) => f.dirty)) break;
+      await this.view(reader, ns).catch(() => undefined);
     }
-    if (this.#digest(state) !== before) this.#tell(ns, state);
+    if (this.#digest(state) !== before) this.#tell(state);
   }
 
-  #tell(ns: string, state: NamespaceState): void {
+  #tell(state: NamespaceState): void {
     for (const w of [...state.watchers, ...this.#everywhere]) {
       try {
         w.onChange();
@@ -364,18 +366,19 @@ export class RevisionIndex {
     for (;;) {
       let f = state.fresh.get(key);
       if (!f) {
-        f = { readAt: -Infinity, dirty: true };
+        f = { readAt: Number.NEGATIVE_INFINITY, dirty: true };
         state.fresh.set(key, f);
       }
       if (!f.dirty && f.readAt >= after) return;
       if (f.running) {
+        // another's reading: taken when it started late enough and succeeded; else this read makes its own
+        // (one that failed may have failed for its own caller only: their request ended)
         const { startedAt, done } = f.running;
-        await done.catch(() => {});
-        if (startedAt >= after) {
-          // it failed: its failure is this read's too
-          if (f.readAt < startedAt) await done;
-          return;
-        }
+        const ok = await done.then(
+          () => true,
+          () => false,
+        );
+        if (ok && startedAt >= after) return;
         continue;
       }
       const startedAt = now();
@@ -391,11 +394,12 @@ export class RevisionIndex {
         },
       );
       entry.running = { startedAt, done };
-      done
-        .finally(() => {
-          if (entry.running?.done === done) entry.running = undefined;
-        })
-        .catch(() => {});
+      try {
+        await done;
+        return;
+      } finally {
+        if (entry.running?.done === done) entry.running = undefined;
+      }
     }
   }
 
