@@ -1,6 +1,6 @@
 import { type ApiBounds, DEFAULT_API_BOUNDS } from "../porchapi/bounds.js";
+import { DEFAULT_CACHED_CALLERS } from "../porchapi/registry/caller-folders.js";
 import { UsageError } from "./io.js";
-import { DEFAULT_CACHED_CALLERS } from "./porch-store/caller-folders.js";
 
 /** A whole number from the environment, or `fallback` when unset; `min` at least. */
 function wholeEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {

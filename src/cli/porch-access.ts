@@ -1,8 +1,8 @@
 import { connectRepo } from "../github/connect.js";
 import { GitHubError } from "../github/errors.js";
 import { REGISTRY_REPO } from "../porch/repo-address.js";
+import type { StoreSettings } from "../porchapi/registry/index.js";
 import type { Caller, NamespaceAccess, NamespaceAccessPort, RepositoryAccess } from "../porchapi/store.js";
-import type { StoreSettings } from "./porch-store/index.js";
 import { registrationsOf } from "./rpkg.js";
 
 /**

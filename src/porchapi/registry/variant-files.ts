@@ -2,8 +2,8 @@ import { type Document, parseAllDocuments, stringify } from "yaml";
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { CommitAuthor } from "../../github/port.js";
 import type { RegistryAccess } from "../../porch/registrations.js";
-import { ApiError } from "../../porchapi/status.js";
 import { VARIANTS_DIR, VARIANTS_README } from "../../variants/index.js";
+import { ApiError } from "../status.js";
 
 /**
  * The variant files of one management repository, `.porchlight/variants/` on its default branch, read

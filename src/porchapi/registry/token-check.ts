@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { tokenAccepted } from "../../github/connect.js";
-import type { Caller } from "../../porchapi/store.js";
+import type { Caller } from "../store.js";
 import type { StoreSettings } from "./context.js";
 
 /** How long GitHub's word on a token is kept: accepted, and refused (a revoked token is refused within it). */

@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { pushVerb } from "../../cli/rpkg/push.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { nameOf } from "../../porch/names.js";
 import type { Repository } from "../../porch/repository.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions, WriteOptions } from "../../porchapi/store.js";
-import { pushVerb } from "../rpkg/push.js";
+import type { KubeObject } from "../resources.js";
+import { ApiError, notFound } from "../status.js";
+import type { Caller, ListOptions, WriteOptions } from "../store.js";
 import { requireWrite } from "./authorize.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 import { findNamed, listRevisions, withVersion } from "./revisions.js";

@@ -1,12 +1,10 @@
 import { createHash, randomUUID } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import { registrationsOf } from "../../cli/rpkg.js";
 import { registryAuthor } from "../../porch/registrations.js";
 import type { Registration } from "../../porch/repository.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, conflict, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
 import {
   finalizersOf,
   isTerminating,
@@ -15,7 +13,9 @@ import {
   VARIANTS_DIR,
   type VariantProblem,
 } from "../../variants/index.js";
-import { registrationsOf } from "../rpkg.js";
+import type { KubeObject } from "../resources.js";
+import { ApiError, conflict, notFound } from "../status.js";
+import type { Caller, ListOptions, ResourceStore } from "../store.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editFile } from "../../../src/cli/porch-store/variant-files.js";
+import { editFile } from "../../../src/porchapi/registry/variant-files.js";
 
 const A =
   "# team A\napiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: a # first\n";

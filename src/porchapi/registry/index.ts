@@ -1,4 +1,4 @@
-import type { PorchStores, ResourceStore } from "../../porchapi/store.js";
+import type { PorchStores, ResourceStore } from "../store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
 import { getNamespace, visibleNamespaces } from "./namespaces.js";

@@ -1,5 +1,5 @@
 import type { Repository } from "../../porch/repository.js";
-import { ApiError } from "../../porchapi/status.js";
+import { ApiError } from "../status.js";
 
 const WRITERS = new Set(["write", "maintain", "admin"]);
 

@@ -1,8 +1,8 @@
-import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
-import { ApiError } from "../../porchapi/status.js";
-import type { ParsedArgs } from "../rpkg/args.js";
-import type { RpkgEnv } from "../rpkg/env.js";
-import type { Verb } from "../rpkg/verb.js";
+import type { ParsedArgs } from "../../cli/rpkg/args.js";
+import type { RpkgEnv } from "../../cli/rpkg/env.js";
+import type { Verb } from "../../cli/rpkg/verb.js";
+import { apiErrorOfPorch } from "../porch-errors.js";
+import { ApiError } from "../status.js";
 import { asApiErrors } from "./context.js";
 
 /** What one run of a verb was given: its names, flag values, and stdin (a ResourceList). */

@@ -1,8 +1,8 @@
 import { accountExists, ownersOfRepositoriesNamed } from "../../github/connect.js";
 import { REGISTRY_REPO } from "../../porch/repo-address.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { notFound } from "../../porchapi/status.js";
-import type { Caller } from "../../porchapi/store.js";
+import type { KubeObject } from "../resources.js";
+import { notFound } from "../status.js";
+import type { Caller } from "../store.js";
 import { asApiErrors, type StoreSettings } from "./context.js";
 
 /** A namespace is a GitHub owner: it exists when the caller's token can see that user or organization. */

@@ -1,15 +1,15 @@
 import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import type { RpkgEnv } from "../../cli/rpkg/env.js";
+import { selectable } from "../../cli/rpkg/get.js";
 import { checkFieldSelector, fieldsMatch, repositorySelected } from "../../porch/field-selectors.js";
 import { nameOf } from "../../porch/names.js";
 import { openRepository } from "../../porch/repository.js";
 import type { IndexedRevision } from "../../porch/revision-index.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions } from "../../porchapi/store.js";
-import type { RpkgEnv } from "../rpkg/env.js";
-import { selectable } from "../rpkg/get.js";
+import type { KubeObject } from "../resources.js";
+import { ApiError, notFound } from "../status.js";
+import type { Caller, ListOptions } from "../store.js";
 import { asApiErrors, type StoreSettings } from "./context.js";
 
 /**

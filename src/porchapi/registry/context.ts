@@ -1,12 +1,12 @@
+import { silentProgress } from "../../cli/progress.js";
+import type { RpkgEnv } from "../../cli/rpkg/env.js";
+import { registrationsOf } from "../../cli/rpkg.js";
 import type { AnswerCache } from "../../github/conditional.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
 import type { RevisionIndex } from "../../porch/revision-index.js";
-import { apiErrorOfPorch } from "../../porchapi/porch-errors.js";
-import { ApiError } from "../../porchapi/status.js";
-import type { Caller } from "../../porchapi/store.js";
-import { silentProgress } from "../progress.js";
-import type { RpkgEnv } from "../rpkg/env.js";
-import { registrationsOf } from "../rpkg.js";
+import { apiErrorOfPorch } from "../porch-errors.js";
+import { ApiError } from "../status.js";
+import type { Caller } from "../store.js";
 import type { CallerFolders } from "./caller-folders.js";
 
 /** Where the stores reach GitHub: its REST base, and a folder for each caller's cache clones. */

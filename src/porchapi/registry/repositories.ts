@@ -1,4 +1,5 @@
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
+import { readiness } from "../../cli/repo-status.js";
 import {
   openRegistry,
   type RegistryAccess,
@@ -6,10 +7,9 @@ import {
   registryAuthor,
 } from "../../porch/registrations.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
-import type { KubeObject } from "../../porchapi/resources.js";
-import { ApiError, notFound } from "../../porchapi/status.js";
-import type { Caller, ListOptions, ResourceStore } from "../../porchapi/store.js";
-import { readiness } from "../repo-status.js";
+import type { KubeObject } from "../resources.js";
+import { ApiError, notFound } from "../status.js";
+import type { Caller, ListOptions, ResourceStore } from "../store.js";
 import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import { withVersion } from "./revisions.js";
 
