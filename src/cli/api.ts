@@ -154,7 +154,7 @@ export async function startPorchApi(
     );
   } catch (e) {
     index?.stop();
-    await rm(indexRoot, { recursive: true, force: true });
+    await rm(indexRoot, { recursive: true, force: true, maxRetries: 5 });
     await rm(cacheRoot, { recursive: true, force: true });
     if (e instanceof Error && /plain HTTP/.test(e.message)) throw new UsageError(`porchlight: ${e.message}`);
     throw e;
@@ -166,7 +166,7 @@ export async function startPorchApi(
     close: async () => {
       index?.stop();
       await server.close();
-      await rm(indexRoot, { recursive: true, force: true });
+      await rm(indexRoot, { recursive: true, force: true, maxRetries: 5 });
       await rm(cacheRoot, { recursive: true, force: true });
     },
   };

@@ -410,6 +410,7 @@ export class RevisionIndex {
       cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),
       conditional: this.settings.conditional,
       disk: this.#facts,
+      configs: this.#facts,
       authorEnv: this.settings.authorEnv,
       namespace: ns,
       ...(registrations ? { registrations } : {}),
