@@ -41,7 +41,9 @@ Options:
 Environment:
   PORCHLIGHT_API_TLS_CERT, PORCHLIGHT_API_TLS_KEY  PEM files: the certificate to serve HTTPS with
   PORCHLIGHT_API_HTTP=loopback|any  plain HTTP instead (behind a TLS proxy; any: on any address)
-  PORCHLIGHT_API_WATCH_POLL_MS    how often a watch reads the state again (default 5000)
+  PORCHLIGHT_API_WATCH_POLL_MS    how often a watched namespace is read again, once for all its watchers
+                                  (default 5000; this server hears no webhooks)
+  PORCHLIGHT_API_WATCH_BOOKMARK_MS  how often a watch that asks for bookmarks gets one (default 60000)
   PORCHLIGHT_API_MAX_WATCHES, PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN, PORCHLIGHT_API_MAX_BODY_BYTES,
   PORCHLIGHT_API_MAX_PENDING_BYTES, PORCHLIGHT_API_BODY_IDLE_MS, PORCHLIGHT_API_BODY_MS,
   PORCHLIGHT_API_STOP_MS, PORCHLIGHT_API_CACHED_CALLERS   the API's bounds (docs/porch-api.md)

@@ -98,6 +98,8 @@ Environment (embedded forge):
   PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default: the last one with
                                        --data if free, else any free; HTTPS, a kubeconfig per seeded
                                        user in the data folder, the same at each restart: docs/porch-api.md)
+  PORCHLIGHT_API_INDEX_MAX_AGE_MS      how old the API's index of a namespace may be before it is read again
+                                       though no webhook said it changed (default 60000)
 `;
 
 const OPTIONS = {

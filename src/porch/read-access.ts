@@ -8,7 +8,7 @@ import { GitHubError } from "../github/errors.js";
  * How long GitHub's answer to "may this token read this repository?" is trusted: a repository made
  * private, or a collaborator removed, disappears from that token's reads within it (docs/porch-api.md).
  */
-export const READ_ACCESS_TRUST_MS = 10_000;
+const READ_ACCESS_TRUST_MS = 10_000;
 const ANSWERS_KEPT = 16_384;
 
 /** Who asks, and the signal that ends their requests to GitHub. */

@@ -60,7 +60,7 @@ export interface IndexedRevision {
 }
 
 /** One registered repository as read: its revisions in rpkg get's order. */
-export interface IndexedRepository {
+interface IndexedRepository {
   /** The registration's name. */
   name: string;
   registration: Registration;
