@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { parse } from "yaml";
+import { rpkgCommand } from "../src/cli/rpkg.js";
 import { serveCommand } from "../src/cli/serve.js";
 
 const run = promisify(execFile);
@@ -210,10 +211,107 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
       value: (((idleAfter - idleBefore - 1) * 60_000) / IDLE_MS).toFixed(2),
     });
     watching.destroy();
+    rows.push(...(await approvals({ out, forge, server, ca, token, repo, data })));
     return rows;
   } finally {
     process.emit("SIGTERM");
     await running.catch(() => 1);
     rmSync(data, { recursive: true, force: true });
   }
+}
+
+/**
+ * An approval through the API (the approval subresource, as `porchctl rpkg approve` against Porch sends
+ * it) against `rpkg approve` (in this process, as the API's runs: no process start in either), each of a
+ * proposal whose checks the app has finished, by the seeded user who may approve.
+ */
+async function approvals(w: {
+  out: string;
+  forge: string;
+  server: string;
+  ca: Buffer;
+  token: string;
+  repo: string;
+  data: string;
+}): Promise<ApiBenchRow[]> {
+  const users = [...w.out.matchAll(/^ {2}(\S+)\t(\S+)\t(\S+)$/gm)].map((m) => ({
+    login: m[1] as string,
+    permission: m[2] as string,
+    pat: m[3] as string,
+  }));
+  const approver = users.find((u) => u.permission === "maintain" || u.permission === "admin") ?? users[0];
+  const name = w.repo.split("/")[1] ?? "blueprints";
+  const rpkg = async (token: string, args: string[]) => {
+    let err = "";
+    const code = await rpkgCommand([...args, `--repository=${w.repo}`, `--api-url=${w.forge}/api/v3`], {
+      stdout: () => {},
+      stderr: (t: string) => {
+        err += t;
+      },
+      readStdin: async () => "",
+      cwd: w.data,
+      env: { PATH: process.env.PATH ?? "", GH_TOKEN: token },
+      isTTY: false,
+    } as never);
+    if (code !== 0) throw new Error(`rpkg ${args.join(" ")}: ${err}`);
+  };
+  const api = (method: string, path: string, token: string, body?: unknown) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        `${w.server}/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions/${path}`,
+        {
+          method,
+          ca: w.ca,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => {
+            text += d;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
+      req.on("error", reject);
+      req.end(body === undefined ? undefined : JSON.stringify(body));
+    });
+  const checksDone = async (pkg: string) => {
+    const headers = { authorization: `token ${w.token}` };
+    const pulls = (await (
+      await fetch(`${w.forge}/api/v3/repos/${w.repo}/pulls?state=open&per_page=100`, { headers })
+    ).json()) as { head: { ref: string; sha: string } }[];
+    const pull = pulls.find((p) => p.head.ref === `drafts/${pkg}/ws`);
+    if (!pull) return false;
+    const runs = (await (
+      await fetch(`${w.forge}/api/v3/repos/${w.repo}/commits/${pull.head.sha}/check-runs`, { headers })
+    ).json()) as { check_runs: { name: string; status: string }[] };
+    const done = runs.check_runs.filter((r) => r.status === "completed").map((r) => r.name);
+    return done.includes("porchlight/render") && done.includes("porchlight/guardrails");
+  };
+  const rows: ApiBenchRow[] = [];
+  const times: Record<string, number[]> = { api: [], rpkg: [] };
+  for (let round = 0; round < 2; round++) {
+    for (const via of ["rpkg", "api"] as const) {
+      const pkg = `approved${via}${round}`;
+      await rpkg(w.token, ["init", pkg, "--workspace=ws"]);
+      await rpkg(w.token, ["propose", `${name}.${pkg}.ws`]);
+      await until(`the checks of ${pkg}`, () => checksDone(pkg));
+      const t0 = performance.now();
+      if (via === "rpkg") await rpkg(approver?.pat ?? w.token, ["approve", `${name}.${pkg}.ws`]);
+      else {
+        const got = JSON.parse((await api("GET", `${name}.${pkg}.ws`, approver?.pat ?? w.token)).body);
+        got.spec.lifecycle = "Published";
+        const put = await api("PUT", `${name}.${pkg}.ws/approval`, approver?.pat ?? w.token, got);
+        if (put.status !== 200) throw new Error(`approval through the API: ${put.status} ${put.body}`);
+      }
+      times[via]?.push(performance.now() - t0);
+    }
+  }
+  const rpkgMs = median(times.rpkg ?? []);
+  const apiMs = median(times.api ?? []);
+  rows.push({ measure: "approval: rpkg approve (s)", value: (rpkgMs / 1000).toFixed(2) });
+  rows.push({ measure: "approval: through the API (s)", value: (apiMs / 1000).toFixed(2) });
+  rows.push({ measure: "  API / rpkg", value: (apiMs / rpkgMs).toFixed(2) });
+  return rows;
 }

@@ -203,8 +203,10 @@ export class RevisionIndex {
     };
     if (!(await this.access.canRead(reader, `${ns}/${REGISTRY_REPO}`))) return empty;
     const state = this.#state(ns);
-    const after = opts.known && state.registry ? -Infinity : now() - this.settings.maxAgeMs;
-    await this.#fresh(state, REGISTRY_KEY, after, () => this.#readRegistry(reader, ns, state));
+    const after = now() - this.settings.maxAgeMs;
+    // known: as the index holds it (a watch woken by the index, which reads the changes itself)
+    if (!(opts.known && state.registry))
+      await this.#fresh(state, REGISTRY_KEY, after, () => this.#readRegistry(reader, ns, state));
     const registry = state.registry;
     if (!registry) return empty;
     const readable = await Promise.all(
@@ -218,11 +220,11 @@ export class RevisionIndex {
     );
     const names = readable.flat();
     await Promise.allSettled(
-      names.map((name) => {
-        const seen = state.repos.get(name)?.read;
-        const since = opts.known && seen ? -Infinity : after;
-        return this.#fresh(state, name, since, () => this.#readRepository(reader, ns, state, name));
-      }),
+      names.map((name) =>
+        opts.known && state.repos.get(name)?.read
+          ? undefined
+          : this.#fresh(state, name, after, () => this.#readRepository(reader, ns, state, name)),
+      ),
     );
     const repositories = names.flatMap((n) => {
       const read = state.repos.get(n)?.read;
@@ -334,11 +336,13 @@ export class RevisionIndex {
     const before = this.#digest(state);
     // each dirty thing read with the token of a watcher who reads it (the first that can), ended with
     // that watcher's request: a watch whose client went asks GitHub nothing more
+    // (the next token only for what this round has not read: a change heard meanwhile waits its turn)
+    const started = now();
     const tried = new Set<string>();
     for (const { reader } of [...state.watchers, ...this.#everywhere]) {
       if (tried.has(reader.token) || reader.signal?.aborted) continue;
+      if (tried.size > 0 && ![...state.fresh.values()].some((f) => f.dirty && f.readAt < started)) break;
       tried.add(reader.token);
-      if (![...state.fresh.values()].some((f) => f.dirty)) break;
       await this.view(reader, ns).catch(() => undefined);
     }
     if (this.#digest(state) !== before) this.#tell(state);
