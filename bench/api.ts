@@ -302,7 +302,10 @@ async function approvals(w: {
       else {
         const got = JSON.parse((await api("GET", `${name}.${pkg}.ws`, approver?.pat ?? w.token)).body);
         got.spec.lifecycle = "Published";
+        const t1 = performance.now();
         const put = await api("PUT", `${name}.${pkg}.ws/approval`, approver?.pat ?? w.token, got);
+        if (process.env.API_BENCH_TRACE)
+          console.log(`GET ${(t1 - t0).toFixed(0)} ms, PUT ${(performance.now() - t1).toFixed(0)} ms`);
         if (put.status !== 200) throw new Error(`approval through the API: ${put.status} ${put.body}`);
       }
       times[via]?.push(performance.now() - t0);

@@ -172,6 +172,14 @@ export class RevisionIndex {
   });
   #stopped = false;
 
+  /**
+   * What never changes for a commit, kept for the server's life (commit-facts.ts): the API's writes read
+   * through it too, so a write's listing of a repository asks git only for commits not read before.
+   */
+  get facts(): CommitFactCache {
+    return this.#facts;
+  }
+
   constructor(readonly settings: RevisionIndexSettings) {
     this.access = new ReadAccess(
       { apiUrl: settings.apiUrl, conditional: settings.conditional, cacheDir: settings.cacheDir },

@@ -39,6 +39,8 @@ export async function callerAccess(settings: StoreSettings, caller: Caller): Pro
     apiUrl: settings.apiUrl,
     cacheDir: await settings.folders.hold(caller.token, caller.signal),
     conditional: settings.conditional,
+    // facts of commits (a registry's files by its head, packages, messages): the same for every reader
+    disk: settings.index.facts,
     signal: caller.signal,
   };
 }
@@ -70,6 +72,7 @@ export async function requestEnv(
     apiUrl: settings.apiUrl,
     cacheDir,
     conditional: settings.conditional,
+    disk: settings.index.facts,
     signal: caller.signal,
     namespace,
   };

@@ -54,7 +54,21 @@ export async function getResources(settings: StoreSettings, caller: Caller, ns: 
 /** Every revision's files in the namespace (the revisions `opts` selects, as for PackageRevisions). */
 export async function listResources(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const revisions = await listRevisions(settings, caller, ns, opts);
-  return Promise.all(revisions.map((r) => getResources(settings, caller, ns, String(r.metadata?.name))));
+  // the index as that list left it: one reading of the namespace for the whole list
+  return asApiErrors(async () => {
+    const view = await settings.index.view(caller, ns, { known: true });
+    const found = new Map(
+      view.repositories.flatMap(({ repo, revisions: rs }) =>
+        rs.map((r) => [r.object.metadata.name, { repo, rev: r.rev }] as const),
+      ),
+    );
+    return Promise.all(
+      revisions.flatMap((r) => {
+        const at = found.get(String(r.metadata?.name));
+        return at ? [resourcesObject(settings, at.repo, at.rev)] : [];
+      }),
+    );
+  });
 }
 
 /** A path of `spec.resources` that stays inside the package, or an Invalid answer naming it. */
