@@ -159,7 +159,6 @@ function withVersion<T extends object>(obj: T): T & { metadata: { resourceVersio
 export class RevisionIndex {
   readonly access: ReadAccess;
   readonly #namespaces = new Map<string, NamespaceState>();
-  readonly #everywhere = new Set<Watcher>();
   readonly #facts = new MemoryCommitFacts();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
   readonly #files = new LRUCache<string, ReadonlyMap<string, Buffer>>({
@@ -276,16 +275,12 @@ export class RevisionIndex {
   }
 
   /**
-   * Tells `onChange` of every change the index reads in namespace `ns` ("" for all of them) until the
+   * Tells `onChange` of every change the index reads in namespace `ns` until the
    * returned function is called. Without webhooks (pollMs), a watched namespace is read every pollMs,
    * once for all its watchers, with a watcher's token.
    */
   subscribe(reader: Reader, ns: string, onChange: () => void): () => void {
     const watcher: Watcher = { reader, onChange };
-    if (ns === "") {
-      this.#everywhere.add(watcher);
-      return () => this.#everywhere.delete(watcher);
-    }
     const state = this.#state(ns);
     state.watchers.add(watcher);
     if (this.settings.pollMs > 0 && !state.poll) {
@@ -332,7 +327,7 @@ export class RevisionIndex {
 
   /** A watched namespace with a change heard: read again soon, with a watcher's token, and its watchers told. */
   #soon(ns: string, state: NamespaceState): void {
-    if (this.#stopped || state.pending || (state.watchers.size === 0 && this.#everywhere.size === 0)) return;
+    if (this.#stopped || state.pending || state.watchers.size === 0) return;
     state.pending = setTimeout(() => {
       state.pending = undefined;
       this.#refreshWatched(ns, state).catch((e) => this.settings.onError?.(e));
@@ -347,7 +342,7 @@ export class RevisionIndex {
     // (the next token only for what this round has not read: a change heard meanwhile waits its turn)
     const started = now();
     const tried = new Set<string>();
-    for (const { reader } of [...state.watchers, ...this.#everywhere]) {
+    for (const { reader } of [...state.watchers]) {
       if (tried.has(reader.token) || reader.signal?.aborted) continue;
       if (tried.size > 0 && ![...state.fresh.values()].some((f) => f.dirty && f.readAt < started)) break;
       tried.add(reader.token);
@@ -357,7 +352,7 @@ export class RevisionIndex {
   }
 
   #tell(state: NamespaceState): void {
-    for (const w of [...state.watchers, ...this.#everywhere]) {
+    for (const w of [...state.watchers]) {
       try {
         w.onChange();
       } catch (e) {

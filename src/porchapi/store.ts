@@ -41,9 +41,9 @@ export interface ResourceStore {
   /** A resource without it is read one object at a time (namespaces: porchlight keeps no list of owners). */
   list?(caller: Caller, namespace: string, opts: ListOptions): Promise<KubeObject[]>;
   /**
-   * Tells `onChange` of each change the store hears of in `namespace` ("" for every one) until the
-   * returned function is called: a watch of a resource with it is woken by changes (then lists with
-   * `known`), not by polls. Without it, a watch reads the state again every `watchPollMs`.
+   * Tells `onChange` of each change the store hears of in `namespace` until the returned function is
+   * called: a watch of one namespace of a resource with it is woken by changes (then lists with
+   * `known`). Without it, and across all namespaces, a watch lists again every `watchPollMs`.
    */
   changes?(caller: Caller, namespace: string, onChange: () => void): () => void;
   get(caller: Caller, namespace: string, name: string): Promise<KubeObject>;

@@ -30,7 +30,8 @@ type EventType = "ADDED" | "MODIFIED" | "DELETED";
 
 export async function watchObjects(x: ObjectRequest, ns: string, opts: ListOptions): Promise<void> {
   const params = x.url.searchParams;
-  const changes = x.store.changes;
+  // one namespace's watch is woken by its store's changes; one across all of them lists again
+  const changes = ns === "" ? undefined : x.store.changes;
   const list = async (known: boolean) => stateOf(await listIn(x, ns, known ? { ...opts, known } : opts));
   const scope = historyScope(x.caller.token, x.resource.resource, ns, opts);
   const table = wantsTable(x.req.headers.accept);
