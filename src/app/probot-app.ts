@@ -10,6 +10,14 @@ export function porchlightApp(deps: AppDeps): ApplicationFunction {
   return (app) => {
     app.onAny(async (context) => {
       deps.metrics.webhooks.inc({ event: context.name });
+      const repository = (context.payload as { repository?: { full_name?: unknown } }).repository?.full_name;
+      if (deps.onRepositoryEvent && typeof repository === "string") {
+        try {
+          deps.onRepositoryEvent(repository, context.name);
+        } catch (e) {
+          deps.log.warn({ err: e, repository }, "a listener of the app's events failed");
+        }
+      }
     });
     for (const event of Object.values(EVENTS)) for (const route of event.routes) route.listen(app, deps);
   };

@@ -89,6 +89,12 @@ export interface AppServerOptions {
    * Redis (docs/scaling.md). Absent: everything in this process, as `npm start` runs it.
    */
   redis?: RedisSettings;
+  /**
+   * Told of each webhook of a repository the app receives (`owner/repo`, the event's name), after its
+   * signature is checked: how a process serving Porch's API beside the app (`porchlight serve`) keeps
+   * its index of package revisions current. Whatever it throws is logged, never the delivery's failure.
+   */
+  onRepositoryEvent?: (repository: string, event: string) => void;
 }
 
 export interface RedisSettings {
@@ -199,6 +205,7 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
       return { installationId, connect: () => github.installation(installationId) };
     },
     mirror,
+    ...(opts.onRepositoryEvent ? { onRepositoryEvent: opts.onRepositoryEvent } : {}),
   };
   const sweep = sweeper(deps, github);
   const prefix = opts.redis?.prefix ?? "porchlight";

@@ -22,6 +22,7 @@ export function apiBoundsFromEnv(env: NodeJS.ProcessEnv): ApiBounds & { cachedCa
   const maxBodyBytes = wholeEnv(env, "PORCHLIGHT_API_MAX_BODY_BYTES", d.maxBodyBytes, 1);
   return {
     watchPollMs: wholeEnv(env, "PORCHLIGHT_API_WATCH_POLL_MS", d.watchPollMs),
+    watchBookmarkMs: wholeEnv(env, "PORCHLIGHT_API_WATCH_BOOKMARK_MS", d.watchBookmarkMs, 1),
     maxWatches: wholeEnv(env, "PORCHLIGHT_API_MAX_WATCHES", d.maxWatches),
     maxWatchesPerToken: wholeEnv(env, "PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN", d.maxWatchesPerToken),
     maxBodyBytes,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
+import { RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { CallerFolders, namespaceAccess, porchStores, tokenCheck } from "../porchapi/registry/index.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
@@ -39,7 +40,9 @@ Options:
 Environment:
   PORCHLIGHT_API_TLS_CERT, PORCHLIGHT_API_TLS_KEY  PEM files: the certificate to serve HTTPS with
   PORCHLIGHT_API_HTTP=loopback|any  plain HTTP instead (behind a TLS proxy; any: on any address)
-  PORCHLIGHT_API_WATCH_POLL_MS    how often a watch reads the state again (default 5000)
+  PORCHLIGHT_API_WATCH_POLL_MS    how often a watched namespace is read again, once for all its watchers
+                                  (default 5000; this server hears no webhooks)
+  PORCHLIGHT_API_WATCH_BOOKMARK_MS  how often a watch that asks for bookmarks gets one (default 60000)
   PORCHLIGHT_API_MAX_WATCHES, PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN, PORCHLIGHT_API_MAX_BODY_BYTES,
   PORCHLIGHT_API_MAX_PENDING_BYTES, PORCHLIGHT_API_BODY_IDLE_MS, PORCHLIGHT_API_BODY_MS,
   PORCHLIGHT_API_STOP_MS, PORCHLIGHT_API_CACHED_CALLERS   the API's bounds (docs/porch-api.md)
@@ -63,7 +66,19 @@ export interface PorchApiStart {
   env: NodeJS.ProcessEnv;
   /** Where the API's own certificate is kept (serve's data folder); none: a new one each start. */
   certDir?: string | undefined;
+  /**
+   * The app's change notification (`porchlight serve`: the app and the API in one process): `listen` is
+   * given a function the app calls with `owner/repo` for each webhook of a repository it receives. With
+   * it, the index of package revisions is kept by those events (read again past
+   * PORCHLIGHT_API_INDEX_MAX_AGE_MS all the same); without it (`porchlight api`), each read asks GitHub
+   * whether anything changed (conditional requests) and watched namespaces are read every
+   * PORCHLIGHT_API_WATCH_POLL_MS, once for all their watchers.
+   */
+  changes?: ((listen: (repository: string) => void) => void) | undefined;
 }
+
+/** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
+const DEFAULT_INDEX_MAX_AGE_MS = 60_000;
 
 /**
  * The API's TLS: the operator's certificate (PORCHLIGHT_API_TLS_CERT and _KEY), else one of its own
@@ -102,14 +117,32 @@ export async function startPorchApi(
   const tls = await tlsOf(start);
   const { cachedCallers, ...bounds } = apiBoundsFromEnv(env);
   const cacheRoot = await mkdtemp(join(tmpdir(), "porchlight-api-"));
+  // the index's clones, beside the callers' folders (which are each one caller's)
+  const indexRoot = await mkdtemp(join(tmpdir(), "porchlight-api-index-"));
   let server: PorchApiServer;
+  let index: RevisionIndex | undefined;
   try {
     // one cache of GitHub's answers for the server's life, kept per caller's token
+    const conditional = new ConditionalCache();
+    const live = start.changes !== undefined;
+    const maxAgeMs = live ? indexMaxAge(env) : 0;
+    index = new RevisionIndex({
+      apiUrl: start.apiUrl,
+      cacheDir: indexRoot,
+      conditional,
+      authorEnv: env,
+      maxAgeMs,
+      // without webhooks, a watched namespace is read every poll, once for all its watchers
+      pollMs: live ? maxAgeMs : bounds.watchPollMs,
+    });
+    const known = index;
+    start.changes?.((repository) => known.repositoryChanged(repository));
     const settings = {
       apiUrl: start.apiUrl,
       folders: new CallerFolders(cacheRoot, cachedCallers),
       env,
-      conditional: new ConditionalCache(),
+      conditional,
+      index,
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
@@ -121,6 +154,8 @@ export async function startPorchApi(
       },
     );
   } catch (e) {
+    index?.stop();
+    await rm(indexRoot, { recursive: true, force: true, maxRetries: 5 });
     await rm(cacheRoot, { recursive: true, force: true });
     if (e instanceof Error && /plain HTTP/.test(e.message)) throw new UsageError(`porchlight: ${e.message}`);
     throw e;
@@ -130,10 +165,23 @@ export async function startPorchApi(
     cacheRoot,
     ...(tls ? { caPem: tls.cert } : {}),
     close: async () => {
+      index?.stop();
       await server.close();
+      await rm(indexRoot, { recursive: true, force: true, maxRetries: 5 });
       await rm(cacheRoot, { recursive: true, force: true });
     },
   };
+}
+
+/** PORCHLIGHT_API_INDEX_MAX_AGE_MS: how old the index's reading may be where webhooks keep it. */
+function indexMaxAge(env: NodeJS.ProcessEnv): number {
+  const text = env.PORCHLIGHT_API_INDEX_MAX_AGE_MS;
+  if (text === undefined || text === "") return DEFAULT_INDEX_MAX_AGE_MS;
+  if (!/^\d+$/.test(text))
+    throw new UsageError(
+      `PORCHLIGHT_API_INDEX_MAX_AGE_MS must be a whole number of milliseconds (default ${DEFAULT_INDEX_MAX_AGE_MS}), not "${text}"`,
+    );
+  return Number(text);
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Forge, SeedResult } from "@porchlight/forge";
 import { openRegistry, registrationObject } from "../porch/registrations.js";
-import { startPorchApiIn } from "./api.js";
+import { type PorchApiStart, startPorchApiIn } from "./api.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { writePrivateFile } from "./private-file.js";
 
@@ -36,15 +36,18 @@ export async function registerSeeded(forge: Forge, world: SeedResult): Promise<v
  * the app listens for their pushes: registerSeeded) (PORCHLIGHT_API_PORT, default the port it had last
  * time in that data folder when free, else any free port), over HTTPS with a certificate kept in the data
  * folder, and writes there a kubeconfig for each seeded user: the same bytes at each restart.
+ * `changes`: the app's webhooks, which keep the API's index of package revisions current (api.ts).
  * Returns what to print and how to stop it.
  */
 export async function servePorchApiOnForge(
   env: NodeJS.ProcessEnv,
   forge: Forge,
   world: SeedResult,
+  changes?: PorchApiStart["changes"],
 ): Promise<{ text: string; close: () => Promise<void> }> {
   const port = env.PORCHLIGHT_API_PORT;
-  const server = await startPorchApiIn({ host: "127.0.0.1", apiUrl: forge.apiUrl, env }, forge.dataDir, {
+  const start = { host: "127.0.0.1", apiUrl: forge.apiUrl, env, changes };
+  const server = await startPorchApiIn(start, forge.dataDir, {
     given: port === undefined ? undefined : Number(port),
     fallback: 0,
     command: "serve",

@@ -98,6 +98,8 @@ Environment (embedded forge):
   PORCHLIGHT_API_PORT                  the port of Porch's API for kubectl (default: the last one with
                                        --data if free, else any free; HTTPS, a kubeconfig per seeded
                                        user in the data folder, the same at each restart: docs/porch-api.md)
+  PORCHLIGHT_API_INDEX_MAX_AGE_MS      how old the API's index of a namespace may be before it is read again
+                                       though no webhook said it changed (default 60000)
 `;
 
 const OPTIONS = {
@@ -314,7 +316,12 @@ export const serveCommand: CliCommand = async (args, io) => {
     const seededApp = forge.app(world.appId);
     if (!seededApp) throw new Error("the seeded forge has no app");
     const running = forge;
+    // the app's webhooks keep Porch's API's index of package revisions current (one process)
+    const heard: ((repository: string) => void)[] = [];
     app = await startAppServer({
+      onRepositoryEvent: (repository) => {
+        for (const tell of heard) tell(repository);
+      },
       appId: world.appId,
       privateKey: seededApp.privateKeyPem,
       webhookSecret: world.webhookSecret,
@@ -339,7 +346,7 @@ export const serveCommand: CliCommand = async (args, io) => {
     // a stop asked for while Porch's API starts is heard, and ends serve once it has started
     stopped = waitForSignal();
     io.stdout(nextSteps(forge.url, app, world, dataDir));
-    const api = await servePorchApiOnForge(io.env, forge, world);
+    const api = await servePorchApiOnForge(io.env, forge, world, (listen) => heard.push(listen));
     porchApi = api;
     io.stdout(api.text);
   }

@@ -143,3 +143,19 @@ function porchUid(namespace: string, name: string): string {
 export function listObject(items: readonly unknown[]): Record<string, unknown> {
   return { apiVersion: "v1", kind: "List", metadata: { resourceVersion: "" }, items };
 }
+
+/**
+ * An object's resourceVersion: a digest of the object itself, which git alone makes (a revision's ref and
+ * commit, its pull request, its labels and annotations in the namespace's .porchlight): any change on
+ * GitHub is a new version, and the same state is the same version on every read. Keys sorted: the same
+ * object read in another order (a file written again) is the same version.
+ */
+export function withVersion<T extends object>(obj: T): T & { metadata: { resourceVersion: string } } {
+  const sorted = (_: string, v: unknown) =>
+    typeof v === "object" && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v;
+  const version = createHash("sha1").update(JSON.stringify(obj, sorted)).digest("hex").slice(0, 16);
+  const meta = (obj as { metadata?: object }).metadata;
+  return { ...obj, metadata: { ...meta, resourceVersion: version } };
+}

@@ -35,6 +35,12 @@ export interface PorchEnv {
   conditional?: AnswerCache | undefined;
   /** The command line's cache across commands (cli/disk-cache.ts): commits' facts, read before git. */
   disk?: CommitFactCache | undefined;
+  /**
+   * Repositories' configurations kept by their default branch's commit (the API's index of package
+   * revisions): an opening that reads ahead takes the configuration of a commit read before from here,
+   * asking GitHub nothing (a repository without `.github/porchlight.yml` costs a 404 each time otherwise).
+   */
+  configs?: CommitFactCache | undefined;
   /** The environment commits take their author from (GIT_AUTHOR_NAME, GIT_AUTHOR_EMAIL). */
   authorEnv: Readonly<Record<string, string | undefined>>;
   /** Porch's namespace (--namespace): what objects name as theirs; default the repository's owner. */
@@ -193,7 +199,7 @@ export async function openRepository(
   baseAhead?.catch(() => {});
   draftsAhead?.catch(() => {});
   const registration = registered(env, full) ?? registered(env, canonical);
-  const loaded = await loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
+  const loaded = await configOf(env, conn, ahead);
   if (!loaded.ok) {
     throw new PorchError(
       "bad-request",
@@ -265,6 +271,34 @@ export async function openRepository(
       return { name, email };
     },
   };
+}
+
+/** The configuration's name among the facts of a commit (configs). */
+const CONFIG_FACT = "porchlight-config";
+
+/**
+ * The repository's configuration at its default branch: from `env.configs` when its commit (known from
+ * the refs read ahead) was read before, else from GitHub (and kept there when it is valid).
+ */
+async function configOf(
+  env: PorchEnv,
+  conn: RepoConnection,
+  ahead: Promise<[RefInfo[], PullRequest[]]> | undefined,
+): Promise<Awaited<ReturnType<typeof loadRepoConfig>>> {
+  const read = () => loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
+  if (!env.configs || !ahead) return read();
+  const sha = await ahead.then(
+    ([refs]) => indexRefs(refs).branches.get(conn.info.defaultBranch),
+    () => undefined,
+  );
+  if (sha === undefined) return read();
+  const kept = env.configs.commitFact(sha, CONFIG_FACT) as
+    | Awaited<ReturnType<typeof loadRepoConfig>>
+    | undefined;
+  if (kept?.ok) return kept;
+  const loaded = await read();
+  if (loaded.ok) env.configs.keepCommitFact(sha, CONFIG_FACT, loaded);
+  return loaded;
 }
 
 /**

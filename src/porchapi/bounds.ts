@@ -6,8 +6,14 @@ import type { BodyPace } from "../ops/body.js";
  * here, and the operator raises a bound by its setting (cli/api-bounds.ts, docs/porch-api.md).
  */
 export interface ApiBounds {
-  /** How often a watch reads the state again to report changes (also those made by git pushes). */
+  /**
+   * How often a watch reads the state again to report changes (also those made by git pushes); a watch
+   * of a resource whose store tells it of changes (the index of package revisions) is woken by them and
+   * reads the state as the server knows it this often, its caller's access checked again.
+   */
   watchPollMs: number;
+  /** How often a watch that asked for bookmarks (`allowWatchBookmarks`) is sent one, as the API server's. */
+  watchBookmarkMs: number;
   /** Watches open at once on the server; past it, 429 TooManyRequests. */
   maxWatches: number;
   /** Watches open at once with one token; past it, 429 TooManyRequests. */
@@ -26,6 +32,8 @@ const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 export const DEFAULT_API_BOUNDS: ApiBounds = {
   watchPollMs: 5000,
+  // the API server sends a bookmark about once a minute
+  watchBookmarkMs: 60_000,
   // a controller watches each kind it reconciles (six here) and kubectl get -w one
   maxWatchesPerToken: 12,
   maxWatches: 100,

@@ -18,6 +18,11 @@ export interface Caller {
 export interface ListOptions {
   labelSelector?: string | undefined;
   fieldSelector?: string | undefined;
+  /**
+   * The state as the server knows it now, without asking GitHub whether it changed (a watch woken by a
+   * change the store told it of: `changes`). The caller's access is checked all the same.
+   */
+  known?: boolean;
 }
 
 /** How a write is made: `dryRun` (`?dryRun=All`) checks and answers the object it would make, changing nothing. */
@@ -35,6 +40,12 @@ export interface ResourceStore {
   readonly managedFields?: boolean;
   /** A resource without it is read one object at a time (namespaces: porchlight keeps no list of owners). */
   list?(caller: Caller, namespace: string, opts: ListOptions): Promise<KubeObject[]>;
+  /**
+   * Tells `onChange` of each change the store hears of in `namespace` until the returned function is
+   * called: a watch of one namespace of a resource with it is woken by changes (then lists with
+   * `known`). Without it, and across all namespaces, a watch lists again every `watchPollMs`.
+   */
+  changes?(caller: Caller, namespace: string, onChange: () => void): () => void;
   get(caller: Caller, namespace: string, name: string): Promise<KubeObject>;
   create?(caller: Caller, namespace: string, obj: KubeObject, opts?: WriteOptions): Promise<KubeObject>;
   /**

@@ -53,7 +53,8 @@ describe("Porch's API stops within its bound", () => {
           .on("error", () => {})
           .end();
       const end = Date.now() + 30_000;
-      while (w.forge.faults.holding(held) < 3) {
+      // the three ask GitHub one question (the caller's access to acme/.porchlight, shared), held there
+      while (w.forge.faults.holding(held) < 1) {
         if (Date.now() > end) throw new Error(`the requests never reached the forge:\n${out}`);
         await new Promise((r) => setTimeout(r, 50));
       }

@@ -1,6 +1,7 @@
 import type { AnswerCache } from "../../github/conditional.js";
 import { registrationsOf } from "../../porch/namespace.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
+import type { RevisionIndex } from "../../porch/revision-index.js";
 import type { OpEnv } from "../../porch/steps.js";
 import { apiErrorOfPorch } from "../porch-errors.js";
 import { ApiError } from "../status.js";
@@ -20,6 +21,11 @@ export interface StoreSettings {
   conditional?: AnswerCache;
   /** The environment commits take their author from (GIT_AUTHOR_NAME…), as rpkg's. */
   env: NodeJS.ProcessEnv;
+  /**
+   * The index of the namespaces' package revisions (src/porch/revision-index.ts) that lists, gets and
+   * watches read; each write here tells it what changed.
+   */
+  index: RevisionIndex;
 }
 
 /**
@@ -32,6 +38,8 @@ export async function callerAccess(settings: StoreSettings, caller: Caller): Pro
     apiUrl: settings.apiUrl,
     cacheDir: await settings.folders.hold(caller.token, caller.signal),
     conditional: settings.conditional,
+    // facts of commits (a registry's files by its head, packages, messages): the same for every reader
+    disk: settings.index.facts,
     signal: caller.signal,
   };
 }
@@ -53,6 +61,7 @@ export async function requestEnv(settings: StoreSettings, caller: Caller, namesp
     ...access,
     progress: unseen,
     authorEnv: settings.env,
+    disk: settings.index.facts,
     namespace,
     registrations,
     elsewhere,

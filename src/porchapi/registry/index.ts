@@ -1,4 +1,4 @@
-import type { PorchStores } from "../store.js";
+import type { PorchStores, ResourceStore } from "../store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
 import { door } from "./door.js";
@@ -14,7 +14,7 @@ import { deleteRevision, updateRevision } from "./writes.js";
  * engine (src/porch) directly; every write goes through the door (door.ts), which authorizes it once.
  */
 export function porchStores(settings: StoreSettings): PorchStores {
-  return {
+  const stores: Record<string, ResourceStore> = {
     namespaces: {
       get: (caller, _ns, name) => getNamespace(settings, caller, name),
       list: (caller) => visibleNamespaces(settings, caller),
@@ -45,6 +45,33 @@ export function porchStores(settings: StoreSettings): PorchStores {
       "packagevariantsets",
       variantStorage(settings, "PackageVariantSet"),
     ),
+  };
+  const revisions = stores.packagerevisions as ResourceStore;
+  stores.packagerevisions = {
+    ...revisions,
+    changes: (caller, ns, onChange) => settings.index.subscribe(caller, ns, onChange),
+  };
+  return Object.fromEntries(
+    Object.entries(stores).map(([resource, store]) => [resource, telling(settings, store)]),
+  );
+}
+
+/**
+ * The store, each of its writes telling the index that its namespace changed (whether it succeeded or
+ * not: a write that failed halfway may have pushed), so that lists and watches see it at once.
+ */
+function telling(settings: StoreSettings, store: ResourceStore): ResourceStore {
+  const told = <T>(ns: string, work: Promise<T>): Promise<T> =>
+    work.finally(() => settings.index.namespaceChanged(ns));
+  const { create, update } = store;
+  const remove = store.delete;
+  return {
+    ...store,
+    ...(create ? { create: (c, ns, obj, o) => told(ns, create(c, ns, obj, o)) } : {}),
+    ...(update
+      ? { update: (c, ns, obj, current, sub, o) => told(ns, update(c, ns, obj, current, sub, o)) }
+      : {}),
+    ...(remove ? { delete: (c, ns, name, o) => told(ns, remove(c, ns, name, o)) } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { type KptfileChanges, patchKptfile } from "../../porch/readiness.js";
 import type { Repository } from "../../porch/repository.js";
 import type { OpEnv } from "../../porch/steps.js";
 import type { KubeObject } from "../resources.js";
-import { ApiError } from "../status.js";
+import { ApiError, notFound } from "../status.js";
 import type { Caller, ListOptions, WriteOptions } from "../store.js";
 import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
 import { repositoryTarget, type Write } from "./door.js";
@@ -16,8 +16,12 @@ import { findNamed, listRevisions, withVersion } from "./revisions.js";
  * PackageRevisionResources: a revision's files, each by its path in the package with its content, as
  * Porch's (`spec.resources`), read from the revision's commit.
  */
-async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<KubeObject> {
-  const { tree } = await repo.conn.port.readTree(rev.sha, repo.packageDir(rev.package));
+async function resourcesObject(
+  settings: StoreSettings,
+  repo: Repository,
+  rev: PackageRevision,
+): Promise<KubeObject> {
+  const tree = await settings.index.filesAt(repo, rev.sha, repo.packageDir(rev.package));
   const resources: Record<string, string> = {};
   for (const path of [...tree.keys()].sort()) resources[path] = (tree.get(path) as Buffer).toString("utf8");
   return withVersion({
@@ -36,18 +40,36 @@ async function resourcesObject(repo: Repository, rev: PackageRevision): Promise<
   });
 }
 
+/** A revision's files, read at its commit (kept by commit): the revision found in the caller's view of the index. */
 export async function getResources(settings: StoreSettings, caller: Caller, ns: string, name: string) {
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const { repo, rev } = await findNamed(env, ns, name);
-    return resourcesObject(repo, rev);
+    const view = await settings.index.view(caller, ns);
+    for (const { repo, revisions } of view.repositories) {
+      const found = revisions.find((r) => r.object.metadata.name === name);
+      if (found) return resourcesObject(settings, repo, found.rev);
+    }
+    throw notFound("packagerevisionresources", "porch.kpt.dev", name);
   });
 }
 
 /** Every revision's files in the namespace (the revisions `opts` selects, as for PackageRevisions). */
 export async function listResources(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const revisions = await listRevisions(settings, caller, ns, opts);
-  return Promise.all(revisions.map((r) => getResources(settings, caller, ns, String(r.metadata?.name))));
+  // the index as that list left it: one reading of the namespace for the whole list
+  return asApiErrors(async () => {
+    const view = await settings.index.view(caller, ns, { known: true });
+    const found = new Map(
+      view.repositories.flatMap(({ repo, revisions: rs }) =>
+        rs.map((r) => [r.object.metadata.name, { repo, rev: r.rev }] as const),
+      ),
+    );
+    return Promise.all(
+      revisions.flatMap((r) => {
+        const at = found.get(String(r.metadata?.name));
+        return at ? [resourcesObject(settings, at.repo, at.rev)] : [];
+      }),
+    );
+  });
 }
 
 /** A path of `spec.resources` that stays inside the package, or an Invalid answer naming it. */
@@ -101,6 +123,8 @@ export async function updateResources(
     async run() {
       if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
       await push(env, { repository: repo, name, files: { tree: treeOf(files) } });
+      // what was written is read again from GitHub, not from the index as it was before the write
+      settings.index.namespaceChanged(ns);
       return getResources(settings, caller, ns, name);
     },
   };

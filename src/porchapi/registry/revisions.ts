@@ -1,39 +1,22 @@
-import { createHash } from "node:crypto";
 import { labelsMatch, parseLabelSelector, SelectorError } from "../../api/label-selector.js";
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { readCreationTimes, withCreationTime } from "../../porch/created.js";
-import {
-  checkFieldSelector,
-  fieldsMatch,
-  readsKptfile,
-  repositorySelected,
-} from "../../porch/field-selectors.js";
-import { type Listing, objectsOf, readDetails, revisionLabels, selectable } from "../../porch/listing.js";
+import { checkFieldSelector, fieldsMatch, repositorySelected } from "../../porch/field-selectors.js";
+import { type Listing, objectsOf, readDetails, selectable } from "../../porch/listing.js";
 import { nameOf } from "../../porch/names.js";
+import { withVersion } from "../../porch/objects.js";
 import { openRepository, type PorchEnv, type RepoState, type Repository } from "../../porch/repository.js";
+import type { IndexedRevision } from "../../porch/revision-index.js";
 import { parseFieldSelector } from "../../porch/selectors.js";
 import type { KubeObject } from "../resources.js";
 import { ApiError, notFound } from "../status.js";
 import type { Caller, ListOptions } from "../store.js";
-import { asApiErrors, requestEnv, type StoreSettings } from "./context.js";
+import { asApiErrors, type StoreSettings } from "./context.js";
 
-/** Everything a PackageRevision object shows is read: the API answers whole objects. */
+export { withVersion };
+
+/** What a revision's object is made of, all read. */
 const ALL = { upstreams: true, tasks: true, packageMetadata: true, metadata: true };
-
-/**
- * An object's resourceVersion: a digest of the object itself, which git alone makes (the revision's ref
- * and commit, its pull request, its labels and annotations in the namespace's .porchlight): any change
- * on GitHub is a new version, and the same state is the same version on every read.
- */
-export function withVersion<T extends KubeObject>(obj: T): T {
-  // keys sorted: the same object read in another order (a file written again) is the same version
-  const sorted = (_: string, v: unknown) =>
-    typeof v === "object" && v !== null && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v;
-  const version = createHash("sha1").update(JSON.stringify(obj, sorted)).digest("hex").slice(0, 16);
-  return { ...obj, metadata: { ...obj.metadata, resourceVersion: version } };
-}
 
 function selectors(opts: ListOptions) {
   try {
@@ -72,38 +55,34 @@ async function objectsOfLoaded(
   return { listing, objects };
 }
 
-/** The repositories of the namespace's registrations `names`, each read; one GitHub refuses is left out. */
-async function loadAll(env: PorchEnv, names: readonly string[]) {
-  const settled = await Promise.allSettled(
-    names.map(async (n) => {
-      const repo = await openRepository(env, n, "get");
-      return { repo, state: await repo.load() };
-    }),
-  );
-  return settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+/**
+ * The namespace's revisions the caller's token reads, from the index (src/porch/revision-index.ts),
+ * each with its repository; `known`: as the index holds them, unrefreshed (a watch woken by a change).
+ */
+async function viewOf(settings: StoreSettings, caller: Caller, ns: string, known = false) {
+  const view = await settings.index.view(caller, ns, { known });
+  return {
+    view,
+    rows: view.repositories.flatMap((repo) => repo.revisions.map((r) => ({ repo: repo.repo, r }))),
+  };
 }
+
+/** An object of the index, the request's own to change (a patch, an apply). */
+const copyOf = (o: IndexedRevision["object"]): KubeObject => structuredClone({ ...o });
 
 /** PackageRevisions of a namespace: the revisions of its registered repositories, as `rpkg get` lists them. */
 export async function listRevisions(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const { fields, labels } = selectors(opts);
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    const names = [...(env.registrations?.keys() ?? [])].filter((n) => repositorySelected(fields, n));
-    const own = fields.filter((f) => !readsKptfile([f]));
-    const { listing, objects } = await objectsOfLoaded(env, await loadAll(env, names), (repo, r) =>
-      fieldsMatch(own, selectable(repo, r), undefined),
-    );
-    const kptfileFields = fields.filter((f) => readsKptfile([f]));
-    return objects.filter((_, i) => {
-      const r = listing.revisions[i] as PackageRevision;
-      return (
-        fieldsMatch(
-          kptfileFields,
-          selectable(listing.repoFor(r), r),
-          listing.packageMetadata.get(r)?.labels,
-        ) && labelsMatch(labels, revisionLabels(r, listing.metadata.get(r)))
-      );
-    });
+    const { rows } = await viewOf(settings, caller, ns, opts.known);
+    return rows
+      .filter(
+        ({ repo, r }) =>
+          repositorySelected(fields, repo.name) &&
+          fieldsMatch(fields, selectable(repo, r.rev), r.packageLabels) &&
+          labelsMatch(labels, r.object.metadata.labels ?? {}),
+      )
+      .map(({ r }) => copyOf(r.object));
   });
 }
 
@@ -150,7 +129,17 @@ export async function getRevision(
   name: string,
 ): Promise<KubeObject> {
   return asApiErrors(async () => {
-    const env = await requestEnv(settings, caller, ns);
-    return objectOfFound(env, await findNamed(env, ns, name));
+    const { view, rows } = await viewOf(settings, caller, ns);
+    const found = rows.find(({ r }) => r.object.metadata.name === name);
+    if (found) return copyOf(found.r.object);
+    const registration = [...view.registrations.keys()].some((n) => name.startsWith(`${n}.`));
+    throw notFound(
+      "packagerevisions",
+      "porch.kpt.dev",
+      name,
+      registration
+        ? undefined
+        : `no repository registered in namespace ${ns} starts its name (names look like REPOSITORY.PACKAGE.WORKSPACE)`,
+    );
   });
 }

@@ -1,0 +1,548 @@
+import { createHash } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { LRUCache } from "lru-cache";
+import type { AnswerCache } from "../github/conditional.js";
+import type { PackageRevision } from "../lifecycle/index.js";
+import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
+import type { CommitFactCache } from "./commit-facts.js";
+import { readCreationTimes, withCreationTime } from "./created.js";
+import { nameOf } from "./names.js";
+import {
+  type PackageMetadata,
+  type PackageRevisionObject,
+  packageRevisionObject,
+  withVersion,
+} from "./objects.js";
+import { ReadAccess, type Reader } from "./read-access.js";
+import { openRegistry, openRevisionMetadata, type RevisionMetadata } from "./registrations.js";
+import { gitHostOf, parseGitAddress, REGISTRY_REPO } from "./repo-address.js";
+import {
+  openRepository,
+  type PorchEnv,
+  type Registration,
+  type RepoState,
+  type Repository,
+} from "./repository.js";
+import { type RevisionUpstream, readHistories, readPackageMetadata, readUpstreams } from "./upstream-lock.js";
+
+/**
+ * One index of the package revisions of each namespace, built from git and GitHub by the listing
+ * `rpkg get` uses (openRepository, load) and rebuildable at any time: git stays the only truth, the
+ * index is what was read last, and a restart reads it again. What never changes for a commit (its
+ * package directories, messages, Kptfile, history) is read once and kept by commit; a refresh asks
+ * again only what moves (refs, pull requests, configuration), as conditional requests, so a refresh
+ * that finds nothing changed costs no budget.
+ *
+ * It is kept current by what tells it of a change: `repositoryChanged` (the app's webhooks: pushes,
+ * pull requests, tags and branches made or deleted), `namespaceChanged` (a write made through the API
+ * or rpkg in this process), and an age past which a read refreshes anyway (`maxAgeMs`: 0 for
+ * `porchlight api`, which hears no webhooks; the sweep's safety net where it does). Namespaces watched
+ * (`subscribe`) are refreshed as soon as a change is heard — or, without webhooks, every `pollMs`,
+ * once per namespace for all its watchers — and their watchers told.
+ *
+ * Authorization stays each caller's: a read answers only the repositories the caller's own token reads
+ * (ReadAccess, trusted READ_ACCESS_TRUST_MS), and nothing of a namespace whose registrations repository
+ * it does not read; what is refreshed for a caller is read with their token.
+ */
+export interface RevisionIndexSettings {
+  apiUrl: string | undefined;
+  /** The index's own folder of cache clones (one folder per namespace inside). */
+  cacheDir: string;
+  /** GitHub's answers kept per token, asked again as conditional requests. */
+  conditional?: AnswerCache | undefined;
+  /** The environment commits take their author from (unused by reads; PorchEnv asks for it). */
+  authorEnv: Readonly<Record<string, string | undefined>>;
+  /** How old a namespace's reading may be before a read refreshes it: 0, every read asks (conditionally). */
+  maxAgeMs: number;
+  /** How often a watched namespace is read again without a change heard (0: never). */
+  pollMs: number;
+  /** How long a token's read access is trusted (default READ_ACCESS_TRUST_MS). */
+  accessTrustMs?: number;
+  /** Reports a refresh that failed with no caller to tell (a watched namespace's). */
+  onError?: (err: unknown) => void;
+}
+
+/** A revision as the index holds it: the revision, its object (with its resourceVersion) and its labels. */
+export interface IndexedRevision {
+  rev: PackageRevision;
+  object: PackageRevisionObject & { metadata: { resourceVersion: string } };
+  /** The Kptfile's labels (field selectors `spec.packageMetadata.labels[…]`). */
+  packageLabels: Record<string, string> | undefined;
+}
+
+/** One registered repository as read: its revisions in rpkg get's order. */
+interface IndexedRepository {
+  /** The registration's name. */
+  name: string;
+  registration: Registration;
+  repo: Repository;
+  revisions: readonly IndexedRevision[];
+}
+
+/** What a caller sees of a namespace: the registrations and the repositories their token reads. */
+export interface NamespaceView {
+  namespace: string;
+  /** Every registration (names only matter for messages: a revision's name starts with one). */
+  registrations: ReadonlyMap<string, Registration>;
+  /** Registrations porchlight cannot read (not on this GitHub), with the reason. */
+  elsewhere: ReadonlyMap<string, string>;
+  /** The repositories the caller reads, read; one GitHub refused or that failed is left out. */
+  repositories: readonly IndexedRepository[];
+}
+
+/** What never changes for a commit, read once: the details of a revision at its ref, commit and lifecycle. */
+interface Details {
+  upstream: RevisionUpstream | undefined;
+  tasks: PorchTask[] | undefined;
+  published: PublishInfo | undefined;
+  packageMetadata: PackageMetadata | undefined;
+  /** When the revision began, from git (created.ts): its `metadata.creationTimestamp`. */
+  created: Date | undefined;
+}
+
+interface RegistryState {
+  registrations: Map<string, Registration>;
+  elsewhere: Map<string, string>;
+  metadata: Map<string, RevisionMetadata>;
+  digest: string;
+}
+
+interface RepoEntry {
+  registration: Registration;
+  read?: IndexedRepository;
+  digest: string;
+}
+
+/** One thing read (the registry, a repository): when its reading started, whether a change was heard since. */
+interface Freshness {
+  readAt: number;
+  dirty: boolean;
+  running?: { startedAt: number; done: Promise<void> };
+}
+
+interface Watcher {
+  reader: Reader;
+  onChange: () => void;
+}
+
+interface NamespaceState {
+  registry?: RegistryState;
+  fresh: Map<string, Freshness>;
+  repos: Map<string, RepoEntry>;
+  watchers: Set<Watcher>;
+  poll?: NodeJS.Timeout;
+  pending?: NodeJS.Timeout;
+}
+
+/** The registry's key among a namespace's Freshness entries (a registration's name never starts with a dot). */
+const REGISTRY_KEY = `.${REGISTRY_REPO}`;
+const DETAILS_KEPT = 100_000;
+const FACTS_KEPT = 50_000;
+/** The packages' files kept by commit (packagerevisionresources), in bytes. */
+const FILES_BYTES_KEPT = 128 * 1024 * 1024;
+/** How soon after a change is heard a watched namespace is read (changes arriving together read once). */
+const SETTLE_MS = 25;
+
+const now = () => performance.now();
+
+/** Facts of commits kept in memory for the server's life (commit-facts.ts): a commit's facts never change. */
+class MemoryCommitFacts implements CommitFactCache {
+  readonly #facts = new LRUCache<string, { value: unknown }>({ max: FACTS_KEPT });
+  commitFact(sha: string, kind: string): unknown {
+    return this.#facts.get(`${sha}\n${kind}`)?.value;
+  }
+  keepCommitFact(sha: string, kind: string, value: unknown): void {
+    this.#facts.set(`${sha}\n${kind}`, { value });
+  }
+}
+
+const digestOf = (parts: Iterable<string>) => {
+  const h = createHash("sha1");
+  for (const p of parts) h.update(`${p}\n`);
+  return h.digest("hex");
+};
+
+export class RevisionIndex {
+  readonly access: ReadAccess;
+  readonly #namespaces = new Map<string, NamespaceState>();
+  readonly #facts = new MemoryCommitFacts();
+  readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
+  readonly #files = new LRUCache<string, ReadonlyMap<string, Buffer>>({
+    maxSize: FILES_BYTES_KEPT,
+    sizeCalculation: (tree) => {
+      let bytes = 1;
+      for (const [path, b] of tree) bytes += path.length + b.length;
+      return Math.min(bytes, FILES_BYTES_KEPT);
+    },
+  });
+  #stopped = false;
+
+  /**
+   * What never changes for a commit, kept for the server's life (commit-facts.ts): the API's writes read
+   * through it too, so a write's listing of a repository asks git only for commits not read before.
+   */
+  get facts(): CommitFactCache {
+    return this.#facts;
+  }
+
+  constructor(readonly settings: RevisionIndexSettings) {
+    this.access = new ReadAccess(
+      { apiUrl: settings.apiUrl, conditional: settings.conditional, cacheDir: settings.cacheDir },
+      settings.accessTrustMs,
+    );
+  }
+
+  #state(ns: string): NamespaceState {
+    const key = ns.toLowerCase();
+    let s = this.#namespaces.get(key);
+    if (!s) {
+      s = { fresh: new Map(), repos: new Map(), watchers: new Set() };
+      this.#namespaces.set(key, s);
+    }
+    return s;
+  }
+
+  /**
+   * The namespace as `reader` sees it: nothing unless their token reads `NS/.porchlight`, then the
+   * repositories registered there that their token reads, each refreshed first when a change was heard
+   * or its reading is older than maxAgeMs (`known`: as read last, a watch woken by a change).
+   */
+  async view(reader: Reader, ns: string, opts: { known?: boolean } = {}): Promise<NamespaceView> {
+    const empty: NamespaceView = {
+      namespace: ns,
+      registrations: new Map(),
+      elsewhere: new Map(),
+      repositories: [],
+    };
+    if (!(await this.access.canRead(reader, `${ns}/${REGISTRY_REPO}`))) return empty;
+    const state = this.#state(ns);
+    const after = now() - this.settings.maxAgeMs;
+    // known: as the index holds it (a watch woken by the index, which reads the changes itself)
+    if (!(opts.known && state.registry))
+      await this.#fresh(state, REGISTRY_KEY, after, () => this.#readRegistry(reader, ns, state));
+    const registry = state.registry;
+    if (!registry) return empty;
+    const readable = await Promise.all(
+      [...registry.registrations].map(async ([name, r]) => {
+        try {
+          return (await this.access.canRead(reader, r.full)) ? [name] : [];
+        } catch {
+          return [];
+        }
+      }),
+    );
+    const names = readable.flat();
+    await Promise.allSettled(
+      names.map((name) =>
+        opts.known && state.repos.get(name)?.read
+          ? undefined
+          : this.#fresh(state, name, after, () => this.#readRepository(reader, ns, state, name)),
+      ),
+    );
+    const repositories = names.flatMap((n) => {
+      const read = state.repos.get(n)?.read;
+      return read ? [read] : [];
+    });
+    return {
+      namespace: ns,
+      registrations: registry.registrations,
+      elsewhere: registry.elsewhere,
+      repositories,
+    };
+  }
+
+  /**
+   * A change heard on repository `full` (`owner/repo`): a webhook of it. Its registrations in every
+   * namespace are read again at the next read; a watched namespace at once.
+   */
+  repositoryChanged(full: string): void {
+    const lower = full.toLowerCase();
+    for (const [ns, state] of this.#namespaces) {
+      let touched = false;
+      if (lower === `${ns}/${REGISTRY_REPO}`) {
+        this.#dirty(state, REGISTRY_KEY);
+        touched = true;
+      }
+      for (const [name, entry] of state.repos)
+        if (entry.registration.full.toLowerCase() === lower) {
+          this.#dirty(state, name);
+          touched = true;
+        }
+      if (touched) this.#soon(ns, state);
+    }
+  }
+
+  /** A write in this process (the API's, rpkg's) changed namespace `ns`: everything of it is read again. */
+  namespaceChanged(ns: string): void {
+    const state = this.#namespaces.get(ns.toLowerCase());
+    if (!state) return;
+    for (const key of state.fresh.keys()) this.#dirty(state, key);
+    this.#soon(ns, state);
+  }
+
+  /**
+   * Tells `onChange` of every change the index reads in namespace `ns` until the
+   * returned function is called. Without webhooks (pollMs), a watched namespace is read every pollMs,
+   * once for all its watchers, with a watcher's token.
+   */
+  subscribe(reader: Reader, ns: string, onChange: () => void): () => void {
+    const watcher: Watcher = { reader, onChange };
+    const state = this.#state(ns);
+    state.watchers.add(watcher);
+    if (this.settings.pollMs > 0 && !state.poll) {
+      state.poll = setInterval(() => this.namespaceChanged(ns), this.settings.pollMs);
+      state.poll.unref();
+    }
+    return () => {
+      state.watchers.delete(watcher);
+      if (state.watchers.size === 0 && state.poll) {
+        clearInterval(state.poll);
+        state.poll = undefined;
+      }
+    };
+  }
+
+  /**
+   * The files of directory `dir` at commit `sha` of `repo` (a repository of a caller's view), read from
+   * git once and kept by commit: a commit's files never change.
+   */
+  async filesAt(repo: Repository, sha: string, dir: string): Promise<ReadonlyMap<string, Buffer>> {
+    const key = `${repo.full.toLowerCase()}\n${sha}\n${dir}`;
+    const kept = this.#files.get(key);
+    if (kept) return kept;
+    const { sha: read, tree } = await repo.conn.port.readTree(sha, dir);
+    if (read === sha) this.#files.set(key, tree);
+    return tree;
+  }
+
+  /** Stops the polls and the reads planned; a read in flight finishes. */
+  stop(): void {
+    this.#stopped = true;
+    for (const state of this.#namespaces.values()) {
+      if (state.poll) clearInterval(state.poll);
+      if (state.pending) clearTimeout(state.pending);
+      state.poll = undefined;
+      state.pending = undefined;
+    }
+  }
+
+  #dirty(state: NamespaceState, key: string): void {
+    const f = state.fresh.get(key);
+    if (f) f.dirty = true;
+  }
+
+  /** A watched namespace with a change heard: read again soon, with a watcher's token, and its watchers told. */
+  #soon(ns: string, state: NamespaceState): void {
+    if (this.#stopped || state.pending || state.watchers.size === 0) return;
+    state.pending = setTimeout(() => {
+      state.pending = undefined;
+      this.#refreshWatched(ns, state).catch((e) => this.settings.onError?.(e));
+    }, SETTLE_MS);
+    state.pending.unref();
+  }
+
+  async #refreshWatched(ns: string, state: NamespaceState): Promise<void> {
+    const before = this.#digest(state);
+    // each dirty thing read with the token of a watcher who reads it (the first that can), ended with
+    // that watcher's request: a watch whose client went asks GitHub nothing more
+    // (the next token only for what this round has not read: a change heard meanwhile waits its turn)
+    const started = now();
+    const tried = new Set<string>();
+    for (const { reader } of [...state.watchers]) {
+      if (tried.has(reader.token) || reader.signal?.aborted) continue;
+      if (tried.size > 0 && ![...state.fresh.values()].some((f) => f.dirty && f.readAt < started)) break;
+      tried.add(reader.token);
+      await this.view(reader, ns).catch(() => undefined);
+    }
+    if (this.#digest(state) !== before) this.#tell(state);
+  }
+
+  #tell(state: NamespaceState): void {
+    for (const w of [...state.watchers]) {
+      try {
+        w.onChange();
+      } catch (e) {
+        this.settings.onError?.(e);
+      }
+    }
+  }
+
+  #digest(state: NamespaceState): string {
+    return digestOf([state.registry?.digest ?? "", ...[...state.repos].map(([n, e]) => `${n}:${e.digest}`)]);
+  }
+
+  /**
+   * Waits until `key` was read by a reading that started at or after `after` with no change heard since
+   * it started, starting one (`read`) when none is under way; concurrent reads share it.
+   */
+  async #fresh(state: NamespaceState, key: string, after: number, read: () => Promise<void>): Promise<void> {
+    for (;;) {
+      let f = state.fresh.get(key);
+      if (!f) {
+        f = { readAt: Number.NEGATIVE_INFINITY, dirty: true };
+        state.fresh.set(key, f);
+      }
+      if (!f.dirty && f.readAt >= after) return;
+      if (f.running) {
+        // another's reading: taken when it started late enough and succeeded; else this read makes its own
+        // (one that failed may have failed for its own caller only: their request ended)
+        const { startedAt, done } = f.running;
+        const ok = await done.then(
+          () => true,
+          () => false,
+        );
+        if (ok && startedAt >= after) return;
+        continue;
+      }
+      const startedAt = now();
+      f.dirty = false;
+      const entry = f;
+      const done = read().then(
+        () => {
+          entry.readAt = startedAt;
+        },
+        (e: unknown) => {
+          entry.dirty = true;
+          throw e;
+        },
+      );
+      entry.running = { startedAt, done };
+      try {
+        await done;
+        return;
+      } finally {
+        if (entry.running?.done === done) entry.running = undefined;
+      }
+    }
+  }
+
+  #env(reader: Reader, ns: string, registrations?: ReadonlyMap<string, Registration>): PorchEnv {
+    return {
+      token: reader.token,
+      apiUrl: this.settings.apiUrl,
+      cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),
+      conditional: this.settings.conditional,
+      disk: this.#facts,
+      configs: this.#facts,
+      authorEnv: this.settings.authorEnv,
+      namespace: ns,
+      ...(registrations ? { registrations } : {}),
+      signal: reader.signal,
+    };
+  }
+
+  async #readRegistry(reader: Reader, ns: string, state: NamespaceState): Promise<void> {
+    const env = this.#env(reader, ns);
+    await mkdir(env.cacheDir, { recursive: true });
+    const [objects, metadata] = await Promise.all([
+      openRegistry(env, ns).then((r) => r.list()),
+      openRevisionMetadata(env, ns).all(),
+    ]);
+    const registrations = new Map<string, Registration>();
+    const elsewhere = new Map<string, string>();
+    for (const obj of objects) {
+      const address = parseGitAddress(obj.spec.git.repo, this.settings.apiUrl);
+      const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
+      if (address?.kind === "github")
+        registrations.set(obj.metadata.name, {
+          full: `${address.owner}/${address.repo}`,
+          directory,
+          ...(obj.spec.deployment === true ? { deployment: true } : {}),
+        });
+      else
+        elsewhere.set(
+          obj.metadata.name,
+          `${obj.spec.git.repo} is not a repository of ${gitHostOf(this.settings.apiUrl)}, where porchlight keeps package revisions (see \`porchlight repo get ${obj.metadata.name} --namespace=${ns}\`)`,
+        );
+    }
+    const digest = digestOf([
+      JSON.stringify([...registrations]),
+      JSON.stringify([...elsewhere]),
+      JSON.stringify([...metadata].sort(([a], [b]) => a.localeCompare(b))),
+    ]);
+    const was = state.registry;
+    state.registry = { registrations, elsewhere, metadata, digest };
+    // a registration gone, or changed, is read again; the revisions' own metadata changed: all
+    for (const [name, entry] of [...state.repos]) {
+      const now = registrations.get(name);
+      if (!now || JSON.stringify(now) !== JSON.stringify(entry.registration)) {
+        state.repos.delete(name);
+        state.fresh.delete(name);
+      } else if (was && was.digest !== digest) this.#dirty(state, name);
+    }
+  }
+
+  async #readRepository(reader: Reader, ns: string, state: NamespaceState, name: string): Promise<void> {
+    const registry = state.registry;
+    const registration = registry?.registrations.get(name);
+    if (!registry || !registration) return;
+    const env = this.#env(reader, ns, registry.registrations);
+    await mkdir(env.cacheDir, { recursive: true });
+    let repo: Repository;
+    let loaded: RepoState;
+    try {
+      repo = await openRepository(env, name, "get", undefined, true);
+      loaded = await repo.load();
+    } catch (e) {
+      // as rpkg get lists a namespace: a repository that cannot be read now is left out
+      state.repos.delete(name);
+      throw e;
+    }
+    const { revisions } = loaded;
+    const details = await this.#detailsOf(repo, loaded);
+    const indexed = revisions.map((rev): IndexedRevision => {
+      const d = details.get(rev);
+      const object = withVersion(
+        withCreationTime(
+          packageRevisionObject(repo, rev, {
+            upstreamLock: d?.upstream?.lock,
+            tasks: d?.tasks,
+            published: d?.published,
+            metadata: registry.metadata.get(nameOf(repo, rev)),
+            packageMetadata: d?.packageMetadata,
+          }),
+          d?.created,
+        ),
+      );
+      return { rev, object, packageLabels: d?.packageMetadata?.labels };
+    });
+    const digest = digestOf(
+      indexed.map((r) => `${r.object.metadata.name}@${r.object.metadata.resourceVersion}`),
+    );
+    state.repos.set(name, { registration, digest, read: { name, registration, repo, revisions: indexed } });
+  }
+
+  /** Each revision's details, read only for the revisions not read before (by repository, ref, commit, lifecycle). */
+  async #detailsOf(repo: Repository, state: RepoState): Promise<Map<PackageRevision, Details>> {
+    const { revisions } = state;
+    const keyOf = (r: PackageRevision) =>
+      [repo.full, repo.packageDir(r.package), r.ref, r.sha, r.lifecycle, r.workspace].join("\n");
+    const out = new Map<PackageRevision, Details>();
+    const missing: PackageRevision[] = [];
+    for (const r of revisions) {
+      const kept = this.#details.get(keyOf(r));
+      if (kept) out.set(r, kept);
+      else missing.push(r);
+    }
+    if (missing.length === 0) return out;
+    const [upstreams, histories, packageMetadata, created] = await Promise.all([
+      readUpstreams(repo, missing),
+      readHistories(repo, missing),
+      readPackageMetadata(repo, missing),
+      readCreationTimes([{ repo, state }], missing, () => repo),
+    ]);
+    for (const r of missing) {
+      const d: Details = {
+        upstream: upstreams.get(r),
+        tasks: histories.tasks.get(r),
+        published: histories.published.get(r),
+        packageMetadata: packageMetadata.get(r),
+        created: created.get(r),
+      };
+      this.#details.set(keyOf(r), d);
+      out.set(r, d);
+    }
+    return out;
+  }
+}

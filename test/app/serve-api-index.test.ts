@@ -1,0 +1,123 @@
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:https";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { parse } from "yaml";
+import { serveCommand } from "../../src/cli/serve.js";
+import { captureIO } from "../util/cli-io.js";
+
+const run = promisify(execFile);
+const git = (cwd: string, ...args: string[]) =>
+  run("git", args, {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "dev",
+      GIT_AUTHOR_EMAIL: "dev@example.com",
+      GIT_COMMITTER_NAME: "dev",
+      GIT_COMMITTER_EMAIL: "dev@example.com",
+    },
+  });
+
+async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * `porchlight serve` runs the app and Porch's API in one process: the app's webhooks keep the API's index
+ * of package revisions current. With every poll and the index's safety age set to ten minutes, a draft
+ * pushed with git reaches an open watch and the next list only because the app heard its push.
+ */
+describe("serve: Porch's API kept current by the app's webhooks", () => {
+  const data = mkdtempSync(join(tmpdir(), "porchlight-serve-index-"));
+  afterAll(() => rmSync(data, { recursive: true, force: true }));
+
+  it("shows a draft pushed with git in a watch and the next list, woken by the push's webhook", async () => {
+    const io = captureIO({
+      env: {
+        PORT: "0",
+        LOG_LEVEL: "silent",
+        PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+        PORCHLIGHT_API_WATCH_POLL_MS: "600000",
+        PORCHLIGHT_API_INDEX_MAX_AGE_MS: "600000",
+      },
+    });
+    const running = serveCommand(["--data", data], io);
+    while (!io.out().includes("kubectl get packagerevisions")) await new Promise((r) => setImmediate(r));
+    const out = io.out();
+    const forge = /forge: (\S+) /.exec(out)?.[1] ?? "";
+    const kube = parse(readFileSync(/export KUBECONFIG=(\S+)/.exec(out)?.[1] ?? "", "utf8"));
+    const server = kube.clusters[0].cluster.server as string;
+    const ca = Buffer.from(kube.clusters[0].cluster["certificate-authority-data"] as string, "base64");
+    const token = kube.users[0].user.token as string;
+    const revisions = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
+    const get = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const req = request(
+          `${server}${path}`,
+          { ca, headers: { authorization: `Bearer ${token}` } },
+          (res) => {
+            let text = "";
+            res.setEncoding("utf8");
+            res.on("data", (d: string) => {
+              text += d;
+            });
+            res.on("end", () => resolve(text));
+          },
+        );
+        req.on("error", reject);
+        req.end();
+      });
+    const names = async () =>
+      (JSON.parse(await get(revisions)) as { items: { metadata: { name: string } }[] }).items.map(
+        (o) => o.metadata.name,
+      );
+    const lines: string[] = [];
+    const watching = request(`${server}${revisions}?watch=true`, {
+      ca,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    watching.on("response", (res) => {
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => lines.push(...d.split("\n").filter(Boolean)));
+    });
+    watching.on("error", () => {});
+    watching.end();
+    try {
+      const before = await names();
+      await until("the watch's first events", () => lines.length >= before.length);
+      const repo = /--repository (\S+)/.exec(out)?.[1] ?? "acme/blueprints";
+      const name = repo.split("/")[1] ?? "blueprints";
+      const clone = join(data, "clone");
+      const url = new URL(`${forge}/${repo}.git`);
+      url.username = "x-access-token";
+      url.password = token;
+      await git(data, "clone", "-q", url.toString(), clone);
+      await git(clone, "checkout", "-q", "-b", "drafts/indexed/ws");
+      mkdirSync(join(clone, "indexed"));
+      writeFileSync(
+        join(clone, "indexed", "Kptfile"),
+        "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: indexed\ninfo:\n  description: pushed with git\n",
+      );
+      await git(clone, "add", ".");
+      await git(clone, "commit", "-q", "-m", "indexed: a draft made with git");
+      await git(clone, "push", "-q", "origin", "drafts/indexed/ws");
+      const pushed = `${name}.indexed.ws`;
+      await until("the pushed draft in the watch", () =>
+        lines.some((l) => l.includes('"type":"ADDED"') && l.includes(`"name":"${pushed}"`)),
+      );
+      expect(await names()).toContain(pushed);
+    } finally {
+      watching.destroy();
+      process.emit("SIGTERM");
+      expect(await running).toBe(0);
+    }
+  }, 240_000);
+});
