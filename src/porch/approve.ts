@@ -5,14 +5,13 @@ import { parseDeletionProposal } from "../lifecycle/revision-deletion.js";
 import { PorchError, revisionConflict } from "./errors.js";
 import { jobContext } from "./job-context.js";
 import { nameOf, type ProposalRevision } from "./names.js";
-import { requireReady } from "./readiness.js";
 import type { Repository } from "./repository.js";
 import type { OpEnv } from "./steps.js";
 
 /**
  * Approves a proposal (Proposed → Published, or DeletionProposed → deleted) as publish does for every
- * door, once its readiness gates are met (as porchctl's approve; the API's approval too): the review, the
- * checks waited for, the bot's publish job. Answers the revision's name (Porch's
+ * door: the review, the checks waited for, the bot's publish job. Readiness gates are the client's to
+ * hold to (readiness.ts requireReady: porchctl's, rpkg's), as Porch's server leaves them. Answers the revision's name (Porch's
  * for life) and what publishing did.
  */
 export async function approve(
@@ -20,7 +19,6 @@ export async function approve(
   { repo, rev, wait }: { repo: Repository; rev: ProposalRevision; wait: CheckWait },
 ): Promise<{ name: string; outcome: Exclude<PublishOutcome, { kind: "refused" }> }> {
   const name = nameOf(repo, rev);
-  await requireReady(repo, rev, name);
   const step = env.progress.step(`Publishing #${rev.pullRequest} (${name})`);
   try {
     const outcome = await approveAndPublish(repo, rev.pullRequest, wait, name);

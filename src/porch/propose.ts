@@ -2,7 +2,6 @@ import { pullRefusalOf } from "../github/errors.js";
 import { type PackageRevision, transitionProblem } from "../lifecycle/index.js";
 import { PorchError, revisionConflict } from "./errors.js";
 import { branchOf, nameOf } from "./names.js";
-import { requireReady } from "./readiness.js";
 import type { Repository } from "./repository.js";
 import type { OpEnv } from "./steps.js";
 
@@ -19,8 +18,8 @@ function proposalText(name: string, pkg: string, workspace: string): { title: st
 }
 
 /**
- * Proposes a draft (Draft → Proposed): a pull request from its branch into the base branch, once its
- * readiness gates are met (as porchctl's propose). `name` is the revision as the caller named it (their
+ * Proposes a draft (Draft → Proposed): a pull request from its branch into the base branch (readiness
+ * gates are the client's to hold to, as with Porch: readiness.ts requireReady). `name` is the revision as the caller named it (their
  * words in a refusal).
  */
 export async function propose(
@@ -37,7 +36,6 @@ export async function propose(
       `${name} already has pull request #${rev.pullRequest}, opened as a draft pull request; mark it "ready for review" on GitHub to propose it`,
     );
   }
-  await requireReady(repo, rev, name);
   const step = env.progress.step(`Opening a pull request from ${branch} into ${repo.baseBranch}`);
   const text = proposalText(nameOf(repo, rev), rev.package, rev.workspace);
   let pr: Awaited<ReturnType<typeof repo.conn.port.createPull>>;

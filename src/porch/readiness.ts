@@ -227,7 +227,9 @@ function syncConditions(doc: Document, had: Condition[], want: Condition[]): boo
 /**
  * Refuses to move a revision whose readiness gates are not met (its Kptfile at the revision's commit), as
  * porchctl's propose and approve refuse it ("readiness conditions not met"): Nephio's controllers and
- * porchctl hold a revision back until each gate's condition is "True".
+ * porchctl hold a revision back until each gate's condition is "True". A client's check, as in Porch,
+ * whose server moves a revision whatever its gates say: rpkg's propose and approve make it, the API
+ * does not (a controller or a person with kubectl decides, as with Porch).
  */
 export async function requireReady(
   repo: Pick<Repository, "conn" | "packageDir">,

@@ -1,4 +1,6 @@
 import { approve, type CheckWait, DEFAULT_WAIT } from "../../porch/approve.js";
+import { nameOf } from "../../porch/names.js";
+import { requireReady } from "../../porch/readiness.js";
 import { UsageError } from "../io.js";
 import { forEachProposal, type Verb } from "./verb.js";
 
@@ -29,7 +31,11 @@ export const approveVerb: Verb = {
       env,
       (name, lifecycle, repo) =>
         `cannot approve ${name} with lifecycle '${lifecycle}': only a proposal is approved${lifecycle === "Draft" ? `; propose it first with \`porchlight rpkg propose ${name} --repository ${repo.full}\`` : ""}`,
-      async (repo, rev) => `${(await approve(env, { repo, rev, wait })).name} approved`,
+      async (repo, rev) => {
+        // porchctl's own check, before it asks the server (which, as Porch's, refuses no gate)
+        await requireReady(repo, rev, nameOf(repo, rev));
+        return `${(await approve(env, { repo, rev, wait })).name} approved`;
+      },
     );
   },
 };

@@ -1,4 +1,5 @@
 import { propose } from "../../porch/propose.js";
+import { requireReady } from "../../porch/readiness.js";
 import { forEachRevision, type Verb } from "./verb.js";
 
 const USAGE = `porchlight rpkg propose PACKAGE_REV_NAME... --repository=OWNER/REPO
@@ -18,6 +19,10 @@ export const proposeVerb: Verb = {
       USAGE,
       args,
       env,
-      async (repo, rev, _state, name) => `${(await propose(env, { repo, rev, name })).name} proposed`,
+      async (repo, rev, _state, name) => {
+        // porchctl's own check, before it asks the server (which, as Porch's, refuses no gate)
+        if (rev.lifecycle === "Draft") await requireReady(repo, rev, name);
+        return `${(await propose(env, { repo, rev, name })).name} proposed`;
+      },
     ),
 };
