@@ -8,6 +8,7 @@ import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { CommitFactCache } from "./commit-facts.js";
 import { readCreationTimes, withCreationTime } from "./created.js";
 import { nameOf } from "./names.js";
+import { registrationsOfObjects } from "./namespace.js";
 import {
   type PackageMetadata,
   type PackageRevisionObject,
@@ -16,7 +17,7 @@ import {
 } from "./objects.js";
 import { ReadAccess, type Reader } from "./read-access.js";
 import { openRegistry, openRevisionMetadata, type RevisionMetadata } from "./registrations.js";
-import { gitHostOf, parseGitAddress, REGISTRY_REPO } from "./repo-address.js";
+import { REGISTRY_REPO } from "./repo-address.js";
 import {
   openRepository,
   type PorchEnv,
@@ -439,23 +440,7 @@ export class RevisionIndex {
       openRegistry(env, ns).then((r) => r.list()),
       openRevisionMetadata(env, ns).all(),
     ]);
-    const registrations = new Map<string, Registration>();
-    const elsewhere = new Map<string, string>();
-    for (const obj of objects) {
-      const address = parseGitAddress(obj.spec.git.repo, this.settings.apiUrl);
-      const directory = String(obj.spec.git.directory ?? "").replace(/^\/+|\/+$/g, "");
-      if (address?.kind === "github")
-        registrations.set(obj.metadata.name, {
-          full: `${address.owner}/${address.repo}`,
-          directory,
-          ...(obj.spec.deployment === true ? { deployment: true } : {}),
-        });
-      else
-        elsewhere.set(
-          obj.metadata.name,
-          `${obj.spec.git.repo} is not a repository of ${gitHostOf(this.settings.apiUrl)}, where porchlight keeps package revisions (see \`porchlight repo get ${obj.metadata.name} --namespace=${ns}\`)`,
-        );
-    }
+    const { registrations, elsewhere } = registrationsOfObjects(objects, this.settings.apiUrl, ns);
     const digest = digestOf([
       JSON.stringify([...registrations]),
       JSON.stringify([...elsewhere]),
