@@ -14,15 +14,9 @@ export const proposeVerb: Verb = {
   usage: USAGE,
   flags: {},
   run: (args, env) =>
-    forEachRevision(
-      "propose",
-      USAGE,
-      args,
-      env,
-      async (repo, rev, _state, name) => {
-        // porchctl's own check, before it asks the server (which, as Porch's, refuses no gate)
-        if (rev.lifecycle === "Draft") await requireReady(repo, rev, name);
-        return `${(await propose(env, { repo, rev, name })).name} proposed`;
-      },
-    ),
+    forEachRevision("propose", USAGE, args, env, async (repo, rev, _state, name) => {
+      // porchctl's own check, before it asks the server (which, as Porch's, refuses no gate)
+      if (rev.lifecycle === "Draft") await requireReady(repo, rev, name);
+      return `${(await propose(env, { repo, rev, name })).name} proposed`;
+    }),
 };
