@@ -1,8 +1,9 @@
-import { type Document, isScalar, type LineCounter, parseDocument, visit } from "yaml";
+import { type Document, isMap, isScalar, type LineCounter, parseDocument, visit } from "yaml";
 import type { z } from "zod";
 import { KptfileError, KptfileInvalidError, type SourcePosition } from "./errors.js";
 import { type Kptfile, kptfileSchema } from "./kptfile-schema.js";
 import { kptfileData } from "./kptfile-struct.js";
+import { detectSeqIndent, formatDocuments } from "./yaml/format.js";
 import { formatFieldPath, locate, pointAt, positionOf } from "./yaml/yaml-locate.js";
 import { parseYamlFile } from "./yaml/yamlfile.js";
 
@@ -118,6 +119,29 @@ export function kptfileDocument(text: string, file: string): Document {
   const err = doc.errors[0];
   if (err) throw new KptfileError({ file }, `invalid YAML: ${err.message.split("\n")[0]}`);
   return doc;
+}
+
+/**
+ * A Kptfile edited in place and written back as kpt writes it: `edit` changes its first document (and
+ * says whether it changed anything); every other byte is formatted as before (its lists' indentation
+ * kept, kpt's wide style where no list says one). Undefined when the text has no mapping document or
+ * `edit` changed nothing.
+ */
+export function editKptfile(
+  text: string,
+  file: string,
+  edit: (doc: Document) => boolean,
+): string | undefined {
+  const parsed = parseYamlFile(text, file);
+  const doc = parsed.docs[0];
+  if (!doc || !isMap(doc.contents)) return undefined;
+  if (!edit(doc)) return undefined;
+  // a Kptfile whose lists do not say their style gets kpt's for Kptfiles (merge/kptfile.ts: wide)
+  const decided = /^[ \t]*- /m.test(text);
+  return formatDocuments(
+    parsed.docs,
+    parsed.docs.map((d) => (decided ? detectSeqIndent(d, text) : "wide")),
+  );
 }
 
 /** The fields porchlight reads of a Kptfile it does not validate, each only where it has its shape. */

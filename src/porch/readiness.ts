@@ -1,7 +1,5 @@
 import { type Document, isMap, isSeq, type YAMLMap } from "yaml";
-import { readKptfileStruct } from "../kpt/kptfile.js";
-import { detectSeqIndent, formatDocuments } from "../kpt/yaml/format.js";
-import { parseYamlFile } from "../kpt/yaml/yamlfile.js";
+import { editKptfile, readKptfileStruct } from "../kpt/kptfile.js";
 import type { PackageRevision } from "../lifecycle/index.js";
 import { PorchError } from "./errors.js";
 import type { Repository } from "./repository.js";
@@ -139,28 +137,23 @@ const sameMap = (a: Record<string, string>, b: Record<string, string>) =>
  * engine writes the document back as kpt does). Undefined when nothing changes.
  */
 export function patchKptfile(kptfile: string, file: string, changes: KptfileChanges): string | undefined {
-  const parsed = parseYamlFile(kptfile, file);
-  const doc = parsed.docs[0];
-  if (!doc || !isMap(doc.contents)) return undefined;
   const current = readinessOfKptfile(kptfile, file);
   const meta = readKptfileStruct(kptfile, file).metadata;
-  let changed = false;
-  for (const key of ["labels", "annotations"] as const) {
-    const had = textMap(isFields(meta) ? meta[key] : undefined) ?? {};
-    const want = changes[key] && (changes.add ? { ...had, ...changes[key] } : changes[key]);
-    if (!want) continue;
-    if (sameMap(had, want)) continue;
-    changed = true;
-    if (Object.keys(want).length === 0) doc.deleteIn(["metadata", key]);
-    else doc.setIn(["metadata", key], doc.createNode(want));
-  }
-  if (changes.gates) changed = syncGates(doc, current.gates, changes.gates) || changed;
-  if (changes.conditions) changed = syncConditions(doc, current.conditions, changes.conditions) || changed;
-  if (!changed) return undefined;
-  // a Kptfile whose lists do not say their style gets kpt's for Kptfiles (merge/kptfile.ts: wide)
-  const decided = /^[ \t]*- /m.test(kptfile);
-  const styles = parsed.docs.map((d) => (decided ? detectSeqIndent(d, kptfile) : "wide"));
-  return formatDocuments(parsed.docs, styles);
+  return editKptfile(kptfile, file, (doc) => {
+    let changed = false;
+    for (const key of ["labels", "annotations"] as const) {
+      const had = textMap(isFields(meta) ? meta[key] : undefined) ?? {};
+      const want = changes[key] && (changes.add ? { ...had, ...changes[key] } : changes[key]);
+      if (!want) continue;
+      if (sameMap(had, want)) continue;
+      changed = true;
+      if (Object.keys(want).length === 0) doc.deleteIn(["metadata", key]);
+      else doc.setIn(["metadata", key], doc.createNode(want));
+    }
+    if (changes.gates) changed = syncGates(doc, current.gates, changes.gates) || changed;
+    if (changes.conditions) changed = syncConditions(doc, current.conditions, changes.conditions) || changed;
+    return changed;
+  });
 }
 
 function syncGates(doc: Document, had: ReadinessGate[], want: ReadinessGate[]): boolean {
