@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { serveCommand } from "../../src/cli/serve.js";
 import { captureIO } from "../util/cli-io.js";
+import { until as waitFor } from "../util/waits.js";
 
 const run = promisify(execFile);
 const git = (cwd: string, ...args: string[]) =>
@@ -22,13 +23,8 @@ const git = (cwd: string, ...args: string[]) =>
     },
   });
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** What the test waits for, asked every 50 ms, 1200 times at the most (test/util/waits.ts). */
+const until = (what: string, check: () => boolean | Promise<boolean>) => waitFor(check, what, 50, 1200);
 
 /**
  * `porchlight serve` runs the app and Porch's API in one process: the app's webhooks keep the API's index

@@ -4,6 +4,7 @@ import { request } from "node:https";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { until as waitFor } from "../util/waits.js";
 import { type ApiWorld, apiWorld } from "./world.js";
 
 const run = promisify(execFile);
@@ -30,13 +31,9 @@ interface Event {
   };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 30_000) {
-  const end = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** What the test waits for, asked every 50 ms, 600 times at the most unless told (test/util/waits.ts). */
+const until = (what: string, check: () => boolean | Promise<boolean>, turns = 600) =>
+  waitFor(check, what, 50, turns);
 
 /**
  * Porch's API serves package revisions from one index per namespace (src/porch/revision-index.ts), here
@@ -169,7 +166,7 @@ describe("Porch's API from the index of package revisions (porchlight api, no we
       await until(
         "deploy's revisions gone from carol's list",
         async () => !(await carols()).includes("deploy.app.ws"),
-        40_000,
+        800,
       );
       expect(names((await w.request(REVISIONS, { token: w.alice })).body)).toContain("deploy.app.ws");
       const got = await w.request(`${REVISIONS}/deploy.app.ws`, { token: w.carol });

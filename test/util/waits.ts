@@ -6,12 +6,17 @@ export function gate(): { promise: Promise<void>; open: () => void } {
 }
 
 /**
- * Event-loop turns (and Redis round trips meanwhile) until `ok()`, at most 2,000 of them `stepMs` apart;
- * no clock in the assertion.
+ * Event-loop turns (and Redis round trips meanwhile) until `ok()`, at most `turns` of them `stepMs` apart;
+ * no clock in the assertion. `ok` may ask over the network (a promise).
  */
-export async function until(ok: () => boolean, what: string, stepMs = 5): Promise<void> {
-  for (let i = 0; i < 2000; i++) {
-    if (ok()) return;
+export async function until(
+  ok: () => boolean | Promise<boolean>,
+  what: string,
+  stepMs = 5,
+  turns = 2000,
+): Promise<void> {
+  for (let i = 0; i < turns; i++) {
+    if (await ok()) return;
     await new Promise((resolve) => setTimeout(resolve, stepMs));
   }
   throw new Error(`never happened: ${what}`);
