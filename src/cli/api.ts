@@ -74,7 +74,7 @@ export interface PorchApiStart {
    * whether anything changed (conditional requests) and watched namespaces are read every
    * PORCHLIGHT_API_WATCH_POLL_MS, once for all their watchers.
    */
-  changes?: ((listen: (repository: string) => void) => void) | undefined;
+  changes?: ((listen: (repository: string, event: string) => void) => void) | undefined;
 }
 
 /** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
@@ -136,7 +136,7 @@ export async function startPorchApi(
       pollMs: live ? maxAgeMs : bounds.watchPollMs,
     });
     const known = index;
-    start.changes?.((repository) => known.repositoryChanged(repository));
+    start.changes?.((repository, event) => known.repositoryChanged(repository, event));
     const settings = {
       apiUrl: start.apiUrl,
       folders: new CallerFolders(cacheRoot, cachedCallers),

@@ -317,10 +317,10 @@ export const serveCommand: CliCommand = async (args, io) => {
     if (!seededApp) throw new Error("the seeded forge has no app");
     const running = forge;
     // the app's webhooks keep Porch's API's index of package revisions current (one process)
-    const heard: ((repository: string) => void)[] = [];
+    const heard: ((repository: string, event: string) => void)[] = [];
     app = await startAppServer({
-      onRepositoryEvent: (repository) => {
-        for (const tell of heard) tell(repository);
+      onRepositoryEvent: (repository, event) => {
+        for (const tell of heard) tell(repository, event);
       },
       appId: world.appId,
       privateKey: seededApp.privateKeyPem,

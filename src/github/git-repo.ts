@@ -1,7 +1,7 @@
 import type { FileTree } from "../kpt/tree.js";
 import type { RefInfo } from "../lifecycle/refs.js";
 import { GitCommandError } from "./git-process.js";
-import { type AuthEnv, CacheClone } from "./git-repo/clone.js";
+import { type AuthEnv, CacheClone, COMMIT_ID } from "./git-repo/clone.js";
 import { type CommitInput, commitTree } from "./git-repo/commit.js";
 import {
   addedAt,
@@ -9,6 +9,7 @@ import {
   changedPathsKnown,
   commitTime,
   history,
+  lastChanges,
   log,
   parentChange,
   resolveCommit,
@@ -132,6 +133,24 @@ export class GitRepo {
     return (await this.trees.readFiles(sha, dir)).tree;
   }
 
+  /**
+   * The text of file `path` at commit `sha` when this clone holds that commit (none where the commit
+   * has no such regular file), or null when the clone lacks the commit: read by git, nothing fetched.
+   */
+  async heldFile(sha: string, path: string): Promise<string | undefined | null> {
+    if (!COMMIT_ID.test(sha) || !(this.clone.holds(sha) || (await this.clone.hasCommit(sha)))) return null;
+    // a path git does not take as one (a leading slash…): asked of GitHub as given
+    const listed = await this.clone.git(["ls-tree", "-z", sha, "--", path]).then(
+      (b) => b.toString("utf8"),
+      () => null,
+    );
+    if (listed === null) return null;
+    // `MODE TYPE ID\tPATH`: a regular file's blob, as GitHub's contents API answers only files
+    const m = /^(100644|100755) blob ([0-9a-f]{40})\t/.exec(listed);
+    if (!m) return undefined;
+    return (await this.clone.git(["cat-file", "blob", m[2] as string])).toString("utf8");
+  }
+
   /** The paths below `dir` (relative to it) of commit `sha` that are symbolic links (mode 120000). */
   symlinks(sha: string, dir = ""): Promise<string[]> {
     return this.trees.symlinks(sha, dir);
@@ -165,6 +184,11 @@ export class GitRepo {
   /** When each file below `dir` was last added in the history of fetched `head`. */
   addedAt(head: string, dir: string): Promise<Map<string, Date>> {
     return addedAt(this.clone, head, dir);
+  }
+
+  /** Each directory's last change in the history of fetched `head` (after fetched `since`, where given). */
+  lastChanges(head: string, dirs: readonly string[], since?: string): Promise<Map<string, string>> {
+    return lastChanges(this.clone, head, dirs, since);
   }
 
   /** The paths `head` changes since its merge base with `base`: both commits fetched, named by their ids. */

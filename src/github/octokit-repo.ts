@@ -502,7 +502,10 @@ export class OctokitRepo implements RepoPort {
     });
   }
 
-  getFile(path: string, ref: string): Promise<string | undefined> {
+  async getFile(path: string, ref: string): Promise<string | undefined> {
+    // a commit the cache clone holds is read there: no request, none of the budget
+    const held = await this.git.heldFile(ref, path);
+    if (held !== null) return held;
     return this.call(`reading ${path}@${ref}`, async () => {
       try {
         const { data } = await this.octokit.rest.repos.getContent({ ...this.id, path, ref });
@@ -535,6 +538,13 @@ export class OctokitRepo implements RepoPort {
 
   async addedAt(head: string, dir: string): Promise<Map<string, Date>> {
     return this.git.addedAt(await this.git.fetch(head), dir);
+  }
+
+  async lastChanges(head: string, dirs: readonly string[], since?: string): Promise<Map<string, string>> {
+    const h = await this.git.fetch(head);
+    // an earlier head this clone no longer has (or never fetched): the whole history instead
+    const s = since === undefined ? undefined : await this.git.resolveCommit(since);
+    return this.git.lastChanges(h, dirs, s);
   }
 
   /** The open issue (not a pull request) labelled `label` whose body carries `marker`. */

@@ -144,6 +144,13 @@ export interface RepoFiles extends RepoRole {
    * reachable from `head` that added it), by path relative to `dir`: one git log, by git.
    */
   addedAt(head: string, dir: string): Promise<Map<string, Date>>;
+  /**
+   * Each package directory's last change: the newest commit of `head`'s first-parent line that changed
+   * something below it against its first parent (a merged proposal's merge commit), by directory, in
+   * one git log. With `since` (an earlier head of the same branch),
+   * only the directories changed after it are answered, unless the branch was rewritten since (then all).
+   */
+  lastChanges(head: string, dirs: readonly string[], since?: string): Promise<Map<string, string>>;
 }
 
 /** Writing the repository's git data: commits pushed, tags created, refs deleted. */

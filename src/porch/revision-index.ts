@@ -6,7 +6,7 @@ import type { AnswerCache } from "../github/conditional.js";
 import type { PackageRevision } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { CommitFactCache } from "./commit-facts.js";
-import { readCreationTimes, withCreationTime } from "./created.js";
+import { PLACEHOLDER, readCreationTimes, withCreationTime } from "./created.js";
 import { nameOf } from "./names.js";
 import { registrationsOfObjects } from "./namespace.js";
 import {
@@ -140,8 +140,16 @@ interface NamespaceState {
 const REGISTRY_KEY = `.${REGISTRY_REPO}`;
 const DETAILS_KEPT = 100_000;
 const FACTS_KEPT = 50_000;
+const BRANCHES_KEPT = 10_000;
 /** The packages' files kept by commit (packagerevisionresources), in bytes. */
 const FILES_BYTES_KEPT = 128 * 1024 * 1024;
+/**
+ * The webhooks that can change what the index holds of a repository: its refs (push, create, delete),
+ * its pull requests (opened, closed, merged, labelled, edited…) and the repository itself (renamed, its
+ * default branch changed). Check runs, statuses, comments and reviews change no package revision; who
+ * may read a repository is each caller's own question (ReadAccess), not the index's.
+ */
+const CHANGING_EVENTS = new Set(["push", "create", "delete", "pull_request", "repository"]);
 /** How soon after a change is heard a watched namespace is read (changes arriving together read once). */
 const SETTLE_MS = 25;
 
@@ -169,6 +177,10 @@ export class RevisionIndex {
   readonly #namespaces = new Map<string, NamespaceState>();
   readonly #facts = new MemoryCommitFacts();
   readonly #details = new LRUCache<string, Details>({ max: DETAILS_KEPT });
+  /** Each repository's base branch as last read: its head and its packages' last changes. */
+  readonly #branches = new LRUCache<string, { head: string; last: ReadonlyMap<string, string> }>({
+    max: BRANCHES_KEPT,
+  });
   readonly #files = new LRUCache<string, ReadonlyMap<string, Buffer>>({
     maxSize: FILES_BYTES_KEPT,
     sizeCalculation: (tree) => {
@@ -254,10 +266,12 @@ export class RevisionIndex {
   }
 
   /**
-   * A change heard on repository `full` (`owner/repo`): a webhook of it. Its registrations in every
-   * namespace are read again at the next read; a watched namespace at once.
+   * A change heard on repository `full` (`owner/repo`): a webhook of it (`event`, its name; one that
+   * changes no package revision, as a check run, is let go). Its registrations in every namespace are
+   * read again at the next read; a watched namespace at once.
    */
-  repositoryChanged(full: string): void {
+  repositoryChanged(full: string, event?: string): void {
+    if (event !== undefined && !CHANGING_EVENTS.has(event)) return;
     const lower = full.toLowerCase();
     for (const [ns, state] of this.#namespaces) {
       let touched = false;
@@ -498,26 +512,37 @@ export class RevisionIndex {
     state.repos.set(name, { registration, digest, read: { name, registration, repo, revisions: indexed } });
   }
 
-  /** Each revision's details, read only for the revisions not read before (by repository, ref, commit, lifecycle). */
+  /**
+   * Each revision's details, read only for the revisions not read before: by repository, ref, commit and
+   * lifecycle; a placeholder (`.main`) by its package's last change instead of the branch's head, so a
+   * publish (which moves the branch) reads again only the package it changed.
+   */
   async #detailsOf(repo: Repository, state: RepoState): Promise<Map<PackageRevision, Details>> {
     const { revisions } = state;
+    const last = await this.#lastChanges(repo, state);
+    // a placeholder is read as its package at its last change: the same files, history and time
+    const asRead = (r: PackageRevision): PackageRevision => {
+      const at = r.revision === PLACEHOLDER ? last.get(repo.packageDir(r.package)) : undefined;
+      return at ? { ...r, sha: at } : r;
+    };
     const keyOf = (r: PackageRevision) =>
-      [repo.full, repo.packageDir(r.package), r.ref, r.sha, r.lifecycle, r.workspace].join("\n");
+      [repo.full, repo.packageDir(r.package), r.ref, asRead(r).sha, r.lifecycle, r.workspace].join("\n");
     const out = new Map<PackageRevision, Details>();
-    const missing: PackageRevision[] = [];
+    const missing = new Map<PackageRevision, PackageRevision>();
     for (const r of revisions) {
       const kept = this.#details.get(keyOf(r));
       if (kept) out.set(r, kept);
-      else missing.push(r);
+      else missing.set(asRead(r), r);
     }
-    if (missing.length === 0) return out;
+    if (missing.size === 0) return out;
+    const read = [...missing.keys()];
     const [upstreams, histories, packageMetadata, created] = await Promise.all([
-      readUpstreams(repo, missing),
-      readHistories(repo, missing),
-      readPackageMetadata(repo, missing),
-      readCreationTimes([{ repo, state }], missing, () => repo),
+      readUpstreams(repo, read),
+      readHistories(repo, read),
+      readPackageMetadata(repo, read),
+      readCreationTimes([{ repo, state }], read, () => repo),
     ]);
-    for (const r of missing) {
+    for (const [r, rev] of missing) {
       const d: Details = {
         upstream: upstreams.get(r),
         tasks: histories.tasks.get(r),
@@ -525,9 +550,36 @@ export class RevisionIndex {
         packageMetadata: packageMetadata.get(r),
         created: created.get(r),
       };
-      this.#details.set(keyOf(r), d);
-      out.set(r, d);
+      this.#details.set(keyOf(rev), d);
+      out.set(rev, d);
     }
     return out;
+  }
+
+  /**
+   * The last change of each package on the repository's base branch, by directory: asked of git for the
+   * commits since the head last read (one git log), the whole history the first time.
+   */
+  async #lastChanges(repo: Repository, state: RepoState): Promise<ReadonlyMap<string, string>> {
+    const head = state.revisions.find((r) => r.revision === PLACEHOLDER)?.sha;
+    if (!head) return new Map();
+    const dirs = state.revisions
+      .filter((r) => r.revision === PLACEHOLDER && r.sha === head)
+      .map((r) => repo.packageDir(r.package));
+    const key = `${repo.full.toLowerCase()}\n${repo.baseBranch}`;
+    const seen = this.#branches.get(key);
+    if (seen?.head === head && dirs.every((d) => seen.last.has(d))) return seen.last;
+    const changed = await repo.conn.port.lastChanges(head, dirs, seen?.head);
+    const last = new Map<string, string>();
+    for (const d of dirs) {
+      const at = changed.get(d) ?? seen?.last.get(d);
+      if (at) last.set(d, at);
+    }
+    // a package new to this reading that no commit since changed (it was not listed before): its own
+    const unknown = dirs.filter((d) => !last.has(d));
+    if (unknown.length > 0 && seen)
+      for (const [d, at] of await repo.conn.port.lastChanges(head, unknown)) last.set(d, at);
+    this.#branches.set(key, { head, last });
+    return last;
   }
 }

@@ -136,6 +136,12 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       const added = await port.addedAt(draft, "apps/web");
       expect([...added.keys()].sort()).toEqual(["Kptfile", "cm.yaml"]);
       expect(added.get("cm.yaml")?.getTime()).toBe(time.getTime());
+      // each package's last change: the draft's commit for apps/web; nothing after the draft itself
+      const last = await port.lastChanges(draft, ["apps/web", "apps/absent"]);
+      expect(last.get("apps/web")).toBe(draft);
+      expect(last.has("apps/absent")).toBe(false);
+      expect((await port.lastChanges(draft, ["apps/web"], main)).get("apps/web")).toBe(draft);
+      expect((await port.lastChanges(draft, ["apps/web"], draft)).size).toBe(0);
     });
 
     it("opens a pull request and finds it by number, as open, and by its branch", async () => {

@@ -591,6 +591,29 @@ export class FakeRepo implements RepoPort {
     return out;
   }
 
+  async lastChanges(head: string, dirs: readonly string[], since?: string): Promise<Map<string, string>> {
+    this.calls.push("lastChanges");
+    // the first-parent line from head, down to `since` when it is on it (else the whole line)
+    const line: string[] = [];
+    for (let sha: string | undefined = this.resolve(head); sha; sha = this.commitOf(sha).parents[0])
+      line.push(sha);
+    const stop = since === undefined ? -1 : line.indexOf(since);
+    const chain = stop >= 0 ? line.slice(0, stop) : line;
+    const out = new Map<string, string>();
+    for (const sha of chain) {
+      const c = this.commitOf(sha);
+      const before = c.parents[0] ? this.commitOf(c.parents[0]).tree : new Map<string, Buffer>();
+      const changed = new Set([...c.tree.keys(), ...before.keys()]);
+      for (const path of changed) {
+        const a = c.tree.get(path);
+        const b = before.get(path);
+        if (a && b && a.equals(b)) continue;
+        for (const dir of dirs) if (!out.has(dir) && path.startsWith(`${dir}/`)) out.set(dir, sha);
+      }
+    }
+    return out;
+  }
+
   async findIssue(input: { label: string; marker: string }) {
     this.calls.push("findIssue");
     const mine = this.issues.find((i) => i.labels.includes(input.label) && i.body.includes(input.marker));

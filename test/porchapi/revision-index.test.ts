@@ -23,6 +23,10 @@ const git = (cwd: string, ...args: string[]) =>
 const REVISIONS = "/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions";
 const DRAFTS = 8;
 
+interface Revision {
+  metadata: { name: string; creationTimestamp?: string };
+}
+
 interface Event {
   type: string;
   object: {
@@ -208,5 +212,50 @@ describe("Porch's API from the index of package revisions (porchlight api, no we
     await until("the stale watch's error", () => stale.events.length > 0);
     expect(stale.events[0]).toMatchObject({ type: "ERROR", object: { code: 410, reason: "Expired" } });
     stale.close();
+  }, 120_000);
+
+  it("dates a branch's package by its own last change, and reads the Kptfiles of commits it fetched from git, not the REST API", async () => {
+    // commits to main at known times, each changing what its message says
+    const commitAt = async (day: string, files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(clone, path, ".."), { recursive: true });
+        writeFileSync(join(clone, path), text);
+      }
+      await git(clone, "add", ".");
+      await run("git", ["commit", "-q", "-m", `main on ${day}`], {
+        cwd: clone,
+        env: { ...process.env, GIT_AUTHOR_DATE: `${day}T00:00:00Z`, GIT_COMMITTER_DATE: `${day}T00:00:00Z` },
+      });
+      await git(clone, "push", "-q", "origin", "HEAD:main");
+    };
+    const kptfile = (name: string, v: string) =>
+      `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n  labels:\n    v: "${v}"\n`;
+    const created = async () => {
+      const body = (await w.request(REVISIONS, { token: w.alice })).body;
+      const items = (JSON.parse(body) as { items: Revision[] }).items;
+      const at = (name: string) => items.find((o) => o.metadata.name === name)?.metadata.creationTimestamp;
+      return [at("blueprints.placeda.main"), at("blueprints.placedb.main")];
+    };
+    // what a list asks GitHub's REST API of a package's Kptfile (the commits it reads are in its clone)
+    const kptfileReads = () =>
+      w.forge.requestLog.entries.filter((e) => /\/contents\/placed[ab]\/Kptfile/.test(e.path)).length;
+    await git(clone, "checkout", "-q", "-B", "main", "origin/main");
+    await commitAt("2026-01-01", {
+      "placeda/Kptfile": kptfile("placeda", "1"),
+      "placedb/Kptfile": kptfile("placedb", "1"),
+    });
+    await commitAt("2026-01-02", { "placedb/Kptfile": kptfile("placedb", "2") });
+    expect(await created()).toEqual(["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"]);
+    // a change outside both packages moves neither date; a change of one, that one's
+    await commitAt("2026-01-03", { "elsewhere/notes.txt": "a note\n" });
+    expect(await created()).toEqual(["2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z"]);
+    await commitAt("2026-01-04", { "placeda/Kptfile": kptfile("placeda", "4") });
+    expect(await created()).toEqual(["2026-01-04T00:00:00Z", "2026-01-02T00:00:00Z"]);
+    const labels = JSON.parse(
+      (await w.request(`${REVISIONS}/blueprints.placeda.main`, { token: w.alice })).body,
+    ).spec.packageMetadata.labels;
+    expect(labels).toEqual({ v: "4" });
+    // the Kptfiles of commits the index fetched were read from its clone: none of alice's budget
+    expect(kptfileReads()).toBe(0);
   }, 120_000);
 });

@@ -107,3 +107,53 @@ export async function parentChange(
       .map((p) => (dir === "" ? p : p.slice(dir.length + 1))),
   };
 }
+
+/**
+ * The newest commit of fetched `head`'s first-parent line that changed something below each of `dirs`
+ * against its first parent (a directory's package: its last change on the branch, a publish's merge
+ * commit rather than the draft's commits it brought), by directory: one `git log`. With `since` (a commit this clone
+ * has, an ancestor of `head`), only the commits after it are read and only the directories they changed
+ * are answered; when `since` is not an ancestor (the branch was rewritten), the whole history is read.
+ */
+export async function lastChanges(
+  clone: CacheClone,
+  head: string,
+  dirs: readonly string[],
+  since?: string,
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(dirs.map((d) => d.replace(/\/+$/, "")))].filter((d) => d !== "");
+  const out = new Map<string, string>();
+  if (wanted.length === 0) return out;
+  let range = head;
+  if (since !== undefined && since !== head) {
+    const ancestor = await clone.git(["merge-base", "--is-ancestor", since, head]).then(
+      () => true,
+      () => false,
+    );
+    if (ancestor) range = `${since}..${head}`;
+  } else if (since === head) return out;
+  // the branch's own line (a merge is the change it brought, against its first parent), as it landed
+  const line = ["--first-parent", "--diff-merges=first-parent"];
+  const args = [
+    "log",
+    ...line,
+    "--no-renames",
+    "--name-only",
+    "-z",
+    "--format=%x1e%H",
+    range,
+    "--",
+    ...wanted,
+  ];
+  const log = await clone.git(args);
+  for (const entry of log.toString("utf8").split("\x1e")) {
+    const [first = "", ...rest] = entry.split("\0");
+    // the commit id, a line break, then the paths each ended by a NUL (the first after the break)
+    const [sha = "", path0 = ""] = first.split("\n");
+    if (!COMMIT_ID.test(sha.trim())) continue;
+    for (const path of [path0, ...rest].map((p) => p.replace(/^\n/, "")).filter(Boolean))
+      for (const dir of wanted) if (!out.has(dir) && path.startsWith(`${dir}/`)) out.set(dir, sha.trim());
+    if (out.size === wanted.length) break;
+  }
+  return out;
+}
