@@ -288,7 +288,23 @@ export class RevisionIndex {
     }
   }
 
-  /** A write in this process (the API's, rpkg's) changed namespace `ns`: everything of it is read again. */
+  /**
+   * A write in this process (the API's) landed in repository `full` of namespace `ns` (where known;
+   * else anywhere in it): that repository and the namespace's registrations (which keep the revisions'
+   * own labels and owners) are read again at the next read; a watched namespace at once.
+   */
+  written(ns: string, full: string | undefined): void {
+    if (full === undefined) {
+      this.namespaceChanged(ns);
+      return;
+    }
+    const state = this.#namespaces.get(ns.toLowerCase());
+    if (state) this.#dirty(state, REGISTRY_KEY);
+    this.repositoryChanged(full);
+    if (state) this.#soon(ns, state);
+  }
+
+  /** A change in namespace `ns` not known to be of one repository: everything of it is read again. */
   namespaceChanged(ns: string): void {
     const state = this.#namespaces.get(ns.toLowerCase());
     if (!state) return;

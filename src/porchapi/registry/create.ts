@@ -146,9 +146,8 @@ export async function createRevision(
       await writeMetadata(env, ns, name, obj);
       const changes = kptfileChanges(obj, "create");
       if (changes) await writeKptfile(env, ns, name, changes);
-      // what was written is read again from GitHub, not from the index as it was before the write
-      settings.index.namespaceChanged(ns);
-      return getRevision(settings, caller, ns, name);
+      // what was written, read again from GitHub once the door told the index
+      return () => getRevision(settings, caller, ns, name);
     },
   };
 }

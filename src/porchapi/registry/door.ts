@@ -20,13 +20,18 @@ export interface WriteTarget {
  * One write as a storage plans it: what it found of the object (the repository it lands in, `target`;
  * none where GitHub alone decides, as for the registrations repository), and the write itself, run once
  * the door let it through. `verb` is the refusal's word where it is not the request's (`approve`).
+ * `run` answers the object, or a read of it that the door makes once it has told the index of the
+ * write (so that the answer is what GitHub holds after it, not the index's reading from before).
  */
 export interface Write {
   name: string;
   target: WriteTarget | undefined;
   verb?: string;
-  run(): Promise<KubeObject>;
+  run(): Promise<KubeObject | (() => Promise<KubeObject>)>;
 }
+
+/** Told of each write the door ran (its namespace, the repository it landed in where known). */
+export type WriteNotice = (namespace: string, repository: string | undefined) => void;
 
 /**
  * A resource's storage: its reads, and its writes as plans the door authorizes before any of them runs.
@@ -83,14 +88,26 @@ async function authorize(
 
 /**
  * The door of a resource's storage: reads pass, each write is planned, authorized, then run; a failure
- * of either is the API's (context.ts).
+ * of either is the API's (context.ts). Each write run (not a dry run) is told to `written` once, whether
+ * it succeeded or not (one that failed halfway may have pushed), before its answer is read.
  */
-export function door(group: string, resource: string, storage: Storage): ResourceStore {
-  const through = (verb: string, namespace: string, plan: () => Promise<Write>) =>
+export function door(
+  group: string,
+  resource: string,
+  storage: Storage,
+  written: WriteNotice = () => {},
+): ResourceStore {
+  const through = (verb: string, namespace: string, plan: () => Promise<Write>, dryRun?: boolean) =>
     asApiErrors(async () => {
       const write = await plan();
       await authorize({ verb, group, resource, namespace }, write);
-      return write.run();
+      let answer: KubeObject | (() => Promise<KubeObject>);
+      try {
+        answer = await write.run();
+      } finally {
+        if (!dryRun) written(namespace, write.target?.full);
+      }
+      return typeof answer === "function" ? answer() : answer;
     });
   const { create, update, delete: remove } = storage;
   return {
@@ -99,18 +116,21 @@ export function door(group: string, resource: string, storage: Storage): Resourc
     ...(storage.list ? { list: storage.list } : {}),
     get: storage.get,
     ...(create
-      ? { create: (caller, ns, obj, opts = {}) => through("create", ns, () => create(caller, ns, obj, opts)) }
+      ? {
+          create: (caller, ns, obj, opts = {}) =>
+            through("create", ns, () => create(caller, ns, obj, opts), opts.dryRun),
+        }
       : {}),
     ...(update
       ? {
           update: (caller, ns, obj, current, sub, opts = {}) =>
-            through("update", ns, () => update(caller, ns, obj, current, sub, opts)),
+            through("update", ns, () => update(caller, ns, obj, current, sub, opts), opts.dryRun),
         }
       : {}),
     ...(remove
       ? {
           delete: (caller, ns, name, opts = {}) =>
-            through("delete", ns, () => remove(caller, ns, name, opts)),
+            through("delete", ns, () => remove(caller, ns, name, opts), opts.dryRun),
         }
       : {}),
   };

@@ -1,7 +1,7 @@
-import type { PorchStores, ResourceStore } from "../store.js";
+import type { PorchStores } from "../store.js";
 import type { StoreSettings } from "./context.js";
 import { createRevision } from "./create.js";
-import { door } from "./door.js";
+import { door, type WriteNotice } from "./door.js";
 import { getNamespace, visibleNamespaces } from "./namespaces.js";
 import { repositoryStorage } from "./repositories.js";
 import { getResources, listResources, updateResources } from "./resources.js";
@@ -14,12 +14,12 @@ import { deleteRevision, updateRevision } from "./writes.js";
  * engine (src/porch) directly; every write goes through the door (door.ts), which authorizes it once.
  */
 export function porchStores(settings: StoreSettings): PorchStores {
-  const stores: Record<string, ResourceStore> = {
-    namespaces: {
-      get: (caller, _ns, name) => getNamespace(settings, caller, name),
-      list: (caller) => visibleNamespaces(settings, caller),
-    },
-    packagerevisions: door("porch.kpt.dev", "packagerevisions", {
+  // each write tells the index where it landed, so that lists and watches see it at once
+  const written: WriteNotice = (ns, repository) => settings.index.written(ns, repository);
+  const revisions = door(
+    "porch.kpt.dev",
+    "packagerevisions",
+    {
       dryRun: true,
       list: (caller, ns, opts) => listRevisions(settings, caller, ns, opts),
       get: (caller, ns, name) => getRevision(settings, caller, ns, name),
@@ -27,51 +27,42 @@ export function porchStores(settings: StoreSettings): PorchStores {
       update: (caller, ns, obj, current, sub, o) =>
         updateRevision(settings, caller, ns, obj, current, sub, o),
       delete: (caller, ns, name, o) => deleteRevision(settings, caller, ns, name, o),
-    }),
-    packagerevisionresources: door("porch.kpt.dev", "packagerevisionresources", {
-      dryRun: true,
-      list: (caller, ns, opts) => listResources(settings, caller, ns, opts),
-      get: (caller, ns, name) => getResources(settings, caller, ns, name),
-      update: (caller, ns, obj, current, _sub, o) => updateResources(settings, caller, ns, obj, current, o),
-    }),
-    repositories: door("config.porch.kpt.dev", "repositories", repositoryStorage(settings)),
+    },
+    written,
+  );
+  return {
+    namespaces: {
+      get: (caller, _ns, name) => getNamespace(settings, caller, name),
+      list: (caller) => visibleNamespaces(settings, caller),
+    },
+    packagerevisions: {
+      ...revisions,
+      changes: (caller, ns, onChange) => settings.index.subscribe(caller, ns, onChange),
+    },
+    packagerevisionresources: door(
+      "porch.kpt.dev",
+      "packagerevisionresources",
+      {
+        dryRun: true,
+        list: (caller, ns, opts) => listResources(settings, caller, ns, opts),
+        get: (caller, ns, name) => getResources(settings, caller, ns, name),
+        update: (caller, ns, obj, current, _sub, o) => updateResources(settings, caller, ns, obj, current, o),
+      },
+      written,
+    ),
+    repositories: door("config.porch.kpt.dev", "repositories", repositoryStorage(settings), written),
     packagevariants: door(
       "config.porch.kpt.dev",
       "packagevariants",
       variantStorage(settings, "PackageVariant"),
+      written,
     ),
     packagevariantsets: door(
       "config.porch.kpt.dev",
       "packagevariantsets",
       variantStorage(settings, "PackageVariantSet"),
+      written,
     ),
-  };
-  const revisions = stores.packagerevisions as ResourceStore;
-  stores.packagerevisions = {
-    ...revisions,
-    changes: (caller, ns, onChange) => settings.index.subscribe(caller, ns, onChange),
-  };
-  return Object.fromEntries(
-    Object.entries(stores).map(([resource, store]) => [resource, telling(settings, store)]),
-  );
-}
-
-/**
- * The store, each of its writes telling the index that its namespace changed (whether it succeeded or
- * not: a write that failed halfway may have pushed), so that lists and watches see it at once.
- */
-function telling(settings: StoreSettings, store: ResourceStore): ResourceStore {
-  const told = <T>(ns: string, work: Promise<T>): Promise<T> =>
-    work.finally(() => settings.index.namespaceChanged(ns));
-  const { create, update } = store;
-  const remove = store.delete;
-  return {
-    ...store,
-    ...(create ? { create: (c, ns, obj, o) => told(ns, create(c, ns, obj, o)) } : {}),
-    ...(update
-      ? { update: (c, ns, obj, current, sub, o) => told(ns, update(c, ns, obj, current, sub, o)) }
-      : {}),
-    ...(remove ? { delete: (c, ns, name, o) => told(ns, remove(c, ns, name, o)) } : {}),
   };
 }
 

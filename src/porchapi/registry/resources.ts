@@ -123,9 +123,8 @@ export async function updateResources(
     async run() {
       if (opts.dryRun) return { ...obj, metadata: { ...current.metadata, ...obj.metadata } };
       await push(env, { repository: repo, name, files: { tree: treeOf(files) } });
-      // what was written is read again from GitHub, not from the index as it was before the write
-      settings.index.namespaceChanged(ns);
-      return getResources(settings, caller, ns, name);
+      // what was written, read again from GitHub once the door told the index
+      return () => getResources(settings, caller, ns, name);
     },
   };
 }

@@ -136,9 +136,8 @@ export async function updateRevision(
       // on Drafts does not act twice), and a refused move writes no labels
       if (to) await move(env, to, found, name);
       if (!approval) await writeMetadata(env, ns, name, obj, current);
-      // what was written is read again from GitHub, not from the index as it was before the write
-      settings.index.namespaceChanged(ns);
-      return getRevision(settings, caller, ns, name);
+      // what was written, read again from GitHub once the door told the index
+      return () => getRevision(settings, caller, ns, name);
     },
   };
 }

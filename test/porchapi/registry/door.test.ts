@@ -60,4 +60,41 @@ describe("the registry's door authorizes each write once, before it runs", () =>
       expect(ran).toEqual(["a"]);
     }
   });
+
+  it("tells the index once of each write it ran, where it landed, before the answer is read; a failed write too, a dry run not", async () => {
+    const told: string[] = [];
+    const order: string[] = [];
+    const store = door(
+      "porch.kpt.dev",
+      "packagerevisions",
+      {
+        get: async () => written,
+        update: async (_c, _ns, obj) => ({
+          name: String(obj.metadata?.name),
+          target: on("write"),
+          run: async () => {
+            if (obj.metadata?.name === "broken") throw new ApiError("Conflict", "moved meanwhile");
+            order.push("wrote");
+            // the answer, read after the notice
+            return async () => {
+              order.push("read");
+              return written;
+            };
+          },
+        }),
+      },
+      (ns, repository) => {
+        told.push(`${ns} ${repository}`);
+        order.push("told");
+      },
+    );
+    expect(await store.update?.(caller, "acme", written, written)).toEqual(written);
+    expect(order).toEqual(["wrote", "told", "read"]);
+    const broken = { ...written, metadata: { name: "broken" } };
+    expect(await store.update?.(caller, "acme", broken, broken).catch((e: unknown) => e)).toBeInstanceOf(
+      ApiError,
+    );
+    await store.update?.(caller, "acme", written, written, undefined, { dryRun: true });
+    expect(told).toEqual(["acme acme/blueprints", "acme acme/blueprints"]);
+  });
 });
