@@ -199,7 +199,7 @@ export async function openRepository(
   baseAhead?.catch(() => {});
   draftsAhead?.catch(() => {});
   const registration = registered(env, full) ?? registered(env, canonical);
-  const loaded = await configOf(env, conn, ahead);
+  const loaded = await configOf(env, conn, ahead, baseAhead);
   if (!loaded.ok) {
     throw new PorchError(
       "bad-request",
@@ -284,8 +284,11 @@ async function configOf(
   env: PorchEnv,
   conn: RepoConnection,
   ahead: Promise<[RefInfo[], PullRequest[]]> | undefined,
+  /** The default branch's commit being fetched (read ahead): its own file is then read there, by git. */
+  fetched?: Promise<unknown>,
 ): Promise<Awaited<ReturnType<typeof loadRepoConfig>>> {
-  const read = () => loadRepoConfig(conn.readFile, conn.info.id, { ref: conn.info.defaultBranch });
+  const read = (readFile = conn.readFile) =>
+    loadRepoConfig(readFile, conn.info.id, { ref: conn.info.defaultBranch });
   if (!env.configs || !ahead) return read();
   const sha = await ahead.then(
     ([refs]) => indexRefs(refs).branches.get(conn.info.defaultBranch),
@@ -296,7 +299,14 @@ async function configOf(
     | Awaited<ReturnType<typeof loadRepoConfig>>
     | undefined;
   if (kept?.ok) return kept;
-  const loaded = await read();
+  const { owner, repo } = conn.info.id;
+  // the repository's own file at that commit, from the cache clone once fetched (no request); any
+  // other (the organisation's, one it extends) through GitHub
+  const loaded = await read(async (file) => {
+    if (!fetched || file.owner !== owner || file.repo !== repo) return conn.readFile(file);
+    await fetched.catch(() => undefined);
+    return conn.port.getFile(file.path, sha);
+  });
   if (loaded.ok) env.configs.keepCommitFact(sha, CONFIG_FACT, loaded);
   return loaded;
 }

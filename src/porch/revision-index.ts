@@ -3,7 +3,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
-import type { PackageRevision } from "../lifecycle/index.js";
+import { indexRefs, type PackageRevision } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
 import type { CommitFactCache } from "./commit-facts.js";
 import { PLACEHOLDER, readCreationTimes, withCreationTime } from "./created.js";
@@ -219,9 +219,18 @@ export class RevisionIndex {
   /**
    * The namespace as `reader` sees it: nothing unless their token reads `NS/.porchlight`, then the
    * repositories registered there that their token reads, each refreshed first when a change was heard
-   * or its reading is older than maxAgeMs (`known`: as read last, a watch woken by a change).
+   * or its reading is older than maxAgeMs (`known`: as read last, a watch woken by a change;
+   * `registrations`: only those, for a request that needs no other).
    */
-  async view(reader: Reader, ns: string, opts: { known?: boolean } = {}): Promise<NamespaceView> {
+  async view(
+    reader: Reader,
+    ns: string,
+    opts: {
+      known?: boolean;
+      /** Only the registrations this keeps (a get of one name, a list of one repository): the others are neither read nor answered. */
+      registrations?: (name: string) => boolean;
+    } = {},
+  ): Promise<NamespaceView> {
     const empty: NamespaceView = {
       namespace: ns,
       registrations: new Map(),
@@ -236,8 +245,10 @@ export class RevisionIndex {
       await this.#fresh(state, REGISTRY_KEY, after, () => this.#readRegistry(reader, ns, state));
     const registry = state.registry;
     if (!registry) return empty;
+    const wanted = opts.registrations ?? (() => true);
     const readable = await Promise.all(
       [...registry.registrations].map(async ([name, r]) => {
+        if (!wanted(name)) return [];
         try {
           return (await this.access.canRead(reader, r.full)) ? [name] : [];
         } catch {
@@ -552,6 +563,11 @@ export class RevisionIndex {
     }
     if (missing.size === 0) return out;
     const read = [...missing.keys()];
+    // the commits read, fetched first in one request (with the base branch's head, which a draft's
+    // creation time is counted from): each reader then asks git alone, and the Kptfiles cost no request
+    const base = indexRefs(state.refs).branches.get(repo.baseBranch);
+    const shas = [...new Set([...read.map((r) => r.sha), ...(base ? [base] : [])])];
+    await repo.conn.port.commitMessages(shas).catch(() => undefined);
     const [upstreams, histories, packageMetadata, created] = await Promise.all([
       readUpstreams(repo, read),
       readHistories(repo, read),

@@ -43,7 +43,8 @@ async function resourcesObject(
 /** A revision's files, read at its commit (kept by commit): the revision found in the caller's view of the index. */
 export async function getResources(settings: StoreSettings, caller: Caller, ns: string, name: string) {
   return asApiErrors(async () => {
-    const view = await settings.index.view(caller, ns);
+    // only the repositories whose registration starts the name are read (and refreshed)
+    const view = await settings.index.view(caller, ns, { registrations: (n) => name.startsWith(`${n}.`) });
     for (const { repo, revisions } of view.repositories) {
       const found = revisions.find((r) => r.object.metadata.name === name);
       if (found) return resourcesObject(settings, repo, found.rev);

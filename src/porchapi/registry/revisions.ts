@@ -59,8 +59,14 @@ async function objectsOfLoaded(
  * The namespace's revisions the caller's token reads, from the index (src/porch/revision-index.ts),
  * each with its repository; `known`: as the index holds them, unrefreshed (a watch woken by a change).
  */
-async function viewOf(settings: StoreSettings, caller: Caller, ns: string, known = false) {
-  const view = await settings.index.view(caller, ns, { known });
+async function viewOf(
+  settings: StoreSettings,
+  caller: Caller,
+  ns: string,
+  known = false,
+  registrations?: (name: string) => boolean,
+) {
+  const view = await settings.index.view(caller, ns, { known, ...(registrations ? { registrations } : {}) });
   return {
     view,
     rows: view.repositories.flatMap((repo) => repo.revisions.map((r) => ({ repo: repo.repo, r }))),
@@ -74,7 +80,10 @@ const copyOf = (o: IndexedRevision["object"]): KubeObject => structuredClone({ .
 export async function listRevisions(settings: StoreSettings, caller: Caller, ns: string, opts: ListOptions) {
   const { fields, labels } = selectors(opts);
   return asApiErrors(async () => {
-    const { rows } = await viewOf(settings, caller, ns, opts.known);
+    // a list of one repository (`spec.repository=…`) reads that one alone
+    const { rows } = await viewOf(settings, caller, ns, opts.known, (name) =>
+      repositorySelected(fields, name),
+    );
     return rows
       .filter(
         ({ repo, r }) =>
@@ -106,7 +115,8 @@ export async function findNamed(env: PorchEnv, ns: string, name: string) {
         : undefined,
     );
   if (registration === undefined) throw missing();
-  const repo = await openRepository(env, registration, "get");
+  // its refs and pull requests asked for while its configuration is read (load follows at once)
+  const repo = await openRepository(env, registration, "get", undefined, true);
   const state = await repo.load();
   const rev = state.revisions.find((r) => nameOf(repo, r) === name);
   if (!rev) throw missing();
@@ -129,7 +139,8 @@ export async function getRevision(
   name: string,
 ): Promise<KubeObject> {
   return asApiErrors(async () => {
-    const { view, rows } = await viewOf(settings, caller, ns);
+    // only the repositories whose registration starts the name are read (and refreshed)
+    const { view, rows } = await viewOf(settings, caller, ns, false, (n) => name.startsWith(`${n}.`));
     const found = rows.find(({ r }) => r.object.metadata.name === name);
     if (found) return copyOf(found.r.object);
     const registration = [...view.registrations.keys()].some((n) => name.startsWith(`${n}.`));
