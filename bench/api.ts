@@ -13,6 +13,10 @@ const PACKAGES = Number(process.env.API_BENCH_PACKAGES ?? 40);
 const TAGS = 4;
 const LISTS = 7;
 const IDLE_MS = Number(process.env.API_BENCH_IDLE_MS ?? 30_000);
+/** Watches open at once: the server's default cap (PORCHLIGHT_API_MAX_WATCHES). */
+const WATCHES = 100;
+/** Approvals of each kind (rpkg, the API), alternating; the medians compared. */
+const ROUNDS = Number(process.env.API_BENCH_APPROVALS ?? 3);
 
 export interface ApiBenchRow {
   measure: string;
@@ -63,7 +67,14 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
     stderr: () => {},
     readStdin: async () => "",
     cwd: data,
-    env: { ...process.env, PORT: "0", LOG_LEVEL: "silent", PORCHLIGHT_RECONCILE_INTERVAL_MS: "0" },
+    env: {
+      ...process.env,
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      PORCHLIGHT_RECONCILE_INTERVAL_MS: "0",
+      // the server's cap of watches (100) measured from one token: its own cap (12) raised to it
+      PORCHLIGHT_API_MAX_WATCHES_PER_TOKEN: String(WATCHES),
+    },
     isTTY: false,
   };
   const running = serveCommand(["--data", data], io as never);
@@ -211,6 +222,8 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
       value: (((idleAfter - idleBefore - 1) * 60_000) / IDLE_MS).toFixed(2),
     });
     watching.destroy();
+    rows.push(...(await manyWatches({ out, server, ca, token, clone, repo })));
+    rows.push(...(await appliedVariant({ forge, token, env, data })));
     rows.push(...(await approvals({ out, forge, server, ca, token, repo, data })));
     return rows;
   } finally {
@@ -291,7 +304,7 @@ async function approvals(w: {
   };
   const rows: ApiBenchRow[] = [];
   const times: Record<string, number[]> = { api: [], rpkg: [] };
-  for (let round = 0; round < 2; round++) {
+  for (let round = 0; round < ROUNDS; round++) {
     for (const via of ["rpkg", "api"] as const) {
       const pkg = `approved${via}${round}`;
       await rpkg(w.token, ["init", pkg, "--workspace=ws"]);
@@ -317,4 +330,159 @@ async function approvals(w: {
   rows.push({ measure: "approval: through the API (s)", value: (apiMs / 1000).toFixed(2) });
   rows.push({ measure: "  API / rpkg", value: (apiMs / rpkgMs).toFixed(2) });
   return rows;
+}
+
+/** A watch of the namespace's package revisions over HTTPS: its lines as they come, stamped. */
+function openWatch(server: string, ca: Buffer, token: string) {
+  const lines: string[] = [];
+  const stamps: number[] = [];
+  let status = 0;
+  const req = request(`${server}/apis/porch.kpt.dev/v1alpha1/namespaces/acme/packagerevisions?watch=true`, {
+    ca,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  req.on("response", (res) => {
+    status = res.statusCode ?? 0;
+    res.setEncoding("utf8");
+    res.on("data", (d: string) => {
+      for (const l of d.split("\n").filter(Boolean)) {
+        lines.push(l);
+        stamps.push(performance.now());
+      }
+    });
+  });
+  req.on("error", () => {});
+  req.end();
+  return { lines, stamps, status: () => status, close: () => req.destroy() };
+}
+
+/**
+ * WATCHES watches open at once (the server's cap; one more is refused), a draft pushed with git while
+ * they are: the delay to its ADDED event in every one, the app's `/healthz` asked every 100 ms
+ * meanwhile (its slowest answer), the push's webhook handled (the draft's checks completed), and what
+ * the idle watches spend.
+ */
+async function manyWatches(w: {
+  out: string;
+  server: string;
+  ca: Buffer;
+  token: string;
+  clone: string;
+  repo: string;
+}): Promise<ApiBenchRow[]> {
+  const app = /app: +(\S+) /.exec(w.out)?.[1] ?? "";
+  const forge = /forge: (\S+) /.exec(w.out)?.[1] ?? "";
+  const watches = Array.from({ length: WATCHES }, () => openWatch(w.server, w.ca, w.token));
+  const rows: ApiBenchRow[] = [];
+  try {
+    await until("every watch's initial events", () =>
+      watches.every((x) => x.lines.some((l) => l.includes('"type":"ADDED"'))),
+    );
+    const over = openWatch(w.server, w.ca, w.token);
+    await until("the watch over the cap answered", () => over.status() !== 0);
+    over.close();
+    rows.push({ measure: `${WATCHES} watches open; one more answered`, value: String(over.status()) });
+    const rss = process.memoryUsage().rss;
+    // /healthz asked every 100 ms while a draft is pushed and its event reaches every watch
+    const health: number[] = [];
+    let asking = true;
+    const asked = (async () => {
+      while (asking) {
+        const t0 = performance.now();
+        const r = await fetch(`${app}/healthz`);
+        await r.arrayBuffer();
+        health.push(performance.now() - t0);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    })();
+    await git(w.clone, "checkout", "-q", "-B", "drafts/crowd/ws", "origin/main");
+    mkdirSync(join(w.clone, "crowd"), { recursive: true });
+    writeFileSync(
+      join(w.clone, "crowd", "Kptfile"),
+      "apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: crowd\n",
+    );
+    await git(w.clone, "add", ".");
+    await git(w.clone, "commit", "-q", "-m", "crowd: a draft");
+    const marks = watches.map((x) => x.lines.length);
+    const pushed = performance.now();
+    await git(w.clone, "push", "-q", "origin", "drafts/crowd/ws");
+    const name = `${w.repo.split("/")[1]}.crowd.ws`;
+    const seenAt = (x: (typeof watches)[number], from: number) => {
+      const i = x.lines.findIndex(
+        (l, j) => j >= from && l.includes('"type":"ADDED"') && l.includes(`"name":"${name}"`),
+      );
+      return i < 0 ? undefined : x.stamps[i];
+    };
+    await until("the pushed draft in every watch", () => watches.every((x, i) => seenAt(x, marks[i] ?? 0)));
+    const delays = watches.map((x, i) => ((seenAt(x, marks[i] ?? 0) ?? pushed) - pushed) / 1000);
+    // the push's webhook handled: the draft's render check completed
+    const headers = { authorization: `token ${w.token}` };
+    await until("the draft's checks", async () => {
+      const ref = (await (
+        await fetch(`${forge}/api/v3/repos/${w.repo}/commits/drafts%2Fcrowd%2Fws/check-runs`, { headers })
+      ).json()) as { check_runs?: { name: string; status: string }[] };
+      return (ref.check_runs ?? []).some((r) => r.name === "porchlight/render" && r.status === "completed");
+    });
+    const checked = (performance.now() - pushed) / 1000;
+    asking = false;
+    await asked;
+    rows.push({
+      measure: "  git push start → ADDED in all, median / slowest (s)",
+      value: `${median(delays).toFixed(2)} / ${Math.max(...delays).toFixed(2)}`,
+    });
+    rows.push({ measure: "  git push start → the draft's render check done (s)", value: checked.toFixed(2) });
+    rows.push({
+      measure: "  the app's /healthz meanwhile, median / slowest (ms)",
+      value: `${median(health).toFixed(0)} / ${Math.max(...health).toFixed(0)} (${health.length} asked)`,
+    });
+    rows.push({
+      measure: "  the process's memory with them open (MiB)",
+      value: `${(rss / 2 ** 20).toFixed(0)} → ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)}`,
+    });
+  } finally {
+    for (const x of watches) x.close();
+  }
+  return rows;
+}
+
+/**
+ * A PackageVariant applied with kubectl (upstream bench0 of the namespace's blueprints, published;
+ * downstream a deployment repository of the seeded world): the time from the apply to its downstream
+ * pull request, opened by the app on the variant file's push (no sweep runs in the bench).
+ */
+async function appliedVariant(w: {
+  forge: string;
+  token: string;
+  env: Record<string, string>;
+  data: string;
+}): Promise<ApiBenchRow[]> {
+  const headers = { authorization: `token ${w.token}` };
+  const registered = (await (
+    await fetch(`${w.forge}/api/v3/repos/acme/.porchlight/contents/repositories`, { headers })
+  ).json()) as { name: string }[] | { message?: string };
+  const names = Array.isArray(registered) ? registered.map((f) => f.name.replace(/\.ya?ml$/, "")) : [];
+  const downstream = names.find((n) => n !== "blueprints") ?? "deploy-dev";
+  const file = join(w.data, "variant.yaml");
+  writeFileSync(
+    file,
+    `apiVersion: config.porch.kpt.dev/v1alpha1\nkind: PackageVariant\nmetadata:\n  name: bench-variant\n  namespace: acme\nspec:\n  upstream:\n    repo: blueprints\n    package: bench0\n  downstream:\n    repo: ${downstream}\n    package: bench0\n`,
+  );
+  const t0 = performance.now();
+  await run("kubectl", ["apply", "-f", file], { env: w.env });
+  const applied = performance.now();
+  const pulls = async () =>
+    (await (
+      await fetch(`${w.forge}/api/v3/repos/acme/${downstream}/pulls?state=open&per_page=100`, { headers })
+    ).json()) as { head: { ref: string } }[];
+  await until("the variant's downstream pull request", async () =>
+    (await pulls()).some((p) => p.head.ref.includes("bench-variant")),
+  );
+  const opened = performance.now();
+  return [
+    {
+      measure: `variant applied with kubectl → its pull request in acme/${downstream} (s)`,
+      value: ((opened - t0) / 1000).toFixed(2),
+    },
+    { measure: "  of which kubectl apply (s)", value: ((applied - t0) / 1000).toFixed(2) },
+  ];
 }
