@@ -222,9 +222,10 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
       value: (((idleAfter - idleBefore - 1) * 60_000) / IDLE_MS).toFixed(2),
     });
     watching.destroy();
+    // the approvals first: the variant's fan-out would keep the app busy beside them
+    rows.push(...(await approvals({ out, forge, server, ca, token, repo, data })));
     rows.push(...(await manyWatches({ out, server, ca, token, clone, repo })));
     rows.push(...(await appliedVariant({ forge, token, env, data })));
-    rows.push(...(await approvals({ out, forge, server, ca, token, repo, data })));
     return rows;
   } finally {
     process.emit("SIGTERM");

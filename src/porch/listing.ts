@@ -73,17 +73,22 @@ export async function readDetails(
   const metadata = new Map<PackageRevision, RevisionMetadata>();
   const packageMetadata = new Map<PackageRevision, PackageMetadata>();
   if (needs.upstreams || needs.tasks || needs.packageMetadata) {
-    const { readHistories, readPackageMetadata, readUpstreams } = await import("./upstream-lock.js");
+    const { kptfileReader, readHistories, readPackageMetadata, readUpstreams } = await import(
+      "./upstream-lock.js"
+    );
     for (const repo of repos) {
       const mine = revisions.filter((r) => repoFor(r) === repo);
-      if (needs.upstreams) for (const [r, up] of await readUpstreams(repo, mine)) upstreams.set(r, up);
+      // each Kptfile read once for both its upstream and its package metadata
+      const kptfiles = kptfileReader(repo);
+      if (needs.upstreams)
+        for (const [r, up] of await readUpstreams(repo, mine, kptfiles)) upstreams.set(r, up);
       if (needs.tasks) {
         const read = await readHistories(repo, mine);
         for (const [r, t] of read.tasks) tasks.set(r, t);
         for (const [r, p] of read.published) published.set(r, p);
       }
       if (needs.packageMetadata)
-        for (const [r, m] of await readPackageMetadata(repo, mine)) packageMetadata.set(r, m);
+        for (const [r, m] of await readPackageMetadata(repo, mine, kptfiles)) packageMetadata.set(r, m);
     }
   }
   if (needs.metadata) {

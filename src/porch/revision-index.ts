@@ -25,7 +25,13 @@ import {
   type RepoState,
   type Repository,
 } from "./repository.js";
-import { type RevisionUpstream, readHistories, readPackageMetadata, readUpstreams } from "./upstream-lock.js";
+import {
+  kptfileReader,
+  type RevisionUpstream,
+  readHistories,
+  readPackageMetadata,
+  readUpstreams,
+} from "./upstream-lock.js";
 
 /**
  * One index of the package revisions of each namespace, built from git and GitHub by the listing
@@ -568,10 +574,11 @@ export class RevisionIndex {
     const base = indexRefs(state.refs).branches.get(repo.baseBranch);
     const shas = [...new Set([...read.map((r) => r.sha), ...(base ? [base] : [])])];
     await repo.conn.port.commitMessages(shas).catch(() => undefined);
+    const kptfiles = kptfileReader(repo);
     const [upstreams, histories, packageMetadata, created] = await Promise.all([
-      readUpstreams(repo, read),
+      readUpstreams(repo, read, kptfiles),
       readHistories(repo, read),
-      readPackageMetadata(repo, read),
+      readPackageMetadata(repo, read, kptfiles),
       readCreationTimes([{ repo, state }], read, () => repo),
     ]);
     for (const [r, rev] of missing) {

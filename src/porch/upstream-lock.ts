@@ -19,6 +19,26 @@ export interface RevisionUpstream {
   source?: { where: string; revision: string };
 }
 
+/** A Kptfile's text at a commit (undefined where there is none). */
+export type KptfileReader = (file: string, sha: string) => Promise<string | undefined>;
+
+/**
+ * Reads Kptfiles of `repo` at commits, each file and commit once however many readers ask (the upstream
+ * and the package metadata of one revision read the same file).
+ */
+export function kptfileReader(repo: Repository): KptfileReader {
+  const read = new Map<string, Promise<string | undefined>>();
+  return (file, sha) => {
+    const key = `${sha}:${file}`;
+    let text = read.get(key);
+    if (!text) {
+      text = repo.conn.port.getFile(file, sha);
+      read.set(key, text);
+    }
+    return text;
+  };
+}
+
 /**
  * The upstream each revision carries, read from its Kptfile (`upstreamLock`, else `upstream`): a
  * package cloned by `rpkg clone`, by fan-out or by `kpt pkg get` alike, from git, an image or a
@@ -28,12 +48,13 @@ export interface RevisionUpstream {
 export async function readUpstreams(
   repo: Repository,
   revisions: readonly PackageRevision[],
+  read: KptfileReader = kptfileReader(repo),
 ): Promise<Map<PackageRevision, RevisionUpstream>> {
   const out = new Map<PackageRevision, RevisionUpstream>();
   await Promise.all(
     revisions.map(async (rev) => {
       const file = `${repo.packageDir(rev.package)}/Kptfile`;
-      const text = await repo.conn.port.getFile(file, rev.sha);
+      const text = await read(file, rev.sha);
       if (text === undefined) return;
       const found = upstreamOfKptfile(text, file);
       if (found) out.set(rev, found);
@@ -51,12 +72,13 @@ export async function readUpstreams(
 export async function readPackageMetadata(
   repo: Repository,
   revisions: readonly PackageRevision[],
+  read: KptfileReader = kptfileReader(repo),
 ): Promise<Map<PackageRevision, PackageMetadata>> {
   const out = new Map<PackageRevision, PackageMetadata>();
   await Promise.all(
     revisions.map(async (rev) => {
       const file = `${repo.packageDir(rev.package)}/Kptfile`;
-      const text = await repo.conn.port.getFile(file, rev.sha);
+      const text = await read(file, rev.sha);
       if (text === undefined) return;
       let kf: ReturnType<typeof readKptfileStruct>;
       try {

@@ -123,6 +123,28 @@ export async function findNamed(env: PorchEnv, ns: string, name: string) {
   return { repo, state, rev };
 }
 
+/**
+ * A revision an approval moves, as the index holds it for the caller (read again where a change was
+ * heard: the get before the approval has just done so), with its repository opened as the caller for the
+ * engine to act on: approving or rejecting reads the pull request it acts on itself, so the repository's
+ * refs and pull requests are not read again here. One the index does not list (yet) is found as the
+ * engine finds it.
+ */
+export async function findIndexed(
+  settings: StoreSettings,
+  caller: Caller,
+  env: PorchEnv,
+  ns: string,
+  name: string,
+): Promise<{ repo: Repository; rev: PackageRevision; state?: RepoState }> {
+  const view = await settings.index.view(caller, ns, { registrations: (n) => name.startsWith(`${n}.`) });
+  for (const indexed of view.repositories) {
+    const found = indexed.revisions.find((r) => r.object.metadata.name === name);
+    if (found) return { repo: await openRepository(env, indexed.name, "get"), rev: found.rev };
+  }
+  return findNamed(env, ns, name);
+}
+
 /** The object of a revision found (findNamed), with everything read. */
 export async function objectOfFound(
   env: PorchEnv,

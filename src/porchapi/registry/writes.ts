@@ -1,3 +1,4 @@
+import type { PackageRevision } from "../../lifecycle/index.js";
 import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
 import { revisionConflict } from "../../porch/errors.js";
@@ -8,6 +9,7 @@ import { proposeDelete } from "../../porch/propose-delete.js";
 import { kptfileChanges } from "../../porch/readiness.js";
 import { openRevisionMetadata, registryAuthor } from "../../porch/registrations.js";
 import { rejectProposal } from "../../porch/reject.js";
+import type { RepoState, Repository } from "../../porch/repository.js";
 import type { OpEnv } from "../../porch/steps.js";
 import { apiErrorOfOperation } from "../porch-errors.js";
 import type { KubeObject } from "../resources.js";
@@ -26,7 +28,7 @@ import {
   ownMetadata,
   updatedObject,
 } from "./revision-strategy.js";
-import { findNamed, getRevision, objectOfFound } from "./revisions.js";
+import { findIndexed, findNamed, getRevision, objectOfFound } from "./revisions.js";
 
 /** Writes the revision's own labels and annotations where the object changes them. */
 export async function writeMetadata(
@@ -72,7 +74,7 @@ async function operation<T>(fn: () => Promise<T>): Promise<T> {
 async function move(
   env: OpEnv,
   to: LifecycleMove,
-  found: Awaited<ReturnType<typeof findNamed>>,
+  found: { repo: Repository; rev: PackageRevision; state?: RepoState },
   name: string,
 ) {
   const { repo, state, rev } = found;
@@ -91,7 +93,7 @@ async function move(
         return approve(env, { repo, rev: proposal, wait: DEFAULT_WAIT });
       }
       case "propose-delete":
-        return proposeDelete(env, { repo, rev, state, name });
+        return proposeDelete(env, { repo, rev, state: state ?? (await repo.load()), name });
     }
   });
 }
@@ -114,7 +116,10 @@ export async function updateRevision(
   const name = String(current.metadata?.name);
   const approval = subresource === "approval";
   const env = await requestEnv(settings, caller, ns);
-  const found = await findNamed(env, ns, name);
+  // an approval acts on the revision as the index holds it (its pull request is read by the engine)
+  const found = approval
+    ? await findIndexed(settings, caller, env, ns, name)
+    : await findNamed(env, ns, name);
   // Porch's lock: another request moved the revision between this request's read and now
   const moved = movedSince(current, found.rev);
   if (moved) throw revisionConflict(ns, name, `${moved}: read it again`);
