@@ -172,23 +172,8 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
     });
 
     // a watch, and a draft pushed with git
-    const lines: string[] = [];
-    const stamps: number[] = [];
-    const watching = request(`${server}${revisions}?watch=true`, {
-      ca,
-      headers: { authorization: `Bearer ${token}` },
-    });
-    watching.on("response", (res) => {
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => {
-        for (const l of d.split("\n").filter(Boolean)) {
-          lines.push(l);
-          stamps.push(performance.now());
-        }
-      });
-    });
-    watching.on("error", () => {});
-    watching.end();
+    const watching = openWatch(server, ca, token);
+    const { lines, stamps } = watching;
     await until("the watch's first events", () => lines.length >= total);
     await git(clone, "checkout", "-q", "-b", "drafts/watched/ws");
     mkdirSync(join(clone, "watched"), { recursive: true });
@@ -221,7 +206,7 @@ export async function benchApi(): Promise<ApiBenchRow[]> {
       measure: "idle watch: budget units a minute",
       value: (((idleAfter - idleBefore - 1) * 60_000) / IDLE_MS).toFixed(2),
     });
-    watching.destroy();
+    watching.close();
     // the approvals first: the variant's fan-out would keep the app busy beside them
     rows.push(...(await approvals({ out, forge, server, ca, token, repo, data })));
     rows.push(...(await manyWatches({ out, server, ca, token, clone, repo })));
