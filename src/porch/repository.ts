@@ -54,6 +54,12 @@ export interface PorchEnv {
   elsewhere?: ReadonlyMap<string, string>;
   /** Aborts every repository's requests to GitHub (the API's: the request's client went). */
   signal?: AbortSignal | undefined;
+  /**
+   * An opening that reads ahead fetches these commits of the refs it lists in the same fetch as the
+   * default branch's (one request), for a reader about to read them (the index: the new heads of draft
+   * branches and revision tags).
+   */
+  prefetch?: (refs: readonly RefInfo[]) => readonly string[];
   /** --request-timeout: how long `get` waits for one repository of a namespace (undefined: no limit). */
   timeoutMs?: number | undefined;
   /**
@@ -188,8 +194,11 @@ export async function openRepository(
   let ahead = readAhead ? refsAndPulls() : undefined;
   // The default branch's files too, once its commit is known: the base branch unless the configuration
   // names another (then load lists that one), so the listing's fetch does not wait for the configuration.
-  let baseAhead = ahead?.then(([refs]) => {
+  let baseAhead = ahead?.then(async ([refs]) => {
     const sha = indexRefs(refs).branches.get(conn.info.defaultBranch);
+    // with the commits the reader reads next (env.prefetch): one fetch for all, the branch's among them
+    const also = env.prefetch?.(refs).filter((s) => s !== sha) ?? [];
+    if (also.length > 0) await conn.port.commitMessages(sha ? [sha, ...also] : also).catch(() => undefined);
     return sha === undefined ? undefined : facts.packagesAt(sha);
   });
   // And the listings of draft branches merged at their head, whose base branch load checks then.

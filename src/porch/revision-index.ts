@@ -3,8 +3,9 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { LRUCache } from "lru-cache";
 import type { AnswerCache } from "../github/conditional.js";
-import { indexRefs, type PackageRevision } from "../lifecycle/index.js";
+import { DRAFT_PREFIX, indexRefs, type PackageRevision, parseRevisionTag } from "../lifecycle/index.js";
 import type { PorchTask, PublishInfo } from "../lifecycle/kpt-trailer.js";
+import type { RefInfo } from "../lifecycle/refs.js";
 import type { CommitFactCache } from "./commit-facts.js";
 import { PLACEHOLDER, readCreationTimes, withCreationTime } from "./created.js";
 import { nameOf } from "./names.js";
@@ -160,6 +161,15 @@ const CHANGING_EVENTS = new Set(["push", "create", "delete", "pull_request", "re
 const SETTLE_MS = 25;
 
 const now = () => performance.now();
+
+/** The commits of refs that are package revisions (draft branches, revision tags) not in `known`. */
+function newRevisionCommits(refs: readonly RefInfo[], known: ReadonlySet<string>): string[] {
+  const { branches, tags } = indexRefs(refs);
+  const shas = new Set<string>();
+  for (const [branch, sha] of branches) if (branch.startsWith(DRAFT_PREFIX)) shas.add(sha);
+  for (const [tag, sha] of tags) if (parseRevisionTag(tag).ok) shas.add(sha);
+  return [...shas].filter((sha) => !known.has(sha));
+}
 
 /** Facts of commits kept in memory for the server's life (commit-facts.ts): a commit's facts never change. */
 class MemoryCommitFacts implements CommitFactCache {
@@ -465,8 +475,14 @@ export class RevisionIndex {
     }
   }
 
-  #env(reader: Reader, ns: string, registrations?: ReadonlyMap<string, Registration>): PorchEnv {
+  #env(
+    reader: Reader,
+    ns: string,
+    registrations?: ReadonlyMap<string, Registration>,
+    known?: ReadonlySet<string>,
+  ): PorchEnv {
     return {
+      ...(known ? { prefetch: (refs: readonly RefInfo[]) => newRevisionCommits(refs, known) } : {}),
       token: reader.token,
       apiUrl: this.settings.apiUrl,
       cacheDir: join(this.settings.cacheDir, Buffer.from(ns.toLowerCase()).toString("hex")),
@@ -509,7 +525,9 @@ export class RevisionIndex {
     const registry = state.registry;
     const registration = registry?.registrations.get(name);
     if (!registry || !registration) return;
-    const env = this.#env(reader, ns, registry.registrations);
+    // the commits of revisions not read before, fetched with the base branch's
+    const known = new Set(state.repos.get(name)?.read?.revisions.map((r) => r.rev.sha));
+    const env = this.#env(reader, ns, registry.registrations, known);
     await mkdir(env.cacheDir, { recursive: true });
     let repo: Repository;
     let loaded: RepoState;
