@@ -1,4 +1,4 @@
-import { DELETION_LABEL } from "./labels.js";
+import { DELETED_LABEL, DELETION_LABEL } from "./labels.js";
 import type { Lifecycle } from "./lifecycle.js";
 import { parsePackageBranch } from "./package-branch.js";
 import { parsePorchBranch } from "./porch-branch.js";
@@ -19,6 +19,8 @@ export interface PullRequestInfo {
   isFork?: boolean;
   /** Merged (so closed): its head, if the branch still points at it, is the published revision. */
   merged?: boolean;
+  /** A merged one's merge commit, which its revision tag names once the publish tagged it. */
+  mergeCommitSha?: string | null;
 }
 
 /** One package revision, as `porchctl rpkg get` lists it. */
@@ -81,12 +83,13 @@ export function discoverRevisions({
 }: DiscoverInput): PackageRevision[] {
   const { branches, tags } = indexRefs(refs);
   const proposals = new Map<string, PullRequestInfo>();
-  const mergedHeads = new Set<string>();
+  const mergedHeads = new Map<string, PullRequestInfo>();
   for (const pr of pullRequests) {
     if (pr.isFork || pr.baseRef !== baseBranch) continue;
-    if (pr.merged) mergedHeads.add(`${pr.headRef}@${pr.headSha}`);
+    if (pr.merged) mergedHeads.set(`${pr.headRef}@${pr.headSha}`, pr);
     else proposals.set(pr.headRef, pr);
   }
+  const tagged = new Set(tags.values());
 
   const revisions: PackageRevision[] = [];
   const latest = new Map<string, PackageRevision>();
@@ -120,8 +123,27 @@ export function discoverRevisions({
       continue;
     }
     // A branch still at the head of its merged proposal is that published revision (its tag lists it);
-    // commits pushed after the merge make it a draft again.
-    if (!pr && mergedHeads.has(`${branch}@${sha}`)) continue;
+    // commits pushed after the merge make it a draft again. Merged but not tagged yet (a publish between
+    // its merge and its tag), it is still the one revision it was, Proposed with its pull request, until
+    // the tag names it: a watch sees the proposal published (MODIFIED), never deleted and added again.
+    // A merge whose revision was deleted since (labelled so) is nothing.
+    const merged = pr ? undefined : mergedHeads.get(`${branch}@${sha}`);
+    if (merged) {
+      const publishing =
+        merged.mergeCommitSha && !tagged.has(merged.mergeCommitSha) && !merged.labels.includes(DELETED_LABEL);
+      if (!publishing) continue;
+      revisions.push({
+        package: draft.value.package,
+        workspace: draft.value.workspace,
+        revision: 0,
+        lifecycle: "Proposed",
+        latest: false,
+        ref: `refs/heads/${branch}`,
+        sha,
+        pullRequest: merged.number,
+      });
+      continue;
+    }
     if (pr?.labels.includes(DELETION_LABEL)) {
       // Removing the package from the base branch deletes its `.<branch>` revision, and no other.
       const main = onBranch.get(draft.value.package);

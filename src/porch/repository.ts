@@ -159,6 +159,7 @@ export function toPullInfo(full: string, p: PullRequest): PullRequestInfo {
     draft: p.draft,
     isFork: p.headRepo !== null && p.headRepo.toLowerCase() !== full.toLowerCase(),
     merged: p.merged,
+    mergeCommitSha: p.mergeCommitSha,
   };
 }
 

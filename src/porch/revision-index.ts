@@ -107,6 +107,11 @@ interface Details {
   packageMetadata: PackageMetadata | undefined;
   /** When the revision began, from git (created.ts): its `metadata.creationTimestamp`. */
   created: Date | undefined;
+  /**
+   * The commit the object names (`porchlight.dev/commit`): the revision's own, a placeholder's its
+   * package's last change on the branch — a publish of another package changes no other `.main` object.
+   */
+  at: string;
 }
 
 interface RegistryState {
@@ -441,16 +446,14 @@ export class RevisionIndex {
         f = { readAt: Number.NEGATIVE_INFINITY, dirty: true };
         state.fresh.set(key, f);
       }
-      if (!f.dirty && f.readAt >= after) return;
+      // a reading under way started after every change heard before it (it cleared `dirty`): what it
+      // reads is newer than what is held, so it is waited for
+      if (!f.running && !f.dirty && f.readAt >= after) return;
       if (f.running) {
-        // another's reading: taken when it started late enough and succeeded; else this read makes its own
-        // (one that failed may have failed for its own caller only: their request ended)
-        const { startedAt, done } = f.running;
-        const ok = await done.then(
-          () => true,
-          () => false,
-        );
-        if (ok && startedAt >= after) return;
+        // another's reading: waited for, then looked at again — it counts only when no change was heard
+        // since it started (a write told meanwhile marks the entry dirty again) and it succeeded (one that
+        // failed may have failed for its own caller only: their request ended)
+        await f.running.done.catch(() => undefined);
         continue;
       }
       const startedAt = now();
@@ -545,7 +548,7 @@ export class RevisionIndex {
       const d = details.get(rev);
       const object = withVersion(
         withCreationTime(
-          packageRevisionObject(repo, rev, {
+          packageRevisionObject(repo, d ? { ...rev, sha: d.at } : rev, {
             upstreamLock: d?.upstream?.lock,
             tasks: d?.tasks,
             published: d?.published,
@@ -606,6 +609,7 @@ export class RevisionIndex {
         published: histories.published.get(r),
         packageMetadata: packageMetadata.get(r),
         created: created.get(r),
+        at: r.sha,
       };
       this.#details.set(keyOf(rev), d);
       out.set(rev, d);

@@ -62,9 +62,30 @@ describe("discoverRevisions: every package revision from refs and open pull requ
           - {ref: refs/heads/drafts/app/v1, sha: d1}
           - {ref: refs/tags/app/v1, sha: m1}
         pullRequests:
-          - {number: 7, headRef: drafts/app/v1, baseRef: main, headSha: d1, labels: [], draft: false, merged: true}
+          - {number: 7, headRef: drafts/app/v1, baseRef: main, headSha: d1, labels: [], draft: false, merged: true, mergeCommitSha: m1}
       `,
       expected: ["app v1 1 true Published -"],
+    },
+    {
+      name: "merged but not tagged yet (a publish between its merge and its tag), the revision is still the proposal it was",
+      input: codeBlock`
+        refs:
+          - {ref: refs/heads/drafts/app/fix-1, sha: d1}
+          - {ref: refs/tags/app/v1, sha: m1}
+        pullRequests:
+          - {number: 7, headRef: drafts/app/fix-1, baseRef: main, headSha: d1, labels: [], draft: false, merged: true, mergeCommitSha: m2}
+      `,
+      expected: ["app v1 1 true Published -", "app fix-1 0 false Proposed 7"],
+    },
+    {
+      name: "a merge whose revision was deleted since (labelled porchlight/deleted) is no revision",
+      input: codeBlock`
+        refs:
+          - {ref: refs/heads/drafts/app/fix-1, sha: d1}
+        pullRequests:
+          - {number: 7, headRef: drafts/app/fix-1, baseRef: main, headSha: d1, labels: [porchlight/deleted], draft: false, merged: true, mergeCommitSha: m2}
+      `,
+      expected: [],
     },
     {
       name: "a push after the merge makes the branch a Draft again",
@@ -167,7 +188,7 @@ describe("discoverRevisions: every package revision from refs and open pull requ
           - {ref: refs/tags/hello/v1, sha: m1}
           - {ref: refs/heads/porchlight/variant/hello/dev, sha: f1}
         pullRequests:
-          - {number: 4, headRef: porchlight/variant/hello/dev, baseRef: main, headSha: f1, labels: [], draft: false, merged: true}
+          - {number: 4, headRef: porchlight/variant/hello/dev, baseRef: main, headSha: f1, labels: [], draft: false, merged: true, mergeCommitSha: m1}
       `,
       expected: ["hello v1 1 true Published -"],
     },
