@@ -7,6 +7,7 @@ import {
   workspaceProblem,
 } from "../lifecycle/index.js";
 import { annotationForBranch, type PorchTask } from "../lifecycle/kpt-trailer.js";
+import { renderedFrom } from "../lifecycle/render-commit.js";
 import { creationConflict, PorchError } from "./errors.js";
 import type { RepoState, Repository } from "./repository.js";
 
@@ -78,4 +79,24 @@ export async function createDraft(
     },
     `another request created ${input.branch} in ${repo.full} at the same moment; see it with \`porchlight rpkg get --repository ${repo.full} --name ${input.pkg}\``,
   );
+}
+
+/** How many of the bot's render commits in a row a write looks through (a render settles in one). */
+const RENDERS_LOOKED_THROUGH = 4;
+
+/**
+ * Whether `to` is `from` rendered by the bot: a chain of its render commits (each naming the commit it
+ * rendered, its parent) back to `from`. A draft the caller read at `from` that moved only so is the same
+ * revision as they read it — the render of their own write, not another writer's change — so a write
+ * goes on on top of it rather than answering a conflict (as Porch, which renders inside the write).
+ */
+export async function renderedSince(repo: Repository, from: string, to: string): Promise<boolean> {
+  let at = to;
+  for (let i = 0; i < RENDERS_LOOKED_THROUGH && at !== from; i++) {
+    const message = (await repo.conn.port.commitMessages([at])).get(at);
+    const parent = message === undefined ? undefined : renderedFrom(message);
+    if (parent === undefined) return false;
+    at = parent;
+  }
+  return at === from;
 }

@@ -1,4 +1,6 @@
 import type { FileTree } from "../kpt/tree.js";
+import { indexRefs } from "../lifecycle/index.js";
+import { renderedSince } from "./drafts.js";
 import { PorchError, resourcesConflict } from "./errors.js";
 import { revisionAnnotations } from "./metadata.js";
 import { branchOf, nameOf } from "./names.js";
@@ -14,6 +16,9 @@ import {
   revisionMetadata,
 } from "./resources.js";
 import type { OpEnv } from "./steps.js";
+
+/** How many times a push goes again on top of the bot's render that moved the draft under it. */
+const RENDERS_WAITED = 3;
 
 /** What `push` replaces a draft's files with, and who hears of its render and its new version. */
 export interface PushArgs {
@@ -69,7 +74,8 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
       "Internal error occurred: resourceVersion must be specified for an update",
       `${REVISION_METADATA_FILE} names no metadata.resourceVersion: pull ${name} again, reapply your changes and push`,
     );
-  if (pulledAt !== undefined && pulledAt !== rev.sha)
+  // (a draft the bot rendered since it was pulled is the version pulled: the render is of that version)
+  if (pulledAt !== undefined && pulledAt !== rev.sha && !(await renderedSince(repo, pulledAt, rev.sha)))
     throw new PorchError(
       "conflict",
       `Internal error occurred: Operation cannot be fulfilled on packagerevisionresources.porch.kpt.dev "${nameOf(repo, rev)}": the object has been modified; please apply your changes to the latest version and try again`,
@@ -92,18 +98,29 @@ export async function push(env: OpEnv, args: PushArgs): Promise<{ name: string; 
   }
   if (rendered.status !== "left-to-bot") args.onRender?.(rendered.steps);
   const step = env.progress.step(`Pushing ${local.size} files to ${branch}`);
-  const result = await repo.conn.port.commitTree({
-    branch,
-    parent: rev.sha,
-    dir,
-    tree: rendered.tree,
-    message: `Edit ${rev.package} (workspace ${rev.workspace})`,
-    author: await repo.author(),
-    // Porch's update is a new version of the draft even when nothing changed, and of two pushes on the
-    // draft at once (even of the very same files) exactly one lands: a commit, moved exclusively
-    allowEmpty: true,
-    exclusive: true,
-  });
+  const author = await repo.author();
+  let parent = rev.sha;
+  let result: Awaited<ReturnType<typeof repo.conn.port.commitTree>>;
+  for (let attempt = 1; ; attempt++) {
+    result = await repo.conn.port.commitTree({
+      branch,
+      parent,
+      dir,
+      tree: rendered.tree,
+      message: `Edit ${rev.package} (workspace ${rev.workspace})`,
+      author,
+      // Porch's update is a new version of the draft even when nothing changed, and of two pushes on the
+      // draft at once (even of the very same files) exactly one lands: a commit, moved exclusively
+      allowEmpty: true,
+      exclusive: true,
+    });
+    if (result.ok || result.reason !== "non-fast-forward" || attempt > RENDERS_WAITED) break;
+    // the bot's render of the draft landed meanwhile (of the caller's own earlier write): the files
+    // replace it all the same, on top of it; another writer's push is a conflict
+    const head = indexRefs(await repo.conn.port.listRefs()).branches.get(branch);
+    if (head === undefined || !(await renderedSince(repo, parent, head))) break;
+    parent = head;
+  }
   if (!result.ok && result.reason === "non-fast-forward") {
     step.fail("the draft changed");
     throw resourcesConflict(

@@ -1,10 +1,6 @@
 import type { CommitAuthor, PushResult, RepoPushes } from "../../github/port.js";
 import type { FileTree } from "../../kpt/tree.js";
-
-/** The bot's render commit message; the trailer lets people (and the bot) recognise it. */
-function renderCommitMessage(pkg: string, fromSha: string): string {
-  return `Render ${pkg}\n\nporchlight ran the package's function pipeline on ${fromSha.slice(0, 7)} and committed the result.\n\nPorchlight-Render: ${fromSha}\n`;
-}
+import { renderCommitMessage } from "../../lifecycle/render-commit.js";
 
 /** Pushes the rendered package on top of the head it was rendered from, never with force. */
 export function pushRender(

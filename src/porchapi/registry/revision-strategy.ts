@@ -66,15 +66,22 @@ export function checkImmutable(name: string, spec: Fields, was: Fields): void {
 /**
  * What moved in git since the request read the revision (`current`, as the API answered it): its
  * lifecycle, or its commit — another request's work in between, which Porch's lock answers with a
- * conflict. Undefined when it is as read.
+ * conflict (`commit`: the commit read, when that alone moved, for the caller to tell the bot's render of
+ * it from another writer's change). Undefined when it is as read.
  */
-export function movedSince(current: KubeObject, now: { lifecycle: string; sha: string }): string | undefined {
+export function movedSince(
+  current: KubeObject,
+  now: { lifecycle: string; sha: string },
+): { reason: string; commit?: string } | undefined {
   const was = fieldsOf(current.spec).lifecycle;
   if (was !== undefined && was !== now.lifecycle)
-    return `it is ${now.lifecycle} now, and was ${String(was)} when read`;
+    return { reason: `it is ${now.lifecycle} now, and was ${String(was)} when read` };
   const commit = textMap(current.metadata?.annotations)["porchlight.dev/commit"];
   if (commit !== undefined && commit !== now.sha)
-    return `its commit is ${now.sha.slice(0, 7)} now, and was ${commit.slice(0, 7)} when read`;
+    return {
+      reason: `its commit is ${now.sha.slice(0, 7)} now, and was ${commit.slice(0, 7)} when read`,
+      commit,
+    };
   return undefined;
 }
 

@@ -1,6 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
+import { renderedSince } from "../../porch/drafts.js";
 import { revisionConflict } from "../../porch/errors.js";
 import { asProposal } from "../../porch/names.js";
 import { ownerReferencesOf, sameOwners } from "../../porch/owners.js";
@@ -120,9 +121,11 @@ export async function updateRevision(
   const found = approval
     ? await findIndexed(settings, caller, env, ns, name)
     : await findNamed(env, ns, name);
-  // Porch's lock: another request moved the revision between this request's read and now
+  // Porch's lock: another request moved the revision between this request's read and now — not the
+  // bot's render of the commit read (the render of the caller's own write, which Porch makes inside it)
   const moved = movedSince(current, found.rev);
-  if (moved) throw revisionConflict(ns, name, `${moved}: read it again`);
+  if (moved && !(moved.commit && (await renderedSince(found.repo, moved.commit, found.rev.sha))))
+    throw revisionConflict(ns, name, `${moved.reason}: read it again`);
   return {
     name,
     target: repositoryTarget(found.repo),
