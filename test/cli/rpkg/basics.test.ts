@@ -1,8 +1,27 @@
+import { execFile } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { renderCommitMessage } from "../../../src/lifecycle/render-commit.js";
 import { rows, useRpkgWorld } from "./world.js";
+
+interface PulledMetadata {
+  metadata: { resourceVersion: string };
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  promisify(execFile)("git", args, {
+    cwd,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "porchlight[bot]",
+      GIT_AUTHOR_EMAIL: "bot@example.com",
+      GIT_COMMITTER_NAME: "porchlight[bot]",
+      GIT_COMMITTER_EMAIL: "bot@example.com",
+    },
+  });
 
 const R = "--repository=acme/blueprints";
 
@@ -177,6 +196,54 @@ describe("rpkg init, get, pull, push, copy, del against the forge", () => {
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).toContain("a: c");
     expect(existsSync(join(dir, "README.md"))).toBe(true);
     expect(readFileSync(join(dir, "cm.yaml"), "utf8")).not.toContain("config.kubernetes.io/path");
+  });
+
+  it("a push pulled before the bot rendered that version goes on top of the render; another writer's commit still refuses it", async () => {
+    const dir = join(w.tmp, "before-render");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", dir, R]);
+    const pulledAt = (parse(readFileSync(join(dir, ".KptRevisionMetadata"), "utf8")) as PulledMetadata)
+      .metadata.resourceVersion;
+    // the bot's render of that version lands on the draft: a commit naming it in its Porchlight-Render trailer
+    const clone = join(w.tmp, "render-clone");
+    await git(
+      w.tmp,
+      "clone",
+      "-q",
+      "-b",
+      "drafts/apps/web/first",
+      w.forge.cloneUrl("acme/blueprints", w.bot),
+      clone,
+    );
+    writeFileSync(
+      join(clone, "apps/web/rendered.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: rendered\n",
+    );
+    await git(clone, "add", ".");
+    await git(clone, "commit", "-q", "-m", renderCommitMessage("apps/web", pulledAt));
+    await git(clone, "push", "-q", "origin", "HEAD");
+    writeFileSync(
+      join(dir, "cm.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\ndata:\n  after: render\n",
+    );
+    const pushed = await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", dir, R]);
+    expect(pushed).toMatchObject({ code: 0, stdout: "blueprints.apps.web.first pushed\n" });
+    const after = join(w.tmp, "after-render");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", after, R]);
+    expect(readFileSync(join(after, "cm.yaml"), "utf8")).toContain("after: render");
+
+    // a person's commit on the same version is another writer: the push pulled before it is refused
+    const stale = join(w.tmp, "before-person");
+    await w.rpkg(w.alice, ["pull", "blueprints.apps.web.first", stale, R]);
+    await git(clone, "pull", "-q", "--ff-only");
+    writeFileSync(
+      join(clone, "apps/web/person.yaml"),
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: person\n",
+    );
+    await git(clone, "add", ".");
+    await git(clone, "commit", "-q", "-m", "a person's change");
+    await git(clone, "push", "-q", "origin", "HEAD");
+    writeFileSync(join(stale, "cm.yaml"), "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n");
+    expect((await w.rpkg(w.alice, ["push", "blueprints.apps.web.first", stale, R])).code).toBe(1);
   });
 
   it("pull to stdout is porchctl's list (no indentation annotation), and pull | push leaves wide lists as they are", async () => {
