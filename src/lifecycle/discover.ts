@@ -4,6 +4,7 @@ import { parsePackageBranch } from "./package-branch.js";
 import { parsePorchBranch } from "./porch-branch.js";
 import { indexRefs, type RefInfo } from "./refs.js";
 import { parseRevisionTag } from "./revision-tag.js";
+import { variantWorkspace } from "./variant-branch.js";
 
 /** A pull request, as much of it as the lifecycle needs: open ones, and merged ones of draft branches. */
 export interface PullRequestInfo {
@@ -111,6 +112,14 @@ export function discoverRevisions({
     if (!current || current.revision < revision) latest.set(pkg, rev);
   }
   for (const rev of latest.values()) rev.latest = true;
+  // a fan-out draft's workspace: its variant's next name among the package's published revisions
+  const workspaceOf = (branch: { package: string; workspace: string; variant?: string }) =>
+    branch.variant === undefined
+      ? branch.workspace
+      : variantWorkspace(
+          branch.variant,
+          revisions.filter((r) => r.package === branch.package && r.revision > 0).map((r) => r.workspace),
+        );
   const onBranch = branchRevisions(basePackages, baseBranch, branches.get(baseBranch));
   revisions.push(...onBranch.values());
 
@@ -134,7 +143,7 @@ export function discoverRevisions({
       if (!publishing) continue;
       revisions.push({
         package: draft.value.package,
-        workspace: draft.value.workspace,
+        workspace: workspaceOf(draft.value),
         revision: 0,
         lifecycle: "Proposed",
         latest: false,
@@ -155,7 +164,7 @@ export function discoverRevisions({
     }
     const rev: PackageRevision = {
       package: draft.value.package,
-      workspace: draft.value.workspace,
+      workspace: workspaceOf(draft.value),
       revision: 0,
       lifecycle: draftLifecycle(pr),
       latest: false,

@@ -117,7 +117,10 @@ export function publishedWorkspace(message: string, pkg: string): string | undef
   const merged = /^Merge pull request #\d+ from [^/\s]+\/(\S+)/.exec(message);
   if (!merged?.[1]) return undefined;
   const branch = parsePackageBranch(merged[1]);
-  return branch.ok && branch.value.package === pkg ? branch.value.workspace : undefined;
+  // (a fan-out branch names its variant, not the workspace its revision took: variantWorkspace)
+  return branch.ok && branch.value.package === pkg && branch.value.variant === undefined
+    ? branch.value.workspace
+    : undefined;
 }
 
 /**

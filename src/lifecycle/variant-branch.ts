@@ -44,3 +44,23 @@ export function parseVariantBranch(branch: string): Parsed<VariantRef> {
   const problem = packagePathProblem(pkg) ?? variantNameProblem(variant);
   return problem ? rejected(problem) : parsed({ package: pkg, variant });
 }
+
+/**
+ * The workspace of the draft a fan-out branch holds, fixed when the variant makes it (as Porch's
+ * PackageVariant controller names each downstream draft it creates) and kept when it is published: the
+ * variant's name for its first revision of the package, then `<variant>-2`, `<variant>-3`… — the next
+ * after the highest of those names a published revision of the package already took (`taken`: the
+ * workspaces of the package's published revisions). Publishing writes it into the merge commit's `kpt:`
+ * line, where the published revision's name is read back.
+ */
+export function variantWorkspace(variant: string, taken: Iterable<string>): string {
+  let highest = 0;
+  for (const ws of taken) {
+    if (ws === variant) highest = Math.max(highest, 1);
+    else if (ws.startsWith(`${variant}-`)) {
+      const n = ws.slice(variant.length + 1);
+      if (/^[1-9][0-9]*$/.test(n)) highest = Math.max(highest, Number(n));
+    }
+  }
+  return highest === 0 ? variant : `${variant}-${highest + 1}`;
+}

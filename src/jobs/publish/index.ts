@@ -14,6 +14,7 @@ import { fromFork, type JobContext } from "../context.js";
 import { carryOutRevisionDeletion } from "./delete-revision.js";
 import { type FinishedPublish, finishPublish } from "./finish.js";
 import { gatherFacts, type PublishFacts } from "./gather.js";
+import { publishedWorkspaceOf } from "./workspace.js";
 
 /** Who asked to publish: an approving review (on the head it reviewed), or `/approve`. */
 export type PublishRequest =
@@ -77,41 +78,45 @@ export async function publishProposal(
   });
   if (decision.kind === "refuse") return refused(decision.message);
   if (decision.kind === "delete-revision") return refused(`#${pr.number} deletes no revision.`);
-  let mergeSha: string;
-  try {
-    mergeSha = await ctx.port.mergePull(pr.number, {
-      sha: decision.mergeSha,
-      method: decision.mergeMethod,
-      title:
-        decision.kind === "publish"
-          ? `Publish ${decision.tag} (#${pr.number})`
-          : `Delete ${pkg} (#${pr.number})`,
-      // Porch's `kpt:` line: the published revision keeps its workspace's name, read back from here.
-      message: annotateMessage(`From ${pr.headRef}.`, {
-        package: pkg,
-        ...(draft.value.variant ? {} : { workspaceName: draft.value.workspace }),
-      }),
-    });
-  } catch (e) {
-    if (e instanceof GitHubError && (e.kind === "conflict" || e instanceof MergeRefused)) {
+  const workspaceName = await publishedWorkspaceOf(ctx.port, facts.refs, draft.value);
+  let mergeSha: string | undefined;
+  for (let attempt = 1; mergeSha === undefined; attempt++) {
+    try {
+      mergeSha = await ctx.port.mergePull(pr.number, {
+        sha: decision.mergeSha,
+        method: decision.mergeMethod,
+        title:
+          decision.kind === "publish"
+            ? `Publish ${decision.tag} (#${pr.number})`
+            : `Delete ${pkg} (#${pr.number})`,
+        // Porch's `kpt:` line: the published revision keeps its workspace's name, read back from here.
+        message: annotateMessage(`From ${pr.headRef}.`, { package: pkg, workspaceName }),
+      });
+    } catch (e) {
+      if (!(e instanceof GitHubError && (e.kind === "conflict" || e instanceof MergeRefused))) throw e;
       // Someone merged it meanwhile (`rpkg approve` and the bot answering its review, a person on
       // GitHub): not a failure; the publish is finished (tagged if it is not yet) and reported as is.
-      const now = mayBeAnotherMerge(e)
-        ? await settledPull(ctx, pr.number, decision.mergeSha)
-        : await ctx.port.getPull(pr.number);
+      // (the base moved under the merge: another proposal's merge landed first, read at once)
+      const baseMoved = e instanceof MergeRefused && e.refusal.kind === "base-moved";
+      const now =
+        mayBeAnotherMerge(e) && !baseMoved
+          ? await settledPull(ctx, pr.number, decision.mergeSha)
+          : await ctx.port.getPull(pr.number);
       if (now.merged && now.mergeCommitSha) {
         const deletion = now.labels.includes(DELETION_LABEL);
         return mergedBefore(
           await finishPublish(ctx, { pr: now, package: pkg, mergeSha: now.mergeCommitSha, deletion }),
         );
       }
+      // Another proposal's merge moved the base branch under this one (publishes at once): the pull
+      // request is still open at the reviewed head, so it is merged again onto the new base.
+      if (baseMovedOnly(now, decision.mergeSha) && attempt < MERGE_ATTEMPTS) continue;
       return refused(
         e instanceof MergeRefused
           ? mergeRefusedText(e.refusal, { pr: pr.number, base: ctx.baseBranch, method: decision.mergeMethod })
           : `Not published: the head moved after ${decision.mergeSha.slice(0, 7)} was reviewed; review the new head and approve again.`,
       );
     }
-    throw e;
   }
   return finishPublish(ctx, {
     pr,
@@ -175,6 +180,17 @@ function mayBeAnotherMerge(e: GitHubError): boolean {
   return e instanceof MergeRefused
     ? e.refusal.kind === "not-mergeable" || e.refusal.kind === "base-moved"
     : e.kind === "conflict";
+}
+
+/** How many times a merge is tried while other merges move the base branch under it. */
+const MERGE_ATTEMPTS = 5;
+
+/**
+ * Whether a refused merge of a pull request, read again (`now`), was refused for the base branch alone:
+ * still open, unmerged, at the reviewed head and not known to conflict.
+ */
+function baseMovedOnly(now: PullRequest, reviewedHead: string): boolean {
+  return now.state === "open" && !now.merged && now.headSha === reviewedHead && now.mergeable !== false;
 }
 
 /** How long a refused merge waits for another merge of the same pull request to land: 7.75 s at most. */

@@ -2,6 +2,9 @@ import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { PullRequest } from "../../github/port.js";
 import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
 import { revisionName } from "../../lifecycle/discover.js";
+import { publishedWorkspaceOf } from "../../jobs/publish/workspace.js";
+import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
+import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
 import { formatVariantBranch } from "../../lifecycle/variant-branch.js";
 import type { RegistryAccess } from "../../porch/registrations.js";
@@ -31,6 +34,12 @@ export interface StatusReader {
   repositoryOf(name: string): string | undefined;
   /** The published revisions of package `pkg` of `full` (its tags `pkg/vN`), ascending, or why not. */
   publishedOf(full: string, pkg: string): Promise<number[] | string>;
+  /**
+   * The workspace of the downstream revision `pr` (a pull request from variant `variant`'s branch of
+   * package `pkg` of `full`) is: a merged one's as its tag's commit names it, an open one's as the
+   * listing names its draft (publishedWorkspaceOf); the variant's name when it cannot be read.
+   */
+  workspaceOf(full: string, pkg: string, variant: string, pr: PullRequest): Promise<string>;
   /** The body of the fan-out dashboard issue of a management repository ("" when none can be read). */
   dashboardOf(repo: VariantDocument["repo"]): Promise<string>;
 }
@@ -80,6 +89,23 @@ export function statusReader(
           .sort((a, b) => a - b);
       } catch (e) {
         return e instanceof Error ? e.message : String(e);
+      }
+    },
+    async workspaceOf(full, pkg, variant, pr) {
+      try {
+        const { port } = await connect(full);
+        const refs = await port.listRefs();
+        const draft = { package: pkg, workspace: variant, variant };
+        if (!pr.merged) return await publishedWorkspaceOf(port, refs, draft);
+        const tag = [...indexRefs(refs).tags].find(
+          ([name, sha]) => sha === pr.mergeCommitSha && parseRevisionTag(name).ok,
+        );
+        if (!tag) return await publishedWorkspaceOf(port, refs, draft);
+        const message = (await port.commitMessages([tag[1]])).get(tag[1]) ?? "";
+        const revision = parseRevisionTag(tag[0]);
+        return publishedWorkspace(message, pkg) ?? (revision.ok ? `v${revision.value.revision}` : variant);
+      } catch {
+        return variant;
       }
     },
     repositoryOf(name) {
@@ -183,9 +209,6 @@ export async function packageVariantStatus(
       ],
     };
   }
-  const target = {
-    name: revisionName(reader.registrationOf(full), { package: pkg, workspace: doc.name }),
-  };
   if (pr.state === "closed" && !pr.merged)
     return {
       conditions: [
@@ -193,6 +216,13 @@ export async function packageVariantStatus(
         ready("False", "Error", `the downstream pull request ${pr.url} was closed without merging`),
       ],
     };
+  // the downstream revision by the name it keeps for life (Draft, Proposed, Published alike)
+  const target = {
+    name: revisionName(reader.registrationOf(full), {
+      package: pkg,
+      workspace: await reader.workspaceOf(full, pkg, doc.name, pr),
+    }),
+  };
   const what = pr.merged ? "was merged (published)" : "proposes it";
   return {
     conditions: [

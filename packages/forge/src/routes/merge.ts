@@ -108,8 +108,9 @@ async function mergeOnce(
   try {
     await moveRef(ctx, repo, `refs/heads/${pull.baseRef}`, newSha, { expectOld: baseSha, force: false });
   } catch (err) {
+    // GitHub answers another merge landing on the base meanwhile with 405 (a client merges again)
     if (err instanceof ApiError)
-      throw new ApiError(409, "Base branch was modified. Review and try the merge again.");
+      throw new ApiError(405, "Base branch was modified. Review and try the merge again.");
     throw err;
   }
   const now = ctx.core.store.timestamp();
