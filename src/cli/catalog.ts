@@ -245,7 +245,7 @@ async function readCatalogText(
           throw new Error(`cannot run git (${e.message}): is git installed and on PATH?`);
         const said = (err instanceof GitCommandError ? err.stderr : e.message).trim();
         // Only "this ref or file is not there" moves on to the next ref; anything else is the answer.
-        if (!/invalid object name|does not exist|unknown revision|bad revision/i.test(said))
+        if (!(err instanceof GitCommandError && err.kind === "missing"))
           throw new Error(`cannot read ${CATALOG_FILE} from ${ref} of ${dir}: ${said}`);
         missing.push(`${ref}: ${said.split("\n")[0]}`);
       }

@@ -64,7 +64,7 @@ export function packOf(answer: Buffer, base: string): Buffer {
       const band = payload[0];
       if (band === 1) chunks.push(payload.subarray(1));
       else if (band === 3)
-        throw new GitCommandError(["fetch"], 128, `remote: ${payload.toString("utf8", 1).trim()}\n`);
+        throw new GitCommandError(["fetch"], 128, `remote: ${payload.toString("utf8", 1).trim()}\n`, "other");
       else if (band !== 2) throw protocolError(base, `side-band ${band ?? "(none)"}`);
       continue;
     }
@@ -74,7 +74,8 @@ export function packOf(answer: Buffer, base: string): Buffer {
       continue;
     }
     const line = payload.toString("utf8").replace(/\n$/, "");
-    if (line.startsWith("ERR ")) throw new GitCommandError(["fetch"], 128, `remote: ${line.slice(4)}\n`);
+    if (line.startsWith("ERR "))
+      throw new GitCommandError(["fetch"], 128, `remote: ${line.slice(4)}\n`, "other");
     if (section === undefined) section = line;
   }
   throw protocolError(base, section === "packfile" ? "a pack not ended" : "an answer without a pack");

@@ -8,17 +8,84 @@ export interface GitRunOptions {
   input?: string | Buffer;
 }
 
+/**
+ * What a git failure was, as its callers tell failures apart: decided once, where it happened — from
+ * the HTTP status where porchlight spoke git's protocol itself (git-refs-http.ts, git-fetch-http.ts),
+ * from git's own words only where git ran (gitFailureKind) — and read by kind everywhere else, never
+ * out of the text.
+ */
+export type GitFailureKind =
+  /** The server refused the credentials themselves (HTTP 401: no token, a bad or expired one). */
+  | "auth"
+  /** The server refused the credentials this operation (HTTP 403: a push with a token that may only read). */
+  | "forbidden"
+  /** No such repository (HTTP 404, or a path that is no git repository). */
+  | "not-found"
+  /** No such ref or object: a branch the remote lacks, a commit or a file the clone lacks. */
+  | "missing"
+  /** A push the remote would not take as asked: its ref moved (non-fast-forward, a lease lost, a ref gone). */
+  | "rejected"
+  /** The server could not be reached, or failed (a network error, an HTTP 5xx). */
+  | "unreachable"
+  /** The server's answer was not git's protocol as understood here (a server that does not speak v2). */
+  | "protocol"
+  /** Anything else. */
+  | "other";
+
 export class GitCommandError extends Error {
   constructor(
     readonly args: string[],
     readonly exitCode: number | null,
+    /** What git said (or would have said): for the user's eyes, never read to decide anything. */
     readonly stderr: string,
+    readonly kind: GitFailureKind,
   ) {
     super(
       `git ${args[0] ?? ""} failed (exit ${exitCode}): ${stderr.trim().split("\n").slice(-3).join(" / ")}`,
     );
     this.name = "GitCommandError";
   }
+}
+
+/**
+ * git's words for each kind, in the order they are asked: a refusal of the credentials before a
+ * missing repository (GitHub answers 404 for a private one too), the network before what the server
+ * said of the push, a push's refusal (whose lines also name the ref that `does not exist`) before a
+ * ref or object missing. curl's `The requested URL returned error: N` carries an HTTP status.
+ */
+const GIT_WORDS: readonly [GitFailureKind, RegExp][] = [
+  [
+    "auth",
+    /Authentication failed|Invalid username or password|could not read (?:Username|Password)|error: 401\b/,
+  ],
+  ["forbidden", /Permission to \S+ denied|error: 403\b/],
+  ["not-found", /[Rr]epository (?:'[^']*' )?not found|does not appear to be a git repository|error: 404\b/],
+  [
+    "unreachable",
+    /Could not resolve host|Failed to connect|Connection refused|Connection timed out|Connection reset|error: 5\d\d\b/,
+  ],
+  ["protocol", /protocol error/],
+  [
+    "rejected",
+    /\[(?:remote )?rejected\]|non-fast-forward|fetch first|stale info|remote ref does not exist|failed to push some refs/,
+  ],
+  [
+    "missing",
+    /couldn't find remote ref|invalid object name|unknown revision|bad revision|bad object|not a valid object name|does not exist|not our ref/i,
+  ],
+];
+
+/**
+ * The kind of a failure git reported on stderr: the one place porchlight reads git's words to decide
+ * anything (a porcelain push says there only that some refs failed, which is the push's refusal too).
+ */
+export function gitFailureKind(stderr: string): GitFailureKind {
+  return GIT_WORDS.find(([, words]) => words.test(stderr))?.[0] ?? "other";
+}
+
+/** The failure of git run with `args`, its kind read from what it said. */
+function failed(args: string[], exitCode: number | null, stderr: string): GitCommandError {
+  return new GitCommandError(args, exitCode, stderr, gitFailureKind(stderr));
 }
 
 /** The environment git runs with: enough to work, nothing secret, never a prompt. */
@@ -34,16 +101,17 @@ function gitEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs git and returns stdout as bytes; a non-zero exit throws GitCommandError with stderr. The one
- * runner for porchlight's git outside the forge. Not simple-git: porchlight feeds plumbing on stdin
- * (`cat-file --batch`, `update-index --index-info`, `commit-tree`) and reads blobs back as bytes, and
- * simple-git's `raw()` can do neither (docs/dependencies.md has the measurement).
+ * Runs git and returns stdout as bytes; a non-zero exit throws GitCommandError with stderr and the
+ * failure's kind. The one runner for porchlight's git outside the forge. Not simple-git: porchlight
+ * feeds plumbing on stdin (`cat-file --batch`, `update-index --index-info`, `commit-tree`) and reads
+ * blobs back as bytes, and simple-git's `raw()` can do neither (docs/dependencies.md has the
+ * measurement).
  */
 export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
   if (spawner) {
     return spawner.run(args, { cwd: opts.cwd, env: gitEnv(opts.env), input: opts.input }).then((r) => {
       if (r.exit === 0) return r.stdout;
-      throw new GitCommandError(args, r.exit, r.stderr.toString("utf8"));
+      throw failed(args, r.exit, r.stderr.toString("utf8"));
     });
   }
   return new Promise((resolve, reject) => {
@@ -59,7 +127,7 @@ export function runGit(args: string[], opts: GitRunOptions): Promise<Buffer> {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code === 0) resolve(Buffer.concat(out));
-      else reject(new GitCommandError(args, code, Buffer.concat(err).toString("utf8")));
+      else reject(failed(args, code, Buffer.concat(err).toString("utf8")));
     });
     child.stdin.on("error", () => {});
     child.stdin.end(opts.input ?? "");

@@ -1,5 +1,5 @@
 import type { RefInfo } from "../lifecycle/refs.js";
-import { GitCommandError } from "./git-process.js";
+import { GitCommandError, type GitFailureKind } from "./git-process.js";
 import { httpFetch } from "./http-fetch.js";
 
 /**
@@ -11,8 +11,8 @@ import { httpFetch } from "./http-fetch.js";
  * `git-remote-http`) before its one request went out. The answer is ls-remote's: every branch and tag
  * in the server's order, an annotated tag followed by its peeled commit as `refs/tags/NAME^{}`. A
  * server that answers protocol v0 (it ignores `Git-Protocol`) sends its refs in the advertisement
- * itself, read from there. A refusal fails as git's does (GitCommandError, with git's words), so
- * callers treat both alike.
+ * itself, read from there. A refusal fails as git's does (GitCommandError, with git's words), its kind
+ * told by the HTTP status, so callers treat both alike.
  */
 export async function lsRemoteHttp(url: string, headers: Record<string, string>): Promise<RefInfo[]> {
   const base = url.replace(/\/+$/, "");
@@ -89,10 +89,10 @@ export function v2Post(headers: Record<string, string>, body: string) {
 
 /** git's words for an answer it does not understand. */
 export function protocolError(base: string, what: string): GitCommandError {
-  return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`);
+  return new GitCommandError(["fetch"], 128, `fatal: protocol error: ${what} from '${base}/'\n`, "protocol");
 }
 
-/** One exchange; an answer other than 200 fails as git says it. */
+/** One exchange; an answer other than 200 fails as git says it, its kind told by the status. */
 export async function exchange(
   base: string,
   url: string,
@@ -103,18 +103,27 @@ export async function exchange(
     res = await httpFetch(url, init);
   } catch (e) {
     const cause = e instanceof Error && e.cause instanceof Error ? e.cause.message : String(e);
-    throw refused(`fatal: unable to access '${base}/': ${cause}`);
+    throw refused(`fatal: unable to access '${base}/': ${cause}`, "unreachable");
   }
   const bytes = Buffer.from(await res.arrayBuffer());
   if (res.status === 200) return bytes;
-  if (res.status === 401) throw refused(`fatal: Authentication failed for '${base}/'`);
+  if (res.status === 401) throw refused(`fatal: Authentication failed for '${base}/'`, "auth");
   if (res.status === 404)
-    throw refused(`remote: Repository not found.\nfatal: repository '${base}/' not found`);
-  throw refused(`fatal: unable to access '${base}/': The requested URL returned error: ${res.status}`);
+    throw refused(`remote: Repository not found.\nfatal: repository '${base}/' not found`, "not-found");
+  throw refused(
+    `fatal: unable to access '${base}/': The requested URL returned error: ${res.status}`,
+    statusKind(res.status),
+  );
 }
 
-function refused(stderr: string): GitCommandError {
-  return new GitCommandError(["ls-remote"], 128, `${stderr}\n`);
+/** The kind of a refusal by any other status than 401 and 404. */
+function statusKind(status: number): GitFailureKind {
+  if (status === 403) return "forbidden";
+  return status >= 500 ? "unreachable" : "other";
+}
+
+function refused(stderr: string, kind: GitFailureKind): GitCommandError {
+  return new GitCommandError(["ls-remote"], 128, `${stderr}\n`, kind);
 }
 
 /** `text` as one pkt-line. */
@@ -132,6 +141,7 @@ function pktLines(bytes: Buffer, base: string): (string | null)[] {
         ["ls-remote"],
         128,
         `fatal: protocol error: bad line length from '${base}/'\n`,
+        "protocol",
       );
     if (size <= 2) {
       out.push(null);

@@ -83,6 +83,7 @@ export class GitRepo {
         ["ls-remote"],
         null,
         `"${url}" is no repository: git would read it as an option`,
+        "not-found",
       );
     const env = fenceEnv(fence);
     const repo = new GitRepo(url, cacheDir, async () => env, undefined, true, false, false);

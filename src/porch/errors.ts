@@ -1,5 +1,5 @@
 import { GitHubError, type GitHubErrorKind } from "../github/errors.js";
-import { GitCommandError } from "../github/git-process.js";
+import { GitCommandError, type GitFailureKind } from "../github/git-process.js";
 
 /**
  * What went wrong, as the engine's callers must tell it apart: each door maps a kind to its own answer
@@ -40,8 +40,8 @@ export interface PorchErrorCause {
 /** Where a failure came from, when the engine translated it from GitHub's or git's (porchErrorOf). */
 export type PorchErrorOrigin =
   | { from: "github"; kind: GitHubErrorKind }
-  /** A git command: `pushRefused` when the server refused a push for permission (HTTP 403). */
-  | { from: "git"; pushRefused: boolean; command: string };
+  /** A git command (`command`: push, fetch…), and what kind of failure git's door said it was. */
+  | { from: "git"; kind: GitFailureKind; command: string };
 
 /** The engine's one failure: its kind, Porch's (or porchctl's) message text as written, and what to do next. */
 export class PorchError extends Error {
@@ -133,8 +133,8 @@ const GITHUB_KINDS: Record<GitHubErrorKind, PorchErrorKind> = {
 
 /**
  * The one translation of GitHub's and git's failures into the engine's: a GitHubError by its kind, a git
- * command that the server refused for the token (git has no status of its own to say so: its stderr
- * carries the HTTP answer) as forbidden, any other git failure as internal. Anything else passes as is.
+ * command by the kind its door gave it — the server refused the token (401) or what the token asked (403):
+ * forbidden; any other git failure: internal. Anything else passes as is.
  */
 export function porchErrorOf(e: unknown): unknown {
   if (e instanceof PorchError) return e;
@@ -145,11 +145,9 @@ export function porchErrorOf(e: unknown): unknown {
     });
   }
   if (e instanceof GitCommandError) {
-    const command = e.args[0] ?? "";
-    const pushRefused = command === "push" && /Permission to \S+ denied|error: 403\b/.test(e.stderr);
-    const tokenRefused = pushRefused || /Authentication failed|\b40[13]\b/.test(e.stderr);
+    const tokenRefused = e.kind === "auth" || e.kind === "forbidden";
     return new PorchError(tokenRefused ? "forbidden" : "internal", e.message, undefined, undefined, {
-      origin: { from: "git", pushRefused, command },
+      origin: { from: "git", kind: e.kind, command: e.args[0] ?? "" },
     });
   }
   return e;

@@ -9,7 +9,7 @@ export function describeFailure(e: unknown, repository: string): string {
   if (!(p instanceof PorchError)) return p instanceof Error ? p.message : String(p);
   const origin = p.more.origin;
   if (origin?.from === "git")
-    return origin.pushRefused
+    return origin.kind === "forbidden" && origin.command === "push"
       ? `the token may read ${repository} but not write to it (git push was refused: HTTP 403); ask an administrator of ${repository} to give you write access (on GitHub: the repository's Settings → Collaborators and teams; a repository just created has no collaborators but its owners)`
       : `git failed talking to ${repository}: ${p.message}`;
   if (origin?.from !== "github") return p.message;

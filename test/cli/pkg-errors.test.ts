@@ -29,6 +29,14 @@ describe("porchlight pkg: bad input", () => {
     return { ws, pkg };
   }
 
+  /** porchlight run in the workspace `at.ws` with `argv`, which must leave the package `at.pkg` as it was. */
+  async function unchangedBy(at: { ws: string; pkg: string }, ...argv: string[]) {
+    const before = await files(at.pkg);
+    const r = await porchlight(at.ws, ...argv);
+    expect(await files(at.pkg)).toEqual(before);
+    return r;
+  }
+
   function rewrite(path: string, f: (s: string) => string): void {
     writeFileSync(path, f(readFileSync(path, "utf8")));
   }
@@ -60,49 +68,41 @@ describe("porchlight pkg: bad input", () => {
     });
 
     it("refuses a destination that exists", async () => {
-      const { ws, pkg } = await fetched("get-exists");
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "get", `${url}@v2`, "app");
+      const at = await fetched("get-exists");
+      const r = await unchangedBy(at, "pkg", "get", `${url}@v2`, "app");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("already exists");
-      expect(await files(pkg)).toEqual(before);
     });
   });
 
   describe("pkg update", () => {
     it("refuses an unreachable upstream", async () => {
-      const { ws, pkg } = await fetched("up-unreachable", (d) =>
+      const at = await fetched("up-unreachable", (d) =>
         rewrite(join(d, "Kptfile"), (s) => s.replaceAll(`file://${box.up}`, `file://${box.root}/gone`)),
       );
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2");
+      const r = await unchangedBy(at, "pkg", "update", "app@v2");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`cannot reach upstream repository "file://${box.root}/gone"`);
-      expect(await files(pkg)).toEqual(before);
     });
 
     it("writes nothing when a subpackage's own upstream is unreachable", async () => {
-      const { ws, pkg } = await fetched("up-sub-unreachable", (d) => {
+      const at = await fetched("up-sub-unreachable", (d) => {
         mkdirSync(join(d, "vendor"));
         writeFileSync(
           join(d, "vendor", "Kptfile"),
           `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: vendor\nupstream:\n  type: git\n  git:\n    repo: file://${box.root}/nowhere\n    directory: /vendor\n    ref: main\n`,
         );
       });
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2");
+      const r = await unchangedBy(at, "pkg", "update", "app@v2");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`cannot reach upstream repository "file://${box.root}/nowhere"`);
-      expect(await files(pkg)).toEqual(before);
     });
 
     it("refuses a ref that does not exist", async () => {
-      const { ws, pkg } = await fetched("up-noref");
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v9");
+      const at = await fetched("up-noref");
+      const r = await unchangedBy(at, "pkg", "update", "app@v9");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('ref "v9" does not exist in upstream repository');
-      expect(await files(pkg)).toEqual(before);
     });
 
     it("refuses a directory with no Kptfile", async () => {
@@ -129,11 +129,9 @@ describe("porchlight pkg: bad input", () => {
     it("refuses a package with uncommitted changes (kpt v1 updates anyway; porchlight keeps them apart)", async () => {
       const { ws, pkg } = await fetched("up-dirty");
       rewrite(join(pkg, "deploy.yaml"), (s) => s.replace("replicas: 1", "replicas: 5"));
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2");
+      const r = await unchangedBy({ ws, pkg }, "pkg", "update", "app@v2");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("has uncommitted changes; commit them first");
-      expect(await files(pkg)).toEqual(before);
       const allowed = await porchlight(ws, "pkg", "update", "app@v2", "--allow-dirty");
       expect(allowed.code).toBe(0);
       expect((await files(pkg))["deploy.yaml"]).toContain("replicas: 5");
@@ -143,12 +141,10 @@ describe("porchlight pkg: bad input", () => {
       const { ws, pkg } = await fetched("up-conflict", (d) =>
         writeFileSync(join(d, "README.md"), "# app\n\nDeploy it by hand.\n"),
       );
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2");
+      const r = await unchangedBy({ ws, pkg }, "pkg", "update", "app@v2");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("conflict: README.md:3-3: upstream and local both changed lines 3-3");
       expect(r.stderr).toContain("nothing written");
-      expect(await files(pkg)).toEqual(before);
 
       const forced = await porchlight(ws, "pkg", "update", "app@v2", "--allow-conflicts");
       expect(forced.code).toBe(1);
@@ -158,25 +154,21 @@ describe("porchlight pkg: bad input", () => {
     });
 
     it("refuses fast-forward over local changes", async () => {
-      const { ws, pkg } = await fetched("up-ff", (d) =>
+      const at = await fetched("up-ff", (d) =>
         rewrite(join(d, "deploy.yaml"), (s) => s.replace("replicas: 1", "replicas: 2")),
       );
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2", "--strategy", "fast-forward");
+      const r = await unchangedBy(at, "pkg", "update", "app@v2", "--strategy", "fast-forward");
       expect(r.code).toBe(1);
       expect(r.stderr).toContain("the local package has changes (deploy.yaml)");
-      expect(await files(pkg)).toEqual(before);
     });
 
     it("refuses an unknown strategy, naming the known ones", async () => {
-      const { ws, pkg } = await fetched("up-strategy");
-      const before = await files(pkg);
-      const r = await porchlight(ws, "pkg", "update", "app@v2", "--strategy", "merge-harder");
+      const at = await fetched("up-strategy");
+      const r = await unchangedBy(at, "pkg", "update", "app@v2", "--strategy", "merge-harder");
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(
         'unknown --strategy "merge-harder"; known: resource-merge, fast-forward, force-delete-replace, copy-merge',
       );
-      expect(await files(pkg)).toEqual(before);
     });
   });
 });

@@ -154,7 +154,9 @@ describe("a branch fetched in process over smart HTTP (protocol v2: want the hea
   it("fails as git does for a branch the server does not have", async () => {
     const bot = clone("gone");
     await bot.fetch(`refs/heads/${BRANCH}`);
-    await expect(bot.fetch("refs/heads/drafts/app/none")).rejects.toBeInstanceOf(GitCommandError);
+    const failure = await bot.fetch("refs/heads/drafts/app/none").catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GitCommandError);
+    expect((failure as GitCommandError).kind).toBe("missing");
   });
 
   describe("a server that answers protocol v0 only", () => {

@@ -105,12 +105,14 @@ describe("refs over smart HTTP in process (git ls-remote's answer without git)",
     }
   });
 
-  it("fails as git fails: a refused token, a repository not there", async () => {
+  it("fails as git fails, its kind told by the status: a refused token, a repository not there", async () => {
     await expect(lsRemoteHttp(url, basic("not-a-token"))).rejects.toMatchObject({
       stderr: expect.stringContaining("Authentication failed"),
+      kind: "auth",
     });
     await expect(lsRemoteHttp(`${forge.url}/acme/nothing.git`, basic(token))).rejects.toMatchObject({
       stderr: expect.stringContaining("not found"),
+      kind: "not-found",
     });
   });
 

@@ -103,6 +103,7 @@ describe("the one translation of GitHub's and git's failures", () => {
       ["push", "origin"],
       128,
       "remote: Permission to acme/blueprints.git denied to carol.\nfatal: unable to access: The requested URL returned error: 403\n",
+      "forbidden",
     );
     expect((porchErrorOf(refused) as PorchError).kind).toBe("forbidden");
     expect((apiErrorOfPorch(refused) as ApiError).message).toBe(
@@ -111,7 +112,10 @@ describe("the one translation of GitHub's and git's failures", () => {
     expect(describeFailure(refused, "acme/blueprints")).toMatch(
       /^the token may read acme\/blueprints but not write to it/,
     );
-    const broken = new GitCommandError(["fetch"], 128, "fatal: bad object\n");
+    // the kind git's door gave decides, never the words: a 403 in a failure of another kind is not one
+    const quoted = new GitCommandError(["show"], 128, "fatal: path 'error: 403' does not exist\n", "missing");
+    expect((porchErrorOf(quoted) as PorchError).kind).toBe("internal");
+    const broken = new GitCommandError(["fetch"], 128, "fatal: bad object\n", "missing");
     expect((porchErrorOf(broken) as PorchError).kind).toBe("internal");
     expect(apiErrorOfPorch(broken)).toBeInstanceOf(PorchError);
     expect(describeFailure(broken, "acme/blueprints")).toBe(

@@ -87,17 +87,7 @@ describe("applyVariantMutations", () => {
     `.replace(/^/gm, "  "),
     );
     const { files, changes } = applyVariantMutations(pkg(), v);
-    expect(files.get("package-context.yaml")).toBe(codeBlock`
-      apiVersion: v1
-      kind: ConfigMap
-      metadata:
-        name: kptfile.kpt.dev
-        annotations:
-          config.kubernetes.io/local-config: "true"
-      data:
-        name: basens
-        region: us-east1
-    `);
+    expect(files.get("package-context.yaml")).toBe(packageContext("  name: basens\n  region: us-east1\n"));
     expect(changes.filter((c) => c.file === "package-context.yaml").map((c) => c.summary)).toEqual([
       "set package context region=us-east1",
       "removed package context key stale",

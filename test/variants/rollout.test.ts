@@ -29,26 +29,10 @@ function actions(states: Record<string, State>): FanoutAction[] {
     const name = v.metadata.name;
     const downstream = v.spec.downstream;
     const s = states[name] ?? "new";
-    if (s === "merged")
-      return {
-        kind: "nothing",
-        variant: name,
-        downstream,
-        deployed: "v2",
-        target: "v2",
-        reason: "up to date",
-      };
+    const nothing = { kind: "nothing", variant: name, downstream, target: "v2" } as const;
+    if (s === "merged") return { ...nothing, deployed: "v2", reason: "up to date" };
     if (s === "open")
-      return {
-        kind: "nothing",
-        variant: name,
-        downstream,
-        deployed: "v1",
-        target: "v2",
-        pullRequest: 10 + i,
-        held: "approval",
-        reason: "open",
-      };
+      return { ...nothing, deployed: "v1", pullRequest: 10 + i, held: "approval", reason: "open" };
     return {
       kind: "update",
       variant: name,

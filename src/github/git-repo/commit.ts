@@ -52,13 +52,9 @@ async function pushCommit(clone: CacheClone, input: CommitInput, commit: string)
     if (input.exclusive && /^=\t/m.test(out.toString("utf8")))
       return { ok: false, reason: "non-fast-forward" };
   } catch (e) {
-    // (with --porcelain the reason is on stdout; stderr says only that the push failed)
-    if (
-      e instanceof GitCommandError &&
-      /non-fast-forward|fetch first|rejected|stale info|failed to push some refs/.test(e.stderr)
-    ) {
+    // the remote's branch moved, or was not where the lease said
+    if (e instanceof GitCommandError && e.kind === "rejected")
       return { ok: false, reason: "non-fast-forward" };
-    }
     throw e;
   }
   await keepTip(clone.gitDir, `refs/heads/${input.branch}`, commit);

@@ -74,6 +74,6 @@ async function qualify(clone: CacheClone, use: InProcessUse, name: string): Prom
   const refs = await listRefs(clone, use);
   const match =
     refs.find((r) => r.ref === `refs/heads/${name}`) ?? refs.find((r) => r.ref === `refs/tags/${name}`);
-  if (!match) throw new GitCommandError(["fetch"], 128, `couldn't find remote ref ${name}`);
+  if (!match) throw new GitCommandError(["fetch"], 128, `couldn't find remote ref ${name}`, "missing");
   return match.ref;
 }

@@ -35,7 +35,7 @@ export async function inProcess<T>(
 ): Promise<T | undefined> {
   if (use.fenced || !/^https?:\/\//.test(url) || use.notV2.has(url)) return undefined;
   return ask().catch((e: unknown) => {
-    if (e instanceof GitCommandError && /protocol error/.test(e.stderr)) use.notV2.add(url);
+    if (e instanceof GitCommandError && e.kind === "protocol") use.notV2.add(url);
     return undefined;
   });
 }

@@ -19,7 +19,7 @@ export async function commitMessages(
   if (missing.length > 0) {
     await remote(clone, ["fetch", "--quiet", "--no-tags", "--no-write-fetch-head", clone.url, ...missing]);
     const gone = await readMessages(clone, missing, out);
-    if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`);
+    if (gone.length > 0) throw new GitCommandError(["log"], 128, `fatal: bad object ${gone[0]}\n`, "missing");
   }
   return out;
 }

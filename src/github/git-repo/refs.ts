@@ -53,11 +53,7 @@ export async function deleteRefIf(
     await remote(clone, ["push", "--quiet", `--force-with-lease=${ref}:${sha}`, clone.url, `:${ref}`]);
     return "deleted";
   } catch (e) {
-    if (
-      !(e instanceof GitCommandError) ||
-      !/rejected|stale info|does not exist|unable to delete/.test(e.stderr)
-    )
-      throw e;
+    if (!(e instanceof GitCommandError) || e.kind !== "rejected") throw e;
     const now = (await listRefs(clone, use)).find((r) => r.ref === ref);
     return now ? "moved" : "gone";
   }

@@ -30,11 +30,7 @@ export async function remote(clone: CacheClone, args: string[]): Promise<Buffer>
     return await clone.git(args, undefined, await clone.authEnv());
   } catch (e) {
     // An installation token can expire before the client's cache lets it go: renew it once, ask again.
-    if (
-      !(e instanceof GitCommandError) ||
-      !/Authentication failed|Invalid username or password|\b401\b/.test(e.stderr)
-    )
-      throw e;
+    if (!(e instanceof GitCommandError) || e.kind !== "auth") throw e;
     return clone.git(args, undefined, await clone.authEnv(true));
   }
 }
@@ -54,7 +50,7 @@ export async function withHeaders<T>(
   try {
     return await ask(extraHeaders(await clone.authEnv()));
   } catch (e) {
-    if (!(e instanceof GitCommandError) || !/Authentication failed/.test(e.stderr)) throw e;
+    if (!(e instanceof GitCommandError) || e.kind !== "auth") throw e;
     return ask(extraHeaders(await clone.authEnv(true)));
   }
 }

@@ -46,6 +46,19 @@ describe("Porch's git layout, both ways", () => {
     await git("commit", "-q", "-m", `${message}\n\nkpt:${JSON.stringify(annotation)}\n`);
   };
 
+  /** Porch's init of `pkg` in `workspace`, on its branch `<prefix>/<pkg>/<workspace>` off main. */
+  const initOn = async (prefix: string, pkg: string, workspace: string) => {
+    const branch = `${prefix}/${pkg}/${workspace}`;
+    await git("checkout", "-q", "-b", branch);
+    await commit(pkg, "Intializing package", {
+      package: pkg,
+      workspaceName: workspace,
+      task: { type: "init" },
+    });
+    await git("push", "-q", "origin", branch);
+    await git("checkout", "-q", "main");
+  };
+
   beforeAll(async () => {
     w = await rpkgWorld();
     clone = join(w.tmp, "porch-clone");
@@ -60,22 +73,8 @@ describe("Porch's git layout, both ways", () => {
     await git("tag", "basens/v1");
     await git("push", "-q", "origin", "HEAD:main", "basens/v1");
     // A draft of a nested package, and a proposal of another, on Porch's own branches.
-    await git("checkout", "-q", "-b", "drafts/net/dns/edit");
-    await commit("net/dns", "Intializing package", {
-      package: "net/dns",
-      workspaceName: "edit",
-      task: { type: "init" },
-    });
-    await git("push", "-q", "origin", "drafts/net/dns/edit");
-    await git("checkout", "-q", "main");
-    await git("checkout", "-q", "-b", "proposed/app/ready");
-    await commit("app", "Intializing package", {
-      package: "app",
-      workspaceName: "ready",
-      task: { type: "init" },
-    });
-    await git("push", "-q", "origin", "proposed/app/ready");
-    await git("checkout", "-q", "main");
+    await initOn("drafts", "net/dns", "edit");
+    await initOn("proposed", "app", "ready");
   }, 60_000);
 
   afterAll(async () => {
