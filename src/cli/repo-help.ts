@@ -1,4 +1,5 @@
 import { REGISTRY_REPO } from "../porch/repo-address.js";
+import { KUBE_FLAGS } from "./kube-access.js";
 
 /**
  * `porchlight repo`'s flags (parsed by repo.ts, before any verb is loaded) and help, apart from its
@@ -7,6 +8,7 @@ import { REGISTRY_REPO } from "../porch/repo-address.js";
 export const FLAGS = {
   namespace: "value",
   "api-url": "value",
+  ...KUBE_FLAGS,
   output: "value",
   "no-headers": "switch",
   name: "value",
@@ -39,15 +41,23 @@ Usage:
   porchlight repo apply -f FILE|- --namespace=OWNER
   porchlight repo unregister NAME... --namespace=OWNER
   porchlight repo sync NAME... | --all --namespace=OWNER
+  (each also with --kubeconfig=FILE, --context=NAME, --cluster=NAME, --user=NAME, --api-url=URL)
 
 A namespace is a GitHub owner: its registrations are Repository objects (config.porch.kpt.dev/v1alpha1)
 in the files repositories/<name>.yaml of the repository OWNER/${REGISTRY_REPO}, which register creates
 when it is missing. 'porchlight rpkg --namespace=OWNER --repository=NAME' then works on the registered
 repository, and names its revisions NAME.<package>.<workspace>, as Porch does.
 --repo-basic-username and --repo-basic-password are accepted for porchctl's scripts and never stored:
-porchlight reaches every repository with your token (GH_TOKEN or GITHUB_TOKEN); so is unregister's
+porchlight reaches every repository with your token; so is unregister's
 --keep-auth-secret (there is no secret). porchlight keeps no cache of a repository: every command reads
 git, so sync only checks that each registration's repository can be read (--run-once is accepted).
+
+The token, the GitHub and the namespace come as rpkg takes them (docs/rpkg.md): GH_TOKEN (or
+GITHUB_TOKEN), --api-url (else PORCHLIGHT_API_URL, GITHUB_API_URL), --namespace (else
+GITHUB_REPOSITORY_OWNER), and what they leave unset from a kubeconfig porchlight wrote (--kubeconfig
+FILE, else KUBECONFIG, else ~/.kube/config; --context, else its current one): its user's token, the
+GitHub its cluster's extension "porchlight" names, its namespace. With GH_TOKEN set and none of
+--kubeconfig, --context, --cluster, --user, no kubeconfig is read.
 
 Any git URL can be registered, as in Porch; porchlight reads the repositories of the GitHub it talks to
 (--api-url), and get shows any other as Ready False, with the reason (a host that does not resolve,

@@ -1,4 +1,6 @@
 import { type CliCommand, UsageError } from "./io.js";
+import { type CliAccess, kubeAccess, kubeFlagsOf } from "./kube-access.js";
+import { KubeconfigError } from "./kubeconfig-load.js";
 import { FLAGS, HELP } from "./repo-help.js";
 import { requestTimeoutMs } from "./request-timeout.js";
 import { parseArgs } from "./rpkg/args.js";
@@ -32,26 +34,35 @@ export const repoCommand: CliCommand = async (argv, io) => {
     normalizeSwitches(rest).map((a) => (a === "-f" ? "--filename" : a)),
     FLAGS,
     HELP,
-    verb,
+    `repo ${verb}`,
   );
   if (args.switches.has("help")) {
     io.stdout(HELP);
     return 0;
   }
-  const token = io.env.GH_TOKEN || io.env.GITHUB_TOKEN;
-  if (!token) {
-    io.stderr(
-      "porchlight repo: no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can read the namespace's repositories\n",
+  let access: CliAccess;
+  try {
+    // the token, the GitHub and the namespace as rpkg takes them: flags, the environment, a kubeconfig
+    access = kubeAccess(
+      "repo",
+      {
+        apiUrl: args.values.get("api-url"),
+        namespace: args.values.get("namespace") || io.env.GITHUB_REPOSITORY_OWNER || undefined,
+        repository: undefined,
+        kube: kubeFlagsOf(args.values),
+      },
+      io.env,
     );
+  } catch (e) {
+    if (!(e instanceof KubeconfigError)) throw e;
+    io.stderr(`porchlight repo: ${e.message}\n`);
     return 1;
   }
-  const namespace = args.values.get("namespace") ?? io.env.GITHUB_REPOSITORY_OWNER;
+  const { token, apiUrl, namespace } = access;
   if (!namespace)
     throw new UsageError(
-      "porchlight repo: --namespace=OWNER is needed: the GitHub owner whose registrations to use",
+      "porchlight repo: --namespace=OWNER is needed: the GitHub owner whose registrations to use (or a kubeconfig context's namespace)",
     );
-  const apiUrl =
-    args.values.get("api-url") || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
   const timeoutMs = requestTimeoutMs(args.values.get("request-timeout"), io.env);
   // the verbs, and what they read and write the registry with, loaded only now
   const { runRepoVerb } = await import("./repo-verbs.js");

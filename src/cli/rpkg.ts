@@ -5,10 +5,10 @@ import { PorchError } from "../porch/errors.js";
 import { registrationsOf } from "../porch/namespace.js";
 import { cacheRoot, DiskCache } from "./disk-cache.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
+import { KUBE_FLAGS, kubeAccess, kubeFlagsOf } from "./kube-access.js";
 import { KubeconfigError } from "./kubeconfig-load.js";
 import { createProgress, type Progress, type Scheduler, silentProgress } from "./progress.js";
 import { requestTimeoutMs } from "./request-timeout.js";
-import { rpkgAccess } from "./rpkg/access.js";
 import { parseArgs } from "./rpkg/args.js";
 import type { RpkgEnv } from "./rpkg/env.js";
 import { asUsageError, describeFailure, FlagRefusal, failureAdvice } from "./rpkg/errors.js";
@@ -23,10 +23,7 @@ const COMMON = {
   repository: "value",
   "api-url": "value",
   namespace: "value",
-  kubeconfig: "value",
-  context: "value",
-  cluster: "value",
-  user: "value",
+  ...KUBE_FLAGS,
   verbose: "switch",
   "request-timeout": "value",
 } as const;
@@ -83,24 +80,20 @@ export function makeRpkgCommand(opts: RpkgOptions = {}): CliCommand {
       );
     }
     const verb = await entry.load();
-    const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage, verb.name);
+    const parsed = parseArgs(rest, { ...COMMON, ...verb.flags }, verb.usage, `rpkg ${verb.name}`);
     if (parsed.switches.has("help")) {
       io.stdout(verb.usage);
       return 0;
     }
-    let access: ReturnType<typeof rpkgAccess>;
+    let access: ReturnType<typeof kubeAccess>;
     try {
-      access = rpkgAccess(
+      access = kubeAccess(
+        "rpkg",
         {
           apiUrl: parsed.values.get("api-url"),
           namespace: parsed.values.get("namespace"),
           repository: parsed.values.get("repository"),
-          kube: {
-            kubeconfig: parsed.values.get("kubeconfig"),
-            context: parsed.values.get("context"),
-            cluster: parsed.values.get("cluster"),
-            user: parsed.values.get("user"),
-          },
+          kube: kubeFlagsOf(parsed.values),
         },
         io.env,
       );

@@ -110,10 +110,13 @@ export async function tokenIdentity(access: AccountAccess): Promise<Identity | u
 }
 
 /**
- * Whether GitHub accepts the token (`GET /user`): only a 401 says no. An installation's token, which has
- * no user, is answered 403 there, and is a token all the same; any other failure is thrown.
+ * Whom a token speaks for, as GitHub says at `GET /user`: refused (a 401, the only no), a user (their
+ * login), or a token with no user (an installation's, answered 403 there, and a token all the same).
  */
-export async function tokenAccepted(access: AccountAccess & { signal?: AbortSignal }): Promise<boolean> {
+export type TokenHolder = { kind: "refused" } | { kind: "user"; login: string } | { kind: "no-user" };
+
+/** Whether GitHub accepts the token, and whose it is (`GET /user`); any failure but 401 and 403 is thrown. */
+export async function tokenHolder(access: AccountAccess & { signal?: AbortSignal }): Promise<TokenHolder> {
   const client = tokenOctokit(access.token, {
     writeIntervalMs: 0,
     rateLimitRetries: 0,
@@ -124,11 +127,11 @@ export async function tokenAccepted(access: AccountAccess & { signal?: AbortSign
     conditional: access.conditional,
   });
   try {
-    await mapGitHubErrors("checking the token", () => client.rest.users.getAuthenticated());
-    return true;
+    const { data } = await mapGitHubErrors("checking the token", () => client.rest.users.getAuthenticated());
+    return { kind: "user", login: parseResponse(restUser, data, "reading the token's user").login };
   } catch (e) {
-    if (e instanceof GitHubError && e.kind === "unauthorized") return false;
-    if (e instanceof GitHubError && e.kind === "forbidden") return true;
+    if (e instanceof GitHubError && e.kind === "unauthorized") return { kind: "refused" };
+    if (e instanceof GitHubError && e.kind === "forbidden") return { kind: "no-user" };
     throw e;
   }
 }

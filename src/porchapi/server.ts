@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { TokenHolder } from "../github/connect.js";
 import { closeAfterAnswer } from "../ops/body.js";
 import { ByteBudget } from "../ops/byte-budget.js";
 import { reviewStores } from "./access-review.js";
@@ -13,6 +14,7 @@ import {
   wantsAggregated,
 } from "./discovery.js";
 import { WatchHistory } from "./history.js";
+import { refuseImpersonation } from "./impersonation.js";
 import { readRequestBody } from "./intake.js";
 import { openApiV2, openApiV3, openApiV3Root } from "./openapi.js";
 import { PROTOBUF, protobufAsJson } from "./protobuf.js";
@@ -27,10 +29,10 @@ import { WatchSlots } from "./watch-slots.js";
 export interface PorchApiOptions extends ApiBounds {
   stores: PorchStores;
   /**
-   * Whether GitHub knows the caller's token (a token it refuses is answered 401 before the request's
-   * body is read or anything is made for it).
+   * Whether GitHub knows the caller's token, and whose it is (a token it refuses is answered 401, and a
+   * request to act as someone else 403, before the request's body is read or anything is made for it).
    */
-  authenticate(caller: Caller): Promise<boolean>;
+  authenticate(caller: Caller): Promise<TokenHolder>;
   /** The caller's GitHub permissions in a namespace, which `kubectl auth can-i` is answered from. */
   access?: NamespaceAccessPort;
   /** Reports a failure that is the server's own (an InternalError answered). */
@@ -171,9 +173,15 @@ export function porchApi(opts: PorchApiOptions): PorchApi {
     }
     const caller = callerOf(req, signal);
     // before anything else is read or made for it: a token GitHub does not know gets nothing more
-    if (!(await opts.authenticate(caller)))
+    const holder = await opts.authenticate(caller);
+    if (holder.kind === "refused")
       throw new ApiError("Unauthorized", `${UNAUTHORIZED}; GitHub does not accept the token sent`);
+    // discovery is the same document for every caller, so it is answered whoever the request asks to
+    // act as: kubectl reads it before any request, and a refused one leaves it saying only "unknown"
     if (req.method === "GET" && discovery(route, req, res)) return;
+    // anything read or done for a caller refuses to act as someone else: a token speaks for its own
+    // GitHub user only, and answering for it would answer `auth can-i --as maintainer` for the reader
+    refuseImpersonation(req, holder);
     if (route.kind !== "object")
       throw new ApiError("NotFound", "the server could not find the requested resource");
     const resource = resourceOf(route);

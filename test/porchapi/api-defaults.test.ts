@@ -1,3 +1,5 @@
+import { mkdtempSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../cli/rpkg/world.js";
 import { KUBECTL_MISSING } from "../util/kubectl.js";
@@ -167,6 +169,62 @@ spec:
     const list = await w.kubectl("carol", ["auth", "can-i", "--list"]);
     expect(list.code).toBe(0);
     expect(rows(list.stdout)).toContain("packagerevisions.porch.kpt.dev [] [] [get list watch]");
+  });
+
+  it("refuses impersonation as the API server does, never answering for the token's own user", async () => {
+    const why =
+      "porchlight acts as each token's own GitHub user and serves no impersonation: send the request without Impersonate-* headers (kubectl without --as, --as-group, --as-uid), with the token of the GitHub user it should act as";
+    const can = await w.kubectl("carol", [
+      "auth",
+      "can-i",
+      "create",
+      "packagerevisions",
+      "--as",
+      "maintainer",
+    ]);
+    expect(can.code).not.toBe(0);
+    expect(can.stdout).toBe("");
+    expect(can.stderr).toContain(
+      `users "maintainer" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope: ${why}`,
+    );
+    // with no discovery cached, as a first kubectl command: discovery is answered, the list refused
+    const get = await w.kubectl("carol", [
+      "get",
+      "packagerevisions",
+      "--as",
+      "x",
+      `--cache-dir=${mkdtempSync(join(w.tmp, "kubectl-cache-"))}`,
+    ]);
+    expect(get.code).not.toBe(0);
+    expect(get.stdout).toBe("");
+    expect(get.stderr).toBe(
+      `Error from server (Forbidden): users "x" is forbidden: User "carol" cannot impersonate resource "users" in API group "" at the cluster scope: ${why}\n`,
+    );
+    // a group alone, a service account, an extra, a uid: each named as the API server names it
+    const refused = async (headers: Record<string, string>) => {
+      const r = await w.request(REVISIONS, { token: w.carol, headers });
+      expect(r.status).toBe(403);
+      const status = JSON.parse(r.body) as { reason: string; message: string; details: unknown };
+      expect(status.reason).toBe("Forbidden");
+      expect(status.message.endsWith(`: ${why}`)).toBe(true);
+      return { message: status.message.slice(0, -why.length - 2), details: status.details };
+    };
+    expect(await refused({ "Impersonate-Group": "system:masters" })).toEqual({
+      message:
+        'groups "system:masters" is forbidden: User "carol" cannot impersonate resource "groups" in API group "" at the cluster scope',
+      details: { name: "system:masters", kind: "groups" },
+    });
+    expect((await refused({ "Impersonate-User": "system:serviceaccount:acme:porch" })).message).toBe(
+      'serviceaccounts "porch" is forbidden: User "carol" cannot impersonate resource "serviceaccounts" in API group "" in the namespace "acme"',
+    );
+    expect((await refused({ "Impersonate-Extra-Reviewed%2Fby": "alice" })).message).toBe(
+      'userextras.authentication.k8s.io "alice" is forbidden: User "carol" cannot impersonate resource "userextras/reviewed/by" in API group "authentication.k8s.io" at the cluster scope',
+    );
+    expect((await refused({ "Impersonate-Uid": "42" })).details).toEqual({
+      name: "42",
+      group: "authentication.k8s.io",
+      kind: "uids",
+    });
   });
 
   it("refuses an update without the version read, as Porch's engine does; a patch needs none", async () => {

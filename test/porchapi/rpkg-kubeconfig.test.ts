@@ -14,12 +14,13 @@ import { type ApiWorld, apiWorld } from "./world.js";
  */
 describe("porchlight rpkg with a kubeconfig porchlight wrote", () => {
   let w: ApiWorld;
-  /** `porchlight rpkg ARGS` with only PATH and `env` set: no GH_TOKEN, no --api-url, no HOME. */
-  const rpkg = async (args: string[], env: Record<string, string> = {}) => {
+  /** `porchlight ARGV` with only PATH and `env` set: no GH_TOKEN, no --api-url, no HOME. */
+  const porchlight = async (argv: string[], env: Record<string, string> = {}) => {
     const io = captureIO({ cwd: w.tmp, env: { PATH: process.env.PATH ?? "", ...env } });
-    const code = await main(["rpkg", ...args], io);
+    const code = await main(argv, io);
     return { code, stdout: io.out(), stderr: io.err() };
   };
+  const rpkg = (args: string[], env: Record<string, string> = {}) => porchlight(["rpkg", ...args], env);
   const authorOf = async (head: string) => {
     const pulls = (await w.octokit(w.alice).rest.pulls.list({ owner: "acme", repo: "blueprints" })).data;
     return pulls.find((p) => p.head.ref === head)?.user?.login;
@@ -140,6 +141,49 @@ describe("porchlight rpkg with a kubeconfig porchlight wrote", () => {
     expect(f.stderr).toContain(
       `porchlight rpkg: context "alice@porchlight" (${foreign}): its cluster "porchlight" (${w.url}) is not a porchlight API's`,
     );
+  });
+
+  it("gives `porchlight repo` the same: get lists the context's namespace, and a refusal names repo", async () => {
+    const KUBECONFIG = w.kubeconfig("carol");
+    const listed = await porchlight(
+      ["repo", "get", "--no-headers", "-o", "custom-columns=NAME:.metadata.name"],
+      {
+        KUBECONFIG,
+      },
+    );
+    expect(listed).toEqual({ code: 0, stdout: "blueprints\ndeploy\n", stderr: "" });
+    // --context chooses in KUBECONFIG's files, as rpkg's does: alice (carol only reads) registers
+    const both = { KUBECONFIG: `${KUBECONFIG}:${w.kubeconfig("alice")}` };
+    const asAlice = ["--context", "alice@porchlight"];
+    const registered = await porchlight(
+      ["repo", "register", "acme/deploy", "--name=extra", ...asAlice],
+      both,
+    );
+    expect(registered).toMatchObject({ code: 0, stdout: "" });
+    const extra = await porchlight(["repo", "get", "extra", "-o", "jsonpath={.spec.git.repo}"], both);
+    expect(extra).toEqual({ code: 0, stdout: "acme/deploy", stderr: "" });
+    const unregistered = await porchlight(["repo", "unregister", "extra", ...asAlice], both);
+    expect(unregistered).toEqual({ code: 0, stdout: "", stderr: "" });
+
+    const tokenless = join(w.tmp, "kube", "repo-tokenless.yaml");
+    writeFileSync(
+      tokenless,
+      readFileSync(w.kubeconfig("alice"), "utf8").replace(/ {6}token: \S+\n/, "      username: alice\n"),
+    );
+    expect(await porchlight(["repo", "get"], { KUBECONFIG: tokenless })).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: `porchlight repo: context "alice@porchlight" (${tokenless}): its user "alice" has no token (nor tokenFile): repo acts on GitHub as that token's holder; give the user a GitHub token (token: or tokenFile:), or set GH_TOKEN\n`,
+    });
+    const none = await porchlight(["repo", "register", "acme/deploy"], {
+      KUBECONFIG: join(w.tmp, "nothere.yaml"),
+    });
+    expect(none.stderr).toBe(
+      "porchlight repo: no token: set GH_TOKEN (or GITHUB_TOKEN) to a token that can read the namespace's repositories (and write OWNER/.porchlight to change its registrations), or use a kubeconfig porchlight wrote (--kubeconfig FILE, KUBECONFIG, ~/.kube/config)\n",
+    );
+    const flag = await porchlight(["repo", "get", "--bogus"], { KUBECONFIG });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^porchlight repo get: unknown flag --bogus; /);
   });
 
   it("reads no kubeconfig with GH_TOKEN set and no kubeconfig flag, as before", async () => {

@@ -22,8 +22,16 @@ const SHORT: Record<string, string> = {
   namespace: "n",
 };
 
-/** A verb's flags, read by the CLI's one flags layer (options.ts), as maps the verbs look up by name. */
-export function parseArgs(args: readonly string[], spec: FlagSpec, usage: string, verb = ""): ParsedArgs {
+/**
+ * A verb's flags, read by the CLI's one flags layer (options.ts), as maps the verbs look up by name;
+ * `command` is what the user ran (`rpkg get`, `repo register`), which a refusal names.
+ */
+export function parseArgs(
+  args: readonly string[],
+  spec: FlagSpec,
+  usage: string,
+  command = "rpkg",
+): ParsedArgs {
   const options: Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }> = {};
   for (const [name, kind] of Object.entries<"value" | "list" | "switch">({ ...spec, help: "switch" })) {
     options[name] = {
@@ -32,7 +40,7 @@ export function parseArgs(args: readonly string[], spec: FlagSpec, usage: string
       ...(SHORT[name] ? { short: SHORT[name] } : {}),
     };
   }
-  const { values, positionals } = parseCommandArgs(`rpkg${verb ? ` ${verb}` : ""}`, args, options, usage);
+  const { values, positionals } = parseCommandArgs(command, args, options, usage);
   const out: ParsedArgs = {
     positional: positionals,
     values: new Map(),

@@ -101,20 +101,21 @@ export function lifecycleMove(
   if (from === "Proposed" && to === "Published" && approval) return "approve";
   if (from === "Published" && to === "DeletionProposed" && !approval) return "propose-delete";
   if (from === "DeletionProposed" && to === "Published") return "reject";
+  // the approval takes a proposal: a draft is proposed first, by an update of the PackageRevision itself
+  if (approval && from === "Draft")
+    throw invalid(
+      name,
+      "spec.lifecycle",
+      `Invalid value: "Draft": cannot approve package with Draft lifecycle value; only Proposed packages can be approved: propose it first, with spec.lifecycle: Proposed in an update of the PackageRevision itself (kubectl patch packagerevision ${name} --type=merge -p '{"spec":{"lifecycle":"Proposed"}}', or porchlight rpkg propose ${name}), then approve it through the approval subresource`,
+    );
   const how =
     to === "Published"
       ? "a proposal is published through the approval subresource (kubectl patch --subresource=approval)"
       : "Draft → Proposed, Proposed → Draft or (approval) Published, Published → DeletionProposed, DeletionProposed → Published";
-  const message = `cannot change from ${String(from)} to ${String(to)}${approval ? " through approval" : ""}: ${how}`;
-  throw new ApiError(
-    "Invalid",
-    `PackageRevision.porch.kpt.dev "${name}" is invalid: spec.lifecycle: ${message}`,
-    {
-      name,
-      group: "porch.kpt.dev",
-      kind: "PackageRevision",
-      causes: [{ reason: "FieldValueInvalid", field: "spec.lifecycle", message }],
-    },
+  throw invalid(
+    name,
+    "spec.lifecycle",
+    `cannot change from ${String(from)} to ${String(to)}${approval ? " through approval" : ""}: ${how}`,
   );
 }
 

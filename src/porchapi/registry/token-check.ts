@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { tokenAccepted } from "../../github/connect.js";
+import { type TokenHolder, tokenHolder } from "../../github/connect.js";
 import type { Caller } from "../store.js";
 import type { StoreSettings } from "./context.js";
 
@@ -10,13 +10,13 @@ const REFUSED_MS = 60_000;
 const TOKENS_KEPT = 4096;
 
 /**
- * Whether GitHub accepts a caller's token, asked once per token and kept a while (by the token's digest),
+ * Whether GitHub accepts a caller's token, and whose it is, asked once per token and kept a while (by the token's digest),
  * concurrent requests of one token sharing one question: the API answers a token GitHub refuses 401
  * before it reads the request's body or makes anything for it (a folder, a cache entry).
  */
-export function tokenCheck(settings: StoreSettings): (caller: Caller) => Promise<boolean> {
-  const known = new LRUCache<string, boolean>({ max: TOKENS_KEPT, ttl: ACCEPTED_MS });
-  const asking = new Map<string, Promise<boolean>>();
+export function tokenCheck(settings: StoreSettings): (caller: Caller) => Promise<TokenHolder> {
+  const known = new LRUCache<string, TokenHolder>({ max: TOKENS_KEPT, ttl: ACCEPTED_MS });
+  const asking = new Map<string, Promise<TokenHolder>>();
   return async (caller) => {
     const key = createHash("sha256").update(caller.token).digest("hex");
     const kept = known.get(key);
@@ -24,9 +24,9 @@ export function tokenCheck(settings: StoreSettings): (caller: Caller) => Promise
     let pending = asking.get(key);
     if (!pending) {
       // not the caller's signal: the answer serves every request of the token waiting for it
-      pending = tokenAccepted({ token: caller.token, apiUrl: settings.apiUrl }).then((ok) => {
-        known.set(key, ok, ok ? {} : { ttl: REFUSED_MS });
-        return ok;
+      pending = tokenHolder({ token: caller.token, apiUrl: settings.apiUrl }).then((holder) => {
+        known.set(key, holder, holder.kind === "refused" ? { ttl: REFUSED_MS } : {});
+        return holder;
       });
       const asked = pending;
       asking.set(key, asked);
