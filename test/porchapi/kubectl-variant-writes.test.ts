@@ -254,4 +254,44 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("PackageVariant writes through Po
     expect((JSON.parse(last.stdout) as { metadata: Meta }).metadata.name).toBe("edge-f");
     expect((await get("edge-f")).status).toBe(404);
   });
+
+  it("keeps the other finalizers when a field manager applies its own away from a PackageVariant being deleted", async () => {
+    const flux = (text: string) =>
+      w.kubectl("alice", ["apply", "--server-side", "--field-manager=flux", "-f", "-"], { stdin: text });
+    const held = "  finalizers:\n  - example.com/keep\n";
+    expect((await flux(variant("edge-s", held))).stderr).toBe("");
+    // another controller holds it too
+    const other = await call(
+      "PATCH",
+      `${PV}/edge-s`,
+      [{ op: "add", path: "/metadata/finalizers/-", value: "example.com/other" }],
+      "application/json-patch+json",
+    );
+    expect(other.body.metadata?.finalizers).toEqual([
+      "example.com/keep",
+      PORCHLIGHT_FINALIZER,
+      "example.com/other",
+    ]);
+    // flux applies the same again: the others stay
+    expect((await flux(variant("edge-s", held))).stderr).toBe("");
+    expect((await get("edge-s")).body.metadata?.finalizers).toEqual([
+      "example.com/keep",
+      PORCHLIGHT_FINALIZER,
+      "example.com/other",
+    ]);
+    expect((await call("DELETE", `${PV}/edge-s`)).status).toBe(200);
+    // flux lets go of its own: the object stays for the others
+    const released = await flux(variant("edge-s"));
+    // (kubectl warns of the apply to an object being deleted, as it does against the API server)
+    expect(released).toMatchObject({
+      code: 0,
+      stderr: "Warning: Detected changes to resource edge-s which is currently being deleted.\n",
+    });
+    const left = await get("edge-s");
+    expect([left.status, left.body.metadata?.finalizers]).toEqual([
+      200,
+      [PORCHLIGHT_FINALIZER, "example.com/other"],
+    ]);
+    expect(left.body.metadata?.deletionTimestamp).toMatch(/Z$/);
+  });
 });
