@@ -9,7 +9,9 @@ import { ApiError } from "./status.js";
  * removes those its manager set before and no longer names (unless another manager also owns them),
  * and is refused with 409 Conflict, a cause per field, where it would change a value another manager
  * set — unless `force=true`, which takes the field over. Maps are merged key by key; lists are atomic
- * (Porch's kinds have no list merge keys).
+ * (Porch's kinds have no list merge keys), but for the sets of ObjectMeta (`metadata.finalizers`,
+ * `+listType=set` there), whose every value is a field of its own, `v:"VALUE"` as the API server names it:
+ * a controller that applies its finalizer away takes only its own, never another's.
  *
  * Where ownership is kept depends on the store (`Ownership`): in `metadata.managedFields`, as the API
  * server keeps it (one entry per manager and operation: manager, operation Apply or Update, apiVersion,
@@ -54,6 +56,15 @@ const IDENTITY = new Set([
   "status",
 ]);
 
+/**
+ * The lists that are sets of scalars (ObjectMeta's `+listType=set`): each value is owned on its own, a
+ * field `v:<its JSON>` below the list, as FieldsV1 writes it.
+ */
+const SET_LISTS = new Set(["metadata.finalizers"]);
+const isSetList = (at: Path) => SET_LISTS.has(at.join("."));
+const setItem = (value: unknown) => `v:${JSON.stringify(value)}`;
+const isSetItem = (k: string) => k.startsWith("v:");
+
 const isMap = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -72,6 +83,7 @@ export function parseApplied(text: string): unknown {
 /** The leaf fields an applied configuration sets: maps walked key by key, lists and scalars whole. */
 function leaves(v: unknown, at: string[] = []): Path[] {
   if (IDENTITY.has(at.join("."))) return [];
+  if (isSetList(at) && Array.isArray(v)) return [...new Set(v.map(setItem))].map((k) => [...at, k]);
   if (!isMap(v) || (Object.keys(v).length === 0 && at.length > 0)) return at.length > 0 ? [at] : [];
   return Object.entries(v).flatMap(([k, x]) => leaves(x, [...at, k]));
 }
@@ -82,11 +94,23 @@ const shown = (p: Path) => `.${p.join(".")}`;
 
 function valueAt(obj: unknown, p: Path): unknown {
   let at = obj;
-  for (const k of p) at = isMap(at) ? at[k] : undefined;
+  for (const k of p) {
+    if (Array.isArray(at) && isSetItem(k)) at = at.find((x) => setItem(x) === k);
+    else at = isMap(at) ? at[k] : undefined;
+  }
   return at;
 }
 
 function setAt(obj: Record<string, unknown>, p: Path, value: unknown): void {
+  const last = p[p.length - 1] as string;
+  if (isSetItem(last)) {
+    // a value of a set: added where it is not there yet, the others kept in their order
+    const list = valueAt(obj, p.slice(0, -1));
+    if (Array.isArray(list)) {
+      if (!list.some((x) => setItem(x) === last)) list.push(structuredClone(value));
+    } else setAt(obj, p.slice(0, -1), [value]);
+    return;
+  }
   let at = obj;
   for (const k of p.slice(0, -1)) {
     if (!isMap(at[k])) at[k] = {};
@@ -96,8 +120,14 @@ function setAt(obj: Record<string, unknown>, p: Path, value: unknown): void {
 }
 
 function removeAt(obj: Record<string, unknown>, p: Path): void {
+  const last = p[p.length - 1] as string;
   const parent = valueAt(obj, p.slice(0, -1));
-  if (isMap(parent)) delete parent[p[p.length - 1] as string];
+  if (Array.isArray(parent) && isSetItem(last)) {
+    // one value of a set goes; the set with it when it was the last
+    const left = parent.filter((x) => setItem(x) !== last);
+    if (left.length > 0) setAt(obj, p.slice(0, -1), left);
+    else removeAt(obj, p.slice(0, -1));
+  } else if (isMap(parent)) delete parent[last];
 }
 
 /** FieldsV1 (`{"f:spec":{"f:upstream":{}}}`) of leaf paths, and back. */
@@ -106,7 +136,7 @@ function toFieldsV1(paths: readonly Path[]): Record<string, unknown> {
   for (const p of paths) {
     let at = out;
     for (const k of p) {
-      const f = `f:${k}`;
+      const f = isSetItem(k) ? k : `f:${k}`;
       if (!isMap(at[f])) at[f] = {};
       at = at[f] as Record<string, unknown>;
     }
@@ -117,6 +147,8 @@ function toFieldsV1(paths: readonly Path[]): Record<string, unknown> {
 function fromFieldsV1(v: unknown, at: string[] = []): Path[] {
   if (!isMap(v)) return [];
   const keys = Object.keys(v);
+  // a set's values each (an entry that owned the set whole, written before sets were, owns none of them)
+  if (isSetList(at)) return keys.filter(isSetItem).map((k) => [...at, k]);
   // a set itself (`.`), an empty set, or list items (`k:`, `v:`, `i:`: the list is atomic here) own the field
   if (at.length > 0 && (keys.length === 0 || keys.some((k) => k === "." || !k.startsWith("f:")))) return [at];
   return keys.flatMap((k) => (k.startsWith("f:") ? fromFieldsV1(v[k], [...at, k.slice(2)]) : []));

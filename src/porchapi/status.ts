@@ -17,6 +17,7 @@ export type StatusReason =
   | "RequestEntityTooLarge"
   | "TooManyRequests"
   | "Timeout"
+  | "ServerTimeout"
   | "InternalError";
 
 const CODES: Record<StatusReason, number> = {
@@ -34,6 +35,8 @@ const CODES: Record<StatusReason, number> = {
   RequestEntityTooLarge: 413,
   TooManyRequests: 429,
   Timeout: 504,
+  // the API server's: a write it could not complete for now (its storage kept moving), retried by clients
+  ServerTimeout: 500,
   InternalError: 500,
 };
 

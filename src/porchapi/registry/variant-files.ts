@@ -38,7 +38,11 @@ const VARIANT_KINDS = ["PackageVariant", "PackageVariantSet"] as const;
 /** The management repository `full`, its variant files read at the default branch's head. */
 export async function openManagement(access: RegistryAccess, full: string): Promise<ManagementRepo> {
   const [owner = "", repo = ""] = full.split("/");
-  const conn = await connectRepo({ ...access, repo: { owner, repo } });
+  return readManagement(full, await connectRepo({ ...access, repo: { owner, repo } }));
+}
+
+/** The repository's variant files read again, at its default branch's head now. */
+async function readManagement(full: string, conn: RepoConnection): Promise<ManagementRepo> {
   const head =
     (await conn.port.listRefs()).find((r) => r.ref === `refs/heads/${conn.info.defaultBranch}`)?.sha ?? null;
   const files = head ? (await conn.port.readTree(head, VARIANTS_DIR)).tree : new Map<string, Buffer>();
@@ -98,28 +102,64 @@ export function editFile(file: string, index: number, text: string | undefined):
     .join("---\n");
 }
 
+/** What a write makes of the variant files as read at one head: an edit and its commit's message, or nothing. */
+export type VariantChange =
+  | { kind: "edit"; edit(files: Map<string, Buffer>): void; message: string }
+  | { kind: "none" };
+
+/** How many times a write is planned and pushed before a branch that keeps moving is given up on. */
+export const VARIANT_WRITE_ATTEMPTS = 5;
+
 /**
- * Commits `change` to the repository's variant files on top of the head they were read at, as `author`.
- * A branch moved since then is a Conflict (the caller reads again), as Kubernetes' optimistic locking.
+ * Writes one object's change to the repository's variant files, as `author`: planned on the head they were
+ * read at and pushed there. Another commit that landed meanwhile (another variant written, the bot's own
+ * commit, anyone's push) is no conflict, as another object's write is none in Kubernetes: the files are
+ * read again at the new head and `plan` asked again, which refuses (409, 404) only where *this* object
+ * changed. A branch that moves under every one of VARIANT_WRITE_ATTEMPTS pushes is the API server's
+ * ServerTimeout: nothing was written, and the client may try again. Answers the files as written.
  */
-export async function commitVariantFiles(
-  repo: ManagementRepo,
-  change: (files: Map<string, Buffer>) => void,
-  message: string,
+export async function writeVariantFiles(
+  read: ManagementRepo,
+  plan: (repo: ManagementRepo) => VariantChange,
   author: CommitAuthor,
-  conflict: () => ApiError,
-): Promise<void> {
-  const files = new Map(repo.files);
-  change(files);
-  if (files.size === 0) files.set("README.md", Buffer.from(VARIANTS_README));
-  const result = await repo.conn.port.commitTree({
-    branch: repo.conn.info.defaultBranch,
-    parent: repo.head,
-    dir: VARIANTS_DIR,
-    tree: files,
-    message,
-    author,
-    kpt: null,
-  });
-  if (!result.ok && result.reason === "non-fast-forward") throw conflict();
+  object: WrittenObject,
+): Promise<ManagementRepo> {
+  let repo = read;
+  for (let attempt = 1; ; attempt++) {
+    const change = plan(repo);
+    if (change.kind === "none") return repo;
+    const files = new Map(repo.files);
+    change.edit(files);
+    if (files.size === 0) files.set("README.md", Buffer.from(VARIANTS_README));
+    const result = await repo.conn.port.commitTree({
+      branch: repo.conn.info.defaultBranch,
+      parent: repo.head,
+      dir: VARIANTS_DIR,
+      tree: files,
+      message: change.message,
+      author,
+      kpt: null,
+    });
+    if (result.ok || result.reason === "unchanged") return { ...repo, files };
+    if (attempt === VARIANT_WRITE_ATTEMPTS) throw overtaken(repo, object);
+    repo = await readManagement(repo.full, repo.conn);
+  }
+}
+
+/** The object a write is of, as its refusals name it: the request's verb, the resource, its group, the name. */
+export interface WrittenObject {
+  verb: "create" | "update" | "delete";
+  resource: string;
+  group: string;
+  name: string;
+}
+
+/** The API server's ServerTimeout (500, retry after a second) of a write whose branch never held still. */
+function overtaken(repo: ManagementRepo, object: WrittenObject): ApiError {
+  const { verb, resource, group, name } = object;
+  return new ApiError(
+    "ServerTimeout",
+    `The ${verb} operation against ${resource}.${group} "${name}" could not be completed at this time, please try again: ${repo.conn.info.defaultBranch} of ${repo.full} moved under each of ${VARIANT_WRITE_ATTEMPTS} pushes of its variant files (other commits kept landing there); nothing was written`,
+    { name, group, kind: resource, retryAfterSeconds: 1 },
+  );
 }

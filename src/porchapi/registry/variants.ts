@@ -20,13 +20,14 @@ import { asApiErrors, callerAccess, type StoreSettings } from "./context.js";
 import type { Storage, WriteTarget } from "./door.js";
 import { withVersion } from "./revisions.js";
 import {
-  commitVariantFiles,
   documentText,
   editFile,
   type ManagementRepo,
   openManagement,
   type VariantDocument,
   variantDocuments,
+  type WrittenObject,
+  writeVariantFiles,
 } from "./variant-files.js";
 import { packageVariantSetStatus, packageVariantStatus, statusReader } from "./variant-status.js";
 
@@ -108,13 +109,36 @@ function variantReads(settings: StoreSettings, kind: Kind) {
 export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
   const { resource, read, objectsOf, find, get } = variantReads(settings, kind);
   const author = (nv: NamespaceVariants) => registryAuthor(nv.access, settings.env);
-  const stale = (name: string) =>
-    conflict(
-      resource,
-      GROUP,
+  const object = (verb: WrittenObject["verb"], name: string): WrittenObject => ({
+    verb,
+    resource,
+    group: GROUP,
+    name,
+  });
+  const taken = (name: string) =>
+    new ApiError("AlreadyExists", `${resource}.${GROUP} "${name}" already exists`, {
       name,
-      "the variant files changed while porchlight wrote them; read it again and retry",
-    );
+      group: GROUP,
+      kind: resource,
+    });
+
+  /** This kind's document `name` in the variant files as read at one head, or 404 saying it went. */
+  const locate = (repo: ManagementRepo, name: string): VariantDocument => {
+    const found = variantDocuments(repo).find((d) => d.kind === kind && d.name === name);
+    if (found) return found;
+    throw notFound(resource, GROUP, name, `it was removed from the variant files of ${repo.full} meanwhile`);
+  };
+  /**
+   * The document a write planned on (`doc`) in the files read again at a new head: the same object, or
+   * 409 where it changed since it was read — the one thing that makes a write conflict (a commit that
+   * touched other documents only moved the branch).
+   */
+  const unchanged = (repo: ManagementRepo, doc: VariantDocument): VariantDocument => {
+    if (repo === doc.repo) return doc;
+    const found = locate(repo, doc.name);
+    if (isDeepStrictEqual(found.data, doc.data)) return found;
+    throw conflict(resource, GROUP, doc.name);
+  };
 
   /** The management repository a write lands in: the caller's permission there decides. */
   const where = (repo: ManagementRepo): WriteTarget => ({
@@ -140,29 +164,32 @@ export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
     async create(caller, ns, obj) {
       const name = nameOf(obj, kind);
       const nv = await read(caller, ns);
-      if (nv.documents.some((d) => d.name === name))
-        throw new ApiError("AlreadyExists", `${resource}.${GROUP} "${name}" already exists`, {
-          name,
-          group: GROUP,
-          kind: resource,
-        });
+      if (nv.documents.some((d) => d.name === name)) throw taken(name);
       const full = managementOf(obj, kind, ns, nv.registrations);
       const repo = nv.repos.get(full.toLowerCase()) ?? (await openManagement(nv.access, full));
       return {
         name,
         target: where(repo),
         async run() {
-          const text = checked(obj, kind, ns, repo, `${name}.yaml`, created(obj, kind));
           const file = `${name}.yaml`;
-          await commitVariantFiles(
+          const text = checked(obj, kind, ns, repo, file, created(obj, kind));
+          await writeVariantFiles(
             repo,
-            (files) => {
-              const before = files.get(file)?.toString("utf8");
-              files.set(file, Buffer.from(before ? `${before.replace(/\n*$/, "\n")}---\n${text}` : text));
+            (now) => {
+              // the name taken meanwhile, by a create that landed first: as the API server's
+              if (now !== repo && variantDocuments(now).some((d) => d.kind === kind && d.name === name))
+                throw taken(name);
+              return {
+                kind: "edit",
+                message: `Add ${kind} ${name} (kubectl)`,
+                edit(files) {
+                  const before = files.get(file)?.toString("utf8");
+                  files.set(file, Buffer.from(before ? `${before.replace(/\n*$/, "\n")}---\n${text}` : text));
+                },
+              };
             },
-            `Add ${kind} ${name} (kubectl)`,
             await author(nv),
-            () => stale(name),
+            object("create", name),
           );
           return get(caller, ns, name);
         },
@@ -172,7 +199,7 @@ export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
       const name = nameOf(obj, kind);
       const { nv, doc } = await find(caller, ns, name);
       const fresh = (await objectsOf(nv, ns, [doc]))[0] as KubeObject;
-      if (!sameDocument(fresh, current)) throw stale(name);
+      if (!sameDocument(fresh, current)) throw conflict(resource, GROUP, name);
       return {
         name,
         target: where(doc.repo),
@@ -184,18 +211,20 @@ export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
           // the last finalizer of an object being deleted gone: the object goes, as the API server removes it
           const gone = isTerminating(meta) && finalizersOf(meta).length === 0;
           const text = gone ? undefined : checked(obj, kind, ns, doc.repo, doc.path, meta);
-          await commitVariantFiles(
+          await writeVariantFiles(
             doc.repo,
-            (files) => {
-              const next = editFile(fileText(doc), doc.index, text);
-              if (next === undefined) files.delete(doc.path);
-              else files.set(doc.path, Buffer.from(next));
+            (now) => {
+              const mine = unchanged(now, doc);
+              return {
+                kind: "edit",
+                message: gone
+                  ? `Delete ${kind} ${name}: its last finalizer removed (kubectl)`
+                  : `Update ${kind} ${name} (kubectl)`,
+                edit: (files) => editDocument(files, mine, text),
+              };
             },
-            gone
-              ? `Delete ${kind} ${name}: its last finalizer removed (kubectl)`
-              : `Update ${kind} ${name} (kubectl)`,
             await author(nv),
-            () => stale(name),
+            object("update", name),
           );
           return gone ? fresh : get(caller, ns, name);
         },
@@ -203,48 +232,66 @@ export function variantStorage(settings: StoreSettings, kind: Kind): Storage {
     },
     async delete(caller, ns, name) {
       const { nv, doc } = await find(caller, ns, name);
-      const [gone] = await objectsOf(nv, ns, [doc]);
       return {
         name,
         target: where(doc.repo),
         async run() {
-          const meta = doc.data.metadata as Record<string, unknown>;
-          // finalizers hold it: marked for deletion, for its controllers (porchlight's fan-out for its own)
-          if (finalizersOf(meta).length > 0) {
-            if (isTerminating(meta)) return gone as KubeObject;
-            const marked = {
-              ...doc.data,
-              metadata: { ...meta, deletionTimestamp: kubeTime(new Date()), deletionGracePeriodSeconds: 0 },
-            };
-            await commitVariantFiles(
-              doc.repo,
-              (files) =>
-                files.set(
-                  doc.path,
-                  Buffer.from(editFile(fileText(doc), doc.index, documentText(marked)) ?? ""),
-                ),
-              `Mark ${kind} ${name} for deletion: finalizers ${finalizersOf(meta).join(", ")} (kubectl)`,
-              await author(nv),
-              () => stale(name),
-            );
-            return get(caller, ns, name);
-          }
-          await commitVariantFiles(
+          // decided again on each head the write is planned on: a delete has no version to hold it to
+          let outcome = { kind: "held" } as DeleteOutcome;
+          await writeVariantFiles(
             doc.repo,
-            (files) => {
-              const left = editFile(fileText(doc), doc.index, undefined);
-              if (left === undefined) files.delete(doc.path);
-              else files.set(doc.path, Buffer.from(left));
+            (now) => {
+              const mine = now === doc.repo ? doc : locate(now, name);
+              const meta = mine.data.metadata as Record<string, unknown>;
+              const finalizers = finalizersOf(meta);
+              // finalizers hold it: marked for deletion, for its controllers (porchlight's fan-out for its own)
+              if (finalizers.length > 0 && isTerminating(meta)) {
+                outcome = { kind: "held" };
+                return { kind: "none" };
+              }
+              if (finalizers.length > 0) {
+                outcome = { kind: "marked" };
+                const marked = {
+                  ...mine.data,
+                  metadata: {
+                    ...meta,
+                    deletionTimestamp: kubeTime(new Date()),
+                    deletionGracePeriodSeconds: 0,
+                  },
+                };
+                return {
+                  kind: "edit",
+                  message: `Mark ${kind} ${name} for deletion: finalizers ${finalizers.join(", ")} (kubectl)`,
+                  edit: (files) => editDocument(files, mine, documentText(marked)),
+                };
+              }
+              outcome = { kind: "removed", doc: mine };
+              return {
+                kind: "edit",
+                message: `Delete ${kind} ${name} (kubectl)`,
+                edit: (files) => editDocument(files, mine, undefined),
+              };
             },
-            `Delete ${kind} ${name} (kubectl)`,
             await author(nv),
-            () => stale(name),
+            object("delete", name),
           );
-          return gone as KubeObject;
+          // the object as it was last, for a removal; else as it is now, marked
+          if (outcome.kind === "removed") return (await objectsOf(nv, ns, [outcome.doc]))[0] as KubeObject;
+          return get(caller, ns, name);
         },
       };
     },
   };
+}
+
+/** What a delete did: nothing (already marked, its finalizers hold it), marked it, or removed its document. */
+type DeleteOutcome = { kind: "held" } | { kind: "marked" } | { kind: "removed"; doc: VariantDocument };
+
+/** Document `doc` of its file replaced by `text` (undefined: removed, and the file with its last one). */
+function editDocument(files: Map<string, Buffer>, doc: VariantDocument, text: string | undefined): void {
+  const next = editFile(fileText(doc), doc.index, text);
+  if (next === undefined) files.delete(doc.path);
+  else files.set(doc.path, Buffer.from(next));
 }
 
 /**
