@@ -9,6 +9,7 @@ import {
   setHeaderOptions,
 } from "@kubernetes/client-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
 import { until } from "../util/waits.js";
 import { type ServeWorld, serveWorld } from "./serve-world.js";
 
@@ -181,6 +182,65 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
     expect(failed).toEqual([]);
   }, 600_000);
 
+  it("after a restart an approval answers the revision it published; a PUT of its resources is on the PackageRevision read right after", async () => {
+    const { api } = w.kube("reviewer");
+    const name = "blueprints.restarted.ws";
+    await api.createNamespacedCustomObject({
+      ...PR,
+      body: {
+        apiVersion: "porch.kpt.dev/v1alpha1",
+        kind: "PackageRevision",
+        metadata: { name, namespace: "acme" },
+        spec: {
+          packageName: "restarted",
+          workspaceName: "ws",
+          repository: "blueprints",
+          lifecycle: "Draft",
+          tasks: [{ type: "init", init: { description: "restarted" } }],
+        },
+      },
+    });
+    // a controller's condition written into the Kptfile: the PackageRevision read next shows it
+    const before = (await api.getNamespacedCustomObject({ ...PR, name })) as Revision;
+    const resources = (await api.getNamespacedCustomObject({
+      ...PR,
+      plural: "packagerevisionresources",
+      name,
+    })) as {
+      spec: { resources: Record<string, string> };
+    };
+    const kptfile = parse(resources.spec.resources.Kptfile ?? "") as { status?: { conditions?: unknown[] } };
+    kptfile.status = {
+      ...kptfile.status,
+      conditions: [...(kptfile.status?.conditions ?? []), { type: "example.com/checked", status: "True" }],
+    };
+    resources.spec.resources.Kptfile = stringify(kptfile);
+    await api.replaceNamespacedCustomObject({
+      ...PR,
+      plural: "packagerevisionresources",
+      name,
+      body: resources,
+    });
+    const after = (await api.getNamespacedCustomObject({ ...PR, name })) as Revision & {
+      status?: { conditions?: { type: string; status: string }[] };
+    };
+    expect(after.metadata?.resourceVersion).not.toBe(before.metadata?.resourceVersion);
+    expect(after.status?.conditions).toContainEqual(
+      expect.objectContaining({ type: "example.com/checked", status: "True" }),
+    );
+    await api.patchNamespacedCustomObject({ ...PR, name, body: { spec: { lifecycle: "Proposed" } } }, MERGE);
+
+    await w.restart();
+    const approved = await approve(name);
+    expect(approved.status, approved.body).toBe(200);
+    expect((JSON.parse(approved.body) as Revision).spec).toMatchObject({
+      lifecycle: "Published",
+      revision: 1,
+    });
+    const read = (await w.kube("reviewer").api.getNamespacedCustomObject({ ...PR, name })) as Revision;
+    expect(read.spec?.lifecycle).toBe("Published");
+  }, 300_000);
+
   it("a fan-out downstream approved through the API keeps its name, and its variant's status names it; the next update is a revision of its own", async () => {
     const { api } = w.kube("maintainer");
     await api.createNamespacedCustomObject({
@@ -255,6 +315,20 @@ describe("Porch's API keeps the Kubernetes contract while the bot works beside i
       MERGE,
     );
     expect((await approve(edit, "maintainer")).status).toBe(200);
+    // a variant applied while that publish fans out (the bot committing to the same folder): created first time
+    const during = await api.createNamespacedCustomObject({
+      ...PV,
+      body: {
+        apiVersion: "config.porch.kpt.dev/v1alpha1",
+        kind: "PackageVariant",
+        metadata: { name: "during-pv", namespace: "acme" },
+        spec: {
+          upstream: { repo: "blueprints", package: "hello" },
+          downstream: { repo: "deploy-prod", package: "hello-during" },
+        },
+      },
+    });
+    expect((during as Variant).metadata?.name).toBe("during-pv");
     const next = "deploy-dev.hello-cons.cons-pv-2";
     await waitFor("the variant's next downstream draft", async () => {
       try {

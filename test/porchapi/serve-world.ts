@@ -31,6 +31,8 @@ export interface ServeWorld {
   /** A clone URL of `repo` (`acme/blueprints`) as `user`. */
   cloneUrl(repo: string, user: SeededUser): string;
   output(): string;
+  /** Stops serve (SIGTERM) and starts it again on the same data folder: a restart as a user makes one. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -42,10 +44,11 @@ export interface ServeWorld {
  */
 export async function serveWorld(env: Record<string, string> = {}): Promise<ServeWorld> {
   const data = mkdtempSync(join(tmpdir(), "porchlight-serve-world-"));
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [...FROM_SOURCE, "test/e2e/app-process.ts", "serve", "--data", data],
-    {
+  let out = "";
+  let child: ChildProcess;
+  const start = async () => {
+    out = "";
+    child = spawn(process.execPath, [...FROM_SOURCE, "test/e2e/app-process.ts", "serve", "--data", data], {
       env: {
         PATH: process.env.PATH ?? "/usr/bin:/bin",
         HOME: process.env.HOME ?? "/tmp",
@@ -56,24 +59,30 @@ export async function serveWorld(env: Record<string, string> = {}): Promise<Serv
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  child.stdout?.on("data", (d) => {
-    out += d;
-  });
-  child.stderr?.on("data", (d) => {
-    out += d;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const look = () => {
-      if (/export KUBECONFIG=\S+/.test(out)) resolve();
-    };
-    child.stdout?.on("data", look);
-    child.once("exit", (code) =>
-      reject(new Error(`porchlight serve exited (${code}) before serving:\n${out}`)),
-    );
-  });
+    });
+    const started = child;
+    started.stdout?.on("data", (d) => {
+      out += d;
+    });
+    started.stderr?.on("data", (d) => {
+      out += d;
+    });
+    await new Promise<void>((resolve, reject) => {
+      started.stdout?.on("data", () => {
+        if (/export KUBECONFIG=\S+/.test(out)) resolve();
+      });
+      started.once("exit", (code) =>
+        reject(new Error(`porchlight serve exited (${code}) before serving:\n${out}`)),
+      );
+    });
+  };
+  const halt = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((done) => child.once("exit", done));
+    child.kill("SIGTERM");
+    await exited;
+  };
+  await start();
   const forge = /forge: (\S+) /.exec(out)?.[1] ?? "";
   const token = (user: SeededUser) => new RegExp(`^  ${user}\\t[^\\t]+\\t(\\S+)$`, "m").exec(out)?.[1] ?? "";
   const tokens = { maintainer: token("maintainer"), reviewer: token("reviewer"), reader: token("reader") };
@@ -124,12 +133,12 @@ export async function serveWorld(env: Record<string, string> = {}): Promise<Serv
         req.end(body === undefined ? undefined : JSON.stringify(body));
       }),
     output: () => out,
+    async restart() {
+      await halt();
+      await start();
+    },
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((done) => child.once("exit", done));
-        child.kill("SIGTERM");
-        await exited;
-      }
+      await halt();
       if (!process.env.KEEP_SERVE_DATA) rmSync(data, { recursive: true, force: true });
     },
   };
