@@ -15,6 +15,7 @@ export function repositoryOf(r: RestRepository): InstallationRepository {
     defaultBranch: r.default_branch ?? "main",
     cloneUrl: r.clone_url,
     archived: Boolean(r.archived),
+    ...(r.private === undefined ? {} : { private: r.private }),
   };
 }
 

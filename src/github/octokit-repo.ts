@@ -23,6 +23,7 @@ import {
   parseResponse,
   type RestPull,
   restCheckRunStatus,
+  restCollaborator,
   restCollaboratorPermission,
   restPull,
   restReviewState,
@@ -259,6 +260,21 @@ export class OctokitRepo implements RepoPort {
     } catch (e) {
       if (!(e instanceof GitHubError && e.kind === "not-found")) throw e;
     }
+  }
+
+  writers(): Promise<string[]> {
+    return this.call("listing who may push", async () => {
+      const all = await this.octokit.paginate(this.octokit.rest.repos.listCollaborators, {
+        ...this.id,
+        affiliation: "all",
+        per_page: 100,
+      });
+      return all.flatMap((data) => {
+        const c = parseResponse(restCollaborator, data, "listing who may push");
+        const p = c.permissions;
+        return p?.push || p?.maintain || p?.admin ? [c.login] : [];
+      });
+    });
   }
 
   permissionOf(user: string): Promise<Permission> {

@@ -285,6 +285,11 @@ export interface RepoChecks extends RepoRole {
 /** Who may do what in the repository. */
 export interface RepoAccess extends RepoRole {
   permissionOf(user: string): Promise<Permission>;
+  /**
+   * The logins who may push to the repository (write, maintain or admin: collaborators, its teams' and its
+   * organisation's members with such access), as GitHub lists its collaborators.
+   */
+  writers(): Promise<string[]>;
 }
 
 export interface RepoPort
@@ -328,6 +333,8 @@ export interface InstallationRepository {
   defaultBranch: string;
   cloneUrl: string;
   archived: boolean;
+  /** Whether only those granted access may read it (unknown where the answer did not say: taken as private). */
+  private?: boolean;
 }
 
 /** The installation as a whole: its repositories, and the door to each. */

@@ -39,6 +39,7 @@ export const restRepository = z.looseObject({
   default_branch: z.string().optional(),
   clone_url: z.string(),
   archived: z.boolean().optional(),
+  private: z.boolean().optional(),
 });
 export type RestRepository = z.infer<typeof restRepository>;
 
@@ -91,6 +92,19 @@ export const restCheckRunStatus = z.enum([
 export const restCollaboratorPermission = z.looseObject({
   permission: z.string(),
   /** Names triage and maintain too (and a custom role's name). */
+  role_name: z.string().optional(),
+});
+
+/** A repository's collaborator as GitHub lists them: their login and what they may do. */
+export const restCollaborator = z.looseObject({
+  login: z.string(),
+  permissions: z
+    .looseObject({
+      admin: z.boolean().optional(),
+      maintain: z.boolean().optional(),
+      push: z.boolean().optional(),
+    })
+    .optional(),
   role_name: z.string().optional(),
 });
 

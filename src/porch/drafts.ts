@@ -2,6 +2,7 @@ import type { FileTree } from "../kpt/tree.js";
 import {
   formatDraftBranch,
   indexRefs,
+  type PackageRevision,
   packagePathProblem,
   refConflict,
   workspaceProblem,
@@ -99,4 +100,17 @@ export async function renderedSince(repo: Repository, from: string, to: string):
     at = parent;
   }
   return at === from;
+}
+
+/**
+ * Whether revision `rev` (as the engine reads it now) is still the one a caller read at `commit`: the
+ * same commit, the bot's render of it (renderedSince), or — for a branch's package (`.main`, revision
+ * -1), which names its package's last change on the branch rather than the branch's head — that last
+ * change: a publish of another package moves the branch, not this revision.
+ */
+export async function stillAsRead(repo: Repository, rev: PackageRevision, commit: string): Promise<boolean> {
+  if (rev.sha === commit || (await renderedSince(repo, commit, rev.sha))) return true;
+  if (rev.revision !== -1) return false;
+  const dir = repo.packageDir(rev.package);
+  return (await repo.conn.port.lastChanges(rev.sha, [dir])).get(dir) === commit;
 }

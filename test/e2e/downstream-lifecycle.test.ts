@@ -131,17 +131,18 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     );
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
       `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
-      `${DOWN}.hello.v1 hello v1 1 true Published ${DOWN}`,
-      `${DOWN}.hello.dev hello dev 0 false Proposed ${DOWN}`,
+      // the variant's first revision keeps its draft's name; its next draft is a revision of its own
+      `${DOWN}.hello.dev hello dev 1 true Published ${DOWN}`,
+      `${DOWN}.hello.dev-2 hello dev-2 0 false Proposed ${DOWN}`,
     ]);
     // rpkg upgrade works on the package fan-out made: its Kptfile names the upstream, that is enough.
     const upgraded = await rpkg("dana", [
       "upgrade",
-      `${DOWN}.hello.v1`,
+      `${DOWN}.hello.dev`,
       "--workspace=up2",
       `--repository=acme/${DOWN}`,
     ]);
-    expect(upgraded.stdout).toBe(`${DOWN}.hello.v1 upgraded to ${DOWN}.hello.up2\n`);
+    expect(upgraded.stdout).toBe(`${DOWN}.hello.dev upgraded to ${DOWN}.hello.up2\n`);
     const draft = await gh("dana").repos.getContent({
       owner,
       repo: DOWN,
@@ -164,13 +165,13 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
     expect(await tags(DOWN)).toEqual(["hello/v1", "hello/v2"]);
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
       `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
-      `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
-      `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
+      `${DOWN}.hello.dev hello dev 1 false Published ${DOWN}`,
+      `${DOWN}.hello.dev-2 hello dev-2 2 true Published ${DOWN}`,
     ]);
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`, "-o", "wide"])).stdout)).toEqual([
       `${DOWN}.hello.main hello main -1 false Published ${DOWN} acme/blueprints/hello v2`,
-      `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN} acme/blueprints/hello v1`,
-      `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN} acme/blueprints/hello v2`,
+      `${DOWN}.hello.dev hello dev 1 false Published ${DOWN} acme/blueprints/hello v1`,
+      `${DOWN}.hello.dev-2 hello dev-2 2 true Published ${DOWN} acme/blueprints/hello v2`,
     ]);
     // The sweep after it (a restart's first run) finds everything done and writes nothing; nor do the
     // webhooks of every publish delivered a second time (GitHub's redelivery, a replica's duplicate).
@@ -192,18 +193,19 @@ describe("downstream packages are package revisions (forge over HTTP and git)", 
   }, 120_000);
 
   it("rpkg propose-delete proposes deleting the downstream package; rejected, it is Published again", async () => {
+    // (named by its number, as earlier porchlight versions named it: the alias still finds it)
     const proposed = await rpkg("dana", ["propose-delete", `${DOWN}.hello.v2`, `--repository=acme/${DOWN}`]);
     expect(proposed.code).toBe(0);
     await w.settle();
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toContain(
-      `${DOWN}.hello.v2 hello v2 2 true DeletionProposed ${DOWN}`,
+      `${DOWN}.hello.dev-2 hello dev-2 2 true DeletionProposed ${DOWN}`,
     );
-    expect((await rpkg("dana", ["reject", `${DOWN}.hello.v2`, `--repository=acme/${DOWN}`])).code).toBe(0);
+    expect((await rpkg("dana", ["reject", `${DOWN}.hello.dev-2`, `--repository=acme/${DOWN}`])).code).toBe(0);
     await w.settle();
     expect(rows((await rpkg("dana", ["get", `--repository=acme/${DOWN}`])).stdout)).toEqual([
       `${DOWN}.hello.main hello main -1 false Published ${DOWN}`,
-      `${DOWN}.hello.v1 hello v1 1 false Published ${DOWN}`,
-      `${DOWN}.hello.v2 hello v2 2 true Published ${DOWN}`,
+      `${DOWN}.hello.dev hello dev 1 false Published ${DOWN}`,
+      `${DOWN}.hello.dev-2 hello dev-2 2 true Published ${DOWN}`,
     ]);
   }, 120_000);
 });

@@ -251,6 +251,13 @@ export function repoPortContract(name: string, make: () => Promise<ContractRepo>
       expect(await port.permissionOf("contract-stranger")).toBe("none");
     });
 
+    it("lists who may push: write, maintain and admin, not read or triage", async () => {
+      for (const level of ["read", "triage", "write", "maintain", "admin"] as const)
+        await repo.permit(`pusher-${level}`, level);
+      const writers = (await port.writers()).filter((w) => w.startsWith("pusher-")).sort();
+      expect(writers).toEqual(["pusher-admin", "pusher-maintain", "pusher-write"]);
+    });
+
     it("merges only the head it was told, closing the pull request", async () => {
       const stale = await port.mergePull(pull, { sha: main, method: "merge" }).catch((e: unknown) => e);
       expect(stale).toBeInstanceOf(GitHubError);

@@ -417,6 +417,13 @@ export class FakeRepo implements RepoPort {
     return this.permissions.get(user) ?? "none";
   }
 
+  async writers(): Promise<string[]> {
+    this.calls.push("writers");
+    return [...this.permissions].flatMap(([user, level]) =>
+      level === "write" || level === "maintain" || level === "admin" ? [user] : [],
+    );
+  }
+
   async ensureComment(
     issue: number,
     marker: string,

@@ -32,6 +32,7 @@ import { parseRetarget, type Retarget, retargeted } from "./retarget.js";
 import { type RepoSnapshot, readSnapshot, shortName } from "./snapshot.js";
 import { resolveSourceUpstreams } from "./source-upstream.js";
 import { type UpgradeStep, upgradeStep } from "./upgrade-step.js";
+import { refusedUpstreams } from "./upstream-authority.js";
 import { readUpstreamState, type UpstreamRepoState } from "./upstream-state.js";
 
 /** Repositories read at once (reads only; writes are serialized by the executor). */
@@ -117,7 +118,7 @@ export async function readFanoutState(ctx: FanoutContext, managementName: string
       .map(([path, bytes]) => ({ path, text: bytes.toString("utf8") })),
   );
   const beyond = await reachBeyondInstallation(ctx, repos, managementRepo, management, files);
-  const upstreams = await readUpstreams(repos, files, beyond.context);
+  const upstreams = await readUpstreams(repos, files, beyond.context, management);
   const { upstreamRepos, loaded } = upstreams;
   const problems = [...registrationProblems, ...upstreams.problems];
   const read = await readVariants(ctx, repos, loaded.variants, upstreamRepos);
@@ -322,6 +323,7 @@ async function readUpstreams(
   repos: Repositories,
   files: VariantFiles,
   context: VariantsContext,
+  management: RepoSnapshot,
 ): Promise<{
   upstreamRepos: Map<string, UpstreamRepoState>;
   loaded: ReturnType<typeof loadVariants>;
@@ -333,6 +335,14 @@ async function readUpstreams(
     const repo = repos.find(lv.variant.spec.upstream.repo);
     if (repo) upstreamNames.add(repos.keyOf(repo));
   }
+  // an upstream the variant files' writers may not all read is not read for them (upstream-authority.ts)
+  const refused = await refusedUpstreams(
+    management,
+    [...upstreamNames].map((name) => repos.snapshots.get(name) as RepoSnapshot),
+  );
+  for (const name of [...upstreamNames])
+    if (refused.has((repos.snapshots.get(name) as RepoSnapshot).repository.fullName))
+      upstreamNames.delete(name);
   const upstreamRepos = new Map<string, UpstreamRepoState>();
   for (const name of upstreamNames) {
     upstreamRepos.set(name, await readUpstreamState(repos.snapshots.get(name) as RepoSnapshot));
@@ -341,8 +351,28 @@ async function readUpstreams(
     [...upstreamRepos].map(([name, u]) => [name, Object.keys(u.packages)] as const),
   );
   const index = Object.fromEntries([...upstreamRepos].map(([name, u]) => [name, u.packages] as const));
-  const loaded = loadVariants(files, { ...context, packages, upstream: index });
-  const problems = [...loaded.problems];
+  const all = loadVariants(files, { ...context, packages, upstream: index });
+  const problems = [...all.problems];
+  const refusedOf = (lv: LoadedVariant) => {
+    const up = lv.variant.spec.upstream;
+    const repo = isSourceUpstream(up) ? undefined : repos.find(up.repo);
+    return repo && refused.get(repo.fullName);
+  };
+  const loaded = { ...all, variants: all.variants.filter((lv) => !refusedOf(lv)) };
+  for (const lv of all.variants) {
+    const why = refusedOf(lv);
+    if (!why) continue;
+    const at = lv.locate?.(["spec", "upstream", "repo"]) ?? lv.source;
+    problems.push({
+      file: lv.source.file,
+      line: at.line,
+      column: at.column,
+      field: "spec.upstream.repo",
+      variant: lv.variant.metadata.name,
+      message: `${why}; nothing is cloned or updated for this variant`,
+      hint: `keep the variant in its upstream repository's own variant files (the default management repository), or give every writer of ${management.repository.fullName} read access to it`,
+    });
+  }
   for (const [name, u] of upstreamRepos) {
     if (u.catalog.problem)
       problems.push({

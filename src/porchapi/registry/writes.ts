@@ -1,7 +1,7 @@
 import type { PackageRevision } from "../../lifecycle/index.js";
 import { approve, DEFAULT_WAIT } from "../../porch/approve.js";
 import { deleteRevision as deleteOperation, publishedDeletion } from "../../porch/delete.js";
-import { renderedSince } from "../../porch/drafts.js";
+import { stillAsRead } from "../../porch/drafts.js";
 import { revisionConflict } from "../../porch/errors.js";
 import { asProposal } from "../../porch/names.js";
 import { ownerReferencesOf, sameOwners } from "../../porch/owners.js";
@@ -124,7 +124,7 @@ export async function updateRevision(
   // Porch's lock: another request moved the revision between this request's read and now — not the
   // bot's render of the commit read (the render of the caller's own write, which Porch makes inside it)
   const moved = movedSince(current, found.rev);
-  if (moved && !(moved.commit && (await renderedSince(found.repo, moved.commit, found.rev.sha))))
+  if (moved && !(moved.commit && (await stillAsRead(found.repo, found.rev, moved.commit))))
     throw revisionConflict(ns, name, `${moved.reason}: read it again`);
   return {
     name,
