@@ -44,6 +44,15 @@ export async function connectionCounter(): Promise<{
   };
 }
 
+/** A loopback port nothing listens on (one just closed). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** What a clone or an upgrade may name, refused before anything connects: port is the listener's. */
 export function refusedLocations(secret: string, port: number): string[] {
   return [
