@@ -9,8 +9,9 @@ import { classifyAddress } from "./special-addresses.js";
 /**
  * Where the app may connect on a user's behalf (a variant's tarball or OCI upstream, a mirror registry a
  * repository's configuration names): anywhere public, never the operator's own network — loopback,
- * private, shared (CGNAT), link-local (the cloud metadata address), multicast and reserved addresses are
- * refused after DNS resolution, at every connection and after every redirect — unless the operator
+ * private, shared (CGNAT), link-local (the cloud metadata address), multicast, documentation and every
+ * other special-purpose range (special-addresses.ts) are refused after DNS resolution, a name that
+ * resolves to nothing too, at every connection and after every redirect — unless the operator
  * allows them (PORCHLIGHT_EGRESS_ALLOW). A refusal names the address and its kind, never what the
  * address would have answered.
  */
@@ -63,7 +64,7 @@ function systemLookup(host: string): Promise<string[]> {
 }
 
 /** Whether `host` is a `localhost` name (RFC 6761 §6.3: loopback, whatever any resolver says). */
-export function isLocalhostName(host: string): boolean {
+function isLocalhostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, "");
   return h === "localhost" || h.endsWith(".localhost");
 }

@@ -77,7 +77,7 @@ const RANGES = SPECIAL.map((range) => {
 });
 
 /** An IPv6 address's sixteen bytes (`::` expanded, a dotted IPv4 tail read), or undefined for any other text. */
-export function ipv6Bytes(address: string): number[] | undefined {
+function ipv6Bytes(address: string): number[] | undefined {
   if (isIP(address) !== 6) return undefined;
   let text = address.toLowerCase().replace(/%.*$/, "");
   const tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
