@@ -4,12 +4,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_API_URL } from "../action/env.js";
 import { ConditionalCache } from "../github/conditional-cache.js";
+import { GitCommandError } from "../github/git-process.js";
+import type { UpstreamAccess } from "../porch/egress.js";
 import { RevisionIndex } from "../porch/revision-index.js";
 import { listenPorchApi, type PorchApiServer } from "../porchapi/listen.js";
 import { CallerFolders, namespaceAccess, porchStores, tokenCheck } from "../porchapi/registry/index.js";
 import { selfSignedCertificate } from "../porchapi/self-signed.js";
 import { apiBoundsFromEnv } from "./api-bounds.js";
-import { type CliCommand, UsageError } from "./io.js";
+import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { kubeconfigYaml } from "./kubeconfig.js";
 import { parseCommandArgs } from "./options.js";
 import { writePrivateFile } from "./private-file.js";
@@ -75,6 +77,8 @@ export interface PorchApiStart {
    * PORCHLIGHT_API_WATCH_POLL_MS, once for all their watchers.
    */
   changes?: ((listen: (repository: string, event: string) => void) => void) | undefined;
+  /** Told each upstream a clone or an upgrade could not reach, what git met as its cause: the log's. */
+  report?: UpstreamAccess["report"];
 }
 
 /** How old the index's reading of a namespace may be where webhooks keep it (the sweep's safety net). */
@@ -143,6 +147,7 @@ export async function startPorchApi(
       env,
       conditional,
       index,
+      report: start.report,
     };
     server = await listenPorchApi(
       { host: start.host, port: start.port, tls, allowPlainHttp: env.PORCHLIGHT_API_HTTP === "any" },
@@ -209,6 +214,18 @@ export async function startPorchApiIn(
   return server;
 }
 
+/**
+ * The API's log of an upstream it could not reach: the caller was answered one neutral message, the
+ * operator reads what git (or the HTTP client) met, on stderr.
+ */
+function logUnreachable(io: CliIO): NonNullable<PorchApiStart["report"]> {
+  return (failure) => {
+    const { cause } = failure;
+    const met = cause instanceof GitCommandError ? cause.stderr.trim() : String(cause);
+    io.stderr(`porchlight api: ${failure.message}: ${met.replace(/\s*\n\s*/g, " / ")}\n`);
+  };
+}
+
 /** `porchlight api`: Porch's API alone, for one token holder on a laptop or a team's server. */
 export const apiCommand: CliCommand = async (args, io) => {
   const { values, positionals } = parseCommandArgs("api", args, OPTIONS, USAGE);
@@ -222,7 +239,7 @@ export const apiCommand: CliCommand = async (args, io) => {
   if (port !== undefined && !/^\d+$/.test(port))
     throw new UsageError(`porchlight api: --port must be a port number, not "${port}"`);
   const apiUrl = values["api-url"] || io.env.PORCHLIGHT_API_URL || io.env.GITHUB_API_URL || undefined;
-  const start = { host: values.host ?? "127.0.0.1", apiUrl, env: io.env };
+  const start = { host: values.host ?? "127.0.0.1", apiUrl, env: io.env, report: logUnreachable(io) };
   const given = port === undefined ? undefined : Number(port);
   const server = values.data
     ? await startPorchApiIn(start, values.data, { given, fallback: 9443, command: "api" })

@@ -117,7 +117,7 @@ async function openCloneSource(
   state: RepoState,
   { source, directory: dirGiven, ref: refGiven }: CloneArgs,
 ): Promise<CloneSource> {
-  const egress = { policy: env.upstreams.egress, field: "SOURCE" };
+  const egress = { policy: env.upstreams.egress, field: "SOURCE", report: env.upstreams.report };
   if (sourceKind(source)) {
     if (dirGiven !== undefined || refGiven !== undefined)
       throw new PorchError(

@@ -1,7 +1,13 @@
 import { KptError } from "../kpt/errors.js";
 import { SourceRefError } from "../kpt/source-ref.js";
 import { MergeError } from "../merge/index.js";
-import { type EgressPolicy, EgressRefused, egressPolicyFromEnv, endpointOf } from "../sources/egress.js";
+import {
+  type EgressPolicy,
+  EgressRefused,
+  egressPolicyFromEnv,
+  endpointOf,
+  type UpstreamUnreachable,
+} from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
 import { PorchError } from "./errors.js";
 import { UpstreamError } from "./upstream.js";
@@ -14,6 +20,11 @@ import { UpstreamError } from "./upstream.js";
 export interface UpstreamAccess {
   egress: EgressPolicy;
   env: NodeJS.ProcessEnv;
+  /**
+   * Told each upstream that could not be reached, what git met as its `cause`: the caller reads one
+   * neutral message (which ports are open is not theirs to learn), the operator's log the whole story.
+   */
+  report?: ((failure: UpstreamUnreachable) => void) | undefined;
 }
 
 /** An operation's environment when it may fetch an upstream: the engine's, and how it reaches one. */
@@ -36,8 +47,12 @@ export function porchEgress(
 }
 
 /** The upstream access of an environment `vars` serving the GitHub at `apiUrl`. */
-export function upstreamAccess(vars: NodeJS.ProcessEnv, apiUrl: string | undefined): UpstreamAccess {
-  return { egress: porchEgress(vars, apiUrl), env: vars };
+export function upstreamAccess(
+  vars: NodeJS.ProcessEnv,
+  apiUrl: string | undefined,
+  report?: UpstreamAccess["report"],
+): UpstreamAccess {
+  return { egress: porchEgress(vars, apiUrl), env: vars, report };
 }
 
 /**

@@ -180,7 +180,7 @@ async function upgradeFromSource(
   const ref = input.ref ?? up.ref;
   // the Kptfile's upstream and --ref are the caller's words: judged before anything connects to them
   const policy = env.upstreams.egress;
-  const egress = { policy, field: `${dir}/Kptfile upstream` };
+  const egress = { policy, field: `${dir}/Kptfile upstream`, report: env.upstreams.report };
   const source = await withinEgress(async () => {
     if (input.ref && /^https?:/i.test(input.ref)) await checkLocation(policy, input.ref, "--ref");
     return openUpstream(up.repo, { env: env.upstreams.env, egress });

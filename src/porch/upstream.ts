@@ -8,7 +8,7 @@ import { unreachableKptText } from "../kpt/git-texts.js";
 import { sourceKind } from "../kpt/source-ref.js";
 import type { FileTree } from "../kpt/tree.js";
 import type { RefInfo } from "../lifecycle/refs.js";
-import { type EgressPolicy, egressFetch } from "../sources/egress.js";
+import { type EgressPolicy, egressFetch, UpstreamUnreachable } from "../sources/egress.js";
 import { checkLocation } from "../sources/location.js";
 import { dockerCredentials } from "../sources/oci/credentials.js";
 import { openSourceUpstream, type SourceOptions } from "../sources/upstream.js";
@@ -79,7 +79,12 @@ export interface UpstreamOptions extends SourceOptions {
    * tarballs fetched through the policy. Without it, the command line's own fetch (`pkg get` on the
    * user's machine) reads what kpt reads, a local path too.
    */
-  egress?: { policy: EgressPolicy; field: string };
+  egress?: {
+    policy: EgressPolicy;
+    field: string;
+    /** Told each upstream that could not be reached, with what git said as its `cause` (the server's log). */
+    report?: ((failure: UpstreamUnreachable) => void) | undefined;
+  };
 }
 
 /**
@@ -112,6 +117,13 @@ export async function openUpstream(repo: string, opts: UpstreamOptions = {}): Pr
     }
   }
   await rm(cache, { recursive: true, force: true });
+  // a server's fetch says one thing whatever git met on the way (libcurl's words tell open ports from
+  // closed ones); what git said goes to whoever runs the engine, for its log
+  if (egress) {
+    const failure = new UpstreamUnreachable(`upstream repository "${repo}"`, firstError);
+    egress.report?.(failure);
+    throw failure;
+  }
   throw new UpstreamError(
     `cannot reach upstream repository "${repo}": ${cause(firstError)}; check the repository URL or path and that git can clone it`,
     unreachableKptText(repo, firstError instanceof GitCommandError ? firstError.stderr : ""),

@@ -4,46 +4,34 @@ import { request as httpsRequest } from "node:https";
 import { BlockList, isIP } from "node:net";
 import { Readable } from "node:stream";
 import { SourceError } from "./errors.js";
+import { classifyAddress } from "./special-addresses.js";
 
 /**
  * Where the app may connect on a user's behalf (a variant's tarball or OCI upstream, a mirror registry a
  * repository's configuration names): anywhere public, never the operator's own network — loopback,
- * private, shared (CGNAT), link-local (the cloud metadata address), multicast and reserved addresses are
- * refused after DNS resolution, at every connection and after every redirect — unless the operator
+ * private, shared (CGNAT), link-local (the cloud metadata address), multicast, documentation and every
+ * other special-purpose range (special-addresses.ts) are refused after DNS resolution, a name that
+ * resolves to nothing too, at every connection and after every redirect — unless the operator
  * allows them (PORCHLIGHT_EGRESS_ALLOW). A refusal names the address and its kind, never what the
  * address would have answered.
  */
 
-/** Address ranges no user-named URL reaches, each with the word a refusal uses for it. */
-const REFUSED: readonly [string, number, "ipv4" | "ipv6", string][] = [
-  ["0.0.0.0", 8, "ipv4", "unspecified"],
-  ["10.0.0.0", 8, "ipv4", "private"],
-  ["100.64.0.0", 10, "ipv4", "shared (carrier-grade NAT)"],
-  ["127.0.0.0", 8, "ipv4", "loopback"],
-  ["169.254.0.0", 16, "ipv4", "link-local (cloud metadata)"],
-  ["172.16.0.0", 12, "ipv4", "private"],
-  ["192.0.0.0", 24, "ipv4", "reserved"],
-  ["192.168.0.0", 16, "ipv4", "private"],
-  ["198.18.0.0", 15, "ipv4", "reserved"],
-  ["224.0.0.0", 4, "ipv4", "multicast"],
-  ["240.0.0.0", 4, "ipv4", "reserved"],
-  ["::", 128, "ipv6", "unspecified"],
-  ["::1", 128, "ipv6", "loopback"],
-  ["64:ff9b:1::", 48, "ipv6", "local-use NAT64"],
-  ["fc00::", 7, "ipv6", "private"],
-  ["fe80::", 10, "ipv6", "link-local"],
-  ["ff00::", 8, "ipv6", "multicast"],
-];
-
-const RANGES = REFUSED.map(([net, prefix, type, kind]) => {
-  const list = new BlockList();
-  list.addSubnet(net, prefix, type);
-  return { list, type, kind };
-});
-
 /** A request the egress policy refuses: its message names what was refused and why. */
 export class EgressRefused extends SourceError {
   override name = "EgressRefused";
+}
+
+/**
+ * A location that could not be reached, said in one neutral message whatever happened on the way (no
+ * route, a port closed, one open that speaks no TLS, a handshake cut, a timeout): the difference would
+ * tell a caller which ports of a host are open. What happened is the `cause`, for the server's log.
+ */
+export class UpstreamUnreachable extends SourceError {
+  override name = "UpstreamUnreachable";
+
+  constructor(location: string, cause: unknown) {
+    super(`${location} could not be reached, or it refused the connection; check the address`, { cause });
+  }
 }
 
 export interface EgressPolicy {
@@ -53,57 +41,48 @@ export interface EgressPolicy {
   allowsEndpoint(url: URL): boolean;
   /** The operator's allow-list, as given, for messages. */
   readonly allowed: readonly string[];
+  /**
+   * The addresses `host` (a name) is judged by, and the only ones it is then reached at: `localhost` and
+   * `*.localhost` are loopback (RFC 6761, as curl and browsers resolve them, asking no DNS); any other
+   * name is resolved now. Empty when it resolves to nothing: a name with no address checked is refused,
+   * never handed to a program that would resolve it on its own.
+   */
+  resolve(host: string): Promise<string[]>;
 }
 
-/** An IPv6 address's sixteen bytes (`::` expanded, a dotted IPv4 tail read), or undefined for any other text. */
-function ipv6Bytes(address: string): number[] | undefined {
-  if (isIP(address) !== 6) return undefined;
-  let text = address.toLowerCase().replace(/%.*$/, "");
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const hextets = [...left, ...Array(8 - left.length - right.length).fill("0"), ...right].map((h) =>
-    Number.parseInt(h, 16),
+/** How a policy resolves names: the system's resolver, or (tests) another. */
+export interface EgressPolicyOptions {
+  /** The addresses a name resolves to (not asked for `localhost` names); empty when none. */
+  lookup?: (host: string) => Promise<string[]>;
+}
+
+/** The system resolver's addresses for `host`, every family; none when it fails. */
+function systemLookup(host: string): Promise<string[]> {
+  return new Promise((resolve) =>
+    dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found.map((a) => a.address))),
   );
-  return hextets.flatMap((h) => [h >> 8, h & 255]);
 }
 
-const dottedOf = (b: readonly number[]) => b.join(".");
-
-/**
- * The IPv4 addresses an IPv6 address carries, each of which the policy judges as it would the IPv4
- * address itself: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), IPv4-translated
- * (`::ffff:0:a.b.c.d`), NAT64's well-known prefix (`64:ff9b::a.b.c.d`), 6to4 (`2002:AABB:CCDD::/16`)
- * and Teredo (`2001:0::/32`: its server, and its client, stored inverted). Local-use NAT64
- * (`64:ff9b:1::/48`) is refused whole: it reaches the operator's own translator.
- */
-function carriedIPv4(address: string): string[] {
-  const b = ipv6Bytes(address);
-  if (!b) return [];
-  const zero = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
-  const last = b.slice(12, 16);
-  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return [dottedOf(last)]; // ::ffff:0:0/96, mapped
-  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return [dottedOf(last)]; // translated
-  if (zero(0, 12) && !zero(12, 15)) return [dottedOf(last)]; // compatible (:: and ::1 are judged as IPv6)
-  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12))
-    return [dottedOf(last)];
-  if (b[0] === 0x20 && b[1] === 0x02) return [dottedOf(b.slice(2, 6))]; // 6to4
-  if (b[0] === 0x20 && b[1] === 0x01 && zero(2, 4))
-    return [dottedOf(b.slice(4, 8)), dottedOf(last.map((x) => x ^ 0xff))]; // Teredo: server, client
-  return [];
+/** Whether `host` is a `localhost` name (RFC 6761 §6.3: loopback, whatever any resolver says). */
+function isLocalhostName(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  return h === "localhost" || h.endsWith(".localhost");
 }
+
+/** The loopback addresses a `localhost` name stands for, as curl resolves one. */
+const LOCALHOST = ["127.0.0.1", "::1"];
+
+/** `a` or `an`, as a kind of address begins. */
+const article = (kind: string) => (/^[aeiou]/i.test(kind) ? "an" : "a");
+
 /**
  * The policy allowing, besides public addresses, what `allow` lists: CIDR ranges (`10.1.0.0/16`,
  * `fd00::/8`), addresses (`127.0.0.1`), host names (`registry.internal`, or `*.corp.example` for its
  * subdomains), whose addresses are then not checked, and endpoints (`127.0.0.1:5000`): one port of a
  * host.
  */
-export function egressPolicy(allow: readonly string[]): EgressPolicy {
+export function egressPolicy(allow: readonly string[], opts: EgressPolicyOptions = {}): EgressPolicy {
+  const lookup = opts.lookup ?? systemLookup;
   const ranges = new BlockList();
   const hosts: string[] = [];
   const endpoints = new Set<string>();
@@ -137,6 +116,7 @@ export function egressPolicy(allow: readonly string[]): EgressPolicy {
   };
   return {
     allowed: allow,
+    resolve: async (host) => (isLocalhostName(host) ? LOCALHOST : lookup(host)),
     allowsEndpoint(url) {
       const port = url.port || (url.protocol === "https:" ? "443" : "80");
       return endpoints.has(`${url.hostname.toLowerCase()}:${port}`);
@@ -146,15 +126,14 @@ export function egressPolicy(allow: readonly string[]): EgressPolicy {
       const type = isIP(address) === 4 ? "ipv4" : "ipv6";
       if (ranges.check(address, type)) return undefined;
       const refused = (ip: string, kind: string) =>
-        `${host}${host === ip ? "" : ` (${ip})`} is a ${kind} address, which porchlight does not reach for a repository's sources unless the operator allows it (PORCHLIGHT_EGRESS_ALLOW)`;
-      const own = RANGES.find((r) => r.type === type && r.list.check(address, type));
-      if (own) return refused(address, own.kind);
+        `${host}${host === ip ? "" : ` (${ip})`} is ${article(kind)} ${kind} address, which porchlight does not reach for a repository's sources unless the operator allows it (PORCHLIGHT_EGRESS_ALLOW)`;
+      const own = classifyAddress(address);
+      if (own.kind === "special") return refused(address, own.what);
+      if (own.kind === "public") return undefined;
       // an IPv4 address inside an IPv6 one: judged as that address (the operator's allow-list included)
-      for (const ip of carriedIPv4(address)) {
-        if (ranges.check(ip, "ipv4")) continue;
-        const hit = RANGES.find((r) => r.type === "ipv4" && r.list.check(ip, "ipv4"));
-        if (hit) return refused(ip, hit.kind);
-      }
+      if (ranges.check(own.carried, "ipv4")) return undefined;
+      const carried = classifyAddress(own.carried);
+      if (carried.kind === "special") return refused(own.carried, carried.what);
       return undefined;
     },
   };
@@ -187,19 +166,31 @@ export interface EgressFetchOptions {
 
 type Lookup = NonNullable<RequestOptions["lookup"]>;
 
-/** dns.lookup, refusing a name whose addresses the policy refuses (checked when the connection is made). */
+/**
+ * A connection's lookup that keeps to `policy`: a name's addresses as the policy resolves them (a
+ * `localhost` name is loopback), each judged when the connection is made; a name that resolves to none,
+ * or to one refused, is not connected to.
+ */
 function checkedLookup(policy: EgressPolicy): Lookup {
   return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, "", 0);
+    const answer = (found: string[]): void => {
+      const family = options.family === 4 || options.family === 6 ? options.family : 0;
+      const addresses: LookupAddress[] = found
+        .map((address) => ({ address, family: isIP(address) }))
+        .filter((a) => !family || a.family === family);
       const refused = addresses.map((a) => policy.refusal(a.address, hostname)).find(Boolean);
-      if (refused) return callback(new EgressRefused(refused), "", 0);
-      if (options.all) return (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
       const first = addresses[0];
-      if (!first) return callback(new EgressRefused(`${hostname} has no address`), "", 0);
-      callback(null, first.address, first.family);
-    });
+      if (refused || !first) callback(new EgressRefused(refused ?? unresolved(hostname)), "", 0);
+      else if (options.all) (callback as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      else callback(null, first.address, first.family);
+    };
+    policy.resolve(hostname).then(answer, (err: NodeJS.ErrnoException) => callback(err, "", 0));
   };
+}
+
+/** A refusal of a name that resolves to no address here. */
+function unresolved(host: string): string {
+  return `${host} resolves to no address here, and porchlight reaches a name only at addresses it has checked; check the host name`;
 }
 
 /** A request body as bytes: what the app sends (strings and buffers); anything else is a mistake here. */
@@ -249,7 +240,14 @@ function exchange(
         resolve(response);
       },
     );
-    req.on("error", (err) => reject(new TypeError("fetch failed", { cause: err })));
+    // the policy's refusal says what it refused; any other failure to connect says nothing of the port
+    req.on("error", (err) =>
+      reject(
+        new TypeError("fetch failed", {
+          cause: err instanceof EgressRefused ? err : new UpstreamUnreachable(url.origin, err),
+        }),
+      ),
+    );
     req.end(body);
   });
 }
@@ -359,18 +357,14 @@ export type HostVerdict =
 
 /**
  * `url`'s host judged under `policy` before any connection: an address in the URL as it is, a name by every
- * address it resolves to now (a name that resolves to none is not refused here: the connection fails).
+ * address it resolves to now (policy.resolve); a name that resolves to none is refused — what connects
+ * next must not look it up on its own.
  */
 export async function judgeHost(policy: EgressPolicy, url: URL): Promise<HostVerdict> {
   if (policy.allowsEndpoint(url)) return { ok: true, addresses: [] };
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const addresses = isIP(host)
-    ? [host]
-    : (
-        await new Promise<LookupAddress[]>((resolve) =>
-          dnsLookup(host, { all: true }, (err, found) => resolve(err ? [] : found)),
-        )
-      ).map((a) => a.address);
+  const addresses = isIP(host) ? [host] : await policy.resolve(host);
+  if (addresses.length === 0) return { ok: false, refusal: unresolved(host) };
   const refusal = addresses.map((a) => policy.refusal(a, host)).find(Boolean);
   return refusal ? { ok: false, refusal } : { ok: true, addresses };
 }

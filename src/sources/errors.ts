@@ -4,8 +4,8 @@
  * and what to do.
  */
 export class SourceError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = "SourceError";
   }
 }

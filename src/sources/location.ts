@@ -57,6 +57,8 @@ export async function judgeLocation(policy: EgressPolicy, location: string): Pro
   } catch {
     return refused(`it is not a URL; ${HOW}`);
   }
+  // `host.` is `host` to a resolver, but not to curl's list of pinned names: git is given the name as pinned
+  if (url.hostname.endsWith(".")) url.hostname = url.hostname.replace(/\.+$/, "");
   if (url.protocol === "http:" && !policy.allowsEndpoint(url))
     return refused(
       `plain http:// is spoken only to an endpoint the operator allows (PORCHLIGHT_EGRESS_ALLOW=${url.hostname}:${url.port || "80"}); use https://`,

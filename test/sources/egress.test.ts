@@ -40,8 +40,30 @@ describe("the egress policy: what a repository's URL may reach", () => {
       ["64:ff9b::a9fe:a9fe", "(169.254.169.254) is a link-local"], // NAT64, well-known prefix
       ["64:ff9b:1::a9fe:a9fe", "local-use NAT64"], // NAT64, local use: the operator's translator
       ["64:ff9b:1:ffff::808:808", "local-use NAT64"],
-      ["2001:0:4136:e378:8000:63bf:80ff:fffe", "(127.0.0.1) is a loopback"], // Teredo: client 127.0.0.1
-      ["2001:0:a00:1:8000:63bf:3fff:fdd2", "(10.0.0.1) is a private"], // Teredo: server 10.0.0.1
+      // IANA's special-purpose registries: documentation, benchmarking, reserved and protocol ranges
+      ["192.0.2.1", "documentation"],
+      ["198.51.100.7", "documentation"],
+      ["203.0.113.200", "documentation"],
+      ["198.19.255.1", "benchmarking"],
+      ["192.0.0.170", "reserved (IETF protocol assignments)"],
+      ["192.88.99.1", "6to4 relay anycast"],
+      ["240.0.0.1", "reserved"],
+      ["255.255.255.255", "broadcast"],
+      ["2001:db8::1", "documentation"],
+      ["3fff::1", "documentation"],
+      ["100::1", "discard-only"],
+      ["5f00::1", "segment routing"],
+      ["2001:10::1", "IETF protocol assignments"], // ORCHID
+      ["2001:20::1", "IETF protocol assignments"], // ORCHIDv2
+      ["2001:2::1", "IETF protocol assignments"], // benchmarking
+      ["fec0::1", "site-local"],
+      // Teredo is refused whole, whichever server and client it names
+      ["2001:0:4136:e378:8000:63bf:80ff:fffe", "IETF protocol assignments"],
+      ["2001:0:4136:e378:8000:63bf:f7f7:f7f7", "IETF protocol assignments"],
+      // a documentation or benchmarking address carried in an IPv6 one is judged as itself
+      ["::ffff:192.0.2.1", "(192.0.2.1) is a documentation"],
+      ["64:ff9b::c633:6401", "(198.51.100.1) is a documentation"],
+      ["2002:c612:1::", "(198.18.0.1) is a benchmarking"],
     ] as const)
       expect(none.refusal(address, "h.example"), address).toContain(kind);
     for (const address of [
@@ -51,8 +73,9 @@ describe("the egress policy: what a repository's URL may reach", () => {
       "::ffff:8.8.8.8",
       "2002:808:808::1", // 6to4 of a public address
       "64:ff9b::808:808",
-      "2001:db8::1",
-      "2001:0:4136:e378:8000:63bf:f7f7:f7f7", // Teredo: server 65.54.227.120, client 8.8.8.8
+      "2001:4860:4860::8888",
+      "192.0.3.1", // beside TEST-NET-1
+      "198.20.0.1", // beside benchmarking
     ])
       expect(none.refusal(address, "h.example"), address).toBeUndefined();
   });

@@ -31,6 +31,14 @@ describe("a location a request names, judged by the egress policy before any con
     ["https://[::1]/pkgs.git", "::1 is a loopback address"],
     ["https://[::ffff:127.0.0.1]/pkgs.git", "(127.0.0.1) is a loopback address"],
     ["https://localhost/pkgs.git", "is a loopback address"],
+    // RFC 6761: every *.localhost name is loopback, as curl resolves it without asking DNS
+    ["https://foo.localhost:8443/x.git", "foo.localhost (127.0.0.1) is a loopback address"],
+    ["https://FOO.LOCALHOST./x.git", "foo.localhost (127.0.0.1) is a loopback address"],
+    ["oci://registry.localhost/pkgs/web:v1", "registry.localhost (127.0.0.1) is a loopback address"],
+    // a name with no address here is never handed to git to resolve on its own
+    ["https://nothing.invalid/x.git", "nothing.invalid resolves to no address here"],
+    ["https://[2001:db8::1]/x.git", "2001:db8::1 is a documentation address"],
+    ["https://192.0.2.10/x.git", "192.0.2.10 is a documentation (TEST-NET-1) address"],
     ["https://10.1.2.3/pkgs.git", "10.1.2.3 is a private address"],
     ["https://192.168.0.10/pkgs.git", "192.168.0.10 is a private address"],
     ["https://169.254.169.254/latest/meta-data", "169.254.169.254 is a link-local (cloud metadata) address"],
@@ -70,6 +78,35 @@ describe("a location a request names, judged by the egress policy before any con
     });
     // the allow-list names what it allows; a file path is never an endpoint
     expect(await judgeLocation(forge, "file:///srv/git/pkgs.git")).toMatchObject({ ok: false });
+  });
+
+  it("judges a name by the addresses it resolves to, and gives those to git: the URL's host without a trailing dot", async () => {
+    const dns = egressPolicy([], {
+      lookup: async () => ["93.184.216.34", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+    });
+    expect(await judgeLocation(dns, "https://git.example./acme/pkgs.git")).toEqual({
+      ok: true,
+      url: new URL("https://git.example/acme/pkgs.git"),
+      addresses: ["93.184.216.34", "2606:2800:21f:cb07:6820:80da:af6b:8b2c"],
+    });
+    // one refused address refuses the name (a second lookup could answer it)
+    const split = egressPolicy([], { lookup: async () => ["93.184.216.34", "10.0.0.1"] });
+    expect(await judgeLocation(split, "https://git.example/pkgs.git")).toMatchObject({
+      ok: false,
+      refusal: expect.stringContaining("git.example (10.0.0.1) is a private address"),
+    });
+  });
+
+  it("lets a localhost name by only where the operator allows loopback, pinned to loopback", async () => {
+    for (const allowed of [["127.0.0.0/8", "::1"], ["foo.localhost"]])
+      expect(await judgeLocation(egressPolicy(allowed), "https://foo.localhost:8443/x.git")).toEqual({
+        ok: true,
+        url: new URL("https://foo.localhost:8443/x.git"),
+        addresses: ["127.0.0.1", "::1"],
+      });
+    expect(
+      await judgeLocation(egressPolicy(["127.0.0.0/8"]), "https://foo.localhost:8443/x.git"),
+    ).toMatchObject({ ok: false, refusal: expect.stringContaining("(::1) is a loopback address") });
   });
 
   it("takes the operator's allowed ranges and hosts from the same policy", async () => {

@@ -44,6 +44,15 @@ export async function connectionCounter(): Promise<{
   };
 }
 
+/** A loopback port nothing listens on (one just closed). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
 /** What a clone or an upgrade may name, refused before anything connects: port is the listener's. */
 export function refusedLocations(secret: string, port: number): string[] {
   return [
@@ -58,6 +67,12 @@ export function refusedLocations(secret: string, port: number): string[] {
     `http://127.0.0.1:${port}/pkgs.git`,
     `https://127.0.0.1:${port}/pkgs.git`,
     `https://localhost:${port}/pkgs.git`,
+    // RFC 6761: curl resolves every *.localhost name to loopback on its own, asking no DNS
+    `https://foo.localhost:${port}/x.git`,
+    `https://foo.localhost.:${port}/x.git`,
+    // a name the server cannot resolve is not handed to git to resolve
+    `https://nothing.invalid:${port}/x.git`,
+    "https://[2001:db8::1]/pkgs.git",
     `https://2130706433:${port}/pkgs.git`,
     `https://0x7f.1:${port}/pkgs.git`,
     `https://0177.0.0.1:${port}/pkgs.git`,

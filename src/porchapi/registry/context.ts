@@ -1,4 +1,5 @@
 import type { AnswerCache } from "../../github/conditional.js";
+import type { UpstreamAccess } from "../../porch/egress.js";
 import { registrationsOf } from "../../porch/namespace.js";
 import { type RegistryAccess, RegistryError } from "../../porch/registrations.js";
 import type { RevisionIndex } from "../../porch/revision-index.js";
@@ -26,6 +27,8 @@ export interface StoreSettings {
    * watches read; each write here tells it what changed.
    */
   index: RevisionIndex;
+  /** Told each upstream a clone or an upgrade could not reach, with what git met (the operator's log). */
+  report?: UpstreamAccess["report"];
 }
 
 /**

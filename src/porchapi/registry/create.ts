@@ -69,7 +69,7 @@ async function runTask(
 ): Promise<void> {
   const workspace = String(spec.workspaceName);
   const pkg = String(spec.packageName);
-  const upstreams = upstreamAccess(settings.env, settings.apiUrl);
+  const upstreams = upstreamAccess(settings.env, settings.apiUrl, settings.report);
   switch (task.type) {
     case "init":
       await init(env, {

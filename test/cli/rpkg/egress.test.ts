@@ -2,7 +2,12 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse, stringify } from "yaml";
-import { connectionCounter, refusedLocations, secretRepository } from "../../util/egress-fixtures.js";
+import {
+  closedPort,
+  connectionCounter,
+  refusedLocations,
+  secretRepository,
+} from "../../util/egress-fixtures.js";
 import { useRpkgWorld } from "./world.js";
 
 const DOWN = "--repository=acme/deploy";
@@ -40,7 +45,26 @@ describe("rpkg clone and upgrade keep to the egress policy", () => {
     expect(drafts.stdout).not.toContain("stolen");
   }, 120_000);
 
+  it("says the same of an open port and a closed one where the operator allows the address: nothing to scan ports with", async () => {
+    const closed = await closedPort();
+    const env = { PORCHLIGHT_EGRESS_ALLOW: "127.0.0.1" };
+    const said = async (port: number) => {
+      const r = await w.rpkg(w.alice, ["clone", `https://127.0.0.1:${port}/x.git`, "probe", DOWN], { env });
+      expect(r.code).toBe(1);
+      return r.stderr.replaceAll(String(port), "PORT");
+    };
+    const before = listener.connections();
+    const [open, shut] = [await said(listener.port), await said(closed)];
+    expect(listener.connections()).toBeGreaterThan(before);
+    expect(open).toBe(shut);
+    expect(open).toContain(
+      'upstream repository "https://127.0.0.1:PORT/x.git" could not be reached, or it refused the connection',
+    );
+    expect(open).not.toMatch(/TLS|gnutls|SSL|connect to|Couldn't/i);
+  }, 60_000);
+
   it("refuses an upgrade whose Kptfile (the caller's to write) names such an upstream, or whose --ref does", async () => {
+    const connected = listener.connections();
     const init = await w.rpkg(w.alice, ["init", "web", DOWN, "--workspace=first"]);
     expect(init).toMatchObject({ code: 0, stderr: "" });
     const dir = join(w.tmp, "web");
@@ -80,6 +104,6 @@ describe("rpkg clone and upgrade keep to the egress policy", () => {
     expect(ref.code).toBe(1);
     expect(ref.stderr).toContain("--ref: ");
     expect(ref.stderr).toContain("169.254.169.254 is a link-local (cloud metadata) address");
-    expect(listener.connections()).toBe(0);
+    expect(listener.connections()).toBe(connected);
   }, 120_000);
 });
