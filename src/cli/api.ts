@@ -218,11 +218,14 @@ export async function startPorchApiIn(
  * The API's log of an upstream it could not reach: the caller was answered one neutral message, the
  * operator reads what git (or the HTTP client) met, on stderr.
  */
-function logUnreachable(io: CliIO): NonNullable<PorchApiStart["report"]> {
+export function logUnreachable(
+  io: Pick<CliIO, "stderr">,
+  command = "api",
+): NonNullable<PorchApiStart["report"]> {
   return (failure) => {
     const { cause } = failure;
     const met = cause instanceof GitCommandError ? cause.stderr.trim() : String(cause);
-    io.stderr(`porchlight api: ${failure.message}: ${met.replace(/\s*\n\s*/g, " / ")}\n`);
+    io.stderr(`porchlight ${command}: ${failure.message}: ${met.replace(/\s*\n\s*/g, " / ")}\n`);
   };
 }
 

@@ -44,9 +44,10 @@ export async function servePorchApiOnForge(
   forge: Forge,
   world: SeedResult,
   changes?: PorchApiStart["changes"],
+  report?: PorchApiStart["report"],
 ): Promise<{ text: string; close: () => Promise<void> }> {
   const port = env.PORCHLIGHT_API_PORT;
-  const start = { host: "127.0.0.1", apiUrl: forge.apiUrl, env, changes };
+  const start = { host: "127.0.0.1", apiUrl: forge.apiUrl, env, changes, ...(report ? { report } : {}) };
   const server = await startPorchApiIn(start, forge.dataDir, {
     given: port === undefined ? undefined : Number(port),
     fallback: 0,

@@ -21,6 +21,7 @@ import { DEFAULT_PACKAGE_WORK, type PackageWorkSettings } from "../jobs/bounded/
 import { createLogger } from "../ops/logger.js";
 import { egressPolicyFromEnv } from "../sources/egress.js";
 import { SourceError } from "../sources/errors.js";
+import { logUnreachable } from "./api.js";
 import { type CliCommand, type CliIO, UsageError } from "./io.js";
 import { parseCommandArgs } from "./options.js";
 import { checkPrivateKey, checkServeEnv } from "./serve-env.js";
@@ -346,7 +347,14 @@ export const serveCommand: CliCommand = async (args, io) => {
     // a stop asked for while Porch's API starts is heard, and ends serve once it has started
     stopped = waitForSignal();
     io.stdout(nextSteps(forge.url, app, world, dataDir));
-    const api = await servePorchApiOnForge(io.env, forge, world, (listen) => heard.push(listen));
+    const api = await servePorchApiOnForge(
+      io.env,
+      forge,
+      world,
+      (listen) => heard.push(listen),
+      // an upstream a clone could not reach: the caller got one neutral message, the operator git's words
+      logUnreachable(io, "serve"),
+    );
     porchApi = api;
     io.stdout(api.text);
   }

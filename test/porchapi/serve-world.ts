@@ -7,7 +7,7 @@ import { CustomObjectsApi, KubeConfig } from "@kubernetes/client-node";
 import { FROM_SOURCE } from "../e2e/serve-child.js";
 
 /** The seeded users of `porchlight serve`'s embedded forge, by their permission on acme's repositories. */
-export type SeededUser = "maintainer" | "reviewer" | "reader";
+type SeededUser = "maintainer" | "reviewer" | "reader";
 
 export interface ServeWorld {
   /** The data folder (`--data`): the forge's repositories, the kubeconfigs. */

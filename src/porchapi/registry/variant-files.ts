@@ -108,7 +108,7 @@ export type VariantChange =
   | { kind: "none" };
 
 /** How many times a write is planned and pushed before a branch that keeps moving is given up on. */
-export const VARIANT_WRITE_ATTEMPTS = 5;
+const VARIANT_WRITE_ATTEMPTS = 5;
 
 /**
  * Writes one object's change to the repository's variant files, as `author`: planned on the head they were
