@@ -16,6 +16,12 @@ export interface InitArgs {
   description?: string | undefined;
   keywords?: readonly string[] | undefined;
   site?: string | undefined;
+  /**
+   * A new revision of a package that exists is made too, as Porch's server makes one (its engine checks
+   * only that the workspace is new); porchctl, and so rpkg, refuse it before asking (`copy` makes the next
+   * revision), which is the default here.
+   */
+  ofExisting?: boolean;
 }
 
 /**
@@ -30,7 +36,14 @@ export async function init(env: OpEnv, args: InitArgs): Promise<{ name: string }
   const branch = newDraftBranch(repo, state, pkg, workspace);
   const dir = repo.packageDir(pkg);
   const existing = state.revisions.find((r) => r.package === pkg);
-  if (existing || (await repo.conn.port.getFile(`${dir}/Kptfile`, repo.baseBranch)) !== undefined) {
+  if (args.ofExisting) {
+    // Porch's ensureUniqueWorkspaceName: the name REPOSITORY.PACKAGE.WORKSPACE is the revision's for life
+    if (state.revisions.some((r) => r.package === pkg && r.workspace === workspace))
+      throw new PorchError(
+        "already-exists",
+        `package revision workspaceNames must be unique; package revision with name ${pkg} in repo ${repo.name} with workspaceName ${workspace} already exists`,
+      );
+  } else if (existing || (await repo.conn.port.getFile(`${dir}/Kptfile`, repo.baseBranch)) !== undefined) {
     throw new PorchError(
       "already-exists",
       `Internal error occurred: package "${pkg}" already exists in repository "${repo.name}"`,

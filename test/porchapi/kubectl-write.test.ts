@@ -300,6 +300,59 @@ describe.skipIf(KUBECTL_MISSING !== undefined)("Porch's API written with kubectl
     expect(tag.status).toBe(200);
   });
 
+  it("takes what Porch's server takes: init of a new revision of an existing package, and a deletion proposed through the approval subresource", async () => {
+    // web is published (v1): init makes its next revision as Porch's engine does (only the workspace must be new)
+    const again = await w.kubectl("alice", ["apply", "-f", "-"], {
+      stdin: DRAFT.replace("blueprints.web.first", "blueprints.web.again").replace(
+        "workspaceName: first",
+        "workspaceName: again",
+      ),
+    });
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: "packagerevision.porch.kpt.dev/blueprints.web.again created\n",
+    });
+    const taken = await w.kubectl("alice", ["apply", "-f", "-"], {
+      stdin: DRAFT.replace("blueprints.web.first", "blueprints.web.other").replace(
+        "workspaceName: first",
+        "workspaceName: again",
+      ),
+    });
+    expect(taken.code).not.toBe(0);
+    const proposed = await w.kubectl("bob", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--subresource=approval",
+      "--type=merge",
+      "-p",
+      '{"spec":{"lifecycle":"DeletionProposed"}}',
+    ]);
+    expect(proposed).toMatchObject({ code: 0, stdout: `packagerevision.porch.kpt.dev/${NAME} patched\n` });
+    const got = await w.kubectl("alice", [
+      "get",
+      "packagerevision",
+      NAME,
+      "-o",
+      "jsonpath={.spec.lifecycle}",
+    ]);
+    expect(got.stdout).toBe("DeletionProposed");
+    // and back, as Porch's approval takes it
+    const kept = await w.kubectl("bob", [
+      "patch",
+      "packagerevision",
+      NAME,
+      "--subresource=approval",
+      "--type=merge",
+      "-p",
+      '{"spec":{"lifecycle":"Published"}}',
+    ]);
+    expect(kept.code).toBe(0);
+    expect(
+      (await w.kubectl("alice", ["get", "packagerevision", NAME, "-o", "jsonpath={.spec.lifecycle}"])).stdout,
+    ).toBe("Published");
+  });
+
   it("refuses publishing by an update of the lifecycle, and deletes a draft", async () => {
     const copy = DRAFT.replaceAll("first", "second")
       .replace(`name: ${NAME}`, "name: blueprints.web.second")

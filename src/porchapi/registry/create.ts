@@ -79,6 +79,8 @@ async function runTask(
         description: task.description,
         keywords: task.keywords,
         site: task.site,
+        // Porch's server makes a new revision of an existing package with init too (porchctl refuses it)
+        ofExisting: true,
       });
       return;
     case "clone":

@@ -99,7 +99,8 @@ export function lifecycleMove(
   if (from === "Draft" && to === "Proposed" && !approval) return "propose";
   if (from === "Proposed" && to === "Draft") return "reject";
   if (from === "Proposed" && to === "Published" && approval) return "approve";
-  if (from === "Published" && to === "DeletionProposed" && !approval) return "propose-delete";
+  // (through the approval too: Porch's approval strategy takes a Published revision's deletion proposal)
+  if (from === "Published" && to === "DeletionProposed") return "propose-delete";
   if (from === "DeletionProposed" && to === "Published") return "reject";
   // the approval takes a proposal: a draft is proposed first, by an update of the PackageRevision itself
   if (approval && from === "Draft")
@@ -111,7 +112,7 @@ export function lifecycleMove(
   const how =
     to === "Published"
       ? "a proposal is published through the approval subresource (kubectl patch --subresource=approval)"
-      : "Draft → Proposed, Proposed → Draft or (approval) Published, Published → DeletionProposed, DeletionProposed → Published";
+      : "Draft → Proposed, Proposed → Draft or (approval) Published, Published → DeletionProposed (either way), DeletionProposed → Published";
   throw invalid(
     name,
     "spec.lifecycle",
