@@ -19,9 +19,13 @@ export async function publishedWorkspaceOf(
   if (draft.variant === undefined) return draft.workspace;
   const tags = [...indexRefs(refs).tags].flatMap(([tag, sha]) => {
     const parsed = parseRevisionTag(tag);
-    return parsed.ok && parsed.value.package === draft.package ? [{ sha, revision: parsed.value.revision }] : [];
+    return parsed.ok && parsed.value.package === draft.package
+      ? [{ sha, revision: parsed.value.revision }]
+      : [];
   });
   const messages = tags.length > 0 ? await port.commitMessages(tags.map((t) => t.sha)) : new Map();
-  const taken = tags.map((t) => publishedWorkspace(messages.get(t.sha) ?? "", draft.package) ?? `v${t.revision}`);
+  const taken = tags.map(
+    (t) => publishedWorkspace(messages.get(t.sha) ?? "", draft.package) ?? `v${t.revision}`,
+  );
   return variantWorkspace(draft.variant, taken);
 }

@@ -1,8 +1,8 @@
 import { connectRepo, type RepoConnection } from "../../github/connect.js";
 import type { PullRequest } from "../../github/port.js";
 import { DASHBOARD_LABEL } from "../../jobs/fanout/context.js";
-import { revisionName } from "../../lifecycle/discover.js";
 import { publishedWorkspaceOf } from "../../jobs/publish/workspace.js";
+import { revisionName } from "../../lifecycle/discover.js";
 import { publishedWorkspace } from "../../lifecycle/kpt-trailer.js";
 import { indexRefs } from "../../lifecycle/refs.js";
 import { parseRevisionTag } from "../../lifecycle/revision-tag.js";
