@@ -1,7 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { hostname, tmpdir } from "node:os";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { Probot } from "probot";
@@ -23,6 +23,7 @@ import type { Renderer } from "../jobs/renderer.js";
 import { ByteBudget } from "../ops/byte-budget.js";
 import { createLogger } from "../ops/logger.js";
 import { Metrics } from "../ops/metrics.js";
+import { makeTempFolder, reclaimTempFolders } from "../ops/temp-folders.js";
 import { ParkedJobs } from "../queue/parked.js";
 import { RedisQueue } from "../queue/redis-queue.js";
 import { RepoQueues } from "../queue/repo-queue.js";
@@ -170,7 +171,13 @@ export async function startAppServer(opts: AppServerOptions): Promise<AppServer>
   // PORCHLIGHT_CACHE_DIR kept across restarts keeps the cache clones and the renderers' journal
   const kept = opts.cacheDir || process.env.PORCHLIGHT_CACHE_DIR;
   // a folder of the app's own making is the app's to remove when it stops (cache clones are large)
-  const cacheDir = kept || mkdtempSync(join(tmpdir(), "porchlight-cache-"));
+  if (!kept) {
+    // the clones of private repositories a process killed before it could remove them (SIGKILL, a crash)
+    const reclaimed = reclaimTempFolders();
+    if (reclaimed.length > 0)
+      log.info({ folders: reclaimed }, "removed the temporary folders of a porchlight process that is gone");
+  }
+  const cacheDir = kept || makeTempFolder("porchlight-cache-");
   const dropCache = () => {
     if (!kept) rmSync(cacheDir, { recursive: true, force: true });
   };
