@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
  * Temporary folders of porchlight's own (the app's cache clones `porchlight-cache-*`, Porch's API's
- * `porchlight-api-*`: clones of private repositories), each marked with the process that made it, so
+ * `porchlight-api-*`: clones of private repositories), each marked (in its name) with the process that made it, so
  * that a start can remove those a process killed with SIGKILL (or a crash) left behind. A process
  * removes its own when it stops; one that could not leaves them to the next start's `reclaimTempFolders`.
  */
@@ -13,20 +13,18 @@ import { join } from "node:path";
 /** The prefixes of the folders porchlight reclaims: those that hold clones of repositories. */
 export const RECLAIMED_PREFIXES = ["porchlight-cache-", "porchlight-api-"] as const;
 
-/** The mark in each folder: `<pid> <this process's token>`. */
-const OWNER_FILE = ".porchlight-owner";
-
 /**
  * This process among those that had its pid: a pid is reused (a restarted container's first process
  * has the same one), the token is not. Made once, never changed.
  */
 const PROCESS_TOKEN = randomBytes(8).toString("hex");
 
-/** A new temporary folder `<tmp>/<prefix>XXXXXX`, marked as this process's. */
+/**
+ * A new temporary folder `<tmp>/<prefix><pid>-<token>-XXXXXX`, marked as this process's by its name (a
+ * file in it would be one more entry where callers' folders are counted).
+ */
 export function makeTempFolder(prefix: string, root: string = tmpdir()): string {
-  const dir = mkdtempSync(join(root, prefix));
-  writeFileSync(join(dir, OWNER_FILE), `${process.pid} ${PROCESS_TOKEN}\n`, { mode: 0o600 });
-  return dir;
+  return mkdtempSync(join(root, `${prefix}${process.pid}-${PROCESS_TOKEN}-`));
 }
 
 /**
@@ -47,24 +45,19 @@ export function reclaimTempFolders(
   }
   const removed: string[] = [];
   for (const name of names) {
-    if (!prefixes.some((p) => name.startsWith(p))) continue;
-    const dir = join(root, name);
-    const owner = ownerOf(dir);
+    const owner = prefixes.map((p) => ownerOf(name, p)).find((o) => o !== undefined);
     if (!owner || alive(owner)) continue;
+    const dir = join(root, name);
     rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
     removed.push(dir);
   }
   return removed;
 }
 
-function ownerOf(dir: string): { pid: number; token: string } | undefined {
-  try {
-    const [pid, token] = readFileSync(join(dir, OWNER_FILE), "utf8").trim().split(" ");
-    if (!pid || !/^\d+$/.test(pid) || !token) return undefined;
-    return { pid: Number(pid), token };
-  } catch {
-    return undefined;
-  }
+function ownerOf(name: string, prefix: string): { pid: number; token: string } | undefined {
+  if (!name.startsWith(prefix)) return undefined;
+  const m = /^(\d+)-([0-9a-f]{16})-[^-]+$/.exec(name.slice(prefix.length));
+  return m?.[1] && m[2] ? { pid: Number(m[1]), token: m[2] } : undefined;
 }
 
 function alive(owner: { pid: number; token: string }): boolean {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,9 +36,8 @@ describe("temporary folders a killed process left (app as a child process, forge
     expect(caches()).toEqual(left);
 
     // a folder of a process that is alive (this one), and one with no mark (another program's)
-    const live = join(tmp, "porchlight-cache-live");
+    const live = join(tmp, `porchlight-cache-${process.pid}-0123456789abcdef-Xy12Ab`);
     mkdirSync(live);
-    writeFileSync(join(live, ".porchlight-owner"), `${process.pid} 0123456789abcdef\n`);
     const unmarked = join(tmp, "porchlight-api-unmarked");
     mkdirSync(unmarked);
 
@@ -52,6 +51,6 @@ describe("temporary folders a killed process left (app as a child process, forge
     // the second app's own folder, besides the live one
     expect(caches()).toHaveLength(2);
     await stopApp(w.forge, second);
-    expect(caches()).toEqual(["porchlight-cache-live"]);
+    expect(caches()).toEqual([live.slice(tmp.length + 1)]);
   }, 60_000);
 });
