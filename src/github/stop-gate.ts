@@ -12,10 +12,6 @@ export class StopGate {
     this.why ??= why;
   }
 
-  get shutNow(): boolean {
-    return this.why !== undefined;
-  }
-
   /** Throws AppStopping, naming `what` was refused, once the door is shut. */
   check(what: string): void {
     if (this.why !== undefined) throw new AppStopping(what, this.why);

@@ -11,7 +11,7 @@ import { join } from "node:path";
  */
 
 /** The prefixes of the folders porchlight reclaims: those that hold clones of repositories. */
-export const RECLAIMED_PREFIXES = ["porchlight-cache-", "porchlight-api-"] as const;
+const RECLAIMED_PREFIXES = ["porchlight-cache-", "porchlight-api-"] as const;
 
 /**
  * This process among those that had its pid: a pid is reused (a restarted container's first process
